@@ -1,0 +1,393 @@
+// Package apitest runs the real service on an httptest.Server against a
+// database and Redis key space of the test's own, and checks every request and
+// response it exchanges against api/openapi.yaml: an exchange the contract
+// does not describe fails the test.
+package apitest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/nestegg/nestegg/internal/app"
+	"github.com/nestegg/nestegg/internal/clock"
+	"github.com/nestegg/nestegg/internal/config"
+	"github.com/nestegg/nestegg/internal/dbtest"
+	"github.com/nestegg/nestegg/internal/server"
+)
+
+func init() {
+	// Keep test output to warnings and errors; NESTEGG_TEST_LOG=1 shows all.
+	if os.Getenv("NESTEGG_TEST_LOG") == "" {
+		slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	}
+	// Non-JSON bodies the contract declares are checked as plain strings.
+	openapi3filter.RegisterBodyDecoder("text/html", openapi3filter.FileBodyDecoder)
+	openapi3filter.RegisterBodyDecoder("application/yaml", openapi3filter.FileBodyDecoder)
+}
+
+// Start is the fake clock's starting time in every test: a Monday in the
+// middle of a month, in the service time zone.
+var Start = time.Date(2026, 11, 16, 10, 0, 0, 0, mustLoad("Asia/Seoul"))
+
+func mustLoad(name string) *time.Location {
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		panic(err)
+	}
+	return loc
+}
+
+// Env is one running service with its own database and Redis key space.
+type Env struct {
+	T      testing.TB
+	Server *httptest.Server
+	App    *app.App
+	Pool   *pgxpool.Pool
+	Redis  *redis.Client
+	Clock  *clock.Fake
+	Config config.Config
+
+	checker *Checker
+}
+
+// Option changes the configuration or wiring of an Env before it starts.
+type Option func(cfg *config.Config, o *app.Options)
+
+// WithConfig changes the configuration.
+func WithConfig(f func(cfg *config.Config)) Option {
+	return func(cfg *config.Config, _ *app.Options) { f(cfg) }
+}
+
+// New starts the service for t.
+func New(t testing.TB, opts ...Option) *Env {
+	t.Helper()
+	cfg, err := config.Load(func(string) string { return "" })
+	if err != nil {
+		t.Fatalf("apitest: default config: %v", err)
+	}
+	cfg.RedisURL = dbtest.RedisURL()
+	pool := dbtest.NewPool(t)
+	rdb, prefix := dbtest.NewRedis(t)
+	fake := clock.NewFake(Start)
+	o := app.Options{Clock: fake, Pool: pool, RedisPrefix: prefix, HTTPClient: &http.Client{Timeout: 5 * time.Second}}
+	for _, opt := range opts {
+		opt(&cfg, &o)
+	}
+	a, err := app.New(context.Background(), cfg, func(ao *app.Options) { *ao = o })
+	if err != nil {
+		t.Fatalf("apitest: build service: %v", err)
+	}
+	t.Cleanup(a.Close)
+	srv := httptest.NewServer(a.Handler)
+	t.Cleanup(srv.Close)
+	return &Env{T: t, Server: srv, App: a, Pool: pool, Redis: rdb, Clock: fake, Config: cfg, checker: NewChecker(t)}
+}
+
+// Checker validates exchanges against the contract.
+type Checker struct {
+	router routers.Router
+	// strictRouter routes over a copy of the contract in which every object
+	// schema forbids properties it does not list: a response field the
+	// contract does not describe is a failure, while requests may still carry
+	// unknown fields (they are ignored, as the contract says).
+	strictRouter routers.Router
+	problem      *openapi3.Schema
+}
+
+// NewChecker loads the contract for checking.
+func NewChecker(t testing.TB) *Checker {
+	t.Helper()
+	load := func(strict bool) (routers.Router, *openapi3.T) {
+		doc, err := server.ParseContract()
+		if err != nil {
+			t.Fatalf("apitest: contract: %v", err)
+		}
+		doc.Servers = nil
+		if strict {
+			forbidExtraProperties(doc)
+		}
+		r, err := gorillamux.NewRouter(doc)
+		if err != nil {
+			t.Fatalf("apitest: router: %v", err)
+		}
+		return r, doc
+	}
+	c := &Checker{}
+	c.router, _ = load(false)
+	var doc *openapi3.T
+	c.strictRouter, doc = load(true)
+	c.problem = doc.Components.Schemas["Problem"].Value
+	return c
+}
+
+func forbidExtraProperties(doc *openapi3.T) {
+	seen := map[*openapi3.Schema]bool{}
+	var walk func(s *openapi3.Schema)
+	walk = func(s *openapi3.Schema) {
+		if s == nil || seen[s] {
+			return
+		}
+		seen[s] = true
+		if s.Type.Is("object") && s.AdditionalProperties.Has == nil && s.AdditionalProperties.Schema == nil {
+			no := false
+			s.AdditionalProperties.Has = &no
+		}
+		for _, p := range s.Properties {
+			walk(p.Value)
+		}
+		if s.Items != nil {
+			walk(s.Items.Value)
+		}
+		if s.AdditionalProperties.Schema != nil {
+			walk(s.AdditionalProperties.Schema.Value)
+		}
+		for _, list := range []openapi3.SchemaRefs{s.AllOf, s.OneOf, s.AnyOf} {
+			for _, r := range list {
+				walk(r.Value)
+			}
+		}
+	}
+	for _, s := range doc.Components.Schemas {
+		walk(s.Value)
+	}
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			for _, resp := range op.Responses.Map() {
+				for _, mt := range resp.Value.Content {
+					walk(mt.Schema.Value)
+				}
+			}
+		}
+	}
+}
+
+// CheckRequest validates a request (its body given separately) against the
+// contract.
+func (c *Checker) CheckRequest(req *http.Request, body []byte) error {
+	route, params, err := c.router.FindRoute(req)
+	if err != nil {
+		return fmt.Errorf("%s %s is not in the contract: %w", req.Method, req.URL.Path, err)
+	}
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	in := &openapi3filter.RequestValidationInput{
+		Request: req, PathParams: params, Route: route,
+		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc},
+	}
+	err = openapi3filter.ValidateRequest(context.Background(), in)
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	return err
+}
+
+// CheckResponse validates a response to req against the contract. A path the
+// contract does not have must be answered 404 or 405 with a problem body.
+func (c *Checker) CheckResponse(req *http.Request, status int, header http.Header, body []byte) error {
+	route, params, err := c.strictRouter.FindRoute(req)
+	if err != nil {
+		if status != http.StatusNotFound && status != http.StatusMethodNotAllowed {
+			return fmt.Errorf("%s %s is not in the contract yet answered %d", req.Method, req.URL.Path, status)
+		}
+		return c.checkProblem(header, body)
+	}
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route},
+		Status:                 status,
+		Header:                 header,
+		Body:                   io.NopCloser(bytes.NewReader(body)),
+		Options:                &openapi3filter.Options{IncludeResponseStatus: true},
+	}
+	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
+		return fmt.Errorf("%s %s answered %d outside the contract: %w\nbody: %s", req.Method, req.URL.Path, status, err, clip(body))
+	}
+	return nil
+}
+
+func (c *Checker) checkProblem(header http.Header, body []byte) error {
+	if ct := header.Get("Content-Type"); ct != "application/problem+json" {
+		return fmt.Errorf("error answered as %q, not application/problem+json", ct)
+	}
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		return fmt.Errorf("problem body: %w", err)
+	}
+	if err := c.problem.VisitJSON(v); err != nil {
+		return fmt.Errorf("problem body does not match the Problem schema: %w", err)
+	}
+	return nil
+}
+
+func clip(b []byte) string {
+	if len(b) > 2000 {
+		return string(b[:2000]) + "…"
+	}
+	return string(b)
+}
+
+// Response is an answered request.
+type Response struct {
+	t      testing.TB
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// Problem is the decoded body of an error answer.
+type Problem struct {
+	Type      string `json:"type"`
+	Title     string `json:"title"`
+	Status    int    `json:"status"`
+	Detail    string `json:"detail"`
+	Code      string `json:"code"`
+	RequestID string `json:"requestId"`
+	Errors    []struct {
+		Field   string `json:"field"`
+		Message string `json:"message"`
+	} `json:"errors"`
+}
+
+// Client sends requests to an Env as one caller.
+type Client struct {
+	env   *Env
+	Token string
+	// skipRequestCheck lets a test send a request the contract forbids, to
+	// see it refused.
+	skipRequestCheck bool
+	header           http.Header
+}
+
+// Client returns an anonymous client.
+func (e *Env) Client() *Client { return &Client{env: e, header: http.Header{}} }
+
+// WithToken returns a copy of c that sends token as a bearer token.
+func (c *Client) WithToken(token string) *Client {
+	cp := *c
+	cp.Token = token
+	return &cp
+}
+
+// Raw returns a copy of c whose requests are not checked against the
+// contract (the responses still are).
+func (c *Client) Raw() *Client {
+	cp := *c
+	cp.skipRequestCheck = true
+	return &cp
+}
+
+// WithHeader returns a copy of c that sends the header on every request.
+func (c *Client) WithHeader(key, value string) *Client {
+	cp := *c
+	cp.header = c.header.Clone()
+	cp.header.Set(key, value)
+	return &cp
+}
+
+// Do sends a request with a JSON body (nil for none; a []byte or string is
+// sent as it is).
+func (c *Client) Do(method, path string, body any) *Response {
+	c.env.T.Helper()
+	var raw []byte
+	switch b := body.(type) {
+	case nil:
+	case []byte:
+		raw = b
+	case string:
+		raw = []byte(b)
+	default:
+		var err error
+		if raw, err = json.Marshal(b); err != nil {
+			c.env.T.Fatalf("apitest: encode body: %v", err)
+		}
+	}
+	contentType := ""
+	if body != nil {
+		contentType = "application/json"
+	}
+	return c.Send(method, path, contentType, raw)
+}
+
+// Send sends a request with a body of the given media type.
+func (c *Client) Send(method, path, contentType string, raw []byte) *Response {
+	t := c.env.T
+	t.Helper()
+	req, err := http.NewRequest(method, c.env.Server.URL+path, bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("apitest: request: %v", err)
+	}
+	for k, v := range c.header {
+		req.Header[k] = v
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	if c.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.Token)
+	}
+	if !c.skipRequestCheck {
+		if err := c.env.checker.CheckRequest(req.Clone(context.Background()), raw); err != nil {
+			t.Errorf("apitest: request outside the contract: %v", err)
+		}
+	}
+	res, err := c.env.Server.Client().Do(req)
+	if err != nil {
+		t.Fatalf("apitest: %s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatalf("apitest: read %s %s: %v", method, path, err)
+	}
+	checkReq, _ := http.NewRequest(method, c.env.Server.URL+path, nil)
+	if err := c.env.checker.CheckResponse(checkReq, res.StatusCode, res.Header, data); err != nil {
+		t.Errorf("apitest: %v", err)
+	}
+	return &Response{t: t, Status: res.StatusCode, Header: res.Header, Body: data}
+}
+
+// Want fails the test unless the status is want.
+func (r *Response) Want(want int) *Response {
+	r.t.Helper()
+	if r.Status != want {
+		r.t.Fatalf("status %d, want %d; body: %s", r.Status, want, clip(r.Body))
+	}
+	return r
+}
+
+// JSON decodes the body into v.
+func (r *Response) JSON(v any) {
+	r.t.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		r.t.Fatalf("decode %s: %v", clip(r.Body), err)
+	}
+}
+
+// WantProblem fails the test unless the answer is a problem with the status
+// and code, and returns it.
+func (r *Response) WantProblem(status int, code string) Problem {
+	r.t.Helper()
+	r.Want(status)
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/problem+json") {
+		r.t.Fatalf("content type %q, want application/problem+json", ct)
+	}
+	var p Problem
+	r.JSON(&p)
+	if p.Code != code {
+		r.t.Fatalf("problem code %q, want %q (detail %q)", p.Code, code, p.Detail)
+	}
+	return p
+}

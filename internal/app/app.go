@@ -1,0 +1,116 @@
+// Package app wires the service together from its configuration: database,
+// Redis, sessions, handlers and jobs. The binary and the API tests both build
+// the service here, so tests exercise the production wiring.
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/nestegg/nestegg/internal/auth"
+	"github.com/nestegg/nestegg/internal/clock"
+	"github.com/nestegg/nestegg/internal/config"
+	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/jobs"
+	"github.com/nestegg/nestegg/internal/server"
+)
+
+// App is the assembled service.
+type App struct {
+	Handler http.Handler
+	Jobs    *jobs.Runner
+	Pool    *pgxpool.Pool
+	Redis   redis.UniversalClient
+	closers []func()
+}
+
+// Options override parts of the wiring; tests use them.
+type Options struct {
+	Clock clock.Clock
+	// Pool, when set, is used instead of opening cfg.DatabaseURL.
+	Pool *pgxpool.Pool
+	// RedisPrefix namespaces every Redis key (tests isolate themselves by it).
+	RedisPrefix string
+	HTTPClient  *http.Client
+}
+
+// New builds the service from cfg.
+func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, error) {
+	o := Options{Clock: clock.System{}, RedisPrefix: "nestegg:", HTTPClient: &http.Client{Timeout: 10 * time.Second}}
+	for _, f := range opts {
+		f(&o)
+	}
+	a := &App{}
+	pool := o.Pool
+	if pool == nil {
+		var err error
+		pool, err = database.Open(ctx, cfg.DatabaseURL)
+		if err != nil {
+			return nil, fmt.Errorf("DATABASE_URL: %w", err)
+		}
+		a.closers = append(a.closers, pool.Close)
+		if cfg.SQLInitMode == "always" {
+			if err := database.Migrate(ctx, pool); err != nil {
+				pool.Close()
+				return nil, err
+			}
+		}
+	}
+	a.Pool = pool
+
+	redisOpts, err := redis.ParseURL(cfg.RedisURL)
+	if err != nil {
+		a.Close()
+		return nil, fmt.Errorf("REDIS_URL: %w", err)
+	}
+	// Short timeouts: a slow Redis must not stall requests, which fall back
+	// to PostgreSQL.
+	redisOpts.DialTimeout = 500 * time.Millisecond
+	redisOpts.ReadTimeout = 500 * time.Millisecond
+	redisOpts.WriteTimeout = 500 * time.Millisecond
+	redisOpts.MaxRetries = 1
+	rdb := redis.NewClient(redisOpts)
+	a.closers = append(a.closers, func() { _ = rdb.Close() })
+	a.Redis = rdb
+	pingCtx, cancel := context.WithTimeout(ctx, time.Second)
+	if err := rdb.Ping(pingCtx).Err(); err != nil {
+		slog.Warn("redis is not reachable; sessions are served from PostgreSQL until it is", "error", err)
+	}
+	cancel()
+
+	handler, err := server.New(server.Deps{
+		Pool:  pool,
+		Redis: rdb,
+		Auth:  auth.NewHandler(pool),
+	})
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	a.Handler = handler
+	a.Jobs = jobs.NewRunner(pool, o.Clock)
+	return a, nil
+}
+
+// Close releases what New opened.
+func (a *App) Close() {
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		a.closers[i]()
+	}
+}
+
+func init() {
+	// go-redis logs every failed dial itself; the service reports Redis
+	// trouble through its own warnings instead.
+	redis.SetLogger(quietRedisLogger{})
+}
+
+type quietRedisLogger struct{}
+
+func (quietRedisLogger) Printf(context.Context, string, ...any) {}

@@ -1,0 +1,289 @@
+// Package config reads the service's settings from the environment. Every
+// setting has a working local default where one can exist; a bad value stops
+// start-up with an error that names the variable.
+package config
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is every setting of the service.
+type Config struct {
+	HTTPAddr       string
+	DatabaseURL    string
+	RedisURL       string
+	SQLInitMode    string // "always" or "never"
+	PublicBaseURL  string
+	CookieSecure   bool
+	TrustedProxies []netip.Prefix
+
+	AdminEmail    string
+	AdminPassword string
+
+	// AccountCryptoKey is the 32-byte AES-256 key for account numbers; nil means
+	// account numbers pass through as plain text.
+	AccountCryptoKey []byte
+
+	IDPAClientID string
+	IDPAIssuer   string
+	IDPAJWKSURL  string
+	IDPBAudience string
+	IDPBIssuer   string
+	IDPBJWKSURL  string
+
+	StoreTestMode bool
+	StoreAPIURL   string
+	OCRAPIURL     string
+	OCRAPIKey     string
+	AIAPIURL      string
+	AIAPIKey      string
+	AIModel       string
+	FXAPIURL      string
+	QuoteAPIURL   string
+
+	Timezone     *time.Location
+	BaseCurrency string
+
+	SessionIdleTimeout time.Duration
+	SessionLifetime    time.Duration
+	LogLevel           string
+}
+
+// Setting describes one environment variable, for the README and --help.
+type Setting struct {
+	Name, Default, Meaning string
+}
+
+// Settings lists every variable Load reads, in the README's order.
+var Settings = []Setting{
+	{"HTTP_ADDR", ":8080", "address the HTTP server listens on"},
+	{"DATABASE_URL", "postgres://postgres@127.0.0.1:5432/nestegg?sslmode=disable", "PostgreSQL; the database is created if missing"},
+	{"REDIS_URL", "redis://127.0.0.1:6379/0", "Redis, the fast session store (optional at run time: sessions fall back to PostgreSQL)"},
+	{"SQL_INIT_MODE", "always", "`always` applies migrations at start-up (under a lock), `never` skips them"},
+	{"PUBLIC_BASE_URL", "http://localhost:8080", "absolute address clients reach this service at (image URLs)"},
+	{"COOKIE_SECURE", "false", "mark the session cookie Secure (set it behind HTTPS)"},
+	{"TRUSTED_PROXIES", "", "comma-separated addresses or CIDRs whose X-Forwarded-For is believed"},
+	{"ADMIN_EMAIL", "", "e-mail of the first administrator, created or promoted at start-up"},
+	{"ADMIN_PASSWORD", "", "password of that administrator when it is created (8 to 128 characters)"},
+	{"ACCOUNT_CRYPTO_KEY", "", "base64 of 32 bytes: AES-256-GCM key for wallet account numbers; unset stores them as plain text"},
+	{"IDP_A_CLIENT_ID", "", "client id that identity provider A's ID tokens must carry as audience; unset disables that login (503)"},
+	{"IDP_A_ISSUER", "", "issuer of provider A's ID tokens"},
+	{"IDP_A_JWKS_URL", "", "key set address of provider A"},
+	{"IDP_B_AUDIENCE", "", "app identifier that provider B's ID tokens must carry as audience; unset disables that login (503)"},
+	{"IDP_B_ISSUER", "", "issuer of provider B's ID tokens"},
+	{"IDP_B_JWKS_URL", "", "key set address of provider B"},
+	{"STORE_TEST_MODE", "false", "accept store purchase tokens starting with `test-` without calling the store"},
+	{"STORE_API_URL", "", "address of the app store's purchase verification API"},
+	{"OCR_API_URL", "", "address of the images:annotate OCR API"},
+	{"OCR_API_KEY", "", "key of the OCR API; unset makes receipt OCR answer 503"},
+	{"AI_API_URL", "", "address of an OpenAI-compatible chat-completions API for text parsing"},
+	{"AI_API_KEY", "", "key of that API; unset uses the rule-based parser only"},
+	{"AI_MODEL", "", "model name sent to that API"},
+	{"FX_API_URL", "", "address of the foreign exchange rate provider"},
+	{"QUOTE_API_URL", "", "address of the stock quote provider"},
+	{"APP_TIMEZONE", "Asia/Seoul", "time zone of every day, week and month"},
+	{"BASE_CURRENCY", "KRW", "ISO 4217 code of the base currency"},
+	{"SESSION_IDLE_TIMEOUT", "720h", "a session ends after this long without use"},
+	{"SESSION_LIFETIME", "4320h", "a session ends this long after login, used or not"},
+	{"LOG_LEVEL", "info", "debug, info, warn or error"},
+}
+
+// Load reads the settings through getenv (os.Getenv in production).
+func Load(getenv func(string) string) (Config, error) {
+	r := reader{getenv: getenv}
+	c := Config{
+		HTTPAddr:      r.str("HTTP_ADDR"),
+		DatabaseURL:   r.url("DATABASE_URL", "postgres", "postgresql"),
+		RedisURL:      r.url("REDIS_URL", "redis", "rediss"),
+		SQLInitMode:   r.oneOf("SQL_INIT_MODE", "always", "never"),
+		PublicBaseURL: strings.TrimRight(r.url("PUBLIC_BASE_URL", "http", "https"), "/"),
+		CookieSecure:  r.bool("COOKIE_SECURE"),
+
+		AdminEmail:    r.str("ADMIN_EMAIL"),
+		AdminPassword: r.str("ADMIN_PASSWORD"),
+
+		IDPAClientID: r.str("IDP_A_CLIENT_ID"),
+		IDPAIssuer:   r.str("IDP_A_ISSUER"),
+		IDPAJWKSURL:  r.optURL("IDP_A_JWKS_URL"),
+		IDPBAudience: r.str("IDP_B_AUDIENCE"),
+		IDPBIssuer:   r.str("IDP_B_ISSUER"),
+		IDPBJWKSURL:  r.optURL("IDP_B_JWKS_URL"),
+
+		StoreTestMode: r.bool("STORE_TEST_MODE"),
+		StoreAPIURL:   r.optURL("STORE_API_URL"),
+		OCRAPIURL:     r.optURL("OCR_API_URL"),
+		OCRAPIKey:     r.str("OCR_API_KEY"),
+		AIAPIURL:      r.optURL("AI_API_URL"),
+		AIAPIKey:      r.str("AI_API_KEY"),
+		AIModel:       r.str("AI_MODEL"),
+		FXAPIURL:      r.optURL("FX_API_URL"),
+		QuoteAPIURL:   r.optURL("QUOTE_API_URL"),
+
+		BaseCurrency: r.currency("BASE_CURRENCY"),
+
+		SessionIdleTimeout: r.duration("SESSION_IDLE_TIMEOUT"),
+		SessionLifetime:    r.duration("SESSION_LIFETIME"),
+		LogLevel:           r.oneOf("LOG_LEVEL", "debug", "info", "warn", "error"),
+	}
+	c.TrustedProxies = r.prefixes("TRUSTED_PROXIES")
+	c.AccountCryptoKey = r.key32("ACCOUNT_CRYPTO_KEY")
+	c.Timezone = r.location("APP_TIMEZONE")
+	if c.AdminEmail != "" && c.AdminPassword == "" {
+		r.fail("ADMIN_PASSWORD", "must be set when ADMIN_EMAIL is set")
+	}
+	if c.AdminPassword != "" && (len([]rune(c.AdminPassword)) < 8 || len([]rune(c.AdminPassword)) > 128) {
+		r.fail("ADMIN_PASSWORD", "must be 8 to 128 characters")
+	}
+	if c.SessionIdleTimeout > c.SessionLifetime {
+		r.fail("SESSION_IDLE_TIMEOUT", "must not be longer than SESSION_LIFETIME")
+	}
+	if err := errors.Join(r.errs...); err != nil {
+		return Config{}, err
+	}
+	return c, nil
+}
+
+type reader struct {
+	getenv func(string) string
+	errs   []error
+}
+
+func (r *reader) fail(name, msg string) {
+	r.errs = append(r.errs, fmt.Errorf("%s: %s", name, msg))
+}
+
+// str returns the variable, or its default when unset or empty.
+func (r *reader) str(name string) string {
+	if v := strings.TrimSpace(r.getenv(name)); v != "" {
+		return v
+	}
+	for _, s := range Settings {
+		if s.Name == name {
+			return s.Default
+		}
+	}
+	panic("config: unknown setting " + name)
+}
+
+func (r *reader) oneOf(name string, allowed ...string) string {
+	v := strings.ToLower(r.str(name))
+	for _, a := range allowed {
+		if v == a {
+			return v
+		}
+	}
+	r.fail(name, fmt.Sprintf("%q is not one of %s", v, strings.Join(allowed, ", ")))
+	return ""
+}
+
+func (r *reader) bool(name string) bool {
+	v := r.str(name)
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		r.fail(name, fmt.Sprintf("%q is not true or false", v))
+	}
+	return b
+}
+
+func (r *reader) duration(name string) time.Duration {
+	v := r.str(name)
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		r.fail(name, fmt.Sprintf("%q is not a positive duration such as 720h", v))
+	}
+	return d
+}
+
+func (r *reader) url(name string, schemes ...string) string {
+	v := r.str(name)
+	u, err := url.Parse(v)
+	if err != nil || u.Host == "" {
+		r.fail(name, fmt.Sprintf("%q is not an absolute URL", v))
+		return v
+	}
+	for _, s := range schemes {
+		if u.Scheme == s {
+			return v
+		}
+	}
+	r.fail(name, fmt.Sprintf("scheme %q is not one of %s", u.Scheme, strings.Join(schemes, ", ")))
+	return v
+}
+
+func (r *reader) optURL(name string) string {
+	if r.str(name) == "" {
+		return ""
+	}
+	return r.url(name, "http", "https")
+}
+
+func (r *reader) currency(name string) string {
+	v := strings.ToUpper(r.str(name))
+	if len(v) != 3 || strings.Trim(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
+		r.fail(name, fmt.Sprintf("%q is not a three-letter currency code", v))
+	}
+	return v
+}
+
+func (r *reader) location(name string) *time.Location {
+	v := r.str(name)
+	loc, err := time.LoadLocation(v)
+	if err != nil {
+		r.fail(name, fmt.Sprintf("%q is not a known time zone", v))
+		return time.UTC
+	}
+	return loc
+}
+
+func (r *reader) key32(name string) []byte {
+	v := r.str(name)
+	if v == "" {
+		return nil
+	}
+	k, err := base64.StdEncoding.DecodeString(v)
+	if err != nil || len(k) != 32 {
+		r.fail(name, "must be the base64 encoding of exactly 32 bytes")
+		return nil
+	}
+	return k
+}
+
+func (r *reader) prefixes(name string) []netip.Prefix {
+	var out []netip.Prefix
+	for _, part := range strings.Split(r.str(name), ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(part); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		if a, err := netip.ParseAddr(part); err == nil {
+			out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+			continue
+		}
+		r.fail(name, fmt.Sprintf("%q is not an address or CIDR", part))
+	}
+	return out
+}
+
+// ListenHost is the host part of HTTPAddr, for the start-up message.
+func (c Config) ListenHost() string {
+	host, port, err := net.SplitHostPort(c.HTTPAddr)
+	if err != nil {
+		return c.HTTPAddr
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost"
+	}
+	return net.JoinHostPort(host, port)
+}

@@ -1,0 +1,86 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestDefaultsWork(t *testing.T) {
+	t.Parallel()
+	c, err := Load(env(nil))
+	if err != nil {
+		t.Fatalf("defaults refused: %v", err)
+	}
+	if c.HTTPAddr != ":8080" || c.SQLInitMode != "always" || c.BaseCurrency != "KRW" {
+		t.Fatalf("defaults %+v", c)
+	}
+	if c.Timezone.String() != "Asia/Seoul" {
+		t.Fatalf("time zone %s", c.Timezone)
+	}
+	if c.SessionIdleTimeout != 30*24*time.Hour || c.SessionLifetime != 180*24*time.Hour {
+		t.Fatalf("session lifetimes %s / %s", c.SessionIdleTimeout, c.SessionLifetime)
+	}
+	if c.AccountCryptoKey != nil {
+		t.Fatal("crypto key set without ACCOUNT_CRYPTO_KEY")
+	}
+}
+
+func TestBadValuesNameTheVariable(t *testing.T) {
+	t.Parallel()
+	cases := map[string]string{
+		"SQL_INIT_MODE":        "sometimes",
+		"DATABASE_URL":         "mysql://x/y",
+		"REDIS_URL":            "not a url",
+		"PUBLIC_BASE_URL":      "ftp://x",
+		"COOKIE_SECURE":        "maybe",
+		"TRUSTED_PROXIES":      "10.0.0.0/8, nonsense",
+		"ACCOUNT_CRYPTO_KEY":   "c2hvcnQ=",
+		"APP_TIMEZONE":         "Mars/Olympus",
+		"BASE_CURRENCY":        "WON!",
+		"SESSION_IDLE_TIMEOUT": "-1h",
+		"IDP_A_JWKS_URL":       "jwks",
+		"LOG_LEVEL":            "loud",
+	}
+	for name, value := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := Load(env(map[string]string{name: value}))
+			if err == nil || !strings.Contains(err.Error(), name) {
+				t.Fatalf("%s=%q: error %v, want one naming %s", name, value, err, name)
+			}
+		})
+	}
+}
+
+func TestAdminPasswordRules(t *testing.T) {
+	t.Parallel()
+	if _, err := Load(env(map[string]string{"ADMIN_EMAIL": "a@b.c"})); err == nil || !strings.Contains(err.Error(), "ADMIN_PASSWORD") {
+		t.Fatalf("ADMIN_EMAIL without password: %v", err)
+	}
+	if _, err := Load(env(map[string]string{"ADMIN_EMAIL": "a@b.c", "ADMIN_PASSWORD": "short"})); err == nil {
+		t.Fatal("short admin password accepted")
+	}
+}
+
+func TestValuesAreParsed(t *testing.T) {
+	t.Parallel()
+	c, err := Load(env(map[string]string{
+		"TRUSTED_PROXIES":    "10.0.0.0/8, 192.168.1.7",
+		"ACCOUNT_CRYPTO_KEY": "MDEyMzQ1Njc4OTAxMjM0NTY3ODkwMTIzNDU2Nzg5MDE=",
+		"PUBLIC_BASE_URL":    "https://api.nestegg.example/",
+		"COOKIE_SECURE":      "true",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.TrustedProxies) != 2 || c.TrustedProxies[1].Bits() != 32 {
+		t.Fatalf("trusted proxies %v", c.TrustedProxies)
+	}
+	if len(c.AccountCryptoKey) != 32 || !c.CookieSecure || c.PublicBaseURL != "https://api.nestegg.example" {
+		t.Fatalf("parsed %+v", c)
+	}
+}

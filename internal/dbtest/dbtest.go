@@ -1,0 +1,165 @@
+// Package dbtest gives each test its own PostgreSQL database, cloned from a
+// template that the migrations built once, and its own Redis key space, so
+// tests run in parallel against the real servers.
+package dbtest
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/schema"
+)
+
+// AdminURL is the maintenance database tests create their databases through.
+func AdminURL() string {
+	if v := os.Getenv("NESTEGG_TEST_DATABASE_URL"); v != "" {
+		return v
+	}
+	return "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+}
+
+// RedisURL is the Redis tests use.
+func RedisURL() string {
+	if v := os.Getenv("NESTEGG_TEST_REDIS_URL"); v != "" {
+		return v
+	}
+	return "redis://127.0.0.1:6379/0"
+}
+
+// templateName names the template after the migrations' content, so a changed
+// migration builds a new template and an unchanged one is reused across runs.
+func templateName() string {
+	h := sha256.New()
+	names, _ := fs.Glob(schema.Migrations, "*.sql")
+	sort.Strings(names)
+	for _, n := range names {
+		b, _ := fs.ReadFile(schema.Migrations, n)
+		h.Write([]byte(n))
+		h.Write(b)
+	}
+	return "nestegg_tpl_" + hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// ensureTemplate builds the template database once. An advisory lock on the
+// maintenance database serialises test binaries that start together.
+func ensureTemplate(ctx context.Context, admin *pgx.Conn, name string) error {
+	if _, err := admin.Exec(ctx, "SELECT pg_advisory_lock(774411)"); err != nil {
+		return err
+	}
+	defer admin.Exec(ctx, "SELECT pg_advisory_unlock(774411)") //nolint:errcheck
+	var exists bool
+	if err := admin.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", name).Scan(&exists); err != nil {
+		return err
+	}
+	if exists {
+		return nil
+	}
+	building := name + "_build"
+	_, _ = admin.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{building}.Sanitize()+" WITH (FORCE)")
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{building}.Sanitize()); err != nil {
+		return err
+	}
+	pool, err := database.Open(ctx, urlFor(admin, building))
+	if err != nil {
+		return err
+	}
+	err = database.Migrate(ctx, pool)
+	pool.Close()
+	if err != nil {
+		return err
+	}
+	// Renamed only once complete, so a half-built template is never cloned.
+	_, err = admin.Exec(ctx, "ALTER DATABASE "+pgx.Identifier{building}.Sanitize()+" RENAME TO "+pgx.Identifier{name}.Sanitize())
+	return err
+}
+
+func urlFor(admin *pgx.Conn, dbName string) string {
+	cfg := admin.Config()
+	return fmt.Sprintf("postgres://%s@%s:%d/%s?sslmode=disable", cfg.User, cfg.Host, cfg.Port, dbName)
+}
+
+// NewDatabase returns the URL of a fresh, migrated database that is dropped
+// when t ends.
+func NewDatabase(t testing.TB) string {
+	t.Helper()
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, AdminURL())
+	if err != nil {
+		t.Fatalf("dbtest: connect to PostgreSQL at %s: %v", AdminURL(), err)
+	}
+	defer admin.Close(ctx)
+	tpl := templateName()
+	if err := ensureTemplate(ctx, admin, tpl); err != nil {
+		t.Fatalf("dbtest: template: %v", err)
+	}
+	name := "nestegg_test_" + randomHex(8)
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()+" TEMPLATE "+pgx.Identifier{tpl}.Sanitize()); err != nil {
+		t.Fatalf("dbtest: clone template: %v", err)
+	}
+	url := urlFor(admin, name)
+	t.Cleanup(func() {
+		conn, err := pgx.Connect(context.Background(), AdminURL())
+		if err != nil {
+			t.Errorf("dbtest: drop %s: %v", name, err)
+			return
+		}
+		defer conn.Close(context.Background())
+		if _, err := conn.Exec(context.Background(), "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)"); err != nil {
+			t.Errorf("dbtest: drop %s: %v", name, err)
+		}
+	})
+	return url
+}
+
+// NewPool returns a pool on a fresh, migrated database of its own.
+func NewPool(t testing.TB) *pgxpool.Pool {
+	t.Helper()
+	pool, err := database.Open(context.Background(), NewDatabase(t))
+	if err != nil {
+		t.Fatalf("dbtest: open: %v", err)
+	}
+	t.Cleanup(pool.Close) // runs before the drop: cleanups are last in, first out
+	return pool
+}
+
+// NewRedis returns a client of the test Redis and a key prefix of this test's
+// own; the test's keys are deleted when it ends.
+func NewRedis(t testing.TB) (*redis.Client, string) {
+	t.Helper()
+	opts, err := redis.ParseURL(RedisURL())
+	if err != nil {
+		t.Fatalf("dbtest: REDIS url: %v", err)
+	}
+	rdb := redis.NewClient(opts)
+	if err := rdb.Ping(context.Background()).Err(); err != nil {
+		t.Fatalf("dbtest: Redis at %s: %v", RedisURL(), err)
+	}
+	prefix := "nestegg-test:" + randomHex(8) + ":"
+	t.Cleanup(func() {
+		ctx := context.Background()
+		iter := rdb.Scan(ctx, 0, prefix+"*", 1000).Iterator()
+		for iter.Next(ctx) {
+			rdb.Del(ctx, iter.Val())
+		}
+		_ = rdb.Close()
+	})
+	return rdb, prefix
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,98 @@
+// Package problem is the service's one error contract: domain code returns an
+// *Error (or wraps one), and Write turns any error into an RFC 9457
+// application/problem+json answer with a stable code. Nothing else writes
+// error responses.
+package problem
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+)
+
+// Stable codes a client can switch on; the contract lists the same set.
+const (
+	CodePremiumRequired      = "PREMIUM_REQUIRED"
+	CodeFreeLimitExceeded    = "FREE_LIMIT_EXCEEDED"
+	CodeValidationFailed     = "VALIDATION_FAILED"
+	CodeUnauthenticated      = "UNAUTHENTICATED"
+	CodeForbidden            = "FORBIDDEN"
+	CodeNotFound             = "NOT_FOUND"
+	CodeMethodNotAllowed     = "METHOD_NOT_ALLOWED"
+	CodeConflict             = "CONFLICT"
+	CodeRateLimited          = "RATE_LIMITED"
+	CodeSignupDisabled       = "SIGNUP_DISABLED"
+	CodeSamePassword         = "SAME_PASSWORD"
+	CodeSocialAccount        = "SOCIAL_ACCOUNT"
+	CodeSelfAdminChange      = "SELF_ADMIN_CHANGE"
+	CodePayloadTooLarge      = "PAYLOAD_TOO_LARGE"
+	CodeUnsupportedMediaType = "UNSUPPORTED_MEDIA_TYPE"
+	CodeServiceUnavailable   = "SERVICE_UNAVAILABLE"
+	CodeInternal             = "INTERNAL"
+)
+
+// FieldError names one invalid field: a JSON pointer into the body, or a
+// parameter's name.
+type FieldError struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// Error is an expected failure with its HTTP status and stable code.
+type Error struct {
+	Status int
+	Code   string
+	Detail string
+	Fields []FieldError
+	// Err is the cause, kept for logs; it is never shown to the client.
+	Err error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %s: %v", e.Code, e.Detail, e.Err)
+	}
+	return e.Code + ": " + e.Detail
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// New returns an error with the given status, code and detail.
+func New(status int, code, detail string) *Error {
+	return &Error{Status: status, Code: code, Detail: detail}
+}
+
+// Invalid is a 400 VALIDATION_FAILED naming one field.
+func Invalid(field, message string) *Error {
+	return &Error{
+		Status: http.StatusBadRequest,
+		Code:   CodeValidationFailed,
+		Detail: field + ": " + message,
+		Fields: []FieldError{{Field: field, Message: message}},
+	}
+}
+
+// NotFound is a 404 for a record that does not exist or is not the caller's.
+func NotFound(what string) *Error {
+	return New(http.StatusNotFound, CodeNotFound, what+" not found")
+}
+
+// Conflict is a 409 with a specific code.
+func Conflict(code, detail string) *Error {
+	return New(http.StatusConflict, code, detail)
+}
+
+// Unavailable is a 503 for an external service that is not configured or not
+// reachable; cause is logged, not shown.
+func Unavailable(code, detail string, cause error) *Error {
+	return &Error{Status: http.StatusServiceUnavailable, Code: code, Detail: detail, Err: cause}
+}
+
+// As returns the *Error inside err, if any.
+func As(err error) (*Error, bool) {
+	var pe *Error
+	if errors.As(err, &pe) {
+		return pe, true
+	}
+	return nil, false
+}

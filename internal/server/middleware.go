@@ -1,0 +1,182 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"runtime/debug"
+	"time"
+
+	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/session"
+)
+
+// requestInfo is filled in as a request walks the chain, and read by the
+// access log and the metrics once it is answered.
+type requestInfo struct {
+	ID        string
+	Operation string
+	MemberID  int64
+}
+
+type requestInfoKey struct{}
+
+func infoFrom(ctx context.Context) *requestInfo {
+	if ri, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok {
+		return ri
+	}
+	return &requestInfo{}
+}
+
+// RequestID returns the id the server gave r.
+func RequestID(r *http.Request) string { return infoFrom(r.Context()).ID }
+
+var validRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+
+// withRequestInfo gives each request an id (the caller's X-Request-ID when it
+// is sane) and answers it in X-Request-ID.
+func withRequestInfo(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get("X-Request-ID")
+		if !validRequestID.MatchString(id) {
+			var b [12]byte
+			_, _ = rand.Read(b[:])
+			id = hex.EncodeToString(b[:])
+		}
+		w.Header().Set("X-Request-ID", id)
+		ctx := context.WithValue(r.Context(), requestInfoKey{}, &requestInfo{ID: id, Operation: "unmatched"})
+		ctx = problem.WithRequestID(ctx, id)
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// statusWriter remembers the status and size of the answer.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += n
+	return n, err
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// withAccessLog writes one structured line per request and records metrics.
+// It never logs the query string or headers, where tokens could travel.
+func withAccessLog(m *metrics, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w}
+		next.ServeHTTP(sw, r)
+		if sw.status == 0 {
+			sw.status = http.StatusOK
+		}
+		elapsed := time.Since(start)
+		ri := infoFrom(r.Context())
+		m.observe(ri.Operation, sw.status, elapsed)
+		level := slog.LevelInfo
+		if sw.status >= 500 {
+			level = slog.LevelError
+		}
+		slog.LogAttrs(r.Context(), level, "request",
+			slog.String("request_id", ri.ID),
+			slog.String("method", r.Method),
+			slog.String("path", r.URL.Path),
+			slog.String("operation", ri.Operation),
+			slog.Int("status", sw.status),
+			slog.Int("bytes", sw.bytes),
+			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000),
+			slog.Int64("member_id", ri.MemberID),
+		)
+	})
+}
+
+// withRecover turns a panic into a logged 500 problem.
+func withRecover(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			rec := recover()
+			if rec == nil {
+				return
+			}
+			if rec == http.ErrAbortHandler {
+				panic(rec)
+			}
+			slog.ErrorContext(r.Context(), "panic", "request_id", RequestID(r), "panic", rec, "stack", string(debug.Stack()))
+			problem.Write(w, r, problem.New(http.StatusInternalServerError, problem.CodeInternal,
+				"an unexpected error occurred; quote the request id when reporting it"))
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// withContract finds the operation of each request in the contract and
+// enforces what it declares: access, body size, media type and schema.
+func withContract(c *Contract, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		route, params, err := c.Find(r)
+		if err != nil {
+			if pe, ok := problem.As(err); ok && pe.Status == http.StatusMethodNotAllowed {
+				w.Header().Set("Allow", allowedMethods(c, r))
+			}
+			problem.Write(w, r, err)
+			return
+		}
+		ri := infoFrom(r.Context())
+		ri.Operation = route.Operation.OperationID
+		p := session.PrincipalFrom(r.Context())
+		if p != nil {
+			ri.MemberID = p.MemberID
+		}
+		access, _ := OperationAccess(route.Operation) // checked at start-up
+		if err := authorize(access, p); err != nil {
+			problem.Write(w, r, err)
+			return
+		}
+		if err := readBody(r, route.Operation); err != nil {
+			problem.Write(w, r, err)
+			return
+		}
+		if err := validate(r.Context(), r, route, params); err != nil {
+			problem.Write(w, r, err)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func allowedMethods(c *Contract, r *http.Request) string {
+	var allowed []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, _, err := c.router.FindRoute(probe); err == nil {
+			allowed = append(allowed, m)
+		}
+	}
+	out := ""
+	for i, m := range allowed {
+		if i > 0 {
+			out += ", "
+		}
+		out += m
+	}
+	return out
+}

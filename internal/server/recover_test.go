@@ -1,0 +1,55 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/nestegg/nestegg/internal/problem"
+)
+
+func TestPanicAnswersProblemWithoutTheCause(t *testing.T) {
+	t.Parallel()
+	h := withRequestInfo(withRecover(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+		panic("secret detail of the failure")
+	})))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/x", nil))
+	assertInternal(t, rec, "secret detail")
+}
+
+func TestHandlerErrorAnswersProblemWithoutTheCause(t *testing.T) {
+	t.Parallel()
+	h := withRequestInfo(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		problem.Write(w, r, errors.New("pq: password=hunter2 connection refused"))
+	}))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/x", nil))
+	assertInternal(t, rec, "hunter2")
+}
+
+func assertInternal(t *testing.T, rec *httptest.ResponseRecorder, secret string) {
+	t.Helper()
+	if rec.Code != http.StatusInternalServerError {
+		t.Fatalf("status %d, want 500", rec.Code)
+	}
+	if ct := rec.Header().Get("Content-Type"); ct != "application/problem+json" {
+		t.Fatalf("content type %q", ct)
+	}
+	if strings.Contains(rec.Body.String(), secret) {
+		t.Fatalf("500 body shows the cause: %s", rec.Body)
+	}
+	var p struct {
+		Code      string `json:"code"`
+		RequestID string `json:"requestId"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.Code != "INTERNAL" || p.RequestID == "" || p.RequestID != rec.Header().Get("X-Request-ID") {
+		t.Fatalf("problem %+v, want INTERNAL with the request id %q", p, rec.Header().Get("X-Request-ID"))
+	}
+}

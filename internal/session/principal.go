@@ -1,0 +1,43 @@
+package session
+
+import "context"
+
+// Roles and plans as stored and as on the wire.
+const (
+	RoleUser  = "USER"
+	RoleAdmin = "ADMIN"
+
+	PlanFree    = "FREE"
+	PlanPremium = "PREMIUM"
+)
+
+// Principal is the signed-in member a request acts for.
+type Principal struct {
+	MemberID int64
+	Name     string
+	Role     string
+	Plan     string
+	// Token is the session token the request came with (needed to end the
+	// member's other sessions but not this one).
+	Token string
+}
+
+// IsAdmin reports whether the member is an administrator.
+func (p *Principal) IsAdmin() bool { return p != nil && p.Role == RoleAdmin }
+
+// HasPremium reports whether PREMIUM operations are open to the member;
+// administrators pass regardless of plan.
+func (p *Principal) HasPremium() bool { return p != nil && (p.Plan == PlanPremium || p.IsAdmin()) }
+
+type principalKey struct{}
+
+// WithPrincipal returns ctx carrying p.
+func WithPrincipal(ctx context.Context, p *Principal) context.Context {
+	return context.WithValue(ctx, principalKey{}, p)
+}
+
+// PrincipalFrom returns the signed-in member of ctx, or nil.
+func PrincipalFrom(ctx context.Context) *Principal {
+	p, _ := ctx.Value(principalKey{}).(*Principal)
+	return p
+}
