@@ -20,6 +20,10 @@ CREATE TABLE member (
     plan_product    text,
     plan_auto_renew boolean     NOT NULL DEFAULT false,
     points          bigint      NOT NULL DEFAULT 0 CHECK (points >= 0),
+    -- Sessions that signed in before this moment are no longer valid (password
+    -- change ends the other sessions). Checked on every request, so an
+    -- in-flight request that re-commits an ended session cannot revive it.
+    sessions_revoked_at timestamptz,
     created_at      timestamptz NOT NULL DEFAULT now(),
     updated_at      timestamptz NOT NULL DEFAULT now()
 );

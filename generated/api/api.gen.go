@@ -11,14 +11,18 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/oapi-codegen/runtime"
+	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
 // Defines values for DependencyState.
@@ -33,6 +37,42 @@ func (e DependencyState) Valid() bool {
 	case Down:
 		return true
 	case Up:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MemberStatus.
+const (
+	ACTIVE    MemberStatus = "ACTIVE"
+	SUSPENDED MemberStatus = "SUSPENDED"
+)
+
+// Valid indicates whether the value is a known member of the MemberStatus enum.
+func (e MemberStatus) Valid() bool {
+	switch e {
+	case ACTIVE:
+		return true
+	case SUSPENDED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for Plan.
+const (
+	FREE    Plan = "FREE"
+	PREMIUM Plan = "PREMIUM"
+)
+
+// Valid indicates whether the value is a known member of the Plan enum.
+func (e Plan) Valid() bool {
+	switch e {
+	case FREE:
+		return true
+	case PREMIUM:
 		return true
 	default:
 		return false
@@ -66,6 +106,7 @@ const (
 	UNAUTHENTICATED      ProblemCode = "UNAUTHENTICATED"
 	UNSUPPORTEDMEDIATYPE ProblemCode = "UNSUPPORTED_MEDIA_TYPE"
 	VALIDATIONFAILED     ProblemCode = "VALIDATION_FAILED"
+	WRONGPASSWORD        ProblemCode = "WRONG_PASSWORD"
 )
 
 // Valid indicates whether the value is a known member of the ProblemCode enum.
@@ -121,13 +162,123 @@ func (e ProblemCode) Valid() bool {
 		return true
 	case VALIDATIONFAILED:
 		return true
+	case WRONGPASSWORD:
+		return true
 	default:
 		return false
 	}
 }
 
+// Defines values for Provider.
+const (
+	IDPA  Provider = "IDP_A"
+	IDPB  Provider = "IDP_B"
+	LOCAL Provider = "LOCAL"
+)
+
+// Valid indicates whether the value is a known member of the Provider enum.
+func (e Provider) Valid() bool {
+	switch e {
+	case IDPA:
+		return true
+	case IDPB:
+		return true
+	case LOCAL:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for Role.
+const (
+	ADMIN Role = "ADMIN"
+	USER  Role = "USER"
+)
+
+// Valid indicates whether the value is a known member of the Role enum.
+func (e Role) Valid() bool {
+	switch e {
+	case ADMIN:
+		return true
+	case USER:
+		return true
+	default:
+		return false
+	}
+}
+
+// AdminMember A member as administrators see them (no profile image).
+type AdminMember struct {
+	CreatedAt     time.Time  `json:"createdAt"`
+	Email         *string    `json:"email"`
+	Id            int64      `json:"id"`
+	Name          string     `json:"name"`
+	Plan          Plan       `json:"plan"`
+	PlanAutoRenew bool       `json:"planAutoRenew"`
+	PlanExpiresAt *time.Time `json:"planExpiresAt"`
+
+	// PlanProduct The store product of the current subscription, if any.
+	PlanProduct *string `json:"planProduct"`
+	Points      int64   `json:"points"`
+
+	// Provider Where the account came from; linking another identity later does not change it.
+	Provider Provider     `json:"provider"`
+	Role     Role         `json:"role"`
+	Status   MemberStatus `json:"status"`
+}
+
+// AuthResult defines model for AuthResult.
+type AuthResult struct {
+	// Token The session token; send it as `Authorization: Bearer <token>` (it is also set as a cookie).
+	Token string `json:"token"`
+
+	// User A member as the session and the user records show it.
+	User User `json:"user"`
+}
+
+// ChangePasswordRequest defines model for ChangePasswordRequest.
+type ChangePasswordRequest struct {
+	CurrentPassword string `json:"currentPassword"`
+
+	// NewPassword 8 to 128 characters, no composition rules; never truncated.
+	NewPassword Password `json:"newPassword"`
+}
+
+// ClientID defines model for ClientID.
+type ClientID struct {
+	ClientId *string `json:"clientId"`
+}
+
+// CreateUserRequest defines model for CreateUserRequest.
+type CreateUserRequest struct {
+	// Email An e-mail address; compared case-insensitively.
+	//
+	// Example: member@nestegg.example
+	Email Email `json:"email"`
+
+	// Name The name other members see.
+	//
+	// Example: Minji
+	Name DisplayName `json:"name"`
+
+	// Password 8 to 128 characters, no composition rules; never truncated.
+	Password Password `json:"password"`
+	Role     *Role    `json:"role,omitempty"`
+}
+
 // DependencyState defines model for DependencyState.
 type DependencyState string
+
+// DisplayName The name other members see.
+//
+// Example: Minji
+type DisplayName = string
+
+// Email An e-mail address; compared case-insensitively.
+//
+// Example: member@nestegg.example
+type Email = openapi_types.Email
 
 // FieldError defines model for FieldError.
 type FieldError struct {
@@ -144,6 +295,66 @@ type FieldError struct {
 type Health struct {
 	// Status Example: ok
 	Status string `json:"status"`
+}
+
+// IDTokenRequest defines model for IDTokenRequest.
+type IDTokenRequest struct {
+	// IdToken The OpenID Connect ID token the provider issued to the app.
+	IdToken string `json:"idToken"`
+}
+
+// LoginRequest defines model for LoginRequest.
+type LoginRequest struct {
+	Email    string `json:"email"`
+	Password string `json:"password"`
+}
+
+// MemberPage defines model for MemberPage.
+type MemberPage struct {
+	Items []AdminMember `json:"items"`
+	Page  int32         `json:"page"`
+	Size  int32         `json:"size"`
+	Total int64         `json:"total"`
+}
+
+// MemberStatus defines model for MemberStatus.
+type MemberStatus string
+
+// Password 8 to 128 characters, no composition rules; never truncated.
+type Password = string
+
+// PasswordValid defines model for PasswordValid.
+type PasswordValid struct {
+	Valid bool `json:"valid"`
+}
+
+// Plan defines model for Plan.
+type Plan string
+
+// PlanRequest defines model for PlanRequest.
+type PlanRequest struct {
+	Plan Plan `json:"plan"`
+}
+
+// PointHistory defines model for PointHistory.
+type PointHistory struct {
+	Items []PointRecord `json:"items"`
+}
+
+// PointRecord defines model for PointRecord.
+type PointRecord struct {
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Points Points added (positive) or taken (negative).
+	Points int32 `json:"points"`
+
+	// Reason Example: MONTH_COMPLETE_202611
+	Reason string `json:"reason"`
+}
+
+// Points defines model for Points.
+type Points struct {
+	Points int64 `json:"points"`
 }
 
 // Problem An RFC 9457 problem detail with a stable `code`.
@@ -179,10 +390,66 @@ type Problem struct {
 // ProblemCode A stable code a client can switch on.
 type ProblemCode string
 
+// Profile The signed-in member's own view of their account.
+type Profile struct {
+	Email *string `json:"email"`
+	Id    int64   `json:"id"`
+
+	// IdpAPicture Avatar address from identity provider A.
+	IdpAPicture   *string    `json:"idpAPicture"`
+	Name          string     `json:"name"`
+	Plan          Plan       `json:"plan"`
+	PlanExpiresAt *time.Time `json:"planExpiresAt"`
+	Points        int64      `json:"points"`
+
+	// ProfileImage The member's own avatar as a data URL; `null` when unset. Which avatar to show first is the client's choice.
+	ProfileImage *string `json:"profileImage"`
+
+	// Provider Where the account came from; linking another identity later does not change it.
+	Provider Provider `json:"provider"`
+	Role     Role     `json:"role"`
+}
+
+// ProfileImageRequest defines model for ProfileImageRequest.
+type ProfileImageRequest struct {
+	// ProfileImage A `data:image/(png|jpeg|gif|webp);base64,` URL, or "" to clear.
+	ProfileImage string `json:"profileImage"`
+}
+
+// Provider Where the account came from; linking another identity later does not change it.
+type Provider string
+
 // Readiness defines model for Readiness.
 type Readiness struct {
 	Postgres DependencyState `json:"postgres"`
 	Redis    DependencyState `json:"redis"`
+}
+
+// Role defines model for Role.
+type Role string
+
+// RoleRequest defines model for RoleRequest.
+type RoleRequest struct {
+	Role Role `json:"role"`
+}
+
+// SignUpRequest defines model for SignUpRequest.
+type SignUpRequest struct {
+	// Email An e-mail address; compared case-insensitively.
+	//
+	// Example: member@nestegg.example
+	Email Email `json:"email"`
+
+	// Name The name other members see.
+	//
+	// Example: Minji
+	Name DisplayName `json:"name"`
+
+	// Password 8 to 128 characters, no composition rules; never truncated.
+	Password Password `json:"password"`
+
+	// Website Leave empty. A bot fills it; a filled one is refused.
+	Website *string `json:"website,omitempty"`
 }
 
 // SignupEnabled defines model for SignupEnabled.
@@ -190,17 +457,255 @@ type SignupEnabled struct {
 	Enabled bool `json:"enabled"`
 }
 
+// StatusRequest defines model for StatusRequest.
+type StatusRequest struct {
+	Status MemberStatus `json:"status"`
+}
+
+// UpdateProfileRequest defines model for UpdateProfileRequest.
+type UpdateProfileRequest struct {
+	// Name The name other members see.
+	//
+	// Example: Minji
+	Name DisplayName `json:"name"`
+}
+
+// UpdateUserRequest defines model for UpdateUserRequest.
+type UpdateUserRequest struct {
+	// Email An e-mail address; compared case-insensitively.
+	//
+	// Example: member@nestegg.example
+	Email Email `json:"email"`
+
+	// Name The name other members see.
+	//
+	// Example: Minji
+	Name DisplayName `json:"name"`
+}
+
+// User A member as the session and the user records show it.
+type User struct {
+	// Email `null` for a member whose identity provider gave no verified e-mail.
+	//
+	// Example: member@nestegg.example
+	Email *string `json:"email"`
+
+	// Id Example: 42
+	Id int64 `json:"id"`
+
+	// Name Example: Minji
+	Name string `json:"name"`
+	Plan Plan   `json:"plan"`
+
+	// PlanExpiresAt When PREMIUM ends; `null` for FREE and for a plan an administrator set (permanent).
+	PlanExpiresAt *time.Time `json:"planExpiresAt"`
+	Role          Role       `json:"role"`
+}
+
+// UserPage defines model for UserPage.
+type UserPage struct {
+	Items []User `json:"items"`
+	Page  int32  `json:"page"`
+	Size  int32  `json:"size"`
+	Total int64  `json:"total"`
+}
+
+// VerifyPasswordRequest defines model for VerifyPasswordRequest.
+type VerifyPasswordRequest struct {
+	Password string `json:"password"`
+}
+
+// MemberID defines model for MemberID.
+type MemberID = int64
+
+// Page defines model for Page.
+type Page = int32
+
+// Size defines model for Size.
+type Size = int32
+
+// BadRequest An RFC 9457 problem detail with a stable `code`.
+type BadRequest = Problem
+
+// Conflict An RFC 9457 problem detail with a stable `code`.
+type Conflict = Problem
+
+// Forbidden An RFC 9457 problem detail with a stable `code`.
+type Forbidden = Problem
+
 // Internal An RFC 9457 problem detail with a stable `code`.
 type Internal = Problem
 
+// NotFound An RFC 9457 problem detail with a stable `code`.
+type NotFound = Problem
+
+// PayloadTooLarge An RFC 9457 problem detail with a stable `code`.
+type PayloadTooLarge = Problem
+
+// ServiceUnavailable An RFC 9457 problem detail with a stable `code`.
+type ServiceUnavailable = Problem
+
+// TooManyRequests An RFC 9457 problem detail with a stable `code`.
+type TooManyRequests = Problem
+
+// Unauthenticated An RFC 9457 problem detail with a stable `code`.
+type Unauthenticated = Problem
+
+// UnsupportedMediaType An RFC 9457 problem detail with a stable `code`.
+type UnsupportedMediaType = Problem
+
+// ListMembersParams defines parameters for ListMembers.
+type ListMembersParams struct {
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+
+	// Q Text to find in e-mail or name.
+	Q *string `form:"q,omitempty" json:"q,omitempty"`
+}
+
+// ListUsersParams defines parameters for ListUsers.
+type ListUsersParams struct {
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// SetMemberPlanJSONRequestBody defines body for SetMemberPlan for application/json ContentType.
+type SetMemberPlanJSONRequestBody = PlanRequest
+
+// SetMemberRoleJSONRequestBody defines body for SetMemberRole for application/json ContentType.
+type SetMemberRoleJSONRequestBody = RoleRequest
+
+// SetMemberStatusJSONRequestBody defines body for SetMemberStatus for application/json ContentType.
+type SetMemberStatusJSONRequestBody = StatusRequest
+
+// SetSignupEnabledJSONRequestBody defines body for SetSignupEnabled for application/json ContentType.
+type SetSignupEnabledJSONRequestBody = SignupEnabled
+
+// LogInWithIdpAJSONRequestBody defines body for LogInWithIdpA for application/json ContentType.
+type LogInWithIdpAJSONRequestBody = IDTokenRequest
+
+// LogInWithIdpBJSONRequestBody defines body for LogInWithIdpB for application/json ContentType.
+type LogInWithIdpBJSONRequestBody = IDTokenRequest
+
+// LogInJSONRequestBody defines body for LogIn for application/json ContentType.
+type LogInJSONRequestBody = LoginRequest
+
+// ChangePasswordJSONRequestBody defines body for ChangePassword for application/json ContentType.
+type ChangePasswordJSONRequestBody = ChangePasswordRequest
+
+// UpdateProfileJSONRequestBody defines body for UpdateProfile for application/json ContentType.
+type UpdateProfileJSONRequestBody = UpdateProfileRequest
+
+// SetProfileImageJSONRequestBody defines body for SetProfileImage for application/json ContentType.
+type SetProfileImageJSONRequestBody = ProfileImageRequest
+
+// SignUpJSONRequestBody defines body for SignUp for application/json ContentType.
+type SignUpJSONRequestBody = SignUpRequest
+
+// VerifyPasswordJSONRequestBody defines body for VerifyPassword for application/json ContentType.
+type VerifyPasswordJSONRequestBody = VerifyPasswordRequest
+
+// CreateUserJSONRequestBody defines body for CreateUser for application/json ContentType.
+type CreateUserJSONRequestBody = CreateUserRequest
+
+// UpdateUserJSONRequestBody defines body for UpdateUser for application/json ContentType.
+type UpdateUserJSONRequestBody = UpdateUserRequest
+
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
+	// ListMembers List members
+	// (GET /api/admin/members)
+	ListMembers(w http.ResponseWriter, r *http.Request, params ListMembersParams)
+	// DeleteMember Delete a member and all their data
+	// (DELETE /api/admin/members/{id})
+	DeleteMember(w http.ResponseWriter, r *http.Request, id MemberID)
+	// SetMemberPlan Set a member's plan
+	// (PUT /api/admin/members/{id}/plan)
+	SetMemberPlan(w http.ResponseWriter, r *http.Request, id MemberID)
+	// SetMemberRole Change a member's role
+	// (PUT /api/admin/members/{id}/role)
+	SetMemberRole(w http.ResponseWriter, r *http.Request, id MemberID)
+	// SetMemberStatus Suspend or reactivate a member
+	// (PUT /api/admin/members/{id}/status)
+	SetMemberStatus(w http.ResponseWriter, r *http.Request, id MemberID)
+	// GetAdminSignupEnabled The sign-up switch
+	// (GET /api/admin/settings/signup-enabled)
+	GetAdminSignupEnabled(w http.ResponseWriter, r *http.Request)
+	// SetSignupEnabled Open or close sign-up
+	// (PUT /api/admin/settings/signup-enabled)
+	SetSignupEnabled(w http.ResponseWriter, r *http.Request)
+	// LogInWithIdpA Sign in with an identity provider A ID token
+	// (POST /api/auth/idp-a)
+	LogInWithIdpA(w http.ResponseWriter, r *http.Request)
+	// GetIdpAClientId Client id of identity provider A
+	// (GET /api/auth/idp-a-client-id)
+	GetIdpAClientId(w http.ResponseWriter, r *http.Request)
+	// LogInWithIdpB Sign in with an identity provider B ID token
+	// (POST /api/auth/idp-b)
+	LogInWithIdpB(w http.ResponseWriter, r *http.Request)
+	// LogIn Sign in with e-mail and password
+	// (POST /api/auth/login)
+	LogIn(w http.ResponseWriter, r *http.Request)
+	// LogOut End this session
+	// (POST /api/auth/logout)
+	LogOut(w http.ResponseWriter, r *http.Request)
+	// DeleteMe Delete the member's account and all their data
+	// (DELETE /api/auth/me)
+	DeleteMe(w http.ResponseWriter, r *http.Request)
+	// ChangePassword Change the password
+	// (PUT /api/auth/password)
+	ChangePassword(w http.ResponseWriter, r *http.Request)
+	// GetPointHistory The member's point history
+	// (GET /api/auth/point-history)
+	GetPointHistory(w http.ResponseWriter, r *http.Request)
+	// GetPoints The member's points
+	// (GET /api/auth/points)
+	GetPoints(w http.ResponseWriter, r *http.Request)
+	// GetProfile The member's profile
+	// (GET /api/auth/profile)
+	GetProfile(w http.ResponseWriter, r *http.Request)
+	// UpdateProfile Update the profile
+	// (PUT /api/auth/profile)
+	UpdateProfile(w http.ResponseWriter, r *http.Request)
+	// SetProfileImage Set or clear the profile image
+	// (PUT /api/auth/profile-image)
+	SetProfileImage(w http.ResponseWriter, r *http.Request)
+	// GetSession The signed-in member
+	// (GET /api/auth/session)
+	GetSession(w http.ResponseWriter, r *http.Request)
+	// SignUp Create a member account
+	// (POST /api/auth/signup)
+	SignUp(w http.ResponseWriter, r *http.Request)
 	// GetSignupEnabled Whether sign-up is open
 	// (GET /api/auth/signup-enabled)
 	GetSignupEnabled(w http.ResponseWriter, r *http.Request)
+	// VerifyPassword Re-authenticate with the password
+	// (POST /api/auth/verify-password)
+	VerifyPassword(w http.ResponseWriter, r *http.Request)
 	// GetOpenAPI This contract
 	// (GET /api/openapi.yaml)
 	GetOpenAPI(w http.ResponseWriter, r *http.Request)
+	// ListUsers List users
+	// (GET /api/users)
+	ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams)
+	// CreateUser Create a user
+	// (POST /api/users)
+	CreateUser(w http.ResponseWriter, r *http.Request)
+	// DeleteUser Delete a user and all their data
+	// (DELETE /api/users/{id})
+	DeleteUser(w http.ResponseWriter, r *http.Request, id MemberID)
+	// GetUser Get a user
+	// (GET /api/users/{id})
+	GetUser(w http.ResponseWriter, r *http.Request, id MemberID)
+	// UpdateUser Update a user
+	// (PUT /api/users/{id})
+	UpdateUser(w http.ResponseWriter, r *http.Request, id MemberID)
 	// GetDocs Reference page
 	// (GET /docs)
 	GetDocs(w http.ResponseWriter, r *http.Request)
@@ -221,6 +726,393 @@ type ServerInterfaceWrapper struct {
 
 type MiddlewareFunc func(http.Handler) http.Handler
 
+// ListMembers operation middleware
+func (siw *ServerInterfaceWrapper) ListMembers(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListMembersParams
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", r.URL.Query(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "page"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "page", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "size" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "size", r.URL.Query(), &params.Size, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "size"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "size", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "q" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "q", r.URL.Query(), &params.Q, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "q"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "q", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListMembers(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteMember operation middleware
+func (siw *ServerInterfaceWrapper) DeleteMember(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id MemberID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteMember(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetMemberPlan operation middleware
+func (siw *ServerInterfaceWrapper) SetMemberPlan(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id MemberID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetMemberPlan(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetMemberRole operation middleware
+func (siw *ServerInterfaceWrapper) SetMemberRole(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id MemberID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetMemberRole(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetMemberStatus operation middleware
+func (siw *ServerInterfaceWrapper) SetMemberStatus(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id MemberID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetMemberStatus(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetAdminSignupEnabled operation middleware
+func (siw *ServerInterfaceWrapper) GetAdminSignupEnabled(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetAdminSignupEnabled(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetSignupEnabled operation middleware
+func (siw *ServerInterfaceWrapper) SetSignupEnabled(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetSignupEnabled(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// LogInWithIdpA operation middleware
+func (siw *ServerInterfaceWrapper) LogInWithIdpA(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.LogInWithIdpA(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetIdpAClientId operation middleware
+func (siw *ServerInterfaceWrapper) GetIdpAClientId(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetIdpAClientId(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// LogInWithIdpB operation middleware
+func (siw *ServerInterfaceWrapper) LogInWithIdpB(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.LogInWithIdpB(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// LogIn operation middleware
+func (siw *ServerInterfaceWrapper) LogIn(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.LogIn(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// LogOut operation middleware
+func (siw *ServerInterfaceWrapper) LogOut(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.LogOut(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteMe operation middleware
+func (siw *ServerInterfaceWrapper) DeleteMe(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteMe(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ChangePassword operation middleware
+func (siw *ServerInterfaceWrapper) ChangePassword(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ChangePassword(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetPointHistory operation middleware
+func (siw *ServerInterfaceWrapper) GetPointHistory(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetPointHistory(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetPoints operation middleware
+func (siw *ServerInterfaceWrapper) GetPoints(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetPoints(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetProfile operation middleware
+func (siw *ServerInterfaceWrapper) GetProfile(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetProfile(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateProfile operation middleware
+func (siw *ServerInterfaceWrapper) UpdateProfile(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateProfile(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetProfileImage operation middleware
+func (siw *ServerInterfaceWrapper) SetProfileImage(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetProfileImage(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetSession operation middleware
+func (siw *ServerInterfaceWrapper) GetSession(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetSession(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SignUp operation middleware
+func (siw *ServerInterfaceWrapper) SignUp(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SignUp(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // GetSignupEnabled operation middleware
 func (siw *ServerInterfaceWrapper) GetSignupEnabled(w http.ResponseWriter, r *http.Request) {
 
@@ -235,11 +1127,163 @@ func (siw *ServerInterfaceWrapper) GetSignupEnabled(w http.ResponseWriter, r *ht
 	handler.ServeHTTP(w, r)
 }
 
+// VerifyPassword operation middleware
+func (siw *ServerInterfaceWrapper) VerifyPassword(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.VerifyPassword(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // GetOpenAPI operation middleware
 func (siw *ServerInterfaceWrapper) GetOpenAPI(w http.ResponseWriter, r *http.Request) {
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetOpenAPI(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListUsers operation middleware
+func (siw *ServerInterfaceWrapper) ListUsers(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListUsersParams
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", r.URL.Query(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "page"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "page", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "size" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "size", r.URL.Query(), &params.Size, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "size"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "size", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListUsers(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateUser operation middleware
+func (siw *ServerInterfaceWrapper) CreateUser(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateUser(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteUser operation middleware
+func (siw *ServerInterfaceWrapper) DeleteUser(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id MemberID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteUser(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetUser operation middleware
+func (siw *ServerInterfaceWrapper) GetUser(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id MemberID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetUser(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateUser operation middleware
+func (siw *ServerInterfaceWrapper) UpdateUser(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id MemberID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateUser(w, r, id)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -416,11 +1460,1961 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/openapi.yaml", wrapper.GetOpenAPI)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/docs", wrapper.GetDocs)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/auth/signup-enabled", wrapper.GetSignupEnabled)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/auth/signup", wrapper.SignUp)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/auth/login", wrapper.LogIn)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/auth/logout", wrapper.LogOut)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/auth/session", wrapper.GetSession)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/auth/idp-a", wrapper.LogInWithIdpA)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/auth/idp-a-client-id", wrapper.GetIdpAClientId)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/auth/idp-b", wrapper.LogInWithIdpB)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/auth/password", wrapper.ChangePassword)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/auth/verify-password", wrapper.VerifyPassword)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/auth/profile", wrapper.GetProfile)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/auth/profile", wrapper.UpdateProfile)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/auth/profile-image", wrapper.SetProfileImage)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/auth/points", wrapper.GetPoints)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/auth/point-history", wrapper.GetPointHistory)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/auth/me", wrapper.DeleteMe)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/admin/members", wrapper.ListMembers)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/admin/members/{id}", wrapper.DeleteMember)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/admin/members/{id}/role", wrapper.SetMemberRole)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/admin/members/{id}/status", wrapper.SetMemberStatus)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/admin/members/{id}/plan", wrapper.SetMemberPlan)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/admin/settings/signup-enabled", wrapper.GetAdminSignupEnabled)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/admin/settings/signup-enabled", wrapper.SetSignupEnabled)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/users", wrapper.ListUsers)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/users", wrapper.CreateUser)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/users/{id}", wrapper.DeleteUser)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/users/{id}", wrapper.GetUser)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/users/{id}", wrapper.UpdateUser)
 
 	return m
 }
 
+type BadRequestApplicationProblemPlusJSONResponse Problem
+
+type ConflictApplicationProblemPlusJSONResponse Problem
+
+type ForbiddenApplicationProblemPlusJSONResponse Problem
+
 type InternalApplicationProblemPlusJSONResponse Problem
+
+type NotFoundApplicationProblemPlusJSONResponse Problem
+
+type PayloadTooLargeApplicationProblemPlusJSONResponse Problem
+
+type ServiceUnavailableApplicationProblemPlusJSONResponse Problem
+
+type TooManyRequestsApplicationProblemPlusJSONResponse Problem
+
+type UnauthenticatedApplicationProblemPlusJSONResponse Problem
+
+type UnsupportedMediaTypeApplicationProblemPlusJSONResponse Problem
+
+type ListMembersRequestObject struct {
+	Params ListMembersParams
+}
+
+type ListMembersResponseObject interface {
+	VisitListMembersResponse(w http.ResponseWriter) error
+}
+
+type ListMembers200JSONResponse MemberPage
+
+func (response ListMembers200JSONResponse) VisitListMembersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMembers400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListMembers400ApplicationProblemPlusJSONResponse) VisitListMembersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMembers401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListMembers401ApplicationProblemPlusJSONResponse) VisitListMembersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMembers403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListMembers403ApplicationProblemPlusJSONResponse) VisitListMembersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMembers500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListMembers500ApplicationProblemPlusJSONResponse) VisitListMembersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMemberRequestObject struct {
+	Id MemberID `json:"id"`
+}
+
+type DeleteMemberResponseObject interface {
+	VisitDeleteMemberResponse(w http.ResponseWriter) error
+}
+
+type DeleteMember204Response struct {
+}
+
+func (response DeleteMember204Response) VisitDeleteMemberResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteMember400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMember400ApplicationProblemPlusJSONResponse) VisitDeleteMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMember401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMember401ApplicationProblemPlusJSONResponse) VisitDeleteMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMember403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMember403ApplicationProblemPlusJSONResponse) VisitDeleteMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMember404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMember404ApplicationProblemPlusJSONResponse) VisitDeleteMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMember500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMember500ApplicationProblemPlusJSONResponse) VisitDeleteMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberPlanRequestObject struct {
+	Id   MemberID `json:"id"`
+	Body *SetMemberPlanJSONRequestBody
+}
+
+type SetMemberPlanResponseObject interface {
+	VisitSetMemberPlanResponse(w http.ResponseWriter) error
+}
+
+type SetMemberPlan200JSONResponse AdminMember
+
+func (response SetMemberPlan200JSONResponse) VisitSetMemberPlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberPlan400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberPlan400ApplicationProblemPlusJSONResponse) VisitSetMemberPlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberPlan401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberPlan401ApplicationProblemPlusJSONResponse) VisitSetMemberPlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberPlan403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberPlan403ApplicationProblemPlusJSONResponse) VisitSetMemberPlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberPlan404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberPlan404ApplicationProblemPlusJSONResponse) VisitSetMemberPlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberPlan413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberPlan413ApplicationProblemPlusJSONResponse) VisitSetMemberPlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberPlan415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberPlan415ApplicationProblemPlusJSONResponse) VisitSetMemberPlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberPlan500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberPlan500ApplicationProblemPlusJSONResponse) VisitSetMemberPlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberRoleRequestObject struct {
+	Id   MemberID `json:"id"`
+	Body *SetMemberRoleJSONRequestBody
+}
+
+type SetMemberRoleResponseObject interface {
+	VisitSetMemberRoleResponse(w http.ResponseWriter) error
+}
+
+type SetMemberRole200JSONResponse AdminMember
+
+func (response SetMemberRole200JSONResponse) VisitSetMemberRoleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberRole400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberRole400ApplicationProblemPlusJSONResponse) VisitSetMemberRoleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberRole401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberRole401ApplicationProblemPlusJSONResponse) VisitSetMemberRoleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberRole403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberRole403ApplicationProblemPlusJSONResponse) VisitSetMemberRoleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberRole404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberRole404ApplicationProblemPlusJSONResponse) VisitSetMemberRoleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberRole413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberRole413ApplicationProblemPlusJSONResponse) VisitSetMemberRoleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberRole415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberRole415ApplicationProblemPlusJSONResponse) VisitSetMemberRoleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberRole500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberRole500ApplicationProblemPlusJSONResponse) VisitSetMemberRoleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberStatusRequestObject struct {
+	Id   MemberID `json:"id"`
+	Body *SetMemberStatusJSONRequestBody
+}
+
+type SetMemberStatusResponseObject interface {
+	VisitSetMemberStatusResponse(w http.ResponseWriter) error
+}
+
+type SetMemberStatus200JSONResponse AdminMember
+
+func (response SetMemberStatus200JSONResponse) VisitSetMemberStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberStatus400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberStatus400ApplicationProblemPlusJSONResponse) VisitSetMemberStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberStatus401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberStatus401ApplicationProblemPlusJSONResponse) VisitSetMemberStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberStatus403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberStatus403ApplicationProblemPlusJSONResponse) VisitSetMemberStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberStatus404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberStatus404ApplicationProblemPlusJSONResponse) VisitSetMemberStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberStatus413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberStatus413ApplicationProblemPlusJSONResponse) VisitSetMemberStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberStatus415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberStatus415ApplicationProblemPlusJSONResponse) VisitSetMemberStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberStatus500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberStatus500ApplicationProblemPlusJSONResponse) VisitSetMemberStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAdminSignupEnabledRequestObject struct {
+}
+
+type GetAdminSignupEnabledResponseObject interface {
+	VisitGetAdminSignupEnabledResponse(w http.ResponseWriter) error
+}
+
+type GetAdminSignupEnabled200JSONResponse SignupEnabled
+
+func (response GetAdminSignupEnabled200JSONResponse) VisitGetAdminSignupEnabledResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAdminSignupEnabled401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetAdminSignupEnabled401ApplicationProblemPlusJSONResponse) VisitGetAdminSignupEnabledResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAdminSignupEnabled403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetAdminSignupEnabled403ApplicationProblemPlusJSONResponse) VisitGetAdminSignupEnabledResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAdminSignupEnabled500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetAdminSignupEnabled500ApplicationProblemPlusJSONResponse) VisitGetAdminSignupEnabledResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetSignupEnabledRequestObject struct {
+	Body *SetSignupEnabledJSONRequestBody
+}
+
+type SetSignupEnabledResponseObject interface {
+	VisitSetSignupEnabledResponse(w http.ResponseWriter) error
+}
+
+type SetSignupEnabled200JSONResponse SignupEnabled
+
+func (response SetSignupEnabled200JSONResponse) VisitSetSignupEnabledResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetSignupEnabled400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response SetSignupEnabled400ApplicationProblemPlusJSONResponse) VisitSetSignupEnabledResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetSignupEnabled401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response SetSignupEnabled401ApplicationProblemPlusJSONResponse) VisitSetSignupEnabledResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetSignupEnabled403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response SetSignupEnabled403ApplicationProblemPlusJSONResponse) VisitSetSignupEnabledResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetSignupEnabled413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response SetSignupEnabled413ApplicationProblemPlusJSONResponse) VisitSetSignupEnabledResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetSignupEnabled415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response SetSignupEnabled415ApplicationProblemPlusJSONResponse) VisitSetSignupEnabledResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetSignupEnabled500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response SetSignupEnabled500ApplicationProblemPlusJSONResponse) VisitSetSignupEnabledResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogInWithIdpARequestObject struct {
+	Body *LogInWithIdpAJSONRequestBody
+}
+
+type LogInWithIdpAResponseObject interface {
+	VisitLogInWithIdpAResponse(w http.ResponseWriter) error
+}
+
+type LogInWithIdpA200JSONResponse AuthResult
+
+func (response LogInWithIdpA200JSONResponse) VisitLogInWithIdpAResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogInWithIdpA400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response LogInWithIdpA400ApplicationProblemPlusJSONResponse) VisitLogInWithIdpAResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogInWithIdpA401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response LogInWithIdpA401ApplicationProblemPlusJSONResponse) VisitLogInWithIdpAResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogInWithIdpA409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response LogInWithIdpA409ApplicationProblemPlusJSONResponse) VisitLogInWithIdpAResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogInWithIdpA413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response LogInWithIdpA413ApplicationProblemPlusJSONResponse) VisitLogInWithIdpAResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogInWithIdpA415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response LogInWithIdpA415ApplicationProblemPlusJSONResponse) VisitLogInWithIdpAResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogInWithIdpA500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response LogInWithIdpA500ApplicationProblemPlusJSONResponse) VisitLogInWithIdpAResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogInWithIdpA503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response LogInWithIdpA503ApplicationProblemPlusJSONResponse) VisitLogInWithIdpAResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIdpAClientIdRequestObject struct {
+}
+
+type GetIdpAClientIdResponseObject interface {
+	VisitGetIdpAClientIdResponse(w http.ResponseWriter) error
+}
+
+type GetIdpAClientId200JSONResponse ClientID
+
+func (response GetIdpAClientId200JSONResponse) VisitGetIdpAClientIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIdpAClientId500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetIdpAClientId500ApplicationProblemPlusJSONResponse) VisitGetIdpAClientIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogInWithIdpBRequestObject struct {
+	Body *LogInWithIdpBJSONRequestBody
+}
+
+type LogInWithIdpBResponseObject interface {
+	VisitLogInWithIdpBResponse(w http.ResponseWriter) error
+}
+
+type LogInWithIdpB200JSONResponse AuthResult
+
+func (response LogInWithIdpB200JSONResponse) VisitLogInWithIdpBResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogInWithIdpB400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response LogInWithIdpB400ApplicationProblemPlusJSONResponse) VisitLogInWithIdpBResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogInWithIdpB401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response LogInWithIdpB401ApplicationProblemPlusJSONResponse) VisitLogInWithIdpBResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogInWithIdpB409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response LogInWithIdpB409ApplicationProblemPlusJSONResponse) VisitLogInWithIdpBResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogInWithIdpB413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response LogInWithIdpB413ApplicationProblemPlusJSONResponse) VisitLogInWithIdpBResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogInWithIdpB415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response LogInWithIdpB415ApplicationProblemPlusJSONResponse) VisitLogInWithIdpBResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogInWithIdpB500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response LogInWithIdpB500ApplicationProblemPlusJSONResponse) VisitLogInWithIdpBResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogInWithIdpB503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response LogInWithIdpB503ApplicationProblemPlusJSONResponse) VisitLogInWithIdpBResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogInRequestObject struct {
+	Body *LogInJSONRequestBody
+}
+
+type LogInResponseObject interface {
+	VisitLogInResponse(w http.ResponseWriter) error
+}
+
+type LogIn200JSONResponse AuthResult
+
+func (response LogIn200JSONResponse) VisitLogInResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogIn400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response LogIn400ApplicationProblemPlusJSONResponse) VisitLogInResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogIn401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response LogIn401ApplicationProblemPlusJSONResponse) VisitLogInResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogIn413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response LogIn413ApplicationProblemPlusJSONResponse) VisitLogInResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogIn415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response LogIn415ApplicationProblemPlusJSONResponse) VisitLogInResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogIn500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response LogIn500ApplicationProblemPlusJSONResponse) VisitLogInResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogOutRequestObject struct {
+}
+
+type LogOutResponseObject interface {
+	VisitLogOutResponse(w http.ResponseWriter) error
+}
+
+type LogOut204Response struct {
+}
+
+func (response LogOut204Response) VisitLogOutResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type LogOut500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response LogOut500ApplicationProblemPlusJSONResponse) VisitLogOutResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMeRequestObject struct {
+}
+
+type DeleteMeResponseObject interface {
+	VisitDeleteMeResponse(w http.ResponseWriter) error
+}
+
+type DeleteMe204Response struct {
+}
+
+func (response DeleteMe204Response) VisitDeleteMeResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteMe401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMe401ApplicationProblemPlusJSONResponse) VisitDeleteMeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMe500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMe500ApplicationProblemPlusJSONResponse) VisitDeleteMeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangePasswordRequestObject struct {
+	Body *ChangePasswordJSONRequestBody
+}
+
+type ChangePasswordResponseObject interface {
+	VisitChangePasswordResponse(w http.ResponseWriter) error
+}
+
+type ChangePassword204Response struct {
+}
+
+func (response ChangePassword204Response) VisitChangePasswordResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type ChangePassword400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ChangePassword400ApplicationProblemPlusJSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangePassword401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ChangePassword401ApplicationProblemPlusJSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangePassword413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ChangePassword413ApplicationProblemPlusJSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangePassword415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response ChangePassword415ApplicationProblemPlusJSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangePassword500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ChangePassword500ApplicationProblemPlusJSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPointHistoryRequestObject struct {
+}
+
+type GetPointHistoryResponseObject interface {
+	VisitGetPointHistoryResponse(w http.ResponseWriter) error
+}
+
+type GetPointHistory200JSONResponse PointHistory
+
+func (response GetPointHistory200JSONResponse) VisitGetPointHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPointHistory401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetPointHistory401ApplicationProblemPlusJSONResponse) VisitGetPointHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPointHistory500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetPointHistory500ApplicationProblemPlusJSONResponse) VisitGetPointHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPointsRequestObject struct {
+}
+
+type GetPointsResponseObject interface {
+	VisitGetPointsResponse(w http.ResponseWriter) error
+}
+
+type GetPoints200JSONResponse Points
+
+func (response GetPoints200JSONResponse) VisitGetPointsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPoints401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetPoints401ApplicationProblemPlusJSONResponse) VisitGetPointsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPoints500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetPoints500ApplicationProblemPlusJSONResponse) VisitGetPointsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetProfileRequestObject struct {
+}
+
+type GetProfileResponseObject interface {
+	VisitGetProfileResponse(w http.ResponseWriter) error
+}
+
+type GetProfile200JSONResponse Profile
+
+func (response GetProfile200JSONResponse) VisitGetProfileResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetProfile401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetProfile401ApplicationProblemPlusJSONResponse) VisitGetProfileResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetProfile500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetProfile500ApplicationProblemPlusJSONResponse) VisitGetProfileResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateProfileRequestObject struct {
+	Body *UpdateProfileJSONRequestBody
+}
+
+type UpdateProfileResponseObject interface {
+	VisitUpdateProfileResponse(w http.ResponseWriter) error
+}
+
+type UpdateProfile200JSONResponse Profile
+
+func (response UpdateProfile200JSONResponse) VisitUpdateProfileResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateProfile400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateProfile400ApplicationProblemPlusJSONResponse) VisitUpdateProfileResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateProfile401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateProfile401ApplicationProblemPlusJSONResponse) VisitUpdateProfileResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateProfile413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateProfile413ApplicationProblemPlusJSONResponse) VisitUpdateProfileResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateProfile415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateProfile415ApplicationProblemPlusJSONResponse) VisitUpdateProfileResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateProfile500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateProfile500ApplicationProblemPlusJSONResponse) VisitUpdateProfileResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetProfileImageRequestObject struct {
+	Body *SetProfileImageJSONRequestBody
+}
+
+type SetProfileImageResponseObject interface {
+	VisitSetProfileImageResponse(w http.ResponseWriter) error
+}
+
+type SetProfileImage200JSONResponse Profile
+
+func (response SetProfileImage200JSONResponse) VisitSetProfileImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetProfileImage400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response SetProfileImage400ApplicationProblemPlusJSONResponse) VisitSetProfileImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetProfileImage401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response SetProfileImage401ApplicationProblemPlusJSONResponse) VisitSetProfileImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetProfileImage413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response SetProfileImage413ApplicationProblemPlusJSONResponse) VisitSetProfileImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetProfileImage415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response SetProfileImage415ApplicationProblemPlusJSONResponse) VisitSetProfileImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetProfileImage500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response SetProfileImage500ApplicationProblemPlusJSONResponse) VisitSetProfileImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSessionRequestObject struct {
+}
+
+type GetSessionResponseObject interface {
+	VisitGetSessionResponse(w http.ResponseWriter) error
+}
+
+type GetSession200JSONResponse User
+
+func (response GetSession200JSONResponse) VisitGetSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSession401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetSession401ApplicationProblemPlusJSONResponse) VisitGetSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSession500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetSession500ApplicationProblemPlusJSONResponse) VisitGetSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SignUpRequestObject struct {
+	Body *SignUpJSONRequestBody
+}
+
+type SignUpResponseObject interface {
+	VisitSignUpResponse(w http.ResponseWriter) error
+}
+
+type SignUp201JSONResponse AuthResult
+
+func (response SignUp201JSONResponse) VisitSignUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SignUp400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response SignUp400ApplicationProblemPlusJSONResponse) VisitSignUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SignUp403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response SignUp403ApplicationProblemPlusJSONResponse) VisitSignUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SignUp409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response SignUp409ApplicationProblemPlusJSONResponse) VisitSignUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SignUp413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response SignUp413ApplicationProblemPlusJSONResponse) VisitSignUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SignUp415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response SignUp415ApplicationProblemPlusJSONResponse) VisitSignUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SignUp429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response SignUp429ApplicationProblemPlusJSONResponse) VisitSignUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SignUp500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response SignUp500ApplicationProblemPlusJSONResponse) VisitSignUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
 
 type GetSignupEnabledRequestObject struct {
 }
@@ -448,6 +3442,108 @@ type GetSignupEnabled500ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response GetSignupEnabled500ApplicationProblemPlusJSONResponse) VisitGetSignupEnabledResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyPasswordRequestObject struct {
+	Body *VerifyPasswordJSONRequestBody
+}
+
+type VerifyPasswordResponseObject interface {
+	VisitVerifyPasswordResponse(w http.ResponseWriter) error
+}
+
+type VerifyPassword200JSONResponse PasswordValid
+
+func (response VerifyPassword200JSONResponse) VisitVerifyPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyPassword400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyPassword400ApplicationProblemPlusJSONResponse) VisitVerifyPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyPassword401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyPassword401ApplicationProblemPlusJSONResponse) VisitVerifyPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyPassword413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyPassword413ApplicationProblemPlusJSONResponse) VisitVerifyPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyPassword415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyPassword415ApplicationProblemPlusJSONResponse) VisitVerifyPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyPassword500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyPassword500ApplicationProblemPlusJSONResponse) VisitVerifyPasswordResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -491,6 +3587,575 @@ type GetOpenAPI500ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response GetOpenAPI500ApplicationProblemPlusJSONResponse) VisitGetOpenAPIResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsersRequestObject struct {
+	Params ListUsersParams
+}
+
+type ListUsersResponseObject interface {
+	VisitListUsersResponse(w http.ResponseWriter) error
+}
+
+type ListUsers200JSONResponse UserPage
+
+func (response ListUsers200JSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListUsers400ApplicationProblemPlusJSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListUsers401ApplicationProblemPlusJSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListUsers403ApplicationProblemPlusJSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListUsers500ApplicationProblemPlusJSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateUserRequestObject struct {
+	Body *CreateUserJSONRequestBody
+}
+
+type CreateUserResponseObject interface {
+	VisitCreateUserResponse(w http.ResponseWriter) error
+}
+
+type CreateUser201JSONResponse User
+
+func (response CreateUser201JSONResponse) VisitCreateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateUser400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateUser400ApplicationProblemPlusJSONResponse) VisitCreateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateUser401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateUser401ApplicationProblemPlusJSONResponse) VisitCreateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateUser403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateUser403ApplicationProblemPlusJSONResponse) VisitCreateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateUser409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateUser409ApplicationProblemPlusJSONResponse) VisitCreateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateUser413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateUser413ApplicationProblemPlusJSONResponse) VisitCreateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateUser415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateUser415ApplicationProblemPlusJSONResponse) VisitCreateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateUser500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateUser500ApplicationProblemPlusJSONResponse) VisitCreateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteUserRequestObject struct {
+	Id MemberID `json:"id"`
+}
+
+type DeleteUserResponseObject interface {
+	VisitDeleteUserResponse(w http.ResponseWriter) error
+}
+
+type DeleteUser204Response struct {
+}
+
+func (response DeleteUser204Response) VisitDeleteUserResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteUser400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteUser400ApplicationProblemPlusJSONResponse) VisitDeleteUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteUser401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteUser401ApplicationProblemPlusJSONResponse) VisitDeleteUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteUser403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteUser403ApplicationProblemPlusJSONResponse) VisitDeleteUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteUser404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteUser404ApplicationProblemPlusJSONResponse) VisitDeleteUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteUser500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteUser500ApplicationProblemPlusJSONResponse) VisitDeleteUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUserRequestObject struct {
+	Id MemberID `json:"id"`
+}
+
+type GetUserResponseObject interface {
+	VisitGetUserResponse(w http.ResponseWriter) error
+}
+
+type GetUser200JSONResponse User
+
+func (response GetUser200JSONResponse) VisitGetUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUser400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetUser400ApplicationProblemPlusJSONResponse) VisitGetUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUser401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetUser401ApplicationProblemPlusJSONResponse) VisitGetUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUser403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetUser403ApplicationProblemPlusJSONResponse) VisitGetUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUser404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetUser404ApplicationProblemPlusJSONResponse) VisitGetUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUser500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetUser500ApplicationProblemPlusJSONResponse) VisitGetUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUserRequestObject struct {
+	Id   MemberID `json:"id"`
+	Body *UpdateUserJSONRequestBody
+}
+
+type UpdateUserResponseObject interface {
+	VisitUpdateUserResponse(w http.ResponseWriter) error
+}
+
+type UpdateUser200JSONResponse User
+
+func (response UpdateUser200JSONResponse) VisitUpdateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUser400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateUser400ApplicationProblemPlusJSONResponse) VisitUpdateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUser401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateUser401ApplicationProblemPlusJSONResponse) VisitUpdateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUser403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateUser403ApplicationProblemPlusJSONResponse) VisitUpdateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUser404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateUser404ApplicationProblemPlusJSONResponse) VisitUpdateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUser409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateUser409ApplicationProblemPlusJSONResponse) VisitUpdateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUser413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateUser413ApplicationProblemPlusJSONResponse) VisitUpdateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUser415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateUser415ApplicationProblemPlusJSONResponse) VisitUpdateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateUser500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateUser500ApplicationProblemPlusJSONResponse) VisitUpdateUserResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -635,12 +4300,93 @@ func (response GetReadiness503JSONResponse) VisitGetReadinessResponse(w http.Res
 
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
+	// ListMembers List members
+	// (GET /api/admin/members)
+	ListMembers(ctx context.Context, request ListMembersRequestObject) (ListMembersResponseObject, error)
+	// DeleteMember Delete a member and all their data
+	// (DELETE /api/admin/members/{id})
+	DeleteMember(ctx context.Context, request DeleteMemberRequestObject) (DeleteMemberResponseObject, error)
+	// SetMemberPlan Set a member's plan
+	// (PUT /api/admin/members/{id}/plan)
+	SetMemberPlan(ctx context.Context, request SetMemberPlanRequestObject) (SetMemberPlanResponseObject, error)
+	// SetMemberRole Change a member's role
+	// (PUT /api/admin/members/{id}/role)
+	SetMemberRole(ctx context.Context, request SetMemberRoleRequestObject) (SetMemberRoleResponseObject, error)
+	// SetMemberStatus Suspend or reactivate a member
+	// (PUT /api/admin/members/{id}/status)
+	SetMemberStatus(ctx context.Context, request SetMemberStatusRequestObject) (SetMemberStatusResponseObject, error)
+	// GetAdminSignupEnabled The sign-up switch
+	// (GET /api/admin/settings/signup-enabled)
+	GetAdminSignupEnabled(ctx context.Context, request GetAdminSignupEnabledRequestObject) (GetAdminSignupEnabledResponseObject, error)
+	// SetSignupEnabled Open or close sign-up
+	// (PUT /api/admin/settings/signup-enabled)
+	SetSignupEnabled(ctx context.Context, request SetSignupEnabledRequestObject) (SetSignupEnabledResponseObject, error)
+	// LogInWithIdpA Sign in with an identity provider A ID token
+	// (POST /api/auth/idp-a)
+	LogInWithIdpA(ctx context.Context, request LogInWithIdpARequestObject) (LogInWithIdpAResponseObject, error)
+	// GetIdpAClientId Client id of identity provider A
+	// (GET /api/auth/idp-a-client-id)
+	GetIdpAClientId(ctx context.Context, request GetIdpAClientIdRequestObject) (GetIdpAClientIdResponseObject, error)
+	// LogInWithIdpB Sign in with an identity provider B ID token
+	// (POST /api/auth/idp-b)
+	LogInWithIdpB(ctx context.Context, request LogInWithIdpBRequestObject) (LogInWithIdpBResponseObject, error)
+	// LogIn Sign in with e-mail and password
+	// (POST /api/auth/login)
+	LogIn(ctx context.Context, request LogInRequestObject) (LogInResponseObject, error)
+	// LogOut End this session
+	// (POST /api/auth/logout)
+	LogOut(ctx context.Context, request LogOutRequestObject) (LogOutResponseObject, error)
+	// DeleteMe Delete the member's account and all their data
+	// (DELETE /api/auth/me)
+	DeleteMe(ctx context.Context, request DeleteMeRequestObject) (DeleteMeResponseObject, error)
+	// ChangePassword Change the password
+	// (PUT /api/auth/password)
+	ChangePassword(ctx context.Context, request ChangePasswordRequestObject) (ChangePasswordResponseObject, error)
+	// GetPointHistory The member's point history
+	// (GET /api/auth/point-history)
+	GetPointHistory(ctx context.Context, request GetPointHistoryRequestObject) (GetPointHistoryResponseObject, error)
+	// GetPoints The member's points
+	// (GET /api/auth/points)
+	GetPoints(ctx context.Context, request GetPointsRequestObject) (GetPointsResponseObject, error)
+	// GetProfile The member's profile
+	// (GET /api/auth/profile)
+	GetProfile(ctx context.Context, request GetProfileRequestObject) (GetProfileResponseObject, error)
+	// UpdateProfile Update the profile
+	// (PUT /api/auth/profile)
+	UpdateProfile(ctx context.Context, request UpdateProfileRequestObject) (UpdateProfileResponseObject, error)
+	// SetProfileImage Set or clear the profile image
+	// (PUT /api/auth/profile-image)
+	SetProfileImage(ctx context.Context, request SetProfileImageRequestObject) (SetProfileImageResponseObject, error)
+	// GetSession The signed-in member
+	// (GET /api/auth/session)
+	GetSession(ctx context.Context, request GetSessionRequestObject) (GetSessionResponseObject, error)
+	// SignUp Create a member account
+	// (POST /api/auth/signup)
+	SignUp(ctx context.Context, request SignUpRequestObject) (SignUpResponseObject, error)
 	// GetSignupEnabled Whether sign-up is open
 	// (GET /api/auth/signup-enabled)
 	GetSignupEnabled(ctx context.Context, request GetSignupEnabledRequestObject) (GetSignupEnabledResponseObject, error)
+	// VerifyPassword Re-authenticate with the password
+	// (POST /api/auth/verify-password)
+	VerifyPassword(ctx context.Context, request VerifyPasswordRequestObject) (VerifyPasswordResponseObject, error)
 	// GetOpenAPI This contract
 	// (GET /api/openapi.yaml)
 	GetOpenAPI(ctx context.Context, request GetOpenAPIRequestObject) (GetOpenAPIResponseObject, error)
+	// ListUsers List users
+	// (GET /api/users)
+	ListUsers(ctx context.Context, request ListUsersRequestObject) (ListUsersResponseObject, error)
+	// CreateUser Create a user
+	// (POST /api/users)
+	CreateUser(ctx context.Context, request CreateUserRequestObject) (CreateUserResponseObject, error)
+	// DeleteUser Delete a user and all their data
+	// (DELETE /api/users/{id})
+	DeleteUser(ctx context.Context, request DeleteUserRequestObject) (DeleteUserResponseObject, error)
+	// GetUser Get a user
+	// (GET /api/users/{id})
+	GetUser(ctx context.Context, request GetUserRequestObject) (GetUserResponseObject, error)
+	// UpdateUser Update a user
+	// (PUT /api/users/{id})
+	UpdateUser(ctx context.Context, request UpdateUserRequestObject) (UpdateUserResponseObject, error)
 	// GetDocs Reference page
 	// (GET /docs)
 	GetDocs(ctx context.Context, request GetDocsRequestObject) (GetDocsResponseObject, error)
@@ -691,6 +4437,597 @@ type strictHandler struct {
 	options     StrictHTTPServerOptions
 }
 
+// ListMembers operation middleware
+func (sh *strictHandler) ListMembers(w http.ResponseWriter, r *http.Request, params ListMembersParams) {
+	var request ListMembersRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListMembers(ctx, request.(ListMembersRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListMembers")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListMembersResponseObject); ok {
+		if err := validResponse.VisitListMembersResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteMember operation middleware
+func (sh *strictHandler) DeleteMember(w http.ResponseWriter, r *http.Request, id MemberID) {
+	var request DeleteMemberRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteMember(ctx, request.(DeleteMemberRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteMember")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteMemberResponseObject); ok {
+		if err := validResponse.VisitDeleteMemberResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SetMemberPlan operation middleware
+func (sh *strictHandler) SetMemberPlan(w http.ResponseWriter, r *http.Request, id MemberID) {
+	var request SetMemberPlanRequestObject
+
+	request.Id = id
+
+	var body SetMemberPlanJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetMemberPlan(ctx, request.(SetMemberPlanRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetMemberPlan")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetMemberPlanResponseObject); ok {
+		if err := validResponse.VisitSetMemberPlanResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SetMemberRole operation middleware
+func (sh *strictHandler) SetMemberRole(w http.ResponseWriter, r *http.Request, id MemberID) {
+	var request SetMemberRoleRequestObject
+
+	request.Id = id
+
+	var body SetMemberRoleJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetMemberRole(ctx, request.(SetMemberRoleRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetMemberRole")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetMemberRoleResponseObject); ok {
+		if err := validResponse.VisitSetMemberRoleResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SetMemberStatus operation middleware
+func (sh *strictHandler) SetMemberStatus(w http.ResponseWriter, r *http.Request, id MemberID) {
+	var request SetMemberStatusRequestObject
+
+	request.Id = id
+
+	var body SetMemberStatusJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetMemberStatus(ctx, request.(SetMemberStatusRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetMemberStatus")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetMemberStatusResponseObject); ok {
+		if err := validResponse.VisitSetMemberStatusResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetAdminSignupEnabled operation middleware
+func (sh *strictHandler) GetAdminSignupEnabled(w http.ResponseWriter, r *http.Request) {
+	var request GetAdminSignupEnabledRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetAdminSignupEnabled(ctx, request.(GetAdminSignupEnabledRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetAdminSignupEnabled")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetAdminSignupEnabledResponseObject); ok {
+		if err := validResponse.VisitGetAdminSignupEnabledResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SetSignupEnabled operation middleware
+func (sh *strictHandler) SetSignupEnabled(w http.ResponseWriter, r *http.Request) {
+	var request SetSignupEnabledRequestObject
+
+	var body SetSignupEnabledJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetSignupEnabled(ctx, request.(SetSignupEnabledRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetSignupEnabled")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetSignupEnabledResponseObject); ok {
+		if err := validResponse.VisitSetSignupEnabledResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// LogInWithIdpA operation middleware
+func (sh *strictHandler) LogInWithIdpA(w http.ResponseWriter, r *http.Request) {
+	var request LogInWithIdpARequestObject
+
+	var body LogInWithIdpAJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.LogInWithIdpA(ctx, request.(LogInWithIdpARequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "LogInWithIdpA")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(LogInWithIdpAResponseObject); ok {
+		if err := validResponse.VisitLogInWithIdpAResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetIdpAClientId operation middleware
+func (sh *strictHandler) GetIdpAClientId(w http.ResponseWriter, r *http.Request) {
+	var request GetIdpAClientIdRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetIdpAClientId(ctx, request.(GetIdpAClientIdRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetIdpAClientId")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetIdpAClientIdResponseObject); ok {
+		if err := validResponse.VisitGetIdpAClientIdResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// LogInWithIdpB operation middleware
+func (sh *strictHandler) LogInWithIdpB(w http.ResponseWriter, r *http.Request) {
+	var request LogInWithIdpBRequestObject
+
+	var body LogInWithIdpBJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.LogInWithIdpB(ctx, request.(LogInWithIdpBRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "LogInWithIdpB")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(LogInWithIdpBResponseObject); ok {
+		if err := validResponse.VisitLogInWithIdpBResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// LogIn operation middleware
+func (sh *strictHandler) LogIn(w http.ResponseWriter, r *http.Request) {
+	var request LogInRequestObject
+
+	var body LogInJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.LogIn(ctx, request.(LogInRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "LogIn")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(LogInResponseObject); ok {
+		if err := validResponse.VisitLogInResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// LogOut operation middleware
+func (sh *strictHandler) LogOut(w http.ResponseWriter, r *http.Request) {
+	var request LogOutRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.LogOut(ctx, request.(LogOutRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "LogOut")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(LogOutResponseObject); ok {
+		if err := validResponse.VisitLogOutResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteMe operation middleware
+func (sh *strictHandler) DeleteMe(w http.ResponseWriter, r *http.Request) {
+	var request DeleteMeRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteMe(ctx, request.(DeleteMeRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteMe")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteMeResponseObject); ok {
+		if err := validResponse.VisitDeleteMeResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ChangePassword operation middleware
+func (sh *strictHandler) ChangePassword(w http.ResponseWriter, r *http.Request) {
+	var request ChangePasswordRequestObject
+
+	var body ChangePasswordJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ChangePassword(ctx, request.(ChangePasswordRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ChangePassword")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ChangePasswordResponseObject); ok {
+		if err := validResponse.VisitChangePasswordResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetPointHistory operation middleware
+func (sh *strictHandler) GetPointHistory(w http.ResponseWriter, r *http.Request) {
+	var request GetPointHistoryRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPointHistory(ctx, request.(GetPointHistoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPointHistory")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetPointHistoryResponseObject); ok {
+		if err := validResponse.VisitGetPointHistoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetPoints operation middleware
+func (sh *strictHandler) GetPoints(w http.ResponseWriter, r *http.Request) {
+	var request GetPointsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPoints(ctx, request.(GetPointsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPoints")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetPointsResponseObject); ok {
+		if err := validResponse.VisitGetPointsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetProfile operation middleware
+func (sh *strictHandler) GetProfile(w http.ResponseWriter, r *http.Request) {
+	var request GetProfileRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetProfile(ctx, request.(GetProfileRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetProfile")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetProfileResponseObject); ok {
+		if err := validResponse.VisitGetProfileResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateProfile operation middleware
+func (sh *strictHandler) UpdateProfile(w http.ResponseWriter, r *http.Request) {
+	var request UpdateProfileRequestObject
+
+	var body UpdateProfileJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateProfile(ctx, request.(UpdateProfileRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateProfile")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateProfileResponseObject); ok {
+		if err := validResponse.VisitUpdateProfileResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SetProfileImage operation middleware
+func (sh *strictHandler) SetProfileImage(w http.ResponseWriter, r *http.Request) {
+	var request SetProfileImageRequestObject
+
+	var body SetProfileImageJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetProfileImage(ctx, request.(SetProfileImageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetProfileImage")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetProfileImageResponseObject); ok {
+		if err := validResponse.VisitSetProfileImageResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetSession operation middleware
+func (sh *strictHandler) GetSession(w http.ResponseWriter, r *http.Request) {
+	var request GetSessionRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSession(ctx, request.(GetSessionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSession")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetSessionResponseObject); ok {
+		if err := validResponse.VisitGetSessionResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SignUp operation middleware
+func (sh *strictHandler) SignUp(w http.ResponseWriter, r *http.Request) {
+	var request SignUpRequestObject
+
+	var body SignUpJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SignUp(ctx, request.(SignUpRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SignUp")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SignUpResponseObject); ok {
+		if err := validResponse.VisitSignUpResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetSignupEnabled operation middleware
 func (sh *strictHandler) GetSignupEnabled(w http.ResponseWriter, r *http.Request) {
 	var request GetSignupEnabledRequestObject
@@ -715,6 +5052,37 @@ func (sh *strictHandler) GetSignupEnabled(w http.ResponseWriter, r *http.Request
 	}
 }
 
+// VerifyPassword operation middleware
+func (sh *strictHandler) VerifyPassword(w http.ResponseWriter, r *http.Request) {
+	var request VerifyPasswordRequestObject
+
+	var body VerifyPasswordJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.VerifyPassword(ctx, request.(VerifyPasswordRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "VerifyPassword")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(VerifyPasswordResponseObject); ok {
+		if err := validResponse.VisitVerifyPasswordResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetOpenAPI operation middleware
 func (sh *strictHandler) GetOpenAPI(w http.ResponseWriter, r *http.Request) {
 	var request GetOpenAPIRequestObject
@@ -732,6 +5100,148 @@ func (sh *strictHandler) GetOpenAPI(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetOpenAPIResponseObject); ok {
 		if err := validResponse.VisitGetOpenAPIResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListUsers operation middleware
+func (sh *strictHandler) ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams) {
+	var request ListUsersRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListUsers(ctx, request.(ListUsersRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListUsers")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListUsersResponseObject); ok {
+		if err := validResponse.VisitListUsersResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateUser operation middleware
+func (sh *strictHandler) CreateUser(w http.ResponseWriter, r *http.Request) {
+	var request CreateUserRequestObject
+
+	var body CreateUserJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateUser(ctx, request.(CreateUserRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateUser")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateUserResponseObject); ok {
+		if err := validResponse.VisitCreateUserResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteUser operation middleware
+func (sh *strictHandler) DeleteUser(w http.ResponseWriter, r *http.Request, id MemberID) {
+	var request DeleteUserRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteUser(ctx, request.(DeleteUserRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteUser")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteUserResponseObject); ok {
+		if err := validResponse.VisitDeleteUserResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetUser operation middleware
+func (sh *strictHandler) GetUser(w http.ResponseWriter, r *http.Request, id MemberID) {
+	var request GetUserRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetUser(ctx, request.(GetUserRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetUser")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetUserResponseObject); ok {
+		if err := validResponse.VisitGetUserResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateUser operation middleware
+func (sh *strictHandler) UpdateUser(w http.ResponseWriter, r *http.Request, id MemberID) {
+	var request UpdateUserRequestObject
+
+	request.Id = id
+
+	var body UpdateUserJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateUser(ctx, request.(UpdateUserRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateUser")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateUserResponseObject); ok {
+		if err := validResponse.VisitUpdateUserResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -816,55 +5326,128 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"vFh7cxq5lv8qpzRbde3ZNpA4qZ2La//oAI7ZwcAATtYVUrToPoCuu6VeSW1MUv7uW0fq5mHwZHNr7vov",
-	"rJbO+/E75zuLVZYridIa1vzONJpcSYPun660qCVP6XespEVp6SfP81TE3Aol67lW8xSzf/+HUZK+mXiF",
-	"Gadf/6ZxwZrsl/qOQd1/NfWhf8Wen58DlqCJtciJHGuyUEIh8SnH2GICCy7SQiOcRd3+pDPqh73ovAaT",
-	"FULMC4MgDKRqucQECpmghkjj/xRobDeJApD4iBrMSq1ljRGnkj1J18YcZYIy3owtt0hHKIuMNb+wImcB",
-	"S9Rasq8Bs5scWZMZq4VcsueAXQtMk47WStObXKsctRXeXgv6Rj8OVSJx3acAuAEO/zUe9CFXgqwLQloF",
-	"doUwV8kGlHa/c655hhb13wxInmGNBQyfeJanJEwdMy5SdkK4DI3hS6/N9npWGAtzBA6PPBUJ4AU9B54k",
-	"Go05JvMcMLKi0JiQObxSO9o7o6j5PzC2xPcGeWpXxwYxltvCHIqjHn7Isnx2ilMVOUdGDiWMrlvw93fv",
-	"/wPKoIQELWm6FnYFHIzl8xQhilWCEVn0UFY6/j/GbYuuusgl+seyfF5xC2uUFtZayaUXwK6EgTI8A1go",
-	"DTmqPHW+PXIkUoCZY8rXSnsvuuyr0sMEgDxegZDew85lRFdYzMyPlNqL6OetKFxrvmGlX1xCnY5rkYBa",
-	"HOgGQroYNqgfXQCnamlOKrmLjmO6N5PJEPwFIM8cZMC7xruALZTOuGVNJqS9fLujT2m1RK+LsCmeCBWq",
-	"CdqCKbKM641XALdRQ3QOE66vLFyrQiantPAHxzzuRl3QuECNMkbKYiGXR3yuIOJzVdjmPOXyIXJhQXeW",
-	"KFGLGJREcyjL3vUf5pH7Wplha+/Ah/qfZFerTIUjs/kMoufAIU4FhXjMJZi1sPEKlHSylnV0OOrcdu9u",
-	"Z6POH3fdUafNAnY96nRmve5tdzLr/Her02m7009hr9sOJ91Bf3Yddnvu7K4f3k1uOv1JtxVO/NvB6EO3",
-	"3e70WcD6g8nsenDXp/PbzuRm0J7RUdjrDT67y61B/7rXbU1YwEbhpOTpvoy7H/t3w1m7Ow4/eFaD1si9",
-	"pjfdj3de0nGndz37NJh0qt+jznAwInphb9QJ2/flgbvc73wMJ91PndnNoNfu9j+SAOGk83Ewup/ddDuj",
-	"cNS6uSdC4W1nNgzH48+DkWMyaHXD3ixstQZ3/UnFKWzfdvuz1k3Y/0jc23fDnjPCbHg3at2EYzrs3A4n",
-	"97MPYev3uyEL2DC87w3C9mwyGMx64ci9u+uP74ZexNltp90NZ5P7oVdn9Knb6szu+uGnsNsjM7CAVf31",
-	"ZNMbIU+EpG5xVOJzZexS4w+rzMuG60I1ET//7kWMb/lX9E7F9VgsZZF3JIVvcqwD7j6UT+dKpcjlEbfq",
-	"5jETqmcYF1rYzZhE95TnyDXqiXpAebrOGZ5RqTSGyrmle743+OQyYKmVJAqksvCAmEOs1IPwRcGZyEnr",
-	"uOzKwcra3BVYT7flnhzzH++zBYMW5hswYikvihy4TFwlStVSSANnN9bmA5luAhjzDMfC4n/2+NO56zJE",
-	"zMvFAkZ4hTWZRGNxuZyVMuyE47n4HTce+gm5UBW45LEDl4fPYc7jByRRkGcsYIVOS/1Ms14vL9XK6lhP",
-	"8BFTcqxhR7iyIkhGJBCWYTZ37WmlCoMrlSaQYrJEDWdrnqZoqalKqwV115hbXCr/e14kS/o6lUI+orEZ",
-	"+YnApoW10nZ1HoAuJLGIVZYVUtgNzBXXiYcBj8oSFY250tY4MzsoaAL6PZUG05Qel9WzlNOsRA52pVWx",
-	"XDm3ZGouUgSe52Cs0libyqn85RdoKfmIknQ2U3nhoaaDAw5HGuCaXLpG3eIZpi1usAa3SuKGoDSXUHbP",
-	"qonPuUGIC01NbAOkzFQCnP0++hyAVJAJqbQ7Pq/BHwWXVlhnpFyLGL12mtuSb4KxyHgKvq4YOJuyN29r",
-	"7xv0N2XnNRJ4IjI0lme5f0KQ7vLy8u9XEPMUZcI1JFt60f39/f3F7e1Fux1dAYH9DUxZwjdTFsCUZUra",
-	"1ZR5swJM2RrxYcpI0VgVksaLPagiYgQrMoRvSiKchUbw+hhVkVJSJLjgRWqvgEgY6oPagpJkuYRvvORD",
-	"TmNIKgxlLX9AiHK+xAjOFlpl8ObcGSMy4hudlQThbSMAbiFTxsKbRsNf4tKsUZPM0XeH4AIgUgHQ4wCs",
-	"sjx9jhzTjlPaoUXSK3ptNIvgrELH5y/wcJHnqC9icrSHxsT4le4OIWiMlU6quoTGVSZ8EsbCr78qDXNM",
-	"FTnXKuBS2RXqMoR//dURdroZIAhXDmjvGpcBGAUiMcSO6M09SsLEKRn6MK7wpRuUaPATmSAnWgVv4FZ8",
-	"gEKmaIzzKBUBD5EN3xhwcqyFQRe90dNFxp8uiM7FfGPRROdXUMgHqdbSU3cZ44NMLKXSmFxBxlOCnJh4",
-	"aXaKNJyQ/SJNnT333mZcP2ACkSy/NcHqAiPvZI3A0zVJl2s0ZGshYTt+V/lc1mgzlePThdnLQe4sq3nk",
-	"ynnJJDXKFXaxheVVHS8byVRGLyp1VIMPWq0N7pqQxnRD4U7v/bOrqgBVVwxSlkVhYVdKi2/O9k344BoT",
-	"TItG4zJ2crmfGFEkVQKjJHMtaBi+bEBCFqEIVYUFGvGVhje/+fOp9Nec6gGsVyJeuRCKFdW2hdDGVob7",
-	"vFKQ8Q3VjZQK2zYiprJDs9IuQmKuqbJD9HTB4xiNiUrSe2MMoFwo7UqagbUW1qJsTmWUF/NUxBGcSVXp",
-	"cx5A5CM+gjMufUfF5ELIMhHoQq4xE0VGN15UetKXy6nkSSakMFZzq/QVcCDsXN2hBkR5A9FLkB2dE4HI",
-	"vXb84ZDQ9CAnDVHyhLbwOjqvwefS/tuoCoCDVPLC67tnvF0avKlNqcunIkZpcK+VD7XKtUDL9eaHHbx6",
-	"vRveto07HHZZwB5RG9/QG7U3tQZdVDlKngvWZJe1Ru2SBntuVw5+1Xku6rywq7pxCPBiD+kt0R5DoqHT",
-	"rwbhC7vt18EKIanF4sollqHc2HUJgkRbA9HczD6iPUSgweGe7W2j8Scrtp9brR0yOrFgc6izVMFrVCMr",
-	"vvcynCK9lbW+XQjuw13W/PI1YOUw7bYf6EKsYkL2ydEhQL40hKLJIwShq4RjTeYDy9F1TiudWtvwLH3V",
-	"W6TKIEcZDruQqLggKHYqad3e7T687Z10TUnh55xSybVzystR/KThiZrmsf2LTT5ZOVDjae8Zequr+RNz",
-	"Jyo2r5o43NthEAgBTdOYxgQcrLH7jGslHOHGtRzj3ZBQarh73itTeVbuah3nenTuur9fey6RQPSD7wCE",
-	"MN2SlLC1F93XmCMXtkmFH/rP4pOtr+w/5bibyW3PyfcXe250YN2fdd3K7V2/ve69sjq/bTSopaVYLaCI",
-	"lhtTXAWLVxg/OCS3EnIJmBo8mSnlmvdfWL1KDq84oRKcRpVUPP7VvhiW5Im0LFfjP+MNjTzZvO4M7wSU",
-	"MPQri/Efvap9XsH7xqX/KHawugYjTIRT14+LlEuFdYi7Wko0aWL0EBEWBHVoYCZIvMfEe35Li6/55pU8",
-	"2u15/oU+3jE54Wb6uPln/EoPLv9/ZOw7+/Nkc7Vv5e0w5H1a+0Hal/TJVa4ugtV8sRDxTwXdIYfvLxc+",
-	"X74+By92UF++PpMgrhIb9+ZQt56KeQrlIsX107KXnmU00+pCnh+AuGa9ntKTlTK2+VvjtwYj+qUGL4n7",
-	"7A6c8bz21TBTtRAQ1mC6qO32SHtGIGVebLA8xAg81qCZYJsMFeWX6PtvBmjM47HbAewxcqDk+evz/wYA",
-	"AP//",
+	"7H0Lb9s4uuhfIbQXaLJXcZw03dNJcIDrOk7ru3l4naQ9xbiIaOmzzYlMakgqrqeb/37Aj5Qs2fIjadJO",
+	"Z7tYYFJZfH383i998UIxTgQHrpV3+MVLqKRj0CDxX2cw7oNsH5u/I1ChZIlmgnuH3tUIyBh/faEIi2qe",
+	"7zHzPKF65Pkep2PwDj0Web4n4feUSYi8Qy1T8D0VjmBMzZQDIcdUm/e4/seB53tjxtk4HXuHe76npwnY",
+	"n2AI0ru/970OHcLiVsxTwlOzF58MpBiTvXw7v6cgp7P9JGaC4g4iGNA01rhgcTcv99fv5pL9UbGbtoax",
+	"IglIYhZbthFlxlZuZL9etRP62e2kXl+zr3sDcJUIrgCv8A2NuvB7Ckqbf4WCa+D4J02SmIXUbHs3kaIf",
+	"w/j//qbMGb4U9vV/JAy8Q+9vuzM02bW/qt2OHWUXXUQPaZclTJExjc2ZICJCEkoGDOLIPGf8jsYsIlvB",
+	"+8Zp+7hx1b44vzlptE9bx4Fv3x0LCUQlELIBC0koItiuefe+1xR8ELPwu50qdOsrMmF6RCYjiidVWkgw",
+	"B2penJ+ctptXwepjnAjZZ1EE/Fue45INOUSEcdJPNeFCExrHYoL7PrnovmkfH7fO7QUEnW7rrH19dtNt",
+	"/eu63W0dB2SABzrptlqOAxDBCSXuRSISkLhve8A21yA5jb/l+RqcpBw+JxBqiMiAsjiVQLaC9vlVq3ve",
+	"OA22a8TcZUhTBebWYjEcQkRSHoEkgbvidhT4hMMdSKJGYsLxOOdCn4iUR9/yOOeCqDQcEQmhkBFeC9Ok",
+	"D7HgQ0W0IJQLPQKZXcdWcH5xdXNycX1+HNhL6NBpLGh0JcQplZaHfg+a6YtoasAtDEz1CGa48kKRmI2Z",
+	"JltBp/Hx9KJxfHN1cXFz2ui+bbkzXIK8YyFcc3pHWUz78Tc9RoMouz7RI3OCbOOEA0TKHMqQkWEKbJhK",
+	"y+jMEwk0HJnN4hmuhDijfOoYsvqm9yAEGVM+zS5DWVGJpwljBtzAvtu4at2cts/aV60Mda45TfUIuDY7",
+	"g2+O96AUExxx3iCM+zcZUUXgc8Isr70+b1xfvWudX7WbjeLOVZokQmqIziBi9ApF5ffD/BeKjM0+iJHZ",
+	"GcYIDmVKIJregsJDXV53Ohfdq9bxzVnruN24ufrYscRwn2kOiEGNaMy41dQW1ZFGxhSoItS8yJSWVAup",
+	"iAJceky2uCCJFAMWA2FjOjSiyfcSafakmVUjQgnm+hu6pLdFVMOOZmOjyzhNRGnJ+NDAH8aUIdvnaezo",
+	"1SqAC2+yqFIbnNdtMu3py+IMSUz52qsy77h3G6kWXeAwKczWFyKG2SstRC+14sRrz2Wm6UgRpVZNWUQP",
+	"1BYM7M0rRAwQFcJUSkOOKu3n7/uEDQjl09pGywrmtPkNQJpIccciizprEN2+ZxRMYZnvqve75h2DqJrq",
+	"VK1726LvpX3X6rCZ0fCrtSIsNjkUcFvIZ3cIMH9x5RuYv/nC2XOY+QVE/5SDS/R/g1Cb0zRSPeqCQk39",
+	"yxyJaHFr1biKe3ZsC185Igp4ZEQ4VSQwMwrJ/kDiPyRvgEqQpJfW6y9DfB3/hIBsMVQwaawMW8TBlIRC",
+	"3DJLrwtokKr1t3qtnDFThLc9iJugCgrNEeVD6FClJkIWzYs5nmEROXvPPBrTz6fAh3pkTJn9g4pdc5gU",
+	"B6xEyey9+QPML1yetfJEKAGtoTt3CPtLtAEjm99FNrJyQUQzA/6l4Mv55yoYtPClAmtc9fIxU0lMp+fm",
+	"VUP6D4bzQ0h/DhoZ/SaFSzH7qALOMSTAI+Dh1HAEXA+4MXh/9dLE871ITHhh4Ax5igesJESzJCkqyygG",
+	"DfnAZzpOzNm8M8Z/Y9boznD1lbW6c9StWLqV3daCKQI75idCo0iCUkfEQIwaxSWkCnYYV8AV0+wO4ml5",
+	"I3aH/4+D0jAc1rIfCv6BDKiFre6/qqKqE2Nxt6QUchHP0BqvBhf+5FtW8/8vL84JskmQhHEtUFihSu+U",
+	"s9x39EIhoMun2c02u7C5MSjlPDuFw6dGbQJCiXURlKHorSM+e6jZ3FVo9g5obEA2D5CZyJptR9yuXdIN",
+	"q1qpfXxleOpSUmfR1XLhcZEAbx+TpuAcQk3ax1aMWJA7CUaYUilExN0KTZJaGS32/vHy9cEaJF4Qu3ZT",
+	"VQc6FUPG13OutXiZPEA2rGMoVfu0ekXmN5wDuoZx+Y9VTK2oZd/nK1Ep6dQexC6x4Lpb1LiU8xtu8KoW",
+	"2npO1ipy83eHR/Jzh6d1N9rplsPpcob4jt02mlft9y3P9y6vLzut8+PWcSXfLUrsMgK/Nii5t/+ahCMq",
+	"aahBKp9wgUxQGLYnOJFpDOrIuVq0TDlamrUioytIjSKa7L8uofTrFVt7b7jIIhLcZY/njYA5gNr3qkDX",
+	"caZHBrKTbssAzLnDqsEV0+XEs7kpM7dFHFi5Q8O03zFjbEy/lgxwri46opB1089tOww902WqqMTJpRt0",
+	"ky4qYA+3PGcG0FykAJ8bGQIR2bL4dwfbKL+oYalbHIYUn5WwbzmBSqDOXVDQHy7Or97dNC/OOqetq9bN",
+	"fn3/H3t7a6VHboC4KddZIp38jHPos9z4y+MG9bX8w81SubDzeFSpOt2TJvnl4NV/EedMIRFoI7XRRU6J",
+	"0kZ7JkEoIggqfAwigg39LU3zKnpcdKXa9WFENZkYK3oiBR/aDaCvy3lkfHRjJyCSGCqtJzDKUgUOnQhp",
+	"NRLrrXHOZeUToOEoD2ig+oHBn02IqqCdVYiW3B1drR6wyDoOZmcjjDtnmbxDZSwWQ1V5yJmmszjvu6ur",
+	"DrEvYLyipM0d1A82og/NdAxVXik1ElITlY7HVE4zz0eGNWaesvJ4LjSxfveKU2jn2Jtf47rbJhIGIIGH",
+	"qPozPlxY54gEtC9SfdiPKb+10Q3zzhA4SBYSwUGV91J4fS1V468ZGAruCkT1FdTVdKSwADZLQWa4sf6t",
+	"3zaknKgJ0+GICI57daJoPnbj+SidrIf3pvU/zVbrGJ8uRN8835tzqpqxWWjI8708wuD53lnr6t3F8Y15",
+	"1Dg9vfiAL2fxL8/3il5lo0q0355fd26O25eNN3api2YXR5sx7bfXdqeXrdOTm/cXV63s726rc9E18zVO",
+	"u63G8Uf3AF8+b71tGE3l5t3F6XH7/K3ZQOOq9fai+/HmXbvVbXSb7z6aiRpnrZtO4/Lyw0XXjPvQvTh/",
+	"W3xwedFsN05vGs3mxfX5VbZ04/isfX7TfNc4f2u2c3zdOUWo3HSuu813jUvzsHXWufp486bR/Od1x8j/",
+	"+TAGgrTKpYuLdN+3m62b6/PG+0b71MDF870sXFWtQ1iH7RJ/Ewb4dhifxejFhJM7BhNHa0wSGoYi5XqR",
+	"Dz+D45ZFSaPDQp3KKrS+o5rKzLSzcQkWAddMT2cWTmMj3+eTeYifwv37OFGM12Hutj2uzHcopV6Ya6UO",
+	"fsZKj6im5Lp7ekQCs7+ATEbAScoV6Br5MGLhKHtdCwxrkgGTNkiPvmfkKC8UCUeChbCZu/lZPcib+4KX",
+	"uYAzxarg7S2i4xy4lzDl/IXlevvKS2uQwFzNIcZXdrcSPvz3bwkM/z1kg39PoJ9sH/Wpgn8c+IG5PYx3",
+	"9byeZ24pjIHKOXP+ZR3/t1ap3OBk+d3Na1AgbWjK8QkS0jEgcR6RmPFbI0yzwHNOrTHVIEkkwMVD0VFM",
+	"mC5KpdOLZuPUsLfjzk3D/fdNJY/rAo0YB1Wp5io9lLBWtZp3JSKAIvbwcQsKsls/m68Kul2H5dnJry9b",
+	"XSO/jDSpPrCIlyPYo2kGB1bt75IN+XXyYzmgJ9BXTFdQ2CnQOyAwTvS0RhqkLzQZsDhWhOkjzDmKY4gw",
+	"3oqa8iBV1sdQ9FFtQFIP8WMb+KZJixv2WWHZwuyHNd6H7M3KRVCnXHqJTxB/W+HYvE6MRHT8cekeHowa",
+	"cxtYCmC7/PeMoizBjuU7Vuui9MU0B8oj/HeqQLr0H2WlNlult5Und4qATdty60xGQkGFkjU0NMQFuQPJ",
+	"Bgwyt/uGcYkN9cWZFbnvPyTqvxiieVotb0EA8jypDXikcpXKQBLT38z1WLCauYj5fzHFAsO0WwnIMTU7",
+	"KPuUHqRJfjN1aRnKPoUH3caa/3Ku8/eGVKZrg+FfEelYEeEwMIEwlUxPLw2Y7Vp9TCJYEVJSRpUrJSVY",
+	"f5hV/w0PoppEAnW4W4DE5RmgIwSvE4UVrjID6EjrBC/JztvEIYvrXxaXRRLpT9Fg3UmTnOHFYsi4Ilvv",
+	"tE4ueDz1ySUdwyXT8N+n9PN2nlZt9zXLq3Y86cbtYbY5mrB/wtSmaTE+EFkiGLWpOeXhpE/DWzBbATr2",
+	"fC+VsTufOtzdneN7uxHcQWyuWnkLOWDZhAaIKme/LxQZiVTBSMQRiSEagiRbExrHoJVPgGvJQPkkpBqG",
+	"wv7dT6Oh+bXHGb8DpcfmnnzCQZOJkHq07ROZcpsSMh6n3HD1vqAysq7PO6HNLBISIbVCMFu7yDd/97gC",
+	"oynNknhdcHzEEqJHUqTDEV7LWPRZjOFFm7pU6/Ee/9vfSFPwOyNKBFc9vmNDxTbJ2wBWESrNlU5ANukY",
+	"4iZVUCNnggNmg1JOHC1mjktjCrk0qHBKzGF6nJCtf3Y/YOxozLiQ+Hi7Rv6VUiPDEEiJZCHY00mq3boR",
+	"hGxMY2KJS5Gtnre3X3uF9lPP266ZDV+xMShNx4kd0j1pkpcvX/5yREIaA4+oNHa1my/4+PHjx52zs53j",
+	"4+CIwB3IKel5EZ32PJ/0vLHgetTzLFgJ6XkTgNueZw6KZpTNu87cs5hQysZA/jCK6VZDMbp7CSKNDVG4",
+	"moAjYqZQRGkqNRHcQC6iU7tzw5gjEjNlqJbeAgkM3wrIli2E2EZgBIaJBWTLTUj26z6hmoyF0mSvXrcv",
+	"Ua4mIM2egy/IA32sYPCJGewTZID3AS7awkOjh9ycK1iWRhmQrSwisD0XA0iTBOROaC7ahgPMwks8mqTh",
+	"dJ+MLznrEj4zpcnf/y7k8mTov/8dJ8azKXJQP8hSug/qL32iBGGRMsuZ+frWMwwRHrJh0Xg+dxnTlG2k",
+	"fY+csTck5TEoNZfEqehU2TyTCVOA2Bt83hnTzztmnp3+VIMKto9Iym+5mHA7O1KMRTI25EJCdFSonMDd",
+	"zA5Sx02eO82hOHZM5S1EVlkxvx0So1UE9pIlEBpPzO4SCcrAmnGSF4xk9Ox4tOrxy2rGbPdhrtNx8wDZ",
+	"uVskS1FjeSgi4+NOkPR4MMepgxp5I8XE6LmZEJIQTw26o18Khx1lDCh7RYGhso1z6AwmZRs2Gh2hAw2S",
+	"vKyTyEDEYKhItdG2iZBk77V93uP2NTy6TyYjFo4QhUJheBv6zzLAfRgJMqZTwzdiw9hyjOjxFjXYnGNI",
+	"SKXh7CT4vEPDEJQK3NSF0A0BPhASWZoiE8m0Bn7Y40GS9mMWBpi4686z7ZPAYnxAtiifLriAzQuJhDFL",
+	"x+aNOU6PRSq8x0v669FcmYcRQIZuKopCMIYa4Ghcv6wIH/V4OedqCNpONKs22a6RDw7+dJb2TQkXfMee",
+	"twC8GRns1XpGyscsBK6gIMo7UiSSgaZYdrVagmejZwGrXHA3Om3P9+5AKivQ67W9Wt28KBLgNGHeofey",
+	"Vq+9RIVRj1D92qUJ20UA7LoDm6dD0NW1a5FhSRPDYxCVjkjwe0DGVIcjUFnak5A2dW1rPmfMJ6jFMK62",
+	"a6RTTOJ2UhcGmogUrcUcfu3IO/ROmdJnbnt+qe7v12o9fvbKLpoD9/7a97BEzrw3p4LCZ20Y6IBxlIbl",
+	"Qy6rmfu9VDBXdtssqtCf5urg9uv1Fcn/D0v6L2QVVeT9X3BAyUnEIEN4rEc4sDuomjjf6W6hXA+H7K0f",
+	"Ml+hgeNerh83Kz27971Xm2wur+VCu8PGbh0mZSc1GjcdGiTykAKMzZJxOKOG4zMzfJFIdr+w6N6SSAxV",
+	"Hr6GlbKl2Ae+y1BJmLe+nVS3s7mYF4ZLnD8bHdxbB/U6CRaCfMH2IsEc40QuBWwBuw4W92sHRH/+yz+w",
+	"u189Iq98+0pssVCZuaKsxhC7C4qoppvh0EN5Vl7LfP9pOfrtZg6kR8/te0mqq6xerawwFTKXvagSc2Er",
+	"maZFVxFCBQM/ziFYqAVxul6Pb7nCEZ/QVIsdCRwm2zWnnWd6jkutcMAeOQcjh4n1Wdlgq1aEw2fd407b",
+	"rZFzrE0igkMWZHRUs5xgUBCXSeYSnIjpWGeTm/6NiKZPxoyLyXT3ZdeJ0Xvvn1EOlHJCqwvALNz/gizg",
+	"YG+DJebrTnHcq02OVFG695V85xJ00QHj3J9fJax2M7/sU3OLTUnYrF8mYfI1FLycfrvWZ/wc9FuMef6k",
+	"35/0u4x+bdFZkYRdIOPrSHgWH31ykZ+qxJhpmbMBVhA1uiwxJq2cImQdLU9MxpdZ/uFzEHI5EP2TlH+S",
+	"8lJRjJSBPRIk0FCzO1qwCB5D0gq0ZnyodhWmXOwUUiuc36VMEW9BI8aUMzSeET/LCy3BUOvyrv04ln+W",
+	"a7qTJm7zG9tuacWtXIJevJBnYFSLd/HtGNUDEIFQRbiYEAX6B+BaPxoTukiAE4x5C5Vj8QN5T6pHuyxK",
+	"dmiWkrioBby3mTRWZ19Wyrlllqc6lZB1ZZmVdr5Q5BaM3qB9W+Up/R6nacSwquG/XXgk7zvjImgs8p1b",
+	"YbtGTpjRPwrqRr+Q8qNSzCXwCcQKejxm/Lb0riudcUkDc4lBZMtqK4U6VHILid620xFbw6QI7XEnfslB",
+	"fc8lzWRlrMWYHs4/PSKv6i+NcrOQFu8SmrHcBVWkHq/svVMNwUKkbwA6HGGob9EzLoZt/oHpUTtKGs/E",
+	"g+Yqgr+1tjRrY7GqPdgRgtFeU7H1hAvqLcTwXJju2zOrX9aPy/vF/SC8ygzYYJcVXbGKSUHe4a+fSpoX",
+	"G3JzfTYYz6vKLHKuVOSFqR7NsUIbk6vihTuWBe2waGnY6yovNSAsyirWkQcrRC5R3I/Za7mcAVkGUv9i",
+	"461F6+ctaEPIzawdxzPSVd5GZIlcz89ce6T0WnKtzRyWYlB1p4+8yv5ysdZQJIiLfDLwZ5Iil04B5vbf",
+	"NK6P263zZsumB2TFA8XEonyrbzJ5VFvJlt/8ZMs/2fJ/Elt+8zVsGVnlClpGX3IpHZRQ7fxVOLZm2DAW",
+	"Ume5qC5lLE9gcurgEHSuK/a4UfVsqoafJ70ZJVKzMWAujvUDQJTpmk49Uw4cW/mIg/re9lJV7Zl4QanH",
+	"yU9O8DWc4AexDTehzqwPEY9IoQToERQprAekmiRbmcGWUSXjmf8YWwbOhYfdtS5mUBE2s61GjA8rpepF",
+	"qjfKZ3Boh9lETwrgFiYXMkUKadsPBGjW8Ks6c6STBdbjqcsHUfPed4Quwsiql8w54hXZwjxq3yVq+1ni",
+	"dI8ndOrSsN2+1TbyOezpKSlXNLS9G3H+hRBAFT/LckwekV/yONJ8gkyOUk5OFp1YndWxeKnjzHVfvNRi",
+	"zURliKULSUxDd5kl0QRlj8cLl42b35SRLUzhVSlNp2q7Rrq2JrDHkc5tdKXUDWCxhmpmsggeT3ONtkqC",
+	"+0Yc1klQ7jiQGzSztp/5MZiyMtfij91PsX2BHdvjeT5HNhB+T2msSpMKDlXoVm7k+ExytLpb5EYCtQLp",
+	"7WzRTxG2Wbi0SBiPoUDD63ZGs95Rleb8eSF9tVRZkNUsVhrlpbZUz6hLldZZYpi7E343Vlrq6YBAz7b0",
+	"2EtTq2JfnVmzqecEuloG7j6NKQ/hTwRu9Rg4z1qwVJJF0zHfOxqnoJx/JGvWUajAyuoOjDAx+gfjhA4p",
+	"49VU4xZ9zrtzSyy5PHfsP8nl5eDY4PaWJGpYVmkFZmSLuzER/WhlyoYaicksE4tnzTGqkilPbHFOuUQo",
+	"D3kY83lLihh8TErLFUxnamwXC4KqhHipBv+ZZHhlnf83tonXoGWKW4zm0POngrCMjOyVZt7XzYmoigXu",
+	"sKzrTSWBBcU+NAF6Kh7UDsdQXqZV7JOzNySCUESoqmMfAyynIxJoHE+RWqwFZ+Z2Pd4ot51BXBVoZjsz",
+	"bX1Mzi9vrtTStdWqc++bZdpZE/5lqc7FNkHPlexc0YnoJxn+yGR4CdpmIQCVRWK06LsRSZpn5dJS7/Dl",
+	"3sGr/9p/XabWzL2yQjO8zD0wz4ZA7psDK3L0Ss4gQkOtjOX9XRWO+XLKR/BKm5q23OfXzHIlCHbIKjqn",
+	"rJsBP9bCeI0ErgmSY6UjwWGaCG3Znu1pSmKgd9DjyPUOl/U/wiRSV2ziVs8chaThGO6rWXMGrc10+HW7",
+	"Hnc8M+vaRzkZiVSSrYP9X0j5Q0KuzNbsbvuo0GYuH+uazyWAbhKXvRFTpUnKtUyV4SfB/+ycCDmhMoLI",
+	"/BWQkUhm3hMz1kIjG5BI8XlaI9jGZaG0FbPoMfMnyo53aCtS57pTBlhYljl9Ywk0mhoFPVVgBvzS47Mv",
+	"vdVI5uSwtZeVva+zmp+FBtiVQgUbdD1jGtys+9dGUmTv2wY4XN25+m7hjoen7v4IIc+D/Q12Of+psqfN",
+	"V0BmU6gBtF7jR/j9l+b7zgUAcGx1kWiWbZmxOTEYHBH7sR3BC304Ks3xP1kCcSkX94mjNB9GYF3obhH7",
+	"GbzHBGtskt9Oyb1fHZl2df4Tt3TJzc/KDv4jEgxorGDeS5+HxLKBi/dYbuH0TOy2uk/Ut1beS19DqMCi",
+	"D0sgLdlwpH8q82s0xS7sFA8xy4h6nAve9ZioTek4XplLd5EAb3TaJBJhOnaW7HwPEfyMz8fG2WklH3Mz",
+	"PIyDZfua4d58F4bqLDjBtdGHnpg/XeGnLN3cBUDnZ1VreFOqVrXqmJkn2I4lialVA/PGjLZf0lw3j+q+",
+	"G9fq+btufHpmE26T9hcI0f+A5hepKre+sP9eVvryEOvPdc3K+AcScSaA0YPcT3Uu45h2/anUcqul0Dvn",
+	"F1KwXRZjw/kX6p4rLrzwCbxvbIOsckSYG/wRSgX/gimW95WWQqpKTpcVFFZi55s0lQmiQmeXwCeMh3Ea",
+	"ZR8LQVcJjY0t71rJfFUtrk2aycnqZw+Zr+ohg/J3Za7RSla8zAtafT31n5zn+1z3W2zdsTkH8J+8lj8L",
+	"EWOYF/PLXPkbzcVswSlYkKvbNdLF0K77khLG/WPK3acRerzUXtV5Q2YeCgw75/rr8ujvM4rpxR7r39hm",
+	"/Q8klr++XHfR54fK9UiEyy20RuFrX2iBSOARSIiyotqCfZi1yaIKHcjKWssR6U+z4JMxnnt8KzVTkABX",
+	"3g22sWesteiHQCZC3qrcpY+fxuWGV+HOq6j1Lehjc4S15KLhs94d6UfZ1++uzk5xf09sYHdL0H2ohT3C",
+	"r+3+sfz2nF2yX6+TyYjFeWqCmQubW6NXNhxBeJuHqbDKuNKh4T7u+4x8ya2wPEsqdLEtGrO7p76Ljpve",
+	"TM3dB5EfchtoEi6/DHsJwEnHfufm8l+nmeFoa7Pxx0JxQY10IWLKxhYtr0DTlAvbksqIisMez9OvB0Zh",
+	"69Pw1ujVhUXszedz0QmdLqGj2ceBnvGOZ4tUXLP5cVr7miKy59/jOcKfRtOjIpTz3DN7p7U1ZO/mx0+G",
+	"Gb5ItKSDAQsfhHTlFb7Mfybg10/3/tyXC379ZPQxy4mtHjf3xR8R0pi49vvo9nQuz60xvQXDMrZLrX8P",
+	"d3djM2QklD58XX9dR33PnWB+ckvdPgLPnj5rgZ2JEMK0gnhQm3WoLQBhsemt66TtW/cN47OqkXzmJZ/t",
+	"K3yozy2EvuPFJRpziuNg5rDkUd5vPuuVQ7ZKoTCFNQzbxVWcNj2/zNkqL+jaWa2Ev/90/78BAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

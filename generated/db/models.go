@@ -28,24 +28,25 @@ type JobRun struct {
 }
 
 type Member struct {
-	ID            int64
-	Email         *string
-	PasswordHash  *string
-	Name          string
-	Role          string
-	Status        string
-	Provider      string
-	IdpAID        *string
-	IdpBID        *string
-	IdpAPicture   *string
-	ProfileImage  *string
-	Plan          string
-	PlanExpiresAt *time.Time
-	PlanProduct   *string
-	PlanAutoRenew bool
-	Points        int64
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	ID                int64
+	Email             *string
+	PasswordHash      *string
+	Name              string
+	Role              string
+	Status            string
+	Provider          string
+	IdpAID            *string
+	IdpBID            *string
+	IdpAPicture       *string
+	ProfileImage      *string
+	Plan              string
+	PlanExpiresAt     *time.Time
+	PlanProduct       *string
+	PlanAutoRenew     bool
+	Points            int64
+	SessionsRevokedAt *time.Time
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
 }
 
 type PointHistory struct {

@@ -13,21 +13,26 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/nestegg/nestegg/internal/account"
+	"github.com/nestegg/nestegg/internal/admin"
 	"github.com/nestegg/nestegg/internal/auth"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/jobs"
+	"github.com/nestegg/nestegg/internal/member"
 	"github.com/nestegg/nestegg/internal/server"
+	"github.com/nestegg/nestegg/internal/session"
 )
 
 // App is the assembled service.
 type App struct {
-	Handler http.Handler
-	Jobs    *jobs.Runner
-	Pool    *pgxpool.Pool
-	Redis   redis.UniversalClient
-	closers []func()
+	Handler  http.Handler
+	Jobs     *jobs.Runner
+	Pool     *pgxpool.Pool
+	Redis    *redis.Client
+	Sessions *session.Manager
+	closers  []func()
 }
 
 // Options override parts of the wiring; tests use them.
@@ -37,7 +42,9 @@ type Options struct {
 	Pool *pgxpool.Pool
 	// RedisPrefix namespaces every Redis key (tests isolate themselves by it).
 	RedisPrefix string
-	HTTPClient  *http.Client
+	// RedisBackoff is how long a failed Redis is left alone (tests shorten it).
+	RedisBackoff time.Duration
+	HTTPClient   *http.Client
 }
 
 // New builds the service from cfg.
@@ -84,17 +91,50 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 	}
 	cancel()
 
+	if cfg.AdminEmail != "" {
+		if err := member.BootstrapAdmin(ctx, pool, cfg.AdminEmail, cfg.AdminPassword); err != nil {
+			a.Close()
+			return nil, err
+		}
+	}
+
+	store := session.NewStore(pool, rdb, session.StoreConfig{Prefix: o.RedisPrefix, Backoff: o.RedisBackoff})
+	a.Sessions = session.NewManager(session.Config{
+		IdleTimeout:  cfg.SessionIdleTimeout,
+		Lifetime:     cfg.SessionLifetime,
+		CookieSecure: cfg.CookieSecure,
+	}, store, func(ctx context.Context, id int64) (*session.Member, error) {
+		return member.LoadSessionMember(ctx, pool, id)
+	})
+
 	handler, err := server.New(server.Deps{
-		Pool:  pool,
-		Redis: rdb,
-		Auth:  auth.NewHandler(pool),
+		Pool:           pool,
+		Redis:          rdb,
+		Sessions:       a.Sessions.Middleware,
+		TrustedProxies: cfg.TrustedProxies,
+		Auth: auth.NewHandler(auth.Deps{
+			Pool: pool, Sessions: a.Sessions, Clock: o.Clock, Config: cfg,
+			HTTPClient: o.HTTPClient,
+		}),
+		Account: account.NewHandler(pool, a.Sessions, o.Clock),
+		Admin:   admin.NewHandler(pool, a.Sessions, o.Clock),
 	})
 	if err != nil {
 		a.Close()
 		return nil, err
 	}
 	a.Handler = handler
-	a.Jobs = jobs.NewRunner(pool, o.Clock)
+	a.Jobs = jobs.NewRunner(pool, o.Clock, jobs.Job{
+		Name:  "session-cleanup",
+		Every: 24 * time.Hour,
+		Run: func(ctx context.Context, now time.Time) error {
+			n, err := store.DeleteExpired(ctx, now)
+			if n > 0 {
+				slog.Info("deleted expired sessions", "count", n)
+			}
+			return err
+		},
+	})
 	return a, nil
 }
 

@@ -1,25 +1,57 @@
-// Package auth serves sign-up, sign-in, sessions and the signed-in member's
-// own account.
+// Package auth serves sign-up, sign-in with a password or an identity
+// provider's ID token, sign-out and the session.
 package auth
 
 import (
 	"context"
+	"net/http"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/clock"
+	"github.com/nestegg/nestegg/internal/config"
+	"github.com/nestegg/nestegg/internal/external/idp"
+	"github.com/nestegg/nestegg/internal/member"
+	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/session"
 	"github.com/nestegg/nestegg/internal/settings"
 )
 
 // Handler implements the auth operations of the contract.
 type Handler struct {
-	pool *pgxpool.Pool
+	pool     *pgxpool.Pool
+	sessions *session.Manager
+	clock    clock.Clock
+	idpA     *idp.Verifier
+	idpB     *idp.Verifier
+	clientID string
+}
+
+// Deps are what the auth handler is built from.
+type Deps struct {
+	Pool       *pgxpool.Pool
+	Sessions   *session.Manager
+	Clock      clock.Clock
+	Config     config.Config
+	HTTPClient *http.Client
 }
 
 // NewHandler returns the auth handler.
-func NewHandler(pool *pgxpool.Pool) *Handler {
-	return &Handler{pool: pool}
+func NewHandler(d Deps) *Handler {
+	return &Handler{
+		pool:     d.Pool,
+		sessions: d.Sessions,
+		clock:    d.Clock,
+		idpA: idp.NewVerifier(idp.Config{
+			Issuer: d.Config.IDPAIssuer, KeySetURL: d.Config.IDPAJWKSURL, Audience: d.Config.IDPAClientID,
+		}, d.HTTPClient, d.Clock.Now),
+		idpB: idp.NewVerifier(idp.Config{
+			Issuer: d.Config.IDPBIssuer, KeySetURL: d.Config.IDPBJWKSURL, Audience: d.Config.IDPBAudience,
+		}, d.HTTPClient, d.Clock.Now),
+		clientID: d.Config.IDPAClientID,
+	}
 }
 
 // GetSignupEnabled answers whether sign-up is open.
@@ -30,3 +62,44 @@ func (h *Handler) GetSignupEnabled(ctx context.Context, _ api.GetSignupEnabledRe
 	}
 	return api.GetSignupEnabled200JSONResponse{Enabled: enabled}, nil
 }
+
+// GetSession answers the signed-in member.
+func (h *Handler) GetSession(ctx context.Context, _ api.GetSessionRequestObject) (api.GetSessionResponseObject, error) {
+	p := session.PrincipalFrom(ctx)
+	m, err := member.Get(ctx, db.New(h.pool), p.MemberID)
+	if err != nil {
+		return nil, err
+	}
+	return api.GetSession200JSONResponse(member.ToUser(m)), nil
+}
+
+// LogOut ends the session, if any.
+func (h *Handler) LogOut(ctx context.Context, _ api.LogOutRequestObject) (api.LogOutResponseObject, error) {
+	if err := h.sessions.End(ctx); err != nil {
+		return nil, err
+	}
+	return api.LogOut204Response{}, nil
+}
+
+// GetIdpAClientId answers provider A's client id, or null.
+func (h *Handler) GetIdpAClientId(context.Context, api.GetIdpAClientIdRequestObject) (api.GetIdpAClientIdResponseObject, error) {
+	var id *string
+	if h.clientID != "" {
+		id = &h.clientID
+	}
+	return api.GetIdpAClientId200JSONResponse{ClientId: id}, nil
+}
+
+// signIn starts a session for m and answers it.
+func (h *Handler) signIn(ctx context.Context, m db.Member) (api.AuthResult, error) {
+	if m.Status != member.StatusActive {
+		return api.AuthResult{}, errBadCredentials
+	}
+	token, err := h.sessions.Start(ctx, session.Principal{MemberID: m.ID, Name: m.Name, Role: m.Role, Plan: m.Plan})
+	if err != nil {
+		return api.AuthResult{}, err
+	}
+	return api.AuthResult{Token: token, User: member.ToUser(m)}, nil
+}
+
+var errBadCredentials = problem.New(http.StatusUnauthorized, problem.CodeUnauthenticated, "the e-mail or the password is wrong")

@@ -23,6 +23,7 @@ const (
 	CodeRateLimited          = "RATE_LIMITED"
 	CodeSignupDisabled       = "SIGNUP_DISABLED"
 	CodeSamePassword         = "SAME_PASSWORD"
+	CodeWrongPassword        = "WRONG_PASSWORD"
 	CodeSocialAccount        = "SOCIAL_ACCOUNT"
 	CodeSelfAdminChange      = "SELF_ADMIN_CHANGE"
 	CodePayloadTooLarge      = "PAYLOAD_TOO_LARGE"

@@ -19,14 +19,14 @@ import (
 // opsHandler serves health, readiness and the contract itself.
 type opsHandler struct {
 	pool     *pgxpool.Pool
-	redis    redis.UniversalClient
+	redis    *redis.Client
 	docs     http.Handler
 	docsPage []byte
 }
 
 const docsBase = "/docs/"
 
-func newOpsHandler(pool *pgxpool.Pool, rdb redis.UniversalClient) *opsHandler {
+func newOpsHandler(pool *pgxpool.Pool, rdb *redis.Client) *opsHandler {
 	// Swagger UI with every asset embedded in the binary and served under
 	// /docs/: no CDN, no telemetry, no outside validator.
 	docs := v5emb.NewWithConfig(swgui.Config{

@@ -5,12 +5,16 @@ package server
 
 import (
 	"net/http"
+	"net/netip"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
 
 	apigen "github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/internal/account"
+	"github.com/nestegg/nestegg/internal/admin"
 	"github.com/nestegg/nestegg/internal/auth"
+	"github.com/nestegg/nestegg/internal/clientaddr"
 	"github.com/nestegg/nestegg/internal/problem"
 )
 
@@ -18,6 +22,8 @@ import (
 type Server struct {
 	*opsHandler
 	*auth.Handler
+	*account.AccountHandler
+	*admin.AdminHandler
 }
 
 var _ apigen.StrictServerInterface = (*Server)(nil)
@@ -25,11 +31,15 @@ var _ apigen.StrictServerInterface = (*Server)(nil)
 // Deps are what the server is built from.
 type Deps struct {
 	Pool  *pgxpool.Pool
-	Redis redis.UniversalClient
+	Redis *redis.Client
 	// Sessions loads the caller's session and principal into the request
 	// context, and saves it after; nil serves every request anonymously.
 	Sessions func(http.Handler) http.Handler
 	Auth     *auth.Handler
+	// TrustedProxies are believed about the client address (X-Forwarded-For).
+	TrustedProxies []netip.Prefix
+	Account        *account.AccountHandler
+	Admin          *admin.AdminHandler
 }
 
 // New returns the service's root handler.
@@ -39,7 +49,7 @@ func New(deps Deps) (http.Handler, error) {
 		return nil, err
 	}
 	ops := newOpsHandler(deps.Pool, deps.Redis)
-	srv := &Server{opsHandler: ops, Handler: deps.Auth}
+	srv := &Server{opsHandler: ops, Handler: deps.Auth, AccountHandler: deps.Account, AdminHandler: deps.Admin}
 
 	strict := apigen.NewStrictHandlerWithOptions(srv, nil, apigen.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc:  badRequest,
@@ -54,6 +64,7 @@ func New(deps Deps) (http.Handler, error) {
 	if deps.Sessions != nil {
 		api = deps.Sessions(api)
 	}
+	api = clientaddr.Middleware(deps.TrustedProxies)(api)
 
 	m := newMetrics(deps.Pool)
 	root := http.NewServeMux()

@@ -1,0 +1,22 @@
+// Package admin serves the administration of members, users and service
+// settings.
+package admin
+
+import (
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/nestegg/nestegg/internal/clock"
+	"github.com/nestegg/nestegg/internal/session"
+)
+
+// AdminHandler implements the administration operations of the contract.
+type AdminHandler struct {
+	pool     *pgxpool.Pool
+	sessions *session.Manager
+	clock    clock.Clock
+}
+
+// NewHandler returns the administration handler.
+func NewHandler(pool *pgxpool.Pool, sessions *session.Manager, c clock.Clock) *AdminHandler {
+	return &AdminHandler{pool: pool, sessions: sessions, clock: c}
+}

@@ -1,0 +1,78 @@
+package apitest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/http"
+
+	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/member"
+)
+
+// DefaultPassword is the password of members made by NewMember.
+const DefaultPassword = "correct horse battery staple"
+
+// Member is a member made for a test, signed in through the API.
+type Member struct {
+	*Client
+	ID    int64
+	Email string
+}
+
+// MemberOption changes a member before they are created.
+type MemberOption func(*memberSpec)
+
+type memberSpec struct {
+	email, name, role, plan string
+}
+
+// AsAdmin makes the member an administrator.
+func AsAdmin() MemberOption { return func(s *memberSpec) { s.role = "ADMIN" } }
+
+// AsPremium gives the member a permanent PREMIUM plan.
+func AsPremium() MemberOption { return func(s *memberSpec) { s.plan = "PREMIUM" } }
+
+// WithEmail sets the member's e-mail.
+func WithEmail(email string) MemberOption { return func(s *memberSpec) { s.email = email } }
+
+// WithName sets the member's display name.
+func WithName(name string) MemberOption { return func(s *memberSpec) { s.name = name } }
+
+// NewMember creates a LOCAL member (directly, so the sign-up limit does not
+// get in the way) and signs them in through POST /api/auth/login.
+func (e *Env) NewMember(opts ...MemberOption) *Member {
+	e.T.Helper()
+	suffix := make([]byte, 6)
+	_, _ = rand.Read(suffix)
+	spec := memberSpec{email: "member-" + hex.EncodeToString(suffix) + "@nestegg.test", name: "Member " + hex.EncodeToString(suffix[:2]), role: "USER", plan: "FREE"}
+	for _, o := range opts {
+		o(&spec)
+	}
+	ctx := context.Background()
+	q := db.New(e.Pool)
+	m, err := member.CreateLocal(ctx, q, member.NewLocal{Email: spec.email, Password: DefaultPassword, Name: spec.name, Role: spec.role})
+	if err != nil {
+		e.T.Fatalf("apitest: create member: %v", err)
+	}
+	if spec.plan != "FREE" {
+		if _, err := q.SetMemberPlanPermanent(ctx, db.SetMemberPlanPermanentParams{ID: m.ID, Plan: spec.plan}); err != nil {
+			e.T.Fatalf("apitest: set plan: %v", err)
+		}
+	}
+	return &Member{Client: e.LogIn(spec.email, DefaultPassword), ID: m.ID, Email: spec.email}
+}
+
+// LogIn signs in through the API and returns a client carrying the token.
+func (e *Env) LogIn(email, password string) *Client {
+	e.T.Helper()
+	var res struct {
+		Token string `json:"token"`
+	}
+	e.Client().Do(http.MethodPost, "/api/auth/login", map[string]string{"email": email, "password": password}).
+		Want(http.StatusOK).JSON(&res)
+	if res.Token == "" {
+		e.T.Fatal("apitest: login answered no token")
+	}
+	return e.Client().WithToken(res.Token)
+}

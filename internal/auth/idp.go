@@ -1,0 +1,171 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/external/idp"
+	"github.com/nestegg/nestegg/internal/member"
+	"github.com/nestegg/nestegg/internal/problem"
+)
+
+// LogInWithIdpA signs in with an ID token of provider A.
+func (h *Handler) LogInWithIdpA(ctx context.Context, req api.LogInWithIdpARequestObject) (api.LogInWithIdpAResponseObject, error) {
+	res, err := h.idpLogin(ctx, providerA, req.Body.IdToken)
+	if err != nil {
+		return nil, err
+	}
+	return api.LogInWithIdpA200JSONResponse(res), nil
+}
+
+// LogInWithIdpB signs in with an ID token of provider B.
+func (h *Handler) LogInWithIdpB(ctx context.Context, req api.LogInWithIdpBRequestObject) (api.LogInWithIdpBResponseObject, error) {
+	res, err := h.idpLogin(ctx, providerB, req.Body.IdToken)
+	if err != nil {
+		return nil, err
+	}
+	return api.LogInWithIdpB200JSONResponse(res), nil
+}
+
+// provider is what differs between the two identity providers.
+type provider struct {
+	name      string // as stored in member.provider
+	bySubject func(q *db.Queries, ctx context.Context, sub string) (db.Member, error)
+	link      func(q *db.Queries, ctx context.Context, id int64, c idp.Claims) (db.Member, error)
+	subjectOf func(m db.Member) *string
+	newMember func(c idp.Claims) db.CreateMemberParams
+}
+
+var providerA = provider{
+	name: member.ProviderIDPA,
+	bySubject: func(q *db.Queries, ctx context.Context, sub string) (db.Member, error) {
+		return q.GetMemberByIdpA(ctx, &sub)
+	},
+	link: func(q *db.Queries, ctx context.Context, id int64, c idp.Claims) (db.Member, error) {
+		return q.LinkIdpA(ctx, db.LinkIdpAParams{ID: id, Subject: &c.Subject, Picture: optional(c.Picture)})
+	},
+	subjectOf: func(m db.Member) *string { return m.IdpAID },
+	newMember: func(c idp.Claims) db.CreateMemberParams {
+		return db.CreateMemberParams{Provider: member.ProviderIDPA, IdpAID: &c.Subject, IdpAPicture: optional(c.Picture)}
+	},
+}
+
+var providerB = provider{
+	name: member.ProviderIDPB,
+	bySubject: func(q *db.Queries, ctx context.Context, sub string) (db.Member, error) {
+		return q.GetMemberByIdpB(ctx, &sub)
+	},
+	link: func(q *db.Queries, ctx context.Context, id int64, c idp.Claims) (db.Member, error) {
+		return q.LinkIdpB(ctx, db.LinkIdpBParams{ID: id, Subject: &c.Subject})
+	},
+	subjectOf: func(m db.Member) *string { return m.IdpBID },
+	newMember: func(c idp.Claims) db.CreateMemberParams {
+		return db.CreateMemberParams{Provider: member.ProviderIDPB, IdpBID: &c.Subject}
+	},
+}
+
+func (h *Handler) verifier(p provider) *idp.Verifier {
+	if p.name == member.ProviderIDPA {
+		return h.idpA
+	}
+	return h.idpB
+}
+
+func (h *Handler) idpLogin(ctx context.Context, p provider, token string) (api.AuthResult, error) {
+	claims, err := h.verifier(p).Verify(ctx, token)
+	switch {
+	case errors.Is(err, idp.ErrNotConfigured):
+		return api.AuthResult{}, problem.Unavailable(problem.CodeServiceUnavailable, "this sign-in method is not configured", err)
+	case errors.Is(err, idp.ErrInvalidToken):
+		return api.AuthResult{}, &problem.Error{Status: http.StatusUnauthorized, Code: problem.CodeUnauthenticated,
+			Detail: "the ID token could not be verified", Err: err}
+	case err != nil:
+		return api.AuthResult{}, problem.Unavailable(problem.CodeServiceUnavailable, "the identity provider cannot be reached; try again", err)
+	}
+	var m db.Member
+	// Two first sign-ins of one subject can race to create the member; the
+	// loser finds the winner's member on its second pass.
+	for attempt := 0; ; attempt++ {
+		err = database.InTx(ctx, h.pool, func(q *db.Queries) error {
+			m, err = findOrCreate(ctx, q, p, claims)
+			return err
+		})
+		if err == nil || attempt > 0 || !database.IsUniqueViolation(err, "") {
+			break
+		}
+	}
+	if database.IsUniqueViolation(err, "") {
+		return api.AuthResult{}, problem.Conflict(problem.CodeConflict, "this identity is being linked by another sign-in; try again")
+	}
+	if err != nil {
+		return api.AuthResult{}, err
+	}
+	return h.signIn(ctx, m)
+}
+
+// findOrCreate finds the member of the provider subject, else links the
+// member with the same verified e-mail, else creates one.
+func findOrCreate(ctx context.Context, q *db.Queries, p provider, c idp.Claims) (db.Member, error) {
+	m, err := p.bySubject(q, ctx, c.Subject)
+	if err == nil {
+		return m, nil
+	}
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return db.Member{}, fmt.Errorf("find member by %s subject: %w", p.name, err)
+	}
+	email := strings.ToLower(strings.TrimSpace(c.Email))
+	if c.EmailVerified && email != "" {
+		m, err := q.GetMemberByEmail(ctx, email)
+		switch {
+		case err == nil:
+			if sub := p.subjectOf(m); sub != nil && *sub != c.Subject {
+				return db.Member{}, problem.Conflict(problem.CodeConflict,
+					"this e-mail's account is already linked to another identity of this provider")
+			}
+			// Linking keeps the member's provider: it says where the account began.
+			return p.link(q, ctx, m.ID, c)
+		case !errors.Is(err, pgx.ErrNoRows):
+			return db.Member{}, fmt.Errorf("find member by e-mail: %w", err)
+		}
+	}
+	params := p.newMember(c)
+	if c.EmailVerified && email != "" {
+		params.Email = &email
+	}
+	params.Name = displayName(c)
+	params.Role = "USER"
+	m, err = q.CreateMember(ctx, params)
+	if err != nil {
+		return db.Member{}, fmt.Errorf("create member: %w", err)
+	}
+	return m, nil
+}
+
+func displayName(c idp.Claims) string {
+	name := strings.TrimSpace(c.Name)
+	if name == "" {
+		name, _, _ = strings.Cut(c.Email, "@")
+	}
+	if name == "" {
+		name = "member"
+	}
+	if r := []rune(name); len(r) > 50 {
+		name = string(r[:50])
+	}
+	return name
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}

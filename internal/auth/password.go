@@ -1,0 +1,104 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/clientaddr"
+	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/member"
+	"github.com/nestegg/nestegg/internal/password"
+	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/settings"
+)
+
+// Sign-up attempts allowed per client address in signupWindow.
+const (
+	signupLimit  = 5
+	signupWindow = time.Hour
+)
+
+// SignUp creates a LOCAL member and signs them in.
+func (h *Handler) SignUp(ctx context.Context, req api.SignUpRequestObject) (api.SignUpResponseObject, error) {
+	b := req.Body
+	if b.Website != nil && strings.TrimSpace(*b.Website) != "" {
+		return nil, problem.Invalid("/website", "must be empty")
+	}
+	q := db.New(h.pool)
+	enabled, err := settings.SignupEnabled(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if !enabled {
+		return nil, problem.New(http.StatusForbidden, problem.CodeSignupDisabled, "sign-up is closed for now")
+	}
+	if err := h.countSignupAttempt(ctx); err != nil {
+		return nil, err
+	}
+	m, err := member.CreateLocal(ctx, q, member.NewLocal{Email: string(b.Email), Password: b.Password, Name: b.Name})
+	if err != nil {
+		return nil, err
+	}
+	res, err := h.signIn(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	return api.SignUp201JSONResponse(res), nil
+}
+
+// countSignupAttempt records an attempt from the client's address, refusing
+// it when the address has used up the hour's attempts. It is committed on
+// its own so that attempts which then fail still count.
+func (h *Handler) countSignupAttempt(ctx context.Context) error {
+	addr := clientaddr.From(ctx).String()
+	now := h.clock.Now()
+	return database.InTx(ctx, h.pool, func(q *db.Queries) error {
+		if err := q.LockSignupAddress(ctx, addr); err != nil {
+			return fmt.Errorf("lock sign-up address: %w", err)
+		}
+		n, err := q.CountSignupAttempts(ctx, db.CountSignupAttemptsParams{Address: addr, Since: now.Add(-signupWindow)})
+		if err != nil {
+			return fmt.Errorf("count sign-up attempts: %w", err)
+		}
+		if n >= signupLimit {
+			return problem.New(http.StatusTooManyRequests, problem.CodeRateLimited,
+				fmt.Sprintf("at most %d sign-ups an hour from one address; try again later", signupLimit))
+		}
+		return q.RecordSignupAttempt(ctx, db.RecordSignupAttemptParams{Address: addr, AttemptedAt: now})
+	})
+}
+
+// LogIn signs a member in with e-mail and password. An unknown e-mail costs
+// the same password check as a wrong password and gets the same answer.
+func (h *Handler) LogIn(ctx context.Context, req api.LogInRequestObject) (api.LogInResponseObject, error) {
+	email := strings.ToLower(strings.TrimSpace(req.Body.Email))
+	m, err := db.New(h.pool).GetMemberByEmail(ctx, email)
+	var hash *string
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+	case err != nil:
+		return nil, fmt.Errorf("find member: %w", err)
+	default:
+		hash = m.PasswordHash
+	}
+	ok, err := password.Verify(req.Body.Password, hash)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, errBadCredentials
+	}
+	res, err := h.signIn(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	return api.LogIn200JSONResponse(res), nil
+}

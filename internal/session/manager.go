@@ -1,0 +1,283 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/alexedwards/scs/v2"
+
+	"github.com/nestegg/nestegg/internal/problem"
+)
+
+// CookieName is the session cookie.
+const CookieName = "nestegg_session"
+
+// Keys of the session's values.
+const (
+	keyMemberID = "memberID"
+	keyName     = "name"
+	keyRole     = "role"
+	keyPlan     = "plan"
+	// keyAuthAt is when the member signed in (Unix nanoseconds); a session
+	// from before the member's sessions_revoked_at is no longer valid.
+	keyAuthAt = "authAt"
+)
+
+// Member is what the session needs to know of its member on each request.
+type Member struct {
+	Principal
+	// SessionsRevokedAt ends every session that signed in before it.
+	SessionsRevokedAt *time.Time
+}
+
+// LoadMember returns the member with id as they are now, or nil when they
+// are gone or may not use the service (suspended).
+type LoadMember func(ctx context.Context, id int64) (*Member, error)
+
+// Config sets up a Manager.
+type Config struct {
+	IdleTimeout  time.Duration
+	Lifetime     time.Duration
+	CookieSecure bool
+}
+
+// Manager loads, saves and ends sessions.
+type Manager struct {
+	scs    *scs.SessionManager
+	store  *Store
+	load   LoadMember
+	secure bool
+}
+
+// NewManager returns a session manager over store.
+func NewManager(cfg Config, store *Store, load LoadMember) *Manager {
+	sm := scs.New()
+	sm.Store = store
+	sm.Lifetime = cfg.Lifetime
+	sm.IdleTimeout = cfg.IdleTimeout
+	sm.HashTokenInStore = true
+	sm.Cookie.Name = CookieName
+	sm.Cookie.HttpOnly = true
+	sm.Cookie.SameSite = http.SameSiteLaxMode
+	sm.Cookie.Secure = cfg.CookieSecure
+	sm.Cookie.Path = "/"
+	return &Manager{scs: sm, store: store, load: load, secure: cfg.CookieSecure}
+}
+
+// Store returns the manager's store.
+func (m *Manager) Store() *Store { return m.store }
+
+// requestState is what the middleware and the handlers share about the
+// request's session.
+type requestState struct {
+	incoming   string // the token the request came with
+	fromCookie bool
+	written    bool
+	// started is set by Start, which saved the session itself.
+	started       bool
+	startedToken  string
+	startedExpiry time.Time
+}
+
+type stateKey struct{}
+
+func stateFrom(ctx context.Context) *requestState {
+	st, _ := ctx.Value(stateKey{}).(*requestState)
+	return st
+}
+
+// tokenFrom takes the token from Authorization: Bearer, else the cookie.
+func tokenFrom(r *http.Request) (token string, fromCookie bool) {
+	if h := r.Header.Get("Authorization"); h != "" {
+		scheme, value, ok := strings.Cut(h, " ")
+		if ok && strings.EqualFold(scheme, "Bearer") {
+			return strings.TrimSpace(value), false
+		}
+	}
+	if c, err := r.Cookie(CookieName); err == nil {
+		return c.Value, true
+	}
+	return "", false
+}
+
+// Middleware loads the request's session and its member into the context and
+// saves the session before the answer is written. Header clients get no
+// Set-Cookie except at sign-in.
+func (m *Manager) Middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		token, fromCookie := tokenFrom(r)
+		ctx, err := m.scs.Load(r.Context(), token)
+		if err != nil {
+			problem.Write(w, r, fmt.Errorf("load session: %w", err))
+			return
+		}
+		st := &requestState{incoming: token, fromCookie: fromCookie}
+		ctx = context.WithValue(ctx, stateKey{}, st)
+		p, err := m.principal(ctx, token)
+		if err != nil {
+			problem.Write(w, r, err)
+			return
+		}
+		if p != nil {
+			ctx = WithPrincipal(ctx, p)
+		}
+		r = r.WithContext(ctx)
+		sw := &sessionWriter{ResponseWriter: w, m: m, r: r, st: st}
+		next.ServeHTTP(sw, r)
+		sw.save()
+	})
+}
+
+// principal returns the session's member as they are now, ending a session
+// whose member is gone, suspended or signed out everywhere since.
+func (m *Manager) principal(ctx context.Context, token string) (*Principal, error) {
+	id := m.scs.GetInt64(ctx, keyMemberID)
+	if id == 0 {
+		return nil, nil
+	}
+	mem, err := m.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	authAt := m.scs.GetInt64(ctx, keyAuthAt)
+	if mem == nil || (mem.SessionsRevokedAt != nil && authAt <= mem.SessionsRevokedAt.UnixNano()) {
+		if err := m.scs.Destroy(ctx); err != nil {
+			return nil, fmt.Errorf("end session: %w", err)
+		}
+		return nil, nil
+	}
+	p := mem.Principal
+	p.Token = token
+	// Keep the stored copy current, so a session restored from PostgreSQL
+	// shows the plan the member has (the request itself uses p).
+	if m.scs.GetString(ctx, keyName) != p.Name || m.scs.GetString(ctx, keyRole) != p.Role || m.scs.GetString(ctx, keyPlan) != p.Plan {
+		m.put(ctx, p)
+	}
+	return &p, nil
+}
+
+func (m *Manager) put(ctx context.Context, p Principal) {
+	m.scs.Put(ctx, keyMemberID, p.MemberID)
+	m.scs.Put(ctx, keyName, p.Name)
+	m.scs.Put(ctx, keyRole, p.Role)
+	m.scs.Put(ctx, keyPlan, p.Plan)
+}
+
+// Start signs the member in on this request: a new token (no fixation), the
+// member's values, saved in both stores. It returns the token for the body;
+// the cookie is set when the answer is written.
+//
+// Sign-in and revocation times are the real clock's, like every session time
+// scs keeps, so that a test's fixed clock cannot make them equal.
+func (m *Manager) Start(ctx context.Context, p Principal) (string, error) {
+	if err := m.scs.RenewToken(ctx); err != nil {
+		return "", fmt.Errorf("renew session token: %w", err)
+	}
+	m.put(ctx, p)
+	m.scs.Put(ctx, keyAuthAt, time.Now().UnixNano())
+	token, expiry, err := m.scs.Commit(ctx)
+	if err != nil {
+		return "", fmt.Errorf("save session: %w", err)
+	}
+	if st := stateFrom(ctx); st != nil {
+		st.started, st.startedToken, st.startedExpiry = true, token, expiry
+	}
+	return token, nil
+}
+
+// End signs this request's session out of both stores.
+func (m *Manager) End(ctx context.Context) error {
+	if err := m.scs.Destroy(ctx); err != nil {
+		return fmt.Errorf("end session: %w", err)
+	}
+	return nil
+}
+
+// RevocationTime is the instant to store in member.sessions_revoked_at to end
+// every session that signed in until now. It is truncated to PostgreSQL's
+// microseconds so the stored value compares exactly.
+func RevocationTime() time.Time { return time.Now().Truncate(time.Microsecond) }
+
+// KeepAfterRevocation keeps this request's session valid across a revocation
+// at revokedAt: the member's other sessions end, this one stays.
+func (m *Manager) KeepAfterRevocation(ctx context.Context, revokedAt time.Time) {
+	m.scs.Put(ctx, keyAuthAt, revokedAt.UnixNano()+1)
+}
+
+// EndMemberSessions deletes the stored sessions of a member except the
+// session of keepToken ("" for none).
+func (m *Manager) EndMemberSessions(ctx context.Context, memberID int64, keepToken string) error {
+	keep := ""
+	if keepToken != "" {
+		keep = HashToken(keepToken)
+	}
+	return m.store.EndMemberSessions(ctx, memberID, keep)
+}
+
+// sessionWriter saves the session just before the answer's header goes out,
+// so a new or changed token can still be set as a cookie.
+type sessionWriter struct {
+	http.ResponseWriter
+	m  *Manager
+	r  *http.Request
+	st *requestState
+}
+
+func (w *sessionWriter) WriteHeader(code int) {
+	w.save()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *sessionWriter) Write(b []byte) (int, error) {
+	w.save()
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *sessionWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func (w *sessionWriter) save() {
+	if w.st.written {
+		return
+	}
+	w.st.written = true
+	ctx := w.r.Context()
+	switch w.m.scs.Status(ctx) {
+	case scs.Destroyed:
+		if w.st.fromCookie {
+			w.setCookie("", time.Time{})
+		}
+	case scs.Modified:
+		if w.st.started && w.m.scs.Token(ctx) == w.st.startedToken {
+			w.setCookie(w.st.startedToken, w.st.startedExpiry)
+			return
+		}
+		token, expiry, err := w.m.scs.Commit(ctx)
+		if err != nil {
+			// The answer goes out; the session slides on the next request.
+			slog.WarnContext(ctx, "save session", "request_id", problem.RequestID(ctx), "error", err)
+			return
+		}
+		if token != w.st.incoming || w.st.fromCookie {
+			w.setCookie(token, expiry)
+		}
+	}
+}
+
+func (w *sessionWriter) setCookie(token string, expiry time.Time) {
+	c := &http.Cookie{
+		Name: CookieName, Value: token, Path: "/",
+		HttpOnly: true, Secure: w.m.secure, SameSite: http.SameSiteLaxMode,
+	}
+	if token == "" {
+		c.MaxAge = -1
+	} else {
+		c.Expires = expiry.UTC()
+		c.MaxAge = int(time.Until(expiry).Seconds())
+	}
+	w.Header().Add("Set-Cookie", c.String())
+	w.Header().Add("Vary", "Cookie")
+}
