@@ -30,6 +30,7 @@ import (
 	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/dbtest"
 	"github.com/nestegg/nestegg/internal/server"
+	"github.com/nestegg/nestegg/internal/session"
 )
 
 func init() {
@@ -65,6 +66,23 @@ type Env struct {
 	Config config.Config
 
 	checker *Checker
+	options app.Options
+}
+
+// RedisKey is the Redis key of a session token in this test's key space.
+func (e *Env) RedisKey(token string) string {
+	return e.options.RedisPrefix + "session:" + session.HashToken(token)
+}
+
+// RestartApp builds the service again on the same database and Redis, as a
+// restart or a second replica would (start-up work runs again).
+func (e *Env) RestartApp() error {
+	a, err := app.New(context.Background(), e.Config, func(ao *app.Options) { *ao = e.options })
+	if err != nil {
+		return err
+	}
+	a.Close()
+	return nil
 }
 
 // Option changes the configuration or wiring of an Env before it starts.
@@ -73,6 +91,11 @@ type Option func(cfg *config.Config, o *app.Options)
 // WithConfig changes the configuration.
 func WithConfig(f func(cfg *config.Config)) Option {
 	return func(cfg *config.Config, _ *app.Options) { f(cfg) }
+}
+
+// WithAppOptions changes the wiring.
+func WithAppOptions(f func(o *app.Options)) Option {
+	return func(_ *config.Config, o *app.Options) { f(o) }
 }
 
 // New starts the service for t.
@@ -97,7 +120,7 @@ func New(t testing.TB, opts ...Option) *Env {
 	t.Cleanup(a.Close)
 	srv := httptest.NewServer(a.Handler)
 	t.Cleanup(srv.Close)
-	return &Env{T: t, Server: srv, App: a, Pool: pool, Redis: rdb, Clock: fake, Config: cfg, checker: NewChecker(t)}
+	return &Env{T: t, Server: srv, App: a, Pool: pool, Redis: rdb, Clock: fake, Config: cfg, checker: NewChecker(t), options: o}
 }
 
 // Checker validates exchanges against the contract.

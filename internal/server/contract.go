@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net/mail"
 	"net/http"
 	"strings"
 
@@ -66,6 +67,18 @@ func LoadContract() (*Contract, error) {
 		return nil, fmt.Errorf("contract router: %w", err)
 	}
 	return &Contract{Doc: doc, router: router}, nil
+}
+
+func init() {
+	// "format: email" is checked as the service checks addresses (net/mail,
+	// a plain address), so the validator names the field instead of the
+	// generated decoder refusing the body later.
+	openapi3.DefineStringFormatValidator("email", openapi3.NewCallbackValidator(func(s string) error {
+		if a, err := mail.ParseAddress(s); err != nil || a.Address != s {
+			return errors.New("must be an e-mail address such as name@example.com")
+		}
+		return nil
+	}))
 }
 
 // ParseContract parses the contract exactly as written (the copy oapi-codegen
@@ -211,33 +224,30 @@ func validationProblem(err error) error {
 }
 
 func collectFieldErrors(err error, out *[]problem.FieldError) {
-	var multi openapi3.MultiError
-	if errors.As(err, &multi) {
-		for _, e := range multi {
-			collectFieldErrors(e, out)
+	// The validator nests: MultiError -> RequestError -> MultiError ->
+	// SchemaError. The RequestError's parameter or body names the field.
+	switch e := err.(type) {
+	case openapi3.MultiError:
+		for _, inner := range e {
+			collectFieldErrors(inner, out)
 		}
-		return
-	}
-	var reqErr *openapi3filter.RequestError
-	if !errors.As(err, &reqErr) {
-		return
-	}
-	field := "body"
-	if reqErr.Parameter != nil {
-		field = reqErr.Parameter.Name
-	}
-	if inner := reqErr.Err; inner != nil {
-		var innerMulti openapi3.MultiError
-		if errors.As(inner, &innerMulti) {
-			for _, e := range innerMulti {
-				*out = append(*out, fieldError(field, e))
+	case *openapi3filter.RequestError:
+		field := "body"
+		if e.Parameter != nil {
+			field = e.Parameter.Name
+		}
+		var inner openapi3.MultiError
+		switch {
+		case e.Err == nil:
+			*out = append(*out, problem.FieldError{Field: field, Message: e.Reason})
+		case errors.As(e.Err, &inner):
+			for _, ie := range inner {
+				*out = append(*out, fieldError(field, ie))
 			}
-			return
+		default:
+			*out = append(*out, fieldError(field, e.Err))
 		}
-		*out = append(*out, fieldError(field, inner))
-		return
 	}
-	*out = append(*out, problem.FieldError{Field: field, Message: reqErr.Reason})
 }
 
 func fieldError(field string, err error) problem.FieldError {

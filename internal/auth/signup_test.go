@@ -1,0 +1,206 @@
+package auth_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/apitest"
+	"github.com/nestegg/nestegg/internal/config"
+	"github.com/nestegg/nestegg/internal/settings"
+)
+
+type authResult struct {
+	Token string `json:"token"`
+	User  struct {
+		ID            int64   `json:"id"`
+		Email         *string `json:"email"`
+		Name          string  `json:"name"`
+		Role          string  `json:"role"`
+		Plan          string  `json:"plan"`
+		PlanExpiresAt *string `json:"planExpiresAt"`
+	} `json:"user"`
+}
+
+func signUpBody(email string) map[string]string {
+	return map[string]string{"email": email, "password": "a long enough password", "name": "New Member"}
+}
+
+func countMembers(t *testing.T, env *apitest.Env) int {
+	t.Helper()
+	var n int
+	if err := env.Pool.QueryRow(context.Background(), "SELECT count(*) FROM member").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestSignUpCreatesAMemberAndSignsThemIn(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	res := env.Client().Do(http.MethodPost, "/api/auth/signup", signUpBody("New.Member@Nestegg.test")).Want(http.StatusCreated)
+	var got authResult
+	res.JSON(&got)
+	if got.Token == "" || got.User.Role != "USER" || got.User.Plan != "FREE" || got.User.PlanExpiresAt != nil {
+		t.Fatalf("sign-up answered %+v", got)
+	}
+	if got.User.Email == nil || *got.User.Email != "new.member@nestegg.test" {
+		t.Fatalf("e-mail %v, want it normalised to lower case", got.User.Email)
+	}
+	cookie := res.Header.Get("Set-Cookie")
+	for _, want := range []string{"nestegg_session=" + got.Token, "HttpOnly", "SameSite=Lax", "Path=/"} {
+		if !strings.Contains(cookie, want) {
+			t.Errorf("Set-Cookie %q lacks %q", cookie, want)
+		}
+	}
+	// The token works as a bearer token and as the cookie.
+	env.Client().WithToken(got.Token).Do(http.MethodGet, "/api/auth/session", nil).Want(http.StatusOK)
+	env.Client().WithHeader("Cookie", "nestegg_session="+got.Token).Do(http.MethodGet, "/api/auth/session", nil).Want(http.StatusOK)
+	// The password is stored as an argon2id hash, never as given.
+	var hash string
+	if err := env.Pool.QueryRow(context.Background(), "SELECT password_hash FROM member WHERE id = $1", got.User.ID).Scan(&hash); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(hash, "$argon2id$") {
+		t.Fatalf("stored password %q", hash)
+	}
+}
+
+func TestSignUpHoneypotCreatesNothing(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	body := signUpBody("bot@nestegg.test")
+	body["website"] = "http://spam.example"
+	p := env.Client().Do(http.MethodPost, "/api/auth/signup", body).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
+	if len(p.Errors) != 1 || p.Errors[0].Field != "/website" {
+		t.Fatalf("problem %+v, want it to name /website", p)
+	}
+	if n := countMembers(t, env); n != 0 {
+		t.Fatalf("%d members after a honeypot sign-up", n)
+	}
+}
+
+func TestSignUpSwitchedOff(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	if err := settings.SetSignupEnabled(context.Background(), db.New(env.Pool), false); err != nil {
+		t.Fatal(err)
+	}
+	env.Client().Do(http.MethodPost, "/api/auth/signup", signUpBody("x@nestegg.test")).WantProblem(http.StatusForbidden, "SIGNUP_DISABLED")
+	if n := countMembers(t, env); n != 0 {
+		t.Fatalf("%d members after sign-up was refused", n)
+	}
+}
+
+func TestSignUpRefusesBadInput(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	c := env.Client()
+	c.Do(http.MethodPost, "/api/auth/signup", signUpBody("taken@nestegg.test")).Want(http.StatusCreated)
+	c.Do(http.MethodPost, "/api/auth/signup", signUpBody("TAKEN@nestegg.test")).WantProblem(http.StatusConflict, "CONFLICT")
+
+	cases := map[string]map[string]string{
+		"/email":    {"email": "not an address", "password": "long enough pw", "name": "A"},
+		"/password": {"email": "short@nestegg.test", "password": "short", "name": "A"},
+		"/name":     {"email": "blank@nestegg.test", "password": "long enough pw", "name": "   "},
+	}
+	for field, body := range cases {
+		p := c.Raw().Do(http.MethodPost, "/api/auth/signup", body).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
+		if len(p.Errors) == 0 || !strings.HasPrefix(p.Errors[0].Field, field) {
+			t.Errorf("%s: problem %+v does not name the field", field, p)
+		}
+	}
+	if n := countMembers(t, env); n != 1 {
+		t.Fatalf("%d members, want only the first sign-up", n)
+	}
+}
+
+func TestSignUpLimitPerAddress(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	c := env.Client()
+	for i := range 5 {
+		c.Do(http.MethodPost, "/api/auth/signup", signUpBody(fmt.Sprintf("m%d@nestegg.test", i))).Want(http.StatusCreated)
+	}
+	c.Do(http.MethodPost, "/api/auth/signup", signUpBody("m6@nestegg.test")).WantProblem(http.StatusTooManyRequests, "RATE_LIMITED")
+	// Without trusted proxies, X-Forwarded-For is not believed.
+	c.WithHeader("X-Forwarded-For", "198.51.100.7").Do(http.MethodPost, "/api/auth/signup", signUpBody("m7@nestegg.test")).
+		WantProblem(http.StatusTooManyRequests, "RATE_LIMITED")
+	env.Clock.Advance(time.Hour + time.Second)
+	c.Do(http.MethodPost, "/api/auth/signup", signUpBody("m8@nestegg.test")).Want(http.StatusCreated)
+}
+
+func TestSignUpLimitBehindTrustedProxy(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t, apitest.WithConfig(func(cfg *config.Config) {
+		trusted, err := config.Load(func(k string) string {
+			if k == "TRUSTED_PROXIES" {
+				return "127.0.0.1, ::1"
+			}
+			return ""
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.TrustedProxies = trusted.TrustedProxies
+	}))
+	a := env.Client().WithHeader("X-Forwarded-For", "203.0.113.1")
+	b := env.Client().WithHeader("X-Forwarded-For", "203.0.113.2")
+	for i := range 5 {
+		a.Do(http.MethodPost, "/api/auth/signup", signUpBody(fmt.Sprintf("a%d@nestegg.test", i))).Want(http.StatusCreated)
+	}
+	a.Do(http.MethodPost, "/api/auth/signup", signUpBody("a6@nestegg.test")).WantProblem(http.StatusTooManyRequests, "RATE_LIMITED")
+	// Another client behind the same proxy has its own count.
+	b.Do(http.MethodPost, "/api/auth/signup", signUpBody("b1@nestegg.test")).Want(http.StatusCreated)
+	// A client cannot escape by prepending a forged hop.
+	env.Client().WithHeader("X-Forwarded-For", "10.9.9.9, 203.0.113.1").
+		Do(http.MethodPost, "/api/auth/signup", signUpBody("a7@nestegg.test")).WantProblem(http.StatusTooManyRequests, "RATE_LIMITED")
+}
+
+// The limit is a shared counter: parallel sign-ups from one address get
+// exactly five through.
+func TestParallelSignUpsOverTheLimit(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	statuses := make(chan int, 12)
+	var wg sync.WaitGroup
+	for i := range 12 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			statuses <- env.Client().Do(http.MethodPost, "/api/auth/signup", signUpBody(fmt.Sprintf("p%d@nestegg.test", i))).Status
+		}()
+	}
+	wg.Wait()
+	close(statuses)
+	counts := map[int]int{}
+	for s := range statuses {
+		counts[s]++
+	}
+	if counts[http.StatusCreated] != 5 || counts[http.StatusTooManyRequests] != 7 {
+		t.Fatalf("statuses %v, want 5 created and 7 refused", counts)
+	}
+	if n := countMembers(t, env); n != 5 {
+		t.Fatalf("%d members, want 5", n)
+	}
+}
+
+func TestBodyProblems(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	c := env.Client().Raw()
+	p := c.Send(http.MethodPost, "/api/auth/login", "application/json", []byte(`{"email": "a@b.c", "password": `)).
+		WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
+	if !strings.Contains(p.Detail, "malformed JSON") {
+		t.Fatalf("detail %q does not say the JSON is malformed", p.Detail)
+	}
+	big := `{"email":"a@b.c","password":"` + strings.Repeat("x", 1<<20) + `"}`
+	c.Send(http.MethodPost, "/api/auth/login", "application/json", []byte(big)).WantProblem(http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE")
+	c.Send(http.MethodPost, "/api/auth/login", "text/plain", []byte(`email=a`)).WantProblem(http.StatusUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE")
+	c.Send(http.MethodPost, "/api/auth/login", "application/json", []byte(`{"email": 5}`)).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
+}
