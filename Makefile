@@ -7,7 +7,7 @@ REDOCLY   := REDOCLY_TELEMETRY=off npx --yes @redocly/cli@2.77.0
 DB_URL    ?= postgres://postgres@127.0.0.1:5432/nestegg?sslmode=disable
 BENCH_TIME ?= 2s
 
-.PHONY: help generate check lint test test-short run bench db-reset
+.PHONY: help generate check lint test test-short run bench load db-reset
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -46,6 +46,16 @@ run: ## Run the service on :8080 with local PostgreSQL and Redis
 
 bench: ## Go benchmarks, then a load run against a live server
 	go test -run '^$$' -bench . -benchmem -benchtime $(BENCH_TIME) ./...
+	@$(MAKE) --no-print-directory load
+
+LOAD_ADDR ?= 127.0.0.1:18080
+load: ## Start a server on $(LOAD_ADDR) (database nestegg_bench) and run a bounded load against it
+	@set -e; bin=$$(mktemp -d)/nestegg; go build -o $$bin ./cmd/nestegg; \
+	HTTP_ADDR=$(LOAD_ADDR) LOG_LEVEL=warn REDIS_URL=redis://127.0.0.1:6379/1 \
+	  DATABASE_URL=$(subst /nestegg?,/nestegg_bench?,$(DB_URL)) $$bin & pid=$$!; \
+	trap "kill $$pid 2>/dev/null; wait $$pid 2>/dev/null; rm -f $$bin" EXIT; \
+	for i in $$(seq 1 100); do curl -fs http://$(LOAD_ADDR)/readyz >/dev/null && break; sleep 0.2; done; \
+	NESTEGG_LOAD_URL=http://$(LOAD_ADDR) go test -count=1 -run '^TestLoad$$' -v ./internal/loadtest
 
 db-reset: ## Drop and recreate the local database (migrations run on next start)
 	psql "$(subst /nestegg?,/postgres?,$(DB_URL))" -c 'DROP DATABASE IF EXISTS nestegg WITH (FORCE)'

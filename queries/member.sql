@@ -60,14 +60,6 @@ UPDATE member
 SET plan = @plan, plan_expires_at = NULL, plan_product = NULL, plan_auto_renew = false, updated_at = now()
 WHERE id = @id RETURNING *;
 
--- name: ListMembers :many
-SELECT * FROM member
-WHERE sqlc.narg(q)::text IS NULL
-   OR email ILIKE '%' || sqlc.narg(q) || '%'
-   OR name ILIKE '%' || sqlc.narg(q) || '%'
-ORDER BY id DESC
-LIMIT @lim OFFSET @off;
-
 -- name: CountMembers :one
 SELECT count(*) FROM member
 WHERE sqlc.narg(q)::text IS NULL

@@ -347,61 +347,6 @@ func (q *Queries) LinkIdpB(ctx context.Context, arg LinkIdpBParams) (Member, err
 	return i, err
 }
 
-const listMembers = `-- name: ListMembers :many
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, sessions_revoked_at, created_at, updated_at FROM member
-WHERE $1::text IS NULL
-   OR email ILIKE '%' || $1 || '%'
-   OR name ILIKE '%' || $1 || '%'
-ORDER BY id DESC
-LIMIT $3 OFFSET $2
-`
-
-type ListMembersParams struct {
-	Q   *string
-	Off int32
-	Lim int32
-}
-
-func (q *Queries) ListMembers(ctx context.Context, arg ListMembersParams) ([]Member, error) {
-	rows, err := q.db.Query(ctx, listMembers, arg.Q, arg.Off, arg.Lim)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []Member{}
-	for rows.Next() {
-		var i Member
-		if err := rows.Scan(
-			&i.ID,
-			&i.Email,
-			&i.PasswordHash,
-			&i.Name,
-			&i.Role,
-			&i.Status,
-			&i.Provider,
-			&i.IdpAID,
-			&i.IdpBID,
-			&i.IdpAPicture,
-			&i.ProfileImage,
-			&i.Plan,
-			&i.PlanExpiresAt,
-			&i.PlanProduct,
-			&i.PlanAutoRenew,
-			&i.Points,
-			&i.SessionsRevokedAt,
-			&i.CreatedAt,
-			&i.UpdatedAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const promoteOrCreateAdmin = `-- name: PromoteOrCreateAdmin :one
 INSERT INTO member (email, password_hash, name, role)
 VALUES ($1, $2, $3, 'ADMIN')

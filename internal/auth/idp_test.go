@@ -148,7 +148,9 @@ func TestIdpLoginUnconfiguredOrUnreachable(t *testing.T) {
 		WantProblem(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
 	idpLogin(env.Client(), "/api/auth/idp-b", a.Sign(t, claims(a, "s", "x@nestegg.test", ""))).
 		WantProblem(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
-	var id struct{ ClientID *string `json:"clientId"` }
+	var id struct {
+		ClientID *string `json:"clientId"`
+	}
 	env.Client().Do(http.MethodGet, "/api/auth/idp-a-client-id", nil).Want(http.StatusOK).JSON(&id)
 	if id.ClientID != nil {
 		t.Fatalf("client id %q without configuration", *id.ClientID)

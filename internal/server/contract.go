@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	"net/mail"
 	"net/http"
+	"net/mail"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"

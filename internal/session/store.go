@@ -34,7 +34,7 @@ type Store struct {
 	pool   *pgxpool.Pool
 	codec  scs.Codec
 
-	// syncEvery bounds how stale the durable copy's sliding expiry may get.
+	// syncEvery is how often an unchanged session's sliding expiry is saved.
 	syncEvery time.Duration
 	// backoff is how long Redis is left alone after it fails, so an outage
 	// costs one timeout now and then instead of one per request.
@@ -108,34 +108,31 @@ func (s *Store) FindCtx(ctx context.Context, hash string) ([]byte, bool, error) 
 	return row.Data, true, nil
 }
 
-// CommitCtx writes Redis and, when needed, PostgreSQL. With an idle timeout
-// scs commits on every request only to slide the expiry; writing PostgreSQL
-// each time would put an fsync on every authenticated read and cap reads at
-// the insert rate. So the durable copy is written when the session's data
-// changes and otherwise at most once per syncEvery: a marker keyed by the
-// data's digest, set in Redis with that lifetime, says it was written lately.
-// The durable expiry thus lags by at most syncEvery, which only matters for a
-// session restored from PostgreSQL after idling nearly the whole idle timeout.
+// CommitCtx saves a session. With an idle timeout scs commits on every
+// request only to slide the expiry; writing both stores each time would put a
+// Redis write and a PostgreSQL fsync on every authenticated read and cap reads
+// at the insert rate. So a session is saved when its data changes, and
+// otherwise at most once per syncEvery: a marker keyed by the data's digest,
+// set in Redis with that lifetime, says it was saved lately. The sliding
+// expiry therefore moves in steps of syncEvery, which shortens a 30-day idle
+// timeout by at most that much.
 func (s *Store) CommitCtx(ctx context.Context, hash string, b []byte, expiry time.Time) error {
-	writeDurable := true
 	var marker string
 	if s.redisUp() {
-		if err := s.fast.CommitCtx(ctx, hash, b, expiry); err != nil {
-			s.redisFailed("commit", err)
-		} else {
-			digest := sha256.Sum256(b)
-			marker = s.prefix + "synced:" + hash + ":" + hex.EncodeToString(digest[:8])
-			fresh, err := s.redis.SetNX(ctx, marker, 1, s.syncEvery).Result()
-			if err != nil {
-				s.redisFailed("sync marker", err)
-				marker = ""
-			} else {
-				writeDurable = fresh
+		digest := sha256.Sum256(b)
+		marker = s.prefix + "synced:" + hash + ":" + hex.EncodeToString(digest[:8])
+		fresh, err := s.redis.SetNX(ctx, marker, 1, s.syncEvery).Result()
+		switch {
+		case err != nil:
+			s.redisFailed("sync marker", err)
+			marker = ""
+		case !fresh:
+			return nil
+		default:
+			if err := s.fast.CommitCtx(ctx, hash, b, expiry); err != nil {
+				s.redisFailed("commit", err)
 			}
 		}
-	}
-	if !writeDurable {
-		return nil
 	}
 	err := db.New(s.pool).UpsertAuthSession(ctx, db.UpsertAuthSessionParams{
 		TokenHash: hash, MemberID: s.memberOf(b), Data: b, ExpiresAt: expiry,

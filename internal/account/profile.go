@@ -1,0 +1,79 @@
+package account
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/member"
+	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/session"
+)
+
+// GetProfile answers the member's own view of their account, as it is now.
+func (h *AccountHandler) GetProfile(ctx context.Context, _ api.GetProfileRequestObject) (api.GetProfileResponseObject, error) {
+	m, err := member.Get(ctx, db.New(h.pool), session.PrincipalFrom(ctx).MemberID)
+	if err != nil {
+		return nil, err
+	}
+	return api.GetProfile200JSONResponse(member.ToProfile(m)), nil
+}
+
+// UpdateProfile changes the display name. Sessions reload the member on
+// every request, so every session of the member shows it from its next one.
+func (h *AccountHandler) UpdateProfile(ctx context.Context, req api.UpdateProfileRequestObject) (api.UpdateProfileResponseObject, error) {
+	m, err := rename(ctx, db.New(h.pool), session.PrincipalFrom(ctx).MemberID, req.Body.Name)
+	if err != nil {
+		return nil, err
+	}
+	return api.UpdateProfile200JSONResponse(member.ToProfile(m)), nil
+}
+
+// rename sets the member's display name (trimmed, 1 to 50 characters).
+func rename(ctx context.Context, q *db.Queries, id int64, name string) (db.Member, error) {
+	name, err := member.NormalizeName("/name", name)
+	if err != nil {
+		return db.Member{}, err
+	}
+	m, err := q.UpdateMemberName(ctx, db.UpdateMemberNameParams{ID: id, Name: name})
+	return m, updated(err, id)
+}
+
+// SetProfileImage sets the member's own avatar, or clears it with "".
+func (h *AccountHandler) SetProfileImage(ctx context.Context, req api.SetProfileImageRequestObject) (api.SetProfileImageResponseObject, error) {
+	m, err := setProfileImage(ctx, db.New(h.pool), session.PrincipalFrom(ctx).MemberID, req.Body.ProfileImage)
+	if err != nil {
+		return nil, err
+	}
+	return api.SetProfileImage200JSONResponse(member.ToProfile(m)), nil
+}
+
+// setProfileImage stores dataURL as the member's image after checking it, or
+// clears the image when dataURL is empty.
+func setProfileImage(ctx context.Context, q *db.Queries, id int64, dataURL string) (db.Member, error) {
+	var image *string
+	if dataURL != "" {
+		if err := checkProfileImage(dataURL); err != nil {
+			return db.Member{}, err
+		}
+		image = &dataURL
+	}
+	m, err := q.UpdateMemberProfileImage(ctx, db.UpdateMemberProfileImageParams{ID: id, ProfileImage: image})
+	return m, updated(err, id)
+}
+
+// updated maps the error of an UPDATE … RETURNING of the member: no row means
+// the member is gone.
+func updated(err error, id int64) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return problem.NotFound("member")
+	}
+	if err != nil {
+		return fmt.Errorf("update member %d: %w", id, err)
+	}
+	return nil
+}

@@ -1,0 +1,118 @@
+package admin_test
+
+import (
+	"fmt"
+	"net/http"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/internal/apitest"
+)
+
+func userPath(id int64) string { return fmt.Sprintf("/api/users/%d", id) }
+
+func TestUsersCreateReadUpdateDelete(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	admin := env.NewMember(apitest.AsAdmin())
+
+	var created api.User
+	admin.Do(http.MethodPost, "/api/users", map[string]string{
+		"email": "New.User@Nestegg.test", "password": "a fine password", "name": "  New User ",
+	}).Want(http.StatusCreated).JSON(&created)
+	if created.Email == nil || *created.Email != "new.user@nestegg.test" || created.Name != "New User" ||
+		created.Role != api.USER || created.Plan != "FREE" || created.PlanExpiresAt != nil {
+		t.Fatalf("created %+v", created)
+	}
+	newUser := env.LogIn("new.user@nestegg.test", "a fine password")
+
+	var staff api.User
+	admin.Do(http.MethodPost, "/api/users", map[string]string{
+		"email": "staff@nestegg.test", "password": "another password", "name": "Staff", "role": "ADMIN",
+	}).Want(http.StatusCreated).JSON(&staff)
+	if staff.Role != api.ADMIN {
+		t.Fatalf("role %s, want ADMIN", staff.Role)
+	}
+
+	var got api.User
+	admin.Do(http.MethodGet, userPath(created.Id), nil).Want(http.StatusOK).JSON(&got)
+	if !reflect.DeepEqual(got, created) {
+		t.Fatalf("read %+v, want %+v", got, created)
+	}
+
+	var page api.UserPage
+	admin.Do(http.MethodGet, "/api/users?size=2", nil).Want(http.StatusOK).JSON(&page)
+	if page.Total != 3 || page.Page != 1 || page.Size != 2 || len(page.Items) != 2 ||
+		page.Items[0].Id != staff.Id || page.Items[1].Id != created.Id {
+		t.Fatalf("page %+v, want the two newest of 3", page)
+	}
+
+	var updated api.User
+	admin.Do(http.MethodPut, userPath(created.Id), map[string]string{"email": "Renamed@Nestegg.test", "name": " Renamed "}).
+		Want(http.StatusOK).JSON(&updated)
+	if *updated.Email != "renamed@nestegg.test" || updated.Name != "Renamed" || updated.Role != api.USER {
+		t.Fatalf("updated %+v", updated)
+	}
+	if u := sessionOfClient(t, newUser); u.Name != "Renamed" {
+		t.Fatalf("the user's session shows name %q, want the new one", u.Name)
+	}
+	env.LogIn("renamed@nestegg.test", "a fine password")
+
+	// An administrator may edit their own name and e-mail here.
+	admin.Do(http.MethodPut, userPath(admin.ID), map[string]string{"email": "boss@nestegg.test", "name": "Boss"}).Want(http.StatusOK)
+
+	admin.Do(http.MethodDelete, userPath(created.Id), nil).Want(http.StatusNoContent)
+	admin.Do(http.MethodGet, userPath(created.Id), nil).WantProblem(http.StatusNotFound, "NOT_FOUND")
+	newUser.Do(http.MethodGet, "/api/auth/session", nil).WantProblem(http.StatusUnauthorized, "UNAUTHENTICATED")
+	admin.Do(http.MethodGet, "/api/users", nil).Want(http.StatusOK).JSON(&page)
+	if got := []int64{page.Items[0].Id, page.Items[1].Id}; page.Total != 2 || !slices.Equal(got, []int64{staff.Id, admin.ID}) {
+		t.Fatalf("users after deletion %+v", page)
+	}
+}
+
+func sessionOfClient(t *testing.T, c *apitest.Client) sessionUser {
+	t.Helper()
+	var u sessionUser
+	c.Do(http.MethodGet, "/api/auth/session", nil).Want(http.StatusOK).JSON(&u)
+	return u
+}
+
+func TestUsersRefuseDuplicateAndInvalidInput(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	admin := env.NewMember(apitest.AsAdmin())
+	env.NewMember(apitest.WithEmail("taken@nestegg.test"))
+	other := env.NewMember(apitest.WithEmail("other@nestegg.test"), apitest.WithName("Other"))
+
+	admin.Do(http.MethodPost, "/api/users", map[string]string{
+		"email": "TAKEN@nestegg.test", "password": "a fine password", "name": "Copy",
+	}).WantProblem(http.StatusConflict, "CONFLICT")
+	admin.Do(http.MethodPut, userPath(other.ID), map[string]string{"email": "Taken@Nestegg.test", "name": "Other"}).
+		WantProblem(http.StatusConflict, "CONFLICT")
+
+	for _, body := range []map[string]string{
+		{"email": "not-an-email", "password": "a fine password", "name": "Bad"},
+		{"email": "fine@nestegg.test", "password": "short", "name": "Bad"},
+		{"email": "fine@nestegg.test", "password": "a fine password", "name": "   "},
+	} {
+		admin.Raw().Do(http.MethodPost, "/api/users", body).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
+	}
+	admin.Raw().Do(http.MethodPut, userPath(other.ID), map[string]string{"email": "not-an-email", "name": "Other"}).
+		WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
+	admin.Raw().Do(http.MethodPut, userPath(other.ID), map[string]string{"email": "other@nestegg.test", "name": " "}).
+		WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
+
+	// Nothing was created or changed.
+	var u api.User
+	admin.Do(http.MethodGet, userPath(other.ID), nil).Want(http.StatusOK).JSON(&u)
+	if *u.Email != "other@nestegg.test" || u.Name != "Other" {
+		t.Fatalf("other member now %+v", u)
+	}
+	var page api.UserPage
+	admin.Do(http.MethodGet, "/api/users", nil).Want(http.StatusOK).JSON(&page)
+	if page.Total != 3 {
+		t.Fatalf("%d users, want 3", page.Total)
+	}
+}
