@@ -206,16 +206,11 @@ func (h *AdminHandler) setStatus(ctx context.Context, actor, id int64, status st
 	return m, nil
 }
 
-// deleteMember deletes a member and everything they own. Their sessions end
-// first: the deletion cascades to the durable copies, after which nothing
-// would name the Redis copies any more. A session that an in-flight request
-// saves in between is refused on use, as its member is gone.
+// deleteMember deletes another member, everything they own and their
+// sessions.
 func (h *AdminHandler) deleteMember(ctx context.Context, actor, id int64) error {
 	if err := notSelf(actor, id); err != nil {
 		return err
 	}
-	if err := h.sessions.EndMemberSessions(ctx, id, ""); err != nil {
-		return err
-	}
-	return member.Delete(ctx, db.New(h.pool), id)
+	return member.DeleteWithSessions(ctx, h.pool, h.sessions, id)
 }

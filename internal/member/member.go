@@ -130,6 +130,23 @@ func Delete(ctx context.Context, q *db.Queries, id int64) error {
 	return nil
 }
 
+// SessionEnder ends stored sessions of a member (the session manager).
+type SessionEnder interface {
+	EndMemberSessions(ctx context.Context, memberID int64, keepToken string) error
+}
+
+// DeleteWithSessions deletes a member, everything that is theirs and every
+// stored session. The sessions end first: the session store finds the Redis
+// copies through the member's auth_session rows, which the deletion's cascade
+// would remove without telling Redis. A session an in-flight request saves in
+// between is refused on its next use, as its member is gone.
+func DeleteWithSessions(ctx context.Context, pool *pgxpool.Pool, sessions SessionEnder, id int64) error {
+	if err := sessions.EndMemberSessions(ctx, id, ""); err != nil {
+		return err
+	}
+	return Delete(ctx, db.New(pool), id)
+}
+
 // LoadSessionMember returns the current name, role and plan of an ACTIVE
 // member, or nil for a member that is gone or suspended. Sessions call it on
 // every request (one primary-key read), so a change of plan, role, status or
