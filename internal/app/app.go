@@ -124,17 +124,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		return nil, err
 	}
 	a.Handler = handler
-	a.Jobs = jobs.NewRunner(pool, o.Clock, jobs.Job{
-		Name:  "session-cleanup",
-		Every: 24 * time.Hour,
-		Run: func(ctx context.Context, now time.Time) error {
-			n, err := store.DeleteExpired(ctx, now)
-			if n > 0 {
-				slog.Info("deleted expired sessions", "count", n)
-			}
-			return err
-		},
-	})
+	a.Jobs = jobs.NewRunner(pool, o.Clock, store.CleanupJob(), auth.CleanupJob(pool))
 	return a, nil
 }
 

@@ -9,11 +9,13 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/clientaddr"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/jobs"
 	"github.com/nestegg/nestegg/internal/member"
 	"github.com/nestegg/nestegg/internal/password"
 	"github.com/nestegg/nestegg/internal/problem"
@@ -74,6 +76,20 @@ func (h *Handler) countSignupAttempt(ctx context.Context) error {
 		}
 		return q.RecordSignupAttempt(ctx, db.RecordSignupAttemptParams{Address: addr, AttemptedAt: now})
 	})
+}
+
+// CleanupJob deletes sign-up attempts too old to count against any limit.
+func CleanupJob(pool *pgxpool.Pool) jobs.Job {
+	return jobs.Job{
+		Name:  "signup-attempt-cleanup",
+		Every: 24 * time.Hour,
+		Run: func(ctx context.Context, now time.Time) error {
+			if _, err := db.New(pool).DeleteSignupAttemptsBefore(ctx, now.Add(-signupWindow)); err != nil {
+				return fmt.Errorf("delete old sign-up attempts: %w", err)
+			}
+			return nil
+		},
+	}
 }
 
 // LogIn signs a member in with e-mail and password. An unknown e-mail costs

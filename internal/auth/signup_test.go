@@ -204,3 +204,20 @@ func TestBodyProblems(t *testing.T) {
 	c.Send(http.MethodPost, "/api/auth/login", "text/plain", []byte(`email=a`)).WantProblem(http.StatusUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE")
 	c.Send(http.MethodPost, "/api/auth/login", "application/json", []byte(`{"email": 5}`)).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
 }
+
+func TestSignupAttemptCleanupKeepsTheLastHour(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	ctx := context.Background()
+	env.Client().Do(http.MethodPost, "/api/auth/signup", signUpBody("old@nestegg.test")).Want(http.StatusCreated)
+	env.Clock.Advance(30 * time.Minute)
+	env.Client().Do(http.MethodPost, "/api/auth/signup", signUpBody("recent@nestegg.test")).Want(http.StatusCreated)
+	env.Clock.Advance(31 * time.Minute) // the first attempt is now over an hour old
+	if ran, err := env.App.Jobs.Run(ctx, "signup-attempt-cleanup"); err != nil || !ran {
+		t.Fatalf("cleanup ran=%v err=%v", ran, err)
+	}
+	var n int
+	if err := env.Pool.QueryRow(ctx, "SELECT count(*) FROM signup_attempt").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("%d attempts left (%v), want the recent one", n, err)
+	}
+}

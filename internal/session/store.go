@@ -22,6 +22,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/jobs"
 )
 
 // Store is an scs.CtxStore over Redis and PostgreSQL. The tokens it sees are
@@ -196,6 +197,22 @@ func (s *Store) DeleteExpired(ctx context.Context, now time.Time) (int64, error)
 		return 0, fmt.Errorf("delete expired sessions: %w", err)
 	}
 	return n, nil
+}
+
+// CleanupJob deletes durable sessions that have expired; Redis expires its
+// copies itself.
+func (s *Store) CleanupJob() jobs.Job {
+	return jobs.Job{
+		Name:  "session-cleanup",
+		Every: 24 * time.Hour,
+		Run: func(ctx context.Context, now time.Time) error {
+			n, err := s.DeleteExpired(ctx, now)
+			if n > 0 {
+				slog.InfoContext(ctx, "deleted expired sessions", "count", n)
+			}
+			return err
+		},
+	}
 }
 
 // memberOf reads the member id out of encoded session data, for the
