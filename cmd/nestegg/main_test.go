@@ -1,0 +1,102 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nestegg/nestegg/internal/dbtest"
+)
+
+// buildBinary builds cmd/nestegg once for the tests of this file.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "nestegg")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+func TestBinaryServesAndShutsDownOnSIGTERM(t *testing.T) {
+	t.Parallel()
+	bin := buildBinary(t)
+	addr := freeAddr(t)
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(),
+		"HTTP_ADDR="+addr,
+		"DATABASE_URL="+dbtest.NewDatabase(t),
+		"REDIS_URL="+dbtest.RedisURL(),
+		"LOG_LEVEL=warn",
+	)
+	stdout, _ := cmd.StdoutPipe()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill() //nolint:errcheck
+
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("no start-up line: %v; stderr: %s", err, stderr.String())
+	}
+	if want := fmt.Sprintf("nestegg listening on http://%s (API reference: http://%s/docs)", addr, addr); strings.TrimSpace(line) != want {
+		t.Fatalf("start-up line %q, want %q", line, want)
+	}
+	res, err := http.Get("http://" + addr + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("/readyz %d", res.StatusCode)
+	}
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("exit after SIGTERM: %v; stderr: %s", err, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("still running 30s after SIGTERM")
+	}
+}
+
+func TestBinaryRefusesABadSettingByName(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command(buildBinary(t))
+	cmd.Env = append(os.Environ(), "SQL_INIT_MODE=sometimes", "HTTP_ADDR="+freeAddr(t))
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatal("started with SQL_INIT_MODE=sometimes")
+	}
+	if !strings.Contains(string(out), "SQL_INIT_MODE") {
+		t.Fatalf("output does not name the variable:\n%s", out)
+	}
+}
