@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -48,10 +49,15 @@ func run() error {
 		WriteTimeout:      2 * time.Minute,
 		IdleTimeout:       2 * time.Minute,
 	}
+	// Bind before announcing, so "listening" is true when it is printed.
+	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	if err != nil {
+		return fmt.Errorf("HTTP_ADDR: %w", err)
+	}
 	a.Jobs.Start(ctx)
 
 	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
+	go func() { errc <- srv.Serve(ln) }()
 	fmt.Printf("nestegg listening on http://%s (API reference: http://%s/docs)\n", cfg.ListenHost(), cfg.ListenHost())
 	slog.Info("listening", "addr", cfg.HTTPAddr)
 

@@ -57,7 +57,7 @@ func changePassword(ctx context.Context, pool *pgxpool.Pool, id int64, current, 
 	err := database.InTx(ctx, pool, func(q *db.Queries) error {
 		// The lock makes a concurrent change wait and then check against
 		// the password this one set.
-		m, err := member.GetForUpdate(ctx, q, id)
+		m, err := member.GetSelfForUpdate(ctx, q, id)
 		if err != nil {
 			return err
 		}
@@ -106,7 +106,7 @@ func (h *AccountHandler) VerifyPassword(ctx context.Context, req api.VerifyPassw
 // verifyPassword reports whether pw is the member's password; never for a
 // member without one.
 func verifyPassword(ctx context.Context, q *db.Queries, id int64, pw string) (bool, error) {
-	m, err := member.Get(ctx, q, id)
+	m, err := member.GetSelf(ctx, q, id)
 	if err != nil {
 		return false, err
 	}

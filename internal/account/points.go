@@ -2,14 +2,11 @@ package account
 
 import (
 	"context"
-	"errors"
 	"fmt"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
-	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/member"
 	"github.com/nestegg/nestegg/internal/session"
 )
 
@@ -27,11 +24,8 @@ func (h *AccountHandler) GetPoints(ctx context.Context, _ api.GetPointsRequestOb
 
 func balance(ctx context.Context, q *db.Queries, id int64) (int64, error) {
 	points, err := q.GetMemberPoints(ctx, id)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, problem.NotFound("member")
-	}
 	if err != nil {
-		return 0, fmt.Errorf("points of member %d: %w", id, err)
+		return 0, member.Self(err, id)
 	}
 	return points, nil
 }

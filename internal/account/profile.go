@@ -2,21 +2,16 @@ package account
 
 import (
 	"context"
-	"errors"
-	"fmt"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/member"
-	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
 )
 
 // GetProfile answers the member's own view of their account, as it is now.
 func (h *AccountHandler) GetProfile(ctx context.Context, _ api.GetProfileRequestObject) (api.GetProfileResponseObject, error) {
-	m, err := member.Get(ctx, db.New(h.pool), session.PrincipalFrom(ctx).MemberID)
+	m, err := member.GetSelf(ctx, db.New(h.pool), session.PrincipalFrom(ctx).MemberID)
 	if err != nil {
 		return nil, err
 	}
@@ -66,14 +61,5 @@ func setProfileImage(ctx context.Context, q *db.Queries, id int64, dataURL strin
 	return m, updated(err, id)
 }
 
-// updated maps the error of an UPDATE … RETURNING of the member: no row means
-// the member is gone.
-func updated(err error, id int64) error {
-	if errors.Is(err, pgx.ErrNoRows) {
-		return problem.NotFound("member")
-	}
-	if err != nil {
-		return fmt.Errorf("update member %d: %w", id, err)
-	}
-	return nil
-}
+// updated maps the error of an UPDATE … RETURNING of the member's own row.
+func updated(err error, id int64) error { return member.Self(err, id) }

@@ -66,7 +66,7 @@ func (h *Handler) GetSignupEnabled(ctx context.Context, _ api.GetSignupEnabledRe
 // GetSession answers the signed-in member.
 func (h *Handler) GetSession(ctx context.Context, _ api.GetSessionRequestObject) (api.GetSessionResponseObject, error) {
 	p := session.PrincipalFrom(ctx)
-	m, err := member.Get(ctx, db.New(h.pool), p.MemberID)
+	m, err := member.GetSelf(ctx, db.New(h.pool), p.MemberID)
 	if err != nil {
 		return nil, err
 	}

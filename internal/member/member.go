@@ -68,6 +68,34 @@ func GetForUpdate(ctx context.Context, q *db.Queries, id int64) (db.Member, erro
 	return m, notFound(err, id)
 }
 
+// ErrSelfGone answers an operation on one's own account when the account was
+// deleted meanwhile: the session is over, so it is a 401, not a 404.
+var ErrSelfGone = problem.New(http.StatusUnauthorized, problem.CodeUnauthenticated, "the signed-in account no longer exists")
+
+// GetSelf is Get for the signed-in member's own account.
+func GetSelf(ctx context.Context, q *db.Queries, id int64) (db.Member, error) {
+	m, err := q.GetMember(ctx, id)
+	return m, Self(err, id)
+}
+
+// GetSelfForUpdate is GetSelf with the row locked until the transaction ends.
+func GetSelfForUpdate(ctx context.Context, q *db.Queries, id int64) (db.Member, error) {
+	m, err := q.GetMemberForUpdate(ctx, id)
+	return m, Self(err, id)
+}
+
+// Self maps the error of a read or change of the signed-in member's own row:
+// no row means the account is gone (ErrSelfGone).
+func Self(err error, id int64) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return ErrSelfGone
+	}
+	if err != nil {
+		return fmt.Errorf("member %d: %w", id, err)
+	}
+	return nil
+}
+
 func notFound(err error, id int64) error {
 	if errors.Is(err, pgx.ErrNoRows) {
 		return problem.NotFound("member")
