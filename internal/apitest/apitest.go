@@ -120,6 +120,9 @@ func New(t testing.TB, opts ...Option) *Env {
 	t.Cleanup(a.Close)
 	srv := httptest.NewServer(a.Handler)
 	t.Cleanup(srv.Close)
+	// A redirect is an answer to check, not to follow: following it would
+	// check the next answer against the wrong operation.
+	srv.Client().CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	return &Env{T: t, Server: srv, App: a, Pool: pool, Redis: rdb, Clock: fake, Config: cfg, checker: NewChecker(t), options: o}
 }
 

@@ -70,6 +70,9 @@ func New(deps Deps) (http.Handler, error) {
 	root := http.NewServeMux()
 	root.Handle("GET /metrics", m.handler())
 	root.Handle("GET /docs/", ops.docs)
+	// Without an exact /docs, ServeMux would redirect it to the asset tree
+	// above instead of letting the contract's getDocs answer.
+	root.Handle("/docs", api)
 	root.Handle("/", api)
 	return withRequestInfo(withAccessLog(m, withRecover(root))), nil
 }
