@@ -45,6 +45,41 @@ type Store struct {
 	// pendingDeletes are tokens ended while Redis could not be told; their
 	// Redis copies must not be served when Redis returns.
 	pendingDeletes sync.Map
+
+	// localSaves stands in for the Redis markers while Redis is away, so an
+	// outage does not turn every authenticated read into a PostgreSQL write.
+	localSaves recentSaves
+}
+
+// recentSaves remembers, per replica, which session data was saved when.
+// It is bounded: forgetting only costs an extra write.
+type recentSaves struct {
+	mu sync.Mutex
+	at map[string]time.Time
+}
+
+const maxRecentSaves = 100_000
+
+// claim reports whether key has not been saved within every, and if so
+// records it as saved now.
+func (r *recentSaves) claim(key string, every time.Duration) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := time.Now()
+	if t, ok := r.at[key]; ok && now.Sub(t) < every {
+		return false
+	}
+	if r.at == nil || len(r.at) >= maxRecentSaves {
+		r.at = make(map[string]time.Time)
+	}
+	r.at[key] = now
+	return true
+}
+
+func (r *recentSaves) forget(key string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.at, key)
 }
 
 // StoreConfig tunes a Store; zero values take the defaults.
@@ -118,22 +153,25 @@ func (s *Store) FindCtx(ctx context.Context, hash string) ([]byte, bool, error) 
 // expiry therefore moves in steps of syncEvery, which shortens a 30-day idle
 // timeout by at most that much.
 func (s *Store) CommitCtx(ctx context.Context, hash string, b []byte, expiry time.Time) error {
-	var marker string
+	digest := sha256.Sum256(b)
+	key := hash + ":" + hex.EncodeToString(digest[:8])
+	marker := ""
 	if s.redisUp() {
-		digest := sha256.Sum256(b)
-		marker = s.prefix + "synced:" + hash + ":" + hex.EncodeToString(digest[:8])
-		fresh, err := s.redis.SetNX(ctx, marker, 1, s.syncEvery).Result()
+		fresh, err := s.redis.SetNX(ctx, s.prefix+"synced:"+key, 1, s.syncEvery).Result()
 		switch {
 		case err != nil:
 			s.redisFailed("sync marker", err)
-			marker = ""
 		case !fresh:
 			return nil
 		default:
+			marker = s.prefix + "synced:" + key
 			if err := s.fast.CommitCtx(ctx, hash, b, expiry); err != nil {
 				s.redisFailed("commit", err)
 			}
 		}
+	}
+	if marker == "" && !s.localSaves.claim(key, s.syncEvery) {
+		return nil
 	}
 	err := db.New(s.pool).UpsertAuthSession(ctx, db.UpsertAuthSessionParams{
 		TokenHash: hash, MemberID: s.memberOf(b), Data: b, ExpiresAt: expiry,
@@ -141,6 +179,8 @@ func (s *Store) CommitCtx(ctx context.Context, hash string, b []byte, expiry tim
 	if err != nil {
 		if marker != "" {
 			s.redis.Del(ctx, marker)
+		} else {
+			s.localSaves.forget(key)
 		}
 		return fmt.Errorf("save session: %w", err)
 	}

@@ -265,3 +265,32 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// While Redis is away its markers are too; a replica-local record keeps an
+// outage from turning every authenticated read into a PostgreSQL write.
+func TestSlidingCommitsDuringAnOutageAreThrottledToo(t *testing.T) {
+	t.Parallel()
+	pool := dbtest.NewPool(t)
+	r := dbtest.StartRedis(t)
+	store := session.NewStore(pool, r.Client(), session.StoreConfig{Prefix: "t:"})
+	e := storeEnv{store: store, pool: pool}
+	ctx := context.Background()
+	r.Kill()
+	data := encode(t, 0, "g")
+	first := time.Now().Add(time.Hour).Truncate(time.Microsecond)
+	for i := range 5 {
+		if err := store.CommitCtx(ctx, "h7", data, first.Add(time.Duration(i)*time.Minute)); err != nil {
+			t.Fatalf("commit during outage: %v", err)
+		}
+	}
+	if exp, _ := e.durable(t, "h7"); !exp.Equal(first) {
+		t.Fatalf("durable expiry %v; want the first save only (%v)", exp, first)
+	}
+	changed := encode(t, 0, "g2")
+	if err := store.CommitCtx(ctx, "h7", changed, first.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if exp, got := e.durable(t, "h7"); !exp.Equal(first.Add(time.Hour)) || string(got) != string(changed) {
+		t.Fatal("changed session not saved during the outage")
+	}
+}
