@@ -230,3 +230,16 @@ func TestAdministratorBootstrap(t *testing.T) {
 		t.Fatalf("%d administrators after a second start (%v)", n, err)
 	}
 }
+
+func TestCorruptStoredSessionReadsAsSignedOut(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	ctx := context.Background()
+	if err := env.Redis.Set(ctx, env.RedisKey(m.Token), "not a session", time.Hour).Err(); err != nil {
+		t.Fatal(err)
+	}
+	m.Do(http.MethodGet, "/api/auth/session", nil).WantProblem(http.StatusUnauthorized, "UNAUTHENTICATED")
+	// Signing in again works as usual.
+	env.LogIn(m.Email, apitest.DefaultPassword).Do(http.MethodGet, "/api/auth/session", nil).Want(http.StatusOK)
+}

@@ -57,6 +57,7 @@ type Manager struct {
 func NewManager(cfg Config, store *Store, load LoadMember) *Manager {
 	sm := scs.New()
 	sm.Store = store
+	sm.Codec = tolerantCodec{}
 	sm.Lifetime = cfg.Lifetime
 	sm.IdleTimeout = cfg.IdleTimeout
 	sm.HashTokenInStore = true
@@ -66,6 +67,20 @@ func NewManager(cfg Config, store *Store, load LoadMember) *Manager {
 	sm.Cookie.Secure = cfg.CookieSecure
 	sm.Cookie.Path = "/"
 	return &Manager{scs: sm, store: store, load: load, secure: cfg.CookieSecure}
+}
+
+// tolerantCodec reads an undecodable session (corrupt, or written by an
+// incompatible version) as an empty one, so its holder is signed out instead
+// of answered 500 until it expires.
+type tolerantCodec struct{ scs.GobCodec }
+
+func (c tolerantCodec) Decode(b []byte) (time.Time, map[string]any, error) {
+	deadline, values, err := c.GobCodec.Decode(b)
+	if err != nil {
+		slog.Warn("unreadable session; treating it as signed out", "error", err)
+		return time.Now(), map[string]any{}, nil
+	}
+	return deadline, values, nil
 }
 
 // Store returns the manager's store.
@@ -253,6 +268,11 @@ func (w *sessionWriter) save() {
 	case scs.Modified:
 		if w.st.started && w.m.scs.Token(ctx) == w.st.startedToken {
 			w.setCookie(w.st.startedToken, w.st.startedExpiry)
+			return
+		}
+		if w.m.scs.GetInt64(ctx, keyMemberID) == 0 {
+			// A session without a member (unreadable, or never signed in)
+			// is not worth keeping.
 			return
 		}
 		token, expiry, err := w.m.scs.Commit(ctx)
