@@ -15,12 +15,15 @@ help: ## List the targets
 generated/api/api.gen.go: api/openapi.yaml oapi.yaml internal/tools/go.mod
 	$(TOOL) oapi-codegen -config oapi.yaml api/openapi.yaml
 
+generated/apiclient/client.gen.go: api/openapi.yaml api/oapi-client.yaml internal/tools/go.mod
+	$(TOOL) oapi-codegen -config api/oapi-client.yaml api/openapi.yaml
+
 generated/db/db.go: sqlc.yaml $(wildcard schema/*.sql) $(wildcard queries/*.sql) internal/tools/go.mod
 	rm -f generated/db/*.go
 	$(TOOL) sqlc generate
 
 generate: ## Regenerate generated/ from the contract, the queries and the schema
-	@$(MAKE) --no-print-directory -B generated/api/api.gen.go generated/db/db.go
+	@$(MAKE) --no-print-directory -B generated/api/api.gen.go generated/apiclient/client.gen.go generated/db/db.go
 
 check: generate lint ## Regenerate and fail on any drift, vet, lint the contract, check go.mod
 	@if ! git diff --quiet -- generated/ || [ -n "$$(git ls-files --others --exclude-standard -- generated/)" ]; then \

@@ -120,9 +120,6 @@ func New(t testing.TB, opts ...Option) *Env {
 	t.Cleanup(a.Close)
 	srv := httptest.NewServer(a.Handler)
 	t.Cleanup(srv.Close)
-	// A redirect is an answer to check, not to follow: following it would
-	// check the next answer against the wrong operation.
-	srv.Client().CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	return &Env{T: t, Server: srv, App: a, Pool: pool, Redis: rdb, Clock: fake, Config: cfg, checker: NewChecker(t), options: o}
 }
 
@@ -364,12 +361,11 @@ func (c *Client) Send(method, path, contentType string, raw []byte) *Response {
 	if c.Token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.Token)
 	}
-	if !c.skipRequestCheck {
-		if err := c.env.checker.CheckRequest(req.Clone(context.Background()), raw); err != nil {
-			t.Errorf("apitest: request outside the contract: %v", err)
-		}
+	client := c.env.HTTPClient()
+	if c.skipRequestCheck {
+		client = c.env.httpClient(false)
 	}
-	res, err := c.env.Server.Client().Do(req)
+	res, err := client.Do(req)
 	if err != nil {
 		t.Fatalf("apitest: %s %s: %v", method, path, err)
 	}
@@ -378,11 +374,62 @@ func (c *Client) Send(method, path, contentType string, raw []byte) *Response {
 	if err != nil {
 		t.Fatalf("apitest: read %s %s: %v", method, path, err)
 	}
-	checkReq, _ := http.NewRequest(method, c.env.Server.URL+path, nil)
-	if err := c.env.checker.CheckResponse(checkReq, res.StatusCode, res.Header, data); err != nil {
-		t.Errorf("apitest: %v", err)
-	}
 	return &Response{t: t, Status: res.StatusCode, Header: res.Header, Body: data}
+}
+
+// HTTPClient returns an HTTP client of the service that checks every request
+// and response against the contract, failing the test on a mismatch. Give it
+// to a generated SDK client to drive the service as a client team would.
+func (e *Env) HTTPClient() *http.Client { return e.httpClient(true) }
+
+func (e *Env) httpClient(checkRequests bool) *http.Client {
+	return &http.Client{
+		Transport: &checkingTransport{base: e.Server.Client().Transport, checker: e.checker, t: e.T, checkRequests: checkRequests},
+		// A redirect is an answer to check, not to follow: following it
+		// would check the next answer against the wrong operation.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+}
+
+// checkingTransport checks each exchange against the contract.
+type checkingTransport struct {
+	base          http.RoundTripper
+	checker       *Checker
+	t             testing.TB
+	checkRequests bool
+}
+
+func (ct *checkingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	var body []byte
+	if req.Body != nil {
+		var err error
+		if body, err = io.ReadAll(req.Body); err != nil {
+			return nil, err
+		}
+		req.Body.Close()
+		req.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	if ct.checkRequests {
+		if err := ct.checker.CheckRequest(req.Clone(context.Background()), body); err != nil {
+			ct.t.Errorf("apitest: request outside the contract: %v", err)
+		}
+		req.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	res, err := ct.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	res.Body = io.NopCloser(bytes.NewReader(data))
+	checkReq, _ := http.NewRequest(req.Method, req.URL.String(), nil)
+	if err := ct.checker.CheckResponse(checkReq, res.StatusCode, res.Header, data); err != nil {
+		ct.t.Errorf("apitest: %v", err)
+	}
+	return res, nil
 }
 
 // Want fails the test unless the status is want.
