@@ -10,7 +10,6 @@ import (
 	"github.com/nestegg/nestegg/internal/server"
 )
 
-
 // Bad input gets a clear problem, never a 500: every operation of the
 // contract, called by an administrator (so the gate lets it through) with
 // malformed path parameters and bodies, answers something the contract
