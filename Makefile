@@ -34,9 +34,13 @@ check: generate lint ## Regenerate and fail on any drift, vet, lint the contract
 	go mod tidy -diff
 	cd internal/tools && go mod tidy -diff
 
-lint: ## Lint the contract (Redocly recommended + our rules, oasdiff validate)
+lint: ## Lint the contract (Redocly recommended + our rules, oasdiff validate, TypeScript SDK types)
 	$(REDOCLY) lint --config api/redocly.yaml --format stylish api/openapi.yaml
 	$(TOOL) oasdiff validate --fail-on ERR api/openapi.yaml
+	@# Client teams generate SDKs from the contract: the TypeScript types must generate and type-check.
+	@d=$$(mktemp -d) && trap 'rm -rf $$d' EXIT && \
+	npx --yes -p openapi-typescript@7.13.0 -p typescript@5.9.3 openapi-typescript ./api/openapi.yaml -o $$d/api.d.ts && \
+	npx --yes -p typescript@5.9.3 tsc --noEmit --strict $$d/api.d.ts && echo "TypeScript SDK types: ok"
 
 test: ## Run every test against the local PostgreSQL and Redis, with the race detector
 	go test -race -count=1 ./...
