@@ -66,6 +66,7 @@ func ensureTemplate(ctx context.Context, admin *pgx.Conn, name string) error {
 	if exists {
 		return nil
 	}
+	dropStaleTemplates(ctx, admin, name)
 	building := name + "_build"
 	_, _ = admin.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{building}.Sanitize()+" WITH (FORCE)")
 	if _, err := admin.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{building}.Sanitize()); err != nil {
@@ -83,6 +84,22 @@ func ensureTemplate(ctx context.Context, admin *pgx.Conn, name string) error {
 	// Renamed only once complete, so a half-built template is never cloned.
 	_, err = admin.Exec(ctx, "ALTER DATABASE "+pgx.Identifier{building}.Sanitize()+" RENAME TO "+pgx.Identifier{name}.Sanitize())
 	return err
+}
+
+// dropStaleTemplates removes templates of earlier migrations. One still being
+// cloned by another run is left alone (the drop fails) and goes next time.
+func dropStaleTemplates(ctx context.Context, admin *pgx.Conn, current string) {
+	rows, err := admin.Query(ctx, "SELECT datname FROM pg_database WHERE datname LIKE 'nestegg\\_tpl\\_%' AND datname <> $1", current)
+	if err != nil {
+		return
+	}
+	stale, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return
+	}
+	for _, name := range stale {
+		_, _ = admin.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize())
+	}
 }
 
 func urlFor(admin *pgx.Conn, dbName string) string {
