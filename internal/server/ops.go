@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"net/http/httptest"
+	"net/url"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -32,11 +32,22 @@ func newOpsHandler(pool *pgxpool.Pool, rdb *redis.Client) *opsHandler {
 	docs := v5emb.NewWithConfig(swgui.Config{
 		SettingsUI: map[string]string{"validatorUrl": "null"},
 	})("nestegg API", "/api/openapi.yaml", docsBase)
-	// GET /docs (in the contract) answers the same page the UI serves at /docs/.
-	rec := httptest.NewRecorder()
-	docs.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, docsBase, nil))
-	return &opsHandler{pool: pool, redis: rdb, docs: docs, docsPage: rec.Body.Bytes()}
+	// GET /docs (in the contract) answers the same page the UI serves at /docs/,
+	// rendered once.
+	page := &pageWriter{header: http.Header{}}
+	docs.ServeHTTP(page, &http.Request{Method: http.MethodGet, URL: &url.URL{Path: docsBase}, Header: http.Header{}})
+	return &opsHandler{pool: pool, redis: rdb, docs: docs, docsPage: page.body.Bytes()}
 }
+
+// pageWriter captures a handler's page.
+type pageWriter struct {
+	header http.Header
+	body   bytes.Buffer
+}
+
+func (w *pageWriter) Header() http.Header         { return w.header }
+func (w *pageWriter) Write(b []byte) (int, error) { return w.body.Write(b) }
+func (w *pageWriter) WriteHeader(int)             {}
 
 func (h *opsHandler) GetHealth(context.Context, apigen.GetHealthRequestObject) (apigen.GetHealthResponseObject, error) {
 	return apigen.GetHealth200JSONResponse{Status: "ok"}, nil
