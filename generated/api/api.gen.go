@@ -1505,7 +1505,14 @@ type PayloadTooLargeApplicationProblemPlusJSONResponse Problem
 
 type ServiceUnavailableApplicationProblemPlusJSONResponse Problem
 
-type TooManyRequestsApplicationProblemPlusJSONResponse Problem
+type TooManyRequestsResponseHeaders struct {
+	RetryAfter *int
+}
+type TooManyRequestsApplicationProblemPlusJSONResponse struct {
+	Body Problem
+
+	Headers TooManyRequestsResponseHeaders
+}
 
 type UnauthenticatedApplicationProblemPlusJSONResponse Problem
 
@@ -2676,6 +2683,25 @@ func (response LogIn415ApplicationProblemPlusJSONResponse) VisitLogInResponse(w 
 	return err
 }
 
+type LogIn429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response LogIn429ApplicationProblemPlusJSONResponse) VisitLogInResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type LogIn500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -3391,10 +3417,13 @@ type SignUp429ApplicationProblemPlusJSONResponse struct {
 func (response SignUp429ApplicationProblemPlusJSONResponse) VisitSignUpResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
@@ -3535,6 +3564,25 @@ func (response VerifyPassword415ApplicationProblemPlusJSONResponse) VisitVerifyP
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyPassword429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyPassword429ApplicationProblemPlusJSONResponse) VisitVerifyPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5326,129 +5374,132 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H0Lb9s4uuhfIbQXaLJXcR5N93QSHOC6jtP6bh5ex2lPMS4iWvpscyKTGpKK6+nmvx/wIyVLtvxImrTT",
-	"2S4WmFQWXx+/90tfvFCME8GBa+UdffESKukYNEj81zmM+yBbJ+bvCFQoWaKZ4N6R1x0BGeOvLxRhUc3z",
-	"PWaeJ1SPPN/jdAzekcciz/ck/J4yCZF3pGUKvqfCEYypmXIg5Jhq8x7X/zj0fG/MOBunY+9o3/f0NAH7",
-	"EwxBevf3vtemQ1jcinlKeGr24pOBFGOyn2/n9xTkdLafxExQ3EEEA5rGGhcs7ublgdkN/ex2s2f+t3Z7",
-	"V+yPiu21NIwVSUASs/qynSkztnJnB3trtrZmX/fmBlQiuAK80zc06sDvKSht/hUKroHjnzRJYhZSs+3d",
-	"RIp+DOP/+5syZ/hS2Nf/kTDwjry/7c7wZtf+qnbbdpRddBFfpF2WMEXGNDZngogISSgZMIgj85zxOxqz",
-	"iGwF7+tnrZN6t3V5cXNab501TwLfvjsWEohKIGQDFpJQRLBd8+59ryH4IGbhdztV6NZXZML0iExGFE+q",
-	"tJBgDtS4vDg9azW6wepjnArZZ1EE/Fue44oNOUSEcdJPNeFCExrHYoL7Pr3svGmdnDQv7AUE7U7zvHV9",
-	"ftNp/uu61WmeBGSABzrtNJuOJRDBCSXuRSISkLhve8AW1yA5jb/l+eqcpBw+JxBqiMiAsjiVQLaC1kW3",
-	"2bmonwXbNWLuMqSpAnNrsRgOISIpj0CSwF1xKwp8wuEOJFEjMeF4nAuhT0XKo295nAtBVBqOiIRQyAiv",
-	"hWnSh1jwoSJaEMqFHoHMrmMruLjs3pxeXl+cBPYS2nQaCxp1hTij0jLV70EzfRFNDbiFgakewQxXXigS",
-	"szHTZCto1z+eXdZPbrqXlzdn9c7bpjvDFcg7FsI1p3eUxbQff9Nj1Imy6xM9MifINk44QKTMoQwZGabA",
-	"hqm0jM48kUDDkdksnqErxDnlU8eQ1Te9ByHImPJpdhnKyk48TRgz4Ab2nXq3eXPWOm91mxnqXHOa6hFw",
-	"bXYG3xzvQSkmOOK8QRj3bzKiisDnhFlee31Rv+6+a150W416cecqTRIhNUTnEDHaRVH5/TD/hSJjsw9i",
-	"ZHaGMYJDmRKIpreg8FBX1+32ZafbPLk5b5606jfdj21LDPeZ5oAYVI/GjFvVbVEdqWdMgSpCzYtMaUm1",
-	"kIoowKXHZIsLkkgxYDEQNqZDI5p8L5FmT5pZNSKUYK6/rkuKXEQ17Gg2NrqM00SUlowPDfxhTBmyfZ7G",
-	"jl6tRrjwJosq1cN53SbTnr4szpDElK+9KvOOe7eeatEBDpPCbH0hYpi90kT0UitOvPZcZpq2FFFq1ZRF",
-	"9EBtwcDevELEAFEhTKU05KjSfv6+T9iAUD6tbbSsYE693wCkiRR3LLKoswbR7XtGwRSW+a56v2PeMYiq",
-	"qU7Vurct+l7Zd60Om1kRv1qzwmKTQwG3hXx2hwDzF1e+gfmbL5w9h5lfQPRPObhE/zcItTlNPdWjDijU",
-	"1L/MkYgWt1aNq7hnx7bwlWOigEdGhFNFAjOjkOwPJP4j8gaoBEl66d7eyxBfxz8hIFsMFUwaK8MWcTAl",
-	"oRC3zNLrAhqkav2tXitnzBThbQ/iJqiCQmNE+RDaVKmJkEXzYo5nWETO3jOPxvTzGfChHhlT5uCwYtcc",
-	"JsUBK1Eye2/+APMLl2etPBFKQGv5zh3C/hJtwMjmd5GNrFwQ0cyAfyn4cv65CgZNfKnAGle9fMJUEtPp",
-	"hXnVkP6D4fwQ0p+DRka/SeFSzD6qgHMCCfAIeDg1HAHXA24M3l+9NPF8LxITXhg4Q57iASsJ0SxJisoy",
-	"ikFDPvCZjhNzNu+c8d+YNbozXH1lre4cdSuWbma3tWCKwI75idAokqDUMTEQo0ZxCamCHcYVcMU0u4N4",
-	"Wt6I3eH/46A0DIe17IeCfyADamGrB6+qqOrUWNxNKYVcxDO0xqvBhT/5ltX8/6vLC4JsEiRhXAsUVqjS",
-	"O+Usdya9UAjo8ml2s80ubG4MSjlXT+HwqVGbgFBiXQRlKHrriM8eajZ3FZq9AxobkM0DZCayZtsRt2uX",
-	"dMOqVmqddA1PXUrqLOouFx6XCfDWCWkIziHUpHVixYgFuZNghCmVQkTcrdAkqZXRYv8fL18frkHiBbFr",
-	"N1V1oDMxZHw951qLl8kDZMM6hlK1T6tXZI7EOaBrGJf/WMXUilr2fb4SlZJO7UHsEguuu0WNSzm/4Qav",
-	"aqGt52StIjd/d3gkP/eAWnejnW45nK5miO/Ybb3Rbb1ver53dX3Vbl6cNE8q+W5RYpcR+LVByf2D1yQc",
-	"UUlDDVL5hAtkgsKwPcGJTGNQx87VomXK0dKsFRldQWoU0eTgdQmlX6/Y2nvDRRaR4C57PG8EzAHUvlcF",
-	"urYzPTKQnXaaBmDOHVYNrpguJ57NTZm5LeLAyh0apv2OGWNj+rVkgHN10BGFrJt+btlh6JkuU0UlTi7d",
-	"oJt0UQF7uOU5M4DmQgf43MgQiMiWxb872Eb5RQ1L3eIwpPishH3LCVQCde6Cgv5wedF9d9O4PG+fNbvN",
-	"m4O9g3/s76+VHrkB4qZcZ4m08zPOoc9y4y+PG+yt5R9ulsqFncejStXpnDbIL4ev/os4ZwqJQBupjS5y",
-	"SpQ22jMJQhFBUOFjEBFs6G9pmFfR46Ir1a4PI6rJxFjREyn40G4AfV3OI+OjGzsBkcRQaT2BUZYqcOhU",
-	"SKuRWG+Ncy4rnwANR3lAA9UPDP5sQlQF7axCtOTu6Gr1gEXWcTA7G2HcOcvkHSpjsRiqykPONJ3Fed91",
-	"u21iX8B4RUmbO9w73Ig+NNMxVHml1EhITVQ6HlM5zTwfGdaYecrK44XQxPrdK06hnWNvfo3rTotIGIAE",
-	"HqLqz/hwYZ1jEtC+SPVRP6b81kY3zDtD4CBZSAQHVd5L4fW1VI2/ZmAouCsQ1VdQV8ORwgLYLAWZ4cb6",
-	"t37bkHKiJkyHIyI47tWJovnYjeejdLIe3pvm/zSazRN8uhB983xvzqlqxmahIc/38giD53vnze67y5Mb",
-	"86h+dnb5AV/O4l+e7xW9ykaVaL29uG7fnLSu6m/sUpeNDo42Y1pvr+1Or5pnpzfvL7vN7O9Os33ZMfPV",
-	"zzrN+slH9wBfvmi+rRtN5ebd5dlJ6+Kt2UC923x72fl4867V7NQ7jXcfzUT18+ZNu3519eGyY8Z96Fxe",
-	"vC0+uLpstOpnN/VG4/L6opstXT85b13cNN7VL96a7Zxct88QKjft607jXf3KPGyet7sfb97UG/+8bhv5",
-	"Px/GQJBWuXRxkc77VqN5c31Rf19vnRm4eL6XhauqdQjrsF3ib8IA3w7js6C9mHByx2DiaI1JQsNQpFwv",
-	"8uFncNyyKKm3WahTWYXWd1RTmZl2Ni7BIuCa6enMwqlv5Pt8Mg/xU7h/HyeK8TrM3bbGlQkQpVwMc63U",
-	"wc9Y6RHVlFx3zo5JYPYXkMkIOEm5Al0jH0YsHGWva4FhTTJg0gbp0feMHOWFIuFIsBA2czc/qwd5c1/w",
-	"MhdwplgVvL1FdJwD9xKmnL+wXG9feWl1EpirOcL4yu5Wwof//i2B4b+HbPDvCfST7eM+VfCPQz8wt4fx",
-	"rp7X88wthTFQOWfOv9xzOSprlMoNTpbf3bwGBdKGphyfICEdAxLnMYkZvzXCNAs859QaUw2SRAJcPBQd",
-	"xYTpolQ6u2zUzwx7O2nf1N1/31TyuA7QiHFQlWqu0kMJa1WreVciAihiDx+3oCC79bP5qqDbcVienfz6",
-	"qtkx8stIk+oDi3g5gj2aZnBg1f6u2JBfJz+WA3oCfcV0BYWdAb0DAuNET2ukTvpCkwGLY0WYPsacoziG",
-	"COOtqCkPUmV9DEUf1QYk9RA/toFvmjS5YZ8Vli3MfljjfcjerFwEdcqll/gE8bcVjs3rxEhExx+X7uHB",
-	"qDG3gaUAtst/zyjKEuxYvmO1LkpfTHOgPMJ/pwqkS/9RVmqzVXpbeXKnCNi0LbfOZCQUVChZQ0NDXJA7",
-	"kGzAIHO7bxiX2FBfnFmRB/5Dov6LIZqn1fIWBCDPk9qARypXqQwkMf3NXI8Fq5mLmP8XUywwTLuVgBxT",
-	"s4OyT+lBmuQ3U5eWoexTeNBtrPkv5zp/b0hlujYY/hWRjhURDgMTCFPJ9PTKgNmu1cckghUhJWVUuVJS",
-	"gvWHWfXf8CCqSSRQh7sFSFyeATpC8DpRWOEqM4COtE7wkuy8DRyyuP5VcVkkkf4UDdadNMkZXiyGjCuy",
-	"9U7r5JLHU59c0TFcMQ3/fUY/b+dp1XZfs7xqx5Nu3B5mm6MJ+ydMbZoW4wORJYJRm5pTHk76NLwFsxWg",
-	"Y8/3Uhm786mj3d05vrcbwR3E5qqVt5ADlk1ogKhy9vtCkZFIFYxEHJEYoiFIsjWhcQxa+QS4lgyUT0Kq",
-	"YSjs3/00Gppfe5zxO1B6bO7JJxw0mQipR9s+kSm3KSHjccoNV+8LKiPr+rwT2swiIRFSKwSztYt883eP",
-	"KzCa0iyJ1wXHRywheiRFOhzhtYxFn8UYXrSpS7Ue7/G//Y00BL8zokRw1eM7NlRsk7wNYBWh0lzpBGSD",
-	"jiFuUAU1ci44YDYo5cTRYua4NKaQS4MKp8QcpscJ2fpn5wPGjsaMC4mPt2vkXyk1MgyBlEgWgj2dpNqt",
-	"G0HIxjQmlrgU2ep5+we1V2g/9bztmtlwl41BaTpO7JDOaYO8fPnyl2MS0hh4RKWxq918wcePHz/unJ/v",
-	"nJwExwTuQE5Jz4votOf5pOeNBdejnmfBSkjPmwDc9jxzUDSjbN515p7FhFI2BvKHUUy36orR3SsQaWyI",
-	"wtUEHBMzhSJKU6mJ4AZyEZ3anRvGHJGYKUO19BZIYPhWQLZsZcQ2AiMwTCwgW25CcrDnE6rJWChN9vf2",
-	"7EuUqwlIs+fgC/JAHysYfGIG+wQZ4H2Aizbx0OghN+cKlqVRBmQriwhsz8UA0iQBuROai7bhALPwEo8m",
-	"qTvdJ+NLzrqEz0xp8ve/C7k8Gfrvf8eJ8WyKHO4dZindh3svfaIEYZEyy5n5+tYzDBEesm7ReD53GdOU",
-	"baR9n5yzNyTlMSg1l8Sp6FTZPJMJU4DYG3zeGdPPO2aenf5Ugwq2j0nKb7mYcDs7UoxFMjbkQkJ0XKic",
-	"wN3MDrKHm7xwmkNx7JjKW4issmJ+OyJGqwjsJUsgNJ6Y3SUSlIE14yQvGMno2fFo1eNX1YzZ7sNcp+Pm",
-	"AbJzt0iWosbyUETGx50g6fFgjlMHNfJGionRczMhJCGeGnRHvxQOO84YUPaKAkNlG+fQGUzKNmw0OkIH",
-	"GiR5uUciAxGDoSLVRtsmQpL91/Z5j9vX8Og+mYxYOEIUCoXhbeg/ywD3YSTImE4N34gNY8sxoseb1GBz",
-	"jiEhlYazk+DzDg1DUCpwUxdCNwT4QEhkaYpMJNMa+FGPB0naj1kYYOKuO8+2TwKL8QHZony64AI2LyQS",
-	"xiwdmzfmOD0WqfAeL+mvx3NlHkYAGbqpKArBGGqAo3H9siJ83OPlnKshaDvRrNpku0Y+OPjTWdo3JVzw",
-	"HXveAvBmZLBf6xkpH7MQuIKCKG9LkUgGmmLZ1WoJno2eBaxywV1vtzzfuwOprEDfq+3X9syLIgFOE+Yd",
-	"eS9re7WXqDDqEapfuzRhuwiAXXdg83QIurqYLTIsaWJ4DKLSMQl+D8iY6nAEKkt7EtKmrm3N54z5BLUY",
-	"xtV2jbSLSdxO6sJAE5GitZjDrxV5R94ZU/rcbc8vFQL+Wq3Hz17ZRXPg3l/7HpbImffmVFD4rA0DHTCO",
-	"0rB8yGU1c7+XCubKbptFFfrTXB3cwd7eiuT/hyX9F7KKKvL+Lzmg5CRikCE81iMc2h1UTZzvdLdQrodD",
-	"9tcPma/QwHEv14+blZ7d+96rTTaX13Kh3WFjtw6TspMajZsODRJ5SAHGZsk4nFHD8ZkZvkgku19YdG9J",
-	"JIYqD1/dStlS7APfZagkzFvfTqrb2VzMC8Mlzp+NDu6tw709EiwE+YLtRYI5wYlcCtgCdh0u7tcOiP78",
-	"l39od796RF759pXYYqEyc0VZjSF2FxRRTTfDoYfyrLy4+f7TcvTbzRxIj57b95JUV1m9WllhKmQue1El",
-	"5sJWMk2LriKECgZ+nEOwUAvidL0e33KFIz6hqRY7EjhMtmtOO8/0HJda4YA9cg5GDhPrs7LBVq0Ih8+6",
-	"x522WyMXWJtEBIcsyOioZjnBoCAuk8wVOBHTts4mN/0bEU2fjBkXk+nuy64To/feP6McKOWEVheAWbj/",
-	"BVnA4f4GS8zXneK4V5scqaJ07yv5zhXoogPGuT+/SljtZn7Zp+YWm5KwWb9MwuRrKHg5/Xasz/g56LcY",
-	"8/xJvz/pdxn92qKzIgm7QMbXkfAsPvrkIj9ViTHTMmcDrCBqdFliTFo5Rcg6Wp6YjK+y/MPnIORyIPon",
-	"Kf8k5aWiGCkDeyRIoKFmd7RgETyGpBVozfhQ7SpMudgppFY4v0uZIt6CRowpZ2g8I36WF1qCodblXftx",
-	"LP8s13QnTdzmN7bd0opbuQK9eCHPwKgW7+LbMaoHIAKhinAxIQr0D8C1fjQmdJkAJxjzFirH4gfynlSP",
-	"dlmU7NAsJXFRC3hvM2mszr6slHPLLE91KiHryjIr7XyhyC0YvUH7tspT+j1O04hhVcN/u/BI3nfGRdBY",
-	"5Du3wnaNnDKjfxTUjX4h5UelmEvgE4gV9HjM+G3pXVc645IG5hKDyJbVVgp1qOQWEr1tpyO2hkkR2uNO",
-	"/JLDvX2XNJOVsRZjejj/9Ji82ntplJuFtHiX0IzlLqgi9Xhl751qCBYifQPQ4QhDfYuecTFs8Q9Mj1pR",
-	"Un8mHjRXEfyttaVZG4tV7cGOEYz2moqtJ1xQbyGG58J0355Z/bJ+XN4v7gfhVWbABrus6IpVTAryjn79",
-	"VNK82JCb67PBeF5VZpFzpSIvTPVojhXamFwVL9yxLGiHRUvDXt281ICwKKtYRx6sELlEcT9mr+VyBmQZ",
-	"SP2LjbcWrZ+3oA0hN7J2HM9IV3kbkSVyPT9z7ZHSa8m1NnJYikHVnT7yKvvLxVpdkSAu8snAn0mKXDoF",
-	"mNt/U78+aTUvGk2bHpAVDxQTi/KtvsnkUW0lW37zky3/ZMv/SWz5zdewZWSVK2gZfcmldFBCtfNX4dia",
-	"YcNYSJ3lorqUsTyByamDQ9C5rtjjRtWzqRp+nvRmlEjNxoC5ONYPAFGmazr1TDlwbOUjDvf2t5eqas/E",
-	"C0o9Tn5ygq/hBD+IbbgJdWZ9iHhECiVAj6BIYT0g1STZzAy2jCoZz/zH2DJwLjzsrnUxg4qwmW01YnxY",
-	"KVUvU71RPoNDO8wmelIANzG5kClSSNt+IECzhl/VmSPtLLAeT10+iJr3viN0EUZWvWTOEa/IFuZR+y5R",
-	"288Sp3s8oVOXhu32rbaRz2FPT0m5oqHt3YjzL4QAqvhZlmPyiPySx5HmE2RylHJysujE6qyOxUsdZ677",
-	"4qUWayYqQywdSGIausssiSYoezxeuGzc/KaMbGEKr0ppOlXbNdKxNYE9jnRuoyulbgCLNVQzk0XweJpr",
-	"tFUS3DficI8E5Y4DuUEza/uZH4MpK3Mt/tj9FNsX2LE9nudzZAPh95TGqjSp4FCFbuVGjs8kR6u7RW4k",
-	"UCuQ3s4W/RRhm4VLi4TxGAo0vG5nNOsdVWnOXxTSV0uVBVnNYqVRXmpL9Yy6VGmdJYa5O+F3Y6Wlng4I",
-	"9GxLj700tSr21Z41m3pOoKtl4O7TmPIQ/kTgVo+B86wFSyVZNBzzvaNxCsr5R7JmHYUKrKzuwAgTo38w",
-	"TuiQMl5NNW7R57w7t8SSy3PH/pNcXg6ODW5vSaKGZZVWYEa2uBsT0Y9XpmyokZjMMrF41hyjKpny1Bbn",
-	"lEuE8pCHMZ+3pIjBx6S0XMF0psZ2sSCoSoiXavCfSYZX1vl/Y5t4DVqmuMVoDj1/KgjLyMheaeZ93ZyI",
-	"qljgDsu63lQSWFDsQxOgp+JB7XAM5WVaxQE5f0MiCEWEqjr2McByOiKBxvEUqcVacGZu1+ONctsZxFWB",
-	"ZrYz09bH5Pzy5kotXVutOve+WaadNeFflupcbBP0XMnOFZ2IfpLhj0yGV6BtFgJQWSRGi74bkaR5Vi4t",
-	"9Y5e7h+++q+D12VqzdwrKzTDq9wD82wI5L45sCJHr+QMIjTUylje31XhmC+nfASvtKlpy31+jSxXgmCH",
-	"rKJzyroZ8GMtjNdI4JogOVY6EhymidCW7dmepiQGegc9jlzvaFn/I0widcUmbvXMUUjqjuG+mjVn0NpM",
-	"h1+363HHM7OufZSTkUgl2To8+IWUPyTkymzN7raPC23m8rGu+VwC6CZx2RsxVZqkXMtUGX4S/M/OqZAT",
-	"KiOIzF8BGYlk5j0xYy00sgGJFJ+nNYJtXBZKWzGLHjN/oux4R7Yida47ZYCFZZnTN5ZAo6lR0FMFZsAv",
-	"PT770luNZE4OW3tZ2fs6q/lZaIBdKVSwQdczpsHNun9tJEX2v22Aw9Wdq+8W7nh46u6PEPI8PNhgl/Of",
-	"KnvafAVkNoUaQOs1foTff2m+71wAAMdWF4lm2ZYZmxODwTGxH9sRvNCHo9Ic/5MlEJdycZ84SvNhBNaF",
-	"7haxn8F7TLDGJvntlNz71ZFpV+c/cUuX3Pys7OA/JsGAxgrmvfR5SCwbuHiP5RZOz8Ruq/tEfWvlvfQ1",
-	"hAos+rAE0pINR/qnMr9GU+zATvEQs4yox7ngXY+J2pSO45W5dJcJ8Hq7RSIRpmNnyc73EMHP+Hysn59V",
-	"8jE3w8M4WLavGe7Nd2GozoITXBt96In5Uxc/ZenmLgA6P6taw5tStapVx8w8wXYsSUytGpg3ZrT9kua6",
-	"eVT33bhWz99149Mzm3CbtL9AiP4HNL9IVbn1hf33stKXh1h/rmtWxj+QiDMBjB7kfqpzGce060+lllst",
-	"hd45v5CC7bIYG86/UPdcceGFT+B9YxtklSPC3OCPUCr4F0yxvK+0FFJVcrqsoLASO9+kqUwQFTq7BD5h",
-	"PIzTKPtYCLpKaGxseddK5qtqcW3STE5WP3vIfFUPGZS/K3ONVrLiZV7Q6uvZ+8l5vs91v8XWHZtzAP/J",
-	"a/mzEDGGeTG/zJW/0VzMFpyCBbm6XSMdDO26Lylh3D+m3H0aocdL7VWdN2TmocCwc66/Lo/+PqOYXuyx",
-	"/o1t1v9AYvnry3UXfX6oXI9EuNxCqxe+9oUWiAQegYQoK6ot2IdZmyyq0IGsrLUckf40Cz4Z47nHt1Iz",
-	"BQlw5d1gG3vGWot+CGQi5K3KXfr4aVxueBXuvIpa34I+MUdYSy4aPuvdkX6Uff2ue36G+3tiA7tTgu5D",
-	"LewRfm33j+W35+ySg709MhmxOE9NMHNhc2v0yoYjCG/zMBVWGVc6NNzHfZ+RL7kVlmdJhS62RWN299R3",
-	"0XbTm6m5+yDyQ24DTcLll2EvAThp2+/cXP3rLDMcbW02/lgoLqiRDkRM2dii5RVomnJhW1IZUXHU43n6",
-	"9cAobH0a3hq9urCIvfl8Ljqh0yV0NPs40DPe8WyRims2P05rX1NE9vx7vED402h6XIRynntm77S2huzd",
-	"/PjJMMMXiZZ0MGDhg5CuvMKX+c8E/Prp3p/7csGvn4w+Zjmx1ePmvvgjQhoT134f3Z7O5bk1prdgWMZ2",
-	"qfXv0e5ubIaMhNJHr/de76G+504wP7mlbh+BZ0+ftcDORAhhWkE8qM061BaAsNj01nXS9q37hvFZ1Ug+",
-	"85LP9hU+1OcWQt/x4hL1OcVxMHNY8ijvN5/1yiFbpVCYwhqG7eIqTpueX+Z8lRd07axWwt9/uv/fAAAA",
-	"//8=",
+	"7H0Lc9u41ehfOcPemdi9tPyI0y9rzzdzFVtJdOtXZXvzZVY7FkweSagpgAuAVtSt//s3OAApUqIeduyk",
+	"26bTmXUoAjg4OC+cF38PIjlKpUBhdHDwe5AyxUZoUNG/TnF0i6p9bP+OUUeKp4ZLERwEV0OEEf36SgOP",
+	"G0EYcPs8ZWYYhIFgIwwOAh4HYaDwt4wrjIMDozIMAx0NccTslH2pRszY94T5y34QBiMu+CgbBQe7YWAm",
+	"KbqfcIAqeHgIgws2wHlQ7FMQmYUlhL6SI9gtwPktQzWZwpPaCcoQxNhnWWJowTI0r/csNOyLh2bH/m8l",
+	"eJf8HzXgtQ2ONKSowK6+CDJtx9ZCtrezArQVcD3YE9CpFBrpTN+xuIO/ZaiN/VckhUFBf7I0TXjELNjb",
+	"qZK3CY7+79+13cPvJbj+j8J+cBD8aXtKN9vuV7194Ua5RefpRbllgWsYscTuCWOQChj0OSaxfc7FPUt4",
+	"DBu9n5sn7ePmVfv87OZ9s33SOu6F7t2RVAg6xYj3eQSRjHGzETyEwZEU/YRH321XkV9fw5ibIYyHjHaq",
+	"jVRoN3R0fvb+pH101Vu+jfdS3fI4RvEt93HJBwJj4AJuMwNCGmBJIscE9/vzzrv28XHrzB1A76LTOm1f",
+	"n950Wn+7bndaxz3o04bed1otLxJACmDgXwSZoiK43QbbwqASLPmW+2sKyAR+STEyGEOf8SRTCBu99tlV",
+	"q3PWPOltNsCeZcQyjfbUEjkYYAyZiFFBzx9xO+6FIPAeFeihHAvazpk072Um4m+5nTMJOouGoDCSKqZj",
+	"4QZuMZFioMFIYEKaIar8ODZ6Z+dXN+/Pr8+Oe+4QLtgkkSy+kvKEKSdUvwfP3Mp4YtEtLU7NEKe08kpD",
+	"wkfcwEbvovn55Lx5fHN1fn5z0ux8aPk9XKK65xFeC3bPeMJuk2+6jSZotz6Yod1BDjgIxFjbTVk2skKB",
+	"DzLlBJ19opBFQwss7eFKylMmJl4g6296DlLCiIlJfhjaQmhZA2NgxuAoNRo2ep3mVevmpH3avmod9zYP",
+	"QaFRE2B9YxmjY/+x1bT/6IHGSIpYw3iIAgb8HoVVdkNksbcmSm/Pq8lLPzoThidEC+78EzTaoTgnGjNU",
+	"MhsMgQ0YpyWmqFiuCB/C4FqwzAxRGItW/OZMi1pzKYhh7Q79v2HINOCXlDtFcX3WvL762Dq7ah81CelE",
+	"KddCZ2kqlcH4FGPOrmh7349tX2kYWTjA4jkndymwysZg2B1q2tTl9cXFeeeqdXxz2jpuN2+uPl84Tn7I",
+	"T5CIpBmPuHB25zyRNHOJxjQw+yLXRjEjlQaNtPQINoSEVMk+TxD4iA2sXg2DVFmYDHc2UKTQHn/TVKzQ",
+	"mBncMnxkDTFPPdooLgYW/zhinHSWyBIvbJw5O/cmj2tt21l6zE2/3+dnSBMmVh6Vfce/28yM7KDAcWm2",
+	"WykTnL7SIvLSS3a8cl92mgsl48zZWPPkQaaOxb19BWSfSCHKlEJhQGe3xfsh8D4wMWmstazk/m6yBkpT",
+	"Je957EhnBaG796x1LJ3mWPZ+x75jCdUwk+lVbzvyvXTvOgM8vwL94u5Ejpo8CXgQitk9AcweXPUEZk++",
+	"tPcCZ2GJ0H8t0CVv/46RsbtpZmbYQU3XjN9nWMTIO2eD1pyzF1v0yiFoFLG1P5iGnp1RKv4PYv4DeIdM",
+	"oYJutrPzOqLX6U/swQYn65gl2opFGswgkvKOO36dI4NMrz7Va+1vYmV8u434CeqwcDRkYoAXTOuxVOW7",
+	"0YzMcIScv0fqhn05QTEwQ3sP29uvgVrguDxgKUnm781uYHbh6qy1O0o4CuOu7TObcL/EawiyWSjykbUL",
+	"EplZ9C9EXyE/l+GgRS+VROOyl4+5ThM2ObOvWtZ/NJ4fw/oz2Mj5Ny0dioWjDjnHmKKIUUQTKxFoPRTW",
+	"SPklyNIgDGI5FqWBU+Ipb7CWEe2SULb0SQ1a9sEvbJTavQWnXPydO49BTqtvnMugIN2apVv5ac3do3DL",
+	"/gQsjhVqfQgWY8waLhHTuMWFRqG54feYTKqAOAj/n0BtcDBo5D+UnBs5Ukug7r2p46r3HJO4pZRU83RG",
+	"roR6dNFPoRM1///y/AxITKICLowkZUX3EW+cFZ6wV5oQXd3Ndg7sHHAj1Nr7qUqbz6zZhMDA+TeqWAxW",
+	"MZ/b1HTuOjL7iCyxKJtFyFRlTcGRdyuX9MPqVmofX1mZupDVeXy1WHmcpyjax3AkhcDIQPvYqRGHcq/B",
+	"gGudYQz+VFiaNqpksfuX12/3VxDxnNp1QNVt6EQOuFgtuVbSZfoI3bBKoNTB6eyK3As6g3SDo+ofy4Ra",
+	"2cp+KFZiSrGJ24hbYs7vOG9xae/0XONVI41z+6w05GbPjrYUFu5b5yt10y3G0+WU8L24bR5dtX9uBWFw",
+	"eX150To7bh3Xyt2yxq4S8FtLkrt7byEaMsUig0qHICQJQWnFnhSgsgT1ofcTGZUJumk2yoKupDXKZLL3",
+	"tkLSb5eA9rOVIvNEcJ8/nr0EzCDUvVeHugt/9chR9r7Tsgjzvrx6dCVsMfOsf5WZAZEG1kJohfZHbi8b",
+	"k69lA5qrQ140Et3sS9sNI7d6lStqaXIhgH7SeQPs8TfP6QVoJu5Bz60OwRg2HP3d4ybpL2ZF6obAAaNn",
+	"FepbzKAKmXcXlOyH87OrjzdH56cXJ62r1s3ezt5fdndXao/iAuKnXHUTuSj2OEM+iy9/ha9nZ6X88LPU",
+	"Luw9HnWmTuf9Efy0/+a/wDtTIEZjtTb59xloY61n6EUyxl6Nj0HGuKa/5ci+Sh4XU2t2fRoyA2N7ix4r",
+	"KQYOgLJPLCQffIoyTbD29oTWWKqhofdSOYvEeWu8Z1yHgCwaFtEYMj8ocrUOU5WssxrVUvjS680DHjvH",
+	"Qcnfx4V3lql7MsYSOdC1m5xaOvPzfry6ugD3AgVbKtbc/s7+WvxhuEmwziulh1IZ0NloxNQk93zkVGPn",
+	"qRqPZ9KACxrU7MJ4x97sGtedNijso0IRkenPxWBunUPosVuZmYPbhIk7F5qx7wxQoOIRSIG6Ckvp9ZVc",
+	"Tb/maCi5K4jUl3DXkWeFObQ5DrLD7e2fbpgQMQF6zE00BEnu3VwVzQaegpC0k3NO37T+56jVOqanc6HD",
+	"IAxmnKp2bB7XCsKgCI8EYXDauvp4fnxjHzVPTs4/0ct58C4Ig7JD3JoS7Q9n1xc3x+3L5ju31PlRh0bb",
+	"Me0P1w7Sy9bJ+5ufz69a+d+d1sV5x87XPOm0msef/QN6+az1oWktlZuP5yfH7bMPFoDmVevDeefzzcd2",
+	"q9PsHH38bCdqnrZuLpqXl5/OO3bcp8752Yfyg8vzo3bz5KZ5dHR+fXaVL908Pm2f3Rx9bJ59sOAcX1+c",
+	"EFZuLq47Rx+bl/Zh6/Ti6vPNu+bRX68vrP6fjcEQSutcurRI5+f2Uevm+qz5c7N9YvEShEEea6u3IZzD",
+	"doG/iaKTW1xMMw7kWMA9x7HnNa6ARZHMhJmXwy/guOVx2rzgkclUHVnfM8NUfrVzCQk8RmG4mUxvOM21",
+	"fJ/P5iF+Dvfv01QxHYc92/aoNnujkkhij5V5/NlbeswMg+vOySH0LHw9F1vKhEbTgE9DHg3z142kmCz0",
+	"uXIZBuR7JonySkM0lDzC9dzNL+pBXt8XvMgFnBtWJW9vmRxn0L1AKBcvLLbblx5aE3r2aA4ovrK9kYrB",
+	"P/+e4uCfA97/5xhv083DW6bxL/thz54exbu6QTewpxQlyNTMdf71jk+wWWFUrrGz4uxmLShULjTl5QRE",
+	"bITEnIeQcHFnlWkeNS+4NWEGFcQSfTCXHMXATVkrnZwfNU+seDu+uGn6/76rlXEdZDEXqGvNXG0GClea",
+	"VrOuREJQzB8/bs5A9uvn89Vht+OpPN/59WWrY/WX1Sb1G5bJYgJ7Ms/QwDr4LvlAXKd/LAf0GG81NzUc",
+	"doLsHgFHqZk0oAm30kCfJ4kGbg4pYSpJMKZ4K1nK/Uw7H0PZR7UGSz3Gj23xm6UtYcVnzc0Wpz+s8D7k",
+	"b9YuQjblwkN8hvjbEsfmdWo1opePC2F4NGnMALAQwW757xlFWUAdiyHWq6L05TQHJmL6d6ZR+dwl7bQ2",
+	"X2a3VSf3hoDLOfPrjIdSY42RNbA8JCTco+J9jrnbfc24xJr24vQWuRc+Juo/H6J5XitvTgGKIiMPRawL",
+	"k8piknL37PE4tNq5wP6/nGJBYdqNFNWIWQiqPqVHWZLfzFxaRLLP4UF3seZ/O9f5z5ZVJiuD4V8R6VgS",
+	"4bA4wShT3EwuLZrdWreURLAkpKStKVdJSnD+MGf+WxnEDMSSbLg7xNTnGegid4yUFa0yRejQmJQOyc17",
+	"REPq0tZKyxKL3E7owrqVpYXAS+SACw0bH41Jz0UyCeGSjfCSG/zvE/Zls8gJd3BNk8K9TLrxMEyBYyn/",
+	"K05cmhYXfZkngjGXmlMdDrcsukMLCrJREAaZSvz+9MH29ozc247xHhN71DqYywHLJ7RI1IX4faVhKDON",
+	"Q5nEkGA8QAUbY5YkaHQIKIziqEOImMGBdH/fZvHA/toVXNyjNiN7TiEINDCWygw3Q1CZcCkho1EmrFS/",
+	"lUzFzvV5L42dRWEqldGEZncvCu3fXaHRWkrTDGQfHB/ytEgetMcykrc8ofCiS11qdEVX/OlPcCTFvVUl",
+	"Uuiu2HKhYpehbhGrgSl7pGNUR2yEyRHT2IBTKZBSWZkAz4u549JehXwaVDQBu5muANj4a+cTxY5GXEhF",
+	"jzcb8LeMWR1GSEoVj9DtTjHj140x4iOWgGMuDRvdYHev8YbuT91gs2EBvuIj1IaNUjek8/4IXr9+/dMh",
+	"RCxBETNl79V+vt7nz58/b52ebh0f9w4B71FNoBvEbNINQugGIynMsBs4tAJ0gzHiXTewG6VrlEsaz92z",
+	"lA3LRwj/sIbpRlNztn2JMkssU/iChkOwU2jQhikDUljMxWziILeCOYaEa8u17A6hZ+VWDzZcWccmIaNn",
+	"hVgPNvyEsLcTAjMwktrA7s6Oe4kJPUZlYe79TjIwpPKLEOzgEEgAPvRo0RZtmjzkdl+9RWmUPdjIIwKb",
+	"MzGALE1RbUX2oF04wC68wKMJTW/75HLJ3y7xC9cG/vxnqRZncv/5zzQx7U3D/s5+no++v/M6BC2Bx9ou",
+	"Z+e7dZ5hjGmTTUfGs4nXlGPrIu27cMrfQSYS1HomiVOziXZ5JmOukai392VrxL5s2Xm2bicGdW/zEDJx",
+	"J+RYuNmJYxyR8YGQCuPDUtkHQTPdyA4BeeYth/LYEVN3GDtjxf52ANaq6LlDVggsGVvoUoXa4poLKKpd",
+	"cn72Mlp3xWW9YHZw2OP00rxH4twvkqeo8SIUkctxr0i6ojcjqXsNeKfk2Nq5uRJSmEwsuZNfioYd5gIo",
+	"f0Wj5bK1c+gsJeUAW4vOJ2W/3oHYYsRSqMyMtbZBKth96553hXuNth7CeMijIZFQJK1sI/9ZjrhPQwkj",
+	"NrFyI7GCraCIrmgxS80FhURMWckOvS9bLIpQ656fuhS6ARR9qUikaRgrbgyKg67opdltwqMeJe76/WyG",
+	"0HMU34MNJiZzLmD7QqpwxLORfWNG0lOFjeiKiv16OFOjYhWQ5ZuaihaKofZoNK1fNYQPu6KaczVA4yaa",
+	"lspsNuCTxz+bpn0zEFJsuf2WkDdlg91G12r5hEcoNJZU+YWSqeJoGNWMLdfg+ehpwKpQ3M2LdhAG96i0",
+	"U+g7jd3Gjn1RpihYyoOD4HVjp/GaDEYzJPNrm6V8mxCw7Tdsnw7Q1FfixVYkja2MIVI6hN5vPRgxEw1R",
+	"52lPUrnUtY3ZnLEQyIrhQm824KKcxO21LvYNyIxuiwX+2nFwEJxwbU49eGGlivGXejt++so2XQcewpXv",
+	"UX2ffW/GBMUvxgrQPhekDaubXFTw91u1cKHitpk3oX+dKeLb29lZkvz/uKT/UlZRTd7/uUDSnCD7OcFT",
+	"PcK+g6Bu4gLS7VKtIQ3ZXT1ktkKDxr1ePW5aN/cQBm/WAa4oRKN7h4vdekrKd2otbjawRBQQB9g7Sy7h",
+	"rBlOz+zweSbZ/p3HD45FEqzz8DWdlq3EPuhdTkbC7O3ba3U3m495UbjE+7PJwb2xv7MDvbkgX29znmGO",
+	"aSKfAjZHXfvz8LoB8b/+4e876JePKMr2vpJaHFamrihnMST+gGJm2Ho09FiZVVRmP/y6mPy2cwfSk+cO",
+	"gzQzdbdeo50ylarQvWQSC+kqmSZlVxFhhQI/3iFYqgXxtl5XbPjCkRBYZuSWQoHjzYa3znM7x6dWeGQP",
+	"vYNR4Nj5rFyw1WgQ+MV0hbd2G3BGtUkgBeZBRs81ixmGFHGVZS7Rq5gL52zy07+T8eTZhHE5me6h6jqx",
+	"du/DC+qBSk5ofQGYw/u/oQjY311jidmiWRr3Zp0t1ZTufaXcuURTdsB49+dXKavt3C/73NJiXRa261dZ",
+	"GL6Ggxfzb8f5jF+Cf8sxzx/8+4N/F/GvKzors7APZHwdC0/jo8+u8jOd2mta7mzAJUxNLkuKSWtvCDlH",
+	"yzOz8WWef/gSjFwNRP9g5R+svFAVE2dQgweFLDL8npVuBE9haY3GcDHQ25pSLrZKqRXe71LliA9oiGKq",
+	"GRovSJ/VhRZQqHN5N/44N/8813QrSz3wa9/dsppTuUQzfyAvIKjmz+LbCapHEAIwDUKOQaP5A0itP5oQ",
+	"Ok9RAMW8pS6o+JGyJzPDbR6nWyxPSZy3An52mTTOZl9Uyrlhl2cmU96aL5d2vtJwh9ZuMKGr8lRhV7As",
+	"5lTV8N8+PFI0zfERNB6H3q2w2YD33NofJXPjtpTyozPKJQgBE41dkXBxV3nXl874pIGZxCDYcNZKqQ4V",
+	"7jA1m246cDVMGlhXePUL+zu7PmkmL2Mtx/Ro/skhvNl5bY2bubR4n9BM5S5kInVFbeOgegyWIn19NNGQ",
+	"Qn3znnE5aItP3Azbcdp8IRk0UxH8ra2laRuLZb3NDgmN7pjKrSd8UG8uhufDdN9eWP20elzR7O4PIqvs",
+	"gDWgrGnpVU4KCg5++bViefGBsMfngvGirsyikEplWZiZ4YwodDG5Olm45UTQFo8Xhr2uilID4HFesU4y",
+	"WBNxyTI8FtZqOQOJDOL++a5h87efD2gsIx/l7ThekK+KNiIL9Hqx58YTtdeCYz0qcCn7dWf6xKO8XazW",
+	"mhp6SVlO9sKppii0U49y+2+a18ft1tlRy6UH5MUD5cSiAtR3uT5qLBXL736I5R9i+T9JLL/7GrFMonIJ",
+	"L5MvuZIOCsx4fxWNbVgxTIXUeS6qTxkrEpi8OThAU9iKXWFNPZeqERZJb9aINHyElIvj/AAY57amN8+0",
+	"R8dGMWJ/Z3ezAdQIEXZ3umK266I1KKVADwaVT73Zcba0fezlrq8wdJKKC9h9AyMuMkqN7GfKDFF1RTGn",
+	"z3Ha3/sJqj0d3TFVWzlOmzDKJKZcDt8ylevSMl0hk/gQGOiMDqyfJV6PlWJ9bg+vfL7gQgP1hSRgpbPL",
+	"D/n3NfLve4iz/b01hO5sD9VntUUqsizv2iRiKBVMPUF+Secvqhdgrfx6m8swLnJvOzVYnAmme3KYzzcD",
+	"Pr2JDrkY1Nog55lZK/vDkyvlXj0rgluUisk1lJLcH4nQvD1afZ7NRZ6GkEx89oyejVUQdglHzhjnPmyh",
+	"YYOyzkOf1h7maeZdkbKJT1r3cOtN0grUAVUxoVnkOl3S/HMBkzo5mGfkPCEb52ks/Qx5L5UMpjyWszwH",
+	"Zv5QR3mgo3yo5QqT2oBUB9OERf4wK4ocq/6hVz53uTgpq4m5pqPShk30ZgM6roKyK4jPXSyq0jthvuJs",
+	"esGTIplMuxLX2DuhNR52oFftz1Bc/6ZNUottcO0sFEc/Dp5yswc3tiuK7Jd8IP6WsURXJpUC68it2vby",
+	"hfRvfW/NtRRxDdG72eL/CNX3DMHlMmM8hQOtrNsaTjtt1To/zkrJvpU6jLzCs9aFUWni9YI2WGWdBW4M",
+	"v8PvJkorHTAI6TlITz00vSxSeDFtzfWSSNeL0H3LEiYi/BdCt34KnqcNa2rZ4sgL33uWZOjvaEVrk1K9",
+	"Wl6lYZWJtT+4mPa1nz86v+hLnp1fYsHh+W3/ixxegY41Tm9BWosTlU5hxq4UntL2D5cmuOihHE/z1kTe",
+	"SqQu9fS9K2WqFlQVASI5FrChZIIhpfAVBqa/amyWy6fqlHilY8EL6fDargjf+C69giwzAjGeIc8fBsIi",
+	"NnJHmvuq12eiOhG4xfMeQbUM1it37emRh+NRzYMs5+VWxR6cvoMYIxmTqU5dH6j4EBSyJJkQt7gbnJ3b",
+	"d8RjwvVR8TWz+d2ZG+eR8940e6SOr51VXfgqndDOP1mwKDG83FTppVLDa/o2/WDDPzIbXqJxORvIVJkZ",
+	"HfmuxZL2WbUQNzh4vbv/5r/23la5NXevLLEMLwsPzIsRkP9Cw5KMxoozCFjk3OHf1eCYLT59gqx0iXyL",
+	"fX5HeWYJUD+xsnPKuRno0zZcNKDnW0Z5UTqUAiepNE7suQ6wkCC7x64gqXewqFsUpdz60hy/eu4ohKYX",
+	"uG+mrSzyOEKKqiuqEQgrYYcyU7BRE11w1cYWus3DUlO+Yqxv1ZciuUl8rkvCtIFMGJVpK096/7P1Xqox",
+	"UzHG9q8eDGU69Z7YsQ4b+YBUyS+TBlDTm7lCYKo5oDypON/egavfnenl2aMyvNzpmyhk8cQa6JlGO+Cn",
+	"rph+1K8BuZPDVarWdgrPK6Tm2oXXKhVqZ/aCSYPTXmlraZHdbxsY8VX6+ruFSR6f6PxHCBB//4iKE3Wl",
+	"iknnNX6C339hdvRMAIDG1pfU5rmpuZiT/f4huE8TSVHqWlJ7Hf8XS7euZC4/c5Tm0xCdC90v4r54+JRg",
+	"jUuJ3Kq49+vj+L4rwtgvXXHz86qD/xB6fZZonPXSFyGxfGCjK/Kw+0wKgJ4Po+dRdIiGGN2tCqF3RSWG",
+	"Tu1YGGgjE2oM5eyZacYmqWAjYZDl/VZKMM5RW7Ut1wsphfreX9/6ilH5wkUNrX9aQA+KD4bmR1T8eWV4",
+	"IQA6uFXe/DQ77mkBBt9vpDFho2RpXuV5iqJ50YZYRtnI39Nn+8nQJ50+N09PaqW0n+Fx8jmHa0qzsx05",
+	"6jMipTDW2ntm6Xs1pH5bbu4Soou96hWSN9PL2rZML1/UmidNmDNyiyadrnfWTGeX+h4s1/rlO7D8+sIX",
+	"1HVaoRBG/wMaoWS62gbF/XtRGdRj7ra+g1ouP4iJc/OC/OO3mSk0ODe+V5lefCcr9VH6CUo3s/nId/G1",
+	"wpeKes99DvEb37CWuVnsCf4Rykb/DdNtH2rvQZmuuJSWcFhFnK/TYKgXl7r89ELgIkqyOP9wDDmCWGKt",
+	"UN9W6Kvqsl1KUMFWP/oJfVU/IdK/SzOploriRT7e+uPZ+SF5vs9xf6A2LutLgPDZ+zrkAXAKYlP2nC+F",
+	"ZIWaLbk8S3p1swEdClz7r2pRVkPChP9MRldUWu16X8/U/0JB9cJ+XRzbfkE1Pd9v/xvfdf8DmeXfX6/7",
+	"2Ppj9Xoso8U3tGbpy290A1EoYlQY5wXWpfth3jKNaXKPa3dbjuF2kofW7OW5KzYyOwX0aOXt3iY5rNyN",
+	"foAwlupOFwEL+kyysLKKIK/j1g9oju0WVrKLwS9me2iedL/+eHV6QvA98wW7U8HuY2/YQ/ry8j8Wn56/",
+	"l+zt7MB4yJMi8cLORY3OyefsvYw+CEcV57UODf+h5xeUS36FxTlgkY/csYTfP/dZXPjp7dTCfxz7MadB",
+	"V8LFh+EOAQVcuG8eXf7tJL84ujp9+rFUOtGADsZcu8ipkxV0NRXStSezquKgK4rk8r412G5ZdGft6tIi",
+	"7uSLudiYTRbw0fRDUS94xtNFao7Z/jhpfE1B4cvDeEb4Z/HksIzlIrPOnWljBdv7+enzcVYuglGs3+fR",
+	"o4iuusLvs5+M+OXXh3DmKxa//GrtMSeJnR038/UnGbEE/KcYyO3pXZ4bI3aHVmRsVtpAH2xvJ3bIUGpz",
+	"8Hbn7Q7Ze34Hs5M77g4JeW73eTv0XIUANxqTfmParbiEhPkGyL6reujcN1xMa2KKmRd8wrH00Ua/EPmO",
+	"55dozhiO/anDUsTFtwfyvkmwUQn0aarQ2Cyv4q3p2WVOl3lBV87qNPzDrw//GwAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -831,7 +831,10 @@ type ClientInterface interface {
 	// LogInWithBody Sign in with e-mail and password
 	//
 	// A new session token at every login. A wrong password and an unknown e-mail get the same
-	// 401 answer, in the same time. A suspended member cannot sign in (the same 401).
+	// 401 answer, in the same time. A suspended member cannot sign in (the same 401). After 10
+	// failed attempts for one e-mail, or 50 from one client address, within 15 minutes, further
+	// attempts answer 429 `RATE_LIMITED` with `Retry-After` until the oldest failure is 15 minutes
+	// old; a successful login clears the e-mail's count.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -841,7 +844,10 @@ type ClientInterface interface {
 	// LogIn Sign in with e-mail and password
 	//
 	// A new session token at every login. A wrong password and an unknown e-mail get the same
-	// 401 answer, in the same time. A suspended member cannot sign in (the same 401).
+	// 401 answer, in the same time. A suspended member cannot sign in (the same 401). After 10
+	// failed attempts for one e-mail, or 50 from one client address, within 15 minutes, further
+	// attempts answer 429 `RATE_LIMITED` with `Retry-After` until the oldest failure is 15 minutes
+	// old; a successful login clears the e-mail's count.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -991,6 +997,8 @@ type ClientInterface interface {
 	// VerifyPasswordWithBody Re-authenticate with the password
 	//
 	// Answers whether the password is the member's; `false` for a member without a password.
+	// After 10 wrong passwords within 15 minutes further checks answer 429 `RATE_LIMITED` with
+	// `Retry-After`, so a stolen session cannot be used to guess the password.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1000,6 +1008,8 @@ type ClientInterface interface {
 	// VerifyPassword Re-authenticate with the password
 	//
 	// Answers whether the password is the member's; `false` for a member without a password.
+	// After 10 wrong passwords within 15 minutes further checks answer 429 `RATE_LIMITED` with
+	// `Retry-After`, so a stolen session cannot be used to guess the password.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1399,7 +1409,10 @@ func (c *Client) LogInWithIdpB(ctx context.Context, body LogInWithIdpBJSONReques
 // LogInWithBody Sign in with e-mail and password
 //
 // A new session token at every login. A wrong password and an unknown e-mail get the same
-// 401 answer, in the same time. A suspended member cannot sign in (the same 401).
+// 401 answer, in the same time. A suspended member cannot sign in (the same 401). After 10
+// failed attempts for one e-mail, or 50 from one client address, within 15 minutes, further
+// attempts answer 429 `RATE_LIMITED` with `Retry-After` until the oldest failure is 15 minutes
+// old; a successful login clears the e-mail's count.
 //
 // Takes any type of body and a specified content type.
 //
@@ -1419,7 +1432,10 @@ func (c *Client) LogInWithBody(ctx context.Context, contentType string, body io.
 // LogIn Sign in with e-mail and password
 //
 // A new session token at every login. A wrong password and an unknown e-mail get the same
-// 401 answer, in the same time. A suspended member cannot sign in (the same 401).
+// 401 answer, in the same time. A suspended member cannot sign in (the same 401). After 10
+// failed attempts for one e-mail, or 50 from one client address, within 15 minutes, further
+// attempts answer 429 `RATE_LIMITED` with `Retry-After` until the oldest failure is 15 minutes
+// old; a successful login clears the e-mail's count.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -1729,6 +1745,8 @@ func (c *Client) GetSignupEnabled(ctx context.Context, reqEditors ...RequestEdit
 // VerifyPasswordWithBody Re-authenticate with the password
 //
 // Answers whether the password is the member's; `false` for a member without a password.
+// After 10 wrong passwords within 15 minutes further checks answer 429 `RATE_LIMITED` with
+// `Retry-After`, so a stolen session cannot be used to guess the password.
 //
 // Takes any type of body and a specified content type.
 //
@@ -1748,6 +1766,8 @@ func (c *Client) VerifyPasswordWithBody(ctx context.Context, contentType string,
 // VerifyPassword Re-authenticate with the password
 //
 // Answers whether the password is the member's; `false` for a member without a password.
+// After 10 wrong passwords within 15 minutes further checks answer 429 `RATE_LIMITED` with
+// `Retry-After`, so a stolen session cannot be used to guess the password.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -3343,7 +3363,10 @@ type ClientWithResponsesInterface interface {
 	// LogInWithBodyWithResponse Sign in with e-mail and password
 	//
 	// A new session token at every login. A wrong password and an unknown e-mail get the same
-	// 401 answer, in the same time. A suspended member cannot sign in (the same 401).
+	// 401 answer, in the same time. A suspended member cannot sign in (the same 401). After 10
+	// failed attempts for one e-mail, or 50 from one client address, within 15 minutes, further
+	// attempts answer 429 `RATE_LIMITED` with `Retry-After` until the oldest failure is 15 minutes
+	// old; a successful login clears the e-mail's count.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3353,7 +3376,10 @@ type ClientWithResponsesInterface interface {
 	// LogInWithResponse Sign in with e-mail and password
 	//
 	// A new session token at every login. A wrong password and an unknown e-mail get the same
-	// 401 answer, in the same time. A suspended member cannot sign in (the same 401).
+	// 401 answer, in the same time. A suspended member cannot sign in (the same 401). After 10
+	// failed attempts for one e-mail, or 50 from one client address, within 15 minutes, further
+	// attempts answer 429 `RATE_LIMITED` with `Retry-After` until the oldest failure is 15 minutes
+	// old; a successful login clears the e-mail's count.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3517,6 +3543,8 @@ type ClientWithResponsesInterface interface {
 	// VerifyPasswordWithBodyWithResponse Re-authenticate with the password
 	//
 	// Answers whether the password is the member's; `false` for a member without a password.
+	// After 10 wrong passwords within 15 minutes further checks answer 429 `RATE_LIMITED` with
+	// `Retry-After`, so a stolen session cannot be used to guess the password.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3526,6 +3554,8 @@ type ClientWithResponsesInterface interface {
 	// VerifyPasswordWithResponse Re-authenticate with the password
 	//
 	// Answers whether the password is the member's; `false` for a member without a password.
+	// After 10 wrong passwords within 15 minutes further checks answer 429 `RATE_LIMITED` with
+	// `Retry-After`, so a stolen session cannot be used to guess the password.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4415,6 +4445,11 @@ func (r LogInWithIdpBResponse) ContentType() string {
 	return ""
 }
 
+// LogInResponse429Headers the declared response headers of an HTTP 429 response for LogIn
+type LogInResponse429Headers struct {
+	RetryAfter *int
+}
+
 type LogInResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4428,8 +4463,12 @@ type LogInResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Internal
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *LogInResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4455,6 +4494,11 @@ func (r LogInResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
 // GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r LogInResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r LogInResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -5021,6 +5065,11 @@ func (r GetSessionResponse) ContentType() string {
 	return ""
 }
 
+// SignUpResponse429Headers the declared response headers of an HTTP 429 response for SignUp
+type SignUpResponse429Headers struct {
+	RetryAfter *int
+}
+
 type SignUpResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5040,6 +5089,8 @@ type SignUpResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Internal
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SignUpResponse429Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -5159,6 +5210,11 @@ func (r GetSignupEnabledResponse) ContentType() string {
 	return ""
 }
 
+// VerifyPasswordResponse429Headers the declared response headers of an HTTP 429 response for VerifyPassword
+type VerifyPasswordResponse429Headers struct {
+	RetryAfter *int
+}
+
 type VerifyPasswordResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5172,8 +5228,12 @@ type VerifyPasswordResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Internal
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *VerifyPasswordResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5199,6 +5259,11 @@ func (r VerifyPasswordResponse) GetApplicationproblemJSON413() *PayloadTooLarge 
 // GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r VerifyPasswordResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r VerifyPasswordResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -6077,7 +6142,10 @@ func (c *ClientWithResponses) LogInWithIdpBWithResponse(ctx context.Context, bod
 // LogInWithBodyWithResponse Sign in with e-mail and password
 //
 // A new session token at every login. A wrong password and an unknown e-mail get the same
-// 401 answer, in the same time. A suspended member cannot sign in (the same 401).
+// 401 answer, in the same time. A suspended member cannot sign in (the same 401). After 10
+// failed attempts for one e-mail, or 50 from one client address, within 15 minutes, further
+// attempts answer 429 `RATE_LIMITED` with `Retry-After` until the oldest failure is 15 minutes
+// old; a successful login clears the e-mail's count.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -6093,7 +6161,10 @@ func (c *ClientWithResponses) LogInWithBodyWithResponse(ctx context.Context, con
 // LogInWithResponse Sign in with e-mail and password
 //
 // A new session token at every login. A wrong password and an unknown e-mail get the same
-// 401 answer, in the same time. A suspended member cannot sign in (the same 401).
+// 401 answer, in the same time. A suspended member cannot sign in (the same 401). After 10
+// failed attempts for one e-mail, or 50 from one client address, within 15 minutes, further
+// attempts answer 429 `RATE_LIMITED` with `Retry-After` until the oldest failure is 15 minutes
+// old; a successful login clears the e-mail's count.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -6353,6 +6424,8 @@ func (c *ClientWithResponses) GetSignupEnabledWithResponse(ctx context.Context, 
 // VerifyPasswordWithBodyWithResponse Re-authenticate with the password
 //
 // Answers whether the password is the member's; `false` for a member without a password.
+// After 10 wrong passwords within 15 minutes further checks answer 429 `RATE_LIMITED` with
+// `Retry-After`, so a stolen session cannot be used to guess the password.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -6368,6 +6441,8 @@ func (c *ClientWithResponses) VerifyPasswordWithBodyWithResponse(ctx context.Con
 // VerifyPasswordWithResponse Re-authenticate with the password
 //
 // Answers whether the password is the member's; `false` for a member without a password.
+// After 10 wrong passwords within 15 minutes further checks answer 429 `RATE_LIMITED` with
+// `Retry-After`, so a stolen session cannot be used to guess the password.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -7230,6 +7305,13 @@ func ParseLogInResponse(rsp *http.Response) (*LogInResponse, error) {
 		}
 		response.ApplicationproblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -7237,6 +7319,19 @@ func ParseLogInResponse(rsp *http.Response) (*LogInResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers LogInResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -7718,6 +7813,19 @@ func ParseSignUpResponse(rsp *http.Response) (*SignUpResponse, error) {
 
 	}
 
+	switch {
+	case rsp.StatusCode == 429:
+		var headers SignUpResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
 	return response, nil
 }
 
@@ -7803,6 +7911,13 @@ func ParseVerifyPasswordResponse(rsp *http.Response) (*VerifyPasswordResponse, e
 		}
 		response.ApplicationproblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -7810,6 +7925,19 @@ func ParseVerifyPasswordResponse(rsp *http.Response) (*VerifyPasswordResponse, e
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers VerifyPasswordResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil

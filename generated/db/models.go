@@ -14,6 +14,12 @@ type AppSetting struct {
 	UpdatedAt time.Time
 }
 
+type AuthFailure struct {
+	ID       int64
+	Key      string
+	FailedAt time.Time
+}
+
 type AuthSession struct {
 	TokenHash string
 	MemberID  *int64

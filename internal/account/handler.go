@@ -7,6 +7,7 @@ import (
 
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/session"
+	"github.com/nestegg/nestegg/internal/throttle"
 )
 
 // AccountHandler implements the account operations of the contract.
@@ -14,9 +15,10 @@ type AccountHandler struct {
 	pool     *pgxpool.Pool
 	sessions *session.Manager
 	clock    clock.Clock
+	throttle *throttle.Throttle
 }
 
 // NewHandler returns the account handler.
-func NewHandler(pool *pgxpool.Pool, sessions *session.Manager, c clock.Clock) *AccountHandler {
-	return &AccountHandler{pool: pool, sessions: sessions, clock: c}
+func NewHandler(pool *pgxpool.Pool, sessions *session.Manager, c clock.Clock, t *throttle.Throttle) *AccountHandler {
+	return &AccountHandler{pool: pool, sessions: sessions, clock: c, throttle: t}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/nestegg/nestegg/internal/password"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
+	"github.com/nestegg/nestegg/internal/throttle"
 )
 
 var (
@@ -94,9 +95,26 @@ func changePassword(ctx context.Context, pool *pgxpool.Pool, id int64, current, 
 	return revokedAt, err
 }
 
+// verifyFailuresPerMember is how many wrong passwords a session may try in
+// throttle.Window: a stolen session must not become a password oracle.
+const verifyFailuresPerMember = 10
+
 // VerifyPassword answers whether the password is the member's.
 func (h *AccountHandler) VerifyPassword(ctx context.Context, req api.VerifyPasswordRequestObject) (api.VerifyPasswordResponseObject, error) {
-	ok, err := verifyPassword(ctx, db.New(h.pool), session.PrincipalFrom(ctx).MemberID, req.Body.Password)
+	id := session.PrincipalFrom(ctx).MemberID
+	key := throttle.MemberKey(id)
+	if err := h.throttle.Check(ctx, throttle.Limit{Key: key, Max: verifyFailuresPerMember}); err != nil {
+		return nil, err
+	}
+	ok, err := verifyPassword(ctx, db.New(h.pool), id, req.Body.Password)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		err = h.throttle.Clear(ctx, key)
+	} else {
+		err = h.throttle.Fail(ctx, key)
+	}
 	if err != nil {
 		return nil, err
 	}

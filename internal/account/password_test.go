@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nestegg/nestegg/internal/apitest"
 )
@@ -111,4 +112,25 @@ func TestVerifyPassword(t *testing.T) {
 	}
 	// Checking is not signing in: the session is unchanged.
 	wantSignedIn(t, m.Client)
+}
+
+func TestVerifyPasswordIsThrottled(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	for range 10 {
+		var got struct{ Valid bool }
+		m.Do(http.MethodPost, "/api/auth/verify-password", map[string]string{"password": "guess"}).Want(http.StatusOK).JSON(&got)
+		if got.Valid {
+			t.Fatal("a wrong password verified")
+		}
+	}
+	m.Do(http.MethodPost, "/api/auth/verify-password", map[string]string{"password": apitest.DefaultPassword}).
+		WantProblem(http.StatusTooManyRequests, "RATE_LIMITED")
+	env.Clock.Advance(16 * time.Minute)
+	var got struct{ Valid bool }
+	m.Do(http.MethodPost, "/api/auth/verify-password", map[string]string{"password": apitest.DefaultPassword}).Want(http.StatusOK).JSON(&got)
+	if !got.Valid {
+		t.Fatal("the right password did not verify after the window")
+	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/nestegg/nestegg/internal/member"
 	"github.com/nestegg/nestegg/internal/server"
 	"github.com/nestegg/nestegg/internal/session"
+	"github.com/nestegg/nestegg/internal/throttle"
 )
 
 // App is the assembled service.
@@ -107,6 +108,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		return member.LoadSessionMember(ctx, pool, id)
 	})
 
+	guard := throttle.New(pool, o.Clock)
 	handler, err := server.New(server.Deps{
 		Pool:           pool,
 		Redis:          rdb,
@@ -114,9 +116,9 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		TrustedProxies: cfg.TrustedProxies,
 		Auth: auth.NewHandler(auth.Deps{
 			Pool: pool, Sessions: a.Sessions, Clock: o.Clock, Config: cfg,
-			HTTPClient: o.HTTPClient,
+			HTTPClient: o.HTTPClient, Throttle: guard,
 		}),
-		Account: account.NewHandler(pool, a.Sessions, o.Clock),
+		Account: account.NewHandler(pool, a.Sessions, o.Clock, guard),
 		Admin:   admin.NewHandler(pool, a.Sessions, o.Clock),
 	})
 	if err != nil {
@@ -124,7 +126,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		return nil, err
 	}
 	a.Handler = handler
-	a.Jobs = jobs.NewRunner(pool, o.Clock, store.CleanupJob(), auth.CleanupJob(pool))
+	a.Jobs = jobs.NewRunner(pool, o.Clock, store.CleanupJob(), auth.CleanupJob(pool), guard.CleanupJob())
 	return a, nil
 }
 

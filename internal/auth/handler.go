@@ -17,6 +17,7 @@ import (
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
 	"github.com/nestegg/nestegg/internal/settings"
+	"github.com/nestegg/nestegg/internal/throttle"
 )
 
 // Handler implements the auth operations of the contract.
@@ -27,6 +28,7 @@ type Handler struct {
 	idpA     *idp.Verifier
 	idpB     *idp.Verifier
 	clientID string
+	throttle *throttle.Throttle
 }
 
 // Deps are what the auth handler is built from.
@@ -36,6 +38,7 @@ type Deps struct {
 	Clock      clock.Clock
 	Config     config.Config
 	HTTPClient *http.Client
+	Throttle   *throttle.Throttle
 }
 
 // NewHandler returns the auth handler.
@@ -51,6 +54,7 @@ func NewHandler(d Deps) *Handler {
 			Issuer: d.Config.IDPBIssuer, KeySetURL: d.Config.IDPBJWKSURL, Audience: d.Config.IDPBAudience,
 		}, d.HTTPClient, d.Clock.Now),
 		clientID: d.Config.IDPAClientID,
+		throttle: d.Throttle,
 	}
 }
 

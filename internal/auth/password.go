@@ -20,12 +20,21 @@ import (
 	"github.com/nestegg/nestegg/internal/password"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/settings"
+	"github.com/nestegg/nestegg/internal/throttle"
 )
 
 // Sign-up attempts allowed per client address in signupWindow.
 const (
 	signupLimit  = 5
 	signupWindow = time.Hour
+)
+
+// Failed logins allowed per e-mail and per client address within
+// throttle.Window. The address limit is higher: many members can share one
+// address (a household, a carrier's NAT).
+const (
+	loginFailuresPerEmail   = 10
+	loginFailuresPerAddress = 50
 )
 
 // SignUp creates a LOCAL member and signs them in.
@@ -94,8 +103,17 @@ func CleanupJob(pool *pgxpool.Pool) jobs.Job {
 
 // LogIn signs a member in with e-mail and password. An unknown e-mail costs
 // the same password check as a wrong password and gets the same answer.
+// Failures are throttled per e-mail as typed and per client address, so the
+// throttle says nothing about whether an account exists either.
 func (h *Handler) LogIn(ctx context.Context, req api.LogInRequestObject) (api.LogInResponseObject, error) {
 	email := strings.ToLower(strings.TrimSpace(req.Body.Email))
+	emailKey := throttle.EmailKey(email)
+	addrKey := throttle.AddressKey(clientaddr.From(ctx).String())
+	if err := h.throttle.Check(ctx,
+		throttle.Limit{Key: emailKey, Max: loginFailuresPerEmail},
+		throttle.Limit{Key: addrKey, Max: loginFailuresPerAddress}); err != nil {
+		return nil, err
+	}
 	m, err := db.New(h.pool).GetMemberByEmail(ctx, email)
 	var hash *string
 	switch {
@@ -110,7 +128,13 @@ func (h *Handler) LogIn(ctx context.Context, req api.LogInRequestObject) (api.Lo
 		return nil, err
 	}
 	if !ok {
+		if err := h.throttle.Fail(ctx, emailKey, addrKey); err != nil {
+			return nil, err
+		}
 		return nil, errBadCredentials
+	}
+	if err := h.throttle.Clear(ctx, emailKey); err != nil {
+		return nil, err
 	}
 	res, err := h.signIn(ctx, m)
 	if err != nil {

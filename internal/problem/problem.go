@@ -45,6 +45,8 @@ type Error struct {
 	Code   string
 	Detail string
 	Fields []FieldError
+	// Headers are set on the answer (Retry-After, say).
+	Headers map[string]string
 	// Err is the cause, kept for logs; it is never shown to the client.
 	Err error
 }

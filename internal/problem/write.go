@@ -52,6 +52,9 @@ func Write(w http.ResponseWriter, r *http.Request, err error) {
 		RequestID: reqID,
 		Errors:    pe.Fields,
 	}
+	for k, v := range pe.Headers {
+		w.Header().Set(k, v)
+	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.Header().Del("Content-Length")
 	w.WriteHeader(pe.Status)
