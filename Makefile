@@ -56,7 +56,7 @@ bench: ## Go benchmarks, then a load run against a live server
 	@$(MAKE) --no-print-directory load
 
 LOAD_ADDR ?= 127.0.0.1:18080
-load: ## Start a server on $(LOAD_ADDR) (database nestegg_bench) and run a bounded load against it
+load: ## Start a server on 127.0.0.1:18080 (database nestegg_bench) and run a bounded load against it
 	@set -e; bin=$$(mktemp -d)/nestegg; go build -o $$bin ./cmd/nestegg; \
 	HTTP_ADDR=$(LOAD_ADDR) LOG_LEVEL=warn REDIS_URL=redis://127.0.0.1:6379/1 \
 	  DATABASE_URL=$(subst /nestegg?,/nestegg_bench?,$(DB_URL)) $$bin & pid=$$!; \
