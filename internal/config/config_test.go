@@ -1,6 +1,7 @@
 package config
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -82,5 +83,23 @@ func TestValuesAreParsed(t *testing.T) {
 	}
 	if len(c.AccountCryptoKey) != 32 || !c.CookieSecure || c.PublicBaseURL != "https://api.nestegg.example" {
 		t.Fatalf("parsed %+v", c)
+	}
+}
+
+// The README's settings table lists every setting Load reads, with its default.
+func TestReadmeListsEverySetting(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range Settings {
+		def := "(unset)"
+		if s.Default != "" {
+			def = "`" + s.Default + "`"
+		}
+		if row := "| `" + s.Name + "` | " + def + " |"; !strings.Contains(string(readme), row) {
+			t.Errorf("README lacks the row %q", row)
+		}
 	}
 }
