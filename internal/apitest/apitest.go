@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"os"
 	"strings"
 	"testing"
@@ -91,6 +92,15 @@ type Option func(cfg *config.Config, o *app.Options)
 // WithConfig changes the configuration.
 func WithConfig(f func(cfg *config.Config)) Option {
 	return func(cfg *config.Config, _ *app.Options) { f(cfg) }
+}
+
+// BehindLoopbackProxy makes the service trust X-Forwarded-For from the test
+// client (TRUSTED_PROXIES=127.0.0.1, ::1), so tests can act as many client
+// addresses.
+func BehindLoopbackProxy() Option {
+	return func(cfg *config.Config, _ *app.Options) {
+		cfg.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("::1/128")}
+	}
 }
 
 // WithAppOptions changes the wiring.

@@ -90,17 +90,11 @@ func (h *Handler) idpLogin(ctx context.Context, p provider, token string) (api.A
 	case err != nil:
 		return api.AuthResult{}, problem.Unavailable(problem.CodeServiceUnavailable, "the identity provider cannot be reached; try again", err)
 	}
-	var m db.Member
-	// Two first sign-ins of one subject can race to create the member; the
-	// loser finds the winner's member on its second pass.
-	for attempt := 0; ; attempt++ {
-		err = database.InTx(ctx, h.pool, func(q *db.Queries) error {
-			m, err = findOrCreate(ctx, q, p, claims)
-			return err
-		})
-		if err == nil || attempt > 0 || !database.IsUniqueViolation(err, "") {
-			break
-		}
+	m, err := h.findOrCreateInTx(ctx, p, claims)
+	if database.IsUniqueViolation(err, "") {
+		// Two first sign-ins of one subject raced to create the member; the
+		// loser finds the winner's member on a second pass.
+		m, err = h.findOrCreateInTx(ctx, p, claims)
 	}
 	if database.IsUniqueViolation(err, "") {
 		return api.AuthResult{}, problem.Conflict(problem.CodeConflict, "this identity is being linked by another sign-in; try again")
@@ -109,6 +103,16 @@ func (h *Handler) idpLogin(ctx context.Context, p provider, token string) (api.A
 		return api.AuthResult{}, err
 	}
 	return h.signIn(ctx, m)
+}
+
+func (h *Handler) findOrCreateInTx(ctx context.Context, p provider, c idp.Claims) (db.Member, error) {
+	var m db.Member
+	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
+		var err error
+		m, err = findOrCreate(ctx, q, p, c)
+		return err
+	})
+	return m, err
 }
 
 // findOrCreate finds the member of the provider subject, else links the

@@ -11,7 +11,6 @@ import (
 
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/apitest"
-	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/settings"
 )
 
@@ -137,18 +136,7 @@ func TestSignUpLimitPerAddress(t *testing.T) {
 
 func TestSignUpLimitBehindTrustedProxy(t *testing.T) {
 	t.Parallel()
-	env := apitest.New(t, apitest.WithConfig(func(cfg *config.Config) {
-		trusted, err := config.Load(func(k string) string {
-			if k == "TRUSTED_PROXIES" {
-				return "127.0.0.1, ::1"
-			}
-			return ""
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg.TrustedProxies = trusted.TrustedProxies
-	}))
+	env := apitest.New(t, apitest.BehindLoopbackProxy())
 	a := env.Client().WithHeader("X-Forwarded-For", "203.0.113.1")
 	b := env.Client().WithHeader("X-Forwarded-For", "203.0.113.2")
 	for i := range 5 {

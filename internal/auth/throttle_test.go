@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/nestegg/nestegg/internal/apitest"
-	"github.com/nestegg/nestegg/internal/config"
 )
 
 func TestFailedLoginsPerEmailAreThrottled(t *testing.T) {
@@ -52,18 +51,7 @@ func TestSuccessfulLoginClearsTheEmailsFailures(t *testing.T) {
 // Credential stuffing spreads guesses over many e-mails from one address.
 func TestFailedLoginsPerAddressAreThrottled(t *testing.T) {
 	t.Parallel()
-	env := apitest.New(t, apitest.WithConfig(func(cfg *config.Config) {
-		trusted, err := config.Load(func(k string) string {
-			if k == "TRUSTED_PROXIES" {
-				return "127.0.0.1, ::1"
-			}
-			return ""
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg.TrustedProxies = trusted.TrustedProxies
-	}))
+	env := apitest.New(t, apitest.BehindLoopbackProxy())
 	m := env.NewMember()
 	stuffer := env.Client().WithHeader("X-Forwarded-For", "203.0.113.66")
 	for i := range 50 {

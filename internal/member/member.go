@@ -62,12 +62,6 @@ func Get(ctx context.Context, q *db.Queries, id int64) (db.Member, error) {
 	return m, notFound(err, id)
 }
 
-// GetForUpdate is Get with the row locked until the transaction ends.
-func GetForUpdate(ctx context.Context, q *db.Queries, id int64) (db.Member, error) {
-	m, err := q.GetMemberForUpdate(ctx, id)
-	return m, notFound(err, id)
-}
-
 // ErrSelfGone answers an operation on one's own account when the account was
 // deleted meanwhile: the session is over, so it is a 401, not a 404.
 var ErrSelfGone = problem.New(http.StatusUnauthorized, problem.CodeUnauthenticated, "the signed-in account no longer exists")

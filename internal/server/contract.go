@@ -143,32 +143,32 @@ func authorize(access string, p *session.Principal) error {
 }
 
 // readBody reads the body within the operation's limit and checks its media
-// type, leaving r.Body readable again.
-func readBody(r *http.Request, op *openapi3.Operation) error {
+// type, returning the body and leaving r.Body readable again.
+func readBody(r *http.Request, op *openapi3.Operation) ([]byte, error) {
 	limit := maxBody(op)
 	tooLarge := problem.New(http.StatusRequestEntityTooLarge, problem.CodePayloadTooLarge,
 		fmt.Sprintf("the request body is over %d bytes", limit))
 	if r.ContentLength > limit {
-		return tooLarge
+		return nil, tooLarge
 	}
 	data, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, limit))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return tooLarge
+			return nil, tooLarge
 		}
-		return problem.Invalid("body", "the request body could not be read")
+		return nil, problem.Invalid("body", "the request body could not be read")
 	}
 	r.Body = io.NopCloser(bytes.NewReader(data))
 	if len(data) == 0 || op.RequestBody == nil || op.RequestBody.Value == nil {
-		return nil
+		return data, nil
 	}
 	mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || op.RequestBody.Value.Content.Get(mediaType) == nil {
-		return problem.New(http.StatusUnsupportedMediaType, problem.CodeUnsupportedMediaType,
+		return nil, problem.New(http.StatusUnsupportedMediaType, problem.CodeUnsupportedMediaType,
 			fmt.Sprintf("send the body as one of: %s", strings.Join(mediaTypes(op), ", ")))
 	}
-	return nil
+	return data, nil
 }
 
 func mediaTypes(op *openapi3.Operation) []string {
@@ -179,10 +179,9 @@ func mediaTypes(op *openapi3.Operation) []string {
 	return out
 }
 
-// validate checks parameters and body against the operation's schemas.
-func validate(ctx context.Context, r *http.Request, route *routers.Route, params map[string]string) error {
-	body, _ := io.ReadAll(r.Body)
-	r.Body = io.NopCloser(bytes.NewReader(body))
+// validate checks parameters and body (as readBody returned it) against the
+// operation's schemas, leaving r.Body readable for the handler.
+func validate(ctx context.Context, r *http.Request, body []byte, route *routers.Route, params map[string]string) error {
 	in := &openapi3filter.RequestValidationInput{
 		Request:    r,
 		PathParams: params,

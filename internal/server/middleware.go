@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"regexp"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/nestegg/nestegg/internal/problem"
@@ -150,11 +151,12 @@ func withContract(c *Contract, next http.Handler) http.Handler {
 			problem.Write(w, r, err)
 			return
 		}
-		if err := readBody(r, route.Operation); err != nil {
+		body, err := readBody(r, route.Operation)
+		if err != nil {
 			problem.Write(w, r, err)
 			return
 		}
-		if err := validate(r.Context(), r, route, params); err != nil {
+		if err := validate(r.Context(), r, body, route, params); err != nil {
 			problem.Write(w, r, err)
 			return
 		}
@@ -171,12 +173,5 @@ func allowedMethods(c *Contract, r *http.Request) string {
 			allowed = append(allowed, m)
 		}
 	}
-	out := ""
-	for i, m := range allowed {
-		if i > 0 {
-			out += ", "
-		}
-		out += m
-	}
-	return out
+	return strings.Join(allowed, ", ")
 }
