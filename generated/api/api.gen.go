@@ -25,36 +25,18 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
-// Defines values for DependencyState.
-const (
-	Down DependencyState = "down"
-	Up   DependencyState = "up"
-)
-
-// Valid indicates whether the value is a known member of the DependencyState enum.
-func (e DependencyState) Valid() bool {
-	switch e {
-	case Down:
-		return true
-	case Up:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for MemberStatus.
 const (
-	ACTIVE    MemberStatus = "ACTIVE"
-	SUSPENDED MemberStatus = "SUSPENDED"
+	MemberStatusActive    MemberStatus = "ACTIVE"
+	MemberStatusSuspended MemberStatus = "SUSPENDED"
 )
 
 // Valid indicates whether the value is a known member of the MemberStatus enum.
 func (e MemberStatus) Valid() bool {
 	switch e {
-	case ACTIVE:
+	case MemberStatusActive:
 		return true
-	case SUSPENDED:
+	case MemberStatusSuspended:
 		return true
 	default:
 		return false
@@ -63,127 +45,16 @@ func (e MemberStatus) Valid() bool {
 
 // Defines values for Plan.
 const (
-	FREE    Plan = "FREE"
-	PREMIUM Plan = "PREMIUM"
+	PlanFree    Plan = "FREE"
+	PlanPremium Plan = "PREMIUM"
 )
 
 // Valid indicates whether the value is a known member of the Plan enum.
 func (e Plan) Valid() bool {
 	switch e {
-	case FREE:
+	case PlanFree:
 		return true
-	case PREMIUM:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ProblemCode.
-const (
-	ALREADYREPORTED      ProblemCode = "ALREADY_REPORTED"
-	CATEGORYHIERARCHY    ProblemCode = "CATEGORY_HIERARCHY"
-	CONFLICT             ProblemCode = "CONFLICT"
-	DUPLICATEPURCHASE    ProblemCode = "DUPLICATE_PURCHASE"
-	EMPTYBACKUP          ProblemCode = "EMPTY_BACKUP"
-	FORBIDDEN            ProblemCode = "FORBIDDEN"
-	FREELIMITEXCEEDED    ProblemCode = "FREE_LIMIT_EXCEEDED"
-	INTERNAL             ProblemCode = "INTERNAL"
-	METHODNOTALLOWED     ProblemCode = "METHOD_NOT_ALLOWED"
-	NEGATIVEHOLDING      ProblemCode = "NEGATIVE_HOLDING"
-	NOTFOUND             ProblemCode = "NOT_FOUND"
-	OCRNOTCONFIGURED     ProblemCode = "OCR_NOT_CONFIGURED"
-	PAYLOADTOOLARGE      ProblemCode = "PAYLOAD_TOO_LARGE"
-	PREMIUMREQUIRED      ProblemCode = "PREMIUM_REQUIRED"
-	RATELIMITED          ProblemCode = "RATE_LIMITED"
-	SAMEPASSWORD         ProblemCode = "SAME_PASSWORD"
-	SELFADMINCHANGE      ProblemCode = "SELF_ADMIN_CHANGE"
-	SELFREPORT           ProblemCode = "SELF_REPORT"
-	SELFVOTE             ProblemCode = "SELF_VOTE"
-	SERVICEUNAVAILABLE   ProblemCode = "SERVICE_UNAVAILABLE"
-	SIGNUPDISABLED       ProblemCode = "SIGNUP_DISABLED"
-	SOCIALACCOUNT        ProblemCode = "SOCIAL_ACCOUNT"
-	UNAUTHENTICATED      ProblemCode = "UNAUTHENTICATED"
-	UNSUPPORTEDMEDIATYPE ProblemCode = "UNSUPPORTED_MEDIA_TYPE"
-	VALIDATIONFAILED     ProblemCode = "VALIDATION_FAILED"
-	WRONGPASSWORD        ProblemCode = "WRONG_PASSWORD"
-)
-
-// Valid indicates whether the value is a known member of the ProblemCode enum.
-func (e ProblemCode) Valid() bool {
-	switch e {
-	case ALREADYREPORTED:
-		return true
-	case CATEGORYHIERARCHY:
-		return true
-	case CONFLICT:
-		return true
-	case DUPLICATEPURCHASE:
-		return true
-	case EMPTYBACKUP:
-		return true
-	case FORBIDDEN:
-		return true
-	case FREELIMITEXCEEDED:
-		return true
-	case INTERNAL:
-		return true
-	case METHODNOTALLOWED:
-		return true
-	case NEGATIVEHOLDING:
-		return true
-	case NOTFOUND:
-		return true
-	case OCRNOTCONFIGURED:
-		return true
-	case PAYLOADTOOLARGE:
-		return true
-	case PREMIUMREQUIRED:
-		return true
-	case RATELIMITED:
-		return true
-	case SAMEPASSWORD:
-		return true
-	case SELFADMINCHANGE:
-		return true
-	case SELFREPORT:
-		return true
-	case SELFVOTE:
-		return true
-	case SERVICEUNAVAILABLE:
-		return true
-	case SIGNUPDISABLED:
-		return true
-	case SOCIALACCOUNT:
-		return true
-	case UNAUTHENTICATED:
-		return true
-	case UNSUPPORTEDMEDIATYPE:
-		return true
-	case VALIDATIONFAILED:
-		return true
-	case WRONGPASSWORD:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for Provider.
-const (
-	IDPA  Provider = "IDP_A"
-	IDPB  Provider = "IDP_B"
-	LOCAL Provider = "LOCAL"
-)
-
-// Valid indicates whether the value is a known member of the Provider enum.
-func (e Provider) Valid() bool {
-	switch e {
-	case IDPA:
-		return true
-	case IDPB:
-		return true
-	case LOCAL:
+	case PlanPremium:
 		return true
 	default:
 		return false
@@ -192,16 +63,16 @@ func (e Provider) Valid() bool {
 
 // Defines values for Role.
 const (
-	ADMIN Role = "ADMIN"
-	USER  Role = "USER"
+	RoleAdmin Role = "ADMIN"
+	RoleUser  Role = "USER"
 )
 
 // Valid indicates whether the value is a known member of the Role enum.
 func (e Role) Valid() bool {
 	switch e {
-	case ADMIN:
+	case RoleAdmin:
 		return true
-	case USER:
+	case RoleUser:
 		return true
 	default:
 		return false
@@ -210,11 +81,13 @@ func (e Role) Valid() bool {
 
 // AdminMember A member as administrators see them (no profile image).
 type AdminMember struct {
-	CreatedAt     time.Time  `json:"createdAt"`
-	Email         *string    `json:"email"`
-	Id            int64      `json:"id"`
-	Name          string     `json:"name"`
-	Plan          Plan       `json:"plan"`
+	CreatedAt time.Time `json:"createdAt"`
+	Email     *string   `json:"email"`
+	ID        int64     `json:"id"`
+	Name      string    `json:"name"`
+
+	// Plan A membership plan as answered (`FREE`, `PREMIUM`); a client must accept other values.
+	Plan          PlanValue  `json:"plan"`
 	PlanAutoRenew bool       `json:"planAutoRenew"`
 	PlanExpiresAt *time.Time `json:"planExpiresAt"`
 
@@ -222,10 +95,15 @@ type AdminMember struct {
 	PlanProduct *string `json:"planProduct"`
 	Points      int64   `json:"points"`
 
-	// Provider Where the account came from; linking another identity later does not change it.
-	Provider Provider     `json:"provider"`
-	Role     Role         `json:"role"`
-	Status   MemberStatus `json:"status"`
+	// Provider Where the account came from (`LOCAL`, `IDP_A`, `IDP_B`); linking another identity later
+	// does not change it. A client must accept other values.
+	Provider ProviderValue `json:"provider"`
+
+	// Role A member's role as answered (`USER`, `ADMIN`); a client must accept other values.
+	Role RoleValue `json:"role"`
+
+	// Status A member's status as answered (`ACTIVE`, `SUSPENDED`); a client must accept other values.
+	Status MemberStatusValue `json:"status"`
 }
 
 // AuthResult defines model for AuthResult.
@@ -247,7 +125,7 @@ type ChangePasswordRequest struct {
 
 // ClientID defines model for ClientID.
 type ClientID struct {
-	ClientId *string `json:"clientId"`
+	ClientID *string `json:"clientId"`
 }
 
 // CreateUserRequest defines model for CreateUserRequest.
@@ -264,11 +142,13 @@ type CreateUserRequest struct {
 
 	// Password 8 to 128 characters, no composition rules; never truncated.
 	Password Password `json:"password"`
-	Role     *Role    `json:"role,omitempty"`
+
+	// Role A member's role, as a request sets it.
+	Role *Role `json:"role,omitempty"`
 }
 
-// DependencyState defines model for DependencyState.
-type DependencyState string
+// DependencyState `up` or `down`; a client must accept other values.
+type DependencyState = string
 
 // DisplayName The name other members see.
 //
@@ -299,8 +179,8 @@ type Health struct {
 
 // IDTokenRequest defines model for IDTokenRequest.
 type IDTokenRequest struct {
-	// IdToken The OpenID Connect ID token the provider issued to the app.
-	IdToken string `json:"idToken"`
+	// IDToken The OpenID Connect ID token the provider issued to the app.
+	IDToken string `json:"idToken"`
 }
 
 // LoginRequest defines model for LoginRequest.
@@ -317,8 +197,11 @@ type MemberPage struct {
 	Total int64         `json:"total"`
 }
 
-// MemberStatus defines model for MemberStatus.
+// MemberStatus A member's status, as a request sets it.
 type MemberStatus string
+
+// MemberStatusValue A member's status as answered (`ACTIVE`, `SUSPENDED`); a client must accept other values.
+type MemberStatusValue = string
 
 // Password 8 to 128 characters, no composition rules; never truncated.
 type Password = string
@@ -328,13 +211,17 @@ type PasswordValid struct {
 	Valid bool `json:"valid"`
 }
 
-// Plan defines model for Plan.
+// Plan A membership plan, as a request sets it.
 type Plan string
 
 // PlanRequest defines model for PlanRequest.
 type PlanRequest struct {
+	// Plan A membership plan, as a request sets it.
 	Plan Plan `json:"plan"`
 }
+
+// PlanValue A membership plan as answered (`FREE`, `PREMIUM`); a client must accept other values.
+type PlanValue = string
 
 // PointHistory defines model for PointHistory.
 type PointHistory struct {
@@ -359,7 +246,11 @@ type Points struct {
 
 // Problem An RFC 9457 problem detail with a stable `code`.
 type Problem struct {
-	// Code A stable code a client can switch on.
+	// Code A stable code a client can switch on. The list is open: codes are added as the service
+	// grows, so a client must accept a code it does not know (and fall back on `status`).
+	//
+	//
+	// Example: VALIDATION_FAILED
 	Code ProblemCode `json:"code"`
 
 	// Detail What went wrong with this request, for people.
@@ -368,8 +259,8 @@ type Problem struct {
 	// Errors For validation failures, each invalid field.
 	Errors *[]FieldError `json:"errors,omitempty"`
 
-	// RequestId The id of this request in the server's logs.
-	RequestId *string `json:"requestId,omitempty"`
+	// RequestID The id of this request in the server's logs.
+	RequestID *string `json:"requestId,omitempty"`
 
 	// Status The HTTP status code.
 	//
@@ -387,27 +278,35 @@ type Problem struct {
 	Type string `json:"type"`
 }
 
-// ProblemCode A stable code a client can switch on.
-type ProblemCode string
+// ProblemCode A stable code a client can switch on. The list is open: codes are added as the service
+// grows, so a client must accept a code it does not know (and fall back on `status`).
+//
+// Example: VALIDATION_FAILED
+type ProblemCode = string
 
 // Profile The signed-in member's own view of their account.
 type Profile struct {
 	Email *string `json:"email"`
-	Id    int64   `json:"id"`
+	ID    int64   `json:"id"`
 
-	// IdpAPicture Avatar address from identity provider A.
-	IdpAPicture   *string    `json:"idpAPicture"`
-	Name          string     `json:"name"`
-	Plan          Plan       `json:"plan"`
+	// IDPAPicture Avatar address from identity provider A.
+	IDPAPicture *string `json:"idpAPicture"`
+	Name        string  `json:"name"`
+
+	// Plan A membership plan as answered (`FREE`, `PREMIUM`); a client must accept other values.
+	Plan          PlanValue  `json:"plan"`
 	PlanExpiresAt *time.Time `json:"planExpiresAt"`
 	Points        int64      `json:"points"`
 
 	// ProfileImage The member's own avatar as a data URL; `null` when unset. Which avatar to show first is the client's choice.
 	ProfileImage *string `json:"profileImage"`
 
-	// Provider Where the account came from; linking another identity later does not change it.
-	Provider Provider `json:"provider"`
-	Role     Role     `json:"role"`
+	// Provider Where the account came from (`LOCAL`, `IDP_A`, `IDP_B`); linking another identity later
+	// does not change it. A client must accept other values.
+	Provider ProviderValue `json:"provider"`
+
+	// Role A member's role as answered (`USER`, `ADMIN`); a client must accept other values.
+	Role RoleValue `json:"role"`
 }
 
 // ProfileImageRequest defines model for ProfileImageRequest.
@@ -416,22 +315,30 @@ type ProfileImageRequest struct {
 	ProfileImage string `json:"profileImage"`
 }
 
-// Provider Where the account came from; linking another identity later does not change it.
-type Provider string
+// ProviderValue Where the account came from (`LOCAL`, `IDP_A`, `IDP_B`); linking another identity later
+// does not change it. A client must accept other values.
+type ProviderValue = string
 
 // Readiness defines model for Readiness.
 type Readiness struct {
+	// Postgres `up` or `down`; a client must accept other values.
 	Postgres DependencyState `json:"postgres"`
-	Redis    DependencyState `json:"redis"`
+
+	// Redis `up` or `down`; a client must accept other values.
+	Redis DependencyState `json:"redis"`
 }
 
-// Role defines model for Role.
+// Role A member's role, as a request sets it.
 type Role string
 
 // RoleRequest defines model for RoleRequest.
 type RoleRequest struct {
+	// Role A member's role, as a request sets it.
 	Role Role `json:"role"`
 }
+
+// RoleValue A member's role as answered (`USER`, `ADMIN`); a client must accept other values.
+type RoleValue = string
 
 // SignUpRequest defines model for SignUpRequest.
 type SignUpRequest struct {
@@ -459,6 +366,7 @@ type SignupEnabled struct {
 
 // StatusRequest defines model for StatusRequest.
 type StatusRequest struct {
+	// Status A member's status, as a request sets it.
 	Status MemberStatus `json:"status"`
 }
 
@@ -490,16 +398,20 @@ type User struct {
 	// Example: member@nestegg.example
 	Email *string `json:"email"`
 
-	// Id Example: 42
-	Id int64 `json:"id"`
+	// ID Example: 42
+	ID int64 `json:"id"`
 
 	// Name Example: Minji
 	Name string `json:"name"`
-	Plan Plan   `json:"plan"`
+
+	// Plan A membership plan as answered (`FREE`, `PREMIUM`); a client must accept other values.
+	Plan PlanValue `json:"plan"`
 
 	// PlanExpiresAt When PREMIUM ends; `null` for FREE and for a plan an administrator set (permanent).
 	PlanExpiresAt *time.Time `json:"planExpiresAt"`
-	Role          Role       `json:"role"`
+
+	// Role A member's role as answered (`USER`, `ADMIN`); a client must accept other values.
+	Role RoleValue `json:"role"`
 }
 
 // UserPage defines model for UserPage.
@@ -587,11 +499,11 @@ type SetMemberStatusJSONRequestBody = StatusRequest
 // SetSignupEnabledJSONRequestBody defines body for SetSignupEnabled for application/json ContentType.
 type SetSignupEnabledJSONRequestBody = SignupEnabled
 
-// LogInWithIdpAJSONRequestBody defines body for LogInWithIdpA for application/json ContentType.
-type LogInWithIdpAJSONRequestBody = IDTokenRequest
+// LogInWithIDPAJSONRequestBody defines body for LogInWithIDPA for application/json ContentType.
+type LogInWithIDPAJSONRequestBody = IDTokenRequest
 
-// LogInWithIdpBJSONRequestBody defines body for LogInWithIdpB for application/json ContentType.
-type LogInWithIdpBJSONRequestBody = IDTokenRequest
+// LogInWithIDPBJSONRequestBody defines body for LogInWithIDPB for application/json ContentType.
+type LogInWithIDPBJSONRequestBody = IDTokenRequest
 
 // LogInJSONRequestBody defines body for LogIn for application/json ContentType.
 type LogInJSONRequestBody = LoginRequest
@@ -640,15 +552,15 @@ type ServerInterface interface {
 	// SetSignupEnabled Open or close sign-up
 	// (PUT /api/admin/settings/signup-enabled)
 	SetSignupEnabled(w http.ResponseWriter, r *http.Request)
-	// LogInWithIdpA Sign in with an identity provider A ID token
+	// LogInWithIDPA Sign in with an identity provider A ID token
 	// (POST /api/auth/idp-a)
-	LogInWithIdpA(w http.ResponseWriter, r *http.Request)
-	// GetIdpAClientId Client id of identity provider A
+	LogInWithIDPA(w http.ResponseWriter, r *http.Request)
+	// GetIDPAClientID Client id of identity provider A
 	// (GET /api/auth/idp-a-client-id)
-	GetIdpAClientId(w http.ResponseWriter, r *http.Request)
-	// LogInWithIdpB Sign in with an identity provider B ID token
+	GetIDPAClientID(w http.ResponseWriter, r *http.Request)
+	// LogInWithIDPB Sign in with an identity provider B ID token
 	// (POST /api/auth/idp-b)
-	LogInWithIdpB(w http.ResponseWriter, r *http.Request)
+	LogInWithIDPB(w http.ResponseWriter, r *http.Request)
 	// LogIn Sign in with e-mail and password
 	// (POST /api/auth/login)
 	LogIn(w http.ResponseWriter, r *http.Request)
@@ -917,11 +829,11 @@ func (siw *ServerInterfaceWrapper) SetSignupEnabled(w http.ResponseWriter, r *ht
 	handler.ServeHTTP(w, r)
 }
 
-// LogInWithIdpA operation middleware
-func (siw *ServerInterfaceWrapper) LogInWithIdpA(w http.ResponseWriter, r *http.Request) {
+// LogInWithIDPA operation middleware
+func (siw *ServerInterfaceWrapper) LogInWithIDPA(w http.ResponseWriter, r *http.Request) {
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.LogInWithIdpA(w, r)
+		siw.Handler.LogInWithIDPA(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -931,11 +843,11 @@ func (siw *ServerInterfaceWrapper) LogInWithIdpA(w http.ResponseWriter, r *http.
 	handler.ServeHTTP(w, r)
 }
 
-// GetIdpAClientId operation middleware
-func (siw *ServerInterfaceWrapper) GetIdpAClientId(w http.ResponseWriter, r *http.Request) {
+// GetIDPAClientID operation middleware
+func (siw *ServerInterfaceWrapper) GetIDPAClientID(w http.ResponseWriter, r *http.Request) {
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GetIdpAClientId(w, r)
+		siw.Handler.GetIDPAClientID(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -945,11 +857,11 @@ func (siw *ServerInterfaceWrapper) GetIdpAClientId(w http.ResponseWriter, r *htt
 	handler.ServeHTTP(w, r)
 }
 
-// LogInWithIdpB operation middleware
-func (siw *ServerInterfaceWrapper) LogInWithIdpB(w http.ResponseWriter, r *http.Request) {
+// LogInWithIDPB operation middleware
+func (siw *ServerInterfaceWrapper) LogInWithIDPB(w http.ResponseWriter, r *http.Request) {
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.LogInWithIdpB(w, r)
+		siw.Handler.LogInWithIDPB(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1464,9 +1376,9 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/auth/login", wrapper.LogIn)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/auth/logout", wrapper.LogOut)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/auth/session", wrapper.GetSession)
-	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/auth/idp-a", wrapper.LogInWithIdpA)
-	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/auth/idp-a-client-id", wrapper.GetIdpAClientId)
-	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/auth/idp-b", wrapper.LogInWithIdpB)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/auth/idp-a", wrapper.LogInWithIDPA)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/auth/idp-a-client-id", wrapper.GetIDPAClientID)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/auth/idp-b", wrapper.LogInWithIDPB)
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/auth/password", wrapper.ChangePassword)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/auth/verify-password", wrapper.VerifyPassword)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/auth/profile", wrapper.GetProfile)
@@ -1605,7 +1517,7 @@ func (response ListMembers500ApplicationProblemPlusJSONResponse) VisitListMember
 }
 
 type DeleteMemberRequestObject struct {
-	Id MemberID `json:"id"`
+	ID MemberID `json:"id"`
 }
 
 type DeleteMemberResponseObject interface {
@@ -1701,7 +1613,7 @@ func (response DeleteMember500ApplicationProblemPlusJSONResponse) VisitDeleteMem
 }
 
 type SetMemberPlanRequestObject struct {
-	Id   MemberID `json:"id"`
+	ID   MemberID `json:"id"`
 	Body *SetMemberPlanJSONRequestBody
 }
 
@@ -1836,7 +1748,7 @@ func (response SetMemberPlan500ApplicationProblemPlusJSONResponse) VisitSetMembe
 }
 
 type SetMemberRoleRequestObject struct {
-	Id   MemberID `json:"id"`
+	ID   MemberID `json:"id"`
 	Body *SetMemberRoleJSONRequestBody
 }
 
@@ -1971,7 +1883,7 @@ func (response SetMemberRole500ApplicationProblemPlusJSONResponse) VisitSetMembe
 }
 
 type SetMemberStatusRequestObject struct {
-	Id   MemberID `json:"id"`
+	ID   MemberID `json:"id"`
 	Body *SetMemberStatusJSONRequestBody
 }
 
@@ -2292,17 +2204,17 @@ func (response SetSignupEnabled500ApplicationProblemPlusJSONResponse) VisitSetSi
 	return err
 }
 
-type LogInWithIdpARequestObject struct {
-	Body *LogInWithIdpAJSONRequestBody
+type LogInWithIDPARequestObject struct {
+	Body *LogInWithIDPAJSONRequestBody
 }
 
-type LogInWithIdpAResponseObject interface {
-	VisitLogInWithIdpAResponse(w http.ResponseWriter) error
+type LogInWithIDPAResponseObject interface {
+	VisitLogInWithIDPAResponse(w http.ResponseWriter) error
 }
 
-type LogInWithIdpA200JSONResponse AuthResult
+type LogInWithIDPA200JSONResponse AuthResult
 
-func (response LogInWithIdpA200JSONResponse) VisitLogInWithIdpAResponse(w http.ResponseWriter) error {
+func (response LogInWithIDPA200JSONResponse) VisitLogInWithIDPAResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2314,11 +2226,11 @@ func (response LogInWithIdpA200JSONResponse) VisitLogInWithIdpAResponse(w http.R
 	return err
 }
 
-type LogInWithIdpA400ApplicationProblemPlusJSONResponse struct {
+type LogInWithIDPA400ApplicationProblemPlusJSONResponse struct {
 	BadRequestApplicationProblemPlusJSONResponse
 }
 
-func (response LogInWithIdpA400ApplicationProblemPlusJSONResponse) VisitLogInWithIdpAResponse(w http.ResponseWriter) error {
+func (response LogInWithIDPA400ApplicationProblemPlusJSONResponse) VisitLogInWithIDPAResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2330,11 +2242,11 @@ func (response LogInWithIdpA400ApplicationProblemPlusJSONResponse) VisitLogInWit
 	return err
 }
 
-type LogInWithIdpA401ApplicationProblemPlusJSONResponse struct {
+type LogInWithIDPA401ApplicationProblemPlusJSONResponse struct {
 	UnauthenticatedApplicationProblemPlusJSONResponse
 }
 
-func (response LogInWithIdpA401ApplicationProblemPlusJSONResponse) VisitLogInWithIdpAResponse(w http.ResponseWriter) error {
+func (response LogInWithIDPA401ApplicationProblemPlusJSONResponse) VisitLogInWithIDPAResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2346,11 +2258,11 @@ func (response LogInWithIdpA401ApplicationProblemPlusJSONResponse) VisitLogInWit
 	return err
 }
 
-type LogInWithIdpA409ApplicationProblemPlusJSONResponse struct {
+type LogInWithIDPA409ApplicationProblemPlusJSONResponse struct {
 	ConflictApplicationProblemPlusJSONResponse
 }
 
-func (response LogInWithIdpA409ApplicationProblemPlusJSONResponse) VisitLogInWithIdpAResponse(w http.ResponseWriter) error {
+func (response LogInWithIDPA409ApplicationProblemPlusJSONResponse) VisitLogInWithIDPAResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2362,11 +2274,11 @@ func (response LogInWithIdpA409ApplicationProblemPlusJSONResponse) VisitLogInWit
 	return err
 }
 
-type LogInWithIdpA413ApplicationProblemPlusJSONResponse struct {
+type LogInWithIDPA413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
 
-func (response LogInWithIdpA413ApplicationProblemPlusJSONResponse) VisitLogInWithIdpAResponse(w http.ResponseWriter) error {
+func (response LogInWithIDPA413ApplicationProblemPlusJSONResponse) VisitLogInWithIDPAResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2378,11 +2290,11 @@ func (response LogInWithIdpA413ApplicationProblemPlusJSONResponse) VisitLogInWit
 	return err
 }
 
-type LogInWithIdpA415ApplicationProblemPlusJSONResponse struct {
+type LogInWithIDPA415ApplicationProblemPlusJSONResponse struct {
 	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
 }
 
-func (response LogInWithIdpA415ApplicationProblemPlusJSONResponse) VisitLogInWithIdpAResponse(w http.ResponseWriter) error {
+func (response LogInWithIDPA415ApplicationProblemPlusJSONResponse) VisitLogInWithIDPAResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2394,11 +2306,11 @@ func (response LogInWithIdpA415ApplicationProblemPlusJSONResponse) VisitLogInWit
 	return err
 }
 
-type LogInWithIdpA500ApplicationProblemPlusJSONResponse struct {
+type LogInWithIDPA500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
 
-func (response LogInWithIdpA500ApplicationProblemPlusJSONResponse) VisitLogInWithIdpAResponse(w http.ResponseWriter) error {
+func (response LogInWithIDPA500ApplicationProblemPlusJSONResponse) VisitLogInWithIDPAResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2410,11 +2322,11 @@ func (response LogInWithIdpA500ApplicationProblemPlusJSONResponse) VisitLogInWit
 	return err
 }
 
-type LogInWithIdpA503ApplicationProblemPlusJSONResponse struct {
+type LogInWithIDPA503ApplicationProblemPlusJSONResponse struct {
 	ServiceUnavailableApplicationProblemPlusJSONResponse
 }
 
-func (response LogInWithIdpA503ApplicationProblemPlusJSONResponse) VisitLogInWithIdpAResponse(w http.ResponseWriter) error {
+func (response LogInWithIDPA503ApplicationProblemPlusJSONResponse) VisitLogInWithIDPAResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2426,16 +2338,16 @@ func (response LogInWithIdpA503ApplicationProblemPlusJSONResponse) VisitLogInWit
 	return err
 }
 
-type GetIdpAClientIdRequestObject struct {
+type GetIDPAClientIDRequestObject struct {
 }
 
-type GetIdpAClientIdResponseObject interface {
-	VisitGetIdpAClientIdResponse(w http.ResponseWriter) error
+type GetIDPAClientIDResponseObject interface {
+	VisitGetIDPAClientIDResponse(w http.ResponseWriter) error
 }
 
-type GetIdpAClientId200JSONResponse ClientID
+type GetIDPAClientID200JSONResponse ClientID
 
-func (response GetIdpAClientId200JSONResponse) VisitGetIdpAClientIdResponse(w http.ResponseWriter) error {
+func (response GetIDPAClientID200JSONResponse) VisitGetIDPAClientIDResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2447,11 +2359,11 @@ func (response GetIdpAClientId200JSONResponse) VisitGetIdpAClientIdResponse(w ht
 	return err
 }
 
-type GetIdpAClientId500ApplicationProblemPlusJSONResponse struct {
+type GetIDPAClientID500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
 
-func (response GetIdpAClientId500ApplicationProblemPlusJSONResponse) VisitGetIdpAClientIdResponse(w http.ResponseWriter) error {
+func (response GetIDPAClientID500ApplicationProblemPlusJSONResponse) VisitGetIDPAClientIDResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2463,17 +2375,17 @@ func (response GetIdpAClientId500ApplicationProblemPlusJSONResponse) VisitGetIdp
 	return err
 }
 
-type LogInWithIdpBRequestObject struct {
-	Body *LogInWithIdpBJSONRequestBody
+type LogInWithIDPBRequestObject struct {
+	Body *LogInWithIDPBJSONRequestBody
 }
 
-type LogInWithIdpBResponseObject interface {
-	VisitLogInWithIdpBResponse(w http.ResponseWriter) error
+type LogInWithIDPBResponseObject interface {
+	VisitLogInWithIDPBResponse(w http.ResponseWriter) error
 }
 
-type LogInWithIdpB200JSONResponse AuthResult
+type LogInWithIDPB200JSONResponse AuthResult
 
-func (response LogInWithIdpB200JSONResponse) VisitLogInWithIdpBResponse(w http.ResponseWriter) error {
+func (response LogInWithIDPB200JSONResponse) VisitLogInWithIDPBResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2485,11 +2397,11 @@ func (response LogInWithIdpB200JSONResponse) VisitLogInWithIdpBResponse(w http.R
 	return err
 }
 
-type LogInWithIdpB400ApplicationProblemPlusJSONResponse struct {
+type LogInWithIDPB400ApplicationProblemPlusJSONResponse struct {
 	BadRequestApplicationProblemPlusJSONResponse
 }
 
-func (response LogInWithIdpB400ApplicationProblemPlusJSONResponse) VisitLogInWithIdpBResponse(w http.ResponseWriter) error {
+func (response LogInWithIDPB400ApplicationProblemPlusJSONResponse) VisitLogInWithIDPBResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2501,11 +2413,11 @@ func (response LogInWithIdpB400ApplicationProblemPlusJSONResponse) VisitLogInWit
 	return err
 }
 
-type LogInWithIdpB401ApplicationProblemPlusJSONResponse struct {
+type LogInWithIDPB401ApplicationProblemPlusJSONResponse struct {
 	UnauthenticatedApplicationProblemPlusJSONResponse
 }
 
-func (response LogInWithIdpB401ApplicationProblemPlusJSONResponse) VisitLogInWithIdpBResponse(w http.ResponseWriter) error {
+func (response LogInWithIDPB401ApplicationProblemPlusJSONResponse) VisitLogInWithIDPBResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2517,11 +2429,11 @@ func (response LogInWithIdpB401ApplicationProblemPlusJSONResponse) VisitLogInWit
 	return err
 }
 
-type LogInWithIdpB409ApplicationProblemPlusJSONResponse struct {
+type LogInWithIDPB409ApplicationProblemPlusJSONResponse struct {
 	ConflictApplicationProblemPlusJSONResponse
 }
 
-func (response LogInWithIdpB409ApplicationProblemPlusJSONResponse) VisitLogInWithIdpBResponse(w http.ResponseWriter) error {
+func (response LogInWithIDPB409ApplicationProblemPlusJSONResponse) VisitLogInWithIDPBResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2533,11 +2445,11 @@ func (response LogInWithIdpB409ApplicationProblemPlusJSONResponse) VisitLogInWit
 	return err
 }
 
-type LogInWithIdpB413ApplicationProblemPlusJSONResponse struct {
+type LogInWithIDPB413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
 
-func (response LogInWithIdpB413ApplicationProblemPlusJSONResponse) VisitLogInWithIdpBResponse(w http.ResponseWriter) error {
+func (response LogInWithIDPB413ApplicationProblemPlusJSONResponse) VisitLogInWithIDPBResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2549,11 +2461,11 @@ func (response LogInWithIdpB413ApplicationProblemPlusJSONResponse) VisitLogInWit
 	return err
 }
 
-type LogInWithIdpB415ApplicationProblemPlusJSONResponse struct {
+type LogInWithIDPB415ApplicationProblemPlusJSONResponse struct {
 	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
 }
 
-func (response LogInWithIdpB415ApplicationProblemPlusJSONResponse) VisitLogInWithIdpBResponse(w http.ResponseWriter) error {
+func (response LogInWithIDPB415ApplicationProblemPlusJSONResponse) VisitLogInWithIDPBResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2565,11 +2477,11 @@ func (response LogInWithIdpB415ApplicationProblemPlusJSONResponse) VisitLogInWit
 	return err
 }
 
-type LogInWithIdpB500ApplicationProblemPlusJSONResponse struct {
+type LogInWithIDPB500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
 
-func (response LogInWithIdpB500ApplicationProblemPlusJSONResponse) VisitLogInWithIdpBResponse(w http.ResponseWriter) error {
+func (response LogInWithIDPB500ApplicationProblemPlusJSONResponse) VisitLogInWithIDPBResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2581,11 +2493,11 @@ func (response LogInWithIdpB500ApplicationProblemPlusJSONResponse) VisitLogInWit
 	return err
 }
 
-type LogInWithIdpB503ApplicationProblemPlusJSONResponse struct {
+type LogInWithIDPB503ApplicationProblemPlusJSONResponse struct {
 	ServiceUnavailableApplicationProblemPlusJSONResponse
 }
 
-func (response LogInWithIdpB503ApplicationProblemPlusJSONResponse) VisitLogInWithIdpBResponse(w http.ResponseWriter) error {
+func (response LogInWithIDPB503ApplicationProblemPlusJSONResponse) VisitLogInWithIDPBResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -3610,12 +3522,12 @@ type GetOpenAPIResponseObject interface {
 	VisitGetOpenAPIResponse(w http.ResponseWriter) error
 }
 
-type GetOpenAPI200ApplicationyamlResponse struct {
+type GetOpenAPI200ApplicationYamlResponse struct {
 	Body          io.Reader
 	ContentLength int64
 }
 
-func (response GetOpenAPI200ApplicationyamlResponse) VisitGetOpenAPIResponse(w http.ResponseWriter) error {
+func (response GetOpenAPI200ApplicationYamlResponse) VisitGetOpenAPIResponse(w http.ResponseWriter) error {
 
 	w.Header().Set("Content-Type", "application/yaml")
 	if response.ContentLength != 0 {
@@ -3867,7 +3779,7 @@ func (response CreateUser500ApplicationProblemPlusJSONResponse) VisitCreateUserR
 }
 
 type DeleteUserRequestObject struct {
-	Id MemberID `json:"id"`
+	ID MemberID `json:"id"`
 }
 
 type DeleteUserResponseObject interface {
@@ -3963,7 +3875,7 @@ func (response DeleteUser500ApplicationProblemPlusJSONResponse) VisitDeleteUserR
 }
 
 type GetUserRequestObject struct {
-	Id MemberID `json:"id"`
+	ID MemberID `json:"id"`
 }
 
 type GetUserResponseObject interface {
@@ -4065,7 +3977,7 @@ func (response GetUser500ApplicationProblemPlusJSONResponse) VisitGetUserRespons
 }
 
 type UpdateUserRequestObject struct {
-	Id   MemberID `json:"id"`
+	ID   MemberID `json:"id"`
 	Body *UpdateUserJSONRequestBody
 }
 
@@ -4222,12 +4134,12 @@ type GetDocsResponseObject interface {
 	VisitGetDocsResponse(w http.ResponseWriter) error
 }
 
-type GetDocs200TexthtmlResponse struct {
+type GetDocs200TextHTMLResponse struct {
 	Body          io.Reader
 	ContentLength int64
 }
 
-func (response GetDocs200TexthtmlResponse) VisitGetDocsResponse(w http.ResponseWriter) error {
+func (response GetDocs200TextHTMLResponse) VisitGetDocsResponse(w http.ResponseWriter) error {
 
 	w.Header().Set("Content-Type", "text/html")
 	if response.ContentLength != 0 {
@@ -4369,15 +4281,15 @@ type StrictServerInterface interface {
 	// SetSignupEnabled Open or close sign-up
 	// (PUT /api/admin/settings/signup-enabled)
 	SetSignupEnabled(ctx context.Context, request SetSignupEnabledRequestObject) (SetSignupEnabledResponseObject, error)
-	// LogInWithIdpA Sign in with an identity provider A ID token
+	// LogInWithIDPA Sign in with an identity provider A ID token
 	// (POST /api/auth/idp-a)
-	LogInWithIdpA(ctx context.Context, request LogInWithIdpARequestObject) (LogInWithIdpAResponseObject, error)
-	// GetIdpAClientId Client id of identity provider A
+	LogInWithIDPA(ctx context.Context, request LogInWithIDPARequestObject) (LogInWithIDPAResponseObject, error)
+	// GetIDPAClientID Client id of identity provider A
 	// (GET /api/auth/idp-a-client-id)
-	GetIdpAClientId(ctx context.Context, request GetIdpAClientIdRequestObject) (GetIdpAClientIdResponseObject, error)
-	// LogInWithIdpB Sign in with an identity provider B ID token
+	GetIDPAClientID(ctx context.Context, request GetIDPAClientIDRequestObject) (GetIDPAClientIDResponseObject, error)
+	// LogInWithIDPB Sign in with an identity provider B ID token
 	// (POST /api/auth/idp-b)
-	LogInWithIdpB(ctx context.Context, request LogInWithIdpBRequestObject) (LogInWithIdpBResponseObject, error)
+	LogInWithIDPB(ctx context.Context, request LogInWithIDPBRequestObject) (LogInWithIDPBResponseObject, error)
 	// LogIn Sign in with e-mail and password
 	// (POST /api/auth/login)
 	LogIn(ctx context.Context, request LogInRequestObject) (LogInResponseObject, error)
@@ -4515,7 +4427,7 @@ func (sh *strictHandler) ListMembers(w http.ResponseWriter, r *http.Request, par
 func (sh *strictHandler) DeleteMember(w http.ResponseWriter, r *http.Request, id MemberID) {
 	var request DeleteMemberRequestObject
 
-	request.Id = id
+	request.ID = id
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeleteMember(ctx, request.(DeleteMemberRequestObject))
@@ -4541,7 +4453,7 @@ func (sh *strictHandler) DeleteMember(w http.ResponseWriter, r *http.Request, id
 func (sh *strictHandler) SetMemberPlan(w http.ResponseWriter, r *http.Request, id MemberID) {
 	var request SetMemberPlanRequestObject
 
-	request.Id = id
+	request.ID = id
 
 	var body SetMemberPlanJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -4574,7 +4486,7 @@ func (sh *strictHandler) SetMemberPlan(w http.ResponseWriter, r *http.Request, i
 func (sh *strictHandler) SetMemberRole(w http.ResponseWriter, r *http.Request, id MemberID) {
 	var request SetMemberRoleRequestObject
 
-	request.Id = id
+	request.ID = id
 
 	var body SetMemberRoleJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -4607,7 +4519,7 @@ func (sh *strictHandler) SetMemberRole(w http.ResponseWriter, r *http.Request, i
 func (sh *strictHandler) SetMemberStatus(w http.ResponseWriter, r *http.Request, id MemberID) {
 	var request SetMemberStatusRequestObject
 
-	request.Id = id
+	request.ID = id
 
 	var body SetMemberStatusJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -4691,11 +4603,11 @@ func (sh *strictHandler) SetSignupEnabled(w http.ResponseWriter, r *http.Request
 	}
 }
 
-// LogInWithIdpA operation middleware
-func (sh *strictHandler) LogInWithIdpA(w http.ResponseWriter, r *http.Request) {
-	var request LogInWithIdpARequestObject
+// LogInWithIDPA operation middleware
+func (sh *strictHandler) LogInWithIDPA(w http.ResponseWriter, r *http.Request) {
+	var request LogInWithIDPARequestObject
 
-	var body LogInWithIdpAJSONRequestBody
+	var body LogInWithIDPAJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
 		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
 		return
@@ -4703,18 +4615,18 @@ func (sh *strictHandler) LogInWithIdpA(w http.ResponseWriter, r *http.Request) {
 	request.Body = &body
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
-		return sh.ssi.LogInWithIdpA(ctx, request.(LogInWithIdpARequestObject))
+		return sh.ssi.LogInWithIDPA(ctx, request.(LogInWithIDPARequestObject))
 	}
 	for _, middleware := range sh.middlewares {
-		handler = middleware(handler, "LogInWithIdpA")
+		handler = middleware(handler, "LogInWithIDPA")
 	}
 
 	response, err := handler(r.Context(), w, r, request)
 
 	if err != nil {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
-	} else if validResponse, ok := response.(LogInWithIdpAResponseObject); ok {
-		if err := validResponse.VisitLogInWithIdpAResponse(w); err != nil {
+	} else if validResponse, ok := response.(LogInWithIDPAResponseObject); ok {
+		if err := validResponse.VisitLogInWithIDPAResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -4722,23 +4634,23 @@ func (sh *strictHandler) LogInWithIdpA(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// GetIdpAClientId operation middleware
-func (sh *strictHandler) GetIdpAClientId(w http.ResponseWriter, r *http.Request) {
-	var request GetIdpAClientIdRequestObject
+// GetIDPAClientID operation middleware
+func (sh *strictHandler) GetIDPAClientID(w http.ResponseWriter, r *http.Request) {
+	var request GetIDPAClientIDRequestObject
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
-		return sh.ssi.GetIdpAClientId(ctx, request.(GetIdpAClientIdRequestObject))
+		return sh.ssi.GetIDPAClientID(ctx, request.(GetIDPAClientIDRequestObject))
 	}
 	for _, middleware := range sh.middlewares {
-		handler = middleware(handler, "GetIdpAClientId")
+		handler = middleware(handler, "GetIDPAClientID")
 	}
 
 	response, err := handler(r.Context(), w, r, request)
 
 	if err != nil {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
-	} else if validResponse, ok := response.(GetIdpAClientIdResponseObject); ok {
-		if err := validResponse.VisitGetIdpAClientIdResponse(w); err != nil {
+	} else if validResponse, ok := response.(GetIDPAClientIDResponseObject); ok {
+		if err := validResponse.VisitGetIDPAClientIDResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -4746,11 +4658,11 @@ func (sh *strictHandler) GetIdpAClientId(w http.ResponseWriter, r *http.Request)
 	}
 }
 
-// LogInWithIdpB operation middleware
-func (sh *strictHandler) LogInWithIdpB(w http.ResponseWriter, r *http.Request) {
-	var request LogInWithIdpBRequestObject
+// LogInWithIDPB operation middleware
+func (sh *strictHandler) LogInWithIDPB(w http.ResponseWriter, r *http.Request) {
+	var request LogInWithIDPBRequestObject
 
-	var body LogInWithIdpBJSONRequestBody
+	var body LogInWithIDPBJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
 		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
 		return
@@ -4758,18 +4670,18 @@ func (sh *strictHandler) LogInWithIdpB(w http.ResponseWriter, r *http.Request) {
 	request.Body = &body
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
-		return sh.ssi.LogInWithIdpB(ctx, request.(LogInWithIdpBRequestObject))
+		return sh.ssi.LogInWithIDPB(ctx, request.(LogInWithIDPBRequestObject))
 	}
 	for _, middleware := range sh.middlewares {
-		handler = middleware(handler, "LogInWithIdpB")
+		handler = middleware(handler, "LogInWithIDPB")
 	}
 
 	response, err := handler(r.Context(), w, r, request)
 
 	if err != nil {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
-	} else if validResponse, ok := response.(LogInWithIdpBResponseObject); ok {
-		if err := validResponse.VisitLogInWithIdpBResponse(w); err != nil {
+	} else if validResponse, ok := response.(LogInWithIDPBResponseObject); ok {
+		if err := validResponse.VisitLogInWithIDPBResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -5216,7 +5128,7 @@ func (sh *strictHandler) CreateUser(w http.ResponseWriter, r *http.Request) {
 func (sh *strictHandler) DeleteUser(w http.ResponseWriter, r *http.Request, id MemberID) {
 	var request DeleteUserRequestObject
 
-	request.Id = id
+	request.ID = id
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeleteUser(ctx, request.(DeleteUserRequestObject))
@@ -5242,7 +5154,7 @@ func (sh *strictHandler) DeleteUser(w http.ResponseWriter, r *http.Request, id M
 func (sh *strictHandler) GetUser(w http.ResponseWriter, r *http.Request, id MemberID) {
 	var request GetUserRequestObject
 
-	request.Id = id
+	request.ID = id
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.GetUser(ctx, request.(GetUserRequestObject))
@@ -5268,7 +5180,7 @@ func (sh *strictHandler) GetUser(w http.ResponseWriter, r *http.Request, id Memb
 func (sh *strictHandler) UpdateUser(w http.ResponseWriter, r *http.Request, id MemberID) {
 	var request UpdateUserRequestObject
 
-	request.Id = id
+	request.ID = id
 
 	var body UpdateUserJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -5374,132 +5286,137 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H0Lc9u41ehfOcPemdi9tPyI0y9rzzdzFVtJdOtXZXvzZVY7FkweSagpgAuAVtSt//s3OAApUqIeduyk",
-	"26bTmXUoAjg4OC+cF38PIjlKpUBhdHDwe5AyxUZoUNG/TnF0i6p9bP+OUUeKp4ZLERwEV0OEEf36SgOP",
-	"G0EYcPs8ZWYYhIFgIwwOAh4HYaDwt4wrjIMDozIMAx0NccTslH2pRszY94T5y34QBiMu+CgbBQe7YWAm",
-	"KbqfcIAqeHgIgws2wHlQ7FMQmYUlhL6SI9gtwPktQzWZwpPaCcoQxNhnWWJowTI0r/csNOyLh2bH/m8l",
-	"eJf8HzXgtQ2ONKSowK6+CDJtx9ZCtrezArQVcD3YE9CpFBrpTN+xuIO/ZaiN/VckhUFBf7I0TXjELNjb",
-	"qZK3CY7+79+13cPvJbj+j8J+cBD8aXtKN9vuV7194Ua5RefpRbllgWsYscTuCWOQChj0OSaxfc7FPUt4",
-	"DBu9n5sn7ePmVfv87OZ9s33SOu6F7t2RVAg6xYj3eQSRjHGzETyEwZEU/YRH321XkV9fw5ibIYyHjHaq",
-	"jVRoN3R0fvb+pH101Vu+jfdS3fI4RvEt93HJBwJj4AJuMwNCGmBJIscE9/vzzrv28XHrzB1A76LTOm1f",
-	"n950Wn+7bndaxz3o04bed1otLxJACmDgXwSZoiK43QbbwqASLPmW+2sKyAR+STEyGEOf8SRTCBu99tlV",
-	"q3PWPOltNsCeZcQyjfbUEjkYYAyZiFFBzx9xO+6FIPAeFeihHAvazpk072Um4m+5nTMJOouGoDCSKqZj",
-	"4QZuMZFioMFIYEKaIar8ODZ6Z+dXN+/Pr8+Oe+4QLtgkkSy+kvKEKSdUvwfP3Mp4YtEtLU7NEKe08kpD",
-	"wkfcwEbvovn55Lx5fHN1fn5z0ux8aPk9XKK65xFeC3bPeMJuk2+6jSZotz6Yod1BDjgIxFjbTVk2skKB",
-	"DzLlBJ19opBFQwss7eFKylMmJl4g6296DlLCiIlJfhjaQmhZA2NgxuAoNRo2ep3mVevmpH3avmod9zYP",
-	"QaFRE2B9YxmjY/+x1bT/6IHGSIpYw3iIAgb8HoVVdkNksbcmSm/Pq8lLPzoThidEC+78EzTaoTgnGjNU",
-	"MhsMgQ0YpyWmqFiuCB/C4FqwzAxRGItW/OZMi1pzKYhh7Q79v2HINOCXlDtFcX3WvL762Dq7ah81CelE",
-	"KddCZ2kqlcH4FGPOrmh7349tX2kYWTjA4jkndymwysZg2B1q2tTl9cXFeeeqdXxz2jpuN2+uPl84Tn7I",
-	"T5CIpBmPuHB25zyRNHOJxjQw+yLXRjEjlQaNtPQINoSEVMk+TxD4iA2sXg2DVFmYDHc2UKTQHn/TVKzQ",
-	"mBncMnxkDTFPPdooLgYW/zhinHSWyBIvbJw5O/cmj2tt21l6zE2/3+dnSBMmVh6Vfce/28yM7KDAcWm2",
-	"WykTnL7SIvLSS3a8cl92mgsl48zZWPPkQaaOxb19BWSfSCHKlEJhQGe3xfsh8D4wMWmstazk/m6yBkpT",
-	"Je957EhnBaG796x1LJ3mWPZ+x75jCdUwk+lVbzvyvXTvOgM8vwL94u5Ejpo8CXgQitk9AcweXPUEZk++",
-	"tPcCZ2GJ0H8t0CVv/46RsbtpZmbYQU3XjN9nWMTIO2eD1pyzF1v0yiFoFLG1P5iGnp1RKv4PYv4DeIdM",
-	"oYJutrPzOqLX6U/swQYn65gl2opFGswgkvKOO36dI4NMrz7Va+1vYmV8u434CeqwcDRkYoAXTOuxVOW7",
-	"0YzMcIScv0fqhn05QTEwQ3sP29uvgVrguDxgKUnm781uYHbh6qy1O0o4CuOu7TObcL/EawiyWSjykbUL",
-	"EplZ9C9EXyE/l+GgRS+VROOyl4+5ThM2ObOvWtZ/NJ4fw/oz2Mj5Ny0dioWjDjnHmKKIUUQTKxFoPRTW",
-	"SPklyNIgDGI5FqWBU+Ipb7CWEe2SULb0SQ1a9sEvbJTavQWnXPydO49BTqtvnMugIN2apVv5ac3do3DL",
-	"/gQsjhVqfQgWY8waLhHTuMWFRqG54feYTKqAOAj/n0BtcDBo5D+UnBs5Ukug7r2p46r3HJO4pZRU83RG",
-	"roR6dNFPoRM1///y/AxITKICLowkZUX3EW+cFZ6wV5oQXd3Ndg7sHHAj1Nr7qUqbz6zZhMDA+TeqWAxW",
-	"MZ/b1HTuOjL7iCyxKJtFyFRlTcGRdyuX9MPqVmofX1mZupDVeXy1WHmcpyjax3AkhcDIQPvYqRGHcq/B",
-	"gGudYQz+VFiaNqpksfuX12/3VxDxnNp1QNVt6EQOuFgtuVbSZfoI3bBKoNTB6eyK3As6g3SDo+ofy4Ra",
-	"2cp+KFZiSrGJ24hbYs7vOG9xae/0XONVI41z+6w05GbPjrYUFu5b5yt10y3G0+WU8L24bR5dtX9uBWFw",
-	"eX150To7bh3Xyt2yxq4S8FtLkrt7byEaMsUig0qHICQJQWnFnhSgsgT1ofcTGZUJumk2yoKupDXKZLL3",
-	"tkLSb5eA9rOVIvNEcJ8/nr0EzCDUvVeHugt/9chR9r7Tsgjzvrx6dCVsMfOsf5WZAZEG1kJohfZHbi8b",
-	"k69lA5qrQ140Et3sS9sNI7d6lStqaXIhgH7SeQPs8TfP6QVoJu5Bz60OwRg2HP3d4ybpL2ZF6obAAaNn",
-	"FepbzKAKmXcXlOyH87OrjzdH56cXJ62r1s3ezt5fdndXao/iAuKnXHUTuSj2OEM+iy9/ha9nZ6X88LPU",
-	"Luw9HnWmTuf9Efy0/+a/wDtTIEZjtTb59xloY61n6EUyxl6Nj0HGuKa/5ci+Sh4XU2t2fRoyA2N7ix4r",
-	"KQYOgLJPLCQffIoyTbD29oTWWKqhofdSOYvEeWu8Z1yHgCwaFtEYMj8ocrUOU5WssxrVUvjS680DHjvH",
-	"Qcnfx4V3lql7MsYSOdC1m5xaOvPzfry6ugD3AgVbKtbc/s7+WvxhuEmwziulh1IZ0NloxNQk93zkVGPn",
-	"qRqPZ9KACxrU7MJ4x97sGtedNijso0IRkenPxWBunUPosVuZmYPbhIk7F5qx7wxQoOIRSIG6Ckvp9ZVc",
-	"Tb/maCi5K4jUl3DXkWeFObQ5DrLD7e2fbpgQMQF6zE00BEnu3VwVzQaegpC0k3NO37T+56jVOqanc6HD",
-	"IAxmnKp2bB7XCsKgCI8EYXDauvp4fnxjHzVPTs4/0ct58C4Ig7JD3JoS7Q9n1xc3x+3L5ju31PlRh0bb",
-	"Me0P1w7Sy9bJ+5ufz69a+d+d1sV5x87XPOm0msef/QN6+az1oWktlZuP5yfH7bMPFoDmVevDeefzzcd2",
-	"q9PsHH38bCdqnrZuLpqXl5/OO3bcp8752Yfyg8vzo3bz5KZ5dHR+fXaVL908Pm2f3Rx9bJ59sOAcX1+c",
-	"EFZuLq47Rx+bl/Zh6/Ti6vPNu+bRX68vrP6fjcEQSutcurRI5+f2Uevm+qz5c7N9YvEShEEea6u3IZzD",
-	"doG/iaKTW1xMMw7kWMA9x7HnNa6ARZHMhJmXwy/guOVx2rzgkclUHVnfM8NUfrVzCQk8RmG4mUxvOM21",
-	"fJ/P5iF+Dvfv01QxHYc92/aoNnujkkhij5V5/NlbeswMg+vOySH0LHw9F1vKhEbTgE9DHg3z142kmCz0",
-	"uXIZBuR7JonySkM0lDzC9dzNL+pBXt8XvMgFnBtWJW9vmRxn0L1AKBcvLLbblx5aE3r2aA4ovrK9kYrB",
-	"P/+e4uCfA97/5xhv083DW6bxL/thz54exbu6QTewpxQlyNTMdf71jk+wWWFUrrGz4uxmLShULjTl5QRE",
-	"bITEnIeQcHFnlWkeNS+4NWEGFcQSfTCXHMXATVkrnZwfNU+seDu+uGn6/76rlXEdZDEXqGvNXG0GClea",
-	"VrOuREJQzB8/bs5A9uvn89Vht+OpPN/59WWrY/WX1Sb1G5bJYgJ7Ms/QwDr4LvlAXKd/LAf0GG81NzUc",
-	"doLsHgFHqZk0oAm30kCfJ4kGbg4pYSpJMKZ4K1nK/Uw7H0PZR7UGSz3Gj23xm6UtYcVnzc0Wpz+s8D7k",
-	"b9YuQjblwkN8hvjbEsfmdWo1opePC2F4NGnMALAQwW757xlFWUAdiyHWq6L05TQHJmL6d6ZR+dwl7bQ2",
-	"X2a3VSf3hoDLOfPrjIdSY42RNbA8JCTco+J9jrnbfc24xJr24vQWuRc+Juo/H6J5XitvTgGKIiMPRawL",
-	"k8piknL37PE4tNq5wP6/nGJBYdqNFNWIWQiqPqVHWZLfzFxaRLLP4UF3seZ/O9f5z5ZVJiuD4V8R6VgS",
-	"4bA4wShT3EwuLZrdWreURLAkpKStKVdJSnD+MGf+WxnEDMSSbLg7xNTnGegid4yUFa0yRejQmJQOyc17",
-	"REPq0tZKyxKL3E7owrqVpYXAS+SACw0bH41Jz0UyCeGSjfCSG/zvE/Zls8gJd3BNk8K9TLrxMEyBYyn/",
-	"K05cmhYXfZkngjGXmlMdDrcsukMLCrJREAaZSvz+9MH29ozc247xHhN71DqYywHLJ7RI1IX4faVhKDON",
-	"Q5nEkGA8QAUbY5YkaHQIKIziqEOImMGBdH/fZvHA/toVXNyjNiN7TiEINDCWygw3Q1CZcCkho1EmrFS/",
-	"lUzFzvV5L42dRWEqldGEZncvCu3fXaHRWkrTDGQfHB/ytEgetMcykrc8ofCiS11qdEVX/OlPcCTFvVUl",
-	"Uuiu2HKhYpehbhGrgSl7pGNUR2yEyRHT2IBTKZBSWZkAz4u549JehXwaVDQBu5muANj4a+cTxY5GXEhF",
-	"jzcb8LeMWR1GSEoVj9DtTjHj140x4iOWgGMuDRvdYHev8YbuT91gs2EBvuIj1IaNUjek8/4IXr9+/dMh",
-	"RCxBETNl79V+vt7nz58/b52ebh0f9w4B71FNoBvEbNINQugGIynMsBs4tAJ0gzHiXTewG6VrlEsaz92z",
-	"lA3LRwj/sIbpRlNztn2JMkssU/iChkOwU2jQhikDUljMxWziILeCOYaEa8u17A6hZ+VWDzZcWccmIaNn",
-	"hVgPNvyEsLcTAjMwktrA7s6Oe4kJPUZlYe79TjIwpPKLEOzgEEgAPvRo0RZtmjzkdl+9RWmUPdjIIwKb",
-	"MzGALE1RbUX2oF04wC68wKMJTW/75HLJ3y7xC9cG/vxnqRZncv/5zzQx7U3D/s5+no++v/M6BC2Bx9ou",
-	"Z+e7dZ5hjGmTTUfGs4nXlGPrIu27cMrfQSYS1HomiVOziXZ5JmOukai392VrxL5s2Xm2bicGdW/zEDJx",
-	"J+RYuNmJYxyR8YGQCuPDUtkHQTPdyA4BeeYth/LYEVN3GDtjxf52ANaq6LlDVggsGVvoUoXa4poLKKpd",
-	"cn72Mlp3xWW9YHZw2OP00rxH4twvkqeo8SIUkctxr0i6ojcjqXsNeKfk2Nq5uRJSmEwsuZNfioYd5gIo",
-	"f0Wj5bK1c+gsJeUAW4vOJ2W/3oHYYsRSqMyMtbZBKth96553hXuNth7CeMijIZFQJK1sI/9ZjrhPQwkj",
-	"NrFyI7GCraCIrmgxS80FhURMWckOvS9bLIpQ656fuhS6ARR9qUikaRgrbgyKg67opdltwqMeJe76/WyG",
-	"0HMU34MNJiZzLmD7QqpwxLORfWNG0lOFjeiKiv16OFOjYhWQ5ZuaihaKofZoNK1fNYQPu6KaczVA4yaa",
-	"lspsNuCTxz+bpn0zEFJsuf2WkDdlg91G12r5hEcoNJZU+YWSqeJoGNWMLdfg+ehpwKpQ3M2LdhAG96i0",
-	"U+g7jd3Gjn1RpihYyoOD4HVjp/GaDEYzJPNrm6V8mxCw7Tdsnw7Q1FfixVYkja2MIVI6hN5vPRgxEw1R",
-	"52lPUrnUtY3ZnLEQyIrhQm824KKcxO21LvYNyIxuiwX+2nFwEJxwbU49eGGlivGXejt++so2XQcewpXv",
-	"UX2ffW/GBMUvxgrQPhekDaubXFTw91u1cKHitpk3oX+dKeLb29lZkvz/uKT/UlZRTd7/uUDSnCD7OcFT",
-	"PcK+g6Bu4gLS7VKtIQ3ZXT1ktkKDxr1ePW5aN/cQBm/WAa4oRKN7h4vdekrKd2otbjawRBQQB9g7Sy7h",
-	"rBlOz+zweSbZ/p3HD45FEqzz8DWdlq3EPuhdTkbC7O3ba3U3m495UbjE+7PJwb2xv7MDvbkgX29znmGO",
-	"aSKfAjZHXfvz8LoB8b/+4e876JePKMr2vpJaHFamrihnMST+gGJm2Ho09FiZVVRmP/y6mPy2cwfSk+cO",
-	"gzQzdbdeo50ylarQvWQSC+kqmSZlVxFhhQI/3iFYqgXxtl5XbPjCkRBYZuSWQoHjzYa3znM7x6dWeGQP",
-	"vYNR4Nj5rFyw1WgQ+MV0hbd2G3BGtUkgBeZBRs81ixmGFHGVZS7Rq5gL52zy07+T8eTZhHE5me6h6jqx",
-	"du/DC+qBSk5ofQGYw/u/oQjY311jidmiWRr3Zp0t1ZTufaXcuURTdsB49+dXKavt3C/73NJiXRa261dZ",
-	"GL6Ggxfzb8f5jF+Cf8sxzx/8+4N/F/GvKzors7APZHwdC0/jo8+u8jOd2mta7mzAJUxNLkuKSWtvCDlH",
-	"yzOz8WWef/gSjFwNRP9g5R+svFAVE2dQgweFLDL8npVuBE9haY3GcDHQ25pSLrZKqRXe71LliA9oiGKq",
-	"GRovSJ/VhRZQqHN5N/44N/8813QrSz3wa9/dsppTuUQzfyAvIKjmz+LbCapHEAIwDUKOQaP5A0itP5oQ",
-	"Ok9RAMW8pS6o+JGyJzPDbR6nWyxPSZy3An52mTTOZl9Uyrlhl2cmU96aL5d2vtJwh9ZuMKGr8lRhV7As",
-	"5lTV8N8+PFI0zfERNB6H3q2w2YD33NofJXPjtpTyozPKJQgBE41dkXBxV3nXl874pIGZxCDYcNZKqQ4V",
-	"7jA1m246cDVMGlhXePUL+zu7PmkmL2Mtx/Ro/skhvNl5bY2bubR4n9BM5S5kInVFbeOgegyWIn19NNGQ",
-	"Qn3znnE5aItP3Azbcdp8IRk0UxH8ra2laRuLZb3NDgmN7pjKrSd8UG8uhufDdN9eWP20elzR7O4PIqvs",
-	"gDWgrGnpVU4KCg5++bViefGBsMfngvGirsyikEplWZiZ4YwodDG5Olm45UTQFo8Xhr2uilID4HFesU4y",
-	"WBNxyTI8FtZqOQOJDOL++a5h87efD2gsIx/l7ThekK+KNiIL9Hqx58YTtdeCYz0qcCn7dWf6xKO8XazW",
-	"mhp6SVlO9sKppii0U49y+2+a18ft1tlRy6UH5MUD5cSiAtR3uT5qLBXL736I5R9i+T9JLL/7GrFMonIJ",
-	"L5MvuZIOCsx4fxWNbVgxTIXUeS6qTxkrEpi8OThAU9iKXWFNPZeqERZJb9aINHyElIvj/AAY57amN8+0",
-	"R8dGMWJ/Z3ezAdQIEXZ3umK266I1KKVADwaVT73Zcba0fezlrq8wdJKKC9h9AyMuMkqN7GfKDFF1RTGn",
-	"z3Ha3/sJqj0d3TFVWzlOmzDKJKZcDt8ylevSMl0hk/gQGOiMDqyfJV6PlWJ9bg+vfL7gQgP1hSRgpbPL",
-	"D/n3NfLve4iz/b01hO5sD9VntUUqsizv2iRiKBVMPUF+Secvqhdgrfx6m8swLnJvOzVYnAmme3KYzzcD",
-	"Pr2JDrkY1Nog55lZK/vDkyvlXj0rgluUisk1lJLcH4nQvD1afZ7NRZ6GkEx89oyejVUQdglHzhjnPmyh",
-	"YYOyzkOf1h7maeZdkbKJT1r3cOtN0grUAVUxoVnkOl3S/HMBkzo5mGfkPCEb52ks/Qx5L5UMpjyWszwH",
-	"Zv5QR3mgo3yo5QqT2oBUB9OERf4wK4ocq/6hVz53uTgpq4m5pqPShk30ZgM6roKyK4jPXSyq0jthvuJs",
-	"esGTIplMuxLX2DuhNR52oFftz1Bc/6ZNUottcO0sFEc/Dp5yswc3tiuK7Jd8IP6WsURXJpUC68it2vby",
-	"hfRvfW/NtRRxDdG72eL/CNX3DMHlMmM8hQOtrNsaTjtt1To/zkrJvpU6jLzCs9aFUWni9YI2WGWdBW4M",
-	"v8PvJkorHTAI6TlITz00vSxSeDFtzfWSSNeL0H3LEiYi/BdCt34KnqcNa2rZ4sgL33uWZOjvaEVrk1K9",
-	"Wl6lYZWJtT+4mPa1nz86v+hLnp1fYsHh+W3/ixxegY41Tm9BWosTlU5hxq4UntL2D5cmuOihHE/z1kTe",
-	"SqQu9fS9K2WqFlQVASI5FrChZIIhpfAVBqa/amyWy6fqlHilY8EL6fDargjf+C69giwzAjGeIc8fBsIi",
-	"NnJHmvuq12eiOhG4xfMeQbUM1it37emRh+NRzYMs5+VWxR6cvoMYIxmTqU5dH6j4EBSyJJkQt7gbnJ3b",
-	"d8RjwvVR8TWz+d2ZG+eR8940e6SOr51VXfgqndDOP1mwKDG83FTppVLDa/o2/WDDPzIbXqJxORvIVJkZ",
-	"HfmuxZL2WbUQNzh4vbv/5r/23la5NXevLLEMLwsPzIsRkP9Cw5KMxoozCFjk3OHf1eCYLT59gqx0iXyL",
-	"fX5HeWYJUD+xsnPKuRno0zZcNKDnW0Z5UTqUAiepNE7suQ6wkCC7x64gqXewqFsUpdz60hy/eu4ohKYX",
-	"uG+mrSzyOEKKqiuqEQgrYYcyU7BRE11w1cYWus3DUlO+Yqxv1ZciuUl8rkvCtIFMGJVpK096/7P1Xqox",
-	"UzHG9q8eDGU69Z7YsQ4b+YBUyS+TBlDTm7lCYKo5oDypON/egavfnenl2aMyvNzpmyhk8cQa6JlGO+Cn",
-	"rph+1K8BuZPDVarWdgrPK6Tm2oXXKhVqZ/aCSYPTXmlraZHdbxsY8VX6+ruFSR6f6PxHCBB//4iKE3Wl",
-	"iknnNX6C339hdvRMAIDG1pfU5rmpuZiT/f4huE8TSVHqWlJ7Hf8XS7euZC4/c5Tm0xCdC90v4r54+JRg",
-	"jUuJ3Kq49+vj+L4rwtgvXXHz86qD/xB6fZZonPXSFyGxfGCjK/Kw+0wKgJ4Po+dRdIiGGN2tCqF3RSWG",
-	"Tu1YGGgjE2oM5eyZacYmqWAjYZDl/VZKMM5RW7Ut1wsphfreX9/6ilH5wkUNrX9aQA+KD4bmR1T8eWV4",
-	"IQA6uFXe/DQ77mkBBt9vpDFho2RpXuV5iqJ50YZYRtnI39Nn+8nQJ50+N09PaqW0n+Fx8jmHa0qzsx05",
-	"6jMipTDW2ntm6Xs1pH5bbu4Soou96hWSN9PL2rZML1/UmidNmDNyiyadrnfWTGeX+h4s1/rlO7D8+sIX",
-	"1HVaoRBG/wMaoWS62gbF/XtRGdRj7ra+g1ouP4iJc/OC/OO3mSk0ODe+V5lefCcr9VH6CUo3s/nId/G1",
-	"wpeKes99DvEb37CWuVnsCf4Rykb/DdNtH2rvQZmuuJSWcFhFnK/TYKgXl7r89ELgIkqyOP9wDDmCWGKt",
-	"UN9W6Kvqsl1KUMFWP/oJfVU/IdK/SzOploriRT7e+uPZ+SF5vs9xf6A2LutLgPDZ+zrkAXAKYlP2nC+F",
-	"ZIWaLbk8S3p1swEdClz7r2pRVkPChP9MRldUWu16X8/U/0JB9cJ+XRzbfkE1Pd9v/xvfdf8DmeXfX6/7",
-	"2Ppj9Xoso8U3tGbpy290A1EoYlQY5wXWpfth3jKNaXKPa3dbjuF2kofW7OW5KzYyOwX0aOXt3iY5rNyN",
-	"foAwlupOFwEL+kyysLKKIK/j1g9oju0WVrKLwS9me2iedL/+eHV6QvA98wW7U8HuY2/YQ/ry8j8Wn56/",
-	"l+zt7MB4yJMi8cLORY3OyefsvYw+CEcV57UODf+h5xeUS36FxTlgkY/csYTfP/dZXPjp7dTCfxz7MadB",
-	"V8LFh+EOAQVcuG8eXf7tJL84ujp9+rFUOtGADsZcu8ipkxV0NRXStSezquKgK4rk8r412G5ZdGft6tIi",
-	"7uSLudiYTRbw0fRDUS94xtNFao7Z/jhpfE1B4cvDeEb4Z/HksIzlIrPOnWljBdv7+enzcVYuglGs3+fR",
-	"o4iuusLvs5+M+OXXh3DmKxa//GrtMSeJnR038/UnGbEE/KcYyO3pXZ4bI3aHVmRsVtpAH2xvJ3bIUGpz",
-	"8Hbn7Q7Ze34Hs5M77g4JeW73eTv0XIUANxqTfmParbiEhPkGyL6reujcN1xMa2KKmRd8wrH00Ua/EPmO",
-	"55dozhiO/anDUsTFtwfyvkmwUQn0aarQ2Cyv4q3p2WVOl3lBV87qNPzDrw//GwAA//8=",
+	"7H1rc9s4suhfQXFvVeS9tCw7zp6MXafqKrac6K4fWtlOTmqUMiGyJWFNARwAtKyd9X8/hQZIkRL1sGM7",
+	"O7uZL+NQBNBo9Av94u9eKMaJ4MC18g5+9xIq6Rg0SPzXGYz7INvH5u8IVChZopng3oF3NQIyxl/fKMKi",
+	"uud7zDxPqB55vsfpGLwDj0We70n4LWUSIu9AyxR8T4UjGFMz5UDIMdXmPa7/su/53phxNk7H3sGu7+lp",
+	"AvYnGIL0Hh58r0OHsAiKeUp4amDxyUCKMdnNwfktBTmdwZOYCYoQRDCgaaxxwSI0b/cMNPTeQdMw/60F",
+	"75L9owK8toaxIglIYlZfBpkyYysh22usAW0NXA/mBFQiuAI80w806sJvKSht/hUKroHjnzRJYhZSA/ZO",
+	"IkU/hvH//bsye/i9ANf/kTDwDrw/7czoZsf+qnY6dpRddJFepF2WMEXGNDZ7gogISSgZMIgj85zxOxqz",
+	"iNSCz83T9nHzqn1xfnPSbJ+2jgPfvjsWEohKIGQDFpJQRLBV9x5870jwQczCH7ar0K2vyITpEZmMKO5U",
+	"aSHBbOjo4vzktH10FazexomQfRZFwF9zH5dsyCEijJN+qgkXmtA4FhOE++Si+6F9fNw6twcQdLqts/b1",
+	"2U239bfrdrd1HJABbuik22o5kUAEJ5S4F4lIQCLcdoNtrkFyGr/m/pqcpBzuEwg1RGRAWZxKILWgfX7V",
+	"6p43T4OtOjFnGdJUgTm1WAyHEJGURyBJ4I64HQU+4XAHkqiRmHDczrnQJyLl0Wtu51wQlYYjIiEUMsJj",
+	"YZr0IRZ8qIgWhHKhRyCz46gF5xdXNycX1+fHgT2EDp3GgkZXQpxSaYXqj+CZvoimBt3C4FSPYEYrbxSJ",
+	"2ZhpUgs6za+nF83jm6uLi5vTZvdjy+3hEuQdC+Ga0zvKYtqPX3UbTaLs+kSPzA4ywAkHiJTZlGEjIxTY",
+	"MJVW0JknEmg4MsDiHq6EOKN86gSyetVzEIKMKZ9mh6EMhIY1ICJUaxgnWpFa0G1etW5O22ftq9ZxsHVI",
+	"JGg5JXSgDWN0zT+2m+YfAVEQCh4pMhkBJ0N2B9wouxHQyFkThbcX1eSlG51yzWKkBXv+MWhlUZwRjR5J",
+	"kQ5HhA4pwyVmqFitCB9875rTVI+Aa4NWeHWmBaWY4MiwZofu32REFYH7hFlFcX3evL761Dq/ah81EelI",
+	"KddcpUkipIboDCJGr3B7P45t3ygyNnAQg+eM3AWHMhsTTW9B4aYurzudi+5V6/jmrHXcbt5cfe1YTn7I",
+	"ThCJpBmNGbd25yKRNDOJRhWh5kWmtKRaSEUU4NJjUuOCJFIMWAyEjenQ6FXfS6SBSTNrA4USzPE3dckK",
+	"jaiGbc3GxhBz1KO0ZHxo8A9jylBn8TR2wsaaswtvsqjStp2nx8z0+31xhiSmfO1RxZR/pnEK2YBmqkUX",
+	"OEwKU/aFiIHy7JUW0phase21mzPTdKSIUmtoLdII2jvmAMwrRAyQHsJUSuCaqLSfv+8TNiCUT+sbLSuY",
+	"u6BsgNdEijsWWfpZQ+34Xo5GKawOWTWoK2LIByhNdarWDbHUfInvuqEPxWvRr/aeZCnMkYUDJl/CEcX8",
+	"OZYPZJ4QCqjIUegXiP9bjj3R/zuE2mypmepRFxRePX6fYxstbq1dWnHsTpThK4dEAY+MTUIVCcyMQrJ/",
+	"oEA4IB+ASpCklzYab0N8Hf+EgNQYWsw0VkZU4mBKQiFumeXhBapI1fpDvlbudlbEt92Im6AKC0cjyofQ",
+	"oUpNhCzel+bkiKXr7D1UQfT+FPhQj8zdbG+/AmoOk+KAlRSavTe/gfmFy7NW7ihmwLW9ys9twv4SbSDc",
+	"5qHIRlYuiGRm0L8UfblMXYWDFr5UEJerXj5mKonp9Ny8aiTBo/G8uRBYwEbGv0nhUAwcVcg5hgR4BDyc",
+	"GrFQ4TUI0gQvikEkJjw4NIyAyCbjVGlCwxASTayRf2dEilpkEN+734Z7DVyxfgzbwI1h9KuXJp7vmVm9",
+	"bwaQAsIqGdtsgRRvE6hqzWpwT8eJwZV3xvjfmfVKZLT/zrolclao4INWdvoLdzXYNj8RGkUSlDok5gSo",
+	"MY5CqmCbcWX2pNkdxNMyIBbC/8dBaRgO69kPBQdKdkgFUPfeVXHpCYM4akkp5CLdoruiGl34k29F1/+/",
+	"vDgnKHZBEsa1QF2Idx5nAObetjcKEV3ezU4G7AJwY1DK+cIKmzeU0QdCifWhlLHorWNmu6nZ3FVk+wlo",
+	"bFA2j5CZHpyBI27XLumGVa3UPr4yMnqp6GDR1XJldJEAbx+TI8E5hJq0j61asih3GpEwpVKIiDsVmiT1",
+	"Mlns/uXt+/01RLygxi1QVRs6FUPG10vCtXSZPELXrBNQVXBaYyXztM4hXcO4/McqIVm05B/ylaiUdGo3",
+	"YpdY8G0uGnTKOVY3eFULbV1La+3E+bPDLfm5i9j6Y+10y/F0mRN+9UXljSKWyJ1IyG5QytxqmUZ+d3K5",
+	"eXTV/tzyfO/y+rLTOj9uHRfWLYp0no6376g08kLhwNCIQjMwVahVIpTsi1bneigRSK4mYG+iFqTAJ0EO",
+	"U7D1nLqoas/onZrReBni94Zfd/fek3BEJQ01SOUTLlBDCKMTBCcyjUEdOkedlinHq369qAUKKrrIQ3vv",
+	"S/z+voL9MtA+GxG7yCF32eP5C9gctdn3quiq4+5+1SelRiwhxshfT08n3ZbBrPPCbkhLJxIMJXUkjFk6",
+	"tocR0+Vya9Ob6gICcOCy/a8h1xwJc+RqdmyI1W35eUl1Hp0GVKPaPzFz451+r7DEubroz0UFT+/bdhgG",
+	"eMqys1JyVeKyMOmi2f94H8jsFj4XgcPnxtIw52AZ8Q620MqhRvHWOAwpPiux4XIxLoE6x1XByrw4v/p0",
+	"c3Rx1jltXbVu9hp7f9ndXWtj5NdeN+W6+28n3+McpS/3QORex8ZaLeNmqVzY+d6qDOLuyRH5Zf/dfxHn",
+	"1iMRaGPbYaSJGuHdj4EEoYggqPB2iQg29PwdmVfR96crjfMvI6rJxDDURAo+tAAUvbM+RoMSEEkMlXd2",
+	"MCZ1BQ2dCGntVus3dDEa5ROg4SiPC6KRijHUTZiqYMNXGCB5VKfaiGSR9V4VPM+MO7etvEOlGYuhqtyk",
+	"WmIWmHk/XV11MnVrTqZk8+839jfiD810XCkh1UhITVQ6HlM5zdxvGdWYecpXjHOhiQ1fVexCOxfz/BrX",
+	"3TaRMAAJPMQLIuPDhXUOSUD7ItUH/ZjyWxskNO8MgYNkIRHcCt8ZLIXX13I1/pqhoeAkQ1JfwV1HjhUW",
+	"0GY5yAyf6YyQcqImTIcjIrgNEMbMxq9FAvwAX1eESnCij6qcPlgIPT6UYqJ8okS1HqJ2PaZJJMA60G+5",
+	"mJAa5REZ0DgmfRreEsFJYDcYbNV7vISzhSj5pupsPorr+ajhbKTnpvU/R63WMT6tWmEuQmHGZkFiz/fy",
+	"WKPne2etq08XxzfmUfP09OILvpxFwj3fK0aXjBnY/nh+3bk5bl82P9ilLo66ONqMaX+8tpBetk5Pbj5f",
+	"XLWyv7utzkXXzNc87baax1/dA3z5vPWxaazMm08Xp8ft848GgOZV6+NF9+vNp3ar2+weffpqJmqetW46",
+	"zcvLLxddM+5L9+L8Y/HB5cVRu3l60zw6urg+v8qWbh6ftc9vjj41zz8acI6vO6eIlZvOdffoU/PSPGyd",
+	"da6+3nxoHv31umNsiPmAJqK0Kj6Ci3Q/t49aN9fnzc/N9qnBi+d7WeDa2iE22rHEMYuh/W3GZ7a+mHBy",
+	"x2DixAOThiBFyvWi6niBqAeLkmaHhTqVVZx4RzWVmc/CZvOwCLhmejq7ujc3ihk8b3jlOWInTzMh8EzM",
+	"AbfHlflPpVQsc7bUIdFcECKqKbnunh6SwMAX2OhsyhXoOvkyYuEoe10LzGogAyatjMPADUqtN4qEI8FC",
+	"2CxW80rhl81jKMtCJ5lpWIiSFKlzDvFL1Er+wvJL0srja5LAHNIBxip3agkf/vPvCQz/OWSDf06gn2wd",
+	"9qmCv+z7gTlHjB33vJ5nziuMgco5t9XbhktWW2MWb7CzwulUGIIgbazXyQ4S0jFYhq0FpxdHzVNzFWsf",
+	"d26a2R8fzI0sZvzW2AtZikrO3THVIHs8V4UhhmDMpZY0197iUC1upPgQNCNBDWTu/x9QjHaBRoyDqjT+",
+	"lR5KWGtwzrv1EekRe/y4hWuDWz+br+rEuiJe7eMx3LDeb3B92eoaTWr02oZeA4yx+TZ0b1Ep4uXs8OQA",
+	"Cw5ctvP1Li4zfM5jYPZqqBM3+7z+gjIaMTt0yK+TP1YsbAJ9xarCU6dA74DAONFTw559ocmAxbGhpUPM",
+	"54xjiDAdBK9Pg1RZD1zRvb2BlHpMSM3gN01a3OimCncHzH5Y45vL3qxcBO3wpYf4+HyAx8RErhNjbjiV",
+	"sxSGR5PGHABLEWyX/5EB3SXUsRxitS6JqJiFZW5d5t+pAulSK5U1idgqy3gubmutLJsS69aZjISCCjN2",
+	"aHiIC3IHkg0YZBG7DUOaG1rkM9fCnv+YpKTF6O4L2NELNgXPs4aBRyo3Wg06Mb8Yb8aIW+v/5eU0MEwb",
+	"qSUgx9SAUfY2PspWf11bdBnxPkcYzibA/NvF3z4bppmuzdD5jnDpijCpwQmEqWR6emnQbNfqY2bTiri0",
+	"MiZyKVPKukutzWGkEdUkEtYTBJC45CeVJ7mi2sJVZggdaZ3gIdl5j3BIVX5tYVnkk/4UnQPbaZKLvlgM",
+	"GVek9knr5ILHU59c0jFcMg3/fUrvt/LiFQvXrHrFSacbB8MMOJqwv8LU5pMyPhBZxiq16YPl4ejuAgMK",
+	"0LHne6mM3f7Uwc7OnATcieAOYnPUyltIVs0mNEhUuSB+o8hIpApGIo5IDNEQJKlNaByDVj4BriUD5ZOQ",
+	"ahgK+3c/jYbm1x5n/A6UHptz8gkHTSZC6tGWT2TKbZ7aeJxyI9/7gsrIesbvhDazSEiE1ArRbC+dvvm7",
+	"xxUYm2lWKlGIb2VZzuZYxqLPYsxRsOmV9R7v8T/9iRwJfmeUiuCqx7dtvoktpUHTHD2TsZiAPKJjiI+o",
+	"gjo5Exww555y4ngx82ube6ZL1QynxGymxwmp/bX7BWOsY8aFxMdbdfK3lBpthkhKJAvB7k5S7daNIGRj",
+	"GhPLXIrUet7uXv0dXk573lbdAHzFxqA0HSd2SPfkiLx9+/aXQxLSGHhEJYny+YKvX79+3T472z4+Dg4J",
+	"3IGckp4X0WnP80nPGwuuRz3PopWQnjcBuO15ZqN4PbXVLQXvLDGagPzDmKi1pmJ05xJEGhumcJVXh8RM",
+	"gZFxqYngBnMRnVrIjWCO0BusMMRFAiO3AlKz9WdbiIzACLGA1NyEZK/hE6rJWChNdhsN+5K9jRiYg99R",
+	"BvpYJ+YTM9gnKAAfAly0hZvGAIrZV7As3zsgtSxgtDUXIkqTBOR2aA7aRovMwssc3k1nBWVyyV3M4Z4p",
+	"Tf78ZyGXl5z8+c84Me5Nkf3GflY4s994iw5xFimznJmvbwMHEOEmm5aM5ytEsBjApuvskjP2gaQ8BqXm",
+	"ss0VnSp7XZswBUi9wf32mN5vm3m2+1MNylzzUn7LxYTb2ZFjLJGxIRcSosNCfRpCM9tIA4E8d+ZDceyY",
+	"yluIrMVifjsgxrQI7CFLIDSeGOgSCcrgmnGSl+Vl/OxktOrxy2rBbOEwx+mkeYDi3C2S5c2yPFKVyXGn",
+	"SHo8mJPUQZ18kGJiLN5MCUmIp4bc0f2Hww4zAZS9osBw2caJvYaSMoCNWeeqR942SGQwYihUpNrY3URI",
+	"svvePu9x+xpu3SeTEQtHSEKhMLIN3ZQZ4r6MBBnTqZEbsRFsOUX0eIsaas4pJKTSSHYS3G+b271SgZu6",
+	"ENkjwAdCokhTZCKZ1sAPejxI0n7MwgArDNx+tnwSWIoPSI3y6YK73byQ2GwK88acpMdSQN7jJSP2cK6Y",
+	"ziggwzcVpXcYYg9wNK5ftoYPe7ycuDkEbSea1fRt1ckXh386q0+hhAu+bfdbQN6MDXatxy1mIXAFBVXe",
+	"kSKRDDTF4tbVGjwbPYtn5oq72Wl7vncHUlmF3qjv1hvmRZEApwnzDry39Ub9LRqMeoTm1w5N2A4iYMdt",
+	"2Dwdgq4uGY6MSJoYGYOkdEiC3wIypjocgcpyJ4W0+a+1+cRTn6AVw7jaqpNOsdrEaV0YaCJSvDfm+GtH",
+	"3oF3ypQ+c+D5pXLrX6vt+NkrO3gdePDXvoeFyOa9ORMU7rURoAPGURuWN7msMvm3coVVyYGzaEJ/m6s2",
+	"3ms0VlQpPa46qZCaWFGgdMEBNScRg4zgsXBq30JQNXEO6U6hKBqH7K4fMl9KhuPerh83K/B98L13mwCX",
+	"V8zivcOG9h0lZTs1FjcdojOWWi+s72USzpjh+MwMX2SSnd9Z9GBZJIYqX1/TatlSiAnfZWgkzF/BnVa3",
+	"s7n4IkalXJwAAwe1/UaDBAsB1GBrkWGOcSKXR7pAXfuL8NoB0b/+4e9b6FePyOuLv5NaLFZmTilrMcTu",
+	"gCKq6WY09FiZlbeQePi2nPx2MlfSk+f2vSTVVbderawyFTLXvWgSc2FLLqdFfxFiBaNqzjVYqFdztl6P",
+	"11xxm09oqsW2BA6TrbqzzjM7x2XeOGSPnKuRw8Q6rmxgWyvC4V73uLN26+QciyiJ4JDFch3XLGcYVMRl",
+	"lrkEp2I61tnkpv8goumzCeNiWuhD2XVi7N6HF9QDpcTy6kpVi/d/QxGwv7vBEvPV/Tju3SZbqqgx/k65",
+	"cwm66IBx7s/vUlY7mXP2uaXFpiyMkcQSC5Pv4eDl/Nu1PuOX4N9iiPYn//7k32X8aythiyzsAhnfx8Kz",
+	"SOmzq3ysgpk5G2AFU6PLEqPTyhlC1tHyzGx8maWnvgQjl0PSP1n5JysvVcW2PsyYwhJoqNkdLdwInsLS",
+	"CrRmfKh2FCZfbBeSLJzfpcwRH0EjxZRzNV6QPssLLaFQ6/Ku/3Fu/lle73aaOOA3vrulFadyCXrxQF5A",
+	"UC2exesJqkcQAqGKcDEhCvQfQGr90YTQRQKcYMxbqJyKHyl7Uj3aYVGyTbPczEUr4LPNqbE2+7J68JpZ",
+	"nupUOmu+WB/+RpFbMHaD9m2puPR7nKYRw6KX/3bhkby7l4ugsch3boWtOjlhxv4omBv9QvKPSjGXwCcQ",
+	"K+jxmPHb0ruussolDcylCJGatVYKxezkFhK9ZacjtsRNEdrjTv2S/cauy5zJauGLMT2cf3pI3jXeGuNm",
+	"oeTA5Y1jNRSaSD1e2eGsGoOFSN8AdDjCUN+iZ1wM2/wL06P2caf5QjJorq3Aa1tLs946q5owHiIa7TEV",
+	"++G4oN5CDM+F6V5fWP2yflzelfMPIqvMgA2grOg9WEwK8g5+/VayvNiQm+OzwXheVdKSS6WiLEz1aE4U",
+	"2phclSzctiJom0VLw15XeUUHYVHW9gJlsELiEkV4DKzlqhEUGcj9i+0NF28/H0EbRs77Dr0gX+VrLNHr",
+	"+Z7rT9ReS471KMelGFSd6ROPsr9crTUVCeJcTkZJM/BnmiLXTrba4qZ5fdxunR+1bHpAVnhRTCzKQf2Q",
+	"6aP6SrH84adY/imW/5PE8ofvEcsoKlfwMvqSS+mghGrnr8KxdSOGsc4+y0V1KWN5ApMzB4egc1uxx42p",
+	"Z1M1/DzpzRiRmo0Bc3GyPjGZrenMM+XQUctH7Dd2t+oEO7aS3UaPz7eHNQal4ODAwNq0dw1rS5vHTu66",
+	"ak4rqRgnu+/ImPEUUyMHqdQjkD2ez+lynPb3fiHl5rP2mMo9Z2fdYkUcYS6H6+3MVGGZHhdxdEgoUSke",
+	"2CCNnR4rxPrsHt64fMGlBuoLScBSe6if8u975N+PEGf7exsI3flmz89qi5RkWdb6jUekUDr1BPklrL+o",
+	"WoC1suttJsMYz7zt2AR2LpjuyGEx36zYAWHE+LDSBrlI9UbZH45cMffqWRHcwlRMpkghyf2RCM16LFbn",
+	"2XSyNIR46rJn1HysArGLOLLGOHNhC0VqmHXuu7R2P0sz7/GETl3SuoNbbaFWwFbNknJFQ9uNF+dfCJhU",
+	"ycEsI+cJ2ThPY+lnyHspZTBlsZzVOTCLhzrOAh3FQy1WmFQGpLqQxDR0h1lS5FD2D71xucv5SRlNzBQe",
+	"ldJ0qrbqpGtrKXsc+dzGokp9KRZrz2YXPMHj6ax9eoW94xvjoUGCcu+L/Po3a+Scb4Mpa6FY+rHwFBtp",
+	"2LE9nme/ZAPht5TGqjSp4FBFbuVevC+kf6sb/m6kiCuI3s4W/UeovmcILhcZ4ykcaGTd9mjWiK3S+XFe",
+	"SPYt1WFktZ6VLoxSj7cXtMFK6yxxY7gd/jBRWmo0gkjPQHrqoalVkcLOrHPbSyJdLUN3n8aUh/AvhG71",
+	"FDzPmgNVssWRE762vYHzJmUdZAr1almVhlEmxv5gfPYBjsWjc4u+5Nm5JZYcntv2v8jh5ejY4PSWpLVY",
+	"UWkVZmSL4jFt/3Blgosaicksb43nLVoqUk9PbClTuaAqDxCJCSc120DEth/N6MJeNbaK5VNVSrzUu+CF",
+	"dHhlf4RXvkuvIcsUQYzmyPOngbCMjeyRZr7qzZmoSgRus6wBUyWDBcWWSAF6OB7VmclwXmZV7JGzDySC",
+	"UERoqmP/Byw+JBJoHE+RW+wNzsztGiZSbjuquJrZ7O7MtPXIOW+aOVLL19aqzn2VVmhnn1VZlhhe7Fj1",
+	"UqnhFU2xfrLhH5kNL0HbnA2gssiMlnw3YknzrFyI6x283d1/919778vcmrlXVliGl7kH5sUIyH02ZkVG",
+	"Y8kZRGho3eE/1OCYLz59gqy0iXzLfX5HWWYJwUZqReeUdTPgN7gYr5PANY9yonQkOEwToa3Ysw2CSQz0",
+	"Dnocpd7Bsr5RmHLrSnPc6pmjkDSdwH03a2WRxRESkD1ejkAYCTsSqSS1iuiCrTY20G0dFnof5mNdR8QE",
+	"0E3icl1iqjRJuZapMvIk+J/tEyEnVEYQmb8CMhLJzHtixlpsZAMSKe6ndYKdbxYKgbHmAPOkomx7B7Z+",
+	"d65PaoBleJnTN5ZAo6kx0FMFZsAvPT77+midZE4OW6la2VE/q5BaaKtfqVSwsdkLJg3OuqZtpEV2Xzcw",
+	"4qr01Q8Lkzw+0fmPECD+8REVK+oKFZPWa/wEv//S7Oi5AACOrS6pzXJTMzEnBoNDYr+XJniha0nldfxf",
+	"LN26lLn8zFGaLyOwLnS3iOvV/YRDsymR2yX3fnUc33VFmLilS25+VnbwH5JgQGMF8176PCSWDaz3eBZ2",
+	"n0sBUIth9CyKTsIRhLfrQug9Xoqhu/7kSosYG0NZe2aWsYkqWAsyTLN+KwUYF6it3JbrhZRCde+v175i",
+	"lL4EU0HrX5bQg2TDkf4ZFX9eGZ4LgC5sFzc/y457WoDB9RupT+k4XplXeZEAb3baJBJhOnb39Pl+Mth8",
+	"92vz7LRSSrsZHiefM7hmNDvfkaM6I1Jwbay9Z5a+VyPst2XnLiA636taI3lTtapty+zyha15kphaIzdv",
+	"12l7Z811dqnuwXKtXr4Dy7cXvqBu0goFMfof0AglVeU2KPbfy8qgHnO3dR3UMvmBTJyZF+gf76c61+BM",
+	"u15lavmdrNBH6RdSuJktRr7zT6i+VNR74Rutr3zDWuVmMSf4Rygb/TdMt32ovAelquRSWsFhJXG+SYOh",
+	"ICp0+Ql8wngYp1H2XSF0BNHYWKGurdB31WXblKCcrX72E/qufkKof1dmUq0Uxct8vNXH0/gpeX7McX/E",
+	"Ni6bSwD/2fs6ZAFwDGJj9pwrhaS5mi24PAt6datOuhi4zr5xyiPbhMl+YaTHS612na9n5n/BoHpuvy6P",
+	"bb+gml7svP/Kd93/QGb599frLrb+WL0eiXD5Da1Z+DAg3kAk8Ag/tuIKrAv3w6xlGlXoHlf2thyR/jQL",
+	"rZnLc4/XUjMFCXDlnWALHVb2Rj8EMhHyVuUBC/zWOgf76RZVya0fQR+bLaxlFw33emekn3S//nR1dorw",
+	"PfMFu1vC7mNv2CP8fPs/lp+eu5fsNRpkMmJxnnhh5sJG5+hzdl5GF4TDivNKh4b7WvwLyiW3wvIcsNBF",
+	"7mjM7p77LDpuejM1d1/Yf8xp4JVw+WHYQwBOOvbjT5d/O80ujrZOH38slE7USRcipmzk1MoKvJpyYduT",
+	"GVVx0ON5cvnsC5NaFBexJ5/PRSd0uoSPZl/MesEzni1Scczmx2n9ewoKXx7Gc8Q/jaaHRSznmXX2TOtr",
+	"2N7Nj1/pM3KRaEkHAxY+iujKK/w+/8mIX789+HNfsfj1m7HHrCS2dtzcd6BESGPiPsWAbk/n8qyN6S0Y",
+	"kbFVagN9sLMTmyEjofTB+8b7Btp7bgfzk1vu9hF5dvdZO/RMhRCmFcSD+qxbcQEJiw2QXVd137pvGJ/V",
+	"xOQzL/lcZuEDmW4h9B0vLtGcMxwHM4clj/JvD2R9k0itFOhTWKGxVVzFWdPzy5yt8oKundVq+IdvD/8b",
+	"AAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -14,42 +14,22 @@ import (
 	"strings"
 	"time"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/oapi-codegen/runtime"
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
-// Defines values for DependencyState.
-const (
-	Down DependencyState = "down"
-	Up   DependencyState = "up"
-)
-
-// Valid indicates whether the value is a known member of the DependencyState enum.
-func (e DependencyState) Valid() bool {
-	switch e {
-	case Down:
-		return true
-	case Up:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for MemberStatus.
 const (
-	ACTIVE    MemberStatus = "ACTIVE"
-	SUSPENDED MemberStatus = "SUSPENDED"
+	MemberStatusActive    MemberStatus = "ACTIVE"
+	MemberStatusSuspended MemberStatus = "SUSPENDED"
 )
 
 // Valid indicates whether the value is a known member of the MemberStatus enum.
 func (e MemberStatus) Valid() bool {
 	switch e {
-	case ACTIVE:
+	case MemberStatusActive:
 		return true
-	case SUSPENDED:
+	case MemberStatusSuspended:
 		return true
 	default:
 		return false
@@ -58,127 +38,16 @@ func (e MemberStatus) Valid() bool {
 
 // Defines values for Plan.
 const (
-	FREE    Plan = "FREE"
-	PREMIUM Plan = "PREMIUM"
+	PlanFree    Plan = "FREE"
+	PlanPremium Plan = "PREMIUM"
 )
 
 // Valid indicates whether the value is a known member of the Plan enum.
 func (e Plan) Valid() bool {
 	switch e {
-	case FREE:
+	case PlanFree:
 		return true
-	case PREMIUM:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ProblemCode.
-const (
-	ALREADYREPORTED      ProblemCode = "ALREADY_REPORTED"
-	CATEGORYHIERARCHY    ProblemCode = "CATEGORY_HIERARCHY"
-	CONFLICT             ProblemCode = "CONFLICT"
-	DUPLICATEPURCHASE    ProblemCode = "DUPLICATE_PURCHASE"
-	EMPTYBACKUP          ProblemCode = "EMPTY_BACKUP"
-	FORBIDDEN            ProblemCode = "FORBIDDEN"
-	FREELIMITEXCEEDED    ProblemCode = "FREE_LIMIT_EXCEEDED"
-	INTERNAL             ProblemCode = "INTERNAL"
-	METHODNOTALLOWED     ProblemCode = "METHOD_NOT_ALLOWED"
-	NEGATIVEHOLDING      ProblemCode = "NEGATIVE_HOLDING"
-	NOTFOUND             ProblemCode = "NOT_FOUND"
-	OCRNOTCONFIGURED     ProblemCode = "OCR_NOT_CONFIGURED"
-	PAYLOADTOOLARGE      ProblemCode = "PAYLOAD_TOO_LARGE"
-	PREMIUMREQUIRED      ProblemCode = "PREMIUM_REQUIRED"
-	RATELIMITED          ProblemCode = "RATE_LIMITED"
-	SAMEPASSWORD         ProblemCode = "SAME_PASSWORD"
-	SELFADMINCHANGE      ProblemCode = "SELF_ADMIN_CHANGE"
-	SELFREPORT           ProblemCode = "SELF_REPORT"
-	SELFVOTE             ProblemCode = "SELF_VOTE"
-	SERVICEUNAVAILABLE   ProblemCode = "SERVICE_UNAVAILABLE"
-	SIGNUPDISABLED       ProblemCode = "SIGNUP_DISABLED"
-	SOCIALACCOUNT        ProblemCode = "SOCIAL_ACCOUNT"
-	UNAUTHENTICATED      ProblemCode = "UNAUTHENTICATED"
-	UNSUPPORTEDMEDIATYPE ProblemCode = "UNSUPPORTED_MEDIA_TYPE"
-	VALIDATIONFAILED     ProblemCode = "VALIDATION_FAILED"
-	WRONGPASSWORD        ProblemCode = "WRONG_PASSWORD"
-)
-
-// Valid indicates whether the value is a known member of the ProblemCode enum.
-func (e ProblemCode) Valid() bool {
-	switch e {
-	case ALREADYREPORTED:
-		return true
-	case CATEGORYHIERARCHY:
-		return true
-	case CONFLICT:
-		return true
-	case DUPLICATEPURCHASE:
-		return true
-	case EMPTYBACKUP:
-		return true
-	case FORBIDDEN:
-		return true
-	case FREELIMITEXCEEDED:
-		return true
-	case INTERNAL:
-		return true
-	case METHODNOTALLOWED:
-		return true
-	case NEGATIVEHOLDING:
-		return true
-	case NOTFOUND:
-		return true
-	case OCRNOTCONFIGURED:
-		return true
-	case PAYLOADTOOLARGE:
-		return true
-	case PREMIUMREQUIRED:
-		return true
-	case RATELIMITED:
-		return true
-	case SAMEPASSWORD:
-		return true
-	case SELFADMINCHANGE:
-		return true
-	case SELFREPORT:
-		return true
-	case SELFVOTE:
-		return true
-	case SERVICEUNAVAILABLE:
-		return true
-	case SIGNUPDISABLED:
-		return true
-	case SOCIALACCOUNT:
-		return true
-	case UNAUTHENTICATED:
-		return true
-	case UNSUPPORTEDMEDIATYPE:
-		return true
-	case VALIDATIONFAILED:
-		return true
-	case WRONGPASSWORD:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for Provider.
-const (
-	IDPA  Provider = "IDP_A"
-	IDPB  Provider = "IDP_B"
-	LOCAL Provider = "LOCAL"
-)
-
-// Valid indicates whether the value is a known member of the Provider enum.
-func (e Provider) Valid() bool {
-	switch e {
-	case IDPA:
-		return true
-	case IDPB:
-		return true
-	case LOCAL:
+	case PlanPremium:
 		return true
 	default:
 		return false
@@ -187,16 +56,16 @@ func (e Provider) Valid() bool {
 
 // Defines values for Role.
 const (
-	ADMIN Role = "ADMIN"
-	USER  Role = "USER"
+	RoleAdmin Role = "ADMIN"
+	RoleUser  Role = "USER"
 )
 
 // Valid indicates whether the value is a known member of the Role enum.
 func (e Role) Valid() bool {
 	switch e {
-	case ADMIN:
+	case RoleAdmin:
 		return true
-	case USER:
+	case RoleUser:
 		return true
 	default:
 		return false
@@ -205,11 +74,13 @@ func (e Role) Valid() bool {
 
 // AdminMember A member as administrators see them (no profile image).
 type AdminMember struct {
-	CreatedAt     time.Time  `json:"createdAt"`
-	Email         *string    `json:"email"`
-	Id            int64      `json:"id"`
-	Name          string     `json:"name"`
-	Plan          Plan       `json:"plan"`
+	CreatedAt time.Time `json:"createdAt"`
+	Email     *string   `json:"email"`
+	ID        int64     `json:"id"`
+	Name      string    `json:"name"`
+
+	// Plan A membership plan as answered (`FREE`, `PREMIUM`); a client must accept other values.
+	Plan          PlanValue  `json:"plan"`
 	PlanAutoRenew bool       `json:"planAutoRenew"`
 	PlanExpiresAt *time.Time `json:"planExpiresAt"`
 
@@ -217,10 +88,15 @@ type AdminMember struct {
 	PlanProduct *string `json:"planProduct"`
 	Points      int64   `json:"points"`
 
-	// Provider Where the account came from; linking another identity later does not change it.
-	Provider Provider     `json:"provider"`
-	Role     Role         `json:"role"`
-	Status   MemberStatus `json:"status"`
+	// Provider Where the account came from (`LOCAL`, `IDP_A`, `IDP_B`); linking another identity later
+	// does not change it. A client must accept other values.
+	Provider ProviderValue `json:"provider"`
+
+	// Role A member's role as answered (`USER`, `ADMIN`); a client must accept other values.
+	Role RoleValue `json:"role"`
+
+	// Status A member's status as answered (`ACTIVE`, `SUSPENDED`); a client must accept other values.
+	Status MemberStatusValue `json:"status"`
 }
 
 // AuthResult defines model for AuthResult.
@@ -242,7 +118,7 @@ type ChangePasswordRequest struct {
 
 // ClientID defines model for ClientID.
 type ClientID struct {
-	ClientId *string `json:"clientId"`
+	ClientID *string `json:"clientId"`
 }
 
 // CreateUserRequest defines model for CreateUserRequest.
@@ -259,11 +135,13 @@ type CreateUserRequest struct {
 
 	// Password 8 to 128 characters, no composition rules; never truncated.
 	Password Password `json:"password"`
-	Role     *Role    `json:"role,omitempty"`
+
+	// Role A member's role, as a request sets it.
+	Role *Role `json:"role,omitempty"`
 }
 
-// DependencyState defines model for DependencyState.
-type DependencyState string
+// DependencyState `up` or `down`; a client must accept other values.
+type DependencyState = string
 
 // DisplayName The name other members see.
 //
@@ -294,8 +172,8 @@ type Health struct {
 
 // IDTokenRequest defines model for IDTokenRequest.
 type IDTokenRequest struct {
-	// IdToken The OpenID Connect ID token the provider issued to the app.
-	IdToken string `json:"idToken"`
+	// IDToken The OpenID Connect ID token the provider issued to the app.
+	IDToken string `json:"idToken"`
 }
 
 // LoginRequest defines model for LoginRequest.
@@ -312,8 +190,11 @@ type MemberPage struct {
 	Total int64         `json:"total"`
 }
 
-// MemberStatus defines model for MemberStatus.
+// MemberStatus A member's status, as a request sets it.
 type MemberStatus string
+
+// MemberStatusValue A member's status as answered (`ACTIVE`, `SUSPENDED`); a client must accept other values.
+type MemberStatusValue = string
 
 // Password 8 to 128 characters, no composition rules; never truncated.
 type Password = string
@@ -323,13 +204,17 @@ type PasswordValid struct {
 	Valid bool `json:"valid"`
 }
 
-// Plan defines model for Plan.
+// Plan A membership plan, as a request sets it.
 type Plan string
 
 // PlanRequest defines model for PlanRequest.
 type PlanRequest struct {
+	// Plan A membership plan, as a request sets it.
 	Plan Plan `json:"plan"`
 }
+
+// PlanValue A membership plan as answered (`FREE`, `PREMIUM`); a client must accept other values.
+type PlanValue = string
 
 // PointHistory defines model for PointHistory.
 type PointHistory struct {
@@ -354,7 +239,11 @@ type Points struct {
 
 // Problem An RFC 9457 problem detail with a stable `code`.
 type Problem struct {
-	// Code A stable code a client can switch on.
+	// Code A stable code a client can switch on. The list is open: codes are added as the service
+	// grows, so a client must accept a code it does not know (and fall back on `status`).
+	//
+	//
+	// Example: VALIDATION_FAILED
 	Code ProblemCode `json:"code"`
 
 	// Detail What went wrong with this request, for people.
@@ -363,8 +252,8 @@ type Problem struct {
 	// Errors For validation failures, each invalid field.
 	Errors *[]FieldError `json:"errors,omitempty"`
 
-	// RequestId The id of this request in the server's logs.
-	RequestId *string `json:"requestId,omitempty"`
+	// RequestID The id of this request in the server's logs.
+	RequestID *string `json:"requestId,omitempty"`
 
 	// Status The HTTP status code.
 	//
@@ -382,27 +271,35 @@ type Problem struct {
 	Type string `json:"type"`
 }
 
-// ProblemCode A stable code a client can switch on.
-type ProblemCode string
+// ProblemCode A stable code a client can switch on. The list is open: codes are added as the service
+// grows, so a client must accept a code it does not know (and fall back on `status`).
+//
+// Example: VALIDATION_FAILED
+type ProblemCode = string
 
 // Profile The signed-in member's own view of their account.
 type Profile struct {
 	Email *string `json:"email"`
-	Id    int64   `json:"id"`
+	ID    int64   `json:"id"`
 
-	// IdpAPicture Avatar address from identity provider A.
-	IdpAPicture   *string    `json:"idpAPicture"`
-	Name          string     `json:"name"`
-	Plan          Plan       `json:"plan"`
+	// IDPAPicture Avatar address from identity provider A.
+	IDPAPicture *string `json:"idpAPicture"`
+	Name        string  `json:"name"`
+
+	// Plan A membership plan as answered (`FREE`, `PREMIUM`); a client must accept other values.
+	Plan          PlanValue  `json:"plan"`
 	PlanExpiresAt *time.Time `json:"planExpiresAt"`
 	Points        int64      `json:"points"`
 
 	// ProfileImage The member's own avatar as a data URL; `null` when unset. Which avatar to show first is the client's choice.
 	ProfileImage *string `json:"profileImage"`
 
-	// Provider Where the account came from; linking another identity later does not change it.
-	Provider Provider `json:"provider"`
-	Role     Role     `json:"role"`
+	// Provider Where the account came from (`LOCAL`, `IDP_A`, `IDP_B`); linking another identity later
+	// does not change it. A client must accept other values.
+	Provider ProviderValue `json:"provider"`
+
+	// Role A member's role as answered (`USER`, `ADMIN`); a client must accept other values.
+	Role RoleValue `json:"role"`
 }
 
 // ProfileImageRequest defines model for ProfileImageRequest.
@@ -411,22 +308,30 @@ type ProfileImageRequest struct {
 	ProfileImage string `json:"profileImage"`
 }
 
-// Provider Where the account came from; linking another identity later does not change it.
-type Provider string
+// ProviderValue Where the account came from (`LOCAL`, `IDP_A`, `IDP_B`); linking another identity later
+// does not change it. A client must accept other values.
+type ProviderValue = string
 
 // Readiness defines model for Readiness.
 type Readiness struct {
+	// Postgres `up` or `down`; a client must accept other values.
 	Postgres DependencyState `json:"postgres"`
-	Redis    DependencyState `json:"redis"`
+
+	// Redis `up` or `down`; a client must accept other values.
+	Redis DependencyState `json:"redis"`
 }
 
-// Role defines model for Role.
+// Role A member's role, as a request sets it.
 type Role string
 
 // RoleRequest defines model for RoleRequest.
 type RoleRequest struct {
+	// Role A member's role, as a request sets it.
 	Role Role `json:"role"`
 }
+
+// RoleValue A member's role as answered (`USER`, `ADMIN`); a client must accept other values.
+type RoleValue = string
 
 // SignUpRequest defines model for SignUpRequest.
 type SignUpRequest struct {
@@ -454,6 +359,7 @@ type SignupEnabled struct {
 
 // StatusRequest defines model for StatusRequest.
 type StatusRequest struct {
+	// Status A member's status, as a request sets it.
 	Status MemberStatus `json:"status"`
 }
 
@@ -485,16 +391,20 @@ type User struct {
 	// Example: member@nestegg.example
 	Email *string `json:"email"`
 
-	// Id Example: 42
-	Id int64 `json:"id"`
+	// ID Example: 42
+	ID int64 `json:"id"`
 
 	// Name Example: Minji
 	Name string `json:"name"`
-	Plan Plan   `json:"plan"`
+
+	// Plan A membership plan as answered (`FREE`, `PREMIUM`); a client must accept other values.
+	Plan PlanValue `json:"plan"`
 
 	// PlanExpiresAt When PREMIUM ends; `null` for FREE and for a plan an administrator set (permanent).
 	PlanExpiresAt *time.Time `json:"planExpiresAt"`
-	Role          Role       `json:"role"`
+
+	// Role A member's role as answered (`USER`, `ADMIN`); a client must accept other values.
+	Role RoleValue `json:"role"`
 }
 
 // UserPage defines model for UserPage.
@@ -582,11 +492,11 @@ type SetMemberStatusJSONRequestBody = StatusRequest
 // SetSignupEnabledJSONRequestBody defines body for SetSignupEnabled for application/json ContentType.
 type SetSignupEnabledJSONRequestBody = SignupEnabled
 
-// LogInWithIdpAJSONRequestBody defines body for LogInWithIdpA for application/json ContentType.
-type LogInWithIdpAJSONRequestBody = IDTokenRequest
+// LogInWithIDPAJSONRequestBody defines body for LogInWithIDPA for application/json ContentType.
+type LogInWithIDPAJSONRequestBody = IDTokenRequest
 
-// LogInWithIdpBJSONRequestBody defines body for LogInWithIdpB for application/json ContentType.
-type LogInWithIdpBJSONRequestBody = IDTokenRequest
+// LogInWithIDPBJSONRequestBody defines body for LogInWithIDPB for application/json ContentType.
+type LogInWithIDPBJSONRequestBody = IDTokenRequest
 
 // LogInJSONRequestBody defines body for LogIn for application/json ContentType.
 type LogInJSONRequestBody = LoginRequest
@@ -777,7 +687,7 @@ type ClientInterface interface {
 	// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetSignupEnabled` operationId).
 	SetSignupEnabled(ctx context.Context, body SetSignupEnabledJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// LogInWithIdpAWithBody Sign in with an identity provider A ID token
+	// LogInWithIDPAWithBody Sign in with an identity provider A ID token
 	//
 	// Verifies the OpenID Connect ID token (signature from the provider's key set, issuer,
 	// audience = the configured client id, expiry). Finds the member by provider subject, else
@@ -787,10 +697,10 @@ type ClientInterface interface {
 	//
 	// Takes any type of body and a specified content type.
 	//
-	// Corresponds with POST /api/auth/idp-a (the `LogInWithIdpA` operationId).
-	LogInWithIdpAWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	// Corresponds with POST /api/auth/idp-a (the `LogInWithIDPA` operationId).
+	LogInWithIDPAWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// LogInWithIdpA Sign in with an identity provider A ID token
+	// LogInWithIDPA Sign in with an identity provider A ID token
 	//
 	// Verifies the OpenID Connect ID token (signature from the provider's key set, issuer,
 	// audience = the configured client id, expiry). Finds the member by provider subject, else
@@ -800,33 +710,33 @@ type ClientInterface interface {
 	//
 	// Takes a body of the `application/json` content type.
 	//
-	// Corresponds with POST /api/auth/idp-a (the `LogInWithIdpA` operationId).
-	LogInWithIdpA(ctx context.Context, body LogInWithIdpAJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	// Corresponds with POST /api/auth/idp-a (the `LogInWithIDPA` operationId).
+	LogInWithIDPA(ctx context.Context, body LogInWithIDPAJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetIdpAClientId Client id of identity provider A
+	// GetIDPAClientID Client id of identity provider A
 	//
 	// The client id the app signs in to provider A with; `null` when that login is not configured.
 	//
-	// Corresponds with GET /api/auth/idp-a-client-id (the `GetIdpAClientId` operationId).
-	GetIdpAClientId(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	// Corresponds with GET /api/auth/idp-a-client-id (the `GetIDPAClientID` operationId).
+	GetIDPAClientID(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// LogInWithIdpBWithBody Sign in with an identity provider B ID token
+	// LogInWithIDPBWithBody Sign in with an identity provider B ID token
 	//
 	// As `logInWithIdpA`, with the audience `IDP_B_AUDIENCE` and linking through the provider B subject.
 	//
 	// Takes any type of body and a specified content type.
 	//
-	// Corresponds with POST /api/auth/idp-b (the `LogInWithIdpB` operationId).
-	LogInWithIdpBWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	// Corresponds with POST /api/auth/idp-b (the `LogInWithIDPB` operationId).
+	LogInWithIDPBWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// LogInWithIdpB Sign in with an identity provider B ID token
+	// LogInWithIDPB Sign in with an identity provider B ID token
 	//
 	// As `logInWithIdpA`, with the audience `IDP_B_AUDIENCE` and linking through the provider B subject.
 	//
 	// Takes a body of the `application/json` content type.
 	//
-	// Corresponds with POST /api/auth/idp-b (the `LogInWithIdpB` operationId).
-	LogInWithIdpB(ctx context.Context, body LogInWithIdpBJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	// Corresponds with POST /api/auth/idp-b (the `LogInWithIDPB` operationId).
+	LogInWithIDPB(ctx context.Context, body LogInWithIDPBJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// LogInWithBody Sign in with e-mail and password
 	//
@@ -1016,13 +926,6 @@ type ClientInterface interface {
 	// Corresponds with POST /api/auth/verify-password (the `VerifyPassword` operationId).
 	VerifyPassword(ctx context.Context, body VerifyPasswordJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetOpenAPI This contract
-	//
-	// The OpenAPI document the server enforces, as YAML.
-	//
-	// Corresponds with GET /api/openapi.yaml (the `GetOpenAPI` operationId).
-	GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
-
 	// ListUsers List users
 	//
 	// The members as plain user records, paged, newest first.
@@ -1079,14 +982,6 @@ type ClientInterface interface {
 	//
 	// Corresponds with PUT /api/users/{id} (the `UpdateUser` operationId).
 	UpdateUser(ctx context.Context, id MemberID, body UpdateUserJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
-
-	// GetDocs Reference page
-	//
-	// A reference page rendered from this contract. Every asset is served by this server
-	// (under `/docs/`), so the page works with no internet access.
-	//
-	// Corresponds with GET /docs (the `GetDocs` operationId).
-	GetDocs(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetHealth Process liveness
 	//
@@ -1305,7 +1200,7 @@ func (c *Client) SetSignupEnabled(ctx context.Context, body SetSignupEnabledJSON
 	return c.Client.Do(req)
 }
 
-// LogInWithIdpAWithBody Sign in with an identity provider A ID token
+// LogInWithIDPAWithBody Sign in with an identity provider A ID token
 //
 // Verifies the OpenID Connect ID token (signature from the provider's key set, issuer,
 // audience = the configured client id, expiry). Finds the member by provider subject, else
@@ -1315,9 +1210,9 @@ func (c *Client) SetSignupEnabled(ctx context.Context, body SetSignupEnabledJSON
 //
 // Takes any type of body and a specified content type.
 //
-// Corresponds with POST /api/auth/idp-a (the `LogInWithIdpA` operationId).
-func (c *Client) LogInWithIdpAWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewLogInWithIdpARequestWithBody(c.Server, contentType, body)
+// Corresponds with POST /api/auth/idp-a (the `LogInWithIDPA` operationId).
+func (c *Client) LogInWithIDPAWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLogInWithIDPARequestWithBody(c.Server, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1328,7 +1223,7 @@ func (c *Client) LogInWithIdpAWithBody(ctx context.Context, contentType string, 
 	return c.Client.Do(req)
 }
 
-// LogInWithIdpA Sign in with an identity provider A ID token
+// LogInWithIDPA Sign in with an identity provider A ID token
 //
 // Verifies the OpenID Connect ID token (signature from the provider's key set, issuer,
 // audience = the configured client id, expiry). Finds the member by provider subject, else
@@ -1338,9 +1233,9 @@ func (c *Client) LogInWithIdpAWithBody(ctx context.Context, contentType string, 
 //
 // Takes a body of the `application/json` content type.
 //
-// Corresponds with POST /api/auth/idp-a (the `LogInWithIdpA` operationId).
-func (c *Client) LogInWithIdpA(ctx context.Context, body LogInWithIdpAJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewLogInWithIdpARequest(c.Server, body)
+// Corresponds with POST /api/auth/idp-a (the `LogInWithIDPA` operationId).
+func (c *Client) LogInWithIDPA(ctx context.Context, body LogInWithIDPAJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLogInWithIDPARequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1351,13 +1246,13 @@ func (c *Client) LogInWithIdpA(ctx context.Context, body LogInWithIdpAJSONReques
 	return c.Client.Do(req)
 }
 
-// GetIdpAClientId Client id of identity provider A
+// GetIDPAClientID Client id of identity provider A
 //
 // The client id the app signs in to provider A with; `null` when that login is not configured.
 //
-// Corresponds with GET /api/auth/idp-a-client-id (the `GetIdpAClientId` operationId).
-func (c *Client) GetIdpAClientId(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetIdpAClientIdRequest(c.Server)
+// Corresponds with GET /api/auth/idp-a-client-id (the `GetIDPAClientID` operationId).
+func (c *Client) GetIDPAClientID(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetIDPAClientIDRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -1368,15 +1263,15 @@ func (c *Client) GetIdpAClientId(ctx context.Context, reqEditors ...RequestEdito
 	return c.Client.Do(req)
 }
 
-// LogInWithIdpBWithBody Sign in with an identity provider B ID token
+// LogInWithIDPBWithBody Sign in with an identity provider B ID token
 //
 // As `logInWithIdpA`, with the audience `IDP_B_AUDIENCE` and linking through the provider B subject.
 //
 // Takes any type of body and a specified content type.
 //
-// Corresponds with POST /api/auth/idp-b (the `LogInWithIdpB` operationId).
-func (c *Client) LogInWithIdpBWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewLogInWithIdpBRequestWithBody(c.Server, contentType, body)
+// Corresponds with POST /api/auth/idp-b (the `LogInWithIDPB` operationId).
+func (c *Client) LogInWithIDPBWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLogInWithIDPBRequestWithBody(c.Server, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1387,15 +1282,15 @@ func (c *Client) LogInWithIdpBWithBody(ctx context.Context, contentType string, 
 	return c.Client.Do(req)
 }
 
-// LogInWithIdpB Sign in with an identity provider B ID token
+// LogInWithIDPB Sign in with an identity provider B ID token
 //
 // As `logInWithIdpA`, with the audience `IDP_B_AUDIENCE` and linking through the provider B subject.
 //
 // Takes a body of the `application/json` content type.
 //
-// Corresponds with POST /api/auth/idp-b (the `LogInWithIdpB` operationId).
-func (c *Client) LogInWithIdpB(ctx context.Context, body LogInWithIdpBJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewLogInWithIdpBRequest(c.Server, body)
+// Corresponds with POST /api/auth/idp-b (the `LogInWithIDPB` operationId).
+func (c *Client) LogInWithIDPB(ctx context.Context, body LogInWithIDPBJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLogInWithIDPBRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1784,23 +1679,6 @@ func (c *Client) VerifyPassword(ctx context.Context, body VerifyPasswordJSONRequ
 	return c.Client.Do(req)
 }
 
-// GetOpenAPI This contract
-//
-// The OpenAPI document the server enforces, as YAML.
-//
-// Corresponds with GET /api/openapi.yaml (the `GetOpenAPI` operationId).
-func (c *Client) GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetOpenAPIRequest(c.Server)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
 // ListUsers List users
 //
 // The members as plain user records, paged, newest first.
@@ -1918,24 +1796,6 @@ func (c *Client) UpdateUserWithBody(ctx context.Context, id MemberID, contentTyp
 // Corresponds with PUT /api/users/{id} (the `UpdateUser` operationId).
 func (c *Client) UpdateUser(ctx context.Context, id MemberID, body UpdateUserJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateUserRequest(c.Server, id, body)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
-// GetDocs Reference page
-//
-// A reference page rendered from this contract. Every asset is served by this server
-// (under `/docs/`), so the page works with no internet access.
-//
-// Corresponds with GET /docs (the `GetDocs` operationId).
-func (c *Client) GetDocs(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetDocsRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -2301,19 +2161,19 @@ func NewSetSignupEnabledRequestWithBody(server string, contentType string, body 
 	return req, nil
 }
 
-// NewLogInWithIdpARequest calls the generic LogInWithIdpA builder with application/json body
-func NewLogInWithIdpARequest(server string, body LogInWithIdpAJSONRequestBody) (*http.Request, error) {
+// NewLogInWithIDPARequest calls the generic LogInWithIDPA builder with application/json body
+func NewLogInWithIDPARequest(server string, body LogInWithIDPAJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewLogInWithIdpARequestWithBody(server, "application/json", bodyReader)
+	return NewLogInWithIDPARequestWithBody(server, "application/json", bodyReader)
 }
 
-// NewLogInWithIdpARequestWithBody constructs an http.Request for the LogInWithIdpA method, with any body, and a specified content type
-func NewLogInWithIdpARequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+// NewLogInWithIDPARequestWithBody constructs an http.Request for the LogInWithIDPA method, with any body, and a specified content type
+func NewLogInWithIDPARequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -2341,8 +2201,8 @@ func NewLogInWithIdpARequestWithBody(server string, contentType string, body io.
 	return req, nil
 }
 
-// NewGetIdpAClientIdRequest constructs an http.Request for the GetIdpAClientId method
-func NewGetIdpAClientIdRequest(server string) (*http.Request, error) {
+// NewGetIDPAClientIDRequest constructs an http.Request for the GetIDPAClientID method
+func NewGetIDPAClientIDRequest(server string) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -2368,19 +2228,19 @@ func NewGetIdpAClientIdRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
-// NewLogInWithIdpBRequest calls the generic LogInWithIdpB builder with application/json body
-func NewLogInWithIdpBRequest(server string, body LogInWithIdpBJSONRequestBody) (*http.Request, error) {
+// NewLogInWithIDPBRequest calls the generic LogInWithIDPB builder with application/json body
+func NewLogInWithIDPBRequest(server string, body LogInWithIDPBJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewLogInWithIdpBRequestWithBody(server, "application/json", bodyReader)
+	return NewLogInWithIDPBRequestWithBody(server, "application/json", bodyReader)
 }
 
-// NewLogInWithIdpBRequestWithBody constructs an http.Request for the LogInWithIdpB method, with any body, and a specified content type
-func NewLogInWithIdpBRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+// NewLogInWithIDPBRequestWithBody constructs an http.Request for the LogInWithIDPB method, with any body, and a specified content type
+func NewLogInWithIDPBRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -2837,33 +2697,6 @@ func NewVerifyPasswordRequestWithBody(server string, contentType string, body io
 	return req, nil
 }
 
-// NewGetOpenAPIRequest constructs an http.Request for the GetOpenAPI method
-func NewGetOpenAPIRequest(server string) (*http.Request, error) {
-	var err error
-
-	serverURL, err := url.Parse(server)
-	if err != nil {
-		return nil, err
-	}
-
-	operationPath := fmt.Sprintf("/api/openapi.yaml")
-	if operationPath[0] == '/' {
-		operationPath = "." + operationPath
-	}
-
-	queryURL, err := serverURL.Parse(operationPath)
-	if err != nil {
-		return nil, err
-	}
-
-	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-
-	return req, nil
-}
-
 // NewListUsersRequest constructs an http.Request for the ListUsers method
 func NewListUsersRequest(server string, params *ListUsersParams) (*http.Request, error) {
 	var err error
@@ -3085,33 +2918,6 @@ func NewUpdateUserRequestWithBody(server string, id MemberID, contentType string
 	return req, nil
 }
 
-// NewGetDocsRequest constructs an http.Request for the GetDocs method
-func NewGetDocsRequest(server string) (*http.Request, error) {
-	var err error
-
-	serverURL, err := url.Parse(server)
-	if err != nil {
-		return nil, err
-	}
-
-	operationPath := fmt.Sprintf("/docs")
-	if operationPath[0] == '/' {
-		operationPath = "." + operationPath
-	}
-
-	queryURL, err := serverURL.Parse(operationPath)
-	if err != nil {
-		return nil, err
-	}
-
-	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-
-	return req, nil
-}
-
 // NewGetHealthRequest constructs an http.Request for the GetHealth method
 func NewGetHealthRequest(server string) (*http.Request, error) {
 	var err error
@@ -3307,7 +3113,7 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetSignupEnabled` operationId).
 	SetSignupEnabledWithResponse(ctx context.Context, body SetSignupEnabledJSONRequestBody, reqEditors ...RequestEditorFn) (*SetSignupEnabledResponse, error)
 
-	// LogInWithIdpAWithBodyWithResponse Sign in with an identity provider A ID token
+	// LogInWithIDPAWithBodyWithResponse Sign in with an identity provider A ID token
 	//
 	// Verifies the OpenID Connect ID token (signature from the provider's key set, issuer,
 	// audience = the configured client id, expiry). Finds the member by provider subject, else
@@ -3317,10 +3123,10 @@ type ClientWithResponsesInterface interface {
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with POST /api/auth/idp-a (the `LogInWithIdpA` operationId).
-	LogInWithIdpAWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*LogInWithIdpAResponse, error)
+	// Corresponds with POST /api/auth/idp-a (the `LogInWithIDPA` operationId).
+	LogInWithIDPAWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*LogInWithIDPAResponse, error)
 
-	// LogInWithIdpAWithResponse Sign in with an identity provider A ID token
+	// LogInWithIDPAWithResponse Sign in with an identity provider A ID token
 	//
 	// Verifies the OpenID Connect ID token (signature from the provider's key set, issuer,
 	// audience = the configured client id, expiry). Finds the member by provider subject, else
@@ -3330,35 +3136,35 @@ type ClientWithResponsesInterface interface {
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with POST /api/auth/idp-a (the `LogInWithIdpA` operationId).
-	LogInWithIdpAWithResponse(ctx context.Context, body LogInWithIdpAJSONRequestBody, reqEditors ...RequestEditorFn) (*LogInWithIdpAResponse, error)
+	// Corresponds with POST /api/auth/idp-a (the `LogInWithIDPA` operationId).
+	LogInWithIDPAWithResponse(ctx context.Context, body LogInWithIDPAJSONRequestBody, reqEditors ...RequestEditorFn) (*LogInWithIDPAResponse, error)
 
-	// GetIdpAClientIdWithResponse Client id of identity provider A
+	// GetIDPAClientIDWithResponse Client id of identity provider A
 	//
 	// The client id the app signs in to provider A with; `null` when that login is not configured.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with GET /api/auth/idp-a-client-id (the `GetIdpAClientId` operationId).
-	GetIdpAClientIdWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetIdpAClientIdResponse, error)
+	// Corresponds with GET /api/auth/idp-a-client-id (the `GetIDPAClientID` operationId).
+	GetIDPAClientIDWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetIDPAClientIDResponse, error)
 
-	// LogInWithIdpBWithBodyWithResponse Sign in with an identity provider B ID token
+	// LogInWithIDPBWithBodyWithResponse Sign in with an identity provider B ID token
 	//
 	// As `logInWithIdpA`, with the audience `IDP_B_AUDIENCE` and linking through the provider B subject.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with POST /api/auth/idp-b (the `LogInWithIdpB` operationId).
-	LogInWithIdpBWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*LogInWithIdpBResponse, error)
+	// Corresponds with POST /api/auth/idp-b (the `LogInWithIDPB` operationId).
+	LogInWithIDPBWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*LogInWithIDPBResponse, error)
 
-	// LogInWithIdpBWithResponse Sign in with an identity provider B ID token
+	// LogInWithIDPBWithResponse Sign in with an identity provider B ID token
 	//
 	// As `logInWithIdpA`, with the audience `IDP_B_AUDIENCE` and linking through the provider B subject.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with POST /api/auth/idp-b (the `LogInWithIdpB` operationId).
-	LogInWithIdpBWithResponse(ctx context.Context, body LogInWithIdpBJSONRequestBody, reqEditors ...RequestEditorFn) (*LogInWithIdpBResponse, error)
+	// Corresponds with POST /api/auth/idp-b (the `LogInWithIDPB` operationId).
+	LogInWithIDPBWithResponse(ctx context.Context, body LogInWithIDPBJSONRequestBody, reqEditors ...RequestEditorFn) (*LogInWithIDPBResponse, error)
 
 	// LogInWithBodyWithResponse Sign in with e-mail and password
 	//
@@ -3562,15 +3368,6 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/auth/verify-password (the `VerifyPassword` operationId).
 	VerifyPasswordWithResponse(ctx context.Context, body VerifyPasswordJSONRequestBody, reqEditors ...RequestEditorFn) (*VerifyPasswordResponse, error)
 
-	// GetOpenAPIWithResponse This contract
-	//
-	// The OpenAPI document the server enforces, as YAML.
-	//
-	// Returns a wrapper object for the known response body format(s).
-	//
-	// Corresponds with GET /api/openapi.yaml (the `GetOpenAPI` operationId).
-	GetOpenAPIWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetOpenAPIResponse, error)
-
 	// ListUsersWithResponse List users
 	//
 	// The members as plain user records, paged, newest first.
@@ -3634,16 +3431,6 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /api/users/{id} (the `UpdateUser` operationId).
 	UpdateUserWithResponse(ctx context.Context, id MemberID, body UpdateUserJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateUserResponse, error)
 
-	// GetDocsWithResponse Reference page
-	//
-	// A reference page rendered from this contract. Every asset is served by this server
-	// (under `/docs/`), so the page works with no internet access.
-	//
-	// Returns a wrapper object for the known response body format(s).
-	//
-	// Corresponds with GET /docs (the `GetDocs` operationId).
-	GetDocsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetDocsResponse, error)
-
 	// GetHealthWithResponse Process liveness
 	//
 	// Answers 200 while the process runs; it checks nothing else.
@@ -3669,14 +3456,14 @@ type ListMembersResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *MemberPage
-	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
-	ApplicationproblemJSON400 *BadRequest
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Unauthenticated
-	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
-	ApplicationproblemJSON403 *Forbidden
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -3684,24 +3471,24 @@ func (r ListMembersResponse) GetJSON200() *MemberPage {
 	return r.JSON200
 }
 
-// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r ListMembersResponse) GetApplicationproblemJSON400() *BadRequest {
-	return r.ApplicationproblemJSON400
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListMembersResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r ListMembersResponse) GetApplicationproblemJSON401() *Unauthenticated {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListMembersResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
-func (r ListMembersResponse) GetApplicationproblemJSON403() *Forbidden {
-	return r.ApplicationproblemJSON403
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListMembersResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r ListMembersResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListMembersResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -3736,41 +3523,41 @@ func (r ListMembersResponse) ContentType() string {
 type DeleteMemberResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
-	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
-	ApplicationproblemJSON400 *BadRequest
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Unauthenticated
-	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
-	ApplicationproblemJSON403 *Forbidden
-	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
-	ApplicationproblemJSON404 *NotFound
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 }
 
-// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r DeleteMemberResponse) GetApplicationproblemJSON400() *BadRequest {
-	return r.ApplicationproblemJSON400
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteMemberResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r DeleteMemberResponse) GetApplicationproblemJSON401() *Unauthenticated {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteMemberResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
-func (r DeleteMemberResponse) GetApplicationproblemJSON403() *Forbidden {
-	return r.ApplicationproblemJSON403
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteMemberResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
-// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
-func (r DeleteMemberResponse) GetApplicationproblemJSON404() *NotFound {
-	return r.ApplicationproblemJSON404
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteMemberResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r DeleteMemberResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeleteMemberResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -3807,20 +3594,20 @@ type SetMemberPlanResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *AdminMember
-	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
-	ApplicationproblemJSON400 *BadRequest
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Unauthenticated
-	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
-	ApplicationproblemJSON403 *Forbidden
-	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
-	ApplicationproblemJSON404 *NotFound
-	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
-	ApplicationproblemJSON413 *PayloadTooLarge
-	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
-	ApplicationproblemJSON415 *UnsupportedMediaType
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -3828,39 +3615,39 @@ func (r SetMemberPlanResponse) GetJSON200() *AdminMember {
 	return r.JSON200
 }
 
-// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r SetMemberPlanResponse) GetApplicationproblemJSON400() *BadRequest {
-	return r.ApplicationproblemJSON400
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SetMemberPlanResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r SetMemberPlanResponse) GetApplicationproblemJSON401() *Unauthenticated {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SetMemberPlanResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
-func (r SetMemberPlanResponse) GetApplicationproblemJSON403() *Forbidden {
-	return r.ApplicationproblemJSON403
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SetMemberPlanResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
-// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
-func (r SetMemberPlanResponse) GetApplicationproblemJSON404() *NotFound {
-	return r.ApplicationproblemJSON404
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r SetMemberPlanResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
-// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
-func (r SetMemberPlanResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
-	return r.ApplicationproblemJSON413
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r SetMemberPlanResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
-// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
-func (r SetMemberPlanResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
-	return r.ApplicationproblemJSON415
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r SetMemberPlanResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r SetMemberPlanResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r SetMemberPlanResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -3897,20 +3684,20 @@ type SetMemberRoleResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *AdminMember
-	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
-	ApplicationproblemJSON400 *BadRequest
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Unauthenticated
-	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
-	ApplicationproblemJSON403 *Forbidden
-	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
-	ApplicationproblemJSON404 *NotFound
-	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
-	ApplicationproblemJSON413 *PayloadTooLarge
-	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
-	ApplicationproblemJSON415 *UnsupportedMediaType
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -3918,39 +3705,39 @@ func (r SetMemberRoleResponse) GetJSON200() *AdminMember {
 	return r.JSON200
 }
 
-// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r SetMemberRoleResponse) GetApplicationproblemJSON400() *BadRequest {
-	return r.ApplicationproblemJSON400
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SetMemberRoleResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r SetMemberRoleResponse) GetApplicationproblemJSON401() *Unauthenticated {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SetMemberRoleResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
-func (r SetMemberRoleResponse) GetApplicationproblemJSON403() *Forbidden {
-	return r.ApplicationproblemJSON403
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SetMemberRoleResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
-// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
-func (r SetMemberRoleResponse) GetApplicationproblemJSON404() *NotFound {
-	return r.ApplicationproblemJSON404
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r SetMemberRoleResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
-// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
-func (r SetMemberRoleResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
-	return r.ApplicationproblemJSON413
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r SetMemberRoleResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
-// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
-func (r SetMemberRoleResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
-	return r.ApplicationproblemJSON415
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r SetMemberRoleResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r SetMemberRoleResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r SetMemberRoleResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -3987,20 +3774,20 @@ type SetMemberStatusResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *AdminMember
-	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
-	ApplicationproblemJSON400 *BadRequest
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Unauthenticated
-	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
-	ApplicationproblemJSON403 *Forbidden
-	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
-	ApplicationproblemJSON404 *NotFound
-	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
-	ApplicationproblemJSON413 *PayloadTooLarge
-	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
-	ApplicationproblemJSON415 *UnsupportedMediaType
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4008,39 +3795,39 @@ func (r SetMemberStatusResponse) GetJSON200() *AdminMember {
 	return r.JSON200
 }
 
-// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r SetMemberStatusResponse) GetApplicationproblemJSON400() *BadRequest {
-	return r.ApplicationproblemJSON400
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SetMemberStatusResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r SetMemberStatusResponse) GetApplicationproblemJSON401() *Unauthenticated {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SetMemberStatusResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
-func (r SetMemberStatusResponse) GetApplicationproblemJSON403() *Forbidden {
-	return r.ApplicationproblemJSON403
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SetMemberStatusResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
-// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
-func (r SetMemberStatusResponse) GetApplicationproblemJSON404() *NotFound {
-	return r.ApplicationproblemJSON404
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r SetMemberStatusResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
-// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
-func (r SetMemberStatusResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
-	return r.ApplicationproblemJSON413
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r SetMemberStatusResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
-// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
-func (r SetMemberStatusResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
-	return r.ApplicationproblemJSON415
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r SetMemberStatusResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r SetMemberStatusResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r SetMemberStatusResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -4077,12 +3864,12 @@ type GetAdminSignupEnabledResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *SignupEnabled
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Unauthenticated
-	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
-	ApplicationproblemJSON403 *Forbidden
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4090,19 +3877,19 @@ func (r GetAdminSignupEnabledResponse) GetJSON200() *SignupEnabled {
 	return r.JSON200
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r GetAdminSignupEnabledResponse) GetApplicationproblemJSON401() *Unauthenticated {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetAdminSignupEnabledResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
-func (r GetAdminSignupEnabledResponse) GetApplicationproblemJSON403() *Forbidden {
-	return r.ApplicationproblemJSON403
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetAdminSignupEnabledResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r GetAdminSignupEnabledResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetAdminSignupEnabledResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -4139,18 +3926,18 @@ type SetSignupEnabledResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *SignupEnabled
-	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
-	ApplicationproblemJSON400 *BadRequest
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Unauthenticated
-	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
-	ApplicationproblemJSON403 *Forbidden
-	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
-	ApplicationproblemJSON413 *PayloadTooLarge
-	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
-	ApplicationproblemJSON415 *UnsupportedMediaType
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4158,34 +3945,34 @@ func (r SetSignupEnabledResponse) GetJSON200() *SignupEnabled {
 	return r.JSON200
 }
 
-// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r SetSignupEnabledResponse) GetApplicationproblemJSON400() *BadRequest {
-	return r.ApplicationproblemJSON400
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SetSignupEnabledResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r SetSignupEnabledResponse) GetApplicationproblemJSON401() *Unauthenticated {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SetSignupEnabledResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
-func (r SetSignupEnabledResponse) GetApplicationproblemJSON403() *Forbidden {
-	return r.ApplicationproblemJSON403
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SetSignupEnabledResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
-// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
-func (r SetSignupEnabledResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
-	return r.ApplicationproblemJSON413
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r SetSignupEnabledResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
-// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
-func (r SetSignupEnabledResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
-	return r.ApplicationproblemJSON415
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r SetSignupEnabledResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r SetSignupEnabledResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r SetSignupEnabledResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -4217,74 +4004,74 @@ func (r SetSignupEnabledResponse) ContentType() string {
 	return ""
 }
 
-type LogInWithIdpAResponse struct {
+type LogInWithIDPAResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *AuthResult
-	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
-	ApplicationproblemJSON400 *BadRequest
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Unauthenticated
-	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
-	ApplicationproblemJSON409 *Conflict
-	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
-	ApplicationproblemJSON413 *PayloadTooLarge
-	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
-	ApplicationproblemJSON415 *UnsupportedMediaType
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
-	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
-	ApplicationproblemJSON503 *ServiceUnavailable
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r LogInWithIdpAResponse) GetJSON200() *AuthResult {
+func (r LogInWithIDPAResponse) GetJSON200() *AuthResult {
 	return r.JSON200
 }
 
-// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r LogInWithIdpAResponse) GetApplicationproblemJSON400() *BadRequest {
-	return r.ApplicationproblemJSON400
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r LogInWithIDPAResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r LogInWithIdpAResponse) GetApplicationproblemJSON401() *Unauthenticated {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r LogInWithIDPAResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
-func (r LogInWithIdpAResponse) GetApplicationproblemJSON409() *Conflict {
-	return r.ApplicationproblemJSON409
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r LogInWithIDPAResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
 }
 
-// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
-func (r LogInWithIdpAResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
-	return r.ApplicationproblemJSON413
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r LogInWithIDPAResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
-// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
-func (r LogInWithIdpAResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
-	return r.ApplicationproblemJSON415
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r LogInWithIDPAResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r LogInWithIdpAResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r LogInWithIDPAResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
-// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
-func (r LogInWithIdpAResponse) GetApplicationproblemJSON503() *ServiceUnavailable {
-	return r.ApplicationproblemJSON503
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r LogInWithIDPAResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
 }
 
 // GetBody returns the raw response body bytes
-func (r LogInWithIdpAResponse) GetBody() []byte {
+func (r LogInWithIDPAResponse) GetBody() []byte {
 	return r.Body
 }
 
 // Status returns HTTPResponse.Status
-func (r LogInWithIdpAResponse) Status() string {
+func (r LogInWithIDPAResponse) Status() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Status
 	}
@@ -4292,7 +4079,7 @@ func (r LogInWithIdpAResponse) Status() string {
 }
 
 // StatusCode returns HTTPResponse.StatusCode
-func (r LogInWithIdpAResponse) StatusCode() int {
+func (r LogInWithIDPAResponse) StatusCode() int {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.StatusCode
 	}
@@ -4300,39 +4087,39 @@ func (r LogInWithIdpAResponse) StatusCode() int {
 }
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r LogInWithIdpAResponse) ContentType() string {
+func (r LogInWithIDPAResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
 	return ""
 }
 
-type GetIdpAClientIdResponse struct {
+type GetIDPAClientIDResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *ClientID
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r GetIdpAClientIdResponse) GetJSON200() *ClientID {
+func (r GetIDPAClientIDResponse) GetJSON200() *ClientID {
 	return r.JSON200
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r GetIdpAClientIdResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetIDPAClientIDResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
-func (r GetIdpAClientIdResponse) GetBody() []byte {
+func (r GetIDPAClientIDResponse) GetBody() []byte {
 	return r.Body
 }
 
 // Status returns HTTPResponse.Status
-func (r GetIdpAClientIdResponse) Status() string {
+func (r GetIDPAClientIDResponse) Status() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Status
 	}
@@ -4340,7 +4127,7 @@ func (r GetIdpAClientIdResponse) Status() string {
 }
 
 // StatusCode returns HTTPResponse.StatusCode
-func (r GetIdpAClientIdResponse) StatusCode() int {
+func (r GetIDPAClientIDResponse) StatusCode() int {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.StatusCode
 	}
@@ -4348,81 +4135,81 @@ func (r GetIdpAClientIdResponse) StatusCode() int {
 }
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r GetIdpAClientIdResponse) ContentType() string {
+func (r GetIDPAClientIDResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
 	return ""
 }
 
-type LogInWithIdpBResponse struct {
+type LogInWithIDPBResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *AuthResult
-	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
-	ApplicationproblemJSON400 *BadRequest
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Unauthenticated
-	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
-	ApplicationproblemJSON409 *Conflict
-	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
-	ApplicationproblemJSON413 *PayloadTooLarge
-	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
-	ApplicationproblemJSON415 *UnsupportedMediaType
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
-	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
-	ApplicationproblemJSON503 *ServiceUnavailable
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r LogInWithIdpBResponse) GetJSON200() *AuthResult {
+func (r LogInWithIDPBResponse) GetJSON200() *AuthResult {
 	return r.JSON200
 }
 
-// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r LogInWithIdpBResponse) GetApplicationproblemJSON400() *BadRequest {
-	return r.ApplicationproblemJSON400
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r LogInWithIDPBResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r LogInWithIdpBResponse) GetApplicationproblemJSON401() *Unauthenticated {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r LogInWithIDPBResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
-func (r LogInWithIdpBResponse) GetApplicationproblemJSON409() *Conflict {
-	return r.ApplicationproblemJSON409
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r LogInWithIDPBResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
 }
 
-// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
-func (r LogInWithIdpBResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
-	return r.ApplicationproblemJSON413
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r LogInWithIDPBResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
-// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
-func (r LogInWithIdpBResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
-	return r.ApplicationproblemJSON415
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r LogInWithIDPBResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r LogInWithIdpBResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r LogInWithIDPBResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
-// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
-func (r LogInWithIdpBResponse) GetApplicationproblemJSON503() *ServiceUnavailable {
-	return r.ApplicationproblemJSON503
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r LogInWithIDPBResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
 }
 
 // GetBody returns the raw response body bytes
-func (r LogInWithIdpBResponse) GetBody() []byte {
+func (r LogInWithIDPBResponse) GetBody() []byte {
 	return r.Body
 }
 
 // Status returns HTTPResponse.Status
-func (r LogInWithIdpBResponse) Status() string {
+func (r LogInWithIDPBResponse) Status() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Status
 	}
@@ -4430,7 +4217,7 @@ func (r LogInWithIdpBResponse) Status() string {
 }
 
 // StatusCode returns HTTPResponse.StatusCode
-func (r LogInWithIdpBResponse) StatusCode() int {
+func (r LogInWithIDPBResponse) StatusCode() int {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.StatusCode
 	}
@@ -4438,7 +4225,7 @@ func (r LogInWithIdpBResponse) StatusCode() int {
 }
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r LogInWithIdpBResponse) ContentType() string {
+func (r LogInWithIDPBResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -4455,18 +4242,18 @@ type LogInResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *AuthResult
-	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
-	ApplicationproblemJSON400 *BadRequest
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Unauthenticated
-	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
-	ApplicationproblemJSON413 *PayloadTooLarge
-	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
-	ApplicationproblemJSON415 *UnsupportedMediaType
-	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
-	ApplicationproblemJSON429 *TooManyRequests
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationProblemJSON429 *TooManyRequests
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *LogInResponse429Headers
 }
@@ -4476,34 +4263,34 @@ func (r LogInResponse) GetJSON200() *AuthResult {
 	return r.JSON200
 }
 
-// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r LogInResponse) GetApplicationproblemJSON400() *BadRequest {
-	return r.ApplicationproblemJSON400
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r LogInResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r LogInResponse) GetApplicationproblemJSON401() *Unauthenticated {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r LogInResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
-func (r LogInResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
-	return r.ApplicationproblemJSON413
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r LogInResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
-// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
-func (r LogInResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
-	return r.ApplicationproblemJSON415
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r LogInResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
 }
 
-// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r LogInResponse) GetApplicationproblemJSON429() *TooManyRequests {
-	return r.ApplicationproblemJSON429
+// GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r LogInResponse) GetApplicationProblemJSON429() *TooManyRequests {
+	return r.ApplicationProblemJSON429
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r LogInResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r LogInResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -4538,13 +4325,13 @@ func (r LogInResponse) ContentType() string {
 type LogOutResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r LogOutResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r LogOutResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -4579,20 +4366,20 @@ func (r LogOutResponse) ContentType() string {
 type DeleteMeResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Unauthenticated
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r DeleteMeResponse) GetApplicationproblemJSON401() *Unauthenticated {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteMeResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r DeleteMeResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeleteMeResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -4627,41 +4414,41 @@ func (r DeleteMeResponse) ContentType() string {
 type ChangePasswordResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
-	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
-	ApplicationproblemJSON400 *BadRequest
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Unauthenticated
-	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
-	ApplicationproblemJSON413 *PayloadTooLarge
-	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
-	ApplicationproblemJSON415 *UnsupportedMediaType
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 }
 
-// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r ChangePasswordResponse) GetApplicationproblemJSON400() *BadRequest {
-	return r.ApplicationproblemJSON400
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ChangePasswordResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r ChangePasswordResponse) GetApplicationproblemJSON401() *Unauthenticated {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ChangePasswordResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
-func (r ChangePasswordResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
-	return r.ApplicationproblemJSON413
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ChangePasswordResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
-// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
-func (r ChangePasswordResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
-	return r.ApplicationproblemJSON415
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r ChangePasswordResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r ChangePasswordResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ChangePasswordResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -4698,10 +4485,10 @@ type GetPointHistoryResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *PointHistory
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Unauthenticated
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4709,14 +4496,14 @@ func (r GetPointHistoryResponse) GetJSON200() *PointHistory {
 	return r.JSON200
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r GetPointHistoryResponse) GetApplicationproblemJSON401() *Unauthenticated {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetPointHistoryResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r GetPointHistoryResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetPointHistoryResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -4753,10 +4540,10 @@ type GetPointsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Points
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Unauthenticated
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4764,14 +4551,14 @@ func (r GetPointsResponse) GetJSON200() *Points {
 	return r.JSON200
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r GetPointsResponse) GetApplicationproblemJSON401() *Unauthenticated {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetPointsResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r GetPointsResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetPointsResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -4808,10 +4595,10 @@ type GetProfileResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Profile
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Unauthenticated
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4819,14 +4606,14 @@ func (r GetProfileResponse) GetJSON200() *Profile {
 	return r.JSON200
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r GetProfileResponse) GetApplicationproblemJSON401() *Unauthenticated {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetProfileResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r GetProfileResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetProfileResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -4863,16 +4650,16 @@ type UpdateProfileResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Profile
-	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
-	ApplicationproblemJSON400 *BadRequest
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Unauthenticated
-	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
-	ApplicationproblemJSON413 *PayloadTooLarge
-	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
-	ApplicationproblemJSON415 *UnsupportedMediaType
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4880,29 +4667,29 @@ func (r UpdateProfileResponse) GetJSON200() *Profile {
 	return r.JSON200
 }
 
-// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r UpdateProfileResponse) GetApplicationproblemJSON400() *BadRequest {
-	return r.ApplicationproblemJSON400
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UpdateProfileResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r UpdateProfileResponse) GetApplicationproblemJSON401() *Unauthenticated {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UpdateProfileResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
-func (r UpdateProfileResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
-	return r.ApplicationproblemJSON413
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UpdateProfileResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
-// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
-func (r UpdateProfileResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
-	return r.ApplicationproblemJSON415
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r UpdateProfileResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r UpdateProfileResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UpdateProfileResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -4939,16 +4726,16 @@ type SetProfileImageResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Profile
-	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
-	ApplicationproblemJSON400 *BadRequest
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Unauthenticated
-	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
-	ApplicationproblemJSON413 *PayloadTooLarge
-	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
-	ApplicationproblemJSON415 *UnsupportedMediaType
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4956,29 +4743,29 @@ func (r SetProfileImageResponse) GetJSON200() *Profile {
 	return r.JSON200
 }
 
-// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r SetProfileImageResponse) GetApplicationproblemJSON400() *BadRequest {
-	return r.ApplicationproblemJSON400
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SetProfileImageResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r SetProfileImageResponse) GetApplicationproblemJSON401() *Unauthenticated {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SetProfileImageResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
-func (r SetProfileImageResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
-	return r.ApplicationproblemJSON413
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r SetProfileImageResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
-// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
-func (r SetProfileImageResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
-	return r.ApplicationproblemJSON415
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r SetProfileImageResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r SetProfileImageResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r SetProfileImageResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -5015,10 +4802,10 @@ type GetSessionResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *User
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Unauthenticated
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5026,14 +4813,14 @@ func (r GetSessionResponse) GetJSON200() *User {
 	return r.JSON200
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r GetSessionResponse) GetApplicationproblemJSON401() *Unauthenticated {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetSessionResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r GetSessionResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetSessionResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -5075,20 +4862,20 @@ type SignUpResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *AuthResult
-	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
-	ApplicationproblemJSON400 *BadRequest
-	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
-	ApplicationproblemJSON403 *Forbidden
-	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
-	ApplicationproblemJSON409 *Conflict
-	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
-	ApplicationproblemJSON413 *PayloadTooLarge
-	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
-	ApplicationproblemJSON415 *UnsupportedMediaType
-	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
-	ApplicationproblemJSON429 *TooManyRequests
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationProblemJSON429 *TooManyRequests
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *SignUpResponse429Headers
 }
@@ -5098,39 +4885,39 @@ func (r SignUpResponse) GetJSON201() *AuthResult {
 	return r.JSON201
 }
 
-// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r SignUpResponse) GetApplicationproblemJSON400() *BadRequest {
-	return r.ApplicationproblemJSON400
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SignUpResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
 }
 
-// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
-func (r SignUpResponse) GetApplicationproblemJSON403() *Forbidden {
-	return r.ApplicationproblemJSON403
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SignUpResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
-// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
-func (r SignUpResponse) GetApplicationproblemJSON409() *Conflict {
-	return r.ApplicationproblemJSON409
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r SignUpResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
 }
 
-// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
-func (r SignUpResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
-	return r.ApplicationproblemJSON413
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r SignUpResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
-// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
-func (r SignUpResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
-	return r.ApplicationproblemJSON415
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r SignUpResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
 }
 
-// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r SignUpResponse) GetApplicationproblemJSON429() *TooManyRequests {
-	return r.ApplicationproblemJSON429
+// GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r SignUpResponse) GetApplicationProblemJSON429() *TooManyRequests {
+	return r.ApplicationProblemJSON429
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r SignUpResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r SignUpResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -5167,8 +4954,8 @@ type GetSignupEnabledResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *SignupEnabled
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5176,9 +4963,9 @@ func (r GetSignupEnabledResponse) GetJSON200() *SignupEnabled {
 	return r.JSON200
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r GetSignupEnabledResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetSignupEnabledResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -5220,18 +5007,18 @@ type VerifyPasswordResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *PasswordValid
-	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
-	ApplicationproblemJSON400 *BadRequest
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Unauthenticated
-	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
-	ApplicationproblemJSON413 *PayloadTooLarge
-	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
-	ApplicationproblemJSON415 *UnsupportedMediaType
-	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
-	ApplicationproblemJSON429 *TooManyRequests
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationProblemJSON429 *TooManyRequests
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *VerifyPasswordResponse429Headers
 }
@@ -5241,34 +5028,34 @@ func (r VerifyPasswordResponse) GetJSON200() *PasswordValid {
 	return r.JSON200
 }
 
-// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r VerifyPasswordResponse) GetApplicationproblemJSON400() *BadRequest {
-	return r.ApplicationproblemJSON400
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r VerifyPasswordResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r VerifyPasswordResponse) GetApplicationproblemJSON401() *Unauthenticated {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r VerifyPasswordResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
-func (r VerifyPasswordResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
-	return r.ApplicationproblemJSON413
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r VerifyPasswordResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
-// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
-func (r VerifyPasswordResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
-	return r.ApplicationproblemJSON415
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r VerifyPasswordResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
 }
 
-// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r VerifyPasswordResponse) GetApplicationproblemJSON429() *TooManyRequests {
-	return r.ApplicationproblemJSON429
+// GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r VerifyPasswordResponse) GetApplicationProblemJSON429() *TooManyRequests {
+	return r.ApplicationProblemJSON429
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r VerifyPasswordResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r VerifyPasswordResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -5300,67 +5087,19 @@ func (r VerifyPasswordResponse) ContentType() string {
 	return ""
 }
 
-type GetOpenAPIResponse struct {
-	Body         []byte
-	HTTPResponse *http.Response
-	// YAML200 the response for an HTTP 200 `application/yaml` response
-	YAML200 *string
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
-}
-
-// GetYAML200 returns the response for an HTTP 200 `application/yaml` response
-func (r GetOpenAPIResponse) GetYAML200() *string {
-	return r.YAML200
-}
-
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r GetOpenAPIResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
-}
-
-// GetBody returns the raw response body bytes
-func (r GetOpenAPIResponse) GetBody() []byte {
-	return r.Body
-}
-
-// Status returns HTTPResponse.Status
-func (r GetOpenAPIResponse) Status() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Status
-	}
-	return http.StatusText(0)
-}
-
-// StatusCode returns HTTPResponse.StatusCode
-func (r GetOpenAPIResponse) StatusCode() int {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.StatusCode
-	}
-	return 0
-}
-
-// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r GetOpenAPIResponse) ContentType() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Header.Get("Content-Type")
-	}
-	return ""
-}
-
 type ListUsersResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *UserPage
-	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
-	ApplicationproblemJSON400 *BadRequest
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Unauthenticated
-	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
-	ApplicationproblemJSON403 *Forbidden
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5368,24 +5107,24 @@ func (r ListUsersResponse) GetJSON200() *UserPage {
 	return r.JSON200
 }
 
-// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r ListUsersResponse) GetApplicationproblemJSON400() *BadRequest {
-	return r.ApplicationproblemJSON400
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListUsersResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r ListUsersResponse) GetApplicationproblemJSON401() *Unauthenticated {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListUsersResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
-func (r ListUsersResponse) GetApplicationproblemJSON403() *Forbidden {
-	return r.ApplicationproblemJSON403
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListUsersResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r ListUsersResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListUsersResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -5422,20 +5161,20 @@ type CreateUserResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *User
-	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
-	ApplicationproblemJSON400 *BadRequest
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Unauthenticated
-	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
-	ApplicationproblemJSON403 *Forbidden
-	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
-	ApplicationproblemJSON409 *Conflict
-	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
-	ApplicationproblemJSON413 *PayloadTooLarge
-	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
-	ApplicationproblemJSON415 *UnsupportedMediaType
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -5443,39 +5182,39 @@ func (r CreateUserResponse) GetJSON201() *User {
 	return r.JSON201
 }
 
-// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r CreateUserResponse) GetApplicationproblemJSON400() *BadRequest {
-	return r.ApplicationproblemJSON400
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateUserResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r CreateUserResponse) GetApplicationproblemJSON401() *Unauthenticated {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateUserResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
-func (r CreateUserResponse) GetApplicationproblemJSON403() *Forbidden {
-	return r.ApplicationproblemJSON403
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateUserResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
-// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
-func (r CreateUserResponse) GetApplicationproblemJSON409() *Conflict {
-	return r.ApplicationproblemJSON409
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateUserResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
 }
 
-// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
-func (r CreateUserResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
-	return r.ApplicationproblemJSON413
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateUserResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
-// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
-func (r CreateUserResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
-	return r.ApplicationproblemJSON415
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateUserResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r CreateUserResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateUserResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -5510,41 +5249,41 @@ func (r CreateUserResponse) ContentType() string {
 type DeleteUserResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
-	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
-	ApplicationproblemJSON400 *BadRequest
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Unauthenticated
-	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
-	ApplicationproblemJSON403 *Forbidden
-	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
-	ApplicationproblemJSON404 *NotFound
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 }
 
-// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r DeleteUserResponse) GetApplicationproblemJSON400() *BadRequest {
-	return r.ApplicationproblemJSON400
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteUserResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r DeleteUserResponse) GetApplicationproblemJSON401() *Unauthenticated {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteUserResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
-func (r DeleteUserResponse) GetApplicationproblemJSON403() *Forbidden {
-	return r.ApplicationproblemJSON403
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteUserResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
-// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
-func (r DeleteUserResponse) GetApplicationproblemJSON404() *NotFound {
-	return r.ApplicationproblemJSON404
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteUserResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r DeleteUserResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeleteUserResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -5581,16 +5320,16 @@ type GetUserResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *User
-	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
-	ApplicationproblemJSON400 *BadRequest
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Unauthenticated
-	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
-	ApplicationproblemJSON403 *Forbidden
-	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
-	ApplicationproblemJSON404 *NotFound
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5598,29 +5337,29 @@ func (r GetUserResponse) GetJSON200() *User {
 	return r.JSON200
 }
 
-// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r GetUserResponse) GetApplicationproblemJSON400() *BadRequest {
-	return r.ApplicationproblemJSON400
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetUserResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r GetUserResponse) GetApplicationproblemJSON401() *Unauthenticated {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetUserResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
-func (r GetUserResponse) GetApplicationproblemJSON403() *Forbidden {
-	return r.ApplicationproblemJSON403
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetUserResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
-// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
-func (r GetUserResponse) GetApplicationproblemJSON404() *NotFound {
-	return r.ApplicationproblemJSON404
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetUserResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r GetUserResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetUserResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -5657,22 +5396,22 @@ type UpdateUserResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *User
-	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
-	ApplicationproblemJSON400 *BadRequest
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Unauthenticated
-	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
-	ApplicationproblemJSON403 *Forbidden
-	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
-	ApplicationproblemJSON404 *NotFound
-	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
-	ApplicationproblemJSON409 *Conflict
-	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
-	ApplicationproblemJSON413 *PayloadTooLarge
-	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
-	ApplicationproblemJSON415 *UnsupportedMediaType
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5680,44 +5419,44 @@ func (r UpdateUserResponse) GetJSON200() *User {
 	return r.JSON200
 }
 
-// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r UpdateUserResponse) GetApplicationproblemJSON400() *BadRequest {
-	return r.ApplicationproblemJSON400
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UpdateUserResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r UpdateUserResponse) GetApplicationproblemJSON401() *Unauthenticated {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UpdateUserResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
-func (r UpdateUserResponse) GetApplicationproblemJSON403() *Forbidden {
-	return r.ApplicationproblemJSON403
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateUserResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
-// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
-func (r UpdateUserResponse) GetApplicationproblemJSON404() *NotFound {
-	return r.ApplicationproblemJSON404
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UpdateUserResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
-// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
-func (r UpdateUserResponse) GetApplicationproblemJSON409() *Conflict {
-	return r.ApplicationproblemJSON409
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r UpdateUserResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
 }
 
-// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
-func (r UpdateUserResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
-	return r.ApplicationproblemJSON413
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UpdateUserResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
-// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
-func (r UpdateUserResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
-	return r.ApplicationproblemJSON415
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r UpdateUserResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r UpdateUserResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UpdateUserResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -5749,54 +5488,13 @@ func (r UpdateUserResponse) ContentType() string {
 	return ""
 }
 
-type GetDocsResponse struct {
-	Body         []byte
-	HTTPResponse *http.Response
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
-}
-
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r GetDocsResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
-}
-
-// GetBody returns the raw response body bytes
-func (r GetDocsResponse) GetBody() []byte {
-	return r.Body
-}
-
-// Status returns HTTPResponse.Status
-func (r GetDocsResponse) Status() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Status
-	}
-	return http.StatusText(0)
-}
-
-// StatusCode returns HTTPResponse.StatusCode
-func (r GetDocsResponse) StatusCode() int {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.StatusCode
-	}
-	return 0
-}
-
-// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r GetDocsResponse) ContentType() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Header.Get("Content-Type")
-	}
-	return ""
-}
-
 type GetHealthResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Health
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5804,9 +5502,9 @@ func (r GetHealthResponse) GetJSON200() *Health {
 	return r.JSON200
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r GetHealthResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetHealthResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetBody returns the raw response body bytes
@@ -5843,8 +5541,8 @@ type GetReadinessResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Readiness
-	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
-	ApplicationproblemJSON500 *Internal
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Readiness
 }
@@ -5854,9 +5552,9 @@ func (r GetReadinessResponse) GetJSON200() *Readiness {
 	return r.JSON200
 }
 
-// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r GetReadinessResponse) GetApplicationproblemJSON500() *Internal {
-	return r.ApplicationproblemJSON500
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetReadinessResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -6056,7 +5754,7 @@ func (c *ClientWithResponses) SetSignupEnabledWithResponse(ctx context.Context, 
 	return ParseSetSignupEnabledResponse(rsp)
 }
 
-// LogInWithIdpAWithBodyWithResponse Sign in with an identity provider A ID token
+// LogInWithIDPAWithBodyWithResponse Sign in with an identity provider A ID token
 //
 // Verifies the OpenID Connect ID token (signature from the provider's key set, issuer,
 // audience = the configured client id, expiry). Finds the member by provider subject, else
@@ -6066,16 +5764,16 @@ func (c *ClientWithResponses) SetSignupEnabledWithResponse(ctx context.Context, 
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
-// Corresponds with POST /api/auth/idp-a (the `LogInWithIdpA` operationId).
-func (c *ClientWithResponses) LogInWithIdpAWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*LogInWithIdpAResponse, error) {
-	rsp, err := c.LogInWithIdpAWithBody(ctx, contentType, body, reqEditors...)
+// Corresponds with POST /api/auth/idp-a (the `LogInWithIDPA` operationId).
+func (c *ClientWithResponses) LogInWithIDPAWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*LogInWithIDPAResponse, error) {
+	rsp, err := c.LogInWithIDPAWithBody(ctx, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
-	return ParseLogInWithIdpAResponse(rsp)
+	return ParseLogInWithIDPAResponse(rsp)
 }
 
-// LogInWithIdpAWithResponse Sign in with an identity provider A ID token
+// LogInWithIDPAWithResponse Sign in with an identity provider A ID token
 //
 // Verifies the OpenID Connect ID token (signature from the provider's key set, issuer,
 // audience = the configured client id, expiry). Finds the member by provider subject, else
@@ -6085,58 +5783,58 @@ func (c *ClientWithResponses) LogInWithIdpAWithBodyWithResponse(ctx context.Cont
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
-// Corresponds with POST /api/auth/idp-a (the `LogInWithIdpA` operationId).
-func (c *ClientWithResponses) LogInWithIdpAWithResponse(ctx context.Context, body LogInWithIdpAJSONRequestBody, reqEditors ...RequestEditorFn) (*LogInWithIdpAResponse, error) {
-	rsp, err := c.LogInWithIdpA(ctx, body, reqEditors...)
+// Corresponds with POST /api/auth/idp-a (the `LogInWithIDPA` operationId).
+func (c *ClientWithResponses) LogInWithIDPAWithResponse(ctx context.Context, body LogInWithIDPAJSONRequestBody, reqEditors ...RequestEditorFn) (*LogInWithIDPAResponse, error) {
+	rsp, err := c.LogInWithIDPA(ctx, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
-	return ParseLogInWithIdpAResponse(rsp)
+	return ParseLogInWithIDPAResponse(rsp)
 }
 
-// GetIdpAClientIdWithResponse Client id of identity provider A
+// GetIDPAClientIDWithResponse Client id of identity provider A
 //
 // The client id the app signs in to provider A with; `null` when that login is not configured.
 //
 // Returns a wrapper object for the known response body format(s).
 //
-// Corresponds with GET /api/auth/idp-a-client-id (the `GetIdpAClientId` operationId).
-func (c *ClientWithResponses) GetIdpAClientIdWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetIdpAClientIdResponse, error) {
-	rsp, err := c.GetIdpAClientId(ctx, reqEditors...)
+// Corresponds with GET /api/auth/idp-a-client-id (the `GetIDPAClientID` operationId).
+func (c *ClientWithResponses) GetIDPAClientIDWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetIDPAClientIDResponse, error) {
+	rsp, err := c.GetIDPAClientID(ctx, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
-	return ParseGetIdpAClientIdResponse(rsp)
+	return ParseGetIDPAClientIDResponse(rsp)
 }
 
-// LogInWithIdpBWithBodyWithResponse Sign in with an identity provider B ID token
+// LogInWithIDPBWithBodyWithResponse Sign in with an identity provider B ID token
 //
 // As `logInWithIdpA`, with the audience `IDP_B_AUDIENCE` and linking through the provider B subject.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
-// Corresponds with POST /api/auth/idp-b (the `LogInWithIdpB` operationId).
-func (c *ClientWithResponses) LogInWithIdpBWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*LogInWithIdpBResponse, error) {
-	rsp, err := c.LogInWithIdpBWithBody(ctx, contentType, body, reqEditors...)
+// Corresponds with POST /api/auth/idp-b (the `LogInWithIDPB` operationId).
+func (c *ClientWithResponses) LogInWithIDPBWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*LogInWithIDPBResponse, error) {
+	rsp, err := c.LogInWithIDPBWithBody(ctx, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
-	return ParseLogInWithIdpBResponse(rsp)
+	return ParseLogInWithIDPBResponse(rsp)
 }
 
-// LogInWithIdpBWithResponse Sign in with an identity provider B ID token
+// LogInWithIDPBWithResponse Sign in with an identity provider B ID token
 //
 // As `logInWithIdpA`, with the audience `IDP_B_AUDIENCE` and linking through the provider B subject.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
-// Corresponds with POST /api/auth/idp-b (the `LogInWithIdpB` operationId).
-func (c *ClientWithResponses) LogInWithIdpBWithResponse(ctx context.Context, body LogInWithIdpBJSONRequestBody, reqEditors ...RequestEditorFn) (*LogInWithIdpBResponse, error) {
-	rsp, err := c.LogInWithIdpB(ctx, body, reqEditors...)
+// Corresponds with POST /api/auth/idp-b (the `LogInWithIDPB` operationId).
+func (c *ClientWithResponses) LogInWithIDPBWithResponse(ctx context.Context, body LogInWithIDPBJSONRequestBody, reqEditors ...RequestEditorFn) (*LogInWithIDPBResponse, error) {
+	rsp, err := c.LogInWithIDPB(ctx, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
-	return ParseLogInWithIdpBResponse(rsp)
+	return ParseLogInWithIDPBResponse(rsp)
 }
 
 // LogInWithBodyWithResponse Sign in with e-mail and password
@@ -6455,21 +6153,6 @@ func (c *ClientWithResponses) VerifyPasswordWithResponse(ctx context.Context, bo
 	return ParseVerifyPasswordResponse(rsp)
 }
 
-// GetOpenAPIWithResponse This contract
-//
-// The OpenAPI document the server enforces, as YAML.
-//
-// Returns a wrapper object for the known response body format(s).
-//
-// Corresponds with GET /api/openapi.yaml (the `GetOpenAPI` operationId).
-func (c *ClientWithResponses) GetOpenAPIWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetOpenAPIResponse, error) {
-	rsp, err := c.GetOpenAPI(ctx, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseGetOpenAPIResponse(rsp)
-}
-
 // ListUsersWithResponse List users
 //
 // The members as plain user records, paged, newest first.
@@ -6575,22 +6258,6 @@ func (c *ClientWithResponses) UpdateUserWithResponse(ctx context.Context, id Mem
 	return ParseUpdateUserResponse(rsp)
 }
 
-// GetDocsWithResponse Reference page
-//
-// A reference page rendered from this contract. Every asset is served by this server
-// (under `/docs/`), so the page works with no internet access.
-//
-// Returns a wrapper object for the known response body format(s).
-//
-// Corresponds with GET /docs (the `GetDocs` operationId).
-func (c *ClientWithResponses) GetDocsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetDocsResponse, error) {
-	rsp, err := c.GetDocs(ctx, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseGetDocsResponse(rsp)
-}
-
 // GetHealthWithResponse Process liveness
 //
 // Answers 200 while the process runs; it checks nothing else.
@@ -6648,28 +6315,28 @@ func ParseListMembersResponse(rsp *http.Response) (*ListMembersResponse, error) 
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON400 = &dest
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
 		var dest Forbidden
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON403 = &dest
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
@@ -6698,35 +6365,35 @@ func ParseDeleteMemberResponse(rsp *http.Response) (*DeleteMemberResponse, error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON400 = &dest
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
 		var dest Forbidden
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON403 = &dest
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON404 = &dest
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
@@ -6759,49 +6426,49 @@ func ParseSetMemberPlanResponse(rsp *http.Response) (*SetMemberPlanResponse, err
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON400 = &dest
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
 		var dest Forbidden
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON403 = &dest
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON404 = &dest
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON413 = &dest
+		response.ApplicationProblemJSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest UnsupportedMediaType
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON415 = &dest
+		response.ApplicationProblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
@@ -6834,49 +6501,49 @@ func ParseSetMemberRoleResponse(rsp *http.Response) (*SetMemberRoleResponse, err
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON400 = &dest
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
 		var dest Forbidden
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON403 = &dest
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON404 = &dest
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON413 = &dest
+		response.ApplicationProblemJSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest UnsupportedMediaType
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON415 = &dest
+		response.ApplicationProblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
@@ -6909,49 +6576,49 @@ func ParseSetMemberStatusResponse(rsp *http.Response) (*SetMemberStatusResponse,
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON400 = &dest
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
 		var dest Forbidden
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON403 = &dest
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON404 = &dest
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON413 = &dest
+		response.ApplicationProblemJSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest UnsupportedMediaType
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON415 = &dest
+		response.ApplicationProblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
@@ -6984,21 +6651,21 @@ func ParseGetAdminSignupEnabledResponse(rsp *http.Response) (*GetAdminSignupEnab
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
 		var dest Forbidden
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON403 = &dest
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
@@ -7031,57 +6698,57 @@ func ParseSetSignupEnabledResponse(rsp *http.Response) (*SetSignupEnabledRespons
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON400 = &dest
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
 		var dest Forbidden
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON403 = &dest
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON413 = &dest
+		response.ApplicationProblemJSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest UnsupportedMediaType
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON415 = &dest
+		response.ApplicationProblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
 	return response, nil
 }
 
-// ParseLogInWithIdpAResponse parses an HTTP response from a LogInWithIdpAWithResponse call
-func ParseLogInWithIdpAResponse(rsp *http.Response) (*LogInWithIdpAResponse, error) {
+// ParseLogInWithIDPAResponse parses an HTTP response from a LogInWithIDPAWithResponse call
+func ParseLogInWithIDPAResponse(rsp *http.Response) (*LogInWithIDPAResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
 	defer func() { _ = rsp.Body.Close() }()
 	if err != nil {
 		return nil, err
 	}
 
-	response := &LogInWithIdpAResponse{
+	response := &LogInWithIDPAResponse{
 		Body:         bodyBytes,
 		HTTPResponse: rsp,
 	}
@@ -7099,64 +6766,64 @@ func ParseLogInWithIdpAResponse(rsp *http.Response) (*LogInWithIdpAResponse, err
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON400 = &dest
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest Conflict
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON409 = &dest
+		response.ApplicationProblemJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON413 = &dest
+		response.ApplicationProblemJSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest UnsupportedMediaType
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON415 = &dest
+		response.ApplicationProblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest ServiceUnavailable
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON503 = &dest
+		response.ApplicationProblemJSON503 = &dest
 
 	}
 
 	return response, nil
 }
 
-// ParseGetIdpAClientIdResponse parses an HTTP response from a GetIdpAClientIdWithResponse call
-func ParseGetIdpAClientIdResponse(rsp *http.Response) (*GetIdpAClientIdResponse, error) {
+// ParseGetIDPAClientIDResponse parses an HTTP response from a GetIDPAClientIDWithResponse call
+func ParseGetIDPAClientIDResponse(rsp *http.Response) (*GetIDPAClientIDResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
 	defer func() { _ = rsp.Body.Close() }()
 	if err != nil {
 		return nil, err
 	}
 
-	response := &GetIdpAClientIdResponse{
+	response := &GetIDPAClientIDResponse{
 		Body:         bodyBytes,
 		HTTPResponse: rsp,
 	}
@@ -7174,22 +6841,22 @@ func ParseGetIdpAClientIdResponse(rsp *http.Response) (*GetIdpAClientIdResponse,
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
 	return response, nil
 }
 
-// ParseLogInWithIdpBResponse parses an HTTP response from a LogInWithIdpBWithResponse call
-func ParseLogInWithIdpBResponse(rsp *http.Response) (*LogInWithIdpBResponse, error) {
+// ParseLogInWithIDPBResponse parses an HTTP response from a LogInWithIDPBWithResponse call
+func ParseLogInWithIDPBResponse(rsp *http.Response) (*LogInWithIDPBResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
 	defer func() { _ = rsp.Body.Close() }()
 	if err != nil {
 		return nil, err
 	}
 
-	response := &LogInWithIdpBResponse{
+	response := &LogInWithIDPBResponse{
 		Body:         bodyBytes,
 		HTTPResponse: rsp,
 	}
@@ -7207,49 +6874,49 @@ func ParseLogInWithIdpBResponse(rsp *http.Response) (*LogInWithIdpBResponse, err
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON400 = &dest
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest Conflict
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON409 = &dest
+		response.ApplicationProblemJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON413 = &dest
+		response.ApplicationProblemJSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest UnsupportedMediaType
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON415 = &dest
+		response.ApplicationProblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest ServiceUnavailable
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON503 = &dest
+		response.ApplicationProblemJSON503 = &dest
 
 	}
 
@@ -7282,42 +6949,42 @@ func ParseLogInResponse(rsp *http.Response) (*LogInResponse, error) {
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON400 = &dest
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON413 = &dest
+		response.ApplicationProblemJSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest UnsupportedMediaType
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON415 = &dest
+		response.ApplicationProblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON429 = &dest
+		response.ApplicationProblemJSON429 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
@@ -7359,7 +7026,7 @@ func ParseLogOutResponse(rsp *http.Response) (*LogOutResponse, error) {
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
@@ -7388,14 +7055,14 @@ func ParseDeleteMeResponse(rsp *http.Response) (*DeleteMeResponse, error) {
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
@@ -7424,35 +7091,35 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON400 = &dest
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON413 = &dest
+		response.ApplicationProblemJSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest UnsupportedMediaType
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON415 = &dest
+		response.ApplicationProblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
@@ -7485,14 +7152,14 @@ func ParseGetPointHistoryResponse(rsp *http.Response) (*GetPointHistoryResponse,
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
@@ -7525,14 +7192,14 @@ func ParseGetPointsResponse(rsp *http.Response) (*GetPointsResponse, error) {
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
@@ -7565,14 +7232,14 @@ func ParseGetProfileResponse(rsp *http.Response) (*GetProfileResponse, error) {
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
@@ -7605,35 +7272,35 @@ func ParseUpdateProfileResponse(rsp *http.Response) (*UpdateProfileResponse, err
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON400 = &dest
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON413 = &dest
+		response.ApplicationProblemJSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest UnsupportedMediaType
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON415 = &dest
+		response.ApplicationProblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
@@ -7666,35 +7333,35 @@ func ParseSetProfileImageResponse(rsp *http.Response) (*SetProfileImageResponse,
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON400 = &dest
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON413 = &dest
+		response.ApplicationProblemJSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest UnsupportedMediaType
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON415 = &dest
+		response.ApplicationProblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
@@ -7727,14 +7394,14 @@ func ParseGetSessionResponse(rsp *http.Response) (*GetSessionResponse, error) {
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
@@ -7767,49 +7434,49 @@ func ParseSignUpResponse(rsp *http.Response) (*SignUpResponse, error) {
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON400 = &dest
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
 		var dest Forbidden
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON403 = &dest
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest Conflict
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON409 = &dest
+		response.ApplicationProblemJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON413 = &dest
+		response.ApplicationProblemJSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest UnsupportedMediaType
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON415 = &dest
+		response.ApplicationProblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON429 = &dest
+		response.ApplicationProblemJSON429 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
@@ -7855,7 +7522,7 @@ func ParseGetSignupEnabledResponse(rsp *http.Response) (*GetSignupEnabledRespons
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
@@ -7888,42 +7555,42 @@ func ParseVerifyPasswordResponse(rsp *http.Response) (*VerifyPasswordResponse, e
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON400 = &dest
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON413 = &dest
+		response.ApplicationProblemJSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest UnsupportedMediaType
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON415 = &dest
+		response.ApplicationProblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON429 = &dest
+		response.ApplicationProblemJSON429 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
@@ -7938,39 +7605,6 @@ func ParseVerifyPasswordResponse(rsp *http.Response) (*VerifyPasswordResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
-	}
-
-	return response, nil
-}
-
-// ParseGetOpenAPIResponse parses an HTTP response from a GetOpenAPIWithResponse call
-func ParseGetOpenAPIResponse(rsp *http.Response) (*GetOpenAPIResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &GetOpenAPIResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "yaml") && rsp.StatusCode == 200:
-		var dest string
-		if err := yaml.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.YAML200 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
-		var dest Internal
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.ApplicationproblemJSON500 = &dest
-
 	}
 
 	return response, nil
@@ -8002,28 +7636,28 @@ func ParseListUsersResponse(rsp *http.Response) (*ListUsersResponse, error) {
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON400 = &dest
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
 		var dest Forbidden
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON403 = &dest
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
@@ -8056,49 +7690,49 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON400 = &dest
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
 		var dest Forbidden
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON403 = &dest
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest Conflict
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON409 = &dest
+		response.ApplicationProblemJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON413 = &dest
+		response.ApplicationProblemJSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest UnsupportedMediaType
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON415 = &dest
+		response.ApplicationProblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
@@ -8127,35 +7761,35 @@ func ParseDeleteUserResponse(rsp *http.Response) (*DeleteUserResponse, error) {
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON400 = &dest
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
 		var dest Forbidden
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON403 = &dest
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON404 = &dest
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
@@ -8188,35 +7822,35 @@ func ParseGetUserResponse(rsp *http.Response) (*GetUserResponse, error) {
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON400 = &dest
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
 		var dest Forbidden
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON403 = &dest
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON404 = &dest
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
@@ -8249,82 +7883,56 @@ func ParseUpdateUserResponse(rsp *http.Response) (*UpdateUserResponse, error) {
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON400 = &dest
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
 		var dest Forbidden
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON403 = &dest
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON404 = &dest
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest Conflict
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON409 = &dest
+		response.ApplicationProblemJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON413 = &dest
+		response.ApplicationProblemJSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest UnsupportedMediaType
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON415 = &dest
+		response.ApplicationProblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
-
-	}
-
-	return response, nil
-}
-
-// ParseGetDocsResponse parses an HTTP response from a GetDocsWithResponse call
-func ParseGetDocsResponse(rsp *http.Response) (*GetDocsResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &GetDocsResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
-		var dest Internal
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
@@ -8357,7 +7965,7 @@ func ParseGetHealthResponse(rsp *http.Response) (*GetHealthResponse, error) {
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	}
 
@@ -8390,7 +7998,7 @@ func ParseGetReadinessResponse(rsp *http.Response) (*GetReadinessResponse, error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON500 = &dest
+		response.ApplicationProblemJSON500 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest Readiness

@@ -2,12 +2,9 @@ package admin
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
@@ -33,7 +30,7 @@ func (h *AdminHandler) ListMembers(ctx context.Context, req api.ListMembersReque
 
 // SetMemberRole changes another member's role.
 func (h *AdminHandler) SetMemberRole(ctx context.Context, req api.SetMemberRoleRequestObject) (api.SetMemberRoleResponseObject, error) {
-	m, err := setRole(ctx, db.New(h.pool), actor(ctx), req.Id, string(req.Body.Role))
+	m, err := setRole(ctx, db.New(h.pool), actor(ctx), req.ID, string(req.Body.Role))
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +39,7 @@ func (h *AdminHandler) SetMemberRole(ctx context.Context, req api.SetMemberRoleR
 
 // SetMemberStatus suspends or reactivates another member.
 func (h *AdminHandler) SetMemberStatus(ctx context.Context, req api.SetMemberStatusRequestObject) (api.SetMemberStatusResponseObject, error) {
-	m, err := h.setStatus(ctx, actor(ctx), req.Id, string(req.Body.Status))
+	m, err := h.setStatus(ctx, actor(ctx), req.ID, string(req.Body.Status))
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +48,7 @@ func (h *AdminHandler) SetMemberStatus(ctx context.Context, req api.SetMemberSta
 
 // SetMemberPlan gives another member a permanent plan.
 func (h *AdminHandler) SetMemberPlan(ctx context.Context, req api.SetMemberPlanRequestObject) (api.SetMemberPlanResponseObject, error) {
-	m, err := setPlan(ctx, db.New(h.pool), actor(ctx), req.Id, string(req.Body.Plan))
+	m, err := setPlan(ctx, db.New(h.pool), actor(ctx), req.ID, string(req.Body.Plan))
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +57,7 @@ func (h *AdminHandler) SetMemberPlan(ctx context.Context, req api.SetMemberPlanR
 
 // DeleteMember deletes another member and everything they own.
 func (h *AdminHandler) DeleteMember(ctx context.Context, req api.DeleteMemberRequestObject) (api.DeleteMemberResponseObject, error) {
-	if err := h.deleteMember(ctx, actor(ctx), req.Id); err != nil {
+	if err := h.deleteMember(ctx, actor(ctx), req.ID); err != nil {
 		return nil, err
 	}
 	return api.DeleteMember204Response{}, nil
@@ -141,13 +138,7 @@ func notSelf(actor, id int64) error {
 
 // changed maps the error of a one-row change of member id: no row is a 404.
 func changed(err error, what string, id int64) error {
-	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		return problem.NotFound("member")
-	case err != nil:
-		return fmt.Errorf("%s of member %d: %w", what, id, err)
-	}
-	return nil
+	return database.NoRows(err, member.ErrNotFound, fmt.Sprintf("%s of member %d", what, id))
 }
 
 // setRole changes a member's role. Sessions reload their member on every

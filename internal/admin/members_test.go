@@ -27,7 +27,7 @@ func listMembers(t *testing.T, c *apitest.Member, query url.Values) api.MemberPa
 func ids(items []api.AdminMember) []int64 {
 	out := make([]int64, len(items))
 	for i, m := range items {
-		out[i] = m.Id
+		out[i] = m.ID
 	}
 	return out
 }
@@ -146,7 +146,7 @@ func TestRoleChangeReachesTheMembersSessions(t *testing.T) {
 	user.Do(http.MethodGet, "/api/admin/members", nil).WantProblem(http.StatusForbidden, "FORBIDDEN")
 	var m api.AdminMember
 	admin.Do(http.MethodPut, memberPath(user.ID, "/role"), map[string]string{"role": "ADMIN"}).Want(http.StatusOK).JSON(&m)
-	if m.Id != user.ID || m.Role != api.ADMIN {
+	if m.ID != user.ID || m.Role != string(api.RoleAdmin) {
 		t.Fatalf("answered %+v, want member %d as ADMIN", m, user.ID)
 	}
 	if got := sessionOf(t, user).Role; got != "ADMIN" {
@@ -157,7 +157,7 @@ func TestRoleChangeReachesTheMembersSessions(t *testing.T) {
 	// An administrator demoted by another loses access on the next request.
 	other.Do(http.MethodGet, "/api/admin/members", nil).Want(http.StatusOK)
 	admin.Do(http.MethodPut, memberPath(other.ID, "/role"), map[string]string{"role": "USER"}).Want(http.StatusOK).JSON(&m)
-	if m.Role != api.USER {
+	if m.Role != string(api.RoleUser) {
 		t.Fatalf("role %q after demotion", m.Role)
 	}
 	other.Do(http.MethodGet, "/api/admin/members", nil).WantProblem(http.StatusForbidden, "FORBIDDEN")
@@ -260,7 +260,7 @@ func TestAdministratorCannotChangeOrDeleteThemselves(t *testing.T) {
 	if len(page.Items) != 1 {
 		t.Fatalf("%d members, want the administrator alone", len(page.Items))
 	}
-	if m := page.Items[0]; m.Id != admin.ID || m.Role != api.ADMIN || m.Status != "ACTIVE" || m.Plan != "FREE" {
+	if m := page.Items[0]; m.ID != admin.ID || m.Role != string(api.RoleAdmin) || m.Status != "ACTIVE" || m.Plan != "FREE" {
 		t.Fatalf("administrator now %+v", m)
 	}
 	if n := countSessions(t, env, admin.ID); n != 1 {
@@ -333,7 +333,7 @@ func TestConcurrentChangesOfOneMember(t *testing.T) {
 
 	var u api.User
 	admin.Do(http.MethodGet, fmt.Sprintf("/api/users/%d", user.ID), nil).Want(http.StatusOK).JSON(&u)
-	if !slices.Contains(plans, string(u.Plan)) || u.PlanExpiresAt != nil || u.Role != api.ADMIN {
+	if !slices.Contains(plans, string(u.Plan)) || u.PlanExpiresAt != nil || u.Role != string(api.RoleAdmin) {
 		t.Fatalf("member ended as %s (expiry %v) %s; want a plan that was sent, no expiry, ADMIN", u.Plan, u.PlanExpiresAt, u.Role)
 	}
 }

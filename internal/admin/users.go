@@ -2,16 +2,12 @@ package admin
 
 import (
 	"context"
-	"errors"
 	"fmt"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/member"
-	"github.com/nestegg/nestegg/internal/problem"
 )
 
 // The user records are the members again, as plain users: the same list,
@@ -48,7 +44,7 @@ func (h *AdminHandler) CreateUser(ctx context.Context, req api.CreateUserRequest
 
 // GetUser answers one user.
 func (h *AdminHandler) GetUser(ctx context.Context, req api.GetUserRequestObject) (api.GetUserResponseObject, error) {
-	m, err := member.Get(ctx, db.New(h.pool), req.Id)
+	m, err := member.Get(ctx, db.New(h.pool), req.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +53,7 @@ func (h *AdminHandler) GetUser(ctx context.Context, req api.GetUserRequestObject
 
 // UpdateUser changes a user's name and e-mail.
 func (h *AdminHandler) UpdateUser(ctx context.Context, req api.UpdateUserRequestObject) (api.UpdateUserResponseObject, error) {
-	m, err := updateUser(ctx, db.New(h.pool), req.Id, string(req.Body.Email), req.Body.Name)
+	m, err := updateUser(ctx, db.New(h.pool), req.ID, string(req.Body.Email), req.Body.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +62,7 @@ func (h *AdminHandler) UpdateUser(ctx context.Context, req api.UpdateUserRequest
 
 // DeleteUser deletes another member and everything they own.
 func (h *AdminHandler) DeleteUser(ctx context.Context, req api.DeleteUserRequestObject) (api.DeleteUserResponseObject, error) {
-	if err := h.deleteMember(ctx, actor(ctx), req.Id); err != nil {
+	if err := h.deleteMember(ctx, actor(ctx), req.ID); err != nil {
 		return nil, err
 	}
 	return api.DeleteUser204Response{}, nil
@@ -84,13 +80,8 @@ func updateUser(ctx context.Context, q *db.Queries, id int64, email, name string
 		return db.Member{}, err
 	}
 	m, err := q.UpdateMemberEmailName(ctx, db.UpdateMemberEmailNameParams{ID: id, Email: &email, Name: name})
-	switch {
-	case database.IsUniqueViolation(err, "member_email_key"):
+	if database.IsUniqueViolation(err, "member_email_key") {
 		return db.Member{}, member.ErrEmailTaken
-	case errors.Is(err, pgx.ErrNoRows):
-		return db.Member{}, problem.NotFound("member")
-	case err != nil:
-		return db.Member{}, fmt.Errorf("update member %d: %w", id, err)
 	}
-	return m, nil
+	return m, database.NoRows(err, member.ErrNotFound, fmt.Sprintf("update member %d", id))
 }

@@ -23,7 +23,7 @@ func TestUsersCreateReadUpdateDelete(t *testing.T) {
 		"email": "New.User@Nestegg.test", "password": "a fine password", "name": "  New User ",
 	}).Want(http.StatusCreated).JSON(&created)
 	if created.Email == nil || *created.Email != "new.user@nestegg.test" || created.Name != "New User" ||
-		created.Role != api.USER || created.Plan != "FREE" || created.PlanExpiresAt != nil {
+		created.Role != string(api.RoleUser) || created.Plan != "FREE" || created.PlanExpiresAt != nil {
 		t.Fatalf("created %+v", created)
 	}
 	newUser := env.LogIn("new.user@nestegg.test", "a fine password")
@@ -32,12 +32,12 @@ func TestUsersCreateReadUpdateDelete(t *testing.T) {
 	admin.Do(http.MethodPost, "/api/users", map[string]string{
 		"email": "staff@nestegg.test", "password": "another password", "name": "Staff", "role": "ADMIN",
 	}).Want(http.StatusCreated).JSON(&staff)
-	if staff.Role != api.ADMIN {
+	if staff.Role != string(api.RoleAdmin) {
 		t.Fatalf("role %s, want ADMIN", staff.Role)
 	}
 
 	var got api.User
-	admin.Do(http.MethodGet, userPath(created.Id), nil).Want(http.StatusOK).JSON(&got)
+	admin.Do(http.MethodGet, userPath(created.ID), nil).Want(http.StatusOK).JSON(&got)
 	if !reflect.DeepEqual(got, created) {
 		t.Fatalf("read %+v, want %+v", got, created)
 	}
@@ -45,14 +45,14 @@ func TestUsersCreateReadUpdateDelete(t *testing.T) {
 	var page api.UserPage
 	admin.Do(http.MethodGet, "/api/users?size=2", nil).Want(http.StatusOK).JSON(&page)
 	if page.Total != 3 || page.Page != 1 || page.Size != 2 || len(page.Items) != 2 ||
-		page.Items[0].Id != staff.Id || page.Items[1].Id != created.Id {
+		page.Items[0].ID != staff.ID || page.Items[1].ID != created.ID {
 		t.Fatalf("page %+v, want the two newest of 3", page)
 	}
 
 	var updated api.User
-	admin.Do(http.MethodPut, userPath(created.Id), map[string]string{"email": "Renamed@Nestegg.test", "name": " Renamed "}).
+	admin.Do(http.MethodPut, userPath(created.ID), map[string]string{"email": "Renamed@Nestegg.test", "name": " Renamed "}).
 		Want(http.StatusOK).JSON(&updated)
-	if *updated.Email != "renamed@nestegg.test" || updated.Name != "Renamed" || updated.Role != api.USER {
+	if *updated.Email != "renamed@nestegg.test" || updated.Name != "Renamed" || updated.Role != string(api.RoleUser) {
 		t.Fatalf("updated %+v", updated)
 	}
 	if u := sessionOfClient(t, newUser); u.Name != "Renamed" {
@@ -63,11 +63,11 @@ func TestUsersCreateReadUpdateDelete(t *testing.T) {
 	// An administrator may edit their own name and e-mail here.
 	admin.Do(http.MethodPut, userPath(admin.ID), map[string]string{"email": "boss@nestegg.test", "name": "Boss"}).Want(http.StatusOK)
 
-	admin.Do(http.MethodDelete, userPath(created.Id), nil).Want(http.StatusNoContent)
-	admin.Do(http.MethodGet, userPath(created.Id), nil).WantProblem(http.StatusNotFound, "NOT_FOUND")
+	admin.Do(http.MethodDelete, userPath(created.ID), nil).Want(http.StatusNoContent)
+	admin.Do(http.MethodGet, userPath(created.ID), nil).WantProblem(http.StatusNotFound, "NOT_FOUND")
 	newUser.Do(http.MethodGet, "/api/auth/session", nil).WantProblem(http.StatusUnauthorized, "UNAUTHENTICATED")
 	admin.Do(http.MethodGet, "/api/users", nil).Want(http.StatusOK).JSON(&page)
-	if got := []int64{page.Items[0].Id, page.Items[1].Id}; page.Total != 2 || !slices.Equal(got, []int64{staff.Id, admin.ID}) {
+	if got := []int64{page.Items[0].ID, page.Items[1].ID}; page.Total != 2 || !slices.Equal(got, []int64{staff.ID, admin.ID}) {
 		t.Fatalf("users after deletion %+v", page)
 	}
 }

@@ -137,9 +137,10 @@ func New(t testing.TB, opts ...Option) *Env {
 type Checker struct {
 	router routers.Router
 	// strictRouter routes over a copy of the contract in which every object
-	// schema forbids properties it does not list: a response field the
-	// contract does not describe is a failure, while requests may still carry
-	// unknown fields (they are ignored, as the contract says).
+	// schema forbids properties it does not list and every open enum is
+	// closed to its listed values: a response field or value the contract
+	// does not describe is a failure, while requests may still carry unknown
+	// fields (they are ignored, as the contract says).
 	strictRouter routers.Router
 	problem      *openapi3.Schema
 }
@@ -178,6 +179,11 @@ func forbidExtraProperties(doc *openapi3.T) {
 			return
 		}
 		seen[s] = true
+		// A response enum is open to clients (x-extensible-enum), but this
+		// service must answer only the values its contract lists today.
+		if known, ok := s.Extensions["x-extensible-enum"].([]any); ok && len(s.Enum) == 0 {
+			s.Enum = known
+		}
 		if s.Type.Is("object") && s.AdditionalProperties.Has == nil && s.AdditionalProperties.Schema == nil {
 			no := false
 			s.AdditionalProperties.Has = &no
@@ -473,4 +479,13 @@ func (r *Response) WantProblem(status int, code string) Problem {
 		r.t.Fatalf("problem code %q, want %q (detail %q)", p.Code, code, p.Detail)
 	}
 	return p
+}
+
+// Exec runs SQL on the test's database, failing the test on error. Tests use
+// it to arrange state no operation creates (a past timestamp, a point balance).
+func (e *Env) Exec(sql string, args ...any) {
+	e.T.Helper()
+	if _, err := e.Pool.Exec(context.Background(), sql, args...); err != nil {
+		e.T.Fatalf("apitest: %s: %v", sql, err)
+	}
 }

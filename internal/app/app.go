@@ -13,7 +13,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/nestegg/nestegg/internal/account"
 	"github.com/nestegg/nestegg/internal/admin"
 	"github.com/nestegg/nestegg/internal/auth"
 	"github.com/nestegg/nestegg/internal/clock"
@@ -21,6 +20,8 @@ import (
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/jobs"
 	"github.com/nestegg/nestegg/internal/member"
+	"github.com/nestegg/nestegg/internal/points"
+	"github.com/nestegg/nestegg/internal/profile"
 	"github.com/nestegg/nestegg/internal/server"
 	"github.com/nestegg/nestegg/internal/session"
 	"github.com/nestegg/nestegg/internal/throttle"
@@ -118,7 +119,8 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 			Pool: pool, Sessions: a.Sessions, Clock: o.Clock, Config: cfg,
 			HTTPClient: o.HTTPClient, Throttle: guard,
 		}),
-		Account: account.NewHandler(pool, a.Sessions, o.Clock, guard),
+		Profile: profile.NewHandler(pool, a.Sessions, o.Clock, guard),
+		Points:  points.NewHandler(pool),
 		Admin:   admin.NewHandler(pool, a.Sessions, o.Clock),
 	})
 	if err != nil {

@@ -85,13 +85,13 @@ func (h *Handler) LogOut(ctx context.Context, _ api.LogOutRequestObject) (api.Lo
 	return api.LogOut204Response{}, nil
 }
 
-// GetIdpAClientId answers provider A's client id, or null.
-func (h *Handler) GetIdpAClientId(context.Context, api.GetIdpAClientIdRequestObject) (api.GetIdpAClientIdResponseObject, error) {
+// GetIDPAClientID answers provider A's client id, or null.
+func (h *Handler) GetIDPAClientID(context.Context, api.GetIDPAClientIDRequestObject) (api.GetIDPAClientIDResponseObject, error) {
 	var id *string
 	if h.clientID != "" {
 		id = &h.clientID
 	}
-	return api.GetIdpAClientId200JSONResponse{ClientId: id}, nil
+	return api.GetIDPAClientID200JSONResponse{ClientID: id}, nil
 }
 
 // signIn starts a session for m and answers it.

@@ -17,22 +17,22 @@ import (
 	"github.com/nestegg/nestegg/internal/problem"
 )
 
-// LogInWithIdpA signs in with an ID token of provider A.
-func (h *Handler) LogInWithIdpA(ctx context.Context, req api.LogInWithIdpARequestObject) (api.LogInWithIdpAResponseObject, error) {
-	res, err := h.idpLogin(ctx, providerA, req.Body.IdToken)
+// LogInWithIDPA signs in with an ID token of provider A.
+func (h *Handler) LogInWithIDPA(ctx context.Context, req api.LogInWithIDPARequestObject) (api.LogInWithIDPAResponseObject, error) {
+	res, err := h.idpLogin(ctx, providerA, req.Body.IDToken)
 	if err != nil {
 		return nil, err
 	}
-	return api.LogInWithIdpA200JSONResponse(res), nil
+	return api.LogInWithIDPA200JSONResponse(res), nil
 }
 
-// LogInWithIdpB signs in with an ID token of provider B.
-func (h *Handler) LogInWithIdpB(ctx context.Context, req api.LogInWithIdpBRequestObject) (api.LogInWithIdpBResponseObject, error) {
-	res, err := h.idpLogin(ctx, providerB, req.Body.IdToken)
+// LogInWithIDPB signs in with an ID token of provider B.
+func (h *Handler) LogInWithIDPB(ctx context.Context, req api.LogInWithIDPBRequestObject) (api.LogInWithIDPBResponseObject, error) {
+	res, err := h.idpLogin(ctx, providerB, req.Body.IDToken)
 	if err != nil {
 		return nil, err
 	}
-	return api.LogInWithIdpB200JSONResponse(res), nil
+	return api.LogInWithIDPB200JSONResponse(res), nil
 }
 
 // provider is what differs between the two identity providers.

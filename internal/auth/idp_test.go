@@ -46,7 +46,7 @@ type profile struct {
 	ID          int64   `json:"id"`
 	Email       *string `json:"email"`
 	Provider    string  `json:"provider"`
-	IdpAPicture *string `json:"idpAPicture"`
+	IDPAPicture *string `json:"idpAPicture"`
 }
 
 func TestIdpALoginCreatesThenFindsTheMember(t *testing.T) {
@@ -59,7 +59,7 @@ func TestIdpALoginCreatesThenFindsTheMember(t *testing.T) {
 	}
 	var p profile
 	env.Client().WithToken(first.Token).Do(http.MethodGet, "/api/auth/profile", nil).Want(http.StatusOK).JSON(&p)
-	if p.Provider != "IDP_A" || p.IdpAPicture == nil || *p.IdpAPicture != "https://idp.example/avatar.png" {
+	if p.Provider != "IDP_A" || p.IDPAPicture == nil || *p.IDPAPicture != "https://idp.example/avatar.png" {
 		t.Fatalf("profile %+v", p)
 	}
 	idpLogin(env.Client(), "/api/auth/idp-a", a.Sign(t, claims(a, "sub-1", "new@nestegg.test", clientA))).Want(http.StatusOK).JSON(&second)

@@ -52,7 +52,7 @@ func TestMemberJourneyThroughTheGeneratedClient(t *testing.T) {
 	}
 
 	wrong, err := api.ChangePasswordWithResponse(ctx, apiclient.ChangePasswordJSONRequestBody{CurrentPassword: "nope", NewPassword: "second password"}, me)
-	if err != nil || wrong.ApplicationproblemJSON400 == nil || wrong.ApplicationproblemJSON400.Code != apiclient.WRONGPASSWORD {
+	if err != nil || wrong.ApplicationProblemJSON400 == nil || wrong.ApplicationProblemJSON400.Code != "WRONG_PASSWORD" {
 		t.Fatalf("wrong current password: %v %s", err, wrong.Body)
 	}
 	changed, err := api.ChangePasswordWithResponse(ctx, apiclient.ChangePasswordJSONRequestBody{CurrentPassword: "first password", NewPassword: "second password"}, me)
@@ -69,7 +69,7 @@ func TestMemberJourneyThroughTheGeneratedClient(t *testing.T) {
 		t.Fatalf("logout: %v", err)
 	}
 	gone, err := api.GetSessionWithResponse(ctx, again)
-	if err != nil || gone.ApplicationproblemJSON401 == nil || gone.ApplicationproblemJSON401.Code != apiclient.UNAUTHENTICATED {
+	if err != nil || gone.ApplicationProblemJSON401 == nil || gone.ApplicationProblemJSON401.Code != "UNAUTHENTICATED" {
 		t.Fatalf("session after logout: %v %s", err, gone.Body)
 	}
 	still, err := api.GetSessionWithResponse(ctx, me)
@@ -90,19 +90,19 @@ func TestAdministrationThroughTheGeneratedClient(t *testing.T) {
 
 	q := "target"
 	page, err := api.ListMembersWithResponse(ctx, &apiclient.ListMembersParams{Q: &q}, as)
-	if err != nil || page.JSON200 == nil || page.JSON200.Total != 1 || page.JSON200.Items[0].Id != target.ID {
+	if err != nil || page.JSON200 == nil || page.JSON200.Total != 1 || page.JSON200.Items[0].ID != target.ID {
 		t.Fatalf("list members: %v %s", err, page.Body)
 	}
-	plan, err := api.SetMemberPlanWithResponse(ctx, target.ID, apiclient.SetMemberPlanJSONRequestBody{Plan: apiclient.PREMIUM}, as)
-	if err != nil || plan.JSON200 == nil || plan.JSON200.Plan != apiclient.PREMIUM || plan.JSON200.PlanExpiresAt != nil {
+	plan, err := api.SetMemberPlanWithResponse(ctx, target.ID, apiclient.SetMemberPlanJSONRequestBody{Plan: apiclient.PlanPremium}, as)
+	if err != nil || plan.JSON200 == nil || plan.JSON200.Plan != string(apiclient.PlanPremium) || plan.JSON200.PlanExpiresAt != nil {
 		t.Fatalf("set plan: %v %s", err, plan.Body)
 	}
-	self, err := api.SetMemberRoleWithResponse(ctx, admin.ID, apiclient.SetMemberRoleJSONRequestBody{Role: apiclient.USER}, as)
-	if err != nil || self.ApplicationproblemJSON400 == nil || self.ApplicationproblemJSON400.Code != apiclient.SELFADMINCHANGE {
+	self, err := api.SetMemberRoleWithResponse(ctx, admin.ID, apiclient.SetMemberRoleJSONRequestBody{Role: apiclient.RoleUser}, as)
+	if err != nil || self.ApplicationProblemJSON400 == nil || self.ApplicationProblemJSON400.Code != "SELF_ADMIN_CHANGE" {
 		t.Fatalf("self role change: %v %s", err, self.Body)
 	}
 	forbidden, err := api.ListUsersWithResponse(ctx, nil, bearer(target.Token))
-	if err != nil || forbidden.ApplicationproblemJSON403 == nil || forbidden.ApplicationproblemJSON403.Code != apiclient.FORBIDDEN {
+	if err != nil || forbidden.ApplicationProblemJSON403 == nil || forbidden.ApplicationProblemJSON403.Code != "FORBIDDEN" {
 		t.Fatalf("member listing users: %v %s", err, forbidden.Body)
 	}
 }

@@ -113,6 +113,36 @@ func InTx(ctx context.Context, pool *pgxpool.Pool, fn func(q *db.Queries) error)
 	return InTxRaw(ctx, pool, func(tx pgx.Tx) error { return fn(db.New(tx)) })
 }
 
+// InTxV is InTx for work that answers a value: the value of a committed
+// transaction, or the zero value and the error.
+func InTxV[T any](ctx context.Context, pool *pgxpool.Pool, fn func(q *db.Queries) (T, error)) (T, error) {
+	var out T
+	err := InTx(ctx, pool, func(q *db.Queries) error {
+		var err error
+		out, err = fn(q)
+		return err
+	})
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return out, nil
+}
+
+// NoRows maps the error of a query that must find a row: pgx.ErrNoRows
+// becomes ifNone (the area's not-found error, a 404), any other error is
+// wrapped with what was being done, and nil stays nil.
+func NoRows(err error, ifNone error, doing string) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, pgx.ErrNoRows):
+		return ifNone
+	default:
+		return fmt.Errorf("%s: %w", doing, err)
+	}
+}
+
 // InTxRaw is InTx for work that needs the transaction itself (advisory locks,
 // COPY).
 func InTxRaw(ctx context.Context, pool *pgxpool.Pool, fn func(tx pgx.Tx) error) error {

@@ -118,11 +118,25 @@ func NewDatabase(t testing.TB) string {
 	}
 	defer admin.Close(ctx)
 	tpl := templateName()
-	if err := ensureTemplate(ctx, admin, tpl); err != nil {
-		t.Fatalf("dbtest: template: %v", err)
-	}
 	name := "nestegg_test_" + randomHex(8)
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()+" TEMPLATE "+pgx.Identifier{tpl}.Sanitize()); err != nil {
+	// A shared hold on the template lock while cloning: a run of other
+	// migrations (another checkout) drops stale templates only under the
+	// exclusive lock. One that dropped this template between the check and
+	// the clone makes the clone fail; the template is then built again.
+	for attempt := 0; attempt < 3; attempt++ {
+		if err = ensureTemplate(ctx, admin, tpl); err != nil {
+			t.Fatalf("dbtest: template: %v", err)
+		}
+		if _, err = admin.Exec(ctx, "SELECT pg_advisory_lock_shared(774411)"); err != nil {
+			t.Fatalf("dbtest: template lock: %v", err)
+		}
+		_, err = admin.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()+" TEMPLATE "+pgx.Identifier{tpl}.Sanitize())
+		_, _ = admin.Exec(ctx, "SELECT pg_advisory_unlock_shared(774411)")
+		if err == nil {
+			break
+		}
+	}
+	if err != nil {
 		t.Fatalf("dbtest: clone template: %v", err)
 	}
 	url := urlFor(admin, name)

@@ -81,23 +81,14 @@ func GetSelfForUpdate(ctx context.Context, q *db.Queries, id int64) (db.Member, 
 // Self maps the error of a read or change of the signed-in member's own row:
 // no row means the account is gone (ErrSelfGone).
 func Self(err error, id int64) error {
-	if errors.Is(err, pgx.ErrNoRows) {
-		return ErrSelfGone
-	}
-	if err != nil {
-		return fmt.Errorf("member %d: %w", id, err)
-	}
-	return nil
+	return database.NoRows(err, ErrSelfGone, fmt.Sprintf("member %d", id))
 }
 
+// ErrNotFound answers a member id that does not exist.
+var ErrNotFound = problem.NotFound("member")
+
 func notFound(err error, id int64) error {
-	if errors.Is(err, pgx.ErrNoRows) {
-		return problem.NotFound("member")
-	}
-	if err != nil {
-		return fmt.Errorf("load member %d: %w", id, err)
-	}
-	return nil
+	return database.NoRows(err, ErrNotFound, fmt.Sprintf("load member %d", id))
 }
 
 // NewLocal is what a LOCAL member is created from.
@@ -222,29 +213,29 @@ func truncate(s string, n int) string {
 // ToUser maps a member to the wire's User.
 func ToUser(m db.Member) api.User {
 	return api.User{
-		Id: m.ID, Email: m.Email, Name: m.Name,
-		Role: api.Role(m.Role), Plan: api.Plan(m.Plan), PlanExpiresAt: m.PlanExpiresAt,
+		ID: m.ID, Email: m.Email, Name: m.Name,
+		Role: m.Role, Plan: m.Plan, PlanExpiresAt: m.PlanExpiresAt,
 	}
 }
 
 // ToProfile maps a member to the member's own view.
 func ToProfile(m db.Member) api.Profile {
 	return api.Profile{
-		Id: m.ID, Email: m.Email, Name: m.Name,
-		Role: api.Role(m.Role), Plan: api.Plan(m.Plan), PlanExpiresAt: m.PlanExpiresAt,
-		Points: m.Points, Provider: api.Provider(m.Provider),
-		IdpAPicture: m.IdpAPicture, ProfileImage: m.ProfileImage,
+		ID: m.ID, Email: m.Email, Name: m.Name,
+		Role: m.Role, Plan: m.Plan, PlanExpiresAt: m.PlanExpiresAt,
+		Points: m.Points, Provider: m.Provider,
+		IDPAPicture: m.IdpAPicture, ProfileImage: m.ProfileImage,
 	}
 }
 
 // ToAdmin maps a member to the administrators' view (no profile image).
 func ToAdmin(m db.Member) api.AdminMember {
 	return api.AdminMember{
-		Id: m.ID, Email: m.Email, Name: m.Name,
-		Role: api.Role(m.Role), Status: api.MemberStatus(m.Status),
-		Plan: api.Plan(m.Plan), PlanExpiresAt: m.PlanExpiresAt,
+		ID: m.ID, Email: m.Email, Name: m.Name,
+		Role: m.Role, Status: m.Status,
+		Plan: m.Plan, PlanExpiresAt: m.PlanExpiresAt,
 		PlanProduct: m.PlanProduct, PlanAutoRenew: m.PlanAutoRenew,
-		Provider: api.Provider(m.Provider), Points: m.Points, CreatedAt: m.CreatedAt,
+		Provider: m.Provider, Points: m.Points, CreatedAt: m.CreatedAt,
 	}
 }
 

@@ -30,6 +30,34 @@ const (
 	CodeUnsupportedMediaType = "UNSUPPORTED_MEDIA_TYPE"
 	CodeServiceUnavailable   = "SERVICE_UNAVAILABLE"
 	CodeInternal             = "INTERNAL"
+	CodeOCRNotConfigured     = "OCR_NOT_CONFIGURED"
+	CodeSelfVote             = "SELF_VOTE"
+	CodeSelfReport           = "SELF_REPORT"
+	CodeAlreadyReported      = "ALREADY_REPORTED"
+	CodeNegativeHolding      = "NEGATIVE_HOLDING"
+	CodeCategoryHierarchy    = "CATEGORY_HIERARCHY"
+	CodeDuplicatePurchase    = "DUPLICATE_PURCHASE"
+	CodeEmptyBackup          = "EMPTY_BACKUP"
+)
+
+// Codes an area adds go in its block below (and in the contract's
+// ProblemCode list, in the same area's block), so areas built side by side
+// never edit the same lines.
+const (
+// ledger codes
+// (end of ledger codes)
+// budget codes
+// (end of budget codes)
+// invest codes
+// (end of invest codes)
+// board codes
+// (end of board codes)
+// billing codes
+// (end of billing codes)
+// intake codes
+// (end of intake codes)
+// transfer codes
+// (end of transfer codes)
 )
 
 // FieldError names one invalid field: a JSON pointer into the body, or a

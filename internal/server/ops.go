@@ -53,26 +53,32 @@ func (h *opsHandler) GetHealth(context.Context, apigen.GetHealthRequestObject) (
 	return apigen.GetHealth200JSONResponse{Status: "ok"}, nil
 }
 
+// The states readiness reports (DependencyState).
+const (
+	stateUp   = "up"
+	stateDown = "down"
+)
+
 func (h *opsHandler) GetReadiness(ctx context.Context, _ apigen.GetReadinessRequestObject) (apigen.GetReadinessResponseObject, error) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	state := apigen.Readiness{Postgres: apigen.Up, Redis: apigen.Up}
+	state := apigen.Readiness{Postgres: stateUp, Redis: stateUp}
 	if err := h.pool.Ping(ctx); err != nil {
-		state.Postgres = apigen.Down
+		state.Postgres = stateDown
 	}
 	if h.redis == nil || h.redis.Ping(ctx).Err() != nil {
-		state.Redis = apigen.Down
+		state.Redis = stateDown
 	}
-	if state.Postgres == apigen.Down {
+	if state.Postgres == stateDown {
 		return apigen.GetReadiness503JSONResponse(state), nil
 	}
 	return apigen.GetReadiness200JSONResponse(state), nil
 }
 
 func (h *opsHandler) GetOpenAPI(context.Context, apigen.GetOpenAPIRequestObject) (apigen.GetOpenAPIResponseObject, error) {
-	return apigen.GetOpenAPI200ApplicationyamlResponse{Body: bytes.NewReader(api.OpenAPIYAML), ContentLength: int64(len(api.OpenAPIYAML))}, nil
+	return apigen.GetOpenAPI200ApplicationYamlResponse{Body: bytes.NewReader(api.OpenAPIYAML), ContentLength: int64(len(api.OpenAPIYAML))}, nil
 }
 
 func (h *opsHandler) GetDocs(context.Context, apigen.GetDocsRequestObject) (apigen.GetDocsResponseObject, error) {
-	return apigen.GetDocs200TexthtmlResponse{Body: bytes.NewReader(h.docsPage), ContentLength: int64(len(h.docsPage))}, nil
+	return apigen.GetDocs200TextHTMLResponse{Body: bytes.NewReader(h.docsPage), ContentLength: int64(len(h.docsPage))}, nil
 }

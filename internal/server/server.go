@@ -11,18 +11,20 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	apigen "github.com/nestegg/nestegg/generated/api"
-	"github.com/nestegg/nestegg/internal/account"
 	"github.com/nestegg/nestegg/internal/admin"
 	"github.com/nestegg/nestegg/internal/auth"
 	"github.com/nestegg/nestegg/internal/clientaddr"
+	"github.com/nestegg/nestegg/internal/points"
 	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/profile"
 )
 
 // Server is the whole strict server interface, one embedded handler per area.
 type Server struct {
 	*opsHandler
 	*auth.Handler
-	*account.AccountHandler
+	*profile.ProfileHandler
+	*points.PointsHandler
 	*admin.AdminHandler
 }
 
@@ -38,7 +40,8 @@ type Deps struct {
 	Auth     *auth.Handler
 	// TrustedProxies are believed about the client address (X-Forwarded-For).
 	TrustedProxies []netip.Prefix
-	Account        *account.AccountHandler
+	Profile        *profile.ProfileHandler
+	Points         *points.PointsHandler
 	Admin          *admin.AdminHandler
 }
 
@@ -49,7 +52,13 @@ func New(deps Deps) (http.Handler, error) {
 		return nil, err
 	}
 	ops := newOpsHandler(deps.Pool, deps.Redis)
-	srv := &Server{opsHandler: ops, Handler: deps.Auth, AccountHandler: deps.Account, AdminHandler: deps.Admin}
+	srv := &Server{
+		opsHandler:     ops,
+		Handler:        deps.Auth,
+		ProfileHandler: deps.Profile,
+		PointsHandler:  deps.Points,
+		AdminHandler:   deps.Admin,
+	}
 
 	strict := apigen.NewStrictHandlerWithOptions(srv, nil, apigen.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc:  badRequest,

@@ -1,4 +1,4 @@
-package account_test
+package profile_test
 
 import (
 	"net/http"
@@ -20,13 +20,13 @@ func TestGetProfile(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
 	m := env.NewMember(apitest.WithName("Minji"), apitest.AsPremium())
-	exec(t, env, `UPDATE member SET points = 15, idp_a_picture = 'https://idp-a.test/minji.png' WHERE id = $1`, m.ID)
+	env.Exec(`UPDATE member SET points = 15, idp_a_picture = 'https://idp-a.test/minji.png' WHERE id = $1`, m.ID)
 
 	p := getProfile(t, m.Client)
-	if p.Id != m.ID || p.Email == nil || *p.Email != m.Email || p.Name != "Minji" ||
-		p.Role != api.Role("USER") || p.Plan != api.Plan("PREMIUM") || p.PlanExpiresAt != nil ||
-		p.Points != 15 || p.Provider != api.Provider("LOCAL") ||
-		p.IdpAPicture == nil || *p.IdpAPicture != "https://idp-a.test/minji.png" || p.ProfileImage != nil {
+	if p.ID != m.ID || p.Email == nil || *p.Email != m.Email || p.Name != "Minji" ||
+		p.Role != "USER" || p.Plan != "PREMIUM" || p.PlanExpiresAt != nil ||
+		p.Points != 15 || p.Provider != "LOCAL" ||
+		p.IDPAPicture == nil || *p.IDPAPicture != "https://idp-a.test/minji.png" || p.ProfileImage != nil {
 		t.Fatalf("profile %+v", p)
 	}
 }
@@ -85,9 +85,9 @@ func TestUpdateProfileIgnoresFieldsItDoesNotOwn(t *testing.T) {
 
 func sameProfile(a, b api.Profile) bool {
 	eq := func(x, y *string) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
-	return a.Id == b.Id && eq(a.Email, b.Email) && a.Name == b.Name && a.Role == b.Role && a.Plan == b.Plan &&
+	return a.ID == b.ID && eq(a.Email, b.Email) && a.Name == b.Name && a.Role == b.Role && a.Plan == b.Plan &&
 		(a.PlanExpiresAt == nil) == (b.PlanExpiresAt == nil) && a.Points == b.Points && a.Provider == b.Provider &&
-		eq(a.IdpAPicture, b.IdpAPicture) && eq(a.ProfileImage, b.ProfileImage)
+		eq(a.IDPAPicture, b.IDPAPicture) && eq(a.ProfileImage, b.ProfileImage)
 }
 
 func TestUpdateProfileRefusesBadNames(t *testing.T) {

@@ -1,4 +1,4 @@
-package account
+package profile
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 )
 
 // GetProfile answers the member's own view of their account, as it is now.
-func (h *AccountHandler) GetProfile(ctx context.Context, _ api.GetProfileRequestObject) (api.GetProfileResponseObject, error) {
+func (h *ProfileHandler) GetProfile(ctx context.Context, _ api.GetProfileRequestObject) (api.GetProfileResponseObject, error) {
 	m, err := member.GetSelf(ctx, db.New(h.pool), session.PrincipalFrom(ctx).MemberID)
 	if err != nil {
 		return nil, err
@@ -20,7 +20,7 @@ func (h *AccountHandler) GetProfile(ctx context.Context, _ api.GetProfileRequest
 
 // UpdateProfile changes the display name. Sessions reload the member on
 // every request, so every session of the member shows it from its next one.
-func (h *AccountHandler) UpdateProfile(ctx context.Context, req api.UpdateProfileRequestObject) (api.UpdateProfileResponseObject, error) {
+func (h *ProfileHandler) UpdateProfile(ctx context.Context, req api.UpdateProfileRequestObject) (api.UpdateProfileResponseObject, error) {
 	m, err := rename(ctx, db.New(h.pool), session.PrincipalFrom(ctx).MemberID, req.Body.Name)
 	if err != nil {
 		return nil, err
@@ -39,7 +39,7 @@ func rename(ctx context.Context, q *db.Queries, id int64, name string) (db.Membe
 }
 
 // SetProfileImage sets the member's own avatar, or clears it with "".
-func (h *AccountHandler) SetProfileImage(ctx context.Context, req api.SetProfileImageRequestObject) (api.SetProfileImageResponseObject, error) {
+func (h *ProfileHandler) SetProfileImage(ctx context.Context, req api.SetProfileImageRequestObject) (api.SetProfileImageResponseObject, error) {
 	m, err := setProfileImage(ctx, db.New(h.pool), session.PrincipalFrom(ctx).MemberID, req.Body.ProfileImage)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package account_test
+package points_test
 
 import (
 	"fmt"
@@ -20,7 +20,7 @@ func TestPoints(t *testing.T) {
 	if res.Points != 0 {
 		t.Fatalf("a new member has %d points", res.Points)
 	}
-	exec(t, env, `UPDATE member SET points = 42 WHERE id = $1`, m.ID)
+	env.Exec(`UPDATE member SET points = 42 WHERE id = $1`, m.ID)
 	m.Do(http.MethodGet, "/api/auth/points", nil).Want(http.StatusOK).JSON(&res)
 	if res.Points != 42 {
 		t.Fatalf("points %d, want 42", res.Points)
@@ -45,16 +45,16 @@ func TestPointHistoryIsNewestFirstAndAtMost100(t *testing.T) {
 	// where the later insert counts as newer; and another member's record
 	// newer than all of them.
 	base := apitest.Start.Add(-24 * time.Hour)
-	exec(t, env, `
+	env.Exec(`
 		INSERT INTO point_history (member_id, points, reason, created_at)
 		SELECT $1, n, 'R' || n, $2::timestamptz + make_interval(mins => n)
 		FROM generate_series(1, 120) AS n
 		ORDER BY n % 7, n`, m.ID, base)
 	for _, reason := range []string{"TIE_FIRST", "TIE_SECOND"} {
-		exec(t, env, `INSERT INTO point_history (member_id, points, reason, created_at) VALUES ($1, 5, $2, $3)`,
+		env.Exec(`INSERT INTO point_history (member_id, points, reason, created_at) VALUES ($1, 5, $2, $3)`,
 			m.ID, reason, base.Add(121*time.Minute))
 	}
-	exec(t, env, `INSERT INTO point_history (member_id, points, reason, created_at) VALUES ($1, -1, 'OTHER', $2)`,
+	env.Exec(`INSERT INTO point_history (member_id, points, reason, created_at) VALUES ($1, -1, 'OTHER', $2)`,
 		other.ID, base.Add(time.Hour*24))
 
 	m.Do(http.MethodGet, "/api/auth/point-history", nil).Want(http.StatusOK).JSON(&h)

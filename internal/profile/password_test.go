@@ -1,4 +1,4 @@
-package account_test
+package profile_test
 
 import (
 	"net/http"

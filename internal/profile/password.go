@@ -1,4 +1,4 @@
-package account
+package profile
 
 import (
 	"context"
@@ -30,7 +30,7 @@ var (
 
 // ChangePassword replaces the member's password and ends their other
 // sessions; this one stays signed in.
-func (h *AccountHandler) ChangePassword(ctx context.Context, req api.ChangePasswordRequestObject) (api.ChangePasswordResponseObject, error) {
+func (h *ProfileHandler) ChangePassword(ctx context.Context, req api.ChangePasswordRequestObject) (api.ChangePasswordResponseObject, error) {
 	p := session.PrincipalFrom(ctx)
 	revokedAt, err := changePassword(ctx, h.pool, p.MemberID, req.Body.CurrentPassword, req.Body.NewPassword)
 	if err != nil {
@@ -100,7 +100,7 @@ func changePassword(ctx context.Context, pool *pgxpool.Pool, id int64, current, 
 const verifyFailuresPerMember = 10
 
 // VerifyPassword answers whether the password is the member's.
-func (h *AccountHandler) VerifyPassword(ctx context.Context, req api.VerifyPasswordRequestObject) (api.VerifyPasswordResponseObject, error) {
+func (h *ProfileHandler) VerifyPassword(ctx context.Context, req api.VerifyPasswordRequestObject) (api.VerifyPasswordResponseObject, error) {
 	id := session.PrincipalFrom(ctx).MemberID
 	key := throttle.MemberKey(id)
 	if err := h.throttle.Check(ctx, throttle.Limit{Key: key, Max: verifyFailuresPerMember}); err != nil {

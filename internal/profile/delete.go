@@ -1,4 +1,4 @@
-package account
+package profile
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 
 // DeleteMe deletes the member and everything that is theirs, and signs them
 // out everywhere.
-func (h *AccountHandler) DeleteMe(ctx context.Context, _ api.DeleteMeRequestObject) (api.DeleteMeResponseObject, error) {
+func (h *ProfileHandler) DeleteMe(ctx context.Context, _ api.DeleteMeRequestObject) (api.DeleteMeResponseObject, error) {
 	id := session.PrincipalFrom(ctx).MemberID
 	if err := member.DeleteWithSessions(ctx, h.pool, h.sessions, id); err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package account
+package profile
 
 import (
 	"encoding/base64"

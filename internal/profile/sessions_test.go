@@ -1,4 +1,4 @@
-package account_test
+package profile_test
 
 import (
 	"context"
@@ -8,14 +8,6 @@ import (
 	"github.com/nestegg/nestegg/internal/apitest"
 	"github.com/nestegg/nestegg/internal/session"
 )
-
-// exec runs SQL on the test database, failing the test on error.
-func exec(t *testing.T, env *apitest.Env, sql string, args ...any) {
-	t.Helper()
-	if _, err := env.Pool.Exec(context.Background(), sql, args...); err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
-}
 
 // inRedis reports whether the session of token has a copy in Redis.
 func inRedis(t *testing.T, env *apitest.Env, token string) bool {
@@ -56,7 +48,7 @@ func wantSignedOut(t *testing.T, c *apitest.Client) {
 // on every request.
 func makeSocial(t *testing.T, env *apitest.Env, m *apitest.Member) {
 	t.Helper()
-	exec(t, env, `UPDATE member SET password_hash = NULL, provider = 'IDP_A', idp_a_id = 'subject-' || id WHERE id = $1`, m.ID)
+	env.Exec(`UPDATE member SET password_hash = NULL, provider = 'IDP_A', idp_a_id = 'subject-' || id WHERE id = $1`, m.ID)
 }
 
 func TestAccountOperationsNeedASession(t *testing.T) {

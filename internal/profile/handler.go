@@ -1,0 +1,24 @@
+// Package profile serves the signed-in member's own account: profile,
+// profile image, password and self-deletion.
+package profile
+
+import (
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/nestegg/nestegg/internal/clock"
+	"github.com/nestegg/nestegg/internal/session"
+	"github.com/nestegg/nestegg/internal/throttle"
+)
+
+// ProfileHandler implements the operations on the signed-in member's own account.
+type ProfileHandler struct {
+	pool     *pgxpool.Pool
+	sessions *session.Manager
+	clock    clock.Clock
+	throttle *throttle.Throttle
+}
+
+// NewHandler returns the profile handler.
+func NewHandler(pool *pgxpool.Pool, sessions *session.Manager, c clock.Clock, t *throttle.Throttle) *ProfileHandler {
+	return &ProfileHandler{pool: pool, sessions: sessions, clock: c, throttle: t}
+}
