@@ -1,6 +1,6 @@
 -- name: CreateMember :one
-INSERT INTO member (email, password_hash, name, role, provider, idp_a_id, idp_b_id, idp_a_picture)
-VALUES (@email, @password_hash, @name, @role, @provider, @idp_a_id, @idp_b_id, @idp_a_picture)
+INSERT INTO member (email, email_verified, password_hash, name, role, provider, idp_a_id, idp_b_id, idp_a_picture)
+VALUES (@email, @email_verified, @password_hash, @name, @role, @provider, @idp_a_id, @idp_b_id, @idp_a_picture)
 RETURNING *;
 
 -- name: GetMember :one
@@ -18,23 +18,40 @@ SELECT * FROM member WHERE idp_a_id = @subject;
 -- name: GetMemberByIdpB :one
 SELECT * FROM member WHERE idp_b_id = @subject;
 
--- name: GetMemberPrincipal :one
--- What every authenticated request needs to know about its member.
-SELECT id, name, role, plan, status, sessions_revoked_at FROM member WHERE id = @id;
+-- name: GetMemberCredentials :one
+-- What a password sign-in needs, and nothing else (no profile image). The
+-- epoch read with the hash goes into the new session: a password change that
+-- commits after this read revokes it.
+SELECT id, email, name, role, plan, plan_expires_at, status, password_hash, session_epoch
+FROM member WHERE lower(email) = lower(@email);
 
--- name: RevokeMemberSessions :exec
-UPDATE member SET sessions_revoked_at = @revoked_at WHERE id = @id;
+-- name: GetMemberPasswordHash :one
+SELECT password_hash FROM member WHERE id = @id;
+
+-- name: RevokeMemberSessions :one
+-- Ends every session of the member: each holds an older epoch from now on.
+UPDATE member SET session_epoch = session_epoch + 1 WHERE id = @id RETURNING session_epoch;
 
 -- name: LinkIdpA :one
-UPDATE member SET idp_a_id = @subject, idp_a_picture = COALESCE(@picture, idp_a_picture), updated_at = now()
+-- Links a provider identity to the member with its verified e-mail. An
+-- account whose e-mail was never proven (a LOCAL sign-up) may have been made
+-- by someone else with the victim's address: its password is cleared and its
+-- sessions revoked, so only the provider identity signs in from now on.
+UPDATE member
+SET idp_a_id = @subject, idp_a_picture = COALESCE(@picture, idp_a_picture),
+    password_hash = CASE WHEN email_verified THEN password_hash END,
+    session_epoch = CASE WHEN email_verified THEN session_epoch ELSE session_epoch + 1 END,
+    email_verified = true, updated_at = now()
 WHERE id = @id RETURNING *;
 
 -- name: LinkIdpB :one
-UPDATE member SET idp_b_id = @subject, updated_at = now()
+-- As LinkIdpA.
+UPDATE member
+SET idp_b_id = @subject,
+    password_hash = CASE WHEN email_verified THEN password_hash END,
+    session_epoch = CASE WHEN email_verified THEN session_epoch ELSE session_epoch + 1 END,
+    email_verified = true, updated_at = now()
 WHERE id = @id RETURNING *;
-
--- name: SetIdpAPicture :one
-UPDATE member SET idp_a_picture = @picture, updated_at = now() WHERE id = @id RETURNING *;
 
 -- name: UpdateMemberName :one
 UPDATE member SET name = @name, updated_at = now() WHERE id = @id RETURNING *;
@@ -45,8 +62,12 @@ UPDATE member SET email = @email, name = @name, updated_at = now() WHERE id = @i
 -- name: UpdateMemberProfileImage :one
 UPDATE member SET profile_image = @profile_image, updated_at = now() WHERE id = @id RETURNING *;
 
--- name: UpdateMemberPassword :exec
-UPDATE member SET password_hash = @password_hash, updated_at = now() WHERE id = @id;
+-- name: ReplaceMemberPassword :one
+-- Replaces the password the caller checked (@old_hash), revoking every
+-- session; no row when the password changed meanwhile.
+UPDATE member SET password_hash = @new_hash, session_epoch = session_epoch + 1, updated_at = now()
+WHERE id = @id AND password_hash = @old_hash
+RETURNING session_epoch;
 
 -- name: SetMemberRole :one
 UPDATE member SET role = @role, updated_at = now() WHERE id = @id RETURNING *;
@@ -69,10 +90,17 @@ WHERE sqlc.narg(q)::text IS NULL
 -- name: DeleteMember :execrows
 DELETE FROM member WHERE id = @id;
 
--- name: PromoteOrCreateAdmin :one
--- Start-up bootstrap of the first administrator: idempotent.
+-- name: CreateAdminIfAbsent :one
+-- Start-up bootstrap of the first administrator; no row when the e-mail
+-- already has an account.
 INSERT INTO member (email, password_hash, name, role)
 VALUES (@email, @password_hash, @name, 'ADMIN')
-ON CONFLICT (lower(email)) WHERE email IS NOT NULL
-DO UPDATE SET role = 'ADMIN', updated_at = now()
-RETURNING *;
+ON CONFLICT (lower(email)) WHERE email IS NOT NULL DO NOTHING
+RETURNING id;
+
+-- name: ResetAdminAccount :exec
+-- The bootstrap administrator's account did not hold ADMIN_PASSWORD: it gets
+-- that password and loses every session.
+UPDATE member SET role = 'ADMIN', password_hash = @password_hash, status = 'ACTIVE',
+    session_epoch = session_epoch + 1, updated_at = now()
+WHERE id = @id;

@@ -2756,6 +2756,22 @@ func (response ChangePassword401ApplicationProblemPlusJSONResponse) VisitChangeP
 	return err
 }
 
+type ChangePassword409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response ChangePassword409ApplicationProblemPlusJSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ChangePassword413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -2788,6 +2804,25 @@ func (response ChangePassword415ApplicationProblemPlusJSONResponse) VisitChangeP
 	return err
 }
 
+type ChangePassword429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ChangePassword429ApplicationProblemPlusJSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ChangePassword500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -2800,6 +2835,22 @@ func (response ChangePassword500ApplicationProblemPlusJSONResponse) VisitChangeP
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangePassword503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ChangePassword503ApplicationProblemPlusJSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5286,137 +5337,138 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H1rc9s4suhfQXFvVeS9tCw7zp6MXafqKrac6K4fWtlOTmqUMiGyJWFNARwAtKyd9X8/hQZIkRL1sGM7",
-	"O7uZL+NQBNBo9Av94u9eKMaJ4MC18g5+9xIq6Rg0SPzXGYz7INvH5u8IVChZopng3oF3NQIyxl/fKMKi",
-	"uud7zDxPqB55vsfpGLwDj0We70n4LWUSIu9AyxR8T4UjGFMz5UDIMdXmPa7/su/53phxNk7H3sGu7+lp",
-	"AvYnGIL0Hh58r0OHsAiKeUp4amDxyUCKMdnNwfktBTmdwZOYCYoQRDCgaaxxwSI0b/cMNPTeQdMw/60F",
-	"75L9owK8toaxIglIYlZfBpkyYysh22usAW0NXA/mBFQiuAI80w806sJvKSht/hUKroHjnzRJYhZSA/ZO",
-	"IkU/hvH//bsye/i9ANf/kTDwDrw/7czoZsf+qnY6dpRddJFepF2WMEXGNDZ7gogISSgZMIgj85zxOxqz",
-	"iNSCz83T9nHzqn1xfnPSbJ+2jgPfvjsWEohKIGQDFpJQRLBV9x5870jwQczCH7ar0K2vyITpEZmMKO5U",
-	"aSHBbOjo4vzktH10FazexomQfRZFwF9zH5dsyCEijJN+qgkXmtA4FhOE++Si+6F9fNw6twcQdLqts/b1",
-	"2U239bfrdrd1HJABbuik22o5kUAEJ5S4F4lIQCLcdoNtrkFyGr/m/pqcpBzuEwg1RGRAWZxKILWgfX7V",
-	"6p43T4OtOjFnGdJUgTm1WAyHEJGURyBJ4I64HQU+4XAHkqiRmHDczrnQJyLl0Wtu51wQlYYjIiEUMsJj",
-	"YZr0IRZ8qIgWhHKhRyCz46gF5xdXNycX1+fHgT2EDp3GgkZXQpxSaYXqj+CZvoimBt3C4FSPYEYrbxSJ",
-	"2ZhpUgs6za+nF83jm6uLi5vTZvdjy+3hEuQdC+Ga0zvKYtqPX3UbTaLs+kSPzA4ywAkHiJTZlGEjIxTY",
-	"MJVW0JknEmg4MsDiHq6EOKN86gSyetVzEIKMKZ9mh6EMhIY1ICJUaxgnWpFa0G1etW5O22ftq9ZxsHVI",
-	"JGg5JXSgDWN0zT+2m+YfAVEQCh4pMhkBJ0N2B9wouxHQyFkThbcX1eSlG51yzWKkBXv+MWhlUZwRjR5J",
-	"kQ5HhA4pwyVmqFitCB9875rTVI+Aa4NWeHWmBaWY4MiwZofu32REFYH7hFlFcX3evL761Dq/ah81EelI",
-	"KddcpUkipIboDCJGr3B7P45t3ygyNnAQg+eM3AWHMhsTTW9B4aYurzudi+5V6/jmrHXcbt5cfe1YTn7I",
-	"ThCJpBmNGbd25yKRNDOJRhWh5kWmtKRaSEUU4NJjUuOCJFIMWAyEjenQ6FXfS6SBSTNrA4USzPE3dckK",
-	"jaiGbc3GxhBz1KO0ZHxo8A9jylBn8TR2wsaaswtvsqjStp2nx8z0+31xhiSmfO1RxZR/pnEK2YBmqkUX",
-	"OEwKU/aFiIHy7JUW0phase21mzPTdKSIUmtoLdII2jvmAMwrRAyQHsJUSuCaqLSfv+8TNiCUT+sbLSuY",
-	"u6BsgNdEijsWWfpZQ+34Xo5GKawOWTWoK2LIByhNdarWDbHUfInvuqEPxWvRr/aeZCnMkYUDJl/CEcX8",
-	"OZYPZJ4QCqjIUegXiP9bjj3R/zuE2mypmepRFxRePX6fYxstbq1dWnHsTpThK4dEAY+MTUIVCcyMQrJ/",
-	"oEA4IB+ASpCklzYab0N8Hf+EgNQYWsw0VkZU4mBKQiFumeXhBapI1fpDvlbudlbEt92Im6AKC0cjyofQ",
-	"oUpNhCzel+bkiKXr7D1UQfT+FPhQj8zdbG+/AmoOk+KAlRSavTe/gfmFy7NW7ihmwLW9ys9twv4SbSDc",
-	"5qHIRlYuiGRm0L8UfblMXYWDFr5UEJerXj5mKonp9Ny8aiTBo/G8uRBYwEbGv0nhUAwcVcg5hgR4BDyc",
-	"GrFQ4TUI0gQvikEkJjw4NIyAyCbjVGlCwxASTayRf2dEilpkEN+734Z7DVyxfgzbwI1h9KuXJp7vmVm9",
-	"bwaQAsIqGdtsgRRvE6hqzWpwT8eJwZV3xvjfmfVKZLT/zrolclao4INWdvoLdzXYNj8RGkUSlDok5gSo",
-	"MY5CqmCbcWX2pNkdxNMyIBbC/8dBaRgO69kPBQdKdkgFUPfeVXHpCYM4akkp5CLdoruiGl34k29F1/+/",
-	"vDgnKHZBEsa1QF2Idx5nAObetjcKEV3ezU4G7AJwY1DK+cIKmzeU0QdCifWhlLHorWNmu6nZ3FVk+wlo",
-	"bFA2j5CZHpyBI27XLumGVa3UPr4yMnqp6GDR1XJldJEAbx+TI8E5hJq0j61asih3GpEwpVKIiDsVmiT1",
-	"Mlns/uXt+/01RLygxi1QVRs6FUPG10vCtXSZPELXrBNQVXBaYyXztM4hXcO4/McqIVm05B/ylaiUdGo3",
-	"YpdY8G0uGnTKOVY3eFULbV1La+3E+bPDLfm5i9j6Y+10y/F0mRN+9UXljSKWyJ1IyG5QytxqmUZ+d3K5",
-	"eXTV/tzyfO/y+rLTOj9uHRfWLYp0no6376g08kLhwNCIQjMwVahVIpTsi1bneigRSK4mYG+iFqTAJ0EO",
-	"U7D1nLqoas/onZrReBni94Zfd/fek3BEJQ01SOUTLlBDCKMTBCcyjUEdOkedlinHq369qAUKKrrIQ3vv",
-	"S/z+voL9MtA+GxG7yCF32eP5C9gctdn3quiq4+5+1SelRiwhxshfT08n3ZbBrPPCbkhLJxIMJXUkjFk6",
-	"tocR0+Vya9Ob6gICcOCy/a8h1xwJc+RqdmyI1W35eUl1Hp0GVKPaPzFz451+r7DEubroz0UFT+/bdhgG",
-	"eMqys1JyVeKyMOmi2f94H8jsFj4XgcPnxtIw52AZ8Q620MqhRvHWOAwpPiux4XIxLoE6x1XByrw4v/p0",
-	"c3Rx1jltXbVu9hp7f9ndXWtj5NdeN+W6+28n3+McpS/3QORex8ZaLeNmqVzY+d6qDOLuyRH5Zf/dfxHn",
-	"1iMRaGPbYaSJGuHdj4EEoYggqPB2iQg29PwdmVfR96crjfMvI6rJxDDURAo+tAAUvbM+RoMSEEkMlXd2",
-	"MCZ1BQ2dCGntVus3dDEa5ROg4SiPC6KRijHUTZiqYMNXGCB5VKfaiGSR9V4VPM+MO7etvEOlGYuhqtyk",
-	"WmIWmHk/XV11MnVrTqZk8+839jfiD810XCkh1UhITVQ6HlM5zdxvGdWYecpXjHOhiQ1fVexCOxfz/BrX",
-	"3TaRMAAJPMQLIuPDhXUOSUD7ItUH/ZjyWxskNO8MgYNkIRHcCt8ZLIXX13I1/pqhoeAkQ1JfwV1HjhUW",
-	"0GY5yAyf6YyQcqImTIcjIrgNEMbMxq9FAvwAX1eESnCij6qcPlgIPT6UYqJ8okS1HqJ2PaZJJMA60G+5",
-	"mJAa5REZ0DgmfRreEsFJYDcYbNV7vISzhSj5pupsPorr+ajhbKTnpvU/R63WMT6tWmEuQmHGZkFiz/fy",
-	"WKPne2etq08XxzfmUfP09OILvpxFwj3fK0aXjBnY/nh+3bk5bl82P9ilLo66ONqMaX+8tpBetk5Pbj5f",
-	"XLWyv7utzkXXzNc87baax1/dA3z5vPWxaazMm08Xp8ft848GgOZV6+NF9+vNp3ar2+weffpqJmqetW46",
-	"zcvLLxddM+5L9+L8Y/HB5cVRu3l60zw6urg+v8qWbh6ftc9vjj41zz8acI6vO6eIlZvOdffoU/PSPGyd",
-	"da6+3nxoHv31umNsiPmAJqK0Kj6Ci3Q/t49aN9fnzc/N9qnBi+d7WeDa2iE22rHEMYuh/W3GZ7a+mHBy",
-	"x2DixAOThiBFyvWi6niBqAeLkmaHhTqVVZx4RzWVmc/CZvOwCLhmejq7ujc3ihk8b3jlOWInTzMh8EzM",
-	"AbfHlflPpVQsc7bUIdFcECKqKbnunh6SwMAX2OhsyhXoOvkyYuEoe10LzGogAyatjMPADUqtN4qEI8FC",
-	"2CxW80rhl81jKMtCJ5lpWIiSFKlzDvFL1Er+wvJL0srja5LAHNIBxip3agkf/vPvCQz/OWSDf06gn2wd",
-	"9qmCv+z7gTlHjB33vJ5nziuMgco5t9XbhktWW2MWb7CzwulUGIIgbazXyQ4S0jFYhq0FpxdHzVNzFWsf",
-	"d26a2R8fzI0sZvzW2AtZikrO3THVIHs8V4UhhmDMpZY0197iUC1upPgQNCNBDWTu/x9QjHaBRoyDqjT+",
-	"lR5KWGtwzrv1EekRe/y4hWuDWz+br+rEuiJe7eMx3LDeb3B92eoaTWr02oZeA4yx+TZ0b1Ep4uXs8OQA",
-	"Cw5ctvP1Li4zfM5jYPZqqBM3+7z+gjIaMTt0yK+TP1YsbAJ9xarCU6dA74DAONFTw559ocmAxbGhpUPM",
-	"54xjiDAdBK9Pg1RZD1zRvb2BlHpMSM3gN01a3OimCncHzH5Y45vL3qxcBO3wpYf4+HyAx8RErhNjbjiV",
-	"sxSGR5PGHABLEWyX/5EB3SXUsRxitS6JqJiFZW5d5t+pAulSK5U1idgqy3gubmutLJsS69aZjISCCjN2",
-	"aHiIC3IHkg0YZBG7DUOaG1rkM9fCnv+YpKTF6O4L2NELNgXPs4aBRyo3Wg06Mb8Yb8aIW+v/5eU0MEwb",
-	"qSUgx9SAUfY2PspWf11bdBnxPkcYzibA/NvF3z4bppmuzdD5jnDpijCpwQmEqWR6emnQbNfqY2bTiri0",
-	"MiZyKVPKukutzWGkEdUkEtYTBJC45CeVJ7mi2sJVZggdaZ3gIdl5j3BIVX5tYVnkk/4UnQPbaZKLvlgM",
-	"GVek9knr5ILHU59c0jFcMg3/fUrvt/LiFQvXrHrFSacbB8MMOJqwv8LU5pMyPhBZxiq16YPl4ejuAgMK",
-	"0LHne6mM3f7Uwc7OnATcieAOYnPUyltIVs0mNEhUuSB+o8hIpApGIo5IDNEQJKlNaByDVj4BriUD5ZOQ",
-	"ahgK+3c/jYbm1x5n/A6UHptz8gkHTSZC6tGWT2TKbZ7aeJxyI9/7gsrIesbvhDazSEiE1ArRbC+dvvm7",
-	"xxUYm2lWKlGIb2VZzuZYxqLPYsxRsOmV9R7v8T/9iRwJfmeUiuCqx7dtvoktpUHTHD2TsZiAPKJjiI+o",
-	"gjo5Exww555y4ngx82ube6ZL1QynxGymxwmp/bX7BWOsY8aFxMdbdfK3lBpthkhKJAvB7k5S7daNIGRj",
-	"GhPLXIrUet7uXv0dXk573lbdAHzFxqA0HSd2SPfkiLx9+/aXQxLSGHhEJYny+YKvX79+3T472z4+Dg4J",
-	"3IGckp4X0WnP80nPGwuuRz3PopWQnjcBuO15ZqN4PbXVLQXvLDGagPzDmKi1pmJ05xJEGhumcJVXh8RM",
-	"gZFxqYngBnMRnVrIjWCO0BusMMRFAiO3AlKz9WdbiIzACLGA1NyEZK/hE6rJWChNdhsN+5K9jRiYg99R",
-	"BvpYJ+YTM9gnKAAfAly0hZvGAIrZV7As3zsgtSxgtDUXIkqTBOR2aA7aRovMwssc3k1nBWVyyV3M4Z4p",
-	"Tf78ZyGXl5z8+c84Me5Nkf3GflY4s994iw5xFimznJmvbwMHEOEmm5aM5ytEsBjApuvskjP2gaQ8BqXm",
-	"ss0VnSp7XZswBUi9wf32mN5vm3m2+1MNylzzUn7LxYTb2ZFjLJGxIRcSosNCfRpCM9tIA4E8d+ZDceyY",
-	"yluIrMVifjsgxrQI7CFLIDSeGOgSCcrgmnGSl+Vl/OxktOrxy2rBbOEwx+mkeYDi3C2S5c2yPFKVyXGn",
-	"SHo8mJPUQZ18kGJiLN5MCUmIp4bc0f2Hww4zAZS9osBw2caJvYaSMoCNWeeqR942SGQwYihUpNrY3URI",
-	"svvePu9x+xpu3SeTEQtHSEKhMLIN3ZQZ4r6MBBnTqZEbsRFsOUX0eIsaas4pJKTSSHYS3G+b271SgZu6",
-	"ENkjwAdCokhTZCKZ1sAPejxI0n7MwgArDNx+tnwSWIoPSI3y6YK73byQ2GwK88acpMdSQN7jJSP2cK6Y",
-	"ziggwzcVpXcYYg9wNK5ftoYPe7ycuDkEbSea1fRt1ckXh386q0+hhAu+bfdbQN6MDXatxy1mIXAFBVXe",
-	"kSKRDDTF4tbVGjwbPYtn5oq72Wl7vncHUlmF3qjv1hvmRZEApwnzDry39Ub9LRqMeoTm1w5N2A4iYMdt",
-	"2Dwdgq4uGY6MSJoYGYOkdEiC3wIypjocgcpyJ4W0+a+1+cRTn6AVw7jaqpNOsdrEaV0YaCJSvDfm+GtH",
-	"3oF3ypQ+c+D5pXLrX6vt+NkrO3gdePDXvoeFyOa9ORMU7rURoAPGURuWN7msMvm3coVVyYGzaEJ/m6s2",
-	"3ms0VlQpPa46qZCaWFGgdMEBNScRg4zgsXBq30JQNXEO6U6hKBqH7K4fMl9KhuPerh83K/B98L13mwCX",
-	"V8zivcOG9h0lZTs1FjcdojOWWi+s72USzpjh+MwMX2SSnd9Z9GBZJIYqX1/TatlSiAnfZWgkzF/BnVa3",
-	"s7n4IkalXJwAAwe1/UaDBAsB1GBrkWGOcSKXR7pAXfuL8NoB0b/+4e9b6FePyOuLv5NaLFZmTilrMcTu",
-	"gCKq6WY09FiZlbeQePi2nPx2MlfSk+f2vSTVVbderawyFTLXvWgSc2FLLqdFfxFiBaNqzjVYqFdztl6P",
-	"11xxm09oqsW2BA6TrbqzzjM7x2XeOGSPnKuRw8Q6rmxgWyvC4V73uLN26+QciyiJ4JDFch3XLGcYVMRl",
-	"lrkEp2I61tnkpv8goumzCeNiWuhD2XVi7N6HF9QDpcTy6kpVi/d/QxGwv7vBEvPV/Tju3SZbqqgx/k65",
-	"cwm66IBx7s/vUlY7mXP2uaXFpiyMkcQSC5Pv4eDl/Nu1PuOX4N9iiPYn//7k32X8aythiyzsAhnfx8Kz",
-	"SOmzq3ysgpk5G2AFU6PLEqPTyhlC1tHyzGx8maWnvgQjl0PSP1n5JysvVcW2PsyYwhJoqNkdLdwInsLS",
-	"CrRmfKh2FCZfbBeSLJzfpcwRH0EjxZRzNV6QPssLLaFQ6/Ku/3Fu/lle73aaOOA3vrulFadyCXrxQF5A",
-	"UC2exesJqkcQAqGKcDEhCvQfQGr90YTQRQKcYMxbqJyKHyl7Uj3aYVGyTbPczEUr4LPNqbE2+7J68JpZ",
-	"nupUOmu+WB/+RpFbMHaD9m2puPR7nKYRw6KX/3bhkby7l4ugsch3boWtOjlhxv4omBv9QvKPSjGXwCcQ",
-	"K+jxmPHb0ruussolDcylCJGatVYKxezkFhK9ZacjtsRNEdrjTv2S/cauy5zJauGLMT2cf3pI3jXeGuNm",
-	"oeTA5Y1jNRSaSD1e2eGsGoOFSN8AdDjCUN+iZ1wM2/wL06P2caf5QjJorq3Aa1tLs946q5owHiIa7TEV",
-	"++G4oN5CDM+F6V5fWP2yflzelfMPIqvMgA2grOg9WEwK8g5+/VayvNiQm+OzwXheVdKSS6WiLEz1aE4U",
-	"2phclSzctiJom0VLw15XeUUHYVHW9gJlsELiEkV4DKzlqhEUGcj9i+0NF28/H0EbRs77Dr0gX+VrLNHr",
-	"+Z7rT9ReS471KMelGFSd6ROPsr9crTUVCeJcTkZJM/BnmiLXTrba4qZ5fdxunR+1bHpAVnhRTCzKQf2Q",
-	"6aP6SrH84adY/imW/5PE8ofvEcsoKlfwMvqSS+mghGrnr8KxdSOGsc4+y0V1KWN5ApMzB4egc1uxx42p",
-	"Z1M1/DzpzRiRmo0Bc3GyPjGZrenMM+XQUctH7Dd2t+oEO7aS3UaPz7eHNQal4ODAwNq0dw1rS5vHTu66",
-	"ak4rqRgnu+/ImPEUUyMHqdQjkD2ez+lynPb3fiHl5rP2mMo9Z2fdYkUcYS6H6+3MVGGZHhdxdEgoUSke",
-	"2CCNnR4rxPrsHt64fMGlBuoLScBSe6if8u975N+PEGf7exsI3flmz89qi5RkWdb6jUekUDr1BPklrL+o",
-	"WoC1suttJsMYz7zt2AR2LpjuyGEx36zYAWHE+LDSBrlI9UbZH45cMffqWRHcwlRMpkghyf2RCM16LFbn",
-	"2XSyNIR46rJn1HysArGLOLLGOHNhC0VqmHXuu7R2P0sz7/GETl3SuoNbbaFWwFbNknJFQ9uNF+dfCJhU",
-	"ycEsI+cJ2ThPY+lnyHspZTBlsZzVOTCLhzrOAh3FQy1WmFQGpLqQxDR0h1lS5FD2D71xucv5SRlNzBQe",
-	"ldJ0qrbqpGtrKXsc+dzGokp9KRZrz2YXPMHj6ax9eoW94xvjoUGCcu+L/Po3a+Scb4Mpa6FY+rHwFBtp",
-	"2LE9nme/ZAPht5TGqjSp4FBFbuVevC+kf6sb/m6kiCuI3s4W/UeovmcILhcZ4ykcaGTd9mjWiK3S+XFe",
-	"SPYt1WFktZ6VLoxSj7cXtMFK6yxxY7gd/jBRWmo0gkjPQHrqoalVkcLOrHPbSyJdLUN3n8aUh/AvhG71",
-	"FDzPmgNVssWRE762vYHzJmUdZAr1almVhlEmxv5gfPYBjsWjc4u+5Nm5JZYcntv2v8jh5ejY4PSWpLVY",
-	"UWkVZmSL4jFt/3Blgosaicksb43nLVoqUk9PbClTuaAqDxCJCSc120DEth/N6MJeNbaK5VNVSrzUu+CF",
-	"dHhlf4RXvkuvIcsUQYzmyPOngbCMjeyRZr7qzZmoSgRus6wBUyWDBcWWSAF6OB7VmclwXmZV7JGzDySC",
-	"UERoqmP/Byw+JBJoHE+RW+wNzsztGiZSbjuquJrZ7O7MtPXIOW+aOVLL19aqzn2VVmhnn1VZlhhe7Fj1",
-	"UqnhFU2xfrLhH5kNL0HbnA2gssiMlnw3YknzrFyI6x283d1/919778vcmrlXVliGl7kH5sUIyH02ZkVG",
-	"Y8kZRGho3eE/1OCYLz59gqy0iXzLfX5HWWYJwUZqReeUdTPgN7gYr5PANY9yonQkOEwToa3Ysw2CSQz0",
-	"Dnocpd7Bsr5RmHLrSnPc6pmjkDSdwH03a2WRxRESkD1ejkAYCTsSqSS1iuiCrTY20G0dFnof5mNdR8QE",
-	"0E3icl1iqjRJuZapMvIk+J/tEyEnVEYQmb8CMhLJzHtixlpsZAMSKe6ndYKdbxYKgbHmAPOkomx7B7Z+",
-	"d65PaoBleJnTN5ZAo6kx0FMFZsAvPT77+midZE4OW6la2VE/q5BaaKtfqVSwsdkLJg3OuqZtpEV2Xzcw",
-	"4qr01Q8Lkzw+0fmPECD+8REVK+oKFZPWa/wEv//S7Oi5AACOrS6pzXJTMzEnBoNDYr+XJniha0nldfxf",
-	"LN26lLn8zFGaLyOwLnS3iOvV/YRDsymR2yX3fnUc33VFmLilS25+VnbwH5JgQGMF8176PCSWDaz3eBZ2",
-	"n0sBUIth9CyKTsIRhLfrQug9Xoqhu/7kSosYG0NZe2aWsYkqWAsyTLN+KwUYF6it3JbrhZRCde+v175i",
-	"lL4EU0HrX5bQg2TDkf4ZFX9eGZ4LgC5sFzc/y457WoDB9RupT+k4XplXeZEAb3baJBJhOnb39Pl+Mth8",
-	"92vz7LRSSrsZHiefM7hmNDvfkaM6I1Jwbay9Z5a+VyPst2XnLiA636taI3lTtapty+zyha15kphaIzdv",
-	"12l7Z811dqnuwXKtXr4Dy7cXvqBu0goFMfof0AglVeU2KPbfy8qgHnO3dR3UMvmBTJyZF+gf76c61+BM",
-	"u15lavmdrNBH6RdSuJktRr7zT6i+VNR74Rutr3zDWuVmMSf4Rygb/TdMt32ovAelquRSWsFhJXG+SYOh",
-	"ICp0+Ql8wngYp1H2XSF0BNHYWKGurdB31WXblKCcrX72E/qufkKof1dmUq0Uxct8vNXH0/gpeX7McX/E",
-	"Ni6bSwD/2fs6ZAFwDGJj9pwrhaS5mi24PAt6datOuhi4zr5xyiPbhMl+YaTHS612na9n5n/BoHpuvy6P",
-	"bb+gml7svP/Kd93/QGb599frLrb+WL0eiXD5Da1Z+DAg3kAk8Ag/tuIKrAv3w6xlGlXoHlf2thyR/jQL",
-	"rZnLc4/XUjMFCXDlnWALHVb2Rj8EMhHyVuUBC/zWOgf76RZVya0fQR+bLaxlFw33emekn3S//nR1dorw",
-	"PfMFu1vC7mNv2CP8fPs/lp+eu5fsNRpkMmJxnnhh5sJG5+hzdl5GF4TDivNKh4b7WvwLyiW3wvIcsNBF",
-	"7mjM7p77LDpuejM1d1/Yf8xp4JVw+WHYQwBOOvbjT5d/O80ujrZOH38slE7USRcipmzk1MoKvJpyYduT",
-	"GVVx0ON5cvnsC5NaFBexJ5/PRSd0uoSPZl/MesEzni1Scczmx2n9ewoKXx7Gc8Q/jaaHRSznmXX2TOtr",
-	"2N7Nj1/pM3KRaEkHAxY+iujKK/w+/8mIX789+HNfsfj1m7HHrCS2dtzcd6BESGPiPsWAbk/n8qyN6S0Y",
-	"kbFVagN9sLMTmyEjofTB+8b7Btp7bgfzk1vu9hF5dvdZO/RMhRCmFcSD+qxbcQEJiw2QXVd137pvGJ/V",
-	"xOQzL/lcZuEDmW4h9B0vLtGcMxwHM4clj/JvD2R9k0itFOhTWKGxVVzFWdPzy5yt8oKundVq+IdvD/8b",
-	"AAD//w==",
+	"7H37U9tIuui/0qW9VYG9whhC9mSgTtV1wCS+y8NrIDmpcQo10me7F7lb093CeLP876f665YsyfIDAsnM",
+	"bOaXIbL69fX3fumrF4pxIjhwrbz9r15CJR2DBon/OoXxDcjOkfk7AhVKlmgmuLfvXY6AjPHXV4qwqOH5",
+	"HjPPE6pHnu9xOgZv32OR53sSfkuZhMjb1zIF31PhCMbUTDkQcky1eY/rv+15vjdmnI3Tsbe/43t6moD9",
+	"CYYgvYcH3+vSIcxvxTwlPDV78clAijHZybfzWwpyOttPYiYo7iCCAU1jjQsWd/N61+yG3rvdNM1/K7d3",
+	"wf5Vs72OhrEiCUhiVl+0M2XG1u5st7liayv29WBuQCWCK8A7fUejHvyWgtLmX6HgGjj+SZMkZiE1295O",
+	"pLiJYfx//6nMGb4W9vV/JAy8fe8v2zO82ba/qu2uHWUXnccXaZclTJExjc2ZICJCEkoGDOLIPGf8jsYs",
+	"IhvBx9ZJ56h12Tk/uz5udU7aR4Fv3x0LCUQlELIBC0koIthseA++dyj4IGbhDztV6NZXZML0iExGFE+q",
+	"tJBgDnR4fnZ80jm8DJYf41jIGxZFwL/nOS7YkENEGCc3qSZcaELjWExw38fnvXedo6P2mb2AoNtrn3au",
+	"Tq977X9cdXrto4AM8EDHvXbbsQQiOKHEvUhEAhL3bQ/Y4Rokp/H3PF+Lk5TDfQKhhogMKItTCWQj6Jxd",
+	"tntnrZNgs0HMXYY0VWBuLRbDIUQk5RFIErgr7kSBTzjcgSRqJCYcj3Mm9LFIefQ9j3MmiErDEZEQChnh",
+	"tTBNbiAWfKiIFoRyoUcgs+vYCM7OL6+Pz6/OjgJ7CV06jQWNLoU4odIy1R9BMzcimhpwCwNTPYIZrrxS",
+	"JGZjpslG0G19PjlvHV1fnp9fn7R679vuDBcg71gIV5zeURbTm/i7HqNFlF2f6JE5QbZxwgEiZQ5lyMgw",
+	"BTZMpWV05okEGo7MZvEMl0KcUj51DFl913sQgowpn2aXocwODWlARKjWME60IhtBr3XZvj7pnHYu20fB",
+	"5gGRoOWU0IE2hNEz/9hqmX8EREEoeKTIZAScDNkdcCPsRkAjp00U3p4XkxdudMo1ixEX7P3HoJUFcYY0",
+	"eiRFOhwROqQMl5iBYrkgfPC9K05TPQKuDVjhuxMtKMUER4I1J3T/JiOqCNwnzAqKq7PW1eWH9tll57CF",
+	"QEdMueIqTRIhNUSnEDF6icf7cWT7SpGx2QcxcM7QXXAokzHR9BYUHuriqts97122j65P20ed1vXl566l",
+	"5IfsBhFJWtGYcat3ziNJK+NoVBFqXmRKS6qFVEQBLj0mG1yQRIoBi4GwMR0auep7iTR70szqQKEEc/0t",
+	"XdJCI6phS7OxUcQc9igtGR8a+MOYMpRZPI0ds7Hq7NybLKrVbav4mKl+X+dnSGLKV15VTPlHGqeQDWil",
+	"WvSAw6Qw5Y0QMVCevdJGHFNLjr3ycGaarhRRahWteRxBfcdcgHmFiAHiQ5hKCVwTld7k7/uEDQjl08Za",
+	"ywrmDJQ14JpIccciiz8rsB3fy8EohZUhywb1RAz5AKWpTtWqIRabL/BdN/ShaBb9au0ki2EOLdxm8iUc",
+	"UlTvsXwhVUQogCIHoV9A/i859MTNPyHU5kitVI96oND0+FohGy1urV5ac+2OleErB0QBj4xOQhUJzIxC",
+	"sn8hQ9gn74BKkKSfNpuvQ3wd/4SAbDDUmGmsDKvEwZSEQtwyS8NzWJGq1Zd8pZx1VoS3PYiboA4KhyPK",
+	"h9ClSk2ELNpLFT5i8Tp7D0UQvT8BPtQjY5vt7tXsmsOkOGAphmbvVQ9QXbg8a+2JYgZcW1O+cgj7S7QG",
+	"c6vuIhtZuyCimQH/QvDlPHUZDNr4UoFdLnv5iKkkptMz86rhBI+G8/pMYA4aGf0mhUsx+6gDzhEkwCPg",
+	"4dSwhRqvQZAmaCgGkZjw4MAQAgKbjFOlCQ1DSDSxSv6dYSlqnkB8734L7jVwxW5i2AJuFKNfvTTxfM/M",
+	"6n0xGykArJawzRFI0ZpAUWtWg3s6TgysvFPG/8msVyLD/TfWLZGTQg0dtLPbn7PVYMv8RGgUSVDqgJgb",
+	"oEY5CqmCLcaVOZNmdxBPyxuxO/x/HJSG4bCR/VBwoGSXVNjq7ps6Kj1mEEdtKYWcx1t0V9SDC3/yLev6",
+	"/xfnZwTZLkjCuBYoC9HmcQpg7m17pRDQ5dNsZ5ud29wYlHK+sMLhDWbcAKHE+lDKUPRWEbM91GzuOrT9",
+	"ADQ2IKsCZCYHZ9sRtyuXdMPqVuocXRoevZB1sOhysTA6T4B3jsih4BxCTTpHVixZkDuJSJhSKUTE3QpN",
+	"kkYZLXb+9vrt3goknhPjdlN1BzoRQ8ZXc8KVeJk8QtasYlB1+7TKSuZprQBdw7j8xzImWdTkH/KVqJR0",
+	"ag9il5jzbc4rdMo5Vtd4VQttXUsr9cTq3eGR/NxFbP2xdrrFcLrIEb/eUHmliEVyxxIyC0oZq5ZppHfH",
+	"l1uHl52Pbc/3Lq4uuu2zo/ZRYd0iS+fpeOuOSsMvFA4MDSs0A1OFUiVCzj6vda7eJW6SqwlYS9RuKfBJ",
+	"kO8p2HxOWVR3ZvROzXC8vOO3hl53dt+ScEQlDTVI5RMuUEIIIxMEJzKNQR04R52WKUdTv1GUAgURXaSh",
+	"3bclen9bQ37Z1j4aFjtPIXfZ46oBVsE2+14dXnWd7Vd/U2rEEmKU/NX4dNxrG8g6L+yauHQswWBSV8KY",
+	"pWN7GTFdzLfWtVTnAIADF51/BbrmQKigqzmxQVZ35OdF1So4zVaNaP/AjMU7/VZmiXP10J+LAp7ed+ww",
+	"DPCUeWct56qFZWHSebX/8T6QmRVeicDhc6NpmHuwhHgHm6jlUCN4NzgMKT4rkeFiNi6BOsdVQcs8P7v8",
+	"cH14fto9aV+2r3ebu3/b2VmpY+Rmr5tylf3bzc9YwfTFHojc69hcKWXcLLULO99bnULcOz4kv+y9+S/i",
+	"3HokAm10O4w0UcO8b2IgQSgiCGq8XSKCNT1/h+ZV9P3pWuX804hqMjEENZGCD+0Git5ZH6NBCYgkhlqb",
+	"HYxKXYNDx0JavdX6DV2MRvkEaDjK44KopGIMdR2iKujwNQpIHtWpVyJZZL1XBc8z485tK+9QaMZiqGoP",
+	"qRaoBWbeD5eX3Uzcmpsp6fx7zb216EMzHddySDUSUhOVjsdUTjP3W4Y1Zp6yiXEmNLHhq5pTaOdirq5x",
+	"1esQCQOQwEM0EBkfzq1zQAJ6I1K9fxNTfmuDhOadIXCQLCSCW+Y720vh9ZVUjb9mYCg4yRDVl1DXoSOF",
+	"ObBZCjLDZzIjpJyoCdPhiAhuA4Qxs/FrkQDfx9cVoRIc66Mqxw8WQp8PpZgonyhRL4eoXY9pEgmwDvRb",
+	"LiZkg/KIDGgckxsa3hLBSWAPGGw2+rwEs7ko+brirBrF9XyUcDbSc93+n8N2+wif1q1QiVCYsVmQ2PO9",
+	"PNbo+d5p+/LD+dG1edQ6OTn/hC9nkXDP94rRJaMGdt6fXXWvjzoXrXd2qfPDHo42Yzrvr+xOL9onx9cf",
+	"zy/b2d+9dve8Z+ZrnfTaraPP7gG+fNZ+3zJa5vWH85Ojztl7s4HWZfv9ee/z9YdOu9fqHX74bCZqnbav",
+	"u62Li0/nPTPuU+/87H3xwcX5Yad1ct06PDy/OrvMlm4dnXbOrg8/tM7em+0cXXVPECrX3ave4YfWhXnY",
+	"Pu1efr5+1zr8+1XX6BDVgCaCtC4+gov0PnYO29dXZ62Prc6JgYvne1ng2uohNtqxwDGLof0txme6vphw",
+	"csdg4tgDkwYhRcr1vOh4gagHi5JWl4U6lXWUeEc1lZnPwmbzsAi4Zno6M91ba8UMnje88hyxk6epEHgn",
+	"5oI749r8p1Iqlrlb6oBoDISIakqueicHJDD7C2x0NuUKdIN8GrFwlL2uBWY1kAGTlsdh4Aa51itFwpFg",
+	"IawXq/lO4Zf1YyiLQieZaliIkhSxswL4BWIlf2GxkbT0+lokMJe0j7HK7Y2ED//9zwSG/x6ywb8ncJNs",
+	"HtxQBX/b8wNzjxg77nt9z9xXGAOVFbfV66ZLVluhFq9xssLt1CiCIG2s1/EOEtIxWILdCE7OD1snxhTr",
+	"HHWvW9kf74xFFjN+a/SFLEUlp+6YapB9novCEEMwxqglrZVWHIrFtQQfbs1wULMz9/93yEZ7QCPGQdUq",
+	"/0oPJaxUOKtufQR6xB4/bs5scOtn89XdWE/Ey308hhpW+w2uLto9I0mNXFvTa4AxNt+G7i0oRbyYHJ4c",
+	"YMGBi06+2sVlhlc8BuasBjvxsM/rLyiDEbNDh/wq+WPFwiZwo1hdeOoE6B0QGCd6asjzRmgyYHFscOkA",
+	"8znjGCJMB0HzaZAq64ErurfX4FKPCakZ+KZJmxvZVOPugNkPK3xz2Zu1i6AevvASH58P8JiYyFVi1A0n",
+	"chbu4dGoUdnAQgDb5X9kQHcBdizesVqVRFTMwjJWl/l3qkC61EplVSK2TDOuxG2tlmVTYt06k5FQUKPG",
+	"Dg0NcUHuQLIBgyxit2ZIc02NfOZa2PUfk5Q0H919AT16TqfgedYw8EjlSqsBJ+YXo2WMsLX+X15OA8O0",
+	"kY0E5JiabZS9jY/S1b+vLroIeZ8jDGcTYP508bePhmimKzN0viFcuiRMamACYSqZnl4YMNu1bjCzaUlc",
+	"WhkVuZQpZd2lVucw3IhqEgnrCQJIXPKTypNcUWzhKjOAjrRO8JLsvIc4pC6/trAs0snNFJ0DW2mSs75Y",
+	"DBlXZOOD1sk5j6c+uaBjuGAa/vuE3m/mxSt2X7PqFcedrt0eZpujCfs7TG0+KeMDkWWsUps+WB6O7i4w",
+	"WwE69nwvlbE7n9rf3q5wwO0I7iA2V628uWTVbEIDRJUz4leKjESqYCTiiMQQDUGSjQmNY9DKJ8C1ZKB8",
+	"ElINQ2H/vkmjofm1zxm/A6XH5p58wkGTiZB6tOkTmXKbpzYep9zw9xtBZWQ943dCm1kkJEJqhWC2Rqdv",
+	"/u5zBUZnmpVKFOJbWZazuZaxuGEx5ijY9MpGn/f5X/5CDgW/M0JFcNXnWzbfxJbSoGqOnslYTEAe0jHE",
+	"h1RBg5wKDphzTzlxtJj5tY2d6VI1wykxh+lzQjb+3vuEMdYx40Li480G+UdKjTRDICWShWBPJ6l260YQ",
+	"sjGNiSUuRTb63s5u4w0ap31vs2E2fMnGoDQdJ3ZI7/iQvH79+pcDEtIYeEQlifL5gs+fP3/eOj3dOjoK",
+	"DgjcgZySvhfRad/zSd8bC65Hfc+ClZC+NwG47XvmoGie2uqWgneWGElA/mVU1I2WYnT7AkQaG6JwlVcH",
+	"xEyBkXGpieAGchGd2p0bxhyhN1hhiIsEhm8FZMPWn20iMALDxAKy4SYku02fUE3GQmmy02zal6w1YvYc",
+	"fEUe6GOdmE/MYJ8gA3wIcNE2HhoDKOZcwaJ874BsZAGjzUqIKE0SkFuhuWgbLTILL3J4t5wWlPElZ5jD",
+	"PVOa/PWvQi4uOfnrX3FiPJsie829rHBmr/kaHeIsUmY5M9+NDRxAhIdsWTSuVohgMYBN19khp+wdSXkM",
+	"SlWyzRWdKmuuTZgCxN7gfmtM77fMPFs3Uw3KmHkpv+Viwu3sSDEWydiQCwnRQaE+DXczO0gTN3nm1Ifi",
+	"2DGVtxBZjcX8tk+MahHYS5ZAaDwxu0skKANrxklelpfRs+PRqs8v6hmz3Ye5TsfNA2TnbpEsb5blkaqM",
+	"jztB0udBhVMHDfJOionReDMhJCGeGnRH9x8OO8gYUPaKAkNlayf2GkzKNmzUOlc98rpJIgMRg6Ei1Ubv",
+	"JkKSnbf2eZ/b1/DoPpmMWDhCFAqF4W3opswA92kkyJhODd+IDWPLMaLP29Rgc44hIZWGs5PgfstY90oF",
+	"bupCZI8AHwiJLE2RiWRaA9/v8yBJb2IWBlhh4M6z6ZPAYnxANiifzrnbzQuJzaYwb1Q4PZYC8j4vKbEH",
+	"lWI6I4AM3dSU3mGIPcDRuH5ZGz7o83Li5hC0nWhW07fZIJ8c/OmsPoUSLviWPW8BeDMy2LEet5iFwBUU",
+	"RHlXikQy0BSLW5dL8Gz0LJ6ZC+5Wt+P53h1IZQV6s7HTaJoXRQKcJszb9143mo3XqDDqEapf2zRh2wiA",
+	"bXdg83QIur5kODIsaWJ4DKLSAQl+C8iY6nAEKsudFNLmv25UE099gloM42qzQbrFahMndWGgiUjRbszh",
+	"14m8fe+EKX3qtueXyq1/rdfjZ69soznw4K98DwuRzXsVFRTutWGgA8ZRGpYPuagy+bdyhVXJgTOvQn+p",
+	"VBvvNptLqpQeV51USE2sKVA654CSk4hBhvBYOLVnd1A3cb7T7UJRNA7ZWT2kWkqG416vHjcr8H3wvTfr",
+	"bC6vmEW7w4b2HSZlJzUaNx2iM5ZaL6zvZRzOqOH4zAyfJ5Ltryx6sCQSQ52vr2WlbCnEhO8yVBKqJriT",
+	"6nY2F1/EqJSLE2DgYGOv2STBXAA12JwnmCOcyOWRzmHX3vx+7YDo93/5e3b3y0fk9cXfiC0WKjOnlNUY",
+	"YndBEdV0PRx6LM/KW0g8fFmMftuZK+nJc/tekuo6q1crK0yFzGUvqsRc2JLLadFfhFDBqJpzDRbq1Zyu",
+	"1+cbrrjNJzTVYksCh8lmw2nnmZ7jMm8csEfO1chhYh1XNrCtFeFwr/vcabsNcoZFlERwyGK5jmoWEwwK",
+	"4jLJXIATMV3rbHLTvxPR9NmYcTEt9KHsOjF678MLyoFSYnl9paqF+5+QBeztrLFEtbofx71Z50g1Ncbf",
+	"yHcuQBcdMM79+U3Cajtzzj43t1iXhDGSWCJh8i0UvJh+e9Zn/BL0WwzR/qTfn/S7iH5tJWyRhF0g49tI",
+	"eBYpfXaRj1UwM2cDLCFqdFlidFo5Rcg6Wp6ZjC+y9NSXIORySPonKf8k5YWi2NaHGVVYAg01u6MFi+Ap",
+	"JK1Aa8aHalth8sVWIcnC+V3KFPEeNGJMOVfjBfGzvNACDLUu78Yfx/LP8nq30sRtfm3bLa25lQvQ8xfy",
+	"Aoxq/i6+H6N6BCIQqggXE6JA/wG41h+NCZ0nwAnGvIXKsfiRvCfVo20WJVs0y82c1wI+2pwaq7Mvqgff",
+	"MMtTnUqnzRfrw18pcgtGb9C+LRWXfp/TNGJY9PLfLjySd/dyETQW+c6tsNkgx8zoHwV146aQ/KNSzCXw",
+	"CcQK+jxm/Lb0rqusckkDlRQhsmG1lUIxO7mFRG/a6YgtcVOE9rkTv2SvueMyZ7Ja+GJMD+efHpA3zddG",
+	"uZkrOXB541gNhSpSn9d2OKuHYCHSNwAdjjDUN+8ZF8MO/8T0qHPUbb0QD6q0Ffje2tKst86yJowHCEZ7",
+	"TcV+OC6oNxfDc2G678+sflk9Lu/K+QfhVWbAGrus6T1YTAry9n/9UtK82JCb67PBeF5X0pJzpSIvTPWo",
+	"wgptTK6OF25ZFrTFooVhr8u8ooOwKGt7gTxYIXKJ4n7MXstVI8gykPrn2xvOWz/vQRtCzvsOvSBd5Wss",
+	"kOv5mRtPlF4LrvUwh6UY1N3pE6/yZrFYaykSxDmfjJJW4M8kRS6dbLXFdevqqNM+O2zb9ICs8KKYWJRv",
+	"9V0mjxpL2fK7n2z5J1v+T2LL776FLSOrXELL6EsupYMSqp2/Csc2DBvGOvssF9WljOUJTE4dHILOdcU+",
+	"N6qeTdXw86Q3o0RqNgbMxcn6xGS6plPPlAPHRj5ir7mz2SDYsZXsNPu82h7WKJSCg9sG1qa9aVpd2jx2",
+	"fNdVc1pOxTjZeUPGjKeYGjlIpR6B7PN8TpfjtLf7Cyk3n7XXVO45O+sWK+IIczlcb2emCsv0uYijA0KJ",
+	"SvHCBmns5Fgh1mfP8MrlCy5UUF+IA5baQ/3kf9/C/34EO9vbXYPpVps9P6suUuJlWes3HpFC6dQT+Jew",
+	"/qJ6BtbOzNuMhzGeeduxCWwlmO7QYT7frNgBYcT4sFYHOU/1WtkfDl0x9+pZAdzGVEymSCHJ/ZEAzXos",
+	"1ufZdLM0hHjqsmdUNVaB0EUYWWWcubCFIhuYde67tHY/SzPv84ROXdK627faRKmArZol5YqGthsvzj8X",
+	"MKnjg1lGzhOycZ5G0s+Q91LKYMpiOctzYOYvdZwFOoqXWqwwqQ1I9SCJaegusyTIoewfeuVyl/ObMpKY",
+	"KbwqpelUbTZIz9ZS9jnSuY1FlfpSzNeezQw8wePprH16jb7jG+WhSYJy74vc/Js1cs6PwZTVUCz+2P0U",
+	"G2nYsX2eZ79kA+G3lMaqNKnghjugvlNdx0ll5G59br1VW9mPr9Q+2WniJ1bcqStKhkGnRQpFn5c0igbZ",
+	"a/5CCh/rwKNnye2uJj1rq5OdJaZOm6J8MmIx1BFNuaPwC2kR9W2L11InakjXzhb9NGB+oMT/RsOnGsYv",
+	"ou1TeJ2RKlujWcu7WjfTWSGtulTxklXV1jqLSt30XlDbLa2zwGHkTvjDhFappQsCPdvSUy9NLYvJdmc9",
+	"8l4S6GoRuG9oTHkIvyNwq6fAedaGqZYsDp1Ms40knN8u69VTqAzM6mGM2DaaHuOzT53MX51b9CXvzi2x",
+	"4PLcsX8nl5eDY43bW5BAZFmlVU0i234ACyQOlqYSqZGYzDIEed4MpybJ99gWjZVL1/JQnJhwsmFbtdhG",
+	"rxleWKNus1ioVqdolLpEvJCeUduJ4jt7LVagZYpbjCro+ef2QnwLGdkrzaIC6xNRHQvcYlmrq1oCC4rN",
+	"pwL0JT2qB5ahvEyr2CWn70gEoYjQKMJOG1jmSSTQOJ4itVhb2cztWlNSbnvXuOrkzEvBtPV9Or8lmg1I",
+	"19Z+yb3ClmlnH7BZlIJf7A32Ukn4Ne3HfpLhH5kML0Db7BigskiMFn3XIknzrFzy7O2/3tl781+7b8vU",
+	"mjmylmiGF7mv68UQyH2gZ0nuaMntRmhoAw8/VOGolvk+gVfalMnF3tXDLIeHYMu6ohvQOnTwa2eMN0jg",
+	"2nQ5VjoSHKaJ0Jbt2VbMJAZ6B32OXG9/UYcuTG52RVBu9cwlS1qO4b6ZNQ3JIjYJyD4vx3oMhx2JVJKN",
+	"GreLres2u9s8KHSZzMe63pMJoEPKZRXFVGmSci1TZfhJ8D9bx0JOqIwgMn8FZCSSmZ/KjLXQyAYkUtxP",
+	"G+STdedUSq6xugMz0qLsePu2UrrSkTbAgsfMvR5LoNHUKOipAjPglz6fuY4apJt7r4wUqv12QVaLNvcB",
+	"g1qhgi3kXjA9c9afbi0psvN9Q1CuH4L6YQGpx6eU//RkrZVHg8ymUJtq/fNPiLAszEOvhFpwbH3xcpYF",
+	"nLE5MRgcEPtlOsEL/WFqzfHfWWJ7KUf8meNhn0ZggxVuEdcV/QmXVnHnL8mYcP0nJm7pkhOelUMpByQY",
+	"0FhBNR6SBx+zgY0+zxIcKskWaj5hIctXIOEIwttVyQqV2ILrBK+0iLEFl9VnZrmxKIK1IMM062xT2OMc",
+	"tpUboL2QUKjvsva9TYzSN3dqcP3TAnyQbDjSP/MPnpeH5wygB1vFw8/yEJ8WYHCdXRpTOo6XZrCeJ8Bb",
+	"3Q6JRJiOnZ1e7dyDbY4/t05Parm0m+Fx/Dnb1wxnq71P6nNPBddG23tm7ns5ws5mdu4CoPOzqhWcN1XL",
+	"GuTMjC9sgpTE1Cq5eWNU26Ws0kOnvtvNlXr5XjdfXthAXafpDEL0P6DlTKrKDWfsvxcVnD3GtnW96jL+",
+	"gUScqRfoH79JdS7BmXZd4dRim6zQsaoY1J/H09nHal8qMj/3NdzvbGEtc7OYG/wjFOj+CRObH2rtoFSV",
+	"XEpLKKzEztdp5RREhX5KgU8YD+M0yr7ghI4gGhst1DVw+qYKeJt8lZPVz85N39S5CeXv0py1pax4kY+3",
+	"/nqaPznPj7nu99gwZ30O4D97B40sAI5BbMxTdEWnNBezBZdnQa5uNkgPA9fZ12R5ZNtd2by5Pi81NXa+",
+	"npn/BYPquf66OLb9gmJ6/hsH39nW/Q8klj+/XHex9cfK9UiEiy20VuETjGiBSOARftbGlbIX7MOsOR1V",
+	"6B5X1lqOyM00C60Z47nPN1IzBQlw5e1gEx1W1qIfApkIeavygAV+1Z6D/UiOqqXW96CPzBFWkouGe709",
+	"0k+yrz9cnp7g/p7ZwO6VoPtYC3uEH8r/1+Lbc3bJbrNJMGU4i/WaubClPPqcnZfRBeGwtr/WoeG+y/+C",
+	"fMmtsDgHLHSROxqzu+e+i66b3kyNH+h65G2gSbj4MuwlACdd+5mti3+cZIaj7YiAPxaKVBqkBxFTNnJq",
+	"eQWaplzYRnBGVOz3eZ7GP/uWpxbFRezN53PRCZ0uoKPZt8le8I5ni9Rcs/lx2viWDOaX3+MZwp9G04Mi",
+	"lPPMOnunjRVk7+bH7yEavki0pIMBCx+FdOUVvlY/zvHrlwe/8r2QX78YfcxyYqvHVb64JUIaE/fRC3R7",
+	"OpfnxpjegmEZm6WG2/vb27EZMhJK779tvm2ivudOUJ3cUrePwLOnzxrPZyKEMK0gHjRmfaELQJhvNe36",
+	"1/vWfcP4rPoon3nBh0kLnyJ1C6HveH6JVkVxHMwcljzKv/KQdagiG6VAn8JamM3iKk6bri5zuswLunJW",
+	"K+Efvjz8bwAAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

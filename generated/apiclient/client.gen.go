@@ -784,7 +784,9 @@ type ClientInterface interface {
 	// Replaces the password and ends the member's other sessions (this one stays). Refused
 	// with 400 `SOCIAL_ACCOUNT` for a member who signs in only through an identity provider,
 	// 400 `WRONG_PASSWORD` when the current password is wrong, and 400 `SAME_PASSWORD` when
-	// the new password equals the current one.
+	// the new password equals the current one. Wrong current passwords count with
+	// verify-password's: 10 per member in 15 minutes, then 429 `RATE_LIMITED` with
+	// `Retry-After`. 409 `CONFLICT` when another change of the password landed meanwhile.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -796,7 +798,9 @@ type ClientInterface interface {
 	// Replaces the password and ends the member's other sessions (this one stays). Refused
 	// with 400 `SOCIAL_ACCOUNT` for a member who signs in only through an identity provider,
 	// 400 `WRONG_PASSWORD` when the current password is wrong, and 400 `SAME_PASSWORD` when
-	// the new password equals the current one.
+	// the new password equals the current one. Wrong current passwords count with
+	// verify-password's: 10 per member in 15 minutes, then 429 `RATE_LIMITED` with
+	// `Retry-After`. 409 `CONFLICT` when another change of the password landed meanwhile.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1387,7 +1391,9 @@ func (c *Client) DeleteMe(ctx context.Context, reqEditors ...RequestEditorFn) (*
 // Replaces the password and ends the member's other sessions (this one stays). Refused
 // with 400 `SOCIAL_ACCOUNT` for a member who signs in only through an identity provider,
 // 400 `WRONG_PASSWORD` when the current password is wrong, and 400 `SAME_PASSWORD` when
-// the new password equals the current one.
+// the new password equals the current one. Wrong current passwords count with
+// verify-password's: 10 per member in 15 minutes, then 429 `RATE_LIMITED` with
+// `Retry-After`. 409 `CONFLICT` when another change of the password landed meanwhile.
 //
 // Takes any type of body and a specified content type.
 //
@@ -1409,7 +1415,9 @@ func (c *Client) ChangePasswordWithBody(ctx context.Context, contentType string,
 // Replaces the password and ends the member's other sessions (this one stays). Refused
 // with 400 `SOCIAL_ACCOUNT` for a member who signs in only through an identity provider,
 // 400 `WRONG_PASSWORD` when the current password is wrong, and 400 `SAME_PASSWORD` when
-// the new password equals the current one.
+// the new password equals the current one. Wrong current passwords count with
+// verify-password's: 10 per member in 15 minutes, then 429 `RATE_LIMITED` with
+// `Retry-After`. 409 `CONFLICT` when another change of the password landed meanwhile.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -3216,7 +3224,9 @@ type ClientWithResponsesInterface interface {
 	// Replaces the password and ends the member's other sessions (this one stays). Refused
 	// with 400 `SOCIAL_ACCOUNT` for a member who signs in only through an identity provider,
 	// 400 `WRONG_PASSWORD` when the current password is wrong, and 400 `SAME_PASSWORD` when
-	// the new password equals the current one.
+	// the new password equals the current one. Wrong current passwords count with
+	// verify-password's: 10 per member in 15 minutes, then 429 `RATE_LIMITED` with
+	// `Retry-After`. 409 `CONFLICT` when another change of the password landed meanwhile.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3228,7 +3238,9 @@ type ClientWithResponsesInterface interface {
 	// Replaces the password and ends the member's other sessions (this one stays). Refused
 	// with 400 `SOCIAL_ACCOUNT` for a member who signs in only through an identity provider,
 	// 400 `WRONG_PASSWORD` when the current password is wrong, and 400 `SAME_PASSWORD` when
-	// the new password equals the current one.
+	// the new password equals the current one. Wrong current passwords count with
+	// verify-password's: 10 per member in 15 minutes, then 429 `RATE_LIMITED` with
+	// `Retry-After`. 409 `CONFLICT` when another change of the password landed meanwhile.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4411,6 +4423,11 @@ func (r DeleteMeResponse) ContentType() string {
 	return ""
 }
 
+// ChangePasswordResponse429Headers the declared response headers of an HTTP 429 response for ChangePassword
+type ChangePasswordResponse429Headers struct {
+	RetryAfter *int
+}
+
 type ChangePasswordResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4418,12 +4435,20 @@ type ChangePasswordResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationProblemJSON429 *TooManyRequests
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ChangePasswordResponse429Headers
 }
 
 // GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -4436,6 +4461,11 @@ func (r ChangePasswordResponse) GetApplicationProblemJSON401() *Unauthenticated 
 	return r.ApplicationProblemJSON401
 }
 
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ChangePasswordResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r ChangePasswordResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
@@ -4446,9 +4476,19 @@ func (r ChangePasswordResponse) GetApplicationProblemJSON415() *UnsupportedMedia
 	return r.ApplicationProblemJSON415
 }
 
+// GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ChangePasswordResponse) GetApplicationProblemJSON429() *TooManyRequests {
+	return r.ApplicationProblemJSON429
+}
+
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ChangePasswordResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ChangePasswordResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -5911,7 +5951,9 @@ func (c *ClientWithResponses) DeleteMeWithResponse(ctx context.Context, reqEdito
 // Replaces the password and ends the member's other sessions (this one stays). Refused
 // with 400 `SOCIAL_ACCOUNT` for a member who signs in only through an identity provider,
 // 400 `WRONG_PASSWORD` when the current password is wrong, and 400 `SAME_PASSWORD` when
-// the new password equals the current one.
+// the new password equals the current one. Wrong current passwords count with
+// verify-password's: 10 per member in 15 minutes, then 429 `RATE_LIMITED` with
+// `Retry-After`. 409 `CONFLICT` when another change of the password landed meanwhile.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -5929,7 +5971,9 @@ func (c *ClientWithResponses) ChangePasswordWithBodyWithResponse(ctx context.Con
 // Replaces the password and ends the member's other sessions (this one stays). Refused
 // with 400 `SOCIAL_ACCOUNT` for a member who signs in only through an identity provider,
 // 400 `WRONG_PASSWORD` when the current password is wrong, and 400 `SAME_PASSWORD` when
-// the new password equals the current one.
+// the new password equals the current one. Wrong current passwords count with
+// verify-password's: 10 per member in 15 minutes, then 429 `RATE_LIMITED` with
+// `Retry-After`. 409 `CONFLICT` when another change of the password landed meanwhile.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -7100,6 +7144,13 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -7114,6 +7165,13 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 		}
 		response.ApplicationProblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -7121,6 +7179,26 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ChangePasswordResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil

@@ -43,6 +43,15 @@ func (q *Queries) CountAuthFailures(ctx context.Context, arg CountAuthFailuresPa
 	return i, err
 }
 
+const deleteAuthFailures = `-- name: DeleteAuthFailures :exec
+DELETE FROM auth_failure WHERE id = ANY($1::bigint[])
+`
+
+func (q *Queries) DeleteAuthFailures(ctx context.Context, ids []int64) error {
+	_, err := q.db.Exec(ctx, deleteAuthFailures, ids)
+	return err
+}
+
 const deleteAuthFailuresBefore = `-- name: DeleteAuthFailuresBefore :execrows
 DELETE FROM auth_failure WHERE failed_at <= $1
 `
@@ -55,16 +64,44 @@ func (q *Queries) DeleteAuthFailuresBefore(ctx context.Context, before time.Time
 	return result.RowsAffected(), nil
 }
 
-const recordAuthFailures = `-- name: RecordAuthFailures :exec
-INSERT INTO auth_failure (key, failed_at) SELECT unnest($1::text[]), $2
+const lockAuthFailureKey = `-- name: LockAuthFailureKey :exec
+SELECT pg_advisory_xact_lock(hashtextextended('auth_failure:' || $1::text, 0))
 `
 
-type RecordAuthFailuresParams struct {
+// Serialises the count-and-reserve of one key's attempts.
+func (q *Queries) LockAuthFailureKey(ctx context.Context, key string) error {
+	_, err := q.db.Exec(ctx, lockAuthFailureKey, key)
+	return err
+}
+
+const reserveAuthFailures = `-- name: ReserveAuthFailures :many
+INSERT INTO auth_failure (key, failed_at) SELECT unnest($1::text[]), $2
+RETURNING id
+`
+
+type ReserveAuthFailuresParams struct {
 	Keys     []string
 	FailedAt time.Time
 }
 
-func (q *Queries) RecordAuthFailures(ctx context.Context, arg RecordAuthFailuresParams) error {
-	_, err := q.db.Exec(ctx, recordAuthFailures, arg.Keys, arg.FailedAt)
-	return err
+// Records an attempt against each key as a failure before the password is
+// checked; a success deletes them again.
+func (q *Queries) ReserveAuthFailures(ctx context.Context, arg ReserveAuthFailuresParams) ([]int64, error) {
+	rows, err := q.db.Query(ctx, reserveAuthFailures, arg.Keys, arg.FailedAt)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }

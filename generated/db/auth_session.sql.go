@@ -38,7 +38,7 @@ RETURNING token_hash
 `
 
 type DeleteMemberAuthSessionsParams struct {
-	MemberID      *int64
+	MemberID      int64
 	KeepTokenHash string
 }
 
@@ -86,26 +86,129 @@ func (q *Queries) GetAuthSession(ctx context.Context, arg GetAuthSessionParams) 
 	return i, err
 }
 
-const upsertAuthSession = `-- name: UpsertAuthSession :exec
-INSERT INTO auth_session (token_hash, member_id, data, expires_at, updated_at)
-VALUES ($1, $2, $3, $4, now())
-ON CONFLICT (token_hash) DO UPDATE
-SET member_id = EXCLUDED.member_id, data = EXCLUDED.data, expires_at = EXCLUDED.expires_at, updated_at = now()
+const getSessionPrincipal = `-- name: GetSessionPrincipal :one
+SELECT m.id, m.email, m.name, m.role, m.plan, m.plan_expires_at,
+       s.expires_at, s.deadline
+FROM auth_session s
+JOIN member m ON m.id = s.member_id
+WHERE s.token_hash = $1
+  AND s.expires_at > $2
+  AND s.epoch >= m.session_epoch
+  AND m.status = 'ACTIVE'
 `
 
-type UpsertAuthSessionParams struct {
+type GetSessionPrincipalParams struct {
 	TokenHash string
-	MemberID  *int64
-	Data      []byte
-	ExpiresAt time.Time
+	Now       time.Time
 }
 
-func (q *Queries) UpsertAuthSession(ctx context.Context, arg UpsertAuthSessionParams) error {
-	_, err := q.db.Exec(ctx, upsertAuthSession,
+type GetSessionPrincipalRow struct {
+	ID            int64
+	Email         *string
+	Name          string
+	Role          string
+	Plan          string
+	PlanExpiresAt *time.Time
+	ExpiresAt     time.Time
+	Deadline      time.Time
+}
+
+// What every authenticated request needs: its member, and that its session
+// still stands (not ended, not revoked by a newer epoch, not expired), in one
+// read. PostgreSQL is the authority; the Redis copy only saves decoding work.
+func (q *Queries) GetSessionPrincipal(ctx context.Context, arg GetSessionPrincipalParams) (GetSessionPrincipalRow, error) {
+	row := q.db.QueryRow(ctx, getSessionPrincipal, arg.TokenHash, arg.Now)
+	var i GetSessionPrincipalRow
+	err := row.Scan(
+		&i.ID,
+		&i.Email,
+		&i.Name,
+		&i.Role,
+		&i.Plan,
+		&i.PlanExpiresAt,
+		&i.ExpiresAt,
+		&i.Deadline,
+	)
+	return i, err
+}
+
+const insertAuthSession = `-- name: InsertAuthSession :exec
+INSERT INTO auth_session (token_hash, member_id, epoch, data, expires_at, deadline)
+VALUES ($1, $2, $3, $4, $5, $6)
+`
+
+type InsertAuthSessionParams struct {
+	TokenHash string
+	MemberID  int64
+	Epoch     int64
+	Data      []byte
+	ExpiresAt time.Time
+	Deadline  time.Time
+}
+
+// Only a sign-in creates a session row.
+func (q *Queries) InsertAuthSession(ctx context.Context, arg InsertAuthSessionParams) error {
+	_, err := q.db.Exec(ctx, insertAuthSession,
 		arg.TokenHash,
 		arg.MemberID,
+		arg.Epoch,
 		arg.Data,
 		arg.ExpiresAt,
+		arg.Deadline,
 	)
 	return err
+}
+
+const setAuthSessionEpoch = `-- name: SetAuthSessionEpoch :exec
+UPDATE auth_session SET epoch = $1 WHERE token_hash = $2
+`
+
+type SetAuthSessionEpochParams struct {
+	Epoch     int64
+	TokenHash string
+}
+
+func (q *Queries) SetAuthSessionEpoch(ctx context.Context, arg SetAuthSessionEpochParams) error {
+	_, err := q.db.Exec(ctx, setAuthSessionEpoch, arg.Epoch, arg.TokenHash)
+	return err
+}
+
+const slideAuthSession = `-- name: SlideAuthSession :execrows
+UPDATE auth_session SET expires_at = $1, updated_at = now()
+WHERE token_hash = $2 AND expires_at < $3
+`
+
+type SlideAuthSessionParams struct {
+	ExpiresAt time.Time
+	TokenHash string
+	Behind    time.Time
+}
+
+// Moves the idle expiry forward when it is at least one step behind, so of
+// several requests in one step exactly one writes.
+func (q *Queries) SlideAuthSession(ctx context.Context, arg SlideAuthSessionParams) (int64, error) {
+	result, err := q.db.Exec(ctx, slideAuthSession, arg.ExpiresAt, arg.TokenHash, arg.Behind)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const updateAuthSessionData = `-- name: UpdateAuthSessionData :execrows
+UPDATE auth_session SET data = $1, updated_at = now()
+WHERE token_hash = $2
+`
+
+type UpdateAuthSessionDataParams struct {
+	Data      []byte
+	TokenHash string
+}
+
+// A change of a session's values; an ended session (no row) stays ended.
+func (q *Queries) UpdateAuthSessionData(ctx context.Context, arg UpdateAuthSessionDataParams) (int64, error) {
+	result, err := q.db.Exec(ctx, updateAuthSessionData, arg.Data, arg.TokenHash)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }

@@ -24,26 +24,50 @@ func (q *Queries) CountMembers(ctx context.Context, q_ *string) (int64, error) {
 	return count, err
 }
 
-const createMember = `-- name: CreateMember :one
-INSERT INTO member (email, password_hash, name, role, provider, idp_a_id, idp_b_id, idp_a_picture)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, sessions_revoked_at, created_at, updated_at
+const createAdminIfAbsent = `-- name: CreateAdminIfAbsent :one
+INSERT INTO member (email, password_hash, name, role)
+VALUES ($1, $2, $3, 'ADMIN')
+ON CONFLICT (lower(email)) WHERE email IS NOT NULL DO NOTHING
+RETURNING id
 `
 
-type CreateMemberParams struct {
+type CreateAdminIfAbsentParams struct {
 	Email        *string
 	PasswordHash *string
 	Name         string
-	Role         string
-	Provider     string
-	IdpAID       *string
-	IdpBID       *string
-	IdpAPicture  *string
+}
+
+// Start-up bootstrap of the first administrator; no row when the e-mail
+// already has an account.
+func (q *Queries) CreateAdminIfAbsent(ctx context.Context, arg CreateAdminIfAbsentParams) (int64, error) {
+	row := q.db.QueryRow(ctx, createAdminIfAbsent, arg.Email, arg.PasswordHash, arg.Name)
+	var id int64
+	err := row.Scan(&id)
+	return id, err
+}
+
+const createMember = `-- name: CreateMember :one
+INSERT INTO member (email, email_verified, password_hash, name, role, provider, idp_a_id, idp_b_id, idp_a_picture)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified
+`
+
+type CreateMemberParams struct {
+	Email         *string
+	EmailVerified bool
+	PasswordHash  *string
+	Name          string
+	Role          string
+	Provider      string
+	IdpAID        *string
+	IdpBID        *string
+	IdpAPicture   *string
 }
 
 func (q *Queries) CreateMember(ctx context.Context, arg CreateMemberParams) (Member, error) {
 	row := q.db.QueryRow(ctx, createMember,
 		arg.Email,
+		arg.EmailVerified,
 		arg.PasswordHash,
 		arg.Name,
 		arg.Role,
@@ -70,9 +94,10 @@ func (q *Queries) CreateMember(ctx context.Context, arg CreateMemberParams) (Mem
 		&i.PlanProduct,
 		&i.PlanAutoRenew,
 		&i.Points,
-		&i.SessionsRevokedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.SessionEpoch,
+		&i.EmailVerified,
 	)
 	return i, err
 }
@@ -90,7 +115,7 @@ func (q *Queries) DeleteMember(ctx context.Context, id int64) (int64, error) {
 }
 
 const getMember = `-- name: GetMember :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, sessions_revoked_at, created_at, updated_at FROM member WHERE id = $1
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified FROM member WHERE id = $1
 `
 
 func (q *Queries) GetMember(ctx context.Context, id int64) (Member, error) {
@@ -113,15 +138,16 @@ func (q *Queries) GetMember(ctx context.Context, id int64) (Member, error) {
 		&i.PlanProduct,
 		&i.PlanAutoRenew,
 		&i.Points,
-		&i.SessionsRevokedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.SessionEpoch,
+		&i.EmailVerified,
 	)
 	return i, err
 }
 
 const getMemberByEmail = `-- name: GetMemberByEmail :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, sessions_revoked_at, created_at, updated_at FROM member WHERE lower(email) = lower($1)
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified FROM member WHERE lower(email) = lower($1)
 `
 
 func (q *Queries) GetMemberByEmail(ctx context.Context, email string) (Member, error) {
@@ -144,15 +170,16 @@ func (q *Queries) GetMemberByEmail(ctx context.Context, email string) (Member, e
 		&i.PlanProduct,
 		&i.PlanAutoRenew,
 		&i.Points,
-		&i.SessionsRevokedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.SessionEpoch,
+		&i.EmailVerified,
 	)
 	return i, err
 }
 
 const getMemberByIdpA = `-- name: GetMemberByIdpA :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, sessions_revoked_at, created_at, updated_at FROM member WHERE idp_a_id = $1
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified FROM member WHERE idp_a_id = $1
 `
 
 func (q *Queries) GetMemberByIdpA(ctx context.Context, subject *string) (Member, error) {
@@ -175,15 +202,16 @@ func (q *Queries) GetMemberByIdpA(ctx context.Context, subject *string) (Member,
 		&i.PlanProduct,
 		&i.PlanAutoRenew,
 		&i.Points,
-		&i.SessionsRevokedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.SessionEpoch,
+		&i.EmailVerified,
 	)
 	return i, err
 }
 
 const getMemberByIdpB = `-- name: GetMemberByIdpB :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, sessions_revoked_at, created_at, updated_at FROM member WHERE idp_b_id = $1
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified FROM member WHERE idp_b_id = $1
 `
 
 func (q *Queries) GetMemberByIdpB(ctx context.Context, subject *string) (Member, error) {
@@ -206,15 +234,53 @@ func (q *Queries) GetMemberByIdpB(ctx context.Context, subject *string) (Member,
 		&i.PlanProduct,
 		&i.PlanAutoRenew,
 		&i.Points,
-		&i.SessionsRevokedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.SessionEpoch,
+		&i.EmailVerified,
+	)
+	return i, err
+}
+
+const getMemberCredentials = `-- name: GetMemberCredentials :one
+SELECT id, email, name, role, plan, plan_expires_at, status, password_hash, session_epoch
+FROM member WHERE lower(email) = lower($1)
+`
+
+type GetMemberCredentialsRow struct {
+	ID            int64
+	Email         *string
+	Name          string
+	Role          string
+	Plan          string
+	PlanExpiresAt *time.Time
+	Status        string
+	PasswordHash  *string
+	SessionEpoch  int64
+}
+
+// What a password sign-in needs, and nothing else (no profile image). The
+// epoch read with the hash goes into the new session: a password change that
+// commits after this read revokes it.
+func (q *Queries) GetMemberCredentials(ctx context.Context, email string) (GetMemberCredentialsRow, error) {
+	row := q.db.QueryRow(ctx, getMemberCredentials, email)
+	var i GetMemberCredentialsRow
+	err := row.Scan(
+		&i.ID,
+		&i.Email,
+		&i.Name,
+		&i.Role,
+		&i.Plan,
+		&i.PlanExpiresAt,
+		&i.Status,
+		&i.PasswordHash,
+		&i.SessionEpoch,
 	)
 	return i, err
 }
 
 const getMemberForUpdate = `-- name: GetMemberForUpdate :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, sessions_revoked_at, created_at, updated_at FROM member WHERE id = $1 FOR UPDATE
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified FROM member WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) GetMemberForUpdate(ctx context.Context, id int64) (Member, error) {
@@ -237,44 +303,32 @@ func (q *Queries) GetMemberForUpdate(ctx context.Context, id int64) (Member, err
 		&i.PlanProduct,
 		&i.PlanAutoRenew,
 		&i.Points,
-		&i.SessionsRevokedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.SessionEpoch,
+		&i.EmailVerified,
 	)
 	return i, err
 }
 
-const getMemberPrincipal = `-- name: GetMemberPrincipal :one
-SELECT id, name, role, plan, status, sessions_revoked_at FROM member WHERE id = $1
+const getMemberPasswordHash = `-- name: GetMemberPasswordHash :one
+SELECT password_hash FROM member WHERE id = $1
 `
 
-type GetMemberPrincipalRow struct {
-	ID                int64
-	Name              string
-	Role              string
-	Plan              string
-	Status            string
-	SessionsRevokedAt *time.Time
-}
-
-// What every authenticated request needs to know about its member.
-func (q *Queries) GetMemberPrincipal(ctx context.Context, id int64) (GetMemberPrincipalRow, error) {
-	row := q.db.QueryRow(ctx, getMemberPrincipal, id)
-	var i GetMemberPrincipalRow
-	err := row.Scan(
-		&i.ID,
-		&i.Name,
-		&i.Role,
-		&i.Plan,
-		&i.Status,
-		&i.SessionsRevokedAt,
-	)
-	return i, err
+func (q *Queries) GetMemberPasswordHash(ctx context.Context, id int64) (*string, error) {
+	row := q.db.QueryRow(ctx, getMemberPasswordHash, id)
+	var password_hash *string
+	err := row.Scan(&password_hash)
+	return password_hash, err
 }
 
 const linkIdpA = `-- name: LinkIdpA :one
-UPDATE member SET idp_a_id = $1, idp_a_picture = COALESCE($2, idp_a_picture), updated_at = now()
-WHERE id = $3 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, sessions_revoked_at, created_at, updated_at
+UPDATE member
+SET idp_a_id = $1, idp_a_picture = COALESCE($2, idp_a_picture),
+    password_hash = CASE WHEN email_verified THEN password_hash END,
+    session_epoch = CASE WHEN email_verified THEN session_epoch ELSE session_epoch + 1 END,
+    email_verified = true, updated_at = now()
+WHERE id = $3 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified
 `
 
 type LinkIdpAParams struct {
@@ -283,6 +337,10 @@ type LinkIdpAParams struct {
 	ID      int64
 }
 
+// Links a provider identity to the member with its verified e-mail. An
+// account whose e-mail was never proven (a LOCAL sign-up) may have been made
+// by someone else with the victim's address: its password is cleared and its
+// sessions revoked, so only the provider identity signs in from now on.
 func (q *Queries) LinkIdpA(ctx context.Context, arg LinkIdpAParams) (Member, error) {
 	row := q.db.QueryRow(ctx, linkIdpA, arg.Subject, arg.Picture, arg.ID)
 	var i Member
@@ -303,16 +361,21 @@ func (q *Queries) LinkIdpA(ctx context.Context, arg LinkIdpAParams) (Member, err
 		&i.PlanProduct,
 		&i.PlanAutoRenew,
 		&i.Points,
-		&i.SessionsRevokedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.SessionEpoch,
+		&i.EmailVerified,
 	)
 	return i, err
 }
 
 const linkIdpB = `-- name: LinkIdpB :one
-UPDATE member SET idp_b_id = $1, updated_at = now()
-WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, sessions_revoked_at, created_at, updated_at
+UPDATE member
+SET idp_b_id = $1,
+    password_hash = CASE WHEN email_verified THEN password_hash END,
+    session_epoch = CASE WHEN email_verified THEN session_epoch ELSE session_epoch + 1 END,
+    email_verified = true, updated_at = now()
+WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified
 `
 
 type LinkIdpBParams struct {
@@ -320,6 +383,7 @@ type LinkIdpBParams struct {
 	ID      int64
 }
 
+// As LinkIdpA.
 func (q *Queries) LinkIdpB(ctx context.Context, arg LinkIdpBParams) (Member, error) {
 	row := q.db.QueryRow(ctx, linkIdpB, arg.Subject, arg.ID)
 	var i Member
@@ -340,109 +404,69 @@ func (q *Queries) LinkIdpB(ctx context.Context, arg LinkIdpBParams) (Member, err
 		&i.PlanProduct,
 		&i.PlanAutoRenew,
 		&i.Points,
-		&i.SessionsRevokedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.SessionEpoch,
+		&i.EmailVerified,
 	)
 	return i, err
 }
 
-const promoteOrCreateAdmin = `-- name: PromoteOrCreateAdmin :one
-INSERT INTO member (email, password_hash, name, role)
-VALUES ($1, $2, $3, 'ADMIN')
-ON CONFLICT (lower(email)) WHERE email IS NOT NULL
-DO UPDATE SET role = 'ADMIN', updated_at = now()
-RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, sessions_revoked_at, created_at, updated_at
+const replaceMemberPassword = `-- name: ReplaceMemberPassword :one
+UPDATE member SET password_hash = $1, session_epoch = session_epoch + 1, updated_at = now()
+WHERE id = $2 AND password_hash = $3
+RETURNING session_epoch
 `
 
-type PromoteOrCreateAdminParams struct {
-	Email        *string
+type ReplaceMemberPasswordParams struct {
+	NewHash *string
+	ID      int64
+	OldHash *string
+}
+
+// Replaces the password the caller checked (@old_hash), revoking every
+// session; no row when the password changed meanwhile.
+func (q *Queries) ReplaceMemberPassword(ctx context.Context, arg ReplaceMemberPasswordParams) (int64, error) {
+	row := q.db.QueryRow(ctx, replaceMemberPassword, arg.NewHash, arg.ID, arg.OldHash)
+	var session_epoch int64
+	err := row.Scan(&session_epoch)
+	return session_epoch, err
+}
+
+const resetAdminAccount = `-- name: ResetAdminAccount :exec
+UPDATE member SET role = 'ADMIN', password_hash = $1, status = 'ACTIVE',
+    session_epoch = session_epoch + 1, updated_at = now()
+WHERE id = $2
+`
+
+type ResetAdminAccountParams struct {
 	PasswordHash *string
-	Name         string
+	ID           int64
 }
 
-// Start-up bootstrap of the first administrator: idempotent.
-func (q *Queries) PromoteOrCreateAdmin(ctx context.Context, arg PromoteOrCreateAdminParams) (Member, error) {
-	row := q.db.QueryRow(ctx, promoteOrCreateAdmin, arg.Email, arg.PasswordHash, arg.Name)
-	var i Member
-	err := row.Scan(
-		&i.ID,
-		&i.Email,
-		&i.PasswordHash,
-		&i.Name,
-		&i.Role,
-		&i.Status,
-		&i.Provider,
-		&i.IdpAID,
-		&i.IdpBID,
-		&i.IdpAPicture,
-		&i.ProfileImage,
-		&i.Plan,
-		&i.PlanExpiresAt,
-		&i.PlanProduct,
-		&i.PlanAutoRenew,
-		&i.Points,
-		&i.SessionsRevokedAt,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-	)
-	return i, err
-}
-
-const revokeMemberSessions = `-- name: RevokeMemberSessions :exec
-UPDATE member SET sessions_revoked_at = $1 WHERE id = $2
-`
-
-type RevokeMemberSessionsParams struct {
-	RevokedAt *time.Time
-	ID        int64
-}
-
-func (q *Queries) RevokeMemberSessions(ctx context.Context, arg RevokeMemberSessionsParams) error {
-	_, err := q.db.Exec(ctx, revokeMemberSessions, arg.RevokedAt, arg.ID)
+// The bootstrap administrator's account did not hold ADMIN_PASSWORD: it gets
+// that password and loses every session.
+func (q *Queries) ResetAdminAccount(ctx context.Context, arg ResetAdminAccountParams) error {
+	_, err := q.db.Exec(ctx, resetAdminAccount, arg.PasswordHash, arg.ID)
 	return err
 }
 
-const setIdpAPicture = `-- name: SetIdpAPicture :one
-UPDATE member SET idp_a_picture = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, sessions_revoked_at, created_at, updated_at
+const revokeMemberSessions = `-- name: RevokeMemberSessions :one
+UPDATE member SET session_epoch = session_epoch + 1 WHERE id = $1 RETURNING session_epoch
 `
 
-type SetIdpAPictureParams struct {
-	Picture *string
-	ID      int64
-}
-
-func (q *Queries) SetIdpAPicture(ctx context.Context, arg SetIdpAPictureParams) (Member, error) {
-	row := q.db.QueryRow(ctx, setIdpAPicture, arg.Picture, arg.ID)
-	var i Member
-	err := row.Scan(
-		&i.ID,
-		&i.Email,
-		&i.PasswordHash,
-		&i.Name,
-		&i.Role,
-		&i.Status,
-		&i.Provider,
-		&i.IdpAID,
-		&i.IdpBID,
-		&i.IdpAPicture,
-		&i.ProfileImage,
-		&i.Plan,
-		&i.PlanExpiresAt,
-		&i.PlanProduct,
-		&i.PlanAutoRenew,
-		&i.Points,
-		&i.SessionsRevokedAt,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-	)
-	return i, err
+// Ends every session of the member: each holds an older epoch from now on.
+func (q *Queries) RevokeMemberSessions(ctx context.Context, id int64) (int64, error) {
+	row := q.db.QueryRow(ctx, revokeMemberSessions, id)
+	var session_epoch int64
+	err := row.Scan(&session_epoch)
+	return session_epoch, err
 }
 
 const setMemberPlanPermanent = `-- name: SetMemberPlanPermanent :one
 UPDATE member
 SET plan = $1, plan_expires_at = NULL, plan_product = NULL, plan_auto_renew = false, updated_at = now()
-WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, sessions_revoked_at, created_at, updated_at
+WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified
 `
 
 type SetMemberPlanPermanentParams struct {
@@ -471,15 +495,16 @@ func (q *Queries) SetMemberPlanPermanent(ctx context.Context, arg SetMemberPlanP
 		&i.PlanProduct,
 		&i.PlanAutoRenew,
 		&i.Points,
-		&i.SessionsRevokedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.SessionEpoch,
+		&i.EmailVerified,
 	)
 	return i, err
 }
 
 const setMemberRole = `-- name: SetMemberRole :one
-UPDATE member SET role = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, sessions_revoked_at, created_at, updated_at
+UPDATE member SET role = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified
 `
 
 type SetMemberRoleParams struct {
@@ -507,15 +532,16 @@ func (q *Queries) SetMemberRole(ctx context.Context, arg SetMemberRoleParams) (M
 		&i.PlanProduct,
 		&i.PlanAutoRenew,
 		&i.Points,
-		&i.SessionsRevokedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.SessionEpoch,
+		&i.EmailVerified,
 	)
 	return i, err
 }
 
 const setMemberStatus = `-- name: SetMemberStatus :one
-UPDATE member SET status = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, sessions_revoked_at, created_at, updated_at
+UPDATE member SET status = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified
 `
 
 type SetMemberStatusParams struct {
@@ -543,15 +569,16 @@ func (q *Queries) SetMemberStatus(ctx context.Context, arg SetMemberStatusParams
 		&i.PlanProduct,
 		&i.PlanAutoRenew,
 		&i.Points,
-		&i.SessionsRevokedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.SessionEpoch,
+		&i.EmailVerified,
 	)
 	return i, err
 }
 
 const updateMemberEmailName = `-- name: UpdateMemberEmailName :one
-UPDATE member SET email = $1, name = $2, updated_at = now() WHERE id = $3 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, sessions_revoked_at, created_at, updated_at
+UPDATE member SET email = $1, name = $2, updated_at = now() WHERE id = $3 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified
 `
 
 type UpdateMemberEmailNameParams struct {
@@ -580,15 +607,16 @@ func (q *Queries) UpdateMemberEmailName(ctx context.Context, arg UpdateMemberEma
 		&i.PlanProduct,
 		&i.PlanAutoRenew,
 		&i.Points,
-		&i.SessionsRevokedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.SessionEpoch,
+		&i.EmailVerified,
 	)
 	return i, err
 }
 
 const updateMemberName = `-- name: UpdateMemberName :one
-UPDATE member SET name = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, sessions_revoked_at, created_at, updated_at
+UPDATE member SET name = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified
 `
 
 type UpdateMemberNameParams struct {
@@ -616,29 +644,16 @@ func (q *Queries) UpdateMemberName(ctx context.Context, arg UpdateMemberNamePara
 		&i.PlanProduct,
 		&i.PlanAutoRenew,
 		&i.Points,
-		&i.SessionsRevokedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.SessionEpoch,
+		&i.EmailVerified,
 	)
 	return i, err
 }
 
-const updateMemberPassword = `-- name: UpdateMemberPassword :exec
-UPDATE member SET password_hash = $1, updated_at = now() WHERE id = $2
-`
-
-type UpdateMemberPasswordParams struct {
-	PasswordHash *string
-	ID           int64
-}
-
-func (q *Queries) UpdateMemberPassword(ctx context.Context, arg UpdateMemberPasswordParams) error {
-	_, err := q.db.Exec(ctx, updateMemberPassword, arg.PasswordHash, arg.ID)
-	return err
-}
-
 const updateMemberProfileImage = `-- name: UpdateMemberProfileImage :one
-UPDATE member SET profile_image = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, sessions_revoked_at, created_at, updated_at
+UPDATE member SET profile_image = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified
 `
 
 type UpdateMemberProfileImageParams struct {
@@ -666,9 +681,10 @@ func (q *Queries) UpdateMemberProfileImage(ctx context.Context, arg UpdateMember
 		&i.PlanProduct,
 		&i.PlanAutoRenew,
 		&i.Points,
-		&i.SessionsRevokedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.SessionEpoch,
+		&i.EmailVerified,
 	)
 	return i, err
 }

@@ -22,10 +22,12 @@ type AuthFailure struct {
 
 type AuthSession struct {
 	TokenHash string
-	MemberID  *int64
+	MemberID  int64
 	Data      []byte
 	ExpiresAt time.Time
 	UpdatedAt time.Time
+	Epoch     int64
+	Deadline  time.Time
 }
 
 type JobRun struct {
@@ -34,25 +36,26 @@ type JobRun struct {
 }
 
 type Member struct {
-	ID                int64
-	Email             *string
-	PasswordHash      *string
-	Name              string
-	Role              string
-	Status            string
-	Provider          string
-	IdpAID            *string
-	IdpBID            *string
-	IdpAPicture       *string
-	ProfileImage      *string
-	Plan              string
-	PlanExpiresAt     *time.Time
-	PlanProduct       *string
-	PlanAutoRenew     bool
-	Points            int64
-	SessionsRevokedAt *time.Time
-	CreatedAt         time.Time
-	UpdatedAt         time.Time
+	ID            int64
+	Email         *string
+	PasswordHash  *string
+	Name          string
+	Role          string
+	Status        string
+	Provider      string
+	IdpAID        *string
+	IdpBID        *string
+	IdpAPicture   *string
+	ProfileImage  *string
+	Plan          string
+	PlanExpiresAt *time.Time
+	PlanProduct   *string
+	PlanAutoRenew bool
+	Points        int64
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+	SessionEpoch  int64
+	EmailVerified bool
 }
 
 type PointHistory struct {

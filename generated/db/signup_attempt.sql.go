@@ -11,19 +11,25 @@ import (
 )
 
 const countSignupAttempts = `-- name: CountSignupAttempts :one
-SELECT count(*) FROM signup_attempt WHERE address = $1 AND attempted_at > $2
+SELECT count(*) AS attempts, COALESCE(min(attempted_at), $1::timestamptz)::timestamptz AS oldest
+FROM signup_attempt WHERE address = $2 AND attempted_at > $1
 `
 
 type CountSignupAttemptsParams struct {
-	Address string
 	Since   time.Time
+	Address string
 }
 
-func (q *Queries) CountSignupAttempts(ctx context.Context, arg CountSignupAttemptsParams) (int64, error) {
-	row := q.db.QueryRow(ctx, countSignupAttempts, arg.Address, arg.Since)
-	var count int64
-	err := row.Scan(&count)
-	return count, err
+type CountSignupAttemptsRow struct {
+	Attempts int64
+	Oldest   time.Time
+}
+
+func (q *Queries) CountSignupAttempts(ctx context.Context, arg CountSignupAttemptsParams) (CountSignupAttemptsRow, error) {
+	row := q.db.QueryRow(ctx, countSignupAttempts, arg.Since, arg.Address)
+	var i CountSignupAttemptsRow
+	err := row.Scan(&i.Attempts, &i.Oldest)
+	return i, err
 }
 
 const deleteSignupAttemptsBefore = `-- name: DeleteSignupAttemptsBefore :execrows

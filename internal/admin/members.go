@@ -175,11 +175,9 @@ func (h *AdminHandler) setStatus(ctx context.Context, actor, id int64, status st
 		if err = changed(err, "set status", id); err != nil || !suspend {
 			return err
 		}
-		// A request of the member still in flight can save its session again
-		// after the sessions are deleted below; revoking keeps such a session
-		// ended, also after a later reactivation.
-		revokedAt := session.RevocationTime()
-		if err := q.RevokeMemberSessions(ctx, db.RevokeMemberSessionsParams{ID: id, RevokedAt: &revokedAt}); err != nil {
+		// Revoking keeps every session of the member ended, also after a
+		// later reactivation.
+		if _, err := q.RevokeMemberSessions(ctx, id); err != nil {
 			return fmt.Errorf("revoke sessions of member %d: %w", id, err)
 		}
 		return nil

@@ -86,6 +86,22 @@ func (e *Env) RestartApp() error {
 	return nil
 }
 
+// NewReplica starts a second instance of the service on the same database,
+// Redis and clock, as a second replica behind a load balancer would run.
+func (e *Env) NewReplica() *Env {
+	e.T.Helper()
+	a, err := app.New(context.Background(), e.Config, func(ao *app.Options) { *ao = e.options })
+	if err != nil {
+		e.T.Fatalf("apitest: build replica: %v", err)
+	}
+	e.T.Cleanup(a.Close)
+	srv := httptest.NewServer(a.Handler)
+	e.T.Cleanup(srv.Close)
+	r := *e
+	r.Server, r.App = srv, a
+	return &r
+}
+
 // Option changes the configuration or wiring of an Env before it starts.
 type Option func(cfg *config.Config, o *app.Options)
 

@@ -67,14 +67,10 @@ func (h *Handler) GetSignupEnabled(ctx context.Context, _ api.GetSignupEnabledRe
 	return api.GetSignupEnabled200JSONResponse{Enabled: enabled}, nil
 }
 
-// GetSession answers the signed-in member.
+// GetSession answers the signed-in member, as the session's one read of
+// PostgreSQL loaded them.
 func (h *Handler) GetSession(ctx context.Context, _ api.GetSessionRequestObject) (api.GetSessionResponseObject, error) {
-	p := session.PrincipalFrom(ctx)
-	m, err := member.GetSelf(ctx, db.New(h.pool), p.MemberID)
-	if err != nil {
-		return nil, err
-	}
-	return api.GetSession200JSONResponse(member.ToUser(m)), nil
+	return api.GetSession200JSONResponse(member.UserOf(session.PrincipalFrom(ctx))), nil
 }
 
 // LogOut ends the session, if any.
@@ -94,16 +90,16 @@ func (h *Handler) GetIDPAClientID(context.Context, api.GetIDPAClientIDRequestObj
 	return api.GetIDPAClientID200JSONResponse{ClientID: id}, nil
 }
 
-// signIn starts a session for m and answers it.
-func (h *Handler) signIn(ctx context.Context, m db.Member) (api.AuthResult, error) {
-	if m.Status != member.StatusActive {
+// signIn starts a session for the member and answers it.
+func (h *Handler) signIn(ctx context.Context, s member.SignIn) (api.AuthResult, error) {
+	if s.Status != member.StatusActive {
 		return api.AuthResult{}, errBadCredentials
 	}
-	token, err := h.sessions.Start(ctx, session.Principal{MemberID: m.ID, Name: m.Name, Role: m.Role, Plan: m.Plan})
+	token, err := h.sessions.Start(ctx, s.Principal, s.Epoch)
 	if err != nil {
 		return api.AuthResult{}, err
 	}
-	return api.AuthResult{Token: token, User: member.ToUser(m)}, nil
+	return api.AuthResult{Token: token, User: member.UserOf(&s.Principal)}, nil
 }
 
 var errBadCredentials = problem.New(http.StatusUnauthorized, problem.CodeUnauthenticated, "the e-mail or the password is wrong")

@@ -102,7 +102,7 @@ func (h *Handler) idpLogin(ctx context.Context, p provider, token string) (api.A
 	if err != nil {
 		return api.AuthResult{}, err
 	}
-	return h.signIn(ctx, m)
+	return h.signIn(ctx, member.SignInOf(m))
 }
 
 func (h *Handler) findOrCreateInTx(ctx context.Context, p provider, c idp.Claims) (db.Member, error) {
@@ -134,8 +134,20 @@ func findOrCreate(ctx context.Context, q *db.Queries, p provider, c idp.Claims) 
 				return db.Member{}, problem.Conflict(problem.CodeConflict,
 					"this e-mail's account is already linked to another identity of this provider")
 			}
-			// Linking keeps the member's provider: it says where the account began.
-			return p.link(q, ctx, m.ID, c)
+			// Linking keeps the member's provider: it says where the account
+			// began. An account whose e-mail was never proven loses its
+			// password and sessions (the link query revokes them; their rows
+			// go here, their Redis copies are refused on use).
+			linked, err := p.link(q, ctx, m.ID, c)
+			if err != nil {
+				return db.Member{}, fmt.Errorf("link %s identity: %w", p.name, err)
+			}
+			if !m.EmailVerified {
+				if _, err := q.DeleteMemberAuthSessions(ctx, db.DeleteMemberAuthSessionsParams{MemberID: m.ID}); err != nil {
+					return db.Member{}, fmt.Errorf("end sessions of linked member: %w", err)
+				}
+			}
+			return linked, nil
 		case !errors.Is(err, pgx.ErrNoRows):
 			return db.Member{}, fmt.Errorf("find member by e-mail: %w", err)
 		}
@@ -143,6 +155,7 @@ func findOrCreate(ctx context.Context, q *db.Queries, p provider, c idp.Claims) 
 	params := p.newMember(c)
 	if c.EmailVerified && email != "" {
 		params.Email = &email
+		params.EmailVerified = true
 	}
 	params.Name = displayName(c)
 	params.Role = "USER"

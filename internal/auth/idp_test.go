@@ -82,7 +82,7 @@ func TestIdpLoginLinksTheLocalMemberWithTheSameVerifiedEmail(t *testing.T) {
 		t.Fatalf("provider B login made member %d, want %d", res.User.ID, local.ID)
 	}
 	var p profile
-	local.Do(http.MethodGet, "/api/auth/profile", nil).Want(http.StatusOK).JSON(&p)
+	env.Client().WithToken(res.Token).Do(http.MethodGet, "/api/auth/profile", nil).Want(http.StatusOK).JSON(&p)
 	if p.Provider != "LOCAL" {
 		t.Fatalf("linking changed the provider to %s", p.Provider)
 	}
@@ -93,8 +93,26 @@ func TestIdpLoginLinksTheLocalMemberWithTheSameVerifiedEmail(t *testing.T) {
 	if idpA == nil || *idpA != "a-sub" || idpB == nil || *idpB != "b-sub" {
 		t.Fatalf("subjects %v %v not linked", idpA, idpB)
 	}
-	// The password still works: linking adds a way in, it takes none away.
-	env.LogIn(local.Email, apitest.DefaultPassword)
+	// The LOCAL account never proved its e-mail: whoever set its password may
+	// not be the owner of the address (pre-account takeover). Linking ends
+	// its sessions and clears its password; only the provider signs in now.
+	local.Do(http.MethodGet, "/api/auth/session", nil).WantProblem(http.StatusUnauthorized, "UNAUTHENTICATED")
+	login(env.Client(), local.Email, apitest.DefaultPassword).WantProblem(http.StatusUnauthorized, "UNAUTHENTICATED")
+	env.Client().WithToken(res.Token).Do(http.MethodGet, "/api/auth/session", nil).Want(http.StatusOK)
+}
+
+// An account whose e-mail a provider verified keeps its sessions when a
+// second provider links to it: nothing unproven is being trusted.
+func TestIdpLinkToAProvenAccountKeepsItsSessions(t *testing.T) {
+	t.Parallel()
+	env, a, b := idpEnv(t)
+	var first, second authResult
+	idpLogin(env.Client(), "/api/auth/idp-a", a.Sign(t, claims(a, "a-sub", "proven@nestegg.test", clientA))).Want(http.StatusOK).JSON(&first)
+	idpLogin(env.Client(), "/api/auth/idp-b", b.Sign(t, claims(b, "b-sub", "proven@nestegg.test", audienceB))).Want(http.StatusOK).JSON(&second)
+	if second.User.ID != first.User.ID {
+		t.Fatalf("provider B made member %d, want %d", second.User.ID, first.User.ID)
+	}
+	env.Client().WithToken(first.Token).Do(http.MethodGet, "/api/auth/session", nil).Want(http.StatusOK)
 }
 
 func TestIdpLoginDoesNotLinkAnUnverifiedEmail(t *testing.T) {

@@ -29,12 +29,16 @@ const (
 	signupWindow = time.Hour
 )
 
-// Failed logins allowed per e-mail and per client address within
-// throttle.Window. The address limit is higher: many members can share one
-// address (a household, a carrier's NAT).
+// Failed logins allowed within throttle.Window. The tight limit counts an
+// e-mail from one client address, so a stranger's guesses lock only
+// themselves out, never the owner signing in from elsewhere. The looser
+// per-e-mail ceiling still bounds guessing spread over many addresses, and
+// the per-address limit a guesser trying many e-mails (higher than the pair's:
+// a household or a carrier's NAT shares one address).
 const (
-	loginFailuresPerEmail   = 10
-	loginFailuresPerAddress = 50
+	loginFailuresPerEmailAddress = 10
+	loginFailuresPerEmail        = 100
+	loginFailuresPerAddress      = 50
 )
 
 // SignUp creates a LOCAL member and signs them in.
@@ -58,7 +62,7 @@ func (h *Handler) SignUp(ctx context.Context, req api.SignUpRequestObject) (api.
 	if err != nil {
 		return nil, err
 	}
-	res, err := h.signIn(ctx, m)
+	res, err := h.signIn(ctx, member.SignInOf(m))
 	if err != nil {
 		return nil, err
 	}
@@ -75,12 +79,12 @@ func (h *Handler) countSignupAttempt(ctx context.Context) error {
 		if err := q.LockSignupAddress(ctx, addr); err != nil {
 			return fmt.Errorf("lock sign-up address: %w", err)
 		}
-		n, err := q.CountSignupAttempts(ctx, db.CountSignupAttemptsParams{Address: addr, Since: now.Add(-signupWindow)})
+		row, err := q.CountSignupAttempts(ctx, db.CountSignupAttemptsParams{Address: addr, Since: now.Add(-signupWindow)})
 		if err != nil {
 			return fmt.Errorf("count sign-up attempts: %w", err)
 		}
-		if n >= signupLimit {
-			return problem.New(http.StatusTooManyRequests, problem.CodeRateLimited,
+		if row.Attempts >= signupLimit {
+			return throttle.Limited(row.Oldest.Add(signupWindow).Sub(now),
 				fmt.Sprintf("at most %d sign-ups an hour from one address; try again later", signupLimit))
 		}
 		return q.RecordSignupAttempt(ctx, db.RecordSignupAttemptParams{Address: addr, AttemptedAt: now})
@@ -103,18 +107,21 @@ func CleanupJob(pool *pgxpool.Pool) jobs.Job {
 
 // LogIn signs a member in with e-mail and password. An unknown e-mail costs
 // the same password check as a wrong password and gets the same answer.
-// Failures are throttled per e-mail as typed and per client address, so the
-// throttle says nothing about whether an account exists either.
+// Every attempt is reserved against the limits before the password is
+// checked, so parallel guesses cannot outrun them; the throttle keys on the
+// e-mail as typed, so it says nothing about whether an account exists either.
 func (h *Handler) LogIn(ctx context.Context, req api.LogInRequestObject) (api.LogInResponseObject, error) {
 	email := strings.ToLower(strings.TrimSpace(req.Body.Email))
-	emailKey := throttle.EmailKey(email)
-	addrKey := throttle.AddressKey(clientaddr.From(ctx).String())
-	if err := h.throttle.Check(ctx,
-		throttle.Limit{Key: emailKey, Max: loginFailuresPerEmail},
-		throttle.Limit{Key: addrKey, Max: loginFailuresPerAddress}); err != nil {
+	addr := clientaddr.From(ctx).String()
+	pairKey := throttle.EmailAddressKey(email, addr)
+	attempt, err := h.throttle.Reserve(ctx,
+		throttle.Limit{Key: pairKey, Max: loginFailuresPerEmailAddress},
+		throttle.Limit{Key: throttle.EmailKey(email), Max: loginFailuresPerEmail},
+		throttle.Limit{Key: throttle.AddressKey(addr), Max: loginFailuresPerAddress})
+	if err != nil {
 		return nil, err
 	}
-	m, err := db.New(h.pool).GetMemberByEmail(ctx, email)
+	m, err := db.New(h.pool).GetMemberCredentials(ctx, email)
 	var hash *string
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
@@ -123,20 +130,22 @@ func (h *Handler) LogIn(ctx context.Context, req api.LogInRequestObject) (api.Lo
 	default:
 		hash = m.PasswordHash
 	}
-	ok, err := password.Verify(req.Body.Password, hash)
+	ok, err := password.Verify(ctx, req.Body.Password, hash)
 	if err != nil {
+		// The check did not run: it is no failure of the caller's.
+		_ = attempt.Release(context.WithoutCancel(ctx))
 		return nil, err
 	}
 	if !ok {
-		if err := h.throttle.Fail(ctx, emailKey, addrKey); err != nil {
-			return nil, err
-		}
 		return nil, errBadCredentials
 	}
-	if err := h.throttle.Clear(ctx, emailKey); err != nil {
+	if err := attempt.Release(ctx); err != nil {
 		return nil, err
 	}
-	res, err := h.signIn(ctx, m)
+	if err := h.throttle.Clear(ctx, pairKey); err != nil {
+		return nil, err
+	}
+	res, err := h.signIn(ctx, member.Credentials(m))
 	if err != nil {
 		return nil, err
 	}

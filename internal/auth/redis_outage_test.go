@@ -22,18 +22,6 @@ func outageEnv(t *testing.T, r *dbtest.PrivateRedis) *apitest.Env {
 	)
 }
 
-// eventually polls cond until it holds, failing after ten seconds.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 10s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 func inRedis(rdb *redis.Client, key string) bool {
 	return rdb.Exists(context.Background(), key).Val() == 1
 }
@@ -60,7 +48,7 @@ func TestSessionsSurviveARedisCrash(t *testing.T) {
 	// Redis returns empty; sessions flow back into it as they are used.
 	r.Start()
 	rdb = r.Client()
-	eventually(t, "session written back to Redis", func() bool {
+	dbtest.Eventually(t, "session written back to Redis", func() bool {
 		m.Do(http.MethodGet, "/api/auth/session", nil).Want(http.StatusOK)
 		return inRedis(rdb, env.RedisKey(m.Token))
 	})
@@ -81,7 +69,7 @@ func TestSessionsSurviveAHungRedis(t *testing.T) {
 	other.Do(http.MethodPost, "/api/auth/logout", nil).Want(http.StatusNoContent)
 	r.Thaw()
 	// Whatever Redis kept of the logged-out session, it stays logged out.
-	eventually(t, "Redis answers again", func() bool { return r.Client().Ping(context.Background()).Err() == nil })
+	dbtest.Eventually(t, "Redis answers again", func() bool { return r.Client().Ping(context.Background()).Err() == nil })
 	r.Client().Set(context.Background(), env.RedisKey(other.Token), "stale", time.Hour)
 	other.Do(http.MethodGet, "/api/auth/session", nil).WantProblem(http.StatusUnauthorized, "UNAUTHENTICATED")
 	m.Do(http.MethodGet, "/api/auth/session", nil).Want(http.StatusOK)
@@ -102,7 +90,7 @@ func TestServiceStartsWithoutRedisAndUsesItOnceItIsUp(t *testing.T) {
 
 	r.Start()
 	rdb := r.Client()
-	eventually(t, "session reaches Redis once it is up", func() bool {
+	dbtest.Eventually(t, "session reaches Redis once it is up", func() bool {
 		m.Do(http.MethodGet, "/api/auth/session", nil).Want(http.StatusOK)
 		return inRedis(rdb, env.RedisKey(m.Token))
 	})

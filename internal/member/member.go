@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/mail"
 	"strings"
@@ -21,6 +22,7 @@ import (
 	"github.com/nestegg/nestegg/internal/password"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
+	"github.com/nestegg/nestegg/internal/text"
 )
 
 // Providers, as stored.
@@ -47,11 +49,16 @@ func NormalizeEmail(field, s string) (string, error) {
 	return strings.ToLower(s), nil
 }
 
-// NormalizeName trims a display name and checks its length (1 to 50).
+// NormalizeName trims a display name and checks its length (1 to 50) and
+// characters: control, format (zero-width) and direction-override characters
+// are how one member's name is made to look like another's.
 func NormalizeName(field, s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if n := utf8.RuneCountInString(s); n < 1 || n > 50 {
 		return "", problem.Invalid(field, "must be 1 to 50 characters, not only spaces")
+	}
+	if err := text.CheckLine(field, s); err != nil {
+		return "", err
 	}
 	return s, nil
 }
@@ -91,7 +98,8 @@ func notFound(err error, id int64) error {
 	return database.NoRows(err, ErrNotFound, fmt.Sprintf("load member %d", id))
 }
 
-// NewLocal is what a LOCAL member is created from.
+// NewLocal is what a LOCAL member is created from. CreateLocal hashes the
+// password: call it outside a transaction.
 type NewLocal struct {
 	Email, Password, Name, Role string
 }
@@ -109,7 +117,7 @@ func CreateLocal(ctx context.Context, q *db.Queries, in NewLocal) (db.Member, er
 	if !password.ValidLength(in.Password) {
 		return db.Member{}, problem.Invalid("/password", "must be 8 to 128 characters")
 	}
-	hash, err := password.Hash(in.Password)
+	hash, err := password.Hash(ctx, in.Password)
 	if err != nil {
 		return db.Member{}, err
 	}
@@ -160,45 +168,96 @@ func DeleteWithSessions(ctx context.Context, pool *pgxpool.Pool, sessions Sessio
 	return Delete(ctx, db.New(pool), id)
 }
 
-// LoadSessionMember returns the current name, role and plan of an ACTIVE
-// member, or nil for a member that is gone or suspended. Sessions call it on
-// every request (one primary-key read), so a change of plan, role, status or
-// name reaches every session of the member by its next request.
-func LoadSessionMember(ctx context.Context, pool *pgxpool.Pool, id int64) (*session.Member, error) {
-	row, err := db.New(pool).GetMemberPrincipal(ctx, id)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("load member %d: %w", id, err)
-	}
-	if row.Status != StatusActive {
-		return nil, nil
-	}
-	return &session.Member{
-		Principal:         session.Principal{MemberID: row.ID, Name: row.Name, Role: row.Role, Plan: row.Plan},
-		SessionsRevokedAt: row.SessionsRevokedAt,
-	}, nil
+// SignIn is what starting a session needs of a member.
+type SignIn struct {
+	Principal session.Principal
+	Status    string
+	// Epoch is the member's session epoch, read with their credentials.
+	Epoch int64
 }
 
-// BootstrapAdmin makes email an administrator at start-up: it creates the
-// member with password when there is none, and promotes an existing one
-// (leaving their password alone). Running it again changes nothing.
+// SignInOf is the sign-in of a member row.
+func SignInOf(m db.Member) SignIn {
+	return SignIn{
+		Principal: session.Principal{
+			MemberID: m.ID, Email: m.Email, Name: m.Name, Role: m.Role, Plan: m.Plan, PlanExpiresAt: m.PlanExpiresAt,
+		},
+		Status: m.Status, Epoch: m.SessionEpoch,
+	}
+}
+
+// Credentials is the sign-in of the row a password login read.
+func Credentials(m db.GetMemberCredentialsRow) SignIn {
+	return SignIn{
+		Principal: session.Principal{
+			MemberID: m.ID, Email: m.Email, Name: m.Name, Role: m.Role, Plan: m.Plan, PlanExpiresAt: m.PlanExpiresAt,
+		},
+		Status: m.Status, Epoch: m.SessionEpoch,
+	}
+}
+
+// BootstrapAdmin makes email an administrator at start-up with password pw.
+// It creates the member when there is none. An existing account is promoted
+// only when its password is pw: otherwise whoever signed up with that e-mail
+// first would become administrator with their own password. Such an account
+// gets pw as its password and loses its sessions, and a warning is logged.
+// Running it again changes nothing.
 func BootstrapAdmin(ctx context.Context, pool *pgxpool.Pool, email, pw string) error {
 	email, err := NormalizeEmail("ADMIN_EMAIL", email)
 	if err != nil {
 		return fmt.Errorf("ADMIN_EMAIL: %w", err)
 	}
-	hash, err := password.Hash(pw)
+	q := db.New(pool)
+	existing, err := q.GetMemberCredentials(ctx, email)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		hash, err := password.Hash(ctx, pw)
+		if err != nil {
+			return err
+		}
+		name, _, _ := strings.Cut(email, "@")
+		_, err = q.CreateAdminIfAbsent(ctx, db.CreateAdminIfAbsentParams{Email: &email, PasswordHash: &hash, Name: truncate(name, 50)})
+		if errors.Is(err, pgx.ErrNoRows) {
+			// Another replica created it meanwhile: check it as an existing one.
+			return BootstrapAdmin(ctx, pool, email, pw)
+		}
+		if err != nil {
+			return fmt.Errorf("bootstrap administrator: %w", err)
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("bootstrap administrator: %w", err)
+	}
+	ok, err := password.Verify(ctx, pw, existing.PasswordHash)
 	if err != nil {
 		return err
 	}
-	name, _, _ := strings.Cut(email, "@")
-	if _, err := db.New(pool).PromoteOrCreateAdmin(ctx, db.PromoteOrCreateAdminParams{
-		Email: &email, PasswordHash: &hash, Name: truncate(name, 50),
-	}); err != nil {
-		return fmt.Errorf("bootstrap administrator: %w", err)
+	if ok {
+		if existing.Role == session.RoleAdmin && existing.Status == StatusActive {
+			return nil
+		}
+		if _, err := q.SetMemberRole(ctx, db.SetMemberRoleParams{ID: existing.ID, Role: session.RoleAdmin}); err != nil {
+			return fmt.Errorf("promote administrator: %w", err)
+		}
+		return nil
 	}
+	hash, err := password.Hash(ctx, pw)
+	if err != nil {
+		return err
+	}
+	if err := database.InTx(ctx, pool, func(q *db.Queries) error {
+		if err := q.ResetAdminAccount(ctx, db.ResetAdminAccountParams{ID: existing.ID, PasswordHash: &hash}); err != nil {
+			return fmt.Errorf("reset administrator account: %w", err)
+		}
+		if _, err := q.DeleteMemberAuthSessions(ctx, db.DeleteMemberAuthSessionsParams{MemberID: existing.ID}); err != nil {
+			return fmt.Errorf("end administrator account's sessions: %w", err)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	slog.Warn("ADMIN_EMAIL belonged to an account whose password was not ADMIN_PASSWORD: it now has ADMIN_PASSWORD, is an administrator and was signed out everywhere",
+		"member_id", existing.ID)
 	return nil
 }
 
@@ -208,6 +267,13 @@ func truncate(s string, n int) string {
 		return string(r[:n])
 	}
 	return s
+}
+
+// UserOf maps the signed-in member a session loaded to the wire's User.
+func UserOf(p *session.Principal) api.User {
+	return api.User{
+		ID: p.MemberID, Email: p.Email, Name: p.Name, Role: p.Role, Plan: p.Plan, PlanExpiresAt: p.PlanExpiresAt,
+	}
 }
 
 // ToUser maps a member to the wire's User.

@@ -43,12 +43,13 @@ func TestMissingMemberIsNotFoundButOnesOwnIsUnauthenticated(t *testing.T) {
 	}
 }
 
-func TestBootstrapAdminCreatesOrPromotesOnce(t *testing.T) {
+func TestBootstrapAdminPromotesOnlyTheHolderOfItsPassword(t *testing.T) {
 	t.Parallel()
 	pool := dbtest.NewPool(t)
 	ctx := context.Background()
 	q := db.New(pool)
-	existing, err := member.CreateLocal(ctx, q, member.NewLocal{Email: "lead@nestegg.test", Password: "members own password", Name: "Lead"})
+	// The real administrator signed up with ADMIN_EMAIL and ADMIN_PASSWORD.
+	owner, err := member.CreateLocal(ctx, q, member.NewLocal{Email: "lead@nestegg.test", Password: "bootstrap password", Name: "Lead"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,25 +58,52 @@ func TestBootstrapAdminCreatesOrPromotesOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	m, err := member.Get(ctx, q, existing.ID)
+	m, err := member.Get(ctx, q, owner.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Role != "ADMIN" || m.Name != "Lead" {
+	if m.Role != "ADMIN" || m.Name != "Lead" || m.SessionEpoch != owner.SessionEpoch {
 		t.Fatalf("promoted member %+v", m)
 	}
-	// Promotion keeps the member's own password.
-	if ok, _ := password.Verify("members own password", m.PasswordHash); !ok {
-		t.Fatal("bootstrap replaced an existing member's password")
-	}
+
 	if err := member.BootstrapAdmin(ctx, pool, "new-admin@nestegg.test", "bootstrap password"); err != nil {
 		t.Fatal(err)
 	}
-	created, err := q.GetMemberByEmail(ctx, "new-admin@nestegg.test")
+	created, err := q.GetMemberCredentials(ctx, "new-admin@nestegg.test")
 	if err != nil || created.Role != "ADMIN" {
-		t.Fatalf("created administrator %+v (%v)", created, err)
+		t.Fatalf("created admin %+v: %v", created, err)
 	}
-	if ok, _ := password.Verify("bootstrap password", created.PasswordHash); !ok {
-		t.Fatal("created administrator cannot use ADMIN_PASSWORD")
+	if ok, _ := password.Verify(ctx, "bootstrap password", created.PasswordHash); !ok {
+		t.Fatal("the created administrator does not have ADMIN_PASSWORD")
+	}
+}
+
+// TestBootstrapAdminDoesNotPromoteAStranger: whoever signed up first with
+// ADMIN_EMAIL does not become administrator with their own password; the
+// account gets ADMIN_PASSWORD and loses its sessions.
+func TestBootstrapAdminDoesNotPromoteAStranger(t *testing.T) {
+	t.Parallel()
+	pool := dbtest.NewPool(t)
+	ctx := context.Background()
+	q := db.New(pool)
+	squatter, err := member.CreateLocal(ctx, q, member.NewLocal{Email: "lead@nestegg.test", Password: "the squatter's password", Name: "Squatter"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := member.BootstrapAdmin(ctx, pool, "lead@nestegg.test", "bootstrap password"); err != nil {
+		t.Fatal(err)
+	}
+	m, err := q.GetMemberCredentials(ctx, "lead@nestegg.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := password.Verify(ctx, "the squatter's password", m.PasswordHash); ok {
+		t.Fatal("the squatter's password still signs in to the administrator account")
+	}
+	if ok, _ := password.Verify(ctx, "bootstrap password", m.PasswordHash); !ok || m.Role != "ADMIN" {
+		t.Fatalf("the account does not hold ADMIN_PASSWORD as administrator: role %s", m.Role)
+	}
+	if m.SessionEpoch <= squatter.SessionEpoch {
+		t.Fatal("the squatter's sessions were not revoked")
 	}
 }

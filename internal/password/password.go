@@ -2,11 +2,18 @@
 package password
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"net/http"
+	"runtime"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/alexedwards/argon2id"
+
+	"github.com/nestegg/nestegg/internal/problem"
 )
 
 // Length limits, in characters. No composition rules, and never truncated.
@@ -19,8 +26,43 @@ const (
 // configuration (19 MiB, 2 iterations, 1 lane).
 var params = &argon2id.Params{Memory: 19 * 1024, Iterations: 2, Parallelism: 1, SaltLength: 16, KeyLength: 32}
 
+// slots bounds the argon2 work running at once to the CPUs: a burst of
+// sign-ins (or of guesses) queues here instead of taking every core from the
+// requests of members already signed in.
+var slots = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+
+// maxWait is how long a password check waits for a slot before answering
+// 503: under a flood, failing fast beats piling up requests.
+var maxWait = 3 * time.Second
+
+// ErrBusy answers a password check that found no free slot in time.
+var ErrBusy = &problem.Error{
+	Status: http.StatusServiceUnavailable, Code: problem.CodeServiceUnavailable,
+	Detail:  "too many sign-ins at once; try again in a moment",
+	Headers: map[string]string{"Retry-After": "1"},
+}
+
+func acquire(ctx context.Context) (release func(), err error) {
+	wait, cancel := context.WithTimeout(ctx, maxWait)
+	defer cancel()
+	select {
+	case slots <- struct{}{}:
+		return func() { <-slots }, nil
+	case <-wait.Done():
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, ErrBusy
+	}
+}
+
 // Hash returns the argon2id PHC string of pw.
-func Hash(pw string) (string, error) {
+func Hash(ctx context.Context, pw string) (string, error) {
+	release, err := acquire(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer release()
 	h, err := argon2id.CreateHash(pw, params)
 	if err != nil {
 		return "", fmt.Errorf("hash password: %w", err)
@@ -31,7 +73,12 @@ func Hash(pw string) (string, error) {
 // Verify reports whether pw matches hash. A nil hash (a member without a
 // password) never matches, but costs the same time as a real check, so the
 // answer's timing does not tell whether an account exists or has a password.
-func Verify(pw string, hash *string) (bool, error) {
+func Verify(ctx context.Context, pw string, hash *string) (bool, error) {
+	release, err := acquire(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer release()
 	if hash == nil {
 		_, _ = argon2id.ComparePasswordAndHash(pw, dummyHash())
 		return false, nil
@@ -42,6 +89,9 @@ func Verify(pw string, hash *string) (bool, error) {
 	}
 	return ok, nil
 }
+
+// IsBusy reports whether err is a password check refused for want of a slot.
+func IsBusy(err error) bool { return errors.Is(err, ErrBusy) }
 
 // ValidLength reports whether pw is within the length limits.
 func ValidLength(pw string) bool {

@@ -1,32 +1,36 @@
 package password
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestHashAndVerify(t *testing.T) {
 	t.Parallel()
-	h, err := Hash("correct horse battery")
+	ctx := context.Background()
+	h, err := Hash(ctx, "correct horse battery")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(h, "$argon2id$") {
 		t.Fatalf("hash %q is not argon2id", h)
 	}
-	if ok, err := Verify("correct horse battery", &h); err != nil || !ok {
+	if ok, err := Verify(ctx, "correct horse battery", &h); err != nil || !ok {
 		t.Fatalf("right password: %v %v", ok, err)
 	}
-	if ok, _ := Verify("correct horse batterY", &h); ok {
+	if ok, _ := Verify(ctx, "correct horse batterY", &h); ok {
 		t.Fatal("wrong password accepted")
 	}
-	if ok, _ := Verify("anything", nil); ok {
+	if ok, _ := Verify(ctx, "anything", nil); ok {
 		t.Fatal("member without a password matched")
 	}
 	// Not truncated: a long password differs from its prefix.
 	long := strings.Repeat("a", 128)
-	hl, _ := Hash(long)
-	if ok, _ := Verify(long[:127], &hl); ok {
+	hl, _ := Hash(ctx, long)
+	if ok, _ := Verify(ctx, long[:127], &hl); ok {
 		t.Fatal("password truncated")
 	}
 }
@@ -43,5 +47,37 @@ func TestValidLength(t *testing.T) {
 		if got := ValidLength(pw); got != want {
 			t.Errorf("ValidLength(%d chars) = %v", len([]rune(pw)), got)
 		}
+	}
+}
+
+// TestHashingIsBounded fills every slot and checks that a further check waits
+// with its caller's context and, past the wait, answers ErrBusy (503) instead
+// of running: argon2 work never exceeds the CPUs.
+func TestHashingIsBounded(t *testing.T) {
+	// Not parallel: it takes every slot.
+	for i := 0; i < cap(slots); i++ {
+		slots <- struct{}{}
+	}
+	defer func() {
+		for i := 0; i < cap(slots); i++ {
+			<-slots
+		}
+	}()
+	h := dummyHash()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Verify(ctx, "x", &h); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled caller got %v, want context.Canceled", err)
+	}
+
+	old := maxWait
+	maxWait = 20 * time.Millisecond
+	defer func() { maxWait = old }()
+	if _, err := Verify(context.Background(), "x", &h); !IsBusy(err) {
+		t.Fatalf("over the bound: %v, want ErrBusy", err)
+	}
+	if _, err := Hash(context.Background(), "x"); !IsBusy(err) {
+		t.Fatalf("hash over the bound: %v, want ErrBusy", err)
 	}
 }

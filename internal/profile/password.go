@@ -2,13 +2,12 @@ package profile
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
-	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
+	"github.com/jackc/pgx/v5"
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
@@ -28,19 +27,22 @@ var (
 		"the new password must differ from the current one")
 )
 
+// guessesPerMember is how many wrong passwords one member's sessions may try
+// in throttle.Window, through verify-password and password change together:
+// a stolen session must not become a password oracle.
+const guessesPerMember = 10
+
 // ChangePassword replaces the member's password and ends their other
 // sessions; this one stays signed in.
 func (h *ProfileHandler) ChangePassword(ctx context.Context, req api.ChangePasswordRequestObject) (api.ChangePasswordResponseObject, error) {
 	p := session.PrincipalFrom(ctx)
-	revokedAt, err := changePassword(ctx, h.pool, p.MemberID, req.Body.CurrentPassword, req.Body.NewPassword)
-	if err != nil {
+	if err := h.changePassword(ctx, p, req.Body.CurrentPassword, req.Body.NewPassword); err != nil {
 		return nil, err
 	}
-	h.sessions.KeepAfterRevocation(ctx, revokedAt)
 	if err := h.sessions.EndMemberSessions(ctx, p.MemberID, p.Token); err != nil {
 		// The password is changed and the other sessions are already revoked
-		// (sessions_revoked_at ends them on their next request); only their
-		// stored copies stay until then, so the answer is still a success.
+		// (their epoch is behind the member's); only their stored copies stay
+		// until then, so the answer is still a success.
 		slog.WarnContext(ctx, "end other sessions after password change",
 			"request_id", problem.RequestID(ctx), "member_id", p.MemberID, "error", err)
 	}
@@ -48,85 +50,80 @@ func (h *ProfileHandler) ChangePassword(ctx context.Context, req api.ChangePassw
 }
 
 // changePassword checks current against the member's password and stores
-// next in its place, revoking every session that signed in before. It
-// returns the revocation time, which the caller's own session must outlive.
-func changePassword(ctx context.Context, pool *pgxpool.Pool, id int64, current, next string) (time.Time, error) {
+// next in its place, revoking every session but the caller's. Both argon2
+// computations run before the transaction, which only swaps the hash if it is
+// still the one checked.
+func (h *ProfileHandler) changePassword(ctx context.Context, p *session.Principal, current, next string) error {
 	if !password.ValidLength(next) {
-		return time.Time{}, problem.Invalid("/newPassword", "must be 8 to 128 characters")
+		return problem.Invalid("/newPassword", "must be 8 to 128 characters")
 	}
-	var revokedAt time.Time
-	err := database.InTx(ctx, pool, func(q *db.Queries) error {
-		// The lock makes a concurrent change wait and then check against
-		// the password this one set.
-		m, err := member.GetSelfForUpdate(ctx, q, id)
+	oldHash, err := h.checkPassword(ctx, p.MemberID, current)
+	if err != nil {
+		return err
+	}
+	if oldHash == nil {
+		return errWrongPassword
+	}
+	// current is the password, so comparing the strings is comparing with
+	// the password.
+	if next == current {
+		return errSamePassword
+	}
+	newHash, err := password.Hash(ctx, next)
+	if err != nil {
+		return err
+	}
+	return database.InTx(ctx, h.pool, func(q *db.Queries) error {
+		epoch, err := q.ReplaceMemberPassword(ctx, db.ReplaceMemberPasswordParams{ID: p.MemberID, NewHash: &newHash, OldHash: oldHash})
+		if errors.Is(err, pgx.ErrNoRows) {
+			return errPasswordChanged
+		}
 		if err != nil {
-			return err
+			return fmt.Errorf("replace password of member %d: %w", p.MemberID, err)
 		}
-		if m.PasswordHash == nil {
-			return errSocialAccount
-		}
-		ok, err := password.Verify(current, m.PasswordHash)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return errWrongPassword
-		}
-		// current is the password, so comparing the strings is comparing
-		// with the password.
-		if next == current {
-			return errSamePassword
-		}
-		hash, err := password.Hash(next)
-		if err != nil {
-			return err
-		}
-		if err := q.UpdateMemberPassword(ctx, db.UpdateMemberPasswordParams{ID: id, PasswordHash: &hash}); err != nil {
-			return fmt.Errorf("update password of member %d: %w", id, err)
-		}
-		// Taken as late as possible: a sign-in with the old password that
-		// lands between this instant and the commit would outlive it.
-		revokedAt = session.RevocationTime()
-		if err := q.RevokeMemberSessions(ctx, db.RevokeMemberSessionsParams{ID: id, RevokedAt: &revokedAt}); err != nil {
-			return fmt.Errorf("revoke sessions of member %d: %w", id, err)
-		}
-		return nil
+		return session.KeepTx(ctx, q, p.Token, epoch)
 	})
-	return revokedAt, err
 }
 
-// verifyFailuresPerMember is how many wrong passwords a session may try in
-// throttle.Window: a stolen session must not become a password oracle.
-const verifyFailuresPerMember = 10
+// checkPassword checks pw against the member's password, counting a wrong
+// one against the member's guesses. It returns the hash pw matched, or nil
+// for a wrong password.
+func (h *ProfileHandler) checkPassword(ctx context.Context, id int64, pw string) (*string, error) {
+	hash, err := db.New(h.pool).GetMemberPasswordHash(ctx, id)
+	if err = member.Self(err, id); err != nil {
+		return nil, err
+	}
+	if hash == nil {
+		return nil, errSocialAccount
+	}
+	attempt, err := h.throttle.Reserve(ctx, throttle.Limit{Key: throttle.MemberKey(id), Max: guessesPerMember})
+	if err != nil {
+		return nil, err
+	}
+	ok, err := password.Verify(ctx, pw, hash)
+	if err != nil {
+		_ = attempt.Release(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	if !ok {
+		return nil, nil
+	}
+	if err := attempt.Release(ctx); err != nil {
+		return nil, err
+	}
+	return hash, nil
+}
+
+var errPasswordChanged = problem.Conflict(problem.CodeConflict, "the password was changed meanwhile; sign in again")
 
 // VerifyPassword answers whether the password is the member's.
 func (h *ProfileHandler) VerifyPassword(ctx context.Context, req api.VerifyPasswordRequestObject) (api.VerifyPasswordResponseObject, error) {
-	id := session.PrincipalFrom(ctx).MemberID
-	key := throttle.MemberKey(id)
-	if err := h.throttle.Check(ctx, throttle.Limit{Key: key, Max: verifyFailuresPerMember}); err != nil {
-		return nil, err
-	}
-	ok, err := verifyPassword(ctx, db.New(h.pool), id, req.Body.Password)
-	if err != nil {
-		return nil, err
-	}
-	if ok {
-		err = h.throttle.Clear(ctx, key)
-	} else {
-		err = h.throttle.Fail(ctx, key)
+	hash, err := h.checkPassword(ctx, session.PrincipalFrom(ctx).MemberID, req.Body.Password)
+	if err == errSocialAccount {
+		return api.VerifyPassword200JSONResponse{Valid: false}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	return api.VerifyPassword200JSONResponse{Valid: ok}, nil
-}
-
-// verifyPassword reports whether pw is the member's password; never for a
-// member without one.
-func verifyPassword(ctx context.Context, q *db.Queries, id int64, pw string) (bool, error) {
-	m, err := member.GetSelf(ctx, q, id)
-	if err != nil {
-		return false, err
-	}
-	return password.Verify(pw, m.PasswordHash)
+	return api.VerifyPassword200JSONResponse{Valid: hash != nil}, nil
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -9,34 +10,15 @@ import (
 	"time"
 
 	"github.com/alexedwards/scs/v2"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/problem"
 )
 
 // CookieName is the session cookie.
 const CookieName = "nestegg_session"
-
-// Keys of the session's values.
-const (
-	keyMemberID = "memberID"
-	keyName     = "name"
-	keyRole     = "role"
-	keyPlan     = "plan"
-	// keyAuthAt is when the member signed in (Unix nanoseconds); a session
-	// from before the member's sessions_revoked_at is no longer valid.
-	keyAuthAt = "authAt"
-)
-
-// Member is what the session needs to know of its member on each request.
-type Member struct {
-	Principal
-	// SessionsRevokedAt ends every session that signed in before it.
-	SessionsRevokedAt *time.Time
-}
-
-// LoadMember returns the member with id as they are now, or nil when they
-// are gone or may not use the service (suspended).
-type LoadMember func(ctx context.Context, id int64) (*Member, error)
 
 // Config sets up a Manager.
 type Config struct {
@@ -49,38 +31,25 @@ type Config struct {
 type Manager struct {
 	scs    *scs.SessionManager
 	store  *Store
-	load   LoadMember
+	pool   *pgxpool.Pool
 	secure bool
 }
 
-// NewManager returns a session manager over store.
-func NewManager(cfg Config, store *Store, load LoadMember) *Manager {
+// NewManager returns a session manager over store. scs keeps the absolute
+// lifetime; the idle expiry is the store's (see Store.Slide), so that a read
+// that changes nothing writes nothing.
+func NewManager(cfg Config, store *Store, pool *pgxpool.Pool) *Manager {
 	sm := scs.New()
 	sm.Store = store
-	sm.Codec = tolerantCodec{}
+	sm.Codec = codec{}
 	sm.Lifetime = cfg.Lifetime
-	sm.IdleTimeout = cfg.IdleTimeout
 	sm.HashTokenInStore = true
 	sm.Cookie.Name = CookieName
 	sm.Cookie.HttpOnly = true
 	sm.Cookie.SameSite = http.SameSiteLaxMode
 	sm.Cookie.Secure = cfg.CookieSecure
 	sm.Cookie.Path = "/"
-	return &Manager{scs: sm, store: store, load: load, secure: cfg.CookieSecure}
-}
-
-// tolerantCodec reads an undecodable session (corrupt, or written by an
-// incompatible version) as an empty one, so its holder is signed out instead
-// of answered 500 until it expires.
-type tolerantCodec struct{ scs.GobCodec }
-
-func (c tolerantCodec) Decode(b []byte) (time.Time, map[string]any, error) {
-	deadline, values, err := c.GobCodec.Decode(b)
-	if err != nil {
-		slog.Warn("unreadable session; treating it as signed out", "error", err)
-		return time.Now(), map[string]any{}, nil
-	}
-	return deadline, values, nil
+	return &Manager{scs: sm, store: store, pool: pool, secure: cfg.CookieSecure}
 }
 
 // Store returns the manager's store.
@@ -148,29 +117,35 @@ func (m *Manager) Middleware(next http.Handler) http.Handler {
 }
 
 // principal returns the session's member as they are now, ending a session
-// whose member is gone, suspended or signed out everywhere since.
+// that PostgreSQL no longer confirms: ended, revoked, expired, or whose member
+// is gone or suspended. It is the request's one PostgreSQL read.
 func (m *Manager) principal(ctx context.Context, token string) (*Principal, error) {
-	id := m.scs.GetInt64(ctx, keyMemberID)
-	if id == 0 {
+	if m.scs.GetInt64(ctx, keyMemberID) == 0 {
 		return nil, nil
 	}
-	mem, err := m.load(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	authAt := m.scs.GetInt64(ctx, keyAuthAt)
-	if mem == nil || (mem.SessionsRevokedAt != nil && authAt <= mem.SessionsRevokedAt.UnixNano()) {
+	hash := HashToken(token)
+	row, err := db.New(m.pool).GetSessionPrincipal(ctx, db.GetSessionPrincipalParams{TokenHash: hash, Now: time.Now()})
+	if errors.Is(err, pgx.ErrNoRows) {
 		if err := m.scs.Destroy(ctx); err != nil {
 			return nil, fmt.Errorf("end session: %w", err)
 		}
 		return nil, nil
 	}
-	p := mem.Principal
-	p.Token = token
-	// Keep the stored copy current, so a session restored from PostgreSQL
-	// shows the plan the member has (the request itself uses p).
+	if err != nil {
+		return nil, fmt.Errorf("load session member: %w", err)
+	}
+	p := Principal{
+		MemberID: row.ID, Email: row.Email, Name: row.Name, Role: row.Role,
+		Plan: row.Plan, PlanExpiresAt: row.PlanExpiresAt, Token: token,
+	}
+	// Keep the stored copy current (a rare write: only when the member
+	// changed), so the session shows the plan the member has.
 	if m.scs.GetString(ctx, keyName) != p.Name || m.scs.GetString(ctx, keyRole) != p.Role || m.scs.GetString(ctx, keyPlan) != p.Plan {
 		m.put(ctx, p)
+	}
+	if _, err := m.store.Slide(ctx, hash, row.ExpiresAt, row.Deadline); err != nil {
+		// The answer goes out; the next request slides it.
+		slog.WarnContext(ctx, "slide session", "request_id", problem.RequestID(ctx), "error", err)
 	}
 	return &p, nil
 }
@@ -183,18 +158,16 @@ func (m *Manager) put(ctx context.Context, p Principal) {
 }
 
 // Start signs the member in on this request: a new token (no fixation), the
-// member's values, saved in both stores. It returns the token for the body;
-// the cookie is set when the answer is written.
-//
-// Sign-in and revocation times are the real clock's, like every session time
-// scs keeps, so that a test's fixed clock cannot make them equal.
-func (m *Manager) Start(ctx context.Context, p Principal) (string, error) {
+// member's values and the session epoch read with their credentials, saved
+// in both stores. It returns the token for the body; the cookie is set when
+// the answer is written.
+func (m *Manager) Start(ctx context.Context, p Principal, epoch int64) (string, error) {
 	if err := m.scs.RenewToken(ctx); err != nil {
 		return "", fmt.Errorf("renew session token: %w", err)
 	}
 	m.put(ctx, p)
-	m.scs.Put(ctx, keyAuthAt, time.Now().UnixNano())
-	token, expiry, err := m.scs.Commit(ctx)
+	m.scs.Put(ctx, keyEpoch, epoch)
+	token, expiry, err := m.scs.Commit(asNewSession(ctx))
 	if err != nil {
 		return "", fmt.Errorf("save session: %w", err)
 	}
@@ -212,15 +185,13 @@ func (m *Manager) End(ctx context.Context) error {
 	return nil
 }
 
-// RevocationTime is the instant to store in member.sessions_revoked_at to end
-// every session that signed in until now. It is truncated to PostgreSQL's
-// microseconds so the stored value compares exactly.
-func RevocationTime() time.Time { return time.Now().Truncate(time.Microsecond) }
-
-// KeepAfterRevocation keeps this request's session valid across a revocation
-// at revokedAt: the member's other sessions end, this one stays.
-func (m *Manager) KeepAfterRevocation(ctx context.Context, revokedAt time.Time) {
-	m.scs.Put(ctx, keyAuthAt, revokedAt.UnixNano()+1)
+// KeepTx keeps the session of token valid across a revocation to epoch (the
+// member's other sessions end, this one stays), in the revoking transaction.
+func KeepTx(ctx context.Context, q *db.Queries, token string, epoch int64) error {
+	if err := q.SetAuthSessionEpoch(ctx, db.SetAuthSessionEpochParams{TokenHash: HashToken(token), Epoch: epoch}); err != nil {
+		return fmt.Errorf("keep session: %w", err)
+	}
+	return nil
 }
 
 // EndMemberSessions deletes the stored sessions of a member except the

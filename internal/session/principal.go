@@ -1,6 +1,9 @@
 package session
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Roles and plans as stored and as on the wire.
 const (
@@ -13,10 +16,12 @@ const (
 
 // Principal is the signed-in member a request acts for.
 type Principal struct {
-	MemberID int64
-	Name     string
-	Role     string
-	Plan     string
+	MemberID      int64
+	Email         *string
+	Name          string
+	Role          string
+	Plan          string
+	PlanExpiresAt *time.Time
 	// Token is the session token the request came with (needed to end the
 	// member's other sessions but not this one).
 	Token string

@@ -1,18 +1,18 @@
-// Package session keeps sessions with alexedwards/scs: Redis is the fast
-// store, and every session is mirrored into PostgreSQL (auth_session), which
-// serves it whenever Redis misses or fails.
+// Package session keeps sessions with alexedwards/scs. PostgreSQL
+// (auth_session) is the authority on which sessions exist; Redis holds a copy
+// of each session's data so that loading a session is one Redis GET, and
+// every authenticated request confirms the session in the same PostgreSQL
+// read that loads its member. A session deleted in PostgreSQL is over on every
+// replica, whatever a Redis that missed the delete still holds.
 package session
 
 import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/alexedwards/scs/goredisstore"
@@ -29,105 +29,73 @@ import (
 // already hashed by scs (HashTokenInStore), so neither copy holds a usable
 // token.
 type Store struct {
-	fast   *goredisstore.RedisStore
-	redis  *redis.Client
-	prefix string
-	pool   *pgxpool.Pool
-	codec  scs.Codec
-
-	// syncEvery is how often an unchanged session's sliding expiry is saved.
-	syncEvery time.Duration
-	// backoff is how long Redis is left alone after it fails, so an outage
-	// costs one timeout now and then instead of one per request.
-	backoff   time.Duration
-	downUntil atomic.Int64
-
-	// pendingDeletes are tokens ended while Redis could not be told; their
-	// Redis copies must not be served when Redis returns.
-	pendingDeletes sync.Map
-
-	// localSaves stands in for the Redis markers while Redis is away, so an
-	// outage does not turn every authenticated read into a PostgreSQL write.
-	localSaves recentSaves
-}
-
-// recentSaves remembers, per replica, which session data was saved when.
-// It is bounded: forgetting only costs an extra write.
-type recentSaves struct {
-	mu sync.Mutex
-	at map[string]time.Time
-}
-
-const maxRecentSaves = 100_000
-
-// claim reports whether key has not been saved within every, and if so
-// records it as saved now.
-func (r *recentSaves) claim(key string, every time.Duration) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	now := time.Now()
-	if t, ok := r.at[key]; ok && now.Sub(t) < every {
-		return false
-	}
-	if r.at == nil || len(r.at) >= maxRecentSaves {
-		r.at = make(map[string]time.Time)
-	}
-	r.at[key] = now
-	return true
-}
-
-func (r *recentSaves) forget(key string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.at, key)
+	fast    *goredisstore.RedisStore
+	redis   *redis.Client
+	prefix  string
+	pool    *pgxpool.Pool
+	idle    time.Duration
+	breaker *breaker
 }
 
 // StoreConfig tunes a Store; zero values take the defaults.
 type StoreConfig struct {
-	Prefix    string
-	SyncEvery time.Duration
-	Backoff   time.Duration
+	Prefix string
+	// IdleTimeout ends a session unused this long (its expires_at slides).
+	IdleTimeout time.Duration
+	// Backoff is how long a failed Redis is left alone before one request
+	// probes it again.
+	Backoff time.Duration
 }
 
 // NewStore returns the tiered store.
 func NewStore(pool *pgxpool.Pool, rdb *redis.Client, cfg StoreConfig) *Store {
-	if cfg.SyncEvery == 0 {
-		cfg.SyncEvery = 5 * time.Minute
-	}
 	if cfg.Backoff == 0 {
 		cfg.Backoff = 2 * time.Second
+	}
+	if cfg.IdleTimeout == 0 {
+		cfg.IdleTimeout = 30 * 24 * time.Hour
 	}
 	prefix := cfg.Prefix + "session:"
 	return &Store{
 		fast: goredisstore.NewWithPrefix(rdb, prefix), redis: rdb, prefix: prefix,
-		pool: pool, codec: scs.GobCodec{}, syncEvery: cfg.SyncEvery, backoff: cfg.Backoff,
+		pool: pool, idle: cfg.IdleTimeout, breaker: newBreaker(cfg.Backoff),
 	}
 }
 
-func (s *Store) redisUp() bool { return time.Now().UnixNano() >= s.downUntil.Load() }
-
-func (s *Store) redisFailed(op string, err error) {
-	if s.redisUp() {
+// redisCall runs f against Redis when the breaker lets it, and reports
+// whether it ran and succeeded. A failure opens the breaker, unless the
+// caller's own context ended: a client hanging up is not a Redis fault.
+func (s *Store) redisCall(ctx context.Context, op string, f func() error) bool {
+	if !s.breaker.allow() {
+		return false
+	}
+	err := f()
+	if err == nil {
+		s.breaker.succeeded()
+		return true
+	}
+	if ctx.Err() != nil {
+		s.breaker.abandoned()
+		return false
+	}
+	if s.breaker.failed() {
 		slog.Warn("redis session store failed; serving sessions from PostgreSQL", "op", op, "error", err)
 	}
-	s.downUntil.Store(time.Now().Add(s.backoff).UnixNano())
+	return false
 }
 
 // FindCtx reads Redis first; on a miss or an error it reads PostgreSQL and,
 // when the session is found there, writes it back to Redis.
 func (s *Store) FindCtx(ctx context.Context, hash string) ([]byte, bool, error) {
-	if _, ended := s.pendingDeletes.Load(hash); ended {
-		s.retryDelete(ctx, hash)
-		return nil, false, nil
-	}
-	if s.redisUp() {
-		b, found, err := s.fast.FindCtx(ctx, hash)
-		if err == nil && found {
-			return b, true, nil
-		}
-		if err != nil {
-			s.redisFailed("find", err)
-		}
+	var (
+		b     []byte
+		found bool
+	)
+	if s.redisCall(ctx, "find", func() (err error) {
+		b, found, err = s.fast.FindCtx(ctx, hash)
+		return err
+	}) && found {
+		return b, true, nil
 	}
 	row, err := db.New(s.pool).GetAuthSession(ctx, db.GetAuthSessionParams{TokenHash: hash, Now: time.Now()})
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -136,58 +104,83 @@ func (s *Store) FindCtx(ctx context.Context, hash string) ([]byte, bool, error) 
 	if err != nil {
 		return nil, false, fmt.Errorf("find session: %w", err)
 	}
-	if s.redisUp() {
-		if err := s.fast.CommitCtx(ctx, hash, row.Data, row.ExpiresAt); err != nil {
-			s.redisFailed("write back", err)
-		}
-	}
+	s.redisCall(ctx, "write back", func() error { return s.fast.CommitCtx(ctx, hash, row.Data, row.ExpiresAt) })
 	return row.Data, true, nil
 }
 
-// CommitCtx saves a session. With an idle timeout scs commits on every
-// request only to slide the expiry; writing both stores each time would put a
-// Redis write and a PostgreSQL fsync on every authenticated read and cap reads
-// at the insert rate. So a session is saved when its data changes, and
-// otherwise at most once per syncEvery: a marker keyed by the data's digest,
-// set in Redis with that lifetime, says it was saved lately. The sliding
-// expiry therefore moves in steps of syncEvery, which shortens a 30-day idle
-// timeout by at most that much.
-func (s *Store) CommitCtx(ctx context.Context, hash string, b []byte, expiry time.Time) error {
-	digest := sha256.Sum256(b)
-	key := hash + ":" + hex.EncodeToString(digest[:8])
-	marker := ""
-	if s.redisUp() {
-		fresh, err := s.redis.SetNX(ctx, s.prefix+"synced:"+key, 1, s.syncEvery).Result()
-		switch {
-		case err != nil:
-			s.redisFailed("sync marker", err)
-		case !fresh:
-			return nil
-		default:
-			marker = s.prefix + "synced:" + key
-			if err := s.fast.CommitCtx(ctx, hash, b, expiry); err != nil {
-				s.redisFailed("commit", err)
-			}
-		}
-	}
-	if marker == "" && !s.localSaves.claim(key, s.syncEvery) {
-		return nil
-	}
-	err := db.New(s.pool).UpsertAuthSession(ctx, db.UpsertAuthSessionParams{
-		TokenHash: hash, MemberID: s.memberOf(b), Data: b, ExpiresAt: expiry,
-	})
+type newSessionKey struct{}
+
+// asNewSession marks ctx so that CommitCtx inserts the session: only a
+// sign-in creates a session row, so no later save can bring back a session
+// that was ended meanwhile.
+func asNewSession(ctx context.Context) context.Context {
+	return context.WithValue(ctx, newSessionKey{}, true)
+}
+
+// CommitCtx saves a session whose values changed (scs calls it only then:
+// the idle expiry slides through Slide, without rewriting the data). A new
+// session is inserted; an existing one is updated only while its row still
+// exists, and Redis follows PostgreSQL.
+func (s *Store) CommitCtx(ctx context.Context, hash string, b []byte, deadline time.Time) error {
+	v, err := decodeValues(b)
 	if err != nil {
-		if marker != "" {
-			s.redis.Del(ctx, marker)
-		} else {
-			s.localSaves.forget(key)
-		}
 		return fmt.Errorf("save session: %w", err)
 	}
+	q := db.New(s.pool)
+	expires := minTime(time.Now().Add(s.idle), deadline)
+	if isNew, _ := ctx.Value(newSessionKey{}).(bool); isNew {
+		if v.MemberID == 0 {
+			return errors.New("save session: a session without a member")
+		}
+		err := q.InsertAuthSession(ctx, db.InsertAuthSessionParams{
+			TokenHash: hash, MemberID: v.MemberID, Epoch: v.Epoch, Data: b, ExpiresAt: expires, Deadline: deadline,
+		})
+		if err != nil {
+			return fmt.Errorf("save session: %w", err)
+		}
+	} else {
+		n, err := q.UpdateAuthSessionData(ctx, db.UpdateAuthSessionDataParams{TokenHash: hash, Data: b})
+		if err != nil {
+			return fmt.Errorf("save session: %w", err)
+		}
+		if n == 0 {
+			return nil
+		}
+	}
+	s.redisCall(ctx, "commit", func() error { return s.fast.CommitCtx(ctx, hash, b, expires) })
 	return nil
 }
 
-// DeleteCtx ends a session: the durable copy first (it must go), then Redis.
+// slideStep is how far behind its due idle expiry a session may fall before
+// it is moved: reads do not write, and a 30-day idle timeout ends at most
+// this much early.
+const slideStep = 5 * time.Minute
+
+// Slide moves the idle expiry of a session that is at least one step behind,
+// and reports whether this call wrote it. Of several requests in one step,
+// the conditional update lets exactly one write, and only that one touches
+// Redis.
+func (s *Store) Slide(ctx context.Context, hash string, expiresAt, deadline time.Time) (bool, error) {
+	next := minTime(time.Now().Add(s.idle), deadline)
+	if next.Sub(expiresAt) < slideStep {
+		return false, nil
+	}
+	n, err := db.New(s.pool).SlideAuthSession(ctx, db.SlideAuthSessionParams{
+		TokenHash: hash, ExpiresAt: next, Behind: next.Add(-slideStep),
+	})
+	if err != nil {
+		return false, fmt.Errorf("slide session: %w", err)
+	}
+	if n == 0 {
+		return false, nil
+	}
+	s.redisCall(ctx, "slide", func() error { return s.redis.PExpireAt(ctx, s.prefix+hash, next).Err() })
+	return true, nil
+}
+
+// DeleteCtx ends a session: the durable copy (the authority) first, then
+// Redis. Should Redis miss the delete, the stale copy is refused on use, as
+// no auth_session row confirms it.
 func (s *Store) DeleteCtx(ctx context.Context, hash string) error {
 	if err := db.New(s.pool).DeleteAuthSession(ctx, hash); err != nil {
 		return fmt.Errorf("delete session: %w", err)
@@ -196,37 +189,27 @@ func (s *Store) DeleteCtx(ctx context.Context, hash string) error {
 	return nil
 }
 
-func (s *Store) deleteFast(ctx context.Context, hash string) {
-	if !s.redisUp() {
-		s.pendingDeletes.Store(hash, struct{}{})
+func (s *Store) deleteFast(ctx context.Context, hashes ...string) {
+	if len(hashes) == 0 {
 		return
 	}
-	if err := s.fast.DeleteCtx(ctx, hash); err != nil {
-		s.redisFailed("delete", err)
-		s.pendingDeletes.Store(hash, struct{}{})
-		return
+	keys := make([]string, len(hashes))
+	for i, h := range hashes {
+		keys[i] = s.prefix + h
 	}
-	s.pendingDeletes.Delete(hash)
-}
-
-func (s *Store) retryDelete(ctx context.Context, hash string) {
-	if s.redisUp() {
-		s.deleteFast(ctx, hash)
-	}
+	s.redisCall(ctx, "delete", func() error { return s.redis.Del(ctx, keys...).Err() })
 }
 
 // EndMemberSessions deletes every session of the member except the one whose
 // token hashes to keepHash ("" keeps none), from both stores.
 func (s *Store) EndMemberSessions(ctx context.Context, memberID int64, keepHash string) error {
 	hashes, err := db.New(s.pool).DeleteMemberAuthSessions(ctx, db.DeleteMemberAuthSessionsParams{
-		MemberID: &memberID, KeepTokenHash: keepHash,
+		MemberID: memberID, KeepTokenHash: keepHash,
 	})
 	if err != nil {
 		return fmt.Errorf("end sessions of member %d: %w", memberID, err)
 	}
-	for _, h := range hashes {
-		s.deleteFast(ctx, h)
-	}
+	s.deleteFast(ctx, hashes...)
 	return nil
 }
 
@@ -255,23 +238,17 @@ func (s *Store) CleanupJob() jobs.Job {
 	}
 }
 
-// memberOf reads the member id out of encoded session data, for the
-// auth_session.member_id column.
-func (s *Store) memberOf(b []byte) *int64 {
-	_, values, err := s.codec.Decode(b)
-	if err != nil {
-		return nil
-	}
-	if id, ok := values[keyMemberID].(int64); ok && id > 0 {
-		return &id
-	}
-	return nil
-}
-
 // HashToken is how scs names a token in the store (HashTokenInStore).
 func HashToken(token string) string {
 	h := sha256.Sum256([]byte(token))
 	return base64.RawURLEncoding.EncodeToString(h[:])
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
 }
 
 // The context-free methods complete scs.Store; scs calls the Ctx ones.

@@ -1,23 +1,24 @@
-package session_test
+package session
 
 import (
 	"context"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/alexedwards/scs/v2"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/nestegg/nestegg/internal/dbtest"
-	"github.com/nestegg/nestegg/internal/session"
 )
 
 type storeEnv struct {
-	store  *session.Store
+	store  *Store
 	pool   *pgxpool.Pool
 	redis  *redis.Client
 	prefix string
+	member int64
 }
 
 func newStoreEnv(t *testing.T) storeEnv {
@@ -25,14 +26,21 @@ func newStoreEnv(t *testing.T) storeEnv {
 	pool := dbtest.NewPool(t)
 	rdb, prefix := dbtest.NewRedis(t)
 	return storeEnv{
-		store: session.NewStore(pool, rdb, session.StoreConfig{Prefix: prefix}),
-		pool:  pool, redis: rdb, prefix: prefix,
+		store: NewStore(pool, rdb, StoreConfig{Prefix: prefix, IdleTimeout: time.Hour}),
+		pool:  pool, redis: rdb, prefix: prefix + "session:", member: newMember(t, pool, "s"),
 	}
 }
 
-func (e storeEnv) redisKey(hash string) string { return e.prefix + "session:" + hash }
+func newMember(t *testing.T, pool *pgxpool.Pool, name string) int64 {
+	t.Helper()
+	var id int64
+	if err := pool.QueryRow(context.Background(), "INSERT INTO member (name) VALUES ($1) RETURNING id", name).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
 
-// durable returns the auth_session row's expiry, or the zero time.
+// durable returns the auth_session row's expiry and data, or the zero time.
 func (e storeEnv) durable(t *testing.T, hash string) (time.Time, []byte) {
 	t.Helper()
 	var exp time.Time
@@ -44,29 +52,37 @@ func (e storeEnv) durable(t *testing.T, hash string) (time.Time, []byte) {
 	return exp, data
 }
 
-func encode(t *testing.T, memberID int64, extra string) []byte {
+func encode(t *testing.T, memberID int64, name string) []byte {
 	t.Helper()
-	b, err := scs.GobCodec{}.Encode(time.Now().Add(time.Hour), map[string]any{"memberID": memberID, "x": extra})
+	b, err := codec{}.Encode(time.Now().Add(24*time.Hour), map[string]any{keyMemberID: memberID, keyName: name, keyEpoch: int64(0)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b
 }
 
-func TestCommitWritesBothAndFindPrefersRedis(t *testing.T) {
+// start stores a new session, as a sign-in does.
+func (e storeEnv) start(t *testing.T, hash string, deadline time.Time) []byte {
+	t.Helper()
+	data := encode(t, e.member, hash)
+	if err := e.store.CommitCtx(asNewSession(context.Background()), hash, data, deadline); err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func TestNewSessionWritesBothAndFindPrefersRedis(t *testing.T) {
 	t.Parallel()
 	e := newStoreEnv(t)
 	ctx := context.Background()
-	data := encode(t, 0, "a")
-	exp := time.Now().Add(time.Hour).Truncate(time.Microsecond)
-	if err := e.store.CommitCtx(ctx, "h1", data, exp); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := e.redis.Get(ctx, e.redisKey("h1")).Bytes(); string(got) != string(data) {
+	deadline := time.Now().Add(24 * time.Hour)
+	data := e.start(t, "h1", deadline)
+	if got, _ := e.redis.Get(ctx, e.prefix+"h1").Bytes(); string(got) != string(data) {
 		t.Fatal("Redis copy missing")
 	}
-	if gotExp, gotData := e.durable(t, "h1"); !gotExp.Equal(exp) || string(gotData) != string(data) {
-		t.Fatalf("durable copy %v, want expiry %v", gotExp, exp)
+	// The durable expiry is the idle one (an hour here), not the deadline.
+	if exp, got := e.durable(t, "h1"); exp.After(time.Now().Add(time.Hour)) || exp.Before(time.Now().Add(59*time.Minute)) || string(got) != string(data) {
+		t.Fatalf("durable copy expires %v", exp)
 	}
 	// Redis answers first: change only the durable copy and see Redis's value.
 	if _, err := e.pool.Exec(ctx, "UPDATE auth_session SET data = 'stale' WHERE token_hash = 'h1'"); err != nil {
@@ -82,19 +98,16 @@ func TestRedisMissFallsBackToPostgresAndWritesBack(t *testing.T) {
 	t.Parallel()
 	e := newStoreEnv(t)
 	ctx := context.Background()
-	data := encode(t, 0, "b")
-	if err := e.store.CommitCtx(ctx, "h2", data, time.Now().Add(time.Hour)); err != nil {
-		t.Fatal(err)
-	}
-	e.redis.Del(ctx, e.redisKey("h2"))
+	data := e.start(t, "h2", time.Now().Add(24*time.Hour))
+	e.redis.Del(ctx, e.prefix+"h2")
 	got, found, err := e.store.FindCtx(ctx, "h2")
 	if err != nil || !found || string(got) != string(data) {
 		t.Fatalf("fallback find: found=%v err=%v", found, err)
 	}
-	if back, _ := e.redis.Get(ctx, e.redisKey("h2")).Bytes(); string(back) != string(data) {
+	if back, _ := e.redis.Get(ctx, e.prefix+"h2").Bytes(); string(back) != string(data) {
 		t.Fatal("session not written back to Redis")
 	}
-	if ttl := e.redis.PTTL(ctx, e.redisKey("h2")).Val(); ttl <= 0 || ttl > time.Hour {
+	if ttl := e.redis.PTTL(ctx, e.prefix+"h2").Val(); ttl <= 0 || ttl > time.Hour {
 		t.Fatalf("written-back TTL %v, want the durable expiry", ttl)
 	}
 }
@@ -103,10 +116,8 @@ func TestExpiredDurableSessionIsNotRestored(t *testing.T) {
 	t.Parallel()
 	e := newStoreEnv(t)
 	ctx := context.Background()
-	if err := e.store.CommitCtx(ctx, "h3", encode(t, 0, "c"), time.Now().Add(time.Hour)); err != nil {
-		t.Fatal(err)
-	}
-	e.redis.Del(ctx, e.redisKey("h3"))
+	e.start(t, "h3", time.Now().Add(24*time.Hour))
+	e.redis.Del(ctx, e.prefix+"h3")
 	if _, err := e.pool.Exec(ctx, "UPDATE auth_session SET expires_at = now() - interval '1 second'"); err != nil {
 		t.Fatal(err)
 	}
@@ -115,52 +126,80 @@ func TestExpiredDurableSessionIsNotRestored(t *testing.T) {
 	}
 }
 
-// Sliding the expiry must not write on every request: a session is saved when
-// its data changes, and otherwise once per sync period.
-func TestSlidingCommitsWritePostgresOnlyWhenNeeded(t *testing.T) {
+// Only a sign-in inserts: a save of a session that was ended meanwhile (an
+// in-flight request re-saving it) writes neither store.
+func TestSaveOfAnEndedSessionDoesNotBringItBack(t *testing.T) {
 	t.Parallel()
 	e := newStoreEnv(t)
 	ctx := context.Background()
-	data := encode(t, 0, "d")
-	first := time.Now().Add(time.Hour).Truncate(time.Microsecond)
-	if err := e.store.CommitCtx(ctx, "h4", data, first); err != nil {
+	data := e.start(t, "h4", time.Now().Add(24*time.Hour))
+	if err := e.store.DeleteCtx(ctx, "h4"); err != nil {
 		t.Fatal(err)
 	}
-	for i := 1; i <= 5; i++ {
-		if err := e.store.CommitCtx(ctx, "h4", data, first.Add(time.Duration(i)*time.Minute)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if exp, _ := e.durable(t, "h4"); !exp.Equal(first) {
-		t.Fatalf("durable expiry %v moved on an unchanged session; want %v (no write)", exp, first)
-	}
-	if ttl := e.redis.PTTL(ctx, e.redisKey("h4")).Val(); ttl > time.Hour+time.Minute {
-		t.Fatalf("Redis TTL %v moved on an unchanged session (no write expected)", ttl)
-	}
-	// Changed data is written at once.
-	changed := encode(t, 0, "d2")
-	later := first.Add(10 * time.Minute)
-	if err := e.store.CommitCtx(ctx, "h4", changed, later); err != nil {
+	if err := e.store.CommitCtx(ctx, "h4", data, time.Now().Add(24*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if exp, got := e.durable(t, "h4"); !exp.Equal(later) || string(got) != string(changed) {
-		t.Fatalf("changed session not written: %v", exp)
+	if exp, _ := e.durable(t, "h4"); !exp.IsZero() {
+		t.Fatal("a save brought the ended session back to PostgreSQL")
 	}
-	// Once the sync period has passed (its marker expired), the slide is written.
-	keys, _ := e.redis.Keys(ctx, e.prefix+"session:synced:h4:*").Result()
-	if len(keys) == 0 {
-		t.Fatal("no sync marker in Redis")
+	if e.redis.Exists(ctx, e.prefix+"h4").Val() != 0 {
+		t.Fatal("a save brought the ended session back to Redis")
 	}
-	e.redis.Del(ctx, keys...)
-	latest := first.Add(20 * time.Minute)
-	if err := e.store.CommitCtx(ctx, "h4", changed, latest); err != nil {
+}
+
+// Reads do not write: the idle expiry moves once per step, by exactly one of
+// several parallel requests.
+func TestSlideWritesOncePerStep(t *testing.T) {
+	t.Parallel()
+	e := newStoreEnv(t)
+	ctx := context.Background()
+	deadline := time.Now().Add(24 * time.Hour)
+	e.start(t, "h5", deadline)
+	exp, _ := e.durable(t, "h5")
+	if wrote, err := e.store.Slide(ctx, "h5", exp, deadline); err != nil || wrote {
+		t.Fatalf("a fresh session slid (%v, %v)", wrote, err)
+	}
+	// The session was last used one step and a bit ago.
+	behind := exp.Add(-slideStep - time.Minute)
+	if _, err := e.pool.Exec(ctx, "UPDATE auth_session SET expires_at = $1 WHERE token_hash = 'h5'", behind); err != nil {
 		t.Fatal(err)
 	}
-	if exp, _ := e.durable(t, "h4"); !exp.Equal(latest) {
-		t.Fatalf("durable expiry %v not refreshed after the sync period; want %v", exp, latest)
+	e.redis.PExpireAt(ctx, e.prefix+"h5", behind)
+	var writes atomic.Int32
+	var wg sync.WaitGroup
+	for range 10 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			wrote, err := e.store.Slide(ctx, "h5", behind, deadline)
+			if err != nil {
+				t.Error(err)
+			}
+			if wrote {
+				writes.Add(1)
+			}
+		}()
 	}
-	if ttl := e.redis.PTTL(ctx, e.redisKey("h4")).Val(); ttl < time.Hour+19*time.Minute {
-		t.Fatalf("Redis TTL %v did not slide after the sync period", ttl)
+	wg.Wait()
+	if n := writes.Load(); n != 1 {
+		t.Fatalf("%d parallel slides wrote, want exactly 1", n)
+	}
+	if now, _ := e.durable(t, "h5"); !now.After(behind.Add(slideStep)) {
+		t.Fatalf("durable expiry %v did not slide from %v", now, behind)
+	}
+	if ttl := e.redis.PTTL(ctx, e.prefix+"h5").Val(); ttl < 59*time.Minute {
+		t.Fatalf("Redis TTL %v did not slide", ttl)
+	}
+	// Never past the absolute deadline.
+	near := time.Now().Add(10 * time.Minute)
+	if _, err := e.pool.Exec(ctx, "UPDATE auth_session SET expires_at = now() WHERE token_hash = 'h5'"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.store.Slide(ctx, "h5", time.Now(), near); err != nil {
+		t.Fatal(err)
+	}
+	if now, _ := e.durable(t, "h5"); now.After(near) {
+		t.Fatalf("slid to %v, past the deadline %v", now, near)
 	}
 }
 
@@ -168,19 +207,17 @@ func TestDeleteRemovesBothCopies(t *testing.T) {
 	t.Parallel()
 	e := newStoreEnv(t)
 	ctx := context.Background()
-	if err := e.store.CommitCtx(ctx, "h5", encode(t, 0, "e"), time.Now().Add(time.Hour)); err != nil {
+	e.start(t, "h6", time.Now().Add(24*time.Hour))
+	if err := e.store.DeleteCtx(ctx, "h6"); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.store.DeleteCtx(ctx, "h5"); err != nil {
-		t.Fatal(err)
-	}
-	if n := e.redis.Exists(ctx, e.redisKey("h5")).Val(); n != 0 {
+	if e.redis.Exists(ctx, e.prefix+"h6").Val() != 0 {
 		t.Fatal("Redis copy left behind")
 	}
-	if exp, _ := e.durable(t, "h5"); !exp.IsZero() {
+	if exp, _ := e.durable(t, "h6"); !exp.IsZero() {
 		t.Fatal("durable copy left behind")
 	}
-	if _, found, _ := e.store.FindCtx(ctx, "h5"); found {
+	if _, found, _ := e.store.FindCtx(ctx, "h6"); found {
 		t.Fatal("deleted session found")
 	}
 }
@@ -189,108 +226,102 @@ func TestDeleteExpiredAndEndMemberSessions(t *testing.T) {
 	t.Parallel()
 	e := newStoreEnv(t)
 	ctx := context.Background()
-	var memberID int64
-	if err := e.pool.QueryRow(ctx, "INSERT INTO member (email, name) VALUES ('s@nestegg.test', 's') RETURNING id").Scan(&memberID); err != nil {
+	for _, h := range []string{"keep", "end1", "end2", "old"} {
+		e.start(t, h, time.Now().Add(24*time.Hour))
+	}
+	if _, err := e.pool.Exec(ctx, "UPDATE auth_session SET expires_at = now() + interval '1 minute' WHERE token_hash = 'old'"); err != nil {
 		t.Fatal(err)
 	}
-	now := time.Now()
-	for _, h := range []string{"keep", "end1", "end2"} {
-		if err := e.store.CommitCtx(ctx, h, encode(t, memberID, h), now.Add(time.Hour)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := e.store.CommitCtx(ctx, "old", encode(t, 0, "old"), now.Add(time.Minute)); err != nil {
+	if err := e.store.EndMemberSessions(ctx, e.member, "keep"); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.store.EndMemberSessions(ctx, memberID, "keep"); err != nil {
-		t.Fatal(err)
-	}
-	for h, want := range map[string]bool{"keep": true, "end1": false, "end2": false, "old": true} {
+	for h, want := range map[string]bool{"keep": true, "end1": false, "end2": false, "old": false} {
 		if _, found, _ := e.store.FindCtx(ctx, h); found != want {
 			t.Errorf("%s found=%v, want %v", h, found, want)
 		}
 	}
-	n, err := e.store.DeleteExpired(ctx, now.Add(30*time.Minute))
+	e.start(t, "old2", time.Now().Add(24*time.Hour))
+	if _, err := e.pool.Exec(ctx, "UPDATE auth_session SET expires_at = now() + interval '1 minute' WHERE token_hash = 'old2'"); err != nil {
+		t.Fatal(err)
+	}
+	n, err := e.store.DeleteExpired(ctx, time.Now().Add(30*time.Minute))
 	if err != nil || n != 1 {
 		t.Fatalf("deleted %d expired (%v), want 1", n, err)
-	}
-	if exp, _ := e.durable(t, "old"); !exp.IsZero() {
-		t.Fatal("expired session still stored")
 	}
 	if exp, _ := e.durable(t, "keep"); exp.IsZero() {
 		t.Fatal("live session deleted")
 	}
 }
 
-// A session ended while Redis could not be told must not come back from
-// Redis's copy when Redis answers again.
-func TestSessionEndedDuringOutageStaysEnded(t *testing.T) {
+// A caller that hangs up mid-request cancels its context: the Redis call
+// fails, but that is no Redis fault and must not send every other request
+// to PostgreSQL.
+func TestCancelledCallerIsNotARedisFault(t *testing.T) {
 	t.Parallel()
-	pool := dbtest.NewPool(t)
-	r := dbtest.StartRedis(t)
-	rdb := r.Client()
-	store := session.NewStore(pool, rdb, session.StoreConfig{Prefix: "t:", Backoff: time.Millisecond})
-	ctx := context.Background()
-	data := encode(t, 0, "f")
-	if err := store.CommitCtx(ctx, "h6", data, time.Now().Add(time.Hour)); err != nil {
-		t.Fatal(err)
-	}
-	r.Freeze()
-	if err := store.DeleteCtx(ctx, "h6"); err != nil {
-		t.Fatalf("delete during outage: %v", err)
-	}
-	r.Thaw()
-	// The delete may or may not have reached Redis (a frozen server runs its
-	// backlog when thawed; a partition drops it). Take the worse case: Redis
-	// still holds its copy ...
-	waitFor(t, func() bool { return rdb.Set(ctx, "t:session:h6", data, time.Hour).Err() == nil })
-	// ... but the session is over, and the stale copy is removed.
-	if _, found, err := store.FindCtx(ctx, "h6"); err != nil || found {
-		t.Fatalf("ended session found=%v err=%v", found, err)
-	}
-	waitFor(t, func() bool {
-		_, found, _ := store.FindCtx(ctx, "h6")
-		return !found && rdb.Exists(ctx, "t:session:h6").Val() == 0
-	})
-}
-
-// waitFor polls cond, failing the test after ten seconds.
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not met within 10s")
-		}
-		time.Sleep(10 * time.Millisecond)
+	e := newStoreEnv(t)
+	e.start(t, "h7", time.Now().Add(24*time.Hour))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, _, _ = e.store.FindCtx(ctx, "h7")
+	if !e.store.breaker.allow() {
+		t.Fatal("a cancelled caller opened the Redis breaker")
 	}
 }
 
-// While Redis is away its markers are too; a replica-local record keeps an
-// outage from turning every authenticated read into a PostgreSQL write.
-func TestSlidingCommitsDuringAnOutageAreThrottledToo(t *testing.T) {
+// With Redis dead, the first failure opens the breaker: the requests that
+// follow go straight to PostgreSQL (they do not wait on Redis), and one probe
+// per back-off finds Redis again when it returns.
+func TestDeadRedisIsProbedOncePerBackoff(t *testing.T) {
 	t.Parallel()
 	pool := dbtest.NewPool(t)
 	r := dbtest.StartRedis(t)
-	store := session.NewStore(pool, r.Client(), session.StoreConfig{Prefix: "t:"})
-	e := storeEnv{store: store, pool: pool}
+	store := NewStore(pool, r.Client(), StoreConfig{Prefix: "t:", Backoff: time.Hour})
+	e := storeEnv{store: store, pool: pool, member: newMember(t, pool, "d")}
 	ctx := context.Background()
+	data := e.start(t, "h8", time.Now().Add(24*time.Hour))
 	r.Kill()
-	data := encode(t, 0, "g")
-	first := time.Now().Add(time.Hour).Truncate(time.Microsecond)
-	for i := range 5 {
-		if err := store.CommitCtx(ctx, "h7", data, first.Add(time.Duration(i)*time.Minute)); err != nil {
-			t.Fatalf("commit during outage: %v", err)
+	for range 20 {
+		got, found, err := store.FindCtx(ctx, "h8")
+		if err != nil || !found || string(got) != string(data) {
+			t.Fatalf("find with Redis dead: %v %v", found, err)
 		}
 	}
-	if exp, _ := e.durable(t, "h7"); !exp.Equal(first) {
-		t.Fatalf("durable expiry %v; want the first save only (%v)", exp, first)
+	if store.breaker.allow() {
+		t.Fatal("the breaker let a request through to a dead Redis within the back-off")
 	}
-	changed := encode(t, 0, "g2")
-	if err := store.CommitCtx(ctx, "h7", changed, first.Add(time.Hour)); err != nil {
+	// The back-off ends: exactly one request probes.
+	store.breaker.openUntil.Store(time.Now().Add(-time.Millisecond).UnixNano())
+	if !store.breaker.allow() || store.breaker.allow() {
+		t.Fatal("half-open breaker must let exactly one probe through")
+	}
+	store.breaker.abandoned()
+	r.Start()
+	dbtest.Eventually(t, "Redis answers again", func() bool { return r.Client().Ping(ctx).Err() == nil })
+	if _, _, err := store.FindCtx(ctx, "h8"); err != nil {
 		t.Fatal(err)
 	}
-	if exp, got := e.durable(t, "h7"); !exp.Equal(first.Add(time.Hour)) || string(got) != string(changed) {
-		t.Fatal("changed session not saved during the outage")
+	if !store.breaker.allow() || !store.breaker.allow() {
+		t.Fatal("a successful probe did not close the breaker")
+	}
+}
+
+func TestBreaker(t *testing.T) {
+	t.Parallel()
+	b := newBreaker(time.Hour)
+	if !b.allow() {
+		t.Fatal("a closed breaker refused")
+	}
+	if !b.failed() {
+		t.Fatal("the first failure is the start of an outage")
+	}
+	if b.failed() {
+		t.Fatal("a second failure is not a new outage")
+	}
+	if b.allow() {
+		t.Fatal("an open breaker allowed a call")
+	}
+	b.succeeded()
+	if !b.allow() {
+		t.Fatal("a success did not close the breaker")
 	}
 }
