@@ -1415,7 +1415,14 @@ type NotFoundApplicationProblemPlusJSONResponse Problem
 
 type PayloadTooLargeApplicationProblemPlusJSONResponse Problem
 
-type ServiceUnavailableApplicationProblemPlusJSONResponse Problem
+type ServiceUnavailableResponseHeaders struct {
+	RetryAfter *int
+}
+type ServiceUnavailableApplicationProblemPlusJSONResponse struct {
+	Body Problem
+
+	Headers ServiceUnavailableResponseHeaders
+}
 
 type TooManyRequestsResponseHeaders struct {
 	RetryAfter *int
@@ -1516,6 +1523,25 @@ func (response ListMembers500ApplicationProblemPlusJSONResponse) VisitListMember
 	return err
 }
 
+type ListMembers503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListMembers503ApplicationProblemPlusJSONResponse) VisitListMembersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteMemberRequestObject struct {
 	ID MemberID `json:"id"`
 }
@@ -1608,6 +1634,25 @@ func (response DeleteMember500ApplicationProblemPlusJSONResponse) VisitDeleteMem
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMember503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMember503ApplicationProblemPlusJSONResponse) VisitDeleteMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -1747,6 +1792,25 @@ func (response SetMemberPlan500ApplicationProblemPlusJSONResponse) VisitSetMembe
 	return err
 }
 
+type SetMemberPlan503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberPlan503ApplicationProblemPlusJSONResponse) VisitSetMemberPlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SetMemberRoleRequestObject struct {
 	ID   MemberID `json:"id"`
 	Body *SetMemberRoleJSONRequestBody
@@ -1878,6 +1942,25 @@ func (response SetMemberRole500ApplicationProblemPlusJSONResponse) VisitSetMembe
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberRole503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberRole503ApplicationProblemPlusJSONResponse) VisitSetMemberRoleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2017,6 +2100,25 @@ func (response SetMemberStatus500ApplicationProblemPlusJSONResponse) VisitSetMem
 	return err
 }
 
+type SetMemberStatus503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberStatus503ApplicationProblemPlusJSONResponse) VisitSetMemberStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAdminSignupEnabledRequestObject struct {
 }
 
@@ -2082,6 +2184,25 @@ func (response GetAdminSignupEnabled500ApplicationProblemPlusJSONResponse) Visit
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAdminSignupEnabled503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetAdminSignupEnabled503ApplicationProblemPlusJSONResponse) VisitGetAdminSignupEnabledResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2200,6 +2321,25 @@ func (response SetSignupEnabled500ApplicationProblemPlusJSONResponse) VisitSetSi
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetSignupEnabled503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response SetSignupEnabled503ApplicationProblemPlusJSONResponse) VisitSetSignupEnabledResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2329,10 +2469,13 @@ type LogInWithIDPA503ApplicationProblemPlusJSONResponse struct {
 func (response LogInWithIDPA503ApplicationProblemPlusJSONResponse) VisitLogInWithIDPAResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2371,6 +2514,25 @@ func (response GetIDPAClientID500ApplicationProblemPlusJSONResponse) VisitGetIDP
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIDPAClientID503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetIDPAClientID503ApplicationProblemPlusJSONResponse) VisitGetIDPAClientIDResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2500,10 +2662,13 @@ type LogInWithIDPB503ApplicationProblemPlusJSONResponse struct {
 func (response LogInWithIDPB503ApplicationProblemPlusJSONResponse) VisitLogInWithIDPBResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2630,6 +2795,25 @@ func (response LogIn500ApplicationProblemPlusJSONResponse) VisitLogInResponse(w 
 	return err
 }
 
+type LogIn503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response LogIn503ApplicationProblemPlusJSONResponse) VisitLogInResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type LogOutRequestObject struct {
 }
 
@@ -2657,6 +2841,25 @@ func (response LogOut500ApplicationProblemPlusJSONResponse) VisitLogOutResponse(
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogOut503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response LogOut503ApplicationProblemPlusJSONResponse) VisitLogOutResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2704,6 +2907,25 @@ func (response DeleteMe500ApplicationProblemPlusJSONResponse) VisitDeleteMeRespo
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMe503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMe503ApplicationProblemPlusJSONResponse) VisitDeleteMeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2846,10 +3068,13 @@ type ChangePassword503ApplicationProblemPlusJSONResponse struct {
 func (response ChangePassword503ApplicationProblemPlusJSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2908,6 +3133,25 @@ func (response GetPointHistory500ApplicationProblemPlusJSONResponse) VisitGetPoi
 	return err
 }
 
+type GetPointHistory503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetPointHistory503ApplicationProblemPlusJSONResponse) VisitGetPointHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetPointsRequestObject struct {
 }
 
@@ -2961,6 +3205,25 @@ func (response GetPoints500ApplicationProblemPlusJSONResponse) VisitGetPointsRes
 	return err
 }
 
+type GetPoints503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetPoints503ApplicationProblemPlusJSONResponse) VisitGetPointsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetProfileRequestObject struct {
 }
 
@@ -3010,6 +3273,25 @@ func (response GetProfile500ApplicationProblemPlusJSONResponse) VisitGetProfileR
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetProfile503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetProfile503ApplicationProblemPlusJSONResponse) VisitGetProfileResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3116,6 +3398,25 @@ func (response UpdateProfile500ApplicationProblemPlusJSONResponse) VisitUpdatePr
 	return err
 }
 
+type UpdateProfile503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateProfile503ApplicationProblemPlusJSONResponse) VisitUpdateProfileResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SetProfileImageRequestObject struct {
 	Body *SetProfileImageJSONRequestBody
 }
@@ -3218,6 +3519,25 @@ func (response SetProfileImage500ApplicationProblemPlusJSONResponse) VisitSetPro
 	return err
 }
 
+type SetProfileImage503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response SetProfileImage503ApplicationProblemPlusJSONResponse) VisitSetProfileImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetSessionRequestObject struct {
 }
 
@@ -3267,6 +3587,25 @@ func (response GetSession500ApplicationProblemPlusJSONResponse) VisitGetSessionR
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSession503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetSession503ApplicationProblemPlusJSONResponse) VisitGetSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3408,6 +3747,25 @@ func (response SignUp500ApplicationProblemPlusJSONResponse) VisitSignUpResponse(
 	return err
 }
 
+type SignUp503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response SignUp503ApplicationProblemPlusJSONResponse) VisitSignUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetSignupEnabledRequestObject struct {
 }
 
@@ -3441,6 +3799,25 @@ func (response GetSignupEnabled500ApplicationProblemPlusJSONResponse) VisitGetSi
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSignupEnabled503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetSignupEnabled503ApplicationProblemPlusJSONResponse) VisitGetSignupEnabledResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3566,6 +3943,25 @@ func (response VerifyPassword500ApplicationProblemPlusJSONResponse) VisitVerifyP
 	return err
 }
 
+type VerifyPassword503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyPassword503ApplicationProblemPlusJSONResponse) VisitVerifyPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetOpenAPIRequestObject struct {
 }
 
@@ -3605,6 +4001,25 @@ func (response GetOpenAPI500ApplicationProblemPlusJSONResponse) VisitGetOpenAPIR
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOpenAPI503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetOpenAPI503ApplicationProblemPlusJSONResponse) VisitGetOpenAPIResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3691,6 +4106,25 @@ func (response ListUsers500ApplicationProblemPlusJSONResponse) VisitListUsersRes
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListUsers503ApplicationProblemPlusJSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3829,6 +4263,25 @@ func (response CreateUser500ApplicationProblemPlusJSONResponse) VisitCreateUserR
 	return err
 }
 
+type CreateUser503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateUser503ApplicationProblemPlusJSONResponse) VisitCreateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteUserRequestObject struct {
 	ID MemberID `json:"id"`
 }
@@ -3921,6 +4374,25 @@ func (response DeleteUser500ApplicationProblemPlusJSONResponse) VisitDeleteUserR
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteUser503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteUser503ApplicationProblemPlusJSONResponse) VisitDeleteUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4023,6 +4495,25 @@ func (response GetUser500ApplicationProblemPlusJSONResponse) VisitGetUserRespons
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUser503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetUser503ApplicationProblemPlusJSONResponse) VisitGetUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4178,6 +4669,25 @@ func (response UpdateUser500ApplicationProblemPlusJSONResponse) VisitUpdateUserR
 	return err
 }
 
+type UpdateUser503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateUser503ApplicationProblemPlusJSONResponse) VisitUpdateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetDocsRequestObject struct {
 }
 
@@ -4221,6 +4731,25 @@ func (response GetDocs500ApplicationProblemPlusJSONResponse) VisitGetDocsRespons
 	return err
 }
 
+type GetDocs503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetDocs503ApplicationProblemPlusJSONResponse) VisitGetDocsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetHealthRequestObject struct {
 }
 
@@ -4254,6 +4783,25 @@ func (response GetHealth500ApplicationProblemPlusJSONResponse) VisitGetHealthRes
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetHealth503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetHealth503ApplicationProblemPlusJSONResponse) VisitGetHealthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5337,138 +5885,139 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H37U9tIuui/0qW9VYG9whhC9mSgTtV1wCS+y8NrIDmpcQo10me7F7lb093CeLP876f665YsyfIDAsnM",
-	"bOaXIbL69fX3fumrF4pxIjhwrbz9r15CJR2DBon/OoXxDcjOkfk7AhVKlmgmuLfvXY6AjPHXV4qwqOH5",
-	"HjPPE6pHnu9xOgZv32OR53sSfkuZhMjb1zIF31PhCMbUTDkQcky1eY/rv+15vjdmnI3Tsbe/43t6moD9",
-	"CYYgvYcH3+vSIcxvxTwlPDV78clAijHZybfzWwpyOttPYiYo7iCCAU1jjQsWd/N61+yG3rvdNM1/K7d3",
-	"wf5Vs72OhrEiCUhiVl+0M2XG1u5st7liayv29WBuQCWCK8A7fUejHvyWgtLmX6HgGjj+SZMkZiE1295O",
-	"pLiJYfx//6nMGb4W9vV/JAy8fe8v2zO82ba/qu2uHWUXnccXaZclTJExjc2ZICJCEkoGDOLIPGf8jsYs",
-	"IhvBx9ZJ56h12Tk/uz5udU7aR4Fv3x0LCUQlELIBC0koIthseA++dyj4IGbhDztV6NZXZML0iExGFE+q",
-	"tJBgDnR4fnZ80jm8DJYf41jIGxZFwL/nOS7YkENEGCc3qSZcaELjWExw38fnvXedo6P2mb2AoNtrn3au",
-	"Tq977X9cdXrto4AM8EDHvXbbsQQiOKHEvUhEAhL3bQ/Y4Rokp/H3PF+Lk5TDfQKhhogMKItTCWQj6Jxd",
-	"tntnrZNgs0HMXYY0VWBuLRbDIUQk5RFIErgr7kSBTzjcgSRqJCYcj3Mm9LFIefQ9j3MmiErDEZEQChnh",
-	"tTBNbiAWfKiIFoRyoUcgs+vYCM7OL6+Pz6/OjgJ7CV06jQWNLoU4odIy1R9BMzcimhpwCwNTPYIZrrxS",
-	"JGZjpslG0G19PjlvHV1fnp9fn7R679vuDBcg71gIV5zeURbTm/i7HqNFlF2f6JE5QbZxwgEiZQ5lyMgw",
-	"BTZMpWV05okEGo7MZvEMl0KcUj51DFl913sQgowpn2aXocwODWlARKjWME60IhtBr3XZvj7pnHYu20fB",
-	"5gGRoOWU0IE2hNEz/9hqmX8EREEoeKTIZAScDNkdcCPsRkAjp00U3p4XkxdudMo1ixEX7P3HoJUFcYY0",
-	"eiRFOhwROqQMl5iBYrkgfPC9K05TPQKuDVjhuxMtKMUER4I1J3T/JiOqCNwnzAqKq7PW1eWH9tll57CF",
-	"QEdMueIqTRIhNUSnEDF6icf7cWT7SpGx2QcxcM7QXXAokzHR9BYUHuriqts97122j65P20ed1vXl566l",
-	"5IfsBhFJWtGYcat3ziNJK+NoVBFqXmRKS6qFVEQBLj0mG1yQRIoBi4GwMR0auep7iTR70szqQKEEc/0t",
-	"XdJCI6phS7OxUcQc9igtGR8a+MOYMpRZPI0ds7Hq7NybLKrVbav4mKl+X+dnSGLKV15VTPlHGqeQDWil",
-	"WvSAw6Qw5Y0QMVCevdJGHFNLjr3ycGaarhRRahWteRxBfcdcgHmFiAHiQ5hKCVwTld7k7/uEDQjl08Za",
-	"ywrmDJQ14JpIccciiz8rsB3fy8EohZUhywb1RAz5AKWpTtWqIRabL/BdN/ShaBb9au0ki2EOLdxm8iUc",
-	"UlTvsXwhVUQogCIHoV9A/i859MTNPyHU5kitVI96oND0+FohGy1urV5ac+2OleErB0QBj4xOQhUJzIxC",
-	"sn8hQ9gn74BKkKSfNpuvQ3wd/4SAbDDUmGmsDKvEwZSEQtwyS8NzWJGq1Zd8pZx1VoS3PYiboA4KhyPK",
-	"h9ClSk2ELNpLFT5i8Tp7D0UQvT8BPtQjY5vt7tXsmsOkOGAphmbvVQ9QXbg8a+2JYgZcW1O+cgj7S7QG",
-	"c6vuIhtZuyCimQH/QvDlPHUZDNr4UoFdLnv5iKkkptMz86rhBI+G8/pMYA4aGf0mhUsx+6gDzhEkwCPg",
-	"4dSwhRqvQZAmaCgGkZjw4MAQAgKbjFOlCQ1DSDSxSv6dYSlqnkB8734L7jVwxW5i2AJuFKNfvTTxfM/M",
-	"6n0xGykArJawzRFI0ZpAUWtWg3s6TgysvFPG/8msVyLD/TfWLZGTQg0dtLPbn7PVYMv8RGgUSVDqgJgb",
-	"oEY5CqmCLcaVOZNmdxBPyxuxO/x/HJSG4bCR/VBwoGSXVNjq7ps6Kj1mEEdtKYWcx1t0V9SDC3/yLev6",
-	"/xfnZwTZLkjCuBYoC9HmcQpg7m17pRDQ5dNsZ5ud29wYlHK+sMLhDWbcAKHE+lDKUPRWEbM91GzuOrT9",
-	"ADQ2IKsCZCYHZ9sRtyuXdMPqVuocXRoevZB1sOhysTA6T4B3jsih4BxCTTpHVixZkDuJSJhSKUTE3QpN",
-	"kkYZLXb+9vrt3goknhPjdlN1BzoRQ8ZXc8KVeJk8QtasYlB1+7TKSuZprQBdw7j8xzImWdTkH/KVqJR0",
-	"ag9il5jzbc4rdMo5Vtd4VQttXUsr9cTq3eGR/NxFbP2xdrrFcLrIEb/eUHmliEVyxxIyC0oZq5ZppHfH",
-	"l1uHl52Pbc/3Lq4uuu2zo/ZRYd0iS+fpeOuOSsMvFA4MDSs0A1OFUiVCzj6vda7eJW6SqwlYS9RuKfBJ",
-	"kO8p2HxOWVR3ZvROzXC8vOO3hl53dt+ScEQlDTVI5RMuUEIIIxMEJzKNQR04R52WKUdTv1GUAgURXaSh",
-	"3bclen9bQ37Z1j4aFjtPIXfZ46oBVsE2+14dXnWd7Vd/U2rEEmKU/NX4dNxrG8g6L+yauHQswWBSV8KY",
-	"pWN7GTFdzLfWtVTnAIADF51/BbrmQKigqzmxQVZ35OdF1So4zVaNaP/AjMU7/VZmiXP10J+LAp7ed+ww",
-	"DPCUeWct56qFZWHSebX/8T6QmRVeicDhc6NpmHuwhHgHm6jlUCN4NzgMKT4rkeFiNi6BOsdVQcs8P7v8",
-	"cH14fto9aV+2r3ebu3/b2VmpY+Rmr5tylf3bzc9YwfTFHojc69hcKWXcLLULO99bnULcOz4kv+y9+S/i",
-	"3HokAm10O4w0UcO8b2IgQSgiCGq8XSKCNT1/h+ZV9P3pWuX804hqMjEENZGCD+0Git5ZH6NBCYgkhlqb",
-	"HYxKXYNDx0JavdX6DV2MRvkEaDjK44KopGIMdR2iKujwNQpIHtWpVyJZZL1XBc8z485tK+9QaMZiqGoP",
-	"qRaoBWbeD5eX3Uzcmpsp6fx7zb216EMzHddySDUSUhOVjsdUTjP3W4Y1Zp6yiXEmNLHhq5pTaOdirq5x",
-	"1esQCQOQwEM0EBkfzq1zQAJ6I1K9fxNTfmuDhOadIXCQLCSCW+Y720vh9ZVUjb9mYCg4yRDVl1DXoSOF",
-	"ObBZCjLDZzIjpJyoCdPhiAhuA4Qxs/FrkQDfx9cVoRIc66Mqxw8WQp8PpZgonyhRL4eoXY9pEgmwDvRb",
-	"LiZkg/KIDGgckxsa3hLBSWAPGGw2+rwEs7ko+brirBrF9XyUcDbSc93+n8N2+wif1q1QiVCYsVmQ2PO9",
-	"PNbo+d5p+/LD+dG1edQ6OTn/hC9nkXDP94rRJaMGdt6fXXWvjzoXrXd2qfPDHo42Yzrvr+xOL9onx9cf",
-	"zy/b2d+9dve8Z+ZrnfTaraPP7gG+fNZ+3zJa5vWH85Ojztl7s4HWZfv9ee/z9YdOu9fqHX74bCZqnbav",
-	"u62Li0/nPTPuU+/87H3xwcX5Yad1ct06PDy/OrvMlm4dnXbOrg8/tM7em+0cXXVPECrX3ave4YfWhXnY",
-	"Pu1efr5+1zr8+1XX6BDVgCaCtC4+gov0PnYO29dXZ62Prc6JgYvne1ng2uohNtqxwDGLof0txme6vphw",
-	"csdg4tgDkwYhRcr1vOh4gagHi5JWl4U6lXWUeEc1lZnPwmbzsAi4Zno6M91ba8UMnje88hyxk6epEHgn",
-	"5oI749r8p1Iqlrlb6oBoDISIakqueicHJDD7C2x0NuUKdIN8GrFwlL2uBWY1kAGTlsdh4Aa51itFwpFg",
-	"IawXq/lO4Zf1YyiLQieZaliIkhSxswL4BWIlf2GxkbT0+lokMJe0j7HK7Y2ED//9zwSG/x6ywb8ncJNs",
-	"HtxQBX/b8wNzjxg77nt9z9xXGAOVFbfV66ZLVluhFq9xssLt1CiCIG2s1/EOEtIxWILdCE7OD1snxhTr",
-	"HHWvW9kf74xFFjN+a/SFLEUlp+6YapB9novCEEMwxqglrZVWHIrFtQQfbs1wULMz9/93yEZ7QCPGQdUq",
-	"/0oPJaxUOKtufQR6xB4/bs5scOtn89XdWE/Ey308hhpW+w2uLto9I0mNXFvTa4AxNt+G7i0oRbyYHJ4c",
-	"YMGBi06+2sVlhlc8BuasBjvxsM/rLyiDEbNDh/wq+WPFwiZwo1hdeOoE6B0QGCd6asjzRmgyYHFscOkA",
-	"8znjGCJMB0HzaZAq64ErurfX4FKPCakZ+KZJmxvZVOPugNkPK3xz2Zu1i6AevvASH58P8JiYyFVi1A0n",
-	"chbu4dGoUdnAQgDb5X9kQHcBdizesVqVRFTMwjJWl/l3qkC61EplVSK2TDOuxG2tlmVTYt06k5FQUKPG",
-	"Dg0NcUHuQLIBgyxit2ZIc02NfOZa2PUfk5Q0H919AT16TqfgedYw8EjlSqsBJ+YXo2WMsLX+X15OA8O0",
-	"kY0E5JiabZS9jY/S1b+vLroIeZ8jDGcTYP508bePhmimKzN0viFcuiRMamACYSqZnl4YMNu1bjCzaUlc",
-	"WhkVuZQpZd2lVucw3IhqEgnrCQJIXPKTypNcUWzhKjOAjrRO8JLsvIc4pC6/trAs0snNFJ0DW2mSs75Y",
-	"DBlXZOOD1sk5j6c+uaBjuGAa/vuE3m/mxSt2X7PqFcedrt0eZpujCfs7TG0+KeMDkWWsUps+WB6O7i4w",
-	"WwE69nwvlbE7n9rf3q5wwO0I7iA2V628uWTVbEIDRJUz4leKjESqYCTiiMQQDUGSjQmNY9DKJ8C1ZKB8",
-	"ElINQ2H/vkmjofm1zxm/A6XH5p58wkGTiZB6tOkTmXKbpzYep9zw9xtBZWQ943dCm1kkJEJqhWC2Rqdv",
-	"/u5zBUZnmpVKFOJbWZazuZaxuGEx5ijY9MpGn/f5X/5CDgW/M0JFcNXnWzbfxJbSoGqOnslYTEAe0jHE",
-	"h1RBg5wKDphzTzlxtJj5tY2d6VI1wykxh+lzQjb+3vuEMdYx40Li480G+UdKjTRDICWShWBPJ6l260YQ",
-	"sjGNiSUuRTb63s5u4w0ap31vs2E2fMnGoDQdJ3ZI7/iQvH79+pcDEtIYeEQlifL5gs+fP3/eOj3dOjoK",
-	"DgjcgZySvhfRad/zSd8bC65Hfc+ClZC+NwG47XvmoGie2uqWgneWGElA/mVU1I2WYnT7AkQaG6JwlVcH",
-	"xEyBkXGpieAGchGd2p0bxhyhN1hhiIsEhm8FZMPWn20iMALDxAKy4SYku02fUE3GQmmy02zal6w1YvYc",
-	"fEUe6GOdmE/MYJ8gA3wIcNE2HhoDKOZcwaJ874BsZAGjzUqIKE0SkFuhuWgbLTILL3J4t5wWlPElZ5jD",
-	"PVOa/PWvQi4uOfnrX3FiPJsie829rHBmr/kaHeIsUmY5M9+NDRxAhIdsWTSuVohgMYBN19khp+wdSXkM",
-	"SlWyzRWdKmuuTZgCxN7gfmtM77fMPFs3Uw3KmHkpv+Viwu3sSDEWydiQCwnRQaE+DXczO0gTN3nm1Ifi",
-	"2DGVtxBZjcX8tk+MahHYS5ZAaDwxu0skKANrxklelpfRs+PRqs8v6hmz3Ye5TsfNA2TnbpEsb5blkaqM",
-	"jztB0udBhVMHDfJOionReDMhJCGeGnRH9x8OO8gYUPaKAkNlayf2GkzKNmzUOlc98rpJIgMRg6Ei1Ubv",
-	"JkKSnbf2eZ/b1/DoPpmMWDhCFAqF4W3opswA92kkyJhODd+IDWPLMaLP29Rgc44hIZWGs5PgfstY90oF",
-	"bupCZI8AHwiJLE2RiWRaA9/v8yBJb2IWBlhh4M6z6ZPAYnxANiifzrnbzQuJzaYwb1Q4PZYC8j4vKbEH",
-	"lWI6I4AM3dSU3mGIPcDRuH5ZGz7o83Li5hC0nWhW07fZIJ8c/OmsPoUSLviWPW8BeDMy2LEet5iFwBUU",
-	"RHlXikQy0BSLW5dL8Gz0LJ6ZC+5Wt+P53h1IZQV6s7HTaJoXRQKcJszb9143mo3XqDDqEapf2zRh2wiA",
-	"bXdg83QIur5kODIsaWJ4DKLSAQl+C8iY6nAEKsudFNLmv25UE099gloM42qzQbrFahMndWGgiUjRbszh",
-	"14m8fe+EKX3qtueXyq1/rdfjZ69soznw4K98DwuRzXsVFRTutWGgA8ZRGpYPuagy+bdyhVXJgTOvQn+p",
-	"VBvvNptLqpQeV51USE2sKVA654CSk4hBhvBYOLVnd1A3cb7T7UJRNA7ZWT2kWkqG416vHjcr8H3wvTfr",
-	"bC6vmEW7w4b2HSZlJzUaNx2iM5ZaL6zvZRzOqOH4zAyfJ5Ltryx6sCQSQ52vr2WlbCnEhO8yVBKqJriT",
-	"6nY2F1/EqJSLE2DgYGOv2STBXAA12JwnmCOcyOWRzmHX3vx+7YDo93/5e3b3y0fk9cXfiC0WKjOnlNUY",
-	"YndBEdV0PRx6LM/KW0g8fFmMftuZK+nJc/tekuo6q1crK0yFzGUvqsRc2JLLadFfhFDBqJpzDRbq1Zyu",
-	"1+cbrrjNJzTVYksCh8lmw2nnmZ7jMm8csEfO1chhYh1XNrCtFeFwr/vcabsNcoZFlERwyGK5jmoWEwwK",
-	"4jLJXIATMV3rbHLTvxPR9NmYcTEt9KHsOjF678MLyoFSYnl9paqF+5+QBeztrLFEtbofx71Z50g1Ncbf",
-	"yHcuQBcdMM79+U3Cajtzzj43t1iXhDGSWCJh8i0UvJh+e9Zn/BL0WwzR/qTfn/S7iH5tJWyRhF0g49tI",
-	"eBYpfXaRj1UwM2cDLCFqdFlidFo5Rcg6Wp6ZjC+y9NSXIORySPonKf8k5YWi2NaHGVVYAg01u6MFi+Ap",
-	"JK1Aa8aHalth8sVWIcnC+V3KFPEeNGJMOVfjBfGzvNACDLUu78Yfx/LP8nq30sRtfm3bLa25lQvQ8xfy",
-	"Aoxq/i6+H6N6BCIQqggXE6JA/wG41h+NCZ0nwAnGvIXKsfiRvCfVo20WJVs0y82c1wI+2pwaq7Mvqgff",
-	"MMtTnUqnzRfrw18pcgtGb9C+LRWXfp/TNGJY9PLfLjySd/dyETQW+c6tsNkgx8zoHwV146aQ/KNSzCXw",
-	"CcQK+jxm/Lb0rqusckkDlRQhsmG1lUIxO7mFRG/a6YgtcVOE9rkTv2SvueMyZ7Ja+GJMD+efHpA3zddG",
-	"uZkrOXB541gNhSpSn9d2OKuHYCHSNwAdjjDUN+8ZF8MO/8T0qHPUbb0QD6q0Ffje2tKst86yJowHCEZ7",
-	"TcV+OC6oNxfDc2G678+sflk9Lu/K+QfhVWbAGrus6T1YTAry9n/9UtK82JCb67PBeF5X0pJzpSIvTPWo",
-	"wgptTK6OF25ZFrTFooVhr8u8ooOwKGt7gTxYIXKJ4n7MXstVI8gykPrn2xvOWz/vQRtCzvsOvSBd5Wss",
-	"kOv5mRtPlF4LrvUwh6UY1N3pE6/yZrFYaykSxDmfjJJW4M8kRS6dbLXFdevqqNM+O2zb9ICs8KKYWJRv",
-	"9V0mjxpL2fK7n2z5J1v+T2LL776FLSOrXELL6EsupYMSqp2/Csc2DBvGOvssF9WljOUJTE4dHILOdcU+",
-	"N6qeTdXw86Q3o0RqNgbMxcn6xGS6plPPlAPHRj5ir7mz2SDYsZXsNPu82h7WKJSCg9sG1qa9aVpd2jx2",
-	"fNdVc1pOxTjZeUPGjKeYGjlIpR6B7PN8TpfjtLf7Cyk3n7XXVO45O+sWK+IIczlcb2emCsv0uYijA0KJ",
-	"SvHCBmns5Fgh1mfP8MrlCy5UUF+IA5baQ/3kf9/C/34EO9vbXYPpVps9P6suUuJlWes3HpFC6dQT+Jew",
-	"/qJ6BtbOzNuMhzGeeduxCWwlmO7QYT7frNgBYcT4sFYHOU/1WtkfDl0x9+pZAdzGVEymSCHJ/ZEAzXos",
-	"1ufZdLM0hHjqsmdUNVaB0EUYWWWcubCFIhuYde67tHY/SzPv84ROXdK627faRKmArZol5YqGthsvzj8X",
-	"MKnjg1lGzhOycZ5G0s+Q91LKYMpiOctzYOYvdZwFOoqXWqwwqQ1I9SCJaegusyTIoewfeuVyl/ObMpKY",
-	"KbwqpelUbTZIz9ZS9jnSuY1FlfpSzNeezQw8wePprH16jb7jG+WhSYJy74vc/Js1cs6PwZTVUCz+2P0U",
-	"G2nYsX2eZ79kA+G3lMaqNKnghjugvlNdx0ll5G59br1VW9mPr9Q+2WniJ1bcqStKhkGnRQpFn5c0igbZ",
-	"a/5CCh/rwKNnye2uJj1rq5OdJaZOm6J8MmIx1BFNuaPwC2kR9W2L11InakjXzhb9NGB+oMT/RsOnGsYv",
-	"ou1TeJ2RKlujWcu7WjfTWSGtulTxklXV1jqLSt30XlDbLa2zwGHkTvjDhFappQsCPdvSUy9NLYvJdmc9",
-	"8l4S6GoRuG9oTHkIvyNwq6fAedaGqZYsDp1Ms40knN8u69VTqAzM6mGM2DaaHuOzT53MX51b9CXvzi2x",
-	"4PLcsX8nl5eDY43bW5BAZFmlVU0i234ACyQOlqYSqZGYzDIEed4MpybJ99gWjZVL1/JQnJhwsmFbtdhG",
-	"rxleWKNus1ioVqdolLpEvJCeUduJ4jt7LVagZYpbjCro+ef2QnwLGdkrzaIC6xNRHQvcYlmrq1oCC4rN",
-	"pwL0JT2qB5ahvEyr2CWn70gEoYjQKMJOG1jmSSTQOJ4itVhb2cztWlNSbnvXuOrkzEvBtPV9Or8lmg1I",
-	"19Z+yb3ClmlnH7BZlIJf7A32Ukn4Ne3HfpLhH5kML0Db7BigskiMFn3XIknzrFzy7O2/3tl781+7b8vU",
-	"mjmylmiGF7mv68UQyH2gZ0nuaMntRmhoAw8/VOGolvk+gVfalMnF3tXDLIeHYMu6ohvQOnTwa2eMN0jg",
-	"2nQ5VjoSHKaJ0Jbt2VbMJAZ6B32OXG9/UYcuTG52RVBu9cwlS1qO4b6ZNQ3JIjYJyD4vx3oMhx2JVJKN",
-	"GreLres2u9s8KHSZzMe63pMJoEPKZRXFVGmSci1TZfhJ8D9bx0JOqIwgMn8FZCSSmZ/KjLXQyAYkUtxP",
-	"G+STdedUSq6xugMz0qLsePu2UrrSkTbAgsfMvR5LoNHUKOipAjPglz6fuY4apJt7r4wUqv12QVaLNvcB",
-	"g1qhgi3kXjA9c9afbi0psvN9Q1CuH4L6YQGpx6eU//RkrZVHg8ymUJtq/fNPiLAszEOvhFpwbH3xcpYF",
-	"nLE5MRgcEPtlOsEL/WFqzfHfWWJ7KUf8meNhn0ZggxVuEdcV/QmXVnHnL8mYcP0nJm7pkhOelUMpByQY",
-	"0FhBNR6SBx+zgY0+zxIcKskWaj5hIctXIOEIwttVyQqV2ILrBK+0iLEFl9VnZrmxKIK1IMM062xT2OMc",
-	"tpUboL2QUKjvsva9TYzSN3dqcP3TAnyQbDjSP/MPnpeH5wygB1vFw8/yEJ8WYHCdXRpTOo6XZrCeJ8Bb",
-	"3Q6JRJiOnZ1e7dyDbY4/t05Parm0m+Fx/Dnb1wxnq71P6nNPBddG23tm7ns5ws5mdu4CoPOzqhWcN1XL",
-	"GuTMjC9sgpTE1Cq5eWNU26Ws0kOnvtvNlXr5XjdfXthAXafpDEL0P6DlTKrKDWfsvxcVnD3GtnW96jL+",
-	"gUScqRfoH79JdS7BmXZd4dRim6zQsaoY1J/H09nHal8qMj/3NdzvbGEtc7OYG/wjFOj+CRObH2rtoFSV",
-	"XEpLKKzEztdp5RREhX5KgU8YD+M0yr7ghI4gGhst1DVw+qYKeJt8lZPVz85N39S5CeXv0py1pax4kY+3",
-	"/nqaPznPj7nu99gwZ30O4D97B40sAI5BbMxTdEWnNBezBZdnQa5uNkgPA9fZ12R5ZNtd2by5Pi81NXa+",
-	"npn/BYPquf66OLb9gmJ6/hsH39nW/Q8klj+/XHex9cfK9UiEiy20VuETjGiBSOARftbGlbIX7MOsOR1V",
-	"6B5X1lqOyM00C60Z47nPN1IzBQlw5e1gEx1W1qIfApkIeavygAV+1Z6D/UiOqqXW96CPzBFWkouGe709",
-	"0k+yrz9cnp7g/p7ZwO6VoPtYC3uEH8r/1+Lbc3bJbrNJMGU4i/WaubClPPqcnZfRBeGwtr/WoeG+y/+C",
-	"fMmtsDgHLHSROxqzu+e+i66b3kyNH+h65G2gSbj4MuwlACdd+5mti3+cZIaj7YiAPxaKVBqkBxFTNnJq",
-	"eQWaplzYRnBGVOz3eZ7GP/uWpxbFRezN53PRCZ0uoKPZt8le8I5ni9Rcs/lx2viWDOaX3+MZwp9G04Mi",
-	"lPPMOnunjRVk7+bH7yEavki0pIMBCx+FdOUVvlY/zvHrlwe/8r2QX78YfcxyYqvHVb64JUIaE/fRC3R7",
-	"OpfnxpjegmEZm6WG2/vb27EZMhJK779tvm2ivudOUJ3cUrePwLOnzxrPZyKEMK0gHjRmfaELQJhvNe36",
-	"1/vWfcP4rPoon3nBh0kLnyJ1C6HveH6JVkVxHMwcljzKv/KQdagiG6VAn8JamM3iKk6bri5zuswLunJW",
-	"K+Efvjz8bwAAAP//",
+	"7H1rc9s4suhfQXFvVeS9tCwnzp6MXafqKrac6K4fWtlOTmqUMmGyJWFNARwAtKyd9X8/hQZIkRT1sBMn",
+	"mZ3Ml3EoAmg0+oV+8XcvFJNEcOBaefu/ewmVdAIaJP7rFCY3ILtH5u8IVChZopng3r53OQYywV9fKMKi",
+	"pud7zDxPqB57vsfpBLx9j0We70n4LWUSIm9fyxR8T4VjmFAz5VDICdXmPa7/tuf53oRxNkkn3v6u7+lZ",
+	"AvYnGIH0Hh58r0dHsAiKeUp4amDxyVCKCdnNwfktBTmbw5OYCYoQRDCkaaxxwSI0r14aaOi9g6Zl/lsL",
+	"3gX7Vw14XQ0TRRKQxKy+DDJlxtZC9rK1BrQ1cD2YE1CJ4ArwTN/SqA+/paC0+VcouAaOf9IkiVlIDdg7",
+	"iRQ3MUz+7z+V2cPvBbj+j4Sht+/9ZWdONzv2V7XTs6Psoov0Iu2yhCkyobHZE0RESELJkEEcmeeM39GY",
+	"RaQRfGifdI/al93zs+vjdvekcxT49t2JkEBUAiEbspCEIoKtpvfge4eCD2MWfrddhW59RaZMj8l0THGn",
+	"SgsJZkOH52fHJ93Dy2D1No6FvGFRBPxb7uOCjThEhHFyk2rChSY0jsUU4T4+77/tHh11zuwBBL1+57R7",
+	"dXrd7/zjqtvvHAVkiBs67nc6TiQQwQkl7kUiEpAIt91gl2uQnMbfcn9tTlIO9wmEGiIypCxOJZBG0D27",
+	"7PTP2ifBVpOYswxpqsCcWixGI4hIyiOQJHBH3I0Cn3C4A0nUWEw5budM6GOR8uhbbudMEJWGYyIhFDLC",
+	"Y2Ga3EAs+EgRLQjlQo9BZsfRCM7OL6+Pz6/OjgJ7CD06iwWNLoU4odIK1e/BMzcimhl0C4NTPYY5rbxQ",
+	"JGYTpkkj6LU/nZy3j64vz8+vT9r9dx23hwuQdyyEK07vKIvpTfxNt9Emyq5P9NjsIAOccIBImU0ZNjJC",
+	"gY1SaQVdSLl5eGMQQMMxRESy0dgw3HTAG8FFp/+he9i5vjprf2h3T9pvTzorhN4+6QmlRxIu/nFColQy",
+	"PiKUE5FqOgKfUD7gLAKumZ6RRIo7Fhn9aJCMIqlJ+qDljNChNiSO/9hum38EREEoeKTIdAycjNgd8OaA",
+	"e743Bho5y6Dw/qLKu3DjtSBTipQ5NPBrOUMgR5TxZknZrVZgD753KcQp5TOnuNQ3pVchyITyWUa0ypyI",
+	"ESEQEao1TBKtSCPoty871yfd0+5l5yjYOiDyMdh9Am5TrlmMx2n5JAatLClmzKXHUqSj8ZPwfcVpqseG",
+	"ekKq4ZsLN1CKCY60jwRr/03GVBG4T5hVqFdn7avL952zy+5hG5GOUuGKqzRJhNQQnULE6CVu7/uJtxeK",
+	"TAwcxOA5EwuCQ1ncEU1vQeGmLq56vfP+Zefo+rRz1G1fX37qWYn3kJ0gEkk7mjBu7fNFImlnkp8qQs2L",
+	"TGlJtZCKKMClJ6TBhZELQxYDYRM6MvaH7yXSwKSZtRVDCeb427pkrUdUw7ZmE2OwOupR2sgfg3+YUIa6",
+	"naexE8rW7F94k0W1d4AqPWYm8u+LMyQx5WuPKqb8A41TyAa0Uy36wGFamPJGiBgoz17pII2pFdteuzkz",
+	"TU+KKLUG6SKNoBA2B2BeIWKI9BCmUgLXRKU3+fs+YUNC+ay50bKCuYvcBnjNtMIG1I7v5WiUwuraVYP6",
+	"IoZ8gNJUp2rdEEvNF/iuG/pQvD7+au+TlsIcWThg8iUcUVTPsXwgVUIooCJHoV8g/s859sTNPyHUZkvt",
+	"VI/7oPCK9nuFbbS4tfZ7zbE7UYavHBAFPDK2G1UkMDMKyf6FAmGfvAUqQZJB2mq9CvF1/BMC0mB4s6Cx",
+	"MqISB1MSCnHLLA8vUEWq1h/ylXK32CK+7UbcBHVYOBxTPoIeVWoqZPFeWZEjlq6z91AF0fsT4CM9NnfY",
+	"l3s1UHOYFgespNDsveoGqguXZ63dUcyAa+vyqGzC/hJtINyqUGQjaxdEMjPoX4q+XKauwkEHXyqIy1Uv",
+	"HzGVxHR2Zl41kuDReN5cCCxgI+PfpHAoBo465BxBAjwCHs6MWKjxrgRpghfqIBJTHhwYRkBkk0mqNKFh",
+	"CIkm9jJ0Z0SKWmQQ37vfhnsNXLGbGLaBG8PoVy9NPN8zs3qfDSAFhNUyttkCKd66UNWa1eCeThKDK++U",
+	"8X8y673JaP+1dd/krFDDB53s9BfutLBtfiI0iiQodUDMCVBjHIVUwTbjyuxJszuIZ2VALIT/j4PSMBo1",
+	"sx8KjqbskAqgvnxdx6XHDOKoI6WQi3SLbp16dOFPvhVd///i/Iyg2AVJGNcCdSHeDZ0BmHslXyhEdHk3",
+	"OxmwC8BNQCnnMyxs3lDGDRBKrK+pjEVvHTPbTc3nriPb90Bjg7IqQuZ6cA6OuF27pBtWt1L36NLI6KWi",
+	"g0WXy5XReQK8e0QOBecQatI9smrJotxpRMKUSiEi7lRokjTLZLH7t1dv9tYQ8YIat0DVbehEjBhfLwnX",
+	"0mXyCF2zTkDVwWmNlcwjXUG6hkn5j1VCsmjJP+QrUSnpzG7ELrHgA1406JRzQG/wqhbauuDW2onVs8Mt",
+	"+bkr3fqt7XTL8XSRE379ReWFIpbInUjIblDK3GqZRn53crl9eNn90PF87+Lqotc5O+ocFdYtinSeTrbv",
+	"qDTyQuHA0IhCMzBVqFUilOyLVud6KBFIrqZgb6IWpMAnQQ5TsPU1dVHdntGLN6fxMsRvDL/uvnxDwjGV",
+	"NNQglU+4QA0hjE4QnMg0BnXgHJpaphyv+s2iFiio6CIPvXxT4vc3NeyXgfbBiNhFDrnLHlcvYBVqs+/V",
+	"0VXP3f3qT0qNWUKMkb+eno77HYNZ563ekJaOJRhK6kmYsHRiDyOmy+XWpjfVBQTgwGX7X0OuORIq5Gp2",
+	"bIjVbfnrkmoVnQZUo9rfM3PjnX2psMS5+uj3RgVP77t2GAbCyrKzVnLV4rIw6aLZ/3gfyPwWXolU4nNj",
+	"aZhzsIx4B1to5VCjeBscRhSfldhwuRiXQJ3jqmBlnp9dvr8+PD/tnXQuO9cvWy//tru71sbIr71uynX3",
+	"316+xwqlL/dA5F7H1lot42apXdj53uoM4v7xIfll7/V/EefWIxFoY9thRI4a4X0TAwlCEUFQ4+0SEWzo",
+	"+Ts0r6LvT9ca5x/HVJOpYaipFHxkASh6Z32MmiUgkhhq7+xgTOoaGjoW0tqt1m/oYlnKJ0DDcR4/RSMV",
+	"Y82bMFXBhq8xQPLoV70RySLrvSp4nhl3blt5h0ozFiNVu0m1xCww876/vOxl6tacTMnm32vtbcQfmum4",
+	"VkKqsZCaqHQyoXKWud8yqjHzlK8YZ0ITG+ar2YV2LubqGlf9LpEwBAk8xAsi46OFdQ5IQG9EqvdvYspv",
+	"bTDVvDMCDpKFRHArfOewFF5fy9X4a4aGgpMMSX0Fdx06VlhAm+UgM3yuM0LKiZoyHY6J4DaQGjMb5xcJ",
+	"8H18XREqwYk+qnL6YCEM+EiKqfKJEvV6iNr1mCaRAOtAv+ViShqUR2RI45jc0PCWCE4Cu8Fgy8ar5jhb",
+	"yCbYVJ1Vo92ejxrORnquO/9z2Okc4dO6FSoRCjM2C6Z7vpfHZD3fO+1cvj8/ujaP2icn5x/x5SxjwPO9",
+	"YnTJmIHdd2dXveuj7kX7rV3q/LCPo82Y7rsrC+lF5+T4+sP5ZSf7u9/pnffNfO2Tfqd99Mk9wJfPOu/a",
+	"xsq8fn9+ctQ9e2cAaF923p33P12/73b67f7h+09movZp57rXvrj4eN434z72z8/eFR9cnB922yfX7cPD",
+	"86uzy2zp9tFp9+z68H377J0B5+iqd4JYue5d9Q/fty/Mw85p7/LT9dv24d+vesaGqAZ+EaV18RFcZCF4",
+	"6vleFuC3doiNdixxzGIKxDbjc1tfTDm5YzB14oFJQ5Ai5XpRdTxD1INFSbvHQp3KOk68o5rKzGdhs54W",
+	"or2kvVHM4OuGV75G7ORpJgSeiTng7qQ2T6yUsmbOljokmgtCRDUlV/2TAxIY+AIbnU25At0kH8csHGev",
+	"a4HZH2TIpJVxGLhBqfVCkXAsWAibxWq+Ufhl8xjKstBJZhoWoiRF6qwgfolayV9YfklaeXxtEphD2sdY",
+	"5U4j4aN//zOB0b9HbPjvKdwkWwc3VMHf9vzAnCPGjgfewDPnFcZAZcVt9arlkvrWmMUb7KxwOjWGIEgb",
+	"63Wyg4R0ApZhG8HJ+WH7xFzFuke963b2x1tzI4sZv7UpHfYalnN3TDXIAc9VYYghGHOpJe21tzhUixsp",
+	"PgTNSFADmfv/WxSjfaAR46BqjX/MSFlrcFbd+oj0iD1+3MK1wa2fzVd3Yn0Rr/bxGG5Y7ze4uuj0jSY1",
+	"em1DrwHG2HwbureoFPFydnhygAUHLtv5eheXGV7xGJi9GurEzX5df0EZjZhFO+JXyR8rFjaFG8XqwlMn",
+	"QO+AwCTRM8OeN0KTIYtjQ0sHmPcaxxBhOghen4apsh64ont7Ayn1mJCawW+adLjRTTXuDpj/sMY3l71Z",
+	"uwja4UsP8fH5AI+JiVwlxtxwKmcpDI8mjQoASxFsl/+eAd0l1LEcYrUuiaiYhWVuXebfqQLpUlCVNYnY",
+	"Ksu4Ere1VpZNHXbrTMdCQY0ZOzI8xAW5A8mGDLKI3YYhzQ0t8rlr4aX/mKSkxejuM9jRCzYFz7OrgUcq",
+	"N1oNOjEPG2/GiFvr/+XlNDBMG2kkICfUgFH2Nj7KVv+2tugy4v0aYTibAPMfF3/7YJhmtjZD5wvCpSvC",
+	"pAYnEKaS6dmFQbNd6wYzm1bEpZUxkUuZUtZdam0OI42oJpGwniCAxCU/qTzJFdUWrjJH6FjrBA/JznuI",
+	"Q+ryawvLIp/czNA5sJ0mueiLxYhxRRrvtU7OeTzzyQWdwAXT8N8n9H4rL/KxcM2rfJx0unYwzIGjCfs7",
+	"zGw+KeNDkWWsUps+WB6O7i4woACdeL6XytjtT+3v7FQk4E4EdxCbo1beQrJqNqFBosoF8QtFxiJVMBZx",
+	"RGKIRiBJY0rjGLTyCXAtGSifhFTDSNi/b9JoZH4dcMbvQOmJOSefcNBkKqQeb/lEptzmqU0mKTfy/UZQ",
+	"GVnP+J3QZhYJiZBaIZrtpdM3fw+4AmMzzUtKCvGtLMvZHMtE3LAYcxRcjvuAD/hf/kIOBb8zSkVwNeDb",
+	"Nt/ElhyhaY6eyVhMQR7SCcSHVEGTnAoOWJtAOXG8mPm1zT3TpWqGM2I2M+CENP7e/4gx1gnjQuLjrSb5",
+	"R0qNNkMkJZKFYHcnqXbrRhCyCY2JZS5FGgNv92XzNV5OB95W0wB8ySagNJ0kdkj/+JC8evXqlwMS0hh4",
+	"RCWJ8vmCT58+fdo+Pd0+OgoOCNyBnJGBF9HZwPPJwJsIrscDz6KVkIE3BbgdeGajeD21VUAF7ywxmoD8",
+	"y5iojbZidOcCRBobpnAVagfETIGRcamJ4AZzEZ1ZyI1gjtAbrDDERQIjtwLSsHV6W4iMwAixgDTchORl",
+	"yydUk4lQmuy2WvYlexsxMAe/owz0sZ7OJ2awT1AAPgS4aAc3jQEUs69gWb53QBpZwGirEiJKkwTkdmgO",
+	"2kaLzMLLHN5tZwVlcsldzOGeKU3++lchl5fm/PWvODHuTZG91l5WYLTXeoUOcRapQtmIgR4i3GTbknG1",
+	"kgaLAWy6zi45ZW9JymNQqpJtruhM2evalClA6g3utyf0ftvMs30z06DMNS/lt1xMuZ0dOcYSGRtxISE6",
+	"KNTxITTzjbQQyDNnPhTHTqi8hchaLOa3fWJMi8AesgRC46mBLpGgDK4ZJ3n5YsbPTkarAb+oF8wWDnOc",
+	"TpoHKM7dIlneLMsjVZkcd4pkwIOKpA6a5K0UU2PxZkpIQjwz5I7uPxx2kAmg7BUFhss2Tuw1lJQBbMw6",
+	"Vz3yqkUigxFDoSLVxu4mQpLdN/b5gNvXcOs+mY5ZOEYSCoWRbeimzBD3cSzIhM6M3IixWCijiAHvUEPN",
+	"OYWEVBrJToL7bXO7VypwUxciewT4UEgUaYpMJdMa+P6AB0l6E7MwwAoDt58tnwSW4gPSoHy24G43LyQ2",
+	"m8K8UZH0WATFB7xkxB5Uig6NAjJ8U1OiiCH2AEfj+mVr+GDAy4mbI9B2onnt41aTfHT4p/P6FEq44Nt2",
+	"vwXkzdlg13rcYhYCV1BQ5T0pEslAUywCXq3Bs9HzeGauuNu9rud7dyCVVeit5m6zZV4UCXCaMG/fe9Vs",
+	"NV+hwajHaH7t0ITtIAJ23IbN0xHo+tLqyIikqZExSEoHJPgtIBOqwzGoLHdSSJv/2qgmnvoErRjG1VaT",
+	"9IrVJk7rwlATkeK9McdfN/L2vROm9KkDzy+Vpf9ab8fPX9nB68CDv/Y9LNg271VMULjXRoAOGUdtWN7k",
+	"sgru38oVViUHzqIJ/blSlf2y1VpRpfS46qRCamJNgdI5B9ScRAwzgsfCqT0LQd3EOaQ7heJxHLK7fki1",
+	"lAzHvVo/bl4I/eB7rzcBLq8sxgEbLFFTQYpXFpsV4IgwQ5Ix1ukI/bjUOnB9LxOOxoLHZ2b4In/t/M6i",
+	"B8tdMdS5CdtWQZeiU/guQ/uient3BoGdzYUmMaDlQgwYc2jstVokWIi9BluLvHaEE7kU1AXC3FuE1w6I",
+	"fny62bPQrx6Rl3B/P0KzCJ27wqydEruzjaimm5HfYyVl3uDj4fNyyt3JHFhPntv3klTX3bW1sipcyFzj",
+	"oyHOhS30nBW9VIgVjOU5h2ShSs5ZmAPecCV1PqGpFtsSOEy3mu5OkFlXLt/HIXvsHJwcptZdZsPpWhEO",
+	"93rAnY3dJGdYukkEhyyC7BhuOa+h+i9z2wU4xdazLi43/VsRzb6aCigmoz6UHTbG2n54Ru1TSmevr4+1",
+	"eP8PlB57uxssUe29gONeb7Klmsrm7yeyLkAXPUbOX/tFKnIn8yZ/bUGzKfdj6LPE/eRLmH856/etk/s5",
+	"WL8YU/7J+j9Z/xlY31b9FrnfBW2+jPvnUeGvbmhgxc/csQIr5AG6ZzESr5z5ZZ1KX1kCXGSpuM8hA8rh",
+	"959S4KcUeA4DwJbRGdtdAg01u6OFK8xTpIECrRkfqR2FOSrbhVwU554qM9M70Ehs5ZSWZyTt8kJLiNtG",
+	"Bpp/CgdJljm9nSZu3xvfU9OaA70AvXiWzyAeF4/x24nHR9AQoYpwMSUK9B9AVv6JRN95AhwbusVC5Qzw",
+	"SImX6vEOi5JtmiXOLpotH2zCk72fLCvWb5jlqU6lu7kUi/dfKHILxtDRvq3jl/6A0zRiWJH03y52lbeo",
+	"c+FNFvnO+7LVJMcMO7nN7aObQmaWSjHRwycQKxjwmPHb0ruu7M1ldFTyt0jDmleFTgPkFhK9Zacjtv5Q",
+	"ETrgzl4ge61dl9aUNSooBlxx/tkBed16RWqb6dmkfixVQ5tuwGvb9NVjsBCGHYIOxxiHXQxbiFGXf2R6",
+	"3D3qtZ9JfFV6Pnxr827e+GhVJ9EDRKM9pmKzIhdxXQiwuhjqt5dzv6wfl7eW/XOIOZex5e3/+rlk77ER",
+	"N8dnMyV4Xb1RLpWKsjDV44ootAHTOlm4bUXQNouWxiQv83IbwqKsJwnKYIXEJYrwGFjLJT0oMpD7F3t0",
+	"Ll7X3oE2jJw3hXpGvsrXWGIS5Htu/jAUcZgfgxjWkcMTqeBmuUZsKxLEuYiNknbgz5VMrthsFc11++qo",
+	"2zk77Ni0j6ygppgwloP6NlNlzZUS/e1Pif5Tov+ZJPrbL5HoKGVX8DK63EtpvoRq55vDsU0jwbF/QpZj",
+	"7FIB88Q0Z0mOQOdm5oAbK9Gm4Ph5MqOxPzWbAOZYZf1/MjPVWXbKoaORj9hr7W41CXbiJbutAa+2/TW2",
+	"qODgwMCaw9cta4abx05kuypdK6kYJ7uvyYTxFFNeh6nUY5ADns/pctf2Xv5Cyk2F7TGVewnPuwCLOMIc",
+	"HdfbnKnCMgMu4uiAUKJSPLBhGjsVWIim2j28cHmgS23bZ5KApbZfP+Xfl8i/7yHO9l5uIHSrTbx/SDGY",
+	"dQPkESlU0z1B9Anr4KqXfZ3sUp2JP8azoAT2Ba5kOjhKWkxBLDbFGDM+qjVfzlO9UVaPo3RMx/tRzqaD",
+	"ib1MkULJxCPPIuvYWZ961cvSS+KZS6hS1WgQHgyi194emAsMKdLAGgbfFUn4WdHCgCd05kogHNxqC3UR",
+	"Nv6WlCsa2t7OOP9CSKpO+mZJWk9I0HqaIPm+qVClfLgs0LY6LWqRHiZZFKpID8VSp9poYR+SmIaODkqW",
+	"B5R9YS9cEn1+yMZ0YApPWWk6U1tN0rdFvQOO0sUGCksNUhaLIOeXWcHj2byPf42B5htrp0WCchOW/Ko7",
+	"7yieb4Mpa1JZ0rPwFDu62LEDnidEZQPht5TGqjSp4EYmoYFWXceZEShTB9x65razH1+ofbLbwm8iuV1X",
+	"rCJDicssoAEvmUBNstf6hRS+roNbz6osXHOErL9TtpeYOvOP8umYxVDHb+XW1s9k9tT3z97I/qnhejtb",
+	"9PPG9cc1Uao5FkWyfYqsMwppezzvvVjrUjsr5PeXSq+y8u5ax1ipreMzmueldZY4x9wO/4j6rtSWCM8r",
+	"281Tz1utCpj35n0en/O81LKTuqEx5SH8Z5yUesoRzbuQ1TLjodOkto+Kc29mraoKhbFZOZgxFoxpyvj8",
+	"Sz+Lp+4Wfc5jd0ssOXe37T/+ueeY3ODgl6SjWdlubanINu7A0qKDlYlpaiym81RVnreRqklUP7blluWi",
+	"zzxOKqacNGyTI9siOSMpe/fdKpZ41llGpf4qz2QY1fZw+cZ+oTUUnSKIUYWy/7P9PN+JAy01ZCGbzfmv",
+	"TvBus6y/XC1vBsWObwE6+h7VeM4wbWZBvSSnb0kEoYjwAojtbbC2mkigcTxDRrMuBTO36wdLuW0Y5VoC",
+	"ZH4gpq1j2jmV8YqEIsHe1XKXvVUV2VejllWgFBvyPVcNSk3Pv58c/Cfl4AvQNmEKqCzysaX8jbjZPCu3",
+	"KPD2X+3uvf6vl2/KjJ65CldYwRe5N/HZaM99UGtF/nPJsUloaANKf1QLqVrR/wQJbdN+l3vND7OMMILd",
+	"KYs+Wusyww8bMt4kgevI5wT4WHCYJUJbYWu7rpMY6B0MOMra/WXN+DC331UeutUzVztpOzH/et4fKAvi",
+	"JSAHvBz+M3J9LFJJGjWOLdvCwUC3dVBoKJuPdW1mE0CXn8tRi6nSJOVapspIseB/to+FnFIZQWT+CshY",
+	"JHNPoBlrsZENSKS4nzXJR+swq3RXwLoozG+Msu3t26YIlebTARYoZ2GTWAKNZuYykiowA34Z8Llzrkl6",
+	"uX/Q6L7az5RkBaAL3yqpVWXYLfIZ84TnrSg30l273zYq6VqfqO8Wo3x8RcVPX+FzZ2WhnCrUktvgyRMi",
+	"Z0vLMCohNBxb36cgy2TPJKQYDg+I/X6l4IUuUrVeix+srqNU5/DjhEg/jsEGoRx87rMLTzjvSphmReqO",
+	"a3AzdUuXgiusHCI7IMGQxgqqca48lJ0NbA54lmlTyfpRi5kzWeIMCccQ3q7LmqnEjNynJpQWMfb4swbY",
+	"PL8bFb8WZJRmrbMKMC4QarnD4jOpovo2jt/6OlX6qFcNm3xcQg/4mfufiTA/XpSpD9tFvM1zaZ8Wc3Jd",
+	"p5ozOolXJnCfJ8DbvS6JRJhOnDuj2lUMW7B/ap+e1OoGN8PjtEIG15zcq32Z6lOvBdfGPP1xZP7lGBs2",
+	"WrAKZ5SjSa2R96la1fdrfkfF3m5JTK1Bn/d7ts0XK63B6pt4Xannb+H1+Znv8Zv00kKM/uyktaqTVqrK",
+	"fbTsv5cViD7GBeC6d2ZSC0VHZg9h3OMm1bnJwbTrk6mWX10LPfyK2SWLJD7/fPdzpYgsfB/8G19EVzmy",
+	"zAn+Ecr4f5YELE80ya6LqSo57VYwZ0mJbNLcLogKHeYCnzAexmmUfQ4PXW00Nha3a2n3RS02bAJhzpE/",
+	"e9l9r152aDCsTNlcqQCW+e7rT7b1U9794SjlHbYQ21zu+F+9MVCWiYHZFJjh60rTaW4XFFzZBUNgq0n6",
+	"mEGRfRCcR7Z3oM04HfBSX3rniJs7xzC7I7fVlydZPKNdsfiZmm/sTfgT8tlPQ2R9ksdjDZFIhMsvsu3C",
+	"B3jxoiaBR/hRM9cro3CNzpqEUoURE2X9ERG5mWWBWnkHcsAbqZmCBLjyTrCF3kTrMxkBmQp5q/IYFkMs",
+	"gf1Emqpl9Hegj8wW1nKahnu9M9ZP8mC8vzw9Qfh+HBdGv3Qwj/VhjIHGevyv5Qfvrm8vWy2CKf5Z0oGZ",
+	"C79FgmEI5z12IV3sO1LrbXqPyz2n1eFWWJ49Gbo4MI3Z3Q90jD0HmYEKPwr5yIPES/fyc7TnB5z07Kcd",
+	"L/5xkl3NbaMX/LFQBdckfYiYsiF8K9zw8s+F7eVpdNv+gOcVO/PvR2tRXMQSTT4XndLZEu6dfw/zGclj",
+	"vkgNhZgfZ19EEs8P4xnin0azgyKW85xUe6bNNRLDzY/f4DXSmGhJh0MWPoroyiv8Xv0g1K+fH/zKN6p+",
+	"/WwMSCv/reFZ+cqjCGlM3IeW0J3tXNmNCb0FI222Sh952N/Zic2QsVB6/03rTQsNVLeD6uRWMPiIPLv7",
+	"7GMnmeIiTCuIh835twgKSFj8vIH7ZopvHWSMz2sU85mXfAy78PlrtxDGBBaXaFcs3eHcm8yj/MtCWbs/",
+	"0iiFjRWWvW0VV3Hmf3WZ01Uu6rWzWrvi4fPD/wYAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -11,7 +11,8 @@ import (
 )
 
 const listAdminMembers = `-- name: ListAdminMembers :many
-SELECT id, email, name, role, status, provider, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at
+SELECT id, email, name, role, status, provider, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at,
+       count(*) OVER () AS total
 FROM member
 WHERE $1::text IS NULL
    OR email ILIKE '%' || $1 || '%'
@@ -39,11 +40,14 @@ type ListAdminMembersRow struct {
 	PlanAutoRenew bool
 	Points        int64
 	CreatedAt     time.Time
+	Total         int64
 }
 
 // The member list of the administration: newest first, without the columns
-// it never shows (a profile image can be megabytes, the hash is secret). q is
-// matched as CountMembers matches it, so the two agree on the total.
+// it never shows (a profile image can be megabytes, the hash is secret), each
+// row carrying the number of members that match, so a page and its total
+// come from one statement. A page past the end has no row to carry it: the
+// caller counts with CountMembers then.
 func (q *Queries) ListAdminMembers(ctx context.Context, arg ListAdminMembersParams) ([]ListAdminMembersRow, error) {
 	rows, err := q.db.Query(ctx, listAdminMembers, arg.Q, arg.Off, arg.Lim)
 	if err != nil {
@@ -66,6 +70,7 @@ func (q *Queries) ListAdminMembers(ctx context.Context, arg ListAdminMembersPara
 			&i.PlanAutoRenew,
 			&i.Points,
 			&i.CreatedAt,
+			&i.Total,
 		); err != nil {
 			return nil, err
 		}

@@ -89,13 +89,17 @@ func (p paging) offset() int64 { return int64(p.page-1) * int64(p.size) }
 // text (all members when it is nil or blank), and how many match in all.
 func listMembers(ctx context.Context, q *db.Queries, p paging, text *string) ([]db.Member, int64, error) {
 	contains := likeText(text)
-	total, err := q.CountMembers(ctx, contains)
-	if err != nil {
-		return nil, 0, fmt.Errorf("count members: %w", err)
-	}
 	rows, err := q.ListAdminMembers(ctx, db.ListAdminMembersParams{Q: contains, Lim: p.size, Off: p.offset()})
 	if err != nil {
 		return nil, 0, fmt.Errorf("list members: %w", err)
+	}
+	var total int64
+	if len(rows) > 0 {
+		total = rows[0].Total
+	} else if p.offset() > 0 {
+		if total, err = q.CountMembers(ctx, contains); err != nil {
+			return nil, 0, fmt.Errorf("count members: %w", err)
+		}
 	}
 	// The rows lack the profile image and password hash, which no list shows.
 	members := make([]db.Member, len(rows))

@@ -87,10 +87,15 @@ func (e *Env) RestartApp() error {
 }
 
 // NewReplica starts a second instance of the service on the same database,
-// Redis and clock, as a second replica behind a load balancer would run.
-func (e *Env) NewReplica() *Env {
+// Redis and clock, as a second replica behind a load balancer would run;
+// opts change its wiring (a pool that cannot reach PostgreSQL, say).
+func (e *Env) NewReplica(opts ...func(o *app.Options)) *Env {
 	e.T.Helper()
-	a, err := app.New(context.Background(), e.Config, func(ao *app.Options) { *ao = e.options })
+	o := e.options
+	for _, f := range opts {
+		f(&o)
+	}
+	a, err := app.New(context.Background(), e.Config, func(ao *app.Options) { *ao = o })
 	if err != nil {
 		e.T.Fatalf("apitest: build replica: %v", err)
 	}

@@ -73,7 +73,7 @@ func (h *Handler) SignUp(ctx context.Context, req api.SignUpRequestObject) (api.
 // it when the address has used up the hour's attempts. It is committed on
 // its own so that attempts which then fail still count.
 func (h *Handler) countSignupAttempt(ctx context.Context) error {
-	addr := clientaddr.From(ctx).String()
+	addr := clientaddr.LimitKey(clientaddr.From(ctx))
 	now := h.clock.Now()
 	return database.InTx(ctx, h.pool, func(q *db.Queries) error {
 		if err := q.LockSignupAddress(ctx, addr); err != nil {
@@ -112,7 +112,7 @@ func CleanupJob(pool *pgxpool.Pool) jobs.Job {
 // e-mail as typed, so it says nothing about whether an account exists either.
 func (h *Handler) LogIn(ctx context.Context, req api.LogInRequestObject) (api.LogInResponseObject, error) {
 	email := strings.ToLower(strings.TrimSpace(req.Body.Email))
-	addr := clientaddr.From(ctx).String()
+	addr := clientaddr.LimitKey(clientaddr.From(ctx))
 	pairKey := throttle.EmailAddressKey(email, addr)
 	attempt, err := h.throttle.Reserve(ctx,
 		throttle.Limit{Key: pairKey, Max: loginFailuresPerEmailAddress},

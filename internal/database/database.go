@@ -102,7 +102,7 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 		return fmt.Errorf("apply migrations: %w", err)
 	}
 	for _, r := range results {
-		slog.Info("applied migration", "version", r.Source.Version, "file", r.Source.Path, "took", r.Duration)
+		slog.Info("applied migration", "version", r.Source.Version, "file", r.Source.Path, "took_ms", float64(r.Duration.Microseconds())/1000)
 	}
 	return nil
 }

@@ -33,15 +33,27 @@ func RequestID(ctx context.Context) string {
 }
 
 // Write answers err as application/problem+json. An error that is not an
-// *Error is a 500: its cause is logged with the request id and never shown.
+// *Error is classified (a database that cannot be reached is a 503, a string
+// the database cannot store a 400); anything else is a 500, whose cause is
+// logged with the request id and never shown.
 func Write(w http.ResponseWriter, r *http.Request, err error) {
 	reqID := RequestID(r.Context())
 	pe, ok := As(err)
 	if !ok {
+		pe, ok = classify(r.Context(), err)
+	}
+	switch {
+	case !ok:
 		slog.ErrorContext(r.Context(), "internal error", "request_id", reqID, "method", r.Method, "path", r.URL.Path, "error", err)
 		pe = New(http.StatusInternalServerError, CodeInternal, "an unexpected error occurred; quote the request id when reporting it")
-	} else if pe.Status >= 500 && pe.Err != nil {
+	case pe.Status >= 500 && pe.Err != nil && pe.Status != http.StatusServiceUnavailable:
 		slog.ErrorContext(r.Context(), "request failed", "request_id", reqID, "code", pe.Code, "error", pe.Err)
+	case pe.Status == http.StatusServiceUnavailable && pe.Err != nil:
+		// Expected while a dependency is away or unconfigured: a warning,
+		// and once per outage rather than once per request.
+		if outageLog.due() {
+			slog.WarnContext(r.Context(), "dependency unavailable", "request_id", reqID, "code", pe.Code, "error", pe.Err)
+		}
 	}
 	b := body{
 		Type:      "about:blank",

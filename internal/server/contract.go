@@ -3,12 +3,15 @@ package server
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
 	"net/mail"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -182,6 +185,12 @@ func mediaTypes(op *openapi3.Operation) []string {
 // validate checks parameters and body (as readBody returned it) against the
 // operation's schemas, leaving r.Body readable for the handler.
 func validate(ctx context.Context, r *http.Request, body []byte, route *routers.Route, params map[string]string) error {
+	if fields := nulFields(r, body); len(fields) > 0 {
+		return &problem.Error{
+			Status: http.StatusBadRequest, Code: problem.CodeValidationFailed,
+			Detail: fields[0].Field + ": " + fields[0].Message, Fields: fields,
+		}
+	}
 	in := &openapi3filter.RequestValidationInput{
 		Request:    r,
 		PathParams: params,
@@ -268,4 +277,66 @@ func fieldError(field string, err error) problem.FieldError {
 		return problem.FieldError{Field: field, Message: parseErr.Reason}
 	}
 	return problem.FieldError{Field: field, Message: err.Error()}
+}
+
+// nulFields names every parameter and JSON string of the request holding a
+// NUL character. No text the service keeps may hold one (PostgreSQL cannot
+// store it), so it is refused here, once for every operation, naming the
+// field.
+func nulFields(r *http.Request, body []byte) []problem.FieldError {
+	const msg = "must not contain a NUL character"
+	var out []problem.FieldError
+	if strings.ContainsRune(r.URL.Path, 0) {
+		out = append(out, problem.FieldError{Field: "path", Message: msg})
+	}
+	for k, vs := range r.URL.Query() {
+		for _, v := range vs {
+			if strings.ContainsRune(k+v, 0) {
+				out = append(out, problem.FieldError{Field: k, Message: msg})
+				break
+			}
+		}
+	}
+	if !bytes.Contains(body, []byte(`\u0000`)) && !bytes.ContainsRune(body, 0) {
+		return out
+	}
+	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mediaType != "application/json" {
+		return out
+	}
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		return out // malformed JSON: the validator names it
+	}
+	var walk func(ptr string, v any)
+	walk = func(ptr string, v any) {
+		switch x := v.(type) {
+		case string:
+			if strings.ContainsRune(x, 0) {
+				out = append(out, problem.FieldError{Field: ptr, Message: msg})
+			}
+		case map[string]any:
+			for k, e := range x {
+				if strings.ContainsRune(k, 0) {
+					out = append(out, problem.FieldError{Field: ptr + "/" + pointerEscape(k), Message: "a field name " + msg})
+				}
+				walk(ptr+"/"+pointerEscape(k), e)
+			}
+		case []any:
+			for i, e := range x {
+				walk(ptr+"/"+strconv.Itoa(i), e)
+			}
+		}
+	}
+	walk("", v)
+	if len(out) > 0 && out[0].Field == "" {
+		out[0].Field = "/"
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Field < out[j].Field })
+	return out
+}
+
+// pointerEscape escapes a JSON Pointer reference token (RFC 6901).
+func pointerEscape(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }

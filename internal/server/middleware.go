@@ -93,7 +93,12 @@ func withAccessLog(m *metrics, next http.Handler) http.Handler {
 		ri := infoFrom(r.Context())
 		m.observe(ri.Operation, sw.status, elapsed)
 		level := slog.LevelInfo
-		if sw.status >= 500 {
+		switch {
+		case sw.status == http.StatusServiceUnavailable:
+			// A dependency away or unconfigured: expected, and its cause
+			// is logged once per outage by the problem writer.
+			level = slog.LevelWarn
+		case sw.status >= 500:
 			level = slog.LevelError
 		}
 		slog.LogAttrs(r.Context(), level, "request",
@@ -125,6 +130,20 @@ func withRecover(next http.Handler) http.Handler {
 				"an unexpected error occurred; quote the request id when reporting it"))
 		}()
 		next.ServeHTTP(w, r)
+	})
+}
+
+// requestDeadline bounds the work of one request: a PostgreSQL or Redis that
+// hangs makes the request fail with 503 instead of holding it (and a pool
+// connection) forever.
+const requestDeadline = 8 * time.Second
+
+// withDeadline gives each request's context the deadline.
+func withDeadline(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), requestDeadline)
+		defer cancel()
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	apigen "github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/problem"
 )
 
@@ -51,5 +52,21 @@ func assertInternal(t *testing.T, rec *httptest.ResponseRecorder, secret string)
 	}
 	if p.Code != "INTERNAL" || p.RequestID == "" || p.RequestID != rec.Header().Get("X-Request-ID") {
 		t.Fatalf("problem %+v, want INTERNAL with the request id %q", p, rec.Header().Get("X-Request-ID"))
+	}
+}
+
+func TestDecodeErrorsNameTheFieldWithoutGoTypes(t *testing.T) {
+	t.Parallel()
+	var target struct {
+		Amount int64 `json:"amount"`
+	}
+	err := json.Unmarshal([]byte(`{"amount": "x"}`), &target)
+	field, msg := describeDecodeError(err)
+	if field != "/amount" || strings.Contains(msg, "int64") || strings.Contains(msg, "struct") {
+		t.Fatalf("described %v as %q %q", err, field, msg)
+	}
+	field, msg = describeDecodeError(&apigen.InvalidParamFormatError{ParamName: "id", Err: errors.New("strconv.ParseInt: parsing \"x\"")})
+	if field != "id" || strings.Contains(msg, "strconv") {
+		t.Fatalf("described a parameter error as %q %q", field, msg)
 	}
 }

@@ -4,8 +4,11 @@
 package server
 
 import (
+	"encoding/json"
+	"errors"
 	"net/http"
 	"net/netip"
+	"strings"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
@@ -74,6 +77,7 @@ func New(deps Deps) (http.Handler, error) {
 		api = deps.Sessions(api)
 	}
 	api = clientaddr.Middleware(deps.TrustedProxies)(api)
+	api = withDeadline(api)
 
 	m := newMetrics(deps.Pool)
 	root := http.NewServeMux()
@@ -87,12 +91,48 @@ func New(deps Deps) (http.Handler, error) {
 }
 
 // badRequest answers a request the generated code could not decode (a
-// parameter of the wrong form, a body that is not JSON).
+// parameter of the wrong form, a body that is not JSON). The contract layer
+// catches nearly all of these first; what reaches here is named for a client,
+// without the Go types of the decoder's own message.
 func badRequest(w http.ResponseWriter, r *http.Request, err error) {
+	field, msg := describeDecodeError(err)
 	problem.Write(w, r, &problem.Error{
 		Status: http.StatusBadRequest,
 		Code:   problem.CodeValidationFailed,
-		Detail: "the request could not be decoded: " + err.Error(),
+		Detail: field + ": " + msg,
+		Fields: []problem.FieldError{{Field: field, Message: msg}},
 		Err:    err,
 	})
+}
+
+func describeDecodeError(err error) (field, msg string) {
+	var (
+		typeErr   *json.UnmarshalTypeError
+		syntaxErr *json.SyntaxError
+		format    *apigen.InvalidParamFormatError
+		required  *apigen.RequiredParamError
+		tooMany   *apigen.TooManyValuesForParamError
+		unmarshal *apigen.UnmarshalingParamError
+		header    *apigen.RequiredHeaderError
+		cookie    *apigen.UnescapedCookieParamError
+	)
+	switch {
+	case errors.As(err, &typeErr):
+		return "/" + strings.ReplaceAll(typeErr.Field, ".", "/"), "has the wrong JSON type (got " + typeErr.Value + ")"
+	case errors.As(err, &syntaxErr):
+		return "body", "malformed JSON"
+	case errors.As(err, &format):
+		return format.ParamName, "has the wrong form"
+	case errors.As(err, &required):
+		return required.ParamName, "is required"
+	case errors.As(err, &tooMany):
+		return tooMany.ParamName, "is given more than once"
+	case errors.As(err, &unmarshal):
+		return unmarshal.ParamName, "has the wrong form"
+	case errors.As(err, &header):
+		return header.ParamName, "is required"
+	case errors.As(err, &cookie):
+		return cookie.ParamName, "has the wrong form"
+	}
+	return "body", "could not be decoded as this operation's request"
 }

@@ -1,0 +1,78 @@
+package problem
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// retryAfterSeconds is what a 503 for an unreachable dependency tells the
+// client to wait: long enough for a restart or a fail-over to finish.
+const retryAfterSeconds = "5"
+
+// classify maps failures the service expects from its dependencies to their
+// answers: a database that cannot be reached, or that timed out, is a 503
+// with Retry-After (never a 500: nothing is wrong with the request or the
+// code); a string the database refuses to store (a NUL character the request
+// path did not catch) is a 400.
+func classify(ctx context.Context, err error) (*Error, bool) {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch {
+		case pgErr.Code == "22021" || pgErr.Code == "22P05": // character_not_in_repertoire, untranslatable_character
+			return &Error{Status: http.StatusBadRequest, Code: CodeValidationFailed,
+				Detail: "the request holds a character that cannot be stored (such as NUL)", Err: err}, true
+		case len(pgErr.Code) == 5 && pgErr.Code[:2] == "08", // connection exception
+			pgErr.Code == "57P01", pgErr.Code == "57P02", pgErr.Code == "57P03", // shutting down, cannot connect now
+			pgErr.Code == "53300": // too many connections
+			return unavailable(err), true
+		}
+		return nil, false
+	}
+	var connectErr *pgconn.ConnectError
+	var netErr net.Error
+	switch {
+	case errors.As(err, &connectErr), pgconn.Timeout(err), errors.As(err, &netErr):
+		return unavailable(err), true
+	case errors.Is(err, context.DeadlineExceeded):
+		return unavailable(err), true
+	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
+		// The client went away; nobody reads this answer.
+		return &Error{Status: http.StatusServiceUnavailable, Code: CodeServiceUnavailable, Detail: "the request was cancelled"}, true
+	}
+	return nil, false
+}
+
+func unavailable(err error) *Error {
+	return &Error{
+		Status: http.StatusServiceUnavailable, Code: CodeServiceUnavailable,
+		Detail:  "the service cannot reach its database right now; try again shortly",
+		Headers: map[string]string{"Retry-After": retryAfterSeconds},
+		Err:     err,
+	}
+}
+
+// outageLog lets one warning through per interval, so an outage is logged
+// once, not once per failed request.
+var outageLog = &logGate{every: 30 * time.Second}
+
+type logGate struct {
+	mu    sync.Mutex
+	every time.Duration
+	last  time.Time
+}
+
+func (g *logGate) due() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if time.Since(g.last) < g.every {
+		return false
+	}
+	g.last = time.Now()
+	return true
+}
