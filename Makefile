@@ -7,7 +7,7 @@ REDOCLY   := REDOCLY_TELEMETRY=off npx --yes @redocly/cli@2.77.0
 DB_URL    ?= postgres://postgres@127.0.0.1:5432/nestegg?sslmode=disable
 BENCH_TIME ?= 2s
 
-.PHONY: help generate check lint test test-short run bench load db-reset
+.PHONY: help generate check lint services test test-short run bench load db-reset
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -42,13 +42,22 @@ lint: ## Lint the contract (Redocly recommended + our rules, oasdiff validate, T
 	npx --yes -p openapi-typescript@7.13.0 -p typescript@5.9.3 openapi-typescript ./api/openapi.yaml -o $$d/api.d.ts && \
 	npx --yes -p typescript@5.9.3 tsc --noEmit --strict $$d/api.d.ts && echo "TypeScript SDK types: ok"
 
-test: ## Run every test against the local PostgreSQL and Redis, with the race detector
+# Silent when PostgreSQL and Redis answer; otherwise starts or installs them, or
+# says how to get them. run checks DATABASE_URL and REDIS_URL, the tests
+# NESTEGG_TEST_DATABASE_URL and NESTEGG_TEST_REDIS_URL.
+services: ## Make sure PostgreSQL and Redis answer (start or install them, or say how)
+	@bash .ci/services $(SERVICES_FOR)
+
+run: SERVICES_FOR := run
+test test-short: SERVICES_FOR := test
+
+test: services ## Run every test against the local PostgreSQL and Redis, with the race detector
 	go test -race -count=1 ./...
 
-test-short: ## Run the tests without the race detector (faster feedback)
+test-short: services ## Run the tests without the race detector (faster feedback)
 	go test -count=1 ./...
 
-run: ## Run the service on :8080 with local PostgreSQL and Redis
+run: services ## Run the service on :8080 with local PostgreSQL and Redis
 	go run ./cmd/nestegg
 
 bench: ## Go benchmarks, then a load run against a live server

@@ -100,3 +100,56 @@ func TestBinaryRefusesABadSettingByName(t *testing.T) {
 		t.Fatalf("output does not name the variable:\n%s", out)
 	}
 }
+
+func TestBinaryStartsWithoutRedisAndSaysSo(t *testing.T) {
+	t.Parallel()
+	addr, redisAddr := freeAddr(t), freeAddr(t) // nothing listens on redisAddr
+	cmd := exec.Command(buildBinary(t))
+	cmd.Env = append(os.Environ(),
+		"HTTP_ADDR="+addr,
+		"DATABASE_URL="+dbtest.NewDatabase(t),
+		"REDIS_URL=redis://"+redisAddr+"/0",
+		"LOG_LEVEL=error",
+	)
+	stdout, _ := cmd.StdoutPipe()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("no start-up line: %v; stderr: %s", err, stderr.String())
+	}
+	want := fmt.Sprintf("nestegg listening on http://%s (API reference: http://%s/docs); Redis at %s does not answer: sessions are served from PostgreSQL until it does", addr, addr, redisAddr)
+	if strings.TrimSpace(line) != want {
+		t.Fatalf("start-up line %q, want %q", line, want)
+	}
+	res, err := http.Get("http://" + addr + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("/healthz %d", res.StatusCode)
+	}
+}
+
+func TestBinaryNamesDatabaseURLInOneLineWhenNoPostgreSQLAnswers(t *testing.T) {
+	t.Parallel()
+	dbAddr := freeAddr(t) // nothing listens there
+	cmd := exec.Command(buildBinary(t))
+	cmd.Env = append(os.Environ(), "HTTP_ADDR="+freeAddr(t),
+		"DATABASE_URL=postgres://postgres@"+dbAddr+"/nestegg?sslmode=disable")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatal("started without PostgreSQL")
+	}
+	want := "nestegg: DATABASE_URL: no PostgreSQL answers at " + dbAddr + " (connect: connection refused); " +
+		"start it (`make run` starts it for you), or set DATABASE_URL to one that runs\n"
+	if string(out) != want {
+		t.Fatalf("output:\n%s\nwant one line:\n%s", out, want)
+	}
+}
