@@ -71,7 +71,9 @@ load: ## Start a server on 127.0.0.1:18080 (database nestegg_bench) and run a bo
 	  DATABASE_URL=$(subst /nestegg?,/nestegg_bench?,$(DB_URL)) $$bin & pid=$$!; \
 	trap "kill $$pid 2>/dev/null; wait $$pid 2>/dev/null; rm -f $$bin" EXIT; \
 	for i in $$(seq 1 100); do curl -fs http://$(LOAD_ADDR)/readyz >/dev/null && break; sleep 0.2; done; \
-	NESTEGG_LOAD_URL=http://$(LOAD_ADDR) go test -count=1 -run '^TestLoad$$' -v ./internal/loadtest
+	NESTEGG_LOAD_URL=http://$(LOAD_ADDR) REDIS_URL=redis://127.0.0.1:6379/1 \
+	  DATABASE_URL=$(subst /nestegg?,/nestegg_bench?,$(DB_URL)) \
+	  go test -count=1 -run '^TestLoad$$' -v ./internal/loadtest
 
 db-reset: ## Drop and recreate the local database (migrations run on next start)
 	psql "$(subst /nestegg?,/postgres?,$(DB_URL))" -c 'DROP DATABASE IF EXISTS nestegg WITH (FORCE)'

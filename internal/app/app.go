@@ -83,9 +83,13 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 	// the session store's breaker keeps the other requests off it meanwhile.
 	// A healthy Redis answers a GET on this network in well under 1 ms.
 	redisOpts.DialTimeout = 50 * time.Millisecond
-	redisOpts.ReadTimeout = 50 * time.Millisecond
-	redisOpts.WriteTimeout = 50 * time.Millisecond
-	redisOpts.PoolTimeout = 50 * time.Millisecond
+	redisOpts.ReadTimeout = 80 * time.Millisecond
+	redisOpts.WriteTimeout = 80 * time.Millisecond
+	// Waiting for a free connection is local contention, not a Redis
+	// fault: enough connections that requests rarely wait, and a wait that
+	// is not mistaken for an outage.
+	redisOpts.PoolSize = 128
+	redisOpts.PoolTimeout = time.Second
 	redisOpts.MaxRetries = -1
 	redisOpts.DialerRetries = 1
 	redisOpts.DialerRetryTimeout = time.Millisecond

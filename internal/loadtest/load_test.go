@@ -6,18 +6,26 @@ package loadtest
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"sort"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/session"
 )
 
 func setting(name string, def int) int {
@@ -44,14 +52,110 @@ func TestLoad(t *testing.T) {
 		{"signup-enabled (one PostgreSQL read)", "/api/auth/signup-enabled", ""},
 		{"session (Redis session + member read)", "/api/auth/session", token},
 	}
+	results := map[string]result{}
 	for _, sc := range scenarios {
 		res := run(client, base+sc.path, sc.token, workers, duration)
-		t.Logf("%-40s %7.0f req/s  p50 %6.2fms  p99 %6.2fms  %d requests, %d failed",
-			sc.name, res.rate, ms(res.p50), ms(res.p99), res.n, res.failed)
-		if res.failed > 0 {
-			t.Errorf("%s: %d requests failed (first: %s)", sc.name, res.failed, res.firstFailure)
-		}
+		report(t, sc.name, res)
+		results[sc.name] = res
 	}
+
+	// The floor: what one Redis GET and the same PostgreSQL read cost when
+	// nothing else runs, served over HTTP by this process.
+	floor := floorServer(t, token)
+	res := run(client, floor+"/floor", token, workers, duration)
+	report(t, "floor (same Redis GET + same SELECT)", res)
+	session := results["session (Redis session + member read)"]
+	t.Logf("authenticated read vs floor: %.2fx throughput (target >= 0.75), %.2fx p99 (target <= 1.5)",
+		session.rate/res.rate, float64(session.p99)/float64(res.p99))
+
+	burst(t, client, base, token, workers)
+}
+
+func report(t *testing.T, name string, res result) {
+	t.Helper()
+	t.Logf("%-40s %7.0f req/s  p50 %6.2fms  p99 %6.2fms  %d requests, %d failed",
+		name, res.rate, ms(res.p50), ms(res.p99), res.n, res.failed)
+	if res.failed > 0 {
+		t.Errorf("%s: %d requests failed (first: %s)", name, res.failed, res.firstFailure)
+	}
+}
+
+// floorServer serves /floor in this process: the session's Redis GET and the
+// service's principal SELECT over pgx, and nothing else (no routing, no
+// contract, no logs).
+func floorServer(t *testing.T, token string) string {
+	t.Helper()
+	ctx := context.Background()
+	pool, err := pgxpool.New(ctx, envOr("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/nestegg_bench?sslmode=disable")+"&pool_max_conns=16")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	opts, err := redis.ParseURL(envOr("REDIS_URL", "redis://127.0.0.1:6379/1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := redis.NewClient(opts)
+	t.Cleanup(func() { _ = rdb.Close() })
+	hash := session.HashToken(token)
+	q := db.New(pool)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, err := rdb.Get(r.Context(), "nestegg:session:"+hash).Bytes(); err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		row, err := q.GetSessionPrincipal(r.Context(), db.GetSessionPrincipalParams{TokenHash: hash, Now: time.Now()})
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"id": row.ID, "name": row.Name})
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+// burst measures what 200 parallel wrong-password logins do to other
+// members' session reads: the read latency before, during and after.
+func burst(t *testing.T, client *http.Client, base, token string, workers int) {
+	t.Helper()
+	phase := 3 * time.Second
+	report(t, "session reads before the burst", run(client, base+"/api/auth/session", token, workers, phase))
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	statuses := map[int]int{}
+	var mu sync.Mutex
+	for i := range 200 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			body, _ := json.Marshal(map[string]string{"email": fmt.Sprintf("burst-%d@nestegg.test", i), "password": "wrong password"})
+			res, err := client.Post(base+"/api/auth/login", "application/json", bytes.NewReader(body))
+			status := 0
+			if err == nil {
+				_, _ = io.Copy(io.Discard, res.Body)
+				res.Body.Close()
+				status = res.StatusCode
+			}
+			mu.Lock()
+			statuses[status]++
+			mu.Unlock()
+		}()
+	}
+	go func() { wg.Wait(); close(done) }()
+	during := run(client, base+"/api/auth/session", token, workers, phase)
+	<-done
+	report(t, "session reads during 200 wrong logins", during)
+	t.Logf("the burst's logins answered %v", statuses)
+	report(t, "session reads after the burst", run(client, base+"/api/auth/session", token, workers, phase))
 }
 
 func signUp(t *testing.T, client *http.Client, base string) string {

@@ -26,10 +26,10 @@ const (
 // configuration (19 MiB, 2 iterations, 1 lane).
 var params = &argon2id.Params{Memory: 19 * 1024, Iterations: 2, Parallelism: 1, SaltLength: 16, KeyLength: 32}
 
-// slots bounds the argon2 work running at once to the CPUs: a burst of
-// sign-ins (or of guesses) queues here instead of taking every core from the
-// requests of members already signed in.
-var slots = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+// slots bounds the argon2 work running at once to half the CPUs (at least
+// one): a burst of sign-ins (or of guesses) queues here instead of taking
+// every core from the requests of members already signed in.
+var slots = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2))
 
 // maxWait is how long a password check waits for a slot before answering
 // 503: under a flood, failing fast beats piling up requests.
