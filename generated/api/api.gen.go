@@ -284,6 +284,34 @@ type Problem struct {
 // Example: VALIDATION_FAILED
 type ProblemCode = string
 
+// Product A subscription product the store sells.
+type Product struct {
+	// Currency ISO 4217 code of the price's currency (the service's base currency).
+	//
+	// Example: KRW
+	Currency string `json:"currency"`
+
+	// Period What one purchase adds to the plan's expiry, as an ISO 8601 period (`P1M`, `P1Y`).
+	//
+	// Example: P1M
+	Period string `json:"period"`
+
+	// Price The price in `currency`'s unit (KRW has no minor unit).
+	//
+	// Example: 4900
+	Price int64 `json:"price"`
+
+	// ProductID The store product id to buy, and to send to verification.
+	//
+	// Example: premium_monthly
+	ProductID string `json:"productId"`
+}
+
+// ProductList defines model for ProductList.
+type ProductList struct {
+	Items []Product `json:"items"`
+}
+
 // Profile The signed-in member's own view of their account.
 type Profile struct {
 	Email *string `json:"email"`
@@ -368,6 +396,71 @@ type SignupEnabled struct {
 type StatusRequest struct {
 	// Status A member's status, as a request sets it.
 	Status MemberStatus `json:"status"`
+}
+
+// StoreNotification A store real-time notification as a Pub/Sub push delivers it. Every field is optional
+// and other fields are accepted: the service only logs it.
+//
+// Example: {"message":{"data":"eyJ2ZXJzaW9uIjoiMS4wIn0=","messageId":"136969346945","publishTime":"2026-11-16T01:00:00.000Z"},"subscription":"projects/nestegg/subscriptions/store-rtdn"}
+type StoreNotification struct {
+	// Message The Pub/Sub message of a store notification.
+	Message *StoreNotificationMessage `json:"message,omitempty"`
+
+	// Subscription The Pub/Sub subscription that delivered it.
+	Subscription *string `json:"subscription,omitempty"`
+}
+
+// StoreNotificationMessage The Pub/Sub message of a store notification.
+type StoreNotificationMessage struct {
+	// Attributes Pub/Sub attributes, as sent.
+	Attributes *map[string]string `json:"attributes,omitempty"`
+
+	// Data The notification, base64-encoded JSON.
+	Data *string `json:"data,omitempty"`
+
+	// MessageID The id the notification is logged under.
+	MessageID *string `json:"messageId,omitempty"`
+
+	// PublishTime When Pub/Sub published it (RFC 3339), as sent.
+	PublishTime *string `json:"publishTime,omitempty"`
+}
+
+// StoreProductID A store product id, one of those `GET /api/billing/products` lists.
+//
+// Example: premium_monthly
+type StoreProductID = string
+
+// StorePurchaseRequest Example: {"productId":"premium_monthly","purchaseToken":"opaque-token-from-the-store.AO-J1Oz3"}
+type StorePurchaseRequest struct {
+	// ProductID A store product id, one of those `GET /api/billing/products` lists.
+	//
+	// Example: premium_monthly
+	ProductID StoreProductID `json:"productId"`
+
+	// PurchaseToken The purchase token the store gave the app (printable ASCII, no spaces).
+	//
+	// Example: opaque-token-from-the-store.AO-J1Oz3
+	PurchaseToken string `json:"purchaseToken"`
+}
+
+// Subscription The member's plan and store subscription.
+type Subscription struct {
+	// AutoRenew Whether the subscription renews at `expiresAt`.
+	AutoRenew bool `json:"autoRenew"`
+
+	// ExpiresAt When PREMIUM ends; `null` for FREE and for a permanent plan an administrator set.
+	ExpiresAt *time.Time `json:"expiresAt"`
+
+	// NextPaymentAt When the store charges next (the expiry) while auto-renew is on; `null` otherwise.
+	NextPaymentAt *time.Time `json:"nextPaymentAt"`
+
+	// Plan A membership plan as answered (`FREE`, `PREMIUM`); a client must accept other values.
+	Plan PlanValue `json:"plan"`
+
+	// ProductID The store product of the subscription; `null` without one.
+	//
+	// Example: premium_monthly
+	ProductID *string `json:"productId"`
 }
 
 // UpdateProfileRequest defines model for UpdateProfileRequest.
@@ -523,6 +616,12 @@ type SignUpJSONRequestBody = SignUpRequest
 // VerifyPasswordJSONRequestBody defines body for VerifyPassword for application/json ContentType.
 type VerifyPasswordJSONRequestBody = VerifyPasswordRequest
 
+// ReceiveStoreNotificationJSONRequestBody defines body for ReceiveStoreNotification for application/json ContentType.
+type ReceiveStoreNotificationJSONRequestBody = StoreNotification
+
+// VerifyStorePurchaseJSONRequestBody defines body for VerifyStorePurchase for application/json ContentType.
+type VerifyStorePurchaseJSONRequestBody = StorePurchaseRequest
+
 // CreateUserJSONRequestBody defines body for CreateUser for application/json ContentType.
 type CreateUserJSONRequestBody = CreateUserRequest
 
@@ -600,6 +699,27 @@ type ServerInterface interface {
 	// VerifyPassword Re-authenticate with the password
 	// (POST /api/auth/verify-password)
 	VerifyPassword(w http.ResponseWriter, r *http.Request)
+	// CancelSubscription Stop auto-renew
+	// (POST /api/billing/cancel)
+	CancelSubscription(w http.ResponseWriter, r *http.Request)
+	// ListProducts The subscription products
+	// (GET /api/billing/products)
+	ListProducts(w http.ResponseWriter, r *http.Request)
+	// RestorePurchase Restore PREMIUM from the member's latest purchase
+	// (POST /api/billing/restore)
+	RestorePurchase(w http.ResponseWriter, r *http.Request)
+	// ResumeSubscription Turn auto-renew back on
+	// (POST /api/billing/resume)
+	ResumeSubscription(w http.ResponseWriter, r *http.Request)
+	// ReceiveStoreNotification Intake of the store's real-time notifications
+	// (POST /api/billing/store/rtdn)
+	ReceiveStoreNotification(w http.ResponseWriter, r *http.Request)
+	// VerifyStorePurchase Verify a store purchase and grant PREMIUM
+	// (POST /api/billing/store/verify)
+	VerifyStorePurchase(w http.ResponseWriter, r *http.Request)
+	// GetSubscription The member's plan and subscription
+	// (GET /api/billing/subscription)
+	GetSubscription(w http.ResponseWriter, r *http.Request)
 	// GetOpenAPI This contract
 	// (GET /api/openapi.yaml)
 	GetOpenAPI(w http.ResponseWriter, r *http.Request)
@@ -1053,6 +1173,104 @@ func (siw *ServerInterfaceWrapper) VerifyPassword(w http.ResponseWriter, r *http
 	handler.ServeHTTP(w, r)
 }
 
+// CancelSubscription operation middleware
+func (siw *ServerInterfaceWrapper) CancelSubscription(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CancelSubscription(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListProducts operation middleware
+func (siw *ServerInterfaceWrapper) ListProducts(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListProducts(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RestorePurchase operation middleware
+func (siw *ServerInterfaceWrapper) RestorePurchase(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RestorePurchase(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ResumeSubscription operation middleware
+func (siw *ServerInterfaceWrapper) ResumeSubscription(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ResumeSubscription(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ReceiveStoreNotification operation middleware
+func (siw *ServerInterfaceWrapper) ReceiveStoreNotification(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ReceiveStoreNotification(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// VerifyStorePurchase operation middleware
+func (siw *ServerInterfaceWrapper) VerifyStorePurchase(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.VerifyStorePurchase(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetSubscription operation middleware
+func (siw *ServerInterfaceWrapper) GetSubscription(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetSubscription(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // GetOpenAPI operation middleware
 func (siw *ServerInterfaceWrapper) GetOpenAPI(w http.ResponseWriter, r *http.Request) {
 
@@ -1399,6 +1617,13 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/users/{id}", wrapper.DeleteUser)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/users/{id}", wrapper.GetUser)
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/users/{id}", wrapper.UpdateUser)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/billing/products", wrapper.ListProducts)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/billing/store/verify", wrapper.VerifyStorePurchase)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/billing/subscription", wrapper.GetSubscription)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/billing/cancel", wrapper.CancelSubscription)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/billing/resume", wrapper.ResumeSubscription)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/billing/restore", wrapper.RestorePurchase)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/billing/store/rtdn", wrapper.ReceiveStoreNotification)
 
 	return m
 }
@@ -3515,6 +3740,629 @@ func (response VerifyPassword500ApplicationProblemPlusJSONResponse) VisitVerifyP
 	return err
 }
 
+type CancelSubscriptionRequestObject struct {
+}
+
+type CancelSubscriptionResponseObject interface {
+	VisitCancelSubscriptionResponse(w http.ResponseWriter) error
+}
+
+type CancelSubscription200JSONResponse Subscription
+
+func (response CancelSubscription200JSONResponse) VisitCancelSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelSubscription401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CancelSubscription401ApplicationProblemPlusJSONResponse) VisitCancelSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelSubscription409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CancelSubscription409ApplicationProblemPlusJSONResponse) VisitCancelSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelSubscription500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CancelSubscription500ApplicationProblemPlusJSONResponse) VisitCancelSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelSubscription503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CancelSubscription503ApplicationProblemPlusJSONResponse) VisitCancelSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListProductsRequestObject struct {
+}
+
+type ListProductsResponseObject interface {
+	VisitListProductsResponse(w http.ResponseWriter) error
+}
+
+type ListProducts200JSONResponse ProductList
+
+func (response ListProducts200JSONResponse) VisitListProductsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListProducts401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListProducts401ApplicationProblemPlusJSONResponse) VisitListProductsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListProducts500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListProducts500ApplicationProblemPlusJSONResponse) VisitListProductsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListProducts503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListProducts503ApplicationProblemPlusJSONResponse) VisitListProductsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestorePurchaseRequestObject struct {
+}
+
+type RestorePurchaseResponseObject interface {
+	VisitRestorePurchaseResponse(w http.ResponseWriter) error
+}
+
+type RestorePurchase200JSONResponse Subscription
+
+func (response RestorePurchase200JSONResponse) VisitRestorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestorePurchase401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response RestorePurchase401ApplicationProblemPlusJSONResponse) VisitRestorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestorePurchase404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response RestorePurchase404ApplicationProblemPlusJSONResponse) VisitRestorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestorePurchase500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response RestorePurchase500ApplicationProblemPlusJSONResponse) VisitRestorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestorePurchase503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response RestorePurchase503ApplicationProblemPlusJSONResponse) VisitRestorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResumeSubscriptionRequestObject struct {
+}
+
+type ResumeSubscriptionResponseObject interface {
+	VisitResumeSubscriptionResponse(w http.ResponseWriter) error
+}
+
+type ResumeSubscription200JSONResponse Subscription
+
+func (response ResumeSubscription200JSONResponse) VisitResumeSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResumeSubscription401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ResumeSubscription401ApplicationProblemPlusJSONResponse) VisitResumeSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResumeSubscription409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response ResumeSubscription409ApplicationProblemPlusJSONResponse) VisitResumeSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResumeSubscription500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ResumeSubscription500ApplicationProblemPlusJSONResponse) VisitResumeSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResumeSubscription503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ResumeSubscription503ApplicationProblemPlusJSONResponse) VisitResumeSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReceiveStoreNotificationRequestObject struct {
+	Body *ReceiveStoreNotificationJSONRequestBody
+}
+
+type ReceiveStoreNotificationResponseObject interface {
+	VisitReceiveStoreNotificationResponse(w http.ResponseWriter) error
+}
+
+type ReceiveStoreNotification204Response struct {
+}
+
+func (response ReceiveStoreNotification204Response) VisitReceiveStoreNotificationResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type ReceiveStoreNotification400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ReceiveStoreNotification400ApplicationProblemPlusJSONResponse) VisitReceiveStoreNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReceiveStoreNotification413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ReceiveStoreNotification413ApplicationProblemPlusJSONResponse) VisitReceiveStoreNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReceiveStoreNotification415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response ReceiveStoreNotification415ApplicationProblemPlusJSONResponse) VisitReceiveStoreNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReceiveStoreNotification500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ReceiveStoreNotification500ApplicationProblemPlusJSONResponse) VisitReceiveStoreNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReceiveStoreNotification503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ReceiveStoreNotification503ApplicationProblemPlusJSONResponse) VisitReceiveStoreNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyStorePurchaseRequestObject struct {
+	Body *VerifyStorePurchaseJSONRequestBody
+}
+
+type VerifyStorePurchaseResponseObject interface {
+	VisitVerifyStorePurchaseResponse(w http.ResponseWriter) error
+}
+
+type VerifyStorePurchase200JSONResponse Subscription
+
+func (response VerifyStorePurchase200JSONResponse) VisitVerifyStorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyStorePurchase400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyStorePurchase400ApplicationProblemPlusJSONResponse) VisitVerifyStorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyStorePurchase401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyStorePurchase401ApplicationProblemPlusJSONResponse) VisitVerifyStorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyStorePurchase409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyStorePurchase409ApplicationProblemPlusJSONResponse) VisitVerifyStorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyStorePurchase413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyStorePurchase413ApplicationProblemPlusJSONResponse) VisitVerifyStorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyStorePurchase415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyStorePurchase415ApplicationProblemPlusJSONResponse) VisitVerifyStorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyStorePurchase500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyStorePurchase500ApplicationProblemPlusJSONResponse) VisitVerifyStorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyStorePurchase503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyStorePurchase503ApplicationProblemPlusJSONResponse) VisitVerifyStorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSubscriptionRequestObject struct {
+}
+
+type GetSubscriptionResponseObject interface {
+	VisitGetSubscriptionResponse(w http.ResponseWriter) error
+}
+
+type GetSubscription200JSONResponse Subscription
+
+func (response GetSubscription200JSONResponse) VisitGetSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSubscription401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetSubscription401ApplicationProblemPlusJSONResponse) VisitGetSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSubscription500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetSubscription500ApplicationProblemPlusJSONResponse) VisitGetSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSubscription503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetSubscription503ApplicationProblemPlusJSONResponse) VisitGetSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetOpenAPIRequestObject struct {
 }
 
@@ -4329,6 +5177,27 @@ type StrictServerInterface interface {
 	// VerifyPassword Re-authenticate with the password
 	// (POST /api/auth/verify-password)
 	VerifyPassword(ctx context.Context, request VerifyPasswordRequestObject) (VerifyPasswordResponseObject, error)
+	// CancelSubscription Stop auto-renew
+	// (POST /api/billing/cancel)
+	CancelSubscription(ctx context.Context, request CancelSubscriptionRequestObject) (CancelSubscriptionResponseObject, error)
+	// ListProducts The subscription products
+	// (GET /api/billing/products)
+	ListProducts(ctx context.Context, request ListProductsRequestObject) (ListProductsResponseObject, error)
+	// RestorePurchase Restore PREMIUM from the member's latest purchase
+	// (POST /api/billing/restore)
+	RestorePurchase(ctx context.Context, request RestorePurchaseRequestObject) (RestorePurchaseResponseObject, error)
+	// ResumeSubscription Turn auto-renew back on
+	// (POST /api/billing/resume)
+	ResumeSubscription(ctx context.Context, request ResumeSubscriptionRequestObject) (ResumeSubscriptionResponseObject, error)
+	// ReceiveStoreNotification Intake of the store's real-time notifications
+	// (POST /api/billing/store/rtdn)
+	ReceiveStoreNotification(ctx context.Context, request ReceiveStoreNotificationRequestObject) (ReceiveStoreNotificationResponseObject, error)
+	// VerifyStorePurchase Verify a store purchase and grant PREMIUM
+	// (POST /api/billing/store/verify)
+	VerifyStorePurchase(ctx context.Context, request VerifyStorePurchaseRequestObject) (VerifyStorePurchaseResponseObject, error)
+	// GetSubscription The member's plan and subscription
+	// (GET /api/billing/subscription)
+	GetSubscription(ctx context.Context, request GetSubscriptionRequestObject) (GetSubscriptionResponseObject, error)
 	// GetOpenAPI This contract
 	// (GET /api/openapi.yaml)
 	GetOpenAPI(ctx context.Context, request GetOpenAPIRequestObject) (GetOpenAPIResponseObject, error)
@@ -5043,6 +5912,188 @@ func (sh *strictHandler) VerifyPassword(w http.ResponseWriter, r *http.Request) 
 	}
 }
 
+// CancelSubscription operation middleware
+func (sh *strictHandler) CancelSubscription(w http.ResponseWriter, r *http.Request) {
+	var request CancelSubscriptionRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CancelSubscription(ctx, request.(CancelSubscriptionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CancelSubscription")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CancelSubscriptionResponseObject); ok {
+		if err := validResponse.VisitCancelSubscriptionResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListProducts operation middleware
+func (sh *strictHandler) ListProducts(w http.ResponseWriter, r *http.Request) {
+	var request ListProductsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListProducts(ctx, request.(ListProductsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListProducts")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListProductsResponseObject); ok {
+		if err := validResponse.VisitListProductsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RestorePurchase operation middleware
+func (sh *strictHandler) RestorePurchase(w http.ResponseWriter, r *http.Request) {
+	var request RestorePurchaseRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RestorePurchase(ctx, request.(RestorePurchaseRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RestorePurchase")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RestorePurchaseResponseObject); ok {
+		if err := validResponse.VisitRestorePurchaseResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ResumeSubscription operation middleware
+func (sh *strictHandler) ResumeSubscription(w http.ResponseWriter, r *http.Request) {
+	var request ResumeSubscriptionRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ResumeSubscription(ctx, request.(ResumeSubscriptionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ResumeSubscription")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ResumeSubscriptionResponseObject); ok {
+		if err := validResponse.VisitResumeSubscriptionResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ReceiveStoreNotification operation middleware
+func (sh *strictHandler) ReceiveStoreNotification(w http.ResponseWriter, r *http.Request) {
+	var request ReceiveStoreNotificationRequestObject
+
+	var body ReceiveStoreNotificationJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ReceiveStoreNotification(ctx, request.(ReceiveStoreNotificationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ReceiveStoreNotification")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ReceiveStoreNotificationResponseObject); ok {
+		if err := validResponse.VisitReceiveStoreNotificationResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// VerifyStorePurchase operation middleware
+func (sh *strictHandler) VerifyStorePurchase(w http.ResponseWriter, r *http.Request) {
+	var request VerifyStorePurchaseRequestObject
+
+	var body VerifyStorePurchaseJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.VerifyStorePurchase(ctx, request.(VerifyStorePurchaseRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "VerifyStorePurchase")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(VerifyStorePurchaseResponseObject); ok {
+		if err := validResponse.VisitVerifyStorePurchaseResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetSubscription operation middleware
+func (sh *strictHandler) GetSubscription(w http.ResponseWriter, r *http.Request) {
+	var request GetSubscriptionRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSubscription(ctx, request.(GetSubscriptionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSubscription")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetSubscriptionResponseObject); ok {
+		if err := validResponse.VisitGetSubscriptionResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetOpenAPI operation middleware
 func (sh *strictHandler) GetOpenAPI(w http.ResponseWriter, r *http.Request) {
 	var request GetOpenAPIRequestObject
@@ -5286,137 +6337,178 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H1rc9s4suhfQXFvVeS9tCw7zp6MXafqKrac6K4fWtlOTmqUMiGyJWFNARwAtKyd9X8/hQZIkRL1sGM7",
-	"O7uZL+NQBNBo9Av94u9eKMaJ4MC18g5+9xIq6Rg0SPzXGYz7INvH5u8IVChZopng3oF3NQIyxl/fKMKi",
-	"uud7zDxPqB55vsfpGLwDj0We70n4LWUSIu9AyxR8T4UjGFMz5UDIMdXmPa7/su/53phxNk7H3sGu7+lp",
-	"AvYnGIL0Hh58r0OHsAiKeUp4amDxyUCKMdnNwfktBTmdwZOYCYoQRDCgaaxxwSI0b/cMNPTeQdMw/60F",
-	"75L9owK8toaxIglIYlZfBpkyYysh22usAW0NXA/mBFQiuAI80w806sJvKSht/hUKroHjnzRJYhZSA/ZO",
-	"IkU/hvH//bsye/i9ANf/kTDwDrw/7czoZsf+qnY6dpRddJFepF2WMEXGNDZ7gogISSgZMIgj85zxOxqz",
-	"iNSCz83T9nHzqn1xfnPSbJ+2jgPfvjsWEohKIGQDFpJQRLBV9x5870jwQczCH7ar0K2vyITpEZmMKO5U",
-	"aSHBbOjo4vzktH10FazexomQfRZFwF9zH5dsyCEijJN+qgkXmtA4FhOE++Si+6F9fNw6twcQdLqts/b1",
-	"2U239bfrdrd1HJABbuik22o5kUAEJ5S4F4lIQCLcdoNtrkFyGr/m/pqcpBzuEwg1RGRAWZxKILWgfX7V",
-	"6p43T4OtOjFnGdJUgTm1WAyHEJGURyBJ4I64HQU+4XAHkqiRmHDczrnQJyLl0Wtu51wQlYYjIiEUMsJj",
-	"YZr0IRZ8qIgWhHKhRyCz46gF5xdXNycX1+fHgT2EDp3GgkZXQpxSaYXqj+CZvoimBt3C4FSPYEYrbxSJ",
-	"2ZhpUgs6za+nF83jm6uLi5vTZvdjy+3hEuQdC+Ga0zvKYtqPX3UbTaLs+kSPzA4ywAkHiJTZlGEjIxTY",
-	"MJVW0JknEmg4MsDiHq6EOKN86gSyetVzEIKMKZ9mh6EMhIY1ICJUaxgnWpFa0G1etW5O22ftq9ZxsHVI",
-	"JGg5JXSgDWN0zT+2m+YfAVEQCh4pMhkBJ0N2B9wouxHQyFkThbcX1eSlG51yzWKkBXv+MWhlUZwRjR5J",
-	"kQ5HhA4pwyVmqFitCB9875rTVI+Aa4NWeHWmBaWY4MiwZofu32REFYH7hFlFcX3evL761Dq/ah81EelI",
-	"KddcpUkipIboDCJGr3B7P45t3ygyNnAQg+eM3AWHMhsTTW9B4aYurzudi+5V6/jmrHXcbt5cfe1YTn7I",
-	"ThCJpBmNGbd25yKRNDOJRhWh5kWmtKRaSEUU4NJjUuOCJFIMWAyEjenQ6FXfS6SBSTNrA4USzPE3dckK",
-	"jaiGbc3GxhBz1KO0ZHxo8A9jylBn8TR2wsaaswtvsqjStp2nx8z0+31xhiSmfO1RxZR/pnEK2YBmqkUX",
-	"OEwKU/aFiIHy7JUW0phase21mzPTdKSIUmtoLdII2jvmAMwrRAyQHsJUSuCaqLSfv+8TNiCUT+sbLSuY",
-	"u6BsgNdEijsWWfpZQ+34Xo5GKawOWTWoK2LIByhNdarWDbHUfInvuqEPxWvRr/aeZCnMkYUDJl/CEcX8",
-	"OZYPZJ4QCqjIUegXiP9bjj3R/zuE2mypmepRFxRePX6fYxstbq1dWnHsTpThK4dEAY+MTUIVCcyMQrJ/",
-	"oEA4IB+ASpCklzYab0N8Hf+EgNQYWsw0VkZU4mBKQiFumeXhBapI1fpDvlbudlbEt92Im6AKC0cjyofQ",
-	"oUpNhCzel+bkiKXr7D1UQfT+FPhQj8zdbG+/AmoOk+KAlRSavTe/gfmFy7NW7ihmwLW9ys9twv4SbSDc",
-	"5qHIRlYuiGRm0L8UfblMXYWDFr5UEJerXj5mKonp9Ny8aiTBo/G8uRBYwEbGv0nhUAwcVcg5hgR4BDyc",
-	"GrFQ4TUI0gQvikEkJjw4NIyAyCbjVGlCwxASTayRf2dEilpkEN+734Z7DVyxfgzbwI1h9KuXJp7vmVm9",
-	"bwaQAsIqGdtsgRRvE6hqzWpwT8eJwZV3xvjfmfVKZLT/zrolclao4INWdvoLdzXYNj8RGkUSlDok5gSo",
-	"MY5CqmCbcWX2pNkdxNMyIBbC/8dBaRgO69kPBQdKdkgFUPfeVXHpCYM4akkp5CLdoruiGl34k29F1/+/",
-	"vDgnKHZBEsa1QF2Idx5nAObetjcKEV3ezU4G7AJwY1DK+cIKmzeU0QdCifWhlLHorWNmu6nZ3FVk+wlo",
-	"bFA2j5CZHpyBI27XLumGVa3UPr4yMnqp6GDR1XJldJEAbx+TI8E5hJq0j61asih3GpEwpVKIiDsVmiT1",
-	"Mlns/uXt+/01RLygxi1QVRs6FUPG10vCtXSZPELXrBNQVXBaYyXztM4hXcO4/McqIVm05B/ylaiUdGo3",
-	"YpdY8G0uGnTKOVY3eFULbV1La+3E+bPDLfm5i9j6Y+10y/F0mRN+9UXljSKWyJ1IyG5QytxqmUZ+d3K5",
-	"eXTV/tzyfO/y+rLTOj9uHRfWLYp0no6376g08kLhwNCIQjMwVahVIpTsi1bneigRSK4mYG+iFqTAJ0EO",
-	"U7D1nLqoas/onZrReBni94Zfd/fek3BEJQ01SOUTLlBDCKMTBCcyjUEdOkedlinHq369qAUKKrrIQ3vv",
-	"S/z+voL9MtA+GxG7yCF32eP5C9gctdn3quiq4+5+1SelRiwhxshfT08n3ZbBrPPCbkhLJxIMJXUkjFk6",
-	"tocR0+Vya9Ob6gICcOCy/a8h1xwJc+RqdmyI1W35eUl1Hp0GVKPaPzFz451+r7DEubroz0UFT+/bdhgG",
-	"eMqys1JyVeKyMOmi2f94H8jsFj4XgcPnxtIw52AZ8Q620MqhRvHWOAwpPiux4XIxLoE6x1XByrw4v/p0",
-	"c3Rx1jltXbVu9hp7f9ndXWtj5NdeN+W6+28n3+McpS/3QORex8ZaLeNmqVzY+d6qDOLuyRH5Zf/dfxHn",
-	"1iMRaGPbYaSJGuHdj4EEoYggqPB2iQg29PwdmVfR96crjfMvI6rJxDDURAo+tAAUvbM+RoMSEEkMlXd2",
-	"MCZ1BQ2dCGntVus3dDEa5ROg4SiPC6KRijHUTZiqYMNXGCB5VKfaiGSR9V4VPM+MO7etvEOlGYuhqtyk",
-	"WmIWmHk/XV11MnVrTqZk8+839jfiD810XCkh1UhITVQ6HlM5zdxvGdWYecpXjHOhiQ1fVexCOxfz/BrX",
-	"3TaRMAAJPMQLIuPDhXUOSUD7ItUH/ZjyWxskNO8MgYNkIRHcCt8ZLIXX13I1/pqhoeAkQ1JfwV1HjhUW",
-	"0GY5yAyf6YyQcqImTIcjIrgNEMbMxq9FAvwAX1eESnCij6qcPlgIPT6UYqJ8okS1HqJ2PaZJJMA60G+5",
-	"mJAa5REZ0DgmfRreEsFJYDcYbNV7vISzhSj5pupsPorr+ajhbKTnpvU/R63WMT6tWmEuQmHGZkFiz/fy",
-	"WKPne2etq08XxzfmUfP09OILvpxFwj3fK0aXjBnY/nh+3bk5bl82P9ilLo66ONqMaX+8tpBetk5Pbj5f",
-	"XLWyv7utzkXXzNc87baax1/dA3z5vPWxaazMm08Xp8ft848GgOZV6+NF9+vNp3ar2+weffpqJmqetW46",
-	"zcvLLxddM+5L9+L8Y/HB5cVRu3l60zw6urg+v8qWbh6ftc9vjj41zz8acI6vO6eIlZvOdffoU/PSPGyd",
-	"da6+3nxoHv31umNsiPmAJqK0Kj6Ci3Q/t49aN9fnzc/N9qnBi+d7WeDa2iE22rHEMYuh/W3GZ7a+mHBy",
-	"x2DixAOThiBFyvWi6niBqAeLkmaHhTqVVZx4RzWVmc/CZvOwCLhmejq7ujc3ihk8b3jlOWInTzMh8EzM",
-	"AbfHlflPpVQsc7bUIdFcECKqKbnunh6SwMAX2OhsyhXoOvkyYuEoe10LzGogAyatjMPADUqtN4qEI8FC",
-	"2CxW80rhl81jKMtCJ5lpWIiSFKlzDvFL1Er+wvJL0srja5LAHNIBxip3agkf/vPvCQz/OWSDf06gn2wd",
-	"9qmCv+z7gTlHjB33vJ5nziuMgco5t9XbhktWW2MWb7CzwulUGIIgbazXyQ4S0jFYhq0FpxdHzVNzFWsf",
-	"d26a2R8fzI0sZvzW2AtZikrO3THVIHs8V4UhhmDMpZY0197iUC1upPgQNCNBDWTu/x9QjHaBRoyDqjT+",
-	"lR5KWGtwzrv1EekRe/y4hWuDWz+br+rEuiJe7eMx3LDeb3B92eoaTWr02oZeA4yx+TZ0b1Ep4uXs8OQA",
-	"Cw5ctvP1Li4zfM5jYPZqqBM3+7z+gjIaMTt0yK+TP1YsbAJ9xarCU6dA74DAONFTw559ocmAxbGhpUPM",
-	"54xjiDAdBK9Pg1RZD1zRvb2BlHpMSM3gN01a3OimCncHzH5Y45vL3qxcBO3wpYf4+HyAx8RErhNjbjiV",
-	"sxSGR5PGHABLEWyX/5EB3SXUsRxitS6JqJiFZW5d5t+pAulSK5U1idgqy3gubmutLJsS69aZjISCCjN2",
-	"aHiIC3IHkg0YZBG7DUOaG1rkM9fCnv+YpKTF6O4L2NELNgXPs4aBRyo3Wg06Mb8Yb8aIW+v/5eU0MEwb",
-	"qSUgx9SAUfY2PspWf11bdBnxPkcYzibA/NvF3z4bppmuzdD5jnDpijCpwQmEqWR6emnQbNfqY2bTiri0",
-	"MiZyKVPKukutzWGkEdUkEtYTBJC45CeVJ7mi2sJVZggdaZ3gIdl5j3BIVX5tYVnkk/4UnQPbaZKLvlgM",
-	"GVek9knr5ILHU59c0jFcMg3/fUrvt/LiFQvXrHrFSacbB8MMOJqwv8LU5pMyPhBZxiq16YPl4ejuAgMK",
-	"0LHne6mM3f7Uwc7OnATcieAOYnPUyltIVs0mNEhUuSB+o8hIpApGIo5IDNEQJKlNaByDVj4BriUD5ZOQ",
-	"ahgK+3c/jYbm1x5n/A6UHptz8gkHTSZC6tGWT2TKbZ7aeJxyI9/7gsrIesbvhDazSEiE1ArRbC+dvvm7",
-	"xxUYm2lWKlGIb2VZzuZYxqLPYsxRsOmV9R7v8T/9iRwJfmeUiuCqx7dtvoktpUHTHD2TsZiAPKJjiI+o",
-	"gjo5Exww555y4ngx82ube6ZL1QynxGymxwmp/bX7BWOsY8aFxMdbdfK3lBpthkhKJAvB7k5S7daNIGRj",
-	"GhPLXIrUet7uXv0dXk573lbdAHzFxqA0HSd2SPfkiLx9+/aXQxLSGHhEJYny+YKvX79+3T472z4+Dg4J",
-	"3IGckp4X0WnP80nPGwuuRz3PopWQnjcBuO15ZqN4PbXVLQXvLDGagPzDmKi1pmJ05xJEGhumcJVXh8RM",
-	"gZFxqYngBnMRnVrIjWCO0BusMMRFAiO3AlKz9WdbiIzACLGA1NyEZK/hE6rJWChNdhsN+5K9jRiYg99R",
-	"BvpYJ+YTM9gnKAAfAly0hZvGAIrZV7As3zsgtSxgtDUXIkqTBOR2aA7aRovMwssc3k1nBWVyyV3M4Z4p",
-	"Tf78ZyGXl5z8+c84Me5Nkf3GflY4s994iw5xFimznJmvbwMHEOEmm5aM5ytEsBjApuvskjP2gaQ8BqXm",
-	"ss0VnSp7XZswBUi9wf32mN5vm3m2+1MNylzzUn7LxYTb2ZFjLJGxIRcSosNCfRpCM9tIA4E8d+ZDceyY",
-	"yluIrMVifjsgxrQI7CFLIDSeGOgSCcrgmnGSl+Vl/OxktOrxy2rBbOEwx+mkeYDi3C2S5c2yPFKVyXGn",
-	"SHo8mJPUQZ18kGJiLN5MCUmIp4bc0f2Hww4zAZS9osBw2caJvYaSMoCNWeeqR942SGQwYihUpNrY3URI",
-	"svvePu9x+xpu3SeTEQtHSEKhMLIN3ZQZ4r6MBBnTqZEbsRFsOUX0eIsaas4pJKTSSHYS3G+b271SgZu6",
-	"ENkjwAdCokhTZCKZ1sAPejxI0n7MwgArDNx+tnwSWIoPSI3y6YK73byQ2GwK88acpMdSQN7jJSP2cK6Y",
-	"ziggwzcVpXcYYg9wNK5ftoYPe7ycuDkEbSea1fRt1ckXh386q0+hhAu+bfdbQN6MDXatxy1mIXAFBVXe",
-	"kSKRDDTF4tbVGjwbPYtn5oq72Wl7vncHUlmF3qjv1hvmRZEApwnzDry39Ub9LRqMeoTm1w5N2A4iYMdt",
-	"2Dwdgq4uGY6MSJoYGYOkdEiC3wIypjocgcpyJ4W0+a+1+cRTn6AVw7jaqpNOsdrEaV0YaCJSvDfm+GtH",
-	"3oF3ypQ+c+D5pXLrX6vt+NkrO3gdePDXvoeFyOa9ORMU7rURoAPGURuWN7msMvm3coVVyYGzaEJ/m6s2",
-	"3ms0VlQpPa46qZCaWFGgdMEBNScRg4zgsXBq30JQNXEO6U6hKBqH7K4fMl9KhuPerh83K/B98L13mwCX",
-	"V8zivcOG9h0lZTs1FjcdojOWWi+s72USzpjh+MwMX2SSnd9Z9GBZJIYqX1/TatlSiAnfZWgkzF/BnVa3",
-	"s7n4IkalXJwAAwe1/UaDBAsB1GBrkWGOcSKXR7pAXfuL8NoB0b/+4e9b6FePyOuLv5NaLFZmTilrMcTu",
-	"gCKq6WY09FiZlbeQePi2nPx2MlfSk+f2vSTVVbderawyFTLXvWgSc2FLLqdFfxFiBaNqzjVYqFdztl6P",
-	"11xxm09oqsW2BA6TrbqzzjM7x2XeOGSPnKuRw8Q6rmxgWyvC4V73uLN26+QciyiJ4JDFch3XLGcYVMRl",
-	"lrkEp2I61tnkpv8goumzCeNiWuhD2XVi7N6HF9QDpcTy6kpVi/d/QxGwv7vBEvPV/Tju3SZbqqgx/k65",
-	"cwm66IBx7s/vUlY7mXP2uaXFpiyMkcQSC5Pv4eDl/Nu1PuOX4N9iiPYn//7k32X8aythiyzsAhnfx8Kz",
-	"SOmzq3ysgpk5G2AFU6PLEqPTyhlC1tHyzGx8maWnvgQjl0PSP1n5JysvVcW2PsyYwhJoqNkdLdwInsLS",
-	"CrRmfKh2FCZfbBeSLJzfpcwRH0EjxZRzNV6QPssLLaFQ6/Ku/3Fu/lle73aaOOA3vrulFadyCXrxQF5A",
-	"UC2exesJqkcQAqGKcDEhCvQfQGr90YTQRQKcYMxbqJyKHyl7Uj3aYVGyTbPczEUr4LPNqbE2+7J68JpZ",
-	"nupUOmu+WB/+RpFbMHaD9m2puPR7nKYRw6KX/3bhkby7l4ugsch3boWtOjlhxv4omBv9QvKPSjGXwCcQ",
-	"K+jxmPHb0ruussolDcylCJGatVYKxezkFhK9ZacjtsRNEdrjTv2S/cauy5zJauGLMT2cf3pI3jXeGuNm",
-	"oeTA5Y1jNRSaSD1e2eGsGoOFSN8AdDjCUN+iZ1wM2/wL06P2caf5QjJorq3Aa1tLs946q5owHiIa7TEV",
-	"++G4oN5CDM+F6V5fWP2yflzelfMPIqvMgA2grOg9WEwK8g5+/VayvNiQm+OzwXheVdKSS6WiLEz1aE4U",
-	"2phclSzctiJom0VLw15XeUUHYVHW9gJlsELiEkV4DKzlqhEUGcj9i+0NF28/H0EbRs77Dr0gX+VrLNHr",
-	"+Z7rT9ReS471KMelGFSd6ROPsr9crTUVCeJcTkZJM/BnmiLXTrba4qZ5fdxunR+1bHpAVnhRTCzKQf2Q",
-	"6aP6SrH84adY/imW/5PE8ofvEcsoKlfwMvqSS+mghGrnr8KxdSOGsc4+y0V1KWN5ApMzB4egc1uxx42p",
-	"Z1M1/DzpzRiRmo0Bc3GyPjGZrenMM+XQUctH7Dd2t+oEO7aS3UaPz7eHNQal4ODAwNq0dw1rS5vHTu66",
-	"ak4rqRgnu+/ImPEUUyMHqdQjkD2ez+lynPb3fiHl5rP2mMo9Z2fdYkUcYS6H6+3MVGGZHhdxdEgoUSke",
-	"2CCNnR4rxPrsHt64fMGlBuoLScBSe6if8u975N+PEGf7exsI3flmz89qi5RkWdb6jUekUDr1BPklrL+o",
-	"WoC1suttJsMYz7zt2AR2LpjuyGEx36zYAWHE+LDSBrlI9UbZH45cMffqWRHcwlRMpkghyf2RCM16LFbn",
-	"2XSyNIR46rJn1HysArGLOLLGOHNhC0VqmHXuu7R2P0sz7/GETl3SuoNbbaFWwFbNknJFQ9uNF+dfCJhU",
-	"ycEsI+cJ2ThPY+lnyHspZTBlsZzVOTCLhzrOAh3FQy1WmFQGpLqQxDR0h1lS5FD2D71xucv5SRlNzBQe",
-	"ldJ0qrbqpGtrKXsc+dzGokp9KRZrz2YXPMHj6ax9eoW94xvjoUGCcu+L/Po3a+Scb4Mpa6FY+rHwFBtp",
-	"2LE9nme/ZAPht5TGqjSp4FBFbuVevC+kf6sb/m6kiCuI3s4W/UeovmcILhcZ4ykcaGTd9mjWiK3S+XFe",
-	"SPYt1WFktZ6VLoxSj7cXtMFK6yxxY7gd/jBRWmo0gkjPQHrqoalVkcLOrHPbSyJdLUN3n8aUh/AvhG71",
-	"FDzPmgNVssWRE762vYHzJmUdZAr1almVhlEmxv5gfPYBjsWjc4u+5Nm5JZYcntv2v8jh5ejY4PSWpLVY",
-	"UWkVZmSL4jFt/3Blgosaicksb43nLVoqUk9PbClTuaAqDxCJCSc120DEth/N6MJeNbaK5VNVSrzUu+CF",
-	"dHhlf4RXvkuvIcsUQYzmyPOngbCMjeyRZr7qzZmoSgRus6wBUyWDBcWWSAF6OB7VmclwXmZV7JGzDySC",
-	"UERoqmP/Byw+JBJoHE+RW+wNzsztGiZSbjuquJrZ7O7MtPXIOW+aOVLL19aqzn2VVmhnn1VZlhhe7Fj1",
-	"UqnhFU2xfrLhH5kNL0HbnA2gssiMlnw3YknzrFyI6x283d1/919778vcmrlXVliGl7kH5sUIyH02ZkVG",
-	"Y8kZRGho3eE/1OCYLz59gqy0iXzLfX5HWWYJwUZqReeUdTPgN7gYr5PANY9yonQkOEwToa3Ysw2CSQz0",
-	"Dnocpd7Bsr5RmHLrSnPc6pmjkDSdwH03a2WRxRESkD1ejkAYCTsSqSS1iuiCrTY20G0dFnof5mNdR8QE",
-	"0E3icl1iqjRJuZapMvIk+J/tEyEnVEYQmb8CMhLJzHtixlpsZAMSKe6ndYKdbxYKgbHmAPOkomx7B7Z+",
-	"d65PaoBleJnTN5ZAo6kx0FMFZsAvPT77+midZE4OW6la2VE/q5BaaKtfqVSwsdkLJg3OuqZtpEV2Xzcw",
-	"4qr01Q8Lkzw+0fmPECD+8REVK+oKFZPWa/wEv//S7Oi5AACOrS6pzXJTMzEnBoNDYr+XJniha0nldfxf",
-	"LN26lLn8zFGaLyOwLnS3iOvV/YRDsymR2yX3fnUc33VFmLilS25+VnbwH5JgQGMF8176PCSWDaz3eBZ2",
-	"n0sBUIth9CyKTsIRhLfrQug9Xoqhu/7kSosYG0NZe2aWsYkqWAsyTLN+KwUYF6it3JbrhZRCde+v175i",
-	"lL4EU0HrX5bQg2TDkf4ZFX9eGZ4LgC5sFzc/y457WoDB9RupT+k4XplXeZEAb3baJBJhOnb39Pl+Mth8",
-	"92vz7LRSSrsZHiefM7hmNDvfkaM6I1Jwbay9Z5a+VyPst2XnLiA636taI3lTtapty+zyha15kphaIzdv",
-	"12l7Z811dqnuwXKtXr4Dy7cXvqBu0goFMfof0AglVeU2KPbfy8qgHnO3dR3UMvmBTJyZF+gf76c61+BM",
-	"u15lavmdrNBH6RdSuJktRr7zT6i+VNR74Rutr3zDWuVmMSf4Rygb/TdMt32ovAelquRSWsFhJXG+SYOh",
-	"ICp0+Ql8wngYp1H2XSF0BNHYWKGurdB31WXblKCcrX72E/qufkKof1dmUq0Uxct8vNXH0/gpeX7McX/E",
-	"Ni6bSwD/2fs6ZAFwDGJj9pwrhaS5mi24PAt6datOuhi4zr5xyiPbhMl+YaTHS612na9n5n/BoHpuvy6P",
-	"bb+gml7svP/Kd93/QGb599frLrb+WL0eiXD5Da1Z+DAg3kAk8Ag/tuIKrAv3w6xlGlXoHlf2thyR/jQL",
-	"rZnLc4/XUjMFCXDlnWALHVb2Rj8EMhHyVuUBC/zWOgf76RZVya0fQR+bLaxlFw33emekn3S//nR1dorw",
-	"PfMFu1vC7mNv2CP8fPs/lp+eu5fsNRpkMmJxnnhh5sJG5+hzdl5GF4TDivNKh4b7WvwLyiW3wvIcsNBF",
-	"7mjM7p77LDpuejM1d1/Yf8xp4JVw+WHYQwBOOvbjT5d/O80ujrZOH38slE7USRcipmzk1MoKvJpyYduT",
-	"GVVx0ON5cvnsC5NaFBexJ5/PRSd0uoSPZl/MesEzni1Scczmx2n9ewoKXx7Gc8Q/jaaHRSznmXX2TOtr",
-	"2N7Nj1/pM3KRaEkHAxY+iujKK/w+/8mIX789+HNfsfj1m7HHrCS2dtzcd6BESGPiPsWAbk/n8qyN6S0Y",
-	"kbFVagN9sLMTmyEjofTB+8b7Btp7bgfzk1vu9hF5dvdZO/RMhRCmFcSD+qxbcQEJiw2QXVd137pvGJ/V",
-	"xOQzL/lcZuEDmW4h9B0vLtGcMxwHM4clj/JvD2R9k0itFOhTWKGxVVzFWdPzy5yt8oKundVq+IdvD/8b",
-	"AAD//w==",
+	"7L15d9u4+Sj8VfCqPSd2f5QsO046sU/PeRVbSdR6UWV70vxGuSZMPpLQUACHAK1oprmf/R48ALiJWuzY",
+	"zkwn8884FIn12ddfG4GYxoIDV7Jx8GsjpgmdgoIE/3UK0xtIesf67xBkkLBYMcEbB43LCZAp/vpMEha2",
+	"Gl6D6ecxVZOG1+B0Co2DBgsbXiOBn1OWQNg4UEkKXkMGE5hSPeRIJFOq9HtcvdxveI0p42yaThsHu15D",
+	"zWMwP8EYksaXL16jT8ewuBT9lPBUr8Ujo0RMyW62nJ9TSOb5emI9QHEFIYxoGimcsLia53t6NfSzXU1b",
+	"/7d2eRfsl5rl9RRMJYkhIXr2ZSuT+tvale211yxtzbq+6BuQseAS8E5f03AAP6cglf5XILgCjn/SOI5Y",
+	"QPWyd+JE3EQw/Z9/S72HXwvr+nMCo8ZB4087OdzsmF/lTt98ZSZdhJfETEuYJFMa6T1BSERCKBkxiEL9",
+	"nPFbGrGQbPk/dk56x53L3vnZ9ZtO76R77Hvm3alIgMgYAjZiAQlECNutxhevcST4KGLBN9tVYOeXZMbU",
+	"hMwmFHcqlUhAb+jo/OzNSe/o0l+9jTciuWFhCPwp93HBxhxCwji5SRXhQhEaRWKG635zPnjdOz7unpkL",
+	"8PuD7mnv6vR60P3nVW/QPfbJCDf0ZtDtWpJABCeU2BeJiCHBdZsN9riChNPoKffX4STl8DmGQEFIRpRF",
+	"aQJky++dXXYHZ50Tf7tF9F0GNJWgby0S4zGEJOUhJMS3V9wLfY9wuIWEyImYcdzOmVBvRMrDp9zOmSAy",
+	"DSYkgUAkIV4LU+QGIsHHkihBKBdqAom7ji3/7Pzy+s351dmxby6hT+eRoOGlECc0MUT1W+DMjQjn+riF",
+	"PlM1gRxWnkkSsSlTZMvvdz6cnHeOry/Pz69POoO3XbuHC0huWQBXnN5SFtGb6Em30SHSzE/URO/ALZxw",
+	"gFDqTWk00kSBjdPEEDr9JAEaTPRicQ+XQpxSPrcEWT7pPQhBppTP3WVIvUKNGhASqhRMYyXJlj/oXHav",
+	"T3qnvcvusb99SBJQyZzQkdKIMdD/aHb0P3wiIRA8lGQ2AU7G7Ba4ZnYToKGVJgpvL7LJC/t1yhWLEBbM",
+	"/UegpDliBzRqkoh0PCF0TBlOkR/Fakb4xWtccZqqCXCljxWeHGlBSiY4Iqzeof03mVBJ4HPMDKO4Outc",
+	"Xb7rnl32jjp46AgpV1ymcSwSBeEphIxe4va+Hdo+k2Sq10H0OTtwFxzKaEwU/QQSN3Vx1e+fDy67x9en",
+	"3eNe5/ryQ99g8hd3gwgknXDKuJE7F4Gk4ygalYTqF5lUCVUikUQCTj0lW1yQOBEjFgFhUzrWfNVrxIle",
+	"k2JGBgoS0NffUSUpNKQKmopNtSBmoUeqhPGxPn+YUoY8i6eRJTZGnF14k4W1sm0VHp3o9+viCHFE+dqr",
+	"iij/kUYpuA86qRID4DArDHkjRASUu1e6CGNyxbbXbk4P009EmBpBaxFGUN7RF6BfIWKE8BCkSQJcEZne",
+	"ZO97hI0I5fPWRtMKZhWUDc41TsQtCw38rIF2fC87xkQYHrLqo4GIIPtAKqpSue4TA80X+K799EtRLfrJ",
+	"6EkGwixY2MVkU1igqN5j+UKqgFA4iuwIvQLwf8xOT9z8GwKlt9RJ1WQAElWPXytoo8QnI5fWXLslZfjK",
+	"IZHAQy2TUEl8PaJI2C9IEA7Ia6AJJGSYttvPA3wd/wSfbDGUmGkkNanEjykJhPjEDA4vQEUq11/ylbTa",
+	"WfG8zUbsAHWncDShfAx9KuVMJEV9qUJHDFy795AF0c8nwMdqonWzvf2aVXOYFT9YCaHuveoGqhOXR63d",
+	"UcSAK6PKVzZhfgk3IG7VVbgvaydEMNPHv/T4Mpq66gy6+FKBXK56+ZjJOKLzM/2qpgR3PufNicDCaTj8",
+	"jQuXotdRdzjHEAMPgQdzTRZqrAZ+GqOi6Idixv1DjQh42GSaSkVoEECsiBHybzVJkYsI4jU+N+GzAi7Z",
+	"TQRN4Fow+qmRxg2voUdtfNQLKRxYLWLrLZCiNoGsVs8Gn+k01mfVOGX838xYJRzsvzBmiQwVavCg625/",
+	"QVeDpv6J0DBMQMpDom+AauEooBKajEu9J8VuIZqXF2JW+P9zkArG45b7oWBAcZdUWOreizosfcMgCrtJ",
+	"IpJFuEVzRf1x4U+eIV1/vzg/I0h2ISGMK4G8EHUeKwBm1rZnEg+6vJsdt9iFxU1BSmsLK2xeQ8YNEEqM",
+	"DaV8io11yGw2lY9dB7bvgEb6yKoHkvPBfDni09op7Wd1M/WOLzWNXko6WHi5nBmdx8B7x+RIcA6BIr1j",
+	"w5bMkVuOSJiUKYTE3gqN41YZLHZfPv9hfw0QL7Bxs6i6DZ2IMePrKeFauIzvwGvWEai6dRphxVlaK4eu",
+	"YFr+YxWRLEryX7KZaJLQudmImWLBtrko0ElrWN3gVSWUMS2tlROrd4db8jITsbHHmuGWn9NFBvj1isoz",
+	"SQyQW5LgNCiptVqmEN8tXe4cXfZ+7Da8xsXVRb97dtw9LsxbJOk8nTZvaaLphcQPA00K9YepRK4SImVf",
+	"lDrXrxIXyeUMjCZqluR7xM/W5G8/JC+q2zNap3IYL6/4B42vu3s/kGBCExooSKRHuEAOITRPEJwkaQTy",
+	"0BrqVJJyVPVbRS5QYNFFHNr7oYTvP9Sgn1vaj5rELmLIrXtcVcAq0Gbeq4OrvtX96m9KTlhMtJC/Hp7e",
+	"DLr6ZK0VdkNYepOAhqR+AlOWTs1lRHQ53dpUU104APxw2f7XgGt2CBVw1TvWwGq3/LCgWj1OvVTN2t8x",
+	"rfHOv5ZY4lgDtOcig6efe+YzdPCUaWct5ao9y8Kgi2L/3W0guRZe8cDhcy1p6HswiHgL2yjlUM14tziM",
+	"KT4roeFyMp4AtYargpR5fnb57vro/LR/0r3sXu+1917u7q6VMTK11w65Tv/tZ3usQPpyC0RmdWyv5TJ2",
+	"lNqJre2tTiAevDkir/Zf/JVYsx4JQWnZDj1NVBPvmwiIH4gQ/BprlwhhQ8vfkX4VbX+qVjh/P6GKzDRC",
+	"zRLBx2YBReush96gGEQcQa3ODlqkroGhNyIxcquxG1ofjfQI0GCS+QVRSEUf6iZIVZDhawSQzKtTL0Sy",
+	"0FivCpZnxq3ZNrlFphmJsazdpFwiFuhx311e9h271TdTkvn32/sb4YdiKqqlkHIiEkVkOp3SZO7Mbw5q",
+	"9DhlFeNMKGLcVzW7UNbEXJ3jatAjCYwgAR6ggsj4eGGeQ+LTG5Gqg5uI8k/GSajfGQOHhAVEcEN887UU",
+	"Xl+L1firO4aCkQxBfQV2HVlUWDg2g0H685xnBJQTOWMqmBDBjYMwYsZ/LWLgB/i6JDQBS/qozOCDBTDk",
+	"40TMpEekqOdD1MzHFAkFGAP6Jy5mZIvykIxoFJEbGnwighPfbNDfbg156cwWvOSbsrOqF7fhIYcznp7r",
+	"7r+Out1jfFo3Q8VDob91TuKG18h8jQ2vcdq9fHd+fK0fdU5Ozt/jy84T3vAaRe+SFgN7b8+u+tfHvYvO",
+	"azPV+dEAv9bf9N5emZVedE/eXP94ftl1fw+6/fOBHq9zMuh2jj/YB/jyWfdtR0uZ1+/OT457Z2/1AjqX",
+	"3bfngw/X73rdQWdw9O6DHqhz2r3udy4u3p8P9HfvB+dnb4sPLs6Pep2T687R0fnV2aWbunN82ju7PnrX",
+	"OXurl3N81T/BU7nuXw2O3nUu9MPuaf/yw/XrztE/rvpahqg6NPFI6/wjOMngx95R9/rqrPNjp3eiz6Xh",
+	"NZzjWo9m57nuneFdFR/huTsZ++z8+uLq9cXRoNfX12meDLoXl+cDPWq+4I8GX+pt/J2SET8z9KvM9C8h",
+	"imQNE0KLZTCvCZC5OCf7e7t/NdiQkSwWwDNJ3Gdkq4BZzyS5oRKyH7fLhOQfg/e10gskTIRLeJrgQOI0",
+	"CSZ6XBqG0hkGtJz5zLrn5kbq5kQv+YeX7V1ixiRbfn/3FEXP3Q9+ZTX93dPa1egN1nMI/EkzG99t0H8m",
+	"ScqZIlv/GLxHdyEXZMq4SPBxecb9V+1KyNByP4m+u2UMsOzJYWgquUn1GXD8G238SpBbSNjI+h3LW4+N",
+	"GnE9FVxNovl6WS1bkDsfL4eb7AKXkHf95QmrtRXdTRK3kF+Rwu8vhBtf5JIzxsCbJuO5Ji5mnNwymFlM",
+	"YIlmFyLlahGnHsEnycK402eBSpM6PnlLFU2cRdHE2rEQuGJqnhvWOht59B7W+fkQns37Cfh4J/qCe9Pa",
+	"6MRSoKS+W2oPUavvIVWUXA1ODomv1+eb2ImUS1At8n7Cgol7XePbRMzIiCVGAkG3KsoUmkpOBAtgM0/q",
+	"EzlHN/dwLnNsOsWt4MMsQmfl4FegHr6w3ISx8vo6xNeXdICRBDtbMR//598xjP8zZqP/zOAm3j7UnOjl",
+	"vufre8TIjmFj2ND3FURAk4pR+XnbhpKuJYRrd1a4nRqWBomJxLC0gwR0CgZht/yT86POieZWveP+dcf9",
+	"8drfPiQR45+0NO8CyDLsjqiCZMgzQTVABylhqkU6a20sKLRuJJbi0rR8o1dm//8aBZIB0JBxkLWquVTj",
+	"BNZS9qrTDQ89ZHf/bkGpt/O78epubCCi1RZYjQ3rrXpXF92BlnO11LmhTQ894J4JrDFHKaLl6HBv9yd+",
+	"uGzn6w3Q+vOKPU/vVUMnbvZhrXnlY8TY7TG/in9fnuoZ3EhW5zw+AXoLBKaxmmv0vBGKjFgUaVg6xGjr",
+	"KIIQRV40boxSaezjRefTBlTqLg5vfb5p3OWaN9UYIyH/YY3l3L1ZOwlqyUsv8e7ROnfxWF5ocflMqEwW",
+	"rrczaJk6ARqhXKJJafa+wf1+erNzkd6QOJUTEkLEbiFBIkC6t5DM81B5gaPSaMi1PG6wAH+0FgnEDggP",
+	"iiYJIng0R7OVHrFsS/i16FXWPK9x0ID53/f+919//4W+f5X2/i3Y6cX+rMfbf8vdxFp5aOw+f/nq5avn",
+	"+y9f7b/Q8JDeRExOLhlmNuy19142d3ebuy8v27sH7fZBu91qt9v/i3aygiqJ+oLQpyl3rAN/p/i73MHD",
+	"ayYq5FaQKdxtYe2rLnfhkk7tdwuLqZPj3N2UNGCl1Ud7URBacl3yzNZj0noAOi3cx9K12I1rbYFa8CoC",
+	"1aLSQJVK2E2q7L/CkBk46pfPc80GquGhbjn56MjLJBi9ZWGzBsBqA04Kq/eIka6awAMRQoghFZXzffni",
+	"xfOXy2MkVph3VWW2auD/JhdZgfYaQYwXUBrfRCAhW4M3R+T58+evtksHVZ5vc7ixWmtdqlZnQZP3kPaj",
+	"fikkEP9t95Ls0Jjt3LAoYny8Y1+VPho85TqtvrrocsxETJWCRK/k//xEm7+0m68+2v+3rj/+5c91xhGz",
+	"JWuOKdDzArEqGC9qVuRMOTZIpCFi+nMKTQwDaWoxuKkm0MRzaXXOm3/fPf/l+SJRKRlI1pKV/Aq+LCyg",
+	"1szjzE15cIq5qLHm3jYohWzFCePGOt25OOr10N0tYxqArBiaNtpj6bL2269errqt/6/5fz/+z5/vZrYp",
+	"7buWT64ls5lMaHy8PHSWxcKXNXStGP+8gIXIHvGIi7Q70e9LQhXxwamefoFeFeKnoWhhqENym+0EPJSZ",
+	"Oj8SicmLQos+pknFkEyphh63u3Igu5b5Sz7SO9kwOHxWfTqfAldLF5rDWTChyVjrc/BZGfuqsXJuk9mE",
+	"aWk8VaKJR4TyBs+2hcLGjEm4/0rvbuW5i7HSGpGLd52bWJiaiBQtvuvo2t2iYa0dAwo2jPJ9eAUYLW6o",
+	"DkuuYn2c1oCxVKK9s6JRWfJScd1M/y2Dd5foGstXLNcljBQzbtCEPQGSSkhsGp00Bja2ys5aidHNkZy6",
+	"eWbIUReNokjTuTOWg4vO3DB8dUP7bu4C2PPukoCyGMn7CFbZr6GZyygl2crI6fb9adHTWjaXAe9DhFya",
+	"ZIf/uljLHzXSzNdmY3xFaOyKkFh9JhCkCVPzC33MZq4bzGJZId1JOq1kxZjQGGPBklZtFMbrDxDbRBeZ",
+	"JTSi/IGz5Ac6USrGSzLjHuEndbmUhWkRT27m6GpqpnFG+iIxZlySrXdKxec8mnvkgk7hgin42wn9vJ0V",
+	"KjDryisVWOp0bdeQL47G7B8wN7mDjI+Ey06kxo1c/hxDG9CBCHTa8BppEtn9yYOdnQoF3AnhFiJ91XJR",
+	"83QD6kOUGSF+JslEpBImIgpJBOEYErI1o1EESnoEuEqYVlEDqmAszN83aTjWvw4547cgleba0iMcFJmJ",
+	"RE22PZKk3OQkTacp1/T9RtAkNFFQtwKV3gRikSiJx2xcGOgwHXL0ixfS4guxjC6jVV/LVNyg7BXHRqZp",
+	"DfmQ/+lP5EjwW81UBJdD3jS5BcYWhIZetPlEYgbJEZ1CdEQltMip4ID51ZQTi4suhqnkP0cn8pATdC97",
+	"Vd8y+WdKNTfDQ0K3rNldQpWdN4SATWlEDHJJsjVs7O61XqCrY9jYbukFa/1YKjqNzSdO+z0kAY2AhzQh",
+	"YTae/+HDhw/N09Pm8bF/SADtXsNGSOfDhkeGDRTQhg1zrIQMGzOAT8OG3ig6O0wlg6LZC21tv2ild6sj",
+	"Gd25AJFGGilslY1DoofAKOhES4b65EI6NyvXhDk0ijCGMxJf0y2fbJlaI9t4GL4mYj7ZsgOSvban1Yqp",
+	"kIrsttvmJWPb1mv2f0Ua6GFNEI/ojz2CBPCLj5MaYx8Gy+l9+ctye31jSHi1/+Kv25VwwDSOIWkG+qJN",
+	"ZKCeeFlwU8dKQY4uWTcPfGZSkb/8RSTLywv85S84MO5Nkv32viuSsN9+jsFPLJR6Oj3ejQkSgxA32TFg",
+	"XK0GgInfJjVjl5yy1yTlEUhZySyWdC5zTQSh1//cnNLPTT1O82auQPrbhyTln7iYcTN6wUDKxlwkEB4W",
+	"apHgavKNtHGRZ1Z8KH47pcknCI3Eon87IFq08M0lJ0BoNNOrixOQ+qyZ1jRtCRaHz5ZGyyG/qCfMZh36",
+	"Oi0195Gc20lcjiTLohIdHbeMZMj9CqX2W+R1ImZa4nVMKIFoToT53nx26AiQe0WCxrKNkzg1JLkFa7HO",
+	"Vgp43iahPhGnfKUSiEjI7g/m+ZCb13DrnlY/gwmCUCA0bUOntzu49xNBpnSu6UakCVsGEUPepRqaMwgJ",
+	"aKIpO/E/N2kQgJS+HboQxUmAj0SCJE2SWcKUAn4w5D7a6gIfs8ntfrY94huI98kW5fOF4A39glUi9RsV",
+	"So9lX/iQl4TYw0rhFM2ANN7UlFnBcGofv8b5y9Lw4ZCXk/TGoMxAef2W7RZ5b8+f5rUIKOGCN81+C4eX",
+	"o8GucRRELAAuocDK+4mIEwaKYiGj1RzcfZ3HrmaMu9PvNbzGLSTSMPR2a7fV1i+KGDiNWeOg8bzVbj1H",
+	"gVFNUPxCayUewI7dsH46BlVfHirUJGmmaQyC0iHxf/bJlKpgAtLlyYnE5DpuVZMMPYJSDONyu0X6xcoC",
+	"luvCSBGRot6YnR/aJU+YVKd2eV6ptNZP9XJ8/spO33gl1r6HRaf0exURFD4rTUBHjCM3LG9yWRWqn8vV",
+	"NEruwEUR+mOlstReu72iIsXdKlEU0tBqilGcc0DOScTIATwWydg3K6gbOFvpTqEAFn6yu/6TatkQ/O75",
+	"+u/yYk5fvMaLTRaXVUdCvcOEcVtIcjvVEjcdo2ufGp++13AUTovh+Ex/vogkO7+y8ItBkQjqPMcdw2VL",
+	"AUv4LkMhoaqCW65uRrPRahjjZKNOMAxla7/dJv5CsKyJkywjzDEOZHMGF6Brf3G95oPwt3/5+2b1q7/I",
+	"akl9JbSYU8mNUkZiiOwFoettIxi6K83KygV++bgc/HacKeneY3uNOFV1Wq+ShpmKJOO9KBJzYS3bRXsR",
+	"ngrGaMlFx4CR9YZ8y1ppvYIxfNu54p2cY63N9rAn1tTIYWYMVyZMUhk7+5BbabdFzrBgDhEcXGSgxZrl",
+	"CIOMuIwyF2BZTN8Ym+zwr0U4fzBiXEwB/FI2nWi598sj8oFSEnF9VSJz7v+FJGB/d4MpqpXc8LsXm2yp",
+	"pp7UV9KdC1BFA4w1f34Vs9pxxtmHphabojDGpZVQmHwNBi/H34GxGT8G/hYD/r7j73f8XYa/pupREYWt",
+	"I+PrUDiPu3twlo8VD3JjA6xAajRZYqyjtIKQMbQ8MBpfuFTEx0DkcoDjd1T+jspLWbGpBaJF4QRooNgt",
+	"LWgE90FpCUoxPpY7EkN5m4WQXWt3KWPEW1AIMeXI30eEz/JESyDUmLxbvx/N32WJNdPYLn5j3S2tuZUL",
+	"UIsX8giEavEuno5Q3QEQCKZSzkzU1W+eav3eiNB5DJygz1vIDIrvSHtSNdlhYdykLtNnUQr40cTUGJl9",
+	"We2vLT09VWlipfliLbBnknwCLTcoz5QFS7whp2nIsMDB36x7JKvkbD1oLPRcwFyLvGFa/iiIGzeF4B+Z",
+	"YiyBRyCSMOQR459K79oqGjZooBIihJF5LCkWLiOfIFbbZjhiyplIQofcsl+y3961kTMutLTo08Px54fk",
+	"Rfu5Fm4W0sttFiJWvkARachrq1nXn2DB0zcCFUzQ1bdoGRfjHn/P1KR33O88Eg2qlJB7amkpr6O6quD+",
+	"IR6juaZi7VPr1Fvw4Vk33dMTq1frv8s6MPxOaJX+YINV1tSZLwYFNQ5++liSvNiY6+szznhelyCdUaUi",
+	"LUzVpEIKjU+ujhY2DQlqsnCp2+syyw92qQ4YUsLGXCJwieJ69FrLOchIMhD7F0vZL2o/b0FpRM5qzD4i",
+	"XmVzLOHr2Z5b9+ReS671KDtLMaq703te5c1yttaRxI8yOhnGHd/LOUXGnUzu7nXn6rjXPTvqmvAAl8Zb",
+	"DCzKlvra8aPWSrL8+jtZ/k6W/0hk+fXXkGUklStwGW3JpXBQQpW1V+G3LU2Gsaaai0W1IWNZAJMVB8eg",
+	"MllxyLWoZ0I1vCzoTQuRik0BY3FcTVAna1rxTNrj2Mq+2G/vbrcIducgu+0hr7YC0QKl4GCXgZUOXrSN",
+	"LK0fW7pra4MYSsU42X1BpoybfMBRmqgJJEOejWljnPb3XpFyoxFzTeX+InlnEBGFGMth+/gwWZhmyEUU",
+	"HhJKZIoXNkojy8cKvj6zh2c2XnCpgPpIFLBUCvg7/fsa+vctyNn+3gZEt9rY50FlkRItc2W+eUgKifj3",
+	"oF/C2IvqCVjXqbeOhjHurO2YeVVxpltwWIw3K1a7mzA+rpVBzlO1UfSHBVeMvXrQA+5iKCaTpBDkfscD",
+	"ddnA9XE2fReGEM1t9Iys+irwdPGMjDDOrNtCki2MOvdsWLvnwsyHPDapZtJz65bbyBWwLU9CuaSByarG",
+	"8RccJnV00EXk3CMa534o/QBxL6UIJufLWR0Ds3ipU+foKF5qMcOk1iE1gDiigb3MEiOHsn3omY1dzm5K",
+	"c2LMsgQiFZ3L7RYZmMocQ454bnxRpRqEi7lnuYKHlR6yVlk18o6nhYc28ct1DjP1L2/ak22DSSOhGPgx",
+	"6ykWTTTfDnkW/eI+hJ9TGsnSoIJDHbiV+648Ev+tb+6yESOuAXozWviHYH0P4FwuIsZ9MFDTuuYkL7pd",
+	"a/w4KwT7lvIwXK5nrQmjVM/7EWWw0jxLzBh2h9+MlJbz8PWC3ZLue2lylaewn1fpfsxDl8uO+4ZGlAfw",
+	"GzpueZ9zzktN1qLFkSW+pliWtSa5eoSFfDWXpaGZiZY/GM+bLS5enZ30Me/OTrHk8uy2fyOXlx3HBre3",
+	"JKzFkErDMEOTFI9h+4crA1zkRMzyuDWeFfyrCT19Y1KZyglVmYNIzDjZMuXoTKsJBxdG1dgupk/VMfFS",
+	"7YJH4uG19RGeWJdeA5YpLjGsgOd3AWEZGpkrdbbqzZGojgQ2mSvnWYtgfrHApo8WjjvV+cRqW1aq2COn",
+	"r0kIWJ9qyE39B0w+xDJv0RyxxWhwemxbHJ9yU5/P5sw63ZnZQizWmqav1OC1kaozW6Uh2q6F5rLA8GL9",
+	"08cKDa8psfodDX/PaHgBysRsAE2KyGjAdyOU1M/KibiNg+e7+y/+uvdDGVudeWWFZHiRWWAeDYBsi9AV",
+	"EY0lYxChgTGHf1OBo5p8eg9aaQL5ltv8jlxkCcGyvEXjlDEzYL9lxlvEt6VILSmdCA7zWChD9kwzGBIB",
+	"vYUhR6p3sKwKKYbc2tQcO7szFJKOJbgv8lIWzo8QQzLkZQ+EprATkSZkq8a7YLKN9eq2DwuVtLNvbX3t",
+	"GNBMYmNdIioVSblKUqnpif+v5huRzGgSQqj/8slExLn1RH9rTsN9ECfi87xFsPLNQiIw5hxgnFTotndg",
+	"8ncrPTF8TMNzRt8oARrOtYCeStAfvBpy3/XX8FvEGTlMpmpt9zSXIbXQQq2WqWCZ3EcMGsxr8G7ERXaf",
+	"1jFis/TlN3OT3D3Q+ffgIP72HhVD6goZk8ZqfA+7/9Lo6IV6qREL6lNqXWyqI3NiNDokpje24IWqJbXq",
+	"+G8s3LoUufzAXhpX1tFNYvsy3ePSTEhks2Ter/fj26oIs0JFyaJ9vGjgPyT+iEYSqlb6zCXmPmwNuXO7",
+	"V0IA5KIb3XnRSTCB4NM6F/qQl3zotheVVCLCwlBGnskjNpEFK0HGqau3UljjArSVy3I9ElOor/311CpG",
+	"qetnDay/XwIPCRtP1Hev+MPS8IwADKBZ3HweHXc/B4OrfhxQHkC0nAhcpgmXxeqoSKBdxrkGOMZTkDZg",
+	"pVBZ1rOCZ16ERkuo0dyGkQ854jSZ0k9ld/CbQbfbIke4rAjbc4wp47YHR0FCvjTNCk01yyIp0iML21Sq",
+	"UBfrMIsLRcnF7LsmG54VqsZ6mvaZ5iKZw5kwWXL1L1TrJVt6CxgzVK2Au+2k1kp7Mr/WPYgrLFUQfkwO",
+	"V5xnGYMrvONVYKL1pKF9Txtll5sLlIgL+y5gnEWn5SYCW8esiW0U9VJwzz8tNKr7+GUBRV2B8pXhz7aQ",
+	"b1ZYaw5UI5tD1OLVHRTKItd0PMs60g15bf08N4NtB7eymZxpJGlcMForG3JXpc5l2JU7RsqJSKOQaEXP",
+	"KNyIfgm1/EaruTQJ8RDx99poNiZV3x3Z45risjZsy501uAwvux5T3esJbSkPBfpV/M/2tikSLIB1AgiC",
+	"y1nPG6Sgmr6EYBp6JNgviHGpaBQdLFbviaiCrFkOhBlcerbI92xC1ZAzRWLKTL1d015QGaYEoZfzo2mG",
+	"Oy4Wk6qsMyIyX6Zkhj9YnjGnDC3SMV2kXC2WYryTtWPoqW16kwkyWaiXjrExQ549bZEzYUrBWRQzOMwk",
+	"mdKwEIAm02CiR7O710xn3zCdmg6YPtlCtBeJTZbKR34mCyeoTx1oWGt+H5irdE0Mfkt8ilAtJeDywq/k",
+	"UY9b1OihENXeRQa9WQJghikWS+L8tr6Gi+1bLlbfXLUO69Mp3EXetP54q1jWyFuImQ6RbwA4CWEqNP7P",
+	"QbWGfKCnXCFJ3l2YG/JcmiMbCXO4Bvh9CHP8DyHLaUArbtu2n34imQ4hbQfbOy1FhbyxoZXVUjkBiWwn",
+	"b6qVVYsudfeRWJKz0F3rgPi2R5BvQyz9rGeQ7zoPGbewyaryC61+fM+W/S2AjL+N3MiaVQ6MimRbbVDT",
+	"fs0If0uaDmUc1PV0YiZ01Pb7NfGiMBpBoFHYFDDCkrWmVLkp9Gy75+2197UUiXSg0JtZiViflErmjI8P",
+	"CTVVcV18MRdqyGl1zP1222wWmwbdQkJe7pN/sNf42+7zetQOgN3CYku0xyqLUp3nvsGcduGh6cFu7mX7",
+	"3vabP2yyVY9joWzXhsUKTvVt79ZLy9ZkW+dVxuZfSyiJEd2W05ILsFqbn7Vi8TNNzi81MvKXdWcy9pxc",
+	"rmwN+WWh7jiVNtHfJkncaJ6au4xQwkXBXJp4bVpoCpV9ZSvKDzmWcQGy5Rcp6fXFZeeya7u8+64iAZGK",
+	"RRGhEy2eophgXLFmo4eEcptaYCoSjBPKVcb+DwqFA9wisuCwT1zMkPeLUVYHPCuSaKjFkPvVpvS+iXhx",
+	"GoWxNEX6zxh4qBeiFQ+Icv2kZqy8m71xgi7oNIuWMyfxYQT+Z+WC8IfcHtPN3IU46A08k06DzyREo7GI",
+	"EVYJccDhgthdUUmJZgLGx0NuTAyRkLk0te3Z2lO5Xa6gIpUwpMB7bUtn0ikoO9l2ljdEQf0ol8qMha94",
+	"pggYQ25WA2GLYNHsSi8yJvPDFTwATx+UJv/mWA8KeYYGkLUU6Q05Hhvlc8HBAsMr4h9f9U96RxpIM/3q",
+	"bhU07bgL9feGfMirLa0yV0YCNJhoAHOFrPVNmhrc5t9jmtxg8X2RYEs1qzcOeZ7ofrCqRsZCguKhu3Ar",
+	"Todox0Fma+WL8qm1SI8TVDumIgQtnVjBBU2q1hi0bd61rQn04GZi/V3TH/Jiq8/ctSRt9ndus8VI35JA",
+	"u9Shc7Ggtz4Sx642+HvqMkFrNIKOPdbDsqpY1aSZQtrA5Pfk728vj2QSiAHlTH/NrbE8JMjtHC39SuWm",
+	"rT+scruG16hhWnpcqw0tksRahajSKbHW0F1wL2GCVrWvFtm6Qy/CalCSBLV9SPxSGzvf+bmRkk0FUqv6",
+	"hoFGRcLpbXuCGZNwWBK4mKwxvdf07/Pq+vfV0LC3oH6rJoXfq427ph9n+YTvZuy2bR1aczqNVvpvzmPg",
+	"nX6PhCJIpzYcutq2A5vnfuicntQGw9gR7gYEbl05EFQbH9QXnhFcJTR46FRk9Om6sQtnne1VrglwSeWq",
+	"7hj5/WIHlDiiJpYw64poWhRVGmjUt7q4ko/f6OLjI8cBb9JxAk/0D9BvIpXlbhPm38uqTd4lhNg2qnJh",
+	"GqYDto3iQk3zJlUZoddyP7aEkstDXwvtal6RQgDsYgQBLggjvh8puTib4BsFsq6KZtc3+HuozvtfKNh+",
+	"qQ03TWUpcn8FhpXI+SZ9XPyw0EzF9wjjQZSGTi/EeHuKXlPbveWryl+bygsZWn1v2/JVbVuQ/64sWLGS",
+	"FC9Lpam/nvZ3yvNtrvstdsvYnAJ4D14+3+UZY64wmkhtxVmasdlCZkmBr263yADzg01pf5M8rpUDY/ka",
+	"8lJHUxvjkWuWaPLL5NflKcSPyKYXG5w/sfXpD4gs//183aYw35WvhyJYrqF1NK+GBIt9ogaSAA/Rx2ud",
+	"FAX90NnVqcQsJGm05dC4Odw/kyHfSvUQxMeZd/xtz/iK7QQzkXySWV4Yw62CCSGTconN5VhvYS26KPis",
+	"dibqXvr1u8vTE1zfAyvYg9Lp3lXDngCN1OSX5bdn9ZK9dtsayaz/R4+F/aQxtccmczgHAkQSag0a73C6",
+	"x2Tidobl0ZuBTZCkEbt96Lvo2+H10Fwf9h1vA1XC5ZdhLgE46Qupxglc/PPEKY6mHDr+WKhQ1yIDCJk0",
+	"CaqGVqBqyoXxQmlWcTDkWQ2vkRbYMGpGieIk5uazseiMzpfg0QBoyOzWH+2O80lqrln/OG99jcnx8dd4",
+	"hudPw/lh8ZQzH7W509YatLfj66tCukhUQkcjDDTYHOjKM/xa7cz/08cv3q+2jT9GEuAjvRCkxEaOK+/t",
+	"RAQ0qrgC0eS5NaWfQJOM7VK33YOdnUh/MhFSHfzQ/qGN8p7dQXVwg90eHp7ZfebTtiyEMCUhGrXyprCF",
+	"Q1jsM2ubV3vGfMN4Xnowd25XMtXLWmZhIkzRWZyiUxEcR7nBkoekGjxPtkouDBNYsV2cxUrT1WlOV1lB",
+	"145qOHxNH94J1HX8lyIK9UyUExrHzcUgy4NCoLxzXg25aQ1h8Mlb4ZbcMgEW+p5lOgXPhftuVyMOhrwU",
+	"imOIkt2Ss+Z/+fjl/wUAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -43,7 +43,7 @@ func (q *Queries) DemoteExpiredMemberPlans(ctx context.Context, now time.Time) (
 const setMemberPlanAutoRenew = `-- name: SetMemberPlanAutoRenew :one
 UPDATE member
 SET plan_auto_renew = $1, updated_at = now()
-WHERE id = $2 AND plan = 'PREMIUM' AND plan_product IS NOT NULL
+WHERE id = $2 AND plan = 'PREMIUM' AND plan_product IS NOT NULL AND plan_expires_at IS NOT NULL
 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, sessions_revoked_at, created_at, updated_at
 `
 
