@@ -1070,8 +1070,9 @@ type ClientInterface interface {
 	// Where the store pushes its real-time developer notifications (a Pub/Sub push: `message`
 	// with `messageId`, base64 `data` and `publishTime`, and `subscription`). No session: the
 	// store calls it. The notification is logged with its message id and has no other effect.
-	// Every JSON object is answered 204 so that the store stops retrying; a body that is not
-	// a JSON object is 400, and one over 64 KiB is 413.
+	// Every JSON object of this shape (any field may be missing, unknown fields are ignored) is
+	// answered 204, so that the store stops retrying; malformed JSON, or a field of the wrong
+	// type, is 400, and a body over 64 KiB is 413.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1083,8 +1084,9 @@ type ClientInterface interface {
 	// Where the store pushes its real-time developer notifications (a Pub/Sub push: `message`
 	// with `messageId`, base64 `data` and `publishTime`, and `subscription`). No session: the
 	// store calls it. The notification is logged with its message id and has no other effect.
-	// Every JSON object is answered 204 so that the store stops retrying; a body that is not
-	// a JSON object is 400, and one over 64 KiB is 413.
+	// Every JSON object of this shape (any field may be missing, unknown fields are ignored) is
+	// answered 204, so that the store stops retrying; malformed JSON, or a field of the wrong
+	// type, is 400, and a body over 64 KiB is 413.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1988,8 +1990,9 @@ func (c *Client) ResumeSubscription(ctx context.Context, reqEditors ...RequestEd
 // Where the store pushes its real-time developer notifications (a Pub/Sub push: `message`
 // with `messageId`, base64 `data` and `publishTime`, and `subscription`). No session: the
 // store calls it. The notification is logged with its message id and has no other effect.
-// Every JSON object is answered 204 so that the store stops retrying; a body that is not
-// a JSON object is 400, and one over 64 KiB is 413.
+// Every JSON object of this shape (any field may be missing, unknown fields are ignored) is
+// answered 204, so that the store stops retrying; malformed JSON, or a field of the wrong
+// type, is 400, and a body over 64 KiB is 413.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2011,8 +2014,9 @@ func (c *Client) ReceiveStoreNotificationWithBody(ctx context.Context, contentTy
 // Where the store pushes its real-time developer notifications (a Pub/Sub push: `message`
 // with `messageId`, base64 `data` and `publishTime`, and `subscription`). No session: the
 // store calls it. The notification is logged with its message id and has no other effect.
-// Every JSON object is answered 204 so that the store stops retrying; a body that is not
-// a JSON object is 400, and one over 64 KiB is 413.
+// Every JSON object of this shape (any field may be missing, unknown fields are ignored) is
+// answered 204, so that the store stops retrying; malformed JSON, or a field of the wrong
+// type, is 400, and a body over 64 KiB is 413.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4075,8 +4079,9 @@ type ClientWithResponsesInterface interface {
 	// Where the store pushes its real-time developer notifications (a Pub/Sub push: `message`
 	// with `messageId`, base64 `data` and `publishTime`, and `subscription`). No session: the
 	// store calls it. The notification is logged with its message id and has no other effect.
-	// Every JSON object is answered 204 so that the store stops retrying; a body that is not
-	// a JSON object is 400, and one over 64 KiB is 413.
+	// Every JSON object of this shape (any field may be missing, unknown fields are ignored) is
+	// answered 204, so that the store stops retrying; malformed JSON, or a field of the wrong
+	// type, is 400, and a body over 64 KiB is 413.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4088,8 +4093,9 @@ type ClientWithResponsesInterface interface {
 	// Where the store pushes its real-time developer notifications (a Pub/Sub push: `message`
 	// with `messageId`, base64 `data` and `publishTime`, and `subscription`). No session: the
 	// store calls it. The notification is logged with its message id and has no other effect.
-	// Every JSON object is answered 204 so that the store stops retrying; a body that is not
-	// a JSON object is 400, and one over 64 KiB is 413.
+	// Every JSON object of this shape (any field may be missing, unknown fields are ignored) is
+	// answered 204, so that the store stops retrying; malformed JSON, or a field of the wrong
+	// type, is 400, and a body over 64 KiB is 413.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7509,8 +7515,9 @@ func (c *ClientWithResponses) ResumeSubscriptionWithResponse(ctx context.Context
 // Where the store pushes its real-time developer notifications (a Pub/Sub push: `message`
 // with `messageId`, base64 `data` and `publishTime`, and `subscription`). No session: the
 // store calls it. The notification is logged with its message id and has no other effect.
-// Every JSON object is answered 204 so that the store stops retrying; a body that is not
-// a JSON object is 400, and one over 64 KiB is 413.
+// Every JSON object of this shape (any field may be missing, unknown fields are ignored) is
+// answered 204, so that the store stops retrying; malformed JSON, or a field of the wrong
+// type, is 400, and a body over 64 KiB is 413.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -7528,8 +7535,9 @@ func (c *ClientWithResponses) ReceiveStoreNotificationWithBodyWithResponse(ctx c
 // Where the store pushes its real-time developer notifications (a Pub/Sub push: `message`
 // with `messageId`, base64 `data` and `publishTime`, and `subscription`). No session: the
 // store calls it. The notification is logged with its message id and has no other effect.
-// Every JSON object is answered 204 so that the store stops retrying; a body that is not
-// a JSON object is 400, and one over 64 KiB is 413.
+// Every JSON object of this shape (any field may be missing, unknown fields are ignored) is
+// answered 204, so that the store stops retrying; malformed JSON, or a field of the wrong
+// type, is 400, and a body over 64 KiB is 413.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
