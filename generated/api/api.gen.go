@@ -284,6 +284,34 @@ type Problem struct {
 // Example: VALIDATION_FAILED
 type ProblemCode = string
 
+// Product A subscription product the store sells.
+type Product struct {
+	// Currency ISO 4217 code of the price's currency (the service's base currency).
+	//
+	// Example: KRW
+	Currency string `json:"currency"`
+
+	// Period What one purchase adds to the plan's expiry, as an ISO 8601 period (`P1M`, `P1Y`).
+	//
+	// Example: P1M
+	Period string `json:"period"`
+
+	// Price The price in `currency`'s unit (KRW has no minor unit).
+	//
+	// Example: 4900
+	Price int64 `json:"price"`
+
+	// ProductID The store product id to buy, and to send to verification.
+	//
+	// Example: premium_monthly
+	ProductID string `json:"productId"`
+}
+
+// ProductList defines model for ProductList.
+type ProductList struct {
+	Items []Product `json:"items"`
+}
+
 // Profile The signed-in member's own view of their account.
 type Profile struct {
 	Email *string `json:"email"`
@@ -368,6 +396,71 @@ type SignupEnabled struct {
 type StatusRequest struct {
 	// Status A member's status, as a request sets it.
 	Status MemberStatus `json:"status"`
+}
+
+// StoreNotification A store real-time notification as a Pub/Sub push delivers it. Every field is optional
+// and other fields are accepted: the service only logs it.
+//
+// Example: {"message":{"data":"eyJ2ZXJzaW9uIjoiMS4wIn0=","messageId":"136969346945","publishTime":"2026-11-16T01:00:00.000Z"},"subscription":"projects/nestegg/subscriptions/store-rtdn"}
+type StoreNotification struct {
+	// Message The Pub/Sub message of a store notification.
+	Message *StoreNotificationMessage `json:"message,omitempty"`
+
+	// Subscription The Pub/Sub subscription that delivered it.
+	Subscription *string `json:"subscription,omitempty"`
+}
+
+// StoreNotificationMessage The Pub/Sub message of a store notification.
+type StoreNotificationMessage struct {
+	// Attributes Pub/Sub attributes, as sent.
+	Attributes *map[string]string `json:"attributes,omitempty"`
+
+	// Data The notification, base64-encoded JSON.
+	Data *string `json:"data,omitempty"`
+
+	// MessageID The id the notification is logged under.
+	MessageID *string `json:"messageId,omitempty"`
+
+	// PublishTime When Pub/Sub published it (RFC 3339), as sent.
+	PublishTime *string `json:"publishTime,omitempty"`
+}
+
+// StoreProductID A store product id, one of those `GET /api/billing/products` lists.
+//
+// Example: premium_monthly
+type StoreProductID = string
+
+// StorePurchaseRequest Example: {"productId":"premium_monthly","purchaseToken":"opaque-token-from-the-store.AO-J1Oz3"}
+type StorePurchaseRequest struct {
+	// ProductID A store product id, one of those `GET /api/billing/products` lists.
+	//
+	// Example: premium_monthly
+	ProductID StoreProductID `json:"productId"`
+
+	// PurchaseToken The purchase token the store gave the app (printable ASCII, no spaces).
+	//
+	// Example: opaque-token-from-the-store.AO-J1Oz3
+	PurchaseToken string `json:"purchaseToken"`
+}
+
+// Subscription The member's plan and store subscription.
+type Subscription struct {
+	// AutoRenew Whether the subscription renews at `expiresAt`.
+	AutoRenew bool `json:"autoRenew"`
+
+	// ExpiresAt When PREMIUM ends; `null` for FREE and for a permanent plan an administrator set.
+	ExpiresAt *time.Time `json:"expiresAt"`
+
+	// NextPaymentAt When the store charges next (the expiry) while auto-renew is on; `null` otherwise.
+	NextPaymentAt *time.Time `json:"nextPaymentAt"`
+
+	// Plan A membership plan as answered (`FREE`, `PREMIUM`); a client must accept other values.
+	Plan PlanValue `json:"plan"`
+
+	// ProductID The store product of the subscription; `null` without one.
+	//
+	// Example: premium_monthly
+	ProductID *string `json:"productId"`
 }
 
 // UpdateProfileRequest defines model for UpdateProfileRequest.
@@ -523,6 +616,12 @@ type SignUpJSONRequestBody = SignUpRequest
 // VerifyPasswordJSONRequestBody defines body for VerifyPassword for application/json ContentType.
 type VerifyPasswordJSONRequestBody = VerifyPasswordRequest
 
+// ReceiveStoreNotificationJSONRequestBody defines body for ReceiveStoreNotification for application/json ContentType.
+type ReceiveStoreNotificationJSONRequestBody = StoreNotification
+
+// VerifyStorePurchaseJSONRequestBody defines body for VerifyStorePurchase for application/json ContentType.
+type VerifyStorePurchaseJSONRequestBody = StorePurchaseRequest
+
 // CreateUserJSONRequestBody defines body for CreateUser for application/json ContentType.
 type CreateUserJSONRequestBody = CreateUserRequest
 
@@ -600,6 +699,27 @@ type ServerInterface interface {
 	// VerifyPassword Re-authenticate with the password
 	// (POST /api/auth/verify-password)
 	VerifyPassword(w http.ResponseWriter, r *http.Request)
+	// CancelSubscription Stop auto-renew
+	// (POST /api/billing/cancel)
+	CancelSubscription(w http.ResponseWriter, r *http.Request)
+	// ListProducts The subscription products
+	// (GET /api/billing/products)
+	ListProducts(w http.ResponseWriter, r *http.Request)
+	// RestorePurchase Restore PREMIUM from the member's latest purchase
+	// (POST /api/billing/restore)
+	RestorePurchase(w http.ResponseWriter, r *http.Request)
+	// ResumeSubscription Turn auto-renew back on
+	// (POST /api/billing/resume)
+	ResumeSubscription(w http.ResponseWriter, r *http.Request)
+	// ReceiveStoreNotification Intake of the store's real-time notifications
+	// (POST /api/billing/store/rtdn)
+	ReceiveStoreNotification(w http.ResponseWriter, r *http.Request)
+	// VerifyStorePurchase Verify a store purchase and grant PREMIUM
+	// (POST /api/billing/store/verify)
+	VerifyStorePurchase(w http.ResponseWriter, r *http.Request)
+	// GetSubscription The member's plan and subscription
+	// (GET /api/billing/subscription)
+	GetSubscription(w http.ResponseWriter, r *http.Request)
 	// GetOpenAPI This contract
 	// (GET /api/openapi.yaml)
 	GetOpenAPI(w http.ResponseWriter, r *http.Request)
@@ -1053,6 +1173,104 @@ func (siw *ServerInterfaceWrapper) VerifyPassword(w http.ResponseWriter, r *http
 	handler.ServeHTTP(w, r)
 }
 
+// CancelSubscription operation middleware
+func (siw *ServerInterfaceWrapper) CancelSubscription(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CancelSubscription(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListProducts operation middleware
+func (siw *ServerInterfaceWrapper) ListProducts(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListProducts(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RestorePurchase operation middleware
+func (siw *ServerInterfaceWrapper) RestorePurchase(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RestorePurchase(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ResumeSubscription operation middleware
+func (siw *ServerInterfaceWrapper) ResumeSubscription(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ResumeSubscription(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ReceiveStoreNotification operation middleware
+func (siw *ServerInterfaceWrapper) ReceiveStoreNotification(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ReceiveStoreNotification(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// VerifyStorePurchase operation middleware
+func (siw *ServerInterfaceWrapper) VerifyStorePurchase(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.VerifyStorePurchase(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetSubscription operation middleware
+func (siw *ServerInterfaceWrapper) GetSubscription(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetSubscription(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // GetOpenAPI operation middleware
 func (siw *ServerInterfaceWrapper) GetOpenAPI(w http.ResponseWriter, r *http.Request) {
 
@@ -1399,6 +1617,13 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/users/{id}", wrapper.DeleteUser)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/users/{id}", wrapper.GetUser)
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/users/{id}", wrapper.UpdateUser)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/billing/products", wrapper.ListProducts)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/billing/store/verify", wrapper.VerifyStorePurchase)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/billing/subscription", wrapper.GetSubscription)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/billing/cancel", wrapper.CancelSubscription)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/billing/resume", wrapper.ResumeSubscription)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/billing/restore", wrapper.RestorePurchase)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/billing/store/rtdn", wrapper.ReceiveStoreNotification)
 
 	return m
 }
@@ -3962,6 +4187,650 @@ func (response VerifyPassword503ApplicationProblemPlusJSONResponse) VisitVerifyP
 	return err
 }
 
+type CancelSubscriptionRequestObject struct {
+}
+
+type CancelSubscriptionResponseObject interface {
+	VisitCancelSubscriptionResponse(w http.ResponseWriter) error
+}
+
+type CancelSubscription200JSONResponse Subscription
+
+func (response CancelSubscription200JSONResponse) VisitCancelSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelSubscription401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CancelSubscription401ApplicationProblemPlusJSONResponse) VisitCancelSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelSubscription409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CancelSubscription409ApplicationProblemPlusJSONResponse) VisitCancelSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelSubscription500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CancelSubscription500ApplicationProblemPlusJSONResponse) VisitCancelSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CancelSubscription503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CancelSubscription503ApplicationProblemPlusJSONResponse) VisitCancelSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListProductsRequestObject struct {
+}
+
+type ListProductsResponseObject interface {
+	VisitListProductsResponse(w http.ResponseWriter) error
+}
+
+type ListProducts200JSONResponse ProductList
+
+func (response ListProducts200JSONResponse) VisitListProductsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListProducts401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListProducts401ApplicationProblemPlusJSONResponse) VisitListProductsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListProducts500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListProducts500ApplicationProblemPlusJSONResponse) VisitListProductsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListProducts503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListProducts503ApplicationProblemPlusJSONResponse) VisitListProductsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestorePurchaseRequestObject struct {
+}
+
+type RestorePurchaseResponseObject interface {
+	VisitRestorePurchaseResponse(w http.ResponseWriter) error
+}
+
+type RestorePurchase200JSONResponse Subscription
+
+func (response RestorePurchase200JSONResponse) VisitRestorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestorePurchase401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response RestorePurchase401ApplicationProblemPlusJSONResponse) VisitRestorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestorePurchase404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response RestorePurchase404ApplicationProblemPlusJSONResponse) VisitRestorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestorePurchase500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response RestorePurchase500ApplicationProblemPlusJSONResponse) VisitRestorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestorePurchase503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response RestorePurchase503ApplicationProblemPlusJSONResponse) VisitRestorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResumeSubscriptionRequestObject struct {
+}
+
+type ResumeSubscriptionResponseObject interface {
+	VisitResumeSubscriptionResponse(w http.ResponseWriter) error
+}
+
+type ResumeSubscription200JSONResponse Subscription
+
+func (response ResumeSubscription200JSONResponse) VisitResumeSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResumeSubscription401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ResumeSubscription401ApplicationProblemPlusJSONResponse) VisitResumeSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResumeSubscription409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response ResumeSubscription409ApplicationProblemPlusJSONResponse) VisitResumeSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResumeSubscription500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ResumeSubscription500ApplicationProblemPlusJSONResponse) VisitResumeSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResumeSubscription503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ResumeSubscription503ApplicationProblemPlusJSONResponse) VisitResumeSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReceiveStoreNotificationRequestObject struct {
+	Body *ReceiveStoreNotificationJSONRequestBody
+}
+
+type ReceiveStoreNotificationResponseObject interface {
+	VisitReceiveStoreNotificationResponse(w http.ResponseWriter) error
+}
+
+type ReceiveStoreNotification204Response struct {
+}
+
+func (response ReceiveStoreNotification204Response) VisitReceiveStoreNotificationResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type ReceiveStoreNotification400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ReceiveStoreNotification400ApplicationProblemPlusJSONResponse) VisitReceiveStoreNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReceiveStoreNotification413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ReceiveStoreNotification413ApplicationProblemPlusJSONResponse) VisitReceiveStoreNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReceiveStoreNotification415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response ReceiveStoreNotification415ApplicationProblemPlusJSONResponse) VisitReceiveStoreNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReceiveStoreNotification500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ReceiveStoreNotification500ApplicationProblemPlusJSONResponse) VisitReceiveStoreNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReceiveStoreNotification503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ReceiveStoreNotification503ApplicationProblemPlusJSONResponse) VisitReceiveStoreNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyStorePurchaseRequestObject struct {
+	Body *VerifyStorePurchaseJSONRequestBody
+}
+
+type VerifyStorePurchaseResponseObject interface {
+	VisitVerifyStorePurchaseResponse(w http.ResponseWriter) error
+}
+
+type VerifyStorePurchase200JSONResponse Subscription
+
+func (response VerifyStorePurchase200JSONResponse) VisitVerifyStorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyStorePurchase400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyStorePurchase400ApplicationProblemPlusJSONResponse) VisitVerifyStorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyStorePurchase401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyStorePurchase401ApplicationProblemPlusJSONResponse) VisitVerifyStorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyStorePurchase409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyStorePurchase409ApplicationProblemPlusJSONResponse) VisitVerifyStorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyStorePurchase413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyStorePurchase413ApplicationProblemPlusJSONResponse) VisitVerifyStorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyStorePurchase415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyStorePurchase415ApplicationProblemPlusJSONResponse) VisitVerifyStorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyStorePurchase500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyStorePurchase500ApplicationProblemPlusJSONResponse) VisitVerifyStorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyStorePurchase503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyStorePurchase503ApplicationProblemPlusJSONResponse) VisitVerifyStorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSubscriptionRequestObject struct {
+}
+
+type GetSubscriptionResponseObject interface {
+	VisitGetSubscriptionResponse(w http.ResponseWriter) error
+}
+
+type GetSubscription200JSONResponse Subscription
+
+func (response GetSubscription200JSONResponse) VisitGetSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSubscription401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetSubscription401ApplicationProblemPlusJSONResponse) VisitGetSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSubscription500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetSubscription500ApplicationProblemPlusJSONResponse) VisitGetSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSubscription503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetSubscription503ApplicationProblemPlusJSONResponse) VisitGetSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetOpenAPIRequestObject struct {
 }
 
@@ -4928,6 +5797,27 @@ type StrictServerInterface interface {
 	// VerifyPassword Re-authenticate with the password
 	// (POST /api/auth/verify-password)
 	VerifyPassword(ctx context.Context, request VerifyPasswordRequestObject) (VerifyPasswordResponseObject, error)
+	// CancelSubscription Stop auto-renew
+	// (POST /api/billing/cancel)
+	CancelSubscription(ctx context.Context, request CancelSubscriptionRequestObject) (CancelSubscriptionResponseObject, error)
+	// ListProducts The subscription products
+	// (GET /api/billing/products)
+	ListProducts(ctx context.Context, request ListProductsRequestObject) (ListProductsResponseObject, error)
+	// RestorePurchase Restore PREMIUM from the member's latest purchase
+	// (POST /api/billing/restore)
+	RestorePurchase(ctx context.Context, request RestorePurchaseRequestObject) (RestorePurchaseResponseObject, error)
+	// ResumeSubscription Turn auto-renew back on
+	// (POST /api/billing/resume)
+	ResumeSubscription(ctx context.Context, request ResumeSubscriptionRequestObject) (ResumeSubscriptionResponseObject, error)
+	// ReceiveStoreNotification Intake of the store's real-time notifications
+	// (POST /api/billing/store/rtdn)
+	ReceiveStoreNotification(ctx context.Context, request ReceiveStoreNotificationRequestObject) (ReceiveStoreNotificationResponseObject, error)
+	// VerifyStorePurchase Verify a store purchase and grant PREMIUM
+	// (POST /api/billing/store/verify)
+	VerifyStorePurchase(ctx context.Context, request VerifyStorePurchaseRequestObject) (VerifyStorePurchaseResponseObject, error)
+	// GetSubscription The member's plan and subscription
+	// (GET /api/billing/subscription)
+	GetSubscription(ctx context.Context, request GetSubscriptionRequestObject) (GetSubscriptionResponseObject, error)
 	// GetOpenAPI This contract
 	// (GET /api/openapi.yaml)
 	GetOpenAPI(ctx context.Context, request GetOpenAPIRequestObject) (GetOpenAPIResponseObject, error)
@@ -5642,6 +6532,188 @@ func (sh *strictHandler) VerifyPassword(w http.ResponseWriter, r *http.Request) 
 	}
 }
 
+// CancelSubscription operation middleware
+func (sh *strictHandler) CancelSubscription(w http.ResponseWriter, r *http.Request) {
+	var request CancelSubscriptionRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CancelSubscription(ctx, request.(CancelSubscriptionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CancelSubscription")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CancelSubscriptionResponseObject); ok {
+		if err := validResponse.VisitCancelSubscriptionResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListProducts operation middleware
+func (sh *strictHandler) ListProducts(w http.ResponseWriter, r *http.Request) {
+	var request ListProductsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListProducts(ctx, request.(ListProductsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListProducts")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListProductsResponseObject); ok {
+		if err := validResponse.VisitListProductsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RestorePurchase operation middleware
+func (sh *strictHandler) RestorePurchase(w http.ResponseWriter, r *http.Request) {
+	var request RestorePurchaseRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RestorePurchase(ctx, request.(RestorePurchaseRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RestorePurchase")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RestorePurchaseResponseObject); ok {
+		if err := validResponse.VisitRestorePurchaseResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ResumeSubscription operation middleware
+func (sh *strictHandler) ResumeSubscription(w http.ResponseWriter, r *http.Request) {
+	var request ResumeSubscriptionRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ResumeSubscription(ctx, request.(ResumeSubscriptionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ResumeSubscription")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ResumeSubscriptionResponseObject); ok {
+		if err := validResponse.VisitResumeSubscriptionResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ReceiveStoreNotification operation middleware
+func (sh *strictHandler) ReceiveStoreNotification(w http.ResponseWriter, r *http.Request) {
+	var request ReceiveStoreNotificationRequestObject
+
+	var body ReceiveStoreNotificationJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ReceiveStoreNotification(ctx, request.(ReceiveStoreNotificationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ReceiveStoreNotification")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ReceiveStoreNotificationResponseObject); ok {
+		if err := validResponse.VisitReceiveStoreNotificationResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// VerifyStorePurchase operation middleware
+func (sh *strictHandler) VerifyStorePurchase(w http.ResponseWriter, r *http.Request) {
+	var request VerifyStorePurchaseRequestObject
+
+	var body VerifyStorePurchaseJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.VerifyStorePurchase(ctx, request.(VerifyStorePurchaseRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "VerifyStorePurchase")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(VerifyStorePurchaseResponseObject); ok {
+		if err := validResponse.VisitVerifyStorePurchaseResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetSubscription operation middleware
+func (sh *strictHandler) GetSubscription(w http.ResponseWriter, r *http.Request) {
+	var request GetSubscriptionRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSubscription(ctx, request.(GetSubscriptionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSubscription")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetSubscriptionResponseObject); ok {
+		if err := validResponse.VisitGetSubscriptionResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetOpenAPI operation middleware
 func (sh *strictHandler) GetOpenAPI(w http.ResponseWriter, r *http.Request) {
 	var request GetOpenAPIRequestObject
@@ -5885,139 +6957,181 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H1rc9s4suhfQXFvVeS9tCwnzp6MXafqKrac6K4fWtlOTmqUMmGyJWFNARwAtKyd9X8/hQZIkRT1sBMn",
-	"mZ3Ml3EoAmg0+oV+8XcvFJNEcOBaefu/ewmVdAIaJP7rFCY3ILtH5u8IVChZopng3r53OQYywV9fKMKi",
-	"pud7zDxPqB57vsfpBLx9j0We70n4LWUSIm9fyxR8T4VjmFAz5VDICdXmPa7/tuf53oRxNkkn3v6u7+lZ",
-	"AvYnGIH0Hh58r0dHsAiKeUp4amDxyVCKCdnNwfktBTmbw5OYCYoQRDCkaaxxwSI0r14aaOi9g6Zl/lsL",
-	"3gX7Vw14XQ0TRRKQxKy+DDJlxtZC9rK1BrQ1cD2YE1CJ4ArwTN/SqA+/paC0+VcouAaOf9IkiVlIDdg7",
-	"iRQ3MUz+7z+V2cPvBbj+j4Sht+/9ZWdONzv2V7XTs6Psoov0Iu2yhCkyobHZE0RESELJkEEcmeeM39GY",
-	"RaQRfGifdI/al93zs+vjdvekcxT49t2JkEBUAiEbspCEIoKtpvfge4eCD2MWfrddhW59RaZMj8l0THGn",
-	"SgsJZkOH52fHJ93Dy2D1No6FvGFRBPxb7uOCjThEhHFyk2rChSY0jsUU4T4+77/tHh11zuwBBL1+57R7",
-	"dXrd7/zjqtvvHAVkiBs67nc6TiQQwQkl7kUiEpAIt91gl2uQnMbfcn9tTlIO9wmEGiIypCxOJZBG0D27",
-	"7PTP2ifBVpOYswxpqsCcWixGI4hIyiOQJHBH3I0Cn3C4A0nUWEw5budM6GOR8uhbbudMEJWGYyIhFDLC",
-	"Y2Ga3EAs+EgRLQjlQo9BZsfRCM7OL6+Pz6/OjgJ7CD06iwWNLoU4odIK1e/BMzcimhl0C4NTPYY5rbxQ",
-	"JGYTpkkj6LU/nZy3j64vz8+vT9r9dx23hwuQdyyEK07vKIvpTfxNt9Emyq5P9NjsIAOccIBImU0ZNjJC",
-	"gY1SaQVdSLl5eGMQQMMxRESy0dgw3HTAG8FFp/+he9i5vjprf2h3T9pvTzorhN4+6QmlRxIu/nFColQy",
-	"PiKUE5FqOgKfUD7gLAKumZ6RRIo7Fhn9aJCMIqlJ+qDljNChNiSO/9hum38EREEoeKTIdAycjNgd8OaA",
-	"e743Bho5y6Dw/qLKu3DjtSBTipQ5NPBrOUMgR5TxZknZrVZgD753KcQp5TOnuNQ3pVchyITyWUa0ypyI",
-	"ESEQEao1TBKtSCPoty871yfd0+5l5yjYOiDyMdh9Am5TrlmMx2n5JAatLClmzKXHUqSj8ZPwfcVpqseG",
-	"ekKq4ZsLN1CKCY60jwRr/03GVBG4T5hVqFdn7avL952zy+5hG5GOUuGKqzRJhNQQnULE6CVu7/uJtxeK",
-	"TAwcxOA5EwuCQ1ncEU1vQeGmLq56vfP+Zefo+rRz1G1fX37qWYn3kJ0gEkk7mjBu7fNFImlnkp8qQs2L",
-	"TGlJtZCKKMClJ6TBhZELQxYDYRM6MvaH7yXSwKSZtRVDCeb427pkrUdUw7ZmE2OwOupR2sgfg3+YUIa6",
-	"naexE8rW7F94k0W1d4AqPWYm8u+LMyQx5WuPKqb8A41TyAa0Uy36wGFamPJGiBgoz17pII2pFdteuzkz",
-	"TU+KKLUG6SKNoBA2B2BeIWKI9BCmUgLXRKU3+fs+YUNC+ay50bKCuYvcBnjNtMIG1I7v5WiUwuraVYP6",
-	"IoZ8gNJUp2rdEEvNF/iuG/pQvD7+au+TlsIcWThg8iUcUVTPsXwgVUIooCJHoV8g/s859sTNPyHUZkvt",
-	"VI/7oPCK9nuFbbS4tfZ7zbE7UYavHBAFPDK2G1UkMDMKyf6FAmGfvAUqQZJB2mq9CvF1/BMC0mB4s6Cx",
-	"MqISB1MSCnHLLA8vUEWq1h/ylXK32CK+7UbcBHVYOBxTPoIeVWoqZPFeWZEjlq6z91AF0fsT4CM9NnfY",
-	"l3s1UHOYFgespNDsveoGqguXZ63dUcyAa+vyqGzC/hJtINyqUGQjaxdEMjPoX4q+XKauwkEHXyqIy1Uv",
-	"HzGVxHR2Zl41kuDReN5cCCxgI+PfpHAoBo465BxBAjwCHs6MWKjxrgRpghfqIBJTHhwYRkBkk0mqNKFh",
-	"CIkm9jJ0Z0SKWmQQ37vfhnsNXLGbGLaBG8PoVy9NPN8zs3qfDSAFhNUyttkCKd66UNWa1eCeThKDK++U",
-	"8X8y673JaP+1dd/krFDDB53s9BfutLBtfiI0iiQodUDMCVBjHIVUwTbjyuxJszuIZ2VALIT/j4PSMBo1",
-	"sx8KjqbskAqgvnxdx6XHDOKoI6WQi3SLbp16dOFPvhVd///i/Iyg2AVJGNcCdSHeDZ0BmHslXyhEdHk3",
-	"OxmwC8BNQCnnMyxs3lDGDRBKrK+pjEVvHTPbTc3nriPb90Bjg7IqQuZ6cA6OuF27pBtWt1L36NLI6KWi",
-	"g0WXy5XReQK8e0QOBecQatI9smrJotxpRMKUSiEi7lRokjTLZLH7t1dv9tYQ8YIat0DVbehEjBhfLwnX",
-	"0mXyCF2zTkDVwWmNlcwjXUG6hkn5j1VCsmjJP+QrUSnpzG7ELrHgA1406JRzQG/wqhbauuDW2onVs8Mt",
-	"+bkr3fqt7XTL8XSRE379ReWFIpbInUjIblDK3GqZRn53crl9eNn90PF87+Lqotc5O+ocFdYtinSeTrbv",
-	"qDTyQuHA0IhCMzBVqFUilOyLVud6KBFIrqZgb6IWpMAnQQ5TsPU1dVHdntGLN6fxMsRvDL/uvnxDwjGV",
-	"NNQglU+4QA0hjE4QnMg0BnXgHJpaphyv+s2iFiio6CIPvXxT4vc3NeyXgfbBiNhFDrnLHlcvYBVqs+/V",
-	"0VXP3f3qT0qNWUKMkb+eno77HYNZ563ekJaOJRhK6kmYsHRiDyOmy+XWpjfVBQTgwGX7X0OuORIq5Gp2",
-	"bIjVbfnrkmoVnQZUo9rfM3PjnX2psMS5+uj3RgVP77t2GAbCyrKzVnLV4rIw6aLZ/3gfyPwWXolU4nNj",
-	"aZhzsIx4B1to5VCjeBscRhSfldhwuRiXQJ3jqmBlnp9dvr8+PD/tnXQuO9cvWy//tru71sbIr71uynX3",
-	"316+xwqlL/dA5F7H1lot42apXdj53uoM4v7xIfll7/V/EefWIxFoY9thRI4a4X0TAwlCEUFQ4+0SEWzo",
-	"+Ts0r6LvT9ca5x/HVJOpYaipFHxkASh6Z32MmiUgkhhq7+xgTOoaGjoW0tqt1m/oYlnKJ0DDcR4/RSMV",
-	"Y82bMFXBhq8xQPLoV70RySLrvSp4nhl3blt5h0ozFiNVu0m1xCww876/vOxl6tacTMnm32vtbcQfmum4",
-	"VkKqsZCaqHQyoXKWud8yqjHzlK8YZ0ITG+ar2YV2LubqGlf9LpEwBAk8xAsi46OFdQ5IQG9EqvdvYspv",
-	"bTDVvDMCDpKFRHArfOewFF5fy9X4a4aGgpMMSX0Fdx06VlhAm+UgM3yuM0LKiZoyHY6J4DaQGjMb5xcJ",
-	"8H18XREqwYk+qnL6YCEM+EiKqfKJEvV6iNr1mCaRAOtAv+ViShqUR2RI45jc0PCWCE4Cu8Fgy8ar5jhb",
-	"yCbYVJ1Vo92ejxrORnquO/9z2Okc4dO6FSoRCjM2C6Z7vpfHZD3fO+1cvj8/ujaP2icn5x/x5SxjwPO9",
-	"YnTJmIHdd2dXveuj7kX7rV3q/LCPo82Y7rsrC+lF5+T4+sP5ZSf7u9/pnffNfO2Tfqd99Mk9wJfPOu/a",
-	"xsq8fn9+ctQ9e2cAaF923p33P12/73b67f7h+09movZp57rXvrj4eN434z72z8/eFR9cnB922yfX7cPD",
-	"86uzy2zp9tFp9+z68H377J0B5+iqd4JYue5d9Q/fty/Mw85p7/LT9dv24d+vesaGqAZ+EaV18RFcZCF4",
-	"6vleFuC3doiNdixxzGIKxDbjc1tfTDm5YzB14oFJQ5Ai5XpRdTxD1INFSbvHQp3KOk68o5rKzGdhs54W",
-	"or2kvVHM4OuGV75G7ORpJgSeiTng7qQ2T6yUsmbOljokmgtCRDUlV/2TAxIY+AIbnU25At0kH8csHGev",
-	"a4HZH2TIpJVxGLhBqfVCkXAsWAibxWq+Ufhl8xjKstBJZhoWoiRF6qwgfolayV9YfklaeXxtEphD2sdY",
-	"5U4j4aN//zOB0b9HbPjvKdwkWwc3VMHf9vzAnCPGjgfewDPnFcZAZcVt9arlkvrWmMUb7KxwOjWGIEgb",
-	"63Wyg4R0ApZhG8HJ+WH7xFzFuke963b2x1tzI4sZv7UpHfYalnN3TDXIAc9VYYghGHOpJe21tzhUixsp",
-	"PgTNSFADmfv/WxSjfaAR46BqjX/MSFlrcFbd+oj0iD1+3MK1wa2fzVd3Yn0Rr/bxGG5Y7ze4uuj0jSY1",
-	"em1DrwHG2HwbureoFPFydnhygAUHLtv5eheXGV7xGJi9GurEzX5df0EZjZhFO+JXyR8rFjaFG8XqwlMn",
-	"QO+AwCTRM8OeN0KTIYtjQ0sHmPcaxxBhOghen4apsh64ont7Ayn1mJCawW+adLjRTTXuDpj/sMY3l71Z",
-	"uwja4UsP8fH5AI+JiVwlxtxwKmcpDI8mjQoASxFsl/+eAd0l1LEcYrUuiaiYhWVuXebfqQLpUlCVNYnY",
-	"Ksu4Ere1VpZNHXbrTMdCQY0ZOzI8xAW5A8mGDLKI3YYhzQ0t8rlr4aX/mKSkxejuM9jRCzYFz7OrgUcq",
-	"N1oNOjEPG2/GiFvr/+XlNDBMG2kkICfUgFH2Nj7KVv+2tugy4v0aYTibAPMfF3/7YJhmtjZD5wvCpSvC",
-	"pAYnEKaS6dmFQbNd6wYzm1bEpZUxkUuZUtZdam0OI42oJpGwniCAxCU/qTzJFdUWrjJH6FjrBA/JznuI",
-	"Q+ryawvLIp/czNA5sJ0mueiLxYhxRRrvtU7OeTzzyQWdwAXT8N8n9H4rL/KxcM2rfJx0unYwzIGjCfs7",
-	"zGw+KeNDkWWsUps+WB6O7i4woACdeL6XytjtT+3v7FQk4E4EdxCbo1beQrJqNqFBosoF8QtFxiJVMBZx",
-	"RGKIRiBJY0rjGLTyCXAtGSifhFTDSNi/b9JoZH4dcMbvQOmJOSefcNBkKqQeb/lEptzmqU0mKTfy/UZQ",
-	"GVnP+J3QZhYJiZBaIZrtpdM3fw+4AmMzzUtKCvGtLMvZHMtE3LAYcxRcjvuAD/hf/kIOBb8zSkVwNeDb",
-	"Nt/ElhyhaY6eyVhMQR7SCcSHVEGTnAoOWJtAOXG8mPm1zT3TpWqGM2I2M+CENP7e/4gx1gnjQuLjrSb5",
-	"R0qNNkMkJZKFYHcnqXbrRhCyCY2JZS5FGgNv92XzNV5OB95W0wB8ySagNJ0kdkj/+JC8evXqlwMS0hh4",
-	"RCWJ8vmCT58+fdo+Pd0+OgoOCNyBnJGBF9HZwPPJwJsIrscDz6KVkIE3BbgdeGajeD21VUAF7ywxmoD8",
-	"y5iojbZidOcCRBobpnAVagfETIGRcamJ4AZzEZ1ZyI1gjtAbrDDERQIjtwLSsHV6W4iMwAixgDTchORl",
-	"yydUk4lQmuy2WvYlexsxMAe/owz0sZ7OJ2awT1AAPgS4aAc3jQEUs69gWb53QBpZwGirEiJKkwTkdmgO",
-	"2kaLzMLLHN5tZwVlcsldzOGeKU3++lchl5fm/PWvODHuTZG91l5WYLTXeoUOcRapQtmIgR4i3GTbknG1",
-	"kgaLAWy6zi45ZW9JymNQqpJtruhM2evalClA6g3utyf0ftvMs30z06DMNS/lt1xMuZ0dOcYSGRtxISE6",
-	"KNTxITTzjbQQyDNnPhTHTqi8hchaLOa3fWJMi8AesgRC46mBLpGgDK4ZJ3n5YsbPTkarAb+oF8wWDnOc",
-	"TpoHKM7dIlneLMsjVZkcd4pkwIOKpA6a5K0UU2PxZkpIQjwz5I7uPxx2kAmg7BUFhss2Tuw1lJQBbMw6",
-	"Vz3yqkUigxFDoSLVxu4mQpLdN/b5gNvXcOs+mY5ZOEYSCoWRbeimzBD3cSzIhM6M3IixWCijiAHvUEPN",
-	"OYWEVBrJToL7bXO7VypwUxciewT4UEgUaYpMJdMa+P6AB0l6E7MwwAoDt58tnwSW4gPSoHy24G43LyQ2",
-	"m8K8UZH0WATFB7xkxB5Uig6NAjJ8U1OiiCH2AEfj+mVr+GDAy4mbI9B2onnt41aTfHT4p/P6FEq44Nt2",
-	"vwXkzdlg13rcYhYCV1BQ5T0pEslAUywCXq3Bs9HzeGauuNu9rud7dyCVVeit5m6zZV4UCXCaMG/fe9Vs",
-	"NV+hwajHaH7t0ITtIAJ23IbN0xHo+tLqyIikqZExSEoHJPgtIBOqwzGoLHdSSJv/2qgmnvoErRjG1VaT",
-	"9IrVJk7rwlATkeK9McdfN/L2vROm9KkDzy+Vpf9ab8fPX9nB68CDv/Y9LNg271VMULjXRoAOGUdtWN7k",
-	"sgru38oVViUHzqIJ/blSlf2y1VpRpfS46qRCamJNgdI5B9ScRAwzgsfCqT0LQd3EOaQ7heJxHLK7fki1",
-	"lAzHvVo/bl4I/eB7rzcBLq8sxgEbLFFTQYpXFpsV4IgwQ5Ix1ukI/bjUOnB9LxOOxoLHZ2b4In/t/M6i",
-	"B8tdMdS5CdtWQZeiU/guQ/uient3BoGdzYUmMaDlQgwYc2jstVokWIi9BluLvHaEE7kU1AXC3FuE1w6I",
-	"fny62bPQrx6Rl3B/P0KzCJ27wqydEruzjaimm5HfYyVl3uDj4fNyyt3JHFhPntv3klTX3bW1sipcyFzj",
-	"oyHOhS30nBW9VIgVjOU5h2ShSs5ZmAPecCV1PqGpFtsSOEy3mu5OkFlXLt/HIXvsHJwcptZdZsPpWhEO",
-	"93rAnY3dJGdYukkEhyyC7BhuOa+h+i9z2wU4xdazLi43/VsRzb6aCigmoz6UHTbG2n54Ru1TSmevr4+1",
-	"eP8PlB57uxssUe29gONeb7Klmsrm7yeyLkAXPUbOX/tFKnIn8yZ/bUGzKfdj6LPE/eRLmH856/etk/s5",
-	"WL8YU/7J+j9Z/xlY31b9FrnfBW2+jPvnUeGvbmhgxc/csQIr5AG6ZzESr5z5ZZ1KX1kCXGSpuM8hA8rh",
-	"959S4KcUeA4DwJbRGdtdAg01u6OFK8xTpIECrRkfqR2FOSrbhVwU554qM9M70Ehs5ZSWZyTt8kJLiNtG",
-	"Bpp/CgdJljm9nSZu3xvfU9OaA70AvXiWzyAeF4/x24nHR9AQoYpwMSUK9B9AVv6JRN95AhwbusVC5Qzw",
-	"SImX6vEOi5JtmiXOLpotH2zCk72fLCvWb5jlqU6lu7kUi/dfKHILxtDRvq3jl/6A0zRiWJH03y52lbeo",
-	"c+FNFvnO+7LVJMcMO7nN7aObQmaWSjHRwycQKxjwmPHb0ruu7M1ldFTyt0jDmleFTgPkFhK9Zacjtv5Q",
-	"ETrgzl4ge61dl9aUNSooBlxx/tkBed16RWqb6dmkfixVQ5tuwGvb9NVjsBCGHYIOxxiHXQxbiFGXf2R6",
-	"3D3qtZ9JfFV6Pnxr827e+GhVJ9EDRKM9pmKzIhdxXQiwuhjqt5dzv6wfl7eW/XOIOZex5e3/+rlk77ER",
-	"N8dnMyV4Xb1RLpWKsjDV44ootAHTOlm4bUXQNouWxiQv83IbwqKsJwnKYIXEJYrwGFjLJT0oMpD7F3t0",
-	"Ll7X3oE2jJw3hXpGvsrXWGIS5Htu/jAUcZgfgxjWkcMTqeBmuUZsKxLEuYiNknbgz5VMrthsFc11++qo",
-	"2zk77Ni0j6ygppgwloP6NlNlzZUS/e1Pif5Tov+ZJPrbL5HoKGVX8DK63EtpvoRq55vDsU0jwbF/QpZj",
-	"7FIB88Q0Z0mOQOdm5oAbK9Gm4Ph5MqOxPzWbAOZYZf1/MjPVWXbKoaORj9hr7W41CXbiJbutAa+2/TW2",
-	"qODgwMCaw9cta4abx05kuypdK6kYJ7uvyYTxFFNeh6nUY5ADns/pctf2Xv5Cyk2F7TGVewnPuwCLOMIc",
-	"HdfbnKnCMgMu4uiAUKJSPLBhGjsVWIim2j28cHmgS23bZ5KApbZfP+Xfl8i/7yHO9l5uIHSrTbx/SDGY",
-	"dQPkESlU0z1B9Anr4KqXfZ3sUp2JP8azoAT2Ba5kOjhKWkxBLDbFGDM+qjVfzlO9UVaPo3RMx/tRzqaD",
-	"ib1MkULJxCPPIuvYWZ961cvSS+KZS6hS1WgQHgyi194emAsMKdLAGgbfFUn4WdHCgCd05kogHNxqC3UR",
-	"Nv6WlCsa2t7OOP9CSKpO+mZJWk9I0HqaIPm+qVClfLgs0LY6LWqRHiZZFKpID8VSp9poYR+SmIaODkqW",
-	"B5R9YS9cEn1+yMZ0YApPWWk6U1tN0rdFvQOO0sUGCksNUhaLIOeXWcHj2byPf42B5htrp0WCchOW/Ko7",
-	"7yieb4Mpa1JZ0rPwFDu62LEDnidEZQPht5TGqjSp4EYmoYFWXceZEShTB9x65razH1+ofbLbwm8iuV1X",
-	"rCJDicssoAEvmUBNstf6hRS+roNbz6osXHOErL9TtpeYOvOP8umYxVDHb+XW1s9k9tT3z97I/qnhejtb",
-	"9PPG9cc1Uao5FkWyfYqsMwppezzvvVjrUjsr5PeXSq+y8u5ax1ipreMzmueldZY4x9wO/4j6rtSWCM8r",
-	"281Tz1utCpj35n0en/O81LKTuqEx5SH8Z5yUesoRzbuQ1TLjodOkto+Kc29mraoKhbFZOZgxFoxpyvj8",
-	"Sz+Lp+4Wfc5jd0ssOXe37T/+ueeY3ODgl6SjWdlubanINu7A0qKDlYlpaiym81RVnreRqklUP7blluWi",
-	"zzxOKqacNGyTI9siOSMpe/fdKpZ41llGpf4qz2QY1fZw+cZ+oTUUnSKIUYWy/7P9PN+JAy01ZCGbzfmv",
-	"TvBus6y/XC1vBsWObwE6+h7VeM4wbWZBvSSnb0kEoYjwAojtbbC2mkigcTxDRrMuBTO36wdLuW0Y5VoC",
-	"ZH4gpq1j2jmV8YqEIsHe1XKXvVUV2VejllWgFBvyPVcNSk3Pv58c/Cfl4AvQNmEKqCzysaX8jbjZPCu3",
-	"KPD2X+3uvf6vl2/KjJ65CldYwRe5N/HZaM99UGtF/nPJsUloaANKf1QLqVrR/wQJbdN+l3vND7OMMILd",
-	"KYs+Wusyww8bMt4kgevI5wT4WHCYJUJbYWu7rpMY6B0MOMra/WXN+DC331UeutUzVztpOzH/et4fKAvi",
-	"JSAHvBz+M3J9LFJJGjWOLdvCwUC3dVBoKJuPdW1mE0CXn8tRi6nSJOVapspIseB/to+FnFIZQWT+CshY",
-	"JHNPoBlrsZENSKS4nzXJR+swq3RXwLoozG+Msu3t26YIlebTARYoZ2GTWAKNZuYykiowA34Z8Llzrkl6",
-	"uX/Q6L7az5RkBaAL3yqpVWXYLfIZ84TnrSg30l273zYq6VqfqO8Wo3x8RcVPX+FzZ2WhnCrUktvgyRMi",
-	"Z0vLMCohNBxb36cgy2TPJKQYDg+I/X6l4IUuUrVeix+srqNU5/DjhEg/jsEGoRx87rMLTzjvSphmReqO",
-	"a3AzdUuXgiusHCI7IMGQxgqqca48lJ0NbA54lmlTyfpRi5kzWeIMCccQ3q7LmqnEjNynJpQWMfb4swbY",
-	"PL8bFb8WZJRmrbMKMC4QarnD4jOpovo2jt/6OlX6qFcNm3xcQg/4mfufiTA/XpSpD9tFvM1zaZ8Wc3Jd",
-	"p5ozOolXJnCfJ8DbvS6JRJhOnDuj2lUMW7B/ap+e1OoGN8PjtEIG15zcq32Z6lOvBdfGPP1xZP7lGBs2",
-	"WrAKZ5SjSa2R96la1fdrfkfF3m5JTK1Bn/d7ts0XK63B6pt4Xannb+H1+Znv8Zv00kKM/uyktaqTVqrK",
-	"fbTsv5cViD7GBeC6d2ZSC0VHZg9h3OMm1bnJwbTrk6mWX10LPfyK2SWLJD7/fPdzpYgsfB/8G19EVzmy",
-	"zAn+Ecr4f5YELE80ya6LqSo57VYwZ0mJbNLcLogKHeYCnzAexmmUfQ4PXW00Nha3a2n3RS02bAJhzpE/",
-	"e9l9r152aDCsTNlcqQCW+e7rT7b1U9794SjlHbYQ21zu+F+9MVCWiYHZFJjh60rTaW4XFFzZBUNgq0n6",
-	"mEGRfRCcR7Z3oM04HfBSX3rniJs7xzC7I7fVlydZPKNdsfiZmm/sTfgT8tlPQ2R9ksdjDZFIhMsvsu3C",
-	"B3jxoiaBR/hRM9cro3CNzpqEUoURE2X9ERG5mWWBWnkHcsAbqZmCBLjyTrCF3kTrMxkBmQp5q/IYFkMs",
-	"gf1Emqpl9Hegj8wW1nKahnu9M9ZP8mC8vzw9Qfh+HBdGv3Qwj/VhjIHGevyv5Qfvrm8vWy2CKf5Z0oGZ",
-	"C79FgmEI5z12IV3sO1LrbXqPyz2n1eFWWJ49Gbo4MI3Z3Q90jD0HmYEKPwr5yIPES/fyc7TnB5z07Kcd",
-	"L/5xkl3NbaMX/LFQBdckfYiYsiF8K9zw8s+F7eVpdNv+gOcVO/PvR2tRXMQSTT4XndLZEu6dfw/zGclj",
-	"vkgNhZgfZ19EEs8P4xnin0azgyKW85xUe6bNNRLDzY/f4DXSmGhJh0MWPoroyiv8Xv0g1K+fH/zKN6p+",
-	"/WwMSCv/reFZ+cqjCGlM3IeW0J3tXNmNCb0FI222Sh952N/Zic2QsVB6/03rTQsNVLeD6uRWMPiIPLv7",
-	"7GMnmeIiTCuIh835twgKSFj8vIH7ZopvHWSMz2sU85mXfAy78PlrtxDGBBaXaFcs3eHcm8yj/MtCWbs/",
-	"0iiFjRWWvW0VV3Hmf3WZ01Uu6rWzWrvi4fPD/wYAAP//",
+	"7L15d9u4+Sj8VfCqPSd2f5QsO046sU/PeRVbSdR6USU7aX6jXBMiH0loKIBDgFY0ae5nvwcPAIqkqMVO",
+	"nKWT+WccisT67OvHWiCmseDAlawdfazFNKFTUJDgv85hOoSkc6r/DkEGCYsVE7x2VLuaAJnir48kYWGj",
+	"5tWYfh5TNal5NU6nUDuqsbDm1RL4LWUJhLUjlaTg1WQwgSnVQ45EMqVKv8fV08OaV5syzqbptHa079XU",
+	"PAbzE4whqX365NW6dAzLS9FPCU/1WjwySsSU7GfL+S2FZL5YT6wHyK8ghBFNI4UT5lfz+ECvhn6wq2nq",
+	"/zYur89+r1heR8FUkhgSomdftTKpv61c2UFzw9I2rOuTvgEZCy4B7/Q5DXvwWwpS6X8Fgivg+CeN44gF",
+	"VC97L07EMILp//xb6j18zK3rzwmMake1P+0t4GbP/Cr3uuYrM+kyvCRmWsIkmdJI7wlCIhJCyYhBFOrn",
+	"jN/SiIVkx3/dOuuctq46lxc3L1qds/ap75l3pyIBImMI2IgFJBAh7DZqn7zaieCjiAXfbFeBnV+SGVMT",
+	"MptQ3KlUIgG9oZPLixdnnZMrf/02XohkyMIQ+NfcR5+NOYSEcTJMFeFCERpFYobrfnHZe945PW1fmAvw",
+	"u732eef6/KbX/ud1p9c+9ckIN/Si125bkkAEJ5TYF4mIIcF1mw12uIKE0+hr7q/FScrhQwyBgpCMKIvS",
+	"BMiO37m4avcuWmf+boPouwxoKkHfWiTGYwhJykNIiG+vuBP6HuFwCwmREzHjuJ0LoV6IlIdfczsXgsg0",
+	"mJAEApGEeC1MkSFEgo8lUYJQLtQEEncdO/7F5dXNi8vri1PfXEKXziNBwyshzmhiiOq3wJmhCOf6uIU+",
+	"UzWBBaw8kiRiU6bIjt9tvT27bJ3eXF1e3py1ei/bdg99SG5ZANec3lIW0WH0VbfRItLMT9RE78AtnHCA",
+	"UOpNaTTSRIGN08QQuoBy/XCoD4AGEwhJwsYTjXCzAd/x++3e685J++b6ovW61TlrPT9rryF6R6QrpBon",
+	"0P/nGQnThPExoZyIVNExeITyAWchcMXUnMSJuGWh5o/6kJEkNUgPVDIndKQ0iOM/6i39D59ICAQPJZlN",
+	"gJMxuwXeGPCaV5sADa1kkHt/meX17fdKkBlFyBzp9atkjoscU8YbBWa3noF98mpXQpxTPreMS35VeBWC",
+	"TCmfO6CV+kY0CYGQUKVgGitJdvxe66p9c9Y571y1T/3dY5Lc5XTvcbYpVyzC6zR4EoGSBhQdcqlJItLx",
+	"5F7nfc1pqiYaegKq4KsTN5CSCY6wjwBr/k0mVBL4EDPDUK8vWtdXr9oXV52TFh46UoVrLtM4FomC8BxC",
+	"Rq9we9+OvD2SZKrXQfQ5O7IgOBTJHVH0PUjcVP+6273sXbVPb87bp53WzdXbrqF4n9wNIpC0winjRj5f",
+	"BpKWo/xUEqpfZFIlVIlEEgk49ZTscKHpwohFQNiUjrX84dXiRK9JMSMrBgno62+pgrQeUgV1xaZaYLXQ",
+	"I5WmP/r8YUoZ8naeRpYoG7F/6U0WVuoAZXh0IvLH5RHiiPKNVxVR/ppGKbgPWqkSPeAwyw05FCICyt0r",
+	"bYQxuWbbGzenh+kmIkyNQLoMI0iE9QXoV4gYITwEaZIAV0Smw+x9j7ARoXze2Gpawawit8W5Oq6wBbTj",
+	"e9kxJsLw2nUf9UQE2QdSUZXKTZ8YaO7ju/bTT3n18VejTxoIs2BhF5NNYYGifI/FCykDQu4osiP0csD/",
+	"Ljs9Mfw3BEpvqZWqSQ8kqmgfS2ijxHsjv1dcuyVl+MoxkcBDLbtRSXw9okjY70gQjshzoAkkZJA2m48D",
+	"fB3/BJ/sMNQsaCQ1qcSPKQmEeM8MDi9BRSo3X/K1tFps/rzNRuwAVadwMqF8DF0q5Uwkeb2yREcMXLv3",
+	"kAXRD2fAx2qiddiDw4pVc5jlP1gLoe698gbKExdHrdxRxIArY/IobcL8Em5B3MqrcF9WTohgpo9/5fFl",
+	"NHXdGbTxpRy5XPfyKZNxROcX+lVNCe58ztsTgaXTcPgb5y5Fr6PqcE4hBh4CD+aaLFRYV/w0RoXaD8WM",
+	"+8caEfCwyTSVitAggFgRowzdapIilxHEq32owwcFXLJhBHXgWjD6tZbGNa+mR6290wvJHVglYustkLzW",
+	"haxWzwYf6DTWZ1U7Z/zfzFhvHOw/MeabDBUq8KDtbn9Jp4W6/onQMExAymOib4Bq4SigEuqMS70nxW4h",
+	"mhcXYlb4/3OQCsbjhvshZ2hyl5Rb6sGTKix9wSAK20kikmW4RbNO9XHhT54hXX/vX14QJLuQEMaVQF6I",
+	"uqEVADOr5COJB13czZ5b7NLipiCltRnmNq8hYwiEEmNrKp5ibRMym00txq4C21dAI31k5QNZ8MHFcsT7",
+	"jVPaz6pm6pxeaRq9knSw8Go1M7qMgXdOyYngHAJFOqeGLZkjtxyRMClTCIm9FRrHjSJY7D99/MvhBiBe",
+	"YuNmUVUbOhNjxjdTwo1wGd+B12wiUFXrNMKKs0iXDl3BtPjHOiKZl+Q/ZTPRJKFzsxEzxZINeFmgk9YA",
+	"vcWrSihjgtsoJ5bvDrfkZaZ0Y7c2w60+p34G+NWKyiNJDJBbkuA0KKm1WqYQ3y1dbp1cdV63a16tf93v",
+	"ti9O26e5efMknafT+i1NNL2Q+GGgSaH+MJXIVUKk7MtS5+ZV4iK5nIHRRM2SfI/42Zr83S/Ji6r2jFa8",
+	"BYwXV/yLxtf9g19IMKEJDRQk0iNcIIcQmicITpI0AnlsDZoqSTmq+o08F8ix6DwOHfxSwPdfKtDPLe21",
+	"JrHLGHLrHpcVsBK0mfeq4Kprdb/qm5ITFhMt5G+Gpxe9tj5Za63eEpZeJKAhqZvAlKVTcxkRXU23ttVU",
+	"lw4AP1y1/w3gmh1CCVz1jjWw2i1/WVAtH6deqmbtr5jWeOefSyxxrB7avZHB0w8d8xk6woq0s5JyVZ5l",
+	"btBlsf/uNpCFFl7yVOJzLWnoezCIeAu7KOVQzXh3OIwpPiug4WoyngC1hquclHl5cfXq5uTyvHvWvmrf",
+	"HDQPnu7vb5QxMrXXDrlJ/+1meyxB+moLRGZ1bG7kMnaUyomt7a1KIO69OCHPDp/8lVizHglBadkOPXJU",
+	"E+9hBMQPRAh+hbVLhLCl5e9Ev4q2P1UpnL+ZUEVmGqFmieBjs4C8ddZDr1kMIo6gUmcHLVJXwNALkRi5",
+	"1dgNrS9LegRoMMn8pyikoq95G6TKyfAVAkjm/aoWIllorFc5yzPj1myb3CLTjMRYVm5SrhAL9Livrq66",
+	"jt3qmynI/IfNw63wQzEVVVJIORGJIjKdTmkyd+Y3BzV6nKKKcSEUMW6+il0oa2Iuz3Hd65AERpAAD1BB",
+	"ZHy8NM8x8elQpOpoGFH+3jhT9Ttj4JCwgAhuiO9iLbnXN2I1/uqOIWckQ1Bfg10nFhWWjs1gkP58wTMC",
+	"yomcMRVMiODGkRox4+cXMfAjfF0SmoAlfVRm8MECGPBxImbSI1JU8yFq5mOKhAKMAf09FzOyQ3lIRjSK",
+	"yJAG74ngxDcb9HeNv2pxZkvRBNuys7K3u+YhhzOenpv2v07a7VN8WjVDyUOhv3XO9JpXy3yyNa923r56",
+	"dXl6ox+1zs4u3+DLLmKg5tXy3iUtBnZeXlx3b047/dZzM9XlSQ+/1t90Xl6blfbbZy9uXl9etd3fvXb3",
+	"sqfHa5312q3Tt/YBvnzRftnSUubNq8uz087FS72A1lX75WXv7c2rTrvX6p28eqsHap23b7qtfv/NZU9/",
+	"96Z3efEy/6B/edJpnd20Tk4ury+u3NSt0/POxc3Jq9bFS72c0+vuGZ7KTfe6d/Kq1dcP2+fdq7c3z1sn",
+	"/7juahmi7PjFI63yj+AkS87TmldzDn49mp3npnOBd5V/hOfuZOyLy5v+9fP+Sa/T1ddpnvTa/avLnh51",
+	"seB3Bl+qbfytghE/M/Rn/lciIYpkBRNCi2Uwrwgk6l+Sw4P9vxpsyEgWC+CRJO4zspPDrEeSDKmE7Mfd",
+	"IiH5R+9NpfQCCRPhCp4mOJA4TYKJHpeGxsmLC4kof2Tdc3MjdXOil/zL0+Y+MWOSHb+7f46i5/5bv7Sa",
+	"7v555Wr0Bqs5BP6kmY3vNug/kiTlTJGdf/TeoLuQCzJlXCT4uDjj4bNmKbRqtZ9E390qBlj05DA0lQxT",
+	"fQYc/0YbvxLkFhI2sn7H4tZjo0bcTAVXk2i+WVbLFuTOx1vATXaBK8i7/vKMVdqK7iaJW8gvSeH3F8KN",
+	"L3LFGWOAUp3xhSYuZpzcMphZTGCJZhci5WoZpx7AJ8nCuNVlgUqTKj55SxVNnEXRxCQuxWKQ1lYevS/r",
+	"/PwSns37Cfh4J/qCO9PKKM5CQKm+W2oPUavvIVWUXPfOjomv1+eb2ImUS1AN8mbCgol7XePbRMzIiCVG",
+	"AkG3KsoUmkpOBAtgO0/qV3KObu/hXOXYdIpbzoeZh87Swa9BPXxhtQlj7fW1iK8v6QgjCfZ2Yj7+z79j",
+	"GP9nzEb/mcEw3j3WnOjpoefre8TIjkFtUNP3FURAk5JR+XHThtxuJIQbd5a7nQqWBomJxLC0gwR0CgZh",
+	"d/yzy5PWmeZWndPuTcv98dzfPSYR4+9NwJUxkmTYHVEFyYBngmqADlLCVIO0NtpYUGjdSizFpWn5Rq/M",
+	"/v85CiQ9oCHjICtVc4wX20jZy043PPSQ3f27JaXezu/Gq7qxnojWW2A1Nmy26l332z0t52qpc0ubHnrA",
+	"PRNYY45SRKvR4d7uT/xw1c43G6D15yV7nt6rhk7c7Je15hWPEWPcx/w6/rE81TMYSlblPD4DegsEprGa",
+	"a/QcCkVGLIo0LB1jVHoUQYgiLxo3Rqk09vG882kLKnUXh7c+3zRuc82bKoyRsPhhg+XcvVk5CWrJKy/x",
+	"7tE6d/FY9rW4fCFUJgtX2xm0TJ0AjVAu0aQ0e9/gfjcd7vXTIYlTOSEhROwWEiQCpH0LyXyRUiBwVBoN",
+	"uJbHDRbgj9YigdgB4VHeJEEEj+ZottIjFm0JH/NeZc3zakc1mP/94H//9fff6Ztnaeffgp33D2cd3vzb",
+	"wk2slYfa/uOnz54+e3z49NnhEw0P6TBicnLFMAPkoHnwtL6/X99/etXcP2o2j5rNRrPZ/F+0k+VUSdQX",
+	"hD5NuWcd+Hv53+UeHl49USG3gkzubnNrX3e5S5d0br9bWkyVHOfupqABK60+2ouC0JLrgme2GpM2A9B5",
+	"7j5WrsVuXGsL1IJXHqiWlQaqVMKGqbL/CkNm4KhbPM8NGyiHh7rlLEZHXibB6C1LmzUAVhlwklu9R4x0",
+	"VQceiBBCDKkone/TJ08eP10dI7HGvKtKs5UTJLa5yBK0VwhiPIfS+CYCCdnpvTghjx8/frZbOKjifNvD",
+	"jdVaq1LaWkuavIe0H/VLIYH4L9tXZI/GbG/Ioojx8Z59Vfpo8JSbtPryoosxEzFVChK9kv/zK63/3qw/",
+	"e2f/37h595c/VxlHzJasOSZHz3PEKme8qFiRM+XYIJGaiOlvKdQxDKSuxeC6mkDdJAy0Lut/37/8/fEy",
+	"USkYSDaSlcUVfFpaQKWZx5mbFsEp5qLGmnvboBSyEyeMG+t0q3/S6aC7W8Y0AFkyNG21x8JlHTafPV13",
+	"W/9f/f+++58/381sU9h3JZ/cSGYzmdD4eHnoLIu5LyvoWj7+eQkLkT3iEedpd6Lfl4Qq4oNTPf0cvcrF",
+	"T0PewlCF5DYrDHgoM3V+JBKTP4YWfcx4iSGZUg09bnfFQHYt8xd8pHeyYXD4oLp0PgWuVi50AWfBhCZj",
+	"rc/BB2Xsq8bKuUtmE6al8VSJOh4Ryhs82xYKGzMm4f4rvbuV5y7GSmtEzt/1wsTC1ESkaPHdRNfuFg1r",
+	"7RiQs2EU78PLwWh+Q1VYch3r47QGjJUS7Z0VjdKSV4rrZvpvGby7QtdYvWK5KWEkn3GDJuwJkFRCYtMN",
+	"pTGwsXV21lKM7gLJqZtnhhx12SiKNJ07Yzm46Mwtw1e3tO8uXAAH3l0SUJYjeR/AKvs5NHMVpSQ7GTnd",
+	"vT8t+rqWzVXA+yVCLk2yw39drOVrjTTzjdkYnxEauyYkVp8JBGnC1Lyvj9nMNcQsljXSnaTTUlaMCY0x",
+	"Fixp1UZhvP4AsU10kVlCI8ofOMviQCdKxXhJZtwT/KQqlzI3LeLJcI6upnoaZ6QvEmPGJdl5pVR8yaO5",
+	"R/p0Cn2m4G9n9MNuVtDBrGtR0cFSpxu7hsXiaMz+AXOTO8j4SLjsRGrcyMXPMbQBHYhApzWvliaR3Z88",
+	"2tsrUcC9EG4h0lctlzVPN6A+RJkR4keSTEQqYSKikEQQjiEhOzMaRaCkR4CrhGkVNaAKxsL8PUzDsf51",
+	"wBm/Bak015Ye4aDITCRqsuuRJOUmJ2k6Tbmm70NBk9BEQd0KVHoTiEWiJB6zcWGgw3TA0S+eKx+Qi2V0",
+	"Ga36WqZiiLJXHNt85gEf8D/9iZwIfquZiuBywOsmt8DYgtDQizafSMwgOaFTiE6ohAY5FxwwD51yYnHR",
+	"xTAV/OfoRB5wgu5lr+xbJv9MqeZmeEjoljW7S6iy84YQsCmNiEEuSXYGtf2DxhN0dQxquw29YK0fS0Wn",
+	"sfnEab/HJKAR8JAmJMzG89++ffu2fn5ePz31jwmg3WtQC+l8UPPIoIYC2qBmjpWQQW0G8H5Q0xtFZ4ep",
+	"+JA3e6Gt7Xet9O60JKN7fRBppJHCViM5JnoIjIJOtGSoTy6kc7NyTZhDowhjOCPxNd3yyY6pybKLh+Fr",
+	"IuaTHTsgOWh6Wq2YCqnIfrNpXjK2bb1m/yPSQA9rp3hEf+wRJICffJzUGPswWE7vy1+V2+sbQ8Kzwyd/",
+	"3S2FA6ZxDEk90BdtIgP1xKuCm1pWCnJ0ybp54AOTivzlLyJZXYbhL3/BgXFvkhw2D10xicPmYwx+YqHM",
+	"lQjQq4cQN9kyYFyumoCJ3yY1Y5+cs+ck5RFIWcoslnQuF5oIQq//oT6lH+p6nPpwrkD6u8ck5e+5mHEz",
+	"es5AysZcJBAe52q24GoWG2niIi+s+JD/dkqT9xAaiUX/dkS0aOGbS06A0GimVxcnIPVZM61p2lI1Dp8t",
+	"jZYD3q8mzGYd+jotNfeRnNtJXI4ky6ISHR23jGTA/RKl9hvkeSJmWuJ1TCiBaE6E+d58duwIkHtFgsay",
+	"rZM4NSS5BWuxzlYKeNwkoT4Rp3ylEohIyP4v5vmAm9dw655WP4MJglAgNG1Dp7c7uDcTQaZ0rulGhIUh",
+	"HEQMeJtqaM4gJKCJpuzE/1CnQQBS+nboXBQnAT4SCZI0SWYJUwr40YD7aKsLfMwmt/vZ9YhvIN4nO5TP",
+	"l4I39AtWidRvlCg9FrzgA14QYo9LBWY0A9J4U1GOBsOpffwa5y9Kw8cDXkzSG4MyAy3q3Ow2yBt7/nRR",
+	"i4ASLnjd7Dd3eAs02DeOgogFwCXkWHk3EXHCQFEs+LSeg7uvF7GrGeNudTs1r3YLiTQMvdnYbzT1iyIG",
+	"TmNWO6o9bjQbj1FgVBMUv9BaiQewZzesn45BVZfRCjVJmmkag6B0TPzffDKlKpiAdHlyIjG5jjvlJEOP",
+	"oBTDuNxtkG6+soDlujBSRKSoN2bnh3bJMybVuV2eVyhB9mu1HL94Za9rvBIb38PiXPq9kggKH5QmoCPG",
+	"kRsWN7mqWtdvxWoaBXfgsgj9rlSB66DZXFOR4m6VKHJpaBXFKC45IOckYuQAHotkHJoVVA2crXQvVygM",
+	"P9nf/Em5bAh+93jzd4uiV5+82pNtFpdVkcIPtpiioloQqiwmAtwCoTskLazTMUYFUBMO4NUccdQSPD7T",
+	"ny/j195HFn4y2BVBldO5ZRh0IdYJ32UoX5S1dysQmNFsoBuGR9mAFYxg2TlsNom/FGdrQiyLuHaKA9l0",
+	"wyXAPFxer/kg/P7h5tCsfv0XWbmubwdo5kAXpjAjp0T2btHhtxX43ZVSZsUcP71bDbl7zoB177G9Wpyq",
+	"Kl1bScPCRZJxfBTEubD29LyVCk8FI8PksjvCSJgDvmNtw17OBL/rAgCcdGVt3PawJ9bAyWFmzGUmOFMZ",
+	"6/6AWxm7QS6wTA8RHFw8okW41biG7L+IbX2wjK1rTFx2+OcinH8xFpBPPPxUNNhoafvTA3KfQupydS0k",
+	"c+7/hdTjcH+LKcp19vC7J9tsqaKK1bcjWX1QeYuRtdd+Fovcc9bkL01otsV+DKQrYD/5HORfjfo9Y+R+",
+	"CNTPRyj+RP2fqP8AqG8qPOWx3zptPg/7FzGGX1zQwOoOC8MKrKEHaJ7FuE5pxS9jVPrCFKDv0i4fggYU",
+	"gzl/UoGfVOAhBABTMkXL7gnQQLFbmlNh7kMNJCjF+FjuSYx4rucim615qohML0EhsBUDpB8QtIsTrQBu",
+	"4xlo/CEMJC4Pr57Gdt9b66lpxYX2QS3f5QOQx+Vr/Hrk8Q4wRDBZdWbi2r57WvkHIn2XMXAs3h0JmSHA",
+	"HSleqiZ7LIzr1KVhLYstr03Ak9FPVhVm29HTU5UmVnPJF2p7JMl70IKO8kzNtsQbcJqGDKtP/M36rrJy",
+	"5Na9yULPRTM2yAuGVbsX8tEwF5klUwz08AhEEgY8Yvx94V1b4sRGdJTitzBskiX5qnLkPcRq1wxHTK0Z",
+	"SeiAW3mBHDb3bViTi/vNO1xx/PkxedJ8TCoLp5sUUSxLgjLdgFeWZK8+wZwbdgQqmKAfdtltIcYd/oap",
+	"See023og8lWq7/e1xbtFkdt1XSOO8RjNNeUL01qP65KD1fpQvz6de7b5u6yNyB+DzNmIrdrRr+8K8h4b",
+	"c319JlKCV2WvZ1QpTwtTNSmRQuMwraKFdUOC6ixc6ZO8ypK3XR4KxvuwMZcIXCK/Hr3WYoI4kgzE/uV+",
+	"DMvq2ktQGpGzAsAPiFfZHCtEgmzPje8GIk6yaxCjKnC4JxQMV3PEliR+lJHYMG753oLJZIzN5GTftK5P",
+	"O+2Lk7YJ+3Dp2fmAsWypzx0ra6yl6M9/UvSfFP2PRNGffw5FRyq7BpfR5F4I8yVUWdscftvQFBxr5bkY",
+	"YxsKmAWmWUlyDCoTMwdcS4kmBMfLghm1/KnYFDDGytV6dWKqleykPY6d7IvD5v5ug2DXFbLfHPByixct",
+	"iwoOdhlYweJJ04jh+rEl2bbmi6FUjJP9J2TKuMnzHKWJmkAy4NmYNnbt8OAZKTaQMddU7Buz6PgiohBj",
+	"dGwfKyZz0wy4iMJjQolM8cJGaWRZYM6bavbwyMaBrpRtH4gCFko8/6R/n0P/vgU5OzzYguiWGzZ9l2TQ",
+	"VX7nIcnVZrgH6RPGwFVN+9pOqXbkj3HnlMBkvFKkg4Wk5RDEfAHECePjSvHlMlVbRfVYSMdwvO/lbtoY",
+	"2MskyaVM3PEuXG55dehV14WXRHMbUCXL3iC8GDxeoz0w6xiSZAdzGDybJOG5pIUBj03iovTcuuUu8iJs",
+	"8pRQLmlgcvRx/CWXVBX1dUFa9wjQuh8h+bahUIV4OOdoWx8WtQwPU+eFysNDPtWp0lvYgziigYWDguQB",
+	"RVvYIxtEn12yFh0w3ReIVHQudxukZ0rEDDhSF+MoLBTDXE6CXCizWHIk69lWIaB5WtppEr9YcDNTdRfd",
+	"o7JtMGlEKgN6Zj356p3m2wHPAqLch/BbSiNZGFRwTZNQQCvPY8UIpKkDbixzdffjI3lE9pvY/9buuiQV",
+	"aUhcJQENeEEEapDD5jOS66SKW3dZFrbUliuM6fYSUSv+UY7p2lX4Vmxj9EBiT3WvpK3knwqsN6OFPzWu",
+	"H1dEKcdY5MH2PrROM6T6ZFFnv9KkdpGL7y+kXrn07krDWKGE/wOK54V5VhjH7A5/RH5XrNqh9+p2c9/7",
+	"lusc5t1FTf+HvC+56qaGNKI8gP+Om5L3uaJFTdtKZDyxnNRU5bPmTVf4NJcY69LBtLCgRVPGF11dl2/d",
+	"TvqQ126nWHHvdts//r1nJ7nFxa8IRzO03chSoSncgalFx2sD0+REzBahqjwrSloRqP7CpFsWkz4zP6mY",
+	"cbJjSmaadjgOpIzuu5tP8aySjAr1VR5IMKqs4fKV7UIbIDrFJYYlyP7vtvN8Iww00OBcNtvjXxXhrTNX",
+	"rbgSN/18/WAfDX13KmOMxQStBHVAzp+TELD83oCb8jaYW41VLKM5IpoxKeixbe8Pyk35UVsSwNmBmK0z",
+	"ZY3KqCIhSTC6WmayN6zCdQhelYGSL+/8UDkoFRWkf2LwHxSD+6BMwBTQJI/HBvK3wmb9rFiioHb0eP/w",
+	"yV8PfikiujMVrpGC+5k18cFgzzZPXhP/XDBsEhoYh9KPKiGVM/rvQaFN2O9qq/mJiwgjWOs8b6M1JjNs",
+	"Ys94g/i2vrMl4BPBYR4LZYit6bBFIqC3MOBIa49WlXbG2H6beWhnd6Z20rJk/smiPpBz4sWQDHjR/afp",
+	"+kSkCdmpMGyZEg56dbvHufYE2be2aUEMaPKzMWoRlYqkXCWp1FTM/1f9hUhmNAkh1H/5ZCLihSVQf2tO",
+	"w30QJ+LDvEHeGINZqboC5kVhfGPotndkiiKUGg35mKDs3CZRAjSca2UklaA/eDbgC+Ncg3Qz+6DmfZUt",
+	"KV0C6FJfykpWhrXHHzBOeFHYfCvetf91vZK29In8Zj7Ku2dU/LQVPnRUFtKpXC65cZ7cw3O2Mg1jqX51",
+	"xILqOgUukt1RSDEaHWPhHUkEz1WRqrRafGd5HYU8h+/HReoq9Lr12RZ797jvkptmTeiOLXAzyxUHznuY",
+	"8i6yY+KPaCSh7OfKXNnuw8aAu0ibUtSPXI6ccYEzJJhA8H5T1EzJZ2TbCkolIqzxZwSwRXw3Mn4lyDh1",
+	"pbNya1wC1GKFxQdiRdVlHL+2OlVo4FyBJm9WwEPCxhP1MxDm+/My9aCeP7dFLO39fE6uBn5AeQDRavpx",
+	"lSZc5mtkI1twFUA0rDKegrThbbn64p6VlBelyLRIHc1tvsqAIzkgU/q+GMbxotduN8gJLivCJk1jyrh1",
+	"D+dE+ivTstbUNM5TMT2ysK0Fc9URj7MAdBS1zL4rqpOwXO1wT5NN02IqCxQhTBaie5ZqtpMdvQWMMCzX",
+	"Qd91YnapSaVf6dXGFRbqyD8kX83Ps4qt5t7xSjDR+Kpu6W9lGlEizu07h3EWnVabQ2w1yzo209VLwT3/",
+	"utSu9N2nJRR1bSrW5lnYcu5ZecU5UI1sDlHzV3eUK45f0fcy60s64JVVVN0Mtino2paipp2w8Y9pNXLA",
+	"Xa1Sl0Bc7BssJyKNQqI1U2MhQPRLqGVVWi+nSYiHiL9Xxr4yqbruyB7WYpk141ztScNleNn1mBqPP6rd",
+	"qKIlrtwWCZbAOgEEwdWs5wVSUE1fQjBtnRLsGse4VDSKjpYLsUVUQdYyDcIMLj3b6mE2oWrAmSIxZabq",
+	"umkyqwxTgtBb8KNphjsucpuqrD8uMl+mZIY/WKR3QRkapGV6CbraWPk4RWt40VPbPEoT4bXUNQMD0wY8",
+	"e9ogF8IUBLUoZnCYSTKlYS7mVKbBRI9md6+ZzqFhOhV9kH2yg2gvEpuVuRj5kcydoD51oGGll6JnrtK1",
+	"svme+BShWkrA5YWfyaN+jPp09i4y6M0yjTNMsVgSL27rc7jYoeVi1S22q7A+ncJd5E0bLGF10gp5CzHT",
+	"IfIQgJMQpkLj/xxUY8B7eso1kuTdhbkBX0hzZCthDtcAP4Ywx/8QspwGtPy2hzR4TwpR6w8p0yGk7WGT",
+	"v5WosGhva2W1VE5AIttZtFbMegYUerxJLMyc67F4RHzbKc638c1+1jnOd/3njPfc5GD6uYZvvmeLv+dA",
+	"xt9FbmQtMkdGRbINl6hpwmmEvxWt5zIO6jr7MRO3bbu+m5hgGI0g0ChsqsJh4XLTsMIE3DBJ5ITGYApV",
+	"mz4BUzonQyBTJiXjYy/LP1uuib5LmBzwrBPrQfMQhVEkJ7lG/0rE+sBVMmd8XK6jbimDmdoGAaFFbMDV",
+	"PNZsE0usOwaP1dnFLSTk6SH5B3uOP+8/rqYYAbBbWO63+VB1qMrz3De02S481JcS2uvevbdF6Q+b8dnh",
+	"2IXB9fiy8lh1T9XNQrg1Ilc55rGz5AoCZSTC1SSqD1YZ9LM+X36mIPqFLnn+qtZ/xky0EFcbA36Va2pB",
+	"pS1UYtOthppVL1xniFco70uTg0FzHQezr2y7kgHH4ldAdvw8gb7pX7Wu2jetk6vO67bvKqoQqVgUETrR",
+	"Ui9KH8YlbTZ6TCi3mUamoso4oVxlUsVRrvCJW0QW1acJEhIOMcrSH7JauIZgDLjvpKibzsXr1lnn1Dfx",
+	"Rk5RMQasSP8ZAw/1QrQ+o+lQdgDLY11cXrl9Gi9QWVVaNsg5QRKzaj4ol1gz4PaYhnMXJaI38Eg6w0Am",
+	"eBpFSIywQJIDDpeF4moHS7Q+ME04jeUiEnIhpO16ttjfwtyX07wKGJJj6cYO2CCtnA6VbWd1ty1UuxbC",
+	"njEc5s8UAWPAzWogbBDsyFBqdMnk4nAFD8DTByW4O9ajXLKzAWQtnHoDjsdG+Vxwxz2eEf/0unvWOdFA",
+	"mqltdyuUbMddqpU64ANe7peYOVcSoMFEA5jrkqBv0jR4MP8e02SInV1Egv06rTo64ItCHUfravwsZUkf",
+	"uwu3UnqIHBmZrxVbiqfWIB1OUJuZilCLAU4eQkuttTHtmndt3xs9uJlYf1f3BzzfR3rh7JK2BMXCFIzR",
+	"3QU5eaWLqb+kDj8Qxy53j/3aFdI2KBote6zHRQ20rKAzhbSByZ/5UN9RIKAB5UwtXhh5eUiQ2zla+pk6",
+	"U1N/WOZ2Na9WwbT0uFbJWiaJlXpWqQ1vpf0857XCpMty00ayc4dGt+XgLAlq95j4hR6pvvO8IyWbCqRW",
+	"1d1ojeaF09veNzMm4bggcDFZYdGvaA7rVTWHraBhL0F9r5aKHz8pJWv2XDzhu9nQbc+gxpxOo7VuocsY",
+	"eKvbIaEI0qkNRi/3hMLO7G9b52eVkT12hLsBgVvXAgjKXXWqC2cJrhIafEdFDdDL7JaVu6bsmOSGaJ1U",
+	"ruvatAAN7MwVR9SEY2bdek3rvFJjp+oWTNfy4RswvXvgKOxtOiHhif7sg7SuD1Iqi12QzL9Xlfe9SwC3",
+	"7b3oYk6QdLhoNtRvh6nK2IvWNrDLoVwdeJzrwJavDbAM4mZBGKr/QAn+2QTfKIx4XRqCvsEfoQj7T3F6",
+	"dZkAF+ybykLKxRrkLDCRbVqT+WGuP5jvEcaDKA2dIouJEhS9x7Yh2Wc1SDDlXzKM/NmJ7Ft1IkOBYW3B",
+	"nbUMYFXmVfXNNn/Sux8OUl5iA6jt6Y73xdu6uDx6zIVHS7ItLE4zuSCXiJQTBHYbpIf576bljKmroHUo",
+	"YyAc8EJXcRths1DA0TKayeqrU+QfUK5YTPCNjHR/QDz7KYhsTtG/qyASimC1ItvSwgUkWNMZFbUEeIhu",
+	"desGyqnRznNBJea7SWOPCI0jyf0zGfCdVA9BfJx5z9+13nk7wUwk72WWgcjwlMDE/km5wqp1qrewEdMU",
+	"fFB7E3UvC8arq/MzXN/3Y8LoFS7mrjaMCdBITX5fffFWfTtoNq0F0zrn9FgkSbnEJDKb++O8OxBJqLQ2",
+	"vcLpHlLqsDOsjtgNbBYvjdjtd3SNXbsyvSqu7+mOF4lK9+p7NPcHnHSFVOME+v88c6q5adOBP+ZqmDZI",
+	"D0ImTQK2IW6o/HNhvIuatx0NeFZvcaSFUwyyUiI/iQGabCw6o/MV2NsDGjK79QcDj8UkFRCif5x/Fkg8",
+	"/Bov8PxpOD/On3IWe2DutLGBYtjx9VUhNSYqoaMRBpBsD3TFGT7WLCicYB6znvOT97E2BJpAghEi+Egv",
+	"BOm/ETyLezsTAY1KLl40Ze9M6XvQ1Ga30KL/aG8v0p9MhFRHvzR/aaKAandQHtwQBg8Pz+w+i1WwjIsw",
+	"JSEaNRad5HOHsNycvm/sYp4xkDG+qDC7CFooVWIoKuO5iTCja3mKVknSHS2syTwk5VwLslNwTZmAmd38",
+	"LFb8L09zvs5EvXFUI1dUNO+fLKKU7bInLCZSRKGeiXJC47i+HJN7lMurcE5JW7jU4pO3xt28YwJn9D3L",
+	"dAqeiw7fLUeSDHghxMoQJbsl56X59O7T/wsAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

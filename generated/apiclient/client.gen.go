@@ -277,6 +277,34 @@ type Problem struct {
 // Example: VALIDATION_FAILED
 type ProblemCode = string
 
+// Product A subscription product the store sells.
+type Product struct {
+	// Currency ISO 4217 code of the price's currency (the service's base currency).
+	//
+	// Example: KRW
+	Currency string `json:"currency"`
+
+	// Period What one purchase adds to the plan's expiry, as an ISO 8601 period (`P1M`, `P1Y`).
+	//
+	// Example: P1M
+	Period string `json:"period"`
+
+	// Price The price in `currency`'s unit (KRW has no minor unit).
+	//
+	// Example: 4900
+	Price int64 `json:"price"`
+
+	// ProductID The store product id to buy, and to send to verification.
+	//
+	// Example: premium_monthly
+	ProductID string `json:"productId"`
+}
+
+// ProductList defines model for ProductList.
+type ProductList struct {
+	Items []Product `json:"items"`
+}
+
 // Profile The signed-in member's own view of their account.
 type Profile struct {
 	Email *string `json:"email"`
@@ -361,6 +389,71 @@ type SignupEnabled struct {
 type StatusRequest struct {
 	// Status A member's status, as a request sets it.
 	Status MemberStatus `json:"status"`
+}
+
+// StoreNotification A store real-time notification as a Pub/Sub push delivers it. Every field is optional
+// and other fields are accepted: the service only logs it.
+//
+// Example: {"message":{"data":"eyJ2ZXJzaW9uIjoiMS4wIn0=","messageId":"136969346945","publishTime":"2026-11-16T01:00:00.000Z"},"subscription":"projects/nestegg/subscriptions/store-rtdn"}
+type StoreNotification struct {
+	// Message The Pub/Sub message of a store notification.
+	Message *StoreNotificationMessage `json:"message,omitempty"`
+
+	// Subscription The Pub/Sub subscription that delivered it.
+	Subscription *string `json:"subscription,omitempty"`
+}
+
+// StoreNotificationMessage The Pub/Sub message of a store notification.
+type StoreNotificationMessage struct {
+	// Attributes Pub/Sub attributes, as sent.
+	Attributes *map[string]string `json:"attributes,omitempty"`
+
+	// Data The notification, base64-encoded JSON.
+	Data *string `json:"data,omitempty"`
+
+	// MessageID The id the notification is logged under.
+	MessageID *string `json:"messageId,omitempty"`
+
+	// PublishTime When Pub/Sub published it (RFC 3339), as sent.
+	PublishTime *string `json:"publishTime,omitempty"`
+}
+
+// StoreProductID A store product id, one of those `GET /api/billing/products` lists.
+//
+// Example: premium_monthly
+type StoreProductID = string
+
+// StorePurchaseRequest Example: {"productId":"premium_monthly","purchaseToken":"opaque-token-from-the-store.AO-J1Oz3"}
+type StorePurchaseRequest struct {
+	// ProductID A store product id, one of those `GET /api/billing/products` lists.
+	//
+	// Example: premium_monthly
+	ProductID StoreProductID `json:"productId"`
+
+	// PurchaseToken The purchase token the store gave the app (printable ASCII, no spaces).
+	//
+	// Example: opaque-token-from-the-store.AO-J1Oz3
+	PurchaseToken string `json:"purchaseToken"`
+}
+
+// Subscription The member's plan and store subscription.
+type Subscription struct {
+	// AutoRenew Whether the subscription renews at `expiresAt`.
+	AutoRenew bool `json:"autoRenew"`
+
+	// ExpiresAt When PREMIUM ends; `null` for FREE and for a permanent plan an administrator set.
+	ExpiresAt *time.Time `json:"expiresAt"`
+
+	// NextPaymentAt When the store charges next (the expiry) while auto-renew is on; `null` otherwise.
+	NextPaymentAt *time.Time `json:"nextPaymentAt"`
+
+	// Plan A membership plan as answered (`FREE`, `PREMIUM`); a client must accept other values.
+	Plan PlanValue `json:"plan"`
+
+	// ProductID The store product of the subscription; `null` without one.
+	//
+	// Example: premium_monthly
+	ProductID *string `json:"productId"`
 }
 
 // UpdateProfileRequest defines model for UpdateProfileRequest.
@@ -515,6 +608,12 @@ type SignUpJSONRequestBody = SignUpRequest
 
 // VerifyPasswordJSONRequestBody defines body for VerifyPassword for application/json ContentType.
 type VerifyPasswordJSONRequestBody = VerifyPasswordRequest
+
+// ReceiveStoreNotificationJSONRequestBody defines body for ReceiveStoreNotification for application/json ContentType.
+type ReceiveStoreNotificationJSONRequestBody = StoreNotification
+
+// VerifyStorePurchaseJSONRequestBody defines body for VerifyStorePurchase for application/json ContentType.
+type VerifyStorePurchaseJSONRequestBody = StorePurchaseRequest
 
 // CreateUserJSONRequestBody defines body for CreateUser for application/json ContentType.
 type CreateUserJSONRequestBody = CreateUserRequest
@@ -929,6 +1028,133 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/auth/verify-password (the `VerifyPassword` operationId).
 	VerifyPassword(ctx context.Context, body VerifyPasswordJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CancelSubscription Stop auto-renew
+	//
+	// Turns auto-renew off; PREMIUM continues until `expiresAt`, after which the hourly expiry
+	// check makes the member FREE. Cancelling again changes nothing. This records the member's
+	// choice in the service; the app also cancels the subscription in the store, where the
+	// payment is. Without a store subscription (FREE, or a permanent plan): 409
+	// `NO_SUBSCRIPTION`.
+	//
+	// Corresponds with POST /api/billing/cancel (the `CancelSubscription` operationId).
+	CancelSubscription(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListProducts The subscription products
+	//
+	// The monthly and the yearly PREMIUM subscription: the store product id to buy, the price
+	// in the base currency and the period one purchase adds to the plan. The values are
+	// service settings, so a client should read them here rather than hard-code them.
+	//
+	// Corresponds with GET /api/billing/products (the `ListProducts` operationId).
+	ListProducts(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RestorePurchase Restore PREMIUM from the member's latest purchase
+	//
+	// For a new device or a reinstall: the member's own latest accepted purchase, while what
+	// it paid for has not expired, makes them PREMIUM until that expiry, with its product and
+	// auto-renew. A later expiry the member already has is kept, and a permanent plan stays
+	// permanent. No call to the store is made. Without such a purchase: 404
+	// `NO_RESTORABLE_PURCHASE` (buy, or verify the store's purchase, instead).
+	//
+	// Corresponds with POST /api/billing/restore (the `RestorePurchase` operationId).
+	RestorePurchase(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResumeSubscription Turn auto-renew back on
+	//
+	// Turns auto-renew on again for a store subscription that has not been demoted yet.
+	// Resuming again changes nothing. Without a store subscription (FREE, or a permanent
+	// plan): 409 `NO_SUBSCRIPTION`.
+	//
+	// Corresponds with POST /api/billing/resume (the `ResumeSubscription` operationId).
+	ResumeSubscription(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReceiveStoreNotificationWithBody Intake of the store's real-time notifications
+	//
+	// Where the store pushes its real-time developer notifications (a Pub/Sub push: `message`
+	// with `messageId`, base64 `data` and `publishTime`, and `subscription`). No session: the
+	// store calls it. The notification is logged with its message id and has no other effect.
+	// Every JSON object of this shape (any field may be missing, unknown fields are ignored) is
+	// answered 204, so that the store stops retrying; malformed JSON, or a field of the wrong
+	// type, is 400, and a body over 64 KiB is 413.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/billing/store/rtdn (the `ReceiveStoreNotification` operationId).
+	ReceiveStoreNotificationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReceiveStoreNotification Intake of the store's real-time notifications
+	//
+	// Where the store pushes its real-time developer notifications (a Pub/Sub push: `message`
+	// with `messageId`, base64 `data` and `publishTime`, and `subscription`). No session: the
+	// store calls it. The notification is logged with its message id and has no other effect.
+	// Every JSON object of this shape (any field may be missing, unknown fields are ignored) is
+	// answered 204, so that the store stops retrying; malformed JSON, or a field of the wrong
+	// type, is 400, and a body over 64 KiB is 413.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/billing/store/rtdn (the `ReceiveStoreNotification` operationId).
+	ReceiveStoreNotification(ctx context.Context, body ReceiveStoreNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// VerifyStorePurchaseWithBody Verify a store purchase and grant PREMIUM
+	//
+	// Send the `productId` and the `purchaseToken` the store gave the app after a purchase.
+	// The service asks the store about the token and accepts only a purchase the store reports
+	// active (`SUBSCRIPTION_STATE_ACTIVE`, expiry still ahead) for that product; anything else
+	// grants nothing: a token the store does not know, or of another product, is 400
+	// `PURCHASE_INVALID`; an expired, cancelled, pending or held purchase is 400
+	// `PURCHASE_NOT_ACTIVE`. An accepted purchase makes the member PREMIUM and extends the
+	// expiry by the product's period from the later of now and the current expiry (so buying
+	// early loses nothing), and records the product and the store's auto-renew choice. A
+	// permanent PREMIUM plan an administrator set stays permanent; the purchase is still
+	// recorded. Each purchase token is accepted once, by one member: the same token again,
+	// from anyone, is 409 `DUPLICATE_PURCHASE`. Every session of the member has the new plan
+	// from its next request.
+	//
+	// When the store cannot be reached, answers late or answers garbage, or no store is
+	// configured: 503 `SERVICE_UNAVAILABLE` with `Retry-After`; nothing changed, so retry
+	// with the same token. In test mode (a development setting) tokens starting with `test-`
+	// are accepted without asking the store, with auto-renew on.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/billing/store/verify (the `VerifyStorePurchase` operationId).
+	VerifyStorePurchaseWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// VerifyStorePurchase Verify a store purchase and grant PREMIUM
+	//
+	// Send the `productId` and the `purchaseToken` the store gave the app after a purchase.
+	// The service asks the store about the token and accepts only a purchase the store reports
+	// active (`SUBSCRIPTION_STATE_ACTIVE`, expiry still ahead) for that product; anything else
+	// grants nothing: a token the store does not know, or of another product, is 400
+	// `PURCHASE_INVALID`; an expired, cancelled, pending or held purchase is 400
+	// `PURCHASE_NOT_ACTIVE`. An accepted purchase makes the member PREMIUM and extends the
+	// expiry by the product's period from the later of now and the current expiry (so buying
+	// early loses nothing), and records the product and the store's auto-renew choice. A
+	// permanent PREMIUM plan an administrator set stays permanent; the purchase is still
+	// recorded. Each purchase token is accepted once, by one member: the same token again,
+	// from anyone, is 409 `DUPLICATE_PURCHASE`. Every session of the member has the new plan
+	// from its next request.
+	//
+	// When the store cannot be reached, answers late or answers garbage, or no store is
+	// configured: 503 `SERVICE_UNAVAILABLE` with `Retry-After`; nothing changed, so retry
+	// with the same token. In test mode (a development setting) tokens starting with `test-`
+	// are accepted without asking the store, with auto-renew on.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/billing/store/verify (the `VerifyStorePurchase` operationId).
+	VerifyStorePurchase(ctx context.Context, body VerifyStorePurchaseJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetSubscription The member's plan and subscription
+	//
+	// `expiresAt` is when PREMIUM ends (`null` for FREE and for a permanent plan an
+	// administrator set); `nextPaymentAt` is the same moment while auto-renew is on and `null`
+	// otherwise; `productId` is the store product of the subscription, `null` without one.
+	//
+	// Corresponds with GET /api/billing/subscription (the `GetSubscription` operationId).
+	GetSubscription(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListUsers List users
 	//
@@ -1677,6 +1903,223 @@ func (c *Client) VerifyPasswordWithBody(ctx context.Context, contentType string,
 // Corresponds with POST /api/auth/verify-password (the `VerifyPassword` operationId).
 func (c *Client) VerifyPassword(ctx context.Context, body VerifyPasswordJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewVerifyPasswordRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CancelSubscription Stop auto-renew
+//
+// Turns auto-renew off; PREMIUM continues until `expiresAt`, after which the hourly expiry
+// check makes the member FREE. Cancelling again changes nothing. This records the member's
+// choice in the service; the app also cancels the subscription in the store, where the
+// payment is. Without a store subscription (FREE, or a permanent plan): 409
+// `NO_SUBSCRIPTION`.
+//
+// Corresponds with POST /api/billing/cancel (the `CancelSubscription` operationId).
+func (c *Client) CancelSubscription(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCancelSubscriptionRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListProducts The subscription products
+//
+// The monthly and the yearly PREMIUM subscription: the store product id to buy, the price
+// in the base currency and the period one purchase adds to the plan. The values are
+// service settings, so a client should read them here rather than hard-code them.
+//
+// Corresponds with GET /api/billing/products (the `ListProducts` operationId).
+func (c *Client) ListProducts(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListProductsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RestorePurchase Restore PREMIUM from the member's latest purchase
+//
+// For a new device or a reinstall: the member's own latest accepted purchase, while what
+// it paid for has not expired, makes them PREMIUM until that expiry, with its product and
+// auto-renew. A later expiry the member already has is kept, and a permanent plan stays
+// permanent. No call to the store is made. Without such a purchase: 404
+// `NO_RESTORABLE_PURCHASE` (buy, or verify the store's purchase, instead).
+//
+// Corresponds with POST /api/billing/restore (the `RestorePurchase` operationId).
+func (c *Client) RestorePurchase(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRestorePurchaseRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResumeSubscription Turn auto-renew back on
+//
+// Turns auto-renew on again for a store subscription that has not been demoted yet.
+// Resuming again changes nothing. Without a store subscription (FREE, or a permanent
+// plan): 409 `NO_SUBSCRIPTION`.
+//
+// Corresponds with POST /api/billing/resume (the `ResumeSubscription` operationId).
+func (c *Client) ResumeSubscription(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResumeSubscriptionRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReceiveStoreNotificationWithBody Intake of the store's real-time notifications
+//
+// Where the store pushes its real-time developer notifications (a Pub/Sub push: `message`
+// with `messageId`, base64 `data` and `publishTime`, and `subscription`). No session: the
+// store calls it. The notification is logged with its message id and has no other effect.
+// Every JSON object of this shape (any field may be missing, unknown fields are ignored) is
+// answered 204, so that the store stops retrying; malformed JSON, or a field of the wrong
+// type, is 400, and a body over 64 KiB is 413.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/billing/store/rtdn (the `ReceiveStoreNotification` operationId).
+func (c *Client) ReceiveStoreNotificationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReceiveStoreNotificationRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReceiveStoreNotification Intake of the store's real-time notifications
+//
+// Where the store pushes its real-time developer notifications (a Pub/Sub push: `message`
+// with `messageId`, base64 `data` and `publishTime`, and `subscription`). No session: the
+// store calls it. The notification is logged with its message id and has no other effect.
+// Every JSON object of this shape (any field may be missing, unknown fields are ignored) is
+// answered 204, so that the store stops retrying; malformed JSON, or a field of the wrong
+// type, is 400, and a body over 64 KiB is 413.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/billing/store/rtdn (the `ReceiveStoreNotification` operationId).
+func (c *Client) ReceiveStoreNotification(ctx context.Context, body ReceiveStoreNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReceiveStoreNotificationRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// VerifyStorePurchaseWithBody Verify a store purchase and grant PREMIUM
+//
+// Send the `productId` and the `purchaseToken` the store gave the app after a purchase.
+// The service asks the store about the token and accepts only a purchase the store reports
+// active (`SUBSCRIPTION_STATE_ACTIVE`, expiry still ahead) for that product; anything else
+// grants nothing: a token the store does not know, or of another product, is 400
+// `PURCHASE_INVALID`; an expired, cancelled, pending or held purchase is 400
+// `PURCHASE_NOT_ACTIVE`. An accepted purchase makes the member PREMIUM and extends the
+// expiry by the product's period from the later of now and the current expiry (so buying
+// early loses nothing), and records the product and the store's auto-renew choice. A
+// permanent PREMIUM plan an administrator set stays permanent; the purchase is still
+// recorded. Each purchase token is accepted once, by one member: the same token again,
+// from anyone, is 409 `DUPLICATE_PURCHASE`. Every session of the member has the new plan
+// from its next request.
+//
+// When the store cannot be reached, answers late or answers garbage, or no store is
+// configured: 503 `SERVICE_UNAVAILABLE` with `Retry-After`; nothing changed, so retry
+// with the same token. In test mode (a development setting) tokens starting with `test-`
+// are accepted without asking the store, with auto-renew on.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/billing/store/verify (the `VerifyStorePurchase` operationId).
+func (c *Client) VerifyStorePurchaseWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewVerifyStorePurchaseRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// VerifyStorePurchase Verify a store purchase and grant PREMIUM
+//
+// Send the `productId` and the `purchaseToken` the store gave the app after a purchase.
+// The service asks the store about the token and accepts only a purchase the store reports
+// active (`SUBSCRIPTION_STATE_ACTIVE`, expiry still ahead) for that product; anything else
+// grants nothing: a token the store does not know, or of another product, is 400
+// `PURCHASE_INVALID`; an expired, cancelled, pending or held purchase is 400
+// `PURCHASE_NOT_ACTIVE`. An accepted purchase makes the member PREMIUM and extends the
+// expiry by the product's period from the later of now and the current expiry (so buying
+// early loses nothing), and records the product and the store's auto-renew choice. A
+// permanent PREMIUM plan an administrator set stays permanent; the purchase is still
+// recorded. Each purchase token is accepted once, by one member: the same token again,
+// from anyone, is 409 `DUPLICATE_PURCHASE`. Every session of the member has the new plan
+// from its next request.
+//
+// When the store cannot be reached, answers late or answers garbage, or no store is
+// configured: 503 `SERVICE_UNAVAILABLE` with `Retry-After`; nothing changed, so retry
+// with the same token. In test mode (a development setting) tokens starting with `test-`
+// are accepted without asking the store, with auto-renew on.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/billing/store/verify (the `VerifyStorePurchase` operationId).
+func (c *Client) VerifyStorePurchase(ctx context.Context, body VerifyStorePurchaseJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewVerifyStorePurchaseRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetSubscription The member's plan and subscription
+//
+// `expiresAt` is when PREMIUM ends (`null` for FREE and for a permanent plan an
+// administrator set); `nextPaymentAt` is the same moment while auto-renew is on and `null`
+// otherwise; `productId` is the store product of the subscription, `null` without one.
+//
+// Corresponds with GET /api/billing/subscription (the `GetSubscription` operationId).
+func (c *Client) GetSubscription(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetSubscriptionRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -2705,6 +3148,221 @@ func NewVerifyPasswordRequestWithBody(server string, contentType string, body io
 	return req, nil
 }
 
+// NewCancelSubscriptionRequest constructs an http.Request for the CancelSubscription method
+func NewCancelSubscriptionRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/billing/cancel")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListProductsRequest constructs an http.Request for the ListProducts method
+func NewListProductsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/billing/products")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRestorePurchaseRequest constructs an http.Request for the RestorePurchase method
+func NewRestorePurchaseRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/billing/restore")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewResumeSubscriptionRequest constructs an http.Request for the ResumeSubscription method
+func NewResumeSubscriptionRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/billing/resume")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewReceiveStoreNotificationRequest calls the generic ReceiveStoreNotification builder with application/json body
+func NewReceiveStoreNotificationRequest(server string, body ReceiveStoreNotificationJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewReceiveStoreNotificationRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewReceiveStoreNotificationRequestWithBody constructs an http.Request for the ReceiveStoreNotification method, with any body, and a specified content type
+func NewReceiveStoreNotificationRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/billing/store/rtdn")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewVerifyStorePurchaseRequest calls the generic VerifyStorePurchase builder with application/json body
+func NewVerifyStorePurchaseRequest(server string, body VerifyStorePurchaseJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewVerifyStorePurchaseRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewVerifyStorePurchaseRequestWithBody constructs an http.Request for the VerifyStorePurchase method, with any body, and a specified content type
+func NewVerifyStorePurchaseRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/billing/store/verify")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetSubscriptionRequest constructs an http.Request for the GetSubscription method
+func NewGetSubscriptionRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/billing/subscription")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListUsersRequest constructs an http.Request for the ListUsers method
 func NewListUsersRequest(server string, params *ListUsersParams) (*http.Request, error) {
 	var err error
@@ -3379,6 +4037,143 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/auth/verify-password (the `VerifyPassword` operationId).
 	VerifyPasswordWithResponse(ctx context.Context, body VerifyPasswordJSONRequestBody, reqEditors ...RequestEditorFn) (*VerifyPasswordResponse, error)
+
+	// CancelSubscriptionWithResponse Stop auto-renew
+	//
+	// Turns auto-renew off; PREMIUM continues until `expiresAt`, after which the hourly expiry
+	// check makes the member FREE. Cancelling again changes nothing. This records the member's
+	// choice in the service; the app also cancels the subscription in the store, where the
+	// payment is. Without a store subscription (FREE, or a permanent plan): 409
+	// `NO_SUBSCRIPTION`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/billing/cancel (the `CancelSubscription` operationId).
+	CancelSubscriptionWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*CancelSubscriptionResponse, error)
+
+	// ListProductsWithResponse The subscription products
+	//
+	// The monthly and the yearly PREMIUM subscription: the store product id to buy, the price
+	// in the base currency and the period one purchase adds to the plan. The values are
+	// service settings, so a client should read them here rather than hard-code them.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/billing/products (the `ListProducts` operationId).
+	ListProductsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListProductsResponse, error)
+
+	// RestorePurchaseWithResponse Restore PREMIUM from the member's latest purchase
+	//
+	// For a new device or a reinstall: the member's own latest accepted purchase, while what
+	// it paid for has not expired, makes them PREMIUM until that expiry, with its product and
+	// auto-renew. A later expiry the member already has is kept, and a permanent plan stays
+	// permanent. No call to the store is made. Without such a purchase: 404
+	// `NO_RESTORABLE_PURCHASE` (buy, or verify the store's purchase, instead).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/billing/restore (the `RestorePurchase` operationId).
+	RestorePurchaseWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*RestorePurchaseResponse, error)
+
+	// ResumeSubscriptionWithResponse Turn auto-renew back on
+	//
+	// Turns auto-renew on again for a store subscription that has not been demoted yet.
+	// Resuming again changes nothing. Without a store subscription (FREE, or a permanent
+	// plan): 409 `NO_SUBSCRIPTION`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/billing/resume (the `ResumeSubscription` operationId).
+	ResumeSubscriptionWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ResumeSubscriptionResponse, error)
+
+	// ReceiveStoreNotificationWithBodyWithResponse Intake of the store's real-time notifications
+	//
+	// Where the store pushes its real-time developer notifications (a Pub/Sub push: `message`
+	// with `messageId`, base64 `data` and `publishTime`, and `subscription`). No session: the
+	// store calls it. The notification is logged with its message id and has no other effect.
+	// Every JSON object of this shape (any field may be missing, unknown fields are ignored) is
+	// answered 204, so that the store stops retrying; malformed JSON, or a field of the wrong
+	// type, is 400, and a body over 64 KiB is 413.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/billing/store/rtdn (the `ReceiveStoreNotification` operationId).
+	ReceiveStoreNotificationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReceiveStoreNotificationResponse, error)
+
+	// ReceiveStoreNotificationWithResponse Intake of the store's real-time notifications
+	//
+	// Where the store pushes its real-time developer notifications (a Pub/Sub push: `message`
+	// with `messageId`, base64 `data` and `publishTime`, and `subscription`). No session: the
+	// store calls it. The notification is logged with its message id and has no other effect.
+	// Every JSON object of this shape (any field may be missing, unknown fields are ignored) is
+	// answered 204, so that the store stops retrying; malformed JSON, or a field of the wrong
+	// type, is 400, and a body over 64 KiB is 413.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/billing/store/rtdn (the `ReceiveStoreNotification` operationId).
+	ReceiveStoreNotificationWithResponse(ctx context.Context, body ReceiveStoreNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*ReceiveStoreNotificationResponse, error)
+
+	// VerifyStorePurchaseWithBodyWithResponse Verify a store purchase and grant PREMIUM
+	//
+	// Send the `productId` and the `purchaseToken` the store gave the app after a purchase.
+	// The service asks the store about the token and accepts only a purchase the store reports
+	// active (`SUBSCRIPTION_STATE_ACTIVE`, expiry still ahead) for that product; anything else
+	// grants nothing: a token the store does not know, or of another product, is 400
+	// `PURCHASE_INVALID`; an expired, cancelled, pending or held purchase is 400
+	// `PURCHASE_NOT_ACTIVE`. An accepted purchase makes the member PREMIUM and extends the
+	// expiry by the product's period from the later of now and the current expiry (so buying
+	// early loses nothing), and records the product and the store's auto-renew choice. A
+	// permanent PREMIUM plan an administrator set stays permanent; the purchase is still
+	// recorded. Each purchase token is accepted once, by one member: the same token again,
+	// from anyone, is 409 `DUPLICATE_PURCHASE`. Every session of the member has the new plan
+	// from its next request.
+	//
+	// When the store cannot be reached, answers late or answers garbage, or no store is
+	// configured: 503 `SERVICE_UNAVAILABLE` with `Retry-After`; nothing changed, so retry
+	// with the same token. In test mode (a development setting) tokens starting with `test-`
+	// are accepted without asking the store, with auto-renew on.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/billing/store/verify (the `VerifyStorePurchase` operationId).
+	VerifyStorePurchaseWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*VerifyStorePurchaseResponse, error)
+
+	// VerifyStorePurchaseWithResponse Verify a store purchase and grant PREMIUM
+	//
+	// Send the `productId` and the `purchaseToken` the store gave the app after a purchase.
+	// The service asks the store about the token and accepts only a purchase the store reports
+	// active (`SUBSCRIPTION_STATE_ACTIVE`, expiry still ahead) for that product; anything else
+	// grants nothing: a token the store does not know, or of another product, is 400
+	// `PURCHASE_INVALID`; an expired, cancelled, pending or held purchase is 400
+	// `PURCHASE_NOT_ACTIVE`. An accepted purchase makes the member PREMIUM and extends the
+	// expiry by the product's period from the later of now and the current expiry (so buying
+	// early loses nothing), and records the product and the store's auto-renew choice. A
+	// permanent PREMIUM plan an administrator set stays permanent; the purchase is still
+	// recorded. Each purchase token is accepted once, by one member: the same token again,
+	// from anyone, is 409 `DUPLICATE_PURCHASE`. Every session of the member has the new plan
+	// from its next request.
+	//
+	// When the store cannot be reached, answers late or answers garbage, or no store is
+	// configured: 503 `SERVICE_UNAVAILABLE` with `Retry-After`; nothing changed, so retry
+	// with the same token. In test mode (a development setting) tokens starting with `test-`
+	// are accepted without asking the store, with auto-renew on.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/billing/store/verify (the `VerifyStorePurchase` operationId).
+	VerifyStorePurchaseWithResponse(ctx context.Context, body VerifyStorePurchaseJSONRequestBody, reqEditors ...RequestEditorFn) (*VerifyStorePurchaseResponse, error)
+
+	// GetSubscriptionWithResponse The member's plan and subscription
+	//
+	// `expiresAt` is when PREMIUM ends (`null` for FREE and for a permanent plan an
+	// administrator set); `nextPaymentAt` is the same moment while auto-renew is on and `null`
+	// otherwise; `productId` is the store product of the subscription, `null` without one.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/billing/subscription (the `GetSubscription` operationId).
+	GetSubscriptionWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetSubscriptionResponse, error)
 
 	// ListUsersWithResponse List users
 	//
@@ -5428,6 +6223,545 @@ func (r VerifyPasswordResponse) ContentType() string {
 	return ""
 }
 
+// CancelSubscriptionResponse503Headers the declared response headers of an HTTP 503 response for CancelSubscription
+type CancelSubscriptionResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CancelSubscriptionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Subscription
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CancelSubscriptionResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CancelSubscriptionResponse) GetJSON200() *Subscription {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CancelSubscriptionResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CancelSubscriptionResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CancelSubscriptionResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CancelSubscriptionResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CancelSubscriptionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CancelSubscriptionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CancelSubscriptionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CancelSubscriptionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListProductsResponse503Headers the declared response headers of an HTTP 503 response for ListProducts
+type ListProductsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListProductsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ProductList
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListProductsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListProductsResponse) GetJSON200() *ProductList {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListProductsResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListProductsResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListProductsResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListProductsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListProductsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListProductsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListProductsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RestorePurchaseResponse503Headers the declared response headers of an HTTP 503 response for RestorePurchase
+type RestorePurchaseResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RestorePurchaseResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Subscription
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RestorePurchaseResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RestorePurchaseResponse) GetJSON200() *Subscription {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RestorePurchaseResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RestorePurchaseResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r RestorePurchaseResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RestorePurchaseResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RestorePurchaseResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RestorePurchaseResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RestorePurchaseResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RestorePurchaseResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ResumeSubscriptionResponse503Headers the declared response headers of an HTTP 503 response for ResumeSubscription
+type ResumeSubscriptionResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ResumeSubscriptionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Subscription
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResumeSubscriptionResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ResumeSubscriptionResponse) GetJSON200() *Subscription {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ResumeSubscriptionResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ResumeSubscriptionResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ResumeSubscriptionResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ResumeSubscriptionResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ResumeSubscriptionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ResumeSubscriptionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ResumeSubscriptionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ResumeSubscriptionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ReceiveStoreNotificationResponse503Headers the declared response headers of an HTTP 503 response for ReceiveStoreNotification
+type ReceiveStoreNotificationResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ReceiveStoreNotificationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ReceiveStoreNotificationResponse503Headers
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ReceiveStoreNotificationResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ReceiveStoreNotificationResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r ReceiveStoreNotificationResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ReceiveStoreNotificationResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ReceiveStoreNotificationResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ReceiveStoreNotificationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ReceiveStoreNotificationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ReceiveStoreNotificationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ReceiveStoreNotificationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// VerifyStorePurchaseResponse503Headers the declared response headers of an HTTP 503 response for VerifyStorePurchase
+type VerifyStorePurchaseResponse503Headers struct {
+	RetryAfter *int
+}
+
+type VerifyStorePurchaseResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Subscription
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *VerifyStorePurchaseResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r VerifyStorePurchaseResponse) GetJSON200() *Subscription {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r VerifyStorePurchaseResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r VerifyStorePurchaseResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r VerifyStorePurchaseResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r VerifyStorePurchaseResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r VerifyStorePurchaseResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r VerifyStorePurchaseResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r VerifyStorePurchaseResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r VerifyStorePurchaseResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r VerifyStorePurchaseResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r VerifyStorePurchaseResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r VerifyStorePurchaseResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetSubscriptionResponse503Headers the declared response headers of an HTTP 503 response for GetSubscription
+type GetSubscriptionResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetSubscriptionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Subscription
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetSubscriptionResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetSubscriptionResponse) GetJSON200() *Subscription {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetSubscriptionResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetSubscriptionResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetSubscriptionResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetSubscriptionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetSubscriptionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetSubscriptionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetSubscriptionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListUsersResponse503Headers the declared response headers of an HTTP 503 response for ListUsers
 type ListUsersResponse503Headers struct {
 	RetryAfter *int
@@ -6580,6 +7914,197 @@ func (c *ClientWithResponses) VerifyPasswordWithResponse(ctx context.Context, bo
 		return nil, err
 	}
 	return ParseVerifyPasswordResponse(rsp)
+}
+
+// CancelSubscriptionWithResponse Stop auto-renew
+//
+// Turns auto-renew off; PREMIUM continues until `expiresAt`, after which the hourly expiry
+// check makes the member FREE. Cancelling again changes nothing. This records the member's
+// choice in the service; the app also cancels the subscription in the store, where the
+// payment is. Without a store subscription (FREE, or a permanent plan): 409
+// `NO_SUBSCRIPTION`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/billing/cancel (the `CancelSubscription` operationId).
+func (c *ClientWithResponses) CancelSubscriptionWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*CancelSubscriptionResponse, error) {
+	rsp, err := c.CancelSubscription(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCancelSubscriptionResponse(rsp)
+}
+
+// ListProductsWithResponse The subscription products
+//
+// The monthly and the yearly PREMIUM subscription: the store product id to buy, the price
+// in the base currency and the period one purchase adds to the plan. The values are
+// service settings, so a client should read them here rather than hard-code them.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/billing/products (the `ListProducts` operationId).
+func (c *ClientWithResponses) ListProductsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListProductsResponse, error) {
+	rsp, err := c.ListProducts(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListProductsResponse(rsp)
+}
+
+// RestorePurchaseWithResponse Restore PREMIUM from the member's latest purchase
+//
+// For a new device or a reinstall: the member's own latest accepted purchase, while what
+// it paid for has not expired, makes them PREMIUM until that expiry, with its product and
+// auto-renew. A later expiry the member already has is kept, and a permanent plan stays
+// permanent. No call to the store is made. Without such a purchase: 404
+// `NO_RESTORABLE_PURCHASE` (buy, or verify the store's purchase, instead).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/billing/restore (the `RestorePurchase` operationId).
+func (c *ClientWithResponses) RestorePurchaseWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*RestorePurchaseResponse, error) {
+	rsp, err := c.RestorePurchase(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRestorePurchaseResponse(rsp)
+}
+
+// ResumeSubscriptionWithResponse Turn auto-renew back on
+//
+// Turns auto-renew on again for a store subscription that has not been demoted yet.
+// Resuming again changes nothing. Without a store subscription (FREE, or a permanent
+// plan): 409 `NO_SUBSCRIPTION`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/billing/resume (the `ResumeSubscription` operationId).
+func (c *ClientWithResponses) ResumeSubscriptionWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ResumeSubscriptionResponse, error) {
+	rsp, err := c.ResumeSubscription(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResumeSubscriptionResponse(rsp)
+}
+
+// ReceiveStoreNotificationWithBodyWithResponse Intake of the store's real-time notifications
+//
+// Where the store pushes its real-time developer notifications (a Pub/Sub push: `message`
+// with `messageId`, base64 `data` and `publishTime`, and `subscription`). No session: the
+// store calls it. The notification is logged with its message id and has no other effect.
+// Every JSON object of this shape (any field may be missing, unknown fields are ignored) is
+// answered 204, so that the store stops retrying; malformed JSON, or a field of the wrong
+// type, is 400, and a body over 64 KiB is 413.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/billing/store/rtdn (the `ReceiveStoreNotification` operationId).
+func (c *ClientWithResponses) ReceiveStoreNotificationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReceiveStoreNotificationResponse, error) {
+	rsp, err := c.ReceiveStoreNotificationWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReceiveStoreNotificationResponse(rsp)
+}
+
+// ReceiveStoreNotificationWithResponse Intake of the store's real-time notifications
+//
+// Where the store pushes its real-time developer notifications (a Pub/Sub push: `message`
+// with `messageId`, base64 `data` and `publishTime`, and `subscription`). No session: the
+// store calls it. The notification is logged with its message id and has no other effect.
+// Every JSON object of this shape (any field may be missing, unknown fields are ignored) is
+// answered 204, so that the store stops retrying; malformed JSON, or a field of the wrong
+// type, is 400, and a body over 64 KiB is 413.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/billing/store/rtdn (the `ReceiveStoreNotification` operationId).
+func (c *ClientWithResponses) ReceiveStoreNotificationWithResponse(ctx context.Context, body ReceiveStoreNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*ReceiveStoreNotificationResponse, error) {
+	rsp, err := c.ReceiveStoreNotification(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReceiveStoreNotificationResponse(rsp)
+}
+
+// VerifyStorePurchaseWithBodyWithResponse Verify a store purchase and grant PREMIUM
+//
+// Send the `productId` and the `purchaseToken` the store gave the app after a purchase.
+// The service asks the store about the token and accepts only a purchase the store reports
+// active (`SUBSCRIPTION_STATE_ACTIVE`, expiry still ahead) for that product; anything else
+// grants nothing: a token the store does not know, or of another product, is 400
+// `PURCHASE_INVALID`; an expired, cancelled, pending or held purchase is 400
+// `PURCHASE_NOT_ACTIVE`. An accepted purchase makes the member PREMIUM and extends the
+// expiry by the product's period from the later of now and the current expiry (so buying
+// early loses nothing), and records the product and the store's auto-renew choice. A
+// permanent PREMIUM plan an administrator set stays permanent; the purchase is still
+// recorded. Each purchase token is accepted once, by one member: the same token again,
+// from anyone, is 409 `DUPLICATE_PURCHASE`. Every session of the member has the new plan
+// from its next request.
+//
+// When the store cannot be reached, answers late or answers garbage, or no store is
+// configured: 503 `SERVICE_UNAVAILABLE` with `Retry-After`; nothing changed, so retry
+// with the same token. In test mode (a development setting) tokens starting with `test-`
+// are accepted without asking the store, with auto-renew on.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/billing/store/verify (the `VerifyStorePurchase` operationId).
+func (c *ClientWithResponses) VerifyStorePurchaseWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*VerifyStorePurchaseResponse, error) {
+	rsp, err := c.VerifyStorePurchaseWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseVerifyStorePurchaseResponse(rsp)
+}
+
+// VerifyStorePurchaseWithResponse Verify a store purchase and grant PREMIUM
+//
+// Send the `productId` and the `purchaseToken` the store gave the app after a purchase.
+// The service asks the store about the token and accepts only a purchase the store reports
+// active (`SUBSCRIPTION_STATE_ACTIVE`, expiry still ahead) for that product; anything else
+// grants nothing: a token the store does not know, or of another product, is 400
+// `PURCHASE_INVALID`; an expired, cancelled, pending or held purchase is 400
+// `PURCHASE_NOT_ACTIVE`. An accepted purchase makes the member PREMIUM and extends the
+// expiry by the product's period from the later of now and the current expiry (so buying
+// early loses nothing), and records the product and the store's auto-renew choice. A
+// permanent PREMIUM plan an administrator set stays permanent; the purchase is still
+// recorded. Each purchase token is accepted once, by one member: the same token again,
+// from anyone, is 409 `DUPLICATE_PURCHASE`. Every session of the member has the new plan
+// from its next request.
+//
+// When the store cannot be reached, answers late or answers garbage, or no store is
+// configured: 503 `SERVICE_UNAVAILABLE` with `Retry-After`; nothing changed, so retry
+// with the same token. In test mode (a development setting) tokens starting with `test-`
+// are accepted without asking the store, with auto-renew on.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/billing/store/verify (the `VerifyStorePurchase` operationId).
+func (c *ClientWithResponses) VerifyStorePurchaseWithResponse(ctx context.Context, body VerifyStorePurchaseJSONRequestBody, reqEditors ...RequestEditorFn) (*VerifyStorePurchaseResponse, error) {
+	rsp, err := c.VerifyStorePurchase(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseVerifyStorePurchaseResponse(rsp)
+}
+
+// GetSubscriptionWithResponse The member's plan and subscription
+//
+// `expiresAt` is when PREMIUM ends (`null` for FREE and for a permanent plan an
+// administrator set); `nextPaymentAt` is the same moment while auto-renew is on and `null`
+// otherwise; `productId` is the store product of the subscription, `null` without one.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/billing/subscription (the `GetSubscription` operationId).
+func (c *ClientWithResponses) GetSubscriptionWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetSubscriptionResponse, error) {
+	rsp, err := c.GetSubscription(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetSubscriptionResponse(rsp)
 }
 
 // ListUsersWithResponse List users
@@ -8487,6 +10012,485 @@ func ParseVerifyPasswordResponse(rsp *http.Response) (*VerifyPasswordResponse, e
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers VerifyPasswordResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCancelSubscriptionResponse parses an HTTP response from a CancelSubscriptionWithResponse call
+func ParseCancelSubscriptionResponse(rsp *http.Response) (*CancelSubscriptionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CancelSubscriptionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Subscription
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CancelSubscriptionResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListProductsResponse parses an HTTP response from a ListProductsWithResponse call
+func ParseListProductsResponse(rsp *http.Response) (*ListProductsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListProductsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ProductList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListProductsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRestorePurchaseResponse parses an HTTP response from a RestorePurchaseWithResponse call
+func ParseRestorePurchaseResponse(rsp *http.Response) (*RestorePurchaseResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RestorePurchaseResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Subscription
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers RestorePurchaseResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseResumeSubscriptionResponse parses an HTTP response from a ResumeSubscriptionWithResponse call
+func ParseResumeSubscriptionResponse(rsp *http.Response) (*ResumeSubscriptionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ResumeSubscriptionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Subscription
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ResumeSubscriptionResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseReceiveStoreNotificationResponse parses an HTTP response from a ReceiveStoreNotificationWithResponse call
+func ParseReceiveStoreNotificationResponse(rsp *http.Response) (*ReceiveStoreNotificationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ReceiveStoreNotificationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ReceiveStoreNotificationResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseVerifyStorePurchaseResponse parses an HTTP response from a VerifyStorePurchaseWithResponse call
+func ParseVerifyStorePurchaseResponse(rsp *http.Response) (*VerifyStorePurchaseResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &VerifyStorePurchaseResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Subscription
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers VerifyStorePurchaseResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetSubscriptionResponse parses an HTTP response from a GetSubscriptionWithResponse call
+func ParseGetSubscriptionResponse(rsp *http.Response) (*GetSubscriptionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetSubscriptionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Subscription
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetSubscriptionResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -30,6 +30,18 @@ type AuthSession struct {
 	Deadline  time.Time
 }
 
+type IapPurchase struct {
+	ID             int64
+	MemberID       int64
+	PurchaseToken  string
+	ProductID      string
+	AutoRenew      bool
+	ExpiresAt      time.Time
+	StoreExpiresAt *time.Time
+	TestMode       bool
+	CreatedAt      time.Time
+}
+
 type JobRun struct {
 	Name      string
 	LastRunAt time.Time

@@ -15,6 +15,7 @@ import (
 
 	"github.com/nestegg/nestegg/internal/admin"
 	"github.com/nestegg/nestegg/internal/auth"
+	"github.com/nestegg/nestegg/internal/billing"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/database"
@@ -131,13 +132,15 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		Profile: profile.NewHandler(pool, a.Sessions, o.Clock, guard),
 		Points:  points.NewHandler(pool),
 		Admin:   admin.NewHandler(pool, a.Sessions, o.Clock),
+		Billing: billing.NewHandler(billing.Deps{Pool: pool, Clock: o.Clock, Config: cfg, HTTPClient: o.HTTPClient}),
 	})
 	if err != nil {
 		a.Close()
 		return nil, err
 	}
 	a.Handler = handler
-	a.Jobs = jobs.NewRunner(pool, o.Clock, store.CleanupJob(), auth.CleanupJob(pool), guard.CleanupJob())
+	a.Jobs = jobs.NewRunner(pool, o.Clock, store.CleanupJob(), auth.CleanupJob(pool), guard.CleanupJob(),
+		billing.ExpiryJob(pool))
 	return a, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -41,13 +42,20 @@ type Config struct {
 
 	StoreTestMode bool
 	StoreAPIURL   string
-	OCRAPIURL     string
-	OCRAPIKey     string
-	AIAPIURL      string
-	AIAPIKey      string
-	AIModel       string
-	FXAPIURL      string
-	QuoteAPIURL   string
+	// StoreAPIToken is the credential sent to the store API as a bearer token.
+	StoreAPIToken    string
+	StorePackageName string
+	StoreTimeout     time.Duration
+	// MonthlyProduct and YearlyProduct are the subscriptions the store sells.
+	MonthlyProduct Product
+	YearlyProduct  Product
+	OCRAPIURL      string
+	OCRAPIKey      string
+	AIAPIURL       string
+	AIAPIKey       string
+	AIModel        string
+	FXAPIURL       string
+	QuoteAPIURL    string
 
 	Timezone     *time.Location
 	BaseCurrency string
@@ -82,6 +90,15 @@ var Settings = []Setting{
 	{"IDP_B_JWKS_URL", "", "key set address of provider B"},
 	{"STORE_TEST_MODE", "false", "accept store purchase tokens starting with `test-` without calling the store"},
 	{"STORE_API_URL", "", "address of the app store's purchase verification API"},
+	{"STORE_API_TOKEN", "", "credential sent to the store API as `Authorization: Bearer`"},
+	{"STORE_PACKAGE_NAME", "com.nestegg.app", "the app's package name in the store API's paths"},
+	{"STORE_TIMEOUT", "5s", "deadline of one call to the store API; past it verification answers 503"},
+	{"BILLING_MONTHLY_PRODUCT_ID", "premium_monthly", "store product id of the monthly subscription"},
+	{"BILLING_MONTHLY_PRICE", "4900", "price of the monthly subscription, in the base currency"},
+	{"BILLING_MONTHLY_PERIOD", "P1M", "what one monthly purchase adds to the plan's expiry (ISO 8601 period: years, months, weeks, days)"},
+	{"BILLING_YEARLY_PRODUCT_ID", "premium_yearly", "store product id of the yearly subscription"},
+	{"BILLING_YEARLY_PRICE", "49000", "price of the yearly subscription, in the base currency"},
+	{"BILLING_YEARLY_PERIOD", "P1Y", "what one yearly purchase adds to the plan's expiry"},
 	{"OCR_API_URL", "", "address of the images:annotate OCR API"},
 	{"OCR_API_KEY", "", "key of the OCR API; unset makes receipt OCR answer 503"},
 	{"AI_API_URL", "", "address of an OpenAI-compatible chat-completions API for text parsing"},
@@ -119,6 +136,8 @@ func Load(getenv func(string) string) (Config, error) {
 
 		StoreTestMode: r.bool("STORE_TEST_MODE"),
 		StoreAPIURL:   r.optURL("STORE_API_URL"),
+		StoreAPIToken: r.str("STORE_API_TOKEN"),
+		StoreTimeout:  r.duration("STORE_TIMEOUT"),
 		OCRAPIURL:     r.optURL("OCR_API_URL"),
 		OCRAPIKey:     r.str("OCR_API_KEY"),
 		AIAPIURL:      r.optURL("AI_API_URL"),
@@ -136,6 +155,12 @@ func Load(getenv func(string) string) (Config, error) {
 	c.TrustedProxies = r.prefixes("TRUSTED_PROXIES")
 	c.AccountCryptoKey = r.key32("ACCOUNT_CRYPTO_KEY")
 	c.Timezone = r.location("APP_TIMEZONE")
+	c.StorePackageName = r.packageName("STORE_PACKAGE_NAME")
+	c.MonthlyProduct = r.product("BILLING_MONTHLY")
+	c.YearlyProduct = r.product("BILLING_YEARLY")
+	if c.MonthlyProduct.ID != "" && c.MonthlyProduct.ID == c.YearlyProduct.ID {
+		r.fail("BILLING_YEARLY_PRODUCT_ID", "must differ from BILLING_MONTHLY_PRODUCT_ID")
+	}
 	if c.AdminEmail != "" && c.AdminPassword == "" {
 		r.fail("ADMIN_PASSWORD", "must be set when ADMIN_EMAIL is set")
 	}
@@ -274,6 +299,93 @@ func (r *reader) prefixes(name string) []netip.Prefix {
 		r.fail(name, fmt.Sprintf("%q is not an address or CIDR", part))
 	}
 	return out
+}
+
+// Product is a subscription the store sells.
+type Product struct {
+	ID string
+	// Price is in the base currency's unit.
+	Price int64
+	// Period is what one purchase adds to the plan's expiry.
+	Period Period
+}
+
+// Period is a calendar period, as ISO 8601 writes it (P1M, P1Y, P2W, P30D).
+type Period struct {
+	Years, Months, Days int
+}
+
+var periodPattern = regexp.MustCompile(`^P(?:(\d{1,3})Y)?(?:(\d{1,4})M)?(?:(\d{1,4})W)?(?:(\d{1,5})D)?$`)
+
+// ParsePeriod reads an ISO 8601 period of years, months, weeks and days.
+func ParsePeriod(s string) (Period, error) {
+	m := periodPattern.FindStringSubmatch(s)
+	if m == nil || s == "P" {
+		return Period{}, fmt.Errorf("%q is not a period such as P1M or P1Y", s)
+	}
+	n := func(v string) int { i, _ := strconv.Atoi(v); return i }
+	p := Period{Years: n(m[1]), Months: n(m[2]), Days: n(m[3])*7 + n(m[4])}
+	if p == (Period{}) {
+		return Period{}, fmt.Errorf("%q is an empty period", s)
+	}
+	return p, nil
+}
+
+// AddTo returns t moved forward by the period on the calendar of t's
+// location. Months and years keep the day of the month, or take the target
+// month's last day when it is shorter (a month after 31 January is the end
+// of February, not 3 March as time.AddDate would have it).
+func (p Period) AddTo(t time.Time) time.Time {
+	y, m, d := t.Date()
+	first := time.Date(y+p.Years, m+time.Month(p.Months), 1, t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), t.Location())
+	last := first.AddDate(0, 1, -1).Day()
+	return first.AddDate(0, 0, min(d, last)-1+p.Days)
+}
+
+// String writes the period as ISO 8601.
+func (p Period) String() string {
+	s := "P"
+	if p.Years != 0 {
+		s += strconv.Itoa(p.Years) + "Y"
+	}
+	if p.Months != 0 {
+		s += strconv.Itoa(p.Months) + "M"
+	}
+	if p.Days != 0 {
+		s += strconv.Itoa(p.Days) + "D"
+	}
+	return s
+}
+
+var (
+	productIDPattern   = regexp.MustCompile(`^[a-z0-9][a-z0-9._]{0,99}$`)
+	packageNamePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$`)
+)
+
+// product reads <prefix>_PRODUCT_ID, _PRICE and _PERIOD.
+func (r *reader) product(prefix string) Product {
+	var p Product
+	p.ID = r.str(prefix + "_PRODUCT_ID")
+	if !productIDPattern.MatchString(p.ID) {
+		r.fail(prefix+"_PRODUCT_ID", fmt.Sprintf("%q is not a store product id (lower-case letters, digits, '.' and '_', at most 100)", p.ID))
+	}
+	price, err := strconv.ParseInt(r.str(prefix+"_PRICE"), 10, 64)
+	if err != nil || price <= 0 {
+		r.fail(prefix+"_PRICE", fmt.Sprintf("%q is not a positive whole amount", r.str(prefix+"_PRICE")))
+	}
+	p.Price = price
+	if p.Period, err = ParsePeriod(r.str(prefix + "_PERIOD")); err != nil {
+		r.fail(prefix+"_PERIOD", err.Error())
+	}
+	return p
+}
+
+func (r *reader) packageName(name string) string {
+	v := r.str(name)
+	if !packageNamePattern.MatchString(v) || len(v) > 255 {
+		r.fail(name, fmt.Sprintf("%q is not a package name such as com.example.app", v))
+	}
+	return v
 }
 
 // ListenHost is the host part of HTTPAddr, for the start-up message.

@@ -34,18 +34,24 @@ func TestDefaultsWork(t *testing.T) {
 func TestBadValuesNameTheVariable(t *testing.T) {
 	t.Parallel()
 	cases := map[string]string{
-		"SQL_INIT_MODE":        "sometimes",
-		"DATABASE_URL":         "mysql://x/y",
-		"REDIS_URL":            "not a url",
-		"PUBLIC_BASE_URL":      "ftp://x",
-		"COOKIE_SECURE":        "maybe",
-		"TRUSTED_PROXIES":      "10.0.0.0/8, nonsense",
-		"ACCOUNT_CRYPTO_KEY":   "c2hvcnQ=",
-		"APP_TIMEZONE":         "Mars/Olympus",
-		"BASE_CURRENCY":        "WON!",
-		"SESSION_IDLE_TIMEOUT": "-1h",
-		"IDP_A_JWKS_URL":       "jwks",
-		"LOG_LEVEL":            "loud",
+		"SQL_INIT_MODE":              "sometimes",
+		"DATABASE_URL":               "mysql://x/y",
+		"REDIS_URL":                  "not a url",
+		"PUBLIC_BASE_URL":            "ftp://x",
+		"COOKIE_SECURE":              "maybe",
+		"TRUSTED_PROXIES":            "10.0.0.0/8, nonsense",
+		"ACCOUNT_CRYPTO_KEY":         "c2hvcnQ=",
+		"APP_TIMEZONE":               "Mars/Olympus",
+		"BASE_CURRENCY":              "WON!",
+		"SESSION_IDLE_TIMEOUT":       "-1h",
+		"IDP_A_JWKS_URL":             "jwks",
+		"LOG_LEVEL":                  "loud",
+		"STORE_TIMEOUT":              "soon",
+		"STORE_PACKAGE_NAME":         "no dots",
+		"BILLING_MONTHLY_PRODUCT_ID": "Premium Monthly",
+		"BILLING_MONTHLY_PRICE":      "-5",
+		"BILLING_YEARLY_PERIOD":      "P0D",
+		"BILLING_YEARLY_PRODUCT_ID":  "premium_monthly",
 	}
 	for name, value := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -101,5 +107,43 @@ func TestReadmeListsEverySetting(t *testing.T) {
 		if row := "| `" + s.Name + "` | " + def + " |"; !strings.Contains(string(readme), row) {
 			t.Errorf("README lacks the row %q", row)
 		}
+	}
+}
+
+func TestBillingProducts(t *testing.T) {
+	t.Parallel()
+	c, err := Load(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.MonthlyProduct.ID != "premium_monthly" || c.MonthlyProduct.Period != (Period{Months: 1}) || c.MonthlyProduct.Price <= 0 {
+		t.Fatalf("monthly product %+v", c.MonthlyProduct)
+	}
+	if c.YearlyProduct.ID != "premium_yearly" || c.YearlyProduct.Period != (Period{Years: 1}) || c.YearlyProduct.Price <= 0 {
+		t.Fatalf("yearly product %+v", c.YearlyProduct)
+	}
+	if c.StoreTimeout != 5*time.Second || c.StorePackageName != "com.nestegg.app" || c.StoreTestMode {
+		t.Fatalf("store settings %+v", c)
+	}
+	for in, want := range map[string]string{"P1M": "P1M", "P1Y": "P1Y", "P2W": "P14D", "P1Y2M3D": "P1Y2M3D"} {
+		p, err := ParsePeriod(in)
+		if err != nil || p.String() != want {
+			t.Errorf("ParsePeriod(%q) = %v, %v; want %s", in, p, err, want)
+		}
+	}
+	for _, in := range []string{"", "P", "1M", "P1H", "PT1H", "P-1M", "P0M"} {
+		if _, err := ParsePeriod(in); err == nil {
+			t.Errorf("ParsePeriod(%q) accepted", in)
+		}
+	}
+	jan31 := time.Date(2026, 1, 31, 10, 0, 0, 0, time.UTC)
+	if got := (Period{Months: 1}).AddTo(jan31); !got.Equal(time.Date(2026, 2, 28, 10, 0, 0, 0, time.UTC)) {
+		t.Errorf("a month after 31 January: %s", got)
+	}
+	if got := (Period{Years: 1}).AddTo(time.Date(2028, 2, 29, 0, 0, 0, 0, time.UTC)); !got.Equal(time.Date(2029, 2, 28, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("a year after 29 February: %s", got)
+	}
+	if got := (Period{Days: 14}).AddTo(jan31); !got.Equal(time.Date(2026, 2, 14, 10, 0, 0, 0, time.UTC)) {
+		t.Errorf("two weeks after 31 January: %s", got)
 	}
 }

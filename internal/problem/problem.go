@@ -44,15 +44,20 @@ const (
 // ProblemCode list, in the same area's block), so areas built side by side
 // never edit the same lines.
 const (
-// ledger codes
-// (end of ledger codes)
-// budget codes
-// (end of budget codes)
-// invest codes
-// (end of invest codes)
-// board codes
-// (end of board codes)
-// billing codes
+	// ledger codes
+	// (end of ledger codes)
+	// budget codes
+	// (end of budget codes)
+	// invest codes
+	// (end of invest codes)
+	// board codes
+	// (end of board codes)
+	// billing codes
+	CodePurchaseInvalid      = "PURCHASE_INVALID"
+	CodePurchaseNotActive    = "PURCHASE_NOT_ACTIVE"
+	CodeNoSubscription       = "NO_SUBSCRIPTION"
+	CodeNoRestorablePurchase = "NO_RESTORABLE_PURCHASE"
+
 // (end of billing codes)
 // intake codes
 // (end of intake codes)

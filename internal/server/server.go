@@ -16,6 +16,7 @@ import (
 	apigen "github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/admin"
 	"github.com/nestegg/nestegg/internal/auth"
+	"github.com/nestegg/nestegg/internal/billing"
 	"github.com/nestegg/nestegg/internal/clientaddr"
 	"github.com/nestegg/nestegg/internal/points"
 	"github.com/nestegg/nestegg/internal/problem"
@@ -29,6 +30,7 @@ type Server struct {
 	*profile.ProfileHandler
 	*points.PointsHandler
 	*admin.AdminHandler
+	*billing.BillingHandler
 }
 
 var _ apigen.StrictServerInterface = (*Server)(nil)
@@ -46,6 +48,7 @@ type Deps struct {
 	Profile        *profile.ProfileHandler
 	Points         *points.PointsHandler
 	Admin          *admin.AdminHandler
+	Billing        *billing.BillingHandler
 }
 
 // New returns the service's root handler.
@@ -61,6 +64,7 @@ func New(deps Deps) (http.Handler, error) {
 		ProfileHandler: deps.Profile,
 		PointsHandler:  deps.Points,
 		AdminHandler:   deps.Admin,
+		BillingHandler: deps.Billing,
 	}
 
 	strict := apigen.NewStrictHandlerWithOptions(srv, nil, apigen.StrictHTTPServerOptions{
