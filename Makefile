@@ -67,7 +67,7 @@ bench: ## Go benchmarks, then a load run against a live server
 LOAD_ADDR ?= 127.0.0.1:18080
 load: ## Start a server on 127.0.0.1:18080 (database nestegg_bench) and run a bounded load against it
 	@set -e; bin=$$(mktemp -d)/nestegg; go build -o $$bin ./cmd/nestegg; \
-	HTTP_ADDR=$(LOAD_ADDR) LOG_LEVEL=warn REDIS_URL=redis://127.0.0.1:6379/1 \
+	HTTP_ADDR=$(LOAD_ADDR) LOG_LEVEL=warn REDIS_URL=redis://127.0.0.1:6379/1 TRUSTED_PROXIES=127.0.0.1/32 \
 	  DATABASE_URL=$(subst /nestegg?,/nestegg_bench?,$(DB_URL)) $$bin & pid=$$!; \
 	trap "kill $$pid 2>/dev/null; wait $$pid 2>/dev/null; rm -f $$bin" EXIT; \
 	for i in $$(seq 1 100); do curl -fs http://$(LOAD_ADDR)/readyz >/dev/null && break; sleep 0.2; done; \
