@@ -115,7 +115,7 @@ type AuthResult struct {
 	User User `json:"user"`
 }
 
-// ChangePasswordRequest defines model for ChangePasswordRequest.
+// ChangePasswordRequest Example: {"currentPassword":"correct horse battery staple","newPassword":"a longer and newer passphrase"}
 type ChangePasswordRequest struct {
 	CurrentPassword string `json:"currentPassword"`
 
@@ -128,7 +128,7 @@ type ClientID struct {
 	ClientID *string `json:"clientId"`
 }
 
-// CreateUserRequest defines model for CreateUserRequest.
+// CreateUserRequest Example: {"email":"member@nestegg.example","name":"Minji","password":"correct horse battery staple","role":"USER"}
 type CreateUserRequest struct {
 	// Email An e-mail address; compared case-insensitively.
 	//
@@ -177,13 +177,13 @@ type Health struct {
 	Status string `json:"status"`
 }
 
-// IDTokenRequest defines model for IDTokenRequest.
+// IDTokenRequest Example: {"idToken":"eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJpc3MiOiJodHRwczovL2lkcC5leGFtcGxlIn0.c2lnbmF0dXJl"}
 type IDTokenRequest struct {
 	// IDToken The OpenID Connect ID token the provider issued to the app.
 	IDToken string `json:"idToken"`
 }
 
-// LoginRequest defines model for LoginRequest.
+// LoginRequest Example: {"email":"member@nestegg.example","password":"correct horse battery staple"}
 type LoginRequest struct {
 	Email    string `json:"email"`
 	Password string `json:"password"`
@@ -214,7 +214,7 @@ type PasswordValid struct {
 // Plan A membership plan, as a request sets it.
 type Plan string
 
-// PlanRequest defines model for PlanRequest.
+// PlanRequest Example: {"plan":"PREMIUM"}
 type PlanRequest struct {
 	// Plan A membership plan, as a request sets it.
 	Plan Plan `json:"plan"`
@@ -264,12 +264,12 @@ type Problem struct {
 
 	// Status The HTTP status code.
 	//
-	// Example: 404
+	// Example: 400
 	Status int32 `json:"status"`
 
 	// Title A short summary of the problem type.
 	//
-	// Example: Not Found
+	// Example: Bad Request
 	Title string `json:"title"`
 
 	// Type A URI reference naming the problem type; `about:blank` for the generic ones.
@@ -309,7 +309,7 @@ type Profile struct {
 	Role RoleValue `json:"role"`
 }
 
-// ProfileImageRequest defines model for ProfileImageRequest.
+// ProfileImageRequest Example: {"profileImage":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg=="}
 type ProfileImageRequest struct {
 	// ProfileImage A `data:image/(png|jpeg|gif|webp);base64,` URL, or "" to clear.
 	ProfileImage string `json:"profileImage"`
@@ -331,7 +331,7 @@ type Readiness struct {
 // Role A member's role, as a request sets it.
 type Role string
 
-// RoleRequest defines model for RoleRequest.
+// RoleRequest Example: {"role":"ADMIN"}
 type RoleRequest struct {
 	// Role A member's role, as a request sets it.
 	Role Role `json:"role"`
@@ -340,7 +340,7 @@ type RoleRequest struct {
 // RoleValue A member's role as answered (`USER`, `ADMIN`); a client must accept other values.
 type RoleValue = string
 
-// SignUpRequest defines model for SignUpRequest.
+// SignUpRequest Example: {"email":"member@nestegg.example","name":"Minji","password":"correct horse battery staple","website":""}
 type SignUpRequest struct {
 	// Email An e-mail address; compared case-insensitively.
 	//
@@ -359,18 +359,18 @@ type SignUpRequest struct {
 	Website *string `json:"website,omitempty"`
 }
 
-// SignupEnabled defines model for SignupEnabled.
+// SignupEnabled Example: {"enabled":false}
 type SignupEnabled struct {
 	Enabled bool `json:"enabled"`
 }
 
-// StatusRequest defines model for StatusRequest.
+// StatusRequest Example: {"status":"SUSPENDED"}
 type StatusRequest struct {
 	// Status A member's status, as a request sets it.
 	Status MemberStatus `json:"status"`
 }
 
-// UpdateProfileRequest defines model for UpdateProfileRequest.
+// UpdateProfileRequest Example: {"name":"Minji Kim"}
 type UpdateProfileRequest struct {
 	// Name The name other members see.
 	//
@@ -378,7 +378,7 @@ type UpdateProfileRequest struct {
 	Name DisplayName `json:"name"`
 }
 
-// UpdateUserRequest defines model for UpdateUserRequest.
+// UpdateUserRequest Example: {"email":"minji@nestegg.example","name":"Minji Kim"}
 type UpdateUserRequest struct {
 	// Email An e-mail address; compared case-insensitively.
 	//
@@ -422,7 +422,7 @@ type UserPage struct {
 	Total int64  `json:"total"`
 }
 
-// VerifyPasswordRequest defines model for VerifyPasswordRequest.
+// VerifyPasswordRequest Example: {"password":"correct horse battery staple"}
 type VerifyPasswordRequest struct {
 	Password string `json:"password"`
 }
@@ -496,8 +496,8 @@ type SetMemberRoleJSONRequestBody = RoleRequest
 // SetMemberStatusJSONRequestBody defines body for SetMemberStatus for application/json ContentType.
 type SetMemberStatusJSONRequestBody = StatusRequest
 
-// SetSignupEnabledJSONRequestBody defines body for SetSignupEnabled for application/json ContentType.
-type SetSignupEnabledJSONRequestBody = SignupEnabled
+// SetAdminSignupEnabledJSONRequestBody defines body for SetAdminSignupEnabled for application/json ContentType.
+type SetAdminSignupEnabledJSONRequestBody = SignupEnabled
 
 // LogInWithIDPAJSONRequestBody defines body for LogInWithIDPA for application/json ContentType.
 type LogInWithIDPAJSONRequestBody = IDTokenRequest
@@ -549,9 +549,9 @@ type ServerInterface interface {
 	// GetAdminSignupEnabled The sign-up switch
 	// (GET /api/admin/settings/signup-enabled)
 	GetAdminSignupEnabled(w http.ResponseWriter, r *http.Request)
-	// SetSignupEnabled Open or close sign-up
+	// SetAdminSignupEnabled Open or close sign-up
 	// (PUT /api/admin/settings/signup-enabled)
-	SetSignupEnabled(w http.ResponseWriter, r *http.Request)
+	SetAdminSignupEnabled(w http.ResponseWriter, r *http.Request)
 	// LogInWithIDPA Sign in with an identity provider A ID token
 	// (POST /api/auth/idp-a)
 	LogInWithIDPA(w http.ResponseWriter, r *http.Request)
@@ -815,11 +815,11 @@ func (siw *ServerInterfaceWrapper) GetAdminSignupEnabled(w http.ResponseWriter, 
 	handler.ServeHTTP(w, r)
 }
 
-// SetSignupEnabled operation middleware
-func (siw *ServerInterfaceWrapper) SetSignupEnabled(w http.ResponseWriter, r *http.Request) {
+// SetAdminSignupEnabled operation middleware
+func (siw *ServerInterfaceWrapper) SetAdminSignupEnabled(w http.ResponseWriter, r *http.Request) {
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.SetSignupEnabled(w, r)
+		siw.Handler.SetAdminSignupEnabled(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1393,7 +1393,7 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/admin/members/{id}/status", wrapper.SetMemberStatus)
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/admin/members/{id}/plan", wrapper.SetMemberPlan)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/admin/settings/signup-enabled", wrapper.GetAdminSignupEnabled)
-	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/admin/settings/signup-enabled", wrapper.SetSignupEnabled)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/admin/settings/signup-enabled", wrapper.SetAdminSignupEnabled)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/users", wrapper.ListUsers)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/users", wrapper.CreateUser)
 	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/users/{id}", wrapper.DeleteUser)
@@ -1415,7 +1415,14 @@ type NotFoundApplicationProblemPlusJSONResponse Problem
 
 type PayloadTooLargeApplicationProblemPlusJSONResponse Problem
 
-type ServiceUnavailableApplicationProblemPlusJSONResponse Problem
+type ServiceUnavailableResponseHeaders struct {
+	RetryAfter *int
+}
+type ServiceUnavailableApplicationProblemPlusJSONResponse struct {
+	Body Problem
+
+	Headers ServiceUnavailableResponseHeaders
+}
 
 type TooManyRequestsResponseHeaders struct {
 	RetryAfter *int
@@ -1500,6 +1507,22 @@ func (response ListMembers403ApplicationProblemPlusJSONResponse) VisitListMember
 	return err
 }
 
+type ListMembers413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListMembers413ApplicationProblemPlusJSONResponse) VisitListMembersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListMembers500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -1512,6 +1535,25 @@ func (response ListMembers500ApplicationProblemPlusJSONResponse) VisitListMember
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMembers503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListMembers503ApplicationProblemPlusJSONResponse) VisitListMembersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -1596,6 +1638,22 @@ func (response DeleteMember404ApplicationProblemPlusJSONResponse) VisitDeleteMem
 	return err
 }
 
+type DeleteMember413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMember413ApplicationProblemPlusJSONResponse) VisitDeleteMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteMember500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -1608,6 +1666,25 @@ func (response DeleteMember500ApplicationProblemPlusJSONResponse) VisitDeleteMem
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMember503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMember503ApplicationProblemPlusJSONResponse) VisitDeleteMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -1747,6 +1824,25 @@ func (response SetMemberPlan500ApplicationProblemPlusJSONResponse) VisitSetMembe
 	return err
 }
 
+type SetMemberPlan503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberPlan503ApplicationProblemPlusJSONResponse) VisitSetMemberPlanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SetMemberRoleRequestObject struct {
 	ID   MemberID `json:"id"`
 	Body *SetMemberRoleJSONRequestBody
@@ -1878,6 +1974,25 @@ func (response SetMemberRole500ApplicationProblemPlusJSONResponse) VisitSetMembe
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetMemberRole503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberRole503ApplicationProblemPlusJSONResponse) VisitSetMemberRoleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2017,6 +2132,25 @@ func (response SetMemberStatus500ApplicationProblemPlusJSONResponse) VisitSetMem
 	return err
 }
 
+type SetMemberStatus503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response SetMemberStatus503ApplicationProblemPlusJSONResponse) VisitSetMemberStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAdminSignupEnabledRequestObject struct {
 }
 
@@ -2070,6 +2204,22 @@ func (response GetAdminSignupEnabled403ApplicationProblemPlusJSONResponse) Visit
 	return err
 }
 
+type GetAdminSignupEnabled413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetAdminSignupEnabled413ApplicationProblemPlusJSONResponse) VisitGetAdminSignupEnabledResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAdminSignupEnabled500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -2086,17 +2236,36 @@ func (response GetAdminSignupEnabled500ApplicationProblemPlusJSONResponse) Visit
 	return err
 }
 
-type SetSignupEnabledRequestObject struct {
-	Body *SetSignupEnabledJSONRequestBody
+type GetAdminSignupEnabled503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
 }
 
-type SetSignupEnabledResponseObject interface {
-	VisitSetSignupEnabledResponse(w http.ResponseWriter) error
+func (response GetAdminSignupEnabled503ApplicationProblemPlusJSONResponse) VisitGetAdminSignupEnabledResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
 }
 
-type SetSignupEnabled200JSONResponse SignupEnabled
+type SetAdminSignupEnabledRequestObject struct {
+	Body *SetAdminSignupEnabledJSONRequestBody
+}
 
-func (response SetSignupEnabled200JSONResponse) VisitSetSignupEnabledResponse(w http.ResponseWriter) error {
+type SetAdminSignupEnabledResponseObject interface {
+	VisitSetAdminSignupEnabledResponse(w http.ResponseWriter) error
+}
+
+type SetAdminSignupEnabled200JSONResponse SignupEnabled
+
+func (response SetAdminSignupEnabled200JSONResponse) VisitSetAdminSignupEnabledResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2108,11 +2277,11 @@ func (response SetSignupEnabled200JSONResponse) VisitSetSignupEnabledResponse(w 
 	return err
 }
 
-type SetSignupEnabled400ApplicationProblemPlusJSONResponse struct {
+type SetAdminSignupEnabled400ApplicationProblemPlusJSONResponse struct {
 	BadRequestApplicationProblemPlusJSONResponse
 }
 
-func (response SetSignupEnabled400ApplicationProblemPlusJSONResponse) VisitSetSignupEnabledResponse(w http.ResponseWriter) error {
+func (response SetAdminSignupEnabled400ApplicationProblemPlusJSONResponse) VisitSetAdminSignupEnabledResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2124,11 +2293,11 @@ func (response SetSignupEnabled400ApplicationProblemPlusJSONResponse) VisitSetSi
 	return err
 }
 
-type SetSignupEnabled401ApplicationProblemPlusJSONResponse struct {
+type SetAdminSignupEnabled401ApplicationProblemPlusJSONResponse struct {
 	UnauthenticatedApplicationProblemPlusJSONResponse
 }
 
-func (response SetSignupEnabled401ApplicationProblemPlusJSONResponse) VisitSetSignupEnabledResponse(w http.ResponseWriter) error {
+func (response SetAdminSignupEnabled401ApplicationProblemPlusJSONResponse) VisitSetAdminSignupEnabledResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2140,11 +2309,11 @@ func (response SetSignupEnabled401ApplicationProblemPlusJSONResponse) VisitSetSi
 	return err
 }
 
-type SetSignupEnabled403ApplicationProblemPlusJSONResponse struct {
+type SetAdminSignupEnabled403ApplicationProblemPlusJSONResponse struct {
 	ForbiddenApplicationProblemPlusJSONResponse
 }
 
-func (response SetSignupEnabled403ApplicationProblemPlusJSONResponse) VisitSetSignupEnabledResponse(w http.ResponseWriter) error {
+func (response SetAdminSignupEnabled403ApplicationProblemPlusJSONResponse) VisitSetAdminSignupEnabledResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2156,11 +2325,11 @@ func (response SetSignupEnabled403ApplicationProblemPlusJSONResponse) VisitSetSi
 	return err
 }
 
-type SetSignupEnabled413ApplicationProblemPlusJSONResponse struct {
+type SetAdminSignupEnabled413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
 
-func (response SetSignupEnabled413ApplicationProblemPlusJSONResponse) VisitSetSignupEnabledResponse(w http.ResponseWriter) error {
+func (response SetAdminSignupEnabled413ApplicationProblemPlusJSONResponse) VisitSetAdminSignupEnabledResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2172,11 +2341,11 @@ func (response SetSignupEnabled413ApplicationProblemPlusJSONResponse) VisitSetSi
 	return err
 }
 
-type SetSignupEnabled415ApplicationProblemPlusJSONResponse struct {
+type SetAdminSignupEnabled415ApplicationProblemPlusJSONResponse struct {
 	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
 }
 
-func (response SetSignupEnabled415ApplicationProblemPlusJSONResponse) VisitSetSignupEnabledResponse(w http.ResponseWriter) error {
+func (response SetAdminSignupEnabled415ApplicationProblemPlusJSONResponse) VisitSetAdminSignupEnabledResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2188,11 +2357,11 @@ func (response SetSignupEnabled415ApplicationProblemPlusJSONResponse) VisitSetSi
 	return err
 }
 
-type SetSignupEnabled500ApplicationProblemPlusJSONResponse struct {
+type SetAdminSignupEnabled500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
 
-func (response SetSignupEnabled500ApplicationProblemPlusJSONResponse) VisitSetSignupEnabledResponse(w http.ResponseWriter) error {
+func (response SetAdminSignupEnabled500ApplicationProblemPlusJSONResponse) VisitSetAdminSignupEnabledResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2200,6 +2369,25 @@ func (response SetSignupEnabled500ApplicationProblemPlusJSONResponse) VisitSetSi
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetAdminSignupEnabled503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response SetAdminSignupEnabled503ApplicationProblemPlusJSONResponse) VisitSetAdminSignupEnabledResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2329,10 +2517,13 @@ type LogInWithIDPA503ApplicationProblemPlusJSONResponse struct {
 func (response LogInWithIDPA503ApplicationProblemPlusJSONResponse) VisitLogInWithIDPAResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2359,6 +2550,22 @@ func (response GetIDPAClientID200JSONResponse) VisitGetIDPAClientIDResponse(w ht
 	return err
 }
 
+type GetIDPAClientID413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetIDPAClientID413ApplicationProblemPlusJSONResponse) VisitGetIDPAClientIDResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetIDPAClientID500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -2371,6 +2578,25 @@ func (response GetIDPAClientID500ApplicationProblemPlusJSONResponse) VisitGetIDP
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIDPAClientID503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetIDPAClientID503ApplicationProblemPlusJSONResponse) VisitGetIDPAClientIDResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2500,10 +2726,13 @@ type LogInWithIDPB503ApplicationProblemPlusJSONResponse struct {
 func (response LogInWithIDPB503ApplicationProblemPlusJSONResponse) VisitLogInWithIDPBResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2630,6 +2859,25 @@ func (response LogIn500ApplicationProblemPlusJSONResponse) VisitLogInResponse(w 
 	return err
 }
 
+type LogIn503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response LogIn503ApplicationProblemPlusJSONResponse) VisitLogInResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type LogOutRequestObject struct {
 }
 
@@ -2645,6 +2893,22 @@ func (response LogOut204Response) VisitLogOutResponse(w http.ResponseWriter) err
 	return nil
 }
 
+type LogOut413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response LogOut413ApplicationProblemPlusJSONResponse) VisitLogOutResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type LogOut500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -2657,6 +2921,25 @@ func (response LogOut500ApplicationProblemPlusJSONResponse) VisitLogOutResponse(
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogOut503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response LogOut503ApplicationProblemPlusJSONResponse) VisitLogOutResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2692,6 +2975,38 @@ func (response DeleteMe401ApplicationProblemPlusJSONResponse) VisitDeleteMeRespo
 	return err
 }
 
+type DeleteMe404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMe404ApplicationProblemPlusJSONResponse) VisitDeleteMeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMe413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMe413ApplicationProblemPlusJSONResponse) VisitDeleteMeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteMe500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -2704,6 +3019,25 @@ func (response DeleteMe500ApplicationProblemPlusJSONResponse) VisitDeleteMeRespo
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMe503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMe503ApplicationProblemPlusJSONResponse) VisitDeleteMeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2788,6 +3122,25 @@ func (response ChangePassword415ApplicationProblemPlusJSONResponse) VisitChangeP
 	return err
 }
 
+type ChangePassword429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ChangePassword429ApplicationProblemPlusJSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ChangePassword500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -2800,6 +3153,25 @@ func (response ChangePassword500ApplicationProblemPlusJSONResponse) VisitChangeP
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangePassword503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ChangePassword503ApplicationProblemPlusJSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2841,6 +3213,22 @@ func (response GetPointHistory401ApplicationProblemPlusJSONResponse) VisitGetPoi
 	return err
 }
 
+type GetPointHistory413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetPointHistory413ApplicationProblemPlusJSONResponse) VisitGetPointHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetPointHistory500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -2853,6 +3241,25 @@ func (response GetPointHistory500ApplicationProblemPlusJSONResponse) VisitGetPoi
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPointHistory503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetPointHistory503ApplicationProblemPlusJSONResponse) VisitGetPointHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2894,6 +3301,22 @@ func (response GetPoints401ApplicationProblemPlusJSONResponse) VisitGetPointsRes
 	return err
 }
 
+type GetPoints413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetPoints413ApplicationProblemPlusJSONResponse) VisitGetPointsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetPoints500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -2906,6 +3329,25 @@ func (response GetPoints500ApplicationProblemPlusJSONResponse) VisitGetPointsRes
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPoints503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetPoints503ApplicationProblemPlusJSONResponse) VisitGetPointsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2947,6 +3389,22 @@ func (response GetProfile401ApplicationProblemPlusJSONResponse) VisitGetProfileR
 	return err
 }
 
+type GetProfile413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetProfile413ApplicationProblemPlusJSONResponse) VisitGetProfileResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetProfile500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -2959,6 +3417,25 @@ func (response GetProfile500ApplicationProblemPlusJSONResponse) VisitGetProfileR
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetProfile503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetProfile503ApplicationProblemPlusJSONResponse) VisitGetProfileResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3065,6 +3542,25 @@ func (response UpdateProfile500ApplicationProblemPlusJSONResponse) VisitUpdatePr
 	return err
 }
 
+type UpdateProfile503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateProfile503ApplicationProblemPlusJSONResponse) VisitUpdateProfileResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SetProfileImageRequestObject struct {
 	Body *SetProfileImageJSONRequestBody
 }
@@ -3167,6 +3663,25 @@ func (response SetProfileImage500ApplicationProblemPlusJSONResponse) VisitSetPro
 	return err
 }
 
+type SetProfileImage503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response SetProfileImage503ApplicationProblemPlusJSONResponse) VisitSetProfileImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetSessionRequestObject struct {
 }
 
@@ -3204,6 +3719,22 @@ func (response GetSession401ApplicationProblemPlusJSONResponse) VisitGetSessionR
 	return err
 }
 
+type GetSession413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetSession413ApplicationProblemPlusJSONResponse) VisitGetSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetSession500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -3216,6 +3747,25 @@ func (response GetSession500ApplicationProblemPlusJSONResponse) VisitGetSessionR
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSession503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetSession503ApplicationProblemPlusJSONResponse) VisitGetSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3357,6 +3907,25 @@ func (response SignUp500ApplicationProblemPlusJSONResponse) VisitSignUpResponse(
 	return err
 }
 
+type SignUp503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response SignUp503ApplicationProblemPlusJSONResponse) VisitSignUpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetSignupEnabledRequestObject struct {
 }
 
@@ -3378,6 +3947,22 @@ func (response GetSignupEnabled200JSONResponse) VisitGetSignupEnabledResponse(w 
 	return err
 }
 
+type GetSignupEnabled413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetSignupEnabled413ApplicationProblemPlusJSONResponse) VisitGetSignupEnabledResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetSignupEnabled500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -3390,6 +3975,25 @@ func (response GetSignupEnabled500ApplicationProblemPlusJSONResponse) VisitGetSi
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSignupEnabled503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetSignupEnabled503ApplicationProblemPlusJSONResponse) VisitGetSignupEnabledResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3515,6 +4119,25 @@ func (response VerifyPassword500ApplicationProblemPlusJSONResponse) VisitVerifyP
 	return err
 }
 
+type VerifyPassword503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyPassword503ApplicationProblemPlusJSONResponse) VisitVerifyPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetOpenAPIRequestObject struct {
 }
 
@@ -3542,6 +4165,22 @@ func (response GetOpenAPI200ApplicationYamlResponse) VisitGetOpenAPIResponse(w h
 	return err
 }
 
+type GetOpenAPI413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetOpenAPI413ApplicationProblemPlusJSONResponse) VisitGetOpenAPIResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetOpenAPI500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -3554,6 +4193,25 @@ func (response GetOpenAPI500ApplicationProblemPlusJSONResponse) VisitGetOpenAPIR
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetOpenAPI503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetOpenAPI503ApplicationProblemPlusJSONResponse) VisitGetOpenAPIResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3628,6 +4286,22 @@ func (response ListUsers403ApplicationProblemPlusJSONResponse) VisitListUsersRes
 	return err
 }
 
+type ListUsers413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListUsers413ApplicationProblemPlusJSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListUsers500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -3640,6 +4314,25 @@ func (response ListUsers500ApplicationProblemPlusJSONResponse) VisitListUsersRes
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListUsers503ApplicationProblemPlusJSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3778,6 +4471,25 @@ func (response CreateUser500ApplicationProblemPlusJSONResponse) VisitCreateUserR
 	return err
 }
 
+type CreateUser503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateUser503ApplicationProblemPlusJSONResponse) VisitCreateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteUserRequestObject struct {
 	ID MemberID `json:"id"`
 }
@@ -3858,6 +4570,22 @@ func (response DeleteUser404ApplicationProblemPlusJSONResponse) VisitDeleteUserR
 	return err
 }
 
+type DeleteUser413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteUser413ApplicationProblemPlusJSONResponse) VisitDeleteUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteUser500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -3870,6 +4598,25 @@ func (response DeleteUser500ApplicationProblemPlusJSONResponse) VisitDeleteUserR
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteUser503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteUser503ApplicationProblemPlusJSONResponse) VisitDeleteUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3960,6 +4707,22 @@ func (response GetUser404ApplicationProblemPlusJSONResponse) VisitGetUserRespons
 	return err
 }
 
+type GetUser413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetUser413ApplicationProblemPlusJSONResponse) VisitGetUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetUser500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -3972,6 +4735,25 @@ func (response GetUser500ApplicationProblemPlusJSONResponse) VisitGetUserRespons
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUser503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetUser503ApplicationProblemPlusJSONResponse) VisitGetUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4127,6 +4909,25 @@ func (response UpdateUser500ApplicationProblemPlusJSONResponse) VisitUpdateUserR
 	return err
 }
 
+type UpdateUser503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateUser503ApplicationProblemPlusJSONResponse) VisitUpdateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetDocsRequestObject struct {
 }
 
@@ -4154,6 +4955,22 @@ func (response GetDocs200TextHTMLResponse) VisitGetDocsResponse(w http.ResponseW
 	return err
 }
 
+type GetDocs413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetDocs413ApplicationProblemPlusJSONResponse) VisitGetDocsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetDocs500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -4166,6 +4983,25 @@ func (response GetDocs500ApplicationProblemPlusJSONResponse) VisitGetDocsRespons
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDocs503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetDocs503ApplicationProblemPlusJSONResponse) VisitGetDocsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4191,6 +5027,22 @@ func (response GetHealth200JSONResponse) VisitGetHealthResponse(w http.ResponseW
 	return err
 }
 
+type GetHealth413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetHealth413ApplicationProblemPlusJSONResponse) VisitGetHealthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetHealth500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -4203,6 +5055,25 @@ func (response GetHealth500ApplicationProblemPlusJSONResponse) VisitGetHealthRes
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetHealth503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetHealth503ApplicationProblemPlusJSONResponse) VisitGetHealthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4224,6 +5095,22 @@ func (response GetReadiness200JSONResponse) VisitGetReadinessResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReadiness413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetReadiness413ApplicationProblemPlusJSONResponse) VisitGetReadinessResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4258,6 +5145,20 @@ func (response GetReadiness503JSONResponse) VisitGetReadinessResponse(w http.Res
 	return err
 }
 
+type GetReadiness503ApplicationProblemPlusJSONResponse Problem
+
+func (response GetReadiness503ApplicationProblemPlusJSONResponse) VisitGetReadinessResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
 	// ListMembers List members
@@ -4278,9 +5179,9 @@ type StrictServerInterface interface {
 	// GetAdminSignupEnabled The sign-up switch
 	// (GET /api/admin/settings/signup-enabled)
 	GetAdminSignupEnabled(ctx context.Context, request GetAdminSignupEnabledRequestObject) (GetAdminSignupEnabledResponseObject, error)
-	// SetSignupEnabled Open or close sign-up
+	// SetAdminSignupEnabled Open or close sign-up
 	// (PUT /api/admin/settings/signup-enabled)
-	SetSignupEnabled(ctx context.Context, request SetSignupEnabledRequestObject) (SetSignupEnabledResponseObject, error)
+	SetAdminSignupEnabled(ctx context.Context, request SetAdminSignupEnabledRequestObject) (SetAdminSignupEnabledResponseObject, error)
 	// LogInWithIDPA Sign in with an identity provider A ID token
 	// (POST /api/auth/idp-a)
 	LogInWithIDPA(ctx context.Context, request LogInWithIDPARequestObject) (LogInWithIDPAResponseObject, error)
@@ -4572,11 +5473,11 @@ func (sh *strictHandler) GetAdminSignupEnabled(w http.ResponseWriter, r *http.Re
 	}
 }
 
-// SetSignupEnabled operation middleware
-func (sh *strictHandler) SetSignupEnabled(w http.ResponseWriter, r *http.Request) {
-	var request SetSignupEnabledRequestObject
+// SetAdminSignupEnabled operation middleware
+func (sh *strictHandler) SetAdminSignupEnabled(w http.ResponseWriter, r *http.Request) {
+	var request SetAdminSignupEnabledRequestObject
 
-	var body SetSignupEnabledJSONRequestBody
+	var body SetAdminSignupEnabledJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
 		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
 		return
@@ -4584,18 +5485,18 @@ func (sh *strictHandler) SetSignupEnabled(w http.ResponseWriter, r *http.Request
 	request.Body = &body
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
-		return sh.ssi.SetSignupEnabled(ctx, request.(SetSignupEnabledRequestObject))
+		return sh.ssi.SetAdminSignupEnabled(ctx, request.(SetAdminSignupEnabledRequestObject))
 	}
 	for _, middleware := range sh.middlewares {
-		handler = middleware(handler, "SetSignupEnabled")
+		handler = middleware(handler, "SetAdminSignupEnabled")
 	}
 
 	response, err := handler(r.Context(), w, r, request)
 
 	if err != nil {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
-	} else if validResponse, ok := response.(SetSignupEnabledResponseObject); ok {
-		if err := validResponse.VisitSetSignupEnabledResponse(w); err != nil {
+	} else if validResponse, ok := response.(SetAdminSignupEnabledResponseObject); ok {
+		if err := validResponse.VisitSetAdminSignupEnabledResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -5286,137 +6187,171 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H1rc9s4suhfQXFvVeS9tCw7zp6MXafqKrac6K4fWtlOTmqUMiGyJWFNARwAtKyd9X8/hQZIkRL1sGM7",
-	"O7uZL+NQBNBo9Av94u9eKMaJ4MC18g5+9xIq6Rg0SPzXGYz7INvH5u8IVChZopng3oF3NQIyxl/fKMKi",
-	"uud7zDxPqB55vsfpGLwDj0We70n4LWUSIu9AyxR8T4UjGFMz5UDIMdXmPa7/su/53phxNk7H3sGu7+lp",
-	"AvYnGIL0Hh58r0OHsAiKeUp4amDxyUCKMdnNwfktBTmdwZOYCYoQRDCgaaxxwSI0b/cMNPTeQdMw/60F",
-	"75L9owK8toaxIglIYlZfBpkyYysh22usAW0NXA/mBFQiuAI80w806sJvKSht/hUKroHjnzRJYhZSA/ZO",
-	"IkU/hvH//bsye/i9ANf/kTDwDrw/7czoZsf+qnY6dpRddJFepF2WMEXGNDZ7gogISSgZMIgj85zxOxqz",
-	"iNSCz83T9nHzqn1xfnPSbJ+2jgPfvjsWEohKIGQDFpJQRLBV9x5870jwQczCH7ar0K2vyITpEZmMKO5U",
-	"aSHBbOjo4vzktH10FazexomQfRZFwF9zH5dsyCEijJN+qgkXmtA4FhOE++Si+6F9fNw6twcQdLqts/b1",
-	"2U239bfrdrd1HJABbuik22o5kUAEJ5S4F4lIQCLcdoNtrkFyGr/m/pqcpBzuEwg1RGRAWZxKILWgfX7V",
-	"6p43T4OtOjFnGdJUgTm1WAyHEJGURyBJ4I64HQU+4XAHkqiRmHDczrnQJyLl0Wtu51wQlYYjIiEUMsJj",
-	"YZr0IRZ8qIgWhHKhRyCz46gF5xdXNycX1+fHgT2EDp3GgkZXQpxSaYXqj+CZvoimBt3C4FSPYEYrbxSJ",
-	"2ZhpUgs6za+nF83jm6uLi5vTZvdjy+3hEuQdC+Ga0zvKYtqPX3UbTaLs+kSPzA4ywAkHiJTZlGEjIxTY",
-	"MJVW0JknEmg4MsDiHq6EOKN86gSyetVzEIKMKZ9mh6EMhIY1ICJUaxgnWpFa0G1etW5O22ftq9ZxsHVI",
-	"JGg5JXSgDWN0zT+2m+YfAVEQCh4pMhkBJ0N2B9wouxHQyFkThbcX1eSlG51yzWKkBXv+MWhlUZwRjR5J",
-	"kQ5HhA4pwyVmqFitCB9875rTVI+Aa4NWeHWmBaWY4MiwZofu32REFYH7hFlFcX3evL761Dq/ah81EelI",
-	"KddcpUkipIboDCJGr3B7P45t3ygyNnAQg+eM3AWHMhsTTW9B4aYurzudi+5V6/jmrHXcbt5cfe1YTn7I",
-	"ThCJpBmNGbd25yKRNDOJRhWh5kWmtKRaSEUU4NJjUuOCJFIMWAyEjenQ6FXfS6SBSTNrA4USzPE3dckK",
-	"jaiGbc3GxhBz1KO0ZHxo8A9jylBn8TR2wsaaswtvsqjStp2nx8z0+31xhiSmfO1RxZR/pnEK2YBmqkUX",
-	"OEwKU/aFiIHy7JUW0phase21mzPTdKSIUmtoLdII2jvmAMwrRAyQHsJUSuCaqLSfv+8TNiCUT+sbLSuY",
-	"u6BsgNdEijsWWfpZQ+34Xo5GKawOWTWoK2LIByhNdarWDbHUfInvuqEPxWvRr/aeZCnMkYUDJl/CEcX8",
-	"OZYPZJ4QCqjIUegXiP9bjj3R/zuE2mypmepRFxRePX6fYxstbq1dWnHsTpThK4dEAY+MTUIVCcyMQrJ/",
-	"oEA4IB+ASpCklzYab0N8Hf+EgNQYWsw0VkZU4mBKQiFumeXhBapI1fpDvlbudlbEt92Im6AKC0cjyofQ",
-	"oUpNhCzel+bkiKXr7D1UQfT+FPhQj8zdbG+/AmoOk+KAlRSavTe/gfmFy7NW7ihmwLW9ys9twv4SbSDc",
-	"5qHIRlYuiGRm0L8UfblMXYWDFr5UEJerXj5mKonp9Ny8aiTBo/G8uRBYwEbGv0nhUAwcVcg5hgR4BDyc",
-	"GrFQ4TUI0gQvikEkJjw4NIyAyCbjVGlCwxASTayRf2dEilpkEN+734Z7DVyxfgzbwI1h9KuXJp7vmVm9",
-	"bwaQAsIqGdtsgRRvE6hqzWpwT8eJwZV3xvjfmfVKZLT/zrolclao4INWdvoLdzXYNj8RGkUSlDok5gSo",
-	"MY5CqmCbcWX2pNkdxNMyIBbC/8dBaRgO69kPBQdKdkgFUPfeVXHpCYM4akkp5CLdoruiGl34k29F1/+/",
-	"vDgnKHZBEsa1QF2Idx5nAObetjcKEV3ezU4G7AJwY1DK+cIKmzeU0QdCifWhlLHorWNmu6nZ3FVk+wlo",
-	"bFA2j5CZHpyBI27XLumGVa3UPr4yMnqp6GDR1XJldJEAbx+TI8E5hJq0j61asih3GpEwpVKIiDsVmiT1",
-	"Mlns/uXt+/01RLygxi1QVRs6FUPG10vCtXSZPELXrBNQVXBaYyXztM4hXcO4/McqIVm05B/ylaiUdGo3",
-	"YpdY8G0uGnTKOVY3eFULbV1La+3E+bPDLfm5i9j6Y+10y/F0mRN+9UXljSKWyJ1IyG5QytxqmUZ+d3K5",
-	"eXTV/tzyfO/y+rLTOj9uHRfWLYp0no6376g08kLhwNCIQjMwVahVIpTsi1bneigRSK4mYG+iFqTAJ0EO",
-	"U7D1nLqoas/onZrReBni94Zfd/fek3BEJQ01SOUTLlBDCKMTBCcyjUEdOkedlinHq369qAUKKrrIQ3vv",
-	"S/z+voL9MtA+GxG7yCF32eP5C9gctdn3quiq4+5+1SelRiwhxshfT08n3ZbBrPPCbkhLJxIMJXUkjFk6",
-	"tocR0+Vya9Ob6gICcOCy/a8h1xwJc+RqdmyI1W35eUl1Hp0GVKPaPzFz451+r7DEubroz0UFT+/bdhgG",
-	"eMqys1JyVeKyMOmi2f94H8jsFj4XgcPnxtIw52AZ8Q620MqhRvHWOAwpPiux4XIxLoE6x1XByrw4v/p0",
-	"c3Rx1jltXbVu9hp7f9ndXWtj5NdeN+W6+28n3+McpS/3QORex8ZaLeNmqVzY+d6qDOLuyRH5Zf/dfxHn",
-	"1iMRaGPbYaSJGuHdj4EEoYggqPB2iQg29PwdmVfR96crjfMvI6rJxDDURAo+tAAUvbM+RoMSEEkMlXd2",
-	"MCZ1BQ2dCGntVus3dDEa5ROg4SiPC6KRijHUTZiqYMNXGCB5VKfaiGSR9V4VPM+MO7etvEOlGYuhqtyk",
-	"WmIWmHk/XV11MnVrTqZk8+839jfiD810XCkh1UhITVQ6HlM5zdxvGdWYecpXjHOhiQ1fVexCOxfz/BrX",
-	"3TaRMAAJPMQLIuPDhXUOSUD7ItUH/ZjyWxskNO8MgYNkIRHcCt8ZLIXX13I1/pqhoeAkQ1JfwV1HjhUW",
-	"0GY5yAyf6YyQcqImTIcjIrgNEMbMxq9FAvwAX1eESnCij6qcPlgIPT6UYqJ8okS1HqJ2PaZJJMA60G+5",
-	"mJAa5REZ0DgmfRreEsFJYDcYbNV7vISzhSj5pupsPorr+ajhbKTnpvU/R63WMT6tWmEuQmHGZkFiz/fy",
-	"WKPne2etq08XxzfmUfP09OILvpxFwj3fK0aXjBnY/nh+3bk5bl82P9ilLo66ONqMaX+8tpBetk5Pbj5f",
-	"XLWyv7utzkXXzNc87baax1/dA3z5vPWxaazMm08Xp8ft848GgOZV6+NF9+vNp3ar2+weffpqJmqetW46",
-	"zcvLLxddM+5L9+L8Y/HB5cVRu3l60zw6urg+v8qWbh6ftc9vjj41zz8acI6vO6eIlZvOdffoU/PSPGyd",
-	"da6+3nxoHv31umNsiPmAJqK0Kj6Ci3Q/t49aN9fnzc/N9qnBi+d7WeDa2iE22rHEMYuh/W3GZ7a+mHBy",
-	"x2DixAOThiBFyvWi6niBqAeLkmaHhTqVVZx4RzWVmc/CZvOwCLhmejq7ujc3ihk8b3jlOWInTzMh8EzM",
-	"AbfHlflPpVQsc7bUIdFcECKqKbnunh6SwMAX2OhsyhXoOvkyYuEoe10LzGogAyatjMPADUqtN4qEI8FC",
-	"2CxW80rhl81jKMtCJ5lpWIiSFKlzDvFL1Er+wvJL0srja5LAHNIBxip3agkf/vPvCQz/OWSDf06gn2wd",
-	"9qmCv+z7gTlHjB33vJ5nziuMgco5t9XbhktWW2MWb7CzwulUGIIgbazXyQ4S0jFYhq0FpxdHzVNzFWsf",
-	"d26a2R8fzI0sZvzW2AtZikrO3THVIHs8V4UhhmDMpZY0197iUC1upPgQNCNBDWTu/x9QjHaBRoyDqjT+",
-	"lR5KWGtwzrv1EekRe/y4hWuDWz+br+rEuiJe7eMx3LDeb3B92eoaTWr02oZeA4yx+TZ0b1Ep4uXs8OQA",
-	"Cw5ctvP1Li4zfM5jYPZqqBM3+7z+gjIaMTt0yK+TP1YsbAJ9xarCU6dA74DAONFTw559ocmAxbGhpUPM",
-	"54xjiDAdBK9Pg1RZD1zRvb2BlHpMSM3gN01a3OimCncHzH5Y45vL3qxcBO3wpYf4+HyAx8RErhNjbjiV",
-	"sxSGR5PGHABLEWyX/5EB3SXUsRxitS6JqJiFZW5d5t+pAulSK5U1idgqy3gubmutLJsS69aZjISCCjN2",
-	"aHiIC3IHkg0YZBG7DUOaG1rkM9fCnv+YpKTF6O4L2NELNgXPs4aBRyo3Wg06Mb8Yb8aIW+v/5eU0MEwb",
-	"qSUgx9SAUfY2PspWf11bdBnxPkcYzibA/NvF3z4bppmuzdD5jnDpijCpwQmEqWR6emnQbNfqY2bTiri0",
-	"MiZyKVPKukutzWGkEdUkEtYTBJC45CeVJ7mi2sJVZggdaZ3gIdl5j3BIVX5tYVnkk/4UnQPbaZKLvlgM",
-	"GVek9knr5ILHU59c0jFcMg3/fUrvt/LiFQvXrHrFSacbB8MMOJqwv8LU5pMyPhBZxiq16YPl4ejuAgMK",
-	"0LHne6mM3f7Uwc7OnATcieAOYnPUyltIVs0mNEhUuSB+o8hIpApGIo5IDNEQJKlNaByDVj4BriUD5ZOQ",
-	"ahgK+3c/jYbm1x5n/A6UHptz8gkHTSZC6tGWT2TKbZ7aeJxyI9/7gsrIesbvhDazSEiE1ArRbC+dvvm7",
-	"xxUYm2lWKlGIb2VZzuZYxqLPYsxRsOmV9R7v8T/9iRwJfmeUiuCqx7dtvoktpUHTHD2TsZiAPKJjiI+o",
-	"gjo5Exww555y4ngx82ube6ZL1QynxGymxwmp/bX7BWOsY8aFxMdbdfK3lBpthkhKJAvB7k5S7daNIGRj",
-	"GhPLXIrUet7uXv0dXk573lbdAHzFxqA0HSd2SPfkiLx9+/aXQxLSGHhEJYny+YKvX79+3T472z4+Dg4J",
-	"3IGckp4X0WnP80nPGwuuRz3PopWQnjcBuO15ZqN4PbXVLQXvLDGagPzDmKi1pmJ05xJEGhumcJVXh8RM",
-	"gZFxqYngBnMRnVrIjWCO0BusMMRFAiO3AlKz9WdbiIzACLGA1NyEZK/hE6rJWChNdhsN+5K9jRiYg99R",
-	"BvpYJ+YTM9gnKAAfAly0hZvGAIrZV7As3zsgtSxgtDUXIkqTBOR2aA7aRovMwssc3k1nBWVyyV3M4Z4p",
-	"Tf78ZyGXl5z8+c84Me5Nkf3GflY4s994iw5xFimznJmvbwMHEOEmm5aM5ytEsBjApuvskjP2gaQ8BqXm",
-	"ss0VnSp7XZswBUi9wf32mN5vm3m2+1MNylzzUn7LxYTb2ZFjLJGxIRcSosNCfRpCM9tIA4E8d+ZDceyY",
-	"yluIrMVifjsgxrQI7CFLIDSeGOgSCcrgmnGSl+Vl/OxktOrxy2rBbOEwx+mkeYDi3C2S5c2yPFKVyXGn",
-	"SHo8mJPUQZ18kGJiLN5MCUmIp4bc0f2Hww4zAZS9osBw2caJvYaSMoCNWeeqR942SGQwYihUpNrY3URI",
-	"svvePu9x+xpu3SeTEQtHSEKhMLIN3ZQZ4r6MBBnTqZEbsRFsOUX0eIsaas4pJKTSSHYS3G+b271SgZu6",
-	"ENkjwAdCokhTZCKZ1sAPejxI0n7MwgArDNx+tnwSWIoPSI3y6YK73byQ2GwK88acpMdSQN7jJSP2cK6Y",
-	"ziggwzcVpXcYYg9wNK5ftoYPe7ycuDkEbSea1fRt1ckXh386q0+hhAu+bfdbQN6MDXatxy1mIXAFBVXe",
-	"kSKRDDTF4tbVGjwbPYtn5oq72Wl7vncHUlmF3qjv1hvmRZEApwnzDry39Ub9LRqMeoTm1w5N2A4iYMdt",
-	"2Dwdgq4uGY6MSJoYGYOkdEiC3wIypjocgcpyJ4W0+a+1+cRTn6AVw7jaqpNOsdrEaV0YaCJSvDfm+GtH",
-	"3oF3ypQ+c+D5pXLrX6vt+NkrO3gdePDXvoeFyOa9ORMU7rURoAPGURuWN7msMvm3coVVyYGzaEJ/m6s2",
-	"3ms0VlQpPa46qZCaWFGgdMEBNScRg4zgsXBq30JQNXEO6U6hKBqH7K4fMl9KhuPerh83K/B98L13mwCX",
-	"V8zivcOG9h0lZTs1FjcdojOWWi+s72USzpjh+MwMX2SSnd9Z9GBZJIYqX1/TatlSiAnfZWgkzF/BnVa3",
-	"s7n4IkalXJwAAwe1/UaDBAsB1GBrkWGOcSKXR7pAXfuL8NoB0b/+4e9b6FePyOuLv5NaLFZmTilrMcTu",
-	"gCKq6WY09FiZlbeQePi2nPx2MlfSk+f2vSTVVbderawyFTLXvWgSc2FLLqdFfxFiBaNqzjVYqFdztl6P",
-	"11xxm09oqsW2BA6TrbqzzjM7x2XeOGSPnKuRw8Q6rmxgWyvC4V73uLN26+QciyiJ4JDFch3XLGcYVMRl",
-	"lrkEp2I61tnkpv8goumzCeNiWuhD2XVi7N6HF9QDpcTy6kpVi/d/QxGwv7vBEvPV/Tju3SZbqqgx/k65",
-	"cwm66IBx7s/vUlY7mXP2uaXFpiyMkcQSC5Pv4eDl/Nu1PuOX4N9iiPYn//7k32X8aythiyzsAhnfx8Kz",
-	"SOmzq3ysgpk5G2AFU6PLEqPTyhlC1tHyzGx8maWnvgQjl0PSP1n5JysvVcW2PsyYwhJoqNkdLdwInsLS",
-	"CrRmfKh2FCZfbBeSLJzfpcwRH0EjxZRzNV6QPssLLaFQ6/Ku/3Fu/lle73aaOOA3vrulFadyCXrxQF5A",
-	"UC2exesJqkcQAqGKcDEhCvQfQGr90YTQRQKcYMxbqJyKHyl7Uj3aYVGyTbPczEUr4LPNqbE2+7J68JpZ",
-	"nupUOmu+WB/+RpFbMHaD9m2puPR7nKYRw6KX/3bhkby7l4ugsch3boWtOjlhxv4omBv9QvKPSjGXwCcQ",
-	"K+jxmPHb0ruussolDcylCJGatVYKxezkFhK9ZacjtsRNEdrjTv2S/cauy5zJauGLMT2cf3pI3jXeGuNm",
-	"oeTA5Y1jNRSaSD1e2eGsGoOFSN8AdDjCUN+iZ1wM2/wL06P2caf5QjJorq3Aa1tLs946q5owHiIa7TEV",
-	"++G4oN5CDM+F6V5fWP2yflzelfMPIqvMgA2grOg9WEwK8g5+/VayvNiQm+OzwXheVdKSS6WiLEz1aE4U",
-	"2phclSzctiJom0VLw15XeUUHYVHW9gJlsELiEkV4DKzlqhEUGcj9i+0NF28/H0EbRs77Dr0gX+VrLNHr",
-	"+Z7rT9ReS471KMelGFSd6ROPsr9crTUVCeJcTkZJM/BnmiLXTrba4qZ5fdxunR+1bHpAVnhRTCzKQf2Q",
-	"6aP6SrH84adY/imW/5PE8ofvEcsoKlfwMvqSS+mghGrnr8KxdSOGsc4+y0V1KWN5ApMzB4egc1uxx42p",
-	"Z1M1/DzpzRiRmo0Bc3GyPjGZrenMM+XQUctH7Dd2t+oEO7aS3UaPz7eHNQal4ODAwNq0dw1rS5vHTu66",
-	"ak4rqRgnu+/ImPEUUyMHqdQjkD2ez+lynPb3fiHl5rP2mMo9Z2fdYkUcYS6H6+3MVGGZHhdxdEgoUSke",
-	"2CCNnR4rxPrsHt64fMGlBuoLScBSe6if8u975N+PEGf7exsI3flmz89qi5RkWdb6jUekUDr1BPklrL+o",
-	"WoC1suttJsMYz7zt2AR2LpjuyGEx36zYAWHE+LDSBrlI9UbZH45cMffqWRHcwlRMpkghyf2RCM16LFbn",
-	"2XSyNIR46rJn1HysArGLOLLGOHNhC0VqmHXuu7R2P0sz7/GETl3SuoNbbaFWwFbNknJFQ9uNF+dfCJhU",
-	"ycEsI+cJ2ThPY+lnyHspZTBlsZzVOTCLhzrOAh3FQy1WmFQGpLqQxDR0h1lS5FD2D71xucv5SRlNzBQe",
-	"ldJ0qrbqpGtrKXsc+dzGokp9KRZrz2YXPMHj6ax9eoW94xvjoUGCcu+L/Po3a+Scb4Mpa6FY+rHwFBtp",
-	"2LE9nme/ZAPht5TGqjSp4FBFbuVevC+kf6sb/m6kiCuI3s4W/UeovmcILhcZ4ykcaGTd9mjWiK3S+XFe",
-	"SPYt1WFktZ6VLoxSj7cXtMFK6yxxY7gd/jBRWmo0gkjPQHrqoalVkcLOrHPbSyJdLUN3n8aUh/AvhG71",
-	"FDzPmgNVssWRE762vYHzJmUdZAr1almVhlEmxv5gfPYBjsWjc4u+5Nm5JZYcntv2v8jh5ejY4PSWpLVY",
-	"UWkVZmSL4jFt/3Blgosaicksb43nLVoqUk9PbClTuaAqDxCJCSc120DEth/N6MJeNbaK5VNVSrzUu+CF",
-	"dHhlf4RXvkuvIcsUQYzmyPOngbCMjeyRZr7qzZmoSgRus6wBUyWDBcWWSAF6OB7VmclwXmZV7JGzDySC",
-	"UERoqmP/Byw+JBJoHE+RW+wNzsztGiZSbjuquJrZ7O7MtPXIOW+aOVLL19aqzn2VVmhnn1VZlhhe7Fj1",
-	"UqnhFU2xfrLhH5kNL0HbnA2gssiMlnw3YknzrFyI6x283d1/919778vcmrlXVliGl7kH5sUIyH02ZkVG",
-	"Y8kZRGho3eE/1OCYLz59gqy0iXzLfX5HWWYJwUZqReeUdTPgN7gYr5PANY9yonQkOEwToa3Ysw2CSQz0",
-	"Dnocpd7Bsr5RmHLrSnPc6pmjkDSdwH03a2WRxRESkD1ejkAYCTsSqSS1iuiCrTY20G0dFnof5mNdR8QE",
-	"0E3icl1iqjRJuZapMvIk+J/tEyEnVEYQmb8CMhLJzHtixlpsZAMSKe6ndYKdbxYKgbHmAPOkomx7B7Z+",
-	"d65PaoBleJnTN5ZAo6kx0FMFZsAvPT77+midZE4OW6la2VE/q5BaaKtfqVSwsdkLJg3OuqZtpEV2Xzcw",
-	"4qr01Q8Lkzw+0fmPECD+8REVK+oKFZPWa/wEv//S7Oi5AACOrS6pzXJTMzEnBoNDYr+XJniha0nldfxf",
-	"LN26lLn8zFGaLyOwLnS3iOvV/YRDsymR2yX3fnUc33VFmLilS25+VnbwH5JgQGMF8176PCSWDaz3eBZ2",
-	"n0sBUIth9CyKTsIRhLfrQug9Xoqhu/7kSosYG0NZe2aWsYkqWAsyTLN+KwUYF6it3JbrhZRCde+v175i",
-	"lL4EU0HrX5bQg2TDkf4ZFX9eGZ4LgC5sFzc/y457WoDB9RupT+k4XplXeZEAb3baJBJhOnb39Pl+Mth8",
-	"92vz7LRSSrsZHiefM7hmNDvfkaM6I1Jwbay9Z5a+VyPst2XnLiA636taI3lTtapty+zyha15kphaIzdv",
-	"12l7Z811dqnuwXKtXr4Dy7cXvqBu0goFMfof0AglVeU2KPbfy8qgHnO3dR3UMvmBTJyZF+gf76c61+BM",
-	"u15lavmdrNBH6RdSuJktRr7zT6i+VNR74Rutr3zDWuVmMSf4Rygb/TdMt32ovAelquRSWsFhJXG+SYOh",
-	"ICp0+Ql8wngYp1H2XSF0BNHYWKGurdB31WXblKCcrX72E/qufkKof1dmUq0Uxct8vNXH0/gpeX7McX/E",
-	"Ni6bSwD/2fs6ZAFwDGJj9pwrhaS5mi24PAt6datOuhi4zr5xyiPbhMl+YaTHS612na9n5n/BoHpuvy6P",
-	"bb+gml7svP/Kd93/QGb599frLrb+WL0eiXD5Da1Z+DAg3kAk8Ag/tuIKrAv3w6xlGlXoHlf2thyR/jQL",
-	"rZnLc4/XUjMFCXDlnWALHVb2Rj8EMhHyVuUBC/zWOgf76RZVya0fQR+bLaxlFw33emekn3S//nR1dorw",
-	"PfMFu1vC7mNv2CP8fPs/lp+eu5fsNRpkMmJxnnhh5sJG5+hzdl5GF4TDivNKh4b7WvwLyiW3wvIcsNBF",
-	"7mjM7p77LDpuejM1d1/Yf8xp4JVw+WHYQwBOOvbjT5d/O80ujrZOH38slE7USRcipmzk1MoKvJpyYduT",
-	"GVVx0ON5cvnsC5NaFBexJ5/PRSd0uoSPZl/MesEzni1Scczmx2n9ewoKXx7Gc8Q/jaaHRSznmXX2TOtr",
-	"2N7Nj1/pM3KRaEkHAxY+iujKK/w+/8mIX789+HNfsfj1m7HHrCS2dtzcd6BESGPiPsWAbk/n8qyN6S0Y",
-	"kbFVagN9sLMTmyEjofTB+8b7Btp7bgfzk1vu9hF5dvdZO/RMhRCmFcSD+qxbcQEJiw2QXVd137pvGJ/V",
-	"xOQzL/lcZuEDmW4h9B0vLtGcMxwHM4clj/JvD2R9k0itFOhTWKGxVVzFWdPzy5yt8oKundVq+IdvD/8b",
-	"AAD//w==",
+	"7H15c9s2+vBXwfD3zkTal5Llq5vaszM/xZYdtb4q2cnmrTImREISagpgCdCymvV3fwcPAF6iDjtx2myz",
+	"f2wVmsTx4LkvfHJ8Po04I0wK5+CTE+EYT4kkMfzrnEyHJO4eq98BEX5MI0k5cw6c6wlBU/jrK4Fo0HRc",
+	"h6rnEZYTx3UYnhLnwKGB4zox+T2hMQmcAxknxHWEPyFTrIYc8XiKpXqPyR/2HNeZUkanydQ52HYdOY+I",
+	"/hMZk9h5fHSdKzwmi0tRTxFL1FpcNIr5FG2ny/k9IfE8W0+kBsivICAjnIQSJsyvZndHrQY/mNW01P/W",
+	"Lq9P/6hYXleSqUARiZGafdnKhPq2cmU7rTVLW7OuR3UCIuJMEDjTNzjokd8TIqT6l8+ZJAx+4igKqY/V",
+	"sreimA9DMv2/vwm1h08OecDTKCT6i0BN8K591j1uX3cvL25P2t2zzrHjOgGRmIbOgbNFppiGB2iaCImG",
+	"BGGGSEM9QjgIYiIEEok/QVggtf3/NaM3fT51XIfEMVfo9+snZ0RJGKTjqX0TIQAJnGcM/fhRIyMRsqtG",
+	"3R/t+D/ibfLP4W6w5/+AX5PWaHu4o3BWSCwT4RzsKfBKKtXWFeSQBV0KaDzkiTwYhpjdOY/5A/w/MRk5",
+	"B87/bGUEtqX/KrauNHj16SwSllkkogJNcagOnwSIxwgjAIh6Ttk9DmmAat7CQXiufnfKY4JERHw6oj5S",
+	"x4bkhCAekRgOGYVUSFFvqmUfcTYKqf95KHF0eXFy1j26zmOCnFBhD4gKhMOY4GCOKEOJIM4zzuPH7DzS",
+	"RX+Vw/DNbALNqJyg2QTDAQnJY6LOwe7eezr0T3g8pEFA2GeB/+Sy96Z7fNy5yMOfs3COcKA4hJAxljxW",
+	"ODVX0EdwNumCnnMYu9lhZHt4sdPo0zEjgcKdYSIR4xLhMOQzgH66eY393lWvc969Ob/tdX656fY6xx4a",
+	"wbGc9DodI7gQZwgj82IGh2dQT5dJEjMcftbxdS+uO72L9ln+9DBDCSMPEfElCRAwRsR9P4ljEhyi3xMu",
+	"9apShhGg2YQwFJOIx5KyMaLy6ee6n2d6dm+oT+J7EqOOWsTLnXG7sOMRpmESE1TzLHS8ehMpqvSxwmAq",
+	"UMjHYxKghAUkRl66U89FjKj1igmfMTilCy5PeMKCzzqli8vr25PLm4uCuDP4pDByBDM8g5T2MpBfcIlO",
+	"zDgvBOYLrsVkTHweB4DyVInTkLOxQJIjzLickNiSSs1LN+5pnL/C85Dj4JrzMxyPyWcB9ar94eyyfXx7",
+	"fXl5e9bunXaKEiTD7yFXskMgrk52u7X3ev+fP6DhXBLxDJBv57iXEeuowySVc3TNOdLb+iqipbCtApd5",
+	"JVBIp1SimrcAJK9+qFn4hIeBAP6WfieQVPJJ4juCGNcTSM7h5BQhU5/cMHyPaYiH4ecdXr/Te9c96tze",
+	"XLTftbtn7TdnnQUFQNAxa1CGpkROOOgvilaURKXjRJkGz+BRudMzO0L5Lb0ch0LCTFeUn4gREojFvSna",
+	"Uk9igv2JWhqqeRUwe5racIhiIuM5wiOp2F5P/aPRVv/wkCA+Z4HQkmBM7wlTRseE4MBYdbm3F82Vvvla",
+	"jzybUH+CZDxXsgSPsTpDfEcEEoQJ4uo51AKFlg4+ZkiSMGwWbJnV9smj61xzfo7Z3FCh+Cx87LWvO7dn",
+	"3fPuddEmkZyjKWZzECokQFhKMo2kOEQASNhbiBVMns5KdnJaqeIdajMo3c3L8RC7JbNeoXCotD1U8/IQ",
+	"8b4C6iRM0hCwQvOukEihicUyPDmJeTKeaKg/EVduGE7khDCpUIJ8njS/uWjfXL/tXFx3j9oldFEsS6ma",
+	"kn8hXXk7QxG9BR7TP8gLynivtDvvQIkCQYSwWq4mXPg3mmCByENEDceaqX+yQOnWFhJwWPXDAeOG5A1T",
+	"z4SOC8/9mATqeHAo7CTdYyT5HWEIxwTNYs7GqIbNjwgLMeNxMGCYBQg03jvGZ5lZz8TMiEWBp6TeHDAH",
+	"0EAkkdJySXBOAoqvAYifhQv9m6ury9515/j2vHPcbd9ef7gqiDJBWADrAHGKBeKMID46QPmJYIJnKCP7",
+	"efRIt4Zgbwg299VUkVcCTWFaNZ8VaGqvRUkkQRDUvGrAgZqYrg6YR1uZodqluMg82lbVxKJsrwoCU09R",
+	"jXEUxXxEQ4LoFI9JXfGOKFZrklS7t/yYKLbQlgUHY4AlaUg6zUFRyJiysQKgdi4dfHJYEhp9SHsqF96k",
+	"QaXbssynrFfv0+IIUYjZ2qMKMXuHw4TYD9qJ5D3CyCw35JDzkGBmX+kA6YoV2167OTXMVcyDRLuBFnEE",
+	"XB3qANQriI80tStjlEkkkmH6vovoCGE2b240LafG97wBXKOY39NA488abIf3UjDGXBP7qo96PCTpB5Yy",
+	"V3+isbkP75pPH/Me71+1C9y6LwEtzGLSKQxSlM+xeCBlRMiBIgWhm0P+jyn0+PA34ku1pXYiJz0iwKv8",
+	"qUQ2wJ6XHLuREPDKIQIuSKWiU69txBgwhAP0huCYxGiQtFq7PrwOP4mHalRq959QEgg+xsjn/I5qGl7A",
+	"ikSsP+QbYRzveXjrjZgBqqBwNMFsTK6M1Mm5wvMiQSO1fck5cHwex8SXaMJjQdBQaVfxHAmJIzhKRma5",
+	"lzFSdrTiZSxAjMzA9y9ENImxIAaN8yyrPNsnZ4ofzggby4lzsN3a2asAUGHGNcRg3yvDqjxxcdRK4IWU",
+	"MKkDQqVN6L8EG/DR8irsl5UTAkark64+KcO7jQvmfxkRkozHTftGGl85p+w3qkhl4yPVHMO56Xd6i0eW",
+	"ioxVcO/ASzlpsOrlYyqiEM8v1KuP+XVuerab87iFE7DsKcohglpH1YEck0jphcyfK65XEe/ykghsWS/g",
+	"M+YdKjqHA9bBIOz7JJJIO5fuFccUi/TvOg8N8iAJE3QYkgZhyh741UkipY3xGXM+qoXkAFbJt9QWUN6L",
+	"BZqEmi3FnxQtcvS2rwNqKflV0F7Hnv6C77IYijpE6gSwUql9LEiDMmU2U0nvSTgvLmQp/qZCMQ2BZUvd",
+	"2a/iDCeUhIF20y5QqQmoVYEL/uRqzvxT//ICgVQhMaJM8kztNRp9Gid+pQNtxd2k8bqFxaUBvE/5zdtY",
+	"HtJBrSIUnXUMRG8qG7sKbd8SHCqQlQGSiflsOfxu7ZTms6qZusfXSgRVsysaXGtB65D5T5PhqU8v6U/9",
+	"mz+62xe0K7pTGf2/o+4P3d86dPRLk8x/ivzdc/UKD972Zv4f/P5sJ7zzj/ZDcnoi/dOHsMtaTX8nZMPp",
+	"SSv490/hIqtKp6w69MuIsO4xOuKMKVaY2mlwxEbBQFSIhATIYAGOomYRDbd/2H29t4ZoFrQivagqAJ7x",
+	"MWXP5PabsvflDH0teUVPENPr+GzV9rVKaVMdSmcpybT4YxWvz9tbj5n1GMd4rjeip1hILlhUu4XJbNjg",
+	"VcmlDoSt1ebLKAFbctMcDZ0QoYdbDqd+Sr/V5uQrgTStGs5m7VxBpEBUAtsy4qV9dN19pwz+/k3/qnNx",
+	"3DnOzZuXTCyZNu5xrNiegA99xdHVh4kA4RiAgFq0DdavEhYJDg+IauoleS7y0jV59S8pUqv2DMGdDMeL",
+	"K36t2MD2zmvkT3CMfUli4SLGQdBxJdo4Q3ESEnFo4m8yThg46pp5YZbTNPI0tPO6wEZeV5CfXdo7JSkW",
+	"KeTePi6bySVs0+9V4dWVsdCrT0pMaISUKbYen056HQVZE2DeEJdOYqIw6SomU5pM9WGEeAk71M6EdIYF",
+	"praps2EBOvDhMuCsweUUQiVcVuBQmGxW+2XxuAxrtVSlvrylQvJ4/rmcFMbqQawUlBj80NWfQfpVkbFW",
+	"srVKWOYGXTSnnu7Gyhwppfw4eK60KXUOmkrvSR00OayEfY2RMYZnBRpdzuNjgstuVOf88uL67e3R5fnV",
+	"Wee6c7vT2vlhe3utHpV6LsyQ61wYV+keS5i+3ImUBhRaa0WQGaVyYuM+rVL6eydH6Me9/X8i42RG2mOs",
+	"84Sw4uzDkCDP5wHxKhyW4H7eyHl7pF59zDzS5bW8n2CJZoqgtGsdFpAPvLgQJY4Ij0JS6XaxuXflkU94",
+	"rHVz7fo1eRnCRQT7kzQZDRRxyHDchKhydkqFdpJzoFcprjTQDshcUInmI5GvIDNEVG5SLNEZ1Lhvr6+v",
+	"rCxWJ1OwayAbcBMdSDvyFzmkmPBYIpFMpzieWw+qxRo1TtGMqkw4zPYhTcijPMtNr4tiMiIxYT6YwZSN",
+	"F2Y6RF4ujqDTo9Q7Y8JITH3EmWa/2WryYYd1dC1NwAIAkfN0ArKvoK8jQwwLgNM0BPHwVGr4mCExo9Kf",
+	"IM50WlBIddokjwg7gNcFxJw088MixRDqkwEbx3wmXCR4tSTCej4qUcCJjoLcMT5DNcwCNMJhiIbYv0Oc",
+	"IU9v0IPgVB5mVVmyGwm0cv6a44KM02Hc286/jzqdY3haNcNiWDOfG5hPYTrvXL+9PL5Vj9pnZ5fv4eVc",
+	"HmcpmN7vnl7cXN0ed/vtN3qqy6MefK2+6Z7e6JX2O2cnt+8urzv2d69zddlT47XPep328QfzAF6+6Jy2",
+	"lRJ6+/by7Lh7caoW0L7unF72Pty+7XZ67d7R2w9qoPZ55/aq3e+/v+yp7973Li9O8w/6l0fd9tlt++jo",
+	"8ubi2k7dPj7vXtwevW1fQFrR8c3VGUDl9uqmd/S23VcPO+dX1x9u37SPfr65UlpERTrS0uhgdfpLmsz3",
+	"UeP2iIZLvFQCkhp1cowxBfiMoXtKZoZB0FghJE+YXBQeLxC6okHUvqK+TOIqSrzHEsdpqjVk21OI9sp5",
+	"5jBobxT4+bIxsi8RAHueEgFnog64O62sTyiUSqizxQaIyn4IsMTopnd2iDy1Pk+nXiRMENlE7yH7xrwu",
+	"OeQyohGNNY+D6BtwrVcC+RNOfbJZwO0rxdA2D4Qti39Z5TAX6spjZwnwS8RK+sISG6pwdgph8AHElrci",
+	"Nj4cYkF+2HPpuzeXvVnr59Mxb7fb7Yv+zaRzM1Y/O+r/3hy1P6j/jk78/k/qx/FN2PnlXW+PnV6MP5we",
+	"7x3P2m/etDvtWX/n8qYNn/zUu9nvxHc/jcfjf/2rwnRbiVJt5OUWWovY+D+/RWT8nzEd/WdGhlHdLtxT",
+	"uAW5HgNn4Cgc8kOC45IDb7dlClzWKOsbQDuHMRXqKYl1EoHhZ8jHU6KZSM07uzxqnykDsXt8ddu2P94o",
+	"OzGk7A4S0ExSaspxIF9rwFLx7ENsT9nhqL3WthywTYUxLE1xdbUy8983wNp7BAeUEVFpkgg5jslaNbgc",
+	"UAGgB/Tp3y0YM2Z+O17VifV4uNotpSh0vasDgmSuA7J2Q0cHBG9dnROiQcnDJSRqInF69AVKeXbUCz5c",
+	"BpT1Djv1ecnFocCgEBdW+mUdHEUIQ7HZmN1EXzsoOiNDQaX69huJiaYLLp/kGcH3BJFpJOeKWQy5RCMa",
+	"hgqzD6HQKgxJAFlPYGKOEqFdmPn4wAY88ymhVXWkSdRhSnoH5SO1T0c4FGQR9tlHaxyf9s3KBYAVU41T",
+	"1mjOeYoXVvH0nJmnBNZuIqXNGYlevcg8XqOf6XRxiU9Gu9L6lh6eXt0GiQpqbWtIsnrpL0xfSxB3+YbF",
+	"ujS+fHopNqmTiSCxqToRWp+lq8yaUmqBVpF1JZeZZzbhglTYIGNF3oyjexLTESU2qLxh1H1DcyrzDO24",
+	"T0kLXExAeAEjaEH5YmmxG2GBSC0OBU4oiwO3BsBWu+9ZMRETErdqEYmnWC2j6Cx+kqH1dQ2JZcj7JUKs",
+	"OgXtvy62+k4RzXx1jtyzQ+2fEUBfEThXkCR+ElM576vD0XMNISNxRQKEUBZIIcNR+8i13mbKqAKunX+E",
+	"RCZpUaRFCyBrYZbsGCZSRnC0etwj+KSqXiI3LVDXcK6z6pMoZZghH1MmUO2tlNElC+cu6uMp6VNJ/nWG",
+	"H+ppPwG9rkyQGJ52a9aQyx6P6M9krvPAKRtxmzSPddpv8XPwcELaO8FTx3WSODT7EwdbWyW+uRWQexKq",
+	"oxbOQpK5HVABUaTs+5VAE54IMuFhgEISjEmMajMchkQKFxEmY0qEi3wsyZjr38MkGKu/Dhhl90TIqTon",
+	"FzEi0YzHclJ3UZwwnV86nSZMSYUhx3GgwyH3XKpRdIWsADBrP4Orfg+YIEoJzOqCc0FNW7WijmXKhzSE",
+	"ZBidFt0csAH7n/9BR5zdK1HEmRiwhk6k0kX7YPmAMzrkMxIf4SkJj7AgTXTOGYH6P8yQoWAbzFBmvEmx",
+	"9udIbWbAEKr93HsPUfcpZTyGx/Um+iXBSgYCkKKY+kTvLsbSzBsQn05xiDRxCVQbONs7zX2w/QdOvakW",
+	"fE2nREg8jfQnvZMjtLu7++Mh8nFIWIBjFKTjeR8+fPjQOD9vHB97h4jcK6IfOAGeDxwXDZwpZ3IycDRY",
+	"ERo4M0LuBo7aKFj/upQ755BHSn6gP5TOXWsLirf6hCehIgrTDOMQqSEgVyKWiDMFuQDP9coVOw90eZyu",
+	"e/QUt/NQTbcEqQMwPMX6PFQzA6KdlouwRFMuJNputfRL2qJTa/Y+Aed0oXWHi9THLgK2+ejBpB3YtC7M",
+	"pgJ5y0pOPFSzUcJ6KS6YRBGJG746aB0iVBMvi3G0je5k+ZLxe5AHKiT6xz94vLyG9x//gIFhbwLttfZs",
+	"hfReaxdiIDQQajo13lDHikigN4nV7MUKRO19hPgK1as0dToRiW38jDLkPTQMGBrwMmyu5n0aOHsK5w7Q",
+	"rwW3/keFN3utPfhLGqf4+OjVXUQewHqGGhRGhMG3bFlTPM82eID2Wi1U2Rtjr7WNFkqj1ONdlOsigGoF",
+	"3UeNnNU51Ze0GKgtNBMQdTXyPvIWAy1qzu1dwLLF0l71t320rLTGRftqd2lNPGDtfksPVlVbamrmeWAi",
+	"ZELiuQ2SFYNdc56k4o7xGbKhLjW0jXYBycIRA3q0TWKoLV7WRX8pom3vqm9Kp+WqB8wUFZlCZWErlWFU",
+	"722nfexprmgcLOkw3mnn2ssdfS2JgHX4E+LfqUmhNwBwCG9rApmff3guQGcL+o/8oUHmbQXcF179IK0u",
+	"S9OwWIBM2SMUOqgJXSBcnihYpctsaxZfruQGGOicyW10Tt+ghIVEiFIFlYBTUDQ6o4Jo0nhoTPFDQ43T",
+	"gMJ2r36YVsTB6CBNNAOmY8ahE0TWJQZWkxF5CxZ5YRTy/LdTHN+RQNsA6m8HSCnrGi4QMQ1nanVRTITi",
+	"Q5ShtIuQlXVGfxED1q9WWgxLwKmC5YGqYyaxtSA0Dd1bHccoWQPmlbQYr4nexHymbEiroMUknFuk1J8d",
+	"WuFsXxFESaCNi1WaCGylzOHp41ipHmjI5USXOGqFzyhuM73VYMCyNUCLHn06imnb/ZOssnq3hQIFYItT",
+	"CmV5jLZfm+f6LQCkO2BQhw3c2udKjYAgkD2HMkjA3Nasn8d0TNmAHcVciIb+V1YtrM7ZuLaUlB3qcUQB",
+	"WfUngNIiE9kD5h1d9vqWl91e9rqn3Yu+pw4U+o7UlPKFG4JEWCkggRlIuLY904B5Vo3EUdQsqZLeoY6B",
+	"QcmqmimjRuj6Um+iE7BUzarMMmFlphTdEkEUk1FIxxOJat7llZIFfa+ewYBKQcKRwciQz0ShfrWW82EM",
+	"mClY0jhQxCfPRd6RLj1tXM8jQ0jevxvGeGp0j70UocxeQOOE6miDOlrkKw5VqsteHMue/fsJh34+Pg5D",
+	"pT+mzGXASmLbYrH30FAsXwjF0HR5f1a/T9iIx6A5CjSLqZSEHQyYFyXDkPoeFGAaaNRd5GnFQslKNl8I",
+	"ZKsXIp3GqN4oKdTQ7YANWEHKHpYa9Cg9XwvmBVmrRTB8DfMXXRWHA1Ys/BgTWZbw9SZ6n/LztCoaI8ZZ",
+	"Q+83B7yMo27ruFFIfcJE3ul4FfMopkRiaOu22lCyX2e5Qql91L7qOq5zT2Kh7aZWc7vZUi8qaY0j6hw4",
+	"u81WcxeseTkBK3cLR3QLALBlNqyejomsbpYXuFCUJqRmI4fI+91DUyz9CUl7dfFY18/UyoUrLgJjkTJR",
+	"b6KrfDGuMW7ISCKegFMvhR+UQZ9RIc/N8txCo8Ffq50s2Stb4Kt5dNe+By341HslS588SCWLR5QBBytu",
+	"cllPvt+LjQkKjv9FT8XHUp+9nVZrRT26rUPfrHg7VxNQUb99yQgYKIiPLMJDo5c9vYKqgdOVbuXaAcIn",
+	"2+s/KXdggO9213+XtQhTX2xv8EW5ydCj6+xvsqm0IRd8sMFEFT1xwKOkM/UM8lrgOq4j8RiimPbJR9ex",
+	"bNU5cIAUYYBFytz6RINHTZchqQpMtbXgLWSMwLsUDMCyU9ZYbHo0ky4ESSYmxA4x9xpYQwv5UF59kUqP",
+	"YSBTNbKA0nuL69UfBN8AxunVr/4ibRL27aGoPogsMmJUGoMTAZZ4Q8RVjwpWu1ocHO2vFTl1Hw1kf80l",
+	"Fn58fHwqh09bzT5+XE43WzYq8uyxXSdKZJUrVgqtevA41VTAT8O4bosyz4c+ALaQSWOiXLnmB8bIGrCa",
+	"6ZTgIpxI3ogJI7N607iMrEVgcoDNkU1M1IyRmY7B6AQ7KRAjD3LAjALZRBfQkUPZzzanzJD7ckoHtaVI",
+	"631iBPKVjpuY4d/wYP7FRFe+euWx6M9XBufjC0rNQv1bddsTDffvvCvlXXvb+5tsqaL3zp/H+PpE5gMK",
+	"Jgj41TjdCnZlA51fml1tykMgR6nAQ9DnsJDlDKSn468vwUDyeWHfGch3BvICDES3hMnzEJNP8FfgIVlS",
+	"1RdXeqBcOXNMkhVcBSKJ4CoURqHUPt4vzEf6tlDoJThJMb3tOy/5zkteQhnRPQCUHRET7Et6j3NG2Z/H",
+	"U4xjXmwJyDJt5DJGjaOwSJKnRALKFpNSX5BAihMtIREdCm9+d1WtwEBbVdZIIgOvHNZZNKj2WKWCYoE9",
+	"L8GFF2DSi2jw9Zj0E3AQbhjhMySI/O91tn6LDPgyIgxBBh8XKSFsTAEp00zkZIsGUQPbWp5F/emdTi3W",
+	"5tayTkrQPhfLJDaGWL6z0iuB7ojSuKSrmyzF7oDhJKBQuP0vE9NOG4mb+CANXOOSqjfRCVWaW05RG+Zy",
+	"oEUCyZEuIqEgAxZSdld41/QHMKkPpUxpiH3SON8GCt2RSNb1cEg3ahAID5hRXCC1RicQ2y5S+SQlGH9+",
+	"iPZbu9VZKrabuL7VgbIBq2ymXg3BXOrSiEh/ArlLizEoPu6y91ROusdX7RfiYKUGYF9bz8yafK66QuUQ",
+	"wKiPKd+Y02RiLCRemLyGr8/qflz/XXoP0N+D05ksZ+fg148FxdO06dbZhayqLDvlSjl2qEBeYoU6+r1M",
+	"Cf1RfZW2CMjrmSnLbGhO1aDB0jj0dZbvQAPbVw64tTBd13PLVlsqFkgDZwEmsXjhwqJ5eUqkove0eekL",
+	"kl86xxLlId1z89vRLJcg3FF6fHxUhW0bIdki9gyXC9y2QF6YcvAgapucPI0/Vm7quuHb9s1xt3Nx1NHZ",
+	"M7aEOJ/DnS71jZWUzZUC4813gfFdYPydBMabryAwgImvIHmIYxQKdBCWxlUJ3zaVgCjcJIGqL5IYE5kq",
+	"uwOmdFWd1eWmZQhKC5Z0SiBl0/ZytMqy0S/tbRi19Iu91na9iSBTD223Bqx8AQtczMSIWQY0Y9hvaWNA",
+	"PTYSwbRU0QyNMrS9j6aUJVCsMkpiOSHxgKVjmszavZ0fUfF6F32axezB7D4WHgaQ9mWuVaMiN82A8TA4",
+	"RBiJBM51lIRGwuYC3XoPr0wFx1IN+4UYZaEz7Hc2+Tls8s/gens7G/Dm8lVQf0lumV5NE6BcYf9zOeQO",
+	"cMhCq60KLsm1Z66aTXasF8BySmprJfSlHaV8FYN0iwmw+WZnE8rGA1YTkoYh2mnt1Zuob2/AKTFkzeQw",
+	"m6fZvVltRi4pnsfL0vDTGgwDfd3DTb2BQ0hhc/V9n0NBmIRqJehTB5nlJu0duCM26cywriXs6TKRGyW2",
+	"GZqGXNZvUFf/VC4//fXjo1uqiIVHjwU878AJU4FyhaNP1OJtQ/7q/MYrm0UVzk3WoigHGgFzAf+0oUdN",
+	"zFGgGlRyuqZU1LWlmwMW4bkpBDXrFnWQ61BhFGMmsK/rjmD8hWinqfmQM57mWgrERzovH6S8jWrGCSgg",
+	"nPnEtcVoepWj1BVn37W3HY/VO7nKuwHLXaeJalj3MUrLA1KTRusfWQuFNAe9MpvLZm4+I2vzubr23yKh",
+	"spCNmx7tquRK0yirRCtpBLBSS14Rv1M0lS+arwzm90gUYt/QUkETJkUP8StTcpYSimLRVF9mBnWB9Sbq",
+	"6aKgAQNU1HH8QnfFxSYcme8GrpxOb/irsCtcpX23kFfs4Ohll0naO6XSbVChVXxNvno9+bpR/a2mVsid",
+	"tB+S3xMcisKgnCnBBwZDeR6j1uqb7oQcMO++0AjBy65j3W5VKeqKQJYp5QNW0Mrrpu+okDyE6n9N5MbK",
+	"GCe2ACvdCiRyE6qOror6i9cavZACXn130kaaeAUP0qMF33Xfv4zuW86IyiPgZ/I3nbtQbtG62MS10OX1",
+	"o7uRdgxaQGOS9XqvdDlf5GqeClX/th9RpeO40Eb+Be3LwjxLnMdmh80/A/v/xGSGLLNXwchCIY+Pad/2",
+	"RXSswBSxKunlKutI/5InLZad8RCHmPnk733G4nmHm/VZrmQAR0bc69aLJnRgm/Hm+sDYkmyl0SgbxN59",
+	"W80fzKQviTBmiiUYY7b998WY9AQ2kk+PS7JhtcjTSlegG+NBdejhyrxYMeGzLN+epf1sK2p2TnTzhWIL",
+	"iDQ7gs8Yquluq/p6GYuN2tdUzzd8qNL/Ct0RX0j9q+zA+JX9sGuIIYElBiWi+O/WLf8kItTYYCOpTyLB",
+	"KrbdoLbXdSV5evnu07ovzJOaYCu6tTrfDjp/gwKitFNl40IHSWi2gmKCw3AOtKY9T2psc18GZrpdrOmf",
+	"Zf2pyhrMdW8AExC4gjZH02CaFjT2auRl9Xj5huUvVZFX0RP9OxH/TYm4T6ROliQ4zpOyxvyn2HzFtkXO",
+	"we723v4/d14Xad06lVco4P3U7/xi6Gcujl5RhFFwgSPs6zDu303FKrd0WR0LqGTuutpgeeDqyGaRImiy",
+	"n48CaIciXPxPWRN5ppW34f0Tzsg84lLzaX2lFQoJvicDBmz6YFkXbyhMMiXcZnYT7WqitpEQ+1kfThty",
+	"j0g8YMVgvRIJE57EqFbh89MNnNTq6oe5uzrSb80NHhEBh6jJaw2xkChhMk6grZH378YJj2c4Dkigfnlo",
+	"wqPMT6q+1dCwH0Qxf5jbBlbl9jpQGgpp0YHd3oHuilO618eDPhM2yGmCGJShRBD1wY/Q/Unnc3hNdJV6",
+	"T5XYrLwg0lbSL9wSWSkFobP9C5YXZG3zNxJ72183h8C0URN/WkbB08vBvoWUq286+UBzyVxrDx2F+pys",
+	"rF3wx5bu8/roLuZrbeaCXVpVVgr+wpqq29jYwhrLeflodAjNAaGjXdYFttIN8xcrUyuUX337qb7vJ0SH",
+	"DM2+zA17z8gN0AG1RiGcWZ34Z6LdMzN1IRZGiwHNQ+TBtRjlqGSa3WI/bA6YzdMr5QyKxXCeTbvTbUXX",
+	"5dyVwnsro3tDuAcBuoMuBvqqRGKxH/sLicbqpu9f2zIsXO9cQV7vl+BDTMcT+T2U+NcLJfZIIw+3LLvl",
+	"ywQWV8sm0zSxOcfTcGUtymVEWPuqiwLuJ1Pjxyk3xYR7sD60z89081Fjc0DPW85DoVPUFAfqH/8sDgbM",
+	"tth9aFADVdtkt9YjAffD+SuBvGHCgpCgRiMmU35PGtnbnlEEpzSE+/94KFAQ82jAqGlBRR78MAlIkJUW",
+	"nnJrZwznCCCAI2rqcQAKVezllEiz/6dJTgvVjLTLTRGra2A4k8o0+Pbl4vUEmtnr7eTwOOv/vVwns6ds",
+	"eKrF2ESsat+ZeSigRWsUYm2WpXfq6Fb1pQ6f1b04b8TLd+L8+MJenE1aYgJEvzfEfImGmIkotsPU/17W",
+	"WuApDiBzR4KVEcB6rfYJMbNhIlMFj0qTlyWWOy5y6ZM/opz7YjGRChZkrid8kSSqdII/yQ2xyv2pTvBb",
+	"6EDzvcpree6WdRYkouCyXU6cTy3cgpE2aWTrBblusp6LKFP6ir2OHvyxOFRmkGlf+1lNpHS6bkq43/vW",
+	"fmt9a0GPWZlY/WQUfmrP2mVBqWqsan1nyX8bLD2FJqOfy1K/aJ/kNYlMkIwEVqLp54JT1SgXy8npQvUm",
+	"6kECUu4SHOhCrK/VHrDCBWjGE515cSE5KjV8lucovaBqtXgJ61d2X/0d6fi7LrY2R+rLMw53mX4WcH+5",
+	"+6CtdC4SQ5sMMI9jwgK4W8s4kHLuDNupHAuINgrtDYOLgkxyRHxP4gGrJWoIc5fWlqlr0f69MUEzHt+J",
+	"NP6rfR5EX4UuxCHCaEqFgLv9YZpCkVz+Ar28y63kaEOb+NkG7BmONrSBn23AnuZoO1bns5YDSfIgtyby",
+	"We61t9fnZwD8b9+/1itg6+c72MxdcMvpw6DfTquFZhMaptmNanS4VhQikiYgZLJGoB1aZVDyLUz3knqj",
+	"mWF5ZrhvUk1wSO//CxDiyuxI7YapE98cJQAB9O1/S89fnzth6IoLOY5J/5czy5J03zr4Y65Gvol6JKBC",
+	"ZxdpsQOeKcWgrNZxMGBpqeVImTZwj6Lk+Uk0sqVj4RmeL+EfPYIDarb+YmiVTVKBWeqP8z8Flb743lxn",
+	"2YWtT8plVV9VQeqC69vc5of5s05T/k1AuYZRuia44rGu73nVxeCQ3pbGjc3tdoG5Bg8NyYjDJX72eyXA",
+	"4RbMQI2bxp11/wWNZbmlGFSrD5gVvBgZKCDKhCQYwtGrWbSdWnKtEyAZ49EImPDmtPms3gVqIaCFaMup",
+	"Ig9DB/AKek1OlVHS/MC6ovJqEZb2blC4WE/oiwXTzD2JZlgghdVWJah5U3xHlITw9OACTaSMDra2Qu7j",
+	"cMKFPHjdet0yad/6drgtsOEMjMrL15zdzR2tvVwz2whcXdjMLizLgXnxDjRzR6er3ehp36csiA4dPCqq",
+	"tQsNP2xqWsNc8WZmhvSPinvXKpJIiw6+A5tw7BYzj91iDXt6AVY2pY0Vbzyrrh409XX6hldbT5kNamrz",
+	"FsZsl+zc9Ka1V3BXgLBGs67eEYVFl+4SFlAhX8/NaluBVxyauRnbNq1Nr8/Uh1JIM1o7Tdr5dnGe81Ux",
+	"xbUDa2vm8ePj/w8AAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -108,7 +108,7 @@ type AuthResult struct {
 	User User `json:"user"`
 }
 
-// ChangePasswordRequest defines model for ChangePasswordRequest.
+// ChangePasswordRequest Example: {"currentPassword":"correct horse battery staple","newPassword":"a longer and newer passphrase"}
 type ChangePasswordRequest struct {
 	CurrentPassword string `json:"currentPassword"`
 
@@ -121,7 +121,7 @@ type ClientID struct {
 	ClientID *string `json:"clientId"`
 }
 
-// CreateUserRequest defines model for CreateUserRequest.
+// CreateUserRequest Example: {"email":"member@nestegg.example","name":"Minji","password":"correct horse battery staple","role":"USER"}
 type CreateUserRequest struct {
 	// Email An e-mail address; compared case-insensitively.
 	//
@@ -170,13 +170,13 @@ type Health struct {
 	Status string `json:"status"`
 }
 
-// IDTokenRequest defines model for IDTokenRequest.
+// IDTokenRequest Example: {"idToken":"eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJpc3MiOiJodHRwczovL2lkcC5leGFtcGxlIn0.c2lnbmF0dXJl"}
 type IDTokenRequest struct {
 	// IDToken The OpenID Connect ID token the provider issued to the app.
 	IDToken string `json:"idToken"`
 }
 
-// LoginRequest defines model for LoginRequest.
+// LoginRequest Example: {"email":"member@nestegg.example","password":"correct horse battery staple"}
 type LoginRequest struct {
 	Email    string `json:"email"`
 	Password string `json:"password"`
@@ -207,7 +207,7 @@ type PasswordValid struct {
 // Plan A membership plan, as a request sets it.
 type Plan string
 
-// PlanRequest defines model for PlanRequest.
+// PlanRequest Example: {"plan":"PREMIUM"}
 type PlanRequest struct {
 	// Plan A membership plan, as a request sets it.
 	Plan Plan `json:"plan"`
@@ -257,12 +257,12 @@ type Problem struct {
 
 	// Status The HTTP status code.
 	//
-	// Example: 404
+	// Example: 400
 	Status int32 `json:"status"`
 
 	// Title A short summary of the problem type.
 	//
-	// Example: Not Found
+	// Example: Bad Request
 	Title string `json:"title"`
 
 	// Type A URI reference naming the problem type; `about:blank` for the generic ones.
@@ -302,7 +302,7 @@ type Profile struct {
 	Role RoleValue `json:"role"`
 }
 
-// ProfileImageRequest defines model for ProfileImageRequest.
+// ProfileImageRequest Example: {"profileImage":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg=="}
 type ProfileImageRequest struct {
 	// ProfileImage A `data:image/(png|jpeg|gif|webp);base64,` URL, or "" to clear.
 	ProfileImage string `json:"profileImage"`
@@ -324,7 +324,7 @@ type Readiness struct {
 // Role A member's role, as a request sets it.
 type Role string
 
-// RoleRequest defines model for RoleRequest.
+// RoleRequest Example: {"role":"ADMIN"}
 type RoleRequest struct {
 	// Role A member's role, as a request sets it.
 	Role Role `json:"role"`
@@ -333,7 +333,7 @@ type RoleRequest struct {
 // RoleValue A member's role as answered (`USER`, `ADMIN`); a client must accept other values.
 type RoleValue = string
 
-// SignUpRequest defines model for SignUpRequest.
+// SignUpRequest Example: {"email":"member@nestegg.example","name":"Minji","password":"correct horse battery staple","website":""}
 type SignUpRequest struct {
 	// Email An e-mail address; compared case-insensitively.
 	//
@@ -352,18 +352,18 @@ type SignUpRequest struct {
 	Website *string `json:"website,omitempty"`
 }
 
-// SignupEnabled defines model for SignupEnabled.
+// SignupEnabled Example: {"enabled":false}
 type SignupEnabled struct {
 	Enabled bool `json:"enabled"`
 }
 
-// StatusRequest defines model for StatusRequest.
+// StatusRequest Example: {"status":"SUSPENDED"}
 type StatusRequest struct {
 	// Status A member's status, as a request sets it.
 	Status MemberStatus `json:"status"`
 }
 
-// UpdateProfileRequest defines model for UpdateProfileRequest.
+// UpdateProfileRequest Example: {"name":"Minji Kim"}
 type UpdateProfileRequest struct {
 	// Name The name other members see.
 	//
@@ -371,7 +371,7 @@ type UpdateProfileRequest struct {
 	Name DisplayName `json:"name"`
 }
 
-// UpdateUserRequest defines model for UpdateUserRequest.
+// UpdateUserRequest Example: {"email":"minji@nestegg.example","name":"Minji Kim"}
 type UpdateUserRequest struct {
 	// Email An e-mail address; compared case-insensitively.
 	//
@@ -415,7 +415,7 @@ type UserPage struct {
 	Total int64  `json:"total"`
 }
 
-// VerifyPasswordRequest defines model for VerifyPasswordRequest.
+// VerifyPasswordRequest Example: {"password":"correct horse battery staple"}
 type VerifyPasswordRequest struct {
 	Password string `json:"password"`
 }
@@ -489,8 +489,8 @@ type SetMemberRoleJSONRequestBody = RoleRequest
 // SetMemberStatusJSONRequestBody defines body for SetMemberStatus for application/json ContentType.
 type SetMemberStatusJSONRequestBody = StatusRequest
 
-// SetSignupEnabledJSONRequestBody defines body for SetSignupEnabled for application/json ContentType.
-type SetSignupEnabledJSONRequestBody = SignupEnabled
+// SetAdminSignupEnabledJSONRequestBody defines body for SetAdminSignupEnabled for application/json ContentType.
+type SetAdminSignupEnabledJSONRequestBody = SignupEnabled
 
 // LogInWithIDPAJSONRequestBody defines body for LogInWithIDPA for application/json ContentType.
 type LogInWithIDPAJSONRequestBody = IDTokenRequest
@@ -673,19 +673,19 @@ type ClientInterface interface {
 	// Corresponds with GET /api/admin/settings/signup-enabled (the `GetAdminSignupEnabled` operationId).
 	GetAdminSignupEnabled(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// SetSignupEnabledWithBody Open or close sign-up
+	// SetAdminSignupEnabledWithBody Open or close sign-up
 	//
 	// Takes any type of body and a specified content type.
 	//
-	// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetSignupEnabled` operationId).
-	SetSignupEnabledWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetAdminSignupEnabled` operationId).
+	SetAdminSignupEnabledWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// SetSignupEnabled Open or close sign-up
+	// SetAdminSignupEnabled Open or close sign-up
 	//
 	// Takes a body of the `application/json` content type.
 	//
-	// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetSignupEnabled` operationId).
-	SetSignupEnabled(ctx context.Context, body SetSignupEnabledJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetAdminSignupEnabled` operationId).
+	SetAdminSignupEnabled(ctx context.Context, body SetAdminSignupEnabledJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// LogInWithIDPAWithBody Sign in with an identity provider A ID token
 	//
@@ -766,7 +766,10 @@ type ClientInterface interface {
 
 	// LogOut End this session
 	//
-	// Ends the session in every store and clears the cookie. Without a session it does nothing.
+	// Ends the session in every store and clears the cookie. Without a session it does nothing
+	// (still 204). Send the session token as for any member operation (the cookie or
+	// `Authorization: Bearer`): the security is optional here, not absent, so generated clients
+	// attach the token.
 	//
 	// Corresponds with POST /api/auth/logout (the `LogOut` operationId).
 	LogOut(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -774,7 +777,9 @@ type ClientInterface interface {
 	// DeleteMe Delete the member's account and all their data
 	//
 	// Permanently deletes the member and everything that is theirs (board, ledger, points,
-	// payments, sessions), in one transaction, and ends every session.
+	// payments, sessions), in one transaction, and ends every session. When two deletions of
+	// the same account run at once, the one that finds the account already gone answers 404
+	// `NOT_FOUND` (a later request with the ended session answers 401).
 	//
 	// Corresponds with DELETE /api/auth/me (the `DeleteMe` operationId).
 	DeleteMe(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -784,7 +789,9 @@ type ClientInterface interface {
 	// Replaces the password and ends the member's other sessions (this one stays). Refused
 	// with 400 `SOCIAL_ACCOUNT` for a member who signs in only through an identity provider,
 	// 400 `WRONG_PASSWORD` when the current password is wrong, and 400 `SAME_PASSWORD` when
-	// the new password equals the current one.
+	// the new password equals the current one. Wrong current passwords count against
+	// `verifyPassword`'s limit (10 within 15 minutes, then 429 `RATE_LIMITED` with
+	// `Retry-After`), so a stolen session cannot guess the password here either.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -796,7 +803,9 @@ type ClientInterface interface {
 	// Replaces the password and ends the member's other sessions (this one stays). Refused
 	// with 400 `SOCIAL_ACCOUNT` for a member who signs in only through an identity provider,
 	// 400 `WRONG_PASSWORD` when the current password is wrong, and 400 `SAME_PASSWORD` when
-	// the new password equals the current one.
+	// the new password equals the current one. Wrong current passwords count against
+	// `verifyPassword`'s limit (10 within 15 minutes, then 429 `RATE_LIMITED` with
+	// `Retry-After`), so a stolen session cannot guess the password here either.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1166,13 +1175,13 @@ func (c *Client) GetAdminSignupEnabled(ctx context.Context, reqEditors ...Reques
 	return c.Client.Do(req)
 }
 
-// SetSignupEnabledWithBody Open or close sign-up
+// SetAdminSignupEnabledWithBody Open or close sign-up
 //
 // Takes any type of body and a specified content type.
 //
-// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetSignupEnabled` operationId).
-func (c *Client) SetSignupEnabledWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewSetSignupEnabledRequestWithBody(c.Server, contentType, body)
+// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetAdminSignupEnabled` operationId).
+func (c *Client) SetAdminSignupEnabledWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetAdminSignupEnabledRequestWithBody(c.Server, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1183,13 +1192,13 @@ func (c *Client) SetSignupEnabledWithBody(ctx context.Context, contentType strin
 	return c.Client.Do(req)
 }
 
-// SetSignupEnabled Open or close sign-up
+// SetAdminSignupEnabled Open or close sign-up
 //
 // Takes a body of the `application/json` content type.
 //
-// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetSignupEnabled` operationId).
-func (c *Client) SetSignupEnabled(ctx context.Context, body SetSignupEnabledJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewSetSignupEnabledRequest(c.Server, body)
+// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetAdminSignupEnabled` operationId).
+func (c *Client) SetAdminSignupEnabled(ctx context.Context, body SetAdminSignupEnabledJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetAdminSignupEnabledRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1349,7 +1358,10 @@ func (c *Client) LogIn(ctx context.Context, body LogInJSONRequestBody, reqEditor
 
 // LogOut End this session
 //
-// Ends the session in every store and clears the cookie. Without a session it does nothing.
+// Ends the session in every store and clears the cookie. Without a session it does nothing
+// (still 204). Send the session token as for any member operation (the cookie or
+// `Authorization: Bearer`): the security is optional here, not absent, so generated clients
+// attach the token.
 //
 // Corresponds with POST /api/auth/logout (the `LogOut` operationId).
 func (c *Client) LogOut(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1367,7 +1379,9 @@ func (c *Client) LogOut(ctx context.Context, reqEditors ...RequestEditorFn) (*ht
 // DeleteMe Delete the member's account and all their data
 //
 // Permanently deletes the member and everything that is theirs (board, ledger, points,
-// payments, sessions), in one transaction, and ends every session.
+// payments, sessions), in one transaction, and ends every session. When two deletions of
+// the same account run at once, the one that finds the account already gone answers 404
+// `NOT_FOUND` (a later request with the ended session answers 401).
 //
 // Corresponds with DELETE /api/auth/me (the `DeleteMe` operationId).
 func (c *Client) DeleteMe(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1387,7 +1401,9 @@ func (c *Client) DeleteMe(ctx context.Context, reqEditors ...RequestEditorFn) (*
 // Replaces the password and ends the member's other sessions (this one stays). Refused
 // with 400 `SOCIAL_ACCOUNT` for a member who signs in only through an identity provider,
 // 400 `WRONG_PASSWORD` when the current password is wrong, and 400 `SAME_PASSWORD` when
-// the new password equals the current one.
+// the new password equals the current one. Wrong current passwords count against
+// `verifyPassword`'s limit (10 within 15 minutes, then 429 `RATE_LIMITED` with
+// `Retry-After`), so a stolen session cannot guess the password here either.
 //
 // Takes any type of body and a specified content type.
 //
@@ -1409,7 +1425,9 @@ func (c *Client) ChangePasswordWithBody(ctx context.Context, contentType string,
 // Replaces the password and ends the member's other sessions (this one stays). Refused
 // with 400 `SOCIAL_ACCOUNT` for a member who signs in only through an identity provider,
 // 400 `WRONG_PASSWORD` when the current password is wrong, and 400 `SAME_PASSWORD` when
-// the new password equals the current one.
+// the new password equals the current one. Wrong current passwords count against
+// `verifyPassword`'s limit (10 within 15 minutes, then 429 `RATE_LIMITED` with
+// `Retry-After`), so a stolen session cannot guess the password here either.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2121,19 +2139,19 @@ func NewGetAdminSignupEnabledRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
-// NewSetSignupEnabledRequest calls the generic SetSignupEnabled builder with application/json body
-func NewSetSignupEnabledRequest(server string, body SetSignupEnabledJSONRequestBody) (*http.Request, error) {
+// NewSetAdminSignupEnabledRequest calls the generic SetAdminSignupEnabled builder with application/json body
+func NewSetAdminSignupEnabledRequest(server string, body SetAdminSignupEnabledJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewSetSignupEnabledRequestWithBody(server, "application/json", bodyReader)
+	return NewSetAdminSignupEnabledRequestWithBody(server, "application/json", bodyReader)
 }
 
-// NewSetSignupEnabledRequestWithBody constructs an http.Request for the SetSignupEnabled method, with any body, and a specified content type
-func NewSetSignupEnabledRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+// NewSetAdminSignupEnabledRequestWithBody constructs an http.Request for the SetAdminSignupEnabled method, with any body, and a specified content type
+func NewSetAdminSignupEnabledRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -3099,19 +3117,19 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/admin/settings/signup-enabled (the `GetAdminSignupEnabled` operationId).
 	GetAdminSignupEnabledWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetAdminSignupEnabledResponse, error)
 
-	// SetSignupEnabledWithBodyWithResponse Open or close sign-up
+	// SetAdminSignupEnabledWithBodyWithResponse Open or close sign-up
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetSignupEnabled` operationId).
-	SetSignupEnabledWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetSignupEnabledResponse, error)
+	// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetAdminSignupEnabled` operationId).
+	SetAdminSignupEnabledWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetAdminSignupEnabledResponse, error)
 
-	// SetSignupEnabledWithResponse Open or close sign-up
+	// SetAdminSignupEnabledWithResponse Open or close sign-up
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetSignupEnabled` operationId).
-	SetSignupEnabledWithResponse(ctx context.Context, body SetSignupEnabledJSONRequestBody, reqEditors ...RequestEditorFn) (*SetSignupEnabledResponse, error)
+	// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetAdminSignupEnabled` operationId).
+	SetAdminSignupEnabledWithResponse(ctx context.Context, body SetAdminSignupEnabledJSONRequestBody, reqEditors ...RequestEditorFn) (*SetAdminSignupEnabledResponse, error)
 
 	// LogInWithIDPAWithBodyWithResponse Sign in with an identity provider A ID token
 	//
@@ -3194,7 +3212,10 @@ type ClientWithResponsesInterface interface {
 
 	// LogOutWithResponse End this session
 	//
-	// Ends the session in every store and clears the cookie. Without a session it does nothing.
+	// Ends the session in every store and clears the cookie. Without a session it does nothing
+	// (still 204). Send the session token as for any member operation (the cookie or
+	// `Authorization: Bearer`): the security is optional here, not absent, so generated clients
+	// attach the token.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -3204,7 +3225,9 @@ type ClientWithResponsesInterface interface {
 	// DeleteMeWithResponse Delete the member's account and all their data
 	//
 	// Permanently deletes the member and everything that is theirs (board, ledger, points,
-	// payments, sessions), in one transaction, and ends every session.
+	// payments, sessions), in one transaction, and ends every session. When two deletions of
+	// the same account run at once, the one that finds the account already gone answers 404
+	// `NOT_FOUND` (a later request with the ended session answers 401).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -3216,7 +3239,9 @@ type ClientWithResponsesInterface interface {
 	// Replaces the password and ends the member's other sessions (this one stays). Refused
 	// with 400 `SOCIAL_ACCOUNT` for a member who signs in only through an identity provider,
 	// 400 `WRONG_PASSWORD` when the current password is wrong, and 400 `SAME_PASSWORD` when
-	// the new password equals the current one.
+	// the new password equals the current one. Wrong current passwords count against
+	// `verifyPassword`'s limit (10 within 15 minutes, then 429 `RATE_LIMITED` with
+	// `Retry-After`), so a stolen session cannot guess the password here either.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3228,7 +3253,9 @@ type ClientWithResponsesInterface interface {
 	// Replaces the password and ends the member's other sessions (this one stays). Refused
 	// with 400 `SOCIAL_ACCOUNT` for a member who signs in only through an identity provider,
 	// 400 `WRONG_PASSWORD` when the current password is wrong, and 400 `SAME_PASSWORD` when
-	// the new password equals the current one.
+	// the new password equals the current one. Wrong current passwords count against
+	// `verifyPassword`'s limit (10 within 15 minutes, then 429 `RATE_LIMITED` with
+	// `Retry-After`), so a stolen session cannot guess the password here either.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3451,6 +3478,11 @@ type ClientWithResponsesInterface interface {
 	GetReadinessWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetReadinessResponse, error)
 }
 
+// ListMembersResponse503Headers the declared response headers of an HTTP 503 response for ListMembers
+type ListMembersResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListMembersResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -3462,8 +3494,14 @@ type ListMembersResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListMembersResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -3486,9 +3524,19 @@ func (r ListMembersResponse) GetApplicationProblemJSON403() *Forbidden {
 	return r.ApplicationProblemJSON403
 }
 
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListMembersResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListMembersResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListMembersResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -3520,6 +3568,11 @@ func (r ListMembersResponse) ContentType() string {
 	return ""
 }
 
+// DeleteMemberResponse503Headers the declared response headers of an HTTP 503 response for DeleteMember
+type DeleteMemberResponse503Headers struct {
+	RetryAfter *int
+}
+
 type DeleteMemberResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -3531,8 +3584,14 @@ type DeleteMemberResponse struct {
 	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteMemberResponse503Headers
 }
 
 // GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -3555,9 +3614,19 @@ func (r DeleteMemberResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
 }
 
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r DeleteMemberResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r DeleteMemberResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteMemberResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -3589,6 +3658,11 @@ func (r DeleteMemberResponse) ContentType() string {
 	return ""
 }
 
+// SetMemberPlanResponse503Headers the declared response headers of an HTTP 503 response for SetMemberPlan
+type SetMemberPlanResponse503Headers struct {
+	RetryAfter *int
+}
+
 type SetMemberPlanResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -3608,6 +3682,10 @@ type SetMemberPlanResponse struct {
 	ApplicationProblemJSON415 *UnsupportedMediaType
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetMemberPlanResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -3650,6 +3728,11 @@ func (r SetMemberPlanResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
 }
 
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r SetMemberPlanResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r SetMemberPlanResponse) GetBody() []byte {
 	return r.Body
@@ -3679,6 +3762,11 @@ func (r SetMemberPlanResponse) ContentType() string {
 	return ""
 }
 
+// SetMemberRoleResponse503Headers the declared response headers of an HTTP 503 response for SetMemberRole
+type SetMemberRoleResponse503Headers struct {
+	RetryAfter *int
+}
+
 type SetMemberRoleResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -3698,6 +3786,10 @@ type SetMemberRoleResponse struct {
 	ApplicationProblemJSON415 *UnsupportedMediaType
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetMemberRoleResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -3740,6 +3832,11 @@ func (r SetMemberRoleResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
 }
 
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r SetMemberRoleResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r SetMemberRoleResponse) GetBody() []byte {
 	return r.Body
@@ -3769,6 +3866,11 @@ func (r SetMemberRoleResponse) ContentType() string {
 	return ""
 }
 
+// SetMemberStatusResponse503Headers the declared response headers of an HTTP 503 response for SetMemberStatus
+type SetMemberStatusResponse503Headers struct {
+	RetryAfter *int
+}
+
 type SetMemberStatusResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -3788,6 +3890,10 @@ type SetMemberStatusResponse struct {
 	ApplicationProblemJSON415 *UnsupportedMediaType
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetMemberStatusResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -3830,6 +3936,11 @@ func (r SetMemberStatusResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
 }
 
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r SetMemberStatusResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r SetMemberStatusResponse) GetBody() []byte {
 	return r.Body
@@ -3859,6 +3970,11 @@ func (r SetMemberStatusResponse) ContentType() string {
 	return ""
 }
 
+// GetAdminSignupEnabledResponse503Headers the declared response headers of an HTTP 503 response for GetAdminSignupEnabled
+type GetAdminSignupEnabledResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetAdminSignupEnabledResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -3868,8 +3984,14 @@ type GetAdminSignupEnabledResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetAdminSignupEnabledResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -3887,9 +4009,19 @@ func (r GetAdminSignupEnabledResponse) GetApplicationProblemJSON403() *Forbidden
 	return r.ApplicationProblemJSON403
 }
 
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetAdminSignupEnabledResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetAdminSignupEnabledResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetAdminSignupEnabledResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -3921,7 +4053,12 @@ func (r GetAdminSignupEnabledResponse) ContentType() string {
 	return ""
 }
 
-type SetSignupEnabledResponse struct {
+// SetAdminSignupEnabledResponse503Headers the declared response headers of an HTTP 503 response for SetAdminSignupEnabled
+type SetAdminSignupEnabledResponse503Headers struct {
+	RetryAfter *int
+}
+
+type SetAdminSignupEnabledResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
@@ -3938,50 +4075,59 @@ type SetSignupEnabledResponse struct {
 	ApplicationProblemJSON415 *UnsupportedMediaType
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetAdminSignupEnabledResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r SetSignupEnabledResponse) GetJSON200() *SignupEnabled {
+func (r SetAdminSignupEnabledResponse) GetJSON200() *SignupEnabled {
 	return r.JSON200
 }
 
 // GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r SetSignupEnabledResponse) GetApplicationProblemJSON400() *BadRequest {
+func (r SetAdminSignupEnabledResponse) GetApplicationProblemJSON400() *BadRequest {
 	return r.ApplicationProblemJSON400
 }
 
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r SetSignupEnabledResponse) GetApplicationProblemJSON401() *Unauthenticated {
+func (r SetAdminSignupEnabledResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
 }
 
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
-func (r SetSignupEnabledResponse) GetApplicationProblemJSON403() *Forbidden {
+func (r SetAdminSignupEnabledResponse) GetApplicationProblemJSON403() *Forbidden {
 	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
-func (r SetSignupEnabledResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+func (r SetAdminSignupEnabledResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
 }
 
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
-func (r SetSignupEnabledResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+func (r SetAdminSignupEnabledResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r SetSignupEnabledResponse) GetApplicationProblemJSON500() *Internal {
+func (r SetAdminSignupEnabledResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
 }
 
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r SetAdminSignupEnabledResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
 // GetBody returns the raw response body bytes
-func (r SetSignupEnabledResponse) GetBody() []byte {
+func (r SetAdminSignupEnabledResponse) GetBody() []byte {
 	return r.Body
 }
 
 // Status returns HTTPResponse.Status
-func (r SetSignupEnabledResponse) Status() string {
+func (r SetAdminSignupEnabledResponse) Status() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Status
 	}
@@ -3989,7 +4135,7 @@ func (r SetSignupEnabledResponse) Status() string {
 }
 
 // StatusCode returns HTTPResponse.StatusCode
-func (r SetSignupEnabledResponse) StatusCode() int {
+func (r SetAdminSignupEnabledResponse) StatusCode() int {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.StatusCode
 	}
@@ -3997,11 +4143,16 @@ func (r SetSignupEnabledResponse) StatusCode() int {
 }
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r SetSignupEnabledResponse) ContentType() string {
+func (r SetAdminSignupEnabledResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
 	return ""
+}
+
+// LogInWithIDPAResponse503Headers the declared response headers of an HTTP 503 response for LogInWithIDPA
+type LogInWithIDPAResponse503Headers struct {
+	RetryAfter *int
 }
 
 type LogInWithIDPAResponse struct {
@@ -4023,6 +4174,8 @@ type LogInWithIDPAResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LogInWithIDPAResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4094,13 +4247,24 @@ func (r LogInWithIDPAResponse) ContentType() string {
 	return ""
 }
 
+// GetIDPAClientIDResponse503Headers the declared response headers of an HTTP 503 response for GetIDPAClientID
+type GetIDPAClientIDResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetIDPAClientIDResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *ClientID
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetIDPAClientIDResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4108,9 +4272,19 @@ func (r GetIDPAClientIDResponse) GetJSON200() *ClientID {
 	return r.JSON200
 }
 
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetIDPAClientIDResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetIDPAClientIDResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetIDPAClientIDResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -4142,6 +4316,11 @@ func (r GetIDPAClientIDResponse) ContentType() string {
 	return ""
 }
 
+// LogInWithIDPBResponse503Headers the declared response headers of an HTTP 503 response for LogInWithIDPB
+type LogInWithIDPBResponse503Headers struct {
+	RetryAfter *int
+}
+
 type LogInWithIDPBResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4161,6 +4340,8 @@ type LogInWithIDPBResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LogInWithIDPBResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4237,6 +4418,11 @@ type LogInResponse429Headers struct {
 	RetryAfter *int
 }
 
+// LogInResponse503Headers the declared response headers of an HTTP 503 response for LogIn
+type LogInResponse503Headers struct {
+	RetryAfter *int
+}
+
 type LogInResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4254,8 +4440,12 @@ type LogInResponse struct {
 	ApplicationProblemJSON429 *TooManyRequests
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *LogInResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LogInResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4293,6 +4483,11 @@ func (r LogInResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
 }
 
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r LogInResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r LogInResponse) GetBody() []byte {
 	return r.Body
@@ -4322,16 +4517,37 @@ func (r LogInResponse) ContentType() string {
 	return ""
 }
 
+// LogOutResponse503Headers the declared response headers of an HTTP 503 response for LogOut
+type LogOutResponse503Headers struct {
+	RetryAfter *int
+}
+
 type LogOutResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LogOutResponse503Headers
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r LogOutResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r LogOutResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r LogOutResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -4363,13 +4579,26 @@ func (r LogOutResponse) ContentType() string {
 	return ""
 }
 
+// DeleteMeResponse503Headers the declared response headers of an HTTP 503 response for DeleteMe
+type DeleteMeResponse503Headers struct {
+	RetryAfter *int
+}
+
 type DeleteMeResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteMeResponse503Headers
 }
 
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -4377,9 +4606,24 @@ func (r DeleteMeResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
 }
 
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteMeResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r DeleteMeResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r DeleteMeResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteMeResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -4411,6 +4655,16 @@ func (r DeleteMeResponse) ContentType() string {
 	return ""
 }
 
+// ChangePasswordResponse429Headers the declared response headers of an HTTP 429 response for ChangePassword
+type ChangePasswordResponse429Headers struct {
+	RetryAfter *int
+}
+
+// ChangePasswordResponse503Headers the declared response headers of an HTTP 503 response for ChangePassword
+type ChangePasswordResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ChangePasswordResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4422,8 +4676,16 @@ type ChangePasswordResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationProblemJSON429 *TooManyRequests
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ChangePasswordResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ChangePasswordResponse503Headers
 }
 
 // GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -4446,9 +4708,19 @@ func (r ChangePasswordResponse) GetApplicationProblemJSON415() *UnsupportedMedia
 	return r.ApplicationProblemJSON415
 }
 
+// GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ChangePasswordResponse) GetApplicationProblemJSON429() *TooManyRequests {
+	return r.ApplicationProblemJSON429
+}
+
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ChangePasswordResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ChangePasswordResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -4480,6 +4752,11 @@ func (r ChangePasswordResponse) ContentType() string {
 	return ""
 }
 
+// GetPointHistoryResponse503Headers the declared response headers of an HTTP 503 response for GetPointHistory
+type GetPointHistoryResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetPointHistoryResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4487,8 +4764,14 @@ type GetPointHistoryResponse struct {
 	JSON200 *PointHistory
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetPointHistoryResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4501,9 +4784,19 @@ func (r GetPointHistoryResponse) GetApplicationProblemJSON401() *Unauthenticated
 	return r.ApplicationProblemJSON401
 }
 
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetPointHistoryResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetPointHistoryResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetPointHistoryResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -4535,6 +4828,11 @@ func (r GetPointHistoryResponse) ContentType() string {
 	return ""
 }
 
+// GetPointsResponse503Headers the declared response headers of an HTTP 503 response for GetPoints
+type GetPointsResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetPointsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4542,8 +4840,14 @@ type GetPointsResponse struct {
 	JSON200 *Points
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetPointsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4556,9 +4860,19 @@ func (r GetPointsResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
 }
 
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetPointsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetPointsResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetPointsResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -4590,6 +4904,11 @@ func (r GetPointsResponse) ContentType() string {
 	return ""
 }
 
+// GetProfileResponse503Headers the declared response headers of an HTTP 503 response for GetProfile
+type GetProfileResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetProfileResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4597,8 +4916,14 @@ type GetProfileResponse struct {
 	JSON200 *Profile
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetProfileResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4611,9 +4936,19 @@ func (r GetProfileResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
 }
 
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetProfileResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetProfileResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetProfileResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -4645,6 +4980,11 @@ func (r GetProfileResponse) ContentType() string {
 	return ""
 }
 
+// UpdateProfileResponse503Headers the declared response headers of an HTTP 503 response for UpdateProfile
+type UpdateProfileResponse503Headers struct {
+	RetryAfter *int
+}
+
 type UpdateProfileResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4660,6 +5000,10 @@ type UpdateProfileResponse struct {
 	ApplicationProblemJSON415 *UnsupportedMediaType
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateProfileResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4692,6 +5036,11 @@ func (r UpdateProfileResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
 }
 
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateProfileResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r UpdateProfileResponse) GetBody() []byte {
 	return r.Body
@@ -4721,6 +5070,11 @@ func (r UpdateProfileResponse) ContentType() string {
 	return ""
 }
 
+// SetProfileImageResponse503Headers the declared response headers of an HTTP 503 response for SetProfileImage
+type SetProfileImageResponse503Headers struct {
+	RetryAfter *int
+}
+
 type SetProfileImageResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4736,6 +5090,10 @@ type SetProfileImageResponse struct {
 	ApplicationProblemJSON415 *UnsupportedMediaType
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetProfileImageResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4768,6 +5126,11 @@ func (r SetProfileImageResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
 }
 
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r SetProfileImageResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r SetProfileImageResponse) GetBody() []byte {
 	return r.Body
@@ -4797,6 +5160,11 @@ func (r SetProfileImageResponse) ContentType() string {
 	return ""
 }
 
+// GetSessionResponse503Headers the declared response headers of an HTTP 503 response for GetSession
+type GetSessionResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetSessionResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4804,8 +5172,14 @@ type GetSessionResponse struct {
 	JSON200 *User
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetSessionResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4818,9 +5192,19 @@ func (r GetSessionResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
 }
 
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetSessionResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetSessionResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetSessionResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -4857,6 +5241,11 @@ type SignUpResponse429Headers struct {
 	RetryAfter *int
 }
 
+// SignUpResponse503Headers the declared response headers of an HTTP 503 response for SignUp
+type SignUpResponse503Headers struct {
+	RetryAfter *int
+}
+
 type SignUpResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4876,8 +5265,12 @@ type SignUpResponse struct {
 	ApplicationProblemJSON429 *TooManyRequests
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *SignUpResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SignUpResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -4920,6 +5313,11 @@ func (r SignUpResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
 }
 
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r SignUpResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r SignUpResponse) GetBody() []byte {
 	return r.Body
@@ -4949,13 +5347,24 @@ func (r SignUpResponse) ContentType() string {
 	return ""
 }
 
+// GetSignupEnabledResponse503Headers the declared response headers of an HTTP 503 response for GetSignupEnabled
+type GetSignupEnabledResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetSignupEnabledResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *SignupEnabled
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetSignupEnabledResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4963,9 +5372,19 @@ func (r GetSignupEnabledResponse) GetJSON200() *SignupEnabled {
 	return r.JSON200
 }
 
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetSignupEnabledResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetSignupEnabledResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetSignupEnabledResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -5002,6 +5421,11 @@ type VerifyPasswordResponse429Headers struct {
 	RetryAfter *int
 }
 
+// VerifyPasswordResponse503Headers the declared response headers of an HTTP 503 response for VerifyPassword
+type VerifyPasswordResponse503Headers struct {
+	RetryAfter *int
+}
+
 type VerifyPasswordResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5019,8 +5443,12 @@ type VerifyPasswordResponse struct {
 	ApplicationProblemJSON429 *TooManyRequests
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *VerifyPasswordResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *VerifyPasswordResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5058,6 +5486,11 @@ func (r VerifyPasswordResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
 }
 
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r VerifyPasswordResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r VerifyPasswordResponse) GetBody() []byte {
 	return r.Body
@@ -5087,6 +5520,11 @@ func (r VerifyPasswordResponse) ContentType() string {
 	return ""
 }
 
+// ListUsersResponse503Headers the declared response headers of an HTTP 503 response for ListUsers
+type ListUsersResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListUsersResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5098,8 +5536,14 @@ type ListUsersResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListUsersResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5122,9 +5566,19 @@ func (r ListUsersResponse) GetApplicationProblemJSON403() *Forbidden {
 	return r.ApplicationProblemJSON403
 }
 
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListUsersResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListUsersResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListUsersResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -5156,6 +5610,11 @@ func (r ListUsersResponse) ContentType() string {
 	return ""
 }
 
+// CreateUserResponse503Headers the declared response headers of an HTTP 503 response for CreateUser
+type CreateUserResponse503Headers struct {
+	RetryAfter *int
+}
+
 type CreateUserResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5175,6 +5634,10 @@ type CreateUserResponse struct {
 	ApplicationProblemJSON415 *UnsupportedMediaType
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateUserResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -5217,6 +5680,11 @@ func (r CreateUserResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
 }
 
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateUserResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CreateUserResponse) GetBody() []byte {
 	return r.Body
@@ -5246,6 +5714,11 @@ func (r CreateUserResponse) ContentType() string {
 	return ""
 }
 
+// DeleteUserResponse503Headers the declared response headers of an HTTP 503 response for DeleteUser
+type DeleteUserResponse503Headers struct {
+	RetryAfter *int
+}
+
 type DeleteUserResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5257,8 +5730,14 @@ type DeleteUserResponse struct {
 	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteUserResponse503Headers
 }
 
 // GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -5281,9 +5760,19 @@ func (r DeleteUserResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
 }
 
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r DeleteUserResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r DeleteUserResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteUserResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -5315,6 +5804,11 @@ func (r DeleteUserResponse) ContentType() string {
 	return ""
 }
 
+// GetUserResponse503Headers the declared response headers of an HTTP 503 response for GetUser
+type GetUserResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetUserResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5328,8 +5822,14 @@ type GetUserResponse struct {
 	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetUserResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5357,9 +5857,19 @@ func (r GetUserResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
 }
 
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetUserResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetUserResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetUserResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -5391,6 +5901,11 @@ func (r GetUserResponse) ContentType() string {
 	return ""
 }
 
+// UpdateUserResponse503Headers the declared response headers of an HTTP 503 response for UpdateUser
+type UpdateUserResponse503Headers struct {
+	RetryAfter *int
+}
+
 type UpdateUserResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5412,6 +5927,10 @@ type UpdateUserResponse struct {
 	ApplicationProblemJSON415 *UnsupportedMediaType
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateUserResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5459,6 +5978,11 @@ func (r UpdateUserResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
 }
 
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateUserResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r UpdateUserResponse) GetBody() []byte {
 	return r.Body
@@ -5488,13 +6012,24 @@ func (r UpdateUserResponse) ContentType() string {
 	return ""
 }
 
+// GetHealthResponse503Headers the declared response headers of an HTTP 503 response for GetHealth
+type GetHealthResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetHealthResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Health
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetHealthResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5502,9 +6037,19 @@ func (r GetHealthResponse) GetJSON200() *Health {
 	return r.JSON200
 }
 
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetHealthResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetHealthResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetHealthResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -5541,15 +6086,24 @@ type GetReadinessResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Readiness
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Readiness
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *Problem
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetReadinessResponse) GetJSON200() *Readiness {
 	return r.JSON200
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetReadinessResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -5560,6 +6114,11 @@ func (r GetReadinessResponse) GetApplicationProblemJSON500() *Internal {
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
 func (r GetReadinessResponse) GetJSON503() *Readiness {
 	return r.JSON503
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetReadinessResponse) GetApplicationProblemJSON503() *Problem {
+	return r.ApplicationProblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -5728,30 +6287,30 @@ func (c *ClientWithResponses) GetAdminSignupEnabledWithResponse(ctx context.Cont
 	return ParseGetAdminSignupEnabledResponse(rsp)
 }
 
-// SetSignupEnabledWithBodyWithResponse Open or close sign-up
+// SetAdminSignupEnabledWithBodyWithResponse Open or close sign-up
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
-// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetSignupEnabled` operationId).
-func (c *ClientWithResponses) SetSignupEnabledWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetSignupEnabledResponse, error) {
-	rsp, err := c.SetSignupEnabledWithBody(ctx, contentType, body, reqEditors...)
+// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetAdminSignupEnabled` operationId).
+func (c *ClientWithResponses) SetAdminSignupEnabledWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetAdminSignupEnabledResponse, error) {
+	rsp, err := c.SetAdminSignupEnabledWithBody(ctx, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
-	return ParseSetSignupEnabledResponse(rsp)
+	return ParseSetAdminSignupEnabledResponse(rsp)
 }
 
-// SetSignupEnabledWithResponse Open or close sign-up
+// SetAdminSignupEnabledWithResponse Open or close sign-up
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
-// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetSignupEnabled` operationId).
-func (c *ClientWithResponses) SetSignupEnabledWithResponse(ctx context.Context, body SetSignupEnabledJSONRequestBody, reqEditors ...RequestEditorFn) (*SetSignupEnabledResponse, error) {
-	rsp, err := c.SetSignupEnabled(ctx, body, reqEditors...)
+// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetAdminSignupEnabled` operationId).
+func (c *ClientWithResponses) SetAdminSignupEnabledWithResponse(ctx context.Context, body SetAdminSignupEnabledJSONRequestBody, reqEditors ...RequestEditorFn) (*SetAdminSignupEnabledResponse, error) {
+	rsp, err := c.SetAdminSignupEnabled(ctx, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
-	return ParseSetSignupEnabledResponse(rsp)
+	return ParseSetAdminSignupEnabledResponse(rsp)
 }
 
 // LogInWithIDPAWithBodyWithResponse Sign in with an identity provider A ID token
@@ -5877,7 +6436,10 @@ func (c *ClientWithResponses) LogInWithResponse(ctx context.Context, body LogInJ
 
 // LogOutWithResponse End this session
 //
-// Ends the session in every store and clears the cookie. Without a session it does nothing.
+// Ends the session in every store and clears the cookie. Without a session it does nothing
+// (still 204). Send the session token as for any member operation (the cookie or
+// `Authorization: Bearer`): the security is optional here, not absent, so generated clients
+// attach the token.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -5893,7 +6455,9 @@ func (c *ClientWithResponses) LogOutWithResponse(ctx context.Context, reqEditors
 // DeleteMeWithResponse Delete the member's account and all their data
 //
 // Permanently deletes the member and everything that is theirs (board, ledger, points,
-// payments, sessions), in one transaction, and ends every session.
+// payments, sessions), in one transaction, and ends every session. When two deletions of
+// the same account run at once, the one that finds the account already gone answers 404
+// `NOT_FOUND` (a later request with the ended session answers 401).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -5911,7 +6475,9 @@ func (c *ClientWithResponses) DeleteMeWithResponse(ctx context.Context, reqEdito
 // Replaces the password and ends the member's other sessions (this one stays). Refused
 // with 400 `SOCIAL_ACCOUNT` for a member who signs in only through an identity provider,
 // 400 `WRONG_PASSWORD` when the current password is wrong, and 400 `SAME_PASSWORD` when
-// the new password equals the current one.
+// the new password equals the current one. Wrong current passwords count against
+// `verifyPassword`'s limit (10 within 15 minutes, then 429 `RATE_LIMITED` with
+// `Retry-After`), so a stolen session cannot guess the password here either.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -5929,7 +6495,9 @@ func (c *ClientWithResponses) ChangePasswordWithBodyWithResponse(ctx context.Con
 // Replaces the password and ends the member's other sessions (this one stays). Refused
 // with 400 `SOCIAL_ACCOUNT` for a member who signs in only through an identity provider,
 // 400 `WRONG_PASSWORD` when the current password is wrong, and 400 `SAME_PASSWORD` when
-// the new password equals the current one.
+// the new password equals the current one. Wrong current passwords count against
+// `verifyPassword`'s limit (10 within 15 minutes, then 429 `RATE_LIMITED` with
+// `Retry-After`), so a stolen session cannot guess the password here either.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -6331,6 +6899,13 @@ func ParseListMembersResponse(rsp *http.Response) (*ListMembersResponse, error) 
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -6338,6 +6913,26 @@ func ParseListMembersResponse(rsp *http.Response) (*ListMembersResponse, error) 
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListMembersResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -6388,6 +6983,13 @@ func ParseDeleteMemberResponse(rsp *http.Response) (*DeleteMemberResponse, error
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -6395,6 +6997,26 @@ func ParseDeleteMemberResponse(rsp *http.Response) (*DeleteMemberResponse, error
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteMemberResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -6470,6 +7092,26 @@ func ParseSetMemberPlanResponse(rsp *http.Response) (*SetMemberPlanResponse, err
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers SetMemberPlanResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -6545,6 +7187,26 @@ func ParseSetMemberRoleResponse(rsp *http.Response) (*SetMemberRoleResponse, err
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers SetMemberRoleResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -6620,6 +7282,26 @@ func ParseSetMemberStatusResponse(rsp *http.Response) (*SetMemberStatusResponse,
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers SetMemberStatusResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -6660,6 +7342,13 @@ func ParseGetAdminSignupEnabledResponse(rsp *http.Response) (*GetAdminSignupEnab
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -6667,20 +7356,40 @@ func ParseGetAdminSignupEnabledResponse(rsp *http.Response) (*GetAdminSignupEnab
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetAdminSignupEnabledResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
 }
 
-// ParseSetSignupEnabledResponse parses an HTTP response from a SetSignupEnabledWithResponse call
-func ParseSetSignupEnabledResponse(rsp *http.Response) (*SetSignupEnabledResponse, error) {
+// ParseSetAdminSignupEnabledResponse parses an HTTP response from a SetAdminSignupEnabledWithResponse call
+func ParseSetAdminSignupEnabledResponse(rsp *http.Response) (*SetAdminSignupEnabledResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
 	defer func() { _ = rsp.Body.Close() }()
 	if err != nil {
 		return nil, err
 	}
 
-	response := &SetSignupEnabledResponse{
+	response := &SetAdminSignupEnabledResponse{
 		Body:         bodyBytes,
 		HTTPResponse: rsp,
 	}
@@ -6735,6 +7444,26 @@ func ParseSetSignupEnabledResponse(rsp *http.Response) (*SetSignupEnabledRespons
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers SetAdminSignupEnabledResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -6812,6 +7541,19 @@ func ParseLogInWithIDPAResponse(rsp *http.Response) (*LogInWithIDPAResponse, err
 
 	}
 
+	switch {
+	case rsp.StatusCode == 503:
+		var headers LogInWithIDPAResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
 	return response, nil
 }
 
@@ -6836,6 +7578,13 @@ func ParseGetIDPAClientIDResponse(rsp *http.Response) (*GetIDPAClientIDResponse,
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -6843,6 +7592,26 @@ func ParseGetIDPAClientIDResponse(rsp *http.Response) (*GetIDPAClientIDResponse,
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetIDPAClientIDResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -6920,6 +7689,19 @@ func ParseLogInWithIDPBResponse(rsp *http.Response) (*LogInWithIDPBResponse, err
 
 	}
 
+	switch {
+	case rsp.StatusCode == 503:
+		var headers LogInWithIDPBResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
 	return response, nil
 }
 
@@ -6986,6 +7768,13 @@ func ParseLogInResponse(rsp *http.Response) (*LogInResponse, error) {
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -6999,6 +7788,16 @@ func ParseLogInResponse(rsp *http.Response) (*LogInResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers LogInResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -7021,6 +7820,13 @@ func ParseLogOutResponse(rsp *http.Response) (*LogOutResponse, error) {
 	case rsp.StatusCode == 204:
 		break // No content-type
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -7028,6 +7834,26 @@ func ParseLogOutResponse(rsp *http.Response) (*LogOutResponse, error) {
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers LogOutResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -7057,6 +7883,20 @@ func ParseDeleteMeResponse(rsp *http.Response) (*DeleteMeResponse, error) {
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -7064,6 +7904,26 @@ func ParseDeleteMeResponse(rsp *http.Response) (*DeleteMeResponse, error) {
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteMeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -7114,6 +7974,13 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 		}
 		response.ApplicationProblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -7121,6 +7988,36 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ChangePasswordResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ChangePasswordResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -7154,6 +8051,13 @@ func ParseGetPointHistoryResponse(rsp *http.Response) (*GetPointHistoryResponse,
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -7161,6 +8065,26 @@ func ParseGetPointHistoryResponse(rsp *http.Response) (*GetPointHistoryResponse,
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetPointHistoryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -7194,6 +8118,13 @@ func ParseGetPointsResponse(rsp *http.Response) (*GetPointsResponse, error) {
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -7201,6 +8132,26 @@ func ParseGetPointsResponse(rsp *http.Response) (*GetPointsResponse, error) {
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetPointsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -7234,6 +8185,13 @@ func ParseGetProfileResponse(rsp *http.Response) (*GetProfileResponse, error) {
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -7241,6 +8199,26 @@ func ParseGetProfileResponse(rsp *http.Response) (*GetProfileResponse, error) {
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetProfileResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -7302,6 +8280,26 @@ func ParseUpdateProfileResponse(rsp *http.Response) (*UpdateProfileResponse, err
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdateProfileResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -7363,6 +8361,26 @@ func ParseSetProfileImageResponse(rsp *http.Response) (*SetProfileImageResponse,
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers SetProfileImageResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -7396,6 +8414,13 @@ func ParseGetSessionResponse(rsp *http.Response) (*GetSessionResponse, error) {
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -7403,6 +8428,26 @@ func ParseGetSessionResponse(rsp *http.Response) (*GetSessionResponse, error) {
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetSessionResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -7478,6 +8523,13 @@ func ParseSignUpResponse(rsp *http.Response) (*SignUpResponse, error) {
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -7491,6 +8543,16 @@ func ParseSignUpResponse(rsp *http.Response) (*SignUpResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers SignUpResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -7517,6 +8579,13 @@ func ParseGetSignupEnabledResponse(rsp *http.Response) (*GetSignupEnabledRespons
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -7524,6 +8593,26 @@ func ParseGetSignupEnabledResponse(rsp *http.Response) (*GetSignupEnabledRespons
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetSignupEnabledResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -7592,6 +8681,13 @@ func ParseVerifyPasswordResponse(rsp *http.Response) (*VerifyPasswordResponse, e
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -7605,6 +8701,16 @@ func ParseVerifyPasswordResponse(rsp *http.Response) (*VerifyPasswordResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers VerifyPasswordResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -7652,6 +8758,13 @@ func ParseListUsersResponse(rsp *http.Response) (*ListUsersResponse, error) {
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -7659,6 +8772,26 @@ func ParseListUsersResponse(rsp *http.Response) (*ListUsersResponse, error) {
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListUsersResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -7734,6 +8867,26 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateUserResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -7784,6 +8937,13 @@ func ParseDeleteUserResponse(rsp *http.Response) (*DeleteUserResponse, error) {
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -7791,6 +8951,26 @@ func ParseDeleteUserResponse(rsp *http.Response) (*DeleteUserResponse, error) {
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteUserResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -7845,6 +9025,13 @@ func ParseGetUserResponse(rsp *http.Response) (*GetUserResponse, error) {
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -7852,6 +9039,26 @@ func ParseGetUserResponse(rsp *http.Response) (*GetUserResponse, error) {
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetUserResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -7934,6 +9141,26 @@ func ParseUpdateUserResponse(rsp *http.Response) (*UpdateUserResponse, error) {
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdateUserResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -7960,6 +9187,13 @@ func ParseGetHealthResponse(rsp *http.Response) (*GetHealthResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -7967,6 +9201,26 @@ func ParseGetHealthResponse(rsp *http.Response) (*GetHealthResponse, error) {
 		}
 		response.ApplicationProblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetHealthResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -7993,6 +9247,13 @@ func ParseGetReadinessResponse(rsp *http.Response) (*GetReadinessResponse, error
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -8000,12 +9261,19 @@ func ParseGetReadinessResponse(rsp *http.Response) (*GetReadinessResponse, error
 		}
 		response.ApplicationProblemJSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+	case rsp.Header.Get("Content-Type") == "application/json" && rsp.StatusCode == 503:
 		var dest Readiness
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON503 = &dest
+
+	case rsp.Header.Get("Content-Type") == "application/problem+json" && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
 
 	}
 
