@@ -33,9 +33,6 @@ WHERE id = @id RETURNING *;
 UPDATE member SET idp_b_id = @subject, updated_at = now()
 WHERE id = @id RETURNING *;
 
--- name: SetIdpAPicture :one
-UPDATE member SET idp_a_picture = @picture, updated_at = now() WHERE id = @id RETURNING *;
-
 -- name: UpdateMemberName :one
 UPDATE member SET name = @name, updated_at = now() WHERE id = @id RETURNING *;
 

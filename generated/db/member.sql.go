@@ -403,42 +403,6 @@ func (q *Queries) RevokeMemberSessions(ctx context.Context, arg RevokeMemberSess
 	return err
 }
 
-const setIdpAPicture = `-- name: SetIdpAPicture :one
-UPDATE member SET idp_a_picture = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, sessions_revoked_at, created_at, updated_at
-`
-
-type SetIdpAPictureParams struct {
-	Picture *string
-	ID      int64
-}
-
-func (q *Queries) SetIdpAPicture(ctx context.Context, arg SetIdpAPictureParams) (Member, error) {
-	row := q.db.QueryRow(ctx, setIdpAPicture, arg.Picture, arg.ID)
-	var i Member
-	err := row.Scan(
-		&i.ID,
-		&i.Email,
-		&i.PasswordHash,
-		&i.Name,
-		&i.Role,
-		&i.Status,
-		&i.Provider,
-		&i.IdpAID,
-		&i.IdpBID,
-		&i.IdpAPicture,
-		&i.ProfileImage,
-		&i.Plan,
-		&i.PlanExpiresAt,
-		&i.PlanProduct,
-		&i.PlanAutoRenew,
-		&i.Points,
-		&i.SessionsRevokedAt,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-	)
-	return i, err
-}
-
 const setMemberPlanPermanent = `-- name: SetMemberPlanPermanent :one
 UPDATE member
 SET plan = $1, plan_expires_at = NULL, plan_product = NULL, plan_auto_renew = false, updated_at = now()

@@ -119,9 +119,9 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 			Pool: pool, Sessions: a.Sessions, Clock: o.Clock, Config: cfg,
 			HTTPClient: o.HTTPClient, Throttle: guard,
 		}),
-		Profile: profile.NewHandler(pool, a.Sessions, o.Clock, guard),
+		Profile: profile.NewHandler(pool, a.Sessions, guard),
 		Points:  points.NewHandler(pool),
-		Admin:   admin.NewHandler(pool, a.Sessions, o.Clock),
+		Admin:   admin.NewHandler(pool, a.Sessions),
 	})
 	if err != nil {
 		a.Close()

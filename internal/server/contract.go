@@ -43,7 +43,7 @@ type Contract struct {
 
 // LoadContract reads the embedded contract. Every operation must declare a
 // valid x-access, so an undeclared operation fails start-up instead of being
-// served open.
+// served open, and a well-formed x-problem-codes when it has one.
 func LoadContract() (*Contract, error) {
 	doc, err := ParseContract()
 	if err != nil {
@@ -55,6 +55,9 @@ func LoadContract() (*Contract, error) {
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
 			if _, err := OperationAccess(op); err != nil {
+				bad = append(bad, method+" "+path+": "+err.Error())
+			}
+			if _, err := ProblemCodes(op); err != nil {
 				bad = append(bad, method+" "+path+": "+err.Error())
 			}
 		}
