@@ -115,6 +115,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		Redis:          rdb,
 		Sessions:       a.Sessions.Middleware,
 		TrustedProxies: cfg.TrustedProxies,
+		CORSOrigins:    cfg.CORSAllowedOrigins,
 		Auth: auth.NewHandler(auth.Deps{
 			Pool: pool, Sessions: a.Sessions, Clock: o.Clock, Config: cfg,
 			HTTPClient: o.HTTPClient, Throttle: guard,

@@ -46,6 +46,7 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		"SESSION_IDLE_TIMEOUT": "-1h",
 		"IDP_A_JWKS_URL":       "jwks",
 		"LOG_LEVEL":            "loud",
+		"CORS_ALLOWED_ORIGINS": "https://app.example, *",
 	}
 	for name, value := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -100,6 +101,26 @@ func TestReadmeListsEverySetting(t *testing.T) {
 		}
 		if row := "| `" + s.Name + "` | " + def + " |"; !strings.Contains(string(readme), row) {
 			t.Errorf("README lacks the row %q", row)
+		}
+	}
+}
+
+func TestCORSAllowedOrigins(t *testing.T) {
+	t.Parallel()
+	c, err := Load(env(nil))
+	if err != nil || c.CORSAllowedOrigins != nil {
+		t.Fatalf("unset: %v %v, want no origins", c.CORSAllowedOrigins, err)
+	}
+	c, err = Load(env(map[string]string{"CORS_ALLOWED_ORIGINS": " https://App.Example , http://localhost:5173/"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"https://app.example", "http://localhost:5173"}; strings.Join(c.CORSAllowedOrigins, " ") != strings.Join(want, " ") {
+		t.Fatalf("origins %q, want %q", c.CORSAllowedOrigins, want)
+	}
+	for _, bad := range []string{"*", "app.example", "https://app.example/path", "ftp://app.example", "https://app.example?x=1"} {
+		if _, err := Load(env(map[string]string{"CORS_ALLOWED_ORIGINS": bad})); err == nil || !strings.Contains(err.Error(), "CORS_ALLOWED_ORIGINS") {
+			t.Errorf("%q: error %v, want one naming CORS_ALLOWED_ORIGINS", bad, err)
 		}
 	}
 }

@@ -118,8 +118,16 @@ func maxBody(op *openapi3.Operation) int64 {
 }
 
 // Find returns the route of r: a 404 or 405 problem when the contract has none.
+//
+// HEAD is found as the GET it stands for: net/http answers it with the GET
+// handler's status and headers and drops the body.
 func (c *Contract) Find(r *http.Request) (*routers.Route, map[string]string, error) {
-	route, params, err := c.router.FindRoute(r)
+	find := r
+	if r.Method == http.MethodHead {
+		find = r.Clone(r.Context())
+		find.Method = http.MethodGet
+	}
+	route, params, err := c.router.FindRoute(find)
 	switch {
 	case errors.Is(err, routers.ErrMethodNotAllowed):
 		return nil, nil, problem.New(http.StatusMethodNotAllowed, problem.CodeMethodNotAllowed,
