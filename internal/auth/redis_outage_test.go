@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
 	"github.com/nestegg/nestegg/internal/app"
 	"github.com/nestegg/nestegg/internal/config"
@@ -20,18 +21,6 @@ func outageEnv(t *testing.T, r *dbtest.PrivateRedis) *apitest.Env {
 		apitest.WithConfig(func(cfg *config.Config) { cfg.RedisURL = r.URL() }),
 		apitest.WithAppOptions(func(o *app.Options) { o.RedisBackoff = 50 * time.Millisecond }),
 	)
-}
-
-// eventually polls cond until it holds, failing after ten seconds.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 10s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 func inRedis(rdb *redis.Client, key string) bool {
@@ -60,7 +49,8 @@ func TestSessionsSurviveARedisCrash(t *testing.T) {
 	// Redis returns empty; sessions flow back into it as they are used.
 	r.Start()
 	rdb = r.Client()
-	eventually(t, "session written back to Redis", func() bool {
+	// The session is written back to Redis.
+	apitest.Eventually(t, 10*time.Second, func() bool {
 		m.Do(http.MethodGet, "/api/auth/session", nil).Want(http.StatusOK)
 		return inRedis(rdb, env.RedisKey(m.Token))
 	})
@@ -81,7 +71,7 @@ func TestSessionsSurviveAHungRedis(t *testing.T) {
 	other.Do(http.MethodPost, "/api/auth/logout", nil).Want(http.StatusNoContent)
 	r.Thaw()
 	// Whatever Redis kept of the logged-out session, it stays logged out.
-	eventually(t, "Redis answers again", func() bool { return r.Client().Ping(context.Background()).Err() == nil })
+	apitest.Eventually(t, 10*time.Second, func() bool { return r.Client().Ping(context.Background()).Err() == nil })
 	r.Client().Set(context.Background(), env.RedisKey(other.Token), "stale", time.Hour)
 	other.Do(http.MethodGet, "/api/auth/session", nil).WantProblem(http.StatusUnauthorized, "UNAUTHENTICATED")
 	m.Do(http.MethodGet, "/api/auth/session", nil).Want(http.StatusOK)
@@ -92,7 +82,7 @@ func TestServiceStartsWithoutRedisAndUsesItOnceItIsUp(t *testing.T) {
 	r := dbtest.StartRedis(t)
 	r.Kill()
 	env := outageEnv(t, r)
-	var ready struct{ Postgres, Redis string }
+	var ready api.Readiness
 	env.Client().Do(http.MethodGet, "/readyz", nil).Want(http.StatusOK).JSON(&ready)
 	if ready.Redis != "down" {
 		t.Fatalf("readiness %+v with Redis down", ready)
@@ -102,7 +92,8 @@ func TestServiceStartsWithoutRedisAndUsesItOnceItIsUp(t *testing.T) {
 
 	r.Start()
 	rdb := r.Client()
-	eventually(t, "session reaches Redis once it is up", func() bool {
+	// The session reaches Redis once it is up.
+	apitest.Eventually(t, 10*time.Second, func() bool {
 		m.Do(http.MethodGet, "/api/auth/session", nil).Want(http.StatusOK)
 		return inRedis(rdb, env.RedisKey(m.Token))
 	})
