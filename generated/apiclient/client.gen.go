@@ -670,10 +670,16 @@ type ClientInterface interface {
 
 	// GetAdminSignupEnabled The sign-up switch
 	//
+	// Whether sign-up is open, as `getSignupEnabled` answers it to everyone.
+	//
 	// Corresponds with GET /api/admin/settings/signup-enabled (the `GetAdminSignupEnabled` operationId).
 	GetAdminSignupEnabled(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// SetAdminSignupEnabledWithBody Open or close sign-up
+	//
+	// Takes effect at once for every replica; while closed, `signUp` answers 403
+	// `SIGNUP_DISABLED`. Sign-in and the identity-provider logins of existing members are not
+	// affected.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -681,6 +687,10 @@ type ClientInterface interface {
 	SetAdminSignupEnabledWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// SetAdminSignupEnabled Open or close sign-up
+	//
+	// Takes effect at once for every replica; while closed, `signUp` answers 403
+	// `SIGNUP_DISABLED`. Sign-in and the identity-provider logins of existing members are not
+	// affected.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -821,6 +831,8 @@ type ClientInterface interface {
 
 	// GetPoints The member's points
 	//
+	// The current balance; never negative.
+	//
 	// Corresponds with GET /api/auth/points (the `GetPoints` operationId).
 	GetPoints(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -874,6 +886,8 @@ type ClientInterface interface {
 	SetProfileImage(ctx context.Context, body SetProfileImageJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetSession The signed-in member
+	//
+	// The member the session acts for, as stored now; 401 without a session or with one that has ended.
 	//
 	// Corresponds with GET /api/auth/session (the `GetSession` operationId).
 	GetSession(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -968,6 +982,8 @@ type ClientInterface interface {
 	DeleteUser(ctx context.Context, id MemberID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetUser Get a user
+	//
+	// One member as a plain user record; 404 `NOT_FOUND` for an id no member has.
 	//
 	// Corresponds with GET /api/users/{id} (the `GetUser` operationId).
 	GetUser(ctx context.Context, id MemberID, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -1162,6 +1178,8 @@ func (c *Client) SetMemberStatus(ctx context.Context, id MemberID, body SetMembe
 
 // GetAdminSignupEnabled The sign-up switch
 //
+// Whether sign-up is open, as `getSignupEnabled` answers it to everyone.
+//
 // Corresponds with GET /api/admin/settings/signup-enabled (the `GetAdminSignupEnabled` operationId).
 func (c *Client) GetAdminSignupEnabled(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetAdminSignupEnabledRequest(c.Server)
@@ -1176,6 +1194,10 @@ func (c *Client) GetAdminSignupEnabled(ctx context.Context, reqEditors ...Reques
 }
 
 // SetAdminSignupEnabledWithBody Open or close sign-up
+//
+// Takes effect at once for every replica; while closed, `signUp` answers 403
+// `SIGNUP_DISABLED`. Sign-in and the identity-provider logins of existing members are not
+// affected.
 //
 // Takes any type of body and a specified content type.
 //
@@ -1193,6 +1215,10 @@ func (c *Client) SetAdminSignupEnabledWithBody(ctx context.Context, contentType 
 }
 
 // SetAdminSignupEnabled Open or close sign-up
+//
+// Takes effect at once for every replica; while closed, `signUp` answers 403
+// `SIGNUP_DISABLED`. Sign-in and the identity-provider logins of existing members are not
+// affected.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -1463,6 +1489,8 @@ func (c *Client) GetPointHistory(ctx context.Context, reqEditors ...RequestEdito
 
 // GetPoints The member's points
 //
+// The current balance; never negative.
+//
 // Corresponds with GET /api/auth/points (the `GetPoints` operationId).
 func (c *Client) GetPoints(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetPointsRequest(c.Server)
@@ -1576,6 +1604,8 @@ func (c *Client) SetProfileImage(ctx context.Context, body SetProfileImageJSONRe
 }
 
 // GetSession The signed-in member
+//
+// The member the session acts for, as stored now; 401 without a session or with one that has ended.
 //
 // Corresponds with GET /api/auth/session (the `GetSession` operationId).
 func (c *Client) GetSession(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1770,6 +1800,8 @@ func (c *Client) DeleteUser(ctx context.Context, id MemberID, reqEditors ...Requ
 }
 
 // GetUser Get a user
+//
+// One member as a plain user record; 404 `NOT_FOUND` for an id no member has.
 //
 // Corresponds with GET /api/users/{id} (the `GetUser` operationId).
 func (c *Client) GetUser(ctx context.Context, id MemberID, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3112,6 +3144,8 @@ type ClientWithResponsesInterface interface {
 
 	// GetAdminSignupEnabledWithResponse The sign-up switch
 	//
+	// Whether sign-up is open, as `getSignupEnabled` answers it to everyone.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/admin/settings/signup-enabled (the `GetAdminSignupEnabled` operationId).
@@ -3119,12 +3153,20 @@ type ClientWithResponsesInterface interface {
 
 	// SetAdminSignupEnabledWithBodyWithResponse Open or close sign-up
 	//
+	// Takes effect at once for every replica; while closed, `signUp` answers 403
+	// `SIGNUP_DISABLED`. Sign-in and the identity-provider logins of existing members are not
+	// affected.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetAdminSignupEnabled` operationId).
 	SetAdminSignupEnabledWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetAdminSignupEnabledResponse, error)
 
 	// SetAdminSignupEnabledWithResponse Open or close sign-up
+	//
+	// Takes effect at once for every replica; while closed, `signUp` answers 403
+	// `SIGNUP_DISABLED`. Sign-in and the identity-provider logins of existing members are not
+	// affected.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3273,6 +3315,8 @@ type ClientWithResponsesInterface interface {
 
 	// GetPointsWithResponse The member's points
 	//
+	// The current balance; never negative.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/auth/points (the `GetPoints` operationId).
@@ -3330,6 +3374,8 @@ type ClientWithResponsesInterface interface {
 	SetProfileImageWithResponse(ctx context.Context, body SetProfileImageJSONRequestBody, reqEditors ...RequestEditorFn) (*SetProfileImageResponse, error)
 
 	// GetSessionWithResponse The signed-in member
+	//
+	// The member the session acts for, as stored now; 401 without a session or with one that has ended.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -3432,6 +3478,8 @@ type ClientWithResponsesInterface interface {
 	DeleteUserWithResponse(ctx context.Context, id MemberID, reqEditors ...RequestEditorFn) (*DeleteUserResponse, error)
 
 	// GetUserWithResponse Get a user
+	//
+	// One member as a plain user record; 404 `NOT_FOUND` for an id no member has.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -6276,6 +6324,8 @@ func (c *ClientWithResponses) SetMemberStatusWithResponse(ctx context.Context, i
 
 // GetAdminSignupEnabledWithResponse The sign-up switch
 //
+// Whether sign-up is open, as `getSignupEnabled` answers it to everyone.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/admin/settings/signup-enabled (the `GetAdminSignupEnabled` operationId).
@@ -6289,6 +6339,10 @@ func (c *ClientWithResponses) GetAdminSignupEnabledWithResponse(ctx context.Cont
 
 // SetAdminSignupEnabledWithBodyWithResponse Open or close sign-up
 //
+// Takes effect at once for every replica; while closed, `signUp` answers 403
+// `SIGNUP_DISABLED`. Sign-in and the identity-provider logins of existing members are not
+// affected.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/admin/settings/signup-enabled (the `SetAdminSignupEnabled` operationId).
@@ -6301,6 +6355,10 @@ func (c *ClientWithResponses) SetAdminSignupEnabledWithBodyWithResponse(ctx cont
 }
 
 // SetAdminSignupEnabledWithResponse Open or close sign-up
+//
+// Takes effect at once for every replica; while closed, `signUp` answers 403
+// `SIGNUP_DISABLED`. Sign-in and the identity-provider logins of existing members are not
+// affected.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -6527,6 +6585,8 @@ func (c *ClientWithResponses) GetPointHistoryWithResponse(ctx context.Context, r
 
 // GetPointsWithResponse The member's points
 //
+// The current balance; never negative.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/auth/points (the `GetPoints` operationId).
@@ -6620,6 +6680,8 @@ func (c *ClientWithResponses) SetProfileImageWithResponse(ctx context.Context, b
 }
 
 // GetSessionWithResponse The signed-in member
+//
+// The member the session acts for, as stored now; 401 without a session or with one that has ended.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -6782,6 +6844,8 @@ func (c *ClientWithResponses) DeleteUserWithResponse(ctx context.Context, id Mem
 }
 
 // GetUserWithResponse Get a user
+//
+// One member as a plain user record; 404 `NOT_FOUND` for an id no member has.
 //
 // Returns a wrapper object for the known response body format(s).
 //

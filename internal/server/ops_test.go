@@ -307,3 +307,19 @@ func TestBearerTokenWinsOverTheCookie(t *testing.T) {
 		t.Fatalf("acted as member %d, want the bearer token's %d", me.ID, bearerOwner.ID)
 	}
 }
+
+// The body limit holds on every operation, those that take no body too, and
+// the contract declares the 413 there.
+func TestOversizedBodyIsRefusedOnOperationsWithoutABody(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	big := strings.Repeat("x", 1<<20+1)
+	for _, path := range []string{"/healthz", "/api/auth/session", "/api/auth/points"} {
+		m.Raw().Send(http.MethodGet, path, "text/plain", []byte(big)).
+			WantProblem(http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE")
+	}
+	m.Raw().Send(http.MethodDelete, "/api/auth/me", "application/json", []byte(big)).
+		WantProblem(http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE")
+	m.Do(http.MethodGet, "/api/auth/session", nil).Want(http.StatusOK)
+}
