@@ -17,7 +17,6 @@ require (
 	github.com/prometheus/client_golang v1.25.0
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/swaggest/swgui v1.8.5
-	go.yaml.in/yaml/v3 v3.0.5
 )
 
 require (
