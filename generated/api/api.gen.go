@@ -115,7 +115,7 @@ type AuthResult struct {
 	User User `json:"user"`
 }
 
-// ChangePasswordRequest defines model for ChangePasswordRequest.
+// ChangePasswordRequest Example: {"currentPassword":"correct horse battery staple","newPassword":"a longer and newer passphrase"}
 type ChangePasswordRequest struct {
 	CurrentPassword string `json:"currentPassword"`
 
@@ -128,7 +128,7 @@ type ClientID struct {
 	ClientID *string `json:"clientId"`
 }
 
-// CreateUserRequest defines model for CreateUserRequest.
+// CreateUserRequest Example: {"email":"member@nestegg.example","name":"Minji","password":"correct horse battery staple","role":"USER"}
 type CreateUserRequest struct {
 	// Email An e-mail address; compared case-insensitively.
 	//
@@ -177,13 +177,13 @@ type Health struct {
 	Status string `json:"status"`
 }
 
-// IDTokenRequest defines model for IDTokenRequest.
+// IDTokenRequest Example: {"idToken":"eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJpc3MiOiJodHRwczovL2lkcC5leGFtcGxlIn0.c2lnbmF0dXJl"}
 type IDTokenRequest struct {
 	// IDToken The OpenID Connect ID token the provider issued to the app.
 	IDToken string `json:"idToken"`
 }
 
-// LoginRequest defines model for LoginRequest.
+// LoginRequest Example: {"email":"member@nestegg.example","password":"correct horse battery staple"}
 type LoginRequest struct {
 	Email    string `json:"email"`
 	Password string `json:"password"`
@@ -214,7 +214,7 @@ type PasswordValid struct {
 // Plan A membership plan, as a request sets it.
 type Plan string
 
-// PlanRequest defines model for PlanRequest.
+// PlanRequest Example: {"plan":"PREMIUM"}
 type PlanRequest struct {
 	// Plan A membership plan, as a request sets it.
 	Plan Plan `json:"plan"`
@@ -264,12 +264,12 @@ type Problem struct {
 
 	// Status The HTTP status code.
 	//
-	// Example: 404
+	// Example: 400
 	Status int32 `json:"status"`
 
 	// Title A short summary of the problem type.
 	//
-	// Example: Not Found
+	// Example: Bad Request
 	Title string `json:"title"`
 
 	// Type A URI reference naming the problem type; `about:blank` for the generic ones.
@@ -337,7 +337,7 @@ type Profile struct {
 	Role RoleValue `json:"role"`
 }
 
-// ProfileImageRequest defines model for ProfileImageRequest.
+// ProfileImageRequest Example: {"profileImage":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAAC0lEQVR4nGNgAAIAAAUAAXpeqz8AAAAASUVORK5CYII="}
 type ProfileImageRequest struct {
 	// ProfileImage A `data:image/(png|jpeg|gif|webp);base64,` URL, or "" to clear.
 	ProfileImage string `json:"profileImage"`
@@ -359,7 +359,7 @@ type Readiness struct {
 // Role A member's role, as a request sets it.
 type Role string
 
-// RoleRequest defines model for RoleRequest.
+// RoleRequest Example: {"role":"ADMIN"}
 type RoleRequest struct {
 	// Role A member's role, as a request sets it.
 	Role Role `json:"role"`
@@ -368,7 +368,7 @@ type RoleRequest struct {
 // RoleValue A member's role as answered (`USER`, `ADMIN`); a client must accept other values.
 type RoleValue = string
 
-// SignUpRequest defines model for SignUpRequest.
+// SignUpRequest Example: {"email":"member@nestegg.example","name":"Minji","password":"correct horse battery staple","website":""}
 type SignUpRequest struct {
 	// Email An e-mail address; compared case-insensitively.
 	//
@@ -387,12 +387,12 @@ type SignUpRequest struct {
 	Website *string `json:"website,omitempty"`
 }
 
-// SignupEnabled defines model for SignupEnabled.
+// SignupEnabled Example: {"enabled":false}
 type SignupEnabled struct {
 	Enabled bool `json:"enabled"`
 }
 
-// StatusRequest defines model for StatusRequest.
+// StatusRequest Example: {"status":"SUSPENDED"}
 type StatusRequest struct {
 	// Status A member's status, as a request sets it.
 	Status MemberStatus `json:"status"`
@@ -463,7 +463,7 @@ type Subscription struct {
 	ProductID *string `json:"productId"`
 }
 
-// UpdateProfileRequest defines model for UpdateProfileRequest.
+// UpdateProfileRequest Example: {"name":"Minji Kim"}
 type UpdateProfileRequest struct {
 	// Name The name other members see.
 	//
@@ -471,7 +471,7 @@ type UpdateProfileRequest struct {
 	Name DisplayName `json:"name"`
 }
 
-// UpdateUserRequest defines model for UpdateUserRequest.
+// UpdateUserRequest Example: {"email":"minji@nestegg.example","name":"Minji Kim"}
 type UpdateUserRequest struct {
 	// Email An e-mail address; compared case-insensitively.
 	//
@@ -515,7 +515,7 @@ type UserPage struct {
 	Total int64  `json:"total"`
 }
 
-// VerifyPasswordRequest defines model for VerifyPasswordRequest.
+// VerifyPasswordRequest Example: {"password":"correct horse battery staple"}
 type VerifyPasswordRequest struct {
 	Password string `json:"password"`
 }
@@ -589,8 +589,8 @@ type SetMemberRoleJSONRequestBody = RoleRequest
 // SetMemberStatusJSONRequestBody defines body for SetMemberStatus for application/json ContentType.
 type SetMemberStatusJSONRequestBody = StatusRequest
 
-// SetSignupEnabledJSONRequestBody defines body for SetSignupEnabled for application/json ContentType.
-type SetSignupEnabledJSONRequestBody = SignupEnabled
+// SetAdminSignupEnabledJSONRequestBody defines body for SetAdminSignupEnabled for application/json ContentType.
+type SetAdminSignupEnabledJSONRequestBody = SignupEnabled
 
 // LogInWithIDPAJSONRequestBody defines body for LogInWithIDPA for application/json ContentType.
 type LogInWithIDPAJSONRequestBody = IDTokenRequest
@@ -648,9 +648,9 @@ type ServerInterface interface {
 	// GetAdminSignupEnabled The sign-up switch
 	// (GET /api/admin/settings/signup-enabled)
 	GetAdminSignupEnabled(w http.ResponseWriter, r *http.Request)
-	// SetSignupEnabled Open or close sign-up
+	// SetAdminSignupEnabled Open or close sign-up
 	// (PUT /api/admin/settings/signup-enabled)
-	SetSignupEnabled(w http.ResponseWriter, r *http.Request)
+	SetAdminSignupEnabled(w http.ResponseWriter, r *http.Request)
 	// LogInWithIDPA Sign in with an identity provider A ID token
 	// (POST /api/auth/idp-a)
 	LogInWithIDPA(w http.ResponseWriter, r *http.Request)
@@ -935,11 +935,11 @@ func (siw *ServerInterfaceWrapper) GetAdminSignupEnabled(w http.ResponseWriter, 
 	handler.ServeHTTP(w, r)
 }
 
-// SetSignupEnabled operation middleware
-func (siw *ServerInterfaceWrapper) SetSignupEnabled(w http.ResponseWriter, r *http.Request) {
+// SetAdminSignupEnabled operation middleware
+func (siw *ServerInterfaceWrapper) SetAdminSignupEnabled(w http.ResponseWriter, r *http.Request) {
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.SetSignupEnabled(w, r)
+		siw.Handler.SetAdminSignupEnabled(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1611,7 +1611,7 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/admin/members/{id}/status", wrapper.SetMemberStatus)
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/admin/members/{id}/plan", wrapper.SetMemberPlan)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/admin/settings/signup-enabled", wrapper.GetAdminSignupEnabled)
-	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/admin/settings/signup-enabled", wrapper.SetSignupEnabled)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/admin/settings/signup-enabled", wrapper.SetAdminSignupEnabled)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/users", wrapper.ListUsers)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/users", wrapper.CreateUser)
 	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/users/{id}", wrapper.DeleteUser)
@@ -1732,6 +1732,22 @@ func (response ListMembers403ApplicationProblemPlusJSONResponse) VisitListMember
 	return err
 }
 
+type ListMembers413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListMembers413ApplicationProblemPlusJSONResponse) VisitListMembersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListMembers500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -1843,6 +1859,22 @@ func (response DeleteMember404ApplicationProblemPlusJSONResponse) VisitDeleteMem
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMember413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMember413ApplicationProblemPlusJSONResponse) VisitDeleteMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2397,6 +2429,22 @@ func (response GetAdminSignupEnabled403ApplicationProblemPlusJSONResponse) Visit
 	return err
 }
 
+type GetAdminSignupEnabled413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetAdminSignupEnabled413ApplicationProblemPlusJSONResponse) VisitGetAdminSignupEnabledResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAdminSignupEnabled500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -2432,17 +2480,17 @@ func (response GetAdminSignupEnabled503ApplicationProblemPlusJSONResponse) Visit
 	return err
 }
 
-type SetSignupEnabledRequestObject struct {
-	Body *SetSignupEnabledJSONRequestBody
+type SetAdminSignupEnabledRequestObject struct {
+	Body *SetAdminSignupEnabledJSONRequestBody
 }
 
-type SetSignupEnabledResponseObject interface {
-	VisitSetSignupEnabledResponse(w http.ResponseWriter) error
+type SetAdminSignupEnabledResponseObject interface {
+	VisitSetAdminSignupEnabledResponse(w http.ResponseWriter) error
 }
 
-type SetSignupEnabled200JSONResponse SignupEnabled
+type SetAdminSignupEnabled200JSONResponse SignupEnabled
 
-func (response SetSignupEnabled200JSONResponse) VisitSetSignupEnabledResponse(w http.ResponseWriter) error {
+func (response SetAdminSignupEnabled200JSONResponse) VisitSetAdminSignupEnabledResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2454,11 +2502,11 @@ func (response SetSignupEnabled200JSONResponse) VisitSetSignupEnabledResponse(w 
 	return err
 }
 
-type SetSignupEnabled400ApplicationProblemPlusJSONResponse struct {
+type SetAdminSignupEnabled400ApplicationProblemPlusJSONResponse struct {
 	BadRequestApplicationProblemPlusJSONResponse
 }
 
-func (response SetSignupEnabled400ApplicationProblemPlusJSONResponse) VisitSetSignupEnabledResponse(w http.ResponseWriter) error {
+func (response SetAdminSignupEnabled400ApplicationProblemPlusJSONResponse) VisitSetAdminSignupEnabledResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2470,11 +2518,11 @@ func (response SetSignupEnabled400ApplicationProblemPlusJSONResponse) VisitSetSi
 	return err
 }
 
-type SetSignupEnabled401ApplicationProblemPlusJSONResponse struct {
+type SetAdminSignupEnabled401ApplicationProblemPlusJSONResponse struct {
 	UnauthenticatedApplicationProblemPlusJSONResponse
 }
 
-func (response SetSignupEnabled401ApplicationProblemPlusJSONResponse) VisitSetSignupEnabledResponse(w http.ResponseWriter) error {
+func (response SetAdminSignupEnabled401ApplicationProblemPlusJSONResponse) VisitSetAdminSignupEnabledResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2486,11 +2534,11 @@ func (response SetSignupEnabled401ApplicationProblemPlusJSONResponse) VisitSetSi
 	return err
 }
 
-type SetSignupEnabled403ApplicationProblemPlusJSONResponse struct {
+type SetAdminSignupEnabled403ApplicationProblemPlusJSONResponse struct {
 	ForbiddenApplicationProblemPlusJSONResponse
 }
 
-func (response SetSignupEnabled403ApplicationProblemPlusJSONResponse) VisitSetSignupEnabledResponse(w http.ResponseWriter) error {
+func (response SetAdminSignupEnabled403ApplicationProblemPlusJSONResponse) VisitSetAdminSignupEnabledResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2502,11 +2550,11 @@ func (response SetSignupEnabled403ApplicationProblemPlusJSONResponse) VisitSetSi
 	return err
 }
 
-type SetSignupEnabled413ApplicationProblemPlusJSONResponse struct {
+type SetAdminSignupEnabled413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
 
-func (response SetSignupEnabled413ApplicationProblemPlusJSONResponse) VisitSetSignupEnabledResponse(w http.ResponseWriter) error {
+func (response SetAdminSignupEnabled413ApplicationProblemPlusJSONResponse) VisitSetAdminSignupEnabledResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2518,11 +2566,11 @@ func (response SetSignupEnabled413ApplicationProblemPlusJSONResponse) VisitSetSi
 	return err
 }
 
-type SetSignupEnabled415ApplicationProblemPlusJSONResponse struct {
+type SetAdminSignupEnabled415ApplicationProblemPlusJSONResponse struct {
 	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
 }
 
-func (response SetSignupEnabled415ApplicationProblemPlusJSONResponse) VisitSetSignupEnabledResponse(w http.ResponseWriter) error {
+func (response SetAdminSignupEnabled415ApplicationProblemPlusJSONResponse) VisitSetAdminSignupEnabledResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2534,11 +2582,11 @@ func (response SetSignupEnabled415ApplicationProblemPlusJSONResponse) VisitSetSi
 	return err
 }
 
-type SetSignupEnabled500ApplicationProblemPlusJSONResponse struct {
+type SetAdminSignupEnabled500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
 
-func (response SetSignupEnabled500ApplicationProblemPlusJSONResponse) VisitSetSignupEnabledResponse(w http.ResponseWriter) error {
+func (response SetAdminSignupEnabled500ApplicationProblemPlusJSONResponse) VisitSetAdminSignupEnabledResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -2550,11 +2598,11 @@ func (response SetSignupEnabled500ApplicationProblemPlusJSONResponse) VisitSetSi
 	return err
 }
 
-type SetSignupEnabled503ApplicationProblemPlusJSONResponse struct {
+type SetAdminSignupEnabled503ApplicationProblemPlusJSONResponse struct {
 	ServiceUnavailableApplicationProblemPlusJSONResponse
 }
 
-func (response SetSignupEnabled503ApplicationProblemPlusJSONResponse) VisitSetSignupEnabledResponse(w http.ResponseWriter) error {
+func (response SetAdminSignupEnabled503ApplicationProblemPlusJSONResponse) VisitSetAdminSignupEnabledResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -2723,6 +2771,22 @@ func (response GetIDPAClientID200JSONResponse) VisitGetIDPAClientIDResponse(w ht
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetIDPAClientID413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetIDPAClientID413ApplicationProblemPlusJSONResponse) VisitGetIDPAClientIDResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3054,6 +3118,22 @@ func (response LogOut204Response) VisitLogOutResponse(w http.ResponseWriter) err
 	return nil
 }
 
+type LogOut413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response LogOut413ApplicationProblemPlusJSONResponse) VisitLogOutResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type LogOut500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -3116,6 +3196,38 @@ func (response DeleteMe401ApplicationProblemPlusJSONResponse) VisitDeleteMeRespo
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMe404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMe404ApplicationProblemPlusJSONResponse) VisitDeleteMeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMe413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteMe413ApplicationProblemPlusJSONResponse) VisitDeleteMeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3342,6 +3454,22 @@ func (response GetPointHistory401ApplicationProblemPlusJSONResponse) VisitGetPoi
 	return err
 }
 
+type GetPointHistory413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetPointHistory413ApplicationProblemPlusJSONResponse) VisitGetPointHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetPointHistory500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -3414,6 +3542,22 @@ func (response GetPoints401ApplicationProblemPlusJSONResponse) VisitGetPointsRes
 	return err
 }
 
+type GetPoints413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetPoints413ApplicationProblemPlusJSONResponse) VisitGetPointsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetPoints500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -3482,6 +3626,22 @@ func (response GetProfile401ApplicationProblemPlusJSONResponse) VisitGetProfileR
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetProfile413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetProfile413ApplicationProblemPlusJSONResponse) VisitGetProfileResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3800,6 +3960,22 @@ func (response GetSession401ApplicationProblemPlusJSONResponse) VisitGetSessionR
 	return err
 }
 
+type GetSession413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetSession413ApplicationProblemPlusJSONResponse) VisitGetSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetSession500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -4008,6 +4184,22 @@ func (response GetSignupEnabled200JSONResponse) VisitGetSignupEnabledResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSignupEnabled413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetSignupEnabled413ApplicationProblemPlusJSONResponse) VisitGetSignupEnabledResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4240,6 +4432,22 @@ func (response CancelSubscription409ApplicationProblemPlusJSONResponse) VisitCan
 	return err
 }
 
+type CancelSubscription413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CancelSubscription413ApplicationProblemPlusJSONResponse) VisitCancelSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CancelSubscription500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -4308,6 +4516,22 @@ func (response ListProducts401ApplicationProblemPlusJSONResponse) VisitListProdu
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListProducts413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListProducts413ApplicationProblemPlusJSONResponse) VisitListProductsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4400,6 +4624,22 @@ func (response RestorePurchase404ApplicationProblemPlusJSONResponse) VisitRestor
 	return err
 }
 
+type RestorePurchase413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response RestorePurchase413ApplicationProblemPlusJSONResponse) VisitRestorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RestorePurchase500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -4484,6 +4724,22 @@ func (response ResumeSubscription409ApplicationProblemPlusJSONResponse) VisitRes
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResumeSubscription413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ResumeSubscription413ApplicationProblemPlusJSONResponse) VisitResumeSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4796,6 +5052,22 @@ func (response GetSubscription401ApplicationProblemPlusJSONResponse) VisitGetSub
 	return err
 }
 
+type GetSubscription413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetSubscription413ApplicationProblemPlusJSONResponse) VisitGetSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetSubscription500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -4855,6 +5127,22 @@ func (response GetOpenAPI200ApplicationYamlResponse) VisitGetOpenAPIResponse(w h
 		defer closer.Close()
 	}
 	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetOpenAPI413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetOpenAPI413ApplicationProblemPlusJSONResponse) VisitGetOpenAPIResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
 	return err
 }
 
@@ -4959,6 +5247,22 @@ func (response ListUsers403ApplicationProblemPlusJSONResponse) VisitListUsersRes
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListUsers413ApplicationProblemPlusJSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5231,6 +5535,22 @@ func (response DeleteUser404ApplicationProblemPlusJSONResponse) VisitDeleteUserR
 	return err
 }
 
+type DeleteUser413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteUser413ApplicationProblemPlusJSONResponse) VisitDeleteUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteUser500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -5348,6 +5668,22 @@ func (response GetUser404ApplicationProblemPlusJSONResponse) VisitGetUserRespons
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUser413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetUser413ApplicationProblemPlusJSONResponse) VisitGetUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5584,6 +5920,22 @@ func (response GetDocs200TextHTMLResponse) VisitGetDocsResponse(w http.ResponseW
 	return err
 }
 
+type GetDocs413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetDocs413ApplicationProblemPlusJSONResponse) VisitGetDocsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetDocs500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -5636,6 +5988,22 @@ func (response GetHealth200JSONResponse) VisitGetHealthResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetHealth413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetHealth413ApplicationProblemPlusJSONResponse) VisitGetHealthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5696,6 +6064,22 @@ func (response GetReadiness200JSONResponse) VisitGetReadinessResponse(w http.Res
 	return err
 }
 
+type GetReadiness413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetReadiness413ApplicationProblemPlusJSONResponse) VisitGetReadinessResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetReadiness500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -5726,6 +6110,20 @@ func (response GetReadiness503JSONResponse) VisitGetReadinessResponse(w http.Res
 	return err
 }
 
+type GetReadiness503ApplicationProblemPlusJSONResponse Problem
+
+func (response GetReadiness503ApplicationProblemPlusJSONResponse) VisitGetReadinessResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
 	// ListMembers List members
@@ -5746,9 +6144,9 @@ type StrictServerInterface interface {
 	// GetAdminSignupEnabled The sign-up switch
 	// (GET /api/admin/settings/signup-enabled)
 	GetAdminSignupEnabled(ctx context.Context, request GetAdminSignupEnabledRequestObject) (GetAdminSignupEnabledResponseObject, error)
-	// SetSignupEnabled Open or close sign-up
+	// SetAdminSignupEnabled Open or close sign-up
 	// (PUT /api/admin/settings/signup-enabled)
-	SetSignupEnabled(ctx context.Context, request SetSignupEnabledRequestObject) (SetSignupEnabledResponseObject, error)
+	SetAdminSignupEnabled(ctx context.Context, request SetAdminSignupEnabledRequestObject) (SetAdminSignupEnabledResponseObject, error)
 	// LogInWithIDPA Sign in with an identity provider A ID token
 	// (POST /api/auth/idp-a)
 	LogInWithIDPA(ctx context.Context, request LogInWithIDPARequestObject) (LogInWithIDPAResponseObject, error)
@@ -6061,11 +6459,11 @@ func (sh *strictHandler) GetAdminSignupEnabled(w http.ResponseWriter, r *http.Re
 	}
 }
 
-// SetSignupEnabled operation middleware
-func (sh *strictHandler) SetSignupEnabled(w http.ResponseWriter, r *http.Request) {
-	var request SetSignupEnabledRequestObject
+// SetAdminSignupEnabled operation middleware
+func (sh *strictHandler) SetAdminSignupEnabled(w http.ResponseWriter, r *http.Request) {
+	var request SetAdminSignupEnabledRequestObject
 
-	var body SetSignupEnabledJSONRequestBody
+	var body SetAdminSignupEnabledJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
 		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
 		return
@@ -6073,18 +6471,18 @@ func (sh *strictHandler) SetSignupEnabled(w http.ResponseWriter, r *http.Request
 	request.Body = &body
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
-		return sh.ssi.SetSignupEnabled(ctx, request.(SetSignupEnabledRequestObject))
+		return sh.ssi.SetAdminSignupEnabled(ctx, request.(SetAdminSignupEnabledRequestObject))
 	}
 	for _, middleware := range sh.middlewares {
-		handler = middleware(handler, "SetSignupEnabled")
+		handler = middleware(handler, "SetAdminSignupEnabled")
 	}
 
 	response, err := handler(r.Context(), w, r, request)
 
 	if err != nil {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
-	} else if validResponse, ok := response.(SetSignupEnabledResponseObject); ok {
-		if err := validResponse.VisitSetSignupEnabledResponse(w); err != nil {
+	} else if validResponse, ok := response.(SetAdminSignupEnabledResponseObject); ok {
+		if err := validResponse.VisitSetAdminSignupEnabledResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -6957,181 +7355,218 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L15d9u4+Sj8VfCqPSd2f5QsO046sU/PeRVbSdR6USU7aX6jXBMiH0loKIBDgFY0ae5nvwcPAIqkqMVO",
-	"nKWT+WccisT67OvHWiCmseDAlawdfazFNKFTUJDgv85hOoSkc6r/DkEGCYsVE7x2VLuaAJnir48kYWGj",
-	"5tWYfh5TNal5NU6nUDuqsbDm1RL4LWUJhLUjlaTg1WQwgSnVQ45EMqVKv8fV08OaV5syzqbptHa079XU",
-	"PAbzE4whqX365NW6dAzLS9FPCU/1WjwySsSU7GfL+S2FZL5YT6wHyK8ghBFNI4UT5lfz+ECvhn6wq2nq",
-	"/zYur89+r1heR8FUkhgSomdftTKpv61c2UFzw9I2rOuTvgEZCy4B7/Q5DXvwWwpS6X8Fgivg+CeN44gF",
-	"VC97L07EMILp//xb6j18zK3rzwmMake1P+0t4GbP/Cr3uuYrM+kyvCRmWsIkmdJI7wlCIhJCyYhBFOrn",
-	"jN/SiIVkx3/dOuuctq46lxc3L1qds/ap75l3pyIBImMI2IgFJBAh7DZqn7zaieCjiAXfbFeBnV+SGVMT",
-	"MptQ3KlUIgG9oZPLixdnnZMrf/02XohkyMIQ+NfcR5+NOYSEcTJMFeFCERpFYobrfnHZe945PW1fmAvw",
-	"u732eef6/KbX/ud1p9c+9ckIN/Si125bkkAEJ5TYF4mIIcF1mw12uIKE0+hr7q/FScrhQwyBgpCMKIvS",
-	"BMiO37m4avcuWmf+boPouwxoKkHfWiTGYwhJykNIiG+vuBP6HuFwCwmREzHjuJ0LoV6IlIdfczsXgsg0",
-	"mJAEApGEeC1MkSFEgo8lUYJQLtQEEncdO/7F5dXNi8vri1PfXEKXziNBwyshzmhiiOq3wJmhCOf6uIU+",
-	"UzWBBaw8kiRiU6bIjt9tvT27bJ3eXF1e3py1ei/bdg99SG5ZANec3lIW0WH0VbfRItLMT9RE78AtnHCA",
-	"UOpNaTTSRIGN08QQuoBy/XCoD4AGEwhJwsYTjXCzAd/x++3e685J++b6ovW61TlrPT9rryF6R6QrpBon",
-	"0P/nGQnThPExoZyIVNExeITyAWchcMXUnMSJuGWh5o/6kJEkNUgPVDIndKQ0iOM/6i39D59ICAQPJZlN",
-	"gJMxuwXeGPCaV5sADa1kkHt/meX17fdKkBlFyBzp9atkjoscU8YbBWa3noF98mpXQpxTPreMS35VeBWC",
-	"TCmfO6CV+kY0CYGQUKVgGitJdvxe66p9c9Y571y1T/3dY5Lc5XTvcbYpVyzC6zR4EoGSBhQdcqlJItLx",
-	"5F7nfc1pqiYaegKq4KsTN5CSCY6wjwBr/k0mVBL4EDPDUK8vWtdXr9oXV52TFh46UoVrLtM4FomC8BxC",
-	"Rq9we9+OvD2SZKrXQfQ5O7IgOBTJHVH0PUjcVP+6273sXbVPb87bp53WzdXbrqF4n9wNIpC0winjRj5f",
-	"BpKWo/xUEqpfZFIlVIlEEgk49ZTscKHpwohFQNiUjrX84dXiRK9JMSMrBgno62+pgrQeUgV1xaZaYLXQ",
-	"I5WmP/r8YUoZ8naeRpYoG7F/6U0WVuoAZXh0IvLH5RHiiPKNVxVR/ppGKbgPWqkSPeAwyw05FCICyt0r",
-	"bYQxuWbbGzenh+kmIkyNQLoMI0iE9QXoV4gYITwEaZIAV0Smw+x9j7ARoXze2Gpawawit8W5Oq6wBbTj",
-	"e9kxJsLw2nUf9UQE2QdSUZXKTZ8YaO7ju/bTT3n18VejTxoIs2BhF5NNYYGifI/FCykDQu4osiP0csD/",
-	"Ljs9Mfw3BEpvqZWqSQ8kqmgfS2ijxHsjv1dcuyVl+MoxkcBDLbtRSXw9okjY70gQjshzoAkkZJA2m48D",
-	"fB3/BJ/sMNQsaCQ1qcSPKQmEeM8MDi9BRSo3X/K1tFps/rzNRuwAVadwMqF8DF0q5Uwkeb2yREcMXLv3",
-	"kAXRD2fAx2qiddiDw4pVc5jlP1gLoe698gbKExdHrdxRxIArY/IobcL8Em5B3MqrcF9WTohgpo9/5fFl",
-	"NHXdGbTxpRy5XPfyKZNxROcX+lVNCe58ztsTgaXTcPgb5y5Fr6PqcE4hBh4CD+aaLFRYV/w0RoXaD8WM",
-	"+8caEfCwyTSVitAggFgRowzdapIilxHEq32owwcFXLJhBHXgWjD6tZbGNa+mR6290wvJHVglYustkLzW",
-	"haxWzwYf6DTWZ1U7Z/zfzFhvHOw/MeabDBUq8KDtbn9Jp4W6/onQMExAymOib4Bq4SigEuqMS70nxW4h",
-	"mhcXYlb4/3OQCsbjhvshZ2hyl5Rb6sGTKix9wSAK20kikmW4RbNO9XHhT54hXX/vX14QJLuQEMaVQF6I",
-	"uqEVADOr5COJB13czZ5b7NLipiCltRnmNq8hYwiEEmNrKp5ibRMym00txq4C21dAI31k5QNZ8MHFcsT7",
-	"jVPaz6pm6pxeaRq9knSw8Go1M7qMgXdOyYngHAJFOqeGLZkjtxyRMClTCIm9FRrHjSJY7D99/MvhBiBe",
-	"YuNmUVUbOhNjxjdTwo1wGd+B12wiUFXrNMKKs0iXDl3BtPjHOiKZl+Q/ZTPRJKFzsxEzxZINeFmgk9YA",
-	"vcWrSihjgtsoJ5bvDrfkZaZ0Y7c2w60+p34G+NWKyiNJDJBbkuA0KKm1WqYQ3y1dbp1cdV63a16tf93v",
-	"ti9O26e5efMknafT+i1NNL2Q+GGgSaH+MJXIVUKk7MtS5+ZV4iK5nIHRRM2SfI/42Zr83S/Ji6r2jFa8",
-	"BYwXV/yLxtf9g19IMKEJDRQk0iNcIIcQmicITpI0AnlsDZoqSTmq+o08F8ix6DwOHfxSwPdfKtDPLe21",
-	"JrHLGHLrHpcVsBK0mfeq4Kprdb/qm5ITFhMt5G+Gpxe9tj5Za63eEpZeJKAhqZvAlKVTcxkRXU23ttVU",
-	"lw4AP1y1/w3gmh1CCVz1jjWw2i1/WVAtH6deqmbtr5jWeOefSyxxrB7avZHB0w8d8xk6woq0s5JyVZ5l",
-	"btBlsf/uNpCFFl7yVOJzLWnoezCIeAu7KOVQzXh3OIwpPiug4WoyngC1hquclHl5cfXq5uTyvHvWvmrf",
-	"HDQPnu7vb5QxMrXXDrlJ/+1meyxB+moLRGZ1bG7kMnaUyomt7a1KIO69OCHPDp/8lVizHglBadkOPXJU",
-	"E+9hBMQPRAh+hbVLhLCl5e9Ev4q2P1UpnL+ZUEVmGqFmieBjs4C8ddZDr1kMIo6gUmcHLVJXwNALkRi5",
-	"1dgNrS9LegRoMMn8pyikoq95G6TKyfAVAkjm/aoWIllorFc5yzPj1myb3CLTjMRYVm5SrhAL9Livrq66",
-	"jt3qmynI/IfNw63wQzEVVVJIORGJIjKdTmkyd+Y3BzV6nKKKcSEUMW6+il0oa2Iuz3Hd65AERpAAD1BB",
-	"ZHy8NM8x8elQpOpoGFH+3jhT9Ttj4JCwgAhuiO9iLbnXN2I1/uqOIWckQ1Bfg10nFhWWjs1gkP58wTMC",
-	"yomcMRVMiODGkRox4+cXMfAjfF0SmoAlfVRm8MECGPBxImbSI1JU8yFq5mOKhAKMAf09FzOyQ3lIRjSK",
-	"yJAG74ngxDcb9HeNv2pxZkvRBNuys7K3u+YhhzOenpv2v07a7VN8WjVDyUOhv3XO9JpXy3yyNa923r56",
-	"dXl6ox+1zs4u3+DLLmKg5tXy3iUtBnZeXlx3b047/dZzM9XlSQ+/1t90Xl6blfbbZy9uXl9etd3fvXb3",
-	"sqfHa5312q3Tt/YBvnzRftnSUubNq8uz087FS72A1lX75WXv7c2rTrvX6p28eqsHap23b7qtfv/NZU9/",
-	"96Z3efEy/6B/edJpnd20Tk4ury+u3NSt0/POxc3Jq9bFS72c0+vuGZ7KTfe6d/Kq1dcP2+fdq7c3z1sn",
-	"/7juahmi7PjFI63yj+AkS87TmldzDn49mp3npnOBd5V/hOfuZOyLy5v+9fP+Sa/T1ddpnvTa/avLnh51",
-	"seB3Bl+qbfytghE/M/Rn/lciIYpkBRNCi2Uwrwgk6l+Sw4P9vxpsyEgWC+CRJO4zspPDrEeSDKmE7Mfd",
-	"IiH5R+9NpfQCCRPhCp4mOJA4TYKJHpeGxsmLC4kof2Tdc3MjdXOil/zL0+Y+MWOSHb+7f46i5/5bv7Sa",
-	"7v555Wr0Bqs5BP6kmY3vNug/kiTlTJGdf/TeoLuQCzJlXCT4uDjj4bNmKbRqtZ9E390qBlj05DA0lQxT",
-	"fQYc/0YbvxLkFhI2sn7H4tZjo0bcTAVXk2i+WVbLFuTOx1vATXaBK8i7/vKMVdqK7iaJW8gvSeH3F8KN",
-	"L3LFGWOAUp3xhSYuZpzcMphZTGCJZhci5WoZpx7AJ8nCuNVlgUqTKj55SxVNnEXRxCQuxWKQ1lYevS/r",
-	"/PwSns37Cfh4J/qCO9PKKM5CQKm+W2oPUavvIVWUXPfOjomv1+eb2ImUS1AN8mbCgol7XePbRMzIiCVG",
-	"AkG3KsoUmkpOBAtgO0/qV3KObu/hXOXYdIpbzoeZh87Swa9BPXxhtQlj7fW1iK8v6QgjCfZ2Yj7+z79j",
-	"GP9nzEb/mcEw3j3WnOjpoefre8TIjkFtUNP3FURAk5JR+XHThtxuJIQbd5a7nQqWBomJxLC0gwR0CgZh",
-	"d/yzy5PWmeZWndPuTcv98dzfPSYR4+9NwJUxkmTYHVEFyYBngmqADlLCVIO0NtpYUGjdSizFpWn5Rq/M",
-	"/v85CiQ9oCHjICtVc4wX20jZy043PPSQ3f27JaXezu/Gq7qxnojWW2A1Nmy26l332z0t52qpc0ubHnrA",
-	"PRNYY45SRKvR4d7uT/xw1c43G6D15yV7nt6rhk7c7Je15hWPEWPcx/w6/rE81TMYSlblPD4DegsEprGa",
-	"a/QcCkVGLIo0LB1jVHoUQYgiLxo3Rqk09vG882kLKnUXh7c+3zRuc82bKoyRsPhhg+XcvVk5CWrJKy/x",
-	"7tE6d/FY9rW4fCFUJgtX2xm0TJ0AjVAu0aQ0e9/gfjcd7vXTIYlTOSEhROwWEiQCpH0LyXyRUiBwVBoN",
-	"uJbHDRbgj9YigdgB4VHeJEEEj+ZottIjFm0JH/NeZc3zakc1mP/94H//9fff6Ztnaeffgp33D2cd3vzb",
-	"wk2slYfa/uOnz54+e3z49NnhEw0P6TBicnLFMAPkoHnwtL6/X99/etXcP2o2j5rNRrPZ/F+0k+VUSdQX",
-	"hD5NuWcd+Hv53+UeHl49USG3gkzubnNrX3e5S5d0br9bWkyVHOfupqABK60+2ouC0JLrgme2GpM2A9B5",
-	"7j5WrsVuXGsL1IJXHqiWlQaqVMKGqbL/CkNm4KhbPM8NGyiHh7rlLEZHXibB6C1LmzUAVhlwklu9R4x0",
-	"VQceiBBCDKkone/TJ08eP10dI7HGvKtKs5UTJLa5yBK0VwhiPIfS+CYCCdnpvTghjx8/frZbOKjifNvD",
-	"jdVaq1LaWkuavIe0H/VLIYH4L9tXZI/GbG/Ioojx8Z59Vfpo8JSbtPryoosxEzFVChK9kv/zK63/3qw/",
-	"e2f/37h595c/VxlHzJasOSZHz3PEKme8qFiRM+XYIJGaiOlvKdQxDKSuxeC6mkDdJAy0Lut/37/8/fEy",
-	"USkYSDaSlcUVfFpaQKWZx5mbFsEp5qLGmnvboBSyEyeMG+t0q3/S6aC7W8Y0AFkyNG21x8JlHTafPV13",
-	"W/9f/f+++58/381sU9h3JZ/cSGYzmdD4eHnoLIu5LyvoWj7+eQkLkT3iEedpd6Lfl4Qq4oNTPf0cvcrF",
-	"T0PewlCF5DYrDHgoM3V+JBKTP4YWfcx4iSGZUg09bnfFQHYt8xd8pHeyYXD4oLp0PgWuVi50AWfBhCZj",
-	"rc/BB2Xsq8bKuUtmE6al8VSJOh4Ryhs82xYKGzMm4f4rvbuV5y7GSmtEzt/1wsTC1ESkaPHdRNfuFg1r",
-	"7RiQs2EU78PLwWh+Q1VYch3r47QGjJUS7Z0VjdKSV4rrZvpvGby7QtdYvWK5KWEkn3GDJuwJkFRCYtMN",
-	"pTGwsXV21lKM7gLJqZtnhhx12SiKNJ07Yzm46Mwtw1e3tO8uXAAH3l0SUJYjeR/AKvs5NHMVpSQ7GTnd",
-	"vT8t+rqWzVXA+yVCLk2yw39drOVrjTTzjdkYnxEauyYkVp8JBGnC1Lyvj9nMNcQsljXSnaTTUlaMCY0x",
-	"Fixp1UZhvP4AsU10kVlCI8ofOMviQCdKxXhJZtwT/KQqlzI3LeLJcI6upnoaZ6QvEmPGJdl5pVR8yaO5",
-	"R/p0Cn2m4G9n9MNuVtDBrGtR0cFSpxu7hsXiaMz+AXOTO8j4SLjsRGrcyMXPMbQBHYhApzWvliaR3Z88",
-	"2tsrUcC9EG4h0lctlzVPN6A+RJkR4keSTEQqYSKikEQQjiEhOzMaRaCkR4CrhGkVNaAKxsL8PUzDsf51",
-	"wBm/Bak015Ye4aDITCRqsuuRJOUmJ2k6Tbmm70NBk9BEQd0KVHoTiEWiJB6zcWGgw3TA0S+eKx+Qi2V0",
-	"Ga36WqZiiLJXHNt85gEf8D/9iZwIfquZiuBywOsmt8DYgtDQizafSMwgOaFTiE6ohAY5FxwwD51yYnHR",
-	"xTAV/OfoRB5wgu5lr+xbJv9MqeZmeEjoljW7S6iy84YQsCmNiEEuSXYGtf2DxhN0dQxquw29YK0fS0Wn",
-	"sfnEab/HJKAR8JAmJMzG89++ffu2fn5ePz31jwmg3WtQC+l8UPPIoIYC2qBmjpWQQW0G8H5Q0xtFZ4ep",
-	"+JA3e6Gt7Xet9O60JKN7fRBppJHCViM5JnoIjIJOtGSoTy6kc7NyTZhDowhjOCPxNd3yyY6pybKLh+Fr",
-	"IuaTHTsgOWh6Wq2YCqnIfrNpXjK2bb1m/yPSQA9rp3hEf+wRJICffJzUGPswWE7vy1+V2+sbQ8Kzwyd/",
-	"3S2FA6ZxDEk90BdtIgP1xKuCm1pWCnJ0ybp54AOTivzlLyJZXYbhL3/BgXFvkhw2D10xicPmYwx+YqHM",
-	"lQjQq4cQN9kyYFyumoCJ3yY1Y5+cs+ck5RFIWcoslnQuF5oIQq//oT6lH+p6nPpwrkD6u8ck5e+5mHEz",
-	"es5AysZcJBAe52q24GoWG2niIi+s+JD/dkqT9xAaiUX/dkS0aOGbS06A0GimVxcnIPVZM61p2lI1Dp8t",
-	"jZYD3q8mzGYd+jotNfeRnNtJXI4ky6ISHR23jGTA/RKl9hvkeSJmWuJ1TCiBaE6E+d58duwIkHtFgsay",
-	"rZM4NSS5BWuxzlYKeNwkoT4Rp3ylEohIyP4v5vmAm9dw655WP4MJglAgNG1Dp7c7uDcTQaZ0rulGhIUh",
-	"HEQMeJtqaM4gJKCJpuzE/1CnQQBS+nboXBQnAT4SCZI0SWYJUwr40YD7aKsLfMwmt/vZ9YhvIN4nO5TP",
-	"l4I39AtWidRvlCg9FrzgA14QYo9LBWY0A9J4U1GOBsOpffwa5y9Kw8cDXkzSG4MyAy3q3Ow2yBt7/nRR",
-	"i4ASLnjd7Dd3eAs02DeOgogFwCXkWHk3EXHCQFEs+LSeg7uvF7GrGeNudTs1r3YLiTQMvdnYbzT1iyIG",
-	"TmNWO6o9bjQbj1FgVBMUv9BaiQewZzesn45BVZfRCjVJmmkag6B0TPzffDKlKpiAdHlyIjG5jjvlJEOP",
-	"oBTDuNxtkG6+soDlujBSRKSoN2bnh3bJMybVuV2eVyhB9mu1HL94Za9rvBIb38PiXPq9kggKH5QmoCPG",
-	"kRsWN7mqWtdvxWoaBXfgsgj9rlSB66DZXFOR4m6VKHJpaBXFKC45IOckYuQAHotkHJoVVA2crXQvVygM",
-	"P9nf/Em5bAh+93jzd4uiV5+82pNtFpdVkcIPtpiioloQqiwmAtwCoTskLazTMUYFUBMO4NUccdQSPD7T",
-	"ny/j195HFn4y2BVBldO5ZRh0IdYJ32UoX5S1dysQmNFsoBuGR9mAFYxg2TlsNom/FGdrQiyLuHaKA9l0",
-	"wyXAPFxer/kg/P7h5tCsfv0XWbmubwdo5kAXpjAjp0T2btHhtxX43ZVSZsUcP71bDbl7zoB177G9Wpyq",
-	"Kl1bScPCRZJxfBTEubD29LyVCk8FI8PksjvCSJgDvmNtw17OBL/rAgCcdGVt3PawJ9bAyWFmzGUmOFMZ",
-	"6/6AWxm7QS6wTA8RHFw8okW41biG7L+IbX2wjK1rTFx2+OcinH8xFpBPPPxUNNhoafvTA3KfQupydS0k",
-	"c+7/hdTjcH+LKcp19vC7J9tsqaKK1bcjWX1QeYuRtdd+Fovcc9bkL01otsV+DKQrYD/5HORfjfo9Y+R+",
-	"CNTPRyj+RP2fqP8AqG8qPOWx3zptPg/7FzGGX1zQwOoOC8MKrKEHaJ7FuE5pxS9jVPrCFKDv0i4fggYU",
-	"gzl/UoGfVOAhBABTMkXL7gnQQLFbmlNh7kMNJCjF+FjuSYx4rucim615qohML0EhsBUDpB8QtIsTrQBu",
-	"4xlo/CEMJC4Pr57Gdt9b66lpxYX2QS3f5QOQx+Vr/Hrk8Q4wRDBZdWbi2r57WvkHIn2XMXAs3h0JmSHA",
-	"HSleqiZ7LIzr1KVhLYstr03Ak9FPVhVm29HTU5UmVnPJF2p7JMl70IKO8kzNtsQbcJqGDKtP/M36rrJy",
-	"5Na9yULPRTM2yAuGVbsX8tEwF5klUwz08AhEEgY8Yvx94V1b4sRGdJTitzBskiX5qnLkPcRq1wxHTK0Z",
-	"SeiAW3mBHDb3bViTi/vNO1xx/PkxedJ8TCoLp5sUUSxLgjLdgFeWZK8+wZwbdgQqmKAfdtltIcYd/oap",
-	"See023og8lWq7/e1xbtFkdt1XSOO8RjNNeUL01qP65KD1fpQvz6de7b5u6yNyB+DzNmIrdrRr+8K8h4b",
-	"c319JlKCV2WvZ1QpTwtTNSmRQuMwraKFdUOC6ixc6ZO8ypK3XR4KxvuwMZcIXCK/Hr3WYoI4kgzE/uV+",
-	"DMvq2ktQGpGzAsAPiFfZHCtEgmzPje8GIk6yaxCjKnC4JxQMV3PEliR+lJHYMG753oLJZIzN5GTftK5P",
-	"O+2Lk7YJ+3Dp2fmAsWypzx0ra6yl6M9/UvSfFP2PRNGffw5FRyq7BpfR5F4I8yVUWdscftvQFBxr5bkY",
-	"YxsKmAWmWUlyDCoTMwdcS4kmBMfLghm1/KnYFDDGytV6dWKqleykPY6d7IvD5v5ug2DXFbLfHPByixct",
-	"iwoOdhlYweJJ04jh+rEl2bbmi6FUjJP9J2TKuMnzHKWJmkAy4NmYNnbt8OAZKTaQMddU7Buz6PgiohBj",
-	"dGwfKyZz0wy4iMJjQolM8cJGaWRZYM6bavbwyMaBrpRtH4gCFko8/6R/n0P/vgU5OzzYguiWGzZ9l2TQ",
-	"VX7nIcnVZrgH6RPGwFVN+9pOqXbkj3HnlMBkvFKkg4Wk5RDEfAHECePjSvHlMlVbRfVYSMdwvO/lbtoY",
-	"2MskyaVM3PEuXG55dehV14WXRHMbUCXL3iC8GDxeoz0w6xiSZAdzGDybJOG5pIUBj03iovTcuuUu8iJs",
-	"8pRQLmlgcvRx/CWXVBX1dUFa9wjQuh8h+bahUIV4OOdoWx8WtQwPU+eFysNDPtWp0lvYgziigYWDguQB",
-	"RVvYIxtEn12yFh0w3ReIVHQudxukZ0rEDDhSF+MoLBTDXE6CXCizWHIk69lWIaB5WtppEr9YcDNTdRfd",
-	"o7JtMGlEKgN6Zj356p3m2wHPAqLch/BbSiNZGFRwTZNQQCvPY8UIpKkDbixzdffjI3lE9pvY/9buuiQV",
-	"aUhcJQENeEEEapDD5jOS66SKW3dZFrbUliuM6fYSUSv+UY7p2lX4Vmxj9EBiT3WvpK3knwqsN6OFPzWu",
-	"H1dEKcdY5MH2PrROM6T6ZFFnv9KkdpGL7y+kXrn07krDWKGE/wOK54V5VhjH7A5/RH5XrNqh9+p2c9/7",
-	"lusc5t1FTf+HvC+56qaGNKI8gP+Om5L3uaJFTdtKZDyxnNRU5bPmTVf4NJcY69LBtLCgRVPGF11dl2/d",
-	"TvqQ126nWHHvdts//r1nJ7nFxa8IRzO03chSoSncgalFx2sD0+REzBahqjwrSloRqP7CpFsWkz4zP6mY",
-	"cbJjSmaadjgOpIzuu5tP8aySjAr1VR5IMKqs4fKV7UIbIDrFJYYlyP7vtvN8Iww00OBcNtvjXxXhrTNX",
-	"rbgSN/18/WAfDX13KmOMxQStBHVAzp+TELD83oCb8jaYW41VLKM5IpoxKeixbe8Pyk35UVsSwNmBmK0z",
-	"ZY3KqCIhSTC6WmayN6zCdQhelYGSL+/8UDkoFRWkf2LwHxSD+6BMwBTQJI/HBvK3wmb9rFiioHb0eP/w",
-	"yV8PfikiujMVrpGC+5k18cFgzzZPXhP/XDBsEhoYh9KPKiGVM/rvQaFN2O9qq/mJiwgjWOs8b6M1JjNs",
-	"Ys94g/i2vrMl4BPBYR4LZYit6bBFIqC3MOBIa49WlXbG2H6beWhnd6Z20rJk/smiPpBz4sWQDHjR/afp",
-	"+kSkCdmpMGyZEg56dbvHufYE2be2aUEMaPKzMWoRlYqkXCWp1FTM/1f9hUhmNAkh1H/5ZCLihSVQf2tO",
-	"w30QJ+LDvEHeGINZqboC5kVhfGPotndkiiKUGg35mKDs3CZRAjSca2UklaA/eDbgC+Ncg3Qz+6DmfZUt",
-	"KV0C6FJfykpWhrXHHzBOeFHYfCvetf91vZK29In8Zj7Ku2dU/LQVPnRUFtKpXC65cZ7cw3O2Mg1jqX51",
-	"xILqOgUukt1RSDEaHWPhHUkEz1WRqrRafGd5HYU8h+/HReoq9Lr12RZ797jvkptmTeiOLXAzyxUHznuY",
-	"8i6yY+KPaCSh7OfKXNnuw8aAu0ibUtSPXI6ccYEzJJhA8H5T1EzJZ2TbCkolIqzxZwSwRXw3Mn4lyDh1",
-	"pbNya1wC1GKFxQdiRdVlHL+2OlVo4FyBJm9WwEPCxhP1MxDm+/My9aCeP7dFLO39fE6uBn5AeQDRavpx",
-	"lSZc5mtkI1twFUA0rDKegrThbbn64p6VlBelyLRIHc1tvsqAIzkgU/q+GMbxotduN8gJLivCJk1jyrh1",
-	"D+dE+ivTstbUNM5TMT2ysK0Fc9URj7MAdBS1zL4rqpOwXO1wT5NN02IqCxQhTBaie5ZqtpMdvQWMMCzX",
-	"Qd91YnapSaVf6dXGFRbqyD8kX83Ps4qt5t7xSjDR+Kpu6W9lGlEizu07h3EWnVabQ2w1yzo209VLwT3/",
-	"utSu9N2nJRR1bSrW5lnYcu5ZecU5UI1sDlHzV3eUK45f0fcy60s64JVVVN0Mtino2paipp2w8Y9pNXLA",
-	"Xa1Sl0Bc7BssJyKNQqI1U2MhQPRLqGVVWi+nSYiHiL9Xxr4yqbruyB7WYpk141ztScNleNn1mBqPP6rd",
-	"qKIlrtwWCZbAOgEEwdWs5wVSUE1fQjBtnRLsGse4VDSKjpYLsUVUQdYyDcIMLj3b6mE2oWrAmSIxZabq",
-	"umkyqwxTgtBb8KNphjsucpuqrD8uMl+mZIY/WKR3QRkapGV6CbraWPk4RWt40VPbPEoT4bXUNQMD0wY8",
-	"e9ogF8IUBLUoZnCYSTKlYS7mVKbBRI9md6+ZzqFhOhV9kH2yg2gvEpuVuRj5kcydoD51oGGll6JnrtK1",
-	"svme+BShWkrA5YWfyaN+jPp09i4y6M0yjTNMsVgSL27rc7jYoeVi1S22q7A+ncJd5E0bLGF10gp5CzHT",
-	"IfIQgJMQpkLj/xxUY8B7eso1kuTdhbkBX0hzZCthDtcAP4Ywx/8QspwGtPy2hzR4TwpR6w8p0yGk7WGT",
-	"v5WosGhva2W1VE5AIttZtFbMegYUerxJLMyc67F4RHzbKc638c1+1jnOd/3njPfc5GD6uYZvvmeLv+dA",
-	"xt9FbmQtMkdGRbINl6hpwmmEvxWt5zIO6jr7MRO3bbu+m5hgGI0g0ChsqsJh4XLTsMIE3DBJ5ITGYApV",
-	"mz4BUzonQyBTJiXjYy/LP1uuib5LmBzwrBPrQfMQhVEkJ7lG/0rE+sBVMmd8XK6jbimDmdoGAaFFbMDV",
-	"PNZsE0usOwaP1dnFLSTk6SH5B3uOP+8/rqYYAbBbWO63+VB1qMrz3De02S481JcS2uvevbdF6Q+b8dnh",
-	"2IXB9fiy8lh1T9XNQrg1Ilc55rGz5AoCZSTC1SSqD1YZ9LM+X36mIPqFLnn+qtZ/xky0EFcbA36Va2pB",
-	"pS1UYtOthppVL1xniFco70uTg0FzHQezr2y7kgHH4ldAdvw8gb7pX7Wu2jetk6vO67bvKqoQqVgUETrR",
-	"Ui9KH8YlbTZ6TCi3mUamoso4oVxlUsVRrvCJW0QW1acJEhIOMcrSH7JauIZgDLjvpKibzsXr1lnn1Dfx",
-	"Rk5RMQasSP8ZAw/1QrQ+o+lQdgDLY11cXrl9Gi9QWVVaNsg5QRKzaj4ol1gz4PaYhnMXJaI38Eg6w0Am",
-	"eBpFSIywQJIDDpeF4moHS7Q+ME04jeUiEnIhpO16ttjfwtyX07wKGJJj6cYO2CCtnA6VbWd1ty1UuxbC",
-	"njEc5s8UAWPAzWogbBDsyFBqdMnk4nAFD8DTByW4O9ajXLKzAWQtnHoDjsdG+Vxwxz2eEf/0unvWOdFA",
-	"mqltdyuUbMddqpU64ANe7peYOVcSoMFEA5jrkqBv0jR4MP8e02SInV1Egv06rTo64ItCHUfravwsZUkf",
-	"uwu3UnqIHBmZrxVbiqfWIB1OUJuZilCLAU4eQkuttTHtmndt3xs9uJlYf1f3BzzfR3rh7JK2BMXCFIzR",
-	"3QU5eaWLqb+kDj8Qxy53j/3aFdI2KBote6zHRQ20rKAzhbSByZ/5UN9RIKAB5UwtXhh5eUiQ2zla+pk6",
-	"U1N/WOZ2Na9WwbT0uFbJWiaJlXpWqQ1vpf0857XCpMty00ayc4dGt+XgLAlq95j4hR6pvvO8IyWbCqRW",
-	"1d1ojeaF09veNzMm4bggcDFZYdGvaA7rVTWHraBhL0F9r5aKHz8pJWv2XDzhu9nQbc+gxpxOo7VuocsY",
-	"eKvbIaEI0qkNRi/3hMLO7G9b52eVkT12hLsBgVvXAgjKXXWqC2cJrhIafEdFDdDL7JaVu6bsmOSGaJ1U",
-	"ruvatAAN7MwVR9SEY2bdek3rvFJjp+oWTNfy4RswvXvgKOxtOiHhif7sg7SuD1Iqi12QzL9Xlfe9SwC3",
-	"7b3oYk6QdLhoNtRvh6nK2IvWNrDLoVwdeJzrwJavDbAM4mZBGKr/QAn+2QTfKIx4XRqCvsEfoQj7T3F6",
-	"dZkAF+ybykLKxRrkLDCRbVqT+WGuP5jvEcaDKA2dIouJEhS9x7Yh2Wc1SDDlXzKM/NmJ7Ft1IkOBYW3B",
-	"nbUMYFXmVfXNNn/Sux8OUl5iA6jt6Y73xdu6uDx6zIVHS7ItLE4zuSCXiJQTBHYbpIf576bljKmroHUo",
-	"YyAc8EJXcRths1DA0TKayeqrU+QfUK5YTPCNjHR/QDz7KYhsTtG/qyASimC1ItvSwgUkWNMZFbUEeIhu",
-	"desGyqnRznNBJea7SWOPCI0jyf0zGfCdVA9BfJx5z9+13nk7wUwk72WWgcjwlMDE/km5wqp1qrewEdMU",
-	"fFB7E3UvC8arq/MzXN/3Y8LoFS7mrjaMCdBITX5fffFWfTtoNq0F0zrn9FgkSbnEJDKb++O8OxBJqLQ2",
-	"vcLpHlLqsDOsjtgNbBYvjdjtd3SNXbsyvSqu7+mOF4lK9+p7NPcHnHSFVOME+v88c6q5adOBP+ZqmDZI",
-	"D0ImTQK2IW6o/HNhvIuatx0NeFZvcaSFUwyyUiI/iQGabCw6o/MV2NsDGjK79QcDj8UkFRCif5x/Fkg8",
-	"/Bov8PxpOD/On3IWe2DutLGBYtjx9VUhNSYqoaMRBpBsD3TFGT7WLCicYB6znvOT97E2BJpAghEi+Egv",
-	"BOm/ETyLezsTAY1KLl40Ze9M6XvQ1Ga30KL/aG8v0p9MhFRHvzR/aaKAandQHtwQBg8Pz+w+i1WwjIsw",
-	"JSEaNRad5HOHsNycvm/sYp4xkDG+qDC7CFooVWIoKuO5iTCja3mKVknSHS2syTwk5VwLslNwTZmAmd38",
-	"LFb8L09zvs5EvXFUI1dUNO+fLKKU7bInLCZSRKGeiXJC47i+HJN7lMurcE5JW7jU4pO3xt28YwJn9D3L",
-	"dAqeiw7fLUeSDHghxMoQJbsl56X59O7T/wsAAP//",
+	"7H17d9q4vuhX0eWctQr7GEJe3S1Ze61DE9oyk9eGpN09Q28sbAGaGsljyaFMT+9nv0s/SbZsDCFp05nu",
+	"6fwxJWDr+Xs/P9UCPo85I0yKWudTLcYJnhNJEvjrjMzHJOmfqM8hEUFCY0k5q3VqVzOC5vDrE4Fo2Kp5",
+	"Naq+j7Gc1bwaw3NS69RoWPNqCfktpQkJax2ZpMSriWBG5lgNOeHJHEv1HJNPD2pebU4ZnafzWmfXq8ll",
+	"TPRPZEqS2ufPXu0ST8nqUtS3iKVqLR6aJHyOdrPl/JaSZJmvJ1YDuCsIyQSnkYQJ3dXs76nV4I9mNW31",
+	"353LG9LfK5bXl2QuUEwSpGZftzKh3q1c2V77jqXdsa7P6gZEzJkgcKcvcDggv6VESPVXwJkkDD7iOI5o",
+	"gNWyd+KEjyMy/69fhdrDpxr5iOdxRPQboZrgTfe0f9K96l+c37zs9k97JzWvFhKJaVTr1HbIHNOog+ap",
+	"kGhMEGaINNVXCIdhQoRAIg1mCAuktv/fZvRWwOc1r0aShCvw++VTbUJJFGbjqX0TIQAIag8Y+vN7DYxE",
+	"yL4a9XCyFzzHu+Tv4/3wIHiKn5H2ZHe8p2BWSCxTUescqOOVVKqtq5ND9uiyg8ZjnsrOOMLsQ+2ze4H/",
+	"mZBJrVP7j50cwXb0r2LnUh+vvp1VxDKLRFSgOY7U5ZMQ8QRhBAeivqfsFkc0RHV/5SJ8Tz875wlBIiYB",
+	"ndAAqWtDckYQj0kCl4wiKqRotNSyjzmbRDT4MpA4vjh/edo/vnIhQc6osBdEBcJRQnC4RJShVJDaA+7j",
+	"eX4f2aK/yWUEZjaBFlTO0GKG4YKE5AlR92B379//9F/yZEzDkLAvOv6XF4MX/ZOT3rl7/pxFS4RDRSGE",
+	"TLDkiYKppTp9BHeTLeghl7GfX0a+h0e7jSGdMhIq2BmnEjEuEY4ivoDTzzavod+/HPTO+tdnN4PeP6/7",
+	"g96JjyZwLS8HvZ5hXIgzhJF5MD+HB2BPn0mSMBx90fX1z696g/PuqXt7mKGUkY8xCSQJERBGxIMgTRIS",
+	"HqHfUi71qjKCEaLFjDCUkJgnkrIpovL+93roEj27NzQkyS1JUE8t4vHuuFvY8QTTKE0Iqvv2dPxGCyms",
+	"DLCCYCpQxKdTEqKUhSRBfrZT30OMqPWKGV8wuKVzLl/ylIVfdEvnF1c3Ly+uzwvszsCTgsgJzPAAVDrI",
+	"j/ycS/TSjPNIx3zONZtMSMCTEECeKnYacTYVSHKEGZczklhUqfvZxn0N85d4GXEcXnF+ipMp+aJDvey+",
+	"O73ontxcXVzcnHYHr3pFDpLD95gr3iEQVze72z54dvj3p2i8lEQ84Mh3Hepl2DrqMUnlEl1xjvS2vglr",
+	"KWyrQGWeCBTROZWo7q8ckt840iR8xqNQAH3L3hNIKv4k8QeCGNcTSM7h5hQi04BcM3yLaYTH0Zdd3rA3",
+	"eNM/7t1cn3ffdPun3RenvRUBQNApa1KG5kTOOMgvClcUR6XTVKkGD6BRzu2ZHSF3S49HoZAw0xX5J2KE",
+	"hGJ1bwq3AszUl2N15TiYkRAldDpTPGwxYnW/4gjXC3GNDrrkQk4TMvznKQrTRJF5zBBPJZ4SD2E2YjQk",
+	"GpDjhN/SUClGCqxAVmmhAZHJEuGJVBQT/mh21R8+EiTgLBSaiUzpLWGtkWLoM4JDoxI6z6/qOkPzvuRo",
+	"gYGgTNT6ZbKERU4xZa2ClrNZc/ns1a44P8NsafBTfBGkDrpXvZvT/ln/qqitSM7RHLMlsBsSIiwlmcdS",
+	"HCE4J7VqFGG14fsTmT1HXlVURW0GZbt5POpit2TWKxQ0lbaH6r57IoqcJPeBjAfARcokjQAUNVWLiBQa",
+	"jSwplLOEp9PZg2DlmuFUzhTkB1iSL+Pz1+fd66vXvfOr/nG3BC6KmCkhVPKvJEXv5iCit8AT+jt5RO7v",
+	"l3bndxSTEEQIK/8CtdB/oxkWiHyMqaFlC/UnC5XUbU8CLqtxNGKc6TcNuc/ZkaY/QUKAMOFI2En6J0jy",
+	"D4QhnBC0SDibojo2H2IsxIIn4YhhFiKQhT8wvsgVfiYWhmEKPCcNRasADEQaK/mXhGckpPgKDvGLYGF4",
+	"fXl5Mbjqndyc9U763Zurd5cFJicIC2EdwGixQJwRxCcd5E4EEzxATDl0wSPbGoK9IdjcNxNSngg0h2nV",
+	"fJbVqb0WVSMldijyUn1wIEBmqwPi0VUKqjY2rhKPrhVCsShrsoLA1HNUZ1zxugmNCKJzPCUNRTviRK1J",
+	"Um34ChKiyEJXFkyPIZakKencOUUhFU9VB6jNTp1PNZZGRlLSNsyVJ2lYadAs0ylr7/u0OkIcYXbnVUWY",
+	"vcFRSuwL3VTyAWFk4Qw55jwimNlHeoC6YsO279ycGuYy4WGqDUSrMAKChboA9QjiE43tSk1lEol0nD3v",
+	"ITpBmC1bW03LqbFKb3GuVtLZAtrhuewYE66RfdNLAx6R7AWLmZtf0dA8hGfNq59dW/gv2jhuDZsAFmYx",
+	"2RQGKMr3WLyQMiA4R5EdoecA//vs9Pj4VxJItaVuKmcDIsDe/KmENkCe11y74RDwyBECKkilwlO/a9gY",
+	"EIQOekFwQhI0Stvt/QAeh4/ER3UqtWFQKA4EL2MUcP6BahxegYpU3H3J18KY5N3z1hsxA1SdwvEMsym5",
+	"NFzHMZK7LEEDtX2o1qkFPElIINGMJ4KgsZKukiUSEsdwlYwsnIcxUhq2omUsRIwswCsgRDxLsCAGjF2S",
+	"VZ7tU22OP54SNpWzWme3vXdQcUCFGe9ABvtc+azKExdHrTy8iBImtauotAn9S7gFHS2vwr5ZOSFAtLrp",
+	"6psytNsYZ/6bESHJdNqyT2SelzPKfqUKVba+Uk0xatfD3mD1yjKWsence/CQww02PXxCRRzh5bl69LO7",
+	"zm3vdnsat3IDljzFDiCodVRdyAmJlVzIgqWiehWeMD+NwTjuh3zB/COF53DB2k2Eg4DEEmmz062imGIV",
+	"/73axyb5KAkTdByRJmFKH/illsZKGuMLVnuvFuIcWCXdUltArn0LJAk1WwY/GVg4+HaoXW0Z+lXgXs/e",
+	"/opVs+ikOkLqBrASqQMsSJMyofYk6S2JlsWFrIXfjClmzrF8qXuHVZThJSVRqA24K1hqXG1VxwU/eZoy",
+	"/zS8OEfAVUiCKJM8F3uNRJ95kJ9oF1xxN5knb2VxmWvvk7t56+VD2t1VPMXaXQREbyofuwpsXxMcqSMr",
+	"H0jO5vPl8A93Tmleq5qpf3KlWFA1uaLhlWa0NbL8aTZ+FdAL+tPw+vf+7jnti/5cxv9z3H/a/7VHJ/9s",
+	"keVPcbB/ph7h4evBIvid357uRR+C48OIvHopg1cfoz5rt4K9iI3nL9vhv36KVklVNmXVpV/EhPVP0DFn",
+	"TJHCTE+DKzYCBqJCpCREBgpwHLeKYLj7dP/ZwR1IsyIV6UVVHeApn1L2QGq/LXlfT9DvRK/4Hmz6Ljpb",
+	"tX0tUtogiNJdSjIvfthE611963OuPSYJXuqN6ClWwg5WxW5hYh62eFRyqV1kd0rzZZCALXlZ9IYOldDD",
+	"rT+nYYa/1erkE4E0rhrKZvVcQaRAVALZMuyle3zVf6MU/uH18LJ3ftI7ceZ1ORNL581bnCiyJ+DFQFF0",
+	"9WIqgDmGwKBWdYO7VwmLBIMH+Dv1knwP+dma/MbXZKlVewa3Tw7jxRU/U2Rgd+8ZCmY4wYEkifAQ48Do",
+	"uGJtnKEkjYg4Mp45maQMDHUtl5k5koaLQ3vPCmTkWQX62aW9UZxiFUNu7ddlNbkEbfq5Kri6NBp69U2J",
+	"GY2RUsXuhqeXg546WeN63hKWXiZEQdJlQuY0nevLiPAacqiNCdkMK0RtW2PDyunAi+sO5w5Yzk6oBMvq",
+	"OBQkm9V+XTgun7VaqhJfXlMhebL8UkoKYw3AiwpCDP7Y169BYFaRsFaStcqzdAZdVafub8bKDSmlyDn4",
+	"XklT6h40lt6SBkhyWDH7OiNTDN8VcHQ9jU8ILptRa2cX51evb44vzi5Pe1e9m7323tPd3TvlqMxyYYa8",
+	"y4Rxme2xBOnrjUiZQ6F9Jwsyo1RObMynVUL/4OUxen5w+HdkjMxIW4x1BBFWlH0cEeQHPCR+hcESzM9b",
+	"GW+P1aOfc4t0eS1vZ1iihUIobVqHBbiOFw/8xzHhcUQqzS42Kq888kueaNlcm35NxIbwEMHBLAtTA0Ec",
+	"Yh+3QSpHT6mQThwDepXgSkNtgHScStS4JSCC5QnEjIjKTYo1MoMa9/XV1aXlxepmCnoNxAluIwNpQ/4q",
+	"hRQznkgk0vkcJ0trQbVQo8YpqlGVoYj5PqRxeZRnuR70UUImJCEsADWYsunKTEfId/wIOnBKPTMljCQ0",
+	"QJxp8puvxnU73IXX0jgs4CAcSycA+wb8OjbIsHJwGocgQCvjGgFmSCyoDGaIMx0wFFEdUMljwjrwuACf",
+	"kyZ+WGQQQgMyYtOEL4SHBK/mRFjPRyUKOdFekA+ML1AdsxBNcBShMQ4+IM6QrzfoN7QjPT+zqvjZrRha",
+	"ObKt5gGP027cm96/jnu9E/i2aoZVt6YbNegGN531rl5fnNyor7qnpxdv4WEnwrPkTB/2X51fX96c9Ifd",
+	"F3qqi+MBvK3e6b+61isd9k5f3ry5uOrZz4Pe5cVAjdc9HfS6J+/MF/Dwee9VVwmhN68vTk/656/UArpX",
+	"vVcXg3c3r/u9QXdw/PqdGqh71ru57A6Hby8G6r23g4vzV+4Xw4vjfvf0pnt8fHF9fmWn7p6c9c9vjl93",
+	"zyHg6OT68hRO5ebyenD8ujtUX/bOLq/e3bzoHv98famkiIpApbXewerAGCfMz85z0z+Hu3K/gnO3Ivj5",
+	"xc3w+sXweNC/VNepvxn0hlcXAzVqvuD3Gl+qHTXdgicm89ZkgSFIkCgSFWwIbMHBsiK0fXiBDvZ2/66x",
+	"ISNaNCBPBLKvobqDWU8EGmNBsh8bRULy8+BtpfxCEsrDNVyNM4LiNAlmalwc6ugTWEiE2RPjul5qoZwh",
+	"teRnT9u7SI+J6v7l7hkIn7vv/NJqLnfPKlejNljNI+AnxW58u0H/iUApoxLVfx68BVc642hOGU/g6+KM",
+	"B8/LbGS9s0vd3ToWWHTHUTDQjFN1Bgw+a3c1R7ckoRPjni5uPdZaxs2cMzmLlndLa9mC7Pl4OdxkF7iG",
+	"vKs3T6mQXyyLG8gvyeEPF8O1Q3nNGUMwsg5qM4o6XzB0S8nCYAJNFLvgKZOrOPUIjmUaxt1LGsg0qeKT",
+	"t1jiJEuRgCyZlSAx1N3KLft1Pdhfwz39MBEf7kRdcH9emVdUSHFSd4vNISrtPsQSo+vB6RHy1fp8HRiV",
+	"MkFkC72d0WBmH1f4NuMLNKGJlkDANw4yhaKSM04Dsp07/Bt5uLd3U6/zTlvVzXFEu9BZOvgNqAcPrLFw",
+	"FO5OAQzuQOTHTsymR4rJPD3w6JsXF4NF++dXU97tdrvnw+tZ73qqPvbU/14cd9+pfycvg+FP6sNxO+r9",
+	"883ggL06n3a7/W63e93t/ismv/3+TP3cHV6/uRj8fHj8rt//R4VRZSM4dZHvLLIes+n//hqT6f9O6eR/",
+	"F2QcN+yifQVXEIU1qo1qCn6CiOCkZFrfb5uktDsJ850n7UBLBYsliQ7vMbQMBXhONAGp+6cXx91TxT37",
+	"J5c3Xfvhhd84QhFlH3RkqjbbZNQGIilHLBOcA/C6IypbqHun1WfEthWTYWlK3lIrM/++AAFpQHBIGRGV",
+	"xgIIrL2T05RdnXDoIb3/eytmBjO/Ha/qxgY82mwwVth5txES3NdeDaTgLU2QEFbh6WgtfZQ8WoOexkeu",
+	"R1/BlAf7o+HFdYdytyldvV4yPqpjUIALK/26psfiCUOC6JRdx986XGFBxoJK9e53Eq2QLbh8k6cE3xJE",
+	"5rFcKmIx5hJNaBQpyD6C5MgoIiEoBGD8maRCOxdcz90WNPM+QQ/qStO4xxTnDstXar+d4EiQ1bPPX7rD",
+	"JWGfrFwA2BeqYcqasxwfzsoq7h/Ndh+X91BpIudcZmpGtQlHqSsJwRGIfIorZM9rMnaZjneG6RjFqZih",
+	"kET0liRAz1DvVsF6lhbLYVQc6ZBhjbXwozH2ADaTsONaexDkSEZ8CiMWzTSf3LAExb61f37vf/710+/4",
+	"7fO0/yunZ8ODRZ+1/5HHGUBs7+7+0+dPn+8fPH1+cKiAKR1HVMyuKGDxXnvvaXN3t7n79Kq922m3O+12",
+	"q91u/w8YIR0tHVQxrk5T7BiSsOP+Lnbg8JqJDNnq3Tpr33S5K5d0Zt5bWUyViGzvpmBcgOwjc1EkNJyn",
+	"4BOvRsO7AejMuY+1azEbV4oYNuDlAtWqPoalTOg4leavMKQaji6L53nHBsrh03Y5+ejAlgXRKuHKZjWA",
+	"VUYsOav3kBYUm4QFPCQhxOSUzvfp4eH+0/VBNhts57I0WznHcpuLLEF7hUzJHJSGJwFIUH3w8hjt7+8/",
+	"bxQOqjjf9nBjDAJV9Su6K0YSzwTtIznjgiD/Ve8K7eCY7oxpFFE23TGPCl+n/t5lMCkvuhgEEwOXViv5",
+	"v7/g5u/t5vP35t/Wzfu//WeV3UlvyVi61ipF1i5UsSJrJbOBRjzGv6WkCXE9TSXRN+WMNHWSWPei+dPu",
+	"xe/7lVpObnu6k6zkV/B5ZQGVFjRrycujjfRFTRXrN1FGqB4nlGnDf3d43O9DoIGIcUBEyYa31R4Ll3XQ",
+	"fv500239n+b/e/9f/3k/i1hh35V88k4ym8mw2oHOQmu0dd6soGtufsAKFgJ7hCN2aXeinhcIS+QTq9X7",
+	"Dr1y8guIa7ypQnKTXE9YKDJLyYQnOg0fnCWQ5RiTZI4V9NjdFRM9lPpScEDfyzzEyEd5iZdzwuTaheZw",
+	"FsxwMlWqKfkotelaG5AbaDGjSntIJW/CEYG8wbJtgbCxoII8fKX3N6Ddxw5s7PPuXefWKypnPAVj+l10",
+	"7X4h3MZERBzzUPE+PAdG3Q1VYcl1rI7T2IaqKaCrJaGf6XyVft1biSntaK0qoFe3RUC6WtsdCl710h9Z",
+	"W1ujBq3fsLgrXctNI8QmRS4VJDF1B4S2jNJNBvJSCHlOQrCdZwH8etWaDRyDWS8HscHDW0ZXb2mYz303",
+	"e9590r9WA80fwZz+JRR5HR1G9YxYNx5O6b6tSXod8H6NUFqdavRvF0P7RiHNcnMu1INDqr8gUHpDgLQ6",
+	"SRKkCZXLobocPdcYMs82SJwCz0uZbDoWSlsBTSGNkOsgD0Jik5wmsuR0kIlglvwaZlLGcLV63GN4pSov",
+	"3pkWsGu81NnTaZwRzIhPKROo/lrK+IJFSw8N8ZwMqST/OMUfG1lFOb2unJEYmnZj1uBkCcf0Z7LU+b6U",
+	"TbhNjsY6aqD4OkSygL+Y4HnNq6VJZPYnOjs7Jbq5E5JbEqmrFqvasB1QHaLIyPcTgWY8FWTGoxBFJJyS",
+	"BNUXOIqIFB4iTCZUqc0BlmTK9edxGk7VryNG2S0RUkkSwkOMSLTgiZw1PJSkTOcRzucpU1xhzHES6rC3",
+	"Ww6KuK6RJOCYtccK/OMjBmEQTmUoJ3jVVidQ1zLnY5AH49jU1RixEfuP/0DHnN0qVsSZGLGmTpjR9imw",
+	"o4MdKuILkhzjOYmOsSAtdMYZgQowmCGDwTZorRAuATEDI4YgmsArhxKgf6ZY8UA4JPDC690lWJp5QxLQ",
+	"OY6QRi6B6qPa7l7rEDxJo1qjpRasdHYh8TzWr1iN/AgFOCIsxAkKs/H8d+/evWuenTVPTvwjRMAWN6qF",
+	"eDmqeWhUA6FxVNPHitCotiDkw6imNgq+JF3MyzXFgf3vd6WI17uC4p0h4WmkkMKUQzxCagiIiU+UtKpO",
+	"LsRLvXJFzkOtnOvKN76idj6q66KQDTgMX5E+H9XNgGiv7SlVZ86FRLvttn5I+wfUmv1PQDk9KN7oIfWy",
+	"h4BsfvZhUm2A1KW5qED+utICvjZuPD84/HujFP+ZxjFJmoG6aB0KqiZeF8vWNbKTpUvGi0Y+UiHR3/7G",
+	"k/VVnP72NxgY9ibQQfvA1sg6aO9DrBsNhVOqRq2ehHqTWM1eLH2m/dgQR0f1Kk09hpgkNk6SMuR/bJpj",
+	"aMLDsLm6/2lUO1Aw10G/FMK33iu4OWgfwC9ZPNr7z37DQ+Qj+GKg1gAjwsBbvqw5XuYb7KCDdhtVVkc8",
+	"aO+ilRIY6ut95NSRQ/WC7KNGzutZNNYUmauvlJMTDTXyIfJXA+rUnLv7AGWrxZ3Ub4doXQkFDx2q3WVV",
+	"0QBqD9t6sKpyQqZqGg9NJKSQeGmDIYtBjUueZuyO8QWyIY1qaBvVqNVldcUAHl2TAGjLV+niLhmg7e6r",
+	"d0q35akvmCkeYUpVCVurCkb1X/e6J76misZdlw3jv+pd+c7V19MYSEcwI8EHNSlUhwMK4e/MIMPvd9+D",
+	"09mBCpS/6yPzd0IeCL/RyaqIZOk2LESmvA0ktKsJvUxPxvkyu5rEl2t5wRno3LhddEZfoJRFRIhSpQwB",
+	"t2AtBxo1Pjbn+GNTjdOE0mZ+4yirfAKjOw4NOmUcagHmdUJhNTmSt2GR50Ygd9+d4+QDCbUOoH7rICWs",
+	"63MBZ0m0UKuLEyIUHaIMZXVkYcyLvNiYHepjk5pygXawOgRiK+kiwYEEoxIYVRXk4Zi2lnge+VbUUfvP",
+	"w5MVxdUv6DuCReVR6iaYjUfiCEXEWAfnCKwYEx2sjNUFDE9+FpY3G3lLjNiwWsgyJAxnAqEPopk5FFuj",
+	"gGYh5VYmM0LhiPklqctvoRcJXyid1wqUCYmWFon0a0dWmLCPCKI45tZFFFoIdLvc3R/gRIlKaMzlTJfe",
+	"0QKqETQXeqvhiOVrgKKyGpoUk7H7V3qiKQi130ahAgiLAwrFeIJ2n5nv9VNwkN6ILWY0mAF3CbgSeyD8",
+	"yd5D+UjAPKBZFU/olLIRO064EE39V17FCoOjEBy7SioY63FEAbn0K4CCIhcxRsw/vhgMLe29uRj0X/XP",
+	"h766UKiUWVfCIm4KEmMNOHog4dmCwiPmW7EXx3GrJPr6Rzr6C0opqZly6gF1Shst9BI0a7Mqs0xYmU5M",
+	"yJA2Tsgkgvpwdf8CIn6HfiM/AyoFiSYGIiO+EIW6SnXH5jJippCGhoEiPPke8o91SaTm1TI2iO//q2mU",
+	"vWb/xM8AyuxFR5Aq0dyAjhZRFEUt1QtbHcve/dsZhwq0AY4iqFtnyciIlcQMC8X+x6ZiUUIoAgyhdXk2",
+	"ByJswhOQdAVaJFRKwjoj5oNbKfChMJA5jYaHfC0IKd7OlishnOoBY+9UT5QUAKjHx0asIBUclUrKKr1E",
+	"CxIrsoEWGeBtmL9oWjkasWJBgimRZYmk0UJvM/6TVevCiHHW1Pt1Di/nALvapx3RgDDhGkkvEx4nlEgM",
+	"hcg3K3b27TyHJdPnupf9mle7JYnQel67tdtqqwcNja91avutdmsfrA9yBlo58AA4gB2zYfXtlMjq8u6h",
+	"B8VShNRk5Aj5v/lojmUwI1l1aZ7oug71ckEFD9gPpkw0WujSLRJllDEykYptKEU6Oz9woZ1SIc/M8rxC",
+	"afxfqo1C+SM7l9qBfudzUDRePVeyTJCPUskOE8qAghU3ua6K/G/FgnmFsJdVy8r7UmX4vXZ7Q500Wx9t",
+	"u6JiTq56RV2xC2bYO59YgIfSpAd6BVUDZyvdcQrYwyu7d79SrgwI7+3f/V5e1Fq9sbvFG+WyuJ+92uE2",
+	"m8pKSMMLW0xUUcUVLGA6g8wArz3cmleTeAoxfPab917NktVapwaoCAOsYubOJxp+1ngZkaqwrK5mvIVY",
+	"aXiWgsJaNiIbDVOPZgLlIbzaBJhCxGkdtLeVPB2dolHE0hMYyFQzWAHpg9X16hfC7wDi9Oo3v5GVtf7+",
+	"QFRfRO7JMSKNgQmIhtkOcNVXBSuDWhxc7S8VuV7vzcn+4iS8vf/8+b4UPmuO8vn9erzZsV6cB4/t1eJU",
+	"VpmOpdCiB08ySQXsSowbl7XrqoGzhThyserx10rhiNWN+9VzvNwNG2NnNQLjRjZXNjNePkYW2mekU0uk",
+	"dqCPmBEgW+gcKkUqfd9mUxh0X4/pILYUcX1IDEO+1H4eM/wLHi6/Gutyqyp8LvoflE77+RG5ZqEuS3U5",
+	"Tn3uP2hXRrsOdg+32VJFTdg/jvANiXQdIMZp+c0o3QZyZR2zX5tcbUtDIEK/QEPQl5CQ9QRkoP3Fj0FA",
+	"3KyIHwTkBwF5BAKiS5W6NMTEP/wZaEieUvDVhR4oo5UbJskGqgKeTzAVCiNQahvvV6YjQ1vA4jEoSTG5",
+	"4wct+UFLHkMY0bXplB6REBxIeosdpeyPoynGMC92BORYNZ18qUpDoQ1otvEzptgLZBL4UyILqVp+ZiCl",
+	"YGcDSmKiX4uY/opIwIRiptcj4l1xojWYpyMCWj8sYBsA25ZpUMCgz8sBZgtd1YawNfznCpzUZDIh2pfJ",
+	"WaBdkpoRJQTu/MiEigcRFyT0kC8g79N3bPL7I+aXSub4LTQ0fTOsU9LGtDazmFbjpuQTHfBB2TRzGGCd",
+	"5DRiGJYHkRtVbGsNMD8C81qF42/HvO6BRNArlC90ksG/qxH6e2RMFzFh0D1L4ZHF5K1ROGMmqZzt0DBu",
+	"Ypvhv4rXb3SIuFZD11U+hnY3WKaJUVDdSshPBPpAlCQqPV0UOfFGDKchhUiGfxhff9YSzPhNaejZ7JIW",
+	"ekmhc1YuwI6dWHaRQpCrh0gkyIhFlH0oPGvq+ZkQllLEO/iEaeKWbUYfSCwbejikCysKhEfMCHQQIqUD",
+	"wW0elhtsBuMvj9Bhe7862khXQ4HQD6BYI1bZFq36BJ0QtAmRwayakp3yaZ+9pXLWP7nsPhIFKxXs/tby",
+	"d96UY1Mz1CM4Rn1NbiMNE6GyEpBi4j2+Pal7fvd7WUffvwalM9Hqtc4v7wsCuWmrpaNEWVWhpowqOeRQ",
+	"HXmJFOqogHXC+XP1VlbSz5W/M5LZ1JSqSdeL3Vd5HIhJH4aQaDplwnRJc5attlQsmQSUBYjEauvESmFc",
+	"4XvWbOQR0S+bY43wkO259f2IxmsA7ji7Pj6pgratgGwVesbrGW5XID/KKHgYd01spYYfyzd1NaGb7vVJ",
+	"v3d+3NNRRbawkBuLny31heWUrY0M48UPhvGDYfyVGMaLb8AwgIhvQHnw7xQSrZQKrTVneLelGESh8yOq",
+	"bvw4JTITdkdMyapas/aydBIlBUs6JxDKansvWGHZyJe2e2U9e+OgvdtoIYhgRLvtESs3TIUWy4yYZUCJ",
+	"tsO2VgbU14YjmCKLmqBRhnYP0ZwyXf1jkiZyRpIRy8Y0EccHe89RsR2rvs1iVGXeP5VHIYTDmQbpVDjT",
+	"jBiPwiOEkUjhXidpZDisEwCg9/DEZOKslbAfiVAWOrn8IJNfQib/CKp3sLcFbS63bv5TUsuslWyInHJf",
+	"D6WQe0AhC6WxK6gk16bFajLZs1YASympzXnR1RxKcTwG6FYDg93i5DPKpiNWF5JGEdprHzRaaGg71pYI",
+	"siZymC2zqOc8x8ZJFuDJuvSELJfGnL5blQtC+zwQ8vFYECYh6yxP1TDpAEAdsQnzhnWtIU8Xqdwq4M/g",
+	"NMT4foey+qdyGvEv7z97pcxm+OpzAc57cMNUICcB+J5SvK3eVB33eWmjy6KlieYUZQcsQC7An1b0qPHF",
+	"ClSHjFzPpPx6NgV3xGJdGkR4dt2iAXwdMsUSzAQOdP4YjL/iBTa5MHLBsxhUgfhE5ysAl7fe3iRl1obv",
+	"2aRCvcpJZoqzz+IIssbQVD3jZFCOmJ95sCBnAKqbZmkTmUqj5Y+8FEYWm18Z5WYjWh8QzfpQWfsvEWha",
+	"iFLOrnZT0Kkpn1vClcwzWiklb/BrKpxyix9UOpkGJI5wYHCpIAmTooX4iUkdzBDFZNspGIX8zkYLDXSy",
+	"1IgBKOr4hkI3hNViKrntBgojZh35K/QKT0nfbeQXOy5klp28B3S2DSq0iK/RV6/Hzf/V72pshZhS+yL5",
+	"LcWRKAzKmWJ8oDCU5zFiLSDgiGl7ddP++ER00G4b8pTNrktSusKOdRL5iBVEctMjREgeQQUHjeBGw5im",
+	"Nikt2wYEtxOqrq2FDtrPIS1NK1Tm2GwinKmLbLsq2AEibFQZzMDLWEU/io2MH0mEr+6WvJUsX0HF9Gjh",
+	"DyPD9ytul4PTXLD9QpKqw0jKXVxW+7wUGsG891ZNFt5WMjrIIs1Z3iGu0vB97mSkFWpI2OpWlebrQvO5",
+	"R9RyC/OsMWGbHbb+CP3zD4wJyeOu1RnZU3BBNOv2tgqhFZAiNvtGDGsa4wizgNjul7az3nogEY8OHmId",
+	"YJi1/rUBQzwMIvKmMZUgcWzAQdeSN14P21nEKUVks+yVMKbUJ8oQnmLKquHFTPqYAGOmWAMxZtt/XYjJ",
+	"bmArPrcuwEyzTi0zhro2IyT8Hm0MdRYzvshTKFjWoKMiDeulrv9RrEKSBXbwBUN13T5Cd7K10KjNZA23",
+	"5kiV4Fko0PlIcmdlEdBvbEK+AxlSWGJYQop/b5PwH4SEGhqsE/heKFhFtpvUNu+pRE/fbaejSxPdq6sP",
+	"FKQ3guIeOnuBQgIl3EdMFzGFej/QCSFaAq5po5ka27TmxEz3vzAl3KwpmJpaxcYFBQosUAWtSWd+QM1o",
+	"PEQnCLPluhRLt/vSYyVZVjR4+oHEf1EkHhKp4zwJTlxU1pB/H92xWDmr1tnfPTj8+96zIq5be/gmqd1w",
+	"1kIB40C7gHVrAql4IGJ8cQTBkosV/ws3UZmZVXmGhbYDV4pww8xI/2gAr0vVbsrkKfgLsg3/1YS6cl2g",
+	"zY6TSnaiU1bWe/mObcgtgj5lrstEW1+hlhllLeSbbkiG28w4I8uYSw1SphIalD8bMWAMnXWNkCC7zdQB",
+	"MLMb12ALdQ1POsyLz9r4hJgkI1aMbFBMaMbTBNUrbKS6CphaXePIaXWYvWsaIMYErMcmCDjCQqKUySSF",
+	"2lj+v5ovebLASUhC9clHMx7nRmX1rj4N+0Kc8I9LWwWtXKMJEE/nYtjtdXRppdUMjG4WY2I9PpShVJBO",
+	"2VbbQpeZqVkx6mdQ6G/vGfQPwIGEYlm2HAOAoqC6u0Ia2T52Jb4LSSKPmIuRdx7bitHuftuAC1OLT/xh",
+	"4Rf3zyn8YTp+7LhUoFNOfRjtsvuSELZ9sCSXmpU/3FK8ZWriJaypuhaSzUKylJdPJkdQYRLKIualj6ul",
+	"hj9XUmIh2e77j4tek1H6gECKkgdyQ5SkCQ1YON15XOep6/09Qj50Fiy7cDNR1L7YGjEb1FgKsBSrQYo2",
+	"RlHX0r0rQPE+7tAxNP+AkrirntEqllhsQvBIrLG608G31kXN9G9wRCvR6+0aeEjodCZ/xBz++ZygA9J0",
+	"zy0PBfo6LtHNvMm2rAswC0i0ntpcpQkTbksrYD62mpiCbMpSIkzcsdMOzDNyfl6OVSkE0dKkM44YEA80",
+	"h3xpx1L9ctDrtdAxLCuC9tBTTJmJdXAUkqsZKC66SZBL89TInAak1DjgKEs8AkFR77ui0hl1Wn15isjq",
+	"5tZZ1BmiohBLudJiDdXVFiD0u9y2rGGVhPOLm+H1i+HxoA/Fe/3KEA1YYaHt22Nyb3eedczbecYrwUTr",
+	"u4ix+KOsV5LHznk5eG3Q8F6hDs919FgBgqpQ23aj3GzF0l3bsoICS4IVkloEd6+84/TAy5tiKl49Tpee",
+	"scrRgIxYZWMSO0NMEsq16SFr5YjDELpRwO8RZroXgXaAKuVZF8BWSG0zuo0YYUwHYsbTKNRVpsEuAmib",
+	"YMMQMUMznIRwiPB7ZbQwFfLSHtnjGpXVHGq6Da5SWIaXXY+ujf5Xs7K5VDXOr2Yr5FlBh4QA6K5ndbr4",
+	"uqJnIdFdnxMomE+ZkDiKOqslbCMsSdYBnoQZPHumvMdihuWIUYliTHXbtBm2zVgUnwy9nP/NM5yzKTzY",
+	"PLY0ZiIqRYZ3UJo/pygt1DVxxaaupxtkbcxUamqT1q9DK1eaakJE6Ihl37bQOddF2A1qatynAs1x6GQU",
+	"6Or32e47WdjzzaA3vLoYKBX65vJ6cPy6O+z5qA7kgiemSEA+8hPhnKA6dYLDSgfUQF+l7XT7Z+KLCCup",
+	"RNv+fwRcb5R+NTRZqM8KZmQYZrArzm/5S7imibmuAskq5pkQkc7JfeRiE31jNO0KuTBz8WhNlzAUkjlX",
+	"dGNJZGvEBmrKDRLv/YXOEculTrSV0AlrIN+H0Ml+yJybGGiaMPe4TGOmbyR7AoTuJDLckO771upWVqZM",
+	"xQxahen4BugUirJ2gYWW8wKab2T94cWsg3zTuN43iQx+1sjet+3wdSCG6Tzi9J/3PdP3zQE1vwHcz9in",
+	"OqYLi+7/jKNILVMLqWs64Wcc2yxDScrQMArw32Rl6DJhrRHTtW+hL5PuVanDt6hAYoZjopuR6BaBc7xE",
+	"Y4LmVAjKpl6W+Lza8qmBqBixrDPWXvsAhGbdSys7dSF5rA5cJkvKpuU2UYai6KlNSBnYB0dMLmPFpqGD",
+	"lBUo8iZfTw/Qz/QF/Ly7X01pAkJvCbSAP3fO8NHqZJbneWgegll4qC4lNNfdeLB97S9bkaDPoAGjbTlu",
+	"5L8c8QvofifVclw65QCPp4eH+0/XECgtga4nUVkOrJ+1Hc9akSkS4jTt9x2cmppeY9rcBGawXDxujdiV",
+	"088SC1OnyyTvjhWLzx2bgFegXwidbJUP5LxlOpWOGBTnJKjuuwT6ZnjVverddI+v+m96vi0ohnSyL54p",
+	"KRukFh0woDd6hDAzaZm6oNg0wUxm0kjHqftlF5HFiCqCBISDT7JcpaxvgCYYI+Zb6eumfw4tGH0dumYV",
+	"I22gi9THmLBQLUTpT4oOZQewOhb0TtT71L60smq2anC0Aiikz32UNoNuxMwxjZc24Eht4ImwBoxMYNWK",
+	"F58g2wvRzUCzfRYEWEkgy1pbWCIucuGu4ZlixLk509H0ChjisHRt52yhrqOzZdtZ355bN3bM3tCGUfdM",
+	"ATBGTK+GhC3d3DMHu8zjbg9XJ8iOl2DU0cfqtEs0gKyEWm/E4NgwW3Jmucdz5J9cX55Cl81cTbxfUwkz",
+	"7kpF+BEbsbezApjmrqaE4GCmAMxm26qb1E289N9TnIyhqStX4kem/o5YXoCqs6nE3Up5jiN74Ua6D4Ej",
+	"A/M1Ykvx1FqozxBoQXMeKjHAykNgiTa2sIZ+1rS8VYPridV7TX/EoFOjvarM9SdMiaTc1A1pBgX5eq3D",
+	"bbiifj8Sx7Zz/EFOt7sUlK451qOi5lo2CFAJtIGKH8mLf6KYUg3KmTqdG6NZiIDbWVr6hToTpCaWuV3N",
+	"q1UwLSfOZJUkVupZLoCus/M7XjnIrlb00LIJYHd1U25PCQHQMAg6+lY4sCpC5wSRjSPkK6p7qT1kZpqM",
+	"ks05UCttEnUIDDVdPU2DWd/0N1xQQY4KAhcVFZ4HKzgWzAO2bKAhcpxVJj+/IvLPauH462ZHaegKC6dx",
+	"b1u/2zN4o9vrIiase9lHIQ/SucmHKPcLhSjud92zU92XtdxTWFepUVgyPPlZdEZsQ4vjAQl5EC2fCOSP",
+	"UxZGBDWbCZnzW9LMn/ZNeOOcRjjRc6Aw4fGIUdOdi3wMojQkjuz5ilsX2HiJ4ARwTE1JTjiFNfBv9n8/",
+	"0LenmoN+uV9kdRlM09r5+4/2unI7VTvAmbdyX6+W2ls2QouF2FRs6myaowh0r40jrIONE6sqeNAks9T8",
+	"tLpN6bV4/Cal7x85N2GbbqFwoj96hT5Gr9BUFDuF6r/XtUe4T1qDVj6yyCedQGNiKsGuME5lxtaVlgfN",
+	"88X6cHyngtJz5ATlr4bZwIIg8eWRqqBkE/xBwfWbknrUDX4PzXl+qDHra6nYEPhUFBKR1iPnfWu3wkjb",
+	"9Pj1Q6fRru8hypS8Yu0MkGWEIZjAdPb9ov5aumJXhrg/Wvp+by19QY7ZWFvt3iB833a+lULXBctjZxSj",
+	"WpG6jtBB+wC5Zf10RUxEQ8S4Y6KsTMiohtj2D3L/l8GAV9Db9UvJ9VdtT31HsREoGAIaqGkXgzOxy8l+",
+	"dOSsRgsNoEiI7vSo69YoFV/bvUfMrc1vkS23K4HBP1Oq1tcReUSxLZ/gD7I9/xXx+Iecd2cdk69POLx1",
+	"sl/Ig/Wmia6S50gCXThA9U4ICyHQxBinHFOJ9eVhAfm5QlvaQu1atX8mI1ZP1RDIh5l3/IaJVzETLHjy",
+	"QWQZ09qeQnT0rRBHCNuYGDNNoQavOYb/UijomvNKRjy0jQ1vxB5gxENb2PBG7H5GvBN1P3dSIEk+yp2Z",
+	"fJDp7vXV2Skc/vdvuxsUoPXLjXczgiM5+309fhjw22u3jevDePXV6ChJmYAcXpNCad3CJBLV9f5ew3SP",
+	"KTeaGdanJASmOAOOoCjh9w4Ql2ZHajdM3fj2IAEAANam9fev750wdMmFnCZk+M9TS5J0Wzz40SnB30ID",
+	"ElKh63FotgNWL0WgrNTRGbGskvNEqU0Q1Sm5O4kGtmwsvMDLNfRjQHBIzdYfDazySSogS/24/ENA6avv",
+	"zSuM4/Kbe6UGqbeqTuocoACHyyP3rrOQK5OCXccoWxMEYzZaqJvVmof4riz8RedUQfMa0MDHZKJDyez7",
+	"ioEr6gShjnmmtm7voKHMWYoBtYaNOAXNWe/H5nIoMNxMou3UkmuZAMkETyZAhLfHzQe1RlALASlEa04V",
+	"XlrtHCzINY4oo7h5x5q5XLEISyPP+CZwGGLLslo3Ei2wQAqqrUhQ9+f4A1EcwteDCzSTMu7s7EQ8wNGM",
+	"C9l51n7WNpkxaRLVOrUd0OHMGZWXrym751xtFqWWbUQKEk0U51GqXq3jHrM6rtWCLM009rSJPmsrlaed",
+	"W3NIuRh8sVqWKebShK4b2cxQMGF1zqqyS0XjYccWBfOK1cG8Yol82/PBmdJmV289qy4LbGrg6rhuWyg5",
+	"H9TUz10Zs1vScyfWxfcEJTwiwirNusKmKCwa1QvRFzomtOHMajuwV1zaagZlqlsby5XCHHdOkzXWXZ3n",
+	"bJO/8s6BtTZTfRE2ZsXscUZjJHgUgpWOIRzHzdXEmI6TTGkjfEy5f0OrvQ2xW3UdhapQR6Rz4tnUrkY5",
+	"LHPECvHKGjXNlmzowuf3n/9/AAAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -108,7 +108,7 @@ type AuthResult struct {
 	User User `json:"user"`
 }
 
-// ChangePasswordRequest defines model for ChangePasswordRequest.
+// ChangePasswordRequest Example: {"currentPassword":"correct horse battery staple","newPassword":"a longer and newer passphrase"}
 type ChangePasswordRequest struct {
 	CurrentPassword string `json:"currentPassword"`
 
@@ -121,7 +121,7 @@ type ClientID struct {
 	ClientID *string `json:"clientId"`
 }
 
-// CreateUserRequest defines model for CreateUserRequest.
+// CreateUserRequest Example: {"email":"member@nestegg.example","name":"Minji","password":"correct horse battery staple","role":"USER"}
 type CreateUserRequest struct {
 	// Email An e-mail address; compared case-insensitively.
 	//
@@ -170,13 +170,13 @@ type Health struct {
 	Status string `json:"status"`
 }
 
-// IDTokenRequest defines model for IDTokenRequest.
+// IDTokenRequest Example: {"idToken":"eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJpc3MiOiJodHRwczovL2lkcC5leGFtcGxlIn0.c2lnbmF0dXJl"}
 type IDTokenRequest struct {
 	// IDToken The OpenID Connect ID token the provider issued to the app.
 	IDToken string `json:"idToken"`
 }
 
-// LoginRequest defines model for LoginRequest.
+// LoginRequest Example: {"email":"member@nestegg.example","password":"correct horse battery staple"}
 type LoginRequest struct {
 	Email    string `json:"email"`
 	Password string `json:"password"`
@@ -207,7 +207,7 @@ type PasswordValid struct {
 // Plan A membership plan, as a request sets it.
 type Plan string
 
-// PlanRequest defines model for PlanRequest.
+// PlanRequest Example: {"plan":"PREMIUM"}
 type PlanRequest struct {
 	// Plan A membership plan, as a request sets it.
 	Plan Plan `json:"plan"`
@@ -257,12 +257,12 @@ type Problem struct {
 
 	// Status The HTTP status code.
 	//
-	// Example: 404
+	// Example: 400
 	Status int32 `json:"status"`
 
 	// Title A short summary of the problem type.
 	//
-	// Example: Not Found
+	// Example: Bad Request
 	Title string `json:"title"`
 
 	// Type A URI reference naming the problem type; `about:blank` for the generic ones.
@@ -330,7 +330,7 @@ type Profile struct {
 	Role RoleValue `json:"role"`
 }
 
-// ProfileImageRequest defines model for ProfileImageRequest.
+// ProfileImageRequest Example: {"profileImage":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAAC0lEQVR4nGNgAAIAAAUAAXpeqz8AAAAASUVORK5CYII="}
 type ProfileImageRequest struct {
 	// ProfileImage A `data:image/(png|jpeg|gif|webp);base64,` URL, or "" to clear.
 	ProfileImage string `json:"profileImage"`
@@ -352,7 +352,7 @@ type Readiness struct {
 // Role A member's role, as a request sets it.
 type Role string
 
-// RoleRequest defines model for RoleRequest.
+// RoleRequest Example: {"role":"ADMIN"}
 type RoleRequest struct {
 	// Role A member's role, as a request sets it.
 	Role Role `json:"role"`
@@ -361,7 +361,7 @@ type RoleRequest struct {
 // RoleValue A member's role as answered (`USER`, `ADMIN`); a client must accept other values.
 type RoleValue = string
 
-// SignUpRequest defines model for SignUpRequest.
+// SignUpRequest Example: {"email":"member@nestegg.example","name":"Minji","password":"correct horse battery staple","website":""}
 type SignUpRequest struct {
 	// Email An e-mail address; compared case-insensitively.
 	//
@@ -380,12 +380,12 @@ type SignUpRequest struct {
 	Website *string `json:"website,omitempty"`
 }
 
-// SignupEnabled defines model for SignupEnabled.
+// SignupEnabled Example: {"enabled":false}
 type SignupEnabled struct {
 	Enabled bool `json:"enabled"`
 }
 
-// StatusRequest defines model for StatusRequest.
+// StatusRequest Example: {"status":"SUSPENDED"}
 type StatusRequest struct {
 	// Status A member's status, as a request sets it.
 	Status MemberStatus `json:"status"`
@@ -456,7 +456,7 @@ type Subscription struct {
 	ProductID *string `json:"productId"`
 }
 
-// UpdateProfileRequest defines model for UpdateProfileRequest.
+// UpdateProfileRequest Example: {"name":"Minji Kim"}
 type UpdateProfileRequest struct {
 	// Name The name other members see.
 	//
@@ -464,7 +464,7 @@ type UpdateProfileRequest struct {
 	Name DisplayName `json:"name"`
 }
 
-// UpdateUserRequest defines model for UpdateUserRequest.
+// UpdateUserRequest Example: {"email":"minji@nestegg.example","name":"Minji Kim"}
 type UpdateUserRequest struct {
 	// Email An e-mail address; compared case-insensitively.
 	//
@@ -508,7 +508,7 @@ type UserPage struct {
 	Total int64  `json:"total"`
 }
 
-// VerifyPasswordRequest defines model for VerifyPasswordRequest.
+// VerifyPasswordRequest Example: {"password":"correct horse battery staple"}
 type VerifyPasswordRequest struct {
 	Password string `json:"password"`
 }
@@ -582,8 +582,8 @@ type SetMemberRoleJSONRequestBody = RoleRequest
 // SetMemberStatusJSONRequestBody defines body for SetMemberStatus for application/json ContentType.
 type SetMemberStatusJSONRequestBody = StatusRequest
 
-// SetSignupEnabledJSONRequestBody defines body for SetSignupEnabled for application/json ContentType.
-type SetSignupEnabledJSONRequestBody = SignupEnabled
+// SetAdminSignupEnabledJSONRequestBody defines body for SetAdminSignupEnabled for application/json ContentType.
+type SetAdminSignupEnabledJSONRequestBody = SignupEnabled
 
 // LogInWithIDPAJSONRequestBody defines body for LogInWithIDPA for application/json ContentType.
 type LogInWithIDPAJSONRequestBody = IDTokenRequest
@@ -769,22 +769,32 @@ type ClientInterface interface {
 
 	// GetAdminSignupEnabled The sign-up switch
 	//
+	// Whether sign-up is open, as `getSignupEnabled` answers it to everyone.
+	//
 	// Corresponds with GET /api/admin/settings/signup-enabled (the `GetAdminSignupEnabled` operationId).
 	GetAdminSignupEnabled(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// SetSignupEnabledWithBody Open or close sign-up
+	// SetAdminSignupEnabledWithBody Open or close sign-up
+	//
+	// Takes effect at once for every replica; while closed, `signUp` answers 403
+	// `SIGNUP_DISABLED`. Sign-in and the identity-provider logins of existing members are not
+	// affected.
 	//
 	// Takes any type of body and a specified content type.
 	//
-	// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetSignupEnabled` operationId).
-	SetSignupEnabledWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetAdminSignupEnabled` operationId).
+	SetAdminSignupEnabledWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// SetSignupEnabled Open or close sign-up
+	// SetAdminSignupEnabled Open or close sign-up
+	//
+	// Takes effect at once for every replica; while closed, `signUp` answers 403
+	// `SIGNUP_DISABLED`. Sign-in and the identity-provider logins of existing members are not
+	// affected.
 	//
 	// Takes a body of the `application/json` content type.
 	//
-	// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetSignupEnabled` operationId).
-	SetSignupEnabled(ctx context.Context, body SetSignupEnabledJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetAdminSignupEnabled` operationId).
+	SetAdminSignupEnabled(ctx context.Context, body SetAdminSignupEnabledJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// LogInWithIDPAWithBody Sign in with an identity provider A ID token
 	//
@@ -865,7 +875,10 @@ type ClientInterface interface {
 
 	// LogOut End this session
 	//
-	// Ends the session in every store and clears the cookie. Without a session it does nothing.
+	// Ends the session in every store and clears the cookie. Without a session it does nothing
+	// (still 204). Send the session token as for any member operation (the cookie or
+	// `Authorization: Bearer`): the security is optional here, not absent, so generated clients
+	// attach the token.
 	//
 	// Corresponds with POST /api/auth/logout (the `LogOut` operationId).
 	LogOut(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -873,7 +886,9 @@ type ClientInterface interface {
 	// DeleteMe Delete the member's account and all their data
 	//
 	// Permanently deletes the member and everything that is theirs (board, ledger, points,
-	// payments, sessions), in one transaction, and ends every session.
+	// payments, sessions), in one transaction, and ends every session. When two deletions of
+	// the same account run at once, the one that finds the account already gone answers 404
+	// `NOT_FOUND` (a later request with the ended session answers 401).
 	//
 	// Corresponds with DELETE /api/auth/me (the `DeleteMe` operationId).
 	DeleteMe(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -885,7 +900,8 @@ type ClientInterface interface {
 	// 400 `WRONG_PASSWORD` when the current password is wrong, and 400 `SAME_PASSWORD` when
 	// the new password equals the current one. Wrong current passwords count with
 	// verify-password's: 10 per member in 15 minutes, then 429 `RATE_LIMITED` with
-	// `Retry-After`. 409 `CONFLICT` when another change of the password landed meanwhile.
+	// `Retry-After`, so a stolen session cannot guess the password here either. 409
+	// `CONFLICT` when another change of the password landed meanwhile.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -899,7 +915,8 @@ type ClientInterface interface {
 	// 400 `WRONG_PASSWORD` when the current password is wrong, and 400 `SAME_PASSWORD` when
 	// the new password equals the current one. Wrong current passwords count with
 	// verify-password's: 10 per member in 15 minutes, then 429 `RATE_LIMITED` with
-	// `Retry-After`. 409 `CONFLICT` when another change of the password landed meanwhile.
+	// `Retry-After`, so a stolen session cannot guess the password here either. 409
+	// `CONFLICT` when another change of the password landed meanwhile.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -914,6 +931,8 @@ type ClientInterface interface {
 	GetPointHistory(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetPoints The member's points
+	//
+	// The current balance; never negative.
 	//
 	// Corresponds with GET /api/auth/points (the `GetPoints` operationId).
 	GetPoints(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -968,6 +987,8 @@ type ClientInterface interface {
 	SetProfileImage(ctx context.Context, body SetProfileImageJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetSession The signed-in member
+	//
+	// The member the session acts for, as stored now; 401 without a session or with one that has ended.
 	//
 	// Corresponds with GET /api/auth/session (the `GetSession` operationId).
 	GetSession(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -1190,6 +1211,8 @@ type ClientInterface interface {
 
 	// GetUser Get a user
 	//
+	// One member as a plain user record; 404 `NOT_FOUND` for an id no member has.
+	//
 	// Corresponds with GET /api/users/{id} (the `GetUser` operationId).
 	GetUser(ctx context.Context, id MemberID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -1383,6 +1406,8 @@ func (c *Client) SetMemberStatus(ctx context.Context, id MemberID, body SetMembe
 
 // GetAdminSignupEnabled The sign-up switch
 //
+// Whether sign-up is open, as `getSignupEnabled` answers it to everyone.
+//
 // Corresponds with GET /api/admin/settings/signup-enabled (the `GetAdminSignupEnabled` operationId).
 func (c *Client) GetAdminSignupEnabled(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetAdminSignupEnabledRequest(c.Server)
@@ -1396,13 +1421,17 @@ func (c *Client) GetAdminSignupEnabled(ctx context.Context, reqEditors ...Reques
 	return c.Client.Do(req)
 }
 
-// SetSignupEnabledWithBody Open or close sign-up
+// SetAdminSignupEnabledWithBody Open or close sign-up
+//
+// Takes effect at once for every replica; while closed, `signUp` answers 403
+// `SIGNUP_DISABLED`. Sign-in and the identity-provider logins of existing members are not
+// affected.
 //
 // Takes any type of body and a specified content type.
 //
-// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetSignupEnabled` operationId).
-func (c *Client) SetSignupEnabledWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewSetSignupEnabledRequestWithBody(c.Server, contentType, body)
+// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetAdminSignupEnabled` operationId).
+func (c *Client) SetAdminSignupEnabledWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetAdminSignupEnabledRequestWithBody(c.Server, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1413,13 +1442,17 @@ func (c *Client) SetSignupEnabledWithBody(ctx context.Context, contentType strin
 	return c.Client.Do(req)
 }
 
-// SetSignupEnabled Open or close sign-up
+// SetAdminSignupEnabled Open or close sign-up
+//
+// Takes effect at once for every replica; while closed, `signUp` answers 403
+// `SIGNUP_DISABLED`. Sign-in and the identity-provider logins of existing members are not
+// affected.
 //
 // Takes a body of the `application/json` content type.
 //
-// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetSignupEnabled` operationId).
-func (c *Client) SetSignupEnabled(ctx context.Context, body SetSignupEnabledJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewSetSignupEnabledRequest(c.Server, body)
+// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetAdminSignupEnabled` operationId).
+func (c *Client) SetAdminSignupEnabled(ctx context.Context, body SetAdminSignupEnabledJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetAdminSignupEnabledRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1579,7 +1612,10 @@ func (c *Client) LogIn(ctx context.Context, body LogInJSONRequestBody, reqEditor
 
 // LogOut End this session
 //
-// Ends the session in every store and clears the cookie. Without a session it does nothing.
+// Ends the session in every store and clears the cookie. Without a session it does nothing
+// (still 204). Send the session token as for any member operation (the cookie or
+// `Authorization: Bearer`): the security is optional here, not absent, so generated clients
+// attach the token.
 //
 // Corresponds with POST /api/auth/logout (the `LogOut` operationId).
 func (c *Client) LogOut(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1597,7 +1633,9 @@ func (c *Client) LogOut(ctx context.Context, reqEditors ...RequestEditorFn) (*ht
 // DeleteMe Delete the member's account and all their data
 //
 // Permanently deletes the member and everything that is theirs (board, ledger, points,
-// payments, sessions), in one transaction, and ends every session.
+// payments, sessions), in one transaction, and ends every session. When two deletions of
+// the same account run at once, the one that finds the account already gone answers 404
+// `NOT_FOUND` (a later request with the ended session answers 401).
 //
 // Corresponds with DELETE /api/auth/me (the `DeleteMe` operationId).
 func (c *Client) DeleteMe(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1619,7 +1657,8 @@ func (c *Client) DeleteMe(ctx context.Context, reqEditors ...RequestEditorFn) (*
 // 400 `WRONG_PASSWORD` when the current password is wrong, and 400 `SAME_PASSWORD` when
 // the new password equals the current one. Wrong current passwords count with
 // verify-password's: 10 per member in 15 minutes, then 429 `RATE_LIMITED` with
-// `Retry-After`. 409 `CONFLICT` when another change of the password landed meanwhile.
+// `Retry-After`, so a stolen session cannot guess the password here either. 409
+// `CONFLICT` when another change of the password landed meanwhile.
 //
 // Takes any type of body and a specified content type.
 //
@@ -1643,7 +1682,8 @@ func (c *Client) ChangePasswordWithBody(ctx context.Context, contentType string,
 // 400 `WRONG_PASSWORD` when the current password is wrong, and 400 `SAME_PASSWORD` when
 // the new password equals the current one. Wrong current passwords count with
 // verify-password's: 10 per member in 15 minutes, then 429 `RATE_LIMITED` with
-// `Retry-After`. 409 `CONFLICT` when another change of the password landed meanwhile.
+// `Retry-After`, so a stolen session cannot guess the password here either. 409
+// `CONFLICT` when another change of the password landed meanwhile.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -1678,6 +1718,8 @@ func (c *Client) GetPointHistory(ctx context.Context, reqEditors ...RequestEdito
 }
 
 // GetPoints The member's points
+//
+// The current balance; never negative.
 //
 // Corresponds with GET /api/auth/points (the `GetPoints` operationId).
 func (c *Client) GetPoints(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1792,6 +1834,8 @@ func (c *Client) SetProfileImage(ctx context.Context, body SetProfileImageJSONRe
 }
 
 // GetSession The signed-in member
+//
+// The member the session acts for, as stored now; 401 without a session or with one that has ended.
 //
 // Corresponds with GET /api/auth/session (the `GetSession` operationId).
 func (c *Client) GetSession(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -2204,6 +2248,8 @@ func (c *Client) DeleteUser(ctx context.Context, id MemberID, reqEditors ...Requ
 
 // GetUser Get a user
 //
+// One member as a plain user record; 404 `NOT_FOUND` for an id no member has.
+//
 // Corresponds with GET /api/users/{id} (the `GetUser` operationId).
 func (c *Client) GetUser(ctx context.Context, id MemberID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetUserRequest(c.Server, id)
@@ -2572,19 +2618,19 @@ func NewGetAdminSignupEnabledRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
-// NewSetSignupEnabledRequest calls the generic SetSignupEnabled builder with application/json body
-func NewSetSignupEnabledRequest(server string, body SetSignupEnabledJSONRequestBody) (*http.Request, error) {
+// NewSetAdminSignupEnabledRequest calls the generic SetAdminSignupEnabled builder with application/json body
+func NewSetAdminSignupEnabledRequest(server string, body SetAdminSignupEnabledJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewSetSignupEnabledRequestWithBody(server, "application/json", bodyReader)
+	return NewSetAdminSignupEnabledRequestWithBody(server, "application/json", bodyReader)
 }
 
-// NewSetSignupEnabledRequestWithBody constructs an http.Request for the SetSignupEnabled method, with any body, and a specified content type
-func NewSetSignupEnabledRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+// NewSetAdminSignupEnabledRequestWithBody constructs an http.Request for the SetAdminSignupEnabled method, with any body, and a specified content type
+func NewSetAdminSignupEnabledRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -3760,24 +3806,34 @@ type ClientWithResponsesInterface interface {
 
 	// GetAdminSignupEnabledWithResponse The sign-up switch
 	//
+	// Whether sign-up is open, as `getSignupEnabled` answers it to everyone.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/admin/settings/signup-enabled (the `GetAdminSignupEnabled` operationId).
 	GetAdminSignupEnabledWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetAdminSignupEnabledResponse, error)
 
-	// SetSignupEnabledWithBodyWithResponse Open or close sign-up
+	// SetAdminSignupEnabledWithBodyWithResponse Open or close sign-up
+	//
+	// Takes effect at once for every replica; while closed, `signUp` answers 403
+	// `SIGNUP_DISABLED`. Sign-in and the identity-provider logins of existing members are not
+	// affected.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetSignupEnabled` operationId).
-	SetSignupEnabledWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetSignupEnabledResponse, error)
+	// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetAdminSignupEnabled` operationId).
+	SetAdminSignupEnabledWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetAdminSignupEnabledResponse, error)
 
-	// SetSignupEnabledWithResponse Open or close sign-up
+	// SetAdminSignupEnabledWithResponse Open or close sign-up
+	//
+	// Takes effect at once for every replica; while closed, `signUp` answers 403
+	// `SIGNUP_DISABLED`. Sign-in and the identity-provider logins of existing members are not
+	// affected.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetSignupEnabled` operationId).
-	SetSignupEnabledWithResponse(ctx context.Context, body SetSignupEnabledJSONRequestBody, reqEditors ...RequestEditorFn) (*SetSignupEnabledResponse, error)
+	// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetAdminSignupEnabled` operationId).
+	SetAdminSignupEnabledWithResponse(ctx context.Context, body SetAdminSignupEnabledJSONRequestBody, reqEditors ...RequestEditorFn) (*SetAdminSignupEnabledResponse, error)
 
 	// LogInWithIDPAWithBodyWithResponse Sign in with an identity provider A ID token
 	//
@@ -3860,7 +3916,10 @@ type ClientWithResponsesInterface interface {
 
 	// LogOutWithResponse End this session
 	//
-	// Ends the session in every store and clears the cookie. Without a session it does nothing.
+	// Ends the session in every store and clears the cookie. Without a session it does nothing
+	// (still 204). Send the session token as for any member operation (the cookie or
+	// `Authorization: Bearer`): the security is optional here, not absent, so generated clients
+	// attach the token.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -3870,7 +3929,9 @@ type ClientWithResponsesInterface interface {
 	// DeleteMeWithResponse Delete the member's account and all their data
 	//
 	// Permanently deletes the member and everything that is theirs (board, ledger, points,
-	// payments, sessions), in one transaction, and ends every session.
+	// payments, sessions), in one transaction, and ends every session. When two deletions of
+	// the same account run at once, the one that finds the account already gone answers 404
+	// `NOT_FOUND` (a later request with the ended session answers 401).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -3884,7 +3945,8 @@ type ClientWithResponsesInterface interface {
 	// 400 `WRONG_PASSWORD` when the current password is wrong, and 400 `SAME_PASSWORD` when
 	// the new password equals the current one. Wrong current passwords count with
 	// verify-password's: 10 per member in 15 minutes, then 429 `RATE_LIMITED` with
-	// `Retry-After`. 409 `CONFLICT` when another change of the password landed meanwhile.
+	// `Retry-After`, so a stolen session cannot guess the password here either. 409
+	// `CONFLICT` when another change of the password landed meanwhile.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3898,7 +3960,8 @@ type ClientWithResponsesInterface interface {
 	// 400 `WRONG_PASSWORD` when the current password is wrong, and 400 `SAME_PASSWORD` when
 	// the new password equals the current one. Wrong current passwords count with
 	// verify-password's: 10 per member in 15 minutes, then 429 `RATE_LIMITED` with
-	// `Retry-After`. 409 `CONFLICT` when another change of the password landed meanwhile.
+	// `Retry-After`, so a stolen session cannot guess the password here either. 409
+	// `CONFLICT` when another change of the password landed meanwhile.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3915,6 +3978,8 @@ type ClientWithResponsesInterface interface {
 	GetPointHistoryWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetPointHistoryResponse, error)
 
 	// GetPointsWithResponse The member's points
+	//
+	// The current balance; never negative.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -3973,6 +4038,8 @@ type ClientWithResponsesInterface interface {
 	SetProfileImageWithResponse(ctx context.Context, body SetProfileImageJSONRequestBody, reqEditors ...RequestEditorFn) (*SetProfileImageResponse, error)
 
 	// GetSessionWithResponse The signed-in member
+	//
+	// The member the session acts for, as stored now; 401 without a session or with one that has ended.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -4213,6 +4280,8 @@ type ClientWithResponsesInterface interface {
 
 	// GetUserWithResponse Get a user
 	//
+	// One member as a plain user record; 404 `NOT_FOUND` for an id no member has.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/users/{id} (the `GetUser` operationId).
@@ -4274,6 +4343,8 @@ type ListMembersResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -4300,6 +4371,11 @@ func (r ListMembersResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r ListMembersResponse) GetApplicationProblemJSON403() *Forbidden {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListMembersResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -4357,6 +4433,8 @@ type DeleteMemberResponse struct {
 	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -4383,6 +4461,11 @@ func (r DeleteMemberResponse) GetApplicationProblemJSON403() *Forbidden {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeleteMemberResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r DeleteMemberResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -4750,6 +4833,8 @@ type GetAdminSignupEnabledResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -4771,6 +4856,11 @@ func (r GetAdminSignupEnabledResponse) GetApplicationProblemJSON401() *Unauthent
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r GetAdminSignupEnabledResponse) GetApplicationProblemJSON403() *Forbidden {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetAdminSignupEnabledResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -4812,12 +4902,12 @@ func (r GetAdminSignupEnabledResponse) ContentType() string {
 	return ""
 }
 
-// SetSignupEnabledResponse503Headers the declared response headers of an HTTP 503 response for SetSignupEnabled
-type SetSignupEnabledResponse503Headers struct {
+// SetAdminSignupEnabledResponse503Headers the declared response headers of an HTTP 503 response for SetAdminSignupEnabled
+type SetAdminSignupEnabledResponse503Headers struct {
 	RetryAfter *int
 }
 
-type SetSignupEnabledResponse struct {
+type SetAdminSignupEnabledResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
@@ -4837,56 +4927,56 @@ type SetSignupEnabledResponse struct {
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
 	// Headers503 the parsed response headers for an HTTP 503 response
-	Headers503 *SetSignupEnabledResponse503Headers
+	Headers503 *SetAdminSignupEnabledResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r SetSignupEnabledResponse) GetJSON200() *SignupEnabled {
+func (r SetAdminSignupEnabledResponse) GetJSON200() *SignupEnabled {
 	return r.JSON200
 }
 
 // GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r SetSignupEnabledResponse) GetApplicationProblemJSON400() *BadRequest {
+func (r SetAdminSignupEnabledResponse) GetApplicationProblemJSON400() *BadRequest {
 	return r.ApplicationProblemJSON400
 }
 
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r SetSignupEnabledResponse) GetApplicationProblemJSON401() *Unauthenticated {
+func (r SetAdminSignupEnabledResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
 }
 
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
-func (r SetSignupEnabledResponse) GetApplicationProblemJSON403() *Forbidden {
+func (r SetAdminSignupEnabledResponse) GetApplicationProblemJSON403() *Forbidden {
 	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
-func (r SetSignupEnabledResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+func (r SetAdminSignupEnabledResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
 }
 
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
-func (r SetSignupEnabledResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+func (r SetAdminSignupEnabledResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r SetSignupEnabledResponse) GetApplicationProblemJSON500() *Internal {
+func (r SetAdminSignupEnabledResponse) GetApplicationProblemJSON500() *Internal {
 	return r.ApplicationProblemJSON500
 }
 
 // GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
-func (r SetSignupEnabledResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+func (r SetAdminSignupEnabledResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
 	return r.ApplicationProblemJSON503
 }
 
 // GetBody returns the raw response body bytes
-func (r SetSignupEnabledResponse) GetBody() []byte {
+func (r SetAdminSignupEnabledResponse) GetBody() []byte {
 	return r.Body
 }
 
 // Status returns HTTPResponse.Status
-func (r SetSignupEnabledResponse) Status() string {
+func (r SetAdminSignupEnabledResponse) Status() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Status
 	}
@@ -4894,7 +4984,7 @@ func (r SetSignupEnabledResponse) Status() string {
 }
 
 // StatusCode returns HTTPResponse.StatusCode
-func (r SetSignupEnabledResponse) StatusCode() int {
+func (r SetAdminSignupEnabledResponse) StatusCode() int {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.StatusCode
 	}
@@ -4902,7 +4992,7 @@ func (r SetSignupEnabledResponse) StatusCode() int {
 }
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r SetSignupEnabledResponse) ContentType() string {
+func (r SetAdminSignupEnabledResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -5016,6 +5106,8 @@ type GetIDPAClientIDResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *ClientID
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -5027,6 +5119,11 @@ type GetIDPAClientIDResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetIDPAClientIDResponse) GetJSON200() *ClientID {
 	return r.JSON200
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetIDPAClientIDResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -5277,12 +5374,19 @@ type LogOutResponse503Headers struct {
 type LogOutResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *LogOutResponse503Headers
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r LogOutResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -5334,6 +5438,10 @@ type DeleteMeResponse struct {
 	HTTPResponse *http.Response
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -5345,6 +5453,16 @@ type DeleteMeResponse struct {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r DeleteMeResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteMeResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r DeleteMeResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -5502,6 +5620,8 @@ type GetPointHistoryResponse struct {
 	JSON200 *PointHistory
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -5518,6 +5638,11 @@ func (r GetPointHistoryResponse) GetJSON200() *PointHistory {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r GetPointHistoryResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetPointHistoryResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -5571,6 +5696,8 @@ type GetPointsResponse struct {
 	JSON200 *Points
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -5587,6 +5714,11 @@ func (r GetPointsResponse) GetJSON200() *Points {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r GetPointsResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetPointsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -5640,6 +5772,8 @@ type GetProfileResponse struct {
 	JSON200 *Profile
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -5656,6 +5790,11 @@ func (r GetProfileResponse) GetJSON200() *Profile {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r GetProfileResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetProfileResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -5889,6 +6028,8 @@ type GetSessionResponse struct {
 	JSON200 *User
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -5905,6 +6046,11 @@ func (r GetSessionResponse) GetJSON200() *User {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r GetSessionResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetSessionResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -6067,6 +6213,8 @@ type GetSignupEnabledResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *SignupEnabled
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -6078,6 +6226,11 @@ type GetSignupEnabledResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetSignupEnabledResponse) GetJSON200() *SignupEnabled {
 	return r.JSON200
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetSignupEnabledResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -6237,6 +6390,8 @@ type CancelSubscriptionResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -6258,6 +6413,11 @@ func (r CancelSubscriptionResponse) GetApplicationProblemJSON401() *Unauthentica
 // GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
 func (r CancelSubscriptionResponse) GetApplicationProblemJSON409() *Conflict {
 	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CancelSubscriptionResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -6311,6 +6471,8 @@ type ListProductsResponse struct {
 	JSON200 *ProductList
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -6327,6 +6489,11 @@ func (r ListProductsResponse) GetJSON200() *ProductList {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ListProductsResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListProductsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -6382,6 +6549,8 @@ type RestorePurchaseResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -6403,6 +6572,11 @@ func (r RestorePurchaseResponse) GetApplicationProblemJSON401() *Unauthenticated
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r RestorePurchaseResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RestorePurchaseResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -6458,6 +6632,8 @@ type ResumeSubscriptionResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -6479,6 +6655,11 @@ func (r ResumeSubscriptionResponse) GetApplicationProblemJSON401() *Unauthentica
 // GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
 func (r ResumeSubscriptionResponse) GetApplicationProblemJSON409() *Conflict {
 	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ResumeSubscriptionResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -6705,6 +6886,8 @@ type GetSubscriptionResponse struct {
 	JSON200 *Subscription
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -6721,6 +6904,11 @@ func (r GetSubscriptionResponse) GetJSON200() *Subscription {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r GetSubscriptionResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetSubscriptionResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -6778,6 +6966,8 @@ type ListUsersResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -6804,6 +6994,11 @@ func (r ListUsersResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r ListUsersResponse) GetApplicationProblemJSON403() *Forbidden {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListUsersResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -6965,6 +7160,8 @@ type DeleteUserResponse struct {
 	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -6991,6 +7188,11 @@ func (r DeleteUserResponse) GetApplicationProblemJSON403() *Forbidden {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeleteUserResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r DeleteUserResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -7050,6 +7252,8 @@ type GetUserResponse struct {
 	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -7081,6 +7285,11 @@ func (r GetUserResponse) GetApplicationProblemJSON403() *Forbidden {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r GetUserResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetUserResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -7243,6 +7452,8 @@ type GetHealthResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Health
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -7254,6 +7465,11 @@ type GetHealthResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetHealthResponse) GetJSON200() *Health {
 	return r.JSON200
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetHealthResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -7300,15 +7516,24 @@ type GetReadinessResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Readiness
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Readiness
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *Problem
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetReadinessResponse) GetJSON200() *Readiness {
 	return r.JSON200
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetReadinessResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -7319,6 +7544,11 @@ func (r GetReadinessResponse) GetApplicationProblemJSON500() *Internal {
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
 func (r GetReadinessResponse) GetJSON503() *Readiness {
 	return r.JSON503
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetReadinessResponse) GetApplicationProblemJSON503() *Problem {
+	return r.ApplicationProblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7476,6 +7706,8 @@ func (c *ClientWithResponses) SetMemberStatusWithResponse(ctx context.Context, i
 
 // GetAdminSignupEnabledWithResponse The sign-up switch
 //
+// Whether sign-up is open, as `getSignupEnabled` answers it to everyone.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/admin/settings/signup-enabled (the `GetAdminSignupEnabled` operationId).
@@ -7487,30 +7719,38 @@ func (c *ClientWithResponses) GetAdminSignupEnabledWithResponse(ctx context.Cont
 	return ParseGetAdminSignupEnabledResponse(rsp)
 }
 
-// SetSignupEnabledWithBodyWithResponse Open or close sign-up
+// SetAdminSignupEnabledWithBodyWithResponse Open or close sign-up
+//
+// Takes effect at once for every replica; while closed, `signUp` answers 403
+// `SIGNUP_DISABLED`. Sign-in and the identity-provider logins of existing members are not
+// affected.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
-// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetSignupEnabled` operationId).
-func (c *ClientWithResponses) SetSignupEnabledWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetSignupEnabledResponse, error) {
-	rsp, err := c.SetSignupEnabledWithBody(ctx, contentType, body, reqEditors...)
+// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetAdminSignupEnabled` operationId).
+func (c *ClientWithResponses) SetAdminSignupEnabledWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetAdminSignupEnabledResponse, error) {
+	rsp, err := c.SetAdminSignupEnabledWithBody(ctx, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
-	return ParseSetSignupEnabledResponse(rsp)
+	return ParseSetAdminSignupEnabledResponse(rsp)
 }
 
-// SetSignupEnabledWithResponse Open or close sign-up
+// SetAdminSignupEnabledWithResponse Open or close sign-up
+//
+// Takes effect at once for every replica; while closed, `signUp` answers 403
+// `SIGNUP_DISABLED`. Sign-in and the identity-provider logins of existing members are not
+// affected.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
-// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetSignupEnabled` operationId).
-func (c *ClientWithResponses) SetSignupEnabledWithResponse(ctx context.Context, body SetSignupEnabledJSONRequestBody, reqEditors ...RequestEditorFn) (*SetSignupEnabledResponse, error) {
-	rsp, err := c.SetSignupEnabled(ctx, body, reqEditors...)
+// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetAdminSignupEnabled` operationId).
+func (c *ClientWithResponses) SetAdminSignupEnabledWithResponse(ctx context.Context, body SetAdminSignupEnabledJSONRequestBody, reqEditors ...RequestEditorFn) (*SetAdminSignupEnabledResponse, error) {
+	rsp, err := c.SetAdminSignupEnabled(ctx, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
-	return ParseSetSignupEnabledResponse(rsp)
+	return ParseSetAdminSignupEnabledResponse(rsp)
 }
 
 // LogInWithIDPAWithBodyWithResponse Sign in with an identity provider A ID token
@@ -7636,7 +7876,10 @@ func (c *ClientWithResponses) LogInWithResponse(ctx context.Context, body LogInJ
 
 // LogOutWithResponse End this session
 //
-// Ends the session in every store and clears the cookie. Without a session it does nothing.
+// Ends the session in every store and clears the cookie. Without a session it does nothing
+// (still 204). Send the session token as for any member operation (the cookie or
+// `Authorization: Bearer`): the security is optional here, not absent, so generated clients
+// attach the token.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -7652,7 +7895,9 @@ func (c *ClientWithResponses) LogOutWithResponse(ctx context.Context, reqEditors
 // DeleteMeWithResponse Delete the member's account and all their data
 //
 // Permanently deletes the member and everything that is theirs (board, ledger, points,
-// payments, sessions), in one transaction, and ends every session.
+// payments, sessions), in one transaction, and ends every session. When two deletions of
+// the same account run at once, the one that finds the account already gone answers 404
+// `NOT_FOUND` (a later request with the ended session answers 401).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -7672,7 +7917,8 @@ func (c *ClientWithResponses) DeleteMeWithResponse(ctx context.Context, reqEdito
 // 400 `WRONG_PASSWORD` when the current password is wrong, and 400 `SAME_PASSWORD` when
 // the new password equals the current one. Wrong current passwords count with
 // verify-password's: 10 per member in 15 minutes, then 429 `RATE_LIMITED` with
-// `Retry-After`. 409 `CONFLICT` when another change of the password landed meanwhile.
+// `Retry-After`, so a stolen session cannot guess the password here either. 409
+// `CONFLICT` when another change of the password landed meanwhile.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -7692,7 +7938,8 @@ func (c *ClientWithResponses) ChangePasswordWithBodyWithResponse(ctx context.Con
 // 400 `WRONG_PASSWORD` when the current password is wrong, and 400 `SAME_PASSWORD` when
 // the new password equals the current one. Wrong current passwords count with
 // verify-password's: 10 per member in 15 minutes, then 429 `RATE_LIMITED` with
-// `Retry-After`. 409 `CONFLICT` when another change of the password landed meanwhile.
+// `Retry-After`, so a stolen session cannot guess the password here either. 409
+// `CONFLICT` when another change of the password landed meanwhile.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -7721,6 +7968,8 @@ func (c *ClientWithResponses) GetPointHistoryWithResponse(ctx context.Context, r
 }
 
 // GetPointsWithResponse The member's points
+//
+// The current balance; never negative.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -7815,6 +8064,8 @@ func (c *ClientWithResponses) SetProfileImageWithResponse(ctx context.Context, b
 }
 
 // GetSessionWithResponse The signed-in member
+//
+// The member the session acts for, as stored now; 401 without a session or with one that has ended.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -8169,6 +8420,8 @@ func (c *ClientWithResponses) DeleteUserWithResponse(ctx context.Context, id Mem
 
 // GetUserWithResponse Get a user
 //
+// One member as a plain user record; 404 `NOT_FOUND` for an id no member has.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/users/{id} (the `GetUser` operationId).
@@ -8285,6 +8538,13 @@ func ParseListMembersResponse(rsp *http.Response) (*ListMembersResponse, error) 
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -8361,6 +8621,13 @@ func ParseDeleteMemberResponse(rsp *http.Response) (*DeleteMemberResponse, error
 			return nil, err
 		}
 		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -8714,6 +8981,13 @@ func ParseGetAdminSignupEnabledResponse(rsp *http.Response) (*GetAdminSignupEnab
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -8746,15 +9020,15 @@ func ParseGetAdminSignupEnabledResponse(rsp *http.Response) (*GetAdminSignupEnab
 	return response, nil
 }
 
-// ParseSetSignupEnabledResponse parses an HTTP response from a SetSignupEnabledWithResponse call
-func ParseSetSignupEnabledResponse(rsp *http.Response) (*SetSignupEnabledResponse, error) {
+// ParseSetAdminSignupEnabledResponse parses an HTTP response from a SetAdminSignupEnabledWithResponse call
+func ParseSetAdminSignupEnabledResponse(rsp *http.Response) (*SetAdminSignupEnabledResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
 	defer func() { _ = rsp.Body.Close() }()
 	if err != nil {
 		return nil, err
 	}
 
-	response := &SetSignupEnabledResponse{
+	response := &SetAdminSignupEnabledResponse{
 		Body:         bodyBytes,
 		HTTPResponse: rsp,
 	}
@@ -8820,7 +9094,7 @@ func ParseSetSignupEnabledResponse(rsp *http.Response) (*SetSignupEnabledRespons
 
 	switch {
 	case rsp.StatusCode == 503:
-		var headers SetSignupEnabledResponse503Headers
+		var headers SetAdminSignupEnabledResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -8942,6 +9216,13 @@ func ParseGetIDPAClientIDResponse(rsp *http.Response) (*GetIDPAClientIDResponse,
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -9178,6 +9459,13 @@ func ParseLogOutResponse(rsp *http.Response) (*LogOutResponse, error) {
 	case rsp.StatusCode == 204:
 		break // No content-type
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -9233,6 +9521,20 @@ func ParseDeleteMeResponse(rsp *http.Response) (*DeleteMeResponse, error) {
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -9395,6 +9697,13 @@ func ParseGetPointHistoryResponse(rsp *http.Response) (*GetPointHistoryResponse,
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -9455,6 +9764,13 @@ func ParseGetPointsResponse(rsp *http.Response) (*GetPointsResponse, error) {
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -9514,6 +9830,13 @@ func ParseGetProfileResponse(rsp *http.Response) (*GetProfileResponse, error) {
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -9737,6 +10060,13 @@ func ParseGetSessionResponse(rsp *http.Response) (*GetSessionResponse, error) {
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -9894,6 +10224,13 @@ func ParseGetSignupEnabledResponse(rsp *http.Response) (*GetSignupEnabledRespons
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -10060,6 +10397,13 @@ func ParseCancelSubscriptionResponse(rsp *http.Response) (*CancelSubscriptionRes
 		}
 		response.ApplicationProblemJSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -10119,6 +10463,13 @@ func ParseListProductsResponse(rsp *http.Response) (*ListProductsResponse, error
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -10187,6 +10538,13 @@ func ParseRestorePurchaseResponse(rsp *http.Response) (*RestorePurchaseResponse,
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -10253,6 +10611,13 @@ func ParseResumeSubscriptionResponse(rsp *http.Response) (*ResumeSubscriptionRes
 			return nil, err
 		}
 		response.ApplicationProblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -10472,6 +10837,13 @@ func ParseGetSubscriptionResponse(rsp *http.Response) (*GetSubscriptionResponse,
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -10545,6 +10917,13 @@ func ParseListUsersResponse(rsp *http.Response) (*ListUsersResponse, error) {
 			return nil, err
 		}
 		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -10718,6 +11097,13 @@ func ParseDeleteUserResponse(rsp *http.Response) (*DeleteUserResponse, error) {
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -10798,6 +11184,13 @@ func ParseGetUserResponse(rsp *http.Response) (*GetUserResponse, error) {
 			return nil, err
 		}
 		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -10954,6 +11347,13 @@ func ParseGetHealthResponse(rsp *http.Response) (*GetHealthResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -11007,6 +11407,13 @@ func ParseGetReadinessResponse(rsp *http.Response) (*GetReadinessResponse, error
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -11014,12 +11421,19 @@ func ParseGetReadinessResponse(rsp *http.Response) (*GetReadinessResponse, error
 		}
 		response.ApplicationProblemJSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+	case rsp.Header.Get("Content-Type") == "application/json" && rsp.StatusCode == 503:
 		var dest Readiness
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON503 = &dest
+
+	case rsp.Header.Get("Content-Type") == "application/problem+json" && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
 
 	}
 

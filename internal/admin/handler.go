@@ -5,7 +5,6 @@ package admin
 import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/session"
 )
 
@@ -13,10 +12,9 @@ import (
 type AdminHandler struct {
 	pool     *pgxpool.Pool
 	sessions *session.Manager
-	clock    clock.Clock
 }
 
 // NewHandler returns the administration handler.
-func NewHandler(pool *pgxpool.Pool, sessions *session.Manager, c clock.Clock) *AdminHandler {
-	return &AdminHandler{pool: pool, sessions: sessions, clock: c}
+func NewHandler(pool *pgxpool.Pool, sessions *session.Manager) *AdminHandler {
+	return &AdminHandler{pool: pool, sessions: sessions}
 }

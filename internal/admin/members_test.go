@@ -120,18 +120,9 @@ func TestListMembersFindsTextLiterally(t *testing.T) {
 	}
 }
 
-type sessionUser struct {
-	ID            int64   `json:"id"`
-	Name          string  `json:"name"`
-	Email         *string `json:"email"`
-	Role          string  `json:"role"`
-	Plan          string  `json:"plan"`
-	PlanExpiresAt *string `json:"planExpiresAt"`
-}
-
-func sessionOf(t *testing.T, c *apitest.Member) sessionUser {
+func sessionOf(t *testing.T, c *apitest.Member) api.User {
 	t.Helper()
-	var u sessionUser
+	var u api.User
 	c.Do(http.MethodGet, "/api/auth/session", nil).Want(http.StatusOK).JSON(&u)
 	return u
 }
@@ -145,7 +136,7 @@ func TestRoleChangeReachesTheMembersSessions(t *testing.T) {
 
 	user.Do(http.MethodGet, "/api/admin/members", nil).WantProblem(http.StatusForbidden, "FORBIDDEN")
 	var m api.AdminMember
-	admin.Do(http.MethodPut, memberPath(user.ID, "/role"), map[string]string{"role": "ADMIN"}).Want(http.StatusOK).JSON(&m)
+	admin.Do(http.MethodPut, memberPath(user.ID, "/role"), api.SetMemberRoleJSONRequestBody{Role: api.RoleAdmin}).Want(http.StatusOK).JSON(&m)
 	if m.ID != user.ID || m.Role != string(api.RoleAdmin) {
 		t.Fatalf("answered %+v, want member %d as ADMIN", m, user.ID)
 	}
@@ -156,7 +147,7 @@ func TestRoleChangeReachesTheMembersSessions(t *testing.T) {
 
 	// An administrator demoted by another loses access on the next request.
 	other.Do(http.MethodGet, "/api/admin/members", nil).Want(http.StatusOK)
-	admin.Do(http.MethodPut, memberPath(other.ID, "/role"), map[string]string{"role": "USER"}).Want(http.StatusOK).JSON(&m)
+	admin.Do(http.MethodPut, memberPath(other.ID, "/role"), api.SetMemberRoleJSONRequestBody{Role: api.RoleUser}).Want(http.StatusOK).JSON(&m)
 	if m.Role != string(api.RoleUser) {
 		t.Fatalf("role %q after demotion", m.Role)
 	}
@@ -187,7 +178,7 @@ func TestSuspensionEndsSessionsAndRefusesLogin(t *testing.T) {
 	}
 
 	var m api.AdminMember
-	admin.Do(http.MethodPut, memberPath(user.ID, "/status"), map[string]string{"status": "SUSPENDED"}).Want(http.StatusOK).JSON(&m)
+	admin.Do(http.MethodPut, memberPath(user.ID, "/status"), api.SetMemberStatusJSONRequestBody{Status: api.MemberStatusSuspended}).Want(http.StatusOK).JSON(&m)
 	if m.Status != "SUSPENDED" {
 		t.Fatalf("status %q, want SUSPENDED", m.Status)
 	}
@@ -196,10 +187,10 @@ func TestSuspensionEndsSessionsAndRefusesLogin(t *testing.T) {
 	}
 	user.Do(http.MethodGet, "/api/auth/session", nil).WantProblem(http.StatusUnauthorized, "UNAUTHENTICATED")
 	second.Do(http.MethodGet, "/api/auth/session", nil).WantProblem(http.StatusUnauthorized, "UNAUTHENTICATED")
-	login := map[string]string{"email": user.Email, "password": apitest.DefaultPassword}
+	login := api.LogInJSONRequestBody{Email: user.Email, Password: apitest.DefaultPassword}
 	env.Client().Do(http.MethodPost, "/api/auth/login", login).WantProblem(http.StatusUnauthorized, "UNAUTHENTICATED")
 
-	admin.Do(http.MethodPut, memberPath(user.ID, "/status"), map[string]string{"status": "ACTIVE"}).Want(http.StatusOK).JSON(&m)
+	admin.Do(http.MethodPut, memberPath(user.ID, "/status"), api.SetMemberStatusJSONRequestBody{Status: api.MemberStatusActive}).Want(http.StatusOK).JSON(&m)
 	if m.Status != "ACTIVE" {
 		t.Fatalf("status %q, want ACTIVE", m.Status)
 	}
@@ -225,7 +216,7 @@ func TestPlanChangeIsPermanentAndReachesTheSession(t *testing.T) {
 	}
 
 	var m api.AdminMember
-	admin.Do(http.MethodPut, memberPath(user.ID, "/plan"), map[string]string{"plan": "PREMIUM"}).Want(http.StatusOK).JSON(&m)
+	admin.Do(http.MethodPut, memberPath(user.ID, "/plan"), api.SetMemberPlanJSONRequestBody{Plan: api.PlanPremium}).Want(http.StatusOK).JSON(&m)
 	if m.Plan != "PREMIUM" || m.PlanExpiresAt != nil || m.PlanProduct != nil || m.PlanAutoRenew {
 		t.Fatalf("answered plan %s, expires %v, product %v, auto-renew %v; want permanent PREMIUM without subscription",
 			m.Plan, m.PlanExpiresAt, m.PlanProduct, m.PlanAutoRenew)
@@ -234,7 +225,7 @@ func TestPlanChangeIsPermanentAndReachesTheSession(t *testing.T) {
 		t.Fatalf("session plan %s expiring %v, want PREMIUM without expiry", u.Plan, u.PlanExpiresAt)
 	}
 
-	admin.Do(http.MethodPut, memberPath(user.ID, "/plan"), map[string]string{"plan": "FREE"}).Want(http.StatusOK).JSON(&m)
+	admin.Do(http.MethodPut, memberPath(user.ID, "/plan"), api.SetMemberPlanJSONRequestBody{Plan: api.PlanFree}).Want(http.StatusOK).JSON(&m)
 	if m.Plan != "FREE" {
 		t.Fatalf("plan %s, want FREE", m.Plan)
 	}
@@ -248,10 +239,10 @@ func TestAdministratorCannotChangeOrDeleteThemselves(t *testing.T) {
 	env := apitest.New(t)
 	admin := env.NewMember(apitest.AsAdmin())
 
-	admin.Do(http.MethodPut, memberPath(admin.ID, "/role"), map[string]string{"role": "USER"}).WantProblem(http.StatusBadRequest, "SELF_ADMIN_CHANGE")
-	admin.Do(http.MethodPut, memberPath(admin.ID, "/role"), map[string]string{"role": "ADMIN"}).WantProblem(http.StatusBadRequest, "SELF_ADMIN_CHANGE")
-	admin.Do(http.MethodPut, memberPath(admin.ID, "/status"), map[string]string{"status": "SUSPENDED"}).WantProblem(http.StatusBadRequest, "SELF_ADMIN_CHANGE")
-	admin.Do(http.MethodPut, memberPath(admin.ID, "/plan"), map[string]string{"plan": "PREMIUM"}).WantProblem(http.StatusBadRequest, "SELF_ADMIN_CHANGE")
+	admin.Do(http.MethodPut, memberPath(admin.ID, "/role"), api.SetMemberRoleJSONRequestBody{Role: api.RoleUser}).WantProblem(http.StatusBadRequest, "SELF_ADMIN_CHANGE")
+	admin.Do(http.MethodPut, memberPath(admin.ID, "/role"), api.SetMemberRoleJSONRequestBody{Role: api.RoleAdmin}).WantProblem(http.StatusBadRequest, "SELF_ADMIN_CHANGE")
+	admin.Do(http.MethodPut, memberPath(admin.ID, "/status"), api.SetMemberStatusJSONRequestBody{Status: api.MemberStatusSuspended}).WantProblem(http.StatusBadRequest, "SELF_ADMIN_CHANGE")
+	admin.Do(http.MethodPut, memberPath(admin.ID, "/plan"), api.SetMemberPlanJSONRequestBody{Plan: api.PlanPremium}).WantProblem(http.StatusBadRequest, "SELF_ADMIN_CHANGE")
 	admin.Do(http.MethodDelete, memberPath(admin.ID, ""), nil).WantProblem(http.StatusBadRequest, "SELF_ADMIN_CHANGE")
 	admin.Do(http.MethodDelete, fmt.Sprintf("/api/users/%d", admin.ID), nil).WantProblem(http.StatusBadRequest, "SELF_ADMIN_CHANGE")
 
@@ -273,13 +264,13 @@ func TestUnknownMemberIsNotFound(t *testing.T) {
 	env := apitest.New(t)
 	admin := env.NewMember(apitest.AsAdmin())
 	const id = 987654321
-	admin.Do(http.MethodPut, memberPath(id, "/role"), map[string]string{"role": "ADMIN"}).WantProblem(http.StatusNotFound, "NOT_FOUND")
-	admin.Do(http.MethodPut, memberPath(id, "/status"), map[string]string{"status": "SUSPENDED"}).WantProblem(http.StatusNotFound, "NOT_FOUND")
-	admin.Do(http.MethodPut, memberPath(id, "/plan"), map[string]string{"plan": "PREMIUM"}).WantProblem(http.StatusNotFound, "NOT_FOUND")
+	admin.Do(http.MethodPut, memberPath(id, "/role"), api.SetMemberRoleJSONRequestBody{Role: api.RoleAdmin}).WantProblem(http.StatusNotFound, "NOT_FOUND")
+	admin.Do(http.MethodPut, memberPath(id, "/status"), api.SetMemberStatusJSONRequestBody{Status: api.MemberStatusSuspended}).WantProblem(http.StatusNotFound, "NOT_FOUND")
+	admin.Do(http.MethodPut, memberPath(id, "/plan"), api.SetMemberPlanJSONRequestBody{Plan: api.PlanPremium}).WantProblem(http.StatusNotFound, "NOT_FOUND")
 	admin.Do(http.MethodDelete, memberPath(id, ""), nil).WantProblem(http.StatusNotFound, "NOT_FOUND")
 	users := fmt.Sprintf("/api/users/%d", id)
 	admin.Do(http.MethodGet, users, nil).WantProblem(http.StatusNotFound, "NOT_FOUND")
-	admin.Do(http.MethodPut, users, map[string]string{"email": "x@nestegg.test", "name": "X"}).WantProblem(http.StatusNotFound, "NOT_FOUND")
+	admin.Do(http.MethodPut, users, api.UpdateUserJSONRequestBody{Email: "x@nestegg.test", Name: "X"}).WantProblem(http.StatusNotFound, "NOT_FOUND")
 	admin.Do(http.MethodDelete, users, nil).WantProblem(http.StatusNotFound, "NOT_FOUND")
 }
 
@@ -294,7 +285,7 @@ func TestDeleteMemberRemovesThemAndTheirSessions(t *testing.T) {
 	user.Do(http.MethodGet, "/api/auth/session", nil).WantProblem(http.StatusUnauthorized, "UNAUTHENTICATED")
 	admin.Do(http.MethodGet, fmt.Sprintf("/api/users/%d", user.ID), nil).WantProblem(http.StatusNotFound, "NOT_FOUND")
 	admin.Do(http.MethodDelete, memberPath(user.ID, ""), nil).WantProblem(http.StatusNotFound, "NOT_FOUND")
-	login := map[string]string{"email": user.Email, "password": apitest.DefaultPassword}
+	login := api.LogInJSONRequestBody{Email: user.Email, Password: apitest.DefaultPassword}
 	env.Client().Do(http.MethodPost, "/api/auth/login", login).WantProblem(http.StatusUnauthorized, "UNAUTHENTICATED")
 	if n := countSessions(t, env, user.ID); n != 0 {
 		t.Fatalf("%d stored sessions of the deleted member", n)
@@ -317,12 +308,12 @@ func TestConcurrentChangesOfOneMember(t *testing.T) {
 	var wg sync.WaitGroup
 	for i, plan := range plans {
 		wg.Go(func() {
-			statuses[i] = admin.Do(http.MethodPut, memberPath(user.ID, "/plan"), map[string]string{"plan": plan}).Status
+			statuses[i] = admin.Do(http.MethodPut, memberPath(user.ID, "/plan"), api.SetMemberPlanJSONRequestBody{Plan: api.Plan(plan)}).Status
 		})
 	}
 	// A role change at the same time must not be lost to the plan changes.
 	wg.Go(func() {
-		statuses[len(plans)] = admin.Do(http.MethodPut, memberPath(user.ID, "/role"), map[string]string{"role": "ADMIN"}).Status
+		statuses[len(plans)] = admin.Do(http.MethodPut, memberPath(user.ID, "/role"), api.SetMemberRoleJSONRequestBody{Role: api.RoleAdmin}).Status
 	})
 	wg.Wait()
 	for i, s := range statuses {

@@ -17,10 +17,10 @@ func (h *AdminHandler) GetAdminSignupEnabled(ctx context.Context, _ api.GetAdmin
 	return api.GetAdminSignupEnabled200JSONResponse{Enabled: enabled}, nil
 }
 
-// SetSignupEnabled opens or closes sign-up.
-func (h *AdminHandler) SetSignupEnabled(ctx context.Context, req api.SetSignupEnabledRequestObject) (api.SetSignupEnabledResponseObject, error) {
+// SetAdminSignupEnabled opens or closes sign-up.
+func (h *AdminHandler) SetAdminSignupEnabled(ctx context.Context, req api.SetAdminSignupEnabledRequestObject) (api.SetAdminSignupEnabledResponseObject, error) {
 	if err := settings.SetSignupEnabled(ctx, db.New(h.pool), req.Body.Enabled); err != nil {
 		return nil, err
 	}
-	return api.SetSignupEnabled200JSONResponse{Enabled: req.Body.Enabled}, nil
+	return api.SetAdminSignupEnabled200JSONResponse{Enabled: req.Body.Enabled}, nil
 }

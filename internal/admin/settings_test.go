@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
 )
 
@@ -12,13 +13,13 @@ func TestSignupSwitch(t *testing.T) {
 	env := apitest.New(t)
 	admin := env.NewMember(apitest.AsAdmin())
 	anon := env.Client()
-	var got struct{ Enabled bool }
+	var got api.SignupEnabled
 
 	admin.Do(http.MethodGet, "/api/admin/settings/signup-enabled", nil).Want(http.StatusOK).JSON(&got)
 	if !got.Enabled {
 		t.Fatal("sign-up closed before anyone closed it")
 	}
-	admin.Do(http.MethodPut, "/api/admin/settings/signup-enabled", map[string]bool{"enabled": false}).Want(http.StatusOK).JSON(&got)
+	admin.Do(http.MethodPut, "/api/admin/settings/signup-enabled", api.SetAdminSignupEnabledJSONRequestBody{Enabled: false}).Want(http.StatusOK).JSON(&got)
 	if got.Enabled {
 		t.Fatal("PUT false answered enabled")
 	}
@@ -30,10 +31,10 @@ func TestSignupSwitch(t *testing.T) {
 	if got.Enabled {
 		t.Fatal("the public switch still says open")
 	}
-	signup := map[string]string{"email": "late@nestegg.test", "password": "a fine password", "name": "Late"}
+	signup := api.SignUpJSONRequestBody{Email: "late@nestegg.test", Password: "a fine password", Name: "Late"}
 	anon.Do(http.MethodPost, "/api/auth/signup", signup).WantProblem(http.StatusForbidden, "SIGNUP_DISABLED")
 
-	admin.Do(http.MethodPut, "/api/admin/settings/signup-enabled", map[string]bool{"enabled": true}).Want(http.StatusOK).JSON(&got)
+	admin.Do(http.MethodPut, "/api/admin/settings/signup-enabled", api.SetAdminSignupEnabledJSONRequestBody{Enabled: true}).Want(http.StatusOK).JSON(&got)
 	if !got.Enabled {
 		t.Fatal("PUT true answered closed")
 	}

@@ -19,8 +19,8 @@ func TestUsersCreateReadUpdateDelete(t *testing.T) {
 	admin := env.NewMember(apitest.AsAdmin())
 
 	var created api.User
-	admin.Do(http.MethodPost, "/api/users", map[string]string{
-		"email": "New.User@Nestegg.test", "password": "a fine password", "name": "  New User ",
+	admin.Do(http.MethodPost, "/api/users", api.CreateUserJSONRequestBody{
+		Email: "New.User@Nestegg.test", Password: "a fine password", Name: "  New User ",
 	}).Want(http.StatusCreated).JSON(&created)
 	if created.Email == nil || *created.Email != "new.user@nestegg.test" || created.Name != "New User" ||
 		created.Role != string(api.RoleUser) || created.Plan != "FREE" || created.PlanExpiresAt != nil {
@@ -29,8 +29,9 @@ func TestUsersCreateReadUpdateDelete(t *testing.T) {
 	newUser := env.LogIn("new.user@nestegg.test", "a fine password")
 
 	var staff api.User
-	admin.Do(http.MethodPost, "/api/users", map[string]string{
-		"email": "staff@nestegg.test", "password": "another password", "name": "Staff", "role": "ADMIN",
+	staffRole := api.RoleAdmin
+	admin.Do(http.MethodPost, "/api/users", api.CreateUserJSONRequestBody{
+		Email: "staff@nestegg.test", Password: "another password", Name: "Staff", Role: &staffRole,
 	}).Want(http.StatusCreated).JSON(&staff)
 	if staff.Role != string(api.RoleAdmin) {
 		t.Fatalf("role %s, want ADMIN", staff.Role)
@@ -50,7 +51,7 @@ func TestUsersCreateReadUpdateDelete(t *testing.T) {
 	}
 
 	var updated api.User
-	admin.Do(http.MethodPut, userPath(created.ID), map[string]string{"email": "Renamed@Nestegg.test", "name": " Renamed "}).
+	admin.Do(http.MethodPut, userPath(created.ID), api.UpdateUserJSONRequestBody{Email: "Renamed@Nestegg.test", Name: " Renamed "}).
 		Want(http.StatusOK).JSON(&updated)
 	if *updated.Email != "renamed@nestegg.test" || updated.Name != "Renamed" || updated.Role != string(api.RoleUser) {
 		t.Fatalf("updated %+v", updated)
@@ -61,7 +62,7 @@ func TestUsersCreateReadUpdateDelete(t *testing.T) {
 	env.LogIn("renamed@nestegg.test", "a fine password")
 
 	// An administrator may edit their own name and e-mail here.
-	admin.Do(http.MethodPut, userPath(admin.ID), map[string]string{"email": "boss@nestegg.test", "name": "Boss"}).Want(http.StatusOK)
+	admin.Do(http.MethodPut, userPath(admin.ID), api.UpdateUserJSONRequestBody{Email: "boss@nestegg.test", Name: "Boss"}).Want(http.StatusOK)
 
 	admin.Do(http.MethodDelete, userPath(created.ID), nil).Want(http.StatusNoContent)
 	admin.Do(http.MethodGet, userPath(created.ID), nil).WantProblem(http.StatusNotFound, "NOT_FOUND")
@@ -72,9 +73,9 @@ func TestUsersCreateReadUpdateDelete(t *testing.T) {
 	}
 }
 
-func sessionOfClient(t *testing.T, c *apitest.Client) sessionUser {
+func sessionOfClient(t *testing.T, c *apitest.Client) api.User {
 	t.Helper()
-	var u sessionUser
+	var u api.User
 	c.Do(http.MethodGet, "/api/auth/session", nil).Want(http.StatusOK).JSON(&u)
 	return u
 }
@@ -86,22 +87,24 @@ func TestUsersRefuseDuplicateAndInvalidInput(t *testing.T) {
 	env.NewMember(apitest.WithEmail("taken@nestegg.test"))
 	other := env.NewMember(apitest.WithEmail("other@nestegg.test"), apitest.WithName("Other"))
 
-	admin.Do(http.MethodPost, "/api/users", map[string]string{
-		"email": "TAKEN@nestegg.test", "password": "a fine password", "name": "Copy",
+	admin.Do(http.MethodPost, "/api/users", api.CreateUserJSONRequestBody{
+		Email: "TAKEN@nestegg.test", Password: "a fine password", Name: "Copy",
 	}).WantProblem(http.StatusConflict, "CONFLICT")
-	admin.Do(http.MethodPut, userPath(other.ID), map[string]string{"email": "Taken@Nestegg.test", "name": "Other"}).
+	admin.Do(http.MethodPut, userPath(other.ID), api.UpdateUserJSONRequestBody{Email: "Taken@Nestegg.test", Name: "Other"}).
 		WantProblem(http.StatusConflict, "CONFLICT")
 
-	for _, body := range []map[string]string{
-		{"email": "not-an-email", "password": "a fine password", "name": "Bad"},
-		{"email": "fine@nestegg.test", "password": "short", "name": "Bad"},
-		{"email": "fine@nestegg.test", "password": "a fine password", "name": "   "},
+	for _, body := range []any{
+		// The generated type refuses to encode a malformed e-mail, so that
+		// body is written out.
+		`{"email": "not-an-email", "password": "a fine password", "name": "Bad"}`,
+		api.CreateUserJSONRequestBody{Email: "fine@nestegg.test", Password: "short", Name: "Bad"},
+		api.CreateUserJSONRequestBody{Email: "fine@nestegg.test", Password: "a fine password", Name: "   "},
 	} {
 		admin.Raw().Do(http.MethodPost, "/api/users", body).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
 	}
-	admin.Raw().Do(http.MethodPut, userPath(other.ID), map[string]string{"email": "not-an-email", "name": "Other"}).
+	admin.Raw().Do(http.MethodPut, userPath(other.ID), `{"email": "not-an-email", "name": "Other"}`).
 		WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
-	admin.Raw().Do(http.MethodPut, userPath(other.ID), map[string]string{"email": "other@nestegg.test", "name": " "}).
+	admin.Raw().Do(http.MethodPut, userPath(other.ID), api.UpdateUserJSONRequestBody{Email: "other@nestegg.test", Name: " "}).
 		WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
 
 	// Nothing was created or changed.

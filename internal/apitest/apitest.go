@@ -15,6 +15,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -241,7 +242,16 @@ func forbidExtraProperties(doc *openapi3.T) {
 // CheckRequest validates a request (its body given separately) against the
 // contract.
 func (c *Checker) CheckRequest(req *http.Request, body []byte) error {
-	route, params, err := c.router.FindRoute(req)
+	if isPreflight(req) {
+		return nil // browser plumbing, answered before any operation
+	}
+	find := req
+	if req.Method == http.MethodHead {
+		// HEAD is answered on every GET operation (the contract says so).
+		find = req.Clone(req.Context())
+		find.Method = http.MethodGet
+	}
+	route, params, err := c.router.FindRoute(find)
 	if err != nil {
 		return fmt.Errorf("%s %s is not in the contract: %w", req.Method, req.URL.Path, err)
 	}
@@ -256,31 +266,82 @@ func (c *Checker) CheckRequest(req *http.Request, body []byte) error {
 }
 
 // CheckResponse validates a response to req against the contract. A path the
-// contract does not have must be answered 404 or 405 with a problem body.
+// contract does not have must be answered 404 or 405 with a problem body. A
+// problem's code must be one the operation may answer with that status: one
+// every operation may answer (server.ImpliedProblemCodes) or one its
+// x-problem-codes lists. HEAD is checked as the GET it stands for, with no
+// body; a CORS preflight the server answered itself (204) is outside the
+// contract by design.
 func (c *Checker) CheckResponse(req *http.Request, status int, header http.Header, body []byte) error {
-	route, params, err := c.strictRouter.FindRoute(req)
+	if isPreflight(req) && status == http.StatusNoContent {
+		return nil
+	}
+	head := req.Method == http.MethodHead
+	find := req
+	if head {
+		if len(body) > 0 {
+			return fmt.Errorf("HEAD %s answered a body (%d bytes)", req.URL.Path, len(body))
+		}
+		find = req.Clone(req.Context())
+		find.Method = http.MethodGet
+	}
+	route, params, err := c.strictRouter.FindRoute(find)
 	if err != nil {
-		if status != http.StatusNotFound && status != http.StatusMethodNotAllowed {
+		var code string
+		switch status {
+		case http.StatusNotFound:
+			code = "NOT_FOUND"
+		case http.StatusMethodNotAllowed:
+			code = "METHOD_NOT_ALLOWED"
+		default:
 			return fmt.Errorf("%s %s is not in the contract yet answered %d", req.Method, req.URL.Path, status)
 		}
-		return c.checkProblem(header, body)
+		if head {
+			return checkProblemType(header)
+		}
+		return c.checkProblem(status, header, body, []string{code})
 	}
 	in := &openapi3filter.ResponseValidationInput{
-		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route},
+		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: find, PathParams: params, Route: route},
 		Status:                 status,
 		Header:                 header,
 		Body:                   io.NopCloser(bytes.NewReader(body)),
-		Options:                &openapi3filter.Options{IncludeResponseStatus: true},
+		Options:                &openapi3filter.Options{IncludeResponseStatus: true, ExcludeResponseBody: head},
 	}
 	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
 		return fmt.Errorf("%s %s answered %d outside the contract: %w\nbody: %s", req.Method, req.URL.Path, status, err, clip(body))
 	}
+	if head || status < 400 || !strings.HasPrefix(header.Get("Content-Type"), "application/problem+json") {
+		return nil
+	}
+	allowed, err := server.AllowedProblemCodes(route.Operation, status)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", req.Method, req.URL.Path, err)
+	}
+	if err := c.checkProblem(status, header, body, allowed); err != nil {
+		return fmt.Errorf("%s %s (%s): %w", req.Method, req.URL.Path, route.Operation.OperationID, err)
+	}
 	return nil
 }
 
-func (c *Checker) checkProblem(header http.Header, body []byte) error {
+// isPreflight reports whether req is a CORS preflight request.
+func isPreflight(req *http.Request) bool {
+	return req.Method == http.MethodOptions && req.Header.Get("Origin") != "" &&
+		req.Header.Get("Access-Control-Request-Method") != ""
+}
+
+func checkProblemType(header http.Header) error {
 	if ct := header.Get("Content-Type"); ct != "application/problem+json" {
 		return fmt.Errorf("error answered as %q, not application/problem+json", ct)
+	}
+	return nil
+}
+
+// checkProblem checks a problem body against the Problem schema, its status
+// against the answer's and its code against the allowed ones.
+func (c *Checker) checkProblem(status int, header http.Header, body []byte, allowed []string) error {
+	if err := checkProblemType(header); err != nil {
+		return err
 	}
 	var v any
 	if err := json.Unmarshal(body, &v); err != nil {
@@ -288,6 +349,18 @@ func (c *Checker) checkProblem(header http.Header, body []byte) error {
 	}
 	if err := c.problem.VisitJSON(v); err != nil {
 		return fmt.Errorf("problem body does not match the Problem schema: %w", err)
+	}
+	var p struct {
+		Status int    `json:"status"`
+		Code   string `json:"code"`
+	}
+	_ = json.Unmarshal(body, &p)
+	if p.Status != status {
+		return fmt.Errorf("problem says status %d, answered %d", p.Status, status)
+	}
+	if !slices.Contains(allowed, p.Code) {
+		return fmt.Errorf("problem code %s is not one the operation may answer with %d (%s): list it in the operation's x-problem-codes",
+			p.Code, status, strings.Join(allowed, ", "))
 	}
 	return nil
 }
@@ -299,7 +372,8 @@ func clip(b []byte) string {
 	return string(b)
 }
 
-// Response is an answered request.
+// Response is an answered request; Status 0 when it could not be sent or
+// read.
 type Response struct {
 	t      testing.TB
 	Status int
@@ -357,8 +431,10 @@ func (c *Client) WithHeader(key, value string) *Client {
 	return &cp
 }
 
-// Do sends a request with a JSON body (nil for none; a []byte or string is
-// sent as it is).
+// Do sends a request with a JSON body: a generated request type (api.<Op>JSONRequestBody
+// or api.<Schema>), nil for none, or a []byte or string sent as it is (for
+// bodies the contract forbids, with Raw). Like Send, it may be called from
+// any goroutine.
 func (c *Client) Do(method, path string, body any) *Response {
 	c.env.T.Helper()
 	var raw []byte
@@ -371,7 +447,8 @@ func (c *Client) Do(method, path string, body any) *Response {
 	default:
 		var err error
 		if raw, err = json.Marshal(b); err != nil {
-			c.env.T.Fatalf("apitest: encode body: %v", err)
+			c.env.T.Errorf("apitest: encode body of %s %s: %v", method, path, err)
+			return &Response{t: c.env.T}
 		}
 	}
 	contentType := ""
@@ -382,12 +459,19 @@ func (c *Client) Do(method, path string, body any) *Response {
 }
 
 // Send sends a request with a body of the given media type.
+//
+// Parallel tests call Send from goroutines of their own, where t.Fatalf must
+// not be called: a request that cannot be sent or read is recorded with
+// t.Errorf, and the Response has Status 0 (Failed reports it). Want and the
+// other checks of Response do stop the test, so call them on the test's
+// goroutine.
 func (c *Client) Send(method, path, contentType string, raw []byte) *Response {
 	t := c.env.T
 	t.Helper()
 	req, err := http.NewRequest(method, c.env.Server.URL+path, bytes.NewReader(raw))
 	if err != nil {
-		t.Fatalf("apitest: request: %v", err)
+		t.Errorf("apitest: request %s %s: %v", method, path, err)
+		return &Response{t: t}
 	}
 	for k, v := range c.header {
 		req.Header[k] = v
@@ -404,15 +488,21 @@ func (c *Client) Send(method, path, contentType string, raw []byte) *Response {
 	}
 	res, err := client.Do(req)
 	if err != nil {
-		t.Fatalf("apitest: %s %s: %v", method, path, err)
+		t.Errorf("apitest: %s %s: %v", method, path, err)
+		return &Response{t: t}
 	}
 	defer res.Body.Close()
 	data, err := io.ReadAll(res.Body)
 	if err != nil {
-		t.Fatalf("apitest: read %s %s: %v", method, path, err)
+		t.Errorf("apitest: read %s %s: %v", method, path, err)
+		return &Response{t: t}
 	}
 	return &Response{t: t, Status: res.StatusCode, Header: res.Header, Body: data}
 }
+
+// Failed reports whether the request could not be sent or its answer read
+// (the test has already been marked failed).
+func (r *Response) Failed() bool { return r.Status == 0 }
 
 // HTTPClient returns an HTTP client of the service that checks every request
 // and response against the contract, failing the test on a mismatch. Give it
@@ -463,6 +553,7 @@ func (ct *checkingTransport) RoundTrip(req *http.Request) (*http.Response, error
 	}
 	res.Body = io.NopCloser(bytes.NewReader(data))
 	checkReq, _ := http.NewRequest(req.Method, req.URL.String(), nil)
+	checkReq.Header = req.Header.Clone()
 	if err := ct.checker.CheckResponse(checkReq, res.StatusCode, res.Header, data); err != nil {
 		ct.t.Errorf("apitest: %v", err)
 	}

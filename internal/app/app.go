@@ -125,13 +125,14 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		Redis:          rdb,
 		Sessions:       a.Sessions.Middleware,
 		TrustedProxies: cfg.TrustedProxies,
+		CORSOrigins:    cfg.CORSAllowedOrigins,
 		Auth: auth.NewHandler(auth.Deps{
 			Pool: pool, Sessions: a.Sessions, Clock: o.Clock, Config: cfg,
 			HTTPClient: o.HTTPClient, Throttle: guard,
 		}),
-		Profile: profile.NewHandler(pool, a.Sessions, o.Clock, guard),
+		Profile: profile.NewHandler(pool, a.Sessions, guard),
 		Points:  points.NewHandler(pool),
-		Admin:   admin.NewHandler(pool, a.Sessions, o.Clock),
+		Admin:   admin.NewHandler(pool, a.Sessions),
 		Billing: billing.NewHandler(billing.Deps{Pool: pool, Clock: o.Clock, Config: cfg, HTTPClient: o.HTTPClient}),
 	})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
 	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/external/idp/idptest"
@@ -39,25 +40,19 @@ func claims(p *idptest.Provider, sub, email, aud string) map[string]any {
 }
 
 func idpLogin(c *apitest.Client, path, token string) *apitest.Response {
-	return c.Do(http.MethodPost, path, map[string]string{"idToken": token})
-}
-
-type profile struct {
-	ID          int64   `json:"id"`
-	Email       *string `json:"email"`
-	Provider    string  `json:"provider"`
-	IDPAPicture *string `json:"idpAPicture"`
+	// Both providers' operations take the same IDTokenRequest.
+	return c.Do(http.MethodPost, path, api.IDTokenRequest{IDToken: token})
 }
 
 func TestIdpALoginCreatesThenFindsTheMember(t *testing.T) {
 	t.Parallel()
 	env, a, _ := idpEnv(t)
-	var first, second authResult
+	var first, second api.AuthResult
 	idpLogin(env.Client(), "/api/auth/idp-a", a.Sign(t, claims(a, "sub-1", "new@nestegg.test", clientA))).Want(http.StatusOK).JSON(&first)
 	if first.Token == "" || first.User.Name != "Provider Name" || first.User.Email == nil || *first.User.Email != "new@nestegg.test" {
 		t.Fatalf("first login %+v", first)
 	}
-	var p profile
+	var p api.Profile
 	env.Client().WithToken(first.Token).Do(http.MethodGet, "/api/auth/profile", nil).Want(http.StatusOK).JSON(&p)
 	if p.Provider != "IDP_A" || p.IDPAPicture == nil || *p.IDPAPicture != "https://idp.example/avatar.png" {
 		t.Fatalf("profile %+v", p)
@@ -72,7 +67,7 @@ func TestIdpLoginLinksTheLocalMemberWithTheSameVerifiedEmail(t *testing.T) {
 	t.Parallel()
 	env, a, b := idpEnv(t)
 	local := env.NewMember(apitest.WithEmail("linked@nestegg.test"))
-	var res authResult
+	var res api.AuthResult
 	idpLogin(env.Client(), "/api/auth/idp-a", a.Sign(t, claims(a, "a-sub", "Linked@Nestegg.test", clientA))).Want(http.StatusOK).JSON(&res)
 	if res.User.ID != local.ID {
 		t.Fatalf("provider A login made member %d, want the LOCAL member %d", res.User.ID, local.ID)
@@ -81,7 +76,7 @@ func TestIdpLoginLinksTheLocalMemberWithTheSameVerifiedEmail(t *testing.T) {
 	if res.User.ID != local.ID {
 		t.Fatalf("provider B login made member %d, want %d", res.User.ID, local.ID)
 	}
-	var p profile
+	var p api.Profile
 	env.Client().WithToken(res.Token).Do(http.MethodGet, "/api/auth/profile", nil).Want(http.StatusOK).JSON(&p)
 	if p.Provider != "LOCAL" {
 		t.Fatalf("linking changed the provider to %s", p.Provider)
@@ -106,7 +101,7 @@ func TestIdpLoginLinksTheLocalMemberWithTheSameVerifiedEmail(t *testing.T) {
 func TestIdpLinkToAProvenAccountKeepsItsSessions(t *testing.T) {
 	t.Parallel()
 	env, a, b := idpEnv(t)
-	var first, second authResult
+	var first, second api.AuthResult
 	idpLogin(env.Client(), "/api/auth/idp-a", a.Sign(t, claims(a, "a-sub", "proven@nestegg.test", clientA))).Want(http.StatusOK).JSON(&first)
 	idpLogin(env.Client(), "/api/auth/idp-b", b.Sign(t, claims(b, "b-sub", "proven@nestegg.test", audienceB))).Want(http.StatusOK).JSON(&second)
 	if second.User.ID != first.User.ID {
@@ -121,7 +116,7 @@ func TestIdpLoginDoesNotLinkAnUnverifiedEmail(t *testing.T) {
 	local := env.NewMember(apitest.WithEmail("victim@nestegg.test"))
 	c := claims(a, "attacker", "victim@nestegg.test", clientA)
 	c["email_verified"] = false
-	var res authResult
+	var res api.AuthResult
 	idpLogin(env.Client(), "/api/auth/idp-a", a.Sign(t, c)).Want(http.StatusOK).JSON(&res)
 	if res.User.ID == local.ID || res.User.Email != nil {
 		t.Fatalf("unverified e-mail linked or stored: %+v", res.User)
@@ -166,9 +161,7 @@ func TestIdpLoginUnconfiguredOrUnreachable(t *testing.T) {
 		WantProblem(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
 	idpLogin(env.Client(), "/api/auth/idp-b", a.Sign(t, claims(a, "s", "x@nestegg.test", ""))).
 		WantProblem(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
-	var id struct {
-		ClientID *string `json:"clientId"`
-	}
+	var id api.ClientID
 	env.Client().Do(http.MethodGet, "/api/auth/idp-a-client-id", nil).Want(http.StatusOK).JSON(&id)
 	if id.ClientID != nil {
 		t.Fatalf("client id %q without configuration", *id.ClientID)
@@ -187,7 +180,7 @@ func TestIdpLoginUnconfiguredOrUnreachable(t *testing.T) {
 func TestIdpLoginOfASuspendedMemberIsRefused(t *testing.T) {
 	t.Parallel()
 	env, a, _ := idpEnv(t)
-	var res authResult
+	var res api.AuthResult
 	idpLogin(env.Client(), "/api/auth/idp-a", a.Sign(t, claims(a, "s", "s@nestegg.test", clientA))).Want(http.StatusOK).JSON(&res)
 	if _, err := env.Pool.Exec(context.Background(), "UPDATE member SET status = 'SUSPENDED' WHERE id = $1", res.User.ID); err != nil {
 		t.Fatal(err)
@@ -200,21 +193,22 @@ func TestParallelFirstIdpLogins(t *testing.T) {
 	t.Parallel()
 	env, a, _ := idpEnv(t)
 	token := a.Sign(t, claims(a, "racer", "racer@nestegg.test", clientA))
-	ids := make(chan int64, 6)
+	answers := make(chan *apitest.Response, 6)
 	var wg sync.WaitGroup
 	for range 6 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var res authResult
-			idpLogin(env.Client(), "/api/auth/idp-a", token).Want(http.StatusOK).JSON(&res)
-			ids <- res.User.ID
+			answers <- idpLogin(env.Client(), "/api/auth/idp-a", token)
 		}()
 	}
 	wg.Wait()
-	close(ids)
+	close(answers)
 	var first int64
-	for id := range ids {
+	for res := range answers {
+		var auth api.AuthResult
+		res.Want(http.StatusOK).JSON(&auth)
+		id := auth.User.ID
 		if first == 0 {
 			first = id
 		}

@@ -9,13 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
 	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/session"
 )
 
 func login(c *apitest.Client, email, password string) *apitest.Response {
-	return c.Do(http.MethodPost, "/api/auth/login", map[string]string{"email": email, "password": password})
+	return c.Do(http.MethodPost, "/api/auth/login", api.LogInJSONRequestBody{Email: email, Password: password})
 }
 
 func TestLoginFailureSaysNothingAboutTheAccount(t *testing.T) {
@@ -35,7 +36,7 @@ func TestEveryLoginGetsANewToken(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
 	m := env.NewMember()
-	var a, b authResult
+	var a, b api.AuthResult
 	login(env.Client(), m.Email, apitest.DefaultPassword).Want(http.StatusOK).JSON(&a)
 	// Signing in on a session that already has a token replaces it (no fixation).
 	login(env.Client().WithToken(a.Token), m.Email, apitest.DefaultPassword).Want(http.StatusOK).JSON(&b)
@@ -58,21 +59,23 @@ func TestParallelLoginsOfOneMember(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
 	m := env.NewMember()
-	tokens := make(chan string, 8)
+	answers := make(chan *apitest.Response, 8)
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var res authResult
-			login(env.Client(), m.Email, apitest.DefaultPassword).Want(http.StatusOK).JSON(&res)
-			tokens <- res.Token
+			answers <- login(env.Client(), m.Email, apitest.DefaultPassword)
 		}()
 	}
 	wg.Wait()
-	close(tokens)
+	close(answers)
 	seen := map[string]bool{}
-	for tok := range tokens {
+	for res := range answers {
+		// Checked here: Want stops the test, which only its own goroutine may do.
+		var auth api.AuthResult
+		res.Want(http.StatusOK).JSON(&auth)
+		tok := auth.Token
 		if seen[tok] {
 			t.Fatal("two logins got the same token")
 		}
@@ -148,10 +151,10 @@ func TestMemberChangesReachEverySession(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []*apitest.Member{m, {Client: second}} {
-		var u authResult
-		c.Do(http.MethodGet, "/api/auth/session", nil).Want(http.StatusOK).JSON(&u.User)
-		if u.User.Plan != "PREMIUM" || u.User.Role != "ADMIN" || u.User.Name != "Renamed" {
-			t.Fatalf("session shows %+v", u.User)
+		var u api.User
+		c.Do(http.MethodGet, "/api/auth/session", nil).Want(http.StatusOK).JSON(&u)
+		if u.Plan != "PREMIUM" || u.Role != "ADMIN" || u.Name != "Renamed" {
+			t.Fatalf("session shows %+v", u)
 		}
 	}
 	var data []byte
@@ -220,7 +223,7 @@ func TestAdministratorBootstrap(t *testing.T) {
 		cfg.AdminPassword = "the boss's password"
 	})
 	env := apitest.New(t, withAdmin)
-	var res authResult
+	var res api.AuthResult
 	login(env.Client(), "boss@nestegg.test", "the boss's password").Want(http.StatusOK).JSON(&res)
 	if res.User.Role != "ADMIN" {
 		t.Fatalf("bootstrap member role %s", res.User.Role)

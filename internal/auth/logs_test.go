@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
 )
 
@@ -37,7 +38,7 @@ func TestTokensNeverReachTheLogs(t *testing.T) {
 	defer slog.SetDefault(previous)
 
 	env := apitest.New(t)
-	var res authResult
+	var res api.AuthResult
 	env.Client().Do(http.MethodPost, "/api/auth/signup", signUpBody("logged@nestegg.test")).Want(http.StatusCreated).JSON(&res)
 	me := env.Client().WithToken(res.Token)
 	me.Do(http.MethodGet, "/api/auth/session", nil).Want(http.StatusOK)

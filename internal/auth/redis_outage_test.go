@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
 	"github.com/nestegg/nestegg/internal/app"
 	"github.com/nestegg/nestegg/internal/config"
@@ -80,7 +81,7 @@ func TestServiceStartsWithoutRedisAndUsesItOnceItIsUp(t *testing.T) {
 	r := dbtest.StartRedis(t)
 	r.Kill()
 	env := outageEnv(t, r)
-	var ready struct{ Postgres, Redis string }
+	var ready api.Readiness
 	env.Client().Do(http.MethodGet, "/readyz", nil).Want(http.StatusOK).JSON(&ready)
 	if ready.Redis != "down" {
 		t.Fatalf("readiness %+v with Redis down", ready)

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
 )
 
@@ -11,11 +12,7 @@ func TestLoginThenSession(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
 	m := env.NewMember(apitest.WithName("Minji"))
-	var user struct {
-		ID   int64  `json:"id"`
-		Name string `json:"name"`
-		Role string `json:"role"`
-	}
+	var user api.User
 	m.Do(http.MethodGet, "/api/auth/session", nil).Want(http.StatusOK).JSON(&user)
 	if user.ID != m.ID || user.Name != "Minji" || user.Role != "USER" {
 		t.Fatalf("session user %+v", user)

@@ -25,6 +25,9 @@ type Config struct {
 	PublicBaseURL  string
 	CookieSecure   bool
 	TrustedProxies []netip.Prefix
+	// CORSAllowedOrigins are the browser origins (scheme://host[:port]) that
+	// may call the API with credentials; empty sends no CORS headers.
+	CORSAllowedOrigins []string
 
 	AdminEmail    string
 	AdminPassword string
@@ -79,6 +82,7 @@ var Settings = []Setting{
 	{"PUBLIC_BASE_URL", "http://localhost:8080", "absolute address clients reach this service at (image URLs)"},
 	{"COOKIE_SECURE", "false", "mark the session cookie Secure (set it behind HTTPS)"},
 	{"TRUSTED_PROXIES", "", "comma-separated addresses or CIDRs whose X-Forwarded-For is believed"},
+	{"CORS_ALLOWED_ORIGINS", "", "comma-separated browser origins (`https://app.example`) allowed to call the API with credentials; unset sends no CORS headers"},
 	{"ADMIN_EMAIL", "", "e-mail of the first administrator, created or promoted at start-up"},
 	{"ADMIN_PASSWORD", "", "password of that administrator when it is created (8 to 128 characters)"},
 	{"ACCOUNT_CRYPTO_KEY", "", "base64 of 32 bytes: AES-256-GCM key for wallet account numbers; unset stores them as plain text"},
@@ -153,6 +157,7 @@ func Load(getenv func(string) string) (Config, error) {
 		LogLevel:           r.oneOf("LOG_LEVEL", "debug", "info", "warn", "error"),
 	}
 	c.TrustedProxies = r.prefixes("TRUSTED_PROXIES")
+	c.CORSAllowedOrigins = r.origins("CORS_ALLOWED_ORIGINS")
 	c.AccountCryptoKey = r.key32("ACCOUNT_CRYPTO_KEY")
 	c.Timezone = r.location("APP_TIMEZONE")
 	c.StorePackageName = r.packageName("STORE_PACKAGE_NAME")
@@ -386,6 +391,27 @@ func (r *reader) packageName(name string) string {
 		r.fail(name, fmt.Sprintf("%q is not a package name such as com.example.app", v))
 	}
 	return v
+}
+
+// origins reads comma-separated origins as browsers send them in Origin:
+// scheme and host (and port), lower-case, nothing else. "*" is refused: the
+// API is called with credentials, which browsers never send to "*".
+func (r *reader) origins(name string) []string {
+	var out []string
+	for _, part := range strings.Split(r.str(name), ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		u, err := url.Parse(part)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
+			strings.TrimSuffix(u.Path, "/") != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+			r.fail(name, fmt.Sprintf("%q is not an origin such as https://app.example (scheme and host only)", part))
+			continue
+		}
+		out = append(out, strings.ToLower(u.Scheme+"://"+u.Host))
+	}
+	return out
 }
 
 // ListenHost is the host part of HTTPAddr, for the start-up message.

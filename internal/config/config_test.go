@@ -52,6 +52,7 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		"BILLING_MONTHLY_PRICE":      "-5",
 		"BILLING_YEARLY_PERIOD":      "P0D",
 		"BILLING_YEARLY_PRODUCT_ID":  "premium_monthly",
+		"CORS_ALLOWED_ORIGINS":       "https://app.example, *",
 	}
 	for name, value := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -145,5 +146,25 @@ func TestBillingProducts(t *testing.T) {
 	}
 	if got := (Period{Days: 14}).AddTo(jan31); !got.Equal(time.Date(2026, 2, 14, 10, 0, 0, 0, time.UTC)) {
 		t.Errorf("two weeks after 31 January: %s", got)
+	}
+}
+
+func TestCORSAllowedOrigins(t *testing.T) {
+	t.Parallel()
+	c, err := Load(env(nil))
+	if err != nil || c.CORSAllowedOrigins != nil {
+		t.Fatalf("unset: %v %v, want no origins", c.CORSAllowedOrigins, err)
+	}
+	c, err = Load(env(map[string]string{"CORS_ALLOWED_ORIGINS": " https://App.Example , http://localhost:5173/"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"https://app.example", "http://localhost:5173"}; strings.Join(c.CORSAllowedOrigins, " ") != strings.Join(want, " ") {
+		t.Fatalf("origins %q, want %q", c.CORSAllowedOrigins, want)
+	}
+	for _, bad := range []string{"*", "app.example", "https://app.example/path", "ftp://app.example", "https://app.example?x=1"} {
+		if _, err := Load(env(map[string]string{"CORS_ALLOWED_ORIGINS": bad})); err == nil || !strings.Contains(err.Error(), "CORS_ALLOWED_ORIGINS") {
+			t.Errorf("%q: error %v, want one naming CORS_ALLOWED_ORIGINS", bad, err)
+		}
 	}
 }

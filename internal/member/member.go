@@ -106,12 +106,11 @@ type NewLocal struct {
 
 // CreateLocal validates and creates a LOCAL member with a password.
 func CreateLocal(ctx context.Context, q *db.Queries, in NewLocal) (db.Member, error) {
-	email, err := NormalizeEmail("/email", in.Email)
-	if err != nil {
+	// Checked before hashing, so that bad input costs no argon2 work.
+	if _, err := NormalizeEmail("/email", in.Email); err != nil {
 		return db.Member{}, err
 	}
-	name, err := NormalizeName("/name", in.Name)
-	if err != nil {
+	if _, err := NormalizeName("/name", in.Name); err != nil {
 		return db.Member{}, err
 	}
 	if !password.ValidLength(in.Password) {
@@ -121,20 +120,7 @@ func CreateLocal(ctx context.Context, q *db.Queries, in NewLocal) (db.Member, er
 	if err != nil {
 		return db.Member{}, err
 	}
-	role := in.Role
-	if role == "" {
-		role = session.RoleUser
-	}
-	m, err := q.CreateMember(ctx, db.CreateMemberParams{
-		Email: &email, PasswordHash: &hash, Name: name, Role: role, Provider: ProviderLocal,
-	})
-	if database.IsUniqueViolation(err, "member_email_key") {
-		return db.Member{}, ErrEmailTaken
-	}
-	if err != nil {
-		return db.Member{}, fmt.Errorf("create member: %w", err)
-	}
-	return m, nil
+	return CreateLocalWithHash(ctx, q, in, hash)
 }
 
 // Delete removes the member and, through the cascading foreign keys every

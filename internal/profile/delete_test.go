@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
 	"github.com/nestegg/nestegg/internal/session"
 )
@@ -184,6 +185,6 @@ func TestDeleteMeEndsEverySession(t *testing.T) {
 	wantSignedOut(t, m.Client)
 	wantSignedOut(t, other)
 	wantSignedOut(t, cookie)
-	env.Client().Do(http.MethodPost, "/api/auth/login", map[string]string{"email": m.Email, "password": apitest.DefaultPassword}).
+	env.Client().Do(http.MethodPost, "/api/auth/login", api.LogInJSONRequestBody{Email: m.Email, Password: apitest.DefaultPassword}).
 		WantProblem(http.StatusUnauthorized, "UNAUTHENTICATED")
 }

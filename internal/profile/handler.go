@@ -5,7 +5,6 @@ package profile
 import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/session"
 	"github.com/nestegg/nestegg/internal/throttle"
 )
@@ -14,11 +13,10 @@ import (
 type ProfileHandler struct {
 	pool     *pgxpool.Pool
 	sessions *session.Manager
-	clock    clock.Clock
 	throttle *throttle.Throttle
 }
 
 // NewHandler returns the profile handler.
-func NewHandler(pool *pgxpool.Pool, sessions *session.Manager, c clock.Clock, t *throttle.Throttle) *ProfileHandler {
-	return &ProfileHandler{pool: pool, sessions: sessions, clock: c, throttle: t}
+func NewHandler(pool *pgxpool.Pool, sessions *session.Manager, t *throttle.Throttle) *ProfileHandler {
+	return &ProfileHandler{pool: pool, sessions: sessions, throttle: t}
 }

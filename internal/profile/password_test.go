@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
 )
 
@@ -18,8 +19,8 @@ func TestChangePasswordEndsOtherSessionsOnly(t *testing.T) {
 	other := env.LogIn(m.Email, apitest.DefaultPassword)
 	bystander := env.NewMember()
 
-	m.Do(http.MethodPut, "/api/auth/password", map[string]string{
-		"currentPassword": apitest.DefaultPassword, "newPassword": newPassword,
+	m.Do(http.MethodPut, "/api/auth/password", api.ChangePasswordJSONRequestBody{
+		CurrentPassword: apitest.DefaultPassword, NewPassword: newPassword,
 	}).Want(http.StatusNoContent)
 
 	wantSignedIn(t, m.Client)
@@ -35,7 +36,7 @@ func TestChangePasswordEndsOtherSessionsOnly(t *testing.T) {
 	// Another member is not touched.
 	wantSignedIn(t, bystander.Client)
 
-	env.Client().Do(http.MethodPost, "/api/auth/login", map[string]string{"email": m.Email, "password": apitest.DefaultPassword}).
+	env.Client().Do(http.MethodPost, "/api/auth/login", api.LogInJSONRequestBody{Email: m.Email, Password: apitest.DefaultPassword}).
 		WantProblem(http.StatusUnauthorized, "UNAUTHENTICATED")
 	wantSignedIn(t, env.LogIn(m.Email, newPassword))
 	// The session that changed it still works after later sign-ins.
@@ -49,7 +50,7 @@ func TestChangePasswordRefusals(t *testing.T) {
 	other := env.LogIn(m.Email, apitest.DefaultPassword)
 
 	change := func(c *apitest.Client, current, next string) *apitest.Response {
-		return c.Do(http.MethodPut, "/api/auth/password", map[string]string{"currentPassword": current, "newPassword": next})
+		return c.Do(http.MethodPut, "/api/auth/password", api.ChangePasswordJSONRequestBody{CurrentPassword: current, NewPassword: next})
 	}
 	change(m.Client, "not my password", newPassword).WantProblem(http.StatusBadRequest, "WRONG_PASSWORD")
 	change(m.Client, apitest.DefaultPassword, apitest.DefaultPassword).WantProblem(http.StatusBadRequest, "SAME_PASSWORD")
@@ -77,8 +78,8 @@ func TestChangePasswordRefusedForSocialAccount(t *testing.T) {
 	other := env.LogIn(m.Email, apitest.DefaultPassword)
 	makeSocial(t, env, m)
 
-	m.Do(http.MethodPut, "/api/auth/password", map[string]string{
-		"currentPassword": apitest.DefaultPassword, "newPassword": newPassword,
+	m.Do(http.MethodPut, "/api/auth/password", api.ChangePasswordJSONRequestBody{
+		CurrentPassword: apitest.DefaultPassword, NewPassword: newPassword,
 	}).WantProblem(http.StatusBadRequest, "SOCIAL_ACCOUNT")
 	wantSignedIn(t, other)
 	var hash *string
@@ -96,8 +97,8 @@ func TestVerifyPassword(t *testing.T) {
 	m := env.NewMember()
 	verify := func(pw string) bool {
 		t.Helper()
-		var res struct{ Valid bool }
-		m.Do(http.MethodPost, "/api/auth/verify-password", map[string]string{"password": pw}).Want(http.StatusOK).JSON(&res)
+		var res api.PasswordValid
+		m.Do(http.MethodPost, "/api/auth/verify-password", api.VerifyPasswordJSONRequestBody{Password: pw}).Want(http.StatusOK).JSON(&res)
 		return res.Valid
 	}
 	if !verify(apitest.DefaultPassword) {
@@ -119,17 +120,17 @@ func TestVerifyPasswordIsThrottled(t *testing.T) {
 	env := apitest.New(t)
 	m := env.NewMember()
 	for range 10 {
-		var got struct{ Valid bool }
-		m.Do(http.MethodPost, "/api/auth/verify-password", map[string]string{"password": "guess"}).Want(http.StatusOK).JSON(&got)
+		var got api.PasswordValid
+		m.Do(http.MethodPost, "/api/auth/verify-password", api.VerifyPasswordJSONRequestBody{Password: "guess"}).Want(http.StatusOK).JSON(&got)
 		if got.Valid {
 			t.Fatal("a wrong password verified")
 		}
 	}
-	m.Do(http.MethodPost, "/api/auth/verify-password", map[string]string{"password": apitest.DefaultPassword}).
+	m.Do(http.MethodPost, "/api/auth/verify-password", api.VerifyPasswordJSONRequestBody{Password: apitest.DefaultPassword}).
 		WantProblem(http.StatusTooManyRequests, "RATE_LIMITED")
 	env.Clock.Advance(16 * time.Minute)
-	var got struct{ Valid bool }
-	m.Do(http.MethodPost, "/api/auth/verify-password", map[string]string{"password": apitest.DefaultPassword}).Want(http.StatusOK).JSON(&got)
+	var got api.PasswordValid
+	m.Do(http.MethodPost, "/api/auth/verify-password", api.VerifyPasswordJSONRequestBody{Password: apitest.DefaultPassword}).Want(http.StatusOK).JSON(&got)
 	if !got.Valid {
 		t.Fatal("the right password did not verify after the window")
 	}

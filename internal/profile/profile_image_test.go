@@ -57,7 +57,7 @@ func dataURL(mediaType string, b []byte) string {
 }
 
 func setImage(c *apitest.Client, url string) *apitest.Response {
-	return c.Do(http.MethodPut, "/api/auth/profile-image", map[string]string{"profileImage": url})
+	return c.Do(http.MethodPut, "/api/auth/profile-image", api.SetProfileImageJSONRequestBody{ProfileImage: url})
 }
 
 func storedImage(t *testing.T, env *apitest.Env, id int64) *string {

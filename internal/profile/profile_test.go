@@ -38,7 +38,7 @@ func TestUpdateProfileRenamesEverySession(t *testing.T) {
 	other := env.LogIn(m.Email, apitest.DefaultPassword)
 
 	var p api.Profile
-	m.Do(http.MethodPut, "/api/auth/profile", map[string]string{"name": "  Jisoo Kim  "}).Want(http.StatusOK).JSON(&p)
+	m.Do(http.MethodPut, "/api/auth/profile", api.UpdateProfileJSONRequestBody{Name: "  Jisoo Kim  "}).Want(http.StatusOK).JSON(&p)
 	if p.Name != "Jisoo Kim" {
 		t.Fatalf("name %q, want it trimmed", p.Name)
 	}
@@ -46,14 +46,14 @@ func TestUpdateProfileRenamesEverySession(t *testing.T) {
 		t.Fatalf("profile name %q after update", got)
 	}
 	// The other session shows the new name on its next request.
-	var user struct{ Name string }
+	var user api.User
 	other.Do(http.MethodGet, "/api/auth/session", nil).Want(http.StatusOK).JSON(&user)
 	if user.Name != "Jisoo Kim" {
 		t.Fatalf("other session's name %q", user.Name)
 	}
 	// 50 characters of any script are fine.
 	long := strings.Repeat("민", 50)
-	m.Do(http.MethodPut, "/api/auth/profile", map[string]string{"name": long}).Want(http.StatusOK).JSON(&p)
+	m.Do(http.MethodPut, "/api/auth/profile", api.UpdateProfileJSONRequestBody{Name: long}).Want(http.StatusOK).JSON(&p)
 	if p.Name != long {
 		t.Fatalf("name %q", p.Name)
 	}
@@ -66,10 +66,12 @@ func TestUpdateProfileIgnoresFieldsItDoesNotOwn(t *testing.T) {
 	before := getProfile(t, m.Client)
 
 	var p api.Profile
-	m.Do(http.MethodPut, "/api/auth/profile", map[string]any{
+	// Fields UpdateProfileRequest does not have, so the body is written out
+	// (the contract lets a client send them: unknown fields are ignored).
+	m.Do(http.MethodPut, "/api/auth/profile", `{
 		"name": "Jisoo", "role": "ADMIN", "plan": "PREMIUM", "points": 9999, "email": "taken-over@nestegg.test",
-		"provider": "IDP_A", "profileImage": "data:image/png;base64,AAAA", "planExpiresAt": "2099-01-01T00:00:00Z",
-	}).Want(http.StatusOK).JSON(&p)
+		"provider": "IDP_A", "profileImage": "data:image/png;base64,AAAA", "planExpiresAt": "2099-01-01T00:00:00Z"
+	}`).Want(http.StatusOK).JSON(&p)
 
 	after := getProfile(t, m.Client)
 	for _, got := range []api.Profile{p, after} {
@@ -96,13 +98,13 @@ func TestUpdateProfileRefusesBadNames(t *testing.T) {
 	m := env.NewMember(apitest.WithName("Minji"))
 
 	// Only spaces passes the contract's length check and is refused here.
-	p := m.Do(http.MethodPut, "/api/auth/profile", map[string]string{"name": "   "}).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
+	p := m.Do(http.MethodPut, "/api/auth/profile", api.UpdateProfileJSONRequestBody{Name: "   "}).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
 	if len(p.Errors) != 1 || p.Errors[0].Field != "/name" {
 		t.Fatalf("errors %+v, want /name", p.Errors)
 	}
 	// Empty and too long are refused by the contract.
 	for _, name := range []string{"", strings.Repeat("a", 51)} {
-		p := m.Raw().Do(http.MethodPut, "/api/auth/profile", map[string]string{"name": name}).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
+		p := m.Raw().Do(http.MethodPut, "/api/auth/profile", api.UpdateProfileJSONRequestBody{Name: name}).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
 		if len(p.Errors) == 0 || p.Errors[0].Field != "/name" {
 			t.Fatalf("name of %d characters: errors %+v, want /name", len(name), p.Errors)
 		}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
 	"github.com/nestegg/nestegg/internal/session"
 )
@@ -59,11 +60,11 @@ func TestAccountOperationsNeedASession(t *testing.T) {
 		method, path string
 		body         any
 	}{
-		{http.MethodPut, "/api/auth/password", map[string]string{"currentPassword": apitest.DefaultPassword, "newPassword": "another password"}},
-		{http.MethodPost, "/api/auth/verify-password", map[string]string{"password": apitest.DefaultPassword}},
+		{http.MethodPut, "/api/auth/password", api.ChangePasswordJSONRequestBody{CurrentPassword: apitest.DefaultPassword, NewPassword: "another password"}},
+		{http.MethodPost, "/api/auth/verify-password", api.VerifyPasswordJSONRequestBody{Password: apitest.DefaultPassword}},
 		{http.MethodGet, "/api/auth/profile", nil},
-		{http.MethodPut, "/api/auth/profile", map[string]string{"name": "Minji"}},
-		{http.MethodPut, "/api/auth/profile-image", map[string]string{"profileImage": ""}},
+		{http.MethodPut, "/api/auth/profile", api.UpdateProfileJSONRequestBody{Name: "Minji"}},
+		{http.MethodPut, "/api/auth/profile-image", api.SetProfileImageJSONRequestBody{ProfileImage: ""}},
 		{http.MethodGet, "/api/auth/points", nil},
 		{http.MethodGet, "/api/auth/point-history", nil},
 		{http.MethodDelete, "/api/auth/me", nil},

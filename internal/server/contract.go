@@ -46,7 +46,7 @@ type Contract struct {
 
 // LoadContract reads the embedded contract. Every operation must declare a
 // valid x-access, so an undeclared operation fails start-up instead of being
-// served open.
+// served open, and a well-formed x-problem-codes when it has one.
 func LoadContract() (*Contract, error) {
 	doc, err := ParseContract()
 	if err != nil {
@@ -58,6 +58,9 @@ func LoadContract() (*Contract, error) {
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
 			if _, err := OperationAccess(op); err != nil {
+				bad = append(bad, method+" "+path+": "+err.Error())
+			}
+			if _, err := ProblemCodes(op); err != nil {
 				bad = append(bad, method+" "+path+": "+err.Error())
 			}
 		}
@@ -118,8 +121,16 @@ func maxBody(op *openapi3.Operation) int64 {
 }
 
 // Find returns the route of r: a 404 or 405 problem when the contract has none.
+//
+// HEAD is found as the GET it stands for: net/http answers it with the GET
+// handler's status and headers and drops the body.
 func (c *Contract) Find(r *http.Request) (*routers.Route, map[string]string, error) {
-	route, params, err := c.router.FindRoute(r)
+	find := r
+	if r.Method == http.MethodHead {
+		find = r.Clone(r.Context())
+		find.Method = http.MethodGet
+	}
+	route, params, err := c.router.FindRoute(find)
 	switch {
 	case errors.Is(err, routers.ErrMethodNotAllowed):
 		return nil, nil, problem.New(http.StatusMethodNotAllowed, problem.CodeMethodNotAllowed,

@@ -190,6 +190,9 @@ func allowedMethods(c *Contract, r *http.Request) string {
 		probe.Method = m
 		if _, _, err := c.router.FindRoute(probe); err == nil {
 			allowed = append(allowed, m)
+			if m == http.MethodGet {
+				allowed = append(allowed, http.MethodHead)
+			}
 		}
 	}
 	return strings.Join(allowed, ", ")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/nestegg/nestegg/api"
 	apigen "github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/internal/problem"
 )
 
 // opsHandler serves health, readiness and the contract itself.
@@ -36,7 +37,53 @@ func newOpsHandler(pool *pgxpool.Pool, rdb *redis.Client) *opsHandler {
 	// rendered once.
 	page := &pageWriter{header: http.Header{}}
 	docs.ServeHTTP(page, &http.Request{Method: http.MethodGet, URL: &url.URL{Path: docsBase}, Header: http.Header{}})
-	return &opsHandler{pool: pool, redis: rdb, docs: docs, docsPage: page.body.Bytes()}
+	return &opsHandler{pool: pool, redis: rdb, docs: missingAsProblem(docs), docsPage: page.body.Bytes()}
+}
+
+// missingAsProblem answers the asset server's 404 (plain text) as a 404
+// problem, like every other unknown path.
+func missingAsProblem(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		nf := &notFoundWriter{ResponseWriter: w}
+		next.ServeHTTP(nf, r)
+		if nf.notFound {
+			h := w.Header()
+			for _, k := range []string{"Content-Type", "Content-Length", "Content-Encoding", "X-Content-Type-Options"} {
+				h.Del(k)
+			}
+			problem.Write(w, r, problem.New(http.StatusNotFound, problem.CodeNotFound, "no reference page asset at "+r.URL.Path))
+		}
+	})
+}
+
+// notFoundWriter holds back a 404 and its body so that a problem can be
+// written instead.
+type notFoundWriter struct {
+	http.ResponseWriter
+	notFound bool
+	wrote    bool
+}
+
+func (w *notFoundWriter) WriteHeader(code int) {
+	if w.wrote {
+		return
+	}
+	w.wrote = true
+	if code == http.StatusNotFound {
+		w.notFound = true
+		return
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *notFoundWriter) Write(b []byte) (int, error) {
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+	}
+	if w.notFound {
+		return len(b), nil
+	}
+	return w.ResponseWriter.Write(b)
 }
 
 // pageWriter captures a handler's page.

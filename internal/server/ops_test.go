@@ -4,10 +4,12 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/nestegg/nestegg/api"
+	apigen "github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/apitest"
 	"github.com/nestegg/nestegg/internal/config"
@@ -19,12 +21,12 @@ func TestHealthAndReadiness(t *testing.T) {
 	env := apitest.New(t)
 	c := env.Client()
 
-	var health struct{ Status string }
+	var health apigen.Health
 	c.Do(http.MethodGet, "/healthz", nil).Want(http.StatusOK).JSON(&health)
 	if health.Status != "ok" {
 		t.Fatalf("health %q", health.Status)
 	}
-	var ready struct{ Postgres, Redis string }
+	var ready apigen.Readiness
 	c.Do(http.MethodGet, "/readyz", nil).Want(http.StatusOK).JSON(&ready)
 	if ready.Postgres != "up" || ready.Redis != "up" {
 		t.Fatalf("readiness %+v, want both up", ready)
@@ -34,7 +36,7 @@ func TestHealthAndReadiness(t *testing.T) {
 func TestReadinessReportsRedisDownButStaysReady(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t, apitest.WithConfig(func(cfg *config.Config) { cfg.RedisURL = "redis://127.0.0.1:1/0" }))
-	var ready struct{ Postgres, Redis string }
+	var ready apigen.Readiness
 	env.Client().Do(http.MethodGet, "/readyz", nil).Want(http.StatusOK).JSON(&ready)
 	if ready.Postgres != "up" || ready.Redis != "down" {
 		t.Fatalf("readiness %+v, want postgres up and redis down", ready)
@@ -45,7 +47,7 @@ func TestReadinessWithoutPostgres(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
 	env.Pool.Close()
-	var ready struct{ Postgres, Redis string }
+	var ready apigen.Readiness
 	env.Client().Do(http.MethodGet, "/readyz", nil).Want(http.StatusServiceUnavailable).JSON(&ready)
 	if ready.Postgres != "down" {
 		t.Fatalf("readiness %+v, want postgres down", ready)
@@ -114,7 +116,7 @@ func TestSignupEnabledReadsTheSetting(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
 	c := env.Client()
-	var got struct{ Enabled bool }
+	var got apigen.SignupEnabled
 	c.Do(http.MethodGet, "/api/auth/signup-enabled", nil).Want(http.StatusOK).JSON(&got)
 	if !got.Enabled {
 		t.Fatal("sign-up is closed by default; want open")
@@ -173,4 +175,151 @@ func TestRequestIDIsEchoedOrMade(t *testing.T) {
 	if got := res.Header.Get("X-Request-ID"); got == "" || strings.Contains(got, " ") {
 		t.Fatalf("X-Request-ID %q, want a fresh id", got)
 	}
+}
+
+// Uptime checkers use HEAD: it answers like GET, without a body.
+func TestHeadAnswersLikeGetWithoutABody(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	c := env.Client()
+	for _, path := range []string{"/healthz", "/readyz", "/docs", "/api/auth/signup-enabled"} {
+		get := c.Do(http.MethodGet, path, nil).Want(http.StatusOK)
+		head := c.Do(http.MethodHead, path, nil).Want(http.StatusOK)
+		if len(head.Body) != 0 {
+			t.Errorf("HEAD %s answered a body of %d bytes", path, len(head.Body))
+		}
+		if got, want := head.Header.Get("Content-Type"), get.Header.Get("Content-Type"); got != want {
+			t.Errorf("HEAD %s: Content-Type %q, GET says %q", path, got, want)
+		}
+	}
+	// The gate applies to HEAD as to GET.
+	c.Do(http.MethodHead, "/api/auth/session", nil).Want(http.StatusUnauthorized)
+	res := c.Raw().Do(http.MethodPost, "/healthz", nil)
+	res.WantProblem(http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED")
+	if allow := res.Header.Get("Allow"); allow != "GET, HEAD" {
+		t.Fatalf("Allow %q, want GET, HEAD", allow)
+	}
+}
+
+func TestMissingDocsAssetAnswersProblem(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	p := env.Client().Raw().Do(http.MethodGet, "/docs/no-such-asset.js", nil).WantProblem(http.StatusNotFound, "NOT_FOUND")
+	if p.RequestID == "" || !strings.Contains(p.Detail, "/docs/no-such-asset.js") {
+		t.Fatalf("problem %+v, want the request id and the path", p)
+	}
+}
+
+const webOrigin = "https://app.nestegg.example"
+
+func corsEnv(t *testing.T) *apitest.Env {
+	return apitest.New(t, apitest.WithConfig(func(cfg *config.Config) {
+		cfg.CORSAllowedOrigins = []string{webOrigin, "http://localhost:5173"}
+	}))
+}
+
+func preflight(c *apitest.Client, origin, method, path string) *apitest.Response {
+	return c.WithHeader("Origin", origin).
+		WithHeader("Access-Control-Request-Method", method).
+		WithHeader("Access-Control-Request-Headers", "authorization, content-type").
+		Raw().Do(http.MethodOptions, path, nil)
+}
+
+func TestCORSPreflightOfAnAllowedOrigin(t *testing.T) {
+	t.Parallel()
+	env := corsEnv(t)
+	res := preflight(env.Client(), webOrigin, http.MethodPut, "/api/auth/profile").Want(http.StatusNoContent)
+	want := map[string]string{
+		"Access-Control-Allow-Origin":      webOrigin,
+		"Access-Control-Allow-Credentials": "true",
+	}
+	for k, v := range want {
+		if got := res.Header.Get(k); got != v {
+			t.Errorf("%s %q, want %q", k, got, v)
+		}
+	}
+	for k, v := range map[string]string{"Access-Control-Allow-Methods": "PUT", "Access-Control-Allow-Headers": "Authorization"} {
+		if got := res.Header.Get(k); !strings.Contains(got, v) {
+			t.Errorf("%s %q, want %s among them", k, got, v)
+		}
+	}
+	if !slices.Contains(res.Header.Values("Vary"), "Origin") {
+		t.Errorf("Vary %q lacks Origin", res.Header.Values("Vary"))
+	}
+}
+
+func TestCORSHeadersOnAnswersToAnAllowedOrigin(t *testing.T) {
+	t.Parallel()
+	env := corsEnv(t)
+	m := env.NewMember()
+	res := m.WithHeader("Origin", webOrigin).Do(http.MethodGet, "/api/auth/session", nil).Want(http.StatusOK)
+	if res.Header.Get("Access-Control-Allow-Origin") != webOrigin || res.Header.Get("Access-Control-Allow-Credentials") != "true" {
+		t.Fatalf("headers %v, want the origin allowed with credentials", res.Header)
+	}
+	if got := res.Header.Get("Access-Control-Expose-Headers"); !strings.Contains(got, "Retry-After") {
+		t.Fatalf("Access-Control-Expose-Headers %q, want Retry-After exposed", got)
+	}
+	// Problems carry them too, or a browser client could not read its errors.
+	res = env.Client().WithHeader("Origin", webOrigin).Do(http.MethodGet, "/api/auth/session", nil)
+	res.WantProblem(http.StatusUnauthorized, "UNAUTHENTICATED")
+	if res.Header.Get("Access-Control-Allow-Origin") != webOrigin {
+		t.Fatal("a problem answered to an allowed origin lacks Access-Control-Allow-Origin")
+	}
+}
+
+func TestCORSRefusesOtherOrigins(t *testing.T) {
+	t.Parallel()
+	env := corsEnv(t)
+	res := preflight(env.Client(), "https://evil.example", http.MethodPost, "/api/auth/login")
+	res.WantProblem(http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED")
+	res = env.Client().WithHeader("Origin", "https://evil.example").Do(http.MethodGet, "/healthz", nil).Want(http.StatusOK)
+	for k := range res.Header {
+		if strings.HasPrefix(k, "Access-Control-") {
+			t.Errorf("answer to another origin carries %s", k)
+		}
+	}
+}
+
+func TestNoCORSHeadersWhenUnset(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	preflight(env.Client(), webOrigin, http.MethodGet, "/api/auth/session").
+		WantProblem(http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED")
+	res := env.Client().WithHeader("Origin", webOrigin).Do(http.MethodGet, "/healthz", nil).Want(http.StatusOK)
+	for k := range res.Header {
+		if strings.HasPrefix(k, "Access-Control-") || k == "Vary" {
+			t.Errorf("without CORS_ALLOWED_ORIGINS the answer carries %s", k)
+		}
+	}
+}
+
+// A request carrying both a bearer token and a session cookie acts as the
+// bearer token's member, as the contract says.
+func TestBearerTokenWinsOverTheCookie(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	cookieOwner := env.NewMember()
+	bearerOwner := env.NewMember()
+	var me apigen.User
+	bearerOwner.WithHeader("Cookie", "nestegg_session="+cookieOwner.Token).
+		Do(http.MethodGet, "/api/auth/session", nil).Want(http.StatusOK).JSON(&me)
+	if me.ID != bearerOwner.ID {
+		t.Fatalf("acted as member %d, want the bearer token's %d", me.ID, bearerOwner.ID)
+	}
+}
+
+// The body limit holds on every operation, those that take no body too, and
+// the contract declares the 413 there.
+func TestOversizedBodyIsRefusedOnOperationsWithoutABody(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	big := strings.Repeat("x", 1<<20+1)
+	for _, path := range []string{"/healthz", "/api/auth/session", "/api/auth/points"} {
+		m.Raw().Send(http.MethodGet, path, "text/plain", []byte(big)).
+			WantProblem(http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE")
+	}
+	m.Raw().Send(http.MethodDelete, "/api/auth/me", "application/json", []byte(big)).
+		WantProblem(http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE")
+	m.Do(http.MethodGet, "/api/auth/session", nil).Want(http.StatusOK)
 }

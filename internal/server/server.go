@@ -45,6 +45,7 @@ type Deps struct {
 	Auth     *auth.Handler
 	// TrustedProxies are believed about the client address (X-Forwarded-For).
 	TrustedProxies []netip.Prefix
+	CORSOrigins    []string // browser origins allowed to call the API (CORS_ALLOWED_ORIGINS)
 	Profile        *profile.ProfileHandler
 	Points         *points.PointsHandler
 	Admin          *admin.AdminHandler
@@ -91,7 +92,7 @@ func New(deps Deps) (http.Handler, error) {
 	// above instead of letting the contract's getDocs answer.
 	root.Handle("/docs", api)
 	root.Handle("/", api)
-	return withRequestInfo(withAccessLog(m, withRecover(root))), nil
+	return withRequestInfo(withAccessLog(m, withRecover(withCORS(deps.CORSOrigins, root)))), nil
 }
 
 // badRequest answers a request the generated code could not decode (a

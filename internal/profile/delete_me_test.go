@@ -1,0 +1,45 @@
+package profile_test
+
+import (
+	"net/http"
+	"sync"
+	"testing"
+
+	"github.com/nestegg/nestegg/internal/apitest"
+)
+
+// Parallel deletions of one account: one deletes it; one that passed the
+// session check before the account was gone finds nothing to delete (404
+// NOT_FOUND, which the contract declares), and one that came later is signed
+// out (401). The harness checks each answer against the contract.
+func TestConcurrentDeleteMeAnswersOnlyDeclaredStatuses(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	const n = 8
+	answers := make(chan *apitest.Response, n)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() { answers <- m.Do(http.MethodDelete, "/api/auth/me", nil) })
+	}
+	wg.Wait()
+	close(answers)
+	counts := map[int]int{}
+	for res := range answers {
+		counts[res.Status]++
+		switch res.Status {
+		case http.StatusNoContent:
+		case http.StatusNotFound:
+			res.WantProblem(http.StatusNotFound, "NOT_FOUND")
+		case http.StatusUnauthorized:
+			res.WantProblem(http.StatusUnauthorized, "UNAUTHENTICATED")
+		default:
+			t.Errorf("a deletion answered %d: %s", res.Status, res.Body)
+		}
+	}
+	if counts[http.StatusNoContent] != 1 {
+		t.Fatalf("answers %v, want exactly one 204", counts)
+	}
+	t.Logf("answers: %v", counts)
+	wantSignedOut(t, m.Client)
+}
