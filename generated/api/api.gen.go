@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"path"
@@ -160,6 +161,25 @@ type DisplayName = string
 // Example: member@nestegg.example
 type Email = openapi_types.Email
 
+// FXRate defines model for FXRate.
+type FXRate struct {
+	// Date The day the rate is for (earlier than today only when the provider is down).
+	//
+	// Example: 2026-11-23
+	Date openapi_types.Date `json:"date"`
+
+	// From Example: USD
+	From string `json:"from"`
+
+	// Rate Units of `to` for 1 `from`, as a decimal string.
+	//
+	// Example: 1391.25
+	Rate string `json:"rate"`
+
+	// To Example: KRW
+	To string `json:"to"`
+}
+
 // FieldError defines model for FieldError.
 type FieldError struct {
 	// Field The field, as a JSON pointer into the body or the parameter's name.
@@ -202,6 +222,48 @@ type MemberStatus string
 
 // MemberStatusValue A member's status as answered (`ACTIVE`, `SUSPENDED`); a client must accept other values.
 type MemberStatusValue = string
+
+// ParseEntryRequest Example: {"text":"어제 점심 12,000원"}
+type ParseEntryRequest struct {
+	// Text A line typed by the member or a pasted card notification.
+	Text string `json:"text"`
+}
+
+// ParsedEntry defines model for ParsedEntry.
+type ParsedEntry struct {
+	// Amount Amount in the base currency.
+	//
+	// Example: 12000
+	Amount int64 `json:"amount"`
+
+	// Date Example: 2026-11-15
+	Date openapi_types.Date `json:"date"`
+
+	// Merchant Where or what the money went to or came from; empty when the text names nothing.
+	//
+	// Example: 점심
+	Merchant string `json:"merchant"`
+
+	// Parser Which parser produced a draft. Open for growth; known values are listed.
+	//
+	// Example: RULES
+	Parser ParserName `json:"parser"`
+
+	// Type The entry type of a draft. Open for growth; known values are listed.
+	//
+	// Example: EXPENSE
+	Type ParsedEntryType `json:"type"`
+}
+
+// ParsedEntryType The entry type of a draft. Open for growth; known values are listed.
+//
+// Example: EXPENSE
+type ParsedEntryType = string
+
+// ParserName Which parser produced a draft. Open for growth; known values are listed.
+//
+// Example: RULES
+type ParserName = string
 
 // Password 8 to 128 characters, no composition rules; never truncated.
 type Password = string
@@ -328,6 +390,38 @@ type Readiness struct {
 	Redis DependencyState `json:"redis"`
 }
 
+// ReceiptDraft defines model for ReceiptDraft.
+type ReceiptDraft struct {
+	// Date Example: 2026-11-15
+	Date *openapi_types.Date `json:"date"`
+
+	// Merchant Example: 스타벅스 역삼점
+	Merchant *string `json:"merchant"`
+
+	// Total The amount charged, in the base currency.
+	//
+	// Example: 9000
+	Total *int64 `json:"total"`
+}
+
+// ReceiptText defines model for ReceiptText.
+type ReceiptText struct {
+	Draft *ReceiptDraft `json:"draft"`
+
+	// Text The full recognised text, lines separated by line breaks.
+	//
+	// Example: 스타벅스 역삼점
+	// 2026-11-15 12:34
+	// 합계 9,000
+	Text string `json:"text"`
+}
+
+// ReceiptUpload Example: {"file":"(binary image)"}
+type ReceiptUpload struct {
+	// File The photo or scan of the receipt, at most 10 MiB.
+	File openapi_types.File `json:"file"`
+}
+
 // Role A member's role, as a request sets it.
 type Role string
 
@@ -427,6 +521,12 @@ type VerifyPasswordRequest struct {
 	Password string `json:"password"`
 }
 
+// FXFrom Example: USD
+type FXFrom = string
+
+// FXTo Example: KRW
+type FXTo = string
+
 // MemberID defines model for MemberID.
 type MemberID = int64
 
@@ -478,6 +578,15 @@ type ListMembersParams struct {
 	Q *string `form:"q,omitempty" json:"q,omitempty"`
 }
 
+// GetFXRateParams defines parameters for GetFXRate.
+type GetFXRateParams struct {
+	// From ISO 4217 code of the currency converted from, upper case.
+	From FXFrom `form:"from" json:"from"`
+
+	// To ISO 4217 code of the currency converted to, upper case.
+	To FXTo `form:"to" json:"to"`
+}
+
 // ListUsersParams defines parameters for ListUsers.
 type ListUsersParams struct {
 	// Page Page number, from 1.
@@ -486,6 +595,12 @@ type ListUsersParams struct {
 	// Size Items per page.
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
 }
+
+// ParseEntryTextJSONRequestBody defines body for ParseEntryText for application/json ContentType.
+type ParseEntryTextJSONRequestBody = ParseEntryRequest
+
+// RecognizeReceiptMultipartRequestBody defines body for RecognizeReceipt for multipart/form-data ContentType.
+type RecognizeReceiptMultipartRequestBody = ReceiptUpload
 
 // SetMemberPlanJSONRequestBody defines body for SetMemberPlan for application/json ContentType.
 type SetMemberPlanJSONRequestBody = PlanRequest
@@ -531,6 +646,12 @@ type UpdateUserJSONRequestBody = UpdateUserRequest
 
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
+	// ParseEntryText Read an entry draft out of text
+	// (POST /api/account/entries/parse)
+	ParseEntryText(w http.ResponseWriter, r *http.Request)
+	// RecognizeReceipt Recognise the text of a receipt
+	// (POST /api/account/ocr/receipt)
+	RecognizeReceipt(w http.ResponseWriter, r *http.Request)
 	// ListMembers List members
 	// (GET /api/admin/members)
 	ListMembers(w http.ResponseWriter, r *http.Request, params ListMembersParams)
@@ -600,6 +721,9 @@ type ServerInterface interface {
 	// VerifyPassword Re-authenticate with the password
 	// (POST /api/auth/verify-password)
 	VerifyPassword(w http.ResponseWriter, r *http.Request)
+	// GetFXRate Today's exchange rate of a currency pair
+	// (GET /api/fx/rate)
+	GetFXRate(w http.ResponseWriter, r *http.Request, params GetFXRateParams)
 	// GetOpenAPI This contract
 	// (GET /api/openapi.yaml)
 	GetOpenAPI(w http.ResponseWriter, r *http.Request)
@@ -637,6 +761,34 @@ type ServerInterfaceWrapper struct {
 }
 
 type MiddlewareFunc func(http.Handler) http.Handler
+
+// ParseEntryText operation middleware
+func (siw *ServerInterfaceWrapper) ParseEntryText(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ParseEntryText(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RecognizeReceipt operation middleware
+func (siw *ServerInterfaceWrapper) RecognizeReceipt(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RecognizeReceipt(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
 
 // ListMembers operation middleware
 func (siw *ServerInterfaceWrapper) ListMembers(w http.ResponseWriter, r *http.Request) {
@@ -1053,6 +1205,52 @@ func (siw *ServerInterfaceWrapper) VerifyPassword(w http.ResponseWriter, r *http
 	handler.ServeHTTP(w, r)
 }
 
+// GetFXRate operation middleware
+func (siw *ServerInterfaceWrapper) GetFXRate(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetFXRateParams
+
+	// ------------- Required query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetFXRate(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // GetOpenAPI operation middleware
 func (siw *ServerInterfaceWrapper) GetOpenAPI(w http.ResponseWriter, r *http.Request) {
 
@@ -1399,6 +1597,9 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/users/{id}", wrapper.DeleteUser)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/users/{id}", wrapper.GetUser)
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/users/{id}", wrapper.UpdateUser)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/entries/parse", wrapper.ParseEntryText)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/ocr/receipt", wrapper.RecognizeReceipt)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/fx/rate", wrapper.GetFXRate)
 
 	return m
 }
@@ -1429,6 +1630,258 @@ type TooManyRequestsApplicationProblemPlusJSONResponse struct {
 type UnauthenticatedApplicationProblemPlusJSONResponse Problem
 
 type UnsupportedMediaTypeApplicationProblemPlusJSONResponse Problem
+
+type ParseEntryTextRequestObject struct {
+	Body *ParseEntryTextJSONRequestBody
+}
+
+type ParseEntryTextResponseObject interface {
+	VisitParseEntryTextResponse(w http.ResponseWriter) error
+}
+
+type ParseEntryText200JSONResponse ParsedEntry
+
+func (response ParseEntryText200JSONResponse) VisitParseEntryTextResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ParseEntryText400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ParseEntryText400ApplicationProblemPlusJSONResponse) VisitParseEntryTextResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ParseEntryText401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ParseEntryText401ApplicationProblemPlusJSONResponse) VisitParseEntryTextResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ParseEntryText413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ParseEntryText413ApplicationProblemPlusJSONResponse) VisitParseEntryTextResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ParseEntryText415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response ParseEntryText415ApplicationProblemPlusJSONResponse) VisitParseEntryTextResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ParseEntryText500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ParseEntryText500ApplicationProblemPlusJSONResponse) VisitParseEntryTextResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ParseEntryText503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ParseEntryText503ApplicationProblemPlusJSONResponse) VisitParseEntryTextResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RecognizeReceiptRequestObject struct {
+	Body *multipart.Reader
+}
+
+type RecognizeReceiptResponseObject interface {
+	VisitRecognizeReceiptResponse(w http.ResponseWriter) error
+}
+
+type RecognizeReceipt200JSONResponse ReceiptText
+
+func (response RecognizeReceipt200JSONResponse) VisitRecognizeReceiptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RecognizeReceipt400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response RecognizeReceipt400ApplicationProblemPlusJSONResponse) VisitRecognizeReceiptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RecognizeReceipt401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response RecognizeReceipt401ApplicationProblemPlusJSONResponse) VisitRecognizeReceiptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RecognizeReceipt403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response RecognizeReceipt403ApplicationProblemPlusJSONResponse) VisitRecognizeReceiptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RecognizeReceipt413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response RecognizeReceipt413ApplicationProblemPlusJSONResponse) VisitRecognizeReceiptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RecognizeReceipt415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response RecognizeReceipt415ApplicationProblemPlusJSONResponse) VisitRecognizeReceiptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RecognizeReceipt500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response RecognizeReceipt500ApplicationProblemPlusJSONResponse) VisitRecognizeReceiptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RecognizeReceipt503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response RecognizeReceipt503ApplicationProblemPlusJSONResponse) VisitRecognizeReceiptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
 
 type ListMembersRequestObject struct {
 	Params ListMembersParams
@@ -3515,6 +3968,92 @@ func (response VerifyPassword500ApplicationProblemPlusJSONResponse) VisitVerifyP
 	return err
 }
 
+type GetFXRateRequestObject struct {
+	Params GetFXRateParams
+}
+
+type GetFXRateResponseObject interface {
+	VisitGetFXRateResponse(w http.ResponseWriter) error
+}
+
+type GetFXRate200JSONResponse FXRate
+
+func (response GetFXRate200JSONResponse) VisitGetFXRateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFXRate400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetFXRate400ApplicationProblemPlusJSONResponse) VisitGetFXRateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFXRate401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetFXRate401ApplicationProblemPlusJSONResponse) VisitGetFXRateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFXRate500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetFXRate500ApplicationProblemPlusJSONResponse) VisitGetFXRateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFXRate503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetFXRate503ApplicationProblemPlusJSONResponse) VisitGetFXRateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetOpenAPIRequestObject struct {
 }
 
@@ -4260,6 +4799,12 @@ func (response GetReadiness503JSONResponse) VisitGetReadinessResponse(w http.Res
 
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
+	// ParseEntryText Read an entry draft out of text
+	// (POST /api/account/entries/parse)
+	ParseEntryText(ctx context.Context, request ParseEntryTextRequestObject) (ParseEntryTextResponseObject, error)
+	// RecognizeReceipt Recognise the text of a receipt
+	// (POST /api/account/ocr/receipt)
+	RecognizeReceipt(ctx context.Context, request RecognizeReceiptRequestObject) (RecognizeReceiptResponseObject, error)
 	// ListMembers List members
 	// (GET /api/admin/members)
 	ListMembers(ctx context.Context, request ListMembersRequestObject) (ListMembersResponseObject, error)
@@ -4329,6 +4874,9 @@ type StrictServerInterface interface {
 	// VerifyPassword Re-authenticate with the password
 	// (POST /api/auth/verify-password)
 	VerifyPassword(ctx context.Context, request VerifyPasswordRequestObject) (VerifyPasswordResponseObject, error)
+	// GetFXRate Today's exchange rate of a currency pair
+	// (GET /api/fx/rate)
+	GetFXRate(ctx context.Context, request GetFXRateRequestObject) (GetFXRateResponseObject, error)
 	// GetOpenAPI This contract
 	// (GET /api/openapi.yaml)
 	GetOpenAPI(ctx context.Context, request GetOpenAPIRequestObject) (GetOpenAPIResponseObject, error)
@@ -4395,6 +4943,68 @@ type strictHandler struct {
 	ssi         StrictServerInterface
 	middlewares []StrictMiddlewareFunc
 	options     StrictHTTPServerOptions
+}
+
+// ParseEntryText operation middleware
+func (sh *strictHandler) ParseEntryText(w http.ResponseWriter, r *http.Request) {
+	var request ParseEntryTextRequestObject
+
+	var body ParseEntryTextJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ParseEntryText(ctx, request.(ParseEntryTextRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ParseEntryText")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ParseEntryTextResponseObject); ok {
+		if err := validResponse.VisitParseEntryTextResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RecognizeReceipt operation middleware
+func (sh *strictHandler) RecognizeReceipt(w http.ResponseWriter, r *http.Request) {
+	var request RecognizeReceiptRequestObject
+
+	if reader, err := r.MultipartReader(); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode multipart body: %w", err))
+		return
+	} else {
+		request.Body = reader
+	}
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RecognizeReceipt(ctx, request.(RecognizeReceiptRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RecognizeReceipt")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RecognizeReceiptResponseObject); ok {
+		if err := validResponse.VisitRecognizeReceiptResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
 }
 
 // ListMembers operation middleware
@@ -5043,6 +5653,32 @@ func (sh *strictHandler) VerifyPassword(w http.ResponseWriter, r *http.Request) 
 	}
 }
 
+// GetFXRate operation middleware
+func (sh *strictHandler) GetFXRate(w http.ResponseWriter, r *http.Request, params GetFXRateParams) {
+	var request GetFXRateRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetFXRate(ctx, request.(GetFXRateRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetFXRate")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetFXRateResponseObject); ok {
+		if err := validResponse.VisitGetFXRateResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetOpenAPI operation middleware
 func (sh *strictHandler) GetOpenAPI(w http.ResponseWriter, r *http.Request) {
 	var request GetOpenAPIRequestObject
@@ -5286,137 +5922,171 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H1rc9s4suhfQXFvVeS9tCw7zp6MXafqKrac6K4fWtlOTmqUMiGyJWFNARwAtKyd9X8/hQZIkRL1sGM7",
-	"O7uZL+NQBNBo9Av94u9eKMaJ4MC18g5+9xIq6Rg0SPzXGYz7INvH5u8IVChZopng3oF3NQIyxl/fKMKi",
-	"uud7zDxPqB55vsfpGLwDj0We70n4LWUSIu9AyxR8T4UjGFMz5UDIMdXmPa7/su/53phxNk7H3sGu7+lp",
-	"AvYnGIL0Hh58r0OHsAiKeUp4amDxyUCKMdnNwfktBTmdwZOYCYoQRDCgaaxxwSI0b/cMNPTeQdMw/60F",
-	"75L9owK8toaxIglIYlZfBpkyYysh22usAW0NXA/mBFQiuAI80w806sJvKSht/hUKroHjnzRJYhZSA/ZO",
-	"IkU/hvH//bsye/i9ANf/kTDwDrw/7czoZsf+qnY6dpRddJFepF2WMEXGNDZ7gogISSgZMIgj85zxOxqz",
-	"iNSCz83T9nHzqn1xfnPSbJ+2jgPfvjsWEohKIGQDFpJQRLBV9x5870jwQczCH7ar0K2vyITpEZmMKO5U",
-	"aSHBbOjo4vzktH10FazexomQfRZFwF9zH5dsyCEijJN+qgkXmtA4FhOE++Si+6F9fNw6twcQdLqts/b1",
-	"2U239bfrdrd1HJABbuik22o5kUAEJ5S4F4lIQCLcdoNtrkFyGr/m/pqcpBzuEwg1RGRAWZxKILWgfX7V",
-	"6p43T4OtOjFnGdJUgTm1WAyHEJGURyBJ4I64HQU+4XAHkqiRmHDczrnQJyLl0Wtu51wQlYYjIiEUMsJj",
-	"YZr0IRZ8qIgWhHKhRyCz46gF5xdXNycX1+fHgT2EDp3GgkZXQpxSaYXqj+CZvoimBt3C4FSPYEYrbxSJ",
-	"2ZhpUgs6za+nF83jm6uLi5vTZvdjy+3hEuQdC+Ga0zvKYtqPX3UbTaLs+kSPzA4ywAkHiJTZlGEjIxTY",
-	"MJVW0JknEmg4MsDiHq6EOKN86gSyetVzEIKMKZ9mh6EMhIY1ICJUaxgnWpFa0G1etW5O22ftq9ZxsHVI",
-	"JGg5JXSgDWN0zT+2m+YfAVEQCh4pMhkBJ0N2B9wouxHQyFkThbcX1eSlG51yzWKkBXv+MWhlUZwRjR5J",
-	"kQ5HhA4pwyVmqFitCB9875rTVI+Aa4NWeHWmBaWY4MiwZofu32REFYH7hFlFcX3evL761Dq/ah81EelI",
-	"KddcpUkipIboDCJGr3B7P45t3ygyNnAQg+eM3AWHMhsTTW9B4aYurzudi+5V6/jmrHXcbt5cfe1YTn7I",
-	"ThCJpBmNGbd25yKRNDOJRhWh5kWmtKRaSEUU4NJjUuOCJFIMWAyEjenQ6FXfS6SBSTNrA4USzPE3dckK",
-	"jaiGbc3GxhBz1KO0ZHxo8A9jylBn8TR2wsaaswtvsqjStp2nx8z0+31xhiSmfO1RxZR/pnEK2YBmqkUX",
-	"OEwKU/aFiIHy7JUW0phase21mzPTdKSIUmtoLdII2jvmAMwrRAyQHsJUSuCaqLSfv+8TNiCUT+sbLSuY",
-	"u6BsgNdEijsWWfpZQ+34Xo5GKawOWTWoK2LIByhNdarWDbHUfInvuqEPxWvRr/aeZCnMkYUDJl/CEcX8",
-	"OZYPZJ4QCqjIUegXiP9bjj3R/zuE2mypmepRFxRePX6fYxstbq1dWnHsTpThK4dEAY+MTUIVCcyMQrJ/",
-	"oEA4IB+ASpCklzYab0N8Hf+EgNQYWsw0VkZU4mBKQiFumeXhBapI1fpDvlbudlbEt92Im6AKC0cjyofQ",
-	"oUpNhCzel+bkiKXr7D1UQfT+FPhQj8zdbG+/AmoOk+KAlRSavTe/gfmFy7NW7ihmwLW9ys9twv4SbSDc",
-	"5qHIRlYuiGRm0L8UfblMXYWDFr5UEJerXj5mKonp9Ny8aiTBo/G8uRBYwEbGv0nhUAwcVcg5hgR4BDyc",
-	"GrFQ4TUI0gQvikEkJjw4NIyAyCbjVGlCwxASTayRf2dEilpkEN+734Z7DVyxfgzbwI1h9KuXJp7vmVm9",
-	"bwaQAsIqGdtsgRRvE6hqzWpwT8eJwZV3xvjfmfVKZLT/zrolclao4INWdvoLdzXYNj8RGkUSlDok5gSo",
-	"MY5CqmCbcWX2pNkdxNMyIBbC/8dBaRgO69kPBQdKdkgFUPfeVXHpCYM4akkp5CLdoruiGl34k29F1/+/",
-	"vDgnKHZBEsa1QF2Idx5nAObetjcKEV3ezU4G7AJwY1DK+cIKmzeU0QdCifWhlLHorWNmu6nZ3FVk+wlo",
-	"bFA2j5CZHpyBI27XLumGVa3UPr4yMnqp6GDR1XJldJEAbx+TI8E5hJq0j61asih3GpEwpVKIiDsVmiT1",
-	"Mlns/uXt+/01RLygxi1QVRs6FUPG10vCtXSZPELXrBNQVXBaYyXztM4hXcO4/McqIVm05B/ylaiUdGo3",
-	"YpdY8G0uGnTKOVY3eFULbV1La+3E+bPDLfm5i9j6Y+10y/F0mRN+9UXljSKWyJ1IyG5QytxqmUZ+d3K5",
-	"eXTV/tzyfO/y+rLTOj9uHRfWLYp0no6376g08kLhwNCIQjMwVahVIpTsi1bneigRSK4mYG+iFqTAJ0EO",
-	"U7D1nLqoas/onZrReBni94Zfd/fek3BEJQ01SOUTLlBDCKMTBCcyjUEdOkedlinHq369qAUKKrrIQ3vv",
-	"S/z+voL9MtA+GxG7yCF32eP5C9gctdn3quiq4+5+1SelRiwhxshfT08n3ZbBrPPCbkhLJxIMJXUkjFk6",
-	"tocR0+Vya9Ob6gICcOCy/a8h1xwJc+RqdmyI1W35eUl1Hp0GVKPaPzFz451+r7DEubroz0UFT+/bdhgG",
-	"eMqys1JyVeKyMOmi2f94H8jsFj4XgcPnxtIw52AZ8Q620MqhRvHWOAwpPiux4XIxLoE6x1XByrw4v/p0",
-	"c3Rx1jltXbVu9hp7f9ndXWtj5NdeN+W6+28n3+McpS/3QORex8ZaLeNmqVzY+d6qDOLuyRH5Zf/dfxHn",
-	"1iMRaGPbYaSJGuHdj4EEoYggqPB2iQg29PwdmVfR96crjfMvI6rJxDDURAo+tAAUvbM+RoMSEEkMlXd2",
-	"MCZ1BQ2dCGntVus3dDEa5ROg4SiPC6KRijHUTZiqYMNXGCB5VKfaiGSR9V4VPM+MO7etvEOlGYuhqtyk",
-	"WmIWmHk/XV11MnVrTqZk8+839jfiD810XCkh1UhITVQ6HlM5zdxvGdWYecpXjHOhiQ1fVexCOxfz/BrX",
-	"3TaRMAAJPMQLIuPDhXUOSUD7ItUH/ZjyWxskNO8MgYNkIRHcCt8ZLIXX13I1/pqhoeAkQ1JfwV1HjhUW",
-	"0GY5yAyf6YyQcqImTIcjIrgNEMbMxq9FAvwAX1eESnCij6qcPlgIPT6UYqJ8okS1HqJ2PaZJJMA60G+5",
-	"mJAa5REZ0DgmfRreEsFJYDcYbNV7vISzhSj5pupsPorr+ajhbKTnpvU/R63WMT6tWmEuQmHGZkFiz/fy",
-	"WKPne2etq08XxzfmUfP09OILvpxFwj3fK0aXjBnY/nh+3bk5bl82P9ilLo66ONqMaX+8tpBetk5Pbj5f",
-	"XLWyv7utzkXXzNc87baax1/dA3z5vPWxaazMm08Xp8ft848GgOZV6+NF9+vNp3ar2+weffpqJmqetW46",
-	"zcvLLxddM+5L9+L8Y/HB5cVRu3l60zw6urg+v8qWbh6ftc9vjj41zz8acI6vO6eIlZvOdffoU/PSPGyd",
-	"da6+3nxoHv31umNsiPmAJqK0Kj6Ci3Q/t49aN9fnzc/N9qnBi+d7WeDa2iE22rHEMYuh/W3GZ7a+mHBy",
-	"x2DixAOThiBFyvWi6niBqAeLkmaHhTqVVZx4RzWVmc/CZvOwCLhmejq7ujc3ihk8b3jlOWInTzMh8EzM",
-	"AbfHlflPpVQsc7bUIdFcECKqKbnunh6SwMAX2OhsyhXoOvkyYuEoe10LzGogAyatjMPADUqtN4qEI8FC",
-	"2CxW80rhl81jKMtCJ5lpWIiSFKlzDvFL1Er+wvJL0srja5LAHNIBxip3agkf/vPvCQz/OWSDf06gn2wd",
-	"9qmCv+z7gTlHjB33vJ5nziuMgco5t9XbhktWW2MWb7CzwulUGIIgbazXyQ4S0jFYhq0FpxdHzVNzFWsf",
-	"d26a2R8fzI0sZvzW2AtZikrO3THVIHs8V4UhhmDMpZY0197iUC1upPgQNCNBDWTu/x9QjHaBRoyDqjT+",
-	"lR5KWGtwzrv1EekRe/y4hWuDWz+br+rEuiJe7eMx3LDeb3B92eoaTWr02oZeA4yx+TZ0b1Ep4uXs8OQA",
-	"Cw5ctvP1Li4zfM5jYPZqqBM3+7z+gjIaMTt0yK+TP1YsbAJ9xarCU6dA74DAONFTw559ocmAxbGhpUPM",
-	"54xjiDAdBK9Pg1RZD1zRvb2BlHpMSM3gN01a3OimCncHzH5Y45vL3qxcBO3wpYf4+HyAx8RErhNjbjiV",
-	"sxSGR5PGHABLEWyX/5EB3SXUsRxitS6JqJiFZW5d5t+pAulSK5U1idgqy3gubmutLJsS69aZjISCCjN2",
-	"aHiIC3IHkg0YZBG7DUOaG1rkM9fCnv+YpKTF6O4L2NELNgXPs4aBRyo3Wg06Mb8Yb8aIW+v/5eU0MEwb",
-	"qSUgx9SAUfY2PspWf11bdBnxPkcYzibA/NvF3z4bppmuzdD5jnDpijCpwQmEqWR6emnQbNfqY2bTiri0",
-	"MiZyKVPKukutzWGkEdUkEtYTBJC45CeVJ7mi2sJVZggdaZ3gIdl5j3BIVX5tYVnkk/4UnQPbaZKLvlgM",
-	"GVek9knr5ILHU59c0jFcMg3/fUrvt/LiFQvXrHrFSacbB8MMOJqwv8LU5pMyPhBZxiq16YPl4ejuAgMK",
-	"0LHne6mM3f7Uwc7OnATcieAOYnPUyltIVs0mNEhUuSB+o8hIpApGIo5IDNEQJKlNaByDVj4BriUD5ZOQ",
-	"ahgK+3c/jYbm1x5n/A6UHptz8gkHTSZC6tGWT2TKbZ7aeJxyI9/7gsrIesbvhDazSEiE1ArRbC+dvvm7",
-	"xxUYm2lWKlGIb2VZzuZYxqLPYsxRsOmV9R7v8T/9iRwJfmeUiuCqx7dtvoktpUHTHD2TsZiAPKJjiI+o",
-	"gjo5Exww555y4ngx82ube6ZL1QynxGymxwmp/bX7BWOsY8aFxMdbdfK3lBpthkhKJAvB7k5S7daNIGRj",
-	"GhPLXIrUet7uXv0dXk573lbdAHzFxqA0HSd2SPfkiLx9+/aXQxLSGHhEJYny+YKvX79+3T472z4+Dg4J",
-	"3IGckp4X0WnP80nPGwuuRz3PopWQnjcBuO15ZqN4PbXVLQXvLDGagPzDmKi1pmJ05xJEGhumcJVXh8RM",
-	"gZFxqYngBnMRnVrIjWCO0BusMMRFAiO3AlKz9WdbiIzACLGA1NyEZK/hE6rJWChNdhsN+5K9jRiYg99R",
-	"BvpYJ+YTM9gnKAAfAly0hZvGAIrZV7As3zsgtSxgtDUXIkqTBOR2aA7aRovMwssc3k1nBWVyyV3M4Z4p",
-	"Tf78ZyGXl5z8+c84Me5Nkf3GflY4s994iw5xFimznJmvbwMHEOEmm5aM5ytEsBjApuvskjP2gaQ8BqXm",
-	"ss0VnSp7XZswBUi9wf32mN5vm3m2+1MNylzzUn7LxYTb2ZFjLJGxIRcSosNCfRpCM9tIA4E8d+ZDceyY",
-	"yluIrMVifjsgxrQI7CFLIDSeGOgSCcrgmnGSl+Vl/OxktOrxy2rBbOEwx+mkeYDi3C2S5c2yPFKVyXGn",
-	"SHo8mJPUQZ18kGJiLN5MCUmIp4bc0f2Hww4zAZS9osBw2caJvYaSMoCNWeeqR942SGQwYihUpNrY3URI",
-	"svvePu9x+xpu3SeTEQtHSEKhMLIN3ZQZ4r6MBBnTqZEbsRFsOUX0eIsaas4pJKTSSHYS3G+b271SgZu6",
-	"ENkjwAdCokhTZCKZ1sAPejxI0n7MwgArDNx+tnwSWIoPSI3y6YK73byQ2GwK88acpMdSQN7jJSP2cK6Y",
-	"ziggwzcVpXcYYg9wNK5ftoYPe7ycuDkEbSea1fRt1ckXh386q0+hhAu+bfdbQN6MDXatxy1mIXAFBVXe",
-	"kSKRDDTF4tbVGjwbPYtn5oq72Wl7vncHUlmF3qjv1hvmRZEApwnzDry39Ub9LRqMeoTm1w5N2A4iYMdt",
-	"2Dwdgq4uGY6MSJoYGYOkdEiC3wIypjocgcpyJ4W0+a+1+cRTn6AVw7jaqpNOsdrEaV0YaCJSvDfm+GtH",
-	"3oF3ypQ+c+D5pXLrX6vt+NkrO3gdePDXvoeFyOa9ORMU7rURoAPGURuWN7msMvm3coVVyYGzaEJ/m6s2",
-	"3ms0VlQpPa46qZCaWFGgdMEBNScRg4zgsXBq30JQNXEO6U6hKBqH7K4fMl9KhuPerh83K/B98L13mwCX",
-	"V8zivcOG9h0lZTs1FjcdojOWWi+s72USzpjh+MwMX2SSnd9Z9GBZJIYqX1/TatlSiAnfZWgkzF/BnVa3",
-	"s7n4IkalXJwAAwe1/UaDBAsB1GBrkWGOcSKXR7pAXfuL8NoB0b/+4e9b6FePyOuLv5NaLFZmTilrMcTu",
-	"gCKq6WY09FiZlbeQePi2nPx2MlfSk+f2vSTVVbderawyFTLXvWgSc2FLLqdFfxFiBaNqzjVYqFdztl6P",
-	"11xxm09oqsW2BA6TrbqzzjM7x2XeOGSPnKuRw8Q6rmxgWyvC4V73uLN26+QciyiJ4JDFch3XLGcYVMRl",
-	"lrkEp2I61tnkpv8goumzCeNiWuhD2XVi7N6HF9QDpcTy6kpVi/d/QxGwv7vBEvPV/Tju3SZbqqgx/k65",
-	"cwm66IBx7s/vUlY7mXP2uaXFpiyMkcQSC5Pv4eDl/Nu1PuOX4N9iiPYn//7k32X8aythiyzsAhnfx8Kz",
-	"SOmzq3ysgpk5G2AFU6PLEqPTyhlC1tHyzGx8maWnvgQjl0PSP1n5JysvVcW2PsyYwhJoqNkdLdwInsLS",
-	"CrRmfKh2FCZfbBeSLJzfpcwRH0EjxZRzNV6QPssLLaFQ6/Ku/3Fu/lle73aaOOA3vrulFadyCXrxQF5A",
-	"UC2exesJqkcQAqGKcDEhCvQfQGr90YTQRQKcYMxbqJyKHyl7Uj3aYVGyTbPczEUr4LPNqbE2+7J68JpZ",
-	"nupUOmu+WB/+RpFbMHaD9m2puPR7nKYRw6KX/3bhkby7l4ugsch3boWtOjlhxv4omBv9QvKPSjGXwCcQ",
-	"K+jxmPHb0ruussolDcylCJGatVYKxezkFhK9ZacjtsRNEdrjTv2S/cauy5zJauGLMT2cf3pI3jXeGuNm",
-	"oeTA5Y1jNRSaSD1e2eGsGoOFSN8AdDjCUN+iZ1wM2/wL06P2caf5QjJorq3Aa1tLs946q5owHiIa7TEV",
-	"++G4oN5CDM+F6V5fWP2yflzelfMPIqvMgA2grOg9WEwK8g5+/VayvNiQm+OzwXheVdKSS6WiLEz1aE4U",
-	"2phclSzctiJom0VLw15XeUUHYVHW9gJlsELiEkV4DKzlqhEUGcj9i+0NF28/H0EbRs77Dr0gX+VrLNHr",
-	"+Z7rT9ReS471KMelGFSd6ROPsr9crTUVCeJcTkZJM/BnmiLXTrba4qZ5fdxunR+1bHpAVnhRTCzKQf2Q",
-	"6aP6SrH84adY/imW/5PE8ofvEcsoKlfwMvqSS+mghGrnr8KxdSOGsc4+y0V1KWN5ApMzB4egc1uxx42p",
-	"Z1M1/DzpzRiRmo0Bc3GyPjGZrenMM+XQUctH7Dd2t+oEO7aS3UaPz7eHNQal4ODAwNq0dw1rS5vHTu66",
-	"ak4rqRgnu+/ImPEUUyMHqdQjkD2ez+lynPb3fiHl5rP2mMo9Z2fdYkUcYS6H6+3MVGGZHhdxdEgoUSke",
-	"2CCNnR4rxPrsHt64fMGlBuoLScBSe6if8u975N+PEGf7exsI3flmz89qi5RkWdb6jUekUDr1BPklrL+o",
-	"WoC1suttJsMYz7zt2AR2LpjuyGEx36zYAWHE+LDSBrlI9UbZH45cMffqWRHcwlRMpkghyf2RCM16LFbn",
-	"2XSyNIR46rJn1HysArGLOLLGOHNhC0VqmHXuu7R2P0sz7/GETl3SuoNbbaFWwFbNknJFQ9uNF+dfCJhU",
-	"ycEsI+cJ2ThPY+lnyHspZTBlsZzVOTCLhzrOAh3FQy1WmFQGpLqQxDR0h1lS5FD2D71xucv5SRlNzBQe",
-	"ldJ0qrbqpGtrKXsc+dzGokp9KRZrz2YXPMHj6ax9eoW94xvjoUGCcu+L/Po3a+Scb4Mpa6FY+rHwFBtp",
-	"2LE9nme/ZAPht5TGqjSp4FBFbuVevC+kf6sb/m6kiCuI3s4W/UeovmcILhcZ4ykcaGTd9mjWiK3S+XFe",
-	"SPYt1WFktZ6VLoxSj7cXtMFK6yxxY7gd/jBRWmo0gkjPQHrqoalVkcLOrHPbSyJdLUN3n8aUh/AvhG71",
-	"FDzPmgNVssWRE762vYHzJmUdZAr1almVhlEmxv5gfPYBjsWjc4u+5Nm5JZYcntv2v8jh5ejY4PSWpLVY",
-	"UWkVZmSL4jFt/3Blgosaicksb43nLVoqUk9PbClTuaAqDxCJCSc120DEth/N6MJeNbaK5VNVSrzUu+CF",
-	"dHhlf4RXvkuvIcsUQYzmyPOngbCMjeyRZr7qzZmoSgRus6wBUyWDBcWWSAF6OB7VmclwXmZV7JGzDySC",
-	"UERoqmP/Byw+JBJoHE+RW+wNzsztGiZSbjuquJrZ7O7MtPXIOW+aOVLL19aqzn2VVmhnn1VZlhhe7Fj1",
-	"UqnhFU2xfrLhH5kNL0HbnA2gssiMlnw3YknzrFyI6x283d1/919778vcmrlXVliGl7kH5sUIyH02ZkVG",
-	"Y8kZRGho3eE/1OCYLz59gqy0iXzLfX5HWWYJwUZqReeUdTPgN7gYr5PANY9yonQkOEwToa3Ysw2CSQz0",
-	"Dnocpd7Bsr5RmHLrSnPc6pmjkDSdwH03a2WRxRESkD1ejkAYCTsSqSS1iuiCrTY20G0dFnof5mNdR8QE",
-	"0E3icl1iqjRJuZapMvIk+J/tEyEnVEYQmb8CMhLJzHtixlpsZAMSKe6ndYKdbxYKgbHmAPOkomx7B7Z+",
-	"d65PaoBleJnTN5ZAo6kx0FMFZsAvPT77+midZE4OW6la2VE/q5BaaKtfqVSwsdkLJg3OuqZtpEV2Xzcw",
-	"4qr01Q8Lkzw+0fmPECD+8REVK+oKFZPWa/wEv//S7Oi5AACOrS6pzXJTMzEnBoNDYr+XJniha0nldfxf",
-	"LN26lLn8zFGaLyOwLnS3iOvV/YRDsymR2yX3fnUc33VFmLilS25+VnbwH5JgQGMF8176PCSWDaz3eBZ2",
-	"n0sBUIth9CyKTsIRhLfrQug9Xoqhu/7kSosYG0NZe2aWsYkqWAsyTLN+KwUYF6it3JbrhZRCde+v175i",
-	"lL4EU0HrX5bQg2TDkf4ZFX9eGZ4LgC5sFzc/y457WoDB9RupT+k4XplXeZEAb3baJBJhOnb39Pl+Mth8",
-	"92vz7LRSSrsZHiefM7hmNDvfkaM6I1Jwbay9Z5a+VyPst2XnLiA636taI3lTtapty+zyha15kphaIzdv",
-	"12l7Z811dqnuwXKtXr4Dy7cXvqBu0goFMfof0AglVeU2KPbfy8qgHnO3dR3UMvmBTJyZF+gf76c61+BM",
-	"u15lavmdrNBH6RdSuJktRr7zT6i+VNR74Rutr3zDWuVmMSf4Rygb/TdMt32ovAelquRSWsFhJXG+SYOh",
-	"ICp0+Ql8wngYp1H2XSF0BNHYWKGurdB31WXblKCcrX72E/qufkKof1dmUq0Uxct8vNXH0/gpeX7McX/E",
-	"Ni6bSwD/2fs6ZAFwDGJj9pwrhaS5mi24PAt6datOuhi4zr5xyiPbhMl+YaTHS612na9n5n/BoHpuvy6P",
-	"bb+gml7svP/Kd93/QGb599frLrb+WL0eiXD5Da1Z+DAg3kAk8Ag/tuIKrAv3w6xlGlXoHlf2thyR/jQL",
-	"rZnLc4/XUjMFCXDlnWALHVb2Rj8EMhHyVuUBC/zWOgf76RZVya0fQR+bLaxlFw33emekn3S//nR1dorw",
-	"PfMFu1vC7mNv2CP8fPs/lp+eu5fsNRpkMmJxnnhh5sJG5+hzdl5GF4TDivNKh4b7WvwLyiW3wvIcsNBF",
-	"7mjM7p77LDpuejM1d1/Yf8xp4JVw+WHYQwBOOvbjT5d/O80ujrZOH38slE7USRcipmzk1MoKvJpyYduT",
-	"GVVx0ON5cvnsC5NaFBexJ5/PRSd0uoSPZl/MesEzni1Scczmx2n9ewoKXx7Gc8Q/jaaHRSznmXX2TOtr",
-	"2N7Nj1/pM3KRaEkHAxY+iujKK/w+/8mIX789+HNfsfj1m7HHrCS2dtzcd6BESGPiPsWAbk/n8qyN6S0Y",
-	"kbFVagN9sLMTmyEjofTB+8b7Btp7bgfzk1vu9hF5dvdZO/RMhRCmFcSD+qxbcQEJiw2QXVd137pvGJ/V",
-	"xOQzL/lcZuEDmW4h9B0vLtGcMxwHM4clj/JvD2R9k0itFOhTWKGxVVzFWdPzy5yt8oKundVq+IdvD/8b",
-	"AAD//w==",
+	"7H1bbyNJlt5fCXAGKGo2RVEq1Uy3hIXNkqgq7ujCoaSuLjfLylBmkIypZER2RKQoTo8Aw7sLGLt+mAff",
+	"gBkb8zCAYcB+WfthH/yLdmv+w+KciExmMpMXVUlV09PVL62SMiJOXM79ixPf1QI5jqVgwuja3ne1mCo6",
+	"ZoYp/NfR10dKjuGnkOlA8dhwKWp7tc75Gdnd2f4ZCWTIiBwQM2IkSJRiIpiSQIobpgwLyUDJsUeSOGaK",
+	"BFSzRs2rcejg24Spac2rCTpmtb0afFfzaop9m3DFwtqeUQnzajoYsTGF4dktHccRfHp5fljzajE1hino",
+	"6d9+09r8N2++e3r345pXM9MYvtFGcTGs3d15taOvL+T702/kOtQbuSbtP++9ug/tJ2x8zVTnsEz/xYiR",
+	"Mf71iSY8zAiLqRnN6OLhUroGUo2pge+E+eluzauNueDjZFzb286o4cKwIVNITpcOWZkU+C0RCdDi4X6T",
+	"7UXrFEMHeQpCNqBJZHDAPDVPd4AaeuuoacJ/K8k757+qIK9j2FgT2EEYfRFlGtpWUrbTXEHaCrruYAd0",
+	"LIVmyFHPadhj3yZMG/hXIIVhAn+kcRzxgALZW7GS1xEb/8UvNczhuxxdP1ZsUNur/WhrxrVb9q96q2tb",
+	"2UHL50XZYQnXZEwjmBMLiVSEkgFnUQi/5+KGRjwkdf+r1nHnsHXROTu9Omp1jtuHvme/HUvFiI5ZwAc8",
+	"QPbZaNTuvNqBFIOIB59sVoEbX5MJNyMyGVGcqTZSMZjQwdnp0XHn4MJfPo0jqa55GDLxMedxzoeChYQL",
+	"cp0YIqQhNIrkBOk+Ous97xwetk/tBvjdXvukc3ly1Wv/4rLTax/6ZIATOuq1204kECkIJe5DImOmkG47",
+	"wY4A2UOjjzm/liCJYLcxC1AnUB4lipG63zm9aPdOW8f+RoPAXgY00Qx2LZLDIQtJIkKmiO+2uBP6HhHs",
+	"himiR3IicDqn0hzJRIQfczqnkugkGBHFAqlC3BZuyDWLpBhqYiShQpoRU+l21P3Ts4uro7PL00PfbkKX",
+	"TiNJwwspj6myQvVT8My1DKew3BLWFDRgdlaeaBLxMTek7ndbr4/PWodXF2dnV8et3ou2m8M5Uzc8YJeC",
+	"3lAe0evoo06jRbQdn5gRzCAlnAjGQg2TAjYCocCHibKCDn6jGA1GQCzO4ULKEyqmTiDrj7oPUpIxFdN0",
+	"MzRQCKzBQgL2wTg2mtT9XuuifXXcOelctA/9jX2imFFTQgcGGKMH/9hswT98olkgRajJZMQEGfIbJkDZ",
+	"jRgNnS2X+7qsJs9d60QYHuFZsPsfMaPtEqeHxoyUTIYjQoeU4xCzpViuCO+82qWgiRkxYWBZ2UdnWqY1",
+	"lwIZFmbo/k1GVBN2G3OrKC5PW5cXL9unF52DFi46npRLoZM4lmAUnrCQ0wuc3qdj2yeajIEOAuucHncp",
+	"WJGNiaFvmcZJnV92u2e9i/bh1Un7sNO6unjdtZx8l+4gHpJWOObC2p3lQ9JKJRrVhMKHXBtFjVSaaIZD",
+	"j0ldSBIrOeARI3xMh6BXvVqsgCbDrQ0UKAbb3zIFKzSkhm0aPmZlW9irsTHlqLNEEjlhY83Z0pc8rLRt",
+	"589javp9V+4hjqhYuVURFV/RKGFpg1ZiZI8JNsl1eS1lxKhIP2njGdNLpr1yctBNV8kwsYZW+YygvQMb",
+	"AJ8UHRtDdHKdfe8RPiBUTBtrDSu5cw/XWNdYyRse2vOz4rTjd9kyKml1yLJGPRmxrIE21CR6VRN7ms/x",
+	"W9f0Lu8WfWP9JHvC3LFwxGRDuEMxv4/FDZk/CLmlyJbQyx3+N9nqyetfssDAlFqJGfWYRtfjuzm2MfKt",
+	"tUsrtt2JMvxkn2gmQrBJqCY+9CgV/xUKhD3ynFHFFOknzebTAD/HH5lP6hwtZhppEJXYmJJAyrfc8nDp",
+	"VCR69SZfaued5dfbTsR1ULUKByMqhqxLtZ5IlfeX5uSIPdfpd6iC6O0xE0MzAt9sZ7eCasEm+QZLT2j6",
+	"3fwE5gcu9lo5o4gzYawrPzcJ+5dwDeE2T0XasnJAPGaw/AuXL5Opy9agjR/lxOWyjw+5jiM6PYVPQRLc",
+	"e53XFwKl1Uj5N85tCtBRtTiHLGYiZCKYglioiBr4SYyOoh/KifD3gRFwsck40YbQIGCxIdbIvwGRossM",
+	"4tVuN9mtYULz64htMgGG0Te1JK55Nei19gYIyS1YJWPDFEjem0BVC6PNokonXPyS26hEevaf2bBExgoV",
+	"fNBOd7/kq7FN+BOhYaiY1vsEdoCCcRRQzTa50DAnw29YNC0SYin814Jpw4bDRvqHXAAl3aQcqTvPqrj0",
+	"6Oue25jimQ0rtwtWKqRTVHaKGjSIwC2uM6oijs4NBeEI30gRTa2RDF+nEhpawK5sFGe009z56eb29ubO",
+	"0/wskIgKogcuVjofrCx9qCpncSk4uAED4htp3fpt4kOfvmeFccgCPqYRsR0VKd1++uV2Y+fZXHixufnl",
+	"m7+o9/sN+9PGv/pxFTlGVoUplwsfF7G1oU+7HrgsVex2xFkUtpWSqryhGHuq3lH8k5v6X52fnRLUobBX",
+	"wkjcPXRgnTWfBa6faOSa4vJspSevNPkx09oFNnMnGdj8mhFKbECsyBKrFwcnNeu7alFeMhrB+Z9fkJlR",
+	"MyNHvl05pGtWNVLn8AIU7kI9wMOLxZbFWcxE55AcSCFYYEjn0NoY88yjE4yW469pHDeKPL7906df7K6Q",
+	"SCWbzBJVNaFjOeRitVpbKWTiexgOq7RNFZ3W8kzD5nOLbti4+MMyjZd3y+6ykahSdGonYocoBarL1rl2",
+	"UfI1PjXS2DjhSqN/fu9wSl4W77fBddvd4nU6zw5+tdf5RBN7yJ1ISN1hzYwm3CC/OyXbOrjofNWuebXz",
+	"y/Nu+/SwfZgbN6+fRTLevKEK5IXGhgHoNWiYaDQRQlTTZRdiNZVIpNATZsMKliTfI35Gk7/xkIZF1Zwx",
+	"1Kg0awujpjmGySTLdzXDbmFn3/2X//fu978j737/m3d//7/J9o7XbDbf/fY3zp/LOyH4fXn2ERcMgxEh",
+	"ubaKOA1GK0JJTLVBA0KFREjDBy5QMicndtI8z9piAsmpOlM47xAnXmY+OpaJqJoG/p5wK96uqZ4lBQvq",
+	"ZNsSeq8EmpfZLmXzYvvZOubFmKlgRKvofjViisFKY9oDF18KNiUTOFlGwl8CMCRBae8TNo5NzgSCJUSN",
+	"iUGkUcmysGeiVik/1RouIO6ESn0C4wJnK1vYvcM4W2nT4Zdeuou5hfHStXOUrTgYaRCvrPUY/NnG1uQA",
+	"LC9FB6aByhANs6GSEzPaJ2+FnAjHqYQqRiIOB724gO2vu+3T8/a6jNw5PTg7ga/Tdhkbq2o/4dWIByNi",
+	"p+xCPyz8UKJ7l8ft87VlT6fmuRaW2JleLZL6BZzG7Z0vSDCiigaGKe0RIdHFkOBUSEFUEjG97zI9RiUC",
+	"Y8WNPIfkfLy83t75oiA8vqg4silpX4FZVxYMN+mv5yN4cyfQfld5vFzwsFo76BGPSRxRsVqHHfXacAhc",
+	"Gm9N/XWkGBz/rmJjnoztZkR0sa20bqiztADYcNH8V6jIbBHmVCTMGBSkm/LDqsf55QRSwZ14ybWRVTri",
+	"fgYa9tXDhCCKanrbsc0QIVC01yqtpcq1zHVajhvdP4g+C+POQTjw9+DdwD5YRrxhG+hZUTD264INKf6u",
+	"wIaLTUfFqMt85MIUZ6cXL68Ozk66x+2L9hXovu3tlX5NFjd1Xa4KoHazOc6d9MUh7ExrN1datq6XyoFd",
+	"8qYqotI7OiBf7j77GXF5IRIyA/4kQhUoGIzXESN+IEPmV6RLZMjWTB0dwKeYPDKV0Z1XYB+gVTBRUgwt",
+	"Afn0noeaImYyjlhl0JeBG19xho6ksr6yTTy5JL/2CKPBKAOWoGOMIJx1mCoXN6hwejJYQLUK56FNf+RS",
+	"l86u00zdoKEeyaGunKRe4IpAvy8vLrqpiQ87U1Cbu83dtfjDcBNVSkg9ksoQnYzHVE3T/E16aqCfopY+",
+	"lYZY/ENVWKfSvGmRy16HKDZgYNdihJGLYWmcfeLTa5mYveuIirc2HAXfDJlgigdECit8Z7TkPl/J1c6C",
+	"s8uQy7LgUV/CXQeOFUrLZjkI0XyZzgioIHrCTTAiUliECVg6xOIFxB5+bi0gK/qozs4HD1hfgMGkPaJl",
+	"tR6idjxuSCit8YymFalTEZIBjSJyTYO3RAri2wn6G42+KKxZCWa1rjqbhwHVPNRwFipw1f76oN0+xN9W",
+	"jTCX4oa2Kcqo5tUysErNq520L16eHV7Br1rHx2ev8OMUSgU2Xw6eAK5n58XpZffqsHPeem6HOjvoYWto",
+	"03lxaSk9bx8fXX11dtFOf+61u2c96K913Gu3Dl+7X+DHp+0XLfBsr16eHR92Tl8AAa2L9ouz3uurl512",
+	"r9U7ePkaOmqdtK+6rfPzV2c9aPeqd3b6Iv+L87ODTuv4qnVwcHZ5epEO3To86ZxeHbxsnb4Acg4vu8e4",
+	"Klfdy97Byxaa7e2T7sXrq+etg59fdsGGmEfE4JJWJdhxkN5XnYP21eVp66tW5xjWpebVUuSTtUNsunxB",
+	"Zg+xYZtczOILaL1zNnHigSs4kOAKlVXHI6TNeRi3ujwwiarixBtqqErjpBYOykMmDDfTWbiwtVbS+WHz",
+	"8w+RfH8/EwL3BDa4M64E0BawvLC31C0ihvypoeSyd7xPfKDPt257IjQzDWIdP/e5kQiLIwOurIzDzD9K",
+	"rSeaBCPJA7Zesv8j5e/XT8Ivyr2npmEuzZ4/nXMLv0CtZB8sdpKWbl+L+LBJewh22arHYvjrX8Zs+Osh",
+	"H/x6wq7jjf1rqtlPdz0f9hHBR/1avwb7FUSMqrkQ2NOmQzuvMIvXmFludxZEjDBab2XHLEBE6v7x2UHr",
+	"GFyxzmH3qpX+8Bw8soiLt2AvpBjHjLsjapjqi0wVBpjDB6eWtFZ6cagW11J8SBpIUKDM/f85itEeoyEX",
+	"TFca/9oMFVtpcM7nhXHRQ37/diW3wY2f9le1Yz0WMB6bQ0UHZnHic83g4UouzwcTc7G+v/vDH//63/3z",
+	"P/ztu7/7A3n3X//Pu3///9/9/jfr9JclC8rCzcbpMOQzZKG3Orz6ZXV0dQENi3y1XFTQErckQ+nW/sIF",
+	"t+eWPt0RGkVng9reNytEXH4f797M0w1rVRlDx5RnEkWIKx4KrlmIsVkPY+uaaBZTBZ4vuZ7acPu1YvTt",
+	"nBVevYN9MTstZHtn7+luX/zxP/+vf/q/f0O+9JrNZm2tOLvnlmLJCl7GkaThXI7BWje1+jUX4NVYWGA5",
+	"tbDYCIpH0kaxNdj0zitSdkSPUEPGUhuy3SQn/HkhQmFHXCNfGy04FzJanusBDbU6lnd53u6BdQu25pqR",
+	"PAROeRaPacWbjBarqPdGzWDDRTNfneqC5nNRPJgraAyc7MPG8IrLiFd+huIy/n4BnCbsWvMq+McxozfM",
+	"JmdAZV5LQwY8iuAs7eMlnShiIWJ8MaQxSLSNipfyZ/fMXC/BScH6JnFbgPSqCEGy2R9WxMvTLysHQd94",
+	"4SbeH+R5H2zEZQw6wZmBC2m499GYI2DhAtvhPyVKb8HpWEyxXoUMz0PrqQjx34lmyt2X0dZN4cu81Tkw",
+	"nvV87D0nN85kJDWrcC2HwENCkhum+ICzFLmzJk5tTS95Fu7b8e6DNC9D9h7Bty3Z+SK7CsZEqDNHEpYT",
+	"L41htMpm6TEnI4rYfsQC12OmxhTIKGYA7uU/f1z/cNHhfQg4jkU1/9nhcL4CppmuhF1/AGxqCVwK1oQF",
+	"ieJmeg7LbMe6Rrj6EnyaBre1AH+3KQxrc4A0ooaE0kZnGYsdol1nN5dQbeEoswUdGRPjJtl+D7BJ1aWp",
+	"3LDIJ9dTDNhtJnEm+iI55EKT+ktj4jMRTT1yTsfsnBv2l8f0diO7kWzpml1JdtLpytEwI47G/Odsai8J",
+	"cTGQ6TUkau+EFJtjCJoBKYyOa14tUZGbn97b2pqTgFshu2ERbLWulW4gpR3CIupMED/RZCQTzUYyCknE",
+	"wiFTpD6hUcSM9hBGwZn2SEANG0r783USDuGvfcHFDdNmDPvkEcEMmUhlRhseUYmwlw/G40SAfL+WVIU2",
+	"W3UjDfSiWCyV0bjMNhDkwc99oRnYTLP7r7mcc3p1zQJkrnmEWEV7Z6bRF33xox+RAyluQKlIofti0+JO",
+	"7f1oC5FBvIScMHVAxyw6oJo1yAmCbTgQQxwvVjq5BCbTF4TUf957hbiHMRdS4a83GuQXCQVthosUKx4w",
+	"Ozvw+ey4RfyvJvV+bXun8QwDRv3aRgMIvuBjpg0dx7ZJ7+iAPH369Mt9EtCIiZAqEmb9+a9fv369eXKy",
+	"eXjo7xN2w9SU9GshnfZrHunXxlKYUb9ml5WQfm3C2Nt+DSaKISN7ZTmXMSGgCcivwESttzSnW+dMJhEw",
+	"hbtOv0+gC0TIKUOkgJUL6dRSDoI5xAyNxrQz8UFu+aRuiwps4GL4IMR8Uncdkp1m3v9r2o+sNwI0+9+h",
+	"DPTw8r9HoLFHUADe+ThoGyeNSU2Yl7/oEp9P6mkSd2MubYv1ITYD2GibwYWBFyWhWs4KSuWSC5axW64N",
+	"+clPpFp8j/gnP8GOcW6a7DZ309vQu82nmKTioYbhoL9rm8xjIU6yZY/x/LVfvOFpYbvb4DmTRERM67kr",
+	"hJpOtXXXJlwzPL3+7eaY3m5CP5vXU8M0uHmJsLgi7B05xh4yPhRSsXA/V3QAqZlNpIlEnjrzId92TNVb",
+	"FlqLBf62R8C08O0mK0ZoNAHqYsU0s7i9rNZCys9ORuu+OK8WzJYO2E4nzX0U526Q9DIUz7LHqRx3iqQv",
+	"/DlJ7TfIcyUnYPGmSkixaArHHUPy2Gw/FUDpJ5oBl619WwtOUkowmHXuSvDTJglhReCEysSA3U2kIttf",
+	"2N/3hf0Mp+6RyYgHIzxCgQTZhqmDdOFejSQZ0ynIjQgEW3Yi+qJN4TRnJySgCiQ78W83wbvX2ndd57Lt",
+	"hImBVCjSNJkobgwTe33hx8l1xAMfr426+Wx4xLcn3id1KqalFBh8EFuEE3wxJ+kRcCr6omDE7s9VSAAF",
+	"BHxTUU8BYS8+tsbxi9bwfl8Ub+MMmbEdzQo1bDTIK7f+dHbpmBIhxaadb27xZmywbaPgEQ+Y0CynyrtK",
+	"xoozYyNZyzV42nqGMcgUd6vbqXm1G6a0VejNxnajCR/KmAka89pe7Wmj2Xhqr5CM0PzaojHfchmCLafN",
+	"txBpmIbVy1ZRj1E4j4gi8Fzw1yNpNBbZClQQgfVBcKWFDs8QwxZFXO8vAiX3a15f9GuBHAwYI7uNZ2/J",
+	"FOaoMs31z//zP777b3949w+/e/fb35A//vV/f/f3v7N/eLq1vUve/fY/vfubfyTPmvDZb39D3v2Pv/2n",
+	"f/wP/dpGCavcFwWwMjm1+FgsLEJvULr2BVihrU6Kv4QTcxYz0eps4r0pwxGYMKIG/x0xNC3IWIYs2kCb",
+	"QYOIQ9bznGbpi5DREJcFF2jAJun1/n0b+kwitgmmRZgOmx4jTA+2OuUCCF5fDCiPtIdKWsPqe1krLcfM",
+	"ziwRiUYpLBUZcBAsQro9bIBChsF8qxOQxfsCtH0GOgXiHOz0MDMzFNMyumGhLRmgjbuItch22IcFQNvD",
+	"nZVpJs4omTKqrO6cyARMTs7SjgaJSUAnKOZQa2g3RFQbbNXoi9Zsb0XAoshyoLLnVRMLvCV1i50Gwxk4",
+	"GRZUMI5M7xbbLgwKGZvawDya1SMcNRqpKKCDQJAtw26Nbzk9EwKdEOsopUD9Cxtrd+r6uQynSyoN3LPC",
+	"QOk2wF3RRXMZikLJop1m82EJcLD8BWUO7PkBwbRrB67qLyNwK1dQCZtsr24yX4YC2m0/Xd1uvmwLtnu2",
+	"zngVxSPuvNqzdeaXFezBBmtQWVGYBZ1riylzAho0ugW543KnwtileQwdYhKCC+AkcNZT1Z5Fz7DPgnqQ",
+	"gdpyOZnFyuEcjRXgF8wCkfo4iQyPwR2wXpY/4BHz90j39IVH/qrbfuGRF50jj7xi112PPD/peuSic3QE",
+	"8ql7eJQZ/31hsz8b6SW0s4NeJlpmPoF2kqIqyxZHiU5R831RTxWW8xc8VFobKC0crsWkN13K4hjFMDeZ",
+	"pJgSOegLM2LjfeLjCD6KaCAks63RgUVDXlvUpBwQbnRqEHNDQo7XZ7DbTBv1RaaOMG0QTmcFfWwRl8zG",
+	"2H4Kck5LidBr6DtkQYR3eyOM4sDQaMY3+uIZWDVl/JY/uzmSru+IopqAJX/LpvsEW1YAn/y+qKOGK1Su",
+	"2Zh1mN801FawzZmTlEpYgbqiQVrCHqK+4MIZnELa6yx4/zfJbTscd7z24i8UwD17IH7FXCpzqQjOju0W",
+	"+DSbITV0fSFYzJV+ZAmcT3UvLDRTYI3MY7KiIs8BH11MryMAZzXcfnCC3e3b7F4X2o8qO9BLBbvzqTD7",
+	"WvTva3vbzWfNne3dXfibi4tsInwWyEbqv6nCer65m6kJcKO2nNsErYbMVFeTDD0i2IRpY63ifeJ/65Mx",
+	"NcGI6fQmtlS2NEJ9viaBRzAWyoXeaJBuvhCRi90xq+0aJf4/5tqcOPK8Qh3UBYCP2SdbmFS481Z+hzUq",
+	"4bs5poOtMhLlOsi34iQXFa38tlh8q5AGLgfi3zyiTMlddK4QKWfgIYCyl4PUbf7Tlxv3ZOECH8JJSmea",
+	"YzpqsRwFnrO/q2aSre94eGdZJGJViIGWzrnNDjyK36Kz2ppP5LnYoO3NIYcRb+oQgAgJrKP3UoJG+xtl",
+	"hjnEjtyt9NLp2i3TaxuE3wOlYalf3iIrPfmBp8Wuyiy1beOOkdsgtCzWOkP3lVlZdeG7N4uP31aakH7v",
+	"vr1anFQ6AkbbkBxY8i6Ch8ahkLYa3zSfdcZVQbysAxjkSpk5A7kv6q7umUdoYuSmYoJNNhouxp9GSx16",
+	"zC32yAEWBJvY9LczbDQR7Nb0hbMA0dgGB14KlqK0HdcsZpgKG/OcORXTtSnrR/Hxcxc+P7JtWShTUW1b",
+	"2nX/MxQB3wdDsyB3zpnJp3EdiOKDlNVWCvF4aGmxLgsjHrHAwuRDOHgx//Ys8uQx+DcP9PzMv5/5dxH/",
+	"2iKJeRZ2cKgPY+EZ3vLBVT7W1JmlLNkSpkbgA2JctTOEbLr2gdn4PL14+hiMXAS2fmblz6y8UBXbalNg",
+	"CitGA8NvaM4jeB+W1swYLoZ6SyOEezMH1XZxlyJHvGAGT0wR8f2I57M40IITaoEzje+P55/e2N1MYkf8",
+	"2r5bUrEr58yUN+QRBFV5Lz6eoLrHQSCYZ5gQzT4Hnh9eCGGdKETOSp2d4nvKnsSMtngYb9LFGcCvLDLf",
+	"2uyLqkvWYXiK+Xy05vPVJp9o8paB3WA8W3hSeX1Bk5BjOYu/dCCr7OEHh8PjoefCChsNcsTTLKQzN65z",
+	"Vwh0gohkj7BIs76IuHhb+NbVTHHQ47mLBqRurZV8Xdm3LDYbtjtii9dohDhY9Ut2m9sOf59W1swjA7H/",
+	"ZTm1NHtmn03hAtOB5ccvqlcwhxccMBOMENJSjozLYUe84mbUOey2HkkGzRUp/djW0qzs+rL3eSz6xm5T",
+	"vlS6Q6CUkIAO7PfxhdWXq9tlDzb9MJJk7mpBbe+bNwXLiw8FbJ8FXomqYhWZVMrLwsSM5rNniOyrkoWb",
+	"VgRt8nBh2usiq9VAeJgW0UUZrPFwyTw9QGuxHgSKDOT+MvCr7P28YAYYOStJ/4h8lY2xQK9nc268p/Za",
+	"sK0H2VrKQdWevudWXi9Way1N/CiTk2Hc8r2Zpsi0k62jcNW6POy0Tw/aFmScllTIX0/ISH2e6qPGUrH8",
+	"/LNY/iyWf0hi+fmHiGUUlUt4GWPJhUtlhBoXr8K2DRDDWEEvvdHmQGbZNQhnDg6ZyWzFvgBTzyKSsioY",
+	"aEQ6PBPRadXp1NZ05pl2y1HPWuw2tzcaBAFUZLtpsb35l8PAoJSCOTKw6syzprWl4ddO7ro6TVZScUG2",
+	"n5ExFwlesBokyoyY6ousT4e/2t35khTfJSNlUFfuITEZhYjlcM/+cZ0bpi9kFO4TSnSCGzZIIqfHcrk+",
+	"O4cn7tbRQgP1kSRgodj8Z/n3fcPY7u6sIXTn3wF8UFukIMvShyRESHIFGN5DfslkCcq2nbq3qQzjIo22",
+	"4/tgc8l0dxzKt1bytQ3TwuAlzjtLzFroD3dcEXv1oAvcRngi1yR3VfaeC5qW1a7G2XRTGEI0degZPZ+r",
+	"wNW1VyiMe3oWAwGa1PHuqucux3rpZdW+iOnUXX11dOsN1Ar4ip+iQtPAPtSG/ZcSJlVyMEXkvAca5/1Y",
+	"+gFwLwUEU5rLWY6BKW9qCZMOm5q/p16ZkOqxOKKB28yCImfF+NATdwMy2ynQxFzjVmlDp3qjQXq2Iktf",
+	"IJ/bXFSh4mS5gsXMwcNHibKXNSvsHQ+Mhybxi1Utc1js9I2/bBpcWwvFnh9LT75Epm2LoHSLfkkbsm8T",
+	"GulCp1KwquNWfKbtkfRv9VtwayniikNvews/Xy9ZL7mcZ4z34UCQdZujWYn1yuDHaQ7sW7jNnVaMqQxh",
+	"FKq3P+aNpfw4C8IYboafTJQWSojioqckve+m6WWZwu6sJvtjLrpetNzXNKIiYH9Cy63fZ51nZX8r2eLA",
+	"CV9bJC29G+pqw+aqXqSXI0GZ4OVUMXububx1btDH3Ds3xILNc9P+E9m8bDnW2L0FsBYrKq3CDG1pLYTt",
+	"7y8FuOiRnMxwayIrvloBPT2y97+KZRmyBJGcCFK3ZQjtwyLpubCuxka+CEOVEi9UQHskHV5ZZe1j3zxd",
+	"fiwTJDGcO56fDYRFbGS3NI1Vr89EVSJwk6ellSsZzM8XO8Z7k/ReNZfxEpSzKnbIyXMSskCGaKpjFTm8",
+	"4kQUo1E0tdfH0YPD+6n2KYTs9qC9TZP6ztzYiJyLpsGWWr62VnUWq7RCO31xexEwPF+L+rGg4RXlrj+z",
+	"4feZDc+ZsZgNWxeBFd/eX4slq677Pd3effaznS+K3JqGV5ZYhudZBObRDpB7UXwJorEQDCI0sOHwT2pw",
+	"zJeweQ9ZaYF8i2N+BymyhGCJ9HxwyoYZzIiNCRcN4rsStE6UjqRg01gaK/bs0z8kYvSG9QVKvb1F1WcR",
+	"cuuu5rjR00AhaTmB+2xWEC/NI8RM9UUxAwESdiQTReoV2QVbswio29jPvWqQtXVvHcQMwyQO64J1PxJh",
+	"VIIVP/yvN4+kmlAVshB+8slIxrlnoJmF6lCSNoiVvJ268h+lckJ45wBxUmE6vT1bBWjuBRQfr+GlQd9I",
+	"MRpi4ZNEM2jwZV/46WsqfoOkQQ57U7Xyrbz0hlTpwbxKpYLlkR8RNDirvbyWFtn+uIkRV+tLf7I0yf2B",
+	"zt+HBPGnz6hYUZe7MWmjxu8R91+Ijp5LAGDb6iu1KTY1FXNyMNjHcnGaSJGrfVjpjv+Jwa0LyOUHztK8",
+	"GjEbQneDuFe43mPTLCRysxDer87jz4pi4dCFMD8vBvj3iT+gkWbzUfosJZY2bPRFmnafgwDocho9zaKT",
+	"YMSCt6tS6H1RyKG7l8e0kRGWl7X2zAyxiSrYSDJM0qqNORpLp61Y3PeRlEJ1BeGPXmMq/8ZrxVl/teA8",
+	"KD4cmc9Z8YeV4bnqJJv5yc/Qce+XYBjcbin3Js5CSKXCOoMDsk38gZJjH1S9b6R7zRCr0NVL9ec2vLSK",
+	"/dHXucLy/Ibhsx624J99ZSutqIpVVmLKFYh8iiXrqHao8SyDR6QIGBnJCVbcHFMxTdvrvqBK8RswToZ4",
+	"NPftc0r4yqKtdJo+sJHB4TGTb6sDOzO1EHOwxf6y9B4+TDJrkb0sCTTz/Psd3GgMrrB8lT+ckdVpMP7G",
+	"vstyCpsAxW6LNfCWwNVLWCH7NKNFSGWlkkF3SgNqFd9odJJ8eyaQtXuGarogOfmCmaOve9lz4Pe4yXj0",
+	"9ZGS43XKuRx9fSFrj1pZxU1hUaEm2PyPLK8+UW2jC+DWJ5qwW/ewWHqM6ay8NpzmnBAZ3K4QIa7waWNK",
+	"x9FSOYIFPbsdEsogGbtQ33xhW5Qar1snx5WGnuvhfiZeStfsqMwX9akGVUthwGF8YAPuYoSFv23fuWXO",
+	"5qpXGG+JXlb5aRa/wWKccUStn5y9G2KLeM8Vh6ou43SpH7+I05tHjnGtU00JV/QHUEsp0cVKSvbfi25S",
+	"3ic85kq5pyYIMnHqoWCK7Toxmc4B3YgVFfXisE6uoPOXJBfcKYNnkCD3zNejAGeyAT5RkGZZpBZ28Ptw",
+	"8/zPELF/VxlKSXQhKr2EwwrifJ0aZX6YKxTme4SLIErC9NFxjCXTCBxZV5nsg0o7WFRhxlafS5J9UEmy",
+	"RK8qSLZUFC9KE1VvT/Oz5Pk02/0CK0GtLwG8By8Nk2JoEAeDAFx3m5pmajaXNcnp1Y0G6SH2xZatscCo",
+	"iAr3/DD4v7k3f1y4eBbCRVxOZr8uhsc8opouPwH4kcNlP0Bm+fPX6w6ec1+9HspgsYfWAl3NFF5kRQ9E",
+	"MRHmg1I5/zCtukg1Zti09ZZDWzE9/afqi3oCXRAfR97yNzDmbSNTQ0YmUr3VWc6T41SZfUNW6wVBn0OY",
+	"wkp2MezWbI3Me/nXLy9OjpG+B3awe4XVva+HPWI0MqNfLd4955fsNJtkMuJRht2CvvDFNUxbuUSFy+Nj",
+	"0YrKgMZLHO4xlbgbYTGMNHDJfxrxm4fei67rHrrGN+XvuRvoEi7eDLsJTJCufRn+/BfHqeNoS32kDwik",
+	"MM8G6bGQawu+sLICXVMhbRQaVMVeX2T3UwZgsF3T4C3Y1blB7M5nfdEJnS7go9lz+o9ajD4dpGKb4Y/T",
+	"xofEHB+fxlNpC+JP9/OrPPdkQWMF27v+YatQLhKj6GDAg3sduuII382/XfnNmztv7jnNb96APWYlsbXj",
+	"5h6klgGNiHsTEsOeLuRZH9O3DETGRuE9qr2trQiajKQ2e180v2iivedmMN+55W4PF8/OPn1lIFUhhBvN",
+	"okFjVvA8twjlGurueTfPhm+4mF2ry3qeR2EVvczcQJh+Kg/RmjMcB7OApQizhyvS0mukXsAKaLzktZEf",
+	"xVnT88OcLIuCruzVavhyr+3Zay/avuHg3nyZjKjJYSlcNGtEtZe+zeUehnHPY9m3+HPvCpTfxSrAtGZI",
+	"d/t+xMAhtFKwnrTFStQ4Nwn3PkF5FkdSMT4UxTSAnmXFckWPZom3gAYj+AVTxVwB/iak09zAg9va3Zu7",
+	"fwkAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

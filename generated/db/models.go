@@ -6,6 +6,8 @@ package db
 
 import (
 	"time"
+
+	"github.com/shopspring/decimal"
 )
 
 type AppSetting struct {
@@ -26,6 +28,15 @@ type AuthSession struct {
 	Data      []byte
 	ExpiresAt time.Time
 	UpdatedAt time.Time
+}
+
+type FxRate struct {
+	FromCurrency string
+	ToCurrency   string
+	Day          time.Time
+	Rate         decimal.Decimal
+	RateDate     time.Time
+	FetchedAt    time.Time
 }
 
 type JobRun struct {

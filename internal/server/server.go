@@ -14,6 +14,8 @@ import (
 	"github.com/nestegg/nestegg/internal/admin"
 	"github.com/nestegg/nestegg/internal/auth"
 	"github.com/nestegg/nestegg/internal/clientaddr"
+	"github.com/nestegg/nestegg/internal/fx"
+	"github.com/nestegg/nestegg/internal/intakeapi"
 	"github.com/nestegg/nestegg/internal/points"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/profile"
@@ -26,6 +28,8 @@ type Server struct {
 	*profile.ProfileHandler
 	*points.PointsHandler
 	*admin.AdminHandler
+	*intakeapi.IntakeHandler
+	*fx.FXHandler
 }
 
 var _ apigen.StrictServerInterface = (*Server)(nil)
@@ -43,6 +47,8 @@ type Deps struct {
 	Profile        *profile.ProfileHandler
 	Points         *points.PointsHandler
 	Admin          *admin.AdminHandler
+	Intake         *intakeapi.IntakeHandler
+	FX             *fx.FXHandler
 }
 
 // New returns the service's root handler.
@@ -58,6 +64,8 @@ func New(deps Deps) (http.Handler, error) {
 		ProfileHandler: deps.Profile,
 		PointsHandler:  deps.Points,
 		AdminHandler:   deps.Admin,
+		IntakeHandler:  deps.Intake,
+		FXHandler:      deps.FX,
 	}
 
 	strict := apigen.NewStrictHandlerWithOptions(srv, nil, apigen.StrictHTTPServerOptions{
