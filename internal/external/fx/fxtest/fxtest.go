@@ -28,10 +28,11 @@ const (
 type Server struct {
 	*httptest.Server
 	calls atomic.Int64
+	paths []string
 	mu    sync.Mutex
 	mode  Mode
 	rates map[string]float64 // "USD/KRW" → rate
-	// Delay is waited before a good answer (to widen race windows).
+	// delay is waited before answering (to widen race windows).
 	delay time.Duration
 }
 
@@ -46,7 +47,7 @@ func New(t testing.TB) *Server {
 // SetMode switches how the fake answers.
 func (s *Server) SetMode(m Mode) { s.mu.Lock(); s.mode = m; s.mu.Unlock() }
 
-// SetDelay makes good answers wait d.
+// SetDelay makes every answer wait d.
 func (s *Server) SetDelay(d time.Duration) { s.mu.Lock(); s.delay = d; s.mu.Unlock() }
 
 // SetRate sets the rate of a pair.
@@ -56,16 +57,27 @@ func (s *Server) SetRate(from, to string, rate float64) {
 	s.mu.Unlock()
 }
 
+// Paths are the paths asked for, in order.
+func (s *Server) Paths() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.paths...)
+}
+
 // Calls is how many requests the fake received.
 func (s *Server) Calls() int64 { return s.calls.Load() }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.calls.Add(1)
 	s.mu.Lock()
+	s.paths = append(s.paths, r.URL.Path)
 	mode, delay := s.mode, s.delay
 	base, symbol := r.URL.Query().Get("base"), r.URL.Query().Get("symbols")
 	rate, ok := s.rates[base+"/"+symbol]
 	s.mu.Unlock()
+	if delay > 0 {
+		time.Sleep(delay)
+	}
 	switch mode {
 	case Fail:
 		http.Error(w, `{"message":"internal error"}`, http.StatusInternalServerError)
@@ -80,9 +92,6 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		case <-time.After(30 * time.Second):
 		}
 		return
-	}
-	if delay > 0 {
-		time.Sleep(delay)
 	}
 	if !ok {
 		w.WriteHeader(http.StatusNotFound)
