@@ -382,7 +382,7 @@ type Readiness struct {
 	Redis DependencyState `json:"redis"`
 }
 
-// ReceiptDraft defines model for ReceiptDraft.
+// ReceiptDraft What the rule parser read from the text; null when it found nothing.
 type ReceiptDraft struct {
 	// Date Example: 2026-11-15
 	Date *openapi_types.Date `json:"date"`
@@ -398,6 +398,7 @@ type ReceiptDraft struct {
 
 // ReceiptText defines model for ReceiptText.
 type ReceiptText struct {
+	// Draft What the rule parser read from the text; null when it found nothing.
 	Draft *ReceiptDraft `json:"draft"`
 
 	// Text The full recognised text, lines separated by line breaks.
