@@ -31,10 +31,10 @@ type Draft struct {
 }
 
 var (
-	incomeWords = []string{"입금", "월급", "급여", "수입", "받음", "받았", "환급", "이자", "용돈받", "보너스", "상여", "환불", "정산받",
+	incomeWords = []string{"입금", "받은", "월급", "급여", "수입", "받음", "받았", "환급", "이자", "용돈받", "보너스", "상여", "환불", "정산받",
 		"salary", "income", "refund", "received", "got paid", "bonus", "deposit", "paycheck", "interest", "payday"}
 	// Words that say what happened, not where: dropped from the merchant.
-	fillerRE = regexp.MustCompile(`(?i)^(입금|출금|지출|결제|결제함|씀|썼음|썼다|썼어|사용|사용함|냄|지불|수입|받음|받았음|spent|spend|paid|pay|for|from|refund|refunded|received|on|at|in|bought|buy|the|a|an|won|원|krw)$`)
+	fillerRE = regexp.MustCompile(`(?i)^(입금|출금|지출|받은|결제|결제함|씀|썼음|썼다|썼어|사용|사용함|냄|지불|수입|받음|받았음|spent|spend|paid|pay|for|from|refund|refunded|received|on|at|in|bought|buy|the|a|an|won|원|krw)$`)
 	// Korean particles glued to the word before them ("스타벅스에서").
 	particleSuffixes = []string{"에서", "으로", "에게", "한테", "에", "로", "을", "를"}
 
@@ -75,6 +75,9 @@ func ParseText(text string, today time.Time) (Draft, bool) {
 	w := &work{s: line}
 	d := Draft{Type: Expense, Date: dayOf(today)}
 	d.Date = readTextDate(w, today)
+	// A foreign amount ("$12", "USD 12.50") is no won amount: blank it so it
+	// is not read as one. Converting is the caller's business.
+	w.maskAll(foreignRE)
 	amount, ok := readTextAmount(w)
 	if !ok {
 		return Draft{}, false
@@ -224,10 +227,19 @@ func readTextAmount(w *work) (int64, bool) {
 			continue
 		}
 		j := i
-		for j < len(rs) && isAmountRune(rs[j]) {
-			j++
+		for j < len(rs) {
+			if isAmountRune(rs[j]) {
+				j++
+				continue
+			}
+			// "2만 5천원": one space after a big unit, before more figures.
+			if rs[j] == ' ' && j > i && koreanBigUnits[rs[j-1]] != 0 && j+1 < len(rs) && isFigureStart(rs[j+1]) {
+				j++
+				continue
+			}
+			break
 		}
-		run := string(rs[i:j])
+		run := strings.ReplaceAll(string(rs[i:j]), " ", "")
 		end := j
 		won := j < len(rs) && rs[j] == '원'
 		if won {
@@ -288,6 +300,10 @@ func classifyRun(run string, won, wordStart, wordEnd bool) runClass {
 		return runClass{}
 	}
 	return runClass{ok: true, value: v, marked: won || hasUnit, digits: digits}
+}
+
+func isFigureStart(r rune) bool {
+	return r >= '0' && r <= '9' || koreanDigits[r] != 0
 }
 
 func isWordRune(r rune) bool {
