@@ -145,12 +145,15 @@ func (r *Rates) fetchOnce(ctx context.Context, key db.GetFXRateParams, latest bo
 		unlock()
 		return r.fallback(ctx, key, errors.New("fx: the provider failed for the request this one waited for"))
 	}
-	quote, err := r.provider.Rate(ctx, key.FromCurrency, key.ToCurrency, key.Day, latest)
+	// Others may be waiting for this call: it is finished (within the
+	// client's own deadline) even when this request's caller goes away.
+	detached := context.WithoutCancel(ctx)
+	quote, err := r.provider.Rate(detached, key.FromCurrency, key.ToCurrency, key.Day, latest)
 	if err != nil {
 		unlock()
 		return r.fallback(ctx, key, err)
 	}
-	err = q.SaveFXRate(ctx, db.SaveFXRateParams{
+	err = q.SaveFXRate(detached, db.SaveFXRateParams{
 		FromCurrency: key.FromCurrency, ToCurrency: key.ToCurrency, Day: key.Day,
 		Rate: quote.Rate, RateDate: civilDay(quote.Date, time.UTC), FetchedAt: r.clock.Now(),
 	})

@@ -1,6 +1,8 @@
 package intake
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"regexp"
 	"strconv"
 	"strings"
@@ -464,4 +466,20 @@ func trimParens(s string) string {
 		}
 		s = t
 	}
+}
+
+// Key derives a duplicate-detection key from what identifies one payment:
+// kind, issuer, card digits, amount, currency, time and merchant. The same
+// message delivered twice (push and SMS, or a retry) gives the same key; a
+// second payment of the same amount at the same shop a minute later does not.
+func (n Notification) Key() string {
+	h := sha256.New()
+	for _, part := range []string{
+		string(n.Kind), n.Issuer, n.Last4, strconv.FormatInt(n.Amount, 10), n.Currency,
+		n.OriginalAmount.String(), n.At.UTC().Format(time.RFC3339), n.Merchant,
+	} {
+		h.Write([]byte(part))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
 }

@@ -59,3 +59,15 @@ func TestAliases(t *testing.T) {
 		t.Fatal("aliases of an unknown issuer")
 	}
 }
+
+func TestNotificationKey(t *testing.T) {
+	t.Parallel()
+	ref := time.Date(2026, 11, 16, 12, 40, 0, 0, seoul)
+	sms := "[Web발신]\n신한카드(1234)승인 홍*동 12,500원(일시불)11/16 12:34 스타벅스 누적1,234,567원"
+	push := "신한카드(1234)승인 홍*동 12,500원(일시불)11/16 12:34 스타벅스 누적1,247,067원"
+	later := "[Web발신]\n신한카드(1234)승인 홍*동 12,500원(일시불)11/16 12:35 스타벅스 누적1,247,067원"
+	a, b, c := ParseNotification(sms, ref).Key(), ParseNotification(push, ref.Add(time.Minute)).Key(), ParseNotification(later, ref).Key()
+	if a != b || a == c || len(a) != 32 {
+		t.Fatalf("keys %s %s %s", a, b, c)
+	}
+}

@@ -22,13 +22,22 @@ import (
 // limit adds room for the multipart envelope.
 const MaxReceiptBytes = 10 << 20
 
-// retryAfter is the Retry-After of a 503 when the OCR service fails.
-const retryAfter = "30"
+// Retry-After of the 503s: an outage is often short, a missing key is not.
+const (
+	retryAfter              = "30"
+	retryAfterNotConfigured = "3600"
+)
+
+func notConfigured(cause error) error {
+	p := problem.Unavailable(problem.CodeOCRNotConfigured, "receipt OCR is not configured on this service", cause)
+	p.Headers = map[string]string{"Retry-After": retryAfterNotConfigured}
+	return p
+}
 
 // RecognizeReceipt answers the text of a receipt image and a draft from it.
 func (h *IntakeHandler) RecognizeReceipt(ctx context.Context, req api.RecognizeReceiptRequestObject) (api.RecognizeReceiptResponseObject, error) {
 	if !h.ocr.Configured() {
-		return nil, problem.Unavailable(problem.CodeOCRNotConfigured, "receipt OCR is not configured on this service", nil)
+		return nil, notConfigured(nil)
 	}
 	image, err := receiptFile(req.Body)
 	if err != nil {
@@ -61,7 +70,7 @@ func (h *IntakeHandler) Receipt(ctx context.Context, image []byte) (string, *int
 	text, err := h.ocr.Text(ctx, image)
 	switch {
 	case errors.Is(err, ocr.ErrNotConfigured):
-		return "", nil, problem.Unavailable(problem.CodeOCRNotConfigured, "receipt OCR is not configured on this service", err)
+		return "", nil, notConfigured(err)
 	case err != nil:
 		if ctx.Err() != nil {
 			return "", nil, ctx.Err()

@@ -101,7 +101,11 @@ func TestReceiptServiceFailures(t *testing.T) {
 func TestReceiptUnconfiguredAndAccess(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
-	upload(env.NewMember(apitest.AsPremium()), t, pngHeader).WantProblem(http.StatusServiceUnavailable, problem.CodeOCRNotConfigured)
+	res := upload(env.NewMember(apitest.AsPremium()), t, pngHeader)
+	res.WantProblem(http.StatusServiceUnavailable, problem.CodeOCRNotConfigured)
+	if res.Header.Get("Retry-After") == "" {
+		t.Fatal("no Retry-After")
+	}
 	upload(env.NewMember(), t, pngHeader).WantProblem(http.StatusForbidden, problem.CodePremiumRequired)
 	ct, body := multipartBody(t, "file", pngHeader)
 	env.Client().Send(http.MethodPost, "/api/account/ocr/receipt", ct, body).WantProblem(http.StatusUnauthorized, problem.CodeUnauthenticated)
