@@ -68,8 +68,8 @@ func ParseText(text string, today time.Time) (Draft, bool) {
 	if s == "" {
 		return Draft{}, false
 	}
-	if d, ok := draftFromNotification(s, today); ok {
-		return d, true
+	if d, isNotification := draftFromNotification(s, today); isNotification {
+		return d, d.Amount > 0
 	}
 	line := []byte(strings.ReplaceAll(s, "\n", " "))
 	w := &work{s: line}
@@ -92,18 +92,29 @@ func ParseText(text string, today time.Time) (Draft, bool) {
 }
 
 // draftFromNotification reads a pasted notification as a draft: a payment is
-// an expense, a cancellation an income (money back). Only a won amount makes
-// a draft: a foreign amount without its won figure needs a rate.
-func draftFromNotification(s string, today time.Time) (Draft, bool) {
+// an expense, a cancellation an income (money back). isNotification is true
+// when s is a notification, whose figures then must not be read as free text
+// (card digits are no amount): an advertisement, a bill or a declined payment
+// gives no draft, and neither does a foreign payment without its won figure
+// (it needs a rate). Those answer a Draft with no Amount.
+func draftFromNotification(s string, today time.Time) (d Draft, isNotification bool) {
 	flat := asciiUpper(compact(s))
-	if !containsAny(flat, notifSignals...) {
-		return Draft{}, false
-	}
 	n := ParseNotification(s, today)
-	if n.Kind == KindNotPayment || n.Amount <= 0 {
+	switch {
+	case n.Kind == KindNotPayment:
+		// "회사 이벤트 회비 2만원" is free text, not a promotion: only a text
+		// naming an issuer (or tagged as advertising) is a notice.
+		switch n.Reason {
+		case ReasonAdvertising, ReasonBilling, ReasonLimit, ReasonDeclined:
+			return Draft{}, n.Issuer != "" || containsAny(flat, adWords...)
+		}
 		return Draft{}, false
+	case !containsAny(flat, notifSignals...) && n.Issuer == "":
+		return Draft{}, false // free text that merely says 결제 or 사용
+	case n.Amount <= 0:
+		return Draft{}, true
 	}
-	d := Draft{Type: Expense, Amount: n.Amount, Merchant: n.Merchant, Date: dayOf(n.At)}
+	d = Draft{Type: Expense, Amount: n.Amount, Merchant: n.Merchant, Date: dayOf(n.At)}
 	if n.Kind == KindCancel {
 		d.Type = Income
 	}
