@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"path"
@@ -160,6 +161,25 @@ type DisplayName = string
 // Example: member@nestegg.example
 type Email = openapi_types.Email
 
+// FXRate defines model for FXRate.
+type FXRate struct {
+	// Date The day the rate is for (earlier than today only when the provider is down).
+	//
+	// Example: 2026-11-23
+	Date openapi_types.Date `json:"date"`
+
+	// From Example: USD
+	From string `json:"from"`
+
+	// Rate Units of `to` for 1 `from`, as a decimal string.
+	//
+	// Example: 1391.25
+	Rate string `json:"rate"`
+
+	// To Example: KRW
+	To string `json:"to"`
+}
+
 // FieldError defines model for FieldError.
 type FieldError struct {
 	// Field The field, as a JSON pointer into the body or the parameter's name.
@@ -202,6 +222,48 @@ type MemberStatus string
 
 // MemberStatusValue A member's status as answered (`ACTIVE`, `SUSPENDED`); a client must accept other values.
 type MemberStatusValue = string
+
+// ParseEntryRequest Example: {"text":"어제 점심 12,000원"}
+type ParseEntryRequest struct {
+	// Text A line typed by the member or a pasted card notification.
+	Text string `json:"text"`
+}
+
+// ParsedEntry defines model for ParsedEntry.
+type ParsedEntry struct {
+	// Amount Amount in the base currency.
+	//
+	// Example: 12000
+	Amount int64 `json:"amount"`
+
+	// Date Example: 2026-11-15
+	Date openapi_types.Date `json:"date"`
+
+	// Merchant Where or what the money went to or came from; empty when the text names nothing.
+	//
+	// Example: 점심
+	Merchant string `json:"merchant"`
+
+	// Parser Which parser produced a draft. Open for growth; known values are listed.
+	//
+	// Example: RULES
+	Parser ParserName `json:"parser"`
+
+	// Type The entry type of a draft. Open for growth; known values are listed.
+	//
+	// Example: EXPENSE
+	Type ParsedEntryType `json:"type"`
+}
+
+// ParsedEntryType The entry type of a draft. Open for growth; known values are listed.
+//
+// Example: EXPENSE
+type ParsedEntryType = string
+
+// ParserName Which parser produced a draft. Open for growth; known values are listed.
+//
+// Example: RULES
+type ParserName = string
 
 // Password 8 to 128 characters, no composition rules; never truncated.
 type Password = string
@@ -354,6 +416,39 @@ type Readiness struct {
 
 	// Redis `up` or `down`; a client must accept other values.
 	Redis DependencyState `json:"redis"`
+}
+
+// ReceiptDraft What the rule parser read from the text; null when it found nothing.
+type ReceiptDraft struct {
+	// Date Example: 2026-11-15
+	Date *openapi_types.Date `json:"date"`
+
+	// Merchant Example: 스타벅스 역삼점
+	Merchant *string `json:"merchant"`
+
+	// Total The amount charged, in the base currency.
+	//
+	// Example: 9000
+	Total *int64 `json:"total"`
+}
+
+// ReceiptText defines model for ReceiptText.
+type ReceiptText struct {
+	// Draft What the rule parser read from the text; null when it found nothing.
+	Draft *ReceiptDraft `json:"draft"`
+
+	// Text The full recognised text, lines separated by line breaks.
+	//
+	// Example: 스타벅스 역삼점
+	// 2026-11-15 12:34
+	// 합계 9,000
+	Text string `json:"text"`
+}
+
+// ReceiptUpload Example: {"file":"(binary image)"}
+type ReceiptUpload struct {
+	// File The photo or scan of the receipt, at most 10 MiB.
+	File openapi_types.File `json:"file"`
 }
 
 // Role A member's role, as a request sets it.
@@ -520,6 +615,12 @@ type VerifyPasswordRequest struct {
 	Password string `json:"password"`
 }
 
+// FXFrom Example: USD
+type FXFrom = string
+
+// FXTo Example: KRW
+type FXTo = string
+
 // MemberID defines model for MemberID.
 type MemberID = int64
 
@@ -547,6 +648,9 @@ type NotFound = Problem
 // PayloadTooLarge An RFC 9457 problem detail with a stable `code`.
 type PayloadTooLarge = Problem
 
+// PremiumRequired An RFC 9457 problem detail with a stable `code`.
+type PremiumRequired = Problem
+
 // ServiceUnavailable An RFC 9457 problem detail with a stable `code`.
 type ServiceUnavailable = Problem
 
@@ -571,6 +675,15 @@ type ListMembersParams struct {
 	Q *string `form:"q,omitempty" json:"q,omitempty"`
 }
 
+// GetFXRateParams defines parameters for GetFXRate.
+type GetFXRateParams struct {
+	// From ISO 4217 code of the currency converted from, upper case.
+	From FXFrom `form:"from" json:"from"`
+
+	// To ISO 4217 code of the currency converted to, upper case.
+	To FXTo `form:"to" json:"to"`
+}
+
 // ListUsersParams defines parameters for ListUsers.
 type ListUsersParams struct {
 	// Page Page number, from 1.
@@ -579,6 +692,12 @@ type ListUsersParams struct {
 	// Size Items per page.
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
 }
+
+// ParseEntryTextJSONRequestBody defines body for ParseEntryText for application/json ContentType.
+type ParseEntryTextJSONRequestBody = ParseEntryRequest
+
+// RecognizeReceiptMultipartRequestBody defines body for RecognizeReceipt for multipart/form-data ContentType.
+type RecognizeReceiptMultipartRequestBody = ReceiptUpload
 
 // SetMemberPlanJSONRequestBody defines body for SetMemberPlan for application/json ContentType.
 type SetMemberPlanJSONRequestBody = PlanRequest
@@ -630,6 +749,12 @@ type UpdateUserJSONRequestBody = UpdateUserRequest
 
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
+	// ParseEntryText Read an entry draft out of text
+	// (POST /api/account/entries/parse)
+	ParseEntryText(w http.ResponseWriter, r *http.Request)
+	// RecognizeReceipt Recognise the text of a receipt
+	// (POST /api/account/ocr/receipt)
+	RecognizeReceipt(w http.ResponseWriter, r *http.Request)
 	// ListMembers List members
 	// (GET /api/admin/members)
 	ListMembers(w http.ResponseWriter, r *http.Request, params ListMembersParams)
@@ -720,6 +845,9 @@ type ServerInterface interface {
 	// GetSubscription The member's plan and subscription
 	// (GET /api/billing/subscription)
 	GetSubscription(w http.ResponseWriter, r *http.Request)
+	// GetFXRate Today's exchange rate of a currency pair
+	// (GET /api/fx/rate)
+	GetFXRate(w http.ResponseWriter, r *http.Request, params GetFXRateParams)
 	// GetOpenAPI This contract
 	// (GET /api/openapi.yaml)
 	GetOpenAPI(w http.ResponseWriter, r *http.Request)
@@ -757,6 +885,34 @@ type ServerInterfaceWrapper struct {
 }
 
 type MiddlewareFunc func(http.Handler) http.Handler
+
+// ParseEntryText operation middleware
+func (siw *ServerInterfaceWrapper) ParseEntryText(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ParseEntryText(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RecognizeReceipt operation middleware
+func (siw *ServerInterfaceWrapper) RecognizeReceipt(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RecognizeReceipt(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
 
 // ListMembers operation middleware
 func (siw *ServerInterfaceWrapper) ListMembers(w http.ResponseWriter, r *http.Request) {
@@ -1271,6 +1427,52 @@ func (siw *ServerInterfaceWrapper) GetSubscription(w http.ResponseWriter, r *htt
 	handler.ServeHTTP(w, r)
 }
 
+// GetFXRate operation middleware
+func (siw *ServerInterfaceWrapper) GetFXRate(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetFXRateParams
+
+	// ------------- Required query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetFXRate(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // GetOpenAPI operation middleware
 func (siw *ServerInterfaceWrapper) GetOpenAPI(w http.ResponseWriter, r *http.Request) {
 
@@ -1624,6 +1826,9 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/billing/resume", wrapper.ResumeSubscription)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/billing/restore", wrapper.RestorePurchase)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/billing/store/rtdn", wrapper.ReceiveStoreNotification)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/entries/parse", wrapper.ParseEntryText)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/ocr/receipt", wrapper.RecognizeReceipt)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/fx/rate", wrapper.GetFXRate)
 
 	return m
 }
@@ -1639,6 +1844,8 @@ type InternalApplicationProblemPlusJSONResponse Problem
 type NotFoundApplicationProblemPlusJSONResponse Problem
 
 type PayloadTooLargeApplicationProblemPlusJSONResponse Problem
+
+type PremiumRequiredApplicationProblemPlusJSONResponse Problem
 
 type ServiceUnavailableResponseHeaders struct {
 	RetryAfter *int
@@ -1661,6 +1868,264 @@ type TooManyRequestsApplicationProblemPlusJSONResponse struct {
 type UnauthenticatedApplicationProblemPlusJSONResponse Problem
 
 type UnsupportedMediaTypeApplicationProblemPlusJSONResponse Problem
+
+type ParseEntryTextRequestObject struct {
+	Body *ParseEntryTextJSONRequestBody
+}
+
+type ParseEntryTextResponseObject interface {
+	VisitParseEntryTextResponse(w http.ResponseWriter) error
+}
+
+type ParseEntryText200JSONResponse ParsedEntry
+
+func (response ParseEntryText200JSONResponse) VisitParseEntryTextResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ParseEntryText400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ParseEntryText400ApplicationProblemPlusJSONResponse) VisitParseEntryTextResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ParseEntryText401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ParseEntryText401ApplicationProblemPlusJSONResponse) VisitParseEntryTextResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ParseEntryText413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ParseEntryText413ApplicationProblemPlusJSONResponse) VisitParseEntryTextResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ParseEntryText415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response ParseEntryText415ApplicationProblemPlusJSONResponse) VisitParseEntryTextResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ParseEntryText500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ParseEntryText500ApplicationProblemPlusJSONResponse) VisitParseEntryTextResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ParseEntryText503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ParseEntryText503ApplicationProblemPlusJSONResponse) VisitParseEntryTextResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RecognizeReceiptRequestObject struct {
+	Body *multipart.Reader
+}
+
+type RecognizeReceiptResponseObject interface {
+	VisitRecognizeReceiptResponse(w http.ResponseWriter) error
+}
+
+type RecognizeReceipt200JSONResponse ReceiptText
+
+func (response RecognizeReceipt200JSONResponse) VisitRecognizeReceiptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RecognizeReceipt400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response RecognizeReceipt400ApplicationProblemPlusJSONResponse) VisitRecognizeReceiptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RecognizeReceipt401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response RecognizeReceipt401ApplicationProblemPlusJSONResponse) VisitRecognizeReceiptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RecognizeReceipt403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response RecognizeReceipt403ApplicationProblemPlusJSONResponse) VisitRecognizeReceiptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RecognizeReceipt413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response RecognizeReceipt413ApplicationProblemPlusJSONResponse) VisitRecognizeReceiptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RecognizeReceipt415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response RecognizeReceipt415ApplicationProblemPlusJSONResponse) VisitRecognizeReceiptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RecognizeReceipt500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response RecognizeReceipt500ApplicationProblemPlusJSONResponse) VisitRecognizeReceiptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RecognizeReceipt503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response RecognizeReceipt503ApplicationProblemPlusJSONResponse) VisitRecognizeReceiptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
 
 type ListMembersRequestObject struct {
 	Params ListMembersParams
@@ -5103,6 +5568,111 @@ func (response GetSubscription503ApplicationProblemPlusJSONResponse) VisitGetSub
 	return err
 }
 
+type GetFXRateRequestObject struct {
+	Params GetFXRateParams
+}
+
+type GetFXRateResponseObject interface {
+	VisitGetFXRateResponse(w http.ResponseWriter) error
+}
+
+type GetFXRate200JSONResponse FXRate
+
+func (response GetFXRate200JSONResponse) VisitGetFXRateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFXRate400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetFXRate400ApplicationProblemPlusJSONResponse) VisitGetFXRateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFXRate401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetFXRate401ApplicationProblemPlusJSONResponse) VisitGetFXRateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFXRate413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetFXRate413ApplicationProblemPlusJSONResponse) VisitGetFXRateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFXRate500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetFXRate500ApplicationProblemPlusJSONResponse) VisitGetFXRateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFXRate503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetFXRate503ApplicationProblemPlusJSONResponse) VisitGetFXRateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetOpenAPIRequestObject struct {
 }
 
@@ -6126,6 +6696,12 @@ func (response GetReadiness503ApplicationProblemPlusJSONResponse) VisitGetReadin
 
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
+	// ParseEntryText Read an entry draft out of text
+	// (POST /api/account/entries/parse)
+	ParseEntryText(ctx context.Context, request ParseEntryTextRequestObject) (ParseEntryTextResponseObject, error)
+	// RecognizeReceipt Recognise the text of a receipt
+	// (POST /api/account/ocr/receipt)
+	RecognizeReceipt(ctx context.Context, request RecognizeReceiptRequestObject) (RecognizeReceiptResponseObject, error)
 	// ListMembers List members
 	// (GET /api/admin/members)
 	ListMembers(ctx context.Context, request ListMembersRequestObject) (ListMembersResponseObject, error)
@@ -6216,6 +6792,9 @@ type StrictServerInterface interface {
 	// GetSubscription The member's plan and subscription
 	// (GET /api/billing/subscription)
 	GetSubscription(ctx context.Context, request GetSubscriptionRequestObject) (GetSubscriptionResponseObject, error)
+	// GetFXRate Today's exchange rate of a currency pair
+	// (GET /api/fx/rate)
+	GetFXRate(ctx context.Context, request GetFXRateRequestObject) (GetFXRateResponseObject, error)
 	// GetOpenAPI This contract
 	// (GET /api/openapi.yaml)
 	GetOpenAPI(ctx context.Context, request GetOpenAPIRequestObject) (GetOpenAPIResponseObject, error)
@@ -6282,6 +6861,68 @@ type strictHandler struct {
 	ssi         StrictServerInterface
 	middlewares []StrictMiddlewareFunc
 	options     StrictHTTPServerOptions
+}
+
+// ParseEntryText operation middleware
+func (sh *strictHandler) ParseEntryText(w http.ResponseWriter, r *http.Request) {
+	var request ParseEntryTextRequestObject
+
+	var body ParseEntryTextJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ParseEntryText(ctx, request.(ParseEntryTextRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ParseEntryText")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ParseEntryTextResponseObject); ok {
+		if err := validResponse.VisitParseEntryTextResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RecognizeReceipt operation middleware
+func (sh *strictHandler) RecognizeReceipt(w http.ResponseWriter, r *http.Request) {
+	var request RecognizeReceiptRequestObject
+
+	if reader, err := r.MultipartReader(); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode multipart body: %w", err))
+		return
+	} else {
+		request.Body = reader
+	}
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RecognizeReceipt(ctx, request.(RecognizeReceiptRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RecognizeReceipt")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RecognizeReceiptResponseObject); ok {
+		if err := validResponse.VisitRecognizeReceiptResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
 }
 
 // ListMembers operation middleware
@@ -7112,6 +7753,32 @@ func (sh *strictHandler) GetSubscription(w http.ResponseWriter, r *http.Request)
 	}
 }
 
+// GetFXRate operation middleware
+func (sh *strictHandler) GetFXRate(w http.ResponseWriter, r *http.Request, params GetFXRateParams) {
+	var request GetFXRateRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetFXRate(ctx, request.(GetFXRateRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetFXRate")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetFXRateResponseObject); ok {
+		if err := validResponse.VisitGetFXRateResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetOpenAPI operation middleware
 func (sh *strictHandler) GetOpenAPI(w http.ResponseWriter, r *http.Request) {
 	var request GetOpenAPIRequestObject
@@ -7355,218 +8022,253 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H17d9q4vuhX0eWctQr7GEJe3S1Ze61DE9oyk9eGpN09Q28sbAGaGsljyaFMT+9nv0s/SbZsDCFp05nu",
-	"6fwxJWDr+Xs/P9UCPo85I0yKWudTLcYJnhNJEvjrjMzHJOmfqM8hEUFCY0k5q3VqVzOC5vDrE4Fo2Kp5",
-	"Naq+j7Gc1bwaw3NS69RoWPNqCfktpQkJax2ZpMSriWBG5lgNOeHJHEv1HJNPD2pebU4ZnafzWmfXq8ll",
-	"TPRPZEqS2ufPXu0ST8nqUtS3iKVqLR6aJHyOdrPl/JaSZJmvJ1YDuCsIyQSnkYQJ3dXs76nV4I9mNW31",
-	"353LG9LfK5bXl2QuUEwSpGZftzKh3q1c2V77jqXdsa7P6gZEzJkgcKcvcDggv6VESPVXwJkkDD7iOI5o",
-	"gNWyd+KEjyMy/69fhdrDpxr5iOdxRPQboZrgTfe0f9K96l+c37zs9k97JzWvFhKJaVTr1HbIHNOog+ap",
-	"kGhMEGaINNVXCIdhQoRAIg1mCAuktv/fZvRWwOc1r0aShCvw++VTbUJJFGbjqX0TIQAIag8Y+vN7DYxE",
-	"yL4a9XCyFzzHu+Tv4/3wIHiKn5H2ZHe8p2BWSCxTUescqOOVVKqtq5ND9uiyg8ZjnsrOOMLsQ+2ze4H/",
-	"mZBJrVP7j50cwXb0r2LnUh+vvp1VxDKLRFSgOY7U5ZMQ8QRhBAeivqfsFkc0RHV/5SJ8Tz875wlBIiYB",
-	"ndAAqWtDckYQj0kCl4wiKqRotNSyjzmbRDT4MpA4vjh/edo/vnIhQc6osBdEBcJRQnC4RJShVJDaA+7j",
-	"eX4f2aK/yWUEZjaBFlTO0GKG4YKE5AlR92B379//9F/yZEzDkLAvOv6XF4MX/ZOT3rl7/pxFS4RDRSGE",
-	"TLDkiYKppTp9BHeTLeghl7GfX0a+h0e7jSGdMhIq2BmnEjEuEY4ivoDTzzavod+/HPTO+tdnN4PeP6/7",
-	"g96JjyZwLS8HvZ5hXIgzhJF5MD+HB2BPn0mSMBx90fX1z696g/PuqXt7mKGUkY8xCSQJERBGxIMgTRIS",
-	"HqHfUi71qjKCEaLFjDCUkJgnkrIpovL+93roEj27NzQkyS1JUE8t4vHuuFvY8QTTKE0Iqvv2dPxGCyms",
-	"DLCCYCpQxKdTEqKUhSRBfrZT30OMqPWKGV8wuKVzLl/ylIVfdEvnF1c3Ly+uzwvszsCTgsgJzPAAVDrI",
-	"j/ycS/TSjPNIx3zONZtMSMCTEECeKnYacTYVSHKEGZczklhUqfvZxn0N85d4GXEcXnF+ipMp+aJDvey+",
-	"O73ontxcXVzcnHYHr3pFDpLD95gr3iEQVze72z54dvj3p2i8lEQ84Mh3Hepl2DrqMUnlEl1xjvS2vglr",
-	"KWyrQGWeCBTROZWo7q8ckt840iR8xqNQAH3L3hNIKv4k8QeCGNcTSM7h5hQi04BcM3yLaYTH0Zdd3rA3",
-	"eNM/7t1cn3ffdPun3RenvRUBQNApa1KG5kTOOMgvClcUR6XTVKkGD6BRzu2ZHSF3S49HoZAw0xX5J2KE",
-	"hGJ1bwq3AszUl2N15TiYkRAldDpTPGwxYnW/4gjXC3GNDrrkQk4TMvznKQrTRJF5zBBPJZ4SD2E2YjQk",
-	"GpDjhN/SUClGCqxAVmmhAZHJEuGJVBQT/mh21R8+EiTgLBSaiUzpLWGtkWLoM4JDoxI6z6/qOkPzvuRo",
-	"gYGgTNT6ZbKERU4xZa2ClrNZc/ns1a44P8NsafBTfBGkDrpXvZvT/ln/qqitSM7RHLMlsBsSIiwlmcdS",
-	"HCE4J7VqFGG14fsTmT1HXlVURW0GZbt5POpit2TWKxQ0lbaH6r57IoqcJPeBjAfARcokjQAUNVWLiBQa",
-	"jSwplLOEp9PZg2DlmuFUzhTkB1iSL+Pz1+fd66vXvfOr/nG3BC6KmCkhVPKvJEXv5iCit8AT+jt5RO7v",
-	"l3bndxSTEEQIK/8CtdB/oxkWiHyMqaFlC/UnC5XUbU8CLqtxNGKc6TcNuc/ZkaY/QUKAMOFI2En6J0jy",
-	"D4QhnBC0SDibojo2H2IsxIIn4YhhFiKQhT8wvsgVfiYWhmEKPCcNRasADEQaK/mXhGckpPgKDvGLYGF4",
-	"fXl5Mbjqndyc9U763Zurd5cFJicIC2EdwGixQJwRxCcd5E4EEzxATDl0wSPbGoK9IdjcNxNSngg0h2nV",
-	"fJbVqb0WVSMldijyUn1wIEBmqwPi0VUKqjY2rhKPrhVCsShrsoLA1HNUZ1zxugmNCKJzPCUNRTviRK1J",
-	"Um34ChKiyEJXFkyPIZakKencOUUhFU9VB6jNTp1PNZZGRlLSNsyVJ2lYadAs0ylr7/u0OkIcYXbnVUWY",
-	"vcFRSuwL3VTyAWFk4Qw55jwimNlHeoC6YsO279ycGuYy4WGqDUSrMAKChboA9QjiE43tSk1lEol0nD3v",
-	"ITpBmC1bW03LqbFKb3GuVtLZAtrhuewYE66RfdNLAx6R7AWLmZtf0dA8hGfNq59dW/gv2jhuDZsAFmYx",
-	"2RQGKMr3WLyQMiA4R5EdoecA//vs9Pj4VxJItaVuKmcDIsDe/KmENkCe11y74RDwyBECKkilwlO/a9gY",
-	"EIQOekFwQhI0Stvt/QAeh4/ER3UqtWFQKA4EL2MUcP6BahxegYpU3H3J18KY5N3z1hsxA1SdwvEMsym5",
-	"NFzHMZK7LEEDtX2o1qkFPElIINGMJ4KgsZKukiUSEsdwlYwsnIcxUhq2omUsRIwswCsgRDxLsCAGjF2S",
-	"VZ7tU22OP54SNpWzWme3vXdQcUCFGe9ABvtc+azKExdHrTy8iBImtauotAn9S7gFHS2vwr5ZOSFAtLrp",
-	"6psytNsYZ/6bESHJdNqyT2SelzPKfqUKVba+Uk0xatfD3mD1yjKWsence/CQww02PXxCRRzh5bl69LO7",
-	"zm3vdnsat3IDljzFDiCodVRdyAmJlVzIgqWiehWeMD+NwTjuh3zB/COF53DB2k2Eg4DEEmmz062imGIV",
-	"/73axyb5KAkTdByRJmFKH/illsZKGuMLVnuvFuIcWCXdUltArn0LJAk1WwY/GVg4+HaoXW0Z+lXgXs/e",
-	"/opVs+ikOkLqBrASqQMsSJMyofYk6S2JlsWFrIXfjClmzrF8qXuHVZThJSVRqA24K1hqXG1VxwU/eZoy",
-	"/zS8OEfAVUiCKJM8F3uNRJ95kJ9oF1xxN5knb2VxmWvvk7t56+VD2t1VPMXaXQREbyofuwpsXxMcqSMr",
-	"H0jO5vPl8A93Tmleq5qpf3KlWFA1uaLhlWa0NbL8aTZ+FdAL+tPw+vf+7jnti/5cxv9z3H/a/7VHJ/9s",
-	"keVPcbB/ph7h4evBIvid357uRR+C48OIvHopg1cfoz5rt4K9iI3nL9vhv36KVklVNmXVpV/EhPVP0DFn",
-	"TJHCTE+DKzYCBqJCpCREBgpwHLeKYLj7dP/ZwR1IsyIV6UVVHeApn1L2QGq/LXlfT9DvRK/4Hmz6Ljpb",
-	"tX0tUtogiNJdSjIvfthE611963OuPSYJXuqN6ClWwg5WxW5hYh62eFRyqV1kd0rzZZCALXlZ9IYOldDD",
-	"rT+nYYa/1erkE4E0rhrKZvVcQaRAVALZMuyle3zVf6MU/uH18LJ3ftI7ceZ1ORNL581bnCiyJ+DFQFF0",
-	"9WIqgDmGwKBWdYO7VwmLBIMH+Dv1knwP+dma/MbXZKlVewa3Tw7jxRU/U2Rgd+8ZCmY4wYEkifAQ48Do",
-	"uGJtnKEkjYg4Mp45maQMDHUtl5k5koaLQ3vPCmTkWQX62aW9UZxiFUNu7ddlNbkEbfq5Kri6NBp69U2J",
-	"GY2RUsXuhqeXg546WeN63hKWXiZEQdJlQuY0nevLiPAacqiNCdkMK0RtW2PDyunAi+sO5w5Yzk6oBMvq",
-	"OBQkm9V+XTgun7VaqhJfXlMhebL8UkoKYw3AiwpCDP7Y169BYFaRsFaStcqzdAZdVafub8bKDSmlyDn4",
-	"XklT6h40lt6SBkhyWDH7OiNTDN8VcHQ9jU8ILptRa2cX51evb44vzi5Pe1e9m7323tPd3TvlqMxyYYa8",
-	"y4Rxme2xBOnrjUiZQ6F9Jwsyo1RObMynVUL/4OUxen5w+HdkjMxIW4x1BBFWlH0cEeQHPCR+hcESzM9b",
-	"GW+P1aOfc4t0eS1vZ1iihUIobVqHBbiOFw/8xzHhcUQqzS42Kq888kueaNlcm35NxIbwEMHBLAtTA0Ec",
-	"Yh+3QSpHT6mQThwDepXgSkNtgHScStS4JSCC5QnEjIjKTYo1MoMa9/XV1aXlxepmCnoNxAluIwNpQ/4q",
-	"hRQznkgk0vkcJ0trQbVQo8YpqlGVoYj5PqRxeZRnuR70UUImJCEsADWYsunKTEfId/wIOnBKPTMljCQ0",
-	"QJxp8puvxnU73IXX0jgs4CAcSycA+wb8OjbIsHJwGocgQCvjGgFmSCyoDGaIMx0wFFEdUMljwjrwuACf",
-	"kyZ+WGQQQgMyYtOEL4SHBK/mRFjPRyUKOdFekA+ML1AdsxBNcBShMQ4+IM6QrzfoN7QjPT+zqvjZrRha",
-	"ObKt5gGP027cm96/jnu9E/i2aoZVt6YbNegGN531rl5fnNyor7qnpxdv4WEnwrPkTB/2X51fX96c9Ifd",
-	"F3qqi+MBvK3e6b+61isd9k5f3ry5uOrZz4Pe5cVAjdc9HfS6J+/MF/Dwee9VVwmhN68vTk/656/UArpX",
-	"vVcXg3c3r/u9QXdw/PqdGqh71ru57A6Hby8G6r23g4vzV+4Xw4vjfvf0pnt8fHF9fmWn7p6c9c9vjl93",
-	"zyHg6OT68hRO5ebyenD8ujtUX/bOLq/e3bzoHv98famkiIpApbXewerAGCfMz85z0z+Hu3K/gnO3Ivj5",
-	"xc3w+sXweNC/VNepvxn0hlcXAzVqvuD3Gl+qHTXdgicm89ZkgSFIkCgSFWwIbMHBsiK0fXiBDvZ2/66x",
-	"ISNaNCBPBLKvobqDWU8EGmNBsh8bRULy8+BtpfxCEsrDNVyNM4LiNAlmalwc6ugTWEiE2RPjul5qoZwh",
-	"teRnT9u7SI+J6v7l7hkIn7vv/NJqLnfPKlejNljNI+AnxW58u0H/iUApoxLVfx68BVc642hOGU/g6+KM",
-	"B8/LbGS9s0vd3ToWWHTHUTDQjFN1Bgw+a3c1R7ckoRPjni5uPdZaxs2cMzmLlndLa9mC7Pl4OdxkF7iG",
-	"vKs3T6mQXyyLG8gvyeEPF8O1Q3nNGUMwsg5qM4o6XzB0S8nCYAJNFLvgKZOrOPUIjmUaxt1LGsg0qeKT",
-	"t1jiJEuRgCyZlSAx1N3KLft1Pdhfwz39MBEf7kRdcH9emVdUSHFSd4vNISrtPsQSo+vB6RHy1fp8HRiV",
-	"MkFkC72d0WBmH1f4NuMLNKGJlkDANw4yhaKSM04Dsp07/Bt5uLd3U6/zTlvVzXFEu9BZOvgNqAcPrLFw",
-	"FO5OAQzuQOTHTsymR4rJPD3w6JsXF4NF++dXU97tdrvnw+tZ73qqPvbU/14cd9+pfycvg+FP6sNxO+r9",
-	"883ggL06n3a7/W63e93t/ismv/3+TP3cHV6/uRj8fHj8rt//R4VRZSM4dZHvLLIes+n//hqT6f9O6eR/",
-	"F2QcN+yifQVXEIU1qo1qCn6CiOCkZFrfb5uktDsJ850n7UBLBYsliQ7vMbQMBXhONAGp+6cXx91TxT37",
-	"J5c3Xfvhhd84QhFlH3RkqjbbZNQGIilHLBOcA/C6IypbqHun1WfEthWTYWlK3lIrM/++AAFpQHBIGRGV",
-	"xgIIrL2T05RdnXDoIb3/eytmBjO/Ha/qxgY82mwwVth5txES3NdeDaTgLU2QEFbh6WgtfZQ8WoOexkeu",
-	"R1/BlAf7o+HFdYdytyldvV4yPqpjUIALK/26psfiCUOC6JRdx986XGFBxoJK9e53Eq2QLbh8k6cE3xJE",
-	"5rFcKmIx5hJNaBQpyD6C5MgoIiEoBGD8maRCOxdcz90WNPM+QQ/qStO4xxTnDstXar+d4EiQ1bPPX7rD",
-	"JWGfrFwA2BeqYcqasxwfzsoq7h/Ndh+X91BpIudcZmpGtQlHqSsJwRGIfIorZM9rMnaZjneG6RjFqZih",
-	"kET0liRAz1DvVsF6lhbLYVQc6ZBhjbXwozH2ADaTsONaexDkSEZ8CiMWzTSf3LAExb61f37vf/710+/4",
-	"7fO0/yunZ8ODRZ+1/5HHGUBs7+7+0+dPn+8fPH1+cKiAKR1HVMyuKGDxXnvvaXN3t7n79Kq922m3O+12",
-	"q91u/w8YIR0tHVQxrk5T7BiSsOP+Lnbg8JqJDNnq3Tpr33S5K5d0Zt5bWUyViGzvpmBcgOwjc1EkNJyn",
-	"4BOvRsO7AejMuY+1azEbV4oYNuDlAtWqPoalTOg4leavMKQaji6L53nHBsrh03Y5+ejAlgXRKuHKZjWA",
-	"VUYsOav3kBYUm4QFPCQhxOSUzvfp4eH+0/VBNhts57I0WznHcpuLLEF7hUzJHJSGJwFIUH3w8hjt7+8/",
-	"bxQOqjjf9nBjDAJV9Su6K0YSzwTtIznjgiD/Ve8K7eCY7oxpFFE23TGPCl+n/t5lMCkvuhgEEwOXViv5",
-	"v7/g5u/t5vP35t/Wzfu//WeV3UlvyVi61ipF1i5UsSJrJbOBRjzGv6WkCXE9TSXRN+WMNHWSWPei+dPu",
-	"xe/7lVpObnu6k6zkV/B5ZQGVFjRrycujjfRFTRXrN1FGqB4nlGnDf3d43O9DoIGIcUBEyYa31R4Ll3XQ",
-	"fv500239n+b/e/9f/3k/i1hh35V88k4ym8mw2oHOQmu0dd6soGtufsAKFgJ7hCN2aXeinhcIS+QTq9X7",
-	"Dr1y8guIa7ypQnKTXE9YKDJLyYQnOg0fnCWQ5RiTZI4V9NjdFRM9lPpScEDfyzzEyEd5iZdzwuTaheZw",
-	"FsxwMlWqKfkotelaG5AbaDGjSntIJW/CEYG8wbJtgbCxoII8fKX3N6Ddxw5s7PPuXefWKypnPAVj+l10",
-	"7X4h3MZERBzzUPE+PAdG3Q1VYcl1rI7T2IaqKaCrJaGf6XyVft1biSntaK0qoFe3RUC6WtsdCl710h9Z",
-	"W1ujBq3fsLgrXctNI8QmRS4VJDF1B4S2jNJNBvJSCHlOQrCdZwH8etWaDRyDWS8HscHDW0ZXb2mYz303",
-	"e9590r9WA80fwZz+JRR5HR1G9YxYNx5O6b6tSXod8H6NUFqdavRvF0P7RiHNcnMu1INDqr8gUHpDgLQ6",
-	"SRKkCZXLobocPdcYMs82SJwCz0uZbDoWSlsBTSGNkOsgD0Jik5wmsuR0kIlglvwaZlLGcLV63GN4pSov",
-	"3pkWsGu81NnTaZwRzIhPKROo/lrK+IJFSw8N8ZwMqST/OMUfG1lFOb2unJEYmnZj1uBkCcf0Z7LU+b6U",
-	"TbhNjsY6aqD4OkSygL+Y4HnNq6VJZPYnOjs7Jbq5E5JbEqmrFqvasB1QHaLIyPcTgWY8FWTGoxBFJJyS",
-	"BNUXOIqIFB4iTCZUqc0BlmTK9edxGk7VryNG2S0RUkkSwkOMSLTgiZw1PJSkTOcRzucpU1xhzHES6rC3",
-	"Ww6KuK6RJOCYtccK/OMjBmEQTmUoJ3jVVidQ1zLnY5AH49jU1RixEfuP/0DHnN0qVsSZGLGmTpjR9imw",
-	"o4MdKuILkhzjOYmOsSAtdMYZgQowmCGDwTZorRAuATEDI4YgmsArhxKgf6ZY8UA4JPDC690lWJp5QxLQ",
-	"OY6QRi6B6qPa7l7rEDxJo1qjpRasdHYh8TzWr1iN/AgFOCIsxAkKs/H8d+/evWuenTVPTvwjRMAWN6qF",
-	"eDmqeWhUA6FxVNPHitCotiDkw6imNgq+JF3MyzXFgf3vd6WI17uC4p0h4WmkkMKUQzxCagiIiU+UtKpO",
-	"LsRLvXJFzkOtnOvKN76idj6q66KQDTgMX5E+H9XNgGiv7SlVZ86FRLvttn5I+wfUmv1PQDk9KN7oIfWy",
-	"h4BsfvZhUm2A1KW5qED+utICvjZuPD84/HujFP+ZxjFJmoG6aB0KqiZeF8vWNbKTpUvGi0Y+UiHR3/7G",
-	"k/VVnP72NxgY9ibQQfvA1sg6aO9DrBsNhVOqRq2ehHqTWM1eLH2m/dgQR0f1Kk09hpgkNk6SMuR/bJpj",
-	"aMLDsLm6/2lUO1Aw10G/FMK33iu4OWgfwC9ZPNr7z37DQ+Qj+GKg1gAjwsBbvqw5XuYb7KCDdhtVVkc8",
-	"aO+ilRIY6ut95NSRQ/WC7KNGzutZNNYUmauvlJMTDTXyIfJXA+rUnLv7AGWrxZ3Ub4doXQkFDx2q3WVV",
-	"0QBqD9t6sKpyQqZqGg9NJKSQeGmDIYtBjUueZuyO8QWyIY1qaBvVqNVldcUAHl2TAGjLV+niLhmg7e6r",
-	"d0q35akvmCkeYUpVCVurCkb1X/e6J76misZdlw3jv+pd+c7V19MYSEcwI8EHNSlUhwMK4e/MIMPvd9+D",
-	"09mBCpS/6yPzd0IeCL/RyaqIZOk2LESmvA0ktKsJvUxPxvkyu5rEl2t5wRno3LhddEZfoJRFRIhSpQwB",
-	"t2AtBxo1Pjbn+GNTjdOE0mZ+4yirfAKjOw4NOmUcagHmdUJhNTmSt2GR50Ygd9+d4+QDCbUOoH7rICWs",
-	"63MBZ0m0UKuLEyIUHaIMZXVkYcyLvNiYHepjk5pygXawOgRiK+kiwYEEoxIYVRXk4Zi2lnge+VbUUfvP",
-	"w5MVxdUv6DuCReVR6iaYjUfiCEXEWAfnCKwYEx2sjNUFDE9+FpY3G3lLjNiwWsgyJAxnAqEPopk5FFuj",
-	"gGYh5VYmM0LhiPklqctvoRcJXyid1wqUCYmWFon0a0dWmLCPCKI45tZFFFoIdLvc3R/gRIlKaMzlTJfe",
-	"0QKqETQXeqvhiOVrgKKyGpoUk7H7V3qiKQi130ahAgiLAwrFeIJ2n5nv9VNwkN6ILWY0mAF3CbgSeyD8",
-	"yd5D+UjAPKBZFU/olLIRO064EE39V17FCoOjEBy7SioY63FEAbn0K4CCIhcxRsw/vhgMLe29uRj0X/XP",
-	"h766UKiUWVfCIm4KEmMNOHog4dmCwiPmW7EXx3GrJPr6Rzr6C0opqZly6gF1Shst9BI0a7Mqs0xYmU5M",
-	"yJA2Tsgkgvpwdf8CIn6HfiM/AyoFiSYGIiO+EIW6SnXH5jJippCGhoEiPPke8o91SaTm1TI2iO//q2mU",
-	"vWb/xM8AyuxFR5Aq0dyAjhZRFEUt1QtbHcve/dsZhwq0AY4iqFtnyciIlcQMC8X+x6ZiUUIoAgyhdXk2",
-	"ByJswhOQdAVaJFRKwjoj5oNbKfChMJA5jYaHfC0IKd7OlishnOoBY+9UT5QUAKjHx0asIBUclUrKKr1E",
-	"CxIrsoEWGeBtmL9oWjkasWJBgimRZYmk0UJvM/6TVevCiHHW1Pt1Di/nALvapx3RgDDhGkkvEx4nlEgM",
-	"hcg3K3b27TyHJdPnupf9mle7JYnQel67tdtqqwcNja91avutdmsfrA9yBlo58AA4gB2zYfXtlMjq8u6h",
-	"B8VShNRk5Aj5v/lojmUwI1l1aZ7oug71ckEFD9gPpkw0WujSLRJllDEykYptKEU6Oz9woZ1SIc/M8rxC",
-	"afxfqo1C+SM7l9qBfudzUDRePVeyTJCPUskOE8qAghU3ua6K/G/FgnmFsJdVy8r7UmX4vXZ7Q500Wx9t",
-	"u6JiTq56RV2xC2bYO59YgIfSpAd6BVUDZyvdcQrYwyu7d79SrgwI7+3f/V5e1Fq9sbvFG+WyuJ+92uE2",
-	"m8pKSMMLW0xUUcUVLGA6g8wArz3cmleTeAoxfPab917NktVapwaoCAOsYubOJxp+1ngZkaqwrK5mvIVY",
-	"aXiWgsJaNiIbDVOPZgLlIbzaBJhCxGkdtLeVPB2dolHE0hMYyFQzWAHpg9X16hfC7wDi9Oo3v5GVtf7+",
-	"QFRfRO7JMSKNgQmIhtkOcNVXBSuDWhxc7S8VuV7vzcn+4iS8vf/8+b4UPmuO8vn9erzZsV6cB4/t1eJU",
-	"VpmOpdCiB08ySQXsSowbl7XrqoGzhThyserx10rhiNWN+9VzvNwNG2NnNQLjRjZXNjNePkYW2mekU0uk",
-	"dqCPmBEgW+gcKkUqfd9mUxh0X4/pILYUcX1IDEO+1H4eM/wLHi6/Gutyqyp8LvoflE77+RG5ZqEuS3U5",
-	"Tn3uP2hXRrsOdg+32VJFTdg/jvANiXQdIMZp+c0o3QZyZR2zX5tcbUtDIEK/QEPQl5CQ9QRkoP3Fj0FA",
-	"3KyIHwTkBwF5BAKiS5W6NMTEP/wZaEieUvDVhR4oo5UbJskGqgKeTzAVCiNQahvvV6YjQ1vA4jEoSTG5",
-	"4wct+UFLHkMY0bXplB6REBxIeosdpeyPoynGMC92BORYNZ18qUpDoQ1otvEzptgLZBL4UyILqVp+ZiCl",
-	"YGcDSmKiX4uY/opIwIRiptcj4l1xojWYpyMCWj8sYBsA25ZpUMCgz8sBZgtd1YawNfznCpzUZDIh2pfJ",
-	"WaBdkpoRJQTu/MiEigcRFyT0kC8g79N3bPL7I+aXSub4LTQ0fTOsU9LGtDazmFbjpuQTHfBB2TRzGGCd",
-	"5DRiGJYHkRtVbGsNMD8C81qF42/HvO6BRNArlC90ksG/qxH6e2RMFzFh0D1L4ZHF5K1ROGMmqZzt0DBu",
-	"Ypvhv4rXb3SIuFZD11U+hnY3WKaJUVDdSshPBPpAlCQqPV0UOfFGDKchhUiGfxhff9YSzPhNaejZ7JIW",
-	"ekmhc1YuwI6dWHaRQpCrh0gkyIhFlH0oPGvq+ZkQllLEO/iEaeKWbUYfSCwbejikCysKhEfMCHQQIqUD",
-	"wW0elhtsBuMvj9Bhe7862khXQ4HQD6BYI1bZFq36BJ0QtAmRwayakp3yaZ+9pXLWP7nsPhIFKxXs/tby",
-	"d96UY1Mz1CM4Rn1NbiMNE6GyEpBi4j2+Pal7fvd7WUffvwalM9Hqtc4v7wsCuWmrpaNEWVWhpowqOeRQ",
-	"HXmJFOqogHXC+XP1VlbSz5W/M5LZ1JSqSdeL3Vd5HIhJH4aQaDplwnRJc5attlQsmQSUBYjEauvESmFc",
-	"4XvWbOQR0S+bY43wkO259f2IxmsA7ji7Pj6pgratgGwVesbrGW5XID/KKHgYd01spYYfyzd1NaGb7vVJ",
-	"v3d+3NNRRbawkBuLny31heWUrY0M48UPhvGDYfyVGMaLb8AwgIhvQHnw7xQSrZQKrTVneLelGESh8yOq",
-	"bvw4JTITdkdMyapas/aydBIlBUs6JxDKansvWGHZyJe2e2U9e+OgvdtoIYhgRLvtESs3TIUWy4yYZUCJ",
-	"tsO2VgbU14YjmCKLmqBRhnYP0ZwyXf1jkiZyRpIRy8Y0EccHe89RsR2rvs1iVGXeP5VHIYTDmQbpVDjT",
-	"jBiPwiOEkUjhXidpZDisEwCg9/DEZOKslbAfiVAWOrn8IJNfQib/CKp3sLcFbS63bv5TUsuslWyInHJf",
-	"D6WQe0AhC6WxK6gk16bFajLZs1YASympzXnR1RxKcTwG6FYDg93i5DPKpiNWF5JGEdprHzRaaGg71pYI",
-	"siZymC2zqOc8x8ZJFuDJuvSELJfGnL5blQtC+zwQ8vFYECYh6yxP1TDpAEAdsQnzhnWtIU8Xqdwq4M/g",
-	"NMT4foey+qdyGvEv7z97pcxm+OpzAc57cMNUICcB+J5SvK3eVB33eWmjy6KlieYUZQcsQC7An1b0qPHF",
-	"ClSHjFzPpPx6NgV3xGJdGkR4dt2iAXwdMsUSzAQOdP4YjL/iBTa5MHLBsxhUgfhE5ysAl7fe3iRl1obv",
-	"2aRCvcpJZoqzz+IIssbQVD3jZFCOmJ95sCBnAKqbZmkTmUqj5Y+8FEYWm18Z5WYjWh8QzfpQWfsvEWha",
-	"iFLOrnZT0Kkpn1vClcwzWiklb/BrKpxyix9UOpkGJI5wYHCpIAmTooX4iUkdzBDFZNspGIX8zkYLDXSy",
-	"1IgBKOr4hkI3hNViKrntBgojZh35K/QKT0nfbeQXOy5klp28B3S2DSq0iK/RV6/Hzf/V72pshZhS+yL5",
-	"LcWRKAzKmWJ8oDCU5zFiLSDgiGl7ddP++ER00G4b8pTNrktSusKOdRL5iBVEctMjREgeQQUHjeBGw5im",
-	"Nikt2wYEtxOqrq2FDtrPIS1NK1Tm2GwinKmLbLsq2AEibFQZzMDLWEU/io2MH0mEr+6WvJUsX0HF9Gjh",
-	"DyPD9ytul4PTXLD9QpKqw0jKXVxW+7wUGsG891ZNFt5WMjrIIs1Z3iGu0vB97mSkFWpI2OpWlebrQvO5",
-	"R9RyC/OsMWGbHbb+CP3zD4wJyeOu1RnZU3BBNOv2tgqhFZAiNvtGDGsa4wizgNjul7az3nogEY8OHmId",
-	"YJi1/rUBQzwMIvKmMZUgcWzAQdeSN14P21nEKUVks+yVMKbUJ8oQnmLKquHFTPqYAGOmWAMxZtt/XYjJ",
-	"bmArPrcuwEyzTi0zhro2IyT8Hm0MdRYzvshTKFjWoKMiDeulrv9RrEKSBXbwBUN13T5Cd7K10KjNZA23",
-	"5kiV4Fko0PlIcmdlEdBvbEK+AxlSWGJYQop/b5PwH4SEGhqsE/heKFhFtpvUNu+pRE/fbaejSxPdq6sP",
-	"FKQ3guIeOnuBQgIl3EdMFzGFej/QCSFaAq5po5ka27TmxEz3vzAl3KwpmJpaxcYFBQosUAWtSWd+QM1o",
-	"PEQnCLPluhRLt/vSYyVZVjR4+oHEf1EkHhKp4zwJTlxU1pB/H92xWDmr1tnfPTj8+96zIq5be/gmqd1w",
-	"1kIB40C7gHVrAql4IGJ8cQTBkosV/ws3UZmZVXmGhbYDV4pww8xI/2gAr0vVbsrkKfgLsg3/1YS6cl2g",
-	"zY6TSnaiU1bWe/mObcgtgj5lrstEW1+hlhllLeSbbkiG28w4I8uYSw1SphIalD8bMWAMnXWNkCC7zdQB",
-	"MLMb12ALdQ1POsyLz9r4hJgkI1aMbFBMaMbTBNUrbKS6CphaXePIaXWYvWsaIMYErMcmCDjCQqKUySSF",
-	"2lj+v5ovebLASUhC9clHMx7nRmX1rj4N+0Kc8I9LWwWtXKMJEE/nYtjtdXRppdUMjG4WY2I9PpShVJBO",
-	"2VbbQpeZqVkx6mdQ6G/vGfQPwIGEYlm2HAOAoqC6u0Ia2T52Jb4LSSKPmIuRdx7bitHuftuAC1OLT/xh",
-	"4Rf3zyn8YTp+7LhUoFNOfRjtsvuSELZ9sCSXmpU/3FK8ZWriJaypuhaSzUKylJdPJkdQYRLKIualj6ul",
-	"hj9XUmIh2e77j4tek1H6gECKkgdyQ5SkCQ1YON15XOep6/09Qj50Fiy7cDNR1L7YGjEb1FgKsBSrQYo2",
-	"RlHX0r0rQPE+7tAxNP+AkrirntEqllhsQvBIrLG608G31kXN9G9wRCvR6+0aeEjodCZ/xBz++ZygA9J0",
-	"zy0PBfo6LtHNvMm2rAswC0i0ntpcpQkTbksrYD62mpiCbMpSIkzcsdMOzDNyfl6OVSkE0dKkM44YEA80",
-	"h3xpx1L9ctDrtdAxLCuC9tBTTJmJdXAUkqsZKC66SZBL89TInAak1DjgKEs8AkFR77ui0hl1Wn15isjq",
-	"5tZZ1BmiohBLudJiDdXVFiD0u9y2rGGVhPOLm+H1i+HxoA/Fe/3KEA1YYaHt22Nyb3eedczbecYrwUTr",
-	"u4ix+KOsV5LHznk5eG3Q8F6hDs919FgBgqpQ23aj3GzF0l3bsoICS4IVkloEd6+84/TAy5tiKl49Tpee",
-	"scrRgIxYZWMSO0NMEsq16SFr5YjDELpRwO8RZroXgXaAKuVZF8BWSG0zuo0YYUwHYsbTKNRVpsEuAmib",
-	"YMMQMUMznIRwiPB7ZbQwFfLSHtnjGpXVHGq6Da5SWIaXXY+ujf5Xs7K5VDXOr2Yr5FlBh4QA6K5ndbr4",
-	"uqJnIdFdnxMomE+ZkDiKOqslbCMsSdYBnoQZPHumvMdihuWIUYliTHXbtBm2zVgUnwy9nP/NM5yzKTzY",
-	"PLY0ZiIqRYZ3UJo/pygt1DVxxaaupxtkbcxUamqT1q9DK1eaakJE6Ihl37bQOddF2A1qatynAs1x6GQU",
-	"6Or32e47WdjzzaA3vLoYKBX65vJ6cPy6O+z5qA7kgiemSEA+8hPhnKA6dYLDSgfUQF+l7XT7Z+KLCCup",
-	"RNv+fwRcb5R+NTRZqM8KZmQYZrArzm/5S7imibmuAskq5pkQkc7JfeRiE31jNO0KuTBz8WhNlzAUkjlX",
-	"dGNJZGvEBmrKDRLv/YXOEculTrSV0AlrIN+H0Ml+yJybGGiaMPe4TGOmbyR7AoTuJDLckO771upWVqZM",
-	"xQxahen4BugUirJ2gYWW8wKab2T94cWsg3zTuN43iQx+1sjet+3wdSCG6Tzi9J/3PdP3zQE1vwHcz9in",
-	"OqYLi+7/jKNILVMLqWs64Wcc2yxDScrQMArw32Rl6DJhrRHTtW+hL5PuVanDt6hAYoZjopuR6BaBc7xE",
-	"Y4LmVAjKpl6W+Lza8qmBqBixrDPWXvsAhGbdSys7dSF5rA5cJkvKpuU2UYai6KlNSBnYB0dMLmPFpqGD",
-	"lBUo8iZfTw/Qz/QF/Ly7X01pAkJvCbSAP3fO8NHqZJbneWgegll4qC4lNNfdeLB97S9bkaDPoAGjbTlu",
-	"5L8c8QvofifVclw65QCPp4eH+0/XECgtga4nUVkOrJ+1Hc9akSkS4jTt9x2cmppeY9rcBGawXDxujdiV",
-	"088SC1OnyyTvjhWLzx2bgFegXwidbJUP5LxlOpWOGBTnJKjuuwT6ZnjVverddI+v+m96vi0ohnSyL54p",
-	"KRukFh0woDd6hDAzaZm6oNg0wUxm0kjHqftlF5HFiCqCBISDT7JcpaxvgCYYI+Zb6eumfw4tGH0dumYV",
-	"I22gi9THmLBQLUTpT4oOZQewOhb0TtT71L60smq2anC0Aiikz32UNoNuxMwxjZc24Eht4ImwBoxMYNWK",
-	"F58g2wvRzUCzfRYEWEkgy1pbWCIucuGu4ZlixLk509H0ChjisHRt52yhrqOzZdtZ355bN3bM3tCGUfdM",
-	"ATBGTK+GhC3d3DMHu8zjbg9XJ8iOl2DU0cfqtEs0gKyEWm/E4NgwW3Jmucdz5J9cX55Cl81cTbxfUwkz",
-	"7kpF+BEbsbezApjmrqaE4GCmAMxm26qb1E289N9TnIyhqStX4kem/o5YXoCqs6nE3Up5jiN74Ua6D4Ej",
-	"A/M1Ykvx1FqozxBoQXMeKjHAykNgiTa2sIZ+1rS8VYPridV7TX/EoFOjvarM9SdMiaTc1A1pBgX5eq3D",
-	"bbiifj8Sx7Zz/EFOt7sUlK451qOi5lo2CFAJtIGKH8mLf6KYUg3KmTqdG6NZiIDbWVr6hToTpCaWuV3N",
-	"q1UwLSfOZJUkVupZLoCus/M7XjnIrlb00LIJYHd1U25PCQHQMAg6+lY4sCpC5wSRjSPkK6p7qT1kZpqM",
-	"ks05UCttEnUIDDVdPU2DWd/0N1xQQY4KAhcVFZ4HKzgWzAO2bKAhcpxVJj+/IvLPauH462ZHaegKC6dx",
-	"b1u/2zN4o9vrIiase9lHIQ/SucmHKPcLhSjud92zU92XtdxTWFepUVgyPPlZdEZsQ4vjAQl5EC2fCOSP",
-	"UxZGBDWbCZnzW9LMn/ZNeOOcRjjRc6Aw4fGIUdOdi3wMojQkjuz5ilsX2HiJ4ARwTE1JTjiFNfBv9n8/",
-	"0LenmoN+uV9kdRlM09r5+4/2unI7VTvAmbdyX6+W2ls2QouF2FRs6myaowh0r40jrIONE6sqeNAks9T8",
-	"tLpN6bV4/Cal7x85N2GbbqFwoj96hT5Gr9BUFDuF6r/XtUe4T1qDVj6yyCedQGNiKsGuME5lxtaVlgfN",
-	"88X6cHyngtJz5ATlr4bZwIIg8eWRqqBkE/xBwfWbknrUDX4PzXl+qDHra6nYEPhUFBKR1iPnfWu3wkjb",
-	"9Pj1Q6fRru8hypS8Yu0MkGWEIZjAdPb9ov5aumJXhrg/Wvp+by19QY7ZWFvt3iB833a+lULXBctjZxSj",
-	"WpG6jtBB+wC5Zf10RUxEQ8S4Y6KsTMiohtj2D3L/l8GAV9Db9UvJ9VdtT31HsREoGAIaqGkXgzOxy8l+",
-	"dOSsRgsNoEiI7vSo69YoFV/bvUfMrc1vkS23K4HBP1Oq1tcReUSxLZ/gD7I9/xXx+Iecd2cdk69POLx1",
-	"sl/Ig/Wmia6S50gCXThA9U4ICyHQxBinHFOJ9eVhAfm5QlvaQu1atX8mI1ZP1RDIh5l3/IaJVzETLHjy",
-	"QWQZ09qeQnT0rRBHCNuYGDNNoQavOYb/UijomvNKRjy0jQ1vxB5gxENb2PBG7H5GvBN1P3dSIEk+yp2Z",
-	"fJDp7vXV2Skc/vdvuxsUoPXLjXczgiM5+309fhjw22u3jevDePXV6ChJmYAcXpNCad3CJBLV9f5ew3SP",
-	"KTeaGdanJASmOAOOoCjh9w4Ql2ZHajdM3fj2IAEAANam9fev750wdMmFnCZk+M9TS5J0Wzz40SnB30ID",
-	"ElKh63FotgNWL0WgrNTRGbGskvNEqU0Q1Sm5O4kGtmwsvMDLNfRjQHBIzdYfDazySSogS/24/ENA6avv",
-	"zSuM4/Kbe6UGqbeqTuocoACHyyP3rrOQK5OCXccoWxMEYzZaqJvVmof4riz8RedUQfMa0MDHZKJDyez7",
-	"ioEr6gShjnmmtm7voKHMWYoBtYaNOAXNWe/H5nIoMNxMou3UkmuZAMkETyZAhLfHzQe1RlALASlEa04V",
-	"XlrtHCzINY4oo7h5x5q5XLEISyPP+CZwGGLLslo3Ei2wQAqqrUhQ9+f4A1EcwteDCzSTMu7s7EQ8wNGM",
-	"C9l51n7WNpkxaRLVOrUd0OHMGZWXrym751xtFqWWbUQKEk0U51GqXq3jHrM6rtWCLM009rSJPmsrlaed",
-	"W3NIuRh8sVqWKebShK4b2cxQMGF1zqqyS0XjYccWBfOK1cG8Yol82/PBmdJmV289qy4LbGrg6rhuWyg5",
-	"H9TUz10Zs1vScyfWxfcEJTwiwirNusKmKCwa1QvRFzomtOHMajuwV1zaagZlqlsby5XCHHdOkzXWXZ3n",
-	"bJO/8s6BtTZTfRE2ZsXscUZjJHgUgpWOIRzHzdXEmI6TTGkjfEy5f0OrvQ2xW3UdhapQR6Rz4tnUrkY5",
-	"LHPECvHKGjXNlmzowuf3n/9/AAAA//8=",
+	"7L1bbxtJlif+VeLPacBkd5Kibu6yhMZ/aImyWaVbk1JduuhVhphBMtrJiKyMSEusGi8WOzPAYmYf+mFv",
+	"QM8u5mGAxQK7L7P7MA/7iWY832ER50TkjUmKsi1Xecr90CVLmRm3E+f6O+f8UBvJWSQFE1rV9n6oRTSm",
+	"M6ZZDP86+vooljPzU8DUKOaR5lLU9mq9wRnZ2dr8NRnJgBE5JnrKyCiJYyZGczKS4hWLNQvIOJYzjyRR",
+	"xGIyooq1al6Nmw98l7B4XvNqgs5Yba9mnqt5tZh9l/CYBbU9HSfMq6nRlM2oGZ7d0lkUmkcvB4c1rxZR",
+	"rVlsvvSvvu00f/fih+3Xv6h5NT2PzDNKx1xMaq9fe7Wjry/k289fy3Vmr+Wac/+i/9V95n7CZtcs7h0u",
+	"zv9iysgM/vpIER6kE4uonmbz4sHKeY1lPKPaPCf0452aV5txwWfJrLa3mc6GC80mLIbpnNMJW5yK+S0R",
+	"iZmLB+dNNpftU2Q+kJ9BwMY0CTUMmJ/N9paZDb21s2mb/905vQH/vmJ6Pc1mipgTNKMvm5ky71bObKt9",
+	"x9TumNdrcwIqkkIxuFFPadBn3yVMafOvkRSaCfiRRlHIR9RMeyOK5XXIZr/6vTJryFGQeSMwA3zZOe4d",
+	"di56Z6dXR53ecdfciYBpysPaXm2DzSgP98gsUZpcM0IFYU3zK0KDIGZKEZWMpoQqYpb/p/brrRHcQRbH",
+	"0lz+b3+ojTkLg/R7Zt1MKSCC2lt8+vULJEamdM98dXe8NXpCN9mvr7eDndFj+hlrjzevtwzNKk11omp7",
+	"O2Z7NddweZ7SgLitSzeaXstE712HVLysvc4f4C9iNq7t1f5kI2NvG/hXtXGO24uns3ix7CQJV2RGQ3P4",
+	"LCAyJpTAhpjfc/GKhjwgdX/hIHwPn53JmBEVsREf8xHyGcNkZMRiOGQScqVVo2WmfSDFOOSjdyOJg7PT",
+	"o+PewUWeEvSUK3dAXBEaxowGc8IFSRSrvcV5PMnOI530BzmMkR1NkRuup+RmSuGAlJYxM+fgVu/ff/eP",
+	"ZHzNg4CJd9r+o7P+097hYfc0v/9ShHNCA8MhlI6plrGhqbnZfQJnk07obQ5jOzuMbA0PdhoDPhEsMLRz",
+	"nWgipCY0DOUN7H66eKR+/7zfPeldnlz1u7+97PW7hz4Zw7Ec9btdK7iIFIQS+2C2D29xe3rCiFMavtPx",
+	"9U4vuv3TznH+9KggiWC3ERsZXQAYI5EjUBOCffJdIjXOKmUYAbmZMkFiFslYczEhXN//XHfzTM+tjQxY",
+	"/IrFpGsm8XBn3CmseEx5mMSM1H23O36jRcytHFFDwVyRUE4mLCCJCFhM/HSlvkcEM/NVU3kj4JROpT6S",
+	"iQje6ZROzy6ujs4uTwviztKTocgxjPAWV2kn2/JTqcmR/c4DbfOpRDEZs5GMAyB5bsRpKMVEES0JFVJP",
+	"WeyuSt1PF+4jzZ/TeShpcCHlMY0n7J029bzzzfFZ5/Dq4uzs6rjTf9YtSpCMvq+lkR2KSHOym+2dz3Z/",
+	"/ZhczzVTb7HlmznuZcU66QrN9ZxcSElwWR9EtBSWVeAyjxQJ+YxrUvcXNslv7CMLn8owUMDf0vcU0UY+",
+	"afqSESFxAC0lnlzMZjyZ9VO1/F1OrsRmF0T/mFFtbrBgLFA5dot0paY8+unLnU5BaoxoGLKgSnKYQyqL",
+	"ncZ+WfpGVCnQHpg9bR6TKKTIowyT5SN2KegrykN6Hb7bxRp0+1/2DrpXl6edLzu9487T4+7CCSk+EU0u",
+	"yIzpqQTd0vAxo+3wSWLo4y3kR+587IpIfkkPeFLKDlfUbSz5LazN8L0RFeaX1+Y60tGUBSTmk6nRL26G",
+	"ou5XbOFyBbuxR86l0pOYDX57TILEGNLGQpGJphPmESqGggcMmUwUy1c8MEarufKgR7ZIn+l4TuhYG2kG",
+	"/2h2zD98othIikChgJ/wV0y0hobop4wG1lmSe37RDh3Y97UkNxSY/djMX8dzmOSEctEqWKCrrcrXXu1C",
+	"yhMq5pZ3qnei1H7nont13DvpXZSYiJRkRsUcVAFz7bRms0irfQL7ZGZNQmoWfH82spWzJQzHN4sh6Woe",
+	"jvO7Jdn5KkNNpeWRup/fEcNG4vtQxlvQRSI0D4EUUeKETCu8Rk5M6Wksk8n0rWjlUtBETw3lj6h+R6Fz",
+	"edq5vHjePb3oHXRK5GKYmTEQtHxPFs5mRiK4BBnz79kDamZ+aXX+nhHgiinlbBPgFvhvMqWKsNuIW152",
+	"Y/4pAmMRuZ2Aw2rsD4UU+KZl95mqgPxnFDNgTDRUbpDeIdHyJROExozcxFJMSJ3aH4wUu5FxMBRUBATs",
+	"lJdC3mTOGKFurDKj6Iw1DK8CMlBJZGwTFpywgNML2MR3ooXB5fn5Wf+ie3h10j3sda4uvjkvCDnFRADz",
+	"ACWIKiIFI3K8R/IDwQBvoULu5skjXRqBtRFY3AdTIB8pMoNhzXhO1Jm1Fs1WoxIa9lK9caDcp7MD5tEx",
+	"6gs6gheZR8dpRVSV9RzFYOgZqQtpZN2Yh4zwGZ2whuEdUWzmpDk6JUcxM2yhowtu4YBq1tR8xhad014N",
+	"XYJ7P9REElpNCf3LC0/yoNLZXOZTzhf7w+IXjH5251GFVHxJw4S5FzqJln0m2E3uk9dShowK90gXrq5a",
+	"sew7F2c+cx7LIEHn3SKNgGJhDsA8Uow0aKKS6/R5j/AxoWLeWmtYyW28Zo19dZrOGtQOz6XbGEu87Kte",
+	"6suQpS+4m7n6FaTmATxrX32dj1N8i4EL53QGsrCTSYewRFE+x+KBlAkhtxXpFno54n+R7p68/j0babOk",
+	"TqKnfaYgFvBD6doAe15y7FZCwCP7BLgg1+ae+h0rxoAh7JGnjMYsJsOk3d4ewePwI/NJnWt02iojgeBl",
+	"SkZSvuR4hxeoIlF3H/KlsuGS/H7jQuwHqnbhYErFhJ1bqZMLYORFAhK1e6i2VxvJOGYjTaYyVoxcQ9hr",
+	"TpSmERylYDe5hykJpZgYXiYCItgNRGyUiqYxVcyScZ5llUf7oTajt8dMTPS0trfZ3tqp2KDCiHdcBvdc",
+	"ea/KAxe/Wrl5IWdCYxivtAj8S7AGHy3Pwr1ZOSBQtDnp6pOyvNs6zv5UMKXZZNJyT6RRsRMufs8hYLnu",
+	"kSLHqF0Ouv3FI0tFxqp978JDOWmw6uFDrqKQzk/No6/z81z3bNfncQsn4NhTlCMEM4+qAzlkkdELxWhu",
+	"uF5FlNJPIghc+IG8Ef6+uedwwBjCo6MRizRBl+ArwzHV4v33ardNdquZUPw6ZE0mjD3wbS2JjDYmb0Tt",
+	"hZlIbsMq+ZZZAsn7HkGTMKNlUWxHFrn7toth0PT6Vdy9rjv9BY9zMYC4T8wJUKNSj6hiTS6UWZPmr1g4",
+	"L05kKf2mQjENXGZT3dqt4gxHX/ftwRRpNqg8LrNTAZ2j859q0PfGMiZ1RuOQg+JNDe83z0AICGxD87QT",
+	"QOYNcyqN4oq22luPm5ubza3t/CpgEhWTHltsRhkcsfBgXLmKS8GN9TsmvpYYoNkkvvmm76GsCdiIz2hI",
+	"8EPFmW5uP9lsbe2W4Azt5pMXv6oPhy38qfH//6JqOlpWwSJWMzyLEEGoBe4HbEvVdTviLAwwUrJwoDam",
+	"XXWi8Ce79M8HZ6cEVARzVkLLzIax5lkKlHmEse7i9qQh84XFpzH0/A6k4XSCceXilbh7c2BR2berNuU5",
+	"o6Gh//KGZDpbNh358s4h7WtVI/UOL4w+US17eHCBWlONzT+fXj8b8TP++eDy+97mKe+p3kxHvzvoPe79",
+	"vsvHv22x+efRaPvEPCKD5/2b0ffy1fFW+HJ0sBuyZ0d69Ow27Il2a7QViuvZUTv4+vNwUe6kQ1Yd+lnE",
+	"RO+QHEghjFxLje7SZVUJoIHg1zSKWkWesvl4+7OdOzjggoqLk6rawGM54eItRfe6snq5dL6TV0b30Lnu",
+	"EppVy0f7wKGNSmep2az4wyrBnTeeX2eugDimc1wIDrGA71m0oZQFF63xqJYaY9F3mmZlkoAleSlMCjFJ",
+	"+Lnl+zRI72+1b+CRInhXLWdzTgvFtCJcA9uyukLn4KL3Zbfm1QaXg/Pu6WH3MDduXs0Qyaz5isaG7Sl4",
+	"cWTEs3kxUaDpBKBtLBp6d88SJgneKwAW4JR8j/jpnCCo8970o6o1Q3w1VqwrdDyvvoea3ZqTffOf/s+b",
+	"v/0b8uZv//Dmr/8n2dzy2u32mz/+YfF24fOLqw+5YOAyCsg16hMOHRETagwgDXpQHBAhNR9bh1mJ/Ww5",
+	"eNza3AemU0VTsO4AFr54+ehMJqJqGfB7cPwaIUlVhqUsSMVNnOi9cIdeqoItakmbu+toSTMWj6a0at5f",
+	"TVnMwHEL0Vqz+VKwObkxlKUlhqdmDFCN+4TNIp3T5MwWguAHV990QUFCmqhV8s94DUMdTiJ2po22nto7",
+	"38CzA9/nwqGjQ9SeYm5jPLd3dmZ3EIbzGi8KU2b+jB5QOTYKZEzHugUyFvTLSSxv9HSfoK8abyq4t0Nu",
+	"CL24gd2vz7ung+66F7l3enB2Yp5276XXOK42d76a8tGU4JKtgw4Cy+806f7lcXewNu/p1Tz7Bk42k6vF",
+	"qX5mqHFz6zMymtKYjjSLlUeEBEtJGttIChInIVP7Fnaj40RApKeVvyE5UzUvt7c+KzCPzypI1k3tS6Od",
+	"LjKGV+7XZT9riQLxuUrysi7eaumgpjyCKP3dMuyo3zVEYJEAa8qvo5gZ8rfQDDyMkC5RwdAbnY6wwOrX",
+	"9VYv7A68uGxz7pCf6Q6V5KfZDiM97Wzfr+ws77WZqjGZnnOlZZUAuZ/2Bt/qA0QK+Di97eFrgLouKnOV",
+	"qlTlXuY+uuiPu38cJPPEl2Dx8HtjwZlzwFv6ijXAeqTGwKgLNqHwu8IdXa5XxoyW43C1k7PTi+dXB2cn",
+	"58fdi+6VEYybm3fabqnr237yLh/4ebrGEqUvj0KkIr19p9prv1I5sI2/VXmN+kcH5MnO7q+JjVISDDki",
+	"PJgabfI6ZMQfyYD5FREviF+uFf07MI++zkKai3KEalQZMDYLE8hH7j0QIxGTUcgq/fYOcl/+8pGM0R+A",
+	"sUMLx1QeYXQ0TTHoYPxDYsM6lyrnG6mwiHIR2Cr5zgOMYOVQCVbpUwBPfQSAUFW5SLXETjHffX5xce70",
+	"f3MyBZm6026vdT9sJHiRQ6qpjDVRyWxG47kLwTmqMd8pivDKPIOc86pS++mQy36PxGzMjNoLflQuJgsj",
+	"7RM/F4hGp5t5ZsIEi/mISIHsN5tNPm59p1ZvI96wEblQGRD7ivt1YC/DwsbhHQL0dSo1RlQQdcP1aEqk",
+	"QDSwUYQIQj3EHjyOChIyP6pSCuEjNhRGn1IeUbJaElEcj2sSSNStQfMidSoCMqZhSK7p6CWRgvi4QL+B",
+	"SKxsz6qSY9YSaBV4SiPjEAd01f36oNs9hN9WjbCIi8mnBOSRyyfdi+dnh1fmV53j47Ov4OFc+kYJjTXo",
+	"PTu9PL867A06T3Gos4M+vG3e6T27xJkOusdHV1+eXXTdz/3u+VnffK9z3O92Dr+xv4CHT7vPOsbwvXp+",
+	"dnzYO31mJtC56D47639z9bzX7Xf6B8+/MR/qnHSvzjuDwVdnffPeV/2z02f5XwzODnqd46vOwcHZ5emF",
+	"G7pzeNI7vTp43jkFNPHh5fkx7MrV+WX/4HkHtPruyfnFN1dPOwdfXJ4bLaIChbwUXlKNrMxh+N04V71T",
+	"OKv8r2Dfndl/enY1uHw6OOj3zs1x4m/63cHFWd98NZvwC7wv1ZH+TiGUn4b7U2QhUSwMVYUYsmbymhmK",
+	"UcxH7JHKMhXruZv1SBVN71JoodLJ7tUiFnMZLJFqUjASJcZKVHCblXOBGk3zkcU+zVEpF8RM+bPH7U2C",
+	"3yR1/3zzBJTPzW/80mzON08qZ2MWWC0j4E9G3Phugf4jRRLBNal/0f8KsFhCkhkXMoZfF0fceVLpeqhE",
+	"S5izWyYCi3gODk7h68TsgYCfEe8kySsWF9w12dIjtDKuZlLoaTi/W1tLJ+T2x8voJj3AJezdvHnMlX5n",
+	"XdxSfkkPf3s1HBFJS/YYMo0QFW2dg2B6c3ZjbwKPjbiQidCLd+oBkEk8iDrnfKSTuEpOvqKaxmn+I6TA",
+	"LqCMSWctXM/7hUC9D3zT26n4cCbmgHuzyqThQv6yOVtqNxHCjlRTctk/3ie+mZ+PPrdEKKZbBL029nFz",
+	"36byhox5jBoIgKtApzBccir5iK2Hp/pAEKn1cU7L4E3OdMshmfLUWdr4FVcPHlji4SicnSEYugfQwY1I",
+	"TPaNkHm84/Evn571b9pfPJvITqfTOR1cTruXE/Nj1/zf04PON+a/46PR4HPzw0E77P72y/6OeHY66XR6",
+	"nU7nstP5OmLfff+Z+XNncPnlWf+L3YNver3fVDhVVpJTh/i5SdYjMfmz30ds8mcTPv6zG3YdNdykfUNX",
+	"AOMd1oY1Qz+jkNG45E/fbtuM8zsZ8507naOWJe5niCgiL8u8zaTuH58ddI6N9Owdnl913A9P/cY+Cbl4",
+	"iakN6LZJuQ1A8YciVZxHANsiXLdI506vz1CsqybD1Iy+ZWZm//sUFKQ+owEXTFU6CyAz405JU8bKwKYH",
+	"/P7vLbgZ7Pjue1Un1mcjxiN9GNOxXqITAeYjCZnzHMeMYp2LNCqwTwy/Qa7FbU5iPkZQ5kbViJM1wx13",
+	"srZ8+CMXnfirv/vnP/83//T3f/nmr/6OvPnP/+vNv/2/b/72D+t8Lw1vLnJ0jCyAk3rCAu/ugNCT6njQ",
+	"kjkscyDl4hg4uRXQEHvAFzYcV9p6d+wruXmeRMx+VEb2AE9iqCBmIzkRXLEAaMODiJ8iikU0phrDfhAE",
+	"vI4ZfVky/qtPaSgyiiCbW3vbO0Pxz//xf/zj//4L8sRrt9u1taJ/nl3uil26jEJJg5JwQLWtVr/mgsZz",
+	"CylfZNjLtbtoKjG2pkZUOMsmxhE9QjWZSaXJZpuc8KcF1yiOuAYYJlxy9jJcHYE2ovfuCAOAG70amLhr",
+	"xhcAdOshlh/5pAyXyF6LoMSvL+zqW6MV4cVlm3J3bN68XoosmG0wUglm+n7jCsUdhtIuE3EZfWgw6w27",
+	"Vtww49pHgmVNJ1w+yWNGXzEMYBtN4FpqMuZhaCh7H8qaQE6tsfbBsztOFEYOFzAG90T3rIDEmiNNoq4w",
+	"fL7MYpj77ZiGii3uffbSHfFG92TlBMB5WE1TzledA4UszOL+uQ73wdANtIzZaQ7yUe2flTHkzYZgzxUg",
+	"IsjGzpPrjUFyTaJETUnAQv6KxcDPSPeVofW0oI2Er9IQE8rw1sIfrScXbjML9vKuXIS2hnICXyz6YH/I",
+	"4xyNbo6Av63fff359/SrJ0nv95KfDHZueqL9mwy4CJlfm9uPnzx+sr3z+MkOwEuT65Cr6QWfFXShxxft",
+	"zb12e6/dbrXb7d9BhCHnggM/izS7qTYsS9jI/11twOY1Yx2IxbPNzX3V4S4c0ol9b2EyVXLQnU3Bcwh1",
+	"A+xBscBKngLIrvoa3k1AJ7nzWDoXu3BEbyB5lXFHJUiQ1jG/TrT9VxBwpKPz4n7esYBycp2bTvZ1EMuK",
+	"ob9nYbFIYJV49tzsPYJWYJOJkQxYACDf0v4+3t3dfrwctbsiMKZLo5Wro6xzkCVqrzAYRe5Kw5NAJKTe",
+	"Pzog29vbTxqFjSqOtz7dWG9fVeW5zoIH1LMpnURPpWLEf9a9IBs04hvXPAy5mGzYR5WPRXvu8oaWJ13E",
+	"teXR5rT5fbv55IX9b+vqxS8r4ea4JOvGXurxcE7fihk5F7hDLsuIfpewJgCFm8b0a+opa2IJgc5Z8/PN",
+	"s++3K10YmWP5TraSHcHrhQlUatXOTZ/Bl/GgJkb0W9gyqUcxFxjV6wwOej1AEamIjpgqOejXWmPhsHba",
+	"Tx6vOq3/r/mvX/zqF/dzdxfWXSkn72SzqQ6L6BgRuIhM7s0KvpbPHl24hSAeYYvzvDs2zytjwfjMuez8",
+	"HL/KZZ+yvGe26pLb4iZMBCp1g45ljKVQIBKKAFEWz6ihHre6YhqwMV9aZafB2r5fwW71OZ3PmNBLJ5rR",
+	"GVr9ipi3MC6F0aEGuZlyYz0kWjZhi0DfEOmyQNm44Vhe8+2zcO/nHb9PkMeaqPmzzlzTXE9lApGyu/ja",
+	"/RL8rP+X5Xy/xfPwcjSaX1DVLbmMzHZax281B8xbSeQLPlvkX/c2YkorWmoK4OzWSFc0c7vDwKue+gNb",
+	"a0vMoOULVncl8+eLTFBbQCFBb+NIxoHCsAdfFf0qJRhmLIS6cW5AXi+GqkBiCBfCZC4bac3cuzWjbllg",
+	"dsu7T3GAxTTEB4iVvQtHXsaHST1l1o2353QfNt60jHjfR24OJqL/i0vK+dJcmvnqTPm3ztF6h8yrFRlX",
+	"ZifZKIm5ng/M4eBY11CXYIXGqeisVOcAgY7oBbQl8AKJCC7GIlu6QKWli0AnglGyY5hqHcHR4ncP4JWq",
+	"qkm5YeF2Xc+xtk4SpQwzlBMuFKk/1zo6E+HcIwM6YwOu2W+O6W0jrQWN88oEieVpV3YOuRoyEf+CzbEa",
+	"DBdj6UrnUIQEFV8HmBqAQRid1bxaEod2fWpvY6PENzcC9oqF5qjVojXsPmg2UaXs+5EiU5koNpVhQEIW",
+	"TFhM6jc0DJlWHmRicGM2j6hmE4k/XyfBxPx1KLh4xZQ2moTyiGCa3MhYTxseiROBVSZms0QYqXAtaRwg",
+	"pvWVBEMcq5sq2GYMRwP4ZSgA41RZZDCtXYU5NtegD0aRrbo2FEPxJ39CDqR4ZUSRFGoompiBi/4pzLKB",
+	"lAt5w+IDOmPhAVWsRU4gX4cD/Mje4MqoEwCChoIAVMgr44TIbxNqZCBsEkBscHUx1XbcYia0IvVhbXOr",
+	"tQth4mGt0TITNja70nQW4SvOIt8nIxoyEdCYBOn3/G+++eab5slJ8/DQ3ycMfHHDWkDnw5pHhjVQGoc1",
+	"3FZChrUbxl4Oa2ahECjGMrx5Vxz4/743hni9ozjdGDCZhOZS2ELm+8R8ApLsYqOtmp0L6Bxnbth5gMY5",
+	"1qz0DbfzSR3LuTdgM3zD+nxStx8kW+18sKaND2F8wMzZ/wE4pwdl1z1iXvYIsM3XPgyKDkgsqssV8ZcV",
+	"nvLRufFkZ/fXjRK4GyrzN0fmoBHnbQZeBlTtWN3J8SUbIme3XGnyy1/KeHn91V/+Ej4Ma1Nkp73jqtvu",
+	"tLcByMoDlStkaGbPAlwkNaMXixYjSAVAshxnaat1RSx2IGguiH/btNvQhIdhcXX/h2Ftx9DcHvm2gM18",
+	"Yehmp70Df0nBpi9e+w2PsFuIxUAlKsGUpbdsWjM6zxa4R3babVJZ13ynvUkWCqSZX2+TXAVoUi/oPubL",
+	"WbWzxpLy0PWFcp6qYb68S/xFtKwZc3MbqGyxLKv52y5ZVmDLI7tmdWk9Y6Da3TZ+rKrYpK13LAMLc1aa",
+	"zh3SuYhYnsskFXdC3hCHVzafdpBlNJfNEQN5dGxFAVd4Fkv/pYS2uW3eKZ2WZ34hbGkxW2RWuSqz8FX/",
+	"ebdz6CNXtOG69DP+s+6Fn6+ZmkTAOkZTNnppBoW6zsAh/I0plAz43vdgdzagdvz3uGX+RiBHym/spTXm",
+	"0vxdERBb/BDKHZkBvdROptk0O8jiy1V4YQ8w2X6TnPCnJBEhU6pUR03BKTjPAV6N2+aM3jbNd5pQlNhv",
+	"7Kd18eDruYAGnwgJVbyzCv8wm+ySt2GSp1Yhz787o/FLFqANYP62R4yyjvsCwZLwxswuiplimBabdoCA",
+	"b55lZYLdp26b3Bb6dh+rQ5aF0S5iOtLgVAKnqqE8GvHWnM5C36k6Zv1Z7oHhuPgCnhFMKktBsUhVGap9",
+	"EjLrHZwR8GKMMRMBgAmDwy+Uk81W31JDMahWsiwLo6lC6INqZjfFVbDiab6I08msUjgUfknr8lvkaSxv",
+	"jM3rFMqYhXN3ifC1fadMuEcUMxJz7RJbLQK2XRbuH9HYqErkWuopFmZEBdUqmje41GAosjlAOwikJiNk",
+	"3PqNnWjLhW63SWAIwt0Bc8VkTDY/s7/Hp2AjvaG4mfLRFKTLSBq1B7CN7hzKWwLuARRVMuYTLobiIJZK",
+	"NfFfWY1TCoFCCOwareAav6MKlwtfgSuoMhVjKPyDs/7A8d6rs37vWe904JsDhRr3daMs0maGaMEPKc+1",
+	"AhkK36m9NIpaJdXX30doJxTaNCNl3AM6DDRa5AgsazsrO02YGWYdpZc2itk4hOrBdf8M4PwDv5HtAdeK",
+	"hWNLkaG8UYWqm/Wcz2UobJk1pIEiPfke8Q+wYGbzYh7Zi+9/3bTGXrN36KcEZdeC8HCjmlvSQRUFsGPF",
+	"arKL33Jn/9VUQu+IEQ1DqGrs2MhQlNQMR8X+bdOIKKUMAwbcbJaqRZgYyxg0XUVuYq41E3tD4UNYaeRD",
+	"2Ui7Gw2P+KgIGdku5gv4bPOA9XeaJ0oGAJQyEENR0Ar2S80gjF2CisRiDW9QGeBtGL/oWtkfimK5qgnT",
+	"ZY2k0SJfpfInreVKiZCiievNbV4mATYxph3yERMq7yQ9j2UUc6YRjbTasHNvZwlqqT3XOe/VvNorFiu0",
+	"89qtzVbbPGh5fG2vtt1qt7axxtIUrHKQARYuumGNvA1AIjqM5aKx3GcUir8bK9azID2PONQcUJyxTJwE",
+	"oLYoRVaLAutT1IfLyl0Ma95QDGsjOR4zRnZauy/J3KwxTg2af/rv//7Nf/m7N3//N2/++Afyz3/+X9/8",
+	"9d/gH7Y3NnfImz/+hzd/8Q9kt20e++MfyJv/9pf/+A//blhrLFTBGIpCOJqcIqoSOsHQV6B0D4VR2Do9",
+	"h880FHMWMdHpNaGwmOaQ0zalGv4dMiuJZcDCBihNyohkYLueNTiGImA0gG2BDRqzG1f2eT8FhDaNxRm4",
+	"YR0ZAQq001ssfu4NxZjyUHlguymz+176lpIzhitLRKJAAZExGXMjVIS0Z9gydpoZzEd1CK74UEDSjitn",
+	"YCZnCxocptZnzJQMX7EAqxMrbSuVLTMp980GgElqaWWeU+fmjMaoiN7IJDRWJHMfGifQe8CMiCnPYE6G",
+	"VGl4qzUUnexsxYiFIbVxNKBXRbCkA6ljVQ6jQzesxBaMw6W3m40bA0wGIagQ70SVhKtlBg0quZrdah9v",
+	"esoEIA6clYC5QLyk5elPZTBfUTTZFUtes8LwQp2Z10XPndEGyz3Ettrt9zsBW/BlSZljpB/DmHZw4Krv",
+	"pRPcyHU4g1c2736lXJ7cvLe5ffd75S4o8N7uOuNV1MF+7dV211lf2m4IXlhjlhVdJcDnignJlkFDJzUo",
+	"nwLb7ZixhepqOgEgKRfmJtVeeDUn2tNQDHyzIB7kKN6wuNrlwmEAiqq5L4DkJfVZEmoe0Vhb55s/5iHz",
+	"98j56TOPfH7efeaRZ70jj3zFrs898vTk3CMXvaMjw5/OD49Sn9BQIIK34VIGzw76KWvJXEXKcooqpHQU",
+	"JsrVYxmKuhNY1o3kgdBq5PD3XLsaSovsOAXjW04xJ3IMqthsn/gwAhjMANxPzUrU2pQ0f4GUezk2SqSz",
+	"BbkmAQ+w7xAXQSqNhiIVR2tY+NRwe8TrmW8HbBRC8csQnPtmaLBgW0Oxa7SaxdRfP6tJ5PbX5kKaLX/J",
+	"5vsE3qzybgxFHSRcQQdtZB/MHxpIK3PMqe/McVgBsqJFOgKJaCi4sAqnkFgoCQpkJrljN+QOBZX8pQy4",
+	"jwTxPbNw9JUsOCXbDWPONx0ibD0mWMS7f2AOnE9JWFpovnA1UuMbWUX+BnxwNr0OAyy3PPrZsXd7elnd",
+	"MNAi45SsV7J3a1kBWL7o4KrtbbZ321ubOzvmbwVvsZk2zP7bqmIBL15nwsIYUxvWeDJvTZiubvIaeFCW",
+	"W2nUjfeJ/51PZlSPpiztMSljrCBcL5fu9cCVZbTNRouc59sR2MAOQ5nXWuACx1zpEzs9r9Ce+Nvqk8ke",
+	"2ThHMO6dz0HrWPNc6eqZo9ISuLvhcsVFLusl+12xNUsBQr8YpX3xgJwlV0izgrGcCesqlGNnPP8kuUfW",
+	"Yuwd+MaPdPUN8brNzd1z95viRYerWKu+mRs/8OA13suQVaV4dFTOYrdJ1fAs2MmdMiDFRqvwazajHvKw",
+	"bSYqpKbWwXBaKOiBtRyKt/QQPmRLrS6Q9M7ifPGF4COgOJz96jfS5pYfH4niQWSoMOsetTQBetR6hFsp",
+	"g+Bov60oCvPC7uy3uco4L16/vi+HT1ukv36x/N5sOETYW3/bq0VJpfGkFboxjfVjvZ6gUAtp4a952Bfs",
+	"LSScq0X0MBoVQ1G3UE4vh5htuHwdF12wkFR7ZFOLGBTsBvFnVhlEMO5QWK0ZDBQiIXboyi7Y6778plfo",
+	"5QNmBfI5YsYexC+SK7/4gfXxQtHoan0c9/0T7/qo1fIB03kwlQVAfjBOt4JdOZDn+2ZX6/IQyPYt8BDy",
+	"LixkOQPpI/b0IRhIPsP6EwP5xEAegIFgU6w8D7FY6p8CD8nSk9+70gM1/jOQA1vBVQBFCbADZRVKxIu8",
+	"Zz4ycJUuH4KTFBPFP/GST7zkIZQRbJxh7IiY0ZHmr2jOKPvxeIoF+agNBfUamrnaC5WOQpcc6bD4tios",
+	"ZCX7E6YLZR/8NBrAwc8GnMRm0hVv+jOm4SYUq0Y84L0rDrTk5iG6uPXJA7aCsF09R0MMuF85YnbUVe0I",
+	"WyJ/LgDwysZjhrhIKUYIb0RBFDM4832bdjoKpWKBR3wFNWT8HL5neyj8Um1dv0UGtkOzi7G4/Lhmmh9n",
+	"IY9yjOBxLiYp+IhiwYShoDA9AKRUia0lxPwAwmuRjj+c8LrHJSIQsbzBhOV/qU7oj1EwQRsUyOqSKr3J",
+	"a1/hVJgkerrBg6hJlyMRvsR0UzRDl7Vlg8bqFHBFac09dzEfKfKSGU1Ue9ixLfaGgiYBB1T0byxu2OGv",
+	"HAaTB57LVG+RI+7QEFaBvc7lxaoEEuY8wkLFhiLk4mXhWVv438LhS9mzgC/lcaEB5EsW6QZ+jmAHBgVQ",
+	"K1ToIN0Ck0pdTYd84gp8f1Vs30XxsQ4JFwBLKGLQ0l6GCzuYS2cZMz2aVnOyYznpia+4nvYOzzsPxMFK",
+	"3QQ/tP6dtX+u4F8DAMISLhAFiMeUb9lskXAL4HaLHf/wrO7J3e8dSDEOOWaz/gw4nc18re19+6KgkPOJ",
+	"MMeHAFBRVdE55Uo5dmi2vBy/B4TxMuX8iXkrrf2f179TltlETtXky9XuiwxTbksRQXolnwjIJdMyP22z",
+	"pGJtZeAswCQWcaqVyri572lb6we8fukYS5SHdM2tj0c1XkJwB+nxyXEVta1FZIvUc71c4HYU8cOUgwdR",
+	"x+ZpIf04uYllh686l4e97ulBFzMUXAXifF5vOtWnTlK2VgqMp58ExieB8XMSGE8/gMAAJr7iykN8p1C0",
+	"wZjQaDnDuy0jIKCPlasYYdG6aSql1WcnTKfK7lAYXRUt67TsM2jBFhhKlGsM65Rlq18qu2v19I2d9maj",
+	"RQCJSjbbmCTBAkK1ZrNIY591KZidBtRy322jMWB+bSWC7caADI0LsrlLZlxgJcFxEuspi4ci/aYFsu5s",
+	"PSF+vvkO1ncqZWglQvMQM+bCAOBw2JfL3ONsmKGQYbBPKFEJnOs4Ca2EzQEAcA2PbFb/Ug37gRhloc30",
+	"Jzb5sSUr7GytwZsvpDyhwiWXqJ8mt3Td7kVAcqWD35ZDbgGHLPTQquCSMlmRFNF1XgDHKbnLn8fKcCUc",
+	"jyW6xSTDfBczzAyoK83DkGy1dxotMmDWx1hiyMjkqJinGZRZvn4u8VjGy1Kd07x8u/v5Cr8A7fMQv3+t",
+	"mNBQwSJL+7apxcAdqU0ZhXktYU9niV4L8GfvNGB8P0Jd/YdySaJvX7z2SlWS4FevC3TehRPmiuSKCd1T",
+	"i3eVYKtxn+cOXRbOLZpTlQOwQLmYTQiGHrexWEXqUN3Hs+WDPFfOZygiLDOoPDdv1QC5DlUnYioUHWEt",
+	"Cvj+QhTYZunpG5liUJVLuEEp76K9cSKcD99zBUpwluPUFeeepSFUoCAT80yuGstQ+GkEC/KPoQ1KmoKd",
+	"mjSof2Rl9dI830qUm0O0vgWa9W117Z8F0LSAUk6PdhXo1PbZqc56W6Ilr4hrmjuVL6RWGWTqsyikI3uX",
+	"CpowK3qIH9kyJOlFsZU7DI1CrZhGi/Sx8MJQACkivqHQNnGxMGPmu4Ei687OrrIrPKN9t4lfbM2YywrD",
+	"Ilg6WwZXqOLj9cX55GsJ4bt4WwFT6l5k3yU0VIWPSmEEHxgM5XGsWgsXcCjQX910f3yk9shmG2oe2VWX",
+	"tHRzO5Zp5ENRUMltM1GlZQjV4PCCWwtjkrgCF+kyANyOGcQtstN+AiUu0KCy2+aKatgGSq79ovtASK0p",
+	"QwVEGav4B6KDzjN95iFU+OIg99LlK7gYfi345GT4eNXtMjgtT7bvyFIRRlJu97rYELbQMfaFt+iy8NbS",
+	"0UEXaU6zVvKVju/TXEZaoR6dq5Rb6b4udKl/yOT6/DhLXNh2ha0fw/78ETEhGe7a7JHbhTyJpm3hV6W6",
+	"p5SiVsdGrGi6piEVI7Zv6/e5FvzLiUQ9OHmoZYRh5/rzJgz1dhSRdZetJIkDSw7Yl8pVebEtSHNlTV2Z",
+	"E6OMQZkZgSVTqunFDvqQBGOHWEIxdtk/X4pJT2AtObcMYIaiE3XGAOu8Q8Lv/kqos5rKmyyFQqSdPCvS",
+	"sI6wfkSxomEK7JA3gtSxFV0UUpFa5dZN1sjXL6xSPAvF/h9I76xsKPChK9esvgwJTDEoXYpP9Wse4BIi",
+	"Nbgg8L2uYBXbbnLX5bfyevr5vrtY5vRe7X+h+IJVFLfIyVMSMGgHNRTYEAFKK0BXtXCOxavAaQbVcfQ8",
+	"YvtZ7RLM4neuYG77ntgQFBiwwBXQkk7jgChoPMLHhIr5shTLfJvmh0qyrOgE/ekS/0wv8YBpxHliQbf0",
+	"KiPl38d2LBcp2d7c2f311mfFu+784au0dld+MN8MZYQhYGxzpo0MJELe7ANY8mYh/iItKjP1Kk+pQj9w",
+	"pQo3SJ30D0bw2PZiVSZPIV6QLvjnptSVa4yuDpxUihNMWVke5TtwkFsCDc3zIRP0vkJdZC5axLedVa20",
+	"mUrB5pHUSFK2qjKUUh4KEAx7y5qqQnabrQNgR3eNwUnHyqTdrJGFwydELB6KIrLBCKGpTGJSr/CRYkVh",
+	"M7sGRtBL73LrEGXgPbYgYCjMmAgdJ1CS0f+6eSTjGxoHLDA/+WQqo8ypbN7F3XAvRLG8nbuKyuV6r3Dx",
+	"MBfDLW8Py7QuZmB0UoyJi/hwQRLF9sq+2hY5T13NRlB/BkXDtz6DXmR0pKHwrivHAKSoOFaYTELX8L4k",
+	"dyFJ5AFzMbIuxmsJ2s0PC7iwdb3Vjwa/uH9O4SfX8UPjUoFP5erDYMjuXSBsUJasdO/fwVO8ZmriOcyp",
+	"uhaSy0JynFeOx/tQrR5KrGdtVKq1hp9WUmIh2e7jx0UvySh9CyBFKQK5AiWZ1W5OO33mg6f56O8+8aFL",
+	"eTmEm6qi7sXWUDhQYwlgqRZBig6jiH057gIo3icceg2NBKG9xmJktEokFhuaPZBorO6a9sFLIePwX9KQ",
+	"V16vr5bQQ8wnU/0Jc/jTC4L2WTO/bxkU6P2ERFfLJtf+GmubL+c2F0ksVL49LggfV03MUDYXCVMWd5xr",
+	"LexZPT9r7WAMgnBu0xmHApgHmUG+dM5TfdTvdlvkAEuuczHBmIbFOuQMkospGC7YcDTP88yXJR+xUsX4",
+	"/TTxCBRFXHdFpTOeaxvsGSYLPjaWos4IVwUs5UK7ZlI3S/BIRQvkhjMSTs+uBpdPBwf9HjQCqSwwjFtQ",
+	"aCH9kNI7P84y4Z17xivRROujwFj8WN4rLaPcfuXutb2G94I6PEH0WIGCqq6262y/2ouFHaDTggJzRs0l",
+	"dRc8f+R7uX7aWYN9I6uvk7lnvXJ8hAW2F5scuhEiFnOJroe0LTwNAuVKsZuLgn3NMABqjGdspmMutcvo",
+	"tmqEdR2oKbR3gFrT4BeBaxtTKxCpIFMaB7CJ8PdKtDBX+txt2cM6lc0YZrgVoVKYhpceD/ZZ+rl52fJc",
+	"NcqOZq3Ls3AdYgaku1zUYSMnw88CBrQG/44ZF0rTMNxbLGEbUs2Utp32WJDSs2fLe9xMqR4KrklEObZg",
+	"xtr3GoUgC7xM/s3SO+dSeKh9bG7dRFyr9N5Bm6+Mo7RIx+KKbV3PPMjauqnM0DatH6GVCw36ARE6FOlv",
+	"W+RUYkMnezXx7nNFZjTIZRRgJ6109Xsp7Pmq3x1cnPWNCX11ftk/eN4ZdH1SB3YhY1skIPvyI5XbQbPr",
+	"jAaN6tr78Py5ffinJBcJNVoJ+v4/Aa5Xar9ITY7q04IZ6Q2ztyvKTvldpKbFXFeRZJXwjJlKZuw+erFF",
+	"31hLu0IvTEM8aOkyQQI2k4ZvzJluDUXfDLlC472/0jkUmdZJ1lI6YQ7s41A6xSedc5UATWKR3y7b5PUD",
+	"6Z5AoRuxDlak+37lbCunUyZqyrDPTMxo2IQWX2nrcZLvraagkV9ybSgI3tsj/owpRSfMt4kM7t+9wPcI",
+	"IiwQiGG7GIITTk0v+Iz5nu0hnSM1vwHSz/qn9mxHR5inkYhmmqik5qdFsJrNhAWZxLbTMJoyNJ/F5jcI",
+	"4McyYa2hwNq30OMV+94jfIsroqY0YtjYEDsezeicXDMy40pxMfHSxOfF9rENwtVQpF12t9o7oDRjX950",
+	"15WWkdlwHc+5mJRbzlqOgkNbSBn4B4cCG/ZhAzOnUGTthB7vkC/4U/jz5vaS/jmMv2IDM4nT3B4+WJ3M",
+	"8jhvm4dgJx6YQwnscTfe2r/2s61I0INuMo6mnP6XXfzCdb+Ta+VCOmWAx+Pd3e3HSxgUaqCr+49hMNEq",
+	"3r0gbWtsWAhqJhfYTDi7UxPbtxjdTeAGy9TjFvaATLuNKVunyybvXhsRnwU24V6BfaEw2Sr7UO6tmJlj",
+	"Nrd9pPkrRup+nkFfDS46F92rzsFF78uu7wqKEUz2pVOjZYPWgoABXOg+ocKmZWJBsUlMhU61kb1c3S83",
+	"iRQjahgSMA45TnOV0r4ByDCGwnfa11XvFLof+ghdc4aRbbpofoyYCMxEjP1k+FC6AYvfgj7suE6MpZVN",
+	"s0WHo1NAIX3uVrsMuqGw22S7ttkFPFLOgZEqrGh4yTFxfdXzGWiuz4ICLwlkWaOHJZQqU+4ani1GnLkz",
+	"c5Ze4YbkRDr6OVukk7PZ0uWARVfuRwvxcWwSn76BjtH8ngJhDAXOhgUtAh18M7JLI+5uczFB9noOTh3c",
+	"1lzrdUvIRqn1hgK2jYq5FE56PCH+4eX5MXTsz8zE+zWVsN9dqAg/FEPx1bRAplmoKWZ0NDUE5rJtQ2g0",
+	"m7VHndD4mk4Y0LKQqfk7FFkBqr1VJe4WynPsuwO32n0AEhmEr1VbirvWIj1BwAqaycCoAU4fAk+09YU1",
+	"8FlzbjSGgp84sHmv6Q8FdH13R5WG/pQtkZS5uiHNoKBfLw24DRbM7weS2G6MHynodpeB0rHbul+0XMsO",
+	"Aa6BN3D1KXnxJ4QpRVJOzenMGS0CAtLO8dJ3tJkgNbEs7WperUJo5XAmiyyx0s7KE+gyP38uKgfZ1YYf",
+	"OjEB4q5uy+0ZJQAaBpktGFcEsCqgc4rpxj7xDdc9xwiZHSblZDMJ3ApdojkGg/AVsLxgeNsr/YYrtl9Q",
+	"uLiqiDw4xbHgHnBlAy2Tk6Iy+fkZ0z9VD8fPNzsKqSso7Ma9ff3j242YarYy4hWDkB+TTeIbncEnXBBf",
+	"S6R+7DVeX+gy3gBItyG4o6+zXIkJfwUOC6vSQ5AmrewBXTQjymOgcmhMnur6aXUErA8+lTeQ8TkzZr59",
+	"3yjzcWyUeS0ngOzYd5qmsG0pU9M+VUUt5tws0VU5yed2YEv3tHSCmWXujayQAEfwrPt83ahVfkA1y/dy",
+	"hxUhCs2M39i3GozA4hLw2WKn8/toSuhcwfJtaQhRCnIt9ZQoHjCVammbZaUGtcslN//o676hkPu2cjv6",
+	"+iiWs3XadR59fSFrD9o50y5hWTtec/gfCdznx+I85pY/UoTd2hIajvxpFq42tyDHf8a3d7AeGTFBI96a",
+	"01m4kv+cRUx0znskkKNkZlOxwBvAYsLEWMYjpoDbfNM5OW6RIxk7ED+YglKGCgtkGX41OPxC7Q3FjMYv",
+	"WUD82ya3m7VHjG7sk3qfBXIUmtX614kIQkaazZjN5CvWzJ72LbJ6xkMa4xgkiGU0FNw2BmS3ozAJ8rzm",
+	"mXTR9+s5gR2gEbfVgGEXllxAu/77SV23q9kFKbeqra7AK4WO6Uh//EBTgDu55eToMt1etdwj5k7Z2kuO",
+	"YhO1qqlyJp2VIcYopJjnEDsvhQf9eUt9l6s7JF+qh++P/OKB06LWaVQMO/qpTfFDtClOVLFJMf57WWeW",
+	"+2RUod8jBV1i7p6Fc4NL8zrRqYZhNKGQz7hWyzOBcsXbnpBcPtAiwg8mBDl3D1SAKR3gR8rrWZVPaE7w",
+	"Y+gL9smDsryMk8u+SVQhB3L55bxv2Wj40jrtxf0g1+Pb9wgXRl9xLk5IcKSAY7JNxd+ptR8WC0wv7qdu",
+	"4h9bN3HQY1aWdbw3Cd+3k3il0nUmMtieEVQLWtc+2WnvkHxFUSzGS3hAhMxFRypzwaoptv2J3f9sbsAz",
+	"aCv9ruz6vXbGv6POEdQqAgvUdqqiqdqVS7zO6VmNFulDfSJsMosls0LqAHVDkW8L4i5b5tKGWGNqVC0v",
+	"YfSAals2wI8U9vo53uNPet6dJZTeP+Pwlul+gRwtd010jD7HYmgABKZ3zESQd4TnXCUORkAVlAZQ6GkL",
+	"ENXh/hkPRT0xnyA+jLzhNyxUzg5wI+OXKi3WgP4UhsB/pfYJdXA8O0yh/Lfdhl+ZK5h355WceGQdH95Q",
+	"vIUTj6zhwxuK+znxDs353MmBNLvVG1P9Vq675xcnx7D5H7/vrl+g1nd33k0ZDfX0++X3w5LfVrtto642",
+	"CmS+TuJEKCgfYLO3HSKFhaq61OhzGO4h9UY7wvJsqJGtC0NDqIf6sRPEuV2RWY0wJ74+SQABgLdp+fnj",
+	"uTNBzqXSk5gNfnvsWBJ25IQ/5rp/tEifBVxhKSAUO+D1MgzKaR17Q5EWkR8bswkA5VrmB0FiS79Fb+h8",
+	"Cf/oMxpwu/QHI6tskArKMn+c/yik9N7X5hW+k5c398pKNG9V7dQpUAEN5vv5s07Rnja+W6cknRPgwBst",
+	"0kmD4QAtTZF3mM4JfbPAAr9mY0SxuveNADfcCVDWWZEI7CyDVJabiiW1hgO7g+WM63FpZIYMV7NoN7SW",
+	"qBMQHdPxGJjw+nfzrbqymImAFoKWUwVABIODBb0mp8oYab7n3Fx5tYhqq8/4NmcBYK1pmS1Nbqgihqqd",
+	"SlD3Z/QlMxLCx48rMtU62tvYCOWIhlOp9N5n7c/aNikvicPaXm0DbDi7R+XpI2f3ckebAmTThWjFwrGR",
+	"PMbUq+3lt9ls12ItqGYSeeiiTzvaZRUvnDuk3IeiWKjP1pFqQsOfdGSo1bI4ZlXFt6LzcM/VI/SKhQm9",
+	"YncO124mN6Qr7LD2qFiR3JbfxpQSV6M9+6gt3b3wzU7Jzh27EN8jEsuQKWc0Y3FfVZg0qReAXwhHb+RG",
+	"tZ+qOrTF5O0Eu6rrhZpAdw6T9vReHOdkVbzyzg+jNVN9EA4uZ9c45RFRMgzASycIjaLmYk7eXi6P24EL",
+	"bacRy6u9FbDROgLgzdVRyYx5Lqu0UUaED0UhVQKvpl2SQ00tLqordDwnQUzHmG4Fva8MQdwYTk0rkoc9",
+	"QknIBcKE2K22uYZTqSVCJ2I2YjyCrGHUKA2Loq8cOjZL1beVqGFwm3iQlZeU2N03nuVOhkOuSMUqjmTM",
+	"+EQUgRwqs29yzcQzRjAC1Dc0dymgPeA3Ac1fpPFt7fWL1/8vAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -153,6 +153,25 @@ type DisplayName = string
 // Example: member@nestegg.example
 type Email = openapi_types.Email
 
+// FXRate defines model for FXRate.
+type FXRate struct {
+	// Date The day the rate is for (earlier than today only when the provider is down).
+	//
+	// Example: 2026-11-23
+	Date openapi_types.Date `json:"date"`
+
+	// From Example: USD
+	From string `json:"from"`
+
+	// Rate Units of `to` for 1 `from`, as a decimal string.
+	//
+	// Example: 1391.25
+	Rate string `json:"rate"`
+
+	// To Example: KRW
+	To string `json:"to"`
+}
+
 // FieldError defines model for FieldError.
 type FieldError struct {
 	// Field The field, as a JSON pointer into the body or the parameter's name.
@@ -195,6 +214,48 @@ type MemberStatus string
 
 // MemberStatusValue A member's status as answered (`ACTIVE`, `SUSPENDED`); a client must accept other values.
 type MemberStatusValue = string
+
+// ParseEntryRequest Example: {"text":"어제 점심 12,000원"}
+type ParseEntryRequest struct {
+	// Text A line typed by the member or a pasted card notification.
+	Text string `json:"text"`
+}
+
+// ParsedEntry defines model for ParsedEntry.
+type ParsedEntry struct {
+	// Amount Amount in the base currency.
+	//
+	// Example: 12000
+	Amount int64 `json:"amount"`
+
+	// Date Example: 2026-11-15
+	Date openapi_types.Date `json:"date"`
+
+	// Merchant Where or what the money went to or came from; empty when the text names nothing.
+	//
+	// Example: 점심
+	Merchant string `json:"merchant"`
+
+	// Parser Which parser produced a draft. Open for growth; known values are listed.
+	//
+	// Example: RULES
+	Parser ParserName `json:"parser"`
+
+	// Type The entry type of a draft. Open for growth; known values are listed.
+	//
+	// Example: EXPENSE
+	Type ParsedEntryType `json:"type"`
+}
+
+// ParsedEntryType The entry type of a draft. Open for growth; known values are listed.
+//
+// Example: EXPENSE
+type ParsedEntryType = string
+
+// ParserName Which parser produced a draft. Open for growth; known values are listed.
+//
+// Example: RULES
+type ParserName = string
 
 // Password 8 to 128 characters, no composition rules; never truncated.
 type Password = string
@@ -347,6 +408,39 @@ type Readiness struct {
 
 	// Redis `up` or `down`; a client must accept other values.
 	Redis DependencyState `json:"redis"`
+}
+
+// ReceiptDraft What the rule parser read from the text; null when it found nothing.
+type ReceiptDraft struct {
+	// Date Example: 2026-11-15
+	Date *openapi_types.Date `json:"date"`
+
+	// Merchant Example: 스타벅스 역삼점
+	Merchant *string `json:"merchant"`
+
+	// Total The amount charged, in the base currency.
+	//
+	// Example: 9000
+	Total *int64 `json:"total"`
+}
+
+// ReceiptText defines model for ReceiptText.
+type ReceiptText struct {
+	// Draft What the rule parser read from the text; null when it found nothing.
+	Draft *ReceiptDraft `json:"draft"`
+
+	// Text The full recognised text, lines separated by line breaks.
+	//
+	// Example: 스타벅스 역삼점
+	// 2026-11-15 12:34
+	// 합계 9,000
+	Text string `json:"text"`
+}
+
+// ReceiptUpload Example: {"file":"(binary image)"}
+type ReceiptUpload struct {
+	// File The photo or scan of the receipt, at most 10 MiB.
+	File openapi_types.File `json:"file"`
 }
 
 // Role A member's role, as a request sets it.
@@ -513,6 +607,12 @@ type VerifyPasswordRequest struct {
 	Password string `json:"password"`
 }
 
+// FXFrom Example: USD
+type FXFrom = string
+
+// FXTo Example: KRW
+type FXTo = string
+
 // MemberID defines model for MemberID.
 type MemberID = int64
 
@@ -540,6 +640,9 @@ type NotFound = Problem
 // PayloadTooLarge An RFC 9457 problem detail with a stable `code`.
 type PayloadTooLarge = Problem
 
+// PremiumRequired An RFC 9457 problem detail with a stable `code`.
+type PremiumRequired = Problem
+
 // ServiceUnavailable An RFC 9457 problem detail with a stable `code`.
 type ServiceUnavailable = Problem
 
@@ -564,6 +667,15 @@ type ListMembersParams struct {
 	Q *string `form:"q,omitempty" json:"q,omitempty"`
 }
 
+// GetFXRateParams defines parameters for GetFXRate.
+type GetFXRateParams struct {
+	// From ISO 4217 code of the currency converted from, upper case.
+	From FXFrom `form:"from" json:"from"`
+
+	// To ISO 4217 code of the currency converted to, upper case.
+	To FXTo `form:"to" json:"to"`
+}
+
 // ListUsersParams defines parameters for ListUsers.
 type ListUsersParams struct {
 	// Page Page number, from 1.
@@ -572,6 +684,12 @@ type ListUsersParams struct {
 	// Size Items per page.
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
 }
+
+// ParseEntryTextJSONRequestBody defines body for ParseEntryText for application/json ContentType.
+type ParseEntryTextJSONRequestBody = ParseEntryRequest
+
+// RecognizeReceiptMultipartRequestBody defines body for RecognizeReceipt for multipart/form-data ContentType.
+type RecognizeReceiptMultipartRequestBody = ReceiptUpload
 
 // SetMemberPlanJSONRequestBody defines body for SetMemberPlan for application/json ContentType.
 type SetMemberPlanJSONRequestBody = PlanRequest
@@ -694,6 +812,60 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 
 // The interface specification for the client above.
 type ClientInterface interface {
+
+	// ParseEntryTextWithBody Read an entry draft out of text
+	//
+	// Reads a type, amount, merchant and date out of a line the member typed ("어제 점심 12,000원",
+	// "coffee 4.5k yesterday", "만오천원 택시", "3/14 월세 50만원 입금") or a pasted card
+	// notification. Nothing is saved.
+	//
+	// The AI parser (an OpenAI-compatible chat-completions model) is asked first, with a
+	// deadline of a few seconds; the rule-based parser answers when AI is not configured,
+	// fails, times out, answers something unusable or finds no amount. `parser` says which
+	// one produced the draft. Dates are resolved against today in the service time zone; a
+	// month and day without a year that would lie in the future are taken from last year.
+	// A pasted cancellation reads as INCOME (money back). When neither parser finds an
+	// amount the answer is 400 `VALIDATION_FAILED` on `/text`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/account/entries/parse (the `ParseEntryText` operationId).
+	ParseEntryTextWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ParseEntryText Read an entry draft out of text
+	//
+	// Reads a type, amount, merchant and date out of a line the member typed ("어제 점심 12,000원",
+	// "coffee 4.5k yesterday", "만오천원 택시", "3/14 월세 50만원 입금") or a pasted card
+	// notification. Nothing is saved.
+	//
+	// The AI parser (an OpenAI-compatible chat-completions model) is asked first, with a
+	// deadline of a few seconds; the rule-based parser answers when AI is not configured,
+	// fails, times out, answers something unusable or finds no amount. `parser` says which
+	// one produced the draft. Dates are resolved against today in the service time zone; a
+	// month and day without a year that would lie in the future are taken from last year.
+	// A pasted cancellation reads as INCOME (money back). When neither parser finds an
+	// amount the answer is 400 `VALIDATION_FAILED` on `/text`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/account/entries/parse (the `ParseEntryText` operationId).
+	ParseEntryText(ctx context.Context, body ParseEntryTextJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RecognizeReceiptWithBody Recognise the text of a receipt
+	//
+	// Sends the image (multipart field `file`: PNG, JPEG, GIF, WebP, BMP, TIFF or PDF, at most
+	// 10 MiB) to the OCR service and answers the full recognised text, plus a draft
+	// (merchant, total, date) read from it by the rule-based parser when it finds any of
+	// them; `draft` is null otherwise, and so is each of its fields it did not find. Nothing
+	// is saved. A body over the limit answers 413 as soon as its declared length is known.
+	// 503 `OCR_NOT_CONFIGURED` when the service has no OCR key; 503 `SERVICE_UNAVAILABLE`
+	// (with `Retry-After`) when the OCR service fails or does not answer in time. An image
+	// in which no text is found answers an empty `text`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/account/ocr/receipt (the `RecognizeReceipt` operationId).
+	RecognizeReceiptWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListMembers List members
 	//
@@ -1177,6 +1349,18 @@ type ClientInterface interface {
 	// Corresponds with GET /api/billing/subscription (the `GetSubscription` operationId).
 	GetSubscription(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetFXRate Today's exchange rate of a currency pair
+	//
+	// The rate of 1 `from` in `to` for today (service time zone), as the FX provider gives it.
+	// The first request of a pair on a day asks the provider, once however many requests
+	// arrive together; later ones are answered from the stored rate. When the provider fails,
+	// the newest stored rate of the pair is answered (its `date` says which day it is from);
+	// with none stored the answer is 503 `SERVICE_UNAVAILABLE` with `Retry-After`. The same
+	// currency on both sides answers 1 without asking anyone.
+	//
+	// Corresponds with GET /api/fx/rate (the `GetFXRate` operationId).
+	GetFXRate(ctx context.Context, params *GetFXRateParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListUsers List users
 	//
 	// The members as plain user records, paged, newest first.
@@ -1250,6 +1434,90 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /readyz (the `GetReadiness` operationId).
 	GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
+// ParseEntryTextWithBody Read an entry draft out of text
+//
+// Reads a type, amount, merchant and date out of a line the member typed ("어제 점심 12,000원",
+// "coffee 4.5k yesterday", "만오천원 택시", "3/14 월세 50만원 입금") or a pasted card
+// notification. Nothing is saved.
+//
+// The AI parser (an OpenAI-compatible chat-completions model) is asked first, with a
+// deadline of a few seconds; the rule-based parser answers when AI is not configured,
+// fails, times out, answers something unusable or finds no amount. `parser` says which
+// one produced the draft. Dates are resolved against today in the service time zone; a
+// month and day without a year that would lie in the future are taken from last year.
+// A pasted cancellation reads as INCOME (money back). When neither parser finds an
+// amount the answer is 400 `VALIDATION_FAILED` on `/text`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/account/entries/parse (the `ParseEntryText` operationId).
+func (c *Client) ParseEntryTextWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewParseEntryTextRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ParseEntryText Read an entry draft out of text
+//
+// Reads a type, amount, merchant and date out of a line the member typed ("어제 점심 12,000원",
+// "coffee 4.5k yesterday", "만오천원 택시", "3/14 월세 50만원 입금") or a pasted card
+// notification. Nothing is saved.
+//
+// The AI parser (an OpenAI-compatible chat-completions model) is asked first, with a
+// deadline of a few seconds; the rule-based parser answers when AI is not configured,
+// fails, times out, answers something unusable or finds no amount. `parser` says which
+// one produced the draft. Dates are resolved against today in the service time zone; a
+// month and day without a year that would lie in the future are taken from last year.
+// A pasted cancellation reads as INCOME (money back). When neither parser finds an
+// amount the answer is 400 `VALIDATION_FAILED` on `/text`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/account/entries/parse (the `ParseEntryText` operationId).
+func (c *Client) ParseEntryText(ctx context.Context, body ParseEntryTextJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewParseEntryTextRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RecognizeReceiptWithBody Recognise the text of a receipt
+//
+// Sends the image (multipart field `file`: PNG, JPEG, GIF, WebP, BMP, TIFF or PDF, at most
+// 10 MiB) to the OCR service and answers the full recognised text, plus a draft
+// (merchant, total, date) read from it by the rule-based parser when it finds any of
+// them; `draft` is null otherwise, and so is each of its fields it did not find. Nothing
+// is saved. A body over the limit answers 413 as soon as its declared length is known.
+// 503 `OCR_NOT_CONFIGURED` when the service has no OCR key; 503 `SERVICE_UNAVAILABLE`
+// (with `Retry-After`) when the OCR service fails or does not answer in time. An image
+// in which no text is found answers an empty `text`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/account/ocr/receipt (the `RecognizeReceipt` operationId).
+func (c *Client) RecognizeReceiptWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRecognizeReceiptRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
 }
 
 // ListMembers List members
@@ -2174,6 +2442,28 @@ func (c *Client) GetSubscription(ctx context.Context, reqEditors ...RequestEdito
 	return c.Client.Do(req)
 }
 
+// GetFXRate Today's exchange rate of a currency pair
+//
+// The rate of 1 `from` in `to` for today (service time zone), as the FX provider gives it.
+// The first request of a pair on a day asks the provider, once however many requests
+// arrive together; later ones are answered from the stored rate. When the provider fails,
+// the newest stored rate of the pair is answered (its `date` says which day it is from);
+// with none stored the answer is 503 `SERVICE_UNAVAILABLE` with `Retry-After`. The same
+// currency on both sides answers 1 without asking anyone.
+//
+// Corresponds with GET /api/fx/rate (the `GetFXRate` operationId).
+func (c *Client) GetFXRate(ctx context.Context, params *GetFXRateParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetFXRateRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListUsers List users
 //
 // The members as plain user records, paged, newest first.
@@ -2336,6 +2626,75 @@ func (c *Client) GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn
 		return nil, err
 	}
 	return c.Client.Do(req)
+}
+
+// NewParseEntryTextRequest calls the generic ParseEntryText builder with application/json body
+func NewParseEntryTextRequest(server string, body ParseEntryTextJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewParseEntryTextRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewParseEntryTextRequestWithBody constructs an http.Request for the ParseEntryText method, with any body, and a specified content type
+func NewParseEntryTextRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/entries/parse")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewRecognizeReceiptRequestWithBody constructs an http.Request for the RecognizeReceipt method, with any body, and a specified content type
+func NewRecognizeReceiptRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/ocr/receipt")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
 }
 
 // NewListMembersRequest constructs an http.Request for the ListMembers method
@@ -3409,6 +3768,64 @@ func NewGetSubscriptionRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewGetFXRateRequest constructs an http.Request for the GetFXRate method
+func NewGetFXRateRequest(server string, params *GetFXRateParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/fx/rate")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListUsersRequest constructs an http.Request for the ListUsers method
 func NewListUsersRequest(server string, params *ListUsersParams) (*http.Request, error) {
 	var err error
@@ -3727,6 +4144,60 @@ func WithBaseURL(baseURL string) ClientOption {
 
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
+
+	// ParseEntryTextWithBodyWithResponse Read an entry draft out of text
+	//
+	// Reads a type, amount, merchant and date out of a line the member typed ("어제 점심 12,000원",
+	// "coffee 4.5k yesterday", "만오천원 택시", "3/14 월세 50만원 입금") or a pasted card
+	// notification. Nothing is saved.
+	//
+	// The AI parser (an OpenAI-compatible chat-completions model) is asked first, with a
+	// deadline of a few seconds; the rule-based parser answers when AI is not configured,
+	// fails, times out, answers something unusable or finds no amount. `parser` says which
+	// one produced the draft. Dates are resolved against today in the service time zone; a
+	// month and day without a year that would lie in the future are taken from last year.
+	// A pasted cancellation reads as INCOME (money back). When neither parser finds an
+	// amount the answer is 400 `VALIDATION_FAILED` on `/text`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/entries/parse (the `ParseEntryText` operationId).
+	ParseEntryTextWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ParseEntryTextResponse, error)
+
+	// ParseEntryTextWithResponse Read an entry draft out of text
+	//
+	// Reads a type, amount, merchant and date out of a line the member typed ("어제 점심 12,000원",
+	// "coffee 4.5k yesterday", "만오천원 택시", "3/14 월세 50만원 입금") or a pasted card
+	// notification. Nothing is saved.
+	//
+	// The AI parser (an OpenAI-compatible chat-completions model) is asked first, with a
+	// deadline of a few seconds; the rule-based parser answers when AI is not configured,
+	// fails, times out, answers something unusable or finds no amount. `parser` says which
+	// one produced the draft. Dates are resolved against today in the service time zone; a
+	// month and day without a year that would lie in the future are taken from last year.
+	// A pasted cancellation reads as INCOME (money back). When neither parser finds an
+	// amount the answer is 400 `VALIDATION_FAILED` on `/text`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/entries/parse (the `ParseEntryText` operationId).
+	ParseEntryTextWithResponse(ctx context.Context, body ParseEntryTextJSONRequestBody, reqEditors ...RequestEditorFn) (*ParseEntryTextResponse, error)
+
+	// RecognizeReceiptWithBodyWithResponse Recognise the text of a receipt
+	//
+	// Sends the image (multipart field `file`: PNG, JPEG, GIF, WebP, BMP, TIFF or PDF, at most
+	// 10 MiB) to the OCR service and answers the full recognised text, plus a draft
+	// (merchant, total, date) read from it by the rule-based parser when it finds any of
+	// them; `draft` is null otherwise, and so is each of its fields it did not find. Nothing
+	// is saved. A body over the limit answers 413 as soon as its declared length is known.
+	// 503 `OCR_NOT_CONFIGURED` when the service has no OCR key; 503 `SERVICE_UNAVAILABLE`
+	// (with `Retry-After`) when the OCR service fails or does not answer in time. An image
+	// in which no text is found answers an empty `text`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/ocr/receipt (the `RecognizeReceipt` operationId).
+	RecognizeReceiptWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RecognizeReceiptResponse, error)
 
 	// ListMembersWithResponse List members
 	//
@@ -4242,6 +4713,20 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/billing/subscription (the `GetSubscription` operationId).
 	GetSubscriptionWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetSubscriptionResponse, error)
 
+	// GetFXRateWithResponse Today's exchange rate of a currency pair
+	//
+	// The rate of 1 `from` in `to` for today (service time zone), as the FX provider gives it.
+	// The first request of a pair on a day asks the provider, once however many requests
+	// arrive together; later ones are answered from the stored rate. When the provider fails,
+	// the newest stored rate of the pair is answered (its `date` says which day it is from);
+	// with none stored the answer is 503 `SERVICE_UNAVAILABLE` with `Retry-After`. The same
+	// currency on both sides answers 1 without asking anyone.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/fx/rate (the `GetFXRate` operationId).
+	GetFXRateWithResponse(ctx context.Context, params *GetFXRateParams, reqEditors ...RequestEditorFn) (*GetFXRateResponse, error)
+
 	// ListUsersWithResponse List users
 	//
 	// The members as plain user records, paged, newest first.
@@ -4325,6 +4810,193 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /readyz (the `GetReadiness` operationId).
 	GetReadinessWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetReadinessResponse, error)
+}
+
+// ParseEntryTextResponse503Headers the declared response headers of an HTTP 503 response for ParseEntryText
+type ParseEntryTextResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ParseEntryTextResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ParsedEntry
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ParseEntryTextResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ParseEntryTextResponse) GetJSON200() *ParsedEntry {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ParseEntryTextResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ParseEntryTextResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ParseEntryTextResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r ParseEntryTextResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ParseEntryTextResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ParseEntryTextResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ParseEntryTextResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ParseEntryTextResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ParseEntryTextResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ParseEntryTextResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RecognizeReceiptResponse503Headers the declared response headers of an HTTP 503 response for RecognizeReceipt
+type RecognizeReceiptResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RecognizeReceiptResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ReceiptText
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RecognizeReceiptResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RecognizeReceiptResponse) GetJSON200() *ReceiptText {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RecognizeReceiptResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RecognizeReceiptResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RecognizeReceiptResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RecognizeReceiptResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r RecognizeReceiptResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r RecognizeReceiptResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RecognizeReceiptResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RecognizeReceiptResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RecognizeReceiptResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RecognizeReceiptResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RecognizeReceiptResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 // ListMembersResponse503Headers the declared response headers of an HTTP 503 response for ListMembers
@@ -6950,6 +7622,89 @@ func (r GetSubscriptionResponse) ContentType() string {
 	return ""
 }
 
+// GetFXRateResponse503Headers the declared response headers of an HTTP 503 response for GetFXRate
+type GetFXRateResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetFXRateResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *FXRate
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetFXRateResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetFXRateResponse) GetJSON200() *FXRate {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetFXRateResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetFXRateResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetFXRateResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetFXRateResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetFXRateResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetFXRateResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetFXRateResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetFXRateResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetFXRateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListUsersResponse503Headers the declared response headers of an HTTP 503 response for ListUsers
 type ListUsersResponse503Headers struct {
 	RetryAfter *int
@@ -7578,6 +8333,78 @@ func (r GetReadinessResponse) ContentType() string {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
 	return ""
+}
+
+// ParseEntryTextWithBodyWithResponse Read an entry draft out of text
+//
+// Reads a type, amount, merchant and date out of a line the member typed ("어제 점심 12,000원",
+// "coffee 4.5k yesterday", "만오천원 택시", "3/14 월세 50만원 입금") or a pasted card
+// notification. Nothing is saved.
+//
+// The AI parser (an OpenAI-compatible chat-completions model) is asked first, with a
+// deadline of a few seconds; the rule-based parser answers when AI is not configured,
+// fails, times out, answers something unusable or finds no amount. `parser` says which
+// one produced the draft. Dates are resolved against today in the service time zone; a
+// month and day without a year that would lie in the future are taken from last year.
+// A pasted cancellation reads as INCOME (money back). When neither parser finds an
+// amount the answer is 400 `VALIDATION_FAILED` on `/text`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/entries/parse (the `ParseEntryText` operationId).
+func (c *ClientWithResponses) ParseEntryTextWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ParseEntryTextResponse, error) {
+	rsp, err := c.ParseEntryTextWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseParseEntryTextResponse(rsp)
+}
+
+// ParseEntryTextWithResponse Read an entry draft out of text
+//
+// Reads a type, amount, merchant and date out of a line the member typed ("어제 점심 12,000원",
+// "coffee 4.5k yesterday", "만오천원 택시", "3/14 월세 50만원 입금") or a pasted card
+// notification. Nothing is saved.
+//
+// The AI parser (an OpenAI-compatible chat-completions model) is asked first, with a
+// deadline of a few seconds; the rule-based parser answers when AI is not configured,
+// fails, times out, answers something unusable or finds no amount. `parser` says which
+// one produced the draft. Dates are resolved against today in the service time zone; a
+// month and day without a year that would lie in the future are taken from last year.
+// A pasted cancellation reads as INCOME (money back). When neither parser finds an
+// amount the answer is 400 `VALIDATION_FAILED` on `/text`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/entries/parse (the `ParseEntryText` operationId).
+func (c *ClientWithResponses) ParseEntryTextWithResponse(ctx context.Context, body ParseEntryTextJSONRequestBody, reqEditors ...RequestEditorFn) (*ParseEntryTextResponse, error) {
+	rsp, err := c.ParseEntryText(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseParseEntryTextResponse(rsp)
+}
+
+// RecognizeReceiptWithBodyWithResponse Recognise the text of a receipt
+//
+// Sends the image (multipart field `file`: PNG, JPEG, GIF, WebP, BMP, TIFF or PDF, at most
+// 10 MiB) to the OCR service and answers the full recognised text, plus a draft
+// (merchant, total, date) read from it by the rule-based parser when it finds any of
+// them; `draft` is null otherwise, and so is each of its fields it did not find. Nothing
+// is saved. A body over the limit answers 413 as soon as its declared length is known.
+// 503 `OCR_NOT_CONFIGURED` when the service has no OCR key; 503 `SERVICE_UNAVAILABLE`
+// (with `Retry-After`) when the OCR service fails or does not answer in time. An image
+// in which no text is found answers an empty `text`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/ocr/receipt (the `RecognizeReceipt` operationId).
+func (c *ClientWithResponses) RecognizeReceiptWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RecognizeReceiptResponse, error) {
+	rsp, err := c.RecognizeReceiptWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRecognizeReceiptResponse(rsp)
 }
 
 // ListMembersWithResponse List members
@@ -8358,6 +9185,26 @@ func (c *ClientWithResponses) GetSubscriptionWithResponse(ctx context.Context, r
 	return ParseGetSubscriptionResponse(rsp)
 }
 
+// GetFXRateWithResponse Today's exchange rate of a currency pair
+//
+// The rate of 1 `from` in `to` for today (service time zone), as the FX provider gives it.
+// The first request of a pair on a day asks the provider, once however many requests
+// arrive together; later ones are answered from the stored rate. When the provider fails,
+// the newest stored rate of the pair is answered (its `date` says which day it is from);
+// with none stored the answer is 503 `SERVICE_UNAVAILABLE` with `Retry-After`. The same
+// currency on both sides answers 1 without asking anyone.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/fx/rate (the `GetFXRate` operationId).
+func (c *ClientWithResponses) GetFXRateWithResponse(ctx context.Context, params *GetFXRateParams, reqEditors ...RequestEditorFn) (*GetFXRateResponse, error) {
+	rsp, err := c.GetFXRate(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetFXRateResponse(rsp)
+}
+
 // ListUsersWithResponse List users
 //
 // The members as plain user records, paged, newest first.
@@ -8494,6 +9341,175 @@ func (c *ClientWithResponses) GetReadinessWithResponse(ctx context.Context, reqE
 		return nil, err
 	}
 	return ParseGetReadinessResponse(rsp)
+}
+
+// ParseParseEntryTextResponse parses an HTTP response from a ParseEntryTextWithResponse call
+func ParseParseEntryTextResponse(rsp *http.Response) (*ParseEntryTextResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ParseEntryTextResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ParsedEntry
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ParseEntryTextResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRecognizeReceiptResponse parses an HTTP response from a RecognizeReceiptWithResponse call
+func ParseRecognizeReceiptResponse(rsp *http.Response) (*RecognizeReceiptResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RecognizeReceiptResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ReceiptText
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers RecognizeReceiptResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
 }
 
 // ParseListMembersResponse parses an HTTP response from a ListMembersWithResponse call
@@ -10863,6 +11879,80 @@ func ParseGetSubscriptionResponse(rsp *http.Response) (*GetSubscriptionResponse,
 	switch {
 	case rsp.StatusCode == 503:
 		var headers GetSubscriptionResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetFXRateResponse parses an HTTP response from a GetFXRateWithResponse call
+func ParseGetFXRateResponse(rsp *http.Response) (*GetFXRateResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetFXRateResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest FXRate
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetFXRateResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

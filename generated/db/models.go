@@ -6,6 +6,8 @@ package db
 
 import (
 	"time"
+
+	"github.com/shopspring/decimal"
 )
 
 type AppSetting struct {
@@ -28,6 +30,15 @@ type AuthSession struct {
 	UpdatedAt time.Time
 	Epoch     int64
 	Deadline  time.Time
+}
+
+type FxRate struct {
+	FromCurrency string
+	ToCurrency   string
+	Day          time.Time
+	Rate         decimal.Decimal
+	RateDate     time.Time
+	FetchedAt    time.Time
 }
 
 type IapPurchase struct {

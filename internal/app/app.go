@@ -19,6 +19,11 @@ import (
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/external/ai"
+	fxclient "github.com/nestegg/nestegg/internal/external/fx"
+	"github.com/nestegg/nestegg/internal/external/ocr"
+	"github.com/nestegg/nestegg/internal/fx"
+	"github.com/nestegg/nestegg/internal/intakeapi"
 	"github.com/nestegg/nestegg/internal/jobs"
 	"github.com/nestegg/nestegg/internal/member"
 	"github.com/nestegg/nestegg/internal/points"
@@ -36,6 +41,8 @@ type App struct {
 	Redis    *redis.Client
 	Sessions *session.Manager
 	closers  []func()
+	// FX answers exchange rates (FX.RateOn for a day's rate).
+	FX *fx.Rates
 }
 
 // Options override parts of the wiring; tests use them.
@@ -120,6 +127,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 	}, store, pool)
 
 	guard := throttle.New(pool, o.Clock)
+	a.FX = fx.New(pool, fxclient.New(cfg.FXAPIURL, o.HTTPClient), o.Clock, cfg.Timezone)
 	handler, err := server.New(server.Deps{
 		Pool:           pool,
 		Redis:          rdb,
@@ -134,6 +142,9 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		Points:  points.NewHandler(pool),
 		Admin:   admin.NewHandler(pool, a.Sessions),
 		Billing: billing.NewHandler(billing.Deps{Pool: pool, Clock: o.Clock, Config: cfg, HTTPClient: o.HTTPClient}),
+		Intake: intakeapi.NewHandler(ai.New(cfg.AIAPIURL, cfg.AIAPIKey, cfg.AIModel, o.HTTPClient),
+			ocr.New(cfg.OCRAPIURL, cfg.OCRAPIKey, o.HTTPClient), o.Clock, cfg.Timezone),
+		FX: fx.NewHandler(a.FX),
 	})
 	if err != nil {
 		a.Close()

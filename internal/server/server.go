@@ -18,6 +18,8 @@ import (
 	"github.com/nestegg/nestegg/internal/auth"
 	"github.com/nestegg/nestegg/internal/billing"
 	"github.com/nestegg/nestegg/internal/clientaddr"
+	"github.com/nestegg/nestegg/internal/fx"
+	"github.com/nestegg/nestegg/internal/intakeapi"
 	"github.com/nestegg/nestegg/internal/points"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/profile"
@@ -31,6 +33,8 @@ type Server struct {
 	*points.PointsHandler
 	*admin.AdminHandler
 	*billing.BillingHandler
+	*intakeapi.IntakeHandler
+	*fx.FXHandler
 }
 
 var _ apigen.StrictServerInterface = (*Server)(nil)
@@ -50,6 +54,8 @@ type Deps struct {
 	Points         *points.PointsHandler
 	Admin          *admin.AdminHandler
 	Billing        *billing.BillingHandler
+	Intake         *intakeapi.IntakeHandler
+	FX             *fx.FXHandler
 }
 
 // New returns the service's root handler.
@@ -66,6 +72,8 @@ func New(deps Deps) (http.Handler, error) {
 		PointsHandler:  deps.Points,
 		AdminHandler:   deps.Admin,
 		BillingHandler: deps.Billing,
+		IntakeHandler:  deps.Intake,
+		FXHandler:      deps.FX,
 	}
 
 	strict := apigen.NewStrictHandlerWithOptions(srv, nil, apigen.StrictHTTPServerOptions{

@@ -1,0 +1,51 @@
+package ai_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/nestegg/nestegg/internal/external/ai"
+	"github.com/nestegg/nestegg/internal/external/ai/aitest"
+)
+
+var today = time.Date(2026, 11, 16, 10, 0, 0, 0, time.FixedZone("KST", 9*3600))
+
+func TestParseEntryAgainstTheFake(t *testing.T) {
+	t.Parallel()
+	fake := aitest.New(t)
+	c := ai.New(fake.URL+"/v1", aitest.Key, "m", nil)
+	d, err := c.ParseEntry(context.Background(), "어제 점심 12,000원", today)
+	if err != nil || d.Type != "EXPENSE" || d.Amount != 12000 || d.Merchant != "AI 점심" || d.Date.Format(time.DateOnly) != "2026-11-15" {
+		t.Fatalf("%+v %v", d, err)
+	}
+	// The full chat-completions address works as well as the base.
+	if _, err := ai.New(fake.URL+"/v1/chat/completions", aitest.Key, "m", nil).ParseEntry(context.Background(), "x", today); err != nil {
+		t.Fatal(err)
+	}
+	for mode, want := range map[aitest.Mode]error{
+		aitest.Garbage: ai.ErrGarbage, aitest.Fail: ai.ErrUnavailable, aitest.RateLimited: ai.ErrUnavailable,
+		aitest.NothingFound: ai.ErrNothingFound,
+	} {
+		fake.SetMode(mode)
+		if _, err := c.ParseEntry(context.Background(), "x", today); !errors.Is(err, want) {
+			t.Errorf("mode %d: %v, want %v", mode, err, want)
+		}
+	}
+	fake.SetMode(aitest.Hang)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := c.ParseEntry(ctx, "x", today); !errors.Is(err, ai.ErrUnavailable) {
+		t.Errorf("hang: %v", err)
+	}
+	if _, err := ai.New(fake.URL+"/v1", "wrong", "m", nil).ParseEntry(context.Background(), "x", today); !errors.Is(err, ai.ErrUnavailable) {
+		t.Errorf("wrong key: %v", err)
+	}
+	if ai.New(fake.URL, aitest.Key, "", nil).Configured() || ai.New("", aitest.Key, "m", nil).Configured() {
+		t.Error("configured without a model or address")
+	}
+	if _, err := ai.New("", "", "", nil).ParseEntry(context.Background(), "x", today); !errors.Is(err, ai.ErrNotConfigured) {
+		t.Errorf("unconfigured: %v", err)
+	}
+}
