@@ -15,6 +15,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -31,6 +32,7 @@ import (
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/dbtest"
+	"github.com/nestegg/nestegg/internal/password"
 	"github.com/nestegg/nestegg/internal/server"
 	"github.com/nestegg/nestegg/internal/session"
 )
@@ -40,6 +42,10 @@ func init() {
 	if os.Getenv("NESTEGG_TEST_LOG") == "" {
 		slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	}
+	// Every core hashes and nothing is shed: tests sign in hundreds of members
+	// in parallel on a loaded machine. The bound itself is tested in
+	// internal/password and by the load run.
+	password.SetBounds(runtime.GOMAXPROCS(0), 5*time.Minute)
 	// Non-JSON bodies the contract declares are checked as plain strings.
 	openapi3filter.RegisterBodyDecoder("text/html", openapi3filter.FileBodyDecoder)
 	openapi3filter.RegisterBodyDecoder("application/yaml", openapi3filter.FileBodyDecoder)

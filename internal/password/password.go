@@ -35,6 +35,15 @@ var slots = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2))
 // 503: under a flood, failing fast beats piling up requests.
 var maxWait = 3 * time.Second
 
+// SetBounds changes how many checks run at once and how long one waits for
+// its turn. The test harness calls it before any check runs: hundreds of
+// parallel test members sign in on a loaded machine, where shedding load
+// would only make tests flaky.
+func SetBounds(concurrent int, wait time.Duration) {
+	slots = make(chan struct{}, max(1, concurrent))
+	maxWait = wait
+}
+
 // ErrBusy answers a password check that found no free slot in time.
 var ErrBusy = &problem.Error{
 	Status: http.StatusServiceUnavailable, Code: problem.CodeServiceUnavailable,
