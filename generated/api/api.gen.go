@@ -25,6 +25,45 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for EntryType.
+const (
+	EntryTypeExpense EntryType = "EXPENSE"
+	EntryTypeIncome  EntryType = "INCOME"
+)
+
+// Valid indicates whether the value is a known member of the EntryType enum.
+func (e EntryType) Valid() bool {
+	switch e {
+	case EntryTypeExpense:
+		return true
+	case EntryTypeIncome:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LoanMethod.
+const (
+	LoanMethodBullet         LoanMethod = "BULLET"
+	LoanMethodEqualPayment   LoanMethod = "EQUAL_PAYMENT"
+	LoanMethodEqualPrincipal LoanMethod = "EQUAL_PRINCIPAL"
+)
+
+// Valid indicates whether the value is a known member of the LoanMethod enum.
+func (e LoanMethod) Valid() bool {
+	switch e {
+	case LoanMethodBullet:
+		return true
+	case LoanMethodEqualPayment:
+		return true
+	case LoanMethodEqualPrincipal:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MemberStatus.
 const (
 	MemberStatusActive    MemberStatus = "ACTIVE"
@@ -79,6 +118,51 @@ func (e Role) Valid() bool {
 	}
 }
 
+// Defines values for WalletType.
+const (
+	WalletTypeBank      WalletType = "BANK"
+	WalletTypeCard      WalletType = "CARD"
+	WalletTypeCash      WalletType = "CASH"
+	WalletTypeCheckCard WalletType = "CHECK_CARD"
+	WalletTypeEtc       WalletType = "ETC"
+	WalletTypeInvest    WalletType = "INVEST"
+	WalletTypeLoan      WalletType = "LOAN"
+	WalletTypeMinus     WalletType = "MINUS"
+	WalletTypePension   WalletType = "PENSION"
+	WalletTypePoint     WalletType = "POINT"
+	WalletTypeSavings   WalletType = "SAVINGS"
+)
+
+// Valid indicates whether the value is a known member of the WalletType enum.
+func (e WalletType) Valid() bool {
+	switch e {
+	case WalletTypeBank:
+		return true
+	case WalletTypeCard:
+		return true
+	case WalletTypeCash:
+		return true
+	case WalletTypeCheckCard:
+		return true
+	case WalletTypeEtc:
+		return true
+	case WalletTypeInvest:
+		return true
+	case WalletTypeLoan:
+		return true
+	case WalletTypeMinus:
+		return true
+	case WalletTypePension:
+		return true
+	case WalletTypePoint:
+		return true
+	case WalletTypeSavings:
+		return true
+	default:
+		return false
+	}
+}
+
 // AdminMember A member as administrators see them (no profile image).
 type AdminMember struct {
 	CreatedAt time.Time `json:"createdAt"`
@@ -106,6 +190,11 @@ type AdminMember struct {
 	Status MemberStatusValue `json:"status"`
 }
 
+// Amount A non-negative amount in the base currency unit (won).
+//
+// Example: 12000
+type Amount = int64
+
 // AuthResult defines model for AuthResult.
 type AuthResult struct {
 	// Token The session token; send it as `Authorization: Bearer <token>` (it is also set as a cookie).
@@ -113,6 +202,37 @@ type AuthResult struct {
 
 	// User A member as the session and the user records show it.
 	User User `json:"user"`
+}
+
+// Category A category; a top-level one lists its sub-categories in `children` (a sub-category's is empty).
+type Category struct {
+	Children  []SubCategory `json:"children"`
+	ID        int64         `json:"id"`
+	Name      string        `json:"name"`
+	ParentID  *int64        `json:"parentId"`
+	SortOrder int32         `json:"sortOrder"`
+
+	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+	Type EntryTypeValue `json:"type"`
+}
+
+// CategoryRequest Example: {"name":"Food","type":"EXPENSE"}
+type CategoryRequest struct {
+	// Name A name, 1 to 50 characters, not only spaces.
+	//
+	// Example: Salary account
+	Name LedgerName `json:"name"`
+
+	// ParentID A top-level category; absent or null for a top-level category.
+	ParentID *int64 `json:"parentId,omitempty"`
+
+	// Type Income or expense, as a request sets it.
+	Type EntryType `json:"type"`
+}
+
+// CategoryTree defines model for CategoryTree.
+type CategoryTree struct {
+	Items []Category `json:"items"`
 }
 
 // ChangePasswordRequest defines model for ChangePasswordRequest.
@@ -160,6 +280,84 @@ type DisplayName = string
 // Example: member@nestegg.example
 type Email = openapi_types.Email
 
+// Entry defines model for Entry.
+type Entry struct {
+	Amount            int64              `json:"amount"`
+	CategoryID        *int64             `json:"categoryId"`
+	CreatedAt         time.Time          `json:"createdAt"`
+	Currency          *string            `json:"currency"`
+	Date              openapi_types.Date `json:"date"`
+	ExchangeRate      *string            `json:"exchangeRate"`
+	ID                int64              `json:"id"`
+	InstallmentMonths *int32             `json:"installmentMonths"`
+	Memo              string             `json:"memo"`
+	OriginalAmount    *string            `json:"originalAmount"`
+
+	// Pending True while an automatically recognised entry awaits confirmation; it then counts in no total.
+	Pending bool     `json:"pending"`
+	Tags    []string `json:"tags"`
+
+	// TransferID The transfer this entry is one side of, if any.
+	TransferID *int64 `json:"transferId"`
+
+	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+	Type     EntryTypeValue `json:"type"`
+	WalletID *int64         `json:"walletId"`
+}
+
+// EntryPage defines model for EntryPage.
+type EntryPage struct {
+	Items   []Entry      `json:"items"`
+	Page    int32        `json:"page"`
+	Size    int32        `json:"size"`
+	Summary EntrySummary `json:"summary"`
+	Total   int64        `json:"total"`
+}
+
+// EntryRequest Example: {"categoryId":12,"currency":"JPY","date":"2026-11-16","exchangeRate":"9.12","memo":"Hotel in Osaka","originalAmount":"15000","tags":["travel"],"type":"EXPENSE","walletId":3}
+type EntryRequest struct {
+	// Amount In won; for a foreign payment the converted amount. Absent to compute it from `originalAmount` × `exchangeRate`.
+	Amount     *int64 `json:"amount,omitempty"`
+	CategoryID *int64 `json:"categoryId,omitempty"`
+
+	// Currency ISO 4217 code of a foreign payment.
+	Currency *string            `json:"currency,omitempty"`
+	Date     openapi_types.Date `json:"date"`
+
+	// ExchangeRate Won per unit of `currency`, as a decimal string.
+	ExchangeRate *string `json:"exchangeRate,omitempty"`
+
+	// InstallmentMonths Card expenses only; absent for a lump-sum payment.
+	InstallmentMonths *int32 `json:"installmentMonths,omitempty"`
+
+	// Memo Free text, at most 200 characters.
+	//
+	// Example: Lunch with the team
+	Memo *Memo `json:"memo,omitempty"`
+
+	// OriginalAmount The amount in `currency`, as a decimal string.
+	OriginalAmount *string `json:"originalAmount,omitempty"`
+
+	// Tags Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
+	Tags *TagNames `json:"tags,omitempty"`
+
+	// Type Income or expense, as a request sets it.
+	Type     EntryType `json:"type"`
+	WalletID *int64    `json:"walletId,omitempty"`
+}
+
+// EntrySummary defines model for EntrySummary.
+type EntrySummary struct {
+	Expense int64 `json:"expense"`
+	Income  int64 `json:"income"`
+}
+
+// EntryType Income or expense, as a request sets it.
+type EntryType string
+
+// EntryTypeValue Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+type EntryTypeValue = string
+
 // FieldError defines model for FieldError.
 type FieldError struct {
 	// Field The field, as a JSON pointer into the body or the parameter's name.
@@ -183,6 +381,44 @@ type IDTokenRequest struct {
 	IDToken string `json:"idToken"`
 }
 
+// LedgerName A name, 1 to 50 characters, not only spaces.
+//
+// Example: Salary account
+type LedgerName = string
+
+// LoanInstallment defines model for LoanInstallment.
+type LoanInstallment struct {
+	Date     openapi_types.Date `json:"date"`
+	Interest int64              `json:"interest"`
+
+	// Number 1 for the first instalment.
+	Number int32 `json:"number"`
+
+	// Payment Principal plus interest.
+	Payment   int64 `json:"payment"`
+	Principal int64 `json:"principal"`
+
+	// Remaining Principal outstanding after this instalment.
+	Remaining int64 `json:"remaining"`
+}
+
+// LoanMethod How a loan is repaid, as a request sets it.
+type LoanMethod string
+
+// LoanMethodValue How a loan is repaid, as answered; a client must accept other values.
+type LoanMethodValue = string
+
+// LoanSchedule defines model for LoanSchedule.
+type LoanSchedule struct {
+	Items      []LoanInstallment `json:"items"`
+	LoanAmount int64             `json:"loanAmount"`
+
+	// Method How a loan is repaid, as answered; a client must accept other values.
+	Method        LoanMethodValue `json:"method"`
+	TotalInterest int64           `json:"totalInterest"`
+	WalletID      int64           `json:"walletId"`
+}
+
 // LoginRequest defines model for LoginRequest.
 type LoginRequest struct {
 	Email    string `json:"email"`
@@ -203,12 +439,27 @@ type MemberStatus string
 // MemberStatusValue A member's status as answered (`ACTIVE`, `SUSPENDED`); a client must accept other values.
 type MemberStatusValue = string
 
+// Memo Free text, at most 200 characters.
+//
+// Example: Lunch with the team
+type Memo = string
+
+// Money An amount in the base currency unit (won); may be negative.
+//
+// Example: 1500000
+type Money = int64
+
 // Password 8 to 128 characters, no composition rules; never truncated.
 type Password = string
 
 // PasswordValid defines model for PasswordValid.
 type PasswordValid struct {
 	Valid bool `json:"valid"`
+}
+
+// PendingCount defines model for PendingCount.
+type PendingCount struct {
+	Count int64 `json:"count"`
 }
 
 // Plan A membership plan, as a request sets it.
@@ -319,6 +570,51 @@ type ProfileImageRequest struct {
 // does not change it. A client must accept other values.
 type ProviderValue = string
 
+// QuickEntry defines model for QuickEntry.
+type QuickEntry struct {
+	Amount     int64    `json:"amount"`
+	CategoryID *int64   `json:"categoryId"`
+	ID         int64    `json:"id"`
+	Memo       string   `json:"memo"`
+	Name       string   `json:"name"`
+	Tags       []string `json:"tags"`
+
+	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+	Type     EntryTypeValue `json:"type"`
+	WalletID *int64         `json:"walletId"`
+}
+
+// QuickEntryList defines model for QuickEntryList.
+type QuickEntryList struct {
+	Items []QuickEntry `json:"items"`
+}
+
+// QuickEntryRequest Example: {"amount":4500,"name":"Morning coffee","type":"EXPENSE"}
+type QuickEntryRequest struct {
+	// Amount A non-negative amount in the base currency unit (won).
+	//
+	// Example: 12000
+	Amount     Amount `json:"amount"`
+	CategoryID *int64 `json:"categoryId,omitempty"`
+
+	// Memo Free text, at most 200 characters.
+	//
+	// Example: Lunch with the team
+	Memo *Memo `json:"memo,omitempty"`
+
+	// Name A name, 1 to 50 characters, not only spaces.
+	//
+	// Example: Salary account
+	Name LedgerName `json:"name"`
+
+	// Tags Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
+	Tags *TagNames `json:"tags,omitempty"`
+
+	// Type Income or expense, as a request sets it.
+	Type     EntryType `json:"type"`
+	WalletID *int64    `json:"walletId,omitempty"`
+}
+
 // Readiness defines model for Readiness.
 type Readiness struct {
 	// Postgres `up` or `down`; a client must accept other values.
@@ -326,6 +622,58 @@ type Readiness struct {
 
 	// Redis `up` or `down`; a client must accept other values.
 	Redis DependencyState `json:"redis"`
+}
+
+// Recurring defines model for Recurring.
+type Recurring struct {
+	Amount     int64  `json:"amount"`
+	CategoryID *int64 `json:"categoryId"`
+	Day        int32  `json:"day"`
+	ID         int64  `json:"id"`
+	Memo       string `json:"memo"`
+	Name       string `json:"name"`
+
+	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+	Type     EntryTypeValue `json:"type"`
+	WalletID *int64         `json:"walletId"`
+}
+
+// RecurringList defines model for RecurringList.
+type RecurringList struct {
+	Items []Recurring `json:"items"`
+}
+
+// RecurringRequest Example: {"amount":650000,"day":25,"name":"Rent","type":"EXPENSE"}
+type RecurringRequest struct {
+	// Amount A non-negative amount in the base currency unit (won).
+	//
+	// Example: 12000
+	Amount     Amount `json:"amount"`
+	CategoryID *int64 `json:"categoryId,omitempty"`
+
+	// Day Day of the month; a shorter month uses its last day.
+	Day int32 `json:"day"`
+
+	// Memo Free text, at most 200 characters.
+	//
+	// Example: Lunch with the team
+	Memo *Memo `json:"memo,omitempty"`
+
+	// Name A name, 1 to 50 characters, not only spaces.
+	//
+	// Example: Salary account
+	Name LedgerName `json:"name"`
+
+	// Type Income or expense, as a request sets it.
+	Type     EntryType `json:"type"`
+	WalletID *int64    `json:"walletId,omitempty"`
+}
+
+// ReorderRequest Ids in their new order.
+//
+// Example: {"ids":[3,1,2]}
+type ReorderRequest struct {
+	Ids []int64 `json:"ids"`
 }
 
 // Role A member's role, as a request sets it.
@@ -368,6 +716,45 @@ type SignupEnabled struct {
 type StatusRequest struct {
 	// Status A member's status, as a request sets it.
 	Status MemberStatus `json:"status"`
+}
+
+// SubCategory defines model for SubCategory.
+type SubCategory struct {
+	ID        int64  `json:"id"`
+	Name      string `json:"name"`
+	ParentID  *int64 `json:"parentId"`
+	SortOrder int32  `json:"sortOrder"`
+
+	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+	Type EntryTypeValue `json:"type"`
+}
+
+// Tag defines model for Tag.
+type Tag struct {
+	ID        int64  `json:"id"`
+	Name      string `json:"name"`
+	SortOrder int32  `json:"sortOrder"`
+}
+
+// TagList defines model for TagList.
+type TagList struct {
+	Items []Tag `json:"items"`
+}
+
+// TagName A tag name, 1 to 30 characters, not only spaces.
+//
+// Example: travel
+type TagName = string
+
+// TagNames Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
+type TagNames = []TagName
+
+// TagRequest Example: {"name":"travel"}
+type TagRequest struct {
+	// Name A tag name, 1 to 30 characters, not only spaces.
+	//
+	// Example: travel
+	Name TagName `json:"name"`
 }
 
 // UpdateProfileRequest defines model for UpdateProfileRequest.
@@ -427,14 +814,145 @@ type VerifyPasswordRequest struct {
 	Password string `json:"password"`
 }
 
+// Wallet defines model for Wallet.
+type Wallet struct {
+	AccountNumber *string `json:"accountNumber"`
+
+	// Balance Opening balance plus confirmed income minus confirmed expense.
+	Balance      int64            `json:"balance"`
+	CurrentValue *int64           `json:"currentValue"`
+	ID           int64            `json:"id"`
+	LoanAmount   *int64           `json:"loanAmount"`
+	LoanMethod   *LoanMethodValue `json:"loanMethod"`
+	LoanMonths   *int32           `json:"loanMonths"`
+	LoanPayment  *int64           `json:"loanPayment"`
+
+	// LoanRate Annual interest rate in percent, as a decimal string.
+	LoanRate        *string             `json:"loanRate"`
+	LoanStart       *openapi_types.Date `json:"loanStart"`
+	ManualValuation bool                `json:"manualValuation"`
+	Name            string              `json:"name"`
+	OpeningBalance  int64               `json:"openingBalance"`
+	SortOrder       int32               `json:"sortOrder"`
+
+	// Type The kind of wallet as answered; a client must accept other values.
+	Type WalletTypeValue `json:"type"`
+}
+
+// WalletList defines model for WalletList.
+type WalletList struct {
+	Items []Wallet `json:"items"`
+}
+
+// WalletRequest Example: {"accountNumber":"110-234-567890","loanAmount":200000000,"loanMethod":"EQUAL_PAYMENT","loanMonths":360,"loanRate":"4.2","loanStart":"2026-01-15","name":"Mortgage","openingBalance":-200000000,"type":"LOAN"}
+type WalletRequest struct {
+	// AccountNumber The account or card number; stored encrypted.
+	AccountNumber *string `json:"accountNumber,omitempty"`
+	CurrentValue  *int64  `json:"currentValue,omitempty"`
+
+	// LoanAmount The executed loan amount.
+	LoanAmount *int64 `json:"loanAmount,omitempty"`
+
+	// LoanMethod How a loan is repaid, as a request sets it.
+	LoanMethod *LoanMethod `json:"loanMethod,omitempty"`
+	LoanMonths *int32      `json:"loanMonths,omitempty"`
+
+	// LoanPayment The bank's fixed monthly repayment; replaces the computed equal payment.
+	LoanPayment *int64 `json:"loanPayment,omitempty"`
+
+	// LoanRate Annual interest rate in percent, 0 to 100, as a decimal string.
+	//
+	// Example: 4.5
+	LoanRate  *string             `json:"loanRate,omitempty"`
+	LoanStart *openapi_types.Date `json:"loanStart,omitempty"`
+
+	// ManualValuation The wallet's value is entered by hand (`currentValue`).
+	ManualValuation *bool `json:"manualValuation,omitempty"`
+
+	// Name A name, 1 to 50 characters, not only spaces.
+	//
+	// Example: Salary account
+	Name LedgerName `json:"name"`
+
+	// OpeningBalance An amount in the base currency unit (won); may be negative.
+	//
+	// Example: 1500000
+	OpeningBalance *Money `json:"openingBalance,omitempty"`
+
+	// Type The kind of wallet, as a request sets it. `CARD` is a credit card (its negative balance is what is owed),
+	// `CHECK_CARD` a debit card, `MINUS` an overdraft account, `PENSION` typically a manual-valuation wallet.
+	Type WalletType `json:"type"`
+}
+
+// WalletType The kind of wallet, as a request sets it. `CARD` is a credit card (its negative balance is what is owed),
+// `CHECK_CARD` a debit card, `MINUS` an overdraft account, `PENSION` typically a manual-valuation wallet.
+type WalletType string
+
+// WalletTypeValue The kind of wallet as answered; a client must accept other values.
+type WalletTypeValue = string
+
+// CategoryID defines model for CategoryID.
+type CategoryID = int64
+
+// DefaultCategoryID defines model for DefaultCategoryID.
+type DefaultCategoryID = int64
+
+// EntryCategoryFilter defines model for EntryCategoryFilter.
+type EntryCategoryFilter = int64
+
+// EntryID defines model for EntryID.
+type EntryID = int64
+
+// EntryPendingFilter defines model for EntryPendingFilter.
+type EntryPendingFilter = bool
+
+// EntryTagFilter defines model for EntryTagFilter.
+type EntryTagFilter = string
+
+// EntryTextFilter defines model for EntryTextFilter.
+type EntryTextFilter = string
+
+// EntryTypeFilter Income or expense, as a request sets it.
+type EntryTypeFilter = EntryType
+
+// EntryWalletFilter defines model for EntryWalletFilter.
+type EntryWalletFilter = int64
+
+// From defines model for From.
+type From = openapi_types.Date
+
 // MemberID defines model for MemberID.
 type MemberID = int64
+
+// Month defines model for Month.
+type Month = int32
+
+// MoveTo defines model for MoveTo.
+type MoveTo = int64
 
 // Page defines model for Page.
 type Page = int32
 
+// QuickEntryID defines model for QuickEntryID.
+type QuickEntryID = int64
+
+// RecurringID defines model for RecurringID.
+type RecurringID = int64
+
 // Size defines model for Size.
 type Size = int32
+
+// TagID defines model for TagID.
+type TagID = int64
+
+// To defines model for To.
+type To = openapi_types.Date
+
+// WalletID defines model for WalletID.
+type WalletID = int64
+
+// Year defines model for Year.
+type Year = int32
 
 // BadRequest An RFC 9457 problem detail with a stable `code`.
 type BadRequest = Problem
@@ -466,6 +984,57 @@ type Unauthenticated = Problem
 // UnsupportedMediaType An RFC 9457 problem detail with a stable `code`.
 type UnsupportedMediaType = Problem
 
+// DeleteCategoryParams defines parameters for DeleteCategory.
+type DeleteCategoryParams struct {
+	// MoveTo Another record of the member to which the deleted one's entries move.
+	MoveTo *MoveTo `form:"moveTo,omitempty" json:"moveTo,omitempty"`
+}
+
+// ListEntriesParams defines parameters for ListEntries.
+type ListEntriesParams struct {
+	// Year The year of the month to list (with `month`).
+	Year *Year `form:"year,omitempty" json:"year,omitempty"`
+
+	// Month The month to list, 1 to 12 (with `year`).
+	Month *Month `form:"month,omitempty" json:"month,omitempty"`
+
+	// From The first day of the range (with `to`).
+	From *From `form:"from,omitempty" json:"from,omitempty"`
+
+	// To The last day of the range, included (with `from`).
+	To *To `form:"to,omitempty" json:"to,omitempty"`
+
+	// WalletID Only entries of this wallet.
+	WalletID *EntryWalletFilter `form:"walletId,omitempty" json:"walletId,omitempty"`
+
+	// CategoryID Only entries of this category or its sub-categories.
+	CategoryID *EntryCategoryFilter `form:"categoryId,omitempty" json:"categoryId,omitempty"`
+
+	// Tag Only entries carrying this tag name.
+	Tag *EntryTagFilter `form:"tag,omitempty" json:"tag,omitempty"`
+
+	// Type Only income or only expense entries.
+	Type *EntryTypeFilter `form:"type,omitempty" json:"type,omitempty"`
+
+	// Pending Only pending (true) or only confirmed (false) entries.
+	Pending *EntryPendingFilter `form:"pending,omitempty" json:"pending,omitempty"`
+
+	// Q Only entries whose memo contains this text (case-insensitive).
+	Q *EntryTextFilter `form:"q,omitempty" json:"q,omitempty"`
+
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// DeleteWalletParams defines parameters for DeleteWallet.
+type DeleteWalletParams struct {
+	// MoveTo Another record of the member to which the deleted one's entries move.
+	MoveTo *MoveTo `form:"moveTo,omitempty" json:"moveTo,omitempty"`
+}
+
 // ListMembersParams defines parameters for ListMembers.
 type ListMembersParams struct {
 	// Page Page number, from 1.
@@ -486,6 +1055,60 @@ type ListUsersParams struct {
 	// Size Items per page.
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
 }
+
+// CreateCategoryJSONRequestBody defines body for CreateCategory for application/json ContentType.
+type CreateCategoryJSONRequestBody = CategoryRequest
+
+// ReorderCategoriesJSONRequestBody defines body for ReorderCategories for application/json ContentType.
+type ReorderCategoriesJSONRequestBody = ReorderRequest
+
+// UpdateCategoryJSONRequestBody defines body for UpdateCategory for application/json ContentType.
+type UpdateCategoryJSONRequestBody = CategoryRequest
+
+// CreateEntryJSONRequestBody defines body for CreateEntry for application/json ContentType.
+type CreateEntryJSONRequestBody = EntryRequest
+
+// UpdateEntryJSONRequestBody defines body for UpdateEntry for application/json ContentType.
+type UpdateEntryJSONRequestBody = EntryRequest
+
+// CreateQuickEntryJSONRequestBody defines body for CreateQuickEntry for application/json ContentType.
+type CreateQuickEntryJSONRequestBody = QuickEntryRequest
+
+// UpdateQuickEntryJSONRequestBody defines body for UpdateQuickEntry for application/json ContentType.
+type UpdateQuickEntryJSONRequestBody = QuickEntryRequest
+
+// CreateRecurringJSONRequestBody defines body for CreateRecurring for application/json ContentType.
+type CreateRecurringJSONRequestBody = RecurringRequest
+
+// UpdateRecurringJSONRequestBody defines body for UpdateRecurring for application/json ContentType.
+type UpdateRecurringJSONRequestBody = RecurringRequest
+
+// CreateTagJSONRequestBody defines body for CreateTag for application/json ContentType.
+type CreateTagJSONRequestBody = TagRequest
+
+// ReorderTagsJSONRequestBody defines body for ReorderTags for application/json ContentType.
+type ReorderTagsJSONRequestBody = ReorderRequest
+
+// UpdateTagJSONRequestBody defines body for UpdateTag for application/json ContentType.
+type UpdateTagJSONRequestBody = TagRequest
+
+// CreateWalletJSONRequestBody defines body for CreateWallet for application/json ContentType.
+type CreateWalletJSONRequestBody = WalletRequest
+
+// ReorderWalletsJSONRequestBody defines body for ReorderWallets for application/json ContentType.
+type ReorderWalletsJSONRequestBody = ReorderRequest
+
+// UpdateWalletJSONRequestBody defines body for UpdateWallet for application/json ContentType.
+type UpdateWalletJSONRequestBody = WalletRequest
+
+// CreateDefaultCategoryJSONRequestBody defines body for CreateDefaultCategory for application/json ContentType.
+type CreateDefaultCategoryJSONRequestBody = CategoryRequest
+
+// ReorderDefaultCategoriesJSONRequestBody defines body for ReorderDefaultCategories for application/json ContentType.
+type ReorderDefaultCategoriesJSONRequestBody = ReorderRequest
+
+// UpdateDefaultCategoryJSONRequestBody defines body for UpdateDefaultCategory for application/json ContentType.
+type UpdateDefaultCategoryJSONRequestBody = CategoryRequest
 
 // SetMemberPlanJSONRequestBody defines body for SetMemberPlan for application/json ContentType.
 type SetMemberPlanJSONRequestBody = PlanRequest
@@ -531,6 +1154,123 @@ type UpdateUserJSONRequestBody = UpdateUserRequest
 
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
+	// ListCategories The category tree
+	// (GET /api/account/categories)
+	ListCategories(w http.ResponseWriter, r *http.Request)
+	// CreateCategory Create a category
+	// (POST /api/account/categories)
+	CreateCategory(w http.ResponseWriter, r *http.Request)
+	// ImportDefaultCategories Copy the default categories
+	// (POST /api/account/categories/import)
+	ImportDefaultCategories(w http.ResponseWriter, r *http.Request)
+	// ReorderCategories Reorder categories
+	// (PUT /api/account/categories/reorder)
+	ReorderCategories(w http.ResponseWriter, r *http.Request)
+	// DeleteCategory Delete a category
+	// (DELETE /api/account/categories/{id})
+	DeleteCategory(w http.ResponseWriter, r *http.Request, id CategoryID, params DeleteCategoryParams)
+	// UpdateCategory Update a category
+	// (PUT /api/account/categories/{id})
+	UpdateCategory(w http.ResponseWriter, r *http.Request, id CategoryID)
+	// ListEntries List entries of a period
+	// (GET /api/account/entries)
+	ListEntries(w http.ResponseWriter, r *http.Request, params ListEntriesParams)
+	// CreateEntry Create an entry
+	// (POST /api/account/entries)
+	CreateEntry(w http.ResponseWriter, r *http.Request)
+	// CountPendingEntries Number of pending entries
+	// (GET /api/account/entries/pending/count)
+	CountPendingEntries(w http.ResponseWriter, r *http.Request)
+	// DeleteEntry Delete an entry
+	// (DELETE /api/account/entries/{id})
+	DeleteEntry(w http.ResponseWriter, r *http.Request, id EntryID)
+	// GetEntry Get an entry
+	// (GET /api/account/entries/{id})
+	GetEntry(w http.ResponseWriter, r *http.Request, id EntryID)
+	// UpdateEntry Update an entry
+	// (PUT /api/account/entries/{id})
+	UpdateEntry(w http.ResponseWriter, r *http.Request, id EntryID)
+	// ConfirmEntry Confirm a pending entry
+	// (POST /api/account/entries/{id}/confirm)
+	ConfirmEntry(w http.ResponseWriter, r *http.Request, id EntryID)
+	// ListQuickEntries List quick entries
+	// (GET /api/account/quick-entries)
+	ListQuickEntries(w http.ResponseWriter, r *http.Request)
+	// CreateQuickEntry Create a quick entry
+	// (POST /api/account/quick-entries)
+	CreateQuickEntry(w http.ResponseWriter, r *http.Request)
+	// DeleteQuickEntry Delete a quick entry
+	// (DELETE /api/account/quick-entries/{id})
+	DeleteQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID)
+	// UpdateQuickEntry Update a quick entry
+	// (PUT /api/account/quick-entries/{id})
+	UpdateQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID)
+	// ListRecurrings List recurring entries
+	// (GET /api/account/recurrings)
+	ListRecurrings(w http.ResponseWriter, r *http.Request)
+	// CreateRecurring Create a recurring entry
+	// (POST /api/account/recurrings)
+	CreateRecurring(w http.ResponseWriter, r *http.Request)
+	// DeleteRecurring Delete a recurring entry
+	// (DELETE /api/account/recurrings/{id})
+	DeleteRecurring(w http.ResponseWriter, r *http.Request, id RecurringID)
+	// UpdateRecurring Update a recurring entry
+	// (PUT /api/account/recurrings/{id})
+	UpdateRecurring(w http.ResponseWriter, r *http.Request, id RecurringID)
+	// ListTags List tags
+	// (GET /api/account/tags)
+	ListTags(w http.ResponseWriter, r *http.Request)
+	// CreateTag Create a tag
+	// (POST /api/account/tags)
+	CreateTag(w http.ResponseWriter, r *http.Request)
+	// ReorderTags Reorder tags
+	// (POST /api/account/tags/reorder)
+	ReorderTags(w http.ResponseWriter, r *http.Request)
+	// DeleteTag Delete a tag
+	// (DELETE /api/account/tags/{id})
+	DeleteTag(w http.ResponseWriter, r *http.Request, id TagID)
+	// UpdateTag Rename a tag
+	// (PUT /api/account/tags/{id})
+	UpdateTag(w http.ResponseWriter, r *http.Request, id TagID)
+	// ListWallets List wallets with balances
+	// (GET /api/account/wallets)
+	ListWallets(w http.ResponseWriter, r *http.Request)
+	// CreateWallet Create a wallet
+	// (POST /api/account/wallets)
+	CreateWallet(w http.ResponseWriter, r *http.Request)
+	// ReorderWallets Reorder wallets
+	// (PUT /api/account/wallets/reorder)
+	ReorderWallets(w http.ResponseWriter, r *http.Request)
+	// DeleteWallet Delete a wallet
+	// (DELETE /api/account/wallets/{id})
+	DeleteWallet(w http.ResponseWriter, r *http.Request, id WalletID, params DeleteWalletParams)
+	// GetWallet Get a wallet
+	// (GET /api/account/wallets/{id})
+	GetWallet(w http.ResponseWriter, r *http.Request, id WalletID)
+	// UpdateWallet Update a wallet
+	// (PUT /api/account/wallets/{id})
+	UpdateWallet(w http.ResponseWriter, r *http.Request, id WalletID)
+	// GetLoanSchedule The repayment schedule of a loan wallet
+	// (GET /api/account/wallets/{id}/loan-schedule)
+	GetLoanSchedule(w http.ResponseWriter, r *http.Request, id WalletID)
+	// ListDefaultCategories The default category tree
+	// (GET /api/admin/default-categories)
+	ListDefaultCategories(w http.ResponseWriter, r *http.Request)
+	// CreateDefaultCategory Create a default category
+	// (POST /api/admin/default-categories)
+	CreateDefaultCategory(w http.ResponseWriter, r *http.Request)
+	// ReorderDefaultCategories Reorder default categories
+	// (PUT /api/admin/default-categories/reorder)
+	ReorderDefaultCategories(w http.ResponseWriter, r *http.Request)
+	// DeleteDefaultCategory Delete a default category
+	// (DELETE /api/admin/default-categories/{id})
+	DeleteDefaultCategory(w http.ResponseWriter, r *http.Request, id DefaultCategoryID)
+	// GetDefaultCategory Get a default category
+	// (GET /api/admin/default-categories/{id})
+	GetDefaultCategory(w http.ResponseWriter, r *http.Request, id DefaultCategoryID)
+	// UpdateDefaultCategory Update a default category
+	// (PUT /api/admin/default-categories/{id})
+	UpdateDefaultCategory(w http.ResponseWriter, r *http.Request, id DefaultCategoryID)
 	// ListMembers List members
 	// (GET /api/admin/members)
 	ListMembers(w http.ResponseWriter, r *http.Request, params ListMembersParams)
@@ -637,6 +1377,974 @@ type ServerInterfaceWrapper struct {
 }
 
 type MiddlewareFunc func(http.Handler) http.Handler
+
+// ListCategories operation middleware
+func (siw *ServerInterfaceWrapper) ListCategories(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListCategories(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateCategory operation middleware
+func (siw *ServerInterfaceWrapper) CreateCategory(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateCategory(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ImportDefaultCategories operation middleware
+func (siw *ServerInterfaceWrapper) ImportDefaultCategories(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ImportDefaultCategories(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ReorderCategories operation middleware
+func (siw *ServerInterfaceWrapper) ReorderCategories(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ReorderCategories(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteCategory operation middleware
+func (siw *ServerInterfaceWrapper) DeleteCategory(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id CategoryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteCategoryParams
+
+	// ------------- Optional query parameter "moveTo" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "moveTo", r.URL.Query(), &params.MoveTo, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "moveTo"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "moveTo", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteCategory(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateCategory operation middleware
+func (siw *ServerInterfaceWrapper) UpdateCategory(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id CategoryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateCategory(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListEntries operation middleware
+func (siw *ServerInterfaceWrapper) ListEntries(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListEntriesParams
+
+	// ------------- Optional query parameter "year" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "year", r.URL.Query(), &params.Year, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "year"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "year", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "month" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "month", r.URL.Query(), &params.Month, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "month"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "month", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "walletId" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "walletId", r.URL.Query(), &params.WalletID, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "walletId"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "walletId", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "categoryId" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "categoryId", r.URL.Query(), &params.CategoryID, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "categoryId"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "categoryId", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "tag" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "tag", r.URL.Query(), &params.Tag, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "tag"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "tag", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "type" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "type", r.URL.Query(), &params.Type, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "type"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "type", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "pending" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "pending", r.URL.Query(), &params.Pending, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "pending"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "pending", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "q" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "q", r.URL.Query(), &params.Q, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "q"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "q", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", r.URL.Query(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "page"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "page", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "size" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "size", r.URL.Query(), &params.Size, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "size"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "size", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListEntries(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateEntry operation middleware
+func (siw *ServerInterfaceWrapper) CreateEntry(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateEntry(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CountPendingEntries operation middleware
+func (siw *ServerInterfaceWrapper) CountPendingEntries(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CountPendingEntries(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteEntry operation middleware
+func (siw *ServerInterfaceWrapper) DeleteEntry(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id EntryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteEntry(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetEntry operation middleware
+func (siw *ServerInterfaceWrapper) GetEntry(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id EntryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetEntry(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateEntry operation middleware
+func (siw *ServerInterfaceWrapper) UpdateEntry(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id EntryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateEntry(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ConfirmEntry operation middleware
+func (siw *ServerInterfaceWrapper) ConfirmEntry(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id EntryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ConfirmEntry(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListQuickEntries operation middleware
+func (siw *ServerInterfaceWrapper) ListQuickEntries(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListQuickEntries(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateQuickEntry operation middleware
+func (siw *ServerInterfaceWrapper) CreateQuickEntry(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateQuickEntry(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteQuickEntry operation middleware
+func (siw *ServerInterfaceWrapper) DeleteQuickEntry(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id QuickEntryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteQuickEntry(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateQuickEntry operation middleware
+func (siw *ServerInterfaceWrapper) UpdateQuickEntry(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id QuickEntryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateQuickEntry(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListRecurrings operation middleware
+func (siw *ServerInterfaceWrapper) ListRecurrings(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListRecurrings(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateRecurring operation middleware
+func (siw *ServerInterfaceWrapper) CreateRecurring(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateRecurring(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteRecurring operation middleware
+func (siw *ServerInterfaceWrapper) DeleteRecurring(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id RecurringID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteRecurring(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateRecurring operation middleware
+func (siw *ServerInterfaceWrapper) UpdateRecurring(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id RecurringID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateRecurring(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListTags operation middleware
+func (siw *ServerInterfaceWrapper) ListTags(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListTags(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateTag operation middleware
+func (siw *ServerInterfaceWrapper) CreateTag(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateTag(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ReorderTags operation middleware
+func (siw *ServerInterfaceWrapper) ReorderTags(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ReorderTags(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteTag operation middleware
+func (siw *ServerInterfaceWrapper) DeleteTag(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TagID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteTag(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateTag operation middleware
+func (siw *ServerInterfaceWrapper) UpdateTag(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TagID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateTag(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListWallets operation middleware
+func (siw *ServerInterfaceWrapper) ListWallets(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListWallets(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateWallet operation middleware
+func (siw *ServerInterfaceWrapper) CreateWallet(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateWallet(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ReorderWallets operation middleware
+func (siw *ServerInterfaceWrapper) ReorderWallets(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ReorderWallets(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteWallet operation middleware
+func (siw *ServerInterfaceWrapper) DeleteWallet(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id WalletID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteWalletParams
+
+	// ------------- Optional query parameter "moveTo" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "moveTo", r.URL.Query(), &params.MoveTo, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "moveTo"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "moveTo", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteWallet(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetWallet operation middleware
+func (siw *ServerInterfaceWrapper) GetWallet(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id WalletID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetWallet(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateWallet operation middleware
+func (siw *ServerInterfaceWrapper) UpdateWallet(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id WalletID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateWallet(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetLoanSchedule operation middleware
+func (siw *ServerInterfaceWrapper) GetLoanSchedule(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id WalletID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetLoanSchedule(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListDefaultCategories operation middleware
+func (siw *ServerInterfaceWrapper) ListDefaultCategories(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListDefaultCategories(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateDefaultCategory operation middleware
+func (siw *ServerInterfaceWrapper) CreateDefaultCategory(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateDefaultCategory(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ReorderDefaultCategories operation middleware
+func (siw *ServerInterfaceWrapper) ReorderDefaultCategories(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ReorderDefaultCategories(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteDefaultCategory operation middleware
+func (siw *ServerInterfaceWrapper) DeleteDefaultCategory(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id DefaultCategoryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteDefaultCategory(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetDefaultCategory operation middleware
+func (siw *ServerInterfaceWrapper) GetDefaultCategory(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id DefaultCategoryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetDefaultCategory(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateDefaultCategory operation middleware
+func (siw *ServerInterfaceWrapper) UpdateDefaultCategory(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id DefaultCategoryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateDefaultCategory(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
 
 // ListMembers operation middleware
 func (siw *ServerInterfaceWrapper) ListMembers(w http.ResponseWriter, r *http.Request) {
@@ -1399,6 +3107,45 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/users/{id}", wrapper.DeleteUser)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/users/{id}", wrapper.GetUser)
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/users/{id}", wrapper.UpdateUser)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/wallets", wrapper.ListWallets)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/wallets", wrapper.CreateWallet)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/wallets/reorder", wrapper.ReorderWallets)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/wallets/{id}", wrapper.DeleteWallet)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/wallets/{id}", wrapper.GetWallet)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/wallets/{id}", wrapper.UpdateWallet)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/wallets/{id}/loan-schedule", wrapper.GetLoanSchedule)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/categories", wrapper.ListCategories)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/categories", wrapper.CreateCategory)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/categories/reorder", wrapper.ReorderCategories)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/categories/import", wrapper.ImportDefaultCategories)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/categories/{id}", wrapper.DeleteCategory)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/categories/{id}", wrapper.UpdateCategory)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/tags", wrapper.ListTags)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/tags", wrapper.CreateTag)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/tags/reorder", wrapper.ReorderTags)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/tags/{id}", wrapper.DeleteTag)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/tags/{id}", wrapper.UpdateTag)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/entries", wrapper.ListEntries)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/entries", wrapper.CreateEntry)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/entries/pending/count", wrapper.CountPendingEntries)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/entries/{id}", wrapper.DeleteEntry)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/entries/{id}", wrapper.GetEntry)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/entries/{id}", wrapper.UpdateEntry)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/entries/{id}/confirm", wrapper.ConfirmEntry)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/recurrings", wrapper.ListRecurrings)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/recurrings", wrapper.CreateRecurring)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/recurrings/{id}", wrapper.DeleteRecurring)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/recurrings/{id}", wrapper.UpdateRecurring)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/quick-entries", wrapper.ListQuickEntries)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/quick-entries", wrapper.CreateQuickEntry)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/quick-entries/{id}", wrapper.DeleteQuickEntry)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/quick-entries/{id}", wrapper.UpdateQuickEntry)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/admin/default-categories", wrapper.ListDefaultCategories)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/admin/default-categories", wrapper.CreateDefaultCategory)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/admin/default-categories/reorder", wrapper.ReorderDefaultCategories)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/admin/default-categories/{id}", wrapper.DeleteDefaultCategory)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/admin/default-categories/{id}", wrapper.GetDefaultCategory)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/admin/default-categories/{id}", wrapper.UpdateDefaultCategory)
 
 	return m
 }
@@ -1429,6 +3176,4543 @@ type TooManyRequestsApplicationProblemPlusJSONResponse struct {
 type UnauthenticatedApplicationProblemPlusJSONResponse Problem
 
 type UnsupportedMediaTypeApplicationProblemPlusJSONResponse Problem
+
+type ListCategoriesRequestObject struct {
+}
+
+type ListCategoriesResponseObject interface {
+	VisitListCategoriesResponse(w http.ResponseWriter) error
+}
+
+type ListCategories200JSONResponse CategoryTree
+
+func (response ListCategories200JSONResponse) VisitListCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategories401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListCategories401ApplicationProblemPlusJSONResponse) VisitListCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategories500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListCategories500ApplicationProblemPlusJSONResponse) VisitListCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategories503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListCategories503ApplicationProblemPlusJSONResponse) VisitListCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCategoryRequestObject struct {
+	Body *CreateCategoryJSONRequestBody
+}
+
+type CreateCategoryResponseObject interface {
+	VisitCreateCategoryResponse(w http.ResponseWriter) error
+}
+
+type CreateCategory201JSONResponse Category
+
+func (response CreateCategory201JSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCategory400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateCategory400ApplicationProblemPlusJSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCategory401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateCategory401ApplicationProblemPlusJSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCategory404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateCategory404ApplicationProblemPlusJSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCategory413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateCategory413ApplicationProblemPlusJSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCategory415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateCategory415ApplicationProblemPlusJSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCategory500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateCategory500ApplicationProblemPlusJSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCategory503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateCategory503ApplicationProblemPlusJSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportDefaultCategoriesRequestObject struct {
+}
+
+type ImportDefaultCategoriesResponseObject interface {
+	VisitImportDefaultCategoriesResponse(w http.ResponseWriter) error
+}
+
+type ImportDefaultCategories200JSONResponse CategoryTree
+
+func (response ImportDefaultCategories200JSONResponse) VisitImportDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportDefaultCategories401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ImportDefaultCategories401ApplicationProblemPlusJSONResponse) VisitImportDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportDefaultCategories500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ImportDefaultCategories500ApplicationProblemPlusJSONResponse) VisitImportDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportDefaultCategories503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ImportDefaultCategories503ApplicationProblemPlusJSONResponse) VisitImportDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderCategoriesRequestObject struct {
+	Body *ReorderCategoriesJSONRequestBody
+}
+
+type ReorderCategoriesResponseObject interface {
+	VisitReorderCategoriesResponse(w http.ResponseWriter) error
+}
+
+type ReorderCategories204Response struct {
+}
+
+func (response ReorderCategories204Response) VisitReorderCategoriesResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type ReorderCategories400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderCategories400ApplicationProblemPlusJSONResponse) VisitReorderCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderCategories401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderCategories401ApplicationProblemPlusJSONResponse) VisitReorderCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderCategories404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderCategories404ApplicationProblemPlusJSONResponse) VisitReorderCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderCategories413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderCategories413ApplicationProblemPlusJSONResponse) VisitReorderCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderCategories415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderCategories415ApplicationProblemPlusJSONResponse) VisitReorderCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderCategories500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderCategories500ApplicationProblemPlusJSONResponse) VisitReorderCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderCategories503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderCategories503ApplicationProblemPlusJSONResponse) VisitReorderCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCategoryRequestObject struct {
+	ID     CategoryID `json:"id"`
+	Params DeleteCategoryParams
+}
+
+type DeleteCategoryResponseObject interface {
+	VisitDeleteCategoryResponse(w http.ResponseWriter) error
+}
+
+type DeleteCategory204Response struct {
+}
+
+func (response DeleteCategory204Response) VisitDeleteCategoryResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteCategory400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteCategory400ApplicationProblemPlusJSONResponse) VisitDeleteCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCategory401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteCategory401ApplicationProblemPlusJSONResponse) VisitDeleteCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCategory404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteCategory404ApplicationProblemPlusJSONResponse) VisitDeleteCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCategory409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteCategory409ApplicationProblemPlusJSONResponse) VisitDeleteCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCategory500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteCategory500ApplicationProblemPlusJSONResponse) VisitDeleteCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCategory503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteCategory503ApplicationProblemPlusJSONResponse) VisitDeleteCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCategoryRequestObject struct {
+	ID   CategoryID `json:"id"`
+	Body *UpdateCategoryJSONRequestBody
+}
+
+type UpdateCategoryResponseObject interface {
+	VisitUpdateCategoryResponse(w http.ResponseWriter) error
+}
+
+type UpdateCategory200JSONResponse Category
+
+func (response UpdateCategory200JSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCategory400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateCategory400ApplicationProblemPlusJSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCategory401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateCategory401ApplicationProblemPlusJSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCategory404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateCategory404ApplicationProblemPlusJSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCategory413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateCategory413ApplicationProblemPlusJSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCategory415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateCategory415ApplicationProblemPlusJSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCategory500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateCategory500ApplicationProblemPlusJSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCategory503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateCategory503ApplicationProblemPlusJSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEntriesRequestObject struct {
+	Params ListEntriesParams
+}
+
+type ListEntriesResponseObject interface {
+	VisitListEntriesResponse(w http.ResponseWriter) error
+}
+
+type ListEntries200JSONResponse EntryPage
+
+func (response ListEntries200JSONResponse) VisitListEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEntries400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListEntries400ApplicationProblemPlusJSONResponse) VisitListEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEntries401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListEntries401ApplicationProblemPlusJSONResponse) VisitListEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEntries404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListEntries404ApplicationProblemPlusJSONResponse) VisitListEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEntries500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListEntries500ApplicationProblemPlusJSONResponse) VisitListEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEntries503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListEntries503ApplicationProblemPlusJSONResponse) VisitListEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntryRequestObject struct {
+	Body *CreateEntryJSONRequestBody
+}
+
+type CreateEntryResponseObject interface {
+	VisitCreateEntryResponse(w http.ResponseWriter) error
+}
+
+type CreateEntry201JSONResponse Entry
+
+func (response CreateEntry201JSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntry400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntry400ApplicationProblemPlusJSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntry401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntry401ApplicationProblemPlusJSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntry403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntry403ApplicationProblemPlusJSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntry404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntry404ApplicationProblemPlusJSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntry413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntry413ApplicationProblemPlusJSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntry415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntry415ApplicationProblemPlusJSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntry500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntry500ApplicationProblemPlusJSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntry503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntry503ApplicationProblemPlusJSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CountPendingEntriesRequestObject struct {
+}
+
+type CountPendingEntriesResponseObject interface {
+	VisitCountPendingEntriesResponse(w http.ResponseWriter) error
+}
+
+type CountPendingEntries200JSONResponse PendingCount
+
+func (response CountPendingEntries200JSONResponse) VisitCountPendingEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CountPendingEntries401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CountPendingEntries401ApplicationProblemPlusJSONResponse) VisitCountPendingEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CountPendingEntries500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CountPendingEntries500ApplicationProblemPlusJSONResponse) VisitCountPendingEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CountPendingEntries503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CountPendingEntries503ApplicationProblemPlusJSONResponse) VisitCountPendingEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteEntryRequestObject struct {
+	ID EntryID `json:"id"`
+}
+
+type DeleteEntryResponseObject interface {
+	VisitDeleteEntryResponse(w http.ResponseWriter) error
+}
+
+type DeleteEntry204Response struct {
+}
+
+func (response DeleteEntry204Response) VisitDeleteEntryResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteEntry400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteEntry400ApplicationProblemPlusJSONResponse) VisitDeleteEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteEntry401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteEntry401ApplicationProblemPlusJSONResponse) VisitDeleteEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteEntry404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteEntry404ApplicationProblemPlusJSONResponse) VisitDeleteEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteEntry409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteEntry409ApplicationProblemPlusJSONResponse) VisitDeleteEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteEntry500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteEntry500ApplicationProblemPlusJSONResponse) VisitDeleteEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteEntry503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteEntry503ApplicationProblemPlusJSONResponse) VisitDeleteEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEntryRequestObject struct {
+	ID EntryID `json:"id"`
+}
+
+type GetEntryResponseObject interface {
+	VisitGetEntryResponse(w http.ResponseWriter) error
+}
+
+type GetEntry200JSONResponse Entry
+
+func (response GetEntry200JSONResponse) VisitGetEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEntry400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetEntry400ApplicationProblemPlusJSONResponse) VisitGetEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEntry401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetEntry401ApplicationProblemPlusJSONResponse) VisitGetEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEntry404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetEntry404ApplicationProblemPlusJSONResponse) VisitGetEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEntry500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetEntry500ApplicationProblemPlusJSONResponse) VisitGetEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEntry503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetEntry503ApplicationProblemPlusJSONResponse) VisitGetEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEntryRequestObject struct {
+	ID   EntryID `json:"id"`
+	Body *UpdateEntryJSONRequestBody
+}
+
+type UpdateEntryResponseObject interface {
+	VisitUpdateEntryResponse(w http.ResponseWriter) error
+}
+
+type UpdateEntry200JSONResponse Entry
+
+func (response UpdateEntry200JSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEntry400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEntry400ApplicationProblemPlusJSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEntry401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEntry401ApplicationProblemPlusJSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEntry403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEntry403ApplicationProblemPlusJSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEntry404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEntry404ApplicationProblemPlusJSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEntry409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEntry409ApplicationProblemPlusJSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEntry413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEntry413ApplicationProblemPlusJSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEntry415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEntry415ApplicationProblemPlusJSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEntry500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEntry500ApplicationProblemPlusJSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEntry503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEntry503ApplicationProblemPlusJSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmEntryRequestObject struct {
+	ID EntryID `json:"id"`
+}
+
+type ConfirmEntryResponseObject interface {
+	VisitConfirmEntryResponse(w http.ResponseWriter) error
+}
+
+type ConfirmEntry200JSONResponse Entry
+
+func (response ConfirmEntry200JSONResponse) VisitConfirmEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmEntry400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ConfirmEntry400ApplicationProblemPlusJSONResponse) VisitConfirmEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmEntry401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ConfirmEntry401ApplicationProblemPlusJSONResponse) VisitConfirmEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmEntry404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ConfirmEntry404ApplicationProblemPlusJSONResponse) VisitConfirmEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmEntry500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ConfirmEntry500ApplicationProblemPlusJSONResponse) VisitConfirmEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmEntry503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ConfirmEntry503ApplicationProblemPlusJSONResponse) VisitConfirmEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListQuickEntriesRequestObject struct {
+}
+
+type ListQuickEntriesResponseObject interface {
+	VisitListQuickEntriesResponse(w http.ResponseWriter) error
+}
+
+type ListQuickEntries200JSONResponse QuickEntryList
+
+func (response ListQuickEntries200JSONResponse) VisitListQuickEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListQuickEntries401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListQuickEntries401ApplicationProblemPlusJSONResponse) VisitListQuickEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListQuickEntries500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListQuickEntries500ApplicationProblemPlusJSONResponse) VisitListQuickEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListQuickEntries503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListQuickEntries503ApplicationProblemPlusJSONResponse) VisitListQuickEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateQuickEntryRequestObject struct {
+	Body *CreateQuickEntryJSONRequestBody
+}
+
+type CreateQuickEntryResponseObject interface {
+	VisitCreateQuickEntryResponse(w http.ResponseWriter) error
+}
+
+type CreateQuickEntry201JSONResponse QuickEntry
+
+func (response CreateQuickEntry201JSONResponse) VisitCreateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateQuickEntry400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateQuickEntry400ApplicationProblemPlusJSONResponse) VisitCreateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateQuickEntry401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateQuickEntry401ApplicationProblemPlusJSONResponse) VisitCreateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateQuickEntry403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateQuickEntry403ApplicationProblemPlusJSONResponse) VisitCreateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateQuickEntry404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateQuickEntry404ApplicationProblemPlusJSONResponse) VisitCreateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateQuickEntry413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateQuickEntry413ApplicationProblemPlusJSONResponse) VisitCreateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateQuickEntry415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateQuickEntry415ApplicationProblemPlusJSONResponse) VisitCreateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateQuickEntry500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateQuickEntry500ApplicationProblemPlusJSONResponse) VisitCreateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateQuickEntry503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateQuickEntry503ApplicationProblemPlusJSONResponse) VisitCreateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteQuickEntryRequestObject struct {
+	ID QuickEntryID `json:"id"`
+}
+
+type DeleteQuickEntryResponseObject interface {
+	VisitDeleteQuickEntryResponse(w http.ResponseWriter) error
+}
+
+type DeleteQuickEntry204Response struct {
+}
+
+func (response DeleteQuickEntry204Response) VisitDeleteQuickEntryResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteQuickEntry400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteQuickEntry400ApplicationProblemPlusJSONResponse) VisitDeleteQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteQuickEntry401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteQuickEntry401ApplicationProblemPlusJSONResponse) VisitDeleteQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteQuickEntry404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteQuickEntry404ApplicationProblemPlusJSONResponse) VisitDeleteQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteQuickEntry500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteQuickEntry500ApplicationProblemPlusJSONResponse) VisitDeleteQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteQuickEntry503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteQuickEntry503ApplicationProblemPlusJSONResponse) VisitDeleteQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateQuickEntryRequestObject struct {
+	ID   QuickEntryID `json:"id"`
+	Body *UpdateQuickEntryJSONRequestBody
+}
+
+type UpdateQuickEntryResponseObject interface {
+	VisitUpdateQuickEntryResponse(w http.ResponseWriter) error
+}
+
+type UpdateQuickEntry200JSONResponse QuickEntry
+
+func (response UpdateQuickEntry200JSONResponse) VisitUpdateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateQuickEntry400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateQuickEntry400ApplicationProblemPlusJSONResponse) VisitUpdateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateQuickEntry401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateQuickEntry401ApplicationProblemPlusJSONResponse) VisitUpdateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateQuickEntry403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateQuickEntry403ApplicationProblemPlusJSONResponse) VisitUpdateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateQuickEntry404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateQuickEntry404ApplicationProblemPlusJSONResponse) VisitUpdateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateQuickEntry413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateQuickEntry413ApplicationProblemPlusJSONResponse) VisitUpdateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateQuickEntry415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateQuickEntry415ApplicationProblemPlusJSONResponse) VisitUpdateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateQuickEntry500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateQuickEntry500ApplicationProblemPlusJSONResponse) VisitUpdateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateQuickEntry503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateQuickEntry503ApplicationProblemPlusJSONResponse) VisitUpdateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRecurringsRequestObject struct {
+}
+
+type ListRecurringsResponseObject interface {
+	VisitListRecurringsResponse(w http.ResponseWriter) error
+}
+
+type ListRecurrings200JSONResponse RecurringList
+
+func (response ListRecurrings200JSONResponse) VisitListRecurringsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRecurrings401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListRecurrings401ApplicationProblemPlusJSONResponse) VisitListRecurringsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRecurrings500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListRecurrings500ApplicationProblemPlusJSONResponse) VisitListRecurringsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRecurrings503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListRecurrings503ApplicationProblemPlusJSONResponse) VisitListRecurringsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRecurringRequestObject struct {
+	Body *CreateRecurringJSONRequestBody
+}
+
+type CreateRecurringResponseObject interface {
+	VisitCreateRecurringResponse(w http.ResponseWriter) error
+}
+
+type CreateRecurring201JSONResponse Recurring
+
+func (response CreateRecurring201JSONResponse) VisitCreateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRecurring400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateRecurring400ApplicationProblemPlusJSONResponse) VisitCreateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRecurring401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateRecurring401ApplicationProblemPlusJSONResponse) VisitCreateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRecurring404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateRecurring404ApplicationProblemPlusJSONResponse) VisitCreateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRecurring413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateRecurring413ApplicationProblemPlusJSONResponse) VisitCreateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRecurring415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateRecurring415ApplicationProblemPlusJSONResponse) VisitCreateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRecurring500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateRecurring500ApplicationProblemPlusJSONResponse) VisitCreateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRecurring503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateRecurring503ApplicationProblemPlusJSONResponse) VisitCreateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteRecurringRequestObject struct {
+	ID RecurringID `json:"id"`
+}
+
+type DeleteRecurringResponseObject interface {
+	VisitDeleteRecurringResponse(w http.ResponseWriter) error
+}
+
+type DeleteRecurring204Response struct {
+}
+
+func (response DeleteRecurring204Response) VisitDeleteRecurringResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteRecurring400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteRecurring400ApplicationProblemPlusJSONResponse) VisitDeleteRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteRecurring401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteRecurring401ApplicationProblemPlusJSONResponse) VisitDeleteRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteRecurring404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteRecurring404ApplicationProblemPlusJSONResponse) VisitDeleteRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteRecurring500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteRecurring500ApplicationProblemPlusJSONResponse) VisitDeleteRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteRecurring503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteRecurring503ApplicationProblemPlusJSONResponse) VisitDeleteRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateRecurringRequestObject struct {
+	ID   RecurringID `json:"id"`
+	Body *UpdateRecurringJSONRequestBody
+}
+
+type UpdateRecurringResponseObject interface {
+	VisitUpdateRecurringResponse(w http.ResponseWriter) error
+}
+
+type UpdateRecurring200JSONResponse Recurring
+
+func (response UpdateRecurring200JSONResponse) VisitUpdateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateRecurring400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateRecurring400ApplicationProblemPlusJSONResponse) VisitUpdateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateRecurring401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateRecurring401ApplicationProblemPlusJSONResponse) VisitUpdateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateRecurring404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateRecurring404ApplicationProblemPlusJSONResponse) VisitUpdateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateRecurring413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateRecurring413ApplicationProblemPlusJSONResponse) VisitUpdateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateRecurring415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateRecurring415ApplicationProblemPlusJSONResponse) VisitUpdateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateRecurring500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateRecurring500ApplicationProblemPlusJSONResponse) VisitUpdateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateRecurring503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateRecurring503ApplicationProblemPlusJSONResponse) VisitUpdateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTagsRequestObject struct {
+}
+
+type ListTagsResponseObject interface {
+	VisitListTagsResponse(w http.ResponseWriter) error
+}
+
+type ListTags200JSONResponse TagList
+
+func (response ListTags200JSONResponse) VisitListTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTags401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListTags401ApplicationProblemPlusJSONResponse) VisitListTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTags403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListTags403ApplicationProblemPlusJSONResponse) VisitListTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTags500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListTags500ApplicationProblemPlusJSONResponse) VisitListTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTags503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListTags503ApplicationProblemPlusJSONResponse) VisitListTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTagRequestObject struct {
+	Body *CreateTagJSONRequestBody
+}
+
+type CreateTagResponseObject interface {
+	VisitCreateTagResponse(w http.ResponseWriter) error
+}
+
+type CreateTag201JSONResponse Tag
+
+func (response CreateTag201JSONResponse) VisitCreateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTag400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTag400ApplicationProblemPlusJSONResponse) VisitCreateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTag401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTag401ApplicationProblemPlusJSONResponse) VisitCreateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTag403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTag403ApplicationProblemPlusJSONResponse) VisitCreateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTag409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTag409ApplicationProblemPlusJSONResponse) VisitCreateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTag413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTag413ApplicationProblemPlusJSONResponse) VisitCreateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTag415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTag415ApplicationProblemPlusJSONResponse) VisitCreateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTag500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTag500ApplicationProblemPlusJSONResponse) VisitCreateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTag503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTag503ApplicationProblemPlusJSONResponse) VisitCreateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderTagsRequestObject struct {
+	Body *ReorderTagsJSONRequestBody
+}
+
+type ReorderTagsResponseObject interface {
+	VisitReorderTagsResponse(w http.ResponseWriter) error
+}
+
+type ReorderTags204Response struct {
+}
+
+func (response ReorderTags204Response) VisitReorderTagsResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type ReorderTags400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderTags400ApplicationProblemPlusJSONResponse) VisitReorderTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderTags401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderTags401ApplicationProblemPlusJSONResponse) VisitReorderTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderTags403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderTags403ApplicationProblemPlusJSONResponse) VisitReorderTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderTags404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderTags404ApplicationProblemPlusJSONResponse) VisitReorderTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderTags413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderTags413ApplicationProblemPlusJSONResponse) VisitReorderTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderTags415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderTags415ApplicationProblemPlusJSONResponse) VisitReorderTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderTags500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderTags500ApplicationProblemPlusJSONResponse) VisitReorderTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderTags503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderTags503ApplicationProblemPlusJSONResponse) VisitReorderTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTagRequestObject struct {
+	ID TagID `json:"id"`
+}
+
+type DeleteTagResponseObject interface {
+	VisitDeleteTagResponse(w http.ResponseWriter) error
+}
+
+type DeleteTag204Response struct {
+}
+
+func (response DeleteTag204Response) VisitDeleteTagResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteTag400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTag400ApplicationProblemPlusJSONResponse) VisitDeleteTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTag401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTag401ApplicationProblemPlusJSONResponse) VisitDeleteTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTag403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTag403ApplicationProblemPlusJSONResponse) VisitDeleteTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTag404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTag404ApplicationProblemPlusJSONResponse) VisitDeleteTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTag500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTag500ApplicationProblemPlusJSONResponse) VisitDeleteTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTag503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTag503ApplicationProblemPlusJSONResponse) VisitDeleteTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTagRequestObject struct {
+	ID   TagID `json:"id"`
+	Body *UpdateTagJSONRequestBody
+}
+
+type UpdateTagResponseObject interface {
+	VisitUpdateTagResponse(w http.ResponseWriter) error
+}
+
+type UpdateTag200JSONResponse Tag
+
+func (response UpdateTag200JSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTag400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTag400ApplicationProblemPlusJSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTag401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTag401ApplicationProblemPlusJSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTag403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTag403ApplicationProblemPlusJSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTag404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTag404ApplicationProblemPlusJSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTag409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTag409ApplicationProblemPlusJSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTag413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTag413ApplicationProblemPlusJSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTag415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTag415ApplicationProblemPlusJSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTag500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTag500ApplicationProblemPlusJSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTag503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTag503ApplicationProblemPlusJSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListWalletsRequestObject struct {
+}
+
+type ListWalletsResponseObject interface {
+	VisitListWalletsResponse(w http.ResponseWriter) error
+}
+
+type ListWallets200JSONResponse WalletList
+
+func (response ListWallets200JSONResponse) VisitListWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListWallets401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListWallets401ApplicationProblemPlusJSONResponse) VisitListWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListWallets500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListWallets500ApplicationProblemPlusJSONResponse) VisitListWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListWallets503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListWallets503ApplicationProblemPlusJSONResponse) VisitListWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWalletRequestObject struct {
+	Body *CreateWalletJSONRequestBody
+}
+
+type CreateWalletResponseObject interface {
+	VisitCreateWalletResponse(w http.ResponseWriter) error
+}
+
+type CreateWallet201JSONResponse Wallet
+
+func (response CreateWallet201JSONResponse) VisitCreateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWallet400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateWallet400ApplicationProblemPlusJSONResponse) VisitCreateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWallet401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateWallet401ApplicationProblemPlusJSONResponse) VisitCreateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWallet413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateWallet413ApplicationProblemPlusJSONResponse) VisitCreateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWallet415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateWallet415ApplicationProblemPlusJSONResponse) VisitCreateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWallet500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateWallet500ApplicationProblemPlusJSONResponse) VisitCreateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWallet503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateWallet503ApplicationProblemPlusJSONResponse) VisitCreateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderWalletsRequestObject struct {
+	Body *ReorderWalletsJSONRequestBody
+}
+
+type ReorderWalletsResponseObject interface {
+	VisitReorderWalletsResponse(w http.ResponseWriter) error
+}
+
+type ReorderWallets204Response struct {
+}
+
+func (response ReorderWallets204Response) VisitReorderWalletsResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type ReorderWallets400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderWallets400ApplicationProblemPlusJSONResponse) VisitReorderWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderWallets401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderWallets401ApplicationProblemPlusJSONResponse) VisitReorderWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderWallets404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderWallets404ApplicationProblemPlusJSONResponse) VisitReorderWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderWallets413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderWallets413ApplicationProblemPlusJSONResponse) VisitReorderWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderWallets415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderWallets415ApplicationProblemPlusJSONResponse) VisitReorderWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderWallets500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderWallets500ApplicationProblemPlusJSONResponse) VisitReorderWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderWallets503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderWallets503ApplicationProblemPlusJSONResponse) VisitReorderWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteWalletRequestObject struct {
+	ID     WalletID `json:"id"`
+	Params DeleteWalletParams
+}
+
+type DeleteWalletResponseObject interface {
+	VisitDeleteWalletResponse(w http.ResponseWriter) error
+}
+
+type DeleteWallet204Response struct {
+}
+
+func (response DeleteWallet204Response) VisitDeleteWalletResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteWallet400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteWallet400ApplicationProblemPlusJSONResponse) VisitDeleteWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteWallet401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteWallet401ApplicationProblemPlusJSONResponse) VisitDeleteWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteWallet404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteWallet404ApplicationProblemPlusJSONResponse) VisitDeleteWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteWallet409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteWallet409ApplicationProblemPlusJSONResponse) VisitDeleteWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteWallet500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteWallet500ApplicationProblemPlusJSONResponse) VisitDeleteWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteWallet503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteWallet503ApplicationProblemPlusJSONResponse) VisitDeleteWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWalletRequestObject struct {
+	ID WalletID `json:"id"`
+}
+
+type GetWalletResponseObject interface {
+	VisitGetWalletResponse(w http.ResponseWriter) error
+}
+
+type GetWallet200JSONResponse Wallet
+
+func (response GetWallet200JSONResponse) VisitGetWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWallet400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetWallet400ApplicationProblemPlusJSONResponse) VisitGetWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWallet401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetWallet401ApplicationProblemPlusJSONResponse) VisitGetWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWallet404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetWallet404ApplicationProblemPlusJSONResponse) VisitGetWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWallet500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetWallet500ApplicationProblemPlusJSONResponse) VisitGetWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWallet503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetWallet503ApplicationProblemPlusJSONResponse) VisitGetWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWalletRequestObject struct {
+	ID   WalletID `json:"id"`
+	Body *UpdateWalletJSONRequestBody
+}
+
+type UpdateWalletResponseObject interface {
+	VisitUpdateWalletResponse(w http.ResponseWriter) error
+}
+
+type UpdateWallet200JSONResponse Wallet
+
+func (response UpdateWallet200JSONResponse) VisitUpdateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWallet400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateWallet400ApplicationProblemPlusJSONResponse) VisitUpdateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWallet401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateWallet401ApplicationProblemPlusJSONResponse) VisitUpdateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWallet404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateWallet404ApplicationProblemPlusJSONResponse) VisitUpdateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWallet413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateWallet413ApplicationProblemPlusJSONResponse) VisitUpdateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWallet415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateWallet415ApplicationProblemPlusJSONResponse) VisitUpdateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWallet500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateWallet500ApplicationProblemPlusJSONResponse) VisitUpdateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWallet503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateWallet503ApplicationProblemPlusJSONResponse) VisitUpdateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLoanScheduleRequestObject struct {
+	ID WalletID `json:"id"`
+}
+
+type GetLoanScheduleResponseObject interface {
+	VisitGetLoanScheduleResponse(w http.ResponseWriter) error
+}
+
+type GetLoanSchedule200JSONResponse LoanSchedule
+
+func (response GetLoanSchedule200JSONResponse) VisitGetLoanScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLoanSchedule400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetLoanSchedule400ApplicationProblemPlusJSONResponse) VisitGetLoanScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLoanSchedule401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetLoanSchedule401ApplicationProblemPlusJSONResponse) VisitGetLoanScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLoanSchedule404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetLoanSchedule404ApplicationProblemPlusJSONResponse) VisitGetLoanScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLoanSchedule500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetLoanSchedule500ApplicationProblemPlusJSONResponse) VisitGetLoanScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLoanSchedule503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetLoanSchedule503ApplicationProblemPlusJSONResponse) VisitGetLoanScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDefaultCategoriesRequestObject struct {
+}
+
+type ListDefaultCategoriesResponseObject interface {
+	VisitListDefaultCategoriesResponse(w http.ResponseWriter) error
+}
+
+type ListDefaultCategories200JSONResponse CategoryTree
+
+func (response ListDefaultCategories200JSONResponse) VisitListDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDefaultCategories401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListDefaultCategories401ApplicationProblemPlusJSONResponse) VisitListDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDefaultCategories403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListDefaultCategories403ApplicationProblemPlusJSONResponse) VisitListDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDefaultCategories500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListDefaultCategories500ApplicationProblemPlusJSONResponse) VisitListDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDefaultCategories503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListDefaultCategories503ApplicationProblemPlusJSONResponse) VisitListDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDefaultCategoryRequestObject struct {
+	Body *CreateDefaultCategoryJSONRequestBody
+}
+
+type CreateDefaultCategoryResponseObject interface {
+	VisitCreateDefaultCategoryResponse(w http.ResponseWriter) error
+}
+
+type CreateDefaultCategory201JSONResponse Category
+
+func (response CreateDefaultCategory201JSONResponse) VisitCreateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDefaultCategory400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDefaultCategory400ApplicationProblemPlusJSONResponse) VisitCreateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDefaultCategory401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDefaultCategory401ApplicationProblemPlusJSONResponse) VisitCreateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDefaultCategory403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDefaultCategory403ApplicationProblemPlusJSONResponse) VisitCreateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDefaultCategory404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDefaultCategory404ApplicationProblemPlusJSONResponse) VisitCreateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDefaultCategory413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDefaultCategory413ApplicationProblemPlusJSONResponse) VisitCreateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDefaultCategory415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDefaultCategory415ApplicationProblemPlusJSONResponse) VisitCreateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDefaultCategory500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDefaultCategory500ApplicationProblemPlusJSONResponse) VisitCreateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDefaultCategory503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDefaultCategory503ApplicationProblemPlusJSONResponse) VisitCreateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderDefaultCategoriesRequestObject struct {
+	Body *ReorderDefaultCategoriesJSONRequestBody
+}
+
+type ReorderDefaultCategoriesResponseObject interface {
+	VisitReorderDefaultCategoriesResponse(w http.ResponseWriter) error
+}
+
+type ReorderDefaultCategories204Response struct {
+}
+
+func (response ReorderDefaultCategories204Response) VisitReorderDefaultCategoriesResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type ReorderDefaultCategories400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderDefaultCategories400ApplicationProblemPlusJSONResponse) VisitReorderDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderDefaultCategories401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderDefaultCategories401ApplicationProblemPlusJSONResponse) VisitReorderDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderDefaultCategories403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderDefaultCategories403ApplicationProblemPlusJSONResponse) VisitReorderDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderDefaultCategories404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderDefaultCategories404ApplicationProblemPlusJSONResponse) VisitReorderDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderDefaultCategories413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderDefaultCategories413ApplicationProblemPlusJSONResponse) VisitReorderDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderDefaultCategories415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderDefaultCategories415ApplicationProblemPlusJSONResponse) VisitReorderDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderDefaultCategories500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderDefaultCategories500ApplicationProblemPlusJSONResponse) VisitReorderDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderDefaultCategories503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderDefaultCategories503ApplicationProblemPlusJSONResponse) VisitReorderDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDefaultCategoryRequestObject struct {
+	ID DefaultCategoryID `json:"id"`
+}
+
+type DeleteDefaultCategoryResponseObject interface {
+	VisitDeleteDefaultCategoryResponse(w http.ResponseWriter) error
+}
+
+type DeleteDefaultCategory204Response struct {
+}
+
+func (response DeleteDefaultCategory204Response) VisitDeleteDefaultCategoryResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteDefaultCategory400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDefaultCategory400ApplicationProblemPlusJSONResponse) VisitDeleteDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDefaultCategory401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDefaultCategory401ApplicationProblemPlusJSONResponse) VisitDeleteDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDefaultCategory403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDefaultCategory403ApplicationProblemPlusJSONResponse) VisitDeleteDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDefaultCategory404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDefaultCategory404ApplicationProblemPlusJSONResponse) VisitDeleteDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDefaultCategory500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDefaultCategory500ApplicationProblemPlusJSONResponse) VisitDeleteDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDefaultCategory503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDefaultCategory503ApplicationProblemPlusJSONResponse) VisitDeleteDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDefaultCategoryRequestObject struct {
+	ID DefaultCategoryID `json:"id"`
+}
+
+type GetDefaultCategoryResponseObject interface {
+	VisitGetDefaultCategoryResponse(w http.ResponseWriter) error
+}
+
+type GetDefaultCategory200JSONResponse Category
+
+func (response GetDefaultCategory200JSONResponse) VisitGetDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDefaultCategory400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetDefaultCategory400ApplicationProblemPlusJSONResponse) VisitGetDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDefaultCategory401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetDefaultCategory401ApplicationProblemPlusJSONResponse) VisitGetDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDefaultCategory403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetDefaultCategory403ApplicationProblemPlusJSONResponse) VisitGetDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDefaultCategory404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetDefaultCategory404ApplicationProblemPlusJSONResponse) VisitGetDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDefaultCategory500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetDefaultCategory500ApplicationProblemPlusJSONResponse) VisitGetDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDefaultCategory503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetDefaultCategory503ApplicationProblemPlusJSONResponse) VisitGetDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDefaultCategoryRequestObject struct {
+	ID   DefaultCategoryID `json:"id"`
+	Body *UpdateDefaultCategoryJSONRequestBody
+}
+
+type UpdateDefaultCategoryResponseObject interface {
+	VisitUpdateDefaultCategoryResponse(w http.ResponseWriter) error
+}
+
+type UpdateDefaultCategory200JSONResponse Category
+
+func (response UpdateDefaultCategory200JSONResponse) VisitUpdateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDefaultCategory400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDefaultCategory400ApplicationProblemPlusJSONResponse) VisitUpdateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDefaultCategory401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDefaultCategory401ApplicationProblemPlusJSONResponse) VisitUpdateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDefaultCategory403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDefaultCategory403ApplicationProblemPlusJSONResponse) VisitUpdateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDefaultCategory404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDefaultCategory404ApplicationProblemPlusJSONResponse) VisitUpdateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDefaultCategory413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDefaultCategory413ApplicationProblemPlusJSONResponse) VisitUpdateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDefaultCategory415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDefaultCategory415ApplicationProblemPlusJSONResponse) VisitUpdateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDefaultCategory500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDefaultCategory500ApplicationProblemPlusJSONResponse) VisitUpdateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDefaultCategory503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDefaultCategory503ApplicationProblemPlusJSONResponse) VisitUpdateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
 
 type ListMembersRequestObject struct {
 	Params ListMembersParams
@@ -4260,6 +10544,123 @@ func (response GetReadiness503JSONResponse) VisitGetReadinessResponse(w http.Res
 
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
+	// ListCategories The category tree
+	// (GET /api/account/categories)
+	ListCategories(ctx context.Context, request ListCategoriesRequestObject) (ListCategoriesResponseObject, error)
+	// CreateCategory Create a category
+	// (POST /api/account/categories)
+	CreateCategory(ctx context.Context, request CreateCategoryRequestObject) (CreateCategoryResponseObject, error)
+	// ImportDefaultCategories Copy the default categories
+	// (POST /api/account/categories/import)
+	ImportDefaultCategories(ctx context.Context, request ImportDefaultCategoriesRequestObject) (ImportDefaultCategoriesResponseObject, error)
+	// ReorderCategories Reorder categories
+	// (PUT /api/account/categories/reorder)
+	ReorderCategories(ctx context.Context, request ReorderCategoriesRequestObject) (ReorderCategoriesResponseObject, error)
+	// DeleteCategory Delete a category
+	// (DELETE /api/account/categories/{id})
+	DeleteCategory(ctx context.Context, request DeleteCategoryRequestObject) (DeleteCategoryResponseObject, error)
+	// UpdateCategory Update a category
+	// (PUT /api/account/categories/{id})
+	UpdateCategory(ctx context.Context, request UpdateCategoryRequestObject) (UpdateCategoryResponseObject, error)
+	// ListEntries List entries of a period
+	// (GET /api/account/entries)
+	ListEntries(ctx context.Context, request ListEntriesRequestObject) (ListEntriesResponseObject, error)
+	// CreateEntry Create an entry
+	// (POST /api/account/entries)
+	CreateEntry(ctx context.Context, request CreateEntryRequestObject) (CreateEntryResponseObject, error)
+	// CountPendingEntries Number of pending entries
+	// (GET /api/account/entries/pending/count)
+	CountPendingEntries(ctx context.Context, request CountPendingEntriesRequestObject) (CountPendingEntriesResponseObject, error)
+	// DeleteEntry Delete an entry
+	// (DELETE /api/account/entries/{id})
+	DeleteEntry(ctx context.Context, request DeleteEntryRequestObject) (DeleteEntryResponseObject, error)
+	// GetEntry Get an entry
+	// (GET /api/account/entries/{id})
+	GetEntry(ctx context.Context, request GetEntryRequestObject) (GetEntryResponseObject, error)
+	// UpdateEntry Update an entry
+	// (PUT /api/account/entries/{id})
+	UpdateEntry(ctx context.Context, request UpdateEntryRequestObject) (UpdateEntryResponseObject, error)
+	// ConfirmEntry Confirm a pending entry
+	// (POST /api/account/entries/{id}/confirm)
+	ConfirmEntry(ctx context.Context, request ConfirmEntryRequestObject) (ConfirmEntryResponseObject, error)
+	// ListQuickEntries List quick entries
+	// (GET /api/account/quick-entries)
+	ListQuickEntries(ctx context.Context, request ListQuickEntriesRequestObject) (ListQuickEntriesResponseObject, error)
+	// CreateQuickEntry Create a quick entry
+	// (POST /api/account/quick-entries)
+	CreateQuickEntry(ctx context.Context, request CreateQuickEntryRequestObject) (CreateQuickEntryResponseObject, error)
+	// DeleteQuickEntry Delete a quick entry
+	// (DELETE /api/account/quick-entries/{id})
+	DeleteQuickEntry(ctx context.Context, request DeleteQuickEntryRequestObject) (DeleteQuickEntryResponseObject, error)
+	// UpdateQuickEntry Update a quick entry
+	// (PUT /api/account/quick-entries/{id})
+	UpdateQuickEntry(ctx context.Context, request UpdateQuickEntryRequestObject) (UpdateQuickEntryResponseObject, error)
+	// ListRecurrings List recurring entries
+	// (GET /api/account/recurrings)
+	ListRecurrings(ctx context.Context, request ListRecurringsRequestObject) (ListRecurringsResponseObject, error)
+	// CreateRecurring Create a recurring entry
+	// (POST /api/account/recurrings)
+	CreateRecurring(ctx context.Context, request CreateRecurringRequestObject) (CreateRecurringResponseObject, error)
+	// DeleteRecurring Delete a recurring entry
+	// (DELETE /api/account/recurrings/{id})
+	DeleteRecurring(ctx context.Context, request DeleteRecurringRequestObject) (DeleteRecurringResponseObject, error)
+	// UpdateRecurring Update a recurring entry
+	// (PUT /api/account/recurrings/{id})
+	UpdateRecurring(ctx context.Context, request UpdateRecurringRequestObject) (UpdateRecurringResponseObject, error)
+	// ListTags List tags
+	// (GET /api/account/tags)
+	ListTags(ctx context.Context, request ListTagsRequestObject) (ListTagsResponseObject, error)
+	// CreateTag Create a tag
+	// (POST /api/account/tags)
+	CreateTag(ctx context.Context, request CreateTagRequestObject) (CreateTagResponseObject, error)
+	// ReorderTags Reorder tags
+	// (POST /api/account/tags/reorder)
+	ReorderTags(ctx context.Context, request ReorderTagsRequestObject) (ReorderTagsResponseObject, error)
+	// DeleteTag Delete a tag
+	// (DELETE /api/account/tags/{id})
+	DeleteTag(ctx context.Context, request DeleteTagRequestObject) (DeleteTagResponseObject, error)
+	// UpdateTag Rename a tag
+	// (PUT /api/account/tags/{id})
+	UpdateTag(ctx context.Context, request UpdateTagRequestObject) (UpdateTagResponseObject, error)
+	// ListWallets List wallets with balances
+	// (GET /api/account/wallets)
+	ListWallets(ctx context.Context, request ListWalletsRequestObject) (ListWalletsResponseObject, error)
+	// CreateWallet Create a wallet
+	// (POST /api/account/wallets)
+	CreateWallet(ctx context.Context, request CreateWalletRequestObject) (CreateWalletResponseObject, error)
+	// ReorderWallets Reorder wallets
+	// (PUT /api/account/wallets/reorder)
+	ReorderWallets(ctx context.Context, request ReorderWalletsRequestObject) (ReorderWalletsResponseObject, error)
+	// DeleteWallet Delete a wallet
+	// (DELETE /api/account/wallets/{id})
+	DeleteWallet(ctx context.Context, request DeleteWalletRequestObject) (DeleteWalletResponseObject, error)
+	// GetWallet Get a wallet
+	// (GET /api/account/wallets/{id})
+	GetWallet(ctx context.Context, request GetWalletRequestObject) (GetWalletResponseObject, error)
+	// UpdateWallet Update a wallet
+	// (PUT /api/account/wallets/{id})
+	UpdateWallet(ctx context.Context, request UpdateWalletRequestObject) (UpdateWalletResponseObject, error)
+	// GetLoanSchedule The repayment schedule of a loan wallet
+	// (GET /api/account/wallets/{id}/loan-schedule)
+	GetLoanSchedule(ctx context.Context, request GetLoanScheduleRequestObject) (GetLoanScheduleResponseObject, error)
+	// ListDefaultCategories The default category tree
+	// (GET /api/admin/default-categories)
+	ListDefaultCategories(ctx context.Context, request ListDefaultCategoriesRequestObject) (ListDefaultCategoriesResponseObject, error)
+	// CreateDefaultCategory Create a default category
+	// (POST /api/admin/default-categories)
+	CreateDefaultCategory(ctx context.Context, request CreateDefaultCategoryRequestObject) (CreateDefaultCategoryResponseObject, error)
+	// ReorderDefaultCategories Reorder default categories
+	// (PUT /api/admin/default-categories/reorder)
+	ReorderDefaultCategories(ctx context.Context, request ReorderDefaultCategoriesRequestObject) (ReorderDefaultCategoriesResponseObject, error)
+	// DeleteDefaultCategory Delete a default category
+	// (DELETE /api/admin/default-categories/{id})
+	DeleteDefaultCategory(ctx context.Context, request DeleteDefaultCategoryRequestObject) (DeleteDefaultCategoryResponseObject, error)
+	// GetDefaultCategory Get a default category
+	// (GET /api/admin/default-categories/{id})
+	GetDefaultCategory(ctx context.Context, request GetDefaultCategoryRequestObject) (GetDefaultCategoryResponseObject, error)
+	// UpdateDefaultCategory Update a default category
+	// (PUT /api/admin/default-categories/{id})
+	UpdateDefaultCategory(ctx context.Context, request UpdateDefaultCategoryRequestObject) (UpdateDefaultCategoryResponseObject, error)
 	// ListMembers List members
 	// (GET /api/admin/members)
 	ListMembers(ctx context.Context, request ListMembersRequestObject) (ListMembersResponseObject, error)
@@ -4395,6 +10796,1110 @@ type strictHandler struct {
 	ssi         StrictServerInterface
 	middlewares []StrictMiddlewareFunc
 	options     StrictHTTPServerOptions
+}
+
+// ListCategories operation middleware
+func (sh *strictHandler) ListCategories(w http.ResponseWriter, r *http.Request) {
+	var request ListCategoriesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListCategories(ctx, request.(ListCategoriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListCategories")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListCategoriesResponseObject); ok {
+		if err := validResponse.VisitListCategoriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateCategory operation middleware
+func (sh *strictHandler) CreateCategory(w http.ResponseWriter, r *http.Request) {
+	var request CreateCategoryRequestObject
+
+	var body CreateCategoryJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateCategory(ctx, request.(CreateCategoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateCategory")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateCategoryResponseObject); ok {
+		if err := validResponse.VisitCreateCategoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ImportDefaultCategories operation middleware
+func (sh *strictHandler) ImportDefaultCategories(w http.ResponseWriter, r *http.Request) {
+	var request ImportDefaultCategoriesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ImportDefaultCategories(ctx, request.(ImportDefaultCategoriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ImportDefaultCategories")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ImportDefaultCategoriesResponseObject); ok {
+		if err := validResponse.VisitImportDefaultCategoriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ReorderCategories operation middleware
+func (sh *strictHandler) ReorderCategories(w http.ResponseWriter, r *http.Request) {
+	var request ReorderCategoriesRequestObject
+
+	var body ReorderCategoriesJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ReorderCategories(ctx, request.(ReorderCategoriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ReorderCategories")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ReorderCategoriesResponseObject); ok {
+		if err := validResponse.VisitReorderCategoriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteCategory operation middleware
+func (sh *strictHandler) DeleteCategory(w http.ResponseWriter, r *http.Request, id CategoryID, params DeleteCategoryParams) {
+	var request DeleteCategoryRequestObject
+
+	request.ID = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteCategory(ctx, request.(DeleteCategoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteCategory")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteCategoryResponseObject); ok {
+		if err := validResponse.VisitDeleteCategoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateCategory operation middleware
+func (sh *strictHandler) UpdateCategory(w http.ResponseWriter, r *http.Request, id CategoryID) {
+	var request UpdateCategoryRequestObject
+
+	request.ID = id
+
+	var body UpdateCategoryJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateCategory(ctx, request.(UpdateCategoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateCategory")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateCategoryResponseObject); ok {
+		if err := validResponse.VisitUpdateCategoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListEntries operation middleware
+func (sh *strictHandler) ListEntries(w http.ResponseWriter, r *http.Request, params ListEntriesParams) {
+	var request ListEntriesRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListEntries(ctx, request.(ListEntriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListEntries")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListEntriesResponseObject); ok {
+		if err := validResponse.VisitListEntriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateEntry operation middleware
+func (sh *strictHandler) CreateEntry(w http.ResponseWriter, r *http.Request) {
+	var request CreateEntryRequestObject
+
+	var body CreateEntryJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateEntry(ctx, request.(CreateEntryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateEntry")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateEntryResponseObject); ok {
+		if err := validResponse.VisitCreateEntryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CountPendingEntries operation middleware
+func (sh *strictHandler) CountPendingEntries(w http.ResponseWriter, r *http.Request) {
+	var request CountPendingEntriesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CountPendingEntries(ctx, request.(CountPendingEntriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CountPendingEntries")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CountPendingEntriesResponseObject); ok {
+		if err := validResponse.VisitCountPendingEntriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteEntry operation middleware
+func (sh *strictHandler) DeleteEntry(w http.ResponseWriter, r *http.Request, id EntryID) {
+	var request DeleteEntryRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteEntry(ctx, request.(DeleteEntryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteEntry")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteEntryResponseObject); ok {
+		if err := validResponse.VisitDeleteEntryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetEntry operation middleware
+func (sh *strictHandler) GetEntry(w http.ResponseWriter, r *http.Request, id EntryID) {
+	var request GetEntryRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetEntry(ctx, request.(GetEntryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetEntry")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetEntryResponseObject); ok {
+		if err := validResponse.VisitGetEntryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateEntry operation middleware
+func (sh *strictHandler) UpdateEntry(w http.ResponseWriter, r *http.Request, id EntryID) {
+	var request UpdateEntryRequestObject
+
+	request.ID = id
+
+	var body UpdateEntryJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateEntry(ctx, request.(UpdateEntryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateEntry")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateEntryResponseObject); ok {
+		if err := validResponse.VisitUpdateEntryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ConfirmEntry operation middleware
+func (sh *strictHandler) ConfirmEntry(w http.ResponseWriter, r *http.Request, id EntryID) {
+	var request ConfirmEntryRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ConfirmEntry(ctx, request.(ConfirmEntryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ConfirmEntry")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ConfirmEntryResponseObject); ok {
+		if err := validResponse.VisitConfirmEntryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListQuickEntries operation middleware
+func (sh *strictHandler) ListQuickEntries(w http.ResponseWriter, r *http.Request) {
+	var request ListQuickEntriesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListQuickEntries(ctx, request.(ListQuickEntriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListQuickEntries")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListQuickEntriesResponseObject); ok {
+		if err := validResponse.VisitListQuickEntriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateQuickEntry operation middleware
+func (sh *strictHandler) CreateQuickEntry(w http.ResponseWriter, r *http.Request) {
+	var request CreateQuickEntryRequestObject
+
+	var body CreateQuickEntryJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateQuickEntry(ctx, request.(CreateQuickEntryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateQuickEntry")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateQuickEntryResponseObject); ok {
+		if err := validResponse.VisitCreateQuickEntryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteQuickEntry operation middleware
+func (sh *strictHandler) DeleteQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID) {
+	var request DeleteQuickEntryRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteQuickEntry(ctx, request.(DeleteQuickEntryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteQuickEntry")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteQuickEntryResponseObject); ok {
+		if err := validResponse.VisitDeleteQuickEntryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateQuickEntry operation middleware
+func (sh *strictHandler) UpdateQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID) {
+	var request UpdateQuickEntryRequestObject
+
+	request.ID = id
+
+	var body UpdateQuickEntryJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateQuickEntry(ctx, request.(UpdateQuickEntryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateQuickEntry")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateQuickEntryResponseObject); ok {
+		if err := validResponse.VisitUpdateQuickEntryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListRecurrings operation middleware
+func (sh *strictHandler) ListRecurrings(w http.ResponseWriter, r *http.Request) {
+	var request ListRecurringsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListRecurrings(ctx, request.(ListRecurringsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListRecurrings")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListRecurringsResponseObject); ok {
+		if err := validResponse.VisitListRecurringsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateRecurring operation middleware
+func (sh *strictHandler) CreateRecurring(w http.ResponseWriter, r *http.Request) {
+	var request CreateRecurringRequestObject
+
+	var body CreateRecurringJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateRecurring(ctx, request.(CreateRecurringRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateRecurring")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateRecurringResponseObject); ok {
+		if err := validResponse.VisitCreateRecurringResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteRecurring operation middleware
+func (sh *strictHandler) DeleteRecurring(w http.ResponseWriter, r *http.Request, id RecurringID) {
+	var request DeleteRecurringRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteRecurring(ctx, request.(DeleteRecurringRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteRecurring")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteRecurringResponseObject); ok {
+		if err := validResponse.VisitDeleteRecurringResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateRecurring operation middleware
+func (sh *strictHandler) UpdateRecurring(w http.ResponseWriter, r *http.Request, id RecurringID) {
+	var request UpdateRecurringRequestObject
+
+	request.ID = id
+
+	var body UpdateRecurringJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateRecurring(ctx, request.(UpdateRecurringRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateRecurring")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateRecurringResponseObject); ok {
+		if err := validResponse.VisitUpdateRecurringResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListTags operation middleware
+func (sh *strictHandler) ListTags(w http.ResponseWriter, r *http.Request) {
+	var request ListTagsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListTags(ctx, request.(ListTagsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListTags")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListTagsResponseObject); ok {
+		if err := validResponse.VisitListTagsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateTag operation middleware
+func (sh *strictHandler) CreateTag(w http.ResponseWriter, r *http.Request) {
+	var request CreateTagRequestObject
+
+	var body CreateTagJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateTag(ctx, request.(CreateTagRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateTag")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateTagResponseObject); ok {
+		if err := validResponse.VisitCreateTagResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ReorderTags operation middleware
+func (sh *strictHandler) ReorderTags(w http.ResponseWriter, r *http.Request) {
+	var request ReorderTagsRequestObject
+
+	var body ReorderTagsJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ReorderTags(ctx, request.(ReorderTagsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ReorderTags")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ReorderTagsResponseObject); ok {
+		if err := validResponse.VisitReorderTagsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteTag operation middleware
+func (sh *strictHandler) DeleteTag(w http.ResponseWriter, r *http.Request, id TagID) {
+	var request DeleteTagRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteTag(ctx, request.(DeleteTagRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteTag")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteTagResponseObject); ok {
+		if err := validResponse.VisitDeleteTagResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateTag operation middleware
+func (sh *strictHandler) UpdateTag(w http.ResponseWriter, r *http.Request, id TagID) {
+	var request UpdateTagRequestObject
+
+	request.ID = id
+
+	var body UpdateTagJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateTag(ctx, request.(UpdateTagRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateTag")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateTagResponseObject); ok {
+		if err := validResponse.VisitUpdateTagResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListWallets operation middleware
+func (sh *strictHandler) ListWallets(w http.ResponseWriter, r *http.Request) {
+	var request ListWalletsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListWallets(ctx, request.(ListWalletsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListWallets")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListWalletsResponseObject); ok {
+		if err := validResponse.VisitListWalletsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateWallet operation middleware
+func (sh *strictHandler) CreateWallet(w http.ResponseWriter, r *http.Request) {
+	var request CreateWalletRequestObject
+
+	var body CreateWalletJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateWallet(ctx, request.(CreateWalletRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateWallet")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateWalletResponseObject); ok {
+		if err := validResponse.VisitCreateWalletResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ReorderWallets operation middleware
+func (sh *strictHandler) ReorderWallets(w http.ResponseWriter, r *http.Request) {
+	var request ReorderWalletsRequestObject
+
+	var body ReorderWalletsJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ReorderWallets(ctx, request.(ReorderWalletsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ReorderWallets")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ReorderWalletsResponseObject); ok {
+		if err := validResponse.VisitReorderWalletsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteWallet operation middleware
+func (sh *strictHandler) DeleteWallet(w http.ResponseWriter, r *http.Request, id WalletID, params DeleteWalletParams) {
+	var request DeleteWalletRequestObject
+
+	request.ID = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteWallet(ctx, request.(DeleteWalletRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteWallet")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteWalletResponseObject); ok {
+		if err := validResponse.VisitDeleteWalletResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetWallet operation middleware
+func (sh *strictHandler) GetWallet(w http.ResponseWriter, r *http.Request, id WalletID) {
+	var request GetWalletRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetWallet(ctx, request.(GetWalletRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetWallet")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetWalletResponseObject); ok {
+		if err := validResponse.VisitGetWalletResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateWallet operation middleware
+func (sh *strictHandler) UpdateWallet(w http.ResponseWriter, r *http.Request, id WalletID) {
+	var request UpdateWalletRequestObject
+
+	request.ID = id
+
+	var body UpdateWalletJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateWallet(ctx, request.(UpdateWalletRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateWallet")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateWalletResponseObject); ok {
+		if err := validResponse.VisitUpdateWalletResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetLoanSchedule operation middleware
+func (sh *strictHandler) GetLoanSchedule(w http.ResponseWriter, r *http.Request, id WalletID) {
+	var request GetLoanScheduleRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetLoanSchedule(ctx, request.(GetLoanScheduleRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetLoanSchedule")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetLoanScheduleResponseObject); ok {
+		if err := validResponse.VisitGetLoanScheduleResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListDefaultCategories operation middleware
+func (sh *strictHandler) ListDefaultCategories(w http.ResponseWriter, r *http.Request) {
+	var request ListDefaultCategoriesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListDefaultCategories(ctx, request.(ListDefaultCategoriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListDefaultCategories")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListDefaultCategoriesResponseObject); ok {
+		if err := validResponse.VisitListDefaultCategoriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateDefaultCategory operation middleware
+func (sh *strictHandler) CreateDefaultCategory(w http.ResponseWriter, r *http.Request) {
+	var request CreateDefaultCategoryRequestObject
+
+	var body CreateDefaultCategoryJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateDefaultCategory(ctx, request.(CreateDefaultCategoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateDefaultCategory")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateDefaultCategoryResponseObject); ok {
+		if err := validResponse.VisitCreateDefaultCategoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ReorderDefaultCategories operation middleware
+func (sh *strictHandler) ReorderDefaultCategories(w http.ResponseWriter, r *http.Request) {
+	var request ReorderDefaultCategoriesRequestObject
+
+	var body ReorderDefaultCategoriesJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ReorderDefaultCategories(ctx, request.(ReorderDefaultCategoriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ReorderDefaultCategories")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ReorderDefaultCategoriesResponseObject); ok {
+		if err := validResponse.VisitReorderDefaultCategoriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteDefaultCategory operation middleware
+func (sh *strictHandler) DeleteDefaultCategory(w http.ResponseWriter, r *http.Request, id DefaultCategoryID) {
+	var request DeleteDefaultCategoryRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteDefaultCategory(ctx, request.(DeleteDefaultCategoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteDefaultCategory")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteDefaultCategoryResponseObject); ok {
+		if err := validResponse.VisitDeleteDefaultCategoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetDefaultCategory operation middleware
+func (sh *strictHandler) GetDefaultCategory(w http.ResponseWriter, r *http.Request, id DefaultCategoryID) {
+	var request GetDefaultCategoryRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetDefaultCategory(ctx, request.(GetDefaultCategoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetDefaultCategory")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetDefaultCategoryResponseObject); ok {
+		if err := validResponse.VisitGetDefaultCategoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateDefaultCategory operation middleware
+func (sh *strictHandler) UpdateDefaultCategory(w http.ResponseWriter, r *http.Request, id DefaultCategoryID) {
+	var request UpdateDefaultCategoryRequestObject
+
+	request.ID = id
+
+	var body UpdateDefaultCategoryJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateDefaultCategory(ctx, request.(UpdateDefaultCategoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateDefaultCategory")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateDefaultCategoryResponseObject); ok {
+		if err := validResponse.VisitUpdateDefaultCategoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
 }
 
 // ListMembers operation middleware
@@ -5286,137 +12791,247 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H1rc9s4suhfQXFvVeS9tCw7zp6MXafqKrac6K4fWtlOTmqUMiGyJWFNARwAtKyd9X8/hQZIkRL1sGM7",
-	"O7uZL+NQBNBo9Av94u9eKMaJ4MC18g5+9xIq6Rg0SPzXGYz7INvH5u8IVChZopng3oF3NQIyxl/fKMKi",
-	"uud7zDxPqB55vsfpGLwDj0We70n4LWUSIu9AyxR8T4UjGFMz5UDIMdXmPa7/su/53phxNk7H3sGu7+lp",
-	"AvYnGIL0Hh58r0OHsAiKeUp4amDxyUCKMdnNwfktBTmdwZOYCYoQRDCgaaxxwSI0b/cMNPTeQdMw/60F",
-	"75L9owK8toaxIglIYlZfBpkyYysh22usAW0NXA/mBFQiuAI80w806sJvKSht/hUKroHjnzRJYhZSA/ZO",
-	"IkU/hvH//bsye/i9ANf/kTDwDrw/7czoZsf+qnY6dpRddJFepF2WMEXGNDZ7gogISSgZMIgj85zxOxqz",
-	"iNSCz83T9nHzqn1xfnPSbJ+2jgPfvjsWEohKIGQDFpJQRLBV9x5870jwQczCH7ar0K2vyITpEZmMKO5U",
-	"aSHBbOjo4vzktH10FazexomQfRZFwF9zH5dsyCEijJN+qgkXmtA4FhOE++Si+6F9fNw6twcQdLqts/b1",
-	"2U239bfrdrd1HJABbuik22o5kUAEJ5S4F4lIQCLcdoNtrkFyGr/m/pqcpBzuEwg1RGRAWZxKILWgfX7V",
-	"6p43T4OtOjFnGdJUgTm1WAyHEJGURyBJ4I64HQU+4XAHkqiRmHDczrnQJyLl0Wtu51wQlYYjIiEUMsJj",
-	"YZr0IRZ8qIgWhHKhRyCz46gF5xdXNycX1+fHgT2EDp3GgkZXQpxSaYXqj+CZvoimBt3C4FSPYEYrbxSJ",
-	"2ZhpUgs6za+nF83jm6uLi5vTZvdjy+3hEuQdC+Ga0zvKYtqPX3UbTaLs+kSPzA4ywAkHiJTZlGEjIxTY",
-	"MJVW0JknEmg4MsDiHq6EOKN86gSyetVzEIKMKZ9mh6EMhIY1ICJUaxgnWpFa0G1etW5O22ftq9ZxsHVI",
-	"JGg5JXSgDWN0zT+2m+YfAVEQCh4pMhkBJ0N2B9wouxHQyFkThbcX1eSlG51yzWKkBXv+MWhlUZwRjR5J",
-	"kQ5HhA4pwyVmqFitCB9875rTVI+Aa4NWeHWmBaWY4MiwZofu32REFYH7hFlFcX3evL761Dq/ah81EelI",
-	"KddcpUkipIboDCJGr3B7P45t3ygyNnAQg+eM3AWHMhsTTW9B4aYurzudi+5V6/jmrHXcbt5cfe1YTn7I",
-	"ThCJpBmNGbd25yKRNDOJRhWh5kWmtKRaSEUU4NJjUuOCJFIMWAyEjenQ6FXfS6SBSTNrA4USzPE3dckK",
-	"jaiGbc3GxhBz1KO0ZHxo8A9jylBn8TR2wsaaswtvsqjStp2nx8z0+31xhiSmfO1RxZR/pnEK2YBmqkUX",
-	"OEwKU/aFiIHy7JUW0phase21mzPTdKSIUmtoLdII2jvmAMwrRAyQHsJUSuCaqLSfv+8TNiCUT+sbLSuY",
-	"u6BsgNdEijsWWfpZQ+34Xo5GKawOWTWoK2LIByhNdarWDbHUfInvuqEPxWvRr/aeZCnMkYUDJl/CEcX8",
-	"OZYPZJ4QCqjIUegXiP9bjj3R/zuE2mypmepRFxRePX6fYxstbq1dWnHsTpThK4dEAY+MTUIVCcyMQrJ/",
-	"oEA4IB+ASpCklzYab0N8Hf+EgNQYWsw0VkZU4mBKQiFumeXhBapI1fpDvlbudlbEt92Im6AKC0cjyofQ",
-	"oUpNhCzel+bkiKXr7D1UQfT+FPhQj8zdbG+/AmoOk+KAlRSavTe/gfmFy7NW7ihmwLW9ys9twv4SbSDc",
-	"5qHIRlYuiGRm0L8UfblMXYWDFr5UEJerXj5mKonp9Ny8aiTBo/G8uRBYwEbGv0nhUAwcVcg5hgR4BDyc",
-	"GrFQ4TUI0gQvikEkJjw4NIyAyCbjVGlCwxASTayRf2dEilpkEN+734Z7DVyxfgzbwI1h9KuXJp7vmVm9",
-	"bwaQAsIqGdtsgRRvE6hqzWpwT8eJwZV3xvjfmfVKZLT/zrolclao4INWdvoLdzXYNj8RGkUSlDok5gSo",
-	"MY5CqmCbcWX2pNkdxNMyIBbC/8dBaRgO69kPBQdKdkgFUPfeVXHpCYM4akkp5CLdoruiGl34k29F1/+/",
-	"vDgnKHZBEsa1QF2Idx5nAObetjcKEV3ezU4G7AJwY1DK+cIKmzeU0QdCifWhlLHorWNmu6nZ3FVk+wlo",
-	"bFA2j5CZHpyBI27XLumGVa3UPr4yMnqp6GDR1XJldJEAbx+TI8E5hJq0j61asih3GpEwpVKIiDsVmiT1",
-	"Mlns/uXt+/01RLygxi1QVRs6FUPG10vCtXSZPELXrBNQVXBaYyXztM4hXcO4/McqIVm05B/ylaiUdGo3",
-	"YpdY8G0uGnTKOVY3eFULbV1La+3E+bPDLfm5i9j6Y+10y/F0mRN+9UXljSKWyJ1IyG5QytxqmUZ+d3K5",
-	"eXTV/tzyfO/y+rLTOj9uHRfWLYp0no6376g08kLhwNCIQjMwVahVIpTsi1bneigRSK4mYG+iFqTAJ0EO",
-	"U7D1nLqoas/onZrReBni94Zfd/fek3BEJQ01SOUTLlBDCKMTBCcyjUEdOkedlinHq369qAUKKrrIQ3vv",
-	"S/z+voL9MtA+GxG7yCF32eP5C9gctdn3quiq4+5+1SelRiwhxshfT08n3ZbBrPPCbkhLJxIMJXUkjFk6",
-	"tocR0+Vya9Ob6gICcOCy/a8h1xwJc+RqdmyI1W35eUl1Hp0GVKPaPzFz451+r7DEubroz0UFT+/bdhgG",
-	"eMqys1JyVeKyMOmi2f94H8jsFj4XgcPnxtIw52AZ8Q620MqhRvHWOAwpPiux4XIxLoE6x1XByrw4v/p0",
-	"c3Rx1jltXbVu9hp7f9ndXWtj5NdeN+W6+28n3+McpS/3QORex8ZaLeNmqVzY+d6qDOLuyRH5Zf/dfxHn",
-	"1iMRaGPbYaSJGuHdj4EEoYggqPB2iQg29PwdmVfR96crjfMvI6rJxDDURAo+tAAUvbM+RoMSEEkMlXd2",
-	"MCZ1BQ2dCGntVus3dDEa5ROg4SiPC6KRijHUTZiqYMNXGCB5VKfaiGSR9V4VPM+MO7etvEOlGYuhqtyk",
-	"WmIWmHk/XV11MnVrTqZk8+839jfiD810XCkh1UhITVQ6HlM5zdxvGdWYecpXjHOhiQ1fVexCOxfz/BrX",
-	"3TaRMAAJPMQLIuPDhXUOSUD7ItUH/ZjyWxskNO8MgYNkIRHcCt8ZLIXX13I1/pqhoeAkQ1JfwV1HjhUW",
-	"0GY5yAyf6YyQcqImTIcjIrgNEMbMxq9FAvwAX1eESnCij6qcPlgIPT6UYqJ8okS1HqJ2PaZJJMA60G+5",
-	"mJAa5REZ0DgmfRreEsFJYDcYbNV7vISzhSj5pupsPorr+ajhbKTnpvU/R63WMT6tWmEuQmHGZkFiz/fy",
-	"WKPne2etq08XxzfmUfP09OILvpxFwj3fK0aXjBnY/nh+3bk5bl82P9ilLo66ONqMaX+8tpBetk5Pbj5f",
-	"XLWyv7utzkXXzNc87baax1/dA3z5vPWxaazMm08Xp8ft848GgOZV6+NF9+vNp3ar2+weffpqJmqetW46",
-	"zcvLLxddM+5L9+L8Y/HB5cVRu3l60zw6urg+v8qWbh6ftc9vjj41zz8acI6vO6eIlZvOdffoU/PSPGyd",
-	"da6+3nxoHv31umNsiPmAJqK0Kj6Ci3Q/t49aN9fnzc/N9qnBi+d7WeDa2iE22rHEMYuh/W3GZ7a+mHBy",
-	"x2DixAOThiBFyvWi6niBqAeLkmaHhTqVVZx4RzWVmc/CZvOwCLhmejq7ujc3ihk8b3jlOWInTzMh8EzM",
-	"AbfHlflPpVQsc7bUIdFcECKqKbnunh6SwMAX2OhsyhXoOvkyYuEoe10LzGogAyatjMPADUqtN4qEI8FC",
-	"2CxW80rhl81jKMtCJ5lpWIiSFKlzDvFL1Er+wvJL0srja5LAHNIBxip3agkf/vPvCQz/OWSDf06gn2wd",
-	"9qmCv+z7gTlHjB33vJ5nziuMgco5t9XbhktWW2MWb7CzwulUGIIgbazXyQ4S0jFYhq0FpxdHzVNzFWsf",
-	"d26a2R8fzI0sZvzW2AtZikrO3THVIHs8V4UhhmDMpZY0197iUC1upPgQNCNBDWTu/x9QjHaBRoyDqjT+",
-	"lR5KWGtwzrv1EekRe/y4hWuDWz+br+rEuiJe7eMx3LDeb3B92eoaTWr02oZeA4yx+TZ0b1Ep4uXs8OQA",
-	"Cw5ctvP1Li4zfM5jYPZqqBM3+7z+gjIaMTt0yK+TP1YsbAJ9xarCU6dA74DAONFTw559ocmAxbGhpUPM",
-	"54xjiDAdBK9Pg1RZD1zRvb2BlHpMSM3gN01a3OimCncHzH5Y45vL3qxcBO3wpYf4+HyAx8RErhNjbjiV",
-	"sxSGR5PGHABLEWyX/5EB3SXUsRxitS6JqJiFZW5d5t+pAulSK5U1idgqy3gubmutLJsS69aZjISCCjN2",
-	"aHiIC3IHkg0YZBG7DUOaG1rkM9fCnv+YpKTF6O4L2NELNgXPs4aBRyo3Wg06Mb8Yb8aIW+v/5eU0MEwb",
-	"qSUgx9SAUfY2PspWf11bdBnxPkcYzibA/NvF3z4bppmuzdD5jnDpijCpwQmEqWR6emnQbNfqY2bTiri0",
-	"MiZyKVPKukutzWGkEdUkEtYTBJC45CeVJ7mi2sJVZggdaZ3gIdl5j3BIVX5tYVnkk/4UnQPbaZKLvlgM",
-	"GVek9knr5ILHU59c0jFcMg3/fUrvt/LiFQvXrHrFSacbB8MMOJqwv8LU5pMyPhBZxiq16YPl4ejuAgMK",
-	"0LHne6mM3f7Uwc7OnATcieAOYnPUyltIVs0mNEhUuSB+o8hIpApGIo5IDNEQJKlNaByDVj4BriUD5ZOQ",
-	"ahgK+3c/jYbm1x5n/A6UHptz8gkHTSZC6tGWT2TKbZ7aeJxyI9/7gsrIesbvhDazSEiE1ArRbC+dvvm7",
-	"xxUYm2lWKlGIb2VZzuZYxqLPYsxRsOmV9R7v8T/9iRwJfmeUiuCqx7dtvoktpUHTHD2TsZiAPKJjiI+o",
-	"gjo5Exww555y4ngx82ube6ZL1QynxGymxwmp/bX7BWOsY8aFxMdbdfK3lBpthkhKJAvB7k5S7daNIGRj",
-	"GhPLXIrUet7uXv0dXk573lbdAHzFxqA0HSd2SPfkiLx9+/aXQxLSGHhEJYny+YKvX79+3T472z4+Dg4J",
-	"3IGckp4X0WnP80nPGwuuRz3PopWQnjcBuO15ZqN4PbXVLQXvLDGagPzDmKi1pmJ05xJEGhumcJVXh8RM",
-	"gZFxqYngBnMRnVrIjWCO0BusMMRFAiO3AlKz9WdbiIzACLGA1NyEZK/hE6rJWChNdhsN+5K9jRiYg99R",
-	"BvpYJ+YTM9gnKAAfAly0hZvGAIrZV7As3zsgtSxgtDUXIkqTBOR2aA7aRovMwssc3k1nBWVyyV3M4Z4p",
-	"Tf78ZyGXl5z8+c84Me5Nkf3GflY4s994iw5xFimznJmvbwMHEOEmm5aM5ytEsBjApuvskjP2gaQ8BqXm",
-	"ss0VnSp7XZswBUi9wf32mN5vm3m2+1MNylzzUn7LxYTb2ZFjLJGxIRcSosNCfRpCM9tIA4E8d+ZDceyY",
-	"yluIrMVifjsgxrQI7CFLIDSeGOgSCcrgmnGSl+Vl/OxktOrxy2rBbOEwx+mkeYDi3C2S5c2yPFKVyXGn",
-	"SHo8mJPUQZ18kGJiLN5MCUmIp4bc0f2Hww4zAZS9osBw2caJvYaSMoCNWeeqR942SGQwYihUpNrY3URI",
-	"svvePu9x+xpu3SeTEQtHSEKhMLIN3ZQZ4r6MBBnTqZEbsRFsOUX0eIsaas4pJKTSSHYS3G+b271SgZu6",
-	"ENkjwAdCokhTZCKZ1sAPejxI0n7MwgArDNx+tnwSWIoPSI3y6YK73byQ2GwK88acpMdSQN7jJSP2cK6Y",
-	"ziggwzcVpXcYYg9wNK5ftoYPe7ycuDkEbSea1fRt1ckXh386q0+hhAu+bfdbQN6MDXatxy1mIXAFBVXe",
-	"kSKRDDTF4tbVGjwbPYtn5oq72Wl7vncHUlmF3qjv1hvmRZEApwnzDry39Ub9LRqMeoTm1w5N2A4iYMdt",
-	"2Dwdgq4uGY6MSJoYGYOkdEiC3wIypjocgcpyJ4W0+a+1+cRTn6AVw7jaqpNOsdrEaV0YaCJSvDfm+GtH",
-	"3oF3ypQ+c+D5pXLrX6vt+NkrO3gdePDXvoeFyOa9ORMU7rURoAPGURuWN7msMvm3coVVyYGzaEJ/m6s2",
-	"3ms0VlQpPa46qZCaWFGgdMEBNScRg4zgsXBq30JQNXEO6U6hKBqH7K4fMl9KhuPerh83K/B98L13mwCX",
-	"V8zivcOG9h0lZTs1FjcdojOWWi+s72USzpjh+MwMX2SSnd9Z9GBZJIYqX1/TatlSiAnfZWgkzF/BnVa3",
-	"s7n4IkalXJwAAwe1/UaDBAsB1GBrkWGOcSKXR7pAXfuL8NoB0b/+4e9b6FePyOuLv5NaLFZmTilrMcTu",
-	"gCKq6WY09FiZlbeQePi2nPx2MlfSk+f2vSTVVbderawyFTLXvWgSc2FLLqdFfxFiBaNqzjVYqFdztl6P",
-	"11xxm09oqsW2BA6TrbqzzjM7x2XeOGSPnKuRw8Q6rmxgWyvC4V73uLN26+QciyiJ4JDFch3XLGcYVMRl",
-	"lrkEp2I61tnkpv8goumzCeNiWuhD2XVi7N6HF9QDpcTy6kpVi/d/QxGwv7vBEvPV/Tju3SZbqqgx/k65",
-	"cwm66IBx7s/vUlY7mXP2uaXFpiyMkcQSC5Pv4eDl/Nu1PuOX4N9iiPYn//7k32X8aythiyzsAhnfx8Kz",
-	"SOmzq3ysgpk5G2AFU6PLEqPTyhlC1tHyzGx8maWnvgQjl0PSP1n5JysvVcW2PsyYwhJoqNkdLdwInsLS",
-	"CrRmfKh2FCZfbBeSLJzfpcwRH0EjxZRzNV6QPssLLaFQ6/Ku/3Fu/lle73aaOOA3vrulFadyCXrxQF5A",
-	"UC2exesJqkcQAqGKcDEhCvQfQGr90YTQRQKcYMxbqJyKHyl7Uj3aYVGyTbPczEUr4LPNqbE2+7J68JpZ",
-	"nupUOmu+WB/+RpFbMHaD9m2puPR7nKYRw6KX/3bhkby7l4ugsch3boWtOjlhxv4omBv9QvKPSjGXwCcQ",
-	"K+jxmPHb0ruussolDcylCJGatVYKxezkFhK9ZacjtsRNEdrjTv2S/cauy5zJauGLMT2cf3pI3jXeGuNm",
-	"oeTA5Y1jNRSaSD1e2eGsGoOFSN8AdDjCUN+iZ1wM2/wL06P2caf5QjJorq3Aa1tLs946q5owHiIa7TEV",
-	"++G4oN5CDM+F6V5fWP2yflzelfMPIqvMgA2grOg9WEwK8g5+/VayvNiQm+OzwXheVdKSS6WiLEz1aE4U",
-	"2phclSzctiJom0VLw15XeUUHYVHW9gJlsELiEkV4DKzlqhEUGcj9i+0NF28/H0EbRs77Dr0gX+VrLNHr",
-	"+Z7rT9ReS471KMelGFSd6ROPsr9crTUVCeJcTkZJM/BnmiLXTrba4qZ5fdxunR+1bHpAVnhRTCzKQf2Q",
-	"6aP6SrH84adY/imW/5PE8ofvEcsoKlfwMvqSS+mghGrnr8KxdSOGsc4+y0V1KWN5ApMzB4egc1uxx42p",
-	"Z1M1/DzpzRiRmo0Bc3GyPjGZrenMM+XQUctH7Dd2t+oEO7aS3UaPz7eHNQal4ODAwNq0dw1rS5vHTu66",
-	"ak4rqRgnu+/ImPEUUyMHqdQjkD2ez+lynPb3fiHl5rP2mMo9Z2fdYkUcYS6H6+3MVGGZHhdxdEgoUSke",
-	"2CCNnR4rxPrsHt64fMGlBuoLScBSe6if8u975N+PEGf7exsI3flmz89qi5RkWdb6jUekUDr1BPklrL+o",
-	"WoC1suttJsMYz7zt2AR2LpjuyGEx36zYAWHE+LDSBrlI9UbZH45cMffqWRHcwlRMpkghyf2RCM16LFbn",
-	"2XSyNIR46rJn1HysArGLOLLGOHNhC0VqmHXuu7R2P0sz7/GETl3SuoNbbaFWwFbNknJFQ9uNF+dfCJhU",
-	"ycEsI+cJ2ThPY+lnyHspZTBlsZzVOTCLhzrOAh3FQy1WmFQGpLqQxDR0h1lS5FD2D71xucv5SRlNzBQe",
-	"ldJ0qrbqpGtrKXsc+dzGokp9KRZrz2YXPMHj6ax9eoW94xvjoUGCcu+L/Po3a+Scb4Mpa6FY+rHwFBtp",
-	"2LE9nme/ZAPht5TGqjSp4FBFbuVevC+kf6sb/m6kiCuI3s4W/UeovmcILhcZ4ykcaGTd9mjWiK3S+XFe",
-	"SPYt1WFktZ6VLoxSj7cXtMFK6yxxY7gd/jBRWmo0gkjPQHrqoalVkcLOrHPbSyJdLUN3n8aUh/AvhG71",
-	"FDzPmgNVssWRE762vYHzJmUdZAr1almVhlEmxv5gfPYBjsWjc4u+5Nm5JZYcntv2v8jh5ejY4PSWpLVY",
-	"UWkVZmSL4jFt/3Blgosaicksb43nLVoqUk9PbClTuaAqDxCJCSc120DEth/N6MJeNbaK5VNVSrzUu+CF",
-	"dHhlf4RXvkuvIcsUQYzmyPOngbCMjeyRZr7qzZmoSgRus6wBUyWDBcWWSAF6OB7VmclwXmZV7JGzDySC",
-	"UERoqmP/Byw+JBJoHE+RW+wNzsztGiZSbjuquJrZ7O7MtPXIOW+aOVLL19aqzn2VVmhnn1VZlhhe7Fj1",
-	"UqnhFU2xfrLhH5kNL0HbnA2gssiMlnw3YknzrFyI6x283d1/919778vcmrlXVliGl7kH5sUIyH02ZkVG",
-	"Y8kZRGho3eE/1OCYLz59gqy0iXzLfX5HWWYJwUZqReeUdTPgN7gYr5PANY9yonQkOEwToa3Ysw2CSQz0",
-	"Dnocpd7Bsr5RmHLrSnPc6pmjkDSdwH03a2WRxRESkD1ejkAYCTsSqSS1iuiCrTY20G0dFnof5mNdR8QE",
-	"0E3icl1iqjRJuZapMvIk+J/tEyEnVEYQmb8CMhLJzHtixlpsZAMSKe6ndYKdbxYKgbHmAPOkomx7B7Z+",
-	"d65PaoBleJnTN5ZAo6kx0FMFZsAvPT77+midZE4OW6la2VE/q5BaaKtfqVSwsdkLJg3OuqZtpEV2Xzcw",
-	"4qr01Q8Lkzw+0fmPECD+8REVK+oKFZPWa/wEv//S7Oi5AACOrS6pzXJTMzEnBoNDYr+XJniha0nldfxf",
-	"LN26lLn8zFGaLyOwLnS3iOvV/YRDsymR2yX3fnUc33VFmLilS25+VnbwH5JgQGMF8176PCSWDaz3eBZ2",
-	"n0sBUIth9CyKTsIRhLfrQug9Xoqhu/7kSosYG0NZe2aWsYkqWAsyTLN+KwUYF6it3JbrhZRCde+v175i",
-	"lL4EU0HrX5bQg2TDkf4ZFX9eGZ4LgC5sFzc/y457WoDB9RupT+k4XplXeZEAb3baJBJhOnb39Pl+Mth8",
-	"92vz7LRSSrsZHiefM7hmNDvfkaM6I1Jwbay9Z5a+VyPst2XnLiA636taI3lTtapty+zyha15kphaIzdv",
-	"12l7Z811dqnuwXKtXr4Dy7cXvqBu0goFMfof0AglVeU2KPbfy8qgHnO3dR3UMvmBTJyZF+gf76c61+BM",
-	"u15lavmdrNBH6RdSuJktRr7zT6i+VNR74Rutr3zDWuVmMSf4Rygb/TdMt32ovAelquRSWsFhJXG+SYOh",
-	"ICp0+Ql8wngYp1H2XSF0BNHYWKGurdB31WXblKCcrX72E/qufkKof1dmUq0Uxct8vNXH0/gpeX7McX/E",
-	"Ni6bSwD/2fs6ZAFwDGJj9pwrhaS5mi24PAt6datOuhi4zr5xyiPbhMl+YaTHS612na9n5n/BoHpuvy6P",
-	"bb+gml7svP/Kd93/QGb599frLrb+WL0eiXD5Da1Z+DAg3kAk8Ag/tuIKrAv3w6xlGlXoHlf2thyR/jQL",
-	"rZnLc4/XUjMFCXDlnWALHVb2Rj8EMhHyVuUBC/zWOgf76RZVya0fQR+bLaxlFw33emekn3S//nR1dorw",
-	"PfMFu1vC7mNv2CP8fPs/lp+eu5fsNRpkMmJxnnhh5sJG5+hzdl5GF4TDivNKh4b7WvwLyiW3wvIcsNBF",
-	"7mjM7p77LDpuejM1d1/Yf8xp4JVw+WHYQwBOOvbjT5d/O80ujrZOH38slE7USRcipmzk1MoKvJpyYduT",
-	"GVVx0ON5cvnsC5NaFBexJ5/PRSd0uoSPZl/MesEzni1Scczmx2n9ewoKXx7Gc8Q/jaaHRSznmXX2TOtr",
-	"2N7Nj1/pM3KRaEkHAxY+iujKK/w+/8mIX789+HNfsfj1m7HHrCS2dtzcd6BESGPiPsWAbk/n8qyN6S0Y",
-	"kbFVagN9sLMTmyEjofTB+8b7Btp7bgfzk1vu9hF5dvdZO/RMhRCmFcSD+qxbcQEJiw2QXVd137pvGJ/V",
-	"xOQzL/lcZuEDmW4h9B0vLtGcMxwHM4clj/JvD2R9k0itFOhTWKGxVVzFWdPzy5yt8oKundVq+IdvD/8b",
-	"AAD//w==",
+	"7L37Vhs5vjD6Klree63AfIUxhGS6Ye11jmOcxHu4jYHOZLd7U3KVbGsoS9WSCsfTk+c4D3Re7Fv6SaqL",
+	"XeULYEjS5J9gu0rX3/36Ry3g45gzwpSsHf5Ri7HAY6KIgE8trMiQi2nnWH8KiQwEjRXlrHZYuxoRFNjf",
+	"X0lEw3rNq1H9S4zVqObVGB6T2mGNhjWvJsjvCRUkrB0qkRCvJoMRGWM96ICLMVb6OabeHtS82pgyOk7G",
+	"tcM9r6amMTE/kSERta9fvdoxGeAkUstWFprHnmOFbabE1K3vPY0UEfNrPGfRFBGmBCUS8QFSIyrTxSIu",
+	"EFUSyaS/Y7+jRKar/z0hYpot373V0dt44LKrjlOv9MnP8IKwkLLhwiOMzTNoS8+4rQ+O668DzgZUjEmI",
+	"tgY4kmTbnXXVIdpxCido19XnPCKYZeu6wsOVrjXAQkz14uByFR4iPVnVChQuzj7GX04IG6pR7fB1Aw7M",
+	"fcyOTCqhF52tjHxRKy1tMuKSoDEZc31UClMm7SrJF4W2AizJDmWSMEkVvSPbVYv+vWrJe42V1zyNycI1",
+	"UxbwMUmvlnyJCZNk2YXCbPnF/acgg9ph7T92M4K3a36Vu+lCsmV9wlFE1FroO4FXqhZkfn0gkr4XfFyO",
+	"oQMqpEIhnprlECQwGxK0NaFqhHzF/co7HOgxSxcVYqXPcP7iTsm4T0QVsRjDr09ILU450zBWuhb9E1Ic",
+	"RVQqD+3pP/f23bFMCRbVBwPvVl7X6329MPzFLmx/hVXekSs+v8wm42pEBBIk4CJ012cOUS93MqLBCL4L",
+	"SUQUCRFn5JVMwW/M70j1FmDOhxzuBR6S+UXrbxFL9Bo9pCEI7VWSVj1AfgWWN8OEC060of8tXd7fExrc",
+	"LuRdv+snnpyDdUmQCI0wVcsS7oEnX9ol/VfJjXYUGUsUE4H0hVVdptTvll7mfmPJbS5d1xWuPCyFh094",
+	"QGVYqlcR4RIS62kGFSWhljUMVdHoUE1VFF+T2BpOVHUyhq084eF8JliUL0VT05R85emuOxj4svpk9Psr",
+	"ktv9n3/+Ob/SnzV4zS32q963jDmTBNSZdzjskt8TIpX+pAUfwuBPHMcRDbDey24seD8i4//zT6k39seK",
+	"EsSFectMWobsMC2iEo1xpPelybhAGA0oiUL9PWV3OKIh2vJ/aZ50jptXnfOzm/fNzkn72PfMs2MuCJIx",
+	"CeiABijgoRbMvnq1FmeDiAbPtqvAzi8R3PNkhGGnUnGhscJvnZ+9P+m0rvzF23jPRZ+GIWFPuY9LOmQk",
+	"RJShfqIQ4wrhKOITWPf78+67zvFx+8xcgH/RbZ92rk9vuu2/X3e67WMfDWBD77vttmPYnCGM7IOIx0TA",
+	"us0GO0wRwXD0lPtrMpQwLTMHWnIYYBolgqAtv3N21e6eNU/87Toyqnwiib61iA+HJEQJC4lAvr3iTuh7",
+	"iJE7IpAc8QmD7Zxx9Z4nLHzK7ZxxJJNgZIUlz2jKqE8izoZS0xtspSl7HVv+2fnVzfvz67Nj31zCBZ5G",
+	"HIdXnJ9gYUSb58CZPg+n+ri5PlNNMVNYeSVRRMdUoS3/ovn55Lx5fHN1fn5z0ux+aNs9XBJxRwNyzfAd",
+	"phHuR0+6jSaSZn6j9qQLR4yQUOpNaTQCFXyYCEPo9DeC4GCkFwt7uOL8FLOpJcjySe+BczTGbOouQ+oV",
+	"atQgIcJKkXGsJNryu82r9s1J57Rz1T72t4+QIEpMER4ojRhd/WGnqT/4SJKAs1Cr1YShIb0jTPO4EcGh",
+	"NaTlnp7nnZf27YQpGgEsmPuPiLJauQMaNRI8GY4QHmIKU+R070VcWx/BNcOJGhGm9LGSJ0daIiXlDBBW",
+	"79B+RiMstUZPDaO4PmteX31sn111Wk04dICUayaTOOZCkfCUhBSDov6MaPtKorFeB9Ln7MCdM1JEY6Tw",
+	"LZGwqcvri4vz7lX7+Oa0fdxp3lx9vjCY/NXdIABJMxxTZlTrEi3RUTQsEdYPUqkEVlxIJAlMPUZbjKNY",
+	"8AGNCKJjPDR2m1joNSlqZKBAEH39TTUnfO4oOi6RQL0aGWMKPIslkSU2Roice5KGpRLlLDw6ie+P+RHi",
+	"CLOlVxVh9guOEuJeaCaKdwkjkzKrnXmkDTAmF2x76eb0MBeCh4kRtOZhBOQdfQH6EScIayWPMIVk0k+f",
+	"9xAdIMym9ZWm5dTa5lc411jwOxoa+FkC7fBceoyCGx6y6KUuj0j6glRYJXLZKwaaL+FZ++rXvDLyq9FO",
+	"DIRZsLCLSaewQDF7j8ULmQWE3FGkR+jlgP+39PR4/58kUHpLzTFPmCpDPcbZDiNDrOgdQRge0xKjvt8+",
+	"lu6SgylKmObbExD4vBr5gsexPte9fTBlzKtaRWNH9i+n2zTK7rmZqFGXSFC8/5jBcMVvjQhdAqGW6sIj",
+	"R0gSFmrxCUvk6xG5oP8C2nWI3hEsiEC9pNF4HcDj8Cfx0RYF4R5HUlN1eBmjgPNbasjNHAAncjk8Xkur",
+	"XeZBw2zEDlB2Yc7JUnZlzityhDBSPN6JyB2JgEprjVSW+Ff0jfrBiEahIMxHWzj/O9hnJNKiwbSMqtrX",
+	"9N9UkfFSxLhM+unqv6Zbw0Lg6SMRUqzJTqd8nAqikxtXcqHOhaUkc3r4/PPK8uSVrOwLKIGlANZ6n24i",
+	"vyAvO+1FQJHT9FM8/MOZGt5zHmb7aP/jon122bYENHet7nQX7eqEhEMizvSTM8c+C5IZGOaAsy81d9AS",
+	"chJFVp+cf1BD3EJDzfIbXeuG5i4nfy+LTv1KEDJPklKUWAk3qhFjFmJgtNLljDAbkgss5YSLvNFnBm0N",
+	"c3bPzfmw9g9K6Bkjk/wLC9mse2525bMTF0ct3VFENWAdl2zC/BKuIKHNrsK9WToh8EpNmCuPLxUMF8IU",
+	"PJQjVYsePqYyjvA0w6Z1z3l1SWbuNJwQEucuRa+j7HCOSUxYqFm+lm1KrOl+EoO1yw/5hPmaCZnDRuNE",
+	"KoSDgMQKGUvFnaaGcp51erUvO+SLIkzSfkR2CNOo/mstiWteTY9a+00vJHdgpSxfbwHlTSKgLxSkk9op",
+	"Zf+kRhxxsP9mmfvWq7Xd7c8ZnMiO/gnhMBREyiOkbwBrDW/WrxxNiwsxK/x/GZGKDId190OO9rlLyi11",
+	"/00ZlgIpmwdZnMp4KzDXXGTF/bjoPZQtJ0qupG+FFvaWOBH0EQdAEbv2hcfT5CiTCkfRmDAFblhZKjAs",
+	"P6oxGfNSQYYLOqQMR5l0vlxlssEc8wghEoImI60fY4ZwovgYKxrgKJqCRXHIqCShccghPMFaSLShJCAX",
+	"H2lpWY0IQ4FeDIiMjCPFFY5yCJzTPRUeFhnf3GJnRT8lMJMDIspkCHCF2d+NZcgslUqQbCUNCeKDvHp5",
+	"D6C9jyjnZeEN98GUMkkwD8qew1svH0ZRCHwC+LHnncOiOfiZwYUyAPZy0UC521imPpqYJestf4j8Y0hX",
+	"CWjEdvAV5HFpfbyrPJqMx9jQyqWrurTP6sVpoF+JSJRKbV4aF2A8yma4bDWVJ1wu1+dJ9d5+nozW/vvi",
+	"swOnw9p+Y//tzt7ezt7bWUg4rP1c39t3kHRY+8gViTSCn0t8i+cB6bC296bRaDiY0/qqwHckyq3c6RV5",
+	"7Hg9p2TgCrNDh6GJJjlGJxhwQeiQoRhPNaga2xJnd0QoElqbRB01jTqhOPDcRBFNsCA8wy8u30f///+H",
+	"/PwB+OU6xn0tFEt453q6S54pzhzS5Tk62N/7K7gRER/Mn1SZkS3GShGh3//fX5s7//PbH6+//mftMflr",
+	"cZGfOIPACrAO8QHy3X58z5hPQhLQMY6QGXDZihs7P//2x563t/d1q9eru48/fd3+f0o3UcqhiwtsYRG6",
+	"wDoJYXapZmqgL0rG8Y5MxvlDXeCdP8hd8P463H+JLZGXCwTzTDKz0T3SWb8pnPVB1Vk7dr9oH1d4qMV1",
+	"eQ+lfAmbXQepZohyHrArSe9lxilmFEEDOiuLjAEfk3uxDvOml05YuVTnI5olqS6U1A5gYcJ5dyQByyAo",
+	"JVbd6py1zk81CXfE/LdSPY0l4507LBhcrH7NrbTtVppfmZGali8PVsfkhBj3mFmL7yHfLsbffkzNcn6r",
+	"X73ae0qisC0EF/PXDrErVeGoJArt6f735fkZAhs8EYgyxY3hnIdT5w1Msw5eyTRGOtMKd53SN4duYyKl",
+	"lYlySqQ+hz5BGJmAmqI2WltmFDGbysYuA7GPBEcm4rR4IJlTJFsOv106pX2tbKbO8RW/JazSBEPDq2pz",
+	"/3lMWOcYtThjJFCoc2wM/+bIrXsEUSkTEiJ7KziO60X1eu/t658OlsdyF+V3s6iyDeXMpWWOFjwmNkr3",
+	"TQMFIyxwoIiQnvWxRlMkYxwYoM7O+BJHWGtsQWBl/PUsGSccs07GJedPeWU5AGDcXtQq1vuk3Nm7B2xX",
+	"pWHdhoVXMt4SP6Bh0yVxu4KygMY4QnGUaP3VrLdU9itzL9q3V9yf0JjLSlXxbCE8UVJhk8ZhgitAs63e",
+	"8yqcwp5sqka6A8nvIXdd+aWWQi3H7JSoES8hdx/5REtIHDMEoRoxpuFyvtL++3Xz5Oai+fm0fXalaa75",
+	"3O2ctToXzZOaV3t3fXLSvlqR37R/T3B0kW7SfMzt9F2i5Qag6NleKthQ9YYsK3pMprP6OdilXwYjEibR",
+	"g7XsWaQv0bf1ETTXMRiOUxBZNnP+Apwy3VmPeCwUBZegR86KYtdc2O3sgrwFrpYTPqRsuYtgqcE2XsMJ",
+	"s8xyX7ZOE4rwGPaZfJzOk1lpNmJuqT6ny1SSKQ9DeiWRkVqWU7pm66rzixYrL68vL9pnx+3jFWlaM1D0",
+	"Ti/2MpHgbgmBCMzHlCxf5YwgbZakBel0TY8rSpft2Sy9JLXgvSAEEu88hBUac6nQfiMv/RSFnZOEBSMT",
+	"aa0lBEXweMYhkguGz/DrlDMyLXXXrBbQcoTGeKrlahcIU4xweWOtQveyIO3M/zaPAXmna3EPP5msrp9m",
+	"BEawgXFJIRpPJBGRRzaGWYmEQRRkQbTIOf7yBGj/p4IA+VPJ2bql/aIVjnnycue+LskozaOqea4MKW0q",
+	"bMvxohkP8MosatYBDC+WTmjj8MrxSo5ojOIIs+XY/77b1nhgI+JXxHyNEfolQcY0GQPq6AVVcplVowbn",
+	"DgBerNr/EuKSHsIMcdE71qTFbvlxCcvsceqlas36I5WKl5lm1mNtMFYXYutBnsFfOua1vRxOrhuMkR90",
+	"HnbXd5FmEZEzKgV8rxV9fQ8G8+9MUrjCWu/dcqRre0U1ShBsg4hzzvLzs6uPN63z04uT9lX7Zr+x/3Zv",
+	"b6mKn4Yg2iGXOZMu0j3OQHp1NOgie3z5akontnHQZYyi+76Ffj5481dkQ6xRSBSmkeFFWLPafkSQH/DQ",
+	"eBNmqVRIVozCbulHIQ5blcYYfBphhSYaoSaCs6FjhlmkvAcKdEx4HJHSoEQiBBclMPSeC2M2MjHcNl9G",
+	"eojgYJTmaIGNqJ6KxUs2lTOhlYiLaYZNuQ2Hhml+eZpExmwIvbgDESfiQ1m6SVkhxOlxP15dXTjhSN9M",
+	"gZsfNA5Wwg9FVVRKIeWIC4WsL8+FQjuo0eMURZozrpBJJfKqHOTzc1x3O0iQAdGCCsS5mFILxXmOkI/7",
+	"PFGH/QizWz+1qwwJI4IGiLNZW1Lu8aVYbZ3T5hhyAcsA6guwq2VRYe7YDAaBLyvlGQFmSE6oCkaIM5Os",
+	"BUmVJvWGHcLjEmFBLOnDMoUPGpAeGwo+kR6SvJwPYTMfVSjkxCQz3DI+QVuYhWiAowj1cXCLOEO+2aC/",
+	"Xe+xwpnNZSyuys5mM+pqHnA4k3Vz0/5Hq90+hm/LZpjJFtHvuoS9mldL875qXu20ffXx/PhGf9U8OTn/",
+	"BA+7rMSaV8tn+mihvfPh7Pri5rhz2XxnpjpvdeFt/U7nw7VZ6WX75P3NL+dXbfd3t31x3tXjNU+67ebx",
+	"Z/sFPHzW/tDUOsHNx/OT487ZB72A5lX7w3n3883HTrvb7LY+ftYDNU/bNxfNy8tP51393qfu+dmH/BeX",
+	"561O8+Sm2WqdX4PFBKZuHp92zm5aH5tnH/Ryjq8vTuBUbi6uu62PTXBCt08vrj7fvGu2/nZ9oWWI2eQy",
+	"ONKyXBWYpPtLp9W+uT5r/tLsnOhzqXk1l0Ro5BCTeVIReQ5pljuUZZoZnzB0R8nEkgcqnP12nnVsIAOF",
+	"hnHzggYqEWWYeIcVFs5lYBzoNCRMUTXNLOfNlfI3HjfV5THyWO4nQsCd6AvujEsrQhQqf+i7xfYQwemK",
+	"FUbX3ZMj5Ov1+SZTLmGSqDr6BAUu7OOKQ4apM3wbUmao1iuJghGnAVktb+aJUmFWz2epSmNxomEuYyUP",
+	"nTMHX8FW0geqlaSF19dEvr6kQ8gb292K2fDf/4zJ8N9DOvj3hPTj7aM+luTtgefre4Q8vl6tV4NQk4hg",
+	"MeM1ej2jx1eJxSvsLHc7JYIgESbvztIOFOAxMQi75Z+ct5onWhXrHF/cNN0f77RGFlF2Cw4Hmy6cYneE",
+	"FRE9lrJCE9ehlVrUXKrFAVtcifHB0jQF1Suz/78DMpoVNHnu6NWVaWll7GYl7btHWOS3EZVYzE9ZKyqx",
+	"DLyzyz6hpe7dtbT3HOjcP3UiG6Q80s7B4MEbjd42n+aUC6bRKeCDASErZNZkkLzQ0m6eeuxwsnWijdZP",
+	"AfpuY4BKYbsMRLoEh5QRWWqfkGooyNIDmE2ggKWEdP335iwbdn43Xvn6beml56awIZ6u6P7ZJC3+Limr",
+	"Pjq724VX/Bh0NYOX+5PVdIzFVPXtGyM2AWTsv0kJbNf49b9psmqhuSihHWflsqD80xHCxjpEhC0SlUhi",
+	"0nFdea3FwaWv9xaXqNo4ef+mybW5hXIA5CIsJPPNBB+G0loWqUBMq+X68YJt7I8aDWXt8NfX3p63/9sc",
+	"8MGPOZRaq7LYjLPBeAfd5xms82oJo78nxP6sT2uepFSgIY8W+4u1rrbcq3V92e7WvBpYXVb0aUGKu2eK",
+	"fICgr5dSqazdO4sRXqza+XJ3uX59xp+l96p1J9js43qziscIpQmH7Dr+vhJOJ6QvaVnY/wnBd8SUDNDK",
+	"Y58rNKBRpGHpCCq/RZEp5mnCrAaJNA7poiu/sXb0y4K8VX2+SdxmmsyUOONI9sMSV7V7snQSsBJXXuL6",
+	"lUPWCZjNF1YoiZZ9KatQVVah7DCv8HATh7jeKSzYz9LVP4b0pw/h/nKf1fRK60HYiuA24Pn1GgHPNtXM",
+	"W6tKeLqYMpegXYtEW9YnA4QesseVreeoVzQlptRVoUrxK6huLlGfBHwMCURkZeeoO5+CALDfWIHjw3YW",
+	"Vvmwp3Svsh7pusqkrrKLvo5DrIi1xFYSv7V50nrTP2e5hgq2VL1iuazOWb5QHGYhfE5kWipbGk8BXeQw",
+	"mqnKYJwPJqfNzmNK4c97d4aaeTOO7oigA0pcHsmKBQtWdFRlHvd9bx2SOl+7YQPupTlTO0sLmxIWytSX",
+	"o48TSqCCwxjO1oRFsWKlOigXtRUTMcZ6GcUgnLVcWE/roqkC3seIJTaFr364IOJfNNJMl9bfeUDM98JY",
+	"b1Myu8S6Z5xEZ2nazVJI6+MIs6CEfZ/HBCze9gGTTpO1HbFNK8aUFb62eX0rptvYKkGp1rZJH86SXIfl",
+	"M0WFFBkcReeD2uGva2ZC/DY7kxv4IaVF9AAXWULUPfdWntrdZCzBUZpHhQRWBFFI9w4IUyvnHM8Bnp7y",
+	"UmGhyvLOlr49xnpZ+lCxWWhZXcxK+Zwb2H6Xwf4KALQJ1cbg8Vq6zczaMwwulpArUoKZ5Jf0ugtQXYDE",
+	"/AUVIWz+8GcQuZpgPYa2Yknf/RUWM0CFlbpIP2t7e42d/dcHO2/e/vWnnxvFYwTbhQ0CyNOGuYyvPH6/",
+	"ftvIY1vtoL5fOGpbwKOxt7P3ppb3Pqqh4UyzoLuzP5dScHLePCuxnM+yhpKiAjbEgAsUYBHa9idHrs49",
+	"YYGYxmrOhvN2Lnt2ScGB5s7/4J1/oZ3f/s9/VleIWsAV7plxsRoZXFR1gXwhQaJIaHIHbU2S+1YV2Vuf",
+	"6azGamrLeUq6vrf3W9JFVfrtFSTYsNtXEg3oFxIaFwhUn7IZqkf6z0hr/LbEC5RxCRH5XfOZivIbj3+o",
+	"9+R2DcjEaTQq+V6muBzU36xWe2N/vvTGv/93r9HQ3zYWFeN4dBa6oPsKGL6RKcgFdvP+FI20PrTl5/HV",
+	"3y4vE7a+G2qeRy+0pkLy19pcd+0yoLlXS8/rljKIZzfnVuFnQX6r2T32ocowCgQJqTIEd4sqmaafpZI3",
+	"lWnHET4h4bbXY37rY7v1txszjAbDvh3CQ/5p5+z60tfKKb8jIhR4oBxl95B/0T677Jyf+UhNY1sYDiMD",
+	"Cjt3DhZcpzcTBW19Ga3m5ceaV3vXPPsbhPH+0jn7cAlRvhC2m62o5hkW5NVgKRBG+0v7UrNCO7v+67xj",
+	"0qGvWiv6l1pYjvT8Jm79Et9RBqXQWhhcAq0RCW7t35oW6um1cqKnZ3cmyfeCMGkEFkg/0dOrAPwys4LY",
+	"Cpe7qYTxDZ4z1OMnQSKoml5qZDCiQR9qYS+osyHxeKa2tsk/MVuWxoAachNaT0hsy2XLtIMDUAOYJTuF",
+	"kVIxyNVm3Ba8UtY8IjctWFj6U4i23kni1GgW8SFlEm19VCo+Z9HUQ5d4TC6pIv91gr9kDZnMujLBytq1",
+	"buwassXhmP5NE5SvUPNiwF07Bmxq4xdfh/wBopdiUlUTEdn9ycPd3Rnb2W5I7kikJTNZm+vE4AbUhyhT",
+	"E94riUY8kWTEoxBFQCXRlgFC6bk2eR7KKn17qJ+EQ/1rj1EAfs1UpYcYUWjChRpte0gkzFQ2H48TRtUU",
+	"9bmmQZBqdMeVHkWQmAsl4ZhNFK+n/+4xSaJI5voA5RIGXQsPExDRh1KUcWxkyHqP9dh//AdqcXZHmN6z",
+	"7LEdUz/H9IkyJnos9JVOiGjhMYlaWJI6AgoPJJMhy8urM3p7DKGtv3U/QZbsmDJuapNt19HfE8wUVXBI",
+	"saBaDNG704zezFtk6RJt9Wp7+3WT/durbdf1gq/omEiFx7F5pfu+hV6/fv3zEQpwRFiIBQrT8fzPnz9/",
+	"3jk93Tk+9o8QuSNiinq1EE97NQ/1TA/GXs0cK0K92oSQ215NbxRItmndlEt3QYqOCfoXZwRtNSXFu5eE",
+	"J5FGCtup7gjpISAxXCjEmT65EE/Nyi/wUIuvUCFe4VuC/BgPiY+2TIvDbTgMX9J/6e9cj+H9Rpa4vddo",
+	"mIcM6dNr9v8AZcuDvnoe0i97pmToVx8mbcOmISNN78uvambioy2Xgbc9k3OXxDERO4G+aJN+pyeuyiBq",
+	"ulaTli7ZSGfyhUqF/vIXLqr7Kf3lLzAw7E2ig8aB6wp10HgNGUY0lHo6PV7fZGKREDbZNGA82/4IOt2Y",
+	"8kN76JS+QwmLiJQzrVQknkrDLSZUEoBe/8vOGH/Z0ePs9KeKSH/7CCXslvEJM6MDxhggo0PGgQ1lzddg",
+	"NdlGGrDIMysU5t8dY3FLQmPr1r8dIi0w+uaSBUE4mujVxYJAvTzKUNpzzuGzpdGyxy7LCbNZh75OS819",
+	"IOd2Etdpgaapf46OW0bSY/4Mpfbr6J3gE0kyJiRINNXgbrQK/dqRI0DuEUk0lq3cCkJDklswYfq4oHrP",
+	"6wYK9YloCOWJQomEkmZ7P5nve8w8Blv3THdTACHjO4S8D3dwn0Ycqg5oQQwkNgcRPdbGGppTCAmwgB4O",
+	"/pcdLVxI6Xu5xqkmVRIRNuACSJpEE0GVIuywx/w46Uc08KF9jt3Ptod8A/E+2sJsOpe/pB+ITXo6tIoo",
+	"Unroc8d6rOD+OJrpFKcZkMabkr5ykLPsw9swf9GPctRjxYLeQ6LMQFnDuu06+mTPH2fNlzB0MjH7zR1e",
+	"hgZ7RqaNaODq+VlWfiF4LChRGBo2Lubg7u0sQTRl3M2LTs2r3REhDUNv1PfqDafO4JjWDmuv6436a3A1",
+	"WO18F8d010rouxkT1z8NSZmOPds9wfb2kFzTexESYbN5gYSW9AHZyrqAbBdfNKeTHlwnrB3WTqh03eip",
+	"jTvOtZzcbzQWtKpar0VVocdCSZ+q879Bu6yDxl7VSOnSdme7gX31am/MUhe/l7YwhBdeL3+hpFXd13zR",
+	"4ZppPmgb3ytT+MFV1M3d9m9aHTConfpdTTabLG/ZQybZsFQisKmEEGNqUEOzdhMG4yPb0qbQ8MWEOGBV",
+	"0o3DkG9o76XBB9qAbWEU0gFkIyvk66/8PHvROu1stqeJpSvMmbFOjMzy0Fbl22XQaLo2pBFQaXr5Ox5O",
+	"Hx0QnZH4a9FMYP02M3iw9+jTl+GA2X9oEWEFgM71hH0A7hw0Dpa/l/bL1C/srYA7s60q4b03qyywpGHe",
+	"82G4uRMtjmZguSqG6++sDLwDee56PXCxv5bmhJfkVP9mr+fXXEr4bwA6FZxll4714bl0lpJyyTym1j4r",
+	"R9DYwqkCBY5jS2o6JdUDtRV8xlyNEJAUqWUo97KJRIGQK8i910RkO98MHkeC4HAKTRM1YdLUyVAmKpG8",
+	"pXFMQpDCRcLAOU0VUhOtFOEwBCF/RNmwjpqWLhUjuAQhZRSlA4dxbNb4wugegAY8nto2/rPAsg7LWwC3",
+	"woT4A+AmZcU/EyVtf1GpoB1LCq0gdntOv4AWpkbkQVuS9iNQ9cF0ZSuRRMYGax6xb2kI2tbQhWhYCBos",
+	"CxjMzZ1TJ8sA0CYuzIDe43O1mQSJlZjaQUnCC0Q/vrCfb4b92Hu9H7pV8J+12MkfNPxq4CQipV61TLAE",
+	"lWRGHclkQjNAuEgkROfMBuxauyeo3xmG/Yxy3ditrcUf8ztyxX1nXbTaZVEQTpmQ/QQ2b82hPKS4VbW1",
+	"MOymBQ4mXNIbSMy/JzS4dQ9sIz1raryD0QRmEgf6VMrowDHsPifaplXDZWWgUfbI7ilsEkKMfhQkbvy8",
+	"/IWW7c3/jAhoLu7bkv/s6f2aVQEC7896IOVgsXMMYFXKc7sEsMpDgmhsgVbjGvJl7jxMUacRJQKLYDQ1",
+	"tSpNo5CCOucjzd2mnjELrkg1IA5xRs1cRECgdSKgbInm+8pqu6YqRlkX1VdIcV6GviZA/VvUTBtPopmm",
+	"QuuLVPAtSAUGHL91pdQyy0pbZ9tyWz4AITv1r5nM6i1/SrAwXgQfvvK9SncZ2JyhgRIcjICyN1v+QPCx",
+	"r1m8r7jvGdWVsiBKQhJuHxVanJtJobITI9SU1ZFGl6ijMzIhkN6tiFM2lHkSvrfVMOvoPY00bT1Evsub",
+	"9j3kZ3nqPtqqsNtue8hXeKgfB/Obh3zbx03/+buPthT5krpQxmTMvbmGlFp9yc0MZvj83HmtpqDOFHUY",
+	"38KZj0Y8Cl0k10xsuL4V1+eFD6zr0/TzM50f4CCQJBEJFNrCUQQeRLl9hOy+UmELrAW2U511jEJrQnML",
+	"dTQPB2jIkeJDArdkVgJ3isyF7+rbPkLYgoGMMZOpj/P127fgyamyhlugXFtC+0ywqH31VpDkmBqt8uB7",
+	"wcerPKfFwuVPQZ6lCYQxQLryS44trPnaFR6u+8Y0Jmu+YitLrzsR+bLGIUCizArPXdJ/kTIB/fEYdNaj",
+	"8fvk0M/ELDVWp8QGeERMBDUt1C3PdJzqYVp0tT9ntv+hCQHKd3eb63AI5K7Q4hBhy4+ODJvysX2UStfv",
+	"zriClndLRELfCQnRCEcDlMSugdKEM8OheKKy8YFtYkGQk0UP4eH3/zAhtBHnt0nsGMtEP4CmRNmarWMq",
+	"pab2s3vJeZds9VuqtjX3mev456Otfb3A/YNt0ys2mppEPZZxIIawC7y04Y1F1geBe2CcxnOmAeBaVjeo",
+	"AxeWPmwXdJ+HJRKjK/2NHsy6yQ9n/OjSMkN4c4FTvdpdZkqmbUYjKVRSe2JHmS0F9w15yVYgRu+56NMw",
+	"JOxFhVnRr8YM/j2QGL8urce8np6yawXT3bQjRanW8pFP0BizaSa/TjBVhU7bpciqB7XySiZjbkxWKPTc",
+	"+GG8UCbBSZPdGSViVfCpvPulZm4Lp0aASNuYU5natYEvuQBZiKxwD20VLdfb1fbhjJa/2Hifwcb7OLRo",
+	"RWttefiXk0ey+C69lDKI+UBUBbg0Ns+DX7SNKlj6QNSmAGl9Gz/c32IDv03XMwYcE6ePpbPdw/u+jRZT",
+	"IzL2jKDqbGgmvNPoHlZwFsQ4CPTTYJDKU+opkgrijc134G4vI6vOQv8wmmqspN+WfPyD4ubmReN1Wcmf",
+	"0R3w5LJ0KWtbJGLtWjHZ1E+5NykrNbO8F3yMGJ+4PAFDWGANEEJtUy6zBCqwsUiFFZWKBrKOWmZxxn+Y",
+	"q3tiBrI0yQWilcr48MoLW/722LK9GjD+5fjRo3PoWeCHsJGdZZ6w8ygkUqXpI6WOibS0/YY1x5mq/j+M",
+	"7ghm4EIUT+7yi9e0bri+IuM4At8g1A8bgKjBjNF5Om9S1HQHssc5yxI8syycAcEqERCUfx9LYXXpQwxF",
+	"G/PmyUqjYq4Zw2Ykp/lGDU9sXsy3m3ixMf7gsfsZ2k/XQ/pNmBsL05YYnsoMQzP4+ENYh547oO+xgeLh",
+	"6np2y+vq7NXq77dKyRtPRMl/TG34zxjr9k0R8TQ4vFqofzdFoekfAlFLVXJ9Nxtpg0hSbCnzYwn1WaD+",
+	"vGCfu6f1pHo/xFMIrTDlzfdWaf2CmgWJ3YTPucCz/fl1QjgfVziyMc0l3WO1OD9TiMUEUOdz6iUa2XrP",
+	"UJGiWqzPegFtKgtppk/QEwv1uV5HL9m135WEXsSN6RoYvG48c1mL5rWJ/lJ/sYttdlmvYxzazp5UgROk",
+	"2glcRNIXUf8RRP1Hh66Hy/rpLT+eqP9tUvfG01D3lwyVb1NqfwLUmyXTrodpZYRFMV5zpSI5V3iz8rlr",
+	"9/P4kvn66uhzyvLKnLODEdd7OAcdtnDVsvI5Cg/nKuecpQUITUMeFKd1qFYKKDDSyhXeFIHNtQR6YsEZ",
+	"2kR912bwl/CA5UK2AshdAbcqSO9SV78eslDIoxRBZyt5ABWurOGxak0OGGW1ahwpMX+pw/Fit9x05Y7V",
+	"OdqDBJ6lGmk3C8wD5gjKaDFvE6u0FGW5FckoVI4B/kmB+LmV2YdS8Yfrrld4odbqbB8alqYQsmBBDjre",
+	"6Q9aQGN4TOqoabOybNkW/VSxYssIy4oKMNWK8LcjoTU2LaG9BHv++fiKzWN8bDqwUjCnrUy/mnptH846",
+	"s1dXsY3oHUG+DdH0D10J7fkudaXVCEynuuJPueoEhdJOs+UHsoID3M20XWUF+GR3v0E8zzXT+rG8dA4Y",
+	"4MpdLG4OgB1k3adWrm3aMavvL3bHuQXxgYFFUwn3kR1x+dZbpuUW2gKP4tuDXMPkQxTSIVXSQxFRpoOy",
+	"aZwMU4ym8YgwCdnPc+26euyEY+ZqvucKYxwiP2t55XvmEyRf279NQ6n0k821hrzztPmQb6vER6lGBh9M",
+	"yoeXPWx7RvmIEWJKhozrqNg8yPSJN+zSJrDPdCmCRzQfhXFt2fuscn61Rca2jdsMyy+2lHtiu4xriPft",
+	"mGb+jHaTiYOvlWjVozgkKznv2nVSHZmrNLAcpY8wrtxbtlyqZtoz9VJNAwSD4atZZtzwOeMMYPgKGRVW",
+	"ic7z3RebzYsPaj0LzCSFnofg73IzjMPQ5SVTrbzyOKVO7WAFrNtMXVPUrX7VZHDatbic+LSUjFt5xCWx",
+	"ZCXfhq7MypQy9ZdKqd9ZpdRNsst16qFWKqgWSovKp1VJKlLtcyLmRhW/l6y+tZPtHwfeHm4VNRf4gGx7",
+	"M0A+3T6fX89hFBzZ16hEQUSwIGG+7C1YWrUea8Ux12YODzFl0pR9HAhCqgNFjQX1W9OoXtDszxtBtCH0",
+	"XiS97UYcsx0NMmFimseX8pJT2//alKyDNpzGrWb6YzI1stpS3qCytTSOfLuOOq5JtUbzkb7GrNu2TW/n",
+	"iZIKG1ums5BilTPz7O7tm/aXlbX+6j3mFxra+yjGU5kJf6YCoDGPuaq8BXMP2HGkLfYHr9kzQ2OsgpF1",
+	"N6ZNw4eJINtHyE3a7Zy1OhfNE990EM9NHAvKAhrjKDf3EfLfXZ+ctN0q00beUCXENSWcjHiUfx+YPKjD",
+	"+nSzmzJly2e+tKTXkGc4N326gowxZWC0trvMhrcNFGUyhoaTeZNbvceaeVFDC8LQW14RMV4aqvCBqBMN",
+	"NA4GN0gSC/O8yB9rtn9Lm99nsA+qEFz1tyeapGQvHFO2a7v57KzSmTBrGBVRqVIjeMBjW63Kp+Xdlnzb",
+	"Kl1NuK3IX9Wu6YTKH6pZ03cTe3k139lprp9hCawUoRhAqtpVs1abiGpjfxE+XroEvoSHfd/OhVm0Wx/j",
+	"nqCjQwWzWOqMaErki9kWaP4CS3859X+x+b8g4qa9BAsbGz4ME++BWMt9CHPs+uHt106NSPdKy3TUZkro",
+	"1/FgQAITbFBhrC9jyi/hoc9iff+W+UmFTf5TeU+cCrV4Kaz9uC2xflTgNXb8jUHuwxXoGZhbZOQHm0Cq",
+	"3CSFxnELlBtj7vyGlZsXrHoRp9Yx238/eo21ZFVavi7wkISea/YGcVRH0JPN2bjJzhjTCHFh+5/PNmbz",
+	"kMYbTJncrqMLwQc0IoiO8dDKWBEZKMQTVS81iFmpbO1IiPUaV3lzdIx8UUhxNKAsRJTNbFIvlerHfk8I",
+	"3K3+Un+seTkqMMZfTggbqlHtcL/R8GpKw+ZhTSqbxb/Jblnm2CrbZTECDemgPJM54G+f8KyJ0vMx2OMU",
+	"lBwqGkwrteOVIslyxWSmMz+fMKN7QABRkxUDpp2CYkazkUH6FRczPSLCBWVftk/e3zSPTztnN62PzbMP",
+	"bX+7XqGOnDp7+gpaiNGLXmS5cm3Cxs5DpHsU2QsKscKrwdDa0VswXYmjIg9+u3GE2foVxHNjV4hul0RJ",
+	"kzLARRrsD2o144h8iamYoq2YiDHWg2+bINaIYGE9l0k/Hc0G5PfYVix4mATKQzhRfEcQRibbddQGF6Mk",
+	"UuqH51PeXJac3qqrGyQRI19Uj1mRsI7OIOAWcUYsojmsqUaYEsnzklgWc6GPdTMSpx76maTNpoafU9f+",
+	"Z44RZAlLL4LnswieBbpzCYpgyjxiA5EPYla7gpsQjsemFquisJ6/iMLoIRhcjb9dbuMENmAu5xF5wd8X",
+	"/F2GvxCISPIoLAxQPgyFpcIqkRth+YmMtZoGpfhDF/pTjtQmeH4A8VpGEIr4kDL5yGh8aTa7GUQ2g7+g",
+	"8gsqL2XFgBmhFoUFwYGidzinEdwHpSVRCopnSjpkSbxDGO5HGu5Su8ucrR8g5hIeb9unNwifxYkqIFRO",
+	"qApG9e9H84dF0yHbSWK7+JV1t6TkVi6Jmr+QDRCq+bt4OkK1BiAgLKHplCTqO6Ba3xsROo9N0nkAiWMW",
+	"itekPYka7dIw3sHVFcl+IYIOqI1W1nN2jlGLM0YChTrHSPFbwtCWnt605kmDvGPB72gIgs4tmZpIaCpl",
+	"QoTXYzgJKWEBQf+VlaYYJoKEKIgotGsPPWtW2K6j95SFedsZ6k/T4ZFM+v8kgfIQiSTpsYiy28KzaZQz",
+	"RE/fme2Ezma7ZaSVdDSqVxurbTMcMgF4EuEes+wXHTT2bDMjs3fIVAy5SdY140+P0JvGay3cdH/ptNo3",
+	"12fNX5qdk+a7k7aNC1cjKo2I1GNpPkp6BlxUnGAuaGFAVDAqjzs44cMO+0TVqHN80dwQDeocX+ndP5e0",
+	"lKhRl8gkKs1W0SQKCqAcmaQfuCYqEY4kh1O0SZw+I1KR4fDGyrQ+Cji/pc8QefFS02fWaUaCRFA1rR3+",
+	"+ltB8qJDpq8PkBozREN9kipHDpopVcrTwkSNZisAJf2IBmW0cMeQoB0aLgz4TgkVwBKOY6DBtnFBfj16",
+	"rUfIZ0kUpdiPlcF+NIf89bK4Do3ILZivc7zRoA43RwVfT/dcvyf3qrjWVnqWfFB2p/e8yn41W2tK5Ecp",
+	"nQzjpu9lnCLlTn7n+OLm3U3z+rjTPmu1TQkYzWFMQqFpvpsn1eid40f1hWT53QtZfiHLfyay/O4hZBlI",
+	"5QJcBluyM0wZuMLK2qvg3bomw4KzIYqxlBMuQuO2Yyhht4xPUhf+kKhUVuwxLeqZXDSvWPiBmvqM0tgB",
+	"SOhkTSueSXscW+kbB4297TpqQsbjXqPHBphGJERYKTKOlQSBkjNil+FpCfBNw8jS+mtLd3EYCiKloVSU",
+	"ob03UN5NEemhQSLUiIgeS8c0K0cH+z8jv9u8soV02se+TUnqEiWmO7AmHyVM0cgkT9qGq5hGWp6nMjdN",
+	"j/EohHY/CVzYIIksH8v5+sweXtnycZUC6oYo4Ilezgv9+17rWR3sr0B0rzg/xczF6MnHlUUKtMySBU0s",
+	"HOW4H/3ixl5UTsDaTr11NIwyZ21XXJBZZ7oFB/TJZs7i7L1ME4WyUWWYd56olaI/LLhC7NWjHnAb0pGp",
+	"dKu+x4GOyaI4mwsXhhBNbfSMnPVVwOnCGaUlusAQINFWn2MReigi4VDT/ZhTpqTXYzaVVXpu3XIbuIKm",
+	"z7lKQKby37zDpDpB4JTcIxrnSYpclsW9FCKYnC9ncQzM/KW60pWFS00RrCpjKq0RAhJ3npGTon3olTSl",
+	"EdOb0pyYQl9naDAlt+uoC96qsMcAz40v6rzVaZ7cNFut8+uzK99aeZwZacQzBQ/S6p38XybveFp4aCD/",
+	"U/f87MPNRfPy8tN59zhV/wiy9R+zbVBpJBQDP2Y9zdP2zLs9lka/uBfJ7wmOZGHQqv7V4IG8yOjYRgKo",
+	"C5M8NInMjPZSynFF53IeMe6DgZrW7Yyo5jrTSuPHWS7Y10uLxu41GkiQgItQlpowLvTYH+3QG5TBCvNU",
+	"mDHsDp+NlBYqQcOhuyXd99LkIk/hhXli04cuq47blQ/7do5b3uecTXB6JVq0LPG9w1FCrI6G8B1W2Igc",
+	"VpBI651oZqLlD8pMCapyrLGTbvLu7BQVl2e3/Y1cXnocK9xeRVhLy5ZW1bQypDKO8BTC9o8WBrjIEZ/I",
+	"QoOGytDT96betC3Tbu4zcxDxCUNbgkfEgxC+VMC0qsY2ZD3YAs/VyVB5uHh8Hl6Y45l06SVgaZLHwhnw",
+	"fBEQqtDI5h6pDKPvTwJ3ID+nUkz37WMd/RQULsfI1zrBIby3uxWz4b//GZPhv4d08O8J6cfbR30sydsD",
+	"z0fX3ROoEZSWoj99h0IS8BBE9RGXBPWnWqETBEfRFLDFaHB6bCjwd6QlcjKOlVafoSKr1Z2pMhY5a01T",
+	"UKBL47WRqlNbpSHaHqIDhNm0KjD8IrfLTYWG56Z4QcMfAQ0viTIxGwSLPDIa8F0JJfV3Y/xlp8/D6Q7g",
+	"Qu3w9d7Bm7/u/1TEVmdeWSAZXqYWmI0B0LVcFtFYMAYhHBhz+LMKHBJsXzuUlYT0rUgrTSBftc2v5SJL",
+	"0Ml5q3mSN04ZMwMUOaWsjvwJ6UuqHCkdcUamMbclsmPC44igiOA70mNA9Q4RRgMaRSQEgwf0lgBbB4Tc",
+	"2tQcO7szFKKmJbhv0ni41I8QE9FjRQ+EprAjngi0VeJdcFXwsdo2lu6Zd6k14BAwk9hYF6g2mDAlEqix",
+	"7/9j5z0XEyxCEuq/fDTicWY90e+a03AvxIJ/mdbRJ/0EZj1WTKUbYWnipEK3vUN0ABE6nQ9n1xc3x53L",
+	"5ruT9rEPaXjO6Gv7k1OGEkn0Cz/3WK7HFnJGDpOp+hNSHO3t/5TrXeKlGVIAgJKCKAgZ8KVMhQ7ZdbzB",
+	"oMHr+Jlqdq3kGNEwZ6H/edwkP2Zn1ef3qKT1vByNM1bje9j9K6OjZ/t86HfLU2pdbKojc3wwONKSIZiH",
+	"UX/qkvNL1fFvLNy6ELn8yF6aTyNiTOh2En0+8b289yYkcqdg3i/349uyrxM7dcHMT4sG/iPkD3AkyayV",
+	"PnWJuRfrPebc7jMhAHLeje686CgYkeB2mQu9xwo+dCiBi5FUPILKv0aeySI2gQUrjoaJ5oL5zZUxA4i7",
+	"nW7YWF+c5LlUDDv9LziipbD+qQIeBB2O1ItX/HFpeK74205+81l03P0cDJp44JjWp3gcLYyrPI8Ja150",
+	"UMiDZGz1dCSJuCMCETbgIiASquZ+bp6elFJpO8J69NmtK4PZ2Yoc5RGRnCkt7T0y9b3SKpEbO3fQ6V7l",
+	"EsqbyEVlWzLlS+qTjCNshFzhXDgeVACZqexSXoPlWm6+AstvG1ZQVymFAif6JyiEkshiGRTzea1yxhW6",
+	"rfGIpPQDkNiJF2Af7ydZOXjTfGZMlazWyaq6H1eURwZTxIa83ukEz6RhLTKz6Bv8HtJGf8Bw2/K6xoks",
+	"mJQWYFiBnK9SYMgPc1V+fA9RFkRJ6PrfgCEIR1oKtWWFHpSXbUKCUrR6qSf0oHpCwH8XRlItJMVVNt7y",
+	"62m8UJ7nuW5Tz3N1CuA9el0H5wA3vdJZlgqJUzabM3nm+Op2HXXBcW1qTpiohggz2620x/IZMc7Wk9lf",
+	"wKmeyq/Vvu0NsulsgmfSdf+EyPLj8/W0rud6fD3kQbWG1tS8mgjIQgMNRBAWEkFCl2Cd0w9dyTQspen0",
+	"DtpyiPpT51rTynOPbSV6COTDzLv+dtazSU8w4eJWpg4L6CDFNK2ClVfVm9ZbWIouinxRuyN1L/3649Xp",
+	"CazvkRXsbuF019WwRwRHavSv6tuzesl+o4EmIxqlgRd6LCQSJsHmbK2M1gkHGeelBo2PMN0mmbidoToG",
+	"LLCeOxzRu8e+iws7vB6a6cNe8zZAJay+DHMJhKELLtVQkMu/nzjF0eTpw4+51Ik66pKQSuM5NbQCVFPG",
+	"Vdqm/7DH0uDygRbY+ji41XJ1bhJz8+lYeIKnFXjUJTikdusbu+NskpJr1j9O6w9JKNz8Gs/g/HE4Pcqf",
+	"chpZZ+60vgTt7fj6qoAuIiXwYECDtYCuOMMfNQsKLXBA6jm/en/U+gQLIiAfF77SCwFKbOS44t5OeIAj",
+	"FJI7EvHYtEwzJs+tMb4lmmRs17xaIqLaYW2kVHy4uxvpV0ZcqsOfGj81QN6zO5gd3GC3B4dndu9aAjoW",
+	"gqiSJBrUs2rFuUOYL4B8aaw2njHfUJblxKQjz4ZQFLXM3ERgO56fojkjOA4ygyUL4XBoQJCrm4S2Co4+",
+	"CRka2/lZrDQ916dykRV06aiGw5cUiC7r8b9l9y63DZfNt1aWXq73rNkiNMlzffNkblLXJ2/JtFlLOcoC",
+	"7kT9LzFhkuQ6ueQGztUcXzY21kduy8BuH6WNzgMsxFT/avqw58YGyJwftTO/NDuWZ7tqRlQq6Rq4aDSG",
+	"30D1IKYHpX0hN5n9pmS+rEt72vd9QL9AuMHsQiQ4g/EUQE8vJX/xaaP40qMi4zgCA+iAC32vvycaoefX",
+	"CV3id6pXm+srON+CJ+syqDUwHk+XQmtJbfmvv339vwEAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -19,6 +19,7 @@ import (
 	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/jobs"
+	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/member"
 	"github.com/nestegg/nestegg/internal/points"
 	"github.com/nestegg/nestegg/internal/profile"
@@ -110,6 +111,11 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 	})
 
 	guard := throttle.New(pool, o.Clock)
+	ledgerHandler, err := ledger.NewHandler(pool, o.Clock, cfg.Timezone, cfg.AccountCryptoKey)
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
 	handler, err := server.New(server.Deps{
 		Pool:           pool,
 		Redis:          rdb,
@@ -122,6 +128,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		Profile: profile.NewHandler(pool, a.Sessions, o.Clock, guard),
 		Points:  points.NewHandler(pool),
 		Admin:   admin.NewHandler(pool, a.Sessions, o.Clock),
+		Ledger:  ledgerHandler,
 	})
 	if err != nil {
 		a.Close()

@@ -14,6 +14,7 @@ import (
 	"github.com/nestegg/nestegg/internal/admin"
 	"github.com/nestegg/nestegg/internal/auth"
 	"github.com/nestegg/nestegg/internal/clientaddr"
+	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/points"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/profile"
@@ -26,6 +27,7 @@ type Server struct {
 	*profile.ProfileHandler
 	*points.PointsHandler
 	*admin.AdminHandler
+	*ledger.LedgerHandler
 }
 
 var _ apigen.StrictServerInterface = (*Server)(nil)
@@ -43,6 +45,7 @@ type Deps struct {
 	Profile        *profile.ProfileHandler
 	Points         *points.PointsHandler
 	Admin          *admin.AdminHandler
+	Ledger         *ledger.LedgerHandler
 }
 
 // New returns the service's root handler.
@@ -58,6 +61,7 @@ func New(deps Deps) (http.Handler, error) {
 		ProfileHandler: deps.Profile,
 		PointsHandler:  deps.Points,
 		AdminHandler:   deps.Admin,
+		LedgerHandler:  deps.Ledger,
 	}
 
 	strict := apigen.NewStrictHandlerWithOptions(srv, nil, apigen.StrictHTTPServerOptions{
