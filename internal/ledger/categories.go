@@ -177,7 +177,7 @@ func CreateCategoryTx(ctx context.Context, q *db.Queries, memberID int64, in Cat
 	}
 	c, err := q.CreateCategory(ctx, db.CreateCategoryParams{MemberID: memberID, ParentID: in.ParentID, Name: in.Name, Type: in.Type})
 	if err != nil {
-		return db.AccountCategory{}, fmt.Errorf("create category: %w", err)
+		return db.AccountCategory{}, refGone(err, "create category")
 	}
 	return c, nil
 }
@@ -206,7 +206,7 @@ func (h *LedgerHandler) UpdateCategory(ctx context.Context, req api.UpdateCatego
 		}
 		c, err := q.UpdateCategory(ctx, db.UpdateCategoryParams{MemberID: memberID, ID: req.ID, ParentID: in.ParentID, Name: in.Name, Type: in.Type})
 		if err != nil {
-			return api.Category{}, fmt.Errorf("update category %d: %w", req.ID, err)
+			return api.Category{}, refGone(err, fmt.Sprintf("update category %d", req.ID))
 		}
 		if err := q.SetChildCategoriesType(ctx, db.SetChildCategoriesTypeParams{MemberID: memberID, ParentID: &req.ID, Type: in.Type}); err != nil {
 			return api.Category{}, fmt.Errorf("retype children of category %d: %w", req.ID, err)
@@ -247,7 +247,7 @@ func (h *LedgerHandler) DeleteCategory(ctx context.Context, req api.DeleteCatego
 				return problem.Invalid("moveTo", "must be a category of the same type")
 			}
 			if err := q.MoveCategoryEntries(ctx, db.MoveCategoryEntriesParams{MemberID: memberID, CategoryID: &req.ID, ToCategoryID: req.Params.MoveTo}); err != nil {
-				return fmt.Errorf("move entries of category %d: %w", req.ID, err)
+				return refGone(err, fmt.Sprintf("move entries of category %d", req.ID))
 			}
 		} else {
 			used, err := q.CategoryInUse(ctx, db.CategoryInUseParams{MemberID: memberID, CategoryID: &req.ID})
@@ -259,7 +259,7 @@ func (h *LedgerHandler) DeleteCategory(ctx context.Context, req api.DeleteCatego
 			}
 		}
 		if err := q.MoveCategoryTemplates(ctx, db.MoveCategoryTemplatesParams{MemberID: memberID, CategoryID: &req.ID, ToCategoryID: req.Params.MoveTo}); err != nil {
-			return fmt.Errorf("move templates of category %d: %w", req.ID, err)
+			return refGone(err, fmt.Sprintf("move templates of category %d", req.ID))
 		}
 		_, err = q.DeleteCategory(ctx, db.DeleteCategoryParams{MemberID: memberID, ID: req.ID})
 		return inUse(err, "the category")

@@ -156,7 +156,7 @@ func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryIn
 		ExchangeRate: e.ExchangeRate, InstallmentMonths: e.InstallmentMonths, Pending: e.Pending, NotifKey: e.NotifKey,
 	})
 	if err != nil {
-		return Entry{}, fmt.Errorf("create entry: %w", err)
+		return Entry{}, refGone(err, "create entry")
 	}
 	tags, err := setEntryTags(ctx, q, memberID, row.ID, e.Tags, false)
 	if err != nil {
@@ -263,7 +263,7 @@ func (h *LedgerHandler) UpdateEntry(ctx context.Context, req api.UpdateEntryRequ
 			OriginalAmount: in.OriginalAmount, ExchangeRate: in.ExchangeRate, InstallmentMonths: in.InstallmentMonths,
 		})
 		if err != nil {
-			return Entry{}, fmt.Errorf("update entry %d: %w", req.ID, err)
+			return Entry{}, refGone(err, fmt.Sprintf("update entry %d", req.ID))
 		}
 		var tags []string
 		if in.Tags != nil {

@@ -76,8 +76,16 @@ func TestEntryRules(t *testing.T) {
 		body  api.EntryRequest
 		field string
 	}{
-		"installments on cash":   {func() api.EntryRequest { b := lt.Expense(date, 100, cash.ID); b.InstallmentMonths = lt.Ptr[int32](3); return b }(), "/installmentMonths"},
-		"installments on income": {func() api.EntryRequest { b := lt.Income(date, 100, card.ID); b.InstallmentMonths = lt.Ptr[int32](3); return b }(), "/installmentMonths"},
+		"installments on cash": {func() api.EntryRequest {
+			b := lt.Expense(date, 100, cash.ID)
+			b.InstallmentMonths = lt.Ptr[int32](3)
+			return b
+		}(), "/installmentMonths"},
+		"installments on income": {func() api.EntryRequest {
+			b := lt.Income(date, 100, card.ID)
+			b.InstallmentMonths = lt.Ptr[int32](3)
+			return b
+		}(), "/installmentMonths"},
 		"category of other type": {func() api.EntryRequest { b := lt.Expense(date, 100, cash.ID); b.CategoryID = &salary.ID; return b }(), "/categoryId"},
 		"no amount at all":       {api.EntryRequest{Date: date, Type: api.EntryTypeExpense}, "/amount"},
 		"no rate":                {api.EntryRequest{Date: date, Type: api.EntryTypeExpense, Currency: lt.Ptr("USD"), OriginalAmount: lt.Ptr("12.5")}, "/exchangeRate"},

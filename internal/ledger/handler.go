@@ -20,6 +20,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
@@ -131,6 +132,25 @@ func inUse(err error, what string) error {
 	return err
 }
 
+// refGone maps a foreign key violation of a write that names a wallet or
+// category: the record was checked, then deleted by a parallel request
+// before this write committed. It answers as if the check had missed it.
+func refGone(err error, doing string) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "23503" {
+		switch {
+		case strings.Contains(pgErr.ConstraintName, "wallet"):
+			return ErrWalletNotFound
+		case strings.Contains(pgErr.ConstraintName, "category"):
+			return ErrCategoryNotFound
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", doing, err)
+	}
+	return nil
+}
+
 // ErrFreeLimit is the answer to a FREE member over a free limit.
 func errFreeLimit(detail string) error {
 	return problem.New(http.StatusBadRequest, problem.CodeFreeLimitExceeded, detail)
@@ -140,3 +160,24 @@ func errFreeLimit(detail string) error {
 var errPremiumTags = problem.New(http.StatusForbidden, problem.CodePremiumRequired, "tags need a PREMIUM membership")
 
 func ptr[T any](v T) *T { return &v }
+
+// DeleteLedgerTx deletes all of a member's ledger (restore starts with it).
+func DeleteLedgerTx(ctx context.Context, q *db.Queries, memberID int64) error {
+	steps := []struct {
+		what string
+		del  func(context.Context, int64) error
+	}{
+		{"entries", q.DeleteMemberEntries},
+		{"recurring entries", q.DeleteMemberRecurrings},
+		{"quick entries", q.DeleteMemberQuickEntries},
+		{"categories", q.DeleteMemberCategories},
+		{"tags", q.DeleteMemberTags},
+		{"wallets", q.DeleteMemberWallets},
+	}
+	for _, s := range steps {
+		if err := s.del(ctx, memberID); err != nil {
+			return fmt.Errorf("delete %s of member %d: %w", s.what, memberID, err)
+		}
+	}
+	return nil
+}

@@ -92,7 +92,7 @@ func CreateQuickEntryTx(ctx context.Context, q *db.Queries, memberID int64, in Q
 		WalletID: in.WalletID, CategoryID: in.CategoryID, Memo: in.Memo, Tags: in.Tags,
 	})
 	if err != nil {
-		return db.QuickEntry{}, fmt.Errorf("create quick entry: %w", err)
+		return db.QuickEntry{}, refGone(err, "create quick entry")
 	}
 	return e, nil
 }
@@ -115,7 +115,10 @@ func (h *LedgerHandler) UpdateQuickEntry(ctx context.Context, req api.UpdateQuic
 			MemberID: p.MemberID, ID: req.ID, Name: in.Name, Type: in.Type, Amount: in.Amount,
 			WalletID: in.WalletID, CategoryID: in.CategoryID, Memo: in.Memo, Tags: in.Tags,
 		})
-		return e, database.NoRows(err, ErrQuickEntryNotFound, fmt.Sprintf("update quick entry %d", req.ID))
+		if err := database.NoRows(err, ErrQuickEntryNotFound, ""); err == ErrQuickEntryNotFound {
+			return e, err
+		}
+		return e, refGone(err, fmt.Sprintf("update quick entry %d", req.ID))
 	})
 	if err != nil {
 		return nil, err
@@ -133,25 +136,4 @@ func (h *LedgerHandler) DeleteQuickEntry(ctx context.Context, req api.DeleteQuic
 		return nil, ErrQuickEntryNotFound
 	}
 	return api.DeleteQuickEntry204Response{}, nil
-}
-
-// DeleteLedgerTx deletes all of a member's ledger (restore starts with it).
-func DeleteLedgerTx(ctx context.Context, q *db.Queries, memberID int64) error {
-	steps := []struct {
-		what string
-		del  func(context.Context, int64) error
-	}{
-		{"entries", q.DeleteMemberEntries},
-		{"recurring entries", q.DeleteMemberRecurrings},
-		{"quick entries", q.DeleteMemberQuickEntries},
-		{"categories", q.DeleteMemberCategories},
-		{"tags", q.DeleteMemberTags},
-		{"wallets", q.DeleteMemberWallets},
-	}
-	for _, s := range steps {
-		if err := s.del(ctx, memberID); err != nil {
-			return fmt.Errorf("delete %s of member %d: %w", s.what, memberID, err)
-		}
-	}
-	return nil
 }

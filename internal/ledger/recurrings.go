@@ -105,7 +105,7 @@ func CreateRecurringTx(ctx context.Context, q *db.Queries, memberID int64, in Re
 		WalletID: in.WalletID, CategoryID: in.CategoryID, Day: in.Day, Memo: in.Memo,
 	})
 	if err != nil {
-		return db.Recurring{}, fmt.Errorf("create recurring entry: %w", err)
+		return db.Recurring{}, refGone(err, "create recurring entry")
 	}
 	return r, nil
 }
@@ -125,7 +125,10 @@ func (h *LedgerHandler) UpdateRecurring(ctx context.Context, req api.UpdateRecur
 			MemberID: memberID, ID: req.ID, Name: in.Name, Type: in.Type, Amount: in.Amount,
 			WalletID: in.WalletID, CategoryID: in.CategoryID, Day: in.Day, Memo: in.Memo,
 		})
-		return r, database.NoRows(err, ErrRecurringNotFound, fmt.Sprintf("update recurring entry %d", req.ID))
+		if err := database.NoRows(err, ErrRecurringNotFound, ""); err == ErrRecurringNotFound {
+			return r, err
+		}
+		return r, refGone(err, fmt.Sprintf("update recurring entry %d", req.ID))
 	})
 	if err != nil {
 		return nil, err

@@ -293,8 +293,9 @@ func (h *LedgerHandler) DeleteWallet(ctx context.Context, req api.DeleteWalletRe
 			if _, err := ownWallet(ctx, q, memberID, req.Params.MoveTo); err != nil {
 				return err
 			}
-			if err := q.MoveWalletEntries(ctx, db.MoveWalletEntriesParams{MemberID: memberID, WalletID: &req.ID, ToWalletID: req.Params.MoveTo}); err != nil {
-				return fmt.Errorf("move entries of wallet %d: %w", req.ID, err)
+			err := q.MoveWalletEntries(ctx, db.MoveWalletEntriesParams{MemberID: memberID, WalletID: &req.ID, ToWalletID: req.Params.MoveTo})
+			if err != nil {
+				return refGone(err, fmt.Sprintf("move entries of wallet %d", req.ID))
 			}
 		} else {
 			used, err := q.WalletInUse(ctx, db.WalletInUseParams{MemberID: memberID, WalletID: &req.ID})
@@ -306,7 +307,7 @@ func (h *LedgerHandler) DeleteWallet(ctx context.Context, req api.DeleteWalletRe
 			}
 		}
 		if err := q.MoveWalletTemplates(ctx, db.MoveWalletTemplatesParams{MemberID: memberID, WalletID: &req.ID, ToWalletID: req.Params.MoveTo}); err != nil {
-			return fmt.Errorf("move templates of wallet %d: %w", req.ID, err)
+			return refGone(err, fmt.Sprintf("move templates of wallet %d", req.ID))
 		}
 		_, err := q.DeleteWallet(ctx, db.DeleteWalletParams{MemberID: memberID, ID: req.ID})
 		return inUse(err, "the wallet")

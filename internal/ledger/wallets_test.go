@@ -136,9 +136,11 @@ func TestLoanFieldsGoTogether(t *testing.T) {
 		edit  func(*api.WalletRequest)
 		field string
 	}{
-		"no rate":            {func(r *api.WalletRequest) { r.LoanRate = nil }, "/loanRate"},
-		"no start":           {func(r *api.WalletRequest) { r.LoanStart = nil }, "/loanStart"},
-		"payment alone":      {func(r *api.WalletRequest) { *r = api.WalletRequest{Name: "x", Type: api.WalletTypeLoan, LoanPayment: lt.Ptr[int64](5)} }, "/loanPayment"},
+		"no rate":  {func(r *api.WalletRequest) { r.LoanRate = nil }, "/loanRate"},
+		"no start": {func(r *api.WalletRequest) { r.LoanStart = nil }, "/loanStart"},
+		"payment alone": {func(r *api.WalletRequest) {
+			*r = api.WalletRequest{Name: "x", Type: api.WalletTypeLoan, LoanPayment: lt.Ptr[int64](5)}
+		}, "/loanPayment"},
 		"manual, no value":   {func(r *api.WalletRequest) { r.ManualValuation = lt.Ptr(true) }, "/currentValue"},
 		"control characters": {func(r *api.WalletRequest) { r.Name = "a\x07b" }, "/name"},
 		"only spaces":        {func(r *api.WalletRequest) { r.Name = "   " }, "/name"},
