@@ -812,13 +812,15 @@ type Wallet struct {
 	AccountNumber *string `json:"accountNumber"`
 
 	// Balance Opening balance plus confirmed income minus confirmed expense.
-	Balance      int64            `json:"balance"`
-	CurrentValue *int64           `json:"currentValue"`
-	ID           int64            `json:"id"`
-	LoanAmount   *int64           `json:"loanAmount"`
-	LoanMethod   *LoanMethodValue `json:"loanMethod"`
-	LoanMonths   *int32           `json:"loanMonths"`
-	LoanPayment  *int64           `json:"loanPayment"`
+	Balance      int64  `json:"balance"`
+	CurrentValue *int64 `json:"currentValue"`
+	ID           int64  `json:"id"`
+	LoanAmount   *int64 `json:"loanAmount"`
+
+	// LoanMethod How the loan is repaid (`EQUAL_PAYMENT`, `EQUAL_PRINCIPAL`, `BULLET`); a client must accept other values.
+	LoanMethod  *string `json:"loanMethod"`
+	LoanMonths  *int32  `json:"loanMonths"`
+	LoanPayment *int64  `json:"loanPayment"`
 
 	// LoanRate Annual interest rate in percent, as a decimal string.
 	LoanRate        *string             `json:"loanRate"`
@@ -1345,7 +1347,7 @@ type ClientInterface interface {
 
 	// UpdateEntryWithBody Update an entry
 	//
-	// Replaces every field as `createEntry` takes them, tags included (an absent `tags` removes them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`).
+	// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1354,7 +1356,7 @@ type ClientInterface interface {
 
 	// UpdateEntry Update an entry
 	//
-	// Replaces every field as `createEntry` takes them, tags included (an absent `tags` removes them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`).
+	// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2376,7 +2378,7 @@ func (c *Client) GetEntry(ctx context.Context, id EntryID, reqEditors ...Request
 
 // UpdateEntryWithBody Update an entry
 //
-// Replaces every field as `createEntry` takes them, tags included (an absent `tags` removes them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`).
+// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -2395,7 +2397,7 @@ func (c *Client) UpdateEntryWithBody(ctx context.Context, id EntryID, contentTyp
 
 // UpdateEntry Update an entry
 //
-// Replaces every field as `createEntry` takes them, tags included (an absent `tags` removes them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`).
+// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -6938,7 +6940,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateEntryWithBodyWithResponse Update an entry
 	//
-	// Replaces every field as `createEntry` takes them, tags included (an absent `tags` removes them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`).
+	// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6947,7 +6949,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateEntryWithResponse Update an entry
 	//
-	// Replaces every field as `createEntry` takes them, tags included (an absent `tags` removes them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`).
+	// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -13283,7 +13285,7 @@ func (c *ClientWithResponses) GetEntryWithResponse(ctx context.Context, id Entry
 
 // UpdateEntryWithBodyWithResponse Update an entry
 //
-// Replaces every field as `createEntry` takes them, tags included (an absent `tags` removes them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`).
+// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -13298,7 +13300,7 @@ func (c *ClientWithResponses) UpdateEntryWithBodyWithResponse(ctx context.Contex
 
 // UpdateEntryWithResponse Update an entry
 //
-// Replaces every field as `createEntry` takes them, tags included (an absent `tags` removes them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`).
+// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -158,6 +158,9 @@ func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryIn
 	if err != nil {
 		return Entry{}, refGone(err, "create entry")
 	}
+	if len(e.Tags) == 0 {
+		return Entry{row, nil}, nil
+	}
 	tags, err := setEntryTags(ctx, q, memberID, row.ID, e.Tags, false)
 	if err != nil {
 		return Entry{}, err
@@ -215,9 +218,16 @@ func (h *LedgerHandler) CreateEntry(ctx context.Context, req api.CreateEntryRequ
 	if err != nil {
 		return nil, err
 	}
-	e, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (Entry, error) {
-		return CreateEntryTx(ctx, q, p.MemberID, in)
-	})
+	var e Entry
+	if len(in.Tags) == 0 {
+		// Checks, then one INSERT: no transaction needed, as the foreign
+		// keys catch a wallet or category deleted in between (refGone).
+		e, err = CreateEntryTx(ctx, db.New(h.pool), p.MemberID, in)
+	} else {
+		e, err = database.InTxV(ctx, h.pool, func(q *db.Queries) (Entry, error) {
+			return CreateEntryTx(ctx, q, p.MemberID, in)
+		})
+	}
 	if err != nil {
 		return nil, err
 	}
