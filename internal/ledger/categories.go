@@ -52,7 +52,9 @@ type CategoryInput struct {
 	ParentID   *int64
 }
 
-func categoryInput(in api.CategoryRequest) (CategoryInput, error) {
+// CategoryInputFrom checks a category request (the hierarchy is checked
+// where it is stored).
+func CategoryInputFrom(in api.CategoryRequest) (CategoryInput, error) {
 	name, err := cleanName("/name", in.Name, 50)
 	if err != nil {
 		return CategoryInput{}, err
@@ -153,7 +155,7 @@ func categoryWithChildren(ctx context.Context, q *db.Queries, memberID int64, c 
 // CreateCategory creates a category, placed last.
 func (h *LedgerHandler) CreateCategory(ctx context.Context, req api.CreateCategoryRequestObject) (api.CreateCategoryResponseObject, error) {
 	memberID := caller(ctx).MemberID
-	in, err := categoryInput(*req.Body)
+	in, err := CategoryInputFrom(*req.Body)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +187,7 @@ func CreateCategoryTx(ctx context.Context, q *db.Queries, memberID int64, in Cat
 // UpdateCategory renames, retypes or moves a category.
 func (h *LedgerHandler) UpdateCategory(ctx context.Context, req api.UpdateCategoryRequestObject) (api.UpdateCategoryResponseObject, error) {
 	memberID := caller(ctx).MemberID
-	in, err := categoryInput(*req.Body)
+	in, err := CategoryInputFrom(*req.Body)
 	if err != nil {
 		return nil, err
 	}

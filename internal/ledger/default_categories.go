@@ -89,7 +89,7 @@ func (h *LedgerHandler) GetDefaultCategory(ctx context.Context, req api.GetDefau
 
 // CreateDefaultCategory creates a default category, placed last.
 func (h *LedgerHandler) CreateDefaultCategory(ctx context.Context, req api.CreateDefaultCategoryRequestObject) (api.CreateDefaultCategoryResponseObject, error) {
-	in, err := categoryInput(*req.Body)
+	in, err := CategoryInputFrom(*req.Body)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func (h *LedgerHandler) CreateDefaultCategory(ctx context.Context, req api.Creat
 
 // UpdateDefaultCategory renames, retypes or moves a default category.
 func (h *LedgerHandler) UpdateDefaultCategory(ctx context.Context, req api.UpdateDefaultCategoryRequestObject) (api.UpdateDefaultCategoryResponseObject, error) {
-	in, err := categoryInput(*req.Body)
+	in, err := CategoryInputFrom(*req.Body)
 	if err != nil {
 		return nil, err
 	}

@@ -55,8 +55,10 @@ type Entry struct {
 	Tags []string
 }
 
-// entryInput checks what can be checked without the database.
-func entryInput(in api.EntryRequest, premium bool) (EntryInput, error) {
+// EntryInputFrom checks an entry request as far as it can without the
+// database (CreateEntryTx checks the rest); premium decides whether tags may
+// be sent.
+func EntryInputFrom(in api.EntryRequest, premium bool) (EntryInput, error) {
 	e := EntryInput{Date: in.Date.Time, WalletID: in.WalletID, CategoryID: in.CategoryID, InstallmentMonths: in.InstallmentMonths}
 	var err error
 	if e.Type, err = cleanType("/type", string(in.Type)); err != nil {
@@ -214,7 +216,7 @@ func tagsOf(ctx context.Context, q *db.Queries, memberID int64, ids []int64) (ma
 // CreateEntry creates an entry.
 func (h *LedgerHandler) CreateEntry(ctx context.Context, req api.CreateEntryRequestObject) (api.CreateEntryResponseObject, error) {
 	p := caller(ctx)
-	in, err := entryInput(*req.Body, p.HasPremium())
+	in, err := EntryInputFrom(*req.Body, p.HasPremium())
 	if err != nil {
 		return nil, err
 	}
@@ -252,7 +254,7 @@ func (h *LedgerHandler) GetEntry(ctx context.Context, req api.GetEntryRequestObj
 // UpdateEntry replaces an entry's fields (tags only when sent).
 func (h *LedgerHandler) UpdateEntry(ctx context.Context, req api.UpdateEntryRequestObject) (api.UpdateEntryResponseObject, error) {
 	p := caller(ctx)
-	in, err := entryInput(*req.Body, p.HasPremium())
+	in, err := EntryInputFrom(*req.Body, p.HasPremium())
 	if err != nil {
 		return nil, err
 	}

@@ -21,7 +21,9 @@ type QuickEntryInput struct {
 	Tags                 []string
 }
 
-func quickEntryInput(in api.QuickEntryRequest, premium bool) (QuickEntryInput, error) {
+// QuickEntryInputFrom checks a quick entry request; premium decides whether
+// tags may be sent.
+func QuickEntryInputFrom(in api.QuickEntryRequest, premium bool) (QuickEntryInput, error) {
 	e := QuickEntryInput{Amount: in.Amount, WalletID: in.WalletID, CategoryID: in.CategoryID}
 	var err error
 	if e.Name, err = cleanName("/name", in.Name, 50); err != nil {
@@ -66,7 +68,7 @@ func (h *LedgerHandler) ListQuickEntries(ctx context.Context, _ api.ListQuickEnt
 // CreateQuickEntry creates a quick entry.
 func (h *LedgerHandler) CreateQuickEntry(ctx context.Context, req api.CreateQuickEntryRequestObject) (api.CreateQuickEntryResponseObject, error) {
 	p := caller(ctx)
-	in, err := quickEntryInput(*req.Body, p.HasPremium())
+	in, err := QuickEntryInputFrom(*req.Body, p.HasPremium())
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +102,7 @@ func CreateQuickEntryTx(ctx context.Context, q *db.Queries, memberID int64, in Q
 // UpdateQuickEntry replaces a quick entry's fields.
 func (h *LedgerHandler) UpdateQuickEntry(ctx context.Context, req api.UpdateQuickEntryRequestObject) (api.UpdateQuickEntryResponseObject, error) {
 	p := caller(ctx)
-	in, err := quickEntryInput(*req.Body, p.HasPremium())
+	in, err := QuickEntryInputFrom(*req.Body, p.HasPremium())
 	if err != nil {
 		return nil, err
 	}

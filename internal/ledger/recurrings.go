@@ -21,7 +21,8 @@ type RecurringInput struct {
 	Day                  int32
 }
 
-func recurringInput(in api.RecurringRequest) (RecurringInput, error) {
+// RecurringInputFrom checks a recurring entry request.
+func RecurringInputFrom(in api.RecurringRequest) (RecurringInput, error) {
 	r := RecurringInput{Amount: in.Amount, WalletID: in.WalletID, CategoryID: in.CategoryID, Day: in.Day}
 	var err error
 	if r.Name, err = cleanName("/name", in.Name, 50); err != nil {
@@ -79,7 +80,7 @@ func (h *LedgerHandler) ListRecurrings(ctx context.Context, _ api.ListRecurrings
 // CreateRecurring creates a recurring entry within the free limit.
 func (h *LedgerHandler) CreateRecurring(ctx context.Context, req api.CreateRecurringRequestObject) (api.CreateRecurringResponseObject, error) {
 	p := caller(ctx)
-	in, err := recurringInput(*req.Body)
+	in, err := RecurringInputFrom(*req.Body)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +114,7 @@ func CreateRecurringTx(ctx context.Context, q *db.Queries, memberID int64, in Re
 // UpdateRecurring replaces a recurring entry's fields.
 func (h *LedgerHandler) UpdateRecurring(ctx context.Context, req api.UpdateRecurringRequestObject) (api.UpdateRecurringResponseObject, error) {
 	memberID := caller(ctx).MemberID
-	in, err := recurringInput(*req.Body)
+	in, err := RecurringInputFrom(*req.Body)
 	if err != nil {
 		return nil, err
 	}
