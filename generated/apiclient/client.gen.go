@@ -1599,7 +1599,7 @@ type ClientInterface interface {
 
 	// UpdateWalletWithBody Update a wallet
 	//
-	// Replaces every field as `createWallet` takes them (an absent optional field is cleared). Changing the type is not counted against the free limit.
+	// Replaces every field as `createWallet` takes them (an absent optional field is cleared). Changing the type counts the wallet against the new type's free limit (400 `FREE_LIMIT_EXCEEDED`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1608,7 +1608,7 @@ type ClientInterface interface {
 
 	// UpdateWallet Update a wallet
 	//
-	// Replaces every field as `createWallet` takes them (an absent optional field is cleared). Changing the type is not counted against the free limit.
+	// Replaces every field as `createWallet` takes them (an absent optional field is cleared). Changing the type counts the wallet against the new type's free limit (400 `FREE_LIMIT_EXCEEDED`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2930,7 +2930,7 @@ func (c *Client) GetWallet(ctx context.Context, id WalletID, reqEditors ...Reque
 
 // UpdateWalletWithBody Update a wallet
 //
-// Replaces every field as `createWallet` takes them (an absent optional field is cleared). Changing the type is not counted against the free limit.
+// Replaces every field as `createWallet` takes them (an absent optional field is cleared). Changing the type counts the wallet against the new type's free limit (400 `FREE_LIMIT_EXCEEDED`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -2949,7 +2949,7 @@ func (c *Client) UpdateWalletWithBody(ctx context.Context, id WalletID, contentT
 
 // UpdateWallet Update a wallet
 //
-// Replaces every field as `createWallet` takes them (an absent optional field is cleared). Changing the type is not counted against the free limit.
+// Replaces every field as `createWallet` takes them (an absent optional field is cleared). Changing the type counts the wallet against the new type's free limit (400 `FREE_LIMIT_EXCEEDED`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -7212,7 +7212,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateWalletWithBodyWithResponse Update a wallet
 	//
-	// Replaces every field as `createWallet` takes them (an absent optional field is cleared). Changing the type is not counted against the free limit.
+	// Replaces every field as `createWallet` takes them (an absent optional field is cleared). Changing the type counts the wallet against the new type's free limit (400 `FREE_LIMIT_EXCEEDED`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7221,7 +7221,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateWalletWithResponse Update a wallet
 	//
-	// Replaces every field as `createWallet` takes them (an absent optional field is cleared). Changing the type is not counted against the free limit.
+	// Replaces every field as `createWallet` takes them (an absent optional field is cleared). Changing the type counts the wallet against the new type's free limit (400 `FREE_LIMIT_EXCEEDED`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -13737,7 +13737,7 @@ func (c *ClientWithResponses) GetWalletWithResponse(ctx context.Context, id Wall
 
 // UpdateWalletWithBodyWithResponse Update a wallet
 //
-// Replaces every field as `createWallet` takes them (an absent optional field is cleared). Changing the type is not counted against the free limit.
+// Replaces every field as `createWallet` takes them (an absent optional field is cleared). Changing the type counts the wallet against the new type's free limit (400 `FREE_LIMIT_EXCEEDED`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -13752,7 +13752,7 @@ func (c *ClientWithResponses) UpdateWalletWithBodyWithResponse(ctx context.Conte
 
 // UpdateWalletWithResponse Update a wallet
 //
-// Replaces every field as `createWallet` takes them (an absent optional field is cleared). Changing the type is not counted against the free limit.
+// Replaces every field as `createWallet` takes them (an absent optional field is cleared). Changing the type counts the wallet against the new type's free limit (400 `FREE_LIMIT_EXCEEDED`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -254,11 +254,22 @@ func ownWallet(ctx context.Context, q *db.Queries, memberID int64, id *int64) (*
 
 // UpdateWallet replaces a wallet's fields.
 func (h *LedgerHandler) UpdateWallet(ctx context.Context, req api.UpdateWalletRequestObject) (api.UpdateWalletResponseObject, error) {
-	memberID := caller(ctx).MemberID
+	caller := caller(ctx)
+	memberID := caller.MemberID
 	w, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (Wallet, error) {
 		p, err := walletParams(h.crypto, memberID, *req.Body)
 		if err != nil {
 			return Wallet{}, err
+		}
+		old, err := ownWallet(ctx, q, memberID, &req.ID)
+		if err != nil {
+			return Wallet{}, err
+		}
+		// Changing the type moves the wallet into another type's limit.
+		if old.Type != p.Type {
+			if err := CheckFreeLimit(ctx, q, memberID, caller.HasPremium(), WalletsOfType(p.Type)); err != nil {
+				return Wallet{}, err
+			}
 		}
 		_, err = q.UpdateWallet(ctx, db.UpdateWalletParams{
 			MemberID: memberID, ID: req.ID, Name: p.Name, Type: p.Type, OpeningBalance: p.OpeningBalance,

@@ -261,3 +261,16 @@ func TestAccountCrypto(t *testing.T) {
 		t.Fatal("a short key was accepted")
 	}
 }
+
+func TestChangingAWalletTypeCountsAgainstTheNewTypesLimit(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	lt.Wallet(m.Client, "Card 1", api.WalletTypeCard, 0)
+	lt.Wallet(m.Client, "Card 2", api.WalletTypeCard, 0)
+	cash := lt.Wallet(m.Client, "Cash", api.WalletTypeCash, 0)
+	path := fmt.Sprintf("/api/account/wallets/%d", cash.ID)
+	m.Do(http.MethodPut, path, api.WalletRequest{Name: "Card 3", Type: api.WalletTypeCard}).WantProblem(http.StatusBadRequest, "FREE_LIMIT_EXCEEDED")
+	// Keeping the type is always allowed.
+	m.Do(http.MethodPut, path, api.WalletRequest{Name: "Pocket", Type: api.WalletTypeCash}).Want(http.StatusOK)
+}
