@@ -86,3 +86,6 @@ SELECT pg_advisory_xact_lock(hashtextextended('ledger:' || @member_id::bigint, 0
 
 -- name: DeleteMemberWallets :exec
 DELETE FROM wallet WHERE member_id = @member_id;
+
+-- name: WalletHasInstallments :one
+SELECT EXISTS (SELECT 1 FROM account_entry WHERE member_id = @member_id AND wallet_id = @wallet_id AND installment_months IS NOT NULL);

@@ -1585,7 +1585,7 @@ type ClientInterface interface {
 
 	// DeleteWallet Delete a wallet
 	//
-	// A wallet that entries use answers 409 `CONFLICT` unless `moveTo` names another wallet of the member, to which its entries (and recurring and quick entries) move in the same transaction. Recurring and quick entries of a wallet deleted without `moveTo` lose their wallet.
+	// A wallet that entries use answers 409 `CONFLICT` unless `moveTo` names another wallet of the member, to which its entries (and recurring and quick entries) move in the same transaction. Recurring and quick entries of a wallet deleted without `moveTo` lose their wallet. Entries with installments move only to a `CARD` wallet (400 otherwise).
 	//
 	// Corresponds with DELETE /api/account/wallets/{id} (the `DeleteWallet` operationId).
 	DeleteWallet(ctx context.Context, id WalletID, params *DeleteWalletParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2896,7 +2896,7 @@ func (c *Client) ReorderWallets(ctx context.Context, body ReorderWalletsJSONRequ
 
 // DeleteWallet Delete a wallet
 //
-// A wallet that entries use answers 409 `CONFLICT` unless `moveTo` names another wallet of the member, to which its entries (and recurring and quick entries) move in the same transaction. Recurring and quick entries of a wallet deleted without `moveTo` lose their wallet.
+// A wallet that entries use answers 409 `CONFLICT` unless `moveTo` names another wallet of the member, to which its entries (and recurring and quick entries) move in the same transaction. Recurring and quick entries of a wallet deleted without `moveTo` lose their wallet. Entries with installments move only to a `CARD` wallet (400 otherwise).
 //
 // Corresponds with DELETE /api/account/wallets/{id} (the `DeleteWallet` operationId).
 func (c *Client) DeleteWallet(ctx context.Context, id WalletID, params *DeleteWalletParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -7194,7 +7194,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteWalletWithResponse Delete a wallet
 	//
-	// A wallet that entries use answers 409 `CONFLICT` unless `moveTo` names another wallet of the member, to which its entries (and recurring and quick entries) move in the same transaction. Recurring and quick entries of a wallet deleted without `moveTo` lose their wallet.
+	// A wallet that entries use answers 409 `CONFLICT` unless `moveTo` names another wallet of the member, to which its entries (and recurring and quick entries) move in the same transaction. Recurring and quick entries of a wallet deleted without `moveTo` lose their wallet. Entries with installments move only to a `CARD` wallet (400 otherwise).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -13707,7 +13707,7 @@ func (c *ClientWithResponses) ReorderWalletsWithResponse(ctx context.Context, bo
 
 // DeleteWalletWithResponse Delete a wallet
 //
-// A wallet that entries use answers 409 `CONFLICT` unless `moveTo` names another wallet of the member, to which its entries (and recurring and quick entries) move in the same transaction. Recurring and quick entries of a wallet deleted without `moveTo` lose their wallet.
+// A wallet that entries use answers 409 `CONFLICT` unless `moveTo` names another wallet of the member, to which its entries (and recurring and quick entries) move in the same transaction. Recurring and quick entries of a wallet deleted without `moveTo` lose their wallet. Entries with installments move only to a `CARD` wallet (400 otherwise).
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -407,6 +407,22 @@ func (q *Queries) UpdateWallet(ctx context.Context, arg UpdateWalletParams) (Wal
 	return i, err
 }
 
+const walletHasInstallments = `-- name: WalletHasInstallments :one
+SELECT EXISTS (SELECT 1 FROM account_entry WHERE member_id = $1 AND wallet_id = $2 AND installment_months IS NOT NULL)
+`
+
+type WalletHasInstallmentsParams struct {
+	MemberID int64
+	WalletID *int64
+}
+
+func (q *Queries) WalletHasInstallments(ctx context.Context, arg WalletHasInstallmentsParams) (bool, error) {
+	row := q.db.QueryRow(ctx, walletHasInstallments, arg.MemberID, arg.WalletID)
+	var exists bool
+	err := row.Scan(&exists)
+	return exists, err
+}
+
 const walletInUse = `-- name: WalletInUse :one
 SELECT EXISTS (SELECT 1 FROM account_entry WHERE member_id = $1 AND wallet_id = $2)
 `

@@ -301,10 +301,21 @@ func (h *LedgerHandler) DeleteWallet(ctx context.Context, req api.DeleteWalletRe
 			if *req.Params.MoveTo == req.ID {
 				return problem.Invalid("moveTo", "must be another wallet")
 			}
-			if _, err := ownWallet(ctx, q, memberID, req.Params.MoveTo); err != nil {
+			to, err := ownWallet(ctx, q, memberID, req.Params.MoveTo)
+			if err != nil {
 				return err
 			}
-			err := q.MoveWalletEntries(ctx, db.MoveWalletEntriesParams{MemberID: memberID, WalletID: &req.ID, ToWalletID: req.Params.MoveTo})
+			// Installments belong on card expenses only, wherever they move.
+			if to.Type != "CARD" {
+				has, err := q.WalletHasInstallments(ctx, db.WalletHasInstallmentsParams{MemberID: memberID, WalletID: &req.ID})
+				if err != nil {
+					return fmt.Errorf("installments of wallet %d: %w", req.ID, err)
+				}
+				if has {
+					return problem.Invalid("moveTo", "entries with installments can only move to a CARD wallet")
+				}
+			}
+			err = q.MoveWalletEntries(ctx, db.MoveWalletEntriesParams{MemberID: memberID, WalletID: &req.ID, ToWalletID: req.Params.MoveTo})
 			if err != nil {
 				return refGone(err, fmt.Sprintf("move entries of wallet %d", req.ID))
 			}

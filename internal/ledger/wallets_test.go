@@ -72,6 +72,12 @@ func TestDeleteWalletInUseNeedsMoveTo(t *testing.T) {
 		t.Fatalf("balance %d, want the moved 500 on top of 100", got.Balance)
 	}
 	m.Do(http.MethodGet, path, nil).WantProblem(http.StatusNotFound, "NOT_FOUND")
+	// Installments stay on cards.
+	card := lt.Wallet(m.Client, "Card", api.WalletTypeCard, 0)
+	inst := lt.Expense(lt.Date(2026, 11, 2), 30000, card.ID)
+	inst.InstallmentMonths = lt.Ptr[int32](3)
+	lt.Entry(m.Client, inst)
+	m.Do(http.MethodDelete, fmt.Sprintf("/api/account/wallets/%d?moveTo=%d", card.ID, to.ID), nil).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
 	// An unused wallet goes without moveTo.
 	m.Do(http.MethodDelete, fmt.Sprintf("/api/account/wallets/%d", lt.Wallet(m.Client, "Spare", api.WalletTypeCash, 0).ID), nil).Want(http.StatusNoContent)
 }
