@@ -26,6 +26,45 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for EntryType.
+const (
+	EntryTypeExpense EntryType = "EXPENSE"
+	EntryTypeIncome  EntryType = "INCOME"
+)
+
+// Valid indicates whether the value is a known member of the EntryType enum.
+func (e EntryType) Valid() bool {
+	switch e {
+	case EntryTypeExpense:
+		return true
+	case EntryTypeIncome:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LoanMethod.
+const (
+	LoanMethodBullet         LoanMethod = "BULLET"
+	LoanMethodEqualPayment   LoanMethod = "EQUAL_PAYMENT"
+	LoanMethodEqualPrincipal LoanMethod = "EQUAL_PRINCIPAL"
+)
+
+// Valid indicates whether the value is a known member of the LoanMethod enum.
+func (e LoanMethod) Valid() bool {
+	switch e {
+	case LoanMethodBullet:
+		return true
+	case LoanMethodEqualPayment:
+		return true
+	case LoanMethodEqualPrincipal:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MemberStatus.
 const (
 	MemberStatusActive    MemberStatus = "ACTIVE"
@@ -80,6 +119,51 @@ func (e Role) Valid() bool {
 	}
 }
 
+// Defines values for WalletType.
+const (
+	WalletTypeBank      WalletType = "BANK"
+	WalletTypeCard      WalletType = "CARD"
+	WalletTypeCash      WalletType = "CASH"
+	WalletTypeCheckCard WalletType = "CHECK_CARD"
+	WalletTypeEtc       WalletType = "ETC"
+	WalletTypeInvest    WalletType = "INVEST"
+	WalletTypeLoan      WalletType = "LOAN"
+	WalletTypeMinus     WalletType = "MINUS"
+	WalletTypePension   WalletType = "PENSION"
+	WalletTypePoint     WalletType = "POINT"
+	WalletTypeSavings   WalletType = "SAVINGS"
+)
+
+// Valid indicates whether the value is a known member of the WalletType enum.
+func (e WalletType) Valid() bool {
+	switch e {
+	case WalletTypeBank:
+		return true
+	case WalletTypeCard:
+		return true
+	case WalletTypeCash:
+		return true
+	case WalletTypeCheckCard:
+		return true
+	case WalletTypeEtc:
+		return true
+	case WalletTypeInvest:
+		return true
+	case WalletTypeLoan:
+		return true
+	case WalletTypeMinus:
+		return true
+	case WalletTypePension:
+		return true
+	case WalletTypePoint:
+		return true
+	case WalletTypeSavings:
+		return true
+	default:
+		return false
+	}
+}
+
 // AdminMember A member as administrators see them (no profile image).
 type AdminMember struct {
 	CreatedAt time.Time `json:"createdAt"`
@@ -107,6 +191,11 @@ type AdminMember struct {
 	Status MemberStatusValue `json:"status"`
 }
 
+// Amount A non-negative amount in the base currency unit (won).
+//
+// Example: 12000
+type Amount = int64
+
 // AuthResult defines model for AuthResult.
 type AuthResult struct {
 	// Token The session token; send it as `Authorization: Bearer <token>` (it is also set as a cookie).
@@ -114,6 +203,37 @@ type AuthResult struct {
 
 	// User A member as the session and the user records show it.
 	User User `json:"user"`
+}
+
+// Category A category; a top-level one lists its sub-categories in `children` (a sub-category's is empty).
+type Category struct {
+	Children  []SubCategory `json:"children"`
+	ID        int64         `json:"id"`
+	Name      string        `json:"name"`
+	ParentID  *int64        `json:"parentId"`
+	SortOrder int32         `json:"sortOrder"`
+
+	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+	Type EntryTypeValue `json:"type"`
+}
+
+// CategoryRequest Example: {"name":"Food","type":"EXPENSE"}
+type CategoryRequest struct {
+	// Name A name, 1 to 50 characters, not only spaces.
+	//
+	// Example: Salary account
+	Name LedgerName `json:"name"`
+
+	// ParentID A top-level category; absent or null for a top-level category.
+	ParentID *int64 `json:"parentId,omitempty"`
+
+	// Type Income or expense, as a request sets it.
+	Type EntryType `json:"type"`
+}
+
+// CategoryTree defines model for CategoryTree.
+type CategoryTree struct {
+	Items []Category `json:"items"`
 }
 
 // ChangePasswordRequest Example: {"currentPassword":"correct horse battery staple","newPassword":"a longer and newer passphrase"}
@@ -161,6 +281,84 @@ type DisplayName = string
 // Example: member@nestegg.example
 type Email = openapi_types.Email
 
+// Entry defines model for Entry.
+type Entry struct {
+	Amount            int64              `json:"amount"`
+	CategoryID        *int64             `json:"categoryId"`
+	CreatedAt         time.Time          `json:"createdAt"`
+	Currency          *string            `json:"currency"`
+	Date              openapi_types.Date `json:"date"`
+	ExchangeRate      *string            `json:"exchangeRate"`
+	ID                int64              `json:"id"`
+	InstallmentMonths *int32             `json:"installmentMonths"`
+	Memo              string             `json:"memo"`
+	OriginalAmount    *string            `json:"originalAmount"`
+
+	// Pending True while an automatically recognised entry awaits confirmation; it then counts in no total.
+	Pending bool     `json:"pending"`
+	Tags    []string `json:"tags"`
+
+	// TransferID The transfer this entry is one side of, if any.
+	TransferID *int64 `json:"transferId"`
+
+	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+	Type     EntryTypeValue `json:"type"`
+	WalletID *int64         `json:"walletId"`
+}
+
+// EntryPage defines model for EntryPage.
+type EntryPage struct {
+	Items   []Entry      `json:"items"`
+	Page    int32        `json:"page"`
+	Size    int32        `json:"size"`
+	Summary EntrySummary `json:"summary"`
+	Total   int64        `json:"total"`
+}
+
+// EntryRequest Example: {"categoryId":12,"currency":"JPY","date":"2026-11-16","exchangeRate":"9.12","memo":"Hotel in Osaka","originalAmount":"15000","tags":["travel"],"type":"EXPENSE","walletId":3}
+type EntryRequest struct {
+	// Amount In won; for a foreign payment the converted amount. Absent to compute it from `originalAmount` × `exchangeRate`.
+	Amount     *int64 `json:"amount,omitempty"`
+	CategoryID *int64 `json:"categoryId,omitempty"`
+
+	// Currency ISO 4217 code of a foreign payment.
+	Currency *string            `json:"currency,omitempty"`
+	Date     openapi_types.Date `json:"date"`
+
+	// ExchangeRate Won per unit of `currency`, as a decimal string.
+	ExchangeRate *string `json:"exchangeRate,omitempty"`
+
+	// InstallmentMonths Card expenses only; absent for a lump-sum payment.
+	InstallmentMonths *int32 `json:"installmentMonths,omitempty"`
+
+	// Memo Free text, at most 200 characters.
+	//
+	// Example: Lunch with the team
+	Memo *Memo `json:"memo,omitempty"`
+
+	// OriginalAmount The amount in `currency`, as a decimal string.
+	OriginalAmount *string `json:"originalAmount,omitempty"`
+
+	// Tags Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
+	Tags *TagNames `json:"tags,omitempty"`
+
+	// Type Income or expense, as a request sets it.
+	Type     EntryType `json:"type"`
+	WalletID *int64    `json:"walletId,omitempty"`
+}
+
+// EntrySummary defines model for EntrySummary.
+type EntrySummary struct {
+	Expense int64 `json:"expense"`
+	Income  int64 `json:"income"`
+}
+
+// EntryType Income or expense, as a request sets it.
+type EntryType string
+
+// EntryTypeValue Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+type EntryTypeValue = string
+
 // FXRate defines model for FXRate.
 type FXRate struct {
 	// Date The day the rate is for (earlier than today only when the provider is down).
@@ -203,6 +401,44 @@ type IDTokenRequest struct {
 	IDToken string `json:"idToken"`
 }
 
+// LedgerName A name, 1 to 50 characters, not only spaces.
+//
+// Example: Salary account
+type LedgerName = string
+
+// LoanInstallment defines model for LoanInstallment.
+type LoanInstallment struct {
+	Date     openapi_types.Date `json:"date"`
+	Interest int64              `json:"interest"`
+
+	// Number 1 for the first instalment.
+	Number int32 `json:"number"`
+
+	// Payment Principal plus interest.
+	Payment   int64 `json:"payment"`
+	Principal int64 `json:"principal"`
+
+	// Remaining Principal outstanding after this instalment.
+	Remaining int64 `json:"remaining"`
+}
+
+// LoanMethod How a loan is repaid, as a request sets it.
+type LoanMethod string
+
+// LoanMethodValue How a loan is repaid, as answered; a client must accept other values.
+type LoanMethodValue = string
+
+// LoanSchedule defines model for LoanSchedule.
+type LoanSchedule struct {
+	Items      []LoanInstallment `json:"items"`
+	LoanAmount int64             `json:"loanAmount"`
+
+	// Method How a loan is repaid, as answered; a client must accept other values.
+	Method        LoanMethodValue `json:"method"`
+	TotalInterest int64           `json:"totalInterest"`
+	WalletID      int64           `json:"walletId"`
+}
+
 // LoginRequest Example: {"email":"member@nestegg.example","password":"correct horse battery staple"}
 type LoginRequest struct {
 	Email    string `json:"email"`
@@ -222,6 +458,16 @@ type MemberStatus string
 
 // MemberStatusValue A member's status as answered (`ACTIVE`, `SUSPENDED`); a client must accept other values.
 type MemberStatusValue = string
+
+// Memo Free text, at most 200 characters.
+//
+// Example: Lunch with the team
+type Memo = string
+
+// Money An amount in the base currency unit (won); may be negative.
+//
+// Example: 1500000
+type Money = int64
 
 // ParseEntryRequest Example: {"text":"어제 점심 12,000원"}
 type ParseEntryRequest struct {
@@ -271,6 +517,11 @@ type Password = string
 // PasswordValid defines model for PasswordValid.
 type PasswordValid struct {
 	Valid bool `json:"valid"`
+}
+
+// PendingCount defines model for PendingCount.
+type PendingCount struct {
+	Count int64 `json:"count"`
 }
 
 // Plan A membership plan, as a request sets it.
@@ -409,6 +660,51 @@ type ProfileImageRequest struct {
 // does not change it. A client must accept other values.
 type ProviderValue = string
 
+// QuickEntry defines model for QuickEntry.
+type QuickEntry struct {
+	Amount     int64    `json:"amount"`
+	CategoryID *int64   `json:"categoryId"`
+	ID         int64    `json:"id"`
+	Memo       string   `json:"memo"`
+	Name       string   `json:"name"`
+	Tags       []string `json:"tags"`
+
+	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+	Type     EntryTypeValue `json:"type"`
+	WalletID *int64         `json:"walletId"`
+}
+
+// QuickEntryList defines model for QuickEntryList.
+type QuickEntryList struct {
+	Items []QuickEntry `json:"items"`
+}
+
+// QuickEntryRequest Example: {"amount":4500,"name":"Morning coffee","type":"EXPENSE"}
+type QuickEntryRequest struct {
+	// Amount A non-negative amount in the base currency unit (won).
+	//
+	// Example: 12000
+	Amount     Amount `json:"amount"`
+	CategoryID *int64 `json:"categoryId,omitempty"`
+
+	// Memo Free text, at most 200 characters.
+	//
+	// Example: Lunch with the team
+	Memo *Memo `json:"memo,omitempty"`
+
+	// Name A name, 1 to 50 characters, not only spaces.
+	//
+	// Example: Salary account
+	Name LedgerName `json:"name"`
+
+	// Tags Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
+	Tags *TagNames `json:"tags,omitempty"`
+
+	// Type Income or expense, as a request sets it.
+	Type     EntryType `json:"type"`
+	WalletID *int64    `json:"walletId,omitempty"`
+}
+
 // Readiness defines model for Readiness.
 type Readiness struct {
 	// Postgres `up` or `down`; a client must accept other values.
@@ -449,6 +745,58 @@ type ReceiptText struct {
 type ReceiptUpload struct {
 	// File The photo or scan of the receipt, at most 10 MiB.
 	File openapi_types.File `json:"file"`
+}
+
+// Recurring defines model for Recurring.
+type Recurring struct {
+	Amount     int64  `json:"amount"`
+	CategoryID *int64 `json:"categoryId"`
+	Day        int32  `json:"day"`
+	ID         int64  `json:"id"`
+	Memo       string `json:"memo"`
+	Name       string `json:"name"`
+
+	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+	Type     EntryTypeValue `json:"type"`
+	WalletID *int64         `json:"walletId"`
+}
+
+// RecurringList defines model for RecurringList.
+type RecurringList struct {
+	Items []Recurring `json:"items"`
+}
+
+// RecurringRequest Example: {"amount":650000,"day":25,"name":"Rent","type":"EXPENSE"}
+type RecurringRequest struct {
+	// Amount A non-negative amount in the base currency unit (won).
+	//
+	// Example: 12000
+	Amount     Amount `json:"amount"`
+	CategoryID *int64 `json:"categoryId,omitempty"`
+
+	// Day Day of the month; a shorter month uses its last day.
+	Day int32 `json:"day"`
+
+	// Memo Free text, at most 200 characters.
+	//
+	// Example: Lunch with the team
+	Memo *Memo `json:"memo,omitempty"`
+
+	// Name A name, 1 to 50 characters, not only spaces.
+	//
+	// Example: Salary account
+	Name LedgerName `json:"name"`
+
+	// Type Income or expense, as a request sets it.
+	Type     EntryType `json:"type"`
+	WalletID *int64    `json:"walletId,omitempty"`
+}
+
+// ReorderRequest Ids in their new order.
+//
+// Example: {"ids":[3,1,2]}
+type ReorderRequest struct {
+	Ids []int64 `json:"ids"`
 }
 
 // Role A member's role, as a request sets it.
@@ -538,6 +886,17 @@ type StorePurchaseRequest struct {
 	PurchaseToken string `json:"purchaseToken"`
 }
 
+// SubCategory defines model for SubCategory.
+type SubCategory struct {
+	ID        int64  `json:"id"`
+	Name      string `json:"name"`
+	ParentID  *int64 `json:"parentId"`
+	SortOrder int32  `json:"sortOrder"`
+
+	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+	Type EntryTypeValue `json:"type"`
+}
+
 // Subscription The member's plan and store subscription.
 type Subscription struct {
 	// AutoRenew Whether the subscription renews at `expiresAt`.
@@ -556,6 +915,34 @@ type Subscription struct {
 	//
 	// Example: premium_monthly
 	ProductID *string `json:"productId"`
+}
+
+// Tag defines model for Tag.
+type Tag struct {
+	ID        int64  `json:"id"`
+	Name      string `json:"name"`
+	SortOrder int32  `json:"sortOrder"`
+}
+
+// TagList defines model for TagList.
+type TagList struct {
+	Items []Tag `json:"items"`
+}
+
+// TagName A tag name, 1 to 30 characters, not only spaces.
+//
+// Example: travel
+type TagName = string
+
+// TagNames Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
+type TagNames = []TagName
+
+// TagRequest Example: {"name":"travel"}
+type TagRequest struct {
+	// Name A tag name, 1 to 30 characters, not only spaces.
+	//
+	// Example: travel
+	Name TagName `json:"name"`
 }
 
 // UpdateProfileRequest Example: {"name":"Minji Kim"}
@@ -615,20 +1002,153 @@ type VerifyPasswordRequest struct {
 	Password string `json:"password"`
 }
 
+// Wallet defines model for Wallet.
+type Wallet struct {
+	AccountNumber *string `json:"accountNumber"`
+
+	// Balance Opening balance plus confirmed income minus confirmed expense.
+	Balance      int64  `json:"balance"`
+	CurrentValue *int64 `json:"currentValue"`
+	ID           int64  `json:"id"`
+	LoanAmount   *int64 `json:"loanAmount"`
+
+	// LoanMethod How the loan is repaid (`EQUAL_PAYMENT`, `EQUAL_PRINCIPAL`, `BULLET`); a client must accept other values.
+	LoanMethod  *string `json:"loanMethod"`
+	LoanMonths  *int32  `json:"loanMonths"`
+	LoanPayment *int64  `json:"loanPayment"`
+
+	// LoanRate Annual interest rate in percent, as a decimal string.
+	LoanRate        *string             `json:"loanRate"`
+	LoanStart       *openapi_types.Date `json:"loanStart"`
+	ManualValuation bool                `json:"manualValuation"`
+	Name            string              `json:"name"`
+	OpeningBalance  int64               `json:"openingBalance"`
+	SortOrder       int32               `json:"sortOrder"`
+
+	// Type The kind of wallet as answered; a client must accept other values.
+	Type WalletTypeValue `json:"type"`
+}
+
+// WalletList defines model for WalletList.
+type WalletList struct {
+	Items []Wallet `json:"items"`
+}
+
+// WalletRequest Example: {"accountNumber":"110-234-567890","loanAmount":200000000,"loanMethod":"EQUAL_PAYMENT","loanMonths":360,"loanRate":"4.2","loanStart":"2026-01-15","name":"Mortgage","openingBalance":-200000000,"type":"LOAN"}
+type WalletRequest struct {
+	// AccountNumber The account or card number; stored encrypted.
+	AccountNumber *string `json:"accountNumber,omitempty"`
+	CurrentValue  *int64  `json:"currentValue,omitempty"`
+
+	// LoanAmount The executed loan amount.
+	LoanAmount *int64 `json:"loanAmount,omitempty"`
+
+	// LoanMethod How a loan is repaid, as a request sets it.
+	LoanMethod *LoanMethod `json:"loanMethod,omitempty"`
+	LoanMonths *int32      `json:"loanMonths,omitempty"`
+
+	// LoanPayment The bank's fixed monthly repayment; replaces the computed equal payment.
+	LoanPayment *int64 `json:"loanPayment,omitempty"`
+
+	// LoanRate Annual interest rate in percent, 0 to 100, as a decimal string.
+	//
+	// Example: 4.5
+	LoanRate  *string             `json:"loanRate,omitempty"`
+	LoanStart *openapi_types.Date `json:"loanStart,omitempty"`
+
+	// ManualValuation The wallet's value is entered by hand (`currentValue`).
+	ManualValuation *bool `json:"manualValuation,omitempty"`
+
+	// Name A name, 1 to 50 characters, not only spaces.
+	//
+	// Example: Salary account
+	Name LedgerName `json:"name"`
+
+	// OpeningBalance An amount in the base currency unit (won); may be negative.
+	//
+	// Example: 1500000
+	OpeningBalance *Money `json:"openingBalance,omitempty"`
+
+	// Type The kind of wallet, as a request sets it. `CARD` is a credit card (its negative balance is what is owed),
+	// `CHECK_CARD` a debit card, `MINUS` an overdraft account, `PENSION` typically a manual-valuation wallet.
+	Type WalletType `json:"type"`
+}
+
+// WalletType The kind of wallet, as a request sets it. `CARD` is a credit card (its negative balance is what is owed),
+// `CHECK_CARD` a debit card, `MINUS` an overdraft account, `PENSION` typically a manual-valuation wallet.
+type WalletType string
+
+// WalletTypeValue The kind of wallet as answered; a client must accept other values.
+type WalletTypeValue = string
+
+// CategoryID defines model for CategoryID.
+type CategoryID = int64
+
+// DefaultCategoryID defines model for DefaultCategoryID.
+type DefaultCategoryID = int64
+
+// EntryCategoryFilter defines model for EntryCategoryFilter.
+type EntryCategoryFilter = int64
+
+// EntryID defines model for EntryID.
+type EntryID = int64
+
+// EntryPendingFilter defines model for EntryPendingFilter.
+type EntryPendingFilter = bool
+
+// EntryTagFilter defines model for EntryTagFilter.
+type EntryTagFilter = string
+
+// EntryTextFilter defines model for EntryTextFilter.
+type EntryTextFilter = string
+
+// EntryTypeFilter Income or expense, as a request sets it.
+type EntryTypeFilter = EntryType
+
+// EntryWalletFilter defines model for EntryWalletFilter.
+type EntryWalletFilter = int64
+
 // FXFrom Example: USD
 type FXFrom = string
 
 // FXTo Example: KRW
 type FXTo = string
 
+// From defines model for From.
+type From = openapi_types.Date
+
 // MemberID defines model for MemberID.
 type MemberID = int64
+
+// Month defines model for Month.
+type Month = int32
+
+// MoveTo defines model for MoveTo.
+type MoveTo = int64
 
 // Page defines model for Page.
 type Page = int32
 
+// QuickEntryID defines model for QuickEntryID.
+type QuickEntryID = int64
+
+// RecurringID defines model for RecurringID.
+type RecurringID = int64
+
 // Size defines model for Size.
 type Size = int32
+
+// TagID defines model for TagID.
+type TagID = int64
+
+// To defines model for To.
+type To = openapi_types.Date
+
+// WalletID defines model for WalletID.
+type WalletID = int64
+
+// Year defines model for Year.
+type Year = int32
 
 // BadRequest An RFC 9457 problem detail with a stable `code`.
 type BadRequest = Problem
@@ -663,6 +1183,57 @@ type Unauthenticated = Problem
 // UnsupportedMediaType An RFC 9457 problem detail with a stable `code`.
 type UnsupportedMediaType = Problem
 
+// DeleteCategoryParams defines parameters for DeleteCategory.
+type DeleteCategoryParams struct {
+	// MoveTo Another record of the member to which the deleted one's entries move.
+	MoveTo *MoveTo `form:"moveTo,omitempty" json:"moveTo,omitempty"`
+}
+
+// ListEntriesParams defines parameters for ListEntries.
+type ListEntriesParams struct {
+	// Year The year of the month to list (with `month`).
+	Year *Year `form:"year,omitempty" json:"year,omitempty"`
+
+	// Month The month to list, 1 to 12 (with `year`).
+	Month *Month `form:"month,omitempty" json:"month,omitempty"`
+
+	// From The first day of the range (with `to`).
+	From *From `form:"from,omitempty" json:"from,omitempty"`
+
+	// To The last day of the range, included (with `from`).
+	To *To `form:"to,omitempty" json:"to,omitempty"`
+
+	// WalletID Only entries of this wallet.
+	WalletID *EntryWalletFilter `form:"walletId,omitempty" json:"walletId,omitempty"`
+
+	// CategoryID Only entries of this category or its sub-categories.
+	CategoryID *EntryCategoryFilter `form:"categoryId,omitempty" json:"categoryId,omitempty"`
+
+	// Tag Only entries carrying this tag name.
+	Tag *EntryTagFilter `form:"tag,omitempty" json:"tag,omitempty"`
+
+	// Type Only income or only expense entries.
+	Type *EntryTypeFilter `form:"type,omitempty" json:"type,omitempty"`
+
+	// Pending Only pending (true) or only confirmed (false) entries.
+	Pending *EntryPendingFilter `form:"pending,omitempty" json:"pending,omitempty"`
+
+	// Q Only entries whose memo contains this text (case-insensitive).
+	Q *EntryTextFilter `form:"q,omitempty" json:"q,omitempty"`
+
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// DeleteWalletParams defines parameters for DeleteWallet.
+type DeleteWalletParams struct {
+	// MoveTo Another record of the member to which the deleted one's entries move.
+	MoveTo *MoveTo `form:"moveTo,omitempty" json:"moveTo,omitempty"`
+}
+
 // ListMembersParams defines parameters for ListMembers.
 type ListMembersParams struct {
 	// Page Page number, from 1.
@@ -693,11 +1264,65 @@ type ListUsersParams struct {
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
 }
 
+// CreateCategoryJSONRequestBody defines body for CreateCategory for application/json ContentType.
+type CreateCategoryJSONRequestBody = CategoryRequest
+
+// ReorderCategoriesJSONRequestBody defines body for ReorderCategories for application/json ContentType.
+type ReorderCategoriesJSONRequestBody = ReorderRequest
+
+// UpdateCategoryJSONRequestBody defines body for UpdateCategory for application/json ContentType.
+type UpdateCategoryJSONRequestBody = CategoryRequest
+
+// CreateEntryJSONRequestBody defines body for CreateEntry for application/json ContentType.
+type CreateEntryJSONRequestBody = EntryRequest
+
 // ParseEntryTextJSONRequestBody defines body for ParseEntryText for application/json ContentType.
 type ParseEntryTextJSONRequestBody = ParseEntryRequest
 
+// UpdateEntryJSONRequestBody defines body for UpdateEntry for application/json ContentType.
+type UpdateEntryJSONRequestBody = EntryRequest
+
 // RecognizeReceiptMultipartRequestBody defines body for RecognizeReceipt for multipart/form-data ContentType.
 type RecognizeReceiptMultipartRequestBody = ReceiptUpload
+
+// CreateQuickEntryJSONRequestBody defines body for CreateQuickEntry for application/json ContentType.
+type CreateQuickEntryJSONRequestBody = QuickEntryRequest
+
+// UpdateQuickEntryJSONRequestBody defines body for UpdateQuickEntry for application/json ContentType.
+type UpdateQuickEntryJSONRequestBody = QuickEntryRequest
+
+// CreateRecurringJSONRequestBody defines body for CreateRecurring for application/json ContentType.
+type CreateRecurringJSONRequestBody = RecurringRequest
+
+// UpdateRecurringJSONRequestBody defines body for UpdateRecurring for application/json ContentType.
+type UpdateRecurringJSONRequestBody = RecurringRequest
+
+// CreateTagJSONRequestBody defines body for CreateTag for application/json ContentType.
+type CreateTagJSONRequestBody = TagRequest
+
+// ReorderTagsJSONRequestBody defines body for ReorderTags for application/json ContentType.
+type ReorderTagsJSONRequestBody = ReorderRequest
+
+// UpdateTagJSONRequestBody defines body for UpdateTag for application/json ContentType.
+type UpdateTagJSONRequestBody = TagRequest
+
+// CreateWalletJSONRequestBody defines body for CreateWallet for application/json ContentType.
+type CreateWalletJSONRequestBody = WalletRequest
+
+// ReorderWalletsJSONRequestBody defines body for ReorderWallets for application/json ContentType.
+type ReorderWalletsJSONRequestBody = ReorderRequest
+
+// UpdateWalletJSONRequestBody defines body for UpdateWallet for application/json ContentType.
+type UpdateWalletJSONRequestBody = WalletRequest
+
+// CreateDefaultCategoryJSONRequestBody defines body for CreateDefaultCategory for application/json ContentType.
+type CreateDefaultCategoryJSONRequestBody = CategoryRequest
+
+// ReorderDefaultCategoriesJSONRequestBody defines body for ReorderDefaultCategories for application/json ContentType.
+type ReorderDefaultCategoriesJSONRequestBody = ReorderRequest
+
+// UpdateDefaultCategoryJSONRequestBody defines body for UpdateDefaultCategory for application/json ContentType.
+type UpdateDefaultCategoryJSONRequestBody = CategoryRequest
 
 // SetMemberPlanJSONRequestBody defines body for SetMemberPlan for application/json ContentType.
 type SetMemberPlanJSONRequestBody = PlanRequest
@@ -749,12 +1374,129 @@ type UpdateUserJSONRequestBody = UpdateUserRequest
 
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
+	// ListCategories The category tree
+	// (GET /api/account/categories)
+	ListCategories(w http.ResponseWriter, r *http.Request)
+	// CreateCategory Create a category
+	// (POST /api/account/categories)
+	CreateCategory(w http.ResponseWriter, r *http.Request)
+	// ImportDefaultCategories Copy the default categories
+	// (POST /api/account/categories/import)
+	ImportDefaultCategories(w http.ResponseWriter, r *http.Request)
+	// ReorderCategories Reorder categories
+	// (PUT /api/account/categories/reorder)
+	ReorderCategories(w http.ResponseWriter, r *http.Request)
+	// DeleteCategory Delete a category
+	// (DELETE /api/account/categories/{id})
+	DeleteCategory(w http.ResponseWriter, r *http.Request, id CategoryID, params DeleteCategoryParams)
+	// UpdateCategory Update a category
+	// (PUT /api/account/categories/{id})
+	UpdateCategory(w http.ResponseWriter, r *http.Request, id CategoryID)
+	// ListEntries List entries of a period
+	// (GET /api/account/entries)
+	ListEntries(w http.ResponseWriter, r *http.Request, params ListEntriesParams)
+	// CreateEntry Create an entry
+	// (POST /api/account/entries)
+	CreateEntry(w http.ResponseWriter, r *http.Request)
 	// ParseEntryText Read an entry draft out of text
 	// (POST /api/account/entries/parse)
 	ParseEntryText(w http.ResponseWriter, r *http.Request)
+	// CountPendingEntries Number of pending entries
+	// (GET /api/account/entries/pending/count)
+	CountPendingEntries(w http.ResponseWriter, r *http.Request)
+	// DeleteEntry Delete an entry
+	// (DELETE /api/account/entries/{id})
+	DeleteEntry(w http.ResponseWriter, r *http.Request, id EntryID)
+	// GetEntry Get an entry
+	// (GET /api/account/entries/{id})
+	GetEntry(w http.ResponseWriter, r *http.Request, id EntryID)
+	// UpdateEntry Update an entry
+	// (PUT /api/account/entries/{id})
+	UpdateEntry(w http.ResponseWriter, r *http.Request, id EntryID)
+	// ConfirmEntry Confirm a pending entry
+	// (POST /api/account/entries/{id}/confirm)
+	ConfirmEntry(w http.ResponseWriter, r *http.Request, id EntryID)
 	// RecognizeReceipt Recognise the text of a receipt
 	// (POST /api/account/ocr/receipt)
 	RecognizeReceipt(w http.ResponseWriter, r *http.Request)
+	// ListQuickEntries List quick entries
+	// (GET /api/account/quick-entries)
+	ListQuickEntries(w http.ResponseWriter, r *http.Request)
+	// CreateQuickEntry Create a quick entry
+	// (POST /api/account/quick-entries)
+	CreateQuickEntry(w http.ResponseWriter, r *http.Request)
+	// DeleteQuickEntry Delete a quick entry
+	// (DELETE /api/account/quick-entries/{id})
+	DeleteQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID)
+	// UpdateQuickEntry Update a quick entry
+	// (PUT /api/account/quick-entries/{id})
+	UpdateQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID)
+	// ListRecurrings List recurring entries
+	// (GET /api/account/recurrings)
+	ListRecurrings(w http.ResponseWriter, r *http.Request)
+	// CreateRecurring Create a recurring entry
+	// (POST /api/account/recurrings)
+	CreateRecurring(w http.ResponseWriter, r *http.Request)
+	// DeleteRecurring Delete a recurring entry
+	// (DELETE /api/account/recurrings/{id})
+	DeleteRecurring(w http.ResponseWriter, r *http.Request, id RecurringID)
+	// UpdateRecurring Update a recurring entry
+	// (PUT /api/account/recurrings/{id})
+	UpdateRecurring(w http.ResponseWriter, r *http.Request, id RecurringID)
+	// ListTags List tags
+	// (GET /api/account/tags)
+	ListTags(w http.ResponseWriter, r *http.Request)
+	// CreateTag Create a tag
+	// (POST /api/account/tags)
+	CreateTag(w http.ResponseWriter, r *http.Request)
+	// ReorderTags Reorder tags
+	// (POST /api/account/tags/reorder)
+	ReorderTags(w http.ResponseWriter, r *http.Request)
+	// DeleteTag Delete a tag
+	// (DELETE /api/account/tags/{id})
+	DeleteTag(w http.ResponseWriter, r *http.Request, id TagID)
+	// UpdateTag Rename a tag
+	// (PUT /api/account/tags/{id})
+	UpdateTag(w http.ResponseWriter, r *http.Request, id TagID)
+	// ListWallets List wallets with balances
+	// (GET /api/account/wallets)
+	ListWallets(w http.ResponseWriter, r *http.Request)
+	// CreateWallet Create a wallet
+	// (POST /api/account/wallets)
+	CreateWallet(w http.ResponseWriter, r *http.Request)
+	// ReorderWallets Reorder wallets
+	// (PUT /api/account/wallets/reorder)
+	ReorderWallets(w http.ResponseWriter, r *http.Request)
+	// DeleteWallet Delete a wallet
+	// (DELETE /api/account/wallets/{id})
+	DeleteWallet(w http.ResponseWriter, r *http.Request, id WalletID, params DeleteWalletParams)
+	// GetWallet Get a wallet
+	// (GET /api/account/wallets/{id})
+	GetWallet(w http.ResponseWriter, r *http.Request, id WalletID)
+	// UpdateWallet Update a wallet
+	// (PUT /api/account/wallets/{id})
+	UpdateWallet(w http.ResponseWriter, r *http.Request, id WalletID)
+	// GetLoanSchedule The repayment schedule of a loan wallet
+	// (GET /api/account/wallets/{id}/loan-schedule)
+	GetLoanSchedule(w http.ResponseWriter, r *http.Request, id WalletID)
+	// ListDefaultCategories The default category tree
+	// (GET /api/admin/default-categories)
+	ListDefaultCategories(w http.ResponseWriter, r *http.Request)
+	// CreateDefaultCategory Create a default category
+	// (POST /api/admin/default-categories)
+	CreateDefaultCategory(w http.ResponseWriter, r *http.Request)
+	// ReorderDefaultCategories Reorder default categories
+	// (PUT /api/admin/default-categories/reorder)
+	ReorderDefaultCategories(w http.ResponseWriter, r *http.Request)
+	// DeleteDefaultCategory Delete a default category
+	// (DELETE /api/admin/default-categories/{id})
+	DeleteDefaultCategory(w http.ResponseWriter, r *http.Request, id DefaultCategoryID)
+	// GetDefaultCategory Get a default category
+	// (GET /api/admin/default-categories/{id})
+	GetDefaultCategory(w http.ResponseWriter, r *http.Request, id DefaultCategoryID)
+	// UpdateDefaultCategory Update a default category
+	// (PUT /api/admin/default-categories/{id})
+	UpdateDefaultCategory(w http.ResponseWriter, r *http.Request, id DefaultCategoryID)
 	// ListMembers List members
 	// (GET /api/admin/members)
 	ListMembers(w http.ResponseWriter, r *http.Request, params ListMembersParams)
@@ -886,6 +1628,320 @@ type ServerInterfaceWrapper struct {
 
 type MiddlewareFunc func(http.Handler) http.Handler
 
+// ListCategories operation middleware
+func (siw *ServerInterfaceWrapper) ListCategories(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListCategories(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateCategory operation middleware
+func (siw *ServerInterfaceWrapper) CreateCategory(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateCategory(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ImportDefaultCategories operation middleware
+func (siw *ServerInterfaceWrapper) ImportDefaultCategories(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ImportDefaultCategories(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ReorderCategories operation middleware
+func (siw *ServerInterfaceWrapper) ReorderCategories(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ReorderCategories(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteCategory operation middleware
+func (siw *ServerInterfaceWrapper) DeleteCategory(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id CategoryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteCategoryParams
+
+	// ------------- Optional query parameter "moveTo" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "moveTo", r.URL.Query(), &params.MoveTo, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "moveTo"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "moveTo", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteCategory(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateCategory operation middleware
+func (siw *ServerInterfaceWrapper) UpdateCategory(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id CategoryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateCategory(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListEntries operation middleware
+func (siw *ServerInterfaceWrapper) ListEntries(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListEntriesParams
+
+	// ------------- Optional query parameter "year" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "year", r.URL.Query(), &params.Year, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "year"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "year", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "month" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "month", r.URL.Query(), &params.Month, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "month"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "month", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "walletId" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "walletId", r.URL.Query(), &params.WalletID, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "walletId"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "walletId", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "categoryId" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "categoryId", r.URL.Query(), &params.CategoryID, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "categoryId"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "categoryId", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "tag" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "tag", r.URL.Query(), &params.Tag, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "tag"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "tag", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "type" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "type", r.URL.Query(), &params.Type, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "type"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "type", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "pending" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "pending", r.URL.Query(), &params.Pending, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "pending"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "pending", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "q" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "q", r.URL.Query(), &params.Q, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "q"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "q", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", r.URL.Query(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "page"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "page", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "size" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "size", r.URL.Query(), &params.Size, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "size"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "size", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListEntries(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateEntry operation middleware
+func (siw *ServerInterfaceWrapper) CreateEntry(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateEntry(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // ParseEntryText operation middleware
 func (siw *ServerInterfaceWrapper) ParseEntryText(w http.ResponseWriter, r *http.Request) {
 
@@ -900,11 +1956,665 @@ func (siw *ServerInterfaceWrapper) ParseEntryText(w http.ResponseWriter, r *http
 	handler.ServeHTTP(w, r)
 }
 
+// CountPendingEntries operation middleware
+func (siw *ServerInterfaceWrapper) CountPendingEntries(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CountPendingEntries(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteEntry operation middleware
+func (siw *ServerInterfaceWrapper) DeleteEntry(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id EntryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteEntry(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetEntry operation middleware
+func (siw *ServerInterfaceWrapper) GetEntry(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id EntryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetEntry(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateEntry operation middleware
+func (siw *ServerInterfaceWrapper) UpdateEntry(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id EntryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateEntry(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ConfirmEntry operation middleware
+func (siw *ServerInterfaceWrapper) ConfirmEntry(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id EntryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ConfirmEntry(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // RecognizeReceipt operation middleware
 func (siw *ServerInterfaceWrapper) RecognizeReceipt(w http.ResponseWriter, r *http.Request) {
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.RecognizeReceipt(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListQuickEntries operation middleware
+func (siw *ServerInterfaceWrapper) ListQuickEntries(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListQuickEntries(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateQuickEntry operation middleware
+func (siw *ServerInterfaceWrapper) CreateQuickEntry(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateQuickEntry(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteQuickEntry operation middleware
+func (siw *ServerInterfaceWrapper) DeleteQuickEntry(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id QuickEntryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteQuickEntry(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateQuickEntry operation middleware
+func (siw *ServerInterfaceWrapper) UpdateQuickEntry(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id QuickEntryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateQuickEntry(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListRecurrings operation middleware
+func (siw *ServerInterfaceWrapper) ListRecurrings(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListRecurrings(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateRecurring operation middleware
+func (siw *ServerInterfaceWrapper) CreateRecurring(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateRecurring(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteRecurring operation middleware
+func (siw *ServerInterfaceWrapper) DeleteRecurring(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id RecurringID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteRecurring(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateRecurring operation middleware
+func (siw *ServerInterfaceWrapper) UpdateRecurring(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id RecurringID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateRecurring(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListTags operation middleware
+func (siw *ServerInterfaceWrapper) ListTags(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListTags(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateTag operation middleware
+func (siw *ServerInterfaceWrapper) CreateTag(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateTag(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ReorderTags operation middleware
+func (siw *ServerInterfaceWrapper) ReorderTags(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ReorderTags(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteTag operation middleware
+func (siw *ServerInterfaceWrapper) DeleteTag(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TagID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteTag(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateTag operation middleware
+func (siw *ServerInterfaceWrapper) UpdateTag(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TagID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateTag(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListWallets operation middleware
+func (siw *ServerInterfaceWrapper) ListWallets(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListWallets(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateWallet operation middleware
+func (siw *ServerInterfaceWrapper) CreateWallet(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateWallet(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ReorderWallets operation middleware
+func (siw *ServerInterfaceWrapper) ReorderWallets(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ReorderWallets(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteWallet operation middleware
+func (siw *ServerInterfaceWrapper) DeleteWallet(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id WalletID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteWalletParams
+
+	// ------------- Optional query parameter "moveTo" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "moveTo", r.URL.Query(), &params.MoveTo, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "moveTo"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "moveTo", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteWallet(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetWallet operation middleware
+func (siw *ServerInterfaceWrapper) GetWallet(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id WalletID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetWallet(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateWallet operation middleware
+func (siw *ServerInterfaceWrapper) UpdateWallet(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id WalletID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateWallet(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetLoanSchedule operation middleware
+func (siw *ServerInterfaceWrapper) GetLoanSchedule(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id WalletID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetLoanSchedule(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListDefaultCategories operation middleware
+func (siw *ServerInterfaceWrapper) ListDefaultCategories(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListDefaultCategories(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateDefaultCategory operation middleware
+func (siw *ServerInterfaceWrapper) CreateDefaultCategory(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateDefaultCategory(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ReorderDefaultCategories operation middleware
+func (siw *ServerInterfaceWrapper) ReorderDefaultCategories(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ReorderDefaultCategories(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteDefaultCategory operation middleware
+func (siw *ServerInterfaceWrapper) DeleteDefaultCategory(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id DefaultCategoryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteDefaultCategory(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetDefaultCategory operation middleware
+func (siw *ServerInterfaceWrapper) GetDefaultCategory(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id DefaultCategoryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetDefaultCategory(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateDefaultCategory operation middleware
+func (siw *ServerInterfaceWrapper) UpdateDefaultCategory(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id DefaultCategoryID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateDefaultCategory(w, r, id)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1819,6 +3529,45 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/users/{id}", wrapper.DeleteUser)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/users/{id}", wrapper.GetUser)
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/users/{id}", wrapper.UpdateUser)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/wallets", wrapper.ListWallets)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/wallets", wrapper.CreateWallet)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/wallets/reorder", wrapper.ReorderWallets)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/wallets/{id}", wrapper.DeleteWallet)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/wallets/{id}", wrapper.GetWallet)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/wallets/{id}", wrapper.UpdateWallet)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/wallets/{id}/loan-schedule", wrapper.GetLoanSchedule)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/categories", wrapper.ListCategories)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/categories", wrapper.CreateCategory)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/categories/reorder", wrapper.ReorderCategories)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/categories/import", wrapper.ImportDefaultCategories)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/categories/{id}", wrapper.DeleteCategory)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/categories/{id}", wrapper.UpdateCategory)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/tags", wrapper.ListTags)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/tags", wrapper.CreateTag)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/tags/reorder", wrapper.ReorderTags)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/tags/{id}", wrapper.DeleteTag)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/tags/{id}", wrapper.UpdateTag)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/entries", wrapper.ListEntries)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/entries", wrapper.CreateEntry)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/entries/pending/count", wrapper.CountPendingEntries)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/entries/{id}", wrapper.DeleteEntry)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/entries/{id}", wrapper.GetEntry)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/entries/{id}", wrapper.UpdateEntry)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/entries/{id}/confirm", wrapper.ConfirmEntry)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/recurrings", wrapper.ListRecurrings)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/recurrings", wrapper.CreateRecurring)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/recurrings/{id}", wrapper.DeleteRecurring)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/recurrings/{id}", wrapper.UpdateRecurring)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/quick-entries", wrapper.ListQuickEntries)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/quick-entries", wrapper.CreateQuickEntry)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/quick-entries/{id}", wrapper.DeleteQuickEntry)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/quick-entries/{id}", wrapper.UpdateQuickEntry)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/admin/default-categories", wrapper.ListDefaultCategories)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/admin/default-categories", wrapper.CreateDefaultCategory)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/admin/default-categories/reorder", wrapper.ReorderDefaultCategories)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/admin/default-categories/{id}", wrapper.DeleteDefaultCategory)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/admin/default-categories/{id}", wrapper.GetDefaultCategory)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/admin/default-categories/{id}", wrapper.UpdateDefaultCategory)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/billing/products", wrapper.ListProducts)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/billing/store/verify", wrapper.VerifyStorePurchase)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/billing/subscription", wrapper.GetSubscription)
@@ -1868,6 +3617,994 @@ type TooManyRequestsApplicationProblemPlusJSONResponse struct {
 type UnauthenticatedApplicationProblemPlusJSONResponse Problem
 
 type UnsupportedMediaTypeApplicationProblemPlusJSONResponse Problem
+
+type ListCategoriesRequestObject struct {
+}
+
+type ListCategoriesResponseObject interface {
+	VisitListCategoriesResponse(w http.ResponseWriter) error
+}
+
+type ListCategories200JSONResponse CategoryTree
+
+func (response ListCategories200JSONResponse) VisitListCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategories401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListCategories401ApplicationProblemPlusJSONResponse) VisitListCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategories413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListCategories413ApplicationProblemPlusJSONResponse) VisitListCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategories500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListCategories500ApplicationProblemPlusJSONResponse) VisitListCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategories503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListCategories503ApplicationProblemPlusJSONResponse) VisitListCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCategoryRequestObject struct {
+	Body *CreateCategoryJSONRequestBody
+}
+
+type CreateCategoryResponseObject interface {
+	VisitCreateCategoryResponse(w http.ResponseWriter) error
+}
+
+type CreateCategory201JSONResponse Category
+
+func (response CreateCategory201JSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCategory400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateCategory400ApplicationProblemPlusJSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCategory401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateCategory401ApplicationProblemPlusJSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCategory404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateCategory404ApplicationProblemPlusJSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCategory413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateCategory413ApplicationProblemPlusJSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCategory415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateCategory415ApplicationProblemPlusJSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCategory500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateCategory500ApplicationProblemPlusJSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCategory503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateCategory503ApplicationProblemPlusJSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportDefaultCategoriesRequestObject struct {
+}
+
+type ImportDefaultCategoriesResponseObject interface {
+	VisitImportDefaultCategoriesResponse(w http.ResponseWriter) error
+}
+
+type ImportDefaultCategories200JSONResponse CategoryTree
+
+func (response ImportDefaultCategories200JSONResponse) VisitImportDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportDefaultCategories401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ImportDefaultCategories401ApplicationProblemPlusJSONResponse) VisitImportDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportDefaultCategories413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ImportDefaultCategories413ApplicationProblemPlusJSONResponse) VisitImportDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportDefaultCategories500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ImportDefaultCategories500ApplicationProblemPlusJSONResponse) VisitImportDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportDefaultCategories503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ImportDefaultCategories503ApplicationProblemPlusJSONResponse) VisitImportDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderCategoriesRequestObject struct {
+	Body *ReorderCategoriesJSONRequestBody
+}
+
+type ReorderCategoriesResponseObject interface {
+	VisitReorderCategoriesResponse(w http.ResponseWriter) error
+}
+
+type ReorderCategories204Response struct {
+}
+
+func (response ReorderCategories204Response) VisitReorderCategoriesResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type ReorderCategories400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderCategories400ApplicationProblemPlusJSONResponse) VisitReorderCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderCategories401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderCategories401ApplicationProblemPlusJSONResponse) VisitReorderCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderCategories404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderCategories404ApplicationProblemPlusJSONResponse) VisitReorderCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderCategories413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderCategories413ApplicationProblemPlusJSONResponse) VisitReorderCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderCategories415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderCategories415ApplicationProblemPlusJSONResponse) VisitReorderCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderCategories500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderCategories500ApplicationProblemPlusJSONResponse) VisitReorderCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderCategories503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderCategories503ApplicationProblemPlusJSONResponse) VisitReorderCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCategoryRequestObject struct {
+	ID     CategoryID `json:"id"`
+	Params DeleteCategoryParams
+}
+
+type DeleteCategoryResponseObject interface {
+	VisitDeleteCategoryResponse(w http.ResponseWriter) error
+}
+
+type DeleteCategory204Response struct {
+}
+
+func (response DeleteCategory204Response) VisitDeleteCategoryResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteCategory400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteCategory400ApplicationProblemPlusJSONResponse) VisitDeleteCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCategory401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteCategory401ApplicationProblemPlusJSONResponse) VisitDeleteCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCategory404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteCategory404ApplicationProblemPlusJSONResponse) VisitDeleteCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCategory409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteCategory409ApplicationProblemPlusJSONResponse) VisitDeleteCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCategory413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteCategory413ApplicationProblemPlusJSONResponse) VisitDeleteCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCategory500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteCategory500ApplicationProblemPlusJSONResponse) VisitDeleteCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCategory503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteCategory503ApplicationProblemPlusJSONResponse) VisitDeleteCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCategoryRequestObject struct {
+	ID   CategoryID `json:"id"`
+	Body *UpdateCategoryJSONRequestBody
+}
+
+type UpdateCategoryResponseObject interface {
+	VisitUpdateCategoryResponse(w http.ResponseWriter) error
+}
+
+type UpdateCategory200JSONResponse Category
+
+func (response UpdateCategory200JSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCategory400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateCategory400ApplicationProblemPlusJSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCategory401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateCategory401ApplicationProblemPlusJSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCategory404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateCategory404ApplicationProblemPlusJSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCategory413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateCategory413ApplicationProblemPlusJSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCategory415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateCategory415ApplicationProblemPlusJSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCategory500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateCategory500ApplicationProblemPlusJSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCategory503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateCategory503ApplicationProblemPlusJSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEntriesRequestObject struct {
+	Params ListEntriesParams
+}
+
+type ListEntriesResponseObject interface {
+	VisitListEntriesResponse(w http.ResponseWriter) error
+}
+
+type ListEntries200JSONResponse EntryPage
+
+func (response ListEntries200JSONResponse) VisitListEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEntries400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListEntries400ApplicationProblemPlusJSONResponse) VisitListEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEntries401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListEntries401ApplicationProblemPlusJSONResponse) VisitListEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEntries404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListEntries404ApplicationProblemPlusJSONResponse) VisitListEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEntries413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListEntries413ApplicationProblemPlusJSONResponse) VisitListEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEntries500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListEntries500ApplicationProblemPlusJSONResponse) VisitListEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEntries503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListEntries503ApplicationProblemPlusJSONResponse) VisitListEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntryRequestObject struct {
+	Body *CreateEntryJSONRequestBody
+}
+
+type CreateEntryResponseObject interface {
+	VisitCreateEntryResponse(w http.ResponseWriter) error
+}
+
+type CreateEntry201JSONResponse Entry
+
+func (response CreateEntry201JSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntry400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntry400ApplicationProblemPlusJSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntry401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntry401ApplicationProblemPlusJSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntry403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntry403ApplicationProblemPlusJSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntry404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntry404ApplicationProblemPlusJSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntry413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntry413ApplicationProblemPlusJSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntry415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntry415ApplicationProblemPlusJSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntry500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntry500ApplicationProblemPlusJSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntry503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntry503ApplicationProblemPlusJSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
 
 type ParseEntryTextRequestObject struct {
 	Body *ParseEntryTextJSONRequestBody
@@ -1976,6 +4713,637 @@ type ParseEntryText503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response ParseEntryText503ApplicationProblemPlusJSONResponse) VisitParseEntryTextResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CountPendingEntriesRequestObject struct {
+}
+
+type CountPendingEntriesResponseObject interface {
+	VisitCountPendingEntriesResponse(w http.ResponseWriter) error
+}
+
+type CountPendingEntries200JSONResponse PendingCount
+
+func (response CountPendingEntries200JSONResponse) VisitCountPendingEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CountPendingEntries401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CountPendingEntries401ApplicationProblemPlusJSONResponse) VisitCountPendingEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CountPendingEntries413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CountPendingEntries413ApplicationProblemPlusJSONResponse) VisitCountPendingEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CountPendingEntries500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CountPendingEntries500ApplicationProblemPlusJSONResponse) VisitCountPendingEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CountPendingEntries503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CountPendingEntries503ApplicationProblemPlusJSONResponse) VisitCountPendingEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteEntryRequestObject struct {
+	ID EntryID `json:"id"`
+}
+
+type DeleteEntryResponseObject interface {
+	VisitDeleteEntryResponse(w http.ResponseWriter) error
+}
+
+type DeleteEntry204Response struct {
+}
+
+func (response DeleteEntry204Response) VisitDeleteEntryResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteEntry400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteEntry400ApplicationProblemPlusJSONResponse) VisitDeleteEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteEntry401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteEntry401ApplicationProblemPlusJSONResponse) VisitDeleteEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteEntry404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteEntry404ApplicationProblemPlusJSONResponse) VisitDeleteEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteEntry409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteEntry409ApplicationProblemPlusJSONResponse) VisitDeleteEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteEntry413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteEntry413ApplicationProblemPlusJSONResponse) VisitDeleteEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteEntry500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteEntry500ApplicationProblemPlusJSONResponse) VisitDeleteEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteEntry503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteEntry503ApplicationProblemPlusJSONResponse) VisitDeleteEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEntryRequestObject struct {
+	ID EntryID `json:"id"`
+}
+
+type GetEntryResponseObject interface {
+	VisitGetEntryResponse(w http.ResponseWriter) error
+}
+
+type GetEntry200JSONResponse Entry
+
+func (response GetEntry200JSONResponse) VisitGetEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEntry400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetEntry400ApplicationProblemPlusJSONResponse) VisitGetEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEntry401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetEntry401ApplicationProblemPlusJSONResponse) VisitGetEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEntry404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetEntry404ApplicationProblemPlusJSONResponse) VisitGetEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEntry413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetEntry413ApplicationProblemPlusJSONResponse) VisitGetEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEntry500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetEntry500ApplicationProblemPlusJSONResponse) VisitGetEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetEntry503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetEntry503ApplicationProblemPlusJSONResponse) VisitGetEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEntryRequestObject struct {
+	ID   EntryID `json:"id"`
+	Body *UpdateEntryJSONRequestBody
+}
+
+type UpdateEntryResponseObject interface {
+	VisitUpdateEntryResponse(w http.ResponseWriter) error
+}
+
+type UpdateEntry200JSONResponse Entry
+
+func (response UpdateEntry200JSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEntry400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEntry400ApplicationProblemPlusJSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEntry401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEntry401ApplicationProblemPlusJSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEntry403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEntry403ApplicationProblemPlusJSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEntry404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEntry404ApplicationProblemPlusJSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEntry409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEntry409ApplicationProblemPlusJSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEntry413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEntry413ApplicationProblemPlusJSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEntry415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEntry415ApplicationProblemPlusJSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEntry500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEntry500ApplicationProblemPlusJSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEntry503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEntry503ApplicationProblemPlusJSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmEntryRequestObject struct {
+	ID EntryID `json:"id"`
+}
+
+type ConfirmEntryResponseObject interface {
+	VisitConfirmEntryResponse(w http.ResponseWriter) error
+}
+
+type ConfirmEntry200JSONResponse Entry
+
+func (response ConfirmEntry200JSONResponse) VisitConfirmEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmEntry400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ConfirmEntry400ApplicationProblemPlusJSONResponse) VisitConfirmEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmEntry401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ConfirmEntry401ApplicationProblemPlusJSONResponse) VisitConfirmEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmEntry404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ConfirmEntry404ApplicationProblemPlusJSONResponse) VisitConfirmEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmEntry413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ConfirmEntry413ApplicationProblemPlusJSONResponse) VisitConfirmEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmEntry500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ConfirmEntry500ApplicationProblemPlusJSONResponse) VisitConfirmEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmEntry503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ConfirmEntry503ApplicationProblemPlusJSONResponse) VisitConfirmEntryResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -2113,6 +5481,3377 @@ type RecognizeReceipt503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response RecognizeReceipt503ApplicationProblemPlusJSONResponse) VisitRecognizeReceiptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListQuickEntriesRequestObject struct {
+}
+
+type ListQuickEntriesResponseObject interface {
+	VisitListQuickEntriesResponse(w http.ResponseWriter) error
+}
+
+type ListQuickEntries200JSONResponse QuickEntryList
+
+func (response ListQuickEntries200JSONResponse) VisitListQuickEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListQuickEntries401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListQuickEntries401ApplicationProblemPlusJSONResponse) VisitListQuickEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListQuickEntries413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListQuickEntries413ApplicationProblemPlusJSONResponse) VisitListQuickEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListQuickEntries500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListQuickEntries500ApplicationProblemPlusJSONResponse) VisitListQuickEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListQuickEntries503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListQuickEntries503ApplicationProblemPlusJSONResponse) VisitListQuickEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateQuickEntryRequestObject struct {
+	Body *CreateQuickEntryJSONRequestBody
+}
+
+type CreateQuickEntryResponseObject interface {
+	VisitCreateQuickEntryResponse(w http.ResponseWriter) error
+}
+
+type CreateQuickEntry201JSONResponse QuickEntry
+
+func (response CreateQuickEntry201JSONResponse) VisitCreateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateQuickEntry400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateQuickEntry400ApplicationProblemPlusJSONResponse) VisitCreateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateQuickEntry401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateQuickEntry401ApplicationProblemPlusJSONResponse) VisitCreateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateQuickEntry403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateQuickEntry403ApplicationProblemPlusJSONResponse) VisitCreateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateQuickEntry404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateQuickEntry404ApplicationProblemPlusJSONResponse) VisitCreateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateQuickEntry413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateQuickEntry413ApplicationProblemPlusJSONResponse) VisitCreateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateQuickEntry415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateQuickEntry415ApplicationProblemPlusJSONResponse) VisitCreateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateQuickEntry500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateQuickEntry500ApplicationProblemPlusJSONResponse) VisitCreateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateQuickEntry503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateQuickEntry503ApplicationProblemPlusJSONResponse) VisitCreateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteQuickEntryRequestObject struct {
+	ID QuickEntryID `json:"id"`
+}
+
+type DeleteQuickEntryResponseObject interface {
+	VisitDeleteQuickEntryResponse(w http.ResponseWriter) error
+}
+
+type DeleteQuickEntry204Response struct {
+}
+
+func (response DeleteQuickEntry204Response) VisitDeleteQuickEntryResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteQuickEntry400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteQuickEntry400ApplicationProblemPlusJSONResponse) VisitDeleteQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteQuickEntry401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteQuickEntry401ApplicationProblemPlusJSONResponse) VisitDeleteQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteQuickEntry404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteQuickEntry404ApplicationProblemPlusJSONResponse) VisitDeleteQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteQuickEntry413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteQuickEntry413ApplicationProblemPlusJSONResponse) VisitDeleteQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteQuickEntry500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteQuickEntry500ApplicationProblemPlusJSONResponse) VisitDeleteQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteQuickEntry503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteQuickEntry503ApplicationProblemPlusJSONResponse) VisitDeleteQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateQuickEntryRequestObject struct {
+	ID   QuickEntryID `json:"id"`
+	Body *UpdateQuickEntryJSONRequestBody
+}
+
+type UpdateQuickEntryResponseObject interface {
+	VisitUpdateQuickEntryResponse(w http.ResponseWriter) error
+}
+
+type UpdateQuickEntry200JSONResponse QuickEntry
+
+func (response UpdateQuickEntry200JSONResponse) VisitUpdateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateQuickEntry400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateQuickEntry400ApplicationProblemPlusJSONResponse) VisitUpdateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateQuickEntry401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateQuickEntry401ApplicationProblemPlusJSONResponse) VisitUpdateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateQuickEntry403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateQuickEntry403ApplicationProblemPlusJSONResponse) VisitUpdateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateQuickEntry404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateQuickEntry404ApplicationProblemPlusJSONResponse) VisitUpdateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateQuickEntry413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateQuickEntry413ApplicationProblemPlusJSONResponse) VisitUpdateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateQuickEntry415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateQuickEntry415ApplicationProblemPlusJSONResponse) VisitUpdateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateQuickEntry500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateQuickEntry500ApplicationProblemPlusJSONResponse) VisitUpdateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateQuickEntry503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateQuickEntry503ApplicationProblemPlusJSONResponse) VisitUpdateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRecurringsRequestObject struct {
+}
+
+type ListRecurringsResponseObject interface {
+	VisitListRecurringsResponse(w http.ResponseWriter) error
+}
+
+type ListRecurrings200JSONResponse RecurringList
+
+func (response ListRecurrings200JSONResponse) VisitListRecurringsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRecurrings401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListRecurrings401ApplicationProblemPlusJSONResponse) VisitListRecurringsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRecurrings413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListRecurrings413ApplicationProblemPlusJSONResponse) VisitListRecurringsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRecurrings500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListRecurrings500ApplicationProblemPlusJSONResponse) VisitListRecurringsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRecurrings503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListRecurrings503ApplicationProblemPlusJSONResponse) VisitListRecurringsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRecurringRequestObject struct {
+	Body *CreateRecurringJSONRequestBody
+}
+
+type CreateRecurringResponseObject interface {
+	VisitCreateRecurringResponse(w http.ResponseWriter) error
+}
+
+type CreateRecurring201JSONResponse Recurring
+
+func (response CreateRecurring201JSONResponse) VisitCreateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRecurring400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateRecurring400ApplicationProblemPlusJSONResponse) VisitCreateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRecurring401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateRecurring401ApplicationProblemPlusJSONResponse) VisitCreateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRecurring404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateRecurring404ApplicationProblemPlusJSONResponse) VisitCreateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRecurring413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateRecurring413ApplicationProblemPlusJSONResponse) VisitCreateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRecurring415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateRecurring415ApplicationProblemPlusJSONResponse) VisitCreateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRecurring500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateRecurring500ApplicationProblemPlusJSONResponse) VisitCreateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRecurring503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateRecurring503ApplicationProblemPlusJSONResponse) VisitCreateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteRecurringRequestObject struct {
+	ID RecurringID `json:"id"`
+}
+
+type DeleteRecurringResponseObject interface {
+	VisitDeleteRecurringResponse(w http.ResponseWriter) error
+}
+
+type DeleteRecurring204Response struct {
+}
+
+func (response DeleteRecurring204Response) VisitDeleteRecurringResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteRecurring400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteRecurring400ApplicationProblemPlusJSONResponse) VisitDeleteRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteRecurring401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteRecurring401ApplicationProblemPlusJSONResponse) VisitDeleteRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteRecurring404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteRecurring404ApplicationProblemPlusJSONResponse) VisitDeleteRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteRecurring413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteRecurring413ApplicationProblemPlusJSONResponse) VisitDeleteRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteRecurring500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteRecurring500ApplicationProblemPlusJSONResponse) VisitDeleteRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteRecurring503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteRecurring503ApplicationProblemPlusJSONResponse) VisitDeleteRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateRecurringRequestObject struct {
+	ID   RecurringID `json:"id"`
+	Body *UpdateRecurringJSONRequestBody
+}
+
+type UpdateRecurringResponseObject interface {
+	VisitUpdateRecurringResponse(w http.ResponseWriter) error
+}
+
+type UpdateRecurring200JSONResponse Recurring
+
+func (response UpdateRecurring200JSONResponse) VisitUpdateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateRecurring400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateRecurring400ApplicationProblemPlusJSONResponse) VisitUpdateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateRecurring401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateRecurring401ApplicationProblemPlusJSONResponse) VisitUpdateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateRecurring404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateRecurring404ApplicationProblemPlusJSONResponse) VisitUpdateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateRecurring413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateRecurring413ApplicationProblemPlusJSONResponse) VisitUpdateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateRecurring415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateRecurring415ApplicationProblemPlusJSONResponse) VisitUpdateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateRecurring500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateRecurring500ApplicationProblemPlusJSONResponse) VisitUpdateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateRecurring503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateRecurring503ApplicationProblemPlusJSONResponse) VisitUpdateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTagsRequestObject struct {
+}
+
+type ListTagsResponseObject interface {
+	VisitListTagsResponse(w http.ResponseWriter) error
+}
+
+type ListTags200JSONResponse TagList
+
+func (response ListTags200JSONResponse) VisitListTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTags401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListTags401ApplicationProblemPlusJSONResponse) VisitListTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTags403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response ListTags403ApplicationProblemPlusJSONResponse) VisitListTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTags413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListTags413ApplicationProblemPlusJSONResponse) VisitListTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTags500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListTags500ApplicationProblemPlusJSONResponse) VisitListTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTags503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListTags503ApplicationProblemPlusJSONResponse) VisitListTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTagRequestObject struct {
+	Body *CreateTagJSONRequestBody
+}
+
+type CreateTagResponseObject interface {
+	VisitCreateTagResponse(w http.ResponseWriter) error
+}
+
+type CreateTag201JSONResponse Tag
+
+func (response CreateTag201JSONResponse) VisitCreateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTag400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTag400ApplicationProblemPlusJSONResponse) VisitCreateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTag401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTag401ApplicationProblemPlusJSONResponse) VisitCreateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTag403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTag403ApplicationProblemPlusJSONResponse) VisitCreateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTag409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTag409ApplicationProblemPlusJSONResponse) VisitCreateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTag413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTag413ApplicationProblemPlusJSONResponse) VisitCreateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTag415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTag415ApplicationProblemPlusJSONResponse) VisitCreateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTag500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTag500ApplicationProblemPlusJSONResponse) VisitCreateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTag503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTag503ApplicationProblemPlusJSONResponse) VisitCreateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderTagsRequestObject struct {
+	Body *ReorderTagsJSONRequestBody
+}
+
+type ReorderTagsResponseObject interface {
+	VisitReorderTagsResponse(w http.ResponseWriter) error
+}
+
+type ReorderTags204Response struct {
+}
+
+func (response ReorderTags204Response) VisitReorderTagsResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type ReorderTags400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderTags400ApplicationProblemPlusJSONResponse) VisitReorderTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderTags401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderTags401ApplicationProblemPlusJSONResponse) VisitReorderTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderTags403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderTags403ApplicationProblemPlusJSONResponse) VisitReorderTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderTags404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderTags404ApplicationProblemPlusJSONResponse) VisitReorderTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderTags413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderTags413ApplicationProblemPlusJSONResponse) VisitReorderTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderTags415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderTags415ApplicationProblemPlusJSONResponse) VisitReorderTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderTags500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderTags500ApplicationProblemPlusJSONResponse) VisitReorderTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderTags503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderTags503ApplicationProblemPlusJSONResponse) VisitReorderTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTagRequestObject struct {
+	ID TagID `json:"id"`
+}
+
+type DeleteTagResponseObject interface {
+	VisitDeleteTagResponse(w http.ResponseWriter) error
+}
+
+type DeleteTag204Response struct {
+}
+
+func (response DeleteTag204Response) VisitDeleteTagResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteTag400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTag400ApplicationProblemPlusJSONResponse) VisitDeleteTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTag401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTag401ApplicationProblemPlusJSONResponse) VisitDeleteTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTag403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTag403ApplicationProblemPlusJSONResponse) VisitDeleteTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTag404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTag404ApplicationProblemPlusJSONResponse) VisitDeleteTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTag413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTag413ApplicationProblemPlusJSONResponse) VisitDeleteTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTag500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTag500ApplicationProblemPlusJSONResponse) VisitDeleteTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTag503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTag503ApplicationProblemPlusJSONResponse) VisitDeleteTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTagRequestObject struct {
+	ID   TagID `json:"id"`
+	Body *UpdateTagJSONRequestBody
+}
+
+type UpdateTagResponseObject interface {
+	VisitUpdateTagResponse(w http.ResponseWriter) error
+}
+
+type UpdateTag200JSONResponse Tag
+
+func (response UpdateTag200JSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTag400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTag400ApplicationProblemPlusJSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTag401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTag401ApplicationProblemPlusJSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTag403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTag403ApplicationProblemPlusJSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTag404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTag404ApplicationProblemPlusJSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTag409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTag409ApplicationProblemPlusJSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTag413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTag413ApplicationProblemPlusJSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTag415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTag415ApplicationProblemPlusJSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTag500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTag500ApplicationProblemPlusJSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTag503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTag503ApplicationProblemPlusJSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListWalletsRequestObject struct {
+}
+
+type ListWalletsResponseObject interface {
+	VisitListWalletsResponse(w http.ResponseWriter) error
+}
+
+type ListWallets200JSONResponse WalletList
+
+func (response ListWallets200JSONResponse) VisitListWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListWallets401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListWallets401ApplicationProblemPlusJSONResponse) VisitListWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListWallets413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListWallets413ApplicationProblemPlusJSONResponse) VisitListWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListWallets500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListWallets500ApplicationProblemPlusJSONResponse) VisitListWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListWallets503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListWallets503ApplicationProblemPlusJSONResponse) VisitListWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWalletRequestObject struct {
+	Body *CreateWalletJSONRequestBody
+}
+
+type CreateWalletResponseObject interface {
+	VisitCreateWalletResponse(w http.ResponseWriter) error
+}
+
+type CreateWallet201JSONResponse Wallet
+
+func (response CreateWallet201JSONResponse) VisitCreateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWallet400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateWallet400ApplicationProblemPlusJSONResponse) VisitCreateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWallet401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateWallet401ApplicationProblemPlusJSONResponse) VisitCreateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWallet413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateWallet413ApplicationProblemPlusJSONResponse) VisitCreateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWallet415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateWallet415ApplicationProblemPlusJSONResponse) VisitCreateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWallet500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateWallet500ApplicationProblemPlusJSONResponse) VisitCreateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWallet503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateWallet503ApplicationProblemPlusJSONResponse) VisitCreateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderWalletsRequestObject struct {
+	Body *ReorderWalletsJSONRequestBody
+}
+
+type ReorderWalletsResponseObject interface {
+	VisitReorderWalletsResponse(w http.ResponseWriter) error
+}
+
+type ReorderWallets204Response struct {
+}
+
+func (response ReorderWallets204Response) VisitReorderWalletsResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type ReorderWallets400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderWallets400ApplicationProblemPlusJSONResponse) VisitReorderWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderWallets401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderWallets401ApplicationProblemPlusJSONResponse) VisitReorderWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderWallets404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderWallets404ApplicationProblemPlusJSONResponse) VisitReorderWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderWallets413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderWallets413ApplicationProblemPlusJSONResponse) VisitReorderWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderWallets415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderWallets415ApplicationProblemPlusJSONResponse) VisitReorderWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderWallets500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderWallets500ApplicationProblemPlusJSONResponse) VisitReorderWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderWallets503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderWallets503ApplicationProblemPlusJSONResponse) VisitReorderWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteWalletRequestObject struct {
+	ID     WalletID `json:"id"`
+	Params DeleteWalletParams
+}
+
+type DeleteWalletResponseObject interface {
+	VisitDeleteWalletResponse(w http.ResponseWriter) error
+}
+
+type DeleteWallet204Response struct {
+}
+
+func (response DeleteWallet204Response) VisitDeleteWalletResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteWallet400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteWallet400ApplicationProblemPlusJSONResponse) VisitDeleteWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteWallet401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteWallet401ApplicationProblemPlusJSONResponse) VisitDeleteWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteWallet404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteWallet404ApplicationProblemPlusJSONResponse) VisitDeleteWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteWallet409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteWallet409ApplicationProblemPlusJSONResponse) VisitDeleteWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteWallet413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteWallet413ApplicationProblemPlusJSONResponse) VisitDeleteWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteWallet500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteWallet500ApplicationProblemPlusJSONResponse) VisitDeleteWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteWallet503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteWallet503ApplicationProblemPlusJSONResponse) VisitDeleteWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWalletRequestObject struct {
+	ID WalletID `json:"id"`
+}
+
+type GetWalletResponseObject interface {
+	VisitGetWalletResponse(w http.ResponseWriter) error
+}
+
+type GetWallet200JSONResponse Wallet
+
+func (response GetWallet200JSONResponse) VisitGetWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWallet400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetWallet400ApplicationProblemPlusJSONResponse) VisitGetWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWallet401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetWallet401ApplicationProblemPlusJSONResponse) VisitGetWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWallet404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetWallet404ApplicationProblemPlusJSONResponse) VisitGetWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWallet413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetWallet413ApplicationProblemPlusJSONResponse) VisitGetWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWallet500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetWallet500ApplicationProblemPlusJSONResponse) VisitGetWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetWallet503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetWallet503ApplicationProblemPlusJSONResponse) VisitGetWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWalletRequestObject struct {
+	ID   WalletID `json:"id"`
+	Body *UpdateWalletJSONRequestBody
+}
+
+type UpdateWalletResponseObject interface {
+	VisitUpdateWalletResponse(w http.ResponseWriter) error
+}
+
+type UpdateWallet200JSONResponse Wallet
+
+func (response UpdateWallet200JSONResponse) VisitUpdateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWallet400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateWallet400ApplicationProblemPlusJSONResponse) VisitUpdateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWallet401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateWallet401ApplicationProblemPlusJSONResponse) VisitUpdateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWallet404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateWallet404ApplicationProblemPlusJSONResponse) VisitUpdateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWallet413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateWallet413ApplicationProblemPlusJSONResponse) VisitUpdateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWallet415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateWallet415ApplicationProblemPlusJSONResponse) VisitUpdateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWallet500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateWallet500ApplicationProblemPlusJSONResponse) VisitUpdateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWallet503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateWallet503ApplicationProblemPlusJSONResponse) VisitUpdateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLoanScheduleRequestObject struct {
+	ID WalletID `json:"id"`
+}
+
+type GetLoanScheduleResponseObject interface {
+	VisitGetLoanScheduleResponse(w http.ResponseWriter) error
+}
+
+type GetLoanSchedule200JSONResponse LoanSchedule
+
+func (response GetLoanSchedule200JSONResponse) VisitGetLoanScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLoanSchedule400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetLoanSchedule400ApplicationProblemPlusJSONResponse) VisitGetLoanScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLoanSchedule401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetLoanSchedule401ApplicationProblemPlusJSONResponse) VisitGetLoanScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLoanSchedule404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetLoanSchedule404ApplicationProblemPlusJSONResponse) VisitGetLoanScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLoanSchedule413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetLoanSchedule413ApplicationProblemPlusJSONResponse) VisitGetLoanScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLoanSchedule500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetLoanSchedule500ApplicationProblemPlusJSONResponse) VisitGetLoanScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLoanSchedule503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetLoanSchedule503ApplicationProblemPlusJSONResponse) VisitGetLoanScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDefaultCategoriesRequestObject struct {
+}
+
+type ListDefaultCategoriesResponseObject interface {
+	VisitListDefaultCategoriesResponse(w http.ResponseWriter) error
+}
+
+type ListDefaultCategories200JSONResponse CategoryTree
+
+func (response ListDefaultCategories200JSONResponse) VisitListDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDefaultCategories401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListDefaultCategories401ApplicationProblemPlusJSONResponse) VisitListDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDefaultCategories403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListDefaultCategories403ApplicationProblemPlusJSONResponse) VisitListDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDefaultCategories413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListDefaultCategories413ApplicationProblemPlusJSONResponse) VisitListDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDefaultCategories500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListDefaultCategories500ApplicationProblemPlusJSONResponse) VisitListDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListDefaultCategories503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListDefaultCategories503ApplicationProblemPlusJSONResponse) VisitListDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDefaultCategoryRequestObject struct {
+	Body *CreateDefaultCategoryJSONRequestBody
+}
+
+type CreateDefaultCategoryResponseObject interface {
+	VisitCreateDefaultCategoryResponse(w http.ResponseWriter) error
+}
+
+type CreateDefaultCategory201JSONResponse Category
+
+func (response CreateDefaultCategory201JSONResponse) VisitCreateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDefaultCategory400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDefaultCategory400ApplicationProblemPlusJSONResponse) VisitCreateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDefaultCategory401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDefaultCategory401ApplicationProblemPlusJSONResponse) VisitCreateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDefaultCategory403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDefaultCategory403ApplicationProblemPlusJSONResponse) VisitCreateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDefaultCategory404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDefaultCategory404ApplicationProblemPlusJSONResponse) VisitCreateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDefaultCategory413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDefaultCategory413ApplicationProblemPlusJSONResponse) VisitCreateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDefaultCategory415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDefaultCategory415ApplicationProblemPlusJSONResponse) VisitCreateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDefaultCategory500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDefaultCategory500ApplicationProblemPlusJSONResponse) VisitCreateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateDefaultCategory503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateDefaultCategory503ApplicationProblemPlusJSONResponse) VisitCreateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderDefaultCategoriesRequestObject struct {
+	Body *ReorderDefaultCategoriesJSONRequestBody
+}
+
+type ReorderDefaultCategoriesResponseObject interface {
+	VisitReorderDefaultCategoriesResponse(w http.ResponseWriter) error
+}
+
+type ReorderDefaultCategories204Response struct {
+}
+
+func (response ReorderDefaultCategories204Response) VisitReorderDefaultCategoriesResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type ReorderDefaultCategories400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderDefaultCategories400ApplicationProblemPlusJSONResponse) VisitReorderDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderDefaultCategories401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderDefaultCategories401ApplicationProblemPlusJSONResponse) VisitReorderDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderDefaultCategories403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderDefaultCategories403ApplicationProblemPlusJSONResponse) VisitReorderDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderDefaultCategories404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderDefaultCategories404ApplicationProblemPlusJSONResponse) VisitReorderDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderDefaultCategories413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderDefaultCategories413ApplicationProblemPlusJSONResponse) VisitReorderDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderDefaultCategories415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderDefaultCategories415ApplicationProblemPlusJSONResponse) VisitReorderDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderDefaultCategories500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderDefaultCategories500ApplicationProblemPlusJSONResponse) VisitReorderDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderDefaultCategories503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderDefaultCategories503ApplicationProblemPlusJSONResponse) VisitReorderDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDefaultCategoryRequestObject struct {
+	ID DefaultCategoryID `json:"id"`
+}
+
+type DeleteDefaultCategoryResponseObject interface {
+	VisitDeleteDefaultCategoryResponse(w http.ResponseWriter) error
+}
+
+type DeleteDefaultCategory204Response struct {
+}
+
+func (response DeleteDefaultCategory204Response) VisitDeleteDefaultCategoryResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteDefaultCategory400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDefaultCategory400ApplicationProblemPlusJSONResponse) VisitDeleteDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDefaultCategory401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDefaultCategory401ApplicationProblemPlusJSONResponse) VisitDeleteDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDefaultCategory403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDefaultCategory403ApplicationProblemPlusJSONResponse) VisitDeleteDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDefaultCategory404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDefaultCategory404ApplicationProblemPlusJSONResponse) VisitDeleteDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDefaultCategory413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDefaultCategory413ApplicationProblemPlusJSONResponse) VisitDeleteDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDefaultCategory500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDefaultCategory500ApplicationProblemPlusJSONResponse) VisitDeleteDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteDefaultCategory503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteDefaultCategory503ApplicationProblemPlusJSONResponse) VisitDeleteDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDefaultCategoryRequestObject struct {
+	ID DefaultCategoryID `json:"id"`
+}
+
+type GetDefaultCategoryResponseObject interface {
+	VisitGetDefaultCategoryResponse(w http.ResponseWriter) error
+}
+
+type GetDefaultCategory200JSONResponse Category
+
+func (response GetDefaultCategory200JSONResponse) VisitGetDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDefaultCategory400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetDefaultCategory400ApplicationProblemPlusJSONResponse) VisitGetDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDefaultCategory401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetDefaultCategory401ApplicationProblemPlusJSONResponse) VisitGetDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDefaultCategory403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetDefaultCategory403ApplicationProblemPlusJSONResponse) VisitGetDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDefaultCategory404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetDefaultCategory404ApplicationProblemPlusJSONResponse) VisitGetDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDefaultCategory413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetDefaultCategory413ApplicationProblemPlusJSONResponse) VisitGetDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDefaultCategory500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetDefaultCategory500ApplicationProblemPlusJSONResponse) VisitGetDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetDefaultCategory503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetDefaultCategory503ApplicationProblemPlusJSONResponse) VisitGetDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDefaultCategoryRequestObject struct {
+	ID   DefaultCategoryID `json:"id"`
+	Body *UpdateDefaultCategoryJSONRequestBody
+}
+
+type UpdateDefaultCategoryResponseObject interface {
+	VisitUpdateDefaultCategoryResponse(w http.ResponseWriter) error
+}
+
+type UpdateDefaultCategory200JSONResponse Category
+
+func (response UpdateDefaultCategory200JSONResponse) VisitUpdateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDefaultCategory400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDefaultCategory400ApplicationProblemPlusJSONResponse) VisitUpdateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDefaultCategory401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDefaultCategory401ApplicationProblemPlusJSONResponse) VisitUpdateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDefaultCategory403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDefaultCategory403ApplicationProblemPlusJSONResponse) VisitUpdateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDefaultCategory404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDefaultCategory404ApplicationProblemPlusJSONResponse) VisitUpdateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDefaultCategory413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDefaultCategory413ApplicationProblemPlusJSONResponse) VisitUpdateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDefaultCategory415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDefaultCategory415ApplicationProblemPlusJSONResponse) VisitUpdateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDefaultCategory500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDefaultCategory500ApplicationProblemPlusJSONResponse) VisitUpdateDefaultCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateDefaultCategory503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateDefaultCategory503ApplicationProblemPlusJSONResponse) VisitUpdateDefaultCategoryResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -6696,12 +13435,129 @@ func (response GetReadiness503ApplicationProblemPlusJSONResponse) VisitGetReadin
 
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
+	// ListCategories The category tree
+	// (GET /api/account/categories)
+	ListCategories(ctx context.Context, request ListCategoriesRequestObject) (ListCategoriesResponseObject, error)
+	// CreateCategory Create a category
+	// (POST /api/account/categories)
+	CreateCategory(ctx context.Context, request CreateCategoryRequestObject) (CreateCategoryResponseObject, error)
+	// ImportDefaultCategories Copy the default categories
+	// (POST /api/account/categories/import)
+	ImportDefaultCategories(ctx context.Context, request ImportDefaultCategoriesRequestObject) (ImportDefaultCategoriesResponseObject, error)
+	// ReorderCategories Reorder categories
+	// (PUT /api/account/categories/reorder)
+	ReorderCategories(ctx context.Context, request ReorderCategoriesRequestObject) (ReorderCategoriesResponseObject, error)
+	// DeleteCategory Delete a category
+	// (DELETE /api/account/categories/{id})
+	DeleteCategory(ctx context.Context, request DeleteCategoryRequestObject) (DeleteCategoryResponseObject, error)
+	// UpdateCategory Update a category
+	// (PUT /api/account/categories/{id})
+	UpdateCategory(ctx context.Context, request UpdateCategoryRequestObject) (UpdateCategoryResponseObject, error)
+	// ListEntries List entries of a period
+	// (GET /api/account/entries)
+	ListEntries(ctx context.Context, request ListEntriesRequestObject) (ListEntriesResponseObject, error)
+	// CreateEntry Create an entry
+	// (POST /api/account/entries)
+	CreateEntry(ctx context.Context, request CreateEntryRequestObject) (CreateEntryResponseObject, error)
 	// ParseEntryText Read an entry draft out of text
 	// (POST /api/account/entries/parse)
 	ParseEntryText(ctx context.Context, request ParseEntryTextRequestObject) (ParseEntryTextResponseObject, error)
+	// CountPendingEntries Number of pending entries
+	// (GET /api/account/entries/pending/count)
+	CountPendingEntries(ctx context.Context, request CountPendingEntriesRequestObject) (CountPendingEntriesResponseObject, error)
+	// DeleteEntry Delete an entry
+	// (DELETE /api/account/entries/{id})
+	DeleteEntry(ctx context.Context, request DeleteEntryRequestObject) (DeleteEntryResponseObject, error)
+	// GetEntry Get an entry
+	// (GET /api/account/entries/{id})
+	GetEntry(ctx context.Context, request GetEntryRequestObject) (GetEntryResponseObject, error)
+	// UpdateEntry Update an entry
+	// (PUT /api/account/entries/{id})
+	UpdateEntry(ctx context.Context, request UpdateEntryRequestObject) (UpdateEntryResponseObject, error)
+	// ConfirmEntry Confirm a pending entry
+	// (POST /api/account/entries/{id}/confirm)
+	ConfirmEntry(ctx context.Context, request ConfirmEntryRequestObject) (ConfirmEntryResponseObject, error)
 	// RecognizeReceipt Recognise the text of a receipt
 	// (POST /api/account/ocr/receipt)
 	RecognizeReceipt(ctx context.Context, request RecognizeReceiptRequestObject) (RecognizeReceiptResponseObject, error)
+	// ListQuickEntries List quick entries
+	// (GET /api/account/quick-entries)
+	ListQuickEntries(ctx context.Context, request ListQuickEntriesRequestObject) (ListQuickEntriesResponseObject, error)
+	// CreateQuickEntry Create a quick entry
+	// (POST /api/account/quick-entries)
+	CreateQuickEntry(ctx context.Context, request CreateQuickEntryRequestObject) (CreateQuickEntryResponseObject, error)
+	// DeleteQuickEntry Delete a quick entry
+	// (DELETE /api/account/quick-entries/{id})
+	DeleteQuickEntry(ctx context.Context, request DeleteQuickEntryRequestObject) (DeleteQuickEntryResponseObject, error)
+	// UpdateQuickEntry Update a quick entry
+	// (PUT /api/account/quick-entries/{id})
+	UpdateQuickEntry(ctx context.Context, request UpdateQuickEntryRequestObject) (UpdateQuickEntryResponseObject, error)
+	// ListRecurrings List recurring entries
+	// (GET /api/account/recurrings)
+	ListRecurrings(ctx context.Context, request ListRecurringsRequestObject) (ListRecurringsResponseObject, error)
+	// CreateRecurring Create a recurring entry
+	// (POST /api/account/recurrings)
+	CreateRecurring(ctx context.Context, request CreateRecurringRequestObject) (CreateRecurringResponseObject, error)
+	// DeleteRecurring Delete a recurring entry
+	// (DELETE /api/account/recurrings/{id})
+	DeleteRecurring(ctx context.Context, request DeleteRecurringRequestObject) (DeleteRecurringResponseObject, error)
+	// UpdateRecurring Update a recurring entry
+	// (PUT /api/account/recurrings/{id})
+	UpdateRecurring(ctx context.Context, request UpdateRecurringRequestObject) (UpdateRecurringResponseObject, error)
+	// ListTags List tags
+	// (GET /api/account/tags)
+	ListTags(ctx context.Context, request ListTagsRequestObject) (ListTagsResponseObject, error)
+	// CreateTag Create a tag
+	// (POST /api/account/tags)
+	CreateTag(ctx context.Context, request CreateTagRequestObject) (CreateTagResponseObject, error)
+	// ReorderTags Reorder tags
+	// (POST /api/account/tags/reorder)
+	ReorderTags(ctx context.Context, request ReorderTagsRequestObject) (ReorderTagsResponseObject, error)
+	// DeleteTag Delete a tag
+	// (DELETE /api/account/tags/{id})
+	DeleteTag(ctx context.Context, request DeleteTagRequestObject) (DeleteTagResponseObject, error)
+	// UpdateTag Rename a tag
+	// (PUT /api/account/tags/{id})
+	UpdateTag(ctx context.Context, request UpdateTagRequestObject) (UpdateTagResponseObject, error)
+	// ListWallets List wallets with balances
+	// (GET /api/account/wallets)
+	ListWallets(ctx context.Context, request ListWalletsRequestObject) (ListWalletsResponseObject, error)
+	// CreateWallet Create a wallet
+	// (POST /api/account/wallets)
+	CreateWallet(ctx context.Context, request CreateWalletRequestObject) (CreateWalletResponseObject, error)
+	// ReorderWallets Reorder wallets
+	// (PUT /api/account/wallets/reorder)
+	ReorderWallets(ctx context.Context, request ReorderWalletsRequestObject) (ReorderWalletsResponseObject, error)
+	// DeleteWallet Delete a wallet
+	// (DELETE /api/account/wallets/{id})
+	DeleteWallet(ctx context.Context, request DeleteWalletRequestObject) (DeleteWalletResponseObject, error)
+	// GetWallet Get a wallet
+	// (GET /api/account/wallets/{id})
+	GetWallet(ctx context.Context, request GetWalletRequestObject) (GetWalletResponseObject, error)
+	// UpdateWallet Update a wallet
+	// (PUT /api/account/wallets/{id})
+	UpdateWallet(ctx context.Context, request UpdateWalletRequestObject) (UpdateWalletResponseObject, error)
+	// GetLoanSchedule The repayment schedule of a loan wallet
+	// (GET /api/account/wallets/{id}/loan-schedule)
+	GetLoanSchedule(ctx context.Context, request GetLoanScheduleRequestObject) (GetLoanScheduleResponseObject, error)
+	// ListDefaultCategories The default category tree
+	// (GET /api/admin/default-categories)
+	ListDefaultCategories(ctx context.Context, request ListDefaultCategoriesRequestObject) (ListDefaultCategoriesResponseObject, error)
+	// CreateDefaultCategory Create a default category
+	// (POST /api/admin/default-categories)
+	CreateDefaultCategory(ctx context.Context, request CreateDefaultCategoryRequestObject) (CreateDefaultCategoryResponseObject, error)
+	// ReorderDefaultCategories Reorder default categories
+	// (PUT /api/admin/default-categories/reorder)
+	ReorderDefaultCategories(ctx context.Context, request ReorderDefaultCategoriesRequestObject) (ReorderDefaultCategoriesResponseObject, error)
+	// DeleteDefaultCategory Delete a default category
+	// (DELETE /api/admin/default-categories/{id})
+	DeleteDefaultCategory(ctx context.Context, request DeleteDefaultCategoryRequestObject) (DeleteDefaultCategoryResponseObject, error)
+	// GetDefaultCategory Get a default category
+	// (GET /api/admin/default-categories/{id})
+	GetDefaultCategory(ctx context.Context, request GetDefaultCategoryRequestObject) (GetDefaultCategoryResponseObject, error)
+	// UpdateDefaultCategory Update a default category
+	// (PUT /api/admin/default-categories/{id})
+	UpdateDefaultCategory(ctx context.Context, request UpdateDefaultCategoryRequestObject) (UpdateDefaultCategoryResponseObject, error)
 	// ListMembers List members
 	// (GET /api/admin/members)
 	ListMembers(ctx context.Context, request ListMembersRequestObject) (ListMembersResponseObject, error)
@@ -6863,6 +13719,233 @@ type strictHandler struct {
 	options     StrictHTTPServerOptions
 }
 
+// ListCategories operation middleware
+func (sh *strictHandler) ListCategories(w http.ResponseWriter, r *http.Request) {
+	var request ListCategoriesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListCategories(ctx, request.(ListCategoriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListCategories")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListCategoriesResponseObject); ok {
+		if err := validResponse.VisitListCategoriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateCategory operation middleware
+func (sh *strictHandler) CreateCategory(w http.ResponseWriter, r *http.Request) {
+	var request CreateCategoryRequestObject
+
+	var body CreateCategoryJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateCategory(ctx, request.(CreateCategoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateCategory")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateCategoryResponseObject); ok {
+		if err := validResponse.VisitCreateCategoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ImportDefaultCategories operation middleware
+func (sh *strictHandler) ImportDefaultCategories(w http.ResponseWriter, r *http.Request) {
+	var request ImportDefaultCategoriesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ImportDefaultCategories(ctx, request.(ImportDefaultCategoriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ImportDefaultCategories")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ImportDefaultCategoriesResponseObject); ok {
+		if err := validResponse.VisitImportDefaultCategoriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ReorderCategories operation middleware
+func (sh *strictHandler) ReorderCategories(w http.ResponseWriter, r *http.Request) {
+	var request ReorderCategoriesRequestObject
+
+	var body ReorderCategoriesJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ReorderCategories(ctx, request.(ReorderCategoriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ReorderCategories")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ReorderCategoriesResponseObject); ok {
+		if err := validResponse.VisitReorderCategoriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteCategory operation middleware
+func (sh *strictHandler) DeleteCategory(w http.ResponseWriter, r *http.Request, id CategoryID, params DeleteCategoryParams) {
+	var request DeleteCategoryRequestObject
+
+	request.ID = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteCategory(ctx, request.(DeleteCategoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteCategory")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteCategoryResponseObject); ok {
+		if err := validResponse.VisitDeleteCategoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateCategory operation middleware
+func (sh *strictHandler) UpdateCategory(w http.ResponseWriter, r *http.Request, id CategoryID) {
+	var request UpdateCategoryRequestObject
+
+	request.ID = id
+
+	var body UpdateCategoryJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateCategory(ctx, request.(UpdateCategoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateCategory")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateCategoryResponseObject); ok {
+		if err := validResponse.VisitUpdateCategoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListEntries operation middleware
+func (sh *strictHandler) ListEntries(w http.ResponseWriter, r *http.Request, params ListEntriesParams) {
+	var request ListEntriesRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListEntries(ctx, request.(ListEntriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListEntries")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListEntriesResponseObject); ok {
+		if err := validResponse.VisitListEntriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateEntry operation middleware
+func (sh *strictHandler) CreateEntry(w http.ResponseWriter, r *http.Request) {
+	var request CreateEntryRequestObject
+
+	var body CreateEntryJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateEntry(ctx, request.(CreateEntryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateEntry")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateEntryResponseObject); ok {
+		if err := validResponse.VisitCreateEntryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // ParseEntryText operation middleware
 func (sh *strictHandler) ParseEntryText(w http.ResponseWriter, r *http.Request) {
 	var request ParseEntryTextRequestObject
@@ -6894,6 +13977,141 @@ func (sh *strictHandler) ParseEntryText(w http.ResponseWriter, r *http.Request) 
 	}
 }
 
+// CountPendingEntries operation middleware
+func (sh *strictHandler) CountPendingEntries(w http.ResponseWriter, r *http.Request) {
+	var request CountPendingEntriesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CountPendingEntries(ctx, request.(CountPendingEntriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CountPendingEntries")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CountPendingEntriesResponseObject); ok {
+		if err := validResponse.VisitCountPendingEntriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteEntry operation middleware
+func (sh *strictHandler) DeleteEntry(w http.ResponseWriter, r *http.Request, id EntryID) {
+	var request DeleteEntryRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteEntry(ctx, request.(DeleteEntryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteEntry")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteEntryResponseObject); ok {
+		if err := validResponse.VisitDeleteEntryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetEntry operation middleware
+func (sh *strictHandler) GetEntry(w http.ResponseWriter, r *http.Request, id EntryID) {
+	var request GetEntryRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetEntry(ctx, request.(GetEntryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetEntry")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetEntryResponseObject); ok {
+		if err := validResponse.VisitGetEntryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateEntry operation middleware
+func (sh *strictHandler) UpdateEntry(w http.ResponseWriter, r *http.Request, id EntryID) {
+	var request UpdateEntryRequestObject
+
+	request.ID = id
+
+	var body UpdateEntryJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateEntry(ctx, request.(UpdateEntryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateEntry")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateEntryResponseObject); ok {
+		if err := validResponse.VisitUpdateEntryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ConfirmEntry operation middleware
+func (sh *strictHandler) ConfirmEntry(w http.ResponseWriter, r *http.Request, id EntryID) {
+	var request ConfirmEntryRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ConfirmEntry(ctx, request.(ConfirmEntryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ConfirmEntry")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ConfirmEntryResponseObject); ok {
+		if err := validResponse.VisitConfirmEntryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // RecognizeReceipt operation middleware
 func (sh *strictHandler) RecognizeReceipt(w http.ResponseWriter, r *http.Request) {
 	var request RecognizeReceiptRequestObject
@@ -6918,6 +14136,748 @@ func (sh *strictHandler) RecognizeReceipt(w http.ResponseWriter, r *http.Request
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(RecognizeReceiptResponseObject); ok {
 		if err := validResponse.VisitRecognizeReceiptResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListQuickEntries operation middleware
+func (sh *strictHandler) ListQuickEntries(w http.ResponseWriter, r *http.Request) {
+	var request ListQuickEntriesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListQuickEntries(ctx, request.(ListQuickEntriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListQuickEntries")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListQuickEntriesResponseObject); ok {
+		if err := validResponse.VisitListQuickEntriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateQuickEntry operation middleware
+func (sh *strictHandler) CreateQuickEntry(w http.ResponseWriter, r *http.Request) {
+	var request CreateQuickEntryRequestObject
+
+	var body CreateQuickEntryJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateQuickEntry(ctx, request.(CreateQuickEntryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateQuickEntry")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateQuickEntryResponseObject); ok {
+		if err := validResponse.VisitCreateQuickEntryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteQuickEntry operation middleware
+func (sh *strictHandler) DeleteQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID) {
+	var request DeleteQuickEntryRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteQuickEntry(ctx, request.(DeleteQuickEntryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteQuickEntry")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteQuickEntryResponseObject); ok {
+		if err := validResponse.VisitDeleteQuickEntryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateQuickEntry operation middleware
+func (sh *strictHandler) UpdateQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID) {
+	var request UpdateQuickEntryRequestObject
+
+	request.ID = id
+
+	var body UpdateQuickEntryJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateQuickEntry(ctx, request.(UpdateQuickEntryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateQuickEntry")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateQuickEntryResponseObject); ok {
+		if err := validResponse.VisitUpdateQuickEntryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListRecurrings operation middleware
+func (sh *strictHandler) ListRecurrings(w http.ResponseWriter, r *http.Request) {
+	var request ListRecurringsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListRecurrings(ctx, request.(ListRecurringsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListRecurrings")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListRecurringsResponseObject); ok {
+		if err := validResponse.VisitListRecurringsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateRecurring operation middleware
+func (sh *strictHandler) CreateRecurring(w http.ResponseWriter, r *http.Request) {
+	var request CreateRecurringRequestObject
+
+	var body CreateRecurringJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateRecurring(ctx, request.(CreateRecurringRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateRecurring")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateRecurringResponseObject); ok {
+		if err := validResponse.VisitCreateRecurringResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteRecurring operation middleware
+func (sh *strictHandler) DeleteRecurring(w http.ResponseWriter, r *http.Request, id RecurringID) {
+	var request DeleteRecurringRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteRecurring(ctx, request.(DeleteRecurringRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteRecurring")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteRecurringResponseObject); ok {
+		if err := validResponse.VisitDeleteRecurringResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateRecurring operation middleware
+func (sh *strictHandler) UpdateRecurring(w http.ResponseWriter, r *http.Request, id RecurringID) {
+	var request UpdateRecurringRequestObject
+
+	request.ID = id
+
+	var body UpdateRecurringJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateRecurring(ctx, request.(UpdateRecurringRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateRecurring")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateRecurringResponseObject); ok {
+		if err := validResponse.VisitUpdateRecurringResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListTags operation middleware
+func (sh *strictHandler) ListTags(w http.ResponseWriter, r *http.Request) {
+	var request ListTagsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListTags(ctx, request.(ListTagsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListTags")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListTagsResponseObject); ok {
+		if err := validResponse.VisitListTagsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateTag operation middleware
+func (sh *strictHandler) CreateTag(w http.ResponseWriter, r *http.Request) {
+	var request CreateTagRequestObject
+
+	var body CreateTagJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateTag(ctx, request.(CreateTagRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateTag")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateTagResponseObject); ok {
+		if err := validResponse.VisitCreateTagResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ReorderTags operation middleware
+func (sh *strictHandler) ReorderTags(w http.ResponseWriter, r *http.Request) {
+	var request ReorderTagsRequestObject
+
+	var body ReorderTagsJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ReorderTags(ctx, request.(ReorderTagsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ReorderTags")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ReorderTagsResponseObject); ok {
+		if err := validResponse.VisitReorderTagsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteTag operation middleware
+func (sh *strictHandler) DeleteTag(w http.ResponseWriter, r *http.Request, id TagID) {
+	var request DeleteTagRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteTag(ctx, request.(DeleteTagRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteTag")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteTagResponseObject); ok {
+		if err := validResponse.VisitDeleteTagResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateTag operation middleware
+func (sh *strictHandler) UpdateTag(w http.ResponseWriter, r *http.Request, id TagID) {
+	var request UpdateTagRequestObject
+
+	request.ID = id
+
+	var body UpdateTagJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateTag(ctx, request.(UpdateTagRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateTag")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateTagResponseObject); ok {
+		if err := validResponse.VisitUpdateTagResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListWallets operation middleware
+func (sh *strictHandler) ListWallets(w http.ResponseWriter, r *http.Request) {
+	var request ListWalletsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListWallets(ctx, request.(ListWalletsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListWallets")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListWalletsResponseObject); ok {
+		if err := validResponse.VisitListWalletsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateWallet operation middleware
+func (sh *strictHandler) CreateWallet(w http.ResponseWriter, r *http.Request) {
+	var request CreateWalletRequestObject
+
+	var body CreateWalletJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateWallet(ctx, request.(CreateWalletRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateWallet")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateWalletResponseObject); ok {
+		if err := validResponse.VisitCreateWalletResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ReorderWallets operation middleware
+func (sh *strictHandler) ReorderWallets(w http.ResponseWriter, r *http.Request) {
+	var request ReorderWalletsRequestObject
+
+	var body ReorderWalletsJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ReorderWallets(ctx, request.(ReorderWalletsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ReorderWallets")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ReorderWalletsResponseObject); ok {
+		if err := validResponse.VisitReorderWalletsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteWallet operation middleware
+func (sh *strictHandler) DeleteWallet(w http.ResponseWriter, r *http.Request, id WalletID, params DeleteWalletParams) {
+	var request DeleteWalletRequestObject
+
+	request.ID = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteWallet(ctx, request.(DeleteWalletRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteWallet")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteWalletResponseObject); ok {
+		if err := validResponse.VisitDeleteWalletResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetWallet operation middleware
+func (sh *strictHandler) GetWallet(w http.ResponseWriter, r *http.Request, id WalletID) {
+	var request GetWalletRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetWallet(ctx, request.(GetWalletRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetWallet")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetWalletResponseObject); ok {
+		if err := validResponse.VisitGetWalletResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateWallet operation middleware
+func (sh *strictHandler) UpdateWallet(w http.ResponseWriter, r *http.Request, id WalletID) {
+	var request UpdateWalletRequestObject
+
+	request.ID = id
+
+	var body UpdateWalletJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateWallet(ctx, request.(UpdateWalletRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateWallet")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateWalletResponseObject); ok {
+		if err := validResponse.VisitUpdateWalletResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetLoanSchedule operation middleware
+func (sh *strictHandler) GetLoanSchedule(w http.ResponseWriter, r *http.Request, id WalletID) {
+	var request GetLoanScheduleRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetLoanSchedule(ctx, request.(GetLoanScheduleRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetLoanSchedule")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetLoanScheduleResponseObject); ok {
+		if err := validResponse.VisitGetLoanScheduleResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListDefaultCategories operation middleware
+func (sh *strictHandler) ListDefaultCategories(w http.ResponseWriter, r *http.Request) {
+	var request ListDefaultCategoriesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListDefaultCategories(ctx, request.(ListDefaultCategoriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListDefaultCategories")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListDefaultCategoriesResponseObject); ok {
+		if err := validResponse.VisitListDefaultCategoriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateDefaultCategory operation middleware
+func (sh *strictHandler) CreateDefaultCategory(w http.ResponseWriter, r *http.Request) {
+	var request CreateDefaultCategoryRequestObject
+
+	var body CreateDefaultCategoryJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateDefaultCategory(ctx, request.(CreateDefaultCategoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateDefaultCategory")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateDefaultCategoryResponseObject); ok {
+		if err := validResponse.VisitCreateDefaultCategoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ReorderDefaultCategories operation middleware
+func (sh *strictHandler) ReorderDefaultCategories(w http.ResponseWriter, r *http.Request) {
+	var request ReorderDefaultCategoriesRequestObject
+
+	var body ReorderDefaultCategoriesJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ReorderDefaultCategories(ctx, request.(ReorderDefaultCategoriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ReorderDefaultCategories")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ReorderDefaultCategoriesResponseObject); ok {
+		if err := validResponse.VisitReorderDefaultCategoriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteDefaultCategory operation middleware
+func (sh *strictHandler) DeleteDefaultCategory(w http.ResponseWriter, r *http.Request, id DefaultCategoryID) {
+	var request DeleteDefaultCategoryRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteDefaultCategory(ctx, request.(DeleteDefaultCategoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteDefaultCategory")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteDefaultCategoryResponseObject); ok {
+		if err := validResponse.VisitDeleteDefaultCategoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetDefaultCategory operation middleware
+func (sh *strictHandler) GetDefaultCategory(w http.ResponseWriter, r *http.Request, id DefaultCategoryID) {
+	var request GetDefaultCategoryRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetDefaultCategory(ctx, request.(GetDefaultCategoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetDefaultCategory")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetDefaultCategoryResponseObject); ok {
+		if err := validResponse.VisitGetDefaultCategoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateDefaultCategory operation middleware
+func (sh *strictHandler) UpdateDefaultCategory(w http.ResponseWriter, r *http.Request, id DefaultCategoryID) {
+	var request UpdateDefaultCategoryRequestObject
+
+	request.ID = id
+
+	var body UpdateDefaultCategoryJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateDefaultCategory(ctx, request.(UpdateDefaultCategoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateDefaultCategory")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateDefaultCategoryResponseObject); ok {
+		if err := validResponse.VisitUpdateDefaultCategoryResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -8022,253 +15982,369 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L1bbxtJlif+VeLPacBkd5Kibu6yhMZ/aImyWaVbk1JduuhVhphBMtrJiKyMSEusGi8WOzPAYmYf+mFv",
-	"QM8u5mGAxQK7L7P7MA/7iWY832ER50TkjUmKsi1Xecr90CVLmRm3E+f6O+f8UBvJWSQFE1rV9n6oRTSm",
-	"M6ZZDP86+vooljPzU8DUKOaR5lLU9mq9wRnZ2dr8NRnJgBE5JnrKyCiJYyZGczKS4hWLNQvIOJYzjyRR",
-	"xGIyooq1al6Nmw98l7B4XvNqgs5Yba9mnqt5tZh9l/CYBbU9HSfMq6nRlM2oGZ7d0lkUmkcvB4c1rxZR",
-	"rVlsvvSvvu00f/fih+3Xv6h5NT2PzDNKx1xMaq9fe7Wjry/k289fy3Vmr+Wac/+i/9V95n7CZtcs7h0u",
-	"zv9iysgM/vpIER6kE4uonmbz4sHKeY1lPKPaPCf0452aV5txwWfJrLa3mc6GC80mLIbpnNMJW5yK+S0R",
-	"iZmLB+dNNpftU2Q+kJ9BwMY0CTUMmJ/N9paZDb21s2mb/905vQH/vmJ6Pc1mipgTNKMvm5ky71bObKt9",
-	"x9TumNdrcwIqkkIxuFFPadBn3yVMafOvkRSaCfiRRlHIR9RMeyOK5XXIZr/6vTJryFGQeSMwA3zZOe4d",
-	"di56Z6dXR53ecdfciYBpysPaXm2DzSgP98gsUZpcM0IFYU3zK0KDIGZKEZWMpoQqYpb/p/brrRHcQRbH",
-	"0lz+b3+ojTkLg/R7Zt1MKSCC2lt8+vULJEamdM98dXe8NXpCN9mvr7eDndFj+hlrjzevtwzNKk11omp7",
-	"O2Z7NddweZ7SgLitSzeaXstE712HVLysvc4f4C9iNq7t1f5kI2NvG/hXtXGO24uns3ix7CQJV2RGQ3P4",
-	"LCAyJpTAhpjfc/GKhjwgdX/hIHwPn53JmBEVsREf8xHyGcNkZMRiOGQScqVVo2WmfSDFOOSjdyOJg7PT",
-	"o+PewUWeEvSUK3dAXBEaxowGc8IFSRSrvcV5PMnOI530BzmMkR1NkRuup+RmSuGAlJYxM+fgVu/ff/eP",
-	"ZHzNg4CJd9r+o7P+097hYfc0v/9ShHNCA8MhlI6plrGhqbnZfQJnk07obQ5jOzuMbA0PdhoDPhEsMLRz",
-	"nWgipCY0DOUN7H66eKR+/7zfPeldnlz1u7+97PW7hz4Zw7Ec9btdK7iIFIQS+2C2D29xe3rCiFMavtPx",
-	"9U4vuv3TznH+9KggiWC3ERsZXQAYI5EjUBOCffJdIjXOKmUYAbmZMkFiFslYczEhXN//XHfzTM+tjQxY",
-	"/IrFpGsm8XBn3CmseEx5mMSM1H23O36jRcytHFFDwVyRUE4mLCCJCFhM/HSlvkcEM/NVU3kj4JROpT6S",
-	"iQje6ZROzy6ujs4uTwviztKTocgxjPAWV2kn2/JTqcmR/c4DbfOpRDEZs5GMAyB5bsRpKMVEES0JFVJP",
-	"WeyuSt1PF+4jzZ/TeShpcCHlMY0n7J029bzzzfFZ5/Dq4uzs6rjTf9YtSpCMvq+lkR2KSHOym+2dz3Z/",
-	"/ZhczzVTb7HlmznuZcU66QrN9ZxcSElwWR9EtBSWVeAyjxQJ+YxrUvcXNslv7CMLn8owUMDf0vcU0UY+",
-	"afqSESFxAC0lnlzMZjyZ9VO1/F1OrsRmF0T/mFFtbrBgLFA5dot0paY8+unLnU5BaoxoGLKgSnKYQyqL",
-	"ncZ+WfpGVCnQHpg9bR6TKKTIowyT5SN2KegrykN6Hb7bxRp0+1/2DrpXl6edLzu9487T4+7CCSk+EU0u",
-	"yIzpqQTd0vAxo+3wSWLo4y3kR+587IpIfkkPeFLKDlfUbSz5LazN8L0RFeaX1+Y60tGUBSTmk6nRL26G",
-	"ou5XbOFyBbuxR86l0pOYDX57TILEGNLGQpGJphPmESqGggcMmUwUy1c8MEarufKgR7ZIn+l4TuhYG2kG",
-	"/2h2zD98othIikChgJ/wV0y0hobop4wG1lmSe37RDh3Y97UkNxSY/djMX8dzmOSEctEqWKCrrcrXXu1C",
-	"yhMq5pZ3qnei1H7nont13DvpXZSYiJRkRsUcVAFz7bRms0irfQL7ZGZNQmoWfH82spWzJQzHN4sh6Woe",
-	"jvO7Jdn5KkNNpeWRup/fEcNG4vtQxlvQRSI0D4EUUeKETCu8Rk5M6Wksk8n0rWjlUtBETw3lj6h+R6Fz",
-	"edq5vHjePb3oHXRK5GKYmTEQtHxPFs5mRiK4BBnz79kDamZ+aXX+nhHgiinlbBPgFvhvMqWKsNuIW152",
-	"Y/4pAmMRuZ2Aw2rsD4UU+KZl95mqgPxnFDNgTDRUbpDeIdHyJROExozcxFJMSJ3aH4wUu5FxMBRUBATs",
-	"lJdC3mTOGKFurDKj6Iw1DK8CMlBJZGwTFpywgNML2MR3ooXB5fn5Wf+ie3h10j3sda4uvjkvCDnFRADz",
-	"ACWIKiIFI3K8R/IDwQBvoULu5skjXRqBtRFY3AdTIB8pMoNhzXhO1Jm1Fs1WoxIa9lK9caDcp7MD5tEx",
-	"6gs6gheZR8dpRVSV9RzFYOgZqQtpZN2Yh4zwGZ2whuEdUWzmpDk6JUcxM2yhowtu4YBq1tR8xhad014N",
-	"XYJ7P9REElpNCf3LC0/yoNLZXOZTzhf7w+IXjH5251GFVHxJw4S5FzqJln0m2E3uk9dShowK90gXrq5a",
-	"sew7F2c+cx7LIEHn3SKNgGJhDsA8Uow0aKKS6/R5j/AxoWLeWmtYyW28Zo19dZrOGtQOz6XbGEu87Kte",
-	"6suQpS+4m7n6FaTmATxrX32dj1N8i4EL53QGsrCTSYewRFE+x+KBlAkhtxXpFno54n+R7p68/j0babOk",
-	"TqKnfaYgFvBD6doAe15y7FZCwCP7BLgg1+ae+h0rxoAh7JGnjMYsJsOk3d4ewePwI/NJnWt02iojgeBl",
-	"SkZSvuR4hxeoIlF3H/KlsuGS/H7jQuwHqnbhYErFhJ1bqZMLYORFAhK1e6i2VxvJOGYjTaYyVoxcQ9hr",
-	"TpSmERylYDe5hykJpZgYXiYCItgNRGyUiqYxVcyScZ5llUf7oTajt8dMTPS0trfZ3tqp2KDCiHdcBvdc",
-	"ea/KAxe/Wrl5IWdCYxivtAj8S7AGHy3Pwr1ZOSBQtDnp6pOyvNs6zv5UMKXZZNJyT6RRsRMufs8hYLnu",
-	"kSLHqF0Ouv3FI0tFxqp978JDOWmw6uFDrqKQzk/No6/z81z3bNfncQsn4NhTlCMEM4+qAzlkkdELxWhu",
-	"uF5FlNJPIghc+IG8Ef6+uedwwBjCo6MRizRBl+ArwzHV4v33ardNdquZUPw6ZE0mjD3wbS2JjDYmb0Tt",
-	"hZlIbsMq+ZZZAsn7HkGTMKNlUWxHFrn7toth0PT6Vdy9rjv9BY9zMYC4T8wJUKNSj6hiTS6UWZPmr1g4",
-	"L05kKf2mQjENXGZT3dqt4gxHX/ftwRRpNqg8LrNTAZ2j859q0PfGMiZ1RuOQg+JNDe83z0AICGxD87QT",
-	"QOYNcyqN4oq22luPm5ubza3t/CpgEhWTHltsRhkcsfBgXLmKS8GN9TsmvpYYoNkkvvmm76GsCdiIz2hI",
-	"8EPFmW5uP9lsbe2W4Azt5pMXv6oPhy38qfH//6JqOlpWwSJWMzyLEEGoBe4HbEvVdTviLAwwUrJwoDam",
-	"XXWi8Ce79M8HZ6cEVARzVkLLzIax5lkKlHmEse7i9qQh84XFpzH0/A6k4XSCceXilbh7c2BR2berNuU5",
-	"o6Gh//KGZDpbNh358s4h7WtVI/UOL4w+US17eHCBWlONzT+fXj8b8TP++eDy+97mKe+p3kxHvzvoPe79",
-	"vsvHv22x+efRaPvEPCKD5/2b0ffy1fFW+HJ0sBuyZ0d69Ow27Il2a7QViuvZUTv4+vNwUe6kQ1Yd+lnE",
-	"RO+QHEghjFxLje7SZVUJoIHg1zSKWkWesvl4+7OdOzjggoqLk6rawGM54eItRfe6snq5dL6TV0b30Lnu",
-	"EppVy0f7wKGNSmep2az4wyrBnTeeX2eugDimc1wIDrGA71m0oZQFF63xqJYaY9F3mmZlkoAleSlMCjFJ",
-	"+Lnl+zRI72+1b+CRInhXLWdzTgvFtCJcA9uyukLn4KL3Zbfm1QaXg/Pu6WH3MDduXs0Qyaz5isaG7Sl4",
-	"cWTEs3kxUaDpBKBtLBp6d88SJgneKwAW4JR8j/jpnCCo8970o6o1Q3w1VqwrdDyvvoea3ZqTffOf/s+b",
-	"v/0b8uZv//Dmr/8n2dzy2u32mz/+YfF24fOLqw+5YOAyCsg16hMOHRETagwgDXpQHBAhNR9bh1mJ/Ww5",
-	"eNza3AemU0VTsO4AFr54+ehMJqJqGfB7cPwaIUlVhqUsSMVNnOi9cIdeqoItakmbu+toSTMWj6a0at5f",
-	"TVnMwHEL0Vqz+VKwObkxlKUlhqdmDFCN+4TNIp3T5MwWguAHV990QUFCmqhV8s94DUMdTiJ2po22nto7",
-	"38CzA9/nwqGjQ9SeYm5jPLd3dmZ3EIbzGi8KU2b+jB5QOTYKZEzHugUyFvTLSSxv9HSfoK8abyq4t0Nu",
-	"CL24gd2vz7ung+66F7l3enB2Yp5276XXOK42d76a8tGU4JKtgw4Cy+806f7lcXewNu/p1Tz7Bk42k6vF",
-	"qX5mqHFz6zMymtKYjjSLlUeEBEtJGttIChInIVP7Fnaj40RApKeVvyE5UzUvt7c+KzCPzypI1k3tS6Od",
-	"LjKGV+7XZT9riQLxuUrysi7eaumgpjyCKP3dMuyo3zVEYJEAa8qvo5gZ8rfQDDyMkC5RwdAbnY6wwOrX",
-	"9VYv7A68uGxz7pCf6Q6V5KfZDiM97Wzfr+ws77WZqjGZnnOlZZUAuZ/2Bt/qA0QK+Di97eFrgLouKnOV",
-	"qlTlXuY+uuiPu38cJPPEl2Dx8HtjwZlzwFv6ijXAeqTGwKgLNqHwu8IdXa5XxoyW43C1k7PTi+dXB2cn",
-	"58fdi+6VEYybm3fabqnr237yLh/4ebrGEqUvj0KkIr19p9prv1I5sI2/VXmN+kcH5MnO7q+JjVISDDki",
-	"PJgabfI6ZMQfyYD5FREviF+uFf07MI++zkKai3KEalQZMDYLE8hH7j0QIxGTUcgq/fYOcl/+8pGM0R+A",
-	"sUMLx1QeYXQ0TTHoYPxDYsM6lyrnG6mwiHIR2Cr5zgOMYOVQCVbpUwBPfQSAUFW5SLXETjHffX5xce70",
-	"f3MyBZm6026vdT9sJHiRQ6qpjDVRyWxG47kLwTmqMd8pivDKPIOc86pS++mQy36PxGzMjNoLflQuJgsj",
-	"7RM/F4hGp5t5ZsIEi/mISIHsN5tNPm59p1ZvI96wEblQGRD7ivt1YC/DwsbhHQL0dSo1RlQQdcP1aEqk",
-	"QDSwUYQIQj3EHjyOChIyP6pSCuEjNhRGn1IeUbJaElEcj2sSSNStQfMidSoCMqZhSK7p6CWRgvi4QL+B",
-	"SKxsz6qSY9YSaBV4SiPjEAd01f36oNs9hN9WjbCIi8mnBOSRyyfdi+dnh1fmV53j47Ov4OFc+kYJjTXo",
-	"PTu9PL867A06T3Gos4M+vG3e6T27xJkOusdHV1+eXXTdz/3u+VnffK9z3O92Dr+xv4CHT7vPOsbwvXp+",
-	"dnzYO31mJtC56D47639z9bzX7Xf6B8+/MR/qnHSvzjuDwVdnffPeV/2z02f5XwzODnqd46vOwcHZ5emF",
-	"G7pzeNI7vTp43jkFNPHh5fkx7MrV+WX/4HkHtPruyfnFN1dPOwdfXJ4bLaIChbwUXlKNrMxh+N04V71T",
-	"OKv8r2Dfndl/enY1uHw6OOj3zs1x4m/63cHFWd98NZvwC7wv1ZH+TiGUn4b7U2QhUSwMVYUYsmbymhmK",
-	"UcxH7JHKMhXruZv1SBVN71JoodLJ7tUiFnMZLJFqUjASJcZKVHCblXOBGk3zkcU+zVEpF8RM+bPH7U2C",
-	"3yR1/3zzBJTPzW/80mzON08qZ2MWWC0j4E9G3Phugf4jRRLBNal/0f8KsFhCkhkXMoZfF0fceVLpeqhE",
-	"S5izWyYCi3gODk7h68TsgYCfEe8kySsWF9w12dIjtDKuZlLoaTi/W1tLJ+T2x8voJj3AJezdvHnMlX5n",
-	"XdxSfkkPf3s1HBFJS/YYMo0QFW2dg2B6c3ZjbwKPjbiQidCLd+oBkEk8iDrnfKSTuEpOvqKaxmn+I6TA",
-	"LqCMSWctXM/7hUC9D3zT26n4cCbmgHuzyqThQv6yOVtqNxHCjlRTctk/3ie+mZ+PPrdEKKZbBL029nFz",
-	"36byhox5jBoIgKtApzBccir5iK2Hp/pAEKn1cU7L4E3OdMshmfLUWdr4FVcPHlji4SicnSEYugfQwY1I",
-	"TPaNkHm84/Evn571b9pfPJvITqfTOR1cTruXE/Nj1/zf04PON+a/46PR4HPzw0E77P72y/6OeHY66XR6",
-	"nU7nstP5OmLfff+Z+XNncPnlWf+L3YNver3fVDhVVpJTh/i5SdYjMfmz30ds8mcTPv6zG3YdNdykfUNX",
-	"AOMd1oY1Qz+jkNG45E/fbtuM8zsZ8507naOWJe5niCgiL8u8zaTuH58ddI6N9Owdnl913A9P/cY+Cbl4",
-	"iakN6LZJuQ1A8YciVZxHANsiXLdI506vz1CsqybD1Iy+ZWZm//sUFKQ+owEXTFU6CyAz405JU8bKwKYH",
-	"/P7vLbgZ7Pjue1Un1mcjxiN9GNOxXqITAeYjCZnzHMeMYp2LNCqwTwy/Qa7FbU5iPkZQ5kbViJM1wx13",
-	"srZ8+CMXnfirv/vnP/83//T3f/nmr/6OvPnP/+vNv/2/b/72D+t8Lw1vLnJ0jCyAk3rCAu/ugNCT6njQ",
-	"kjkscyDl4hg4uRXQEHvAFzYcV9p6d+wruXmeRMx+VEb2AE9iqCBmIzkRXLEAaMODiJ8iikU0phrDfhAE",
-	"vI4ZfVky/qtPaSgyiiCbW3vbO0Pxz//xf/zj//4L8sRrt9u1taJ/nl3uil26jEJJg5JwQLWtVr/mgsZz",
-	"CylfZNjLtbtoKjG2pkZUOMsmxhE9QjWZSaXJZpuc8KcF1yiOuAYYJlxy9jJcHYE2ovfuCAOAG70amLhr",
-	"xhcAdOshlh/5pAyXyF6LoMSvL+zqW6MV4cVlm3J3bN68XoosmG0wUglm+n7jCsUdhtIuE3EZfWgw6w27",
-	"Vtww49pHgmVNJ1w+yWNGXzEMYBtN4FpqMuZhaCh7H8qaQE6tsfbBsztOFEYOFzAG90T3rIDEmiNNoq4w",
-	"fL7MYpj77ZiGii3uffbSHfFG92TlBMB5WE1TzledA4UszOL+uQ73wdANtIzZaQ7yUe2flTHkzYZgzxUg",
-	"IsjGzpPrjUFyTaJETUnAQv6KxcDPSPeVofW0oI2Er9IQE8rw1sIfrScXbjML9vKuXIS2hnICXyz6YH/I",
-	"4xyNbo6Av63fff359/SrJ0nv95KfDHZueqL9mwy4CJlfm9uPnzx+sr3z+MkOwEuT65Cr6QWfFXShxxft",
-	"zb12e6/dbrXb7d9BhCHnggM/izS7qTYsS9jI/11twOY1Yx2IxbPNzX3V4S4c0ol9b2EyVXLQnU3Bcwh1",
-	"A+xBscBKngLIrvoa3k1AJ7nzWDoXu3BEbyB5lXFHJUiQ1jG/TrT9VxBwpKPz4n7esYBycp2bTvZ1EMuK",
-	"ob9nYbFIYJV49tzsPYJWYJOJkQxYACDf0v4+3t3dfrwctbsiMKZLo5Wro6xzkCVqrzAYRe5Kw5NAJKTe",
-	"Pzog29vbTxqFjSqOtz7dWG9fVeW5zoIH1LMpnURPpWLEf9a9IBs04hvXPAy5mGzYR5WPRXvu8oaWJ13E",
-	"teXR5rT5fbv55IX9b+vqxS8r4ea4JOvGXurxcE7fihk5F7hDLsuIfpewJgCFm8b0a+opa2IJgc5Z8/PN",
-	"s++3K10YmWP5TraSHcHrhQlUatXOTZ/Bl/GgJkb0W9gyqUcxFxjV6wwOej1AEamIjpgqOejXWmPhsHba",
-	"Tx6vOq3/r/mvX/zqF/dzdxfWXSkn72SzqQ6L6BgRuIhM7s0KvpbPHl24hSAeYYvzvDs2zytjwfjMuez8",
-	"HL/KZZ+yvGe26pLb4iZMBCp1g45ljKVQIBKKAFEWz6ihHre6YhqwMV9aZafB2r5fwW71OZ3PmNBLJ5rR",
-	"GVr9ipi3MC6F0aEGuZlyYz0kWjZhi0DfEOmyQNm44Vhe8+2zcO/nHb9PkMeaqPmzzlzTXE9lApGyu/ja",
-	"/RL8rP+X5Xy/xfPwcjSaX1DVLbmMzHZax281B8xbSeQLPlvkX/c2YkorWmoK4OzWSFc0c7vDwKue+gNb",
-	"a0vMoOULVncl8+eLTFBbQCFBb+NIxoHCsAdfFf0qJRhmLIS6cW5AXi+GqkBiCBfCZC4bac3cuzWjbllg",
-	"dsu7T3GAxTTEB4iVvQtHXsaHST1l1o2353QfNt60jHjfR24OJqL/i0vK+dJcmvnqTPm3ztF6h8yrFRlX",
-	"ZifZKIm5ng/M4eBY11CXYIXGqeisVOcAgY7oBbQl8AKJCC7GIlu6QKWli0AnglGyY5hqHcHR4ncP4JWq",
-	"qkm5YeF2Xc+xtk4SpQwzlBMuFKk/1zo6E+HcIwM6YwOu2W+O6W0jrQWN88oEieVpV3YOuRoyEf+CzbEa",
-	"DBdj6UrnUIQEFV8HmBqAQRid1bxaEod2fWpvY6PENzcC9oqF5qjVojXsPmg2UaXs+5EiU5koNpVhQEIW",
-	"TFhM6jc0DJlWHmRicGM2j6hmE4k/XyfBxPx1KLh4xZQ2moTyiGCa3MhYTxseiROBVSZms0QYqXAtaRwg",
-	"pvWVBEMcq5sq2GYMRwP4ZSgA41RZZDCtXYU5NtegD0aRrbo2FEPxJ39CDqR4ZUSRFGoompiBi/4pzLKB",
-	"lAt5w+IDOmPhAVWsRU4gX4cD/Mje4MqoEwCChoIAVMgr44TIbxNqZCBsEkBscHUx1XbcYia0IvVhbXOr",
-	"tQth4mGt0TITNja70nQW4SvOIt8nIxoyEdCYBOn3/G+++eab5slJ8/DQ3ycMfHHDWkDnw5pHhjVQGoc1",
-	"3FZChrUbxl4Oa2ahECjGMrx5Vxz4/743hni9ozjdGDCZhOZS2ELm+8R8ApLsYqOtmp0L6Bxnbth5gMY5",
-	"1qz0DbfzSR3LuTdgM3zD+nxStx8kW+18sKaND2F8wMzZ/wE4pwdl1z1iXvYIsM3XPgyKDkgsqssV8ZcV",
-	"nvLRufFkZ/fXjRK4GyrzN0fmoBHnbQZeBlTtWN3J8SUbIme3XGnyy1/KeHn91V/+Ej4Ma1Nkp73jqtvu",
-	"tLcByMoDlStkaGbPAlwkNaMXixYjSAVAshxnaat1RSx2IGguiH/btNvQhIdhcXX/h2Ftx9DcHvm2gM18",
-	"Yehmp70Df0nBpi9e+w2PsFuIxUAlKsGUpbdsWjM6zxa4R3babVJZ13ynvUkWCqSZX2+TXAVoUi/oPubL",
-	"WbWzxpLy0PWFcp6qYb68S/xFtKwZc3MbqGyxLKv52y5ZVmDLI7tmdWk9Y6Da3TZ+rKrYpK13LAMLc1aa",
-	"zh3SuYhYnsskFXdC3hCHVzafdpBlNJfNEQN5dGxFAVd4Fkv/pYS2uW3eKZ2WZ34hbGkxW2RWuSqz8FX/",
-	"ebdz6CNXtOG69DP+s+6Fn6+ZmkTAOkZTNnppBoW6zsAh/I0plAz43vdgdzagdvz3uGX+RiBHym/spTXm",
-	"0vxdERBb/BDKHZkBvdROptk0O8jiy1V4YQ8w2X6TnPCnJBEhU6pUR03BKTjPAV6N2+aM3jbNd5pQlNhv",
-	"7Kd18eDruYAGnwgJVbyzCv8wm+ySt2GSp1Yhz787o/FLFqANYP62R4yyjvsCwZLwxswuiplimBabdoCA",
-	"b55lZYLdp26b3Bb6dh+rQ5aF0S5iOtLgVAKnqqE8GvHWnM5C36k6Zv1Z7oHhuPgCnhFMKktBsUhVGap9",
-	"EjLrHZwR8GKMMRMBgAmDwy+Uk81W31JDMahWsiwLo6lC6INqZjfFVbDiab6I08msUjgUfknr8lvkaSxv",
-	"jM3rFMqYhXN3ifC1fadMuEcUMxJz7RJbLQK2XRbuH9HYqErkWuopFmZEBdUqmje41GAosjlAOwikJiNk",
-	"3PqNnWjLhW63SWAIwt0Bc8VkTDY/s7/Hp2AjvaG4mfLRFKTLSBq1B7CN7hzKWwLuARRVMuYTLobiIJZK",
-	"NfFfWY1TCoFCCOwareAav6MKlwtfgSuoMhVjKPyDs/7A8d6rs37vWe904JsDhRr3daMs0maGaMEPKc+1",
-	"AhkK36m9NIpaJdXX30doJxTaNCNl3AM6DDRa5AgsazsrO02YGWYdpZc2itk4hOrBdf8M4PwDv5HtAdeK",
-	"hWNLkaG8UYWqm/Wcz2UobJk1pIEiPfke8Q+wYGbzYh7Zi+9/3bTGXrN36KcEZdeC8HCjmlvSQRUFsGPF",
-	"arKL33Jn/9VUQu+IEQ1DqGrs2MhQlNQMR8X+bdOIKKUMAwbcbJaqRZgYyxg0XUVuYq41E3tD4UNYaeRD",
-	"2Ui7Gw2P+KgIGdku5gv4bPOA9XeaJ0oGAJQyEENR0Ar2S80gjF2CisRiDW9QGeBtGL/oWtkfimK5qgnT",
-	"ZY2k0SJfpfInreVKiZCiievNbV4mATYxph3yERMq7yQ9j2UUc6YRjbTasHNvZwlqqT3XOe/VvNorFiu0",
-	"89qtzVbbPGh5fG2vtt1qt7axxtIUrHKQARYuumGNvA1AIjqM5aKx3GcUir8bK9azID2PONQcUJyxTJwE",
-	"oLYoRVaLAutT1IfLyl0Ma95QDGsjOR4zRnZauy/J3KwxTg2af/rv//7Nf/m7N3//N2/++Afyz3/+X9/8",
-	"9d/gH7Y3NnfImz/+hzd/8Q9kt20e++MfyJv/9pf/+A//blhrLFTBGIpCOJqcIqoSOsHQV6B0D4VR2Do9",
-	"h880FHMWMdHpNaGwmOaQ0zalGv4dMiuJZcDCBihNyohkYLueNTiGImA0gG2BDRqzG1f2eT8FhDaNxRm4",
-	"YR0ZAQq001ssfu4NxZjyUHlguymz+176lpIzhitLRKJAAZExGXMjVIS0Z9gydpoZzEd1CK74UEDSjitn",
-	"YCZnCxocptZnzJQMX7EAqxMrbSuVLTMp980GgElqaWWeU+fmjMaoiN7IJDRWJHMfGifQe8CMiCnPYE6G",
-	"VGl4qzUUnexsxYiFIbVxNKBXRbCkA6ljVQ6jQzesxBaMw6W3m40bA0wGIagQ70SVhKtlBg0quZrdah9v",
-	"esoEIA6clYC5QLyk5elPZTBfUTTZFUtes8LwQp2Z10XPndEGyz3Ettrt9zsBW/BlSZljpB/DmHZw4Krv",
-	"pRPcyHU4g1c2736lXJ7cvLe5ffd75S4o8N7uOuNV1MF+7dV211lf2m4IXlhjlhVdJcDnignJlkFDJzUo",
-	"nwLb7ZixhepqOgEgKRfmJtVeeDUn2tNQDHyzIB7kKN6wuNrlwmEAiqq5L4DkJfVZEmoe0Vhb55s/5iHz",
-	"98j56TOPfH7efeaRZ70jj3zFrs898vTk3CMXvaMjw5/OD49Sn9BQIIK34VIGzw76KWvJXEXKcooqpHQU",
-	"JsrVYxmKuhNY1o3kgdBq5PD3XLsaSovsOAXjW04xJ3IMqthsn/gwAhjMANxPzUrU2pQ0f4GUezk2SqSz",
-	"BbkmAQ+w7xAXQSqNhiIVR2tY+NRwe8TrmW8HbBRC8csQnPtmaLBgW0Oxa7SaxdRfP6tJ5PbX5kKaLX/J",
-	"5vsE3qzybgxFHSRcQQdtZB/MHxpIK3PMqe/McVgBsqJFOgKJaCi4sAqnkFgoCQpkJrljN+QOBZX8pQy4",
-	"jwTxPbNw9JUsOCXbDWPONx0ibD0mWMS7f2AOnE9JWFpovnA1UuMbWUX+BnxwNr0OAyy3PPrZsXd7elnd",
-	"MNAi45SsV7J3a1kBWL7o4KrtbbZ321ubOzvmbwVvsZk2zP7bqmIBL15nwsIYUxvWeDJvTZiubvIaeFCW",
-	"W2nUjfeJ/51PZlSPpiztMSljrCBcL5fu9cCVZbTNRouc59sR2MAOQ5nXWuACx1zpEzs9r9Ce+Nvqk8ke",
-	"2ThHMO6dz0HrWPNc6eqZo9ISuLvhcsVFLusl+12xNUsBQr8YpX3xgJwlV0izgrGcCesqlGNnPP8kuUfW",
-	"Yuwd+MaPdPUN8brNzd1z95viRYerWKu+mRs/8OA13suQVaV4dFTOYrdJ1fAs2MmdMiDFRqvwazajHvKw",
-	"bSYqpKbWwXBaKOiBtRyKt/QQPmRLrS6Q9M7ifPGF4COgOJz96jfS5pYfH4niQWSoMOsetTQBetR6hFsp",
-	"g+Bov60oCvPC7uy3uco4L16/vi+HT1ukv36x/N5sOETYW3/bq0VJpfGkFboxjfVjvZ6gUAtp4a952Bfs",
-	"LSScq0X0MBoVQ1G3UE4vh5htuHwdF12wkFR7ZFOLGBTsBvFnVhlEMO5QWK0ZDBQiIXboyi7Y6778plfo",
-	"5QNmBfI5YsYexC+SK7/4gfXxQtHoan0c9/0T7/qo1fIB03kwlQVAfjBOt4JdOZDn+2ZX6/IQyPYt8BDy",
-	"LixkOQPpI/b0IRhIPsP6EwP5xEAegIFgU6w8D7FY6p8CD8nSk9+70gM1/jOQA1vBVQBFCbADZRVKxIu8",
-	"Zz4ycJUuH4KTFBPFP/GST7zkIZQRbJxh7IiY0ZHmr2jOKPvxeIoF+agNBfUamrnaC5WOQpcc6bD4tios",
-	"ZCX7E6YLZR/8NBrAwc8GnMRm0hVv+jOm4SYUq0Y84L0rDrTk5iG6uPXJA7aCsF09R0MMuF85YnbUVe0I",
-	"WyJ/LgDwysZjhrhIKUYIb0RBFDM4832bdjoKpWKBR3wFNWT8HL5neyj8Um1dv0UGtkOzi7G4/Lhmmh9n",
-	"IY9yjOBxLiYp+IhiwYShoDA9AKRUia0lxPwAwmuRjj+c8LrHJSIQsbzBhOV/qU7oj1EwQRsUyOqSKr3J",
-	"a1/hVJgkerrBg6hJlyMRvsR0UzRDl7Vlg8bqFHBFac09dzEfKfKSGU1Ue9ixLfaGgiYBB1T0byxu2OGv",
-	"HAaTB57LVG+RI+7QEFaBvc7lxaoEEuY8wkLFhiLk4mXhWVv438LhS9mzgC/lcaEB5EsW6QZ+jmAHBgVQ",
-	"K1ToIN0Ck0pdTYd84gp8f1Vs30XxsQ4JFwBLKGLQ0l6GCzuYS2cZMz2aVnOyYznpia+4nvYOzzsPxMFK",
-	"3QQ/tP6dtX+u4F8DAMISLhAFiMeUb9lskXAL4HaLHf/wrO7J3e8dSDEOOWaz/gw4nc18re19+6KgkPOJ",
-	"MMeHAFBRVdE55Uo5dmi2vBy/B4TxMuX8iXkrrf2f179TltlETtXky9XuiwxTbksRQXolnwjIJdMyP22z",
-	"pGJtZeAswCQWcaqVyri572lb6we8fukYS5SHdM2tj0c1XkJwB+nxyXEVta1FZIvUc71c4HYU8cOUgwdR",
-	"x+ZpIf04uYllh686l4e97ulBFzMUXAXifF5vOtWnTlK2VgqMp58ExieB8XMSGE8/gMAAJr7iykN8p1C0",
-	"wZjQaDnDuy0jIKCPlasYYdG6aSql1WcnTKfK7lAYXRUt67TsM2jBFhhKlGsM65Rlq18qu2v19I2d9maj",
-	"RQCJSjbbmCTBAkK1ZrNIY591KZidBtRy322jMWB+bSWC7caADI0LsrlLZlxgJcFxEuspi4ci/aYFsu5s",
-	"PSF+vvkO1ncqZWglQvMQM+bCAOBw2JfL3ONsmKGQYbBPKFEJnOs4Ca2EzQEAcA2PbFb/Ug37gRhloc30",
-	"Jzb5sSUr7GytwZsvpDyhwiWXqJ8mt3Td7kVAcqWD35ZDbgGHLPTQquCSMlmRFNF1XgDHKbnLn8fKcCUc",
-	"jyW6xSTDfBczzAyoK83DkGy1dxotMmDWx1hiyMjkqJinGZRZvn4u8VjGy1Kd07x8u/v5Cr8A7fMQv3+t",
-	"mNBQwSJL+7apxcAdqU0ZhXktYU9niV4L8GfvNGB8P0Jd/YdySaJvX7z2SlWS4FevC3TehRPmiuSKCd1T",
-	"i3eVYKtxn+cOXRbOLZpTlQOwQLmYTQiGHrexWEXqUN3Hs+WDPFfOZygiLDOoPDdv1QC5DlUnYioUHWEt",
-	"Cvj+QhTYZunpG5liUJVLuEEp76K9cSKcD99zBUpwluPUFeeepSFUoCAT80yuGstQ+GkEC/KPoQ1KmoKd",
-	"mjSof2Rl9dI830qUm0O0vgWa9W117Z8F0LSAUk6PdhXo1PbZqc56W6Ilr4hrmjuVL6RWGWTqsyikI3uX",
-	"CpowK3qIH9kyJOlFsZU7DI1CrZhGi/Sx8MJQACkivqHQNnGxMGPmu4Ei687OrrIrPKN9t4lfbM2YywrD",
-	"Ilg6WwZXqOLj9cX55GsJ4bt4WwFT6l5k3yU0VIWPSmEEHxgM5XGsWgsXcCjQX910f3yk9shmG2oe2VWX",
-	"tHRzO5Zp5ENRUMltM1GlZQjV4PCCWwtjkrgCF+kyANyOGcQtstN+AiUu0KCy2+aKatgGSq79ovtASK0p",
-	"QwVEGav4B6KDzjN95iFU+OIg99LlK7gYfi345GT4eNXtMjgtT7bvyFIRRlJu97rYELbQMfaFt+iy8NbS",
-	"0UEXaU6zVvKVju/TXEZaoR6dq5Rb6b4udKl/yOT6/DhLXNh2ha0fw/78ETEhGe7a7JHbhTyJpm3hV6W6",
-	"p5SiVsdGrGi6piEVI7Zv6/e5FvzLiUQ9OHmoZYRh5/rzJgz1dhSRdZetJIkDSw7Yl8pVebEtSHNlTV2Z",
-	"E6OMQZkZgSVTqunFDvqQBGOHWEIxdtk/X4pJT2AtObcMYIaiE3XGAOu8Q8Lv/kqos5rKmyyFQqSdPCvS",
-	"sI6wfkSxomEK7JA3gtSxFV0UUpFa5dZN1sjXL6xSPAvF/h9I76xsKPChK9esvgwJTDEoXYpP9Wse4BIi",
-	"Nbgg8L2uYBXbbnLX5bfyevr5vrtY5vRe7X+h+IJVFLfIyVMSMGgHNRTYEAFKK0BXtXCOxavAaQbVcfQ8",
-	"YvtZ7RLM4neuYG77ntgQFBiwwBXQkk7jgChoPMLHhIr5shTLfJvmh0qyrOgE/ekS/0wv8YBpxHliQbf0",
-	"KiPl38d2LBcp2d7c2f311mfFu+784au0dld+MN8MZYQhYGxzpo0MJELe7ANY8mYh/iItKjP1Kk+pQj9w",
-	"pQo3SJ30D0bw2PZiVSZPIV6QLvjnptSVa4yuDpxUihNMWVke5TtwkFsCDc3zIRP0vkJdZC5axLedVa20",
-	"mUrB5pHUSFK2qjKUUh4KEAx7y5qqQnabrQNgR3eNwUnHyqTdrJGFwydELB6KIrLBCKGpTGJSr/CRYkVh",
-	"M7sGRtBL73LrEGXgPbYgYCjMmAgdJ1CS0f+6eSTjGxoHLDA/+WQqo8ypbN7F3XAvRLG8nbuKyuV6r3Dx",
-	"MBfDLW8Py7QuZmB0UoyJi/hwQRLF9sq+2hY5T13NRlB/BkXDtz6DXmR0pKHwrivHAKSoOFaYTELX8L4k",
-	"dyFJ5AFzMbIuxmsJ2s0PC7iwdb3Vjwa/uH9O4SfX8UPjUoFP5erDYMjuXSBsUJasdO/fwVO8ZmriOcyp",
-	"uhaSy0JynFeOx/tQrR5KrGdtVKq1hp9WUmIh2e7jx0UvySh9CyBFKQK5AiWZ1W5OO33mg6f56O8+8aFL",
-	"eTmEm6qi7sXWUDhQYwlgqRZBig6jiH057gIo3icceg2NBKG9xmJktEokFhuaPZBorO6a9sFLIePwX9KQ",
-	"V16vr5bQQ8wnU/0Jc/jTC4L2WTO/bxkU6P2ERFfLJtf+GmubL+c2F0ksVL49LggfV03MUDYXCVMWd5xr",
-	"LexZPT9r7WAMgnBu0xmHApgHmUG+dM5TfdTvdlvkAEuuczHBmIbFOuQMkospGC7YcDTP88yXJR+xUsX4",
-	"/TTxCBRFXHdFpTOeaxvsGSYLPjaWos4IVwUs5UK7ZlI3S/BIRQvkhjMSTs+uBpdPBwf9HjQCqSwwjFtQ",
-	"aCH9kNI7P84y4Z17xivRROujwFj8WN4rLaPcfuXutb2G94I6PEH0WIGCqq6262y/2ouFHaDTggJzRs0l",
-	"dRc8f+R7uX7aWYN9I6uvk7lnvXJ8hAW2F5scuhEiFnOJroe0LTwNAuVKsZuLgn3NMABqjGdspmMutcvo",
-	"tmqEdR2oKbR3gFrT4BeBaxtTKxCpIFMaB7CJ8PdKtDBX+txt2cM6lc0YZrgVoVKYhpceD/ZZ+rl52fJc",
-	"NcqOZq3Ls3AdYgaku1zUYSMnw88CBrQG/44ZF0rTMNxbLGEbUs2Utp32WJDSs2fLe9xMqR4KrklEObZg",
-	"xtr3GoUgC7xM/s3SO+dSeKh9bG7dRFyr9N5Bm6+Mo7RIx+KKbV3PPMjauqnM0DatH6GVCw36ARE6FOlv",
-	"W+RUYkMnezXx7nNFZjTIZRRgJ6109Xsp7Pmq3x1cnPWNCX11ftk/eN4ZdH1SB3YhY1skIPvyI5XbQbPr",
-	"jAaN6tr78Py5ffinJBcJNVoJ+v4/Aa5Xar9ITY7q04IZ6Q2ztyvKTvldpKbFXFeRZJXwjJlKZuw+erFF",
-	"31hLu0IvTEM8aOkyQQI2k4ZvzJluDUXfDLlC472/0jkUmdZJ1lI6YQ7s41A6xSedc5UATWKR3y7b5PUD",
-	"6Z5AoRuxDlak+37lbCunUyZqyrDPTMxo2IQWX2nrcZLvraagkV9ybSgI3tsj/owpRSfMt4kM7t+9wPcI",
-	"IiwQiGG7GIITTk0v+Iz5nu0hnSM1vwHSz/qn9mxHR5inkYhmmqik5qdFsJrNhAWZxLbTMJoyNJ/F5jcI",
-	"4McyYa2hwNq30OMV+94jfIsroqY0YtjYEDsezeicXDMy40pxMfHSxOfF9rENwtVQpF12t9o7oDRjX950",
-	"15WWkdlwHc+5mJRbzlqOgkNbSBn4B4cCG/ZhAzOnUGTthB7vkC/4U/jz5vaS/jmMv2IDM4nT3B4+WJ3M",
-	"8jhvm4dgJx6YQwnscTfe2r/2s61I0INuMo6mnP6XXfzCdb+Ta+VCOmWAx+Pd3e3HSxgUaqCr+49hMNEq",
-	"3r0gbWtsWAhqJhfYTDi7UxPbtxjdTeAGy9TjFvaATLuNKVunyybvXhsRnwU24V6BfaEw2Sr7UO6tmJlj",
-	"Nrd9pPkrRup+nkFfDS46F92rzsFF78uu7wqKEUz2pVOjZYPWgoABXOg+ocKmZWJBsUlMhU61kb1c3S83",
-	"iRQjahgSMA45TnOV0r4ByDCGwnfa11XvFLof+ghdc4aRbbpofoyYCMxEjP1k+FC6AYvfgj7suE6MpZVN",
-	"s0WHo1NAIX3uVrsMuqGw22S7ttkFPFLOgZEqrGh4yTFxfdXzGWiuz4ICLwlkWaOHJZQqU+4ani1GnLkz",
-	"c5Ze4YbkRDr6OVukk7PZ0uWARVfuRwvxcWwSn76BjtH8ngJhDAXOhgUtAh18M7JLI+5uczFB9noOTh3c",
-	"1lzrdUvIRqn1hgK2jYq5FE56PCH+4eX5MXTsz8zE+zWVsN9dqAg/FEPx1bRAplmoKWZ0NDUE5rJtQ2g0",
-	"m7VHndD4mk4Y0LKQqfk7FFkBqr1VJe4WynPsuwO32n0AEhmEr1VbirvWIj1BwAqaycCoAU4fAk+09YU1",
-	"8FlzbjSGgp84sHmv6Q8FdH13R5WG/pQtkZS5uiHNoKBfLw24DRbM7weS2G6MHynodpeB0rHbul+0XMsO",
-	"Aa6BN3D1KXnxJ4QpRVJOzenMGS0CAtLO8dJ3tJkgNbEs7WperUJo5XAmiyyx0s7KE+gyP38uKgfZ1YYf",
-	"OjEB4q5uy+0ZJQAaBpktGFcEsCqgc4rpxj7xDdc9xwiZHSblZDMJ3ApdojkGg/AVsLxgeNsr/YYrtl9Q",
-	"uLiqiDw4xbHgHnBlAy2Tk6Iy+fkZ0z9VD8fPNzsKqSso7Ma9ff3j242YarYy4hWDkB+TTeIbncEnXBBf",
-	"S6R+7DVeX+gy3gBItyG4o6+zXIkJfwUOC6vSQ5AmrewBXTQjymOgcmhMnur6aXUErA8+lTeQ8TkzZr59",
-	"3yjzcWyUeS0ngOzYd5qmsG0pU9M+VUUt5tws0VU5yed2YEv3tHSCmWXujayQAEfwrPt83ahVfkA1y/dy",
-	"hxUhCs2M39i3GozA4hLw2WKn8/toSuhcwfJtaQhRCnIt9ZQoHjCVammbZaUGtcslN//o676hkPu2cjv6",
-	"+iiWs3XadR59fSFrD9o50y5hWTtec/gfCdznx+I85pY/UoTd2hIajvxpFq42tyDHf8a3d7AeGTFBI96a",
-	"01m4kv+cRUx0znskkKNkZlOxwBvAYsLEWMYjpoDbfNM5OW6RIxk7ED+YglKGCgtkGX41OPxC7Q3FjMYv",
-	"WUD82ya3m7VHjG7sk3qfBXIUmtX614kIQkaazZjN5CvWzJ72LbJ6xkMa4xgkiGU0FNw2BmS3ozAJ8rzm",
-	"mXTR9+s5gR2gEbfVgGEXllxAu/77SV23q9kFKbeqra7AK4WO6Uh//EBTgDu55eToMt1etdwj5k7Z2kuO",
-	"YhO1qqlyJp2VIcYopJjnEDsvhQf9eUt9l6s7JF+qh++P/OKB06LWaVQMO/qpTfFDtClOVLFJMf57WWeW",
-	"+2RUod8jBV1i7p6Fc4NL8zrRqYZhNKGQz7hWyzOBcsXbnpBcPtAiwg8mBDl3D1SAKR3gR8rrWZVPaE7w",
-	"Y+gL9smDsryMk8u+SVQhB3L55bxv2Wj40jrtxf0g1+Pb9wgXRl9xLk5IcKSAY7JNxd+ptR8WC0wv7qdu",
-	"4h9bN3HQY1aWdbw3Cd+3k3il0nUmMtieEVQLWtc+2WnvkHxFUSzGS3hAhMxFRypzwaoptv2J3f9sbsAz",
-	"aCv9ruz6vXbGv6POEdQqAgvUdqqiqdqVS7zO6VmNFulDfSJsMosls0LqAHVDkW8L4i5b5tKGWGNqVC0v",
-	"YfSAals2wI8U9vo53uNPet6dJZTeP+Pwlul+gRwtd010jD7HYmgABKZ3zESQd4TnXCUORkAVlAZQ6GkL",
-	"ENXh/hkPRT0xnyA+jLzhNyxUzg5wI+OXKi3WgP4UhsB/pfYJdXA8O0yh/Lfdhl+ZK5h355WceGQdH95Q",
-	"vIUTj6zhwxuK+znxDs353MmBNLvVG1P9Vq675xcnx7D5H7/vrl+g1nd33k0ZDfX0++X3w5LfVrtto642",
-	"CmS+TuJEKCgfYLO3HSKFhaq61OhzGO4h9UY7wvJsqJGtC0NDqIf6sRPEuV2RWY0wJ74+SQABgLdp+fnj",
-	"uTNBzqXSk5gNfnvsWBJ25IQ/5rp/tEifBVxhKSAUO+D1MgzKaR17Q5EWkR8bswkA5VrmB0FiS79Fb+h8",
-	"Cf/oMxpwu/QHI6tskArKMn+c/yik9N7X5hW+k5c398pKNG9V7dQpUAEN5vv5s07Rnja+W6cknRPgwBst",
-	"0kmD4QAtTZF3mM4JfbPAAr9mY0SxuveNADfcCVDWWZEI7CyDVJabiiW1hgO7g+WM63FpZIYMV7NoN7SW",
-	"qBMQHdPxGJjw+nfzrbqymImAFoKWUwVABIODBb0mp8oYab7n3Fx5tYhqq8/4NmcBYK1pmS1Nbqgihqqd",
-	"SlD3Z/QlMxLCx48rMtU62tvYCOWIhlOp9N5n7c/aNikvicPaXm0DbDi7R+XpI2f3ckebAmTThWjFwrGR",
-	"PMbUq+3lt9ls12ItqGYSeeiiTzvaZRUvnDuk3IeiWKjP1pFqQsOfdGSo1bI4ZlXFt6LzcM/VI/SKhQm9",
-	"YncO124mN6Qr7LD2qFiR3JbfxpQSV6M9+6gt3b3wzU7Jzh27EN8jEsuQKWc0Y3FfVZg0qReAXwhHb+RG",
-	"tZ+qOrTF5O0Eu6rrhZpAdw6T9vReHOdkVbzyzg+jNVN9EA4uZ9c45RFRMgzASycIjaLmYk7eXi6P24EL",
-	"bacRy6u9FbDROgLgzdVRyYx5Lqu0UUaED0UhVQKvpl2SQ00tLqordDwnQUzHmG4Fva8MQdwYTk0rkoc9",
-	"QknIBcKE2K22uYZTqSVCJ2I2YjyCrGHUKA2Loq8cOjZL1beVqGFwm3iQlZeU2N03nuVOhkOuSMUqjmTM",
-	"+EQUgRwqs29yzcQzRjAC1Dc0dymgPeA3Ac1fpPFt7fWL1/8vAAD//w==",
+	"7L1ZjyPJlib2V0ycAZLRl2QwlsxbGYGGhhnByGRVbDeWyqou1oQb6UbSbjrNvNzMg8mqm4KgmQGEGT3c",
+	"B2laQLeEfmhAEDB6Gc3DPOht/s1M9X8Q7BwzX0h3LrHkcivuw62MCHe37djZz3d+qfTlOJSCCa0qe79U",
+	"QhrRMdMsgp8OqGZDGU07h+Ynn6l+xEPNpajsVa5GjPTt358pwv1GpVbh5i8h1aNKrSLomFX2Ktyv1CoR",
+	"+ynmEfMrezqKWa2i+iM2puajAxmNqTbPCf1it1KrjLng43hc2duqVfQ0ZPgnNmRR5cOHWuWQDWgc6GUz",
+	"8/GxTzHDttDR1M3viAeaRfNzPBPBlDChI84UkQOiR1wlkyUyIlwrouJe3f6OM5XM/qeYRdN0+u6tjlnG",
+	"Paddtp1mph99D8+Z8LkYLtzCEJ8hVTPihtk4aX7dl2LAozHzSXVAA8U23F6XbaL9Tm4H7bx6UgaMinRe",
+	"V3S40rH2aRRNzeTgcDUdEjNY2Qw0zY8+pu+PmRjqUWVvpwkb5n5Mt0zpyEw6nRl7r1ea2mQkFSNjNpZm",
+	"qzTlQtlZsveaVPtUsToXignFNb9lG2WT/qlsylvNlec8DdnCOXPRl2OWHC17HzKh2LIDhdGyk/vnERtU",
+	"9ir/bDNleJv4V7WZTCSd1lsaBEyvdX0n8ErZhPCv97ykR98dRXI8P5/O5RnZ3d76PelLn+GEGOnHUcRE",
+	"H27DLYs088kgkuMaicOQRcQcctlkzXMLLzR7T8dhYB69vjys1Aw30CwyX/qXP7Tqf/PjLzsf/nml6MyP",
+	"vruSd5+/lqvMXssV5/7Nxdu15l6494Y/DnikNPHp1M09omLISHXC9Yh4WnobS3a6gCR8qlnhNE7YuMei",
+	"MlY9hr9+RF59IoW54YVzMX8iWpKAK10jW+afW9tuW6aMRuUbA++WXpadbTMx+t5ObHuFWd6yIsprCalH",
+	"LCIR68vId8eHm2imOxnx/gh+57OAGRqUgj1TyeUfy1tWvgQY8z6be06HbH7S5rdExGaONbjTZKtUsJkP",
+	"ZGdgNSMYcMGONs3/lk7vDzHvv1uoOfxknvjo+sMFM8yDi2HZtCL3wEef2iX/ueBEO5qNFTGMzRxY2WEq",
+	"827hYW43l5zm0nld0dLN0nT4ETeo6JaaWQS0gMXWjHoQxL7R9JCrmOtQzlW0XJPZoh5QtjMo1D/i5nzP",
+	"aFQ8FcNNE/aV5btuY+CX5Ttj3l+R3W6/fPkyO9OXhrzmJvvBrFuFUigGxuQr6l+wn2KmtPnJqJ1MwD9p",
+	"GAa8T81aNsNI9gI2/t0flVlYRlabN3wzwLet485h66pzdnpz1Ooct4324TNNeVDZq2yyMeXBHhnHSpMe",
+	"I1QQVje/ItT3I6aMTdUfEapAFf8X9uuNPshgFkXS2L0//FIZcBb4yffM2plSwIord/j0hx+RBJgy+t9e",
+	"5flgu/+SbrHf93b83f4L+hVrDrZ626AaaqpjVdnbhS3lGtSUV9QnbuuSjaY9Geu9XkDFu8qHVRXdc9xe",
+	"PJ0irgiDEK7ImAaGAIy8iwglsCHm91zc0oD7pOrNHYRXw2fHMmJEhazPB7yPGp0hShmyCA4ZqFJtNMy0",
+	"D6QYBLx/P5I4ODs9Ou4cXGUpATRye0BcERpEjPrGmCCxYpU7nMfL9DySSX+Uw+jb0RSBezwZUTggpWVk",
+	"uJ7nVu+tv/tHMupx32fiXtt/dHbxqnN42D7N7j/YatQ3TELpiGoZGZqamt1HaymZ0F0OYyc9jHQNj3Ya",
+	"l3womG9opxdrIqQmNAjkBHY/WTxSv3d+0T7pXJ/cXLT/cN25aB96ZADHcnTRbju1UgpCiX0w3Yc73J6O",
+	"MIYLDe51fJ3Tq/bFaes4e3pUkFgYS7tvNF5gjET2wSDz98lPsdQ4q4Rh+GQyYoJELJSRNmoV1+uf6/Ms",
+	"03NrI5csumURaZtJPN4Zt3IrHlAexBEjVc/tjrfRIOjyNBTMFQnkcMh8EgufRcRLVurViGBmvmokJwJO",
+	"6VTqIxkL/16ndHp2dXN0dn2aE3eWngxFDmCEO1yl3XTLT6UmR/Y7j7TNpxLFJJpbNfR0kh4LpBgqo7FQ",
+	"a4/ZpVW9ZOEe0vw5nQaS+ldSHtNoyO61qeet74/PWoc3V2dnN8eti9ftvARJ6bsnjexQRJqT3WrufvX8",
+	"9y9Ib6qZusOWb2W4lxXrpC0011NyJSXBZX0U0ZJbVo7LPFMk4GOuSdWb2yRvYx9Z+EgGvgL+lryniDby",
+	"SdN3jAiJA2gp8eQiNubx+CJRhu9zcjNsdk70DxjV5gYLxnyVYbdIV2rEw89f7rRyUqNvbA2/SHKYQ5oV",
+	"Oxv7s9I3pEqB9sDsafOIhAFFHmWYLO+za0FvKQ9oL7jfxbpsX3zbOWjfXJ+2vm11jluvjttzJ6T4UNS5",
+	"IGOmRxJ0S8PHwHM/jA193EF+ZM7Hrohkl/SIJ6XscHndxpLf3NoM3+tTYX7ZM9eR9kfMJxEfjox+MemK",
+	"qlewheUK9sYeOZdKDyN2+Ydj4sfg2aCCyFhTYyRT0RXcZ8hkwkjecp9FNbjyoEc2yAXT0ZTQgTbSDH6o",
+	"t8wPHlGsL4WvUMAP+S0Tja4h+hGjvo0TZp6fN04v7ftakgkFZj8w89cYG6FDykUjH0ZYZAKjh0CeUDG1",
+	"vFPdi1IvWlftm+POSedqholIScZUTEEVMNdOazYOtdonsE9m1iSgZsHrs5HtjC1hOL5ZDElW83ic3y3J",
+	"zlcZappZHql62R0xbCRahzLuQBex0DwAUkSJEzBtg1FOTOlRJOPh6E60ci1orEeG8vtU31PoXJ+2rq/e",
+	"tE+vOgetGXIxzMwYCFo+kIWzlZIILkFG/Gf2iJqZN7M6b88IcMWUcrYJcAv8mYyoIux9yC0vm5gfBXjh",
+	"3E7AYW3sd4UU+KZl96mqgPynHzFgTDRQbpDOIdHyHROERoxMIimGpErtP4wUm8jI7woqfAJ2yjshJ6kz",
+	"RqiJVWYUHbMNw6uADFQcGtuE+SfM5xSCffejhcvr8/Ozi6v24c1J+7DTurn6/jwn5BQTPswDlCCqiBSM",
+	"yMEeyQ4EA9xBhXyeJY9kaQTWRq4w9vmRFMhnioxhWDOeE3VmrXmz1aiEhr0Ubxwo98nsgHm0jPqCsa6C",
+	"sI3Tiqia1XMUg6HHpCqkkXUDHjDCx3SIYewwMnPSHJ2S/YgZttDSc97guubjApdwrYIuwb1fKiIOrKaE",
+	"Xt25J7lf6OKd5VPOBfvL/BeMfrb0qAIqvqVBzNwLrVjLCybYpCiJAR9pw9VVC5a9dHHmM+eR9GN03s3T",
+	"CCgW5gDMI/mYriYq7iXP1wgfECqmjZWGldymKq2wr07TWYHa4blkGyOJl33RSxcyYMkL7mYufgWp+RKe",
+	"ta9+yEYHfsBwgXM6A1nYySRDWKKYPcf8gcwSQmYrki2sZYj/x2T3ZO+PrK/NklpjGQtddPWEFHXBhlTz",
+	"W0YoPAayz/A6qjKB+1gYC3IiBdy8hIlubUNscT72kY8+pv/LBBuaRefcivXogimIhP0yc8NBkpRQqBVm",
+	"8Mg+AYbNtWEpXstKXOBde+QVoxGLSDduNnf68Dj8k3mkyjX6l5URlvAyJX0p33FkN3MEHKvl9HitbLgn",
+	"Sxq4EPuBogNzOWdFR+aSxPYJJVqG9YDdsgC4NLgTC9LNzIl6/REP/IgJzwjgzN8hYKqIURmnRVzVvmb+",
+	"zTUbL70Yl3Evmf2HVHJFEZ0+ECOlhu10ir9TwnQy31Uy0meR5SRzgbH557VVL1ZKOlrACSwHsMlMySKy",
+	"E6qlu72IKDKht4wyY2N/R1JmNMv2d+ft08u2ZaCZY3W7u2hVx8wfsujUPDmz7bMkmZJhhjh7ykgHGRFz",
+	"JtZ1Pv+gobiFkdPlJ7rWCc0dTvZcFu36VcTYPEtKrsRKd6P8YsxSDHytcDojKobs3KrOxaRgJbN7qLJX",
+	"6csoYn1NRjJShrNrzaIpUZqGII8Em2QepiSQYmgUMuETwSaQyaBUOIqoYvOkNDfaTPbg9m4B68yNuESi",
+	"u+dmN2l24PxXCzcv4IaGD+fPsY9/8VdQBmdn4d4sHBDEspEBxSdlFVDr/f8XginNhsOGeyKJ6J9w8UcO",
+	"bGPVI0W1p3J92b6YP7JE7114ZeChDCde9PAhV2FApymzWPdsV1fU5k7A6VhhhhDMPIoO5JCFxrgV/alR",
+	"3Qqyd7w4hOir58uJ8IyMxQPGPATa77NQE4xr3Bpmr+Y1g1rlfZ2910wo3gtYnQnDyX6oxKExKeVEVH40",
+	"E8lsWKFGY5ZAsgEUMIdyyldCFpn79nxZsm6t0nanPxc2y2dB7BNzAjRiPpnNIg6m+YmU0m/C2pPsi3Sq",
+	"28+LOANw6vkLShMVdgXdIZNHfzcl4Q62pNOUVzInfUt7S5KWzBb3geFf2BcezlDlQmkaBGMmNKR9qkJ9",
+	"aPlWjdlYFuppMuJDLmiQGh/LLUKbuj9/IaKYkcnImP9UEBprOaaa92kQTCH+OBRcMR8TAAmdUKMD28IB",
+	"UPv3jTGgR0yQvpkMaMRCEi01DTIXOGNaazrMy/W5yc5qtjqiQg1YVKQiQeqd/Tt6FHGqHF1JikOqdNZ6",
+	"vgPR3kVTraXJ7He5KUWKbpaUa+7e1rJJ87kyF6Afu9+ZWzRHPzN3oYiAa5naj8xpLLOOsULFZufeR71D",
+	"1lVAGqH9+ArmhrI5pas8Go/HFHnl0lld2mfN5AzRr8QkCpXSWpKHjBms+Ll0NqU7XKKrZlj11naWjVa+",
+	"Pv/ekdNeZbu5/aK+tVXfejFLCXuVl42tbUdJe5U3UrPAXPAzRd/ReULaq2w9bzabjuaMOR7RWxZkZu7M",
+	"puzt2JnTomiJV6UjyMSwHDR5BjJifChISKeGVNF1llRB4DcapIXWkpYgc2PNDMOCdHAvP32P/Je/JV52",
+	"A7xiE+quDpglsnM90ywrFJeUicztVJEPcbX6jnvI1/wk30oBidzg/JID4rn1eDX0Dvmsz8c0IPjBZTNu",
+	"1l/++MtWbWvrQ7Xbbbgfv/qw8d8XLqJQQucneEAj35VRKSiqSgxvpL4gHod1FY+zm7ogG3g3c8Db60j/",
+	"Ja5SWawQzAvJ1AX5QHv9PLfXu2V77cT9onVc0aFR19UdfA5LxOw6l2qGKWcJu5T1XqaSYsYQRNJZWWXs",
+	"yzG7k+jAN2vJgKVTddG8WZbqCgftByxNuOCVYuD4BKPEmlud04OzE8PCHTP/sdBOE/G4fksjAQdrXnMz",
+	"bbuZZmeGWtPy6cHsIHwJmaU4F69GPDsZyOl5MMtyfqlQned4Wv7I/UJOB4XWdGqrMTQE/wwHqTIaBRyU",
+	"ViqIllC0IYIpJgqYp100wrxhrNt8fCCR29s7Wc5Txo4HtixvtiZx7sGocBXXwij+hlFridm6W7aKpJSH",
+	"pCNt7bzcamw/r8zzkd8lLOR3ZexDFlUjLnYc2XJBrHDE/YBtKboaR5wFPqbNzh2oLXAormVkgW+X/vXl",
+	"2SmBeJE5K6FlGtC2sfoEMOCZSsqb0yUl9RNzi08KKrI7kNRWECwyyLsWlm8OLCr9dtGmvGE0wHLF/Iak",
+	"Abx0OvLd0iHta0UjdQ6v5DsmijVY7l9hXKrCpl+Peq/7/Ix/fXn9c2frlHdUZ6zDvznovOj8sc0Hf2iw",
+	"6ddhf+fEPCL9NxeT/s/y9ng7eNc/eB6w10e6//p90BHNRn87EL3xUdP/7utg3n+XDFl06GchE51DciCF",
+	"YH2dZmDMXFYVQxEu/JqGYSPvm9l6sfPV7vKy77zxh5Mq2sBMKKEoCEnHzJaUPm+S/ohGtK9ZpGo2/yCY",
+	"EhXSPnLE9EwvaUCNud/vWwNxPTfYsaSik6pY5ZxyKdeCO2UJY5XIVlycCLEFHEsnNcio/5VqbQUxctTx",
+	"CopMIy76PKQBCYNYETffQsOhKPRu315xfZHhFKLQj5NORMZaaYqID5iQBm6R8jWvombYnU18EG5DsmvI",
+	"HFd2qoVUK6k4gZTW+ZW8kROjXksqCKS3hZT7y5WS9h+uW8c3563vT9qnV0Zg488XndODzjnUbby6Pj5u",
+	"X62orLR/imlwniwSf8ys9FVslE5QB9K1lOgw5QuyesxDaiyr74Od+mV/xPw4uLeLZvbSFzhrzBa01vE2",
+	"jxMSWTZy9gCcJ6azHvNYaEcsuR4ZF5ydc261sxOqLQhDHsshF3eMaa0axCoPWy0NIoRrBCOXRZOKlo/Z",
+	"Pw/hM8ymxn00z+GjuADL9+kyUciKM/+eKYLK13IG2jq46nxrTJ3L68vz9ulh+3BFVtnqa35rJnsZKwgB",
+	"+sBb5tO4ls9yxrjDKRnjLpnTw5p3RWvGqReU1x9FjAH0T41QTcZSabLdzCpVeR3qOBb9EVajGsVDMzqe",
+	"CdJlCsLT+3UiBZsWhhBXyyHbhwLSHiMu9yyfVPbceirv5NWsz/9t/gac00ixBW5ps4OVvcqv//4//foP",
+	"f09+/Yc///rv/gPZ2q41m81f/+7P86wJn58nnYALBtm0PulNs3gk4J0LqdIQXY18o+rygc0lbsydQXM9",
+	"XRymU3QhYd3+0hjrzDLKz3S1ZMAFmf2pr3beZ7D1fBWfwZhF/REtmvfbEYvAKwOF1hZNgU3JxLraoXJn",
+	"zMDPvo8ZcKlfA+CzgH2YoxnNuQuQJiqFwidaITEQTiLJrlrFn5g5u8JMptmIW7IxGX04Kss4nP14OXYc",
+	"JoeDx96P6EA3wOIE22UYyYke7RNM40c2B5n/ATeEnt/ANMhydydXZhMLTp/3RwSXbHOXoebuXpO+uD5u",
+	"X67MuDuVmn0DJ5sqJfmpfoVoSl/N2L4QC5KKQ9J9FAdM7duKZB3FAopgclZSJgEmq/Rsf5VjHl8VkKyb",
+	"2rc0wASCPGO4db8uwNHLUiA+V0heGJg9cAxmJvtqZW17NvkKXiwc0KbbF8tyNeIhVEwu1ziOLtqG6mxV",
+	"5orahpHClaRMFk8/oCUKM1YGJCPMyZZVKwfmdgdeLNucJdpOskMz2o7ZDqPr2Nk+rKYzu9dmqpIL/YYr",
+	"LYsk1nq6NnzrAsrVQXDQ9x18bSujJKybkJn96Dxhr59HlFZFzLhO4PeE+lCahWzhFnEyNX3HBKk6XWpj",
+	"RXdRxOhsTVTl5Oz06s3NwdnJ+XH7qn1jJPHW1lLXaVKGYD+5LOPiPFnjDKWXV4QsCloXz6ZwYFsLVaS5",
+	"XhwdkJe7z39PbMUYwfIvVI6p0f17ASNeX/oYcp9lYT5bsRLrwDz6IS0vmxdcVKOOgnVyVjtPqyhrILdC",
+	"JsOAFRYmOPijOeNARuiOxzouC42haoTR/ijBAwLfeyMx/5csKhOaKLBfM9VwRQoF9xPIzQR/xNYYAlTI",
+	"MwDnUIWLVCVWpfnum6urc2etmZPJCfHdZnOl+2Gr8uY5pBrJSBOb8OLKoRzVmO/kdYZCzKfZPLL5Ua4v",
+	"OiRiA2b0bEgHRfzZ/Ej7xMsUBXqJB3nIBIt4n0gx6zXP1hAuNSNs9SFsRKZsCYh9wf06sJdhbuPwDkHK",
+	"RyI1+lQQNeG6PyJSIDILYJ1h2a3Yg8dRI0PmR1VCIbzPusIocKpGlCyWRBTH45r4EpV5UPVIlQqfDGgQ",
+	"kB7tvyNSEA8X6G1gVXy6Z0VAZSsJtAJsCyPjsCb7pv3dQbt9CL8tGmG+RjkLz5RFkTlpX705O7wxv2od",
+	"H5+9hYczUFozlfGXnden1+c3h53L1isc6uzgAt4273ReX+NML9vHRzffnl213b8v2udnF+Z7reOLduvw",
+	"e/sLePi0/bp11fm2ffPm7Piwc/raTKB11X59dvH9zZtO+6J1cfDme/Oh1kn75rx1efn27MK89/bi7PR1",
+	"9heXZwed1vFN6+Dg7Bp8wzB06/Ckc3pz8KZ1Csguh9fnx7ArN+fXFwdvWmBGtE/Or76/edU6+Ob63GgR",
+	"BYgwpaW+xSgXGTwlN85N5xTOKvsr2HfnpDk9u7m8fnV5cNE5N8eJv7loX16dXZivphP+Ee9LcdVlK1dW",
+	"mZReJigPRLEgUAViaPWEK2QlvM+eqdRFU83crGcqb+vPRPYLY9y1SsgiXhQwAakmBSNhbMxSBbdZuQik",
+	"0TSf2Tr0qQ07EDPlr140twh+k1S9860TUD63vvdmZnO+dVI4G7PAYhkBf8pnGj1T1kf1zcVbqIsXkoy5",
+	"kJgBlh9x92Whr6OwctWcXZkIzNfWcojJ9mKzBwL+jbXnktyyKOcfSpceopVxA6iQwXS5tpZMyO1PLu/W",
+	"HmAJezdvHnOl762LW8qf0cPvroZjdXjJHgPqGyLUWFcu2PqcTexN4JGLI8/fqUeoEud+2DrnfR1HRXLy",
+	"lmoaJViUkAU6h/hCWivVWD9sOfpD1JrfTcWHMzEH3BkXwijn4LLN2VK7iZD1QzUl1xfH+8Qz8/PQyRcL",
+	"xXSDoJvIPm7u20hOXAAeFQ3UKQyXHEneZ6vVtn+kcvXVa87LSs2d6ZapKs9S58zGL7h68ECJhyN3doZg",
+	"6B7AOGyGYrhvhMyL3Rr/9tXZxaT5zeuhbLVardPL61H7emj+2Tb/9+qg9b357+Cof/m1+cdBM2j/4duL",
+	"XfH6dNhqdVqt1nWr9V3Ifvr5K/Pn1uX1t2cX3zw/+L7T+esCp8pCcmoRLzPJaiiGf/pjyIZ/GvLBnyas",
+	"F264SXuGrgBSpVvpViB/O2A0mnHg78wEIsoZ89KdzlBLib8bEnqQl6XubVL1js8OWsdGenYOz29a7h+v",
+	"vI19EnDxDmGm0G2TcBuAReqKRHHGZGnCdYO0lnp9umJVNRmmZvQtMzP731egIKWo5J+6JGxl3l5aEFXK",
+	"i+9Qa/R5lPrka9rXKvUpIu/0sB9Cw8iQzt3LrdOPFHM2R4O7AHjqqnVlJMx16svBgLEVqvFTSl6YKoBP",
+	"PXSNxjop/OvDBnyxifWFtF1EIheM+lwwVejPBCC/pRswW5UMU/H5+u/NeULt+O57xfPvMx7qw4gOdInZ",
+	"BlnhccBcNC1iFBvQJJHSfUR5AMWKWwjbbNx0rlSjMNNyxRDwUu0rGxLORGz/7T/+07/6H//bf/w3v/7b",
+	"fyS//u3/8+v/9P/9+g9/XuV7Sb5MacFKf0SjIfNry4PkL4tj5GtSZya26wrwSpPH7QFf2RSFma13x75Q",
+	"4cySiNmPwmwHyDg3VJCpyMVMlMDcD6JYSCOqMRUCEiN6EaPvZvyTxafUFSlFkK3tvZ3drvin/+3//q//",
+	"778mL2u2mm95RkTNLnfBLl2HgaT+DJdHy7JS7XFBo6lFIJtn4+UGaDiSmG+g+lQkXS9wxDRRZ6tJTvir",
+	"XPQGR1whXT4oPXtsjvKp1SefTldMTntMReuLVJvM1tnVLjzih1CaUnq5u86UfGOxyvTiOdpEQBnbzxPt",
+	"6QKTmT9rnclSc/6iH6YNbcAVt08ohopYZNu4xIohPpdrgLO4HHNna1nu1CPrbp+1LoanUEyAMvJzkDsz",
+	"rnBfWTnNIyLYhMDjOTH0S4X7qrL3w05tq7b9Y0EBTv5KrZnylss8wNQ+9/PMratVYsF/ipn9s9mteZZS",
+	"cg1lsDibNZLBCnWUgCBUq0AAZsXsF8C8qyHqJ1jxZirFzMDCFOHX57b5zpBA8GLZpizP8zWvz+S9mG3w",
+	"asSDmT5s1kt+h6Gv2FBchx8bMWrCeooDnsIXAhiVTHj2JI8ZvWWYz9kgLdKTmgx4EBjK3ocGSIC+LwXD",
+	"SpdBrDCRbi7lds1KgQW4U+ZI47AtDNOb1S6Z+y30t53f+/SlJel37snCCUBou5imXCZFJsF8bhbro6Ku",
+	"U2B5qWXETjMZ0MXZAzIChP0Aog25jGlkY+dxb/My7pEwViPis4Dfsgj4GWnfGlpPWl9J+CoNEHoaby38",
+	"0eYZwG1m/l420QALEQM5hC/mMwR+yRbB+lRTrAbd/pvvvv6Zvn0Zd/4o+cnl7qQjmn+dVrUCRvTWzouX",
+	"L17u7L54uQu1x3Ev4Gp0xcd51JOr5tZes7nXbDaazebfIPxLL7s/YSTNbqpNyxI2s39Xm7B59Uj7Yv5s",
+	"M3NfiOw5e0gn9r25yRSZQO5scnFt6DBiD4r5VvLkew8XXsPlBHSSOY/SudiFYzIzktdsGv6M0ql1xHux",
+	"tj/5Pkc6Os/v55IFzMJwu+mkXwexrGwV5NxikcAKQeMys68RjFHUmehLn/lQAT6zvy+eP995UV7SvSBt",
+	"S8+MNttHaZWDnKH2gnCGyFxpeBKIhFQvjg7Izs7Oy43cRs02rV6VbmwsuqgzZGsuPl+z4O9EQ+Nt73X7",
+	"imzSkG/2eBBwMdy0jyoP8XiXxeoXd9rOQhHQ+s/N+ssf7X8bNz/+VSEWAS7JJlmUxuNcSkLBjFyChitr",
+	"lyH9KWZ1qCKvDyI5rusRq2OzkdZZ/euts593CgNsadrDUraSHsGHuQkUOlRcEkla244HNTSi39a0k2oY",
+	"cYE5Z63Lg04HkuqxlHwmfWSlNeYOa7f58sWi0/rv6v/Dj7/75+slY+TWXSgnM+DK85b+E7RyKbRyyWYu",
+	"kVmJQYCJ8MJ3yVeZNwuERBa0f46lga4B9JoVhJF5XhGqicdcdN4rRiZk2SSMIo5pe0ox4ask42EgI+xA",
+	"BUmPWHzGojE1m+1Wl+++YGzBxqzzfeU0D8Hea1uYXjrR9NKi91wR8xamoGEi2IbDfIy1rMMWIWJisizQ",
+	"3CYc+8ffvfnBeokw6+RzWX9Q9qzTLBSuRzKGpLhlQmI9SGKb6sEyaR7586hlaDS7oKJbckWHj8Fq1uMV",
+	"C2794jt+RR/ELWo24e4OURvfLEROp8Ms/MnOGvAnFrVwJtFkKexJEmydp147F0WqloeAmwOAiLVtVWtm",
+	"NGU61YEyTFLToSI91pdjwKJjK5cQuP3Jeca2myu4wmA5C/Hw7S7dCQA/mVeRO7LooK9Dw3psPtTCaYF7",
+	"hnzDx3ebWc57st7sVgAjN3Nb4lkqnvoju4lK/C/lC1bL+g1l+2BR2+Mpxgh3X0a+wmxAvigpdAY+PBW3",
+	"1I0zAUNhPoMTVFXhMnuZw8haEVl7xWTUNF95u7YOw54HGX+EFNL7aC9lOgupJorNxt21go+bhllGvA8B",
+	"MIINaP7ikEW+NZdmurgPxp2BZu4BH7MQNuYtxMcKQvGYrnmaAIMtpc8eDagoqmw4CxnkntkHEPDLQqFD",
+	"43NAqhxzkfu1ha1cERDMNt5I4iiPmU25BI1p+UjBEhAv6FaZQ70iVS+HTwW4nXmAKvMrRKhaORS0+Egf",
+	"AicLVnofKH/zgfMUQ+6Om10MpdwSIqZBAj1nQUYBXrnPhF4Z43fuJpghLzWNdBFU3/JMMWqmZSg5CTvM",
+	"W9ylRozEy/YqvYwrUPRjeEmQsazlJpmZe8pS8h2p8qxpBi8sOe7cNctRYvaA8hQ2v/kznKWcgz6ESWd5",
+	"8d2tOvxASY5LnqFXtraa9e2d3frzF7//6mUzv40Qa7T1AVlmNXf5s/d750Uze9squ43t3Fbb0FHTZlCm",
+	"icl6iAJ2lnTr23NwScdnrYKY/JysKsiJtNUHgK8T+QRhGffRNeITJvrRNNRzMdcXc4CjSwC+W/W/ofWf",
+	"Sb3Qz7qCmLojmtRqbHARyjl7z/qxZj4KHtsD4K4o/lvrS8HVcAory2VKMr8Xd5vSeRli6RXk0Ip3zxQZ",
+	"8PfMJ9YXBiIa3tk3/wxon9kiLWyb4BP2k5EzJXD3D7+pd5R2TUD8aTZXwKXebTxfDet+ex7q/k//cqvZ",
+	"NL9tLgK/f3AROn+WmBn2TKFCRLABDsR8e1MyMmZd1cveV2+j2Pm9fhLbvIxemMAAwHZrS921uwpmXi3c",
+	"r3dcADQG7ltJlhbxDloXhx40LYXm21wjw61yrRJovcQU4AqB0LgicsL8jVpXeAdv2gff3OBnDBn27Cdq",
+	"xDvpnF5fesbGlrcsgsRpx9lrxDtvn152zk49oqehbcRECZJC/dbRgp2+TZawOu1B6/KNUVxbp98AHsC3",
+	"ndPXlwAXAPX/6YwqNRRBtQpMBerxv21fGlFoRzf/OuugZnx1sGJ22gFVIzM+AmBc0lsuoPXQAYUUnoMR",
+	"67+z/za80AxvrCUzvLhFDI9zo6eDwgJINmZ43QcdfFYRW+FwHwtj9xH3Gdp7s34ccT29NJcBVYMetNZd",
+	"ELVVdDzTqhehbHDJyqaDSMToYCy03XdhzXDpgBvAKOkujLQOQa/G7x7AK/PjX2aHBUdRb4qd7OMw8f0F",
+	"csiFItU3WodnIpjWyCUds0uu2V8f0/fAk7gAdwIMkihW1j13Y+eQ6dge8m8MQ/kAMOED6RrVUwR9yL8O",
+	"QCRQ7o8wnHEU2PWpvc3NGRfgps9uWWA0MzWfUeI+aDZRJZ7IZ4qMZKzYSAY+CYBLkioSoaoBuB9nqkbS",
+	"xsE10ov9oflrV3AgfiNUVY0IpslERnq0USNRLLBR8ngcC66npCcNDwLUolsJySwRC2WkFWwzFhwDvEFX",
+	"AIoFoYnXL4M9pkeRjIcjm07dgzBgGKIO2eiKrvhn/4wcSHHLBCQ4dUUdWxxgjhfGMQDFT05YdEDHLDig",
+	"ijUIcHhgmYJYWV6OVtoVBMAgarNIEOQPMRWaa9gkAFHA1RlBj+PmRboi1W5la7uByKbdykbDTPiKj5nS",
+	"dBziKy6rZZ/0acCETyPiJ9/zvv/+++/rJyf1w0NvnzDIZ+tWfDrtVmqkWwH9qFvBbSWkW5kw9q5bMQsF",
+	"lg2+n1w6G+TQ/SwFI9WW4nTzksk4MJfCZwMaB3qfmE8A6G2kiRRm53w6xZmf06FRX6HhtKbvGPFCOmQe",
+	"qUJV2NYGbIan+M/md/aDZLuZrXVp4kPI+sycvV/A2KoR86kaMS/XsEXfBw8GxSQ+ALcy6/JoGAY2/WjT",
+	"giL97o9KCg8ThF7uPv/9xgx8VxyGLKr3zUEjkpcZuAyKqGXDAI4v2SJo9p4rTf7qr2REeiyQ5nC1TGqn",
+	"kYT/6q/gw7A2RXabuzWL3Ljb3AGoIu4rM5z5Xg8hnZiPi6Rm9JBFKEHtFo+YhUHiOEv8MjSnsjBXXBDv",
+	"fd1uQx0ehsVVvV+6lV1Dc3vkhxz6zo+Gbnabu/CXBE7oxw/eRo2w9yB4zLhSMGXpLZ3WmE7TBe6R3WaT",
+	"eHMYRl6N7Da3iDcDZAS/3iFegmbkkWrOjW++nAylAOLOm0VS8pIgZfZR8+XnxJvHQzJjbu0Alc3hAsHf",
+	"nptpFoEDeTXy3KzOYQF5QLXPm/ixAtwgDzGsAGYHgKyUplOHZZXHpJrKOBF3Qk6IQ6Qyn3agVJglYY4Y",
+	"yKNlW7bc2iySgI+5Tglta8e8M3NaNfMLATFboGRzYQHbxnwKvuq9abesIulS3pPPeK/bV17m6KtxCKyj",
+	"bxQlM2isAF1LCuJtjqAny89eDXZnM2LUn/6MW+Zt+rKvvA2bVAuqgMXTFj4ZMeqbj1GFA9aS9AiaTrOF",
+	"LN7pwbATXOEeYDeTLXLCX5FYBEzhrUnnreAUXMIIXo339TF9XzffqfemmilvY5/EApFg4euZpGA+FBJU",
+	"tDENjJFkMyozl7wJkzy1BlP23TGN3jEfw1nmb3vEGFO4L5BwHEzM7MKIQe82LkjEVCiFYnjqZwmJJ596",
+	"XwfrUtDAfawKOHpGu4hoX0MuESQmGsqjIW9M6TjwnKpj1p+iyxmOiy/gGcGkUpBBi0UkA7VPAmYz7MYE",
+	"klcGiDUHdZ2Xh98oJ5utvqW64rJYybIsjCYKoQeqmd2UQElQ0niCCOh0MqsUdoU3o3V5DfIqkhPFUoUy",
+	"YsHUXSJ8bd8pE+4RxYzE9FqxHsmI/wy7vEdegZJJunGzudOHecE/mdcgEKZMjbE+jYyqRHpSj2qoRuC7",
+	"qGhOcKl+V6RzMDRrqckIGbd+Jgy1QC+UnSbxDUG4O2CumIzI1lf29/gUbGStKyYj3h+BdMHcC0Cvcecw",
+	"uyUQ6UZRhQ35uuIgkkrV8Se3LqRbWxxhtIIefkflLhe+AldQpSqGsSvPLi4d7705u+i87pxeeuZANRdD",
+	"UjXKIq2nBcH4IVUjKu6PCFVd4Tm1l4ZhY0b19fYRvGfP8DAzUso9NKFBsNEgR9j9EGdlpwkzQ1zJ5NKG",
+	"ERsEfDjSpOqdAWDbpbeR7gHXigUDS5GBnCgws43KSQPlwNLg9LoCz3YDaSBPT16NeAdSaCZ03diGliF+",
+	"V7fe43rn0EsIyq4FAcCMam5JB1UUKL33LpiOpvWWoYKib7mzfzuSALRv7HMw5B0b6YoZNcNRsfe+bkSU",
+	"UoYBAzJSCsZJmBjICDRdRSYR15qJva7wIDW775GqkG43NmrEQ0XIyHYxnUPgMg/YNDfzxIwBAOj4oity",
+	"WoGxjSEJwD5j7BJUJOZ0A1QZ4G0YP58lsN8V+b7qQ6ZnNZKNBnmbyB+7qBqhREhRx/VmNi+VAFvo6gh4",
+	"37VVtBbeeSTDiDONxdyLDTv3dgpBmthzrfNOpVa5ZZFCO6/Z2Go0nZeLhryyV9lpNBs72MQOnbYgA6zj",
+	"ZjO17cyfhqzI9SrDemBsy4whaC62ksYMiHwWWbxY0Ky5YaFxr555tur1RzzwIya8jfyLuDvJxkH++TFX",
+	"+iCdVa2SSD4zte1m05nM1k+cVfr/aPGL0SG3zF3nMqevIsbQIp8JnX/TMFu529wq+1Iytc1rQWM9MowA",
+	"YNjhva2d5e+d02kgqX8l5TGNsHTmOS5x8XsdK+vxhRUGukQr71rQW8rRgfsh2zMa/DGuJppoxCt3DZEz",
+	"VPJjreJYQpKNhDhuqhC2UrBJ+lkOmdN9YylSpfFKGUsRE7Q9EO7G/M8QkC2hNlrqLB1OUYMA5dWQHfQh",
+	"qFLi8wHoMZp42jLXRCMj3jwKKYbsc2OmlhglOD1SLX27iIoPAO86yc1PgI9fSX/64ATsYo4f8l5nmxE5",
+	"c3+2Hnz4oruD6/ftBVqBoF/RJGnnPneuubv8vVOpj2Qs7nVJd7eerzJBFYehjDTzT5jPqSuL/0Q3HM/E",
+	"2JopWa56w83vcr4EMx842B8KsYoLsH5/tMfzQwaq+EcgnRKJtMnHZvMccFJBt2sZchvuUyNqjFTnWcpJ",
+	"Kgsp63yeNfCCQk6U1CMCLEUZvdu9jPmZkOYMmNCGiWxke/XQAOxYQIQFNCSq8TOGe6l3PAyZD06dKBaQ",
+	"fMU10RPetxC3DgaJtCxfymdNR4wVcZQObMYhzvFJQH6C6yND7Ng0T2TriMoF9B4hTgUQfFzUtjO2rj9r",
+	"x2SoHEy8BG1qyMG/Yz5Gqor3AvA4QwTFYusHGArER+xbhvI2DFViPWea4F+U3J8ZO+PVLCJci74xQ7IP",
+	"Lw1nUD5WEoa7BagtUKnwJLY+G7Flz/Vu161Ebq0lhn7h/gekk4AVJnekCimYQDPmT6pL4gf8RaokOXNO",
+	"WRt+A1dPesNeEs/h+HvO8+KN5S27kp4LcllrNq9Ap43mBqm/1Ui2GtHSmvZGiXbDguSLHHITaNo/xbz/",
+	"zj2wQcyoSQwJvhZRoWgfiiAL+MAhrD6jEif9xc1JFpNJ+sjmCSyy8uHHv5xL3Hy5/IUDKQYBxySRL0xg",
+	"4oF/Xvqm3fUf0m4YkLywHik6Gu4cAjkWyuoLBrexRiJmbpkiMoIbozL7gYGhEWcRjfqjKbZ0MxfU6+fM",
+	"R48YqWhbANAVuQ3k9c+YtYsYz8GIiiFc9QJL+5m1rhHvWRV4eZ4RLWXRtccqs8/REm5+FEs4UZKftInP",
+	"QZtAcvzcjWArZEt9sm0rpeUAlPMkPQRhBavelFEXCIBfebXSbA/wjWP3TrMxEQC6V71BJMeeUQ08Lb0a",
+	"mspc9IPYZ/7GPgbQMD/TDgpQv4JxBIxXaIM0yCmbMMA21MwZKRqfhN/bvnANcsQDw1v3iOdAA70a8VKQ",
+	"Ro9US/zLGzXiaTo0j4O7r0a8ELtLmn/+5JEqtG616x+zsayRPlWszoViwrbNM/Z/OjKEC7JjZ62hnBmU",
+	"t308S2ceGcnAd2kaM7VW5lRsfZXZdwyq206qI7NJsBFEsYD1NanSIIBwrNrYJ3ZdiZIG3gmjdQ3MG33X",
+	"ldeeQoPM0wEZSqLlEFEncCZwpgQPfNOc9j6hlgxUSIVKUnR2XryAaGOZ194S5dqa3feMRpUPtRU0QKFH",
+	"qzx4FMnxKs8ZdXL5U4A4gnmcSKQrv+TEwpqvXdHhum9MQ7bmK7YB67oDsfdrbMI5goEtfe6S/8yKFPuH",
+	"E9C4ZJjOb0pCfyIha7hBwqRAttgmUqmsdRLuflZ7edxpICPGh8IVftjM17S1V414mAZAA6zMsWySvUcd",
+	"94Jq5hFq5dg+ijeP2ke5IrSHqTkgF+a+9V/+dvZTkTlL5pMRDQYkDl2js4kUKNlkrNPvg7jFhAvUYTFJ",
+	"6ug7rBwJpHwXh04gTcwDZMq07Xk45koZKTG7lkwUzHaP5HrDSC0ulKZBYPYJa3s8Ut02E9ze3UCAnWCK",
+	"ZfYilVyCUFdvYLP68yIT8tXBiU7nXBEg7axN0QDprTxYLthM9wMZIVfmN+ZjNg1gbyZPQFkhCm8uSBoo",
+	"D+thE5HHsWRyvUU+ckDPNkf5jKJ5KzCjIxn1uO8z8WT6rBj/E3j/7smMdwr7ma5n32xC/5DyAN8Fo74i",
+	"1PopkTnWiOt1AQwbDAubeEixi0TG2Wle9Em1W/n13/+nX//h78mv//DnX//dfyBb27Vms/nr3/25W6l1",
+	"RbeCjXnIbuP5OzJlSrMoyaP/b//X//Lr//6Pv/7Hv//17/5M/ulf/R+//ru/xz/sbG7tkl//7n/99V//",
+	"Z/K8aR77uz+TX//Pf/Nf//P/3K2AUUVJSG2cJvK7IockSk4xCAgRQ3oLud5dcTVipNVxXVWqVJCzkIlW",
+	"p24OnGoOzXJHVMPPAbMJoNJnAfBpqt4x31lZmOfeFT6jPmwLbNCATYhifQloKq6NS71HFfPdsE5OgMRr",
+	"dRwDBjtmGEfMr3XFgPJA1cCIVGb3a8lbSo4ZriwWsYK8VxmRARcQ+HS1rZD0oVjkYRYuuJ+7ArqBAvgY",
+	"w8xQKDJrkMOk6CFiSga3zCd0SI3UIlr6dFpq2+6bDUDzFGllmskiNrYRipiJjAOfBDxxZw9iHUcMRsRe",
+	"6lDFACD95q1GV7TSsxV9FgTUovYBvSrSOT04O2mT6hiKS3q0/27DJoo6C9luNm4M5LZh4xiAqsRMWK7K",
+	"8ugxt9qYtYVS6tx8O9HXH0lQpYN8IqcbTMAvlVlXCf18bKn1m4rNUT8RKLjdjhnbBjtOxHBhbtKKMfFE",
+	"PKCqttl3pfOFzrA3ckLGVExTt8iEcu0cL7QsHnVgPmrN4NR18XjkiiMdYP+R33oyBcJFGDqZ8WmtqpWU",
+	"0szSaK2jVpCHzntmmK0Lz4K548oNIbHQPVTNB2A3ysOcqYnwFKr8gkKVD6Marxh0LM62duZxmk5tplJE",
+	"aa+ZLiGz5uObhE9Os4emwddMPxYBrh/ihnNfHN+2YCss00mDKhe6hvc9m5ytR2ycKSGlsE7rP7POH3TP",
+	"5XxDdKhIFbrdez/8CKGoiEHOifkcBGyyomNqyyrt7yCNrYjPuwj2/Zg8RhE/Lz/QX+ilf3wX0MeSbV9y",
+	"uPyj+4wKZeYinW/T6vuI13lnXlfohzoy5r+QE1c6iowF5gClUBZRJ8XHsL0BqOZK875qkAOcHObXZHA2",
+	"8UOWJ7nE8EJjBV55kvd/OfLeHikExzJy7MFF/+ylkf1o07aaLfe8XkLxsaF1aG5LquM40Dykkbai3hvw",
+	"gHl75Pz0dY18fd5+XSOvO0c18pb1zmvk1cl5jVx1jo6IjMj54VGC89EV2NR2w8W/zg4uEr9dCv+hrBuu",
+	"qHkwINhSdDZ0RdV5gy00SA08whuZltQckH2KfZ1Jf2rrhjPaApTXjveJByNArA96WSdQAZiHpySglkHZ",
+	"7AA0CFvfzzXxOTS7hs8mrt6uSHy9K6A2UEWUxD5m5ts+6wdQ4RIAGqIZGlAJGl3xvLlDvLODC4C3MNyy",
+	"8/oaADEmSVMNu78jCj5Ys+Xv2HSfwJtFiBVdgck2ubrijfSD2UMDV7A55gQPxbkvBThisaDAEFFXcGEz",
+	"jYUkmJSjbGtwt3QjaMahnhKv1Lt5gQTxM7MdmhcqYAnZbg5kNK67TlmrVhRkW0B/ZCUs26W7xL05czUS",
+	"QAX0w2VvwGeptp1jvfeF29LfnO/Unl7SNB9NlSgh64W+U1stD3IgD1pS2dtqPm9ub+3uFsqI56iGzXOM",
+	"ImEBOf/1ZemIZ4HPlE5wJgqzw/5gvvQR/KzJOFNABf7Ne1ohFydXupGhrPzxrlvbrdk4DCCxE6KdA2DD",
+	"AjN/pvN5HYY/AXKlFCm4XAr1MGAUom7Vu6VrlPemodBVJ5sjUprZkRLPI5n16QCfKMcjs8KnRI+/9ELv",
+	"9NpP17v0j5HzkRu2IExTFEaZuY+/6drNT13F9dDEdH8ndUod63qqy326n6sEaH4kCfCX6eL9LRY4fVbM",
+	"P6kkLjciXk0hQUsOsKCozI64SL/0uNY3jvJkRCRGRFoNPm9IZM53PSvC8+kUfGzY73ILoJhG5ja5arZY",
+	"2YJTyL/z6bRBWjkLAWutXJXS9vw8wRUlNQ1sAax5+ea4c9K5uml/d9BuH6L5MAM6je7ILFCcIiPbog/8",
+	"deVmREI9jwZ1Yb//iYyIdH1P0E9flkWQvxvTNW7wusWvBZdsfWGxNJvLFcI6SKYx9Vni9leaTstTtPKX",
+	"9Mm0+ISmxYNT5f1ti4Q6Hs60+DylQvPjSIUnGITP00r4CFdvlr3jAL+U5z/mi/tWQoy9oo9rD7i+8Y9g",
+	"CXzkUNmntCA0npKjMPhvcVRrCaKspsM5MNnTpMUL9oWHZhjWRFglpw91pCv6WOw505n+I6vrZk1fmLO/",
+	"iOCf8vRWUPA10O8KN6yEfS/NuTOfzCFVFl7TWahK4OSlIJWrgk7CV1aDm0wEwhPQ5IPcvSddailA5erS",
+	"7V6q01Kb+IIh0BykldAhmsN5mCGa9ikp9mOhaeaE4RMpf4FG9X0lwf1t6Cu60Hp2vhtDiVNI8bAEq0a2",
+	"D79R9QSFHEILJWKxTc1TeVjTEVUlMKnlBvnno+s1H1vX+0zDeg9yP5/0wkWyyULwPDQ3WKk+w/YSXc3Y",
+	"tw9b9ZBHCxrMBPyWEc9WXXh7rrEbYO277saQJl4IwDfmYu5PGUC+HAryLOJeirEn3UgbZT6Jt3b1j3jb",
+	"cYinGGXiYXBEBKTiynIyhO8o8i5tbGx75lm/w+JgpJuQHCANY5OaBw5Dmntk7xwRWFlfhXjqi13SH9GI",
+	"9hFb0+dDrlWNBExraCmmQuo61Y6m4YgJBUAy0FTXJ0z0o2moAZzmWFLhKhwyGJJ7xAskFRb2rIY/Ad6Y",
+	"/fcJ0yPpJz9ZeDGAWkvazHu252GQ2ITwA1aI1tKHzxHLzSOCMaxOGTdIvk08ge4GKE0sZttMP3p4xEhh",
+	"+K5tu5cWd5R7hvCuPZLCgB//RP4hu7LPyEX0W/TcTBx9rcSrHiQcWyqx125F4thcqYtnP3lESO3esh1J",
+	"jLCfaUmCDS3xhq/mG3Kfz7iH4IavUFxpDfisvH7yGj1F0tbz/kwS6rnP/V3uAnI3dHlXEquvPEw3Efux",
+	"3K17nNYh5KL8VayQsnNxeD0JeqqbeSCxqIpHCTSp8zWgCZHinSqcC6JByFlIU1TUEt1gAd5Pohw8NTX5",
+	"jTQ1eUxxvU7rklLD2pJw3mi2JlEJnFBGxX1Ug/UJYOCjAQo9DJ3e3xeMB38PRCH8QBZSCDs5I4yQhK/Q",
+	"wL7GFekHjEbMz3a2Af8ytLFB5A6d3pIET9R6nc1jzxQZRMwV5y+w2cs9zJ+bzfh0kX+7mV6fwL6sra3R",
+	"bgaSirohMj8OWKnjGPxIwdRqcqjIQZgTlFME/AULMutkqi6tLNhoEDgApsDU7I/Mwfv4dDB16D8y1kpT",
+	"9As7bzPVGdfX5tY2qK7lkP+NrvDaf7huHd+ct74/aZ9eeSSkU5UqxBYNGFyGrqlPzgUGvi1lMf/hNbtn",
+	"ZEx1f2TDvz0q3hk2BsDNG/vEDXrROT3onLeOPRKx/MBhxEWfhzTIjL1PvFfXx8dtN0vu9gjUZoc6MRnJ",
+	"IPs+KB7gIjC7m54Udj2b+aVl68j6Yd/M7kZsTLmAAIBdZfp5GkzMXFQ8VtCmKOOGBHzmjPpjjAPzZ6JZ",
+	"NF6aQPKa6WNDNI4GH5GJ5sZ50ok+Upd7IHkguuTOIHi8IZHPT11K2KU/5mLTNh/O9L9aGF2zfbEDrnQS",
+	"UOjL0KKLery4qbQHMA2U6Im0jQDLulIfc/WX1ZN6/WLUL+8CzDSwnsLpZki+gMby1A+kWB4uW6urZXnA",
+	"JU9Xn1XryK2P0jryCY3jLyrAM3vt1r9xH6EBZYmQWRoQainiRbOd3r0F0ZZiqfEUd3m6iI8dqZm5h/lC",
+	"9vvdxDtcrOVxnDlxff8u8yeoCj4zuiC3VTMA3TgYsD4mfJQEOoqE8tPd+aIiF5+zHCqJZ7wtbv1bYr4v",
+	"pdG/3M7fT0RfFAN5NIq/v6E/Q6uLAiRXFsIYjak411d/gTGFDuDP2Jh6uo1P6ts6gYwvx46yHrdSD905",
+	"HTK/5nrhQ+7cPrSsdz58Vh9THhAZYflLdbZvfY2Ye0O5UBsNch7JAQ8sYjvqdAHDhmyNQsed1QLXzlpZ",
+	"r693bY6PsfeaaAno6ISLmUWaqXLz2E8xg7M1vzQ/VmoZLjCm748BCb2yt91s1ira0OZeRWmLP/GYzcRx",
+	"20q7iQsG/foByAw3+AtgPF9gqv84oV53+91vCp2VhTdzufWl8lmmciLQwIJMtZbIZ+Y7Kwy/ZlPQzCsu",
+	"OX/EIpf9f9k+PrppHZ50Tm8O3rROX7e9jUaJzXXigg0rmFpo/D2Jus/G2rJ1IVDFEQSWJqAPwWqEu0hW",
+	"zdFQuVm1Zl4iTKgg/JS9N5thQMX67XYy3y5RdC+ZVlhUI6OkHAacHkIS9j7k0ZRUQxaNqfn4BqZ5B4za",
+	"tiEq7iVfsyUrXVHFxsK6RmisZT1igk02GqQNAWfFlDIPz5eUunwgs1SHK6aIYO91V1gFGhp8EPO2YJZD",
+	"uOteftML9PRLZgXyudnWR2raG1DxiXTzlqGfE9e8s7CfBe77E+/6otX0S7C4E4EZIjF/NE63gF1FEjOK",
+	"HppdrcpDzPh5HkLuw0LKGciFtGkrjxBNkQF7YiBPDOQx46VQsJXlIRHS8+fAQ5SmOlaPovTEKjRmPTRH",
+	"8V0qXDFXwQKbAeQvokIZyCEX6oH5yCUu9nE4CX78iZc88ZLHVEbgUvnGjogY7Wt+SzNG2afjKYppDfjG",
+	"ig9FHNaZMJP3Sx2Fb0dQbU/M4/U4JFwB3gWk6XlDpi/hM238ipdkuHLwswEngRBsQawMbkLu9ccMl+UH",
+	"Krl5asJ1f/SUxrcsjc8RA+5XhpgddZVm7RVGlzABGxIACDVSpI+NvWxONoMz3yeTEQ8Y6QdSMb9GPDOJ",
+	"69DLJFXvdIV32Xl9en1+c9i5bL06bh96DWJOvs5Fki3OfXNgempu1i33mRNhAJTxniuzgBQCA9MTumJR",
+	"fsJlKTE/gvCap+OPJ7zWuEQEOn5OiGL6L9cJ/SUKprMQcU7gHrmbvPIVToRJrEeb3A/rtByJ81sW8QG3",
+	"9SBm2M4hOZBCmGveOSRavmOCVM0MsP1eUkbjLuYzRd6xKdaacKViFtW6gsY+Z4ZD/HUKpDSMI+aTfsCZ",
+	"0IT7Neuq22iQI+66CVsFtjdNPk9U3Psj6+saYYFiXRFw8S73bFJHAvUpt7gc30WNqqj/Jl/jZrah3sDP",
+	"EUw5VoR2hVXoyG5zyzYsxLVDfXzSvBa+v6g3ruuCyxVyLGjra97M7IGMSnYwk6Y1YLo/KuZkx3LYEW+5",
+	"HnUOz1uPxME6h1dm9Z9K/4716IKpOCisIDQMDuC69rFkE46JK0IDJWEXLXSAJ5jSbDi8sVaSR/pSvuOf",
+	"INfsCYFultOxfhxxPa3s/fBjTiHnQ2GODy41FYkakF7gVsKVMuzQbPksXl3cC3h/fRjjhGXWkVPVub+w",
+	"gibhZ0ByNAyBW9ueQtlpmyXtE0/EQZAwCaqRSZA5HlGojJv7fgDjdQ4fNWvNjVGiPCRrbnw5qnEJwR0k",
+	"xycHRdS2EpHNU0+vXOC2FPGChIP7YcurpTIskZte5/D85tVN6/qw0z49aCMkmpF9WKgeyXg4ygkR8spJ",
+	"ysZCgfHqSWA8CYzfksB49REEBjDxBVce4jvOV4vkR7W1nOHdhhEQkRRDElKlJjLyMSNAkFi8E3KSZEEN",
+	"mU6U3a4wuipa1rU8XhJHUGSF/i3mO2XZ6pfK7lo1eWO3ubXRIC0oit9qdsWA8oD5hGrNxqFWoBFLwew0",
+	"akaFfd5EY8D82koE6vsRUwoZGhdk6zmgqWqmamQQR3rEoq5IvokzJ7vbL4l30bqy+ADtQ89Wn14wHU3r",
+	"MCePxELzAOvrbTd5ygNjkHCVGaYrZOBDj8AYznUQB1bCZhIAcA3PLFprqYb9SIzy2EzniU1+qTCQu9sr",
+	"8OYrKU+ocGnO6vPklpajGD7jmM49OOQ2cMjsNS7ikhJdi8Vssu28AI5TcuHCXFpGbDaPxxIdeWshHGj6",
+	"Xmqwj7gYdkVVaR4EZLu5u9Egl8z6GGcYMjI5KqaOWSY8Afkkjkdk1BWeuUgy4j/Dn/fIK0YjFnkbe/a7",
+	"uPvohrfAQyMWsRoWUVncWiXJkAkzROIWUcAdAQfYXcAS9nQW65US/uydhhzfL1BX/6ViD+kANt/Q84fa",
+	"L5Ue7DconPZXH3J03oYT5sod8R20+DFblPd57rLLgqnN5lSzAVigXKC/BJsUfFGKVHuSRn6NBMwfGskd",
+	"Si60qnWFxZ1QNTdvtQFy3UjYDAQiQh7PR4Eb5C2YlROZ5KAqIgddkcLG2GhvFAvnw6+hTDUjmFkOElec",
+	"e9a1zhyaZzLYKF3hJREsAM8JqFEerMhMTRrUP9xdSz+wtQAu8YTdIZv1CdFkQaJpLks5OdpFSachlgs8",
+	"FDypuVOJmCmrEk8w3sCyzWrCLO8hfqYQdjO5KIZFG3YrGLR1VRsNcgEZEH5XAClifsPZQad1fNM6ODi7",
+	"Pr3yrJ/XOZJHMvXdIOKntbOL7Iqa0b6bxHt7cXb6+ua8dXn59gyQQdGzw4jFHU+XwRWq+Hh9cT6tk/bM",
+	"u3hbIafUvch+immgch+Vwgg+MBhmx3FNCMyquwL91XX3x2dqj2w1s63vZrR0czvKNPKuyKnkIMGokc0B",
+	"YE3hBbcWxjBmauYYIbmdcXNsDbLbfNkVGXRZ2DYHJouYzC6pJflAQK0pQwVEGQuhQeDV81SfeZQyttwg",
+	"94UOwK/5T06GL1fdnk1Oy5LtPVkqppHk+FalVslznUqtkuMkhWCwtZV0dNBF6iNuNO5pqeP7NFORVku6",
+	"WWw1myRifcODCt3X5+bbb+ynH9HKzY1T4sK2K/wtNUDJddOBc3a7kCVR0EVL+p/MU8pidDEnmiwK4j4R",
+	"Rl8lgg0By7+cSNSjk4cqIwyHgPybJgx1N4qw7K2MJA4sOdzSIGbWSUjoLdUULSZrByWYjEYZM+YTF4i/",
+	"W0wvdtDHJBg7RAnF2GX/dikmOYGV5FxZgtmBbcRhZKfPVRjQKRT87i9MdVYjOVG5ZoClZVhH2J3INgOz",
+	"np0ksUNOBKlGMmA1qElJrHLrJtuAJDPbDqgcRiFLjQ+vd+bG+EQu5CWXAWEn/JlL8dQZ6PEAD3TKgla+",
+	"gkVsuw64AKWmuWcf65inoEkWJZ5PNd2D9zaroRj+6Y8hG/5pyAd/mrBeuLHfo4q92K155PriGDBUk7Zn",
+	"J6+Iz4yWa8zzkVSM9KaaKRIxGgRTuGvoNDPfBrT1fWOFs3GopwSr+J0rmGvrnsUQFBiwwBXQkk7igCho",
+	"aoQPCBXTshLL88wqH6vIMjPE0yX+jV/iS6Yxz5PRKHuVkfLXsR3H9H29J/1pHW5SZW9na/f577e/yt91",
+	"5w9f3nEzFyGhfQwBQ0GB7f4n5GQfkiUnc/EXabMyE6/yiCr0AxeqcJeJk/7RCP5aLavkycULkgX/1pQ6",
+	"BeGiOhfzJTAFgZNCcYIlK+VRvgOXckuOzw5ax9mQCXpfoXcHFw3iTVhPce2kzUgKNg2l7VgVMhkGjASM",
+	"3rKuAMGwRygZ8CBgPlAetHoEFzBUt1kcADu6a/dGWlYmPU/qJZL8hJBFXZHPbDBCaCTjiFQLfKSuKR3V",
+	"GxhBn3mXW4coA++xTQIGoPtY6CiGlnfed/UjGU1o5DPf/MsjIxmmTmXzLu6GeyGM5PupjfxQ0RV5wBFz",
+	"8bAWwy1vj+xC6vJcBUYryTFxER8uSKzY3qyvtkHOE1ezEdRfES3J1vZXmVaitQSOAUhRcdC1AZysUO5C",
+	"kcgj1mJch58IvnmlhAtDc5b6P036xfo1hU+u48fOS3Wo0I49YsjuPilsO+BJzt/7e3iKVyxNPIc5FWMh",
+	"uSokx3nlYLBv9HkI5JHe1EG5FWsNn1dRYq7Y7svPiy6pKL1DIsVMBHJBlqRNDZjYoXOxP56P/u4Tb0AD",
+	"xWZDuIkq6l5sdIVLapxJsFTzSYouR5H0R6z/blmC4jrh0B4joIhoWRAZLRKJUJY1feQ4Zn6QT2WL2uG/",
+	"pQEvvF5vS+gh4sORfso5/PyCoBesnt23NBXoYUKii2VTjwcBF8PNPhV9FpRzm6s4EioD9oXCx6GJGcrm",
+	"ImbK5h17UKvIVEt7NavnY2NbsyxjEARTW87YFcA8yNj1IXS86eii3W6QA5hWAN1rh5SLuf7T5GoEhguE",
+	"UXM8z3xZ8n7aGRfPYT8pPAJFEdddgHTm3jLWe80wWfCxsSTrjHCVy6WElMvcF6pmCZD6TUkCrwbe8g1n",
+	"JJye3Vxev7o8uOicX3XOTgsbPOAWXGa+/KjSOztOmfDOPFOboYnGF5Fj8am8V1qGmf3K3Gt7DddKdXiJ",
+	"2WM5Ciq62haqb3Hs2TXlc4ACU0bNJXUXPHvke+nFIPbbUM8nSS+e1lxfuT7rCnuHelS54HY/HSFkEZfo",
+	"egjjqD8yD1HfV66vn7ko2NwOA6DGeO4Ke4uJq+i2aoR1HaiRjAOfGHsc/SJwbSNqBSIVZEQjHzYRu+GX",
+	"9OA6d1v2uE5lM4YZbkGoFKZRS44HUkh+c162LFcN06NZ6fLMXYeIAemWi7oj4NiGn/kMaA1+jpjtc743",
+	"D2EbUM2UNkYnC8HJZOm5ZuE9JiOqu4JrElLugwo+ohhGRTnp11L5N07unCvhofaxaS3tPu3uHRV+V6Qc",
+	"pUFaNq/Y4npmk6ytm8oMbcv6MbVyVjphRmhXJL9tkFMjKIPAXU28+1yRMfUzFQUq7o/M1+zq95K055uL",
+	"9uXV2YUxoW/Ory8O3rQu2x6pAruQkQUJSL/8TGV20Ow6o/5Gce8jeP7cPvw5yUVCjVaCvv+nhOuF2i9S",
+	"k6P6tO+su2H2doXpKd9Hatqc6yKSLBKeEVPxmK2jF9vsG2tpF+iFSYgHLV0miM/G0vCNKdONrrgwQy7Q",
+	"eNdXOrsi1TrJSkonzIF9GUqneNI5FwnQOBLZ7erR/juSK/F5TN0TKHQz0v6Cct+3zrZyOmWsRraTdMRo",
+	"UNd8zIwoZoGhUXMP+MDSmSJVSs7jnqEgeG+PeGOmFB0yzxYyuJ87vlcjmGGBiRiIEeCBE06NrviYeSgP",
+	"vSypeRsg/ax/ag9NQJynkYhmmqikZqdFEM1myPxUYttpGE3ZDIL331ZlIExYoysQ+/bry7NTIgGcANO3",
+	"uCJqRENGqlS4Vv5jOiU9RsZcKS6GtaTwGRG6s+lXG4SrrkDnHPPJdnPX9n+mOrPrSsvQbLiOplwM98mY",
+	"BgMZjZkP07EcBYe2KWXgH+wKPQ2NmFZkt9l0CkVP+lMib1lEXuySb/gr+PPWTjGn6TN+yy7NJE4ze/ho",
+	"OJmz49y1DsFO3DeH4tvj3rizf+03i0jQEZq+S4pXnP6XXvzcdV/KtTIhndkEjxfPn++8KGFQqIGWs6ik",
+	"BtazinfH9xJD1nOaCRRYepk7NaS3LHU3gRssVY8bXXGVuqUIVRanyxbv9oyITwObcK/AvlC2T3xqNadv",
+	"Rcwcs7ntfc1vGal6WQZ9c3nVumrftA6uOt+2PQcoRrDYl46Mlg1aCyYM4EL3CRW2LBMBxYYRFTrRRvYy",
+	"uF9uEkmOqGFIwDjkIKlVSvoGIMPoCs9pXzedU2gW5GHqmjOM0EEXmH+GDPvYG/vJ8KFkA+a/dXp25daJ",
+	"sbRZ02ze4egUUCife69dBV1X2G3qTV3CkVnAM+UcGInCioaXHABEoCMOl9Pv+iwo8JJAlTV6WAKpUuVu",
+	"o2bBiFN3ZsbSy92QjEhHP2eDtDI2W7IcsOjobDRRMY1mXqokomM0u6dAGF2Bs2F+g7Rpf5QhuyTi7jYX",
+	"C2R7U3Dq4LbuZVA2kJCNUlvrCtg2KqZSOOnxkniH1+fHnQNDpImZuF5TCfvdOUT4ruiKt6McmaahpojR",
+	"/sgQmKu2NScJAs/+PKRRjw4Z0LKQifnbFSkA1d4iiLs5eI59d+BWu/dBIoPwtWpLftcapCMIWEFj6Rs1",
+	"wOlD2HcffWEb+Kw5NxoB4CcObN6re11hVILkqJLQn7IQSamrG8oMcvp1acDtcs78fiSJ7cb4REG3ZQZK",
+	"y27rft5ynXUIcA28gaun4sXPKKcUSTkxp1NntPAJSDvHS+9pM0Fp4qy0q9QqBUIrk2cyzxIL7awsgZb5",
+	"+TNROaiuNvzQiQkQd1ULt2eUAGgYZLZgUBDAKkidU0xv7BPPcN1zjJDZYRJONpbArdAlmmEwmL4ClhcM",
+	"30VVYcIV288pXFwVRB6c4phzDzjYQMvkpGAlvW0/Vw/Hb7c6CqnLz+3G2r7+wfvNiGq2MOIVgZAfkC3i",
+	"GZ3BI1wQT0ukfi19arQ1q5yDJfKzFGwDUroNwR19l9ZKDPktOCysSg9BmgTZwyi/JKQ8Aion5ruJrp+g",
+	"IyA++EhOoOJzbMx8+75R5qPIKPNaDiGzY99pmsK2pUxM+0QVtTnnZokO5SRb2zGgPFC1BDrBzDLzRgok",
+	"wDF51n2+atQqz6eaeUQZ3RFj+mZFmIVmxt/YtxqMQHAJ+CzYQJgdxNVamhI6VxC+LQkhSkF6Uo+I4j5T",
+	"iZa2NavUoHZZcvOPvrswFLJuK7ej744iOV6lXefRd1ey8qidM+0SStgJHP4Xku7zqTiPueXPFGHvLYSG",
+	"I3+ahqvNLcjwn8H7JaxHhkzQkDemdBws5D9nIROt8w7xZT8e21Is8AawiDAxkFGfKeA237dOjhvkSEYu",
+	"iR9MQSkDhQBZhl9dHn6j9rpiTKN3zCfe+zq3m7VHjG7skeoF82U/MKv1erHwA0bq9YiN5S2rp097NrN6",
+	"zAMa4RjEj2TYFdw2BmTv+0HsZ3nNa+mi770pgR2gIbdowLALJRfQrn89qet2Nb0gs61qixF4pdAR7esv",
+	"P9EU0p3ccjJ0mWyvKveIuVO29pKj2FgtaqqcSmdliDEMKNY5RM5LUYP+vDN9l4s7JF+rx++P/OMjl0Wt",
+	"0qgYdvSpTfFjtCmOVb5JMf5c1pllnYoq9HskSZdYu2fTucGl2Yt1omEYTSjgY65VeSVQBrztJcnUA81n",
+	"+MGEoObukQCYkgE+UV3PonpCc4JfQl+wJw9KOYyTq76JVa4GsvxyrgsbDV9apb2452d6fHs1woXRV5yL",
+	"EwocKeQx2abi92rth2CBycV96ib+pXUTBz1mIazj2iS8bifxQqXrTKRpe0ZQzWld+2S3uUuyiKIIxku4",
+	"T4TMREcKa8GKKbb5xO5/MzfgNbSVvi+7ftDO+EtwjgCrCCxQ26mKJmpXpvA6o2dtNMgF4BNhk1mEzAqo",
+	"S6jrimxbEHfZUpc2xBoTo6ocwugR1bZ0gE8U9vot3uMnPW8phNLDM45ame7ny365a6Jl9DkWQQMgML0j",
+	"JvysIzzjKnFpBFQBNIBCT5uPWR3ux6grqrH5BPFg5E1vw6bK2QEmMnqnErAG9KcwTPxXap9Ql45nh8nB",
+	"f9tt+J25gll33owTj6ziw+uKOzjxyAo+vK5Yz4l3aM5nKQfS7L3eHOk7ue7eXJ0cw+Z/+b67ixy13t95",
+	"N2I00KOfy++HJb/tZtNGXW0UyHydRLFQAB9gq7ddRgoLVDHU6BsY7jH1RjtCeTVU3+LC0ADwUL90gji3",
+	"KzKrEebEVycJIADwNpWfP547E+RcKj2M2OUfjh1Lwo6c8MdM948GuWA+VwgFhGIHvF6GQTmtY68rEhD5",
+	"gTGbIKFcy+wgSGzJt+iETkv4xwWjPrdLfzSySgcpoCzzx+knIaUHX1st952svFmrKtG8VbRTp0AF1J/u",
+	"Z886yfa08d0qJcmcIA98o0FaSTAcUkuTzDss54S+WWCB99gAs1jd+0aAG+4EWdYpSAR2lkEqy0zFktqG",
+	"S3YHyxnX48rIDBkuZtFuaC1RJyA6ooMBMOHV7+adurKYiYAWgpZTQYIIBgdzek1GlTHSfM+5ubJqEdVW",
+	"n/FszQKktSYwW5pMqCKGqp1KUPXG9B0zEsLDjysy0jrc29wMZJ8GI6n03lfNr5q2KC+OgspeZRNsOLtH",
+	"s9NHzl7LHG2SIJssRCsWDIzkMaZeZS+7zWa75rGg6nFYQxd90tEuRbxw7pDZPhR5oD6LI1WHhj/JyIDV",
+	"Mj9mEeJb3nm45/AIa3lgwlq+O4drN5MZ0gE7rDwqIpJb+G0sKXEY7elHLXT33DdbM3buwIX4npFIBkw5",
+	"oxnBfVVu0qSaS/zCdPSNzKj2U0WHNl+8HWNXdT2HCbR0mKSn9/w4J4vilUs/jNZM8UEk2z+hQcC0+Rie",
+	"vNpACjSi3J2KqpFBxJgNFGFLUkkFMbzWB3C3dFD7vWXD6omsB+yWBYSLvnQekfchE4oRYycPZcRzH05/",
+	"ufTbdKhI1SYEbuwTJrR5jfRpFE3NX8EHk/02XPb5r3bmp2a/ZQvZScCVtnYU8l74G3hobI6/fSEzmP1N",
+	"wXgXhtVGmbdIdcDfAzbc7EQUwGTRKZC8mUr24CP3ncKtYuMQKlHBVBuAQBO6YJ4/xbz/rl4+W7jPI2rM",
+	"VIvXlTm4JNTep0bOhdOl1Gq/UV96zi7T044w4iFRMvDBwSwIDcP6fDnpXgaCwOXF2iY5Vs2oLch4rmLt",
+	"huH6Kh6zmiuI3pgtZuiKXJUPShW7PpfwN7+ottDRlPgRHWClILRtMwc7MUoGLah7rxFKAi4ww42917ZM",
+	"diS1xKyfiPUZD6HgHY0hI13prUvsTlEmLIg6DG5rZlJkVImNqaNx5pg4lDkVrOJIRowPRT4HSaWmeaYP",
+	"firD+lCwAH2JcolK8BufZmXA4H3lw48f/v8AAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

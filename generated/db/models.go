@@ -7,8 +7,51 @@ package db
 import (
 	"time"
 
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/shopspring/decimal"
 )
+
+type AccountCategory struct {
+	ID        int64
+	MemberID  int64
+	ParentID  *int64
+	Name      string
+	Type      string
+	SortOrder int32
+	CreatedAt time.Time
+}
+
+type AccountEntry struct {
+	ID                int64
+	MemberID          int64
+	WalletID          *int64
+	CategoryID        *int64
+	Type              string
+	Amount            int64
+	EntryDate         time.Time
+	Memo              string
+	Currency          *string
+	OriginalAmount    decimal.NullDecimal
+	ExchangeRate      decimal.NullDecimal
+	InstallmentMonths *int32
+	Pending           bool
+	NotifKey          *string
+	TransferID        *int64
+	CreatedAt         time.Time
+}
+
+type AccountEntryTag struct {
+	EntryID int64
+	TagID   int64
+}
+
+type AccountTag struct {
+	ID        int64
+	MemberID  int64
+	Name      string
+	SortOrder int32
+	CreatedAt time.Time
+}
 
 type AppSetting struct {
 	Key       string
@@ -30,6 +73,14 @@ type AuthSession struct {
 	UpdatedAt time.Time
 	Epoch     int64
 	Deadline  time.Time
+}
+
+type DefaultCategory struct {
+	ID        int64
+	ParentID  *int64
+	Name      string
+	Type      string
+	SortOrder int32
 }
 
 type FxRate struct {
@@ -89,8 +140,53 @@ type PointHistory struct {
 	CreatedAt time.Time
 }
 
+type QuickEntry struct {
+	ID         int64
+	MemberID   int64
+	Name       string
+	Type       string
+	Amount     int64
+	WalletID   *int64
+	CategoryID *int64
+	Memo       string
+	Tags       []string
+	CreatedAt  time.Time
+}
+
+type Recurring struct {
+	ID         int64
+	MemberID   int64
+	Name       string
+	Type       string
+	Amount     int64
+	WalletID   *int64
+	CategoryID *int64
+	Day        int32
+	Memo       string
+	CreatedAt  time.Time
+}
+
 type SignupAttempt struct {
 	ID          int64
 	Address     string
 	AttemptedAt time.Time
+}
+
+type Wallet struct {
+	ID              int64
+	MemberID        int64
+	Name            string
+	Type            string
+	OpeningBalance  int64
+	AccountNumber   *string
+	LoanAmount      *int64
+	LoanRate        decimal.NullDecimal
+	LoanMethod      *string
+	LoanMonths      *int32
+	LoanStart       pgtype.Date
+	LoanPayment     *int64
+	ManualValuation bool
+	CurrentValue    *int64
+	SortOrder       int32
+	CreatedAt       time.Time
 }

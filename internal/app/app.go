@@ -25,6 +25,7 @@ import (
 	"github.com/nestegg/nestegg/internal/fx"
 	"github.com/nestegg/nestegg/internal/intakeapi"
 	"github.com/nestegg/nestegg/internal/jobs"
+	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/member"
 	"github.com/nestegg/nestegg/internal/points"
 	"github.com/nestegg/nestegg/internal/profile"
@@ -128,6 +129,11 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 
 	guard := throttle.New(pool, o.Clock)
 	a.FX = fx.New(pool, fxclient.New(cfg.FXAPIURL, o.HTTPClient), o.Clock, cfg.Timezone)
+	ledgerHandler, err := ledger.NewHandler(pool, o.Clock, cfg.Timezone, cfg.AccountCryptoKey)
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
 	handler, err := server.New(server.Deps{
 		Pool:           pool,
 		Redis:          rdb,
@@ -144,7 +150,8 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		Billing: billing.NewHandler(billing.Deps{Pool: pool, Clock: o.Clock, Config: cfg, HTTPClient: o.HTTPClient}),
 		Intake: intakeapi.NewHandler(ai.New(cfg.AIAPIURL, cfg.AIAPIKey, cfg.AIModel, o.HTTPClient),
 			ocr.New(cfg.OCRAPIURL, cfg.OCRAPIKey, o.HTTPClient), o.Clock, cfg.Timezone),
-		FX: fx.NewHandler(a.FX),
+		FX:     fx.NewHandler(a.FX),
+		Ledger: ledgerHandler,
 	})
 	if err != nil {
 		a.Close()

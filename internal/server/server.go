@@ -20,6 +20,7 @@ import (
 	"github.com/nestegg/nestegg/internal/clientaddr"
 	"github.com/nestegg/nestegg/internal/fx"
 	"github.com/nestegg/nestegg/internal/intakeapi"
+	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/points"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/profile"
@@ -35,6 +36,7 @@ type Server struct {
 	*billing.BillingHandler
 	*intakeapi.IntakeHandler
 	*fx.FXHandler
+	*ledger.LedgerHandler
 }
 
 var _ apigen.StrictServerInterface = (*Server)(nil)
@@ -56,6 +58,7 @@ type Deps struct {
 	Billing        *billing.BillingHandler
 	Intake         *intakeapi.IntakeHandler
 	FX             *fx.FXHandler
+	Ledger         *ledger.LedgerHandler
 }
 
 // New returns the service's root handler.
@@ -74,6 +77,7 @@ func New(deps Deps) (http.Handler, error) {
 		BillingHandler: deps.Billing,
 		IntakeHandler:  deps.Intake,
 		FXHandler:      deps.FX,
+		LedgerHandler:  deps.Ledger,
 	}
 
 	strict := apigen.NewStrictHandlerWithOptions(srv, nil, apigen.StrictHTTPServerOptions{

@@ -1,0 +1,122 @@
+package ledger_test
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/internal/apitest"
+	lt "github.com/nestegg/nestegg/internal/ledger/ledgertest"
+)
+
+func TestCategoryHierarchy(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	food := lt.Category(m.Client, "Food", api.EntryTypeExpense, nil)
+	lunch := lt.Category(m.Client, "Lunch", api.EntryTypeExpense, &food.ID)
+	salary := lt.Category(m.Client, "Salary", api.EntryTypeIncome, nil)
+	if lunch.ParentID == nil || *lunch.ParentID != food.ID || lunch.SortOrder <= food.SortOrder {
+		t.Fatalf("sub-category %+v", lunch)
+	}
+	hierarchy := func(method, path string, body api.CategoryRequest) {
+		t.Helper()
+		m.Do(method, path, body).WantProblem(http.StatusBadRequest, "CATEGORY_HIERARCHY")
+	}
+	// No third level; a sub-category has its parent's type.
+	hierarchy(http.MethodPost, "/api/account/categories", api.CategoryRequest{Name: "Deep", Type: api.EntryTypeExpense, ParentID: &lunch.ID})
+	hierarchy(http.MethodPost, "/api/account/categories", api.CategoryRequest{Name: "Bonus", Type: api.EntryTypeExpense, ParentID: &salary.ID})
+	// A category with children cannot become a sub-category, nor its own parent.
+	hierarchy(http.MethodPut, fmt.Sprintf("/api/account/categories/%d", food.ID), api.CategoryRequest{Name: "Food", Type: api.EntryTypeExpense, ParentID: &salary.ID})
+	hierarchy(http.MethodPut, fmt.Sprintf("/api/account/categories/%d", salary.ID), api.CategoryRequest{Name: "Salary", Type: api.EntryTypeIncome, ParentID: &salary.ID})
+	// ... nor be deleted.
+	m.Do(http.MethodDelete, fmt.Sprintf("/api/account/categories/%d", food.ID), nil).WantProblem(http.StatusBadRequest, "CATEGORY_HIERARCHY")
+	m.Do(http.MethodPost, "/api/account/categories", api.CategoryRequest{Name: "x", Type: api.EntryTypeExpense, ParentID: lt.Ptr[int64](987654321)}).
+		WantProblem(http.StatusNotFound, "NOT_FOUND")
+
+	// Retyping a parent retypes its children.
+	var got api.Category
+	m.Do(http.MethodPut, fmt.Sprintf("/api/account/categories/%d", food.ID), api.CategoryRequest{Name: "Meals", Type: api.EntryTypeIncome}).Want(http.StatusOK).JSON(&got)
+	if got.Name != "Meals" || len(got.Children) != 1 || got.Children[0].Type != "INCOME" {
+		t.Fatalf("updated %+v", got)
+	}
+	// A sub-category moves to the top level.
+	m.Do(http.MethodPut, fmt.Sprintf("/api/account/categories/%d", lunch.ID), api.CategoryRequest{Name: "Lunch", Type: api.EntryTypeIncome}).Want(http.StatusOK)
+
+	m.Do(http.MethodPut, "/api/account/categories/reorder", api.ReorderRequest{Ids: []int64{salary.ID, lunch.ID}}).Want(http.StatusNoContent)
+	var tree api.CategoryTree
+	m.Do(http.MethodGet, "/api/account/categories", nil).Want(http.StatusOK).JSON(&tree)
+	if len(tree.Items) != 3 || tree.Items[0].ID != salary.ID || tree.Items[1].ID != lunch.ID || tree.Items[2].ID != food.ID {
+		t.Fatalf("tree %+v", tree.Items)
+	}
+}
+
+func TestDeleteCategoryInUseNeedsMoveTo(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	cash := lt.Wallet(m.Client, "Cash", api.WalletTypeCash, 0)
+	from := lt.Category(m.Client, "Cafe", api.EntryTypeExpense, nil)
+	to := lt.Category(m.Client, "Food", api.EntryTypeExpense, nil)
+	income := lt.Category(m.Client, "Salary", api.EntryTypeIncome, nil)
+	body := lt.Expense(lt.Date(2026, 11, 1), 4500, cash.ID)
+	body.CategoryID = &from.ID
+	e := lt.Entry(m.Client, body)
+	var rec api.Recurring
+	m.Do(http.MethodPost, "/api/account/recurrings", api.RecurringRequest{Name: "Coffee club", Type: api.EntryTypeExpense, Amount: 10000, Day: 1, CategoryID: &from.ID}).
+		Want(http.StatusCreated).JSON(&rec)
+
+	path := fmt.Sprintf("/api/account/categories/%d", from.ID)
+	m.Do(http.MethodDelete, path, nil).WantProblem(http.StatusConflict, "CONFLICT")
+	m.Do(http.MethodDelete, path+fmt.Sprintf("?moveTo=%d", income.ID), nil).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
+	m.Do(http.MethodDelete, path+fmt.Sprintf("?moveTo=%d", to.ID), nil).Want(http.StatusNoContent)
+	var got api.Entry
+	m.Do(http.MethodGet, fmt.Sprintf("/api/account/entries/%d", e.ID), nil).Want(http.StatusOK).JSON(&got)
+	var recs api.RecurringList
+	m.Do(http.MethodGet, "/api/account/recurrings", nil).Want(http.StatusOK).JSON(&recs)
+	if *got.CategoryID != to.ID || *recs.Items[0].CategoryID != to.ID {
+		t.Fatalf("entry category %v, recurring category %v; want %d", *got.CategoryID, recs.Items[0].CategoryID, to.ID)
+	}
+}
+
+func TestImportDefaultCategories(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	admin := env.NewMember(apitest.AsAdmin())
+	var food, living api.Category
+	admin.Do(http.MethodPost, "/api/admin/default-categories", api.CategoryRequest{Name: "Food", Type: api.EntryTypeExpense}).Want(http.StatusCreated).JSON(&food)
+	admin.Do(http.MethodPost, "/api/admin/default-categories", api.CategoryRequest{Name: "Eating out", Type: api.EntryTypeExpense, ParentID: &food.ID}).Want(http.StatusCreated)
+	admin.Do(http.MethodPost, "/api/admin/default-categories", api.CategoryRequest{Name: "Groceries", Type: api.EntryTypeExpense, ParentID: &food.ID}).Want(http.StatusCreated)
+	admin.Do(http.MethodPost, "/api/admin/default-categories", api.CategoryRequest{Name: "Living", Type: api.EntryTypeExpense}).Want(http.StatusCreated).JSON(&living)
+	admin.Do(http.MethodPost, "/api/admin/default-categories", api.CategoryRequest{Name: "Salary", Type: api.EntryTypeIncome}).Want(http.StatusCreated)
+	// The same rules as members' categories.
+	admin.Do(http.MethodDelete, fmt.Sprintf("/api/admin/default-categories/%d", food.ID), nil).WantProblem(http.StatusBadRequest, "CATEGORY_HIERARCHY")
+	admin.Do(http.MethodPut, fmt.Sprintf("/api/admin/default-categories/%d", food.ID), api.CategoryRequest{Name: "Food", Type: api.EntryTypeExpense, ParentID: &living.ID}).
+		WantProblem(http.StatusBadRequest, "CATEGORY_HIERARCHY")
+	admin.Do(http.MethodPut, "/api/admin/default-categories/reorder", api.ReorderRequest{Ids: []int64{living.ID}}).Want(http.StatusNoContent)
+	var one api.Category
+	admin.Do(http.MethodGet, fmt.Sprintf("/api/admin/default-categories/%d", food.ID), nil).Want(http.StatusOK).JSON(&one)
+	if len(one.Children) != 2 {
+		t.Fatalf("default category %+v", one)
+	}
+
+	m := env.NewMember()
+	mine := lt.Category(m.Client, "Food", api.EntryTypeExpense, nil)
+	lt.Category(m.Client, "Groceries", api.EntryTypeExpense, &mine.ID)
+	var tree api.CategoryTree
+	m.Do(http.MethodPost, "/api/account/categories/import", nil).Want(http.StatusOK).JSON(&tree)
+	m.Do(http.MethodPost, "/api/account/categories/import", nil).Want(http.StatusOK).JSON(&tree)
+	names := map[string][]string{}
+	for _, c := range tree.Items {
+		for _, ch := range c.Children {
+			names[c.Name] = append(names[c.Name], ch.Name)
+		}
+		if _, ok := names[c.Name]; !ok {
+			names[c.Name] = nil
+		}
+	}
+	if len(tree.Items) != 3 || len(names["Food"]) != 2 || tree.Items[0].ID != mine.ID {
+		t.Fatalf("after importing twice: %v", names)
+	}
+}

@@ -1,0 +1,507 @@
+package ledger
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/oapi-codegen/runtime/types"
+	"github.com/shopspring/decimal"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/problem"
+)
+
+// Limits of an entry.
+const (
+	maxAmount      = 1_000_000_000_000_000
+	minInstallment = 2
+	maxInstallment = 24
+	// maxRangeDays bounds a from/to list so one request cannot read years.
+	maxRangeDays = 366
+)
+
+// ErrEntryNotFound answers an entry that is not the member's.
+var ErrEntryNotFound = problem.NotFound("entry")
+
+// errTransferEntry refuses a direct change to one side of a transfer.
+var errTransferEntry = problem.Conflict(problem.CodeConflict, "this entry is one side of a transfer: change or delete the transfer")
+
+// EntryInput is a checked entry.
+type EntryInput struct {
+	Date              time.Time
+	Type              string
+	Amount            int64
+	WalletID          *int64
+	CategoryID        *int64
+	Memo              string
+	Currency          *string
+	OriginalAmount    decimal.NullDecimal
+	ExchangeRate      decimal.NullDecimal
+	InstallmentMonths *int32
+	// Tags are names; nil leaves an updated entry's tags as they are.
+	Tags []string
+	// Pending and NotifKey are set by card-notification intake only.
+	Pending  bool
+	NotifKey *string
+}
+
+// Entry is an entry with its tag names.
+type Entry struct {
+	db.AccountEntry
+	Tags []string
+}
+
+// EntryInputFrom checks an entry request as far as it can without the
+// database (CreateEntryTx checks the rest); premium decides whether tags may
+// be sent.
+func EntryInputFrom(in api.EntryRequest, premium bool) (EntryInput, error) {
+	e := EntryInput{Date: in.Date.Time, WalletID: in.WalletID, CategoryID: in.CategoryID, InstallmentMonths: in.InstallmentMonths}
+	var err error
+	if e.Type, err = cleanType("/type", string(in.Type)); err != nil {
+		return e, err
+	}
+	if e.Memo, err = cleanMemo("/memo", in.Memo); err != nil {
+		return e, err
+	}
+	if e.Tags, err = cleanTags(in.Tags, premium); err != nil {
+		return e, err
+	}
+	if in.Currency != nil {
+		c := *in.Currency
+		if len(c) != 3 || strings.ToUpper(c) != c || strings.ContainsFunc(c, func(r rune) bool { return r < 'A' || r > 'Z' }) {
+			return e, problem.Invalid("/currency", "must be a three-letter ISO 4217 code such as USD")
+		}
+		e.Currency = &c
+	}
+	if e.OriginalAmount, err = decimalField("/originalAmount", in.OriginalAmount); err != nil {
+		return e, err
+	}
+	if e.ExchangeRate, err = decimalField("/exchangeRate", in.ExchangeRate); err != nil {
+		return e, err
+	}
+	switch {
+	case in.Amount != nil:
+		e.Amount = *in.Amount
+	case !e.OriginalAmount.Valid:
+		return e, problem.Invalid("/amount", "is required unless originalAmount and exchangeRate are given")
+	case !e.ExchangeRate.Valid:
+		// The rate of the entry's date from the FX service is issue 12's.
+		return e, problem.Invalid("/exchangeRate", "is required when amount is absent")
+	default:
+		e.Amount = ConvertAmount(e.OriginalAmount.Decimal, e.ExchangeRate.Decimal)
+	}
+	if e.Amount < 0 || e.Amount > maxAmount {
+		return e, problem.Invalid("/amount", "must be 0 to 10^15 won")
+	}
+	if e.InstallmentMonths != nil {
+		if m := *e.InstallmentMonths; m < minInstallment || m > maxInstallment {
+			return e, problem.Invalid("/installmentMonths", "must be 2 to 24")
+		}
+	}
+	return e, nil
+}
+
+// ConvertAmount is originalAmount × exchangeRate rounded half up to the won.
+func ConvertAmount(original, rate decimal.Decimal) int64 {
+	v := original.Mul(rate).Round(0)
+	if v.GreaterThan(decimal.NewFromInt(maxAmount)) {
+		return maxAmount + 1 // refused by the caller's range check
+	}
+	return v.IntPart()
+}
+
+func decimalField(field string, s *string) (decimal.NullDecimal, error) {
+	if s == nil {
+		return decimal.NullDecimal{}, nil
+	}
+	d, err := decimal.NewFromString(*s)
+	if err != nil || d.IsNegative() {
+		return decimal.NullDecimal{}, problem.Invalid(field, "must be a non-negative decimal string such as 12.50")
+	}
+	return decimal.NullDecimal{Decimal: d, Valid: true}, nil
+}
+
+// checkEntryRefs checks the records an entry names: the member's own wallet
+// and category (404 otherwise), a category of the entry's type, and
+// installments only on a card expense.
+func checkEntryRefs(ctx context.Context, q *db.Queries, memberID int64, e EntryInput) error {
+	w, err := ownWallet(ctx, q, memberID, e.WalletID)
+	if err != nil {
+		return err
+	}
+	c, err := ownCategory(ctx, q, memberID, e.CategoryID)
+	if err != nil {
+		return err
+	}
+	if c != nil && c.Type != e.Type {
+		return problem.Invalid("/categoryId", "must be a category of the entry's type")
+	}
+	if e.InstallmentMonths != nil && (e.Type != TypeExpense || w == nil || w.Type != "CARD") {
+		return problem.Invalid("/installmentMonths", "only for an expense on a CARD wallet")
+	}
+	return nil
+}
+
+// CreateEntryTx creates an entry with its tags. The caller has decided
+// whether the member may use tags.
+func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryInput) (Entry, error) {
+	if err := checkEntryRefs(ctx, q, memberID, e); err != nil {
+		return Entry{}, err
+	}
+	row, err := q.CreateEntry(ctx, db.CreateEntryParams{
+		MemberID: memberID, WalletID: e.WalletID, CategoryID: e.CategoryID, Type: e.Type, Amount: e.Amount,
+		EntryDate: e.Date, Memo: e.Memo, Currency: e.Currency, OriginalAmount: e.OriginalAmount,
+		ExchangeRate: e.ExchangeRate, InstallmentMonths: e.InstallmentMonths, Pending: e.Pending, NotifKey: e.NotifKey,
+	})
+	if err != nil {
+		return Entry{}, refGone(err, "create entry")
+	}
+	if len(e.Tags) == 0 {
+		return Entry{row, nil}, nil
+	}
+	tags, err := setEntryTags(ctx, q, memberID, row.ID, e.Tags, false)
+	if err != nil {
+		return Entry{}, err
+	}
+	return Entry{row, tags}, nil
+}
+
+// setEntryTags gives an entry exactly the named tags (replace) or adds them.
+func setEntryTags(ctx context.Context, q *db.Queries, memberID, entryID int64, names []string, replace bool) ([]string, error) {
+	if replace {
+		if err := q.ClearEntryTags(ctx, entryID); err != nil {
+			return nil, fmt.Errorf("clear tags of entry %d: %w", entryID, err)
+		}
+	}
+	ids, err := EnsureTagsTx(ctx, q, memberID, names)
+	if err != nil {
+		return nil, err
+	}
+	if len(ids) > 0 {
+		if err := q.AddEntryTags(ctx, db.AddEntryTagsParams{EntryID: entryID, TagIds: ids}); err != nil {
+			return nil, fmt.Errorf("tag entry %d: %w", entryID, err)
+		}
+	}
+	return entryTags(ctx, q, memberID, entryID)
+}
+
+func entryTags(ctx context.Context, q *db.Queries, memberID, entryID int64) ([]string, error) {
+	byEntry, err := tagsOf(ctx, q, memberID, []int64{entryID})
+	if err != nil {
+		return nil, err
+	}
+	return byEntry[entryID], nil
+}
+
+// tagsOf answers the tag names of many entries in one query.
+func tagsOf(ctx context.Context, q *db.Queries, memberID int64, ids []int64) (map[int64][]string, error) {
+	out := map[int64][]string{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := q.ListEntryTags(ctx, db.ListEntryTagsParams{MemberID: memberID, EntryIds: ids})
+	if err != nil {
+		return nil, fmt.Errorf("tags of entries: %w", err)
+	}
+	for _, r := range rows {
+		out[r.EntryID] = append(out[r.EntryID], r.Name)
+	}
+	return out, nil
+}
+
+// CreateEntry creates an entry.
+func (h *LedgerHandler) CreateEntry(ctx context.Context, req api.CreateEntryRequestObject) (api.CreateEntryResponseObject, error) {
+	p := caller(ctx)
+	in, err := EntryInputFrom(*req.Body, p.HasPremium())
+	if err != nil {
+		return nil, err
+	}
+	var e Entry
+	if len(in.Tags) == 0 {
+		// Checks, then one INSERT: no transaction needed, as the foreign
+		// keys catch a wallet or category deleted in between (refGone).
+		e, err = CreateEntryTx(ctx, db.New(h.pool), p.MemberID, in)
+	} else {
+		e, err = database.InTxV(ctx, h.pool, func(q *db.Queries) (Entry, error) {
+			return CreateEntryTx(ctx, q, p.MemberID, in)
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	return api.CreateEntry201JSONResponse(ToAPIEntry(e)), nil
+}
+
+// GetEntry answers one entry with its tags.
+func (h *LedgerHandler) GetEntry(ctx context.Context, req api.GetEntryRequestObject) (api.GetEntryResponseObject, error) {
+	memberID := caller(ctx).MemberID
+	q := db.New(h.pool)
+	row, err := q.GetEntry(ctx, db.GetEntryParams{MemberID: memberID, ID: req.ID})
+	if err := database.NoRows(err, ErrEntryNotFound, fmt.Sprintf("entry %d", req.ID)); err != nil {
+		return nil, err
+	}
+	tags, err := entryTags(ctx, q, memberID, row.ID)
+	if err != nil {
+		return nil, err
+	}
+	return api.GetEntry200JSONResponse(ToAPIEntry(Entry{row, tags})), nil
+}
+
+// UpdateEntry replaces an entry's fields (tags only when sent).
+func (h *LedgerHandler) UpdateEntry(ctx context.Context, req api.UpdateEntryRequestObject) (api.UpdateEntryResponseObject, error) {
+	p := caller(ctx)
+	in, err := EntryInputFrom(*req.Body, p.HasPremium())
+	if err != nil {
+		return nil, err
+	}
+	e, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (Entry, error) {
+		old, err := q.GetEntryForUpdate(ctx, db.GetEntryForUpdateParams{MemberID: p.MemberID, ID: req.ID})
+		if err := database.NoRows(err, ErrEntryNotFound, fmt.Sprintf("entry %d", req.ID)); err != nil {
+			return Entry{}, err
+		}
+		if old.TransferID != nil {
+			return Entry{}, errTransferEntry
+		}
+		if err := checkEntryRefs(ctx, q, p.MemberID, in); err != nil {
+			return Entry{}, err
+		}
+		row, err := q.UpdateEntry(ctx, db.UpdateEntryParams{
+			MemberID: p.MemberID, ID: req.ID, WalletID: in.WalletID, CategoryID: in.CategoryID, Type: in.Type,
+			Amount: in.Amount, EntryDate: in.Date, Memo: in.Memo, Currency: in.Currency,
+			OriginalAmount: in.OriginalAmount, ExchangeRate: in.ExchangeRate, InstallmentMonths: in.InstallmentMonths,
+		})
+		if err != nil {
+			return Entry{}, refGone(err, fmt.Sprintf("update entry %d", req.ID))
+		}
+		var tags []string
+		if in.Tags != nil {
+			tags, err = setEntryTags(ctx, q, p.MemberID, row.ID, in.Tags, true)
+		} else {
+			tags, err = entryTags(ctx, q, p.MemberID, row.ID)
+		}
+		return Entry{row, tags}, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return api.UpdateEntry200JSONResponse(ToAPIEntry(e)), nil
+}
+
+// DeleteEntry deletes an entry that is not part of a transfer.
+func (h *LedgerHandler) DeleteEntry(ctx context.Context, req api.DeleteEntryRequestObject) (api.DeleteEntryResponseObject, error) {
+	memberID := caller(ctx).MemberID
+	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
+		old, err := q.GetEntryForUpdate(ctx, db.GetEntryForUpdateParams{MemberID: memberID, ID: req.ID})
+		if err := database.NoRows(err, ErrEntryNotFound, fmt.Sprintf("entry %d", req.ID)); err != nil {
+			return err
+		}
+		if old.TransferID != nil {
+			return errTransferEntry
+		}
+		_, err = q.DeleteEntry(ctx, db.DeleteEntryParams{MemberID: memberID, ID: req.ID})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return api.DeleteEntry204Response{}, nil
+}
+
+// ConfirmEntry makes a pending entry count.
+func (h *LedgerHandler) ConfirmEntry(ctx context.Context, req api.ConfirmEntryRequestObject) (api.ConfirmEntryResponseObject, error) {
+	memberID := caller(ctx).MemberID
+	q := db.New(h.pool)
+	row, err := q.ConfirmEntry(ctx, db.ConfirmEntryParams{MemberID: memberID, ID: req.ID})
+	if err := database.NoRows(err, ErrEntryNotFound, fmt.Sprintf("confirm entry %d", req.ID)); err != nil {
+		return nil, err
+	}
+	tags, err := entryTags(ctx, q, memberID, row.ID)
+	if err != nil {
+		return nil, err
+	}
+	return api.ConfirmEntry200JSONResponse(ToAPIEntry(Entry{row, tags})), nil
+}
+
+// CountPendingEntries answers how many entries await confirmation.
+func (h *LedgerHandler) CountPendingEntries(ctx context.Context, _ api.CountPendingEntriesRequestObject) (api.CountPendingEntriesResponseObject, error) {
+	memberID := caller(ctx).MemberID
+	n, err := db.New(h.pool).CountPendingEntries(ctx, memberID)
+	if err != nil {
+		return nil, fmt.Errorf("pending entries of member %d: %w", memberID, err)
+	}
+	return api.CountPendingEntries200JSONResponse{Count: n}, nil
+}
+
+// EntryFilter selects the entries of a list.
+type EntryFilter struct {
+	// From and To are a half-open range of dates [From, To).
+	From, To   time.Time
+	WalletID   *int64
+	CategoryID *int64
+	Tag        *string
+	Type       *string
+	Pending    *bool
+	// Text is searched in memos, case-insensitively.
+	Text       *string
+	Page, Size int32
+}
+
+// EntryList is one page of entries with the whole selection's totals.
+type EntryList struct {
+	Items                  []Entry
+	Total, Income, Expense int64
+}
+
+// ListEntriesTx answers a page of entries in three queries whatever its size:
+// the page, the selection's count and totals, and the page's tags.
+func ListEntriesTx(ctx context.Context, q *db.Queries, memberID int64, f EntryFilter) (EntryList, error) {
+	var pattern *string
+	if f.Text != nil {
+		pattern = ptr("%" + likeEscaper.Replace(*f.Text) + "%")
+	}
+	rows, err := q.ListEntries(ctx, db.ListEntriesParams{
+		MemberID: memberID, FromDate: f.From, ToDate: f.To, WalletID: f.WalletID, CategoryID: f.CategoryID,
+		Type: f.Type, Pending: f.Pending, MemoPattern: pattern, Tag: f.Tag,
+		Lim: f.Size, Off: (f.Page - 1) * f.Size,
+	})
+	if err != nil {
+		return EntryList{}, fmt.Errorf("list entries of member %d: %w", memberID, err)
+	}
+	sum, err := q.SummarizeEntries(ctx, db.SummarizeEntriesParams{
+		MemberID: memberID, FromDate: f.From, ToDate: f.To, WalletID: f.WalletID, CategoryID: f.CategoryID,
+		Type: f.Type, Pending: f.Pending, MemoPattern: pattern, Tag: f.Tag,
+	})
+	if err != nil {
+		return EntryList{}, fmt.Errorf("summarize entries of member %d: %w", memberID, err)
+	}
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	tags, err := tagsOf(ctx, q, memberID, ids)
+	if err != nil {
+		return EntryList{}, err
+	}
+	out := EntryList{Items: make([]Entry, len(rows)), Total: sum.Total, Income: sum.Income, Expense: sum.Expense}
+	for i, r := range rows {
+		out.Items[i] = Entry{r, tags[r.ID]}
+	}
+	return out, nil
+}
+
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// MonthRange is the one place a ledger month becomes dates: the half-open
+// range [from, to) of the month. Months are calendar months for now; a
+// member's payday start day (issue 8) changes this function only.
+func MonthRange(year int, month time.Month) (from, to time.Time) {
+	from = time.Date(year, month, 1, 0, 0, 0, 0, time.UTC)
+	return from, from.AddDate(0, 1, 0)
+}
+
+// period turns the list's period parameters into a date range: a month, a
+// from/to range (both days included), or the current month in the service
+// time zone.
+func (h *LedgerHandler) period(p api.ListEntriesParams) (from, to time.Time, err error) {
+	switch {
+	case p.Year != nil || p.Month != nil:
+		if p.Year == nil || p.Month == nil {
+			return from, to, problem.Invalid("year", "year and month go together")
+		}
+		if p.From != nil || p.To != nil {
+			return from, to, problem.Invalid("from", "give either year and month or from and to")
+		}
+		if *p.Month < 1 || *p.Month > 12 {
+			return from, to, problem.Invalid("month", "must be 1 to 12")
+		}
+		from, to = MonthRange(int(*p.Year), time.Month(*p.Month))
+		return from, to, nil
+	case p.From != nil || p.To != nil:
+		if p.From == nil || p.To == nil {
+			return from, to, problem.Invalid("from", "from and to go together")
+		}
+		from, to = p.From.Time, p.To.Time.AddDate(0, 0, 1)
+		if !to.After(from) {
+			return from, to, problem.Invalid("to", "must not be before from")
+		}
+		if to.Sub(from) > maxRangeDays*24*time.Hour {
+			return from, to, problem.Invalid("to", fmt.Sprintf("a range spans at most %d days", maxRangeDays))
+		}
+		return from, to, nil
+	default:
+		now := h.clock.Now().In(h.loc)
+		from, to = MonthRange(now.Year(), now.Month())
+		return from, to, nil
+	}
+}
+
+// ListEntries answers a page of a period's entries with the period's summary.
+func (h *LedgerHandler) ListEntries(ctx context.Context, req api.ListEntriesRequestObject) (api.ListEntriesResponseObject, error) {
+	memberID := caller(ctx).MemberID
+	p := req.Params
+	f := EntryFilter{WalletID: p.WalletID, CategoryID: p.CategoryID, Tag: p.Tag, Pending: p.Pending, Text: p.Q, Page: 1, Size: 20}
+	var err error
+	if f.From, f.To, err = h.period(p); err != nil {
+		return nil, err
+	}
+	if p.Type != nil {
+		t, err := cleanType("type", string(*p.Type))
+		if err != nil {
+			return nil, err
+		}
+		f.Type = &t
+	}
+	if p.Page != nil {
+		f.Page = *p.Page
+	}
+	if p.Size != nil {
+		f.Size = *p.Size
+	}
+	if f.Page < 1 || f.Size < 1 || f.Size > 100 {
+		return nil, problem.Invalid("size", "page from 1, size 1 to 100")
+	}
+	q := db.New(h.pool)
+	// A filter naming another member's wallet or category is a 404, as
+	// everywhere else.
+	if _, err := ownWallet(ctx, q, memberID, f.WalletID); err != nil {
+		return nil, err
+	}
+	if _, err := ownCategory(ctx, q, memberID, f.CategoryID); err != nil {
+		return nil, err
+	}
+	list, err := ListEntriesTx(ctx, q, memberID, f)
+	if err != nil {
+		return nil, err
+	}
+	out := api.ListEntries200JSONResponse{
+		Items: make([]api.Entry, len(list.Items)), Page: f.Page, Size: f.Size, Total: list.Total,
+		Summary: api.EntrySummary{Income: list.Income, Expense: list.Expense},
+	}
+	for i, e := range list.Items {
+		out.Items[i] = ToAPIEntry(e)
+	}
+	return out, nil
+}
+
+// ToAPIEntry maps an entry to the wire.
+func ToAPIEntry(e Entry) api.Entry {
+	out := api.Entry{
+		ID: e.ID, Date: types.Date{Time: e.EntryDate}, Type: e.Type, Amount: e.Amount,
+		WalletID: e.WalletID, CategoryID: e.CategoryID, Memo: e.Memo, Tags: e.Tags, Currency: e.Currency,
+		InstallmentMonths: e.InstallmentMonths, Pending: e.Pending, TransferID: e.TransferID, CreatedAt: e.CreatedAt,
+	}
+	if out.Tags == nil {
+		out.Tags = []string{}
+	}
+	if e.OriginalAmount.Valid {
+		out.OriginalAmount = ptr(e.OriginalAmount.Decimal.String())
+	}
+	if e.ExchangeRate.Valid {
+		out.ExchangeRate = ptr(e.ExchangeRate.Decimal.String())
+	}
+	return out
+}

@@ -1,0 +1,150 @@
+package ledger
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/problem"
+)
+
+// ErrRecurringNotFound answers a recurring entry that is not the member's.
+var ErrRecurringNotFound = problem.NotFound("recurring entry")
+
+// RecurringInput is a checked recurring entry.
+type RecurringInput struct {
+	Name, Type, Memo     string
+	Amount               int64
+	WalletID, CategoryID *int64
+	Day                  int32
+}
+
+// RecurringInputFrom checks a recurring entry request.
+func RecurringInputFrom(in api.RecurringRequest) (RecurringInput, error) {
+	r := RecurringInput{Amount: in.Amount, WalletID: in.WalletID, CategoryID: in.CategoryID, Day: in.Day}
+	var err error
+	if r.Name, err = cleanName("/name", in.Name, 50); err != nil {
+		return r, err
+	}
+	if r.Type, err = cleanType("/type", string(in.Type)); err != nil {
+		return r, err
+	}
+	if r.Memo, err = cleanMemo("/memo", in.Memo); err != nil {
+		return r, err
+	}
+	if r.Amount < 0 || r.Amount > maxAmount {
+		return r, problem.Invalid("/amount", "must be 0 to 10^15 won")
+	}
+	if r.Day < 1 || r.Day > 31 {
+		return r, problem.Invalid("/day", "must be 1 to 31")
+	}
+	return r, nil
+}
+
+// checkTemplateRefs checks the wallet and category a recurring or quick
+// entry names: the member's own (404 otherwise), a category of its type.
+func checkTemplateRefs(ctx context.Context, q *db.Queries, memberID int64, typ string, walletID, categoryID *int64) error {
+	if _, err := ownWallet(ctx, q, memberID, walletID); err != nil {
+		return err
+	}
+	c, err := ownCategory(ctx, q, memberID, categoryID)
+	if err != nil {
+		return err
+	}
+	if c != nil && c.Type != typ {
+		return problem.Invalid("/categoryId", "must be a category of the same type")
+	}
+	return nil
+}
+
+func toAPIRecurring(r db.Recurring) api.Recurring {
+	return api.Recurring{ID: r.ID, Name: r.Name, Type: r.Type, Amount: r.Amount, WalletID: r.WalletID, CategoryID: r.CategoryID, Day: r.Day, Memo: r.Memo}
+}
+
+// ListRecurrings answers the member's recurring entries by day.
+func (h *LedgerHandler) ListRecurrings(ctx context.Context, _ api.ListRecurringsRequestObject) (api.ListRecurringsResponseObject, error) {
+	memberID := caller(ctx).MemberID
+	rows, err := db.New(h.pool).ListRecurrings(ctx, memberID)
+	if err != nil {
+		return nil, fmt.Errorf("recurring entries of member %d: %w", memberID, err)
+	}
+	items := make([]api.Recurring, len(rows))
+	for i, r := range rows {
+		items[i] = toAPIRecurring(r)
+	}
+	return api.ListRecurrings200JSONResponse{Items: items}, nil
+}
+
+// CreateRecurring creates a recurring entry within the free limit.
+func (h *LedgerHandler) CreateRecurring(ctx context.Context, req api.CreateRecurringRequestObject) (api.CreateRecurringResponseObject, error) {
+	p := caller(ctx)
+	in, err := RecurringInputFrom(*req.Body)
+	if err != nil {
+		return nil, err
+	}
+	r, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (db.Recurring, error) {
+		if err := CheckFreeLimit(ctx, q, p.MemberID, p.HasPremium(), Recurrings); err != nil {
+			return db.Recurring{}, err
+		}
+		return CreateRecurringTx(ctx, q, p.MemberID, in)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return api.CreateRecurring201JSONResponse(toAPIRecurring(r)), nil
+}
+
+// CreateRecurringTx creates a recurring entry without the free limit.
+func CreateRecurringTx(ctx context.Context, q *db.Queries, memberID int64, in RecurringInput) (db.Recurring, error) {
+	if err := checkTemplateRefs(ctx, q, memberID, in.Type, in.WalletID, in.CategoryID); err != nil {
+		return db.Recurring{}, err
+	}
+	r, err := q.CreateRecurring(ctx, db.CreateRecurringParams{
+		MemberID: memberID, Name: in.Name, Type: in.Type, Amount: in.Amount,
+		WalletID: in.WalletID, CategoryID: in.CategoryID, Day: in.Day, Memo: in.Memo,
+	})
+	if err != nil {
+		return db.Recurring{}, refGone(err, "create recurring entry")
+	}
+	return r, nil
+}
+
+// UpdateRecurring replaces a recurring entry's fields.
+func (h *LedgerHandler) UpdateRecurring(ctx context.Context, req api.UpdateRecurringRequestObject) (api.UpdateRecurringResponseObject, error) {
+	memberID := caller(ctx).MemberID
+	in, err := RecurringInputFrom(*req.Body)
+	if err != nil {
+		return nil, err
+	}
+	r, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (db.Recurring, error) {
+		if err := checkTemplateRefs(ctx, q, memberID, in.Type, in.WalletID, in.CategoryID); err != nil {
+			return db.Recurring{}, err
+		}
+		r, err := q.UpdateRecurring(ctx, db.UpdateRecurringParams{
+			MemberID: memberID, ID: req.ID, Name: in.Name, Type: in.Type, Amount: in.Amount,
+			WalletID: in.WalletID, CategoryID: in.CategoryID, Day: in.Day, Memo: in.Memo,
+		})
+		if err := database.NoRows(err, ErrRecurringNotFound, ""); err == ErrRecurringNotFound {
+			return r, err
+		}
+		return r, refGone(err, fmt.Sprintf("update recurring entry %d", req.ID))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return api.UpdateRecurring200JSONResponse(toAPIRecurring(r)), nil
+}
+
+// DeleteRecurring deletes a recurring entry.
+func (h *LedgerHandler) DeleteRecurring(ctx context.Context, req api.DeleteRecurringRequestObject) (api.DeleteRecurringResponseObject, error) {
+	n, err := db.New(h.pool).DeleteRecurring(ctx, db.DeleteRecurringParams{MemberID: caller(ctx).MemberID, ID: req.ID})
+	if err != nil {
+		return nil, fmt.Errorf("delete recurring entry %d: %w", req.ID, err)
+	}
+	if n == 0 {
+		return nil, ErrRecurringNotFound
+	}
+	return api.DeleteRecurring204Response{}, nil
+}

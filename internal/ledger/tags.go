@@ -1,0 +1,164 @@
+package ledger
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/problem"
+)
+
+// maxTagsPerEntry is how many tags one entry or quick entry carries at most.
+const maxTagsPerEntry = 20
+
+// ErrTagNotFound answers a tag that is not the member's.
+var ErrTagNotFound = problem.NotFound("tag")
+
+var errTagTaken = problem.Conflict(problem.CodeConflict, "another tag has this name")
+
+// cleanTags checks the tag names of a request: nil stays nil (none sent),
+// names are trimmed and repeated ones dropped. A FREE member sending any is
+// refused, never silently ignored.
+func cleanTags(names *[]string, premium bool) ([]string, error) {
+	if names == nil {
+		return nil, nil
+	}
+	if len(*names) > 0 && !premium {
+		return nil, errPremiumTags
+	}
+	if len(*names) > maxTagsPerEntry {
+		return nil, problem.Invalid("/tags", fmt.Sprintf("at most %d tags", maxTagsPerEntry))
+	}
+	out := make([]string, 0, len(*names))
+	seen := map[string]bool{}
+	for i, n := range *names {
+		name, err := cleanName(fmt.Sprintf("/tags/%d", i), n, 30)
+		if err != nil {
+			return nil, err
+		}
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	return out, nil
+}
+
+// EnsureTagsTx makes each name one of the member's tags (new ones placed
+// last) and returns their ids.
+func EnsureTagsTx(ctx context.Context, q *db.Queries, memberID int64, names []string) ([]int64, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	rows, err := q.EnsureTags(ctx, db.EnsureTagsParams{MemberID: memberID, Names: names})
+	if err != nil {
+		return nil, fmt.Errorf("ensure tags: %w", err)
+	}
+	if len(rows) != len(names) {
+		// A tag another transaction added meanwhile is invisible to this
+		// statement's snapshot; a second pass sees it.
+		if rows, err = q.EnsureTags(ctx, db.EnsureTagsParams{MemberID: memberID, Names: names}); err != nil {
+			return nil, fmt.Errorf("ensure tags: %w", err)
+		}
+	}
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	return ids, nil
+}
+
+func toAPITag(t db.AccountTag) api.Tag {
+	return api.Tag{ID: t.ID, Name: t.Name, SortOrder: t.SortOrder}
+}
+
+// ListTags answers the member's tags in sort order.
+func (h *LedgerHandler) ListTags(ctx context.Context, _ api.ListTagsRequestObject) (api.ListTagsResponseObject, error) {
+	memberID := caller(ctx).MemberID
+	rows, err := db.New(h.pool).ListTags(ctx, memberID)
+	if err != nil {
+		return nil, fmt.Errorf("tags of member %d: %w", memberID, err)
+	}
+	items := make([]api.Tag, len(rows))
+	for i, t := range rows {
+		items[i] = toAPITag(t)
+	}
+	return api.ListTags200JSONResponse{Items: items}, nil
+}
+
+// CreateTag creates a tag, placed last.
+func (h *LedgerHandler) CreateTag(ctx context.Context, req api.CreateTagRequestObject) (api.CreateTagResponseObject, error) {
+	name, err := cleanName("/name", req.Body.Name, 30)
+	if err != nil {
+		return nil, err
+	}
+	t, err := CreateTagTx(ctx, db.New(h.pool), caller(ctx).MemberID, name)
+	if err != nil {
+		return nil, err
+	}
+	return api.CreateTag201JSONResponse(toAPITag(t)), nil
+}
+
+// CreateTagTx creates a tag; a name the member has is a 409.
+func CreateTagTx(ctx context.Context, q *db.Queries, memberID int64, name string) (db.AccountTag, error) {
+	t, err := q.CreateTag(ctx, db.CreateTagParams{MemberID: memberID, Name: name})
+	if database.IsUniqueViolation(err, "account_tag_member_name_key") {
+		return db.AccountTag{}, errTagTaken
+	}
+	if err != nil {
+		return db.AccountTag{}, fmt.Errorf("create tag: %w", err)
+	}
+	return t, nil
+}
+
+// UpdateTag renames a tag; entries show the new name.
+func (h *LedgerHandler) UpdateTag(ctx context.Context, req api.UpdateTagRequestObject) (api.UpdateTagResponseObject, error) {
+	name, err := cleanName("/name", req.Body.Name, 30)
+	if err != nil {
+		return nil, err
+	}
+	t, err := db.New(h.pool).UpdateTag(ctx, db.UpdateTagParams{MemberID: caller(ctx).MemberID, ID: req.ID, Name: name})
+	if database.IsUniqueViolation(err, "account_tag_member_name_key") {
+		return nil, errTagTaken
+	}
+	if err := database.NoRows(err, ErrTagNotFound, fmt.Sprintf("update tag %d", req.ID)); err != nil {
+		return nil, err
+	}
+	return api.UpdateTag200JSONResponse(toAPITag(t)), nil
+}
+
+// DeleteTag deletes a tag and takes it off every entry.
+func (h *LedgerHandler) DeleteTag(ctx context.Context, req api.DeleteTagRequestObject) (api.DeleteTagResponseObject, error) {
+	n, err := db.New(h.pool).DeleteTag(ctx, db.DeleteTagParams{MemberID: caller(ctx).MemberID, ID: req.ID})
+	if err != nil {
+		return nil, fmt.Errorf("delete tag %d: %w", req.ID, err)
+	}
+	if n == 0 {
+		return nil, ErrTagNotFound
+	}
+	return api.DeleteTag204Response{}, nil
+}
+
+// ReorderTags puts the listed tags first, in the given order.
+func (h *LedgerHandler) ReorderTags(ctx context.Context, req api.ReorderTagsRequestObject) (api.ReorderTagsResponseObject, error) {
+	memberID := caller(ctx).MemberID
+	if err := checkIDs(req.Body.Ids); err != nil {
+		return nil, err
+	}
+	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
+		n, err := q.CountOwnedTags(ctx, db.CountOwnedTagsParams{MemberID: memberID, Ids: req.Body.Ids})
+		if err != nil {
+			return fmt.Errorf("count tags: %w", err)
+		}
+		if n != int64(len(req.Body.Ids)) {
+			return ErrTagNotFound
+		}
+		return q.ReorderTags(ctx, db.ReorderTagsParams{MemberID: memberID, Ids: req.Body.Ids})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return api.ReorderTags204Response{}, nil
+}

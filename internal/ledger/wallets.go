@@ -1,0 +1,386 @@
+package ledger
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/oapi-codegen/runtime/types"
+	"github.com/shopspring/decimal"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/problem"
+)
+
+// FreeLimit is how many wallets of one type, and how many recurring entries
+// in total, a FREE member may hold.
+const FreeLimit = 2
+
+// walletTypes are the wallet types of DECISIONS.md section 5.
+var walletTypes = map[string]bool{
+	"CASH": true, "BANK": true, "SAVINGS": true, "CARD": true, "CHECK_CARD": true, "LOAN": true,
+	"MINUS": true, "INVEST": true, "PENSION": true, "POINT": true, "ETC": true,
+}
+
+// Loan methods, as stored.
+const (
+	LoanEqualPayment   = "EQUAL_PAYMENT"
+	LoanEqualPrincipal = "EQUAL_PRINCIPAL"
+	LoanBullet         = "BULLET"
+)
+
+var accountNumberPattern = regexp.MustCompile(`^[0-9A-Za-z -]+$`)
+
+// ErrWalletNotFound answers a wallet that is not the member's.
+var ErrWalletNotFound = problem.NotFound("wallet")
+
+// Limited names what a free limit counts.
+type Limited struct {
+	walletType string // "" for recurring entries
+}
+
+// WalletsOfType is the free limit of wallets of one type.
+func WalletsOfType(walletType string) Limited { return Limited{walletType: walletType} }
+
+// Recurrings is the free limit of recurring entries.
+var Recurrings = Limited{}
+
+// CheckFreeLimit is the one place the free limits are decided. Call it in the
+// creating transaction, before the insert: it takes the member's ledger lock,
+// so parallel creations count one after another and the limit is exact.
+// unlimited is true for PREMIUM members and administrators; restore does not
+// call it.
+func CheckFreeLimit(ctx context.Context, q *db.Queries, memberID int64, unlimited bool, what Limited) error {
+	if unlimited {
+		return nil
+	}
+	if err := q.LockMemberLedger(ctx, memberID); err != nil {
+		return fmt.Errorf("lock ledger of member %d: %w", memberID, err)
+	}
+	var n int64
+	var err error
+	if what.walletType == "" {
+		n, err = q.CountRecurrings(ctx, memberID)
+	} else {
+		n, err = q.CountWalletsOfType(ctx, db.CountWalletsOfTypeParams{MemberID: memberID, Type: what.walletType})
+	}
+	if err != nil {
+		return fmt.Errorf("count for free limit: %w", err)
+	}
+	if n >= FreeLimit {
+		if what.walletType == "" {
+			return errFreeLimit(fmt.Sprintf("a FREE membership holds at most %d recurring entries", FreeLimit))
+		}
+		return errFreeLimit(fmt.Sprintf("a FREE membership holds at most %d wallets of type %s", FreeLimit, what.walletType))
+	}
+	return nil
+}
+
+// Wallet is a wallet with its live balance and plain account number.
+type Wallet struct {
+	db.Wallet
+	Balance int64
+}
+
+// walletParams checks a wallet request and turns it into the stored fields
+// (the account number sealed).
+func walletParams(c *AccountCrypto, memberID int64, in api.WalletRequest) (db.CreateWalletParams, error) {
+	p := db.CreateWalletParams{MemberID: memberID}
+	var err error
+	if p.Name, err = cleanName("/name", in.Name, 50); err != nil {
+		return p, err
+	}
+	if !walletTypes[string(in.Type)] {
+		return p, problem.Invalid("/type", "is not a wallet type")
+	}
+	p.Type = string(in.Type)
+	if in.OpeningBalance != nil {
+		p.OpeningBalance = *in.OpeningBalance
+	}
+	if in.AccountNumber != nil {
+		n := *in.AccountNumber
+		if len(n) < 1 || len(n) > MaxAccountNumber || !accountNumberPattern.MatchString(n) {
+			return p, problem.Invalid("/accountNumber", "must be 1 to 64 digits, letters, spaces or hyphens")
+		}
+		sealed, err := c.Seal(memberID, n)
+		if err != nil {
+			return p, err
+		}
+		p.AccountNumber = &sealed
+	}
+	if err := loanParams(&p, in); err != nil {
+		return p, err
+	}
+	if in.ManualValuation != nil && *in.ManualValuation {
+		if in.CurrentValue == nil {
+			return p, problem.Invalid("/currentValue", "is required with manualValuation")
+		}
+		p.ManualValuation = true
+		p.CurrentValue = in.CurrentValue
+	}
+	return p, nil
+}
+
+// loanParams checks the loan fields, which go together.
+func loanParams(p *db.CreateWalletParams, in api.WalletRequest) error {
+	given := 0
+	for _, set := range []bool{in.LoanAmount != nil, in.LoanRate != nil, in.LoanMethod != nil, in.LoanMonths != nil, in.LoanStart != nil} {
+		if set {
+			given++
+		}
+	}
+	if given == 0 {
+		if in.LoanPayment != nil {
+			return problem.Invalid("/loanPayment", "needs the other loan fields")
+		}
+		return nil
+	}
+	if given < 5 {
+		for field, missing := range map[string]bool{
+			"/loanAmount": in.LoanAmount == nil, "/loanRate": in.LoanRate == nil, "/loanMethod": in.LoanMethod == nil,
+			"/loanMonths": in.LoanMonths == nil, "/loanStart": in.LoanStart == nil,
+		} {
+			if missing {
+				return problem.Invalid(field, "loanAmount, loanRate, loanMethod, loanMonths and loanStart go together")
+			}
+		}
+	}
+	if *in.LoanAmount < 1 {
+		return problem.Invalid("/loanAmount", "must be positive")
+	}
+	rate, err := decimal.NewFromString(*in.LoanRate)
+	if err != nil || rate.IsNegative() || rate.GreaterThan(decimal.NewFromInt(100)) {
+		return problem.Invalid("/loanRate", "must be a decimal from 0 to 100")
+	}
+	switch string(*in.LoanMethod) {
+	case LoanEqualPayment, LoanEqualPrincipal, LoanBullet:
+	default:
+		return problem.Invalid("/loanMethod", "must be EQUAL_PAYMENT, EQUAL_PRINCIPAL or BULLET")
+	}
+	if *in.LoanMonths < 1 || *in.LoanMonths > 600 {
+		return problem.Invalid("/loanMonths", "must be 1 to 600")
+	}
+	if in.LoanPayment != nil && *in.LoanPayment < 1 {
+		return problem.Invalid("/loanPayment", "must be positive")
+	}
+	p.LoanAmount = in.LoanAmount
+	p.LoanRate = decimal.NullDecimal{Decimal: rate, Valid: true}
+	p.LoanMethod = ptr(string(*in.LoanMethod))
+	p.LoanMonths = in.LoanMonths
+	p.LoanStart = pgtype.Date{Time: in.LoanStart.Time, Valid: true}
+	p.LoanPayment = in.LoanPayment
+	return nil
+}
+
+// ListWallets answers the member's wallets with their balances (one query).
+func (h *LedgerHandler) ListWallets(ctx context.Context, _ api.ListWalletsRequestObject) (api.ListWalletsResponseObject, error) {
+	memberID := caller(ctx).MemberID
+	rows, err := db.New(h.pool).ListWalletsWithBalance(ctx, memberID)
+	if err != nil {
+		return nil, fmt.Errorf("list wallets of member %d: %w", memberID, err)
+	}
+	items := make([]api.Wallet, len(rows))
+	for i, r := range rows {
+		if items[i], err = h.crypto.toAPIWallet(Wallet{r.Wallet, r.Balance}); err != nil {
+			return nil, err
+		}
+	}
+	return api.ListWallets200JSONResponse{Items: items}, nil
+}
+
+// CreateWallet creates a wallet within the free limit.
+func (h *LedgerHandler) CreateWallet(ctx context.Context, req api.CreateWalletRequestObject) (api.CreateWalletResponseObject, error) {
+	p := caller(ctx)
+	w, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (Wallet, error) {
+		if err := CheckFreeLimit(ctx, q, p.MemberID, p.HasPremium(), WalletsOfType(string(req.Body.Type))); err != nil {
+			return Wallet{}, err
+		}
+		return CreateWalletTx(ctx, q, h.crypto, p.MemberID, *req.Body)
+	})
+	if err != nil {
+		return nil, err
+	}
+	out, err := h.crypto.toAPIWallet(w)
+	return api.CreateWallet201JSONResponse(out), err
+}
+
+// CreateWalletTx creates a wallet, placed last, without the free limit (the
+// caller applies CheckFreeLimit where it holds).
+func CreateWalletTx(ctx context.Context, q *db.Queries, c *AccountCrypto, memberID int64, in api.WalletRequest) (Wallet, error) {
+	params, err := walletParams(c, memberID, in)
+	if err != nil {
+		return Wallet{}, err
+	}
+	w, err := q.CreateWallet(ctx, params)
+	if err != nil {
+		return Wallet{}, fmt.Errorf("create wallet: %w", err)
+	}
+	return Wallet{w, w.OpeningBalance}, nil
+}
+
+// GetWallet answers one wallet with its balance.
+func (h *LedgerHandler) GetWallet(ctx context.Context, req api.GetWalletRequestObject) (api.GetWalletResponseObject, error) {
+	w, err := getWallet(ctx, db.New(h.pool), caller(ctx).MemberID, req.ID)
+	if err != nil {
+		return nil, err
+	}
+	out, err := h.crypto.toAPIWallet(w)
+	return api.GetWallet200JSONResponse(out), err
+}
+
+func getWallet(ctx context.Context, q *db.Queries, memberID, id int64) (Wallet, error) {
+	r, err := q.GetWalletWithBalance(ctx, db.GetWalletWithBalanceParams{MemberID: memberID, ID: id})
+	if err := database.NoRows(err, ErrWalletNotFound, fmt.Sprintf("wallet %d", id)); err != nil {
+		return Wallet{}, err
+	}
+	return Wallet{r.Wallet, r.Balance}, nil
+}
+
+// ownWallet loads a wallet a request names (nil for none): another member's
+// is a 404.
+func ownWallet(ctx context.Context, q *db.Queries, memberID int64, id *int64) (*db.Wallet, error) {
+	if id == nil {
+		return nil, nil
+	}
+	w, err := q.GetWallet(ctx, db.GetWalletParams{MemberID: memberID, ID: *id})
+	if err := database.NoRows(err, ErrWalletNotFound, fmt.Sprintf("wallet %d", *id)); err != nil {
+		return nil, err
+	}
+	return &w, nil
+}
+
+// UpdateWallet replaces a wallet's fields.
+func (h *LedgerHandler) UpdateWallet(ctx context.Context, req api.UpdateWalletRequestObject) (api.UpdateWalletResponseObject, error) {
+	caller := caller(ctx)
+	memberID := caller.MemberID
+	w, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (Wallet, error) {
+		p, err := walletParams(h.crypto, memberID, *req.Body)
+		if err != nil {
+			return Wallet{}, err
+		}
+		old, err := ownWallet(ctx, q, memberID, &req.ID)
+		if err != nil {
+			return Wallet{}, err
+		}
+		// Changing the type moves the wallet into another type's limit.
+		if old.Type != p.Type {
+			if err := CheckFreeLimit(ctx, q, memberID, caller.HasPremium(), WalletsOfType(p.Type)); err != nil {
+				return Wallet{}, err
+			}
+		}
+		_, err = q.UpdateWallet(ctx, db.UpdateWalletParams{
+			MemberID: memberID, ID: req.ID, Name: p.Name, Type: p.Type, OpeningBalance: p.OpeningBalance,
+			AccountNumber: p.AccountNumber, LoanAmount: p.LoanAmount, LoanRate: p.LoanRate, LoanMethod: p.LoanMethod,
+			LoanMonths: p.LoanMonths, LoanStart: p.LoanStart, LoanPayment: p.LoanPayment,
+			ManualValuation: p.ManualValuation, CurrentValue: p.CurrentValue,
+		})
+		if err := database.NoRows(err, ErrWalletNotFound, fmt.Sprintf("update wallet %d", req.ID)); err != nil {
+			return Wallet{}, err
+		}
+		return getWallet(ctx, q, memberID, req.ID)
+	})
+	if err != nil {
+		return nil, err
+	}
+	out, err := h.crypto.toAPIWallet(w)
+	return api.UpdateWallet200JSONResponse(out), err
+}
+
+// DeleteWallet deletes a wallet; entries using it move to moveTo or refuse
+// the deletion.
+func (h *LedgerHandler) DeleteWallet(ctx context.Context, req api.DeleteWalletRequestObject) (api.DeleteWalletResponseObject, error) {
+	memberID := caller(ctx).MemberID
+	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
+		if _, err := ownWallet(ctx, q, memberID, &req.ID); err != nil {
+			return err
+		}
+		if req.Params.MoveTo != nil {
+			if *req.Params.MoveTo == req.ID {
+				return problem.Invalid("moveTo", "must be another wallet")
+			}
+			to, err := ownWallet(ctx, q, memberID, req.Params.MoveTo)
+			if err != nil {
+				return err
+			}
+			// Installments belong on card expenses only, wherever they move.
+			if to.Type != "CARD" {
+				has, err := q.WalletHasInstallments(ctx, db.WalletHasInstallmentsParams{MemberID: memberID, WalletID: &req.ID})
+				if err != nil {
+					return fmt.Errorf("installments of wallet %d: %w", req.ID, err)
+				}
+				if has {
+					return problem.Invalid("moveTo", "entries with installments can only move to a CARD wallet")
+				}
+			}
+			err = q.MoveWalletEntries(ctx, db.MoveWalletEntriesParams{MemberID: memberID, WalletID: &req.ID, ToWalletID: req.Params.MoveTo})
+			if err != nil {
+				return refGone(err, fmt.Sprintf("move entries of wallet %d", req.ID))
+			}
+		} else {
+			used, err := q.WalletInUse(ctx, db.WalletInUseParams{MemberID: memberID, WalletID: &req.ID})
+			if err != nil {
+				return fmt.Errorf("wallet %d in use: %w", req.ID, err)
+			}
+			if used {
+				return problem.Conflict(problem.CodeConflict, "entries use this wallet: name a moveTo wallet for them")
+			}
+		}
+		if err := q.MoveWalletTemplates(ctx, db.MoveWalletTemplatesParams{MemberID: memberID, WalletID: &req.ID, ToWalletID: req.Params.MoveTo}); err != nil {
+			return refGone(err, fmt.Sprintf("move templates of wallet %d", req.ID))
+		}
+		_, err := q.DeleteWallet(ctx, db.DeleteWalletParams{MemberID: memberID, ID: req.ID})
+		return inUse(err, "the wallet")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return api.DeleteWallet204Response{}, nil
+}
+
+// ReorderWallets puts the listed wallets first, in the given order.
+func (h *LedgerHandler) ReorderWallets(ctx context.Context, req api.ReorderWalletsRequestObject) (api.ReorderWalletsResponseObject, error) {
+	memberID := caller(ctx).MemberID
+	if err := checkIDs(req.Body.Ids); err != nil {
+		return nil, err
+	}
+	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
+		n, err := q.CountOwnedWallets(ctx, db.CountOwnedWalletsParams{MemberID: memberID, Ids: req.Body.Ids})
+		if err != nil {
+			return fmt.Errorf("count wallets: %w", err)
+		}
+		if n != int64(len(req.Body.Ids)) {
+			return ErrWalletNotFound
+		}
+		return q.ReorderWallets(ctx, db.ReorderWalletsParams{MemberID: memberID, Ids: req.Body.Ids})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return api.ReorderWallets204Response{}, nil
+}
+
+// toAPIWallet maps a wallet to the wire, opening its account number.
+func (c *AccountCrypto) toAPIWallet(w Wallet) (api.Wallet, error) {
+	out := api.Wallet{
+		ID: w.ID, Name: w.Name, Type: w.Type, OpeningBalance: w.OpeningBalance, Balance: w.Balance,
+		SortOrder: w.SortOrder, LoanAmount: w.LoanAmount, LoanMethod: w.LoanMethod, LoanMonths: w.LoanMonths,
+		LoanPayment: w.LoanPayment, ManualValuation: w.ManualValuation, CurrentValue: w.CurrentValue,
+	}
+	if w.AccountNumber != nil {
+		plain, err := c.Open(w.MemberID, *w.AccountNumber)
+		if err != nil {
+			return api.Wallet{}, fmt.Errorf("wallet %d: %w", w.ID, err)
+		}
+		out.AccountNumber = &plain
+	}
+	if w.LoanRate.Valid {
+		out.LoanRate = ptr(w.LoanRate.Decimal.String())
+	}
+	if w.LoanStart.Valid {
+		out.LoanStart = &types.Date{Time: w.LoanStart.Time}
+	}
+	return out, nil
+}

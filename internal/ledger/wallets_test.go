@@ -1,0 +1,282 @@
+package ledger_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/internal/apitest"
+	"github.com/nestegg/nestegg/internal/config"
+	"github.com/nestegg/nestegg/internal/ledger"
+	lt "github.com/nestegg/nestegg/internal/ledger/ledgertest"
+)
+
+func TestWalletBalancesCountConfirmedEntriesOnly(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	bank := lt.Wallet(m.Client, "Salary", api.WalletTypeBank, 1000)
+	cash := lt.Wallet(m.Client, "Cash", api.WalletTypeCash, 0)
+	if bank.SortOrder >= cash.SortOrder {
+		t.Fatalf("a new wallet is not last: %d then %d", bank.SortOrder, cash.SortOrder)
+	}
+	lt.Entry(m.Client, lt.Income(lt.Date(2026, 11, 1), 500, bank.ID))
+	lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 2), 200, bank.ID))
+	pending := lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 3), 7000, bank.ID))
+	env.Exec(`UPDATE account_entry SET pending = true WHERE id = $1`, pending.ID)
+
+	var list api.WalletList
+	m.Do(http.MethodGet, "/api/account/wallets", nil).Want(http.StatusOK).JSON(&list)
+	if len(list.Items) != 2 || list.Items[0].ID != bank.ID || list.Items[0].Balance != 1300 || list.Items[1].Balance != 0 {
+		t.Fatalf("wallets %+v, want the bank first with 1000 + 500 - 200 = 1300 (the pending 7000 left out)", list.Items)
+	}
+
+	var confirmed api.Entry
+	m.Do(http.MethodPost, fmt.Sprintf("/api/account/entries/%d/confirm", pending.ID), nil).Want(http.StatusOK).JSON(&confirmed)
+	var got api.Wallet
+	m.Do(http.MethodGet, fmt.Sprintf("/api/account/wallets/%d", bank.ID), nil).Want(http.StatusOK).JSON(&got)
+	if confirmed.Pending || got.Balance != 1300-7000 {
+		t.Fatalf("after confirming: pending %v, balance %d, want false and -5700", confirmed.Pending, got.Balance)
+	}
+
+	m.Do(http.MethodPut, "/api/account/wallets/reorder", api.ReorderWalletsJSONRequestBody{Ids: []int64{cash.ID}}).Want(http.StatusNoContent)
+	m.Do(http.MethodGet, "/api/account/wallets", nil).Want(http.StatusOK).JSON(&list)
+	if list.Items[0].ID != cash.ID || list.Items[1].ID != bank.ID {
+		t.Fatalf("after reorder: %d, %d; want cash first", list.Items[0].ID, list.Items[1].ID)
+	}
+}
+
+func TestDeleteWalletInUseNeedsMoveTo(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	from := lt.Wallet(m.Client, "Old", api.WalletTypeBank, 0)
+	to := lt.Wallet(m.Client, "New", api.WalletTypeBank, 100)
+	lt.Entry(m.Client, lt.Income(lt.Date(2026, 11, 1), 500, from.ID))
+	path := fmt.Sprintf("/api/account/wallets/%d", from.ID)
+
+	m.Do(http.MethodDelete, path, nil).WantProblem(http.StatusConflict, "CONFLICT")
+	m.Do(http.MethodDelete, path+fmt.Sprintf("?moveTo=%d", from.ID), nil).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
+	m.Do(http.MethodDelete, path+"?moveTo=987654321", nil).WantProblem(http.StatusNotFound, "NOT_FOUND")
+	m.Do(http.MethodDelete, path+fmt.Sprintf("?moveTo=%d", to.ID), nil).Want(http.StatusNoContent)
+
+	var got api.Wallet
+	m.Do(http.MethodGet, fmt.Sprintf("/api/account/wallets/%d", to.ID), nil).Want(http.StatusOK).JSON(&got)
+	if got.Balance != 600 {
+		t.Fatalf("balance %d, want the moved 500 on top of 100", got.Balance)
+	}
+	m.Do(http.MethodGet, path, nil).WantProblem(http.StatusNotFound, "NOT_FOUND")
+	// Installments stay on cards.
+	card := lt.Wallet(m.Client, "Card", api.WalletTypeCard, 0)
+	inst := lt.Expense(lt.Date(2026, 11, 2), 30000, card.ID)
+	inst.InstallmentMonths = lt.Ptr[int32](3)
+	lt.Entry(m.Client, inst)
+	m.Do(http.MethodDelete, fmt.Sprintf("/api/account/wallets/%d?moveTo=%d", card.ID, to.ID), nil).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
+	// An unused wallet goes without moveTo.
+	m.Do(http.MethodDelete, fmt.Sprintf("/api/account/wallets/%d", lt.Wallet(m.Client, "Spare", api.WalletTypeCash, 0).ID), nil).Want(http.StatusNoContent)
+}
+
+// TestFreeWalletLimitIsExactUnderParallelCreation: 20 creations at once by a
+// FREE member leave exactly 2 wallets of the type.
+func TestFreeWalletLimitIsExactUnderParallelCreation(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	var wg sync.WaitGroup
+	statuses := make([]int, 20)
+	for i := range statuses {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res := m.Do(http.MethodPost, "/api/account/wallets", api.CreateWalletJSONRequestBody{Name: fmt.Sprintf("Card %d", i), Type: api.WalletTypeCard})
+			statuses[i] = res.Status
+			if res.Status == http.StatusBadRequest && !bytes.Contains(res.Body, []byte("FREE_LIMIT_EXCEEDED")) {
+				t.Errorf("refused with %s", res.Body)
+			}
+		}()
+	}
+	wg.Wait()
+	created := 0
+	for _, s := range statuses {
+		if s == http.StatusCreated {
+			created++
+		}
+	}
+	var n int
+	if err := env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM wallet WHERE member_id = $1 AND type = 'CARD'`, m.ID).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if created != ledger.FreeLimit || n != ledger.FreeLimit {
+		t.Fatalf("%d created, %d stored; want exactly %d (statuses %v)", created, n, ledger.FreeLimit, statuses)
+	}
+	// The limit is per type.
+	lt.Wallet(m.Client, "Cash", api.WalletTypeCash, 0)
+	m.Do(http.MethodPost, "/api/account/wallets", api.CreateWalletJSONRequestBody{Name: "Third", Type: api.WalletTypeCard}).
+		WantProblem(http.StatusBadRequest, "FREE_LIMIT_EXCEEDED")
+
+	for _, who := range []*apitest.Member{env.NewMember(apitest.AsPremium()), env.NewMember(apitest.AsAdmin())} {
+		for i := range 3 {
+			lt.Wallet(who.Client, fmt.Sprintf("Card %d", i), api.WalletTypeCard, 0)
+		}
+	}
+}
+
+func TestLoanFieldsGoTogether(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	start := lt.Date(2026, 1, 31)
+	full := func() api.WalletRequest {
+		return api.WalletRequest{
+			Name: "Loan", Type: api.WalletTypeLoan, LoanAmount: lt.Ptr[int64](1_200_000), LoanRate: lt.Ptr("12"),
+			LoanMethod: lt.Ptr(api.LoanMethodEqualPrincipal), LoanMonths: lt.Ptr[int32](12), LoanStart: &start,
+		}
+	}
+	for name, tc := range map[string]struct {
+		edit  func(*api.WalletRequest)
+		field string
+	}{
+		"no rate":  {func(r *api.WalletRequest) { r.LoanRate = nil }, "/loanRate"},
+		"no start": {func(r *api.WalletRequest) { r.LoanStart = nil }, "/loanStart"},
+		"payment alone": {func(r *api.WalletRequest) {
+			*r = api.WalletRequest{Name: "x", Type: api.WalletTypeLoan, LoanPayment: lt.Ptr[int64](5)}
+		}, "/loanPayment"},
+		"manual, no value":   {func(r *api.WalletRequest) { r.ManualValuation = lt.Ptr(true) }, "/currentValue"},
+		"control characters": {func(r *api.WalletRequest) { r.Name = "a\x07b" }, "/name"},
+		"only spaces":        {func(r *api.WalletRequest) { r.Name = "   " }, "/name"},
+	} {
+		body := full()
+		tc.edit(&body)
+		p := m.Do(http.MethodPost, "/api/account/wallets", body).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
+		if len(p.Errors) != 1 || p.Errors[0].Field != tc.field {
+			t.Errorf("%s: errors %+v, want %s", name, p.Errors, tc.field)
+		}
+	}
+	for name, raw := range map[string]string{
+		"rate over 100":   `{"name":"L","type":"LOAN","loanRate":"100.5"}`,
+		"months 0":        `{"name":"L","type":"LOAN","loanMonths":0}`,
+		"unknown type":    `{"name":"L","type":"GOLD"}`,
+		"unknown method":  `{"name":"L","type":"LOAN","loanMethod":"BALLOON"}`,
+		"huge name":       `{"name":"` + strings.Repeat("x", 51) + `","type":"CASH"}`,
+		"NUL in name":     `{"name":"a\u0000b","type":"CASH"}`,
+		"account letters": `{"name":"L","type":"BANK","accountNumber":"12:34"}`,
+		"account long":    `{"name":"L","type":"BANK","accountNumber":"` + strings.Repeat("1", 65) + `"}`,
+	} {
+		res := m.Raw().Do(http.MethodPost, "/api/account/wallets", raw)
+		if res.Status != http.StatusBadRequest {
+			t.Errorf("%s: %d %s, want 400", name, res.Status, res.Body)
+		}
+	}
+	var w api.Wallet
+	m.Do(http.MethodPost, "/api/account/wallets", full()).Want(http.StatusCreated).JSON(&w)
+	if w.LoanRate == nil || *w.LoanRate != "12" || w.LoanStart == nil || !w.LoanStart.Time.Equal(start.Time) {
+		t.Fatalf("loan fields not kept: %+v", w)
+	}
+	// An update replaces every field: without loan fields the loan is gone.
+	m.Do(http.MethodPut, fmt.Sprintf("/api/account/wallets/%d", w.ID), api.WalletRequest{Name: "Paid off", Type: api.WalletTypeLoan}).Want(http.StatusOK).JSON(&w)
+	if w.LoanAmount != nil || w.Name != "Paid off" {
+		t.Fatalf("after update: %+v", w)
+	}
+	m.Do(http.MethodGet, fmt.Sprintf("/api/account/wallets/%d/loan-schedule", w.ID), nil).WantProblem(http.StatusNotFound, "NOT_FOUND")
+}
+
+func TestAccountNumberIsSealed(t *testing.T) {
+	t.Parallel()
+	key := make([]byte, 32)
+	_, _ = rand.Read(key)
+	env := apitest.New(t, apitest.WithConfig(func(cfg *config.Config) { cfg.AccountCryptoKey = key }))
+	m := env.NewMember(apitest.AsPremium())
+	create := func(number string) api.Wallet {
+		var w api.Wallet
+		m.Do(http.MethodPost, "/api/account/wallets", api.WalletRequest{Name: "Bank", Type: api.WalletTypeSavings, AccountNumber: &number}).
+			Want(http.StatusCreated).JSON(&w)
+		return w
+	}
+	stored := func(id int64) string {
+		var s string
+		if err := env.Pool.QueryRow(context.Background(), `SELECT account_number FROM wallet WHERE id = $1`, id).Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	longest := strings.Repeat("9", ledger.MaxAccountNumber)
+	a, b := create("110-234-567890"), create("110-234-567890")
+	c := create(longest)
+	sa, sb := stored(a.ID), stored(b.ID)
+	if !strings.HasPrefix(sa, "v1:") || strings.Contains(sa, "567890") || sa == sb {
+		t.Fatalf("stored %q and %q: want sealed, versioned and different nonces", sa, sb)
+	}
+	if len(stored(c.ID)) > 255 {
+		t.Fatalf("the longest number takes %d characters sealed", len(stored(c.ID)))
+	}
+	if *a.AccountNumber != "110-234-567890" || *c.AccountNumber != longest {
+		t.Fatalf("answered %q, %q", *a.AccountNumber, *c.AccountNumber)
+	}
+
+	// A value stored before the key existed reads back as it is.
+	env.Exec(`UPDATE wallet SET account_number = '333-444' WHERE id = $1`, b.ID)
+	var got api.Wallet
+	m.Do(http.MethodGet, fmt.Sprintf("/api/account/wallets/%d", b.ID), nil).Want(http.StatusOK).JSON(&got)
+	if *got.AccountNumber != "333-444" {
+		t.Fatalf("plain value read back as %q", *got.AccountNumber)
+	}
+
+	// A tampered value is an error, never garbage.
+	tampered := sa[:len(sa)-2] + map[bool]string{true: "AA", false: "BB"}[!strings.HasSuffix(sa, "AA")]
+	env.Exec(`UPDATE wallet SET account_number = $2 WHERE id = $1`, a.ID, tampered)
+	m.Do(http.MethodGet, fmt.Sprintf("/api/account/wallets/%d", a.ID), nil).WantProblem(http.StatusInternalServerError, "INTERNAL")
+}
+
+func TestAccountCrypto(t *testing.T) {
+	t.Parallel()
+	plain, err := ledger.NewAccountCrypto(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := plain.Seal(1, "123-45"); s != "123-45" {
+		t.Fatalf("without a key the value is stored as %q", s)
+	}
+	key := bytes.Repeat([]byte{7}, 32)
+	c, err := ledger.NewAccountCrypto(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealed, err := c.Seal(1, "123-45")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := c.Open(1, sealed); err != nil || got != "123-45" {
+		t.Fatalf("open: %q %v", got, err)
+	}
+	if _, err := c.Open(2, sealed); err == nil {
+		t.Fatal("another member's sealed value opened")
+	}
+	if _, err := plain.Open(1, sealed); err == nil {
+		t.Fatal("a sealed value opened without the key")
+	}
+	if _, err := c.Open(1, "v1:!!"); err == nil {
+		t.Fatal("garbage opened")
+	}
+	if _, err := ledger.NewAccountCrypto([]byte("short")); err == nil {
+		t.Fatal("a short key was accepted")
+	}
+}
+
+func TestChangingAWalletTypeCountsAgainstTheNewTypesLimit(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	lt.Wallet(m.Client, "Card 1", api.WalletTypeCard, 0)
+	lt.Wallet(m.Client, "Card 2", api.WalletTypeCard, 0)
+	cash := lt.Wallet(m.Client, "Cash", api.WalletTypeCash, 0)
+	path := fmt.Sprintf("/api/account/wallets/%d", cash.ID)
+	m.Do(http.MethodPut, path, api.WalletRequest{Name: "Card 3", Type: api.WalletTypeCard}).WantProblem(http.StatusBadRequest, "FREE_LIMIT_EXCEEDED")
+	// Keeping the type is always allowed.
+	m.Do(http.MethodPut, path, api.WalletRequest{Name: "Pocket", Type: api.WalletTypeCash}).Want(http.StatusOK)
+}

@@ -1,0 +1,88 @@
+-- name: CreateEntry :one
+INSERT INTO account_entry (
+    member_id, wallet_id, category_id, type, amount, entry_date, memo,
+    currency, original_amount, exchange_rate, installment_months, pending, notif_key
+) VALUES (
+    @member_id, sqlc.narg(wallet_id), sqlc.narg(category_id), @type, @amount, @entry_date, @memo,
+    sqlc.narg(currency), sqlc.narg(original_amount), sqlc.narg(exchange_rate), sqlc.narg(installment_months),
+    @pending, sqlc.narg(notif_key)
+)
+RETURNING *;
+
+-- name: GetEntry :one
+SELECT * FROM account_entry WHERE member_id = @member_id AND id = @id;
+
+-- name: GetEntryForUpdate :one
+SELECT * FROM account_entry WHERE member_id = @member_id AND id = @id FOR UPDATE;
+
+-- name: UpdateEntry :one
+UPDATE account_entry SET
+    wallet_id = sqlc.narg(wallet_id), category_id = sqlc.narg(category_id), type = @type, amount = @amount,
+    entry_date = @entry_date, memo = @memo, currency = sqlc.narg(currency),
+    original_amount = sqlc.narg(original_amount), exchange_rate = sqlc.narg(exchange_rate),
+    installment_months = sqlc.narg(installment_months)
+WHERE member_id = @member_id AND id = @id
+RETURNING *;
+
+-- name: DeleteEntry :execrows
+DELETE FROM account_entry WHERE member_id = @member_id AND id = @id;
+
+-- name: ConfirmEntry :one
+UPDATE account_entry SET pending = false WHERE member_id = @member_id AND id = @id RETURNING *;
+
+-- name: CountPendingEntries :one
+SELECT count(*) FROM account_entry WHERE member_id = @member_id AND pending;
+
+-- name: ListEntries :many
+-- One page of a period's entries, newest date first, then newest created.
+SELECT e.* FROM account_entry e
+WHERE e.member_id = @member_id
+  AND e.entry_date >= @from_date AND e.entry_date < @to_date
+  AND (sqlc.narg(wallet_id)::bigint IS NULL OR e.wallet_id = sqlc.narg(wallet_id))
+  AND (sqlc.narg(category_id)::bigint IS NULL OR e.category_id = sqlc.narg(category_id)
+       OR e.category_id IN (SELECT c.id FROM account_category c WHERE c.member_id = @member_id AND c.parent_id = sqlc.narg(category_id)))
+  AND (sqlc.narg(type)::text IS NULL OR e.type = sqlc.narg(type))
+  AND (sqlc.narg(pending)::boolean IS NULL OR e.pending = sqlc.narg(pending))
+  AND (sqlc.narg(memo_pattern)::text IS NULL OR e.memo ILIKE sqlc.narg(memo_pattern))
+  AND (sqlc.narg(tag)::text IS NULL OR EXISTS (
+        SELECT 1 FROM account_entry_tag et JOIN account_tag t ON t.id = et.tag_id
+        WHERE et.entry_id = e.id AND t.member_id = @member_id AND t.name = sqlc.narg(tag)))
+ORDER BY e.entry_date DESC, e.created_at DESC, e.id DESC
+LIMIT @lim OFFSET @off;
+
+-- name: SummarizeEntries :one
+-- The count and the confirmed income and expense of the same filter as
+-- ListEntries; transfers move money between wallets and are neither.
+SELECT count(*) AS total,
+    COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'INCOME' AND NOT e.pending AND e.transfer_id IS NULL), 0)::bigint AS income,
+    COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'EXPENSE' AND NOT e.pending AND e.transfer_id IS NULL), 0)::bigint AS expense
+FROM account_entry e
+WHERE e.member_id = @member_id
+  AND e.entry_date >= @from_date AND e.entry_date < @to_date
+  AND (sqlc.narg(wallet_id)::bigint IS NULL OR e.wallet_id = sqlc.narg(wallet_id))
+  AND (sqlc.narg(category_id)::bigint IS NULL OR e.category_id = sqlc.narg(category_id)
+       OR e.category_id IN (SELECT c.id FROM account_category c WHERE c.member_id = @member_id AND c.parent_id = sqlc.narg(category_id)))
+  AND (sqlc.narg(type)::text IS NULL OR e.type = sqlc.narg(type))
+  AND (sqlc.narg(pending)::boolean IS NULL OR e.pending = sqlc.narg(pending))
+  AND (sqlc.narg(memo_pattern)::text IS NULL OR e.memo ILIKE sqlc.narg(memo_pattern))
+  AND (sqlc.narg(tag)::text IS NULL OR EXISTS (
+        SELECT 1 FROM account_entry_tag et JOIN account_tag t ON t.id = et.tag_id
+        WHERE et.entry_id = e.id AND t.member_id = @member_id AND t.name = sqlc.narg(tag)));
+
+-- name: ListEntryTags :many
+-- The tag names of a page of entries, in one query.
+SELECT et.entry_id, t.name
+FROM account_entry_tag et JOIN account_tag t ON t.id = et.tag_id
+WHERE et.entry_id = ANY(@entry_ids::bigint[]) AND t.member_id = @member_id
+ORDER BY et.entry_id, t.sort_order, t.id;
+
+-- name: AddEntryTags :exec
+INSERT INTO account_entry_tag (entry_id, tag_id)
+SELECT @entry_id, unnest(@tag_ids::bigint[])
+ON CONFLICT DO NOTHING;
+
+-- name: ClearEntryTags :exec
+DELETE FROM account_entry_tag WHERE entry_id = @entry_id;
+
+-- name: DeleteMemberEntries :exec
+DELETE FROM account_entry WHERE member_id = @member_id;

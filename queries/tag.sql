@@ -1,0 +1,47 @@
+-- name: ListTags :many
+SELECT * FROM account_tag WHERE member_id = @member_id ORDER BY sort_order, id;
+
+-- name: CreateTag :one
+INSERT INTO account_tag (member_id, name, sort_order)
+VALUES (@member_id, @name, (SELECT COALESCE(MAX(sort_order), 0) + 1 FROM account_tag WHERE member_id = @member_id))
+RETURNING *;
+
+-- name: EnsureTags :many
+-- Makes every name one of the member's tags (new ones last, in the given
+-- order) and answers the ids of all of them.
+WITH wanted AS (
+    SELECT x.name, x.ord FROM unnest(@names::text[]) WITH ORDINALITY AS x(name, ord)
+), added AS (
+    INSERT INTO account_tag (member_id, name, sort_order)
+    SELECT @member_id, wanted.name,
+        (SELECT COALESCE(MAX(sort_order), 0) FROM account_tag WHERE member_id = @member_id) + wanted.ord
+    FROM wanted
+    ON CONFLICT (member_id, name) DO NOTHING
+    RETURNING id, name
+)
+SELECT added.id, added.name FROM added
+UNION ALL
+SELECT t.id, t.name FROM account_tag t JOIN wanted ON wanted.name = t.name WHERE t.member_id = @member_id;
+
+-- name: UpdateTag :one
+UPDATE account_tag SET name = @name WHERE member_id = @member_id AND id = @id RETURNING *;
+
+-- name: DeleteTag :execrows
+DELETE FROM account_tag WHERE member_id = @member_id AND id = @id;
+
+-- name: CountOwnedTags :one
+SELECT count(*) FROM account_tag WHERE member_id = @member_id AND id = ANY(@ids::bigint[]);
+
+-- name: ReorderTags :exec
+WITH wanted AS (
+    SELECT x.id, x.ord FROM unnest(@ids::bigint[]) WITH ORDINALITY AS x(id, ord)
+), ranked AS (
+    SELECT t.id, row_number() OVER (ORDER BY wanted.ord NULLS LAST, t.sort_order, t.id) AS rn
+    FROM account_tag t LEFT JOIN wanted ON wanted.id = t.id
+    WHERE t.member_id = @member_id
+)
+UPDATE account_tag SET sort_order = ranked.rn
+FROM ranked WHERE account_tag.id = ranked.id AND account_tag.member_id = @member_id;
+
+-- name: DeleteMemberTags :exec
+DELETE FROM account_tag WHERE member_id = @member_id;

@@ -1,0 +1,91 @@
+-- name: ListWalletsWithBalance :many
+-- Balances of every wallet in one pass: opening balance plus its confirmed
+-- entries (pending ones count in no balance).
+SELECT sqlc.embed(w), (w.opening_balance + COALESCE(b.net, 0))::bigint AS balance
+FROM wallet w
+LEFT JOIN (
+    SELECT e.wallet_id, SUM(CASE WHEN e.type = 'INCOME' THEN e.amount ELSE -e.amount END) AS net
+    FROM account_entry e
+    WHERE e.member_id = @member_id AND NOT e.pending AND e.wallet_id IS NOT NULL
+    GROUP BY e.wallet_id
+) b ON b.wallet_id = w.id
+WHERE w.member_id = @member_id
+ORDER BY w.sort_order, w.id;
+
+-- name: GetWalletWithBalance :one
+SELECT sqlc.embed(w), (w.opening_balance + COALESCE((
+    SELECT SUM(CASE WHEN e.type = 'INCOME' THEN e.amount ELSE -e.amount END)
+    FROM account_entry e
+    WHERE e.member_id = @member_id AND e.wallet_id = w.id AND NOT e.pending
+), 0))::bigint AS balance
+FROM wallet w
+WHERE w.member_id = @member_id AND w.id = @id;
+
+-- name: GetWallet :one
+SELECT * FROM wallet WHERE member_id = @member_id AND id = @id;
+
+-- name: CountWalletsOfType :one
+SELECT count(*) FROM wallet WHERE member_id = @member_id AND type = @type;
+
+-- name: CreateWallet :one
+INSERT INTO wallet (
+    member_id, name, type, opening_balance, account_number,
+    loan_amount, loan_rate, loan_method, loan_months, loan_start, loan_payment,
+    manual_valuation, current_value, sort_order
+) VALUES (
+    @member_id, @name, @type, @opening_balance, @account_number,
+    @loan_amount, @loan_rate, @loan_method, @loan_months, @loan_start, @loan_payment,
+    @manual_valuation, @current_value,
+    (SELECT COALESCE(MAX(sort_order), 0) + 1 FROM wallet WHERE member_id = @member_id)
+)
+RETURNING *;
+
+-- name: UpdateWallet :one
+UPDATE wallet SET
+    name = @name, type = @type, opening_balance = @opening_balance, account_number = @account_number,
+    loan_amount = @loan_amount, loan_rate = @loan_rate, loan_method = @loan_method,
+    loan_months = @loan_months, loan_start = @loan_start, loan_payment = @loan_payment,
+    manual_valuation = @manual_valuation, current_value = @current_value
+WHERE member_id = @member_id AND id = @id
+RETURNING *;
+
+-- name: DeleteWallet :execrows
+DELETE FROM wallet WHERE member_id = @member_id AND id = @id;
+
+-- name: CountOwnedWallets :one
+SELECT count(*) FROM wallet WHERE member_id = @member_id AND id = ANY(@ids::bigint[]);
+
+-- name: ReorderWallets :exec
+-- The listed wallets first, in the given order, then the others as they were.
+WITH wanted AS (
+    SELECT x.id, x.ord FROM unnest(@ids::bigint[]) WITH ORDINALITY AS x(id, ord)
+), ranked AS (
+    SELECT w.id, row_number() OVER (ORDER BY wanted.ord NULLS LAST, w.sort_order, w.id) AS rn
+    FROM wallet w LEFT JOIN wanted ON wanted.id = w.id
+    WHERE w.member_id = @member_id
+)
+UPDATE wallet SET sort_order = ranked.rn
+FROM ranked WHERE wallet.id = ranked.id AND wallet.member_id = @member_id;
+
+-- name: WalletInUse :one
+SELECT EXISTS (SELECT 1 FROM account_entry WHERE member_id = @member_id AND wallet_id = @wallet_id);
+
+-- name: MoveWalletEntries :exec
+UPDATE account_entry SET wallet_id = @to_wallet_id WHERE member_id = @member_id AND wallet_id = @wallet_id;
+
+-- name: MoveWalletTemplates :exec
+-- Recurring and quick entries follow the wallet's entries, or lose the wallet.
+WITH r AS (
+    UPDATE recurring SET wallet_id = sqlc.narg(to_wallet_id) WHERE recurring.member_id = @member_id AND recurring.wallet_id = @wallet_id
+)
+UPDATE quick_entry SET wallet_id = sqlc.narg(to_wallet_id) WHERE quick_entry.member_id = @member_id AND quick_entry.wallet_id = @wallet_id;
+
+-- name: LockMemberLedger :exec
+-- Serialises a member's free-limit reservations (count, then insert).
+SELECT pg_advisory_xact_lock(hashtextextended('ledger:' || @member_id::bigint, 0));
+
+-- name: DeleteMemberWallets :exec
+DELETE FROM wallet WHERE member_id = @member_id;
+
+-- name: WalletHasInstallments :one
+SELECT EXISTS (SELECT 1 FROM account_entry WHERE member_id = @member_id AND wallet_id = @wallet_id AND installment_months IS NOT NULL);
