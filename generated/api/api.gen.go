@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"path"
@@ -24,6 +25,27 @@ import (
 	"github.com/oapi-codegen/runtime"
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
+
+// Defines values for BoardCategory.
+const (
+	BoardCategoryCommunity BoardCategory = "community"
+	BoardCategorySaving    BoardCategory = "saving"
+	BoardCategoryTips      BoardCategory = "tips"
+)
+
+// Valid indicates whether the value is a known member of the BoardCategory enum.
+func (e BoardCategory) Valid() bool {
+	switch e {
+	case BoardCategoryCommunity:
+		return true
+	case BoardCategorySaving:
+		return true
+	case BoardCategoryTips:
+		return true
+	default:
+		return false
+	}
+}
 
 // Defines values for MemberStatus.
 const (
@@ -61,6 +83,24 @@ func (e Plan) Valid() bool {
 	}
 }
 
+// Defines values for ReportTargetType.
+const (
+	ReportTargetTypeComment ReportTargetType = "COMMENT"
+	ReportTargetTypePost    ReportTargetType = "POST"
+)
+
+// Valid indicates whether the value is a known member of the ReportTargetType enum.
+func (e ReportTargetType) Valid() bool {
+	switch e {
+	case ReportTargetTypeComment:
+		return true
+	case ReportTargetTypePost:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Role.
 const (
 	RoleAdmin Role = "ADMIN"
@@ -73,6 +113,24 @@ func (e Role) Valid() bool {
 	case RoleAdmin:
 		return true
 	case RoleUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for VoteDirection.
+const (
+	VoteDirectionDown VoteDirection = "DOWN"
+	VoteDirectionUp   VoteDirection = "UP"
+)
+
+// Valid indicates whether the value is a known member of the VoteDirection enum.
+func (e VoteDirection) Valid() bool {
+	switch e {
+	case VoteDirectionDown:
+		return true
+	case VoteDirectionUp:
 		return true
 	default:
 		return false
@@ -115,6 +173,33 @@ type AuthResult struct {
 	User User `json:"user"`
 }
 
+// Author A member as the board shows them.
+type Author struct {
+	// Avatar The member's own profile image (a data URL) when set, else the identity provider's
+	// picture address; `null` when neither.
+	Avatar *string `json:"avatar"`
+	ID     int64   `json:"id"`
+	Name   string  `json:"name"`
+}
+
+// AuthorPage defines model for AuthorPage.
+type AuthorPage struct {
+	Items []Author `json:"items"`
+	Page  int32    `json:"page"`
+	Size  int32    `json:"size"`
+	Total int64    `json:"total"`
+}
+
+// BlockReasonValue Why a post or comment is blocked: `REPORTS` (it reached 5 reports) or `SPAM` (a spam
+// keyword). A client must accept other values.
+type BlockReasonValue = string
+
+// BoardCategory A board, as a request names it.
+type BoardCategory string
+
+// BoardCategoryValue A board as answered (`community`, `saving`, `tips`); a client must accept other values.
+type BoardCategoryValue = string
+
 // ChangePasswordRequest defines model for ChangePasswordRequest.
 type ChangePasswordRequest struct {
 	CurrentPassword string `json:"currentPassword"`
@@ -126,6 +211,50 @@ type ChangePasswordRequest struct {
 // ClientID defines model for ClientID.
 type ClientID struct {
 	ClientID *string `json:"clientId"`
+}
+
+// Comment defines model for Comment.
+type Comment struct {
+	// Author A member as the board shows them.
+	Author Author `json:"author"`
+
+	// BlockReason Why the comment is blocked; shown to administrators only.
+	BlockReason *BlockReasonValue `json:"blockReason"`
+	Blocked     bool              `json:"blocked"`
+
+	// Body `null` when the comment is blocked, except for administrators (and its author in `listMyComments`).
+	Body      *string   `json:"body"`
+	CreatedAt time.Time `json:"createdAt"`
+	DownCount int32     `json:"downCount"`
+
+	// Hot Created within the last 24 hours with at least 50 up-votes.
+	Hot bool  `json:"hot"`
+	ID  int64 `json:"id"`
+
+	// MyVote The caller's vote; `null` without one or without a session.
+	MyVote *VoteDirectionValue `json:"myVote"`
+
+	// PostCategory A board as answered (`community`, `saving`, `tips`); a client must accept other values.
+	PostCategory *BoardCategoryValue `json:"postCategory,omitempty"`
+	PostID       int64               `json:"postId"`
+
+	// PostTitle Only in `listMyComments`, the title of the comment's post.
+	PostTitle *string   `json:"postTitle,omitempty"`
+	UpCount   int32     `json:"upCount"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// CommentPage defines model for CommentPage.
+type CommentPage struct {
+	Items []Comment `json:"items"`
+	Page  int32     `json:"page"`
+	Size  int32     `json:"size"`
+	Total int64     `json:"total"`
+}
+
+// CommentRequest Example: {"body":"Great tip, thank you!"}
+type CommentRequest struct {
+	Body string `json:"body"`
 }
 
 // CreateUserRequest defines model for CreateUserRequest.
@@ -149,6 +278,14 @@ type CreateUserRequest struct {
 
 // DependencyState `up` or `down`; a client must accept other values.
 type DependencyState = string
+
+// DismissRequest Example: {"targetId":42,"targetType":"POST"}
+type DismissRequest struct {
+	TargetID int64 `json:"targetId"`
+
+	// TargetType What a report is about, as a request names it.
+	TargetType ReportTargetType `json:"targetType"`
+}
 
 // DisplayName The name other members see.
 //
@@ -181,6 +318,20 @@ type Health struct {
 type IDTokenRequest struct {
 	// IDToken The OpenID Connect ID token the provider issued to the app.
 	IDToken string `json:"idToken"`
+}
+
+// ImageURL defines model for ImageURL.
+type ImageURL struct {
+	// URL The image's absolute address.
+	//
+	// Example: https://nestegg.example/api/images/0b5c8c0e-6f5e-4a57-9f0e-0d5d0a3e9f11
+	URL string `json:"url"`
+}
+
+// ImageUpload defines model for ImageUpload.
+type ImageUpload struct {
+	// File PNG, JPEG, GIF or WebP, at most 5 MB.
+	File openapi_types.File `json:"file"`
 }
 
 // LoginRequest defines model for LoginRequest.
@@ -242,6 +393,64 @@ type PointRecord struct {
 // Points defines model for Points.
 type Points struct {
 	Points int64 `json:"points"`
+}
+
+// Post defines model for Post.
+type Post struct {
+	// Author A member as the board shows them.
+	Author Author `json:"author"`
+
+	// BlockReason Why the post is blocked; shown to administrators only (`null` for others and when not blocked).
+	BlockReason *BlockReasonValue `json:"blockReason"`
+	Blocked     bool              `json:"blocked"`
+	Body        string            `json:"body"`
+
+	// Category A board as answered (`community`, `saving`, `tips`); a client must accept other values.
+	Category     BoardCategoryValue `json:"category"`
+	CommentCount int32              `json:"commentCount"`
+	CreatedAt    time.Time          `json:"createdAt"`
+	DownCount    int32              `json:"downCount"`
+
+	// Hot Created within the last 24 hours with at least 50 up-votes.
+	Hot       bool     `json:"hot"`
+	ID        int64    `json:"id"`
+	ImageUrls []string `json:"imageUrls"`
+
+	// MyVote The caller's vote; `null` without one or without a session.
+	MyVote *VoteDirectionValue `json:"myVote"`
+	Notice bool                `json:"notice"`
+
+	// Recommenders Only in `getPost`. The members who up-voted, newest first, at most 100.
+	Recommenders *[]Author `json:"recommenders,omitempty"`
+	Tags         []string  `json:"tags"`
+	Title        string    `json:"title"`
+	UpCount      int32     `json:"upCount"`
+	UpdatedAt    time.Time `json:"updatedAt"`
+}
+
+// PostPage defines model for PostPage.
+type PostPage struct {
+	Items []Post `json:"items"`
+	Page  int32  `json:"page"`
+	Size  int32  `json:"size"`
+	Total int64  `json:"total"`
+}
+
+// PostRequest Example: {"body":"Cooking at home and a weekly budget.","category":"saving","imageUrls":[],"tags":["budget","food"],"title":"How I saved 1,000,000 won in a month"}
+type PostRequest struct {
+	// Body Plain text.
+	Body string `json:"body"`
+
+	// Category A board, as a request names it.
+	Category BoardCategory `json:"category"`
+
+	// ImageUrls Addresses answered by `uploadBoardImage` for the caller's images.
+	ImageUrls *[]string `json:"imageUrls,omitempty"`
+
+	// Notice Make the post a notice; honoured for administrators only, and only when creating.
+	Notice *bool     `json:"notice,omitempty"`
+	Tags   *[]string `json:"tags,omitempty"`
+	Title  string    `json:"title"`
 }
 
 // Problem An RFC 9457 problem detail with a stable `code`.
@@ -328,6 +537,44 @@ type Readiness struct {
 	Redis DependencyState `json:"redis"`
 }
 
+// ReportTargetType What a report is about, as a request names it.
+type ReportTargetType string
+
+// ReportTargetTypeValue What a report is about (`POST`, `COMMENT`); a client must accept other values.
+type ReportTargetTypeValue = string
+
+// ReportedItem A reported or blocked post or comment.
+type ReportedItem struct {
+	// Author A member as the board shows them.
+	Author      Author            `json:"author"`
+	BlockReason *BlockReasonValue `json:"blockReason"`
+	Blocked     bool              `json:"blocked"`
+	Body        string            `json:"body"`
+
+	// Category A board as answered (`community`, `saving`, `tips`); a client must accept other values.
+	Category  BoardCategoryValue `json:"category"`
+	CreatedAt time.Time          `json:"createdAt"`
+
+	// PostID The post itself, or the comment's post.
+	PostID      int64 `json:"postId"`
+	ReportCount int32 `json:"reportCount"`
+	TargetID    int64 `json:"targetId"`
+
+	// TargetType What a report is about (`POST`, `COMMENT`); a client must accept other values.
+	TargetType ReportTargetTypeValue `json:"targetType"`
+
+	// Title The post's title (for a comment, its post's title).
+	Title string `json:"title"`
+}
+
+// ReportedItemPage defines model for ReportedItemPage.
+type ReportedItemPage struct {
+	Items []ReportedItem `json:"items"`
+	Page  int32          `json:"page"`
+	Size  int32          `json:"size"`
+	Total int64          `json:"total"`
+}
+
 // Role A member's role, as a request sets it.
 type Role string
 
@@ -364,10 +611,37 @@ type SignupEnabled struct {
 	Enabled bool `json:"enabled"`
 }
 
+// SpamKeywords Example: {"keywords":["casino","free money"]}
+type SpamKeywords struct {
+	Keywords []string `json:"keywords"`
+}
+
 // StatusRequest defines model for StatusRequest.
 type StatusRequest struct {
 	// Status A member's status, as a request sets it.
 	Status MemberStatus `json:"status"`
+}
+
+// TagGroup defines model for TagGroup.
+type TagGroup struct {
+	// Boards The boards the group applies to; empty means every board.
+	Boards []BoardCategoryValue `json:"boards"`
+	ID     int64                `json:"id"`
+	Name   string               `json:"name"`
+	Tags   []string             `json:"tags"`
+}
+
+// TagGroupList defines model for TagGroupList.
+type TagGroupList struct {
+	Items []TagGroup `json:"items"`
+}
+
+// TagGroupRequest Example: {"boards":["saving"],"name":"Saving habits","tags":["budget","challenge"]}
+type TagGroupRequest struct {
+	// Boards The boards the group applies to; empty means every board.
+	Boards []BoardCategory `json:"boards"`
+	Name   string          `json:"name"`
+	Tags   []string        `json:"tags"`
 }
 
 // UpdateProfileRequest defines model for UpdateProfileRequest.
@@ -427,14 +701,56 @@ type VerifyPasswordRequest struct {
 	Password string `json:"password"`
 }
 
+// VoteDirection A vote, as a request casts it.
+type VoteDirection string
+
+// VoteDirectionValue A vote as answered (`UP`, `DOWN`); a client must accept other values.
+type VoteDirectionValue = string
+
+// VoteRequest Example: {"direction":"UP"}
+type VoteRequest struct {
+	// Direction A vote, as a request casts it.
+	Direction VoteDirection `json:"direction"`
+}
+
+// VoteResult defines model for VoteResult.
+type VoteResult struct {
+	Down int32 `json:"down"`
+
+	// MyVote The caller's vote after this request; `null` when it was cancelled.
+	MyVote *VoteDirectionValue `json:"myVote"`
+	Up     int32               `json:"up"`
+}
+
+// BoardCategoryQuery A board, as a request names it.
+type BoardCategoryQuery = BoardCategory
+
+// BoardTagQuery defines model for BoardTagQuery.
+type BoardTagQuery = string
+
+// CommentID defines model for CommentID.
+type CommentID = int64
+
+// IfNoneMatch defines model for IfNoneMatch.
+type IfNoneMatch = string
+
+// ImageID defines model for ImageID.
+type ImageID = openapi_types.UUID
+
 // MemberID defines model for MemberID.
 type MemberID = int64
 
 // Page defines model for Page.
 type Page = int32
 
+// PostID defines model for PostID.
+type PostID = int64
+
 // Size defines model for Size.
 type Size = int32
+
+// TagGroupID defines model for TagGroupID.
+type TagGroupID = int64
 
 // BadRequest An RFC 9457 problem detail with a stable `code`.
 type BadRequest = Problem
@@ -478,6 +794,78 @@ type ListMembersParams struct {
 	Q *string `form:"q,omitempty" json:"q,omitempty"`
 }
 
+// ListMyCommentsParams defines parameters for ListMyComments.
+type ListMyCommentsParams struct {
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// ListMyPostsParams defines parameters for ListMyPosts.
+type ListMyPostsParams struct {
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// ListPostsParams defines parameters for ListPosts.
+type ListPostsParams struct {
+	// Category One board; every board without it.
+	Category *BoardCategoryQuery `form:"category,omitempty" json:"category,omitempty"`
+
+	// Tag Only posts carrying this tag.
+	Tag *BoardTagQuery `form:"tag,omitempty" json:"tag,omitempty"`
+
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// ListPostCommentsParams defines parameters for ListPostComments.
+type ListPostCommentsParams struct {
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// ListPostRecommendersParams defines parameters for ListPostRecommenders.
+type ListPostRecommendersParams struct {
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// ListReportsParams defines parameters for ListReports.
+type ListReportsParams struct {
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// ListBoardTagGroupsParams defines parameters for ListBoardTagGroups.
+type ListBoardTagGroupsParams struct {
+	// Category One board; every board without it.
+	Category *BoardCategoryQuery `form:"category,omitempty" json:"category,omitempty"`
+}
+
+// GetBoardImageParams defines parameters for GetBoardImage.
+type GetBoardImageParams struct {
+	// IfNoneMatch The `ETag` of a copy the client holds.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
 // ListUsersParams defines parameters for ListUsers.
 type ListUsersParams struct {
 	// Page Page number, from 1.
@@ -498,6 +886,15 @@ type SetMemberStatusJSONRequestBody = StatusRequest
 
 // SetSignupEnabledJSONRequestBody defines body for SetSignupEnabled for application/json ContentType.
 type SetSignupEnabledJSONRequestBody = SignupEnabled
+
+// SetSpamKeywordsJSONRequestBody defines body for SetSpamKeywords for application/json ContentType.
+type SetSpamKeywordsJSONRequestBody = SpamKeywords
+
+// CreateTagGroupJSONRequestBody defines body for CreateTagGroup for application/json ContentType.
+type CreateTagGroupJSONRequestBody = TagGroupRequest
+
+// UpdateTagGroupJSONRequestBody defines body for UpdateTagGroup for application/json ContentType.
+type UpdateTagGroupJSONRequestBody = TagGroupRequest
 
 // LogInWithIDPAJSONRequestBody defines body for LogInWithIDPA for application/json ContentType.
 type LogInWithIDPAJSONRequestBody = IDTokenRequest
@@ -522,6 +919,30 @@ type SignUpJSONRequestBody = SignUpRequest
 
 // VerifyPasswordJSONRequestBody defines body for VerifyPassword for application/json ContentType.
 type VerifyPasswordJSONRequestBody = VerifyPasswordRequest
+
+// UpdateCommentJSONRequestBody defines body for UpdateComment for application/json ContentType.
+type UpdateCommentJSONRequestBody = CommentRequest
+
+// VoteCommentJSONRequestBody defines body for VoteComment for application/json ContentType.
+type VoteCommentJSONRequestBody = VoteRequest
+
+// UploadBoardImageMultipartRequestBody defines body for UploadBoardImage for multipart/form-data ContentType.
+type UploadBoardImageMultipartRequestBody = ImageUpload
+
+// CreatePostJSONRequestBody defines body for CreatePost for application/json ContentType.
+type CreatePostJSONRequestBody = PostRequest
+
+// UpdatePostJSONRequestBody defines body for UpdatePost for application/json ContentType.
+type UpdatePostJSONRequestBody = PostRequest
+
+// CreateCommentJSONRequestBody defines body for CreateComment for application/json ContentType.
+type CreateCommentJSONRequestBody = CommentRequest
+
+// VotePostJSONRequestBody defines body for VotePost for application/json ContentType.
+type VotePostJSONRequestBody = VoteRequest
+
+// DismissReportsJSONRequestBody defines body for DismissReports for application/json ContentType.
+type DismissReportsJSONRequestBody = DismissRequest
 
 // CreateUserJSONRequestBody defines body for CreateUser for application/json ContentType.
 type CreateUserJSONRequestBody = CreateUserRequest
@@ -552,6 +973,24 @@ type ServerInterface interface {
 	// SetSignupEnabled Open or close sign-up
 	// (PUT /api/admin/settings/signup-enabled)
 	SetSignupEnabled(w http.ResponseWriter, r *http.Request)
+	// GetSpamKeywords The spam keywords
+	// (GET /api/admin/spam-keywords)
+	GetSpamKeywords(w http.ResponseWriter, r *http.Request)
+	// SetSpamKeywords Replace the spam keywords
+	// (PUT /api/admin/spam-keywords)
+	SetSpamKeywords(w http.ResponseWriter, r *http.Request)
+	// ListTagGroups All tag groups
+	// (GET /api/admin/tag-groups)
+	ListTagGroups(w http.ResponseWriter, r *http.Request)
+	// CreateTagGroup Create a tag group
+	// (POST /api/admin/tag-groups)
+	CreateTagGroup(w http.ResponseWriter, r *http.Request)
+	// DeleteTagGroup Delete a tag group
+	// (DELETE /api/admin/tag-groups/{id})
+	DeleteTagGroup(w http.ResponseWriter, r *http.Request, id TagGroupID)
+	// UpdateTagGroup Replace a tag group
+	// (PUT /api/admin/tag-groups/{id})
+	UpdateTagGroup(w http.ResponseWriter, r *http.Request, id TagGroupID)
 	// LogInWithIDPA Sign in with an identity provider A ID token
 	// (POST /api/auth/idp-a)
 	LogInWithIDPA(w http.ResponseWriter, r *http.Request)
@@ -600,6 +1039,75 @@ type ServerInterface interface {
 	// VerifyPassword Re-authenticate with the password
 	// (POST /api/auth/verify-password)
 	VerifyPassword(w http.ResponseWriter, r *http.Request)
+	// DeleteComment Delete a comment
+	// (DELETE /api/board/comments/{id})
+	DeleteComment(w http.ResponseWriter, r *http.Request, id CommentID)
+	// UpdateComment Edit a comment
+	// (PUT /api/board/comments/{id})
+	UpdateComment(w http.ResponseWriter, r *http.Request, id CommentID)
+	// ReportComment Report a comment
+	// (POST /api/board/comments/{id}/report)
+	ReportComment(w http.ResponseWriter, r *http.Request, id CommentID)
+	// VoteComment Vote on a comment
+	// (POST /api/board/comments/{id}/vote)
+	VoteComment(w http.ResponseWriter, r *http.Request, id CommentID)
+	// UploadBoardImage Upload an image for a post
+	// (POST /api/board/images)
+	UploadBoardImage(w http.ResponseWriter, r *http.Request)
+	// ListMyComments My comments
+	// (GET /api/board/my/comments)
+	ListMyComments(w http.ResponseWriter, r *http.Request, params ListMyCommentsParams)
+	// ListMyPosts My posts
+	// (GET /api/board/my/posts)
+	ListMyPosts(w http.ResponseWriter, r *http.Request, params ListMyPostsParams)
+	// ListPosts List posts
+	// (GET /api/board/posts)
+	ListPosts(w http.ResponseWriter, r *http.Request, params ListPostsParams)
+	// CreatePost Write a post
+	// (POST /api/board/posts)
+	CreatePost(w http.ResponseWriter, r *http.Request)
+	// DeletePost Delete a post
+	// (DELETE /api/board/posts/{id})
+	DeletePost(w http.ResponseWriter, r *http.Request, id PostID)
+	// GetPost Read a post
+	// (GET /api/board/posts/{id})
+	GetPost(w http.ResponseWriter, r *http.Request, id PostID)
+	// UpdatePost Edit a post
+	// (PUT /api/board/posts/{id})
+	UpdatePost(w http.ResponseWriter, r *http.Request, id PostID)
+	// ListPostComments Comments of a post
+	// (GET /api/board/posts/{id}/comments)
+	ListPostComments(w http.ResponseWriter, r *http.Request, id PostID, params ListPostCommentsParams)
+	// CreateComment Write a comment
+	// (POST /api/board/posts/{id}/comments)
+	CreateComment(w http.ResponseWriter, r *http.Request, id PostID)
+	// NoticePost Make a post a notice
+	// (POST /api/board/posts/{id}/notice)
+	NoticePost(w http.ResponseWriter, r *http.Request, id PostID)
+	// ListPostRecommenders Members who up-voted a post
+	// (GET /api/board/posts/{id}/recommenders)
+	ListPostRecommenders(w http.ResponseWriter, r *http.Request, id PostID, params ListPostRecommendersParams)
+	// ReportPost Report a post
+	// (POST /api/board/posts/{id}/report)
+	ReportPost(w http.ResponseWriter, r *http.Request, id PostID)
+	// UnnoticePost Make a notice a normal post
+	// (POST /api/board/posts/{id}/unnotice)
+	UnnoticePost(w http.ResponseWriter, r *http.Request, id PostID)
+	// VotePost Vote on a post
+	// (POST /api/board/posts/{id}/vote)
+	VotePost(w http.ResponseWriter, r *http.Request, id PostID)
+	// ListReports Reported posts and comments
+	// (GET /api/board/reports)
+	ListReports(w http.ResponseWriter, r *http.Request, params ListReportsParams)
+	// DismissReports Dismiss the reports of a target
+	// (POST /api/board/reports/dismiss)
+	DismissReports(w http.ResponseWriter, r *http.Request)
+	// ListBoardTagGroups Tag groups of a board
+	// (GET /api/board/tag-groups)
+	ListBoardTagGroups(w http.ResponseWriter, r *http.Request, params ListBoardTagGroupsParams)
+	// GetBoardImage Download an image
+	// (GET /api/images/{id})
+	GetBoardImage(w http.ResponseWriter, r *http.Request, id ImageID, params GetBoardImageParams)
 	// GetOpenAPI This contract
 	// (GET /api/openapi.yaml)
 	GetOpenAPI(w http.ResponseWriter, r *http.Request)
@@ -829,6 +1337,114 @@ func (siw *ServerInterfaceWrapper) SetSignupEnabled(w http.ResponseWriter, r *ht
 	handler.ServeHTTP(w, r)
 }
 
+// GetSpamKeywords operation middleware
+func (siw *ServerInterfaceWrapper) GetSpamKeywords(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetSpamKeywords(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetSpamKeywords operation middleware
+func (siw *ServerInterfaceWrapper) SetSpamKeywords(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetSpamKeywords(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListTagGroups operation middleware
+func (siw *ServerInterfaceWrapper) ListTagGroups(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListTagGroups(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateTagGroup operation middleware
+func (siw *ServerInterfaceWrapper) CreateTagGroup(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateTagGroup(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteTagGroup operation middleware
+func (siw *ServerInterfaceWrapper) DeleteTagGroup(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TagGroupID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteTagGroup(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateTagGroup operation middleware
+func (siw *ServerInterfaceWrapper) UpdateTagGroup(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TagGroupID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateTagGroup(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // LogInWithIDPA operation middleware
 func (siw *ServerInterfaceWrapper) LogInWithIDPA(w http.ResponseWriter, r *http.Request) {
 
@@ -1044,6 +1660,763 @@ func (siw *ServerInterfaceWrapper) VerifyPassword(w http.ResponseWriter, r *http
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.VerifyPassword(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteComment operation middleware
+func (siw *ServerInterfaceWrapper) DeleteComment(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id CommentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteComment(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateComment operation middleware
+func (siw *ServerInterfaceWrapper) UpdateComment(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id CommentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateComment(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ReportComment operation middleware
+func (siw *ServerInterfaceWrapper) ReportComment(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id CommentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ReportComment(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// VoteComment operation middleware
+func (siw *ServerInterfaceWrapper) VoteComment(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id CommentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.VoteComment(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UploadBoardImage operation middleware
+func (siw *ServerInterfaceWrapper) UploadBoardImage(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UploadBoardImage(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListMyComments operation middleware
+func (siw *ServerInterfaceWrapper) ListMyComments(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListMyCommentsParams
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", r.URL.Query(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "page"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "page", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "size" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "size", r.URL.Query(), &params.Size, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "size"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "size", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListMyComments(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListMyPosts operation middleware
+func (siw *ServerInterfaceWrapper) ListMyPosts(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListMyPostsParams
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", r.URL.Query(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "page"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "page", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "size" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "size", r.URL.Query(), &params.Size, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "size"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "size", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListMyPosts(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListPosts operation middleware
+func (siw *ServerInterfaceWrapper) ListPosts(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListPostsParams
+
+	// ------------- Optional query parameter "category" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "category", r.URL.Query(), &params.Category, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "category"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "category", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "tag" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "tag", r.URL.Query(), &params.Tag, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "tag"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "tag", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", r.URL.Query(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "page"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "page", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "size" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "size", r.URL.Query(), &params.Size, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "size"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "size", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListPosts(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreatePost operation middleware
+func (siw *ServerInterfaceWrapper) CreatePost(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreatePost(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeletePost operation middleware
+func (siw *ServerInterfaceWrapper) DeletePost(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id PostID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeletePost(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetPost operation middleware
+func (siw *ServerInterfaceWrapper) GetPost(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id PostID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetPost(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdatePost operation middleware
+func (siw *ServerInterfaceWrapper) UpdatePost(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id PostID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdatePost(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListPostComments operation middleware
+func (siw *ServerInterfaceWrapper) ListPostComments(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id PostID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListPostCommentsParams
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", r.URL.Query(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "page"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "page", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "size" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "size", r.URL.Query(), &params.Size, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "size"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "size", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListPostComments(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateComment operation middleware
+func (siw *ServerInterfaceWrapper) CreateComment(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id PostID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateComment(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// NoticePost operation middleware
+func (siw *ServerInterfaceWrapper) NoticePost(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id PostID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.NoticePost(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListPostRecommenders operation middleware
+func (siw *ServerInterfaceWrapper) ListPostRecommenders(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id PostID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListPostRecommendersParams
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", r.URL.Query(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "page"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "page", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "size" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "size", r.URL.Query(), &params.Size, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "size"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "size", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListPostRecommenders(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ReportPost operation middleware
+func (siw *ServerInterfaceWrapper) ReportPost(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id PostID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ReportPost(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UnnoticePost operation middleware
+func (siw *ServerInterfaceWrapper) UnnoticePost(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id PostID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UnnoticePost(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// VotePost operation middleware
+func (siw *ServerInterfaceWrapper) VotePost(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id PostID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.VotePost(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListReports operation middleware
+func (siw *ServerInterfaceWrapper) ListReports(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListReportsParams
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", r.URL.Query(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "page"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "page", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "size" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "size", r.URL.Query(), &params.Size, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "size"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "size", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListReports(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DismissReports operation middleware
+func (siw *ServerInterfaceWrapper) DismissReports(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DismissReports(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListBoardTagGroups operation middleware
+func (siw *ServerInterfaceWrapper) ListBoardTagGroups(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListBoardTagGroupsParams
+
+	// ------------- Optional query parameter "category" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "category", r.URL.Query(), &params.Category, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "category"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "category", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListBoardTagGroups(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetBoardImage operation middleware
+func (siw *ServerInterfaceWrapper) GetBoardImage(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id ImageID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetBoardImageParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-None-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-None-Match", Err: err})
+			return
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetBoardImage(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1399,6 +2772,35 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/users/{id}", wrapper.DeleteUser)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/users/{id}", wrapper.GetUser)
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/users/{id}", wrapper.UpdateUser)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/board/posts", wrapper.ListPosts)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/board/posts", wrapper.CreatePost)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/board/posts/{id}", wrapper.DeletePost)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/board/posts/{id}", wrapper.GetPost)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/board/posts/{id}", wrapper.UpdatePost)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/board/posts/{id}/notice", wrapper.NoticePost)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/board/posts/{id}/unnotice", wrapper.UnnoticePost)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/board/posts/{id}/vote", wrapper.VotePost)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/board/posts/{id}/recommenders", wrapper.ListPostRecommenders)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/board/posts/{id}/report", wrapper.ReportPost)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/board/posts/{id}/comments", wrapper.ListPostComments)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/board/posts/{id}/comments", wrapper.CreateComment)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/board/comments/{id}", wrapper.DeleteComment)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/board/comments/{id}", wrapper.UpdateComment)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/board/comments/{id}/vote", wrapper.VoteComment)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/board/comments/{id}/report", wrapper.ReportComment)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/board/my/posts", wrapper.ListMyPosts)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/board/my/comments", wrapper.ListMyComments)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/board/reports", wrapper.ListReports)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/board/reports/dismiss", wrapper.DismissReports)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/board/images", wrapper.UploadBoardImage)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/images/{id}", wrapper.GetBoardImage)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/board/tag-groups", wrapper.ListBoardTagGroups)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/admin/tag-groups", wrapper.ListTagGroups)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/admin/tag-groups", wrapper.CreateTagGroup)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/admin/tag-groups/{id}", wrapper.DeleteTagGroup)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/admin/tag-groups/{id}", wrapper.UpdateTagGroup)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/admin/spam-keywords", wrapper.GetSpamKeywords)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/admin/spam-keywords", wrapper.SetSpamKeywords)
 
 	return m
 }
@@ -2200,6 +3602,707 @@ func (response SetSignupEnabled500ApplicationProblemPlusJSONResponse) VisitSetSi
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSpamKeywordsRequestObject struct {
+}
+
+type GetSpamKeywordsResponseObject interface {
+	VisitGetSpamKeywordsResponse(w http.ResponseWriter) error
+}
+
+type GetSpamKeywords200JSONResponse SpamKeywords
+
+func (response GetSpamKeywords200JSONResponse) VisitGetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSpamKeywords401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetSpamKeywords401ApplicationProblemPlusJSONResponse) VisitGetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSpamKeywords403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetSpamKeywords403ApplicationProblemPlusJSONResponse) VisitGetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSpamKeywords500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetSpamKeywords500ApplicationProblemPlusJSONResponse) VisitGetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSpamKeywords503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetSpamKeywords503ApplicationProblemPlusJSONResponse) VisitGetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetSpamKeywordsRequestObject struct {
+	Body *SetSpamKeywordsJSONRequestBody
+}
+
+type SetSpamKeywordsResponseObject interface {
+	VisitSetSpamKeywordsResponse(w http.ResponseWriter) error
+}
+
+type SetSpamKeywords200JSONResponse SpamKeywords
+
+func (response SetSpamKeywords200JSONResponse) VisitSetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetSpamKeywords400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response SetSpamKeywords400ApplicationProblemPlusJSONResponse) VisitSetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetSpamKeywords401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response SetSpamKeywords401ApplicationProblemPlusJSONResponse) VisitSetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetSpamKeywords403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response SetSpamKeywords403ApplicationProblemPlusJSONResponse) VisitSetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetSpamKeywords413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response SetSpamKeywords413ApplicationProblemPlusJSONResponse) VisitSetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetSpamKeywords415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response SetSpamKeywords415ApplicationProblemPlusJSONResponse) VisitSetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetSpamKeywords500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response SetSpamKeywords500ApplicationProblemPlusJSONResponse) VisitSetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetSpamKeywords503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response SetSpamKeywords503ApplicationProblemPlusJSONResponse) VisitSetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTagGroupsRequestObject struct {
+}
+
+type ListTagGroupsResponseObject interface {
+	VisitListTagGroupsResponse(w http.ResponseWriter) error
+}
+
+type ListTagGroups200JSONResponse TagGroupList
+
+func (response ListTagGroups200JSONResponse) VisitListTagGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTagGroups401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListTagGroups401ApplicationProblemPlusJSONResponse) VisitListTagGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTagGroups403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListTagGroups403ApplicationProblemPlusJSONResponse) VisitListTagGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTagGroups500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListTagGroups500ApplicationProblemPlusJSONResponse) VisitListTagGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTagGroups503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListTagGroups503ApplicationProblemPlusJSONResponse) VisitListTagGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTagGroupRequestObject struct {
+	Body *CreateTagGroupJSONRequestBody
+}
+
+type CreateTagGroupResponseObject interface {
+	VisitCreateTagGroupResponse(w http.ResponseWriter) error
+}
+
+type CreateTagGroup201JSONResponse TagGroup
+
+func (response CreateTagGroup201JSONResponse) VisitCreateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTagGroup400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTagGroup400ApplicationProblemPlusJSONResponse) VisitCreateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTagGroup401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTagGroup401ApplicationProblemPlusJSONResponse) VisitCreateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTagGroup403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTagGroup403ApplicationProblemPlusJSONResponse) VisitCreateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTagGroup413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTagGroup413ApplicationProblemPlusJSONResponse) VisitCreateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTagGroup415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTagGroup415ApplicationProblemPlusJSONResponse) VisitCreateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTagGroup500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTagGroup500ApplicationProblemPlusJSONResponse) VisitCreateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTagGroup503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTagGroup503ApplicationProblemPlusJSONResponse) VisitCreateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTagGroupRequestObject struct {
+	ID TagGroupID `json:"id"`
+}
+
+type DeleteTagGroupResponseObject interface {
+	VisitDeleteTagGroupResponse(w http.ResponseWriter) error
+}
+
+type DeleteTagGroup204Response struct {
+}
+
+func (response DeleteTagGroup204Response) VisitDeleteTagGroupResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteTagGroup400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTagGroup400ApplicationProblemPlusJSONResponse) VisitDeleteTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTagGroup401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTagGroup401ApplicationProblemPlusJSONResponse) VisitDeleteTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTagGroup403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTagGroup403ApplicationProblemPlusJSONResponse) VisitDeleteTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTagGroup404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTagGroup404ApplicationProblemPlusJSONResponse) VisitDeleteTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTagGroup500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTagGroup500ApplicationProblemPlusJSONResponse) VisitDeleteTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTagGroup503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTagGroup503ApplicationProblemPlusJSONResponse) VisitDeleteTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTagGroupRequestObject struct {
+	ID   TagGroupID `json:"id"`
+	Body *UpdateTagGroupJSONRequestBody
+}
+
+type UpdateTagGroupResponseObject interface {
+	VisitUpdateTagGroupResponse(w http.ResponseWriter) error
+}
+
+type UpdateTagGroup200JSONResponse TagGroup
+
+func (response UpdateTagGroup200JSONResponse) VisitUpdateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTagGroup400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTagGroup400ApplicationProblemPlusJSONResponse) VisitUpdateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTagGroup401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTagGroup401ApplicationProblemPlusJSONResponse) VisitUpdateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTagGroup403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTagGroup403ApplicationProblemPlusJSONResponse) VisitUpdateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTagGroup404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTagGroup404ApplicationProblemPlusJSONResponse) VisitUpdateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTagGroup413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTagGroup413ApplicationProblemPlusJSONResponse) VisitUpdateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTagGroup415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTagGroup415ApplicationProblemPlusJSONResponse) VisitUpdateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTagGroup500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTagGroup500ApplicationProblemPlusJSONResponse) VisitUpdateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTagGroup503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTagGroup503ApplicationProblemPlusJSONResponse) VisitUpdateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3515,6 +5618,2606 @@ func (response VerifyPassword500ApplicationProblemPlusJSONResponse) VisitVerifyP
 	return err
 }
 
+type DeleteCommentRequestObject struct {
+	ID CommentID `json:"id"`
+}
+
+type DeleteCommentResponseObject interface {
+	VisitDeleteCommentResponse(w http.ResponseWriter) error
+}
+
+type DeleteComment204Response struct {
+}
+
+func (response DeleteComment204Response) VisitDeleteCommentResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteComment400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteComment400ApplicationProblemPlusJSONResponse) VisitDeleteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteComment401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteComment401ApplicationProblemPlusJSONResponse) VisitDeleteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteComment404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteComment404ApplicationProblemPlusJSONResponse) VisitDeleteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteComment500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteComment500ApplicationProblemPlusJSONResponse) VisitDeleteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteComment503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteComment503ApplicationProblemPlusJSONResponse) VisitDeleteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentRequestObject struct {
+	ID   CommentID `json:"id"`
+	Body *UpdateCommentJSONRequestBody
+}
+
+type UpdateCommentResponseObject interface {
+	VisitUpdateCommentResponse(w http.ResponseWriter) error
+}
+
+type UpdateComment200JSONResponse Comment
+
+func (response UpdateComment200JSONResponse) VisitUpdateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateComment400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateComment400ApplicationProblemPlusJSONResponse) VisitUpdateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateComment401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateComment401ApplicationProblemPlusJSONResponse) VisitUpdateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateComment404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateComment404ApplicationProblemPlusJSONResponse) VisitUpdateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateComment413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateComment413ApplicationProblemPlusJSONResponse) VisitUpdateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateComment415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateComment415ApplicationProblemPlusJSONResponse) VisitUpdateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateComment500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateComment500ApplicationProblemPlusJSONResponse) VisitUpdateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateComment503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateComment503ApplicationProblemPlusJSONResponse) VisitUpdateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportCommentRequestObject struct {
+	ID CommentID `json:"id"`
+}
+
+type ReportCommentResponseObject interface {
+	VisitReportCommentResponse(w http.ResponseWriter) error
+}
+
+type ReportComment204Response struct {
+}
+
+func (response ReportComment204Response) VisitReportCommentResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type ReportComment400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ReportComment400ApplicationProblemPlusJSONResponse) VisitReportCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportComment401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ReportComment401ApplicationProblemPlusJSONResponse) VisitReportCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportComment404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ReportComment404ApplicationProblemPlusJSONResponse) VisitReportCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportComment409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response ReportComment409ApplicationProblemPlusJSONResponse) VisitReportCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportComment500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ReportComment500ApplicationProblemPlusJSONResponse) VisitReportCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportComment503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ReportComment503ApplicationProblemPlusJSONResponse) VisitReportCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VoteCommentRequestObject struct {
+	ID   CommentID `json:"id"`
+	Body *VoteCommentJSONRequestBody
+}
+
+type VoteCommentResponseObject interface {
+	VisitVoteCommentResponse(w http.ResponseWriter) error
+}
+
+type VoteComment200JSONResponse VoteResult
+
+func (response VoteComment200JSONResponse) VisitVoteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VoteComment400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response VoteComment400ApplicationProblemPlusJSONResponse) VisitVoteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VoteComment401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response VoteComment401ApplicationProblemPlusJSONResponse) VisitVoteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VoteComment404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response VoteComment404ApplicationProblemPlusJSONResponse) VisitVoteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VoteComment413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response VoteComment413ApplicationProblemPlusJSONResponse) VisitVoteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VoteComment415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response VoteComment415ApplicationProblemPlusJSONResponse) VisitVoteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VoteComment500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response VoteComment500ApplicationProblemPlusJSONResponse) VisitVoteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VoteComment503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response VoteComment503ApplicationProblemPlusJSONResponse) VisitVoteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBoardImageRequestObject struct {
+	Body *multipart.Reader
+}
+
+type UploadBoardImageResponseObject interface {
+	VisitUploadBoardImageResponse(w http.ResponseWriter) error
+}
+
+type UploadBoardImage201JSONResponse ImageURL
+
+func (response UploadBoardImage201JSONResponse) VisitUploadBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBoardImage400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UploadBoardImage400ApplicationProblemPlusJSONResponse) VisitUploadBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBoardImage401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UploadBoardImage401ApplicationProblemPlusJSONResponse) VisitUploadBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBoardImage413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UploadBoardImage413ApplicationProblemPlusJSONResponse) VisitUploadBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBoardImage415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UploadBoardImage415ApplicationProblemPlusJSONResponse) VisitUploadBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBoardImage500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UploadBoardImage500ApplicationProblemPlusJSONResponse) VisitUploadBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBoardImage503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UploadBoardImage503ApplicationProblemPlusJSONResponse) VisitUploadBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMyCommentsRequestObject struct {
+	Params ListMyCommentsParams
+}
+
+type ListMyCommentsResponseObject interface {
+	VisitListMyCommentsResponse(w http.ResponseWriter) error
+}
+
+type ListMyComments200JSONResponse CommentPage
+
+func (response ListMyComments200JSONResponse) VisitListMyCommentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMyComments400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListMyComments400ApplicationProblemPlusJSONResponse) VisitListMyCommentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMyComments401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListMyComments401ApplicationProblemPlusJSONResponse) VisitListMyCommentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMyComments500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListMyComments500ApplicationProblemPlusJSONResponse) VisitListMyCommentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMyComments503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListMyComments503ApplicationProblemPlusJSONResponse) VisitListMyCommentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMyPostsRequestObject struct {
+	Params ListMyPostsParams
+}
+
+type ListMyPostsResponseObject interface {
+	VisitListMyPostsResponse(w http.ResponseWriter) error
+}
+
+type ListMyPosts200JSONResponse PostPage
+
+func (response ListMyPosts200JSONResponse) VisitListMyPostsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMyPosts400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListMyPosts400ApplicationProblemPlusJSONResponse) VisitListMyPostsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMyPosts401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListMyPosts401ApplicationProblemPlusJSONResponse) VisitListMyPostsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMyPosts500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListMyPosts500ApplicationProblemPlusJSONResponse) VisitListMyPostsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMyPosts503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListMyPosts503ApplicationProblemPlusJSONResponse) VisitListMyPostsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPostsRequestObject struct {
+	Params ListPostsParams
+}
+
+type ListPostsResponseObject interface {
+	VisitListPostsResponse(w http.ResponseWriter) error
+}
+
+type ListPosts200JSONResponse PostPage
+
+func (response ListPosts200JSONResponse) VisitListPostsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPosts400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListPosts400ApplicationProblemPlusJSONResponse) VisitListPostsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPosts500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListPosts500ApplicationProblemPlusJSONResponse) VisitListPostsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPosts503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListPosts503ApplicationProblemPlusJSONResponse) VisitListPostsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePostRequestObject struct {
+	Body *CreatePostJSONRequestBody
+}
+
+type CreatePostResponseObject interface {
+	VisitCreatePostResponse(w http.ResponseWriter) error
+}
+
+type CreatePost201JSONResponse Post
+
+func (response CreatePost201JSONResponse) VisitCreatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePost400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePost400ApplicationProblemPlusJSONResponse) VisitCreatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePost401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePost401ApplicationProblemPlusJSONResponse) VisitCreatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePost413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePost413ApplicationProblemPlusJSONResponse) VisitCreatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePost415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePost415ApplicationProblemPlusJSONResponse) VisitCreatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePost500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePost500ApplicationProblemPlusJSONResponse) VisitCreatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePost503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePost503ApplicationProblemPlusJSONResponse) VisitCreatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePostRequestObject struct {
+	ID PostID `json:"id"`
+}
+
+type DeletePostResponseObject interface {
+	VisitDeletePostResponse(w http.ResponseWriter) error
+}
+
+type DeletePost204Response struct {
+}
+
+func (response DeletePost204Response) VisitDeletePostResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeletePost400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeletePost400ApplicationProblemPlusJSONResponse) VisitDeletePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePost401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeletePost401ApplicationProblemPlusJSONResponse) VisitDeletePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePost404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeletePost404ApplicationProblemPlusJSONResponse) VisitDeletePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePost500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeletePost500ApplicationProblemPlusJSONResponse) VisitDeletePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePost503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeletePost503ApplicationProblemPlusJSONResponse) VisitDeletePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPostRequestObject struct {
+	ID PostID `json:"id"`
+}
+
+type GetPostResponseObject interface {
+	VisitGetPostResponse(w http.ResponseWriter) error
+}
+
+type GetPost200JSONResponse Post
+
+func (response GetPost200JSONResponse) VisitGetPostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPost400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetPost400ApplicationProblemPlusJSONResponse) VisitGetPostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPost404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetPost404ApplicationProblemPlusJSONResponse) VisitGetPostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPost500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetPost500ApplicationProblemPlusJSONResponse) VisitGetPostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPost503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetPost503ApplicationProblemPlusJSONResponse) VisitGetPostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePostRequestObject struct {
+	ID   PostID `json:"id"`
+	Body *UpdatePostJSONRequestBody
+}
+
+type UpdatePostResponseObject interface {
+	VisitUpdatePostResponse(w http.ResponseWriter) error
+}
+
+type UpdatePost200JSONResponse Post
+
+func (response UpdatePost200JSONResponse) VisitUpdatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePost400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePost400ApplicationProblemPlusJSONResponse) VisitUpdatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePost401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePost401ApplicationProblemPlusJSONResponse) VisitUpdatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePost404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePost404ApplicationProblemPlusJSONResponse) VisitUpdatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePost413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePost413ApplicationProblemPlusJSONResponse) VisitUpdatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePost415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePost415ApplicationProblemPlusJSONResponse) VisitUpdatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePost500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePost500ApplicationProblemPlusJSONResponse) VisitUpdatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePost503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePost503ApplicationProblemPlusJSONResponse) VisitUpdatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPostCommentsRequestObject struct {
+	ID     PostID `json:"id"`
+	Params ListPostCommentsParams
+}
+
+type ListPostCommentsResponseObject interface {
+	VisitListPostCommentsResponse(w http.ResponseWriter) error
+}
+
+type ListPostComments200JSONResponse CommentPage
+
+func (response ListPostComments200JSONResponse) VisitListPostCommentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPostComments400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListPostComments400ApplicationProblemPlusJSONResponse) VisitListPostCommentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPostComments404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListPostComments404ApplicationProblemPlusJSONResponse) VisitListPostCommentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPostComments500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListPostComments500ApplicationProblemPlusJSONResponse) VisitListPostCommentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPostComments503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListPostComments503ApplicationProblemPlusJSONResponse) VisitListPostCommentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCommentRequestObject struct {
+	ID   PostID `json:"id"`
+	Body *CreateCommentJSONRequestBody
+}
+
+type CreateCommentResponseObject interface {
+	VisitCreateCommentResponse(w http.ResponseWriter) error
+}
+
+type CreateComment201JSONResponse Comment
+
+func (response CreateComment201JSONResponse) VisitCreateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateComment400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateComment400ApplicationProblemPlusJSONResponse) VisitCreateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateComment401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateComment401ApplicationProblemPlusJSONResponse) VisitCreateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateComment404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateComment404ApplicationProblemPlusJSONResponse) VisitCreateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateComment413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateComment413ApplicationProblemPlusJSONResponse) VisitCreateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateComment415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateComment415ApplicationProblemPlusJSONResponse) VisitCreateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateComment500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateComment500ApplicationProblemPlusJSONResponse) VisitCreateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateComment503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateComment503ApplicationProblemPlusJSONResponse) VisitCreateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoticePostRequestObject struct {
+	ID PostID `json:"id"`
+}
+
+type NoticePostResponseObject interface {
+	VisitNoticePostResponse(w http.ResponseWriter) error
+}
+
+type NoticePost200JSONResponse Post
+
+func (response NoticePost200JSONResponse) VisitNoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoticePost400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response NoticePost400ApplicationProblemPlusJSONResponse) VisitNoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoticePost401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response NoticePost401ApplicationProblemPlusJSONResponse) VisitNoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoticePost403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response NoticePost403ApplicationProblemPlusJSONResponse) VisitNoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoticePost404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response NoticePost404ApplicationProblemPlusJSONResponse) VisitNoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoticePost500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response NoticePost500ApplicationProblemPlusJSONResponse) VisitNoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoticePost503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response NoticePost503ApplicationProblemPlusJSONResponse) VisitNoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPostRecommendersRequestObject struct {
+	ID     PostID `json:"id"`
+	Params ListPostRecommendersParams
+}
+
+type ListPostRecommendersResponseObject interface {
+	VisitListPostRecommendersResponse(w http.ResponseWriter) error
+}
+
+type ListPostRecommenders200JSONResponse AuthorPage
+
+func (response ListPostRecommenders200JSONResponse) VisitListPostRecommendersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPostRecommenders400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListPostRecommenders400ApplicationProblemPlusJSONResponse) VisitListPostRecommendersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPostRecommenders404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListPostRecommenders404ApplicationProblemPlusJSONResponse) VisitListPostRecommendersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPostRecommenders500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListPostRecommenders500ApplicationProblemPlusJSONResponse) VisitListPostRecommendersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPostRecommenders503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListPostRecommenders503ApplicationProblemPlusJSONResponse) VisitListPostRecommendersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportPostRequestObject struct {
+	ID PostID `json:"id"`
+}
+
+type ReportPostResponseObject interface {
+	VisitReportPostResponse(w http.ResponseWriter) error
+}
+
+type ReportPost204Response struct {
+}
+
+func (response ReportPost204Response) VisitReportPostResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type ReportPost400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ReportPost400ApplicationProblemPlusJSONResponse) VisitReportPostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportPost401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ReportPost401ApplicationProblemPlusJSONResponse) VisitReportPostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportPost404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ReportPost404ApplicationProblemPlusJSONResponse) VisitReportPostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportPost409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response ReportPost409ApplicationProblemPlusJSONResponse) VisitReportPostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportPost500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ReportPost500ApplicationProblemPlusJSONResponse) VisitReportPostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportPost503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ReportPost503ApplicationProblemPlusJSONResponse) VisitReportPostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnnoticePostRequestObject struct {
+	ID PostID `json:"id"`
+}
+
+type UnnoticePostResponseObject interface {
+	VisitUnnoticePostResponse(w http.ResponseWriter) error
+}
+
+type UnnoticePost200JSONResponse Post
+
+func (response UnnoticePost200JSONResponse) VisitUnnoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnnoticePost400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UnnoticePost400ApplicationProblemPlusJSONResponse) VisitUnnoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnnoticePost401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UnnoticePost401ApplicationProblemPlusJSONResponse) VisitUnnoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnnoticePost403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UnnoticePost403ApplicationProblemPlusJSONResponse) VisitUnnoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnnoticePost404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UnnoticePost404ApplicationProblemPlusJSONResponse) VisitUnnoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnnoticePost500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UnnoticePost500ApplicationProblemPlusJSONResponse) VisitUnnoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnnoticePost503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UnnoticePost503ApplicationProblemPlusJSONResponse) VisitUnnoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VotePostRequestObject struct {
+	ID   PostID `json:"id"`
+	Body *VotePostJSONRequestBody
+}
+
+type VotePostResponseObject interface {
+	VisitVotePostResponse(w http.ResponseWriter) error
+}
+
+type VotePost200JSONResponse VoteResult
+
+func (response VotePost200JSONResponse) VisitVotePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VotePost400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response VotePost400ApplicationProblemPlusJSONResponse) VisitVotePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VotePost401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response VotePost401ApplicationProblemPlusJSONResponse) VisitVotePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VotePost404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response VotePost404ApplicationProblemPlusJSONResponse) VisitVotePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VotePost413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response VotePost413ApplicationProblemPlusJSONResponse) VisitVotePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VotePost415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response VotePost415ApplicationProblemPlusJSONResponse) VisitVotePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VotePost500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response VotePost500ApplicationProblemPlusJSONResponse) VisitVotePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VotePost503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response VotePost503ApplicationProblemPlusJSONResponse) VisitVotePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListReportsRequestObject struct {
+	Params ListReportsParams
+}
+
+type ListReportsResponseObject interface {
+	VisitListReportsResponse(w http.ResponseWriter) error
+}
+
+type ListReports200JSONResponse ReportedItemPage
+
+func (response ListReports200JSONResponse) VisitListReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListReports400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListReports400ApplicationProblemPlusJSONResponse) VisitListReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListReports401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListReports401ApplicationProblemPlusJSONResponse) VisitListReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListReports403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListReports403ApplicationProblemPlusJSONResponse) VisitListReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListReports500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListReports500ApplicationProblemPlusJSONResponse) VisitListReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListReports503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListReports503ApplicationProblemPlusJSONResponse) VisitListReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DismissReportsRequestObject struct {
+	Body *DismissReportsJSONRequestBody
+}
+
+type DismissReportsResponseObject interface {
+	VisitDismissReportsResponse(w http.ResponseWriter) error
+}
+
+type DismissReports204Response struct {
+}
+
+func (response DismissReports204Response) VisitDismissReportsResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DismissReports400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DismissReports400ApplicationProblemPlusJSONResponse) VisitDismissReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DismissReports401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DismissReports401ApplicationProblemPlusJSONResponse) VisitDismissReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DismissReports403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DismissReports403ApplicationProblemPlusJSONResponse) VisitDismissReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DismissReports404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DismissReports404ApplicationProblemPlusJSONResponse) VisitDismissReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DismissReports413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DismissReports413ApplicationProblemPlusJSONResponse) VisitDismissReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DismissReports415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response DismissReports415ApplicationProblemPlusJSONResponse) VisitDismissReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DismissReports500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DismissReports500ApplicationProblemPlusJSONResponse) VisitDismissReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DismissReports503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DismissReports503ApplicationProblemPlusJSONResponse) VisitDismissReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBoardTagGroupsRequestObject struct {
+	Params ListBoardTagGroupsParams
+}
+
+type ListBoardTagGroupsResponseObject interface {
+	VisitListBoardTagGroupsResponse(w http.ResponseWriter) error
+}
+
+type ListBoardTagGroups200JSONResponse TagGroupList
+
+func (response ListBoardTagGroups200JSONResponse) VisitListBoardTagGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBoardTagGroups400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListBoardTagGroups400ApplicationProblemPlusJSONResponse) VisitListBoardTagGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBoardTagGroups500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListBoardTagGroups500ApplicationProblemPlusJSONResponse) VisitListBoardTagGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBoardTagGroups503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListBoardTagGroups503ApplicationProblemPlusJSONResponse) VisitListBoardTagGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBoardImageRequestObject struct {
+	ID     ImageID `json:"id"`
+	Params GetBoardImageParams
+}
+
+type GetBoardImageResponseObject interface {
+	VisitGetBoardImageResponse(w http.ResponseWriter) error
+}
+
+type GetBoardImage200ResponseHeaders struct {
+	CacheControl        *string
+	ETag                *string
+	XContentTypeOptions *string
+}
+
+type GetBoardImage200ImageGifResponse struct {
+	Body          io.Reader
+	Headers       GetBoardImage200ResponseHeaders
+	ContentLength int64
+}
+
+func (response GetBoardImage200ImageGifResponse) VisitGetBoardImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "image/gif")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.XContentTypeOptions != nil {
+		w.Header().Set("X-Content-Type-Options", fmt.Sprint(*response.Headers.XContentTypeOptions))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetBoardImage200ImageJpegResponse struct {
+	Body          io.Reader
+	Headers       GetBoardImage200ResponseHeaders
+	ContentLength int64
+}
+
+func (response GetBoardImage200ImageJpegResponse) VisitGetBoardImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "image/jpeg")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.XContentTypeOptions != nil {
+		w.Header().Set("X-Content-Type-Options", fmt.Sprint(*response.Headers.XContentTypeOptions))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetBoardImage200ImagePngResponse struct {
+	Body          io.Reader
+	Headers       GetBoardImage200ResponseHeaders
+	ContentLength int64
+}
+
+func (response GetBoardImage200ImagePngResponse) VisitGetBoardImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "image/png")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.XContentTypeOptions != nil {
+		w.Header().Set("X-Content-Type-Options", fmt.Sprint(*response.Headers.XContentTypeOptions))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetBoardImage200ImageWebpResponse struct {
+	Body          io.Reader
+	Headers       GetBoardImage200ResponseHeaders
+	ContentLength int64
+}
+
+func (response GetBoardImage200ImageWebpResponse) VisitGetBoardImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "image/webp")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.XContentTypeOptions != nil {
+		w.Header().Set("X-Content-Type-Options", fmt.Sprint(*response.Headers.XContentTypeOptions))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetBoardImage304ResponseHeaders struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type GetBoardImage304Response struct {
+	Headers GetBoardImage304ResponseHeaders
+}
+
+func (response GetBoardImage304Response) VisitGetBoardImageResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type GetBoardImage400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetBoardImage400ApplicationProblemPlusJSONResponse) VisitGetBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBoardImage404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetBoardImage404ApplicationProblemPlusJSONResponse) VisitGetBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBoardImage500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetBoardImage500ApplicationProblemPlusJSONResponse) VisitGetBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBoardImage503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetBoardImage503ApplicationProblemPlusJSONResponse) VisitGetBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetOpenAPIRequestObject struct {
 }
 
@@ -4281,6 +8984,24 @@ type StrictServerInterface interface {
 	// SetSignupEnabled Open or close sign-up
 	// (PUT /api/admin/settings/signup-enabled)
 	SetSignupEnabled(ctx context.Context, request SetSignupEnabledRequestObject) (SetSignupEnabledResponseObject, error)
+	// GetSpamKeywords The spam keywords
+	// (GET /api/admin/spam-keywords)
+	GetSpamKeywords(ctx context.Context, request GetSpamKeywordsRequestObject) (GetSpamKeywordsResponseObject, error)
+	// SetSpamKeywords Replace the spam keywords
+	// (PUT /api/admin/spam-keywords)
+	SetSpamKeywords(ctx context.Context, request SetSpamKeywordsRequestObject) (SetSpamKeywordsResponseObject, error)
+	// ListTagGroups All tag groups
+	// (GET /api/admin/tag-groups)
+	ListTagGroups(ctx context.Context, request ListTagGroupsRequestObject) (ListTagGroupsResponseObject, error)
+	// CreateTagGroup Create a tag group
+	// (POST /api/admin/tag-groups)
+	CreateTagGroup(ctx context.Context, request CreateTagGroupRequestObject) (CreateTagGroupResponseObject, error)
+	// DeleteTagGroup Delete a tag group
+	// (DELETE /api/admin/tag-groups/{id})
+	DeleteTagGroup(ctx context.Context, request DeleteTagGroupRequestObject) (DeleteTagGroupResponseObject, error)
+	// UpdateTagGroup Replace a tag group
+	// (PUT /api/admin/tag-groups/{id})
+	UpdateTagGroup(ctx context.Context, request UpdateTagGroupRequestObject) (UpdateTagGroupResponseObject, error)
 	// LogInWithIDPA Sign in with an identity provider A ID token
 	// (POST /api/auth/idp-a)
 	LogInWithIDPA(ctx context.Context, request LogInWithIDPARequestObject) (LogInWithIDPAResponseObject, error)
@@ -4329,6 +9050,75 @@ type StrictServerInterface interface {
 	// VerifyPassword Re-authenticate with the password
 	// (POST /api/auth/verify-password)
 	VerifyPassword(ctx context.Context, request VerifyPasswordRequestObject) (VerifyPasswordResponseObject, error)
+	// DeleteComment Delete a comment
+	// (DELETE /api/board/comments/{id})
+	DeleteComment(ctx context.Context, request DeleteCommentRequestObject) (DeleteCommentResponseObject, error)
+	// UpdateComment Edit a comment
+	// (PUT /api/board/comments/{id})
+	UpdateComment(ctx context.Context, request UpdateCommentRequestObject) (UpdateCommentResponseObject, error)
+	// ReportComment Report a comment
+	// (POST /api/board/comments/{id}/report)
+	ReportComment(ctx context.Context, request ReportCommentRequestObject) (ReportCommentResponseObject, error)
+	// VoteComment Vote on a comment
+	// (POST /api/board/comments/{id}/vote)
+	VoteComment(ctx context.Context, request VoteCommentRequestObject) (VoteCommentResponseObject, error)
+	// UploadBoardImage Upload an image for a post
+	// (POST /api/board/images)
+	UploadBoardImage(ctx context.Context, request UploadBoardImageRequestObject) (UploadBoardImageResponseObject, error)
+	// ListMyComments My comments
+	// (GET /api/board/my/comments)
+	ListMyComments(ctx context.Context, request ListMyCommentsRequestObject) (ListMyCommentsResponseObject, error)
+	// ListMyPosts My posts
+	// (GET /api/board/my/posts)
+	ListMyPosts(ctx context.Context, request ListMyPostsRequestObject) (ListMyPostsResponseObject, error)
+	// ListPosts List posts
+	// (GET /api/board/posts)
+	ListPosts(ctx context.Context, request ListPostsRequestObject) (ListPostsResponseObject, error)
+	// CreatePost Write a post
+	// (POST /api/board/posts)
+	CreatePost(ctx context.Context, request CreatePostRequestObject) (CreatePostResponseObject, error)
+	// DeletePost Delete a post
+	// (DELETE /api/board/posts/{id})
+	DeletePost(ctx context.Context, request DeletePostRequestObject) (DeletePostResponseObject, error)
+	// GetPost Read a post
+	// (GET /api/board/posts/{id})
+	GetPost(ctx context.Context, request GetPostRequestObject) (GetPostResponseObject, error)
+	// UpdatePost Edit a post
+	// (PUT /api/board/posts/{id})
+	UpdatePost(ctx context.Context, request UpdatePostRequestObject) (UpdatePostResponseObject, error)
+	// ListPostComments Comments of a post
+	// (GET /api/board/posts/{id}/comments)
+	ListPostComments(ctx context.Context, request ListPostCommentsRequestObject) (ListPostCommentsResponseObject, error)
+	// CreateComment Write a comment
+	// (POST /api/board/posts/{id}/comments)
+	CreateComment(ctx context.Context, request CreateCommentRequestObject) (CreateCommentResponseObject, error)
+	// NoticePost Make a post a notice
+	// (POST /api/board/posts/{id}/notice)
+	NoticePost(ctx context.Context, request NoticePostRequestObject) (NoticePostResponseObject, error)
+	// ListPostRecommenders Members who up-voted a post
+	// (GET /api/board/posts/{id}/recommenders)
+	ListPostRecommenders(ctx context.Context, request ListPostRecommendersRequestObject) (ListPostRecommendersResponseObject, error)
+	// ReportPost Report a post
+	// (POST /api/board/posts/{id}/report)
+	ReportPost(ctx context.Context, request ReportPostRequestObject) (ReportPostResponseObject, error)
+	// UnnoticePost Make a notice a normal post
+	// (POST /api/board/posts/{id}/unnotice)
+	UnnoticePost(ctx context.Context, request UnnoticePostRequestObject) (UnnoticePostResponseObject, error)
+	// VotePost Vote on a post
+	// (POST /api/board/posts/{id}/vote)
+	VotePost(ctx context.Context, request VotePostRequestObject) (VotePostResponseObject, error)
+	// ListReports Reported posts and comments
+	// (GET /api/board/reports)
+	ListReports(ctx context.Context, request ListReportsRequestObject) (ListReportsResponseObject, error)
+	// DismissReports Dismiss the reports of a target
+	// (POST /api/board/reports/dismiss)
+	DismissReports(ctx context.Context, request DismissReportsRequestObject) (DismissReportsResponseObject, error)
+	// ListBoardTagGroups Tag groups of a board
+	// (GET /api/board/tag-groups)
+	ListBoardTagGroups(ctx context.Context, request ListBoardTagGroupsRequestObject) (ListBoardTagGroupsResponseObject, error)
+	// GetBoardImage Download an image
+	// (GET /api/images/{id})
+	GetBoardImage(ctx context.Context, request GetBoardImageRequestObject) (GetBoardImageResponseObject, error)
 	// GetOpenAPI This contract
 	// (GET /api/openapi.yaml)
 	GetOpenAPI(ctx context.Context, request GetOpenAPIRequestObject) (GetOpenAPIResponseObject, error)
@@ -4596,6 +9386,175 @@ func (sh *strictHandler) SetSignupEnabled(w http.ResponseWriter, r *http.Request
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(SetSignupEnabledResponseObject); ok {
 		if err := validResponse.VisitSetSignupEnabledResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetSpamKeywords operation middleware
+func (sh *strictHandler) GetSpamKeywords(w http.ResponseWriter, r *http.Request) {
+	var request GetSpamKeywordsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSpamKeywords(ctx, request.(GetSpamKeywordsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSpamKeywords")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetSpamKeywordsResponseObject); ok {
+		if err := validResponse.VisitGetSpamKeywordsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SetSpamKeywords operation middleware
+func (sh *strictHandler) SetSpamKeywords(w http.ResponseWriter, r *http.Request) {
+	var request SetSpamKeywordsRequestObject
+
+	var body SetSpamKeywordsJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetSpamKeywords(ctx, request.(SetSpamKeywordsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetSpamKeywords")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetSpamKeywordsResponseObject); ok {
+		if err := validResponse.VisitSetSpamKeywordsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListTagGroups operation middleware
+func (sh *strictHandler) ListTagGroups(w http.ResponseWriter, r *http.Request) {
+	var request ListTagGroupsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListTagGroups(ctx, request.(ListTagGroupsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListTagGroups")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListTagGroupsResponseObject); ok {
+		if err := validResponse.VisitListTagGroupsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateTagGroup operation middleware
+func (sh *strictHandler) CreateTagGroup(w http.ResponseWriter, r *http.Request) {
+	var request CreateTagGroupRequestObject
+
+	var body CreateTagGroupJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateTagGroup(ctx, request.(CreateTagGroupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateTagGroup")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateTagGroupResponseObject); ok {
+		if err := validResponse.VisitCreateTagGroupResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteTagGroup operation middleware
+func (sh *strictHandler) DeleteTagGroup(w http.ResponseWriter, r *http.Request, id TagGroupID) {
+	var request DeleteTagGroupRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteTagGroup(ctx, request.(DeleteTagGroupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteTagGroup")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteTagGroupResponseObject); ok {
+		if err := validResponse.VisitDeleteTagGroupResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateTagGroup operation middleware
+func (sh *strictHandler) UpdateTagGroup(w http.ResponseWriter, r *http.Request, id TagGroupID) {
+	var request UpdateTagGroupRequestObject
+
+	request.ID = id
+
+	var body UpdateTagGroupJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateTagGroup(ctx, request.(UpdateTagGroupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateTagGroup")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateTagGroupResponseObject); ok {
+		if err := validResponse.VisitUpdateTagGroupResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -5043,6 +10002,657 @@ func (sh *strictHandler) VerifyPassword(w http.ResponseWriter, r *http.Request) 
 	}
 }
 
+// DeleteComment operation middleware
+func (sh *strictHandler) DeleteComment(w http.ResponseWriter, r *http.Request, id CommentID) {
+	var request DeleteCommentRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteComment(ctx, request.(DeleteCommentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteComment")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteCommentResponseObject); ok {
+		if err := validResponse.VisitDeleteCommentResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateComment operation middleware
+func (sh *strictHandler) UpdateComment(w http.ResponseWriter, r *http.Request, id CommentID) {
+	var request UpdateCommentRequestObject
+
+	request.ID = id
+
+	var body UpdateCommentJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateComment(ctx, request.(UpdateCommentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateComment")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateCommentResponseObject); ok {
+		if err := validResponse.VisitUpdateCommentResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ReportComment operation middleware
+func (sh *strictHandler) ReportComment(w http.ResponseWriter, r *http.Request, id CommentID) {
+	var request ReportCommentRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ReportComment(ctx, request.(ReportCommentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ReportComment")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ReportCommentResponseObject); ok {
+		if err := validResponse.VisitReportCommentResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// VoteComment operation middleware
+func (sh *strictHandler) VoteComment(w http.ResponseWriter, r *http.Request, id CommentID) {
+	var request VoteCommentRequestObject
+
+	request.ID = id
+
+	var body VoteCommentJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.VoteComment(ctx, request.(VoteCommentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "VoteComment")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(VoteCommentResponseObject); ok {
+		if err := validResponse.VisitVoteCommentResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UploadBoardImage operation middleware
+func (sh *strictHandler) UploadBoardImage(w http.ResponseWriter, r *http.Request) {
+	var request UploadBoardImageRequestObject
+
+	if reader, err := r.MultipartReader(); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode multipart body: %w", err))
+		return
+	} else {
+		request.Body = reader
+	}
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UploadBoardImage(ctx, request.(UploadBoardImageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UploadBoardImage")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UploadBoardImageResponseObject); ok {
+		if err := validResponse.VisitUploadBoardImageResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListMyComments operation middleware
+func (sh *strictHandler) ListMyComments(w http.ResponseWriter, r *http.Request, params ListMyCommentsParams) {
+	var request ListMyCommentsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListMyComments(ctx, request.(ListMyCommentsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListMyComments")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListMyCommentsResponseObject); ok {
+		if err := validResponse.VisitListMyCommentsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListMyPosts operation middleware
+func (sh *strictHandler) ListMyPosts(w http.ResponseWriter, r *http.Request, params ListMyPostsParams) {
+	var request ListMyPostsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListMyPosts(ctx, request.(ListMyPostsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListMyPosts")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListMyPostsResponseObject); ok {
+		if err := validResponse.VisitListMyPostsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListPosts operation middleware
+func (sh *strictHandler) ListPosts(w http.ResponseWriter, r *http.Request, params ListPostsParams) {
+	var request ListPostsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListPosts(ctx, request.(ListPostsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListPosts")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListPostsResponseObject); ok {
+		if err := validResponse.VisitListPostsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreatePost operation middleware
+func (sh *strictHandler) CreatePost(w http.ResponseWriter, r *http.Request) {
+	var request CreatePostRequestObject
+
+	var body CreatePostJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreatePost(ctx, request.(CreatePostRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreatePost")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreatePostResponseObject); ok {
+		if err := validResponse.VisitCreatePostResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeletePost operation middleware
+func (sh *strictHandler) DeletePost(w http.ResponseWriter, r *http.Request, id PostID) {
+	var request DeletePostRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeletePost(ctx, request.(DeletePostRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeletePost")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeletePostResponseObject); ok {
+		if err := validResponse.VisitDeletePostResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetPost operation middleware
+func (sh *strictHandler) GetPost(w http.ResponseWriter, r *http.Request, id PostID) {
+	var request GetPostRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPost(ctx, request.(GetPostRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPost")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetPostResponseObject); ok {
+		if err := validResponse.VisitGetPostResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdatePost operation middleware
+func (sh *strictHandler) UpdatePost(w http.ResponseWriter, r *http.Request, id PostID) {
+	var request UpdatePostRequestObject
+
+	request.ID = id
+
+	var body UpdatePostJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdatePost(ctx, request.(UpdatePostRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdatePost")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdatePostResponseObject); ok {
+		if err := validResponse.VisitUpdatePostResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListPostComments operation middleware
+func (sh *strictHandler) ListPostComments(w http.ResponseWriter, r *http.Request, id PostID, params ListPostCommentsParams) {
+	var request ListPostCommentsRequestObject
+
+	request.ID = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListPostComments(ctx, request.(ListPostCommentsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListPostComments")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListPostCommentsResponseObject); ok {
+		if err := validResponse.VisitListPostCommentsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateComment operation middleware
+func (sh *strictHandler) CreateComment(w http.ResponseWriter, r *http.Request, id PostID) {
+	var request CreateCommentRequestObject
+
+	request.ID = id
+
+	var body CreateCommentJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateComment(ctx, request.(CreateCommentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateComment")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateCommentResponseObject); ok {
+		if err := validResponse.VisitCreateCommentResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// NoticePost operation middleware
+func (sh *strictHandler) NoticePost(w http.ResponseWriter, r *http.Request, id PostID) {
+	var request NoticePostRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.NoticePost(ctx, request.(NoticePostRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "NoticePost")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(NoticePostResponseObject); ok {
+		if err := validResponse.VisitNoticePostResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListPostRecommenders operation middleware
+func (sh *strictHandler) ListPostRecommenders(w http.ResponseWriter, r *http.Request, id PostID, params ListPostRecommendersParams) {
+	var request ListPostRecommendersRequestObject
+
+	request.ID = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListPostRecommenders(ctx, request.(ListPostRecommendersRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListPostRecommenders")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListPostRecommendersResponseObject); ok {
+		if err := validResponse.VisitListPostRecommendersResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ReportPost operation middleware
+func (sh *strictHandler) ReportPost(w http.ResponseWriter, r *http.Request, id PostID) {
+	var request ReportPostRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ReportPost(ctx, request.(ReportPostRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ReportPost")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ReportPostResponseObject); ok {
+		if err := validResponse.VisitReportPostResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UnnoticePost operation middleware
+func (sh *strictHandler) UnnoticePost(w http.ResponseWriter, r *http.Request, id PostID) {
+	var request UnnoticePostRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UnnoticePost(ctx, request.(UnnoticePostRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UnnoticePost")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UnnoticePostResponseObject); ok {
+		if err := validResponse.VisitUnnoticePostResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// VotePost operation middleware
+func (sh *strictHandler) VotePost(w http.ResponseWriter, r *http.Request, id PostID) {
+	var request VotePostRequestObject
+
+	request.ID = id
+
+	var body VotePostJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.VotePost(ctx, request.(VotePostRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "VotePost")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(VotePostResponseObject); ok {
+		if err := validResponse.VisitVotePostResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListReports operation middleware
+func (sh *strictHandler) ListReports(w http.ResponseWriter, r *http.Request, params ListReportsParams) {
+	var request ListReportsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListReports(ctx, request.(ListReportsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListReports")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListReportsResponseObject); ok {
+		if err := validResponse.VisitListReportsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DismissReports operation middleware
+func (sh *strictHandler) DismissReports(w http.ResponseWriter, r *http.Request) {
+	var request DismissReportsRequestObject
+
+	var body DismissReportsJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DismissReports(ctx, request.(DismissReportsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DismissReports")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DismissReportsResponseObject); ok {
+		if err := validResponse.VisitDismissReportsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListBoardTagGroups operation middleware
+func (sh *strictHandler) ListBoardTagGroups(w http.ResponseWriter, r *http.Request, params ListBoardTagGroupsParams) {
+	var request ListBoardTagGroupsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListBoardTagGroups(ctx, request.(ListBoardTagGroupsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListBoardTagGroups")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListBoardTagGroupsResponseObject); ok {
+		if err := validResponse.VisitListBoardTagGroupsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetBoardImage operation middleware
+func (sh *strictHandler) GetBoardImage(w http.ResponseWriter, r *http.Request, id ImageID, params GetBoardImageParams) {
+	var request GetBoardImageRequestObject
+
+	request.ID = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetBoardImage(ctx, request.(GetBoardImageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetBoardImage")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetBoardImageResponseObject); ok {
+		if err := validResponse.VisitGetBoardImageResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetOpenAPI operation middleware
 func (sh *strictHandler) GetOpenAPI(w http.ResponseWriter, r *http.Request) {
 	var request GetOpenAPIRequestObject
@@ -5286,137 +10896,236 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H1rc9s4suhfQXFvVeS9tCw7zp6MXafqKrac6K4fWtlOTmqUMiGyJWFNARwAtKyd9X8/hQZIkRL1sGM7",
-	"O7uZL+NQBNBo9Av94u9eKMaJ4MC18g5+9xIq6Rg0SPzXGYz7INvH5u8IVChZopng3oF3NQIyxl/fKMKi",
-	"uud7zDxPqB55vsfpGLwDj0We70n4LWUSIu9AyxR8T4UjGFMz5UDIMdXmPa7/su/53phxNk7H3sGu7+lp",
-	"AvYnGIL0Hh58r0OHsAiKeUp4amDxyUCKMdnNwfktBTmdwZOYCYoQRDCgaaxxwSI0b/cMNPTeQdMw/60F",
-	"75L9owK8toaxIglIYlZfBpkyYysh22usAW0NXA/mBFQiuAI80w806sJvKSht/hUKroHjnzRJYhZSA/ZO",
-	"IkU/hvH//bsye/i9ANf/kTDwDrw/7czoZsf+qnY6dpRddJFepF2WMEXGNDZ7gogISSgZMIgj85zxOxqz",
-	"iNSCz83T9nHzqn1xfnPSbJ+2jgPfvjsWEohKIGQDFpJQRLBV9x5870jwQczCH7ar0K2vyITpEZmMKO5U",
-	"aSHBbOjo4vzktH10FazexomQfRZFwF9zH5dsyCEijJN+qgkXmtA4FhOE++Si+6F9fNw6twcQdLqts/b1",
-	"2U239bfrdrd1HJABbuik22o5kUAEJ5S4F4lIQCLcdoNtrkFyGr/m/pqcpBzuEwg1RGRAWZxKILWgfX7V",
-	"6p43T4OtOjFnGdJUgTm1WAyHEJGURyBJ4I64HQU+4XAHkqiRmHDczrnQJyLl0Wtu51wQlYYjIiEUMsJj",
-	"YZr0IRZ8qIgWhHKhRyCz46gF5xdXNycX1+fHgT2EDp3GgkZXQpxSaYXqj+CZvoimBt3C4FSPYEYrbxSJ",
-	"2ZhpUgs6za+nF83jm6uLi5vTZvdjy+3hEuQdC+Ga0zvKYtqPX3UbTaLs+kSPzA4ywAkHiJTZlGEjIxTY",
-	"MJVW0JknEmg4MsDiHq6EOKN86gSyetVzEIKMKZ9mh6EMhIY1ICJUaxgnWpFa0G1etW5O22ftq9ZxsHVI",
-	"JGg5JXSgDWN0zT+2m+YfAVEQCh4pMhkBJ0N2B9wouxHQyFkThbcX1eSlG51yzWKkBXv+MWhlUZwRjR5J",
-	"kQ5HhA4pwyVmqFitCB9875rTVI+Aa4NWeHWmBaWY4MiwZofu32REFYH7hFlFcX3evL761Dq/ah81EelI",
-	"KddcpUkipIboDCJGr3B7P45t3ygyNnAQg+eM3AWHMhsTTW9B4aYurzudi+5V6/jmrHXcbt5cfe1YTn7I",
-	"ThCJpBmNGbd25yKRNDOJRhWh5kWmtKRaSEUU4NJjUuOCJFIMWAyEjenQ6FXfS6SBSTNrA4USzPE3dckK",
-	"jaiGbc3GxhBz1KO0ZHxo8A9jylBn8TR2wsaaswtvsqjStp2nx8z0+31xhiSmfO1RxZR/pnEK2YBmqkUX",
-	"OEwKU/aFiIHy7JUW0phase21mzPTdKSIUmtoLdII2jvmAMwrRAyQHsJUSuCaqLSfv+8TNiCUT+sbLSuY",
-	"u6BsgNdEijsWWfpZQ+34Xo5GKawOWTWoK2LIByhNdarWDbHUfInvuqEPxWvRr/aeZCnMkYUDJl/CEcX8",
-	"OZYPZJ4QCqjIUegXiP9bjj3R/zuE2mypmepRFxRePX6fYxstbq1dWnHsTpThK4dEAY+MTUIVCcyMQrJ/",
-	"oEA4IB+ASpCklzYab0N8Hf+EgNQYWsw0VkZU4mBKQiFumeXhBapI1fpDvlbudlbEt92Im6AKC0cjyofQ",
-	"oUpNhCzel+bkiKXr7D1UQfT+FPhQj8zdbG+/AmoOk+KAlRSavTe/gfmFy7NW7ihmwLW9ys9twv4SbSDc",
-	"5qHIRlYuiGRm0L8UfblMXYWDFr5UEJerXj5mKonp9Ny8aiTBo/G8uRBYwEbGv0nhUAwcVcg5hgR4BDyc",
-	"GrFQ4TUI0gQvikEkJjw4NIyAyCbjVGlCwxASTayRf2dEilpkEN+734Z7DVyxfgzbwI1h9KuXJp7vmVm9",
-	"bwaQAsIqGdtsgRRvE6hqzWpwT8eJwZV3xvjfmfVKZLT/zrolclao4INWdvoLdzXYNj8RGkUSlDok5gSo",
-	"MY5CqmCbcWX2pNkdxNMyIBbC/8dBaRgO69kPBQdKdkgFUPfeVXHpCYM4akkp5CLdoruiGl34k29F1/+/",
-	"vDgnKHZBEsa1QF2Idx5nAObetjcKEV3ezU4G7AJwY1DK+cIKmzeU0QdCifWhlLHorWNmu6nZ3FVk+wlo",
-	"bFA2j5CZHpyBI27XLumGVa3UPr4yMnqp6GDR1XJldJEAbx+TI8E5hJq0j61asih3GpEwpVKIiDsVmiT1",
-	"Mlns/uXt+/01RLygxi1QVRs6FUPG10vCtXSZPELXrBNQVXBaYyXztM4hXcO4/McqIVm05B/ylaiUdGo3",
-	"YpdY8G0uGnTKOVY3eFULbV1La+3E+bPDLfm5i9j6Y+10y/F0mRN+9UXljSKWyJ1IyG5QytxqmUZ+d3K5",
-	"eXTV/tzyfO/y+rLTOj9uHRfWLYp0no6376g08kLhwNCIQjMwVahVIpTsi1bneigRSK4mYG+iFqTAJ0EO",
-	"U7D1nLqoas/onZrReBni94Zfd/fek3BEJQ01SOUTLlBDCKMTBCcyjUEdOkedlinHq369qAUKKrrIQ3vv",
-	"S/z+voL9MtA+GxG7yCF32eP5C9gctdn3quiq4+5+1SelRiwhxshfT08n3ZbBrPPCbkhLJxIMJXUkjFk6",
-	"tocR0+Vya9Ob6gICcOCy/a8h1xwJc+RqdmyI1W35eUl1Hp0GVKPaPzFz451+r7DEubroz0UFT+/bdhgG",
-	"eMqys1JyVeKyMOmi2f94H8jsFj4XgcPnxtIw52AZ8Q620MqhRvHWOAwpPiux4XIxLoE6x1XByrw4v/p0",
-	"c3Rx1jltXbVu9hp7f9ndXWtj5NdeN+W6+28n3+McpS/3QORex8ZaLeNmqVzY+d6qDOLuyRH5Zf/dfxHn",
-	"1iMRaGPbYaSJGuHdj4EEoYggqPB2iQg29PwdmVfR96crjfMvI6rJxDDURAo+tAAUvbM+RoMSEEkMlXd2",
-	"MCZ1BQ2dCGntVus3dDEa5ROg4SiPC6KRijHUTZiqYMNXGCB5VKfaiGSR9V4VPM+MO7etvEOlGYuhqtyk",
-	"WmIWmHk/XV11MnVrTqZk8+839jfiD810XCkh1UhITVQ6HlM5zdxvGdWYecpXjHOhiQ1fVexCOxfz/BrX",
-	"3TaRMAAJPMQLIuPDhXUOSUD7ItUH/ZjyWxskNO8MgYNkIRHcCt8ZLIXX13I1/pqhoeAkQ1JfwV1HjhUW",
-	"0GY5yAyf6YyQcqImTIcjIrgNEMbMxq9FAvwAX1eESnCij6qcPlgIPT6UYqJ8okS1HqJ2PaZJJMA60G+5",
-	"mJAa5REZ0DgmfRreEsFJYDcYbNV7vISzhSj5pupsPorr+ajhbKTnpvU/R63WMT6tWmEuQmHGZkFiz/fy",
-	"WKPne2etq08XxzfmUfP09OILvpxFwj3fK0aXjBnY/nh+3bk5bl82P9ilLo66ONqMaX+8tpBetk5Pbj5f",
-	"XLWyv7utzkXXzNc87baax1/dA3z5vPWxaazMm08Xp8ft848GgOZV6+NF9+vNp3ar2+weffpqJmqetW46",
-	"zcvLLxddM+5L9+L8Y/HB5cVRu3l60zw6urg+v8qWbh6ftc9vjj41zz8acI6vO6eIlZvOdffoU/PSPGyd",
-	"da6+3nxoHv31umNsiPmAJqK0Kj6Ci3Q/t49aN9fnzc/N9qnBi+d7WeDa2iE22rHEMYuh/W3GZ7a+mHBy",
-	"x2DixAOThiBFyvWi6niBqAeLkmaHhTqVVZx4RzWVmc/CZvOwCLhmejq7ujc3ihk8b3jlOWInTzMh8EzM",
-	"AbfHlflPpVQsc7bUIdFcECKqKbnunh6SwMAX2OhsyhXoOvkyYuEoe10LzGogAyatjMPADUqtN4qEI8FC",
-	"2CxW80rhl81jKMtCJ5lpWIiSFKlzDvFL1Er+wvJL0srja5LAHNIBxip3agkf/vPvCQz/OWSDf06gn2wd",
-	"9qmCv+z7gTlHjB33vJ5nziuMgco5t9XbhktWW2MWb7CzwulUGIIgbazXyQ4S0jFYhq0FpxdHzVNzFWsf",
-	"d26a2R8fzI0sZvzW2AtZikrO3THVIHs8V4UhhmDMpZY0197iUC1upPgQNCNBDWTu/x9QjHaBRoyDqjT+",
-	"lR5KWGtwzrv1EekRe/y4hWuDWz+br+rEuiJe7eMx3LDeb3B92eoaTWr02oZeA4yx+TZ0b1Ep4uXs8OQA",
-	"Cw5ctvP1Li4zfM5jYPZqqBM3+7z+gjIaMTt0yK+TP1YsbAJ9xarCU6dA74DAONFTw559ocmAxbGhpUPM",
-	"54xjiDAdBK9Pg1RZD1zRvb2BlHpMSM3gN01a3OimCncHzH5Y45vL3qxcBO3wpYf4+HyAx8RErhNjbjiV",
-	"sxSGR5PGHABLEWyX/5EB3SXUsRxitS6JqJiFZW5d5t+pAulSK5U1idgqy3gubmutLJsS69aZjISCCjN2",
-	"aHiIC3IHkg0YZBG7DUOaG1rkM9fCnv+YpKTF6O4L2NELNgXPs4aBRyo3Wg06Mb8Yb8aIW+v/5eU0MEwb",
-	"qSUgx9SAUfY2PspWf11bdBnxPkcYzibA/NvF3z4bppmuzdD5jnDpijCpwQmEqWR6emnQbNfqY2bTiri0",
-	"MiZyKVPKukutzWGkEdUkEtYTBJC45CeVJ7mi2sJVZggdaZ3gIdl5j3BIVX5tYVnkk/4UnQPbaZKLvlgM",
-	"GVek9knr5ILHU59c0jFcMg3/fUrvt/LiFQvXrHrFSacbB8MMOJqwv8LU5pMyPhBZxiq16YPl4ejuAgMK",
-	"0LHne6mM3f7Uwc7OnATcieAOYnPUyltIVs0mNEhUuSB+o8hIpApGIo5IDNEQJKlNaByDVj4BriUD5ZOQ",
-	"ahgK+3c/jYbm1x5n/A6UHptz8gkHTSZC6tGWT2TKbZ7aeJxyI9/7gsrIesbvhDazSEiE1ArRbC+dvvm7",
-	"xxUYm2lWKlGIb2VZzuZYxqLPYsxRsOmV9R7v8T/9iRwJfmeUiuCqx7dtvoktpUHTHD2TsZiAPKJjiI+o",
-	"gjo5Exww555y4ngx82ube6ZL1QynxGymxwmp/bX7BWOsY8aFxMdbdfK3lBpthkhKJAvB7k5S7daNIGRj",
-	"GhPLXIrUet7uXv0dXk573lbdAHzFxqA0HSd2SPfkiLx9+/aXQxLSGHhEJYny+YKvX79+3T472z4+Dg4J",
-	"3IGckp4X0WnP80nPGwuuRz3PopWQnjcBuO15ZqN4PbXVLQXvLDGagPzDmKi1pmJ05xJEGhumcJVXh8RM",
-	"gZFxqYngBnMRnVrIjWCO0BusMMRFAiO3AlKz9WdbiIzACLGA1NyEZK/hE6rJWChNdhsN+5K9jRiYg99R",
-	"BvpYJ+YTM9gnKAAfAly0hZvGAIrZV7As3zsgtSxgtDUXIkqTBOR2aA7aRovMwssc3k1nBWVyyV3M4Z4p",
-	"Tf78ZyGXl5z8+c84Me5Nkf3GflY4s994iw5xFimznJmvbwMHEOEmm5aM5ytEsBjApuvskjP2gaQ8BqXm",
-	"ss0VnSp7XZswBUi9wf32mN5vm3m2+1MNylzzUn7LxYTb2ZFjLJGxIRcSosNCfRpCM9tIA4E8d+ZDceyY",
-	"yluIrMVifjsgxrQI7CFLIDSeGOgSCcrgmnGSl+Vl/OxktOrxy2rBbOEwx+mkeYDi3C2S5c2yPFKVyXGn",
-	"SHo8mJPUQZ18kGJiLN5MCUmIp4bc0f2Hww4zAZS9osBw2caJvYaSMoCNWeeqR942SGQwYihUpNrY3URI",
-	"svvePu9x+xpu3SeTEQtHSEKhMLIN3ZQZ4r6MBBnTqZEbsRFsOUX0eIsaas4pJKTSSHYS3G+b271SgZu6",
-	"ENkjwAdCokhTZCKZ1sAPejxI0n7MwgArDNx+tnwSWIoPSI3y6YK73byQ2GwK88acpMdSQN7jJSP2cK6Y",
-	"ziggwzcVpXcYYg9wNK5ftoYPe7ycuDkEbSea1fRt1ckXh386q0+hhAu+bfdbQN6MDXatxy1mIXAFBVXe",
-	"kSKRDDTF4tbVGjwbPYtn5oq72Wl7vncHUlmF3qjv1hvmRZEApwnzDry39Ub9LRqMeoTm1w5N2A4iYMdt",
-	"2Dwdgq4uGY6MSJoYGYOkdEiC3wIypjocgcpyJ4W0+a+1+cRTn6AVw7jaqpNOsdrEaV0YaCJSvDfm+GtH",
-	"3oF3ypQ+c+D5pXLrX6vt+NkrO3gdePDXvoeFyOa9ORMU7rURoAPGURuWN7msMvm3coVVyYGzaEJ/m6s2",
-	"3ms0VlQpPa46qZCaWFGgdMEBNScRg4zgsXBq30JQNXEO6U6hKBqH7K4fMl9KhuPerh83K/B98L13mwCX",
-	"V8zivcOG9h0lZTs1FjcdojOWWi+s72USzpjh+MwMX2SSnd9Z9GBZJIYqX1/TatlSiAnfZWgkzF/BnVa3",
-	"s7n4IkalXJwAAwe1/UaDBAsB1GBrkWGOcSKXR7pAXfuL8NoB0b/+4e9b6FePyOuLv5NaLFZmTilrMcTu",
-	"gCKq6WY09FiZlbeQePi2nPx2MlfSk+f2vSTVVbderawyFTLXvWgSc2FLLqdFfxFiBaNqzjVYqFdztl6P",
-	"11xxm09oqsW2BA6TrbqzzjM7x2XeOGSPnKuRw8Q6rmxgWyvC4V73uLN26+QciyiJ4JDFch3XLGcYVMRl",
-	"lrkEp2I61tnkpv8goumzCeNiWuhD2XVi7N6HF9QDpcTy6kpVi/d/QxGwv7vBEvPV/Tju3SZbqqgx/k65",
-	"cwm66IBx7s/vUlY7mXP2uaXFpiyMkcQSC5Pv4eDl/Nu1PuOX4N9iiPYn//7k32X8aythiyzsAhnfx8Kz",
-	"SOmzq3ysgpk5G2AFU6PLEqPTyhlC1tHyzGx8maWnvgQjl0PSP1n5JysvVcW2PsyYwhJoqNkdLdwInsLS",
-	"CrRmfKh2FCZfbBeSLJzfpcwRH0EjxZRzNV6QPssLLaFQ6/Ku/3Fu/lle73aaOOA3vrulFadyCXrxQF5A",
-	"UC2exesJqkcQAqGKcDEhCvQfQGr90YTQRQKcYMxbqJyKHyl7Uj3aYVGyTbPczEUr4LPNqbE2+7J68JpZ",
-	"nupUOmu+WB/+RpFbMHaD9m2puPR7nKYRw6KX/3bhkby7l4ugsch3boWtOjlhxv4omBv9QvKPSjGXwCcQ",
-	"K+jxmPHb0ruussolDcylCJGatVYKxezkFhK9ZacjtsRNEdrjTv2S/cauy5zJauGLMT2cf3pI3jXeGuNm",
-	"oeTA5Y1jNRSaSD1e2eGsGoOFSN8AdDjCUN+iZ1wM2/wL06P2caf5QjJorq3Aa1tLs946q5owHiIa7TEV",
-	"++G4oN5CDM+F6V5fWP2yflzelfMPIqvMgA2grOg9WEwK8g5+/VayvNiQm+OzwXheVdKSS6WiLEz1aE4U",
-	"2phclSzctiJom0VLw15XeUUHYVHW9gJlsELiEkV4DKzlqhEUGcj9i+0NF28/H0EbRs77Dr0gX+VrLNHr",
-	"+Z7rT9ReS471KMelGFSd6ROPsr9crTUVCeJcTkZJM/BnmiLXTrba4qZ5fdxunR+1bHpAVnhRTCzKQf2Q",
-	"6aP6SrH84adY/imW/5PE8ofvEcsoKlfwMvqSS+mghGrnr8KxdSOGsc4+y0V1KWN5ApMzB4egc1uxx42p",
-	"Z1M1/DzpzRiRmo0Bc3GyPjGZrenMM+XQUctH7Dd2t+oEO7aS3UaPz7eHNQal4ODAwNq0dw1rS5vHTu66",
-	"ak4rqRgnu+/ImPEUUyMHqdQjkD2ez+lynPb3fiHl5rP2mMo9Z2fdYkUcYS6H6+3MVGGZHhdxdEgoUSke",
-	"2CCNnR4rxPrsHt64fMGlBuoLScBSe6if8u975N+PEGf7exsI3flmz89qi5RkWdb6jUekUDr1BPklrL+o",
-	"WoC1suttJsMYz7zt2AR2LpjuyGEx36zYAWHE+LDSBrlI9UbZH45cMffqWRHcwlRMpkghyf2RCM16LFbn",
-	"2XSyNIR46rJn1HysArGLOLLGOHNhC0VqmHXuu7R2P0sz7/GETl3SuoNbbaFWwFbNknJFQ9uNF+dfCJhU",
-	"ycEsI+cJ2ThPY+lnyHspZTBlsZzVOTCLhzrOAh3FQy1WmFQGpLqQxDR0h1lS5FD2D71xucv5SRlNzBQe",
-	"ldJ0qrbqpGtrKXsc+dzGokp9KRZrz2YXPMHj6ax9eoW94xvjoUGCcu+L/Po3a+Scb4Mpa6FY+rHwFBtp",
-	"2LE9nme/ZAPht5TGqjSp4FBFbuVevC+kf6sb/m6kiCuI3s4W/UeovmcILhcZ4ykcaGTd9mjWiK3S+XFe",
-	"SPYt1WFktZ6VLoxSj7cXtMFK6yxxY7gd/jBRWmo0gkjPQHrqoalVkcLOrHPbSyJdLUN3n8aUh/AvhG71",
-	"FDzPmgNVssWRE762vYHzJmUdZAr1almVhlEmxv5gfPYBjsWjc4u+5Nm5JZYcntv2v8jh5ejY4PSWpLVY",
-	"UWkVZmSL4jFt/3Blgosaicksb43nLVoqUk9PbClTuaAqDxCJCSc120DEth/N6MJeNbaK5VNVSrzUu+CF",
-	"dHhlf4RXvkuvIcsUQYzmyPOngbCMjeyRZr7qzZmoSgRus6wBUyWDBcWWSAF6OB7VmclwXmZV7JGzDySC",
-	"UERoqmP/Byw+JBJoHE+RW+wNzsztGiZSbjuquJrZ7O7MtPXIOW+aOVLL19aqzn2VVmhnn1VZlhhe7Fj1",
-	"UqnhFU2xfrLhH5kNL0HbnA2gssiMlnw3YknzrFyI6x283d1/919778vcmrlXVliGl7kH5sUIyH02ZkVG",
-	"Y8kZRGho3eE/1OCYLz59gqy0iXzLfX5HWWYJwUZqReeUdTPgN7gYr5PANY9yonQkOEwToa3Ysw2CSQz0",
-	"Dnocpd7Bsr5RmHLrSnPc6pmjkDSdwH03a2WRxRESkD1ejkAYCTsSqSS1iuiCrTY20G0dFnof5mNdR8QE",
-	"0E3icl1iqjRJuZapMvIk+J/tEyEnVEYQmb8CMhLJzHtixlpsZAMSKe6ndYKdbxYKgbHmAPOkomx7B7Z+",
-	"d65PaoBleJnTN5ZAo6kx0FMFZsAvPT77+midZE4OW6la2VE/q5BaaKtfqVSwsdkLJg3OuqZtpEV2Xzcw",
-	"4qr01Q8Lkzw+0fmPECD+8REVK+oKFZPWa/wEv//S7Oi5AACOrS6pzXJTMzEnBoNDYr+XJniha0nldfxf",
-	"LN26lLn8zFGaLyOwLnS3iOvV/YRDsymR2yX3fnUc33VFmLilS25+VnbwH5JgQGMF8176PCSWDaz3eBZ2",
-	"n0sBUIth9CyKTsIRhLfrQug9Xoqhu/7kSosYG0NZe2aWsYkqWAsyTLN+KwUYF6it3JbrhZRCde+v175i",
-	"lL4EU0HrX5bQg2TDkf4ZFX9eGZ4LgC5sFzc/y457WoDB9RupT+k4XplXeZEAb3baJBJhOnb39Pl+Mth8",
-	"92vz7LRSSrsZHiefM7hmNDvfkaM6I1Jwbay9Z5a+VyPst2XnLiA636taI3lTtapty+zyha15kphaIzdv",
-	"12l7Z811dqnuwXKtXr4Dy7cXvqBu0goFMfof0AglVeU2KPbfy8qgHnO3dR3UMvmBTJyZF+gf76c61+BM",
-	"u15lavmdrNBH6RdSuJktRr7zT6i+VNR74Rutr3zDWuVmMSf4Rygb/TdMt32ovAelquRSWsFhJXG+SYOh",
-	"ICp0+Ql8wngYp1H2XSF0BNHYWKGurdB31WXblKCcrX72E/qufkKof1dmUq0Uxct8vNXH0/gpeX7McX/E",
-	"Ni6bSwD/2fs6ZAFwDGJj9pwrhaS5mi24PAt6datOuhi4zr5xyiPbhMl+YaTHS612na9n5n/BoHpuvy6P",
-	"bb+gml7svP/Kd93/QGb599frLrb+WL0eiXD5Da1Z+DAg3kAk8Ag/tuIKrAv3w6xlGlXoHlf2thyR/jQL",
-	"rZnLc4/XUjMFCXDlnWALHVb2Rj8EMhHyVuUBC/zWOgf76RZVya0fQR+bLaxlFw33emekn3S//nR1dorw",
-	"PfMFu1vC7mNv2CP8fPs/lp+eu5fsNRpkMmJxnnhh5sJG5+hzdl5GF4TDivNKh4b7WvwLyiW3wvIcsNBF",
-	"7mjM7p77LDpuejM1d1/Yf8xp4JVw+WHYQwBOOvbjT5d/O80ujrZOH38slE7USRcipmzk1MoKvJpyYduT",
-	"GVVx0ON5cvnsC5NaFBexJ5/PRSd0uoSPZl/MesEzni1Scczmx2n9ewoKXx7Gc8Q/jaaHRSznmXX2TOtr",
-	"2N7Nj1/pM3KRaEkHAxY+iujKK/w+/8mIX789+HNfsfj1m7HHrCS2dtzcd6BESGPiPsWAbk/n8qyN6S0Y",
-	"kbFVagN9sLMTmyEjofTB+8b7Btp7bgfzk1vu9hF5dvdZO/RMhRCmFcSD+qxbcQEJiw2QXVd137pvGJ/V",
-	"xOQzL/lcZuEDmW4h9B0vLtGcMxwHM4clj/JvD2R9k0itFOhTWKGxVVzFWdPzy5yt8oKundVq+IdvD/8b",
-	"AAD//w==",
+	"7L1pcxu5tQD6V/B4X5XJpElRtpTrkepWPVqibd1oYbTYmRpOqUE2SCJqAp0GWjQz1//9Fc4BeiG7uciS",
+	"l7E+pDKmGvvZ1z9qQzmNpGBCq9rBH7WIxnTKNIvhX28kjYMjqtlYxvN/JCyem18DpoYxjzSXonZQuxCM",
+	"DMx3h4Tds3iO/yAzricy0YTrVs2rcfPlv2ECrybolNUOakM7b82rqeGETamZ+/+N2ah2UPuvnWxbO/hX",
+	"tVPYTe3zZw/3d03HlVsL5ySSSisypHE852JM9IQroum4aleajgsbmtJPp0yM9aR28Krt1aZcuH/uejU9",
+	"j8wYpWMuxrCjIzmdMqFPjpd3cz1hZIh/fqEID9IdRFRPsg3woObVYvbvhMcsqB3oOGH5/YxkPKXafCf0",
+	"3/ZqsCM+Tab5/XCh2ZjFsKGT0bkU7Izq4aR8S373mo59IkeEkqGM5kSbfYacCU0mMgxUus8JowGLs52e",
+	"jJpm7iZOXnFpu+12u+yiTqZ0zKquiZs/wiV5ZBTLKeyJBkHMlCJ+EoWSBvD2MItPqFAzFrMvvdIkgS+X",
+	"N3vGpgMWV+12Cn/9im/ao2O2vBXzKxGJ2Yu9td0qII/MBPkdBGxEk1DDgvndvHppdkM/2d202/Ca67Yn",
+	"VSUCGGz8ijd1xf9TclMnmk0ViVhMzEVUXZIyY0sv6WV7zS2t3dc1Hb+LZRJVXZOmYzI2H3y1u/psplKR",
+	"FIoh6afBJft3wpQ2/xpKoZmA/6RRFPIhNZvdiWI5CNn0r/9SZud/bEjHezgKF10+e4zLEq7IlIbmFCwg",
+	"MiaUjDgLA/M7F/c05AGp+x86pyfHneuTi/Pbt52T0+6x7+G3UxkzoiI25CM+JEMZsEarBgRajEI+/Gan",
+	"Gtr1FXBIMptQOKnSMmbmQEcX529PT46u/dXHeCvjAQ8CJr7mOa74WLCAcEEGiSZCakLDUM5g328vLt+c",
+	"HB93z/EB/N5l9+zk5uz2svuPm5PL7rFPRnCgt5fdrqWYRApCif2QyIjFsG884InQLBY0/Jrn6wiSCPYp",
+	"YkPNAjKiPExiRur+yfl19/K8c+o3WgS4OE0UM68WyvGYBSQRAYuJb5/4JPA9IowsRNREzgQc51zqtzIR",
+	"wdc8zrkkKhlOSMyGMg7gWbgmAxZKMVZES0KF1BMWu+eo++cX17dvL27Oj318hB6dG1Z7LeUpjZHnfAuc",
+	"Gchgbq5bmjs1okAKKy8UCfmUa1L3e51fTy86x7fXFxe3p53Ld117hisW3/MhuxH0nvKQDsKveowOUbg+",
+	"Cp7pxolgLFDmUAaNDFHg4yRGQmd+iRkdTsxm4QzXUp5RMbcEWX3Vd5CSTKmYu8dQZocGNVhAqNZsGmlF",
+	"6v5l57p7e3pydnLdPfYbhyRmOp4TOtIGMS7NP5od8w+fKDaUIlBkNmGCjPk9E4a9oWwJJ8t9vcwcr+zo",
+	"RGgeAizg+4dMK7xiBzR6EstkPCF0TDkskRNPVzLCz17tRtBET5jQ5lrZV0daphSXAhDWnND+m0yoIuxT",
+	"xJFR3Jx3bq7fd8+vT446cOkAKTdCJVEkY82CMxZweg3H+3Zo+0KRqdkHMffswF0KVkRjoukdU3Coq5te",
+	"7+Lyunt8e9Y9PuncXv/aQ0z+7F4QgKQTTLlAsXwZSDqOolFFqPmQKx1TLWNFFIOlp6QuJIliOeKhVTca",
+	"Bkai2OxJc5SBhjEzz9/RBXEqoJo1NZ+yZVXBq7Ep5cCzRBJaYoNy2dKXPCgV0hbh0Ul7fyzPEIVUrH2q",
+	"kIoPNEyYG9BJtLxkgs1yUw6kDBkV7pMuwJhacey1hzPT9GIZJChoLcMIyDvmAcwnRvkErTOJY6N2qmSQ",
+	"fu8RPiJUzFsbLSu5tWNscK9RLO95gPCzBtrhu/QaY4k8ZNWgSxmydIDSVCdq3RCE5iv41g79nJfvf0OB",
+	"HyHMgoXdTLqEBYrFdyw+yCIg5K4ivUIvB/y/p7cnB/9iQ22O1En05JIpUIf+WEAbLe9QLi15dkvK4JND",
+	"opgIjExCFfHNjDLm/wGCcEDeMBqzmPSTdvvVED6H/2Q+qXOQmGmoDKmEwZQMpbzjiMNLUJGo9Y98o6xm",
+	"lr9vPIidoOoW5BoCZAAbTWJGGoR/T5dJDb2nmsZr7AtyJoo0i9QpCaim5ObytIEcVTHtERYqpLA8MExM",
+	"z4l74ReqLyI+1EawtQaVQ+IbxPJxvGDcyIStvtgE4b6UiJUBuAVseyPV1+6sIMWL5Ea3L/zHqme3D/g5",
+	"XYTGMZ0DdbCzL+n5y2dT1siwwadaalRp1l7Z4s3AabzUcoO2CZyu7IrehHJ4d8mokpb8L0HWx8mcULDH",
+	"GDnDGiYNYg3MUBYcEP+ya1jxFaIcSKQsIPskZkbAUA3Q8656nTPfwKGK6LQv7th8JuOg0SIdZ0ScJkoT",
+	"OhyySBPUN+7NjhSCWBEgvNqnJvukmVB8ELImE0ZK+61mN1Lzama52u/O9Jsag0swEHDOQ+rgJBIDWsqa",
+	"pN3c5uSJ4Brs0PQed6F5pHL3mt+dSKbNexrDVGb8UW78lRt/DeMXt1nxEnavsFVryCR1P92X7xEfN2b+",
+	"y+zMCNh07fVuerkrLuCzVzuaUDFmPaqUedecSWhBVELW7b5bMgK/3CuhHoLN8gNWMmH33SJiLC5cnLUM",
+	"NY7g3tDytnAI/Euwgfy2uAs3snRBxK3l9WjKPjajUYMMqWF4GF6Mage/rfGaLFKCz797JaRAZ96JHBE4",
+	"RBMGGAuKgrQUYYlM5jaJOtOyeGlUgmUEyPOf8n14hH0CCAcjUnEndQpChCJ4nYQL4odc6bO5vXjlNzaS",
+	"Hh8g7gdyJo5kIvSG9H8iS+ThI1wXDIIcbyCkSpOXe2Qik9haCqlRcs3P+22SRM17qQs4nrvkjZnydP5B",
+	"arY5KJmvj3nMhmbjVcCEBrIwBInF7DKTL6xL0Kh/Mk7/SZ1UWApOhkHlyfzGDsJM65HK4vQmSoFU+prr",
+	"kFV4E0uAy4MX02ZQqsikbj4zX7lQGm0DN0kUbAeaZYKVvQiLhRmmFglLtrU8eCPoeo5k5ZElv7sUplbQ",
+	"wceQ2xxJ/fMJbvZkOUbLPtFphACJ5LP2ztw90TwyoEfFHZnL5P+xKm3uSh2xzTHil85/t9KJnd8/TFK6",
+	"UQAAozdVCgWpMWTVU3bho5yKsOrjY66ikM7Pzafw1ttKD5tr70s34RTvKCdqmH2UXc4xi5gImBjOjT5f",
+	"Qkz8JAIPj29QzH9McS6JLOKC+HbM1ZQrVQ5OmsZjBrRx76Vn/4UGw1rv4up6GaKyAVu6F4uzr7l8UC+u",
+	"s++X1PLsT162pdJnyIFLqWptHpDknSBgIQT1wF1T7YyLf3F08Dqs2V+HRF6t62B/ycXEmuZPmfZtroAa",
+	"mX9IFWtyocyLan7PUMDKNoI7/P8EU5qNxy33h5wv2oFoHuP3yyTvt5yFQTeOUfosPjJ4WcuvC/5kdar/",
+	"vbo4J2AtYkbm0tJaOoK5s1unsUQvFFx08TQ7brNLm5sypSwRzx3e4MWAEUrQ9Vu8xbUMEA+VzV0GLe8Z",
+	"DfVk+UIy8122HXm3dkk7rGylk+NrecdEJeHkwXW1De0iYuLkmBxJIdhQk5NjtKbhlVszD+FKJSwg9lVo",
+	"FLWKYLH7t1ev97bjBG5TpQea0jG7uTxdPkoSh6tjfOhAyTDRqTmqCCUTrSN1sLOzAPQ7NOI7MIPaaQ/2",
+	"h6+Hbdb822ifNffo/n83fxm1WbMd7Adt+or9MtrdXftYZpvVB4OAozJMKZMTe+fvPPK/ve47j7w7eWuQ",
+	"4SMb9DwjwE+lkd/J2ZtWHmsHXFAIPFkHwmE53J7KMRfrmfBaohBtobyv441l+0QD96OY7XLenz+fCJh3",
+	"BFTbll8oghRmwcalmF40cXWOrk8+dGte7ermqtc9P+4eb2jb6gwNHzIDEwUCTQBCxbKnYv0uF6xbuCXf",
+	"I366p8e1apWdGSIaMhgv7vi1IZa7L1+T4YTGdKhZrDwiJLBnaRiyFCROQqYObXCHjhMB7uECMuekwzwO",
+	"vXxdILavS9DPbe2D4W/LGHLvfl5U+BegDb8rg6ue9ReWv5Sa8IhEIRXr4entZdfcrI3c2RCW3sbMQFIv",
+	"ZlOeTPExQlpNtzb1bi5dAAysOv8acE0vYQFczYkNsNojPy6oLl4nhFByod9zpa3V40uIJcx1CTFAIF3R",
+	"Tyc4bDcXmWtpZynlKr3L3KTLdtTtDWmZ53aBmcLvRjYw74CIeM/A9aCpkXrqgo0p/FZAw2oyHqf205yI",
+	"f3F+/f726OKsd9q97t6+bL/82wYyQ+oqjZ3lZLXPtJeecQHSq73WqU7VXstl7CzlC6sfwPoMrqhNTc+k",
+	"bo2KIxkj1hl8DawPU2o3S+PhNupl+/AXmSGtTXAbq99PZ5AGif4mDovEbemQi/Lej2DHFlLzISuHuJgh",
+	"cLgIuAq785hpg8k+BqE6e8VsIt31Bx4RbGaY9ojHSmcqx267DTHk27nEV3IKr6bpeMt30s6w/j1Yw3Pp",
+	"R7iv1C4OB8sDY/p629rMCzj/GCZ08/6PoUABR/jzaU7mWCst50dS3nExNogxkVMGLIOSGWN34ZwMkmDM",
+	"QNDNKH3mEc/Rpt9+d9D/Ww0HgeghUexGIK+9lzNyQhS9ZwHZ9drttvkfmUlhcJmSqRR6Um2zX5CCQmro",
+	"MPukF8w4L9vrDfoPZFxL9HhBYkZrDcuJyYN5WW7WyFoDU1qKZpsCPVryUCzbBHO0aBlsM+Ja3OQZvWOZ",
+	"bEEJfndIJlJIiLYucScb6cIDwAA5AwQKwFQuxuXsbYkQbpMzuO5oKc0s5tRtZ7qronWlOGSDe8tM15dv",
+	"j8gve/v/TWzcMAmYpjy08oDR9AchI/5QBswvCaeVAdswtPjIfArBxbrUjP5xQjWZGe1rFksxxg3kw789",
+	"eNqIyShkpf5XFseyjNu+lTFamDEw2SaBKI8wOpykiUdgTt6Ypeas7SU0N00bqbCTBuhVzoW2W5lMsfge",
+	"MCqUY1V6SFVhQzLzvr++7jnbjHmZgt11r723kTKly13lHSO7x5qoZDql8dy5xR3UmHmKZt5zqQnmx3hV",
+	"YsTyGjeXJyRmIxYzMQRXDub3Ftc5JD4dyEQfDEIq7jJyNGaCxXxohLgFk3Pu87WShLZOKItUaRQugPoK",
+	"7DqyqLB0bYhBZnhmYBhSQdSM6+GESIHCX8hRV5IREwfwuSIUQzpZ4KJObeZJX4xjOVMeUbLcaEFxPa5J",
+	"IBlG6N8JOcPAmhENQzKgwzsiBfHxgH4DY/eyO1tKw9vU9rGYJlbzwByCqSS33X8edbvH8GvZCgspEGas",
+	"y0KrebU0manm1c661+8vjm/NT53T04uP8LFLtat5tXz6Ss2rXZ28O7/p3R6fXHXe4FIXR5cw2ow5eXeD",
+	"O73qnr69/XBx3XX/jXGKNa/WOb3sdo5/tT/Ax+fdd53rkw/d2/cXp8cn5+/MBjrX3XcXl7/evj/pXnYu",
+	"j97/aibqnHVve52rq48Xl2bcx8uL83f5H64ujk46p7edo6OLm/Nrt3Tn+Ozk/Pbofef8ndnO8U3vFG7l",
+	"tndzefS+c2V+7J71rn+9fdM5+vtNr+bVljKm4ErLEjBgkcsPJ0fd25vzzofOyam5l5pXc5lxaLTC0OSK",
+	"yG/IHWxyUQxnvudsZskDjw1AGlF5mXU8QVoFD6JODyOhSzARgo/TlHPIpl6KpSadjcLKHjd/4zGSMx5m",
+	"b4I3MQ8Mgt0GoerUXqIiWZR6Mdg8EYrpFvk44cOJ+1xLMPygCmtoXFaP4IUiw4nkQ7ZZMshXyu/YPEmj",
+	"KjfD2RFzaRh56Fy4+Aq2kn5QbVFf+Xwd4ptHOgDxfKceifH//Sti4/8b89H/zdggahwOqGJ/2/N8846Q",
+	"nNav9WvmvYYho/GCZvKqbYsFrLGhbnCy3OuUCIIsRhHf0g4ypFOGCFv3Ty+OOqe+R/yT495tx/3HG79x",
+	"SEIuUBO0ObApdodUs7gvUlY4hABowvXjhrTD1gwFNTuz//8GyOglowEXTJVaipUex2ytwLkYfgSXHvDt",
+	"xy3ZmO36br6yF1uK3ymX3qnNI4BcHiNybRCrD1FJhnGfnXXPrzd0PIGtI4vC/r1ki5XAVbZPUvfNPgw0",
+	"2Y08rjto8ZDpfllg9MQyzI3t3w1SWgvVYmZHScrRN7P/fx/2+Ic4qarVNPReaMXCUZq4uxwGvIFcgm+5",
+	"jTl0ZVTeY0bipXdXofblCrxgOHQdaz7Ye/AgSj//QVm+3kbBfrlg5mo7bmpozV9ptQl3tfMuj4KPYYEt",
+	"oPSfzxJ7KcPVUSFGJFofaXBz1b006pRRbjYk95DJ6WGCOBJPGVbLRA+OBoaBVSdfHxRjhi/EGJizGqYC",
+	"h31cllK8RqiLNBY30Y8VuD1jA8XLYqlPGb1nhE0jPTcy2kBqMuJhaGDpEKoGhaFhjQLqD8RslCiM2Vln",
+	"df6C+G9zv0nUFYbLlQRIsOwPa6J53Jeli0R0+nfMt1QL7o679OffakOquJCG+cSMkakUbA4wUNzSXW6i",
+	"MkP2bnsbS/b+2tCSdL3Sk4GZqRI8t8+n3yY419XmWl4X0jQrzKn4NzQtmtEEymwwRbQ8RNgkU0aFyhdJ",
+	"3NiAXC7BLLKML68osa1Ld0X6tnWi2itbdc+nvDQEeitumr7Z5wdHNLkpqvyH1KKTdQj+npZhw6RfMqED",
+	"Dlr8kmdwOKFhyIRRcEv8fd8DSBWR91WJg81CzHY5EI/mGNtfR002Brob8LNbc0klgdmao5Vtp3r5b5k0",
+	"VcHUqnes2AYFLlxdDyoC+HeiWGzrjik05/FVVt3SdGDUHew6s4lUJeUsyNiwfiHJPYv5iDOXF7Jh4syG",
+	"1uTMLfbS24a+LucQPYENeMkeJtKSekwEWXUPc51QfA+8OnC3GOgqih5wqKlSj1g8pWYbxbDKrezMX9eO",
+	"WgW8j6GsYXWYP52S9sEgzXxtbYcvyAtZmQ9SCMMrozH3Ui/qiEOqlpXEXs2rHV983FhDjMz3LkOyJBiw",
+	"YiuL+lrPaGtm3UdW1rLj2O2ViyRBdnVmzJJoEeSvduNwyKUnzKapesOqOlCQhLoZyH+dCE5bjzAfS1H0",
+	"R3FNZlSRIRVDZpTG0khO1AzWHmoxwSxNy10R4GfoBBsmMdfzK3NSKyNCKawVGYGKThdKa2H4C0Kk4dBU",
+	"k0CiZ5+xyFbLUmlVRNBAYZXsIBOtQZy280LkHCsryJhbFnjHYA7O3qYRWK04EMoxF4rU32sdXUB81RWd",
+	"siuu2f+c0k+NtL4x7iurcGw59q3dQ7Y5GvG/szkWIORiJF2JQ4r15orDIXyBma0wOq15mJJYmVkYsHsW",
+	"GjBWtaXqhm5Cc4kqFU5eKDKRiWITGQYkZMGYxaQ+M4CnlUeY0DFnyiPWUAn/jbqB8vqCi3umNFSS8Ihg",
+	"msxkrCcNj8SJUNZ2CtV5cnX1AZiV5woxwTWjExEC1/pCsTBUudq6ueQWVxbTPMtUDngI2aFYj6/VF33x",
+	"X/9FjqS4N4KWFKovmpjpi7WX0SlDY/OkMxYf0SkLj6hiLXImBYMirVQQiwMuTmlAlavtN5wTc5i+IKT+",
+	"98uPkGA15ULG8HOjRf6RUCPhwSVFMR8yPF1MtV03YEM+pSFBGqpIvV/bfdnaB2djv9ZomQ1f8ylTmk4j",
+	"HHL59oi8evXql0NDDZgIaEyCdD7/119//bV5dtY8PvZdB4N+LaDzfs0j/RqEafZreK2E9Gszxu76NXNQ",
+	"cDdiOeRctA0x0hH5jxSM1DuK050rJpPQIIUtH34I4aaQFhdrIoW5uYDOcedGWAkgukdBfgvxIwiirGM9",
+	"9wZchm8Yu0/qdkLysl2I9MaPkFGZPft/gFzgQbFzj5jBHgGh4LMPi3bh0BAQZ87lVxUI9UndBQA2FkL+",
+	"kihicXNoHhqj/8zCVQFMHasZOLpkHa3sE1ea/OUvMq6uUfyXv8DEcDZF9tp7rtLyXvsVBDjxAMg3ZIBg",
+	"IBgL4JAdBOPFksJQPRYTpXfJGX9DEhEypRbKkyo6V8jMZ1wxgF7/U3NKPzXNPM3BXDMoypWIOyFnAmcH",
+	"jEEg42MhYxYc5gqaw26yg7Rhk+eW1+THTml8xwJkU+ZvB8TwIR8fOWaEhjOzuyhmCmomCZLWcXf4bGm0",
+	"6ourcsKM+8gyGIgP5Nwu4got8jTy0NFxy0j6wl+g1H6LvInlzGiBjgnFLJwbcEfHmBl26AiQ+0Qxg2Ub",
+	"V4I0kOQ2bFQdy95ftUlgbsTlZSQK0jR2X+PvfYGfwdE9Mpvw4QRAaCgNbYOwE3dxHyeSTOkcpAhD2FKI",
+	"6IsuNdCcQsiQxoayE/9T08h+Svl26lykJmFiJGMgaYrMYq41Ewd94UfJIORDH0rS2vM0POIjxPukTsV8",
+	"KXzKfBBhKiVU3ytSeqgdL/qioNgdLlRfNwzI4E1JrXYs7QejYf2ihnjYF8WSGWOmcaKsCHyjRT4u5sV4",
+	"EIEtmnje3OVlaLCLERQhHzKhWI6V92IZxZxpTJRfzcHd6MxRmTLuTu+k5tXuWayQobdbu622+VBGTNCI",
+	"1w5qr1rt1itQovQExC+oNQAXsGMPbH4dM13egmMhCeeQ+P/2yZTq4YQpV7VCxlh5pL5Y8sMjIMVwoRot",
+	"0suX+rRcl400kQmoP+n9nQS1g9opV/rMbs8rtPGpEKWzT3ZARf7srf0OummY7xZEUPZJGwI64gK4YfGQ",
+	"Ve01/l3VMeZlmSvm94X2FC/b7RVlrbcrZ52rS1BS0fpCMOCcRI4cwEOl7T3cQdnE6U53cl00YMju+iGL",
+	"tcdh3Kv147KOEJ+92v4mm0tbLIDegaHaFpLcSXPmbIoOVaO0IoUzYjj8ZoYvI8nOHzz4jCgSsjK3XQe5",
+	"bCFkEL7lICQsmqUsV8fZbLwoRBnauC8IBKvvtdvEXwqIxQKARYQ5holsEYkl6Npb3i8OCL7/x9/D3a8e",
+	"kTak+EJowVvJDLUoMYT2gQKq6WYwtC3NSlsyff69Gvx2nHn1wXN7tSjRZVqvVshMZZzyXhCJhcQa/fO8",
+	"DRVuBaIkrbk8V+Dcynp9UbfV0D1CEy2bMRNs1mhZ6dzJOTaTwl72xJrfBZuhMRcDlbUign3SfWGl3RY5",
+	"h6r7RArmYnMt1lQjDDDiIspcMctiemiAtdO/sQFaj0KM8zUhPheNKNb+8mR8oFBVpry1Ad77n5AE7O1u",
+	"sMRiOxgYt7/JkUqaUnwh3bliOm+AsS6BL2JWO85h8djUYlMUhqCgAgqTL8Hgavy9RD/KU+BvPtrqGX+f",
+	"8bcKf7GueB6FrXPvy1A4Cw16dJYPJbAyYwNbgdRgsoRAM2UFITS0PDIaX7l0w6dA5GIM1jMqP6NyJSvG",
+	"4nBGFI4ZHWp+T3MawUNQWjGtuRirHQVxlM1cvKS1uxQx4h3TADHFsMsnhM/iQhUQiibv1o+j+bs8zWYS",
+	"2c1vrLslJa9yxfTygzwBoVp+i69HqLYABEIVEXJGFNM/ANX60YjQRcQEpDuFUqVQ/CDaE9FpMx8NXWrp",
+	"7ZR0wyBdiMnE1oTmlUtU6HdMF8K2nxI08+tUQGbIlf6+CZQZsMESJV0+S2hbRKfkLrt6BxvFJ19N4jYA",
+	"g0sWhXSIoh/c8EFW+7fdTjdgZMZdcDy227mio31R1zGfTlnggnylsF7wRW8BiVnEqFYkiGUUMey6tNjR",
+	"CSMnwRHSFzJG36TzMpi5vVUVyNGodSM4lIgAB+9IhgEXYy9Xq68vIHzG+rTM6izg2pzAQjKhYcxoMHd9",
+	"jm0jyJg1hxNmZqgwNy3hyhOwjyU0+YrcY0MUNawDb+6ZczwG53gsomIxHW26DycuRQak6bgJ8f7bch9Q",
+	"SGGkR2QYpC7IMtw65Uq7jIcn5UKFLI8KEMfT/hx8qBOGWXf/PJzknr2KA9kyrhvAgi/olPnIXvbz3OUw",
+	"x4rMPjIu9KqcCXlLTOaQ+Jhg4btApdW5KqRuZ+iLbAoqLHML0du4mMZSArJYlTTN9HkabrCYBbQRQ9h9",
+	"9OVXYsozD/ieeACCJaEZVm+B1FWUf73zvAzre9KgI0T4otXRbKMMldBpW0ClZ+/3V4ab1HH+ELjZ1lvu",
+	"nnqVgXu1LmMYioccw6giSO89V3iRYWsEw0z8YYFO+2Xwh2lw3yMpbz+T8p/AfP3Y8v8XEv9ET3Z4EDWp",
+	"q/G0jJwfML8RJayqDlB1xceCQm9v8CLnO0K9MIxhju3BoTlU7PUFTQIOxTP/x4blihEfQ2FcG7nNofNq",
+	"xON5o0XechHkY7bIIJeIqRLIYcHe430RcnFX+DYlFJCsspCuSerIr3Ltq8gdi3TDtjJHkqII7Qvr9iF7",
+	"7V2bxei6X+VjyWH++SHZb78ifknpwrTZLFfomusLa5LI3YFrY7Z0g7kI8xHTw0m5+eJUjk/ER64nJ8e9",
+	"zhPRuIVGYl/bS5foiU3+KiFyVxCyTLg4xAap8Ez5xv02mHwpdtyGh3992vjL+nFHUoxCjrlvPwGls8lo",
+	"WPI85/HjYyhjjkkgoqw0ZkqV8jb4RE8WSCHGgpfRwiaSoCYPKs0g12llSMID1+gObP8KgEvm92P2Wsz2",
+	"A5IB2E+WkL9VZrk3iJx2D39CvErXqBAd0jO3Hug1qXjWo/Qu5ajsTR/4lINqttZRxA9TOhlEHT8nUqbc",
+	"Cas23nZujk+650ddTEtxBRzzCW3pVt84ftRaSZbfPJPlZ7L8M5HlN19CloFUrsBliGEspCETqq1VD8a2",
+	"DBmGev2uLoBNVUwT56w4OGY6lRX7woh6mCLkpcmWRojUfMogB8w1J3SyphXPlL2Oejpir73baJEO5H/t",
+	"tvtiRHnIAkK1ZtNIK2wmJZjdBtRx3G+jLG1+tnTXVoX2XH+k3X0y5SKBlNxREusJi/sindPm1u29/IX4",
+	"+TLj2EeI+JdMx/Mm7Mm3vmNIPrQGfOw/YBA0W6YvZBgcEkpUAg82SkLLx3Ix5niGFzZPtVJAfSIKWOhJ",
+	"+kz/voT+fQtytvdyA6J7LeUZFXN7RvW4skiBlrlmzyIguep7D6BfEg1f5QSs69RbR8O4cFGeWsZsMYnD",
+	"gsNynmO+k8LEdo1ZwryLRG9kd7XgCjl/j3rBXUgB5orkiitseaGuq3q5ibrn0l/Cuc3aUosxsnC7cEco",
+	"jHMbLqtIHQyMni2n4LnyBn0R0bktlmD3rRrAFQx91jEVikJNEOzgsxyoW20NP2MPsIM/DKUfId+qkDnn",
+	"YohX514tP+rUBdjmHzVf7afUTlwIbykwcla0D72wOfPpSxlOzCHmhChN56rRIpdYjrMvAM8xBrrQ32K5",
+	"Dlim4EGDJif/l8k7nhEe2sQv9tBI1T9XlUJnx+AKJRSEH9xPviEHju2LNOvKDWT/TmioCpNKwUr9mBD5",
+	"3svo2FPw3+IiWzHiEqDH2YKfgvU9QlJDHjEegoGG1jUnWfffUuPHeVWnR1d3r9SEUWgs/IQyWGGdCjOG",
+	"PeE3I6WFhiVw6W5LD300tSpCvZe1C37KS68MJBvQkIoh+46uWz3knrMmQ6VocWSJLxZds9Yk14kmVyfJ",
+	"VQcxzMTIH1wQOqZclGONXfQp384uUfF49tjfyeOl17HB61V4m5FUIsMMsEAp+JgPVyZWqYmcZfmSIm31",
+	"UpLy/BZL6BQL+aQOIjkTpI416LHnvYMLVDUa+bI91R7sPFw8Pg8vrVX7lXXpNWBp29YugOezgFCFRvik",
+	"zla9ORKVkcAmd42cShHMz7dW8sHCsVWHJ4N5Tqp4Sc7ekIANZYCx3lIxAkWvSMxoGM4BW1CDM3Pbxotp",
+	"jB9WcXG6M9dokbPWNPOkiNcoVae2SiTaHuEjQsW8qiBBvvPVU5UkKGmu9YyGPzIaXjFMkTAAmUdGBN+N",
+	"UNL8ViwAVzt4tbu3/98vXxex1ZlXVkiGV6kF5skACCsYr8qkLRiDCB2iOfybChyLRc8eQCsxgbTa5nfk",
+	"IksINGTLG6fQzKAnbEq4aBHf9h+xpHQiBZtHUiPZw0bDJGT0nvUFUL2DqtYjkOptS8LY1Z2hkHRccHZW",
+	"QtX5ESIW90XRA2Eo7EQmMamXeBdcrVuqG4e5HorpWNtZMWJgJrGxLiFVmiRCx4ky9MT/Z/OtjGc0Dlhg",
+	"/ssnExll1hMzFm/DDYhi+WneIlCFfKkAHdS6gPy8wB3vAOvGLfRb9aH8kzP62swhLkiimBnwS1/4rner",
+	"3yLOyIEV0l5DRtXL17lgdi+tzAMAqDiIghCwWMpUoDfOEyar3nyr6PKNHCO2OqT6Zm6S7SMUfwQH8bf3",
+	"qKSB6o7GodX4AXb/yqz8BQcAjC0v5eZyoh2Zk6PRIRQYVUSKXLXcUnX8O0vzL2TMP7KX5uOEoQndLmJ7",
+	"fj/g0TAkslkw75f78W01zpldumDm50UD/yHxRzRUbNFKn7rE3MBWXzi3+0IIgFp2ozsvOoHk0HUu9L4o",
+	"+NBtn3OlZQgFyVGeySI2gQVrScaJq/Ob2+MStBVbJDwRUyjvw/C1VQy7/Aca8lJY/1gBDzEfT/SzV/xx",
+	"aXguxLyZP3wWHfcwBwO4VXdsbvj6NKNrCMPTExl7WFN4XiTlLYI251RKoygsgn+v2tfqevF+14lHP1ga",
+	"0TC907QBmXnrpnvravPsVplE9ulWJRJlQIMe2nqxhjuEJGFtglwh90aLYM8zrMtuywIAW1ERnfZFWjYB",
+	"zPQHiAjg9c867eZKEpD6Va9z1jh0vMjLrij9hKq+gLTtAcPi3/ccWrHgEqRO8UsjjrhWC9ZvXWkRzkP2",
+	"E3h1cfZvxCHc2aqikt2jfrtaBc+pSpV0ohtw/XAqsYJ97CBqbF9yb4GSlMqilxbt8jiuJUaHF9IVW+RC",
+	"MNepPUppDfynG1hH00Hn9LLbOf719rLbu7g0UmTjMFePz32cCYxpc/VciT4c61uiNeIjI4ba1YFmFLdc",
+	"93Otpn2Co68aB0bjwV4y0BkbcsmArpl/AimcgJqLTi5wjBmKNzCidfH4JQTp0na93pzVup7U3z/ibqvy",
+	"f7v8QAMR1Whn2Uq1idn2X2kOZYAPB8/yWy0HhWYwXMhvtUXQrv3+eSXq3tumW4+PuH7aNswnNz0jOx5f",
+	"fDzHYEno1yg1I3PbVETZkBUWHGbR3ekElhtjUy7rJDLD8VuULLKPUQtn0CMOaAKsVE4RDjE2Grl6X7BP",
+	"dKhJIgLzFY1pGLIQWy3Zgp4RNIgnw5AP71SLfJCai3GxnOeyZNPuC6QZHy6uu/5hTgzRaX+yNGKdsbxM",
+	"BG1IrIBdh54mVb2GzLQ2vsM2xBnRMFTQSGdG2o0DbIEj2Izc9A6Iu8KY/HWX1LPYIUJJQOcNz6bfgAj3",
+	"1/3si333RSubz7zrQX5Acxf+eoRN1LgY59dr7npp8xn8Pg0GcTmrVNtmbTEjY37PBPTvgjYkN70Xqi+I",
+	"2ZOmd/YvRrIzm3ihSHOXxEwnsWBBwyPwnuGczMyU2bxDDGazdgL4Cf44wb5UEJBAeTgnQxrBMgo34Iz0",
+	"5nBXAGXp2SpOAlH8pYehCq3ow/SS4M6F24C52AymLZRCI0TzF5hxZE329tbrNz3y130PboI0d63NHy+d",
+	"0Vjgve3isspt3zDTm14JCGCKlVQ550SZdUQ+tcSbb3/4lcXdXGvDSokX38V6WiytceBdaD34LAt/R7Kw",
+	"eVlDth8qDq9lzIbUL/Ne7ONTbXg9S0LNIxprg9vTzNKDMRWW9GMfPn/EQ+YfkN75O4/8b6/7ziPvTt4a",
+	"NvuRDXoedMkLjPpsCVFfYLhG3XCZlDpB/JQlIwEbhlAD0MVu2Lh8yL9PedLufiOLNd0nZ2/6or63+6rR",
+	"IqcSkYxMmaYB1RTZ+lTeu22YbRqONJIxAw3RTF/HaK/uJ4jyCMg/z3qk0+vt9oViY/MESKYFfiFjzoTG",
+	"dSBzXxl1QDZaxBmt0/t6oQgdKBkmmhE/iUOf1AcJD3VfpMfPpfrbllTQqdA6SA0XlNBELgFnF4XKii8U",
+	"8WH+mzhUFbVNDIpAe/X1QSlT9+Q75smbELK/eZYp7AOW+9qeRFz68rTUj/htlP+fiH7hm0PGA5AG283b",
+	"EJVFQmZpzsYhLPsv916+ft1eoFzTeao4rE7GdyzPfV3shYYtKAOPMDqc2PRHs+trrkPb0RD+fYSdUud+",
+	"VeXCs/mR287T9jr7/enNaZv0HXPX+bWR6hvB99k8PfGXGaqm8x0DTxsCLXxaAbHOZAy1eLkYholhr3WE",
+	"YftH25mzUQ21UKDtBwZZs/9N4BVu8ucB1sg+axFS8ddNwHQ1jGIYxWHacdd1PDU0FIo9u96jBaXDxybj",
+	"vs1+d5mpikiYl4YHfeG7qANXyVNIMowZZNHRENuUsjAktkWRnkkCvWa1hFatBhkaYKO4iAMWHxhNETo2",
+	"A+qQeh6R0KYgUtnxFZlIjRdH6vBLEjXR1pL/vi9QPkQrD5w2P2uLdNJ5iM0sxJi6wEUVpFFtL/cgVk7Z",
+	"e9R9ETKKNg23dAv6Lysyo+EdyVIVDWiKIbMGg3Q9NYH+LdrGR0W2iExf2D+A1YrqnGl3MIfG0we5t6NR",
+	"BEHRUgwZocNYpjEJYyynZ3ZgHgc1cEibAkNRaG0DXJEpDRhUWjCzWlnTbhbWAOuGc3HJ2MjekRHEjfw9",
+	"MRseMD1jTMADAwrbSaCVMjEifIu8sQQQnyzfi5TUi7Zo7ANq4ybRXGct4+YcjRbxh46/k4gP7/CWsbt5",
+	"nYahqyXrgki4bhwSX9Oxb23lsIW+MGA/T1OHNR1X0d2HUV2Q4J0k8g/oXboBDYZR13S88YCfjLh/qzop",
+	"f5grtlTwCAIUawe//W5+HEB7aajXAz/9vtQLdXPy7gKvqqziIOiWFf330NsDf3nZ9trtNqlHoSEgmn3S",
+	"jXx+52LV5r7IpiFZ64DFqs2FKXIqrBXGIZQT1GTU9VlABvO+8JMFbdYGejnNw2ZnIddpER85AIRIT6SQ",
+	"oFvDgOXaon1h5H2bYoWVV/JNpXO27wPy1932gr3TI4s2aVK3pEkEqfRItBxD0FLDW2jX3xdLNvS0eUKu",
+	"YwJZaphAC4Xelzs4NwhXfWHbHKSxCEX/31Wvc+alwQZaLl6PZVt5qon59WjHFdLamdHGa6PjsjyaRYG0",
+	"uph2D1XGJ0makUp/ozBnOFVVHqX8pt0UfiIjxceYQ1xSqVliS9n4EeLUjm0FEiONZdaJgncPIg2s+90F",
+	"tvXFYmSbo0MISYaEaWXnWR30liLbc8Tb40S8bQ1Z3ioFi9SdZuS0pYNMieJq2aXTaJETNAQo4scMgSpg",
+	"seGpwGEsJ4OaJVbFCBbNC/m6DXU/tNLqZX42qwukdU7C0ChdnZS5WEBMvcaGoawIFfGwhgpjpMCUKppV",
+	"lQNt++vR6jQcJn/DD0eN7xrEv1hcvWQ02AYxcvLqdhYpqb4wAnQRaG0kFUR+YEN0pMpQVZ6qvrBl5c3K",
+	"/mFB0HQi5KIamiiMDcVPsyIAyq6FAh4VQV+AiGd02sWwU7IYdZpXqYWcFRppLUeftvqiG3CIEgHZjaSi",
+	"24qaAt+RTNb+GWSyZ0/52qjRR5Ph1ruR1jPjRou8h1rNVserL1j8Fg19BOx8fZEz9DUc+wWlKd8ryxr8",
+	"jS7oUNmFa5UFavaFb2iHT0QShh5hn4Ys0iUab36+Mn4tpGiuj+h0xqxn59cz08/ldTpEkKMqVK1wmj0G",
+	"+y+1c73JjFlgy8osVE6v2tCm4+w3FtnQ9Eg6WZQ2sl/DYBcMM9zxkwWWnBlSCsy44/j6+pDMClvK95f5",
+	"sfuc+fHMwzNDzKOkfuRYOcrV24ePr6UepY2orphWmdivJZg2SZ0HbBpJA+GNw9T/GBo1KLXRQI/jErQ9",
+	"h6+/tYL73FDt0Rzx9M5ZhQi1sLCR0LrQjmkJ0POWh63l1kaL2EqdVvislDNL5MK+2E4wzNuNfmDhsAPi",
+	"wCayob3TZ4tQlXB4VmKD/KoWohVY9bC0wbXsI58ziELdtgmDMGqjbEEbf/MIqYK45oo8QQyf2djMW50R",
+	"uLEf4jkd8KnSAUvR76vnAuaQMRHfWJqDKjJfJM7d2CM8C3R/MoHO2u/Nf8RTGm7Ou9bJdQ/Lfl0L8N93",
+	"6qvZ8xPkvS4Ir8tJrxubV54zXp8zXr/vjNcn9NA9p7s+GwCfMN11Wz/eAxNdnSRbZSspFQl71dGbHnjX",
+	"YzkDDqbNWxQCQ8xqfQHg6SFWp4qYTUUA5Qkjb/JhO5hc4AwwOLGXFj50vw/mTmGD8Hmq0NNQR49Dszic",
+	"TOmcTOg9M6weR1UmBFlN9Qe21DgV8USz6Sb2mvRd8LLU9y8sf1NVMcu3yKHFhopjqfRrP90JuJpytSIX",
+	"vRRFXQwloo21YdgQcJDvZJwrgGIkR2X0PAy5TIQ+7AtgxlyTGU1jZbx8fbUMvzzzWWlhthbpOGRLu773",
+	"QZpkn3jRhloajYlnz5DvKRh5usiXNd6y03wLG8yTa5U/Ewu275gL67fueoTjL0FpTcfNcSyTaL1vgpbl",
+	"ASJtsd14rOTbsNpqlqmFChKuQ6Y0iqCIrtFIqba5W04QXPzIMEKb3aUnbE4MUs0h6yHN9crKNBKuPaQv",
+	"fQETVfFOl2j1Do/+GNldT8ko3U7N1qvka7y4nySz6pqOHaQAIgAg5PAgB9ari1tjhYM0Q2BdJXLMW0KL",
+	"gYV60IvRGDOkw4lLWSJzRmNS94/Mb80jKXQswwNbKsTriyn91KRj9j+vdvdf/a3dbnuET6eJNnfkN9Js",
+	"XQ3Frv3uNR37h8Q/GTXPpWDNM6qHE9/VeMH8Rce4+uJVey/tWTCQwbxF/H/CDpjQTUPKmhdwNHVAhFSC",
+	"j0YuN3IQy5mCQijo9LAxMHoesYoI70Klku2Q6GRkzgJH2QR7sO/QmI+KaDOS8ZTq2kFtwAXF3nuGWB/U",
+	"sG0QvDQO/VfExg8dG4kHD52xQbTt2FIEh+laNa82YdQ5kwvQVdbFCcGNrIK2mpfb2/IpDOyVx2i7SjkW",
+	"Sm33VE2hZfGqKcuhsWT7DjxXzmdmfFUm/pxLTaYy4CPu7KOLCGTQhhfK/vwJ7vfzsy+7jGUcy5koFL7Z",
+	"rNrNQ13YQBMLPmwZMUEj3prTabiypMhFxESnd0ICOUzSUo+KxYbpMDGS8dBwHarIr52z09IWF3aG7RxZ",
+	"bl8rIKvcrid0TIeP3WD8emIYqp0791RZIsYazp6oVQE3WecqsBNjtrQZ4vrfprVbChUjSoXJG/VjB8yY",
+	"/W8ULqO+KFTmO7W5fF7K2E/sezqQw3+XKlPedo3BrFjnmi8AErveLNBcdJDonC6jSMinHGKWKxpa5awV",
+	"v5BcW6uKKGPo4/ZEIcbpAt8oynhVjzrzgj+CDeRHaEX1RR3OXROpRBX68a3AsAI5X5vJ3VHEx79h6Jrv",
+	"2XJbWOmFYRc9GhoFB7/LeaFtS6t8+FXn+Ozk/Pbofef8XddvtCpys1O0+m5zs7+3II/ylGzgv1QEYNvR",
+	"E8ZjAjUtNyTFVQ0yy5+n/Ux5vs1zv2N6KwqwrWCFmL8qwdh1D4cKtpDRg7y1TlM2m+sXmeOrjRa5hK7f",
+	"SlOdoGMlCqmwtqC+cGn2uabjucBK6Eieyq/VSbxPyKazBb5RoMBPiCx/fr5uG5Nvy9cDOVzh5je8msVM",
+	"DJkrKycCKC1lo4Vy+mGLdMGpSBX0FlWoLQdkMHd9iY3y3Bd1DFPzYeUdvwG2W1cwj8xkfKdSyymHoxpa",
+	"BTuvsH8emyOsRRfNPumdiX6Qfv3++uwU9vfICvZl4Xa31bAnjIZ68p/q17N6yct2m8wmPEy71pu5SJwI",
+	"BQ07bYtG6ziCcuGlBo33sNxTMnG7QlVort04tLDl94/9Fj07vZlamMve8jVAJax+DHwEJiBKZhyzq3+c",
+	"OsXxkOy3XxHnVwcdVEjdIpcs4AoDTG0ogVFNhdTEsYqDvrBGOAXBkxiop2V+EXz5dC46K69w9I7pS0YD",
+	"bo/+hPEmbpGSZzZ/nLe+xLD59Hs8h/unwfwwf8vu1eybttagvZ0f67DG94zomI5GfLgV0C2YZDe3xwIl",
+	"RjmueLZTOaQhCdg9C2UEZk9r8qxP6R0zJKNR82pJHNYOahOto4OdndAMmUilD163X7dB3rMnWJwcsduD",
+	"y8PTp4GHloUQrhULR4b6GLGwdpC/BHOY5XbXzSTy0HzDhUdSZHAzL/afL2qZuYWg8ebyEp0FwXGUGSxF",
+	"kIY0K6Y1F2O1VMBGinDeyK9ipemlvhGrrKBrZ0UOvzwrxuO5Ao9yOk0E13Pnybc1Wv30D75HfEXvuRib",
+	"/9I8Uj5GVfMYY8m9vsgnUsIV2AwPQ6woKPhcWf/qIZnFWDhHMBaorO4xUh+793wA4/IJ0sIINrQdy3vn",
+	"t5S+dOF9s4ITCwulEVjLa11mQR3LEVu5APDCW7zIl3hcWs3FgCwvBp4JRbA2p3VX29NZf6+DLydBpQH0",
+	"S6tYl8nyIu9S57xKxmOmXDAa1B/1cuEdCAqHi0UsWYBJa9Pckjmn/vKC1yX3UyjpYG7JFjPGvLmSgp9U",
+	"O8DJLQthmq6SU+3z75///wAAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -15,6 +15,7 @@ import (
 
 	"github.com/nestegg/nestegg/internal/admin"
 	"github.com/nestegg/nestegg/internal/auth"
+	"github.com/nestegg/nestegg/internal/board"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/database"
@@ -122,6 +123,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		Profile: profile.NewHandler(pool, a.Sessions, o.Clock, guard),
 		Points:  points.NewHandler(pool),
 		Admin:   admin.NewHandler(pool, a.Sessions, o.Clock),
+		Board:   board.NewHandler(pool, o.Clock, cfg.Timezone, cfg.PublicBaseURL),
 	})
 	if err != nil {
 		a.Close()

@@ -13,6 +13,7 @@ import (
 	apigen "github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/admin"
 	"github.com/nestegg/nestegg/internal/auth"
+	"github.com/nestegg/nestegg/internal/board"
 	"github.com/nestegg/nestegg/internal/clientaddr"
 	"github.com/nestegg/nestegg/internal/points"
 	"github.com/nestegg/nestegg/internal/problem"
@@ -26,6 +27,7 @@ type Server struct {
 	*profile.ProfileHandler
 	*points.PointsHandler
 	*admin.AdminHandler
+	*board.BoardHandler
 }
 
 var _ apigen.StrictServerInterface = (*Server)(nil)
@@ -43,6 +45,7 @@ type Deps struct {
 	Profile        *profile.ProfileHandler
 	Points         *points.PointsHandler
 	Admin          *admin.AdminHandler
+	Board          *board.BoardHandler
 }
 
 // New returns the service's root handler.
@@ -58,6 +61,7 @@ func New(deps Deps) (http.Handler, error) {
 		ProfileHandler: deps.Profile,
 		PointsHandler:  deps.Points,
 		AdminHandler:   deps.Admin,
+		BoardHandler:   deps.Board,
 	}
 
 	strict := apigen.NewStrictHandlerWithOptions(srv, nil, apigen.StrictHTTPServerOptions{
