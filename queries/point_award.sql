@@ -10,9 +10,10 @@ SELECT points FROM member WHERE id = @id FOR NO KEY UPDATE;
 SELECT id FROM member WHERE id = ANY(@ids::bigint[]) ORDER BY id FOR NO KEY UPDATE;
 
 -- name: SumPointsSince :one
--- Points a member gained today under the given reasons (a daily cap's use).
+-- The net points of a member under the given reasons since a moment (what a
+-- daily cap has used today).
 SELECT COALESCE(sum(points), 0)::int FROM point_history
-WHERE member_id = @member_id AND reason = ANY(@reasons::text[]) AND points > 0 AND created_at >= @since;
+WHERE member_id = @member_id AND reason = ANY(@reasons::text[]) AND created_at >= @since;
 
 -- name: AddMemberPoints :exec
 UPDATE member SET points = points + @delta WHERE id = @id;

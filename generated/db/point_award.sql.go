@@ -72,7 +72,7 @@ func (q *Queries) LockMembers(ctx context.Context, ids []int64) error {
 
 const sumPointsSince = `-- name: SumPointsSince :one
 SELECT COALESCE(sum(points), 0)::int FROM point_history
-WHERE member_id = $1 AND reason = ANY($2::text[]) AND points > 0 AND created_at >= $3
+WHERE member_id = $1 AND reason = ANY($2::text[]) AND created_at >= $3
 `
 
 type SumPointsSinceParams struct {
@@ -81,7 +81,8 @@ type SumPointsSinceParams struct {
 	Since    time.Time
 }
 
-// Points a member gained today under the given reasons (a daily cap's use).
+// The net points of a member under the given reasons since a moment (what a
+// daily cap has used today).
 func (q *Queries) SumPointsSince(ctx context.Context, arg SumPointsSinceParams) (int32, error) {
 	row := q.db.QueryRow(ctx, sumPointsSince, arg.MemberID, arg.Reasons, arg.Since)
 	var column_1 int32

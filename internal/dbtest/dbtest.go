@@ -12,7 +12,9 @@ import (
 	"io/fs"
 	"os"
 	"sort"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -81,26 +83,45 @@ func ensureTemplate(ctx context.Context, admin *pgx.Conn, name string) error {
 	if err != nil {
 		return err
 	}
+	_, err = admin.Exec(ctx, "COMMENT ON DATABASE "+pgx.Identifier{building}.Sanitize()+" IS '"+templateComment+time.Now().UTC().Format(time.RFC3339)+"'")
+	if err != nil {
+		return err
+	}
 	// Renamed only once complete, so a half-built template is never cloned.
 	_, err = admin.Exec(ctx, "ALTER DATABASE "+pgx.Identifier{building}.Sanitize()+" RENAME TO "+pgx.Identifier{name}.Sanitize())
 	return err
 }
 
-// dropStaleTemplates removes templates of earlier migrations. One still being
-// cloned by another run is left alone (the drop fails) and goes next time.
+// dropStaleTemplates removes templates of earlier migrations that were built
+// more than a day ago (their comment says when). Younger ones stay: another
+// checkout with other migrations (a branch being built beside this one) is
+// still using them. One being cloned right now is left alone (the drop fails)
+// and goes next time.
 func dropStaleTemplates(ctx context.Context, admin *pgx.Conn, current string) {
-	rows, err := admin.Query(ctx, "SELECT datname FROM pg_database WHERE datname LIKE 'nestegg\\_tpl\\_%' AND datname <> $1", current)
+	rows, err := admin.Query(ctx, `
+		SELECT datname, COALESCE(shobj_description(oid, 'pg_database'), '')
+		FROM pg_database WHERE datname LIKE 'nestegg\_tpl\_%' AND datname <> $1`, current)
 	if err != nil {
 		return
 	}
-	stale, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	type template struct{ name, comment string }
+	all, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (template, error) {
+		var t template
+		return t, row.Scan(&t.name, &t.comment)
+	})
 	if err != nil {
 		return
 	}
-	for _, name := range stale {
-		_, _ = admin.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize())
+	for _, t := range all {
+		built, err := time.Parse(time.RFC3339, strings.TrimPrefix(t.comment, templateComment))
+		if err == nil && time.Since(built) < 24*time.Hour {
+			continue
+		}
+		_, _ = admin.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{t.name}.Sanitize())
 	}
 }
+
+const templateComment = "nestegg test template built "
 
 func urlFor(admin *pgx.Conn, dbName string) string {
 	cfg := admin.Config()
@@ -123,7 +144,7 @@ func NewDatabase(t testing.TB) string {
 	// migrations (another checkout) drops stale templates only under the
 	// exclusive lock. One that dropped this template between the check and
 	// the clone makes the clone fail; the template is then built again.
-	for attempt := 0; attempt < 3; attempt++ {
+	for attempt := 0; attempt < 10; attempt++ {
 		if err = ensureTemplate(ctx, admin, tpl); err != nil {
 			t.Fatalf("dbtest: template: %v", err)
 		}
@@ -193,4 +214,18 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// Eventually polls cond until it holds, failing the test after ten seconds:
+// the one way tests wait for something that happens in the background
+// (never a fixed sleep).
+func Eventually(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within 10s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

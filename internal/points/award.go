@@ -25,7 +25,9 @@ const (
 // Cap limits what some reasons may add to a member's balance in one day of
 // the service time zone. The zero Cap is no limit.
 type Cap struct {
-	// Reasons share the cap: gains under any of them count towards it.
+	// Reasons share the cap: the net of today's points under them (gains,
+	// less the withdrawals listed with them) counts towards it, so a gain
+	// that is taken back frees its part of the cap again.
 	Reasons []string
 	// Daily is the most those reasons may add in one day.
 	Daily int
@@ -36,9 +38,9 @@ var (
 	// WriteCap: a post or a comment earns 10, at most 50 a day (5 writings).
 	WriteCap = Cap{Reasons: []string{ReasonPostWritten, ReasonCommentWritten}, Daily: 50}
 	// UpvoteReceivedCap: an author earns 5 per up-vote, at most 50 a day.
-	UpvoteReceivedCap = Cap{Reasons: []string{ReasonUpvoteReceived}, Daily: 50}
+	UpvoteReceivedCap = Cap{Reasons: []string{ReasonUpvoteReceived, ReasonUpvoteWithdrawn}, Daily: 50}
 	// UpvoteGivenCap: a voter earns 1 per up-vote given, at most 10 a day.
-	UpvoteGivenCap = Cap{Reasons: []string{ReasonUpvoteGiven}, Daily: 10}
+	UpvoteGivenCap = Cap{Reasons: []string{ReasonUpvoteGiven, ReasonVoteCancelled}, Daily: 10}
 )
 
 // AwardTx changes a member's balance by delta inside the caller's
