@@ -87,3 +87,8 @@ LIMIT @lim OFFSET @off;
 SELECT sqlc.embed(p), m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
 WHERE p.id = ANY(@ids::bigint[]);
+
+-- name: CountVisiblePosts :one
+-- The visible posts of one board, or of all boards, from the kept totals.
+SELECT COALESCE(sum(visible), 0)::bigint FROM post_total
+WHERE sqlc.narg(category)::text IS NULL OR category = sqlc.narg(category);

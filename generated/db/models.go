@@ -113,6 +113,11 @@ type Post struct {
 	UpdatedAt    time.Time
 }
 
+type PostTotal struct {
+	Category string
+	Visible  int64
+}
+
 type PostVote struct {
 	PostID       int64
 	MemberID     int64

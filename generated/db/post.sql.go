@@ -60,6 +60,19 @@ func (q *Queries) CountPosts(ctx context.Context, arg CountPostsParams) (int64, 
 	return count, err
 }
 
+const countVisiblePosts = `-- name: CountVisiblePosts :one
+SELECT COALESCE(sum(visible), 0)::bigint FROM post_total
+WHERE $1::text IS NULL OR category = $1
+`
+
+// The visible posts of one board, or of all boards, from the kept totals.
+func (q *Queries) CountVisiblePosts(ctx context.Context, category *string) (int64, error) {
+	row := q.db.QueryRow(ctx, countVisiblePosts, category)
+	var column_1 int64
+	err := row.Scan(&column_1)
+	return column_1, err
+}
+
 const createPost = `-- name: CreatePost :one
 INSERT INTO post (member_id, category, title, body, tags, image_urls, notice, block_reason, created_at, updated_at)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)

@@ -46,4 +46,7 @@ func TestDeletingAMemberKeepsCountsRight(t *testing.T) {
 		t.Fatalf("reports after the deletion %+v", reports)
 	}
 	env.Client().Do(http.MethodGet, fmt.Sprintf("/api/board/posts/%d", own.ID), nil).WantProblem(http.StatusNotFound, "NOT_FOUND")
+	if list := listPosts(t, env.Client(), "?category=community"); list.Total != 1 || len(list.Items) != 1 {
+		t.Fatalf("list after the deletion: total %d, %d items", list.Total, len(list.Items))
+	}
 }

@@ -87,7 +87,13 @@ type postFilter struct{ category, tag *string }
 // posts, then the rest newest first. The page is cut from that one sequence,
 // and the rest leaves the hot posts out, so no post shows twice across pages.
 func ListPosts(ctx context.Context, q *db.Queries, v viewer, f postFilter, p paging, now time.Time) (api.PostPage, error) {
-	total, err := q.CountPosts(ctx, db.CountPostsParams{Category: f.category, Tag: f.tag})
+	var total int64
+	var err error
+	if f.tag == nil {
+		total, err = q.CountVisiblePosts(ctx, f.category)
+	} else {
+		total, err = q.CountPosts(ctx, db.CountPostsParams{Category: f.category, Tag: f.tag})
+	}
 	if err != nil {
 		return api.PostPage{}, fmt.Errorf("count posts: %w", err)
 	}
