@@ -1485,6 +1485,8 @@ type ClientInterface interface {
 	// - Switching: the author's points from the old vote are given back as when cancelling, then
 	//   the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
 	//   +1 when switching to UP (at most 10 a day) and loses nothing.
+	// - Points taken back free their share of that day's cap again, so voting, cancelling and
+	//   voting again never earns more than one vote's worth.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1507,6 +1509,8 @@ type ClientInterface interface {
 	// - Switching: the author's points from the old vote are given back as when cancelling, then
 	//   the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
 	//   +1 when switching to UP (at most 10 a day) and loses nothing.
+	// - Points taken back free their share of that day's cap again, so voting, cancelling and
+	//   voting again never earns more than one vote's worth.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1710,6 +1714,8 @@ type ClientInterface interface {
 	// - Switching: the author's points from the old vote are given back as when cancelling, then
 	//   the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
 	//   +1 when switching to UP (at most 10 a day) and loses nothing.
+	// - Points taken back free their share of that day's cap again, so voting, cancelling and
+	//   voting again never earns more than one vote's worth.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1732,6 +1738,8 @@ type ClientInterface interface {
 	// - Switching: the author's points from the old vote are given back as when cancelling, then
 	//   the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
 	//   +1 when switching to UP (at most 10 a day) and loses nothing.
+	// - Points taken back free their share of that day's cap again, so voting, cancelling and
+	//   voting again never earns more than one vote's worth.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2809,6 +2817,8 @@ func (c *Client) ReportComment(ctx context.Context, id CommentID, reqEditors ...
 //   - Switching: the author's points from the old vote are given back as when cancelling, then
 //     the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
 //     +1 when switching to UP (at most 10 a day) and loses nothing.
+//   - Points taken back free their share of that day's cap again, so voting, cancelling and
+//     voting again never earns more than one vote's worth.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2841,6 +2851,8 @@ func (c *Client) VoteCommentWithBody(ctx context.Context, id CommentID, contentT
 //   - Switching: the author's points from the old vote are given back as when cancelling, then
 //     the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
 //     +1 when switching to UP (at most 10 a day) and loses nothing.
+//   - Points taken back free their share of that day's cap again, so voting, cancelling and
+//     voting again never earns more than one vote's worth.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -3224,6 +3236,8 @@ func (c *Client) UnnoticePost(ctx context.Context, id PostID, reqEditors ...Requ
 //   - Switching: the author's points from the old vote are given back as when cancelling, then
 //     the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
 //     +1 when switching to UP (at most 10 a day) and loses nothing.
+//   - Points taken back free their share of that day's cap again, so voting, cancelling and
+//     voting again never earns more than one vote's worth.
 //
 // Takes any type of body and a specified content type.
 //
@@ -3256,6 +3270,8 @@ func (c *Client) VotePostWithBody(ctx context.Context, id PostID, contentType st
 //   - Switching: the author's points from the old vote are given back as when cancelling, then
 //     the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
 //     +1 when switching to UP (at most 10 a day) and loses nothing.
+//   - Points taken back free their share of that day's cap again, so voting, cancelling and
+//     voting again never earns more than one vote's worth.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -6543,6 +6559,8 @@ type ClientWithResponsesInterface interface {
 	// - Switching: the author's points from the old vote are given back as when cancelling, then
 	//   the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
 	//   +1 when switching to UP (at most 10 a day) and loses nothing.
+	// - Points taken back free their share of that day's cap again, so voting, cancelling and
+	//   voting again never earns more than one vote's worth.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6565,6 +6583,8 @@ type ClientWithResponsesInterface interface {
 	// - Switching: the author's points from the old vote are given back as when cancelling, then
 	//   the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
 	//   +1 when switching to UP (at most 10 a day) and loses nothing.
+	// - Points taken back free their share of that day's cap again, so voting, cancelling and
+	//   voting again never earns more than one vote's worth.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6788,6 +6808,8 @@ type ClientWithResponsesInterface interface {
 	// - Switching: the author's points from the old vote are given back as when cancelling, then
 	//   the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
 	//   +1 when switching to UP (at most 10 a day) and loses nothing.
+	// - Points taken back free their share of that day's cap again, so voting, cancelling and
+	//   voting again never earns more than one vote's worth.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6810,6 +6832,8 @@ type ClientWithResponsesInterface interface {
 	// - Switching: the author's points from the old vote are given back as when cancelling, then
 	//   the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
 	//   +1 when switching to UP (at most 10 a day) and loses nothing.
+	// - Points taken back free their share of that day's cap again, so voting, cancelling and
+	//   voting again never earns more than one vote's worth.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -12160,6 +12184,8 @@ func (c *ClientWithResponses) ReportCommentWithResponse(ctx context.Context, id 
 //   - Switching: the author's points from the old vote are given back as when cancelling, then
 //     the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
 //     +1 when switching to UP (at most 10 a day) and loses nothing.
+//   - Points taken back free their share of that day's cap again, so voting, cancelling and
+//     voting again never earns more than one vote's worth.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12188,6 +12214,8 @@ func (c *ClientWithResponses) VoteCommentWithBodyWithResponse(ctx context.Contex
 //   - Switching: the author's points from the old vote are given back as when cancelling, then
 //     the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
 //     +1 when switching to UP (at most 10 a day) and loses nothing.
+//   - Points taken back free their share of that day's cap again, so voting, cancelling and
+//     voting again never earns more than one vote's worth.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12519,6 +12547,8 @@ func (c *ClientWithResponses) UnnoticePostWithResponse(ctx context.Context, id P
 //   - Switching: the author's points from the old vote are given back as when cancelling, then
 //     the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
 //     +1 when switching to UP (at most 10 a day) and loses nothing.
+//   - Points taken back free their share of that day's cap again, so voting, cancelling and
+//     voting again never earns more than one vote's worth.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12547,6 +12577,8 @@ func (c *ClientWithResponses) VotePostWithBodyWithResponse(ctx context.Context, 
 //   - Switching: the author's points from the old vote are given back as when cancelling, then
 //     the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
 //     +1 when switching to UP (at most 10 a day) and loses nothing.
+//   - Points taken back free their share of that day's cap again, so voting, cancelling and
+//     voting again never earns more than one vote's worth.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

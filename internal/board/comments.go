@@ -229,6 +229,15 @@ func (h *BoardHandler) UpdateComment(ctx context.Context, req api.UpdateCommentR
 func (h *BoardHandler) DeleteComment(ctx context.Context, req api.DeleteCommentRequestObject) (api.DeleteCommentResponseObject, error) {
 	v := viewerOf(ctx)
 	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
+		// The post first: deleting the comment updates the post's count, and
+		// deleting the post locks its comments, so both take post then comment.
+		found, err := q.GetComment(ctx, req.ID)
+		if err := database.NoRows(err, errCommentNotFound, fmt.Sprintf("read comment %d", req.ID)); err != nil {
+			return err
+		}
+		if _, err := lockPost(ctx, q, v, found.Comment.PostID); err != nil {
+			return errCommentNotFound
+		}
 		c, err := lockComment(ctx, q, v, req.ID)
 		if err != nil {
 			return err
