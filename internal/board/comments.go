@@ -235,8 +235,10 @@ func (h *BoardHandler) DeleteComment(ctx context.Context, req api.DeleteCommentR
 		if err := database.NoRows(err, errCommentNotFound, fmt.Sprintf("read comment %d", req.ID)); err != nil {
 			return err
 		}
-		if _, err := lockPost(ctx, q, v, found.Comment.PostID); err != nil {
+		if _, err := lockPost(ctx, q, v, found.Comment.PostID); err == errPostNotFound {
 			return errCommentNotFound
+		} else if err != nil {
+			return err
 		}
 		c, err := lockComment(ctx, q, v, req.ID)
 		if err != nil {
