@@ -169,3 +169,42 @@ func TestSpamKeywordsBlockAtWritingAndEditing(t *testing.T) {
 		t.Fatal("a spam edit did not block the post")
 	}
 }
+
+// TestParallelReports: ten members report at once, one of them twice at
+// once. Exactly five reports land: the fifth blocks the post, which then
+// answers 404 to the later reporters (409 to a repeated click that came
+// before the block).
+func TestParallelReports(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	author := env.NewMember()
+	admin := env.NewMember(apitest.AsAdmin())
+	p := post(t, author, api.BoardCategoryCommunity, "contested")
+	path := fmt.Sprintf("/api/board/posts/%d/report", p.ID)
+	reporters := make([]*apitest.Member, 10)
+	for i := range reporters {
+		reporters[i] = env.NewMember()
+	}
+	statuses := make(chan int, 11)
+	for i, r := range reporters {
+		clicks := 1
+		if i == 0 {
+			clicks = 2
+		}
+		for range clicks {
+			go func() { statuses <- r.Do(http.MethodPost, path, nil).Status }()
+		}
+	}
+	counts := map[int]int{}
+	for range 11 {
+		counts[<-statuses]++
+	}
+	if counts[http.StatusNoContent] != 5 || counts[http.StatusNotFound]+counts[http.StatusConflict] != 6 {
+		t.Fatalf("answers %v, want 5 × 204 and 6 × 404 or 409", counts)
+	}
+	var reports api.ReportedItemPage
+	admin.Do(http.MethodGet, "/api/board/reports", nil).Want(http.StatusOK).JSON(&reports)
+	if reports.Total != 1 || reports.Items[0].ReportCount != 5 || deref(reports.Items[0].BlockReason) != "REPORTS" {
+		t.Fatalf("reports %+v", reports)
+	}
+}

@@ -75,8 +75,8 @@ func spamKeywords(ctx context.Context, q *db.Queries) ([]string, error) {
 	return keywords, nil
 }
 
-// fold maps text to its Unicode case-folded form, so "CASINO", "Casino" and
-// "ＣＡＳＩＮＯ"'s lower forms compare as the keyword does.
+// fold maps text to its Unicode case-folded form, so that "ÄPFEL" matches
+// "äpfel" and "STRASSE" matches "straße".
 func fold(s string) string { return cases.Fold().String(s) }
 
 // spamReasonTx answers SPAM when any of texts contains a spam keyword
