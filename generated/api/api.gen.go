@@ -26,6 +26,27 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for BoardCategory.
+const (
+	BoardCategoryCommunity BoardCategory = "community"
+	BoardCategorySaving    BoardCategory = "saving"
+	BoardCategoryTips      BoardCategory = "tips"
+)
+
+// Valid indicates whether the value is a known member of the BoardCategory enum.
+func (e BoardCategory) Valid() bool {
+	switch e {
+	case BoardCategoryCommunity:
+		return true
+	case BoardCategorySaving:
+		return true
+	case BoardCategoryTips:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for EntryType.
 const (
 	EntryTypeExpense EntryType = "EXPENSE"
@@ -101,6 +122,24 @@ func (e Plan) Valid() bool {
 	}
 }
 
+// Defines values for ReportTargetType.
+const (
+	ReportTargetTypeComment ReportTargetType = "COMMENT"
+	ReportTargetTypePost    ReportTargetType = "POST"
+)
+
+// Valid indicates whether the value is a known member of the ReportTargetType enum.
+func (e ReportTargetType) Valid() bool {
+	switch e {
+	case ReportTargetTypeComment:
+		return true
+	case ReportTargetTypePost:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Role.
 const (
 	RoleAdmin Role = "ADMIN"
@@ -113,6 +152,24 @@ func (e Role) Valid() bool {
 	case RoleAdmin:
 		return true
 	case RoleUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for VoteDirection.
+const (
+	VoteDirectionDown VoteDirection = "DOWN"
+	VoteDirectionUp   VoteDirection = "UP"
+)
+
+// Valid indicates whether the value is a known member of the VoteDirection enum.
+func (e VoteDirection) Valid() bool {
+	switch e {
+	case VoteDirectionDown:
+		return true
+	case VoteDirectionUp:
 		return true
 	default:
 		return false
@@ -205,6 +262,33 @@ type AuthResult struct {
 	User User `json:"user"`
 }
 
+// Author A member as the board shows them.
+type Author struct {
+	// Avatar The member's own profile image (a data URL) when set, else the identity provider's
+	// picture address; `null` when neither.
+	Avatar *string `json:"avatar"`
+	ID     int64   `json:"id"`
+	Name   string  `json:"name"`
+}
+
+// AuthorPage defines model for AuthorPage.
+type AuthorPage struct {
+	Items []Author `json:"items"`
+	Page  int32    `json:"page"`
+	Size  int32    `json:"size"`
+	Total int64    `json:"total"`
+}
+
+// BlockReasonValue Why a post or comment is blocked: `REPORTS` (it reached 5 reports) or `SPAM` (a spam
+// keyword). A client must accept other values.
+type BlockReasonValue = string
+
+// BoardCategory A board, as a request names it.
+type BoardCategory string
+
+// BoardCategoryValue A board as answered (`community`, `saving`, `tips`); a client must accept other values.
+type BoardCategoryValue = string
+
 // Category A category; a top-level one lists its sub-categories in `children` (a sub-category's is empty).
 type Category struct {
 	Children  []SubCategory `json:"children"`
@@ -249,6 +333,50 @@ type ClientID struct {
 	ClientID *string `json:"clientId"`
 }
 
+// Comment defines model for Comment.
+type Comment struct {
+	// Author A member as the board shows them.
+	Author Author `json:"author"`
+
+	// BlockReason Why the comment is blocked; shown to administrators only.
+	BlockReason *BlockReasonValue `json:"blockReason"`
+	Blocked     bool              `json:"blocked"`
+
+	// Body `null` when the comment is blocked, except for administrators (and its author in `listMyComments`).
+	Body      *string   `json:"body"`
+	CreatedAt time.Time `json:"createdAt"`
+	DownCount int32     `json:"downCount"`
+
+	// Hot Created within the last 24 hours with at least 50 up-votes.
+	Hot bool  `json:"hot"`
+	ID  int64 `json:"id"`
+
+	// MyVote The caller's vote; `null` without one or without a session.
+	MyVote *VoteDirectionValue `json:"myVote"`
+
+	// PostCategory A board as answered (`community`, `saving`, `tips`); a client must accept other values.
+	PostCategory *BoardCategoryValue `json:"postCategory,omitempty"`
+	PostID       int64               `json:"postId"`
+
+	// PostTitle Only in `listMyComments`, the title of the comment's post.
+	PostTitle *string   `json:"postTitle,omitempty"`
+	UpCount   int32     `json:"upCount"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// CommentPage defines model for CommentPage.
+type CommentPage struct {
+	Items []Comment `json:"items"`
+	Page  int32     `json:"page"`
+	Size  int32     `json:"size"`
+	Total int64     `json:"total"`
+}
+
+// CommentRequest Example: {"body":"Great tip, thank you!"}
+type CommentRequest struct {
+	Body string `json:"body"`
+}
+
 // CreateUserRequest Example: {"email":"member@nestegg.example","name":"Minji","password":"correct horse battery staple","role":"USER"}
 type CreateUserRequest struct {
 	// Email An e-mail address; compared case-insensitively.
@@ -270,6 +398,14 @@ type CreateUserRequest struct {
 
 // DependencyState `up` or `down`; a client must accept other values.
 type DependencyState = string
+
+// DismissRequest Example: {"targetId":42,"targetType":"POST"}
+type DismissRequest struct {
+	TargetID int64 `json:"targetId"`
+
+	// TargetType What a report is about, as a request names it.
+	TargetType ReportTargetType `json:"targetType"`
+}
 
 // DisplayName The name other members see.
 //
@@ -399,6 +535,20 @@ type Health struct {
 type IDTokenRequest struct {
 	// IDToken The OpenID Connect ID token the provider issued to the app.
 	IDToken string `json:"idToken"`
+}
+
+// ImageURL defines model for ImageURL.
+type ImageURL struct {
+	// URL The image's absolute address.
+	//
+	// Example: https://nestegg.example/api/images/0b5c8c0e-6f5e-4a57-9f0e-0d5d0a3e9f11
+	URL string `json:"url"`
+}
+
+// ImageUpload Example: {"file":"(binary image)"}
+type ImageUpload struct {
+	// File PNG, JPEG, GIF or WebP, at most 5 MB.
+	File openapi_types.File `json:"file"`
 }
 
 // LedgerName A name, 1 to 50 characters, not only spaces.
@@ -555,6 +705,64 @@ type PointRecord struct {
 // Points defines model for Points.
 type Points struct {
 	Points int64 `json:"points"`
+}
+
+// Post defines model for Post.
+type Post struct {
+	// Author A member as the board shows them.
+	Author Author `json:"author"`
+
+	// BlockReason Why the post is blocked; shown to administrators only (`null` for others and when not blocked).
+	BlockReason *BlockReasonValue `json:"blockReason"`
+	Blocked     bool              `json:"blocked"`
+	Body        string            `json:"body"`
+
+	// Category A board as answered (`community`, `saving`, `tips`); a client must accept other values.
+	Category     BoardCategoryValue `json:"category"`
+	CommentCount int32              `json:"commentCount"`
+	CreatedAt    time.Time          `json:"createdAt"`
+	DownCount    int32              `json:"downCount"`
+
+	// Hot Created within the last 24 hours with at least 50 up-votes.
+	Hot       bool     `json:"hot"`
+	ID        int64    `json:"id"`
+	ImageUrls []string `json:"imageUrls"`
+
+	// MyVote The caller's vote; `null` without one or without a session.
+	MyVote *VoteDirectionValue `json:"myVote"`
+	Notice bool                `json:"notice"`
+
+	// Recommenders Only in `getPost`. The members who up-voted, newest first, at most 100.
+	Recommenders *[]Author `json:"recommenders,omitempty"`
+	Tags         []string  `json:"tags"`
+	Title        string    `json:"title"`
+	UpCount      int32     `json:"upCount"`
+	UpdatedAt    time.Time `json:"updatedAt"`
+}
+
+// PostPage defines model for PostPage.
+type PostPage struct {
+	Items []Post `json:"items"`
+	Page  int32  `json:"page"`
+	Size  int32  `json:"size"`
+	Total int64  `json:"total"`
+}
+
+// PostRequest Example: {"body":"Cooking at home and a weekly budget.","category":"saving","imageUrls":[],"tags":["budget","food"],"title":"How I saved 1,000,000 won in a month"}
+type PostRequest struct {
+	// Body Plain text.
+	Body string `json:"body"`
+
+	// Category A board, as a request names it.
+	Category BoardCategory `json:"category"`
+
+	// ImageUrls Addresses answered by `uploadBoardImage` for the caller's images.
+	ImageUrls *[]string `json:"imageUrls,omitempty"`
+
+	// Notice Make the post a notice; honoured for administrators only, and only when creating.
+	Notice *bool     `json:"notice,omitempty"`
+	Tags   *[]string `json:"tags,omitempty"`
+	Title  string    `json:"title"`
 }
 
 // Problem An RFC 9457 problem detail with a stable `code`.
@@ -799,6 +1007,44 @@ type ReorderRequest struct {
 	Ids []int64 `json:"ids"`
 }
 
+// ReportTargetType What a report is about, as a request names it.
+type ReportTargetType string
+
+// ReportTargetTypeValue What a report is about (`POST`, `COMMENT`); a client must accept other values.
+type ReportTargetTypeValue = string
+
+// ReportedItem A reported or blocked post or comment.
+type ReportedItem struct {
+	// Author A member as the board shows them.
+	Author      Author            `json:"author"`
+	BlockReason *BlockReasonValue `json:"blockReason"`
+	Blocked     bool              `json:"blocked"`
+	Body        string            `json:"body"`
+
+	// Category A board as answered (`community`, `saving`, `tips`); a client must accept other values.
+	Category  BoardCategoryValue `json:"category"`
+	CreatedAt time.Time          `json:"createdAt"`
+
+	// PostID The post itself, or the comment's post.
+	PostID      int64 `json:"postId"`
+	ReportCount int32 `json:"reportCount"`
+	TargetID    int64 `json:"targetId"`
+
+	// TargetType What a report is about (`POST`, `COMMENT`); a client must accept other values.
+	TargetType ReportTargetTypeValue `json:"targetType"`
+
+	// Title The post's title (for a comment, its post's title).
+	Title string `json:"title"`
+}
+
+// ReportedItemPage defines model for ReportedItemPage.
+type ReportedItemPage struct {
+	Items []ReportedItem `json:"items"`
+	Page  int32          `json:"page"`
+	Size  int32          `json:"size"`
+	Total int64          `json:"total"`
+}
+
 // Role A member's role, as a request sets it.
 type Role string
 
@@ -833,6 +1079,11 @@ type SignUpRequest struct {
 // SignupEnabled Example: {"enabled":false}
 type SignupEnabled struct {
 	Enabled bool `json:"enabled"`
+}
+
+// SpamKeywords Example: {"keywords":["casino","free money"]}
+type SpamKeywords struct {
+	Keywords []string `json:"keywords"`
 }
 
 // StatusRequest Example: {"status":"SUSPENDED"}
@@ -924,6 +1175,28 @@ type Tag struct {
 	SortOrder int32  `json:"sortOrder"`
 }
 
+// TagGroup defines model for TagGroup.
+type TagGroup struct {
+	// Boards The boards the group applies to; empty means every board.
+	Boards []BoardCategoryValue `json:"boards"`
+	ID     int64                `json:"id"`
+	Name   string               `json:"name"`
+	Tags   []string             `json:"tags"`
+}
+
+// TagGroupList defines model for TagGroupList.
+type TagGroupList struct {
+	Items []TagGroup `json:"items"`
+}
+
+// TagGroupRequest Example: {"boards":["saving"],"name":"Saving habits","tags":["budget","challenge"]}
+type TagGroupRequest struct {
+	// Boards The boards the group applies to; empty means every board.
+	Boards []BoardCategory `json:"boards"`
+	Name   string          `json:"name"`
+	Tags   []string        `json:"tags"`
+}
+
 // TagList defines model for TagList.
 type TagList struct {
 	Items []Tag `json:"items"`
@@ -1000,6 +1273,27 @@ type UserPage struct {
 // VerifyPasswordRequest Example: {"password":"correct horse battery staple"}
 type VerifyPasswordRequest struct {
 	Password string `json:"password"`
+}
+
+// VoteDirection A vote, as a request casts it.
+type VoteDirection string
+
+// VoteDirectionValue A vote as answered (`UP`, `DOWN`); a client must accept other values.
+type VoteDirectionValue = string
+
+// VoteRequest Example: {"direction":"UP"}
+type VoteRequest struct {
+	// Direction A vote, as a request casts it.
+	Direction VoteDirection `json:"direction"`
+}
+
+// VoteResult defines model for VoteResult.
+type VoteResult struct {
+	Down int32 `json:"down"`
+
+	// MyVote The caller's vote after this request; `null` when it was cancelled.
+	MyVote *VoteDirectionValue `json:"myVote"`
+	Up     int32               `json:"up"`
 }
 
 // Wallet defines model for Wallet.
@@ -1081,8 +1375,17 @@ type WalletType string
 // WalletTypeValue The kind of wallet as answered; a client must accept other values.
 type WalletTypeValue = string
 
+// BoardCategoryQuery A board, as a request names it.
+type BoardCategoryQuery = BoardCategory
+
+// BoardTagQuery defines model for BoardTagQuery.
+type BoardTagQuery = string
+
 // CategoryID defines model for CategoryID.
 type CategoryID = int64
+
+// CommentID defines model for CommentID.
+type CommentID = int64
 
 // DefaultCategoryID defines model for DefaultCategoryID.
 type DefaultCategoryID = int64
@@ -1117,6 +1420,12 @@ type FXTo = string
 // From defines model for From.
 type From = openapi_types.Date
 
+// IfNoneMatch defines model for IfNoneMatch.
+type IfNoneMatch = string
+
+// ImageID defines model for ImageID.
+type ImageID = openapi_types.UUID
+
 // MemberID defines model for MemberID.
 type MemberID = int64
 
@@ -1129,6 +1438,9 @@ type MoveTo = int64
 // Page defines model for Page.
 type Page = int32
 
+// PostID defines model for PostID.
+type PostID = int64
+
 // QuickEntryID defines model for QuickEntryID.
 type QuickEntryID = int64
 
@@ -1137,6 +1449,9 @@ type RecurringID = int64
 
 // Size defines model for Size.
 type Size = int32
+
+// TagGroupID defines model for TagGroupID.
+type TagGroupID = int64
 
 // TagID defines model for TagID.
 type TagID = int64
@@ -1246,6 +1561,72 @@ type ListMembersParams struct {
 	Q *string `form:"q,omitempty" json:"q,omitempty"`
 }
 
+// ListMyCommentsParams defines parameters for ListMyComments.
+type ListMyCommentsParams struct {
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// ListMyPostsParams defines parameters for ListMyPosts.
+type ListMyPostsParams struct {
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// ListPostsParams defines parameters for ListPosts.
+type ListPostsParams struct {
+	// Category One board; every board without it.
+	Category *BoardCategoryQuery `form:"category,omitempty" json:"category,omitempty"`
+
+	// Tag Only posts carrying this tag.
+	Tag *BoardTagQuery `form:"tag,omitempty" json:"tag,omitempty"`
+
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// ListPostCommentsParams defines parameters for ListPostComments.
+type ListPostCommentsParams struct {
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// ListPostRecommendersParams defines parameters for ListPostRecommenders.
+type ListPostRecommendersParams struct {
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// ListReportsParams defines parameters for ListReports.
+type ListReportsParams struct {
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// ListBoardTagGroupsParams defines parameters for ListBoardTagGroups.
+type ListBoardTagGroupsParams struct {
+	// Category One board; every board without it.
+	Category *BoardCategoryQuery `form:"category,omitempty" json:"category,omitempty"`
+}
+
 // GetFXRateParams defines parameters for GetFXRate.
 type GetFXRateParams struct {
 	// From ISO 4217 code of the currency converted from, upper case.
@@ -1253,6 +1634,12 @@ type GetFXRateParams struct {
 
 	// To ISO 4217 code of the currency converted to, upper case.
 	To FXTo `form:"to" json:"to"`
+}
+
+// GetBoardImageParams defines parameters for GetBoardImage.
+type GetBoardImageParams struct {
+	// IfNoneMatch The `ETag` of a copy the client holds.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
 // ListUsersParams defines parameters for ListUsers.
@@ -1336,6 +1723,15 @@ type SetMemberStatusJSONRequestBody = StatusRequest
 // SetAdminSignupEnabledJSONRequestBody defines body for SetAdminSignupEnabled for application/json ContentType.
 type SetAdminSignupEnabledJSONRequestBody = SignupEnabled
 
+// SetSpamKeywordsJSONRequestBody defines body for SetSpamKeywords for application/json ContentType.
+type SetSpamKeywordsJSONRequestBody = SpamKeywords
+
+// CreateTagGroupJSONRequestBody defines body for CreateTagGroup for application/json ContentType.
+type CreateTagGroupJSONRequestBody = TagGroupRequest
+
+// UpdateTagGroupJSONRequestBody defines body for UpdateTagGroup for application/json ContentType.
+type UpdateTagGroupJSONRequestBody = TagGroupRequest
+
 // LogInWithIDPAJSONRequestBody defines body for LogInWithIDPA for application/json ContentType.
 type LogInWithIDPAJSONRequestBody = IDTokenRequest
 
@@ -1365,6 +1761,30 @@ type ReceiveStoreNotificationJSONRequestBody = StoreNotification
 
 // VerifyStorePurchaseJSONRequestBody defines body for VerifyStorePurchase for application/json ContentType.
 type VerifyStorePurchaseJSONRequestBody = StorePurchaseRequest
+
+// UpdateCommentJSONRequestBody defines body for UpdateComment for application/json ContentType.
+type UpdateCommentJSONRequestBody = CommentRequest
+
+// VoteCommentJSONRequestBody defines body for VoteComment for application/json ContentType.
+type VoteCommentJSONRequestBody = VoteRequest
+
+// UploadBoardImageMultipartRequestBody defines body for UploadBoardImage for multipart/form-data ContentType.
+type UploadBoardImageMultipartRequestBody = ImageUpload
+
+// CreatePostJSONRequestBody defines body for CreatePost for application/json ContentType.
+type CreatePostJSONRequestBody = PostRequest
+
+// UpdatePostJSONRequestBody defines body for UpdatePost for application/json ContentType.
+type UpdatePostJSONRequestBody = PostRequest
+
+// CreateCommentJSONRequestBody defines body for CreateComment for application/json ContentType.
+type CreateCommentJSONRequestBody = CommentRequest
+
+// VotePostJSONRequestBody defines body for VotePost for application/json ContentType.
+type VotePostJSONRequestBody = VoteRequest
+
+// DismissReportsJSONRequestBody defines body for DismissReports for application/json ContentType.
+type DismissReportsJSONRequestBody = DismissRequest
 
 // CreateUserJSONRequestBody defines body for CreateUser for application/json ContentType.
 type CreateUserJSONRequestBody = CreateUserRequest
@@ -1518,6 +1938,24 @@ type ServerInterface interface {
 	// SetAdminSignupEnabled Open or close sign-up
 	// (PUT /api/admin/settings/signup-enabled)
 	SetAdminSignupEnabled(w http.ResponseWriter, r *http.Request)
+	// GetSpamKeywords The spam keywords
+	// (GET /api/admin/spam-keywords)
+	GetSpamKeywords(w http.ResponseWriter, r *http.Request)
+	// SetSpamKeywords Replace the spam keywords
+	// (PUT /api/admin/spam-keywords)
+	SetSpamKeywords(w http.ResponseWriter, r *http.Request)
+	// ListTagGroups All tag groups
+	// (GET /api/admin/tag-groups)
+	ListTagGroups(w http.ResponseWriter, r *http.Request)
+	// CreateTagGroup Create a tag group
+	// (POST /api/admin/tag-groups)
+	CreateTagGroup(w http.ResponseWriter, r *http.Request)
+	// DeleteTagGroup Delete a tag group
+	// (DELETE /api/admin/tag-groups/{id})
+	DeleteTagGroup(w http.ResponseWriter, r *http.Request, id TagGroupID)
+	// UpdateTagGroup Replace a tag group
+	// (PUT /api/admin/tag-groups/{id})
+	UpdateTagGroup(w http.ResponseWriter, r *http.Request, id TagGroupID)
 	// LogInWithIDPA Sign in with an identity provider A ID token
 	// (POST /api/auth/idp-a)
 	LogInWithIDPA(w http.ResponseWriter, r *http.Request)
@@ -1587,9 +2025,78 @@ type ServerInterface interface {
 	// GetSubscription The member's plan and subscription
 	// (GET /api/billing/subscription)
 	GetSubscription(w http.ResponseWriter, r *http.Request)
+	// DeleteComment Delete a comment
+	// (DELETE /api/board/comments/{id})
+	DeleteComment(w http.ResponseWriter, r *http.Request, id CommentID)
+	// UpdateComment Edit a comment
+	// (PUT /api/board/comments/{id})
+	UpdateComment(w http.ResponseWriter, r *http.Request, id CommentID)
+	// ReportComment Report a comment
+	// (POST /api/board/comments/{id}/report)
+	ReportComment(w http.ResponseWriter, r *http.Request, id CommentID)
+	// VoteComment Vote on a comment
+	// (POST /api/board/comments/{id}/vote)
+	VoteComment(w http.ResponseWriter, r *http.Request, id CommentID)
+	// UploadBoardImage Upload an image for a post
+	// (POST /api/board/images)
+	UploadBoardImage(w http.ResponseWriter, r *http.Request)
+	// ListMyComments My comments
+	// (GET /api/board/my/comments)
+	ListMyComments(w http.ResponseWriter, r *http.Request, params ListMyCommentsParams)
+	// ListMyPosts My posts
+	// (GET /api/board/my/posts)
+	ListMyPosts(w http.ResponseWriter, r *http.Request, params ListMyPostsParams)
+	// ListPosts List posts
+	// (GET /api/board/posts)
+	ListPosts(w http.ResponseWriter, r *http.Request, params ListPostsParams)
+	// CreatePost Write a post
+	// (POST /api/board/posts)
+	CreatePost(w http.ResponseWriter, r *http.Request)
+	// DeletePost Delete a post
+	// (DELETE /api/board/posts/{id})
+	DeletePost(w http.ResponseWriter, r *http.Request, id PostID)
+	// GetPost Read a post
+	// (GET /api/board/posts/{id})
+	GetPost(w http.ResponseWriter, r *http.Request, id PostID)
+	// UpdatePost Edit a post
+	// (PUT /api/board/posts/{id})
+	UpdatePost(w http.ResponseWriter, r *http.Request, id PostID)
+	// ListPostComments Comments of a post
+	// (GET /api/board/posts/{id}/comments)
+	ListPostComments(w http.ResponseWriter, r *http.Request, id PostID, params ListPostCommentsParams)
+	// CreateComment Write a comment
+	// (POST /api/board/posts/{id}/comments)
+	CreateComment(w http.ResponseWriter, r *http.Request, id PostID)
+	// NoticePost Make a post a notice
+	// (POST /api/board/posts/{id}/notice)
+	NoticePost(w http.ResponseWriter, r *http.Request, id PostID)
+	// ListPostRecommenders Members who up-voted a post
+	// (GET /api/board/posts/{id}/recommenders)
+	ListPostRecommenders(w http.ResponseWriter, r *http.Request, id PostID, params ListPostRecommendersParams)
+	// ReportPost Report a post
+	// (POST /api/board/posts/{id}/report)
+	ReportPost(w http.ResponseWriter, r *http.Request, id PostID)
+	// UnnoticePost Make a notice a normal post
+	// (POST /api/board/posts/{id}/unnotice)
+	UnnoticePost(w http.ResponseWriter, r *http.Request, id PostID)
+	// VotePost Vote on a post
+	// (POST /api/board/posts/{id}/vote)
+	VotePost(w http.ResponseWriter, r *http.Request, id PostID)
+	// ListReports Reported posts and comments
+	// (GET /api/board/reports)
+	ListReports(w http.ResponseWriter, r *http.Request, params ListReportsParams)
+	// DismissReports Dismiss the reports of a target
+	// (POST /api/board/reports/dismiss)
+	DismissReports(w http.ResponseWriter, r *http.Request)
+	// ListBoardTagGroups Tag groups of a board
+	// (GET /api/board/tag-groups)
+	ListBoardTagGroups(w http.ResponseWriter, r *http.Request, params ListBoardTagGroupsParams)
 	// GetFXRate Today's exchange rate of a currency pair
 	// (GET /api/fx/rate)
 	GetFXRate(w http.ResponseWriter, r *http.Request, params GetFXRateParams)
+	// GetBoardImage Download an image
+	// (GET /api/images/{id})
+	GetBoardImage(w http.ResponseWriter, r *http.Request, id ImageID, params GetBoardImageParams)
 	// GetOpenAPI This contract
 	// (GET /api/openapi.yaml)
 	GetOpenAPI(w http.ResponseWriter, r *http.Request)
@@ -2815,6 +3322,114 @@ func (siw *ServerInterfaceWrapper) SetAdminSignupEnabled(w http.ResponseWriter, 
 	handler.ServeHTTP(w, r)
 }
 
+// GetSpamKeywords operation middleware
+func (siw *ServerInterfaceWrapper) GetSpamKeywords(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetSpamKeywords(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetSpamKeywords operation middleware
+func (siw *ServerInterfaceWrapper) SetSpamKeywords(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetSpamKeywords(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListTagGroups operation middleware
+func (siw *ServerInterfaceWrapper) ListTagGroups(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListTagGroups(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateTagGroup operation middleware
+func (siw *ServerInterfaceWrapper) CreateTagGroup(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateTagGroup(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteTagGroup operation middleware
+func (siw *ServerInterfaceWrapper) DeleteTagGroup(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TagGroupID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteTagGroup(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateTagGroup operation middleware
+func (siw *ServerInterfaceWrapper) UpdateTagGroup(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TagGroupID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateTagGroup(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // LogInWithIDPA operation middleware
 func (siw *ServerInterfaceWrapper) LogInWithIDPA(w http.ResponseWriter, r *http.Request) {
 
@@ -3137,6 +3752,713 @@ func (siw *ServerInterfaceWrapper) GetSubscription(w http.ResponseWriter, r *htt
 	handler.ServeHTTP(w, r)
 }
 
+// DeleteComment operation middleware
+func (siw *ServerInterfaceWrapper) DeleteComment(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id CommentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteComment(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateComment operation middleware
+func (siw *ServerInterfaceWrapper) UpdateComment(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id CommentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateComment(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ReportComment operation middleware
+func (siw *ServerInterfaceWrapper) ReportComment(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id CommentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ReportComment(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// VoteComment operation middleware
+func (siw *ServerInterfaceWrapper) VoteComment(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id CommentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.VoteComment(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UploadBoardImage operation middleware
+func (siw *ServerInterfaceWrapper) UploadBoardImage(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UploadBoardImage(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListMyComments operation middleware
+func (siw *ServerInterfaceWrapper) ListMyComments(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListMyCommentsParams
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", r.URL.Query(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "page"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "page", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "size" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "size", r.URL.Query(), &params.Size, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "size"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "size", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListMyComments(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListMyPosts operation middleware
+func (siw *ServerInterfaceWrapper) ListMyPosts(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListMyPostsParams
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", r.URL.Query(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "page"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "page", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "size" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "size", r.URL.Query(), &params.Size, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "size"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "size", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListMyPosts(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListPosts operation middleware
+func (siw *ServerInterfaceWrapper) ListPosts(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListPostsParams
+
+	// ------------- Optional query parameter "category" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "category", r.URL.Query(), &params.Category, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "category"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "category", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "tag" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "tag", r.URL.Query(), &params.Tag, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "tag"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "tag", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", r.URL.Query(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "page"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "page", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "size" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "size", r.URL.Query(), &params.Size, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "size"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "size", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListPosts(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreatePost operation middleware
+func (siw *ServerInterfaceWrapper) CreatePost(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreatePost(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeletePost operation middleware
+func (siw *ServerInterfaceWrapper) DeletePost(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id PostID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeletePost(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetPost operation middleware
+func (siw *ServerInterfaceWrapper) GetPost(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id PostID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetPost(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdatePost operation middleware
+func (siw *ServerInterfaceWrapper) UpdatePost(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id PostID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdatePost(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListPostComments operation middleware
+func (siw *ServerInterfaceWrapper) ListPostComments(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id PostID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListPostCommentsParams
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", r.URL.Query(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "page"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "page", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "size" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "size", r.URL.Query(), &params.Size, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "size"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "size", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListPostComments(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateComment operation middleware
+func (siw *ServerInterfaceWrapper) CreateComment(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id PostID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateComment(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// NoticePost operation middleware
+func (siw *ServerInterfaceWrapper) NoticePost(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id PostID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.NoticePost(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListPostRecommenders operation middleware
+func (siw *ServerInterfaceWrapper) ListPostRecommenders(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id PostID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListPostRecommendersParams
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", r.URL.Query(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "page"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "page", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "size" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "size", r.URL.Query(), &params.Size, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "size"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "size", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListPostRecommenders(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ReportPost operation middleware
+func (siw *ServerInterfaceWrapper) ReportPost(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id PostID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ReportPost(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UnnoticePost operation middleware
+func (siw *ServerInterfaceWrapper) UnnoticePost(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id PostID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UnnoticePost(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// VotePost operation middleware
+func (siw *ServerInterfaceWrapper) VotePost(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id PostID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.VotePost(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListReports operation middleware
+func (siw *ServerInterfaceWrapper) ListReports(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListReportsParams
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", r.URL.Query(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "page"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "page", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "size" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "size", r.URL.Query(), &params.Size, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "size"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "size", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListReports(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DismissReports operation middleware
+func (siw *ServerInterfaceWrapper) DismissReports(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DismissReports(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListBoardTagGroups operation middleware
+func (siw *ServerInterfaceWrapper) ListBoardTagGroups(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListBoardTagGroupsParams
+
+	// ------------- Optional query parameter "category" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "category", r.URL.Query(), &params.Category, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "category"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "category", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListBoardTagGroups(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // GetFXRate operation middleware
 func (siw *ServerInterfaceWrapper) GetFXRate(w http.ResponseWriter, r *http.Request) {
 
@@ -3174,6 +4496,56 @@ func (siw *ServerInterfaceWrapper) GetFXRate(w http.ResponseWriter, r *http.Requ
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetFXRate(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetBoardImage operation middleware
+func (siw *ServerInterfaceWrapper) GetBoardImage(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id ImageID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetBoardImageParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-None-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-None-Match", Err: err})
+			return
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetBoardImage(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -3568,6 +4940,35 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/admin/default-categories/{id}", wrapper.DeleteDefaultCategory)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/admin/default-categories/{id}", wrapper.GetDefaultCategory)
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/admin/default-categories/{id}", wrapper.UpdateDefaultCategory)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/board/posts", wrapper.ListPosts)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/board/posts", wrapper.CreatePost)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/board/posts/{id}", wrapper.DeletePost)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/board/posts/{id}", wrapper.GetPost)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/board/posts/{id}", wrapper.UpdatePost)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/board/posts/{id}/notice", wrapper.NoticePost)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/board/posts/{id}/unnotice", wrapper.UnnoticePost)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/board/posts/{id}/vote", wrapper.VotePost)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/board/posts/{id}/recommenders", wrapper.ListPostRecommenders)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/board/posts/{id}/report", wrapper.ReportPost)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/board/posts/{id}/comments", wrapper.ListPostComments)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/board/posts/{id}/comments", wrapper.CreateComment)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/board/comments/{id}", wrapper.DeleteComment)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/board/comments/{id}", wrapper.UpdateComment)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/board/comments/{id}/vote", wrapper.VoteComment)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/board/comments/{id}/report", wrapper.ReportComment)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/board/my/posts", wrapper.ListMyPosts)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/board/my/comments", wrapper.ListMyComments)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/board/reports", wrapper.ListReports)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/board/reports/dismiss", wrapper.DismissReports)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/board/images", wrapper.UploadBoardImage)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/images/{id}", wrapper.GetBoardImage)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/board/tag-groups", wrapper.ListBoardTagGroups)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/admin/tag-groups", wrapper.ListTagGroups)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/admin/tag-groups", wrapper.CreateTagGroup)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/admin/tag-groups/{id}", wrapper.DeleteTagGroup)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/admin/tag-groups/{id}", wrapper.UpdateTagGroup)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/admin/spam-keywords", wrapper.GetSpamKeywords)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/admin/spam-keywords", wrapper.SetSpamKeywords)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/billing/products", wrapper.ListProducts)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/billing/store/verify", wrapper.VerifyStorePurchase)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/billing/subscription", wrapper.GetSubscription)
@@ -9821,6 +11222,773 @@ func (response SetAdminSignupEnabled503ApplicationProblemPlusJSONResponse) Visit
 	return err
 }
 
+type GetSpamKeywordsRequestObject struct {
+}
+
+type GetSpamKeywordsResponseObject interface {
+	VisitGetSpamKeywordsResponse(w http.ResponseWriter) error
+}
+
+type GetSpamKeywords200JSONResponse SpamKeywords
+
+func (response GetSpamKeywords200JSONResponse) VisitGetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSpamKeywords401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetSpamKeywords401ApplicationProblemPlusJSONResponse) VisitGetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSpamKeywords403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response GetSpamKeywords403ApplicationProblemPlusJSONResponse) VisitGetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSpamKeywords413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetSpamKeywords413ApplicationProblemPlusJSONResponse) VisitGetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSpamKeywords500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetSpamKeywords500ApplicationProblemPlusJSONResponse) VisitGetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSpamKeywords503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetSpamKeywords503ApplicationProblemPlusJSONResponse) VisitGetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetSpamKeywordsRequestObject struct {
+	Body *SetSpamKeywordsJSONRequestBody
+}
+
+type SetSpamKeywordsResponseObject interface {
+	VisitSetSpamKeywordsResponse(w http.ResponseWriter) error
+}
+
+type SetSpamKeywords200JSONResponse SpamKeywords
+
+func (response SetSpamKeywords200JSONResponse) VisitSetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetSpamKeywords400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response SetSpamKeywords400ApplicationProblemPlusJSONResponse) VisitSetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetSpamKeywords401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response SetSpamKeywords401ApplicationProblemPlusJSONResponse) VisitSetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetSpamKeywords403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response SetSpamKeywords403ApplicationProblemPlusJSONResponse) VisitSetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetSpamKeywords413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response SetSpamKeywords413ApplicationProblemPlusJSONResponse) VisitSetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetSpamKeywords415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response SetSpamKeywords415ApplicationProblemPlusJSONResponse) VisitSetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetSpamKeywords500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response SetSpamKeywords500ApplicationProblemPlusJSONResponse) VisitSetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetSpamKeywords503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response SetSpamKeywords503ApplicationProblemPlusJSONResponse) VisitSetSpamKeywordsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTagGroupsRequestObject struct {
+}
+
+type ListTagGroupsResponseObject interface {
+	VisitListTagGroupsResponse(w http.ResponseWriter) error
+}
+
+type ListTagGroups200JSONResponse TagGroupList
+
+func (response ListTagGroups200JSONResponse) VisitListTagGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTagGroups401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListTagGroups401ApplicationProblemPlusJSONResponse) VisitListTagGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTagGroups403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListTagGroups403ApplicationProblemPlusJSONResponse) VisitListTagGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTagGroups413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListTagGroups413ApplicationProblemPlusJSONResponse) VisitListTagGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTagGroups500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListTagGroups500ApplicationProblemPlusJSONResponse) VisitListTagGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTagGroups503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListTagGroups503ApplicationProblemPlusJSONResponse) VisitListTagGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTagGroupRequestObject struct {
+	Body *CreateTagGroupJSONRequestBody
+}
+
+type CreateTagGroupResponseObject interface {
+	VisitCreateTagGroupResponse(w http.ResponseWriter) error
+}
+
+type CreateTagGroup201JSONResponse TagGroup
+
+func (response CreateTagGroup201JSONResponse) VisitCreateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTagGroup400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTagGroup400ApplicationProblemPlusJSONResponse) VisitCreateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTagGroup401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTagGroup401ApplicationProblemPlusJSONResponse) VisitCreateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTagGroup403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTagGroup403ApplicationProblemPlusJSONResponse) VisitCreateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTagGroup413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTagGroup413ApplicationProblemPlusJSONResponse) VisitCreateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTagGroup415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTagGroup415ApplicationProblemPlusJSONResponse) VisitCreateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTagGroup500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTagGroup500ApplicationProblemPlusJSONResponse) VisitCreateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTagGroup503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTagGroup503ApplicationProblemPlusJSONResponse) VisitCreateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTagGroupRequestObject struct {
+	ID TagGroupID `json:"id"`
+}
+
+type DeleteTagGroupResponseObject interface {
+	VisitDeleteTagGroupResponse(w http.ResponseWriter) error
+}
+
+type DeleteTagGroup204Response struct {
+}
+
+func (response DeleteTagGroup204Response) VisitDeleteTagGroupResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteTagGroup400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTagGroup400ApplicationProblemPlusJSONResponse) VisitDeleteTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTagGroup401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTagGroup401ApplicationProblemPlusJSONResponse) VisitDeleteTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTagGroup403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTagGroup403ApplicationProblemPlusJSONResponse) VisitDeleteTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTagGroup404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTagGroup404ApplicationProblemPlusJSONResponse) VisitDeleteTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTagGroup413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTagGroup413ApplicationProblemPlusJSONResponse) VisitDeleteTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTagGroup500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTagGroup500ApplicationProblemPlusJSONResponse) VisitDeleteTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTagGroup503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTagGroup503ApplicationProblemPlusJSONResponse) VisitDeleteTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTagGroupRequestObject struct {
+	ID   TagGroupID `json:"id"`
+	Body *UpdateTagGroupJSONRequestBody
+}
+
+type UpdateTagGroupResponseObject interface {
+	VisitUpdateTagGroupResponse(w http.ResponseWriter) error
+}
+
+type UpdateTagGroup200JSONResponse TagGroup
+
+func (response UpdateTagGroup200JSONResponse) VisitUpdateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTagGroup400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTagGroup400ApplicationProblemPlusJSONResponse) VisitUpdateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTagGroup401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTagGroup401ApplicationProblemPlusJSONResponse) VisitUpdateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTagGroup403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTagGroup403ApplicationProblemPlusJSONResponse) VisitUpdateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTagGroup404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTagGroup404ApplicationProblemPlusJSONResponse) VisitUpdateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTagGroup413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTagGroup413ApplicationProblemPlusJSONResponse) VisitUpdateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTagGroup415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTagGroup415ApplicationProblemPlusJSONResponse) VisitUpdateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTagGroup500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTagGroup500ApplicationProblemPlusJSONResponse) VisitUpdateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTagGroup503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTagGroup503ApplicationProblemPlusJSONResponse) VisitUpdateTagGroupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type LogInWithIDPARequestObject struct {
 	Body *LogInWithIDPAJSONRequestBody
 }
@@ -12307,6 +14475,2677 @@ func (response GetSubscription503ApplicationProblemPlusJSONResponse) VisitGetSub
 	return err
 }
 
+type DeleteCommentRequestObject struct {
+	ID CommentID `json:"id"`
+}
+
+type DeleteCommentResponseObject interface {
+	VisitDeleteCommentResponse(w http.ResponseWriter) error
+}
+
+type DeleteComment204Response struct {
+}
+
+func (response DeleteComment204Response) VisitDeleteCommentResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteComment400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteComment400ApplicationProblemPlusJSONResponse) VisitDeleteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteComment401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteComment401ApplicationProblemPlusJSONResponse) VisitDeleteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteComment404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteComment404ApplicationProblemPlusJSONResponse) VisitDeleteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteComment413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteComment413ApplicationProblemPlusJSONResponse) VisitDeleteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteComment500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteComment500ApplicationProblemPlusJSONResponse) VisitDeleteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteComment503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteComment503ApplicationProblemPlusJSONResponse) VisitDeleteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCommentRequestObject struct {
+	ID   CommentID `json:"id"`
+	Body *UpdateCommentJSONRequestBody
+}
+
+type UpdateCommentResponseObject interface {
+	VisitUpdateCommentResponse(w http.ResponseWriter) error
+}
+
+type UpdateComment200JSONResponse Comment
+
+func (response UpdateComment200JSONResponse) VisitUpdateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateComment400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateComment400ApplicationProblemPlusJSONResponse) VisitUpdateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateComment401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateComment401ApplicationProblemPlusJSONResponse) VisitUpdateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateComment404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateComment404ApplicationProblemPlusJSONResponse) VisitUpdateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateComment413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateComment413ApplicationProblemPlusJSONResponse) VisitUpdateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateComment415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateComment415ApplicationProblemPlusJSONResponse) VisitUpdateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateComment500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateComment500ApplicationProblemPlusJSONResponse) VisitUpdateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateComment503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateComment503ApplicationProblemPlusJSONResponse) VisitUpdateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportCommentRequestObject struct {
+	ID CommentID `json:"id"`
+}
+
+type ReportCommentResponseObject interface {
+	VisitReportCommentResponse(w http.ResponseWriter) error
+}
+
+type ReportComment204Response struct {
+}
+
+func (response ReportComment204Response) VisitReportCommentResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type ReportComment400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ReportComment400ApplicationProblemPlusJSONResponse) VisitReportCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportComment401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ReportComment401ApplicationProblemPlusJSONResponse) VisitReportCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportComment404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ReportComment404ApplicationProblemPlusJSONResponse) VisitReportCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportComment409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response ReportComment409ApplicationProblemPlusJSONResponse) VisitReportCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportComment413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ReportComment413ApplicationProblemPlusJSONResponse) VisitReportCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportComment500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ReportComment500ApplicationProblemPlusJSONResponse) VisitReportCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportComment503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ReportComment503ApplicationProblemPlusJSONResponse) VisitReportCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VoteCommentRequestObject struct {
+	ID   CommentID `json:"id"`
+	Body *VoteCommentJSONRequestBody
+}
+
+type VoteCommentResponseObject interface {
+	VisitVoteCommentResponse(w http.ResponseWriter) error
+}
+
+type VoteComment200JSONResponse VoteResult
+
+func (response VoteComment200JSONResponse) VisitVoteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VoteComment400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response VoteComment400ApplicationProblemPlusJSONResponse) VisitVoteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VoteComment401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response VoteComment401ApplicationProblemPlusJSONResponse) VisitVoteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VoteComment404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response VoteComment404ApplicationProblemPlusJSONResponse) VisitVoteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VoteComment413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response VoteComment413ApplicationProblemPlusJSONResponse) VisitVoteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VoteComment415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response VoteComment415ApplicationProblemPlusJSONResponse) VisitVoteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VoteComment500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response VoteComment500ApplicationProblemPlusJSONResponse) VisitVoteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VoteComment503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response VoteComment503ApplicationProblemPlusJSONResponse) VisitVoteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBoardImageRequestObject struct {
+	Body *multipart.Reader
+}
+
+type UploadBoardImageResponseObject interface {
+	VisitUploadBoardImageResponse(w http.ResponseWriter) error
+}
+
+type UploadBoardImage201JSONResponse ImageURL
+
+func (response UploadBoardImage201JSONResponse) VisitUploadBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBoardImage400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UploadBoardImage400ApplicationProblemPlusJSONResponse) VisitUploadBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBoardImage401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UploadBoardImage401ApplicationProblemPlusJSONResponse) VisitUploadBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBoardImage413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UploadBoardImage413ApplicationProblemPlusJSONResponse) VisitUploadBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBoardImage415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UploadBoardImage415ApplicationProblemPlusJSONResponse) VisitUploadBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBoardImage500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UploadBoardImage500ApplicationProblemPlusJSONResponse) VisitUploadBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBoardImage503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UploadBoardImage503ApplicationProblemPlusJSONResponse) VisitUploadBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMyCommentsRequestObject struct {
+	Params ListMyCommentsParams
+}
+
+type ListMyCommentsResponseObject interface {
+	VisitListMyCommentsResponse(w http.ResponseWriter) error
+}
+
+type ListMyComments200JSONResponse CommentPage
+
+func (response ListMyComments200JSONResponse) VisitListMyCommentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMyComments400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListMyComments400ApplicationProblemPlusJSONResponse) VisitListMyCommentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMyComments401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListMyComments401ApplicationProblemPlusJSONResponse) VisitListMyCommentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMyComments413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListMyComments413ApplicationProblemPlusJSONResponse) VisitListMyCommentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMyComments500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListMyComments500ApplicationProblemPlusJSONResponse) VisitListMyCommentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMyComments503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListMyComments503ApplicationProblemPlusJSONResponse) VisitListMyCommentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMyPostsRequestObject struct {
+	Params ListMyPostsParams
+}
+
+type ListMyPostsResponseObject interface {
+	VisitListMyPostsResponse(w http.ResponseWriter) error
+}
+
+type ListMyPosts200JSONResponse PostPage
+
+func (response ListMyPosts200JSONResponse) VisitListMyPostsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMyPosts400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListMyPosts400ApplicationProblemPlusJSONResponse) VisitListMyPostsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMyPosts401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListMyPosts401ApplicationProblemPlusJSONResponse) VisitListMyPostsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMyPosts413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListMyPosts413ApplicationProblemPlusJSONResponse) VisitListMyPostsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMyPosts500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListMyPosts500ApplicationProblemPlusJSONResponse) VisitListMyPostsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMyPosts503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListMyPosts503ApplicationProblemPlusJSONResponse) VisitListMyPostsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPostsRequestObject struct {
+	Params ListPostsParams
+}
+
+type ListPostsResponseObject interface {
+	VisitListPostsResponse(w http.ResponseWriter) error
+}
+
+type ListPosts200JSONResponse PostPage
+
+func (response ListPosts200JSONResponse) VisitListPostsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPosts400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListPosts400ApplicationProblemPlusJSONResponse) VisitListPostsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPosts413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListPosts413ApplicationProblemPlusJSONResponse) VisitListPostsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPosts500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListPosts500ApplicationProblemPlusJSONResponse) VisitListPostsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPosts503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListPosts503ApplicationProblemPlusJSONResponse) VisitListPostsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePostRequestObject struct {
+	Body *CreatePostJSONRequestBody
+}
+
+type CreatePostResponseObject interface {
+	VisitCreatePostResponse(w http.ResponseWriter) error
+}
+
+type CreatePost201JSONResponse Post
+
+func (response CreatePost201JSONResponse) VisitCreatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePost400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePost400ApplicationProblemPlusJSONResponse) VisitCreatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePost401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePost401ApplicationProblemPlusJSONResponse) VisitCreatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePost413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePost413ApplicationProblemPlusJSONResponse) VisitCreatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePost415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePost415ApplicationProblemPlusJSONResponse) VisitCreatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePost500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePost500ApplicationProblemPlusJSONResponse) VisitCreatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePost503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePost503ApplicationProblemPlusJSONResponse) VisitCreatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePostRequestObject struct {
+	ID PostID `json:"id"`
+}
+
+type DeletePostResponseObject interface {
+	VisitDeletePostResponse(w http.ResponseWriter) error
+}
+
+type DeletePost204Response struct {
+}
+
+func (response DeletePost204Response) VisitDeletePostResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeletePost400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeletePost400ApplicationProblemPlusJSONResponse) VisitDeletePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePost401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeletePost401ApplicationProblemPlusJSONResponse) VisitDeletePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePost404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeletePost404ApplicationProblemPlusJSONResponse) VisitDeletePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePost413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeletePost413ApplicationProblemPlusJSONResponse) VisitDeletePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePost500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeletePost500ApplicationProblemPlusJSONResponse) VisitDeletePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePost503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeletePost503ApplicationProblemPlusJSONResponse) VisitDeletePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPostRequestObject struct {
+	ID PostID `json:"id"`
+}
+
+type GetPostResponseObject interface {
+	VisitGetPostResponse(w http.ResponseWriter) error
+}
+
+type GetPost200JSONResponse Post
+
+func (response GetPost200JSONResponse) VisitGetPostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPost400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetPost400ApplicationProblemPlusJSONResponse) VisitGetPostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPost404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetPost404ApplicationProblemPlusJSONResponse) VisitGetPostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPost413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetPost413ApplicationProblemPlusJSONResponse) VisitGetPostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPost500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetPost500ApplicationProblemPlusJSONResponse) VisitGetPostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPost503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetPost503ApplicationProblemPlusJSONResponse) VisitGetPostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePostRequestObject struct {
+	ID   PostID `json:"id"`
+	Body *UpdatePostJSONRequestBody
+}
+
+type UpdatePostResponseObject interface {
+	VisitUpdatePostResponse(w http.ResponseWriter) error
+}
+
+type UpdatePost200JSONResponse Post
+
+func (response UpdatePost200JSONResponse) VisitUpdatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePost400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePost400ApplicationProblemPlusJSONResponse) VisitUpdatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePost401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePost401ApplicationProblemPlusJSONResponse) VisitUpdatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePost404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePost404ApplicationProblemPlusJSONResponse) VisitUpdatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePost413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePost413ApplicationProblemPlusJSONResponse) VisitUpdatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePost415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePost415ApplicationProblemPlusJSONResponse) VisitUpdatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePost500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePost500ApplicationProblemPlusJSONResponse) VisitUpdatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePost503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePost503ApplicationProblemPlusJSONResponse) VisitUpdatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPostCommentsRequestObject struct {
+	ID     PostID `json:"id"`
+	Params ListPostCommentsParams
+}
+
+type ListPostCommentsResponseObject interface {
+	VisitListPostCommentsResponse(w http.ResponseWriter) error
+}
+
+type ListPostComments200JSONResponse CommentPage
+
+func (response ListPostComments200JSONResponse) VisitListPostCommentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPostComments400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListPostComments400ApplicationProblemPlusJSONResponse) VisitListPostCommentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPostComments404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListPostComments404ApplicationProblemPlusJSONResponse) VisitListPostCommentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPostComments413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListPostComments413ApplicationProblemPlusJSONResponse) VisitListPostCommentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPostComments500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListPostComments500ApplicationProblemPlusJSONResponse) VisitListPostCommentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPostComments503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListPostComments503ApplicationProblemPlusJSONResponse) VisitListPostCommentsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCommentRequestObject struct {
+	ID   PostID `json:"id"`
+	Body *CreateCommentJSONRequestBody
+}
+
+type CreateCommentResponseObject interface {
+	VisitCreateCommentResponse(w http.ResponseWriter) error
+}
+
+type CreateComment201JSONResponse Comment
+
+func (response CreateComment201JSONResponse) VisitCreateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateComment400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateComment400ApplicationProblemPlusJSONResponse) VisitCreateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateComment401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateComment401ApplicationProblemPlusJSONResponse) VisitCreateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateComment404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateComment404ApplicationProblemPlusJSONResponse) VisitCreateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateComment413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateComment413ApplicationProblemPlusJSONResponse) VisitCreateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateComment415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateComment415ApplicationProblemPlusJSONResponse) VisitCreateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateComment500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateComment500ApplicationProblemPlusJSONResponse) VisitCreateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateComment503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateComment503ApplicationProblemPlusJSONResponse) VisitCreateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoticePostRequestObject struct {
+	ID PostID `json:"id"`
+}
+
+type NoticePostResponseObject interface {
+	VisitNoticePostResponse(w http.ResponseWriter) error
+}
+
+type NoticePost200JSONResponse Post
+
+func (response NoticePost200JSONResponse) VisitNoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoticePost400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response NoticePost400ApplicationProblemPlusJSONResponse) VisitNoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoticePost401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response NoticePost401ApplicationProblemPlusJSONResponse) VisitNoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoticePost403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response NoticePost403ApplicationProblemPlusJSONResponse) VisitNoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoticePost404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response NoticePost404ApplicationProblemPlusJSONResponse) VisitNoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoticePost413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response NoticePost413ApplicationProblemPlusJSONResponse) VisitNoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoticePost500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response NoticePost500ApplicationProblemPlusJSONResponse) VisitNoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NoticePost503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response NoticePost503ApplicationProblemPlusJSONResponse) VisitNoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPostRecommendersRequestObject struct {
+	ID     PostID `json:"id"`
+	Params ListPostRecommendersParams
+}
+
+type ListPostRecommendersResponseObject interface {
+	VisitListPostRecommendersResponse(w http.ResponseWriter) error
+}
+
+type ListPostRecommenders200JSONResponse AuthorPage
+
+func (response ListPostRecommenders200JSONResponse) VisitListPostRecommendersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPostRecommenders400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListPostRecommenders400ApplicationProblemPlusJSONResponse) VisitListPostRecommendersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPostRecommenders404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListPostRecommenders404ApplicationProblemPlusJSONResponse) VisitListPostRecommendersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPostRecommenders413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListPostRecommenders413ApplicationProblemPlusJSONResponse) VisitListPostRecommendersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPostRecommenders500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListPostRecommenders500ApplicationProblemPlusJSONResponse) VisitListPostRecommendersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPostRecommenders503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListPostRecommenders503ApplicationProblemPlusJSONResponse) VisitListPostRecommendersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportPostRequestObject struct {
+	ID PostID `json:"id"`
+}
+
+type ReportPostResponseObject interface {
+	VisitReportPostResponse(w http.ResponseWriter) error
+}
+
+type ReportPost204Response struct {
+}
+
+func (response ReportPost204Response) VisitReportPostResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type ReportPost400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ReportPost400ApplicationProblemPlusJSONResponse) VisitReportPostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportPost401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ReportPost401ApplicationProblemPlusJSONResponse) VisitReportPostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportPost404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ReportPost404ApplicationProblemPlusJSONResponse) VisitReportPostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportPost409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response ReportPost409ApplicationProblemPlusJSONResponse) VisitReportPostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportPost413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ReportPost413ApplicationProblemPlusJSONResponse) VisitReportPostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportPost500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ReportPost500ApplicationProblemPlusJSONResponse) VisitReportPostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReportPost503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ReportPost503ApplicationProblemPlusJSONResponse) VisitReportPostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnnoticePostRequestObject struct {
+	ID PostID `json:"id"`
+}
+
+type UnnoticePostResponseObject interface {
+	VisitUnnoticePostResponse(w http.ResponseWriter) error
+}
+
+type UnnoticePost200JSONResponse Post
+
+func (response UnnoticePost200JSONResponse) VisitUnnoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnnoticePost400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UnnoticePost400ApplicationProblemPlusJSONResponse) VisitUnnoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnnoticePost401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UnnoticePost401ApplicationProblemPlusJSONResponse) VisitUnnoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnnoticePost403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UnnoticePost403ApplicationProblemPlusJSONResponse) VisitUnnoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnnoticePost404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UnnoticePost404ApplicationProblemPlusJSONResponse) VisitUnnoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnnoticePost413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UnnoticePost413ApplicationProblemPlusJSONResponse) VisitUnnoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnnoticePost500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UnnoticePost500ApplicationProblemPlusJSONResponse) VisitUnnoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnnoticePost503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UnnoticePost503ApplicationProblemPlusJSONResponse) VisitUnnoticePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VotePostRequestObject struct {
+	ID   PostID `json:"id"`
+	Body *VotePostJSONRequestBody
+}
+
+type VotePostResponseObject interface {
+	VisitVotePostResponse(w http.ResponseWriter) error
+}
+
+type VotePost200JSONResponse VoteResult
+
+func (response VotePost200JSONResponse) VisitVotePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VotePost400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response VotePost400ApplicationProblemPlusJSONResponse) VisitVotePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VotePost401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response VotePost401ApplicationProblemPlusJSONResponse) VisitVotePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VotePost404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response VotePost404ApplicationProblemPlusJSONResponse) VisitVotePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VotePost413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response VotePost413ApplicationProblemPlusJSONResponse) VisitVotePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VotePost415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response VotePost415ApplicationProblemPlusJSONResponse) VisitVotePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VotePost500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response VotePost500ApplicationProblemPlusJSONResponse) VisitVotePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VotePost503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response VotePost503ApplicationProblemPlusJSONResponse) VisitVotePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListReportsRequestObject struct {
+	Params ListReportsParams
+}
+
+type ListReportsResponseObject interface {
+	VisitListReportsResponse(w http.ResponseWriter) error
+}
+
+type ListReports200JSONResponse ReportedItemPage
+
+func (response ListReports200JSONResponse) VisitListReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListReports400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListReports400ApplicationProblemPlusJSONResponse) VisitListReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListReports401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListReports401ApplicationProblemPlusJSONResponse) VisitListReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListReports403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ListReports403ApplicationProblemPlusJSONResponse) VisitListReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListReports413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListReports413ApplicationProblemPlusJSONResponse) VisitListReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListReports500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListReports500ApplicationProblemPlusJSONResponse) VisitListReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListReports503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListReports503ApplicationProblemPlusJSONResponse) VisitListReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DismissReportsRequestObject struct {
+	Body *DismissReportsJSONRequestBody
+}
+
+type DismissReportsResponseObject interface {
+	VisitDismissReportsResponse(w http.ResponseWriter) error
+}
+
+type DismissReports204Response struct {
+}
+
+func (response DismissReports204Response) VisitDismissReportsResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DismissReports400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DismissReports400ApplicationProblemPlusJSONResponse) VisitDismissReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DismissReports401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DismissReports401ApplicationProblemPlusJSONResponse) VisitDismissReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DismissReports403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DismissReports403ApplicationProblemPlusJSONResponse) VisitDismissReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DismissReports404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DismissReports404ApplicationProblemPlusJSONResponse) VisitDismissReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DismissReports413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DismissReports413ApplicationProblemPlusJSONResponse) VisitDismissReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DismissReports415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response DismissReports415ApplicationProblemPlusJSONResponse) VisitDismissReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DismissReports500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DismissReports500ApplicationProblemPlusJSONResponse) VisitDismissReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DismissReports503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DismissReports503ApplicationProblemPlusJSONResponse) VisitDismissReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBoardTagGroupsRequestObject struct {
+	Params ListBoardTagGroupsParams
+}
+
+type ListBoardTagGroupsResponseObject interface {
+	VisitListBoardTagGroupsResponse(w http.ResponseWriter) error
+}
+
+type ListBoardTagGroups200JSONResponse TagGroupList
+
+func (response ListBoardTagGroups200JSONResponse) VisitListBoardTagGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBoardTagGroups400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListBoardTagGroups400ApplicationProblemPlusJSONResponse) VisitListBoardTagGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBoardTagGroups413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListBoardTagGroups413ApplicationProblemPlusJSONResponse) VisitListBoardTagGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBoardTagGroups500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListBoardTagGroups500ApplicationProblemPlusJSONResponse) VisitListBoardTagGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBoardTagGroups503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListBoardTagGroups503ApplicationProblemPlusJSONResponse) VisitListBoardTagGroupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetFXRateRequestObject struct {
 	Params GetFXRateParams
 }
@@ -12398,6 +17237,244 @@ type GetFXRate503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response GetFXRate503ApplicationProblemPlusJSONResponse) VisitGetFXRateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBoardImageRequestObject struct {
+	ID     ImageID `json:"id"`
+	Params GetBoardImageParams
+}
+
+type GetBoardImageResponseObject interface {
+	VisitGetBoardImageResponse(w http.ResponseWriter) error
+}
+
+type GetBoardImage200ResponseHeaders struct {
+	CacheControl        *string
+	ETag                *string
+	XContentTypeOptions *string
+}
+
+type GetBoardImage200ImageGifResponse struct {
+	Body          io.Reader
+	Headers       GetBoardImage200ResponseHeaders
+	ContentLength int64
+}
+
+func (response GetBoardImage200ImageGifResponse) VisitGetBoardImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "image/gif")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.XContentTypeOptions != nil {
+		w.Header().Set("X-Content-Type-Options", fmt.Sprint(*response.Headers.XContentTypeOptions))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetBoardImage200ImageJpegResponse struct {
+	Body          io.Reader
+	Headers       GetBoardImage200ResponseHeaders
+	ContentLength int64
+}
+
+func (response GetBoardImage200ImageJpegResponse) VisitGetBoardImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "image/jpeg")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.XContentTypeOptions != nil {
+		w.Header().Set("X-Content-Type-Options", fmt.Sprint(*response.Headers.XContentTypeOptions))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetBoardImage200ImagePngResponse struct {
+	Body          io.Reader
+	Headers       GetBoardImage200ResponseHeaders
+	ContentLength int64
+}
+
+func (response GetBoardImage200ImagePngResponse) VisitGetBoardImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "image/png")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.XContentTypeOptions != nil {
+		w.Header().Set("X-Content-Type-Options", fmt.Sprint(*response.Headers.XContentTypeOptions))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetBoardImage200ImageWebpResponse struct {
+	Body          io.Reader
+	Headers       GetBoardImage200ResponseHeaders
+	ContentLength int64
+}
+
+func (response GetBoardImage200ImageWebpResponse) VisitGetBoardImageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "image/webp")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.XContentTypeOptions != nil {
+		w.Header().Set("X-Content-Type-Options", fmt.Sprint(*response.Headers.XContentTypeOptions))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type GetBoardImage304ResponseHeaders struct {
+	CacheControl *string
+	ETag         *string
+}
+
+type GetBoardImage304Response struct {
+	Headers GetBoardImage304ResponseHeaders
+}
+
+func (response GetBoardImage304Response) VisitGetBoardImageResponse(w http.ResponseWriter) error {
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type GetBoardImage400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetBoardImage400ApplicationProblemPlusJSONResponse) VisitGetBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBoardImage404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetBoardImage404ApplicationProblemPlusJSONResponse) VisitGetBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBoardImage413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetBoardImage413ApplicationProblemPlusJSONResponse) VisitGetBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBoardImage500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetBoardImage500ApplicationProblemPlusJSONResponse) VisitGetBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBoardImage503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetBoardImage503ApplicationProblemPlusJSONResponse) VisitGetBoardImageResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -13579,6 +18656,24 @@ type StrictServerInterface interface {
 	// SetAdminSignupEnabled Open or close sign-up
 	// (PUT /api/admin/settings/signup-enabled)
 	SetAdminSignupEnabled(ctx context.Context, request SetAdminSignupEnabledRequestObject) (SetAdminSignupEnabledResponseObject, error)
+	// GetSpamKeywords The spam keywords
+	// (GET /api/admin/spam-keywords)
+	GetSpamKeywords(ctx context.Context, request GetSpamKeywordsRequestObject) (GetSpamKeywordsResponseObject, error)
+	// SetSpamKeywords Replace the spam keywords
+	// (PUT /api/admin/spam-keywords)
+	SetSpamKeywords(ctx context.Context, request SetSpamKeywordsRequestObject) (SetSpamKeywordsResponseObject, error)
+	// ListTagGroups All tag groups
+	// (GET /api/admin/tag-groups)
+	ListTagGroups(ctx context.Context, request ListTagGroupsRequestObject) (ListTagGroupsResponseObject, error)
+	// CreateTagGroup Create a tag group
+	// (POST /api/admin/tag-groups)
+	CreateTagGroup(ctx context.Context, request CreateTagGroupRequestObject) (CreateTagGroupResponseObject, error)
+	// DeleteTagGroup Delete a tag group
+	// (DELETE /api/admin/tag-groups/{id})
+	DeleteTagGroup(ctx context.Context, request DeleteTagGroupRequestObject) (DeleteTagGroupResponseObject, error)
+	// UpdateTagGroup Replace a tag group
+	// (PUT /api/admin/tag-groups/{id})
+	UpdateTagGroup(ctx context.Context, request UpdateTagGroupRequestObject) (UpdateTagGroupResponseObject, error)
 	// LogInWithIDPA Sign in with an identity provider A ID token
 	// (POST /api/auth/idp-a)
 	LogInWithIDPA(ctx context.Context, request LogInWithIDPARequestObject) (LogInWithIDPAResponseObject, error)
@@ -13648,9 +18743,78 @@ type StrictServerInterface interface {
 	// GetSubscription The member's plan and subscription
 	// (GET /api/billing/subscription)
 	GetSubscription(ctx context.Context, request GetSubscriptionRequestObject) (GetSubscriptionResponseObject, error)
+	// DeleteComment Delete a comment
+	// (DELETE /api/board/comments/{id})
+	DeleteComment(ctx context.Context, request DeleteCommentRequestObject) (DeleteCommentResponseObject, error)
+	// UpdateComment Edit a comment
+	// (PUT /api/board/comments/{id})
+	UpdateComment(ctx context.Context, request UpdateCommentRequestObject) (UpdateCommentResponseObject, error)
+	// ReportComment Report a comment
+	// (POST /api/board/comments/{id}/report)
+	ReportComment(ctx context.Context, request ReportCommentRequestObject) (ReportCommentResponseObject, error)
+	// VoteComment Vote on a comment
+	// (POST /api/board/comments/{id}/vote)
+	VoteComment(ctx context.Context, request VoteCommentRequestObject) (VoteCommentResponseObject, error)
+	// UploadBoardImage Upload an image for a post
+	// (POST /api/board/images)
+	UploadBoardImage(ctx context.Context, request UploadBoardImageRequestObject) (UploadBoardImageResponseObject, error)
+	// ListMyComments My comments
+	// (GET /api/board/my/comments)
+	ListMyComments(ctx context.Context, request ListMyCommentsRequestObject) (ListMyCommentsResponseObject, error)
+	// ListMyPosts My posts
+	// (GET /api/board/my/posts)
+	ListMyPosts(ctx context.Context, request ListMyPostsRequestObject) (ListMyPostsResponseObject, error)
+	// ListPosts List posts
+	// (GET /api/board/posts)
+	ListPosts(ctx context.Context, request ListPostsRequestObject) (ListPostsResponseObject, error)
+	// CreatePost Write a post
+	// (POST /api/board/posts)
+	CreatePost(ctx context.Context, request CreatePostRequestObject) (CreatePostResponseObject, error)
+	// DeletePost Delete a post
+	// (DELETE /api/board/posts/{id})
+	DeletePost(ctx context.Context, request DeletePostRequestObject) (DeletePostResponseObject, error)
+	// GetPost Read a post
+	// (GET /api/board/posts/{id})
+	GetPost(ctx context.Context, request GetPostRequestObject) (GetPostResponseObject, error)
+	// UpdatePost Edit a post
+	// (PUT /api/board/posts/{id})
+	UpdatePost(ctx context.Context, request UpdatePostRequestObject) (UpdatePostResponseObject, error)
+	// ListPostComments Comments of a post
+	// (GET /api/board/posts/{id}/comments)
+	ListPostComments(ctx context.Context, request ListPostCommentsRequestObject) (ListPostCommentsResponseObject, error)
+	// CreateComment Write a comment
+	// (POST /api/board/posts/{id}/comments)
+	CreateComment(ctx context.Context, request CreateCommentRequestObject) (CreateCommentResponseObject, error)
+	// NoticePost Make a post a notice
+	// (POST /api/board/posts/{id}/notice)
+	NoticePost(ctx context.Context, request NoticePostRequestObject) (NoticePostResponseObject, error)
+	// ListPostRecommenders Members who up-voted a post
+	// (GET /api/board/posts/{id}/recommenders)
+	ListPostRecommenders(ctx context.Context, request ListPostRecommendersRequestObject) (ListPostRecommendersResponseObject, error)
+	// ReportPost Report a post
+	// (POST /api/board/posts/{id}/report)
+	ReportPost(ctx context.Context, request ReportPostRequestObject) (ReportPostResponseObject, error)
+	// UnnoticePost Make a notice a normal post
+	// (POST /api/board/posts/{id}/unnotice)
+	UnnoticePost(ctx context.Context, request UnnoticePostRequestObject) (UnnoticePostResponseObject, error)
+	// VotePost Vote on a post
+	// (POST /api/board/posts/{id}/vote)
+	VotePost(ctx context.Context, request VotePostRequestObject) (VotePostResponseObject, error)
+	// ListReports Reported posts and comments
+	// (GET /api/board/reports)
+	ListReports(ctx context.Context, request ListReportsRequestObject) (ListReportsResponseObject, error)
+	// DismissReports Dismiss the reports of a target
+	// (POST /api/board/reports/dismiss)
+	DismissReports(ctx context.Context, request DismissReportsRequestObject) (DismissReportsResponseObject, error)
+	// ListBoardTagGroups Tag groups of a board
+	// (GET /api/board/tag-groups)
+	ListBoardTagGroups(ctx context.Context, request ListBoardTagGroupsRequestObject) (ListBoardTagGroupsResponseObject, error)
 	// GetFXRate Today's exchange rate of a currency pair
 	// (GET /api/fx/rate)
 	GetFXRate(ctx context.Context, request GetFXRateRequestObject) (GetFXRateResponseObject, error)
+	// GetBoardImage Download an image
+	// (GET /api/images/{id})
+	GetBoardImage(ctx context.Context, request GetBoardImageRequestObject) (GetBoardImageResponseObject, error)
 	// GetOpenAPI This contract
 	// (GET /api/openapi.yaml)
 	GetOpenAPI(ctx context.Context, request GetOpenAPIRequestObject) (GetOpenAPIResponseObject, error)
@@ -15091,6 +20255,175 @@ func (sh *strictHandler) SetAdminSignupEnabled(w http.ResponseWriter, r *http.Re
 	}
 }
 
+// GetSpamKeywords operation middleware
+func (sh *strictHandler) GetSpamKeywords(w http.ResponseWriter, r *http.Request) {
+	var request GetSpamKeywordsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSpamKeywords(ctx, request.(GetSpamKeywordsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSpamKeywords")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetSpamKeywordsResponseObject); ok {
+		if err := validResponse.VisitGetSpamKeywordsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SetSpamKeywords operation middleware
+func (sh *strictHandler) SetSpamKeywords(w http.ResponseWriter, r *http.Request) {
+	var request SetSpamKeywordsRequestObject
+
+	var body SetSpamKeywordsJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetSpamKeywords(ctx, request.(SetSpamKeywordsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetSpamKeywords")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetSpamKeywordsResponseObject); ok {
+		if err := validResponse.VisitSetSpamKeywordsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListTagGroups operation middleware
+func (sh *strictHandler) ListTagGroups(w http.ResponseWriter, r *http.Request) {
+	var request ListTagGroupsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListTagGroups(ctx, request.(ListTagGroupsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListTagGroups")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListTagGroupsResponseObject); ok {
+		if err := validResponse.VisitListTagGroupsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateTagGroup operation middleware
+func (sh *strictHandler) CreateTagGroup(w http.ResponseWriter, r *http.Request) {
+	var request CreateTagGroupRequestObject
+
+	var body CreateTagGroupJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateTagGroup(ctx, request.(CreateTagGroupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateTagGroup")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateTagGroupResponseObject); ok {
+		if err := validResponse.VisitCreateTagGroupResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteTagGroup operation middleware
+func (sh *strictHandler) DeleteTagGroup(w http.ResponseWriter, r *http.Request, id TagGroupID) {
+	var request DeleteTagGroupRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteTagGroup(ctx, request.(DeleteTagGroupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteTagGroup")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteTagGroupResponseObject); ok {
+		if err := validResponse.VisitDeleteTagGroupResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateTagGroup operation middleware
+func (sh *strictHandler) UpdateTagGroup(w http.ResponseWriter, r *http.Request, id TagGroupID) {
+	var request UpdateTagGroupRequestObject
+
+	request.ID = id
+
+	var body UpdateTagGroupJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateTagGroup(ctx, request.(UpdateTagGroupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateTagGroup")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateTagGroupResponseObject); ok {
+		if err := validResponse.VisitUpdateTagGroupResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // LogInWithIDPA operation middleware
 func (sh *strictHandler) LogInWithIDPA(w http.ResponseWriter, r *http.Request) {
 	var request LogInWithIDPARequestObject
@@ -15713,6 +21046,630 @@ func (sh *strictHandler) GetSubscription(w http.ResponseWriter, r *http.Request)
 	}
 }
 
+// DeleteComment operation middleware
+func (sh *strictHandler) DeleteComment(w http.ResponseWriter, r *http.Request, id CommentID) {
+	var request DeleteCommentRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteComment(ctx, request.(DeleteCommentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteComment")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteCommentResponseObject); ok {
+		if err := validResponse.VisitDeleteCommentResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateComment operation middleware
+func (sh *strictHandler) UpdateComment(w http.ResponseWriter, r *http.Request, id CommentID) {
+	var request UpdateCommentRequestObject
+
+	request.ID = id
+
+	var body UpdateCommentJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateComment(ctx, request.(UpdateCommentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateComment")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateCommentResponseObject); ok {
+		if err := validResponse.VisitUpdateCommentResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ReportComment operation middleware
+func (sh *strictHandler) ReportComment(w http.ResponseWriter, r *http.Request, id CommentID) {
+	var request ReportCommentRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ReportComment(ctx, request.(ReportCommentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ReportComment")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ReportCommentResponseObject); ok {
+		if err := validResponse.VisitReportCommentResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// VoteComment operation middleware
+func (sh *strictHandler) VoteComment(w http.ResponseWriter, r *http.Request, id CommentID) {
+	var request VoteCommentRequestObject
+
+	request.ID = id
+
+	var body VoteCommentJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.VoteComment(ctx, request.(VoteCommentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "VoteComment")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(VoteCommentResponseObject); ok {
+		if err := validResponse.VisitVoteCommentResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UploadBoardImage operation middleware
+func (sh *strictHandler) UploadBoardImage(w http.ResponseWriter, r *http.Request) {
+	var request UploadBoardImageRequestObject
+
+	if reader, err := r.MultipartReader(); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode multipart body: %w", err))
+		return
+	} else {
+		request.Body = reader
+	}
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UploadBoardImage(ctx, request.(UploadBoardImageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UploadBoardImage")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UploadBoardImageResponseObject); ok {
+		if err := validResponse.VisitUploadBoardImageResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListMyComments operation middleware
+func (sh *strictHandler) ListMyComments(w http.ResponseWriter, r *http.Request, params ListMyCommentsParams) {
+	var request ListMyCommentsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListMyComments(ctx, request.(ListMyCommentsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListMyComments")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListMyCommentsResponseObject); ok {
+		if err := validResponse.VisitListMyCommentsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListMyPosts operation middleware
+func (sh *strictHandler) ListMyPosts(w http.ResponseWriter, r *http.Request, params ListMyPostsParams) {
+	var request ListMyPostsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListMyPosts(ctx, request.(ListMyPostsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListMyPosts")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListMyPostsResponseObject); ok {
+		if err := validResponse.VisitListMyPostsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListPosts operation middleware
+func (sh *strictHandler) ListPosts(w http.ResponseWriter, r *http.Request, params ListPostsParams) {
+	var request ListPostsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListPosts(ctx, request.(ListPostsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListPosts")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListPostsResponseObject); ok {
+		if err := validResponse.VisitListPostsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreatePost operation middleware
+func (sh *strictHandler) CreatePost(w http.ResponseWriter, r *http.Request) {
+	var request CreatePostRequestObject
+
+	var body CreatePostJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreatePost(ctx, request.(CreatePostRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreatePost")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreatePostResponseObject); ok {
+		if err := validResponse.VisitCreatePostResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeletePost operation middleware
+func (sh *strictHandler) DeletePost(w http.ResponseWriter, r *http.Request, id PostID) {
+	var request DeletePostRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeletePost(ctx, request.(DeletePostRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeletePost")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeletePostResponseObject); ok {
+		if err := validResponse.VisitDeletePostResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetPost operation middleware
+func (sh *strictHandler) GetPost(w http.ResponseWriter, r *http.Request, id PostID) {
+	var request GetPostRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPost(ctx, request.(GetPostRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPost")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetPostResponseObject); ok {
+		if err := validResponse.VisitGetPostResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdatePost operation middleware
+func (sh *strictHandler) UpdatePost(w http.ResponseWriter, r *http.Request, id PostID) {
+	var request UpdatePostRequestObject
+
+	request.ID = id
+
+	var body UpdatePostJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdatePost(ctx, request.(UpdatePostRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdatePost")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdatePostResponseObject); ok {
+		if err := validResponse.VisitUpdatePostResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListPostComments operation middleware
+func (sh *strictHandler) ListPostComments(w http.ResponseWriter, r *http.Request, id PostID, params ListPostCommentsParams) {
+	var request ListPostCommentsRequestObject
+
+	request.ID = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListPostComments(ctx, request.(ListPostCommentsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListPostComments")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListPostCommentsResponseObject); ok {
+		if err := validResponse.VisitListPostCommentsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateComment operation middleware
+func (sh *strictHandler) CreateComment(w http.ResponseWriter, r *http.Request, id PostID) {
+	var request CreateCommentRequestObject
+
+	request.ID = id
+
+	var body CreateCommentJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateComment(ctx, request.(CreateCommentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateComment")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateCommentResponseObject); ok {
+		if err := validResponse.VisitCreateCommentResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// NoticePost operation middleware
+func (sh *strictHandler) NoticePost(w http.ResponseWriter, r *http.Request, id PostID) {
+	var request NoticePostRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.NoticePost(ctx, request.(NoticePostRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "NoticePost")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(NoticePostResponseObject); ok {
+		if err := validResponse.VisitNoticePostResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListPostRecommenders operation middleware
+func (sh *strictHandler) ListPostRecommenders(w http.ResponseWriter, r *http.Request, id PostID, params ListPostRecommendersParams) {
+	var request ListPostRecommendersRequestObject
+
+	request.ID = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListPostRecommenders(ctx, request.(ListPostRecommendersRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListPostRecommenders")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListPostRecommendersResponseObject); ok {
+		if err := validResponse.VisitListPostRecommendersResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ReportPost operation middleware
+func (sh *strictHandler) ReportPost(w http.ResponseWriter, r *http.Request, id PostID) {
+	var request ReportPostRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ReportPost(ctx, request.(ReportPostRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ReportPost")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ReportPostResponseObject); ok {
+		if err := validResponse.VisitReportPostResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UnnoticePost operation middleware
+func (sh *strictHandler) UnnoticePost(w http.ResponseWriter, r *http.Request, id PostID) {
+	var request UnnoticePostRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UnnoticePost(ctx, request.(UnnoticePostRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UnnoticePost")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UnnoticePostResponseObject); ok {
+		if err := validResponse.VisitUnnoticePostResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// VotePost operation middleware
+func (sh *strictHandler) VotePost(w http.ResponseWriter, r *http.Request, id PostID) {
+	var request VotePostRequestObject
+
+	request.ID = id
+
+	var body VotePostJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.VotePost(ctx, request.(VotePostRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "VotePost")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(VotePostResponseObject); ok {
+		if err := validResponse.VisitVotePostResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListReports operation middleware
+func (sh *strictHandler) ListReports(w http.ResponseWriter, r *http.Request, params ListReportsParams) {
+	var request ListReportsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListReports(ctx, request.(ListReportsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListReports")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListReportsResponseObject); ok {
+		if err := validResponse.VisitListReportsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DismissReports operation middleware
+func (sh *strictHandler) DismissReports(w http.ResponseWriter, r *http.Request) {
+	var request DismissReportsRequestObject
+
+	var body DismissReportsJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DismissReports(ctx, request.(DismissReportsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DismissReports")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DismissReportsResponseObject); ok {
+		if err := validResponse.VisitDismissReportsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListBoardTagGroups operation middleware
+func (sh *strictHandler) ListBoardTagGroups(w http.ResponseWriter, r *http.Request, params ListBoardTagGroupsParams) {
+	var request ListBoardTagGroupsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListBoardTagGroups(ctx, request.(ListBoardTagGroupsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListBoardTagGroups")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListBoardTagGroupsResponseObject); ok {
+		if err := validResponse.VisitListBoardTagGroupsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetFXRate operation middleware
 func (sh *strictHandler) GetFXRate(w http.ResponseWriter, r *http.Request, params GetFXRateParams) {
 	var request GetFXRateRequestObject
@@ -15732,6 +21689,33 @@ func (sh *strictHandler) GetFXRate(w http.ResponseWriter, r *http.Request, param
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetFXRateResponseObject); ok {
 		if err := validResponse.VisitGetFXRateResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetBoardImage operation middleware
+func (sh *strictHandler) GetBoardImage(w http.ResponseWriter, r *http.Request, id ImageID, params GetBoardImageParams) {
+	var request GetBoardImageRequestObject
+
+	request.ID = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetBoardImage(ctx, request.(GetBoardImageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetBoardImage")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetBoardImageResponseObject); ok {
+		if err := validResponse.VisitGetBoardImageResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -15982,369 +21966,472 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L1ZjyPJlib2V0ycAZLRl2QwlsxbGYGGhhnByGRVbDeWyqou1oQb6UbSbjrNvNzMg8mqm4KgmQGEGT3c",
-	"B2laQLeEfmhAEDB6Gc3DPOht/s1M9X8Q7BwzX0h3LrHkcivuw62MCHe37djZz3d+qfTlOJSCCa0qe79U",
-	"QhrRMdMsgp8OqGZDGU07h+Ynn6l+xEPNpajsVa5GjPTt358pwv1GpVbh5i8h1aNKrSLomFX2Ktyv1CoR",
-	"+ynmEfMrezqKWa2i+iM2puajAxmNqTbPCf1it1KrjLng43hc2duqVfQ0ZPgnNmRR5cOHWuWQDWgc6GUz",
-	"8/GxTzHDttDR1M3viAeaRfNzPBPBlDChI84UkQOiR1wlkyUyIlwrouJe3f6OM5XM/qeYRdN0+u6tjlnG",
-	"Paddtp1mph99D8+Z8LkYLtzCEJ8hVTPihtk4aX7dl2LAozHzSXVAA8U23F6XbaL9Tm4H7bx6UgaMinRe",
-	"V3S40rH2aRRNzeTgcDUdEjNY2Qw0zY8+pu+PmRjqUWVvpwkb5n5Mt0zpyEw6nRl7r1ea2mQkFSNjNpZm",
-	"qzTlQtlZsveaVPtUsToXignFNb9lG2WT/qlsylvNlec8DdnCOXPRl2OWHC17HzKh2LIDhdGyk/vnERtU",
-	"9ir/bDNleJv4V7WZTCSd1lsaBEyvdX0n8ErZhPCv97ykR98dRXI8P5/O5RnZ3d76PelLn+GEGOnHUcRE",
-	"H27DLYs088kgkuMaicOQRcQcctlkzXMLLzR7T8dhYB69vjys1Aw30CwyX/qXP7Tqf/PjLzsf/nml6MyP",
-	"vruSd5+/lqvMXssV5/7Nxdu15l6494Y/DnikNPHp1M09omLISHXC9Yh4WnobS3a6gCR8qlnhNE7YuMei",
-	"MlY9hr9+RF59IoW54YVzMX8iWpKAK10jW+afW9tuW6aMRuUbA++WXpadbTMx+t5ObHuFWd6yIsprCalH",
-	"LCIR68vId8eHm2imOxnx/gh+57OAGRqUgj1TyeUfy1tWvgQY8z6be06HbH7S5rdExGaONbjTZKtUsJkP",
-	"ZGdgNSMYcMGONs3/lk7vDzHvv1uoOfxknvjo+sMFM8yDi2HZtCL3wEef2iX/ueBEO5qNFTGMzRxY2WEq",
-	"827hYW43l5zm0nld0dLN0nT4ETeo6JaaWQS0gMXWjHoQxL7R9JCrmOtQzlW0XJPZoh5QtjMo1D/i5nzP",
-	"aFQ8FcNNE/aV5btuY+CX5Ttj3l+R3W6/fPkyO9OXhrzmJvvBrFuFUigGxuQr6l+wn2KmtPnJqJ1MwD9p",
-	"GAa8T81aNsNI9gI2/t0flVlYRlabN3wzwLet485h66pzdnpz1Ooct4324TNNeVDZq2yyMeXBHhnHSpMe",
-	"I1QQVje/ItT3I6aMTdUfEapAFf8X9uuNPshgFkXS2L0//FIZcBb4yffM2plSwIord/j0hx+RBJgy+t9e",
-	"5flgu/+SbrHf93b83f4L+hVrDrZ626AaaqpjVdnbhS3lGtSUV9QnbuuSjaY9Geu9XkDFu8qHVRXdc9xe",
-	"PJ0irgiDEK7ImAaGAIy8iwglsCHm91zc0oD7pOrNHYRXw2fHMmJEhazPB7yPGp0hShmyCA4ZqFJtNMy0",
-	"D6QYBLx/P5I4ODs9Ou4cXGUpATRye0BcERpEjPrGmCCxYpU7nMfL9DySSX+Uw+jb0RSBezwZUTggpWVk",
-	"uJ7nVu+tv/tHMupx32fiXtt/dHbxqnN42D7N7j/YatQ3TELpiGoZGZqamt1HaymZ0F0OYyc9jHQNj3Ya",
-	"l3womG9opxdrIqQmNAjkBHY/WTxSv3d+0T7pXJ/cXLT/cN25aB96ZADHcnTRbju1UgpCiX0w3Yc73J6O",
-	"MIYLDe51fJ3Tq/bFaes4e3pUkFgYS7tvNF5gjET2wSDz98lPsdQ4q4Rh+GQyYoJELJSRNmoV1+uf6/Ms",
-	"03NrI5csumURaZtJPN4Zt3IrHlAexBEjVc/tjrfRIOjyNBTMFQnkcMh8EgufRcRLVurViGBmvmokJwJO",
-	"6VTqIxkL/16ndHp2dXN0dn2aE3eWngxFDmCEO1yl3XTLT6UmR/Y7j7TNpxLFJJpbNfR0kh4LpBgqo7FQ",
-	"a4/ZpVW9ZOEe0vw5nQaS+ldSHtNoyO61qeet74/PWoc3V2dnN8eti9ftvARJ6bsnjexQRJqT3WrufvX8",
-	"9y9Ib6qZusOWb2W4lxXrpC0011NyJSXBZX0U0ZJbVo7LPFMk4GOuSdWb2yRvYx9Z+EgGvgL+lryniDby",
-	"SdN3jAiJA2gp8eQiNubx+CJRhu9zcjNsdk70DxjV5gYLxnyVYbdIV2rEw89f7rRyUqNvbA2/SHKYQ5oV",
-	"Oxv7s9I3pEqB9sDsafOIhAFFHmWYLO+za0FvKQ9oL7jfxbpsX3zbOWjfXJ+2vm11jluvjttzJ6T4UNS5",
-	"IGOmRxJ0S8PHwHM/jA193EF+ZM7Hrohkl/SIJ6XscHndxpLf3NoM3+tTYX7ZM9eR9kfMJxEfjox+MemK",
-	"qlewheUK9sYeOZdKDyN2+Ydj4sfg2aCCyFhTYyRT0RXcZ8hkwkjecp9FNbjyoEc2yAXT0ZTQgTbSDH6o",
-	"t8wPHlGsL4WvUMAP+S0Tja4h+hGjvo0TZp6fN04v7ftakgkFZj8w89cYG6FDykUjH0ZYZAKjh0CeUDG1",
-	"vFPdi1IvWlftm+POSedqholIScZUTEEVMNdOazYOtdonsE9m1iSgZsHrs5HtjC1hOL5ZDElW83ic3y3J",
-	"zlcZappZHql62R0xbCRahzLuQBex0DwAUkSJEzBtg1FOTOlRJOPh6E60ci1orEeG8vtU31PoXJ+2rq/e",
-	"tE+vOgetGXIxzMwYCFo+kIWzlZIILkFG/Gf2iJqZN7M6b88IcMWUcrYJcAv8mYyoIux9yC0vm5gfBXjh",
-	"3E7AYW3sd4UU+KZl96mqgPynHzFgTDRQbpDOIdHyHROERoxMIimGpErtP4wUm8jI7woqfAJ2yjshJ6kz",
-	"RqiJVWYUHbMNw6uADFQcGtuE+SfM5xSCffejhcvr8/Ozi6v24c1J+7DTurn6/jwn5BQTPswDlCCqiBSM",
-	"yMEeyQ4EA9xBhXyeJY9kaQTWRq4w9vmRFMhnioxhWDOeE3VmrXmz1aiEhr0Ubxwo98nsgHm0jPqCsa6C",
-	"sI3Tiqia1XMUg6HHpCqkkXUDHjDCx3SIYewwMnPSHJ2S/YgZttDSc97guubjApdwrYIuwb1fKiIOrKaE",
-	"Xt25J7lf6OKd5VPOBfvL/BeMfrb0qAIqvqVBzNwLrVjLCybYpCiJAR9pw9VVC5a9dHHmM+eR9GN03s3T",
-	"CCgW5gDMI/mYriYq7iXP1wgfECqmjZWGldymKq2wr07TWYHa4blkGyOJl33RSxcyYMkL7mYufgWp+RKe",
-	"ta9+yEYHfsBwgXM6A1nYySRDWKKYPcf8gcwSQmYrki2sZYj/x2T3ZO+PrK/NklpjGQtddPWEFHXBhlTz",
-	"W0YoPAayz/A6qjKB+1gYC3IiBdy8hIlubUNscT72kY8+pv/LBBuaRefcivXogimIhP0yc8NBkpRQqBVm",
-	"8Mg+AYbNtWEpXstKXOBde+QVoxGLSDduNnf68Dj8k3mkyjX6l5URlvAyJX0p33FkN3MEHKvl9HitbLgn",
-	"Sxq4EPuBogNzOWdFR+aSxPYJJVqG9YDdsgC4NLgTC9LNzIl6/REP/IgJzwjgzN8hYKqIURmnRVzVvmb+",
-	"zTUbL70Yl3Evmf2HVHJFEZ0+ECOlhu10ir9TwnQy31Uy0meR5SRzgbH557VVL1ZKOlrACSwHsMlMySKy",
-	"E6qlu72IKDKht4wyY2N/R1JmNMv2d+ft08u2ZaCZY3W7u2hVx8wfsujUPDmz7bMkmZJhhjh7ykgHGRFz",
-	"JtZ1Pv+gobiFkdPlJ7rWCc0dTvZcFu36VcTYPEtKrsRKd6P8YsxSDHytcDojKobs3KrOxaRgJbN7qLJX",
-	"6csoYn1NRjJShrNrzaIpUZqGII8Em2QepiSQYmgUMuETwSaQyaBUOIqoYvOkNDfaTPbg9m4B68yNuESi",
-	"u+dmN2l24PxXCzcv4IaGD+fPsY9/8VdQBmdn4d4sHBDEspEBxSdlFVDr/f8XginNhsOGeyKJ6J9w8UcO",
-	"bGPVI0W1p3J92b6YP7JE7114ZeChDCde9PAhV2FApymzWPdsV1fU5k7A6VhhhhDMPIoO5JCFxrgV/alR",
-	"3Qqyd7w4hOir58uJ8IyMxQPGPATa77NQE4xr3Bpmr+Y1g1rlfZ2910wo3gtYnQnDyX6oxKExKeVEVH40",
-	"E8lsWKFGY5ZAsgEUMIdyyldCFpn79nxZsm6t0nanPxc2y2dB7BNzAjRiPpnNIg6m+YmU0m/C2pPsi3Sq",
-	"28+LOANw6vkLShMVdgXdIZNHfzcl4Q62pNOUVzInfUt7S5KWzBb3geFf2BcezlDlQmkaBGMmNKR9qkJ9",
-	"aPlWjdlYFuppMuJDLmiQGh/LLUKbuj9/IaKYkcnImP9UEBprOaaa92kQTCH+OBRcMR8TAAmdUKMD28IB",
-	"UPv3jTGgR0yQvpkMaMRCEi01DTIXOGNaazrMy/W5yc5qtjqiQg1YVKQiQeqd/Tt6FHGqHF1JikOqdNZ6",
-	"vgPR3kVTraXJ7He5KUWKbpaUa+7e1rJJ87kyF6Afu9+ZWzRHPzN3oYiAa5naj8xpLLOOsULFZufeR71D",
-	"1lVAGqH9+ArmhrI5pas8Go/HFHnl0lld2mfN5AzRr8QkCpXSWpKHjBms+Ll0NqU7XKKrZlj11naWjVa+",
-	"Pv/ekdNeZbu5/aK+tVXfejFLCXuVl42tbUdJe5U3UrPAXPAzRd/ReULaq2w9bzabjuaMOR7RWxZkZu7M",
-	"puzt2JnTomiJV6UjyMSwHDR5BjJifChISKeGVNF1llRB4DcapIXWkpYgc2PNDMOCdHAvP32P/Je/JV52",
-	"A7xiE+quDpglsnM90ywrFJeUicztVJEPcbX6jnvI1/wk30oBidzg/JID4rn1eDX0Dvmsz8c0IPjBZTNu",
-	"1l/++MtWbWvrQ7Xbbbgfv/qw8d8XLqJQQucneEAj35VRKSiqSgxvpL4gHod1FY+zm7ogG3g3c8Db60j/",
-	"Ja5SWawQzAvJ1AX5QHv9PLfXu2V77cT9onVc0aFR19UdfA5LxOw6l2qGKWcJu5T1XqaSYsYQRNJZWWXs",
-	"yzG7k+jAN2vJgKVTddG8WZbqCgftByxNuOCVYuD4BKPEmlud04OzE8PCHTP/sdBOE/G4fksjAQdrXnMz",
-	"bbuZZmeGWtPy6cHsIHwJmaU4F69GPDsZyOl5MMtyfqlQned4Wv7I/UJOB4XWdGqrMTQE/wwHqTIaBRyU",
-	"ViqIllC0IYIpJgqYp100wrxhrNt8fCCR29s7Wc5Txo4HtixvtiZx7sGocBXXwij+hlFridm6W7aKpJSH",
-	"pCNt7bzcamw/r8zzkd8lLOR3ZexDFlUjLnYc2XJBrHDE/YBtKboaR5wFPqbNzh2oLXAormVkgW+X/vXl",
-	"2SmBeJE5K6FlGtC2sfoEMOCZSsqb0yUl9RNzi08KKrI7kNRWECwyyLsWlm8OLCr9dtGmvGE0wHLF/Iak",
-	"Abx0OvLd0iHta0UjdQ6v5DsmijVY7l9hXKrCpl+Peq/7/Ix/fXn9c2frlHdUZ6zDvznovOj8sc0Hf2iw",
-	"6ddhf+fEPCL9NxeT/s/y9ng7eNc/eB6w10e6//p90BHNRn87EL3xUdP/7utg3n+XDFl06GchE51DciCF",
-	"YH2dZmDMXFYVQxEu/JqGYSPvm9l6sfPV7vKy77zxh5Mq2sBMKKEoCEnHzJaUPm+S/ohGtK9ZpGo2/yCY",
-	"EhXSPnLE9EwvaUCNud/vWwNxPTfYsaSik6pY5ZxyKdeCO2UJY5XIVlycCLEFHEsnNcio/5VqbQUxctTx",
-	"CopMIy76PKQBCYNYETffQsOhKPRu315xfZHhFKLQj5NORMZaaYqID5iQBm6R8jWvombYnU18EG5DsmvI",
-	"HFd2qoVUK6k4gZTW+ZW8kROjXksqCKS3hZT7y5WS9h+uW8c3563vT9qnV0Zg488XndODzjnUbby6Pj5u",
-	"X62orLR/imlwniwSf8ys9FVslE5QB9K1lOgw5QuyesxDaiyr74Od+mV/xPw4uLeLZvbSFzhrzBa01vE2",
-	"jxMSWTZy9gCcJ6azHvNYaEcsuR4ZF5ydc261sxOqLQhDHsshF3eMaa0axCoPWy0NIoRrBCOXRZOKlo/Z",
-	"Pw/hM8ymxn00z+GjuADL9+kyUciKM/+eKYLK13IG2jq46nxrTJ3L68vz9ulh+3BFVtnqa35rJnsZKwgB",
-	"+sBb5tO4ls9yxrjDKRnjLpnTw5p3RWvGqReU1x9FjAH0T41QTcZSabLdzCpVeR3qOBb9EVajGsVDMzqe",
-	"CdJlCsLT+3UiBZsWhhBXyyHbhwLSHiMu9yyfVPbceirv5NWsz/9t/gac00ixBW5ps4OVvcqv//4//foP",
-	"f09+/Yc///rv/gPZ2q41m81f/+7P86wJn58nnYALBtm0PulNs3gk4J0LqdIQXY18o+rygc0lbsydQXM9",
-	"XRymU3QhYd3+0hjrzDLKz3S1ZMAFmf2pr3beZ7D1fBWfwZhF/REtmvfbEYvAKwOF1hZNgU3JxLraoXJn",
-	"zMDPvo8ZcKlfA+CzgH2YoxnNuQuQJiqFwidaITEQTiLJrlrFn5g5u8JMptmIW7IxGX04Kss4nP14OXYc",
-	"JoeDx96P6EA3wOIE22UYyYke7RNM40c2B5n/ATeEnt/ANMhydydXZhMLTp/3RwSXbHOXoebuXpO+uD5u",
-	"X67MuDuVmn0DJ5sqJfmpfoVoSl/N2L4QC5KKQ9J9FAdM7duKZB3FAopgclZSJgEmq/Rsf5VjHl8VkKyb",
-	"2rc0wASCPGO4db8uwNHLUiA+V0heGJg9cAxmJvtqZW17NvkKXiwc0KbbF8tyNeIhVEwu1ziOLtqG6mxV",
-	"5orahpHClaRMFk8/oCUKM1YGJCPMyZZVKwfmdgdeLNucJdpOskMz2o7ZDqPr2Nk+rKYzu9dmqpIL/YYr",
-	"LYsk1nq6NnzrAsrVQXDQ9x18bSujJKybkJn96Dxhr59HlFZFzLhO4PeE+lCahWzhFnEyNX3HBKk6XWpj",
-	"RXdRxOhsTVTl5Oz06s3NwdnJ+XH7qn1jJPHW1lLXaVKGYD+5LOPiPFnjDKWXV4QsCloXz6ZwYFsLVaS5",
-	"XhwdkJe7z39PbMUYwfIvVI6p0f17ASNeX/oYcp9lYT5bsRLrwDz6IS0vmxdcVKOOgnVyVjtPqyhrILdC",
-	"JsOAFRYmOPijOeNARuiOxzouC42haoTR/ijBAwLfeyMx/5csKhOaKLBfM9VwRQoF9xPIzQR/xNYYAlTI",
-	"MwDnUIWLVCVWpfnum6urc2etmZPJCfHdZnOl+2Gr8uY5pBrJSBOb8OLKoRzVmO/kdYZCzKfZPLL5Ua4v",
-	"OiRiA2b0bEgHRfzZ/Ej7xMsUBXqJB3nIBIt4n0gx6zXP1hAuNSNs9SFsRKZsCYh9wf06sJdhbuPwDkHK",
-	"RyI1+lQQNeG6PyJSIDILYJ1h2a3Yg8dRI0PmR1VCIbzPusIocKpGlCyWRBTH45r4EpV5UPVIlQqfDGgQ",
-	"kB7tvyNSEA8X6G1gVXy6Z0VAZSsJtAJsCyPjsCb7pv3dQbt9CL8tGmG+RjkLz5RFkTlpX705O7wxv2od",
-	"H5+9hYczUFozlfGXnden1+c3h53L1isc6uzgAt4273ReX+NML9vHRzffnl213b8v2udnF+Z7reOLduvw",
-	"e/sLePi0/bp11fm2ffPm7Piwc/raTKB11X59dvH9zZtO+6J1cfDme/Oh1kn75rx1efn27MK89/bi7PR1",
-	"9heXZwed1vFN6+Dg7Bp8wzB06/Ckc3pz8KZ1Csguh9fnx7ArN+fXFwdvWmBGtE/Or76/edU6+Ob63GgR",
-	"BYgwpaW+xSgXGTwlN85N5xTOKvsr2HfnpDk9u7m8fnV5cNE5N8eJv7loX16dXZivphP+Ee9LcdVlK1dW",
-	"mZReJigPRLEgUAViaPWEK2QlvM+eqdRFU83crGcqb+vPRPYLY9y1SsgiXhQwAakmBSNhbMxSBbdZuQik",
-	"0TSf2Tr0qQ07EDPlr140twh+k1S9860TUD63vvdmZnO+dVI4G7PAYhkBf8pnGj1T1kf1zcVbqIsXkoy5",
-	"kJgBlh9x92Whr6OwctWcXZkIzNfWcojJ9mKzBwL+jbXnktyyKOcfSpceopVxA6iQwXS5tpZMyO1PLu/W",
-	"HmAJezdvHnOl762LW8qf0cPvroZjdXjJHgPqGyLUWFcu2PqcTexN4JGLI8/fqUeoEud+2DrnfR1HRXLy",
-	"lmoaJViUkAU6h/hCWivVWD9sOfpD1JrfTcWHMzEH3BkXwijn4LLN2VK7iZD1QzUl1xfH+8Qz8/PQyRcL",
-	"xXSDoJvIPm7u20hOXAAeFQ3UKQyXHEneZ6vVtn+kcvXVa87LSs2d6ZapKs9S58zGL7h68ECJhyN3doZg",
-	"6B7AOGyGYrhvhMyL3Rr/9tXZxaT5zeuhbLVardPL61H7emj+2Tb/9+qg9b357+Cof/m1+cdBM2j/4duL",
-	"XfH6dNhqdVqt1nWr9V3Ifvr5K/Pn1uX1t2cX3zw/+L7T+esCp8pCcmoRLzPJaiiGf/pjyIZ/GvLBnyas",
-	"F264SXuGrgBSpVvpViB/O2A0mnHg78wEIsoZ89KdzlBLib8bEnqQl6XubVL1js8OWsdGenYOz29a7h+v",
-	"vI19EnDxDmGm0G2TcBuAReqKRHHGZGnCdYO0lnp9umJVNRmmZvQtMzP731egIKWo5J+6JGxl3l5aEFXK",
-	"i+9Qa/R5lPrka9rXKvUpIu/0sB9Cw8iQzt3LrdOPFHM2R4O7AHjqqnVlJMx16svBgLEVqvFTSl6YKoBP",
-	"PXSNxjop/OvDBnyxifWFtF1EIheM+lwwVejPBCC/pRswW5UMU/H5+u/NeULt+O57xfPvMx7qw4gOdInZ",
-	"BlnhccBcNC1iFBvQJJHSfUR5AMWKWwjbbNx0rlSjMNNyxRDwUu0rGxLORGz/7T/+07/6H//bf/w3v/7b",
-	"fyS//u3/8+v/9P/9+g9/XuV7Sb5MacFKf0SjIfNry4PkL4tj5GtSZya26wrwSpPH7QFf2RSFma13x75Q",
-	"4cySiNmPwmwHyDg3VJCpyMVMlMDcD6JYSCOqMRUCEiN6EaPvZvyTxafUFSlFkK3tvZ3drvin/+3//q//",
-	"778mL2u2mm95RkTNLnfBLl2HgaT+DJdHy7JS7XFBo6lFIJtn4+UGaDiSmG+g+lQkXS9wxDRRZ6tJTvir",
-	"XPQGR1whXT4oPXtsjvKp1SefTldMTntMReuLVJvM1tnVLjzih1CaUnq5u86UfGOxyvTiOdpEQBnbzxPt",
-	"6QKTmT9rnclSc/6iH6YNbcAVt08ohopYZNu4xIohPpdrgLO4HHNna1nu1CPrbp+1LoanUEyAMvJzkDsz",
-	"rnBfWTnNIyLYhMDjOTH0S4X7qrL3w05tq7b9Y0EBTv5KrZnylss8wNQ+9/PMratVYsF/ipn9s9mteZZS",
-	"cg1lsDibNZLBCnWUgCBUq0AAZsXsF8C8qyHqJ1jxZirFzMDCFOHX57b5zpBA8GLZpizP8zWvz+S9mG3w",
-	"asSDmT5s1kt+h6Gv2FBchx8bMWrCeooDnsIXAhiVTHj2JI8ZvWWYz9kgLdKTmgx4EBjK3ocGSIC+LwXD",
-	"SpdBrDCRbi7lds1KgQW4U+ZI47AtDNOb1S6Z+y30t53f+/SlJel37snCCUBou5imXCZFJsF8bhbro6Ku",
-	"U2B5qWXETjMZ0MXZAzIChP0Aog25jGlkY+dxb/My7pEwViPis4Dfsgj4GWnfGlpPWl9J+CoNEHoaby38",
-	"0eYZwG1m/l420QALEQM5hC/mMwR+yRbB+lRTrAbd/pvvvv6Zvn0Zd/4o+cnl7qQjmn+dVrUCRvTWzouX",
-	"L17u7L54uQu1x3Ev4Gp0xcd51JOr5tZes7nXbDaazebfIPxLL7s/YSTNbqpNyxI2s39Xm7B59Uj7Yv5s",
-	"M3NfiOw5e0gn9r25yRSZQO5scnFt6DBiD4r5VvLkew8XXsPlBHSSOY/SudiFYzIzktdsGv6M0ql1xHux",
-	"tj/5Pkc6Os/v55IFzMJwu+mkXwexrGwV5NxikcAKQeMys68RjFHUmehLn/lQAT6zvy+eP995UV7SvSBt",
-	"S8+MNttHaZWDnKH2gnCGyFxpeBKIhFQvjg7Izs7Oy43cRs02rV6VbmwsuqgzZGsuPl+z4O9EQ+Nt73X7",
-	"imzSkG/2eBBwMdy0jyoP8XiXxeoXd9rOQhHQ+s/N+ssf7X8bNz/+VSEWAS7JJlmUxuNcSkLBjFyChitr",
-	"lyH9KWZ1qCKvDyI5rusRq2OzkdZZ/euts593CgNsadrDUraSHsGHuQkUOlRcEkla244HNTSi39a0k2oY",
-	"cYE5Z63Lg04HkuqxlHwmfWSlNeYOa7f58sWi0/rv6v/Dj7/75+slY+TWXSgnM+DK85b+E7RyKbRyyWYu",
-	"kVmJQYCJ8MJ3yVeZNwuERBa0f46lga4B9JoVhJF5XhGqicdcdN4rRiZk2SSMIo5pe0ox4ask42EgI+xA",
-	"BUmPWHzGojE1m+1Wl+++YGzBxqzzfeU0D8Hea1uYXjrR9NKi91wR8xamoGEi2IbDfIy1rMMWIWJisizQ",
-	"3CYc+8ffvfnBeokw6+RzWX9Q9qzTLBSuRzKGpLhlQmI9SGKb6sEyaR7586hlaDS7oKJbckWHj8Fq1uMV",
-	"C2794jt+RR/ELWo24e4OURvfLEROp8Ms/MnOGvAnFrVwJtFkKexJEmydp147F0WqloeAmwOAiLVtVWtm",
-	"NGU61YEyTFLToSI91pdjwKJjK5cQuP3Jeca2myu4wmA5C/Hw7S7dCQA/mVeRO7LooK9Dw3psPtTCaYF7",
-	"hnzDx3ebWc57st7sVgAjN3Nb4lkqnvoju4lK/C/lC1bL+g1l+2BR2+Mpxgh3X0a+wmxAvigpdAY+PBW3",
-	"1I0zAUNhPoMTVFXhMnuZw8haEVl7xWTUNF95u7YOw54HGX+EFNL7aC9lOgupJorNxt21go+bhllGvA8B",
-	"MIINaP7ikEW+NZdmurgPxp2BZu4BH7MQNuYtxMcKQvGYrnmaAIMtpc8eDagoqmw4CxnkntkHEPDLQqFD",
-	"43NAqhxzkfu1ha1cERDMNt5I4iiPmU25BI1p+UjBEhAv6FaZQ70iVS+HTwW4nXmAKvMrRKhaORS0+Egf",
-	"AicLVnofKH/zgfMUQ+6Om10MpdwSIqZBAj1nQUYBXrnPhF4Z43fuJpghLzWNdBFU3/JMMWqmZSg5CTvM",
-	"W9ylRozEy/YqvYwrUPRjeEmQsazlJpmZe8pS8h2p8qxpBi8sOe7cNctRYvaA8hQ2v/kznKWcgz6ESWd5",
-	"8d2tOvxASY5LnqFXtraa9e2d3frzF7//6mUzv40Qa7T1AVlmNXf5s/d750Uze9squ43t3Fbb0FHTZlCm",
-	"icl6iAJ2lnTr23NwScdnrYKY/JysKsiJtNUHgK8T+QRhGffRNeITJvrRNNRzMdcXc4CjSwC+W/W/ofWf",
-	"Sb3Qz7qCmLojmtRqbHARyjl7z/qxZj4KHtsD4K4o/lvrS8HVcAory2VKMr8Xd5vSeRli6RXk0Ip3zxQZ",
-	"8PfMJ9YXBiIa3tk3/wxon9kiLWyb4BP2k5EzJXD3D7+pd5R2TUD8aTZXwKXebTxfDet+ex7q/k//cqvZ",
-	"NL9tLgK/f3AROn+WmBn2TKFCRLABDsR8e1MyMmZd1cveV2+j2Pm9fhLbvIxemMAAwHZrS921uwpmXi3c",
-	"r3dcADQG7ltJlhbxDloXhx40LYXm21wjw61yrRJovcQU4AqB0LgicsL8jVpXeAdv2gff3OBnDBn27Cdq",
-	"xDvpnF5fesbGlrcsgsRpx9lrxDtvn152zk49oqehbcRECZJC/dbRgp2+TZawOu1B6/KNUVxbp98AHsC3",
-	"ndPXlwAXAPX/6YwqNRRBtQpMBerxv21fGlFoRzf/OuugZnx1sGJ22gFVIzM+AmBc0lsuoPXQAYUUnoMR",
-	"67+z/za80AxvrCUzvLhFDI9zo6eDwgJINmZ43QcdfFYRW+FwHwtj9xH3Gdp7s34ccT29NJcBVYMetNZd",
-	"ELVVdDzTqhehbHDJyqaDSMToYCy03XdhzXDpgBvAKOkujLQOQa/G7x7AK/PjX2aHBUdRb4qd7OMw8f0F",
-	"csiFItU3WodnIpjWyCUds0uu2V8f0/fAk7gAdwIMkihW1j13Y+eQ6dge8m8MQ/kAMOED6RrVUwR9yL8O",
-	"QCRQ7o8wnHEU2PWpvc3NGRfgps9uWWA0MzWfUeI+aDZRJZ7IZ4qMZKzYSAY+CYBLkioSoaoBuB9nqkbS",
-	"xsE10ov9oflrV3AgfiNUVY0IpslERnq0USNRLLBR8ngcC66npCcNDwLUolsJySwRC2WkFWwzFhwDvEFX",
-	"AIoFoYnXL4M9pkeRjIcjm07dgzBgGKIO2eiKrvhn/4wcSHHLBCQ4dUUdWxxgjhfGMQDFT05YdEDHLDig",
-	"ijUIcHhgmYJYWV6OVtoVBMAgarNIEOQPMRWaa9gkAFHA1RlBj+PmRboi1W5la7uByKbdykbDTPiKj5nS",
-	"dBziKy6rZZ/0acCETyPiJ9/zvv/+++/rJyf1w0NvnzDIZ+tWfDrtVmqkWwH9qFvBbSWkW5kw9q5bMQsF",
-	"lg2+n1w6G+TQ/SwFI9WW4nTzksk4MJfCZwMaB3qfmE8A6G2kiRRm53w6xZmf06FRX6HhtKbvGPFCOmQe",
-	"qUJV2NYGbIan+M/md/aDZLuZrXVp4kPI+sycvV/A2KoR86kaMS/XsEXfBw8GxSQ+ALcy6/JoGAY2/WjT",
-	"giL97o9KCg8ThF7uPv/9xgx8VxyGLKr3zUEjkpcZuAyKqGXDAI4v2SJo9p4rTf7qr2REeiyQ5nC1TGqn",
-	"kYT/6q/gw7A2RXabuzWL3Ljb3AGoIu4rM5z5Xg8hnZiPi6Rm9JBFKEHtFo+YhUHiOEv8MjSnsjBXXBDv",
-	"fd1uQx0ehsVVvV+6lV1Dc3vkhxz6zo+Gbnabu/CXBE7oxw/eRo2w9yB4zLhSMGXpLZ3WmE7TBe6R3WaT",
-	"eHMYRl6N7Da3iDcDZAS/3iFegmbkkWrOjW++nAylAOLOm0VS8pIgZfZR8+XnxJvHQzJjbu0Alc3hAsHf",
-	"nptpFoEDeTXy3KzOYQF5QLXPm/ixAtwgDzGsAGYHgKyUplOHZZXHpJrKOBF3Qk6IQ6Qyn3agVJglYY4Y",
-	"yKNlW7bc2iySgI+5Tglta8e8M3NaNfMLATFboGRzYQHbxnwKvuq9abesIulS3pPPeK/bV17m6KtxCKyj",
-	"bxQlM2isAF1LCuJtjqAny89eDXZnM2LUn/6MW+Zt+rKvvA2bVAuqgMXTFj4ZMeqbj1GFA9aS9AiaTrOF",
-	"LN7pwbATXOEeYDeTLXLCX5FYBEzhrUnnreAUXMIIXo339TF9XzffqfemmilvY5/EApFg4euZpGA+FBJU",
-	"tDENjJFkMyozl7wJkzy1BlP23TGN3jEfw1nmb3vEGFO4L5BwHEzM7MKIQe82LkjEVCiFYnjqZwmJJ596",
-	"XwfrUtDAfawKOHpGu4hoX0MuESQmGsqjIW9M6TjwnKpj1p+iyxmOiy/gGcGkUpBBi0UkA7VPAmYz7MYE",
-	"klcGiDUHdZ2Xh98oJ5utvqW64rJYybIsjCYKoQeqmd2UQElQ0niCCOh0MqsUdoU3o3V5DfIqkhPFUoUy",
-	"YsHUXSJ8bd8pE+4RxYzE9FqxHsmI/wy7vEdegZJJunGzudOHecE/mdcgEKZMjbE+jYyqRHpSj2qoRuC7",
-	"qGhOcKl+V6RzMDRrqckIGbd+Jgy1QC+UnSbxDUG4O2CumIzI1lf29/gUbGStKyYj3h+BdMHcC0Cvcecw",
-	"uyUQ6UZRhQ35uuIgkkrV8Se3LqRbWxxhtIIefkflLhe+AldQpSqGsSvPLi4d7705u+i87pxeeuZANRdD",
-	"UjXKIq2nBcH4IVUjKu6PCFVd4Tm1l4ZhY0b19fYRvGfP8DAzUso9NKFBsNEgR9j9EGdlpwkzQ1zJ5NKG",
-	"ERsEfDjSpOqdAWDbpbeR7gHXigUDS5GBnCgws43KSQPlwNLg9LoCz3YDaSBPT16NeAdSaCZ03diGliF+",
-	"V7fe43rn0EsIyq4FAcCMam5JB1UUKL33LpiOpvWWoYKib7mzfzuSALRv7HMw5B0b6YoZNcNRsfe+bkSU",
-	"UoYBAzJSCsZJmBjICDRdRSYR15qJva7wIDW775GqkG43NmrEQ0XIyHYxnUPgMg/YNDfzxIwBAOj4oity",
-	"WoGxjSEJwD5j7BJUJOZ0A1QZ4G0YP58lsN8V+b7qQ6ZnNZKNBnmbyB+7qBqhREhRx/VmNi+VAFvo6gh4",
-	"37VVtBbeeSTDiDONxdyLDTv3dgpBmthzrfNOpVa5ZZFCO6/Z2Go0nZeLhryyV9lpNBs72MQOnbYgA6zj",
-	"ZjO17cyfhqzI9SrDemBsy4whaC62ksYMiHwWWbxY0Ky5YaFxr555tur1RzzwIya8jfyLuDvJxkH++TFX",
-	"+iCdVa2SSD4zte1m05nM1k+cVfr/aPGL0SG3zF3nMqevIsbQIp8JnX/TMFu529wq+1Iytc1rQWM9MowA",
-	"YNjhva2d5e+d02kgqX8l5TGNsHTmOS5x8XsdK+vxhRUGukQr71rQW8rRgfsh2zMa/DGuJppoxCt3DZEz",
-	"VPJjreJYQpKNhDhuqhC2UrBJ+lkOmdN9YylSpfFKGUsRE7Q9EO7G/M8QkC2hNlrqLB1OUYMA5dWQHfQh",
-	"qFLi8wHoMZp42jLXRCMj3jwKKYbsc2OmlhglOD1SLX27iIoPAO86yc1PgI9fSX/64ATsYo4f8l5nmxE5",
-	"c3+2Hnz4oruD6/ftBVqBoF/RJGnnPneuubv8vVOpj2Qs7nVJd7eerzJBFYehjDTzT5jPqSuL/0Q3HM/E",
-	"2JopWa56w83vcr4EMx842B8KsYoLsH5/tMfzQwaq+EcgnRKJtMnHZvMccFJBt2sZchvuUyNqjFTnWcpJ",
-	"Kgsp63yeNfCCQk6U1CMCLEUZvdu9jPmZkOYMmNCGiWxke/XQAOxYQIQFNCSq8TOGe6l3PAyZD06dKBaQ",
-	"fMU10RPetxC3DgaJtCxfymdNR4wVcZQObMYhzvFJQH6C6yND7Ng0T2TriMoF9B4hTgUQfFzUtjO2rj9r",
-	"x2SoHEy8BG1qyMG/Yz5Gqor3AvA4QwTFYusHGArER+xbhvI2DFViPWea4F+U3J8ZO+PVLCJci74xQ7IP",
-	"Lw1nUD5WEoa7BagtUKnwJLY+G7Flz/Vu161Ebq0lhn7h/gekk4AVJnekCimYQDPmT6pL4gf8RaokOXNO",
-	"WRt+A1dPesNeEs/h+HvO8+KN5S27kp4LcllrNq9Ap43mBqm/1Ui2GtHSmvZGiXbDguSLHHITaNo/xbz/",
-	"zj2wQcyoSQwJvhZRoWgfiiAL+MAhrD6jEif9xc1JFpNJ+sjmCSyy8uHHv5xL3Hy5/IUDKQYBxySRL0xg",
-	"4oF/Xvqm3fUf0m4YkLywHik6Gu4cAjkWyuoLBrexRiJmbpkiMoIbozL7gYGhEWcRjfqjKbZ0MxfU6+fM",
-	"R48YqWhbANAVuQ3k9c+YtYsYz8GIiiFc9QJL+5m1rhHvWRV4eZ4RLWXRtccqs8/REm5+FEs4UZKftInP",
-	"QZtAcvzcjWArZEt9sm0rpeUAlPMkPQRhBavelFEXCIBfebXSbA/wjWP3TrMxEQC6V71BJMeeUQ08Lb0a",
-	"mspc9IPYZ/7GPgbQMD/TDgpQv4JxBIxXaIM0yCmbMMA21MwZKRqfhN/bvnANcsQDw1v3iOdAA70a8VKQ",
-	"Ro9US/zLGzXiaTo0j4O7r0a8ELtLmn/+5JEqtG616x+zsayRPlWszoViwrbNM/Z/OjKEC7JjZ62hnBmU",
-	"t308S2ceGcnAd2kaM7VW5lRsfZXZdwyq206qI7NJsBFEsYD1NanSIIBwrNrYJ3ZdiZIG3gmjdQ3MG33X",
-	"ldeeQoPM0wEZSqLlEFEncCZwpgQPfNOc9j6hlgxUSIVKUnR2XryAaGOZ194S5dqa3feMRpUPtRU0QKFH",
-	"qzx4FMnxKs8ZdXL5U4A4gnmcSKQrv+TEwpqvXdHhum9MQ7bmK7YB67oDsfdrbMI5goEtfe6S/8yKFPuH",
-	"E9C4ZJjOb0pCfyIha7hBwqRAttgmUqmsdRLuflZ7edxpICPGh8IVftjM17S1V414mAZAA6zMsWySvUcd",
-	"94Jq5hFq5dg+ijeP2ke5IrSHqTkgF+a+9V/+dvZTkTlL5pMRDQYkDl2js4kUKNlkrNPvg7jFhAvUYTFJ",
-	"6ug7rBwJpHwXh04gTcwDZMq07Xk45koZKTG7lkwUzHaP5HrDSC0ulKZBYPYJa3s8Ut02E9ze3UCAnWCK",
-	"ZfYilVyCUFdvYLP68yIT8tXBiU7nXBEg7axN0QDprTxYLthM9wMZIVfmN+ZjNg1gbyZPQFkhCm8uSBoo",
-	"D+thE5HHsWRyvUU+ckDPNkf5jKJ5KzCjIxn1uO8z8WT6rBj/E3j/7smMdwr7ma5n32xC/5DyAN8Fo74i",
-	"1PopkTnWiOt1AQwbDAubeEixi0TG2Wle9Em1W/n13/+nX//h78mv//DnX//dfyBb27Vms/nr3/25W6l1",
-	"RbeCjXnIbuP5OzJlSrMoyaP/b//X//Lr//6Pv/7Hv//17/5M/ulf/R+//ru/xz/sbG7tkl//7n/99V//",
-	"Z/K8aR77uz+TX//Pf/Nf//P/3K2AUUVJSG2cJvK7IockSk4xCAgRQ3oLud5dcTVipNVxXVWqVJCzkIlW",
-	"p24OnGoOzXJHVMPPAbMJoNJnAfBpqt4x31lZmOfeFT6jPmwLbNCATYhifQloKq6NS71HFfPdsE5OgMRr",
-	"dRwDBjtmGEfMr3XFgPJA1cCIVGb3a8lbSo4ZriwWsYK8VxmRARcQ+HS1rZD0oVjkYRYuuJ+7ArqBAvgY",
-	"w8xQKDJrkMOk6CFiSga3zCd0SI3UIlr6dFpq2+6bDUDzFGllmskiNrYRipiJjAOfBDxxZw9iHUcMRsRe",
-	"6lDFACD95q1GV7TSsxV9FgTUovYBvSrSOT04O2mT6hiKS3q0/27DJoo6C9luNm4M5LZh4xiAqsRMWK7K",
-	"8ugxt9qYtYVS6tx8O9HXH0lQpYN8IqcbTMAvlVlXCf18bKn1m4rNUT8RKLjdjhnbBjtOxHBhbtKKMfFE",
-	"PKCqttl3pfOFzrA3ckLGVExTt8iEcu0cL7QsHnVgPmrN4NR18XjkiiMdYP+R33oyBcJFGDqZ8WmtqpWU",
-	"0szSaK2jVpCHzntmmK0Lz4K548oNIbHQPVTNB2A3ysOcqYnwFKr8gkKVD6Marxh0LM62duZxmk5tplJE",
-	"aa+ZLiGz5uObhE9Os4emwddMPxYBrh/ihnNfHN+2YCss00mDKhe6hvc9m5ytR2ycKSGlsE7rP7POH3TP",
-	"5XxDdKhIFbrdez/8CKGoiEHOifkcBGyyomNqyyrt7yCNrYjPuwj2/Zg8RhE/Lz/QX+ilf3wX0MeSbV9y",
-	"uPyj+4wKZeYinW/T6vuI13lnXlfohzoy5r+QE1c6iowF5gClUBZRJ8XHsL0BqOZK875qkAOcHObXZHA2",
-	"8UOWJ7nE8EJjBV55kvd/OfLeHikExzJy7MFF/+ylkf1o07aaLfe8XkLxsaF1aG5LquM40Dykkbai3hvw",
-	"gHl75Pz0dY18fd5+XSOvO0c18pb1zmvk1cl5jVx1jo6IjMj54VGC89EV2NR2w8W/zg4uEr9dCv+hrBuu",
-	"qHkwINhSdDZ0RdV5gy00SA08whuZltQckH2KfZ1Jf2rrhjPaApTXjveJByNArA96WSdQAZiHpySglkHZ",
-	"7AA0CFvfzzXxOTS7hs8mrt6uSHy9K6A2UEWUxD5m5ts+6wdQ4RIAGqIZGlAJGl3xvLlDvLODC4C3MNyy",
-	"8/oaADEmSVMNu78jCj5Ys+Xv2HSfwJtFiBVdgck2ubrijfSD2UMDV7A55gQPxbkvBThisaDAEFFXcGEz",
-	"jYUkmJSjbGtwt3QjaMahnhKv1Lt5gQTxM7MdmhcqYAnZbg5kNK67TlmrVhRkW0B/ZCUs26W7xL05czUS",
-	"QAX0w2VvwGeptp1jvfeF29LfnO/Unl7SNB9NlSgh64W+U1stD3IgD1pS2dtqPm9ub+3uFsqI56iGzXOM",
-	"ImEBOf/1ZemIZ4HPlE5wJgqzw/5gvvQR/KzJOFNABf7Ne1ohFydXupGhrPzxrlvbrdk4DCCxE6KdA2DD",
-	"AjN/pvN5HYY/AXKlFCm4XAr1MGAUom7Vu6VrlPemodBVJ5sjUprZkRLPI5n16QCfKMcjs8KnRI+/9ELv",
-	"9NpP17v0j5HzkRu2IExTFEaZuY+/6drNT13F9dDEdH8ndUod63qqy326n6sEaH4kCfCX6eL9LRY4fVbM",
-	"P6kkLjciXk0hQUsOsKCozI64SL/0uNY3jvJkRCRGRFoNPm9IZM53PSvC8+kUfGzY73ILoJhG5ja5arZY",
-	"2YJTyL/z6bRBWjkLAWutXJXS9vw8wRUlNQ1sAax5+ea4c9K5uml/d9BuH6L5MAM6je7ILFCcIiPbog/8",
-	"deVmREI9jwZ1Yb//iYyIdH1P0E9flkWQvxvTNW7wusWvBZdsfWGxNJvLFcI6SKYx9Vni9leaTstTtPKX",
-	"9Mm0+ISmxYNT5f1ti4Q6Hs60+DylQvPjSIUnGITP00r4CFdvlr3jAL+U5z/mi/tWQoy9oo9rD7i+8Y9g",
-	"CXzkUNmntCA0npKjMPhvcVRrCaKspsM5MNnTpMUL9oWHZhjWRFglpw91pCv6WOw505n+I6vrZk1fmLO/",
-	"iOCf8vRWUPA10O8KN6yEfS/NuTOfzCFVFl7TWahK4OSlIJWrgk7CV1aDm0wEwhPQ5IPcvSddailA5erS",
-	"7V6q01Kb+IIh0BykldAhmsN5mCGa9ikp9mOhaeaE4RMpf4FG9X0lwf1t6Cu60Hp2vhtDiVNI8bAEq0a2",
-	"D79R9QSFHEILJWKxTc1TeVjTEVUlMKnlBvnno+s1H1vX+0zDeg9yP5/0wkWyyULwPDQ3WKk+w/YSXc3Y",
-	"tw9b9ZBHCxrMBPyWEc9WXXh7rrEbYO277saQJl4IwDfmYu5PGUC+HAryLOJeirEn3UgbZT6Jt3b1j3jb",
-	"cYinGGXiYXBEBKTiynIyhO8o8i5tbGx75lm/w+JgpJuQHCANY5OaBw5Dmntk7xwRWFlfhXjqi13SH9GI",
-	"9hFb0+dDrlWNBExraCmmQuo61Y6m4YgJBUAy0FTXJ0z0o2moAZzmWFLhKhwyGJJ7xAskFRb2rIY/Ad6Y",
-	"/fcJ0yPpJz9ZeDGAWkvazHu252GQ2ITwA1aI1tKHzxHLzSOCMaxOGTdIvk08ge4GKE0sZttMP3p4xEhh",
-	"+K5tu5cWd5R7hvCuPZLCgB//RP4hu7LPyEX0W/TcTBx9rcSrHiQcWyqx125F4thcqYtnP3lESO3esh1J",
-	"jLCfaUmCDS3xhq/mG3Kfz7iH4IavUFxpDfisvH7yGj1F0tbz/kwS6rnP/V3uAnI3dHlXEquvPEw3Efux",
-	"3K17nNYh5KL8VayQsnNxeD0JeqqbeSCxqIpHCTSp8zWgCZHinSqcC6JByFlIU1TUEt1gAd5Pohw8NTX5",
-	"jTQ1eUxxvU7rklLD2pJw3mi2JlEJnFBGxX1Ug/UJYOCjAQo9DJ3e3xeMB38PRCH8QBZSCDs5I4yQhK/Q",
-	"wL7GFekHjEbMz3a2Af8ytLFB5A6d3pIET9R6nc1jzxQZRMwV5y+w2cs9zJ+bzfh0kX+7mV6fwL6sra3R",
-	"bgaSirohMj8OWKnjGPxIwdRqcqjIQZgTlFME/AULMutkqi6tLNhoEDgApsDU7I/Mwfv4dDB16D8y1kpT",
-	"9As7bzPVGdfX5tY2qK7lkP+NrvDaf7huHd+ct74/aZ9eeSSkU5UqxBYNGFyGrqlPzgUGvi1lMf/hNbtn",
-	"ZEx1f2TDvz0q3hk2BsDNG/vEDXrROT3onLeOPRKx/MBhxEWfhzTIjL1PvFfXx8dtN0vu9gjUZoc6MRnJ",
-	"IPs+KB7gIjC7m54Udj2b+aVl68j6Yd/M7kZsTLmAAIBdZfp5GkzMXFQ8VtCmKOOGBHzmjPpjjAPzZ6JZ",
-	"NF6aQPKa6WNDNI4GH5GJ5sZ50ok+Upd7IHkguuTOIHi8IZHPT11K2KU/5mLTNh/O9L9aGF2zfbEDrnQS",
-	"UOjL0KKLery4qbQHMA2U6Im0jQDLulIfc/WX1ZN6/WLUL+8CzDSwnsLpZki+gMby1A+kWB4uW6urZXnA",
-	"JU9Xn1XryK2P0jryCY3jLyrAM3vt1r9xH6EBZYmQWRoQainiRbOd3r0F0ZZiqfEUd3m6iI8dqZm5h/lC",
-	"9vvdxDtcrOVxnDlxff8u8yeoCj4zuiC3VTMA3TgYsD4mfJQEOoqE8tPd+aIiF5+zHCqJZ7wtbv1bYr4v",
-	"pdG/3M7fT0RfFAN5NIq/v6E/Q6uLAiRXFsIYjak411d/gTGFDuDP2Jh6uo1P6ts6gYwvx46yHrdSD905",
-	"HTK/5nrhQ+7cPrSsdz58Vh9THhAZYflLdbZvfY2Ye0O5UBsNch7JAQ8sYjvqdAHDhmyNQsed1QLXzlpZ",
-	"r693bY6PsfeaaAno6ISLmUWaqXLz2E8xg7M1vzQ/VmoZLjCm748BCb2yt91s1ira0OZeRWmLP/GYzcRx",
-	"20q7iQsG/foByAw3+AtgPF9gqv84oV53+91vCp2VhTdzufWl8lmmciLQwIJMtZbIZ+Y7Kwy/ZlPQzCsu",
-	"OX/EIpf9f9k+PrppHZ50Tm8O3rROX7e9jUaJzXXigg0rmFpo/D2Jus/G2rJ1IVDFEQSWJqAPwWqEu0hW",
-	"zdFQuVm1Zl4iTKgg/JS9N5thQMX67XYy3y5RdC+ZVlhUI6OkHAacHkIS9j7k0ZRUQxaNqfn4BqZ5B4za",
-	"tiEq7iVfsyUrXVHFxsK6RmisZT1igk02GqQNAWfFlDIPz5eUunwgs1SHK6aIYO91V1gFGhp8EPO2YJZD",
-	"uOteftML9PRLZgXyudnWR2raG1DxiXTzlqGfE9e8s7CfBe77E+/6otX0S7C4E4EZIjF/NE63gF1FEjOK",
-	"HppdrcpDzPh5HkLuw0LKGciFtGkrjxBNkQF7YiBPDOQx46VQsJXlIRHS8+fAQ5SmOlaPovTEKjRmPTRH",
-	"8V0qXDFXwQKbAeQvokIZyCEX6oH5yCUu9nE4CX78iZc88ZLHVEbgUvnGjogY7Wt+SzNG2afjKYppDfjG",
-	"ig9FHNaZMJP3Sx2Fb0dQbU/M4/U4JFwB3gWk6XlDpi/hM238ipdkuHLwswEngRBsQawMbkLu9ccMl+UH",
-	"Krl5asJ1f/SUxrcsjc8RA+5XhpgddZVm7RVGlzABGxIACDVSpI+NvWxONoMz3yeTEQ8Y6QdSMb9GPDOJ",
-	"69DLJFXvdIV32Xl9en1+c9i5bL06bh96DWJOvs5Fki3OfXNgempu1i33mRNhAJTxniuzgBQCA9MTumJR",
-	"fsJlKTE/gvCap+OPJ7zWuEQEOn5OiGL6L9cJ/SUKprMQcU7gHrmbvPIVToRJrEeb3A/rtByJ81sW8QG3",
-	"9SBm2M4hOZBCmGveOSRavmOCVM0MsP1eUkbjLuYzRd6xKdaacKViFtW6gsY+Z4ZD/HUKpDSMI+aTfsCZ",
-	"0IT7Neuq22iQI+66CVsFtjdNPk9U3Psj6+saYYFiXRFw8S73bFJHAvUpt7gc30WNqqj/Jl/jZrah3sDP",
-	"EUw5VoR2hVXoyG5zyzYsxLVDfXzSvBa+v6g3ruuCyxVyLGjra97M7IGMSnYwk6Y1YLo/KuZkx3LYEW+5",
-	"HnUOz1uPxME6h1dm9Z9K/4716IKpOCisIDQMDuC69rFkE46JK0IDJWEXLXSAJ5jSbDi8sVaSR/pSvuOf",
-	"INfsCYFultOxfhxxPa3s/fBjTiHnQ2GODy41FYkakF7gVsKVMuzQbPksXl3cC3h/fRjjhGXWkVPVub+w",
-	"gibhZ0ByNAyBW9ueQtlpmyXtE0/EQZAwCaqRSZA5HlGojJv7fgDjdQ4fNWvNjVGiPCRrbnw5qnEJwR0k",
-	"xycHRdS2EpHNU0+vXOC2FPGChIP7YcurpTIskZte5/D85tVN6/qw0z49aCMkmpF9WKgeyXg4ygkR8spJ",
-	"ysZCgfHqSWA8CYzfksB49REEBjDxBVce4jvOV4vkR7W1nOHdhhEQkRRDElKlJjLyMSNAkFi8E3KSZEEN",
-	"mU6U3a4wuipa1rU8XhJHUGSF/i3mO2XZ6pfK7lo1eWO3ubXRIC0oit9qdsWA8oD5hGrNxqFWoBFLwew0",
-	"akaFfd5EY8D82koE6vsRUwoZGhdk6zmgqWqmamQQR3rEoq5IvokzJ7vbL4l30bqy+ADtQ89Wn14wHU3r",
-	"MCePxELzAOvrbTd5ygNjkHCVGaYrZOBDj8AYznUQB1bCZhIAcA3PLFprqYb9SIzy2EzniU1+qTCQu9sr",
-	"8OYrKU+ocGnO6vPklpajGD7jmM49OOQ2cMjsNS7ikhJdi8Vssu28AI5TcuHCXFpGbDaPxxIdeWshHGj6",
-	"Xmqwj7gYdkVVaR4EZLu5u9Egl8z6GGcYMjI5KqaOWSY8Afkkjkdk1BWeuUgy4j/Dn/fIK0YjFnkbe/a7",
-	"uPvohrfAQyMWsRoWUVncWiXJkAkzROIWUcAdAQfYXcAS9nQW65US/uydhhzfL1BX/6ViD+kANt/Q84fa",
-	"L5Ue7DconPZXH3J03oYT5sod8R20+DFblPd57rLLgqnN5lSzAVigXKC/BJsUfFGKVHuSRn6NBMwfGskd",
-	"Si60qnWFxZ1QNTdvtQFy3UjYDAQiQh7PR4Eb5C2YlROZ5KAqIgddkcLG2GhvFAvnw6+hTDUjmFkOElec",
-	"e9a1zhyaZzLYKF3hJREsAM8JqFEerMhMTRrUP9xdSz+wtQAu8YTdIZv1CdFkQaJpLks5OdpFSachlgs8",
-	"FDypuVOJmCmrEk8w3sCyzWrCLO8hfqYQdjO5KIZFG3YrGLR1VRsNcgEZEH5XAClifsPZQad1fNM6ODi7",
-	"Pr3yrJ/XOZJHMvXdIOKntbOL7Iqa0b6bxHt7cXb6+ua8dXn59gyQQdGzw4jFHU+XwRWq+Hh9cT6tk/bM",
-	"u3hbIafUvch+immgch+Vwgg+MBhmx3FNCMyquwL91XX3x2dqj2w1s63vZrR0czvKNPKuyKnkIMGokc0B",
-	"YE3hBbcWxjBmauYYIbmdcXNsDbLbfNkVGXRZ2DYHJouYzC6pJflAQK0pQwVEGQuhQeDV81SfeZQyttwg",
-	"94UOwK/5T06GL1fdnk1Oy5LtPVkqppHk+FalVslznUqtkuMkhWCwtZV0dNBF6iNuNO5pqeP7NFORVku6",
-	"WWw1myRifcODCt3X5+bbb+ynH9HKzY1T4sK2K/wtNUDJddOBc3a7kCVR0EVL+p/MU8pidDEnmiwK4j4R",
-	"Rl8lgg0By7+cSNSjk4cqIwyHgPybJgx1N4qw7K2MJA4sOdzSIGbWSUjoLdUULSZrByWYjEYZM+YTF4i/",
-	"W0wvdtDHJBg7RAnF2GX/dikmOYGV5FxZgtmBbcRhZKfPVRjQKRT87i9MdVYjOVG5ZoClZVhH2J3INgOz",
-	"np0ksUNOBKlGMmA1qElJrHLrJtuAJDPbDqgcRiFLjQ+vd+bG+EQu5CWXAWEn/JlL8dQZ6PEAD3TKgla+",
-	"gkVsuw64AKWmuWcf65inoEkWJZ5PNd2D9zaroRj+6Y8hG/5pyAd/mrBeuLHfo4q92K155PriGDBUk7Zn",
-	"J6+Iz4yWa8zzkVSM9KaaKRIxGgRTuGvoNDPfBrT1fWOFs3GopwSr+J0rmGvrnsUQFBiwwBXQkk7igCho",
-	"aoQPCBXTshLL88wqH6vIMjPE0yX+jV/iS6Yxz5PRKHuVkfLXsR3H9H29J/1pHW5SZW9na/f577e/yt91",
-	"5w9f3nEzFyGhfQwBQ0GB7f4n5GQfkiUnc/EXabMyE6/yiCr0AxeqcJeJk/7RCP5aLavkycULkgX/1pQ6",
-	"BeGiOhfzJTAFgZNCcYIlK+VRvgOXckuOzw5ax9mQCXpfoXcHFw3iTVhPce2kzUgKNg2l7VgVMhkGjASM",
-	"3rKuAMGwRygZ8CBgPlAetHoEFzBUt1kcADu6a/dGWlYmPU/qJZL8hJBFXZHPbDBCaCTjiFQLfKSuKR3V",
-	"GxhBn3mXW4coA++xTQIGoPtY6CiGlnfed/UjGU1o5DPf/MsjIxmmTmXzLu6GeyGM5PupjfxQ0RV5wBFz",
-	"8bAWwy1vj+xC6vJcBUYryTFxER8uSKzY3qyvtkHOE1ezEdRfES3J1vZXmVaitQSOAUhRcdC1AZysUO5C",
-	"kcgj1mJch58IvnmlhAtDc5b6P036xfo1hU+u48fOS3Wo0I49YsjuPilsO+BJzt/7e3iKVyxNPIc5FWMh",
-	"uSokx3nlYLBv9HkI5JHe1EG5FWsNn1dRYq7Y7svPiy6pKL1DIsVMBHJBlqRNDZjYoXOxP56P/u4Tb0AD",
-	"xWZDuIkq6l5sdIVLapxJsFTzSYouR5H0R6z/blmC4jrh0B4joIhoWRAZLRKJUJY1feQ4Zn6QT2WL2uG/",
-	"pQEvvF5vS+gh4sORfso5/PyCoBesnt23NBXoYUKii2VTjwcBF8PNPhV9FpRzm6s4EioD9oXCx6GJGcrm",
-	"ImbK5h17UKvIVEt7NavnY2NbsyxjEARTW87YFcA8yNj1IXS86eii3W6QA5hWAN1rh5SLuf7T5GoEhguE",
-	"UXM8z3xZ8n7aGRfPYT8pPAJFEdddgHTm3jLWe80wWfCxsSTrjHCVy6WElMvcF6pmCZD6TUkCrwbe8g1n",
-	"JJye3Vxev7o8uOicX3XOTgsbPOAWXGa+/KjSOztOmfDOPFOboYnGF5Fj8am8V1qGmf3K3Gt7DddKdXiJ",
-	"2WM5Ciq62haqb3Hs2TXlc4ACU0bNJXUXPHvke+nFIPbbUM8nSS+e1lxfuT7rCnuHelS54HY/HSFkEZfo",
-	"egjjqD8yD1HfV66vn7ko2NwOA6DGeO4Ke4uJq+i2aoR1HaiRjAOfGHsc/SJwbSNqBSIVZEQjHzYRu+GX",
-	"9OA6d1v2uE5lM4YZbkGoFKZRS44HUkh+c162LFcN06NZ6fLMXYeIAemWi7oj4NiGn/kMaA1+jpjtc743",
-	"D2EbUM2UNkYnC8HJZOm5ZuE9JiOqu4JrElLugwo+ohhGRTnp11L5N07unCvhofaxaS3tPu3uHRV+V6Qc",
-	"pUFaNq/Y4npmk6ytm8oMbcv6MbVyVjphRmhXJL9tkFMjKIPAXU28+1yRMfUzFQUq7o/M1+zq95K055uL",
-	"9uXV2YUxoW/Ory8O3rQu2x6pAruQkQUJSL/8TGV20Ow6o/5Gce8jeP7cPvw5yUVCjVaCvv+nhOuF2i9S",
-	"k6P6tO+su2H2doXpKd9Hatqc6yKSLBKeEVPxmK2jF9vsG2tpF+iFSYgHLV0miM/G0vCNKdONrrgwQy7Q",
-	"eNdXOrsi1TrJSkonzIF9GUqneNI5FwnQOBLZ7erR/juSK/F5TN0TKHQz0v6Cct+3zrZyOmWsRraTdMRo",
-	"UNd8zIwoZoGhUXMP+MDSmSJVSs7jnqEgeG+PeGOmFB0yzxYyuJ87vlcjmGGBiRiIEeCBE06NrviYeSgP",
-	"vSypeRsg/ax/ag9NQJynkYhmmqikZqdFEM1myPxUYttpGE3ZDIL331ZlIExYoysQ+/bry7NTIgGcANO3",
-	"uCJqRENGqlS4Vv5jOiU9RsZcKS6GtaTwGRG6s+lXG4SrrkDnHPPJdnPX9n+mOrPrSsvQbLiOplwM98mY",
-	"BgMZjZkP07EcBYe2KWXgH+wKPQ2NmFZkt9l0CkVP+lMib1lEXuySb/gr+PPWTjGn6TN+yy7NJE4ze/ho",
-	"OJmz49y1DsFO3DeH4tvj3rizf+03i0jQEZq+S4pXnP6XXvzcdV/KtTIhndkEjxfPn++8KGFQqIGWs6ik",
-	"BtazinfH9xJD1nOaCRRYepk7NaS3LHU3gRssVY8bXXGVuqUIVRanyxbv9oyITwObcK/AvlC2T3xqNadv",
-	"Rcwcs7ntfc1vGal6WQZ9c3nVumrftA6uOt+2PQcoRrDYl46Mlg1aCyYM4EL3CRW2LBMBxYYRFTrRRvYy",
-	"uF9uEkmOqGFIwDjkIKlVSvoGIMPoCs9pXzedU2gW5GHqmjOM0EEXmH+GDPvYG/vJ8KFkA+a/dXp25daJ",
-	"sbRZ02ze4egUUCife69dBV1X2G3qTV3CkVnAM+UcGInCioaXHABEoCMOl9Pv+iwo8JJAlTV6WAKpUuVu",
-	"o2bBiFN3ZsbSy92QjEhHP2eDtDI2W7IcsOjobDRRMY1mXqokomM0u6dAGF2Bs2F+g7Rpf5QhuyTi7jYX",
-	"C2R7U3Dq4LbuZVA2kJCNUlvrCtg2KqZSOOnxkniH1+fHnQNDpImZuF5TCfvdOUT4ruiKt6McmaahpojR",
-	"/sgQmKu2NScJAs/+PKRRjw4Z0LKQifnbFSkA1d4iiLs5eI59d+BWu/dBIoPwtWpLftcapCMIWEFj6Rs1",
-	"wOlD2HcffWEb+Kw5NxoB4CcObN6re11hVILkqJLQn7IQSamrG8oMcvp1acDtcs78fiSJ7cb4REG3ZQZK",
-	"y27rft5ynXUIcA28gaun4sXPKKcUSTkxp1NntPAJSDvHS+9pM0Fp4qy0q9QqBUIrk2cyzxIL7awsgZb5",
-	"+TNROaiuNvzQiQkQd1ULt2eUAGgYZLZgUBDAKkidU0xv7BPPcN1zjJDZYRJONpbArdAlmmEwmL4ClhcM",
-	"30VVYcIV288pXFwVRB6c4phzDzjYQMvkpGAlvW0/Vw/Hb7c6CqnLz+3G2r7+wfvNiGq2MOIVgZAfkC3i",
-	"GZ3BI1wQT0ukfi19arQ1q5yDJfKzFGwDUroNwR19l9ZKDPktOCysSg9BmgTZwyi/JKQ8Aion5ruJrp+g",
-	"IyA++EhOoOJzbMx8+75R5qPIKPNaDiGzY99pmsK2pUxM+0QVtTnnZokO5SRb2zGgPFC1BDrBzDLzRgok",
-	"wDF51n2+atQqz6eaeUQZ3RFj+mZFmIVmxt/YtxqMQHAJ+CzYQJgdxNVamhI6VxC+LQkhSkF6Uo+I4j5T",
-	"iZa2NavUoHZZcvOPvrswFLJuK7ej744iOV6lXefRd1ey8qidM+0SStgJHP4Xku7zqTiPueXPFGHvLYSG",
-	"I3+ahqvNLcjwn8H7JaxHhkzQkDemdBws5D9nIROt8w7xZT8e21Is8AawiDAxkFGfKeA237dOjhvkSEYu",
-	"iR9MQSkDhQBZhl9dHn6j9rpiTKN3zCfe+zq3m7VHjG7skeoF82U/MKv1erHwA0bq9YiN5S2rp097NrN6",
-	"zAMa4RjEj2TYFdw2BmTv+0HsZ3nNa+mi770pgR2gIbdowLALJRfQrn89qet2Nb0gs61qixF4pdAR7esv",
-	"P9EU0p3ccjJ0mWyvKveIuVO29pKj2FgtaqqcSmdliDEMKNY5RM5LUYP+vDN9l4s7JF+rx++P/OMjl0Wt",
-	"0qgYdvSpTfFjtCmOVb5JMf5c1pllnYoq9HskSZdYu2fTucGl2Yt1omEYTSjgY65VeSVQBrztJcnUA81n",
-	"+MGEoObukQCYkgE+UV3PonpCc4JfQl+wJw9KOYyTq76JVa4GsvxyrgsbDV9apb2452d6fHs1woXRV5yL",
-	"EwocKeQx2abi92rth2CBycV96ib+pXUTBz1mIazj2iS8bifxQqXrTKRpe0ZQzWld+2S3uUuyiKIIxku4",
-	"T4TMREcKa8GKKbb5xO5/MzfgNbSVvi+7ftDO+EtwjgCrCCxQ26mKJmpXpvA6o2dtNMgF4BNhk1mEzAqo",
-	"S6jrimxbEHfZUpc2xBoTo6ocwugR1bZ0gE8U9vot3uMnPW8phNLDM45ame7ny365a6Jl9DkWQQMgML0j",
-	"JvysIzzjKnFpBFQBNIBCT5uPWR3ux6grqrH5BPFg5E1vw6bK2QEmMnqnErAG9KcwTPxXap9Ql45nh8nB",
-	"f9tt+J25gll33owTj6ziw+uKOzjxyAo+vK5Yz4l3aM5nKQfS7L3eHOk7ue7eXJ0cw+Z/+b67ixy13t95",
-	"N2I00KOfy++HJb/tZtNGXW0UyHydRLFQAB9gq7ddRgoLVDHU6BsY7jH1RjtCeTVU3+LC0ADwUL90gji3",
-	"KzKrEebEVycJIADwNpWfP547E+RcKj2M2OUfjh1Lwo6c8MdM948GuWA+VwgFhGIHvF6GQTmtY68rEhD5",
-	"gTGbIKFcy+wgSGzJt+iETkv4xwWjPrdLfzSySgcpoCzzx+knIaUHX1st952svFmrKtG8VbRTp0AF1J/u",
-	"Z886yfa08d0qJcmcIA98o0FaSTAcUkuTzDss54S+WWCB99gAs1jd+0aAG+4EWdYpSAR2lkEqy0zFktqG",
-	"S3YHyxnX48rIDBkuZtFuaC1RJyA6ooMBMOHV7+adurKYiYAWgpZTQYIIBgdzek1GlTHSfM+5ubJqEdVW",
-	"n/FszQKktSYwW5pMqCKGqp1KUPXG9B0zEsLDjysy0jrc29wMZJ8GI6n03lfNr5q2KC+OgspeZRNsOLtH",
-	"s9NHzl7LHG2SIJssRCsWDIzkMaZeZS+7zWa75rGg6nFYQxd90tEuRbxw7pDZPhR5oD6LI1WHhj/JyIDV",
-	"Mj9mEeJb3nm45/AIa3lgwlq+O4drN5MZ0gE7rDwqIpJb+G0sKXEY7elHLXT33DdbM3buwIX4npFIBkw5",
-	"oxnBfVVu0qSaS/zCdPSNzKj2U0WHNl+8HWNXdT2HCbR0mKSn9/w4J4vilUs/jNZM8UEk2z+hQcC0+Rie",
-	"vNpACjSi3J2KqpFBxJgNFGFLUkkFMbzWB3C3dFD7vWXD6omsB+yWBYSLvnQekfchE4oRYycPZcRzH05/",
-	"ufTbdKhI1SYEbuwTJrR5jfRpFE3NX8EHk/02XPb5r3bmp2a/ZQvZScCVtnYU8l74G3hobI6/fSEzmP1N",
-	"wXgXhtVGmbdIdcDfAzbc7EQUwGTRKZC8mUr24CP3ncKtYuMQKlHBVBuAQBO6YJ4/xbz/rl4+W7jPI2rM",
-	"VIvXlTm4JNTep0bOhdOl1Gq/UV96zi7T044w4iFRMvDBwSwIDcP6fDnpXgaCwOXF2iY5Vs2oLch4rmLt",
-	"huH6Kh6zmiuI3pgtZuiKXJUPShW7PpfwN7+ottDRlPgRHWClILRtMwc7MUoGLah7rxFKAi4ww42917ZM",
-	"diS1xKyfiPUZD6HgHY0hI13prUvsTlEmLIg6DG5rZlJkVImNqaNx5pg4lDkVrOJIRowPRT4HSaWmeaYP",
-	"firD+lCwAH2JcolK8BufZmXA4H3lw48f/v8AAAD//w==",
+	"7L1ZbyPJlib4V6xZBQRVl1RQW9wMCYVphsSIYKYWXi0ZmZXMlhvpRtKunGaebuZiMPPmYDDdDQy65uE+",
+	"zHQNUDWDeihgMEDPS08/9MO89b/pzvoPDTvHzBfSnYuWWDJVQN0MSe5u27Gzn+/8VOnLcSgFE1pV9n+q",
+	"hDSiY6ZZBD+9kjTyD6lmQxlN/xCzaGp+6zPVj3iouRSV/cqZYKRnnjsg7JZFU/yBTLgeyVgTrjcrtQo3",
+	"T/4AH6hVBB2zyn6lb79bqVVUf8TG1Hz7LyM2qOxX/uJ5Oq3n+Ff1PDebys8/13B+l3RYOrVgSkKptCJ9",
+	"GkVTLoZEj7gimg7LZqXpMDehMX1/zMRQjyr7O41aZcyF+3GrVtHT0LyjdMTFEGbkptc+mp/O5YgRt+hn",
+	"inA/mUNI9SidAvcrtUrEfoh5xPzKvo5ilp3RQEZjqs1zQr/YrcCc+DgeZ2fEhWZDFuGU5HjMhC6dEf75",
+	"A07oiA1oHOhlW+XjYx9jy1pCR1M3v9c80CwqoS4mdMSZInKAlOUmS2REuFZExb26/R1natlVaPuVe0+7",
+	"bDvNTD/4HnaY8LkYLtzCEJ8hVTPihtk4aX7dl2LAozHzSXVAA8U23F6XbaL9Tm4H7bx6UgaMinRel3S4",
+	"0rHOsQ1iBnsk3oEzY+/1SlObjKRiZMzG0myVplwoO0v2XpNqnypW50Ixobjmt2yjbNI/lE15q7HynKch",
+	"WzhnLvpyzJKjZe9DJhRbdqAw2qrCIZlIOq13NAiYXuv6TuCVsgnhX+95SV9/8zqS4/n5tC/OyO721u9J",
+	"X/oMJ8RIP44iJvpwG25ZpJlPBpEc10gchiwi5pDLJmueW3ih2Xs6DgPz6NXFUaVmuIFmkfnSv/quWf+b",
+	"73/a+fkvK0Vn/vqbS3n3+Wu5yuy1XHHuX52/W2vuhXtv+OOAR0oTn07d3CMqhoxUjSJDPC29jSU7XUAS",
+	"PtWscBrtwakU7ITq/qh4Nl7rkg49MxVK+jKc4m4GnAlNRjLw00szYtRnUTqb9qBuvl3Hj5ff7UbhvMZ0",
+	"yMokCDd/BAlSAyqEOVHfj5hSxIvDQFIfNDL4ikeoUBMWsfvKmziGJ+cne8LGPRaVzXYMf/2AAu9ECl1y",
+	"mmPzJ6IlCbjSNbJl/rm17WhrymhUTl3wbinH2dk2E6Pv7cS2V5jlLSu6vk0h9YhFJGJ9GfnuDuAmmulO",
+	"Rrw/gt/5LGDmIkthiMFx0LG8ZeVLgDHvs7kdOmTzkza/JSI2c7QkuVWqHZgPZGdg1UsYcMGONhoNKwcX",
+	"Tk+qUgXbGCAfkAz/EPP+zUJN8AfzxAfXB8+ZEQZcDMumFbkHPvjULviPBcTV1mysiBFUhnbK6EqZdwvp",
+	"aruxhLCWzuuSDt9EMg7Ldszoo0PzwAfcq0s6XDCdDzkRWTyLgBaI8ZpRQYPYN9YEMl3DLcqZrpZrCnTU",
+	"Nct2BhXHD7g53zIaFU/FCJuEu2fFktsY+GX5zpj3V5RG2y9fvszO9GVG50gn+7NZtwqlUAx9TtQ/Zz/E",
+	"TGnzkzFtmIB/0jAMeJ+atTwPI9kL2Ph3f1RmYRl90LzhmwG+bh63j5qX7bPT69fN9nHLaLg+05QHlf3K",
+	"czamPNgn41hp0mOECsLq5leJOqPi/ohQBebev7Rf3+yDnseiSEaqsv/dT5UBZ4GffM+snSkFkqpyh0//",
+	"/D2SAFPGxtiv7A22+y/pFvt9b8ff7b+gX7DGYKu3DeaHpjpWlf1d2FKuQRV+RX3iti7ZaNqTsd7vBVTc",
+	"VH5e1Zjq4Pbi6RRxahiEcEXGNDAEYNSBiFACG2J+z8UtDbhPqt7cQXg1fHYsI0ZUyPp8wPtoNRiilCGL",
+	"4JCBKtXGZgV8WGIQ8P79SOLw7PT1cfvwMksJYPXZA+KK0CBi1DcGK4kVq9zhPF6m55FM+oMcRt+OpsD1",
+	"SiYjCgektIwM1/Pc6r31d/+1jHrc95m41/a/Pjt/1T46ap1m9x/8AdQ3TELpiGoZGZqamt1HizyZ0F0O",
+	"Yyc9jHQNj3YaF3womG9opxdrIqQmNAjkBHY/WTxSv9c5b520r06uz1t/uGqft448MoBjeX3eajmtWwpC",
+	"iX0w3Yc73J62MMYxDe51fO3Ty9b5afM4e3pUkFiw9yHrG4MAGCORfTD6/QPyQyw1ziphGD6ZjJggEQtl",
+	"pI2qx/X657qXZXpubeSCRbcsIi0zicc742ZuxQPKgzhipOq53fE2Ngn6+Q0Fc0UCORwyn8TCZxHxkpV6",
+	"NSKYma8ayYmAUzqV+rWMhX+vUzo9u7x+fXZ1mhN3lp4MRQ5ghDtcpd10y0+lJq/tdx5pm08likm0Rmvo",
+	"TSc9FkgxVEZjodZctUuresnCPaT5Dp0GkvqXUh7TaMjutamd5rfHZ82j68uzs+vj5vmbVl6CpPTdk0Z2",
+	"KCLNyW41dr/Y+/0L0ptqpu6w5VsZ7mXFOmkJzfWUXEpJcFkfRLTklpXjMs8UCfiYa1L15jbJ2zhAFg7+",
+	"KuBvyXuKaCOfNL1hREgcQEuJJxexMY/H54kyfJ+Tm2Gzc6J/wKg2N1gw5qsMu0W6UiMefvpyp5mTGn1j",
+	"a/hFksMc0qzY2TiYlb4hVQq0B2ZPm0ckDCjyKMNkeZ9dCXpLeUB7wf0u1kXr/Ov2Yev66rT5dbN93Hx1",
+	"3Jo7IcWHos4FGTM9kqBbGj4G0aFhbOjjDvIjcz52RSS7pEc8KWWHy+s2lvzm1mb4Xp8K88ueuY60P2I+",
+	"ifhwZPSLSVdUvYItLFewN/ZJRyo9jNjFH46JH4O3hQoiY02NkUxFV3CfIZMJI3nLfRbV4MqDHrlJzpmO",
+	"poQOtJFm8EO9aX7wiGJ9KXyFAn7Ib5nY7BqiR/80mHaZ5+eN0wv7vpZkQoHZD8z8Ncbf6JBysZl3Zy8y",
+	"gdFDIE+omFreqe5FqefNy9b1cfukfTnDRKQkYyqmoAqYa6c1G4daHRDYJzNrElANDvp12ch2xpYwHN8s",
+	"hiSreTzO75Zk56sMNc0sj1S97I4YNhKtQxl3oItYaB4AKaLECZi2AU8npvQokvFwdCdauRI01iND+X2q",
+	"7yl0rk6bV5dvW6eX7cPmDLkYZmYMBC0fyMLZSkkElyAj/iN7RM3Mm1mdt28EuGJKOdsEuAX+TEZUEfY+",
+	"5JaXTcyPArxwbifgsDYOukIKfNOy+1RVQP7TjxgwJhooN0j7iGh5wwShESOTSIohqVL7DyPFJjLyu4IK",
+	"n4CdciPkJHXGQGwKR6RjtmF4FZCBikNjmzD/hPmcQkD5frRwcdXpnJ1fto6uT1pH7eb15bednJBTTPgw",
+	"D1CCqCJSMCIH+yQ7EAxwBxVyL0seydIIrI1cYnz9AymQzxQZw7BmPCfqzFrzZqtRCQ17Kd44UO6T2QHz",
+	"aBr1BUOBBVEtpxVRNavnKAZDj0lVSCPrBjywIU7wfYaRmZPm6JTsR8ywhaae8wbXNR8XuIRrFXQJ7v9U",
+	"EXFgNSX06s49yf1CF+8sn3Iu2J/mv2D0s6VHFVDxNQ1i5l5oxlqeM8EmRYky+EgLrq5asOylizOf6UTS",
+	"j9F5N08joFiYAzCP5PMGNFFxL3m+RviAUDHdXGlYyW1G4wr76jSdFagdnku2MZJ42Re9dC4Dlrzgbubi",
+	"V5CaL+BZ++rP2ejAdxgucE5nIAs7mWQISxSz55g/kFlCyGxFsoW1DPF/n+ye7P2R9bVZUnMsY6GLrp6Q",
+	"oi7YkGp+ywiFx0D2GV5HVSY5JBbGgpxIATcvYaJb2xB6nY995IOz6f9lgg2NonNuxnp0zhRE536aueEg",
+	"SUoo1AozeOSAAMPm2rAUr2klLvCuffKK0YhFpBs3Gjt9eBz+yTxS5Rr9y8oIS3iZkr6UNxzZzRwBx2o5",
+	"PV4pG+7JkgYuxH6g8MBgzot5JcojGvngn4Kfx/Nckd5SXRZnStIvjNDNsVcjpH2qKbk6P95ApVAxXSMs",
+	"UCgM5iyQZ6orQt4HQ91GUQ6IZ3iAh+8LxvWIRWhwPDq/LbqL9g7aHSnfdpfHkN9Irtk4/49Fx24P8OdU",
+	"dEcRnQIjs1+fi8nNr03ZmPcKj2qp0Xe8dMtmdwZWU0tyLzBUjp8r2qJXgezfnDOqpJVUc5T1bjQlFDIq",
+	"wDTG1GVzsXrmVebvE++8ZbSGC7xyzmTesy5nBfml3kWneeIZOlQhHXfFDZsaXXFjkzRdjhWE72i/z0JN",
+	"0NN4a2akkMTyBFGrvK+z95oJxXsBqzNhGNB3FTuRSq1ihqt87/LVkwz2ghsId66G3MEpT4a0lM2jd982",
+	"KzdcE5Ln6S3OQvNQZfY1OzsRj+u3NIJPmfcPM+9fuPcv4f3ZaZachJ0rTNXmeZGql8zLqxEPJ2b+ZWYG",
+	"rqal27vq5i7YgEwWftG0Xa61mY2WYT1gtywARRQiJgVZ20Zoef0RD/yICSSb9O+Qp6KIsYqnRYqjfW3l",
+	"y30R99ISh/kb/gC6IjWaVbv4OyW8M8s3ZKTPIqssrcI8rAW1Uu7uAmXHMlibE5wsIjuhWrrbRdzFbWsm",
+	"uyBjr9n0htdSZozn1jed1ulFy+qImWN1u7toVcfMH7Lo1Dw5s+2zJJmSYYY4e8pcFBkRcyY2Ojj/oKG4",
+	"hckhy090rROaO5zsuSza9cuI3VvwlV+MQsFTOJ0RFUPWsd6BYlKwxod7qLJf6csoYn1NRjJSRnnVmkVT",
+	"ojQNQeUWbJJ5mJJAiqHRo4RPBJtAAplS4Siiis2T0txoM4m627sFKkxuxCVGi3tudpNmB85/tXDzgHlj",
+	"ktPMIvAv/gr27uws3JuFA6KAnx+PJjrsaopSL9Us4PUgOBtABs/CerNZdeTn72sF+ohOi6gymsgBRnYh",
+	"Vpl3PEgRrGbD2i8Vm+c96ReIt6xSXDyvGmHvQewCR8nPrErBslEEtxfknhGKJ1N7EArzwpbO/A7uEl9O",
+	"xKGzJFeQKyNZYHMe4riQAWMtTUgH3N4lIxlHNjWGahIw8+u9BonD+q3UOcUjs8krS9vx9Gup2eqkZZ4+",
+	"4oan8HLiwjyCIAAzyswyNXpscSW4CqPkR+pM1RVdJEpnFaWVSy9TL5JUZYpEgZNFKn2JvsiSGqE5YkPP",
+	"LzgwE8dQUq1ovldsOYfr0FEc+uuRapFyYjfC3sr05uYZTzq1LLkjKdccS8tenuzsEhpbwCcfwrh0LPfX",
+	"Z13alRXLfGSnlTdm74nmoSE9Km7IVMb/Yl5mO+abEdTbjVXK5bLzh48UThQI4EqxqHiu1rNs03r+pWBK",
+	"s+Fw0z2RpOqecPFHDhu0qiKD/szK1UXrfH7RiUN7oaIID2Xsj0UPH3EVBnSaqsjrajSre2Dndt85T8OM",
+	"+mPmUXQgRyxkwmeiP73QVBcwMC8OIa3SM9fae0g7Nw4tswC79oirMVeqmCw0jYZQnbi/u12zP2H8qtI5",
+	"u7icP9D0hTUTzPNfX7L54He5TJ+f81emf6qlUyo8hgy5FPoczQGSbF4YRHlyPuXkUmSu7t6yi1urtBzt",
+	"z2UD5pO7D4yAMqaeT2YLcFHpSydSenuTo0iSyjNcZq/IGgDrrEBJHhfJwRLxnClBv5tj4A46nwsArBQl",
+	"8+3NW1KLYba4D0beuX3h4fzBXChNg8BIESj2U4UibvlWjdlYFvpmZMSHXNAgjaks1+Js1fv8hYhiRiYj",
+	"HkANAo21HFPNjT45hbTKoeCK+VhrReiEGr3f1txDNOOAcG1ULkH6ZjLgBROSgHwt1pY1Heb1jLnJzmoU",
+	"OqJCDVhU5BaBiiL7d0yUwKlyjJArDlXG2aDgHYj2Lt6pWloHfpebUqQ/Zkm55u5tLVtvnkOIAPqx+525",
+	"RXP0M3MXigi4loFNyJzGsqAfgjs8gLqJrOuDKZsqHo/pcnMHZnVhn30sHTWdTekOl/inMqx6azvLRitf",
+	"dr515LRf2W5sv6hvbdW3XsxSwn7l5ebWtqOk/cpbqVlgLviZojd0npD2K1t7jUbD0ZyR2hG9ZVk927lK",
+	"s7djZ07loCXB4rYgE8Ny0M05kBHjQ0FCOgXvBRp+DkAAv7FJmugh1RJkbqyZYVhQBOzlp++R//J3xMtu",
+	"gFfsNr1rXHmJ7FzPHZsViksQFuZ2qsjuXw0a4R7ydcYjJgXUzEJMXw6I59bj2bCWz/p8TAOCH1w240b9",
+	"5fc/bdW2tn6udrub7scvft74HwoXUSihZ3xENPIdAgk64xJnO1JfEI/DuorH2U1dUOS4mzng7XWk/5IM",
+	"EFmsEMwLyTSz4oH2ei+317tle+3E/aJ1XNLhKcQc148zLBGz61yqGaacJexS1nuRSooZMxhJZ2WVsS/H",
+	"7E6iA9+sJQOWTtWZYbMs1WHu2A/MhJUV07NR5fbp4dmJYeGOma8WTG67mbbcTLMzK4kfz01vJpKMc/Fq",
+	"xLOTedj48fxSAdjG8bT8kfuFnA4wyujUFplryGk0HKTKaBRwUFqpIFpCLboIpqlX3uW1mDeMbZ9Pe0rk",
+	"9vZOlvOUseOBRbSZhfOZezAqXMWVMIq/YdRaYhHili2OL+Uh6UhbOy+3Nrf3KvN85HcJC/ldGfuQRUA+",
+	"i11mFmkHwYFwP2Bbiq7Ga84CH6sB5w7U1m0XwwCxwGVgfHlxdkogDc6cldAyzdO1KcgJXOIzlSCDpUtK",
+	"ysLnFp/UiWd3ICkZJ1g7nXctLN8cWFT67aJNectogCA1+Q1J8xLT6cibpUPa14pGah9dyhsmijVY7l9i",
+	"ul2FTb8c9d70+Rn/8uLqx/bWKW+r9liHf3PYftH+Y4sP/rDJpl+G/Z0T84j0355P+j/K2+Pt4KZ/uBew",
+	"N691/837oC0am/3tQPTGrxv+N18G886uZMiiQz8LmWgfkUMpBOvrNLF85rKqGPCrEPcoDDfzvpmtFztf",
+	"7K7nAnaTKtzAMR2yq/Pj+cOKo2AxQBPtKRkYhdiSTp4qR1qHav/58xnP03Ma8ufwBfW80dvrf9FvsPqL",
+	"wR6r79K939dfDhqs3vD3/AbdYS8HW1tLicNMs3xhgBY1QxYDDhOs9rigxtKHZOz5o8TH5rCATt/UyJed",
+	"1psaedN+bS7oO9br1AjVZCyVJnvk5FVOlcNRVrhWQfFdyuR3FCW/0jGzSE97DdIf0Yj2NYtUzea9B1Oi",
+	"QtpnM4dzQQOzdNrvWwt+PT/lsaSinerA5aJsqVgBpmdv7irpRnFxAv4WiBSd4Kuhgl6qVheEDVEJLzjv",
+	"iIs+D2lAwiBWxM230LIrSvm2b6+4vsiwclHoaEsnImOtNEU0SyyEAr9V+ZpX0QPtziZOIrch2TVkjis7",
+	"1UKqlVScQCnl/EreyomxfyQVBMqqQsr95Vpj6w9XzePrTvPbk9bppdGo8Ofz9ulhuwN4Aa+ujo9blytq",
+	"k60fYhp0kkXij5mVvoqNVQD6WrqWEiWzfEFW0XxIlXL1fbBTv+iPmB8H9/ahzV76Am+a2YLmOuGAcUIi",
+	"y0bOHoBzlbXXYx4LDb0l1yPjI7Vzzq12dkK1Bblhx3LIxR1DrqvGWMujqkujPOEaGWLLgp1Fy8eqkwdJ",
+	"UM+UZP368giy1TnlVRTPFEHteDkDbR5etr82tujF1UWndXrUOlqRVTb7mt+ayV7ECiLUPvCW+fKh5bOc",
+	"sb5xSsb6Tub0sPZ30Zpx6gWwbq8jxgDWONXmthtZpSqvQx3Hoj/CVC/IH2J0PBNFLQA/BfxONi2M8a5W",
+	"u3QAwEU9RlzNU76Yac+6ku/kdq7P/23+BnRopNiCuIHZwcp+5Zd//59++cd/IL/8459/+dv/QLa2a41G",
+	"45e//3NBfgA8P086ARcMqjh90ptmYULBfRpSpSH8HflG1eUDW8O6OXcGa+bLwHSKLiSs218aBJ9ZRvmZ",
+	"rlaEtjA/wqnZ806drb1VnDpjFvVHtGje70YswqQ/AFBBFD82JRMbCwHEiDGDQMgBliWkjieABsd6EiH1",
+	"aM6fgzRRKRQ+0QoFaXASScr7Kg7fzNkVZ4fMhESTjcnow1FZpdvsx8tx8bEoGUIqfkQHehNcAmC7DCM5",
+	"0aMDguXjyOag4jzghtDzG5hGwe7uhcxsYsHp8/6I4JJtzSxgvdxr0udXx62LlRl3u1Kzb+BkU6UkP9Uv",
+	"EOT4ixnbF4J1UnEo9o7igKkDi4Slo1gA+ELOSsrkZ2WVnu0vcszjiwKSdVP7mgaY4ZFnDLfu1wU9ArIU",
+	"iM8VkhdGzpNs05mU+JW17dmMeHixcEBb5l0sy9WIh4DUs1zjeH3eMlRn0YBW1DaMFK4k8Ex4+gEtUZix",
+	"Ij0ZYU62rFqxPrc78GLZ5izRdpIdmtF2zHYYXcfO9mE1ndm9BrRoLvRbrrQskljr6drwrXOASQPBQd+3",
+	"8bWtjJKwbpVM9qPzhL1+oldajT/jOoHfE+oDJAiyhVvsAaLpDROk6nSpjRXdRVFS45FJ+Ts7vXx7fXh2",
+	"0jluXbaujSRewX2ZlL9HLnt7cUpMJ1njDKWXIxEsyioonk3xwOozqJCBmt1Vy2NI1RY6AGicuXUKqqmw",
+	"2Ftq95WNh6ujmU9OvFdphK1TWKcS4TdXNAP+/asoWDNp8HOstTGGUJ8VU2DEkFgcGlZJbcyQaXPTPcQX",
+	"dfnNk5F0x+HXoNpQaXS1p7byVqOxmTi+VmYICyXJnZI9XfHPp1Cxk2k+h/NKandsVmVKnMnprVvXk+MB",
+	"D1HmY87/IfxzIDF+fY45s6yF1T2HUt5AbEaTkRwzECmUTBi7CaakF/tDbP2Ucv4UWiDDq777Pk2DxJdA",
+	"NZFoJFi0rbdyQtpE0Vvmk61ao9Ew/08mEjHPEHm/vK5oRksKqOHL7L0u8KEsjwneSZDN8ecZjRoDyyyj",
+	"RvemRT2AXPQv4a0YYc7xozmv0Lw7JMOL5sk2Za75SZ7QG5bqHpTgcwdkJIUEdM2CElijfdSAMNKUHbip",
+	"1leyQtb7Ol3fli0t4Znr9mXLGZQlvK7wDllAtyI36PnrQ/Jyd+/3xMLeEcSws/oBUdqIQOL1pY8JtrP2",
+	"sM9WhJM7NI/+nGLkzXtBqEaHF4L9WVdvCgVZg6MNmQwDVlgj6no4zHmaZYTJNwhGZ/G9VY0w2h8lTQ0g",
+	"02ZlkZpJRCrguRlIv8KUDj/pTZeAqFugRMA7fwYI46pwkaokRGG++/bysuNc/+Zkch6h3UZjJWNLF5fz",
+	"No1uH2li09td6a6jGvOdvAOqsHHFrCIxP8rVeZtEbMAiJvpQ/IWNGvMjHRAvg2yYMqQhEyzifaPWzYQP",
+	"skCIS33StmzNXqsEew2IfcH9OrSXYW7j8A5BgnfiguhTQdSE6/6ISIHqHzRsQexQsQ+Po3sPLWkL4GWx",
+	"hrtiGMmJqhEli90aFMfjmvgSPcPgN0Q4gAENAtKj/RsiBfFwgd4GwiCle1bUbWUl70gBQPfr85YFlr1u",
+	"fXPYah3Bb4tGmAdazfaYyELhn7Qu354dXZtfNY+Pz97Bw5l+IDPwvhftN6dXneuj9kXzFQ51dngOb5t3",
+	"2m+ucKYXrePX11+fXbbcvxHyqVKrNI/PW82jb+0v4OHT1pvmZfvr1vXbs+Oj9ukbM4HmZevN2fm312/b",
+	"rfPm+eHbb82Hmiet607z4uLd2bl579352emb7C8uzg7bzePr5uHh2RUkGsDQzaOT9un14dvmKcDTH111",
+	"jmFXrjtX54dvm+CTbp10Lr+9ftU8/OqqU6kVwtqX4pUWQ3VnmkK4ca7bp3BW2V/BvruI3+nZ9cXVq4vD",
+	"83bHHCf+5rx1cXl2br6aTvh7vC/F0JHNHDZkgh+ZQFUTxYJAFYih1csrkJXwPnum0nhfNXOznql84Ggm",
+	"j7cwo7VWCVnEi7JvQKoZKzOMo/7IfJf6iIcNEwmoeGbBdKc2h4WYKX/xorFF8Juk6nW2TsCTufWtNzOb",
+	"ztZJ4WyiQt3p0q09X1fwTNmA51fn7wDcV0gy5kJivUd+xN2XhYGzQvhNc3ZlIjAPEMohA7MXWy1NS8Rj",
+	"1JLcsigXbEyXHqLL+hq07mB5yl86Ibc/uSo7e4Al7N28ecyLXHJrGmmW8pfoiKv7dBGDsWSPoXUNwuxn",
+	"cBtvOZvYm8Ajl5Q4f6ceAeqW+2Gzg5CPBXcfUBaThlpQ8zUHGkmaq3lmHhRT9yEAc+/mL4YzMQcMhtcK",
+	"mJzUbiLk+Fs4zjyqZiwU05sEY472cXPfRnLisjlVpi+t4ZIjyftsNfSZD4S5uzpwbhlerosDZKBxs9Q5",
+	"s/ELrh48UBIuy52dIRi6D5by81AMD4yQebFb41+/OjufNL56M5TNZrN5enE1al0NzT9b5n9eHTa/Nf8d",
+	"vO5ffGn+cdgIWn/4+nxXvDkdNpvtZrN51Wx+E7IffvzC/Ll5cfX12flXe4ffttt/XRChW0hOTeJlJlkN",
+	"xfBPfwzZ8E9DPvjThPXCDTdpz9AV4MJ3K90KVGsGjEYznoydmayWcsa8dKcz1FKSPAHp+8jL0lwJUvWO",
+	"zw6bx0Z6to861033j1fexgEJuEDPkW07lHAb6O3QFYnijKWRhOuHxRKFqRl9y8zM/vcVKEhpu9ePDQCx",
+	"OlhWGfxBKS++g7P50yjsz6NWrlXYX0Te6WE/hIaRIZ27AyqmHynmbI4Gd6Frm0MmkpEw16kvBwPGVsDb",
+	"TCl5YfACn3roiux1CnbXBwb9bMtoC2m7iETOGfW5YKowOA7diJZuwCwCE0zF5+u/NxdWt+O77xXPv894",
+	"qI8iOtAlZhvUgMYBc6lZEaN+2iNfs/f6AHFcQbHitg9fNglvrjC7sGxnxXzCpdpXNr8wk/737/7pn//1",
+	"//Tf/uO//eXf/RP55e/+31/+5///l3/88yrfS2I8peXp/RGNhsyvLc+4fFmccLkmdWYSBR3cRmmpqD3g",
+	"S5vvOrP17tgXo1xlSMTsR2HqLNSXGirI4O9gWnNg7gdRLKQRxOJ7U8yy7UWM3sz4J4tPqStSiiBb2/s7",
+	"u13xz//7//Nf/79/Q17WLHbH8vTaml3ugl16+Mo98DWMJCavqj4VSetuHDEbySYn/GGr+JK29B9bffLp",
+	"dMWA6mMqWp+l2mS2zq524RE/hNKU0svddabkG4tVphd7aBMBZWzvJdrTOVbGfdI6k6Xm/EU/Srvygyvu",
+	"gFAMFbHI9qKPFUMEftfFfzH4ys7WskT8R9bdPmldDE+hmABl5OfgRWdc4b6ycppHRLAJgcdzYuinCvdV",
+	"Zf+7ndpWbfv7gnL7/JVas34il3yE4W7388ytq1ViwX+Imf2z2a15llJ2DWegKYt1O2p7h0D/np6M9Qr9",
+	"OQBws1Y5PDuBYtDVEqwhLScFPf++YIqlfo2ieZKqZ+bh1YhnJ/Kwmc2zi0zmy3xzGkVOo8j+3Uh6m0w1",
+	"282loM3QR0tl/TRTS++Sf12eYYCJuVqxYJC0b5xH2V6pRN6c7TqZfAsBaB8SdDatTi7OWHD78ExZtPEq",
+	"QoHZfaiBSMo+UNSzayVc2wxWeHkKYpIjmN3S8uzDxXnp2Sv5EMmDuSv+60siPJfB4nrZSAYrQGkBhHat",
+	"AlH5Fdk/dHOrYT9LZKYyKAkXWJxu/Pqc7L0zJja8WLYpyyuJzeszlTVmG4z8gZk+rPTJ7/DPtcoFH4qr",
+	"8ENDpk9YT3GA1PxMENOTCc+e5DGjtwwrRjdJk/SkJgMeBIayzbmZfxvBLRhiaQxihaV6y9I37wG8bo40",
+	"DlvCyOBZlwNzvx3QQLH5vU9fWlLg554snEBIx19hdzg1M/5N8uvvKn2quJBGTEbMFuRW5nXim8yHirJF",
+	"txrrpIvuLa3vSsYrXBlkchXfFpc4mCnOn1vM+p1M10EPu9AyYqeZ6vHiZDkZQVf8ABSfXLU5MuhO3Ht+",
+	"EfdIGKsR8VnAb1kEnJq0bs0thkROzKMzL9EA20UjP4I/2rQ64FPM38/m1WGGcCCH8MV8QtxPWYQ3n2qK",
+	"UGfbf/PNlz/Sdy/j9h8lP7nYnbRF469TyDbo67y18+Lli5c7uy9e7gKwXtwLuBpd8nEe0veysbXfaOw3",
+	"GpuNRuNvENu4l92fMJJmN5XD+Xqe/bt6DptXj7Qv5s82M/eFrepmD+nEvjc3mSJ9y51NLo1LG0PGHhTz",
+	"rUzNX5FCBrOcgE4y51E6F7twLARH8pqFMJgxTbSOeC/W9iff50hHnfx+LlnAbDGSm076dVA4lLWO5haL",
+	"BFbYESEz+xrBkHydib70mQ/whjP7+2Jvb+dFOV7hgixlPTOauVWBHA6ZT2JhnQfL9yFH7QXRe5G50vAk",
+	"EAmpnr8+JDs7Oy83chs1y1tXpRubeoWNzoq5TpqOVrMN24keScWI96Z1SQBLr8eDgIvhc/uo8rDB5LLU",
+	"tMUCIYuzSes/Nuovv7f/3bz+/q8KgTZxSTansDT9xGXgFczI5SM6zEYZ0h9iVgeIxPogkuO6HrE67Mtm",
+	"86z+5dbZjzuF+SRplt9StpIewc9zEyi03lzOZArciAc1NEqNBWwk1TDiAlOsmxeH7TYAEiAM30y25Epr",
+	"zB3WbuPli0Wn9S/q/+P3v/vL9XIPc+sulJOZbqHzdt1Tr9DSXqElm7lEZiWmDoIICN/lGmfeLPRfpY32",
+	"51ga6BpAr1lBGJnnFaGaeMwlo3nFBUgsm3NYxDExxZ4w4adtswcyIq/PWy1YBDo7QhaNqdlst7p8bZSx",
+	"cjdnY80rZzUK9l5bUL/SiaaXFoPFipi3MOMa8543XEOTWMs6bBG2A0mWBZrbhCt295mun/e5TvqyDX9k",
+	"z7qo0niZkFivx6bNbGSZrMb8edQyNJpdUNEtuaTDx2A16/GKBbd+8R2/pMM3kYzD+SVAO+uSain8G9YN",
+	"mbeNMAk4U0RLh7E0ZlQowsCsgMdXrg8r9vI+fOPndZPoFnFWrJG2W7Zonx8i5Jqc2d0jru4TZeXB1Bry",
+	"tt73+8QhhM3RyYj2OCQBzxX+9kc0CJgYsgKD/9MgqbzbYKegftZSzHpQww9W97q3zI+xDtE9EL3dj9TK",
+	"MKE1HWZxoXfWwIW2/XZqa+5ykjg4T4N2LopUrYIA3llooQdWOMeE5inTqYGT0YDMaZAe68sxdFFhK9Om",
+	"258cDWw3VgjrwnIWdm+3u3Sndu3JvIqor+igrwC0web2L5wWeJXJV3x8t5nlnL7rzW6FJqJmbksc4sVT",
+	"f2TvdonbuHzBqgh/3IUn0ppYAG3B2rERIzFma/alYcZQ2cIXFTgVdttG9dmOMwEvwHw1EtihwlWpMdfd",
+	"YcWekCsWVqW1d9u1dXSF+faYj1AOdR/TpMwgIdXEatm4u8r/YUuKyoj3IYKzcAl+fUHZr82lmbooVokP",
+	"664I3PfA1V6Ip53DnSriTLdSz0aS+1TNh5I7lVrl6OzdynHk0DzvWgYXoF+VTGU2dNvxasQz4z5w3DZd",
+	"jp1e8Xn66daZd+aOzc9u7cr4X/PNwJK/lJ3hOVNxUJQYbrZ4tYvyYSDLsj0nLEHlCzq5JhOqSJ+KPgsC",
+	"jN4uZY5oK69rkad9qxciWr2DfMiC1GsszztNuoosz8SigVlWAYBayKDWyD6A3UJso1vmE2yzRsZc5H5t",
+	"m5KtmPqEdQw6uV6PWT23pJXD8pGCJR1AAAAw1zKDVL1ccwvoypbvbmF+he0tVuYWi4/0IZpswErv06jZ",
+	"fKCTNqC542YXN8psChHTIOlbY1vIQfPMPuScrdjBce4mmCEvNI10UZ+f5ZVB1EzLUHISd593OZf6mCRe",
+	"tlfpZVyBoh8jTICMZa04wczcU5aSnWFthjXNNBtJjjt3zXKUmD2gPIXNb/4MZynnoA/h9rC8+O6eD/xA",
+	"SU1DnqFXtrYa9e2d3frei99/8bKR30bEtcPahyyzmrv82fu986KRvW2V3c3t3Fbb3ImGrZhLC1H1EJXQ",
+	"WdKtb8/1Wjg+axak283JqoIaOFttDuD8kU+wp9MBxgZ8wkQ/moZ6Lp3qxVw7uSXtW5v1v6H1H0m9MNC4",
+	"gpi6YyuK1djgoh627D3rx5r5KHhsh+e79mjeWl8KrtbkqLJcpiTze3G3KXXK2p2Bz5iKm2eKDPh75hMb",
+	"DAIRDe8cmH8GtM+Uy+EOYUvZD0bOlDQzfvhNvaO0a0C7gEZjha6ju5t7q3Uy3p5vZPynf7XVaJjfNha1",
+	"Nn5wETp/llgJZDR3cxuNrsVgb6D2c0SFUbqy99XbKI7+rl+0NC+jF2bwQTLj2lJ3YYVSufAob9NxwwVA",
+	"IeK+lSRgE++weX7kQQUM6UfM5xoZbpVrlfTlSUwBrrCLCldETpi/UesK7/Bt6/Cra/yMIcOe/USNeCft",
+	"06sLj1BB5C2LoFDWcfYa8Tqt04v22alH9DTkxi6bEkqQFOq3jhbs9G22oNVpD5sXb43i2jz9CvDfvm6f",
+	"vrkAeDjAe0tnVKmhCKpVYCqAv/Z1C4pw7OjmX2dt1IwvD1d0GBxSNTLjI+AhRryMnnJIITv3cMT6N/bf",
+	"hhea4Y21ZIYXt4jZ2DF6OigsAINvhtd90MFnFbEVDvexGvQ94j4balesH0dcTy/MZbABQEYjFi1IW1J0",
+	"nPqkIdkIoUtxycrmQ0rEZGQsJH0pbziuGS4dcAMYJd2FkdYQK7XfBdTjgo2/yA4LztTeFIDA6nGY+McD",
+	"OeRCkepbrcMzwMa9oGN2wTX762P6HngSF+Byg0ESxcq6sK/tHNLJ0ZB/ZRjKz9BjdCARGlZoiiB/+dcB",
+	"eBLg3bCHF3S+LW1g67NbFhjNTM2nVLoPmk1Uibf+mSIjGSs2koFPAuCSpIpEqGrQGYgzVSO2Ugf+jYFf",
+	"VesKDsRvhKqqEcE0mchIjzZqJIqFssVDseDaBm8RpRZw82u2Dg6bGiDAFMDZdQWgFhKaeMYzjUv0KJLx",
+	"cGTLZ3uQBxOGqENudkVX/MVfkEMpbpmADN+uqGMDa0xyxlgftACSExYd0jELDqlimwQ4PLBMQawsL291",
+	"1hUEwP9qs8h/5A8xFZpr2CQAzcPVGUGP4+ZFuiLVbmVrexPbonUrG5tmwpd8zJSm4xBfcWmdB6RPAyZ8",
+	"GhE/+Z737bfffls/OakfHXkHNkzerfh02q3USLcC+lG3gttKSLcyYeymWzELBZYNvp9cPjckkf8oBSPV",
+	"puL0+QWTcWAuhc8GNA70AUCFQ8e8SBMpzM75dIoz79ChUV+5MreW3jDihQCAXQUUkK0N2AxP8R/N7+wH",
+	"yXYjh9KPDyHrM3P2fgJjq0bMp2rEvFwj4CX/2YNBMYsdwIzNujzIIcD82+cWBPd3f1RSeJgh+3J37/cb",
+	"M3DNcRiyqN43B43IzWbgMujZpg2VOb5kQa/Ye640+au/khHpsUCaw9UywcpCEv6rv4IPw9oU2W3s1mzb",
+	"p93GDkDTch88k9DdAyF8mY+LpGb0kEUoQe0Wj5iFveU4S/yy0ScdrDEXxHtft9tQh4dhcVXvp25l19Dc",
+	"Pvkuh7b6vaGb3cYu/CWBj/3+Z2+jRth7EDxmXCmYS8tIpzWm03SB+2S30SDeHGatVyO7jS3izQDXwq93",
+	"iJeg13qkmgt1mS8nQynoj+PNIud6SSA/+6j58h7x5vFvzZhbO0Blcziw8Lc9M80iMFivRvbM6hz2qwdU",
+	"u9fAjxXgxNqWFQCrCsDFStOpwy7OYxBPZZyIOyEnxCEQm087EGJMEzRHDOTRtA35b20aZcDHXKeEtrVj",
+	"3pk5rZr5hYC8BqBkc2EBy9R8Cr7qvW01rSLpQiLJZ7w3rUsvc/TVOATW0TeKkhk0VoCmLAXxno+g4/6P",
+	"Xg1253nEqD/9EbfMe+7LvvI2bFUJqAK2GafwyYhRH/reKBywlmk9kkyziSze6cGwE1zhHmCv+i1ywl+R",
+	"WARM4a1J563gFFzGJF6N9/UxfV8336n3ppopb+OAxALbyMHXM1UxfCgkqGhjGhgjyZYUZC55AyZ5ag2m",
+	"7LtjGt0wH6MT5m/7xBhTuC9QcRNMzOzCiCmGbRojpkIpFMNTP0tIPPnU+zpYl4IG7mNVCIUY7SKifQ3J",
+	"tJCZbyiPhnxzSseB51Qds/4UTdxwXHwBzwgmlYLKW+xZGagDEjCbYj4mkL05QGxxwPG5OPpKOdls9S3V",
+	"FRfFSpZlYUlnGeKBamY3JVASlDSeIMA7ncwqhV3hzWhd3iZ5FcmJYqlCGbFg6i4RvnbglAn3iGJGYnpY",
+	"T89/hF3eJ69AySTduNHY6cO84J/M2yQQys/GMCOjKpGe1KMaqhH4LiqaE1yq3xXpHAzNWmoyQsatnwlD",
+	"LRDU2mkQ3xCEuwPmismIbH1hf49PwUbWumIy4v0RSBfMTwK0UncOs1sC2SAoqmTEh1x0xWEklarjT25d",
+	"SLe27tFoBT38jspdLnwFrqBKVQxjV56dXzjee3123n7TPr3wzIFqLoakapRFWk8BoPBDqkZU3B8RqrrC",
+	"c2ovDcPNGdXXO0Cw1n3Dw8xIKffQhAbBxiZ5DYkUdlZ2mjAz7COQXNowYoOAD0eaVL0zAOi+8DbSPUCg",
+	"AEuRgZwoMLONykkD5cCx4fS6As92A2kgT0+ASSGFZkLXjW1oGeI3des9rrePvISg7FoQ8Nmo5pZ0UEUB",
+	"qDXvnOloWm8aKij6ljv7dyMJXXqNfQ6GvGMjXTGjZjgq9t7XjYhSyjBgQMJNmy8QJgYyAk1XkUnEtWZi",
+	"vys8qE3qe6QqpNuNjRrxUBEysl1M5xCXzQM2z9s8MWMAQGtd0RU5rcDYxpAoY58xdgkqEnO6AaoM8DaM",
+	"n8+kOejmVDVlvjSrkWxsknezra9q0FRF1HG9mc1LJcAWujoC3mdCZXPiOpEMI840gnctNuzc2ymAQ2LP",
+	"NTvtSq1yyyKFdl5jc2uz4bxcNOSV/crOZmNzB5JNrNMWZIB13DxPbTvzpyErcr3KsB4Y2zJjCJqLraQx",
+	"AyKfRbY/CGjW3LDQuFfPPFv1+iMe+BET3kb+RdydZOOgAOuYK32YzqpWSSSfmdp2o+FMZusnzir9f7SY",
+	"J+iQW+aucxnClxFjaJHPhM6/2jRbudvYKvtSMrXnV4LGemQYAfRwhfe2dpa/16HTQFL/UspjGmHt6B4u",
+	"cfF7bSvr8YUVBrpAK+9K0FvK0YELXhtsUpLkU+COEI3NTl26d4ZKvq9VHEtIMvYcxkpRao1gk/SzHEqH",
+	"+sZSpErjlTKWIlYoeSDcjfmfISALmWW01Fk6nKIGAcqrITtoYlylxOcD0GM08bRlrolGRrz5rhMYss+N",
+	"mVpilOD0SLX07SIqxq6ChynGieXmrywozoMSsIs5/pz3Otus4Zn7s/XgwxfdHdtV0V6gFQj6FU0S2+5z",
+	"5xq7y987lfq1jMW9Lunu1t4qE1RxiHAxJ8zn1MGgfaQbjmdibM0M9M6KN9z8LudLMPOBg/2usDdNQW+X",
+	"7+3xfJdpTfM9kE6JRHrOx2bzHFBuQetOGXIb7lMjaoxU51nKSSrbQsT5PGvgBYWcKKlHBFiKMnq3exlz",
+	"mKEUAHoAGSaykW30TwOwY6EDCKDfQndQw5m4IuqGhyHzwakTxQKSr7gmesL7tqWJg70lTcuX8pUFEWNF",
+	"HKUNm3GEc3wSkB/h+sgQe/nOE9k6onIBvUeISwgEHxfQeye2rj9rx2So3PY8tabxkIN/x3yMVBXvBeBx",
+	"hgiKTY8MMBSIj9i3DOVtGKpEQIO0CKaoACYzdsarWUS4Fm1xhmQfXhrOoDquJAx3C1A6oZrnSWx9MmLL",
+	"nuvdrluJ3FpLDP3E/Z+RTgJWmNyRKqRgAs2YP6kuiR/wF6mS5Mw5ZW34DVw96Q17STzXt81znhdvLG/Z",
+	"pfRckMtas3kFOhFergQbKt2mIYRUrGlvlGg3LEi+yCH1gqb9Q8z7N+6BDWJGTWJI8LWICkUhabuIDxzB",
+	"6jMqcUgjOmYa+j6XZISnjzw/gUVCIviv5RI3Xi5/4VCKQcAxSeQzE5h44J+Wvml3/bu0+yEkL6xHio6G",
+	"20dAjoWy+pzBbayRiJlbpoiM4MaozH5gYGjEWUSj/mgKLRSUuaBeP2c+elAdbVu+0RW5DeT1z5i1ixjP",
+	"4YiKIVz1Akv7mbWusb+PKvDyPCNayqJrj5WYn6Il3PgglnCiJD9pE5+CNoHk+KkbwVbIlvpkW1ZKywEo",
+	"50l6CMLIV70poy4QAL/yaqXZHuAbB8Q32JgIGnhVvUEkx55RDTwtvRqaylz0g9hn/sYBBtAwP9MOCiVW",
+	"gnFsEKbQBtkkp2zCAMteM2ekaHwSfm/BezfJax4Y3rpPPAcS79WIl4Lye6Ra4l/eqBFP06F5HNx9NeKF",
+	"TPhcwK9+8EhVs/dJ1HDMxrJG+lSxOheKCcWNIWTMnszIEC7Ijp21hnJmUN728SydeWQkA9+laczUWplT",
+	"sfVVZt8xqG4OHK3LAW4EUSxgfU2qNAggHKs2DohdV6KkgXfCaF0D8wYm2fPkFDbJPB2QoSRaDhF2CWcC",
+	"Z0rwwJ+b0z4g1JKBCqlQSYrOzosXEG0s89pbolxbs/uW0ajyc20FDVDo0SoPvo7keJXnjDq5/CmA3MI8",
+	"TiTSlV9yYmHN1y7pcN03piFb85UOktK6A7H3a2xCB9Ewlz53wX9kRYr9wwloXDJM5zcloT+SkDXcIGFS",
+	"IFts0+BU1joJdz+rvTzuNJAR40PhCj9s5mvayrlGPEwDoAFW5lg2yd6jjntONfMItXLsAMWbR+2j0GMC",
+	"U3NALsx967/83eynInOWzCcjGgxIHLrG1hMpULLJWKffB3GLCReow2KS1OtvsHIkkPImDp1AmpgHyJRp",
+	"2+N+zJUyUmJ2LZkomKBj9EtvGKnFhdI0CMw+YW2PR6rbZoLbuxuIMBdMEYpCpJJLEOrqDWxWf15kQr46",
+	"ONHpnCsCpJ21KTZBeisPlgs20/2AeMil+Y35mE0D2J/JE1BWiMKbC5IGysN62DTycSyZXC/JDxzQs80w",
+	"P6Fo3grM6LWMetz3mXgyfVaM/wm8f/dkxjvQA2fm0qxp3zyHfpHlAb5zRn1FqPVTInOsEdfbEBg2GBY2",
+	"8ZBi18CMs9O86JNqt/LLv/9Pv/zjP5Bf/vHPv/ztfyBb27VGo/HL3/+5W6l1RbeCjVjJ7ubeDZkypVmU",
+	"5NH/t//7f/3l//inX/7jP/zy938m//yv/89f/vYf8A87z7d2yS9//7/98m/+M9lrmMf+/s/kl//r3/7X",
+	"//y/dCtgVFESUhunifyuyEFpk1MMAkLEkN5CrndXXI4YabZdF80qFeQsZKLZrpsDp5r3AnDBaPg5YDYB",
+	"VPosAD5N1Q3znZWFee5d4TPqw7bABg3YhCjWl4A45Np21ntUMd8N6+QESLxm2zFgsGOGccT8WlcMKA9U",
+	"DYxIRbAnlH1LyTHDlcUiVpD3KiMy4AICn662FZI+FIs8zMIF93NXGP6O6JsMM0OhyGyTHCVFDxFTMrhl",
+	"PqFDaqQW0dKn01Lb9sBsAJqnSCvTTBaxsY1QxExkHPgk4Ik7exDrOGIwoqY3TGAvU2jKZt7a7IpmeraA",
+	"JkItbC3QqyLt08OzkxapQi8ESN3esImizkK2m40bA7lt2CgUsJoxE5arsjx6zK02Zm2hlOqYbyf6+iMJ",
+	"qnSQj+R0gwn4pTLrMqGfDy21flOxOeonAgW32zFj21DViRguzE1aMSaeiAdU1Z73Xel8oTPsrZyQMRXT",
+	"1C0yoVw7xwsti0dBXylrBqeui8cjVxwJu1n95pMpEC7C0MmMT2tVraSUZpZGax21gjx03jPDbF14Fswd",
+	"V24IiYXuoWo+ALtRHuZMTYSnUOVnFKp8GNV4xaBjcba1M4/TdGozlSJKe8N0CZk1Ht8kfHKaPTQNvmH6",
+	"sQhw/RA3nPvi+LYFW2GZVlJUudA1vO/Z5Gw9YuNMCSmFdVr/mXX+oHsu5xuiQ0WqigmfeN99D6GoiEHO",
+	"ifkcBGyyomNqyyrt7yCNrYjPuwj2/Zg8RhE/LT/Qr/TSP74L6EPJts85XP7BfUaFMnORzvfc6vuIaXtn",
+	"Xlfoh3ptzH8hJ650FBkLzAFKoSyiToqPYZvjUM2V5n21SQ5xcphfk8HZxA9ZnuQSwwuNFXjlSd7/euS9",
+	"PVIIjmXk2IOL/tlLI/vR84j1GQ8XlFZcQPGxoXU+pkNGquM40Dykkbai3hvwgHn7pHP6pka+7LTe1Mib",
+	"9usaecd6nRp5ddKpkcv269dERqRz9DrB+eiKrQY54a82XPzr7PA88dul8B/KuuGCACA3hoIr5oNLoYYI",
+	"thSdDV1Rdd5gCw1SA4/wBtbFgtuOA7JPsa/T4QI7N5zRFqC8dnxAPBgBYn3CTCSBCsA8PCUBtQzKZgeg",
+	"Qdj6fq6Jz33wmZrPJq7erkh8vSugNlBFlMRGnubbPusHUOESABqiGRpQCTa7Yq+xQ7yzw3OAtzDcsv3m",
+	"CgAxJklXKbu/Iwo+WLPlN2x6QODNIsSKrsBkm1xd8Ub6weyhgSvYHHOCh+LclwIcsVhQYIioK7iwmcZC",
+	"EkzKUWRgrm+ydCNooPuLV+rdPEeC+JGdWyJepIAlZPt8IKNx3bWKXLWiAAa4Cg3H+NBKmB0cPLgl7s2Z",
+	"q5EAKqAfLnsDPkm1rYP13uduS39zvlN7elh8Yw4QTJUoIeuFvlNbLQ9yIA9aUtnfauw1trd2dwtlxB6q",
+	"YfMco0hYQM5/fVk64lngM6UTnInC7LA/mC99AD9rMs4UUIF/855WyMXJlW5kKCt/vOvWdms2DgNI7IRo",
+	"5wDYsMDMn+l8XofhT4BcKUUKLpdCPQwYhahb9W7pGuX9myh0nsrmiJRmdqTE80hmfTrAR8rxyKzwKdHj",
+	"117onV776XqX/jFyPnLDFoRpisIoM/fxN127+bGruB6amO7vpE6pY11PdblP91OVAI0PJAF+nS7e32KB",
+	"0yfF/JNK4nIj4tUUErTkAAuKyuyI8/RLj2t94yhPRkRiRKTV4POGROZ817MiPJ9OwceGPWG3AIppZG6T",
+	"q2aLlS04hfw7n043STNnIWCtlatS2p6fJ7iipKaBLYA1L18ft0/al9etbw5brSM0H2ZAp9EdmQWKU2Rk",
+	"21iCv67cjEio59GgLuz3P5IRka7vCfrp87II8ndjusYNXrf4teCSrS8slmZzuUJYB8k0pj5L3P5K02l5",
+	"ilb+kj6ZFh/RtHhwqry/bZFQx8OZFp+mVGh8GKnwBIPwaVoJH+DqzbJ3HOCn8vzHfHHfSoixl/Rx7YFL",
+	"+miWwAcOlX1MC0LjKTkKg/8WR7WWIMpqOpwDkz1NWrzEgv8QM2iGYU2EVXL6UEe6pI/Fni/px1LXzZo+",
+	"M2d/EcE/5emtoOBroN8VblgJ+16ac2c+mUOqLLyms1CVwMlLQSpXBZ2Er6wGN5kIhCegyQe5e0+61FKA",
+	"ytWl271Up6U28TlDoDlIK6FDNIfzMEM07VNS7MdC08wJwydS/gyN6vtKgvvb0Jd0ofXsfDeGEqeQ4mEJ",
+	"Vo1sH36j6gkKOYQWSsRim5qn8rCmI6pKYFLLDfJPR9drPLau94mG9R7kfj7phYtkk4XgeWhusFJ9hu0l",
+	"upqxbx+26iGPFjSYCfgtI56tuvD2XWM3wNp33Y0hTbwQgG/MxdyfMoB8ORTkWcS9FGNPupE2ynwS7+zq",
+	"H/G24xBPMcrEw+CICEjFleVkCN9R5F3a2Nj2zLN+h8XBSDchOUAaxiY1DxyGNPfI3jkisLK+CvHUF7uk",
+	"P6IR7SO2ps+HXKsaCZjW0FJMhdR1qh1NwxETCoBkoKmuT5joR9NQAzjNsaTCVThkMCT3iRdIKizsWQ1/",
+	"Arwx++8TpkfST36y8GIAtZa0mfdsz8MgsQnhB6wQraUPdxDLzSOCMaxOGW+SfJt4At0NUJpYzLaZfvTw",
+	"iJHC8F3bdi8t7ij3DOFdeySFAT/+kfxDdmWfkIvot+i5mTj6WolXPUg4tlRir92KxLG5UhfPQfKIkNq9",
+	"ZTuSGGE/05IEG1riDV/NN+Q+n3EPwQ1fobjSGvBZef3kNXqKpK3n/Zkk1HOf+7vcBeRu6PKuJFZfeZhu",
+	"IvZjuVv3OK1DyHn5q1ghZefi8HoS9FQ380BiURWPEmhS52tAEyLFO1U4F0SDkLOQpqioJbrBAryfRDl4",
+	"amryG2lq8pjiep3WJaWGtSXhvNFsTaISOKGMivuoBusTwMAHAxR6GDq9vy8YD/4eiEL4gSykEHZyRhgh",
+	"CV+hgX2NK9IPGI2Yn+1sA/5laGODyB06vSUJnqj1OpvHnikyiJgrzl9gs5d7mD81m/HpIv92M70+gn1Z",
+	"W1ujfR5IKuqGyPw4YKWOY/AjBVOryaEiB2FOUE4R8BcsyKyTqbq0smBjk8ABMAWmZn9kDt7Hp4OpQ/+R",
+	"sVaaol/YeZupzri+nm9tg+paDvm/2RVe6w9XzePrTvPbk9bppUdCOlWpQmzRgMFl6Jr65Fxg4NtSFvMf",
+	"XrN7RsZU90c2/Nuj4sawMQBu3jggbtDz9ulhu9M89kjE8gOHERd9HtIgM/YB8V5dHR+33Cy52yNQmx3q",
+	"xGQkg+z7oHiAi8DsbnpS2PVs5peWrSPrh30zuxuxMeUCAgB2lennaTAxc1HxWEGboowbEvCZM+qPMQ7M",
+	"n4lm0XhpAskbpo8N0TgafEQmmhvnSSf6QF3ugeSB6JI7g+DxhkQ+PXUpYZf+mIvntvlwpv/Vwuia7Ysd",
+	"cKWTgEJfhhZd1OPFTaU9gGmgRE+kbQRY1pX6mKtfV0/q9YtRP78LMNPAegqnmyH5AhrLUz+QYnm4bK2u",
+	"luUBlzxdfVKtI7c+SOvIJzSOX1WAZ/barX/jPkADyhIhszQg1FTEi2Y7vXsLoi3FUuMp7vJ0ER87UjNz",
+	"D/OF7Pe7iXe4WMvjOHPi+v5d5k9QFXxmdEFuq2YAunEwYH1M+CgJdBQJ5ae781lFLj5lOVQSz3hX3Pq3",
+	"xHxfSqO/3s7fT0RfFAN5NIq/v6E/Q6uLAiSXFsIYjak411d/gTGFDuBP2Jh6uo1P6ts6gYzPx46yHrdS",
+	"D12HDplfc73wIXfuAFrWOx8+q48pD4iMsPylOtu3vkbMvaFcqI1N0onkgAcWsR11uoBhQ7bNQsed1QLX",
+	"zlpZr693bY6PsfeaaAno6ISLmUWaqXLz2A8xg7M1vzQ/VmoZLjCm748BCb2yv91o1Cra0OZ+RWmLP/GY",
+	"zcRx20q7iQsG/foByAw3+DNgPJ9hqv84oV53+91vCp2VhTdzufWl8lmmciLQwIJMtabIZ+Y7Kwy/ZlPQ",
+	"zCsuOX/EIpf9f9E6fn3dPDppn14fvm2evml5G5slNteJCzasYGqh8fck6j4Za8vWhUAVRxBYmoA+BKsR",
+	"7iJZNUdD5WbVmnmJMKGC8FP23jwPAyrWb7eT+XaJonvBtMKiGhkl5TDg9BCSsPchj6akGrJoTM3HNzDN",
+	"O2DUtg1RcS/5mi1Z6YoqNhbWNUJjLesRE2yysUlaEHBWTCnz8HxJqcsHMkt1uGKKCPZed4VVoKHBBzFv",
+	"C2Y5hLvu5Te9QE+/YFYgd8y2PlLT3oCKj6SbNw39nLjmnYX9LHDfn3jXZ62mX4DFnQjMEIn5g3G6Bewq",
+	"kphR9NDsalUeYsbP8xByHxZSzkDOpU1beYRoigzYEwN5YiCPGS+Fgq0sD4mQnj8FHqI01bF6FKUnVqEx",
+	"66E5iu9S4Yq5ChbYDCB/ERXKQA65UA/MRy5wsY/DSfDjT7zkiZc8pjICl8o3dkTEaF/zW5oxyj4eT1FM",
+	"a8A3Vnwo4rDOhJm8X+oofDeCantiHq/HIeEK8C4gTc8bMn0Bn2nhV7wkw5WDnw04CYRgC2JlcBNyrz9m",
+	"uCw/UMnNUxOu+6OnNL5laXyOGHC/MsTsqKs0a68wuoQJ2JAAQKiRIn1s7GVzshmc+QGZjHjASD+Qivk1",
+	"4plJXIVeJql6pyu8i/ab06vO9VH7ovnquHXkbRJz8nUukmxx7psD01Nzs265z5wIA6CM91yZBaQQGJie",
+	"0BWL8hMuSon5EYTXPB1/OOG1xiUi0PFzQhTTv14n9OcomM5CxDmBe+Ru8spXeEaYhHRcv2HTiYz88lhT",
+	"Mw8hI0Uw3SQt6LUaC80DoJHifIqLkI6/ct9/TMLOjlNC1wFX+kk0LBUNIR2Tm/TIErLKkco64qGQfJKS",
+	"TYcEsp8gH+01GskEDE8HOKKtRiODR9QVVR3x8Zj5B7bprxQWjGg2zmnED6NaET+SYQhVnU0SmnHMHZJj",
+	"qOaYjKDun+uAdYWMsMWyi4+ab9fMoyEURMwOENisuivBjYoHfycDGfhcDGtG3eoFsn/D/K6AwqtJxLXG",
+	"G8x8rs0K7A1IOlFYDCWLWBKxen/EzBdKRNfcHXsEoTV3vT6gzFrxakPfa9i5J3n1aeXOwk3H+MrdmUte",
+	"cGk6rA8jGYfrSi3QSOHNGpEr9B6+pMM3OM7jIm/CIGVofIbEcbVP8msRqTWDAPBdh+7EMqCVjlzWKkcq",
+	"pCFP0DHzUCztZaXSQUaEIeC4k147xcKrNiecDojXkzTylQc8zZbiwm8QFsssAhL2OIPi1ar9Qlekn0g6",
+	"4dvaPSqcTxC+tLCDAdDh40Hbwuc/Xi8DXN2iG/YkOz7V3gR4Pmtc6jKJsTxzp+jWd6S5jhnYOTONhfjn",
+	"6VV6Sr35DBHQ16W3x8RCB1JaFAJabGMZgVVzLTB8K09qKczCbJ2tG3ExAPonJyoaT6LiKcCztl3yuJc9",
+	"EUKxHj3nflin5Z1vvmYRH3DrEzkLmWgfkUMpBOtr0j4iWt4wQaqKDwXVccRS2BrnCH9mBNQUsV24UjGL",
+	"al1BY58z0Wfkr1Pg8mEMnoyAM6EJ92s2NW5jk7zmws8mrpLeNPk8UXHvj6yva4QFinVFwMVN7tmEoQAe",
+	"zC0ux3dZ2lWUm8nXuJltqDfwcwRZjyK0K2wAlew2tiCOQO3aAY/SlwjJit+fHpC9xg7xLlrnX7cPW9dX",
+	"p82vm+3j5qvjlkW60SOuMELQFdalktkDGZXsYKYscsB0f1TsfjmWw7Z4x/WofdRpPhIvbB9dmtV/rHh3",
+	"rEfnTMVBoWV6wYcC4PEPECINjokrQgMlYRctVKcnmNJsOLy2WQke6Ut5wz9CbedTx4dZjsj6ccT1tLL/",
+	"3fe5ADgfCnN8cKmpSMJu6QVuJlwpwzjNls/2h4h7Ae+v3zYsYZl15FR17i9ErEn4GZAcDUOIjtge3tlp",
+	"myUdEE/EQZAwCaqRSZA5HlEY/Db3/RDGax89apWoG6NEE0nWvPn5qNslBHeYHJ8cFFHbSkQ2Tz29coHb",
+	"VMQLEg7uh00voxQnctNrH3WuX103r47ardPDFrYgMLIPgSEjGQ9HOSFCXjlJublQYLx6EhhPAuO3JDBe",
+	"fQCBAUx8wZWHfGqXG4nkR7V1j8K7m0ZARFIMSUiVmsjIxwocQWJxI+QkqTocMp0ou11hdFXMZKnl8ck5",
+	"NiFTmE/GfKcsW/1S2V2rJm/sNrY2NkkTQCi3Gl0xoDxgPqFas3GoFWjEUjA7jZpRYfcaaAyYX1uJQH0/",
+	"Yspa+VyQrT3oXqSZqpFBHOkRi7oi+SbOnOxuvyTeefPS4nG2jjyL9nbOdDStw5w8G/QHPEsbQaE8MAYJ",
+	"V5lhukIG/gGhRMVwroM4sBI2U3CDa3hmuyOVatiPxCiPzXSe2OTn2nZld3sF3nwp5QkVDlZAfZrc0nIU",
+	"w2cc07kHh9wGDpm9xkVcUqIfsZhNtpwXwHFKLlxauZYRm62bs0RH3lnIVJq+lxrsIy6GXVFVmgcB2W7s",
+	"bmySC2Zz+mYYMjI5KqaOWSY8Afkkjkdk1BWeuUgy4j/Cn/fJK0YjFnkb+/a7uPuY9mqBvkcsYjUELbJ9",
+	"opQkQybMEIlbRAF3hL5b7gKWsKezWK/k5bd3GmrqP0Nd/aeKPaRD2HxDzz/Xfqr0YL9B4bS/+jlH5y04",
+	"Ya7cEd9Bix+zRdGajqvmDKa2elrNFjwA5QL9Jb2AwBelSBV84TUSMH9oJHcoudCq1hUW51XV3LzVBsh1",
+	"I2EzLUewxdh81cUmeQdm5UQmNd+KyEFXpDDNtroiioXLma2hTDUjmFkOElece9YlCA3NMxks4q7wEqcj",
+	"gFUH1CgPVmSmJg3qH+6upR/YWtCe5ITdIYT1hCC8ILqUQwVIjnZRkXeI8BwP1Q7I3KlEzJShMuYS9HKa",
+	"MMt7iJ8pbHOTXBTDojlkzRGl6VRtbJJzqDjyuwJIEeuJzg7bzePr5uHh2dXppWf9vM6RPJKp7wY77Fg7",
+	"u8iuqBntu0G8d+dnp2+uO82Li3dn0IkHPTuM2D5/6TK4QhUfry/Op3nSmnkXbyvUcLsX2Q8xDVTuo1IY",
+	"wQcGw+w4rumnWXVXoL+67v74TO2TrQYJWeRWPaOlm9tRppF3RU4lBwlGjWwOANsdL7i1MIYxUzPHCGAS",
+	"jJtj2yS7jZddkenmBNvmmjdhDzRXRJZ8IKDWlKECsvoLc0rg1U6qzzwKbFRukPtCdeLX/Ccnw+erbs8W",
+	"g2bJ9p4sFcu2cnyrUqvkuU6lVslxksLmS7WVdHTQReojbjTuaanj+zSDAFVLEtC2Gg0Ssb7hQYXu6475",
+	"9lv76Ue0cnPjlLiw7Qp/Sw2Hc92r4ZzdLmRJFHTRkn7D85SyGM3fiSbbdeSACKOvEsGG0DuznEjUo5NH",
+	"aVa36zj2myYMdTeKsOytjCQOLTnc0iBmLhWI3lJN0WKydlDSA8UoY8Z84gL7XRXTix30MQnGDlFCMXbZ",
+	"v12KSU5gJTlXVrFzaBvfGtnpcxUGdAo5ZAcLoQXUSE5SyBJAHSyDPXqN3cBt833r2UkSO+REkGokA1YD",
+	"DJjEKrdusg0o6rTtt8sz1LLU+PB6Z26Mj+RCXnIZEObVn7kUT524Hw9gVKcsaOUrWMS264DDWWqae/ax",
+	"tnkKmtJT4vlU031473k1FMM//TFkwz8N+eBPE9YLNw56VLEXuzWPXJ0fQ88iqyhuk5NXxGdGy4UKNakY",
+	"6U01UyRiNAimcNfQaWa+Dd0NMxUGiJrpXMFcW/cshqDAgAWugJZ0EgdEQVMjfEComJZBmnUyq3wsULPM",
+	"EE+X+Dd+iS8Y1oQaWs5eZaT8dWzHMX1f70l/WoebVNnf2drd+/32F/m77vzhi7R2K1mzERLaxxBwLa13",
+	"JEJODiBZcjIXf5E2KzPxKo+oQj9woQp3kTjpH43gr9Qy5JxcvCBZ8G9NqVMQLqpzMQ85UxA4KRQnCBFT",
+	"HuU7dCm35PjssHmcDZmg9xV65XKxSbwJ6ymunbQZScGmobQd4kMmw4CRgNFb1hUgGPYJJQMeBMwHyuPK",
+	"gk5hbxGLu2lHt6HBTdJ01XMJPkmSnxCyqCvymQ1GCI1kHJFqgY8UW3ia2W1gBH3mXW4dogy8xzYJGBpL",
+	"xkJHsTIs1/um/lpGExr5zDf/8shIhqlT2byLu+FeCCP5fmojP1R0RR7g11w8xD5xy9snu5C6PId40kxy",
+	"TFzEhwsSK7Y/66vdJJ3E1WwE9RdQKr/9RabasJbAnwIpKg66NlR8FMpdAGV5ROyTq49V/rdSwoWhOUv9",
+	"Hyf9Yv0SjyfX8WPnpboiRMceMWR3nxS2HfAk5+/9PTzFK0KBdWBOxdjjDvXHcV45GBwYfR4CeaQ3da0T",
+	"irWGTwsELAdu9fnnRZcguN0hkWImArkgS9KmBkzs0LnYH89Hfw+IN6CBYrMh3EQVdS9udoVLapxJsFTz",
+	"SYouR5EA9smyBMV1wqE9RkAR0bIgMlokEqEsa/rIccz8IB/LFrXDf00DXni93pXQQ8SHI/2Uc/jpBUHP",
+	"WT27b2kq0MOERBfLph4PAi6Gz/tU9FlQzm0u40ioDLg+Ch+H3m8om4uYKZt37EGtIlNN7dWsnj8ZcZun",
+	"ZwyCYGrLGbsCmAcZAz5hxlP9+rzV2iSHMC0zQ4xp2FyHjEFyOQLDBcKoOZ5nvix5nyWZ3ngOB0nhESiK",
+	"uO6CzgLuLWO91wyTBR8bS7LOCFe5XEpIucx9oWqWAKnflCTtDMBbvuGMhNOz64urVxeH5+3OZfvstLCW",
+	"G7fgIvPlR5Xe2XHKhHfmmdoMTWx+FjkWH8t7pWWY2a/MvbbXcK1Uh5eYPZajoKKrbVtjLI49j6XQo2Ca",
+	"AHhOGTWX1F3w7JHvpxeD2G9DPZ8kvXhas1453mddYe9QjyoX3O6nI4Qs4hJdD2Ec9UfmIer7gJgDfw+o",
+	"MNeb2QCoMZ67wt5i4hAUrRphXQdqJOPAJ8YeR78IXNuIWoFIBRnRyIdNhL+XIUp13JY9rlPZjLEIT8qd",
+	"XC05HsTB+q152bJcNUyPZqXLM3cdIgakWy7qXgPHNvzMZ0Br8HPEuFCaBsH+fMuogGqmtDE6WQhOJkvP",
+	"NQunOxlR3RVck5ByH1TwEcUwKspJv5bKv3Fy51wJD7WPTa2biGuV3Dsq/K5IOcomadq8YttHJ5tkbd1U",
+	"Zmhb1o+plbPSCTNCuyL57SY5NYIyCNzVxLvPFRlTP1NRoOL+yHzNrn4/SXu+Pm9dXJ6dGxP6unN1fvi2",
+	"edHySBXYhYwsSED65Wcqs4Nm1xn1N4p7jcPzHfvwpyQXCTVaSQ7r8Cnhulj7RWpyVJ8AZiQ3zN6uMD3l",
+	"+0hNm3NdRJJFwjNiKh6zdfRim31jLe0CvTAJ8aClywTx2VgavjEFjN5zM+QCjXd9pbMrUq2TrKR0whzY",
+	"56F0iiedc5EAjSOR3a4e7d+QXInPY+qeQKHPI+0vKPd952wrp1PGasQUiLmI0aCu+ZgZUcwCQ6PmHvCB",
+	"pTNFqpR04p6hIHhvn3hjphQdMs8WMrif275XI5hhgYkYiBHggRNOjS75mHkoD70sqXkbIP2sf2ofTUCc",
+	"p5GIZpqopGanRRDNZsj8VGLbaRhN2QyC999WZSAs/2ZXIPTplxdnp0QCOAGmb3FF1IiGjFSpmGLPOzKm",
+	"U9JjZMyVAhBjV/iMHfGy6VcbhKuuQOcc88l2YxeUZmBD6a4rLUOz4TqacjE8IGMaDGQ0Zj5Mx3IUHNqm",
+	"lIF/sCv0NGSAobzbaDiFArCZ5S2LyItd8hV/BX/e2inmNH3Gb9mFmcRpZg8frS/N7Dh3rUOwE/fNofj2",
+	"uDfu7F/7zSIStIWmN0nxitP/0oufu+5LuVYmpDOb4PFib2/nRQmDQg20nEUlNbCeVbzbvpcYsp7TTKDA",
+	"0svcqSG9Zam7CdxgqXq82RWXqVuKUGVxumzxbs+I+DSwCfcK7AtEDsx8KPNWxMwxm9veB1z1qpdl0NcX",
+	"l83L1nXz8LL9dctzgGIEi33pyGjZoLVgwgAu9IBQYcsyEVBsGFGhE21kP4P75SaR5IgahgSMQw6SWqWk",
+	"TycyjK7wnPZ13T6F5twepq45wwgddIH5Z8iEbyZi7CfDh5INmP/W6dmlWyfG0mZNs3mHo1NAoXzuvXYV",
+	"dF1ht6k3dQlHZgHPlHNgJAorGl5yAC05HHG4nH7X11SBlwSqrNHDEkiVKncbNdv8K3VnZiy93A3JiHT0",
+	"c26SZsZmS5YDFh2djSYqptHMS5VEdIxm9xQIoytwNszfJC3aH2XILom4u83FAtkeIP3bbd3PoGwgIRul",
+	"ttYVsG1UTAG4Hw7wJfGOrjrH7UNDpImZuF4TV/vduQ6MXdEV70Y5Mk1DTRGj/ZEhMFdta04SBJ79eUij",
+	"Hh0yoGUhE/O3K1IAqv1FEHdz8BwH7sCtdu+DRAbha9WW/K5tkrYgYAWNpW/UAKcPgSfa+sI28FlzbjSC",
+	"Bjs4sHmv7nWFUQmSo0pCf8pCJKWubigzyOnXpQG3iznz+5EkthvjIwXdlhkoTbutB3nLddYhwDXwBq6e",
+	"ihc/oZxSJOXEnE6d0cInIO0cL72nzQSlibPSrlKrFAitTJ7JPEsstLOyBFrm589E5aC62vBDJyZA3FUt",
+	"3J5RAqBBt9mCQUEAqyB1TjG9cUA8w3U7GCGzwyScbCxtHxcesCyDwfQVsLxg+C6qChOu2EFO4eKqIPLg",
+	"FMece8DBBlomJwUr6330iXo4frvVUUhdfm431vf1Sxr5z23noOVg8pcAJahHMkI7V0zz6tImwSLIxIdO",
+	"MeMUVKhyWI5DHP/Thpf/jYDF95OzSChJYigQaeSeuB3r4sVb0lgEF58SJRp8VWdCJXfFdcbKoMxsoDMK",
+	"/C9cEduUCni4Cum4K5KmXaCH72cLD1jywbQhFqledJonGweOldbSrUweoaoroGlQj/XlmClyyxXvGR4P",
+	"/usqxSeNXWDtU4c5UloXmL05j4BHgV//SLqkW1sZWKw71I/XKesJkL6Un7R8rh+fmywQY8/xCq3fonyG",
+	"4xS6uc7t9czyAhvyzclDtUnOhPM2ZdFxzD/di1VMcWoen7eaR99en7c6Z+eXrSNv4yDTv9w9nDXG8bSz",
+	"Lc3xXc8ytwEf6FFX2NGBt+SnXPXgl+eMKik8gm9fbOwb++uGsRBjC9hZIPHPA8scQc4+unRcX2XSM2Zy",
+	"fvmFfmwznXVE/rld6ad/wX/lITI8iAXX2oqtOwDRpNRb3Dk8MfNmr8kyNnArUZF9eCbg+TxiAJznkauO",
+	"0YePzt6dYtiZCEnMyGTKtK08cN7Bg9TQSz7gItiYY4kFxuZ1fBa1mfRhrAVgGFIz/AVGKuYuB4jahZpE",
+	"V7D3tK9JLHzzFI1oELAAXlfWnxoyBxvZv1Gb5GsJ/jEpClhRqk01ugL5z9dnly3vIKP6ALcxo6QQwSyH",
+	"9gcOR2s0VH06VTNZqAA5TH6UgpnPWhAVi/cygLhijwVyQhob+11RJ4iIfNVBb6pZWER+t0WqKZQQocSn",
+	"042ahUUHtfF3e+kTe+6JzfR75lz3sy/Ut+CvadJtdrz6Vi1xQuPzCfyJ84FTjWdGI0aG/JYJjDZXqSBX",
+	"nWeqK4iZk6Y39i9GmzSTeKZIfYtETMeRYP5GjcB5BlNInMp8N+sspfgrTKbg2nwboDAoD6akT0MYRuEE",
+	"XOqEWdwFUFmytpKVAGxy4WKodZz0k01CFDg3AcgbS2jaUilVNqMMvjiwtYx216tXHfK7vRrsBKlv2WJI",
+	"3HRGI4H7toXDKjd9I5ivOgUkgND32agCrNsSY7r5ZBAxZrEM1cisElwpVJuvGOuChtZZb7b7Fm5MLbNs",
+	"zD0j9i/2qiMFw6zJWCIsAQJymvU8U2QiIz0qdCjLx1b7zQgfSefHocvqGlHtR0KxNbGW+SVRJOA1zxT8",
+	"9skg+JScx+aYjKR7WJsg1R6M7CnWHWYVBIBAUOVB7JM40DykkTYMaJyWmSBoiJVPmOHhDXjAvH3SOX1T",
+	"I192Wm9q5E37tdEF3rFep0Z81uc+S2OfXYF4JFUjChMWCvBCltf5rB9Aa24HTpIJKqeCc2tvI8XH2yMn",
+	"r7qiuru1s7FJjqVNrRkzTX2qKeoeY3nrpmGmacTmwGazAOhJFcGQWu8BxsQn35x0SLPT2eoKxYZjhytN",
+	"BT4hI86EzqTwKGP/yI1N4ortkv16pgjtKRnEmhEvjgJIZ+WBtgHImS5emJaAifC2vN2IamkMnjCGUmUK",
+	"Dc+fKeLB96+iQJW09jPX5pU58eWoK2N35M/NkdcBsnb1FiUwDxjuQ9eB49Dnx4VV4B/HK/KbQkoyqwAY",
+	"X2ANNgJkmMosc7M8Z2WUlb3t3e0vvmjMcK7xNLFuFgMkOjHonq4ZpSoDrRlSUA8Z7Y9s8NvM+pLrgLl0",
+	"P6n0IdVsKKOpV1b+cTI9dNNZ17HboXDuS5+74D8yMMIe28+IE5q/RsbAMttltD63nZ/LpfpI9+JkmuzU",
+	"mlJ+nt4NHa5I7PBoCaU7H7wUxm4W/SA2YrmKtG//uE8Mu/Y2yqkd+iZ/xqRu5r8KncNOPhH5MiIPLTnk",
+	"KRx/uwp5L6ZtRLg4sHlGSV4X8GzzJunTKHIdVpNL4I2nRtX2bA8m17kk7Riy3xWeyzF1jfmFJP2IARQ9",
+	"DcAKn7AgIDZnTE8kmdApFBwqJuASbYDj5izyWbQPqad9pvDKkWr2Am5Y6Henq+6QkdS4caQKv4nDOjqg",
+	"ss93BeqjNhfSPJf96iZpJt8hFp4fEZh8h76QYCBt70IhtbL7qLsiYBQdPW7oTWIuhSITGtyQFO/fkDQk",
+	"6oEXJRlPjeQEFoRJp6FtstgV9g9g31Od8Z33psSnmu1nzo6GIaAMStFnhPYjmWA3DLF7tZmBORx0SwC0",
+	"NHjPAuswsUVl0O/LfNXqtnayMAb4KFysUUY2c73HjL4/MhPuMT1htrMHXH37EQUgKsZk2CSvLOPEI6MR",
+	"IwEbaCJjTap5Zz/0+HAoW+jDtKEHs46NTeL1nT5BQt6/wV2Gm0CqNAhsK+8kGYVDnsx/Z+9qm9vGjf9X",
+	"wfjNSXOUrFz+/87Vnr5QkzjxNHZyTm6azqhTwiIkoSEBlgBtqzP33TvYBUCQIvXgh9hO9CqOJAIksYt9",
+	"wO+3q+k8tocRcAsTYcR+6dufaDrvJKfeareGiMF5Pr+VrFhus3fDVZ/pfOsLfjSj8NwaBJml2apHUA2k",
+	"b8RuB7PgCtt0HTGAQ05eQCG00ahWCA2O4eCbX0bRaDQivTw1G49mN7of1s7HVvlyhj9+OZqIahjS0wXP",
+	"MpYc29S/Ikkh8xxyy8EQQahtgwbA80M47/kyl8uJiMtG1G0L6bgIyYLQ0FoNSYyWAxBrCykk5ADggvrO",
+	"IkW6nAgTl1iqDvYNDFAeKjhIOCI/vxg1ksdBtsTmf0nPbmki8d4q0XIORWH6ESYaoW6a5TI1DySMEYJ9",
+	"FgvNalgrWeDKGM2kXChjuHOaEQsnIb0pVWzAhWJCcc2vGJKObO1LDyapH8x++jg+izxaRMvm67HmLtxt",
+	"EZ2PSXEhbdLelvTA6kNVQdumA9xaXAOs60cMbR+keq1U+pGK6cFTdVUWAGP9aBCTHyiZ8veCAwCtNX2y",
+	"o099D0DG17b7mvHiqixK7agUICAWF+GQjxPRhD66fQglyWxhWtlx1qMivbLtIZGPC4ncVSJ3AEOuCfxI",
+	"z/d49KRaH9xxtXrc1R+SU0xsKBIXDIU2YYWx2WDBrKWEhmQ29Ema6ZKw504vTq0XfRGOZmMU38QsTU0w",
+	"OPbGywq6P+I3BmsNRijCBmmMkZrR68ChtyvF6NvZAo+DCt/w7VXvu1ShO7vRF4wmuyje+gKld0chG6m4",
+	"GwS5qRQWogcwIMdEN1alTI19URMRT73HFR/XHGXnAjfD79IyXPGnVS8SZedCBxXACOCimli+iXsmTdhz",
+	"mEoQ8rrya20l7Dr8eTgRbxIOMAeENnjXc01rkyfkU45+BJ9yj1LYCFt+MIvf5atuPtbb7BT0h+Sd1FUs",
+	"22tkRJuJUAJ50IkIEqF95wZAcOga4gcHKSbmdSrvMH5tSOGJiM0eExNRpmlE2M2U5bolsg/Ha/MbhBSD",
+	"zZBil+zbH0bunY+7Ox9OiqAaQ/tW0HGI+S3dkNZ84V+rpCDkBKtMn4tPt8yNuTyYVWZM/ZJxRUNANwDw",
+	"jPUEF/eNXOquQZWQqjkFY+dfbMYJd+Sknh4F6sWeArX3JaqE1jflQAUuBcYBu3MfNu4y49Xk/JB8YlpV",
+	"YYqWkEomPZ6wLJdGE/rH/pw4tWVnUfdTDnVHVtT7HH792AH/t1ep3bumfN95uDP61WXhCLUytJVzDo7j",
+	"PShSmOnZ2T/vD4ntam2d7E5/usX/nYjdHOAwT/eMneAxuCXb+MD2ne4zcPftBJ+15IqfZEZujdbejv+7",
+	"0fyF5F90Xndl/sJVW9F+Lc7rHji/OOcawi/CtLZO23dTe7c+t9rzep8ar7dVvZ8EqTdQ7FI8smcLHaLu",
+	"5Nr+bh9h79zunVtwbu2ZjfmjyGi6vZ29Lx/3djT5jQr1tDny5p4fgCDfcORX2fFbp7z21Pg9NX5Pjd+J",
+	"Gv+Ax8l7Xvw+S/yAvPh7OnS+DSPeufhdya1Wv/hjN3w6AnUt5DWYWW3Wp4acMrNNBIhshFuPj2wthwii",
+	"UYSmhbg2ZAW5jBkOHPnOru7zy6WLgIH3QhUeUfXwqGpQvxwaRCzoFTP+CF7VyQC0of8zTq25mPtUs2yb",
+	"BJtfF3xZ6hlEDM8x9q4IVoE6bRmJYwjQrtGHCVcZV2uKXbSqtgM/o7rZZJLlboDzKougDJRxi5UJkhEr",
+	"XQp9PBHgaXBNrqkHiUVhZctKLyPzs9aSmEMydkqKToVkQGfQhN3werK8FUaNz14p7UM4BX6SHfyCNgw3",
+	"DvMYybAnG5I/R3Nu1zHg41gcCcrxTip9y6he0/lgXsgy33xYRdsIwrgH1Zup9W3IXlE4MUrEeUhG8xy6",
+	"kJuwnGpL6nTOZ/NHxtBa2qdesCUxyrcEWpMngVaFdAnXEe5DEwEDddlmx8B8i49+H7TPhzTE7k7XtTXF",
+	"F7enXK49qfpM507CQNFAgAI9C9ShnXzptGd2c1hQzIJ11poooOHJjLwgsYnyY8IFibVElqOWQCtcSc/0",
+	"I8ekP/lC8kJe8YQVkA+A9BSyu9HvtRbKQs8oLzA0MOP6vkduhAjJ4wt5DQFzRsXSE7gnghYFv2LeIz92",
+	"XXcENgiuaJs+W2FhW+YRh8T3gPH3O6M8VRHm3SxnJLjCewfmnrmqhu8ZpyBOqGYxUXSpbH9z80SY8zPz",
+	"949tNxcBxHscNuAqcrVT15gKWz8Rvp2yFORS6gVRPGHKuw4vmg1esNNOB/vk5MuFkZBd95aTLyeFzLYJ",
+	"AE6+fJYPu+/YR+jYcWDx93U/1nZhkJjbYjdoI73406p1t9GCYAua3WygLmJ1KM9aXGOzoUkXcqkxT2YN",
+	"NSTYUKGm0KTJFqNaMlqQXvzKfDZ4JYUuZHpky6xFE5HRmwGds7+8fPH/L/80Go0iwrOs1Oax476vPKIL",
+	"KeYkfvOZzuNjEp/OBudSsMEZ1dNF7OrjYS0Gp1gT8XL0f8TqNFCihyT+AnfAhB4YL23wAR5NHREhleCz",
+	"mavzcFnIawVF5GS4Mell3qWXtSpvu+nm6cw8CzzKNooHr/5wzmd1jZvJIqP64OjgkgsjJtGBuduDowOl",
+	"Cy7msNJ46b9zNr/ttbm49aXX7DLf9drWHQKGGx5EBwtGHSCqJl0th0BW3Mg6aTuIgntbfQoje+0m2VUZ",
+	"tFJqtha9hLIgG4Zsl8aW23fiuXY8M+LLtsjuXEIzMj7j7lyrqUBGbXitZOJ38H7/2OOxNvf0fC2vRa2E",
+	"4HZ1Ax8aXAU7aQ1dJXMmaM6HS5qlax3kDzkT44+nJJHT0lcANx4xKwgTM1lMja2iivxjfPZ+SE5kQXIm",
+	"89QeVUiZqgh6Yhrz9en139SRMVLFV5aQ+GbA7XrYQhWkd8ESOU2NOY4vS5GkjAwGWOx0UP0aKxoqnvGU",
+	"FjgHlDmZCO4KZdzYgnDeGX4ryTTl0L3FBKj8UNKcD/AjeAsdlsg+/26gDvdW12hT+5GP0AWdWhTHc9aD",
+	"zwvjt9jHCXSg4rB2a4BbZZtscxJbqnVo3aqVFhysYukcc4lrKeoLB9bKjrUmHn5Xzxtta+5/K6ytuhPO",
+	"dp//bw0noGJUaUXIyT3+vzXN34W0QTKUIpS8//Bq/N7BXKwLn1OlrmWRwNar+FwMyhz7D1+WOki1KZLy",
+	"jAPXSxA2yChPfS831JAg6f5nEr/6cH7y/vTV53jYwc4ywvVQ1Cw/wSOxs+DZOvZms4LPIZW/b3faqZko",
+	"X4TCWm6lnB0OGUBcnaaE+XoYaWOtorEiMX6HoPw4sgVsXT/igs1KRVMTLuPvAiwancKBXAgYH78+Oz3/",
+	"16t34/O3b+L+sKP6kFfcJ1t9aA8l7ahXBH4M9MFPUwvOgoL2dxDhClQSSk8XuKSjrtEH3+wcwWwrXtcx",
+	"8A5iP1ZVPDAhQgatzIdtrne7xI722/0PowFvmb6H7fru8TPu0+sKBr1yx6s0w8jX+lo96t0uVI2jhp/V",
+	"H5ILmbKIKE11iXgRaAWMeeCJcGW5gt7/AXGHSxEUBuouyvOAbls1wSNhKX9EPd77eeu6eCT34+d10pua",
+	"vl8ip2uwlsafYwUTU+aKcoskPKkNUiVD8gYQWlQpBmc/kGlLyOUSf4eJt4noIaEhhpkP4z6cFrly4+Ra",
+	"Fl+VP6vBfIrZSeGhjwklGVcKzkZhmgB1NRH2NfxsVDBM5zWSeGSbHN5E3CKJR7bI4U3Ebkm812Z9Nu5A",
+	"mt3ow4W+Veru3eez9/Dyn3/u7qImrXdP3i0YTfXiv936YcXvl9GIXC94yhxMwYxOilKoY8I1Vrbz+CVo",
+	"n9XqNb6D6R7Sb7QzdNHw7I1zRWjKr74Dgfhon8g8jTArvr1IgABAtql7/XHdmQD8+bxgn35777akY0CJ",
+	"OOQppLeE1ENywRKukF9mwbaXpYYNynkdRxNhkUcKuFPIbtEynASFzY9Fr9uL975l+oLRhNtHf0Akt5uk",
+	"RbLMl8tHEaV7f7aoNk5ob3bgweJVbW/qHKSAJsvjcK2d7DgAUo8Sf0+AZugPydijtQD84Fn6WCqeJYRq",
+	"RDRip73CX28MuK27GSAwpwB5s1IW3IoVtf5EOMNLiX0LhAulGU2MGK7fot3U0MGluGJEF3Q2g014e91s",
+	"wPW2x+qBF4KR0+oGaA8Ha35N4MoYa37k0lyhW0S19WdiYDcprHFsmwY65LmRaucS9OKMfmXGQsQ4uCIL",
+	"rfOjw8NUTmm6kEof/Tr6dWTZH2WRHhwdHEIMZ99R8/ZxZ4+CpfV8K/8gWrF0ZiyPCfUOjsLXbF5Xo2Uf",
+	"ZuYjTNFz0UzfE5cOsafwFRQwbPaDjtJcDGSpg5lN4NEyJ6wBnwuWmAl9wdogeXhk5plx49TZP/CwOqru",
+	"y0wJuUcuRTCl/fn2swKD0nNZzagLrrQsluGgwEJsGXPciHNn7ojvJ1LIFDBSEDRHEDGr2k2vVNOVIl32",
+	"g1ntUG2LZvGeimnNxdxMU04XDvLpDluQdLlxGjdIyzxn684rNw6M0Uz7QvjXf03TlGkzGK68shgwY8rd",
+	"qqgIWZ94UGSZolQQs9cmZcpUMKkdb9O0+loOUnbFUsLFVLqMyE3OhGLEIs55beDqw41j07kivY8Xb85O",
+	"fz/rHxMmNDTNgi5CAL0xQ4Zjg7Kvjnq6emt2rIhkUsBbUq4hAO698B1kaJiAbL29IJjMftIy34XZaovg",
+	"KtKb8RtoSNK8EYUdppYg8uZWwoUv3Ditr4pleQrnhiZUm4FBE7rlPv9T8unXQffdgj4voHFtwma0THWw",
+	"cP6ofUqNncuXG6XVjjFYu85IQHQtZWSWlcJsipZaYLtJxf6LOCKxoldczM1fmucqRq47L5DhH01EWOoL",
+	"3rCt6zG05h+AWrlrzFZgqWvBWKKqDm1oPuyDhCzO1SfwpUZtwQFsYBjekrcotY25Kv3amMhTx9rkybNR",
+	"VqlmAS2/tjA/hU1lVmZz5JUWZQHYEsFuQBaMap/OojnBSAXZCl/WYGUWC4FaneStR/2rcj5nyrHoQOej",
+	"gG+ConDcbJvDEix7lNWV37EF2oW8+X5qxU/NW7Jt17DyUkuLIaqd4ITbfk6zgau93jGz3cOcMi14TpRM",
+	"EzhLEYTm+QBeLVHlpb8UTHdSTs2Lz8tiuqCKTcQVK/jMetRRXbrCi0kPmfrGwVFlxuBfM0XfSwv89yck",
+	"5fkhVV0DOFD9Wx7qjdDFkiQFnQEpmCbQVU7OsGQD9elriz9YUCOmJOUC2QbsBniIlOQLqSUisAs2ZTzX",
+	"Q3Ju437jSNIrh7y0kC7segSlHszkvpiCnVBLbEldhILBhaZf2zyZE1kwPhd1PHhQBCLsbu3dNYvRzllR",
+	"B43DJwkN3Z3ZzcEf//zjfwEAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -18,6 +18,27 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for BoardCategory.
+const (
+	BoardCategoryCommunity BoardCategory = "community"
+	BoardCategorySaving    BoardCategory = "saving"
+	BoardCategoryTips      BoardCategory = "tips"
+)
+
+// Valid indicates whether the value is a known member of the BoardCategory enum.
+func (e BoardCategory) Valid() bool {
+	switch e {
+	case BoardCategoryCommunity:
+		return true
+	case BoardCategorySaving:
+		return true
+	case BoardCategoryTips:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for EntryType.
 const (
 	EntryTypeExpense EntryType = "EXPENSE"
@@ -93,6 +114,24 @@ func (e Plan) Valid() bool {
 	}
 }
 
+// Defines values for ReportTargetType.
+const (
+	ReportTargetTypeComment ReportTargetType = "COMMENT"
+	ReportTargetTypePost    ReportTargetType = "POST"
+)
+
+// Valid indicates whether the value is a known member of the ReportTargetType enum.
+func (e ReportTargetType) Valid() bool {
+	switch e {
+	case ReportTargetTypeComment:
+		return true
+	case ReportTargetTypePost:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Role.
 const (
 	RoleAdmin Role = "ADMIN"
@@ -105,6 +144,24 @@ func (e Role) Valid() bool {
 	case RoleAdmin:
 		return true
 	case RoleUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for VoteDirection.
+const (
+	VoteDirectionDown VoteDirection = "DOWN"
+	VoteDirectionUp   VoteDirection = "UP"
+)
+
+// Valid indicates whether the value is a known member of the VoteDirection enum.
+func (e VoteDirection) Valid() bool {
+	switch e {
+	case VoteDirectionDown:
+		return true
+	case VoteDirectionUp:
 		return true
 	default:
 		return false
@@ -197,6 +254,33 @@ type AuthResult struct {
 	User User `json:"user"`
 }
 
+// Author A member as the board shows them.
+type Author struct {
+	// Avatar The member's own profile image (a data URL) when set, else the identity provider's
+	// picture address; `null` when neither.
+	Avatar *string `json:"avatar"`
+	ID     int64   `json:"id"`
+	Name   string  `json:"name"`
+}
+
+// AuthorPage defines model for AuthorPage.
+type AuthorPage struct {
+	Items []Author `json:"items"`
+	Page  int32    `json:"page"`
+	Size  int32    `json:"size"`
+	Total int64    `json:"total"`
+}
+
+// BlockReasonValue Why a post or comment is blocked: `REPORTS` (it reached 5 reports) or `SPAM` (a spam
+// keyword). A client must accept other values.
+type BlockReasonValue = string
+
+// BoardCategory A board, as a request names it.
+type BoardCategory string
+
+// BoardCategoryValue A board as answered (`community`, `saving`, `tips`); a client must accept other values.
+type BoardCategoryValue = string
+
 // Category A category; a top-level one lists its sub-categories in `children` (a sub-category's is empty).
 type Category struct {
 	Children  []SubCategory `json:"children"`
@@ -241,6 +325,50 @@ type ClientID struct {
 	ClientID *string `json:"clientId"`
 }
 
+// Comment defines model for Comment.
+type Comment struct {
+	// Author A member as the board shows them.
+	Author Author `json:"author"`
+
+	// BlockReason Why the comment is blocked; shown to administrators only.
+	BlockReason *BlockReasonValue `json:"blockReason"`
+	Blocked     bool              `json:"blocked"`
+
+	// Body `null` when the comment is blocked, except for administrators (and its author in `listMyComments`).
+	Body      *string   `json:"body"`
+	CreatedAt time.Time `json:"createdAt"`
+	DownCount int32     `json:"downCount"`
+
+	// Hot Created within the last 24 hours with at least 50 up-votes.
+	Hot bool  `json:"hot"`
+	ID  int64 `json:"id"`
+
+	// MyVote The caller's vote; `null` without one or without a session.
+	MyVote *VoteDirectionValue `json:"myVote"`
+
+	// PostCategory A board as answered (`community`, `saving`, `tips`); a client must accept other values.
+	PostCategory *BoardCategoryValue `json:"postCategory,omitempty"`
+	PostID       int64               `json:"postId"`
+
+	// PostTitle Only in `listMyComments`, the title of the comment's post.
+	PostTitle *string   `json:"postTitle,omitempty"`
+	UpCount   int32     `json:"upCount"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// CommentPage defines model for CommentPage.
+type CommentPage struct {
+	Items []Comment `json:"items"`
+	Page  int32     `json:"page"`
+	Size  int32     `json:"size"`
+	Total int64     `json:"total"`
+}
+
+// CommentRequest Example: {"body":"Great tip, thank you!"}
+type CommentRequest struct {
+	Body string `json:"body"`
+}
+
 // CreateUserRequest Example: {"email":"member@nestegg.example","name":"Minji","password":"correct horse battery staple","role":"USER"}
 type CreateUserRequest struct {
 	// Email An e-mail address; compared case-insensitively.
@@ -262,6 +390,14 @@ type CreateUserRequest struct {
 
 // DependencyState `up` or `down`; a client must accept other values.
 type DependencyState = string
+
+// DismissRequest Example: {"targetId":42,"targetType":"POST"}
+type DismissRequest struct {
+	TargetID int64 `json:"targetId"`
+
+	// TargetType What a report is about, as a request names it.
+	TargetType ReportTargetType `json:"targetType"`
+}
 
 // DisplayName The name other members see.
 //
@@ -391,6 +527,20 @@ type Health struct {
 type IDTokenRequest struct {
 	// IDToken The OpenID Connect ID token the provider issued to the app.
 	IDToken string `json:"idToken"`
+}
+
+// ImageURL defines model for ImageURL.
+type ImageURL struct {
+	// URL The image's absolute address.
+	//
+	// Example: https://nestegg.example/api/images/0b5c8c0e-6f5e-4a57-9f0e-0d5d0a3e9f11
+	URL string `json:"url"`
+}
+
+// ImageUpload Example: {"file":"(binary image)"}
+type ImageUpload struct {
+	// File PNG, JPEG, GIF or WebP, at most 5 MB.
+	File openapi_types.File `json:"file"`
 }
 
 // LedgerName A name, 1 to 50 characters, not only spaces.
@@ -547,6 +697,64 @@ type PointRecord struct {
 // Points defines model for Points.
 type Points struct {
 	Points int64 `json:"points"`
+}
+
+// Post defines model for Post.
+type Post struct {
+	// Author A member as the board shows them.
+	Author Author `json:"author"`
+
+	// BlockReason Why the post is blocked; shown to administrators only (`null` for others and when not blocked).
+	BlockReason *BlockReasonValue `json:"blockReason"`
+	Blocked     bool              `json:"blocked"`
+	Body        string            `json:"body"`
+
+	// Category A board as answered (`community`, `saving`, `tips`); a client must accept other values.
+	Category     BoardCategoryValue `json:"category"`
+	CommentCount int32              `json:"commentCount"`
+	CreatedAt    time.Time          `json:"createdAt"`
+	DownCount    int32              `json:"downCount"`
+
+	// Hot Created within the last 24 hours with at least 50 up-votes.
+	Hot       bool     `json:"hot"`
+	ID        int64    `json:"id"`
+	ImageUrls []string `json:"imageUrls"`
+
+	// MyVote The caller's vote; `null` without one or without a session.
+	MyVote *VoteDirectionValue `json:"myVote"`
+	Notice bool                `json:"notice"`
+
+	// Recommenders Only in `getPost`. The members who up-voted, newest first, at most 100.
+	Recommenders *[]Author `json:"recommenders,omitempty"`
+	Tags         []string  `json:"tags"`
+	Title        string    `json:"title"`
+	UpCount      int32     `json:"upCount"`
+	UpdatedAt    time.Time `json:"updatedAt"`
+}
+
+// PostPage defines model for PostPage.
+type PostPage struct {
+	Items []Post `json:"items"`
+	Page  int32  `json:"page"`
+	Size  int32  `json:"size"`
+	Total int64  `json:"total"`
+}
+
+// PostRequest Example: {"body":"Cooking at home and a weekly budget.","category":"saving","imageUrls":[],"tags":["budget","food"],"title":"How I saved 1,000,000 won in a month"}
+type PostRequest struct {
+	// Body Plain text.
+	Body string `json:"body"`
+
+	// Category A board, as a request names it.
+	Category BoardCategory `json:"category"`
+
+	// ImageUrls Addresses answered by `uploadBoardImage` for the caller's images.
+	ImageUrls *[]string `json:"imageUrls,omitempty"`
+
+	// Notice Make the post a notice; honoured for administrators only, and only when creating.
+	Notice *bool     `json:"notice,omitempty"`
+	Tags   *[]string `json:"tags,omitempty"`
+	Title  string    `json:"title"`
 }
 
 // Problem An RFC 9457 problem detail with a stable `code`.
@@ -791,6 +999,44 @@ type ReorderRequest struct {
 	Ids []int64 `json:"ids"`
 }
 
+// ReportTargetType What a report is about, as a request names it.
+type ReportTargetType string
+
+// ReportTargetTypeValue What a report is about (`POST`, `COMMENT`); a client must accept other values.
+type ReportTargetTypeValue = string
+
+// ReportedItem A reported or blocked post or comment.
+type ReportedItem struct {
+	// Author A member as the board shows them.
+	Author      Author            `json:"author"`
+	BlockReason *BlockReasonValue `json:"blockReason"`
+	Blocked     bool              `json:"blocked"`
+	Body        string            `json:"body"`
+
+	// Category A board as answered (`community`, `saving`, `tips`); a client must accept other values.
+	Category  BoardCategoryValue `json:"category"`
+	CreatedAt time.Time          `json:"createdAt"`
+
+	// PostID The post itself, or the comment's post.
+	PostID      int64 `json:"postId"`
+	ReportCount int32 `json:"reportCount"`
+	TargetID    int64 `json:"targetId"`
+
+	// TargetType What a report is about (`POST`, `COMMENT`); a client must accept other values.
+	TargetType ReportTargetTypeValue `json:"targetType"`
+
+	// Title The post's title (for a comment, its post's title).
+	Title string `json:"title"`
+}
+
+// ReportedItemPage defines model for ReportedItemPage.
+type ReportedItemPage struct {
+	Items []ReportedItem `json:"items"`
+	Page  int32          `json:"page"`
+	Size  int32          `json:"size"`
+	Total int64          `json:"total"`
+}
+
 // Role A member's role, as a request sets it.
 type Role string
 
@@ -825,6 +1071,11 @@ type SignUpRequest struct {
 // SignupEnabled Example: {"enabled":false}
 type SignupEnabled struct {
 	Enabled bool `json:"enabled"`
+}
+
+// SpamKeywords Example: {"keywords":["casino","free money"]}
+type SpamKeywords struct {
+	Keywords []string `json:"keywords"`
 }
 
 // StatusRequest Example: {"status":"SUSPENDED"}
@@ -916,6 +1167,28 @@ type Tag struct {
 	SortOrder int32  `json:"sortOrder"`
 }
 
+// TagGroup defines model for TagGroup.
+type TagGroup struct {
+	// Boards The boards the group applies to; empty means every board.
+	Boards []BoardCategoryValue `json:"boards"`
+	ID     int64                `json:"id"`
+	Name   string               `json:"name"`
+	Tags   []string             `json:"tags"`
+}
+
+// TagGroupList defines model for TagGroupList.
+type TagGroupList struct {
+	Items []TagGroup `json:"items"`
+}
+
+// TagGroupRequest Example: {"boards":["saving"],"name":"Saving habits","tags":["budget","challenge"]}
+type TagGroupRequest struct {
+	// Boards The boards the group applies to; empty means every board.
+	Boards []BoardCategory `json:"boards"`
+	Name   string          `json:"name"`
+	Tags   []string        `json:"tags"`
+}
+
 // TagList defines model for TagList.
 type TagList struct {
 	Items []Tag `json:"items"`
@@ -992,6 +1265,27 @@ type UserPage struct {
 // VerifyPasswordRequest Example: {"password":"correct horse battery staple"}
 type VerifyPasswordRequest struct {
 	Password string `json:"password"`
+}
+
+// VoteDirection A vote, as a request casts it.
+type VoteDirection string
+
+// VoteDirectionValue A vote as answered (`UP`, `DOWN`); a client must accept other values.
+type VoteDirectionValue = string
+
+// VoteRequest Example: {"direction":"UP"}
+type VoteRequest struct {
+	// Direction A vote, as a request casts it.
+	Direction VoteDirection `json:"direction"`
+}
+
+// VoteResult defines model for VoteResult.
+type VoteResult struct {
+	Down int32 `json:"down"`
+
+	// MyVote The caller's vote after this request; `null` when it was cancelled.
+	MyVote *VoteDirectionValue `json:"myVote"`
+	Up     int32               `json:"up"`
 }
 
 // Wallet defines model for Wallet.
@@ -1073,8 +1367,17 @@ type WalletType string
 // WalletTypeValue The kind of wallet as answered; a client must accept other values.
 type WalletTypeValue = string
 
+// BoardCategoryQuery A board, as a request names it.
+type BoardCategoryQuery = BoardCategory
+
+// BoardTagQuery defines model for BoardTagQuery.
+type BoardTagQuery = string
+
 // CategoryID defines model for CategoryID.
 type CategoryID = int64
+
+// CommentID defines model for CommentID.
+type CommentID = int64
 
 // DefaultCategoryID defines model for DefaultCategoryID.
 type DefaultCategoryID = int64
@@ -1109,6 +1412,12 @@ type FXTo = string
 // From defines model for From.
 type From = openapi_types.Date
 
+// IfNoneMatch defines model for IfNoneMatch.
+type IfNoneMatch = string
+
+// ImageID defines model for ImageID.
+type ImageID = openapi_types.UUID
+
 // MemberID defines model for MemberID.
 type MemberID = int64
 
@@ -1121,6 +1430,9 @@ type MoveTo = int64
 // Page defines model for Page.
 type Page = int32
 
+// PostID defines model for PostID.
+type PostID = int64
+
 // QuickEntryID defines model for QuickEntryID.
 type QuickEntryID = int64
 
@@ -1129,6 +1441,9 @@ type RecurringID = int64
 
 // Size defines model for Size.
 type Size = int32
+
+// TagGroupID defines model for TagGroupID.
+type TagGroupID = int64
 
 // TagID defines model for TagID.
 type TagID = int64
@@ -1238,6 +1553,72 @@ type ListMembersParams struct {
 	Q *string `form:"q,omitempty" json:"q,omitempty"`
 }
 
+// ListMyCommentsParams defines parameters for ListMyComments.
+type ListMyCommentsParams struct {
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// ListMyPostsParams defines parameters for ListMyPosts.
+type ListMyPostsParams struct {
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// ListPostsParams defines parameters for ListPosts.
+type ListPostsParams struct {
+	// Category One board; every board without it.
+	Category *BoardCategoryQuery `form:"category,omitempty" json:"category,omitempty"`
+
+	// Tag Only posts carrying this tag.
+	Tag *BoardTagQuery `form:"tag,omitempty" json:"tag,omitempty"`
+
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// ListPostCommentsParams defines parameters for ListPostComments.
+type ListPostCommentsParams struct {
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// ListPostRecommendersParams defines parameters for ListPostRecommenders.
+type ListPostRecommendersParams struct {
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// ListReportsParams defines parameters for ListReports.
+type ListReportsParams struct {
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// ListBoardTagGroupsParams defines parameters for ListBoardTagGroups.
+type ListBoardTagGroupsParams struct {
+	// Category One board; every board without it.
+	Category *BoardCategoryQuery `form:"category,omitempty" json:"category,omitempty"`
+}
+
 // GetFXRateParams defines parameters for GetFXRate.
 type GetFXRateParams struct {
 	// From ISO 4217 code of the currency converted from, upper case.
@@ -1245,6 +1626,12 @@ type GetFXRateParams struct {
 
 	// To ISO 4217 code of the currency converted to, upper case.
 	To FXTo `form:"to" json:"to"`
+}
+
+// GetBoardImageParams defines parameters for GetBoardImage.
+type GetBoardImageParams struct {
+	// IfNoneMatch The `ETag` of a copy the client holds.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
 // ListUsersParams defines parameters for ListUsers.
@@ -1328,6 +1715,15 @@ type SetMemberStatusJSONRequestBody = StatusRequest
 // SetAdminSignupEnabledJSONRequestBody defines body for SetAdminSignupEnabled for application/json ContentType.
 type SetAdminSignupEnabledJSONRequestBody = SignupEnabled
 
+// SetSpamKeywordsJSONRequestBody defines body for SetSpamKeywords for application/json ContentType.
+type SetSpamKeywordsJSONRequestBody = SpamKeywords
+
+// CreateTagGroupJSONRequestBody defines body for CreateTagGroup for application/json ContentType.
+type CreateTagGroupJSONRequestBody = TagGroupRequest
+
+// UpdateTagGroupJSONRequestBody defines body for UpdateTagGroup for application/json ContentType.
+type UpdateTagGroupJSONRequestBody = TagGroupRequest
+
 // LogInWithIDPAJSONRequestBody defines body for LogInWithIDPA for application/json ContentType.
 type LogInWithIDPAJSONRequestBody = IDTokenRequest
 
@@ -1357,6 +1753,30 @@ type ReceiveStoreNotificationJSONRequestBody = StoreNotification
 
 // VerifyStorePurchaseJSONRequestBody defines body for VerifyStorePurchase for application/json ContentType.
 type VerifyStorePurchaseJSONRequestBody = StorePurchaseRequest
+
+// UpdateCommentJSONRequestBody defines body for UpdateComment for application/json ContentType.
+type UpdateCommentJSONRequestBody = CommentRequest
+
+// VoteCommentJSONRequestBody defines body for VoteComment for application/json ContentType.
+type VoteCommentJSONRequestBody = VoteRequest
+
+// UploadBoardImageMultipartRequestBody defines body for UploadBoardImage for multipart/form-data ContentType.
+type UploadBoardImageMultipartRequestBody = ImageUpload
+
+// CreatePostJSONRequestBody defines body for CreatePost for application/json ContentType.
+type CreatePostJSONRequestBody = PostRequest
+
+// UpdatePostJSONRequestBody defines body for UpdatePost for application/json ContentType.
+type UpdatePostJSONRequestBody = PostRequest
+
+// CreateCommentJSONRequestBody defines body for CreateComment for application/json ContentType.
+type CreateCommentJSONRequestBody = CommentRequest
+
+// VotePostJSONRequestBody defines body for VotePost for application/json ContentType.
+type VotePostJSONRequestBody = VoteRequest
+
+// DismissReportsJSONRequestBody defines body for DismissReports for application/json ContentType.
+type DismissReportsJSONRequestBody = DismissRequest
 
 // CreateUserJSONRequestBody defines body for CreateUser for application/json ContentType.
 type CreateUserJSONRequestBody = CreateUserRequest
@@ -2071,6 +2491,91 @@ type ClientInterface interface {
 	// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetAdminSignupEnabled` operationId).
 	SetAdminSignupEnabled(ctx context.Context, body SetAdminSignupEnabledJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetSpamKeywords The spam keywords
+	//
+	// Administrators only. Empty until set.
+	//
+	// Corresponds with GET /api/admin/spam-keywords (the `GetSpamKeywords` operationId).
+	GetSpamKeywords(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetSpamKeywordsWithBody Replace the spam keywords
+	//
+	// Administrators only. Replaces the list: at most 500 keywords of 1 to 100 characters
+	// (trimmed; empty ones and case-insensitive repeats dropped). A post or comment whose title
+	// or body contains one, compared case-insensitively with Unicode case folding, is blocked
+	// when written or edited; content already stored is not re-checked.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/admin/spam-keywords (the `SetSpamKeywords` operationId).
+	SetSpamKeywordsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetSpamKeywords Replace the spam keywords
+	//
+	// Administrators only. Replaces the list: at most 500 keywords of 1 to 100 characters
+	// (trimmed; empty ones and case-insensitive repeats dropped). A post or comment whose title
+	// or body contains one, compared case-insensitively with Unicode case folding, is blocked
+	// when written or edited; content already stored is not re-checked.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/admin/spam-keywords (the `SetSpamKeywords` operationId).
+	SetSpamKeywords(ctx context.Context, body SetSpamKeywordsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListTagGroups All tag groups
+	//
+	// Administrators only. Every group, oldest first.
+	//
+	// Corresponds with GET /api/admin/tag-groups (the `ListTagGroups` operationId).
+	ListTagGroups(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateTagGroupWithBody Create a tag group
+	//
+	// Administrators only. `name` 1 to 50 characters; at most 50 tags of 1 to 30 characters
+	// (trimmed, repeats dropped); `boards` lists the boards the group applies to (repeats
+	// dropped); an empty list means every board.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/admin/tag-groups (the `CreateTagGroup` operationId).
+	CreateTagGroupWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateTagGroup Create a tag group
+	//
+	// Administrators only. `name` 1 to 50 characters; at most 50 tags of 1 to 30 characters
+	// (trimmed, repeats dropped); `boards` lists the boards the group applies to (repeats
+	// dropped); an empty list means every board.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/admin/tag-groups (the `CreateTagGroup` operationId).
+	CreateTagGroup(ctx context.Context, body CreateTagGroupJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteTagGroup Delete a tag group
+	//
+	// Administrators only. Posts keep their tags.
+	//
+	// Corresponds with DELETE /api/admin/tag-groups/{id} (the `DeleteTagGroup` operationId).
+	DeleteTagGroup(ctx context.Context, id TagGroupID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateTagGroupWithBody Replace a tag group
+	//
+	// Administrators only. Replaces name, tags and boards, with the rules of `createTagGroup`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/admin/tag-groups/{id} (the `UpdateTagGroup` operationId).
+	UpdateTagGroupWithBody(ctx context.Context, id TagGroupID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateTagGroup Replace a tag group
+	//
+	// Administrators only. Replaces name, tags and boards, with the rules of `createTagGroup`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/admin/tag-groups/{id} (the `UpdateTagGroup` operationId).
+	UpdateTagGroup(ctx context.Context, id TagGroupID, body UpdateTagGroupJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// LogInWithIDPAWithBody Sign in with an identity provider A ID token
 	//
 	// Verifies the OpenID Connect ID token (signature from the provider's key set, issuer,
@@ -2452,6 +2957,361 @@ type ClientInterface interface {
 	// Corresponds with GET /api/billing/subscription (the `GetSubscription` operationId).
 	GetSubscription(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// DeleteComment Delete a comment
+	//
+	// The author, or any administrator. Points already awarded stay.
+	//
+	// Corresponds with DELETE /api/board/comments/{id} (the `DeleteComment` operationId).
+	DeleteComment(ctx context.Context, id CommentID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateCommentWithBody Edit a comment
+	//
+	// The author only (another member's comment answers 404). The body is checked for spam
+	// keywords again: with one the comment is blocked (SPAM); without, a comment blocked as
+	// spam becomes visible again (a block by reports stays).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/board/comments/{id} (the `UpdateComment` operationId).
+	UpdateCommentWithBody(ctx context.Context, id CommentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateComment Edit a comment
+	//
+	// The author only (another member's comment answers 404). The body is checked for spam
+	// keywords again: with one the comment is blocked (SPAM); without, a comment blocked as
+	// spam becomes visible again (a block by reports stays).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/board/comments/{id} (the `UpdateComment` operationId).
+	UpdateComment(ctx context.Context, id CommentID, body UpdateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReportComment Report a comment
+	//
+	// Reports the comment to the administrators. One report per member per comment (409
+	// `ALREADY_REPORTED`); one's own comment cannot be reported (400 `SELF_REPORT`). The fifth
+	// report blocks the comment (`blockReason` REPORTS): it keeps its place with its body hidden from everyone but administrators.
+	//
+	// Corresponds with POST /api/board/comments/{id}/report (the `ReportComment` operationId).
+	ReportComment(ctx context.Context, id CommentID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// VoteCommentWithBody Vote on a comment
+	//
+	// `direction` UP or DOWN. With no vote yet it is recorded; the same direction again cancels
+	// the vote; the other direction switches it. One vote per member per comment; counts stay
+	// exact under parallel votes and repeated clicks. Voting on one's own comment answers 400
+	// `SELF_VOTE`; a comment the caller cannot see answers 404.
+	//
+	// Points (days in the service time zone; a balance never falls below 0):
+	// - A new UP: the voter +1 (at most 10 a day), the author +5 (at most 50 a day).
+	// - A new DOWN: the author -1.
+	// - Cancelling: the voter -1, and the author's points from that vote are given back (an UP's
+	//   +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
+	//   the daily cap takes back nothing.
+	// - Switching: the author's points from the old vote are given back as when cancelling, then
+	//   the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
+	//   +1 when switching to UP (at most 10 a day) and loses nothing.
+	// - Points taken back free their share of that day's cap again, so voting, cancelling and
+	//   voting again never earns more than one vote's worth.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/board/comments/{id}/vote (the `VoteComment` operationId).
+	VoteCommentWithBody(ctx context.Context, id CommentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// VoteComment Vote on a comment
+	//
+	// `direction` UP or DOWN. With no vote yet it is recorded; the same direction again cancels
+	// the vote; the other direction switches it. One vote per member per comment; counts stay
+	// exact under parallel votes and repeated clicks. Voting on one's own comment answers 400
+	// `SELF_VOTE`; a comment the caller cannot see answers 404.
+	//
+	// Points (days in the service time zone; a balance never falls below 0):
+	// - A new UP: the voter +1 (at most 10 a day), the author +5 (at most 50 a day).
+	// - A new DOWN: the author -1.
+	// - Cancelling: the voter -1, and the author's points from that vote are given back (an UP's
+	//   +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
+	//   the daily cap takes back nothing.
+	// - Switching: the author's points from the old vote are given back as when cancelling, then
+	//   the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
+	//   +1 when switching to UP (at most 10 a day) and loses nothing.
+	// - Points taken back free their share of that day's cap again, so voting, cancelling and
+	//   voting again never earns more than one vote's worth.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/board/comments/{id}/vote (the `VoteComment` operationId).
+	VoteComment(ctx context.Context, id CommentID, body VoteCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UploadBoardImageWithBody Upload an image for a post
+	//
+	// Multipart form with the image in the field `file`: PNG, JPEG, GIF or WebP, decided from the
+	// bytes (not from the name or the declared type; anything else answers 415), at most 5 MB
+	// (413). Location metadata is removed from JPEGs before storing (every Exif and XMP APP1
+	// segment, so an Exif orientation is lost too). Answers the image's absolute `url` (built
+	// from the configured public base address), to be put in a post's `imageUrls`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/board/images (the `UploadBoardImage` operationId).
+	UploadBoardImageWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListMyComments My comments
+	//
+	// The caller's comments, newest first, paged, each with `postTitle` and `postCategory`.
+	//
+	// Corresponds with GET /api/board/my/comments (the `ListMyComments` operationId).
+	ListMyComments(ctx context.Context, params *ListMyCommentsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListMyPosts My posts
+	//
+	// The caller's posts, newest first, paged, blocked ones included (with `blocked: true`).
+	//
+	// Corresponds with GET /api/board/my/posts (the `ListMyPosts` operationId).
+	ListMyPosts(ctx context.Context, params *ListMyPostsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListPosts List posts
+	//
+	// Public; with a session each post carries the caller's `myVote` (the session is optional:
+	// `security` lists no credentials as well as the two ways to send one).
+	//
+	// Order: notices first (newest first), then at most 3 hot posts (most up-votes first), then
+	// every other post newest first. A hot post is one created within the last 24 hours with at
+	// least 50 up-votes. Pages walk this one sequence, so a hot post shown at the top is not
+	// shown again at its place by date: each post appears once across the pages of one listing.
+	// The hot selection is made at each request, so a post that becomes or stops being hot
+	// between two page requests can move. Blocked posts are left out (administrators find them in
+	// the report list). `category` picks one board (all boards without it); `tag` keeps posts
+	// carrying that tag.
+	//
+	// Corresponds with GET /api/board/posts (the `ListPosts` operationId).
+	ListPosts(ctx context.Context, params *ListPostsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreatePostWithBody Write a post
+	//
+	// Title 1 to 100 characters, body 1 to 20,000 (plain text), at most 10 tags of 1 to 30
+	// characters (trimmed; repeats dropped), at most 10 `imageUrls`, each the `url` answered by
+	// `uploadBoardImage` for an image of the caller. `notice` is honoured for administrators only
+	// and ignored for other members.
+	//
+	// Points: +10 for the author, at most 50 a day (posts and comments together), counted in the
+	// service time zone. A post whose title or body contains a spam keyword (case-insensitive) is
+	// stored blocked (`blockReason` SPAM, visible to administrators in the report list) and earns
+	// no points; the answer then shows `blocked: true`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/board/posts (the `CreatePost` operationId).
+	CreatePostWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreatePost Write a post
+	//
+	// Title 1 to 100 characters, body 1 to 20,000 (plain text), at most 10 tags of 1 to 30
+	// characters (trimmed; repeats dropped), at most 10 `imageUrls`, each the `url` answered by
+	// `uploadBoardImage` for an image of the caller. `notice` is honoured for administrators only
+	// and ignored for other members.
+	//
+	// Points: +10 for the author, at most 50 a day (posts and comments together), counted in the
+	// service time zone. A post whose title or body contains a spam keyword (case-insensitive) is
+	// stored blocked (`blockReason` SPAM, visible to administrators in the report list) and earns
+	// no points; the answer then shows `blocked: true`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/board/posts (the `CreatePost` operationId).
+	CreatePost(ctx context.Context, body CreatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeletePost Delete a post
+	//
+	// The author, or any administrator. Deletes its comments, votes and reports with it. Points
+	// already awarded for the post and its votes stay.
+	//
+	// Corresponds with DELETE /api/board/posts/{id} (the `DeletePost` operationId).
+	DeletePost(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetPost Read a post
+	//
+	// Public (optional session: `myVote` is the caller's vote). Includes `recommenders`, the
+	// members who up-voted, newest first, at most 100 (`listPostRecommenders` pages through all).
+	// A blocked post answers 404 to everyone but administrators, who see `blockReason`.
+	//
+	// Corresponds with GET /api/board/posts/{id} (the `GetPost` operationId).
+	GetPost(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdatePostWithBody Edit a post
+	//
+	// The author only (another member's post answers 404). The same fields and rules as
+	// `createPost`; `notice` is ignored (administrators use the notice operations). The title and
+	// body are checked for spam keywords again: a post that now contains one is blocked (SPAM).
+	// Editing earns no points.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/board/posts/{id} (the `UpdatePost` operationId).
+	UpdatePostWithBody(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdatePost Edit a post
+	//
+	// The author only (another member's post answers 404). The same fields and rules as
+	// `createPost`; `notice` is ignored (administrators use the notice operations). The title and
+	// body are checked for spam keywords again: a post that now contains one is blocked (SPAM).
+	// Editing earns no points.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/board/posts/{id} (the `UpdatePost` operationId).
+	UpdatePost(ctx context.Context, id PostID, body UpdatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListPostComments Comments of a post
+	//
+	// Public (optional session: `myVote`). Hot comments (created within 24 hours with at least
+	// 50 up-votes) first, then oldest first, paged. A blocked comment keeps its place with
+	// `body` null, except for administrators. A blocked post answers 404 to non-administrators.
+	//
+	// Corresponds with GET /api/board/posts/{id}/comments (the `ListPostComments` operationId).
+	ListPostComments(ctx context.Context, id PostID, params *ListPostCommentsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateCommentWithBody Write a comment
+	//
+	// Body 1 to 2,000 characters. Points: +10 for the author, at most 50 a day together with
+	// posts. A comment containing a spam keyword is stored blocked (SPAM) and earns no points.
+	// A post the caller cannot see answers 404.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/board/posts/{id}/comments (the `CreateComment` operationId).
+	CreateCommentWithBody(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateComment Write a comment
+	//
+	// Body 1 to 2,000 characters. Points: +10 for the author, at most 50 a day together with
+	// posts. A comment containing a spam keyword is stored blocked (SPAM) and earns no points.
+	// A post the caller cannot see answers 404.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/board/posts/{id}/comments (the `CreateComment` operationId).
+	CreateComment(ctx context.Context, id PostID, body CreateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// NoticePost Make a post a notice
+	//
+	// Administrators only. Sets `notice` to true (idempotent); notices lead the post list.
+	//
+	// Corresponds with POST /api/board/posts/{id}/notice (the `NoticePost` operationId).
+	NoticePost(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListPostRecommenders Members who up-voted a post
+	//
+	// Public (optional session). Newest up-vote first, paged. A blocked post answers 404 to
+	// non-administrators.
+	//
+	// Corresponds with GET /api/board/posts/{id}/recommenders (the `ListPostRecommenders` operationId).
+	ListPostRecommenders(ctx context.Context, id PostID, params *ListPostRecommendersParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReportPost Report a post
+	//
+	// Reports the post to the administrators. One report per member per post (409
+	// `ALREADY_REPORTED`); one's own post cannot be reported (400 `SELF_REPORT`). The fifth
+	// report blocks the post (`blockReason` REPORTS): it then answers 404 to everyone but administrators.
+	//
+	// Corresponds with POST /api/board/posts/{id}/report (the `ReportPost` operationId).
+	ReportPost(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UnnoticePost Make a notice a normal post
+	//
+	// Administrators only. Sets `notice` to false (idempotent); notices lead the post list.
+	//
+	// Corresponds with POST /api/board/posts/{id}/unnotice (the `UnnoticePost` operationId).
+	UnnoticePost(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// VotePostWithBody Vote on a post
+	//
+	// `direction` UP or DOWN. With no vote yet it is recorded; the same direction again cancels
+	// the vote; the other direction switches it. One vote per member per post; counts stay
+	// exact under parallel votes and repeated clicks. Voting on one's own post answers 400
+	// `SELF_VOTE`; a post the caller cannot see answers 404.
+	//
+	// Points (days in the service time zone; a balance never falls below 0):
+	// - A new UP: the voter +1 (at most 10 a day), the author +5 (at most 50 a day).
+	// - A new DOWN: the author -1.
+	// - Cancelling: the voter -1, and the author's points from that vote are given back (an UP's
+	//   +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
+	//   the daily cap takes back nothing.
+	// - Switching: the author's points from the old vote are given back as when cancelling, then
+	//   the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
+	//   +1 when switching to UP (at most 10 a day) and loses nothing.
+	// - Points taken back free their share of that day's cap again, so voting, cancelling and
+	//   voting again never earns more than one vote's worth.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/board/posts/{id}/vote (the `VotePost` operationId).
+	VotePostWithBody(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// VotePost Vote on a post
+	//
+	// `direction` UP or DOWN. With no vote yet it is recorded; the same direction again cancels
+	// the vote; the other direction switches it. One vote per member per post; counts stay
+	// exact under parallel votes and repeated clicks. Voting on one's own post answers 400
+	// `SELF_VOTE`; a post the caller cannot see answers 404.
+	//
+	// Points (days in the service time zone; a balance never falls below 0):
+	// - A new UP: the voter +1 (at most 10 a day), the author +5 (at most 50 a day).
+	// - A new DOWN: the author -1.
+	// - Cancelling: the voter -1, and the author's points from that vote are given back (an UP's
+	//   +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
+	//   the daily cap takes back nothing.
+	// - Switching: the author's points from the old vote are given back as when cancelling, then
+	//   the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
+	//   +1 when switching to UP (at most 10 a day) and loses nothing.
+	// - Points taken back free their share of that day's cap again, so voting, cancelling and
+	//   voting again never earns more than one vote's worth.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/board/posts/{id}/vote (the `VotePost` operationId).
+	VotePost(ctx context.Context, id PostID, body VotePostJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListReports Reported posts and comments
+	//
+	// Administrators only. Posts and comments together, one row per target with its report
+	// count, most reported first (then newest). Includes every blocked target, whether blocked by
+	// reports or as spam (a spam-blocked target may have no report).
+	//
+	// Corresponds with GET /api/board/reports (the `ListReports` operationId).
+	ListReports(ctx context.Context, params *ListReportsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DismissReportsWithBody Dismiss the reports of a target
+	//
+	// Administrators only. Deletes every report of the post or comment and resets its count;
+	// when it was blocked, by reports or as spam, it becomes visible again. A target that does
+	// not exist answers 404.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/board/reports/dismiss (the `DismissReports` operationId).
+	DismissReportsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DismissReports Dismiss the reports of a target
+	//
+	// Administrators only. Deletes every report of the post or comment and resets its count;
+	// when it was blocked, by reports or as spam, it becomes visible again. A target that does
+	// not exist answers 404.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/board/reports/dismiss (the `DismissReports` operationId).
+	DismissReports(ctx context.Context, body DismissReportsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListBoardTagGroups Tag groups of a board
+	//
+	// Public (a session is optional and changes nothing). With `category`, the groups mapped to
+	// that board and the groups mapped to no board (they apply to all boards); without it, every
+	// group.
+	//
+	// Corresponds with GET /api/board/tag-groups (the `ListBoardTagGroups` operationId).
+	ListBoardTagGroups(ctx context.Context, params *ListBoardTagGroupsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetFXRate Today's exchange rate of a currency pair
 	//
 	// The rate of 1 `from` in `to` for today (service time zone), as the FX provider gives it.
@@ -2463,6 +3323,15 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/fx/rate (the `GetFXRate` operationId).
 	GetFXRate(ctx context.Context, params *GetFXRateParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetBoardImage Download an image
+	//
+	// Public. An image never changes, so it is cached for a year (`Cache-Control: public,
+	// max-age=31536000, immutable`) with a strong `ETag`; `If-None-Match` with that tag answers
+	// 304 with no body. `X-Content-Type-Options: nosniff` keeps browsers to the stored type.
+	//
+	// Corresponds with GET /api/images/{id} (the `GetBoardImage` operationId).
+	GetBoardImage(ctx context.Context, id ImageID, params *GetBoardImageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListUsers List users
 	//
@@ -3882,6 +4751,181 @@ func (c *Client) SetAdminSignupEnabled(ctx context.Context, body SetAdminSignupE
 	return c.Client.Do(req)
 }
 
+// GetSpamKeywords The spam keywords
+//
+// Administrators only. Empty until set.
+//
+// Corresponds with GET /api/admin/spam-keywords (the `GetSpamKeywords` operationId).
+func (c *Client) GetSpamKeywords(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetSpamKeywordsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetSpamKeywordsWithBody Replace the spam keywords
+//
+// Administrators only. Replaces the list: at most 500 keywords of 1 to 100 characters
+// (trimmed; empty ones and case-insensitive repeats dropped). A post or comment whose title
+// or body contains one, compared case-insensitively with Unicode case folding, is blocked
+// when written or edited; content already stored is not re-checked.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/admin/spam-keywords (the `SetSpamKeywords` operationId).
+func (c *Client) SetSpamKeywordsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetSpamKeywordsRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetSpamKeywords Replace the spam keywords
+//
+// Administrators only. Replaces the list: at most 500 keywords of 1 to 100 characters
+// (trimmed; empty ones and case-insensitive repeats dropped). A post or comment whose title
+// or body contains one, compared case-insensitively with Unicode case folding, is blocked
+// when written or edited; content already stored is not re-checked.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/admin/spam-keywords (the `SetSpamKeywords` operationId).
+func (c *Client) SetSpamKeywords(ctx context.Context, body SetSpamKeywordsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetSpamKeywordsRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListTagGroups All tag groups
+//
+// Administrators only. Every group, oldest first.
+//
+// Corresponds with GET /api/admin/tag-groups (the `ListTagGroups` operationId).
+func (c *Client) ListTagGroups(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListTagGroupsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateTagGroupWithBody Create a tag group
+//
+// Administrators only. `name` 1 to 50 characters; at most 50 tags of 1 to 30 characters
+// (trimmed, repeats dropped); `boards` lists the boards the group applies to (repeats
+// dropped); an empty list means every board.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/admin/tag-groups (the `CreateTagGroup` operationId).
+func (c *Client) CreateTagGroupWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTagGroupRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateTagGroup Create a tag group
+//
+// Administrators only. `name` 1 to 50 characters; at most 50 tags of 1 to 30 characters
+// (trimmed, repeats dropped); `boards` lists the boards the group applies to (repeats
+// dropped); an empty list means every board.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/admin/tag-groups (the `CreateTagGroup` operationId).
+func (c *Client) CreateTagGroup(ctx context.Context, body CreateTagGroupJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTagGroupRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteTagGroup Delete a tag group
+//
+// Administrators only. Posts keep their tags.
+//
+// Corresponds with DELETE /api/admin/tag-groups/{id} (the `DeleteTagGroup` operationId).
+func (c *Client) DeleteTagGroup(ctx context.Context, id TagGroupID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteTagGroupRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateTagGroupWithBody Replace a tag group
+//
+// Administrators only. Replaces name, tags and boards, with the rules of `createTagGroup`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/admin/tag-groups/{id} (the `UpdateTagGroup` operationId).
+func (c *Client) UpdateTagGroupWithBody(ctx context.Context, id TagGroupID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateTagGroupRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateTagGroup Replace a tag group
+//
+// Administrators only. Replaces name, tags and boards, with the rules of `createTagGroup`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/admin/tag-groups/{id} (the `UpdateTagGroup` operationId).
+func (c *Client) UpdateTagGroup(ctx context.Context, id TagGroupID, body UpdateTagGroupJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateTagGroupRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // LogInWithIDPAWithBody Sign in with an identity provider A ID token
 //
 // Verifies the OpenID Connect ID token (signature from the provider's key set, issuer,
@@ -4593,6 +5637,651 @@ func (c *Client) GetSubscription(ctx context.Context, reqEditors ...RequestEdito
 	return c.Client.Do(req)
 }
 
+// DeleteComment Delete a comment
+//
+// The author, or any administrator. Points already awarded stay.
+//
+// Corresponds with DELETE /api/board/comments/{id} (the `DeleteComment` operationId).
+func (c *Client) DeleteComment(ctx context.Context, id CommentID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteCommentRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateCommentWithBody Edit a comment
+//
+// The author only (another member's comment answers 404). The body is checked for spam
+// keywords again: with one the comment is blocked (SPAM); without, a comment blocked as
+// spam becomes visible again (a block by reports stays).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/board/comments/{id} (the `UpdateComment` operationId).
+func (c *Client) UpdateCommentWithBody(ctx context.Context, id CommentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateCommentRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateComment Edit a comment
+//
+// The author only (another member's comment answers 404). The body is checked for spam
+// keywords again: with one the comment is blocked (SPAM); without, a comment blocked as
+// spam becomes visible again (a block by reports stays).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/board/comments/{id} (the `UpdateComment` operationId).
+func (c *Client) UpdateComment(ctx context.Context, id CommentID, body UpdateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateCommentRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReportComment Report a comment
+//
+// Reports the comment to the administrators. One report per member per comment (409
+// `ALREADY_REPORTED`); one's own comment cannot be reported (400 `SELF_REPORT`). The fifth
+// report blocks the comment (`blockReason` REPORTS): it keeps its place with its body hidden from everyone but administrators.
+//
+// Corresponds with POST /api/board/comments/{id}/report (the `ReportComment` operationId).
+func (c *Client) ReportComment(ctx context.Context, id CommentID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReportCommentRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// VoteCommentWithBody Vote on a comment
+//
+// `direction` UP or DOWN. With no vote yet it is recorded; the same direction again cancels
+// the vote; the other direction switches it. One vote per member per comment; counts stay
+// exact under parallel votes and repeated clicks. Voting on one's own comment answers 400
+// `SELF_VOTE`; a comment the caller cannot see answers 404.
+//
+// Points (days in the service time zone; a balance never falls below 0):
+//   - A new UP: the voter +1 (at most 10 a day), the author +5 (at most 50 a day).
+//   - A new DOWN: the author -1.
+//   - Cancelling: the voter -1, and the author's points from that vote are given back (an UP's
+//     +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
+//     the daily cap takes back nothing.
+//   - Switching: the author's points from the old vote are given back as when cancelling, then
+//     the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
+//     +1 when switching to UP (at most 10 a day) and loses nothing.
+//   - Points taken back free their share of that day's cap again, so voting, cancelling and
+//     voting again never earns more than one vote's worth.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/board/comments/{id}/vote (the `VoteComment` operationId).
+func (c *Client) VoteCommentWithBody(ctx context.Context, id CommentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewVoteCommentRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// VoteComment Vote on a comment
+//
+// `direction` UP or DOWN. With no vote yet it is recorded; the same direction again cancels
+// the vote; the other direction switches it. One vote per member per comment; counts stay
+// exact under parallel votes and repeated clicks. Voting on one's own comment answers 400
+// `SELF_VOTE`; a comment the caller cannot see answers 404.
+//
+// Points (days in the service time zone; a balance never falls below 0):
+//   - A new UP: the voter +1 (at most 10 a day), the author +5 (at most 50 a day).
+//   - A new DOWN: the author -1.
+//   - Cancelling: the voter -1, and the author's points from that vote are given back (an UP's
+//     +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
+//     the daily cap takes back nothing.
+//   - Switching: the author's points from the old vote are given back as when cancelling, then
+//     the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
+//     +1 when switching to UP (at most 10 a day) and loses nothing.
+//   - Points taken back free their share of that day's cap again, so voting, cancelling and
+//     voting again never earns more than one vote's worth.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/board/comments/{id}/vote (the `VoteComment` operationId).
+func (c *Client) VoteComment(ctx context.Context, id CommentID, body VoteCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewVoteCommentRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UploadBoardImageWithBody Upload an image for a post
+//
+// Multipart form with the image in the field `file`: PNG, JPEG, GIF or WebP, decided from the
+// bytes (not from the name or the declared type; anything else answers 415), at most 5 MB
+// (413). Location metadata is removed from JPEGs before storing (every Exif and XMP APP1
+// segment, so an Exif orientation is lost too). Answers the image's absolute `url` (built
+// from the configured public base address), to be put in a post's `imageUrls`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/board/images (the `UploadBoardImage` operationId).
+func (c *Client) UploadBoardImageWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUploadBoardImageRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListMyComments My comments
+//
+// The caller's comments, newest first, paged, each with `postTitle` and `postCategory`.
+//
+// Corresponds with GET /api/board/my/comments (the `ListMyComments` operationId).
+func (c *Client) ListMyComments(ctx context.Context, params *ListMyCommentsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListMyCommentsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListMyPosts My posts
+//
+// The caller's posts, newest first, paged, blocked ones included (with `blocked: true`).
+//
+// Corresponds with GET /api/board/my/posts (the `ListMyPosts` operationId).
+func (c *Client) ListMyPosts(ctx context.Context, params *ListMyPostsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListMyPostsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListPosts List posts
+//
+// Public; with a session each post carries the caller's `myVote` (the session is optional:
+// `security` lists no credentials as well as the two ways to send one).
+//
+// Order: notices first (newest first), then at most 3 hot posts (most up-votes first), then
+// every other post newest first. A hot post is one created within the last 24 hours with at
+// least 50 up-votes. Pages walk this one sequence, so a hot post shown at the top is not
+// shown again at its place by date: each post appears once across the pages of one listing.
+// The hot selection is made at each request, so a post that becomes or stops being hot
+// between two page requests can move. Blocked posts are left out (administrators find them in
+// the report list). `category` picks one board (all boards without it); `tag` keeps posts
+// carrying that tag.
+//
+// Corresponds with GET /api/board/posts (the `ListPosts` operationId).
+func (c *Client) ListPosts(ctx context.Context, params *ListPostsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListPostsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreatePostWithBody Write a post
+//
+// Title 1 to 100 characters, body 1 to 20,000 (plain text), at most 10 tags of 1 to 30
+// characters (trimmed; repeats dropped), at most 10 `imageUrls`, each the `url` answered by
+// `uploadBoardImage` for an image of the caller. `notice` is honoured for administrators only
+// and ignored for other members.
+//
+// Points: +10 for the author, at most 50 a day (posts and comments together), counted in the
+// service time zone. A post whose title or body contains a spam keyword (case-insensitive) is
+// stored blocked (`blockReason` SPAM, visible to administrators in the report list) and earns
+// no points; the answer then shows `blocked: true`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/board/posts (the `CreatePost` operationId).
+func (c *Client) CreatePostWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreatePostRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreatePost Write a post
+//
+// Title 1 to 100 characters, body 1 to 20,000 (plain text), at most 10 tags of 1 to 30
+// characters (trimmed; repeats dropped), at most 10 `imageUrls`, each the `url` answered by
+// `uploadBoardImage` for an image of the caller. `notice` is honoured for administrators only
+// and ignored for other members.
+//
+// Points: +10 for the author, at most 50 a day (posts and comments together), counted in the
+// service time zone. A post whose title or body contains a spam keyword (case-insensitive) is
+// stored blocked (`blockReason` SPAM, visible to administrators in the report list) and earns
+// no points; the answer then shows `blocked: true`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/board/posts (the `CreatePost` operationId).
+func (c *Client) CreatePost(ctx context.Context, body CreatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreatePostRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeletePost Delete a post
+//
+// The author, or any administrator. Deletes its comments, votes and reports with it. Points
+// already awarded for the post and its votes stay.
+//
+// Corresponds with DELETE /api/board/posts/{id} (the `DeletePost` operationId).
+func (c *Client) DeletePost(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeletePostRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetPost Read a post
+//
+// Public (optional session: `myVote` is the caller's vote). Includes `recommenders`, the
+// members who up-voted, newest first, at most 100 (`listPostRecommenders` pages through all).
+// A blocked post answers 404 to everyone but administrators, who see `blockReason`.
+//
+// Corresponds with GET /api/board/posts/{id} (the `GetPost` operationId).
+func (c *Client) GetPost(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPostRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdatePostWithBody Edit a post
+//
+// The author only (another member's post answers 404). The same fields and rules as
+// `createPost`; `notice` is ignored (administrators use the notice operations). The title and
+// body are checked for spam keywords again: a post that now contains one is blocked (SPAM).
+// Editing earns no points.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/board/posts/{id} (the `UpdatePost` operationId).
+func (c *Client) UpdatePostWithBody(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdatePostRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdatePost Edit a post
+//
+// The author only (another member's post answers 404). The same fields and rules as
+// `createPost`; `notice` is ignored (administrators use the notice operations). The title and
+// body are checked for spam keywords again: a post that now contains one is blocked (SPAM).
+// Editing earns no points.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/board/posts/{id} (the `UpdatePost` operationId).
+func (c *Client) UpdatePost(ctx context.Context, id PostID, body UpdatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdatePostRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListPostComments Comments of a post
+//
+// Public (optional session: `myVote`). Hot comments (created within 24 hours with at least
+// 50 up-votes) first, then oldest first, paged. A blocked comment keeps its place with
+// `body` null, except for administrators. A blocked post answers 404 to non-administrators.
+//
+// Corresponds with GET /api/board/posts/{id}/comments (the `ListPostComments` operationId).
+func (c *Client) ListPostComments(ctx context.Context, id PostID, params *ListPostCommentsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListPostCommentsRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateCommentWithBody Write a comment
+//
+// Body 1 to 2,000 characters. Points: +10 for the author, at most 50 a day together with
+// posts. A comment containing a spam keyword is stored blocked (SPAM) and earns no points.
+// A post the caller cannot see answers 404.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/board/posts/{id}/comments (the `CreateComment` operationId).
+func (c *Client) CreateCommentWithBody(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateCommentRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateComment Write a comment
+//
+// Body 1 to 2,000 characters. Points: +10 for the author, at most 50 a day together with
+// posts. A comment containing a spam keyword is stored blocked (SPAM) and earns no points.
+// A post the caller cannot see answers 404.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/board/posts/{id}/comments (the `CreateComment` operationId).
+func (c *Client) CreateComment(ctx context.Context, id PostID, body CreateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateCommentRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// NoticePost Make a post a notice
+//
+// Administrators only. Sets `notice` to true (idempotent); notices lead the post list.
+//
+// Corresponds with POST /api/board/posts/{id}/notice (the `NoticePost` operationId).
+func (c *Client) NoticePost(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewNoticePostRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListPostRecommenders Members who up-voted a post
+//
+// Public (optional session). Newest up-vote first, paged. A blocked post answers 404 to
+// non-administrators.
+//
+// Corresponds with GET /api/board/posts/{id}/recommenders (the `ListPostRecommenders` operationId).
+func (c *Client) ListPostRecommenders(ctx context.Context, id PostID, params *ListPostRecommendersParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListPostRecommendersRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReportPost Report a post
+//
+// Reports the post to the administrators. One report per member per post (409
+// `ALREADY_REPORTED`); one's own post cannot be reported (400 `SELF_REPORT`). The fifth
+// report blocks the post (`blockReason` REPORTS): it then answers 404 to everyone but administrators.
+//
+// Corresponds with POST /api/board/posts/{id}/report (the `ReportPost` operationId).
+func (c *Client) ReportPost(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReportPostRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UnnoticePost Make a notice a normal post
+//
+// Administrators only. Sets `notice` to false (idempotent); notices lead the post list.
+//
+// Corresponds with POST /api/board/posts/{id}/unnotice (the `UnnoticePost` operationId).
+func (c *Client) UnnoticePost(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUnnoticePostRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// VotePostWithBody Vote on a post
+//
+// `direction` UP or DOWN. With no vote yet it is recorded; the same direction again cancels
+// the vote; the other direction switches it. One vote per member per post; counts stay
+// exact under parallel votes and repeated clicks. Voting on one's own post answers 400
+// `SELF_VOTE`; a post the caller cannot see answers 404.
+//
+// Points (days in the service time zone; a balance never falls below 0):
+//   - A new UP: the voter +1 (at most 10 a day), the author +5 (at most 50 a day).
+//   - A new DOWN: the author -1.
+//   - Cancelling: the voter -1, and the author's points from that vote are given back (an UP's
+//     +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
+//     the daily cap takes back nothing.
+//   - Switching: the author's points from the old vote are given back as when cancelling, then
+//     the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
+//     +1 when switching to UP (at most 10 a day) and loses nothing.
+//   - Points taken back free their share of that day's cap again, so voting, cancelling and
+//     voting again never earns more than one vote's worth.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/board/posts/{id}/vote (the `VotePost` operationId).
+func (c *Client) VotePostWithBody(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewVotePostRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// VotePost Vote on a post
+//
+// `direction` UP or DOWN. With no vote yet it is recorded; the same direction again cancels
+// the vote; the other direction switches it. One vote per member per post; counts stay
+// exact under parallel votes and repeated clicks. Voting on one's own post answers 400
+// `SELF_VOTE`; a post the caller cannot see answers 404.
+//
+// Points (days in the service time zone; a balance never falls below 0):
+//   - A new UP: the voter +1 (at most 10 a day), the author +5 (at most 50 a day).
+//   - A new DOWN: the author -1.
+//   - Cancelling: the voter -1, and the author's points from that vote are given back (an UP's
+//     +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
+//     the daily cap takes back nothing.
+//   - Switching: the author's points from the old vote are given back as when cancelling, then
+//     the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
+//     +1 when switching to UP (at most 10 a day) and loses nothing.
+//   - Points taken back free their share of that day's cap again, so voting, cancelling and
+//     voting again never earns more than one vote's worth.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/board/posts/{id}/vote (the `VotePost` operationId).
+func (c *Client) VotePost(ctx context.Context, id PostID, body VotePostJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewVotePostRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListReports Reported posts and comments
+//
+// Administrators only. Posts and comments together, one row per target with its report
+// count, most reported first (then newest). Includes every blocked target, whether blocked by
+// reports or as spam (a spam-blocked target may have no report).
+//
+// Corresponds with GET /api/board/reports (the `ListReports` operationId).
+func (c *Client) ListReports(ctx context.Context, params *ListReportsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListReportsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DismissReportsWithBody Dismiss the reports of a target
+//
+// Administrators only. Deletes every report of the post or comment and resets its count;
+// when it was blocked, by reports or as spam, it becomes visible again. A target that does
+// not exist answers 404.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/board/reports/dismiss (the `DismissReports` operationId).
+func (c *Client) DismissReportsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDismissReportsRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DismissReports Dismiss the reports of a target
+//
+// Administrators only. Deletes every report of the post or comment and resets its count;
+// when it was blocked, by reports or as spam, it becomes visible again. A target that does
+// not exist answers 404.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/board/reports/dismiss (the `DismissReports` operationId).
+func (c *Client) DismissReports(ctx context.Context, body DismissReportsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDismissReportsRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListBoardTagGroups Tag groups of a board
+//
+// Public (a session is optional and changes nothing). With `category`, the groups mapped to
+// that board and the groups mapped to no board (they apply to all boards); without it, every
+// group.
+//
+// Corresponds with GET /api/board/tag-groups (the `ListBoardTagGroups` operationId).
+func (c *Client) ListBoardTagGroups(ctx context.Context, params *ListBoardTagGroupsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListBoardTagGroupsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetFXRate Today's exchange rate of a currency pair
 //
 // The rate of 1 `from` in `to` for today (service time zone), as the FX provider gives it.
@@ -4605,6 +6294,25 @@ func (c *Client) GetSubscription(ctx context.Context, reqEditors ...RequestEdito
 // Corresponds with GET /api/fx/rate (the `GetFXRate` operationId).
 func (c *Client) GetFXRate(ctx context.Context, params *GetFXRateParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetFXRateRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetBoardImage Download an image
+//
+// Public. An image never changes, so it is cached for a year (`Cache-Control: public,
+// max-age=31536000, immutable`) with a strong `ETag`; `If-None-Match` with that tag answers
+// 304 with no body. `X-Content-Type-Options: nosniff` keeps browsers to the stored type.
+//
+// Corresponds with GET /api/images/{id} (the `GetBoardImage` operationId).
+func (c *Client) GetBoardImage(ctx context.Context, id ImageID, params *GetBoardImageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBoardImageRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -6801,6 +8509,221 @@ func NewSetAdminSignupEnabledRequestWithBody(server string, contentType string, 
 	return req, nil
 }
 
+// NewGetSpamKeywordsRequest constructs an http.Request for the GetSpamKeywords method
+func NewGetSpamKeywordsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/admin/spam-keywords")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSetSpamKeywordsRequest calls the generic SetSpamKeywords builder with application/json body
+func NewSetSpamKeywordsRequest(server string, body SetSpamKeywordsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSetSpamKeywordsRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewSetSpamKeywordsRequestWithBody constructs an http.Request for the SetSpamKeywords method, with any body, and a specified content type
+func NewSetSpamKeywordsRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/admin/spam-keywords")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListTagGroupsRequest constructs an http.Request for the ListTagGroups method
+func NewListTagGroupsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/admin/tag-groups")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateTagGroupRequest calls the generic CreateTagGroup builder with application/json body
+func NewCreateTagGroupRequest(server string, body CreateTagGroupJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateTagGroupRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateTagGroupRequestWithBody constructs an http.Request for the CreateTagGroup method, with any body, and a specified content type
+func NewCreateTagGroupRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/admin/tag-groups")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteTagGroupRequest constructs an http.Request for the DeleteTagGroup method
+func NewDeleteTagGroupRequest(server string, id TagGroupID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/admin/tag-groups/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateTagGroupRequest calls the generic UpdateTagGroup builder with application/json body
+func NewUpdateTagGroupRequest(server string, id TagGroupID, body UpdateTagGroupJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateTagGroupRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewUpdateTagGroupRequestWithBody constructs an http.Request for the UpdateTagGroup method, with any body, and a specified content type
+func NewUpdateTagGroupRequestWithBody(server string, id TagGroupID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/admin/tag-groups/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewLogInWithIDPARequest calls the generic LogInWithIDPA builder with application/json body
 func NewLogInWithIDPARequest(server string, body LogInWithIDPAJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -7552,6 +9475,1076 @@ func NewGetSubscriptionRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewDeleteCommentRequest constructs an http.Request for the DeleteComment method
+func NewDeleteCommentRequest(server string, id CommentID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/board/comments/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateCommentRequest calls the generic UpdateComment builder with application/json body
+func NewUpdateCommentRequest(server string, id CommentID, body UpdateCommentJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateCommentRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewUpdateCommentRequestWithBody constructs an http.Request for the UpdateComment method, with any body, and a specified content type
+func NewUpdateCommentRequestWithBody(server string, id CommentID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/board/comments/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewReportCommentRequest constructs an http.Request for the ReportComment method
+func NewReportCommentRequest(server string, id CommentID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/board/comments/%s/report", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewVoteCommentRequest calls the generic VoteComment builder with application/json body
+func NewVoteCommentRequest(server string, id CommentID, body VoteCommentJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewVoteCommentRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewVoteCommentRequestWithBody constructs an http.Request for the VoteComment method, with any body, and a specified content type
+func NewVoteCommentRequestWithBody(server string, id CommentID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/board/comments/%s/vote", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewUploadBoardImageRequestWithBody constructs an http.Request for the UploadBoardImage method, with any body, and a specified content type
+func NewUploadBoardImageRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/board/images")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListMyCommentsRequest constructs an http.Request for the ListMyComments method
+func NewListMyCommentsRequest(server string, params *ListMyCommentsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/board/my/comments")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Size != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "size", *params.Size, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListMyPostsRequest constructs an http.Request for the ListMyPosts method
+func NewListMyPostsRequest(server string, params *ListMyPostsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/board/my/posts")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Size != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "size", *params.Size, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListPostsRequest constructs an http.Request for the ListPosts method
+func NewListPostsRequest(server string, params *ListPostsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/board/posts")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Category != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "category", *params.Category, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Tag != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "tag", *params.Tag, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Size != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "size", *params.Size, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreatePostRequest calls the generic CreatePost builder with application/json body
+func NewCreatePostRequest(server string, body CreatePostJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreatePostRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreatePostRequestWithBody constructs an http.Request for the CreatePost method, with any body, and a specified content type
+func NewCreatePostRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/board/posts")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeletePostRequest constructs an http.Request for the DeletePost method
+func NewDeletePostRequest(server string, id PostID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/board/posts/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetPostRequest constructs an http.Request for the GetPost method
+func NewGetPostRequest(server string, id PostID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/board/posts/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdatePostRequest calls the generic UpdatePost builder with application/json body
+func NewUpdatePostRequest(server string, id PostID, body UpdatePostJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdatePostRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewUpdatePostRequestWithBody constructs an http.Request for the UpdatePost method, with any body, and a specified content type
+func NewUpdatePostRequestWithBody(server string, id PostID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/board/posts/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListPostCommentsRequest constructs an http.Request for the ListPostComments method
+func NewListPostCommentsRequest(server string, id PostID, params *ListPostCommentsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/board/posts/%s/comments", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Size != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "size", *params.Size, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateCommentRequest calls the generic CreateComment builder with application/json body
+func NewCreateCommentRequest(server string, id PostID, body CreateCommentJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateCommentRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewCreateCommentRequestWithBody constructs an http.Request for the CreateComment method, with any body, and a specified content type
+func NewCreateCommentRequestWithBody(server string, id PostID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/board/posts/%s/comments", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewNoticePostRequest constructs an http.Request for the NoticePost method
+func NewNoticePostRequest(server string, id PostID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/board/posts/%s/notice", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListPostRecommendersRequest constructs an http.Request for the ListPostRecommenders method
+func NewListPostRecommendersRequest(server string, id PostID, params *ListPostRecommendersParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/board/posts/%s/recommenders", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Size != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "size", *params.Size, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewReportPostRequest constructs an http.Request for the ReportPost method
+func NewReportPostRequest(server string, id PostID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/board/posts/%s/report", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUnnoticePostRequest constructs an http.Request for the UnnoticePost method
+func NewUnnoticePostRequest(server string, id PostID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/board/posts/%s/unnotice", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewVotePostRequest calls the generic VotePost builder with application/json body
+func NewVotePostRequest(server string, id PostID, body VotePostJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewVotePostRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewVotePostRequestWithBody constructs an http.Request for the VotePost method, with any body, and a specified content type
+func NewVotePostRequestWithBody(server string, id PostID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/board/posts/%s/vote", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListReportsRequest constructs an http.Request for the ListReports method
+func NewListReportsRequest(server string, params *ListReportsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/board/reports")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Size != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "size", *params.Size, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewDismissReportsRequest calls the generic DismissReports builder with application/json body
+func NewDismissReportsRequest(server string, body DismissReportsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewDismissReportsRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewDismissReportsRequestWithBody constructs an http.Request for the DismissReports method, with any body, and a specified content type
+func NewDismissReportsRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/board/reports/dismiss")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListBoardTagGroupsRequest constructs an http.Request for the ListBoardTagGroups method
+func NewListBoardTagGroupsRequest(server string, params *ListBoardTagGroupsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/board/tag-groups")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Category != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "category", *params.Category, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetFXRateRequest constructs an http.Request for the GetFXRate method
 func NewGetFXRateRequest(server string, params *GetFXRateParams) (*http.Request, error) {
 	var err error
@@ -7605,6 +10598,55 @@ func NewGetFXRateRequest(server string, params *GetFXRateParams) (*http.Request,
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetBoardImageRequest constructs an http.Request for the GetBoardImage method
+func NewGetBoardImageRequest(server string, id ImageID, params *GetBoardImageParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/images/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -8610,6 +11652,97 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /api/admin/settings/signup-enabled (the `SetAdminSignupEnabled` operationId).
 	SetAdminSignupEnabledWithResponse(ctx context.Context, body SetAdminSignupEnabledJSONRequestBody, reqEditors ...RequestEditorFn) (*SetAdminSignupEnabledResponse, error)
 
+	// GetSpamKeywordsWithResponse The spam keywords
+	//
+	// Administrators only. Empty until set.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/admin/spam-keywords (the `GetSpamKeywords` operationId).
+	GetSpamKeywordsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetSpamKeywordsResponse, error)
+
+	// SetSpamKeywordsWithBodyWithResponse Replace the spam keywords
+	//
+	// Administrators only. Replaces the list: at most 500 keywords of 1 to 100 characters
+	// (trimmed; empty ones and case-insensitive repeats dropped). A post or comment whose title
+	// or body contains one, compared case-insensitively with Unicode case folding, is blocked
+	// when written or edited; content already stored is not re-checked.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/admin/spam-keywords (the `SetSpamKeywords` operationId).
+	SetSpamKeywordsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetSpamKeywordsResponse, error)
+
+	// SetSpamKeywordsWithResponse Replace the spam keywords
+	//
+	// Administrators only. Replaces the list: at most 500 keywords of 1 to 100 characters
+	// (trimmed; empty ones and case-insensitive repeats dropped). A post or comment whose title
+	// or body contains one, compared case-insensitively with Unicode case folding, is blocked
+	// when written or edited; content already stored is not re-checked.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/admin/spam-keywords (the `SetSpamKeywords` operationId).
+	SetSpamKeywordsWithResponse(ctx context.Context, body SetSpamKeywordsJSONRequestBody, reqEditors ...RequestEditorFn) (*SetSpamKeywordsResponse, error)
+
+	// ListTagGroupsWithResponse All tag groups
+	//
+	// Administrators only. Every group, oldest first.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/admin/tag-groups (the `ListTagGroups` operationId).
+	ListTagGroupsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListTagGroupsResponse, error)
+
+	// CreateTagGroupWithBodyWithResponse Create a tag group
+	//
+	// Administrators only. `name` 1 to 50 characters; at most 50 tags of 1 to 30 characters
+	// (trimmed, repeats dropped); `boards` lists the boards the group applies to (repeats
+	// dropped); an empty list means every board.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/admin/tag-groups (the `CreateTagGroup` operationId).
+	CreateTagGroupWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTagGroupResponse, error)
+
+	// CreateTagGroupWithResponse Create a tag group
+	//
+	// Administrators only. `name` 1 to 50 characters; at most 50 tags of 1 to 30 characters
+	// (trimmed, repeats dropped); `boards` lists the boards the group applies to (repeats
+	// dropped); an empty list means every board.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/admin/tag-groups (the `CreateTagGroup` operationId).
+	CreateTagGroupWithResponse(ctx context.Context, body CreateTagGroupJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTagGroupResponse, error)
+
+	// DeleteTagGroupWithResponse Delete a tag group
+	//
+	// Administrators only. Posts keep their tags.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/admin/tag-groups/{id} (the `DeleteTagGroup` operationId).
+	DeleteTagGroupWithResponse(ctx context.Context, id TagGroupID, reqEditors ...RequestEditorFn) (*DeleteTagGroupResponse, error)
+
+	// UpdateTagGroupWithBodyWithResponse Replace a tag group
+	//
+	// Administrators only. Replaces name, tags and boards, with the rules of `createTagGroup`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/admin/tag-groups/{id} (the `UpdateTagGroup` operationId).
+	UpdateTagGroupWithBodyWithResponse(ctx context.Context, id TagGroupID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTagGroupResponse, error)
+
+	// UpdateTagGroupWithResponse Replace a tag group
+	//
+	// Administrators only. Replaces name, tags and boards, with the rules of `createTagGroup`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/admin/tag-groups/{id} (the `UpdateTagGroup` operationId).
+	UpdateTagGroupWithResponse(ctx context.Context, id TagGroupID, body UpdateTagGroupJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTagGroupResponse, error)
+
 	// LogInWithIDPAWithBodyWithResponse Sign in with an identity provider A ID token
 	//
 	// Verifies the OpenID Connect ID token (signature from the provider's key set, issuer,
@@ -9017,6 +12150,389 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/billing/subscription (the `GetSubscription` operationId).
 	GetSubscriptionWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetSubscriptionResponse, error)
 
+	// DeleteCommentWithResponse Delete a comment
+	//
+	// The author, or any administrator. Points already awarded stay.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/board/comments/{id} (the `DeleteComment` operationId).
+	DeleteCommentWithResponse(ctx context.Context, id CommentID, reqEditors ...RequestEditorFn) (*DeleteCommentResponse, error)
+
+	// UpdateCommentWithBodyWithResponse Edit a comment
+	//
+	// The author only (another member's comment answers 404). The body is checked for spam
+	// keywords again: with one the comment is blocked (SPAM); without, a comment blocked as
+	// spam becomes visible again (a block by reports stays).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/board/comments/{id} (the `UpdateComment` operationId).
+	UpdateCommentWithBodyWithResponse(ctx context.Context, id CommentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCommentResponse, error)
+
+	// UpdateCommentWithResponse Edit a comment
+	//
+	// The author only (another member's comment answers 404). The body is checked for spam
+	// keywords again: with one the comment is blocked (SPAM); without, a comment blocked as
+	// spam becomes visible again (a block by reports stays).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/board/comments/{id} (the `UpdateComment` operationId).
+	UpdateCommentWithResponse(ctx context.Context, id CommentID, body UpdateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCommentResponse, error)
+
+	// ReportCommentWithResponse Report a comment
+	//
+	// Reports the comment to the administrators. One report per member per comment (409
+	// `ALREADY_REPORTED`); one's own comment cannot be reported (400 `SELF_REPORT`). The fifth
+	// report blocks the comment (`blockReason` REPORTS): it keeps its place with its body hidden from everyone but administrators.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/board/comments/{id}/report (the `ReportComment` operationId).
+	ReportCommentWithResponse(ctx context.Context, id CommentID, reqEditors ...RequestEditorFn) (*ReportCommentResponse, error)
+
+	// VoteCommentWithBodyWithResponse Vote on a comment
+	//
+	// `direction` UP or DOWN. With no vote yet it is recorded; the same direction again cancels
+	// the vote; the other direction switches it. One vote per member per comment; counts stay
+	// exact under parallel votes and repeated clicks. Voting on one's own comment answers 400
+	// `SELF_VOTE`; a comment the caller cannot see answers 404.
+	//
+	// Points (days in the service time zone; a balance never falls below 0):
+	// - A new UP: the voter +1 (at most 10 a day), the author +5 (at most 50 a day).
+	// - A new DOWN: the author -1.
+	// - Cancelling: the voter -1, and the author's points from that vote are given back (an UP's
+	//   +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
+	//   the daily cap takes back nothing.
+	// - Switching: the author's points from the old vote are given back as when cancelling, then
+	//   the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
+	//   +1 when switching to UP (at most 10 a day) and loses nothing.
+	// - Points taken back free their share of that day's cap again, so voting, cancelling and
+	//   voting again never earns more than one vote's worth.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/board/comments/{id}/vote (the `VoteComment` operationId).
+	VoteCommentWithBodyWithResponse(ctx context.Context, id CommentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*VoteCommentResponse, error)
+
+	// VoteCommentWithResponse Vote on a comment
+	//
+	// `direction` UP or DOWN. With no vote yet it is recorded; the same direction again cancels
+	// the vote; the other direction switches it. One vote per member per comment; counts stay
+	// exact under parallel votes and repeated clicks. Voting on one's own comment answers 400
+	// `SELF_VOTE`; a comment the caller cannot see answers 404.
+	//
+	// Points (days in the service time zone; a balance never falls below 0):
+	// - A new UP: the voter +1 (at most 10 a day), the author +5 (at most 50 a day).
+	// - A new DOWN: the author -1.
+	// - Cancelling: the voter -1, and the author's points from that vote are given back (an UP's
+	//   +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
+	//   the daily cap takes back nothing.
+	// - Switching: the author's points from the old vote are given back as when cancelling, then
+	//   the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
+	//   +1 when switching to UP (at most 10 a day) and loses nothing.
+	// - Points taken back free their share of that day's cap again, so voting, cancelling and
+	//   voting again never earns more than one vote's worth.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/board/comments/{id}/vote (the `VoteComment` operationId).
+	VoteCommentWithResponse(ctx context.Context, id CommentID, body VoteCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*VoteCommentResponse, error)
+
+	// UploadBoardImageWithBodyWithResponse Upload an image for a post
+	//
+	// Multipart form with the image in the field `file`: PNG, JPEG, GIF or WebP, decided from the
+	// bytes (not from the name or the declared type; anything else answers 415), at most 5 MB
+	// (413). Location metadata is removed from JPEGs before storing (every Exif and XMP APP1
+	// segment, so an Exif orientation is lost too). Answers the image's absolute `url` (built
+	// from the configured public base address), to be put in a post's `imageUrls`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/board/images (the `UploadBoardImage` operationId).
+	UploadBoardImageWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UploadBoardImageResponse, error)
+
+	// ListMyCommentsWithResponse My comments
+	//
+	// The caller's comments, newest first, paged, each with `postTitle` and `postCategory`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/board/my/comments (the `ListMyComments` operationId).
+	ListMyCommentsWithResponse(ctx context.Context, params *ListMyCommentsParams, reqEditors ...RequestEditorFn) (*ListMyCommentsResponse, error)
+
+	// ListMyPostsWithResponse My posts
+	//
+	// The caller's posts, newest first, paged, blocked ones included (with `blocked: true`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/board/my/posts (the `ListMyPosts` operationId).
+	ListMyPostsWithResponse(ctx context.Context, params *ListMyPostsParams, reqEditors ...RequestEditorFn) (*ListMyPostsResponse, error)
+
+	// ListPostsWithResponse List posts
+	//
+	// Public; with a session each post carries the caller's `myVote` (the session is optional:
+	// `security` lists no credentials as well as the two ways to send one).
+	//
+	// Order: notices first (newest first), then at most 3 hot posts (most up-votes first), then
+	// every other post newest first. A hot post is one created within the last 24 hours with at
+	// least 50 up-votes. Pages walk this one sequence, so a hot post shown at the top is not
+	// shown again at its place by date: each post appears once across the pages of one listing.
+	// The hot selection is made at each request, so a post that becomes or stops being hot
+	// between two page requests can move. Blocked posts are left out (administrators find them in
+	// the report list). `category` picks one board (all boards without it); `tag` keeps posts
+	// carrying that tag.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/board/posts (the `ListPosts` operationId).
+	ListPostsWithResponse(ctx context.Context, params *ListPostsParams, reqEditors ...RequestEditorFn) (*ListPostsResponse, error)
+
+	// CreatePostWithBodyWithResponse Write a post
+	//
+	// Title 1 to 100 characters, body 1 to 20,000 (plain text), at most 10 tags of 1 to 30
+	// characters (trimmed; repeats dropped), at most 10 `imageUrls`, each the `url` answered by
+	// `uploadBoardImage` for an image of the caller. `notice` is honoured for administrators only
+	// and ignored for other members.
+	//
+	// Points: +10 for the author, at most 50 a day (posts and comments together), counted in the
+	// service time zone. A post whose title or body contains a spam keyword (case-insensitive) is
+	// stored blocked (`blockReason` SPAM, visible to administrators in the report list) and earns
+	// no points; the answer then shows `blocked: true`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/board/posts (the `CreatePost` operationId).
+	CreatePostWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreatePostResponse, error)
+
+	// CreatePostWithResponse Write a post
+	//
+	// Title 1 to 100 characters, body 1 to 20,000 (plain text), at most 10 tags of 1 to 30
+	// characters (trimmed; repeats dropped), at most 10 `imageUrls`, each the `url` answered by
+	// `uploadBoardImage` for an image of the caller. `notice` is honoured for administrators only
+	// and ignored for other members.
+	//
+	// Points: +10 for the author, at most 50 a day (posts and comments together), counted in the
+	// service time zone. A post whose title or body contains a spam keyword (case-insensitive) is
+	// stored blocked (`blockReason` SPAM, visible to administrators in the report list) and earns
+	// no points; the answer then shows `blocked: true`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/board/posts (the `CreatePost` operationId).
+	CreatePostWithResponse(ctx context.Context, body CreatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePostResponse, error)
+
+	// DeletePostWithResponse Delete a post
+	//
+	// The author, or any administrator. Deletes its comments, votes and reports with it. Points
+	// already awarded for the post and its votes stay.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/board/posts/{id} (the `DeletePost` operationId).
+	DeletePostWithResponse(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*DeletePostResponse, error)
+
+	// GetPostWithResponse Read a post
+	//
+	// Public (optional session: `myVote` is the caller's vote). Includes `recommenders`, the
+	// members who up-voted, newest first, at most 100 (`listPostRecommenders` pages through all).
+	// A blocked post answers 404 to everyone but administrators, who see `blockReason`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/board/posts/{id} (the `GetPost` operationId).
+	GetPostWithResponse(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*GetPostResponse, error)
+
+	// UpdatePostWithBodyWithResponse Edit a post
+	//
+	// The author only (another member's post answers 404). The same fields and rules as
+	// `createPost`; `notice` is ignored (administrators use the notice operations). The title and
+	// body are checked for spam keywords again: a post that now contains one is blocked (SPAM).
+	// Editing earns no points.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/board/posts/{id} (the `UpdatePost` operationId).
+	UpdatePostWithBodyWithResponse(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdatePostResponse, error)
+
+	// UpdatePostWithResponse Edit a post
+	//
+	// The author only (another member's post answers 404). The same fields and rules as
+	// `createPost`; `notice` is ignored (administrators use the notice operations). The title and
+	// body are checked for spam keywords again: a post that now contains one is blocked (SPAM).
+	// Editing earns no points.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/board/posts/{id} (the `UpdatePost` operationId).
+	UpdatePostWithResponse(ctx context.Context, id PostID, body UpdatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdatePostResponse, error)
+
+	// ListPostCommentsWithResponse Comments of a post
+	//
+	// Public (optional session: `myVote`). Hot comments (created within 24 hours with at least
+	// 50 up-votes) first, then oldest first, paged. A blocked comment keeps its place with
+	// `body` null, except for administrators. A blocked post answers 404 to non-administrators.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/board/posts/{id}/comments (the `ListPostComments` operationId).
+	ListPostCommentsWithResponse(ctx context.Context, id PostID, params *ListPostCommentsParams, reqEditors ...RequestEditorFn) (*ListPostCommentsResponse, error)
+
+	// CreateCommentWithBodyWithResponse Write a comment
+	//
+	// Body 1 to 2,000 characters. Points: +10 for the author, at most 50 a day together with
+	// posts. A comment containing a spam keyword is stored blocked (SPAM) and earns no points.
+	// A post the caller cannot see answers 404.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/board/posts/{id}/comments (the `CreateComment` operationId).
+	CreateCommentWithBodyWithResponse(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCommentResponse, error)
+
+	// CreateCommentWithResponse Write a comment
+	//
+	// Body 1 to 2,000 characters. Points: +10 for the author, at most 50 a day together with
+	// posts. A comment containing a spam keyword is stored blocked (SPAM) and earns no points.
+	// A post the caller cannot see answers 404.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/board/posts/{id}/comments (the `CreateComment` operationId).
+	CreateCommentWithResponse(ctx context.Context, id PostID, body CreateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCommentResponse, error)
+
+	// NoticePostWithResponse Make a post a notice
+	//
+	// Administrators only. Sets `notice` to true (idempotent); notices lead the post list.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/board/posts/{id}/notice (the `NoticePost` operationId).
+	NoticePostWithResponse(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*NoticePostResponse, error)
+
+	// ListPostRecommendersWithResponse Members who up-voted a post
+	//
+	// Public (optional session). Newest up-vote first, paged. A blocked post answers 404 to
+	// non-administrators.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/board/posts/{id}/recommenders (the `ListPostRecommenders` operationId).
+	ListPostRecommendersWithResponse(ctx context.Context, id PostID, params *ListPostRecommendersParams, reqEditors ...RequestEditorFn) (*ListPostRecommendersResponse, error)
+
+	// ReportPostWithResponse Report a post
+	//
+	// Reports the post to the administrators. One report per member per post (409
+	// `ALREADY_REPORTED`); one's own post cannot be reported (400 `SELF_REPORT`). The fifth
+	// report blocks the post (`blockReason` REPORTS): it then answers 404 to everyone but administrators.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/board/posts/{id}/report (the `ReportPost` operationId).
+	ReportPostWithResponse(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*ReportPostResponse, error)
+
+	// UnnoticePostWithResponse Make a notice a normal post
+	//
+	// Administrators only. Sets `notice` to false (idempotent); notices lead the post list.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/board/posts/{id}/unnotice (the `UnnoticePost` operationId).
+	UnnoticePostWithResponse(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*UnnoticePostResponse, error)
+
+	// VotePostWithBodyWithResponse Vote on a post
+	//
+	// `direction` UP or DOWN. With no vote yet it is recorded; the same direction again cancels
+	// the vote; the other direction switches it. One vote per member per post; counts stay
+	// exact under parallel votes and repeated clicks. Voting on one's own post answers 400
+	// `SELF_VOTE`; a post the caller cannot see answers 404.
+	//
+	// Points (days in the service time zone; a balance never falls below 0):
+	// - A new UP: the voter +1 (at most 10 a day), the author +5 (at most 50 a day).
+	// - A new DOWN: the author -1.
+	// - Cancelling: the voter -1, and the author's points from that vote are given back (an UP's
+	//   +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
+	//   the daily cap takes back nothing.
+	// - Switching: the author's points from the old vote are given back as when cancelling, then
+	//   the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
+	//   +1 when switching to UP (at most 10 a day) and loses nothing.
+	// - Points taken back free their share of that day's cap again, so voting, cancelling and
+	//   voting again never earns more than one vote's worth.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/board/posts/{id}/vote (the `VotePost` operationId).
+	VotePostWithBodyWithResponse(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*VotePostResponse, error)
+
+	// VotePostWithResponse Vote on a post
+	//
+	// `direction` UP or DOWN. With no vote yet it is recorded; the same direction again cancels
+	// the vote; the other direction switches it. One vote per member per post; counts stay
+	// exact under parallel votes and repeated clicks. Voting on one's own post answers 400
+	// `SELF_VOTE`; a post the caller cannot see answers 404.
+	//
+	// Points (days in the service time zone; a balance never falls below 0):
+	// - A new UP: the voter +1 (at most 10 a day), the author +5 (at most 50 a day).
+	// - A new DOWN: the author -1.
+	// - Cancelling: the voter -1, and the author's points from that vote are given back (an UP's
+	//   +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
+	//   the daily cap takes back nothing.
+	// - Switching: the author's points from the old vote are given back as when cancelling, then
+	//   the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
+	//   +1 when switching to UP (at most 10 a day) and loses nothing.
+	// - Points taken back free their share of that day's cap again, so voting, cancelling and
+	//   voting again never earns more than one vote's worth.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/board/posts/{id}/vote (the `VotePost` operationId).
+	VotePostWithResponse(ctx context.Context, id PostID, body VotePostJSONRequestBody, reqEditors ...RequestEditorFn) (*VotePostResponse, error)
+
+	// ListReportsWithResponse Reported posts and comments
+	//
+	// Administrators only. Posts and comments together, one row per target with its report
+	// count, most reported first (then newest). Includes every blocked target, whether blocked by
+	// reports or as spam (a spam-blocked target may have no report).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/board/reports (the `ListReports` operationId).
+	ListReportsWithResponse(ctx context.Context, params *ListReportsParams, reqEditors ...RequestEditorFn) (*ListReportsResponse, error)
+
+	// DismissReportsWithBodyWithResponse Dismiss the reports of a target
+	//
+	// Administrators only. Deletes every report of the post or comment and resets its count;
+	// when it was blocked, by reports or as spam, it becomes visible again. A target that does
+	// not exist answers 404.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/board/reports/dismiss (the `DismissReports` operationId).
+	DismissReportsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DismissReportsResponse, error)
+
+	// DismissReportsWithResponse Dismiss the reports of a target
+	//
+	// Administrators only. Deletes every report of the post or comment and resets its count;
+	// when it was blocked, by reports or as spam, it becomes visible again. A target that does
+	// not exist answers 404.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/board/reports/dismiss (the `DismissReports` operationId).
+	DismissReportsWithResponse(ctx context.Context, body DismissReportsJSONRequestBody, reqEditors ...RequestEditorFn) (*DismissReportsResponse, error)
+
+	// ListBoardTagGroupsWithResponse Tag groups of a board
+	//
+	// Public (a session is optional and changes nothing). With `category`, the groups mapped to
+	// that board and the groups mapped to no board (they apply to all boards); without it, every
+	// group.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/board/tag-groups (the `ListBoardTagGroups` operationId).
+	ListBoardTagGroupsWithResponse(ctx context.Context, params *ListBoardTagGroupsParams, reqEditors ...RequestEditorFn) (*ListBoardTagGroupsResponse, error)
+
 	// GetFXRateWithResponse Today's exchange rate of a currency pair
 	//
 	// The rate of 1 `from` in `to` for today (service time zone), as the FX provider gives it.
@@ -9030,6 +12546,17 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/fx/rate (the `GetFXRate` operationId).
 	GetFXRateWithResponse(ctx context.Context, params *GetFXRateParams, reqEditors ...RequestEditorFn) (*GetFXRateResponse, error)
+
+	// GetBoardImageWithResponse Download an image
+	//
+	// Public. An image never changes, so it is cached for a year (`Cache-Control: public,
+	// max-age=31536000, immutable`) with a strong `ETag`; `If-None-Match` with that tag answers
+	// 304 with no body. `X-Content-Type-Options: nosniff` keeps browsers to the stored type.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/images/{id} (the `GetBoardImage` operationId).
+	GetBoardImageWithResponse(ctx context.Context, id ImageID, params *GetBoardImageParams, reqEditors ...RequestEditorFn) (*GetBoardImageResponse, error)
 
 	// ListUsersWithResponse List users
 	//
@@ -13555,6 +17082,560 @@ func (r SetAdminSignupEnabledResponse) ContentType() string {
 	return ""
 }
 
+// GetSpamKeywordsResponse503Headers the declared response headers of an HTTP 503 response for GetSpamKeywords
+type GetSpamKeywordsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetSpamKeywordsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SpamKeywords
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetSpamKeywordsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetSpamKeywordsResponse) GetJSON200() *SpamKeywords {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetSpamKeywordsResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetSpamKeywordsResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetSpamKeywordsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetSpamKeywordsResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetSpamKeywordsResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetSpamKeywordsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetSpamKeywordsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetSpamKeywordsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetSpamKeywordsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SetSpamKeywordsResponse503Headers the declared response headers of an HTTP 503 response for SetSpamKeywords
+type SetSpamKeywordsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type SetSpamKeywordsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SpamKeywords
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetSpamKeywordsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SetSpamKeywordsResponse) GetJSON200() *SpamKeywords {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SetSpamKeywordsResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SetSpamKeywordsResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SetSpamKeywordsResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r SetSpamKeywordsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r SetSpamKeywordsResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r SetSpamKeywordsResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r SetSpamKeywordsResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SetSpamKeywordsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SetSpamKeywordsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SetSpamKeywordsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SetSpamKeywordsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListTagGroupsResponse503Headers the declared response headers of an HTTP 503 response for ListTagGroups
+type ListTagGroupsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListTagGroupsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TagGroupList
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListTagGroupsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListTagGroupsResponse) GetJSON200() *TagGroupList {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListTagGroupsResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListTagGroupsResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListTagGroupsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListTagGroupsResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListTagGroupsResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListTagGroupsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListTagGroupsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListTagGroupsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListTagGroupsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateTagGroupResponse503Headers the declared response headers of an HTTP 503 response for CreateTagGroup
+type CreateTagGroupResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreateTagGroupResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *TagGroup
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateTagGroupResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateTagGroupResponse) GetJSON201() *TagGroup {
+	return r.JSON201
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateTagGroupResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateTagGroupResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateTagGroupResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateTagGroupResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateTagGroupResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateTagGroupResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateTagGroupResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateTagGroupResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateTagGroupResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateTagGroupResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateTagGroupResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteTagGroupResponse503Headers the declared response headers of an HTTP 503 response for DeleteTagGroup
+type DeleteTagGroupResponse503Headers struct {
+	RetryAfter *int
+}
+
+type DeleteTagGroupResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteTagGroupResponse503Headers
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteTagGroupResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteTagGroupResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteTagGroupResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteTagGroupResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r DeleteTagGroupResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeleteTagGroupResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteTagGroupResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteTagGroupResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteTagGroupResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteTagGroupResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteTagGroupResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateTagGroupResponse503Headers the declared response headers of an HTTP 503 response for UpdateTagGroup
+type UpdateTagGroupResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UpdateTagGroupResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TagGroup
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateTagGroupResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateTagGroupResponse) GetJSON200() *TagGroup {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UpdateTagGroupResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UpdateTagGroupResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateTagGroupResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UpdateTagGroupResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UpdateTagGroupResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r UpdateTagGroupResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UpdateTagGroupResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateTagGroupResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateTagGroupResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateTagGroupResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateTagGroupResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateTagGroupResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // LogInWithIDPAResponse503Headers the declared response headers of an HTTP 503 response for LogInWithIDPA
 type LogInWithIDPAResponse503Headers struct {
 	RetryAfter *int
@@ -15506,6 +19587,1965 @@ func (r GetSubscriptionResponse) ContentType() string {
 	return ""
 }
 
+// DeleteCommentResponse503Headers the declared response headers of an HTTP 503 response for DeleteComment
+type DeleteCommentResponse503Headers struct {
+	RetryAfter *int
+}
+
+type DeleteCommentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteCommentResponse503Headers
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteCommentResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteCommentResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteCommentResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r DeleteCommentResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeleteCommentResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteCommentResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteCommentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteCommentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteCommentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteCommentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateCommentResponse503Headers the declared response headers of an HTTP 503 response for UpdateComment
+type UpdateCommentResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UpdateCommentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Comment
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateCommentResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateCommentResponse) GetJSON200() *Comment {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UpdateCommentResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UpdateCommentResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UpdateCommentResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UpdateCommentResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r UpdateCommentResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UpdateCommentResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateCommentResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateCommentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateCommentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateCommentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateCommentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ReportCommentResponse503Headers the declared response headers of an HTTP 503 response for ReportComment
+type ReportCommentResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ReportCommentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ReportCommentResponse503Headers
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ReportCommentResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ReportCommentResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ReportCommentResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ReportCommentResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ReportCommentResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ReportCommentResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ReportCommentResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ReportCommentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ReportCommentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ReportCommentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ReportCommentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// VoteCommentResponse503Headers the declared response headers of an HTTP 503 response for VoteComment
+type VoteCommentResponse503Headers struct {
+	RetryAfter *int
+}
+
+type VoteCommentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *VoteResult
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *VoteCommentResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r VoteCommentResponse) GetJSON200() *VoteResult {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r VoteCommentResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r VoteCommentResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r VoteCommentResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r VoteCommentResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r VoteCommentResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r VoteCommentResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r VoteCommentResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r VoteCommentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r VoteCommentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r VoteCommentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r VoteCommentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UploadBoardImageResponse503Headers the declared response headers of an HTTP 503 response for UploadBoardImage
+type UploadBoardImageResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UploadBoardImageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *ImageURL
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UploadBoardImageResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r UploadBoardImageResponse) GetJSON201() *ImageURL {
+	return r.JSON201
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UploadBoardImageResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UploadBoardImageResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UploadBoardImageResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r UploadBoardImageResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UploadBoardImageResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UploadBoardImageResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UploadBoardImageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UploadBoardImageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UploadBoardImageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UploadBoardImageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListMyCommentsResponse503Headers the declared response headers of an HTTP 503 response for ListMyComments
+type ListMyCommentsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListMyCommentsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CommentPage
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListMyCommentsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListMyCommentsResponse) GetJSON200() *CommentPage {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListMyCommentsResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListMyCommentsResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListMyCommentsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListMyCommentsResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListMyCommentsResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListMyCommentsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListMyCommentsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListMyCommentsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListMyCommentsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListMyPostsResponse503Headers the declared response headers of an HTTP 503 response for ListMyPosts
+type ListMyPostsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListMyPostsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PostPage
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListMyPostsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListMyPostsResponse) GetJSON200() *PostPage {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListMyPostsResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListMyPostsResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListMyPostsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListMyPostsResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListMyPostsResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListMyPostsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListMyPostsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListMyPostsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListMyPostsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListPostsResponse503Headers the declared response headers of an HTTP 503 response for ListPosts
+type ListPostsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListPostsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PostPage
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListPostsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListPostsResponse) GetJSON200() *PostPage {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListPostsResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListPostsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListPostsResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListPostsResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListPostsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListPostsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListPostsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListPostsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreatePostResponse503Headers the declared response headers of an HTTP 503 response for CreatePost
+type CreatePostResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreatePostResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Post
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreatePostResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreatePostResponse) GetJSON201() *Post {
+	return r.JSON201
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreatePostResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreatePostResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreatePostResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreatePostResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreatePostResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreatePostResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreatePostResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreatePostResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreatePostResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreatePostResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeletePostResponse503Headers the declared response headers of an HTTP 503 response for DeletePost
+type DeletePostResponse503Headers struct {
+	RetryAfter *int
+}
+
+type DeletePostResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeletePostResponse503Headers
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeletePostResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeletePostResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeletePostResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r DeletePostResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeletePostResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeletePostResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeletePostResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeletePostResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeletePostResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeletePostResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetPostResponse503Headers the declared response headers of an HTTP 503 response for GetPost
+type GetPostResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetPostResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Post
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetPostResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetPostResponse) GetJSON200() *Post {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetPostResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetPostResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetPostResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetPostResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetPostResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPostResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPostResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPostResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPostResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdatePostResponse503Headers the declared response headers of an HTTP 503 response for UpdatePost
+type UpdatePostResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UpdatePostResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Post
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdatePostResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdatePostResponse) GetJSON200() *Post {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UpdatePostResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UpdatePostResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UpdatePostResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UpdatePostResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r UpdatePostResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UpdatePostResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdatePostResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdatePostResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdatePostResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdatePostResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdatePostResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListPostCommentsResponse503Headers the declared response headers of an HTTP 503 response for ListPostComments
+type ListPostCommentsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListPostCommentsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CommentPage
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListPostCommentsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListPostCommentsResponse) GetJSON200() *CommentPage {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListPostCommentsResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListPostCommentsResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListPostCommentsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListPostCommentsResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListPostCommentsResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListPostCommentsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListPostCommentsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListPostCommentsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListPostCommentsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateCommentResponse503Headers the declared response headers of an HTTP 503 response for CreateComment
+type CreateCommentResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreateCommentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Comment
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateCommentResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateCommentResponse) GetJSON201() *Comment {
+	return r.JSON201
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateCommentResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateCommentResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateCommentResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateCommentResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateCommentResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateCommentResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateCommentResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateCommentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateCommentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateCommentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateCommentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// NoticePostResponse503Headers the declared response headers of an HTTP 503 response for NoticePost
+type NoticePostResponse503Headers struct {
+	RetryAfter *int
+}
+
+type NoticePostResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Post
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *NoticePostResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r NoticePostResponse) GetJSON200() *Post {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r NoticePostResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r NoticePostResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r NoticePostResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r NoticePostResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r NoticePostResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r NoticePostResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r NoticePostResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r NoticePostResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r NoticePostResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r NoticePostResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r NoticePostResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListPostRecommendersResponse503Headers the declared response headers of an HTTP 503 response for ListPostRecommenders
+type ListPostRecommendersResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListPostRecommendersResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AuthorPage
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListPostRecommendersResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListPostRecommendersResponse) GetJSON200() *AuthorPage {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListPostRecommendersResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListPostRecommendersResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListPostRecommendersResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListPostRecommendersResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListPostRecommendersResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListPostRecommendersResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListPostRecommendersResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListPostRecommendersResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListPostRecommendersResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ReportPostResponse503Headers the declared response headers of an HTTP 503 response for ReportPost
+type ReportPostResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ReportPostResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ReportPostResponse503Headers
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ReportPostResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ReportPostResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ReportPostResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ReportPostResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ReportPostResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ReportPostResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ReportPostResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ReportPostResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ReportPostResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ReportPostResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ReportPostResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UnnoticePostResponse503Headers the declared response headers of an HTTP 503 response for UnnoticePost
+type UnnoticePostResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UnnoticePostResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Post
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UnnoticePostResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UnnoticePostResponse) GetJSON200() *Post {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UnnoticePostResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UnnoticePostResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UnnoticePostResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UnnoticePostResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UnnoticePostResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UnnoticePostResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UnnoticePostResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UnnoticePostResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UnnoticePostResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UnnoticePostResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UnnoticePostResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// VotePostResponse503Headers the declared response headers of an HTTP 503 response for VotePost
+type VotePostResponse503Headers struct {
+	RetryAfter *int
+}
+
+type VotePostResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *VoteResult
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *VotePostResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r VotePostResponse) GetJSON200() *VoteResult {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r VotePostResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r VotePostResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r VotePostResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r VotePostResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r VotePostResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r VotePostResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r VotePostResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r VotePostResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r VotePostResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r VotePostResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r VotePostResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListReportsResponse503Headers the declared response headers of an HTTP 503 response for ListReports
+type ListReportsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListReportsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ReportedItemPage
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListReportsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListReportsResponse) GetJSON200() *ReportedItemPage {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListReportsResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListReportsResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListReportsResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListReportsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListReportsResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListReportsResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListReportsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListReportsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListReportsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListReportsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DismissReportsResponse503Headers the declared response headers of an HTTP 503 response for DismissReports
+type DismissReportsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type DismissReportsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DismissReportsResponse503Headers
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DismissReportsResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DismissReportsResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DismissReportsResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DismissReportsResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r DismissReportsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r DismissReportsResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DismissReportsResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DismissReportsResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DismissReportsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DismissReportsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DismissReportsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DismissReportsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListBoardTagGroupsResponse503Headers the declared response headers of an HTTP 503 response for ListBoardTagGroups
+type ListBoardTagGroupsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListBoardTagGroupsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TagGroupList
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListBoardTagGroupsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListBoardTagGroupsResponse) GetJSON200() *TagGroupList {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListBoardTagGroupsResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListBoardTagGroupsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListBoardTagGroupsResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListBoardTagGroupsResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListBoardTagGroupsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListBoardTagGroupsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListBoardTagGroupsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListBoardTagGroupsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetFXRateResponse503Headers the declared response headers of an HTTP 503 response for GetFXRate
 type GetFXRateResponse503Headers struct {
 	RetryAfter *int
@@ -15583,6 +21623,99 @@ func (r GetFXRateResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetFXRateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetBoardImageResponse200Headers the declared response headers of an HTTP 200 response for GetBoardImage
+type GetBoardImageResponse200Headers struct {
+	CacheControl        *string
+	ETag                *string
+	XContentTypeOptions *string
+}
+
+// GetBoardImageResponse304Headers the declared response headers of an HTTP 304 response for GetBoardImage
+type GetBoardImageResponse304Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+// GetBoardImageResponse503Headers the declared response headers of an HTTP 503 response for GetBoardImage
+type GetBoardImageResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetBoardImageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetBoardImageResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetBoardImageResponse304Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetBoardImageResponse503Headers
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetBoardImageResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetBoardImageResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetBoardImageResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetBoardImageResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetBoardImageResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetBoardImageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetBoardImageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetBoardImageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetBoardImageResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -17326,6 +23459,151 @@ func (c *ClientWithResponses) SetAdminSignupEnabledWithResponse(ctx context.Cont
 	return ParseSetAdminSignupEnabledResponse(rsp)
 }
 
+// GetSpamKeywordsWithResponse The spam keywords
+//
+// Administrators only. Empty until set.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/admin/spam-keywords (the `GetSpamKeywords` operationId).
+func (c *ClientWithResponses) GetSpamKeywordsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetSpamKeywordsResponse, error) {
+	rsp, err := c.GetSpamKeywords(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetSpamKeywordsResponse(rsp)
+}
+
+// SetSpamKeywordsWithBodyWithResponse Replace the spam keywords
+//
+// Administrators only. Replaces the list: at most 500 keywords of 1 to 100 characters
+// (trimmed; empty ones and case-insensitive repeats dropped). A post or comment whose title
+// or body contains one, compared case-insensitively with Unicode case folding, is blocked
+// when written or edited; content already stored is not re-checked.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/admin/spam-keywords (the `SetSpamKeywords` operationId).
+func (c *ClientWithResponses) SetSpamKeywordsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetSpamKeywordsResponse, error) {
+	rsp, err := c.SetSpamKeywordsWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetSpamKeywordsResponse(rsp)
+}
+
+// SetSpamKeywordsWithResponse Replace the spam keywords
+//
+// Administrators only. Replaces the list: at most 500 keywords of 1 to 100 characters
+// (trimmed; empty ones and case-insensitive repeats dropped). A post or comment whose title
+// or body contains one, compared case-insensitively with Unicode case folding, is blocked
+// when written or edited; content already stored is not re-checked.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/admin/spam-keywords (the `SetSpamKeywords` operationId).
+func (c *ClientWithResponses) SetSpamKeywordsWithResponse(ctx context.Context, body SetSpamKeywordsJSONRequestBody, reqEditors ...RequestEditorFn) (*SetSpamKeywordsResponse, error) {
+	rsp, err := c.SetSpamKeywords(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetSpamKeywordsResponse(rsp)
+}
+
+// ListTagGroupsWithResponse All tag groups
+//
+// Administrators only. Every group, oldest first.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/admin/tag-groups (the `ListTagGroups` operationId).
+func (c *ClientWithResponses) ListTagGroupsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListTagGroupsResponse, error) {
+	rsp, err := c.ListTagGroups(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListTagGroupsResponse(rsp)
+}
+
+// CreateTagGroupWithBodyWithResponse Create a tag group
+//
+// Administrators only. `name` 1 to 50 characters; at most 50 tags of 1 to 30 characters
+// (trimmed, repeats dropped); `boards` lists the boards the group applies to (repeats
+// dropped); an empty list means every board.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/admin/tag-groups (the `CreateTagGroup` operationId).
+func (c *ClientWithResponses) CreateTagGroupWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTagGroupResponse, error) {
+	rsp, err := c.CreateTagGroupWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateTagGroupResponse(rsp)
+}
+
+// CreateTagGroupWithResponse Create a tag group
+//
+// Administrators only. `name` 1 to 50 characters; at most 50 tags of 1 to 30 characters
+// (trimmed, repeats dropped); `boards` lists the boards the group applies to (repeats
+// dropped); an empty list means every board.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/admin/tag-groups (the `CreateTagGroup` operationId).
+func (c *ClientWithResponses) CreateTagGroupWithResponse(ctx context.Context, body CreateTagGroupJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTagGroupResponse, error) {
+	rsp, err := c.CreateTagGroup(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateTagGroupResponse(rsp)
+}
+
+// DeleteTagGroupWithResponse Delete a tag group
+//
+// Administrators only. Posts keep their tags.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/admin/tag-groups/{id} (the `DeleteTagGroup` operationId).
+func (c *ClientWithResponses) DeleteTagGroupWithResponse(ctx context.Context, id TagGroupID, reqEditors ...RequestEditorFn) (*DeleteTagGroupResponse, error) {
+	rsp, err := c.DeleteTagGroup(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteTagGroupResponse(rsp)
+}
+
+// UpdateTagGroupWithBodyWithResponse Replace a tag group
+//
+// Administrators only. Replaces name, tags and boards, with the rules of `createTagGroup`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/admin/tag-groups/{id} (the `UpdateTagGroup` operationId).
+func (c *ClientWithResponses) UpdateTagGroupWithBodyWithResponse(ctx context.Context, id TagGroupID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTagGroupResponse, error) {
+	rsp, err := c.UpdateTagGroupWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateTagGroupResponse(rsp)
+}
+
+// UpdateTagGroupWithResponse Replace a tag group
+//
+// Administrators only. Replaces name, tags and boards, with the rules of `createTagGroup`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/admin/tag-groups/{id} (the `UpdateTagGroup` operationId).
+func (c *ClientWithResponses) UpdateTagGroupWithResponse(ctx context.Context, id TagGroupID, body UpdateTagGroupJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTagGroupResponse, error) {
+	rsp, err := c.UpdateTagGroup(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateTagGroupResponse(rsp)
+}
+
 // LogInWithIDPAWithBodyWithResponse Sign in with an identity provider A ID token
 //
 // Verifies the OpenID Connect ID token (signature from the provider's key set, issuer,
@@ -17931,6 +24209,563 @@ func (c *ClientWithResponses) GetSubscriptionWithResponse(ctx context.Context, r
 	return ParseGetSubscriptionResponse(rsp)
 }
 
+// DeleteCommentWithResponse Delete a comment
+//
+// The author, or any administrator. Points already awarded stay.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/board/comments/{id} (the `DeleteComment` operationId).
+func (c *ClientWithResponses) DeleteCommentWithResponse(ctx context.Context, id CommentID, reqEditors ...RequestEditorFn) (*DeleteCommentResponse, error) {
+	rsp, err := c.DeleteComment(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteCommentResponse(rsp)
+}
+
+// UpdateCommentWithBodyWithResponse Edit a comment
+//
+// The author only (another member's comment answers 404). The body is checked for spam
+// keywords again: with one the comment is blocked (SPAM); without, a comment blocked as
+// spam becomes visible again (a block by reports stays).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/board/comments/{id} (the `UpdateComment` operationId).
+func (c *ClientWithResponses) UpdateCommentWithBodyWithResponse(ctx context.Context, id CommentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCommentResponse, error) {
+	rsp, err := c.UpdateCommentWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateCommentResponse(rsp)
+}
+
+// UpdateCommentWithResponse Edit a comment
+//
+// The author only (another member's comment answers 404). The body is checked for spam
+// keywords again: with one the comment is blocked (SPAM); without, a comment blocked as
+// spam becomes visible again (a block by reports stays).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/board/comments/{id} (the `UpdateComment` operationId).
+func (c *ClientWithResponses) UpdateCommentWithResponse(ctx context.Context, id CommentID, body UpdateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCommentResponse, error) {
+	rsp, err := c.UpdateComment(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateCommentResponse(rsp)
+}
+
+// ReportCommentWithResponse Report a comment
+//
+// Reports the comment to the administrators. One report per member per comment (409
+// `ALREADY_REPORTED`); one's own comment cannot be reported (400 `SELF_REPORT`). The fifth
+// report blocks the comment (`blockReason` REPORTS): it keeps its place with its body hidden from everyone but administrators.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/board/comments/{id}/report (the `ReportComment` operationId).
+func (c *ClientWithResponses) ReportCommentWithResponse(ctx context.Context, id CommentID, reqEditors ...RequestEditorFn) (*ReportCommentResponse, error) {
+	rsp, err := c.ReportComment(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReportCommentResponse(rsp)
+}
+
+// VoteCommentWithBodyWithResponse Vote on a comment
+//
+// `direction` UP or DOWN. With no vote yet it is recorded; the same direction again cancels
+// the vote; the other direction switches it. One vote per member per comment; counts stay
+// exact under parallel votes and repeated clicks. Voting on one's own comment answers 400
+// `SELF_VOTE`; a comment the caller cannot see answers 404.
+//
+// Points (days in the service time zone; a balance never falls below 0):
+//   - A new UP: the voter +1 (at most 10 a day), the author +5 (at most 50 a day).
+//   - A new DOWN: the author -1.
+//   - Cancelling: the voter -1, and the author's points from that vote are given back (an UP's
+//     +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
+//     the daily cap takes back nothing.
+//   - Switching: the author's points from the old vote are given back as when cancelling, then
+//     the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
+//     +1 when switching to UP (at most 10 a day) and loses nothing.
+//   - Points taken back free their share of that day's cap again, so voting, cancelling and
+//     voting again never earns more than one vote's worth.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/board/comments/{id}/vote (the `VoteComment` operationId).
+func (c *ClientWithResponses) VoteCommentWithBodyWithResponse(ctx context.Context, id CommentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*VoteCommentResponse, error) {
+	rsp, err := c.VoteCommentWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseVoteCommentResponse(rsp)
+}
+
+// VoteCommentWithResponse Vote on a comment
+//
+// `direction` UP or DOWN. With no vote yet it is recorded; the same direction again cancels
+// the vote; the other direction switches it. One vote per member per comment; counts stay
+// exact under parallel votes and repeated clicks. Voting on one's own comment answers 400
+// `SELF_VOTE`; a comment the caller cannot see answers 404.
+//
+// Points (days in the service time zone; a balance never falls below 0):
+//   - A new UP: the voter +1 (at most 10 a day), the author +5 (at most 50 a day).
+//   - A new DOWN: the author -1.
+//   - Cancelling: the voter -1, and the author's points from that vote are given back (an UP's
+//     +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
+//     the daily cap takes back nothing.
+//   - Switching: the author's points from the old vote are given back as when cancelling, then
+//     the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
+//     +1 when switching to UP (at most 10 a day) and loses nothing.
+//   - Points taken back free their share of that day's cap again, so voting, cancelling and
+//     voting again never earns more than one vote's worth.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/board/comments/{id}/vote (the `VoteComment` operationId).
+func (c *ClientWithResponses) VoteCommentWithResponse(ctx context.Context, id CommentID, body VoteCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*VoteCommentResponse, error) {
+	rsp, err := c.VoteComment(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseVoteCommentResponse(rsp)
+}
+
+// UploadBoardImageWithBodyWithResponse Upload an image for a post
+//
+// Multipart form with the image in the field `file`: PNG, JPEG, GIF or WebP, decided from the
+// bytes (not from the name or the declared type; anything else answers 415), at most 5 MB
+// (413). Location metadata is removed from JPEGs before storing (every Exif and XMP APP1
+// segment, so an Exif orientation is lost too). Answers the image's absolute `url` (built
+// from the configured public base address), to be put in a post's `imageUrls`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/board/images (the `UploadBoardImage` operationId).
+func (c *ClientWithResponses) UploadBoardImageWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UploadBoardImageResponse, error) {
+	rsp, err := c.UploadBoardImageWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUploadBoardImageResponse(rsp)
+}
+
+// ListMyCommentsWithResponse My comments
+//
+// The caller's comments, newest first, paged, each with `postTitle` and `postCategory`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/board/my/comments (the `ListMyComments` operationId).
+func (c *ClientWithResponses) ListMyCommentsWithResponse(ctx context.Context, params *ListMyCommentsParams, reqEditors ...RequestEditorFn) (*ListMyCommentsResponse, error) {
+	rsp, err := c.ListMyComments(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListMyCommentsResponse(rsp)
+}
+
+// ListMyPostsWithResponse My posts
+//
+// The caller's posts, newest first, paged, blocked ones included (with `blocked: true`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/board/my/posts (the `ListMyPosts` operationId).
+func (c *ClientWithResponses) ListMyPostsWithResponse(ctx context.Context, params *ListMyPostsParams, reqEditors ...RequestEditorFn) (*ListMyPostsResponse, error) {
+	rsp, err := c.ListMyPosts(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListMyPostsResponse(rsp)
+}
+
+// ListPostsWithResponse List posts
+//
+// Public; with a session each post carries the caller's `myVote` (the session is optional:
+// `security` lists no credentials as well as the two ways to send one).
+//
+// Order: notices first (newest first), then at most 3 hot posts (most up-votes first), then
+// every other post newest first. A hot post is one created within the last 24 hours with at
+// least 50 up-votes. Pages walk this one sequence, so a hot post shown at the top is not
+// shown again at its place by date: each post appears once across the pages of one listing.
+// The hot selection is made at each request, so a post that becomes or stops being hot
+// between two page requests can move. Blocked posts are left out (administrators find them in
+// the report list). `category` picks one board (all boards without it); `tag` keeps posts
+// carrying that tag.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/board/posts (the `ListPosts` operationId).
+func (c *ClientWithResponses) ListPostsWithResponse(ctx context.Context, params *ListPostsParams, reqEditors ...RequestEditorFn) (*ListPostsResponse, error) {
+	rsp, err := c.ListPosts(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListPostsResponse(rsp)
+}
+
+// CreatePostWithBodyWithResponse Write a post
+//
+// Title 1 to 100 characters, body 1 to 20,000 (plain text), at most 10 tags of 1 to 30
+// characters (trimmed; repeats dropped), at most 10 `imageUrls`, each the `url` answered by
+// `uploadBoardImage` for an image of the caller. `notice` is honoured for administrators only
+// and ignored for other members.
+//
+// Points: +10 for the author, at most 50 a day (posts and comments together), counted in the
+// service time zone. A post whose title or body contains a spam keyword (case-insensitive) is
+// stored blocked (`blockReason` SPAM, visible to administrators in the report list) and earns
+// no points; the answer then shows `blocked: true`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/board/posts (the `CreatePost` operationId).
+func (c *ClientWithResponses) CreatePostWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreatePostResponse, error) {
+	rsp, err := c.CreatePostWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreatePostResponse(rsp)
+}
+
+// CreatePostWithResponse Write a post
+//
+// Title 1 to 100 characters, body 1 to 20,000 (plain text), at most 10 tags of 1 to 30
+// characters (trimmed; repeats dropped), at most 10 `imageUrls`, each the `url` answered by
+// `uploadBoardImage` for an image of the caller. `notice` is honoured for administrators only
+// and ignored for other members.
+//
+// Points: +10 for the author, at most 50 a day (posts and comments together), counted in the
+// service time zone. A post whose title or body contains a spam keyword (case-insensitive) is
+// stored blocked (`blockReason` SPAM, visible to administrators in the report list) and earns
+// no points; the answer then shows `blocked: true`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/board/posts (the `CreatePost` operationId).
+func (c *ClientWithResponses) CreatePostWithResponse(ctx context.Context, body CreatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePostResponse, error) {
+	rsp, err := c.CreatePost(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreatePostResponse(rsp)
+}
+
+// DeletePostWithResponse Delete a post
+//
+// The author, or any administrator. Deletes its comments, votes and reports with it. Points
+// already awarded for the post and its votes stay.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/board/posts/{id} (the `DeletePost` operationId).
+func (c *ClientWithResponses) DeletePostWithResponse(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*DeletePostResponse, error) {
+	rsp, err := c.DeletePost(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeletePostResponse(rsp)
+}
+
+// GetPostWithResponse Read a post
+//
+// Public (optional session: `myVote` is the caller's vote). Includes `recommenders`, the
+// members who up-voted, newest first, at most 100 (`listPostRecommenders` pages through all).
+// A blocked post answers 404 to everyone but administrators, who see `blockReason`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/board/posts/{id} (the `GetPost` operationId).
+func (c *ClientWithResponses) GetPostWithResponse(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*GetPostResponse, error) {
+	rsp, err := c.GetPost(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPostResponse(rsp)
+}
+
+// UpdatePostWithBodyWithResponse Edit a post
+//
+// The author only (another member's post answers 404). The same fields and rules as
+// `createPost`; `notice` is ignored (administrators use the notice operations). The title and
+// body are checked for spam keywords again: a post that now contains one is blocked (SPAM).
+// Editing earns no points.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/board/posts/{id} (the `UpdatePost` operationId).
+func (c *ClientWithResponses) UpdatePostWithBodyWithResponse(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdatePostResponse, error) {
+	rsp, err := c.UpdatePostWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdatePostResponse(rsp)
+}
+
+// UpdatePostWithResponse Edit a post
+//
+// The author only (another member's post answers 404). The same fields and rules as
+// `createPost`; `notice` is ignored (administrators use the notice operations). The title and
+// body are checked for spam keywords again: a post that now contains one is blocked (SPAM).
+// Editing earns no points.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/board/posts/{id} (the `UpdatePost` operationId).
+func (c *ClientWithResponses) UpdatePostWithResponse(ctx context.Context, id PostID, body UpdatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdatePostResponse, error) {
+	rsp, err := c.UpdatePost(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdatePostResponse(rsp)
+}
+
+// ListPostCommentsWithResponse Comments of a post
+//
+// Public (optional session: `myVote`). Hot comments (created within 24 hours with at least
+// 50 up-votes) first, then oldest first, paged. A blocked comment keeps its place with
+// `body` null, except for administrators. A blocked post answers 404 to non-administrators.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/board/posts/{id}/comments (the `ListPostComments` operationId).
+func (c *ClientWithResponses) ListPostCommentsWithResponse(ctx context.Context, id PostID, params *ListPostCommentsParams, reqEditors ...RequestEditorFn) (*ListPostCommentsResponse, error) {
+	rsp, err := c.ListPostComments(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListPostCommentsResponse(rsp)
+}
+
+// CreateCommentWithBodyWithResponse Write a comment
+//
+// Body 1 to 2,000 characters. Points: +10 for the author, at most 50 a day together with
+// posts. A comment containing a spam keyword is stored blocked (SPAM) and earns no points.
+// A post the caller cannot see answers 404.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/board/posts/{id}/comments (the `CreateComment` operationId).
+func (c *ClientWithResponses) CreateCommentWithBodyWithResponse(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCommentResponse, error) {
+	rsp, err := c.CreateCommentWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateCommentResponse(rsp)
+}
+
+// CreateCommentWithResponse Write a comment
+//
+// Body 1 to 2,000 characters. Points: +10 for the author, at most 50 a day together with
+// posts. A comment containing a spam keyword is stored blocked (SPAM) and earns no points.
+// A post the caller cannot see answers 404.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/board/posts/{id}/comments (the `CreateComment` operationId).
+func (c *ClientWithResponses) CreateCommentWithResponse(ctx context.Context, id PostID, body CreateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCommentResponse, error) {
+	rsp, err := c.CreateComment(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateCommentResponse(rsp)
+}
+
+// NoticePostWithResponse Make a post a notice
+//
+// Administrators only. Sets `notice` to true (idempotent); notices lead the post list.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/board/posts/{id}/notice (the `NoticePost` operationId).
+func (c *ClientWithResponses) NoticePostWithResponse(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*NoticePostResponse, error) {
+	rsp, err := c.NoticePost(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseNoticePostResponse(rsp)
+}
+
+// ListPostRecommendersWithResponse Members who up-voted a post
+//
+// Public (optional session). Newest up-vote first, paged. A blocked post answers 404 to
+// non-administrators.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/board/posts/{id}/recommenders (the `ListPostRecommenders` operationId).
+func (c *ClientWithResponses) ListPostRecommendersWithResponse(ctx context.Context, id PostID, params *ListPostRecommendersParams, reqEditors ...RequestEditorFn) (*ListPostRecommendersResponse, error) {
+	rsp, err := c.ListPostRecommenders(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListPostRecommendersResponse(rsp)
+}
+
+// ReportPostWithResponse Report a post
+//
+// Reports the post to the administrators. One report per member per post (409
+// `ALREADY_REPORTED`); one's own post cannot be reported (400 `SELF_REPORT`). The fifth
+// report blocks the post (`blockReason` REPORTS): it then answers 404 to everyone but administrators.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/board/posts/{id}/report (the `ReportPost` operationId).
+func (c *ClientWithResponses) ReportPostWithResponse(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*ReportPostResponse, error) {
+	rsp, err := c.ReportPost(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReportPostResponse(rsp)
+}
+
+// UnnoticePostWithResponse Make a notice a normal post
+//
+// Administrators only. Sets `notice` to false (idempotent); notices lead the post list.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/board/posts/{id}/unnotice (the `UnnoticePost` operationId).
+func (c *ClientWithResponses) UnnoticePostWithResponse(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*UnnoticePostResponse, error) {
+	rsp, err := c.UnnoticePost(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUnnoticePostResponse(rsp)
+}
+
+// VotePostWithBodyWithResponse Vote on a post
+//
+// `direction` UP or DOWN. With no vote yet it is recorded; the same direction again cancels
+// the vote; the other direction switches it. One vote per member per post; counts stay
+// exact under parallel votes and repeated clicks. Voting on one's own post answers 400
+// `SELF_VOTE`; a post the caller cannot see answers 404.
+//
+// Points (days in the service time zone; a balance never falls below 0):
+//   - A new UP: the voter +1 (at most 10 a day), the author +5 (at most 50 a day).
+//   - A new DOWN: the author -1.
+//   - Cancelling: the voter -1, and the author's points from that vote are given back (an UP's
+//     +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
+//     the daily cap takes back nothing.
+//   - Switching: the author's points from the old vote are given back as when cancelling, then
+//     the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
+//     +1 when switching to UP (at most 10 a day) and loses nothing.
+//   - Points taken back free their share of that day's cap again, so voting, cancelling and
+//     voting again never earns more than one vote's worth.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/board/posts/{id}/vote (the `VotePost` operationId).
+func (c *ClientWithResponses) VotePostWithBodyWithResponse(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*VotePostResponse, error) {
+	rsp, err := c.VotePostWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseVotePostResponse(rsp)
+}
+
+// VotePostWithResponse Vote on a post
+//
+// `direction` UP or DOWN. With no vote yet it is recorded; the same direction again cancels
+// the vote; the other direction switches it. One vote per member per post; counts stay
+// exact under parallel votes and repeated clicks. Voting on one's own post answers 400
+// `SELF_VOTE`; a post the caller cannot see answers 404.
+//
+// Points (days in the service time zone; a balance never falls below 0):
+//   - A new UP: the voter +1 (at most 10 a day), the author +5 (at most 50 a day).
+//   - A new DOWN: the author -1.
+//   - Cancelling: the voter -1, and the author's points from that vote are given back (an UP's
+//     +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
+//     the daily cap takes back nothing.
+//   - Switching: the author's points from the old vote are given back as when cancelling, then
+//     the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
+//     +1 when switching to UP (at most 10 a day) and loses nothing.
+//   - Points taken back free their share of that day's cap again, so voting, cancelling and
+//     voting again never earns more than one vote's worth.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/board/posts/{id}/vote (the `VotePost` operationId).
+func (c *ClientWithResponses) VotePostWithResponse(ctx context.Context, id PostID, body VotePostJSONRequestBody, reqEditors ...RequestEditorFn) (*VotePostResponse, error) {
+	rsp, err := c.VotePost(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseVotePostResponse(rsp)
+}
+
+// ListReportsWithResponse Reported posts and comments
+//
+// Administrators only. Posts and comments together, one row per target with its report
+// count, most reported first (then newest). Includes every blocked target, whether blocked by
+// reports or as spam (a spam-blocked target may have no report).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/board/reports (the `ListReports` operationId).
+func (c *ClientWithResponses) ListReportsWithResponse(ctx context.Context, params *ListReportsParams, reqEditors ...RequestEditorFn) (*ListReportsResponse, error) {
+	rsp, err := c.ListReports(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListReportsResponse(rsp)
+}
+
+// DismissReportsWithBodyWithResponse Dismiss the reports of a target
+//
+// Administrators only. Deletes every report of the post or comment and resets its count;
+// when it was blocked, by reports or as spam, it becomes visible again. A target that does
+// not exist answers 404.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/board/reports/dismiss (the `DismissReports` operationId).
+func (c *ClientWithResponses) DismissReportsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DismissReportsResponse, error) {
+	rsp, err := c.DismissReportsWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDismissReportsResponse(rsp)
+}
+
+// DismissReportsWithResponse Dismiss the reports of a target
+//
+// Administrators only. Deletes every report of the post or comment and resets its count;
+// when it was blocked, by reports or as spam, it becomes visible again. A target that does
+// not exist answers 404.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/board/reports/dismiss (the `DismissReports` operationId).
+func (c *ClientWithResponses) DismissReportsWithResponse(ctx context.Context, body DismissReportsJSONRequestBody, reqEditors ...RequestEditorFn) (*DismissReportsResponse, error) {
+	rsp, err := c.DismissReports(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDismissReportsResponse(rsp)
+}
+
+// ListBoardTagGroupsWithResponse Tag groups of a board
+//
+// Public (a session is optional and changes nothing). With `category`, the groups mapped to
+// that board and the groups mapped to no board (they apply to all boards); without it, every
+// group.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/board/tag-groups (the `ListBoardTagGroups` operationId).
+func (c *ClientWithResponses) ListBoardTagGroupsWithResponse(ctx context.Context, params *ListBoardTagGroupsParams, reqEditors ...RequestEditorFn) (*ListBoardTagGroupsResponse, error) {
+	rsp, err := c.ListBoardTagGroups(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListBoardTagGroupsResponse(rsp)
+}
+
 // GetFXRateWithResponse Today's exchange rate of a currency pair
 //
 // The rate of 1 `from` in `to` for today (service time zone), as the FX provider gives it.
@@ -17949,6 +24784,23 @@ func (c *ClientWithResponses) GetFXRateWithResponse(ctx context.Context, params 
 		return nil, err
 	}
 	return ParseGetFXRateResponse(rsp)
+}
+
+// GetBoardImageWithResponse Download an image
+//
+// Public. An image never changes, so it is cached for a year (`Cache-Control: public,
+// max-age=31536000, immutable`) with a strong `ETag`; `If-None-Match` with that tag answers
+// 304 with no body. `X-Content-Type-Options: nosniff` keeps browsers to the stored type.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/images/{id} (the `GetBoardImage` operationId).
+func (c *ClientWithResponses) GetBoardImageWithResponse(ctx context.Context, id ImageID, params *GetBoardImageParams, reqEditors ...RequestEditorFn) (*GetBoardImageResponse, error) {
+	rsp, err := c.GetBoardImage(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetBoardImageResponse(rsp)
 }
 
 // ListUsersWithResponse List users
@@ -22132,6 +28984,509 @@ func ParseSetAdminSignupEnabledResponse(rsp *http.Response) (*SetAdminSignupEnab
 	return response, nil
 }
 
+// ParseGetSpamKeywordsResponse parses an HTTP response from a GetSpamKeywordsWithResponse call
+func ParseGetSpamKeywordsResponse(rsp *http.Response) (*GetSpamKeywordsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetSpamKeywordsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SpamKeywords
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetSpamKeywordsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSetSpamKeywordsResponse parses an HTTP response from a SetSpamKeywordsWithResponse call
+func ParseSetSpamKeywordsResponse(rsp *http.Response) (*SetSpamKeywordsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SetSpamKeywordsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SpamKeywords
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers SetSpamKeywordsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListTagGroupsResponse parses an HTTP response from a ListTagGroupsWithResponse call
+func ParseListTagGroupsResponse(rsp *http.Response) (*ListTagGroupsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListTagGroupsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TagGroupList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListTagGroupsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateTagGroupResponse parses an HTTP response from a CreateTagGroupWithResponse call
+func ParseCreateTagGroupResponse(rsp *http.Response) (*CreateTagGroupResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateTagGroupResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest TagGroup
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateTagGroupResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteTagGroupResponse parses an HTTP response from a DeleteTagGroupWithResponse call
+func ParseDeleteTagGroupResponse(rsp *http.Response) (*DeleteTagGroupResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteTagGroupResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteTagGroupResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateTagGroupResponse parses an HTTP response from a UpdateTagGroupWithResponse call
+func ParseUpdateTagGroupResponse(rsp *http.Response) (*UpdateTagGroupResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateTagGroupResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TagGroup
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdateTagGroupResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseLogInWithIDPAResponse parses an HTTP response from a LogInWithIDPAWithResponse call
 func ParseLogInWithIDPAResponse(rsp *http.Response) (*LogInWithIDPAResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -23900,6 +31255,1782 @@ func ParseGetSubscriptionResponse(rsp *http.Response) (*GetSubscriptionResponse,
 	return response, nil
 }
 
+// ParseDeleteCommentResponse parses an HTTP response from a DeleteCommentWithResponse call
+func ParseDeleteCommentResponse(rsp *http.Response) (*DeleteCommentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteCommentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteCommentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateCommentResponse parses an HTTP response from a UpdateCommentWithResponse call
+func ParseUpdateCommentResponse(rsp *http.Response) (*UpdateCommentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateCommentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Comment
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdateCommentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseReportCommentResponse parses an HTTP response from a ReportCommentWithResponse call
+func ParseReportCommentResponse(rsp *http.Response) (*ReportCommentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ReportCommentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ReportCommentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseVoteCommentResponse parses an HTTP response from a VoteCommentWithResponse call
+func ParseVoteCommentResponse(rsp *http.Response) (*VoteCommentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &VoteCommentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest VoteResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers VoteCommentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUploadBoardImageResponse parses an HTTP response from a UploadBoardImageWithResponse call
+func ParseUploadBoardImageResponse(rsp *http.Response) (*UploadBoardImageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UploadBoardImageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest ImageURL
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UploadBoardImageResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListMyCommentsResponse parses an HTTP response from a ListMyCommentsWithResponse call
+func ParseListMyCommentsResponse(rsp *http.Response) (*ListMyCommentsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListMyCommentsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CommentPage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListMyCommentsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListMyPostsResponse parses an HTTP response from a ListMyPostsWithResponse call
+func ParseListMyPostsResponse(rsp *http.Response) (*ListMyPostsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListMyPostsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PostPage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListMyPostsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListPostsResponse parses an HTTP response from a ListPostsWithResponse call
+func ParseListPostsResponse(rsp *http.Response) (*ListPostsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListPostsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PostPage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListPostsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreatePostResponse parses an HTTP response from a CreatePostWithResponse call
+func ParseCreatePostResponse(rsp *http.Response) (*CreatePostResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreatePostResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Post
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreatePostResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeletePostResponse parses an HTTP response from a DeletePostWithResponse call
+func ParseDeletePostResponse(rsp *http.Response) (*DeletePostResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeletePostResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeletePostResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetPostResponse parses an HTTP response from a GetPostWithResponse call
+func ParseGetPostResponse(rsp *http.Response) (*GetPostResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPostResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Post
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetPostResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdatePostResponse parses an HTTP response from a UpdatePostWithResponse call
+func ParseUpdatePostResponse(rsp *http.Response) (*UpdatePostResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdatePostResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Post
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdatePostResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListPostCommentsResponse parses an HTTP response from a ListPostCommentsWithResponse call
+func ParseListPostCommentsResponse(rsp *http.Response) (*ListPostCommentsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListPostCommentsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CommentPage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListPostCommentsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateCommentResponse parses an HTTP response from a CreateCommentWithResponse call
+func ParseCreateCommentResponse(rsp *http.Response) (*CreateCommentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateCommentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Comment
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateCommentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseNoticePostResponse parses an HTTP response from a NoticePostWithResponse call
+func ParseNoticePostResponse(rsp *http.Response) (*NoticePostResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &NoticePostResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Post
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers NoticePostResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListPostRecommendersResponse parses an HTTP response from a ListPostRecommendersWithResponse call
+func ParseListPostRecommendersResponse(rsp *http.Response) (*ListPostRecommendersResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListPostRecommendersResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AuthorPage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListPostRecommendersResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseReportPostResponse parses an HTTP response from a ReportPostWithResponse call
+func ParseReportPostResponse(rsp *http.Response) (*ReportPostResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ReportPostResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ReportPostResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUnnoticePostResponse parses an HTTP response from a UnnoticePostWithResponse call
+func ParseUnnoticePostResponse(rsp *http.Response) (*UnnoticePostResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UnnoticePostResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Post
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UnnoticePostResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseVotePostResponse parses an HTTP response from a VotePostWithResponse call
+func ParseVotePostResponse(rsp *http.Response) (*VotePostResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &VotePostResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest VoteResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers VotePostResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListReportsResponse parses an HTTP response from a ListReportsWithResponse call
+func ParseListReportsResponse(rsp *http.Response) (*ListReportsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListReportsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ReportedItemPage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListReportsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDismissReportsResponse parses an HTTP response from a DismissReportsWithResponse call
+func ParseDismissReportsResponse(rsp *http.Response) (*DismissReportsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DismissReportsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DismissReportsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListBoardTagGroupsResponse parses an HTTP response from a ListBoardTagGroupsWithResponse call
+func ParseListBoardTagGroupsResponse(rsp *http.Response) (*ListBoardTagGroupsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListBoardTagGroupsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TagGroupList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListBoardTagGroupsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetFXRateResponse parses an HTTP response from a GetFXRateWithResponse call
 func ParseGetFXRateResponse(rsp *http.Response) (*GetFXRateResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -23961,6 +33092,117 @@ func ParseGetFXRateResponse(rsp *http.Response) (*GetFXRateResponse, error) {
 	switch {
 	case rsp.StatusCode == 503:
 		var headers GetFXRateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetBoardImageResponse parses an HTTP response from a GetBoardImageWithResponse call
+func ParseGetBoardImageResponse(rsp *http.Response) (*GetBoardImageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetBoardImageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetBoardImageResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetBoardImageResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetBoardImageResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -75,6 +75,36 @@ type AuthSession struct {
 	Deadline  time.Time
 }
 
+type BoardImage struct {
+	ID          pgtype.UUID
+	MemberID    int64
+	ContentType string
+	Data        []byte
+	Sha256      string
+	CreatedAt   time.Time
+}
+
+type Comment struct {
+	ID          int64
+	PostID      int64
+	MemberID    int64
+	Body        string
+	BlockReason *string
+	UpCount     int32
+	DownCount   int32
+	ReportCount int32
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
+type CommentVote struct {
+	CommentID    int64
+	MemberID     int64
+	Direction    string
+	AuthorPoints int32
+	CreatedAt    time.Time
+}
+
 type DefaultCategory struct {
 	ID        int64
 	ParentID  *int64
@@ -140,6 +170,37 @@ type PointHistory struct {
 	CreatedAt time.Time
 }
 
+type Post struct {
+	ID           int64
+	MemberID     int64
+	Category     string
+	Title        string
+	Body         string
+	Tags         []string
+	ImageUrls    []string
+	Notice       bool
+	BlockReason  *string
+	UpCount      int32
+	DownCount    int32
+	CommentCount int32
+	ReportCount  int32
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+}
+
+type PostTotal struct {
+	Category string
+	Visible  int64
+}
+
+type PostVote struct {
+	PostID       int64
+	MemberID     int64
+	Direction    string
+	AuthorPoints int32
+	CreatedAt    time.Time
+}
+
 type QuickEntry struct {
 	ID         int64
 	MemberID   int64
@@ -166,10 +227,30 @@ type Recurring struct {
 	CreatedAt  time.Time
 }
 
+type Report struct {
+	ID        int64
+	MemberID  int64
+	PostID    *int64
+	CommentID *int64
+	CreatedAt time.Time
+}
+
 type SignupAttempt struct {
 	ID          int64
 	Address     string
 	AttemptedAt time.Time
+}
+
+type TagGroup struct {
+	ID        int64
+	Name      string
+	Tags      []string
+	CreatedAt time.Time
+}
+
+type TagGroupBoard struct {
+	TagGroupID int64
+	Board      string
 }
 
 type Wallet struct {

@@ -16,6 +16,7 @@ import (
 	"github.com/nestegg/nestegg/internal/admin"
 	"github.com/nestegg/nestegg/internal/auth"
 	"github.com/nestegg/nestegg/internal/billing"
+	"github.com/nestegg/nestegg/internal/board"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/database"
@@ -152,6 +153,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 			ocr.New(cfg.OCRAPIURL, cfg.OCRAPIKey, o.HTTPClient), o.Clock, cfg.Timezone),
 		FX:     fx.NewHandler(a.FX),
 		Ledger: ledgerHandler,
+		Board:  board.NewHandler(pool, o.Clock, cfg.Timezone, cfg.PublicBaseURL),
 	})
 	if err != nil {
 		a.Close()

@@ -17,6 +17,7 @@ import (
 	"github.com/nestegg/nestegg/internal/admin"
 	"github.com/nestegg/nestegg/internal/auth"
 	"github.com/nestegg/nestegg/internal/billing"
+	"github.com/nestegg/nestegg/internal/board"
 	"github.com/nestegg/nestegg/internal/clientaddr"
 	"github.com/nestegg/nestegg/internal/fx"
 	"github.com/nestegg/nestegg/internal/intakeapi"
@@ -37,6 +38,7 @@ type Server struct {
 	*intakeapi.IntakeHandler
 	*fx.FXHandler
 	*ledger.LedgerHandler
+	*board.BoardHandler
 }
 
 var _ apigen.StrictServerInterface = (*Server)(nil)
@@ -59,6 +61,7 @@ type Deps struct {
 	Intake         *intakeapi.IntakeHandler
 	FX             *fx.FXHandler
 	Ledger         *ledger.LedgerHandler
+	Board          *board.BoardHandler
 }
 
 // New returns the service's root handler.
@@ -78,6 +81,7 @@ func New(deps Deps) (http.Handler, error) {
 		IntakeHandler:  deps.Intake,
 		FXHandler:      deps.FX,
 		LedgerHandler:  deps.Ledger,
+		BoardHandler:   deps.Board,
 	}
 
 	strict := apigen.NewStrictHandlerWithOptions(srv, nil, apigen.StrictHTTPServerOptions{

@@ -1,0 +1,212 @@
+package board
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/points"
+	"github.com/nestegg/nestegg/internal/problem"
+)
+
+// Points of a vote (SPEC.md section 8).
+const (
+	pointsUpvoteReceived   = 5
+	pointsDownvoteReceived = -1
+	pointsUpvoteGiven      = 1
+	pointsVoteCancelled    = -1
+)
+
+var errSelfVote = problem.New(http.StatusBadRequest, problem.CodeSelfVote, "you cannot vote on your own content")
+
+// voteStore is the vote table of one target (a post or a comment) for one
+// voter, so the voting rules are written once.
+type voteStore struct {
+	// get answers the voter's vote, or pgx.ErrNoRows.
+	get    func() (direction string, authorPoints int32, err error)
+	insert func(direction string, authorPoints int32) error
+	update func(direction string, authorPoints int32) error
+	delete func() error
+	counts func() (up, down int32, err error)
+}
+
+// voteTx applies a vote of voterID on content of authorID. The caller has
+// locked the target's row, so one voter's parallel clicks take turns and
+// read each other's result. It answers the voter's vote after the request
+// ("" when cancelled) and the counts.
+func voteTx(ctx context.Context, q *db.Queries, s voteStore, voterID, authorID int64, direction string, now time.Time) (api.VoteResult, error) {
+	if voterID == authorID {
+		return api.VoteResult{}, errSelfVote
+	}
+	// Both balances may change: lock them in one order (no deadlock with a
+	// vote the other way round).
+	if err := points.LockTx(ctx, q, voterID, authorID); err != nil {
+		return api.VoteResult{}, err
+	}
+	old, oldPoints, err := s.get()
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return api.VoteResult{}, fmt.Errorf("read vote: %w", err)
+	}
+	mine := direction
+	switch {
+	case old == "":
+		ap, err := awardAuthor(ctx, q, authorID, direction, now)
+		if err != nil {
+			return api.VoteResult{}, err
+		}
+		if err := s.insert(direction, ap); err != nil {
+			return api.VoteResult{}, fmt.Errorf("insert vote: %w", err)
+		}
+		if err := awardVoter(ctx, q, voterID, direction, now); err != nil {
+			return api.VoteResult{}, err
+		}
+	case old == direction: // the same direction again cancels
+		if err := withdrawAuthor(ctx, q, authorID, old, oldPoints, now); err != nil {
+			return api.VoteResult{}, err
+		}
+		if err := s.delete(); err != nil {
+			return api.VoteResult{}, fmt.Errorf("delete vote: %w", err)
+		}
+		if _, err := points.AwardTx(ctx, q, voterID, pointsVoteCancelled, points.ReasonVoteCancelled, points.Cap{}, now); err != nil {
+			return api.VoteResult{}, err
+		}
+		mine = ""
+	default: // the other direction switches
+		if err := withdrawAuthor(ctx, q, authorID, old, oldPoints, now); err != nil {
+			return api.VoteResult{}, err
+		}
+		ap, err := awardAuthor(ctx, q, authorID, direction, now)
+		if err != nil {
+			return api.VoteResult{}, err
+		}
+		if err := s.update(direction, ap); err != nil {
+			return api.VoteResult{}, fmt.Errorf("update vote: %w", err)
+		}
+		if err := awardVoter(ctx, q, voterID, direction, now); err != nil {
+			return api.VoteResult{}, err
+		}
+	}
+	up, down, err := s.counts()
+	if err != nil {
+		return api.VoteResult{}, fmt.Errorf("read vote counts: %w", err)
+	}
+	res := api.VoteResult{Up: up, Down: down}
+	if mine != "" {
+		res.MyVote = &mine
+	}
+	return res, nil
+}
+
+// awardAuthor gives the author what a new vote earns: +5 for UP (daily cap),
+// -1 for DOWN. It answers the change actually made, kept on the vote.
+func awardAuthor(ctx context.Context, q *db.Queries, authorID int64, direction string, now time.Time) (int32, error) {
+	var n int
+	var err error
+	if direction == string(api.VoteDirectionUp) {
+		n, err = points.AwardTx(ctx, q, authorID, pointsUpvoteReceived, points.ReasonUpvoteReceived, points.UpvoteReceivedCap, now)
+	} else {
+		n, err = points.AwardTx(ctx, q, authorID, pointsDownvoteReceived, points.ReasonDownvoteReceived, points.Cap{}, now)
+	}
+	return int32(n), err
+}
+
+// withdrawAuthor gives back exactly what a vote changed for its author.
+func withdrawAuthor(ctx context.Context, q *db.Queries, authorID int64, direction string, got int32, now time.Time) error {
+	if got == 0 {
+		return nil
+	}
+	reason := points.ReasonUpvoteWithdrawn
+	if direction == string(api.VoteDirectionDown) {
+		reason = points.ReasonDownvoteWithdrawn
+	}
+	_, err := points.AwardTx(ctx, q, authorID, -int(got), reason, points.Cap{}, now)
+	return err
+}
+
+// awardVoter gives an up-voter +1 (daily cap); a down-vote earns nothing.
+func awardVoter(ctx context.Context, q *db.Queries, voterID int64, direction string, now time.Time) error {
+	if direction != string(api.VoteDirectionUp) {
+		return nil
+	}
+	_, err := points.AwardTx(ctx, q, voterID, pointsUpvoteGiven, points.ReasonUpvoteGiven, points.UpvoteGivenCap, now)
+	return err
+}
+
+// VotePost votes on a post.
+func (h *BoardHandler) VotePost(ctx context.Context, req api.VotePostRequestObject) (api.VotePostResponseObject, error) {
+	v := viewerOf(ctx)
+	now := h.now()
+	res, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (api.VoteResult, error) {
+		post, err := lockPost(ctx, q, v, req.ID)
+		if err != nil {
+			return api.VoteResult{}, err
+		}
+		s := voteStore{
+			get: func() (string, int32, error) {
+				r, err := q.GetPostVote(ctx, db.GetPostVoteParams{PostID: post.ID, MemberID: v.memberID})
+				return r.Direction, r.AuthorPoints, err
+			},
+			insert: func(d string, ap int32) error {
+				return q.InsertPostVote(ctx, db.InsertPostVoteParams{PostID: post.ID, MemberID: v.memberID, Direction: d, AuthorPoints: ap, Now: now})
+			},
+			update: func(d string, ap int32) error {
+				return q.UpdatePostVote(ctx, db.UpdatePostVoteParams{PostID: post.ID, MemberID: v.memberID, Direction: d, AuthorPoints: ap, Now: now})
+			},
+			delete: func() error {
+				return q.DeletePostVote(ctx, db.DeletePostVoteParams{PostID: post.ID, MemberID: v.memberID})
+			},
+			counts: func() (int32, int32, error) {
+				c, err := q.GetPostCounts(ctx, post.ID)
+				return c.UpCount, c.DownCount, err
+			},
+		}
+		return voteTx(ctx, q, s, v.memberID, post.MemberID, string(req.Body.Direction), now)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return api.VotePost200JSONResponse(res), nil
+}
+
+// VoteComment votes on a comment.
+func (h *BoardHandler) VoteComment(ctx context.Context, req api.VoteCommentRequestObject) (api.VoteCommentResponseObject, error) {
+	v := viewerOf(ctx)
+	now := h.now()
+	res, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (api.VoteResult, error) {
+		c, err := lockComment(ctx, q, v, req.ID)
+		if err != nil {
+			return api.VoteResult{}, err
+		}
+		s := voteStore{
+			get: func() (string, int32, error) {
+				r, err := q.GetCommentVote(ctx, db.GetCommentVoteParams{CommentID: c.ID, MemberID: v.memberID})
+				return r.Direction, r.AuthorPoints, err
+			},
+			insert: func(d string, ap int32) error {
+				return q.InsertCommentVote(ctx, db.InsertCommentVoteParams{CommentID: c.ID, MemberID: v.memberID, Direction: d, AuthorPoints: ap, Now: now})
+			},
+			update: func(d string, ap int32) error {
+				return q.UpdateCommentVote(ctx, db.UpdateCommentVoteParams{CommentID: c.ID, MemberID: v.memberID, Direction: d, AuthorPoints: ap, Now: now})
+			},
+			delete: func() error {
+				return q.DeleteCommentVote(ctx, db.DeleteCommentVoteParams{CommentID: c.ID, MemberID: v.memberID})
+			},
+			counts: func() (int32, int32, error) {
+				r, err := q.GetCommentCounts(ctx, c.ID)
+				return r.UpCount, r.DownCount, err
+			},
+		}
+		return voteTx(ctx, q, s, v.memberID, c.MemberID, string(req.Body.Direction), now)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return api.VoteComment200JSONResponse(res), nil
+}

@@ -1,0 +1,61 @@
+-- name: CreateComment :one
+INSERT INTO comment (post_id, member_id, body, block_reason, created_at, updated_at)
+VALUES (@post_id, @member_id, @body, @block_reason, @now, @now)
+RETURNING id;
+
+-- name: GetComment :one
+SELECT sqlc.embed(c), m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar,
+       p.title AS post_title, p.category AS post_category, p.block_reason AS post_block_reason
+FROM comment c
+JOIN member m ON m.id = c.member_id
+JOIN post p ON p.id = c.post_id
+WHERE c.id = @id;
+
+-- name: GetCommentForUpdate :one
+-- Locks the comment; post_block_reason says whether its post is visible.
+SELECT c.*, p.block_reason AS post_block_reason
+FROM comment c JOIN post p ON p.id = c.post_id
+WHERE c.id = @id
+FOR UPDATE OF c;
+
+-- name: UpdateComment :exec
+UPDATE comment SET body = @body, block_reason = @block_reason, updated_at = @now WHERE id = @id;
+
+-- name: DeleteComment :exec
+DELETE FROM comment WHERE id = @id;
+
+-- name: SetCommentBlockReason :exec
+UPDATE comment SET block_reason = @block_reason WHERE id = @id;
+
+-- name: CountPostComments :one
+SELECT count(*) FROM comment WHERE post_id = @post_id;
+
+-- name: ListPostComments :many
+-- Hot comments first (hot_since and min_up from the one hot rule), then
+-- oldest first; a blocked comment keeps its place.
+SELECT sqlc.embed(c), m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar
+FROM comment c JOIN member m ON m.id = c.member_id
+WHERE c.post_id = @post_id
+ORDER BY (c.created_at > @hot_since AND c.up_count >= @min_up) DESC, c.created_at, c.id
+LIMIT @lim OFFSET @off;
+
+-- name: CountMemberComments :one
+SELECT count(*) FROM comment WHERE member_id = @member_id;
+
+-- name: ListMemberComments :many
+SELECT sqlc.embed(c), m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar,
+       p.title AS post_title, p.category AS post_category
+FROM comment c
+JOIN member m ON m.id = c.member_id
+JOIN post p ON p.id = c.post_id
+WHERE c.member_id = @member_id
+ORDER BY c.created_at DESC, c.id DESC
+LIMIT @lim OFFSET @off;
+
+-- name: ListCommentsByIDs :many
+SELECT sqlc.embed(c), m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar,
+       p.title AS post_title, p.category AS post_category
+FROM comment c
+JOIN member m ON m.id = c.member_id
+JOIN post p ON p.id = c.post_id
+WHERE c.id = ANY(@ids::bigint[]);

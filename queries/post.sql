@@ -1,0 +1,94 @@
+-- name: CreatePost :one
+INSERT INTO post (member_id, category, title, body, tags, image_urls, notice, block_reason, created_at, updated_at)
+VALUES (@member_id, @category, @title, @body, @tags, @image_urls, @notice, @block_reason, @now, @now)
+RETURNING id;
+
+-- name: GetPost :one
+SELECT sqlc.embed(p), m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar
+FROM post p JOIN member m ON m.id = p.member_id
+WHERE p.id = @id;
+
+-- name: GetPostForUpdate :one
+SELECT * FROM post WHERE id = @id FOR UPDATE;
+
+-- name: UpdatePost :exec
+UPDATE post
+SET category = @category, title = @title, body = @body, tags = @tags, image_urls = @image_urls,
+    block_reason = @block_reason, updated_at = @now
+WHERE id = @id;
+
+-- name: DeletePost :exec
+DELETE FROM post WHERE id = @id;
+
+-- name: SetPostNotice :exec
+UPDATE post SET notice = @notice WHERE id = @id;
+
+-- name: SetPostBlockReason :exec
+UPDATE post SET block_reason = @block_reason WHERE id = @id;
+
+-- name: CountPosts :one
+-- Visible posts of the list's filter.
+SELECT count(*) FROM post p
+WHERE p.block_reason IS NULL
+  AND (sqlc.narg(category)::text IS NULL OR p.category = sqlc.narg(category))
+  AND (sqlc.narg(tag)::text IS NULL OR p.tags @> ARRAY[sqlc.narg(tag)::text]);
+
+-- name: CountNoticePosts :one
+SELECT count(*) FROM post p
+WHERE p.notice AND p.block_reason IS NULL
+  AND (sqlc.narg(category)::text IS NULL OR p.category = sqlc.narg(category))
+  AND (sqlc.narg(tag)::text IS NULL OR p.tags @> ARRAY[sqlc.narg(tag)::text]);
+
+-- name: ListNoticePosts :many
+SELECT sqlc.embed(p), m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar
+FROM post p JOIN member m ON m.id = p.member_id
+WHERE p.notice AND p.block_reason IS NULL
+  AND (sqlc.narg(category)::text IS NULL OR p.category = sqlc.narg(category))
+  AND (sqlc.narg(tag)::text IS NULL OR p.tags @> ARRAY[sqlc.narg(tag)::text])
+ORDER BY p.created_at DESC, p.id DESC
+LIMIT @lim OFFSET @off;
+
+-- name: ListHotPosts :many
+-- The hot posts that lead the list (notices are already at the top): most
+-- up-votes first. hot_since and min_up come from the one hot rule (hot.go).
+SELECT sqlc.embed(p), m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar
+FROM post p JOIN member m ON m.id = p.member_id
+WHERE NOT p.notice AND p.block_reason IS NULL
+  AND p.created_at > @hot_since AND p.up_count >= @min_up
+  AND (sqlc.narg(category)::text IS NULL OR p.category = sqlc.narg(category))
+  AND (sqlc.narg(tag)::text IS NULL OR p.tags @> ARRAY[sqlc.narg(tag)::text])
+ORDER BY p.up_count DESC, p.created_at DESC, p.id DESC
+LIMIT @lim;
+
+-- name: ListRecentPosts :many
+-- The rest of the list, newest first, without the notices and the hot posts
+-- already shown at the top.
+SELECT sqlc.embed(p), m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar
+FROM post p JOIN member m ON m.id = p.member_id
+WHERE NOT p.notice AND p.block_reason IS NULL
+  AND p.id <> ALL(@exclude_ids::bigint[])
+  AND (sqlc.narg(category)::text IS NULL OR p.category = sqlc.narg(category))
+  AND (sqlc.narg(tag)::text IS NULL OR p.tags @> ARRAY[sqlc.narg(tag)::text])
+ORDER BY p.created_at DESC, p.id DESC
+LIMIT @lim OFFSET @off;
+
+-- name: CountMemberPosts :one
+SELECT count(*) FROM post WHERE member_id = @member_id;
+
+-- name: ListMemberPosts :many
+SELECT sqlc.embed(p), m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar
+FROM post p JOIN member m ON m.id = p.member_id
+WHERE p.member_id = @member_id
+ORDER BY p.created_at DESC, p.id DESC
+LIMIT @lim OFFSET @off;
+
+-- name: ListReportedPosts :many
+-- Posts for the administrators' report list: reported or blocked.
+SELECT sqlc.embed(p), m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar
+FROM post p JOIN member m ON m.id = p.member_id
+WHERE p.id = ANY(@ids::bigint[]);
+
+-- name: CountVisiblePosts :one
+-- The visible posts of one board, or of all boards, from the kept totals.
+SELECT COALESCE(sum(visible), 0)::bigint FROM post_total
+WHERE sqlc.narg(category)::text IS NULL OR category = sqlc.narg(category);
