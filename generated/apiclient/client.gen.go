@@ -2581,8 +2581,12 @@ type ClientInterface interface {
 	// Verifies the OpenID Connect ID token (signature from the provider's key set, issuer,
 	// audience = the configured client id, expiry). Finds the member by provider subject, else
 	// links the member with the same verified e-mail (their provider is kept), else creates a
-	// member. 401 for a token that does not verify; 503 `SERVICE_UNAVAILABLE` when this login
-	// is not configured or the provider's key set cannot be fetched.
+	// member. Linking to an account whose e-mail was never proven (a LOCAL sign-up: whoever
+	// signed up may not own the address) clears that account's password and ends all of its
+	// sessions, so that only the provider identity signs in from then on; an account whose
+	// e-mail a provider verified keeps its sessions. 401 for a token that does not verify; 503
+	// `SERVICE_UNAVAILABLE` when this login is not configured or the provider's key set cannot
+	// be fetched.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2594,8 +2598,12 @@ type ClientInterface interface {
 	// Verifies the OpenID Connect ID token (signature from the provider's key set, issuer,
 	// audience = the configured client id, expiry). Finds the member by provider subject, else
 	// links the member with the same verified e-mail (their provider is kept), else creates a
-	// member. 401 for a token that does not verify; 503 `SERVICE_UNAVAILABLE` when this login
-	// is not configured or the provider's key set cannot be fetched.
+	// member. Linking to an account whose e-mail was never proven (a LOCAL sign-up: whoever
+	// signed up may not own the address) clears that account's password and ends all of its
+	// sessions, so that only the provider identity signs in from then on; an account whose
+	// e-mail a provider verified keeps its sessions. 401 for a token that does not verify; 503
+	// `SERVICE_UNAVAILABLE` when this login is not configured or the provider's key set cannot
+	// be fetched.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4931,8 +4939,12 @@ func (c *Client) UpdateTagGroup(ctx context.Context, id TagGroupID, body UpdateT
 // Verifies the OpenID Connect ID token (signature from the provider's key set, issuer,
 // audience = the configured client id, expiry). Finds the member by provider subject, else
 // links the member with the same verified e-mail (their provider is kept), else creates a
-// member. 401 for a token that does not verify; 503 `SERVICE_UNAVAILABLE` when this login
-// is not configured or the provider's key set cannot be fetched.
+// member. Linking to an account whose e-mail was never proven (a LOCAL sign-up: whoever
+// signed up may not own the address) clears that account's password and ends all of its
+// sessions, so that only the provider identity signs in from then on; an account whose
+// e-mail a provider verified keeps its sessions. 401 for a token that does not verify; 503
+// `SERVICE_UNAVAILABLE` when this login is not configured or the provider's key set cannot
+// be fetched.
 //
 // Takes any type of body and a specified content type.
 //
@@ -4954,8 +4966,12 @@ func (c *Client) LogInWithIDPAWithBody(ctx context.Context, contentType string, 
 // Verifies the OpenID Connect ID token (signature from the provider's key set, issuer,
 // audience = the configured client id, expiry). Finds the member by provider subject, else
 // links the member with the same verified e-mail (their provider is kept), else creates a
-// member. 401 for a token that does not verify; 503 `SERVICE_UNAVAILABLE` when this login
-// is not configured or the provider's key set cannot be fetched.
+// member. Linking to an account whose e-mail was never proven (a LOCAL sign-up: whoever
+// signed up may not own the address) clears that account's password and ends all of its
+// sessions, so that only the provider identity signs in from then on; an account whose
+// e-mail a provider verified keeps its sessions. 401 for a token that does not verify; 503
+// `SERVICE_UNAVAILABLE` when this login is not configured or the provider's key set cannot
+// be fetched.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -11748,8 +11764,12 @@ type ClientWithResponsesInterface interface {
 	// Verifies the OpenID Connect ID token (signature from the provider's key set, issuer,
 	// audience = the configured client id, expiry). Finds the member by provider subject, else
 	// links the member with the same verified e-mail (their provider is kept), else creates a
-	// member. 401 for a token that does not verify; 503 `SERVICE_UNAVAILABLE` when this login
-	// is not configured or the provider's key set cannot be fetched.
+	// member. Linking to an account whose e-mail was never proven (a LOCAL sign-up: whoever
+	// signed up may not own the address) clears that account's password and ends all of its
+	// sessions, so that only the provider identity signs in from then on; an account whose
+	// e-mail a provider verified keeps its sessions. 401 for a token that does not verify; 503
+	// `SERVICE_UNAVAILABLE` when this login is not configured or the provider's key set cannot
+	// be fetched.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -11761,8 +11781,12 @@ type ClientWithResponsesInterface interface {
 	// Verifies the OpenID Connect ID token (signature from the provider's key set, issuer,
 	// audience = the configured client id, expiry). Finds the member by provider subject, else
 	// links the member with the same verified e-mail (their provider is kept), else creates a
-	// member. 401 for a token that does not verify; 503 `SERVICE_UNAVAILABLE` when this login
-	// is not configured or the provider's key set cannot be fetched.
+	// member. Linking to an account whose e-mail was never proven (a LOCAL sign-up: whoever
+	// signed up may not own the address) clears that account's password and ends all of its
+	// sessions, so that only the provider identity signs in from then on; an account whose
+	// e-mail a provider verified keeps its sessions. 401 for a token that does not verify; 503
+	// `SERVICE_UNAVAILABLE` when this login is not configured or the provider's key set cannot
+	// be fetched.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -23609,8 +23633,12 @@ func (c *ClientWithResponses) UpdateTagGroupWithResponse(ctx context.Context, id
 // Verifies the OpenID Connect ID token (signature from the provider's key set, issuer,
 // audience = the configured client id, expiry). Finds the member by provider subject, else
 // links the member with the same verified e-mail (their provider is kept), else creates a
-// member. 401 for a token that does not verify; 503 `SERVICE_UNAVAILABLE` when this login
-// is not configured or the provider's key set cannot be fetched.
+// member. Linking to an account whose e-mail was never proven (a LOCAL sign-up: whoever
+// signed up may not own the address) clears that account's password and ends all of its
+// sessions, so that only the provider identity signs in from then on; an account whose
+// e-mail a provider verified keeps its sessions. 401 for a token that does not verify; 503
+// `SERVICE_UNAVAILABLE` when this login is not configured or the provider's key set cannot
+// be fetched.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -23628,8 +23656,12 @@ func (c *ClientWithResponses) LogInWithIDPAWithBodyWithResponse(ctx context.Cont
 // Verifies the OpenID Connect ID token (signature from the provider's key set, issuer,
 // audience = the configured client id, expiry). Finds the member by provider subject, else
 // links the member with the same verified e-mail (their provider is kept), else creates a
-// member. 401 for a token that does not verify; 503 `SERVICE_UNAVAILABLE` when this login
-// is not configured or the provider's key set cannot be fetched.
+// member. Linking to an account whose e-mail was never proven (a LOCAL sign-up: whoever
+// signed up may not own the address) clears that account's password and ends all of its
+// sessions, so that only the provider identity signs in from then on; an account whose
+// e-mail a provider verified keeps its sessions. 401 for a token that does not verify; 503
+// `SERVICE_UNAVAILABLE` when this login is not configured or the provider's key set cannot
+// be fetched.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
