@@ -57,3 +57,24 @@ func TestTokensNeverReachTheLogs(t *testing.T) {
 		t.Fatal("a password reached the logs")
 	}
 }
+
+// An identity provider that is not configured is expected, not a failure of
+// the service: its 503 is logged as a warning, never at ERROR.
+// Not parallel: it owns the process's logger while it runs.
+func TestUnconfiguredProviderIsNoError(t *testing.T) {
+	var logs syncBuffer
+	previous := slog.Default()
+	slog.SetDefault(slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	defer slog.SetDefault(previous)
+
+	env := apitest.New(t)
+	env.Client().Do(http.MethodPost, "/api/auth/idp-a", api.IDTokenRequest{IDToken: "x.y.z"}).
+		WantProblem(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
+	out := logs.String()
+	if !strings.Contains(out, `"operation":"logInWithIdpA"`) {
+		t.Fatalf("the request was not logged:\n%s", out)
+	}
+	if strings.Contains(out, `"level":"ERROR"`) {
+		t.Fatalf("an unconfigured provider was logged at ERROR:\n%s", out)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -118,7 +119,11 @@ func TestSignUpLimitPerAddress(t *testing.T) {
 	for i := range 5 {
 		c.Do(http.MethodPost, "/api/auth/signup", signUpBody(fmt.Sprintf("m%d@nestegg.test", i))).Want(http.StatusCreated)
 	}
-	c.Do(http.MethodPost, "/api/auth/signup", signUpBody("m6@nestegg.test")).WantProblem(http.StatusTooManyRequests, "RATE_LIMITED")
+	limited := c.Do(http.MethodPost, "/api/auth/signup", signUpBody("m6@nestegg.test"))
+	limited.WantProblem(http.StatusTooManyRequests, "RATE_LIMITED")
+	if retry, err := strconv.Atoi(limited.Header.Get("Retry-After")); err != nil || retry < 1 || retry > 3600 {
+		t.Fatalf("sign-up 429 with Retry-After %q, want seconds until the oldest attempt leaves the hour", limited.Header.Get("Retry-After"))
+	}
 	// Without trusted proxies, X-Forwarded-For is not believed.
 	c.WithHeader("X-Forwarded-For", "198.51.100.7").Do(http.MethodPost, "/api/auth/signup", signUpBody("m7@nestegg.test")).
 		WantProblem(http.StatusTooManyRequests, "RATE_LIMITED")
@@ -199,5 +204,19 @@ func TestSignupAttemptCleanupKeepsTheLastHour(t *testing.T) {
 	var n int
 	if err := env.Pool.QueryRow(ctx, "SELECT count(*) FROM signup_attempt").Scan(&n); err != nil || n != 1 {
 		t.Fatalf("%d attempts left (%v), want the recent one", n, err)
+	}
+}
+
+// Names refuse the characters one member would use to look like another.
+func TestSignUpRefusesDeceptiveNames(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	for i, name := range []string{"admin\u202e", "Min\u200bji", "esc\x1b[31m", "tab\tname"} {
+		body := signUpBody(fmt.Sprintf("deceptive%d@nestegg.test", i))
+		body.Name = name
+		p := env.Client().Do(http.MethodPost, "/api/auth/signup", body).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
+		if len(p.Errors) == 0 || p.Errors[0].Field != "/name" {
+			t.Errorf("name %q: problem names %v, want /name", name, p.Errors)
+		}
 	}
 }

@@ -1,0 +1,38 @@
+package problem
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+func TestClassify(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cases := []struct {
+		name   string
+		err    error
+		status int
+	}{
+		{"NUL in text", fmt.Errorf("insert: %w", &pgconn.PgError{Code: "22021"}), http.StatusBadRequest},
+		{"untranslatable character", &pgconn.PgError{Code: "22P05"}, http.StatusBadRequest},
+		{"connection lost", &pgconn.PgError{Code: "08006"}, http.StatusServiceUnavailable},
+		{"server shutting down", &pgconn.PgError{Code: "57P01"}, http.StatusServiceUnavailable},
+		{"deadline", fmt.Errorf("query: %w", context.DeadlineExceeded), http.StatusServiceUnavailable},
+	}
+	for _, c := range cases {
+		pe, ok := classify(ctx, c.err)
+		if !ok || pe.Status != c.status {
+			t.Errorf("%s: %v %v, want %d", c.name, pe, ok, c.status)
+		}
+		if c.status == http.StatusServiceUnavailable && pe.Headers["Retry-After"] == "" {
+			t.Errorf("%s: 503 without Retry-After", c.name)
+		}
+	}
+	if _, ok := classify(ctx, &pgconn.PgError{Code: "23505"}); ok {
+		t.Error("a unique violation is a bug to report, not an outage")
+	}
+}
