@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -34,5 +35,23 @@ func TestClassify(t *testing.T) {
 	}
 	if _, ok := classify(ctx, &pgconn.PgError{Code: "23505"}); ok {
 		t.Error("a unique violation is a bug to report, not an outage")
+	}
+}
+
+// An outage is logged once, not once per failed request.
+func TestOutageLogGateLetsOneLinePerInterval(t *testing.T) {
+	t.Parallel()
+	g := &logGate{every: time.Hour}
+	if !g.due() {
+		t.Fatal("the first failure of an outage was not logged")
+	}
+	for range 100 {
+		if g.due() {
+			t.Fatal("a later failure in the same outage was logged again")
+		}
+	}
+	g.last = time.Now().Add(-2 * time.Hour)
+	if !g.due() {
+		t.Fatal("a failure after the interval was not logged")
 	}
 }
