@@ -1218,6 +1218,58 @@ type TagRequest struct {
 	Name TagName `json:"name"`
 }
 
+// Transfer defines model for Transfer.
+type Transfer struct {
+	Amount    int64              `json:"amount"`
+	CreatedAt time.Time          `json:"createdAt"`
+	Date      openapi_types.Date `json:"date"`
+
+	// Fee The current amount of the fee entry; null when there is none.
+	Fee         *int64 `json:"fee"`
+	FeeEntryID  *int64 `json:"feeEntryId"`
+	FromEntryID int64  `json:"fromEntryId"`
+
+	// FromWalletID The wallet of the EXPENSE side (null only if that wallet was deleted without moving its entries, which the service refuses).
+	FromWalletID *int64 `json:"fromWalletId"`
+	ID           int64  `json:"id"`
+	Memo         string `json:"memo"`
+	ToEntryID    int64  `json:"toEntryId"`
+
+	// ToWalletID The wallet of the INCOME side.
+	ToWalletID *int64 `json:"toWalletId"`
+}
+
+// TransferPage defines model for TransferPage.
+type TransferPage struct {
+	Items []Transfer `json:"items"`
+	Page  int32      `json:"page"`
+	Size  int32      `json:"size"`
+	Total int64      `json:"total"`
+}
+
+// TransferRequest Example: {"amount":350000,"date":"2026-11-25","fee":500,"fromWalletId":1,"memo":"Card bill","toWalletId":2}
+type TransferRequest struct {
+	// Amount A non-negative amount in the base currency unit (won).
+	//
+	// Example: 12000
+	Amount Amount             `json:"amount"`
+	Date   openapi_types.Date `json:"date"`
+
+	// Fee A fee charged on the from wallet, recorded as an ordinary expense; absent, null or 0 for none.
+	Fee *int64 `json:"fee,omitempty"`
+
+	// FromWalletID The wallet the money leaves (a card bill is paid from the bank wallet).
+	FromWalletID int64 `json:"fromWalletId"`
+
+	// Memo Free text, at most 200 characters.
+	//
+	// Example: Lunch with the team
+	Memo *Memo `json:"memo,omitempty"`
+
+	// ToWalletID The wallet the money reaches; must differ from fromWalletId.
+	ToWalletID int64 `json:"toWalletId"`
+}
+
 // UpdateProfileRequest Example: {"name":"Minji Kim"}
 type UpdateProfileRequest struct {
 	// Name The name other members see.
@@ -1405,6 +1457,9 @@ type EntryTagFilter = string
 // EntryTextFilter defines model for EntryTextFilter.
 type EntryTextFilter = string
 
+// EntryTransferFilter defines model for EntryTransferFilter.
+type EntryTransferFilter = bool
+
 // EntryTypeFilter Income or expense, as a request sets it.
 type EntryTypeFilter = EntryType
 
@@ -1458,6 +1513,9 @@ type TagID = int64
 
 // To defines model for To.
 type To = openapi_types.Date
+
+// TransferID defines model for TransferID.
+type TransferID = int64
 
 // WalletID defines model for WalletID.
 type WalletID = int64
@@ -1533,9 +1591,21 @@ type ListEntriesParams struct {
 	// Pending Only pending (true) or only confirmed (false) entries.
 	Pending *EntryPendingFilter `form:"pending,omitempty" json:"pending,omitempty"`
 
+	// Transfer Only the entries of transfers (true) or only the other entries (false); both when absent.
+	Transfer *EntryTransferFilter `form:"transfer,omitempty" json:"transfer,omitempty"`
+
 	// Q Only entries whose memo contains this text (case-insensitive).
 	Q *EntryTextFilter `form:"q,omitempty" json:"q,omitempty"`
 
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// ListTransfersParams defines parameters for ListTransfers.
+type ListTransfersParams struct {
 	// Page Page number, from 1.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
@@ -1692,6 +1762,12 @@ type ReorderTagsJSONRequestBody = ReorderRequest
 
 // UpdateTagJSONRequestBody defines body for UpdateTag for application/json ContentType.
 type UpdateTagJSONRequestBody = TagRequest
+
+// CreateTransferJSONRequestBody defines body for CreateTransfer for application/json ContentType.
+type CreateTransferJSONRequestBody = TransferRequest
+
+// UpdateTransferJSONRequestBody defines body for UpdateTransfer for application/json ContentType.
+type UpdateTransferJSONRequestBody = TransferRequest
 
 // CreateWalletJSONRequestBody defines body for CreateWallet for application/json ContentType.
 type CreateWalletJSONRequestBody = WalletRequest
@@ -1878,6 +1954,21 @@ type ServerInterface interface {
 	// UpdateTag Rename a tag
 	// (PUT /api/account/tags/{id})
 	UpdateTag(w http.ResponseWriter, r *http.Request, id TagID)
+	// ListTransfers List transfers
+	// (GET /api/account/transfers)
+	ListTransfers(w http.ResponseWriter, r *http.Request, params ListTransfersParams)
+	// CreateTransfer Record a transfer between two wallets
+	// (POST /api/account/transfers)
+	CreateTransfer(w http.ResponseWriter, r *http.Request)
+	// DeleteTransfer Delete a transfer
+	// (DELETE /api/account/transfers/{id})
+	DeleteTransfer(w http.ResponseWriter, r *http.Request, id TransferID)
+	// GetTransfer Get a transfer
+	// (GET /api/account/transfers/{id})
+	GetTransfer(w http.ResponseWriter, r *http.Request, id TransferID)
+	// UpdateTransfer Update a transfer
+	// (PUT /api/account/transfers/{id})
+	UpdateTransfer(w http.ResponseWriter, r *http.Request, id TransferID)
 	// ListWallets List wallets with balances
 	// (GET /api/account/wallets)
 	ListWallets(w http.ResponseWriter, r *http.Request)
@@ -2385,6 +2476,19 @@ func (siw *ServerInterfaceWrapper) ListEntries(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// ------------- Optional query parameter "transfer" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "transfer", r.URL.Query(), &params.Transfer, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "transfer"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "transfer", Err: err})
+		}
+		return
+	}
+
 	// ------------- Optional query parameter "q" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "q", r.URL.Query(), &params.Q, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
@@ -2840,6 +2944,144 @@ func (siw *ServerInterfaceWrapper) UpdateTag(w http.ResponseWriter, r *http.Requ
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateTag(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListTransfers operation middleware
+func (siw *ServerInterfaceWrapper) ListTransfers(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListTransfersParams
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", r.URL.Query(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "page"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "page", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "size" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "size", r.URL.Query(), &params.Size, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "size"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "size", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListTransfers(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateTransfer operation middleware
+func (siw *ServerInterfaceWrapper) CreateTransfer(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateTransfer(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteTransfer operation middleware
+func (siw *ServerInterfaceWrapper) DeleteTransfer(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TransferID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteTransfer(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetTransfer operation middleware
+func (siw *ServerInterfaceWrapper) GetTransfer(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TransferID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetTransfer(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateTransfer operation middleware
+func (siw *ServerInterfaceWrapper) UpdateTransfer(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TransferID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateTransfer(w, r, id)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4979,6 +5221,11 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/entries/parse", wrapper.ParseEntryText)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/ocr/receipt", wrapper.RecognizeReceipt)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/fx/rate", wrapper.GetFXRate)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/transfers", wrapper.ListTransfers)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/transfers", wrapper.CreateTransfer)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/transfers/{id}", wrapper.DeleteTransfer)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/transfers/{id}", wrapper.GetTransfer)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/transfers/{id}", wrapper.UpdateTransfer)
 
 	return m
 }
@@ -8575,6 +8822,622 @@ type UpdateTag503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response UpdateTag503ApplicationProblemPlusJSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTransfersRequestObject struct {
+	Params ListTransfersParams
+}
+
+type ListTransfersResponseObject interface {
+	VisitListTransfersResponse(w http.ResponseWriter) error
+}
+
+type ListTransfers200JSONResponse TransferPage
+
+func (response ListTransfers200JSONResponse) VisitListTransfersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTransfers400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListTransfers400ApplicationProblemPlusJSONResponse) VisitListTransfersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTransfers401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListTransfers401ApplicationProblemPlusJSONResponse) VisitListTransfersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTransfers413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListTransfers413ApplicationProblemPlusJSONResponse) VisitListTransfersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTransfers500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListTransfers500ApplicationProblemPlusJSONResponse) VisitListTransfersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTransfers503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListTransfers503ApplicationProblemPlusJSONResponse) VisitListTransfersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTransferRequestObject struct {
+	Body *CreateTransferJSONRequestBody
+}
+
+type CreateTransferResponseObject interface {
+	VisitCreateTransferResponse(w http.ResponseWriter) error
+}
+
+type CreateTransfer201JSONResponse Transfer
+
+func (response CreateTransfer201JSONResponse) VisitCreateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTransfer400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTransfer400ApplicationProblemPlusJSONResponse) VisitCreateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTransfer401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTransfer401ApplicationProblemPlusJSONResponse) VisitCreateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTransfer404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTransfer404ApplicationProblemPlusJSONResponse) VisitCreateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTransfer413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTransfer413ApplicationProblemPlusJSONResponse) VisitCreateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTransfer415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTransfer415ApplicationProblemPlusJSONResponse) VisitCreateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTransfer500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTransfer500ApplicationProblemPlusJSONResponse) VisitCreateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTransfer503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTransfer503ApplicationProblemPlusJSONResponse) VisitCreateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTransferRequestObject struct {
+	ID TransferID `json:"id"`
+}
+
+type DeleteTransferResponseObject interface {
+	VisitDeleteTransferResponse(w http.ResponseWriter) error
+}
+
+type DeleteTransfer204Response struct {
+}
+
+func (response DeleteTransfer204Response) VisitDeleteTransferResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteTransfer400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTransfer400ApplicationProblemPlusJSONResponse) VisitDeleteTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTransfer401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTransfer401ApplicationProblemPlusJSONResponse) VisitDeleteTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTransfer404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTransfer404ApplicationProblemPlusJSONResponse) VisitDeleteTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTransfer413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTransfer413ApplicationProblemPlusJSONResponse) VisitDeleteTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTransfer500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTransfer500ApplicationProblemPlusJSONResponse) VisitDeleteTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTransfer503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTransfer503ApplicationProblemPlusJSONResponse) VisitDeleteTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransferRequestObject struct {
+	ID TransferID `json:"id"`
+}
+
+type GetTransferResponseObject interface {
+	VisitGetTransferResponse(w http.ResponseWriter) error
+}
+
+type GetTransfer200JSONResponse Transfer
+
+func (response GetTransfer200JSONResponse) VisitGetTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransfer400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetTransfer400ApplicationProblemPlusJSONResponse) VisitGetTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransfer401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetTransfer401ApplicationProblemPlusJSONResponse) VisitGetTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransfer404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetTransfer404ApplicationProblemPlusJSONResponse) VisitGetTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransfer413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetTransfer413ApplicationProblemPlusJSONResponse) VisitGetTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransfer500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetTransfer500ApplicationProblemPlusJSONResponse) VisitGetTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransfer503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetTransfer503ApplicationProblemPlusJSONResponse) VisitGetTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTransferRequestObject struct {
+	ID   TransferID `json:"id"`
+	Body *UpdateTransferJSONRequestBody
+}
+
+type UpdateTransferResponseObject interface {
+	VisitUpdateTransferResponse(w http.ResponseWriter) error
+}
+
+type UpdateTransfer200JSONResponse Transfer
+
+func (response UpdateTransfer200JSONResponse) VisitUpdateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTransfer400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTransfer400ApplicationProblemPlusJSONResponse) VisitUpdateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTransfer401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTransfer401ApplicationProblemPlusJSONResponse) VisitUpdateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTransfer404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTransfer404ApplicationProblemPlusJSONResponse) VisitUpdateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTransfer413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTransfer413ApplicationProblemPlusJSONResponse) VisitUpdateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTransfer415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTransfer415ApplicationProblemPlusJSONResponse) VisitUpdateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTransfer500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTransfer500ApplicationProblemPlusJSONResponse) VisitUpdateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTransfer503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTransfer503ApplicationProblemPlusJSONResponse) VisitUpdateTransferResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -18596,6 +19459,21 @@ type StrictServerInterface interface {
 	// UpdateTag Rename a tag
 	// (PUT /api/account/tags/{id})
 	UpdateTag(ctx context.Context, request UpdateTagRequestObject) (UpdateTagResponseObject, error)
+	// ListTransfers List transfers
+	// (GET /api/account/transfers)
+	ListTransfers(ctx context.Context, request ListTransfersRequestObject) (ListTransfersResponseObject, error)
+	// CreateTransfer Record a transfer between two wallets
+	// (POST /api/account/transfers)
+	CreateTransfer(ctx context.Context, request CreateTransferRequestObject) (CreateTransferResponseObject, error)
+	// DeleteTransfer Delete a transfer
+	// (DELETE /api/account/transfers/{id})
+	DeleteTransfer(ctx context.Context, request DeleteTransferRequestObject) (DeleteTransferResponseObject, error)
+	// GetTransfer Get a transfer
+	// (GET /api/account/transfers/{id})
+	GetTransfer(ctx context.Context, request GetTransferRequestObject) (GetTransferResponseObject, error)
+	// UpdateTransfer Update a transfer
+	// (PUT /api/account/transfers/{id})
+	UpdateTransfer(ctx context.Context, request UpdateTransferRequestObject) (UpdateTransferResponseObject, error)
 	// ListWallets List wallets with balances
 	// (GET /api/account/wallets)
 	ListWallets(ctx context.Context, request ListWalletsRequestObject) (ListWalletsResponseObject, error)
@@ -19673,6 +20551,148 @@ func (sh *strictHandler) UpdateTag(w http.ResponseWriter, r *http.Request, id Ta
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(UpdateTagResponseObject); ok {
 		if err := validResponse.VisitUpdateTagResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListTransfers operation middleware
+func (sh *strictHandler) ListTransfers(w http.ResponseWriter, r *http.Request, params ListTransfersParams) {
+	var request ListTransfersRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListTransfers(ctx, request.(ListTransfersRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListTransfers")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListTransfersResponseObject); ok {
+		if err := validResponse.VisitListTransfersResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateTransfer operation middleware
+func (sh *strictHandler) CreateTransfer(w http.ResponseWriter, r *http.Request) {
+	var request CreateTransferRequestObject
+
+	var body CreateTransferJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateTransfer(ctx, request.(CreateTransferRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateTransfer")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateTransferResponseObject); ok {
+		if err := validResponse.VisitCreateTransferResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteTransfer operation middleware
+func (sh *strictHandler) DeleteTransfer(w http.ResponseWriter, r *http.Request, id TransferID) {
+	var request DeleteTransferRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteTransfer(ctx, request.(DeleteTransferRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteTransfer")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteTransferResponseObject); ok {
+		if err := validResponse.VisitDeleteTransferResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetTransfer operation middleware
+func (sh *strictHandler) GetTransfer(w http.ResponseWriter, r *http.Request, id TransferID) {
+	var request GetTransferRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetTransfer(ctx, request.(GetTransferRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetTransfer")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetTransferResponseObject); ok {
+		if err := validResponse.VisitGetTransferResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateTransfer operation middleware
+func (sh *strictHandler) UpdateTransfer(w http.ResponseWriter, r *http.Request, id TransferID) {
+	var request UpdateTransferRequestObject
+
+	request.ID = id
+
+	var body UpdateTransferJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateTransfer(ctx, request.(UpdateTransferRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateTransfer")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateTransferResponseObject); ok {
+		if err := validResponse.VisitUpdateTransferResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -21966,472 +22986,493 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L1ZbyPJlib4V6xZBQRVl1RQW9wMCYVphsSIYKYWXi0ZmZXMlhvpRtKunGaebuZiMPPmYDDdDQy65uE+",
-	"zHQNUDWDeihgMEDPS08/9MO89b/pzvoPDTvHzBfSnYuWWDJVQN0MSe5u27Gzn+/8VOnLcSgFE1pV9n+q",
-	"hDSiY6ZZBD+9kjTyD6lmQxlN/xCzaGp+6zPVj3iouRSV/cqZYKRnnjsg7JZFU/yBTLgeyVgTrjcrtQo3",
-	"T/4AH6hVBB2zyn6lb79bqVVUf8TG1Hz7LyM2qOxX/uJ5Oq3n+Ff1PDebys8/13B+l3RYOrVgSkKptCJ9",
-	"GkVTLoZEj7gimg7LZqXpMDehMX1/zMRQjyr7O41aZcyF+3GrVtHT0LyjdMTFEGbkptc+mp/O5YgRt+hn",
-	"inA/mUNI9SidAvcrtUrEfoh5xPzKvo5ilp3RQEZjqs1zQr/YrcCc+DgeZ2fEhWZDFuGU5HjMhC6dEf75",
-	"A07oiA1oHOhlW+XjYx9jy1pCR1M3v9c80CwqoS4mdMSZInKAlOUmS2REuFZExb26/R1natlVaPuVe0+7",
-	"bDvNTD/4HnaY8LkYLtzCEJ8hVTPihtk4aX7dl2LAozHzSXVAA8U23F6XbaL9Tm4H7bx6UgaMinRel3S4",
-	"0rHOsQ1iBnsk3oEzY+/1SlObjKRiZMzG0myVplwoO0v2XpNqnypW50Ixobjmt2yjbNI/lE15q7HynKch",
-	"WzhnLvpyzJKjZe9DJhRbdqAw2qrCIZlIOq13NAiYXuv6TuCVsgnhX+95SV9/8zqS4/n5tC/OyO721u9J",
-	"X/oMJ8RIP44iJvpwG25ZpJlPBpEc10gchiwi5pDLJmueW3ih2Xs6DgPz6NXFUaVmuIFmkfnSv/quWf+b",
-	"73/a+fkvK0Vn/vqbS3n3+Wu5yuy1XHHuX52/W2vuhXtv+OOAR0oTn07d3CMqhoxUjSJDPC29jSU7XUAS",
-	"PtWscBrtwakU7ITq/qh4Nl7rkg49MxVK+jKc4m4GnAlNRjLw00szYtRnUTqb9qBuvl3Hj5ff7UbhvMZ0",
-	"yMokCDd/BAlSAyqEOVHfj5hSxIvDQFIfNDL4ikeoUBMWsfvKmziGJ+cne8LGPRaVzXYMf/2AAu9ECl1y",
-	"mmPzJ6IlCbjSNbJl/rm17WhrymhUTl3wbinH2dk2E6Pv7cS2V5jlLSu6vk0h9YhFJGJ9GfnuDuAmmulO",
-	"Rrw/gt/5LGDmIkthiMFx0LG8ZeVLgDHvs7kdOmTzkza/JSI2c7QkuVWqHZgPZGdg1UsYcMGONhoNKwcX",
-	"Tk+qUgXbGCAfkAz/EPP+zUJN8AfzxAfXB8+ZEQZcDMumFbkHPvjULviPBcTV1mysiBFUhnbK6EqZdwvp",
-	"aruxhLCWzuuSDt9EMg7Ldszoo0PzwAfcq0s6XDCdDzkRWTyLgBaI8ZpRQYPYN9YEMl3DLcqZrpZrCnTU",
-	"Nct2BhXHD7g53zIaFU/FCJuEu2fFktsY+GX5zpj3V5RG2y9fvszO9GVG50gn+7NZtwqlUAx9TtQ/Zz/E",
-	"TGnzkzFtmIB/0jAMeJ+atTwPI9kL2Ph3f1RmYRl90LzhmwG+bh63j5qX7bPT69fN9nHLaLg+05QHlf3K",
-	"czamPNgn41hp0mOECsLq5leJOqPi/ohQBebev7Rf3+yDnseiSEaqsv/dT5UBZ4GffM+snSkFkqpyh0//",
-	"/D2SAFPGxtiv7A22+y/pFvt9b8ff7b+gX7DGYKu3DeaHpjpWlf1d2FKuQRV+RX3iti7ZaNqTsd7vBVTc",
-	"VH5e1Zjq4Pbi6RRxahiEcEXGNDAEYNSBiFACG2J+z8UtDbhPqt7cQXg1fHYsI0ZUyPp8wPtoNRiilCGL",
-	"4JCBKtXGZgV8WGIQ8P79SOLw7PT1cfvwMksJYPXZA+KK0CBi1DcGK4kVq9zhPF6m55FM+oMcRt+OpsD1",
-	"SiYjCgektIwM1/Pc6r31d/+1jHrc95m41/a/Pjt/1T46ap1m9x/8AdQ3TELpiGoZGZqamt1HizyZ0F0O",
-	"Yyc9jHQNj3YaF3womG9opxdrIqQmNAjkBHY/WTxSv9c5b520r06uz1t/uGqft448MoBjeX3eajmtWwpC",
-	"iX0w3Yc73J62MMYxDe51fO3Ty9b5afM4e3pUkFiw9yHrG4MAGCORfTD6/QPyQyw1ziphGD6ZjJggEQtl",
-	"pI2qx/X657qXZXpubeSCRbcsIi0zicc742ZuxQPKgzhipOq53fE2Ngn6+Q0Fc0UCORwyn8TCZxHxkpV6",
-	"NSKYma8ayYmAUzqV+rWMhX+vUzo9u7x+fXZ1mhN3lp4MRQ5ghDtcpd10y0+lJq/tdx5pm08likm0Rmvo",
-	"TSc9FkgxVEZjodZctUuresnCPaT5Dp0GkvqXUh7TaMjutamd5rfHZ82j68uzs+vj5vmbVl6CpPTdk0Z2",
-	"KCLNyW41dr/Y+/0L0ptqpu6w5VsZ7mXFOmkJzfWUXEpJcFkfRLTklpXjMs8UCfiYa1L15jbJ2zhAFg7+",
-	"KuBvyXuKaCOfNL1hREgcQEuJJxexMY/H54kyfJ+Tm2Gzc6J/wKg2N1gw5qsMu0W6UiMefvpyp5mTGn1j",
-	"a/hFksMc0qzY2TiYlb4hVQq0B2ZPm0ckDCjyKMNkeZ9dCXpLeUB7wf0u1kXr/Ov2Yev66rT5dbN93Hx1",
-	"3Jo7IcWHos4FGTM9kqBbGj4G0aFhbOjjDvIjcz52RSS7pEc8KWWHy+s2lvzm1mb4Xp8K88ueuY60P2I+",
-	"ifhwZPSLSVdUvYItLFewN/ZJRyo9jNjFH46JH4O3hQoiY02NkUxFV3CfIZMJI3nLfRbV4MqDHrlJzpmO",
-	"poQOtJFm8EO9aX7wiGJ9KXyFAn7Ib5nY7BqiR/80mHaZ5+eN0wv7vpZkQoHZD8z8Ncbf6JBysZl3Zy8y",
-	"gdFDIE+omFreqe5FqefNy9b1cfukfTnDRKQkYyqmoAqYa6c1G4daHRDYJzNrElANDvp12ch2xpYwHN8s",
-	"hiSreTzO75Zk56sMNc0sj1S97I4YNhKtQxl3oItYaB4AKaLECZi2AU8npvQokvFwdCdauRI01iND+X2q",
-	"7yl0rk6bV5dvW6eX7cPmDLkYZmYMBC0fyMLZSkkElyAj/iN7RM3Mm1mdt28EuGJKOdsEuAX+TEZUEfY+",
-	"5JaXTcyPArxwbifgsDYOukIKfNOy+1RVQP7TjxgwJhooN0j7iGh5wwShESOTSIohqVL7DyPFJjLyu4IK",
-	"n4CdciPkJHXGQGwKR6RjtmF4FZCBikNjmzD/hPmcQkD5frRwcdXpnJ1fto6uT1pH7eb15bednJBTTPgw",
-	"D1CCqCJSMCIH+yQ7EAxwBxVyL0seydIIrI1cYnz9AymQzxQZw7BmPCfqzFrzZqtRCQ17Kd44UO6T2QHz",
-	"aBr1BUOBBVEtpxVRNavnKAZDj0lVSCPrBjywIU7wfYaRmZPm6JTsR8ywhaae8wbXNR8XuIRrFXQJ7v9U",
-	"EXFgNSX06s49yf1CF+8sn3Iu2J/mv2D0s6VHFVDxNQ1i5l5oxlqeM8EmRYky+EgLrq5asOylizOf6UTS",
-	"j9F5N08joFiYAzCP5PMGNFFxL3m+RviAUDHdXGlYyW1G4wr76jSdFagdnku2MZJ42Re9dC4Dlrzgbubi",
-	"V5CaL+BZ++rP2ejAdxgucE5nIAs7mWQISxSz55g/kFlCyGxFsoW1DPF/n+ye7P2R9bVZUnMsY6GLrp6Q",
-	"oi7YkGp+ywiFx0D2GV5HVSY5JBbGgpxIATcvYaJb2xB6nY995IOz6f9lgg2NonNuxnp0zhRE536aueEg",
-	"SUoo1AozeOSAAMPm2rAUr2klLvCuffKK0YhFpBs3Gjt9eBz+yTxS5Rr9y8oIS3iZkr6UNxzZzRwBx2o5",
-	"PV4pG+7JkgYuxH6g8MBgzot5JcojGvngn4Kfx/Nckd5SXRZnStIvjNDNsVcjpH2qKbk6P95ApVAxXSMs",
-	"UCgM5iyQZ6orQt4HQ91GUQ6IZ3iAh+8LxvWIRWhwPDq/LbqL9g7aHSnfdpfHkN9Irtk4/49Fx24P8OdU",
-	"dEcRnQIjs1+fi8nNr03ZmPcKj2qp0Xe8dMtmdwZWU0tyLzBUjp8r2qJXgezfnDOqpJVUc5T1bjQlFDIq",
-	"wDTG1GVzsXrmVebvE++8ZbSGC7xyzmTesy5nBfml3kWneeIZOlQhHXfFDZsaXXFjkzRdjhWE72i/z0JN",
-	"0NN4a2akkMTyBFGrvK+z95oJxXsBqzNhGNB3FTuRSq1ihqt87/LVkwz2ghsId66G3MEpT4a0lM2jd982",
-	"KzdcE5Ln6S3OQvNQZfY1OzsRj+u3NIJPmfcPM+9fuPcv4f3ZaZachJ0rTNXmeZGql8zLqxEPJ2b+ZWYG",
-	"rqal27vq5i7YgEwWftG0Xa61mY2WYT1gtywARRQiJgVZ20Zoef0RD/yICSSb9O+Qp6KIsYqnRYqjfW3l",
-	"y30R99ISh/kb/gC6IjWaVbv4OyW8M8s3ZKTPIqssrcI8rAW1Uu7uAmXHMlibE5wsIjuhWrrbRdzFbWsm",
-	"uyBjr9n0htdSZozn1jed1ulFy+qImWN1u7toVcfMH7Lo1Dw5s+2zJJmSYYY4e8pcFBkRcyY2Ojj/oKG4",
-	"hckhy090rROaO5zsuSza9cuI3VvwlV+MQsFTOJ0RFUPWsd6BYlKwxod7qLJf6csoYn1NRjJSRnnVmkVT",
-	"ojQNQeUWbJJ5mJJAiqHRo4RPBJtAAplS4Siiis2T0txoM4m627sFKkxuxCVGi3tudpNmB85/tXDzgHlj",
-	"ktPMIvAv/gr27uws3JuFA6KAnx+PJjrsaopSL9Us4PUgOBtABs/CerNZdeTn72sF+ohOi6gymsgBRnYh",
-	"Vpl3PEgRrGbD2i8Vm+c96ReIt6xSXDyvGmHvQewCR8nPrErBslEEtxfknhGKJ1N7EArzwpbO/A7uEl9O",
-	"xKGzJFeQKyNZYHMe4riQAWMtTUgH3N4lIxlHNjWGahIw8+u9BonD+q3UOcUjs8krS9vx9Gup2eqkZZ4+",
-	"4oan8HLiwjyCIAAzyswyNXpscSW4CqPkR+pM1RVdJEpnFaWVSy9TL5JUZYpEgZNFKn2JvsiSGqE5YkPP",
-	"LzgwE8dQUq1ovldsOYfr0FEc+uuRapFyYjfC3sr05uYZTzq1LLkjKdccS8tenuzsEhpbwCcfwrh0LPfX",
-	"Z13alRXLfGSnlTdm74nmoSE9Km7IVMb/Yl5mO+abEdTbjVXK5bLzh48UThQI4EqxqHiu1rNs03r+pWBK",
-	"s+Fw0z2RpOqecPFHDhu0qiKD/szK1UXrfH7RiUN7oaIID2Xsj0UPH3EVBnSaqsjrajSre2Dndt85T8OM",
-	"+mPmUXQgRyxkwmeiP73QVBcwMC8OIa3SM9fae0g7Nw4tswC79oirMVeqmCw0jYZQnbi/u12zP2H8qtI5",
-	"u7icP9D0hTUTzPNfX7L54He5TJ+f81emf6qlUyo8hgy5FPoczQGSbF4YRHlyPuXkUmSu7t6yi1urtBzt",
-	"z2UD5pO7D4yAMqaeT2YLcFHpSydSenuTo0iSyjNcZq/IGgDrrEBJHhfJwRLxnClBv5tj4A46nwsArBQl",
-	"8+3NW1KLYba4D0beuX3h4fzBXChNg8BIESj2U4UibvlWjdlYFvpmZMSHXNAgjaks1+Js1fv8hYhiRiYj",
-	"HkANAo21HFPNjT45hbTKoeCK+VhrReiEGr3f1txDNOOAcG1ULkH6ZjLgBROSgHwt1pY1Heb1jLnJzmoU",
-	"OqJCDVhU5BaBiiL7d0yUwKlyjJArDlXG2aDgHYj2Lt6pWloHfpebUqQ/Zkm55u5tLVtvnkOIAPqx+525",
-	"RXP0M3MXigi4loFNyJzGsqAfgjs8gLqJrOuDKZsqHo/pcnMHZnVhn30sHTWdTekOl/inMqx6azvLRitf",
-	"dr515LRf2W5sv6hvbdW3XsxSwn7l5ebWtqOk/cpbqVlgLviZojd0npD2K1t7jUbD0ZyR2hG9ZVk927lK",
-	"s7djZ07loCXB4rYgE8Ny0M05kBHjQ0FCOgXvBRp+DkAAv7FJmugh1RJkbqyZYVhQBOzlp++R//J3xMtu",
-	"gFfsNr1rXHmJ7FzPHZsViksQFuZ2qsjuXw0a4R7ydcYjJgXUzEJMXw6I59bj2bCWz/p8TAOCH1w240b9",
-	"5fc/bdW2tn6udrub7scvft74HwoXUSihZ3xENPIdAgk64xJnO1JfEI/DuorH2U1dUOS4mzng7XWk/5IM",
-	"EFmsEMwLyTSz4oH2ei+317tle+3E/aJ1XNLhKcQc148zLBGz61yqGaacJexS1nuRSooZMxhJZ2WVsS/H",
-	"7E6iA9+sJQOWTtWZYbMs1WHu2A/MhJUV07NR5fbp4dmJYeGOma8WTG67mbbcTLMzK4kfz01vJpKMc/Fq",
-	"xLOTedj48fxSAdjG8bT8kfuFnA4wyujUFplryGk0HKTKaBRwUFqpIFpCLboIpqlX3uW1mDeMbZ9Pe0rk",
-	"9vZOlvOUseOBRbSZhfOZezAqXMWVMIq/YdRaYhHili2OL+Uh6UhbOy+3Nrf3KvN85HcJC/ldGfuQRUA+",
-	"i11mFmkHwYFwP2Bbiq7Ga84CH6sB5w7U1m0XwwCxwGVgfHlxdkogDc6cldAyzdO1KcgJXOIzlSCDpUtK",
-	"ysLnFp/UiWd3ICkZJ1g7nXctLN8cWFT67aJNectogCA1+Q1J8xLT6cibpUPa14pGah9dyhsmijVY7l9i",
-	"ul2FTb8c9d70+Rn/8uLqx/bWKW+r9liHf3PYftH+Y4sP/rDJpl+G/Z0T84j0355P+j/K2+Pt4KZ/uBew",
-	"N691/837oC0am/3tQPTGrxv+N18G886uZMiiQz8LmWgfkUMpBOvrNLF85rKqGPCrEPcoDDfzvpmtFztf",
-	"7K7nAnaTKtzAMR2yq/Pj+cOKo2AxQBPtKRkYhdiSTp4qR1qHav/58xnP03Ma8ufwBfW80dvrf9FvsPqL",
-	"wR6r79K939dfDhqs3vD3/AbdYS8HW1tLicNMs3xhgBY1QxYDDhOs9rigxtKHZOz5o8TH5rCATt/UyJed",
-	"1psaedN+bS7oO9br1AjVZCyVJnvk5FVOlcNRVrhWQfFdyuR3FCW/0jGzSE97DdIf0Yj2NYtUzea9B1Oi",
-	"QtpnM4dzQQOzdNrvWwt+PT/lsaSinerA5aJsqVgBpmdv7irpRnFxAv4WiBSd4Kuhgl6qVheEDVEJLzjv",
-	"iIs+D2lAwiBWxM230LIrSvm2b6+4vsiwclHoaEsnImOtNEU0SyyEAr9V+ZpX0QPtziZOIrch2TVkjis7",
-	"1UKqlVScQCnl/EreyomxfyQVBMqqQsr95Vpj6w9XzePrTvPbk9bppdGo8Ofz9ulhuwN4Aa+ujo9blytq",
-	"k60fYhp0kkXij5mVvoqNVQD6WrqWEiWzfEFW0XxIlXL1fbBTv+iPmB8H9/ahzV76Am+a2YLmOuGAcUIi",
-	"y0bOHoBzlbXXYx4LDb0l1yPjI7Vzzq12dkK1Bblhx3LIxR1DrqvGWMujqkujPOEaGWLLgp1Fy8eqkwdJ",
-	"UM+UZP368giy1TnlVRTPFEHteDkDbR5etr82tujF1UWndXrUOlqRVTb7mt+ayV7ECiLUPvCW+fKh5bOc",
-	"sb5xSsb6Tub0sPZ30Zpx6gWwbq8jxgDWONXmthtZpSqvQx3Hoj/CVC/IH2J0PBNFLQA/BfxONi2M8a5W",
-	"u3QAwEU9RlzNU76Yac+6ku/kdq7P/23+BnRopNiCuIHZwcp+5Zd//59++cd/IL/8459/+dv/QLa2a41G",
-	"45e//3NBfgA8P086ARcMqjh90ptmYULBfRpSpSH8HflG1eUDW8O6OXcGa+bLwHSKLiSs218aBJ9ZRvmZ",
-	"rlaEtjA/wqnZ806drb1VnDpjFvVHtGje70YswqQ/AFBBFD82JRMbCwHEiDGDQMgBliWkjieABsd6EiH1",
-	"aM6fgzRRKRQ+0QoFaXASScr7Kg7fzNkVZ4fMhESTjcnow1FZpdvsx8tx8bEoGUIqfkQHehNcAmC7DCM5",
-	"0aMDguXjyOag4jzghtDzG5hGwe7uhcxsYsHp8/6I4JJtzSxgvdxr0udXx62LlRl3u1Kzb+BkU6UkP9Uv",
-	"EOT4ixnbF4J1UnEo9o7igKkDi4Slo1gA+ELOSsrkZ2WVnu0vcszjiwKSdVP7mgaY4ZFnDLfu1wU9ArIU",
-	"iM8VkhdGzpNs05mU+JW17dmMeHixcEBb5l0sy9WIh4DUs1zjeH3eMlRn0YBW1DaMFK4k8Ex4+gEtUZix",
-	"Ij0ZYU62rFqxPrc78GLZ5izRdpIdmtF2zHYYXcfO9mE1ndm9BrRoLvRbrrQskljr6drwrXOASQPBQd+3",
-	"8bWtjJKwbpVM9qPzhL1+oldajT/jOoHfE+oDJAiyhVvsAaLpDROk6nSpjRXdRVFS45FJ+Ts7vXx7fXh2",
-	"0jluXbaujSRewX2ZlL9HLnt7cUpMJ1njDKWXIxEsyioonk3xwOozqJCBmt1Vy2NI1RY6AGicuXUKqqmw",
-	"2Ftq95WNh6ujmU9OvFdphK1TWKcS4TdXNAP+/asoWDNp8HOstTGGUJ8VU2DEkFgcGlZJbcyQaXPTPcQX",
-	"dfnNk5F0x+HXoNpQaXS1p7byVqOxmTi+VmYICyXJnZI9XfHPp1Cxk2k+h/NKandsVmVKnMnprVvXk+MB",
-	"D1HmY87/IfxzIDF+fY45s6yF1T2HUt5AbEaTkRwzECmUTBi7CaakF/tDbP2Ucv4UWiDDq777Pk2DxJdA",
-	"NZFoJFi0rbdyQtpE0Vvmk61ao9Ew/08mEjHPEHm/vK5oRksKqOHL7L0u8KEsjwneSZDN8ecZjRoDyyyj",
-	"RvemRT2AXPQv4a0YYc7xozmv0Lw7JMOL5sk2Za75SZ7QG5bqHpTgcwdkJIUEdM2CElijfdSAMNKUHbip",
-	"1leyQtb7Ol3fli0t4Znr9mXLGZQlvK7wDllAtyI36PnrQ/Jyd+/3xMLeEcSws/oBUdqIQOL1pY8JtrP2",
-	"sM9WhJM7NI/+nGLkzXtBqEaHF4L9WVdvCgVZg6MNmQwDVlgj6no4zHmaZYTJNwhGZ/G9VY0w2h8lTQ0g",
-	"02ZlkZpJRCrguRlIv8KUDj/pTZeAqFugRMA7fwYI46pwkaokRGG++/bysuNc/+Zkch6h3UZjJWNLF5fz",
-	"No1uH2li09td6a6jGvOdvAOqsHHFrCIxP8rVeZtEbMAiJvpQ/IWNGvMjHRAvg2yYMqQhEyzifaPWzYQP",
-	"skCIS33StmzNXqsEew2IfcH9OrSXYW7j8A5BgnfiguhTQdSE6/6ISIHqHzRsQexQsQ+Po3sPLWkL4GWx",
-	"hrtiGMmJqhEli90aFMfjmvgSPcPgN0Q4gAENAtKj/RsiBfFwgd4GwiCle1bUbWUl70gBQPfr85YFlr1u",
-	"fXPYah3Bb4tGmAdazfaYyELhn7Qu354dXZtfNY+Pz97Bw5l+IDPwvhftN6dXneuj9kXzFQ51dngOb5t3",
-	"2m+ucKYXrePX11+fXbbcvxHyqVKrNI/PW82jb+0v4OHT1pvmZfvr1vXbs+Oj9ukbM4HmZevN2fm312/b",
-	"rfPm+eHbb82Hmiet607z4uLd2bl579352emb7C8uzg7bzePr5uHh2RUkGsDQzaOT9un14dvmKcDTH111",
-	"jmFXrjtX54dvm+CTbp10Lr+9ftU8/OqqU6kVwtqX4pUWQ3VnmkK4ca7bp3BW2V/BvruI3+nZ9cXVq4vD",
-	"83bHHCf+5rx1cXl2br6aTvh7vC/F0JHNHDZkgh+ZQFUTxYJAFYih1csrkJXwPnum0nhfNXOznql84Ggm",
-	"j7cwo7VWCVnEi7JvQKoZKzOMo/7IfJf6iIcNEwmoeGbBdKc2h4WYKX/xorFF8Juk6nW2TsCTufWtNzOb",
-	"ztZJ4WyiQt3p0q09X1fwTNmA51fn7wDcV0gy5kJivUd+xN2XhYGzQvhNc3ZlIjAPEMohA7MXWy1NS8Rj",
-	"1JLcsigXbEyXHqLL+hq07mB5yl86Ibc/uSo7e4Al7N28ecyLXHJrGmmW8pfoiKv7dBGDsWSPoXUNwuxn",
-	"cBtvOZvYm8Ajl5Q4f6ceAeqW+2Gzg5CPBXcfUBaThlpQ8zUHGkmaq3lmHhRT9yEAc+/mL4YzMQcMhtcK",
-	"mJzUbiLk+Fs4zjyqZiwU05sEY472cXPfRnLisjlVpi+t4ZIjyftsNfSZD4S5uzpwbhlerosDZKBxs9Q5",
-	"s/ELrh48UBIuy52dIRi6D5by81AMD4yQebFb41+/OjufNL56M5TNZrN5enE1al0NzT9b5n9eHTa/Nf8d",
-	"vO5ffGn+cdgIWn/4+nxXvDkdNpvtZrN51Wx+E7IffvzC/Ll5cfX12flXe4ffttt/XRChW0hOTeJlJlkN",
-	"xfBPfwzZ8E9DPvjThPXCDTdpz9AV4MJ3K90KVGsGjEYznoydmayWcsa8dKcz1FKSPAHp+8jL0lwJUvWO",
-	"zw6bx0Z6to861033j1fexgEJuEDPkW07lHAb6O3QFYnijKWRhOuHxRKFqRl9y8zM/vcVKEhpu9ePDQCx",
-	"OlhWGfxBKS++g7P50yjsz6NWrlXYX0Te6WE/hIaRIZ27AyqmHynmbI4Gd6Frm0MmkpEw16kvBwPGVsDb",
-	"TCl5YfACn3roiux1CnbXBwb9bMtoC2m7iETOGfW5YKowOA7diJZuwCwCE0zF5+u/NxdWt+O77xXPv894",
-	"qI8iOtAlZhvUgMYBc6lZEaN+2iNfs/f6AHFcQbHitg9fNglvrjC7sGxnxXzCpdpXNr8wk/737/7pn//1",
-	"//Tf/uO//eXf/RP55e/+31/+5///l3/88yrfS2I8peXp/RGNhsyvLc+4fFmccLkmdWYSBR3cRmmpqD3g",
-	"S5vvOrP17tgXo1xlSMTsR2HqLNSXGirI4O9gWnNg7gdRLKQRxOJ7U8yy7UWM3sz4J4tPqStSiiBb2/s7",
-	"u13xz//7//Nf/79/Q17WLHbH8vTaml3ugl16+Mo98DWMJCavqj4VSetuHDEbySYn/GGr+JK29B9bffLp",
-	"dMWA6mMqWp+l2mS2zq524RE/hNKU0svddabkG4tVphd7aBMBZWzvJdrTOVbGfdI6k6Xm/EU/Srvygyvu",
-	"gFAMFbHI9qKPFUMEftfFfzH4ys7WskT8R9bdPmldDE+hmABl5OfgRWdc4b6ycppHRLAJgcdzYuinCvdV",
-	"Zf+7ndpWbfv7gnL7/JVas34il3yE4W7388ytq1ViwX+Imf2z2a15llJ2DWegKYt1O2p7h0D/np6M9Qr9",
-	"OQBws1Y5PDuBYtDVEqwhLScFPf++YIqlfo2ieZKqZ+bh1YhnJ/Kwmc2zi0zmy3xzGkVOo8j+3Uh6m0w1",
-	"282loM3QR0tl/TRTS++Sf12eYYCJuVqxYJC0b5xH2V6pRN6c7TqZfAsBaB8SdDatTi7OWHD78ExZtPEq",
-	"QoHZfaiBSMo+UNSzayVc2wxWeHkKYpIjmN3S8uzDxXnp2Sv5EMmDuSv+60siPJfB4nrZSAYrQGkBhHat",
-	"AlH5Fdk/dHOrYT9LZKYyKAkXWJxu/Pqc7L0zJja8WLYpyyuJzeszlTVmG4z8gZk+rPTJ7/DPtcoFH4qr",
-	"8ENDpk9YT3GA1PxMENOTCc+e5DGjtwwrRjdJk/SkJgMeBIayzbmZfxvBLRhiaQxihaV6y9I37wG8bo40",
-	"DlvCyOBZlwNzvx3QQLH5vU9fWlLg554snEBIx19hdzg1M/5N8uvvKn2quJBGTEbMFuRW5nXim8yHirJF",
-	"txrrpIvuLa3vSsYrXBlkchXfFpc4mCnOn1vM+p1M10EPu9AyYqeZ6vHiZDkZQVf8ABSfXLU5MuhO3Ht+",
-	"EfdIGKsR8VnAb1kEnJq0bs0thkROzKMzL9EA20UjP4I/2rQ64FPM38/m1WGGcCCH8MV8QtxPWYQ3n2qK",
-	"UGfbf/PNlz/Sdy/j9h8lP7nYnbRF469TyDbo67y18+Lli5c7uy9e7gKwXtwLuBpd8nEe0veysbXfaOw3",
-	"GpuNRuNvENu4l92fMJJmN5XD+Xqe/bt6DptXj7Qv5s82M/eFrepmD+nEvjc3mSJ9y51NLo1LG0PGHhTz",
-	"rUzNX5FCBrOcgE4y51E6F7twLARH8pqFMJgxTbSOeC/W9iff50hHnfx+LlnAbDGSm076dVA4lLWO5haL",
-	"BFbYESEz+xrBkHydib70mQ/whjP7+2Jvb+dFOV7hgixlPTOauVWBHA6ZT2JhnQfL9yFH7QXRe5G50vAk",
-	"EAmpnr8+JDs7Oy83chs1y1tXpRubeoWNzoq5TpqOVrMN24keScWI96Z1SQBLr8eDgIvhc/uo8rDB5LLU",
-	"tMUCIYuzSes/Nuovv7f/3bz+/q8KgTZxSTansDT9xGXgFczI5SM6zEYZ0h9iVgeIxPogkuO6HrE67Mtm",
-	"86z+5dbZjzuF+SRplt9StpIewc9zEyi03lzOZArciAc1NEqNBWwk1TDiAlOsmxeH7TYAEiAM30y25Epr",
-	"zB3WbuPli0Wn9S/q/+P3v/vL9XIPc+sulJOZbqHzdt1Tr9DSXqElm7lEZiWmDoIICN/lGmfeLPRfpY32",
-	"51ga6BpAr1lBGJnnFaGaeMwlo3nFBUgsm3NYxDExxZ4w4adtswcyIq/PWy1YBDo7QhaNqdlst7p8bZSx",
-	"cjdnY80rZzUK9l5bUL/SiaaXFoPFipi3MOMa8543XEOTWMs6bBG2A0mWBZrbhCt295mun/e5TvqyDX9k",
-	"z7qo0niZkFivx6bNbGSZrMb8edQyNJpdUNEtuaTDx2A16/GKBbd+8R2/pMM3kYzD+SVAO+uSain8G9YN",
-	"mbeNMAk4U0RLh7E0ZlQowsCsgMdXrg8r9vI+fOPndZPoFnFWrJG2W7Zonx8i5Jqc2d0jru4TZeXB1Bry",
-	"tt73+8QhhM3RyYj2OCQBzxX+9kc0CJgYsgKD/9MgqbzbYKegftZSzHpQww9W97q3zI+xDtE9EL3dj9TK",
-	"MKE1HWZxoXfWwIW2/XZqa+5ykjg4T4N2LopUrYIA3llooQdWOMeE5inTqYGT0YDMaZAe68sxdFFhK9Om",
-	"258cDWw3VgjrwnIWdm+3u3Sndu3JvIqor+igrwC0web2L5wWeJXJV3x8t5nlnL7rzW6FJqJmbksc4sVT",
-	"f2TvdonbuHzBqgh/3IUn0ppYAG3B2rERIzFma/alYcZQ2cIXFTgVdttG9dmOMwEvwHw1EtihwlWpMdfd",
-	"YcWekCsWVqW1d9u1dXSF+faYj1AOdR/TpMwgIdXEatm4u8r/YUuKyoj3IYKzcAl+fUHZr82lmbooVokP",
-	"664I3PfA1V6Ip53DnSriTLdSz0aS+1TNh5I7lVrl6OzdynHk0DzvWgYXoF+VTGU2dNvxasQz4z5w3DZd",
-	"jp1e8Xn66daZd+aOzc9u7cr4X/PNwJK/lJ3hOVNxUJQYbrZ4tYvyYSDLsj0nLEHlCzq5JhOqSJ+KPgsC",
-	"jN4uZY5oK69rkad9qxciWr2DfMiC1GsszztNuoosz8SigVlWAYBayKDWyD6A3UJso1vmE2yzRsZc5H5t",
-	"m5KtmPqEdQw6uV6PWT23pJXD8pGCJR1AAAAw1zKDVL1ccwvoypbvbmF+he0tVuYWi4/0IZpswErv06jZ",
-	"fKCTNqC542YXN8psChHTIOlbY1vIQfPMPuScrdjBce4mmCEvNI10UZ+f5ZVB1EzLUHISd593OZf6mCRe",
-	"tlfpZVyBoh8jTICMZa04wczcU5aSnWFthjXNNBtJjjt3zXKUmD2gPIXNb/4MZynnoA/h9rC8+O6eD/xA",
-	"SU1DnqFXtrYa9e2d3frei99/8bKR30bEtcPahyyzmrv82fu986KRvW2V3c3t3Fbb3ImGrZhLC1H1EJXQ",
-	"WdKtb8/1Wjg+axak283JqoIaOFttDuD8kU+wp9MBxgZ8wkQ/moZ6Lp3qxVw7uSXtW5v1v6H1H0m9MNC4",
-	"gpi6YyuK1djgoh627D3rx5r5KHhsh+e79mjeWl8KrtbkqLJcpiTze3G3KXXK2p2Bz5iKm2eKDPh75hMb",
-	"DAIRDe8cmH8GtM+Uy+EOYUvZD0bOlDQzfvhNvaO0a0C7gEZjha6ju5t7q3Uy3p5vZPynf7XVaJjfNha1",
-	"Nn5wETp/llgJZDR3cxuNrsVgb6D2c0SFUbqy99XbKI7+rl+0NC+jF2bwQTLj2lJ3YYVSufAob9NxwwVA",
-	"IeK+lSRgE++weX7kQQUM6UfM5xoZbpVrlfTlSUwBrrCLCldETpi/UesK7/Bt6/Cra/yMIcOe/USNeCft",
-	"06sLj1BB5C2LoFDWcfYa8Tqt04v22alH9DTkxi6bEkqQFOq3jhbs9G22oNVpD5sXb43i2jz9CvDfvm6f",
-	"vrkAeDjAe0tnVKmhCKpVYCqAv/Z1C4pw7OjmX2dt1IwvD1d0GBxSNTLjI+AhRryMnnJIITv3cMT6N/bf",
-	"hhea4Y21ZIYXt4jZ2DF6OigsAINvhtd90MFnFbEVDvexGvQ94j4balesH0dcTy/MZbABQEYjFi1IW1J0",
-	"nPqkIdkIoUtxycrmQ0rEZGQsJH0pbziuGS4dcAMYJd2FkdYQK7XfBdTjgo2/yA4LztTeFIDA6nGY+McD",
-	"OeRCkepbrcMzwMa9oGN2wTX762P6HngSF+Byg0ESxcq6sK/tHNLJ0ZB/ZRjKz9BjdCARGlZoiiB/+dcB",
-	"eBLg3bCHF3S+LW1g67NbFhjNTM2nVLoPmk1Uibf+mSIjGSs2koFPAuCSpIpEqGrQGYgzVSO2Ugf+jYFf",
-	"VesKDsRvhKqqEcE0mchIjzZqJIqFssVDseDaBm8RpRZw82u2Dg6bGiDAFMDZdQWgFhKaeMYzjUv0KJLx",
-	"cGTLZ3uQBxOGqENudkVX/MVfkEMpbpmADN+uqGMDa0xyxlgftACSExYd0jELDqlimwQ4PLBMQawsL291",
-	"1hUEwP9qs8h/5A8xFZpr2CQAzcPVGUGP4+ZFuiLVbmVrexPbonUrG5tmwpd8zJSm4xBfcWmdB6RPAyZ8",
-	"GhE/+Z737bfffls/OakfHXkHNkzerfh02q3USLcC+lG3gttKSLcyYeymWzELBZYNvp9cPjckkf8oBSPV",
-	"puL0+QWTcWAuhc8GNA70AUCFQ8e8SBMpzM75dIoz79ChUV+5MreW3jDihQCAXQUUkK0N2AxP8R/N7+wH",
-	"yXYjh9KPDyHrM3P2fgJjq0bMp2rEvFwj4CX/2YNBMYsdwIzNujzIIcD82+cWBPd3f1RSeJgh+3J37/cb",
-	"M3DNcRiyqN43B43IzWbgMujZpg2VOb5kQa/Ye640+au/khHpsUCaw9UywcpCEv6rv4IPw9oU2W3s1mzb",
-	"p93GDkDTch88k9DdAyF8mY+LpGb0kEUoQe0Wj5iFveU4S/yy0ScdrDEXxHtft9tQh4dhcVXvp25l19Dc",
-	"Pvkuh7b6vaGb3cYu/CWBj/3+Z2+jRth7EDxmXCmYS8tIpzWm03SB+2S30SDeHGatVyO7jS3izQDXwq93",
-	"iJeg13qkmgt1mS8nQynoj+PNIud6SSA/+6j58h7x5vFvzZhbO0Blcziw8Lc9M80iMFivRvbM6hz2qwdU",
-	"u9fAjxXgxNqWFQCrCsDFStOpwy7OYxBPZZyIOyEnxCEQm087EGJMEzRHDOTRtA35b20aZcDHXKeEtrVj",
-	"3pk5rZr5hYC8BqBkc2EBy9R8Cr7qvW01rSLpQiLJZ7w3rUsvc/TVOATW0TeKkhk0VoCmLAXxno+g4/6P",
-	"Xg1253nEqD/9EbfMe+7LvvI2bFUJqAK2GafwyYhRH/reKBywlmk9kkyziSze6cGwE1zhHmCv+i1ywl+R",
-	"WARM4a1J563gFFzGJF6N9/UxfV8336n3ppopb+OAxALbyMHXM1UxfCgkqGhjGhgjyZYUZC55AyZ5ag2m",
-	"7LtjGt0wH6MT5m/7xBhTuC9QcRNMzOzCiCmGbRojpkIpFMNTP0tIPPnU+zpYl4IG7mNVCIUY7SKifQ3J",
-	"tJCZbyiPhnxzSseB51Qds/4UTdxwXHwBzwgmlYLKW+xZGagDEjCbYj4mkL05QGxxwPG5OPpKOdls9S3V",
-	"FRfFSpZlYUlnGeKBamY3JVASlDSeIMA7ncwqhV3hzWhd3iZ5FcmJYqlCGbFg6i4RvnbglAn3iGJGYnpY",
-	"T89/hF3eJ69AySTduNHY6cO84J/M2yQQys/GMCOjKpGe1KMaqhH4LiqaE1yq3xXpHAzNWmoyQsatnwlD",
-	"LRDU2mkQ3xCEuwPmismIbH1hf49PwUbWumIy4v0RSBfMTwK0UncOs1sC2SAoqmTEh1x0xWEklarjT25d",
-	"SLe27tFoBT38jspdLnwFrqBKVQxjV56dXzjee3123n7TPr3wzIFqLoakapRFWk8BoPBDqkZU3B8RqrrC",
-	"c2ovDcPNGdXXO0Cw1n3Dw8xIKffQhAbBxiZ5DYkUdlZ2mjAz7COQXNowYoOAD0eaVL0zAOi+8DbSPUCg",
-	"AEuRgZwoMLONykkD5cCx4fS6As92A2kgT0+ASSGFZkLXjW1oGeI3des9rrePvISg7FoQ8Nmo5pZ0UEUB",
-	"qDXvnOloWm8aKij6ljv7dyMJXXqNfQ6GvGMjXTGjZjgq9t7XjYhSyjBgQMJNmy8QJgYyAk1XkUnEtWZi",
-	"vys8qE3qe6QqpNuNjRrxUBEysl1M5xCXzQM2z9s8MWMAQGtd0RU5rcDYxpAoY58xdgkqEnO6AaoM8DaM",
-	"n8+kOejmVDVlvjSrkWxsknezra9q0FRF1HG9mc1LJcAWujoC3mdCZXPiOpEMI840gnctNuzc2ymAQ2LP",
-	"NTvtSq1yyyKFdl5jc2uz4bxcNOSV/crOZmNzB5JNrNMWZIB13DxPbTvzpyErcr3KsB4Y2zJjCJqLraQx",
-	"AyKfRbY/CGjW3LDQuFfPPFv1+iMe+BET3kb+RdydZOOgAOuYK32YzqpWSSSfmdp2o+FMZusnzir9f7SY",
-	"J+iQW+aucxnClxFjaJHPhM6/2jRbudvYKvtSMrXnV4LGemQYAfRwhfe2dpa/16HTQFL/UspjGmHt6B4u",
-	"cfF7bSvr8YUVBrpAK+9K0FvK0YELXhtsUpLkU+COEI3NTl26d4ZKvq9VHEtIMvYcxkpRao1gk/SzHEqH",
-	"+sZSpErjlTKWIlYoeSDcjfmfISALmWW01Fk6nKIGAcqrITtoYlylxOcD0GM08bRlrolGRrz5rhMYss+N",
-	"mVpilOD0SLX07SIqxq6ChynGieXmrywozoMSsIs5/pz3Otus4Zn7s/XgwxfdHdtV0V6gFQj6FU0S2+5z",
-	"5xq7y987lfq1jMW9Lunu1t4qE1RxiHAxJ8zn1MGgfaQbjmdibM0M9M6KN9z8LudLMPOBg/2usDdNQW+X",
-	"7+3xfJdpTfM9kE6JRHrOx2bzHFBuQetOGXIb7lMjaoxU51nKSSrbQsT5PGvgBYWcKKlHBFiKMnq3exlz",
-	"mKEUAHoAGSaykW30TwOwY6EDCKDfQndQw5m4IuqGhyHzwakTxQKSr7gmesL7tqWJg70lTcuX8pUFEWNF",
-	"HKUNm3GEc3wSkB/h+sgQe/nOE9k6onIBvUeISwgEHxfQeye2rj9rx2So3PY8tabxkIN/x3yMVBXvBeBx",
-	"hgiKTY8MMBSIj9i3DOVtGKpEQIO0CKaoACYzdsarWUS4Fm1xhmQfXhrOoDquJAx3C1A6oZrnSWx9MmLL",
-	"nuvdrluJ3FpLDP3E/Z+RTgJWmNyRKqRgAs2YP6kuiR/wF6mS5Mw5ZW34DVw96Q17STzXt81znhdvLG/Z",
-	"pfRckMtas3kFOhFergQbKt2mIYRUrGlvlGg3LEi+yCH1gqb9Q8z7N+6BDWJGTWJI8LWICkUhabuIDxzB",
-	"6jMqcUgjOmYa+j6XZISnjzw/gUVCIviv5RI3Xi5/4VCKQcAxSeQzE5h44J+Wvml3/bu0+yEkL6xHio6G",
-	"20dAjoWy+pzBbayRiJlbpoiM4MaozH5gYGjEWUSj/mgKLRSUuaBeP2c+elAdbVu+0RW5DeT1z5i1ixjP",
-	"4YiKIVz1Akv7mbWusb+PKvDyPCNayqJrj5WYn6Il3PgglnCiJD9pE5+CNoHk+KkbwVbIlvpkW1ZKywEo",
-	"50l6CMLIV70poy4QAL/yaqXZHuAbB8Q32JgIGnhVvUEkx55RDTwtvRqaylz0g9hn/sYBBtAwP9MOCiVW",
-	"gnFsEKbQBtkkp2zCAMteM2ekaHwSfm/BezfJax4Y3rpPPAcS79WIl4Lye6Ra4l/eqBFP06F5HNx9NeKF",
-	"TPhcwK9+8EhVs/dJ1HDMxrJG+lSxOheKCcWNIWTMnszIEC7Ijp21hnJmUN728SydeWQkA9+laczUWplT",
-	"sfVVZt8xqG4OHK3LAW4EUSxgfU2qNAggHKs2DohdV6KkgXfCaF0D8wYm2fPkFDbJPB2QoSRaDhF2CWcC",
-	"Z0rwwJ+b0z4g1JKBCqlQSYrOzosXEG0s89pbolxbs/uW0ajyc20FDVDo0SoPvo7keJXnjDq5/CmA3MI8",
-	"TiTSlV9yYmHN1y7pcN03piFb85UOktK6A7H3a2xCB9Ewlz53wX9kRYr9wwloXDJM5zcloT+SkDXcIGFS",
-	"IFts0+BU1joJdz+rvTzuNJAR40PhCj9s5mvayrlGPEwDoAFW5lg2yd6jjntONfMItXLsAMWbR+2j0GMC",
-	"U3NALsx967/83eynInOWzCcjGgxIHLrG1hMpULLJWKffB3GLCReow2KS1OtvsHIkkPImDp1AmpgHyJRp",
-	"2+N+zJUyUmJ2LZkomKBj9EtvGKnFhdI0CMw+YW2PR6rbZoLbuxuIMBdMEYpCpJJLEOrqDWxWf15kQr46",
-	"ONHpnCsCpJ21KTZBeisPlgs20/2AeMil+Y35mE0D2J/JE1BWiMKbC5IGysN62DTycSyZXC/JDxzQs80w",
-	"P6Fo3grM6LWMetz3mXgyfVaM/wm8f/dkxjvQA2fm0qxp3zyHfpHlAb5zRn1FqPVTInOsEdfbEBg2GBY2",
-	"8ZBi18CMs9O86JNqt/LLv/9Pv/zjP5Bf/vHPv/ztfyBb27VGo/HL3/+5W6l1RbeCjVjJ7ubeDZkypVmU",
-	"5NH/t//7f/3l//inX/7jP/zy938m//yv/89f/vYf8A87z7d2yS9//7/98m/+M9lrmMf+/s/kl//r3/7X",
-	"//y/dCtgVFESUhunifyuyEFpk1MMAkLEkN5CrndXXI4YabZdF80qFeQsZKLZrpsDp5r3AnDBaPg5YDYB",
-	"VPosAD5N1Q3znZWFee5d4TPqw7bABg3YhCjWl4A45Np21ntUMd8N6+QESLxm2zFgsGOGccT8WlcMKA9U",
-	"DYxIRbAnlH1LyTHDlcUiVpD3KiMy4AICn662FZI+FIs8zMIF93NXGP6O6JsMM0OhyGyTHCVFDxFTMrhl",
-	"PqFDaqQW0dKn01Lb9sBsAJqnSCvTTBaxsY1QxExkHPgk4Ik7exDrOGIwoqY3TGAvU2jKZt7a7IpmeraA",
-	"JkItbC3QqyLt08OzkxapQi8ESN3esImizkK2m40bA7lt2CgUsJoxE5arsjx6zK02Zm2hlOqYbyf6+iMJ",
-	"qnSQj+R0gwn4pTLrMqGfDy21flOxOeonAgW32zFj21DViRguzE1aMSaeiAdU1Z73Xel8oTPsrZyQMRXT",
-	"1C0yoVw7xwsti0dBXylrBqeui8cjVxwJu1n95pMpEC7C0MmMT2tVraSUZpZGax21gjx03jPDbF14Fswd",
-	"V24IiYXuoWo+ALtRHuZMTYSnUOVnFKp8GNV4xaBjcba1M4/TdGozlSJKe8N0CZk1Ht8kfHKaPTQNvmH6",
-	"sQhw/RA3nPvi+LYFW2GZVlJUudA1vO/Z5Gw9YuNMCSmFdVr/mXX+oHsu5xuiQ0WqigmfeN99D6GoiEHO",
-	"ifkcBGyyomNqyyrt7yCNrYjPuwj2/Zg8RhE/LT/Qr/TSP74L6EPJts85XP7BfUaFMnORzvfc6vuIaXtn",
-	"Xlfoh3ptzH8hJ650FBkLzAFKoSyiToqPYZvjUM2V5n21SQ5xcphfk8HZxA9ZnuQSwwuNFXjlSd7/euS9",
-	"PVIIjmXk2IOL/tlLI/vR84j1GQ8XlFZcQPGxoXU+pkNGquM40Dykkbai3hvwgHn7pHP6pka+7LTe1Mib",
-	"9usaecd6nRp5ddKpkcv269dERqRz9DrB+eiKrQY54a82XPzr7PA88dul8B/KuuGCACA3hoIr5oNLoYYI",
-	"thSdDV1Rdd5gCw1SA4/wBtbFgtuOA7JPsa/T4QI7N5zRFqC8dnxAPBgBYn3CTCSBCsA8PCUBtQzKZgeg",
-	"Qdj6fq6Jz33wmZrPJq7erkh8vSugNlBFlMRGnubbPusHUOESABqiGRpQCTa7Yq+xQ7yzw3OAtzDcsv3m",
-	"CgAxJklXKbu/Iwo+WLPlN2x6QODNIsSKrsBkm1xd8Ub6weyhgSvYHHOCh+LclwIcsVhQYIioK7iwmcZC",
-	"EkzKUWRgrm+ydCNooPuLV+rdPEeC+JGdWyJepIAlZPt8IKNx3bWKXLWiAAa4Cg3H+NBKmB0cPLgl7s2Z",
-	"q5EAKqAfLnsDPkm1rYP13uduS39zvlN7elh8Yw4QTJUoIeuFvlNbLQ9yIA9aUtnfauw1trd2dwtlxB6q",
-	"YfMco0hYQM5/fVk64lngM6UTnInC7LA/mC99AD9rMs4UUIF/855WyMXJlW5kKCt/vOvWdms2DgNI7IRo",
-	"5wDYsMDMn+l8XofhT4BcKUUKLpdCPQwYhahb9W7pGuX9myh0nsrmiJRmdqTE80hmfTrAR8rxyKzwKdHj",
-	"117onV776XqX/jFyPnLDFoRpisIoM/fxN127+bGruB6amO7vpE6pY11PdblP91OVAI0PJAF+nS7e32KB",
-	"0yfF/JNK4nIj4tUUErTkAAuKyuyI8/RLj2t94yhPRkRiRKTV4POGROZ817MiPJ9OwceGPWG3AIppZG6T",
-	"q2aLlS04hfw7n043STNnIWCtlatS2p6fJ7iipKaBLYA1L18ft0/al9etbw5brSM0H2ZAp9EdmQWKU2Rk",
-	"21iCv67cjEio59GgLuz3P5IRka7vCfrp87II8ndjusYNXrf4teCSrS8slmZzuUJYB8k0pj5L3P5K02l5",
-	"ilb+kj6ZFh/RtHhwqry/bZFQx8OZFp+mVGh8GKnwBIPwaVoJH+DqzbJ3HOCn8vzHfHHfSoixl/Rx7YFL",
-	"+miWwAcOlX1MC0LjKTkKg/8WR7WWIMpqOpwDkz1NWrzEgv8QM2iGYU2EVXL6UEe6pI/Fni/px1LXzZo+",
-	"M2d/EcE/5emtoOBroN8VblgJ+16ac2c+mUOqLLyms1CVwMlLQSpXBZ2Er6wGN5kIhCegyQe5e0+61FKA",
-	"ytWl271Up6U28TlDoDlIK6FDNIfzMEM07VNS7MdC08wJwydS/gyN6vtKgvvb0Jd0ofXsfDeGEqeQ4mEJ",
-	"Vo1sH36j6gkKOYQWSsRim5qn8rCmI6pKYFLLDfJPR9drPLau94mG9R7kfj7phYtkk4XgeWhusFJ9hu0l",
-	"upqxbx+26iGPFjSYCfgtI56tuvD2XWM3wNp33Y0hTbwQgG/MxdyfMoB8ORTkWcS9FGNPupE2ynwS7+zq",
-	"H/G24xBPMcrEw+CICEjFleVkCN9R5F3a2Nj2zLN+h8XBSDchOUAaxiY1DxyGNPfI3jkisLK+CvHUF7uk",
-	"P6IR7SO2ps+HXKsaCZjW0FJMhdR1qh1NwxETCoBkoKmuT5joR9NQAzjNsaTCVThkMCT3iRdIKizsWQ1/",
-	"Arwx++8TpkfST36y8GIAtZa0mfdsz8MgsQnhB6wQraUPdxDLzSOCMaxOGW+SfJt4At0NUJpYzLaZfvTw",
-	"iJHC8F3bdi8t7ij3DOFdeySFAT/+kfxDdmWfkIvot+i5mTj6WolXPUg4tlRir92KxLG5UhfPQfKIkNq9",
-	"ZTuSGGE/05IEG1riDV/NN+Q+n3EPwQ1fobjSGvBZef3kNXqKpK3n/Zkk1HOf+7vcBeRu6PKuJFZfeZhu",
-	"IvZjuVv3OK1DyHn5q1ghZefi8HoS9FQ380BiURWPEmhS52tAEyLFO1U4F0SDkLOQpqioJbrBAryfRDl4",
-	"amryG2lq8pjiep3WJaWGtSXhvNFsTaISOKGMivuoBusTwMAHAxR6GDq9vy8YD/4eiEL4gSykEHZyRhgh",
-	"CV+hgX2NK9IPGI2Yn+1sA/5laGODyB06vSUJnqj1OpvHnikyiJgrzl9gs5d7mD81m/HpIv92M70+gn1Z",
-	"W1ujfR5IKuqGyPw4YKWOY/AjBVOryaEiB2FOUE4R8BcsyKyTqbq0smBjk8ABMAWmZn9kDt7Hp4OpQ/+R",
-	"sVaaol/YeZupzri+nm9tg+paDvm/2RVe6w9XzePrTvPbk9bppUdCOlWpQmzRgMFl6Jr65Fxg4NtSFvMf",
-	"XrN7RsZU90c2/Nuj4sawMQBu3jggbtDz9ulhu9M89kjE8gOHERd9HtIgM/YB8V5dHR+33Cy52yNQmx3q",
-	"xGQkg+z7oHiAi8DsbnpS2PVs5peWrSPrh30zuxuxMeUCAgB2lennaTAxc1HxWEGboowbEvCZM+qPMQ7M",
-	"n4lm0XhpAskbpo8N0TgafEQmmhvnSSf6QF3ugeSB6JI7g+DxhkQ+PXUpYZf+mIvntvlwpv/Vwuia7Ysd",
-	"cKWTgEJfhhZd1OPFTaU9gGmgRE+kbQRY1pX6mKtfV0/q9YtRP78LMNPAegqnmyH5AhrLUz+QYnm4bK2u",
-	"luUBlzxdfVKtI7c+SOvIJzSOX1WAZ/barX/jPkADyhIhszQg1FTEi2Y7vXsLoi3FUuMp7vJ0ER87UjNz",
-	"D/OF7Pe7iXe4WMvjOHPi+v5d5k9QFXxmdEFuq2YAunEwYH1M+CgJdBQJ5ae781lFLj5lOVQSz3hX3Pq3",
-	"xHxfSqO/3s7fT0RfFAN5NIq/v6E/Q6uLAiSXFsIYjak411d/gTGFDuBP2Jh6uo1P6ts6gYzPx46yHrdS",
-	"D12HDplfc73wIXfuAFrWOx8+q48pD4iMsPylOtu3vkbMvaFcqI1N0onkgAcWsR11uoBhQ7bNQsed1QLX",
-	"zlpZr693bY6PsfeaaAno6ISLmUWaqXLz2A8xg7M1vzQ/VmoZLjCm748BCb2yv91o1Cra0OZ+RWmLP/GY",
-	"zcRx20q7iQsG/foByAw3+DNgPJ9hqv84oV53+91vCp2VhTdzufWl8lmmciLQwIJMtabIZ+Y7Kwy/ZlPQ",
-	"zCsuOX/EIpf9f9E6fn3dPDppn14fvm2evml5G5slNteJCzasYGqh8fck6j4Za8vWhUAVRxBYmoA+BKsR",
-	"7iJZNUdD5WbVmnmJMKGC8FP23jwPAyrWb7eT+XaJonvBtMKiGhkl5TDg9BCSsPchj6akGrJoTM3HNzDN",
-	"O2DUtg1RcS/5mi1Z6YoqNhbWNUJjLesRE2yysUlaEHBWTCnz8HxJqcsHMkt1uGKKCPZed4VVoKHBBzFv",
-	"C2Y5hLvu5Te9QE+/YFYgd8y2PlLT3oCKj6SbNw39nLjmnYX9LHDfn3jXZ62mX4DFnQjMEIn5g3G6Bewq",
-	"kphR9NDsalUeYsbP8xByHxZSzkDOpU1beYRoigzYEwN5YiCPGS+Fgq0sD4mQnj8FHqI01bF6FKUnVqEx",
-	"66E5iu9S4Yq5ChbYDCB/ERXKQA65UA/MRy5wsY/DSfDjT7zkiZc8pjICl8o3dkTEaF/zW5oxyj4eT1FM",
-	"a8A3Vnwo4rDOhJm8X+oofDeCantiHq/HIeEK8C4gTc8bMn0Bn2nhV7wkw5WDnw04CYRgC2JlcBNyrz9m",
-	"uCw/UMnNUxOu+6OnNL5laXyOGHC/MsTsqKs0a68wuoQJ2JAAQKiRIn1s7GVzshmc+QGZjHjASD+Qivk1",
-	"4plJXIVeJql6pyu8i/ab06vO9VH7ovnquHXkbRJz8nUukmxx7psD01Nzs265z5wIA6CM91yZBaQQGJie",
-	"0BWL8hMuSon5EYTXPB1/OOG1xiUi0PFzQhTTv14n9OcomM5CxDmBe+Ru8spXeEaYhHRcv2HTiYz88lhT",
-	"Mw8hI0Uw3SQt6LUaC80DoJHifIqLkI6/ct9/TMLOjlNC1wFX+kk0LBUNIR2Tm/TIErLKkco64qGQfJKS",
-	"TYcEsp8gH+01GskEDE8HOKKtRiODR9QVVR3x8Zj5B7bprxQWjGg2zmnED6NaET+SYQhVnU0SmnHMHZJj",
-	"qOaYjKDun+uAdYWMsMWyi4+ab9fMoyEURMwOENisuivBjYoHfycDGfhcDGtG3eoFsn/D/K6AwqtJxLXG",
-	"G8x8rs0K7A1IOlFYDCWLWBKxen/EzBdKRNfcHXsEoTV3vT6gzFrxakPfa9i5J3n1aeXOwk3H+MrdmUte",
-	"cGk6rA8jGYfrSi3QSOHNGpEr9B6+pMM3OM7jIm/CIGVofIbEcbVP8msRqTWDAPBdh+7EMqCVjlzWKkcq",
-	"pCFP0DHzUCztZaXSQUaEIeC4k147xcKrNiecDojXkzTylQc8zZbiwm8QFsssAhL2OIPi1ar9Qlekn0g6",
-	"4dvaPSqcTxC+tLCDAdDh40Hbwuc/Xi8DXN2iG/YkOz7V3gR4Pmtc6jKJsTxzp+jWd6S5jhnYOTONhfjn",
-	"6VV6Sr35DBHQ16W3x8RCB1JaFAJabGMZgVVzLTB8K09qKczCbJ2tG3ExAPonJyoaT6LiKcCztl3yuJc9",
-	"EUKxHj3nflin5Z1vvmYRH3DrEzkLmWgfkUMpBOtr0j4iWt4wQaqKDwXVccRS2BrnCH9mBNQUsV24UjGL",
-	"al1BY58z0Wfkr1Pg8mEMnoyAM6EJ92s2NW5jk7zmws8mrpLeNPk8UXHvj6yva4QFinVFwMVN7tmEoQAe",
-	"zC0ux3dZ2lWUm8nXuJltqDfwcwRZjyK0K2wAlew2tiCOQO3aAY/SlwjJit+fHpC9xg7xLlrnX7cPW9dX",
-	"p82vm+3j5qvjlkW60SOuMELQFdalktkDGZXsYKYscsB0f1TsfjmWw7Z4x/WofdRpPhIvbB9dmtV/rHh3",
-	"rEfnTMVBoWV6wYcC4PEPECINjokrQgMlYRctVKcnmNJsOLy2WQke6Ut5wz9CbedTx4dZjsj6ccT1tLL/",
-	"3fe5ADgfCnN8cKmpSMJu6QVuJlwpwzjNls/2h4h7Ae+v3zYsYZl15FR17i9ErEn4GZAcDUOIjtge3tlp",
-	"myUdEE/EQZAwCaqRSZA5HlEY/Db3/RDGax89apWoG6NEE0nWvPn5qNslBHeYHJ8cFFHbSkQ2Tz29coHb",
-	"VMQLEg7uh00voxQnctNrH3WuX103r47ardPDFrYgMLIPgSEjGQ9HOSFCXjlJublQYLx6EhhPAuO3JDBe",
-	"fQCBAUx8wZWHfGqXG4nkR7V1j8K7m0ZARFIMSUiVmsjIxwocQWJxI+QkqTocMp0ou11hdFXMZKnl8ck5",
-	"NiFTmE/GfKcsW/1S2V2rJm/sNrY2NkkTQCi3Gl0xoDxgPqFas3GoFWjEUjA7jZpRYfcaaAyYX1uJQH0/",
-	"Yspa+VyQrT3oXqSZqpFBHOkRi7oi+SbOnOxuvyTeefPS4nG2jjyL9nbOdDStw5w8G/QHPEsbQaE8MAYJ",
-	"V5lhukIG/gGhRMVwroM4sBI2U3CDa3hmuyOVatiPxCiPzXSe2OTn2nZld3sF3nwp5QkVDlZAfZrc0nIU",
-	"w2cc07kHh9wGDpm9xkVcUqIfsZhNtpwXwHFKLlxauZYRm62bs0RH3lnIVJq+lxrsIy6GXVFVmgcB2W7s",
-	"bmySC2Zz+mYYMjI5KqaOWSY8Afkkjkdk1BWeuUgy4j/Cn/fJK0YjFnkb+/a7uPuY9mqBvkcsYjUELbJ9",
-	"opQkQybMEIlbRAF3hL5b7gKWsKezWK/k5bd3GmrqP0Nd/aeKPaRD2HxDzz/Xfqr0YL9B4bS/+jlH5y04",
-	"Ya7cEd9Bix+zRdGajqvmDKa2elrNFjwA5QL9Jb2AwBelSBV84TUSMH9oJHcoudCq1hUW51XV3LzVBsh1",
-	"I2EzLUewxdh81cUmeQdm5UQmNd+KyEFXpDDNtroiioXLma2hTDUjmFkOElece9YlCA3NMxks4q7wEqcj",
-	"gFUH1CgPVmSmJg3qH+6upR/YWtCe5ITdIYT1hCC8ILqUQwVIjnZRkXeI8BwP1Q7I3KlEzJShMuYS9HKa",
-	"MMt7iJ8pbHOTXBTDojlkzRGl6VRtbJJzqDjyuwJIEeuJzg7bzePr5uHh2dXppWf9vM6RPJKp7wY77Fg7",
-	"u8iuqBntu0G8d+dnp2+uO82Li3dn0IkHPTuM2D5/6TK4QhUfry/Op3nSmnkXbyvUcLsX2Q8xDVTuo1IY",
-	"wQcGw+w4rumnWXVXoL+67v74TO2TrQYJWeRWPaOlm9tRppF3RU4lBwlGjWwOANsdL7i1MIYxUzPHCGAS",
-	"jJtj2yS7jZddkenmBNvmmjdhDzRXRJZ8IKDWlKECsvoLc0rg1U6qzzwKbFRukPtCdeLX/Ccnw+erbs8W",
-	"g2bJ9p4sFcu2cnyrUqvkuU6lVslxksLmS7WVdHTQReojbjTuaanj+zSDAFVLEtC2Gg0Ssb7hQYXu6475",
-	"9lv76Ue0cnPjlLiw7Qp/Sw2Hc92r4ZzdLmRJFHTRkn7D85SyGM3fiSbbdeSACKOvEsGG0DuznEjUo5NH",
-	"aVa36zj2myYMdTeKsOytjCQOLTnc0iBmLhWI3lJN0WKydlDSA8UoY8Z84gL7XRXTix30MQnGDlFCMXbZ",
-	"v12KSU5gJTlXVrFzaBvfGtnpcxUGdAo5ZAcLoQXUSE5SyBJAHSyDPXqN3cBt833r2UkSO+REkGokA1YD",
-	"DJjEKrdusg0o6rTtt8sz1LLU+PB6Z26Mj+RCXnIZEObVn7kUT524Hw9gVKcsaOUrWMS264DDWWqae/ax",
-	"tnkKmtJT4vlU031473k1FMM//TFkwz8N+eBPE9YLNw56VLEXuzWPXJ0fQ88iqyhuk5NXxGdGy4UKNakY",
-	"6U01UyRiNAimcNfQaWa+Dd0NMxUGiJrpXMFcW/cshqDAgAWugJZ0EgdEQVMjfEComJZBmnUyq3wsULPM",
-	"EE+X+Dd+iS8Y1oQaWs5eZaT8dWzHMX1f70l/WoebVNnf2drd+/32F/m77vzhi7R2K1mzERLaxxBwLa13",
-	"JEJODiBZcjIXf5E2KzPxKo+oQj9woQp3kTjpH43gr9Qy5JxcvCBZ8G9NqVMQLqpzMQ85UxA4KRQnCBFT",
-	"HuU7dCm35PjssHmcDZmg9xV65XKxSbwJ6ymunbQZScGmobQd4kMmw4CRgNFb1hUgGPYJJQMeBMwHyuPK",
-	"gk5hbxGLu2lHt6HBTdJ01XMJPkmSnxCyqCvymQ1GCI1kHJFqgY8UW3ia2W1gBH3mXW4dogy8xzYJGBpL",
-	"xkJHsTIs1/um/lpGExr5zDf/8shIhqlT2byLu+FeCCP5fmojP1R0RR7g11w8xD5xy9snu5C6PId40kxy",
-	"TFzEhwsSK7Y/66vdJJ3E1WwE9RdQKr/9RabasJbAnwIpKg66NlR8FMpdAGV5ROyTq49V/rdSwoWhOUv9",
-	"Hyf9Yv0SjyfX8WPnpboiRMceMWR3nxS2HfAk5+/9PTzFK0KBdWBOxdjjDvXHcV45GBwYfR4CeaQ3da0T",
-	"irWGTwsELAdu9fnnRZcguN0hkWImArkgS9KmBkzs0LnYH89Hfw+IN6CBYrMh3EQVdS9udoVLapxJsFTz",
-	"SYouR5EA9smyBMV1wqE9RkAR0bIgMlokEqEsa/rIccz8IB/LFrXDf00DXni93pXQQ8SHI/2Uc/jpBUHP",
-	"WT27b2kq0MOERBfLph4PAi6Gz/tU9FlQzm0u40ioDLg+Ch+H3m8om4uYKZt37EGtIlNN7dWsnj8ZcZun",
-	"ZwyCYGrLGbsCmAcZAz5hxlP9+rzV2iSHMC0zQ4xp2FyHjEFyOQLDBcKoOZ5nvix5nyWZ3ngOB0nhESiK",
-	"uO6CzgLuLWO91wyTBR8bS7LOCFe5XEpIucx9oWqWAKnflCTtDMBbvuGMhNOz64urVxeH5+3OZfvstLCW",
-	"G7fgIvPlR5Xe2XHKhHfmmdoMTWx+FjkWH8t7pWWY2a/MvbbXcK1Uh5eYPZajoKKrbVtjLI49j6XQo2Ca",
-	"AHhOGTWX1F3w7JHvpxeD2G9DPZ8kvXhas1453mddYe9QjyoX3O6nI4Qs4hJdD2Ec9UfmIer7gJgDfw+o",
-	"MNeb2QCoMZ67wt5i4hAUrRphXQdqJOPAJ8YeR78IXNuIWoFIBRnRyIdNhL+XIUp13JY9rlPZjLEIT8qd",
-	"XC05HsTB+q152bJcNUyPZqXLM3cdIgakWy7qXgPHNvzMZ0Br8HPEuFCaBsH+fMuogGqmtDE6WQhOJkvP",
-	"NQunOxlR3RVck5ByH1TwEcUwKspJv5bKv3Fy51wJD7WPTa2biGuV3Dsq/K5IOcomadq8YttHJ5tkbd1U",
-	"Zmhb1o+plbPSCTNCuyL57SY5NYIyCNzVxLvPFRlTP1NRoOL+yHzNrn4/SXu+Pm9dXJ6dGxP6unN1fvi2",
-	"edHySBXYhYwsSED65Wcqs4Nm1xn1N4p7jcPzHfvwpyQXCTVaSQ7r8Cnhulj7RWpyVJ8AZiQ3zN6uMD3l",
-	"+0hNm3NdRJJFwjNiKh6zdfRim31jLe0CvTAJ8aClywTx2VgavjEFjN5zM+QCjXd9pbMrUq2TrKR0whzY",
-	"56F0iiedc5EAjSOR3a4e7d+QXInPY+qeQKHPI+0vKPd952wrp1PGasQUiLmI0aCu+ZgZUcwCQ6PmHvCB",
-	"pTNFqpR04p6hIHhvn3hjphQdMs8WMrif275XI5hhgYkYiBHggRNOjS75mHkoD70sqXkbIP2sf2ofTUCc",
-	"p5GIZpqopGanRRDNZsj8VGLbaRhN2QyC999WZSAs/2ZXIPTplxdnp0QCOAGmb3FF1IiGjFSpmGLPOzKm",
-	"U9JjZMyVAhBjV/iMHfGy6VcbhKuuQOcc88l2YxeUZmBD6a4rLUOz4TqacjE8IGMaDGQ0Zj5Mx3IUHNqm",
-	"lIF/sCv0NGSAobzbaDiFArCZ5S2LyItd8hV/BX/e2inmNH3Gb9mFmcRpZg8frS/N7Dh3rUOwE/fNofj2",
-	"uDfu7F/7zSIStIWmN0nxitP/0oufu+5LuVYmpDOb4PFib2/nRQmDQg20nEUlNbCeVbzbvpcYsp7TTKDA",
-	"0svcqSG9Zam7CdxgqXq82RWXqVuKUGVxumzxbs+I+DSwCfcK7AtEDsx8KPNWxMwxm9veB1z1qpdl0NcX",
-	"l83L1nXz8LL9dctzgGIEi33pyGjZoLVgwgAu9IBQYcsyEVBsGFGhE21kP4P75SaR5IgahgSMQw6SWqWk",
-	"TycyjK7wnPZ13T6F5twepq45wwgddIH5Z8iEbyZi7CfDh5INmP/W6dmlWyfG0mZNs3mHo1NAoXzuvXYV",
-	"dF1ht6k3dQlHZgHPlHNgJAorGl5yAC05HHG4nH7X11SBlwSqrNHDEkiVKncbNdv8K3VnZiy93A3JiHT0",
-	"c26SZsZmS5YDFh2djSYqptHMS5VEdIxm9xQIoytwNszfJC3aH2XILom4u83FAtkeIP3bbd3PoGwgIRul",
-	"ttYVsG1UTAG4Hw7wJfGOrjrH7UNDpImZuF4TV/vduQ6MXdEV70Y5Mk1DTRGj/ZEhMFdta04SBJ79eUij",
-	"Hh0yoGUhE/O3K1IAqv1FEHdz8BwH7sCtdu+DRAbha9WW/K5tkrYgYAWNpW/UAKcPgSfa+sI28FlzbjSC",
-	"Bjs4sHmv7nWFUQmSo0pCf8pCJKWubigzyOnXpQG3iznz+5EkthvjIwXdlhkoTbutB3nLddYhwDXwBq6e",
-	"ihc/oZxSJOXEnE6d0cInIO0cL72nzQSlibPSrlKrFAitTJ7JPEsstLOyBFrm589E5aC62vBDJyZA3FUt",
-	"3J5RAqBBt9mCQUEAqyB1TjG9cUA8w3U7GCGzwyScbCxtHxcesCyDwfQVsLxg+C6qChOu2EFO4eKqIPLg",
-	"FMece8DBBlomJwUr6330iXo4frvVUUhdfm431vf1Sxr5z23noOVg8pcAJahHMkI7V0zz6tImwSLIxIdO",
-	"MeMUVKhyWI5DHP/Thpf/jYDF95OzSChJYigQaeSeuB3r4sVb0lgEF58SJRp8VWdCJXfFdcbKoMxsoDMK",
-	"/C9cEduUCni4Cum4K5KmXaCH72cLD1jywbQhFqledJonGweOldbSrUweoaoroGlQj/XlmClyyxXvGR4P",
-	"/usqxSeNXWDtU4c5UloXmL05j4BHgV//SLqkW1sZWKw71I/XKesJkL6Un7R8rh+fmywQY8/xCq3fonyG",
-	"4xS6uc7t9czyAhvyzclDtUnOhPM2ZdFxzD/di1VMcWoen7eaR99en7c6Z+eXrSNv4yDTv9w9nDXG8bSz",
-	"Lc3xXc8ytwEf6FFX2NGBt+SnXPXgl+eMKik8gm9fbOwb++uGsRBjC9hZIPHPA8scQc4+unRcX2XSM2Zy",
-	"fvmFfmwznXVE/rld6ad/wX/lITI8iAXX2oqtOwDRpNRb3Dk8MfNmr8kyNnArUZF9eCbg+TxiAJznkauO",
-	"0YePzt6dYtiZCEnMyGTKtK08cN7Bg9TQSz7gItiYY4kFxuZ1fBa1mfRhrAVgGFIz/AVGKuYuB4jahZpE",
-	"V7D3tK9JLHzzFI1oELAAXlfWnxoyBxvZv1Gb5GsJ/jEpClhRqk01ugL5z9dnly3vIKP6ALcxo6QQwSyH",
-	"9gcOR2s0VH06VTNZqAA5TH6UgpnPWhAVi/cygLhijwVyQhob+11RJ4iIfNVBb6pZWER+t0WqKZQQocSn",
-	"042ahUUHtfF3e+kTe+6JzfR75lz3sy/Ut+CvadJtdrz6Vi1xQuPzCfyJ84FTjWdGI0aG/JYJjDZXqSBX",
-	"nWeqK4iZk6Y39i9GmzSTeKZIfYtETMeRYP5GjcB5BlNInMp8N+sspfgrTKbg2nwboDAoD6akT0MYRuEE",
-	"XOqEWdwFUFmytpKVAGxy4WKodZz0k01CFDg3AcgbS2jaUilVNqMMvjiwtYx216tXHfK7vRrsBKlv2WJI",
-	"3HRGI4H7toXDKjd9I5ivOgUkgND32agCrNsSY7r5ZBAxZrEM1cisElwpVJuvGOuChtZZb7b7Fm5MLbNs",
-	"zD0j9i/2qiMFw6zJWCIsAQJymvU8U2QiIz0qdCjLx1b7zQgfSefHocvqGlHtR0KxNbGW+SVRJOA1zxT8",
-	"9skg+JScx+aYjKR7WJsg1R6M7CnWHWYVBIBAUOVB7JM40DykkTYMaJyWmSBoiJVPmOHhDXjAvH3SOX1T",
-	"I192Wm9q5E37tdEF3rFep0Z81uc+S2OfXYF4JFUjChMWCvBCltf5rB9Aa24HTpIJKqeCc2tvI8XH2yMn",
-	"r7qiuru1s7FJjqVNrRkzTX2qKeoeY3nrpmGmacTmwGazAOhJFcGQWu8BxsQn35x0SLPT2eoKxYZjhytN",
-	"BT4hI86EzqTwKGP/yI1N4ortkv16pgjtKRnEmhEvjgJIZ+WBtgHImS5emJaAifC2vN2IamkMnjCGUmUK",
-	"Dc+fKeLB96+iQJW09jPX5pU58eWoK2N35M/NkdcBsnb1FiUwDxjuQ9eB49Dnx4VV4B/HK/KbQkoyqwAY",
-	"X2ANNgJkmMosc7M8Z2WUlb3t3e0vvmjMcK7xNLFuFgMkOjHonq4ZpSoDrRlSUA8Z7Y9s8NvM+pLrgLl0",
-	"P6n0IdVsKKOpV1b+cTI9dNNZ17HboXDuS5+74D8yMMIe28+IE5q/RsbAMttltD63nZ/LpfpI9+JkmuzU",
-	"mlJ+nt4NHa5I7PBoCaU7H7wUxm4W/SA2YrmKtG//uE8Mu/Y2yqkd+iZ/xqRu5r8KncNOPhH5MiIPLTnk",
-	"KRx/uwp5L6ZtRLg4sHlGSV4X8GzzJunTKHIdVpNL4I2nRtX2bA8m17kk7Riy3xWeyzF1jfmFJP2IARQ9",
-	"DcAKn7AgIDZnTE8kmdApFBwqJuASbYDj5izyWbQPqad9pvDKkWr2Am5Y6Henq+6QkdS4caQKv4nDOjqg",
-	"ss93BeqjNhfSPJf96iZpJt8hFp4fEZh8h76QYCBt70IhtbL7qLsiYBQdPW7oTWIuhSITGtyQFO/fkDQk",
-	"6oEXJRlPjeQEFoRJp6FtstgV9g9g31Od8Z33psSnmu1nzo6GIaAMStFnhPYjmWA3DLF7tZmBORx0SwC0",
-	"NHjPAuswsUVl0O/LfNXqtnayMAb4KFysUUY2c73HjL4/MhPuMT1htrMHXH37EQUgKsZk2CSvLOPEI6MR",
-	"IwEbaCJjTap5Zz/0+HAoW+jDtKEHs46NTeL1nT5BQt6/wV2Gm0CqNAhsK+8kGYVDnsx/Z+9qm9vGjf9X",
-	"wfjNSXOUrFz+/87Vnr5QkzjxNHZyTm6azqhTwiIkoSEBlgBtqzP33TvYBUCQIvXgh9hO9CqOJAIksYt9",
-	"wO+3q+k8tocRcAsTYcR+6dufaDrvJKfeareGiMF5Pr+VrFhus3fDVZ/pfOsLfjSj8NwaBJml2apHUA2k",
-	"b8RuB7PgCtt0HTGAQ05eQCG00ahWCA2O4eCbX0bRaDQivTw1G49mN7of1s7HVvlyhj9+OZqIahjS0wXP",
-	"MpYc29S/Ikkh8xxyy8EQQahtgwbA80M47/kyl8uJiMtG1G0L6bgIyYLQ0FoNSYyWAxBrCykk5ADggvrO",
-	"IkW6nAgTl1iqDvYNDFAeKjhIOCI/vxg1ksdBtsTmf0nPbmki8d4q0XIORWH6ESYaoW6a5TI1DySMEYJ9",
-	"FgvNalgrWeDKGM2kXChjuHOaEQsnIb0pVWzAhWJCcc2vGJKObO1LDyapH8x++jg+izxaRMvm67HmLtxt",
-	"EZ2PSXEhbdLelvTA6kNVQdumA9xaXAOs60cMbR+keq1U+pGK6cFTdVUWAGP9aBCTHyiZ8veCAwCtNX2y",
-	"o099D0DG17b7mvHiqixK7agUICAWF+GQjxPRhD66fQglyWxhWtlx1qMivbLtIZGPC4ncVSJ3AEOuCfxI",
-	"z/d49KRaH9xxtXrc1R+SU0xsKBIXDIU2YYWx2WDBrKWEhmQ29Ema6ZKw504vTq0XfRGOZmMU38QsTU0w",
-	"OPbGywq6P+I3BmsNRijCBmmMkZrR68ChtyvF6NvZAo+DCt/w7VXvu1ShO7vRF4wmuyje+gKld0chG6m4",
-	"GwS5qRQWogcwIMdEN1alTI19URMRT73HFR/XHGXnAjfD79IyXPGnVS8SZedCBxXACOCimli+iXsmTdhz",
-	"mEoQ8rrya20l7Dr8eTgRbxIOMAeENnjXc01rkyfkU45+BJ9yj1LYCFt+MIvf5atuPtbb7BT0h+Sd1FUs",
-	"22tkRJuJUAJ50IkIEqF95wZAcOga4gcHKSbmdSrvMH5tSOGJiM0eExNRpmlE2M2U5bolsg/Ha/MbhBSD",
-	"zZBil+zbH0bunY+7Ox9OiqAaQ/tW0HGI+S3dkNZ84V+rpCDkBKtMn4tPt8yNuTyYVWZM/ZJxRUNANwDw",
-	"jPUEF/eNXOquQZWQqjkFY+dfbMYJd+Sknh4F6sWeArX3JaqE1jflQAUuBcYBu3MfNu4y49Xk/JB8YlpV",
-	"YYqWkEomPZ6wLJdGE/rH/pw4tWVnUfdTDnVHVtT7HH792AH/t1ep3bumfN95uDP61WXhCLUytJVzDo7j",
-	"PShSmOnZ2T/vD4ntam2d7E5/usX/nYjdHOAwT/eMneAxuCXb+MD2ne4zcPftBJ+15IqfZEZujdbejv+7",
-	"0fyF5F90Xndl/sJVW9F+Lc7rHji/OOcawi/CtLZO23dTe7c+t9rzep8ar7dVvZ8EqTdQ7FI8smcLHaLu",
-	"5Nr+bh9h79zunVtwbu2ZjfmjyGi6vZ29Lx/3djT5jQr1tDny5p4fgCDfcORX2fFbp7z21Pg9NX5Pjd+J",
-	"Gv+Ax8l7Xvw+S/yAvPh7OnS+DSPeufhdya1Wv/hjN3w6AnUt5DWYWW3Wp4acMrNNBIhshFuPj2wthwii",
-	"UYSmhbg2ZAW5jBkOHPnOru7zy6WLgIH3QhUeUfXwqGpQvxwaRCzoFTP+CF7VyQC0of8zTq25mPtUs2yb",
-	"BJtfF3xZ6hlEDM8x9q4IVoE6bRmJYwjQrtGHCVcZV2uKXbSqtgM/o7rZZJLlboDzKougDJRxi5UJkhEr",
-	"XQp9PBHgaXBNrqkHiUVhZctKLyPzs9aSmEMydkqKToVkQGfQhN3werK8FUaNz14p7UM4BX6SHfyCNgw3",
-	"DvMYybAnG5I/R3Nu1zHg41gcCcrxTip9y6he0/lgXsgy33xYRdsIwrgH1Zup9W3IXlE4MUrEeUhG8xy6",
-	"kJuwnGpL6nTOZ/NHxtBa2qdesCUxyrcEWpMngVaFdAnXEe5DEwEDddlmx8B8i49+H7TPhzTE7k7XtTXF",
-	"F7enXK49qfpM507CQNFAgAI9C9ShnXzptGd2c1hQzIJ11poooOHJjLwgsYnyY8IFibVElqOWQCtcSc/0",
-	"I8ekP/lC8kJe8YQVkA+A9BSyu9HvtRbKQs8oLzA0MOP6vkduhAjJ4wt5DQFzRsXSE7gnghYFv2LeIz92",
-	"XXcENgiuaJs+W2FhW+YRh8T3gPH3O6M8VRHm3SxnJLjCewfmnrmqhu8ZpyBOqGYxUXSpbH9z80SY8zPz",
-	"949tNxcBxHscNuAqcrVT15gKWz8Rvp2yFORS6gVRPGHKuw4vmg1esNNOB/vk5MuFkZBd95aTLyeFzLYJ",
-	"AE6+fJYPu+/YR+jYcWDx93U/1nZhkJjbYjdoI73406p1t9GCYAua3WygLmJ1KM9aXGOzoUkXcqkxT2YN",
-	"NSTYUKGm0KTJFqNaMlqQXvzKfDZ4JYUuZHpky6xFE5HRmwGds7+8fPH/L/80Go0iwrOs1Oax476vPKIL",
-	"KeYkfvOZzuNjEp/OBudSsMEZ1dNF7OrjYS0Gp1gT8XL0f8TqNFCihyT+AnfAhB4YL23wAR5NHREhleCz",
-	"mavzcFnIawVF5GS4Mell3qWXtSpvu+nm6cw8CzzKNooHr/5wzmd1jZvJIqP64OjgkgsjJtGBuduDowOl",
-	"Cy7msNJ46b9zNr/ttbm49aXX7DLf9drWHQKGGx5EBwtGHSCqJl0th0BW3Mg6aTuIgntbfQoje+0m2VUZ",
-	"tFJqtha9hLIgG4Zsl8aW23fiuXY8M+LLtsjuXEIzMj7j7lyrqUBGbXitZOJ38H7/2OOxNvf0fC2vRa2E",
-	"4HZ1Ax8aXAU7aQ1dJXMmaM6HS5qlax3kDzkT44+nJJHT0lcANx4xKwgTM1lMja2iivxjfPZ+SE5kQXIm",
-	"89QeVUiZqgh6Yhrz9en139SRMVLFV5aQ+GbA7XrYQhWkd8ESOU2NOY4vS5GkjAwGWOx0UP0aKxoqnvGU",
-	"FjgHlDmZCO4KZdzYgnDeGX4ryTTl0L3FBKj8UNKcD/AjeAsdlsg+/26gDvdW12hT+5GP0AWdWhTHc9aD",
-	"zwvjt9jHCXSg4rB2a4BbZZtscxJbqnVo3aqVFhysYukcc4lrKeoLB9bKjrUmHn5Xzxtta+5/K6ytuhPO",
-	"dp//bw0noGJUaUXIyT3+vzXN34W0QTKUIpS8//Bq/N7BXKwLn1OlrmWRwNar+FwMyhz7D1+WOki1KZLy",
-	"jAPXSxA2yChPfS831JAg6f5nEr/6cH7y/vTV53jYwc4ywvVQ1Cw/wSOxs+DZOvZms4LPIZW/b3faqZko",
-	"X4TCWm6lnB0OGUBcnaaE+XoYaWOtorEiMX6HoPw4sgVsXT/igs1KRVMTLuPvAiwancKBXAgYH78+Oz3/",
-	"16t34/O3b+L+sKP6kFfcJ1t9aA8l7ahXBH4M9MFPUwvOgoL2dxDhClQSSk8XuKSjrtEH3+wcwWwrXtcx",
-	"8A5iP1ZVPDAhQgatzIdtrne7xI722/0PowFvmb6H7fru8TPu0+sKBr1yx6s0w8jX+lo96t0uVI2jhp/V",
-	"H5ILmbKIKE11iXgRaAWMeeCJcGW5gt7/AXGHSxEUBuouyvOAbls1wSNhKX9EPd77eeu6eCT34+d10pua",
-	"vl8ip2uwlsafYwUTU+aKcoskPKkNUiVD8gYQWlQpBmc/kGlLyOUSf4eJt4noIaEhhpkP4z6cFrly4+Ra",
-	"Fl+VP6vBfIrZSeGhjwklGVcKzkZhmgB1NRH2NfxsVDBM5zWSeGSbHN5E3CKJR7bI4U3Ebkm812Z9Nu5A",
-	"mt3ow4W+Veru3eez9/Dyn3/u7qImrXdP3i0YTfXiv936YcXvl9GIXC94yhxMwYxOilKoY8I1Vrbz+CVo",
-	"n9XqNb6D6R7Sb7QzdNHw7I1zRWjKr74Dgfhon8g8jTArvr1IgABAtql7/XHdmQD8+bxgn35777akY0CJ",
-	"OOQppLeE1ENywRKukF9mwbaXpYYNynkdRxNhkUcKuFPIbtEynASFzY9Fr9uL975l+oLRhNtHf0Akt5uk",
-	"RbLMl8tHEaV7f7aoNk5ob3bgweJVbW/qHKSAJsvjcK2d7DgAUo8Sf0+AZugPydijtQD84Fn6WCqeJYRq",
-	"RDRip73CX28MuK27GSAwpwB5s1IW3IoVtf5EOMNLiX0LhAulGU2MGK7fot3U0MGluGJEF3Q2g014e91s",
-	"wPW2x+qBF4KR0+oGaA8Ha35N4MoYa37k0lyhW0S19WdiYDcprHFsmwY65LmRaucS9OKMfmXGQsQ4uCIL",
-	"rfOjw8NUTmm6kEof/Tr6dWTZH2WRHhwdHEIMZ99R8/ZxZ4+CpfV8K/8gWrF0ZiyPCfUOjsLXbF5Xo2Uf",
-	"ZuYjTNFz0UzfE5cOsafwFRQwbPaDjtJcDGSpg5lN4NEyJ6wBnwuWmAl9wdogeXhk5plx49TZP/CwOqru",
-	"y0wJuUcuRTCl/fn2swKD0nNZzagLrrQsluGgwEJsGXPciHNn7ojvJ1LIFDBSEDRHEDGr2k2vVNOVIl32",
-	"g1ntUG2LZvGeimnNxdxMU04XDvLpDluQdLlxGjdIyzxn684rNw6M0Uz7QvjXf03TlGkzGK68shgwY8rd",
-	"qqgIWZ94UGSZolQQs9cmZcpUMKkdb9O0+loOUnbFUsLFVLqMyE3OhGLEIs55beDqw41j07kivY8Xb85O",
-	"fz/rHxMmNDTNgi5CAL0xQ4Zjg7Kvjnq6emt2rIhkUsBbUq4hAO698B1kaJiAbL29IJjMftIy34XZaovg",
-	"KtKb8RtoSNK8EYUdppYg8uZWwoUv3Ditr4pleQrnhiZUm4FBE7rlPv9T8unXQffdgj4voHFtwma0THWw",
-	"cP6ofUqNncuXG6XVjjFYu85IQHQtZWSWlcJsipZaYLtJxf6LOCKxoldczM1fmucqRq47L5DhH01EWOoL",
-	"3rCt6zG05h+AWrlrzFZgqWvBWKKqDm1oPuyDhCzO1SfwpUZtwQFsYBjekrcotY25Kv3amMhTx9rkybNR",
-	"VqlmAS2/tjA/hU1lVmZz5JUWZQHYEsFuQBaMap/OojnBSAXZCl/WYGUWC4FaneStR/2rcj5nyrHoQOej",
-	"gG+ConDcbJvDEix7lNWV37EF2oW8+X5qxU/NW7Jt17DyUkuLIaqd4ITbfk6zgau93jGz3cOcMi14TpRM",
-	"EzhLEYTm+QBeLVHlpb8UTHdSTs2Lz8tiuqCKTcQVK/jMetRRXbrCi0kPmfrGwVFlxuBfM0XfSwv89yck",
-	"5fkhVV0DOFD9Wx7qjdDFkiQFnQEpmCbQVU7OsGQD9elriz9YUCOmJOUC2QbsBniIlOQLqSUisAs2ZTzX",
-	"Q3Ju437jSNIrh7y0kC7segSlHszkvpiCnVBLbEldhILBhaZf2zyZE1kwPhd1PHhQBCLsbu3dNYvRzllR",
-	"B43DJwkN3Z3ZzcEf//zjfwEAAP//",
+	"7L1ZbyTJlh74V0yhBjLY14MZ3PJWkmhIkWRkZtzidrlUVnVFiW4RbhFhlx5mXm7mZEbVzcFgJAEDaR7u",
+	"w4w0QPcM+kHAYADNi0YPepg3/Rup+j8M7BwzXyLcY+GSSxUb6FtJ0t3clmNnP9/5udaX40gKJrSq7f5c",
+	"i2hMx0yzGH56JWkc7FPNhjKe/DFh8cT8NmCqH/NIcylqu7UTwUjPPLdH2A2LJ/gDueV6JBNNuF6veTVu",
+	"nvwRBvBqgo5ZbbfWt+PWvJrqj9iYmrH/KmaD2m7tnz7PpvUc/6qeF2ZT+/DBw/ld0GHl1MIJiaTSivRp",
+	"HE+4GBI94opoOqyalabDwoTG9P0hE0M9qu1uNb3amAv344ZX05PIvKN0zMUQZuSm1zmYnc7FiBG36GeK",
+	"8CCdQ0T1KJsCD2peLWY/JjxmQW1XxwnLz2gg4zHV5jmhX2zXYE58nIzzM+JCsyGLcUpyPGZCV84I//wR",
+	"J3TABjQJ9aKtCvCxT7FlbaHjiZvfax5qFldQFxM65kwROUDKcpMlMiZcK6KSXsP+jjO16Cp0gtq9p121",
+	"nWamH30PT5kIuBjO3cIInyF188U1s3HS/LovxYDHYxaQ+oCGiq25va7aRDtOYQftvHpShoyKbF4XdLjU",
+	"sc6wDWI+9ki8A2fG3uulpnY7koqRMRtLs1WacqHsLNl7Tep9qliDC8WE4prfsLWqSf9YNeWN5tJzjqlQ",
+	"AxbPnbe2NOhui31HTZ+7eU7qEYvTp+3575Ge1CNyO2KC0J5iolKyuLGXI4VJxOZOnIu+HLN0fux9xIRi",
+	"i6gRPresZEsnkk3rHQ1DplfiPbfwStWE8K/35DCvv30dy/HsfDrnJ2R7c+P3pC8DhhNipJ/EMRN9uMo3",
+	"LNYsIINYjj2SRBGLiaHQqsma5+ZyI/aejqPQPHp5flDzDCvTLDYj/YvvW42//eHnrQ9/VSsj2NffXsi7",
+	"z1/LZWav5ZJz//rs3UpzL917w9wHPFaaBHTi5h5TMWSkbrQw4mvpry3Y6RKSCKhmpdPoDI6lYEdU90fl",
+	"s/HbF3Tom6lQ0pcR3ul+yJnQZCTDILs0I0YDuKd2Np1Bw4zdwMGrGVOzdF5jOmRV4o+bP4L484AKYU40",
+	"CGKmFPGTKJQ0AHUSRvEJFeqWxey+wjJJ4MnZyR6xcY/FVbMdw18/orQ+kkJXnObY/IloSUKutEc2zD83",
+	"Nh1tTRiNq6kL3q3kOFubZmL0vZ3Y5hKzvGFl17clUGLErC/jwN0B3EQz3dsR74/gdwELmbnIUhhicBx0",
+	"LG9Y9RLgm/fZ3FM6ZLOTNr8lIjFztCS5UanamAHyM7C6MXxwzo42m00rxOdOT6pK68BYTx+RDP+Y8P71",
+	"XDX2R/PER1dmz5gRBlwMq6YVuwc++tTO+U8lxNXRbKyIEVSGdqroSpl3S+lqs7mAsBbO64IO38Qyiap2",
+	"zCjTQ/PAR9yrCzqcM52PORFZPouQlohxz6igYRIYUwiZruEW1UxXyxUFutPfK/fG/v0jbhCqv1UTQl32",
+	"I07nO0bj8qkY+ZcKnLykdGcFv6w+LPP+kgJy8+XLl/mZvsypQdlkP5h1q0gKxdCHR4Mz9mPClDY/GVOR",
+	"CfgnjaKQ96lZy/Molr2QjX/3J2UWllNRzRuB+cA3rcPOQeuic3J89brVOWwbpTtgmvKwtlt7zsaUh7tk",
+	"nChNeoxQQVjD/CrVsFTSHxGqwHz+53b09T6oniyOZaxqu9//XBtwFgbpeGbtTCkQnrU7DP3hByQBpozZ",
+	"s1vbGWz2X9IN9vveVrDdf0G/Ys3BRm8TLCJNdaJqu9uwpVyDdv6KBsRtXbrRtCcTvdsLqbiufVjWvjvF",
+	"7cXTKRMe8BHCFRnT0BCA0VBiQglsiPk9Fzc05AGp+zMH4Xv47FjGjKiI9fmA99GQAVs6YjEcMlClWluv",
+	"gU9QDELevx9J7J8cvz7s7F/kKQEMUXtAXBEaxowGxoYmiWK1O5zHy+w80kl/lMPo268pcGWT2xGFA1Ja",
+	"xoYR+271/uq7/1rGPR4ETNxr+1+fnL3qHBy0j/P7Dy4KGhgmoXRMtYwNTU3M7qOTIJ3QXQ5jKzuMbA2P",
+	"dhrnfChYYGinl2gipCY0DOUt7H66eKR+//SsfdS5PLo6a//xsnPWPvDJAI7l9Vm77QwBKQgl9sFsH+5w",
+	"ezrC2Os0vNfxdY4v2mfHrcP86VFBEsHeR6xvbBRgjET2wQ8R7JEfE6lxVinDCNAdFrNIxtpon1yvfq47",
+	"eabn1kbOWXzDYtI2k3i8M24VVjygPExiRuq+2x1/bZ1g3MRQMFcklMMhC0giAhYTP12p7xHBzHzVSN4K",
+	"OKVjqV/LRAT3OqXjk4ur1yeXxwVxZ+nJUOQAvnCHq7Sdbfmx1OS1HeeRtvlYophEA9nD6ATpsVCKoTIa",
+	"C7UWtF1a3U8X7iPNn9JJKGlwIeUhjYfsXpt62vru8KR1cHVxcnJ12Dp70y5KkIy+e9LIDkWkOdmN5vZX",
+	"O79/QXoTzdQdtnwjx72sWCdtobmekAspCS7ro4iWwrIKXOaZIiEfc03q/swm+Wt7yMLBhQb8LX1PEW3k",
+	"k6bXjAiJH9BS4snFbMyT8VmqDN/n5KbY7IzoHzCqzQ0WjAUqx26RrtSIR5+/3GkVpEbf2BpBmeQwhzQt",
+	"dtb2pqVvRJUC7YHZ0+YxiUKKPMowWd5nl4LeUB7SXni/i3XePvums9++ujxufdPqHLZeHbZnTkjxoWhw",
+	"QcZMjyToloaPQbRtmBj6uIP8yJ2PXRHJL+kRT0rZzxV1G0t+M2szfK9Phfllz1xH2h+xgMR8ODL6xW1X",
+	"1P2SLaxWsNd2yalUehiz8z8ekiABBxAVRCaaGrudiq7gAUMmE8Xyhgcs9uDKgx65Ts6YjieEDrSRZvBD",
+	"o2V+8IlifSkChQJ+yG+YWO8aokeXOZh2uednjdNz+76W5JYCsx+Y+WuMZ9Ih5WK96GGfZwKj00IeUTGx",
+	"vFPdi1LPWhftq8POUediiolIScZUTEAVMNdOazaOtNojsE9m1iSkGmIGq7KRzZwtYTi+WQxJV/N4nN8t",
+	"yc5XGWqaWh6p+/kdMWwkXoUy7kAXidA8BFJEiRMybQPITkzpUSyT4ehOtHIpaKJHhvL7VN9T6Fwety4v",
+	"3raPLzr7rSlyMczMGAhaPpCFs5GRCC5Bxvwn9oiamT+1On/XCHDFlHK2CXAL/JmMqCLsfcQtL7s1Pwpw",
+	"DLqdgMNa2+sKKfBNy+4zVQH5Tz9mwJhoqNxHOgdEy2smCI0ZuY2lGJI6tf8wUuxWxkFXUBEQsFOuhbzN",
+	"nDEQLsMv0jFbM7wKyEAlkbFNWHDEAk4hxn0/Wji/PD09ObtoH1wdtQ86rauL704LQk4xEcA8QAmiikjB",
+	"iBzskvyH4AN3UCF38uSRLo3A2sgFhvw/kgL5TJExfNZ8z4k6s9ai2WpUQsNeyjcOlPt0dsA8WkZ9wehk",
+	"SaDNaUVUTes5isGnx6QupJF1Ax7aqCv4PqPYzElzdEr2Y2bYQkvPOKgbmo9LvNReDV2Cuz/XRBJaTQm9",
+	"ujNP8qDUxTvNp5wL9ufZEYx+tvCoQiq+oWHC3AutRMszJthtWbYJPtKGq6vmLHvh4swwp7EMEnTezdII",
+	"KBbmAMwjxVQGTVTSS5/3CB8QKibrS31WcpshusS+Ok1nCWqH59JtjCVe9nkvncmQpS+4mzn/FaTmc3jW",
+	"vvohHx34HsMFzukMZGEnk37CEsX0ORYPZJoQcluRbqGXI/4f0t2TvT+xvjZLao1lInTZ1RNSNAQbUs1v",
+	"GKHwGMg+w+uoyuWrJMJYkLdSwM1LmejGJkSDZ2MfxXhx9n+5YEOz7JxbiR6dMQUBw5+nbjhIkgoKtcIM",
+	"HtkjwLC5NizFb1mJC7xrl7xiNGYx6SbN5lYfHod/Mp/UuUb/sjLCEl6mpC/lNUd2M0PAiVpMj5fKhnvy",
+	"pIELsQOUHhjMeT6vRHlE4wD8U/DzeJYr0huqq+JMaUaIEboF9mqEdEA1JZdnh2uoFCqmPcJChcJgxgJ5",
+	"proi4n0w1G0UZY/4hgf4+L5gXI9YjAbHo/Pbsrto76Ddkeptd6kVxY3kmo2L/5h37PYAP2SiO47pBBiZ",
+	"HX0mJje7NmXD8Es8qqVG3/HCLZveGViNl6aDYPQehyvboleh7F+fMaqklVQzlPVuNCEUkjzANMZUcHOx",
+	"euZVFuwS/6xttIZzvHLOZN6xLmcFeZv++WnryDd0qCI67oprNjG64to6abm0Lwjf0X6fRdpmd96YGSkk",
+	"sSJBeLX3DfZeM6F4L2QNJgwD+r5mJ1LzauZztR9c/n9aEVByA+HOecgdnPJkSEvZugQ3tlm54ZpQjEBv",
+	"cBaaRyq3r/nZiWTcuKExDGXe38+9f+7ev4D3p6dZcRJ2rjBVm3pG6n46L98jPk7M/MvMDFxNC7d32c2d",
+	"swG5qoayabvcdTMbLaNGyG5YCIooRExKsuCN0PL7Ix4GMRNINtnfIXVGEWMVT8oUR/va0pf7POllJSOz",
+	"N/wBdEVqNKtO+TgVvDPPN2SsT2KrLC3DPKwFtVQ68RxlxzJYm6acLiI/IS/b7TLu4rY1l12Qs9dsesNr",
+	"KXPGc/vb0/bxedvqiLljdbs7b1WHLBiy+Ng8ObXt0ySZkWGOOCFj3HArcyY2Ojj7oKG4uckhi090pROa",
+	"OZz8uczb9YuY3VvwVV+MUsFTOp0RFUN2ar0D5aRgjQ/3UG231pdxzPqajGSsjPKqNYsnRGkagcot2G3u",
+	"YUpCKYZGjxIBEewWctqUikYxVWyWlGa+NpU7vLldosIUvrjAaHHPTW/S9IeLo5ZuHjBvTHKaWgT+JVjC",
+	"3p2ehXuz9IMo4Ge/R1MddjlFqZdpFvB6GJ4MIINnbv3etDry4QevRB/RWVFaThPZw8guxCqLjgcpwuVs",
+	"WDtSuXnek0GJeMsrxeXz8gh7D2IXOEpxZnUKlo0iuL0g94xQPJrYg1CYF7Zw5ndwlwTyVuw7S3IJuTKS",
+	"JTbnPn4XMmCspQkZipvbZCST2KbGUE1CZn690yRJ1LiRuqB45DZ5aWk7nnwjNVuetMzTB9zwFF5NXJhH",
+	"EIZgRplZZkaPLVYFV2Gc/kidqbqki0TpvKK0dClr5kWSqkqRKHGySKUv0BdZUbY0Q2zo+QUHZuoYSqs/",
+	"zXjllnO0Ch0lUbAaqZYpJ3Yj7K3Mbm6R8WRTy5M7krLnWFr+8uRnl9LYHD75EMalY7m/PuvSrqxc5iM7",
+	"rb0xe080jwzpUXFNJjL5J7My2zHfnKDebC5TfpifPwxSOlEggEvF4vK5Ws+yTev554IpzYbDdfdEmqp7",
+	"xMWfOGzQsooM+jNrl+fts9lFpw7tuYoiPJSzP+Y9fMBVFNJJpiKvqtEs74Gd2X3nPI1y6o+ZR9mBHLCI",
+	"iYCJ/uRcU13CwPwkgrRK31xr/yHt3CSyzALs2gOuxlypcrLQNB5CweTu9qZnf8L4Ve305Pxi9kCzF1ZM",
+	"MC+OvmDzwe9ykT0/46/M/uRlUyo9hhy5lPoczQGSfF4YRHkKPuX0UuSu7s6ii+vV2o72Z7IBi8nde0ZA",
+	"GVMvINMFzaj0ZROpvL3pUaRJ5Tkus1NmDYB1VqIkj8vkYIV4zpX0380xcAedzwUAloqSBfbmLSgPMVvc",
+	"ByPvzL7wcP5gLpSmYWikCNQfqlIRt3irxmwsS30zMuZDLmiYxVQWa3EWRWD2QsQJI7cjHkINAk20HFPN",
+	"jT45gbTKoeCKBVj+RegtNXq/xTCAaMYe4dqoXIL0zWTACyYkAflari1rOizqGTOTndYoXKFOmVskX8iD",
+	"iRI4VY4RcsWh8DkfFLwD0d7FO+Vlpel3uSll+mOelD13b718CXwBcQPox+537hbN0M/UXSgjYC8HQ5E7",
+	"jUVBPwTLeAB1E1nXR1M2VTIe08XmDszq3D77WDpqNpvKHa7wT+VY9cZmno3W/nD6nSOn3dpmc/NFY2Oj",
+	"sfFimhJ2ay/XNzYdJe3W3krNQnPBTxS9prOEtFvb2Gk2m47mjNSO6Q3L69nOVZq/HVszKgetCBZ3BLk1",
+	"LAfdnAMZMz4UJKIT8F6g4ecwDXCMddJCD6mWIHMTzQzDgrpkvzh9n/zXf0/8/Ab45W7Tu8aVF8jO1dyx",
+	"eaG4APRhZqfK7P7l0BruIV+nPGJSQBkvxPTlgPhuPb4NawWsz8c0JDjgohk3Gy9/+HnD29j4UO92192P",
+	"X31Y+2eliyiV0FM+IhoHDhQFnXGpsx2pL0zGUUMl4/ymzily3M4d8OYq0n9BBogsVwhmhWSWWfFAe71T",
+	"2Ovtqr124n7eOi7o8BhijqvHGRaI2VUu1RRTzhN2Jes9zyTFlBmMpLO0ytiXY3Yn0YFveukHK6fqzLBp",
+	"lupggOwAU2FlxfR0VLlzvH9yZFi4Y+bLBZM7bqZtN9P8zCrixzPTm4ok41x8j/h2Mg8bP55dKmDtOJ5W",
+	"PPKglNMB5hud2Lp3DTmNhoPUGY1DDkorFURLKI8X4STzyru8FvOGse2LaU+p3N7cynOeKnY8sCA70whD",
+	"Mw/Gpau4FEbxN4xaSyxC3LD1+pU8JPvSxtbLjfXNndosH/ldykJ+V8U+ZBm20HyXmQX/Qbwi3A/YlrKr",
+	"8ZqzMMBqwJkDtXXb5chELHQZGH84PzkmkAZnzkpomeXp2hTkFH7ymUqR1rIlpWXhM4tP68TzO5CWjBOs",
+	"nS66FhZvDiwqG7tsU94yGiJuTnFDsrzEbDryeuEn7WtlX+ocXMhrJso1WB5cYLpdjU3+MOq96fMT/ofz",
+	"y586G8e8ozpjHf3tfudF509tPvjjOpv8IepvHZlHZPD27Lb/k7w53Ayv+/s7IXvzWvffvA87orne3wxF",
+	"b/y6GXz7h3DW2ZV+suzQTyImOgdkXwrB+jpLLJ+6rCoBSC2EYoqi9aJvZuPF1lfbq7mA3aRKN3BMh+zy",
+	"7HD2sJI4nI8ZRXtKhkYhtqRTpMqR1pHaff58yvP0nEb8OYygnjd7O/2v+k3WeDHYYY1tuvP7xstBkzWa",
+	"wU7QpFvs5WBjYyFxmGlWLwwArKbIYsBhgvUeF9RY+pCMPXuU+NgMPNHxG4/84bT9xiNvOq/NBX3Heqce",
+	"oZqMpdJkhxy9Kqhy+JUlrlVYfpdy+R1lya90zCz41E6T9Ec0pn3NYuXZvPdwQlRE+2zqcM5paJZO+31r",
+	"wa/mpzyUVHQyHbhalC0UK8D07M1dJt0oKU/A3wCRolPIN1TQK9XqkrAhKuEl5x1z0ecRDUkUJoq4+ZZa",
+	"dmUp3/btJdcXG1YuSh1t2URkopWmiA6KhVDgt6pe8zJ6oN3Z1EnkNiS/htxx5adaSrWSiiMopZxdyVt5",
+	"a+wfSQWBsqqI8mCx1tj+42Xr8Oq09d1R+/jCaFT481nneL9zCngBry4PD9sXS2qT7R8TGp6mi8Qfcyt9",
+	"lRirAPS1bC0VSmb1gqyi+ZAq5fL7YKd+3h+xIAnv7UObvvQl3jSzBa1VwgHjlEQWfTl/AM5V1lmNecw1",
+	"9BZcj5yP1M65sNrpCXlzcsMO5ZCLO4Zcl42xVkdVF0Z5ohUyxBYFO8uWj1UnD5KgnivJ+vXlEeSrc6qr",
+	"KJ4pgtrxYgba2r/ofGNs0fPL89P28UH7YElW2eprfmMme54oiFAHwFtmy4cWz3LK+sYpGes7ndPD2t9l",
+	"a8aplyDNvY4ZA5joTJvbbOaVqqIOdZiI/ghTvSB/iNHxVBS1BI8VIEXZpDTGu1zt0h4AF/UYcTVPxWKm",
+	"HetKvpPbuTH7t9kbcEpjxebEDcwO1nZrv/y7//zLP/w9+eUf/vLLv/2PZGPTazabv/zdX0ryA+D5WdIJ",
+	"uWBQxRmQ3iSPXAru04gqDeHvODCqLh/YGtb1mTNYMV8GplN2IWHdwcIg+NQyqs90uSK0ufkRTs2edeps",
+	"7Czj1BmzuD+iZfN+N2IxJv0BgAqi+LEJubWxEECMGDMIhOxhWULmeAKodawnEVKPZvw5SBO1UuETL1GQ",
+	"BieRprwv4/DNnV15dshUSDTdmJw+HFdVuk0PXt1nAIuSIaQSxHSg18ElALbLMJa3erRHsHwc2RxUnIfc",
+	"EHpxA7Mo2N29kLlNLDl93h8RXLKtmQWsl3tN+uzysH2+NOPu1Dz7Bk42U0qKU/0KcZe/mrJ9IVgnFYdi",
+	"7zgJmdqzSFg6TgSALxSspFx+Vl7p2fyqwDy+KiFZN7VvaIgZHkXGcON+XQK0n6dAfK6UvDBynmabTqXE",
+	"L61tT2fEw4ulH7Rl3uWyXI14BEg9izWO12dtQ3UWDWhJbcNI4VoKz4SnH9IKhRkr0tMvzMiWZSvWZ3YH",
+	"XqzanAXaTrpDU9qO2Q6j69jZPqymM73XAGDNhX7LlZZlEms1XRvGOgOYNBAc9H0HX9vIKQmrVsnkB50l",
+	"7NUTvbJq/CnXCfye0AAgQZAt3GBvDU2vmSB1p0utLekuitMaj1zK38nxxdur/ZOj08P2RfvKSOIl3Jdp",
+	"+Xvssrfnp8ScpmucovRqJIJ5WQXlsyn/sPoCKmSgZnfZ8hhSt4UOABpnbp2Caios9pbajbL2cHU0s8mJ",
+	"9yqNsHUKq1Qi/OaKZsC/fxmHKyYNfom1NsYQ6rNyCowZEotDw6qojRkybW66j/iiLr/5diTdcQQeVBsq",
+	"ja72zFbeaDbXU8fX0gxhriS5U7KnK/75HCp2cs38cF5p7Y7NqsyIMz29Vet6CjzgIcp8zPk/hH8OJMav",
+	"zzFnljW3umdfymuIzWgykmMGIoWSW8auwwnpJcEQu1FlnD+DFsjxqu9/yNIg8SVQTSQaCRZt6628JR2i",
+	"6A0LyIbXbDbN/5NbiZhniLxfXVc0pSWF1PBl9l6X+FAWxwTvJMhm+POURo2BZZZTo3uTsrZELvqX8laM",
+	"MBf40YxXaNYdkuNFs2SbMdfiJI/oNct0D0rwuT0ykkICumZJCazRPjwgjCxlB26q9ZUskfW+She9RUtL",
+	"eeaqfe4KBmUFryu9QxbQrcwNevZ6n7zc3vk9sbB3BDHsrH5AlDYikPh9GWCC7bQ9HLAl4eT2zaMfMoy8",
+	"WS8I1ejwQrA/6+rNoCA9ONqIyShkpTWirofDjKdZxph8g2B0Ft9beYTR/ihtagCZNkuL1FwiUgnPzUH6",
+	"laZ0BGm7vBRE3QIlAt75M0AYV6WLVBUhCjPu24uLU+f6NydT8AhtN5tLGVu6vJy3ZXT7WBOb3u5Kdx3V",
+	"mHGKDqjSxhXTisTsVy7POiRmAxYz0YfiL2x8WfzSHvFzyIYZQxoywWLeN2rdVPggD4S40Cdty9bstUqx",
+	"14DY59yvfXsZZjYO7xAkeKcuiD4VRN1y3R8RKVD9g4YtiB0qduFxdO+hJW0BvCzWcFcMY3mrPKJkuVuD",
+	"4ve4JoFEzzD4DREOYEDDkPRo/5pIQXxcoL+GMEjZnpV1W1nKO1IC0P36rG2BZa/a3+632wfw27IvzAKt",
+	"5ntM5KHwj9oXb08OrsyvWoeHJ+/g4Vw/kCl43/POm+PL06uDznnrFX7qZP8M3jbvdN5c4kzP24evr745",
+	"uWi7fyPkU82rtQ7P2q2D7+wv4OHj9pvWReeb9tXbk8ODzvEbM4HWRfvNydl3V2877bPW2f7b78xAraP2",
+	"1Wnr/PzdyZl5793ZyfGb/C/OT/Y7rcOr1v7+ySUkGsCnWwdHneOr/betY4CnP7g8PYRduTq9PNt/2wKf",
+	"dPvo9OK7q1et/a8vT2teKax9JV5pOVR3rimE+85V5xjOKv8r2HcX8Ts+uTq/fHW+f9Y5NceJvzlrn1+c",
+	"nJlRswn/gPelHDqyVcCGTPEjU6hqolgYqhIxtHx5BbIS3mfPVBbvq+du1jNVDBxN5fGWZrR6tYjFvCz7",
+	"BqSasTKjJO6PzLg0QDxsmEhIxTMLpjuxOSzETPmrF80NgmOSun+6cQSezI3v/KnZnG4clc4mLtWdLtza",
+	"i3UFz5QNeH599g7AfYUkYy4k1nsUv7j9sjRwVgq/ac6uSgQWAUI5ZGD2EqulaYl4jFqSGxYXgo3Z0iN0",
+	"WV+B1h0uTvnLJuT2p1BlZw+wgr2bNw95mUtuRSPNUv4CHXF5ny5iMFbsMbSuQZj9HG7jDWe39ibw2CUl",
+	"zt6pR4C65UHUOkXIx5K7DyiLaUMtqPmaAY0kreU8Mw+KqfsQgLl38xfDmZgDBsNrCUxOajcRcvwtHGcR",
+	"VTMRiul1gjFH+7i5byN567I5Va5VruGSI8n7bDn0mY+Eubs8cG4VXq6LA+SgcfPUObXxc64ePFARLiuc",
+	"nSEYuguW8vNIDPeMkHmx7fFvXp2c3Ta/fjOUrVardXx+OWpfDs0/2+Z/Xu23vjP/Hbzun//B/GO/Gbb/",
+	"+M3ZtnhzPGy1Oq1W67LV+jZiP/70lflz6/zym5Ozr3f2v+t0/qYkQjeXnFrEz02yHonhn/8UseGfh3zw",
+	"51vWi9bcpH1DV4AL3611a1CtGTIaT3kytqayWqoZ88KdzlFLRfIEpO8jL8tyJUjdPzzZbx0a6dk5OL1q",
+	"uX+88tf2SMgFeo5s26GU20Bvh65IFWcsjSRcPyyWKEzN6FtmZva/r0BByjrQfmoAiOXBsqrgDyp58R2c",
+	"zZ9HYX8RtXKlwv4y8s4O+yE0jBzp3B1QMRuknLM5GtyGrm0OmUjGwlynvhwMGFsCbzOj5LnBC3zqoSuy",
+	"VynYXR0Y9Istoy2l7TISOWM04IKp0uA4dCNauAHTCEwwlYCv/t5MWN1+341XPv8+45E+iOlAV5htUAOa",
+	"hMylZsWMBlnbfs3e6z3EcQXFits+fPkkvJnC7NKynSXzCRdqX/n8wlz637/5D//4L//H//6f/vUv/+Y/",
+	"kF/+/f/zy//0//3yD39ZZrw0xlNZnt4f0XjIAm9xxuXL8oTLFakzlyjo4DYqS0XtAV/YfNeprXfHPh/l",
+	"KkciZj9KU2ehvtRQQQ5/B9OaQ3M/iGIRjSEW35tglm0vZvR6yj9ZfkpdkVEE2djc3druin/83/7v//b/",
+	"/ivy0rPYHYvTaz273Dm79PCVe+BrGElMXlV9KtJu4vjFfCSbHPGHreJLO+V/avUpoJMlA6qPqWh9kWqT",
+	"2Tq72rlH/BBKU0Yvd9eZ0jHmq0wvdtAmAsrY3Em1pzOsjPusdSZLzcWLfkAnhdbze4RiqIjFthd9ohgi",
+	"8EMGUkAn88FXtjYWJeI/su72WetieArlBCjjoAAvOuUKD5SV0zwmgt0SeLwghn6u8UDVdr/f8ja8zR9K",
+	"yu2LV2rF+olC8hGGu93PU7fOqyWC/5gw+2ezW7MspeoaTkFTlut21PYOgf49PZnoJfpzAOCmV9s/OYJi",
+	"0OUSrCEtJwM9/6FkipV+jbJ5krpv5uF7xLcTedjM5ulFpvNlgTmNMqdRbP9uJL1Nppru5lLSZuiTpbJ+",
+	"nqmld8m/rs4wwMRcrVg4SNs3zqJsL1Uib852lUy+uQC0Dwk6m1Unl2csuH14pizaeB2hwOw+eCCS8g+U",
+	"9exaCtc2hxVenYKY5gjmt7Q6+3B+Xnr+Sj5E8mDhiv/6kgjPZDi/XjaW4RJQWgCh7dUgKr8k+4dubh72",
+	"s0RmKsOKcIHF6cbRZ2TvnTGx4cWqTVlcSWxen6qsMdtg5A/M9GGlT3GHP3i1cz4Ul9HHhky/ZT3FAVLz",
+	"C0FMTyc8fZKHjN4wrBhdJy3Sk5oMeBgayjbnZv5tBLdgiKUxSBSW6i1K37wH8Lo50iRqCyODp10OzP12",
+	"QEPFZvc+e2lBgZ97snQCER1/jd3h1NT3r9Nff1/rU8WFNGIyZrYgtzarE1/nBirLFt1orpIuurOwviv9",
+	"XunKIJOr/La4xMFccf7MYlbvZLoKeti5ljE7zlWPlyfLyRi64oeg+BSqzZFBnya95+dJj0SJGpGAhfyG",
+	"xcCpSfvG3GJI5MQ8OvMSDbFdNPIj+KNNqwM+xYLdfF4dZgiHcggjFhPifs4jvAVUU4Q62/zbb//wE333",
+	"Mun8SfKj8+3bjmj+TQbZBn2dN7ZevHzxcmv7xcttANZLeiFXows+LkL6XjQ3dpvN3WZzvdls/i1iG/fy",
+	"+xPF0uymcjhfz/N/V89h8xqxDsTs2ebmPrdV3fQhHdn3ZiZTpm+5symkcWljyNiDYoGVqcUrUspgFhPQ",
+	"Ue48KudiF46F4Ehe0xAGU6aJ1jHvJdr+FAQc6ei0uJ8LFjBdjOSmk40OCoey1tHMYpHASjsi5GbvEQzJ",
+	"N5joy4AFAG84tb8vdna2XlTjFc7JUtZTXzO3KpTDIQtIIqzzYPE+FKi9JHovclcangQiIfWz1/tka2vr",
+	"5Vpho6Z567J0Y1OvsNFZOdfJ0tE827Cd6JFUjPhv2hcEsPR6PAy5GD63jyofG0wuSk2bLxDyOJu08VOz",
+	"8fIH+9/1qx/+uhRoE5dkcwor009cBl7JjFw+osNslBH9MWENgEhsDGI5bugRa8C+rLdOGn/YOPlpqzSf",
+	"JMvyW8hWsiP4MDOBUuvN5UxmwI14UEOj1FjARlKPYi4wxbp1vt/pACABwvBNZUsutcbCYW03X76Yd1r/",
+	"pPE//PC7v1ot97Cw7lI5mesWOmvXPfUKrewVWrGZC2RWauogiIAIXK5x7s1S/1XWaH+GpYGuAfSaF4Sx",
+	"eV4RqonPXDKaX16AxPI5h2UcE1PsCRNB1jZ7IGPy+qzdhkWgsyNi8ZiazXarK9ZGGSt3fTrWvHRWo2Dv",
+	"tQX1q5xodmkxWKyIeQszrjHvec01NEm0bMAWYTuQdFmgud1yxe4+09XzPldJX7bhj/xZl1UaLxISq/XY",
+	"tJmNLJfVWDwPL0ej+QWV3ZILOnwMVrMar5hz6+ff8Qs6fBPLJJpdArSzrqiWwr9h3ZB52wiTkDNFtHQY",
+	"S2NGhSIMzAp4fOn6sHIv78M3fl41iW4eZ8Uaabtl8/b5IUKu6ZndPeLqhqgqD6bWkLf1vj+kDiFsjk5G",
+	"tMchCXim8Lc/omHIxJCVGPyfB0kV3QZbJfWzlmJWgxp+sLrXnUV+jFWI7oHo7X6kVoUJrekwjwu9tQIu",
+	"tO234624y2ni4CwN2rkoUrcKAnhnoYUeWOEcE5onTGcGTk4DMqdBeqwvx9BFhS1Nm25/CjSw2VwirAvL",
+	"mdu93e7Sndq1p/Mqo77Sg7btsu6bOHQH2JdlQbwHrMLhYXt/u+Q8e7gDZuHw8smKGnLmgRoEu2ObtQFD",
+	"XMo7WxLGAps3Qvkb73LZFrN7gLkYbu02jQb7ytVh+XAZ+QCvg336lioSsJA5wByjr40lyAiusUUdZ8oz",
+	"emp/VPAWosdcrd1xC++f9KXlajuo5Sr7h1CGsH13WuGctnhpOkvhTAsTTFPnMZ08Ty75hRcocVHg1N3v",
+	"hwiaprzi1xcwdUubn8u2leayFVrTQe8Y4FIQzihe2o20Px307OrxMCye+u7mvZPe7sdKW8AybWozkWjC",
+	"Qto3Xg4PMn1jW5NPBZFxgBmytumRaz3mIcOVMWmCNV7Ja5fsUbccR13qfmcQsyGjN0ZfoAjua87DyIWI",
+	"8lyue4+Ka/tqOat7uHy9JRlUtoCY0f6IqT0MPgd8MGAxzjy/GyvPury92BJcq+w6XQIUlK0YnKvsQKya",
+	"fM3Hd9N3CqHkZXUenN0SrcnN3BaE2cun/sgx84pgdPWCVVlXE5f0kCFtABQcVqSPGEmwBsRcfYX1snxe",
+	"2fRUM/HMQ0fdd24htjBb4wzebeFq35nrGbVkp+kly7Wziv5NbxUPxGzT7Ucosr6Pw7PKzUnqqS907e6O",
+	"xI9bqFxFvA+hvcAl+PVpLt+YSzNxuTEVkbG79vW4R7eOuV06CmiWZZzpRurp/LQ+VbMJaqc1r3Zw8m7p",
+	"7LTIPC9vMTWtBFOzYirTCWGnvkd8890HzgbLlmOnV36eQbZ15p2ZYwvyW7s0quisDpD+peoMz5hKwrJy",
+	"M7PFy12UjwOEmu9kZQmqCBPB0SruU9FnYYg5YQuZI3rgV/XzJ5GF2JyPk4kKVolfBov+j9NeZYvzu2lo",
+	"llUCyxoxqGC2D2APMts+nwUEm7eSMReFX1utf8mEauukSa/XY3oNFjSIWvylcEFfMYAVLjTiInW/0DIL",
+	"er0We2aZX2HTrKW5xfwjfYjWXbDStLn0DAkvt1WnWVu7O252efvtlhAJDdNueLYxLbTk7oOduWRf6Jmb",
+	"YD55rmmsy6zlxfXG1EzLUHKazTcbyK6MXEm8bK+yy7gERT9G8gEylpWyD6bmnrGU/Ay9KdY01cIsPe7C",
+	"NStQYv6AihQ2u/lTnKWagz5EMMXy4rvHU3CACu9SkaHXNjaajc2t7cbOi99/9bJZ3EZEy0VXSZ5ZzVz+",
+	"/P3eetHM37ba9vpmYautJ6tp6/AzeAs9RCV0mnQbmzMdnA5PWiVJ/DOyqqSy3mLYQMufOCDYKXIPMw4C",
+	"wkQ/nkR6Jkn7xUyT2gVN4VuNv6WNn0ijNH1pCTF1xwZXy7HBeZ3x2XvWTzQLUPCgQ+bOXrWN1aXgcq0T",
+	"a4tlSjq/F3eb0mlVE9UL67F7psiAv2cBsSkmIKLhnT3zz5D2mXKVYRFsKfvRyBn70ONv6h2lXROaEDWb",
+	"S/Qy317fqS28Cj/8vOFtfkh7m/+84W1/WPtnf/Xnf7HRbJrfNt1vah9DhFa5PI3mbm6j0bUY7A0gSoyo",
+	"MEpX/r76a+U5ZauXQs/K6LkuXCiRWFnqzq17rhYe1c2/rrkAgGXnri8t6yL+fuvswIe6WtKPWcA1Mtw6",
+	"1yrt9peaAlxhbzauiLxlwZrXFf7+2/b+11c4jCHDnh3CI/5R5/jy3IfgwA2LAX7DcXaP+Kft4/POybFP",
+	"9CTixi6bEEqQFBo3jhbs9G0NgtVp91vnb43i2jr+GlBlv+kcvzkH0FlAkc1mVPNQBHk1mAqgun7ThtJe",
+	"+3Xzr5MOasYX+0s6DPapGpnvI4wy5tEYPWWfQs3P/oj1r+2/DS80nzfWkvm8uEEk6FOjp4PCAs11zOd1",
+	"H3TwaUVsicN9rLa/j7jPhtoV6ycx15NzcxlsWhGjMYvnJEMrOs580pDCjIDouGRlqywkIj0zFpG+lNcc",
+	"1wyXDrgBfCXbhZHWkIFlx4VeCiUbf57/LDhTexOAF20kUeofD+WQC0Xqb7WOTgBx/5yO2TnX7G8O6Xvg",
+	"SVyAyw0+kipW1oV9ZeeQTY5G/GvDUD5A5/KBRMB5oSlCBxdfBzhrAI3FzqDQT7+yLX7AblhoNDM1W6jh",
+	"BjSbqFJv/TNFRjJRbCTDgITAJUkdiVB5WYqArf+Ff2M6mfK6ggPxG6GqPCKYJrcy1qM1j8SJULYkORFc",
+	"25QwxL6Hbjyera7HVkkIWwkguV0BWMiEpp7xXDs0PYplMhzZKFkPsmujCHXI9a7oin/6T8m+FDdMQN1Q",
+	"VzSgbsSWTmEGETQWlLcs3qdjFu5TxdYJcHhgmYJYWV7dQLUrCEAKe9N4wuSPCRWaa9gkgOLF1RlBj98t",
+	"inRF6t3axuY6Nlvt1tbWzYQv+JgpTccRvuKKRfZIn4ZMBDQmQTqe/913333XODpqHBz4ezb5rlsL6KRb",
+	"80i3BvpRt4bbSki3dsvYdbdmFgosG3w/hbwPKE37SQpG6i3F6fNzJpPQXIqADWgS6j1oQAJ9eGNNpDA7",
+	"F9AJzvyUDo36ypW5tfSaET+Cthp1iFpurMFm+Ir/ZH5nBySbzULvH3wIWZ+Zs/8zGFseMUN5xLzsEfCS",
+	"f/Dho1gbBy0SzLp8yEzEqp7nFlr/d39SUvhYd/Nye+f3a1NNIJIoYnGjbw4a+0GYD1cB2rdsqMzxJQul",
+	"yd5zpclf/7WMSY+F0hyulikCJ5LwX/81DAxrU2S7ue3ZZpLbzS0AvOcBeCahZxg2BmABLpKar0csRglq",
+	"t3jELJg+x1niyEafdM0SuCD++4bdhgY8DIur+z93a9uG5nbJ9wUM9x8M3Ww3t+EvKSj9Dx/8NY+w9yB4",
+	"zHelYC7ZM5vWmE6yBe6S7WaT+DNI+L5HtpsbxJ+Cw4dfbxE/xcT3Sb0Q6jIjp59S0HXPn8bj99P0wPyj",
+	"ZuQd4s+i6ptvbmwBlc2gy8Pfdsw0yyDmfY/smNU5RHkfqHaniYOVoM/bRlgA1g7tEJSmE9cRodjZYCKT",
+	"VNwJeUtcXwMztGttgMUH5oiBPFqkJ4MJqGQosfiY64zQNrbMO1On5ZlfCMiWBEo2FxYQ0s1QMKr/tt2y",
+	"iqQLiaTD+G/aF37u6OtJBKyjbxQl89FEQY8GKYj/fMRoqEc/+R7szvOY0WDyE26Z/zyQfeWv2VpVUAVs",
+	"i28RkBGjAXTTU/hBL9fQLJ1mC1m804NhJ7jCPWCAtb5BjvgrkoiQKbw12bwVnIKrw8Cr8b4xpu8bZpxG",
+	"b6KZ8tf2SCKwOS2Mnqu15UMhQUUb09AYSbZQMXfJmzDJY2sw5d8d0/iaBRidMH/bJcaYwn2BOt7w1swu",
+	"ipli2Pw5ZiqSQjE89ZOUxNOh3jfAuhQ0dIPVIRRitIuY9jWU6EC9n6E8GvH1CR2HvlN1zPqzHiWG4+IL",
+	"eEYwqaxVjUW0l6Haw2QbM8KYQE3IADuWADrg+cHXyslmq2+prjgvV7IsC0v71REfVDO7KaGSoKTxtK+M",
+	"08msUtgV/pTW5a+TV7G8VSxTKGMWTtwlwtf2nDLhHlHMSEwfUXr4T7DLu+QVKJmkmzSbW32YF/yT+esE",
+	"Qvn5GGZsVCXSk3rkoRqB76KieYtLDboim4OhWUtNRsi49TNhqAWCWltNEhiCcHfAXDEZk42v7O/xKdhI",
+	"rysgpxOkC2Y9Awa6O4fpLYFsEBRVMuZDLrpiP5ZKNfAnty6kW4umYLSCHo6jCpcLX4ErqDIVw9iVJ2fn",
+	"jvdenZx13nSOz31zoJqLIakbZZE2MlhJHEh5RCX9EaGqK3yn9tIoWp9Sff09hIDfNTzMfCnjHprQMFxb",
+	"J68hkcLOyk4TZobdidJLG8VsEPLhSJO6fwJtP879tWwPEH7IUmQobxWY2UblpKFyLTfg9LoCz3YNaaBI",
+	"T4B0JYVmQjeMbWgZ4rcN6z1udA78lKDsWrCNhFHNLemgigIArv4Z0/Gk0TJUUDaWO/t3Iwm9/419Doa8",
+	"YyNdMaVmOCr23zeMiFLKn04VZjFhYiBj0HQVuY251kzsdoUPFc99n9SFdLux5hEfFSEj28Vkpo+DecBW",
+	"j5knpgwAaNgvuqKgFRjbGBJl7DPGLkFFYkY3QJUB3obvFzNp9roFVU2ZkaY1krV18m66oaYHrdpEA9eb",
+	"27xMAmygqyPkfSZUPifuNJZRzJlGSND5hp17O4OFSu251mmn5tVuWKzQzmuub6w3nZeLRry2W9tab65v",
+	"QbKJddqCDLCOm+eZbWf+NGRlrlcZNUJjW+YMQXOxlTRmQByw2HYdA82aGxaa9Bq5Z+t+f8TDIGbCXyu+",
+	"iLuTbhyUdR9ypfezWXm1VPKZqW02m85ktn7ivNL/J4ukhg65Re46V3d0ETOGFvlU6PzrdbOV282NqpHS",
+	"qT2/FDTRI8MIoDM8vLextfi9UzoJJQ0upDykMSJS7OAS57/XsbIeX1jiQ+do5V0KekM5OnDBa4Otz9J8",
+	"CtwRorGFuisiy1HJD17NsYQ0Y88ht5Wl1gh2mw3LoSC5byxFqjReKWMpYt2zD8LdmP85ArJAnEZLnabD",
+	"CWoQoLwastOTiBnegfmyhjn62jLXVCMj/mwvKwzZF76ZWWKU4PRIvfLtMirGXsX7GXKa5eavLNTegxKw",
+	"izl+KHqdbS3S1P3ZePDPl90d26vZXqAlCPoVTRPb7nPnmtuL3zuW+rVMxL0u6fbGzjITVEmEIHRHLODU",
+	"gat+ohuOZ2JszRyg35I33Pyu4Esw84GD/b60411Jx7gf7PF8n2t49wOQToVEes7HZvMc/H5JQ3AZcRvu",
+	"UyNqjFTnWSpIKtuYzPk8PfCCQk6U1CMCLEUZvdu9jDnMUGAInQUNE1nLDUFoCHYs9BUDTH3oOW44E1dE",
+	"XfMoYgE4deJECKy4IvqW922jNAemT1qWLxXrFWPGyjhKBzbjAOf4JCA/wfWR0QSOapbIVhGVc+g9RrRj",
+	"IPikhN5PE+v6s3ZMjsptJ3VrGg85+HfMYKSueC8EjzNEUGx6ZIihQHzEvmUob81QJcIkZaW1ZWW1uW/n",
+	"vJplhGsxnKdI9uGl4RRW9FLCcLsE+xsqmp7E1mcjtuy53u26VcitlcTQzzz4gHQSstLkjkwhBRNoyvzJ",
+	"dElXjztHlSQnzilrw2/g6slu2Eviu26wvvO8+GN5wy6k74Jc1potKtCp8HLALlA/P4kgpGJN+1xhMEq+",
+	"2OH/g6b9Y8L71+6BNWK+msaQYLSYCkUhabuMDxzA6nMqcURjOmaaxaoyIzx75PkRLBISwX8tl7j5cvEL",
+	"+1IMQo5JIl+YwMQD/7z0Tbvr32c9lSF5YTVSdDTcOQByLJXVZwxuo0diZm6ZIjKGG6Ny+4GBoRFnMY37",
+	"owk0ZlLmgvr9gvnoA+aKbSRLl+Q2kNc/ZdbOYzz7IyqGcNVLLO1n1rrGroGqxMvzjGgpy649VmJ+jpZw",
+	"86NYwqmS/KRNfA7aBJLj524EWyFb6ZNtWyktB6Ccp+kh2Jym7k8YdYEA+JXvVWZ7gG8ccGRhY2JoC1r3",
+	"B7Ec+0Y18LX0PTSVueiHScCCtT0MoFlsFvwolFgJxrHtqEIbZJ0cs1sGHXI0c0aKxifh9xbZYp285qHh",
+	"rbvEd61nfI/4Wasfn9Qr/MtrHvE1HZrHwd3nET9iIuACf2VRH8y/f/RJXbP3aQRxzMbSI32qWIMLxYTi",
+	"xigyJlBuFhA6yM8jbxkVTKKiHeRbmvPJSIaBS9mYqrsyJ2RrrcwZYIAdkG0QoQE3hSgWsr4mdRqGEJpV",
+	"a3vErjFV2MBTYRdrc3zMOu2JrJNZmiBDSbQcIrAjzgTOl+DhPzcnv0eoJQkVUaHSdJ2tFy8g8ljlwbcE",
+	"urKW9x2jce2Dt4Q2KPRomQdfx3K8zHNGtVz8FECyYE4nEuzSLzkRseJrF3S46huTiK34yimS0qofssS2",
+	"6mvs/Qp7d4ow3QufO+c/sTLb4OFkPO4UTOc3JeQ/kZw2TCTlbSCeIhZzqCZz4toJyfsZ/tWhq4GMGR8K",
+	"Vztik2d9lxBqJApmEtAQi3ssd2XvUU0+o5r5hFpRuIcS0qf2UWh+hdk9IE5mxvqv/356qNicJQvIiIYD",
+	"kkTEOrZvpUDhKBOdjQ8SG3M2UA3GPKvX32LxSSjldRI5OXZrHiATpsFtTcmYK2WEy/RacoE0Qcfo2l4z",
+	"wo4LpWkYmn3C8iCf1DfNBDe31xD6NpwgmoXIBJ4g1JUs2MKAoqSFlHfww9MZbwYISWuWrIMCoHxYLphd",
+	"90MIJBfmN2Ywm0mwO5VqoKzshTfn5B1URwaxm/XjGEOFJtcfOSZou3R/RgHBJZjRaxn3eBAw8WQ9LRlC",
+	"FHj/7smMt6A539SlWdFEeg6NrKtjhGeMBopQ6+pE5ugR13QZGDbYJjZ3kWI745y/1LwYkHq39su/+8+/",
+	"/MPfk1/+4S+//Nv/SDY2vWaz+cvf/aVb87qiW8MO8WR7feeaTJjSLE5T8f/7//W//PK//4df/tPf//J3",
+	"fyH/+C//j1/+7d/jH7aeb2yTX/7uf/3lX/0XstM0j/3dX8gv/+e//m//5X/u1sAuoySiNtQTB11R6PFB",
+	"jjGOCEFHegPp4l1xMWKk1XHtvetUkJOIiVanYQ6cat4LwYuj4eeQ2RxSGbAQ+DRV1yxwhhqmyndFwGgA",
+	"2wIbNGC3RLG+BNAi10+80aOKBe6zTk6AxGt1HAMG82eYxCzwumJAeag8sEMVwWaV9i0lxwxXlohEQeqs",
+	"jMmAC4iduvJYyBtRLPYxkRc82F1h+DvCgjNMLoU6tXVykNZNxEzJ8IYFhA6pkVpEy4BOKs3jPbMBaOEi",
+	"rUxyicjGpLKomzIJAxLy1CM+SHQSM/iiptdMIHwbdIs1b613RSs7WwAkoRZPH+hVOZzKOiLC9Wj/es3m",
+	"mjoj2242bgykxyFIKjSRwGRarqpS8TE921jDpVLq1Iyd6uuPJKiyj3wivx1MIKiUWRcp/XxsqfWbCu/R",
+	"IBUouN2OGdtO707EcGFu0pJh9VQ8oKr2vO+q70v9aW/lLRlTMcm8KbeUa+evoVUhLWh4aa3nzOPxeOSK",
+	"X8I2m7/5fAxEnDB0MuUKW1YrqaSZhQFfR60gD53TzTBbF+EFc8dVLEJuonuoXozhrnk23ShgmvLQhnAx",
+	"GwPfeKZIRPVorTqkmtkST2HRLygs+jA69JIBzvLMbmdHZ6nbZipllPaG6Qoyaz6+7fjkXXtoGnzD9GMR",
+	"4OrhdMQ5nxtLt8AuLNcMkyoXJof3fZsIrkdsnCtXpbBO62izXiL04xWcSHSoSF0xERD/+x8g7BUzyG8x",
+	"w0FAKC9jJraE0/4OUubKBIKLln8kaYChzc/Ls/Qr5Q6P71T6WELwS47hf3QvVKlwnadFPrcWBALt3pkp",
+	"lnq2XsdyTIS8dfWsyIFgDlCfZWF+MtAO2weQaq4076t1so+Tw6SfHPgnDmSZl8tWLzV/4JUnxeDXoxjY",
+	"I4VwW07gPbiOMH1pZD9+HrM+49Gceo9zqIg2tM7HdMhIfZyEmkc01lYn8Ac8ZP4uOT1+45E/nLbfeORN",
+	"57VH3rHeqUdeHZ165KLz+jWRMTk9eJ2Cj3TFRpMc8VdrLqJ2sn+WegIzTBJlHXthCDggQ8EVC8BJ4SGs",
+	"LkX3RVfUnX/Z4pV44GNew2JdcARygBsq9546sGLn2DNqBdT8jveID1+A6CE24nD4BZgcqCRAqUEt7wBU",
+	"DQs6wDUJeABeWDNs6jzuitR7vASUBFVESexZbsYOWD+EspsQIBrNpwEqYb0rdppbxD/ZPwPMDcMtO28u",
+	"AaXjNm2gafd3RMGra7b8mk32CLxZBqPRFZgBVCh2XssGzB8aOJfNMacgLc4hKsC1i1UOhoi6ggub/iwk",
+	"wewgRQbm+qZLN4IGGt35lf7SMySIn9iZJeJ5ClhKts8HMh43XFfsZcsc4AOXkeEYH1sJsx8Hn3CFw3Tq",
+	"aqQoD+jZy9+Az1JtO8Ui9DO3pb85b6w9PbQ6zAGCTROnZD3XG2tL+EEOFJFUarsbzZ3m5sb2dqmM2EE1",
+	"bJZjlAkLKERoLMqRPAkDpnQKflGapvZHM9JH8Nym35kAVPFv3ncL2T2FepIcZRWPd9WCc83GUQjZphA/",
+	"HQAbFphLNJnNFDH8CeA0pcgQ7zL8iQGjEMer3y0BpLpVJYUmm/msk8pckYx4Hsmszz7wibJGcit8Sh35",
+	"tVefZ9d+stqlf4wsksJnSwI/ZfGWqfv4my4o/dSlZQ9NTPf3ZmfUsapLu9qn+7lKgOZHkgC/Thfvb7Hq",
+	"6rNi/ml5c7UR8WoCKV9ygFVOVXbEWTbS41rf+JUnIyI1IrIS9VlDIne+q1kRfkAn4GPD9vcbgA81MrfJ",
+	"ldglylbBQkZfQCfrpFWwELDoy5VLbc7OE1xRUtPQVuWal68OO0edi6v2t/vt9gGaD1NI2OiOzKPXKTKy",
+	"vTXBX1dtRqTU82j4G3b8T2REZOt7wqP6siyC4t2YrHCDV63ILblkqwuLhflhrjrX4USNacBSt7/SdFKd",
+	"y1W8pE+mxSc0LR6cKu9vW6TU8XCmxecpFZofRyo8YTN8nlbCR7h60+wdP/BzdaJksVxwKRjbC/q49sAF",
+	"fTRL4COHyj6lBaHxlByFwX/Lo1oLYG41Hc4g3B6nfWcSwX9MGHTosCbCdPJftep+QR+LPV/QT6WumzV9",
+	"Yc7+MoJ/ytNbQsHXQL9L3LAK9r0w584MWYDPLL2m0/iZwMkrkTOXRcKEUZbDwEwFwhP65YPcvSddaiFq",
+	"5vLS7V6q00Kb+Iwh+h2kldAhmsNFvCOaNU8p92OhaeaE4RMpf4FG9X0lwf1t6As613p2vhtDiRNI8bAE",
+	"q0byFn4wqp6gkENowUks4Kp5qoi1OqKqAru12iD/fHS95mPrep9pWO9B7ueTXjhPNllQn4fmBkvVZ6Qg",
+	"eUua++5xz2EWLsIyrPIGpN9dlWV9PiBobg2fEQ7al+hxyFFCSvzp71YLVR6BVpWifoFaBfiN71IASwTx",
+	"fJfBagI0WMGGkbeC1IsdS58pBKBxUGCuOXVm6GC/1qzbTn272VxbJx2wlrBTKguwU3nIxTUUOHAo2M+F",
+	"QI1FpTSLdgkVpP3tafv4vA0QyG5FtrrJApKmswDMCIuRUva4ln7aLB3Wm6G2FNoHpXI+RQrtBNixc4II",
+	"5/gyNkV+lhZV4QyiiNG0fQKqsca09Egv0TkITungPmWcgp/ZuhAszTJ/SAuzjF4BXdt7HOA+EXwO+iKl",
+	"daNwzJT0qLh2W2JLV+BNt3DAcsv95pnKN3/nGruQQisU++sxFwn+xU5UYWmLGdpOJWOJMXb4q7vO8rvF",
+	"fvLrXeEPGIPOcUxY0xr2rWc2tunN0AlY3lzQeJKSQlpXO0sEdSHTs/Smq2THbCzXco1609MoHIBFMEr3",
+	"1VE3hy7sZvaYyWVI4hVDIPxsjjA3zzw8phPSY4QFHPsLpkAQ+a7Vdilp686pb4MoySagUnxdC+tTlzER",
+	"UrA1hA3Xt5IoHtiSZ8VCwwewaK9YcFz4SPb1Od5G+/BjqaF2+E/ld3Sre8oS+GIqUuIgz/x6TN8yJuAG",
+	"WMa8vCC9u5fDjbvQ1YHGbrFuHxE2EEU712XDcEOo0mOWPcxxe+Rv5VNiwKf0YWQn8dBEVwHUAk1hCpQE",
+	"RbCBclWe5irkacoVf84jqzdMV9NU86Pw26f67UcBdnlcCl3R3ea06rvju7gh8hAvqLtbiAJgq478HaJ9",
+	"1uZPjxiPzW2BiI7FgpExaYKC51uoF1vd7W7MHiBduoDQ7YjFUBIZM3ILBcuCWXvfQgbvS+H0tRT2BZsz",
+	"ZMplzKCRCweAMGabdkPfbIDor3YJfoYK2ROD+C0n6Dwig5nWu5yGt5Szzj5sTXIez2lSHfIbRnxr9/oI",
+	"jj5tDaem70zjDrSTi3/KNfIodFKb7tSRdwzYL61VOQ3fpfrto90//MRTSUHqnnNEhCq7dfjkKN1R5F1a",
+	"YVvXxXSa0PzaATchOUAaxkbXD1w1YO6RvXNEILRmHcofXmwbiRbTPvbnCfiQa+WRkGkNXnEVUecQG02i",
+	"ERMKkKSVljGACfXjSYRu8UNJhQMkyfWe2SV+KKmwfQ88/AkaDth/HzE9kkH6k+0vAL0WzC/ONY01lnTT",
+	"MExTOOAHlPZe9vApOrF8IhhDMJnxuuvpoL+hYcJ8dEuh+LNNG8ZUJDQ0f4YbBo8YuYgG3FDAUlMslmrX",
+	"Ct61R5LjOPgncqvYlX1GTpXfYqLVraOvpXjVg1RPVErsldsZOzZXmZG1lz4ipHZv2a7GRthPtTVO9evx",
+	"sqlcbvhckKNgaMzBQrP5Nnl5/ZTk9aRXr5asNevNvMv9XVqnXqKzsQsuPUhHYjtY4dY9Tvthclb9KgIa",
+	"2bm4OE3aPsnNPJSIgcTjtDeRSw1CEyJreKRwLhh0kdM9jVBRS3WDOTjeqXLw1Bj5N9IY+THF9SrtjysN",
+	"a0vCRaPZmkQVPuWcivuoBuuTP/nj+ZMfhE7v70u2KSx39yTjAAU/cj2DB5cwCg3ta1yRfshozIJ8d2wI",
+	"6kErbATa1dktSRsK2SRR89gzRQYxc1iac2z2au/v52YzPl3k367f9xPYl97KGu3zUFLRMEQWJCGrdByD",
+	"HymcWE0OFTnIqwLlFDt+gQWZdzLVFwKBrK0TOACmwNTsj8zBB/h0OHH5aTLRSlP0CztvM9U519fzjU1Q",
+	"Xat7fq53hd/+42Xr8Oq09d1R+/jCJxGdqEwhtnlD4DJ0jcELLjDwbSmbKAav2T0jY6r7IxsS61FxbdgY",
+	"dG5b2yPuo2ed4/3OaevQJzErfjiKuejziIa5b+8R/9Xl4WHbzZK7PQK12YHE3o5kmH8/jXXD7mYnhSlQ",
+	"U7+0bB1ZP+yb2d2YjSkXEACwq8yGp+GtmYtKxgqyJHNuSGjQllN/jHFg/kw0i8cL673eMH1oiMbR4CMy",
+	"0cJ3nnSij8ANEeXYJWamdwa7RxoS+fzUpZRdBmMungdsQJNQ53roz42uqRGCfHOl04BCX0a2a5DPx0ZQ",
+	"HeCY++mQvoepv/pWNkJ2w0KiY8aq4lwzrz/mlXG92C9ixj5V8XwRO+7LuwCWhrJkanO6OZIvobEi9QMp",
+	"VofLzDdGnMU07o8mAJIPjhuryLsT9CGhYlIdcCnS1WPBJ7rhP1HsJV3dE3jurz3AM33tVr9xqyrl+62L",
+	"9puTs++u3nbaZ62z/bffLdTJK4TMwoBQSxHfPpOTI3OiLeVS4ynu8nQRHztSM3UPi7iT97uJd7hYi+M4",
+	"M+IadDeV9HLDkD4VQmrSY2lYBB1WsyzAX1snR6gKPjO6ILcgN9BpZTBg/Yo6SPR8lwnlp7vzRUUuPmc5",
+	"VBHPeOeCGEWqrzDfF9Jo86Oob0/I159LDOTRKP7+hv4Urc4LkFzYjmNoTCXg113CmEIH8GdsTD3dxif1",
+	"bZVAxpdjR1mPW6WH7pQOWZBiU0Du3B7xf/RTHz5rjCkPiYwRrabep4o1uFBMKK75DfOIuTeUC7W2Tk5j",
+	"OeChbbCIOl3IBprIRK+XOu6sFvjImBbeDB9j76HkfcAF1KAXF2mmys1jPyYMztb80vxY83JcYEzfH0Lj",
+	"wtruZrPp1bShzd2a0hYu9jGBNHDbKmE0BCMRHYJP2Z7/F8B4vsBU/3FKve72u9+UOitLb+Zi60vNgm3A",
+	"s5Cp1hLFzHxnheFoNgXNvOKS86EIDQ2z8/bh66vWwVHn+Gr/bev4TdtfW6+wuY5csGEJUwuNvydR99lY",
+	"W7YuBKo4wtDSBLQNXY5w58mqGRqqNqtWzEuECZWEn/L35nkUUrF6d+zc2BWK7jnTCotqZJyWw4DTQ0jC",
+	"3kc8npB6xOIxNYMjlA2k+9g4dtJLR7MlK11Rj2IZJH3tEZpo2YiZYLdr66QNAWfFlDIPzyLAuXwgs1TX",
+	"BkARwd7rrrAKNPTjJRLgcCyHcNe9+qaX6OnnzArkU7Otj6Ofm6E/kW7eMvRjOVlF+1nc9yfe9UWr6edg",
+	"cacCM0Ji/micbg67iiVmFD00u1qWh5jvF3kIuQ8LqWYgZ9KmrTxCNEWG7ImBPDGQx4yXIg5WjofESM+f",
+	"Aw9RmupEPYrSk6jImPXQyzhwqXDlXAULbAaQv4gKZSiHXKgH5iPnuNjH4SQ4+BMveeIlj6mMwKUCVL+Y",
+	"0b7mNzRnlH06nqKY1tCOTPGhSKIGE2byQaWj8N0Iqu2JebyRRADTGDEBaXr+kOlzGKaNo/h5KEQtkZNA",
+	"CLYkVgY3ofD6Y4bLih+quHnqluv+6CmNb1EanyMG3K8cMTvqqszaK40uYQI2JAAQaqRIH/vw25xsBme+",
+	"R25HPGSkH0rFAo/4ZhKXkZ9Lqt7qCv+88+b48vTqoHPeenXYPvDXiTn5BhdptjgPzIHpiblZNzxgToQB",
+	"UMZ7rswCMggMTE/oinn5CeeVxPwIwmuWjj+e8FrhEhHAu7oliulfrxP6SxRMJxHinMA9cjd56Ss8JUwi",
+	"Om5cs8mtjIPqWFOrCCEjRThZJ+1xpCckEZqHQCPl+RTnER1/7cZ/TMLOf6eCrkOu9JNoWCgaIjom19mR",
+	"pWRVIJVVxEMp+aQlmw4JZDdFPtppNtMJGJ4OcEQbzWYOj6gr6jrm4zEL9ggDQpTCghFNxzmN+GFUKxLE",
+	"MoqgqrNFIvMdc4fkGKo5bkdQ9891yLpCxqQng0kaHzVje+bRCAoipj8Q2qy6S8GNigd/JwMZBlwMAeu6",
+	"F8r+NQu6AgqvbmOuNd5gxI3eI/YGpI1jLYaSRSyJWaM/YmaECtE1c8ceQWjNXK+PKLOWvNpGYOHOPcmr",
+	"zyt3Fm46xlfuzlyKgkvTYWMYyyRaVWqBRgpvekSGQZo8MaeZ5xv8zuM2yoGPVKHxGRLH1T7Jr3mk1gpD",
+	"aMc0dCeW6zHjyGWlcqRSGvIFHTMfxdJOXirt5UQY9gd00murXHh5M8Jpj/g9SeNA+cDTbCku/AZhscwi",
+	"LJwsFK/W7QhdkQ1BhRWKtnaPCucThJHmNhwFOny8TlQw/KdrPYqrm3fDnmTH59pKFM9nhUtdJTEWZ+6U",
+	"3fpTaa5jDnbOTGNuu8LsKj2l3nyBDQtXpbfHbF0IpDQvBDTfxjICy3MdawMrT7wMZmG6ztZ9cX6/ws9O",
+	"VDSfRMVTgGdlu+RxL3sqhBI9es6DqEGrG1V/w2I+4NYnchIx0Tkg+1II1tekc0C0vGaC1BUfCqqTmGWw",
+	"Nc4R/swIqAliu3ClEhZ7XUGTgDPRZ+RvMuDyYQKejJBDj7HAs6lxa+vkNRdBPnGV9Cbp8EQlvT+xvvYI",
+	"CxXripCL68KzKUMBPJgbXE7gsrTrKDfT0biZbaTXcLi0rwLtChtAJdvNDYgjULv2rK+XkBrHn+yRneYW",
+	"8c/bZ9909ttXl8etb1qdw9arw7ZFutEjrjBC0BXWpZLbAxlX7GCuLHLAdH9U0eFRDjviHdejzsFp65F4",
+	"Yefgwqz+U8W7Ez06YyoJSy3Tcz4UAI9vu5rBMXFFaKgk7KKF6vQFU5oNh1c2K8EnfSmv+Seo7Xxq0DrN",
+	"EVk/ibme1Ha//6EQAOdDYY4PLjUVadgtu8CtlCvlGKfZ8ul2rkkv5P3Vu/ynLLOBnKrBg7mINSk/A5Kj",
+	"UQTREWwLIfPTNkvaI75IwjBlElQjkyAzPKI0+G3u+z58r3PwqFWi7hsVmki65vUvR92uILj99PjkoIza",
+	"liKyWerpVQvcliJ+mHLwIGr5OaU4lZt+5+D06tVV6/Kg0z7eb2MLAiP7EBgya7eYTvWVk5TrcwXGqyeB",
+	"8SQwfksC49VHEBjAxOdcecindrmRSH5UW/covLtuBEQsxZBEVKlb6EKJfYcTcS3kbVp1OGQ6VXa7wuiq",
+	"mMniFfHJ+ZiZIRXmk7HAKctWv1R21+rpG9vNjbV10gIQyo1mVwwoD1lAqNZsHGkFGrEUzE7DMyrsThON",
+	"AehPhmyUBkHMlLXyuSAbO9C9SDPlkUES6xGLuyIdE2dOtjdfEv+sdWHxONsHvkV7O2M6njRgTr4N+gOe",
+	"pY2gUB4ag4Sr3Ge6QobBHqFEJXCugyS0EjZXcINreGa7I1Vq2I/EKA/NdJ7Y5JfadmV7cwnefCHlERUO",
+	"VkB9ntzSchTDZxzTuQeH3AQOmb/GZVxSoh+xnE22nRfAcUouXFq5ljGbrpuzREfepd3W0/cyg33ExbAr",
+	"6krzMCSbze21dXLObE7fFENGJkfFxDHLlCcgn8TvERl3hW8ukoz5T/DnXfKK0ZjF/tquHRd3H9NeLdD3",
+	"iMXMQ9Ai2ydKSTJkwnwidYso4I7Qd8tdwAr2dJLopbz89k5DTf0XqKv/XLOHtA+bb+j5g/dzrQf7DQqn",
+	"/dWHAp234YS5ckd8By1+zOZFa05dNWc4sdXTarrgASgX6C/tBQS+KEXq4Av3SMiCoZHckeRCK68rXNd7",
+	"z81brYFcT1t7YssRbDE2W3WxTt6NbK9qV/OtiBx0RQbTbKsr4kS4nFnsZg9fMLMcpK4496xLEBpCH9EM",
+	"i7gr/NTpCGDVITXKgxWZmUmD+oe7a9kAG3PakxyxO4SwnhCE50SXCqgA6dHOK/KOEJ7jodoBmTuVipkq",
+	"VMZCgl5BE2ZFD/EzhW1u0otiWDSHrDmiNJ2otXVyBhVHQVcAKWI90cl+p3V41drfP7k8vvCtn9c5kkcy",
+	"891ghx1rZ5fZFZ7RvpvEf3d2cvzm6rR1fv7uBDrxoGeHEdeiN10GV6ji4/XF+bSO2lPv4m2FGm73Ivsx",
+	"oaEqDAp9gN+BwTD9Hdf006y6K9Bf3XB/fKZ2yUaTRCx2q57S0s3tqNLIu6KgkoMEo0Y2h4DtjhfcWhjD",
+	"hKmpYwQwCcah/zDZbr7silw3J9g217wJe6C5IrJ0gJBaU4YKyOovzSmBV08zfeZRYKMKH7kvVCeOFjw5",
+	"Gb5cdXu6GDRPtvdkqVi2VeBbNa9W5Do1r1bgJKXNl7yldHTQRRojbjTuSaXj+ziHAOWlCWgbzSaJWd/w",
+	"oFL39akZ+60d+hGt3MJ3KlzYdoW/pYbDhe7VcM5uF/IkCrpoRb/hWUqZj+bvRJPtOrJHhNFXiWBD6J1Z",
+	"TSTq0cmjMqvbdRz7TROGuhtFWPZWRRL7lhxuaJgwlwpEb6imaDFZOyjtgWKUMWM+cYH9rsrpxX70MQnG",
+	"fqKCYuyyf7sUk57AUnKuqmJn3za+NbIz4CoK6QRyyPbmQguokbzNIEsAdbAK9ug1dgO3zfetZydN7JC3",
+	"gtRjGTIPMGBSq9y6ydagqNO2367OUMtT48PrnYVvfCIX8oLLgDCvwdSleOrE/XgAozpjQUtfwTK23QAc",
+	"zkrT3LePdcxT0JSeEj+gmu7Ce8/rkRj++U8RG/55yAd/vmW9aG2vRxV7se355PLsEHoWWUVxkxy9IgEz",
+	"Wi5UqEnFSG+imSIxo2E4gbuGTjMzNnQ3zFUYIGqmcwVzbd2zGIICAxa4AlrSaRwQBY1H+IBQMamCNDvN",
+	"rfKxQM1yn3i6xL/xS3zOsCbU0HL+KiPlr2I7jun7Rk8GkwbcpNru1sb2zu83vyredecPn6e1W8maj5DQ",
+	"PoaAvazekQh5uwfJkrcz8RdpszJTr/KIKvQDl6pw56mT/tEI/lItQs4pxAvSBf/WlDoF4aIGF7OQMyWB",
+	"k1JxghAx1VG+fZdySw5P9luH+ZAJel+hVy4X68S/ZT3FtZM2IynYJJK2Q3zEZBQyEjJ6w7oCBMMuoWTA",
+	"w5AFQHlcWdAp7C1icTft121ocJ20XPVcik+S5idELO6KYmaDEUIjmcSkXuIjxRaeZnZrGEGfepdbhygD",
+	"77FNAobGkonQcaIMy/W/bbyW8S2NAxaYf/lkJKPMqWzexd1wL0SxfD+xkR8quqII8GsuHmKfuOXtkm1I",
+	"XZ5BPGmlOSYu4sMFSRTbnfbVrpPT1NVsBPVXUCq/+VWu2tBL4U+BFBUHXRsqPkrlLoCyPCL2yeWnKv9b",
+	"KuHC0Jyl/k+TfrF6iceT6/ix81JdEaJjjxiyu08K2xZ4kov3/h6e4iWhwE5hTuXY4w71x3FeORjsGX0e",
+	"AnmkN3GtE8q1hs8LBKwAbvXl50VXILjdIZFiKgI5J0vSpgbc2k8XYn+8GP3dI/6AhopNh3BTVdS9uN4V",
+	"LqlxKsFSzSYpuhxFAtgnixIUVwmH9hgBRUTLkshomUiEsqzJI8cxix/5VLao/fw3NOSl1+tdBT3EfDjS",
+	"TzmHn18Q9Iw18vuWpQI9TEh0vmzq8TDkYvi8T0WfhdXc5iKJhcqB66Pwcej9hrK5SJiyecc+1Coy1dK+",
+	"Z/X82xG3eXrGIAgntpyxK4B5kDHgE+Y81a/P2u11sg/TMjPEmIbNdcgZJBcjMFwgjFrgeWZkyfsszfTG",
+	"c9hLC49AUcR1l3QWcG8Z690zTBZ8bCzNOiNcFXIpIeWyMELdLAFSvylJ2xmAt3zNGQnHJ1fnl6/O9886",
+	"pxedk+PSWm7cgvPcyI8qvfPfqRLeuWe8KZpY/yJyLD6V90rLKLdfuXttr+FKqQ4vMXusQEFlV9u2xpgf",
+	"ex5LoUfhJAXwnDBqLqm74Pkj380uBrFjQz2fJL1k4lmvHO+zrrB3qEeVC273sy9ELOYSXQ9REvdH5iEa",
+	"BICYA38PqTDXm9kAqDGeu8LeYuIQFK0aYV0HaiSTMCDGHke/CFzbmFqBSAUZ0TiATYS/VyFKnbote1yn",
+	"svnGPDwpd3JeejyIg/Vb87LluWqUHc1Sl2fmOsQMSLda1L0Gjm34WcCA1uDnmHGhNA3D3dmWUSHVTGlj",
+	"dLIInEyWnj0Lp3s7ororuCYR5QGo4COKYVSUk4GXyb9xeudcCQ+1j02sm4hrld47KoKuyDjKOmnZvGLb",
+	"RyefZG3dVObTtqwfUyunpRNmhHZF+tt1cmwEZRi6q4l3nysypkGuokAl/ZEZza5+N017vjprn1+cnBkT",
+	"+ur08mz/beu87ZM6sAsZW5CAbORnKreDZtcZDdbKe43D86f24c9JLhJqtJIC1uFTwnW59ovU5Kg+BcxI",
+	"b5i9XVF2yveRmjbnuowky4RnzFQyZqvoxTb7xlraJXphGuJBS5cJErCxNHxjAhi9Z+aTczTe1ZXOrsi0",
+	"TrKU0glzYF+G0imedM55AjSJRX67erR/TQolPo+pewKFPo91MKfc952zrZxOmagRUyDmYkbDhuZjZkQx",
+	"Cw2NmnvAB5bOFKlTcpr0DAXBe7vEHzOl6JD5tpDB/dwJfI9ghgUmYiBGgA9OODW64GPmozz086Tmr4H0",
+	"s/6pXTQBcZ5GIpppopKanxZBNJshCzKJbadhNGXzEbz/tioDYfnXuwKhT/9wfnJMJIATYPoWV0SNaMRI",
+	"nYoJ9rwjYzohPUbGXCkAMXaFz9gRL59+tUa46gp0zrGAbDa3QWkGNpTtutIyMhuu4wkXwz0ypuFAxmMW",
+	"wHQsR8FP25Qy8A92hZ5EDDCUt5tNp1AANrO8YTF5sU2+5q/gzxtb5Zymz/gNOzeTOM7t4aP1pZn+zl3r",
+	"EOzEA3MogT3utTv7136ziAQdoel1Wrzi9L/s4heu+0KulQvpTCd4vNjZ2XpRwaBQA61mUWkNrG8V707g",
+	"p4as7zQTKLD0c3dqSG9Y5m4CN1imHq93xUXmliJUWZwuW7zbMyI+C2zCvQL7ApEDcwPl3oqZOWZz2/uA",
+	"q1738wz66vyiddG+au1fdL5p+w5QjGCxLx0ZLRu0FkwYwIXuESpsWSYCig1jKnSqjezmcL/cJNIcUcOQ",
+	"gHHIQVqrlPbpRIbRFb7Tvq46x9Cc28fUNWcYoYMuNP+MmAjMRIz9ZPhQugGzYx2fXLh1Yixt2jSbdTg6",
+	"BRTK595rV0HXFXabehOXcGQW8Ew5B0aqsKLhJQfQksMRh8vpd31NFXhJoMoaPSyhVJlyt+bZ5l+ZOzNn",
+	"6RVuSE6ko59znbRyNlu6HLDo6HQ0UTGNZl6mJKJjNL+nQBhdgbNhwTpp0/4oR3ZpxN1tLhbI9gDp327r",
+	"bg5lAwnZKLVeV8C2UTEB4H44wJfEP7g8PezsGyJNzcTVmrjacWc6MHZFV7wbFcg0CzXFjPZHhsBcta05",
+	"SRB49uchjXt0yICWhUzN367IAKh250HczcBz7LkDt9p9ABIZhK9VW4q7tk46goAVNJaBUQOcPgSeaOsL",
+	"W8NnzbnRGBrs4IfNew2/K4xKkB5VGvpTFiIpc3VDmUFBv64MuJ3PmN+PJLHdNz5R0G2RgdKy27pXtFyn",
+	"HQJcA2/g6ql48TPKKUVSTs3pzBktAgLSzvHSe9pMUJo4Le1qXq1EaOXyTGZZYqmdlSfQKj9/LioH1dWG",
+	"HzoxAeKubuH2jBIADbrNFgxKAlglqXOK6bU94huue4oRMvuZlJONpe3jwkOWZzCYvgKWF3y+i6rCLVds",
+	"r6BwcVUSeXCKY8E94GADLZOTglX1PvpMPRy/3eoopK6gsBur+/oljYPntnPQYjD5C4AS1CMZo50rJkV1",
+	"aZ1gEWTqQ6eYcQoqVDUsxz5+//OGl/+NgMX307NIKUliKBBp5J64HavixVvSmAcXnxElGnx1Z0Kld8V1",
+	"xsqhzKyhMwr8L1wR25QKeLiK6Lgr0qZdoIfv5gsPWDpg1hCL1M9PW0dre46VetlWpo9Q1RXQNKjH+nLM",
+	"FLnhivcMjwf/dZ3ik8YusPapwxyprAvM35xHwKPA0T+RLunWVgUW6w7103XKegKkr+Qn7YDrx+cmc8TY",
+	"c7xCq7con+I4pW6uM3s987zAhnwL8lCtkxPhvE15dBzzT/diHVOcWodn7dbBd1dn7dOTs4v2gb+2l+tf",
+	"7h7OG+N42vmW5viub5nbgA/0qCvs14G3FKdc9+GXZ4wqKXyCb5+v7Rr765qxCGML2Fkg9c8DyxxBzj66",
+	"dFxfZdIzZnJx+aV+bDOdVUT+mV3p53/Bf+UhMjyIOdfaiq07ANFk1FveOTw186avySI2cCNRkX14JuAH",
+	"PGYAnOeTy1OjDx+cvDvGsDMRkpgvkwnTtvLAeQf3MkMvHcBFsDHHEguMzev4LGoz2cNYC8AwpGb4C3yp",
+	"nLvsIWoXahJdwd7TviaJCMxTNKZhyEJ4XVl/asQcbGT/Wq2TbyT4x6QoYUWZNtXsCuQ/35xctP29nOoD",
+	"3MZ8JYMIZgW0P3A4WqOhHtCJmspCBchh8pMUzAxrQVQs3ssA4oo9Fspb0lzb7YoGQUTky1P0ppqFxeR3",
+	"G6SeQQkRSgI6WfMsLDqojb/byZ7YcU+sZ+OZc93Nv9DYgL9mSbf57zU2vNQJjc+n8CfOB041nhmNGRny",
+	"GyYw2lynglyePlNdQcycNL22fzHapJnEM0UaGyT+/9n7tt42cibtv0L4JhKmJcuTyYf5bOyFJ6fxbpz4",
+	"dRK8WUCLbVpNSdy0yN4m27JeYP77glVFNiV36+DYcTzR1WRkiccqsqr41FPCVqUSWTdhsJ/5AoBTUbtx",
+	"sJTjRwimkNa1DVQYXOYLNuIFdGNwAB464Sb3EaQszK1lJkCb3DgZToGTUVgkZIHzAwDcWJBpklJuCFEG",
+	"LY4pl5FWvfP5gv3yIoGVYL0jSobERRe8VLhuR9it8cN3F/PniwYRQOr7+FUB5k3CWC8+G5dCEJehmbpZ",
+	"QiiFW9eK8y54QcF6t9zXoDFJNG3EnjH6C6k6SjCMms000hIgIaebzzPD5rq008aAsn5os9/18Eg2P3bd",
+	"lteIZj8KCuXE0uEXXpHgrHlm4NO9Q/AjBY/dNrmb7n59gtp6cHdPs+2waiAABYJpf8Q+r3IrC15adwDN",
+	"6jQTJA2h+wkRHulY5iI9Zhfv3ybs3y9ev03Y27M3zhb4p7i6SFgmRjIT9dvnUCEfScddheEIBXohOusy",
+	"McqhNLcnJ4keleuL8+hFt+bHe8HO/xiqzm9Hz7t99k4TtGYmLM+45Wh7zPS1H4Ybprs2x4RmAdKTDpIh",
+	"vb4BGpOMfTm/YKcXF0dDZcRk5nmlucJv6FIKZSMIj3H+j+72mU+2C+v1zDB+ZXReWcHSqswBzipzSw+Q",
+	"K1W8EJaAQHhKb3dXtXYOT1FBqjKHgufPDEuh/c9lblpK+zm1+cPt+GbWlZnf8kO35T2grN2+RAmMA7r7",
+	"3nng2PXlu8Ys8MeJivxUTEluFkDjC0cDvQC5Q2X1cKMzZ2uWlRe//vbr778PVk6u2SJ4N+sJEv016L+d",
+	"OKMqotYsOJiHgo+m9PjtRv1J2lx4uJ829iW3YqLLRdqW/nG+eOmHs2tg94LDvm/83kf5LwFO2EPHGXFA",
+	"t9XIOVhuuZzV55fzqSjVI+nF+SKs1I63/G15d3K4pbDDV1sk3cfgtXJ+sxrllbuWOyj79Mdj5o7rtNsu",
+	"7VA3+QmLuhv/NnIOK7kX8k1CXpA4LEs4frqNeK+XbWS4OCGcUcB1wZntfslGvCx9hdWgBOls4UztlGow",
+	"+coldcWQ46FKPcbUF+ZXmo1KAVT0PAcvfC7ynBFmzM41m/MFJBwaoUCJuhC4+VBmojwG6OlIGFQ51okV",
+	"sEvU795Wfc6m2uLCsQ58UhU9DEDF3x8qtEcJC+m+F7faZ6ehHUb0/MjAlHn2hcCB9OtvkEhtaB3tUOWC",
+	"Y6DHd91nTikMm/P8K6v5/p1IA1APoiihPzPVc5gQgk4LKrI4VPQH8O+5jWLnVwuWcSuOo73jRQEsg1qN",
+	"BOOjUgfuhglWr3YjcJuDYQmgloboWU4BE0oqg3pfrlWybWmw0AfEKPxboy4JuX4lnL0/dQO+EnYuqLIH",
+	"qD41YoBExbkMffYHHZy4ZbwULBdjy3RlWWc52A81PjzLFsYw6enBzaPbZ+nI2xOskKOvuMqgCazD85xK",
+	"eQcwigScjOWTlB4jYAhD5cR+EcqfWD5pTU6902kNHoO3fP5RiXKxzdkNv/rEJ1v/4Ge7FJ5agSC3NVvV",
+	"CFoC6Tux2+Fa8MQ2bU8MYJCzIyBCGwyWiNDgGQ7+8usgGQwGrFPk7uCx4sZ2Y+58LJWvx/jl54Ohqpth",
+	"HVvK2UxkJxT6NywrdVFAbDlqInK1yWkAPD+48yFf5moxVGm14nUTkY73kAiEhrdVn6V4cwBibaqVhhgA",
+	"/GD5ZNEqXwyV80soVQfrBkYoDxM9JByzX44GK8HjKFpC8V/WoSNNZcFaZVZPgBSmm2CgEXjTKJdp9UHC",
+	"XUJwziLRrIW90iXujNNMLpVxF3fBZ4zgJKwz4kb0pDJCGWnltcCkI+K+DGCS5YfZjxen50lAi1i9ujx0",
+	"3cWnLaLzMSiuNAXtidID2YdqQttVA7iRXANu1wt0bR+EvVYb+0hkejCrNmYBuKwfDWLyEwVT/llKAKA1",
+	"hk92tKnvAcj4iqqvOSuujqIsPZUCBIRwER75OFSr0Ed/DqEkuSPMGmpnPSoyKNseEvm4kMhdJXIHMOQa",
+	"x491Qo3HkFQbnDtpbj93dfvsDAMbhqWlQKHNROnubLjB6KaEgmTk+mSr4ZK45k4nzcmKvoxbIx8lFDHL",
+	"c+cMnobLiwQ9PPG7C2sNRijBAmlCsKVLrwWH3qwUg+93FwQcVLzCd1e9v6UKfbMZfSl4tovirSco/XYU",
+	"spOKb4MgryoFQfQABuQz0d2tUuXufjFDlY6CxZWeLBnK3gRedb8rynDFr9a1SAz1hQYqgBHARHW+/Cru",
+	"ma3CnuNQgtLz2q4lJuxl+HN/qF5nEmAOCG0Ipuea0iY/kE05+Blsyj1KYSNs+cFu/DZbdfOz3majoNtn",
+	"f2pb+7KdlYjoaiCUQRx0qKJAaNebAeAc+oL40UOK83m9ynuMXxNSeKhSd8akTFV5njBxMxKFbfDs4/aa",
+	"7AalVW8zpNgH+/aPkXvj49uNDy9FwMbQfBS0PGJ+TzOkMV74Rx0UhJhgHenz/umWsTEfByNlxtAvO63T",
+	"ENAMADzjcoBLhkIuy6ZBHZBaMgpOvX2xGSfcEpP68VKgjvYpUHtbog5ofdccqMikQD9g99yHjafM6e3g",
+	"fJ99FNbUborVEEpmHZmJWaGdJnRPwjtxTrSzqPu5BN6RW+r9Hr792A7/91ep3aum/L3jcOf8q4/CMU4y",
+	"tJVxDobjPShSHOnZ2T7v9hlVtSYju9WebrB/h2o3AziO0z1hI/gUzJJtbGBa030E7r6N4POGWPEPGZFb",
+	"o7V3y//deP3Fyb9ovO6a+Qu/2irtl3Be95Dzi32uSfhFmNbWYfv21N6t3632eb0/Wl5vo3r/EEm9kWJX",
+	"6pEtW6gQ9U2m7Weawt643Ru3YNzSm437Rznj+fb37H3ZuHdLk9+oUD92jrwb8wMkyK8Y8rez47cOee1T",
+	"4/ep8fvU+J1S4x/wOXmfF7+PEj9gXvw9PTrfJSPem/htwa1Gu/iiHT6dgLqWeg7XrHX7s4Sccr0NFYhs",
+	"gkdP8Gwphwi8UYSmxbg2zAryETNsOAmVXf3nVwvvAUPeCzf4RNXBp6re8s+hQMSUXwtnj+CvWjMAyfV/",
+	"wqE173OfWTHbJsAW9gUXyzwBj+Ep+t51glWkTlt64ugCNGv0YSbNTJo1ZBeNqu3Bz6huFEyi3A0wXnUZ",
+	"0UA5s9g4Jxmx0pWyJ0MFloa0bM4DSCyJmS1rvUzc1xopMfvs1CspGhVaQDqDZeJGLgfLG2HUOPdaaR/C",
+	"KAid7GAXNGG4sZnHCIb9sC75U7zOaR+jfBzCkaAc76TSd/TqLZ/0JqWuis2PVbwpQRjPoOVial1y2esU",
+	"TvQSsR8240UBVcidW84tJXV643P1S+6ipbRPOxUL5pRvAWlNIQm0JtJl0iZ4Dg0VNNR2N/sMzLc49ftI",
+	"+3zIi9iPdF1ZU1y4fcrl2peqT3ziJQwUDQQo0rNIHZqTL732jG8OS45RsFauiRIKnozZEUudl58yqVhq",
+	"NWY5Wg1phbfCM93EZ9K/+cKKUl/LTJQQD4DwFGZ3o91LNxRBz7gs0TVw7Ya6R76FBJPHp3oODvOMq0VI",
+	"4B4qXpbyWgSL/MRX3VFYILhO2wzRCoJtuSn2WagBE8Y75jI3CcbdKGck+kWwDtyYpamb7zijIM24FSkz",
+	"fGGovrmbEcb8XP/dE6rmoiDxHpuNchWl2alqTI2tH6pQTlkrdqXtlBmZCRNMh6PVAi9Yaacl++TNl0sn",
+	"IbueLW++vCn1bBsH4M2XT/phzx2aQsuJA5u/5/1YW4VBY2xL3OAdGcSf16W7nRZER9D4ZkPqIrJDhazF",
+	"NXc2FOnCXGqMk9FFDQE2VKgRFGkiMqqF4CXrpC/dZ72XWtlS58dEs5YM1Yzf9PhE/NvzoxfP/99gMEiY",
+	"nM0q66addgPziC21mrD09Sc+SU9YejbuvddK9M65HU1Tz4+HXAxesYbq+eA3RjoNKdF9ln6BEQhle85K",
+	"632AqZljprRRcjz2PA9XpZ4bIJHT8cFkF0WbXi6xvO2mm2djNxeYyjaKB0t/OJHjZY0b63LG7cHxwZVU",
+	"TkySAzfag+MDY0upJrDT+NP/KcTkrr8t1J1/OhdXxa6/bTwhoLn+QXIwFdwDopakq+ERiMSNrZO2gyQa",
+	"2+1ZONlrvpI9yyBJqTta7AJoQTY02SyNDcP34rm2Pdfi8ybP7r2GYmRyLP271qoCObWRS5SJf4P1/WuP",
+	"x9pc0/OVnqslCsHteAMfGlwFJ+kSukoXQvFC9hd8lq81kD8UQp1enLFMj6rAAO4sYlEyoca6HLm7ihv2",
+	"n6fn7/rsjS5ZIXSR01OF1rlJoCamu74+vvoPc+wuqfKryFh605O0H0RUwTqXItOj3F3H6VWlslywXg/J",
+	"Tnv1t5HR0MiZzHmJfQDNyVBJT5RxQ4RwwRh+q9kol1C9xTmo8lDzQvbwI1iFlpuI5r8bqMOv6hptan7y",
+	"UbbkI0JxPGU9+DR1dgtNJ9KBOoe1XQP8LlOwzUtsZdahdetSWvCwitQ57ie+pGggDlyiHWsMPHw2Txtt",
+	"68a/FdbWfBPOdh//b3QngDGqIhHyco//3xjmb0PaYDKUYZy9+/Dy9J2HuZAJX3Bj5rrM4Og1cqJ6VYH1",
+	"h68qG4XaDMvlTEKul2KiN+MyD7XcUEOioPv/Z+nLD+/fvDt7+Sntt2RnOeF6qNSs0MEjZWfB3FrOZreD",
+	"TyGUvy932qqZKF+Mw15upZwtBhlAXL2mxPF6aGkjV9GpYSn+DUH5aUIEtr4ecSnGleG5c5fxexEWjY/g",
+	"QS4GjJ++Oj97/98v/zx9//Z12u23sA8Fxf1h2Yf2UNIWviKwY6AOfp4TOAsI7b9BhGtQSSw9beCSFl6j",
+	"D6HYOYLZblldJ5B3kIa2avLAjCkdlTLvN5nezRI72B/3P40GvBX2Ho7rb/ef8ZxeRxj00j+v8hl6vmRr",
+	"dXgwu1A1jlfsrG6fXepcJMxYbivEi0ApYIwDD5Wn5Ypq/0eJO1KriBionZTnAc22uoNHwlL+jHq8t/PW",
+	"VfHI7sfOa01vWrX9Mj1ag7V09pwohRoJT8qtsvilNgqV9NlrQGhxYwS8/UCkLWNXC/weBt6GqoMJDSn0",
+	"fJh24bXI042zuS6/mvBWg/EUd5LCpE8YZzNpDLyNQjcR6mqoaBl+cSoYh/NWgnhsmxjeUN0hiMe2iOEN",
+	"1W5BvFdufzaeQFbc2MOpvVPo7s9P5+9g8Z9+7O5ySVq/PXg3FTy303+16weJ36+DAZtPZS48TMG1zspK",
+	"mRMmLTLbBfwSlM9qtBr/hO4e0m6kHtrS8Gjg0jCey+u/gUBc0IzcbJTb8e1FAgQAok3t+4/7LhTgzyel",
+	"+PiPd/5IOgGUiEeeQnhLadtnlyKTBvPLCGx7VVk4oLzVcTxUhDwykDuF2S1Wx52gsIW2+LyZvPetsJeC",
+	"Z5Km/oBIbt9Jg2S5Py4eRZTufW7JUjvxfbNDHiz+qmml3oMU8GxxEu+1lx0PQOpwFsYEaIZun50GtBaA",
+	"H0KWPlLFi4xxi4hGrLRXht+7C5x4NyME5gggbyRl0VBI1LpD5S9ezmgVmFTGCp45MVx/RPuuoYJLeS2Y",
+	"Lfl4DIfw9rq5AtfbHqsHVgh6TrcPQHocXLJrIlPG3ebHPswVm0Xckj2TQnaTQY5jKhrokedOqr1J0Eln",
+	"/KtwN0SKjRs2tbY4PjzM9YjnU23s8e+D3weU/VGV+cHxwSH4cLRGq8PHkz2JtjbkW4WJWCPysbt5nKt3",
+	"cBwvs1uulZJ9GJlPMEQv1Wr4nvlwCL3C11DAuNgPGkoT1dOVjXp2jkdDn7AHcqJE5joMhLVR8PDY9TOW",
+	"zqijf+BjdVKPy3UJsUepVdQlfX37XiGDMuSyulan0lhdLuJGIQuxoc3TFT937J/4nrFS54CRAqc5AY/Z",
+	"LA36FpuuVvmiG/VKTTVtGuE9jbBWqonrphpNPeTTP7Zg0uXGbnwjDf2cr3uv3NgwejPNGxGWf87zXFjX",
+	"GO68IQyYu8r9rpgEsz7xoYgyRbli7qzNqlyYqFNqb1O3dq57ubgWOZNqpH1E5KYQyghGiHO51HD94ca2",
+	"+cSwzsXl6/Ozz+fdEyaUhaJZUEUIoDeuybhtUPbbrZ7dHhq1lbCZVrBKxhcEwLMX/gYRGqEgWk8/iDqj",
+	"Txr6u3RHbRn9inXG8gYKkqwOxGCFqQWIvBtKvPGlb6dxqcSsyOHd0LlqY7jQlG0Y5/9WcvS11z5a0Ocp",
+	"FK7NxJhXuY02Ljy1j7i754rFRmmlNnpr9xkTEH1JGT2bVcodipRaQNWk0vCHNGGp4ddSTdy/rCxMirnu",
+	"ssQM/2SoYqovWGHi9ejT9Q9ArcIXZiuR6loJkZm6QhteHzSROIvz9gwC1SgRDmABw3hI4UZZOphr6teV",
+	"jkLqWJM8hWyU26lmUVr+0sY8i4vK3OrNJ680KAvAlhhWAyIwKs2O0JxwSUXRikBrcKsXgkDd7uRtQP2b",
+	"ajIRxmfRgc4nUb4JisLJatkckSHt0WxZ+X22QLOQr67PEvmpWyUqu4bMSw0lhrj1ghMf+wWf9Tz3ekvP",
+	"dIZ5ZZrKghmdZ/CWohgvih4sLTPVVfgpXN1ZNXILX1TlaMqNGKprUcoxWdTJsnTFP2YdzNR3Bo6pZgL+",
+	"67roBmmB/32GSXmhSbOsARJS/Rsm9VrZcsGyko8hKZhnUFVOj5GygYfwNeEPptyJKculwmwDcQN5iJwV",
+	"U201IrBLMRKysH32nvx+Z0jya4+8JEgXVj0CqgfXeSBToA6txpLUZSwYUln+tcmSeaNLISdqGQ8ekUDE",
+	"1a2DuUYY7UKUy6Bx+CTjsbkzvmmyBbQSC4ZFveMqfnQYLh0W4VIfuXPRbQcr+ILUHg9E40ZksBRwVvI5",
+	"zw04OLbkyoxFCT2ZYAGA+ywNU0JC3jXdSEqX/kaKNYraMAd//ddf/xcAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
