@@ -53,9 +53,6 @@ type Transfer db.GetTransferRow
 // InputFrom checks a transfer request as far as it can without the
 // database; the ledger's entry checks bound the amount and the memo.
 func InputFrom(in api.TransferRequest) (Input, error) {
-	if in.FromWalletID == in.ToWalletID {
-		return Input{}, problem.Invalid("/toWalletId", "must be another wallet than fromWalletId")
-	}
 	side := func(typ api.EntryType, walletID int64) (ledger.EntryInput, error) {
 		return ledger.EntryInputFrom(api.EntryRequest{
 			Date: in.Date, Type: typ, Amount: &in.Amount, WalletID: &walletID, Memo: in.Memo,
@@ -84,8 +81,10 @@ func (in Input) feeEntry() ledger.EntryInput {
 }
 
 // CreateTx records a transfer: its row, its two sides and its fee entry.
-// Another member's wallet is a 404 (from the ledger's entry checks).
 func CreateTx(ctx context.Context, q *db.Queries, memberID int64, in Input) (Transfer, error) {
+	if err := checkWallets(ctx, q, memberID, in); err != nil {
+		return Transfer{}, err
+	}
 	t, err := q.CreateTransfer(ctx, db.CreateTransferParams{
 		MemberID: memberID, TransferDate: in.From.Date, Amount: in.From.Amount, Memo: in.From.Memo,
 	})
@@ -155,14 +154,18 @@ func UpdateTx(ctx context.Context, q *db.Queries, memberID, id int64, in Input) 
 	return getTx(ctx, q, memberID, id)
 }
 
-// checkWallets answers 404 for a wallet that is not the member's, before
-// any entry changes.
+// checkWallets answers 404 for a wallet that is not the member's, then 400
+// for one wallet on both sides: another member's id is never told apart
+// from a missing one by a different answer.
 func checkWallets(ctx context.Context, q *db.Queries, memberID int64, in Input) error {
 	for _, id := range []int64{*in.From.WalletID, *in.To.WalletID} {
 		_, err := q.GetWallet(ctx, db.GetWalletParams{MemberID: memberID, ID: id})
 		if err := database.NoRows(err, ledger.ErrWalletNotFound, fmt.Sprintf("wallet %d", id)); err != nil {
 			return err
 		}
+	}
+	if *in.From.WalletID == *in.To.WalletID {
+		return problem.Invalid("/toWalletId", "must be another wallet than fromWalletId")
 	}
 	return nil
 }
