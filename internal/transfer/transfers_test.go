@@ -433,3 +433,26 @@ func TestMonthlyByWalletTx(t *testing.T) {
 		t.Fatalf("October flows %+v, %v", none, err)
 	}
 }
+
+// TestDeletingATransferWalletMovesItsSide: a wallet with a transfer side is
+// deleted only by moving its entries, and the transfer then names the wallet
+// they moved to.
+func TestDeletingATransferWalletMovesItsSide(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	bank := lt.Wallet(m.Client, "Bank", api.WalletTypeBank, 0)
+	card := lt.Wallet(m.Client, "Card", api.WalletTypeCard, 0)
+	cash := lt.Wallet(m.Client, "Cash", api.WalletTypeCash, 0)
+	tr := createTransfer(t, m, api.TransferRequest{Date: lt.Date(2026, 11, 25), Amount: 700, FromWalletID: bank.ID, ToWalletID: card.ID})
+	m.Do(http.MethodDelete, fmt.Sprintf("/api/account/wallets/%d", bank.ID), nil).WantProblem(http.StatusConflict, "CONFLICT")
+	m.Do(http.MethodDelete, fmt.Sprintf("/api/account/wallets/%d?moveTo=%d", bank.ID, cash.ID), nil).Want(http.StatusNoContent)
+	var got api.Transfer
+	m.Do(http.MethodGet, transferPath(tr.ID), nil).Want(http.StatusOK).JSON(&got)
+	if *got.FromWalletID != cash.ID || *got.ToWalletID != card.ID {
+		t.Fatalf("transfer after its wallet moved %+v", got)
+	}
+	if b := balance(t, m, cash.ID); b != -700 {
+		t.Fatalf("cash balance %d", b)
+	}
+}
