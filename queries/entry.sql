@@ -43,6 +43,7 @@ WHERE e.member_id = @member_id
        OR e.category_id IN (SELECT c.id FROM account_category c WHERE c.member_id = @member_id AND c.parent_id = sqlc.narg(category_id)))
   AND (sqlc.narg(type)::text IS NULL OR e.type = sqlc.narg(type))
   AND (sqlc.narg(pending)::boolean IS NULL OR e.pending = sqlc.narg(pending))
+  AND (sqlc.narg(transfer)::boolean IS NULL OR (e.transfer_id IS NOT NULL) = sqlc.narg(transfer))
   AND (sqlc.narg(memo_pattern)::text IS NULL OR e.memo ILIKE sqlc.narg(memo_pattern))
   AND (sqlc.narg(tag)::text IS NULL OR EXISTS (
         SELECT 1 FROM account_entry_tag et JOIN account_tag t ON t.id = et.tag_id
@@ -64,6 +65,7 @@ WHERE e.member_id = @member_id
        OR e.category_id IN (SELECT c.id FROM account_category c WHERE c.member_id = @member_id AND c.parent_id = sqlc.narg(category_id)))
   AND (sqlc.narg(type)::text IS NULL OR e.type = sqlc.narg(type))
   AND (sqlc.narg(pending)::boolean IS NULL OR e.pending = sqlc.narg(pending))
+  AND (sqlc.narg(transfer)::boolean IS NULL OR (e.transfer_id IS NOT NULL) = sqlc.narg(transfer))
   AND (sqlc.narg(memo_pattern)::text IS NULL OR e.memo ILIKE sqlc.narg(memo_pattern))
   AND (sqlc.narg(tag)::text IS NULL OR EXISTS (
         SELECT 1 FROM account_entry_tag et JOIN account_tag t ON t.id = et.tag_id

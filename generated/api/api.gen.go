@@ -1218,6 +1218,58 @@ type TagRequest struct {
 	Name TagName `json:"name"`
 }
 
+// Transfer defines model for Transfer.
+type Transfer struct {
+	Amount    int64              `json:"amount"`
+	CreatedAt time.Time          `json:"createdAt"`
+	Date      openapi_types.Date `json:"date"`
+
+	// Fee The current amount of the fee entry; null when there is none.
+	Fee         *int64 `json:"fee"`
+	FeeEntryID  *int64 `json:"feeEntryId"`
+	FromEntryID int64  `json:"fromEntryId"`
+
+	// FromWalletID The wallet of the EXPENSE side (null only if that wallet was deleted without moving its entries, which the service refuses).
+	FromWalletID *int64 `json:"fromWalletId"`
+	ID           int64  `json:"id"`
+	Memo         string `json:"memo"`
+	ToEntryID    int64  `json:"toEntryId"`
+
+	// ToWalletID The wallet of the INCOME side.
+	ToWalletID *int64 `json:"toWalletId"`
+}
+
+// TransferPage defines model for TransferPage.
+type TransferPage struct {
+	Items []Transfer `json:"items"`
+	Page  int32      `json:"page"`
+	Size  int32      `json:"size"`
+	Total int64      `json:"total"`
+}
+
+// TransferRequest Example: {"amount":350000,"date":"2026-11-25","fee":500,"fromWalletId":1,"memo":"Card bill","toWalletId":2}
+type TransferRequest struct {
+	// Amount A non-negative amount in the base currency unit (won).
+	//
+	// Example: 12000
+	Amount Amount             `json:"amount"`
+	Date   openapi_types.Date `json:"date"`
+
+	// Fee A fee charged on the from wallet, recorded as an ordinary expense; absent, null or 0 for none.
+	Fee *int64 `json:"fee,omitempty"`
+
+	// FromWalletID The wallet the money leaves (a card bill is paid from the bank wallet).
+	FromWalletID int64 `json:"fromWalletId"`
+
+	// Memo Free text, at most 200 characters.
+	//
+	// Example: Lunch with the team
+	Memo *Memo `json:"memo,omitempty"`
+
+	// ToWalletID The wallet the money reaches; must differ from fromWalletId.
+	ToWalletID int64 `json:"toWalletId"`
+}
+
 // UpdateProfileRequest Example: {"name":"Minji Kim"}
 type UpdateProfileRequest struct {
 	// Name The name other members see.
@@ -1405,6 +1457,9 @@ type EntryTagFilter = string
 // EntryTextFilter defines model for EntryTextFilter.
 type EntryTextFilter = string
 
+// EntryTransferFilter defines model for EntryTransferFilter.
+type EntryTransferFilter = bool
+
 // EntryTypeFilter Income or expense, as a request sets it.
 type EntryTypeFilter = EntryType
 
@@ -1458,6 +1513,9 @@ type TagID = int64
 
 // To defines model for To.
 type To = openapi_types.Date
+
+// TransferID defines model for TransferID.
+type TransferID = int64
 
 // WalletID defines model for WalletID.
 type WalletID = int64
@@ -1533,9 +1591,21 @@ type ListEntriesParams struct {
 	// Pending Only pending (true) or only confirmed (false) entries.
 	Pending *EntryPendingFilter `form:"pending,omitempty" json:"pending,omitempty"`
 
+	// Transfer Only the entries of transfers (true) or only the other entries (false); both when absent.
+	Transfer *EntryTransferFilter `form:"transfer,omitempty" json:"transfer,omitempty"`
+
 	// Q Only entries whose memo contains this text (case-insensitive).
 	Q *EntryTextFilter `form:"q,omitempty" json:"q,omitempty"`
 
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// ListTransfersParams defines parameters for ListTransfers.
+type ListTransfersParams struct {
 	// Page Page number, from 1.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
@@ -1692,6 +1762,12 @@ type ReorderTagsJSONRequestBody = ReorderRequest
 
 // UpdateTagJSONRequestBody defines body for UpdateTag for application/json ContentType.
 type UpdateTagJSONRequestBody = TagRequest
+
+// CreateTransferJSONRequestBody defines body for CreateTransfer for application/json ContentType.
+type CreateTransferJSONRequestBody = TransferRequest
+
+// UpdateTransferJSONRequestBody defines body for UpdateTransfer for application/json ContentType.
+type UpdateTransferJSONRequestBody = TransferRequest
 
 // CreateWalletJSONRequestBody defines body for CreateWallet for application/json ContentType.
 type CreateWalletJSONRequestBody = WalletRequest
@@ -1878,6 +1954,21 @@ type ServerInterface interface {
 	// UpdateTag Rename a tag
 	// (PUT /api/account/tags/{id})
 	UpdateTag(w http.ResponseWriter, r *http.Request, id TagID)
+	// ListTransfers List transfers
+	// (GET /api/account/transfers)
+	ListTransfers(w http.ResponseWriter, r *http.Request, params ListTransfersParams)
+	// CreateTransfer Record a transfer between two wallets
+	// (POST /api/account/transfers)
+	CreateTransfer(w http.ResponseWriter, r *http.Request)
+	// DeleteTransfer Delete a transfer
+	// (DELETE /api/account/transfers/{id})
+	DeleteTransfer(w http.ResponseWriter, r *http.Request, id TransferID)
+	// GetTransfer Get a transfer
+	// (GET /api/account/transfers/{id})
+	GetTransfer(w http.ResponseWriter, r *http.Request, id TransferID)
+	// UpdateTransfer Update a transfer
+	// (PUT /api/account/transfers/{id})
+	UpdateTransfer(w http.ResponseWriter, r *http.Request, id TransferID)
 	// ListWallets List wallets with balances
 	// (GET /api/account/wallets)
 	ListWallets(w http.ResponseWriter, r *http.Request)
@@ -2385,6 +2476,19 @@ func (siw *ServerInterfaceWrapper) ListEntries(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// ------------- Optional query parameter "transfer" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "transfer", r.URL.Query(), &params.Transfer, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "transfer"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "transfer", Err: err})
+		}
+		return
+	}
+
 	// ------------- Optional query parameter "q" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "q", r.URL.Query(), &params.Q, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
@@ -2840,6 +2944,144 @@ func (siw *ServerInterfaceWrapper) UpdateTag(w http.ResponseWriter, r *http.Requ
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateTag(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListTransfers operation middleware
+func (siw *ServerInterfaceWrapper) ListTransfers(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListTransfersParams
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", r.URL.Query(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "page"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "page", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "size" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "size", r.URL.Query(), &params.Size, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "size"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "size", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListTransfers(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateTransfer operation middleware
+func (siw *ServerInterfaceWrapper) CreateTransfer(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateTransfer(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteTransfer operation middleware
+func (siw *ServerInterfaceWrapper) DeleteTransfer(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TransferID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteTransfer(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetTransfer operation middleware
+func (siw *ServerInterfaceWrapper) GetTransfer(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TransferID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetTransfer(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateTransfer operation middleware
+func (siw *ServerInterfaceWrapper) UpdateTransfer(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TransferID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateTransfer(w, r, id)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4979,6 +5221,11 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/entries/parse", wrapper.ParseEntryText)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/ocr/receipt", wrapper.RecognizeReceipt)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/fx/rate", wrapper.GetFXRate)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/transfers", wrapper.ListTransfers)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/transfers", wrapper.CreateTransfer)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/transfers/{id}", wrapper.DeleteTransfer)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/transfers/{id}", wrapper.GetTransfer)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/transfers/{id}", wrapper.UpdateTransfer)
 
 	return m
 }
@@ -8575,6 +8822,622 @@ type UpdateTag503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response UpdateTag503ApplicationProblemPlusJSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTransfersRequestObject struct {
+	Params ListTransfersParams
+}
+
+type ListTransfersResponseObject interface {
+	VisitListTransfersResponse(w http.ResponseWriter) error
+}
+
+type ListTransfers200JSONResponse TransferPage
+
+func (response ListTransfers200JSONResponse) VisitListTransfersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTransfers400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListTransfers400ApplicationProblemPlusJSONResponse) VisitListTransfersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTransfers401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListTransfers401ApplicationProblemPlusJSONResponse) VisitListTransfersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTransfers413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListTransfers413ApplicationProblemPlusJSONResponse) VisitListTransfersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTransfers500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListTransfers500ApplicationProblemPlusJSONResponse) VisitListTransfersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTransfers503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListTransfers503ApplicationProblemPlusJSONResponse) VisitListTransfersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTransferRequestObject struct {
+	Body *CreateTransferJSONRequestBody
+}
+
+type CreateTransferResponseObject interface {
+	VisitCreateTransferResponse(w http.ResponseWriter) error
+}
+
+type CreateTransfer201JSONResponse Transfer
+
+func (response CreateTransfer201JSONResponse) VisitCreateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTransfer400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTransfer400ApplicationProblemPlusJSONResponse) VisitCreateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTransfer401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTransfer401ApplicationProblemPlusJSONResponse) VisitCreateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTransfer404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTransfer404ApplicationProblemPlusJSONResponse) VisitCreateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTransfer413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTransfer413ApplicationProblemPlusJSONResponse) VisitCreateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTransfer415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTransfer415ApplicationProblemPlusJSONResponse) VisitCreateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTransfer500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTransfer500ApplicationProblemPlusJSONResponse) VisitCreateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTransfer503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTransfer503ApplicationProblemPlusJSONResponse) VisitCreateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTransferRequestObject struct {
+	ID TransferID `json:"id"`
+}
+
+type DeleteTransferResponseObject interface {
+	VisitDeleteTransferResponse(w http.ResponseWriter) error
+}
+
+type DeleteTransfer204Response struct {
+}
+
+func (response DeleteTransfer204Response) VisitDeleteTransferResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteTransfer400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTransfer400ApplicationProblemPlusJSONResponse) VisitDeleteTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTransfer401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTransfer401ApplicationProblemPlusJSONResponse) VisitDeleteTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTransfer404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTransfer404ApplicationProblemPlusJSONResponse) VisitDeleteTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTransfer413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTransfer413ApplicationProblemPlusJSONResponse) VisitDeleteTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTransfer500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTransfer500ApplicationProblemPlusJSONResponse) VisitDeleteTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTransfer503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTransfer503ApplicationProblemPlusJSONResponse) VisitDeleteTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransferRequestObject struct {
+	ID TransferID `json:"id"`
+}
+
+type GetTransferResponseObject interface {
+	VisitGetTransferResponse(w http.ResponseWriter) error
+}
+
+type GetTransfer200JSONResponse Transfer
+
+func (response GetTransfer200JSONResponse) VisitGetTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransfer400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetTransfer400ApplicationProblemPlusJSONResponse) VisitGetTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransfer401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetTransfer401ApplicationProblemPlusJSONResponse) VisitGetTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransfer404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetTransfer404ApplicationProblemPlusJSONResponse) VisitGetTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransfer413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetTransfer413ApplicationProblemPlusJSONResponse) VisitGetTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransfer500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetTransfer500ApplicationProblemPlusJSONResponse) VisitGetTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransfer503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetTransfer503ApplicationProblemPlusJSONResponse) VisitGetTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTransferRequestObject struct {
+	ID   TransferID `json:"id"`
+	Body *UpdateTransferJSONRequestBody
+}
+
+type UpdateTransferResponseObject interface {
+	VisitUpdateTransferResponse(w http.ResponseWriter) error
+}
+
+type UpdateTransfer200JSONResponse Transfer
+
+func (response UpdateTransfer200JSONResponse) VisitUpdateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTransfer400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTransfer400ApplicationProblemPlusJSONResponse) VisitUpdateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTransfer401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTransfer401ApplicationProblemPlusJSONResponse) VisitUpdateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTransfer404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTransfer404ApplicationProblemPlusJSONResponse) VisitUpdateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTransfer413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTransfer413ApplicationProblemPlusJSONResponse) VisitUpdateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTransfer415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTransfer415ApplicationProblemPlusJSONResponse) VisitUpdateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTransfer500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTransfer500ApplicationProblemPlusJSONResponse) VisitUpdateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTransfer503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTransfer503ApplicationProblemPlusJSONResponse) VisitUpdateTransferResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -18596,6 +19459,21 @@ type StrictServerInterface interface {
 	// UpdateTag Rename a tag
 	// (PUT /api/account/tags/{id})
 	UpdateTag(ctx context.Context, request UpdateTagRequestObject) (UpdateTagResponseObject, error)
+	// ListTransfers List transfers
+	// (GET /api/account/transfers)
+	ListTransfers(ctx context.Context, request ListTransfersRequestObject) (ListTransfersResponseObject, error)
+	// CreateTransfer Record a transfer between two wallets
+	// (POST /api/account/transfers)
+	CreateTransfer(ctx context.Context, request CreateTransferRequestObject) (CreateTransferResponseObject, error)
+	// DeleteTransfer Delete a transfer
+	// (DELETE /api/account/transfers/{id})
+	DeleteTransfer(ctx context.Context, request DeleteTransferRequestObject) (DeleteTransferResponseObject, error)
+	// GetTransfer Get a transfer
+	// (GET /api/account/transfers/{id})
+	GetTransfer(ctx context.Context, request GetTransferRequestObject) (GetTransferResponseObject, error)
+	// UpdateTransfer Update a transfer
+	// (PUT /api/account/transfers/{id})
+	UpdateTransfer(ctx context.Context, request UpdateTransferRequestObject) (UpdateTransferResponseObject, error)
 	// ListWallets List wallets with balances
 	// (GET /api/account/wallets)
 	ListWallets(ctx context.Context, request ListWalletsRequestObject) (ListWalletsResponseObject, error)
@@ -19673,6 +20551,148 @@ func (sh *strictHandler) UpdateTag(w http.ResponseWriter, r *http.Request, id Ta
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(UpdateTagResponseObject); ok {
 		if err := validResponse.VisitUpdateTagResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListTransfers operation middleware
+func (sh *strictHandler) ListTransfers(w http.ResponseWriter, r *http.Request, params ListTransfersParams) {
+	var request ListTransfersRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListTransfers(ctx, request.(ListTransfersRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListTransfers")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListTransfersResponseObject); ok {
+		if err := validResponse.VisitListTransfersResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateTransfer operation middleware
+func (sh *strictHandler) CreateTransfer(w http.ResponseWriter, r *http.Request) {
+	var request CreateTransferRequestObject
+
+	var body CreateTransferJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateTransfer(ctx, request.(CreateTransferRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateTransfer")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateTransferResponseObject); ok {
+		if err := validResponse.VisitCreateTransferResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteTransfer operation middleware
+func (sh *strictHandler) DeleteTransfer(w http.ResponseWriter, r *http.Request, id TransferID) {
+	var request DeleteTransferRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteTransfer(ctx, request.(DeleteTransferRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteTransfer")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteTransferResponseObject); ok {
+		if err := validResponse.VisitDeleteTransferResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetTransfer operation middleware
+func (sh *strictHandler) GetTransfer(w http.ResponseWriter, r *http.Request, id TransferID) {
+	var request GetTransferRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetTransfer(ctx, request.(GetTransferRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetTransfer")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetTransferResponseObject); ok {
+		if err := validResponse.VisitGetTransferResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateTransfer operation middleware
+func (sh *strictHandler) UpdateTransfer(w http.ResponseWriter, r *http.Request, id TransferID) {
+	var request UpdateTransferRequestObject
+
+	request.ID = id
+
+	var body UpdateTransferJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateTransfer(ctx, request.(UpdateTransferRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateTransfer")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateTransferResponseObject); ok {
+		if err := validResponse.VisitUpdateTransferResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -21966,474 +22986,495 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L1ZbyPJlib4V6xZBQRVl1RQW9wMCYVphsSIYKYWXi0ZmZXMlhvpRtKunGaebuZiMPPmYDDdDQy65uE+",
-	"zHQNUDWDeihgMEDPS08/9MO89b/pzvoPDTvHzBfSnYuWWDJVQN0MSe5u27Gzn+/8VOnLcSgFE1pV9n+q",
-	"hDSiY6ZZBD+9kjTyD6lmQxlN/xCzaGp+6zPVj3iouRSV/cqZYKRnnjsg7JZFU/yBTLgeyVgTrjcrtQo3",
-	"T/4AH6hVBB2zyn6lb79bqVVUf8TG1Hz7LyM2qOxX/uJ5Oq3n+Ff1PDebys8/13B+l3RYOrVgSkKptCJ9",
-	"GkVTLoZEj7gimg7LZqXpMDehMX1/zMRQjyr7O41aZcyF+3GrVtHT0LyjdMTFEGbkptc+mp/O5YgRt+hn",
-	"inA/mUNI9SidAvcrtUrEfoh5xPzKvo5ilp3RQEZjqs1zQr/YrcCc+DgeZ2fEhWZDFuGU5HjMhC6dEf75",
-	"A07oiA1oHOhlW+XjYx9jy1pCR1M3v9c80CwqoS4mdMSZInKAlOUmS2REuFZExb26/R1natlVaPuVe0+7",
-	"bDvNTD/4HnaY8LkYLtzCEJ8hVTPihtk4aX7dl2LAozHzSXVAA8U23F6XbaL9Tm4H7bx6UgaMinRel3S4",
-	"0rHOsQ1iBnsk3oEzY+/1SlObjKRiZMzG0myVplwoO0v2XpNqnypW50Ixobjmt2yjbNI/lE15q7HynKch",
-	"WzhnLvpyzJKjZe9DJhRbdqAw2qrCIZlIOq13NAiYXuv6TuCVsgnhX+95SV9/8zqS4/n5tC/OyO721u9J",
-	"X/oMJ8RIP44iJvpwG25ZpJlPBpEc10gchiwi5pDLJmueW3ih2Xs6DgPz6NXFUaVmuIFmkfnSv/quWf+b",
-	"73/a+fkvK0Vn/vqbS3n3+Wu5yuy1XHHuX52/W2vuhXtv+OOAR0oTn07d3CMqhoxUjSJDPC29jSU7XUAS",
-	"PtWscBrtwakU7ITq/qh4Nl7rkg49MxVK+jKc4m4GnAlNRjLw00szYtRnUTqb9qBuvl3Hj5ff7UbhvMZ0",
-	"yMokCDd/BAlSAyqEOVHfj5hSxIvDQFIfNDL4ikeoUBMWsfvKmziGJ+cne8LGPRaVzXYMf/2AAu9ECl1y",
-	"mmPzJ6IlCbjSNbJl/rm17WhrymhUTl3wbinH2dk2E6Pv7cS2V5jlLSu6vk0h9YhFJGJ9GfnuDuAmmulO",
-	"Rrw/gt/5LGDmIkthiMFx0LG8ZeVLgDHvs7kdOmTzkza/JSI2c7QkuVWqHZgPZGdg1UsYcMGONhoNKwcX",
-	"Tk+qUgXbGCAfkAz/EPP+zUJN8AfzxAfXB8+ZEQZcDMumFbkHPvjULviPBcTV1mysiBFUhnbK6EqZdwvp",
-	"aruxhLCWzuuSDt9EMg7Ldszoo0PzwAfcq0s6XDCdDzkRWTyLgBaI8ZpRQYPYN9YEMl3DLcqZrpZrCnTU",
-	"Nct2BhXHD7g53zIaFU/FCJuEu2fFktsY+GX5zpj3V5RG2y9fvszO9GVG50gn+7NZtwqlUAx9TtQ/Zz/E",
-	"TGnzkzFtmIB/0jAMeJ+atTwPI9kL2Ph3f1RmYRl90LzhmwG+bh63j5qX7bPT69fN9nHLaLg+05QHlf3K",
-	"czamPNgn41hp0mOECsLq5leJOqPi/ohQBebev7Rf3+yDnseiSEaqsv/dT5UBZ4GffM+snSkFkqpyh0//",
-	"/D2SAFPGxtiv7A22+y/pFvt9b8ff7b+gX7DGYKu3DeaHpjpWlf1d2FKuQRV+RX3iti7ZaNqTsd7vBVTc",
-	"VH5e1Zjq4Pbi6RRxahiEcEXGNDAEYNSBiFACG2J+z8UtDbhPqt7cQXg1fHYsI0ZUyPp8wPtoNRiilCGL",
-	"4JCBKtXGZgV8WGIQ8P79SOLw7PT1cfvwMksJYPXZA+KK0CBi1DcGK4kVq9zhPF6m55FM+oMcRt+OpsD1",
-	"SiYjCgektIwM1/Pc6r31d/+1jHrc95m41/a/Pjt/1T46ap1m9x/8AdQ3TELpiGoZGZqamt1HizyZ0F0O",
-	"Yyc9jHQNj3YaF3womG9opxdrIqQmNAjkBHY/WTxSv9c5b520r06uz1t/uGqft448MoBjeX3eajmtWwpC",
-	"iX0w3Yc73J62MMYxDe51fO3Ty9b5afM4e3pUkFiw9yHrG4MAGCORfTD6/QPyQyw1ziphGD6ZjJggEQtl",
-	"pI2qx/X657qXZXpubeSCRbcsIi0zicc742ZuxQPKgzhipOq53fE2Ngn6+Q0Fc0UCORwyn8TCZxHxkpV6",
-	"NSKYma8ayYmAUzqV+rWMhX+vUzo9u7x+fXZ1mhN3lp4MRQ5ghDtcpd10y0+lJq/tdx5pm08likm0Rmvo",
-	"TSc9FkgxVEZjodZctUuresnCPaT5Dp0GkvqXUh7TaMjutamd5rfHZ82j68uzs+vj5vmbVl6CpPTdk0Z2",
-	"KCLNyW41dr/Y+/0L0ptqpu6w5VsZ7mXFOmkJzfWUXEpJcFkfRLTklpXjMs8UCfiYa1L15jbJ2zhAFg7+",
-	"KuBvyXuKaCOfNL1hREgcQEuJJxexMY/H54kyfJ+Tm2Gzc6J/wKg2N1gw5qsMu0W6UiMefvpyp5mTGn1j",
-	"a/hFksMc0qzY2TiYlb4hVQq0B2ZPm0ckDCjyKMNkeZ9dCXpLeUB7wf0u1kXr/Ov2Yev66rT5dbN93Hx1",
-	"3Jo7IcWHos4FGTM9kqBbGj4G0aFhbOjjDvIjcz52RSS7pEc8KWWHy+s2lvzm1mb4Xp8K88ueuY60P2I+",
-	"ifhwZPSLSVdUvYItLFewN/ZJRyo9jNjFH46JH4O3hQoiY02NkUxFV3CfIZMJI3nLfRbV4MqDHrlJzpmO",
-	"poQOtJFm8EO9aX7wiGJ9KXyFAn7Ib5nY7BqiR/80mHaZ5+eN0wv7vpZkQoHZD8z8Ncbf6JBysZl3Zy8y",
-	"gdFDIE+omFreqe5FqefNy9b1cfukfTnDRKQkYyqmoAqYa6c1G4daHRDYJzNrElANDvp12ch2xpYwHN8s",
-	"hiSreTzO75Zk56sMNc0sj1S97I4YNhKtQxl3oItYaB4AKaLECZi2AU8npvQokvFwdCdauRI01iND+X2q",
-	"7yl0rk6bV5dvW6eX7cPmDLkYZmYMBC0fyMLZSkkElyAj/iN7RM3Mm1mdt28EuGJKOdsEuAX+TEZUEfY+",
-	"5JaXTcyPArxwbifgsDYOukIKfNOy+1RVQP7TjxgwJhooN0j7iGh5wwShESOTSIohqVL7DyPFJjLyu4IK",
-	"n4CdciPkJHXGQGwKR6RjtmF4FZCBikNjmzD/hPmcQkD5frRwcdXpnJ1fto6uT1pH7eb15bednJBTTPgw",
-	"D1CCqCJSMCIH+yQ7EAxwBxVyL0seydIIrI1cYnz9AymQzxQZw7BmPCfqzFrzZqtRCQ17Kd44UO6T2QHz",
-	"aBr1BUOBBVEtpxVRNavnKAZDj0lVSCPrBjywIU7wfYaRmZPm6JTsR8ywhaae8wbXNR8XuIRrFXQJ7v9U",
-	"EXFgNSX06s49yf1CF+8sn3Iu2J/mv2D0s6VHFVDxNQ1i5l5oxlqeM8EmRYky+EgLrq5asOylizOf6UTS",
-	"j9F5N08joFiYAzCP5PMGNFFxL3m+RviAUDHdXGlYyW1G4wr76jSdFagdnku2MZJ42Re9dC4Dlrzgbubi",
-	"V5CaL+BZ++rP2ejAdxgucE5nIAs7mWQISxSz55g/kFlCyGxFsoW1DPF/n+ye7P2R9bVZUnMsY6GLrp6Q",
-	"oi7YkGp+ywiFx0D2GV5HVSY5JBbGgpxIATcvYaJb2xB6nY995IOz6f9lgg2NonNuxnp0zhRE536aueEg",
-	"SUoo1AozeOSAAMPm2rAUr2klLvCuffKK0YhFpBs3Gjt9eBz+yTxS5Rr9y8oIS3iZkr6UNxzZzRwBx2o5",
-	"PV4pG+7JkgYuxH6g8MBgzot5JcojGvngn4Kfx/Nckd5SXRZnStIvjNDNsVcjpH2qKbk6P95ApVAxXSMs",
-	"UCgM5iyQZ6orQt4HQ91GUQ6IZ3iAh+8LxvWIRWhwPDq/LbqL9g7aHSnfdpfHkN9Irtk4/49Fx24P8OdU",
-	"dEcRnQIjs1+fi8nNr03ZmPcKj2qp0Xe8dMtmdwZWU0tyLzBUjp8r2qJXgezfnDOqpJVUc5T1bjQlFDIq",
-	"wDTG1GVzsXrmVebvE++8ZbSGC7xyzmTesy5nBfml3kWneeIZOlQhHXfFDZsaXXFjkzRdjhWE72i/z0JN",
-	"0NN4a2akkMTyBFGrvK+z95oJxXsBqzNhGNB3FTuRSq1ihqt87/LVkwz2ghsId66G3MEpT4a0lM2jd982",
-	"KzdcE5Ln6S3OQvNQZfY1OzsRj+u3NIJPmfcPM+9fuPcv4f3ZaZachJ0rTNXmeZGql8zLqxEPJ2b+ZWYG",
-	"rqal27vq5i7YgEwWftG0Xa61mY2WYT1gtywARRQiJgVZ20Zoef0RD/yICSSb9O+Qp6KIsYqnRYqjfW3l",
-	"y30R99ISh/kb/gC6IjWaVbv4OyW8M8s3ZKTPIqssrcI8rAW1Uu7uAmXHMlibE5wsIjuhWrrbRdzFbWsm",
-	"uyBjr9n0htdSZozn1jed1ulFy+qImWN1u7toVcfMH7Lo1Dw5s+2zJJmSYYY4e8pcFBkRcyY2Ojj/oKG4",
-	"hckhy090rROaO5zsuSza9cuI3VvwlV+MQsFTOJ0RFUPWsd6BYlKwxod7qLJf6csoYn1NRjJSRnnVmkVT",
-	"ojQNQeUWbJJ5mJJAiqHRo4RPBJtAAplS4Siiis2T0txoM4m627sFKkxuxCVGi3tudpNmB85/tXDzgHlj",
-	"ktPMIvAv/gr27uws3JuFA6KAnx+PJjrsaopSL9Us4PUgOBtABs/CerNZdeTn72sF+ohOi6gymsgBRnYh",
-	"Vpl3PEgRrGbD2i8Vm+c96ReIt6xSXDyvGmHvQewCR8nPrErBslEEtxfknhGKJ1N7EArzwpbO/A7uEl9O",
-	"xKGzJFeQKyNZYHMe4riQAWMtTUgH3N4lIxlHNjWGahIw8+u9BonD+q3UOcUjs8krS9vx9Gup2eqkZZ4+",
-	"4oan8HLiwjyCIAAzyswyNXpscSW4CqPkR+pM1RVdJEpnFaWVSy9TL5JUZYpEgZNFKn2JvsiSGqE5YkPP",
-	"LzgwE8dQUq1ovldsOYfr0FEc+uuRapFyYjfC3sr05uYZTzq1LLkjKdccS8tenuzsEhpbwCcfwrh0LPfX",
-	"Z13alRXLfGSnlTdm74nmoSE9Km7IVMb/Yl5mO+abEdTbjVXK5bLzh48UThQI4EqxqHiu1rNs03r+pWBK",
-	"s+Fw0z2RpOqecPFHDhu0qiKD/szK1UXrfH7RiUN7oaIID2Xsj0UPH3EVBnSaqsjrajSre2Dndt85T8OM",
-	"+mPmUXQgRyxkwmeiP73QVBcwMC8OIa3SM9fae0g7Nw4tswC79oirMVeqmCw0jYZQnbi/u12zP2H8qtI5",
-	"u7icP9D0hTUTzPNfX7L54He5TJ+f81emf6qlUyo8hgy5FPoczQGSbF4YRHlyPuXkUmSu7t6yi1urtBzt",
-	"z2UD5pO7D4yAMqaeT2YLcFHpSydSenuTo0iSyjNcZq/IGgDrrEBJHhfJwRLxnClBv5tj4A46nwsArBQl",
-	"8+3NW1KLYba4D0beuX3h4fzBXChNg8BIESj2U4UibvlWjdlYFvpmZMSHXNAgjaks1+Js1fv8hYhiRiYj",
-	"HkANAo21HFPNjT45hbTKoeCK+VhrReiEGr3f1txDNOOAcG1ULkH6ZjLgBROSgHwt1pY1Heb1jLnJzmoU",
-	"OqJCDVhU5BaBiiL7d0yUwKlyjJArDlXG2aDgHYj2Lt6pWloHfpebUqQ/Zkm55u5tLVtvnkOIAPqx+525",
-	"RXP0M3MXigi4loFNyJzGsqAfgjs8gLqJrOuDKZsqHo/pcnMHZnVhn30sHTWdTekOl/inMqx6azvLRitf",
-	"dr515LRf2W5sv6hvbdW3XsxSwn7l5ebWtqOk/cpbqVlgLviZojd0npD2K1t7jUbD0ZyR2hG9ZVk927lK",
-	"s7djZ07loCXB4rYgE8Ny0M05kBHjQ0FCOgXvBRp+DkAAv7FJmugh1RJkbqyZYVhQBOzlp++R//J3xMtu",
-	"gFfsNr1rXHmJ7FzPHZsViksQFuZ2qsjuXw0a4R7ydcYjJgXUzEJMXw6I59bj2bCWz/p8TAOCH1w240b9",
-	"5fc/bdW2tn6udrub7scvft74HwoXUSihZ3xENPIdAgk64xJnO1JfEI/DuorH2U1dUOS4mzng7XWk/5IM",
-	"EFmsEMwLyTSz4oH2ei+317tle+3E/aJ1XNLhKcQc148zLBGz61yqGaacJexS1nuRSooZMxhJZ2WVsS/H",
-	"7E6iA9+sJQOWTtWZYbMs1WHu2A/MhJUV07NR5fbp4dmJYeGOma8WTG67mbbcTLMzK4kfz01vJpKMc/Fq",
-	"xLOTedj48fxSAdjG8bT8kfuFnA4wyujUFplryGk0HKTKaBRwUFqpIFpCLboIpqlX3uW1mDeMbZ9Pe0rk",
-	"9vZOlvOUseOBRbSZhfOZezAqXMWVMIq/YdRaYhHili2OL+Uh6UhbOy+3Nrf3KvN85HcJC/ldGfuQRUA+",
-	"i11mFmkHwYFwP2Bbiq7Ga84CH6sB5w7U1m0XwwCxwGVgfHlxdkogDc6cldAyzdO1KcgJXOIzlSCDpUtK",
-	"ysLnFp/UiWd3ICkZJ1g7nXctLN8cWFT67aJNectogCA1+Q1J8xLT6cibpUPa14pGah9dyhsmijVY7l9i",
-	"ul2FTb8c9d70+Rn/8uLqx/bWKW+r9liHf3PYftH+Y4sP/rDJpl+G/Z0T84j0355P+j/K2+Pt4KZ/uBew",
-	"N691/837oC0am/3tQPTGrxv+N18G886uZMiiQz8LmWgfkUMpBOvrNLF85rKqGPCrEPcoDDfzvpmtFztf",
-	"7K7nAnaTKtzAMR2yq/Pj+cOKo2AxQBPtKRkYhdiSTp4qR1qHav/58xnP03Ma8ufwBfW80dvrf9FvsPqL",
-	"wR6r79K939dfDhqs3vD3/AbdYS8HW1tLicNMs3xhgBY1QxYDDhOs9rigxtKHZOz5o8TH5rCATt/UyJed",
-	"1psaedN+bS7oO9br1AjVZCyVJnvk5FVOlcNRVrhWQfFdyuR3FCW/0jGzSE97DdIf0Yj2NYtUzea9B1Oi",
-	"QtpnM4dzQQOzdNrvWwt+PT/lsaSinerA5aJsqVgBpmdv7irpRnFxAv4WiBSd4Kuhgl6qVheEDVEJLzjv",
-	"iIs+D2lAwiBWxM230LIrSvm2b6+4vsiwclHoaEsnImOtNEU0SyyEAr9V+ZpX0QPtziZOIrch2TVkjis7",
-	"1UKqlVScQCnl/EreyomxfyQVBMqqQsr95Vpj6w9XzePrTvPbk9bppdGo8Ofz9ulhuwN4Aa+ujo9blytq",
-	"k60fYhp0kkXij5mVvoqNVQD6WrqWEiWzfEFW0XxIlXL1fbBTv+iPmB8H9/ahzV76Am+a2YLmOuGAcUIi",
-	"y0bOHoBzlbXXYx4LDb0l1yPjI7Vzzq12dkK1Bblhx3LIxR1DrqvGWMujqkujPOEaGWLLgp1Fy8eqkwdJ",
-	"UM+UZP368giy1TnlVRTPFEHteDkDbR5etr82tujF1UWndXrUOlqRVTb7mt+ayV7ECiLUPvCW+fKh5bOc",
-	"sb5xSsb6Tub0sPZ30Zpx6gWwbq8jxgDWONXmthtZpSqvQx3Hoj/CVC/IH2J0PBNFLQA/BfxONi2M8a5W",
-	"u3QAwEU9RlzNU76Yac+6ku/kdq7P/23+BnRopNiCuIHZwcp+5Zd//59++cd/IL/8459/+dv/QLa2a41G",
-	"45e//3NBfgA8P086ARcMqjh90ptmYULBfRpSpSH8HflG1eUDW8O6OXcGa+bLwHSKLiSs218aBJ9ZRvmZ",
-	"rlaEtjA/wqnZ806drb1VnDpjFvVHtGje70YswqQ/AFBBFD82JRMbCwHEiDGDQMgBliWkjieABsd6EiH1",
-	"aM6fgzRRKRQ+0QoFaXASScr7Kg7fzNkVZ4fMhESTjcnow1FZpdvsx8tx8bEoGUIqfkQHehNcAmC7DCM5",
-	"0aMDguXjyOag4jzghtDzG5hGwe7uhcxsYsHp8/6I4JJtzSxgvdxr0udXx62LlRl3u1Kzb+BkU6UkP9Uv",
-	"EOT4ixnbF4J1UnEo9o7igKkDi4Slo1gA+ELOSsrkZ2WVnu0vcszjiwKSdVP7mgaY4ZFnDLfu1wU9ArIU",
-	"iM8VkhdGzpNs05mU+JW17dmMeHixcEBb5l0sy9WIh4DUs1zjeH3eMlRn0YBW1DaMFK4k8Ex4+gEtUZix",
-	"Ij0ZYU62rFqxPrc78GLZ5izRdpIdmtF2zHYYXcfO9mE1ndm9BrRoLvRbrrQskljr6drwrXOASQPBQd+3",
-	"8bWtjJKwbpVM9qPzhL1+oldajT/jOoHfE+oDJAiyhVvsAaLpDROk6nSpjRXdRVFS45FJ+Ts7vXx7fXh2",
-	"0jluXbaujSRewX2ZlL9HLnt7cUpMJ1njDKWXIxEsyioonk3xwOozqJCBmt1Vy2NI1RY6AGicuXUKqqmw",
-	"2Ftq95WNh6ujmU9OvFdphK1TWKcS4TdXNAP+/asoWDNp8HOstTGGUJ8VU2DEkFgcGlZJbcyQaXPTPcQX",
-	"dfnNk5F0x+HXoNpQaXS1p7byVqOxmTi+VmYICyXJnZI9XfHPp1Cxk2k+h/NKandsVmVKnMnprVvXk+MB",
-	"D1HmY87/IfxzIDF+fY45s6yF1T2HUt5AbEaTkRwzECmUTBi7CaakF/tDbP2Ucv4UWiDDq777Pk2DxJdA",
-	"NZFoJFi0rbdyQtpE0Vvmk61ao9Ew/08mEjHPEHm/vK5oRksKqOHL7L0u8KEsjwneSZDN8ecZjRoDyyyj",
-	"RvemRT2AXPQv4a0YYc7xozmv0Lw7JMOL5sk2Za75SZ7QG5bqHpTgcwdkJIUEdM2CElijfdSAMNKUHbip",
-	"1leyQtb7Ol3fli0t4Znr9mXLGZQlvK7wDllAtyI36PnrQ/Jyd+/3xMLeEcSws/oBUdqIQOL1pY8JtrP2",
-	"sM9WhJM7NI/+nGLkzXtBqEaHF4L9WVdvCgVZg6MNmQwDVlgj6no4zHmaZYTJNwhGZ/G9VY0w2h8lTQ0g",
-	"02ZlkZpJRCrguRlIv8KUDj/pTZeAqFugRMA7fwYI46pwkaokRGG++/bysuNc/+Zkch6h3UZjJWNLF5fz",
-	"No1uH2li09td6a6jGvOdvAOqsHHFrCIxP8rVeZtEbMAiJvpQ/IWNGvMjHRAvg2yYMqQhEyzifaPWzYQP",
-	"skCIS33StmzNXqsEew2IfcH9OrSXYW7j8A5BgnfiguhTQdSE6/6ISIHqHzRsQexQsQ+Po3sPLWkL4GWx",
-	"hrtiGMmJqhEli90aFMfjmvgSPcPgN0Q4gAENAtKj/RsiBfFwgd4GwiCle1bUbWUl70gBQPfr85YFlr1u",
-	"fXPYah3Bb4tGmAdazfaYyELhn7Qu354dXZtfNY+Pz97Bw5l+IDPwvhftN6dXneuj9kXzFQ51dngOb5t3",
-	"2m+ucKYXrePX11+fXbbcvxHyqVKrNI/PW82jb+0v4OHT1pvmZfvr1vXbs+Oj9ukbM4HmZevN2fm312/b",
-	"rfPm+eHbb82Hmiet607z4uLd2bl579352emb7C8uzg7bzePr5uHh2RUkGsDQzaOT9un14dvmKcDTH111",
-	"jmFXrjtX54dvm+CTbp10Lr+9ftU8/OqqU6kVwtqX4pUWQ3VnmkK4ca7bp3BW2V/BvruI3+nZ9cXVq4vD",
-	"83bHHCf+5rx1cXl2br6aTvh7vC/F0JHNHDZkgh+ZQFUTxYJAFYih1csrkJXwPnum0nhfNXOznql84Ggm",
-	"j7cwo7VWCVnEi7JvQKoZKzOMo/7IfJf6iIcNEwmoeGbBdKc2h4WYKX/xorFF8Juk6nW2TsCTufWtNzOb",
-	"ztZJ4WyiQt3p0q09X1fwTNmA51fn7wDcV0gy5kJivUd+xN2XhYGzQvhNc3ZlIjAPEMohA7MXWy1NS8Rj",
-	"1JLcsigXbEyXHqLL+hq07mB5yl86Ibc/uSo7e4Al7N28ecyLXHJrGmmW8pfoiKv7dBGDsWSPoXUNwuxn",
-	"cBtvOZvYm8Ajl5Q4f6ceAeqW+2Gzg5CPBXcfUBaThlpQ8zUHGkmaq3lmHhRT9yEAc+/mL4YzMQcMhtcK",
-	"mJzUbiLk+Fs4zjyqZiwU05sEY472cXPfRnLisjlVpi+t4ZIjyftsNfSZD4S5uzpwbhlerosDZKBxs9Q5",
-	"s/ELrh48UBIuy52dIRi6D5by81AMD4yQebFb41+/OjufNL56M5TNZrN5enE1al0NzT9b5n9eHTa/Nf8d",
-	"vO5ffGn+cdgIWn/4+nxXvDkdNpvtZrN51Wx+E7IffvzC/Ll5cfX12flXe4ffttt/XRChW0hOTeJlJlkN",
-	"xfBPfwzZ8E9DPvjThPXCDTdpz9AV4MJ3K90KVGsGjEYznoydmayWcsa8dKcz1FKSPAHp+8jL0lwJUvWO",
-	"zw6bx0Z6to861033j1fexgEJuEDPkW07lHAb6O3QFYnijKWRhOuHxRKFqRl9y8zM/vcVKEhpu9ePDQCx",
-	"OlhWGfxBKS++g7P50yjsz6NWrlXYX0Te6WE/hIaRIZ27AyqmHynmbI4Gd6Frm0MmkpEw16kvBwPGVsDb",
-	"TCl5YfACn3roiux1CnbXBwb9bMtoC2m7iETOGfW5YKowOA7diJZuwCwCE0zF5+u/NxdWt+O77xXPv894",
-	"qI8iOtAlZhvUgMYBc6lZEaN+2iNfs/f6AHFcQbHitg9fNglvrjC7sGxnxXzCpdpXNr8wk/737/7pn//1",
-	"//Tf/uO//eXf/RP55e/+31/+5///l3/88yrfS2I8peXp/RGNhsyvLc+4fFmccLkmdWYSBR3cRmmpqD3g",
-	"S5vvOrP17tgXo1xlSMTsR2HqLNSXGirI4O9gWnNg7gdRLKQRxOJ7U8yy7UWM3sz4J4tPqStSiiBb2/s7",
-	"u13xz//7//Nf/79/Q17WLHbH8vTaml3ugl16+Mo98DWMJCavqj4VSetuHDEbySYn/GGr+JK29B9bffLp",
-	"dMWA6mMqWp+l2mS2zq524RE/hNKU0svddabkG4tVphd7aBMBZWzvJdrTOVbGfdI6k6Xm/EU/Srvygyvu",
-	"gFAMFbHI9qKPFUMEftfFfzH4ys7WskT8R9bdPmldDE+hmABl5OfgRWdc4b6ycppHRLAJgcdzYuinCvdV",
-	"Zf+7ndpWbfv7gnL7/JVas34il3yE4W7388ytq1ViwX+Imf2z2a15llJ2DWegKYt1O2p7h0D/np6M9Qr9",
-	"OQBws1Y5PDuBYtDVEqwhLScFPf++YIqlfo2ieZKqZ+bh1YhnJ/Kwmc2zi0zmy3xzGkVOo8j+3Uh6m0w1",
-	"282loM3QR0tl/TRTS++Sf12eYYCJuVqxYJC0b5xH2V6pRN6c7TqZfAsBaB8SdDatTi7OWHD78ExZtPEq",
-	"QoHZfaiBSMo+UNSzayVc2wxWeHkKYpIjmN3S8uzDxXnp2Sv5EMmDuSv+60siPJfB4nrZSAYrQGkBhHat",
-	"AlH5Fdk/dHOrYT9LZKYyKAkXWJxu/Pqc7L0zJja8WLYpyyuJzeszlTVmG4z8gZk+rPTJ7/DPtcoFH4qr",
-	"8ENDpk9YT3GA1PxMENOTCc+e5DGjtwwrRjdJk/SkJgMeBIayzbmZfxvBLRhiaQxihaV6y9I37wG8bo40",
-	"DlvCyOBZlwNzvx3QQLH5vU9fWlLg554snEBIx19hdzg1M/5N8uvvKn2quJBGTEbMFuRW5nXim8yHirJF",
-	"txrrpIvuLa3vSsYrXBlkchXfFpc4mCnOn1vM+p1M10EPu9AyYqeZ6vHiZDkZQVf8ABSfXLU5MuhO3Ht+",
-	"EfdIGKsR8VnAb1kEnJq0bs0thkROzKMzL9EA20UjP4I/2rQ64FPM38/m1WGGcCCH8MV8QtxPWYQ3n2qK",
-	"UGfbf/PNlz/Sdy/j9h8lP7nYnbRF469TyDbo67y18+Lli5c7uy9e7gKwXtwLuBpd8nEe0veysbXfaOw3",
-	"GpuNRuNvENu4l92fMJJmN5XD+Xqe/bt6DptXj7Qv5s82M/eFrepmD+nEvjc3mSJ9y51NLo1LG0PGHhTz",
-	"rUzNX5FCBrOcgE4y51E6F7twLARH8pqFMJgxTbSOeC/W9iff50hHnfx+LlnAbDGSm076dVA4lLWO5haL",
-	"BFbYESEz+xrBkHydib70mQ/whjP7+2Jvb+dFOV7hgixlPTOauVWBHA6ZT2JhnQfL9yFH7QXRe5G50vAk",
-	"EAmpnr8+JDs7Oy83chs1y1tXpRubeoWNzoq5TpqOVrMN24keScWI96Z1SQBLr8eDgIvhc/uo8rDB5LLU",
-	"tMUCIYuzSes/Nuovv7f/3bz+/q8KgTZxSTansDT9xGXgFczI5SM6zEYZ0h9iVgeIxPogkuO6HrE67Mtm",
-	"86z+5dbZjzuF+SRplt9StpIewc9zEyi03lzOZArciAc1NEqNBWwk1TDiAlOsmxeH7TYAEiAM30y25Epr",
-	"zB3WbuPli0Wn9S/q/+P3v/vL9XIPc+sulJOZbqHzdt1Tr9DSXqElm7lEZiWmDoIICN/lGmfeLPRfpY32",
-	"51ga6BpAr1lBGJnnFaGaeMwlo3nFBUgsm3NYxDExxZ4w4adtswcyIq/PWy1YBDo7QhaNqdlst7p8bZSx",
-	"cjdnY80rZzUK9l5bUL/SiaaXFoPFipi3MOMa8543XEOTWMs6bBG2A0mWBZrbhCt295mun/e5TvqyDX9k",
-	"z7qo0niZkFivx6bNbGSZrMb8edQyNJpdUNEtuaTDx2A16/GKBbd+8R2/pMM3kYzD+SVAO+uSain8G9YN",
-	"mbeNMAk4U0RLh7E0ZlQowsCsgMdXrg8r9vI+fOPndZPoFnFWrJG2W7Zonx8i5Jqc2d0jru4TZeXB1Bry",
-	"tt73+8QhhM3RyYj2OCQBzxX+9kc0CJgYsgKD/9MgqbzbYKegftZSzHpQww9W97q3zI+xDtE9EL3dj9TK",
-	"MKE1HWZxoXfWwIW2/XZqa+5ykjg4T4N2LopUrYIA3llooQdWOMeE5inTqYGT0YDMaZAe68sxdFFhK9Om",
-	"258cDWw3VgjrwnIWdm+3u3Sndu3JvIqor+igrwC0web2L5wWeJXJV3x8t5nlnL7rzW6FJqJmbksc4sVT",
-	"f2TvdonbuHzBqgh/3IUn0ppYAG3B2rERIzFma/alYcZQ2cIXFTgVdttG9dmOMwEvwHw1EtihwlWpMdfd",
-	"YcWekCsWVqW1d9u1dXSF+faYj1AOdR/TpMwgIdXEatm4u8r/YUuKyoj3IYKzcAl+fUHZr82lmbooVokP",
-	"664I3PfA1V6Ip53DnSriTLdSz0aS+1TNh5I7lVrl6OzdynHk0DzvWgYXoF+VTGU2dNvxasQz4z5w3DZd",
-	"jp1e8Xn66daZd+aOzc9u7cr4X/PNwJK/lJ3hOVNxUJQYbrZ4tYvyYSDLsj0nLEHlCzq5JhOqSJ+KPgsC",
-	"jN4uZY5oK69rkad9qxciWr2DfMiC1GsszztNuoosz8SigVlWAYBayKDWyD6A3UJso1vmE2yzRsZc5H5t",
-	"m5KtmPqEdQw6uV6PWT23pJXD8pGCJR1AAAAw1zKDVL1ccwvoypbvbmF+he0tVuYWi4/0IZpswErv06jZ",
-	"fKCTNqC542YXN8psChHTIOlbY1vIQfPMPuScrdjBce4mmCEvNI10UZ+f5ZVB1EzLUHISd593OZf6mCRe",
-	"tlfpZVyBoh8jTICMZa04wczcU5aSnWFthjXNNBtJjjt3zXKUmD2gPIXNb/4MZynnoA/h9rC8+O6eD/xA",
-	"SU1DnqFXtrYa9e2d3frei99/8bKR30bEtcPahyyzmrv82fu986KRvW2V3c3t3Fbb3ImGrZhLC1H1EJXQ",
-	"WdKtb8/1Wjg+axak283JqoIaOFttDuD8kU+wp9MBxgZ8wkQ/moZ6Lp3qxVw7uSXtW5v1v6H1H0m9MNC4",
-	"gpi6YyuK1djgoh627D3rx5r5KHhsh+e79mjeWl8KrtbkqLJcpiTze3G3KXXK2p2Bz5iKm2eKDPh75hMb",
-	"DAIRDe8cmH8GtM+Uy+EOYUvZD0bOlDQzfvhNvaO0a0C7gEZjha6ju5t7q3Uy3p5vZPynf7XVaJjfNha1",
-	"Nn5wETp/llgJZDR3cxuNrsVgb6D2c0SFUbqy99XbKI7+rl+0NC+jF2bwQTLj2lJ3YYVSufAob9NxwwVA",
-	"IeK+lSRgE++weX7kQQUM6UfM5xoZbpVrlfTlSUwBrrCLCldETpi/UesK7/Bt6/Cra/yMIcOe/USNeCft",
-	"06sLj1BB5C2LoFDWcfYa8Tqt04v22alH9DTkxi6bEkqQFOq3jhbs9G22oNVpD5sXb43i2jz9CvDfvm6f",
-	"vrkAeDjAe0tnVKmhCKpVYCqAv/Z1C4pw7OjmX2dt1IwvD1d0GBxSNTLjI+AhRryMnnJIITv3cMT6N/bf",
-	"hhea4Y21ZIYXt4jZ2DF6OigsAINvhtd90MFnFbEVDvexGvQ94j4balesH0dcTy/MZbABQEYjFi1IW1J0",
-	"nPqkIdkIoUtxycrmQ0rEZGQsJH0pbziuGS4dcAMYJd2FkdYQK7XfBdTjgo2/yA4LztTeFIDA6nGY+McD",
-	"OeRCkepbrcMzwMa9oGN2wTX762P6HngSF+Byg0ESxcq6sK/tHNLJ0ZB/ZRjKz9BjdCARGlZoiiB/+dcB",
-	"eBLg3bCHF3S+LW1g67NbFhjNTM2nVLoPmk1Uibf+mSIjGSs2koFPAuCSpIpEqGrQGYgzVSO2Ugf+jYFf",
-	"VesKDsRvhKqqEcE0mchIjzZqJIqFssVDseDaBm8RpRZw82u2Dg6bGiDAFMDZdQWgFhKaeMYzjUv0KJLx",
-	"cGTLZ3uQBxOGqENudkVX/MVfkEMpbpmADN+uqGMDa0xyxlgftACSExYd0jELDqlimwQ4PLBMQawsL291",
-	"1hUEwP9qs8h/5A8xFZpr2CQAzcPVGUGP4+ZFuiLVbmVrexPbonUrG5tmwpd8zJSm4xBfcWmdB6RPAyZ8",
-	"GhE/+Z737bfffls/OakfHXkHNkzerfh02q3USLcC+lG3gttKSLcyYeymWzELBZYNvp9cPjckkf8oBSPV",
-	"puL0+QWTcWAuhc8GNA70AUCFQ8e8SBMpzM75dIoz79ChUV+5MreW3jDihQCAXQUUkK0N2AxP8R/N7+wH",
-	"yXYjh9KPDyHrM3P2fgJjq0bMp2rEvFwj4CX/2YNBMYsdwIzNujzIIcD82+cWBPd3f1RSeJgh+3J37/cb",
-	"M3DNcRiyqN43B43IzWbgMujZpg2VOb5kQa/Ye640+au/khHpsUCaw9UywcpCEv6rv4IPw9oU2W3s1mzb",
-	"p93GDkDTch88k9DdAyF8mY+LpGb0kEUoQe0Wj5iFveU4S/yy0ScdrDEXxHtft9tQh4dhcVXvp25l19Dc",
-	"Pvkuh7b6vaGb3cYu/CWBj/3+Z2+jRth7EDxmXCmYS8tIpzWm03SB+2S30SDeHGatVyO7jS3izQDXwq93",
-	"iJeg13qkmgt1mS8nQynoj+PNIud6SSA/+6j58h7x5vFvzZhbO0Blcziw8Lc9M80iMFivRvbM6hz2qwdU",
-	"u9fAjxXgxNqWFQCrCsDFStOpwy7OYxBPZZyIOyEnxCEQm087EGJMEzRHDOTRtA35b20aZcDHXKeEtrVj",
-	"3pk5rZr5hYC8BqBkc2EBy9R8Cr7qvW01rSLpQiLJZ7w3rUsvc/TVOATW0TeKkhk0VoCmLAXxno+g4/6P",
-	"Xg1253nEqD/9EbfMe+7LvvI2bFUJqAK2GafwyYhRH/reKBywlmk9kkyziSze6cGwE1zhHmCv+i1ywl+R",
-	"WARM4a1J563gFFzGJF6N9/UxfV8336n3ppopb+OAxALbyMHXM1UxfCgkqGhjGhgjyZYUZC55AyZ5ag2m",
-	"7LtjGt0wH6MT5m/7xBhTuC9QcRNMzOzCiCmGbRojpkIpFMNTP0tIPPnU+zpYl4IG7mNVCIUY7SKifQ3J",
-	"tJCZbyiPhnxzSseB51Qds/4UTdxwXHwBzwgmlYLKW+xZGagDEjCbYj4mkL05QGxxwPG5OPpKOdls9S3V",
-	"FRfFSpZlYUlnGeKBamY3JVASlDSeIMA7ncwqhV3hzWhd3iZ5FcmJYqlCGbFg6i4RvnbglAn3iGJGYnpY",
-	"T89/hF3eJ69AySTduNHY6cO84J/M2yQQys/GMCOjKpGe1KMaqhH4LiqaE1yq3xXpHAzNWmoyQsatnwlD",
-	"LRDU2mkQ3xCEuwPmismIbH1hf49PwUbWumIy4v0RSBfMTwK0UncOs1sC2SAoqmTEh1x0xWEklarjT25d",
-	"SLe27tFoBT38jspdLnwFrqBKVQxjV56dXzjee3123n7TPr3wzIFqLoakapRFWk8BoPBDqkZU3B8RqrrC",
-	"c2ovDcPNGdXXO0Cw1n3Dw8xIKffQhAbBxiZ5DYkUdlZ2mjAz7COQXNowYoOAD0eaVL0zAOi+8DbSPUCg",
-	"AEuRgZwoMLONykkD5cCx4fS6As92A2kgT0+ASSGFZkLXjW1oGeI3des9rrePvISg7FoQ8Nmo5pZ0UEUB",
-	"qDXvnOloWm8aKij6ljv7dyMJXXqNfQ6GvGMjXTGjZjgq9t7XjYhSyjBgQMJNmy8QJgYyAk1XkUnEtWZi",
-	"vys8qE3qe6QqpNuNjRrxUBEysl1M5xCXzQM2z9s8MWMAQGtd0RU5rcDYxpAoY58xdgkqEnO6AaoM8DaM",
-	"n8+kOejmVDVlvjSrkWxsknezra9q0FRF1HG9mc1LJcAWujoC3mdCZXPiOpEMI840gnctNuzc2ymAQ2LP",
-	"NTvtSq1yyyKFdl5jc2uz4bxcNOSV/crOZmNzB5JNrNMWZIB13DxPbTvzpyErcr3KsB4Y2zJjCJqLraQx",
-	"AyKfRbY/CGjW3LDQuFfPPFv1+iMe+BET3kb+RdydZOOgAOuYK32YzqpWSSSfmdp2o+FMZusnzir9f7SY",
-	"J+iQW+aucxnClxFjaJHPhM6/2jRbudvYKvtSMrXnV4LGemQYAfRwhfe2dpa/16HTQFL/UspjGmHt6B4u",
-	"cfF7bSvr8YUVBrpAK+9K0FvK0YELXhtsUpLkU+COEI3NTl26d4ZKvq9VHEtIMvYcxkpRao1gk/SzHEqH",
-	"+sZSpErjlTKWIlYoeSDcjfmfISALmWW01Fk6nKIGAcqrITtoYlylxOcD0GM08bRlrolGRrz5rhMYss+N",
-	"mVpilOD0SLX07SIqxq6ChynGieXmrywozoMSsIs5/pz3Otus4Zn7s/XgwxfdHdtV0V6gFQj6FU0S2+5z",
-	"5xq7y987lfq1jMW9Lunu1t4qE1RxiHAxJ8zn1MGgfaQbjmdibM0M9M6KN9z8LudLMPOBg/2usDdNQW+X",
-	"7+3xfJdpTfM9kE6JRHrOx2bzHFBuQetOGXIb7lMjaoxU51nKSSrbQsT5PGvgBYWcKKlHBFiKMnq3exlz",
-	"mKEUAHoAGSaykW30TwOwY6EDCKDfQndQw5m4IuqGhyHzwakTxQKSr7gmesL7tqWJg70lTcuX8pUFEWNF",
-	"HKUNm3GEc3wSkB/h+sgQe/nOE9k6onIBvUeISwgEHxfQeye2rj9rx2So3PY8tabxkIN/x3yMVBXvBeBx",
-	"hgiKTY8MMBSIj9i3DOVtGKpEQIO0CKaoACYzdsarWUS4Fm1xhmQfXhrOoDquJAx3C1A6oZrnSWx9MmLL",
-	"nuvdrluJ3FpLDP3E/Z+RTgJWmNyRKqRgAs2YP6kuiR/wF6mS5Mw5ZW34DVw96Q17STzXt81znhdvLG/Z",
-	"pfRckMtas3kFOhFergQbKt2mIYRUrGlvlGg3LEi+yCH1gqb9Q8z7N+6BDWJGTWJI8LWICkUhabuIDxzB",
-	"6jMqcUgjOmYa+j6XZISnjzw/gUVCIviv5RI3Xi5/4VCKQcAxSeQzE5h44J+Wvml3/bu0+yEkL6xHio6G",
-	"20dAjoWy+pzBbayRiJlbpoiM4MaozH5gYGjEWUSj/mgKLRSUuaBeP2c+elAdbVu+0RW5DeT1z5i1ixjP",
-	"4YiKIVz1Akv7mbWusb+PKvDyPCNayqJrj5WYn6Il3PgglnCiJD9pE5+CNoHk+KkbwVbIlvpkW1ZKywEo",
-	"50l6CMLIV70poy4QAL/yaqXZHuAbB8Q32JgIGnhVvUEkx55RDTwtvRqaylz0g9hn/sYBBtAwP9MOCiVW",
-	"gnFsEKbQBtkkp2zCAMteM2ekaHwSfm/BezfJax4Y3rpPPAcS79WIl4Lye6Ra4l/eqBFP06F5HNx9NeKF",
-	"TPhcwK9+8EhVs/dJ1HDMxrJG+lSxOheKCcWNIWTMnszIEC7Ijp21hnJmUN728SydeWQkA9+laczUWplT",
-	"sfVVZt8xqG4OHK3LAW4EUSxgfU2qNAggHKs2DohdV6KkgXfCaF0D8wYm2fPkFDbJPB2QoSRaDhF2CWcC",
-	"Z0rwwJ+b0z4g1JKBCqlQSYrOzosXEG0s89pbolxbs/uW0ajyc20FDVDo0SoPvo7keJXnjDq5/CmA3MI8",
-	"TiTSlV9yYmHN1y7pcN03piFb85UOktK6A7H3a2xCB9Ewlz53wX9kRYr9wwloXDJM5zcloT+SkDXcIGFS",
-	"IFts0+BU1joJdz+rvTzuNJAR40PhCj9s5mvayrlGPEwDoAFW5lg2yd6jjntONfMItXLsAMWbR+2j0GMC",
-	"U3NALsx967/83eynInOWzCcjGgxIHLrG1hMpULLJWKffB3GLCReow2KS1OtvsHIkkPImDp1AmpgHyJRp",
-	"2+N+zJUyUmJ2LZkomKBj9EtvGKnFhdI0CMw+YW2PR6rbZoLbuxuIMBdMEYpCpJJLEOrqDWxWf15kQr46",
-	"ONHpnCsCpJ21KTZBeisPlgs20/2AeMil+Y35mE0D2J/JE1BWiMKbC5IGysN62DTycSyZXC/JDxzQs80w",
-	"P6Fo3grM6LWMetz3mXgyfVaM/wm8f/dkxjvQA2fm0qxp3zyHfpHlAb5zRn1FqPVTInOsEdfbEBg2GBY2",
-	"8ZBi18CMs9O86JNqt/LLv/9Pv/zjP5Bf/vHPv/ztfyBb27VGo/HL3/+5W6l1RbeCjVjJ7ubeDZkypVmU",
-	"5NH/t//7f/3l//inX/7jP/zy938m//yv/89f/vYf8A87z7d2yS9//7/98m/+M9lrmMf+/s/kl//r3/7X",
-	"//y/dCtgVFESUhunifyuyEFpk1MMAkLEkN5CrndXXI4YabZdF80qFeQsZKLZrpsDp5r3AnDBaPg5YDYB",
-	"VPosAD5N1Q3znZWFee5d4TPqw7bABg3YhCjWl4A45Np21ntUMd8N6+QESLxm2zFgsGOGccT8WlcMKA9U",
-	"DYxIRbAnlH1LyTHDlcUiVpD3KiMy4AICn662FZI+FIs8zMIF93NXGP6O6JsMM0OhyGyTHCVFDxFTMrhl",
-	"PqFDaqQW0dKn01Lb9sBsAJqnSCvTTBaxsY1QxExkHPgk4Ik7exDrOGIwoqY3TGAvU2jKZt7a7IpmeraA",
-	"JkItbC3QqyLt08OzkxapQi8ESN3esImizkK2m40bA7lt2CgUsJoxE5arsjx6zK02Zm2hlOqYbyf6+iMJ",
-	"qnSQj+R0gwn4pTLrMqGfDy21flOxOeonAgW32zFj21DViRguzE1aMSaeiAdU1Z73Xel8oTPsrZyQMRXT",
-	"1C0yoVw7xwsti0dBXylrBqeui8cjVxwJu1n95pMpEC7C0MmMT2tVraSUZpZGax21gjx03jPDbF14Fswd",
-	"V24IiYXuoWo+ALtRHuZMTYSnUOVnFKp8GNV4xaBjcba1M4/TdGozlSJKe8N0CZk1Ht8kfHKaPTQNvmH6",
-	"sQhw/RA3nPvi+LYFW2GZVlJUudA1vO/Z5Gw9YuNMCSmFdVr/mXX+oHsu5xuiQ0WqigmfeN99D6GoiEHO",
-	"ifkcBGyyomNqyyrt7yCNrYjPuwj2/Zg8RhE/LT/Qr/TSP74L6EPJts85XP7BfUaFMnORzvfc6vuIaXtn",
-	"Xlfoh3ptzH8hJ650FBkLzAFKoSyiToqPYZvjUM2V5n21SQ5xcphfk8HZxA9ZnuQSwwuNFXjlSd7/euS9",
-	"PVIIjmXk2IOL/tlLI/vR84j1GQ8XlFZcQPGxoXU+pkNGquM40Dykkbai3hvwgHn7pHP6pka+7LTe1Mib",
-	"9usaecd6nRp5ddKpkcv269dERqRz9DrB+eiKrQY54a82XPzr7PA88dul8B/KuuGCACA3hoIr5oNLoYYI",
-	"thSdDV1Rdd5gCw1SA4/wBtbFgtuOA7JPsa/T4QI7N5zRFqC8dnxAPBgBYn3CTCSBCsA8PCUBtQzKZgeg",
-	"Qdj6fq6Jz33wmZrPJq7erkh8vSugNlBFlMRGnubbPusHUOESABqiGRpQCTa7Yq+xQ7yzw3OAtzDcsv3m",
-	"CgAxJklXKbu/Iwo+WLPlN2x6QODNIsSKrsBkm1xd8Ub6weyhgSvYHHOCh+LclwIcsVhQYIioK7iwmcZC",
-	"EkzKUWRgrm+ydCNooPuLV+rdPEeC+JGdWyJepIAlZPt8IKNx3bWKXLWiAAa4Cg3H+NBKmB0cPLgl7s2Z",
-	"q5EAKqAfLnsDPkm1rYP13uduS39zvlN7elh8Yw4QTJUoIeuFvlNbLQ9yIA9aUtnfauw1trd2dwtlxB6q",
-	"YfMco0hYQM5/fVk64lngM6UTnInC7LA/mC99AD9rMs4UUIF/855WyMXJlW5kKCt/vOvWdms2DgNI7IRo",
-	"5wDYsMDMn+l8XofhT4BcKUUKLpdCPQwYhahb9W7pGuX9myh0nsrmiJRmdqTE80hmfTrAR8rxyKzwKdHj",
-	"117onV776XqX/jFyPnLDFoRpisIoM/fxN127+bGruB6amO7vpE6pY11PdblP91OVAI0PJAF+nS7e32KB",
-	"0yfF/JNK4nIj4tUUErTkAAuKyuyI8/RLj2t94yhPRkRiRKTV4POGROZ817MiPJ9OwceGPWG3AIppZG6T",
-	"q2aLlS04hfw7n043STNnIWCtlatS2p6fJ7iipKaBLYA1L18ft0/al9etbw5brSM0H2ZAp9EdmQWKU2Rk",
-	"21iCv67cjEio59GgLuz3P5IRka7vCfrp87II8ndjusYNXrf4teCSrS8slmZzuUJYB8k0pj5L3P5K02l5",
-	"ilb+kj6ZFh/RtHhwqry/bZFQx8OZFp+mVGh8GKnwBIPwaVoJH+DqzbJ3HOCn8vzHfHHfSoixl/Rx7YFL",
-	"+miWwAcOlX1MC0LjKTkKg/8WR7WWIMpqOpwDkz1NWrzEgv8QM2iGYU2EVXL6UEe6pI/Fni/px1LXzZo+",
-	"M2d/EcE/5emtoOBroN8VblgJ+16ac2c+mUOqLLyms1CVwMlLQSpXBZ2Er6wGN5kIhCegyQe5e0+61FKA",
-	"ytWl271Up6U28TlDoDlIK6FDNIfzMEM07VNS7MdC08wJwydS/gyN6vtKgvvb0Jd0ofXsfDeGEqeQ4mEJ",
-	"Vo1sH36j6gkKOYQWSsRim5qn8rCmI6pKYFLLDfJPR9drPLau94mG9R7kfj7phYtkk4XgeWhusFJ9hu0l",
-	"upqxbx+26iGPFjSYCfgtI56tuvD2XWM3wNp33Y0hTbwQgG/MxdyfMoB8ORTkWcS9FGNPupE2ynwS7+zq",
-	"H/G24xBPMcrEw+CICEjFleVkCN9R5F3a2Nj2zLN+h8XBSDchOUAaxiY1DxyGNPfI3jkisLK+CvHUF7uk",
-	"P6IR7SO2ps+HXKsaCZjW0FJMhdR1qh1NwxETCoBkoKmuT5joR9NQAzjNsaTCVThkMCT3iRdIKizsWQ1/",
-	"Arwx++8TpkfST36y8GIAtZa0mfdsz8MgsQnhB6wQraUPdxDLzSOCMaxOGW+SfJt4At0NUJpYzLaZfvTw",
-	"iJHC8F3bdi8t7ij3DOFdeySFAT/+kfxDdmWfkIvot+i5mTj6WolXPUg4tlRir92KxLG5UhfPQfKIkNq9",
-	"ZTuSGGE/05IEG1riDV/NN+Q+n3EPwQ1fobjSGvBZef3kNXqKpK3n/Zkk1HOf+7vcBeRu6PKuJFZfeZhu",
-	"IvZjuVv3OK1DyHn5q1ghZefi8HoS9FQ380BiURWPEmhS52tAEyLFO1U4F0SDkLOQpqioJbrBAryfRDl4",
-	"amryG2lq8pjiep3WJaWGtSXhvNFsTaISOKGMivuoBusTwMAHAxR6GDq9vy8YD/4eiEL4gSykEHZyRhgh",
-	"CV+hgX2NK9IPGI2Yn+1sA/5laGODyB06vSUJnqj1OpvHnikyiJgrzl9gs5d7mD81m/HpIv92M70+gn1Z",
-	"W1ujfR5IKuqGyPw4YKWOY/AjBVOryaEiB2FOUE4R8BcsyKyTqbq0smBjk8ABMAWmZn9kDt7Hp4OpQ/+R",
-	"sVaaol/YeZupzri+nm9tg+paDvm/2RVe6w9XzePrTvPbk9bppUdCOlWpQmzRgMFl6Jr65Fxg4NtSFvMf",
-	"XrN7RsZU90c2/Nuj4sawMQBu3jggbtDz9ulhu9M89kjE8gOHERd9HtIgM/YB8V5dHR+33Cy52yNQmx3q",
-	"xGQkg+z7oHiAi8DsbnpS2PVs5peWrSPrh30zuxuxMeUCAgB2lennaTAxc1HxWEGboowbEvCZM+qPMQ7M",
-	"n4lm0XhpAskbpo8N0TgafEQmmhvnSSf6QF3ugeSB6JI7g+DxhkQ+PXUpYZf+mIvntvlwpv/Vwuia7Ysd",
-	"cKWTgEJfhhZd1OPFTaU9gGmgRE+kbQRY1pX6mKtfV0/q9YtRP78LMNPAegqnmyH5AhrLUz+QYnm4bK2u",
-	"luUBlzxdfVKtI7c+SOvIJzSOX1WAZ/barX/jPkADyhIhszQg1FTEi2Y7vXsLoi3FUuMp7vJ0ER87UjNz",
-	"D/OF7Pe7iXe4WMvjOHPi+v5d5k9QFXxmdEFuq2YAunEwYH1M+CgJdBQJ5ae781lFLj5lOVQSz3hX3Pq3",
-	"xHxfSqO/3s7fT0RfFAN5NIq/v6E/Q6uLAiSXFsIYjak411d/gTGFDuBP2Jh6uo1P6ts6gYzPx46yHrdS",
-	"D12HDplfc73wIXfuAFrWOx8+q48pD4iMsPylOtu3vkbMvaFcqI1N0onkgAcWsR11uoBhQ7bNQsed1QLX",
-	"zlpZr693bY6PsfeaaAno6ISLmUWaqXLz2A8xg7M1vzQ/VmoZLjCm748BCb2yv91o1Cra0OZ+RWmLP/GY",
-	"zcRx20q7iQsG/foByAw3+DNgPJ9hqv84oV53+91vCp2VhTdzufWl8lmmciLQwIJMtabIZ+Y7Kwy/ZlPQ",
-	"zCsuOX/EIpf9f9E6fn3dPDppn14fvm2evml5G5slNteJCzasYGqh8fck6j4Za8vWhUAVRxBYmoA+BKsR",
-	"7iJZNUdD5WbVmnmJMKGC8FP23jwPAyrWb7eT+XaJonvBtMKiGhkl5TDg9BCSsPchj6akGrJoTM3HNzDN",
-	"O2DUtg1RcS/5mi1Z6YoqNhbWNUJjLesRE2yysUlaEHBWTCnz8HxJqcsHMkt1uGKKCPZed4VVoKHBBzFv",
-	"C2Y5hLvu5Te9QE+/YFYgd8y2PlLT3oCKj6SbNw39nLjmnYX9LHDfn3jXZ62mX4DFnQjMEIn5g3G6Bewq",
-	"kphR9NDsalUeYsbP8xByHxZSzkDOpU1beYRoigzYEwN5YiCPGS+Fgq0sD4mQnj8FHqI01bF6FKUnVqEx",
-	"66E5iu9S4Yq5ChbYDCB/ERXKQA65UA/MRy5wsY/DSfDjT7zkiZc8pjICl8o3dkTEaF/zW5oxyj4eT1FM",
-	"a8A3Vnwo4rDOhJm8X+oofDeCantiHq/HIeEK8C4gTc8bMn0Bn2nhV7wkw5WDnw04CYRgC2JlcBNyrz9m",
-	"uCw/UMnNUxOu+6OnNL5laXyOGHC/MsTsqKs0a68wuoQJ2JAAQKiRIn1s7GVzshmc+QGZjHjASD+Qivk1",
-	"4plJXIVeJql6pyu8i/ab06vO9VH7ovnquHXkbRJz8nUukmxx7psD01Nzs265z5wIA6CM91yZBaQQGJie",
-	"0BWL8hMuSon5EYTXPB1/OOG1xiUi0PFzQhTTv14n9OcomM5CxDmBe+Ru8spXeEaYhHRcv2HTiYz88lhT",
-	"Mw8hI0Uw3SQt6LUaC80DoJHifIqLkI6/ct9/TMLOjlNC1wFX+kk0LBUNIR2Tm/TIErLKkco64qGQfJKS",
-	"TYcEsp8gH+01GskEDE8HOKKtRiODR9QVVR3x8Zj5B7bprxQWjGg2zmnED6NaET+SYQhVnU0SmnHMHZJj",
-	"qOaYjKDun+uAdYWMsMWyi4+ab9fMoyEURMwOENisuivBjYoHfycDGfhcDGtG3eoFsn/D/K6AwqtJxLXG",
-	"G8x8rs0K7A1IOlFYDCWLWBKxen/EzBdKRNfcHXsEoTV3vT6gzFrxakPfa9i5J3n1aeXOwk3H+MrdmUte",
-	"cGk6rA8jGYfrSi3QSOHNGpEr9B6+pMM3OM7jIm/CIGVofIbEcbVP8msRqTWDAPBdh+7EMqCVjlzWKkcq",
-	"pCFP0DHzUCztZaXSQUaEIeC4k147xcKrNiecDojXkzTylQc8zZbiwm8QFsssAhL2OIPi1ar9Qlekn0g6",
-	"4dvaPSqcTxC+tLCDAdDh40Hbwuc/Xi8DXN2iG/YkOz7V3gR4Pmtc6jKJsTxzp+jWd6S5jhnYOTONhfjn",
-	"6VV6Sr35DBHQ16W3x8RCB1JaFAJabGMZgVVzLTB8K09qKczCbJ2tG3ExAPonJyoaT6LiKcCztl3yuJc9",
-	"EUKxHj3nflin5Z1vvmYRH3DrEzkLmWgfkUMpBOtr0j4iWt4wQaqKDwXVccRS2BrnCH9mBNQUsV24UjGL",
-	"al1BY58z0Wfkr1Pg8mEMnoyAM6EJ92s2NW5jk7zmws8mrpLeNPk8UXHvj6yva4QFinVFwMVN7tmEoQAe",
-	"zC0ux3dZ2lWUm8nXuJltqDfwcwRZjyK0K2wAlRxzcQPoW9LotC4ejc4a+9EJVUQY5Ra+a/aHkuOzw+ax",
-	"84zum+fNA11hfsN8EodkTKeIBjtBXB7q+xFTaiPNBaTajfdMkZAqZUxT4J4QYqdBYAHfu8IG2pVFmqEW",
-	"3CZ7MEnMAmYFQPXu8ASR4mBueV1h10fTbyT7aZQQRB9yQ2+S3cYWhFyoJROYhy8RvRZfnR6QPQyxtM6/",
-	"bh+2rq9Om18328fNV8ctiwqkR1xhNMV5nzLkIqMSYrO5y13RY2TAdH9U7Ko6lsO2eMf1qH3UaT6S3Ggf",
-	"XZrlf6zcgFiPzpmKg0Ir/gLJj4sDhJODc+KGlpSEbbSwpp5gSrPh8Nqerkf6Ut7wj1AH+9QdY1Z6sH4c",
-	"cT2t7H/3fS5ZgA+FOT5ggFSk1z25vM2Eg2eEjNny2V4acS/g/fVbrCXipY5cvc79heg+Ce9H/heGKWfS",
-	"Mjtts6QD4ok4CBImQXUZkyhMFDD3/RDGax89akWtG6NEa0vWvPn5mCYlBHeYHJ+RQvPUthKRzVNPr1w5",
-	"aSriBQkH98OmlzEgEh3Dax91rl9dN6+O2q3Twxa2awicGB9FMh6O8pLxldMqNhcKjFdPAuNJYPyWBMar",
-	"DyAwgIkvuPKQe+7ySJH8qLauZHh30wiISIphXkWmgsTiRhjt2qqxQ6YTw6ArjLKKWT+1PJY7x4ZtCnPv",
-	"mO8MC1scp+yuVZM3dhtbG5ukCYCdW42uGFAeMJ9Qrdk41ApUYimctVAzOuxeA3Vv82srEaz6jwyNC7K1",
-	"B52eNFM1MogjPTLWQ/JNnDnZ3X5JvPPmpcUubR15FhnvnOloWoc5eTZBArA/bbSJ8sAYb1xlhukKGfgH",
-	"hBIVw7kO4sBK2ExxEq7hme0kVaphPxKjPDbTeWKTn2uLmt3tFXjzpZQnVDgIBvVpcktnGAs/YTr34JDb",
-	"wCGz17iIS0r0uRazyZbzmDhOyYVLwdcyYrM1hpboyDsLL0vT91KLfcTFsCuqSvMgINuN3Y1NcsFs/uMM",
-	"Q0YmR8XUMcuEJyCfxPGIjLrCMxdJRvxH+PM+ecVoxCJvY99+F3cfU4QtKPqIRayGAE+2p5aSZMiEGSJx",
-	"ISngjtCjzF3AEvZ0FuuVIiL2TgP+wGeoq/9UsYd0CJtv6Pnn2k+VHuw3KJz2Vz/n6LwFJ8wTv84dtPgx",
-	"WxTZ6rjK12BqK83VbHEIUC7QX9I3Cfx2ilQhblAjAfOHRnKHkgutal1hMXFVLfFHbYBcNxI2056llrrP",
-	"chUqm+QdmJUTmdTHKyIHXZFCWlvXWBQLl19cQ5lqRjCzHCRuS/esS6YammcyuM1d4SUOWgD2DqhRHqzI",
-	"TE0a1D/cXUs/sLWglcsJu0O47wlteUEkLoegkBztooL4EKFMHqp1krlTiZgpQ7DMJTPOO4vzMBBYjWEv",
-	"imHRHDIMidJ0qjY2yTlUZ/ldAaSItVdnh+3m8XXz8PDs6vTSs45e53QfydR3Yz3PaGcX2RU1o303iPfu",
-	"/Oz0zXWneXHx7gy6FqFnhxHbEzFdBleo4uP1xfk0T1oz7+JthXp39yL7IaaByn1UCiP4wGCYHcc1SDWr",
-	"7gp0WNfdH5+pfbLVICGL3KpntHRwpJdo5F2RU8lBglEjmwPAwccLbi2MYczUzDEC8Abj5tg2yW7jZVdk",
-	"Ol/BtrlGV9gvzhXcJR8IqDVlqIAKiML8G3i1k+ozjwKxlRvkvrCm+DX/ycnw+arbs4WzWbK9J0vFErcc",
-	"36rUKnmuU6lVcpyksFFVbSUdHXSR+ogbjXta6vg+zaBl1ZJkva1Gg0Ssb3hQofu6Y7791n76Ea3c3Dgl",
-	"Lmy7wt9Sc+Zcp284Z7cLWRIFXbSkN/M8pSzufOBEk+3QcmADzIINoc9oOZGoRyeP0gx4153tN00Y6m4U",
-	"YdlbGUkcWnK4pUHMXNoUvaWaosVk7aCkX4xRxoz5xAX2BiumFzvoYxKMHaKEYuyyf7sUk5zASnKurLrp",
-	"0DYJNrLT5yoM6BTy7Q4WwjCokZyk8C6A0FgGEfUaO6eDuZt4dpLMDjkRpBrJgNUALyexyq2bbAMKYG2r",
-	"8vJsviw1PrzemRvjI7mQl1wGhMT1Zy7FU9fyxwNj1SkLWvkKFrHtOmCWlprmnn2sbZ6CBv6UeD7VdB/e",
-	"e14NxfBPfwzZ8E9DPvjThPXCjYMeVezFbs0jV+fH0N/JKorb5OQV8ZnRcqGaTypGelPNFIkYDYIp3DV0",
-	"mplvQyfITDUGIow6VzDX1j2LISgwYIEroCWdxAFR0NQIHxAqpmXwb53MKh8LAC4zxNMl/o1f4guG9bOG",
-	"lrNXGSl/HdtxTN/Xe9Kf1uEmVfZ3tnb3fr/9Rf6uO3/4Iq3dStZshIT2MQRcS2tDiZCTA8iWnMzFX6TN",
-	"YE28yiOq0A9cqMJdJE76RyP4K7UMZSgXL0gW/FtT6jCzt87FPDxPQeCkUJwgnE55lO/QpSfb9OJMyAS9",
-	"r9BXmItN4k1YT3HtpM1ICjYNpe2mHzIZBowEjN6yrgDBsE8oGfAgYD5QHlcWoAv7sFiMUju6DQ1ukqar",
-	"NEywXJL8hJBFXZHPbDBCaCTjiFQLfKTY7tTMbgMj6DPvcusQZeA9tlnA0IQzFjqKlWG53jf11zKa0Mhn",
-	"vvmXR0YyTJ3K5l3cDfdCGMn3Uxv5oaIr8mDI5uIhTkyaxr3b2CEF6DDNJMfERXy4ILFi+7O+2k3SSVzN",
-	"RlB/AbAC219kKjNrCVQskKLioGtDdUyh3AUAm0fEibn6WKWSKyVcGJqz1P9x0i/WL4d5ch0/dl6qK9h0",
-	"7BFDdvdJYdsBT3L+3t/DU7wibFoH5lSM0+4QkhznlYPBgdHnIZBHelPXZqJYa/i0ANNyQGCff150Cdrd",
-	"HRIpZiKQC7IkbWrAxA6di/3xfPT3gHgDGig2G8JNVFH34mZXuKTGmQRLNZ+k6HIUCeDELEtQXCcc2mME",
-	"FBEtCyKjRSIRStimjxzHzA/ysWxRO/zXNOCF1+tdCT1EfDjSTzmHn14Q9JzVs/uWpgI9TEh0sWzq8SDg",
-	"Yvi8T0WfBeXc5jKOhMo0IkDh4zodGMrmImbK5h17UNfJVFN7NavnT0bc5ukZgyCY2tLPrgDmQcaA5Zjx",
-	"VL8+b7U2ySFMy8wQYxo21yFjkFyOwHCBMGqO55kvS95nSaY3nsNBUngEiiKuu6ALg3vLWO81w2TBx8aS",
-	"rDPCVS6XElIuc1+omiVA6jclSesH8JZvOCPh9Oz64urVxeF5u3PZPjstrHvHLbjIfPlRpXd2nDLhnXmm",
-	"NkMTm59FjsXH8l5pGWb2K3Ov7TVcK9XhJWaP5Sio6GrbNiKLY89jKfQomCZgp1NGzSV1Fzx75PvpxSD2",
-	"21DPJ0kvntasV473WVfYO9SjygW3++kIIYu4RNdDGEf9kXmI+j6gC8HfAyrM9WY2AGqM566wt5g4tEmr",
-	"RljXgRrJOPCJscfRLwLXNqJWIFJBRjTyYRPh72XoWx23ZY/rVDZjLMLecidXS44HMcN+a162LFcN06NZ",
-	"6fLMXYeIAemWi7rXwLENP/MZ0Br8HDEulKZBsD/fXiugmiko3GchOJksPdcs9PBkRHVXcE1Cyn1QwUcU",
-	"w6goJ/1aKv/GyZ1zJTzUPja1biKuVXLvqPC7IuUom6Rp84ptz6FskrV1U5mhLQQCplbOSifMCO2K5Leb",
-	"5NQIyiBwVxPvPldkTP1MRYGK+yPzNbv6/STt+fq8dXF5dm5M6OvO1fnh2+ZFyyNVYBfSAgxM0y8/U5kd",
-	"NLvOqL9R3Jcdnu/Yhz8luUio0UpyuJBPCdfF2i9Sk6P6BFwkuWH2doXpKd9Hatqc6yKSLBKeEVPxmK2j",
-	"F9vsG2tpF+iFSYgHLV0miM/G0vCNKeAZn5shF2i86yudXZFqnWQlpRPmwD4PpVM86ZyLBGgciex29Wj/",
-	"huRKfB5T9wQKfR5pf0G57ztnWzmdMlYjhjgzEaNBXfMxM6KYBYZGzT3gA0tnilQp6cQ9Q0Hw3j7xxkwp",
-	"OmSeLWRwP7d9r0YwwwITMRAjwAMnnBpd8jHzUB56WVLzNkD6Wf/UPpqAOE8jEc00UUnNTosgms2Q+anE",
-	"ttMwmrIZBO+/rcrAFgabXYEwsV9enJ0SCeAEmL7FFVEjGjJSpWKK/QEBSqjHyJgrBYDPrvAZuwdm0682",
-	"CFddgc455pPtxm6KGJTuutIyNBuuoykXwwMypsFARmPmw3QsR8GhbUoZ+Ae7Qk9DBnjTu42GUygAx1re",
-	"soi82CVf8Vfw562dYk7TZ/yWXZhJnGb28NF6+MyOc9c6BDtx3xyKb497487+td8sIkFbaHqTFK84/S+9",
-	"+LnrvpRrZUI6swkeL/b2dl6UMCjUQMtZVFID61nFu+17iSHrOc0ECiy9zJ0a0luWupvADZaqx5tdcZm6",
-	"pQhVFtPMFu/2jIhPA5twr8C+QJTFzIcyb0XMHLO57X3AoK96WQZ9fXHZvGxdNw8v21+3PAe+RrDYl46M",
-	"lg1aCyYM4EIPCBW2LBPB14YRFTrRRvYzwF9uEkmOqGFIwDjkIKlVSnqaIsPoCs9pX9ftU2hk7mHqmjOM",
-	"0EEXmH+GTPhmIsZ+Mnwo2YD5b52eXbp1Yixt1jSbdzg6BRTK595rV0HXFXabegm0mlnAM+UcGInCioaX",
-	"HED7EkccLqff9YBV4CWBKmv0sARSpcrdRs02SkvdmRlLL3dDMiId/ZybpJmx2ZLlgEVHZ6OJimk081Il",
-	"ER2j2T0FwugKnA3zN0mL9kcZsksi7m5zsUC2B10R7LbuZ1A2kJCNUlvrCtg2KqbQ5AAO8CXxjq46x+1D",
-	"Q6SJmbhew1v73blulV3RFe9GOTJNQ00Ro/2RITBXbWtOEgSe/XlIox4dMqBlIRPztytSAKp9sgd5IoUQ",
-	"d3PwHAfuwK1274NEBuFr1Zb8rm2StiBgBY2lb9QApw+BJ9r6wjbwWXNuNIJmRDiwea/udYVRCZKjSkJ/",
-	"ykIkpa5uKDPI6delAbeLOfP7kSS2G+MjBd2WGShNu60Hect11iHANfAGrp6KFz+hnFIk5cScTp3Rwicg",
-	"7RwvvafNBKWJs9KuUqsUCK1Mnsk8Syy0s7IEWubnz0TloLra8EMnJkDcVS3cnlECoJm52YJBQQCrIHVO",
-	"Mb1xQDzDdTsYIbPDJJxsLG3PGx6wLIPB9BWwvGD4LqoKE67YQU7h4qog8uAUx5x7wMEGWiYnBSvrE/WJ",
-	"ejh+u9VRSF1+bjfW9/VLGvnPbZel5cD7lwAlqEcyQjtXTPPq0ibBIsjEh04x4xRUqHJYjkMc/9OG4v+N",
-	"AOv3k7NIKEliKBBp5J64Heti61vSWAStnxIlGnxVZ0Ild8V1EcugzGygMwr8L1wR28ALeLgK6bgrkgZn",
-	"oIfvZwsPWPLBtHkYqV50micbB46V1tKtTB6hqiugwVKP9eWYKXLLFe8ZHg/+6yrFJ41dYO1ThzlSWheY",
-	"vTmPgEeBX/9IuqRbWxlYrDvUj9dV7Am8v5SftHyuH5+bLBBjz/EKrd/OfYbjFLq5zu31zPICG/LNyUO1",
-	"Sc6E8zZl0XHMP92LVUxxah6ft5pH316ftzpn55etI2/jINPr3T2cNcbxtLPt3/FdzzK3AR/oUVfY0YG3",
-	"5Kdc9eCX54wqKTyCb19s7Bv7K8Wwxy4MiX8eWOYIcvbRpeN6UJOeMZPzyy/0Y5vprCPyz+1KP/0L/isP",
-	"keFBLLjWVmzdAYgmpd7iLuuJmTd7TZaxgVuJiuzDMwHP5xED4DyPXHWMPnx09u4Uw85ESGJGJlOmbeWB",
-	"8w4epIZe8gEXwcYcSywwNq/js6jNpA9jLQDDkJrhLzBSMXc5QNQu1CS6gr2nfU1i4ZunaESDgAXwurL+",
-	"1JA52Mj+jdokX0vwj0lRwIpSbaoBPSuOX19/fXbZ8g4yqg9wGzNKChHMcmh/4HC0RkPVp1M1k4UKkMPk",
-	"RymY+awFUbF4LwOIK/ZYICeksbHfFXWCiMhXHfSmmoVF5HdbpJpCCRFKfDrdqFlYdFAbf7eXPrHnnthM",
-	"v2fOdT/7Qn0L/pom3WbHq2/VEic0Pp/AnzgfONV4ZjRiZMhvmcBoc5UKctV5prqCmDlpemP/YrRJM4ln",
-	"itS3SMR0HAnmb9QInGcwhcSpzHezzlKKv8JkCq7NtwEKg/JgSvo0hGEUTsClTpjFXQCVJWsrWQnAJhcu",
-	"hlrHST/ZJESBcxOAvLGEpi2VUmUzyuCLA1vLaHe9etUhv9urwU6Q+pYthsRNZzQSuG9bOKxy0zeC+apT",
-	"QAIIfZ+NKsC6LTGmm08GEWMWy1CNzCrBlUK1+YqxLmhonfVmu2/hxtQyy8bcM2L/Yq86UjDMmowlwhIg",
-	"IKdZzzNFJjLSo0KHsnxstd+M8JF0fhy6rK4R1X4kFFsTa5lfEkUCXvNMwW+fDIJPyXlsjslIuoe1CVLt",
-	"wcieYt1hVkEACARVHsQ+iQPNQxppw4DGaZkJgoZY+YQZHt6AB8zbJ53TNzXyZaf1pkbetF8bXeAd63Vq",
-	"xGd97rM09tkViEdSNaIwYaEAL2R5nc/6AbQxd+AkmaByKji39jZSfLw9cvKqK6q7Wzsbm+RY2tSaMdPU",
-	"p5qi7jGWt24aZppGbA5sNguAnlQRDKn1HmBMfPLNSYc0O52trlBsOHa40lTgEzLiTOhMCo8y9o/c2CSu",
-	"2C7Zr2eK0J6SQawZ8eIogHRWHmgbgJzpeIZpCZgI73p+1SBjnpEwhlJlCs3hnyniwfevokCVtEE01+aV",
-	"OfHlqCtjd+TPzZHXAbJ29RYlMA8Y7kPXgePQ58eFVeAfxyvym0JKMqsAGF9gDTYCZJjKLHOzPGdllJW9",
-	"7d3tL75ozHCu8TSxbhYDJDox6J6uGaUqA60ZUlAPGe2PbPDbzPqS64C5dD+p9CHVbCijqVdW/nEyPXTT",
-	"Wdex26Fw7kufu+A/MjDCHtvPiBOav0bGwDLbZbQ+t52fy6X6SPfiZJrs1JpSfp7eDR2uSOzwaAmlOx+8",
-	"FMZuFv0gNmK5irRv/7hPDLv2NsqpHXpMf8akbua/Cp3DTj4R+TIiDy055Ckcf7sKeS+mbUS4OLB5Rkle",
-	"F/Bs8ybp0yhy3WiTS+CNp0bV9mwPJte5JO0Yst8Vnssx9UjAFSQpkn7EAIqeBmCFT1gQEJszpieSTOgU",
-	"Cg4VE3CJNsBxcxb5LNqH1NM+U3jlSDV7ATcs9LvTVXfISGrcOFKF38RhHR1Q2ee7AvVRmwtpnst+dZM0",
-	"k+8QC8+PCEy+Q19IMJC2d6GQWtl91F0RMIqOHjf0JjGXQpEJDW5IivdvSBoS9cCLkoynRnICC8Kk09A2",
-	"WewK+wew76nO+M57U+JTzfYzZ0fDEFAGpegzQvuRTLAbhtjp28zAHA66JQBaGrxngXWY2KIy6Pdlvmp1",
-	"WztZGAN8FC7WKCObud5jRt8fYTtY/d/Zu9rmtnXl/Fcw/nKkuZSs3LSdW3v6wTdvx9M4yfXJmaYz6pSw",
-	"CEloKIAlQNvqzPnvHewuQFAi9eKXYzvRpziSCBDALrC7eJ7dG0GVPUD1qREDSVScyzBkf6eNE5eMl4Ll",
-	"YmqZrizrNYP9UOPDZ9nCGCZdPbhx9IcsnXh7ghVy8h1nGTSB9XieU9nzAEaRgJOxfJbSZQS8wlg5sV+G",
-	"8ieWzzrJqXfarcFj8JbPPypRLnfZu+Gpr3y28wM/26Hw0goEuaXZqUZQA6TvxG6PY8Entum6YgCDnL2C",
-	"RGijUSMRGlzDwTd/HSWj0Yj1itxtPFbc2n6cO99pCOwo8OPXo7Gqm2E9W8rFQmSnFPo3LCt1UUBsOWoi",
-	"crXJaQA8P7jzgS9ztRyrtFrxuimRjveQCISGp9WQpXhyAGJtrpWGGAA80NxZtMqXY+X8EqLqYN3ACOVh",
-	"oouEE/aXV6OV4HEULaH4L+vRlqayYK0yq2eQFKafYKAR8qYRl2n1QsIdQrDPYqJZC2ulS1wZp5lcKuMO",
-	"7oIvGMFJWG/CjRhIZYQy0sprgaQjyn0ZwCTNi9nfvpxdJAEtYvXq9NBxF++2iM7HoLjSFLSnlB6YfahO",
-	"aLtqALcm14DT9Qu6to+SvVYb+0TJ9GBUXZkF4LB+MojJTxRM+Y9SAgCtNXyyp039AEDGt1R9zVlxdRSl",
-	"cVUKEBDCRXjk41itQh/9PoSS5LYwa6idzajIoGwHSOTTQiL3lcg9wJAbHD/WCzUeA6k2OHfSrF939Yfs",
-	"HAMbhqWlQKHNROnObDjB6KSEgmTk+mSr4ZK45k4vzcmKvoxbIx8lFDHLc+cMnoXDiwQ9XPG7A2sDRijB",
-	"AmlCsMah14FDb1eK0Z93FgQcVDzDd1e9H1KF7m1GXwqe7aN4mxOU3h+F7KTifhDkVaUgiB7AgDwT3Z0q",
-	"Ve7OFzNW6SRYXOlpw1D2JvCq+10RwxV/WtciMdQXGqgARgAT1fnyq7hntgp7jkMJSt/Udi1lwm7Cn4dj",
-	"9S6TAHNAaEMwPTeUNnlGNuXoZ7ApDyiFrbDlRzvxu2zV7dd6242C/pD9qm3ty/ZWIqKrgVAGcdCxigKh",
-	"fW8GgHPoC+JHFynO5/Uq7zF+bUjhsUrdHpMyVeV5wsTtRBS2xbOP22uzG5RWg+2QYh/sO1xGHoyP+xsf",
-	"XoogG0P7VtBxiflnmiGt8cK/10FBiAnWkT7vn+4YG/NxMFJmDP2ys5qGgGYA4BmbAS4ZCrk0TYM6INUw",
-	"Cs68fbEdJ9wRk3p+FKhXBwrUwZaoA1p/KgcqMinQD9if+7B1lzlbD84P2W/CmtpNsRpCyawnM7EotNOE",
-	"/mm4J84p7Szqfi4h78iaen+CXz+1w//nq9T+VVN+7DjcBf/uo3CMkwztZJyD4fgAihRHeva2z/tDRlWt",
-	"ycjutKdb7N+x2s8AjuN0L9gIPgOzZBcbmOb0EIF7aCP4oiVW/Cwjchu09m78363HX0z+ReN1X+YvPLUT",
-	"7ZdwXg/A+cU+NxB+Eaa1c9i+m9q7873Vgdf73Hi9rer9LEi9kWJX6oktW6gQdS/T9ncawsG4PRi3YNzS",
-	"nY37o1zwfPdz9qFs3LvR5Lcq1PPmyLt3fgSC/Iohv86O3znkdaDGH6jxB2r8XtT4R7xOPvDiD1HiR+TF",
-	"P9Cl810Y8d7E7wputdrFX7rh0wmoa6lv4Ji1bn0ayCnX21iByCa49QTPljhE4I0iNC3GtSEryEfMsOEk",
-	"VHb1n18tvQcMvBdu8Iqqh1dVg+bjUCBizq+Fs0fwqU4GILn+Lzi05n3ucysWuwTYwrrgZJkX4DG8RN+7",
-	"JlhF6rSjJ44uQLtGH2fSLKTZkOyiVbU9+BnVjYJJxN0A41WXURooZxYb5yQjVrpS9nSswNKQlt3wABJL",
-	"4syWtV4m7metKTGH7MwrKRoVWgCdwTJxK5vB8lYYNY69VtrHMApCJ3vYBW0YbmzmKYJhz9Ylf4nHOa1j",
-	"xMchHAnK8V4qfUev3vLZYFbqqth+WcXbCMK4BzWLqfXJZa8pnOglYj9swYsCqpA7t5xbInV643P1R+6g",
-	"JdqnnYslc8q3BFpTIIHWiXSZtAnuQ2MFDXWdzZ6B+QGH/hC0z8c8iP2bbiprihN3oFxuvKn6ymdewkDR",
-	"QIAiPYvUoZ186bVnentccoyCdeaaKKHgyZS9Yqnz8lMmFUutRpaj1UArXAvP9BPPpH//jRWlvpaZKCEe",
-	"AOEpZHej3UsnFEHPuCzRNXDthrpHvoUEyeNzfQMO84KrZSBwjxUvS3ktgkV+6qvuKCwQXNM2Q7SCYFtu",
-	"iEMWasCE951ymZsE427EGYmeCNaBe2dp6uZ7zihIM25FygxfGqpv7kaEMT/Xf/+UqrkoIN5jsxFXUZq9",
-	"qsbU2PqxCuWUtWJX2s6ZkZkwwXR4tVrgBSvtdLBP3n+7dBKy797y/tv7Ui92cQDef/uqH3ffoSF07Diw",
-	"+Ie8HxurMGiMbYlbPCOD+PO6dLfTgmgLmt5uoS5idqjAWtxwZkORLuRSY5yMDmoIsKFCTaBIEyWjWgpe",
-	"sl76xn02eKOVLXV+QmnWkrFa8NsBn4l/e/3qn1//y2g0SphcLCrrhp32Q+YRW2o1Y+m7r3yWnrL0fDr4",
-	"pJUYXHA7mac+Px7mYvCKNVavR//ESKeBEj1k6Td4A6HswFlpg88wNHPClDZKTqc+z8NVqW8MJJHT8cZk",
-	"l0WXXjayvO2nm+dTNxYYyi6KB1N/PJPTpsZNdbng9ujk6EoqJybJkXvbo5MjY0upZrDS+Oj/FGJ212cL",
-	"dedHb8RVse+zrTsENDc8So7mgntAVEO6Wi6BSNzYJmk7SqJ3Wx+Fk732I9lnGSQpdVuLXUJakC1Ntktj",
-	"y+t78dzYnmvxdZtn90lDMTI5lf5ea1WBnNrIRsrEH2B+/zjgsbbX9Hyrb1QjheBueQMfG1wFO2kDXaUL",
-	"oXghh0u+yDcayJ8Loc6+nLNMT6qQAdxZxKJkQk11OXFnFTfsP88uPg7Ze12yQugip6sKrXOTQE1Md3z9",
-	"9vbfzYk7pMrvImPp7UDSelCiCta7FJme5O44Tq8qleWCDQaY7HRQ/xozGhq5kDkvsQ9IczJW0ifKuKWE",
-	"cMEY/qDZJJdQvcU5qPJY80IO8COYhY6TiMa/H6jDz+oGbWq/8lG25BNCcbxkPfg6d3YLDSfSgZrD2q0B",
-	"fpUp2OYltjKb0Lp1KS24WMXUOe4RX1I0JA5spB1rDTz8bl422ta9/05YW3MvnO0h/t/qTkDGqIpEyMs9",
-	"/r81zN+FtEEylGGcffz85uyjh7mQCV9wY250mcHWa+RMDaoC6w9fVTYKtRmWy4UErpdiYrDgMg+13FBD",
-	"oqD7v7L0zedP7z+ev/maDjvYWU64HouaFTp4InYWjK1jb3Yr+BJC+Ydyp52aifLFOKzlTsrZYZABxNVr",
-	"Shyvh5a25io6MyzF7xCUnyaUwNbXIy7FtDI8d+4y/i7CovEJXMjFgPGztxfnn/77za9nnz68S/vDjuxD",
-	"QXGfbfahA5S0I18R2DFQBz/PCZwFCe3vIcI1qCSWni5wSUdeo8+h2DmC2dasrlPgHaShrTp5YMaUjkqZ",
-	"D9tM73aJHR22+59GAz4I+wDb9f39Z9ynNyUMeuOvV/kCPV+ytXo8mF2oGicrdlZ/yC51LhJmLLcV4kWg",
-	"FDDGgcfKp+WKav9HxB2pVZQYqDspzyOabXUHT4Sl/Bn1+GDnbarikT2MnddJb1q1/TI92YC1dPacKIWa",
-	"CJ+UW2XxTW0UKhmyd4DQ4sYIuPuBSFvGrpb4Owy8jVUPCQ0p9Hyc9uG2yKcbZze6/G7CXQ3GU9xOCoM+",
-	"ZZwtpDFwNwrdRKirsaJp+ItTwTictxLEY7vE8MbqDkE8tkMMb6z2C+K9deuzdQey4tYez+2dQne/fr34",
-	"CJP/8mN3lw1pvX/wbi54buf/160fJH5/HY3YzVzmwsMUXOusrJQ5ZdJiZruAX4LyWa1W46/Q3WPajdRD",
-	"Fw2PXlwaxnN5/QMIxBcakRuNciu+u0iAAEC0qXv9cd2FAvz5rBS//eOj35JOASXikacQ3lLaDtmlyKRB",
-	"fhmBba8qCxuUtzpOxoqQRwa4U8husTruBIUttMVv2pP3fhD2UvBM0tAfEcntO2mRLPfl8klE6cHHljTa",
-	"ic+bPXiw+FTbTH0CKeDZ8jReay87HoDU4yy8E6AZ+kN2FtBaAH4ILH1MFS8yxi0iGrHSXhmedwc45d2M",
-	"EJgTgLyRlEWvQqLWHyt/8HJGs8CkMlbwzInh5i3adw0VXMprwWzJp1PYhHfXzRW43u5YPbBC0HNa3wDp",
-	"crBh10SmjDvNT3yYKzaLuCV7JgV2k8Ecx1Q00CPPnVR7k6CXLvh34U6IFBs3bG5tcXJ8nOsJz+fa2JO/",
-	"jf42IvZHVeZHJ0fH4MPRHK2+Pu7sSbS0gW8VBmKNyKfu5HGu3tFJPM1uulZK9mFkPsEQvVSr4XvmwyF0",
-	"C19DAeNiP2gozdRAVzbq2TkeLX3CGsiZEpnrMCSsjYKHJ66fqXRGHf2Bl9VJ/V6uS4g9Sq2iLunnu/cK",
-	"DMrAZXWtzqWxulzGjQILsaXNsxU/d+qv+H5hpc4BIwVOcwIes2m89Fo2Xa3yZT/qlZpqWzTCexphrVQz",
-	"1001mXvIp79sQdLl1m58Iy39XGy6r9zaMHoz7QsRpv+G57mwrjFceUMYMHeU+1UxCbI+8aKImKJcMbfX",
-	"ZlUuTNQptbetW3ujB7m4FjmTaqJ9ROS2EMoIRohz2Wi4/nBr23xmWO/L5buL898v+qdMKAtFs6CKEEBv",
-	"XJNx26Ds662er78atZWwhVYwS8YXBMC9F76DCI1QEK2nB6LO6JOW/i7dVltGT7HeVN5CQZLVFzFYYWoJ",
-	"Iu9eJV740rfTOlViUeRwb+hctSkcaMq2vOf/VnLyfdD9tqDPcyhcm4kpr3IbLVy4ap9wd84Vy63SSm0M",
-	"Nq4zEhB9SRm9WFTKbYpELaBqUmn4Ik1Yavi1VDP3l5WFSZHrLktk+CdjFaf6ghmmvB5DOv4BqFX4wmwl",
-	"prpWQmSmrtCGxwcNJGZxro8gpBqlhANYwDB+pXCiNDbmOvXrSkeBOtYmT4GNsk41i2j5jYX5JS4qs9ab",
-	"J6+0KAvAlhhWAyIwKo2O0JxwSEXRipDWYK0XgkCtd/IhoP5NNZsJ41l0oPNJxDdBUThdLZsjMkx7tGgq",
-	"v2cLtAv56vw0kp+6WaKya5h5qaXEELdecOJtv+CLgc+93tEz7WFemeayYEbnGdylKMaLYgBTy0x1FR6F",
-	"ozurJm7ii6qczLkRY3UtSjklizppSlf8MOshU98ZOKZaCPjXddEP0gL//QVJeaFJ09QACVT/lkG9U7Zc",
-	"sqzkUyAF8wyqyukppmzgIXxN+IM5d2LKcqmQbSBugYfIWTHXViMCuxQTIQs7ZJ/I73eGJL/2yEuCdGHV",
-	"I0j14DoPyRSoQ6uxJHUZC4ZUln9vs2Te61LImWriwaMkEHF162CuEUa7EGUTNA6fZDw2d6a3R3/81x//",
-	"HwAA//8=",
+	"7L1ZbyTJlh74V0yhBjLY18kMbnkrSTSkSDIyM25xu1wqq7qiRLcIt4iwSw8zLzdzRkbVzcFgJAEDaR7u",
+	"w4w0QPcM+kHAYADNi0YPepg3/Rup+j8M7BwzXyLcY+GSSxUb6FtJ0t3clmNnP9/5udaTo0gKJrSq7f1c",
+	"i2hMR0yzGH56JWkcHFDNBjKe/DFh8cT8NmCqF/NIcylqe7VTwUjXPLdP2C2LJ/gDGXM9lIkmXG/UvBo3",
+	"T/4IA3g1QUestlfr2XFrXk31hmxEzdh/FbN+ba/2T59n03qOf1XPC7Opffjg4fwu6aByauGERFJpRXo0",
+	"jidcDIgeckU0HVTNStNBYUIj+v6IiYEe1va2G15txIX7cdOr6Ulk3lE65mIAM3LTax/OTudyyIhb9DNF",
+	"eJDOIaJ6mE2BBzWvFrMfEx6zoLan44TlZ9SX8Yhq85zQL3ZqMCc+Skb5GXGh2YDFOCU5GjGhK2eEf/6I",
+	"EzpkfZqEetFWBfjYp9iyltDxxM3vNQ81iyuoiwkdc6aI7CNluckSGROuFVFJd93+jjO16Cq0g9q9p121",
+	"nWamH30Pz5gIuBjM3cIInyF188U1s3HS/LonRZ/HIxaQep+Giq25va7aRDtOYQftvLpShoyKbF6XdLDU",
+	"sc6wDWI+9ki8A2fG3uulpjYeSsXIiI2k2SpNuVB2luy9JvUeVWydC8WE4prfsrWqSf9YNeXNxtJzjqlQ",
+	"fRbPnbe2NOhui31HTZ+7eU7qIYvTp+3575Ou1EMyHjJBaFcxUSlZ3NjLkcIkYnMnzkVPjlg6P/Y+YkKx",
+	"RdQIn1tWsqUTyab1joYh0yvxnjG8UjUh/Os9Oczrb1/HcjQ7n/bFKdnZ2vw96cmA4YQY6SVxzEQPrvIt",
+	"izULSD+WI48kUcRiYii0arLmubnciL2noyg0j15dHNY8w8o0i81I/+L75vrf/vDz9oe/qpUR7OtvL+Xd",
+	"56/lMrPXcsm5f33+bqW5l+69Ye59HitNAjpxc4+pGDBSN1oY8bX01xbsdAlJBFSz0mm0+ydSsGOqe8Py",
+	"2fitSzrwzVQo6ckI73Qv5ExoMpRhkF2aIaMB3FM7m3Z/3Yy9joNXM6ZG6bxGdMCqxB83fwTx5wEVwpxo",
+	"EMRMKeInUShpAOokjOITKtSYxey+wjJJ4MnZyR6zUZfFVbMdwV8/orQ+lkJXnObI/IloSUKutEc2zT83",
+	"txxtTRiNq6kL3q3kONtbZmL0vZ3Y1hKzvGVl17cpUGLErCfjwN0B3EQz3fGQ94bwu4CFzFxkKQwxOA46",
+	"kresegnwzfts7hkdsNlJm98SkZg5WpLcrFRtzAD5GVjdGD44Z0cbjYYV4nOnJ1WldWCsp49Ihn9MeO9m",
+	"rhr7o3nioyuz58wIAy4GVdOK3QMffWoX/KcS4mprNlLECCpDO1V0pcy7pXS11VhAWAvndUkHb2KZRFU7",
+	"ZpTpgXngI+7VJR3Mmc7HnIgsn0VIS8S4Z1TQMAmMKYRM13CLaqar5YoC3envlXtj//4RNwjV36oJoS77",
+	"EafzHaNx+VSM/EsFTl5SurOCX1Yflnl/SQG59fLly/xMX+bUoGyyH8y6VSSFYujDo8E5+zFhSpufjKnI",
+	"BPyTRlHIe9Ss5XkUy27IRr/7kzILy6mo5o3AfOCb5lH7sHnZPj25ft1sH7WM0h0wTXlY26s9ZyPKwz0y",
+	"SpQmXUaoIGzd/CrVsFTSGxKqwHz+53b0jR6oniyOZaxqe9//XOtzFgbpeGbtTCkQnrU7DP3hByQBpozZ",
+	"s1fb7W/1XtJN9vvudrDTe0G/Yo3+ZncLLCJNdaJqezuwpVyDdv6KBsRtXbrRtCsTvdcNqbipfVjWvjvD",
+	"7cXTKRMe8BHCFRnR0BCA0VBiQglsiPk9F7c05AGp+zMH4Xv47EjGjKiI9Xif99CQAVs6YjEcMlClWtuo",
+	"gU9Q9EPeux9JHJyevD5qH1zmKQEMUXtAXBEaxowGxoYmiWK1O5zHy+w80kl/lMPo2a8pcGWT8ZDCASkt",
+	"Y8OIfbd6f/Xdfy3jLg8CJu61/a9Pz1+1Dw9bJ/n9BxcFDQyTUDqmWsaGpiZm99FJkE7oLoexnR1GtoZH",
+	"O40LPhAsMLTTTTQRUhMahnIMu58uHqnfPztvHbevjq/PW3+8ap+3Dn3Sh2N5fd5qOUNACkKJfTDbhzvc",
+	"nrYw9joN73V87ZPL1vlJ8yh/elSQRLD3EesZGwUYI5E98EME++THRGqcVcowAnSHxSySsTbaJ9ern+tu",
+	"num5tZELFt+ymLTMJB7vjJuFFfcpD5OYkbrvdsdf2yAYNzEUzBUJ5WDAApKIgMXET1fqe0QwM181lGMB",
+	"p3Qi9WuZiOBep3Ryenn9+vTqpCDuLD0ZiuzDF+5wlXayLT+Rmry24zzSNp9IFJNoIHsYnSBdFkoxUEZj",
+	"odaCtkur++nCfaT5MzoJJQ0upTyi8YDda1PPmt8dnTYPry9PT6+PmudvWkUJktF3VxrZoYg0J7vZ2Plq",
+	"9/cvSHeimbrDlm/muJcV66QlNNcTciklwWV9FNFSWFaByzxTJOQjrkndn9kkf20fWTi40IC/pe8poo18",
+	"0vSGESHxA1pKPLmYjXgyOk+V4fuc3BSbnRH9fUa1ucGCsUDl2C3SlRry6POXO82C1OgZWyMokxzmkKbF",
+	"ztr+tPSNqFKgPTB72jwmUUiRRxkmy3vsStBbykPaDe93sS5a59+0D1rXVyfNb5rto+aro9bMCSk+EOtc",
+	"kBHTQwm6peFjEG0bJIY+7iA/cudjV0TyS3rEk1L2c0XdxpLfzNoM3+tRYX7ZNdeR9oYsIDEfDI1+Me6I",
+	"ul+yhdUK9toeOZNKD2J28ccjEiTgAKKCyERTY7dT0RE8YMhkolje8oDFHlx50CM3yDnT8YTQvjbSDH5Y",
+	"b5offKJYT4pAoYAf8FsmNjqG6NFlDqZd7vlZ4/TCvq8lGVNg9n0zf43xTDqgXGwUPezzTGB0WshjKiaW",
+	"d6p7Uep587J1fdQ+bl9OMREpyYiKCagC5tppzUaRVvsE9snMmoRUQ8xgVTaylbMlDMc3iyHpah6P87sl",
+	"2fkqQ01TyyN1P78jho3Eq1DGHegiEZqHQIoocUKmbQDZiSk9jGUyGN6JVq4ETfTQUH6P6nsKnauT5tXl",
+	"29bJZfugOUUuhpkZA0HLB7JwNjMSwSXImP/EHlEz86dW5+8ZAa6YUs42AW6BP5MhVYS9j7jlZWPzowDH",
+	"oNsJOKy1/Y6QAt+07D5TFZD/9GIGjImGyn2kfUi0vGGC0JiRcSzFgNSp/YeRYmMZBx1BRUDATrkRcpw5",
+	"YyBchl+kI7ZmeBWQgUoiY5uw4JgFnEKM+360cHF1dnZ6ftk6vD5uHbab15ffnRWEnGIigHmAEkQVkYIR",
+	"2d8j+Q/BB+6gQu7mySNdGoG1kUsM+X8kBfKZIiP4rPmeE3VmrUWz1aiEhr2Ubxwo9+nsgHk0jfqC0cmS",
+	"QJvTiqia1nMUg0+PSF1II+v6PLRRV/B9RrGZk+bolOzFzLCFpp5xUK9rPirxUns1dAnu/VwTSWg1JfTq",
+	"zjzJg1IX7zSfci7Yn2dHMPrZwqMKqfiGhglzLzQTLc+ZYOOybBN8pAVXV81Z9sLFmWHOYhkk6LybpRFQ",
+	"LMwBmEeKqQyaqKSbPu8R3idUTDaW+qzkNkN0iX11ms4S1A7PpdsYS7zs8146lyFLX3A3c/4rSM0X8Kx9",
+	"9UM+OvA9hguc0xnIwk4m/YQliulzLB7INCHktiLdQi9H/D+kuye7f2I9bZbUHMlE6LKrJ6RYF2xANb9l",
+	"hMJjIPsMr6Mql6+SCGNBjqWAm5cy0c0tiAbPxj6K8eLs/3LBhkbZOTcTPTxnCgKGP0/dcJAkFRRqhRk8",
+	"sk+AYXNtWIrftBIXeNceecVozGLSSRqN7R48Dv9kPqlzjf5lZYQlvExJT8objuxmhoATtZger5QN9+RJ",
+	"AxdiByg9MJjzfF6J8ojGAfin4OfRLFekt1RXxZnSjBAjdAvs1QjpgGpKrs6P1lApVEx7hIUKhcGMBfJM",
+	"dUTEe2Co2yjKPvEND/DxfcG4HrIYDY5H57dld9HeQbsj1dvuUiuKG8k1GxX/Me/Y7QF+yER3HNMJMDI7",
+	"+kxMbnZtyobhl3hUS42+44VbNr0zsBovTQfB6D0OV7ZFr0LZuzlnVEkrqWYo691wQigkeYBpjKng5mJ1",
+	"zass2CP+ectoDRd45ZzJvGtdzgryNv2Ls+axb+hQRXTUETdsYnTFtQ3SdGlfEL6jvR6LtM3uvDUzUkhi",
+	"RYLwau/X2XvNhOLdkK0zYRjQ9zU7kZpXM5+r/eDy/9OKgJIbCHfOQ+7glCdDWsrWJbixzcoN14RiBHqL",
+	"s9A8Url9zc9OJKP1WxrDUOb9g9z7F+79S3h/epoVJ2HnClO1qWek7qfz8j3i48TMv8zMwNW0cHuX3dw5",
+	"G5CraiibtstdN7PRMloP2S0LQRGFiElJFrwRWn5vyMMgZgLJJvs7pM4oYqziSZniaF9b+nJfJN2sZGT2",
+	"hj+ArkiNZtUuH6eCd+b5hoz1aWyVpWWYh7WglkonnqPsWAZr05TTReQn5GW7XcZd3Lbmsgty9ppNb3gt",
+	"Zc54bn171jq5aFkdMXesbnfnreqIBQMWn5gnp7Z9miQzMswRJ2SMG25lzsRGB2cfNBQ3Nzlk8YmudEIz",
+	"h5M/l3m7fhmzewu+6otRKnhKpzOkYsDOrHegnBSs8eEequ3VejKOWU+ToYyVUV61ZvGEKE0jULkFG+ce",
+	"piSUYmD0KBEQwcaQ06ZUNIypYrOkNPO1qdzhrZ0SFabwxQVGi3tuepOmP1wctXTzgHljktPUIvAvwRL2",
+	"7vQs3JulH0QBP/s9muqwyylK3UyzgNfD8LQPGTxz6/em1ZEPP3gl+ojOitJymsg+RnYhVll0PEgRLmfD",
+	"2pHKzfOuDErEW14pLp+XR9h7ELvAUYozq1OwbBTB7QW5Z4Ti8cQehMK8sIUzv4O7JJBjceAsySXkylCW",
+	"2JwH+F3IgLGWJmQobu2QoUximxpDNQmZ+fVugyTR+q3UBcUjt8lLS9vR5Bup2fKkZZ4+5Ian8GriwjyC",
+	"MAQzyswyM3pssSq4CuP0R+pM1SVdJErnFaWlS1kzL5JUVYpEiZNFKn2JvsiKsqUZYkPPLzgwU8dQWv1p",
+	"xiu3nKNV6CiJgtVItUw5sRthb2V2c4uMJ5tantyRlD3H0vKXJz+7lMbm8MmHMC4dy/31WZd2ZeUyH9lp",
+	"7Y3Ze6J5ZEiPihsykck/mZXZjvnmBPVWY5nyw/z8YZDSiQIBXCkWl8/VepZtWs8/F0xpNhhsuCfSVN1j",
+	"Lv7EYYOWVWTQn1m7umidzy46dWjPVRThoZz9Me/hQ66ikE4yFXlVjWZ5D+zM7jvnaZRTf8w8yg7kkEVM",
+	"BEz0Jhea6hIG5icRpFX65lr7D2nnJpFlFmDXHnI14kqVk4Wm8QAKJvd2tjz7E8avamenF5ezB5q9sGKC",
+	"eXH0BZsPfpfL7PkZf2X2Jy+bUukx5Mil1OdoDpDk88IgylPwKaeXInd1dxddXK/WcrQ/kw1YTO7eNwLK",
+	"mHoBmS5oRqUvm0jl7U2PIk0qz3GZ3TJrAKyzEiV5VCYHK8RzrqT/bo6BO+h8LgCwVJQssDdvQXmI2eIe",
+	"GHnn9oWH8wdzoTQNQyNFoP5QlYq4xVs1YiNZ6puRMR9wQcMsprJYi7MoArMXIk4YGQ95CDUINNFyRDU3",
+	"+uQE0ioHgisWYPkXoWNq9H6LYQDRjH3CtVG5BOmZyYAXTEgC8rVcW9Z0UNQzZiY7rVG4Qp0yt0i+kAcT",
+	"JXCqHCPkikPhcz4oeAeivYt3ystK0+9yU8r0xzwpe+7eevkS+ALiBtCP3e/cLZqhn6m7UEbAXg6GInca",
+	"i4J+CJbxAOomsq6PpmyqZDSii80dmNWFffaxdNRsNpU7XOGfyrHqza08G6394ew7R057ta3G1ov1zc31",
+	"zRfTlLBXe7mxueUoaa/2VmoWmgt+qugNnSWkvdrmbqPRcDRnpHZMb1lez3au0vzt2J5ROWhFsLgtyNiw",
+	"HHRz9mXM+ECQiE7Ae4GGn8M0wDE2SBM9pFqCzE00MwwL6pL94vR98l//PfHzG+CXu03vGldeIDtXc8fm",
+	"heIC0IeZnSqz+5dDa7iHfJ3yiEkBZbwQ05d94rv1+DasFbAeH9GQ4ICLZtxYf/nDz5ve5uaHeqez4X78",
+	"6sPaPytdRKmEnvIR0ThwoCjojEud7Uh9YTKK1lUyym/qnCLHndwBb60i/RdkgMhyhWBWSGaZFQ+017uF",
+	"vd6p2msn7uet45IOTiDmuHqcYYGYXeVSTTHlPGFXst6LTFJMmcFIOkurjD05YncSHfiml36wcqrODJtm",
+	"qQ4GyA4wFVZWTE9HldsnB6fHhoU7Zr5cMLntZtpyM83PrCJ+PDO9qUgyzsX3iG8n87Dx49mlAtaO42nF",
+	"Iw9KOR1gvtGJrXvXkNNoOEid0TjkoLRSQbSE8ngRTjKvvMtrMW8Y276Y9pTK7a3tPOepYsd9C7IzjTA0",
+	"82BcuoorYRR/w6i1xCLETVuvX8lDsi9tbr/c3Njarc3ykd+lLOR3VexDlmELzXeZWfAfxCvC/YBtKbsa",
+	"rzkLA6wGnDlQW7ddjkzEQpeB8YeL0xMCaXDmrISWWZ6uTUFO4SefqRRpLVtSWhY+s/i0Tjy/A2nJOMHa",
+	"6aJrYfHmwKKyscs25S2jIeLmFDcky0vMpiNvFn7Svlb2pfbhpbxholyD5cElptvV2OQPw+6bHj/lf7i4",
+	"+qm9ecLbqj3S0d8etF+0/9Ti/T9usMkfot72sXlEBm/Px72f5O3RVnjTO9gN2ZvXuvfmfdgWjY3eVii6",
+	"o9eN4Ns/hLPOrvSTZYd+GjHRPiQHUgjW01li+dRlVQlAaiEUUxRtFH0zmy+2v9pZzQXsJlW6gSM6YFfn",
+	"R7OHlcThfMwo2lUyNAqxJZ0iVQ61jtTe8+dTnqfnNOLPYQT1vNHd7X3Va7D1F/1dtr5Dd3+//rLfYOuN",
+	"YDdo0G32sr+5uZA4zDSrFwYAVlNk0ecwwXqXC2osfUjGnj1KfGwGnujkjUf+cNZ645E37dfmgr5j3TOP",
+	"UE1GUmmyS45fFVQ5/MoS1yosv0u5/I6y5Fc6YhZ8ardBekMa055msfJs3ns4ISqiPTZ1OBc0NEunvZ61",
+	"4FfzUx5JKtqZDlwtyhaKFWB69uYuk26UlCfgb4JI0SnkGyrolWp1SdgQlfCS84656PGIhiQKE0XcfEst",
+	"u7KUb/v2kuuLDSsXpY62bCIy0UpTRAfFQijwW1WveRk90O5s6iRyG5JfQ+648lMtpVpJxTGUUs6u5K0c",
+	"G/tHUkGgrCqiPFisNbb+eNU8uj5rfnfcOrk0GhX+fN4+OWifAV7Aq6ujo9blktpk68eEhmfpIvHH3Epf",
+	"JcYqAH0tW0uFklm9IKtoPqRKufw+2Klf9IYsSMJ7+9CmL32JN81sQXOVcMAoJZFFX84fgHOVtVdjHnMN",
+	"vQXXI+cjtXMurHZ6Qt6c3LAjOeDijiHXZWOs1VHVhVGeaIUMsUXBzrLlY9XJgySo50qyfn15BPnqnOoq",
+	"imeKoHa8mIE2Dy7b3xhb9OLq4qx1ctg6XJJVNnua35rJXiQKItQB8JbZ8qHFs5yyvnFKxvpO5/Sw9nfZ",
+	"mnHqJUhzr2PGACY60+a2GnmlqqhDHSWiN8RUL8gfYnQ0FUUtwWMFSFE2KY3xLle7tA/ARV1GXM1TsZhp",
+	"17qS7+R2Xp/92+wNOKOxYnPiBmYHa3u1X/7df/7lH/6e/PIPf/nl3/5HsrnlNRqNX/7uLyX5AfD8LOmE",
+	"XDCo4gxId5JHLgX3aUSVhvB3HBhVl/dtDevGzBmsmC8D0ym7kLDuYGEQfGoZ1We6XBHa3PwIp2bPOnU2",
+	"d5dx6oxY3BvSsnm/G7IYk/4AQAVR/NiEjG0sBBAjRgwCIftYlpA5ngBqHetJhNTDGX8O0kStVPjESxSk",
+	"wUmkKe/LOHxzZ1eeHTIVEk03JqcPx1WVbtODV/cZwKJkCKkEMe3rDXAJgO0yiOVYD/cJlo8jm4OK85Ab",
+	"Qi9uYBYFu7sXMreJJafPe0OCS7Y1s4D1cq9Jn18dtS6WZtztmmffwMlmSklxql8h7vJXU7YvBOuk4lDs",
+	"HSchU/sWCUvHiQDwhYKVlMvPyis9W18VmMdXJSTrpvYNDTHDo8gYbt2vS4D28xSIz5WSF0bO02zTqZT4",
+	"pbXt6Yx4eLH0g7bMu1yWqyGPAKlnscbx+rxlqM6iAS2pbRgpXEvhmfD0Q1qhMGNFevqFGdmybMX6zO7A",
+	"i1Wbs0DbSXdoStsx22F0HTvbh9V0pvcaAKy50G+50rJMYq2ma8NY5wCTBoKDvm/ja5s5JWHVKpn8oLOE",
+	"vXqiV1aNP+U6gd8TGgAkCLKFW+ytoekNE6TudKm1Jd1FcVrjkUv5Oz25fHt9cHp8dtS6bF0bSbyE+zIt",
+	"f49d9vb8lJizdI1TlF6NRDAvq6B8NuUfVl9AhQzU7C5bHkPqttABQOPMrVNQTYXF3lK7UdYero5mNjnx",
+	"XqURtk5hlUqE31zRDPj3r+JwxaTBL7HWxhhCPVZOgTFDYnFoWBW1MQOmzU33EV/U5TePh9IdR+BBtaHS",
+	"6GrPbOXNRmMjdXwtzRDmSpI7JXu64p/PoWIn18wP55XW7tisyow409Nbta6nwAMeoszHnP9D+OdAYvz6",
+	"HHNmWXOrew6kvIHYjCZDOWIgUigZM3YTTkg3CQbYjSrj/Bm0QI5Xff9DlgaJL4FqItFIsGhbb+WYtImi",
+	"tywgm16j0TD/T8YSMc8Qeb+6rmhKSwqp4cvsvS7xoSyOCd5JkM3w5ymNGgPLLKdGdydlbYlc9C/lrRhh",
+	"LvCjGa/QrDskx4tmyTZjrsVJHtMblukelOBz+2QohQR0zZISWKN9eEAYWcoO3FTrK1ki632VLnqLlpby",
+	"zFX73BUMygpeV3qHLKBbmRv0/PUBebmz+3tiYe8IYthZ/YAobUQg8XsywATbaXs4YEvCyR2YRz9kGHmz",
+	"XhCq0eGFYH/W1ZtBQXpwtBGTUchKa0RdD4cZT7OMMfkGwegsvrfyCKO9YdrUADJtlhapuUSkEp6bg/Qr",
+	"TekI0nZ5KYi6BUoEvPNngDCuShepKkIUZty3l5dnzvVvTqbgEdppNJYytnR5OW/T6PaxJja93ZXuOqox",
+	"4xQdUKWNK6YVidmvXJ23Scz6LGaiB8Vf2Piy+KV94ueQDTOGNGCCxbxn1Lqp8EEeCHGhT9qWrdlrlWKv",
+	"AbHPuV8H9jLMbBzeIUjwTl0QPSqIGnPdGxIpUP2Dhi2IHSr24HF076ElbQG8LNZwRwxiOVYeUbLcrUHx",
+	"e1yTQKJnGPyGCAfQp2FIurR3Q6QgPi7QX0MYpGzPyrqtLOUdKQHofn3essCy161vD1qtQ/ht2RdmgVbz",
+	"PSbyUPjHrcu3p4fX5lfNo6PTd/Bwrh/IFLzvRfvNydXZ9WH7ovkKP3V6cA5vm3fab65wpheto9fX35xe",
+	"tty/EfKp5tWaR+et5uF39hfw8EnrTfOy/U3r+u3p0WH75I2ZQPOy9eb0/Lvrt+3WefP84O13ZqDmcev6",
+	"rHlx8e703Lz37vz05E3+FxenB+3m0XXz4OD0ChIN4NPNw+P2yfXB2+YJwNMfXp0dwa5cn12dH7xtgk+6",
+	"dXx2+d31q+bB11dnNa8U1r4Sr7QcqjvXFMJ957p9AmeV/xXsu4v4nZxeX1y9ujg4b5+Z48TfnLcuLk/P",
+	"zajZhH/A+1IOHdksYEOm+JEpVDVRLAxViRhavrwCWQnvsWcqi/fVczfrmSoGjqbyeEszWr1axGJeln0D",
+	"Us1YmVES94ZmXBogHjZMJKTimQXTndgcFmKm/NWLxibBMUndP9s8Bk/m5nf+1GzONo9LZxOX6k6Xbu3F",
+	"uoJnygY8vz5/B+C+QpIRFxLrPYpf3HlZGjgrhd80Z1clAosAoRwyMLuJ1dK0RDxGLcktiwvBxmzpEbqs",
+	"r0HrDhen/GUTcvtTqLKzB1jB3s2bR7zMJbeikWYpf4GOuLxPFzEYK/YYWtcgzH4Ot/GWs7G9CTx2SYmz",
+	"d+oRoG55EDXPEPKx5O4DymLaUAtqvmZAI0lzOc/Mg2LqPgRg7t38xXAm5oDB8FoCk5PaTYQcfwvHWUTV",
+	"TIRieoNgzNE+bu7bUI5dNqfKtco1XHIoeY8thz7zkTB3lwfOrcLLdXGAHDRunjqnNn7O1YMHKsJlhbMz",
+	"BEP3wFJ+HonBvhEyL3Y8/s2r0/Nx4+s3A9lsNpsnF1fD1tXA/LNl/ufVQfM789/+697FH8w/Dhph64/f",
+	"nO+INyeDZrPdbDavms1vI/bjT1+ZPzcvrr45Pf969+C7dvtvSiJ0c8mpSfzcJOuRGPz5TxEb/HnA+38e",
+	"s2605ibtG7oCXPhOrVODas2Q0XjKk7E9ldVSzZgX7nSOWiqSJyB9H3lZlitB6v7R6UHzyEjP9uHZddP9",
+	"45W/tk9CLtBzZNsOpdwGejt0RKo4Y2kk4fphsURhakbfMjOz/30FClLWgfZTA0AsD5ZVBX9QyYvv4Gz+",
+	"PAr7i6iVKxX2l5F3dtgPoWHkSOfugIrZIOWczdHgDnRtc8hEMhbmOvVkv8/YEnibGSXPDV7gUw9dkb1K",
+	"we7qwKBfbBltKW2Xkcg5owEXTJUGx6Eb0cINmEZggqkEfPX3ZsLq9vtuvPL59xiP9GFM+7rCbIMa0CRk",
+	"LjUrZjTI2vZr9l7vI44rKFbc9uHLJ+HNFGaXlu0smU+4UPvK5xfm0v/+zX/4x3/5P/73//Svf/k3/4H8",
+	"8u//n1/+p//vl3/4yzLjpTGeyvL03pDGAxZ4izMuX5YnXK5InblEQQe3UVkqag/40ua7Tm29O/b5KFc5",
+	"EjH7UZo6C/Wlhgpy+DuY1hya+0EUi2gMsfjuBLNsuzGjN1P+yfJT6oiMIsjm1t72Tkf84//2f/+3//df",
+	"kZeexe5YnF7r2eXO2aWHr9wDX8NQYvKq6lGRdhPHL+Yj2eSYP2wVX9op/1OrTwGdLBlQfUxF64tUm8zW",
+	"2dXOPeKHUJoyerm7zpSOMV9lerGLNhFQxtZuqj2dY2XcZ60zWWouXvRDOim0nt8nFENFLLa96BPFEIEf",
+	"MpACOpkPvrK9uSgR/5F1t89aF8NTKCdAGQcFeNEpV3igrJzmMRFsTODxghj6ucYDVdv7ftvb9LZ+KCm3",
+	"L16pFesnCslHGO52P0/dOq+WCP5jwuyfzW7NspSqazgFTVmu21HbOwT693RlopfozwGAm17t4PQYikGX",
+	"S7CGtJwM9PyHkilW+jXK5knqvpmH7xHfTuRhM5unF5nOlwXmNMqcRrH9u5H0NplquptLSZuhT5bK+nmm",
+	"lt4l/7o6wwATc7ViYT9t3ziLsr1Uibw521Uy+eYC0D4k6GxWnVyeseD24ZmyaON1hAKz++CBSMo/UNaz",
+	"aylc2xxWeHUKYpojmN/S6uzD+Xnp+Sv5EMmDhSv+60siPJfh/HrZWIZLQGkBhLZXg6j8kuwfurl52M8S",
+	"makMK8IFFqcbR5+RvXfGxIYXqzZlcSWxeX2qssZsg5E/MNOHlT7FHf7g1S74QFxFHxsyfcy6igOk5heC",
+	"mJ5OePokjxi9ZVgxukGapCs16fMwNJRtzs382whuwRBLo58oLNVblL55D+B1c6RJ1BJGBk+7HJj7bZ+G",
+	"is3uffbSggI/92TpBCI6+hq7w6mp79+kv/6+1qOKC2nEZMxsQW5tVie+yQ1Uli262VglXXR3YX1X+r3S",
+	"lUEmV/ltcYmDueL8mcWs3sl0FfSwCy1jdpKrHi9PlpMxdMUPQfEpVJsjgz5Lus8vki6JEjUkAQv5LYuB",
+	"U5PWrbnFkMiJeXTmJRpiu2jkR/BHm1YHfIoFe/m8OswQDuUARiwmxP2cR3gLqKYIdbb1t9/+4Sf67mXS",
+	"/pPkxxc747Zo/E0G2QZ9nTe3X7x88XJ758XLHQDWS7ohV8NLPipC+l42Nvcajb1GY6PRaPwtYht38/sT",
+	"xdLspnI4X8/zf1fPYfPWYx2I2bPNzX1uq7rpQzq2781MpkzfcmdTSOPSxpCxB8UCK1OLV6SUwSwmoOPc",
+	"eVTOxS4cC8GRvKYhDKZME61j3k20/SkIONLRWXE/FyxguhjJTScbHRQOZa2jmcUigZV2RMjN3iMYkl9n",
+	"oicDFgC84dT+vtjd3X5RjVc4J0tZT33N3KpQDgYsIImwzoPF+1Cg9pLovchdaXgSiITUz18fkO3t7Zdr",
+	"hY2a5q3L0o1NvcJGZ+VcJ0tH82zDdqKHUjHiv2ldEsDS6/Iw5GLw3D6qfGwwuSg1bb5AyONs0vWfGusv",
+	"f7D/3bj+4a9LgTZxSTansDL9xGXglczI5SM6zEYZ0R8Ttg4Qiev9WI7W9ZCtw75sNE/X/7B5+tN2aT5J",
+	"luW3kK1kR/BhZgKl1pvLmcyAG/GgBkapsYCNpB7FXGCKdfPioN0GQAKE4ZvKllxqjYXD2mm8fDHvtP7J",
+	"+v/ww+/+arXcw8K6S+VkrlvorF331Cu0sldoxWYukFmpqYMgAiJwuca5N0v9V1mj/RmWBroG0GteEMbm",
+	"eUWoJj5zyWh+eQESy+cclnFMTLEnTARZ2+y+jMnr81YLFoHOjojFI2o2262uWBtlrNyN6Vjz0lmNgr3X",
+	"FtSvcqLZpcVgsSLmLcy4xrznNdfQJNFyHbYI24GkywLNbcwVu/tMV8/7XCV92YY/8mddVmm8SEis1mPT",
+	"ZjayXFZj8Ty8HI3mF1R2Sy7p4DFYzWq8Ys6tn3/HL+ngTSyTaHYJ0M66oloK/4Z1Q+ZtI0xCzhTR0mEs",
+	"jRgVijAwK+DxpevDyr28D9/4edUkunmcFWuk7ZbN2+eHCLmmZ3b3iKsboqo8mFpD3tb7/pA6hLA5OhnS",
+	"Lock4JnC396QhiETA1Zi8H8eJFV0G2yX1M9ailkNavjB6l53F/kxViG6B6K3+5FaFSa0poM8LvT2CrjQ",
+	"tt+Ot+Iup4mDszRo56JI3SoI4J2FFnpghXNMaJ4wnRk4OQ3InAbpsp4cQRcVtjRtuv0p0MBWY4mwLixn",
+	"bvd2u0t3ateezquM+koP2rbLum/i0B1gX5YF8e6zCoeH7f3tkvPs4faZhcPLJytqyJkHahDsjm3W+gxx",
+	"Ke9sSRgLbN4I5W+8y2VbzO4B5mK4tds0GuwrV4flw2XkfbwO9ukxVSRgIXOAOUZfG0mQEVxjizrOlGf0",
+	"1N6w4C1Ej7lau+MW3j/pS8vVdlDLVfYPoQxh++60wjlt8dJ0lsKZFiaYps5jOnmeXPILL1DiosCpu98P",
+	"ETRNecWvL2DqljY/l207zWUrtKaD3jHApSCcUby0m2l/OujZ1eVhWDz1va17J73dj5U2gWXa1GYi0YSF",
+	"tG+8HB5k+sa2Jp8KIuMAM2Rt0yPXesxDhitj0gBrvJLXLtmjbjmOutT9ziBmQ0Zvjb5AEdzXnIeRCxHl",
+	"uVz3LhU39tVyVvdw+XpLMqhsATGjvSFT+xh8Dni/z2KceX43Vp51eXuxJbhW2XW6AigoWzE4V9mBWDX5",
+	"mo/upu8UQsnL6jw4uyVak5u5LQizl0/9kWPmFcHo6gWrsq4mLukhQ9oAKDisSB8ykmANiLn6Cutl+byy",
+	"6alm4pmHjrrvjCG2MFvjDN5t4WrfmesZtWSn6SXLtbOK/i1vFQ/EbNPtRyiyvo/Ds8rNSeqpL3Tt7o7E",
+	"j1uoXEW8D6G9wCX49Wku35hLM3G5MRWRsbv29bhHt465XToKaJZlnOlW6un8tB5VswlqZzWvdnj6buns",
+	"tMg8L8eYmlaCqVkxlemEsDPfI7757gNng2XLsdMrP88g2zrzzsyxBfmtXRpVdFYHSP9SdYbnTCVhWbmZ",
+	"2eLlLsrHAULNd7KyBFWEieBoFfeo6LEwxJywhcwRPfCr+vmTyEJszsfJRAWrxC+DRf8naa+yxfndNDTL",
+	"KoFljRhUMNsHsAeZbZ/PAoLNW8mIi8Kvrda/ZEK1ddKk1+sxvQYLGkQt/lK4oK8YwAoXGnGRul9omQW9",
+	"Xos9s8yvsGnW0txi/pE+ROsuWGnaXHqGhJfbqrOsrd0dN7u8/XZTiISGaTc825gWWnL3wM5csi/0zE0w",
+	"n7zQNNZl1vLiemNqpmUoOc3mmw1kV0auJF62V9llXIKiHyP5ABnLStkHU3PPWEp+ht4Ua5pqYZYed+Ga",
+	"FSgxf0BFCpvd/CnOUs1BHyKYYnnx3eMpOECFd6nI0Gubm431re2d9d0Xv//qZaO4jYiWi66SPLOaufz5",
+	"+739opG/bbWdja3CVltPVsPW4WfwFnqASug06a5vzXRwOjptliTxz8iqksp6i2EDLX/igGCnyH3MOAgI",
+	"E714EumZJO0XM01qFzSFb67/LV3/iayXpi8tIabu2OBqOTY4rzM+e896iWYBCh50yNzZq7a5uhRcrnVi",
+	"bbFMSef34m5TOqtqonppPXbPFOnz9ywgNsUERDS8s2/+GdIeU64yLIItZT8aOWMfevxNvaO0a0ATokZj",
+	"iV7mOxu7tYVX4YefN72tD2lv8583vZ0Pa//sr/78LzYbDfPbhvtN7WOI0CqXp9HczW00uhaDvQFEiSEV",
+	"RunK31d/rTynbPVS6FkZPdeFCyUSK0vduXXP1cKjuvnXDRcAsOzc9aVlXcQ/aJ4f+lBXS3oxC7hGhlvn",
+	"WqXd/lJTgCvszcYVkWMWrHkd4R+8bR18fY3DGDLs2iE84h+3T64ufAgO3LIY4DccZ/eIf9Y6uWifnvhE",
+	"TyJu7LIJoQRJYf3W0YKdvq1BsDrtQfPirVFcmydfA6rsN+2TNxcAOgsostmMah6KIK8GUwFU129aUNpr",
+	"v27+ddpGzfjyYEmHwQFVQ/N9hFHGPBqjpxxQqPk5GLLejf234YXm88ZaMp8Xt4gEfWb0dFBYoLmO+bzu",
+	"gQ4+rYgtcbiP1fb3EffZULtivSTmenJhLoNNK2I0ZvGcZGhFR5lPGlKYERAdl6xslYVEpGfGItKT8obj",
+	"muHSATeAr2S7MNQaMrDsuNBLoWTjL/KfBWdqdwLwoutJlPrHQzngQpH6W62jU0Dcv6AjdsE1+5sj+h54",
+	"EhfgcoOPpIqVdWFf2zlkk6MR/9owlA/QubwvEXBeaIrQwcXXAc4aQGOxMyj0069six+wWxYazUzNFmq4",
+	"Ac0mqtRb/0yRoUwUG8owICFwSVJHIlReliJg63/h35hOpryO4ED8RqgqjwimyVjGerjmkTgRypYkJ4Jr",
+	"mxKG2PfQjcez1fXYKglhKwEktyMAC5nQ1DOea4emh7FMBkMbJetCdm0UoQ650REd8U//KTmQ4pYJqBvq",
+	"iHWoG7GlU5hBBI0F5ZjFB3TEwgOq2AYBDg8sUxAry6sbqHYEAUhhbxpPmPwxoUJzDZsEULy4OiPo8btF",
+	"ka5IvVPb3NrAZqud2tqGmfAlHzGl6SjCV1yxyD7p0ZCJgMYkSMfzv/vuu+/Wj4/XDw/9fZt816kFdNKp",
+	"eaRTA/2oU8NtJaRTGzN206mZhQLLBt9PIe8DStN+koKRelNx+vyCySQ0lyJgfZqEeh8akEAf3lgTKczO",
+	"BXSCMz+jA6O+cmVuLb1hxI+grUYdopaba7AZvuI/md/ZAclWo9D7Bx9C1mfm7P8MxpZHzFAeMS97BLzk",
+	"H3z4KNbGQYsEsy4fMhOxque5hdb/3Z+UFD7W3bzc2f392lQTiCSKWLzeMweN/SDMh6sA7Zs2VOb4koXS",
+	"ZO+50uSv/1rGpMtCaQ5XyxSBE0n4r/8aBoa1KbLT2PFsM8mdxjYA3vMAPJPQMwwbA7AAF0nN1yMWowS1",
+	"WzxkFkyf4yxxZKNPumYJXBD//brdhnV4GBZX93/u1HYMze2R7wsY7j8Yutlp7MBfUlD6Hz74ax5h70Hw",
+	"mO9KwVyyZzatEZ1kC9wjO40G8WeQ8H2P7DQ2iT8Fhw+/3iZ+ionvk3oh1GVGTj+loOueP43H76fpgflH",
+	"zci7xJ9F1Tff3NwGKptBl4e/7ZpplkHM+x7ZNatziPI+UO1uAwcrQZ+3jbAArB3aIShNJ64jQrGzwUQm",
+	"qbgTckxcXwMztGttgMUH5oiBPJqkK4MJqGQosfiI64zQNrfNO1On5ZlfCMiWBEo2FxYQ0s1QMKr/ttW0",
+	"iqQLiaTD+G9al37u6OtJBKyjZxQl89FEQY8GKYj/fMhoqIc/+R7szvOY0WDyE26Z/zyQPeWv2VpVUAVs",
+	"i28RkCGjAXTTU/hBL9fQLJ1mE1m804NhJ7jCPWCAtb5JjvkrkoiQKbw12bwVnIKrw8Cr8X59RN+vm3HW",
+	"uxPNlL+2TxKBzWlh9FytLR8ICSraiIbGSLKFirlL3oBJnliDKf/uiMY3LMDohPnbHjHGFO4L1PGGYzO7",
+	"KGaKYfPnmKlICsXw1E9TEk+Her8O1qWgoRusDqEQo13EtKehRAfq/Qzl0YhvTOgo9J2qY9af9SgxHBdf",
+	"wDOCSWWtaiyivQzVPibbmBFGBGpC+tixBNABLw6/Vk42W31LdcRFuZJlWVjar474oJrZTQmVBCWNp31l",
+	"nE5mlcKO8Ke0Ln+DvIrlWLFMoYxZOHGXCF/bd8qEe0QxIzF9ROnhP8Eu75FXoGSSTtJobPdgXvBP5m8Q",
+	"COXnY5ixUZVIV+qhh2oEvouK5hiXGnRENgdDs5aajJBx62fCUAsEtbYbJDAE4e6AuWIyJptf2d/jU7CR",
+	"XkdATidIF8x6Bgx0dw7TWwLZICiqZMwHXHTEQSyVWsef3LqQbi2agtEKujiOKlwufAWuoMpUDGNXnp5f",
+	"ON57fXreftM+ufDNgWouBqRulEW6nsFK4kDKIyrpDQlVHeE7tZdG0caU6uvvIwT8nuFh5ksZ99CEhuHa",
+	"BnkNiRR2VnaaMDPsTpRe2ihm/ZAPhprU/VNo+3Hhr2V7gPBDliJDOVZgZhuVk4bKtdyA0+sIPNs1pIEi",
+	"PQHSlRSaCb1ubEPLEL9dt97j9fahnxKUXQu2kTCquSUdVFEAwNU/ZzqerDcNFZSN5c7+3VBC739jn4Mh",
+	"79hIR0ypGY6K/ffrRkQp5U+nCrOYMNGXMWi6ioxjrjUTex3hQ8Vzzyd1Id1urHnER0XIyHYxmenjYB6w",
+	"1WPmiSkDABr2i44oaAXGNoZEGfuMsUtQkZjRDVBlgLfh+8VMmv1OQVVTZqRpjWRtg7ybbqjpQas2sY7r",
+	"zW1eJgE20dUR8h4TKp8TdxbLKOZMIyTofMPOvZ3BQqX2XPOsXfNqtyxWaOc1NjY3Gs7LRSNe26ttbzQ2",
+	"tiHZxDptQQZYx83zzLYzfxqwMterjNZDY1vmDEFzsZU0ZkAcsNh2HQPNmhsWmnTXc8/W/d6Qh0HMhL9W",
+	"fBF3J904KOs+4kofZLPyaqnkM1PbajScyWz9xHml/08WSQ0dcovcda7u6DJmDC3yqdD51xtmK3cam1Uj",
+	"pVN7fiVoooeGEUBneHhvc3vxe2d0EkoaXEp5RGNEpNjFJc5/r21lPb6wxIcu0Mq7EvSWcnTggtcGW5+l",
+	"+RS4I0RjC3VXRJajkh+8mmMJacaeQ24rS60RbJwNy6EguWcsRao0XiljKWLdsw/C3Zj/OQKyQJxGS52m",
+	"wwlqEKC8GrLTk4gZ3oH5soY5+toy11QjI/5sLysM2Re+mVlilOD0SL3y7TIqxl7FBxlymuXmryzU3oMS",
+	"sIs5fih6nW0t0tT92Xzwz5fdHdur2V6gJQj6FU0T2+5z5xo7i987kfq1TMS9LunO5u4yE1RJhCB0xyzg",
+	"1IGrfqIbjmdibM0coN+SN9z8ruBLMPOBg/2+tONdSce4H+zxfJ9rePcDkE6FRHrOR2bzHPx+SUNwGXEb",
+	"7lNDaoxU51kqSCrbmMz5PD3wgkJOlNRDAixFGb3bvYw5zFBgCJ0FDRNZyw1BaAh2LPQVA0x96DluOBNX",
+	"RN3wKGIBOHXiRAisuCJ6zHu2UZoD0ydNy5eK9YoxY2UcpQ2bcYhzfBKQn+D6yGgCRzVLZKuIyjn0HiPa",
+	"MRB8UkLvZ4l1/Vk7JkfltpO6NY0HHPw7ZjBSV7wbgscZIig2PTLEUCA+Yt8ylLdmqBJhkrLS2rKy2ty3",
+	"c17NMsK1GM5TJPvw0nAKK3opYbhTgv0NFU1PYuuzEVv2XO923Srk1kpi6GcefEA6CVlpckemkIIJNGX+",
+	"ZLqkq8edo0qSU+eUteE3cPVkN+wl8V03WN95XvyRvGWX0ndBLmvNFhXoVHg5YBeon59EEFKxpn2uMBgl",
+	"X+zw/0HT/jHhvRv3wBoxX01jSDBaTIWikLRdxgcOYfU5lTiiMR0xzWJVmRGePfL8GBYJieC/lkvceLn4",
+	"hQMp+iHHJJEvTGDigX9e+qbd9e+znsqQvLAaKToabh8COZbK6nMGt9EjMTO3TBEZw41Ruf3AwNCQs5jG",
+	"veEEGjMpc0H9XsF89AFzxTaSpUtyG8jrnzJr5zGegyEVA7jqJZb2M2tdY9dAVeLleUa0lGXXHisxP0dL",
+	"uPFRLOFUSX7SJj4HbQLJ8XM3gq2QrfTJtqyUln1QztP0EGxOU/cnjLpAAPzK9yqzPcA3DjiysDExtAWt",
+	"+/1YjnyjGvha+h6aylz0wiRgwdo+BtAsNgt+FEqsBOPYdlShDbJBTtiYQYcczZyRovFJ+L1Fttggr3lo",
+	"eOse8V3rGd8jftbqxyf1Cv/ymkd8TQfmcXD3ecSPmAi4wF9Z1Afz7x99UtfsfRpBHLGR9EiPKrbOhWJC",
+	"cWMUGRMoNwsIHeTnkbeMCiZR0Q7yLc35ZCjDwKVsTNVdmROytVbmDDDADsg2iNCAm0IUC1lPkzoNQwjN",
+	"qrV9YteYKmzgqbCLtTk+Zp32RDbILE2QgSRaDhDYEWcC50vw8J+bk98n1JKEiqhQabrO9osXEHms8uBb",
+	"Al1Zy/uO0bj2wVtCGxR6uMyDr2M5WuY5o1oufgogWTCnEwl26ZeciFjxtUs6WPWNScRWfOUMSWnVD1li",
+	"W/U19n6FvTtDmO6Fz13wn1iZbfBwMh53CqbzmxLyn0hOGyaS8jYQTxGLOVSTOXHthOT9DP/q0FVfxowP",
+	"hKsdscmzvksINRIFMwloiMU9lruy96gmn1PNfEKtKNxHCelT+yg0v8LsHhAnM2P9138/PVRszpIFZEjD",
+	"PkkiYh3bYylQOMpEZ+ODxMacDVSDMc/q9bdYfBJKeZNETo6NzQNkwjS4rSkZcaWMcJleSy6QJugIXdtr",
+	"RthxoTQNQ7NPWB7kk/qWmeDWzhpC34YTRLMQmcAThLqSBVsYUJS0kPIOfng6480AIWnNkg1QAJQPywWz",
+	"634IgeTS/MYMZjMJ9qZSDZSVvfDmnLyD6sggdrN+HGOo0OT6I8cEbZfuzygguAQzei3jLg8CJp6spyVD",
+	"iALv3z2Z8TY055u6NCuaSM+hkXV1jPCc0UARal2dyBw94pouA8MG28TmLlJsZ5zzl5oXA1Lv1H75d//5",
+	"l3/4e/LLP/zll3/7H8nmltdoNH75u790al5HdGrYIZ7sbOzekAlTmsVpKv5//7/+l1/+9//wy3/6+1/+",
+	"7i/kH//l//HLv/17/MP2880d8svf/a+//Kv/QnYb5rG/+wv55f/81//tv/zPnRrYZZRE1IZ64qAjCj0+",
+	"yAnGESHoSG8hXbwjLoeMNNuuvXedCnIaMdFsr5sDp5p3Q/DiaPg5ZDaHVAYsBD5N1Q0LnKGGqfIdETAa",
+	"wLbABvXZmCjWkwBa5PqJr3epYoH7rJMTIPGabceAwfwZJDELvI7oUx4qD+xQRbBZpX1LyRHDlSUiUZA6",
+	"K2PS5wJip648FvJGFIt9TOQFD3ZHGP6OsOAMk0uhTm2DHKZ1EzFTMrxlAaEDaqQW0TKgk0rzeN9sAFq4",
+	"SCuTXCKyMaks6qZMwoCEPPWI9xOdxAy+qOkNEwjfBt1izVsbHdHMzhYASajF0wd6VQ6nso6IcF3au1mz",
+	"uabOyLabjRsD6XEIkgpNJDCZlquqVHxMzzbWcKmUOjNjp/r6Iwmq7COfyG8HEwgqZdZlSj8fW2r9psJ7",
+	"NEgFCm63Y8a207sTMVyYm7RkWD0VD6iqPe+56vtSf9pbOSYjKiaZN2VMuXb+GloV0oKGl9Z6zjwej0eu",
+	"+CVss/mbz8dAxAlDJ1OusGW1kkqaWRjwddQK8tA53QyzdRFeMHdcxSLkJrqH6sUY7ppn040CpikPbQgX",
+	"szHwjWeKRFQP16pDqpkt8RQW/YLCog+jQy8Z4CzP7HZ2dJa6baZSRmlvmK4gs8bj245P3rWHpsE3TD8W",
+	"Aa4eTkec87mxdAvswnLNMKlyYXJ437eJ4HrIRrlyVQrrtI426yVCP17BiUQHitQVEwHxv/8Bwl4xg/wW",
+	"MxwEhPIyZmJLOO3vIGWuTCC4aPlHkgYY2vy8PEu/Uu7w+E6ljyUEv+QY/kf3QpUK13la5HNrQSDQ7p2Z",
+	"Yqln63UsR0TIsatnRQ4Ec4D6LAvzk4F22D6AVHOleU9tkAOcHCb95MA/cSDLvFy2eqn5A688KQa/HsXA",
+	"HimE23IC78F1hOlLI3vx85j1GI/m1HtcQEW0oXU+ogNG6qMk1DyisbY6gd/nIfP3yNnJG4/84az1xiNv",
+	"2q898o51zzzy6vjMI5ft16+JjMnZ4esUfKQjNhvkmL9acxG104Pz1BOYYZIo69gLQ8ABGQiuWABOCg9h",
+	"dSm6Lzqi7vzLFq/EAx/zGhbrgiOQA9xQuffUgRU7x55RK6Dmd7RPfPgCRA+xEYfDL8DkQCUBSg1qefug",
+	"aljQAa5JwAPwwpphU+dxR6Te4yWgJKgiSmLPcjN2wHohlN2EANFoPg1QCRsdsdvYJv7pwTlgbhhu2X5z",
+	"BSgd47SBpt3fIQWvrtnyGzbZJ/BmGYxGR2AGUKHYeS0bMH9o4Fw2x5yCtDiHqADXLlY5GCLqCC5s+rOQ",
+	"BLODFOmb65su3QgaaHTnV/pLz5EgfmLnlojnKWAp2T7vy3i07rpiL1vmAB+4igzH+NhKmP04+IQrHKZT",
+	"VyNFeUDPXv4GfJZq2xkWoZ+7Lf3NeWPt6aHVYQ4QbJo4Jeu53lhbwg9yoIikUtvbbOw2tjZ3dkplxC6q",
+	"YbMco0xYQCHC+qIcydMwYEqn4BelaWp/NCN9BM9t+p0JQBX/5n23kN1TqCfJUVbxeFctONdsFIWQbQrx",
+	"0z6wYYG5RJPZTBHDnwBOU4oM8S7Dn+gzCnG8+t0SQKpbVVJospnPOqnMFcmI55HM+uwDnyhrJLfCp9SR",
+	"X3v1eXbtJ6td+sfIIil8tiTwUxZvmbqPv+mC0k9dWvbQxHR/b3ZGHau6tKt9up+rBGh8JAnw63Tx/har",
+	"rj4r5p+WN1cbEa8mkPIl+1jlVGVHnGcjPa71jV95MiJSIyIrUZ81JHLnu5oV4Qd0Aj42bH+/CfhQQ3Ob",
+	"XIldomwVLGT0BXSyQZoFCwGLvly51NbsPMEVJTUNbVWuefn6qH3cvrxufXvQah2i+TCFhI3uyDx6nSJD",
+	"21sT/HXVZkRKPY+Gv2HH/0RGRLa+JzyqL8siKN6NyQo3eNWK3JJLtrqwWJgf5qpzHU7UiAYsdfsrTSfV",
+	"uVzFS/pkWnxC0+LBqfL+tkVKHQ9nWnyeUqHxcaTCEzbD52klfISrN83e8QM/VydKFssFl4KxvaSPaw9c",
+	"0kezBD5yqOxTWhAaT8lRGPy3PKq1AOZW08EMwu1J2ncmEfzHhEGHDmsiTCf/Vavul/Sx2PMl/VTqulnT",
+	"F+bsLyP4pzy9JRR8DfS7xA2rYN8Lc+7MkAX4zNJrOo2fCZy8EjlzWSRMGGU5DMxUIDyhXz7I3XvSpRai",
+	"Zi4v3e6lOi20ic8Zot9BWgkdoDlcxDuiWfOUcj8WmmZOGD6R8hdoVN9XEtzfhr6kc61n57sxlDiBFA9L",
+	"sGoox/CDUfUEhRxCC05iAVfNU0Ws1SFVFdit1Qb556PrNR5b1/tMw3oPcj+f9MJ5ssmC+jw0N1iqPiMF",
+	"yVvS3HePew6zcBGWYZU3IP3uqizr8wFBc2v4jHDQvkSPQ44SUuJPf7daqPIYtKoU9QvUKsBvfJcCWCKI",
+	"57sMVhOgwQo2jBwLUi92LH2mEIDGQYG55tSZoYP9WrNuO/WdRmNtg7TBWsJOqSzATuUhFzdQ4MChYD8X",
+	"AjUWldIs2iNUkNa3Z62TixZAILsV2eomC0iazgIwIyxGStnjWvpps3RYb4baUmgflMr5FCm0HWDHzgki",
+	"nOPL2BT5WVpUhTOIIkbT9gmoxhrT0iPdROcgOKWD+5RxCn5m60KwNMv8IS3MMnoFdG3vcoD7RPA56IuU",
+	"1o3CMVPSpeLGbYktXYE33cIByy33m2cq3/yda+xCCq1Q7K9HXCT4FztRhaUtZmg7lYwlxtjhr+46y+8V",
+	"+8lvdITfZww6xzFhTWvYt67Z2IY3QydgeXNB40lKCmld7SwR1IVMz9KbrpIdsZFcyzXqTU+jcAAWwSjd",
+	"V0fdHLqwm9ljJpchiVcMgfCzOcLcPPPwiE5IlxEWcOwvmAJB5LtW26WkrTunvg2iJJuASvF1LaxPXcZE",
+	"SMHWEDZcjyVRPLAlz4qFhg9g0V6x4Ljwkezrc7yN9uHHUkPt8J/K7+hW95Ql8MVUpMRBnvl1mR4zJuAG",
+	"WMa8vCC9u5fDjbvQ1YHGbrFuHxE2EEU712XDcEOo0mOWPcxxe+Rv5VNiwKf0YWQn8dBEVwHUAk1hCpQE",
+	"RbCBclWe5irkacoVf84jqzdMV9NU46Pw26f67UcBdnlcCl3R3ea06rvju7gh8hAvqLtbiAJgq478HaJ9",
+	"1uZPDxmPzW2BiI7FgpExaYCC51uoF1vd7W7MPiBduoDQeMhiKImMGRlDwbJg1t63kMEHUjh9LYV9weYM",
+	"mXIZM2jkwgEgjNmm3dA3GyD6q12Cn6FC9sQgfssJOo/IYKb1LqfhLeWssw9bk5zHc5pUh/yWEd/avT6C",
+	"o09bw6npO9O4A+3k4p9yjTwKndSmO3XkHQP2S2tVTsN3qX77aPcPP/FUUpC65xwRocpuHT45SncUeZdW",
+	"2NZ1MZ0mNL92wE1I9pGGsdH1A1cNmHtk7xwRCK1Zh/KHFztGosW0h/15Aj7gWnkkZFqDV1xF1DnEhpNo",
+	"yIQCJGmlZQxgQr14EqFb/EhS4QBJcr1n9ogfSips3wMPf4KGA/bfx0wPZZD+ZPsLQK8F84sLTWONJd00",
+	"DNMUDvgBpb2XPXyGTiyfCMYQTGa04Xo66G9omDAf3VIo/mzThhEVCQ3Nn+GGwSNGLqIBNxCw1BSLpdq1",
+	"gnftkeQ4Dv6J3Cp2ZZ+RU+W3mGg1dvS1FK96kOqJSom9cjtjx+YqM7L200eE1O4t29XYCPuptsapfj1a",
+	"NpXLDZ8LchQMjTlYaDbfJi+vn5K8nvTq1ZK1Zr2Zd7m/S+vUS3Q2dsGlB+lIbAcr3LrHaT9MzqtfRUAj",
+	"OxcXp0nbJ7mZhxIxkHic9iZyqUFoQmQNjxTOBYMucrqnESpqqW4wB8c7VQ6eGiP/RhojP6a4XqX9caVh",
+	"bUm4aDRbk6jCp5xTcR/VYH3yJ388f/KD0On9fck2heXunmQcoOBHrmfw4BJGoaF9jSvSCxmNWZDvjg1B",
+	"PWiFjUC7OrslaUMhmyRqHnumSD9mDktzjs1e7f393GzGp4v82/X7fgL70ltZo30eSirWDZEFScgqHcfg",
+	"RwonVpNDRQ7yqkA5xY5fYEHmnUz1hUAgaxsEDoApMDV7Q3PwAT4dTlx+mky00hT9ws7bTHXO9fV8cwtU",
+	"1+qenxsd4bf+eNU8uj5rfnfcOrn0SUQnKlOIbd4QuAxdY/CCCwx8W8omisFrds/IiOre0IbEulTcGDYG",
+	"ndvW9on76Hn75KB91jzyScyKH45iLno8omHu2/vEf3V1dNRys+Ruj0BtdiCx46EM8++nsW7Y3eykMAVq",
+	"6peWrSPrh30zuxuzEeUCAgB2ldnwNBybuahkpCBLMueGhAZtOfXHGAfmz0SzeLSw3usN00eGaBwNPiIT",
+	"LXznSSf6CNwQUY5dYmZ6Z7B7pCGRz09dStllMOLiecD6NAl1rof+3OiaGiLIN1c6DSj0ZGS7Bvl8ZATV",
+	"IY55kA7pe5j6q8dyPWS3LCQ6ZqwqzjXz+mNeGdeL/TJm7FMVzxex4768C2BpKEumNqebI/kSGitSP5Bi",
+	"dbjMfGPIWUzj3nACIPnguLGKvDtBHxIqJtUBlyJdPRZ8ohv+E8Ve0tU9gef+2gM809du9Ru3qlJ+0Lxs",
+	"vTk9/+76bbt13jw/ePvdQp28QsgsDAg1FfHtMzk5MifaUi41nuIuTxfxsSM1U/ewiDt5v5t4h4u1OI4z",
+	"I65Bd1NJNzcM6VEhpCZdloZF0GE1ywL8tQ1yjKrgM6MLcgtyA51W+n3Wq6iDRM93mVB+ujtfVOTic5ZD",
+	"FfGMdy6IUaT6CvN9IY02Por69oR8/bnEQB6N4u9v6E/R6rwAyaXtOIbGVAJ+3SWMKXQAf8bG1NNtfFLf",
+	"VglkfDl2lPW4VXrozuiABSk2BeTO7RP/Rz/14bP1EeUhkTGi1dR7VLF1LhQTimt+yzxi7g3lQq1tkLNY",
+	"9nloGyyiTheyviYy0RuljjurBT4ypoU3w8fYeyh573MBNejFRZqpcvPYjwmDszW/ND/WvBwXGNH3R9C4",
+	"sLa31Wh4NW1oc6+mtIWLfUwgDdy2ShgNwUhEB+BTtuf/BTCeLzDVf5RSr7v97jelzsrSm7nY+lKzYBvw",
+	"LGSqNUUxM99ZYTiaTUEzr7jkfChCQ8PsonX0+rp5eNw+uT542zx50/LXNipsrmMXbFjC1ELj70nUfTbW",
+	"lq0LgSqOMLQ0AW1DlyPcebJqhoaqzaoV8xJhQiXhp/y9eR6FVKzeHTs3doWie8G0wqIaGaflMOD0EJKw",
+	"9xGPJ6QesXhEzeAIZQPpPjaOnXTT0WzJSkfUo1gGSU97hCZarsdMsPHaBmlBwFkxpczDswhwLh/ILNW1",
+	"AVBEsPe6I6wCDf14iQQ4HMsh3HWvvuklevoFswL5zGzr4+jnZuhPpJs3Df1YTlbRfhb3/Yl3fdFq+gVY",
+	"3KnAjJCYPxqnm8OuYokZRQ/NrpblIeb7RR5C7sNCqhnIubRpK48QTZEhe2IgTwzkMeOliIOV4yEx0vPn",
+	"wEOUpjpRj6L0JCoyZj30Mg5cKlw5V8ECmz7kL6JCGcoBF+qB+cgFLvZxOAkO/sRLnnjJYyojcKkA1S9m",
+	"tKf5Lc0ZZZ+OpyimNbQjU3wgkmidCTP5oNJR+G4I1fbEPL6eRADTGDEBaXr+gOkLGKaFo/h5KEQtkZNA",
+	"CLYkVgY3ofD6Y4bLih+quHlqzHVv+JTGtyiNzxED7leOmB11VWbtlUaXMAEbEgAINVKkh334bU42gzPf",
+	"J+MhDxnphVKxwCO+mcRV5OeSqrc7wr9ovzm5Ors+bF80Xx21Dv0NYk5+nYs0W5wH5sD0xNysWx4wJ8IA",
+	"KOM9V2YBGQQGpid0xLz8hItKYn4E4TVLxx9PeK1wiQjgXY2JYvrX64T+EgXTaYQ4J3CP3E1e+gpPCZOI",
+	"jtZv2GQs46A61tQsQshIEU42SGsU6QlJhOYh0Eh5PsVFREdfu/Efk7Dz36mg65Ar/SQaFoqGiI7ITXZk",
+	"KVkVSGUV8VBKPmnJpkMC2UuRj3YbjXQChqcDHNFmo5HDI+qIuo75aMSCfcKAEKWwYETTcU4jfhjVigSx",
+	"jCKo6mySyHzH3CE5gmqO8RDq/rkOWUfImHRlMEnjo2ZszzwaQUHE9AdCm1V3JbhR8eDvpC/DgIsBYF13",
+	"Q9m7YUFHQOHVOOZa4w1G3Oh9Ym9A2jjWYihZxJKYrfeGzIxQIbpm7tgjCK2Z6/URZdaSV9sILNy5J3n1",
+	"eeXOwk3H+MrdmUtRcGk6WB/EMolWlVqgkcKbHpFhkCZPzGnm+Qa/87iNcuAjVWh8hsRxtU/yax6pNcMQ",
+	"2jEN3Inlesw4clmpHKmUhnxBR8xHsbSbl0r7ORGG/QGd9NouF17ejHDaJ35X0jhQPvA0W4oLv0FYLLMI",
+	"CycLxat1O0JHZENQYYWird2jwvkEYaS5DUeBDh+vExUM/+laj+Lq5t2wJ9nxubYSxfNZ4VJXSYzFmTtl",
+	"t/5MmuuYg50z05jbrjC7Sk+pN19gw8JV6e0xWxcCKc0LAc23sYzA8lzH2sDKEy+DWZius3VfnN+v8LMT",
+	"FY0nUfEU4FnZLnncy54KoUQPn/MgWqfVjaq/YTHvc+sTOY2YaB+SAykE62nSPiRa3jBB6ooPBNVJzDLY",
+	"GucIf2YE1ASxXbhSCYu9jqBJwJnoMfI3GXD5IAFPRsihx1jg2dS4tQ3ymosgn7hKupN0eKKS7p9YT3uE",
+	"hYp1RMjFTeHZlKEAHswtLidwWdp1lJvpaNzMNtJrOFzaV4F2hA2gkiMubgB9Sxqd1sWj0VljB4W2DEa5",
+	"hXHN/lBydHrQPHKe0T3zvHmgI8xvWECSCBp3ARrsGHF5aBDETKm1LBeQave9Z4pEVKkxtCMSAYbYaRha",
+	"wPeOsIF2ZZFmqHaNuFhurTZmAbMCoHp3eIJIsT+zvI6w66PZGOl+GiUE0YfcpzfITmMTQi7UkknWAs2s",
+	"E16d7JNdDLG0zr9pH7Sur06a3zTbR81XRy2LCqSHXGE0xXmfcuQi4wpis7nLHdFlpM90b1jRDVMO2uId",
+	"18P24VnzkeRG+/DSLP9T5QYkenjOVBKWWvEXSH5c2A5wcE7c0JKSsI0W1tQXTGk2GFzb0/VJT8ob/gnq",
+	"YJ+a2U5LD9ZLYq4ntb3vfygkC/CBMMcHDJCK7Lqnl7eZcvCckDFbPt36NumGvFclX6q73KbiZR25+joP",
+	"5qL7pLwf+V8UZZxJy/y0zZL2iS+SMEyZBNVVTKI0UcDc9wP4XvvwUStq3TcqtLZ0zRtfjmlSQXAH6fEZ",
+	"KTRLbUsR2Sz1dKuVk6Yifphy8CBq+jkDItUx/Pbh2fWr6+bVYbt1ctDCdg2hE+O51pTpVF85rWJjrsB4",
+	"9SQwngTGb0lgvPoIAgOY+JwrD7nnLo8UyY9q60qGdzeMgIilGBRVZCpIIm6E0a6tGjtgOjUMOsIoq5j1",
+	"4xWx3PmImSEV5t6xwBkWtjhO2V2rp2/sNDbXNkgTADs3Gx3RpzxkAaFas1GkFajEUjhrwTM67G4DdW/o",
+	"5YZs1Kr/yNC4IJu70OlJM+WRfhLrobEe0jFx5mRn6yXxz5uXFru0dehbZLxzpuPJOszJtwkSgP1po02U",
+	"h8Z44yr3mY6QYbBPKFEJnGs/Ca2EzRUn4Rqe2U5SlRr2IzHKIzOdJzb5pbao2dlagjdfSnlMhYNgUJ8n",
+	"t3SGsQhSpnMPDrkFHDJ/jcu4pESfazmbbDmPieOUXLgUfC1jNl1jaImOvEs706fvZRb7kItBR9SV5mFI",
+	"tho7axvkgtn8xymGjEyOioljlilPQD6J3yMy7gjfXCQZ85/gz3vkFaMxi/21PTsu7j6mCFtQ9CGLmYcA",
+	"T7anlpJkwIT5ROpCUsAdoUeZu4AV7Ok00UtFROydBvyBL1BX/7lmD+kANt/Q8wfv51oX9hsUTvurDwU6",
+	"b8EJ89SvcwctfsTmRbbOXOVrOLGV5mq6OAQoF+gv7ZsEfjtF6hA38EjIgoGR3JHkQiuvIywmrvJSf9Qa",
+	"yPW0DSq2Z/Ey91mhQmWDvBvavt6uPl4R2e+IDNLausbiRLj8Yuz8D18ws+ynbkv3rEumGkDP1Qy3uSP8",
+	"1EELwN4hNcqDFZmZSYP6h7tr2QCbc1q5HLM7hPue0JbnROIKCArp0c4riI8QyuShWieZO5WKmSoEy0Iy",
+	"46yzuAgDgdUY9qIYFs0hw5AoTSdqbYOcQ3VW0BFAilh7dXrQbh5dNw8OTq9OLn3r6HVO96HMfDfW84x2",
+	"dpld4Rntu0H8d+enJ2+uz5oXF+9OoWsRenYYce2M02VwhSo+Xl+cT/O4NfUu3laod3cvsh8TGqrCoNAz",
+	"+R0YDNPfcQ1Szao7Ah3W6+6Pz9Qe2WyQiMVu1VNaOjjSKzTyjiio5CDBqJHNIeDg4wW3FsYgYWrqGAF4",
+	"g3Ho1Ux2Gi87Itf5CrbNNbrCfnGu4C4dIKTWlKECKiBK82/g1bNMn3kUiK3CR+4La4qjBU9Ohi9X3Z4u",
+	"nM2T7T1ZKpa4FfhWzasVuU7NqxU4SWmjKm8pHR10kfUhNxr3pNLxfZJDy/LSZL3NRoPErGd4UKn7+syM",
+	"/dYO/YhWbuE7FS5su8LfUnPmQqdvOGe3C3kSBV20ojfzLKXM73zgRJPt0LJvA8yCDaDPaDWRqEcnj8oM",
+	"eNed7TdNGOpuFGHZWxVJHFhyuKVhwlzaFL2lmqLFZO2gtF+MUcaM+cQF9gYrpxf70cckGPuJCoqxy/7t",
+	"Ukx6AkvJuarqpgPbJNjIzoCrKKQTyLfbnwvDoIZynMG7AEJjFUTUa+ycDuZu6tlJMzvkWJB6LEPmAV5O",
+	"apVbN9kaFMDaVuXV2Xx5anx4vbPwjU/kQl5wGRASN5i6FE9dyx8PjFVnLGjpK1jGttcBs7TSNPftY23z",
+	"FDTwp8QPqKZ78N7zeiQGf/5TxAZ/HvD+n8esG63td6liL3Y8n1ydH0F/J6sobpHjVyRgRsuFaj6pGOlO",
+	"NFMkZjQMJ3DX0GlmxoZOkLlqDEQYda5grq17FkNQYMACV0BLOo0DoqDxCO8TKiZV8G9nuVU+FgBc7hNP",
+	"l/g3fokvGNbPGlrOX2Wk/FVsxxF9v96VwWQdblJtb3tzZ/f3W18V77rzh8/T2q1kzUdIaA9DwF5WG0qE",
+	"HO9DtuR4Jv4ibQZr6lUeUoV+4FIV7iJ10j8awV+pRShDhXhBuuDfmlKHmb3rXMzC85QETkrFCcLpVEf5",
+	"Dlx6sk0vzoVM0PsKfYW52CD+mHUV107aDKVgk0jabvoRk1HISMjoLesIEAx7hJI+D0MWAOVxZQG6sA+L",
+	"xSi1X7ehwQ3SdJWGKZZLmp8QsbgjipkNRggNZRKTeomPFNudmtmtYQR96l1uHaIMvMc2CxiacCZCx4ky",
+	"LNf/dv21jMc0Dlhg/uWToYwyp7J5F3fDvRDF8v3ERn6o6IgiGLK5eIgTk6Vx7zS2SQk6TDPNMXERHy5I",
+	"otjetK92g5ylrmYjqL8CWIGtr3KVmV4KFQukqDjo2lAdUyp3AcDmEXFirj5VqeRSCReG5iz1f5r0i9XL",
+	"YZ5cx4+dl+oKNh17xJDdfVLYtsGTXLz39/AULwmbdgZzKsdpdwhJjvPKfn/f6PMQyCPdiWszUa41fF6A",
+	"aQUgsC8/L7oC7e4OiRRTEcg5WZI2NWBsP12I/fFi9Hef+H0aKjYdwk1VUffiRke4pMapBEs1m6TochQJ",
+	"4MQsSlBcJRzaZQQUES1LIqNlIhFK2CaPHMcsfuRT2aL289/QkJder3cV9BDzwVA/5Rx+fkHQc7ae37cs",
+	"FehhQqLzZVOXhyEXg+c9KnosrOY2l0ksVK4RAQof1+nAUDYXCVM279iHuk6mmtr3rJ4/HnKbp2cMgnBi",
+	"Sz87ApgHGQGWY85T/fq81dogBzAtM0OMadhch5xBcjkEwwXCqAWeZ0aWvMfSTG88h/208AgURVx3SRcG",
+	"95ax3j3DZMHHxtKsM8JVIZcSUi4LI9TNEiD1m5K09QN4y9eckXByen1x9eri4Lx9dtk+PSmte8ctuMiN",
+	"/KjSO/+dKuGde8aboomNLyLH4lN5r7SMcvuVu9f2Gq6U6vASs8cKFFR2tW0bkfmx55EUehhOUrDTCaPm",
+	"kroLnj/yvexiEDs21PNJ0k0mnvXK8R7rCHuHulS54HYv+0LEYi7R9RAlcW9oHqJBAOhC8PeQCnO9mQ2A",
+	"GuO5I+wtJg5t0qoR1nWghjIJA2LscfSLwLWNqRWIVJAhjQPYRPh7FfrWmduyx3Uqm2/Mw95yJ+elx4OY",
+	"Yb81L1ueq0bZ0Sx1eWauQ8yAdKtF3Wvg2IafBQxoDX6OGRdK0zDcm22vFVLNFBTuswicTJaePQs9PB5S",
+	"3RFck4jyAFTwIcUwKsrJwMvk3yi9c66Eh9rHJtZNxLVK7x0VQUdkHGWDNG1ese05lE+ytm4q82kLgYCp",
+	"ldPSCTNCOyL97QY5MYIyDN3VxLvPFRnRIFdRoJLe0IxmV7+Xpj1fn7cuLk/PjQl9fXZ1fvC2edHySR3Y",
+	"hbQAA5Ns5Gcqt4Nm1xkN1sr7ssPzZ/bhz0kuEmq0kgIu5FPCdbn2i9TkqD4FF0lvmL1dUXbK95GaNue6",
+	"jCTLhGfMVDJiq+jFNvvGWtolemEa4kFLlwkSsJE0fGMCeMbn5pNzNN7Vlc6OyLROspTSCXNgX4bSKZ50",
+	"znkCNIlFfru6tHdDCiU+j6l7AoU+j3Uwp9z3nbOtnE6ZqCFDnJmY0XBd8xEzopiFhkbNPeB9S2eK1Ck5",
+	"S7qGguC9PeKPmFJ0wHxbyOB+bge+RzDDAhMxECPAByecGl7yEfNRHvp5UvPXQPpZ/9QemoA4TyMRzTRR",
+	"Sc1PiyCazYAFmcS20zCasvkI3n9blYEtDDY6AmFi/3BxekIkgBNg+hZXRA1pxEidign2BwQooS4jI64U",
+	"AD67wmfsHphPv1ojXHUEOudYQLYaOxliULbrSsvIbLiOJ1wM9smIhn0Zj1gA07EcBT9tU8rAP9gRehIx",
+	"wJveaTScQgE41vKWxeTFDvmav4I/b26Xc5oe47fswkziJLeHj9bDZ/o7d61DsBMPzKEE9rjX7uxf+80i",
+	"ErSFpjdp8YrT/7KLX7juC7lWLqQzneDxYnd3+0UFg0INtJpFpTWwvlW824GfGrK+00ygwNLP3akBvWWZ",
+	"uwncYJl6vNERl5lbilBlMc1s8W7XiPgssAn3CuwLRFnMDZR7K2bmmM1t7wEGfd3PM+jri8vmZeu6eXDZ",
+	"/qblO/A1gsW+dGi0bNBaMGEAF7pPqLBlmQi+Noip0Kk2spcD/nKTSHNEDUMCxiH7aa1S2tMUGUZH+E77",
+	"um6fQCNzH1PXnGGEDrrQ/DNiIjATMfaT4UPpBsyOdXJ66daJsbRp02zW4egUUCife69dBV1H2G3qptBq",
+	"ZgHPlHNgpAorGl6yD+1LHHG4nH7XA1aBlwSqrNHDEkqVKXdrnm2Ulrkzc5Ze4YbkRDr6OTdIM2ezpcsB",
+	"i45ORxMV02jmZUoiOkbzewqE0RE4GxZskBbtDXNkl0bc3eZigWwXuiLYbd3LoWwgIRul1usI2DYqJtDk",
+	"AA7wJfEPr86O2geGSFMzcbWGt3bcmW6VHdER74YFMs1CTTGjvaEhMFdta04SBJ79eUDjLh0woGUhU/O3",
+	"IzIAqj2yC3kipRB3M/Ac++7ArXYfgEQG4WvVluKubZC2IGAFjWRg1ACnD4En2vrC1vBZc240hmZE+GHz",
+	"3rrfEUYlSI8qDf0pC5GUubqhzKCgX1cG3C5mzO9HktjuG58o6LbIQGnabd0vWq7TDgGugTdw9VS8+Bnl",
+	"lCIpp+Z05owWAQFp53jpPW0mKE2clnY1r1YitHJ5JrMssdTOyhNolZ8/F5WD6mrDD52YAHFXt3B7RgmA",
+	"ZuZmC/olAayS1DnF9No+8Q3XPcMImf1MyslG0va84SHLMxhMXwHLCz7fQVVhzBXbLyhcXJVEHpziWHAP",
+	"ONhAy+SkYFV9oj5TD8dvtzoKqSso7Mbqvn5J4+C57bK0GHj/EqAE9VDGaOeKSVFd2iBYBJn60ClmnIIK",
+	"VQ3LcYDf/7yh+H8jwPq99CxSSpIYCkQauSdux6rY+pY05kHrZ0SJBl/dmVDpXXFdxHIoM2vojAL/C1fE",
+	"NvACHq4iOuqItMEZ6OF7+cIDlg6YNQ8j9Yuz5vHavmOlXraV6SNUdQQ0WOqynhwxRW654l3D48F/Xaf4",
+	"pLELrH3qMEcq6wLzN+cR8Chw9E+kS7q1VYHFukP9dF3FnsD7K/lJK+D68bnJHDH2HK/Q6u3cpzhOqZvr",
+	"3F7PPC+wId+CPFQb5FQ4b1MeHcf8071YxxSn5tF5q3n43fV56+z0/LJ16K/t53q9u4fzxjiedr79O77r",
+	"W+bW53097Aj7deAtxSnXffjlOaNKCp/g2xdre8b+yjDssQtD6p8HljmEnH106bge1KRrzOTi8kv92GY6",
+	"q4j8c7vSz/+C/8pDZHgQc661FVt3AKLJqLe8y3pq5k1fk0Vs4FaiIvvwTMAPeMwAOM8nV2dGHz48fXeC",
+	"YWciJDFfJhOmbeWB8w7uZ4ZeOoCLYGOOJRYYm9fxWdRmsoexFoBhSM3wF/hSOXfZR9Qu1CQ6gr2nPU0S",
+	"EZinaEzDkIXwurL+1Ig52Mjejdog30jwj0lRwooybaoBPSuOXl9/c3rZ8vdzqg9wG/OVDCKYFdD+wOFo",
+	"jYZ6QCdqKgsVIIfJT1IwM6wFUbF4L32IK3ZZKMeksbbXEesEEZGvztCbahYWk99tknoGJUQoCehkzbOw",
+	"6KA2/m43e2LXPbGRjff/s/d1zW3cStp/BaUbk5UhTcXJW3mp2gvFsR3tWraObNfxVnFrB+KAJNZDYHaA",
+	"EcVTlf++he4GBqRm+CFLlhXzKo5I4rMb6G48/bTb12H8g94xfFqDbuP+esdJCELj9wP9iY+Bc4t7xkvB",
+	"pvJaKHxt7nDFPl08MyPF3Jgs/0KfOGvSDeKZYb1jVgpblUpk3YTBfuZLAE5F7cbBUo5/QjCFtK5toMLg",
+	"Ml+yMS+gG4MD8NAJN7kPIGVhbi0zAdrkxslwCpyMwyIhC5wfAODGgkyTlHJDiDJocUK5jLTqnU8X7Kdf",
+	"E1gJ1jumZEhcdMFLhet2jN0aP3x3MX+6aBABpL6PXxVg3iSM9eKzSSkEcRmamZslhFK4da0474IXFKx3",
+	"y30NGpNE00bsGaNPSNVRgmHUbK6RlgAJOd18nhm20KWdNQaU9UOb/a6HR7L5seu2vEY0+1FQKCeWDr/w",
+	"igRnzTMDfz04BN9T8Nhtk7vp7tcnqK0Hd/c02w7rBgJQIJj2R+zzKrey4KV1B9C8TjNB0hC6nxDhkU5k",
+	"LtIhu3j3JmH/fvHqTcLenL12tsA/xdVFwjIxlpmo3z5HCvlIOu4qDEco0AvRWZeJcQ5lzD05SfSoXF+c",
+	"x792a368X9n57yPV+eX4RbfP3mqC1syF5Rm3HG2Pub72w3DDdNfmhNAsQHrSQTKkVzdAY5Kxz+cX7PTi",
+	"4nikjJjOPa80V/gNXUqhbAThMc7/0d0+88l2Yb2eGcavjM4rK1halTnAWWVu6QFyreIZwhIQCO9rfiWA",
+	"mBesqCBVmUNx+GeGpdD+pzI3LWUQndr87nZ8O+vK3G/5c7flPaCs3b1ECYwDuvvWeeDY9eXbxizwx4mK",
+	"/FBMSW4WQOMLRwO9ALlDZf1wozNnZ5aVX3/+5efffhusnVzzZfBuNhMk+mvQfztxRlVErVlwMA8FH8/o",
+	"8duN+qO0ufBwP23sS27FVJfLtC3943z50g9n38DuBYd93/q9D/JfApywh44z4oBuq5FzsNxyOavPL+dT",
+	"UapH0ovzZVipPW/52/Lu5HBHYYevtki6j8Fr5fxmNc4rdy13UPbpwyFzx3XabZd2qDH9hEXdjX8XOYeV",
+	"PAj5NiEvSBxWJRz/uot4b5ZtZLg4IZxRwHXBme1+yca8LH012qAE6XzpTO2UajD5yiV1xZDhSKUeY5qy",
+	"XBoAKbJxKYCKnufghS9EnjPCjNmFZgu+hIRDIxQoURcCN+/LTJRDgJ6OhUGVY51YAbtE/e5t1Rdspi0u",
+	"HOvAX6qihwGo+PsjhfYoYSHd9+JW++w0tMOInh8ZmDLPvhA4kH7+BRKpDa2jHalccAz0+K77zCmFYQue",
+	"f2E1378TaQDqQRQl9GdmegETQtBpQUUWR4o+AP+e2yh2frVkGbdiGO0dLwpgGdRqLBgflzpwN0yx0rcb",
+	"gdscDEsAtTREz3IKmFBSGdT7cq2SbUuDhT4gRuHfGnVJyPUr4ez9GZaDtQtBlT1A9akRAyQqzmXos9/p",
+	"4MQt46VguZhYpivLOqvBfqjx4Vm2MIZJTw9uHt0+S8fenmCFHH/BVQZNYB2e51T2PIBRJOBkLJ+m9BgB",
+	"QxgpJ/bLUP7E8mlrcuqdTmvwGLzl849KlMtdzm741Uc+3fkHP9ql8NQKBLmt2alG0ApI34ndHteCJ7Zp",
+	"e2IAg5wdAxHaYLBChAbPcPDJz4NkMBiwTpG7g8eKG9uNufOdhsCJAl9+MRipuhnWsaWcz0V2QqF/w7JS",
+	"FwXElqMmIlebnAbA84M7H/JlrpYjlVZrXjcR6XgPiUBoeFv1WYo3ByDWZlppiAHAD1ZPFq3y5Ug5v4RS",
+	"dbBuYITyMNFDwpD9dDxYCx5H0RKK/7IOHWkqC9Yqs3oKpDDdBAONwJtGuUzrDxLuEoJzFolmLeyVLnFn",
+	"nGZyqYy7uAs+ZwQnYZ0xN6InlRHKSCuvBSYdEfdlAJOsPsx+uDg9TwJaxOr15aHrLj5tEZ2PQXGlKWhP",
+	"lB7IPlQT2q4bwI3kGnC7XqBr+yDstdrYRyLTg1m1MQvAZf1oEJMfKJjyz1ICAK0xfLKnTX0PQMY/qPqa",
+	"s+LqKMrKUylAQAgX4ZGPI7UOffTnEEqSO8KsoXY2oyKDsh0gkY8LidxXIvcAQ25w/Fgn1HgMSbXBuZPm",
+	"9nNXt8/OMLBhWFoKFNpMlO7OhhuMbkooSEauT7YeLolr7nTSnKzoy7g18lFCEbM8d87gabi8SNDDE7+7",
+	"sDZghBIskCYEW7n0WnDozUox+HZ3QcBBxSt8d9X7W6rQV5vRl4Jn+yjeZoLSr0chO6n4OgjyulIQRA9g",
+	"QD4T3d0qVe7uFzNS6ThYXOnJiqHsTeB197uiDFf8al2LxFBfaKACGAFMVOfLr+Oe2TrsOQ4lKL2o7Vpi",
+	"wl6FP/dH6lUmAeaA0IZgem4obfId2ZSDH8GmPKAUtsKWH+zGb7NVtz/rbTcKun32p7a1L9tZi4iuB0IZ",
+	"xEFHKgqEdr0ZAM6hL4gfPaQ4n9ervMf4NSGFRyp1Z0zKVJXnCRM3Y1HYBs8+bq/JblBa9bZDin2w7/AY",
+	"eTA+vt748FIEbAzNR0HLI+a3NEMa44W/10FBiAnWkT7vn+4YG/NxMFJmDP2y0zoNAc0AwDOuBrhkKOSy",
+	"ahrUAakVo+DU2xfbccItManvLwXq+JACdbAl6oDWN82BikwK9AP2z33Yesqc3g7O99kHYU3tplgNoWTW",
+	"kZmYF9ppQvckvBPnRDuLup9L4B25pd7v4NuP7fB/e5Xav2rK3zsOd86/+Cgc4yRDOxnnYDjegyLFkZ69",
+	"7fNun1FVazKyW+3pBvt3pPYzgOM43RM2gk/BLNnFBqY1PUTg7tsIPm+IFX+XEbkNWnu3/N+t11+c/IvG",
+	"676Zv/CrndJ+Ced1Dzm/2OeGhF+Eae0ctm9P7d353eqQ1/u95fU2qvd3kdQbKXalHtmyhQpRX2XafqIp",
+	"HIzbg3ELxi292bh/lHOe737P3peNe7c0+a0K9X3nyLsxP0CC/Johfzs7fueQ1yE1/pAaf0iN3ys1/gGf",
+	"kw958Yco8QPmxd/To/NdMuK9id8W3Gq0iy/a4dMJqGupF3DNWrc/K8gp19tIgcgmePQEz5ZyiMAbRWha",
+	"jGvDrCAfMcOGk1DZ1f/9auk9YMh74QafqDr4VNVb/TkUiJjxa+HsEfxVawYguf5POLTmfe4zK+a7BNjC",
+	"vuBimSfgMTxF37tOsIrUaUdPHF2AZo1+nkkzl2YD2UWjanvwM6obBZModwOMV11GNFDOLDbOSUasdKXs",
+	"yUiBpSEtW/AAEktiZstaLxP3tUZKzD479UqKRoUWkM5gmbiRq8HyRhg1zr1W2ocwCkIne9gFTRhubOYx",
+	"gmHfrUv+FK9z2scoH4dwJCjHe6n0Hb16y6e9aamrYvtjFW9KEMYzaLWYWpdc9jqFE71E7IfNeVFAFXLn",
+	"lnNLSZ3e+Fz/krtoKe3TzsSSOeVbQlpTSAKtiXSZtAmeQyMFDbXdzT4D8w1O/T7SPh/yIvYj3VTWFBfu",
+	"kHK58aXqI596CQNFAwGK9CxSh+bkS689k5vnJccoWCvXRAkFTybsmKXOy0+ZVCy1GrMcrYa0wlvhmW7i",
+	"M+lff2ZFqa9lJkqIB0B4CrO70e6lG4qgZ1yW6Bq4dkPdI99CgsnjM70Ah3nO1TIkcI8UL0t5LYJFfuKr",
+	"7igsEFynbYZoBcG23BT7LNSACeOdcJmbBONulDMS/SJYB27M0tTNd5xRkGbcipQZvjRU39zNCGN+rv/u",
+	"CVVzUZB4j81GuYrS7FU1psbWj1Qop6wVu9J2xozMhAmmw/F6gRestNOSffL686WTkH3PltefX5d6vosD",
+	"8PrzR/2w5w5NoeXEgc0/8H5srMKgMbYlbvCODOLP69LdTguiI2hysyV1EdmhQtbihjsbinRhLjXGyeii",
+	"hgAbKtQYijQRGdVS8JJ10pfub72XWtlS50OiWUtGas5venwq/u3F8a8v/t9gMEiYnM8r66addgPziC21",
+	"mrL01Uc+TU9YejbpvdNK9M65Hc9Sz4+HXAxesUbqxeAXRjoNKdF9ln6GEQhle85K672HqZkhU9ooOZl4",
+	"noerUi8MkMjp+GCyy6JNL1dY3vbTzbOJmwtMZRfFg6V/PpWTVY2b6HLO7dHw6EoqJybJkRvt0fDI2FKq",
+	"Kew0/vR/CjG9628LdeefLsRVse9vG08IaK5/lBzNBPeAqBXpangEInFjm6TtKInGdnsWTvaar2TPMkhS",
+	"6o4WuwRakC1NNktjw/C9eG5sz7X4osmze6ehGJmcSP+uta5ATm3kCmXi32B9/zrgsbbX9PxDL9QKheBu",
+	"vIEPDa6Ck3QFXaULoXgh+0s+zzcayO8LoU4vzlimx1VgAHcWsSiZUBNdjt1dxQ37z9Pzt332WpesELrI",
+	"6alC69wkUBPTXV8f/vgPM3SXVPlFZCy96UnaDyKqYJ1Lkelx7q7j9KpSWS5Yr4dkp73628hoaORc5rzE",
+	"PoDmZKSkJ8q4IUK4YAy/0WycS6je4hxU+VzzQvbwT7AKLTcRzX8/UIdf1Q3a1Pzko2zJx4TieMp68HHm",
+	"7BaaTqQDdQ5ruwb4XaZgm5fYymxC69altOBhFalz3E98SdFAHLhCO9YYePhknjba1o1/J6yt+Sqc7SH+",
+	"3+hOAGNURSLk5R7/vzHM34a0wWQowzh7+/7l6VsPcyETvuDGLHSZwdFr5FT1qgLrD19VNgq1GZbLuYRc",
+	"L8VEb85lHmq5oYZEQff/z9KX79+9fnv28mPab8nOcsL1UKlZoYNHys6CubWczW4Hn0Io/1DutFUzUb4Y",
+	"h73cSTlbDDKAuHpNieP10NJWrqJTw1L8DEH5aUIEtr4ecSkmleG5c5fxexEWjY/hQS4GjJ/+cX727r9f",
+	"/nn67s2rtNtvYR8Kivvdsg8doKQtfEVgx0Ad/DwncBYQ2n+FCNegklh62sAlLbxG70OxcwSz3bK6TiDv",
+	"IA1t1eSBGVM6KmXebzK9myV2cDjufxgNeCPsPRzXX+8/4zm9iTDopX9e5XP0fMnW6vBgdqFqDNfsrG6f",
+	"XepcJMxYbivEi0ApYIwDj5Sn5Ypq/0eJO1KriBionZTnAc22uoNHwlL+iHp8sPM2VfHI7sfOa01vWrf9",
+	"Mj3egLV09pwohRoLT8qtsvilNgqV9NkrQGhxYwS8/UCkLWNXS/weBt5GqoMJDSn0/DztwmuRpxtnC11+",
+	"MeGtBuMp7iSFSZ8wzubSGHgbhW4i1NVI0TL85FQwDuetBfHYLjG8kbpDEI/tEMMbqf2CeH+4/dl6Allx",
+	"Y5/P7J1Cd39+PH8Li//0Y3eXK9L69cG7meC5nf2rXT9I/H4eDNhiJnPhYQqudVZWypwwaZHZLuCXoHxW",
+	"o9X4J3T3kHYj9dCWhkcDl4bxXF7/DQTigmbkZqPcju8uEiAAEG1q33/cd6EAfz4txYd/vPVH0gmgRDzy",
+	"FMJbSts+uxSZNJhfRmDbq8rCAeWtjuFIEfLIQO4UZrdYHXeCwhba4otm8t43wl4Knkma+gMiuX0nDZLl",
+	"Plw+iijd+9ySlXbi+2aPPFj8VdNKvQMp4NnyJN5rLzsegNThLIwJ0AzdPjsNaC0AP4QsfaSKFxnjFhGN",
+	"WGmvDL93FzjxbkYIzDFA3kjKoqGQqHVHyl+8nNEqMKmMFTxzYrj5iPZdQwWX8lowW/LJBA7h3XVzDa63",
+	"O1YPrBD0nG4fgPQ4uGLXRKaMu82HPswVm0Xckj2TQnaTQY5jKhrokedOqr1J0Enn/ItwN0SKjRs2s7YY",
+	"Pn+e6zHPZ9rY4W+D3waU/VGV+dHw6Dn4cLRG68PHkz2JtjbkW4WJWCPyibt5nKt3NIyX2S3XWsk+jMwn",
+	"GKKXaj18z3w4hF7hayhgXOwHDaWp6unKRj07x6OhT9gDOVUicx0GwtooeDh0/UykM+roH/hYndTjcl1C",
+	"7FFqFXVJX9+9V8igDLmsrtWZNFaXy7hRyEJsaPN0zc+d+Ce+Z6zUOWCkwGlOwGM2K4O+xaarVb7sRr1S",
+	"U02bRnhPI6yVauq6qcYzD/n0jy2YdLm1G99IQz/nm94rtzaM3kzzRoTlX/A8F9Y1hjtvCAPmrnK/KybB",
+	"rE98KKJMUa6YO2uzKhcm6pTa29atXeheLq5FzqQaax8RuSmEMoIR4lyuNFz/cWvbfGpY5+Ly1fnZp/Pu",
+	"CRPKQtEsqCIE0BvXZNw2KPvtVs9uD43aSthcK1gl4wsC4NkLn0GERiiI1tMPos7oLw39Xbqjtox+xToT",
+	"eQMFSdYHYrDC1BJE3g0l3vjSt9O4VGJe5PBu6Fy1CVxoyjaM838rOf7Sax8t6PMMCtdmYsKr3EYbF57a",
+	"x9zdc8Vyq7RSG72N+4wJiL6kjJ7PK+UORUotoGpSafggTVhq+LVUU/cvKwuTYq67LDHDPxmpmOoLVph4",
+	"Pfp0/QNQq/CF2UqkulZCZKau0IbXB00kzuK8PYNANUqEA1jAMB5SuFFWDuaa+nWto5A61iRPIRvldqpZ",
+	"lJa/sjHP4qIyt3rzySsNygKwJYbVgAiMSrMjNCdcUlG0ItAa3OqFIFC3O3kTUP+mmk6F8Vl0oPNJlG+C",
+	"onCyXjZHZEh7NF9Vfp8t0Czk6+uzQn7qVonKriHzUkOJIW694MTHfsHnPc+93tIznWFemWayYEbnGbyl",
+	"KMaLogdLy0x1FX4KV3dWjd3CF1U5nnEjRupalHJCFnWyKl3xj1kHM/WdgWOquYD/ui66QVrgf59hUl5o",
+	"0qxqgIRU/4ZJvVK2XLKs5BNICuYZVJXTE6Rs4CF8TfiDGXdiynKpMNtA3EAeImfFTFuNCOxSjIUsbJ+9",
+	"I7/fGZL82iMvCdKFVY+A6sF1HsgUqEOrsSR1GQuGVJZ/abJkXutSyKlaxYNHJBBxdetgrhFGuxDlKmgc",
+	"/pLx2NyZ3DTZAlqJJcOi3nEVPzoMVw6LcKmP3bnotoMVfElqjweicSMyWAo4K/mC5wYcHFtyZSaihJ5M",
+	"sADAfZaGKSEh75puJKVLfyPFGkVtmKO//uuv/wsAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

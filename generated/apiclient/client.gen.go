@@ -1210,6 +1210,58 @@ type TagRequest struct {
 	Name TagName `json:"name"`
 }
 
+// Transfer defines model for Transfer.
+type Transfer struct {
+	Amount    int64              `json:"amount"`
+	CreatedAt time.Time          `json:"createdAt"`
+	Date      openapi_types.Date `json:"date"`
+
+	// Fee The current amount of the fee entry; null when there is none.
+	Fee         *int64 `json:"fee"`
+	FeeEntryID  *int64 `json:"feeEntryId"`
+	FromEntryID int64  `json:"fromEntryId"`
+
+	// FromWalletID The wallet of the EXPENSE side (null only if that wallet was deleted without moving its entries, which the service refuses).
+	FromWalletID *int64 `json:"fromWalletId"`
+	ID           int64  `json:"id"`
+	Memo         string `json:"memo"`
+	ToEntryID    int64  `json:"toEntryId"`
+
+	// ToWalletID The wallet of the INCOME side.
+	ToWalletID *int64 `json:"toWalletId"`
+}
+
+// TransferPage defines model for TransferPage.
+type TransferPage struct {
+	Items []Transfer `json:"items"`
+	Page  int32      `json:"page"`
+	Size  int32      `json:"size"`
+	Total int64      `json:"total"`
+}
+
+// TransferRequest Example: {"amount":350000,"date":"2026-11-25","fee":500,"fromWalletId":1,"memo":"Card bill","toWalletId":2}
+type TransferRequest struct {
+	// Amount A non-negative amount in the base currency unit (won).
+	//
+	// Example: 12000
+	Amount Amount             `json:"amount"`
+	Date   openapi_types.Date `json:"date"`
+
+	// Fee A fee charged on the from wallet, recorded as an ordinary expense; absent, null or 0 for none.
+	Fee *int64 `json:"fee,omitempty"`
+
+	// FromWalletID The wallet the money leaves (a card bill is paid from the bank wallet).
+	FromWalletID int64 `json:"fromWalletId"`
+
+	// Memo Free text, at most 200 characters.
+	//
+	// Example: Lunch with the team
+	Memo *Memo `json:"memo,omitempty"`
+
+	// ToWalletID The wallet the money reaches; must differ from fromWalletId.
+	ToWalletID int64 `json:"toWalletId"`
+}
+
 // UpdateProfileRequest Example: {"name":"Minji Kim"}
 type UpdateProfileRequest struct {
 	// Name The name other members see.
@@ -1397,6 +1449,9 @@ type EntryTagFilter = string
 // EntryTextFilter defines model for EntryTextFilter.
 type EntryTextFilter = string
 
+// EntryTransferFilter defines model for EntryTransferFilter.
+type EntryTransferFilter = bool
+
 // EntryTypeFilter Income or expense, as a request sets it.
 type EntryTypeFilter = EntryType
 
@@ -1450,6 +1505,9 @@ type TagID = int64
 
 // To defines model for To.
 type To = openapi_types.Date
+
+// TransferID defines model for TransferID.
+type TransferID = int64
 
 // WalletID defines model for WalletID.
 type WalletID = int64
@@ -1525,9 +1583,21 @@ type ListEntriesParams struct {
 	// Pending Only pending (true) or only confirmed (false) entries.
 	Pending *EntryPendingFilter `form:"pending,omitempty" json:"pending,omitempty"`
 
+	// Transfer Only the entries of transfers (true) or only the other entries (false); both when absent.
+	Transfer *EntryTransferFilter `form:"transfer,omitempty" json:"transfer,omitempty"`
+
 	// Q Only entries whose memo contains this text (case-insensitive).
 	Q *EntryTextFilter `form:"q,omitempty" json:"q,omitempty"`
 
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// ListTransfersParams defines parameters for ListTransfers.
+type ListTransfersParams struct {
 	// Page Page number, from 1.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
@@ -1684,6 +1754,12 @@ type ReorderTagsJSONRequestBody = ReorderRequest
 
 // UpdateTagJSONRequestBody defines body for UpdateTag for application/json ContentType.
 type UpdateTagJSONRequestBody = TagRequest
+
+// CreateTransferJSONRequestBody defines body for CreateTransfer for application/json ContentType.
+type CreateTransferJSONRequestBody = TransferRequest
+
+// UpdateTransferJSONRequestBody defines body for UpdateTransfer for application/json ContentType.
+type UpdateTransferJSONRequestBody = TransferRequest
 
 // CreateWalletJSONRequestBody defines body for CreateWallet for application/json ContentType.
 type CreateWalletJSONRequestBody = WalletRequest
@@ -1935,7 +2011,7 @@ type ClientInterface interface {
 
 	// ListEntries List entries of a period
 	//
-	// Entries of one calendar month (`year` and `month`, in the service time zone) or of a date range (`from` to `to`, both included); the current month when neither is given. Newest date first, then newest created. Filters: `walletId`, `categoryId` (with its sub-categories), `tag`, `type`, `pending`, `q` (text in the memo, case-insensitive). A `walletId` or `categoryId` that is not the member's answers 404.
+	// Entries of one calendar month (`year` and `month`, in the service time zone) or of a date range (`from` to `to`, both included); the current month when neither is given. Newest date first, then newest created. Filters: `walletId`, `categoryId` (with its sub-categories), `tag`, `type`, `pending`, `transfer`, `q` (text in the memo, case-insensitive). A `walletId` or `categoryId` that is not the member's answers 404.
 	// `summary` holds the confirmed income and expense of every entry the filters select (all pages); pending entries and transfers count in neither. `year` and `month` go together and exclude `from`/`to`; a range spans at most 366 days.
 	//
 	// Corresponds with GET /api/account/entries (the `ListEntries` operationId).
@@ -2008,7 +2084,7 @@ type ClientInterface interface {
 
 	// DeleteEntry Delete an entry
 	//
-	// An entry of a transfer is deleted only through its transfer (409 `CONFLICT`).
+	// An entry of a transfer is deleted only through its transfer (409 `CONFLICT`), whose detail names the transfer's path).
 	//
 	// Corresponds with DELETE /api/account/entries/{id} (the `DeleteEntry` operationId).
 	DeleteEntry(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2022,7 +2098,7 @@ type ClientInterface interface {
 
 	// UpdateEntryWithBody Update an entry
 	//
-	// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`).
+	// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`), whose detail names the transfer's path).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2031,7 +2107,7 @@ type ClientInterface interface {
 
 	// UpdateEntry Update an entry
 	//
-	// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`).
+	// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`), whose detail names the transfer's path).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2226,6 +2302,65 @@ type ClientInterface interface {
 	//
 	// Corresponds with PUT /api/account/tags/{id} (the `UpdateTag` operationId).
 	UpdateTag(ctx context.Context, id TagID, body UpdateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListTransfers List transfers
+	//
+	// The member's transfers, newest date first, then newest created.
+	//
+	// Corresponds with GET /api/account/transfers (the `ListTransfers` operationId).
+	ListTransfers(ctx context.Context, params *ListTransfersParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateTransferWithBody Record a transfer between two wallets
+	//
+	// Moves `amount` from `fromWalletId` to `toWalletId`, both the member's own (another member's or a missing wallet answers 404) and different (400). It is recorded as a linked pair of entries in one step: an EXPENSE of `amount` on the `from` wallet and an INCOME of `amount` on the `to` wallet, both without a category and carrying `transferId`. They move both wallets' balances and appear in the entry list, but count in no income or expense total, budget or statistic. A card bill payment is a transfer from a bank wallet to the card wallet, so a card wallet's balance is its opening balance minus its expenses plus the payments transferred in (negative: what is owed).
+	// `fee`, when given and above 0, is recorded as an ordinary EXPENSE entry of the `from` wallet (no category, the transfer's memo) that does count in expense totals; the transfer answers it as `feeEntryId`. Being an ordinary entry, it may be edited or deleted through the entry operations; the transfer then answers its current amount (or none). The two sides themselves change only through the transfer operations.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/account/transfers (the `CreateTransfer` operationId).
+	CreateTransferWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateTransfer Record a transfer between two wallets
+	//
+	// Moves `amount` from `fromWalletId` to `toWalletId`, both the member's own (another member's or a missing wallet answers 404) and different (400). It is recorded as a linked pair of entries in one step: an EXPENSE of `amount` on the `from` wallet and an INCOME of `amount` on the `to` wallet, both without a category and carrying `transferId`. They move both wallets' balances and appear in the entry list, but count in no income or expense total, budget or statistic. A card bill payment is a transfer from a bank wallet to the card wallet, so a card wallet's balance is its opening balance minus its expenses plus the payments transferred in (negative: what is owed).
+	// `fee`, when given and above 0, is recorded as an ordinary EXPENSE entry of the `from` wallet (no category, the transfer's memo) that does count in expense totals; the transfer answers it as `feeEntryId`. Being an ordinary entry, it may be edited or deleted through the entry operations; the transfer then answers its current amount (or none). The two sides themselves change only through the transfer operations.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/account/transfers (the `CreateTransfer` operationId).
+	CreateTransfer(ctx context.Context, body CreateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteTransfer Delete a transfer
+	//
+	// Deletes the transfer with both its entries and its fee entry.
+	//
+	// Corresponds with DELETE /api/account/transfers/{id} (the `DeleteTransfer` operationId).
+	DeleteTransfer(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetTransfer Get a transfer
+	//
+	// One transfer with the ids of its two entries and of its fee entry.
+	//
+	// Corresponds with GET /api/account/transfers/{id} (the `GetTransfer` operationId).
+	GetTransfer(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateTransferWithBody Update a transfer
+	//
+	// Replaces every field as `createTransfer` takes them and changes both entries together, keeping their ids. An absent or 0 `fee` removes the fee entry; a fee given where there was none creates one. Concurrent changes of one transfer are applied one after the other.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
+	UpdateTransferWithBody(ctx context.Context, id TransferID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateTransfer Update a transfer
+	//
+	// Replaces every field as `createTransfer` takes them and changes both entries together, keeping their ids. An absent or 0 `fee` removes the fee entry; a fee given where there was none creates one. Concurrent changes of one transfer are applied one after the other.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
+	UpdateTransfer(ctx context.Context, id TransferID, body UpdateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListWallets List wallets with balances
 	//
@@ -3583,7 +3718,7 @@ func (c *Client) UpdateCategory(ctx context.Context, id CategoryID, body UpdateC
 
 // ListEntries List entries of a period
 //
-// Entries of one calendar month (`year` and `month`, in the service time zone) or of a date range (`from` to `to`, both included); the current month when neither is given. Newest date first, then newest created. Filters: `walletId`, `categoryId` (with its sub-categories), `tag`, `type`, `pending`, `q` (text in the memo, case-insensitive). A `walletId` or `categoryId` that is not the member's answers 404.
+// Entries of one calendar month (`year` and `month`, in the service time zone) or of a date range (`from` to `to`, both included); the current month when neither is given. Newest date first, then newest created. Filters: `walletId`, `categoryId` (with its sub-categories), `tag`, `type`, `pending`, `transfer`, `q` (text in the memo, case-insensitive). A `walletId` or `categoryId` that is not the member's answers 404.
 // `summary` holds the confirmed income and expense of every entry the filters select (all pages); pending entries and transfers count in neither. `year` and `month` go together and exclude `from`/`to`; a range spans at most 366 days.
 //
 // Corresponds with GET /api/account/entries (the `ListEntries` operationId).
@@ -3716,7 +3851,7 @@ func (c *Client) CountPendingEntries(ctx context.Context, reqEditors ...RequestE
 
 // DeleteEntry Delete an entry
 //
-// An entry of a transfer is deleted only through its transfer (409 `CONFLICT`).
+// An entry of a transfer is deleted only through its transfer (409 `CONFLICT`), whose detail names the transfer's path).
 //
 // Corresponds with DELETE /api/account/entries/{id} (the `DeleteEntry` operationId).
 func (c *Client) DeleteEntry(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3750,7 +3885,7 @@ func (c *Client) GetEntry(ctx context.Context, id EntryID, reqEditors ...Request
 
 // UpdateEntryWithBody Update an entry
 //
-// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`).
+// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`), whose detail names the transfer's path).
 //
 // Takes any type of body and a specified content type.
 //
@@ -3769,7 +3904,7 @@ func (c *Client) UpdateEntryWithBody(ctx context.Context, id EntryID, contentTyp
 
 // UpdateEntry Update an entry
 //
-// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`).
+// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`), whose detail names the transfer's path).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4185,6 +4320,135 @@ func (c *Client) UpdateTagWithBody(ctx context.Context, id TagID, contentType st
 // Corresponds with PUT /api/account/tags/{id} (the `UpdateTag` operationId).
 func (c *Client) UpdateTag(ctx context.Context, id TagID, body UpdateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateTagRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListTransfers List transfers
+//
+// The member's transfers, newest date first, then newest created.
+//
+// Corresponds with GET /api/account/transfers (the `ListTransfers` operationId).
+func (c *Client) ListTransfers(ctx context.Context, params *ListTransfersParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListTransfersRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateTransferWithBody Record a transfer between two wallets
+//
+// Moves `amount` from `fromWalletId` to `toWalletId`, both the member's own (another member's or a missing wallet answers 404) and different (400). It is recorded as a linked pair of entries in one step: an EXPENSE of `amount` on the `from` wallet and an INCOME of `amount` on the `to` wallet, both without a category and carrying `transferId`. They move both wallets' balances and appear in the entry list, but count in no income or expense total, budget or statistic. A card bill payment is a transfer from a bank wallet to the card wallet, so a card wallet's balance is its opening balance minus its expenses plus the payments transferred in (negative: what is owed).
+// `fee`, when given and above 0, is recorded as an ordinary EXPENSE entry of the `from` wallet (no category, the transfer's memo) that does count in expense totals; the transfer answers it as `feeEntryId`. Being an ordinary entry, it may be edited or deleted through the entry operations; the transfer then answers its current amount (or none). The two sides themselves change only through the transfer operations.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/account/transfers (the `CreateTransfer` operationId).
+func (c *Client) CreateTransferWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTransferRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateTransfer Record a transfer between two wallets
+//
+// Moves `amount` from `fromWalletId` to `toWalletId`, both the member's own (another member's or a missing wallet answers 404) and different (400). It is recorded as a linked pair of entries in one step: an EXPENSE of `amount` on the `from` wallet and an INCOME of `amount` on the `to` wallet, both without a category and carrying `transferId`. They move both wallets' balances and appear in the entry list, but count in no income or expense total, budget or statistic. A card bill payment is a transfer from a bank wallet to the card wallet, so a card wallet's balance is its opening balance minus its expenses plus the payments transferred in (negative: what is owed).
+// `fee`, when given and above 0, is recorded as an ordinary EXPENSE entry of the `from` wallet (no category, the transfer's memo) that does count in expense totals; the transfer answers it as `feeEntryId`. Being an ordinary entry, it may be edited or deleted through the entry operations; the transfer then answers its current amount (or none). The two sides themselves change only through the transfer operations.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/account/transfers (the `CreateTransfer` operationId).
+func (c *Client) CreateTransfer(ctx context.Context, body CreateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTransferRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteTransfer Delete a transfer
+//
+// Deletes the transfer with both its entries and its fee entry.
+//
+// Corresponds with DELETE /api/account/transfers/{id} (the `DeleteTransfer` operationId).
+func (c *Client) DeleteTransfer(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteTransferRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetTransfer Get a transfer
+//
+// One transfer with the ids of its two entries and of its fee entry.
+//
+// Corresponds with GET /api/account/transfers/{id} (the `GetTransfer` operationId).
+func (c *Client) GetTransfer(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetTransferRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateTransferWithBody Update a transfer
+//
+// Replaces every field as `createTransfer` takes them and changes both entries together, keeping their ids. An absent or 0 `fee` removes the fee entry; a fee given where there was none creates one. Concurrent changes of one transfer are applied one after the other.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
+func (c *Client) UpdateTransferWithBody(ctx context.Context, id TransferID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateTransferRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateTransfer Update a transfer
+//
+// Replaces every field as `createTransfer` takes them and changes both entries together, keeping their ids. An absent or 0 `fee` removes the fee entry; a fee given where there was none creates one. Concurrent changes of one transfer are applied one after the other.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
+func (c *Client) UpdateTransfer(ctx context.Context, id TransferID, body UpdateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateTransferRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6881,6 +7145,18 @@ func NewListEntriesRequest(server string, params *ListEntriesParams) (*http.Requ
 
 		}
 
+		if params.Transfer != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "transfer", *params.Transfer, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Q != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "q", *params.Q, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -7681,6 +7957,227 @@ func NewUpdateTagRequestWithBody(server string, id TagID, contentType string, bo
 	}
 
 	operationPath := fmt.Sprintf("/api/account/tags/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListTransfersRequest constructs an http.Request for the ListTransfers method
+func NewListTransfersRequest(server string, params *ListTransfersParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/transfers")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Size != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "size", *params.Size, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateTransferRequest calls the generic CreateTransfer builder with application/json body
+func NewCreateTransferRequest(server string, body CreateTransferJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateTransferRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateTransferRequestWithBody constructs an http.Request for the CreateTransfer method, with any body, and a specified content type
+func NewCreateTransferRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/transfers")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteTransferRequest constructs an http.Request for the DeleteTransfer method
+func NewDeleteTransferRequest(server string, id TransferID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/transfers/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetTransferRequest constructs an http.Request for the GetTransfer method
+func NewGetTransferRequest(server string, id TransferID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/transfers/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateTransferRequest calls the generic UpdateTransfer builder with application/json body
+func NewUpdateTransferRequest(server string, id TransferID, body UpdateTransferJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateTransferRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewUpdateTransferRequestWithBody constructs an http.Request for the UpdateTransfer method, with any body, and a specified content type
+func NewUpdateTransferRequestWithBody(server string, id TransferID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/transfers/%s", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -11070,7 +11567,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListEntriesWithResponse List entries of a period
 	//
-	// Entries of one calendar month (`year` and `month`, in the service time zone) or of a date range (`from` to `to`, both included); the current month when neither is given. Newest date first, then newest created. Filters: `walletId`, `categoryId` (with its sub-categories), `tag`, `type`, `pending`, `q` (text in the memo, case-insensitive). A `walletId` or `categoryId` that is not the member's answers 404.
+	// Entries of one calendar month (`year` and `month`, in the service time zone) or of a date range (`from` to `to`, both included); the current month when neither is given. Newest date first, then newest created. Filters: `walletId`, `categoryId` (with its sub-categories), `tag`, `type`, `pending`, `transfer`, `q` (text in the memo, case-insensitive). A `walletId` or `categoryId` that is not the member's answers 404.
 	// `summary` holds the confirmed income and expense of every entry the filters select (all pages); pending entries and transfers count in neither. `year` and `month` go together and exclude `from`/`to`; a range spans at most 366 days.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -11147,7 +11644,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteEntryWithResponse Delete an entry
 	//
-	// An entry of a transfer is deleted only through its transfer (409 `CONFLICT`).
+	// An entry of a transfer is deleted only through its transfer (409 `CONFLICT`), whose detail names the transfer's path).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -11165,7 +11662,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateEntryWithBodyWithResponse Update an entry
 	//
-	// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`).
+	// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`), whose detail names the transfer's path).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -11174,7 +11671,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateEntryWithResponse Update an entry
 	//
-	// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`).
+	// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`), whose detail names the transfer's path).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -11383,6 +11880,71 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PUT /api/account/tags/{id} (the `UpdateTag` operationId).
 	UpdateTagWithResponse(ctx context.Context, id TagID, body UpdateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTagResponse, error)
+
+	// ListTransfersWithResponse List transfers
+	//
+	// The member's transfers, newest date first, then newest created.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/account/transfers (the `ListTransfers` operationId).
+	ListTransfersWithResponse(ctx context.Context, params *ListTransfersParams, reqEditors ...RequestEditorFn) (*ListTransfersResponse, error)
+
+	// CreateTransferWithBodyWithResponse Record a transfer between two wallets
+	//
+	// Moves `amount` from `fromWalletId` to `toWalletId`, both the member's own (another member's or a missing wallet answers 404) and different (400). It is recorded as a linked pair of entries in one step: an EXPENSE of `amount` on the `from` wallet and an INCOME of `amount` on the `to` wallet, both without a category and carrying `transferId`. They move both wallets' balances and appear in the entry list, but count in no income or expense total, budget or statistic. A card bill payment is a transfer from a bank wallet to the card wallet, so a card wallet's balance is its opening balance minus its expenses plus the payments transferred in (negative: what is owed).
+	// `fee`, when given and above 0, is recorded as an ordinary EXPENSE entry of the `from` wallet (no category, the transfer's memo) that does count in expense totals; the transfer answers it as `feeEntryId`. Being an ordinary entry, it may be edited or deleted through the entry operations; the transfer then answers its current amount (or none). The two sides themselves change only through the transfer operations.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/transfers (the `CreateTransfer` operationId).
+	CreateTransferWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTransferResponse, error)
+
+	// CreateTransferWithResponse Record a transfer between two wallets
+	//
+	// Moves `amount` from `fromWalletId` to `toWalletId`, both the member's own (another member's or a missing wallet answers 404) and different (400). It is recorded as a linked pair of entries in one step: an EXPENSE of `amount` on the `from` wallet and an INCOME of `amount` on the `to` wallet, both without a category and carrying `transferId`. They move both wallets' balances and appear in the entry list, but count in no income or expense total, budget or statistic. A card bill payment is a transfer from a bank wallet to the card wallet, so a card wallet's balance is its opening balance minus its expenses plus the payments transferred in (negative: what is owed).
+	// `fee`, when given and above 0, is recorded as an ordinary EXPENSE entry of the `from` wallet (no category, the transfer's memo) that does count in expense totals; the transfer answers it as `feeEntryId`. Being an ordinary entry, it may be edited or deleted through the entry operations; the transfer then answers its current amount (or none). The two sides themselves change only through the transfer operations.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/transfers (the `CreateTransfer` operationId).
+	CreateTransferWithResponse(ctx context.Context, body CreateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTransferResponse, error)
+
+	// DeleteTransferWithResponse Delete a transfer
+	//
+	// Deletes the transfer with both its entries and its fee entry.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/account/transfers/{id} (the `DeleteTransfer` operationId).
+	DeleteTransferWithResponse(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*DeleteTransferResponse, error)
+
+	// GetTransferWithResponse Get a transfer
+	//
+	// One transfer with the ids of its two entries and of its fee entry.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/account/transfers/{id} (the `GetTransfer` operationId).
+	GetTransferWithResponse(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*GetTransferResponse, error)
+
+	// UpdateTransferWithBodyWithResponse Update a transfer
+	//
+	// Replaces every field as `createTransfer` takes them and changes both entries together, keeping their ids. An absent or 0 `fee` removes the fee entry; a fee given where there was none creates one. Concurrent changes of one transfer are applied one after the other.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
+	UpdateTransferWithBodyWithResponse(ctx context.Context, id TransferID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTransferResponse, error)
+
+	// UpdateTransferWithResponse Update a transfer
+	//
+	// Replaces every field as `createTransfer` takes them and changes both entries together, keeping their ids. An absent or 0 `fee` removes the fee entry; a fee given where there was none creates one. Concurrent changes of one transfer are applied one after the other.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
+	UpdateTransferWithResponse(ctx context.Context, id TransferID, body UpdateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTransferResponse, error)
 
 	// ListWalletsWithResponse List wallets with balances
 	//
@@ -15230,6 +15792,456 @@ func (r UpdateTagResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateTagResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListTransfersResponse503Headers the declared response headers of an HTTP 503 response for ListTransfers
+type ListTransfersResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListTransfersResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TransferPage
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListTransfersResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListTransfersResponse) GetJSON200() *TransferPage {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListTransfersResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListTransfersResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListTransfersResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListTransfersResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListTransfersResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListTransfersResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListTransfersResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListTransfersResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListTransfersResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateTransferResponse503Headers the declared response headers of an HTTP 503 response for CreateTransfer
+type CreateTransferResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreateTransferResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Transfer
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateTransferResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateTransferResponse) GetJSON201() *Transfer {
+	return r.JSON201
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateTransferResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateTransferResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateTransferResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateTransferResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateTransferResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateTransferResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateTransferResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateTransferResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateTransferResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateTransferResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateTransferResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteTransferResponse503Headers the declared response headers of an HTTP 503 response for DeleteTransfer
+type DeleteTransferResponse503Headers struct {
+	RetryAfter *int
+}
+
+type DeleteTransferResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteTransferResponse503Headers
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteTransferResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteTransferResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteTransferResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r DeleteTransferResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeleteTransferResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteTransferResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteTransferResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteTransferResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteTransferResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteTransferResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetTransferResponse503Headers the declared response headers of an HTTP 503 response for GetTransfer
+type GetTransferResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetTransferResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Transfer
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetTransferResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetTransferResponse) GetJSON200() *Transfer {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetTransferResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetTransferResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetTransferResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetTransferResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetTransferResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetTransferResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetTransferResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetTransferResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetTransferResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetTransferResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateTransferResponse503Headers the declared response headers of an HTTP 503 response for UpdateTransfer
+type UpdateTransferResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UpdateTransferResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Transfer
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateTransferResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateTransferResponse) GetJSON200() *Transfer {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UpdateTransferResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UpdateTransferResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UpdateTransferResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UpdateTransferResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r UpdateTransferResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UpdateTransferResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateTransferResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateTransferResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateTransferResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateTransferResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateTransferResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -22513,7 +23525,7 @@ func (c *ClientWithResponses) UpdateCategoryWithResponse(ctx context.Context, id
 
 // ListEntriesWithResponse List entries of a period
 //
-// Entries of one calendar month (`year` and `month`, in the service time zone) or of a date range (`from` to `to`, both included); the current month when neither is given. Newest date first, then newest created. Filters: `walletId`, `categoryId` (with its sub-categories), `tag`, `type`, `pending`, `q` (text in the memo, case-insensitive). A `walletId` or `categoryId` that is not the member's answers 404.
+// Entries of one calendar month (`year` and `month`, in the service time zone) or of a date range (`from` to `to`, both included); the current month when neither is given. Newest date first, then newest created. Filters: `walletId`, `categoryId` (with its sub-categories), `tag`, `type`, `pending`, `transfer`, `q` (text in the memo, case-insensitive). A `walletId` or `categoryId` that is not the member's answers 404.
 // `summary` holds the confirmed income and expense of every entry the filters select (all pages); pending entries and transfers count in neither. `year` and `month` go together and exclude `from`/`to`; a range spans at most 366 days.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -22626,7 +23638,7 @@ func (c *ClientWithResponses) CountPendingEntriesWithResponse(ctx context.Contex
 
 // DeleteEntryWithResponse Delete an entry
 //
-// An entry of a transfer is deleted only through its transfer (409 `CONFLICT`).
+// An entry of a transfer is deleted only through its transfer (409 `CONFLICT`), whose detail names the transfer's path).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22656,7 +23668,7 @@ func (c *ClientWithResponses) GetEntryWithResponse(ctx context.Context, id Entry
 
 // UpdateEntryWithBodyWithResponse Update an entry
 //
-// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`).
+// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`), whose detail names the transfer's path).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -22671,7 +23683,7 @@ func (c *ClientWithResponses) UpdateEntryWithBodyWithResponse(ctx context.Contex
 
 // UpdateEntryWithResponse Update an entry
 //
-// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`).
+// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`), whose detail names the transfer's path).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -23017,6 +24029,113 @@ func (c *ClientWithResponses) UpdateTagWithResponse(ctx context.Context, id TagI
 		return nil, err
 	}
 	return ParseUpdateTagResponse(rsp)
+}
+
+// ListTransfersWithResponse List transfers
+//
+// The member's transfers, newest date first, then newest created.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/account/transfers (the `ListTransfers` operationId).
+func (c *ClientWithResponses) ListTransfersWithResponse(ctx context.Context, params *ListTransfersParams, reqEditors ...RequestEditorFn) (*ListTransfersResponse, error) {
+	rsp, err := c.ListTransfers(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListTransfersResponse(rsp)
+}
+
+// CreateTransferWithBodyWithResponse Record a transfer between two wallets
+//
+// Moves `amount` from `fromWalletId` to `toWalletId`, both the member's own (another member's or a missing wallet answers 404) and different (400). It is recorded as a linked pair of entries in one step: an EXPENSE of `amount` on the `from` wallet and an INCOME of `amount` on the `to` wallet, both without a category and carrying `transferId`. They move both wallets' balances and appear in the entry list, but count in no income or expense total, budget or statistic. A card bill payment is a transfer from a bank wallet to the card wallet, so a card wallet's balance is its opening balance minus its expenses plus the payments transferred in (negative: what is owed).
+// `fee`, when given and above 0, is recorded as an ordinary EXPENSE entry of the `from` wallet (no category, the transfer's memo) that does count in expense totals; the transfer answers it as `feeEntryId`. Being an ordinary entry, it may be edited or deleted through the entry operations; the transfer then answers its current amount (or none). The two sides themselves change only through the transfer operations.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/transfers (the `CreateTransfer` operationId).
+func (c *ClientWithResponses) CreateTransferWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTransferResponse, error) {
+	rsp, err := c.CreateTransferWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateTransferResponse(rsp)
+}
+
+// CreateTransferWithResponse Record a transfer between two wallets
+//
+// Moves `amount` from `fromWalletId` to `toWalletId`, both the member's own (another member's or a missing wallet answers 404) and different (400). It is recorded as a linked pair of entries in one step: an EXPENSE of `amount` on the `from` wallet and an INCOME of `amount` on the `to` wallet, both without a category and carrying `transferId`. They move both wallets' balances and appear in the entry list, but count in no income or expense total, budget or statistic. A card bill payment is a transfer from a bank wallet to the card wallet, so a card wallet's balance is its opening balance minus its expenses plus the payments transferred in (negative: what is owed).
+// `fee`, when given and above 0, is recorded as an ordinary EXPENSE entry of the `from` wallet (no category, the transfer's memo) that does count in expense totals; the transfer answers it as `feeEntryId`. Being an ordinary entry, it may be edited or deleted through the entry operations; the transfer then answers its current amount (or none). The two sides themselves change only through the transfer operations.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/transfers (the `CreateTransfer` operationId).
+func (c *ClientWithResponses) CreateTransferWithResponse(ctx context.Context, body CreateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTransferResponse, error) {
+	rsp, err := c.CreateTransfer(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateTransferResponse(rsp)
+}
+
+// DeleteTransferWithResponse Delete a transfer
+//
+// Deletes the transfer with both its entries and its fee entry.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/account/transfers/{id} (the `DeleteTransfer` operationId).
+func (c *ClientWithResponses) DeleteTransferWithResponse(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*DeleteTransferResponse, error) {
+	rsp, err := c.DeleteTransfer(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteTransferResponse(rsp)
+}
+
+// GetTransferWithResponse Get a transfer
+//
+// One transfer with the ids of its two entries and of its fee entry.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/account/transfers/{id} (the `GetTransfer` operationId).
+func (c *ClientWithResponses) GetTransferWithResponse(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*GetTransferResponse, error) {
+	rsp, err := c.GetTransfer(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetTransferResponse(rsp)
+}
+
+// UpdateTransferWithBodyWithResponse Update a transfer
+//
+// Replaces every field as `createTransfer` takes them and changes both entries together, keeping their ids. An absent or 0 `fee` removes the fee entry; a fee given where there was none creates one. Concurrent changes of one transfer are applied one after the other.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
+func (c *ClientWithResponses) UpdateTransferWithBodyWithResponse(ctx context.Context, id TransferID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTransferResponse, error) {
+	rsp, err := c.UpdateTransferWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateTransferResponse(rsp)
+}
+
+// UpdateTransferWithResponse Update a transfer
+//
+// Replaces every field as `createTransfer` takes them and changes both entries together, keeping their ids. An absent or 0 `fee` removes the fee entry; a fee given where there was none creates one. Concurrent changes of one transfer are applied one after the other.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
+func (c *ClientWithResponses) UpdateTransferWithResponse(ctx context.Context, id TransferID, body UpdateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTransferResponse, error) {
+	rsp, err := c.UpdateTransfer(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateTransferResponse(rsp)
 }
 
 // ListWalletsWithResponse List wallets with balances
@@ -27298,6 +28417,414 @@ func ParseUpdateTagResponse(rsp *http.Response) (*UpdateTagResponse, error) {
 	switch {
 	case rsp.StatusCode == 503:
 		var headers UpdateTagResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListTransfersResponse parses an HTTP response from a ListTransfersWithResponse call
+func ParseListTransfersResponse(rsp *http.Response) (*ListTransfersResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListTransfersResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TransferPage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListTransfersResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateTransferResponse parses an HTTP response from a CreateTransferWithResponse call
+func ParseCreateTransferResponse(rsp *http.Response) (*CreateTransferResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateTransferResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Transfer
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateTransferResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteTransferResponse parses an HTTP response from a DeleteTransferWithResponse call
+func ParseDeleteTransferResponse(rsp *http.Response) (*DeleteTransferResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteTransferResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteTransferResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetTransferResponse parses an HTTP response from a GetTransferWithResponse call
+func ParseGetTransferResponse(rsp *http.Response) (*GetTransferResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetTransferResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Transfer
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetTransferResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateTransferResponse parses an HTTP response from a UpdateTransferWithResponse call
+func ParseUpdateTransferResponse(rsp *http.Response) (*UpdateTransferResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateTransferResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Transfer
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdateTransferResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

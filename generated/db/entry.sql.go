@@ -248,12 +248,13 @@ WHERE e.member_id = $1
        OR e.category_id IN (SELECT c.id FROM account_category c WHERE c.member_id = $1 AND c.parent_id = $5))
   AND ($6::text IS NULL OR e.type = $6)
   AND ($7::boolean IS NULL OR e.pending = $7)
-  AND ($8::text IS NULL OR e.memo ILIKE $8)
-  AND ($9::text IS NULL OR EXISTS (
+  AND ($8::boolean IS NULL OR (e.transfer_id IS NOT NULL) = $8)
+  AND ($9::text IS NULL OR e.memo ILIKE $9)
+  AND ($10::text IS NULL OR EXISTS (
         SELECT 1 FROM account_entry_tag et JOIN account_tag t ON t.id = et.tag_id
-        WHERE et.entry_id = e.id AND t.member_id = $1 AND t.name = $9))
+        WHERE et.entry_id = e.id AND t.member_id = $1 AND t.name = $10))
 ORDER BY e.entry_date DESC, e.created_at DESC, e.id DESC
-LIMIT $11 OFFSET $10
+LIMIT $12 OFFSET $11
 `
 
 type ListEntriesParams struct {
@@ -264,6 +265,7 @@ type ListEntriesParams struct {
 	CategoryID  *int64
 	Type        *string
 	Pending     *bool
+	Transfer    *bool
 	MemoPattern *string
 	Tag         *string
 	Off         int32
@@ -280,6 +282,7 @@ func (q *Queries) ListEntries(ctx context.Context, arg ListEntriesParams) ([]Acc
 		arg.CategoryID,
 		arg.Type,
 		arg.Pending,
+		arg.Transfer,
 		arg.MemoPattern,
 		arg.Tag,
 		arg.Off,
@@ -370,10 +373,11 @@ WHERE e.member_id = $1
        OR e.category_id IN (SELECT c.id FROM account_category c WHERE c.member_id = $1 AND c.parent_id = $5))
   AND ($6::text IS NULL OR e.type = $6)
   AND ($7::boolean IS NULL OR e.pending = $7)
-  AND ($8::text IS NULL OR e.memo ILIKE $8)
-  AND ($9::text IS NULL OR EXISTS (
+  AND ($8::boolean IS NULL OR (e.transfer_id IS NOT NULL) = $8)
+  AND ($9::text IS NULL OR e.memo ILIKE $9)
+  AND ($10::text IS NULL OR EXISTS (
         SELECT 1 FROM account_entry_tag et JOIN account_tag t ON t.id = et.tag_id
-        WHERE et.entry_id = e.id AND t.member_id = $1 AND t.name = $9))
+        WHERE et.entry_id = e.id AND t.member_id = $1 AND t.name = $10))
 `
 
 type SummarizeEntriesParams struct {
@@ -384,6 +388,7 @@ type SummarizeEntriesParams struct {
 	CategoryID  *int64
 	Type        *string
 	Pending     *bool
+	Transfer    *bool
 	MemoPattern *string
 	Tag         *string
 }
@@ -405,6 +410,7 @@ func (q *Queries) SummarizeEntries(ctx context.Context, arg SummarizeEntriesPara
 		arg.CategoryID,
 		arg.Type,
 		arg.Pending,
+		arg.Transfer,
 		arg.MemoPattern,
 		arg.Tag,
 	)

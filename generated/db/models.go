@@ -253,6 +253,16 @@ type TagGroupBoard struct {
 	Board      string
 }
 
+type Transfer struct {
+	ID           int64
+	MemberID     int64
+	TransferDate time.Time
+	Amount       int64
+	Memo         string
+	FeeEntryID   *int64
+	CreatedAt    time.Time
+}
+
 type Wallet struct {
 	ID              int64
 	MemberID        int64

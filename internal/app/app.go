@@ -33,6 +33,7 @@ import (
 	"github.com/nestegg/nestegg/internal/server"
 	"github.com/nestegg/nestegg/internal/session"
 	"github.com/nestegg/nestegg/internal/throttle"
+	"github.com/nestegg/nestegg/internal/transfer"
 )
 
 // App is the assembled service.
@@ -151,9 +152,10 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		Billing: billing.NewHandler(billing.Deps{Pool: pool, Clock: o.Clock, Config: cfg, HTTPClient: o.HTTPClient}),
 		Intake: intakeapi.NewHandler(ai.New(cfg.AIAPIURL, cfg.AIAPIKey, cfg.AIModel, o.HTTPClient),
 			ocr.New(cfg.OCRAPIURL, cfg.OCRAPIKey, o.HTTPClient), o.Clock, cfg.Timezone),
-		FX:     fx.NewHandler(a.FX),
-		Ledger: ledgerHandler,
-		Board:  board.NewHandler(pool, o.Clock, cfg.Timezone, cfg.PublicBaseURL),
+		FX:       fx.NewHandler(a.FX),
+		Ledger:   ledgerHandler,
+		Board:    board.NewHandler(pool, o.Clock, cfg.Timezone, cfg.PublicBaseURL),
+		Transfer: transfer.NewHandler(pool),
 	})
 	if err != nil {
 		a.Close()

@@ -27,8 +27,12 @@ const (
 // ErrEntryNotFound answers an entry that is not the member's.
 var ErrEntryNotFound = problem.NotFound("entry")
 
-// errTransferEntry refuses a direct change to one side of a transfer.
-var errTransferEntry = problem.Conflict(problem.CodeConflict, "this entry is one side of a transfer: change or delete the transfer")
+// errTransferEntry refuses a direct change to one side of a transfer, naming
+// the transfer so a client can go there.
+func errTransferEntry(transferID int64) error {
+	return problem.Conflict(problem.CodeConflict, fmt.Sprintf(
+		"this entry is one side of transfer %d: change or delete it at /api/account/transfers/%d", transferID, transferID))
+}
 
 // EntryInput is a checked entry.
 type EntryInput struct {
@@ -264,7 +268,7 @@ func (h *LedgerHandler) UpdateEntry(ctx context.Context, req api.UpdateEntryRequ
 			return Entry{}, err
 		}
 		if old.TransferID != nil {
-			return Entry{}, errTransferEntry
+			return Entry{}, errTransferEntry(*old.TransferID)
 		}
 		if err := checkEntryRefs(ctx, q, p.MemberID, in); err != nil {
 			return Entry{}, err
@@ -300,7 +304,7 @@ func (h *LedgerHandler) DeleteEntry(ctx context.Context, req api.DeleteEntryRequ
 			return err
 		}
 		if old.TransferID != nil {
-			return errTransferEntry
+			return errTransferEntry(*old.TransferID)
 		}
 		_, err = q.DeleteEntry(ctx, db.DeleteEntryParams{MemberID: memberID, ID: req.ID})
 		return err
@@ -345,6 +349,8 @@ type EntryFilter struct {
 	Tag        *string
 	Type       *string
 	Pending    *bool
+	// Transfer true selects only transfer entries, false only the others.
+	Transfer *bool
 	// Text is searched in memos, case-insensitively.
 	Text       *string
 	Page, Size int32
@@ -365,7 +371,7 @@ func ListEntriesTx(ctx context.Context, q *db.Queries, memberID int64, f EntryFi
 	}
 	rows, err := q.ListEntries(ctx, db.ListEntriesParams{
 		MemberID: memberID, FromDate: f.From, ToDate: f.To, WalletID: f.WalletID, CategoryID: f.CategoryID,
-		Type: f.Type, Pending: f.Pending, MemoPattern: pattern, Tag: f.Tag,
+		Type: f.Type, Pending: f.Pending, Transfer: f.Transfer, MemoPattern: pattern, Tag: f.Tag,
 		Lim: f.Size, Off: (f.Page - 1) * f.Size,
 	})
 	if err != nil {
@@ -373,7 +379,7 @@ func ListEntriesTx(ctx context.Context, q *db.Queries, memberID int64, f EntryFi
 	}
 	sum, err := q.SummarizeEntries(ctx, db.SummarizeEntriesParams{
 		MemberID: memberID, FromDate: f.From, ToDate: f.To, WalletID: f.WalletID, CategoryID: f.CategoryID,
-		Type: f.Type, Pending: f.Pending, MemoPattern: pattern, Tag: f.Tag,
+		Type: f.Type, Pending: f.Pending, Transfer: f.Transfer, MemoPattern: pattern, Tag: f.Tag,
 	})
 	if err != nil {
 		return EntryList{}, fmt.Errorf("summarize entries of member %d: %w", memberID, err)
@@ -443,7 +449,7 @@ func (h *LedgerHandler) period(p api.ListEntriesParams) (from, to time.Time, err
 func (h *LedgerHandler) ListEntries(ctx context.Context, req api.ListEntriesRequestObject) (api.ListEntriesResponseObject, error) {
 	memberID := caller(ctx).MemberID
 	p := req.Params
-	f := EntryFilter{WalletID: p.WalletID, CategoryID: p.CategoryID, Tag: p.Tag, Pending: p.Pending, Text: p.Q, Page: 1, Size: 20}
+	f := EntryFilter{WalletID: p.WalletID, CategoryID: p.CategoryID, Tag: p.Tag, Pending: p.Pending, Transfer: p.Transfer, Text: p.Q, Page: 1, Size: 20}
 	var err error
 	if f.From, f.To, err = h.period(p); err != nil {
 		return nil, err

@@ -130,7 +130,8 @@ func TestEntryRules(t *testing.T) {
 	}
 
 	// One side of a transfer changes only through the transfer.
-	env.Exec(`UPDATE account_entry SET transfer_id = 1 WHERE id = $1`, e.ID)
+	env.Exec(`WITH t AS (INSERT INTO transfer (member_id, transfer_date, amount) VALUES ($2, '2026-11-16', 5) RETURNING id)
+		UPDATE account_entry SET transfer_id = (SELECT id FROM t) WHERE id = $1`, e.ID, free.ID)
 	free.Do(http.MethodPut, fmt.Sprintf("/api/account/entries/%d", e.ID), lt.Expense(date, 5, cash.ID)).WantProblem(http.StatusConflict, "CONFLICT")
 	free.Do(http.MethodDelete, fmt.Sprintf("/api/account/entries/%d", e.ID), nil).WantProblem(http.StatusConflict, "CONFLICT")
 }

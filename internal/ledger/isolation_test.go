@@ -49,6 +49,15 @@ var makers = map[string]func(m *apitest.Member) int64{
 			Want(http.StatusCreated).JSON(&r)
 		return r.ID
 	},
+	"transfers": func(m *apitest.Member) int64 {
+		var tr api.Transfer
+		m.Do(http.MethodPost, "/api/account/transfers", api.TransferRequest{
+			Date: lt.Date(2026, 11, 16), Amount: 1, Fee: lt.Ptr[int64](1),
+			FromWalletID: lt.Wallet(m.Client, "Isolated from", api.WalletTypeBank, 0).ID,
+			ToWalletID:   lt.Wallet(m.Client, "Isolated to", api.WalletTypeCard, 0).ID,
+		}).Want(http.StatusCreated).JSON(&tr)
+		return tr.ID
+	},
 	"quick-entries": func(m *apitest.Member) int64 {
 		var q api.QuickEntry
 		m.Do(http.MethodPost, "/api/account/quick-entries", api.QuickEntryRequest{Name: "Isolated", Type: api.EntryTypeExpense, Amount: 1}).

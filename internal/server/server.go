@@ -25,6 +25,7 @@ import (
 	"github.com/nestegg/nestegg/internal/points"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/profile"
+	"github.com/nestegg/nestegg/internal/transfer"
 )
 
 // Server is the whole strict server interface, one embedded handler per area.
@@ -39,6 +40,7 @@ type Server struct {
 	*fx.FXHandler
 	*ledger.LedgerHandler
 	*board.BoardHandler
+	*transfer.TransferHandler
 }
 
 var _ apigen.StrictServerInterface = (*Server)(nil)
@@ -62,6 +64,7 @@ type Deps struct {
 	FX             *fx.FXHandler
 	Ledger         *ledger.LedgerHandler
 	Board          *board.BoardHandler
+	Transfer       *transfer.TransferHandler
 }
 
 // New returns the service's root handler.
@@ -72,16 +75,17 @@ func New(deps Deps) (http.Handler, error) {
 	}
 	ops := newOpsHandler(deps.Pool, deps.Redis)
 	srv := &Server{
-		opsHandler:     ops,
-		Handler:        deps.Auth,
-		ProfileHandler: deps.Profile,
-		PointsHandler:  deps.Points,
-		AdminHandler:   deps.Admin,
-		BillingHandler: deps.Billing,
-		IntakeHandler:  deps.Intake,
-		FXHandler:      deps.FX,
-		LedgerHandler:  deps.Ledger,
-		BoardHandler:   deps.Board,
+		opsHandler:      ops,
+		Handler:         deps.Auth,
+		ProfileHandler:  deps.Profile,
+		PointsHandler:   deps.Points,
+		AdminHandler:    deps.Admin,
+		BillingHandler:  deps.Billing,
+		IntakeHandler:   deps.Intake,
+		FXHandler:       deps.FX,
+		LedgerHandler:   deps.Ledger,
+		BoardHandler:    deps.Board,
+		TransferHandler: deps.Transfer,
 	}
 
 	strict := apigen.NewStrictHandlerWithOptions(srv, nil, apigen.StrictHTTPServerOptions{

@@ -1,0 +1,363 @@
+// Package transfer moves money between two of a member's wallets: card bill
+// payments, savings, cash withdrawals.
+//
+// A transfer is a linked pair of ledger entries (account_entry.transfer_id):
+// an EXPENSE on the wallet the money leaves and an INCOME on the wallet it
+// reaches. Balances and the entry list see them like any entry; income and
+// expense totals, budgets and statistics leave out entries with a
+// transfer_id. A fee is an ordinary expense entry of the leaving wallet that
+// the transfer points at (transfer.fee_entry_id), so it does count.
+package transfer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/oapi-codegen/runtime/types"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/ledger"
+	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/session"
+)
+
+// ErrTransferNotFound answers a transfer that is not the member's.
+var ErrTransferNotFound = problem.NotFound("transfer")
+
+// TransferHandler implements the transfer operations of the contract.
+type TransferHandler struct {
+	pool *pgxpool.Pool
+}
+
+// NewHandler returns the transfer handler.
+func NewHandler(pool *pgxpool.Pool) *TransferHandler { return &TransferHandler{pool: pool} }
+
+// Input is a checked transfer request. From and To carry the checked
+// date, amount and memo of the two sides.
+type Input struct {
+	From, To ledger.EntryInput
+	// Fee is 0 for none.
+	Fee int64
+}
+
+// Transfer is a transfer with its entries and wallets (read from its
+// entries).
+type Transfer db.GetTransferRow
+
+// InputFrom checks a transfer request as far as it can without the
+// database; the ledger's entry checks bound the amount and the memo.
+func InputFrom(in api.TransferRequest) (Input, error) {
+	side := func(typ api.EntryType, walletID int64) (ledger.EntryInput, error) {
+		return ledger.EntryInputFrom(api.EntryRequest{
+			Date: in.Date, Type: typ, Amount: &in.Amount, WalletID: &walletID, Memo: in.Memo,
+		}, false)
+	}
+	from, err := side(api.EntryTypeExpense, in.FromWalletID)
+	if err != nil {
+		return Input{}, err
+	}
+	to, err := side(api.EntryTypeIncome, in.ToWalletID)
+	if err != nil {
+		return Input{}, err
+	}
+	out := Input{From: from, To: to}
+	if in.Fee != nil {
+		if out.Fee = *in.Fee; out.Fee < 0 || out.Fee > 1_000_000_000_000_000 {
+			return Input{}, problem.Invalid("/fee", "must be 0 to 10^15 won")
+		}
+	}
+	return out, nil
+}
+
+// feeEntry is the expense a fee is recorded as.
+func (in Input) feeEntry() ledger.EntryInput {
+	return ledger.EntryInput{Date: in.From.Date, Type: ledger.TypeExpense, Amount: in.Fee, WalletID: in.From.WalletID, Memo: in.From.Memo}
+}
+
+// CreateTx records a transfer: its row, its two sides and its fee entry.
+func CreateTx(ctx context.Context, q *db.Queries, memberID int64, in Input) (Transfer, error) {
+	if err := checkWallets(ctx, q, memberID, in); err != nil {
+		return Transfer{}, err
+	}
+	t, err := q.CreateTransfer(ctx, db.CreateTransferParams{
+		MemberID: memberID, TransferDate: in.From.Date, Amount: in.From.Amount, Memo: in.From.Memo,
+	})
+	if err != nil {
+		return Transfer{}, fmt.Errorf("create transfer: %w", err)
+	}
+	from, err := ledger.CreateEntryTx(ctx, q, memberID, in.From)
+	if err != nil {
+		return Transfer{}, err
+	}
+	to, err := ledger.CreateEntryTx(ctx, q, memberID, in.To)
+	if err != nil {
+		return Transfer{}, err
+	}
+	if _, err := q.LinkTransferEntries(ctx, db.LinkTransferEntriesParams{
+		MemberID: memberID, TransferID: &t.ID, EntryIds: []int64{from.ID, to.ID},
+	}); err != nil {
+		return Transfer{}, fmt.Errorf("link entries of transfer %d: %w", t.ID, err)
+	}
+	if in.Fee > 0 {
+		fee, err := ledger.CreateEntryTx(ctx, q, memberID, in.feeEntry())
+		if err != nil {
+			return Transfer{}, err
+		}
+		if err := q.UpdateTransfer(ctx, db.UpdateTransferParams{
+			MemberID: memberID, ID: t.ID, TransferDate: t.TransferDate, Amount: t.Amount, Memo: t.Memo, FeeEntryID: &fee.ID,
+		}); err != nil {
+			return Transfer{}, fmt.Errorf("record fee of transfer %d: %w", t.ID, err)
+		}
+	}
+	return getTx(ctx, q, memberID, t.ID)
+}
+
+// UpdateTx replaces a transfer's fields and both its sides, keeping the
+// entries' ids. The transfer's row lock makes concurrent updates and
+// deletions of one transfer run one after the other.
+func UpdateTx(ctx context.Context, q *db.Queries, memberID, id int64, in Input) (Transfer, error) {
+	t, err := q.LockTransfer(ctx, db.LockTransferParams{MemberID: memberID, ID: id})
+	if err := database.NoRows(err, ErrTransferNotFound, fmt.Sprintf("transfer %d", id)); err != nil {
+		return Transfer{}, err
+	}
+	if err := checkWallets(ctx, q, memberID, in); err != nil {
+		return Transfer{}, err
+	}
+	sides, err := q.ListTransferSides(ctx, db.ListTransferSidesParams{MemberID: memberID, TransferID: &t.ID})
+	if err != nil {
+		return Transfer{}, fmt.Errorf("sides of transfer %d: %w", id, err)
+	}
+	for _, s := range sides {
+		e := in.To
+		if s.Type == ledger.TypeExpense {
+			e = in.From
+		}
+		if err := updateEntry(ctx, q, memberID, s.ID, e, nil); err != nil {
+			return Transfer{}, err
+		}
+	}
+	feeEntryID, err := updateFee(ctx, q, memberID, t.FeeEntryID, in)
+	if err != nil {
+		return Transfer{}, err
+	}
+	if err := q.UpdateTransfer(ctx, db.UpdateTransferParams{
+		MemberID: memberID, ID: id, TransferDate: in.From.Date, Amount: in.From.Amount, Memo: in.From.Memo, FeeEntryID: feeEntryID,
+	}); err != nil {
+		return Transfer{}, fmt.Errorf("update transfer %d: %w", id, err)
+	}
+	return getTx(ctx, q, memberID, id)
+}
+
+// checkWallets answers 404 for a wallet that is not the member's, then 400
+// for one wallet on both sides: another member's id is never told apart
+// from a missing one by a different answer.
+func checkWallets(ctx context.Context, q *db.Queries, memberID int64, in Input) error {
+	for _, id := range []int64{*in.From.WalletID, *in.To.WalletID} {
+		_, err := q.GetWallet(ctx, db.GetWalletParams{MemberID: memberID, ID: id})
+		if err := database.NoRows(err, ledger.ErrWalletNotFound, fmt.Sprintf("wallet %d", id)); err != nil {
+			return err
+		}
+	}
+	if *in.From.WalletID == *in.To.WalletID {
+		return problem.Invalid("/toWalletId", "must be another wallet than fromWalletId")
+	}
+	return nil
+}
+
+// updateEntry rewrites one entry of a transfer; category is the entry's
+// category to keep (a fee entry the member filed under one).
+func updateEntry(ctx context.Context, q *db.Queries, memberID, id int64, e ledger.EntryInput, category *int64) error {
+	_, err := q.UpdateEntry(ctx, db.UpdateEntryParams{
+		MemberID: memberID, ID: id, WalletID: e.WalletID, CategoryID: category, Type: e.Type,
+		Amount: e.Amount, EntryDate: e.Date, Memo: e.Memo,
+	})
+	if err != nil {
+		return fmt.Errorf("update entry %d of a transfer: %w", id, err)
+	}
+	return nil
+}
+
+// updateFee brings the fee entry in line with the request: created, changed
+// or deleted. It answers the fee entry's id (nil for none).
+func updateFee(ctx context.Context, q *db.Queries, memberID int64, old *int64, in Input) (*int64, error) {
+	if old != nil {
+		prev, err := q.GetEntryForUpdate(ctx, db.GetEntryForUpdateParams{MemberID: memberID, ID: *old})
+		if errors.Is(err, pgx.ErrNoRows) {
+			// The member deleted the fee entry meanwhile: as if there were none.
+			return updateFee(ctx, q, memberID, nil, in)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("fee entry %d: %w", *old, err)
+		}
+		if in.Fee == 0 {
+			if _, err := q.DeleteEntry(ctx, db.DeleteEntryParams{MemberID: memberID, ID: *old}); err != nil {
+				return nil, fmt.Errorf("delete fee entry %d: %w", *old, err)
+			}
+			return nil, nil
+		}
+		return old, updateEntry(ctx, q, memberID, *old, in.feeEntry(), prev.CategoryID)
+	}
+	if in.Fee == 0 {
+		return nil, nil
+	}
+	fee, err := ledger.CreateEntryTx(ctx, q, memberID, in.feeEntry())
+	if err != nil {
+		return nil, err
+	}
+	return &fee.ID, nil
+}
+
+// DeleteTx deletes a transfer; its sides go with it (foreign key cascade),
+// its fee entry is deleted here.
+func DeleteTx(ctx context.Context, q *db.Queries, memberID, id int64) error {
+	t, err := q.LockTransfer(ctx, db.LockTransferParams{MemberID: memberID, ID: id})
+	if err := database.NoRows(err, ErrTransferNotFound, fmt.Sprintf("transfer %d", id)); err != nil {
+		return err
+	}
+	if t.FeeEntryID != nil {
+		if _, err := q.DeleteEntry(ctx, db.DeleteEntryParams{MemberID: memberID, ID: *t.FeeEntryID}); err != nil {
+			return fmt.Errorf("delete fee entry of transfer %d: %w", id, err)
+		}
+	}
+	if _, err := q.DeleteTransfer(ctx, db.DeleteTransferParams{MemberID: memberID, ID: id}); err != nil {
+		return fmt.Errorf("delete transfer %d: %w", id, err)
+	}
+	return nil
+}
+
+// DeleteAllTx deletes all of a member's transfers with their sides (restore
+// runs it before ledger.DeleteLedgerTx); fee entries are left to the
+// ledger's own deletion.
+func DeleteAllTx(ctx context.Context, q *db.Queries, memberID int64) error {
+	if err := q.DeleteMemberTransfers(ctx, memberID); err != nil {
+		return fmt.Errorf("delete transfers of member %d: %w", memberID, err)
+	}
+	return nil
+}
+
+func getTx(ctx context.Context, q *db.Queries, memberID, id int64) (Transfer, error) {
+	r, err := q.GetTransfer(ctx, db.GetTransferParams{MemberID: memberID, ID: id})
+	if err := database.NoRows(err, ErrTransferNotFound, fmt.Sprintf("transfer %d", id)); err != nil {
+		return Transfer{}, err
+	}
+	return Transfer(r), nil
+}
+
+// WalletFlow is what transfers moved into and out of one wallet.
+type WalletFlow struct {
+	WalletID int64
+	In, Out  int64
+}
+
+// MonthlyByWalletTx answers, per wallet, the confirmed transfers in and out
+// dated in [from, to), by wallet id. Fees are expenses, not transfers, and
+// are not in it. For the monthly statistics.
+func MonthlyByWalletTx(ctx context.Context, q *db.Queries, memberID int64, from, to time.Time) ([]WalletFlow, error) {
+	rows, err := q.SumTransfersByWallet(ctx, db.SumTransfersByWalletParams{MemberID: memberID, FromDate: from, ToDate: to})
+	if err != nil {
+		return nil, fmt.Errorf("transfers by wallet of member %d: %w", memberID, err)
+	}
+	out := make([]WalletFlow, len(rows))
+	for i, r := range rows {
+		out[i] = WalletFlow{WalletID: r.WalletID, In: r.TransferredIn, Out: r.TransferredOut}
+	}
+	return out, nil
+}
+
+// caller is the signed-in member of a request.
+func caller(ctx context.Context) int64 { return session.PrincipalFrom(ctx).MemberID }
+
+// ListTransfers answers a page of transfers.
+func (h *TransferHandler) ListTransfers(ctx context.Context, req api.ListTransfersRequestObject) (api.ListTransfersResponseObject, error) {
+	memberID := caller(ctx)
+	page, size := int32(1), int32(20)
+	if req.Params.Page != nil {
+		page = *req.Params.Page
+	}
+	if req.Params.Size != nil {
+		size = *req.Params.Size
+	}
+	if page < 1 || size < 1 || size > 100 {
+		return nil, problem.Invalid("size", "page from 1, size 1 to 100")
+	}
+	q := db.New(h.pool)
+	rows, err := q.ListTransfers(ctx, db.ListTransfersParams{MemberID: memberID, Lim: size, Off: (page - 1) * size})
+	if err != nil {
+		return nil, fmt.Errorf("list transfers of member %d: %w", memberID, err)
+	}
+	total, err := q.CountTransfers(ctx, memberID)
+	if err != nil {
+		return nil, fmt.Errorf("count transfers of member %d: %w", memberID, err)
+	}
+	out := api.ListTransfers200JSONResponse{Items: make([]api.Transfer, len(rows)), Page: page, Size: size, Total: total}
+	for i, r := range rows {
+		out.Items[i] = toAPI(Transfer(db.GetTransferRow(r)))
+	}
+	return out, nil
+}
+
+// CreateTransfer records a transfer.
+func (h *TransferHandler) CreateTransfer(ctx context.Context, req api.CreateTransferRequestObject) (api.CreateTransferResponseObject, error) {
+	memberID := caller(ctx)
+	in, err := InputFrom(*req.Body)
+	if err != nil {
+		return nil, err
+	}
+	t, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (Transfer, error) {
+		return CreateTx(ctx, q, memberID, in)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return api.CreateTransfer201JSONResponse(toAPI(t)), nil
+}
+
+// GetTransfer answers one transfer.
+func (h *TransferHandler) GetTransfer(ctx context.Context, req api.GetTransferRequestObject) (api.GetTransferResponseObject, error) {
+	t, err := getTx(ctx, db.New(h.pool), caller(ctx), req.ID)
+	if err != nil {
+		return nil, err
+	}
+	return api.GetTransfer200JSONResponse(toAPI(t)), nil
+}
+
+// UpdateTransfer replaces a transfer and both its sides.
+func (h *TransferHandler) UpdateTransfer(ctx context.Context, req api.UpdateTransferRequestObject) (api.UpdateTransferResponseObject, error) {
+	memberID := caller(ctx)
+	in, err := InputFrom(*req.Body)
+	if err != nil {
+		return nil, err
+	}
+	t, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (Transfer, error) {
+		return UpdateTx(ctx, q, memberID, req.ID, in)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return api.UpdateTransfer200JSONResponse(toAPI(t)), nil
+}
+
+// DeleteTransfer deletes a transfer with its entries.
+func (h *TransferHandler) DeleteTransfer(ctx context.Context, req api.DeleteTransferRequestObject) (api.DeleteTransferResponseObject, error) {
+	memberID := caller(ctx)
+	if err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
+		return DeleteTx(ctx, q, memberID, req.ID)
+	}); err != nil {
+		return nil, err
+	}
+	return api.DeleteTransfer204Response{}, nil
+}
+
+func toAPI(t Transfer) api.Transfer {
+	return api.Transfer{
+		ID: t.ID, Date: types.Date{Time: t.TransferDate}, Amount: t.Amount, Memo: t.Memo,
+		FromWalletID: t.FromWalletID, ToWalletID: t.ToWalletID, FromEntryID: t.FromEntryID, ToEntryID: t.ToEntryID,
+		FeeEntryID: t.FeeEntryID, Fee: t.Fee, CreatedAt: t.CreatedAt,
+	}
+}

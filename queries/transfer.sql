@@ -1,0 +1,67 @@
+-- name: CreateTransfer :one
+INSERT INTO transfer (member_id, transfer_date, amount, memo)
+VALUES (@member_id, @transfer_date, @amount, @memo)
+RETURNING *;
+
+-- name: LockTransfer :one
+-- Serializes the changes of one transfer.
+SELECT * FROM transfer WHERE member_id = @member_id AND id = @id FOR UPDATE;
+
+-- name: UpdateTransfer :exec
+UPDATE transfer SET transfer_date = @transfer_date, amount = @amount, memo = @memo, fee_entry_id = sqlc.narg(fee_entry_id)
+WHERE member_id = @member_id AND id = @id;
+
+-- name: DeleteTransfer :execrows
+DELETE FROM transfer WHERE member_id = @member_id AND id = @id;
+
+-- name: DeleteMemberTransfers :exec
+DELETE FROM transfer WHERE member_id = @member_id;
+
+-- name: LinkTransferEntries :execrows
+-- Marks entries as the sides of a transfer.
+UPDATE account_entry SET transfer_id = @transfer_id
+WHERE member_id = @member_id AND id = ANY(@entry_ids::bigint[]);
+
+-- name: ListTransferSides :many
+-- The sides of a transfer: EXPENSE leaves a wallet, INCOME reaches one.
+SELECT id, type, wallet_id FROM account_entry
+WHERE member_id = @member_id AND transfer_id = @transfer_id;
+
+-- name: GetTransfer :one
+SELECT t.id, t.transfer_date, t.amount, t.memo, t.created_at,
+    f.id AS from_entry_id, f.wallet_id AS from_wallet_id,
+    i.id AS to_entry_id, i.wallet_id AS to_wallet_id,
+    fe.id AS fee_entry_id, fe.amount AS fee
+FROM transfer t
+JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'EXPENSE'
+JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'INCOME'
+LEFT JOIN account_entry fe ON fe.member_id = t.member_id AND fe.id = t.fee_entry_id
+WHERE t.member_id = @member_id AND t.id = @id;
+
+-- name: ListTransfers :many
+-- One page of transfers, newest date first.
+SELECT t.id, t.transfer_date, t.amount, t.memo, t.created_at,
+    f.id AS from_entry_id, f.wallet_id AS from_wallet_id,
+    i.id AS to_entry_id, i.wallet_id AS to_wallet_id,
+    fe.id AS fee_entry_id, fe.amount AS fee
+FROM transfer t
+JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'EXPENSE'
+JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'INCOME'
+LEFT JOIN account_entry fe ON fe.member_id = t.member_id AND fe.id = t.fee_entry_id
+WHERE t.member_id = @member_id
+ORDER BY t.transfer_date DESC, t.id DESC
+LIMIT @lim OFFSET @off;
+
+-- name: CountTransfers :one
+SELECT count(*) FROM transfer WHERE member_id = @member_id;
+
+-- name: SumTransfersByWallet :many
+-- What confirmed transfers moved into and out of each wallet in [from, to).
+SELECT wallet_id::bigint AS wallet_id,
+    COALESCE(SUM(amount) FILTER (WHERE type = 'INCOME'), 0)::bigint AS transferred_in,
+    COALESCE(SUM(amount) FILTER (WHERE type = 'EXPENSE'), 0)::bigint AS transferred_out
+FROM account_entry
+WHERE member_id = @member_id AND transfer_id IS NOT NULL AND NOT pending AND wallet_id IS NOT NULL
+  AND entry_date >= @from_date AND entry_date < @to_date
+GROUP BY wallet_id
+ORDER BY wallet_id;
