@@ -104,6 +104,24 @@ func (e MemberStatus) Valid() bool {
 	}
 }
 
+// Defines values for NetWorthUnit.
+const (
+	NetWorthUnitMonth NetWorthUnit = "MONTH"
+	NetWorthUnitWeek  NetWorthUnit = "WEEK"
+)
+
+// Valid indicates whether the value is a known member of the NetWorthUnit enum.
+func (e NetWorthUnit) Valid() bool {
+	switch e {
+	case NetWorthUnitMonth:
+		return true
+	case NetWorthUnitWeek:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Plan.
 const (
 	PlanFree    Plan = "FREE"
@@ -152,6 +170,24 @@ func (e Role) Valid() bool {
 	case RoleAdmin:
 		return true
 	case RoleUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TradeSide.
+const (
+	TradeSideBuy  TradeSide = "BUY"
+	TradeSideSell TradeSide = "SELL"
+)
+
+// Valid indicates whether the value is a known member of the TradeSide enum.
+func (e TradeSide) Valid() bool {
+	switch e {
+	case TradeSideBuy:
+		return true
+	case TradeSideSell:
 		return true
 	default:
 		return false
@@ -396,6 +432,11 @@ type CreateUserRequest struct {
 	Role *Role `json:"role,omitempty"`
 }
 
+// DecimalAmount A non-negative decimal with up to 12 digits before the point and 6 after.
+//
+// Example: 71200
+type DecimalAmount = string
+
 // DependencyState `up` or `down`; a client must accept other values.
 type DependencyState = string
 
@@ -531,6 +572,39 @@ type Health struct {
 	Status string `json:"status"`
 }
 
+// Holding defines model for Holding.
+type Holding struct {
+	// AverageCost Moving-average cost per share, fees included, a decimal string (6 decimals); "0" when nothing is held.
+	AverageCost string `json:"averageCost"`
+	Code        string `json:"code"`
+	Currency    string `json:"currency"`
+
+	// InvestedAmount Cost of the shares held (quantity × average cost).
+	InvestedAmount int64  `json:"investedAmount"`
+	Name           string `json:"name"`
+
+	// Quantity Shares held, a decimal string.
+	Quantity string `json:"quantity"`
+
+	// QuotePrice The latest stored quote, or null when there is none.
+	QuotePrice *string    `json:"quotePrice"`
+	QuoteTime  *time.Time `json:"quoteTime"`
+
+	// RealisedProfit Sum over sells of proceeds minus fee minus the average cost of the shares sold.
+	RealisedProfit int64 `json:"realisedProfit"`
+	StockID        int64 `json:"stockId"`
+	Valuation      int64 `json:"valuation"`
+
+	// ValuationProfit Valuation minus invested amount.
+	ValuationProfit int64 `json:"valuationProfit"`
+
+	// ValuationRate Valuation profit as a percentage of the invested amount (2 decimals); null when nothing is invested.
+	ValuationRate *string `json:"valuationRate"`
+
+	// ValuedAtCost True when no quote is stored, so the valuation is the invested amount.
+	ValuedAtCost bool `json:"valuedAtCost"`
+}
+
 // IDTokenRequest Example: {"idToken":"eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJpc3MiOiJodHRwczovL2lkcC5leGFtcGxlIn0.c2lnbmF0dXJl"}
 type IDTokenRequest struct {
 	// IDToken The OpenID Connect ID token the provider issued to the app.
@@ -619,6 +693,32 @@ type Memo = string
 // Example: 1500000
 type Money = int64
 
+// NetWorthPoint defines model for NetWorthPoint.
+type NetWorthPoint struct {
+	Assets int64              `json:"assets"`
+	Date   openapi_types.Date `json:"date"`
+
+	// Liabilities What is owed, as a positive amount.
+	Liabilities int64 `json:"liabilities"`
+
+	// NetWorth Assets minus liabilities.
+	NetWorth int64 `json:"netWorth"`
+}
+
+// NetWorthTrend defines model for NetWorthTrend.
+type NetWorthTrend struct {
+	Points []NetWorthPoint `json:"points"`
+
+	// Unit The period of a net-worth point, as answered; a client must accept other values.
+	Unit NetWorthUnitValue `json:"unit"`
+}
+
+// NetWorthUnit The period of a net-worth point, as a request sets it.
+type NetWorthUnit string
+
+// NetWorthUnitValue The period of a net-worth point, as answered; a client must accept other values.
+type NetWorthUnitValue = string
+
 // ParseEntryRequest Example: {"text":"어제 점심 12,000원"}
 type ParseEntryRequest struct {
 	// Text A line typed by the member or a pasted card notification.
@@ -705,6 +805,21 @@ type PointRecord struct {
 // Points defines model for Points.
 type Points struct {
 	Points int64 `json:"points"`
+}
+
+// Portfolio defines model for Portfolio.
+type Portfolio struct {
+	Items  []Holding       `json:"items"`
+	Totals PortfolioTotals `json:"totals"`
+}
+
+// PortfolioTotals defines model for PortfolioTotals.
+type PortfolioTotals struct {
+	InvestedAmount  int64   `json:"investedAmount"`
+	RealisedProfit  int64   `json:"realisedProfit"`
+	Valuation       int64   `json:"valuation"`
+	ValuationProfit int64   `json:"valuationProfit"`
+	ValuationRate   *string `json:"valuationRate"`
 }
 
 // Post defines model for Post.
@@ -913,6 +1028,13 @@ type QuickEntryRequest struct {
 	WalletID *int64    `json:"walletId,omitempty"`
 }
 
+// QuoteRefresh defines model for QuoteRefresh.
+type QuoteRefresh struct {
+	// Failed Codes whose quote could not be refreshed (they keep their last stored quote).
+	Failed    []string     `json:"failed"`
+	Refreshed []StockQuote `json:"refreshed"`
+}
+
 // Readiness defines model for Readiness.
 type Readiness struct {
 	// Postgres `up` or `down`; a client must accept other values.
@@ -1092,6 +1214,48 @@ type StatusRequest struct {
 	Status MemberStatus `json:"status"`
 }
 
+// Stock defines model for Stock.
+type Stock struct {
+	Code      string    `json:"code"`
+	CreatedAt time.Time `json:"createdAt"`
+	Currency  string    `json:"currency"`
+	ID        int64     `json:"id"`
+	Market    *string   `json:"market"`
+	Name      string    `json:"name"`
+	WalletID  *int64    `json:"walletId"`
+}
+
+// StockList defines model for StockList.
+type StockList struct {
+	Items []Stock `json:"items"`
+}
+
+// StockQuote defines model for StockQuote.
+type StockQuote struct {
+	Code     string `json:"code"`
+	Currency string `json:"currency"`
+
+	// Price Decimal string.
+	Price string    `json:"price"`
+	Time  time.Time `json:"time"`
+}
+
+// StockRequest Example: {"code":"005930","currency":"KRW","market":"KOSPI","name":"Samsung Electronics"}
+type StockRequest struct {
+	// Code The code the quote provider knows the stock by (letters, digits, `.`, `-`).
+	Code string `json:"code"`
+
+	// Currency ISO 4217 code of the stock's prices; KRW when absent.
+	Currency *string `json:"currency,omitempty"`
+
+	// Market Where the stock trades (free text such as KOSPI, NASDAQ).
+	Market *string `json:"market,omitempty"`
+	Name   string  `json:"name"`
+
+	// WalletID One of the member's INVEST wallets, or null.
+	WalletID *int64 `json:"walletId,omitempty"`
+}
+
 // StoreNotification A store real-time notification as a Pub/Sub push delivers it. Every field is optional
 // and other fields are accepted: the service only logs it.
 //
@@ -1217,6 +1381,64 @@ type TagRequest struct {
 	// Example: travel
 	Name TagName `json:"name"`
 }
+
+// Trade defines model for Trade.
+type Trade struct {
+	CreatedAt time.Time          `json:"createdAt"`
+	Date      openapi_types.Date `json:"date"`
+
+	// Fee Decimal string.
+	//
+	// Example: 150.000000
+	Fee string `json:"fee"`
+	ID  int64  `json:"id"`
+
+	// Price Decimal string.
+	//
+	// Example: 71200.000000
+	Price string `json:"price"`
+
+	// Quantity Decimal string with 6 decimals.
+	//
+	// Example: 10.000000
+	Quantity string `json:"quantity"`
+
+	// Side A buy or a sell, as answered; a client must accept other values.
+	Side    TradeSideValue `json:"side"`
+	StockID int64          `json:"stockId"`
+}
+
+// TradePage defines model for TradePage.
+type TradePage struct {
+	Items []Trade `json:"items"`
+	Page  int32   `json:"page"`
+	Size  int32   `json:"size"`
+	Total int64   `json:"total"`
+}
+
+// TradeRequest Example: {"date":"2026-11-16","fee":"150","price":"71200","quantity":"10","side":"BUY","stockId":1}
+type TradeRequest struct {
+	Date openapi_types.Date `json:"date"`
+
+	// Fee Fees and taxes of the trade in the stock's currency; 0 when absent.
+	Fee *DecimalAmount `json:"fee,omitempty"`
+
+	// Price Price per share in the stock's currency.
+	Price DecimalAmount `json:"price"`
+
+	// Quantity Shares traded, more than zero.
+	Quantity DecimalAmount `json:"quantity"`
+
+	// Side A buy or a sell, as a request sets it.
+	Side    TradeSide `json:"side"`
+	StockID int64     `json:"stockId"`
+}
+
+// TradeSide A buy or a sell, as a request sets it.
+type TradeSide string
+
+// TradeSideValue A buy or a sell, as answered; a client must accept other values.
+type TradeSideValue = string
 
 // UpdateProfileRequest Example: {"name":"Minji Kim"}
 type UpdateProfileRequest struct {
@@ -1435,6 +1657,12 @@ type Month = int32
 // MoveTo defines model for MoveTo.
 type MoveTo = int64
 
+// NetWorthMonths defines model for NetWorthMonths.
+type NetWorthMonths = int32
+
+// NetWorthWeeks defines model for NetWorthWeeks.
+type NetWorthWeeks = int32
+
 // Page defines model for Page.
 type Page = int32
 
@@ -1450,6 +1678,9 @@ type RecurringID = int64
 // Size defines model for Size.
 type Size = int32
 
+// StockID defines model for StockID.
+type StockID = int64
+
 // TagGroupID defines model for TagGroupID.
 type TagGroupID = int64
 
@@ -1458,6 +1689,12 @@ type TagID = int64
 
 // To defines model for To.
 type To = openapi_types.Date
+
+// TradeID defines model for TradeID.
+type TradeID = int64
+
+// TradeStockFilter defines model for TradeStockFilter.
+type TradeStockFilter = int64
 
 // WalletID defines model for WalletID.
 type WalletID = int64
@@ -1541,6 +1778,30 @@ type ListEntriesParams struct {
 
 	// Size Items per page.
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// ListTradesParams defines parameters for ListTrades.
+type ListTradesParams struct {
+	// StockID Only the trades of this stock (one of the member's).
+	StockID *TradeStockFilter `form:"stockId,omitempty" json:"stockId,omitempty"`
+
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// GetNetWorthTrendParams defines parameters for GetNetWorthTrend.
+type GetNetWorthTrendParams struct {
+	// Unit Points per month (default) or per week (weeks start on Monday).
+	Unit *NetWorthUnit `form:"unit,omitempty" json:"unit,omitempty"`
+
+	// Months How many monthly points (unit MONTH), the current month last.
+	Months *NetWorthMonths `form:"months,omitempty" json:"months,omitempty"`
+
+	// Weeks How many weekly points (unit WEEK), the current week last.
+	Weeks *NetWorthWeeks `form:"weeks,omitempty" json:"weeks,omitempty"`
 }
 
 // DeleteWalletParams defines parameters for DeleteWallet.
@@ -1668,6 +1929,18 @@ type ParseEntryTextJSONRequestBody = ParseEntryRequest
 
 // UpdateEntryJSONRequestBody defines body for UpdateEntry for application/json ContentType.
 type UpdateEntryJSONRequestBody = EntryRequest
+
+// CreateStockJSONRequestBody defines body for CreateStock for application/json ContentType.
+type CreateStockJSONRequestBody = StockRequest
+
+// UpdateStockJSONRequestBody defines body for UpdateStock for application/json ContentType.
+type UpdateStockJSONRequestBody = StockRequest
+
+// CreateTradeJSONRequestBody defines body for CreateTrade for application/json ContentType.
+type CreateTradeJSONRequestBody = TradeRequest
+
+// UpdateTradeJSONRequestBody defines body for UpdateTrade for application/json ContentType.
+type UpdateTradeJSONRequestBody = TradeRequest
 
 // RecognizeReceiptMultipartRequestBody defines body for RecognizeReceipt for multipart/form-data ContentType.
 type RecognizeReceiptMultipartRequestBody = ReceiptUpload
@@ -1836,6 +2109,39 @@ type ServerInterface interface {
 	// ConfirmEntry Confirm a pending entry
 	// (POST /api/account/entries/{id}/confirm)
 	ConfirmEntry(w http.ResponseWriter, r *http.Request, id EntryID)
+	// GetPortfolio Portfolio
+	// (GET /api/account/invest/portfolio)
+	GetPortfolio(w http.ResponseWriter, r *http.Request)
+	// RefreshQuotes Refresh quotes
+	// (POST /api/account/invest/quotes/refresh)
+	RefreshQuotes(w http.ResponseWriter, r *http.Request)
+	// ListStocks List stocks
+	// (GET /api/account/invest/stocks)
+	ListStocks(w http.ResponseWriter, r *http.Request)
+	// CreateStock Add a stock
+	// (POST /api/account/invest/stocks)
+	CreateStock(w http.ResponseWriter, r *http.Request)
+	// DeleteStock Delete a stock
+	// (DELETE /api/account/invest/stocks/{id})
+	DeleteStock(w http.ResponseWriter, r *http.Request, id StockID)
+	// UpdateStock Change a stock
+	// (PUT /api/account/invest/stocks/{id})
+	UpdateStock(w http.ResponseWriter, r *http.Request, id StockID)
+	// ListTrades List trades
+	// (GET /api/account/invest/trades)
+	ListTrades(w http.ResponseWriter, r *http.Request, params ListTradesParams)
+	// CreateTrade Record a trade
+	// (POST /api/account/invest/trades)
+	CreateTrade(w http.ResponseWriter, r *http.Request)
+	// DeleteTrade Delete a trade
+	// (DELETE /api/account/invest/trades/{id})
+	DeleteTrade(w http.ResponseWriter, r *http.Request, id TradeID)
+	// UpdateTrade Change a trade
+	// (PUT /api/account/invest/trades/{id})
+	UpdateTrade(w http.ResponseWriter, r *http.Request, id TradeID)
+	// GetNetWorthTrend Net-worth trend
+	// (GET /api/account/networth/trend)
+	GetNetWorthTrend(w http.ResponseWriter, r *http.Request, params GetNetWorthTrendParams)
 	// RecognizeReceipt Recognise the text of a receipt
 	// (POST /api/account/ocr/receipt)
 	RecognizeReceipt(w http.ResponseWriter, r *http.Request)
@@ -2572,6 +2878,298 @@ func (siw *ServerInterfaceWrapper) ConfirmEntry(w http.ResponseWriter, r *http.R
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ConfirmEntry(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetPortfolio operation middleware
+func (siw *ServerInterfaceWrapper) GetPortfolio(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetPortfolio(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RefreshQuotes operation middleware
+func (siw *ServerInterfaceWrapper) RefreshQuotes(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RefreshQuotes(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListStocks operation middleware
+func (siw *ServerInterfaceWrapper) ListStocks(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListStocks(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateStock operation middleware
+func (siw *ServerInterfaceWrapper) CreateStock(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateStock(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteStock operation middleware
+func (siw *ServerInterfaceWrapper) DeleteStock(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id StockID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteStock(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateStock operation middleware
+func (siw *ServerInterfaceWrapper) UpdateStock(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id StockID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateStock(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListTrades operation middleware
+func (siw *ServerInterfaceWrapper) ListTrades(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListTradesParams
+
+	// ------------- Optional query parameter "stockId" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "stockId", r.URL.Query(), &params.StockID, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "stockId"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "stockId", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", r.URL.Query(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "page"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "page", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "size" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "size", r.URL.Query(), &params.Size, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "size"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "size", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListTrades(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateTrade operation middleware
+func (siw *ServerInterfaceWrapper) CreateTrade(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateTrade(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteTrade operation middleware
+func (siw *ServerInterfaceWrapper) DeleteTrade(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TradeID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteTrade(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateTrade operation middleware
+func (siw *ServerInterfaceWrapper) UpdateTrade(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TradeID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateTrade(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetNetWorthTrend operation middleware
+func (siw *ServerInterfaceWrapper) GetNetWorthTrend(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetNetWorthTrendParams
+
+	// ------------- Optional query parameter "unit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "unit", r.URL.Query(), &params.Unit, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "unit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "unit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "months" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "months", r.URL.Query(), &params.Months, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "months"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "months", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "weeks" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "weeks", r.URL.Query(), &params.Weeks, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "weeks"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "weeks", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetNetWorthTrend(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4940,6 +5538,17 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/admin/default-categories/{id}", wrapper.DeleteDefaultCategory)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/admin/default-categories/{id}", wrapper.GetDefaultCategory)
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/admin/default-categories/{id}", wrapper.UpdateDefaultCategory)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/invest/stocks", wrapper.ListStocks)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/invest/stocks", wrapper.CreateStock)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/invest/stocks/{id}", wrapper.DeleteStock)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/invest/stocks/{id}", wrapper.UpdateStock)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/invest/trades", wrapper.ListTrades)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/invest/trades", wrapper.CreateTrade)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/invest/trades/{id}", wrapper.DeleteTrade)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/invest/trades/{id}", wrapper.UpdateTrade)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/invest/portfolio", wrapper.GetPortfolio)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/invest/quotes/refresh", wrapper.RefreshQuotes)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/networth/trend", wrapper.GetNetWorthTrend)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/board/posts", wrapper.ListPosts)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/board/posts", wrapper.CreatePost)
 	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/board/posts/{id}", wrapper.DeletePost)
@@ -6745,6 +7354,1436 @@ type ConfirmEntry503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response ConfirmEntry503ApplicationProblemPlusJSONResponse) VisitConfirmEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPortfolioRequestObject struct {
+}
+
+type GetPortfolioResponseObject interface {
+	VisitGetPortfolioResponse(w http.ResponseWriter) error
+}
+
+type GetPortfolio200JSONResponse Portfolio
+
+func (response GetPortfolio200JSONResponse) VisitGetPortfolioResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPortfolio401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetPortfolio401ApplicationProblemPlusJSONResponse) VisitGetPortfolioResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPortfolio403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response GetPortfolio403ApplicationProblemPlusJSONResponse) VisitGetPortfolioResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPortfolio413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetPortfolio413ApplicationProblemPlusJSONResponse) VisitGetPortfolioResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPortfolio500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetPortfolio500ApplicationProblemPlusJSONResponse) VisitGetPortfolioResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPortfolio503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetPortfolio503ApplicationProblemPlusJSONResponse) VisitGetPortfolioResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RefreshQuotesRequestObject struct {
+}
+
+type RefreshQuotesResponseObject interface {
+	VisitRefreshQuotesResponse(w http.ResponseWriter) error
+}
+
+type RefreshQuotes200JSONResponse QuoteRefresh
+
+func (response RefreshQuotes200JSONResponse) VisitRefreshQuotesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RefreshQuotes401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response RefreshQuotes401ApplicationProblemPlusJSONResponse) VisitRefreshQuotesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RefreshQuotes403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response RefreshQuotes403ApplicationProblemPlusJSONResponse) VisitRefreshQuotesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RefreshQuotes413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response RefreshQuotes413ApplicationProblemPlusJSONResponse) VisitRefreshQuotesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RefreshQuotes500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response RefreshQuotes500ApplicationProblemPlusJSONResponse) VisitRefreshQuotesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RefreshQuotes503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response RefreshQuotes503ApplicationProblemPlusJSONResponse) VisitRefreshQuotesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListStocksRequestObject struct {
+}
+
+type ListStocksResponseObject interface {
+	VisitListStocksResponse(w http.ResponseWriter) error
+}
+
+type ListStocks200JSONResponse StockList
+
+func (response ListStocks200JSONResponse) VisitListStocksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListStocks401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListStocks401ApplicationProblemPlusJSONResponse) VisitListStocksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListStocks403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response ListStocks403ApplicationProblemPlusJSONResponse) VisitListStocksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListStocks413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListStocks413ApplicationProblemPlusJSONResponse) VisitListStocksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListStocks500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListStocks500ApplicationProblemPlusJSONResponse) VisitListStocksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListStocks503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListStocks503ApplicationProblemPlusJSONResponse) VisitListStocksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateStockRequestObject struct {
+	Body *CreateStockJSONRequestBody
+}
+
+type CreateStockResponseObject interface {
+	VisitCreateStockResponse(w http.ResponseWriter) error
+}
+
+type CreateStock201JSONResponse Stock
+
+func (response CreateStock201JSONResponse) VisitCreateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateStock400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateStock400ApplicationProblemPlusJSONResponse) VisitCreateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateStock401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateStock401ApplicationProblemPlusJSONResponse) VisitCreateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateStock403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response CreateStock403ApplicationProblemPlusJSONResponse) VisitCreateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateStock404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateStock404ApplicationProblemPlusJSONResponse) VisitCreateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateStock413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateStock413ApplicationProblemPlusJSONResponse) VisitCreateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateStock415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateStock415ApplicationProblemPlusJSONResponse) VisitCreateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateStock500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateStock500ApplicationProblemPlusJSONResponse) VisitCreateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateStock503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateStock503ApplicationProblemPlusJSONResponse) VisitCreateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteStockRequestObject struct {
+	ID StockID `json:"id"`
+}
+
+type DeleteStockResponseObject interface {
+	VisitDeleteStockResponse(w http.ResponseWriter) error
+}
+
+type DeleteStock204Response struct {
+}
+
+func (response DeleteStock204Response) VisitDeleteStockResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteStock400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteStock400ApplicationProblemPlusJSONResponse) VisitDeleteStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteStock401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteStock401ApplicationProblemPlusJSONResponse) VisitDeleteStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteStock403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteStock403ApplicationProblemPlusJSONResponse) VisitDeleteStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteStock404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteStock404ApplicationProblemPlusJSONResponse) VisitDeleteStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteStock413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteStock413ApplicationProblemPlusJSONResponse) VisitDeleteStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteStock500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteStock500ApplicationProblemPlusJSONResponse) VisitDeleteStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteStock503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteStock503ApplicationProblemPlusJSONResponse) VisitDeleteStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateStockRequestObject struct {
+	ID   StockID `json:"id"`
+	Body *UpdateStockJSONRequestBody
+}
+
+type UpdateStockResponseObject interface {
+	VisitUpdateStockResponse(w http.ResponseWriter) error
+}
+
+type UpdateStock200JSONResponse Stock
+
+func (response UpdateStock200JSONResponse) VisitUpdateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateStock400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateStock400ApplicationProblemPlusJSONResponse) VisitUpdateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateStock401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateStock401ApplicationProblemPlusJSONResponse) VisitUpdateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateStock403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateStock403ApplicationProblemPlusJSONResponse) VisitUpdateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateStock404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateStock404ApplicationProblemPlusJSONResponse) VisitUpdateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateStock413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateStock413ApplicationProblemPlusJSONResponse) VisitUpdateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateStock415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateStock415ApplicationProblemPlusJSONResponse) VisitUpdateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateStock500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateStock500ApplicationProblemPlusJSONResponse) VisitUpdateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateStock503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateStock503ApplicationProblemPlusJSONResponse) VisitUpdateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTradesRequestObject struct {
+	Params ListTradesParams
+}
+
+type ListTradesResponseObject interface {
+	VisitListTradesResponse(w http.ResponseWriter) error
+}
+
+type ListTrades200JSONResponse TradePage
+
+func (response ListTrades200JSONResponse) VisitListTradesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTrades400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListTrades400ApplicationProblemPlusJSONResponse) VisitListTradesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTrades401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListTrades401ApplicationProblemPlusJSONResponse) VisitListTradesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTrades403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response ListTrades403ApplicationProblemPlusJSONResponse) VisitListTradesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTrades404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListTrades404ApplicationProblemPlusJSONResponse) VisitListTradesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTrades413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListTrades413ApplicationProblemPlusJSONResponse) VisitListTradesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTrades500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListTrades500ApplicationProblemPlusJSONResponse) VisitListTradesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTrades503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListTrades503ApplicationProblemPlusJSONResponse) VisitListTradesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTradeRequestObject struct {
+	Body *CreateTradeJSONRequestBody
+}
+
+type CreateTradeResponseObject interface {
+	VisitCreateTradeResponse(w http.ResponseWriter) error
+}
+
+type CreateTrade201JSONResponse Trade
+
+func (response CreateTrade201JSONResponse) VisitCreateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTrade400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTrade400ApplicationProblemPlusJSONResponse) VisitCreateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTrade401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTrade401ApplicationProblemPlusJSONResponse) VisitCreateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTrade403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTrade403ApplicationProblemPlusJSONResponse) VisitCreateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTrade404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTrade404ApplicationProblemPlusJSONResponse) VisitCreateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTrade413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTrade413ApplicationProblemPlusJSONResponse) VisitCreateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTrade415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTrade415ApplicationProblemPlusJSONResponse) VisitCreateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTrade500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTrade500ApplicationProblemPlusJSONResponse) VisitCreateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTrade503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTrade503ApplicationProblemPlusJSONResponse) VisitCreateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTradeRequestObject struct {
+	ID TradeID `json:"id"`
+}
+
+type DeleteTradeResponseObject interface {
+	VisitDeleteTradeResponse(w http.ResponseWriter) error
+}
+
+type DeleteTrade204Response struct {
+}
+
+func (response DeleteTrade204Response) VisitDeleteTradeResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteTrade400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTrade400ApplicationProblemPlusJSONResponse) VisitDeleteTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTrade401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTrade401ApplicationProblemPlusJSONResponse) VisitDeleteTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTrade403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTrade403ApplicationProblemPlusJSONResponse) VisitDeleteTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTrade404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTrade404ApplicationProblemPlusJSONResponse) VisitDeleteTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTrade413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTrade413ApplicationProblemPlusJSONResponse) VisitDeleteTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTrade500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTrade500ApplicationProblemPlusJSONResponse) VisitDeleteTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTrade503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTrade503ApplicationProblemPlusJSONResponse) VisitDeleteTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTradeRequestObject struct {
+	ID   TradeID `json:"id"`
+	Body *UpdateTradeJSONRequestBody
+}
+
+type UpdateTradeResponseObject interface {
+	VisitUpdateTradeResponse(w http.ResponseWriter) error
+}
+
+type UpdateTrade200JSONResponse Trade
+
+func (response UpdateTrade200JSONResponse) VisitUpdateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTrade400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTrade400ApplicationProblemPlusJSONResponse) VisitUpdateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTrade401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTrade401ApplicationProblemPlusJSONResponse) VisitUpdateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTrade403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTrade403ApplicationProblemPlusJSONResponse) VisitUpdateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTrade404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTrade404ApplicationProblemPlusJSONResponse) VisitUpdateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTrade413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTrade413ApplicationProblemPlusJSONResponse) VisitUpdateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTrade415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTrade415ApplicationProblemPlusJSONResponse) VisitUpdateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTrade500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTrade500ApplicationProblemPlusJSONResponse) VisitUpdateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTrade503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTrade503ApplicationProblemPlusJSONResponse) VisitUpdateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNetWorthTrendRequestObject struct {
+	Params GetNetWorthTrendParams
+}
+
+type GetNetWorthTrendResponseObject interface {
+	VisitGetNetWorthTrendResponse(w http.ResponseWriter) error
+}
+
+type GetNetWorthTrend200JSONResponse NetWorthTrend
+
+func (response GetNetWorthTrend200JSONResponse) VisitGetNetWorthTrendResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNetWorthTrend400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetNetWorthTrend400ApplicationProblemPlusJSONResponse) VisitGetNetWorthTrendResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNetWorthTrend401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetNetWorthTrend401ApplicationProblemPlusJSONResponse) VisitGetNetWorthTrendResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNetWorthTrend413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetNetWorthTrend413ApplicationProblemPlusJSONResponse) VisitGetNetWorthTrendResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNetWorthTrend500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetNetWorthTrend500ApplicationProblemPlusJSONResponse) VisitGetNetWorthTrendResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNetWorthTrend503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetNetWorthTrend503ApplicationProblemPlusJSONResponse) VisitGetNetWorthTrendResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -18554,6 +20593,39 @@ type StrictServerInterface interface {
 	// ConfirmEntry Confirm a pending entry
 	// (POST /api/account/entries/{id}/confirm)
 	ConfirmEntry(ctx context.Context, request ConfirmEntryRequestObject) (ConfirmEntryResponseObject, error)
+	// GetPortfolio Portfolio
+	// (GET /api/account/invest/portfolio)
+	GetPortfolio(ctx context.Context, request GetPortfolioRequestObject) (GetPortfolioResponseObject, error)
+	// RefreshQuotes Refresh quotes
+	// (POST /api/account/invest/quotes/refresh)
+	RefreshQuotes(ctx context.Context, request RefreshQuotesRequestObject) (RefreshQuotesResponseObject, error)
+	// ListStocks List stocks
+	// (GET /api/account/invest/stocks)
+	ListStocks(ctx context.Context, request ListStocksRequestObject) (ListStocksResponseObject, error)
+	// CreateStock Add a stock
+	// (POST /api/account/invest/stocks)
+	CreateStock(ctx context.Context, request CreateStockRequestObject) (CreateStockResponseObject, error)
+	// DeleteStock Delete a stock
+	// (DELETE /api/account/invest/stocks/{id})
+	DeleteStock(ctx context.Context, request DeleteStockRequestObject) (DeleteStockResponseObject, error)
+	// UpdateStock Change a stock
+	// (PUT /api/account/invest/stocks/{id})
+	UpdateStock(ctx context.Context, request UpdateStockRequestObject) (UpdateStockResponseObject, error)
+	// ListTrades List trades
+	// (GET /api/account/invest/trades)
+	ListTrades(ctx context.Context, request ListTradesRequestObject) (ListTradesResponseObject, error)
+	// CreateTrade Record a trade
+	// (POST /api/account/invest/trades)
+	CreateTrade(ctx context.Context, request CreateTradeRequestObject) (CreateTradeResponseObject, error)
+	// DeleteTrade Delete a trade
+	// (DELETE /api/account/invest/trades/{id})
+	DeleteTrade(ctx context.Context, request DeleteTradeRequestObject) (DeleteTradeResponseObject, error)
+	// UpdateTrade Change a trade
+	// (PUT /api/account/invest/trades/{id})
+	UpdateTrade(ctx context.Context, request UpdateTradeRequestObject) (UpdateTradeResponseObject, error)
+	// GetNetWorthTrend Net-worth trend
+	// (GET /api/account/networth/trend)
+	GetNetWorthTrend(ctx context.Context, request GetNetWorthTrendRequestObject) (GetNetWorthTrendResponseObject, error)
 	// RecognizeReceipt Recognise the text of a receipt
 	// (POST /api/account/ocr/receipt)
 	RecognizeReceipt(ctx context.Context, request RecognizeReceiptRequestObject) (RecognizeReceiptResponseObject, error)
@@ -19269,6 +21341,310 @@ func (sh *strictHandler) ConfirmEntry(w http.ResponseWriter, r *http.Request, id
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(ConfirmEntryResponseObject); ok {
 		if err := validResponse.VisitConfirmEntryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetPortfolio operation middleware
+func (sh *strictHandler) GetPortfolio(w http.ResponseWriter, r *http.Request) {
+	var request GetPortfolioRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPortfolio(ctx, request.(GetPortfolioRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPortfolio")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetPortfolioResponseObject); ok {
+		if err := validResponse.VisitGetPortfolioResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RefreshQuotes operation middleware
+func (sh *strictHandler) RefreshQuotes(w http.ResponseWriter, r *http.Request) {
+	var request RefreshQuotesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RefreshQuotes(ctx, request.(RefreshQuotesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RefreshQuotes")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RefreshQuotesResponseObject); ok {
+		if err := validResponse.VisitRefreshQuotesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListStocks operation middleware
+func (sh *strictHandler) ListStocks(w http.ResponseWriter, r *http.Request) {
+	var request ListStocksRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListStocks(ctx, request.(ListStocksRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListStocks")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListStocksResponseObject); ok {
+		if err := validResponse.VisitListStocksResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateStock operation middleware
+func (sh *strictHandler) CreateStock(w http.ResponseWriter, r *http.Request) {
+	var request CreateStockRequestObject
+
+	var body CreateStockJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateStock(ctx, request.(CreateStockRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateStock")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateStockResponseObject); ok {
+		if err := validResponse.VisitCreateStockResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteStock operation middleware
+func (sh *strictHandler) DeleteStock(w http.ResponseWriter, r *http.Request, id StockID) {
+	var request DeleteStockRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteStock(ctx, request.(DeleteStockRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteStock")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteStockResponseObject); ok {
+		if err := validResponse.VisitDeleteStockResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateStock operation middleware
+func (sh *strictHandler) UpdateStock(w http.ResponseWriter, r *http.Request, id StockID) {
+	var request UpdateStockRequestObject
+
+	request.ID = id
+
+	var body UpdateStockJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateStock(ctx, request.(UpdateStockRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateStock")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateStockResponseObject); ok {
+		if err := validResponse.VisitUpdateStockResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListTrades operation middleware
+func (sh *strictHandler) ListTrades(w http.ResponseWriter, r *http.Request, params ListTradesParams) {
+	var request ListTradesRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListTrades(ctx, request.(ListTradesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListTrades")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListTradesResponseObject); ok {
+		if err := validResponse.VisitListTradesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateTrade operation middleware
+func (sh *strictHandler) CreateTrade(w http.ResponseWriter, r *http.Request) {
+	var request CreateTradeRequestObject
+
+	var body CreateTradeJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateTrade(ctx, request.(CreateTradeRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateTrade")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateTradeResponseObject); ok {
+		if err := validResponse.VisitCreateTradeResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteTrade operation middleware
+func (sh *strictHandler) DeleteTrade(w http.ResponseWriter, r *http.Request, id TradeID) {
+	var request DeleteTradeRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteTrade(ctx, request.(DeleteTradeRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteTrade")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteTradeResponseObject); ok {
+		if err := validResponse.VisitDeleteTradeResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateTrade operation middleware
+func (sh *strictHandler) UpdateTrade(w http.ResponseWriter, r *http.Request, id TradeID) {
+	var request UpdateTradeRequestObject
+
+	request.ID = id
+
+	var body UpdateTradeJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateTrade(ctx, request.(UpdateTradeRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateTrade")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateTradeResponseObject); ok {
+		if err := validResponse.VisitUpdateTradeResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetNetWorthTrend operation middleware
+func (sh *strictHandler) GetNetWorthTrend(w http.ResponseWriter, r *http.Request, params GetNetWorthTrendParams) {
+	var request GetNetWorthTrendRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetNetWorthTrend(ctx, request.(GetNetWorthTrendRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetNetWorthTrend")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetNetWorthTrendResponseObject); ok {
+		if err := validResponse.VisitGetNetWorthTrendResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -21966,472 +24342,534 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L1ZbyPJlib4V6xZBQRVl1RQW9wMCYVphsSIYKYWXi0ZmZXMlhvpRtKunGaebuZiMPPmYDDdDQy65uE+",
-	"zHQNUDWDeihgMEDPS08/9MO89b/pzvoPDTvHzBfSnYuWWDJVQN0MSe5u27Gzn+/8VOnLcSgFE1pV9n+q",
-	"hDSiY6ZZBD+9kjTyD6lmQxlN/xCzaGp+6zPVj3iouRSV/cqZYKRnnjsg7JZFU/yBTLgeyVgTrjcrtQo3",
-	"T/4AH6hVBB2zyn6lb79bqVVUf8TG1Hz7LyM2qOxX/uJ5Oq3n+Ff1PDebys8/13B+l3RYOrVgSkKptCJ9",
-	"GkVTLoZEj7gimg7LZqXpMDehMX1/zMRQjyr7O41aZcyF+3GrVtHT0LyjdMTFEGbkptc+mp/O5YgRt+hn",
-	"inA/mUNI9SidAvcrtUrEfoh5xPzKvo5ilp3RQEZjqs1zQr/YrcCc+DgeZ2fEhWZDFuGU5HjMhC6dEf75",
-	"A07oiA1oHOhlW+XjYx9jy1pCR1M3v9c80CwqoS4mdMSZInKAlOUmS2REuFZExb26/R1natlVaPuVe0+7",
-	"bDvNTD/4HnaY8LkYLtzCEJ8hVTPihtk4aX7dl2LAozHzSXVAA8U23F6XbaL9Tm4H7bx6UgaMinRel3S4",
-	"0rHOsQ1iBnsk3oEzY+/1SlObjKRiZMzG0myVplwoO0v2XpNqnypW50Ixobjmt2yjbNI/lE15q7HynKch",
-	"WzhnLvpyzJKjZe9DJhRbdqAw2qrCIZlIOq13NAiYXuv6TuCVsgnhX+95SV9/8zqS4/n5tC/OyO721u9J",
-	"X/oMJ8RIP44iJvpwG25ZpJlPBpEc10gchiwi5pDLJmueW3ih2Xs6DgPz6NXFUaVmuIFmkfnSv/quWf+b",
-	"73/a+fkvK0Vn/vqbS3n3+Wu5yuy1XHHuX52/W2vuhXtv+OOAR0oTn07d3CMqhoxUjSJDPC29jSU7XUAS",
-	"PtWscBrtwakU7ITq/qh4Nl7rkg49MxVK+jKc4m4GnAlNRjLw00szYtRnUTqb9qBuvl3Hj5ff7UbhvMZ0",
-	"yMokCDd/BAlSAyqEOVHfj5hSxIvDQFIfNDL4ikeoUBMWsfvKmziGJ+cne8LGPRaVzXYMf/2AAu9ECl1y",
-	"mmPzJ6IlCbjSNbJl/rm17WhrymhUTl3wbinH2dk2E6Pv7cS2V5jlLSu6vk0h9YhFJGJ9GfnuDuAmmulO",
-	"Rrw/gt/5LGDmIkthiMFx0LG8ZeVLgDHvs7kdOmTzkza/JSI2c7QkuVWqHZgPZGdg1UsYcMGONhoNKwcX",
-	"Tk+qUgXbGCAfkAz/EPP+zUJN8AfzxAfXB8+ZEQZcDMumFbkHPvjULviPBcTV1mysiBFUhnbK6EqZdwvp",
-	"aruxhLCWzuuSDt9EMg7Ldszoo0PzwAfcq0s6XDCdDzkRWTyLgBaI8ZpRQYPYN9YEMl3DLcqZrpZrCnTU",
-	"Nct2BhXHD7g53zIaFU/FCJuEu2fFktsY+GX5zpj3V5RG2y9fvszO9GVG50gn+7NZtwqlUAx9TtQ/Zz/E",
-	"TGnzkzFtmIB/0jAMeJ+atTwPI9kL2Ph3f1RmYRl90LzhmwG+bh63j5qX7bPT69fN9nHLaLg+05QHlf3K",
-	"czamPNgn41hp0mOECsLq5leJOqPi/ohQBebev7Rf3+yDnseiSEaqsv/dT5UBZ4GffM+snSkFkqpyh0//",
-	"/D2SAFPGxtiv7A22+y/pFvt9b8ff7b+gX7DGYKu3DeaHpjpWlf1d2FKuQRV+RX3iti7ZaNqTsd7vBVTc",
-	"VH5e1Zjq4Pbi6RRxahiEcEXGNDAEYNSBiFACG2J+z8UtDbhPqt7cQXg1fHYsI0ZUyPp8wPtoNRiilCGL",
-	"4JCBKtXGZgV8WGIQ8P79SOLw7PT1cfvwMksJYPXZA+KK0CBi1DcGK4kVq9zhPF6m55FM+oMcRt+OpsD1",
-	"SiYjCgektIwM1/Pc6r31d/+1jHrc95m41/a/Pjt/1T46ap1m9x/8AdQ3TELpiGoZGZqamt1HizyZ0F0O",
-	"Yyc9jHQNj3YaF3womG9opxdrIqQmNAjkBHY/WTxSv9c5b520r06uz1t/uGqft448MoBjeX3eajmtWwpC",
-	"iX0w3Yc73J62MMYxDe51fO3Ty9b5afM4e3pUkFiw9yHrG4MAGCORfTD6/QPyQyw1ziphGD6ZjJggEQtl",
-	"pI2qx/X657qXZXpubeSCRbcsIi0zicc742ZuxQPKgzhipOq53fE2Ngn6+Q0Fc0UCORwyn8TCZxHxkpV6",
-	"NSKYma8ayYmAUzqV+rWMhX+vUzo9u7x+fXZ1mhN3lp4MRQ5ghDtcpd10y0+lJq/tdx5pm08likm0Rmvo",
-	"TSc9FkgxVEZjodZctUuresnCPaT5Dp0GkvqXUh7TaMjutamd5rfHZ82j68uzs+vj5vmbVl6CpPTdk0Z2",
-	"KCLNyW41dr/Y+/0L0ptqpu6w5VsZ7mXFOmkJzfWUXEpJcFkfRLTklpXjMs8UCfiYa1L15jbJ2zhAFg7+",
-	"KuBvyXuKaCOfNL1hREgcQEuJJxexMY/H54kyfJ+Tm2Gzc6J/wKg2N1gw5qsMu0W6UiMefvpyp5mTGn1j",
-	"a/hFksMc0qzY2TiYlb4hVQq0B2ZPm0ckDCjyKMNkeZ9dCXpLeUB7wf0u1kXr/Ov2Yev66rT5dbN93Hx1",
-	"3Jo7IcWHos4FGTM9kqBbGj4G0aFhbOjjDvIjcz52RSS7pEc8KWWHy+s2lvzm1mb4Xp8K88ueuY60P2I+",
-	"ifhwZPSLSVdUvYItLFewN/ZJRyo9jNjFH46JH4O3hQoiY02NkUxFV3CfIZMJI3nLfRbV4MqDHrlJzpmO",
-	"poQOtJFm8EO9aX7wiGJ9KXyFAn7Ib5nY7BqiR/80mHaZ5+eN0wv7vpZkQoHZD8z8Ncbf6JBysZl3Zy8y",
-	"gdFDIE+omFreqe5FqefNy9b1cfukfTnDRKQkYyqmoAqYa6c1G4daHRDYJzNrElANDvp12ch2xpYwHN8s",
-	"hiSreTzO75Zk56sMNc0sj1S97I4YNhKtQxl3oItYaB4AKaLECZi2AU8npvQokvFwdCdauRI01iND+X2q",
-	"7yl0rk6bV5dvW6eX7cPmDLkYZmYMBC0fyMLZSkkElyAj/iN7RM3Mm1mdt28EuGJKOdsEuAX+TEZUEfY+",
-	"5JaXTcyPArxwbifgsDYOukIKfNOy+1RVQP7TjxgwJhooN0j7iGh5wwShESOTSIohqVL7DyPFJjLyu4IK",
-	"n4CdciPkJHXGQGwKR6RjtmF4FZCBikNjmzD/hPmcQkD5frRwcdXpnJ1fto6uT1pH7eb15bednJBTTPgw",
-	"D1CCqCJSMCIH+yQ7EAxwBxVyL0seydIIrI1cYnz9AymQzxQZw7BmPCfqzFrzZqtRCQ17Kd44UO6T2QHz",
-	"aBr1BUOBBVEtpxVRNavnKAZDj0lVSCPrBjywIU7wfYaRmZPm6JTsR8ywhaae8wbXNR8XuIRrFXQJ7v9U",
-	"EXFgNSX06s49yf1CF+8sn3Iu2J/mv2D0s6VHFVDxNQ1i5l5oxlqeM8EmRYky+EgLrq5asOylizOf6UTS",
-	"j9F5N08joFiYAzCP5PMGNFFxL3m+RviAUDHdXGlYyW1G4wr76jSdFagdnku2MZJ42Re9dC4Dlrzgbubi",
-	"V5CaL+BZ++rP2ejAdxgucE5nIAs7mWQISxSz55g/kFlCyGxFsoW1DPF/n+ye7P2R9bVZUnMsY6GLrp6Q",
-	"oi7YkGp+ywiFx0D2GV5HVSY5JBbGgpxIATcvYaJb2xB6nY995IOz6f9lgg2NonNuxnp0zhRE536aueEg",
-	"SUoo1AozeOSAAMPm2rAUr2klLvCuffKK0YhFpBs3Gjt9eBz+yTxS5Rr9y8oIS3iZkr6UNxzZzRwBx2o5",
-	"PV4pG+7JkgYuxH6g8MBgzot5JcojGvngn4Kfx/Nckd5SXRZnStIvjNDNsVcjpH2qKbk6P95ApVAxXSMs",
-	"UCgM5iyQZ6orQt4HQ91GUQ6IZ3iAh+8LxvWIRWhwPDq/LbqL9g7aHSnfdpfHkN9Irtk4/49Fx24P8OdU",
-	"dEcRnQIjs1+fi8nNr03ZmPcKj2qp0Xe8dMtmdwZWU0tyLzBUjp8r2qJXgezfnDOqpJVUc5T1bjQlFDIq",
-	"wDTG1GVzsXrmVebvE++8ZbSGC7xyzmTesy5nBfml3kWneeIZOlQhHXfFDZsaXXFjkzRdjhWE72i/z0JN",
-	"0NN4a2akkMTyBFGrvK+z95oJxXsBqzNhGNB3FTuRSq1ihqt87/LVkwz2ghsId66G3MEpT4a0lM2jd982",
-	"KzdcE5Ln6S3OQvNQZfY1OzsRj+u3NIJPmfcPM+9fuPcv4f3ZaZachJ0rTNXmeZGql8zLqxEPJ2b+ZWYG",
-	"rqal27vq5i7YgEwWftG0Xa61mY2WYT1gtywARRQiJgVZ20Zoef0RD/yICSSb9O+Qp6KIsYqnRYqjfW3l",
-	"y30R99ISh/kb/gC6IjWaVbv4OyW8M8s3ZKTPIqssrcI8rAW1Uu7uAmXHMlibE5wsIjuhWrrbRdzFbWsm",
-	"uyBjr9n0htdSZozn1jed1ulFy+qImWN1u7toVcfMH7Lo1Dw5s+2zJJmSYYY4e8pcFBkRcyY2Ojj/oKG4",
-	"hckhy090rROaO5zsuSza9cuI3VvwlV+MQsFTOJ0RFUPWsd6BYlKwxod7qLJf6csoYn1NRjJSRnnVmkVT",
-	"ojQNQeUWbJJ5mJJAiqHRo4RPBJtAAplS4Siiis2T0txoM4m627sFKkxuxCVGi3tudpNmB85/tXDzgHlj",
-	"ktPMIvAv/gr27uws3JuFA6KAnx+PJjrsaopSL9Us4PUgOBtABs/CerNZdeTn72sF+ohOi6gymsgBRnYh",
-	"Vpl3PEgRrGbD2i8Vm+c96ReIt6xSXDyvGmHvQewCR8nPrErBslEEtxfknhGKJ1N7EArzwpbO/A7uEl9O",
-	"xKGzJFeQKyNZYHMe4riQAWMtTUgH3N4lIxlHNjWGahIw8+u9BonD+q3UOcUjs8krS9vx9Gup2eqkZZ4+",
-	"4oan8HLiwjyCIAAzyswyNXpscSW4CqPkR+pM1RVdJEpnFaWVSy9TL5JUZYpEgZNFKn2JvsiSGqE5YkPP",
-	"LzgwE8dQUq1ovldsOYfr0FEc+uuRapFyYjfC3sr05uYZTzq1LLkjKdccS8tenuzsEhpbwCcfwrh0LPfX",
-	"Z13alRXLfGSnlTdm74nmoSE9Km7IVMb/Yl5mO+abEdTbjVXK5bLzh48UThQI4EqxqHiu1rNs03r+pWBK",
-	"s+Fw0z2RpOqecPFHDhu0qiKD/szK1UXrfH7RiUN7oaIID2Xsj0UPH3EVBnSaqsjrajSre2Dndt85T8OM",
-	"+mPmUXQgRyxkwmeiP73QVBcwMC8OIa3SM9fae0g7Nw4tswC79oirMVeqmCw0jYZQnbi/u12zP2H8qtI5",
-	"u7icP9D0hTUTzPNfX7L54He5TJ+f81emf6qlUyo8hgy5FPoczQGSbF4YRHlyPuXkUmSu7t6yi1urtBzt",
-	"z2UD5pO7D4yAMqaeT2YLcFHpSydSenuTo0iSyjNcZq/IGgDrrEBJHhfJwRLxnClBv5tj4A46nwsArBQl",
-	"8+3NW1KLYba4D0beuX3h4fzBXChNg8BIESj2U4UibvlWjdlYFvpmZMSHXNAgjaks1+Js1fv8hYhiRiYj",
-	"HkANAo21HFPNjT45hbTKoeCK+VhrReiEGr3f1txDNOOAcG1ULkH6ZjLgBROSgHwt1pY1Heb1jLnJzmoU",
-	"OqJCDVhU5BaBiiL7d0yUwKlyjJArDlXG2aDgHYj2Lt6pWloHfpebUqQ/Zkm55u5tLVtvnkOIAPqx+525",
-	"RXP0M3MXigi4loFNyJzGsqAfgjs8gLqJrOuDKZsqHo/pcnMHZnVhn30sHTWdTekOl/inMqx6azvLRitf",
-	"dr515LRf2W5sv6hvbdW3XsxSwn7l5ebWtqOk/cpbqVlgLviZojd0npD2K1t7jUbD0ZyR2hG9ZVk927lK",
-	"s7djZ07loCXB4rYgE8Ny0M05kBHjQ0FCOgXvBRp+DkAAv7FJmugh1RJkbqyZYVhQBOzlp++R//J3xMtu",
-	"gFfsNr1rXHmJ7FzPHZsViksQFuZ2qsjuXw0a4R7ydcYjJgXUzEJMXw6I59bj2bCWz/p8TAOCH1w240b9",
-	"5fc/bdW2tn6udrub7scvft74HwoXUSihZ3xENPIdAgk64xJnO1JfEI/DuorH2U1dUOS4mzng7XWk/5IM",
-	"EFmsEMwLyTSz4oH2ei+317tle+3E/aJ1XNLhKcQc148zLBGz61yqGaacJexS1nuRSooZMxhJZ2WVsS/H",
-	"7E6iA9+sJQOWTtWZYbMs1WHu2A/MhJUV07NR5fbp4dmJYeGOma8WTG67mbbcTLMzK4kfz01vJpKMc/Fq",
-	"xLOTedj48fxSAdjG8bT8kfuFnA4wyujUFplryGk0HKTKaBRwUFqpIFpCLboIpqlX3uW1mDeMbZ9Pe0rk",
-	"9vZOlvOUseOBRbSZhfOZezAqXMWVMIq/YdRaYhHili2OL+Uh6UhbOy+3Nrf3KvN85HcJC/ldGfuQRUA+",
-	"i11mFmkHwYFwP2Bbiq7Ga84CH6sB5w7U1m0XwwCxwGVgfHlxdkogDc6cldAyzdO1KcgJXOIzlSCDpUtK",
-	"ysLnFp/UiWd3ICkZJ1g7nXctLN8cWFT67aJNectogCA1+Q1J8xLT6cibpUPa14pGah9dyhsmijVY7l9i",
-	"ul2FTb8c9d70+Rn/8uLqx/bWKW+r9liHf3PYftH+Y4sP/rDJpl+G/Z0T84j0355P+j/K2+Pt4KZ/uBew",
-	"N691/837oC0am/3tQPTGrxv+N18G886uZMiiQz8LmWgfkUMpBOvrNLF85rKqGPCrEPcoDDfzvpmtFztf",
-	"7K7nAnaTKtzAMR2yq/Pj+cOKo2AxQBPtKRkYhdiSTp4qR1qHav/58xnP03Ma8ufwBfW80dvrf9FvsPqL",
-	"wR6r79K939dfDhqs3vD3/AbdYS8HW1tLicNMs3xhgBY1QxYDDhOs9rigxtKHZOz5o8TH5rCATt/UyJed",
-	"1psaedN+bS7oO9br1AjVZCyVJnvk5FVOlcNRVrhWQfFdyuR3FCW/0jGzSE97DdIf0Yj2NYtUzea9B1Oi",
-	"QtpnM4dzQQOzdNrvWwt+PT/lsaSinerA5aJsqVgBpmdv7irpRnFxAv4WiBSd4Kuhgl6qVheEDVEJLzjv",
-	"iIs+D2lAwiBWxM230LIrSvm2b6+4vsiwclHoaEsnImOtNEU0SyyEAr9V+ZpX0QPtziZOIrch2TVkjis7",
-	"1UKqlVScQCnl/EreyomxfyQVBMqqQsr95Vpj6w9XzePrTvPbk9bppdGo8Ofz9ulhuwN4Aa+ujo9blytq",
-	"k60fYhp0kkXij5mVvoqNVQD6WrqWEiWzfEFW0XxIlXL1fbBTv+iPmB8H9/ahzV76Am+a2YLmOuGAcUIi",
-	"y0bOHoBzlbXXYx4LDb0l1yPjI7Vzzq12dkK1Bblhx3LIxR1DrqvGWMujqkujPOEaGWLLgp1Fy8eqkwdJ",
-	"UM+UZP368giy1TnlVRTPFEHteDkDbR5etr82tujF1UWndXrUOlqRVTb7mt+ayV7ECiLUPvCW+fKh5bOc",
-	"sb5xSsb6Tub0sPZ30Zpx6gWwbq8jxgDWONXmthtZpSqvQx3Hoj/CVC/IH2J0PBNFLQA/BfxONi2M8a5W",
-	"u3QAwEU9RlzNU76Yac+6ku/kdq7P/23+BnRopNiCuIHZwcp+5Zd//59++cd/IL/8459/+dv/QLa2a41G",
-	"45e//3NBfgA8P086ARcMqjh90ptmYULBfRpSpSH8HflG1eUDW8O6OXcGa+bLwHSKLiSs218aBJ9ZRvmZ",
-	"rlaEtjA/wqnZ806drb1VnDpjFvVHtGje70YswqQ/AFBBFD82JRMbCwHEiDGDQMgBliWkjieABsd6EiH1",
-	"aM6fgzRRKRQ+0QoFaXASScr7Kg7fzNkVZ4fMhESTjcnow1FZpdvsx8tx8bEoGUIqfkQHehNcAmC7DCM5",
-	"0aMDguXjyOag4jzghtDzG5hGwe7uhcxsYsHp8/6I4JJtzSxgvdxr0udXx62LlRl3u1Kzb+BkU6UkP9Uv",
-	"EOT4ixnbF4J1UnEo9o7igKkDi4Slo1gA+ELOSsrkZ2WVnu0vcszjiwKSdVP7mgaY4ZFnDLfu1wU9ArIU",
-	"iM8VkhdGzpNs05mU+JW17dmMeHixcEBb5l0sy9WIh4DUs1zjeH3eMlRn0YBW1DaMFK4k8Ex4+gEtUZix",
-	"Ij0ZYU62rFqxPrc78GLZ5izRdpIdmtF2zHYYXcfO9mE1ndm9BrRoLvRbrrQskljr6drwrXOASQPBQd+3",
-	"8bWtjJKwbpVM9qPzhL1+oldajT/jOoHfE+oDJAiyhVvsAaLpDROk6nSpjRXdRVFS45FJ+Ts7vXx7fXh2",
-	"0jluXbaujSRewX2ZlL9HLnt7cUpMJ1njDKWXIxEsyioonk3xwOozqJCBmt1Vy2NI1RY6AGicuXUKqqmw",
-	"2Ftq95WNh6ujmU9OvFdphK1TWKcS4TdXNAP+/asoWDNp8HOstTGGUJ8VU2DEkFgcGlZJbcyQaXPTPcQX",
-	"dfnNk5F0x+HXoNpQaXS1p7byVqOxmTi+VmYICyXJnZI9XfHPp1Cxk2k+h/NKandsVmVKnMnprVvXk+MB",
-	"D1HmY87/IfxzIDF+fY45s6yF1T2HUt5AbEaTkRwzECmUTBi7CaakF/tDbP2Ucv4UWiDDq777Pk2DxJdA",
-	"NZFoJFi0rbdyQtpE0Vvmk61ao9Ew/08mEjHPEHm/vK5oRksKqOHL7L0u8KEsjwneSZDN8ecZjRoDyyyj",
-	"RvemRT2AXPQv4a0YYc7xozmv0Lw7JMOL5sk2Za75SZ7QG5bqHpTgcwdkJIUEdM2CElijfdSAMNKUHbip",
-	"1leyQtb7Ol3fli0t4Znr9mXLGZQlvK7wDllAtyI36PnrQ/Jyd+/3xMLeEcSws/oBUdqIQOL1pY8JtrP2",
-	"sM9WhJM7NI/+nGLkzXtBqEaHF4L9WVdvCgVZg6MNmQwDVlgj6no4zHmaZYTJNwhGZ/G9VY0w2h8lTQ0g",
-	"02ZlkZpJRCrguRlIv8KUDj/pTZeAqFugRMA7fwYI46pwkaokRGG++/bysuNc/+Zkch6h3UZjJWNLF5fz",
-	"No1uH2li09td6a6jGvOdvAOqsHHFrCIxP8rVeZtEbMAiJvpQ/IWNGvMjHRAvg2yYMqQhEyzifaPWzYQP",
-	"skCIS33StmzNXqsEew2IfcH9OrSXYW7j8A5BgnfiguhTQdSE6/6ISIHqHzRsQexQsQ+Po3sPLWkL4GWx",
-	"hrtiGMmJqhEli90aFMfjmvgSPcPgN0Q4gAENAtKj/RsiBfFwgd4GwiCle1bUbWUl70gBQPfr85YFlr1u",
-	"fXPYah3Bb4tGmAdazfaYyELhn7Qu354dXZtfNY+Pz97Bw5l+IDPwvhftN6dXneuj9kXzFQ51dngOb5t3",
-	"2m+ucKYXrePX11+fXbbcvxHyqVKrNI/PW82jb+0v4OHT1pvmZfvr1vXbs+Oj9ukbM4HmZevN2fm312/b",
-	"rfPm+eHbb82Hmiet607z4uLd2bl579352emb7C8uzg7bzePr5uHh2RUkGsDQzaOT9un14dvmKcDTH111",
-	"jmFXrjtX54dvm+CTbp10Lr+9ftU8/OqqU6kVwtqX4pUWQ3VnmkK4ca7bp3BW2V/BvruI3+nZ9cXVq4vD",
-	"83bHHCf+5rx1cXl2br6aTvh7vC/F0JHNHDZkgh+ZQFUTxYJAFYih1csrkJXwPnum0nhfNXOznql84Ggm",
-	"j7cwo7VWCVnEi7JvQKoZKzOMo/7IfJf6iIcNEwmoeGbBdKc2h4WYKX/xorFF8Juk6nW2TsCTufWtNzOb",
-	"ztZJ4WyiQt3p0q09X1fwTNmA51fn7wDcV0gy5kJivUd+xN2XhYGzQvhNc3ZlIjAPEMohA7MXWy1NS8Rj",
-	"1JLcsigXbEyXHqLL+hq07mB5yl86Ibc/uSo7e4Al7N28ecyLXHJrGmmW8pfoiKv7dBGDsWSPoXUNwuxn",
-	"cBtvOZvYm8Ajl5Q4f6ceAeqW+2Gzg5CPBXcfUBaThlpQ8zUHGkmaq3lmHhRT9yEAc+/mL4YzMQcMhtcK",
-	"mJzUbiLk+Fs4zjyqZiwU05sEY472cXPfRnLisjlVpi+t4ZIjyftsNfSZD4S5uzpwbhlerosDZKBxs9Q5",
-	"s/ELrh48UBIuy52dIRi6D5by81AMD4yQebFb41+/OjufNL56M5TNZrN5enE1al0NzT9b5n9eHTa/Nf8d",
-	"vO5ffGn+cdgIWn/4+nxXvDkdNpvtZrN51Wx+E7IffvzC/Ll5cfX12flXe4ffttt/XRChW0hOTeJlJlkN",
-	"xfBPfwzZ8E9DPvjThPXCDTdpz9AV4MJ3K90KVGsGjEYznoydmayWcsa8dKcz1FKSPAHp+8jL0lwJUvWO",
-	"zw6bx0Z6to861033j1fexgEJuEDPkW07lHAb6O3QFYnijKWRhOuHxRKFqRl9y8zM/vcVKEhpu9ePDQCx",
-	"OlhWGfxBKS++g7P50yjsz6NWrlXYX0Te6WE/hIaRIZ27AyqmHynmbI4Gd6Frm0MmkpEw16kvBwPGVsDb",
-	"TCl5YfACn3roiux1CnbXBwb9bMtoC2m7iETOGfW5YKowOA7diJZuwCwCE0zF5+u/NxdWt+O77xXPv894",
-	"qI8iOtAlZhvUgMYBc6lZEaN+2iNfs/f6AHFcQbHitg9fNglvrjC7sGxnxXzCpdpXNr8wk/737/7pn//1",
-	"//Tf/uO//eXf/RP55e/+31/+5///l3/88yrfS2I8peXp/RGNhsyvLc+4fFmccLkmdWYSBR3cRmmpqD3g",
-	"S5vvOrP17tgXo1xlSMTsR2HqLNSXGirI4O9gWnNg7gdRLKQRxOJ7U8yy7UWM3sz4J4tPqStSiiBb2/s7",
-	"u13xz//7//Nf/79/Q17WLHbH8vTaml3ugl16+Mo98DWMJCavqj4VSetuHDEbySYn/GGr+JK29B9bffLp",
-	"dMWA6mMqWp+l2mS2zq524RE/hNKU0svddabkG4tVphd7aBMBZWzvJdrTOVbGfdI6k6Xm/EU/Srvygyvu",
-	"gFAMFbHI9qKPFUMEftfFfzH4ys7WskT8R9bdPmldDE+hmABl5OfgRWdc4b6ycppHRLAJgcdzYuinCvdV",
-	"Zf+7ndpWbfv7gnL7/JVas34il3yE4W7388ytq1ViwX+Imf2z2a15llJ2DWegKYt1O2p7h0D/np6M9Qr9",
-	"OQBws1Y5PDuBYtDVEqwhLScFPf++YIqlfo2ieZKqZ+bh1YhnJ/Kwmc2zi0zmy3xzGkVOo8j+3Uh6m0w1",
-	"282loM3QR0tl/TRTS++Sf12eYYCJuVqxYJC0b5xH2V6pRN6c7TqZfAsBaB8SdDatTi7OWHD78ExZtPEq",
-	"QoHZfaiBSMo+UNSzayVc2wxWeHkKYpIjmN3S8uzDxXnp2Sv5EMmDuSv+60siPJfB4nrZSAYrQGkBhHat",
-	"AlH5Fdk/dHOrYT9LZKYyKAkXWJxu/Pqc7L0zJja8WLYpyyuJzeszlTVmG4z8gZk+rPTJ7/DPtcoFH4qr",
-	"8ENDpk9YT3GA1PxMENOTCc+e5DGjtwwrRjdJk/SkJgMeBIayzbmZfxvBLRhiaQxihaV6y9I37wG8bo40",
-	"DlvCyOBZlwNzvx3QQLH5vU9fWlLg554snEBIx19hdzg1M/5N8uvvKn2quJBGTEbMFuRW5nXim8yHirJF",
-	"txrrpIvuLa3vSsYrXBlkchXfFpc4mCnOn1vM+p1M10EPu9AyYqeZ6vHiZDkZQVf8ABSfXLU5MuhO3Ht+",
-	"EfdIGKsR8VnAb1kEnJq0bs0thkROzKMzL9EA20UjP4I/2rQ64FPM38/m1WGGcCCH8MV8QtxPWYQ3n2qK",
-	"UGfbf/PNlz/Sdy/j9h8lP7nYnbRF469TyDbo67y18+Lli5c7uy9e7gKwXtwLuBpd8nEe0veysbXfaOw3",
-	"GpuNRuNvENu4l92fMJJmN5XD+Xqe/bt6DptXj7Qv5s82M/eFrepmD+nEvjc3mSJ9y51NLo1LG0PGHhTz",
-	"rUzNX5FCBrOcgE4y51E6F7twLARH8pqFMJgxTbSOeC/W9iff50hHnfx+LlnAbDGSm076dVA4lLWO5haL",
-	"BFbYESEz+xrBkHydib70mQ/whjP7+2Jvb+dFOV7hgixlPTOauVWBHA6ZT2JhnQfL9yFH7QXRe5G50vAk",
-	"EAmpnr8+JDs7Oy83chs1y1tXpRubeoWNzoq5TpqOVrMN24keScWI96Z1SQBLr8eDgIvhc/uo8rDB5LLU",
-	"tMUCIYuzSes/Nuovv7f/3bz+/q8KgTZxSTansDT9xGXgFczI5SM6zEYZ0h9iVgeIxPogkuO6HrE67Mtm",
-	"86z+5dbZjzuF+SRplt9StpIewc9zEyi03lzOZArciAc1NEqNBWwk1TDiAlOsmxeH7TYAEiAM30y25Epr",
-	"zB3WbuPli0Wn9S/q/+P3v/vL9XIPc+sulJOZbqHzdt1Tr9DSXqElm7lEZiWmDoIICN/lGmfeLPRfpY32",
-	"51ga6BpAr1lBGJnnFaGaeMwlo3nFBUgsm3NYxDExxZ4w4adtswcyIq/PWy1YBDo7QhaNqdlst7p8bZSx",
-	"cjdnY80rZzUK9l5bUL/SiaaXFoPFipi3MOMa8543XEOTWMs6bBG2A0mWBZrbhCt295mun/e5TvqyDX9k",
-	"z7qo0niZkFivx6bNbGSZrMb8edQyNJpdUNEtuaTDx2A16/GKBbd+8R2/pMM3kYzD+SVAO+uSain8G9YN",
-	"mbeNMAk4U0RLh7E0ZlQowsCsgMdXrg8r9vI+fOPndZPoFnFWrJG2W7Zonx8i5Jqc2d0jru4TZeXB1Bry",
-	"tt73+8QhhM3RyYj2OCQBzxX+9kc0CJgYsgKD/9MgqbzbYKegftZSzHpQww9W97q3zI+xDtE9EL3dj9TK",
-	"MKE1HWZxoXfWwIW2/XZqa+5ykjg4T4N2LopUrYIA3llooQdWOMeE5inTqYGT0YDMaZAe68sxdFFhK9Om",
-	"258cDWw3VgjrwnIWdm+3u3Sndu3JvIqor+igrwC0web2L5wWeJXJV3x8t5nlnL7rzW6FJqJmbksc4sVT",
-	"f2TvdonbuHzBqgh/3IUn0ppYAG3B2rERIzFma/alYcZQ2cIXFTgVdttG9dmOMwEvwHw1EtihwlWpMdfd",
-	"YcWekCsWVqW1d9u1dXSF+faYj1AOdR/TpMwgIdXEatm4u8r/YUuKyoj3IYKzcAl+fUHZr82lmbooVokP",
-	"664I3PfA1V6Ip53DnSriTLdSz0aS+1TNh5I7lVrl6OzdynHk0DzvWgYXoF+VTGU2dNvxasQz4z5w3DZd",
-	"jp1e8Xn66daZd+aOzc9u7cr4X/PNwJK/lJ3hOVNxUJQYbrZ4tYvyYSDLsj0nLEHlCzq5JhOqSJ+KPgsC",
-	"jN4uZY5oK69rkad9qxciWr2DfMiC1GsszztNuoosz8SigVlWAYBayKDWyD6A3UJso1vmE2yzRsZc5H5t",
-	"m5KtmPqEdQw6uV6PWT23pJXD8pGCJR1AAAAw1zKDVL1ccwvoypbvbmF+he0tVuYWi4/0IZpswErv06jZ",
-	"fKCTNqC542YXN8psChHTIOlbY1vIQfPMPuScrdjBce4mmCEvNI10UZ+f5ZVB1EzLUHISd593OZf6mCRe",
-	"tlfpZVyBoh8jTICMZa04wczcU5aSnWFthjXNNBtJjjt3zXKUmD2gPIXNb/4MZynnoA/h9rC8+O6eD/xA",
-	"SU1DnqFXtrYa9e2d3frei99/8bKR30bEtcPahyyzmrv82fu986KRvW2V3c3t3Fbb3ImGrZhLC1H1EJXQ",
-	"WdKtb8/1Wjg+axak283JqoIaOFttDuD8kU+wp9MBxgZ8wkQ/moZ6Lp3qxVw7uSXtW5v1v6H1H0m9MNC4",
-	"gpi6YyuK1djgoh627D3rx5r5KHhsh+e79mjeWl8KrtbkqLJcpiTze3G3KXXK2p2Bz5iKm2eKDPh75hMb",
-	"DAIRDe8cmH8GtM+Uy+EOYUvZD0bOlDQzfvhNvaO0a0C7gEZjha6ju5t7q3Uy3p5vZPynf7XVaJjfNha1",
-	"Nn5wETp/llgJZDR3cxuNrsVgb6D2c0SFUbqy99XbKI7+rl+0NC+jF2bwQTLj2lJ3YYVSufAob9NxwwVA",
-	"IeK+lSRgE++weX7kQQUM6UfM5xoZbpVrlfTlSUwBrrCLCldETpi/UesK7/Bt6/Cra/yMIcOe/USNeCft",
-	"06sLj1BB5C2LoFDWcfYa8Tqt04v22alH9DTkxi6bEkqQFOq3jhbs9G22oNVpD5sXb43i2jz9CvDfvm6f",
-	"vrkAeDjAe0tnVKmhCKpVYCqAv/Z1C4pw7OjmX2dt1IwvD1d0GBxSNTLjI+AhRryMnnJIITv3cMT6N/bf",
-	"hhea4Y21ZIYXt4jZ2DF6OigsAINvhtd90MFnFbEVDvexGvQ94j4balesH0dcTy/MZbABQEYjFi1IW1J0",
-	"nPqkIdkIoUtxycrmQ0rEZGQsJH0pbziuGS4dcAMYJd2FkdYQK7XfBdTjgo2/yA4LztTeFIDA6nGY+McD",
-	"OeRCkepbrcMzwMa9oGN2wTX762P6HngSF+Byg0ESxcq6sK/tHNLJ0ZB/ZRjKz9BjdCARGlZoiiB/+dcB",
-	"eBLg3bCHF3S+LW1g67NbFhjNTM2nVLoPmk1Uibf+mSIjGSs2koFPAuCSpIpEqGrQGYgzVSO2Ugf+jYFf",
-	"VesKDsRvhKqqEcE0mchIjzZqJIqFssVDseDaBm8RpRZw82u2Dg6bGiDAFMDZdQWgFhKaeMYzjUv0KJLx",
-	"cGTLZ3uQBxOGqENudkVX/MVfkEMpbpmADN+uqGMDa0xyxlgftACSExYd0jELDqlimwQ4PLBMQawsL291",
-	"1hUEwP9qs8h/5A8xFZpr2CQAzcPVGUGP4+ZFuiLVbmVrexPbonUrG5tmwpd8zJSm4xBfcWmdB6RPAyZ8",
-	"GhE/+Z737bfffls/OakfHXkHNkzerfh02q3USLcC+lG3gttKSLcyYeymWzELBZYNvp9cPjckkf8oBSPV",
-	"puL0+QWTcWAuhc8GNA70AUCFQ8e8SBMpzM75dIoz79ChUV+5MreW3jDihQCAXQUUkK0N2AxP8R/N7+wH",
-	"yXYjh9KPDyHrM3P2fgJjq0bMp2rEvFwj4CX/2YNBMYsdwIzNujzIIcD82+cWBPd3f1RSeJgh+3J37/cb",
-	"M3DNcRiyqN43B43IzWbgMujZpg2VOb5kQa/Ye640+au/khHpsUCaw9UywcpCEv6rv4IPw9oU2W3s1mzb",
-	"p93GDkDTch88k9DdAyF8mY+LpGb0kEUoQe0Wj5iFveU4S/yy0ScdrDEXxHtft9tQh4dhcVXvp25l19Dc",
-	"Pvkuh7b6vaGb3cYu/CWBj/3+Z2+jRth7EDxmXCmYS8tIpzWm03SB+2S30SDeHGatVyO7jS3izQDXwq93",
-	"iJeg13qkmgt1mS8nQynoj+PNIud6SSA/+6j58h7x5vFvzZhbO0Blcziw8Lc9M80iMFivRvbM6hz2qwdU",
-	"u9fAjxXgxNqWFQCrCsDFStOpwy7OYxBPZZyIOyEnxCEQm087EGJMEzRHDOTRtA35b20aZcDHXKeEtrVj",
-	"3pk5rZr5hYC8BqBkc2EBy9R8Cr7qvW01rSLpQiLJZ7w3rUsvc/TVOATW0TeKkhk0VoCmLAXxno+g4/6P",
-	"Xg1253nEqD/9EbfMe+7LvvI2bFUJqAK2GafwyYhRH/reKBywlmk9kkyziSze6cGwE1zhHmCv+i1ywl+R",
-	"WARM4a1J563gFFzGJF6N9/UxfV8336n3ppopb+OAxALbyMHXM1UxfCgkqGhjGhgjyZYUZC55AyZ5ag2m",
-	"7LtjGt0wH6MT5m/7xBhTuC9QcRNMzOzCiCmGbRojpkIpFMNTP0tIPPnU+zpYl4IG7mNVCIUY7SKifQ3J",
-	"tJCZbyiPhnxzSseB51Qds/4UTdxwXHwBzwgmlYLKW+xZGagDEjCbYj4mkL05QGxxwPG5OPpKOdls9S3V",
-	"FRfFSpZlYUlnGeKBamY3JVASlDSeIMA7ncwqhV3hzWhd3iZ5FcmJYqlCGbFg6i4RvnbglAn3iGJGYnpY",
-	"T89/hF3eJ69AySTduNHY6cO84J/M2yQQys/GMCOjKpGe1KMaqhH4LiqaE1yq3xXpHAzNWmoyQsatnwlD",
-	"LRDU2mkQ3xCEuwPmismIbH1hf49PwUbWumIy4v0RSBfMTwK0UncOs1sC2SAoqmTEh1x0xWEklarjT25d",
-	"SLe27tFoBT38jspdLnwFrqBKVQxjV56dXzjee3123n7TPr3wzIFqLoakapRFWk8BoPBDqkZU3B8RqrrC",
-	"c2ovDcPNGdXXO0Cw1n3Dw8xIKffQhAbBxiZ5DYkUdlZ2mjAz7COQXNowYoOAD0eaVL0zAOi+8DbSPUCg",
-	"AEuRgZwoMLONykkD5cCx4fS6As92A2kgT0+ASSGFZkLXjW1oGeI3des9rrePvISg7FoQ8Nmo5pZ0UEUB",
-	"qDXvnOloWm8aKij6ljv7dyMJXXqNfQ6GvGMjXTGjZjgq9t7XjYhSyjBgQMJNmy8QJgYyAk1XkUnEtWZi",
-	"vys8qE3qe6QqpNuNjRrxUBEysl1M5xCXzQM2z9s8MWMAQGtd0RU5rcDYxpAoY58xdgkqEnO6AaoM8DaM",
-	"n8+kOejmVDVlvjSrkWxsknezra9q0FRF1HG9mc1LJcAWujoC3mdCZXPiOpEMI840gnctNuzc2ymAQ2LP",
-	"NTvtSq1yyyKFdl5jc2uz4bxcNOSV/crOZmNzB5JNrNMWZIB13DxPbTvzpyErcr3KsB4Y2zJjCJqLraQx",
-	"AyKfRbY/CGjW3LDQuFfPPFv1+iMe+BET3kb+RdydZOOgAOuYK32YzqpWSSSfmdp2o+FMZusnzir9f7SY",
-	"J+iQW+aucxnClxFjaJHPhM6/2jRbudvYKvtSMrXnV4LGemQYAfRwhfe2dpa/16HTQFL/UspjGmHt6B4u",
-	"cfF7bSvr8YUVBrpAK+9K0FvK0YELXhtsUpLkU+COEI3NTl26d4ZKvq9VHEtIMvYcxkpRao1gk/SzHEqH",
-	"+sZSpErjlTKWIlYoeSDcjfmfISALmWW01Fk6nKIGAcqrITtoYlylxOcD0GM08bRlrolGRrz5rhMYss+N",
-	"mVpilOD0SLX07SIqxq6ChynGieXmrywozoMSsIs5/pz3Otus4Zn7s/XgwxfdHdtV0V6gFQj6FU0S2+5z",
-	"5xq7y987lfq1jMW9Lunu1t4qE1RxiHAxJ8zn1MGgfaQbjmdibM0M9M6KN9z8LudLMPOBg/2usDdNQW+X",
-	"7+3xfJdpTfM9kE6JRHrOx2bzHFBuQetOGXIb7lMjaoxU51nKSSrbQsT5PGvgBYWcKKlHBFiKMnq3exlz",
-	"mKEUAHoAGSaykW30TwOwY6EDCKDfQndQw5m4IuqGhyHzwakTxQKSr7gmesL7tqWJg70lTcuX8pUFEWNF",
-	"HKUNm3GEc3wSkB/h+sgQe/nOE9k6onIBvUeISwgEHxfQeye2rj9rx2So3PY8tabxkIN/x3yMVBXvBeBx",
-	"hgiKTY8MMBSIj9i3DOVtGKpEQIO0CKaoACYzdsarWUS4Fm1xhmQfXhrOoDquJAx3C1A6oZrnSWx9MmLL",
-	"nuvdrluJ3FpLDP3E/Z+RTgJWmNyRKqRgAs2YP6kuiR/wF6mS5Mw5ZW34DVw96Q17STzXt81znhdvLG/Z",
-	"pfRckMtas3kFOhFergQbKt2mIYRUrGlvlGg3LEi+yCH1gqb9Q8z7N+6BDWJGTWJI8LWICkUhabuIDxzB",
-	"6jMqcUgjOmYa+j6XZISnjzw/gUVCIviv5RI3Xi5/4VCKQcAxSeQzE5h44J+Wvml3/bu0+yEkL6xHio6G",
-	"20dAjoWy+pzBbayRiJlbpoiM4MaozH5gYGjEWUSj/mgKLRSUuaBeP2c+elAdbVu+0RW5DeT1z5i1ixjP",
-	"4YiKIVz1Akv7mbWusb+PKvDyPCNayqJrj5WYn6Il3PgglnCiJD9pE5+CNoHk+KkbwVbIlvpkW1ZKywEo",
-	"50l6CMLIV70poy4QAL/yaqXZHuAbB8Q32JgIGnhVvUEkx55RDTwtvRqaylz0g9hn/sYBBtAwP9MOCiVW",
-	"gnFsEKbQBtkkp2zCAMteM2ekaHwSfm/BezfJax4Y3rpPPAcS79WIl4Lye6Ra4l/eqBFP06F5HNx9NeKF",
-	"TPhcwK9+8EhVs/dJ1HDMxrJG+lSxOheKCcWNIWTMnszIEC7Ijp21hnJmUN728SydeWQkA9+laczUWplT",
-	"sfVVZt8xqG4OHK3LAW4EUSxgfU2qNAggHKs2DohdV6KkgXfCaF0D8wYm2fPkFDbJPB2QoSRaDhF2CWcC",
-	"Z0rwwJ+b0z4g1JKBCqlQSYrOzosXEG0s89pbolxbs/uW0ajyc20FDVDo0SoPvo7keJXnjDq5/CmA3MI8",
-	"TiTSlV9yYmHN1y7pcN03piFb85UOktK6A7H3a2xCB9Ewlz53wX9kRYr9wwloXDJM5zcloT+SkDXcIGFS",
-	"IFts0+BU1joJdz+rvTzuNJAR40PhCj9s5mvayrlGPEwDoAFW5lg2yd6jjntONfMItXLsAMWbR+2j0GMC",
-	"U3NALsx967/83eynInOWzCcjGgxIHLrG1hMpULLJWKffB3GLCReow2KS1OtvsHIkkPImDp1AmpgHyJRp",
-	"2+N+zJUyUmJ2LZkomKBj9EtvGKnFhdI0CMw+YW2PR6rbZoLbuxuIMBdMEYpCpJJLEOrqDWxWf15kQr46",
-	"ONHpnCsCpJ21KTZBeisPlgs20/2AeMil+Y35mE0D2J/JE1BWiMKbC5IGysN62DTycSyZXC/JDxzQs80w",
-	"P6Fo3grM6LWMetz3mXgyfVaM/wm8f/dkxjvQA2fm0qxp3zyHfpHlAb5zRn1FqPVTInOsEdfbEBg2GBY2",
-	"8ZBi18CMs9O86JNqt/LLv/9Pv/zjP5Bf/vHPv/ztfyBb27VGo/HL3/+5W6l1RbeCjVjJ7ubeDZkypVmU",
-	"5NH/t//7f/3l//inX/7jP/zy938m//yv/89f/vYf8A87z7d2yS9//7/98m/+M9lrmMf+/s/kl//r3/7X",
-	"//y/dCtgVFESUhunifyuyEFpk1MMAkLEkN5CrndXXI4YabZdF80qFeQsZKLZrpsDp5r3AnDBaPg5YDYB",
-	"VPosAD5N1Q3znZWFee5d4TPqw7bABg3YhCjWl4A45Np21ntUMd8N6+QESLxm2zFgsGOGccT8WlcMKA9U",
-	"DYxIRbAnlH1LyTHDlcUiVpD3KiMy4AICn662FZI+FIs8zMIF93NXGP6O6JsMM0OhyGyTHCVFDxFTMrhl",
-	"PqFDaqQW0dKn01Lb9sBsAJqnSCvTTBaxsY1QxExkHPgk4Ik7exDrOGIwoqY3TGAvU2jKZt7a7IpmeraA",
-	"JkItbC3QqyLt08OzkxapQi8ESN3esImizkK2m40bA7lt2CgUsJoxE5arsjx6zK02Zm2hlOqYbyf6+iMJ",
-	"qnSQj+R0gwn4pTLrMqGfDy21flOxOeonAgW32zFj21DViRguzE1aMSaeiAdU1Z73Xel8oTPsrZyQMRXT",
-	"1C0yoVw7xwsti0dBXylrBqeui8cjVxwJu1n95pMpEC7C0MmMT2tVraSUZpZGax21gjx03jPDbF14Fswd",
-	"V24IiYXuoWo+ALtRHuZMTYSnUOVnFKp8GNV4xaBjcba1M4/TdGozlSJKe8N0CZk1Ht8kfHKaPTQNvmH6",
-	"sQhw/RA3nPvi+LYFW2GZVlJUudA1vO/Z5Gw9YuNMCSmFdVr/mXX+oHsu5xuiQ0WqigmfeN99D6GoiEHO",
-	"ifkcBGyyomNqyyrt7yCNrYjPuwj2/Zg8RhE/LT/Qr/TSP74L6EPJts85XP7BfUaFMnORzvfc6vuIaXtn",
-	"Xlfoh3ptzH8hJ650FBkLzAFKoSyiToqPYZvjUM2V5n21SQ5xcphfk8HZxA9ZnuQSwwuNFXjlSd7/euS9",
-	"PVIIjmXk2IOL/tlLI/vR84j1GQ8XlFZcQPGxoXU+pkNGquM40Dykkbai3hvwgHn7pHP6pka+7LTe1Mib",
-	"9usaecd6nRp5ddKpkcv269dERqRz9DrB+eiKrQY54a82XPzr7PA88dul8B/KuuGCACA3hoIr5oNLoYYI",
-	"thSdDV1Rdd5gCw1SA4/wBtbFgtuOA7JPsa/T4QI7N5zRFqC8dnxAPBgBYn3CTCSBCsA8PCUBtQzKZgeg",
-	"Qdj6fq6Jz33wmZrPJq7erkh8vSugNlBFlMRGnubbPusHUOESABqiGRpQCTa7Yq+xQ7yzw3OAtzDcsv3m",
-	"CgAxJklXKbu/Iwo+WLPlN2x6QODNIsSKrsBkm1xd8Ub6weyhgSvYHHOCh+LclwIcsVhQYIioK7iwmcZC",
-	"EkzKUWRgrm+ydCNooPuLV+rdPEeC+JGdWyJepIAlZPt8IKNx3bWKXLWiAAa4Cg3H+NBKmB0cPLgl7s2Z",
-	"q5EAKqAfLnsDPkm1rYP13uduS39zvlN7elh8Yw4QTJUoIeuFvlNbLQ9yIA9aUtnfauw1trd2dwtlxB6q",
-	"YfMco0hYQM5/fVk64lngM6UTnInC7LA/mC99AD9rMs4UUIF/855WyMXJlW5kKCt/vOvWdms2DgNI7IRo",
-	"5wDYsMDMn+l8XofhT4BcKUUKLpdCPQwYhahb9W7pGuX9myh0nsrmiJRmdqTE80hmfTrAR8rxyKzwKdHj",
-	"117onV776XqX/jFyPnLDFoRpisIoM/fxN127+bGruB6amO7vpE6pY11PdblP91OVAI0PJAF+nS7e32KB",
-	"0yfF/JNK4nIj4tUUErTkAAuKyuyI8/RLj2t94yhPRkRiRKTV4POGROZ817MiPJ9OwceGPWG3AIppZG6T",
-	"q2aLlS04hfw7n043STNnIWCtlatS2p6fJ7iipKaBLYA1L18ft0/al9etbw5brSM0H2ZAp9EdmQWKU2Rk",
-	"21iCv67cjEio59GgLuz3P5IRka7vCfrp87II8ndjusYNXrf4teCSrS8slmZzuUJYB8k0pj5L3P5K02l5",
-	"ilb+kj6ZFh/RtHhwqry/bZFQx8OZFp+mVGh8GKnwBIPwaVoJH+DqzbJ3HOCn8vzHfHHfSoixl/Rx7YFL",
-	"+miWwAcOlX1MC0LjKTkKg/8WR7WWIMpqOpwDkz1NWrzEgv8QM2iGYU2EVXL6UEe6pI/Fni/px1LXzZo+",
-	"M2d/EcE/5emtoOBroN8VblgJ+16ac2c+mUOqLLyms1CVwMlLQSpXBZ2Er6wGN5kIhCegyQe5e0+61FKA",
-	"ytWl271Up6U28TlDoDlIK6FDNIfzMEM07VNS7MdC08wJwydS/gyN6vtKgvvb0Jd0ofXsfDeGEqeQ4mEJ",
-	"Vo1sH36j6gkKOYQWSsRim5qn8rCmI6pKYFLLDfJPR9drPLau94mG9R7kfj7phYtkk4XgeWhusFJ9hu0l",
-	"upqxbx+26iGPFjSYCfgtI56tuvD2XWM3wNp33Y0hTbwQgG/MxdyfMoB8ORTkWcS9FGNPupE2ynwS7+zq",
-	"H/G24xBPMcrEw+CICEjFleVkCN9R5F3a2Nj2zLN+h8XBSDchOUAaxiY1DxyGNPfI3jkisLK+CvHUF7uk",
-	"P6IR7SO2ps+HXKsaCZjW0FJMhdR1qh1NwxETCoBkoKmuT5joR9NQAzjNsaTCVThkMCT3iRdIKizsWQ1/",
-	"Arwx++8TpkfST36y8GIAtZa0mfdsz8MgsQnhB6wQraUPdxDLzSOCMaxOGW+SfJt4At0NUJpYzLaZfvTw",
-	"iJHC8F3bdi8t7ij3DOFdeySFAT/+kfxDdmWfkIvot+i5mTj6WolXPUg4tlRir92KxLG5UhfPQfKIkNq9",
-	"ZTuSGGE/05IEG1riDV/NN+Q+n3EPwQ1fobjSGvBZef3kNXqKpK3n/Zkk1HOf+7vcBeRu6PKuJFZfeZhu",
-	"IvZjuVv3OK1DyHn5q1ghZefi8HoS9FQ380BiURWPEmhS52tAEyLFO1U4F0SDkLOQpqioJbrBAryfRDl4",
-	"amryG2lq8pjiep3WJaWGtSXhvNFsTaISOKGMivuoBusTwMAHAxR6GDq9vy8YD/4eiEL4gSykEHZyRhgh",
-	"CV+hgX2NK9IPGI2Yn+1sA/5laGODyB06vSUJnqj1OpvHnikyiJgrzl9gs5d7mD81m/HpIv92M70+gn1Z",
-	"W1ujfR5IKuqGyPw4YKWOY/AjBVOryaEiB2FOUE4R8BcsyKyTqbq0smBjk8ABMAWmZn9kDt7Hp4OpQ/+R",
-	"sVaaol/YeZupzri+nm9tg+paDvm/2RVe6w9XzePrTvPbk9bppUdCOlWpQmzRgMFl6Jr65Fxg4NtSFvMf",
-	"XrN7RsZU90c2/Nuj4sawMQBu3jggbtDz9ulhu9M89kjE8gOHERd9HtIgM/YB8V5dHR+33Cy52yNQmx3q",
-	"xGQkg+z7oHiAi8DsbnpS2PVs5peWrSPrh30zuxuxMeUCAgB2lennaTAxc1HxWEGboowbEvCZM+qPMQ7M",
-	"n4lm0XhpAskbpo8N0TgafEQmmhvnSSf6QF3ugeSB6JI7g+DxhkQ+PXUpYZf+mIvntvlwpv/Vwuia7Ysd",
-	"cKWTgEJfhhZd1OPFTaU9gGmgRE+kbQRY1pX6mKtfV0/q9YtRP78LMNPAegqnmyH5AhrLUz+QYnm4bK2u",
-	"luUBlzxdfVKtI7c+SOvIJzSOX1WAZ/barX/jPkADyhIhszQg1FTEi2Y7vXsLoi3FUuMp7vJ0ER87UjNz",
-	"D/OF7Pe7iXe4WMvjOHPi+v5d5k9QFXxmdEFuq2YAunEwYH1M+CgJdBQJ5ae781lFLj5lOVQSz3hX3Pq3",
-	"xHxfSqO/3s7fT0RfFAN5NIq/v6E/Q6uLAiSXFsIYjak411d/gTGFDuBP2Jh6uo1P6ts6gYzPx46yHrdS",
-	"D12HDplfc73wIXfuAFrWOx8+q48pD4iMsPylOtu3vkbMvaFcqI1N0onkgAcWsR11uoBhQ7bNQsed1QLX",
-	"zlpZr693bY6PsfeaaAno6ISLmUWaqXLz2A8xg7M1vzQ/VmoZLjCm748BCb2yv91o1Cra0OZ+RWmLP/GY",
-	"zcRx20q7iQsG/foByAw3+DNgPJ9hqv84oV53+91vCp2VhTdzufWl8lmmciLQwIJMtabIZ+Y7Kwy/ZlPQ",
-	"zCsuOX/EIpf9f9E6fn3dPDppn14fvm2evml5G5slNteJCzasYGqh8fck6j4Za8vWhUAVRxBYmoA+BKsR",
-	"7iJZNUdD5WbVmnmJMKGC8FP23jwPAyrWb7eT+XaJonvBtMKiGhkl5TDg9BCSsPchj6akGrJoTM3HNzDN",
-	"O2DUtg1RcS/5mi1Z6YoqNhbWNUJjLesRE2yysUlaEHBWTCnz8HxJqcsHMkt1uGKKCPZed4VVoKHBBzFv",
-	"C2Y5hLvu5Te9QE+/YFYgd8y2PlLT3oCKj6SbNw39nLjmnYX9LHDfn3jXZ62mX4DFnQjMEIn5g3G6Bewq",
-	"kphR9NDsalUeYsbP8xByHxZSzkDOpU1beYRoigzYEwN5YiCPGS+Fgq0sD4mQnj8FHqI01bF6FKUnVqEx",
-	"66E5iu9S4Yq5ChbYDCB/ERXKQA65UA/MRy5wsY/DSfDjT7zkiZc8pjICl8o3dkTEaF/zW5oxyj4eT1FM",
-	"a8A3Vnwo4rDOhJm8X+oofDeCantiHq/HIeEK8C4gTc8bMn0Bn2nhV7wkw5WDnw04CYRgC2JlcBNyrz9m",
-	"uCw/UMnNUxOu+6OnNL5laXyOGHC/MsTsqKs0a68wuoQJ2JAAQKiRIn1s7GVzshmc+QGZjHjASD+Qivk1",
-	"4plJXIVeJql6pyu8i/ab06vO9VH7ovnquHXkbRJz8nUukmxx7psD01Nzs265z5wIA6CM91yZBaQQGJie",
-	"0BWL8hMuSon5EYTXPB1/OOG1xiUi0PFzQhTTv14n9OcomM5CxDmBe+Ru8spXeEaYhHRcv2HTiYz88lhT",
-	"Mw8hI0Uw3SQt6LUaC80DoJHifIqLkI6/ct9/TMLOjlNC1wFX+kk0LBUNIR2Tm/TIErLKkco64qGQfJKS",
-	"TYcEsp8gH+01GskEDE8HOKKtRiODR9QVVR3x8Zj5B7bprxQWjGg2zmnED6NaET+SYQhVnU0SmnHMHZJj",
-	"qOaYjKDun+uAdYWMsMWyi4+ab9fMoyEURMwOENisuivBjYoHfycDGfhcDGtG3eoFsn/D/K6AwqtJxLXG",
-	"G8x8rs0K7A1IOlFYDCWLWBKxen/EzBdKRNfcHXsEoTV3vT6gzFrxakPfa9i5J3n1aeXOwk3H+MrdmUte",
-	"cGk6rA8jGYfrSi3QSOHNGpEr9B6+pMM3OM7jIm/CIGVofIbEcbVP8msRqTWDAPBdh+7EMqCVjlzWKkcq",
-	"pCFP0DHzUCztZaXSQUaEIeC4k147xcKrNiecDojXkzTylQc8zZbiwm8QFsssAhL2OIPi1ar9Qlekn0g6",
-	"4dvaPSqcTxC+tLCDAdDh40Hbwuc/Xi8DXN2iG/YkOz7V3gR4Pmtc6jKJsTxzp+jWd6S5jhnYOTONhfjn",
-	"6VV6Sr35DBHQ16W3x8RCB1JaFAJabGMZgVVzLTB8K09qKczCbJ2tG3ExAPonJyoaT6LiKcCztl3yuJc9",
-	"EUKxHj3nflin5Z1vvmYRH3DrEzkLmWgfkUMpBOtr0j4iWt4wQaqKDwXVccRS2BrnCH9mBNQUsV24UjGL",
-	"al1BY58z0Wfkr1Pg8mEMnoyAM6EJ92s2NW5jk7zmws8mrpLeNPk8UXHvj6yva4QFinVFwMVN7tmEoQAe",
-	"zC0ux3dZ2lWUm8nXuJltqDfwcwRZjyK0K2wAlew2tiCOQO3aAY/SlwjJit+fHpC9xg7xLlrnX7cPW9dX",
-	"p82vm+3j5qvjlkW60SOuMELQFdalktkDGZXsYKYscsB0f1TsfjmWw7Z4x/WofdRpPhIvbB9dmtV/rHh3",
-	"rEfnTMVBoWV6wYcC4PEPECINjokrQgMlYRctVKcnmNJsOLy2WQke6Ut5wz9CbedTx4dZjsj6ccT1tLL/",
-	"3fe5ADgfCnN8cKmpSMJu6QVuJlwpwzjNls/2h4h7Ae+v3zYsYZl15FR17i9ErEn4GZAcDUOIjtge3tlp",
-	"myUdEE/EQZAwCaqRSZA5HlEY/Db3/RDGax89apWoG6NEE0nWvPn5qNslBHeYHJ8cFFHbSkQ2Tz29coHb",
-	"VMQLEg7uh00voxQnctNrH3WuX103r47ardPDFrYgMLIPgSEjGQ9HOSFCXjlJublQYLx6EhhPAuO3JDBe",
-	"fQCBAUx8wZWHfGqXG4nkR7V1j8K7m0ZARFIMSUiVmsjIxwocQWJxI+QkqTocMp0ou11hdFXMZKnl8ck5",
-	"NiFTmE/GfKcsW/1S2V2rJm/sNrY2NkkTQCi3Gl0xoDxgPqFas3GoFWjEUjA7jZpRYfcaaAyYX1uJQH0/",
-	"Yspa+VyQrT3oXqSZqpFBHOkRi7oi+SbOnOxuvyTeefPS4nG2jjyL9nbOdDStw5w8G/QHPEsbQaE8MAYJ",
-	"V5lhukIG/gGhRMVwroM4sBI2U3CDa3hmuyOVatiPxCiPzXSe2OTn2nZld3sF3nwp5QkVDlZAfZrc0nIU",
-	"w2cc07kHh9wGDpm9xkVcUqIfsZhNtpwXwHFKLlxauZYRm62bs0RH3lnIVJq+lxrsIy6GXVFVmgcB2W7s",
-	"bmySC2Zz+mYYMjI5KqaOWSY8Afkkjkdk1BWeuUgy4j/Cn/fJK0YjFnkb+/a7uPuY9mqBvkcsYjUELbJ9",
-	"opQkQybMEIlbRAF3hL5b7gKWsKezWK/k5bd3GmrqP0Nd/aeKPaRD2HxDzz/Xfqr0YL9B4bS/+jlH5y04",
-	"Ya7cEd9Bix+zRdGajqvmDKa2elrNFjwA5QL9Jb2AwBelSBV84TUSMH9oJHcoudCq1hUW51XV3LzVBsh1",
-	"I2EzLUewxdh81cUmeQdm5UQmNd+KyEFXpDDNtroiioXLma2hTDUjmFkOElece9YlCA3NMxks4q7wEqcj",
-	"gFUH1CgPVmSmJg3qH+6upR/YWtCe5ITdIYT1hCC8ILqUQwVIjnZRkXeI8BwP1Q7I3KlEzJShMuYS9HKa",
-	"MMt7iJ8pbHOTXBTDojlkzRGl6VRtbJJzqDjyuwJIEeuJzg7bzePr5uHh2dXppWf9vM6RPJKp7wY77Fg7",
-	"u8iuqBntu0G8d+dnp2+uO82Li3dn0IkHPTuM2D5/6TK4QhUfry/Op3nSmnkXbyvUcLsX2Q8xDVTuo1IY",
-	"wQcGw+w4rumnWXVXoL+67v74TO2TrQYJWeRWPaOlm9tRppF3RU4lBwlGjWwOANsdL7i1MIYxUzPHCGAS",
-	"jJtj2yS7jZddkenmBNvmmjdhDzRXRJZ8IKDWlKECsvoLc0rg1U6qzzwKbFRukPtCdeLX/Ccnw+erbs8W",
-	"g2bJ9p4sFcu2cnyrUqvkuU6lVslxksLmS7WVdHTQReojbjTuaanj+zSDAFVLEtC2Gg0Ssb7hQYXu6475",
-	"9lv76Ue0cnPjlLiw7Qp/Sw2Hc92r4ZzdLmRJFHTRkn7D85SyGM3fiSbbdeSACKOvEsGG0DuznEjUo5NH",
-	"aVa36zj2myYMdTeKsOytjCQOLTnc0iBmLhWI3lJN0WKydlDSA8UoY8Z84gL7XRXTix30MQnGDlFCMXbZ",
-	"v12KSU5gJTlXVrFzaBvfGtnpcxUGdAo5ZAcLoQXUSE5SyBJAHSyDPXqN3cBt833r2UkSO+REkGokA1YD",
-	"DJjEKrdusg0o6rTtt8sz1LLU+PB6Z26Mj+RCXnIZEObVn7kUT524Hw9gVKcsaOUrWMS264DDWWqae/ax",
-	"tnkKmtJT4vlU031473k1FMM//TFkwz8N+eBPE9YLNw56VLEXuzWPXJ0fQ88iqyhuk5NXxGdGy4UKNakY",
-	"6U01UyRiNAimcNfQaWa+Dd0NMxUGiJrpXMFcW/cshqDAgAWugJZ0EgdEQVMjfEComJZBmnUyq3wsULPM",
-	"EE+X+Dd+iS8Y1oQaWs5eZaT8dWzHMX1f70l/WoebVNnf2drd+/32F/m77vzhi7R2K1mzERLaxxBwLa13",
-	"JEJODiBZcjIXf5E2KzPxKo+oQj9woQp3kTjpH43gr9Qy5JxcvCBZ8G9NqVMQLqpzMQ85UxA4KRQnCBFT",
-	"HuU7dCm35PjssHmcDZmg9xV65XKxSbwJ6ymunbQZScGmobQd4kMmw4CRgNFb1hUgGPYJJQMeBMwHyuPK",
-	"gk5hbxGLu2lHt6HBTdJ01XMJPkmSnxCyqCvymQ1GCI1kHJFqgY8UW3ia2W1gBH3mXW4dogy8xzYJGBpL",
-	"xkJHsTIs1/um/lpGExr5zDf/8shIhqlT2byLu+FeCCP5fmojP1R0RR7g11w8xD5xy9snu5C6PId40kxy",
-	"TFzEhwsSK7Y/66vdJJ3E1WwE9RdQKr/9RabasJbAnwIpKg66NlR8FMpdAGV5ROyTq49V/rdSwoWhOUv9",
-	"Hyf9Yv0SjyfX8WPnpboiRMceMWR3nxS2HfAk5+/9PTzFK0KBdWBOxdjjDvXHcV45GBwYfR4CeaQ3da0T",
-	"irWGTwsELAdu9fnnRZcguN0hkWImArkgS9KmBkzs0LnYH89Hfw+IN6CBYrMh3EQVdS9udoVLapxJsFTz",
-	"SYouR5EA9smyBMV1wqE9RkAR0bIgMlokEqEsa/rIccz8IB/LFrXDf00DXni93pXQQ8SHI/2Uc/jpBUHP",
-	"WT27b2kq0MOERBfLph4PAi6Gz/tU9FlQzm0u40ioDLg+Ch+H3m8om4uYKZt37EGtIlNN7dWsnj8ZcZun",
-	"ZwyCYGrLGbsCmAcZAz5hxlP9+rzV2iSHMC0zQ4xp2FyHjEFyOQLDBcKoOZ5nvix5nyWZ3ngOB0nhESiK",
-	"uO6CzgLuLWO91wyTBR8bS7LOCFe5XEpIucx9oWqWAKnflCTtDMBbvuGMhNOz64urVxeH5+3OZfvstLCW",
-	"G7fgIvPlR5Xe2XHKhHfmmdoMTWx+FjkWH8t7pWWY2a/MvbbXcK1Uh5eYPZajoKKrbVtjLI49j6XQo2Ca",
-	"AHhOGTWX1F3w7JHvpxeD2G9DPZ8kvXhas1453mddYe9QjyoX3O6nI4Qs4hJdD2Ec9UfmIer7gJgDfw+o",
-	"MNeb2QCoMZ67wt5i4hAUrRphXQdqJOPAJ8YeR78IXNuIWoFIBRnRyIdNhL+XIUp13JY9rlPZjLEIT8qd",
-	"XC05HsTB+q152bJcNUyPZqXLM3cdIgakWy7qXgPHNvzMZ0Br8HPEuFCaBsH+fMuogGqmtDE6WQhOJkvP",
-	"NQunOxlR3RVck5ByH1TwEcUwKspJv5bKv3Fy51wJD7WPTa2biGuV3Dsq/K5IOcomadq8YttHJ5tkbd1U",
-	"Zmhb1o+plbPSCTNCuyL57SY5NYIyCNzVxLvPFRlTP1NRoOL+yHzNrn4/SXu+Pm9dXJ6dGxP6unN1fvi2",
-	"edHySBXYhYwsSED65Wcqs4Nm1xn1N4p7jcPzHfvwpyQXCTVaSQ7r8Cnhulj7RWpyVJ8AZiQ3zN6uMD3l",
-	"+0hNm3NdRJJFwjNiKh6zdfRim31jLe0CvTAJ8aClywTx2VgavjEFjN5zM+QCjXd9pbMrUq2TrKR0whzY",
-	"56F0iiedc5EAjSOR3a4e7d+QXInPY+qeQKHPI+0vKPd952wrp1PGasQUiLmI0aCu+ZgZUcwCQ6PmHvCB",
-	"pTNFqpR04p6hIHhvn3hjphQdMs8WMrif275XI5hhgYkYiBHggRNOjS75mHkoD70sqXkbIP2sf2ofTUCc",
-	"p5GIZpqopGanRRDNZsj8VGLbaRhN2QyC999WZSAs/2ZXIPTplxdnp0QCOAGmb3FF1IiGjFSpmGLPOzKm",
-	"U9JjZMyVAhBjV/iMHfGy6VcbhKuuQOcc88l2YxeUZmBD6a4rLUOz4TqacjE8IGMaDGQ0Zj5Mx3IUHNqm",
-	"lIF/sCv0NGSAobzbaDiFArCZ5S2LyItd8hV/BX/e2inmNH3Gb9mFmcRpZg8frS/N7Dh3rUOwE/fNofj2",
-	"uDfu7F/7zSIStIWmN0nxitP/0oufu+5LuVYmpDOb4PFib2/nRQmDQg20nEUlNbCeVbzbvpcYsp7TTKDA",
-	"0svcqSG9Zam7CdxgqXq82RWXqVuKUGVxumzxbs+I+DSwCfcK7AtEDsx8KPNWxMwxm9veB1z1qpdl0NcX",
-	"l83L1nXz8LL9dctzgGIEi33pyGjZoLVgwgAu9IBQYcsyEVBsGFGhE21kP4P75SaR5IgahgSMQw6SWqWk",
-	"TycyjK7wnPZ13T6F5twepq45wwgddIH5Z8iEbyZi7CfDh5INmP/W6dmlWyfG0mZNs3mHo1NAoXzuvXYV",
-	"dF1ht6k3dQlHZgHPlHNgJAorGl5yAC05HHG4nH7X11SBlwSqrNHDEkiVKncbNdv8K3VnZiy93A3JiHT0",
-	"c26SZsZmS5YDFh2djSYqptHMS5VEdIxm9xQIoytwNszfJC3aH2XILom4u83FAtkeIP3bbd3PoGwgIRul",
-	"ttYVsG1UTAG4Hw7wJfGOrjrH7UNDpImZuF4TV/vduQ6MXdEV70Y5Mk1DTRGj/ZEhMFdta04SBJ79eUij",
-	"Hh0yoGUhE/O3K1IAqv1FEHdz8BwH7sCtdu+DRAbha9WW/K5tkrYgYAWNpW/UAKcPgSfa+sI28FlzbjSC",
-	"Bjs4sHmv7nWFUQmSo0pCf8pCJKWubigzyOnXpQG3iznz+5EkthvjIwXdlhkoTbutB3nLddYhwDXwBq6e",
-	"ihc/oZxSJOXEnE6d0cInIO0cL72nzQSlibPSrlKrFAitTJ7JPEsstLOyBFrm589E5aC62vBDJyZA3FUt",
-	"3J5RAqBBt9mCQUEAqyB1TjG9cUA8w3U7GCGzwyScbCxtHxcesCyDwfQVsLxg+C6qChOu2EFO4eKqIPLg",
-	"FMece8DBBlomJwUr6330iXo4frvVUUhdfm431vf1Sxr5z23noOVg8pcAJahHMkI7V0zz6tImwSLIxIdO",
-	"MeMUVKhyWI5DHP/Thpf/jYDF95OzSChJYigQaeSeuB3r4sVb0lgEF58SJRp8VWdCJXfFdcbKoMxsoDMK",
-	"/C9cEduUCni4Cum4K5KmXaCH72cLD1jywbQhFqledJonGweOldbSrUweoaoroGlQj/XlmClyyxXvGR4P",
-	"/usqxSeNXWDtU4c5UloXmL05j4BHgV//SLqkW1sZWKw71I/XKesJkL6Un7R8rh+fmywQY8/xCq3fonyG",
-	"4xS6uc7t9czyAhvyzclDtUnOhPM2ZdFxzD/di1VMcWoen7eaR99en7c6Z+eXrSNv4yDTv9w9nDXG8bSz",
-	"Lc3xXc8ytwEf6FFX2NGBt+SnXPXgl+eMKik8gm9fbOwb++uGsRBjC9hZIPHPA8scQc4+unRcX2XSM2Zy",
-	"fvmFfmwznXVE/rld6ad/wX/lITI8iAXX2oqtOwDRpNRb3Dk8MfNmr8kyNnArUZF9eCbg+TxiAJznkauO",
-	"0YePzt6dYtiZCEnMyGTKtK08cN7Bg9TQSz7gItiYY4kFxuZ1fBa1mfRhrAVgGFIz/AVGKuYuB4jahZpE",
-	"V7D3tK9JLHzzFI1oELAAXlfWnxoyBxvZv1Gb5GsJ/jEpClhRqk01ugL5z9dnly3vIKP6ALcxo6QQwSyH",
-	"9gcOR2s0VH06VTNZqAA5TH6UgpnPWhAVi/cygLhijwVyQhob+11RJ4iIfNVBb6pZWER+t0WqKZQQocSn",
-	"042ahUUHtfF3e+kTe+6JzfR75lz3sy/Ut+CvadJtdrz6Vi1xQuPzCfyJ84FTjWdGI0aG/JYJjDZXqSBX",
-	"nWeqK4iZk6Y39i9GmzSTeKZIfYtETMeRYP5GjcB5BlNInMp8N+sspfgrTKbg2nwboDAoD6akT0MYRuEE",
-	"XOqEWdwFUFmytpKVAGxy4WKodZz0k01CFDg3AcgbS2jaUilVNqMMvjiwtYx216tXHfK7vRrsBKlv2WJI",
-	"3HRGI4H7toXDKjd9I5ivOgUkgND32agCrNsSY7r5ZBAxZrEM1cisElwpVJuvGOuChtZZb7b7Fm5MLbNs",
-	"zD0j9i/2qiMFw6zJWCIsAQJymvU8U2QiIz0qdCjLx1b7zQgfSefHocvqGlHtR0KxNbGW+SVRJOA1zxT8",
-	"9skg+JScx+aYjKR7WJsg1R6M7CnWHWYVBIBAUOVB7JM40DykkTYMaJyWmSBoiJVPmOHhDXjAvH3SOX1T",
-	"I192Wm9q5E37tdEF3rFep0Z81uc+S2OfXYF4JFUjChMWCvBCltf5rB9Aa24HTpIJKqeCc2tvI8XH2yMn",
-	"r7qiuru1s7FJjqVNrRkzTX2qKeoeY3nrpmGmacTmwGazAOhJFcGQWu8BxsQn35x0SLPT2eoKxYZjhytN",
-	"BT4hI86EzqTwKGP/yI1N4ortkv16pgjtKRnEmhEvjgJIZ+WBtgHImS5emJaAifC2vN2IamkMnjCGUmUK",
-	"Dc+fKeLB96+iQJW09jPX5pU58eWoK2N35M/NkdcBsnb1FiUwDxjuQ9eB49Dnx4VV4B/HK/KbQkoyqwAY",
-	"X2ANNgJkmMosc7M8Z2WUlb3t3e0vvmjMcK7xNLFuFgMkOjHonq4ZpSoDrRlSUA8Z7Y9s8NvM+pLrgLl0",
-	"P6n0IdVsKKOpV1b+cTI9dNNZ17HboXDuS5+74D8yMMIe28+IE5q/RsbAMttltD63nZ/LpfpI9+JkmuzU",
-	"mlJ+nt4NHa5I7PBoCaU7H7wUxm4W/SA2YrmKtG//uE8Mu/Y2yqkd+iZ/xqRu5r8KncNOPhH5MiIPLTnk",
-	"KRx/uwp5L6ZtRLg4sHlGSV4X8GzzJunTKHIdVpNL4I2nRtX2bA8m17kk7Riy3xWeyzF1jfmFJP2IARQ9",
-	"DcAKn7AgIDZnTE8kmdApFBwqJuASbYDj5izyWbQPqad9pvDKkWr2Am5Y6Henq+6QkdS4caQKv4nDOjqg",
-	"ss93BeqjNhfSPJf96iZpJt8hFp4fEZh8h76QYCBt70IhtbL7qLsiYBQdPW7oTWIuhSITGtyQFO/fkDQk",
-	"6oEXJRlPjeQEFoRJp6FtstgV9g9g31Od8Z33psSnmu1nzo6GIaAMStFnhPYjmWA3DLF7tZmBORx0SwC0",
-	"NHjPAuswsUVl0O/LfNXqtnayMAb4KFysUUY2c73HjL4/MhPuMT1htrMHXH37EQUgKsZk2CSvLOPEI6MR",
-	"IwEbaCJjTap5Zz/0+HAoW+jDtKEHs46NTeL1nT5BQt6/wV2Gm0CqNAhsK+8kGYVDnsx/Z+9qm9vGjf9X",
-	"wfjNSXOUrFz+/87Vnr5QkzjxNHZyTm6azqhTwiIkoSEBlgBtqzP33TvYBUCQIvXgh9hO9CqOJAIksYt9",
-	"wO+3q+k8tocRcAsTYcR+6dufaDrvJKfeareGiMF5Pr+VrFhus3fDVZ/pfOsLfjSj8NwaBJml2apHUA2k",
-	"b8RuB7PgCtt0HTGAQ05eQCG00ahWCA2O4eCbX0bRaDQivTw1G49mN7of1s7HVvlyhj9+OZqIahjS0wXP",
-	"MpYc29S/Ikkh8xxyy8EQQahtgwbA80M47/kyl8uJiMtG1G0L6bgIyYLQ0FoNSYyWAxBrCykk5ADggvrO",
-	"IkW6nAgTl1iqDvYNDFAeKjhIOCI/vxg1ksdBtsTmf0nPbmki8d4q0XIORWH6ESYaoW6a5TI1DySMEYJ9",
-	"FgvNalgrWeDKGM2kXChjuHOaEQsnIb0pVWzAhWJCcc2vGJKObO1LDyapH8x++jg+izxaRMvm67HmLtxt",
-	"EZ2PSXEhbdLelvTA6kNVQdumA9xaXAOs60cMbR+keq1U+pGK6cFTdVUWAGP9aBCTHyiZ8veCAwCtNX2y",
-	"o099D0DG17b7mvHiqixK7agUICAWF+GQjxPRhD66fQglyWxhWtlx1qMivbLtIZGPC4ncVSJ3AEOuCfxI",
-	"z/d49KRaH9xxtXrc1R+SU0xsKBIXDIU2YYWx2WDBrKWEhmQ29Ema6ZKw504vTq0XfRGOZmMU38QsTU0w",
-	"OPbGywq6P+I3BmsNRijCBmmMkZrR68ChtyvF6NvZAo+DCt/w7VXvu1ShO7vRF4wmuyje+gKld0chG6m4",
-	"GwS5qRQWogcwIMdEN1alTI19URMRT73HFR/XHGXnAjfD79IyXPGnVS8SZedCBxXACOCimli+iXsmTdhz",
-	"mEoQ8rrya20l7Dr8eTgRbxIOMAeENnjXc01rkyfkU45+BJ9yj1LYCFt+MIvf5atuPtbb7BT0h+Sd1FUs",
-	"22tkRJuJUAJ50IkIEqF95wZAcOga4gcHKSbmdSrvMH5tSOGJiM0eExNRpmlE2M2U5bolsg/Ha/MbhBSD",
-	"zZBil+zbH0bunY+7Ox9OiqAaQ/tW0HGI+S3dkNZ84V+rpCDkBKtMn4tPt8yNuTyYVWZM/ZJxRUNANwDw",
-	"jPUEF/eNXOquQZWQqjkFY+dfbMYJd+Sknh4F6sWeArX3JaqE1jflQAUuBcYBu3MfNu4y49Xk/JB8YlpV",
-	"YYqWkEomPZ6wLJdGE/rH/pw4tWVnUfdTDnVHVtT7HH792AH/t1ep3bumfN95uDP61WXhCLUytJVzDo7j",
-	"PShSmOnZ2T/vD4ntam2d7E5/usX/nYjdHOAwT/eMneAxuCXb+MD2ne4zcPftBJ+15IqfZEZujdbejv+7",
-	"0fyF5F90Xndl/sJVW9F+Lc7rHji/OOcawi/CtLZO23dTe7c+t9rzep8ar7dVvZ8EqTdQ7FI8smcLHaLu",
-	"5Nr+bh9h79zunVtwbu2ZjfmjyGi6vZ29Lx/3djT5jQr1tDny5p4fgCDfcORX2fFbp7z21Pg9NX5Pjd+J",
-	"Gv+Ax8l7Xvw+S/yAvPh7OnS+DSPeufhdya1Wv/hjN3w6AnUt5DWYWW3Wp4acMrNNBIhshFuPj2wthwii",
-	"UYSmhbg2ZAW5jBkOHPnOru7zy6WLgIH3QhUeUfXwqGpQvxwaRCzoFTP+CF7VyQC0of8zTq25mPtUs2yb",
-	"BJtfF3xZ6hlEDM8x9q4IVoE6bRmJYwjQrtGHCVcZV2uKXbSqtgM/o7rZZJLlboDzKougDJRxi5UJkhEr",
-	"XQp9PBHgaXBNrqkHiUVhZctKLyPzs9aSmEMydkqKToVkQGfQhN3werK8FUaNz14p7UM4BX6SHfyCNgw3",
-	"DvMYybAnG5I/R3Nu1zHg41gcCcrxTip9y6he0/lgXsgy33xYRdsIwrgH1Zup9W3IXlE4MUrEeUhG8xy6",
-	"kJuwnGpL6nTOZ/NHxtBa2qdesCUxyrcEWpMngVaFdAnXEe5DEwEDddlmx8B8i49+H7TPhzTE7k7XtTXF",
-	"F7enXK49qfpM507CQNFAgAI9C9ShnXzptGd2c1hQzIJ11poooOHJjLwgsYnyY8IFibVElqOWQCtcSc/0",
-	"I8ekP/lC8kJe8YQVkA+A9BSyu9HvtRbKQs8oLzA0MOP6vkduhAjJ4wt5DQFzRsXSE7gnghYFv2LeIz92",
-	"XXcENgiuaJs+W2FhW+YRh8T3gPH3O6M8VRHm3SxnJLjCewfmnrmqhu8ZpyBOqGYxUXSpbH9z80SY8zPz",
-	"949tNxcBxHscNuAqcrVT15gKWz8Rvp2yFORS6gVRPGHKuw4vmg1esNNOB/vk5MuFkZBd95aTLyeFzLYJ",
-	"AE6+fJYPu+/YR+jYcWDx93U/1nZhkJjbYjdoI73406p1t9GCYAua3WygLmJ1KM9aXGOzoUkXcqkxT2YN",
-	"NSTYUKGm0KTJFqNaMlqQXvzKfDZ4JYUuZHpky6xFE5HRmwGds7+8fPH/L/80Go0iwrOs1Oax476vPKIL",
-	"KeYkfvOZzuNjEp/OBudSsMEZ1dNF7OrjYS0Gp1gT8XL0f8TqNFCihyT+AnfAhB4YL23wAR5NHREhleCz",
-	"mavzcFnIawVF5GS4Mell3qWXtSpvu+nm6cw8CzzKNooHr/5wzmd1jZvJIqP64OjgkgsjJtGBuduDowOl",
-	"Cy7msNJ46b9zNr/ttbm49aXX7DLf9drWHQKGGx5EBwtGHSCqJl0th0BW3Mg6aTuIgntbfQoje+0m2VUZ",
-	"tFJqtha9hLIgG4Zsl8aW23fiuXY8M+LLtsjuXEIzMj7j7lyrqUBGbXitZOJ38H7/2OOxNvf0fC2vRa2E",
-	"4HZ1Ax8aXAU7aQ1dJXMmaM6HS5qlax3kDzkT44+nJJHT0lcANx4xKwgTM1lMja2iivxjfPZ+SE5kQXIm",
-	"89QeVUiZqgh6Yhrz9en139SRMVLFV5aQ+GbA7XrYQhWkd8ESOU2NOY4vS5GkjAwGWOx0UP0aKxoqnvGU",
-	"FjgHlDmZCO4KZdzYgnDeGX4ryTTl0L3FBKj8UNKcD/AjeAsdlsg+/26gDvdW12hT+5GP0AWdWhTHc9aD",
-	"zwvjt9jHCXSg4rB2a4BbZZtscxJbqnVo3aqVFhysYukcc4lrKeoLB9bKjrUmHn5Xzxtta+5/K6ytuhPO",
-	"dp//bw0noGJUaUXIyT3+vzXN34W0QTKUIpS8//Bq/N7BXKwLn1OlrmWRwNar+FwMyhz7D1+WOki1KZLy",
-	"jAPXSxA2yChPfS831JAg6f5nEr/6cH7y/vTV53jYwc4ywvVQ1Cw/wSOxs+DZOvZms4LPIZW/b3faqZko",
-	"X4TCWm6lnB0OGUBcnaaE+XoYaWOtorEiMX6HoPw4sgVsXT/igs1KRVMTLuPvAiwancKBXAgYH78+Oz3/",
-	"16t34/O3b+L+sKP6kFfcJ1t9aA8l7ahXBH4M9MFPUwvOgoL2dxDhClQSSk8XuKSjrtEH3+wcwWwrXtcx",
-	"8A5iP1ZVPDAhQgatzIdtrne7xI722/0PowFvmb6H7fru8TPu0+sKBr1yx6s0w8jX+lo96t0uVI2jhp/V",
-	"H5ILmbKIKE11iXgRaAWMeeCJcGW5gt7/AXGHSxEUBuouyvOAbls1wSNhKX9EPd77eeu6eCT34+d10pua",
-	"vl8ip2uwlsafYwUTU+aKcoskPKkNUiVD8gYQWlQpBmc/kGlLyOUSf4eJt4noIaEhhpkP4z6cFrly4+Ra",
-	"Fl+VP6vBfIrZSeGhjwklGVcKzkZhmgB1NRH2NfxsVDBM5zWSeGSbHN5E3CKJR7bI4U3Ebkm812Z9Nu5A",
-	"mt3ow4W+Veru3eez9/Dyn3/u7qImrXdP3i0YTfXiv936YcXvl9GIXC94yhxMwYxOilKoY8I1Vrbz+CVo",
-	"n9XqNb6D6R7Sb7QzdNHw7I1zRWjKr74Dgfhon8g8jTArvr1IgABAtql7/XHdmQD8+bxgn35777akY0CJ",
-	"OOQppLeE1ENywRKukF9mwbaXpYYNynkdRxNhkUcKuFPIbtEynASFzY9Fr9uL975l+oLRhNtHf0Akt5uk",
-	"RbLMl8tHEaV7f7aoNk5ob3bgweJVbW/qHKSAJsvjcK2d7DgAUo8Sf0+AZugPydijtQD84Fn6WCqeJYRq",
-	"RDRip73CX28MuK27GSAwpwB5s1IW3IoVtf5EOMNLiX0LhAulGU2MGK7fot3U0MGluGJEF3Q2g014e91s",
-	"wPW2x+qBF4KR0+oGaA8Ha35N4MoYa37k0lyhW0S19WdiYDcprHFsmwY65LmRaucS9OKMfmXGQsQ4uCIL",
-	"rfOjw8NUTmm6kEof/Tr6dWTZH2WRHhwdHEIMZ99R8/ZxZ4+CpfV8K/8gWrF0ZiyPCfUOjsLXbF5Xo2Uf",
-	"ZuYjTNFz0UzfE5cOsafwFRQwbPaDjtJcDGSpg5lN4NEyJ6wBnwuWmAl9wdogeXhk5plx49TZP/CwOqru",
-	"y0wJuUcuRTCl/fn2swKD0nNZzagLrrQsluGgwEJsGXPciHNn7ojvJ1LIFDBSEDRHEDGr2k2vVNOVIl32",
-	"g1ntUG2LZvGeimnNxdxMU04XDvLpDluQdLlxGjdIyzxn684rNw6M0Uz7QvjXf03TlGkzGK68shgwY8rd",
-	"qqgIWZ94UGSZolQQs9cmZcpUMKkdb9O0+loOUnbFUsLFVLqMyE3OhGLEIs55beDqw41j07kivY8Xb85O",
-	"fz/rHxMmNDTNgi5CAL0xQ4Zjg7Kvjnq6emt2rIhkUsBbUq4hAO698B1kaJiAbL29IJjMftIy34XZaovg",
-	"KtKb8RtoSNK8EYUdppYg8uZWwoUv3Ditr4pleQrnhiZUm4FBE7rlPv9T8unXQffdgj4voHFtwma0THWw",
-	"cP6ofUqNncuXG6XVjjFYu85IQHQtZWSWlcJsipZaYLtJxf6LOCKxoldczM1fmucqRq47L5DhH01EWOoL",
-	"3rCt6zG05h+AWrlrzFZgqWvBWKKqDm1oPuyDhCzO1SfwpUZtwQFsYBjekrcotY25Kv3amMhTx9rkybNR",
-	"VqlmAS2/tjA/hU1lVmZz5JUWZQHYEsFuQBaMap/OojnBSAXZCl/WYGUWC4FaneStR/2rcj5nyrHoQOej",
-	"gG+ConDcbJvDEix7lNWV37EF2oW8+X5qxU/NW7Jt17DyUkuLIaqd4ITbfk6zgau93jGz3cOcMi14TpRM",
-	"EzhLEYTm+QBeLVHlpb8UTHdSTs2Lz8tiuqCKTcQVK/jMetRRXbrCi0kPmfrGwVFlxuBfM0XfSwv89yck",
-	"5fkhVV0DOFD9Wx7qjdDFkiQFnQEpmCbQVU7OsGQD9elriz9YUCOmJOUC2QbsBniIlOQLqSUisAs2ZTzX",
-	"Q3Ju437jSNIrh7y0kC7segSlHszkvpiCnVBLbEldhILBhaZf2zyZE1kwPhd1PHhQBCLsbu3dNYvRzllR",
-	"B43DJwkN3Z3ZzcEf//zjfwEAAP//",
+	"7L1ZbyPJlib4V6zZBQRV5VRQW9wMCYVuhsSI4E1tqSUis5LZ4Sa6kbQrp5mnm7kYzLwxGEx3A4OuebgP",
+	"M30HqJpBPRQwGKDnpacf+mHe6t90Z/2HgZ1j5gvpzkVLLJkqoG6GJHdzW46d/Xzn51pPjiIpmNCqtvtz",
+	"LaIxHTHNYvjphaRxsE81G8h48k3C4on5bcBUL+aR5lLUdmsngpEr89weYTcsnuAPZMz1UCaacL1e82rc",
+	"PPkjDODVBB2x2m6tZ8eteTXVG7IRNWP/Rcz6td3av3yaTesp/lU9Lcym9uGDh/O7oIPKqYUTEkmlFenR",
+	"OJ5wMSB6yBXRdFA1K00HhQmN6PtDJgZ6WNvdanq1ERfuxw2vpieReUfpmIsBzMhNr3MwO52LISNu0U8U",
+	"4UE6h4jqYTYFHtS8Wsx+THjMgtqujhOWn1FfxiOqzXNCP9uuwZz4KBnlZ8SFZgMW45TkaMSErpwR/vkj",
+	"TuiA9WkS6kVbFeBjn2LL2kLHEze/lzzULK6gLiZ0zJkiso+U5SZLZEy4VkQlVw37O87UoqvQCWp3nnbV",
+	"dpqZfvQ9PGUi4GIwdwsjfIbUzRfXzMZJ8+ueFH0ej1hA6n0aKrbm9rpqE+04hR2087qSMmRUZPO6oIOl",
+	"jnWGbRDzsQfiHTgz9l4vNbXxUCpGRmwkzVZpyoWys2TvNan3qGINLhQTimt+w9aqJv1j1ZQ3mkvPeRKx",
+	"uXPmoidHLD1a9j5iQrFFBwpfW1Y4pBPJpvWWhiHTK13fMbxSNSH86x0v6ctvX8ZyNDufzvkJ2d7c+B3p",
+	"yYDhhBjpJXHMRA9uww2LNQtIP5YjjyRRxGJiDrlqsua5uReavaejKDSPXp4f1DzDDTSLzUj/5vtW429+",
+	"+Hnrw1/Uys785bcX8vbz13KZ2Wu55Ny/Pnu70txL997wxz6PlSYBnbi5x1QMGKkbRYb4WvprC3a6hCQC",
+	"qlnpNDr9YynYEdW9Yfls/PYFHfhmKpT0ZDTB3Qw5E5oMZRhkl2bIaMDibDadfsOM3cDBq+92s3ReIzpg",
+	"VRKEmz+CBPGACmFONAhiphTxkyiUNACNDEbxCRVqzGJ2V3mTJPDk7GSP2OiKxVWzHcFfP6LAO5JCV5zm",
+	"yPyJaElCrrRHNsw/NzYdbU0YjaupC96t5Dhbm2Zi9L2d2OYSs7xhZde3JaQespjErCfjwN0B3EQz3fGQ",
+	"94bwu4CFzFxkKQwxOA46kjesegnwzbts7jHTb2Wsh7DJanb6r+WYjKiY4FaD2s+FVqSeCK7J0cnxxes1",
+	"L8eStD2TkCo9d+dVYdpWJ8WdnncOzaVXdCm4nl3PKU7fsEmcaN1+GhQk8+sxY9ekbv5XEaVprIkU5EiK",
+	"gE4qaclsxtIStTDB/Izfmm/OOQIzp+kTeNtufz11ALCAefsPa6vY/q1527/5bPH2n9IBK9l2OmBEJIbo",
+	"LY/bqFQ3zQDlk5tLGs1ms7nE9KSqtNiMRfsR+do3Ce9dzzUtfjRPfHQD44wZSuJiUDWt2D3w0ad2zn8q",
+	"Ia6OZiO80oZ2quhKmXdL6cowlbmEtXheWvauq7ZLmT9+xE26oINXsUyiqvkYa2tgHvi4c5oznY85EVk+",
+	"C8MvZ5RUzxhYYRIYWxlVCsO6qlUKLVdUVy9iGlSqhdr88WNujfkeUPJc0067qWXWHVA4qUvBivrNE1W5",
+	"VfDKHS0+tEOrtg+Nyo+4f98xGpdPxSii6c7kVVZHVvDLaroy7y+pqW4+f/48P9PnOXskm+wHs24VSaEY",
+	"+qNpcMZ+TJgCjaknhWYC/kmjKOQ9atbyNIrlVchGf/UHZRaWsxXNG4H5wJvWYeegddE5OX73stU5bBvr",
+	"N2Ca8rC2W3vKRpSHu2SUKE2uGKGCsIb5VWrqqKQ3JFSBK+hf29HXe2ADsjiWsartfv9zrc9ZGKTjmbUz",
+	"pUDpqN1i6A8/IAkwpTtm1J3+Zu853WC/u9oKtnvP6Fes2d+42gRC1VQnqra7DVvKNZjJL2hA3NalG02v",
+	"ZKJ3r0IqrmsfllULT3F78XTKhC58hHBFRjQ0BGBMhZhQAhtifs/FDQ15QOr+zEH4Hj47kjEjKmI93uc9",
+	"9CgYopQRi+GQgSrNrQX/tuiHvHc3ktg/OX552Nm/yFMC8Ax7QFwRGsaMBhPCBUkUq93iPJ5n55FO+qMc",
+	"Rs9+TUFYhoyHFA5IaRkbmeG71fur7/5LGV/xIGDiTtv/8uTsRefgoH2c33/wFdLAMAmlY6plbGhqYnYf",
+	"+Xk6odscxlZ2GNkaHuw0zvlAsMDQzlWiiZCa0DCUY9j9dPFI/f7pWfuoc3n07qz9zWXnrH3gkz4cy8uz",
+	"dttZ5FIQSuyD2T7c4vZ0hGaxoOGdjq9zfNE+O24d5k+PCpII9j5iPc0CAoyRyB4Yf8Ee+TGRGmeVMoyA",
+	"jIdMkJhFMtZGawdbdcVz3ckzPbc2cs7iGxaTtpnEw51xq7DiPuVhEjNS993u+GvrBGOAhoK5IqEcDFhA",
+	"EhGwmPjpSn2PCGbmq4ZyLOCUjqV+KRMR3OmUjk8u3r08uTwuiDtLT4Yi+/CFW1yl7WzLj6UmL+04D7TN",
+	"xxLFJHqqPIy0kSsWSjFQRmOh1pVll1b304X7SPOndBJKGlxIeUjjAbvTpp62vjs8aR28uzg5eXfYOnvV",
+	"LkqQjL6vpJEdikhzshvN7a92fveMXE00U7fY8o0c97JinbSF5npCLqQkuKyPIloKyypwmSeKhHzENan7",
+	"M5vkr+0hCwdfNvC39D1FtJFPml4zIiR+QEuJJxezEU9GZ6kyfJeTm2KzM6K/z6g2N1gwFqgcu0W6UkMe",
+	"ff5yp1WQGj1jawRlksMc0rTYWdublr4RVQq0B2ZPm8ckCinyKMNkeY9dCnpDeUivwrtdrPP22ZvOfvvd",
+	"5XHrTatz2Hpx2J45IcUHosEFGTE9lKBbGj4GkeNBYujjFvIjdz52RSS/pAc8KWU/V9RtLPnNrM3wvR4V",
+	"5pdX5jrS3pAFJOaDodEvxl1R90u2sFrBXtslp1LpQczOvzkkQQKOMyqITDQdMI9Q0RU8YMhkolje8IDF",
+	"6NEFPXKdnDEdTwjtayPN4IdGy/zgE8V6UgQKBfyA3zCx3jVEj7ErMO1yz88ap+f2fS3JmAKz75v5a4zN",
+	"0wHlYr0Y6ppnAqN/RR5RMbG8U92JUs9aF+13h52jzsUUE5ESHeJGFTDXTms2irTaI7BPZtYkpBqCd6uy",
+	"kc2cLWE4vlkMSVfzcJzfLcnOVxlqmloeqfv5HTFsJF6FMm5BF4nQPARSRIkTMm2TIZyY0sNYJoPhrWjl",
+	"UtBEDw3l96i+o9C5PG5dXrxuH1909ltT5GKYmTEQtLwnC2cjIxFcgoz5T+wBNTN/anX+rhHgiinlbBPg",
+	"FvgzGVJF2PuIW142Nj8K8GG6nYDDWtvrCinwTcvuM1XBRpRiBoyJhsp9pHNAtLxmgtCYkXEsxYDUqf2H",
+	"kWJjGQddQUVAwE65FnKcOWMgbo1fpCO2ZngVkIFKImObsOCIBZxCssndaOH88vT05OyiffDuqH3Qab27",
+	"+O60IOQUEwHMA5Qgqgi6LndJ/kPwgVuokDt58kiXRmBt5AJzbz6SAvlEkRF81nzPiTqz1qLZalRCw17K",
+	"Nw6U+3R2wDxaRn3BNIGSiLfTiqia1nMUg0+PSF1II+v6PLTpD+D7jGIzJ83RKdmLmWELLT3jS29oPipx",
+	"qHs1dAnu/lwTSWg1JfTqzjzJg1IX7zSfci7Yn2dHMPrZwqMKqXhDw4S5F1qJlmdMsHFZEh0+0oarq+Ys",
+	"e+HizDCnsQySnq4MScXMHIB5pJhTpIlKrtLnPcL7hIrJ+lKfhcD0kvvqNJ0lqB2eS7cxlnjZ5710JkOW",
+	"vuBu5vxXkJrP4Vn76od8dOB7DBc4pzOQhZ1M+glLFNPnWDyQaULIbUW6hV6O+H9Id09e/YH1tFlSayQT",
+	"ocuunpCiIdiAan7DCIXHQPYZXkdVLnEMsgfqYyng5qVMdGMTouizsY9inD37v1ywoVl2zq1ED8+YgkDr",
+	"z1M3HCRJBYVaYQaP7BFg2FwbluK3rMQF3rVLXjAas5h0k2ZzqwePwz+ZT+pco39ZGWEJL1PSk/KaI7uZ",
+	"IeBELabHS2XDPXnSwIXYAUoPDOY8n1eiPKJxAP4p+Hk0yxXpDdVVcaY0NcsI3QJ7NUI6oJqSy7PDNVQK",
+	"FdMeYaFCYTBjgTxRXRHxHhjqNoqyR3zDA3x8XzCuhyxGg+PB+W3ZXbR30O5I9ba7lJTiRnLNRsV/zDt2",
+	"e4AfMtEdx3QCjMyOPhOTm12bsukLSzyqpUbf8cItm94ZWI2XptFg1gMOV7ZFL0LZuz5jVEkrqWYo6+1w",
+	"Qigkx4BpjGUN5mJdmVdZsEv8s7bRGs7xyjmTece6nBWkVvnnp60j39ChiuioK67ZxOiKa+uk5fIvIXxH",
+	"ez0WaYKexhszI4UkViQIr/a+wd5rJhS/ClmDCcOAvq/ZidS8mvlc7QdXy5JWt5TcQLhzHnIHpzwZ0lK2",
+	"xsaNbVZuuCYU1tAbnIXmkcrta352Ihk1bmgMQ5n393Pvn7v3L+D96WlWnISdK0zV5oCSup/Oy/eIjxMz",
+	"/zIzA1fTwu1ddnPnbECuQqds2q4Ow8xGy6gRshsWgiIKEZOSig4jtPzekIdBzASSTfZ3SDlSxFjFkzLF",
+	"0b629OU+T66y8qfZG34PuiI1mlWnfJwK3pnnGzLWJ7FVlpZhHtaCWiqvf46yYxmsrRdIF5GfkJftdhl3",
+	"cduayy7I2Ws2veGllDnjuf3tafv4vG11xNyxut2dt6pDFgxYfGyenNr2aZLMyDBHnFfKXBQZE3MmNjo4",
+	"+6ChuLnJIYtPdKUTmjmc/LnM2/WLmN1Z8FVfjFLBUzqdIRUDdmq9A+WkYI0P91Btt9aTccx6mgxlrIzy",
+	"qjWLJ0RpGoHKLdg49zAloRQDo0eJgAg2hlxApaJhTBWbJaWZr00l8W9ul6gwhS8uMFrcc9ObNP3h4qil",
+	"mwfMG5OcphaBfwmWsHenZ+HeLP0gCvjZ79FUh11OUbrKNAt4PQxP+pDBM7cWdVod+fCDV6KP6KzAMqeJ",
+	"7GFkF2KVRceDFOFyNqwdqdw8v5JBiXjLK8Xl8/IIew9iFzhKcWZ1CpaNIri9IPeMUDya2INQmBe2cOa3",
+	"cJcEciz2nSW5hFwZyhKbcx+/Cxkw1tKEZMrNbTKUSWxTY6gmITO/3mmSJGrcSF1QPHKbvLS0HU3eSM2W",
+	"Jy3z9AE3PIVXExfmEYQhmFFmlpnRYwuvwVUYpz9SZ6ou6SJROq8oLV2WnXmRpKpSJEqcLFLpC/RFVtQP",
+	"zhAben7BgZk6htJKZjNeueUcrUJHSRSsRqplyondCHsrs5tbZDzZ1PLkjqTsOZaWvzz52aU0NodP3odx",
+	"6Vjur8+6tCsrl/nITmuvzN4TzSNDelRck4lM/sWszHbMNyeoN5vLlNLm5w+DlE4UCOBSsbh8rtazbNN6",
+	"/rVgSrPBYN09kabqHnHxBw4btKwig/7M2uV5+2x20alDe66iCA/l7I95Dx9wFYV0kqnIq2o0y3tgZ3bf",
+	"OU+jnPpj5lF2IAesx0c0XNLTGeDTKGuSyNYBBnxgJKuLakOJDxcalMRnGDYtOD9rv9vYbDbR25mS1PNi",
+	"FWyz8fyHnze8jc0P9W533f347MPav/qLMsZ4wCImAiZ6k3NNdQkf9pMIskN9w538+zTXk8jyPDDPD7ga",
+	"caXKqVvTeAAF2Lvbm579CcNwtdOT84tZusxeWDFPvjj6AhoC99FF9vyM2zX7k5dNqZSaclRf6jo1dEjy",
+	"6W0QrCpSh7vbOerYWcR/vFrbXeGZpMZijvqekbPGYg3INMYA6q7ZRCqZUHoUaW58jlnulBk1YGSW6Pqj",
+	"MnFeoWXkUDZu59+4herq4hhLBfsCe/MWFOSYLe6BrXpmX7g/tzYXStMwNMIwK7WdkdSLt2rERrLUxSRj",
+	"PuAizzAXK6MW2GP2QsQJI+MhD6GUgiZajqjmRi2eQHboQHDFAqz+I3RMDZO1sCIQlNkjXBt2K0jPTAac",
+	"eUISUBPKlX5NB0V1aWay04qRjqlQfRaXeXds9RT8HfM9cKocA/2KA5BCPrZ5C6K9jZPNy6AubnNTytTg",
+	"PCl77t56eUiNAggO0I/d79wtmqGfqbtQRsBeDhkmdxqLYpeIX3MPWjOyro+mM6tkNKKLrTaY1bl99qFU",
+	"7Ww2lTtc4WbLseqNzTwbrf3+9DtHTru1zebms8bGRmPj2TQl7Naer29sOkrarb2WmoXmgp8oek1nCWm3",
+	"trHTBKUK7/j3hlZuWN5ccB7f/O3YmlE5aIUm2BFkbFgOemuNpscHgkR0Ak4YtF8dRgqOsU5a6OjVEmRu",
+	"oplhWFCW7hen75N/+jPx8xvgl3t/bxseXyA7V/Mq54XiAhCZmZ0qc18sh/5yB/k65diTAqq4ITVB9onv",
+	"1uPb6JzT8nHARTN2mvpGQVP/qkpTL5XQU64uGgcOZAl9imnMAKkvTEZRQyWj/KbOqdXczh3w5irSf0Ei",
+	"iyxXCGaFZJYgck97vVPY6+2qvXbift46LujgGEKnq4dLFojZVS7VFFPOE3Yl6z3PJMWUNY+ks7TK2JMj",
+	"divRgW966Qcrp+rMsGmW6mDF7ABT0XHF9HRwvHO8f3JkWLhj5svFxDtupm030/zMKsLgM9ObCojjXHyP",
+	"+HYy9xsGn10qYHc5nlY88qCU0wEMI51YpAENqZmGg9QZjUMOSisVREsAJBDhJAsuuPQc84ax7YvZW6nc",
+	"3tzKc54qdty3oF3TiGUzD8alq7gURvE3jFpLrKXcsAgJlTwk+9LG1vON9c2d2iwf+auUhfxVFfuQZVhl",
+	"8z1/FkwM8c9wP2Bbyq7GS87CAIsaZw7Ulp+XI52x0CWS/P785Bi9TeashJZZurHNpE4RYZ+oFPwwW1Ja",
+	"3T6z+LTcPb8DaeU7wRLwomth8ebAorKxyzblNaMh4nAVNyRLr8ymI68XftK+VvolGTq7dDr3jcV0wPal",
+	"KpFnR/KGi0HDPkN6UmnQJtSQxswjfQZJJQjn4c0QJ6k/c79Ra3ukW2t2azbPTeohVM0qMmRhUBr+wMTz",
+	"n+e7KUo0jhumjKFUIaH3IeUKYzCwCpwBqf+YUEzW+6c/k/x610p10xXyVNzAJRUh2fe90ptdMpbU7DTm",
+	"PVaFuKJBlmCtPDztpakXjt/FNmtdsKXCazDKBR+x2+dOx4yGXLHgNJb9MgCx82SENZmKhSFwvyiWPSgl",
+	"G3GRKENo9l8A45cnx+JZKonUtMSBObSU5RQHI8+wuGXF56vW/MY9YBfmCNfZU8stIv1MufaffQQyV226",
+	"bsTiHhPabKHdvamPk/pm/uJm1JO7t+6VpWgItIGgpcu5jHWNwfi22D4FfPCIQjafrtT8rWTOZT6wGfbo",
+	"8HGAt6S5WDmPTXpZvQJjnOErMzRduJv5SzO1+DwlzVLJ9IGWcfLOwYW8ZqLcF8GDC8z/rrHJ74dXr3r8",
+	"hP/+/PKnzsYx76jOSEd/s9951vlDm/e/WWeT30e9rSPziAxen417P8mbw83wure/E7JXL3Xv1fuwI5rr",
+	"vc1QXI1eNoNvfx/Ohi3ST5YxpJOIic4B2ZdCsJ7OKp2m1C6VANgq3u4oWp8KFz3b+mp7tZikm1TpBo7o",
+	"gF2eHc7KwiQO56OJ0islw0Sn2dtF/WKodaR2nz6diiE8pRF/CiOop82rnd5XvSZrPOvvsMY23fld43m/",
+	"yRrNYCdo0i32vL+xsVDMm2lWLwygTafIos9hgvUrLmg8sdVBs0eJj83gDB6/8sjvT9uvPPKq89KIk7fs",
+	"6tQjVJOR4cA75OhFgV3hV5ZQkMJyCs8lHJbFKOmIWVjSnSbpDWlMe5rFyrOFWOGEqIj22NThnNPQLJ32",
+	"evYCrxZxOpRUdDJvRrVRstBAAPXV3txl9IqkvCJsA4wDnYIBo6ul0kFSkseC7pSS84656PGIhiQKQTDh",
+	"fJeUSJF7e8n1xUYpF6Uhk2wiMtFKU4Rex8pciEBUr3kZi97ubOrudxuSX0PuuPJTLaVaScUR1PaXw41S",
+	"EkoK0itmEeXBYvu//c1l6/Ddaeu7o/bxhbGN8eezzvF+5xQAbF5cHh62L5b0C7R/TGh4mi4Sf8yt9EUS",
+	"hkyD5Z2tpcJdUL0g6zK4T+fA8vtgp37eG7IgCe8cDZm+9CVxEbMFrVUCu6OURBZ9OX8ALujRWY15zHXZ",
+	"LbgeuWiXnXNhtdMT8uYkKx/KARe3zAFaNumnOs1nYbw+WiFleVH2TdnysQzyXiqmcjXCv77Etny5aHVZ",
+	"3xOAkNaJWsxAW/sXnTftmlc7vzw/bR8ftA+WZJWtnuY3ZrLniYJcowB4y2w96+JZTvlRcUq+R/x0Tvfr",
+	"SS1bM069BKX1ZcwY9ODItLnNZl6pKupQh4noDTEfDBJaGR1N5cOUIPUD2DyblGbrLFdMuwdIeleMuNS0",
+	"YnXtjg0K3iqA2Jj92+wNcGDiAHRe4kJThvaWZMlL64khp1c85Kl+OZWvj6iIcsycIhFJTGxazYEg7NJK",
+	"jgdWZb0TucncRtWya7QbVVxbbg5lTMHt/UXMEFKuuPdZffxSDLR4kiUsNLEI98uCzZdXelnseju5ecsq",
+	"R9QH5HQWcxlgXFkw3Ribx9H9vZjzQROBmld7225/vSTPO7K9G94ydg0sY3aZt5vnA2iExeUBSl6s2Jwc",
+	"DcPjaru1X/7jf/nlH/6e/PIPf/rlb/8T2dj0ms3mL3/3p5JcTHh+lrmHXDAA/gjI1STfdQJC1REFh1SP",
+	"xoExRnnfwp6sz3DJFVOsYTplZATrDhYmHE4to5rrLodbMDcX1TG42QDaxs4yAbQRi3tDWjbvt+C7ljFi",
+	"wlrgZzYhY5t3AiBjIwZJJ3tYyZoF+aDTFJYgWy9mUbYhTdRK1cN4CQwDOIm0SnKZ4Hru7MozcafSz9KN",
+	"yVmscRU4wvTg1W3WEMcGrm8Q075eB6cdeBcGsRzr4R5BxCG8owBSFHLn+s02MMs4un3EN7eJJafPe0OC",
+	"S7YwKwAPeKdJn10ets+XVq06Nc++gZPNzIbiVL/CXPmvprxTkBgFUloKEichU3sWPFXHiQC8roJwzaX0",
+	"582Sza8KzOOrEpJ1U3tDQ14iNG/crxc4zPG5UvLCLMW0QGmqinJpe3i6iBJeLP2gRQYq17bVkEcA7rhY",
+	"Mr48axuqswCSS8pGoyfXUkRPPP2QVpi0CGKUfmFGtiwLcjSzO/Bi1eYssEfSHZqyR8x2GGvEzvZ+bZHp",
+	"vYZeMVzo11xpWSaxVrOGYawzQNYFwUHfd/C1jZwav2phdX7QWcJePak+U1BLmybRAFDknPIOsB6aXjNB",
+	"6s7aWVvSoRunZcG58gqjKL3bPzk6PWxftN8ZSbxEgCFFTIpdwd/89OPTdI1Vynm1DtFcyBTmaNGnMtZ9",
+	"GXJ5V1Jy6RFlSfFS03AJWrQzucDHq3whdrS5i7lIvzi1pJnchqX869Ox948T7b5N8Hq1ivuZkOwqkdWZ",
+	"jSk/EfUF1OwDitCyBfukbkuvAcbaMHUFpXsuvO9GWbu/yv7ZBJ47FWvbyulVaqN/c2X8EOC9jMMV63++",
+	"xOp/Y2f3WDkFxgyJxeHzVlTrD5g2N93HjgeuVHE8lO44Ag/wT5TGWGvmLN1oNtfTyMfSDGGuonKrui0H",
+	"R/A5YAjkWuXjvFI0AVsglRFnenqrIg0UeMB9AA+Y87+PAA1IjF9fZMYsay7ewL6U1xCc12QoRwxECnXN",
+	"Na+SYICNqjPOn4Gd5XjV9z9kFU34Emi+Em1Qi//7Wo5Jhyh6wwKy4TWbTfP/ZCwRhRl7gVUjHUwp4SE1",
+	"fJm91yUuusVJIbcSZDP8ecpgw8wilrPSriZlHYtd+kfKWzHFqMCPZpyOs962HC+aJduMuU7lBdNrluke",
+	"lOBze2QohQS8/xJQHqN9eEAYWfY93NRisuu8AtZVetQvWlrKM1ftIl/wV1TwutI7ZCGmy+JgZy/3yfPt",
+	"nd8RC8RNEFXb6gdEaSMCid+TAdbKTbtbArYkwPW+efRDhtpdGlcCfyrCj9tYXwZO78HRRkxGIStNUXZd",
+	"5WZCjTLGPHpM4rQdh5RHGO0N0zZrkDS/tEjN1RSU8NwcyHhpTl+Q9lpM2zpZ6HbowPQEeh6p0kWqihi1",
+	"Gff1xcWpi/2akyk4HLebzaVseV0OMNQyun2sia1Udem7jmrMOEX/ZmkrvWlFYvYrl2cdErM+i5noAY6D",
+	"4e3TX9ojfg5rPWNIAyZYzHtGrZuKH+eh2ReGPCwChb1WKRo0EPuc+7VvL8PMxuEdglrN1MPVo4KoMde9",
+	"IZEC1T9oIYndDMQuPI7eY3TUWEhh2/2kKwaxHCvIUS71mlH8HtckkBh4ALc0ApT1aRiSK9q7JlIQHxfo",
+	"ryEwa7ZnZf0fl3K+lbQMennWtq0u3rW/3W+3D+C3ZV+Ybf2Q73qXb8511L54fXLwzvyqdXh48hYeznUo",
+	"nGo4ct55dXx5+u6gc956gZ862T+Dt807nVeXONPz9uHLd29OLtru3whCW/NqrcOzduvgO/sLePi4/ap1",
+	"0XnTfvf65PCgc/zKTKB10X51cvbdu9ed9lnrbP/1d2ag1lH73Wnr/PztyZl57+3ZyfGr/C/OT/Y7rcN3",
+	"rf39k0vININPtw6OOsfv9l+3jqFh1sHl6SHsyrvTy7P91y0IebSPTi++e/eitf/15WnNK220VdlBobx5",
+	"UK5NnfvOu84xnFX+V7DvLuXj+OTd+eWL8/2zzqk5TvzNWfv84uTMjJpN+Ae8L+Vg9q0CWn2KaJ82z8Eq",
+	"jRIxtHylNLIS3mNPVJbwUc/drCeqGJecKskrLU7zahiKrpBqxsqMkrg3NOPSADv0wERCKp7Y9h4TG7Im",
+	"ZspfPWtuuPB23T/dOAJH+cZ3/tRsTjeOSmdTXacDfyqWCD9RNuPl67O30G5ESDLiQmLpdvGL289L47Kl",
+	"DQHM2VWJwGLLAg4p+FeJ1dK0RIR4LckNiwux7GzpEUZE3oHWHS7O+c4m5PanUH5hD7CCvZs3D3mZS25F",
+	"I81S/gIdcfmQAaLCV+wxNNPExl85JPkbzsb2JvDYZaXP3qkHaL7Bg6h1iiD0JXcfcN/TFr8A3zADY09a",
+	"y3lm7rXLx3208LhdOALOxBwwGF5LdAmgdhOhXNc2CCji/CdCMb1OMKRtHzf3bSjHLp0fFQ3UKQyXHEre",
+	"W65g72N1AVm+lUdVBw8XZso168hT59TGz7l68EBFNLZwdoZg6C5Yyk8jMdgzQubZtsffvDg5Gze/fjWQ",
+	"rVardXx+OWxfDsw/2+Z/Xuy3vjP/7b/snf/e/GO/Gba/eXO2LV4dD1qtTqvVumy1vo3Yjz99Zf7cOr98",
+	"c3L29c7+d53OX5cEgOeSU4v4uUnWIzH44x8iNvjjgPf/OGZX0ZqbtG/oCso7u7VuDYBXQkbjKU/G1lRa",
+	"YzVjXrjTOWqpyM2B+i3kZVkqDqn7hyf7rUMjPTsHp+9a7h8v/LU9EnKBniPbCDXlNtBtritSxRlRTgjX",
+	"99vdAKZm9C0zM/vfF6AgfZPw3vVngeW2PHxvFZJZJS++hbP588DoKuLor4TRVUbe2WHfh4aRI53bQ7xn",
+	"g5RzNkeD29BH2mGlyliY69ST/T5jS3QAyCh5bvACn7pvcKVVsHdWb1XwxSLilNJ2OYlIzc5YP2aqBEUC",
+	"e12WYSAEDOJbitly655MwoCk7VlhPBaARTYh14xFVk+F6GUeXWCt4KtbyDvSoZdvI6Jl7xqWufAmZYN7",
+	"bulle3bGaMAFU6X5KtBTduGkpgFoYSIBX/29mUwX+303Xvn8e4xH+iCmfV1h6gIEThIyly0ZMxqgKHaZ",
+	"sPmifm67qefzYmdwqUprXZdM8V2oseZTfnMZuf/hH//53/6P//0///tf/sM/kl/+/P/88j/9f7/8w5+W",
+	"GS+Ni1Wic/WGNB6wwFucBP28PAd6xRudy911aIOVSDn2gC9sCvrU1rtjnw/ymyMRsx+l2ewAr2OoIAc/",
+	"irVAobkfRLGIxpC/cDXBxPermNHrKZ9u+Sl1RUYRZGNzd2u7K/75f/u//9v/++/Ic89CFy7OePfscufs",
+	"0v2Xu4N/Zigxn1z1qHAOqxi/mI/+kyN+v6XvZ8wQYTlQz0dVOQM6WTII/ZDK6Repapqts6ude8T3oWhm",
+	"9HJ7PTMdY76a+WwH7UigjM2dVOM8w3Lyz1rPtNRcvOgHNA2ggftyj1AMr7EYf0ESxbCPGug9AZ3Mx57c",
+	"2lhUG/PA+u5nrb/iKZQToIyDQpOIqfBBoKyc5jERbEzg8YIY+rnGA1Xb/X7L2/A2fyjBqCleqRVLmgoJ",
+	"W5gi4H6eunVQQPhjwuyfzW7NspSqaziFzF+u21HbARK6sF7JRC/RZRH6DXi1/ZMjQFBYrubhFOGKXB+V",
+	"H0qmWOkLKpsnqftmHr5HfDuR+y02mF5kOl8WmNMoc7TF9u9G0tsEtOmenCXNYj9Z+u/nmY57m5KI6qwM",
+	"TGbWioX9tAn/bK+kpfLezdmukv04t//GffbcyCA9yrM83D48UbZnVB2RkO0+eCCS8g+UdV5eqq1HruNT",
+	"ddpmmleZ39LqjM35pSL5K3kfCZeFK/7rS7w8k+F8kIlYhksgCUMjJK8GmQxLsn/oye3VAHEEmakMK0Is",
+	"ttsSjj4je2/d2QherNqUxfAb5vWpYjezDUb+wEzvV/oUd/iDVzvnA3EZfezGV2N2pTh0FPhC+l6lE54+",
+	"yUNGbxgWca+TFrmSmvR5GBrKNudm/m0Et2AIQNVPFFbPLkp5vUP7LHOkSdQWRgZPuxyY+22fhorN7n32",
+	"0oKaW/dk6QQiOvoae3yrqe9fp7/+vtajigtpxGTMbI18bVYnvs4NVJZhu9FcJcV2Z2HJZfq90pVB9lv5",
+	"bXHJljlEm5nFZAmZC0yrDGBoBfBkcEKXlTlXIRTfrffS7XM7RjS+Zss1Kqp0uty7+6QItmqnWEj7yXtS",
+	"5moPcBD34TfBE729zyQXlliBLOadcUW22MFiUGg9D5t5Qf46Hk1JJha8XrnyikY4sPBas7nzfKtZKzTC",
+	"wYQ9R561r0/OTzuZnDunI5WIAWmHrKdjKXhPlfSXLk3sheoyGWDqAQaz0jSlayHHyuUt9q7J1YTUQ6YR",
+	"jgH7GHrEXzcaQQNz+grCY5r7TXVuoY2fmo3n640fft7wNpvlTVyKKZF9moQ63YwlUiRh2sbsMeej9sjX",
+	"Z28xZIMNUtZry7eTyThDVd4G7pGOacAUqfcdMhhRSW9o9Cg4M48ct84PWt+szWSZTO/W0gxoRZGTZ0/T",
+	"9XzpxqVKYOf4Tfv8guBLKsVCv3O3+fJ7VK05aBmz4xwiUHmGuowZiRkN4fIWEIRQwz9Nrp6eJ1ckStSQ",
+	"BCzkNywGVZ+0b4waCNUTmLxuXqJhV0C9DSi08Eebyw6KLgt288nsWJYTygGMWMxC/znfISGgmiLA9Obf",
+	"fPv7n+jb50nnD5IfnW+PO6L511nLA3NItY2tZ8+fPd/afvZ8GxpTJFchV0PEk8+1xLpobuw2m7vN5nqz",
+	"2fwb7A12ld+fKJZmN5VDV36a/7t6CpvXiHUgZjlHbu4LZELxkI7sezOTKWNC7mwKudN6SLU7KBZYo6xI",
+	"8KUa6mICOsqdR+Vc7MIR3AfJaxqWasq3pXXMrxJtfwoCjnR0WtzPBQuY5m1uOtnoYLE6FjazWCSw0o6i",
+	"udl7BPPgGkyY6xdAe5Cp/X22s7P1rLrfx5zSID31NXOrQjkYsIAkwnqfF+9DgdpLWK/IXWl4EoiE1M9e",
+	"7pOtra3na4WNmuaUy9KNzXfuHFRznSwH3MNybMNHpWLEf9W+IIBgfsXDkIvBU/uo8qFURi3KB5/P3vPi",
+	"CwXqD/a/6+9++MtSSYZLson8lTmfLu29ZEauCMAh5cuI/piwBgDTN/qxHDX0kDVgX9ZbJ43fb5z8tFWa",
+	"xJml1i9kK9kRfJiZQKn7zxUqZHD5eFADYxVbmHxSj2IusK6pdb7f6QDIFIKfT5UoLLXGwmFtN58/m3da",
+	"/6LxP/zwV3+xWsJ/Yd2lcjK5ynfynw7iLAuZXpl4TmMm9K1j4krG+iS2mdXLeAlvEb5eHH9OF5GfUMVm",
+	"LpBZqZqEwFAicAU+uTdLAyDyjAk2LmVpoGsAveYFYWyeV4Rq4jOXAe6XV/2yfKJ/GcfEujbCRKDSrPq+",
+	"jMnLs3YbFoHe8ojFI2o2262uWJBMFCuGElYqJRDsvbZQ6pUTzS4tZhspYt7CMicsNlpzDYETLRuwRdhO",
+	"N10WaG5jrtjtZ7p6scUqNUPOUMmddRm8xyIhsRrwjy0nYLlSguJ5eDkazS+o7JZc0MFDsJrVeMWcWz//",
+	"jl/QwatYJtHsEq4ktc692TPEv2GxrnnbCJOQM0W0dLiZI0aFIgzMCnh86aLs8jDhdFzm7ju8aub6PM6K",
+	"wCR2y+bt8334ntIzu737yQ1RhclBrSfYgmz8kPO0mF+QIb3iUHkzg7bRGxpTWQxYicf48yCpot95qwS0",
+	"YtaxsESDl3sDm9hZ5Ahfhejuid7uRmpVnXg0HeS78Wyt0I3H9qv2VtzlNFt/lgbtXBSpWwUBwnvmV2iF",
+	"c6wimjCdGTg5DcicBrliPTmCLsRsadp0+1Oggc3mEnlBsJzyG2xvq92lmYu4TGwunVcZ9ZUedEwDdi+Q",
+	"l0tD3PfZUh7vXIPTHfAPlSYQryBTlva1Z1/+3cZmc963q7s8FkdFRJWsL+bU+uZ9QvHFMC9wiOc8yHJM",
+	"VmlzWCYis6Z58P0UezrXKc+FD7DgaH4EByZ4H4kfSK6/vowPWFc5V8B7lXOa2j2He5Geg6XV/BEZwnIH",
+	"uFt7cfld7lx3Nz54t21lZu/vcilt9h64DN8ZnMCXjCEUpabvmXIMGuIRKTCPjYe4sMoeaRbjIfm7fT+z",
+	"goaOWc/bqpmsT/OA+/m67RALmxB4ZCQhVkMF+YnFcn1lprCIH8zLgq3spbmALVTS+DkvB+q5SibYTUGx",
+	"MFyc2oTUfN4+PFwyselFYiZ3zsIQVNwpjrnchB6gpUV+HR+82iXgFtry9rlKAiQJka/56HZ6QiGHZ1ld",
+	"AWd3qQpJ22UJTmZuC/Kbyqf+wMlKFVlA1QtWZT0YXbZZBgsFuKXIxYaMJFh815PGNAJwBz4P46M4eM6z",
+	"Rd13sGZzFpADvMLCAbUw16u8qFxUZ5sthy2Swc9srtQRO4dGbvPZHgAR5C6Owir3IKmnPsS12zvgPi6q",
+	"RhXx3ofKBZfg16dxvTGXZuKSEisiSrftQniH3oJzewoWoJfLONMN9H4vSM8eVbOZwac1r3Zw8nbptODI",
+	"PC/HmBNcAgBdMZXpTNxT3yO++e49p+Fmy7HTq1Cls60z78yqwPmtXRoCe7bvWfqXqjM8YwqSgmbqfM0W",
+	"L3dRPg5qd77vriWoIqYR12RMFelR0WNhuGRjePRcr+ofTyKLBz0f1PktZP2UVNIiQs1x2ll5cWENDc2y",
+	"SnKOIgZwG/YB7Jjck6LP4xELCBc9OWK2h172a/Y+YmIqqDOnlhdsjKwF20MCyCxoZ7v4S+GCLsiAgV9o",
+	"G0zqfqHBr2EMUx1+za+wxe/S3GL+kd5Ho2FYqRR6qEpJeLmtOs2acN9ys13vjGlMYZHQMO3dTWKqwXaN",
+	"WNxjaQPBYMbhtfAmmE+eaxrrMgfBYqAHaqb1Jt9dZDYAXBnxkXjZXmSXcQmKfoigPTKWlaL2U3PPWEp+",
+	"ht4Ua5pquJwed+GaFSgxf0BFCpvd/CnOUs1B7yMIYXnx7eMQOEBFiXqRodc2NpqNza3txs6z3331vFnc",
+	"RoR2x1L2PLOaufz5+731rJm/bbXt9c3CVlunXNMCoGRYTHqASug06TY2Z/rNHp60SqqnZmRVCaSJBVyD",
+	"9odxQLCv/Z7D6WGiF08iPVMd82x7UcpuPt2n2XiOOc+kUZr2s4SYumU73uXYYKui1yW0OXzPeolmAQqe",
+	"Oe1xl5nhxupScLlG77XFMiWd37PbTSknbUoiuFRcP1Gkz9+zgNjUDBDR8M6e+WdIe0y5ktwItpT9aOSM",
+	"fejhN/WW0q4JDRmbzUq5l/kottd3aguvAuT8f6h3u+vup+0Pa//qL/74bzaaTfPbpvtN7WOI0NmzxHx3",
+	"o7mb22h0LQZ7A1A+QyqM0pW/r/5aeS7W6hgUszJ6bkEW1KatLHXnAk5UC4/qRqjXXEA3ANy3Cqcz8fdb",
+	"Zwc+ABqQXswCrpHh1rlWaW/y1BTgCvvU2i7da15X+Puv2/tfv8NhDBle2SE84h91ji/PfUIFkTcsBtwj",
+	"x9k94p+2j887J8c+0ZOIG7tsQihBUmikjc3s9G3uvtVp91vnr43i2jr+GiDQ33SOX50DQjpAnmczqnko",
+	"grwaTAUgyN+0AVPBft3866SDmvHF/pIOg32qhub7iPmP+SdGT9mnUGy5P2S9a/tvwwvN5421ZD4P/d1q",
+	"0GxUocKCbbu9Wlv3QAefVsSWONyH8t8/4D4balesl8RcT87NZbDpOIzGLJ6TRKzoKPNJQ+ovdu/AJStb",
+	"nSCxLQFjEelJeW07vMOlA24AX8l2Yag1ZC7ZcaHxT8nGn+c/C87UqwlgYTeSKPWPh3LAhSL111pHJ9Ae",
+	"5pyO2DnX7K8P6XvEFhTgcoOPpIqVdWG/s3PIJkcj/rVhKGbHuOhLrBsTmiLOffF16L0ACOeMjmpeLYlD",
+	"uz61+/TplJv8acBuWGg0MzVb4OAGNJuoUm/9E0WGMlFsKMOAhMAlST2tRGJCx5wpj1jgBfg3pmEpryuw",
+	"uaERqsojgmkCbdXXPBInQlksiERwbVOpMK0AWsd5FtYEg6mIsQyI7l0BwP2Epp7xXGtYPYxlMhhaNKQr",
+	"yEqNItQh17uiK/7lvyT7UtwwAfU2XdGAegtbcoSZN9BkWY5ZvE9HLNyniq0T4PDAMgWxsrwUcw9Q7ruC",
+	"AP69Nw1+T77BsCJsElbDweqMoMfvFkW6IvVubWNzHSCrmt3a2rqZ8AUfMaXpKMJXXJHFHunRkImAxiRI",
+	"x/O/++677xpHR42DA3/PJq11awGddGse6dZAP+rWcFsJ6dbGjF13a2ahwLLB91OoroKSrp+kYKTeUpw+",
+	"PWcyCc2lsHWBe9AtSxFlNAMihdm5gE5w5qd0YNRXrsytpdeM+BH0gKoDqOPGGmyGr/hP5nd2QLLZLDSq",
+	"w4eQ9Zk5+z+DseURM5RHzMseAS/5Bx8+ijVl0M/HrMuHjD6shnlq+8D81R+UFD7Wqzzf3vnd2lTHoiSK",
+	"WNzomYPG5kXmw1XdV1o2VOb4ksV9Zu+50uQv/1LG5IqF0hyulilcNJLwX/4lDAxrU2S7ue3ZxtrbzS3o",
+	"zsID8ExahFMzexbgIqn5esRilKB2i21RqRH7MEscGdMAsLMPF8R/37Db0ICHYXF1/+dubdvQ3C75vtBw",
+	"5AdDN9vNbfhL2kHlhw/+mkfYexA85rtSMJckmU1rRCfZAnfJdrNJ/Jm2Lb5HtpsbxJ/q3QK/3iJ+2sDF",
+	"J/VCqMuMnH5KQQdif7p5jJ+m1eUfNSPvEH+2BYz55sYWUNlMKxT4246ZZlk/FN8jO2Z1rv2JD1S708TB",
+	"Slql2K6NUDYLvXuUphPXvqfYhmcik1TcCTkmrgmPGdr14cHkDnPEQB4tciWDCahkKLH4iOuM0Da2zDtT",
+	"p+WZXwjIMgRKNhcW2nmYoWBU/3W7ZRVJFxJJh/FftS/83NHXkwhYR88oSuajiYKGQlIQ/+mQ0VAPf/I9",
+	"2J2nMaPB5CfcMv9pIHvKX7M1nqAKIOmavw4ZDaD1q8IPernum+k0W8jinR4MO8EV7gGDxiAb5Ii/IIkI",
+	"mcJbk81bwSm4+gW8Gu8bI/q+YcZpXE00U/7aHkkENuqH0XM1qnwgJKhoIxoaI8kW+OUueRMmeWwNpvy7",
+	"UOwcYHTC/G2XGGMK9wXqX8OxmV0UM2X4EBckZiqSQjE89ZOUxNOh3jfAuhQ0dIPVIRRitIuY9jSUtkCd",
+	"nKE8GvH1CR2FvlN1zPqzhlqG4+ILeEYwqayvmm2/IkO1R0JmC75GBGop+theC2BZzw++Vk42W31LdcV5",
+	"uZJlWVjaXJX4oJrZTQmVBCWNp03QnE5mlcKu8Ke0Ln+dvIjlWLFMoYxZOHGXCF/bc8qEe0QxIzF9hEfj",
+	"P8Eu75IXoGSSbtJsbvVgXvBP5q8TCOXnY5ixUZXIldRDD9UIfBcVzTEuNeiKbA6GZi01GSHj1s+EoRYI",
+	"am01SWAIwt0Bc8VkTDa+sr/Hp2Ajva4YD3lvCNIFs4WhYYc7h+ktgWwQFFUy5gMuumI/lko18Ce3LqRb",
+	"C2NjtIIrHEcVLhe+AldQZSqGsStPzs4d7313ctZ51Tk+982Bai4GpG6URdrI8HxxIOW52v6u8J3aS6No",
+	"fUr19fewX8mu4WHmSxn30ISG4do6eQmJFHZWdpowM2yll17aKGb9kA+GmtT9E+hRde6vZXuAuG+WIkM5",
+	"VmBmG5WThsr1h4LT6wo82zWkgSI9AcSgFJoJ3TC2oWWI3zas97jROfBTgrJrwZ5HRjW3pIMqCiBn+2dM",
+	"x5NGy1BB2Vju7N8OpZHUEDcFQ96xka6YUjMcFfvvG0ZEKWUYMDSDyfoPEib6MgZNV5FxzLVmYrcrfKgU",
+	"7vmkLqTbjTWP+KgIGdkuJjNNh8wDturKPDFlAEB2m+iKglZgbGNIlLHPGLsEFYkZ3QBVBngbvl/MpNnr",
+	"FlQ1ZUaa1kjW1snb6e7PHvQVFQ1cb27zMgmwga6OkPeYUPmcuNNYRjFnGrGY5xt27u0Mjy+151oAUnLD",
+	"YoV2XnN9Y73pvFw04rXd2tZ6c30LcTjQaQsywDpunma2nfnToAyA40JGjdDYljlD0FxsJY0ZEAcsti0y",
+	"QbPmhoUmV43cs3W/N+RhEDPhrxVfxN1JNw7KoQ+50vvZrLxaKvnM1DabTWcyWz9xXun/g4WwRIfcIned",
+	"q9e5iBlDi3wqdP41JLBuNzeqRkqn9vRS0EQPDSMwCwdX+fbG1uL3TukklDS4kPKQxojksINLnP9ex8p6",
+	"fGGJD52jlXcp6A3l6MAFrw326UzzKXBHiI4ZyxVf5ajkB6/mWEKasecgM8tSawQbZ8NyKOTtGUuRKo1X",
+	"yliKWC/sg3A35n+OgCwCstFSp+lwYpOxry0Gsp5EzPCOgPdBj9HE15a5phoZ8WcbL2LIvvDNzBKjBKdH",
+	"6pVvl1ExNtbfzyArLTd/YTFO75WAXczxQ9HrbGt4pu7Pxr1/vuzu4PoDe4GWIOgXNE1su8uda24vfu9Y",
+	"6pcyEXe6pNsbO8tMUCURon8esYBTh2r9iW44nomxNXNIqkvecPO7gi/BzAcO9vvS9qwl7U1/sMfzfa47",
+	"6w9AOhUS6Skfmc1zfU/K2sRE3Ib7oPYhcK6qoqSyXTSdz9MDLyjkREk9JMBSlNG73cuYwwyFedAG1zCR",
+	"tdwQhIZgx0ITTGhmQjUOY7iXuuZRxAJw6sSJgOQrroke857t6um6mJCW5UvFOr+YsTKO0oHNOMA5PgrI",
+	"T3B9ZDSBo5olslVE5Rx6jxFmHgg+KaH308S6/qwdk6NyMPHSZjEDDv4dMxipK34VgsfZtkmCvLYQQ4H4",
+	"iH3LUN6aoUqEF8pKUsvKUXPfznk1ywjXgudPkez9S8MpkP6lhOF2STUk1NY+iq3PRmzZc73ddauQWyuJ",
+	"oZ958AHpJGSlyR2ZQgom0JT5k+mSOEAwT5UkJ84pa8Nv4OrJbthz4rvW5b7zvPgjecMupO+CXNaaLSrQ",
+	"qfBygChQdz6JIKRiTXujRLvPguSLXeMV0LR/THjv2j2wRsxX0xgSjBZToSgkbZfxgQNYfU4ljmhMR0yz",
+	"WFVmhGePPD2CRUIi+K/lEjefL35hX4p+yDFJ5AsTmHjgn5e+aXf9+5q7RZi8sBopOhruHAA5lsrqMwa3",
+	"0SMxM7dMERnDjVG5/cDA0JCzmMa94QQ64kFdsd8rmI8+YJXYrud0SW4Def1TZu08xrM/pGIAV73E0n5i",
+	"rWtscatKvDxPiJay7NpjJebnaAk3P4olnCrJj9rE56BNIDl+7kawFbKVPtm2ldKyD8p5mh6CXcHq/oRR",
+	"FwiAX/leZbYH+MYBfxU2JoYe1nW/H8uRb1QDX0vfQ1OZi16YBCxY28MAGuZn2o9CiZVgHHtkK7RB1skx",
+	"GzNoTaaZM1I0Pgm/t1gc6+QlDw1v3SW+w0/2PeJnPdZ8Uq/wL695xNd0YB4Hd59H/IiJgAv41Y8+qQNK",
+	"tF3/iI2kR3pUsQYXignFjSFkzJ7clyFckP923hoqmEFF28e3dOaToQwDl6YxVWtlTsXWV5l9x6C6OXC0",
+	"Lvu4EUSxkPU0qdMwhHCsWtsjdl2pkgbeCaN19c0bmGTP01NYJ7N0QAaSaDlAEEScCZwpwQN/ak57j1BL",
+	"BiqiQqUpOlvPnkG0scprb4lyZc3uO0bj2gdvCQ1Q6OEyD76M5WiZ54w6ufgpAMDEPE4k0qVfcmJhxdcu",
+	"6GDVNyYRW/GVUySlVT/E3q+wCaeITb3wuXP+EytT7O9PQOOSYTq/KQn9iYSs4QYpkwLZErGYQymYk7VO",
+	"wt3Naq+OO/VlzPhAuMIPm/nqu2xOIxowDcCB21g2yd6jjntGNfMJtXJsD8WbT+2j0DIQU3NALsyM9U9/",
+	"nh4qNmfJAjKkYZ8kEbFe6bEUKNlkorPxQdxiwgXqsJgk9fJbrBwJpbxOIieQxuYBMmEafM6UjLhSRkpM",
+	"ryUXBRN0hH7pNSO1uFCahqHZJ6zt8Ul900xwc3sN8V7DCUJRiExyCUJdvYHN6i+KTMhXByc6nXFFgLSz",
+	"NsU6SG/lw3LBZrobLB65ML8xg9k0gN2pPAFlhSi8OSdpoDqsB9zkgSwZGPsTBfRwXZ9TNG8JZvRSxlc8",
+	"CJh4NH2WjP8JvH93ZMZb0NJ06tKsaN88hfb/1QG+M0YDRaj1UyJz9IhrVQ8MGwwLm3hIsQl8ztlpXgxI",
+	"vVv75T/+l1/+4e/JL//wp1/+9j+RjU2v2Wz+8nd/6ta8rujWerLfZ4xsr+9ckwlTmsVpHv1//7/+l1/+",
+	"93/85T///S9/9yfyz//2//jlb/8e/7D1dGOb/PJ3/+sv/+6/kp2meezv/kR++T///X/7r/9zt7aGeFwR",
+	"tXGaOOiKQmMLcoxBQIgY0hvI9e6KiyEjrQ6BXYkhUekkYqLVaZgDp5pfheCC0fBzyGwCqAxYCHyaqmsW",
+	"OCsL89y7ImA0gG2BDeqzMVGsJwFxCHrGJyFrXFHFAvdZJydA4rU6jgGDHTNIYhZ4XdGnPFQeGJGKYItf",
+	"+5aSI4YrS0SiIO9VxqTPBQQ+XW0rJH0oFvuYhQvu564w/B2xsBlmhkKR2To5SIseYqZkeMMCQgfUSC2i",
+	"ZUAnlbbtntkANE+RVia5LGJjG6GIGcskDEjIU3d2P9FJzOCLml4zQaCKAXpsm7fWu6KVnS2giVALIg/0",
+	"qkjneP/kqE3q0NoOUrfXbKKos5DtZuPGQG4b7Ax2TsBMWK6q8ugxt9qYtaVS6tSMnerrDySoso98Iqcb",
+	"TCColFkXKf18bKn1m4rN0SAVKLjdjhlrJD0nYrgwN2nJmHgqHlBVe9pzpfOlzrDXckxGVEwyt8iYcu0c",
+	"L7QqHgVtgq0ZnLkuHo5c8UvYnPg3n0yBcBGGTqZ8WstqJZU0szBa66gV5KHznhlm68KzYO64ckNILHQP",
+	"1YsB2LXqMGdmIjyGKr+gUOX9qMZLBh3Ls62deZylU5uplFHaK6YryKz58Cbho9PsvmnwFdMPRYCrh7jh",
+	"3OfHty3YCss1dqTKha7hfd8mZ+shG+VKSCms0/rPrPMH3XMF3xAdKFJXTATE//4HCEXFDHJOzHAQsMmL",
+	"joktq7S/gzS2Mj7vIth3Y/IYRfy8/EC/0kv/8C6gjyXbvuRw+Uf3GZXKzHk631Or7yOm7a15Xakf6qUx",
+	"/4Ucu9JRZCwwByiFsog6GT6GbVVHNVea99Q62cfJYX5NDmcTB7I8ySWGlxor8MqjvP/1yHt7pBAcy8mx",
+	"exf905cGgVueGh7TlyGXlXb1KYBJyN71LnFNE8iQhdDm4YaLQYPesJgOGOlJpXMdKOru6caY8cFQs8CD",
+	"FgV9BuUYmEPSFdyVYSu9R7hGXBGFnj10Ppo/R1JxrEgNpYJuXdBaYs0juA4WWJ8iVt/CVGQfgK26giuY",
+	"8JoHTas5ODlj2eea1KFiUbEwhO7lssdYoCwMrtEG+syB4oJDLr9QOzrhuiuUhNEhJ59qwOJCTENs9G64",
+	"AOgWfMQ8ksFgpTtE/unP+Chin2RP4DSxO3ZMNYO6cOh/njkw8RvcYqgFhGqcIPAeowspSeo+/rGl96XS",
+	"vlGbRsi2aMy6YjyUIQMIGzXd0t1FSr2ZyGWdjukEXaLmKCAyGEqlmFrD32L/SNrTXeG6CKGzGcBbFKFB",
+	"ABFQ9zVVDrhT//rs7RooahXWz2lKwg/pt0k/8gBOm2UYySmWRZ859e/L43T5c8r8geb2NjIuVGRytha8",
+	"VsW9gPbNJPoxU8PqCFJLXeMVxsuS9qMwNJu7tYDYBNlYhi0ERmqLnkZQFjqSYlAMOiPVdkXdpUZtQ0k9",
+	"pEpJ0WP5gmhKXARmLWtgq3J+fqg9gy8Bv3MzDCRTEDQCKBiPSBusgNALQcQjLSVRofkr2k/mGkOUYpYL",
+	"5SEZfDMGC/z1rsiK2rP4TjaHYjBip7mFSyrCDdSz5h92MLc9VhOy3RVxIIAutIoOEcB1qbrmYrC2Ti6m",
+	"cGhKSonguL+Bw3/ISw9fsF97vPe3jw7ABiIZqvu7/Ehf1YAFs1c1TX/FUiI9ZBMyZjEUZELstTSh8Ry/",
+	"84B0Bl8A9OpHIrtLrplyJzVFYfb3FeRVnT2GqlYukQDzeWVMxlT3hkytW7i4FES1RMZkEXkZkzrtiq/P",
+	"vkVGb1FtiN9s7jzfavoepgto3rtm8dp6IQcaNGFIQvMwp+qKlSVCdYWPKJ0uHQtKuPK4Jk9UCjCah6Fz",
+	"D9m/QZnHdrNpc7wF0w0AduwKHTOrojKLzOmGw9WbLYI6U9nHLG3Y+/Vczp2rnAUt/uuzt3tWdcccwa7A",
+	"XecZIFGqChqzQg3lWOA9Nppu+icLmRWyXOzRJtahvlmdyAXX74EceDD2J0rkwnV9OQ68Mi70mMlVzfNa",
+	"QQAQlki9q/C8u3oNcPCFQVaMp6nMxMuKDlApDkPHJqB1pKqOpGZ39POMpH7m5P2paz8flEhXjWoBLS0V",
+	"1cp7QixuY92ly4G4gjAXgH1FUThZWyedlJYhElUdNfq8hE7zUeg8Cp3l/NUQpfhEcgdv1nImHz7ruRJD",
+	"bNCcFSDCRRZ5748tQlzziIQBoXuBLa2EVXVF3bf9hP09MqNWo4TLadVr6wiIXWVYXuBqVmVf2AnYfOxL",
+	"rMHKGqs/8ojP3Z7WjkCn7rj9/d3FdoXdbTtZK4b6YVnBT2pWuhiKT+pYTrWxSQI+4Db6+swh7itsS94V",
+	"aV9yBBvlPYe72md5VPrmWhleP2I1OJXACnpMSY9COgHHaldgNQJiYgKXqXA7IY489vdA/pRLRB/Ra5a3",
+	"qLPOLRQiQhPsmVCENTxuv2pddN60370+OTzoHL/ySR0wkzGQNpYZhm1Me2w3p5lzRULZu2YBGQ95yLoi",
+	"08oLC5yDcwhX+4FUGhj7E9nRuK5HdvXrTV+Hdg72Dt4PuwM0iOnbuGxdVEHbWWhln1k0bjCpK7hAGkh3",
+	"zAR5zEBmXMWFbbg2TDBkGrNUrpIJ8ExNKChKli1DzGZO5nPGCx7t9S/QXv9UN+FWuvDSpjxMPzXl18nS",
+	"NweFH7cBYCsVZR8h2FF+1hE/BUq2XbQpvXUo3BH4KdcUBp5by8t7OiPtqz0In5e4bT6K20dxu5oH4XMR",
+	"t4JpCG49hdhWpXfh2HU3c6Euhv36IMnD2ieQdoEgO8pHSCRF6ongmvhHJ8cXr30vDx7rGWsFW5+tdYWM",
+	"iQ/NtXzbY8u++Lbd/tr37O8gtQp7bhlWcp6Yf3lkY8uN4xEZBkxpVwGMuSzQTwNaXcAUzdvW846YHHOK",
+	"Z/MgT/jwE2VtD67cyFCACw1NbD6s6ymJXXPg7+ukpRTTapf0qBo2Qn7N0iglbimP07aUdVnWsh5WUEyc",
+	"BXRMC6RBYWVeDg0pBavyqtpQwreLXUa9rsAoavYIpuz0rlUu864Q+ORxLvQp0rmQf/pzRhgYGcasnK6Q",
+	"gkCvsL6MoVNS3WXuObERM6y6FmzNsxmQWd9OdD9DT07MUIS+IJKmy+oKN1PN4pFaJ4ecXvEQmtPtYkNQ",
+	"5VJOHbQG9rmn8Ncns71C1zz4gjutrohiLno8oiGJ2YhyPK+J3Q7Dz4MkZIXtqLukH7vutM8+5H2uedk3",
+	"YVVd4Za7Tk6nYK8Q6ErIsdmpdYJpGkQmWnGbRVVMJARkEShhh8Z3FdmEx0y/NZf8AnjBqvqIe/tScL2M",
+	"v809b5spr/DGW8MNHtZVV9yKz0Mgf2H1rS5vgmhLTk7WOZmzZFmr7MVPY9ZjPJoDhH8OraIM4fMRHTBS",
+	"HyWh5hGNtS3M8vs8ZP4uOT1+5ZHfn7ZfeeRV56VH3rKrU4+8ODr1yEXn5UvDlk4PXqZdGbtio0mO+Is1",
+	"h1Z0sn+WCoqsWaOyoAlhCI6tgYBMa83eaw+ZN8XS8K6oO+wO28jRAymyhl2MQMBxbflICTIFsEeuU9CE",
+	"idPER3vEhy9APo4wE0kbuyFqqpLQY9oKbMjwxqge1yTgAbAHM2wKzAHJ44jMsUSPPaqIklKY/5qxA9YL",
+	"oR9BCL3rU2m43hU7zS3in+yfQTPC/ZPjl51Xl9C+MDUZ3P4OIVEStvyaTfYg/bK0v2BX1GfTMteyAfOH",
+	"lmaPpt0rXX6nAMmP8O+GiCBBH3GhhSQIoahI3+it6dLT3E6/EoviDAniJ3ZmiXie2ZKS7dO+jEeNgGq6",
+	"Cv47fOAyMizgY5su9uOAt1EBRjF1NdL2d4iakL8BX4yx8xtzFcLpoVlvDhAKS+OUrOciXeStmGKLydru",
+	"RnOnubmxvV1q4exg0dwsxyizZwChvbEIPPYkZyVURSi/MSN9BFSM9DuTh8qC/QKjbwWg/RxlFY931U5c",
+	"mo2iEKLgkGzaBzYsEKdxMovCZ/gTJOtLkbUCzxrz9RkFjKT67cD11ipB/qh5t4DoVxl2yojngZxh2Qc+",
+	"UQAqt8JHWL5fe1uu7NpPVrv0D4HQV/hsSSSqLPQzdR9/0512PnUc576J6e4Rm4w6VsUVqY6EfK4SoPmR",
+	"JMCvE5Djt9iO4rNi/mnfp2oj4sXEhRIg1lFlR5xlIz2s9Y1feTQiUiMi6901a0jkznc1K8IP6AR8bBtE",
+	"S7K1AY1zh+Y2ud4jiWK5OmSM/RQsBKykc4XTm7PzBFeU1DS07YrMy+8OO0edi3ftb/fb7QM0H4odwjEK",
+	"UmjrrciQ3jAiJPrrqs2IlHoerDGhHf8TGRHZ+h4b9X5ZFkHxbkxWuMGrtioquWSrC4uFCWuubZFroDui",
+	"AUvd/lVVM6jSFi/po2nxCU2Le6fKu9sWKXXcn2nxeUqF5seRCo9N6z5PK+EjXL1p9o4fWKruig5AeVMy",
+	"1ljxUFn/RB/WHrigg0dQjbsXAeEpOQqD/66MpCHYGBz6XBHgvgEYBuvkGGMMMaCP/ZgwwI+zJsIyCKy2",
+	"8IQ+FHu+oJ9KXTdr+sKc/aWJsI+oqosVfA30u8QNq2DfCxFSzZBPY+ygXp0/dJpoZTNbACMMOLnNIrXp",
+	"oYBAY7k65IgEhchdZWuuYoPMkvQQGDIVCA+hZ8EXVrrMj8Uqv+ZEDluMubR0u5PqtEQRl60OGTIQlGAO",
+	"F5vCUk16NEbfmJ5TeUUHj3VXX2zd1R0lwT1UVNG51rPz3RhKzAqi6ABwuSxW2BhSOtZJyzZ+tNVO5qmC",
+	"cIDcxkwy5JW9OVVPn42u13xoXe/XXO/0qBfOk022Yep9c4Ol0PRt+chyxr6rj0H1kMc5qz+PfguRIH7D",
+	"iG/LOXyEHqiq8Zltl56hcOeqf7L26eYDLnBUj0oLRbgATFlbyVLlk3hrV/+Atx0/8RijTD0MjoiAVFy9",
+	"T47wHUWumupoJJGt0Zr2O8wPRroJueI+QMO87zCkuUf2zhGBfdDqEE99tk16QxrTnpHHuxbMxCMh0+YX",
+	"HlERuK/NJ4aTaMiEgrafFuyZiV48ibC+6VBS4Socch3/d4kfSipsk2oPf4Lu0PbfR0wPZZD+ZKsZASTF",
+	"/OJc01hjjigNw9QmhB+wn4+XPXyKnbd9i/Ksh2y0PlVuZ2bvhK3tsI21em9cqR48YqQwolgPBCw1Le6o",
+	"9gzhXXsghQEH/0T+Ibuyz8hF9Fv03IwdfS3Fq+4lHFspsQsOnmQJ/45jc5Uunr30ESG1e+uascgK+5iF",
+	"WKuJtjTtayyNGi3rG8rKa1P3ENzwJVrhWAM+L68fvUaPkbTVvD/jlHrucn8Xu4DcDV3YlTTF3zYXJ61u",
+	"V6zCTCaJCJlSxB/JG3Yh/bRmowDmXbh1nlExsKCvoDRDi5k0rmh+KtSfrAF6SYoSACUbMRWK9rCR+Vn1",
+	"q1ghZefiuqu62vR05qHEoirupr1OnK8BTQihNA1Do0sonAv27pOEEn+/dXbgEM9RUUt1gzkYRalysJqH",
+	"5AhmXFZ6/djX9TN3rz2kuF6+f92cnq+WhItGszWJKgALcirugxqsj+3gPlr71/uh07v7gvHg79D/FQfI",
+	"N4A1gsY1fXUwu/Y1rkgvZDRmwdo6AZCg1L9s7G+LK6OzWwI94pROvc7msSeK9GPmivPn2OzVHubPzWZ8",
+	"vMi/3UyvT2BfeitrtE9DSUXDwf1UOo7BjxROrCaHilzaKBDLBtCCzDuZ6gsrC9bWCRwAU2Bq9obm4AN8",
+	"Opy4Xq0y0UpT9As7bzPVOdfX041NUF2n2xxayJOxFOtd4be/uWwdvjttfXfUPr7wSUQnKlOIbQdKcBni",
+	"ZOtFFxj4thTTHlE4agqRNMJ+Qha1SGC/gUESs7U94j561jne75y2Dn0Ss+KHMxim7Nt7xH9xeXjYdrPk",
+	"bo9AbXaoE9j5MXsfFI8Uryo7KcQ9nvqlZevI+mHfzO4iEhQEAOwqs+FpOIaOlMkIcBDzbsj1rmjl1R9j",
+	"HAAwFKBXLUogecX0oSEaR4MPyEQL33nUiT4CN0TYlAhvUQ5WzJiVOcSzz0ldStllMOLiqUX7a5gTG8i5",
+	"qBwALz5E1CCudBpQ6MloYtsu8pERVAc45n46pA8wDZTosWyE7IaFRMeMVcW5Zl5/yCtjvzK5iBn7VNm4",
+	"xWLUL+8COFx6S0MTON0cyZfQWJH6gRSrw2XmG0POYhr3hpOswY1V5N0J+tjopjrgUqSrh6rHdsN/othL",
+	"urpHNI5fe4Bn+tqtfuNWVcr3WxftVydn37173Wmftc72X3+3UCevEDILA0ItRXz7TE6OzIm2lEuNx7jL",
+	"40V86EjN1D0sFrLf7Sbe4mItjuPMiGvQ3VRylRuG9Ch09r5iaVgEHVazLMBfWydHqAo+Mbogt1UzAN3Y",
+	"77NeBaAter7LhPLj3fmiIhefsxyqiGe8dUGMItVXmO8LabT5UdS3RyidzyUG8mAUf3dDf4pW5wVILvLd",
+	"Qv0E/LpLGFPoAP6MjanH2/iovq0SyPhy7Cjrcav00EFLz7StKOTO7RH/Rz/14bPGiPKQyBjLX+o9qliD",
+	"C8UEdnDwiLk3lAu1tk5OY9nnoUVsV4UW9uuljjurBa6ctbJaB1Bvho+x95poCejohIupRZqpcvPYjwmD",
+	"szW/ND/WvBwXGNH3h4CEXtvdbDa9mja0uVvD1oq1Dw/aywC3rbLvqGAkogPwKdvz/wIYzxeY6j9Kqdfd",
+	"fvebUmdl6c1cbH2pYpapHAs0sCBTrSWKmfnOCsPRbAqaecUl50MjFjTMztuHL9+1Do46x+/2X7eOX7X9",
+	"tfUKm+vIBRuWMLXQ+HsUdZ+NtWXrQqCKIwwtTUAfguUId56smqGh++qFhxRXEn7K35unUUiBbd567ApF",
+	"95xphUU1Mk7LYcDpISRh7yMeT0g9YvGImsHXMM07ZNS2DVHJVTqaLVnpinoUyyDpaY/QRMtGzAQbr62T",
+	"NgScFVPKPDxbUurygcxSHa6YIoK9111hFWho8EHM24JZDuGue/VNL9HTz5kVyKdmWx9GPzdDfyLdvGXo",
+	"58j1pCntZ4H7/si7vmg1/Rws7lRgRkjMH43TzWFXscSMovtmV8vyEPP9Ig8hd2Eh1QzkTIYP1czTDP3I",
+	"QB4ZyMfo6ZnykBjp+XPgIUpTnagHUXoSFRmzHpqjBC4VrpyrYIFNH/IXUaEM5YALdc985BwX+zCcBAd/",
+	"5CWPvOQhlRG4VIGxI2JGe5rf0JxR9ul4imJaA76x4gORRA0mzOSr+wW/HTLs8s0HopFEhCvAu4A0PX/A",
+	"9DkM08ZR/DTDlYOfDTgJhGBLYmVwEwqvP2S4rPihipunxlz3ho9pfIvS+Bwx4H7liNlRV2XWXml0CROw",
+	"IQGAUCNFetjYy+ZkMzjzPTIe8pCRXigVCzzim0lcRn4uqXqrK/zzzqvjy9N3B53z1ovD9oG/TszJN7hI",
+	"s8V5YA5MT8zNuuEBcyIMgDLec2UWkEFgYHpCV8zLTzivJOYHEF6zdPzxhNcKl4hAx88xUUz/ep3QX6Jg",
+	"OokQ5wTukbvJS1/hKWES0VHjmk3GMg6qY02tIoSMFOFknbSh12oiNA+BRsrzKc4jOvrajf+QhJ3/TgVd",
+	"h1zpR9GwUDREdESusyNLyapAKquIh1LySUs2HRLIbop8tNNsphMwPB3giDaazRweUVfUdcxHIxbs2aa/",
+	"Ulgwouk4pxE/jGpFglhGEVR1tkhkvmPukBxBNcd4CHX/XIesK2SMLZZdfNSM7ZlHIyiImP5AaLPqLgU3",
+	"Kh78nfSxCb9n1K2rUPauWdAVUHg1jrnWeINZwLVZgb0BaScKi6FkEUti1ugNmRmhQnTN3LEHEFoz1+sj",
+	"yqwlrzb0vYade5RXn1fuLNx0jK/cnrkUBZemg8Yglkm0qtQCjRTe9IhcovfwBR28wu88LPImfKQKjc+Q",
+	"OK72UX7NI7VWGAK+68CdWA600pHLSuVIpTTkCzpiPoqlnbxU2suJMAQcd9Jrq1x4eTPCaY/4V5LGgfKB",
+	"p9lSXPgNwmKZRUDCHmdQvFq3I3RFNkTaCd/W7lHhfIIw0twOBkCHDwdtC8N/ul4GuLp5N+xRdnyuvQnw",
+	"fFa41FUSY3HmTtmtP5XmOuZg58w05uKfZ1fpMfXmC0RAX5XeHhILHUhpXghovo1lBJbnWmAEVp54GczC",
+	"dJ2t++J8APTPTlQ0H0XFY4BnZbvkYS97KoQSPXzKg6hBqzvfvGEx73PrEzmJmOgckH0pBOtp0jkgWl4z",
+	"QeqKDwTVScwy2BrnCH9iBNQEsV24UgmLva6gScCZ6DHy1xlw+SABT0bImdCEB55NjVtbJy+5CPKJq+Rq",
+	"kg5PVHL1B9bTHmGhYl0RcnFdeDZlKIAHc4PLCVyWdh3lZjoaN7ON9BoOR5D1KEK7wgZQyXZzA+II1K4d",
+	"8CgDiZCsOP5kj+w0t4h/3j5709lvv7s8br1pdQ5bLw7bFulGD7nCCEFXWJdKbg9kXLGDubLIPtO9Ybn7",
+	"5VAOOuIt18POwWnrgXhh5+DCrP5TxbsTPTxjKglLLdNzPhAAj7+HEGlwTFwRGioJu2ihOn3BlGaDwTub",
+	"leCTnpTX/BPUdj52fJjmiKyXxFxParvf/1AIgPOBMMcHl5qKNOyWXeBWypVyjNNs+XR/iOQq5L3V24al",
+	"LLOBnKrBg7mINSk/A5KjUQTREdvDOz9ts6Q94oskDFMmQTUyCTLDI0qD3+a+78P3OgcPWiXqvlGhiaRr",
+	"Xv9y1O0KgttPj0/2y6htKSKbpZ6raoHbUsQPUw4eRC0/pxSnctPvHJy+e/GudXnQaR/vt7EFgZF9CAwZ",
+	"y2QwLAgR8sJJyvW5AuPFo8B4FBi/JYHx4iMIDGDic6485FO73EgkP6qtexTeXTcCIpZiQCKq1FjGAVbg",
+	"CJKIayHHadXhgOlU2e0Ko6tiJotXxCfn2IRMYT4ZC5yybPVLZXetnr6x3dxYWyctAKHcaHZFn/KQBYRq",
+	"zUaRVqARS8HsNDyjwu400Rgwv7YSgQZBzJS18rkgGzvQvUgz5ZF+Eushi7siHRNnTrY3nxP/rHVh8Tjb",
+	"B75FeztjOp40YE6+DfoDnqWNoFAeGoOEq9xnukKGwR6hRCVwrv0ktBI2V3CDa3hiuyNVatgPxCgPzXQe",
+	"2eSX2nZle3MJ3nwh5REVDlZAfZ7c0nIUw2cc07kDh9wEDpm/xmVcUqIfsZxNtp0XwHFKLlxauZYxm66b",
+	"s0RH3lrIVJq9lxnsQy4GXVFXmoch2Wxur62Tc2Zz+qYYMjI5KiaOWaY8Afkkfo/IuCt8c5FkzH+CP++S",
+	"F4zGLPbXdu24uPuY9mqBvocsZh6CFtk+UUqSARPmE6lbRAF3hL5b7gJWsKeTRC/l5bd3Gmrqv0Bd/eea",
+	"PaR92HxDzx+8n2tXsN+gcNpffSjQeRtOmCt3xLfQ4kdsXrTm1FVzhhNbPa2mCx6AcoH+0l5A4ItSpA6+",
+	"cI+ELBgYyR1JLrTyusLivCrPzVutgVw3EjbXcgRbjM1WXayTt2BWjmVa862I7HdFBtNsqyviRLicWQ9l",
+	"qvmCmWU/dcW5Z12C0MA8k8Mi7go/dToCWHVIjfJgRWZm0qD+4e5aNsDGnPYkR+wWIaxHBOE50aUCKkB6",
+	"tPOKvCOE57ivdkDmTqVipgqVsZCgV9CEWdFD/ERhm5v0ohgWzSFrjihNJ2ptnZxBxVHQFUCKWE90st9p",
+	"Hb5r7e+fXB5f+NbP6xzJQ5n5brDDjrWzy+wKz2jfTeK/PTs5fvXutHV+/vYEOvGgZ4cR2+cvWwZXqOLj",
+	"9cX5tI7aU+/ibYUabvci+zGhoSoMKoURfGAwTH/HNf00q+4K9Fc33B+fqF2y0SQRi92qp7R0czuqNPKu",
+	"KKjkIMGokc0hYLvjBbcWxiBhauoYAUyCcXNs62S7+bwrct2cYNtc8ybsgeaKyNIBQmpNGSogq780pwRe",
+	"Pc30mQeBjSp85K5QnTha8Ohk+HLV7eli0DzZ3pGlYtlWgW/VvFqR69S8WoGTlDZf8pbS0UEXaQy50bgn",
+	"lY7v4xwClJcmoG00myRmPcODSt3Xp2bs13boB7RyC9+pcGHbFf6WGg4XulfDObtdyJMo6KIV/YZnKWU+",
+	"mr8TTbbryB4RRl8lgg2gd2Y1kagHJ4/KrG7Xcew3TRjqdhRh2VsVSexbcrihYcJcKhC9oZqixWTtoLQH",
+	"ilHGjPnEBfa7KqcX+9GHJBj7iQqKscv+7VJMegJLybmqip192/jWyM6AqyikE8gh25sLLaCGcpxBlgDq",
+	"YBXs0UvsBm6b71vPTprYIceC1GMZMg8wYFKr3LrJ1qCo07bfrs5Qy1Pj/eudhW98IhfygsuAMK/B1KV4",
+	"7MT9cACjOmNBS1/BMrbdABzOStPct491zFPQlJ4SP6Ca7sJ7T+uRGPzxDxEb/HHA+38cs6tobe+KKvZs",
+	"2/PJ5dkh9CyyiuImOXpBAma0XKhQk4qRq4lmisSMhuEE7ho6zczY0N0wV2GAqJnOFcy1dc9iCAoMWOAK",
+	"aEmncUAUNB7hfULFpArS7DS3yocCNct94vES/8Yv8TnDmlBDy/mrjJS/iu04ou8bVzKYNOAm1Xa3NrZ3",
+	"frf5VfGuO3/4PK3dStZ8hIT2MATsZfWORMjxHiRLjmfiL9JmZaZe5SFV6AcuVeHOUyf9gxH8pVqEnFOI",
+	"F6QL/q0pdQrCRQ0uZiFnSgInpeIEIWKqo3z7LuWWHJ7stw7zIRP0vkKvXC7WiT9mV4prJ22GUrBJJG2H",
+	"+IjJKGQkZPSGdQUIhl1CSZ+HIQuA8riyoFPYW8Tibtqv29DgOmm56rkUnyTNT4hY3BXFzAYjhIYyiUm9",
+	"xEeKLTzN7NYwgj71LrcOUQbeY5sEDI0lE6HjRBmW63/beCnjMY0DFph/+WQoo8ypbN7F3XAvRLF8P7GR",
+	"Hyq6ogjway4eYp+45e2SbUhdnkE8aaU5Ji7iwwVJFNud9tWuk9PU1WwE9VdQKr/5Va7a0EvhT4EUFQdd",
+	"Gyo+SuUugLI8IPbJ5acq/1sq4cLQnKX+T5N+sXqJx6Pr+KHzUl0RomOPGLK7SwrbFniSi/f+Dp7iJaHA",
+	"TmFO5djjDvXHcV7Z7+8ZfR4CeeRq4lonlGsNnxcIWAHc6svPi65AcLtFIsVUBHJOlqRNDRjbTxdif7wY",
+	"/d0jfp+Gik2HcFNV1L243hUuqXEqwVLNJim6HEUC2CeLEhRXCYdeMQKKiJYlkdEykQhlWZMHjmMWP/Kp",
+	"bFH7+Tc05KXX620FPcR8MNSPOYefXxD0jDXy+5alAv3/7H1fc9s2Fu9XweQl0lRS7KbpdO25D27ipN6N",
+	"Ha/tbLszvBNCIiThhgK4BGRbO7Pf/c75AxCSKVlO4jpp/NTGIgEQOP9xzu98mSvRzbppqMtSm8mzkTQj",
+	"Va6XNhfz2rgEXJ+UT0DvB8rWZq4c5x3nWKuo3IHPe2znX0015+mBQ1AuuJwxMyg8xAzxCZNI9euzw8OB",
+	"eInLghXSnQbnOiQOycUUHRe8Rl2SeTCy1SMVM73pHPZj4REaivTdLZ0FwlvgvfdAyGKMTcWsM6HdUi4l",
+	"plwujdCBT8DUbyliOwOMlneDk3Dy7sP5+1/PX54dnV4cvTtpreWmLThPRr5X7Z3Os055J8/0Vmhi8E3k",
+	"WDxU9MrbKtmvhK+ZDe+U6vA3yh5boqA21ubWGJvvnmfW+Gm5iACeCyWBSQODp0e+1zCG4LGxns+K4XzR",
+	"46icHqnMMA8NpQuX26NmhkrV2lLooZrXoyk8JIsCEXPw91IaYG/FF6DgPGeGuVgEBEU2Izh04KZ2XhYC",
+	"/HGKiyDb1pIVojRiKusCNxF/X4codRq27H6DyjDHJjypcHK9eDyEg/W9RdlSqVo1R7MV89xgh1oh6a5X",
+	"da9RYoM8KxTSGv67Vto4L8ty72bLqFJ65Tw4narCIBPTc4/hdK+m0mdGe1FJXaAJPpV0jUp6sug1+m8W",
+	"eS6U8Eh+bMFhIu1d5Dtpisw0EmUgDjivmPvopEnWHKaCqbmsn1IrV7UTZYRmJv51IE5AUZZlYE3ife3E",
+	"TBZJRYGbj6YwGn/9Xkx7/nB2eH7x7gxc6A+n789e/nZwfpiLDooLWzNIQDPyU5fsIOy6kkW3vdc4Pn/K",
+	"D39NelFIsEqWsA4fE67brV+ipkD1ETAjchhzV9Wc8udoTc65biPJNuVZKzefqbvYxZx9w552i10Yr3jI",
+	"01VGFGpmQW4sEKP3DKbcYPHe3ejMTGN1iq2MTlyD+jaMTvNoc25SoPPapNs1lKOPYqnE5z5tT6TQZ7Uv",
+	"NpT7/h58q2BTzt1UOVRztZJl3+uZAlWsSqBR4AM9ZjpzoiPF6XwIFITv7Yl8ppyTE5VzIUP491GR9wRl",
+	"WFAiBmEE5BiEc9MLPVM56cM8JbW8i9qP41N75ALSOkEjwjLJSE2XJQjNZqKKRmPzMsBShkmI/7kqg2D5",
+	"B5kh6NO/n787ERbBCSh9SzvhprJSoiPNgnreiZlciKESM+0cghiHwmfqiJemX3WFdpmh4JwqxI87P6HR",
+	"jGKo2XXnbQUb7uuFNpN9MZPl2NYzVeByWKLQ1JxShvHBzPhFpRBD+aednWBQIDazvVS1+Pkn8Q/9K/68",
+	"+7xd0oyUvlTnsIiTZA/vrS/N6jyfWofACy/gUAo+7u4nx9e+W0SCI+Plx1i8Euy/hvGX2P1WqZVc6awm",
+	"ePz84sXzn9cIKLJA14uoWAObs+F9VOTRkc2DZYIFlnnCUxN5qZpwE4bBGvN4kJmLJiwlpGOcLi7eHYKK",
+	"by42ka/QvyDkwGSg5K1awTEDt48QV72TpwL6w/nFwcXhh4OXF0f/OswDoJigYl85BSsbrRZKGKAP3RfS",
+	"cFkmAYpNaml8tEb2EtyvsIiYIwoCCQWHHcdapdinkwRGZvJgfX04OsHm3DmlrgXHiAJ0JfxvpUwBCwH/",
+	"CeRQ3ICbY528uwjfSXdpq67ZzYBjMECxfO7ahwq6zPA2DRch4Qg+4KkLAYxosJLjZcfYkiMQR8jpD31N",
+	"HUZJsMqaIiyldY1x1+1x868mnJl4eksckqh0inMOxEHis8XPQY9Ort4mOuXJzWuMRAqMpnuKhJEZWo0q",
+	"BuJQjqYJ2cUb97C5VCA7RKR/3ta9BGWDCBmM2l5mcNukWSBwPx7g30T+6v3p26OXQKTRTbxbE1ce90YH",
+	"xsxk5vfpEpk2V021kqMpEFiotoWTRIXH/57IeignCmnZ2Oj+ZqYBoNrbBHF3A55jPxw4W/cFamRUvmy2",
+	"LO/aQBwZgV7QzBZgBgR7CCPRHAvr0rNwbrLGBjs0MbzXzzMDJkE8qnj15xgiqQl1Y5nBkn299sLt/Ib7",
+	"fU8aO8zxQJdutzkoB7yt+8ue62pAQHuUDdo9Fi9+RTmlRMrRnW6C0aYQqO2CLP1MnwlLE1e13ZPekxal",
+	"leSZ3BSJrX5WSqDr4vzJrRxWV4M8DGoC1V2H4fbACMAG3bAF45YLrJbUOad8d1/kIHVP6YaMp4mSbGa5",
+	"j4suVSpgKH0FPS+cPiNT4Uo7tb9kcGnXcvMQDMel8ECADWQhZ41a1/voK41wfL/VUURdxdJu3D3Wb2Vd",
+	"POPOQbeDyV8glKCf2pr8XLNYNpcGgoogYwxdUsYpmlDrYTle0vxfN7z8dwIWP4pnESnJ0lUg0chn4nbc",
+	"FS+eSWMTXHxDlOTwdYILFXkldMZKUGa6FIzC+It2gptSoQx3lZxlJjbtQjt8Ly08UHHApiGW6JyfHhx3",
+	"94Mo7TVbGR+RLjPYNGioRnamnLjUTg9BxmP8uiPpSfAL2D8NmCNr6wJTzrkHPAoa/YFsyfBt68Biw6E+",
+	"XKesR0D6tfLksND+/qXJBjX2jFjo7i3KVyROa5jrjNkzlQV85bukD91AvDMh2pSi48D/hhc7lOJ08Pbs",
+	"8ODVvz+cHZ6+O7s4fJV395P+5eHh1Bmn005bmtO7OQu3sR77aWZ4dpQty0vu5PjHMyWdNbmgt8+7e+B/",
+	"fVSqorsF6iwQ4/MoMqeYs08hndBXWQzBTV7+/NY4NiznLir/jL/062fwv/gVGR3EBrZmtfUJQDQN9bZ3",
+	"Do9u3iqb3CYGLi0Zsl9eCOSFrhUC5+Xi/SnYw6/e/X5C187CWAEzi4XyXHkQooP7jaMXBwg32JRjSQXG",
+	"8Do9S9ZM8zDVAii6UgP5gjO1S5d9Qu0iSyIz6lqOvJibAp6StSxLVeLrjuOplQqwkaOPbiD+ZTE+Zk2L",
+	"KGqsqZ3MkPz517uLw3w/MX1Q2sAsDUSwWkL7w4AjOw2dQi7cShYqQg6L/1qjYFgGUWG8lzHeKw5Vaa/E",
+	"TncvM31BiMjvTymaCh9Wix92RaeBEhJSFHLR7TEsOpqNP7xonngRnhg048G57qUv9Hfx1ybpNp2vv9uL",
+	"QWh6PsKfhBi49HRmslZioi+VodvmjjTi/elTlxkBa/LyI/8C1iQs4qkT/V1RKz+vjSq6PYHnWS4wcSoZ",
+	"Nw2WSvoTJVNoD2MjFIbU5UKMZIXTOFpASJ2AjztHKovftuZLEDa59WMkB05GcZMIBS4sAPPGIk0zlUrH",
+	"GWU44phrGXnXO+9PxQ8vergTor/LxZC06UrWhvZtl6Z1YfmgmN+ftpAAQd+ntwr43UyMzeaLca0UYxm6",
+	"KXwlhlKkh1HAu5AVB+thuy+RY3rJZ1PumeBfmNWJgnHVYmYJloAAOeF7njpxZWs/bQ0o2/s2+2GGB7L5",
+	"aep1dY1k9hOhcE0sC794i4Sy5qnDvz46BF9T8BiOCTTdl/UJGusBdE+77bBqICAEglt/iX08L72uZO1B",
+	"AM2aMhMCDWH9RBke+ViXKt8TpydveuLvp4dveuLN0WuwBX5Xw9OeKNRIF6q5+8wM4ZF0QBVGEYrwQizr",
+	"CjUqsTV3ACdJLpUbxbn7otvg470Qx79mpvPT7vPuQLy1nFozU14W0kuyPWb2MiwDlglqc8zZLAh60iEw",
+	"pMNrhDEpxB/Hp+Lg9HQ3M05NZgFXWhp6wtZaGZ+k8Djwf2x3IEKxXdyvp07IobPl3CuRz+sS01l16fkC",
+	"cqWLF6UlUCI8l7eDqrbg8FRzLFWW2PD8qRM5jv++Lt2a1n7ANr/Cid+OujILR/4MjryPkLXbtyjBdeB0",
+	"f3YdOE199ra1CvxhoiLfFVISfAXC+KJo4BsgECqrwo1lztYoKy9+/OnHX37ZWZFcs0X0bjYDJAY1GJ7u",
+	"gVGVQGtWEs1DJUdTvvyGVV9oX6qQ7medfym9mth6ka8r/zhevAzLuWtg91Tiud/63Ln+r0In7L7jjLSg",
+	"m2wEDhZsF1h9YTu/FaZ6IL44XsSduqOWv0nvQIdbEjs+uobSQwzeGvCbzaicg1ruEO3zj3sCxHXeXU/t",
+	"2Df5GyZ1WP82dI47+UjktxF5xeSwTOH0123IezNtE8LFPucZxbwulNnwphjJug4dViMT5LMFmNo592AK",
+	"nUuajiF7mclDjmlozG+sGNUKoehliV74lSpLwTlj/sqKK7nAgkOnDDJRFwM37+pC1XuYejpSjlhOdFIG",
+	"7DL0e7BVn4up9bRxooN/mVd9CkClz2eG7FHOhYTn0lEH4iCOIxienxCYioC+EDGQfvwJC6kd76PPTKkk",
+	"BXrC1AMBTOHElSw/igbvH0gaE/UwihLnc1N7hR9ESacVN1nMDP+A/r30Sex8uBCF9GovOTtZVYgyaM1I",
+	"CTmqbcRumFD3algBHA6FJRBaGqNnJQdMuKgM+33BqGzb8mJxDoxRhLtGW3Pm+lCBvT+FBQ+Vv1Lc2QNZ",
+	"nwdxCKICLsNA/MqCk45M1kqUauyFnXvRWQ72Y4+PgLJFMUy+eoDv6A5EPgr2hKj06CPtMnKC6Miy5Fbe",
+	"MRlFY56Ml5OcLyNwCZkBsl/E9ideTtYWp36StEaPIVg+/5yrerGN7Ma3LuRk6xe+N6XwrTUIgqPZqkfQ",
+	"UpI+kN0d1EIAtll3xYAGudhFILSdnSUgNLyGw19+3Ont7OyITlWC4PHq2ndT7HxqlW/H9PDzncw0w4iO",
+	"r/Vspop9Dv07UdS2qjC2nAyRuNrsNGA+P7rzsV5muMhMPl/xuhlIJ3hInIRG2mogctIcmLE2tcZiDABf",
+	"WJYs1pSLzIBfwqU61DcwyfJwyUXCnvhhd2cleJxESzj+Kzos0kwRrVXh7QRBYbo9CjQibhrXMq1eSIAS",
+	"QjlLQLMez8rWdDLAmVIbB4q7kjPB6SSiM5JO9bVxyjjt9aWioiPGvozJJMsXs+enB8e9mC3i7er2sLpL",
+	"pS1l51NQ3FgO2jOkB6EPNYC2qwZwK7gGatdTcm3vBb3WOv9AYHr4VeuQBVBZP1iKyXcUTPm91piA1ho+",
+	"uaNN/QUSGV9x9zWw4pooytJVKaaAcF5EyHzMzGrqY5BDREkgwrzjcTZnRUZme0yJfNiUyLtS5B2SITc4",
+	"fqITezzGotro3Gl387qrOxBHFNhwIq8VEW2hatDZqMFYU2JDMnZ9itVwSdpzp5OXbEWfpaOxjxKbmJUl",
+	"OIMHUXkxoccrflBYG3KEetQgTSmxpPTW5KG3M8XOn6cLYh5UusOfznp/SRb6bDP6TMniLoy3GaD087OQ",
+	"gSo+LwV5lSk4RQ/TgEIlOmiVeQn6xWUmH0WLK99fMpSDCbzqfs+5wpUebXqROJ6LDFRMRkATFXz51bxn",
+	"sZr2nIYSjL1q7FpGwl5Ofx5k5rDQmOZAqQ3R9NzQ2uQrsil3vgeb8jFL4da05XvT+Ots1duv9W43CroD",
+	"8Zv1jS/bWYmIrgZCBcZBM5MEQrvBDEDnMDTETy5SwOcNLB9y/NoyhTOTg4zJhZmXZU+o65GqfItnn47X",
+	"ZjcYa/q3pxSHYN/jZeSj8fH5xkegIkRjaBcFay4x/0wzpDVe+GsTFMSYYBPpC/7plrGxEAdjZqbQrzho",
+	"yhDIDMB8xuUAl46NXJZNgyYgtWQUHAT74vY84TUxqa+vBGr3sQTq0ZZoAlp/ag1UYlKQH3D32odbpczB",
+	"zeD8QJwr7xo3xVsMJYuOLtSsssAJ3f14T1wy7CzxfqkRd+QGe5/g0w/t8P/5LHX3ril/7TjcsfwYonBC",
+	"Mg1tZZyj4fgFGCmN9NzZPu8OBHe1ZiN7rT3dYv9m5m4GcBqn+4aN4AM0S7axgXlPHyNwX9oIPm6JFX+V",
+	"EbkNXPtp9b+3qr+0+JeM17tW/uJbW5X9cp7XF6j5pTk3FPxSmtbWYfv1pb1b31s91vV+bXW9rez9VRT1",
+	"Jow9Nw9s2WKHqM8ybd/zJzwat4/GLRq3fGcD/1PPZLm9nv1SNu6nlcnfylBfd408rPkeCuRXDPmb1fFb",
+	"h7weS+MfS+MfS+PvVBp/j9fJj3Xxj1Hie6yL/0KXzp9SER9M/HXBrVa7+HR9+nQP2bW2V6hmPZzPUuYU",
+	"zJYZJNkeiZ7o2XINEXqjlJqW5rVRVVCImNHAvdjZNfx9uAgeMNa9SEdXVB26quovv44NIqbyUoE9Qm+t",
+	"rQBk1/8bDq0Fn/vIq9k2AbZ4LrRZ7hvwGL5F37spsErYaUtPnFyAdo5+Vmg3024D2EUra4fkZ2I3DiZx",
+	"7QYar7ZOYKDALHbgJFOu9Nz4/cygpaG9uJIxSayXIls2fNmDx1ohMQfiIDApGRVWYTmDF+paLwfLW9Oo",
+	"6dsbpr0PoyBOcge7oC2Hm4Z5iGDYV+uSf4vqnM8xqcfhPBKi4zux9Cd69V5O+pPazqvbL6tkW4EwyaDl",
+	"ZmpddtmbEk7yEmkeMZNVhV3IwS2Xnos6g/G5+hAoWi779FO1EMB8CyxrikWgDZCu0L5HcigzONA63Rwq",
+	"MN/Qp3+Jss/7VMRhpZvamtLGPZZcbrypupCTQGHIaEhACZ8l7NBefBm4Z3z9rJYUBVuLNVFjw5Ox2BU5",
+	"ePm50Ebk3lKVo7dYVngjPNPthUr613+IqraXulA1xgMwPEXV3WT3sobi1DOpa3INYNzY9yiM0KPi8am9",
+	"Qod5Js0iFnBnRta1vlTRIt8PXXcMNQhuyjZjtILTtuATByL2gInrHUtduh7F3bhmJHkjWgewZu2a4Ttg",
+	"FOSF9CoXTi4c9zeHL6KYH8zf3eduLgYL72nYpFZRuzt1jWly6zMT2ylbI4bWT4XThXLRdNhdbfBCnXbW",
+	"VJ+8/uMMKOSusuX1H69rO9vGAXj9x4W9X7nDn7BG4uDhP+J+bOzCYCm2pa5JR0byl03rbuCCRASNr28p",
+	"XSR0qFi1uEFnY5MuqqWmOBkragywEUONsEkTg1EtlKxFJ38Jf+u/tMbXttxjmLVeZmbyui8n6v88333x",
+	"/OednZ2e0LPZ3MNn592IPOJrayYiP7yQk3xf5Efj/ok1qn8s/WiaB3w8wmIIjJWZ5zs/CeZpLIkeiPwP",
+	"XIEyvg9WWv8dfprbE8Y6o8fjgPMwrO2VQxA5mwomv6jW8eUSytvdePNoDN+Cn7IN4+HWP5vo8TLHjW09",
+	"k/7J3pOhNkAmvSew2id7T5yvtZngSdOr/69Sk099tzKf/OqVGlZ3fbdVQuBwgye9J1MlQ0LUEnW1XAIx",
+	"uYlN1Pakl6zt5lcA7bWr5IAyyFQKosUvEBbkliHbqbFl+YE8N44HIz5v8+xOLDYj02Md7rVWGQjYRi9B",
+	"Jv4F9vd/j/lYt/f0fGWvzBKE4Ha4gfedXIWSdCm7ylbKyEoPFnJWbjSQ31XKHJweicKO5hEBHCxiVQtl",
+	"xrYega6STvz74PjtQLy2taiUrUq+qrC2dD3siQnq6/zVP9weKKn6oypEft3XfB4MVCE6Z6qwoxLUcT6c",
+	"m6JUot8nsNN+8zQhGjo906WsaQ6EOcmMDkAZ1wwIF43hN1aMSo3dW8BB1c+srHSf/oS7sEYT8fffLakj",
+	"7OoGbmq/8jG+liPO4viW+eBiCnYLf07CA00N63oOCKfMwbZAsXO3KVu3aaWFF6sEnQOvhJaiEThwCXas",
+	"NfDw3n3b2baw/q1ybd1n5dk+xv9b3QlEjJozCQW6p3+3hvnXZdpQMZQTUrx99/LgbUhzYRO+ks5d2bpA",
+	"0ev0xPTnFfUfHs59EmpzotQzjbVeRqj+TOoy9nIjDkmC7n8T+ct3J6/fHr28yAdrqrOAuO6rNCtO8EDV",
+	"Wfhta2QznOC3EMp/bHe6ljOJvoTEs9yKOdcYZJjiGjgljdfjSLdiFR04kdNvlJSf9xjANvQjrtV47mQJ",
+	"7jI9l+SiyRFeyKUJ4wevjo9OPrz87eDkzWHeHaxBH4qM+9WiDz2mkq7BK0I7BvvglyUnZyGg/WeQcJNU",
+	"klLPuuSSNbhG72Kzc0pmu2F17WPdQR7HasADC2Fs0sp80GZ6t1PszqO4/2444I3yX0Bcf77/THJ6E2DQ",
+	"y3C9Kmfk+bKt1ZHR7CLW2Fuxs7oDcWZL1RPOSz+nfBFsBUxx4MwEWK6k939SuKOtSYCB1oPy3KPZ1kzw",
+	"QLmU3yMfP9p5m7p4FF/Gzltb3rRq+xV2tCHXEuw5VSszUgGU2xTpTW0SKhmIQ8zQks4pvPvBSFshhgt6",
+	"jgJvmelQQUOOMz/Lu3hbFODGxZWtP7p4V0PxFJCk+NH7QoqZdg7vRnGaJOsqM7wNPwALpuG8lSCe2CaG",
+	"l5lPCOKJLWJ4mblbEO8VnM+tEsira/9s6j8pdPfbxfFb3PxvP3Z3tkStnx+8mypZ+ul/1/MHk9+POzvi",
+	"aqpLFdIUYHRRz43bF9oTsl3MX8L2Wa1W42843X3ajTzDujI8Xrh2Qpb68i9AEKf8RfA1Bk58e5JAAsBo",
+	"0/rzp3NXBvPPJ7U6/+fbIJL2MUskZJ5ieMtYPxBnqtCO6ss42XY49yiggtWxlxnOPHJYO0XVLd6mkxCx",
+	"xbHkVTt47xvlz5QsNH/6PWZyh0laKAt+XDwIKX3xb+stjZPqmzvUwdJbbTt1glQgi8V+etaBdkICUkeK",
+	"uCbMZugOxEHM1sLkh1ilT1DxqhDSU0Yjddqr4/ugwBl3M8nAHGHKG1NZshQmtW5mguKVgndBaOO8kgWQ",
+	"4WYRHabGDi71pRK+luMxCuHteXMlXW/7XD20QshzuikA+XJwya5JTBnQ5nshzJWaRdKzPZNjdZMjjGNu",
+	"Ghgyz4Gqg0nQyWfyowINkdPgTky9r/aePSvtSJZT6/zeLzu/7HD1x7wun+w9eYY+HO/R6vJJsveSo431",
+	"VvFDvFPlGDQPuHpP9tJthu1aadlHkfkehei1WQ3fixAO4Vv4JhUwbfZDhtLE9O3cJzOD49EyJ56BnhhV",
+	"wIQRsDYJHu7BPGMNRh3/D11W95p1wZQYe9TWJFPy49vPihWUsZYVRp1q5229SAfFKsSWMQ9W/NxxuOJ7",
+	"KmpbYo4UOs099Jjd0qJvoOlaUy66yaw8VNuhcb6nU95rM4Fp5qNpSPkMly1UdHnrNGGQlnmON91X3jow",
+	"eTPtBxG3/0qWpfIwGJ284xwwUOXhVFyPqj7poogrRaURIGuLealcMimPd9u0/sr2S3WpSqHNyIaIyHWl",
+	"jFOCM8710sDNH28dW06c6JyeHR4fvT/u7gtlPDbNwi5CmHoDQ6ZjI7PfHPXo5tJ4rJ6YWYO75EJDAJK9",
+	"+BtGaJTBaD2/kEzGf2mZ7wxEbZ28JTpjfY0NSVYX4qjD1AJJHpaSHnwdxmndKjWrSrw3BFdtjArN+JZ1",
+	"/meuRx/761eL/DzFxrWFGst56ZODi1ftIwl6rlrcSq08Rn/7c3YeoW7iSafNLaUALx34BcsPSms/inmF",
+	"153/mWNBbJxYm0vlfJ9Ga5nz1/mC5KsqS1CiBXXr8puWsi+mtoTzpw2gvM2JFUZNpEeTf3V6Grhl+t94",
+	"ICC5S20mfXmpatCGI+s8KqJSw1fCEi9lOSdJiGLYEyniB4MurZWbNmu8uQawlMe21Pa2nTfKU0m2sKjI",
+	"9UyJDoYKnJhpMwdPQA51qb1WLp3IKI/vtUxAtaWhW5CdzeYG9B1XjXCjsDz+kPdE7iRsCPyf15XLCcZA",
+	"1wTe0MtMiuKGO8GQLQO27DAHrwo992pCMTdKFa5pvkeWAS8/LdC9+QURRZaxJKg3ZbqkaCws6dwG1Xdl",
+	"olgV2CYqYqHRzSrCBHFhieeepv2CbswW6pJa5CBmpAlq9MR5xvx1nKhL/NEEoiJixY1ZOLvt5iRvYkGH",
+	"m08myoUCSRTnvaSUiEhhf7UjkioI0Wq2LNdDIUg7Ra/uzxKuLewSd9QjUK2W7lHSB8JJNXolZ/0Aq79m",
+	"ZubCICenuhLOlgVekxkhq6qPWyvcfBhfRausmI9g46t5PZpKpzJzqWo9ZmeptyKWkpdFh0AYQGS4+Uzh",
+	"f2GKbqQW/OdTqreMQ7plDtCI4tDyUYfG1wtR1HKM9d6ywIaBdkxoHDLeTHBqyVQCmYpSGyokUddYYipF",
+	"NbXeUnJ9rUZKV34gTjikAz6CvAxJtZytRw2tEMUDJo84GTyht9RtvJ4tCTwvP7YZqa9trfTELKf6J/ge",
+	"aePyaIlz+n2l6uV6APxLIVNLdnz95H//93//PwAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
