@@ -8,9 +8,6 @@ LIMIT @size OFFSET @skip;
 SELECT count(*) FROM invest_trade
 WHERE member_id = @member_id AND (sqlc.narg(stock_id)::bigint IS NULL OR stock_id = sqlc.narg(stock_id));
 
--- name: GetTrade :one
-SELECT * FROM invest_trade WHERE member_id = @member_id AND id = @id;
-
 -- name: CreateTrade :one
 INSERT INTO invest_trade (member_id, stock_id, side, trade_date, quantity, price, fee)
 VALUES (@member_id, @stock_id, @side, @trade_date, @quantity, @price, @fee)
@@ -35,3 +32,8 @@ ORDER BY stock_id, trade_date, id;
 SELECT * FROM invest_trade
 WHERE member_id = @member_id AND trade_date <= @up_to
 ORDER BY stock_id, trade_date, id;
+
+-- name: GetTradeForUpdate :one
+-- Held while the trade's stock is locked and replayed, so a parallel edit
+-- cannot move the trade to another stock in between.
+SELECT * FROM invest_trade WHERE member_id = @member_id AND id = @id FOR UPDATE;

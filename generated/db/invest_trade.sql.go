@@ -87,17 +87,19 @@ func (q *Queries) DeleteTrade(ctx context.Context, arg DeleteTradeParams) (int64
 	return result.RowsAffected(), nil
 }
 
-const getTrade = `-- name: GetTrade :one
-SELECT id, member_id, stock_id, side, trade_date, quantity, price, fee, created_at FROM invest_trade WHERE member_id = $1 AND id = $2
+const getTradeForUpdate = `-- name: GetTradeForUpdate :one
+SELECT id, member_id, stock_id, side, trade_date, quantity, price, fee, created_at FROM invest_trade WHERE member_id = $1 AND id = $2 FOR UPDATE
 `
 
-type GetTradeParams struct {
+type GetTradeForUpdateParams struct {
 	MemberID int64
 	ID       int64
 }
 
-func (q *Queries) GetTrade(ctx context.Context, arg GetTradeParams) (InvestTrade, error) {
-	row := q.db.QueryRow(ctx, getTrade, arg.MemberID, arg.ID)
+// Held while the trade's stock is locked and replayed, so a parallel edit
+// cannot move the trade to another stock in between.
+func (q *Queries) GetTradeForUpdate(ctx context.Context, arg GetTradeForUpdateParams) (InvestTrade, error) {
+	row := q.db.QueryRow(ctx, getTradeForUpdate, arg.MemberID, arg.ID)
 	var i InvestTrade
 	err := row.Scan(
 		&i.ID,

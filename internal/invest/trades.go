@@ -131,7 +131,7 @@ func (h *InvestHandler) CreateTrade(ctx context.Context, req api.CreateTradeRequ
 func (h *InvestHandler) UpdateTrade(ctx context.Context, req api.UpdateTradeRequestObject) (api.UpdateTradeResponseObject, error) {
 	memberID := memberOf(ctx)
 	t, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (db.InvestTrade, error) {
-		old, err := q.GetTrade(ctx, db.GetTradeParams{MemberID: memberID, ID: req.ID})
+		old, err := q.GetTradeForUpdate(ctx, db.GetTradeForUpdateParams{MemberID: memberID, ID: req.ID})
 		if err := database.NoRows(err, ErrTradeNotFound, fmt.Sprintf("trade %d", req.ID)); err != nil {
 			return db.InvestTrade{}, err
 		}
@@ -162,7 +162,7 @@ func (h *InvestHandler) UpdateTrade(ctx context.Context, req api.UpdateTradeRequ
 func (h *InvestHandler) DeleteTrade(ctx context.Context, req api.DeleteTradeRequestObject) (api.DeleteTradeResponseObject, error) {
 	memberID := memberOf(ctx)
 	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
-		old, err := q.GetTrade(ctx, db.GetTradeParams{MemberID: memberID, ID: req.ID})
+		old, err := q.GetTradeForUpdate(ctx, db.GetTradeForUpdateParams{MemberID: memberID, ID: req.ID})
 		if err := database.NoRows(err, ErrTradeNotFound, fmt.Sprintf("trade %d", req.ID)); err != nil {
 			return err
 		}
