@@ -104,6 +104,24 @@ func (e MemberStatus) Valid() bool {
 	}
 }
 
+// Defines values for NetWorthUnit.
+const (
+	NetWorthUnitMonth NetWorthUnit = "MONTH"
+	NetWorthUnitWeek  NetWorthUnit = "WEEK"
+)
+
+// Valid indicates whether the value is a known member of the NetWorthUnit enum.
+func (e NetWorthUnit) Valid() bool {
+	switch e {
+	case NetWorthUnitMonth:
+		return true
+	case NetWorthUnitWeek:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Plan.
 const (
 	PlanFree    Plan = "FREE"
@@ -152,6 +170,24 @@ func (e Role) Valid() bool {
 	case RoleAdmin:
 		return true
 	case RoleUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TradeSide.
+const (
+	TradeSideBuy  TradeSide = "BUY"
+	TradeSideSell TradeSide = "SELL"
+)
+
+// Valid indicates whether the value is a known member of the TradeSide enum.
+func (e TradeSide) Valid() bool {
+	switch e {
+	case TradeSideBuy:
+		return true
+	case TradeSideSell:
 		return true
 	default:
 		return false
@@ -396,6 +432,11 @@ type CreateUserRequest struct {
 	Role *Role `json:"role,omitempty"`
 }
 
+// DecimalAmount A non-negative decimal with up to 12 digits before the point and 6 after.
+//
+// Example: 71200
+type DecimalAmount = string
+
 // DependencyState `up` or `down`; a client must accept other values.
 type DependencyState = string
 
@@ -531,6 +572,39 @@ type Health struct {
 	Status string `json:"status"`
 }
 
+// Holding defines model for Holding.
+type Holding struct {
+	// AverageCost Moving-average cost per share, fees included, a decimal string (6 decimals); "0" when nothing is held.
+	AverageCost string `json:"averageCost"`
+	Code        string `json:"code"`
+	Currency    string `json:"currency"`
+
+	// InvestedAmount Cost of the shares held (quantity × average cost).
+	InvestedAmount int64  `json:"investedAmount"`
+	Name           string `json:"name"`
+
+	// Quantity Shares held, a decimal string.
+	Quantity string `json:"quantity"`
+
+	// QuotePrice The latest stored quote, or null when there is none.
+	QuotePrice *string    `json:"quotePrice"`
+	QuoteTime  *time.Time `json:"quoteTime"`
+
+	// RealisedProfit Sum over sells of proceeds minus fee minus the average cost of the shares sold.
+	RealisedProfit int64 `json:"realisedProfit"`
+	StockID        int64 `json:"stockId"`
+	Valuation      int64 `json:"valuation"`
+
+	// ValuationProfit Valuation minus invested amount.
+	ValuationProfit int64 `json:"valuationProfit"`
+
+	// ValuationRate Valuation profit as a percentage of the invested amount (2 decimals); null when nothing is invested.
+	ValuationRate *string `json:"valuationRate"`
+
+	// ValuedAtCost True when no quote is stored, so the valuation is the invested amount.
+	ValuedAtCost bool `json:"valuedAtCost"`
+}
+
 // IDTokenRequest Example: {"idToken":"eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJpc3MiOiJodHRwczovL2lkcC5leGFtcGxlIn0.c2lnbmF0dXJl"}
 type IDTokenRequest struct {
 	// IDToken The OpenID Connect ID token the provider issued to the app.
@@ -619,6 +693,32 @@ type Memo = string
 // Example: 1500000
 type Money = int64
 
+// NetWorthPoint defines model for NetWorthPoint.
+type NetWorthPoint struct {
+	Assets int64              `json:"assets"`
+	Date   openapi_types.Date `json:"date"`
+
+	// Liabilities What is owed, as a positive amount.
+	Liabilities int64 `json:"liabilities"`
+
+	// NetWorth Assets minus liabilities.
+	NetWorth int64 `json:"netWorth"`
+}
+
+// NetWorthTrend defines model for NetWorthTrend.
+type NetWorthTrend struct {
+	Points []NetWorthPoint `json:"points"`
+
+	// Unit The period of a net-worth point, as answered; a client must accept other values.
+	Unit NetWorthUnitValue `json:"unit"`
+}
+
+// NetWorthUnit The period of a net-worth point, as a request sets it.
+type NetWorthUnit string
+
+// NetWorthUnitValue The period of a net-worth point, as answered; a client must accept other values.
+type NetWorthUnitValue = string
+
 // ParseEntryRequest Example: {"text":"어제 점심 12,000원"}
 type ParseEntryRequest struct {
 	// Text A line typed by the member or a pasted card notification.
@@ -705,6 +805,21 @@ type PointRecord struct {
 // Points defines model for Points.
 type Points struct {
 	Points int64 `json:"points"`
+}
+
+// Portfolio defines model for Portfolio.
+type Portfolio struct {
+	Items  []Holding       `json:"items"`
+	Totals PortfolioTotals `json:"totals"`
+}
+
+// PortfolioTotals defines model for PortfolioTotals.
+type PortfolioTotals struct {
+	InvestedAmount  int64   `json:"investedAmount"`
+	RealisedProfit  int64   `json:"realisedProfit"`
+	Valuation       int64   `json:"valuation"`
+	ValuationProfit int64   `json:"valuationProfit"`
+	ValuationRate   *string `json:"valuationRate"`
 }
 
 // Post defines model for Post.
@@ -913,6 +1028,13 @@ type QuickEntryRequest struct {
 	WalletID *int64    `json:"walletId,omitempty"`
 }
 
+// QuoteRefresh defines model for QuoteRefresh.
+type QuoteRefresh struct {
+	// Failed Codes whose quote could not be refreshed (they keep their last stored quote).
+	Failed    []string     `json:"failed"`
+	Refreshed []StockQuote `json:"refreshed"`
+}
+
 // Readiness defines model for Readiness.
 type Readiness struct {
 	// Postgres `up` or `down`; a client must accept other values.
@@ -1092,6 +1214,48 @@ type StatusRequest struct {
 	Status MemberStatus `json:"status"`
 }
 
+// Stock defines model for Stock.
+type Stock struct {
+	Code      string    `json:"code"`
+	CreatedAt time.Time `json:"createdAt"`
+	Currency  string    `json:"currency"`
+	ID        int64     `json:"id"`
+	Market    *string   `json:"market"`
+	Name      string    `json:"name"`
+	WalletID  *int64    `json:"walletId"`
+}
+
+// StockList defines model for StockList.
+type StockList struct {
+	Items []Stock `json:"items"`
+}
+
+// StockQuote defines model for StockQuote.
+type StockQuote struct {
+	Code     string `json:"code"`
+	Currency string `json:"currency"`
+
+	// Price Decimal string.
+	Price string    `json:"price"`
+	Time  time.Time `json:"time"`
+}
+
+// StockRequest Example: {"code":"005930","currency":"KRW","market":"KOSPI","name":"Samsung Electronics"}
+type StockRequest struct {
+	// Code The code the quote provider knows the stock by (letters, digits, `.`, `-`).
+	Code string `json:"code"`
+
+	// Currency ISO 4217 code of the stock's prices; KRW when absent.
+	Currency *string `json:"currency,omitempty"`
+
+	// Market Where the stock trades (free text such as KOSPI, NASDAQ).
+	Market *string `json:"market,omitempty"`
+	Name   string  `json:"name"`
+
+	// WalletID One of the member's INVEST wallets, or null.
+	WalletID *int64 `json:"walletId,omitempty"`
+}
+
 // StoreNotification A store real-time notification as a Pub/Sub push delivers it. Every field is optional
 // and other fields are accepted: the service only logs it.
 //
@@ -1217,6 +1381,64 @@ type TagRequest struct {
 	// Example: travel
 	Name TagName `json:"name"`
 }
+
+// Trade defines model for Trade.
+type Trade struct {
+	CreatedAt time.Time          `json:"createdAt"`
+	Date      openapi_types.Date `json:"date"`
+
+	// Fee Decimal string.
+	//
+	// Example: 150.000000
+	Fee string `json:"fee"`
+	ID  int64  `json:"id"`
+
+	// Price Decimal string.
+	//
+	// Example: 71200.000000
+	Price string `json:"price"`
+
+	// Quantity Decimal string with 6 decimals.
+	//
+	// Example: 10.000000
+	Quantity string `json:"quantity"`
+
+	// Side A buy or a sell, as answered; a client must accept other values.
+	Side    TradeSideValue `json:"side"`
+	StockID int64          `json:"stockId"`
+}
+
+// TradePage defines model for TradePage.
+type TradePage struct {
+	Items []Trade `json:"items"`
+	Page  int32   `json:"page"`
+	Size  int32   `json:"size"`
+	Total int64   `json:"total"`
+}
+
+// TradeRequest Example: {"date":"2026-11-16","fee":"150","price":"71200","quantity":"10","side":"BUY","stockId":1}
+type TradeRequest struct {
+	Date openapi_types.Date `json:"date"`
+
+	// Fee Fees and taxes of the trade in the stock's currency; 0 when absent.
+	Fee *DecimalAmount `json:"fee,omitempty"`
+
+	// Price Price per share in the stock's currency.
+	Price DecimalAmount `json:"price"`
+
+	// Quantity Shares traded, more than zero.
+	Quantity DecimalAmount `json:"quantity"`
+
+	// Side A buy or a sell, as a request sets it.
+	Side    TradeSide `json:"side"`
+	StockID int64     `json:"stockId"`
+}
+
+// TradeSide A buy or a sell, as a request sets it.
+type TradeSide string
+
+// TradeSideValue A buy or a sell, as answered; a client must accept other values.
+type TradeSideValue = string
 
 // Transfer defines model for Transfer.
 type Transfer struct {
@@ -1490,6 +1712,12 @@ type Month = int32
 // MoveTo defines model for MoveTo.
 type MoveTo = int64
 
+// NetWorthMonths defines model for NetWorthMonths.
+type NetWorthMonths = int32
+
+// NetWorthWeeks defines model for NetWorthWeeks.
+type NetWorthWeeks = int32
+
 // Page defines model for Page.
 type Page = int32
 
@@ -1505,6 +1733,9 @@ type RecurringID = int64
 // Size defines model for Size.
 type Size = int32
 
+// StockID defines model for StockID.
+type StockID = int64
+
 // TagGroupID defines model for TagGroupID.
 type TagGroupID = int64
 
@@ -1513,6 +1744,12 @@ type TagID = int64
 
 // To defines model for To.
 type To = openapi_types.Date
+
+// TradeID defines model for TradeID.
+type TradeID = int64
+
+// TradeStockFilter defines model for TradeStockFilter.
+type TradeStockFilter = int64
 
 // TransferID defines model for TransferID.
 type TransferID = int64
@@ -1602,6 +1839,30 @@ type ListEntriesParams struct {
 
 	// Size Items per page.
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// ListTradesParams defines parameters for ListTrades.
+type ListTradesParams struct {
+	// StockID Only the trades of this stock (one of the member's).
+	StockID *TradeStockFilter `form:"stockId,omitempty" json:"stockId,omitempty"`
+
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// GetNetWorthTrendParams defines parameters for GetNetWorthTrend.
+type GetNetWorthTrendParams struct {
+	// Unit Points per month (default) or per week (weeks start on Monday).
+	Unit *NetWorthUnit `form:"unit,omitempty" json:"unit,omitempty"`
+
+	// Months How many monthly points (unit MONTH), the current month last.
+	Months *NetWorthMonths `form:"months,omitempty" json:"months,omitempty"`
+
+	// Weeks How many weekly points (unit WEEK), the current week last.
+	Weeks *NetWorthWeeks `form:"weeks,omitempty" json:"weeks,omitempty"`
 }
 
 // ListTransfersParams defines parameters for ListTransfers.
@@ -1738,6 +1999,18 @@ type ParseEntryTextJSONRequestBody = ParseEntryRequest
 
 // UpdateEntryJSONRequestBody defines body for UpdateEntry for application/json ContentType.
 type UpdateEntryJSONRequestBody = EntryRequest
+
+// CreateStockJSONRequestBody defines body for CreateStock for application/json ContentType.
+type CreateStockJSONRequestBody = StockRequest
+
+// UpdateStockJSONRequestBody defines body for UpdateStock for application/json ContentType.
+type UpdateStockJSONRequestBody = StockRequest
+
+// CreateTradeJSONRequestBody defines body for CreateTrade for application/json ContentType.
+type CreateTradeJSONRequestBody = TradeRequest
+
+// UpdateTradeJSONRequestBody defines body for UpdateTrade for application/json ContentType.
+type UpdateTradeJSONRequestBody = TradeRequest
 
 // RecognizeReceiptMultipartRequestBody defines body for RecognizeReceipt for multipart/form-data ContentType.
 type RecognizeReceiptMultipartRequestBody = ReceiptUpload
@@ -1912,6 +2185,39 @@ type ServerInterface interface {
 	// ConfirmEntry Confirm a pending entry
 	// (POST /api/account/entries/{id}/confirm)
 	ConfirmEntry(w http.ResponseWriter, r *http.Request, id EntryID)
+	// GetPortfolio Portfolio
+	// (GET /api/account/invest/portfolio)
+	GetPortfolio(w http.ResponseWriter, r *http.Request)
+	// RefreshQuotes Refresh quotes
+	// (POST /api/account/invest/quotes/refresh)
+	RefreshQuotes(w http.ResponseWriter, r *http.Request)
+	// ListStocks List stocks
+	// (GET /api/account/invest/stocks)
+	ListStocks(w http.ResponseWriter, r *http.Request)
+	// CreateStock Add a stock
+	// (POST /api/account/invest/stocks)
+	CreateStock(w http.ResponseWriter, r *http.Request)
+	// DeleteStock Delete a stock
+	// (DELETE /api/account/invest/stocks/{id})
+	DeleteStock(w http.ResponseWriter, r *http.Request, id StockID)
+	// UpdateStock Change a stock
+	// (PUT /api/account/invest/stocks/{id})
+	UpdateStock(w http.ResponseWriter, r *http.Request, id StockID)
+	// ListTrades List trades
+	// (GET /api/account/invest/trades)
+	ListTrades(w http.ResponseWriter, r *http.Request, params ListTradesParams)
+	// CreateTrade Record a trade
+	// (POST /api/account/invest/trades)
+	CreateTrade(w http.ResponseWriter, r *http.Request)
+	// DeleteTrade Delete a trade
+	// (DELETE /api/account/invest/trades/{id})
+	DeleteTrade(w http.ResponseWriter, r *http.Request, id TradeID)
+	// UpdateTrade Change a trade
+	// (PUT /api/account/invest/trades/{id})
+	UpdateTrade(w http.ResponseWriter, r *http.Request, id TradeID)
+	// GetNetWorthTrend Net-worth trend
+	// (GET /api/account/networth/trend)
+	GetNetWorthTrend(w http.ResponseWriter, r *http.Request, params GetNetWorthTrendParams)
 	// RecognizeReceipt Recognise the text of a receipt
 	// (POST /api/account/ocr/receipt)
 	RecognizeReceipt(w http.ResponseWriter, r *http.Request)
@@ -2676,6 +2982,298 @@ func (siw *ServerInterfaceWrapper) ConfirmEntry(w http.ResponseWriter, r *http.R
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ConfirmEntry(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetPortfolio operation middleware
+func (siw *ServerInterfaceWrapper) GetPortfolio(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetPortfolio(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RefreshQuotes operation middleware
+func (siw *ServerInterfaceWrapper) RefreshQuotes(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RefreshQuotes(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListStocks operation middleware
+func (siw *ServerInterfaceWrapper) ListStocks(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListStocks(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateStock operation middleware
+func (siw *ServerInterfaceWrapper) CreateStock(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateStock(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteStock operation middleware
+func (siw *ServerInterfaceWrapper) DeleteStock(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id StockID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteStock(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateStock operation middleware
+func (siw *ServerInterfaceWrapper) UpdateStock(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id StockID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateStock(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListTrades operation middleware
+func (siw *ServerInterfaceWrapper) ListTrades(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListTradesParams
+
+	// ------------- Optional query parameter "stockId" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "stockId", r.URL.Query(), &params.StockID, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "stockId"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "stockId", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", r.URL.Query(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "page"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "page", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "size" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "size", r.URL.Query(), &params.Size, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "size"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "size", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListTrades(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateTrade operation middleware
+func (siw *ServerInterfaceWrapper) CreateTrade(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateTrade(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteTrade operation middleware
+func (siw *ServerInterfaceWrapper) DeleteTrade(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TradeID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteTrade(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateTrade operation middleware
+func (siw *ServerInterfaceWrapper) UpdateTrade(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id TradeID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateTrade(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetNetWorthTrend operation middleware
+func (siw *ServerInterfaceWrapper) GetNetWorthTrend(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetNetWorthTrendParams
+
+	// ------------- Optional query parameter "unit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "unit", r.URL.Query(), &params.Unit, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "unit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "unit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "months" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "months", r.URL.Query(), &params.Months, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "months"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "months", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "weeks" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "weeks", r.URL.Query(), &params.Weeks, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "weeks"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "weeks", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetNetWorthTrend(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5182,6 +5780,17 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/admin/default-categories/{id}", wrapper.DeleteDefaultCategory)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/admin/default-categories/{id}", wrapper.GetDefaultCategory)
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/admin/default-categories/{id}", wrapper.UpdateDefaultCategory)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/invest/stocks", wrapper.ListStocks)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/invest/stocks", wrapper.CreateStock)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/invest/stocks/{id}", wrapper.DeleteStock)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/invest/stocks/{id}", wrapper.UpdateStock)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/invest/trades", wrapper.ListTrades)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/invest/trades", wrapper.CreateTrade)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/invest/trades/{id}", wrapper.DeleteTrade)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/invest/trades/{id}", wrapper.UpdateTrade)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/invest/portfolio", wrapper.GetPortfolio)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/invest/quotes/refresh", wrapper.RefreshQuotes)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/networth/trend", wrapper.GetNetWorthTrend)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/board/posts", wrapper.ListPosts)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/board/posts", wrapper.CreatePost)
 	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/board/posts/{id}", wrapper.DeletePost)
@@ -6992,6 +7601,1436 @@ type ConfirmEntry503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response ConfirmEntry503ApplicationProblemPlusJSONResponse) VisitConfirmEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPortfolioRequestObject struct {
+}
+
+type GetPortfolioResponseObject interface {
+	VisitGetPortfolioResponse(w http.ResponseWriter) error
+}
+
+type GetPortfolio200JSONResponse Portfolio
+
+func (response GetPortfolio200JSONResponse) VisitGetPortfolioResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPortfolio401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetPortfolio401ApplicationProblemPlusJSONResponse) VisitGetPortfolioResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPortfolio403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response GetPortfolio403ApplicationProblemPlusJSONResponse) VisitGetPortfolioResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPortfolio413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetPortfolio413ApplicationProblemPlusJSONResponse) VisitGetPortfolioResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPortfolio500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetPortfolio500ApplicationProblemPlusJSONResponse) VisitGetPortfolioResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPortfolio503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetPortfolio503ApplicationProblemPlusJSONResponse) VisitGetPortfolioResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RefreshQuotesRequestObject struct {
+}
+
+type RefreshQuotesResponseObject interface {
+	VisitRefreshQuotesResponse(w http.ResponseWriter) error
+}
+
+type RefreshQuotes200JSONResponse QuoteRefresh
+
+func (response RefreshQuotes200JSONResponse) VisitRefreshQuotesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RefreshQuotes401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response RefreshQuotes401ApplicationProblemPlusJSONResponse) VisitRefreshQuotesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RefreshQuotes403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response RefreshQuotes403ApplicationProblemPlusJSONResponse) VisitRefreshQuotesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RefreshQuotes413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response RefreshQuotes413ApplicationProblemPlusJSONResponse) VisitRefreshQuotesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RefreshQuotes500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response RefreshQuotes500ApplicationProblemPlusJSONResponse) VisitRefreshQuotesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RefreshQuotes503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response RefreshQuotes503ApplicationProblemPlusJSONResponse) VisitRefreshQuotesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListStocksRequestObject struct {
+}
+
+type ListStocksResponseObject interface {
+	VisitListStocksResponse(w http.ResponseWriter) error
+}
+
+type ListStocks200JSONResponse StockList
+
+func (response ListStocks200JSONResponse) VisitListStocksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListStocks401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListStocks401ApplicationProblemPlusJSONResponse) VisitListStocksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListStocks403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response ListStocks403ApplicationProblemPlusJSONResponse) VisitListStocksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListStocks413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListStocks413ApplicationProblemPlusJSONResponse) VisitListStocksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListStocks500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListStocks500ApplicationProblemPlusJSONResponse) VisitListStocksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListStocks503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListStocks503ApplicationProblemPlusJSONResponse) VisitListStocksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateStockRequestObject struct {
+	Body *CreateStockJSONRequestBody
+}
+
+type CreateStockResponseObject interface {
+	VisitCreateStockResponse(w http.ResponseWriter) error
+}
+
+type CreateStock201JSONResponse Stock
+
+func (response CreateStock201JSONResponse) VisitCreateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateStock400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateStock400ApplicationProblemPlusJSONResponse) VisitCreateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateStock401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateStock401ApplicationProblemPlusJSONResponse) VisitCreateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateStock403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response CreateStock403ApplicationProblemPlusJSONResponse) VisitCreateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateStock404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateStock404ApplicationProblemPlusJSONResponse) VisitCreateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateStock413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateStock413ApplicationProblemPlusJSONResponse) VisitCreateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateStock415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateStock415ApplicationProblemPlusJSONResponse) VisitCreateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateStock500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateStock500ApplicationProblemPlusJSONResponse) VisitCreateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateStock503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateStock503ApplicationProblemPlusJSONResponse) VisitCreateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteStockRequestObject struct {
+	ID StockID `json:"id"`
+}
+
+type DeleteStockResponseObject interface {
+	VisitDeleteStockResponse(w http.ResponseWriter) error
+}
+
+type DeleteStock204Response struct {
+}
+
+func (response DeleteStock204Response) VisitDeleteStockResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteStock400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteStock400ApplicationProblemPlusJSONResponse) VisitDeleteStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteStock401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteStock401ApplicationProblemPlusJSONResponse) VisitDeleteStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteStock403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteStock403ApplicationProblemPlusJSONResponse) VisitDeleteStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteStock404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteStock404ApplicationProblemPlusJSONResponse) VisitDeleteStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteStock413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteStock413ApplicationProblemPlusJSONResponse) VisitDeleteStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteStock500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteStock500ApplicationProblemPlusJSONResponse) VisitDeleteStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteStock503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteStock503ApplicationProblemPlusJSONResponse) VisitDeleteStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateStockRequestObject struct {
+	ID   StockID `json:"id"`
+	Body *UpdateStockJSONRequestBody
+}
+
+type UpdateStockResponseObject interface {
+	VisitUpdateStockResponse(w http.ResponseWriter) error
+}
+
+type UpdateStock200JSONResponse Stock
+
+func (response UpdateStock200JSONResponse) VisitUpdateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateStock400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateStock400ApplicationProblemPlusJSONResponse) VisitUpdateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateStock401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateStock401ApplicationProblemPlusJSONResponse) VisitUpdateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateStock403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateStock403ApplicationProblemPlusJSONResponse) VisitUpdateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateStock404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateStock404ApplicationProblemPlusJSONResponse) VisitUpdateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateStock413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateStock413ApplicationProblemPlusJSONResponse) VisitUpdateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateStock415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateStock415ApplicationProblemPlusJSONResponse) VisitUpdateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateStock500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateStock500ApplicationProblemPlusJSONResponse) VisitUpdateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateStock503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateStock503ApplicationProblemPlusJSONResponse) VisitUpdateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTradesRequestObject struct {
+	Params ListTradesParams
+}
+
+type ListTradesResponseObject interface {
+	VisitListTradesResponse(w http.ResponseWriter) error
+}
+
+type ListTrades200JSONResponse TradePage
+
+func (response ListTrades200JSONResponse) VisitListTradesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTrades400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListTrades400ApplicationProblemPlusJSONResponse) VisitListTradesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTrades401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListTrades401ApplicationProblemPlusJSONResponse) VisitListTradesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTrades403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response ListTrades403ApplicationProblemPlusJSONResponse) VisitListTradesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTrades404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListTrades404ApplicationProblemPlusJSONResponse) VisitListTradesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTrades413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListTrades413ApplicationProblemPlusJSONResponse) VisitListTradesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTrades500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListTrades500ApplicationProblemPlusJSONResponse) VisitListTradesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTrades503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListTrades503ApplicationProblemPlusJSONResponse) VisitListTradesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTradeRequestObject struct {
+	Body *CreateTradeJSONRequestBody
+}
+
+type CreateTradeResponseObject interface {
+	VisitCreateTradeResponse(w http.ResponseWriter) error
+}
+
+type CreateTrade201JSONResponse Trade
+
+func (response CreateTrade201JSONResponse) VisitCreateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTrade400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTrade400ApplicationProblemPlusJSONResponse) VisitCreateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTrade401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTrade401ApplicationProblemPlusJSONResponse) VisitCreateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTrade403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTrade403ApplicationProblemPlusJSONResponse) VisitCreateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTrade404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTrade404ApplicationProblemPlusJSONResponse) VisitCreateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTrade413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTrade413ApplicationProblemPlusJSONResponse) VisitCreateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTrade415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTrade415ApplicationProblemPlusJSONResponse) VisitCreateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTrade500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTrade500ApplicationProblemPlusJSONResponse) VisitCreateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTrade503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTrade503ApplicationProblemPlusJSONResponse) VisitCreateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTradeRequestObject struct {
+	ID TradeID `json:"id"`
+}
+
+type DeleteTradeResponseObject interface {
+	VisitDeleteTradeResponse(w http.ResponseWriter) error
+}
+
+type DeleteTrade204Response struct {
+}
+
+func (response DeleteTrade204Response) VisitDeleteTradeResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteTrade400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTrade400ApplicationProblemPlusJSONResponse) VisitDeleteTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTrade401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTrade401ApplicationProblemPlusJSONResponse) VisitDeleteTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTrade403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTrade403ApplicationProblemPlusJSONResponse) VisitDeleteTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTrade404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTrade404ApplicationProblemPlusJSONResponse) VisitDeleteTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTrade413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTrade413ApplicationProblemPlusJSONResponse) VisitDeleteTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTrade500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTrade500ApplicationProblemPlusJSONResponse) VisitDeleteTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTrade503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTrade503ApplicationProblemPlusJSONResponse) VisitDeleteTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTradeRequestObject struct {
+	ID   TradeID `json:"id"`
+	Body *UpdateTradeJSONRequestBody
+}
+
+type UpdateTradeResponseObject interface {
+	VisitUpdateTradeResponse(w http.ResponseWriter) error
+}
+
+type UpdateTrade200JSONResponse Trade
+
+func (response UpdateTrade200JSONResponse) VisitUpdateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTrade400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTrade400ApplicationProblemPlusJSONResponse) VisitUpdateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTrade401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTrade401ApplicationProblemPlusJSONResponse) VisitUpdateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTrade403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTrade403ApplicationProblemPlusJSONResponse) VisitUpdateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTrade404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTrade404ApplicationProblemPlusJSONResponse) VisitUpdateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTrade413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTrade413ApplicationProblemPlusJSONResponse) VisitUpdateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTrade415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTrade415ApplicationProblemPlusJSONResponse) VisitUpdateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTrade500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTrade500ApplicationProblemPlusJSONResponse) VisitUpdateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTrade503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTrade503ApplicationProblemPlusJSONResponse) VisitUpdateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNetWorthTrendRequestObject struct {
+	Params GetNetWorthTrendParams
+}
+
+type GetNetWorthTrendResponseObject interface {
+	VisitGetNetWorthTrendResponse(w http.ResponseWriter) error
+}
+
+type GetNetWorthTrend200JSONResponse NetWorthTrend
+
+func (response GetNetWorthTrend200JSONResponse) VisitGetNetWorthTrendResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNetWorthTrend400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetNetWorthTrend400ApplicationProblemPlusJSONResponse) VisitGetNetWorthTrendResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNetWorthTrend401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetNetWorthTrend401ApplicationProblemPlusJSONResponse) VisitGetNetWorthTrendResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNetWorthTrend413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetNetWorthTrend413ApplicationProblemPlusJSONResponse) VisitGetNetWorthTrendResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNetWorthTrend500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetNetWorthTrend500ApplicationProblemPlusJSONResponse) VisitGetNetWorthTrendResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNetWorthTrend503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetNetWorthTrend503ApplicationProblemPlusJSONResponse) VisitGetNetWorthTrendResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -19417,6 +21456,39 @@ type StrictServerInterface interface {
 	// ConfirmEntry Confirm a pending entry
 	// (POST /api/account/entries/{id}/confirm)
 	ConfirmEntry(ctx context.Context, request ConfirmEntryRequestObject) (ConfirmEntryResponseObject, error)
+	// GetPortfolio Portfolio
+	// (GET /api/account/invest/portfolio)
+	GetPortfolio(ctx context.Context, request GetPortfolioRequestObject) (GetPortfolioResponseObject, error)
+	// RefreshQuotes Refresh quotes
+	// (POST /api/account/invest/quotes/refresh)
+	RefreshQuotes(ctx context.Context, request RefreshQuotesRequestObject) (RefreshQuotesResponseObject, error)
+	// ListStocks List stocks
+	// (GET /api/account/invest/stocks)
+	ListStocks(ctx context.Context, request ListStocksRequestObject) (ListStocksResponseObject, error)
+	// CreateStock Add a stock
+	// (POST /api/account/invest/stocks)
+	CreateStock(ctx context.Context, request CreateStockRequestObject) (CreateStockResponseObject, error)
+	// DeleteStock Delete a stock
+	// (DELETE /api/account/invest/stocks/{id})
+	DeleteStock(ctx context.Context, request DeleteStockRequestObject) (DeleteStockResponseObject, error)
+	// UpdateStock Change a stock
+	// (PUT /api/account/invest/stocks/{id})
+	UpdateStock(ctx context.Context, request UpdateStockRequestObject) (UpdateStockResponseObject, error)
+	// ListTrades List trades
+	// (GET /api/account/invest/trades)
+	ListTrades(ctx context.Context, request ListTradesRequestObject) (ListTradesResponseObject, error)
+	// CreateTrade Record a trade
+	// (POST /api/account/invest/trades)
+	CreateTrade(ctx context.Context, request CreateTradeRequestObject) (CreateTradeResponseObject, error)
+	// DeleteTrade Delete a trade
+	// (DELETE /api/account/invest/trades/{id})
+	DeleteTrade(ctx context.Context, request DeleteTradeRequestObject) (DeleteTradeResponseObject, error)
+	// UpdateTrade Change a trade
+	// (PUT /api/account/invest/trades/{id})
+	UpdateTrade(ctx context.Context, request UpdateTradeRequestObject) (UpdateTradeResponseObject, error)
+	// GetNetWorthTrend Net-worth trend
+	// (GET /api/account/networth/trend)
+	GetNetWorthTrend(ctx context.Context, request GetNetWorthTrendRequestObject) (GetNetWorthTrendResponseObject, error)
 	// RecognizeReceipt Recognise the text of a receipt
 	// (POST /api/account/ocr/receipt)
 	RecognizeReceipt(ctx context.Context, request RecognizeReceiptRequestObject) (RecognizeReceiptResponseObject, error)
@@ -20147,6 +22219,310 @@ func (sh *strictHandler) ConfirmEntry(w http.ResponseWriter, r *http.Request, id
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(ConfirmEntryResponseObject); ok {
 		if err := validResponse.VisitConfirmEntryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetPortfolio operation middleware
+func (sh *strictHandler) GetPortfolio(w http.ResponseWriter, r *http.Request) {
+	var request GetPortfolioRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPortfolio(ctx, request.(GetPortfolioRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPortfolio")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetPortfolioResponseObject); ok {
+		if err := validResponse.VisitGetPortfolioResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RefreshQuotes operation middleware
+func (sh *strictHandler) RefreshQuotes(w http.ResponseWriter, r *http.Request) {
+	var request RefreshQuotesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RefreshQuotes(ctx, request.(RefreshQuotesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RefreshQuotes")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RefreshQuotesResponseObject); ok {
+		if err := validResponse.VisitRefreshQuotesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListStocks operation middleware
+func (sh *strictHandler) ListStocks(w http.ResponseWriter, r *http.Request) {
+	var request ListStocksRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListStocks(ctx, request.(ListStocksRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListStocks")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListStocksResponseObject); ok {
+		if err := validResponse.VisitListStocksResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateStock operation middleware
+func (sh *strictHandler) CreateStock(w http.ResponseWriter, r *http.Request) {
+	var request CreateStockRequestObject
+
+	var body CreateStockJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateStock(ctx, request.(CreateStockRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateStock")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateStockResponseObject); ok {
+		if err := validResponse.VisitCreateStockResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteStock operation middleware
+func (sh *strictHandler) DeleteStock(w http.ResponseWriter, r *http.Request, id StockID) {
+	var request DeleteStockRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteStock(ctx, request.(DeleteStockRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteStock")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteStockResponseObject); ok {
+		if err := validResponse.VisitDeleteStockResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateStock operation middleware
+func (sh *strictHandler) UpdateStock(w http.ResponseWriter, r *http.Request, id StockID) {
+	var request UpdateStockRequestObject
+
+	request.ID = id
+
+	var body UpdateStockJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateStock(ctx, request.(UpdateStockRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateStock")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateStockResponseObject); ok {
+		if err := validResponse.VisitUpdateStockResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListTrades operation middleware
+func (sh *strictHandler) ListTrades(w http.ResponseWriter, r *http.Request, params ListTradesParams) {
+	var request ListTradesRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListTrades(ctx, request.(ListTradesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListTrades")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListTradesResponseObject); ok {
+		if err := validResponse.VisitListTradesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateTrade operation middleware
+func (sh *strictHandler) CreateTrade(w http.ResponseWriter, r *http.Request) {
+	var request CreateTradeRequestObject
+
+	var body CreateTradeJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateTrade(ctx, request.(CreateTradeRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateTrade")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateTradeResponseObject); ok {
+		if err := validResponse.VisitCreateTradeResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteTrade operation middleware
+func (sh *strictHandler) DeleteTrade(w http.ResponseWriter, r *http.Request, id TradeID) {
+	var request DeleteTradeRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteTrade(ctx, request.(DeleteTradeRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteTrade")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteTradeResponseObject); ok {
+		if err := validResponse.VisitDeleteTradeResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateTrade operation middleware
+func (sh *strictHandler) UpdateTrade(w http.ResponseWriter, r *http.Request, id TradeID) {
+	var request UpdateTradeRequestObject
+
+	request.ID = id
+
+	var body UpdateTradeJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateTrade(ctx, request.(UpdateTradeRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateTrade")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateTradeResponseObject); ok {
+		if err := validResponse.VisitUpdateTradeResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetNetWorthTrend operation middleware
+func (sh *strictHandler) GetNetWorthTrend(w http.ResponseWriter, r *http.Request, params GetNetWorthTrendParams) {
+	var request GetNetWorthTrendRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetNetWorthTrend(ctx, request.(GetNetWorthTrendRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetNetWorthTrend")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetNetWorthTrendResponseObject); ok {
+		if err := validResponse.VisitGetNetWorthTrendResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -22986,495 +25362,556 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L1ZbyTJlh74V0yhBjLY18kMbnkrSTSkSDIyM25xu1wqq7qiRLcIt4iwSw8zLzdzRkbVzcFgJAEDaR7u",
-	"w4w0QPcM+kHAYADNi0YPepg3/Rup+j8M7BwzXyLcY+GSSxUb6FtJ0t3clmNnP9/5udaTo0gKJrSq7f1c",
-	"i2hMR0yzGH56JWkcHFDNBjKe/DFh8cT8NmCqF/NIcylqe7VTwUjXPLdP2C2LJ/gDGXM9lIkmXG/UvBo3",
-	"T/4IA3g1QUestlfr2XFrXk31hmxEzdh/FbN+ba/2T59n03qOf1XPC7Opffjg4fwu6aByauGERFJpRXo0",
-	"jidcDIgeckU0HVTNStNBYUIj+v6IiYEe1va2G15txIX7cdOr6Ulk3lE65mIAM3LTax/OTudyyIhb9DNF",
-	"eJDOIaJ6mE2BBzWvFrMfEx6zoLan44TlZ9SX8Yhq85zQL3ZqMCc+Skb5GXGh2YDFOCU5GjGhK2eEf/6I",
-	"EzpkfZqEetFWBfjYp9iyltDxxM3vNQ81iyuoiwkdc6aI7CNluckSGROuFVFJd93+jjO16Cq0g9q9p121",
-	"nWamH30Pz5gIuBjM3cIInyF188U1s3HS/LonRZ/HIxaQep+Giq25va7aRDtOYQftvLpShoyKbF6XdLDU",
-	"sc6wDWI+9ki8A2fG3uulpjYeSsXIiI2k2SpNuVB2luy9JvUeVWydC8WE4prfsrWqSf9YNeXNxtJzjqlQ",
-	"fRbPnbe2NOhui31HTZ+7eU7qIYvTp+3575Ou1EMyHjJBaFcxUSlZ3NjLkcIkYnMnzkVPjlg6P/Y+YkKx",
-	"RdQIn1tWsqUTyab1joYh0yvxnjG8UjUh/Os9Oczrb1/HcjQ7n/bFKdnZ2vw96cmA4YQY6SVxzEQPrvIt",
-	"izULSD+WI48kUcRiYii0arLmubnciL2noyg0j15dHNY8w8o0i81I/+L75vrf/vDz9oe/qpUR7OtvL+Xd",
-	"56/lMrPXcsm5f33+bqW5l+69Ye59HitNAjpxc4+pGDBSN1oY8bX01xbsdAlJBFSz0mm0+ydSsGOqe8Py",
-	"2fitSzrwzVQo6ckI73Qv5ExoMpRhkF2aIaMB3FM7m3Z/3Yy9joNXM6ZG6bxGdMCqxB83fwTx5wEVwpxo",
-	"EMRMKeInUShpAOokjOITKtSYxey+wjJJ4MnZyR6zUZfFVbMdwV8/orQ+lkJXnObI/IloSUKutEc2zT83",
-	"txxtTRiNq6kL3q3kONtbZmL0vZ3Y1hKzvGVl17cpUGLErCfjwN0B3EQz3fGQ94bwu4CFzFxkKQwxOA46",
-	"kresegnwzfts7hkdsNlJm98SkZg5WpLcrFRtzAD5GVjdGD44Z0cbjYYV4nOnJ1WldWCsp49Ihn9MeO9m",
-	"rhr7o3nioyuz58wIAy4GVdOK3QMffWoX/KcS4mprNlLECCpDO1V0pcy7pXS11VhAWAvndUkHb2KZRFU7",
-	"ZpTpgXngI+7VJR3Mmc7HnIgsn0VIS8S4Z1TQMAmMKYRM13CLaqar5YoC3envlXtj//4RNwjV36oJoS77",
-	"EafzHaNx+VSM/EsFTl5SurOCX1Yflnl/SQG59fLly/xMX+bUoGyyH8y6VSSFYujDo8E5+zFhSpufjKnI",
-	"BPyTRlHIe9Ss5XkUy27IRr/7kzILy6mo5o3AfOCb5lH7sHnZPj25ft1sH7WM0h0wTXlY26s9ZyPKwz0y",
-	"SpQmXUaoIGzd/CrVsFTSGxKqwHz+53b0jR6oniyOZaxqe9//XOtzFgbpeGbtTCkQnrU7DP3hByQBpozZ",
-	"s1fb7W/1XtJN9vvudrDTe0G/Yo3+ZncLLCJNdaJqezuwpVyDdv6KBsRtXbrRtCsTvdcNqbipfVjWvjvD",
-	"7cXTKRMe8BHCFRnR0BCA0VBiQglsiPk9F7c05AGp+zMH4Xv47EjGjKiI9Xif99CQAVs6YjEcMlClWtuo",
-	"gU9Q9EPeux9JHJyevD5qH1zmKQEMUXtAXBEaxowGxoYmiWK1O5zHy+w80kl/lMPo2a8pcGWT8ZDCASkt",
-	"Y8OIfbd6f/Xdfy3jLg8CJu61/a9Pz1+1Dw9bJ/n9BxcFDQyTUDqmWsaGpiZm99FJkE7oLoexnR1GtoZH",
-	"O40LPhAsMLTTTTQRUhMahnIMu58uHqnfPztvHbevjq/PW3+8ap+3Dn3Sh2N5fd5qOUNACkKJfTDbhzvc",
-	"nrYw9joN73V87ZPL1vlJ8yh/elSQRLD3EesZGwUYI5E98EME++THRGqcVcowAnSHxSySsTbaJ9ern+tu",
-	"num5tZELFt+ymLTMJB7vjJuFFfcpD5OYkbrvdsdf2yAYNzEUzBUJ5WDAApKIgMXET1fqe0QwM181lGMB",
-	"p3Qi9WuZiOBep3Ryenn9+vTqpCDuLD0ZiuzDF+5wlXayLT+Rmry24zzSNp9IFJNoIHsYnSBdFkoxUEZj",
-	"odaCtkur++nCfaT5MzoJJQ0upTyi8YDda1PPmt8dnTYPry9PT6+PmudvWkUJktF3VxrZoYg0J7vZ2Plq",
-	"9/cvSHeimbrDlm/muJcV66QlNNcTciklwWV9FNFSWFaByzxTJOQjrkndn9kkf20fWTi40IC/pe8poo18",
-	"0vSGESHxA1pKPLmYjXgyOk+V4fuc3BSbnRH9fUa1ucGCsUDl2C3SlRry6POXO82C1OgZWyMokxzmkKbF",
-	"ztr+tPSNqFKgPTB72jwmUUiRRxkmy3vsStBbykPaDe93sS5a59+0D1rXVyfNb5rto+aro9bMCSk+EOtc",
-	"kBHTQwm6peFjEG0bJIY+7iA/cudjV0TyS3rEk1L2c0XdxpLfzNoM3+tRYX7ZNdeR9oYsIDEfDI1+Me6I",
-	"ul+yhdUK9toeOZNKD2J28ccjEiTgAKKCyERTY7dT0RE8YMhkolje8oDFHlx50CM3yDnT8YTQvjbSDH5Y",
-	"b5offKJYT4pAoYAf8FsmNjqG6NFlDqZd7vlZ4/TCvq8lGVNg9n0zf43xTDqgXGwUPezzTGB0WshjKiaW",
-	"d6p7Uep587J1fdQ+bl9OMREpyYiKCagC5tppzUaRVvsE9snMmoRUQ8xgVTaylbMlDMc3iyHpah6P87sl",
-	"2fkqQ01TyyN1P78jho3Eq1DGHegiEZqHQIoocUKmbQDZiSk9jGUyGN6JVq4ETfTQUH6P6nsKnauT5tXl",
-	"29bJZfugOUUuhpkZA0HLB7JwNjMSwSXImP/EHlEz86dW5+8ZAa6YUs42AW6BP5MhVYS9j7jlZWPzowDH",
-	"oNsJOKy1/Y6QAt+07D5TFZD/9GIGjImGyn2kfUi0vGGC0JiRcSzFgNSp/YeRYmMZBx1BRUDATrkRcpw5",
-	"YyBchl+kI7ZmeBWQgUoiY5uw4JgFnEKM+360cHF1dnZ6ftk6vD5uHbab15ffnRWEnGIigHmAEkQVkYIR",
-	"2d8j+Q/BB+6gQu7mySNdGoG1kUsM+X8kBfKZIiP4rPmeE3VmrUWz1aiEhr2Ubxwo9+nsgHk0jfqC0cmS",
-	"QJvTiqia1nMUg0+PSF1II+v6PLRRV/B9RrGZk+bolOzFzLCFpp5xUK9rPirxUns1dAnu/VwTSWg1JfTq",
-	"zjzJg1IX7zSfci7Yn2dHMPrZwqMKqfiGhglzLzQTLc+ZYOOybBN8pAVXV81Z9sLFmWHOYhkk6LybpRFQ",
-	"LMwBmEeKqQyaqKSbPu8R3idUTDaW+qzkNkN0iX11ms4S1A7PpdsYS7zs8146lyFLX3A3c/4rSM0X8Kx9",
-	"9UM+OvA9hguc0xnIwk4m/YQliulzLB7INCHktiLdQi9H/D+kuye7f2I9bZbUHMlE6LKrJ6RYF2xANb9l",
-	"hMJjIPsMr6Mql6+SCGNBjqWAm5cy0c0tiAbPxj6K8eLs/3LBhkbZOTcTPTxnCgKGP0/dcJAkFRRqhRk8",
-	"sk+AYXNtWIrftBIXeNceecVozGLSSRqN7R48Dv9kPqlzjf5lZYQlvExJT8objuxmhoATtZger5QN9+RJ",
-	"AxdiByg9MJjzfF6J8ojGAfin4OfRLFekt1RXxZnSjBAjdAvs1QjpgGpKrs6P1lApVEx7hIUKhcGMBfJM",
-	"dUTEe2Co2yjKPvEND/DxfcG4HrIYDY5H57dld9HeQbsj1dvuUiuKG8k1GxX/Me/Y7QF+yER3HNMJMDI7",
-	"+kxMbnZtyobhl3hUS42+44VbNr0zsBovTQfB6D0OV7ZFr0LZuzlnVEkrqWYo691wQigkeYBpjKng5mJ1",
-	"zass2CP+ectoDRd45ZzJvGtdzgryNv2Ls+axb+hQRXTUETdsYnTFtQ3SdGlfEL6jvR6LtM3uvDUzUkhi",
-	"RYLwau/X2XvNhOLdkK0zYRjQ9zU7kZpXM5+r/eDy/9OKgJIbCHfOQ+7glCdDWsrWJbixzcoN14RiBHqL",
-	"s9A8Url9zc9OJKP1WxrDUOb9g9z7F+79S3h/epoVJ2HnClO1qWek7qfz8j3i48TMv8zMwNW0cHuX3dw5",
-	"G5CraiibtstdN7PRMloP2S0LQRGFiElJFrwRWn5vyMMgZgLJJvs7pM4oYqziSZniaF9b+nJfJN2sZGT2",
-	"hj+ArkiNZtUuH6eCd+b5hoz1aWyVpWWYh7WglkonnqPsWAZr05TTReQn5GW7XcZd3Lbmsgty9ppNb3gt",
-	"Zc54bn171jq5aFkdMXesbnfnreqIBQMWn5gnp7Z9miQzMswRJ2SMG25lzsRGB2cfNBQ3Nzlk8YmudEIz",
-	"h5M/l3m7fhmzewu+6otRKnhKpzOkYsDOrHegnBSs8eEequ3VejKOWU+ToYyVUV61ZvGEKE0jULkFG+ce",
-	"piSUYmD0KBEQwcaQ06ZUNIypYrOkNPO1qdzhrZ0SFabwxQVGi3tuepOmP1wctXTzgHljktPUIvAvwRL2",
-	"7vQs3JulH0QBP/s9muqwyylK3UyzgNfD8LQPGTxz6/em1ZEPP3gl+ojOitJymsg+RnYhVll0PEgRLmfD",
-	"2pHKzfOuDErEW14pLp+XR9h7ELvAUYozq1OwbBTB7QW5Z4Ti8cQehMK8sIUzv4O7JJBjceAsySXkylCW",
-	"2JwH+F3IgLGWJmQobu2QoUximxpDNQmZ+fVugyTR+q3UBcUjt8lLS9vR5Bup2fKkZZ4+5Ian8GriwjyC",
-	"MAQzyswyM3pssSq4CuP0R+pM1SVdJErnFaWlS1kzL5JUVYpEiZNFKn2JvsiKsqUZYkPPLzgwU8dQWv1p",
-	"xiu3nKNV6CiJgtVItUw5sRthb2V2c4uMJ5tantyRlD3H0vKXJz+7lMbm8MmHMC4dy/31WZd2ZeUyH9lp",
-	"7Y3Ze6J5ZEiPihsykck/mZXZjvnmBPVWY5nyw/z8YZDSiQIBXCkWl8/VepZtWs8/F0xpNhhsuCfSVN1j",
-	"Lv7EYYOWVWTQn1m7umidzy46dWjPVRThoZz9Me/hQ66ikE4yFXlVjWZ5D+zM7jvnaZRTf8w8yg7kkEVM",
-	"BEz0Jhea6hIG5icRpFX65lr7D2nnJpFlFmDXHnI14kqVk4Wm8QAKJvd2tjz7E8avamenF5ezB5q9sGKC",
-	"eXH0BZsPfpfL7PkZf2X2Jy+bUukx5Mil1OdoDpDk88IgylPwKaeXInd1dxddXK/WcrQ/kw1YTO7eNwLK",
-	"mHoBmS5oRqUvm0jl7U2PIk0qz3GZ3TJrAKyzEiV5VCYHK8RzrqT/bo6BO+h8LgCwVJQssDdvQXmI2eIe",
-	"GHnn9oWH8wdzoTQNQyNFoP5QlYq4xVs1YiNZ6puRMR9wQcMsprJYi7MoArMXIk4YGQ95CDUINNFyRDU3",
-	"+uQE0ioHgisWYPkXoWNq9H6LYQDRjH3CtVG5BOmZyYAXTEgC8rVcW9Z0UNQzZiY7rVG4Qp0yt0i+kAcT",
-	"JXCqHCPkikPhcz4oeAeivYt3ystK0+9yU8r0xzwpe+7eevkS+ALiBtCP3e/cLZqhn6m7UEbAXg6GInca",
-	"i4J+CJbxAOomsq6PpmyqZDSii80dmNWFffaxdNRsNpU7XOGfyrHqza08G6394ew7R057ta3G1ov1zc31",
-	"zRfTlLBXe7mxueUoaa/2VmoWmgt+qugNnSWkvdrmbqPRcDRnpHZMb1lez3au0vzt2J5ROWhFsLgtyNiw",
-	"HHRz9mXM+ECQiE7Ae4GGn8M0wDE2SBM9pFqCzE00MwwL6pL94vR98l//PfHzG+CXu03vGldeIDtXc8fm",
-	"heIC0IeZnSqz+5dDa7iHfJ3yiEkBZbwQ05d94rv1+DasFbAeH9GQ4ICLZtxYf/nDz5ve5uaHeqez4X78",
-	"6sPaPytdRKmEnvIR0ThwoCjojEud7Uh9YTKK1lUyym/qnCLHndwBb60i/RdkgMhyhWBWSGaZFQ+017uF",
-	"vd6p2msn7uet45IOTiDmuHqcYYGYXeVSTTHlPGFXst6LTFJMmcFIOkurjD05YncSHfiml36wcqrODJtm",
-	"qQ4GyA4wFVZWTE9HldsnB6fHhoU7Zr5cMLntZtpyM83PrCJ+PDO9qUgyzsX3iG8n87Dx49mlAtaO42nF",
-	"Iw9KOR1gvtGJrXvXkNNoOEid0TjkoLRSQbSE8ngRTjKvvMtrMW8Y276Y9pTK7a3tPOepYsd9C7IzjTA0",
-	"82BcuoorYRR/w6i1xCLETVuvX8lDsi9tbr/c3Njarc3ykd+lLOR3VexDlmELzXeZWfAfxCvC/YBtKbsa",
-	"rzkLA6wGnDlQW7ddjkzEQpeB8YeL0xMCaXDmrISWWZ6uTUFO4SefqRRpLVtSWhY+s/i0Tjy/A2nJOMHa",
-	"6aJrYfHmwKKyscs25S2jIeLmFDcky0vMpiNvFn7Svlb2pfbhpbxholyD5cElptvV2OQPw+6bHj/lf7i4",
-	"+qm9ecLbqj3S0d8etF+0/9Ti/T9usMkfot72sXlEBm/Px72f5O3RVnjTO9gN2ZvXuvfmfdgWjY3eVii6",
-	"o9eN4Ns/hLPOrvSTZYd+GjHRPiQHUgjW01li+dRlVQlAaiEUUxRtFH0zmy+2v9pZzQXsJlW6gSM6YFfn",
-	"R7OHlcThfMwo2lUyNAqxJZ0iVQ61jtTe8+dTnqfnNOLPYQT1vNHd7X3Va7D1F/1dtr5Dd3+//rLfYOuN",
-	"YDdo0G32sr+5uZA4zDSrFwYAVlNk0ecwwXqXC2osfUjGnj1KfGwGnujkjUf+cNZ645E37dfmgr5j3TOP",
-	"UE1GUmmyS45fFVQ5/MoS1yosv0u5/I6y5Fc6YhZ8ardBekMa055msfJs3ns4ISqiPTZ1OBc0NEunvZ61",
-	"4FfzUx5JKtqZDlwtyhaKFWB69uYuk26UlCfgb4JI0SnkGyrolWp1SdgQlfCS84656PGIhiQKE0XcfEst",
-	"u7KUb/v2kuuLDSsXpY62bCIy0UpTRAfFQijwW1WveRk90O5s6iRyG5JfQ+648lMtpVpJxTGUUs6u5K0c",
-	"G/tHUkGgrCqiPFisNbb+eNU8uj5rfnfcOrk0GhX+fN4+OWifAV7Aq6ujo9blktpk68eEhmfpIvHH3Epf",
-	"JcYqAH0tW0uFklm9IKtoPqRKufw+2Klf9IYsSMJ7+9CmL32JN81sQXOVcMAoJZFFX84fgHOVtVdjHnMN",
-	"vQXXI+cjtXMurHZ6Qt6c3LAjOeDijiHXZWOs1VHVhVGeaIUMsUXBzrLlY9XJgySo50qyfn15BPnqnOoq",
-	"imeKoHa8mIE2Dy7b3xhb9OLq4qx1ctg6XJJVNnua35rJXiQKItQB8JbZ8qHFs5yyvnFKxvpO5/Sw9nfZ",
-	"mnHqJUhzr2PGACY60+a2GnmlqqhDHSWiN8RUL8gfYnQ0FUUtwWMFSFE2KY3xLle7tA/ARV1GXM1TsZhp",
-	"17qS7+R2Xp/92+wNOKOxYnPiBmYHa3u1X/7df/7lH/6e/PIPf/nl3/5HsrnlNRqNX/7uLyX5AfD8LOmE",
-	"XDCo4gxId5JHLgX3aUSVhvB3HBhVl/dtDevGzBmsmC8D0ym7kLDuYGEQfGoZ1We6XBHa3PwIp2bPOnU2",
-	"d5dx6oxY3BvSsnm/G7IYk/4AQAVR/NiEjG0sBBAjRgwCIftYlpA5ngBqHetJhNTDGX8O0kStVPjESxSk",
-	"wUmkKe/LOHxzZ1eeHTIVEk03JqcPx1WVbtODV/cZwKJkCKkEMe3rDXAJgO0yiOVYD/cJlo8jm4OK85Ab",
-	"Qi9uYBYFu7sXMreJJafPe0OCS7Y1s4D1cq9Jn18dtS6WZtztmmffwMlmSklxql8h7vJXU7YvBOuk4lDs",
-	"HSchU/sWCUvHiQDwhYKVlMvPyis9W18VmMdXJSTrpvYNDTHDo8gYbt2vS4D28xSIz5WSF0bO02zTqZT4",
-	"pbXt6Yx4eLH0g7bMu1yWqyGPAKlnscbx+rxlqM6iAS2pbRgpXEvhmfD0Q1qhMGNFevqFGdmybMX6zO7A",
-	"i1Wbs0DbSXdoStsx22F0HTvbh9V0pvcaAKy50G+50rJMYq2ma8NY5wCTBoKDvm/ja5s5JWHVKpn8oLOE",
-	"vXqiV1aNP+U6gd8TGgAkCLKFW+ytoekNE6TudKm1Jd1FcVrjkUv5Oz25fHt9cHp8dtS6bF0bSbyE+zIt",
-	"f49d9vb8lJizdI1TlF6NRDAvq6B8NuUfVl9AhQzU7C5bHkPqttABQOPMrVNQTYXF3lK7UdYero5mNjnx",
-	"XqURtk5hlUqE31zRDPj3r+JwxaTBL7HWxhhCPVZOgTFDYnFoWBW1MQOmzU33EV/U5TePh9IdR+BBtaHS",
-	"6GrPbOXNRmMjdXwtzRDmSpI7JXu64p/PoWIn18wP55XW7tisyow409Nbta6nwAMeoszHnP9D+OdAYvz6",
-	"HHNmWXOrew6kvIHYjCZDOWIgUigZM3YTTkg3CQbYjSrj/Bm0QI5Xff9DlgaJL4FqItFIsGhbb+WYtImi",
-	"tywgm16j0TD/T8YSMc8Qeb+6rmhKSwqp4cvsvS7xoSyOCd5JkM3w5ymNGgPLLKdGdydlbYlc9C/lrRhh",
-	"LvCjGa/QrDskx4tmyTZjrsVJHtMblukelOBz+2QohQR0zZISWKN9eEAYWcoO3FTrK1ki632VLnqLlpby",
-	"zFX73BUMygpeV3qHLKBbmRv0/PUBebmz+3tiYe8IYthZ/YAobUQg8XsywATbaXs4YEvCyR2YRz9kGHmz",
-	"XhCq0eGFYH/W1ZtBQXpwtBGTUchKa0RdD4cZT7OMMfkGwegsvrfyCKO9YdrUADJtlhapuUSkEp6bg/Qr",
-	"TekI0nZ5KYi6BUoEvPNngDCuShepKkIUZty3l5dnzvVvTqbgEdppNJYytnR5OW/T6PaxJja93ZXuOqox",
-	"4xQdUKWNK6YVidmvXJ23Scz6LGaiB8Vf2Piy+KV94ueQDTOGNGCCxbxn1Lqp8EEeCHGhT9qWrdlrlWKv",
-	"AbHPuV8H9jLMbBzeIUjwTl0QPSqIGnPdGxIpUP2Dhi2IHSr24HF076ElbQG8LNZwRwxiOVYeUbLcrUHx",
-	"e1yTQKJnGPyGCAfQp2FIurR3Q6QgPi7QX0MYpGzPyrqtLOUdKQHofn3essCy161vD1qtQ/ht2RdmgVbz",
-	"PSbyUPjHrcu3p4fX5lfNo6PTd/Bwrh/IFLzvRfvNydXZ9WH7ovkKP3V6cA5vm3fab65wpheto9fX35xe",
-	"tty/EfKp5tWaR+et5uF39hfw8EnrTfOy/U3r+u3p0WH75I2ZQPOy9eb0/Lvrt+3WefP84O13ZqDmcev6",
-	"rHlx8e703Lz37vz05E3+FxenB+3m0XXz4OD0ChIN4NPNw+P2yfXB2+YJwNMfXp0dwa5cn12dH7xtgk+6",
-	"dXx2+d31q+bB11dnNa8U1r4Sr7QcqjvXFMJ957p9AmeV/xXsu4v4nZxeX1y9ujg4b5+Z48TfnLcuLk/P",
-	"zajZhH/A+1IOHdksYEOm+JEpVDVRLAxViRhavrwCWQnvsWcqi/fVczfrmSoGjqbyeEszWr1axGJeln0D",
-	"Us1YmVES94ZmXBogHjZMJKTimQXTndgcFmKm/NWLxibBMUndP9s8Bk/m5nf+1GzONo9LZxOX6k6Xbu3F",
-	"uoJnygY8vz5/B+C+QpIRFxLrPYpf3HlZGjgrhd80Z1clAosAoRwyMLuJ1dK0RDxGLcktiwvBxmzpEbqs",
-	"r0HrDhen/GUTcvtTqLKzB1jB3s2bR7zMJbeikWYpf4GOuLxPFzEYK/YYWtcgzH4Ot/GWs7G9CTx2SYmz",
-	"d+oRoG55EDXPEPKx5O4DymLaUAtqvmZAI0lzOc/Mg2LqPgRg7t38xXAm5oDB8FoCk5PaTYQcfwvHWUTV",
-	"TIRieoNgzNE+bu7bUI5dNqfKtco1XHIoeY8thz7zkTB3lwfOrcLLdXGAHDRunjqnNn7O1YMHKsJlhbMz",
-	"BEP3wFJ+HonBvhEyL3Y8/s2r0/Nx4+s3A9lsNpsnF1fD1tXA/LNl/ufVQfM789/+697FH8w/Dhph64/f",
-	"nO+INyeDZrPdbDavms1vI/bjT1+ZPzcvrr45Pf969+C7dvtvSiJ0c8mpSfzcJOuRGPz5TxEb/HnA+38e",
-	"s2605ibtG7oCXPhOrVODas2Q0XjKk7E9ldVSzZgX7nSOWiqSJyB9H3lZlitB6v7R6UHzyEjP9uHZddP9",
-	"45W/tk9CLtBzZNsOpdwGejt0RKo4Y2kk4fphsURhakbfMjOz/30FClLWgfZTA0AsD5ZVBX9QyYvv4Gz+",
-	"PAr7i6iVKxX2l5F3dtgPoWHkSOfugIrZIOWczdHgDnRtc8hEMhbmOvVkv8/YEnibGSXPDV7gUw9dkb1K",
-	"we7qwKBfbBltKW2Xkcg5owEXTJUGx6Eb0cINmEZggqkEfPX3ZsLq9vtuvPL59xiP9GFM+7rCbIMa0CRk",
-	"LjUrZjTI2vZr9l7vI44rKFbc9uHLJ+HNFGaXlu0smU+4UPvK5xfm0v/+zX/4x3/5P/73//Svf/k3/4H8",
-	"8u//n1/+p//vl3/4yzLjpTGeyvL03pDGAxZ4izMuX5YnXK5InblEQQe3UVkqag/40ua7Tm29O/b5KFc5",
-	"EjH7UZo6C/Wlhgpy+DuY1hya+0EUi2gMsfjuBLNsuzGjN1P+yfJT6oiMIsjm1t72Tkf84//2f/+3//df",
-	"kZeexe5YnF7r2eXO2aWHr9wDX8NQYvKq6lGRdhPHL+Yj2eSYP2wVX9op/1OrTwGdLBlQfUxF64tUm8zW",
-	"2dXOPeKHUJoyerm7zpSOMV9lerGLNhFQxtZuqj2dY2XcZ60zWWouXvRDOim0nt8nFENFLLa96BPFEIEf",
-	"MpACOpkPvrK9uSgR/5F1t89aF8NTKCdAGQcFeNEpV3igrJzmMRFsTODxghj6ucYDVdv7ftvb9LZ+KCm3",
-	"L16pFesnCslHGO52P0/dOq+WCP5jwuyfzW7NspSqazgFTVmu21HbOwT693RlopfozwGAm17t4PQYikGX",
-	"S7CGtJwM9PyHkilW+jXK5knqvpmH7xHfTuRhM5unF5nOlwXmNMqcRrH9u5H0NplquptLSZuhT5bK+nmm",
-	"lt4l/7o6wwATc7ViYT9t3ziLsr1Uibw521Uy+eYC0D4k6GxWnVyeseD24ZmyaON1hAKz++CBSMo/UNaz",
-	"aylc2xxWeHUKYpojmN/S6uzD+Xnp+Sv5EMmDhSv+60siPJfh/HrZWIZLQGkBhLZXg6j8kuwfurl52M8S",
-	"makMK8IFFqcbR5+RvXfGxIYXqzZlcSWxeX2qssZsg5E/MNOHlT7FHf7g1S74QFxFHxsyfcy6igOk5heC",
-	"mJ5OePokjxi9ZVgxukGapCs16fMwNJRtzs382whuwRBLo58oLNVblL55D+B1c6RJ1BJGBk+7HJj7bZ+G",
-	"is3uffbSggI/92TpBCI6+hq7w6mp79+kv/6+1qOKC2nEZMxsQW5tVie+yQ1Uli262VglXXR3YX1X+r3S",
-	"lUEmV/ltcYmDueL8mcWs3sl0FfSwCy1jdpKrHi9PlpMxdMUPQfEpVJsjgz5Lus8vki6JEjUkAQv5LYuB",
-	"U5PWrbnFkMiJeXTmJRpiu2jkR/BHm1YHfIoFe/m8OswQDuUARiwmxP2cR3gLqKYIdbb1t9/+4Sf67mXS",
-	"/pPkxxc747Zo/E0G2QZ9nTe3X7x88XJ758XLHQDWS7ohV8NLPipC+l42Nvcajb1GY6PRaPwtYht38/sT",
-	"xdLspnI4X8/zf1fPYfPWYx2I2bPNzX1uq7rpQzq2781MpkzfcmdTSOPSxpCxB8UCK1OLV6SUwSwmoOPc",
-	"eVTOxS4cC8GRvKYhDKZME61j3k20/SkIONLRWXE/FyxguhjJTScbHRQOZa2jmcUigZV2RMjN3iMYkl9n",
-	"oicDFgC84dT+vtjd3X5RjVc4J0tZT33N3KpQDgYsIImwzoPF+1Cg9pLovchdaXgSiITUz18fkO3t7Zdr",
-	"hY2a5q3L0o1NvcJGZ+VcJ0tH82zDdqKHUjHiv2ldEsDS6/Iw5GLw3D6qfGwwuSg1bb5AyONs0vWfGusv",
-	"f7D/3bj+4a9LgTZxSTansDL9xGXglczI5SM6zEYZ0R8Ttg4Qiev9WI7W9ZCtw75sNE/X/7B5+tN2aT5J",
-	"luW3kK1kR/BhZgKl1pvLmcyAG/GgBkapsYCNpB7FXGCKdfPioN0GQAKE4ZvKllxqjYXD2mm8fDHvtP7J",
-	"+v/ww+/+arXcw8K6S+VkrlvorF331Cu0sldoxWYukFmpqYMgAiJwuca5N0v9V1mj/RmWBroG0GteEMbm",
-	"eUWoJj5zyWh+eQESy+cclnFMTLEnTARZ2+y+jMnr81YLFoHOjojFI2o2262uWBtlrNyN6Vjz0lmNgr3X",
-	"FtSvcqLZpcVgsSLmLcy4xrznNdfQJNFyHbYI24GkywLNbcwVu/tMV8/7XCV92YY/8mddVmm8SEis1mPT",
-	"ZjayXFZj8Ty8HI3mF1R2Sy7p4DFYzWq8Ys6tn3/HL+ngTSyTaHYJ0M66oloK/4Z1Q+ZtI0xCzhTR0mEs",
-	"jRgVijAwK+DxpevDyr28D9/4edUkunmcFWuk7ZbN2+eHCLmmZ3b3iKsboqo8mFpD3tb7/pA6hLA5OhnS",
-	"Lock4JnC396QhiETA1Zi8H8eJFV0G2yX1M9ailkNavjB6l53F/kxViG6B6K3+5FaFSa0poM8LvT2CrjQ",
-	"tt+Ot+Iup4mDszRo56JI3SoI4J2FFnpghXNMaJ4wnRk4OQ3InAbpsp4cQRcVtjRtuv0p0MBWY4mwLixn",
-	"bvd2u0t3ateezquM+koP2rbLum/i0B1gX5YF8e6zCoeH7f3tkvPs4faZhcPLJytqyJkHahDsjm3W+gxx",
-	"Ke9sSRgLbN4I5W+8y2VbzO4B5mK4tds0GuwrV4flw2XkfbwO9ukxVSRgIXOAOUZfG0mQEVxjizrOlGf0",
-	"1N6w4C1Ej7lau+MW3j/pS8vVdlDLVfYPoQxh++60wjlt8dJ0lsKZFiaYps5jOnmeXPILL1DiosCpu98P",
-	"ETRNecWvL2DqljY/l207zWUrtKaD3jHApSCcUby0m2l/OujZ1eVhWDz1va17J73dj5U2gWXa1GYi0YSF",
-	"tG+8HB5k+sa2Jp8KIuMAM2Rt0yPXesxDhitj0gBrvJLXLtmjbjmOutT9ziBmQ0Zvjb5AEdzXnIeRCxHl",
-	"uVz3LhU39tVyVvdw+XpLMqhsATGjvSFT+xh8Dni/z2KceX43Vp51eXuxJbhW2XW6AigoWzE4V9mBWDX5",
-	"mo/upu8UQsnL6jw4uyVak5u5LQizl0/9kWPmFcHo6gWrsq4mLukhQ9oAKDisSB8ykmANiLn6Cutl+byy",
-	"6alm4pmHjrrvjCG2MFvjDN5t4WrfmesZtWSn6SXLtbOK/i1vFQ/EbNPtRyiyvo/Ds8rNSeqpL3Tt7o7E",
-	"j1uoXEW8D6G9wCX49Wku35hLM3G5MRWRsbv29bhHt465XToKaJZlnOlW6un8tB5VswlqZzWvdnj6buns",
-	"tMg8L8eYmlaCqVkxlemEsDPfI7757gNng2XLsdMrP88g2zrzzsyxBfmtXRpVdFYHSP9SdYbnTCVhWbmZ",
-	"2eLlLsrHAULNd7KyBFWEieBoFfeo6LEwxJywhcwRPfCr+vmTyEJszsfJRAWrxC+DRf8naa+yxfndNDTL",
-	"KoFljRhUMNsHsAeZbZ/PAoLNW8mIi8Kvrda/ZEK1ddKk1+sxvQYLGkQt/lK4oK8YwAoXGnGRul9omQW9",
-	"Xos9s8yvsGnW0txi/pE+ROsuWGnaXHqGhJfbqrOsrd0dN7u8/XZTiISGaTc825gWWnL3wM5csi/0zE0w",
-	"n7zQNNZl1vLiemNqpmUoOc3mmw1kV0auJF62V9llXIKiHyP5ABnLStkHU3PPWEp+ht4Ua5pqYZYed+Ga",
-	"FSgxf0BFCpvd/CnOUs1BHyKYYnnx3eMpOECFd6nI0Gubm431re2d9d0Xv//qZaO4jYiWi66SPLOaufz5",
-	"+739opG/bbWdja3CVltPVsPW4WfwFnqASug06a5vzXRwOjptliTxz8iqksp6i2EDLX/igGCnyH3MOAgI",
-	"E714EumZJO0XM01qFzSFb67/LV3/iayXpi8tIabu2OBqOTY4rzM+e896iWYBCh50yNzZq7a5uhRcrnVi",
-	"bbFMSef34m5TOqtqonppPXbPFOnz9ywgNsUERDS8s2/+GdIeU64yLIItZT8aOWMfevxNvaO0a0ATokZj",
-	"iV7mOxu7tYVX4YefN72tD2lv8583vZ0Pa//sr/78LzYbDfPbhvtN7WOI0CqXp9HczW00uhaDvQFEiSEV",
-	"RunK31d/rTynbPVS6FkZPdeFCyUSK0vduXXP1cKjuvnXDRcAsOzc9aVlXcQ/aJ4f+lBXS3oxC7hGhlvn",
-	"WqXd/lJTgCvszcYVkWMWrHkd4R+8bR18fY3DGDLs2iE84h+3T64ufAgO3LIY4DccZ/eIf9Y6uWifnvhE",
-	"TyJu7LIJoQRJYf3W0YKdvq1BsDrtQfPirVFcmydfA6rsN+2TNxcAOgsostmMah6KIK8GUwFU129aUNpr",
-	"v27+ddpGzfjyYEmHwQFVQ/N9hFHGPBqjpxxQqPk5GLLejf234YXm88ZaMp8Xt4gEfWb0dFBYoLmO+bzu",
-	"gQ4+rYgtcbiP1fb3EffZULtivSTmenJhLoNNK2I0ZvGcZGhFR5lPGlKYERAdl6xslYVEpGfGItKT8obj",
-	"muHSATeAr2S7MNQaMrDsuNBLoWTjL/KfBWdqdwLwoutJlPrHQzngQpH6W62jU0Dcv6AjdsE1+5sj+h54",
-	"EhfgcoOPpIqVdWFf2zlkk6MR/9owlA/QubwvEXBeaIrQwcXXAc4aQGOxMyj0069six+wWxYazUzNFmq4",
-	"Ac0mqtRb/0yRoUwUG8owICFwSVJHIlReliJg63/h35hOpryO4ED8RqgqjwimyVjGerjmkTgRypYkJ4Jr",
-	"mxKG2PfQjcez1fXYKglhKwEktyMAC5nQ1DOea4emh7FMBkMbJetCdm0UoQ650REd8U//KTmQ4pYJqBvq",
-	"iHWoG7GlU5hBBI0F5ZjFB3TEwgOq2AYBDg8sUxAry6sbqHYEAUhhbxpPmPwxoUJzDZsEULy4OiPo8btF",
-	"ka5IvVPb3NrAZqud2tqGmfAlHzGl6SjCV1yxyD7p0ZCJgMYkSMfzv/vuu+/Wj4/XDw/9fZt816kFdNKp",
-	"eaRTA/2oU8NtJaRTGzN206mZhQLLBt9PIe8DStN+koKRelNx+vyCySQ0lyJgfZqEeh8akEAf3lgTKczO",
-	"BXSCMz+jA6O+cmVuLb1hxI+grUYdopaba7AZvuI/md/ZAclWo9D7Bx9C1mfm7P8MxpZHzFAeMS97BLzk",
-	"H3z4KNbGQYsEsy4fMhOxque5hdb/3Z+UFD7W3bzc2f392lQTiCSKWLzeMweN/SDMh6sA7Zs2VOb4koXS",
-	"ZO+50uSv/1rGpMtCaQ5XyxSBE0n4r/8aBoa1KbLT2PFsM8mdxjYA3vMAPJPQMwwbA7AAF0nN1yMWowS1",
-	"WzxkFkyf4yxxZKNPumYJXBD//brdhnV4GBZX93/u1HYMze2R7wsY7j8Yutlp7MBfUlD6Hz74ax5h70Hw",
-	"mO9KwVyyZzatEZ1kC9wjO40G8WeQ8H2P7DQ2iT8Fhw+/3iZ+ionvk3oh1GVGTj+loOueP43H76fpgflH",
-	"zci7xJ9F1Tff3NwGKptBl4e/7ZpplkHM+x7ZNatziPI+UO1uAwcrQZ+3jbAArB3aIShNJ64jQrGzwUQm",
-	"qbgTckxcXwMztGttgMUH5oiBPJqkK4MJqGQosfiI64zQNrfNO1On5ZlfCMiWBEo2FxYQ0s1QMKr/ttW0",
-	"iqQLiaTD+G9al37u6OtJBKyjZxQl89FEQY8GKYj/fMhoqIc/+R7szvOY0WDyE26Z/zyQPeWv2VpVUAVs",
-	"i28RkCGjAXTTU/hBL9fQLJ1mE1m804NhJ7jCPWCAtb5JjvkrkoiQKbw12bwVnIKrw8Cr8X59RN+vm3HW",
-	"uxPNlL+2TxKBzWlh9FytLR8ICSraiIbGSLKFirlL3oBJnliDKf/uiMY3LMDohPnbHjHGFO4L1PGGYzO7",
-	"KGaKYfPnmKlICsXw1E9TEk+Her8O1qWgoRusDqEQo13EtKehRAfq/Qzl0YhvTOgo9J2qY9af9SgxHBdf",
-	"wDOCSWWtaiyivQzVPibbmBFGBGpC+tixBNABLw6/Vk42W31LdcRFuZJlWVjar474oJrZTQmVBCWNp31l",
-	"nE5mlcKO8Ke0Ln+DvIrlWLFMoYxZOHGXCF/bd8qEe0QxIzF9ROnhP8Eu75FXoGSSTtJobPdgXvBP5m8Q",
-	"COXnY5ixUZVIV+qhh2oEvouK5hiXGnRENgdDs5aajJBx62fCUAsEtbYbJDAE4e6AuWIyJptf2d/jU7CR",
-	"XkdATidIF8x6Bgx0dw7TWwLZICiqZMwHXHTEQSyVWsef3LqQbi2agtEKujiOKlwufAWuoMpUDGNXnp5f",
-	"ON57fXreftM+ufDNgWouBqRulEW6nsFK4kDKIyrpDQlVHeE7tZdG0caU6uvvIwT8nuFh5ksZ99CEhuHa",
-	"BnkNiRR2VnaaMDPsTpRe2ihm/ZAPhprU/VNo+3Hhr2V7gPBDliJDOVZgZhuVk4bKtdyA0+sIPNs1pIEi",
-	"PQHSlRSaCb1ubEPLEL9dt97j9fahnxKUXQu2kTCquSUdVFEAwNU/ZzqerDcNFZSN5c7+3VBC739jn4Mh",
-	"79hIR0ypGY6K/ffrRkQp5U+nCrOYMNGXMWi6ioxjrjUTex3hQ8Vzzyd1Id1urHnER0XIyHYxmenjYB6w",
-	"1WPmiSkDABr2i44oaAXGNoZEGfuMsUtQkZjRDVBlgLfh+8VMmv1OQVVTZqRpjWRtg7ybbqjpQas2sY7r",
-	"zW1eJgE20dUR8h4TKp8TdxbLKOZMIyTofMPOvZ3BQqX2XPOsXfNqtyxWaOc1NjY3Gs7LRSNe26ttbzQ2",
-	"tiHZxDptQQZYx83zzLYzfxqwMterjNZDY1vmDEFzsZU0ZkAcsNh2HQPNmhsWmnTXc8/W/d6Qh0HMhL9W",
-	"fBF3J904KOs+4kofZLPyaqnkM1PbajScyWz9xHml/08WSQ0dcovcda7u6DJmDC3yqdD51xtmK3cam1Uj",
-	"pVN7fiVoooeGEUBneHhvc3vxe2d0EkoaXEp5RGNEpNjFJc5/r21lPb6wxIcu0Mq7EvSWcnTggtcGW5+l",
-	"+RS4I0RjC3VXRJajkh+8mmMJacaeQ24rS60RbJwNy6EguWcsRao0XiljKWLdsw/C3Zj/OQKyQJxGS52m",
-	"wwlqEKC8GrLTk4gZ3oH5soY5+toy11QjI/5sLysM2Re+mVlilOD0SL3y7TIqxl7FBxlymuXmryzU3oMS",
-	"sIs5fih6nW0t0tT92Xzwz5fdHdur2V6gJQj6FU0T2+5z5xo7i987kfq1TMS9LunO5u4yE1RJhCB0xyzg",
-	"1IGrfqIbjmdibM0coN+SN9z8ruBLMPOBg/2+tONdSce4H+zxfJ9rePcDkE6FRHrOR2bzHPx+SUNwGXEb",
-	"7lNDaoxU51kqSCrbmMz5PD3wgkJOlNRDAixFGb3bvYw5zFBgCJ0FDRNZyw1BaAh2LPQVA0x96DluOBNX",
-	"RN3wKGIBOHXiRAisuCJ6zHu2UZoD0ydNy5eK9YoxY2UcpQ2bcYhzfBKQn+D6yGgCRzVLZKuIyjn0HiPa",
-	"MRB8UkLvZ4l1/Vk7JkfltpO6NY0HHPw7ZjBSV7wbgscZIig2PTLEUCA+Yt8ylLdmqBJhkrLS2rKy2ty3",
-	"c17NMsK1GM5TJPvw0nAKK3opYbhTgv0NFU1PYuuzEVv2XO923Srk1kpi6GcefEA6CVlpckemkIIJNGX+",
-	"ZLqkq8edo0qSU+eUteE3cPVkN+wl8V03WN95XvyRvGWX0ndBLmvNFhXoVHg5YBeon59EEFKxpn2uMBgl",
-	"X+zw/0HT/jHhvRv3wBoxX01jSDBaTIWikLRdxgcOYfU5lTiiMR0xzWJVmRGePfL8GBYJieC/lkvceLn4",
-	"hQMp+iHHJJEvTGDigX9e+qbd9e+znsqQvLAaKToabh8COZbK6nMGt9EjMTO3TBEZw41Ruf3AwNCQs5jG",
-	"veEEGjMpc0H9XsF89AFzxTaSpUtyG8jrnzJr5zGegyEVA7jqJZb2M2tdY9dAVeLleUa0lGXXHisxP0dL",
-	"uPFRLOFUSX7SJj4HbQLJ8XM3gq2QrfTJtqyUln1QztP0EGxOU/cnjLpAAPzK9yqzPcA3DjiysDExtAWt",
-	"+/1YjnyjGvha+h6aylz0wiRgwdo+BtAsNgt+FEqsBOPYdlShDbJBTtiYQYcczZyRovFJ+L1Fttggr3lo",
-	"eOse8V3rGd8jftbqxyf1Cv/ymkd8TQfmcXD3ecSPmAi4wF9Z1Afz7x99UtfsfRpBHLGR9EiPKrbOhWJC",
-	"cWMUGRMoNwsIHeTnkbeMCiZR0Q7yLc35ZCjDwKVsTNVdmROytVbmDDDADsg2iNCAm0IUC1lPkzoNQwjN",
-	"qrV9YteYKmzgqbCLtTk+Zp32RDbILE2QgSRaDhDYEWcC50vw8J+bk98n1JKEiqhQabrO9osXEHms8uBb",
-	"Al1Zy/uO0bj2wVtCGxR6uMyDr2M5WuY5o1oufgogWTCnEwl26ZeciFjxtUs6WPWNScRWfOUMSWnVD1li",
-	"W/U19n6FvTtDmO6Fz13wn1iZbfBwMh53CqbzmxLyn0hOGyaS8jYQTxGLOVSTOXHthOT9DP/q0FVfxowP",
-	"hKsdscmzvksINRIFMwloiMU9lruy96gmn1PNfEKtKNxHCelT+yg0v8LsHhAnM2P9138/PVRszpIFZEjD",
-	"PkkiYh3bYylQOMpEZ+ODxMacDVSDMc/q9bdYfBJKeZNETo6NzQNkwjS4rSkZcaWMcJleSy6QJugIXdtr",
-	"RthxoTQNQ7NPWB7kk/qWmeDWzhpC34YTRLMQmcAThLqSBVsYUJS0kPIOfng6480AIWnNkg1QAJQPywWz",
-	"634IgeTS/MYMZjMJ9qZSDZSVvfDmnLyD6sggdrN+HGOo0OT6I8cEbZfuzygguAQzei3jLg8CJp6spyVD",
-	"iALv3z2Z8TY055u6NCuaSM+hkXV1jPCc0UARal2dyBw94pouA8MG28TmLlJsZ5zzl5oXA1Lv1H75d//5",
-	"l3/4e/LLP/zll3/7H8nmltdoNH75u790al5HdGrYIZ7sbOzekAlTmsVpKv5//7/+l1/+9//wy3/6+1/+",
-	"7i/kH//l//HLv/17/MP2880d8svf/a+//Kv/QnYb5rG/+wv55f/81//tv/zPnRrYZZRE1IZ64qAjCj0+",
-	"yAnGESHoSG8hXbwjLoeMNNuuvXedCnIaMdFsr5sDp5p3Q/DiaPg5ZDaHVAYsBD5N1Q0LnKGGqfIdETAa",
-	"wLbABvXZmCjWkwBa5PqJr3epYoH7rJMTIPGabceAwfwZJDELvI7oUx4qD+xQRbBZpX1LyRHDlSUiUZA6",
-	"K2PS5wJip648FvJGFIt9TOQFD3ZHGP6OsOAMk0uhTm2DHKZ1EzFTMrxlAaEDaqQW0TKgk0rzeN9sAFq4",
-	"SCuTXCKyMaks6qZMwoCEPPWI9xOdxAy+qOkNEwjfBt1izVsbHdHMzhYASajF0wd6VQ6nso6IcF3au1mz",
-	"uabOyLabjRsD6XEIkgpNJDCZlquqVHxMzzbWcKmUOjNjp/r6Iwmq7COfyG8HEwgqZdZlSj8fW2r9psJ7",
-	"NEgFCm63Y8a207sTMVyYm7RkWD0VD6iqPe+56vtSf9pbOSYjKiaZN2VMuXb+GloV0oKGl9Z6zjwej0eu",
-	"+CVss/mbz8dAxAlDJ1OusGW1kkqaWRjwddQK8tA53QyzdRFeMHdcxSLkJrqH6sUY7ppn040CpikPbQgX",
-	"szHwjWeKRFQP16pDqpkt8RQW/YLCog+jQy8Z4CzP7HZ2dJa6baZSRmlvmK4gs8bj245P3rWHpsE3TD8W",
-	"Aa4eTkec87mxdAvswnLNMKlyYXJ437eJ4HrIRrlyVQrrtI426yVCP17BiUQHitQVEwHxv/8Bwl4xg/wW",
-	"MxwEhPIyZmJLOO3vIGWuTCC4aPlHkgYY2vy8PEu/Uu7w+E6ljyUEv+QY/kf3QpUK13la5HNrQSDQ7p2Z",
-	"Yqln63UsR0TIsatnRQ4Ec4D6LAvzk4F22D6AVHOleU9tkAOcHCb95MA/cSDLvFy2eqn5A688KQa/HsXA",
-	"HimE23IC78F1hOlLI3vx85j1GI/m1HtcQEW0oXU+ogNG6qMk1DyisbY6gd/nIfP3yNnJG4/84az1xiNv",
-	"2q898o51zzzy6vjMI5ft16+JjMnZ4esUfKQjNhvkmL9acxG104Pz1BOYYZIo69gLQ8ABGQiuWABOCg9h",
-	"dSm6Lzqi7vzLFq/EAx/zGhbrgiOQA9xQuffUgRU7x55RK6Dmd7RPfPgCRA+xEYfDL8DkQCUBSg1qefug",
-	"aljQAa5JwAPwwpphU+dxR6Te4yWgJKgiSmLPcjN2wHohlN2EANFoPg1QCRsdsdvYJv7pwTlgbhhu2X5z",
-	"BSgd47SBpt3fIQWvrtnyGzbZJ/BmGYxGR2AGUKHYeS0bMH9o4Fw2x5yCtDiHqADXLlY5GCLqCC5s+rOQ",
-	"BLODFOmb65su3QgaaHTnV/pLz5EgfmLnlojnKWAp2T7vy3i07rpiL1vmAB+4igzH+NhKmP04+IQrHKZT",
-	"VyNFeUDPXv4GfJZq2xkWoZ+7Lf3NeWPt6aHVYQ4QbJo4Jeu53lhbwg9yoIikUtvbbOw2tjZ3dkplxC6q",
-	"YbMco0xYQCHC+qIcydMwYEqn4BelaWp/NCN9BM9t+p0JQBX/5n23kN1TqCfJUVbxeFctONdsFIWQbQrx",
-	"0z6wYYG5RJPZTBHDnwBOU4oM8S7Dn+gzCnG8+t0SQKpbVVJospnPOqnMFcmI55HM+uwDnyhrJLfCp9SR",
-	"X3v1eXbtJ6td+sfIIil8tiTwUxZvmbqPv+mC0k9dWvbQxHR/b3ZGHau6tKt9up+rBGh8JAnw63Tx/har",
-	"rj4r5p+WN1cbEa8mkPIl+1jlVGVHnGcjPa71jV95MiJSIyIrUZ81JHLnu5oV4Qd0Aj42bH+/CfhQQ3Ob",
-	"XIldomwVLGT0BXSyQZoFCwGLvly51NbsPMEVJTUNbVWuefn6qH3cvrxufXvQah2i+TCFhI3uyDx6nSJD",
-	"21sT/HXVZkRKPY+Gv2HH/0RGRLa+JzyqL8siKN6NyQo3eNWK3JJLtrqwWJgf5qpzHU7UiAYsdfsrTSfV",
-	"uVzFS/pkWnxC0+LBqfL+tkVKHQ9nWnyeUqHxcaTCEzbD52klfISrN83e8QM/VydKFssFl4KxvaSPaw9c",
-	"0kezBD5yqOxTWhAaT8lRGPy3PKq1AOZW08EMwu1J2ncmEfzHhEGHDmsiTCf/Vavul/Sx2PMl/VTqulnT",
-	"F+bsLyP4pzy9JRR8DfS7xA2rYN8Lc+7MkAX4zNJrOo2fCZy8EjlzWSRMGGU5DMxUIDyhXz7I3XvSpRai",
-	"Zi4v3e6lOi20ic8Zot9BWgkdoDlcxDuiWfOUcj8WmmZOGD6R8hdoVN9XEtzfhr6kc61n57sxlDiBFA9L",
-	"sGoox/CDUfUEhRxCC05iAVfNU0Ws1SFVFdit1Qb556PrNR5b1/tMw3oPcj+f9MJ5ssmC+jw0N1iqPiMF",
-	"yVvS3HePew6zcBGWYZU3IP3uqizr8wFBc2v4jHDQvkSPQ44SUuJPf7daqPIYtKoU9QvUKsBvfJcCWCKI",
-	"57sMVhOgwQo2jBwLUi92LH2mEIDGQYG55tSZoYP9WrNuO/WdRmNtg7TBWsJOqSzATuUhFzdQ4MChYD8X",
-	"AjUWldIs2iNUkNa3Z62TixZAILsV2eomC0iazgIwIyxGStnjWvpps3RYb4baUmgflMr5FCm0HWDHzgki",
-	"nOPL2BT5WVpUhTOIIkbT9gmoxhrT0iPdROcgOKWD+5RxCn5m60KwNMv8IS3MMnoFdG3vcoD7RPA56IuU",
-	"1o3CMVPSpeLGbYktXYE33cIByy33m2cq3/yda+xCCq1Q7K9HXCT4FztRhaUtZmg7lYwlxtjhr+46y+8V",
-	"+8lvdITfZww6xzFhTWvYt67Z2IY3QydgeXNB40lKCmld7SwR1IVMz9KbrpIdsZFcyzXqTU+jcAAWwSjd",
-	"V0fdHLqwm9ljJpchiVcMgfCzOcLcPPPwiE5IlxEWcOwvmAJB5LtW26WkrTunvg2iJJuASvF1LaxPXcZE",
-	"SMHWEDZcjyVRPLAlz4qFhg9g0V6x4Ljwkezrc7yN9uHHUkPt8J/K7+hW95Ql8MVUpMRBnvl1mR4zJuAG",
-	"WMa8vCC9u5fDjbvQ1YHGbrFuHxE2EEU712XDcEOo0mOWPcxxe+Rv5VNiwKf0YWQn8dBEVwHUAk1hCpQE",
-	"RbCBclWe5irkacoVf84jqzdMV9NU46Pw26f67UcBdnlcCl3R3ea06rvju7gh8hAvqLtbiAJgq478HaJ9",
-	"1uZPDxmPzW2BiI7FgpExaYCC51uoF1vd7W7MPiBduoDQeMhiKImMGRlDwbJg1t63kMEHUjh9LYV9weYM",
-	"mXIZM2jkwgEgjNmm3dA3GyD6q12Cn6FC9sQgfssJOo/IYKb1LqfhLeWssw9bk5zHc5pUh/yWEd/avT6C",
-	"o09bw6npO9O4A+3k4p9yjTwKndSmO3XkHQP2S2tVTsN3qX77aPcPP/FUUpC65xwRocpuHT45SncUeZdW",
-	"2NZ1MZ0mNL92wE1I9pGGsdH1A1cNmHtk7xwRCK1Zh/KHFztGosW0h/15Aj7gWnkkZFqDV1xF1DnEhpNo",
-	"yIQCJGmlZQxgQr14EqFb/EhS4QBJcr1n9ogfSips3wMPf4KGA/bfx0wPZZD+ZPsLQK8F84sLTWONJd00",
-	"DNMUDvgBpb2XPXyGTiyfCMYQTGa04Xo66G9omDAf3VIo/mzThhEVCQ3Nn+GGwSNGLqIBNxCw1BSLpdq1",
-	"gnftkeQ4Dv6J3Cp2ZZ+RU+W3mGg1dvS1FK96kOqJSom9cjtjx+YqM7L200eE1O4t29XYCPuptsapfj1a",
-	"NpXLDZ8LchQMjTlYaDbfJi+vn5K8nvTq1ZK1Zr2Zd7m/S+vUS3Q2dsGlB+lIbAcr3LrHaT9MzqtfRUAj",
-	"OxcXp0nbJ7mZhxIxkHic9iZyqUFoQmQNjxTOBYMucrqnESpqqW4wB8c7VQ6eGiP/RhojP6a4XqX9caVh",
-	"bUm4aDRbk6jCp5xTcR/VYH3yJ388f/KD0On9fck2heXunmQcoOBHrmfw4BJGoaF9jSvSCxmNWZDvjg1B",
-	"PWiFjUC7OrslaUMhmyRqHnumSD9mDktzjs1e7f393GzGp4v82/X7fgL70ltZo30eSirWDZEFScgqHcfg",
-	"RwonVpNDRQ7yqkA5xY5fYEHmnUz1hUAgaxsEDoApMDV7Q3PwAT4dTlx+mky00hT9ws7bTHXO9fV8cwtU",
-	"1+qenxsd4bf+eNU8uj5rfnfcOrn0SUQnKlOIbd4QuAxdY/CCCwx8W8omisFrds/IiOre0IbEulTcGDYG",
-	"ndvW9on76Hn75KB91jzyScyKH45iLno8omHu2/vEf3V1dNRys+Ruj0BtdiCx46EM8++nsW7Y3eykMAVq",
-	"6peWrSPrh30zuxuzEeUCAgB2ldnwNBybuahkpCBLMueGhAZtOfXHGAfmz0SzeLSw3usN00eGaBwNPiIT",
-	"LXznSSf6CNwQUY5dYmZ6Z7B7pCGRz09dStllMOLiecD6NAl1rof+3OiaGiLIN1c6DSj0ZGS7Bvl8ZATV",
-	"IY55kA7pe5j6q8dyPWS3LCQ6ZqwqzjXz+mNeGdeL/TJm7FMVzxex4768C2BpKEumNqebI/kSGitSP5Bi",
-	"dbjMfGPIWUzj3nACIPnguLGKvDtBHxIqJtUBlyJdPRZ8ohv+E8Ve0tU9gef+2gM809du9Ru3qlJ+0Lxs",
-	"vTk9/+76bbt13jw/ePvdQp28QsgsDAg1FfHtMzk5MifaUi41nuIuTxfxsSM1U/ewiDt5v5t4h4u1OI4z",
-	"I65Bd1NJNzcM6VEhpCZdloZF0GE1ywL8tQ1yjKrgM6MLcgtyA51W+n3Wq6iDRM93mVB+ujtfVOTic5ZD",
-	"FfGMdy6IUaT6CvN9IY02Por69oR8/bnEQB6N4u9v6E/R6rwAyaXtOIbGVAJ+3SWMKXQAf8bG1NNtfFLf",
-	"VglkfDl2lPW4VXrozuiABSk2BeTO7RP/Rz/14bP1EeUhkTGi1dR7VLF1LhQTimt+yzxi7g3lQq1tkLNY",
-	"9nloGyyiTheyviYy0RuljjurBT4ypoU3w8fYeyh573MBNejFRZqpcvPYjwmDszW/ND/WvBwXGNH3R9C4",
-	"sLa31Wh4NW1oc6+mtIWLfUwgDdy2ShgNwUhEB+BTtuf/BTCeLzDVf5RSr7v97jelzsrSm7nY+lKzYBvw",
-	"LGSqNUUxM99ZYTiaTUEzr7jkfChCQ8PsonX0+rp5eNw+uT542zx50/LXNipsrmMXbFjC1ELj70nUfTbW",
-	"lq0LgSqOMLQ0AW1DlyPcebJqhoaqzaoV8xJhQiXhp/y9eR6FVKzeHTs3doWie8G0wqIaGaflMOD0EJKw",
-	"9xGPJ6QesXhEzeAIZQPpPjaOnXTT0WzJSkfUo1gGSU97hCZarsdMsPHaBmlBwFkxpczDswhwLh/ILNW1",
-	"AVBEsPe6I6wCDf14iQQ4HMsh3HWvvuklevoFswL5zGzr4+jnZuhPpJs3Df1YTlbRfhb3/Yl3fdFq+gVY",
-	"3KnAjJCYPxqnm8OuYokZRQ/NrpblIeb7RR5C7sNCqhnIubRpK48QTZEhe2IgTwzkMeOliIOV4yEx0vPn",
-	"wEOUpjpRj6L0JCoyZj30Mg5cKlw5V8ECmz7kL6JCGcoBF+qB+cgFLvZxOAkO/sRLnnjJYyojcKkA1S9m",
-	"tKf5Lc0ZZZ+OpyimNbQjU3wgkmidCTP5oNJR+G4I1fbEPL6eRADTGDEBaXr+gOkLGKaFo/h5KEQtkZNA",
-	"CLYkVgY3ofD6Y4bLih+quHlqzHVv+JTGtyiNzxED7leOmB11VWbtlUaXMAEbEgAINVKkh334bU42gzPf",
-	"J+MhDxnphVKxwCO+mcRV5OeSqrc7wr9ovzm5Ors+bF80Xx21Dv0NYk5+nYs0W5wH5sD0xNysWx4wJ8IA",
-	"KOM9V2YBGQQGpid0xLz8hItKYn4E4TVLxx9PeK1wiQjgXY2JYvrX64T+EgXTaYQ4J3CP3E1e+gpPCZOI",
-	"jtZv2GQs46A61tQsQshIEU42SGsU6QlJhOYh0Eh5PsVFREdfu/Efk7Dz36mg65Ar/SQaFoqGiI7ITXZk",
-	"KVkVSGUV8VBKPmnJpkMC2UuRj3YbjXQChqcDHNFmo5HDI+qIuo75aMSCfcKAEKWwYETTcU4jfhjVigSx",
-	"jCKo6mySyHzH3CE5gmqO8RDq/rkOWUfImHRlMEnjo2ZszzwaQUHE9AdCm1V3JbhR8eDvpC/DgIsBYF13",
-	"Q9m7YUFHQOHVOOZa4w1G3Oh9Ym9A2jjWYihZxJKYrfeGzIxQIbpm7tgjCK2Z6/URZdaSV9sILNy5J3n1",
-	"eeXOwk3H+MrdmUtRcGk6WB/EMolWlVqgkcKbHpFhkCZPzGnm+Qa/87iNcuAjVWh8hsRxtU/yax6pNcMQ",
-	"2jEN3Inlesw4clmpHKmUhnxBR8xHsbSbl0r7ORGG/QGd9NouF17ejHDaJ35X0jhQPvA0W4oLv0FYLLMI",
-	"CycLxat1O0JHZENQYYWird2jwvkEYaS5DUeBDh+vExUM/+laj+Lq5t2wJ9nxubYSxfNZ4VJXSYzFmTtl",
-	"t/5MmuuYg50z05jbrjC7Sk+pN19gw8JV6e0xWxcCKc0LAc23sYzA8lzH2sDKEy+DWZius3VfnN+v8LMT",
-	"FY0nUfEU4FnZLnncy54KoUQPn/MgWqfVjaq/YTHvc+sTOY2YaB+SAykE62nSPiRa3jBB6ooPBNVJzDLY",
-	"GucIf2YE1ASxXbhSCYu9jqBJwJnoMfI3GXD5IAFPRsihx1jg2dS4tQ3ymosgn7hKupN0eKKS7p9YT3uE",
-	"hYp1RMjFTeHZlKEAHswtLidwWdp1lJvpaNzMNtJrOFzaV4F2hA2gkiMubgB9Sxqd1sWj0VljB4W2DEa5",
-	"hXHN/lBydHrQPHKe0T3zvHmgI8xvWECSCBp3ARrsGHF5aBDETKm1LBeQave9Z4pEVKkxtCMSAYbYaRha",
-	"wPeOsIF2ZZFmqHaNuFhurTZmAbMCoHp3eIJIsT+zvI6w66PZGOl+GiUE0YfcpzfITmMTQi7UkknWAs2s",
-	"E16d7JNdDLG0zr9pH7Sur06a3zTbR81XRy2LCqSHXGE0xXmfcuQi4wpis7nLHdFlpM90b1jRDVMO2uId",
-	"18P24VnzkeRG+/DSLP9T5QYkenjOVBKWWvEXSH5c2A5wcE7c0JKSsI0W1tQXTGk2GFzb0/VJT8ob/gnq",
-	"YJ+a2U5LD9ZLYq4ntb3vfygkC/CBMMcHDJCK7Lqnl7eZcvCckDFbPt36NumGvFclX6q73KbiZR25+joP",
-	"5qL7pLwf+V8UZZxJy/y0zZL2iS+SMEyZBNVVTKI0UcDc9wP4XvvwUStq3TcqtLZ0zRtfjmlSQXAH6fEZ",
-	"KTRLbUsR2Sz1dKuVk6Yifphy8CBq+jkDItUx/Pbh2fWr6+bVYbt1ctDCdg2hE+O51pTpVF85rWJjrsB4",
-	"9SQwngTGb0lgvPoIAgOY+JwrD7nnLo8UyY9q60qGdzeMgIilGBRVZCpIIm6E0a6tGjtgOjUMOsIoq5j1",
-	"4xWx3PmImSEV5t6xwBkWtjhO2V2rp2/sNDbXNkgTADs3Gx3RpzxkAaFas1GkFajEUjhrwTM67G4DdW/o",
-	"5YZs1Kr/yNC4IJu70OlJM+WRfhLrobEe0jFx5mRn6yXxz5uXFru0dehbZLxzpuPJOszJtwkSgP1po02U",
-	"h8Z44yr3mY6QYbBPKFEJnGs/Ca2EzRUn4Rqe2U5SlRr2IzHKIzOdJzb5pbao2dlagjdfSnlMhYNgUJ8n",
-	"t3SGsQhSpnMPDrkFHDJ/jcu4pESfazmbbDmPieOUXLgUfC1jNl1jaImOvEs706fvZRb7kItBR9SV5mFI",
-	"tho7axvkgtn8xymGjEyOioljlilPQD6J3yMy7gjfXCQZ85/gz3vkFaMxi/21PTsu7j6mCFtQ9CGLmYcA",
-	"T7anlpJkwIT5ROpCUsAdoUeZu4AV7Ok00UtFROydBvyBL1BX/7lmD+kANt/Q8wfv51oX9hsUTvurDwU6",
-	"b8EJ89SvcwctfsTmRbbOXOVrOLGV5mq6OAQoF+gv7ZsEfjtF6hA38EjIgoGR3JHkQiuvIywmrvJSf9Qa",
-	"yPW0DSq2Z/Ey91mhQmWDvBvavt6uPl4R2e+IDNLausbiRLj8Yuz8D18ws+ynbkv3rEumGkDP1Qy3uSP8",
-	"1EELwN4hNcqDFZmZSYP6h7tr2QCbc1q5HLM7hPue0JbnROIKCArp0c4riI8QyuShWieZO5WKmSoEy0Iy",
-	"46yzuAgDgdUY9qIYFs0hw5AoTSdqbYOcQ3VW0BFAilh7dXrQbh5dNw8OTq9OLn3r6HVO96HMfDfW84x2",
-	"dpld4Rntu0H8d+enJ2+uz5oXF+9OoWsRenYYce2M02VwhSo+Xl+cT/O4NfUu3laod3cvsh8TGqrCoNAz",
-	"+R0YDNPfcQ1Szao7Ah3W6+6Pz9Qe2WyQiMVu1VNaOjjSKzTyjiio5CDBqJHNIeDg4wW3FsYgYWrqGAF4",
-	"g3Ho1Ux2Gi87Itf5CrbNNbrCfnGu4C4dIKTWlKECKiBK82/g1bNMn3kUiK3CR+4La4qjBU9Ohi9X3Z4u",
-	"nM2T7T1ZKpa4FfhWzasVuU7NqxU4SWmjKm8pHR10kfUhNxr3pNLxfZJDy/LSZL3NRoPErGd4UKn7+syM",
-	"/dYO/YhWbuE7FS5su8LfUnPmQqdvOGe3C3kSBV20ojfzLKXM73zgRJPt0LJvA8yCDaDPaDWRqEcnj8oM",
-	"eNed7TdNGOpuFGHZWxVJHFhyuKVhwlzaFL2lmqLFZO2gtF+MUcaM+cQF9gYrpxf70cckGPuJCoqxy/7t",
-	"Ukx6AkvJuarqpgPbJNjIzoCrKKQTyLfbnwvDoIZynMG7AEJjFUTUa+ycDuZu6tlJMzvkWJB6LEPmAV5O",
-	"apVbN9kaFMDaVuXV2Xx5anx4vbPwjU/kQl5wGRASN5i6FE9dyx8PjFVnLGjpK1jGttcBs7TSNPftY23z",
-	"FDTwp8QPqKZ78N7zeiQGf/5TxAZ/HvD+n8esG63td6liL3Y8n1ydH0F/J6sobpHjVyRgRsuFaj6pGOlO",
-	"NFMkZjQMJ3DX0GlmxoZOkLlqDEQYda5grq17FkNQYMACV0BLOo0DoqDxCO8TKiZV8G9nuVU+FgBc7hNP",
-	"l/g3fokvGNbPGlrOX2Wk/FVsxxF9v96VwWQdblJtb3tzZ/f3W18V77rzh8/T2q1kzUdIaA9DwF5WG0qE",
-	"HO9DtuR4Jv4ibQZr6lUeUoV+4FIV7iJ10j8awV+pRShDhXhBuuDfmlKHmb3rXMzC85QETkrFCcLpVEf5",
-	"Dlx6sk0vzoVM0PsKfYW52CD+mHUV107aDKVgk0jabvoRk1HISMjoLesIEAx7hJI+D0MWAOVxZQG6sA+L",
-	"xSi1X7ehwQ3SdJWGKZZLmp8QsbgjipkNRggNZRKTeomPFNudmtmtYQR96l1uHaIMvMc2CxiacCZCx4ky",
-	"LNf/dv21jMc0Dlhg/uWToYwyp7J5F3fDvRDF8v3ERn6o6IgiGLK5eIgTk6Vx7zS2SQk6TDPNMXERHy5I",
-	"otjetK92g5ylrmYjqL8CWIGtr3KVmV4KFQukqDjo2lAdUyp3AcDmEXFirj5VqeRSCReG5iz1f5r0i9XL",
-	"YZ5cx4+dl+oKNh17xJDdfVLYtsGTXLz39/AULwmbdgZzKsdpdwhJjvPKfn/f6PMQyCPdiWszUa41fF6A",
-	"aQUgsC8/L7oC7e4OiRRTEcg5WZI2NWBsP12I/fFi9Hef+H0aKjYdwk1VUffiRke4pMapBEs1m6TochQJ",
-	"4MQsSlBcJRzaZQQUES1LIqNlIhFK2CaPHMcsfuRT2aL289/QkJder3cV9BDzwVA/5Rx+fkHQc7ae37cs",
-	"FehhQqLzZVOXhyEXg+c9KnosrOY2l0ksVK4RAQof1+nAUDYXCVM279iHuk6mmtr3rJ4/HnKbp2cMgnBi",
-	"Sz87ApgHGQGWY85T/fq81dogBzAtM0OMadhch5xBcjkEwwXCqAWeZ0aWvMfSTG88h/208AgURVx3SRcG",
-	"95ax3j3DZMHHxtKsM8JVIZcSUi4LI9TNEiD1m5K09QN4y9eckXByen1x9eri4Lx9dtk+PSmte8ctuMiN",
-	"/KjSO/+dKuGde8aboomNLyLH4lN5r7SMcvuVu9f2Gq6U6vASs8cKFFR2tW0bkfmx55EUehhOUrDTCaPm",
-	"kroLnj/yvexiEDs21PNJ0k0mnvXK8R7rCHuHulS54HYv+0LEYi7R9RAlcW9oHqJBAOhC8PeQCnO9mQ2A",
-	"GuO5I+wtJg5t0qoR1nWghjIJA2LscfSLwLWNqRWIVJAhjQPYRPh7FfrWmduyx3Uqm2/Mw95yJ+elx4OY",
-	"Yb81L1ueq0bZ0Sx1eWauQ8yAdKtF3Wvg2IafBQxoDX6OGRdK0zDcm22vFVLNFBTuswicTJaePQs9PB5S",
-	"3RFck4jyAFTwIcUwKsrJwMvk3yi9c66Eh9rHJtZNxLVK7x0VQUdkHGWDNG1ese05lE+ytm4q82kLgYCp",
-	"ldPSCTNCOyL97QY5MYIyDN3VxLvPFRnRIFdRoJLe0IxmV7+Xpj1fn7cuLk/PjQl9fXZ1fvC2edHySR3Y",
-	"hbQAA5Ns5Gcqt4Nm1xkN1sr7ssPzZ/bhz0kuEmq0kgIu5FPCdbn2i9TkqD4FF0lvmL1dUXbK95GaNue6",
-	"jCTLhGfMVDJiq+jFNvvGWtolemEa4kFLlwkSsJE0fGMCeMbn5pNzNN7Vlc6OyLROspTSCXNgX4bSKZ50",
-	"znkCNIlFfru6tHdDCiU+j6l7AoU+j3Uwp9z3nbOtnE6ZqCFDnJmY0XBd8xEzopiFhkbNPeB9S2eK1Ck5",
-	"S7qGguC9PeKPmFJ0wHxbyOB+bge+RzDDAhMxECPAByecGl7yEfNRHvp5UvPXQPpZ/9QemoA4TyMRzTRR",
-	"Sc1PiyCazYAFmcS20zCasvkI3n9blYEtDDY6AmFi/3BxekIkgBNg+hZXRA1pxEidign2BwQooS4jI64U",
-	"AD67wmfsHphPv1ojXHUEOudYQLYaOxliULbrSsvIbLiOJ1wM9smIhn0Zj1gA07EcBT9tU8rAP9gRehIx",
-	"wJveaTScQgE41vKWxeTFDvmav4I/b26Xc5oe47fswkziJLeHj9bDZ/o7d61DsBMPzKEE9rjX7uxf+80i",
-	"ErSFpjdp8YrT/7KLX7juC7lWLqQzneDxYnd3+0UFg0INtJpFpTWwvlW824GfGrK+00ygwNLP3akBvWWZ",
-	"uwncYJl6vNERl5lbilBlMc1s8W7XiPgssAn3CuwLRFnMDZR7K2bmmM1t7wEGfd3PM+jri8vmZeu6eXDZ",
-	"/qblO/A1gsW+dGi0bNBaMGEAF7pPqLBlmQi+Noip0Kk2spcD/nKTSHNEDUMCxiH7aa1S2tMUGUZH+E77",
-	"um6fQCNzH1PXnGGEDrrQ/DNiIjATMfaT4UPpBsyOdXJ66daJsbRp02zW4egUUCife69dBV1H2G3qptBq",
-	"ZgHPlHNgpAorGl6yD+1LHHG4nH7XA1aBlwSqrNHDEkqVKXdrnm2Ulrkzc5Ze4YbkRDr6OTdIM2ezpcsB",
-	"i45ORxMV02jmZUoiOkbzewqE0RE4GxZskBbtDXNkl0bc3eZigWwXuiLYbd3LoWwgIRul1usI2DYqJtDk",
-	"AA7wJfEPr86O2geGSFMzcbWGt3bcmW6VHdER74YFMs1CTTGjvaEhMFdta04SBJ79eUDjLh0woGUhU/O3",
-	"IzIAqj2yC3kipRB3M/Ac++7ArXYfgEQG4WvVluKubZC2IGAFjWRg1ACnD4En2vrC1vBZc240hmZE+GHz",
-	"3rrfEUYlSI8qDf0pC5GUubqhzKCgX1cG3C5mzO9HktjuG58o6LbIQGnabd0vWq7TDgGugTdw9VS8+Bnl",
-	"lCIpp+Z05owWAQFp53jpPW0mKE2clnY1r1YitHJ5JrMssdTOyhNolZ8/F5WD6mrDD52YAHFXt3B7RgmA",
-	"ZuZmC/olAayS1DnF9No+8Q3XPcMImf1MyslG0va84SHLMxhMXwHLCz7fQVVhzBXbLyhcXJVEHpziWHAP",
-	"ONhAy+SkYFV9oj5TD8dvtzoKqSso7Mbqvn5J4+C57bK0GHj/EqAE9VDGaOeKSVFd2iBYBJn60ClmnIIK",
-	"VQ3LcYDf/7yh+H8jwPq99CxSSpIYCkQauSdux6rY+pY05kHrZ0SJBl/dmVDpXXFdxHIoM2vojAL/C1fE",
-	"NvACHq4iOuqItMEZ6OF7+cIDlg6YNQ8j9Yuz5vHavmOlXraV6SNUdQQ0WOqynhwxRW654l3D48F/Xaf4",
-	"pLELrH3qMEcq6wLzN+cR8Chw9E+kS7q1VYHFukP9dF3FnsD7K/lJK+D68bnJHDH2HK/Q6u3cpzhOqZvr",
-	"3F7PPC+wId+CPFQb5FQ4b1MeHcf8071YxxSn5tF5q3n43fV56+z0/LJ16K/t53q9u4fzxjiedr79O77r",
-	"W+bW53097Aj7deAtxSnXffjlOaNKCp/g2xdre8b+yjDssQtD6p8HljmEnH106bge1KRrzOTi8kv92GY6",
-	"q4j8c7vSz/+C/8pDZHgQc661FVt3AKLJqLe8y3pq5k1fk0Vs4FaiIvvwTMAPeMwAOM8nV2dGHz48fXeC",
-	"YWciJDFfJhOmbeWB8w7uZ4ZeOoCLYGOOJRYYm9fxWdRmsoexFoBhSM3wF/hSOXfZR9Qu1CQ6gr2nPU0S",
-	"EZinaEzDkIXwurL+1Ig52Mjejdog30jwj0lRwooybaoBPSuOXl9/c3rZ8vdzqg9wG/OVDCKYFdD+wOFo",
-	"jYZ6QCdqKgsVIIfJT1IwM6wFUbF4L32IK3ZZKMeksbbXEesEEZGvztCbahYWk99tknoGJUQoCehkzbOw",
-	"6KA2/m43e2LXPbGRjff/s/d1zW3cStp/BaUbk5UhTcXJW3mp2gvFsR3tWraObNfxVnFrB+KAJNZDYHaA",
-	"EcVTlf++he4GBqRm+CFLlhXzKo5I4rMb6G48/bTb12H8g94xfFqDbuP+esdJCELj9wP9iY+Bc4t7xkvB",
-	"pvJaKHxt7nDFPl08MyPF3Jgs/0KfOGvSDeKZYb1jVgpblUpk3YTBfuZLAE5F7cbBUo5/QjCFtK5toMLg",
-	"Ml+yMS+gG4MD8NAJN7kPIGVhbi0zAdrkxslwCpyMwyIhC5wfAODGgkyTlHJDiDJocUK5jLTqnU8X7Kdf",
-	"E1gJ1jumZEhcdMFLhet2jN0aP3x3MX+6aBABpL6PXxVg3iSM9eKzSSkEcRmamZslhFK4da0474IXFKx3",
-	"y30NGpNE00bsGaNPSNVRgmHUbK6RlgAJOd18nhm20KWdNQaU9UOb/a6HR7L5seu2vEY0+1FQKCeWDr/w",
-	"igRnzTMDfz04BN9T8Nhtk7vp7tcnqK0Hd/c02w7rBgJQIJj2R+zzKrey4KV1B9C8TjNB0hC6nxDhkU5k",
-	"LtIhu3j3JmH/fvHqTcLenL12tsA/xdVFwjIxlpmo3z5HCvlIOu4qDEco0AvRWZeJcQ5lzD05SfSoXF+c",
-	"x792a368X9n57yPV+eX4RbfP3mqC1syF5Rm3HG2Pub72w3DDdNfmhNAsQHrSQTKkVzdAY5Kxz+cX7PTi",
-	"4nikjJjOPa80V/gNXUqhbAThMc7/0d0+88l2Yb2eGcavjM4rK1halTnAWWVu6QFyreIZwhIQCO9rfiWA",
-	"mBesqCBVmUNx+GeGpdD+pzI3LWUQndr87nZ8O+vK3G/5c7flPaCs3b1ECYwDuvvWeeDY9eXbxizwx4mK",
-	"/FBMSW4WQOMLRwO9ALlDZf1wozNnZ5aVX3/+5efffhusnVzzZfBuNhMk+mvQfztxRlVErVlwMA8FH8/o",
-	"8duN+qO0ufBwP23sS27FVJfLtC3943z50g9n38DuBYd93/q9D/JfApywh44z4oBuq5FzsNxyOavPL+dT",
-	"UapH0ovzZVipPW/52/Lu5HBHYYevtki6j8Fr5fxmNc4rdy13UPbpwyFzx3XabZd2qDH9hEXdjX8XOYeV",
-	"PAj5NiEvSBxWJRz/uot4b5ZtZLg4IZxRwHXBme1+yca8LH012qAE6XzpTO2UajD5yiV1xZDhSKUeY5qy",
-	"XBoAKbJxKYCKnufghS9EnjPCjNmFZgu+hIRDIxQoURcCN+/LTJRDgJ6OhUGVY51YAbtE/e5t1Rdspi0u",
-	"HOvAX6qihwGo+PsjhfYoYSHd9+JW++w0tMOInh8ZmDLPvhA4kH7+BRKpDa2jHalccAz0+K77zCmFYQue",
-	"f2E1378TaQDqQRQl9GdmegETQtBpQUUWR4o+AP+e2yh2frVkGbdiGO0dLwpgGdRqLBgflzpwN0yx0rcb",
-	"gdscDEsAtTREz3IKmFBSGdT7cq2SbUuDhT4gRuHfGnVJyPUr4ez9GZaDtQtBlT1A9akRAyQqzmXos9/p",
-	"4MQt46VguZhYpivLOqvBfqjx4Vm2MIZJTw9uHt0+S8fenmCFHH/BVQZNYB2e51T2PIBRJOBkLJ+m9BgB",
-	"QxgpJ/bLUP7E8mlrcuqdTmvwGLzl849KlMtdzm741Uc+3fkHP9ql8NQKBLmt2alG0ApI34ndHteCJ7Zp",
-	"e2IAg5wdAxHaYLBChAbPcPDJz4NkMBiwTpG7g8eKG9uNufOdhsCJAl9+MRipuhnWsaWcz0V2QqF/w7JS",
-	"FwXElqMmIlebnAbA84M7H/JlrpYjlVZrXjcR6XgPiUBoeFv1WYo3ByDWZlppiAHAD1ZPFq3y5Ug5v4RS",
-	"dbBuYITyMNFDwpD9dDxYCx5H0RKK/7IOHWkqC9Yqs3oKpDDdBAONwJtGuUzrDxLuEoJzFolmLeyVLnFn",
-	"nGZyqYy7uAs+ZwQnYZ0xN6InlRHKSCuvBSYdEfdlAJOsPsx+uDg9TwJaxOr15aHrLj5tEZ2PQXGlKWhP",
-	"lB7IPlQT2q4bwI3kGnC7XqBr+yDstdrYRyLTg1m1MQvAZf1oEJMfKJjyz1ICAK0xfLKnTX0PQMY/qPqa",
-	"s+LqKMrKUylAQAgX4ZGPI7UOffTnEEqSO8KsoXY2oyKDsh0gkY8LidxXIvcAQ25w/Fgn1HgMSbXBuZPm",
-	"9nNXt8/OMLBhWFoKFNpMlO7OhhuMbkooSEauT7YeLolr7nTSnKzoy7g18lFCEbM8d87gabi8SNDDE7+7",
-	"sDZghBIskCYEW7n0WnDozUox+HZ3QcBBxSt8d9X7W6rQV5vRl4Jn+yjeZoLSr0chO6n4OgjyulIQRA9g",
-	"QD4T3d0qVe7uFzNS6ThYXOnJiqHsTeB197uiDFf8al2LxFBfaKACGAFMVOfLr+Oe2TrsOQ4lKL2o7Vpi",
-	"wl6FP/dH6lUmAeaA0IZgem4obfId2ZSDH8GmPKAUtsKWH+zGb7NVtz/rbTcKun32p7a1L9tZi4iuB0IZ",
-	"xEFHKgqEdr0ZAM6hL4gfPaQ4n9ervMf4NSGFRyp1Z0zKVJXnCRM3Y1HYBs8+bq/JblBa9bZDin2w7/AY",
-	"eTA+vt748FIEbAzNR0HLI+a3NEMa44W/10FBiAnWkT7vn+4YG/NxMFJmDP2y0zoNAc0AwDOuBrhkKOSy",
-	"ahrUAakVo+DU2xfbccItManvLwXq+JACdbAl6oDWN82BikwK9AP2z33Yesqc3g7O99kHYU3tplgNoWTW",
-	"kZmYF9ppQvckvBPnRDuLup9L4B25pd7v4NuP7fB/e5Xav2rK3zsOd86/+Cgc4yRDOxnnYDjegyLFkZ69",
-	"7fNun1FVazKyW+3pBvt3pPYzgOM43RM2gk/BLNnFBqY1PUTg7tsIPm+IFX+XEbkNWnu3/N+t11+c/IvG",
-	"676Zv/CrndJ+Ced1Dzm/2OeGhF+Eae0ctm9P7d353eqQ1/u95fU2qvd3kdQbKXalHtmyhQpRX2XafqIp",
-	"HIzbg3ELxi292bh/lHOe737P3peNe7c0+a0K9X3nyLsxP0CC/Johfzs7fueQ1yE1/pAaf0iN3ys1/gGf",
-	"kw958Yco8QPmxd/To/NdMuK9id8W3Gq0iy/a4dMJqGupF3DNWrc/K8gp19tIgcgmePQEz5ZyiMAbRWha",
-	"jGvDrCAfMcOGk1DZ1f/9auk9YMh74QafqDr4VNVb/TkUiJjxa+HsEfxVawYguf5POLTmfe4zK+a7BNjC",
-	"vuBimSfgMTxF37tOsIrUaUdPHF2AZo1+nkkzl2YD2UWjanvwM6obBZModwOMV11GNFDOLDbOSUasdKXs",
-	"yUiBpSEtW/AAEktiZstaLxP3tUZKzD479UqKRoUWkM5gmbiRq8HyRhg1zr1W2ocwCkIne9gFTRhubOYx",
-	"gmHfrUv+FK9z2scoH4dwJCjHe6n0Hb16y6e9aamrYvtjFW9KEMYzaLWYWpdc9jqFE71E7IfNeVFAFXLn",
-	"lnNLSZ3e+Fz/krtoKe3TzsSSOeVbQlpTSAKtiXSZtAmeQyMFDbXdzT4D8w1O/T7SPh/yIvYj3VTWFBfu",
-	"kHK58aXqI596CQNFAwGK9CxSh+bkS689k5vnJccoWCvXRAkFTybsmKXOy0+ZVCy1GrMcrYa0wlvhmW7i",
-	"M+lff2ZFqa9lJkqIB0B4CrO70e6lG4qgZ1yW6Bq4dkPdI99CgsnjM70Ah3nO1TIkcI8UL0t5LYJFfuKr",
-	"7igsEFynbYZoBcG23BT7LNSACeOdcJmbBONulDMS/SJYB27M0tTNd5xRkGbcipQZvjRU39zNCGN+rv/u",
-	"CVVzUZB4j81GuYrS7FU1psbWj1Qop6wVu9J2xozMhAmmw/F6gRestNOSffL686WTkH3PltefX5d6vosD",
-	"8PrzR/2w5w5NoeXEgc0/8H5srMKgMbYlbvCODOLP69LdTguiI2hysyV1EdmhQtbihjsbinRhLjXGyeii",
-	"hgAbKtQYijQRGdVS8JJ10pfub72XWtlS50OiWUtGas5venwq/u3F8a8v/t9gMEiYnM8r66addgPziC21",
-	"mrL01Uc+TU9YejbpvdNK9M65Hc9Sz4+HXAxesUbqxeAXRjoNKdF9ln6GEQhle85K672HqZkhU9ooOZl4",
-	"noerUi8MkMjp+GCyy6JNL1dY3vbTzbOJmwtMZRfFg6V/PpWTVY2b6HLO7dHw6EoqJybJkRvt0fDI2FKq",
-	"Kew0/vR/CjG9628LdeefLsRVse9vG08IaK5/lBzNBPeAqBXpangEInFjm6TtKInGdnsWTvaar2TPMkhS",
-	"6o4WuwRakC1NNktjw/C9eG5sz7X4osmze6ehGJmcSP+uta5ATm3kCmXi32B9/zrgsbbX9PxDL9QKheBu",
-	"vIEPDa6Ck3QFXaULoXgh+0s+zzcayO8LoU4vzlimx1VgAHcWsSiZUBNdjt1dxQ37z9Pzt332WpesELrI",
-	"6alC69wkUBPTXV8f/vgPM3SXVPlFZCy96UnaDyKqYJ1Lkelx7q7j9KpSWS5Yr4dkp73628hoaORc5rzE",
-	"PoDmZKSkJ8q4IUK4YAy/0WycS6je4hxU+VzzQvbwT7AKLTcRzX8/UIdf1Q3a1Pzko2zJx4TieMp68HHm",
-	"7BaaTqQDdQ5ruwb4XaZgm5fYymxC69altOBhFalz3E98SdFAHLhCO9YYePhknjba1o1/J6yt+Sqc7SH+",
-	"3+hOAGNURSLk5R7/vzHM34a0wWQowzh7+/7l6VsPcyETvuDGLHSZwdFr5FT1qgLrD19VNgq1GZbLuYRc",
-	"L8VEb85lHmq5oYZEQff/z9KX79+9fnv28mPab8nOcsL1UKlZoYNHys6CubWczW4Hn0Io/1DutFUzUb4Y",
-	"h73cSTlbDDKAuHpNieP10NJWrqJTw1L8DEH5aUIEtr4ecSkmleG5c5fxexEWjY/hQS4GjJ/+cX727r9f",
-	"/nn67s2rtNtvYR8Kivvdsg8doKQtfEVgx0Ad/DwncBYQ2n+FCNegklh62sAlLbxG70OxcwSz3bK6TiDv",
-	"IA1t1eSBGVM6KmXebzK9myV2cDjufxgNeCPsPRzXX+8/4zm9iTDopX9e5XP0fMnW6vBgdqFqDNfsrG6f",
-	"XepcJMxYbivEi0ApYIwDj5Sn5Ypq/0eJO1KriBionZTnAc22uoNHwlL+iHp8sPM2VfHI7sfOa01vWrf9",
-	"Mj3egLV09pwohRoLT8qtsvilNgqV9NkrQGhxYwS8/UCkLWNXS/weBt5GqoMJDSn0/DztwmuRpxtnC11+",
-	"MeGtBuMp7iSFSZ8wzubSGHgbhW4i1NVI0TL85FQwDuetBfHYLjG8kbpDEI/tEMMbqf2CeH+4/dl6Allx",
-	"Y5/P7J1Cd39+PH8Li//0Y3eXK9L69cG7meC5nf2rXT9I/H4eDNhiJnPhYQqudVZWypwwaZHZLuCXoHxW",
-	"o9X4J3T3kHYj9dCWhkcDl4bxXF7/DQTigmbkZqPcju8uEiAAEG1q33/cd6EAfz4txYd/vPVH0gmgRDzy",
-	"FMJbSts+uxSZNJhfRmDbq8rCAeWtjuFIEfLIQO4UZrdYHXeCwhba4otm8t43wl4Knkma+gMiuX0nDZLl",
-	"Plw+iijd+9ySlXbi+2aPPFj8VdNKvQMp4NnyJN5rLzsegNThLIwJ0AzdPjsNaC0AP4QsfaSKFxnjFhGN",
-	"WGmvDL93FzjxbkYIzDFA3kjKoqGQqHVHyl+8nNEqMKmMFTxzYrj5iPZdQwWX8lowW/LJBA7h3XVzDa63",
-	"O1YPrBD0nG4fgPQ4uGLXRKaMu82HPswVm0Xckj2TQnaTQY5jKhrokedOqr1J0Enn/ItwN0SKjRs2s7YY",
-	"Pn+e6zHPZ9rY4W+D3waU/VGV+dHw6Dn4cLRG68PHkz2JtjbkW4WJWCPyibt5nKt3NIyX2S3XWsk+jMwn",
-	"GKKXaj18z3w4hF7hayhgXOwHDaWp6unKRj07x6OhT9gDOVUicx0GwtooeDh0/UykM+roH/hYndTjcl1C",
-	"7FFqFXVJX9+9V8igDLmsrtWZNFaXy7hRyEJsaPN0zc+d+Ce+Z6zUOWCkwGlOwGM2K4O+xaarVb7sRr1S",
-	"U02bRnhPI6yVauq6qcYzD/n0jy2YdLm1G99IQz/nm94rtzaM3kzzRoTlX/A8F9Y1hjtvCAPmrnK/KybB",
-	"rE98KKJMUa6YO2uzKhcm6pTa29atXeheLq5FzqQaax8RuSmEMoIR4lyuNFz/cWvbfGpY5+Ly1fnZp/Pu",
-	"CRPKQtEsqCIE0BvXZNw2KPvtVs9uD43aSthcK1gl4wsC4NkLn0GERiiI1tMPos7oLw39Xbqjtox+xToT",
-	"eQMFSdYHYrDC1BJE3g0l3vjSt9O4VGJe5PBu6Fy1CVxoyjaM838rOf7Sax8t6PMMCtdmYsKr3EYbF57a",
-	"x9zdc8Vyq7RSG72N+4wJiL6kjJ7PK+UORUotoGpSafggTVhq+LVUU/cvKwuTYq67LDHDPxmpmOoLVph4",
-	"Pfp0/QNQq/CF2UqkulZCZKau0IbXB00kzuK8PYNANUqEA1jAMB5SuFFWDuaa+nWto5A61iRPIRvldqpZ",
-	"lJa/sjHP4qIyt3rzySsNygKwJYbVgAiMSrMjNCdcUlG0ItAa3OqFIFC3O3kTUP+mmk6F8Vl0oPNJlG+C",
-	"onCyXjZHZEh7NF9Vfp8t0Czk6+uzQn7qVonKriHzUkOJIW694MTHfsHnPc+93tIznWFemWayYEbnGbyl",
-	"KMaLogdLy0x1FX4KV3dWjd3CF1U5nnEjRupalHJCFnWyKl3xj1kHM/WdgWOquYD/ui66QVrgf59hUl5o",
-	"0qxqgIRU/4ZJvVK2XLKs5BNICuYZVJXTE6Rs4CF8TfiDGXdiynKpMNtA3EAeImfFTFuNCOxSjIUsbJ+9",
-	"I7/fGZL82iMvCdKFVY+A6sF1HsgUqEOrsSR1GQuGVJZ/abJkXutSyKlaxYNHJBBxdetgrhFGuxDlKmgc",
-	"/pLx2NyZ3DTZAlqJJcOi3nEVPzoMVw6LcKmP3bnotoMVfElqjweicSMyWAo4K/mC5wYcHFtyZSaihJ5M",
-	"sADAfZaGKSEh75puJKVLfyPFGkVtmKO//uuv/wsAAP//",
+	"7L1bjyO5mhj4V2h5gJJmIrOUtzpdmRjYqkxVlU7nrfPS1T2tdgWloCSeDJHRQUap1D21WKxtYGHvw3nY",
+	"9VlgZhfzYGCxgPfF6wc/7Nv8G7vnPyz4fWRcpAhd8lKXPnmA05WSIsiP5Mfvfvml1pfjSAomtKrt/1KL",
+	"aEzHTLMYPr2QNA4OqWZDGU+/SVg8Nd8GTPVjHmkuRW2/diYY6ZnnDgh7x+IpfiATrkcy0YTrzZpX4+bJ",
+	"n2AArybomNX2a307bs2rqf6IjakZ+y9iNqjt1/750wysp/irelqApvbhg4fwXdFhJWjhlERSaUX6NI6n",
+	"XAyJHnFFNB1WQaXpsADQmL4/ZmKoR7X9naZXG3PhPm55NT2NzDtKx1wMASIHXudoHpyrESNu0U8U4UEK",
+	"Q0T1KAOBBzWvFrOfEh6zoLav44TlIRrIeEy1eU7oZ7s1gImPk3EeIi40G7IYQZLjMRO6EiL8+SMCdMQG",
+	"NAn1sq0K8LFPsWVtoeOpg+8lDzWLK7CLCR1zpogcIGY5YImMCdeKqKS3Yb/jTC27Cp2gdmewq7bTQPrR",
+	"9/CciYCL4cItjPAZUjczNszGSfN1X4oBj8csIPUBDRVruL2u2kQ7TmEHLVw9KUNGRQbXFR2udKxzZIOY",
+	"yR6IdiBk7L1eCbTJSCpGxmwszVZpyoWyULL3mtT7VLENLhQTimv+jjWqgP6pCuSt5sowx1SoAYsXwq0t",
+	"DrrbYt9Rs+dunpN6xOL0aXv+B6Qn9YhMRkwQ2lNMVHIWN/ZqqDCN2ELAuejLMUvhY+8jJhRbho0w3aqc",
+	"LQUkA+sNDUOm16I9E3ilCiD89Y4U5uV3L2M5noenc3lGdre3fkf6MmAIECP9JI6Z6MNVfsdizQIyiOXY",
+	"I0kUsZgYDK0C1jy3kBqx93QchebR68ujmmdImWaxGelf/dDa+Jsff9n58Be1MoR9+d2VvD38Wq4CvZYr",
+	"wv71xZu1YC/de0PcBzxWmgR06mCPqRgyUjdSGPG19BtLdroEJQKqWSkYncGpFOyE6v6oHBq/fUWHvgGF",
+	"kr6M8E73Q86EJiMZBtmlGTEawD210HQGG2bsDRy8mjA1S+Ea0yGrYn/c/AjszwMsBJhoEMRMKeInUShp",
+	"AOIkjOITKtSExeyuzDJJ4Ml5YE/YuMfiKmjH8OtH5NYnUuiK0xybn4iWJORKe2TL/Lm17XBrymhcjV3w",
+	"biXF2dk2gNH3FrDtFaB8x8qub0sgx4hZX8aBuwO4iQbcyYj3R/BdwEJmLrIUBhkcBR3Ld6x6CTDnXTb3",
+	"lOk3MtYj2GQ1D/5rOSFjKqa41aCzcKEVqSeCa3Jydnr1uuHlSJK2ZxJSpRfuvCqAbQVq3OlF59BceUXX",
+	"guv59Zwj+IZMIqB1OzVwefP1hLEbUjf/VURpGmsiBTmRIqDTSlwym7EyRy0AmIf4jZlzwREYmGZP4E27",
+	"/fXMAcACFu0/rK1i+3cWbf/2s+Xbf06HrGTb6ZARkRiktzRuq1JWNgOUA7cQNZrNZnMF8KSqVDeNOv4R",
+	"6do3Ce/fLNSLfjJPfHTt6IIZTOJiWAVW7B746KBd8p9LkKuj2RivtMGdKrxS5t1SvDJEZSFiLYdLy/5N",
+	"1XYp8+NH3KQrOnwVyySqgseoikPzwMeFaQE4HxMQWQ6FoZdzQqpnFKwwCYyijyKFIV3VIoWWa4qrVzEN",
+	"KsVCbX78mFtj5gNMXqosA2iZdgcYTupSsKJ880RVbhW8ckeNz+n2CzYQfv+Ie4iqcRVAqOd+RHC+ZzQu",
+	"B8XIxulh5aVoh+nwZTWqm/dXFJ63nz9/nof0eU5FyoD9YNatIikUQ/s+DS7YTwlTIMT1pdBMwJ80ikLe",
+	"p2YtT6NY9kI2/qs/KLOwnPpq3gjMBN+2jjtHravO2enbl63Ocdso5AHTlIe1/dpTNqY83CfjRGnSY4QK",
+	"wjbMV6n2pZL+iFAFprV/aUff7INayuJYxqq2/8MvtQFnYZCOZ9bOlAI5qHaLoT/8iCjAlO6YUfcG2/3n",
+	"dIv9rrcT7Paf0a9Yc7DV24a7o6lOVG1/F7aUa9DcX9CAuK1LN5r2ZKL3eyEVN7UPq0qq57i9eDplcgBM",
+	"QrgiYxoaBDDaS0wogQ0x33PxjoY8IHV/7iB8D58dy5gRFbE+H/A+GjnAzhaxGA4ZsNIQEvAXiEHI+3dD",
+	"icOz05fHncOrPCYAGbMHxBWhYcxoMCVckESx2i3O43l2HinQH+Uw+nY2BW4uMhlROCClZWzYmO9W76+/",
+	"+y9l3ONBwMSdtv/l2cWLztFR+zS//2C+pIEhEkrHVMvY4NTU7D6ymBSg2xzGTnYY2Roe7DQu+VCwwOBO",
+	"L9FESE1oGMoJ7H66eMR+//yifdK5Pnl70f7munPRPvLJAI7l5UW77YwEUhBK7IPZPtzi9nSEZrGg4Z2O",
+	"r3N61b44bR3nT48Kkgj2PmJ9zQIChJHIPuijwQH5KZEaoUoJRoCm8phFMtZGkQD1ec1z3csTPbc2csni",
+	"dywmbQPEw51xq7DiAeVhEjNS993u+I1Ngj5Vg8FckVAOhywgiQhYTPx0pb5HBDPwqpGcCDilU6lfykQE",
+	"dzql07Orty/Prk8L7M7ik8HIAcxwi6u0m235qdTkpR3ngbb5VCKbROOZh55L0mOhFENlJBZqrWt2aXU/",
+	"XbiPOH9Op6GkwZWUxzQesjtt6nnr++Oz1tHbq7Ozt8eti1ftIgfJ8LsnDe9QRJqT3WrufrX3u2ekN9VM",
+	"3WLLt3LUy7J10haa6ym5kpLgsj4Kayksq0BlnigS8jHXpO7PbZLfOEASDuZ1oG/pe4pow580vWFESJxA",
+	"S4knF7MxT8YXqTB8l5ObIbNzrH/AqDY3WDAWqBy5RbxSIx59/nynVeAafaNrBGWcwxzSLNtpHMxy34gq",
+	"BdIDs6fNYxKFFGmUIbK8z64FfUd5SHvh3S7WZfvi285h++31aevbVue49eK4PXdCig/FBhdkzPRIgmxp",
+	"6Bh44oeJwY9b8I/c+dgVkfySHvCklJ2uKNtY9Jtbm6F7fSrMlz1zHWl/xAIS8+HIyBeTrqj7JVtYLWA3",
+	"9sm5VHoYs8tvjkmQgC2PCiITTYfMI1R0BQ8YEpkolu94wGI0MoMcuUkumI6nhA604WbwYaNlPvhEsb4U",
+	"gUIGP+TvmNjsGqRHdxqodrnn55XTS/u+lmRCgdgPDPwaYx3okHKxWfS+LVKB0eQjT6iYWtqp7oSpF62r",
+	"9tvjzknnaoaISIk2eiMKmGunNRtHWh0Q2CcDNQmpBn/iumRkO6dLGIpvFkPS1Twc5XdLsvAqg00zyyN1",
+	"P78jhozE62DGLfAiEZqHgIrIcUKmbXCJY1N6FMtkOLoVrlwLmuiRwfw+1XdkOtenreur1+3Tq85hawZd",
+	"DDEzCoKW96ThbGUogkuQMf+ZPaBk5s+szt83DFwxpZxuAtQCP5MRVYS9j7ilZRPzUYBZ1e0EHFbjoCuk",
+	"wDctuc9EBevkihkQJhoqN0nniGh5wwShMSOTWIohqVP7h+FiExkHXUFFQEBPuRFykhljwJWOM9Ixaxha",
+	"BWigksjoJiw4YQGnEP9yN1y4vD4/P7u4ah+9PWkfdVpvr74/LzA5xUQAcIAQRBVBa+o+yU8EE9xChNzL",
+	"o0e6NAJrI1cYDvSRBMgnioxhWjOfY3VmrUW11YiEhryUbxwI9yl0QDxaRnzByIUSJ7yTiqialXMUg6nH",
+	"pC6k4XUDHtqIDLB9RrGBSXM0SvZjZshCS8+Z9zc0H5fY+L0amgT3f6mJJLSSElp1557kQamJd5ZOORPs",
+	"L/MjGPls6VGFVHxLw4S5F1qJlhdMsElZJBo+0oarqxYse+nizDDnsQySvq70ksXMHIB5pBjmpIlKeunz",
+	"HuEDQsV0c6VpwVe+4r46SWcFbIfn0m2MJV72RS9dyJClL7ibufgVxOZLeNa++iHvHfgB3QXO6AxoYYFJ",
+	"p7BIMXuOxQOZRYTcVqRb6OWQ/8d092TvD6yvzZJaY5kIXXb1hBQbgg2p5u8YofAY8D5D66jKxbJBQEN9",
+	"IgXcvJSIbm2DY3/e91F0/Wf/yzkbmmXn3Er06IIp8P3+MnPDgZNUYKhlZvDIAQGCzbUhKX7LclygXfvk",
+	"BaMxi0k3aTZ3+vA4/Ml8Uuca7cvKMEt4mZK+lDccyc0cAidqOT5eK+vuyaMGLsQOUHpgAPNiWon8iMYB",
+	"2Kfg83ieKtJ3VFf5mdJoMcN0C+TVMOmAakquL44bKBQqpj3CQoXMYE4DeaK6IuJ9UNStF+WA+IYG+Pi+",
+	"YFyPWIwKx4PT27K7aO+g3ZHqbXdRMsWN5JqNi38sOnZ7gB8y1h3HdAqEzI4+55ObX5uyERUrPKqlRtvx",
+	"0i2b3RlYjZdG9mAgBg5XtkUvQtm/uWBUScup5jDrzWhKKMTrgGqMaSLmYvXMqyzYJ/5F20gNl3jlnMq8",
+	"Z03OCqK9/Mvz1olv8FBFdNwVN2xqZMXGJmm5kFBw39F+n0XaRn6/MxApRLEiQni19xvsvWZC8V7INpgw",
+	"BOiHmgWk5tXMdLUfXW5Qmi1UcgPhznlIHZzwZFBL2ZwlN7ZZuaGakKhE3yEUmkcqt6956EQy3nhHYxjK",
+	"vH+Ye//SvX8F78+CWXESFlYA1YalkrqfwuV7xEfAzF8GMjA1Ld3eVTd3wQbkMp7KwHZ5LQYaLaONkL1j",
+	"IQii4DEpyZAxTMvvj3gYxEwg2mS/QxSUIkYrnpYJjva1lS/3ZdLL0snmb/g9yIrUSFad8nEqaGeebshY",
+	"n8VWWFqFeFgNaqVUgwXCjiWwNoUhXUQeIC/b7TLq4rY1F12Q09dseMNLKXPKc/u78/bpZdvKiLljdbu7",
+	"aFXHLBiy+NQ8ObPtsyiZoWEOOSGbxFArcybWOzj/oMG4hcEhy090rROaO5z8uSza9auY3ZnxVV+MUsZT",
+	"Cs6IiiE7t9aBclSwyod7qLZf68s4Zn1NRjJWRnjVmsVTojSNQOQWbJJ7mJJQiqGRo0RABJtAeKJS0Sim",
+	"is2j0txsM3kF27slIkxhxiVKi3tudpNmJy6OWrp5QLwxyGlmEfhLsIK+OwuFe7N0QmTw8/PRVIZdTVDq",
+	"ZZIFvB6GZwOI4FmY2zsrjnz40SuRR3SWsJqTRA7Qswu+yqLhQYpwNR3WjlSunvdkUMLe8kJxOVweYe+B",
+	"7QJFKUJWp6DZKILbC3zPMMWTqT0IhXFhSyG/hbkkkBNx6DTJFfjKSJbonIc4L0TAWE0T4ju3d8lIJrEN",
+	"jaGahMx8vdckSbTxTuqC4JHb5JW57Xj6rdRsddQyTx9xQ1N4NXJhHEEYghploMyUHpvIDqbCOP1Inaq6",
+	"oolE6bygtHKae2ZFkqpKkCgxskilr9AWWZHSOIdsaPkFA2ZqGEozw8145ZpztA4eJVGwHqqWCSd2I+yt",
+	"zG5ukfBkoOXRHVHZcyQtf3ny0KU4toBO3ody6Ujub0+7tCsr5/lITmuvzN4TzSODelTckKlM/tk8z3bE",
+	"N8eot5urpCbn4YdBSgEFBLhWLC6H1VqWbVjPvxRMaTYcbron0lDdEy7+wGGDVhVk0J5Zu75sX8wvOjVo",
+	"LxQU4aGc/rHo4SOuopBOMxF5XYlmdQvs3O4742mUE38MHGUHcsT6fEzDFS2dAT6NvCaJbGpiwIeGszqv",
+	"NmQdcaFBSHyGbtOC8bP2u63tZhOtnSlKPS8m5jY3nv/4y5a3tf2h3u1uuo/PPjT+xV+UEcYjFjERMNGf",
+	"XmqqS+iwn0QQHeob6uTfp7qeRJbmgXp+xNWYK1WO3ZrGQ8gJ39/d9uwndMPVzs8ur+bxMnthzTj54uhL",
+	"cAjMR1fZ83Nm1+wnLwOpFJtyWF9qOjV4SPLhbeCsKmKHu9s57NhbRn+8Wttd4bmgxmKM+oHhs0ZjDchs",
+	"zQaUXTNAKolQehRpbHyOWO6VKTWgZJbI+uMydl4hZeSqltzOvnEL0dX5MVZy9gX25i3JETJb3Add9cK+",
+	"cH9mbS6UpmFomGGW/TvHqZdv1ZiNZamJScZ8yEWeYC4XRm2hlPkLESeMTEY8hFQKmmg5ppobsXgK0aFD",
+	"wRULMCGR0Ak1RNaWaQGnzAHh2pBbQfoGGDDmCUlATCgX+jUdFsWlOWBnBSOXb1Rm3cnnI2G8B4LK0dGv",
+	"ONR2yPs2b4G0tzGyeVn1jdvclDIxOI/Knru3Xr7KR6GoEOCP3e/cLZrDn5m7UIbAXq7STu40lvkusR7Q",
+	"PUjNSLo+msyskvGYLtfaAKpL++xDidoZNJU7XGFmy5Hqre08Ga39/vx7h077te3m9rONra2NrWezmLBf",
+	"e765te0wab/2WmoWmgt+pugNnUek/drWXhOEKrzjPxhcecfy6oKz+OZvx86cyEErJMGOIBNDctBaayQ9",
+	"PhQkolMwwqD+6sq24BibpIWGXi2B5yaaGYIFmfJ+EXyf/OOfiJ/fAL/c+ntb9/gS3rmeVTnPFJfUtZnb",
+	"qTLzxWoFae7AX2cMe1JAYjmEJsgB8d16fOudc1I+DrgMYiepbxUk9a+qJPVSDj1j6qJx4Oo+oU0x9Rkg",
+	"9oXJONpQyTi/qQtyNXdzB7y9DvdfEsgiywWCeSaZBYjc017vFfZ6t2qvHbtftI4rOjwF1+n67pIlbHad",
+	"SzVDlPOIXUl6LzNOMaPNI+qsLDL25ZjdinXgm146YSWoTg2bJamu0pkdYMY7rpiedY53Tg/PTgwJd8R8",
+	"NZ94x0HadpDmIatwg8+BN+MQR1h8j/gWmPt1g88vFcqJOZpWPPKglNJBWUs6tcUPNIRmGgpSZzQOOQit",
+	"VBAtoUaCCKeZc8GF55g3jG5fjN5K+fb2Tp7yVJHjga0jNltEbe7BuHQV18II/oZQa4m5lFu2aEMlDclm",
+	"2tp5vrW5vVebpyN/lZKQv6oiH7KsfNpiy5+tb4Yl2XA/YFvKrsZLzsIAkxrnDtSmn5cXX2OhCyT5/eXZ",
+	"KVqbzFkJLbNwYxtJnVbYfaLSYpLZktLs9rnFp+nu+R1IM98JpoAXTQvLNwcWlY1dtimvGQ2xNFhxQ7Lw",
+	"ygwcebN0Svta6UwydHrpbOwbi+mQHUpVws9O5Dsuhhv2GdKXSoM0oUY0Zh4ZMAgqwQoj3hxykvoz941q",
+	"HJBurdmt2Tg3qUeQNavIiIVBqfsDA89/WWymKJE43jFlFKUKDn0IIVfog4FVIASk/lNCMVjvH/9E8utt",
+	"lMqma8SpuIFLMkKy+b3Sm10yltTsPOZ9VlUERgMvwVx5eNpLQy8cvYtt1LpgK7nXYJQrPma3j52OGQ25",
+	"YsF5LAdlNc0ukzHmZCoWhkD9olj2IZVszEWiDKLZv6CyYB4di2epJGLTCgfmCrisJjgYfobJLWs+X7Xm",
+	"b90DdmEOcZ0+tdoi0mnKpf9sEohcteG6EYv7TGizhXb3ZiYn9e38xc2wJ3dv3Ssr4RBIA0FLl1MZaxqD",
+	"8W2yfVrwwSMKyXy6UvNbCcxlNrA58uhK9gBtSWOxchab9LJ6BcI4R1fmcLpwN/OXZmbxeUyax5LZAy2j",
+	"5J2jK3nDRLktggdXGP9dY9Pfj3qv+vyM//7y+ufO1invqM5YR39z2HnW+UObD77ZZNPfR/2dE/OIDF5f",
+	"TPo/y3fH2+FN/3AvZK9e6v6r92FHNDf726HojV82g+9+H867LdIpywjSWcRE54gcSiFYX2eZTjNil0qg",
+	"/ive7ijanHEXPdv5anc9n6QDqnQDx3TIri+O53lhEoeLC5zSnpJhotPo7aJ8MdI6UvtPn874EJ7SiD+F",
+	"EdTTZm+v/1W/yTaeDfbYxi7d+93G80GTbTSDvaBJd9jzwdbWUjZvwKxeGFRbnUGLAQcA6z0uaDy12UHz",
+	"R4mPzZU+PH3lkd+ft1955FXnpWEnb1jv3CNUk7GhwHvk5EWBXOEsKwhIYTmG5wIOy3yUdMxspdS9JumP",
+	"aEz7msXKs4lY4ZSoiPbZzOFc0tAsnfb79gKv53E6llR0MmtGtVKyVEEA8dXe3FXkiqQ8I2wLlAOd1idG",
+	"U0ulgaQkjgXNKSXnHXPR5xENSRQCY0J4V+RIkXt7xfXFRigXpS6TDBCZaKUplrLHzFzwQFSveRWN3u5s",
+	"au53G5JfQ+648qCWYq2k4gRy+8sroFISSgrcK2YR5cFy/b/9zXXr+O156/uT9umV0Y3x80Xn9LBzDgVs",
+	"XlwfH7evVrQLtH9KaHieLhI/5lb6IglDpkHzztZSYS6oXpA1GdyncWD1fbCgX/ZHLEjCO3tDZi99iV/E",
+	"bEFrHcfuOEWRZTPnD8A5PTrrEY+FJrsl1yPn7bIwF1Y7C5C3IFj5WA65uGUM0KpBP9VhPkv99dEaIcvL",
+	"om/Klo9pkPeSMZXLEf7tBbbl00Wr0/qeQFVrnajlBLR1eNX5tl3zapfXl+ft06P20YqkstXX/J0B9jJR",
+	"EGsUAG2Zz2ddDuWMHRVB8j3ipzDdryW1bM0Ieknh2JcxY9DTJJPmtpt5oaooQx0noj/CeDAIaGV0PBMP",
+	"U9I8AOrfs2lptM5qybQHUEmvx4gLTStm1+5Zp+CtHIgb87/N3wBX3xxqr5eY0JTBvRVJ8spyYshpj4c8",
+	"lS9n4vWxKqKcMCdIRBIDm9YzIAi7tJLjgVVZ60QOmNuIWnaNdqOKa8vBUEYU3N5fxQxLyhX3PsuPX4mA",
+	"Fk+yhIQmtuj+qvXvyzO9bDl9C9yiZZUX+Ydi7izmMkC/smB6Y2IeR/P3csoHfQ1qXu1Nu/31ijTvxLaT",
+	"eMPYDZCM+WXeDs4HkAiLy4MqebFiC2I0DI2r7dd+/Q//5dd/+Hvy6z/88dd//5/I1rbXbDZ//bs/lsRi",
+	"wvPzxD3kgkHhj4D0pvlGGOCqjigYpPo0Dowyyge27MnmHJVcM8QawClDI1h3sDTgcGYZ1VR3tboFC2NR",
+	"HYGbd6Bt7a3iQBuzuD+iZXC/Adu1jLEmrC38zKZkYuNOoMjYmEHQyQFmsmZOPujchSnI1opZ5G2IE7VS",
+	"8TBeoYYBnESaJbmKcz13duWRuDPhZ+nG5DTWuKo4wuzg1W3rsI4NXN8gpgO9CUY7sC4MYznRowOCFYfw",
+	"jkKRopA702+2gVnE0e09vrlNLDl93h8RXLItswLlAe8E9MX1cftyZdGqU/PsGwhspjYUQf0KY+W/mrFO",
+	"QWAUcGkpSJyETB3Y4qk6TgTU6yow11xIf14t2f6qQDy+KkFZB9q3NOQlTPOd+3qJwRyfK0UvjFJME5Rm",
+	"sihX1odnkyjhxdIJbWWgcmlbjXgExR2Xc8aXF22DdbaA5Iq80cjJtbSiJ55+SCtUWixilM4wx1tWLXI0",
+	"tzvwYtXmLNFH0h2a0UfMdhhtxEJ7v7rI7F5D+xou9GuutCzjWOtpwzDWBVTWBcZB33fwta2cGL9uYnV+",
+	"0HnEXj+oPhNQS/s40QCqyDnhHcp6aHrDBKk7baexokE3TtOCc+kVRlB6e3h2cn7cvmq/NZx4BQdDWjEp",
+	"dgl/i8OPz9M1Vgnn1TJEcylRWCBFn8tYD2TI5V1RyYVHlAXFS03DFXDRQnKFj1fZQuxoCxdzlc44s6S5",
+	"2IaV7OuzvveP4+2+jfN6vYz7OZfsOp7VuY0pPxH1BeTsQxWhVRP2Sd2mXkMZa0PUFaTuOfe+G6Vxf5n9",
+	"8wE8d0rWtpnT6+RG/9ml8YOD9zoO18z/+RKz/42e3WflGBgzRBZXn7ciW3/ItLnpPnY8cKmKk5F0xxF4",
+	"UP9EafS1ZsbSrWZzM/V8rEwQFgoqt8rbcuUIPocaAuntdnCl1QRsglSGnOnprVtpoEAD7qPwgDn/+3DQ",
+	"AMf47XlmzLIW1hs4lPIGnPOajOSYAUuhrt9nLwmG2Ds7o/xZsbMcrfrhxyyjCV8CyVeiDmrr/76WE9Ih",
+	"ir5jAdnyms2m+T+ZSKzCjL3AqisdzAjhITV0mb3XJSa65UEht2Jkc/R5RmHDyCKW09J607Imyi78I6Wt",
+	"GGJUoEdzRsd5a1uOFs2jbUZcZ+KC6Q3LZA9K8LkDMpJCQr3/kqI8RvrwADGy6Hu4qcVg10UJrOv0/F+2",
+	"tJRmrtuVv2CvqKB1pXfIlpgu84NdvDwkz3f3fkdsIW6CVbWtfECUNiyQ+H0ZYK7crLklYCsWuD40j37I",
+	"qnaX+pXAnorlx62vLytO78HRRkxGISsNUXZd5eZcjTLGOHoM4rQdh5RHGO2P0jZrEDS/MkvN5RSU0Nxc",
+	"kfHSmL4gbf+YtnWypduhA9MT6HmkShepKnzUZtzXV1fnzvdrTqZgcNxtNlfS5XV5gaGWke1jTWymqgvf",
+	"dVhjxinaN0tb6c0KEvOzXF90SMwGLGaiD3UcDG2fnemA+Lla6xlBGjLBYt43Yt2M/zhfmn2py8NWoLDX",
+	"Kq0GDci+4H4d2sswt3F4hyBXM7Vw9akgasJ1f0SkQPEPWkhiNwOxD4+j9RgNNbaksO1+0hXDWE4UxCiX",
+	"Ws0ozsc1CSQ6HsAsjQXKBjQMSY/2b4gUxMcF+g0szJrtWVn/x5WMbyUtg15etG2ri7ft7w7b7SP4tmyG",
+	"+dYP+a53+eZcJ+2r12dHb81XrePjszfwcK5D4UzDkcvOq9Pr87dHncvWC5zq7PAC3jbvdF5dI6SX7eOX",
+	"b789u2q7v7EIbc2rtY4v2q2j7+0X8PBp+1XrqvNt++3rs+OjzukrA0Drqv3q7OL7t6877YvWxeHr781A",
+	"rZP22/PW5eWbswvz3puLs9NX+S8uzw47reO3rcPDs2uINIOpW0cnndO3h69bp9Aw6+j6/Bh25e359cXh",
+	"6xa4PNon51ffv33ROvz6+rzmlTbaquygUN48KNemzs3ztnMKZ5X/CvbdhXycnr29vH5xeXjROTfHid9c",
+	"tC+vzi7MqBnAP+J9KS9m3ypUq08r2qfNczBLo4QNrZ4pjaSE99kTlQV81HM364kq+iVnUvJKk9O8Grqi",
+	"K7ia0TKjJO6PzLg0wA49AEhIxRPb3mNqXdbEgPzVs+aWc2/X/fOtEzCUb33vz0BzvnVSCk11ng78VEwR",
+	"fqJsxMvXF2+g3YiQZMyFxNTt4oy7z0v9sqUNAczZVbHAYssCDiH4vcRKaVpihXgtyTsWF3zZ2dIj9Ii8",
+	"Bak7XB7znQHk9qeQfmEPsIK8mzePeZlJbk0lzWL+EhlxdZcBVoWv2GNopomNv3KV5N9xNrE3gccuKn3+",
+	"Tj1A8w0eRK1zLEJfcveh7nva4hfKN8yVsSet1Swz99rl4z5aeNzOHQFnYg4YFK8VugRQu4mQrmsbBBTr",
+	"/CdCMb1J0KVtHzf3bSQnLpwfBQ2UKQyVHEneXy1h72N1AVm9lUdVBw/nZso168hj58zGL7h68ECFN7Zw",
+	"dgZh6D5oyk8jMTwwTObZrse/fXF2MWl+/WooW61W6/TyetS+Hpo/2+Y/Lw5b35t/By/7l783fxw2w/Y3",
+	"317silenw1ar02q1rlut7yL2089fmZ9bl9ffnl18vXf4fafz1yUO4IXo1CJ+Dsh6JIZ/+4eIDf92yAd/",
+	"O2G9qOGA9g1eQXpnt9atQeGVkNF4xpKxMxPWWE2Yl+50DlsqYnMgfwtpWRaKQ+r+8dlh69hwz87R+duW",
+	"++OF3zggIRdoObKNUFNqA93muiIVnLHKCeH6frsbAGhG3jKQ2X9fgID0TcL7N59FLbfVy/dWVTKrpMW3",
+	"MDZ/HjW6inX016rRVYbe2WHfh4SRQ53bl3jPBimnbA4Hd6GPtKuVKmNhrlNfDgaMrdABIMPkhc4LfOq+",
+	"iyutU3tn/VYFX2xFnFLcLkcRqdkFG8RMlVSRwF6XZTUQAgb+LcVsunVfJmFA0vasMB4LQCObkhvGIiun",
+	"gvcyX12gUbDVLaUd6dCrtxHRsn8Dy1x6k7LBPbf0sj27YDTggqnSeBXoKbsUqNkCtABIwNd/by7Sxc7v",
+	"xiuHv894pI9iOtAVqi6UwElC5qIlY0YDZMUuEjaf1M9tN/V8XOxcXarSXNcVQ3yXSqz5kN9cRO6/+4//",
+	"9K//x//+n//tr//uP5Jf//T//Po//X+//sMfVxkv9YtVVufqj2g8ZIG3PAj6eXkM9Jo3Ohe766oNVlbK",
+	"sQd8ZUPQZ7beHfviIr85FDH7URrNDuV1DBbkyo9iLlBo7gdRLKIxxC/0phj43osZvZmx6ZafUldkGEG2",
+	"tvd3drvin/63//u//b//hjz3bOnC5RHvnl3ugl26/3R3sM+MJMaTqz4VzmAV44x57z854feb+n7BDBKW",
+	"F+r5qCJnQKcrOqEfUjj9IkVNs3V2tQuP+D4EzQxfbi9npmMsFjOf7aEeCZixvZdKnBeYTv5Zy5kWm4sX",
+	"/YimDjQwXx4Qiu41FuMXJFEM+6iB3BPQ6eLakztby3JjHlje/azlVzyFcgSUcVBoEjHjPgiU5dM8JoJN",
+	"CDxeYEO/1Higavs/7Hhb3vaPJTVqildqzZSmQsAWhgi4zzO3DhIIf0qY/dns1jxJqbqGM5X5y2U7ajtA",
+	"QhfWnkz0Cl0Wod+AVzs8O4EKCqvlPJxjuSLXR+XHEhArbUFlcJK6b+DwPeJbQO432WB2kSm8LDCnUWZo",
+	"i+3vhtPbALTZnpwlzWI/Wfjv5xmOe5uUiOqoDAxm1oqFg7QJ/3yvpJXi3s3ZrhP9uLD/xn323MhKepRH",
+	"ebh9eKJsz6g6VkK2++ABS8o/UNZ5eaW2HrmOT9Vhm2lcZX5LqyM2F6eK5K/kfQRcFq74by/w8kKGi4tM",
+	"xDJcoZIwNELyahDJsCL5h57cXg0qjiAxlWGFi8V2W8LR53jvrTsbwYtVm7K8/IZ5fSbZzWyD4T8A6f1y",
+	"n+IOf/Bql3worqOP3fhqwnqKQ0eBL6TvVQrw7EkeM/qOYRL3JmmRntRkwMPQYLY5N/O3YdyCYQGqQaIw",
+	"e3ZZyOsd2meZI02itjA8eNbkwNy3AxoqNr/32UtLcm7dk6UARHT8Nfb4VjPz36Rf/1DrU8WFNGwyZjZH",
+	"vjYvE9/kBiqLsN1qrhNiu7c05TKdr3RlEP1WfltcsGWuos3cYrKAzCWqVVZgaI3iyWCELktzrqpQfLfe",
+	"S7eP7RjT+Iat1qio0uhy7+aTYrFVC2Ih7CdvSVkoPcBB3IfdBE/09jaTnFtiDbRYdMYV0WJHy4tC60W1",
+	"mZfEr+PRlERiweuVK69ohAMLrzWbe893mrVCIxwM2HPoWfv67PK8k/G5SzpWiRiSdsj6OpaC91VJf+nS",
+	"wF7ILpMBhh6gMysNU7oRcqJc3GL/hvSmpB4yjeUYsI+hR/xNIxFsYExfgXnMUr+Zzi104+fmxvPNjR9/",
+	"2fK2m+VNXIohkQOahDrdjBVCJAFso/aY81EH5OuLN+iywQYpm7XV28lklKEqbgP3SMc0YIrUB64yGFFJ",
+	"f2TkKDgzj5y2Lo9a3zTmokxmd2tlArQmy8mTp9l8vnTjUiGwc/pt+/KK4EsqrYV+527z5feoWnLQMman",
+	"uYpA5RHqMmYkZjSEy1uoIIQS/nnSe3qZ9EiUqBEJWMjfsRhEfdJ+Z8RAyJ7A4HXzEg27AvJtQKCFH20s",
+	"Owi6LNjPB7NjWk4ohzBiMQr9l3yHhIBqigWmt//mu9//TN88Tzp/kPzkcnfSEc2/zloemEOqbe08e/7s",
+	"+c7us+e70Jgi6YVcjbCefK4l1lVza7/Z3G82N5vN5t9gb7Befn+iWJrdVK668tP87+opbN5GrAMxTzly",
+	"sC/hCcVDOrHvzQFTRoTc2RRip/WIandQLLBKWRHhSyXU5Qh0kjuPSljswrG4D6LXbFmqGduW1jHvJdp+",
+	"CgKOeHRe3M8lC5ilbQ6cbHTQWB0Jm1ssIlhpR9Ec9B7BOLgNJsz1C6A9yMz+Ptvb23lW3e9jQWqQnpnN",
+	"3KpQDocsIImw1ufl+1DA9hLSK3JXGp4EJCH1i5eHZGdn53mjsFGzlHJVvLHxzp2jaqqTxYB7mI5t6KhU",
+	"jPiv2lcEKpj3eBhyMXxqH1U+pMqoZfHgi8l7nn0hQ/3R/rv59se/LOVkuCQbyF8Z8+nC3ksgckkArlK+",
+	"jOhPCduAwvQbg1iON/SIbcC+bLbONn6/dfbzTmkQZxZav5SsZEfwYQ6AUvOfS1TIyuXjQQ2NVmzL5JN6",
+	"FHOBeU2ty8NOB4pMYfHzmRSFldZYOKzd5vNni07rn238Dz/+1V+sF/BfWHcpn0x6+U7+s06cVUumVwae",
+	"05gJfWufuJKxPottZPUqVsJbuK+X+5/TReQBqtjMJTwrFZOwMJQIXIJP7s1SB4i8YIJNSkkayBqAr3lG",
+	"GJvnFaGa+MxFgPvlWb8sH+hfRjExr40wEag0qn4gY/Lyot2GRaC1PGLxmJrNdqsrJiQTxYquhLVSCQR7",
+	"r20p9UpAs0uL0UaKmLcwzQmTjRquIXCi5QZsEbbTTZcFktuEK3Z7SNdPtlgnZ8gpKrmzLivvsYxJrFf4",
+	"x6YTsFwqQfE8vByO5hdUdkuu6PAhSM16tGLBrV98x6/o8FUsk2h+CT1JrXFv/gzxN0zWNW8bZhJypoiW",
+	"rm7mmFGhCAO1Ah5fOSm73E0465e5+w6vG7m+iLJiYRK7ZYv2+T5sT+mZ3d785IaoqslBrSXYFtn4MWdp",
+	"MV+QEe1xyLyZq7bRHxlVWQxZicX480Cpot15p6RoxbxhYYUGL/dWbGJvmSF8HaS7J3y7G6pVdeLRdJjv",
+	"xrOzRjce26/aW3OX02j9eRy0sChStwICuPfMV6iFc8wimjKdKTg5CcicBumxvhxDF2K2Mm66/SngwHZz",
+	"hbggWE75Dba31e7S3EVcxTeXwlWGfaUHHdOA3UvJy5VL3A/YShbvXIPTPbAPlQYQr8FTVra1ZzP/bmu7",
+	"uWju6i6PxVGxokrWF3NmfYumUHx5mRc4xEseZDEm67Q5LGORWdM8mD+tPZ3rlOfcB5hwtNiDAwDeR+AH",
+	"outvL+ID1lVOFfBe5Yymds/hXqTnYHE1f0QGsdwB7tdeXH+fO9f9rQ/ebVuZ2fu7WkibvQcuwneuTuBL",
+	"xrAUpabvmXIEGvwRaWEe6w9xbpUD0iz6Q/J3+36ggoaOWc/bKkg2Z2nA/cxuO8TCJgQeGUvw1VBBfmax",
+	"3FybKCyjB4uiYCt7aS4hC5U4fsnLC/X0kil2U1AsDJeHNiE2X7aPj1cMbHqRGOAuWRiCiDtDMVcD6AFa",
+	"WuTXgWAJNWDxXfNAPjb3Bn8sXArtcq3sTR4w23DgYFE74luY5QYMO3/c2q43iOV40Qjlb7ypdESaPUCP",
+	"o1u7zYog5q6QOiwfRGM+QOHUPj2higQsZK5mrEw0GUMLbgj5NLvHmfLIBOpG5H13GAClGrfcwrvn8Gi5",
+	"3g5quc7+YbMI2L5brbBMsHE9iVx2QuFMCwCm2eMo4OTRJb/wAiauIAfB/b4nUQhpxW9SGoKlLU5N2klT",
+	"kwoC0vaeE5AgOq14abccMtcOaRyQHg/D4qnvb985h+lupLQFJNNmqhKJggdk8eLl8CBxM7Zl6aggMg4w",
+	"4ZG9j5hQ7MDKRR4SXBmTJtjGK2ntKg3TmqtS1JXud9bEJ2T0ndHeKbZPMudh+EJEeS51uUfFjX21sTSG",
+	"427pVysSqGwBMaP9EVMHKAoEfDBgMUKe3421oa7opLacapVdp2uohmyL5iw0PUDoMfmaj29nfShEBq9q",
+	"gUDorlXVdU/Dpg1sS6Kmy0F/4BDoitji6gWrss7OLoY9KzYJ1dBRNxoxkmBKv7n6CktG8UWVw4qD5/xl",
+	"1M2DlSDmy3yBr1m48m8sIGzDDFo0WVTHsK9WsSwrarftreMPyPU4sVHyD1Bn7C7uxyqnI6mnnsnG7d16",
+	"H7dWVxXy3of0Apfgtye5fGsuzdSlOlTEqdy2t/EdOhYv7FRcaOhQRpneST2bbtSnaj7f6Lzm1Y7O3qyc",
+	"bBSZ5+UEM41K2kpUgDKb33Pue8Q3895zck+2HAtehYEu2zrzzrxhLb+1KzfWmJcB0l+qzvCCKQg1nqse",
+	"YrZ4tYvycXqB5Lv5W4QqVkrkqBX3qeizMMQUn6XEEf3h63rdk8h2mVjcKgIFrBK7DNa9O02gO/cqKRg9",
+	"GppllUQyRwyKeNkHSBRCLXEx4PGYBYSLvhwz25k3+9pK/Svmx1ojTXq9HtJqsKRJ/vKZwrQd/vxmvZYT",
+	"7KwjqcBcMNAZ6n77m+vW8dvz1veQa+4R98VF5/Swc471CF9cHx+3V09EX3ykFdSjAEfNq82AUfNqCAUQ",
+	"F1ipFHqkSlF4ta2ykTB32GzXkWu2U4FIaEi47flPYqrBIh6xuM/StsTBnBtt6U0wU15qGusybXl5+Shq",
+	"wPo237NsPqysMo5E4mV7kV3GFTD6IUIBkbCsFQs4A3tGUvIQejOkqXAfc8dduGYFTMwfUBHD5jd/hrJU",
+	"U9D7CG2wtPj20Q04QIV1qUjQa1tbzY3tnd2NvWe/++p5s7iN2DAGTSV5YjV3+fP3e+dZM3/barub24Wt",
+	"tpaspi2rllV41EMUQmdRd2N7rov98VmrJCd7jleVFEqzZVyhqXIcEAHPHrjqf0z042mk53Jun+0uSwTK",
+	"BxE3N55jJhXZKA0mXoFN3bLJ/2pksFXRQRuaJ79n/USzABnPgqb7q0C4tT4XXFgXKHtyOU9J4Xt2O5By",
+	"3KYkLoyKmyeKDPh7FhAb8AksGt45MH+GtM+UK/QRwZaynwyfsQ89/Kbekts1oc1zs1nJ9zIbxe7mXm3p",
+	"VYBMwg/1bnfTfdr90PgXf/G3/2qr2TTfNt03tY/BQqtMnkZyN7fRyFoM9gYKBI6oMEJX/r76jfII7/Ur",
+	"W83z6IUmXMh4X5vrLixjVc08qtur33ABPYacub7UlU38w9bFkQ9lkkg/ZgHXSHDrXCviegCnqgBX2P2e",
+	"KyInLGh4XeEfvm4ffv0WhzFo2LNDeMQ/6ZxeX/rgHHjHYqim6Ci7R/zz9ull5+zUJ3oacaOXTQkliAob",
+	"abtUC77NCLQy7WHr8rURXFunX0NjlW87p68uoe8KNFLJIKp5yIK8GoACjU2+bUOlJju7+eusg5Lx1eGK",
+	"BoNDqkZmfuwkhFGtRk45pFDC4XDE+jf2b0MLzfRGWzLTQ9fYGrQwVyiwQPtiM73ugww+K4itcLgPFRXw",
+	"gPtssF2xfhJzPb00l8EG+TIas3hBapKi48wmDQlF2BMMl6xszqPEZkeMRaQv5Q3HNcOlA2oAs2S7MNIa",
+	"4qHtuNBOsGTjL/PTgjG1N4UOGxtJlNrHQznkQpH6a62jM2g6d0nH7JJr9tfH9D1WLBZgcoNJUsHKmrDf",
+	"Whgy4GjEvzYExewYFwOJ2ehCU+yeU3wdOjpB3xRGxzWvlsShXZ/af/p0xkz+NGDvWGgkMzWfNukGNJuo",
+	"Umv9E0VGMlFsJMOAhEAlST3Nb05DBGw5J/gbg7uV1xXYMtkwVeURwTSZyFiPGh6JE6FshalEcG0DtDFY",
+	"ERrSerZYGoZoYecG6BPTFdAOiNDUMp5rOK9HsUyGI+sl60GuSxShDLnZFV3xz/85OZTiHROQxdsVG5DF",
+	"aROZMZ6XxuZIJyw+pGMWHlLFNglQeCCZglheXlrJF3rndAWBrjrebEsd8g0GK8EmYY49rM4wepy3yNIV",
+	"qXdrW9ub4G1udmuNTQPwFR8zpek4wldc6uYB6dOQiYDGJEjH87///vvvN05ONo6O/AMbCt+tBXTarXmk",
+	"WwP5qFvDbSWkW5swdtOtmYUCyQbbTyHuAxLFf5aCkXpLcfr0kskkNJfCVhs4gB6ciigjGRApzM4FdIqQ",
+	"n9OhEV+5MreW3jDiR9BZsg5ey60GbIav+M/mOzsg2W4W2t/iQ0j6DMz+L6BsecQM5RHzskfASv7Bh0kx",
+	"Ux26BJp1+ZAngDm2T213ub/6g5LCxyzY57t7v2vM9EFMoojFG31z0NgS0Uxc1dOtZV1lji7ZbhLsPVea",
+	"/OVfypj0WCjN4WqZNqFAFP7Lv4SBYW2K7DZ3zZ15x2Ky29yBnm88AMukrZtuoGcBLpKa2SMWIwe1W2xL",
+	"VRi2D1DiyBhciP0CuSD++w27DRvwMCyu7v/Sre0anNsnPxTamP1o8Ga3uQu/pH3ZfvzgNzzC3gPjMfNK",
+	"wVzqRQbWmE6zBe6T3WaT+HPN4HyP7Da3iD/TEQ6+3iF+2hbOJ/WCq8uMnE6lGkaP9Gdb0vlpsH7+UTPy",
+	"HvHnG8uZObd2AMvmGqzBb3sGzLIua75H9szqXFM1H7B2r4mDlTRgs72goRgHdARUmk5dU8Bic7+pTFJ2",
+	"J+SEuNZ+ZmjX3Q9DRs0RA3q0SE8GUxDJkGPxMdcZom3tmHdmTsszXwjIXQBMNhcWmoSZoWBU/3W7ZQVJ",
+	"5xJJh/Ffta/83NHXkwhIR98ISmbSREGbQimI/3TEaKhHP/se7M7TmNFg+jNumf80kH3lN2zlCBAFEHXN",
+	"ryNGA2gor3BCL9fTOwWzhSTeycGwE1zhHjBoN7ZFTvgLkoiQKbw1GdwKTsFlReLVeL8xpu83zDgbvalm",
+	"ym8ckESYsxA4eq7yBR8KCSLamIZGSbJlA3KXvAlAnlqFKf8ulFAJ0DthftsnRpnCfYGqGuHEQBfFTBk6",
+	"xAWJmYqkUAxP/SxF8XSo9xugXQoausHq4Aox0kVM+xoSZiH73mAejfjmlI5D34k6Zv1Zm05DcfEFPCMA",
+	"KuvWapu6yVAdYLCNGWFMIENzgE07odj75dHXyvFmK2+prrgsF7IsCUtbthMfRDO7KaGSIKTxtLWqk8ms",
+	"UNgV/ozU5W+SF7GcKJYJlDELp+4S4WsHTphwjyhmOKaPRVf5z7DL++QFCJmkmzSbO32AC/5k/iYBV37e",
+	"hxkbUYn0pB55KEbguyhoTnCpQVdkMBictdhkmIxbPxMGW8CptdMkgUEIdwfMFZMx2frKfo9PwUZ6XQEx",
+	"ncBdMAcJ2oC5c5jdEogGQVYlYz7koisOY6nUBn5y60K8tcXxjFTQw3FU4XLhK3AFVSZiGL3y7OLS0d63",
+	"ZxedV53TS98cqOZiSOpGWKQbWZcAHEh5rmJQV/hO7KVRtDkj+voH2AVt39AwM1NGPTShYdjYJC8hkMJC",
+	"ZcEEyLBBb3ppo5gNQj4caVL3z6Dz5aXfyPYAq8lajAzlRIGabUROGirXdRJOryvwbBuIA0V8gsLFUmgm",
+	"9IbRDS1B/G7DWo83Okd+ilB2LdhJ0YjmFnVQRIF+HP4F0/F0o2WwoGwsd/ZvRtJwavCbgiLvyEhXzIgZ",
+	"Dov99xuGRSnlz4YKs5gwMZAxSLqKTGKuNRP7XeFD/ZG+T+pCut1oeMRHQcjwdjGda2VoHrC53OaJGQUA",
+	"YuZFVxSkAqMbQ6CMfcboJShIzMkGKDLA2zB/MZLmoFsQ1ZQZaVYiaWySNyn/sYvyoFu52MD15jYv4wBb",
+	"aOoIeZ8JlY+JO49lFHOmscPDYsXOvZ1V+U31uRaUPnvHYoV6XnNza7PprFw04rX92s5mc3MHq3uh0RZ4",
+	"gDXcPM10O/PTsKys15WMNkKjW+YUQXOxlTRqQByw2DbeBsmaGxKa9DZyz9b9/oiHQcyE3yi+iLuTbhwU",
+	"WTnmSh9mUHm1lPMZ0LabTacyWztxXuj/gy2MjQa5ZeY6lwV8FTOGGvmM6/xrSIvZbW5VjZSC9vRa0ESP",
+	"DCEwCwdT+e7WzvL3zuk0lDS4kvKYxlgfag+XuPi9juX1+MIKE12ilnct6DvK0YALVhvs/p3GU+COEB0z",
+	"lkvpzmHJj17NkYQ0Ys8V4i4LrRFskg3LoTxI32iKVGm8UkZTxCokPjB3o/7nEMj2VTBS6iweTm2K143t",
+	"rKCnETO0A+NlDXH0tSWuqURG/Pl2zuiyL8yZaWKUIHikXvl2GRYfQsT+YVYI21LzF7Zy+r0isPM5fiha",
+	"nW1m8Mz92br36cvuDq4/sBdoBYR+QdPAtrvcuebu8vdOpX4pE3GnS7q7tbcKgCqJsKb4CQs4db0yPtEN",
+	"xzMxumauPvuKN9x8V7AlGHjgYH8obfpe0jT9R3s8P+R6vv8IqFPBkZ7ysdk8102trPlcxK27DzIqA2eq",
+	"KnIq25vb2Tw9sIJCTJTUIwIkRRm5272MMcyQ7g/N9Q0RaeSGIDQEPRZaa0OLNKpxGEO91A2PIhaAUSdO",
+	"hMCMK6InvG97hbveaKRl6VKxekDMWBlF6cBmHCGMjwzyE1wfGU3hqOaRbB1WuQDfY2xeAwiflOD7eWJN",
+	"f1aPyWE5qHhpC7ohB/uOGYzUFe+FYHG2zRchri1EVyA+Yt8ymNcwWIlFC7NCF2VFLnJz56yaZYhrW/LM",
+	"oOz9c8OZ1j8rMcPdkhoLkNH0yLY+G7Zlz/V2162Cb63Fhn7hwQfEk5CVBndkAimoQDPqTyZLunzcBaIk",
+	"OXNGWet+A1NPdsOeE//w7PTlcefwyneWF38s37Er6Tsnl9VmiwJ0yrxcmTWoZjONwKViVftcYjByvti1",
+	"cwNJ+6eE92/cAw1iZk19SDBaTIWiELRdRgeOYPU5kTiiMR0zzWJVGRGePfL0BBYJgeC/lUvcfL78hUMp",
+	"BiHHIJEvjGHigX9e8qbd9R9q7hZh8MJ6qOhwuHME6FjKqy8Y3EaPxMzcMkVkDDdG5fYDHUMjzmIa90dT",
+	"6LML1Ur8fkF99KEC2hQtgHRFagNx/TNq7SLCcziiYghXvUTTfmK1a2ycr0qsPE+IlrLs2mMm5ueoCTc/",
+	"iiacCsmP0sTnIE0gOn7uSrBlspU22bbl0nIAwnkaHoK9Ruv+lFHnCICvfK8y2gNs41DVHTYmNhec1P1B",
+	"LMe+EQ18LX0PVWUu+mESsKBxgA40W5sFJ4UUK8E4yB5coQ6ySU7ZhEHDU82ckqLxSfjeVrbYJC95aGjr",
+	"PvFdVwbfI37WudUn9Qr7csMjvqZD8ziY+zziR0wEXOBXtuqD+fsnn9ShD4XdizEbS4/0qWIbXCgmFDdK",
+	"kVGBclCA6yAPR14zKqhERT3Itzjnk5EMAxeyMZN3ZU7I5lqZM0AHO1S2wQoNuClEsZD1NanTMATXrGoc",
+	"ELvGVGADS4VdrI3xMeu0J7JJ5nGCDCXRcohllhESOF+Ch//UnPwBoRYlVESFSsN1dp49A89jlQXfIuja",
+	"Ut73jMa1D94K0qDQo1UefBnL8SrPGdFy+VNQkgVjOhFhV37JsYg1X7uiw3XfmEZszVfOEZXWncgi27qv",
+	"sfdr7N05Ns1Y+twl/5mV6Qb3x+NxpwCcPysm/4n4tCEiKW0D9hSxmEM2mWPXjkneTfGvdl0NZMz4ULjc",
+	"ERs867uAUMNRMJLAVd2z1JW9RzH5gmrmE2pZ4QFySJ/aR6GXMUb3ADuZG+sf/zQ7VGzOkgVkRMMBSSJi",
+	"DdsTKZA5ykRn4wPHxpgNFIMxzurld5h8Ekp5k0SOj03MA2TKNJitKRlzpQxzmV1LzpEm6BhN2w3D7LhQ",
+	"moah2SdMD/JJfdsAuL3bwEL04RSrWYiM4QlCXcqCTQwocloIeQc7PJ2zZgCTtGrJJggAyoflgtp1t3q9",
+	"5Mp8YwazkQT7M6EGyvJeeHNB3EG1ZxCoyQMpQzD2J/IJ4ro+J4fgCsTopYx7PAiYeNSeVnQhCrx/dyTG",
+	"O9BrfebSrKkiGSEAI2vKyfgFo4Ei1Jo6kTh6ZMxiQ9c0EGzQTWzsIiUhFyxvLzUvBqTerf36H/7Lr//w",
+	"9+TXf/jjr//+P5Gtba/ZbP76d3/s1ryu6Nb6cjBgjOxu7t2QKVOaxWko/n//v/6XX//3//jrf/77X//u",
+	"j+Sf/vX/8eu//3v8Yefp1i759e/+11//zX8le03z2N/9kfz6f/7b//Zf/+durYGFQiNqXT1x0BWFjlvk",
+	"FP2I4HSk7yBcvCuuRoy0OgR2JYZYp7OIiVZnwxw41bwXghVHw+eQ2RhSGbAQ6DRVNyxwihqGyndFwGgA",
+	"2wIbNGATolhfQtEis1FxErKNHlUscNM6PgEcr9VxBBjUn2ESs8DrigHlofJAD1Vm9730LSXHDFeWiERB",
+	"6KyMyYAL8J269FiIG1Es9jGQFyzYXWHoOzbpYBhcCnlqm+QozZuImZLhOxYQOqSGaxEtAzqtVI8PzAag",
+	"hou4Ms0FIhuVylbdlEkYkJCnFvFBopOYwYya3jCB5dtCqjS8tdkVrexsoSAJtd1tAF+Vq1NZx4pwPdq/",
+	"adhYU6dk283GjYHwOCySCi2dMJiWq6pQfAzPNtpwKZc6N2On8voDMapskk9ktwMAgkqedZXiz8fmWn9W",
+	"7j0apAwFt9sRY42o51gMF+YmrehWT9kDimpP+y77vtSe9lpOyJiKaWZNmVCunb2GVrm0Ds2gVnvOLB4P",
+	"h6440yHWBP1zj8fAihMGT2ZMYatKJZU4s9Th67AV+KEzuhli6zy8oO64jEWITXQP1Ys+3IZnw40CpikP",
+	"rQvXVquHN54oElE9alS7VDNd4tEt+gW5Re9Hhl7RwVke2e306Cx024BShmmvmK5As+bD646P1rX7xsFX",
+	"TD8UAq7vTsc65wt96bawC8u1pqbKucnhfd8GgusRG+fSVSms0xrarJUI7XgFIxIdKlJXTATE/+FHcHvF",
+	"DOJbzHDgEMrzmKlN4bTfQchcGUNw3vKPxA3Qtfl5WZZ+o9Th4Y1KH4sJfsk+/I9uhSplroukyKdWg8BC",
+	"u7cmiqWWrZexHBMhJy6fFSkQwAD5WbbMT1a0w3blpZorzftqkxwicBj0kyv+iQNZ4uWi1UvVH3jlUTD4",
+	"7QgG9kjB3ZZjePcuI8xeGqwm89TQmIEMuazU1M+hwoXs3+wT1x+KjFgIHa3ecTHcoO9YTIeM9KXSuWZb",
+	"dff0xoTx4UizwINuTAMGOSIY2NIV3OWGK31AuMZiJwpthWmbIRJJxTFNNpQKGpNCF62GR3AdLHANi+pu",
+	"NKjvNKK6K7gCgBseiRkNOZhNYzngmtQhjVKxMDRsPpZ9xgJla/MasWHAXKVeMPHlF2pHJ1x3hZIwOiQK",
+	"UA0FwrDQ4k8JlEkWAQohfMw8ktXmSneI/OOf8FEsyJI9gWB2hStsA8nq5ixyJlGcg9vCbgGhGgEE2mOE",
+	"JiVJ3ccfW/pQKu0b+WqMZIvGrCsmIxkyqKuTtm6b7ZHmzflC63RCp2hkNUcBvsZQKsVUI+v5wd7Tvu4K",
+	"1zARzddQUUYRGgTgU3WzqfIqQPWvL940QKKrUJPOUxR+SEtQOskDmIFWISTnmKt94cS/L4/S5c8pszCa",
+	"27uRUaEikbMJ6rUq6gW4b4AYxEyNqn1SLXWDVxgvS9okw+Bs7tZCGSkICzNkITBcW/Q1VoqhYymGRTc2",
+	"Ym1X1F2M1i7k+UPMlhR9ls/SpsT5dBpZr36V8xxAQhzMBPTOQRhIpsANBfVpPCKt+wOcOQTLMGkpiQrN",
+	"r6homWsMfo95KpSvE+GbMVjgb3ZFlmmfeYwyGIrujb3mDi6pWAOhnnUksYO57bGSkG0kjQNBPUUr6BAB",
+	"VJeqGy6GjU1yNVMcpyS/CY77Gzj8h7z0MIOd7fHe397fABuIaKju7/IjflVXUZi/qmlMLuY36RGbkgmL",
+	"IUsUvLmlkZWXOM8D4hnMACW1H5HsLtFryp3UDIbZ7yvQqzoeDUWtXGgCBhbLmEyo7o+Y2rQ17NLKriU8",
+	"JvPxy5jUaVd8ffEdEnpbaof4zebe852m72EAgub9GxY3NguB2SAJQ1ibh1FaPVYWWtUVPpYOdQFekFeW",
+	"L7byRKVVT/O18dxDrjPaNGJkt9m0geeC6Q2oNtkVOmZWRGWq0P/Srt5sESS/ygGGjsPeb+ai+Fw6L0jx",
+	"X1+8ObCiO0YddgXuOs+qJKWioFEr1EhOBN5jI+mmP9k6XiHLeTNtqB7Km9WhYXD9HsiAB2N/otAwXNeX",
+	"Y8Aro0KPsWHVNK8VBFBXE7F3HZp3V6sBDr7UbYuON5WpeFn2AwrFYejIBHTJVtUu1+yOfp4u188cvT91",
+	"QuqDIum67i/ApZXcX3lLiC0mWXcBeMCuwB8GFciiKJw2NkknxWVwWVV7jT4vptN8ZDqPTGc1ezV4KT4R",
+	"38GbtZrKh896Lu8RPuayIuEii7z1x2ZGNjwiYUBoqWDzPWFVXVH34Y9O4B+QObEaOVxOqm5sYpXuKsXy",
+	"ClezLvmC1+CafYlZXQD955TV9ci5K/Vp7RB05o7b7+/Otiv07l4yJdBvF+XDshSiVK10PhSf1DFBa2ub",
+	"BHzIrff1mWsDoDwyljHrCj2iwjmPfLD42iyyAcuXym82ypoIYAEJJxJYRo9B7lFIp2BY7QrMb8BCnUBl",
+	"KsxOrgX8AcawBCwf2j6mNyyvUWftZCh4hKbYyKFYa/G0/ap11fm2/fb12fFR5/SVT+pQyBkdaROZFdaN",
+	"aZ/t5yRzrkgo+zcsIJMRD1lXZFJ5YYELii/C1X4gkQbG/kR6NK7rkVz9dgPioceEvYP3Q+6gRMXsbVw1",
+	"06og7SzVsi9siXBQqSuoQOpId8QEacxQZlTFuW24NkQwZBqjVHrJFGimJhQEJUuWwWezIEQ6owWP+voX",
+	"qK9/qptwK1l4ZVUewE9V+U2y8s1B5setA9hyRTnAuvDIP+tY1AWSwJ23Kb11yNyxGlWuUw0818jzezrH",
+	"7astCJ8Xu20+sttHdrueBeFzYbeCaXBuPQXfVqV14dS1XHOuLoZNBCHIw+onEHaB1X6Uj3WaFKkngmvi",
+	"n5ydXr32vXxFW89oK9iPrdEVMiY+dPzybeMv++Kbdvtr37PfQWgVNgIzpOQyMX95ZGvHjeMRGQZMaZdT",
+	"jLEs0OQD+m8AiOZta3nHKh8L0nHzlafw4SfK6h5cuZEhpRe6rNh4WNfoElv5wO+bpKUU02qf9KkabYT8",
+	"hqVeStxSHqe9MuuyrI8+rKAYOAslO21pDgor83JlmdIKWl5Vb0yYu9j61OsK9KJmj2DITv9G5SLvCo5P",
+	"HudcnyKFhfzjnzLEQM8wRuV0hRQEGpgNZAztm+oucs+xjZhhHrdgDc9GQGbNRNH8DI1CMUIRmpVImi6r",
+	"KxykmsVjtUmOOe3xEDrm7WOXUuVCTl2xDmy+T+HXJ/MNTBsezOBOqyuimIs+j2hIYjamHM9rarfD0PMg",
+	"CVlhO+ou6MeuO23+D3GfDS+bE1bVFW65m+R8pv4WVtwScmJ2apNgmAaRiVbcRlEVAwmhVgkkxUM3vopo",
+	"wlOm35hLfgW0YF15xL19Lbhexd7mnrcdntd4442hBg9rqituxefBkL+wjFkXN0G0RSfH6xzPWTFRVvbj",
+	"pzHrMx4tqM5/Cf2rDOLzMR0yUh8noeYRjbXN4PIHPGT+Pjk/feWR35+3X3nkVeelR96w3rlHXpyce+Sq",
+	"8/KlIUvnRy/TVpFdsdUkJ/xFw9U/Oju8SBlF1kFS2TIMYQiGraGASGvN3msPiTfFZPOuqLtqILa7pAdc",
+	"pIGtlYDBcW3pSEmtCyCPXKdlGKZOEh8fEB9mgHgcYQBJu81hKVclofG1ZdgQ4Y1ePa5JwAMgD2bYtNQH",
+	"BI9jrY8VGv9RRZSUwvxrxg5YP4QmCSE01E+54WZX7DV3iH92eAEdEg/PTl92Xl1DT8VUZXD7O4JASdjy",
+	"GzY9gPDL0qaHXVGfD8tsZAPmDy2NHk1barr4TgGcH2vSGySCAH0sVi0kwVqOigyM3JouPY3t9CurW1wg",
+	"QvzMLiwSL1JbUrR9OpDxeCOgmq5TlB4muI4MCfjYqoudHCp4VJS3mLkaaU8+rMOQvwFfjLLzZ2YqhNND",
+	"td4cIGSgxilaL6ydkddiin0va/tbzb3m9tbubqmGs4dJc/MUo0yfgbLxG8sq2p7ltIQqD+U3ZqSPUGcj",
+	"nWf6UFGwX6D3rVD9P4dZxeNdtz2YZuMoBC84BJsOgAwLrPw4na/rZ+gTBOtLkfUnz7oFDhiFqkv125Xr",
+	"a1SWDaTm3UKNwEq3U4Y8D2QMyyb4RA6o3AofC/391nuFZdd+ut6lf4iaf4VpSzxRZa6fmfv4Z93+51P7",
+	"ce4bme7uscmwY90CJNWekM+VAzQ/Egf4bRbk+HPskfFZEf+0GVW1EvFi6lwJ4Ouo0iMuspEeVvvGWR6V",
+	"iFSJyBqKzSsSufNdT4vwAzoFG9sW0ZLsbEE335G5Ta4hSqJYLg8ZfT8FDQEz6Vzi9PY8nGCKkpqGtoeS",
+	"efntceekc/W2/d1hu32E6kOxbTl6QQq9xhUZ0XeMCIn2umo1IsWeB+uWaMf/REpEtr7H7sFflkZQvBvT",
+	"NW7wuv2TSi7Z+sxiacCa66XkuvqOacBSs39V1gyKtMVL+qhafELV4t6x8u66RYod96dafJ5coflxuMJj",
+	"J73PU0v4CFdvlrzjBCvlXdEhCG9KxhozHirzn+jD6gNXdPhYVOPuSUB4Sg7D4N+1K2kINgGDPlcEqG8A",
+	"isEmOUUfQwzVx35KGNSPsyrCbKnWBYkn9KHI8xX9VOK6WdMXZuwvDYR9rKq6XMDXgL8r3LAK8r20QqoZ",
+	"8mmMbd2r44fOE61sZAvUCANKbqNIbXgoVKCxVB1iRIKC566y2VexU2dJeAgMmTKEh5CzYIa1LvNjsspv",
+	"OZDDJmOuzN3uJDqtkMRls0NGDBglqMPF7rRUkz6N0TamF2Re0eFj3tUXm3d1R05wDxlVdKH27Gw3BhOz",
+	"hCg6hLpctlbYBEI6NknLtpK02U7mqQJzgNjGjDPkhb0FWU+fjazXfGhZ77ec7/QoFy7iTbYF631Tg5Wq",
+	"6ae5MyuXWcHH00oryzrPV1dDsfOuS7I+q+ImsIbPqL7Jl1l2JMWEFPnT79ZzVZ6AVJX2aAaxCrrtv3G1",
+	"NYmWxNfyTVZrE3J4CzqMnIiSOpoQQOkaN88X1cRCzwEfDBjkztV3m02oEGa0JVf6gxgWSEIubiDBgUMS",
+	"cc4FisWHWLRPqCDt787bp5dt80i6ItuLAtbkZ1BAhz/b0bLscS3dw3a9WVpb2vjZjJLyed+dQCfwoQrK",
+	"FPKZ7cuYcvYkS04DCKKI0dipjijGGtXSI73EpmGZH4UkXPTlGJqOulbVNi8EG2lAMRjXRgPqZNM4ID0e",
+	"hmmrcK7yfYDgmCnpUXGTVjTF1BV40y0cOm/nvnmi0mxDju7r2STErDWABVSleYkOlIwkxlhnu+5S2vbT",
+	"pEg5wUIqUHMmX9wV961nNrbpzeEJaN5c0HiaokLaBWkeCepCpmfpzfY0GrOxbNi0PJkm03FRPABXsN/t",
+	"q8NurqFu7YBh8yNAiRcMCkbkYATYPPPwmE5JjxEWcOjVF6dt+1yPpgxBUsYwOzewkgwAleakusYPMsZc",
+	"SazRoyeSKB7YBlWKhYYOYIuVYnuowiTZ7AvL3MDDD5d6D8N/umI3uLrHKIEvrngN4nCP6Qmz5Z4sYV6d",
+	"kd7eyuHGXasqbAo0pK4BLwHi6iIEbOeUAbPkYWHBmexWPgYGfNraMe4k7hvpKtpqnolZTIIk2CAtQm6u",
+	"Qh6nXPLnIrR6xXQ1TjU/Cr197Lb1IG04HxZD1y5ghFL17btxuiHyDTlRdrcN5YCsOvR3FbixWYy14PHY",
+	"3Bbw6NjOnTImTVsSMc6ZptMbc0AofECpFUow2JIVE4o1K6y+j8lb5FAKJ6+lTTqxsmMmXMYMyihzaOfM",
+	"CB1om2kNetfCQkifnUD2SCD+nAN0HpDAzMpdTsJbyVjnytmgSs7jXJBOvlkVBG7zd4z4Vu/1sVJoVUme",
+	"XCtLq8lnTfNyxXqsZmmZryNI9ai0rgsaBlzhmSqj4ZtUvn2w+4dTPKYUpOY5h0QosluDTw7THUaum5ks",
+	"2MSZLmbDhBbnDjiAXC0uaF5z31kD5h7ZO0dEggFKkP7wbNdwtJj2DT/ft7WHPRIyrcEqriLqDGKjaTRi",
+	"QjXM+mxvNib68TRCs/ixpMIVJBnKlFPvEz+UVGDHRt/DTxdUM/f3CdMjGaSfbPExqGlsvrjUNNaY0k3D",
+	"MA3hgA/I7b3s4XM0Yvm2KZuRJTZnqmOhWQrZH5qufCyt9a2rrAWPGL6ICtxQwFLTWizVphW8aw/Ex3Hw",
+	"T2RWsSv7jIwqf46BVhOHXyvRqnvJnqjk2IV4rGSFcCxH5iojsg7SR4TU7i0j5VtmH7MQS6th6EsqX49X",
+	"DeXKquGlTo6CorGgc7WNt8nz68cgr0e5er1grXlr5m3u78oy9VJLZit1LpmLkxajVKwiqoUkImRKEd8o",
+	"1FfST0usFHrvFW6dZ0QMrL9VEJqhI3SaBmA+FcrFNNA554p6QoUVo4DQvgF9k1xUv4oFjSwszk/jvIMp",
+	"5KHEGkjcgb1JXGgQqhBCaRqG6BADWNDpIgkl/mHr4ihzUxlBLZUNFpQUT4WD9SwsJwBxmd//i736Hyt4",
+	"5lNbkh+SXZemNZYGyHjVirVF4aLSbFWiCptyTsR9UIX10Z788ezJ94Knd7cl2xCW21uScYCCHblOM5Ow",
+	"7YplX+OK9ENGYxY0NgnU9E7DQY3+bctA6+yW0CE1XCENEjWPPVFkEDNXS3OBzl5t/f3cdMbHi/zna/f9",
+	"BPqlt7ZE+zSUVGy46tyVhmOwI4VTK8mhIAdxVSCcQpUP1CDzRqb60kIgjU0CB8AUqJr9kTn4AJ8Opy4+",
+	"TSZaaYp2YWdtpjpn+nq6tQ2ia2zwjQVkRMNBWgYe2j5vdoXf/ua6dfz2vPX9Sfv0yicRnapMILZxQ2Ay",
+	"RGDrRRMY2LaUDRSD11xF8zG2/7ZFxgW2Bx0mMWscEDfpRef0sHPeOvZJzIoTZ1XTs7kPiP/i+vi47aDk",
+	"bo9AbHZFYicjGebfT33dsLvZSWEI1MyXlqwj6Yd9M7uLhdvBAWBXmQ1Pw4mBRSVjaFuSN0NudkUrL/4Y",
+	"5QDquEOx+WX5Xq+YPjZI43DwAYloYZ5HmegjUEOscuwCM7MuAEatzDUo+JzEpZRcBmMuntrmHBs2eJIv",
+	"6TiqRljkmyudOhT6Mpri7fT52DCqIxzzMB3S9zD0V0/kRsjesZDomLEqP9fc6w95Zews06uYsU+VPF+s",
+	"HfflXQDXRjINpjanm0P5EhwrYj+gYrW7zMwx4iymcX80zfpRW0HenaCPfamrHS5FvHqo8olu+E/ke0lX",
+	"91g897fu4Jm9duvfuHWF8sPWVfvV2cX3b1932heti8PX3y+VySuYzFKHUEsR3z6T4yMLvC3lXOPR7/J4",
+	"ER/aUzNzD4t1J+92E29xsZb7cebYNchuKunlhiF9KoTUpMdStwgarOZJgN/YJCcoCj4xsiC3RW6g08pg",
+	"wPoVeZBo+S5jyo9354vyXHzOfKjCn/HGOTGKWF+hvi/F0eZHEd8eK19/Lj6QB8P4uyv6M7i6yEFyZTuO",
+	"oTKVgF13BWUKDcCfsTL1eBsfxbd1HBlfjh5lLW6VFrpzOmRBWpsCYucOiP+Tn9rw2caY8pDIGKvV1PtU",
+	"sQ0uFBPYcNUj5t5QLlRjk5zHcsBD22ARZbqQDTSRid4sNdxZKfCBa1p4c3SMvYeU9wEXkINeXKQBlZvH",
+	"fkoYnK350nyseTkqMKbvj6FxYW1/u9n0atrg5n5NaVsu9iELaeC2VZbREIxEdAg2ZXv+XwDh+QJD/ccp",
+	"9rrb774pNVaW3szl2peaL7YBz0KkWksUI/OdFoaj2RA084oLzockNFTMLtvHL9+2jk46p28PX7dOX7X9",
+	"xmaFznXinA0rqFqo/D2yus9G27J5IZDFEYYWJ6Bt6GqIu4hXzeFQtVq1ZlwiAFTifsrfm6dRSIFs3nrs",
+	"CkH3kmmFSTUyTtNhwOghJGHvIx5PST1i8ZiawbGUDYT7WD920ktHsykrXVGPYhkkfe0Rmmi5ETPBJo1N",
+	"0gaHs2JKmYfnK8C5eCCzVNcGQBHB3uuusAI09OMlEsrhWArhrnv1TS+R0y+ZZcjnZlsfRj43Q38i2bxl",
+	"8OfEtZAubT+L+/5Iu75oMf0SNO6UYUaIzB+N0i0gV7HEiKL7Jler0hAzf5GGkLuQkGoCciFt2MoDeFNk",
+	"yB4JyCMBeUh/KdbBytGQGPH5c6AhSlOdqAcRehIVGbUeehkHLhSunKpggs0A4hdRoAzlkAt1z3TkEhf7",
+	"MJQEB3+kJY+05CGFEbhUUNUvZrSv+TuaU8o+HU1RTGtoR6b4UCTRBhMG+KDSUPhmBNn2xDy+kURQpjFi",
+	"AsL0/CHTlzBMG0fx86UQtURKAi7YEl8Z3ITC6w/pLitOVHHz1ITr/ugxjG9ZGJ9DBtyvHDI77KqM2iv1",
+	"LmEANgQAEGq4SB/78NuYbAZnfkAmIx4y0g+lYoFHfAPEdeTngqp3usK/7Lw6vT5/e9S5bL04bh/5m8Sc",
+	"/AYXabQ4D8yB6am5We94wBwLg0IZ77kyC8hKYGB4Qlcsik+4rETmB2Be83j88ZjXGpeIQL2rCVFM/3aN",
+	"0F8iYzqLsM4J3CN3k1e+wjPMJKLjjRs2ncg4qPY1tYolZKQIp5ukPY70lCRC8xBwpDye4jKi46/d+A+J",
+	"2Pl5KvA65Eo/soalrCGiY3KTHVmKVgVUWYc9lKJPmrLpKoHsp5WP9prNFABD06Ec0VazmatH1BV1HfPx",
+	"mAUHhAEiSmGLEc36OQ37YVQrEsQyiiCrs0UiM4+5Q3IM2RyTEeT9cx2yrpAx6clgmvpHzdieeTSChIjZ",
+	"CUIbVXctuBHx4HcykGHAxRBqXfdC2b9hQVdA4tUk5lrjDca60QfE3oC0caytoWQrlsRsoz9iZoQK1jV3",
+	"xx6Aac1dr4/Is1a82oZh4c498qvPK3YWbjr6V25PXIqMS9PhxjCWSbQu1wKJFN70iAyDNHhiQTPPVzjP",
+	"wzbKgUmqqvEZFMfVPvKvRajWCkNoxzR0J5brMePQZa10pFIc8gUdMx/Z0l6eKx3kWBj2B3Tca6eceXlz",
+	"zOmA+D1J40D5QNNsKi58g2WxzCJsOVlIXq3bEboiG4IKyxRt7h4VziYIIy1sOAp4+HCdqGD4T9d6FFe3",
+	"6IY98o7PtZUons8al7qKYyyP3Cm79efSXMdc2TkDxsJ2hdlVegy9+QIbFq6Lbw/ZuhBQaZELaLGOZRiW",
+	"5zrWBpafeFmZhdk8Wzfj4n6Fnx2raD6yikcHz9p6ycNe9pQJJXr0lAfRBq1uVP0ti/mAW5vIWcRE54gc",
+	"SiFYX5POEdHyhglSV3woqE5ilpWtcYbwJ4ZBTbG2C1cqYbHXFTQJOBN9Rv46K1w+TMCSEXLoMRZ4NjSu",
+	"sUlechHkA1dJb5oOT1TS+wPra4+wULGuCLm4KTybEhSoB/MOlxO4KO068s10NG6gjXQDh0v7KtCusA5U",
+	"cszFDVTfkkamdf5oNNbYQaEtgxFuYVyzP5Qcnx22jp1ldN88bx7oCvMNC0gSQeMuqAY7wbo8NAhiplQj",
+	"iwWk2s33RJGIKjWBdkQiQBc7DUNb8L0rrKNd2UozVLtGXCy3VuuzAKigUL07PEGkOJhbXlfY9dFsjHQ/",
+	"jRCC1Yfc1Jtkt7kFLhdq0SRrgWbWCa9OD8geuljaF992Dttvr09b37Y6x60Xx21bFUiPuEJvirM+5dBF",
+	"xhXIZmOXu6LHyIDp/qiiG6YcdsQbrkedo/PWA/GNztGVWf6nig1I9OiCqSQs1eIvEf24sB3g4Jy4wSUl",
+	"YRttWVNfMKXZcPjWnq5P+lLe8E+QB/vYzHaWe7B+EnM9re3/8GMhWIAPhTk+IIBUZNc9vbytlILnmIzZ",
+	"8tnWt0kv5P0q/lLd5TZlLxtI1Td4sLC6T0r7kf5FUUaZtMyDbZZ0QHyRhGFKJKiuIhKlgQLmvh/CfJ2j",
+	"B82odXNUSG3pmje/HNWkAuEO0+MzXGge21ZCsnns6VULJy1F/DCl4EHU8nMKRCpj+J2j87cv3raujzrt",
+	"08M2tmsIHRvPtaZMQX3hpIrNhQzjxSPDeGQYf04M48VHYBhAxBdceYg9d3GkiH5UW1MyvLtpGEQsxbAo",
+	"IlNBEnEjjHRtxdgh06li0BVGWMWoH69Yy52PmRlSYewdC5xiYZPjlN21evrGbnOrsUlaULBzq9kVA8pD",
+	"FhCqNRtHWoFILIXTFjwjw+41UfaGXm5IRq34jwSNC7K1B52eNFMeGSSxHhntIR0TISe728+Jf9G6srVL",
+	"20e+rYx3wXQ83QCYfBsgAbU/rbeJ8tAob1zlpukKGQYHhBKVwLkOktBy2FxyEq7hie0kVSlhPxChPDbg",
+	"PJLJL7VFze72CrT5SsoTKlwJBvV5UkunGIsgJTp3oJDbQCHz17iMSkq0uZaTybazmDhKyYULwdcyZrM5",
+	"hhbpyJu0M336Xqaxj7gYdkVdaR6GZLu529gkl8zGP84QZCRyVEwdsUxpAtJJnI/IuCt8c5FkzH+Gn/fJ",
+	"C0ZjFvuNfTsu7j6GCNui6CMWMw8LPNmeWkqSIRNmitSEpIA6Qo8ydwEryNNZolfyiNg7DfUHvkBZ/Zea",
+	"PaRD2HyDzx+8X2o92G8QOO1XHwp43oYT5qld5xZS/Jgt8mydu8zXcGozzdVscghgLuBf2jcJ7HaK1MFv",
+	"4JGQBUPDuSPJhVZeV9iauMpL7VEN4OtpG1Rsz+Jl5rNChsomeTOyfb1dfrwictAVWUlraxqLE+Hii7Hz",
+	"P8xgoBykZkv3rAumGkLP1axuc1f4qYEWCnuH1AgPlmVmKg3KH+6uZQNsLWjlcsJu4e57rLa8wBNXqKDw",
+	"/7P3fc1t48i+XwXll0g1kmJPkrmzct0Hj+NkfE7859jOZk4Vb4WQCEnYUACXgGxra/e730J3AwRlUpaT",
+	"eJxM9DQZiwRAoP+j+9fhaNcVxBcIZfK1Wic5ngpqpg3BspbMeDdYXIeBwGoMYhQnoiVkGDJj+dJ0B+wC",
+	"qrOyRAEpYu3V2eHxwbuPB4eHZ+9Pr1IK9Pqg+0xXsRuKPKOf3eRX9Jz1vcvSDxdnp28/nh9cXn44g65F",
+	"GNkRzLczDp8hDZr4yL64noOTo5V3kVuh3t2/KP654LmpDQo9kz+Aw7A6j2+Q6r46URiw7vsfn5kh29tl",
+	"hSj9V69Y6RBIb7HIE1UzyUGDcaebc8DBRwYnD2O6EGblGAF4Q0jo1cxe7v4tUVHnK9g23+gK+8X5grsw",
+	"QM7JleEKKiAa82/g1fPKnnkUiK3aJF8Ka4qjZdsgw/drbq8WzsZk+4UiFUvcanJrp7dTlzo7vZ2aJGls",
+	"VNXbyEYHW6Q/k87iXrYGvk8jtKxeSNbb291lpRg7GdQYvj53Y/9OQz+il1ubpyWETV/4IzVnrnX6hnP2",
+	"uxCTKNiiLb2Z71LK+s4HXjVRh5Z9umBWYgp9RtuJxDw6ebRmwPvubD80YZjPowgSb20kcUjkcM3zhfBp",
+	"U/yaW44eE/lBoV+MM8ac+yQV9gZrphea9DEJhqZooRj67B+XYsIJbKTn2qqbDqlJsNOdmTRFzpeQb7e/",
+	"FobBzPRNBe8CCI1tEFFvsHM6uLshshMyO/SNYp1S56IHeDnBK6cwWRcKYKlVeXs2X0yNX9/urM3xRCHk",
+	"e5gBIXGzFabYdi1/PDBWW4mgjVmwSWz3AbO01TVP6bFj9xQ08OcszbjlQ3jveadQ03//oxDTf0/l5N83",
+	"YlR090fciF9e9lL2/uId9HciQ/FndvIby4SzcqGaTxvBRksrDCsFz/Ml8BoGzdzY0AkyqsZAhFEfCpaW",
+	"wrN4BQUOLEgF9KTDPSAqmh6TE8bVsg3+7Tz6yscCgIum2DLxD87ElwLrZx0tx6yMlP8Q33HOb/sjnS37",
+	"wEk7wxd7L1/9n59/rfO6j4evs9pJs8Y3JHyMV8C9qjaUKX2zD9mSN3fuXzRlsIao8owbjAM3mnCXIUj/",
+	"aAT/3tyHMlS7Lwgf/KMZdZjZ25fqLjxPw8VJozpBOJ32W75Dn55M6cXRlQlGX6GvsFQDlt6IkZHWa5uZ",
+	"VmJZaOqmXwhd5ILlgl+LRIFiGDLOJjLPRQaUJw0BdGEfFsIopdnpanDADnylYcByCfkJhSgTVc9scEpo",
+	"phcl6zTESLHdqVtdF2/QV96VFBAVED2mLGBowrlQtlwYJ3LTP/pvdHnDy0xk7l8pm+miCiq7d3E3/AtF",
+	"qW+XdPPDVaLqYMiO8RAnpkrjfrn7gjWgwxyEHBN/4yMVWxgxXI3VDth5CDU7Rf0rwAr8/GtUmdkLULFA",
+	"ikaCrQ3VMY16FwBsHhEn5v1TlUpulHDhaI6o/2nSLx5eDrMNHT92Xqov2PTiEa/sviSF7QVEkut8/wWR",
+	"4g1h085hTc047R4hyUtePZnsO3seLvLYaOnbTDRbDd8WYFoNCOz7z4tuQbv7jESKlRvINVmSlBpwQ1PX",
+	"7v5k/fZ3n6UTnhuxeoUbTFH/4iBRPqlxJcHS3E1S9DmKDHBi7ktQfMh16EgwMESsbrgZbVKJUMK2fOR7",
+	"zPokT+WL0vR/57lsZK8PLfRQyunMbnMOv71L0AvRj/etSgX6Olei63XTSOa5VNPnY67GIm+XNleLUpmo",
+	"EQEqH9/pwFG2VAthKO84hbpOYQ5s2iM7/2YmKU/POQT5kko/EwXCg80ByzGKVL+5ODoasENYllsh3mlQ",
+	"rkPkkFzNwHGBa9SazHMjazkWIdMbz2E/FB6BoYjf3dCFwb/lvPeeE7IQYxMh64xJU8ulhJTL2ggd9wmQ",
+	"+s1ZaP0A0fKudxJOzz5evv/t8vDi+Pzq+Oy0se4dt+AyGvlRtXc8T5vyjp7prdDE4LvIsXiq6JXVRbRf",
+	"EV8TGz4o1eFvmD1Wo6Am1qY2Iuvvnuda2Vm+DGCnS8Edk3oGj498WDEGo7Ghnk+z0WLZo6icHItEEQ+N",
+	"uPGX2+NqhkKUUmPooViU45l7iGcZoAvB7zlXjr0FXYA65zlRxMXMo02SGUGhAzPTizxjzh/HuAiwbclJ",
+	"IXLFZrzMYBPh9zb0rXO/ZY8bVHZzrMPe8ifXC8eDmGE/WpQtlqpFdTQbMc8ddigFkG67qnsDEtvJs0wA",
+	"rcH/l0IqY3meD++218q5FQYK90UBQSai5x5BD9/MuE2UtKzgMgMTfMbxGhX1ZNar9N888Jwv4eH02JLC",
+	"RNKawHdcZYmqJMqAHVBeMfUcipOsKUzlpiYIBEytXNVOmBGaqPDXATt1ijLPPWsi70vD5jyLKgrMYjxz",
+	"o9HXD0Pa88eLo8urswvnQn88f39x+PvB5VHKOiAuNAEMLKuRn5loB92uC551m/uyw/Pn9PC3pBcZd1ZJ",
+	"DRdym3DdbP0iNXmqD+AigcOIu4rqlL9Ea1LOdRNJNinPUpjFXDzELqbsG/K0G+zCcMWDnq5QLBNz7eTG",
+	"EvCML9yUayzehxudiaqsTraR0QlrEN+H0am2Nuc6BbooVbxdIz7+xGolPo9pewKFPi9ttqbc94P3rbxN",
+	"uTAzgTgzpeB538q5cKpY5I5GHR/ICdGZYR3OzhcjR0Hw3pClc2EMn4qUChn8/x9naY9hhgUmYiBGQApB",
+	"ODO7knORoj5MY1JLu6D9KD41RBcQ1+k0olsmGqnxshii2UxFVmlsWoazlN0kyP9UlYEtDAaJQpjY/7o8",
+	"O2UawAkwfUsaZma8EKzD1RL7AwKU0EiwuTQGAJ994TN2D4zTr7pMmkRhcE5k7OfdlxViULXrxurCbbgt",
+	"l1JN99mc5xNdzkUGyyGJglNTShnEBxNll4UAvOmXu7veoAAca30tSvbLS/bf8jf4ee9Fs6QZC3ktLt0i",
+	"TqM9fLQePqvzfG4dAi08c4eS0XF3Pzu+9sMiEhwryz+F4hVv/1WMX2P3e6VWdKWzmuDxy6tXL35pEVBo",
+	"gbaLqFADm5LhfZylwZFNvWUCBZZpxFNTfi2qcBOEwSrzeJCoqyosxbghTDMq3h05FV9dbAJfgX+BKIvR",
+	"QNFbpXDH7Lh9DBj0nTQW0B8vrw6ujj4eHF4d//0o9eBrDIt9+cxZ2WC1YMIAfug+44rKMhF8bVpyZYM1",
+	"MoyAv/wiQo6oE0ggOPQk1CqFnqYoMBKVeuvr4/EpNDJPMXXNO0YYoMvdPwuhMrcQ5z85ORQ24O5Yp2dX",
+	"/jvxLm3VNbsbcPQGKJTP3VpfQZco2qZRgFZzH/DM+ABGMFjR8dITaF/iicPn9PsesAaiJFBljRGWXJvK",
+	"uOv2qFFaFc6MPL0ah0QqHeOcA3YQ+Wzhc8Cj46u3iUZYdPMqIxEDo/GeAmEkClcjsgE74uNZRHbhxt1v",
+	"LhbIjqArAm3rMELZQEJ2Rm0vUbBtXC2hyQEc4N9Y+vr9+bvjQ0ekwU18WMNbGvdOt8pEJerDrEam1VVT",
+	"Kfh45gjMV9u6kwSFR/8/5eWITwXQstLB/U1UBUA1ZK8gT6QR4u4OPMe+P3Cy7jPQyKB8yWyp79qAHSsG",
+	"XtBcZ84M8PYQRKIpFtbFZ9258RKaEeHE7r1+mihnEoSjCld/hiCSqlA3lBnU7OvWC7fLO+73I2lsP8cT",
+	"Xbrd56Ac0Lbu1z3X1YCAtCAbpNkWL35DOaVIysGdroLRKmOg7bws/UKfCUoTV7XdTm+nQWlFeSZ3RWKj",
+	"nxUTaFucP7qVg+pqJw+9mgB11yG4PWcEQDNztwWThgushtQ5I2x3n6VO6p7jDRlNEyTZXFPPG5mLWMBg",
+	"+gp4XjB9gqbCjTRiv2ZwSdNw8+ANx1p4wMMGkpDTSrT1ifpGIxw/bnUUUldW242Hx/o1L7Pn1GXpfuD9",
+	"K4AStDNdop+rlnVzacCwCDLE0DlmnIIJ1Q7LcYjzf9tQ/D8IsP44nEWgJI1XgUgjX4jb8VBsfSKNddD6",
+	"FVGiw9fxLlTgFd9FLEKZ6WIwCuIv0jBq4AUy3BR8nqjQ4Azs8GFceCDCgFXzMNa5PD846e57UdqrtjI8",
+	"wk2ioMHSSIz1XBh2LY0cORkP8esOxyedX0D+qcccaa0LjDnnEfAocPQnsiX9t7WBxfpDfbquYlvw/lZ5",
+	"cpRJ+/jSZI0ae44s9PB27isSpzHMdUHsGcsCuvKt6UMzYGfKR5tidBz3T/9iB1OcDt5dHB28/t+PF0fn",
+	"ZxdXR6/T7n7U690/HDvjeNpx+3d8NyXhNpETO0sUzQ6ypb7kTgp/vBDcaJUyfPuyO3T+V4Vhj10YQnwe",
+	"ROYMcvYxpON7ULORc5Prn98Yx3bLeYjKv6Av/fYZ/C9+RYYHsYatSW19BhBNRb3NXdaDm7fKJveJgWuN",
+	"huzXFwJpJksBwHkpe3/u7OHXZx9O8dqZKc3czGwpLFUe+OjgfuXohQH8DTbmWGKBsXsdn0VrpnoYawEE",
+	"Xqk5+QIzNUuXfUTtQksiUeKWjy1bqMw9xUue5yKH1w3FUwvhYSPHn8yA/V1DfEyrBlFUWVO70LPi3ZuP",
+	"fz+7Okr3I9MHpI2bpYIIFjW0Pwg4ktPQyfjSrGShAuQw+5dWwg1LICqE9zKBe8WRyPUN2+0OE9VniIj8",
+	"/hyjqe7DSvbTHutUUEKMs4wvuz2CRQez8adX1ROv/BODajx3rsP4hf4e/Fol3cbz9fd6IQiNzwf4Ex8D",
+	"5xbPjJeCTeW1UHjb3OGKvT9/ZhLF3Jos/0S/OGvSLeKZYf09Vgq7KJXIuj0G55kvIXEqGjcOlnL8EyZT",
+	"SOvGBigMLvMlG/MCpjG4AJ864T7uEqgsfFvLlwBscuPHcAqcjMMmIQqcXwDkjQWaJirlhjLKYMQJ1TLS",
+	"rnfen7OfXvVgJ1h/j4ohcdMFLxXu2x5Oa/zynWJ+f95AAgh9H98qwHcTMVabzyalEIRlaGbuKyGUwq0b",
+	"xXkXvKBgvdvua+CYXvTZmHvG6BdidaRgWDWba4QlQEBO9z3PDLvRpZ01BpT1Y5v9boYnsvlx6ra6RjT7",
+	"kVCoJpaEX7hFAlnzzMBftw7BtxQ8dsfkNN3X9Qkq68HpnmbbYdVAAAgE036JfbLIrSx4aZ0AmldlJgga",
+	"QvoJMzzSicxFOmTnp2977L/Oj9722NvjN84W+CBG5z2WibHMRHX3mSjEI+k4VRhEKMALkazLxDiHNuYe",
+	"nCS6VK4U596rboWP94qd/Jaozsu9F90Be6cptWYuLM+45Wh7zPW1X4ZbplObE8pmAdCTDoIhHd0CjEnG",
+	"/jg5Zwfn53uJMmI697jSXOETupRC2SiFxzj/R3cHzBfbhf16ZhgfGZ0vrGDposwhnVXmli4gVzqeYVoC",
+	"JsL7nl89yJgXrFhAqTKH5vDPDEth/PdlblraIDq2+c2d+P2oK3N/5M/dkfcBsnbzFiWwDpjuz64Dx6kv",
+	"3jVWgT9NVOSHQkpyXwEwviAa6AbICZVV4UYyZ2OUlVc/v/z51193VyTXfBm8m/UAiV4N+qd7zqiKoDUL",
+	"Duah4OMZXX67VV9Jmwuf7qeNPeRWTHW5TNvKP06Wh345Dw3snnM493ufu5T/EuCEPXacERd0l42cg+W2",
+	"y1l9fju/F6Z6Ir44WYadeqCWv0vvjg43JHZ4tIXSfQxeK+c3q3G+cGq5g7RPPw6ZE9dpt53aocf0d0zq",
+	"bv2b0Dns5JbI7yPygsihTuH4103Iez1tI8LFPuUZhbwukNnuTTbmZem70QYmSOdLZ2qn1IPJdy6pOoYM",
+	"E5X6HNOU5dJAkiIblwKg6HkOXviNyHNGOWP2RrMbvoSCQyMUMFEXAjdnZSbKIaSejoVBlmOdmAG7BP3u",
+	"bdUXbKYtbhzrwF8WRR8DUPHziUJ7lHIh3XPxqAN2EMZhBM+PCEyZR18IGEg/v4RCakP7aBOVC46BHj/1",
+	"gDmmMOyG559YhffvSBoS9SCKEuYzM30DH4RJpwU1WUwU/QD+PbdR7Hy0ZBm3YhidHS8KQBnUaiwYH5c6",
+	"YDdMsdO3W4E7HAxLALQ0RM9yCphQURn0+3Kjkm1Li4U5IEbh7xp1SZnrI+Hs/Rm2g7U3gjp7AOvTIAZA",
+	"VJzLMGC/keDEI+OlYLmYWKYXlnXqwX7o8eFRtjCGSVcP7ju6A5aOvT3BCjn+hLsMnMA6PM+p7XlIRpGQ",
+	"J2P5NKXLCFhCohzZL0P7E8unrcWpnyWtwWPwls//LES53ER2w1tXfLrxCz+aUvjeGgS5o9moR1AtSd+R",
+	"3QPUgge2abtiAIOc7QEQ2u5uDQgNruHgl593e7u7u6xT5E7wWHFruzF2vuMQkCjw8IvdRFXDsI4t5Xwu",
+	"sn0K/RuWlbooILYcDRG52uQ0QD4/uPOhXma0TFS6WPG6CUjHe0iUhIbaasBS1ByQsTbTSkMMAF6oSxat",
+	"8mWinF9CpTrYNzDK8jDRRcKQ/bS3uxI8jqIlFP9lHRJpKgvWKrN6CqAw3R4GGgE3jWqZVi8knBICOYtA",
+	"sxbOSpd4Mo4zuVTGKe6Czxmlk7DOmBvRl8oIZaSV1wKLjgj7MiST1C9mL88PTnohW8Tq1e0hdRdLW8zO",
+	"x6C40hS0J0gPRB+qAG1XDeBGcA3Qrufo2j4Keq029onA9OCr2pAFQFk/WYrJDxRM+VBKSEBrDJ880Kb+",
+	"ComMr6n7mrPiqihK7aoUUkAoL8JnPiZqNfXRyyGkJCfCrKFx1mdFBmbbpkQ+bUrkQynyAcmQaxw/1gk9",
+	"HkNRbXDupLl73dUdsGMMbBiWlgKJNhOl09mgwUhTQkMycn2y1XBJ3HOnk+ZkRV/Eo5GPEpqY5blzBg+C",
+	"8iJCD1f8TmGtyRHqYYM0IVhN6bXkoTczxe6fpwtCHlS8w5/Pen9JFvpiM/pC8OwhjLceoPTLs5AdVXxZ",
+	"CvIqU1CKHqQB+Up0p1UWudMvJlHpOFhc6X7NUPYm8Kr7vaAKV3y06kViaC40UCEZAUxU58uv5j2z1bTn",
+	"OJSg9E1l1xISdj39eZCoo0xCmgOmNgTTc01rk2/Iptz9EWzKbZbCvWnLj6bx22zV+6/17jcKugP2u7aV",
+	"L9tZiYiuBkIZxEETFQVCu94MAOfQN8SPLlKcz+tZ3uf4NWUKJyp1MiZlapHnPSZux6KwDZ59PF6T3aC0",
+	"6t+fUuyDfdvLyK3x8eXGh6ciQGNoFgUtl5h/phnSGC/8rQoKQkywivR5/3TD2JiPgxEzY+iXHVRlCGgG",
+	"QD5jPcAlQyOXumlQBaRqRsGBty/uzxNuiUl9eyVQe9sSqK0tUQW0/tQaqMikQD/g4bUP90qZg7vB+QG7",
+	"FNZUborVEEpmHZmJeaEdJ3T3wz1xTrCzyPu5BNyRO+x9Ck8/tcP/57PUw7um/LXjcCf8k4/CMU40tJFx",
+	"DobjV2CkONLzYPu8O2DU1ZqM7FZ7usH+TdTDDOA4TvcdG8EHYJZsYgPTnm4jcF/bCD5piBV/kxG5NVz7",
+	"efW/96q/uPgXjdeHVv7CWxuV/VKe11eo+cU51xT8YprWxmH79tLeje+ttnW931pdbyN7fxNFvRFjL9QT",
+	"W7bQIeqLTNv39Alb43Zr3IJxS3c27h/lnOeb69mvZeN+Xpn8vQz1bdfIuzU/QoH8iiF/tzp+45DXtjR+",
+	"Wxq/LY1/UGn8I14nb+vit1HiR6yL/0qXzp9TEe9N/LbgVqNdfN6ePt0Ddi31DahZ686nljnlZksUkGwP",
+	"RU/wbKmGCLxRTE2L89qwKshHzHDgXujs6v8+WnoPGOpeuMErqg5eVfXrr0ODiBm/Fs4ewbdaKwDJ9f+O",
+	"Q2ve5z62Yr5JgC2cC26W+Q48hu/R964KrCJ22tATRxegmaOfZ9LMpVkDdtHI2j75GdmNgklUuwHGqy4j",
+	"GChnFhvnJGOu9ELZ/USBpSEtu+EhSawXI1tWfNlzjzVCYg7YgWdSNCq0gHIGy8StrAfLG9Oo8dsrpn0M",
+	"oyBM8gC7oCmHG4d5imDYN+uSf4/qnM4xqsehPBKk4wex9Gd69ZZP+9NSL4r7L6t4U4EwyqB6M7UuuexV",
+	"CSd6iTgPm/OigC7kzi3nloo6vfG5+pBTtFT2aWdiyRzzLaGsKRSBVkC6TNoeyqFEwUBtutlXYL7FT/8a",
+	"ZZ+PqYj9Ste1NcWN25Zcrr2puuJTT2HAaEBAEZ9F7NBcfOm5Z3L7vOQYBWvFmiih4cmE7bHUefkpk4ql",
+	"VmOVo9VQVngnPNPt+Ur6N3+wotTXMhMlxAMgPIXV3Wj3koai1DMuS3QN3Lih75EfoYfF4zN9Aw7znKtl",
+	"KOBOFC9LeS2CRb7vu+4obBBclW2GaAWlbblPHLDQAyasd8JlbnoYd6OakeiNYB24NUtTDd9xRkGacStS",
+	"ZvjSUH9z90UY83Pzd/epm4uCwnscNqpVlOZBXWOq3PpEhXbKWrGRtjNmZCZMMB32Vhu8YKedluqTN39c",
+	"OAp5qGx588ebUs83cQDe/HGlH1fu0Ce0SBw4/C3ux9ouDBpjW+IWdWQgf1617nZcEImgye09pYuIDhWq",
+	"FtfobGjShbXUGCcjRQ0BNmSoMTRpIjCqpeAl66SH7m/9Q61sqfMhwaz1EjXnt30+Ff/3xd6rF7/s7u72",
+	"mJzPF9Z9dtoNyCO21GrK0qMrPk33WXo86Z9qJfon3I5nqcfHQywGz1iJerH7khFPQ0n0gKV/wAqEsn1n",
+	"pfXP4NPMkCltlJxMPM7DqNQ3BkDkdCyY7LJo48saytvDePN44r4FPmUTxoOtfz6VkzrHTXQ553ZnuDOS",
+	"ypFJb8etdme4Y2wp1RROGl/9RyGmn/tuoT771RsxKh76bqOEgOEGO72dmeA+IapGXQ2XQERubB217fSi",
+	"td39Ckd7zSrZowwSlTrRYpcAC3LPkM3U2LB8T55rx3Mjvmjy7E41NCOTE+nvtVYZyLGNrEEm/gX29z/b",
+	"fKz7e3q+1jeqBiG4GW7gYydXgSStZVfpQiheyMGSz/O1BvJZIdTB+THL9HgREMCdRSxKJtREl2Onq7hh",
+	"/3tw8m7A3uiSFUIXOV1VaJ2bHvTEdOrr8vV/m6FTUuUnkbH0ti/pPAiognUuRKbHuVPH6Wihslywfh/B",
+	"TvvV04hoaORc5rzEOQDmJFHSA2XcEiBcMIbfajbOJXRvcQ6qfK55Ifv4J9iFFk1E3/+wpA6/q2u4qfnK",
+	"R9mSjymL43vmg6uZs1vocyIeqGpY2znAnzIF2zzFLsy6bN2qlRZcrCJ0jnvFtxQNwIE12LHGwMN7831n",
+	"27r1b5Rra74oz3Yb/290JwAxakEk5Oke/78xzN+WaYPFUIZx9u7s8OCdT3MhE77gxtzoMgPRa+RU9RcF",
+	"9h8eLWwUajMsl3MJtV6Kif6cyzz0ckMOiYLuf2Pp4dnpm3fHh1fpoKU6yxHXY5VmhQmeqDoLvq1FNrsT",
+	"/B5C+dt2p62cifTFOJzlRszZYpBBiqvnlDheDyPdi1V0YFiKv2FSftojAFvfj7gUk4XhuXOX8bkoF42P",
+	"4UIuThg/eH1yfPrx8PeD07dHaXfQgj4UGPebRR/appK24BWBHQN98POckrMA0P4LSLhKKomppy25pAXX",
+	"6Cw0O8dktjtW1z7UHaRhrAo8MGNKR63MB02mdzPF7m7F/Q/DAW+F/Qri+sv9Z5TT6wCDDv31Kp+j50u2",
+	"VocHswtZY7hiZ3UH7ELnoseM5XaB+SLQChjjwInysFxR7/+ocEdqFQEDtYPyPKLZVk3wRLmUPyIfb+28",
+	"dV08sq9j57WWN63afpker8m1dPacKIUaCw/KrbL4pjYKlQzYEWRocWME3P1ApC1joyU+h4G3RHWwoCGF",
+	"mZ+nXbgt8nDj7EaXn0y4q8F4ipOk8NH7jLO5NAbuRmGaKOsqUbQNPzkWjMN5K0E8tkkML1GfEcRjG8Tw",
+	"EvWwIN5rdz73SiArbu3zmf2s0N3vVyfvYPO//9jdRY1avzx4NxM8t7N/tfMHkd/Pu7vsZiZz4dMU3Ois",
+	"XCizz6RFZLuQvwTtsxqtxt9huse0G2mGtjI8Wrg0jOfy+i9AEOf0Re5rlDvxzUkCCACiTe3nj+cuFOSf",
+	"T0tx+T/vvEjahywRn3kK4S2l7YBdiEwarC+jZNvRwoKA8lbHMFGUeWSgdgqrW6yOJ0FiC2Pxm2bw3rfC",
+	"XgieSfr0R8zk9pM0UJb7cfkkpPTVv61XGyfWNw+og8W3mnbqFKiAZ8v9+Kw97fgEpA5nYU2QzdAdsIOQ",
+	"rQXJD6FKH6HiRca4xYxG7LRXhvedAifczSgDcwwpb0Rl0VKI1LqJ8oqXM9oFJpWxgmeODNeLaD81dHAp",
+	"rwWzJZ9MQAhvzpsr6Xqb5+qBFYKe010BSJeDNbsmMmWcNh/6MFdsFnFL9kwK1U0GMY6paaDPPHdU7U2C",
+	"Tjrnn4TTECkObtjM2mL4/HmuxzyfaWOHv+7+ukvVH4sy3xnuPAcfjvZodfko2XvR0YZ6q/Ah1oh84jSP",
+	"c/V2hvE2u+1aadmHkfkehuilWg3fMx8OoVv4KhUwbvaDhtJU9fXCRjM7x6NhTjgDOVUicxMGwNooeDh0",
+	"80ykM+roH3hZ3avW5aaE2KPUKpqSHt98VqigDLWsbtSZNFaXy3hQqEJsGPNgxc+d+Cu+Z6zUOeRIgdPc",
+	"A4/Z1BZ9B01Xq3zZjWaloZoOjfI9jbBWqqmbZjGe+ZRPf9mCRZf3TuMHaZjnZN195b0DozfTfBBh+294",
+	"ngvrBsOTN5QD5lS5PxXTw6pPvCiiSlGumJO12SIXJpqUxrtvWnuj+7m4FjmTaqx9ROS2EMoIRhnnsjZw",
+	"9cd7x+ZTwzrnF0cnx+9PuvtMKAtNs6CLEKTeuCHjsYHZ7456fHdpNFaPzbWCXTK+IQDKXvgNIjRCQbSe",
+	"Xogmo780zHfhRG0ZvcU6E3kLDUlWF2Kww9QSSN4tJT740o/TuFViXuRwb+hctQkoNGUb1vnPhRx/6rev",
+	"Fvh5Bo1rMzHhi9xGBxeu2sfc6blieS+10hj9zc/ZWIC6CScdN7fkzHnpjl+g/CDX+hNbFHDd+c8FFMSG",
+	"iaW6Fsb2cbSGOX9bLFG+ijx3SjTDbl123VL22Uzn7vxxAzBvc6qZElNuweRfnR4Hbpj+dxrIkdy1VNM+",
+	"vxal04ZjbSwooly6r3RLvOb5AiUhiGGLpAgf7HRpKcysWuPdNThLeaJzqe/beSUslmQzDYpczgXrQKjA",
+	"sLlUC+cJ8JHMpZXCxBMpYeG9hgmwttR3C9Lz+UI5fUdVI9QoLA0/pD2WGu42xP3LysKkCGMgSwRv6CUq",
+	"RnGDnSDIlgFZdpCDV/ieeyWimCshMlM130PLgJYfF+je/YKAIktYEtibMl5SMBZqOrdC9V2ZKFQFNomK",
+	"UGh0t4owQlyo8dyzuF/Qndl8XVKDHISMNIaNnijPmL6OEnWRP6pAVECsuDMLZbfdneRtKOgwi+lUGF8g",
+	"CeK8F5USISnsr3ZEEhkiWs3rct0XgjRT9Or+1HBt3S5RRz0E1WroHsWtJ5xYoxd83vew+i0zExd6OTmT",
+	"BTM6z+CaTDFeFH3YWmYWo/AqWGXZYuw2vliU4xk3IlHXopQTcpZ6K2Ipepl1EITBiQyzmAv4r5uiG6gF",
+	"/vcZ1luGIU2dAySgODR81JGy5ZJlJZ9AvTfPoGGgniAaBw83E5RaMuOOTFkuFRaSiFsoMeWsmGmrMbm+",
+	"FGMhCztgpxTScT4Cv/ZJtZSthw2tAMXDTR5wMmhCq7HbeDmvCTzLPzUZqW90KeRU1VP9I3yPuHF5sMQp",
+	"/b4QZb0eAP6S8diSndw2mXlaiSXDfu1xg8ZVLeOERbDXxk4uuuNgBV8S26NANG5FBhVhVvIbnhvwXW3J",
+	"lZmIEmYywbiDyIh0Ql1CST0ZG0qX3tiIOYrGMDv/+X//+f8BAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

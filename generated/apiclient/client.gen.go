@@ -96,6 +96,24 @@ func (e MemberStatus) Valid() bool {
 	}
 }
 
+// Defines values for NetWorthUnit.
+const (
+	NetWorthUnitMonth NetWorthUnit = "MONTH"
+	NetWorthUnitWeek  NetWorthUnit = "WEEK"
+)
+
+// Valid indicates whether the value is a known member of the NetWorthUnit enum.
+func (e NetWorthUnit) Valid() bool {
+	switch e {
+	case NetWorthUnitMonth:
+		return true
+	case NetWorthUnitWeek:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Plan.
 const (
 	PlanFree    Plan = "FREE"
@@ -144,6 +162,24 @@ func (e Role) Valid() bool {
 	case RoleAdmin:
 		return true
 	case RoleUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TradeSide.
+const (
+	TradeSideBuy  TradeSide = "BUY"
+	TradeSideSell TradeSide = "SELL"
+)
+
+// Valid indicates whether the value is a known member of the TradeSide enum.
+func (e TradeSide) Valid() bool {
+	switch e {
+	case TradeSideBuy:
+		return true
+	case TradeSideSell:
 		return true
 	default:
 		return false
@@ -388,6 +424,11 @@ type CreateUserRequest struct {
 	Role *Role `json:"role,omitempty"`
 }
 
+// DecimalAmount A non-negative decimal with up to 12 digits before the point and 6 after.
+//
+// Example: 71200
+type DecimalAmount = string
+
 // DependencyState `up` or `down`; a client must accept other values.
 type DependencyState = string
 
@@ -523,6 +564,39 @@ type Health struct {
 	Status string `json:"status"`
 }
 
+// Holding defines model for Holding.
+type Holding struct {
+	// AverageCost Moving-average cost per share, fees included, a decimal string (6 decimals); "0" when nothing is held.
+	AverageCost string `json:"averageCost"`
+	Code        string `json:"code"`
+	Currency    string `json:"currency"`
+
+	// InvestedAmount Cost of the shares held (quantity × average cost).
+	InvestedAmount int64  `json:"investedAmount"`
+	Name           string `json:"name"`
+
+	// Quantity Shares held, a decimal string.
+	Quantity string `json:"quantity"`
+
+	// QuotePrice The latest stored quote, or null when there is none.
+	QuotePrice *string    `json:"quotePrice"`
+	QuoteTime  *time.Time `json:"quoteTime"`
+
+	// RealisedProfit Sum over sells of proceeds minus fee minus the average cost of the shares sold.
+	RealisedProfit int64 `json:"realisedProfit"`
+	StockID        int64 `json:"stockId"`
+	Valuation      int64 `json:"valuation"`
+
+	// ValuationProfit Valuation minus invested amount.
+	ValuationProfit int64 `json:"valuationProfit"`
+
+	// ValuationRate Valuation profit as a percentage of the invested amount (2 decimals); null when nothing is invested.
+	ValuationRate *string `json:"valuationRate"`
+
+	// ValuedAtCost True when no quote is stored, so the valuation is the invested amount.
+	ValuedAtCost bool `json:"valuedAtCost"`
+}
+
 // IDTokenRequest Example: {"idToken":"eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJpc3MiOiJodHRwczovL2lkcC5leGFtcGxlIn0.c2lnbmF0dXJl"}
 type IDTokenRequest struct {
 	// IDToken The OpenID Connect ID token the provider issued to the app.
@@ -611,6 +685,32 @@ type Memo = string
 // Example: 1500000
 type Money = int64
 
+// NetWorthPoint defines model for NetWorthPoint.
+type NetWorthPoint struct {
+	Assets int64              `json:"assets"`
+	Date   openapi_types.Date `json:"date"`
+
+	// Liabilities What is owed, as a positive amount.
+	Liabilities int64 `json:"liabilities"`
+
+	// NetWorth Assets minus liabilities.
+	NetWorth int64 `json:"netWorth"`
+}
+
+// NetWorthTrend defines model for NetWorthTrend.
+type NetWorthTrend struct {
+	Points []NetWorthPoint `json:"points"`
+
+	// Unit The period of a net-worth point, as answered; a client must accept other values.
+	Unit NetWorthUnitValue `json:"unit"`
+}
+
+// NetWorthUnit The period of a net-worth point, as a request sets it.
+type NetWorthUnit string
+
+// NetWorthUnitValue The period of a net-worth point, as answered; a client must accept other values.
+type NetWorthUnitValue = string
+
 // ParseEntryRequest Example: {"text":"어제 점심 12,000원"}
 type ParseEntryRequest struct {
 	// Text A line typed by the member or a pasted card notification.
@@ -697,6 +797,21 @@ type PointRecord struct {
 // Points defines model for Points.
 type Points struct {
 	Points int64 `json:"points"`
+}
+
+// Portfolio defines model for Portfolio.
+type Portfolio struct {
+	Items  []Holding       `json:"items"`
+	Totals PortfolioTotals `json:"totals"`
+}
+
+// PortfolioTotals defines model for PortfolioTotals.
+type PortfolioTotals struct {
+	InvestedAmount  int64   `json:"investedAmount"`
+	RealisedProfit  int64   `json:"realisedProfit"`
+	Valuation       int64   `json:"valuation"`
+	ValuationProfit int64   `json:"valuationProfit"`
+	ValuationRate   *string `json:"valuationRate"`
 }
 
 // Post defines model for Post.
@@ -905,6 +1020,13 @@ type QuickEntryRequest struct {
 	WalletID *int64    `json:"walletId,omitempty"`
 }
 
+// QuoteRefresh defines model for QuoteRefresh.
+type QuoteRefresh struct {
+	// Failed Codes whose quote could not be refreshed (they keep their last stored quote).
+	Failed    []string     `json:"failed"`
+	Refreshed []StockQuote `json:"refreshed"`
+}
+
 // Readiness defines model for Readiness.
 type Readiness struct {
 	// Postgres `up` or `down`; a client must accept other values.
@@ -1084,6 +1206,48 @@ type StatusRequest struct {
 	Status MemberStatus `json:"status"`
 }
 
+// Stock defines model for Stock.
+type Stock struct {
+	Code      string    `json:"code"`
+	CreatedAt time.Time `json:"createdAt"`
+	Currency  string    `json:"currency"`
+	ID        int64     `json:"id"`
+	Market    *string   `json:"market"`
+	Name      string    `json:"name"`
+	WalletID  *int64    `json:"walletId"`
+}
+
+// StockList defines model for StockList.
+type StockList struct {
+	Items []Stock `json:"items"`
+}
+
+// StockQuote defines model for StockQuote.
+type StockQuote struct {
+	Code     string `json:"code"`
+	Currency string `json:"currency"`
+
+	// Price Decimal string.
+	Price string    `json:"price"`
+	Time  time.Time `json:"time"`
+}
+
+// StockRequest Example: {"code":"005930","currency":"KRW","market":"KOSPI","name":"Samsung Electronics"}
+type StockRequest struct {
+	// Code The code the quote provider knows the stock by (letters, digits, `.`, `-`).
+	Code string `json:"code"`
+
+	// Currency ISO 4217 code of the stock's prices; KRW when absent.
+	Currency *string `json:"currency,omitempty"`
+
+	// Market Where the stock trades (free text such as KOSPI, NASDAQ).
+	Market *string `json:"market,omitempty"`
+	Name   string  `json:"name"`
+
+	// WalletID One of the member's INVEST wallets, or null.
+	WalletID *int64 `json:"walletId,omitempty"`
+}
+
 // StoreNotification A store real-time notification as a Pub/Sub push delivers it. Every field is optional
 // and other fields are accepted: the service only logs it.
 //
@@ -1209,6 +1373,64 @@ type TagRequest struct {
 	// Example: travel
 	Name TagName `json:"name"`
 }
+
+// Trade defines model for Trade.
+type Trade struct {
+	CreatedAt time.Time          `json:"createdAt"`
+	Date      openapi_types.Date `json:"date"`
+
+	// Fee Decimal string.
+	//
+	// Example: 150.000000
+	Fee string `json:"fee"`
+	ID  int64  `json:"id"`
+
+	// Price Decimal string.
+	//
+	// Example: 71200.000000
+	Price string `json:"price"`
+
+	// Quantity Decimal string with 6 decimals.
+	//
+	// Example: 10.000000
+	Quantity string `json:"quantity"`
+
+	// Side A buy or a sell, as answered; a client must accept other values.
+	Side    TradeSideValue `json:"side"`
+	StockID int64          `json:"stockId"`
+}
+
+// TradePage defines model for TradePage.
+type TradePage struct {
+	Items []Trade `json:"items"`
+	Page  int32   `json:"page"`
+	Size  int32   `json:"size"`
+	Total int64   `json:"total"`
+}
+
+// TradeRequest Example: {"date":"2026-11-16","fee":"150","price":"71200","quantity":"10","side":"BUY","stockId":1}
+type TradeRequest struct {
+	Date openapi_types.Date `json:"date"`
+
+	// Fee Fees and taxes of the trade in the stock's currency; 0 when absent.
+	Fee *DecimalAmount `json:"fee,omitempty"`
+
+	// Price Price per share in the stock's currency.
+	Price DecimalAmount `json:"price"`
+
+	// Quantity Shares traded, more than zero.
+	Quantity DecimalAmount `json:"quantity"`
+
+	// Side A buy or a sell, as a request sets it.
+	Side    TradeSide `json:"side"`
+	StockID int64     `json:"stockId"`
+}
+
+// TradeSide A buy or a sell, as a request sets it.
+type TradeSide string
+
+// TradeSideValue A buy or a sell, as answered; a client must accept other values.
+type TradeSideValue = string
 
 // Transfer defines model for Transfer.
 type Transfer struct {
@@ -1482,6 +1704,12 @@ type Month = int32
 // MoveTo defines model for MoveTo.
 type MoveTo = int64
 
+// NetWorthMonths defines model for NetWorthMonths.
+type NetWorthMonths = int32
+
+// NetWorthWeeks defines model for NetWorthWeeks.
+type NetWorthWeeks = int32
+
 // Page defines model for Page.
 type Page = int32
 
@@ -1497,6 +1725,9 @@ type RecurringID = int64
 // Size defines model for Size.
 type Size = int32
 
+// StockID defines model for StockID.
+type StockID = int64
+
 // TagGroupID defines model for TagGroupID.
 type TagGroupID = int64
 
@@ -1505,6 +1736,12 @@ type TagID = int64
 
 // To defines model for To.
 type To = openapi_types.Date
+
+// TradeID defines model for TradeID.
+type TradeID = int64
+
+// TradeStockFilter defines model for TradeStockFilter.
+type TradeStockFilter = int64
 
 // TransferID defines model for TransferID.
 type TransferID = int64
@@ -1594,6 +1831,30 @@ type ListEntriesParams struct {
 
 	// Size Items per page.
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// ListTradesParams defines parameters for ListTrades.
+type ListTradesParams struct {
+	// StockID Only the trades of this stock (one of the member's).
+	StockID *TradeStockFilter `form:"stockId,omitempty" json:"stockId,omitempty"`
+
+	// Page Page number, from 1.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Size Items per page.
+	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// GetNetWorthTrendParams defines parameters for GetNetWorthTrend.
+type GetNetWorthTrendParams struct {
+	// Unit Points per month (default) or per week (weeks start on Monday).
+	Unit *NetWorthUnit `form:"unit,omitempty" json:"unit,omitempty"`
+
+	// Months How many monthly points (unit MONTH), the current month last.
+	Months *NetWorthMonths `form:"months,omitempty" json:"months,omitempty"`
+
+	// Weeks How many weekly points (unit WEEK), the current week last.
+	Weeks *NetWorthWeeks `form:"weeks,omitempty" json:"weeks,omitempty"`
 }
 
 // ListTransfersParams defines parameters for ListTransfers.
@@ -1730,6 +1991,18 @@ type ParseEntryTextJSONRequestBody = ParseEntryRequest
 
 // UpdateEntryJSONRequestBody defines body for UpdateEntry for application/json ContentType.
 type UpdateEntryJSONRequestBody = EntryRequest
+
+// CreateStockJSONRequestBody defines body for CreateStock for application/json ContentType.
+type CreateStockJSONRequestBody = StockRequest
+
+// UpdateStockJSONRequestBody defines body for UpdateStock for application/json ContentType.
+type UpdateStockJSONRequestBody = StockRequest
+
+// CreateTradeJSONRequestBody defines body for CreateTrade for application/json ContentType.
+type CreateTradeJSONRequestBody = TradeRequest
+
+// UpdateTradeJSONRequestBody defines body for UpdateTrade for application/json ContentType.
+type UpdateTradeJSONRequestBody = TradeRequest
 
 // RecognizeReceiptMultipartRequestBody defines body for RecognizeReceipt for multipart/form-data ContentType.
 type RecognizeReceiptMultipartRequestBody = ReceiptUpload
@@ -2120,6 +2393,166 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/account/entries/{id}/confirm (the `ConfirmEntry` operationId).
 	ConfirmEntry(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetPortfolio Portfolio
+	//
+	// Per stock: quantity held, moving-average cost per share (quantity-weighted, buy fees included
+	// in the cost; it starts again when the position closes to zero), invested amount (the cost of what
+	// is held), realised profit (each sell's proceeds minus its fee minus the average cost of what it
+	// sold), the latest stored quote and its time, valuation (quantity × quote) and valuation profit
+	// and rate. A stock without a quote is valued at cost and says so (`valuedAtCost`). Amounts are
+	// whole units of the stock's currency, rounded half up (away from zero for losses) from the exact
+	// decimals; the totals add up the stocks in the base currency (KRW) only.
+	//
+	// Corresponds with GET /api/account/invest/portfolio (the `GetPortfolio` operationId).
+	GetPortfolio(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RefreshQuotes Refresh quotes
+	//
+	// Asks the quote provider for the latest price of each distinct code among the member's stocks
+	// (at most 4 calls at once, each with a deadline) and stores the answers. A code the provider does
+	// not know, or that fails or is too slow, keeps its last stored quote and is listed in `failed`.
+	// Without a configured provider the answer is 503 with `Retry-After` (a member without stocks
+	// gets an empty answer, as nothing needs asking). Takes no body.
+	//
+	// Corresponds with POST /api/account/invest/quotes/refresh (the `RefreshQuotes` operationId).
+	RefreshQuotes(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListStocks List stocks
+	//
+	// The member's stocks, in the order they were added.
+	//
+	// Corresponds with GET /api/account/invest/stocks (the `ListStocks` operationId).
+	ListStocks(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateStockWithBody Add a stock
+	//
+	// A stock the member holds or watches. `code` is what the quote provider is asked for (a
+	// KRX code such as `005930`, or a ticker). `walletId`, when given, must be one of the member's
+	// `INVEST` wallets (another member's wallet answers 404, another wallet type 400); the net-worth
+	// trend values that wallet at the holdings of its stocks. `currency` defaults to KRW; amounts of a
+	// stock in another currency are shown in that currency and are left out of the won totals.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/account/invest/stocks (the `CreateStock` operationId).
+	CreateStockWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateStock Add a stock
+	//
+	// A stock the member holds or watches. `code` is what the quote provider is asked for (a
+	// KRX code such as `005930`, or a ticker). `walletId`, when given, must be one of the member's
+	// `INVEST` wallets (another member's wallet answers 404, another wallet type 400); the net-worth
+	// trend values that wallet at the holdings of its stocks. `currency` defaults to KRW; amounts of a
+	// stock in another currency are shown in that currency and are left out of the won totals.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/account/invest/stocks (the `CreateStock` operationId).
+	CreateStock(ctx context.Context, body CreateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteStock Delete a stock
+	//
+	// Deletes the stock together with all of its trades.
+	//
+	// Corresponds with DELETE /api/account/invest/stocks/{id} (the `DeleteStock` operationId).
+	DeleteStock(ctx context.Context, id StockID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateStockWithBody Change a stock
+	//
+	// Replaces the stock's fields (the rules of creation apply). Its trades stay.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/account/invest/stocks/{id} (the `UpdateStock` operationId).
+	UpdateStockWithBody(ctx context.Context, id StockID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateStock Change a stock
+	//
+	// Replaces the stock's fields (the rules of creation apply). Its trades stay.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/account/invest/stocks/{id} (the `UpdateStock` operationId).
+	UpdateStock(ctx context.Context, id StockID, body UpdateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListTrades List trades
+	//
+	// The member's trades, newest trade date first (then the latest created), optionally of one stock
+	// (`stockId`; another member's stock answers 404). Paged.
+	//
+	// Corresponds with GET /api/account/invest/trades (the `ListTrades` operationId).
+	ListTrades(ctx context.Context, params *ListTradesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateTradeWithBody Record a trade
+	//
+	// A buy or sell of one of the member's stocks. `quantity` (up to 12 digits and 6 decimals, more
+	// than zero), `price` and `fee` (default 0) are decimal strings. The stock's trades are replayed in
+	// date order, then in the order they were recorded; a trade that would make the holding negative at
+	// any point answers 400 `NEGATIVE_HOLDING` (also when two requests race: the stock is locked while
+	// its trades are replayed).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/account/invest/trades (the `CreateTrade` operationId).
+	CreateTradeWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateTrade Record a trade
+	//
+	// A buy or sell of one of the member's stocks. `quantity` (up to 12 digits and 6 decimals, more
+	// than zero), `price` and `fee` (default 0) are decimal strings. The stock's trades are replayed in
+	// date order, then in the order they were recorded; a trade that would make the holding negative at
+	// any point answers 400 `NEGATIVE_HOLDING` (also when two requests race: the stock is locked while
+	// its trades are replayed).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/account/invest/trades (the `CreateTrade` operationId).
+	CreateTrade(ctx context.Context, body CreateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteTrade Delete a trade
+	//
+	// Refused with 400 `NEGATIVE_HOLDING` when the holding would go negative without it (deleting a buy
+	// that a later sell needs).
+	//
+	// Corresponds with DELETE /api/account/invest/trades/{id} (the `DeleteTrade` operationId).
+	DeleteTrade(ctx context.Context, id TradeID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateTradeWithBody Change a trade
+	//
+	// Replaces the trade's fields. Refused with 400 `NEGATIVE_HOLDING` when replaying the trades of
+	// the stock (or of both stocks, when the trade moves to another stock) would make a holding negative.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/account/invest/trades/{id} (the `UpdateTrade` operationId).
+	UpdateTradeWithBody(ctx context.Context, id TradeID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateTrade Change a trade
+	//
+	// Replaces the trade's fields. Refused with 400 `NEGATIVE_HOLDING` when replaying the trades of
+	// the stock (or of both stocks, when the trade moves to another stock) would make a holding negative.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/account/invest/trades/{id} (the `UpdateTrade` operationId).
+	UpdateTrade(ctx context.Context, id TradeID, body UpdateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetNetWorthTrend Net-worth trend
+	//
+	// Net worth at the end of each of the last `months` months (unit `MONTH`, the default, 12 points)
+	// or `weeks` weeks (unit `WEEK`, weeks from Monday to Sunday, 13 points), oldest first, each dated the
+	// last day of its period in the service time zone; the current period's point is dated today and
+	// counts what is known today. Assets: cash-like wallets at their balance (opening balance plus the
+	// confirmed entries up to that day, transfers included), manual-valuation wallets at `currentValue`,
+	// INVEST wallets and stocks without a wallet at their holdings on that day × the last quote stored
+	// on or before it (at cost when there is none), positive balances of card, minus and loan wallets
+	// without terms. Liabilities: card spending not yet paid (a card's negative balance), loans at the
+	// principal remaining by their schedule on that day (nothing before the loan start), negative minus
+	// balances. Pending entries count nowhere. Stocks outside the base currency are not counted.
+	//
+	// Corresponds with GET /api/account/networth/trend (the `GetNetWorthTrend` operationId).
+	GetNetWorthTrend(ctx context.Context, params *GetNetWorthTrendParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RecognizeReceiptWithBody Recognise the text of a receipt
 	//
@@ -3928,6 +4361,316 @@ func (c *Client) UpdateEntry(ctx context.Context, id EntryID, body UpdateEntryJS
 // Corresponds with POST /api/account/entries/{id}/confirm (the `ConfirmEntry` operationId).
 func (c *Client) ConfirmEntry(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewConfirmEntryRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetPortfolio Portfolio
+//
+// Per stock: quantity held, moving-average cost per share (quantity-weighted, buy fees included
+// in the cost; it starts again when the position closes to zero), invested amount (the cost of what
+// is held), realised profit (each sell's proceeds minus its fee minus the average cost of what it
+// sold), the latest stored quote and its time, valuation (quantity × quote) and valuation profit
+// and rate. A stock without a quote is valued at cost and says so (`valuedAtCost`). Amounts are
+// whole units of the stock's currency, rounded half up (away from zero for losses) from the exact
+// decimals; the totals add up the stocks in the base currency (KRW) only.
+//
+// Corresponds with GET /api/account/invest/portfolio (the `GetPortfolio` operationId).
+func (c *Client) GetPortfolio(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPortfolioRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RefreshQuotes Refresh quotes
+//
+// Asks the quote provider for the latest price of each distinct code among the member's stocks
+// (at most 4 calls at once, each with a deadline) and stores the answers. A code the provider does
+// not know, or that fails or is too slow, keeps its last stored quote and is listed in `failed`.
+// Without a configured provider the answer is 503 with `Retry-After` (a member without stocks
+// gets an empty answer, as nothing needs asking). Takes no body.
+//
+// Corresponds with POST /api/account/invest/quotes/refresh (the `RefreshQuotes` operationId).
+func (c *Client) RefreshQuotes(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRefreshQuotesRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListStocks List stocks
+//
+// The member's stocks, in the order they were added.
+//
+// Corresponds with GET /api/account/invest/stocks (the `ListStocks` operationId).
+func (c *Client) ListStocks(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListStocksRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateStockWithBody Add a stock
+//
+// A stock the member holds or watches. `code` is what the quote provider is asked for (a
+// KRX code such as `005930`, or a ticker). `walletId`, when given, must be one of the member's
+// `INVEST` wallets (another member's wallet answers 404, another wallet type 400); the net-worth
+// trend values that wallet at the holdings of its stocks. `currency` defaults to KRW; amounts of a
+// stock in another currency are shown in that currency and are left out of the won totals.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/account/invest/stocks (the `CreateStock` operationId).
+func (c *Client) CreateStockWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateStockRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateStock Add a stock
+//
+// A stock the member holds or watches. `code` is what the quote provider is asked for (a
+// KRX code such as `005930`, or a ticker). `walletId`, when given, must be one of the member's
+// `INVEST` wallets (another member's wallet answers 404, another wallet type 400); the net-worth
+// trend values that wallet at the holdings of its stocks. `currency` defaults to KRW; amounts of a
+// stock in another currency are shown in that currency and are left out of the won totals.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/account/invest/stocks (the `CreateStock` operationId).
+func (c *Client) CreateStock(ctx context.Context, body CreateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateStockRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteStock Delete a stock
+//
+// Deletes the stock together with all of its trades.
+//
+// Corresponds with DELETE /api/account/invest/stocks/{id} (the `DeleteStock` operationId).
+func (c *Client) DeleteStock(ctx context.Context, id StockID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteStockRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateStockWithBody Change a stock
+//
+// Replaces the stock's fields (the rules of creation apply). Its trades stay.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/account/invest/stocks/{id} (the `UpdateStock` operationId).
+func (c *Client) UpdateStockWithBody(ctx context.Context, id StockID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateStockRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateStock Change a stock
+//
+// Replaces the stock's fields (the rules of creation apply). Its trades stay.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/account/invest/stocks/{id} (the `UpdateStock` operationId).
+func (c *Client) UpdateStock(ctx context.Context, id StockID, body UpdateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateStockRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListTrades List trades
+//
+// The member's trades, newest trade date first (then the latest created), optionally of one stock
+// (`stockId`; another member's stock answers 404). Paged.
+//
+// Corresponds with GET /api/account/invest/trades (the `ListTrades` operationId).
+func (c *Client) ListTrades(ctx context.Context, params *ListTradesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListTradesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateTradeWithBody Record a trade
+//
+// A buy or sell of one of the member's stocks. `quantity` (up to 12 digits and 6 decimals, more
+// than zero), `price` and `fee` (default 0) are decimal strings. The stock's trades are replayed in
+// date order, then in the order they were recorded; a trade that would make the holding negative at
+// any point answers 400 `NEGATIVE_HOLDING` (also when two requests race: the stock is locked while
+// its trades are replayed).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/account/invest/trades (the `CreateTrade` operationId).
+func (c *Client) CreateTradeWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTradeRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateTrade Record a trade
+//
+// A buy or sell of one of the member's stocks. `quantity` (up to 12 digits and 6 decimals, more
+// than zero), `price` and `fee` (default 0) are decimal strings. The stock's trades are replayed in
+// date order, then in the order they were recorded; a trade that would make the holding negative at
+// any point answers 400 `NEGATIVE_HOLDING` (also when two requests race: the stock is locked while
+// its trades are replayed).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/account/invest/trades (the `CreateTrade` operationId).
+func (c *Client) CreateTrade(ctx context.Context, body CreateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTradeRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteTrade Delete a trade
+//
+// Refused with 400 `NEGATIVE_HOLDING` when the holding would go negative without it (deleting a buy
+// that a later sell needs).
+//
+// Corresponds with DELETE /api/account/invest/trades/{id} (the `DeleteTrade` operationId).
+func (c *Client) DeleteTrade(ctx context.Context, id TradeID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteTradeRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateTradeWithBody Change a trade
+//
+// Replaces the trade's fields. Refused with 400 `NEGATIVE_HOLDING` when replaying the trades of
+// the stock (or of both stocks, when the trade moves to another stock) would make a holding negative.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/account/invest/trades/{id} (the `UpdateTrade` operationId).
+func (c *Client) UpdateTradeWithBody(ctx context.Context, id TradeID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateTradeRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateTrade Change a trade
+//
+// Replaces the trade's fields. Refused with 400 `NEGATIVE_HOLDING` when replaying the trades of
+// the stock (or of both stocks, when the trade moves to another stock) would make a holding negative.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/account/invest/trades/{id} (the `UpdateTrade` operationId).
+func (c *Client) UpdateTrade(ctx context.Context, id TradeID, body UpdateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateTradeRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetNetWorthTrend Net-worth trend
+//
+// Net worth at the end of each of the last `months` months (unit `MONTH`, the default, 12 points)
+// or `weeks` weeks (unit `WEEK`, weeks from Monday to Sunday, 13 points), oldest first, each dated the
+// last day of its period in the service time zone; the current period's point is dated today and
+// counts what is known today. Assets: cash-like wallets at their balance (opening balance plus the
+// confirmed entries up to that day, transfers included), manual-valuation wallets at `currentValue`,
+// INVEST wallets and stocks without a wallet at their holdings on that day × the last quote stored
+// on or before it (at cost when there is none), positive balances of card, minus and loan wallets
+// without terms. Liabilities: card spending not yet paid (a card's negative balance), loans at the
+// principal remaining by their schedule on that day (nothing before the loan start), negative minus
+// balances. Pending entries count nowhere. Stocks outside the base currency are not counted.
+//
+// Corresponds with GET /api/account/networth/trend (the `GetNetWorthTrend` operationId).
+func (c *Client) GetNetWorthTrend(ctx context.Context, params *GetNetWorthTrendParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetNetWorthTrendRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -7456,6 +8199,485 @@ func NewConfirmEntryRequest(server string, id EntryID) (*http.Request, error) {
 	}
 
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetPortfolioRequest constructs an http.Request for the GetPortfolio method
+func NewGetPortfolioRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/invest/portfolio")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRefreshQuotesRequest constructs an http.Request for the RefreshQuotes method
+func NewRefreshQuotesRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/invest/quotes/refresh")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListStocksRequest constructs an http.Request for the ListStocks method
+func NewListStocksRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/invest/stocks")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateStockRequest calls the generic CreateStock builder with application/json body
+func NewCreateStockRequest(server string, body CreateStockJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateStockRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateStockRequestWithBody constructs an http.Request for the CreateStock method, with any body, and a specified content type
+func NewCreateStockRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/invest/stocks")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteStockRequest constructs an http.Request for the DeleteStock method
+func NewDeleteStockRequest(server string, id StockID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/invest/stocks/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateStockRequest calls the generic UpdateStock builder with application/json body
+func NewUpdateStockRequest(server string, id StockID, body UpdateStockJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateStockRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewUpdateStockRequestWithBody constructs an http.Request for the UpdateStock method, with any body, and a specified content type
+func NewUpdateStockRequestWithBody(server string, id StockID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/invest/stocks/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListTradesRequest constructs an http.Request for the ListTrades method
+func NewListTradesRequest(server string, params *ListTradesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/invest/trades")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.StockID != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "stockId", *params.StockID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Size != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "size", *params.Size, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateTradeRequest calls the generic CreateTrade builder with application/json body
+func NewCreateTradeRequest(server string, body CreateTradeJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateTradeRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateTradeRequestWithBody constructs an http.Request for the CreateTrade method, with any body, and a specified content type
+func NewCreateTradeRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/invest/trades")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteTradeRequest constructs an http.Request for the DeleteTrade method
+func NewDeleteTradeRequest(server string, id TradeID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/invest/trades/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateTradeRequest calls the generic UpdateTrade builder with application/json body
+func NewUpdateTradeRequest(server string, id TradeID, body UpdateTradeJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateTradeRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewUpdateTradeRequestWithBody constructs an http.Request for the UpdateTrade method, with any body, and a specified content type
+func NewUpdateTradeRequestWithBody(server string, id TradeID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/invest/trades/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetNetWorthTrendRequest constructs an http.Request for the GetNetWorthTrend method
+func NewGetNetWorthTrendRequest(server string, params *GetNetWorthTrendParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/networth/trend")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Unit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "unit", *params.Unit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Months != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "months", *params.Months, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Weeks != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "weeks", *params.Weeks, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -11687,6 +12909,180 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/account/entries/{id}/confirm (the `ConfirmEntry` operationId).
 	ConfirmEntryWithResponse(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*ConfirmEntryResponse, error)
 
+	// GetPortfolioWithResponse Portfolio
+	//
+	// Per stock: quantity held, moving-average cost per share (quantity-weighted, buy fees included
+	// in the cost; it starts again when the position closes to zero), invested amount (the cost of what
+	// is held), realised profit (each sell's proceeds minus its fee minus the average cost of what it
+	// sold), the latest stored quote and its time, valuation (quantity × quote) and valuation profit
+	// and rate. A stock without a quote is valued at cost and says so (`valuedAtCost`). Amounts are
+	// whole units of the stock's currency, rounded half up (away from zero for losses) from the exact
+	// decimals; the totals add up the stocks in the base currency (KRW) only.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/account/invest/portfolio (the `GetPortfolio` operationId).
+	GetPortfolioWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetPortfolioResponse, error)
+
+	// RefreshQuotesWithResponse Refresh quotes
+	//
+	// Asks the quote provider for the latest price of each distinct code among the member's stocks
+	// (at most 4 calls at once, each with a deadline) and stores the answers. A code the provider does
+	// not know, or that fails or is too slow, keeps its last stored quote and is listed in `failed`.
+	// Without a configured provider the answer is 503 with `Retry-After` (a member without stocks
+	// gets an empty answer, as nothing needs asking). Takes no body.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/invest/quotes/refresh (the `RefreshQuotes` operationId).
+	RefreshQuotesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*RefreshQuotesResponse, error)
+
+	// ListStocksWithResponse List stocks
+	//
+	// The member's stocks, in the order they were added.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/account/invest/stocks (the `ListStocks` operationId).
+	ListStocksWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListStocksResponse, error)
+
+	// CreateStockWithBodyWithResponse Add a stock
+	//
+	// A stock the member holds or watches. `code` is what the quote provider is asked for (a
+	// KRX code such as `005930`, or a ticker). `walletId`, when given, must be one of the member's
+	// `INVEST` wallets (another member's wallet answers 404, another wallet type 400); the net-worth
+	// trend values that wallet at the holdings of its stocks. `currency` defaults to KRW; amounts of a
+	// stock in another currency are shown in that currency and are left out of the won totals.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/invest/stocks (the `CreateStock` operationId).
+	CreateStockWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateStockResponse, error)
+
+	// CreateStockWithResponse Add a stock
+	//
+	// A stock the member holds or watches. `code` is what the quote provider is asked for (a
+	// KRX code such as `005930`, or a ticker). `walletId`, when given, must be one of the member's
+	// `INVEST` wallets (another member's wallet answers 404, another wallet type 400); the net-worth
+	// trend values that wallet at the holdings of its stocks. `currency` defaults to KRW; amounts of a
+	// stock in another currency are shown in that currency and are left out of the won totals.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/invest/stocks (the `CreateStock` operationId).
+	CreateStockWithResponse(ctx context.Context, body CreateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateStockResponse, error)
+
+	// DeleteStockWithResponse Delete a stock
+	//
+	// Deletes the stock together with all of its trades.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/account/invest/stocks/{id} (the `DeleteStock` operationId).
+	DeleteStockWithResponse(ctx context.Context, id StockID, reqEditors ...RequestEditorFn) (*DeleteStockResponse, error)
+
+	// UpdateStockWithBodyWithResponse Change a stock
+	//
+	// Replaces the stock's fields (the rules of creation apply). Its trades stay.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/account/invest/stocks/{id} (the `UpdateStock` operationId).
+	UpdateStockWithBodyWithResponse(ctx context.Context, id StockID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateStockResponse, error)
+
+	// UpdateStockWithResponse Change a stock
+	//
+	// Replaces the stock's fields (the rules of creation apply). Its trades stay.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/account/invest/stocks/{id} (the `UpdateStock` operationId).
+	UpdateStockWithResponse(ctx context.Context, id StockID, body UpdateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateStockResponse, error)
+
+	// ListTradesWithResponse List trades
+	//
+	// The member's trades, newest trade date first (then the latest created), optionally of one stock
+	// (`stockId`; another member's stock answers 404). Paged.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/account/invest/trades (the `ListTrades` operationId).
+	ListTradesWithResponse(ctx context.Context, params *ListTradesParams, reqEditors ...RequestEditorFn) (*ListTradesResponse, error)
+
+	// CreateTradeWithBodyWithResponse Record a trade
+	//
+	// A buy or sell of one of the member's stocks. `quantity` (up to 12 digits and 6 decimals, more
+	// than zero), `price` and `fee` (default 0) are decimal strings. The stock's trades are replayed in
+	// date order, then in the order they were recorded; a trade that would make the holding negative at
+	// any point answers 400 `NEGATIVE_HOLDING` (also when two requests race: the stock is locked while
+	// its trades are replayed).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/invest/trades (the `CreateTrade` operationId).
+	CreateTradeWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTradeResponse, error)
+
+	// CreateTradeWithResponse Record a trade
+	//
+	// A buy or sell of one of the member's stocks. `quantity` (up to 12 digits and 6 decimals, more
+	// than zero), `price` and `fee` (default 0) are decimal strings. The stock's trades are replayed in
+	// date order, then in the order they were recorded; a trade that would make the holding negative at
+	// any point answers 400 `NEGATIVE_HOLDING` (also when two requests race: the stock is locked while
+	// its trades are replayed).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/invest/trades (the `CreateTrade` operationId).
+	CreateTradeWithResponse(ctx context.Context, body CreateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTradeResponse, error)
+
+	// DeleteTradeWithResponse Delete a trade
+	//
+	// Refused with 400 `NEGATIVE_HOLDING` when the holding would go negative without it (deleting a buy
+	// that a later sell needs).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/account/invest/trades/{id} (the `DeleteTrade` operationId).
+	DeleteTradeWithResponse(ctx context.Context, id TradeID, reqEditors ...RequestEditorFn) (*DeleteTradeResponse, error)
+
+	// UpdateTradeWithBodyWithResponse Change a trade
+	//
+	// Replaces the trade's fields. Refused with 400 `NEGATIVE_HOLDING` when replaying the trades of
+	// the stock (or of both stocks, when the trade moves to another stock) would make a holding negative.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/account/invest/trades/{id} (the `UpdateTrade` operationId).
+	UpdateTradeWithBodyWithResponse(ctx context.Context, id TradeID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTradeResponse, error)
+
+	// UpdateTradeWithResponse Change a trade
+	//
+	// Replaces the trade's fields. Refused with 400 `NEGATIVE_HOLDING` when replaying the trades of
+	// the stock (or of both stocks, when the trade moves to another stock) would make a holding negative.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/account/invest/trades/{id} (the `UpdateTrade` operationId).
+	UpdateTradeWithResponse(ctx context.Context, id TradeID, body UpdateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTradeResponse, error)
+
+	// GetNetWorthTrendWithResponse Net-worth trend
+	//
+	// Net worth at the end of each of the last `months` months (unit `MONTH`, the default, 12 points)
+	// or `weeks` weeks (unit `WEEK`, weeks from Monday to Sunday, 13 points), oldest first, each dated the
+	// last day of its period in the service time zone; the current period's point is dated today and
+	// counts what is known today. Assets: cash-like wallets at their balance (opening balance plus the
+	// confirmed entries up to that day, transfers included), manual-valuation wallets at `currentValue`,
+	// INVEST wallets and stocks without a wallet at their holdings on that day × the last quote stored
+	// on or before it (at cost when there is none), positive balances of card, minus and loan wallets
+	// without terms. Liabilities: card spending not yet paid (a card's negative balance), loans at the
+	// principal remaining by their schedule on that day (nothing before the loan start), negative minus
+	// balances. Pending entries count nowhere. Stocks outside the base currency are not counted.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/account/networth/trend (the `GetNetWorthTrend` operationId).
+	GetNetWorthTrendWithResponse(ctx context.Context, params *GetNetWorthTrendParams, reqEditors ...RequestEditorFn) (*GetNetWorthTrendResponse, error)
+
 	// RecognizeReceiptWithBodyWithResponse Recognise the text of a receipt
 	//
 	// Sends the image (multipart field `file`: PNG, JPEG, GIF, WebP, BMP, TIFF or PDF, at most
@@ -14490,6 +15886,1031 @@ func (r ConfirmEntryResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ConfirmEntryResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetPortfolioResponse503Headers the declared response headers of an HTTP 503 response for GetPortfolio
+type GetPortfolioResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetPortfolioResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Portfolio
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetPortfolioResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetPortfolioResponse) GetJSON200() *Portfolio {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetPortfolioResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetPortfolioResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetPortfolioResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetPortfolioResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetPortfolioResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPortfolioResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPortfolioResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPortfolioResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPortfolioResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RefreshQuotesResponse503Headers the declared response headers of an HTTP 503 response for RefreshQuotes
+type RefreshQuotesResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RefreshQuotesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *QuoteRefresh
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RefreshQuotesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RefreshQuotesResponse) GetJSON200() *QuoteRefresh {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RefreshQuotesResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RefreshQuotesResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RefreshQuotesResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r RefreshQuotesResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RefreshQuotesResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RefreshQuotesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RefreshQuotesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RefreshQuotesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RefreshQuotesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListStocksResponse503Headers the declared response headers of an HTTP 503 response for ListStocks
+type ListStocksResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListStocksResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *StockList
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListStocksResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListStocksResponse) GetJSON200() *StockList {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListStocksResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListStocksResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListStocksResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListStocksResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListStocksResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListStocksResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListStocksResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListStocksResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListStocksResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateStockResponse503Headers the declared response headers of an HTTP 503 response for CreateStock
+type CreateStockResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreateStockResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Stock
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateStockResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateStockResponse) GetJSON201() *Stock {
+	return r.JSON201
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateStockResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateStockResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateStockResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateStockResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateStockResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateStockResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateStockResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateStockResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateStockResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateStockResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateStockResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateStockResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteStockResponse503Headers the declared response headers of an HTTP 503 response for DeleteStock
+type DeleteStockResponse503Headers struct {
+	RetryAfter *int
+}
+
+type DeleteStockResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteStockResponse503Headers
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteStockResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteStockResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteStockResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteStockResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r DeleteStockResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeleteStockResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteStockResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteStockResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteStockResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteStockResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteStockResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateStockResponse503Headers the declared response headers of an HTTP 503 response for UpdateStock
+type UpdateStockResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UpdateStockResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Stock
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateStockResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateStockResponse) GetJSON200() *Stock {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UpdateStockResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UpdateStockResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateStockResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UpdateStockResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UpdateStockResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r UpdateStockResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UpdateStockResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateStockResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateStockResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateStockResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateStockResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateStockResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListTradesResponse503Headers the declared response headers of an HTTP 503 response for ListTrades
+type ListTradesResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListTradesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TradePage
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListTradesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListTradesResponse) GetJSON200() *TradePage {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListTradesResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListTradesResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListTradesResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListTradesResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListTradesResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListTradesResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListTradesResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListTradesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListTradesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListTradesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListTradesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateTradeResponse503Headers the declared response headers of an HTTP 503 response for CreateTrade
+type CreateTradeResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreateTradeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Trade
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateTradeResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateTradeResponse) GetJSON201() *Trade {
+	return r.JSON201
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateTradeResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateTradeResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateTradeResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateTradeResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateTradeResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateTradeResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateTradeResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateTradeResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateTradeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateTradeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateTradeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateTradeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteTradeResponse503Headers the declared response headers of an HTTP 503 response for DeleteTrade
+type DeleteTradeResponse503Headers struct {
+	RetryAfter *int
+}
+
+type DeleteTradeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteTradeResponse503Headers
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteTradeResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteTradeResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteTradeResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteTradeResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r DeleteTradeResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeleteTradeResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteTradeResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteTradeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteTradeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteTradeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteTradeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateTradeResponse503Headers the declared response headers of an HTTP 503 response for UpdateTrade
+type UpdateTradeResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UpdateTradeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Trade
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateTradeResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateTradeResponse) GetJSON200() *Trade {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UpdateTradeResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UpdateTradeResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateTradeResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UpdateTradeResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UpdateTradeResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r UpdateTradeResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UpdateTradeResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateTradeResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateTradeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateTradeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateTradeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateTradeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetNetWorthTrendResponse503Headers the declared response headers of an HTTP 503 response for GetNetWorthTrend
+type GetNetWorthTrendResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetNetWorthTrendResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *NetWorthTrend
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetNetWorthTrendResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetNetWorthTrendResponse) GetJSON200() *NetWorthTrend {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetNetWorthTrendResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetNetWorthTrendResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetNetWorthTrendResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetNetWorthTrendResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetNetWorthTrendResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetNetWorthTrendResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetNetWorthTrendResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetNetWorthTrendResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetNetWorthTrendResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -23711,6 +26132,270 @@ func (c *ClientWithResponses) ConfirmEntryWithResponse(ctx context.Context, id E
 	return ParseConfirmEntryResponse(rsp)
 }
 
+// GetPortfolioWithResponse Portfolio
+//
+// Per stock: quantity held, moving-average cost per share (quantity-weighted, buy fees included
+// in the cost; it starts again when the position closes to zero), invested amount (the cost of what
+// is held), realised profit (each sell's proceeds minus its fee minus the average cost of what it
+// sold), the latest stored quote and its time, valuation (quantity × quote) and valuation profit
+// and rate. A stock without a quote is valued at cost and says so (`valuedAtCost`). Amounts are
+// whole units of the stock's currency, rounded half up (away from zero for losses) from the exact
+// decimals; the totals add up the stocks in the base currency (KRW) only.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/account/invest/portfolio (the `GetPortfolio` operationId).
+func (c *ClientWithResponses) GetPortfolioWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetPortfolioResponse, error) {
+	rsp, err := c.GetPortfolio(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPortfolioResponse(rsp)
+}
+
+// RefreshQuotesWithResponse Refresh quotes
+//
+// Asks the quote provider for the latest price of each distinct code among the member's stocks
+// (at most 4 calls at once, each with a deadline) and stores the answers. A code the provider does
+// not know, or that fails or is too slow, keeps its last stored quote and is listed in `failed`.
+// Without a configured provider the answer is 503 with `Retry-After` (a member without stocks
+// gets an empty answer, as nothing needs asking). Takes no body.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/invest/quotes/refresh (the `RefreshQuotes` operationId).
+func (c *ClientWithResponses) RefreshQuotesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*RefreshQuotesResponse, error) {
+	rsp, err := c.RefreshQuotes(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRefreshQuotesResponse(rsp)
+}
+
+// ListStocksWithResponse List stocks
+//
+// The member's stocks, in the order they were added.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/account/invest/stocks (the `ListStocks` operationId).
+func (c *ClientWithResponses) ListStocksWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListStocksResponse, error) {
+	rsp, err := c.ListStocks(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListStocksResponse(rsp)
+}
+
+// CreateStockWithBodyWithResponse Add a stock
+//
+// A stock the member holds or watches. `code` is what the quote provider is asked for (a
+// KRX code such as `005930`, or a ticker). `walletId`, when given, must be one of the member's
+// `INVEST` wallets (another member's wallet answers 404, another wallet type 400); the net-worth
+// trend values that wallet at the holdings of its stocks. `currency` defaults to KRW; amounts of a
+// stock in another currency are shown in that currency and are left out of the won totals.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/invest/stocks (the `CreateStock` operationId).
+func (c *ClientWithResponses) CreateStockWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateStockResponse, error) {
+	rsp, err := c.CreateStockWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateStockResponse(rsp)
+}
+
+// CreateStockWithResponse Add a stock
+//
+// A stock the member holds or watches. `code` is what the quote provider is asked for (a
+// KRX code such as `005930`, or a ticker). `walletId`, when given, must be one of the member's
+// `INVEST` wallets (another member's wallet answers 404, another wallet type 400); the net-worth
+// trend values that wallet at the holdings of its stocks. `currency` defaults to KRW; amounts of a
+// stock in another currency are shown in that currency and are left out of the won totals.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/invest/stocks (the `CreateStock` operationId).
+func (c *ClientWithResponses) CreateStockWithResponse(ctx context.Context, body CreateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateStockResponse, error) {
+	rsp, err := c.CreateStock(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateStockResponse(rsp)
+}
+
+// DeleteStockWithResponse Delete a stock
+//
+// Deletes the stock together with all of its trades.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/account/invest/stocks/{id} (the `DeleteStock` operationId).
+func (c *ClientWithResponses) DeleteStockWithResponse(ctx context.Context, id StockID, reqEditors ...RequestEditorFn) (*DeleteStockResponse, error) {
+	rsp, err := c.DeleteStock(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteStockResponse(rsp)
+}
+
+// UpdateStockWithBodyWithResponse Change a stock
+//
+// Replaces the stock's fields (the rules of creation apply). Its trades stay.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/account/invest/stocks/{id} (the `UpdateStock` operationId).
+func (c *ClientWithResponses) UpdateStockWithBodyWithResponse(ctx context.Context, id StockID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateStockResponse, error) {
+	rsp, err := c.UpdateStockWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateStockResponse(rsp)
+}
+
+// UpdateStockWithResponse Change a stock
+//
+// Replaces the stock's fields (the rules of creation apply). Its trades stay.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/account/invest/stocks/{id} (the `UpdateStock` operationId).
+func (c *ClientWithResponses) UpdateStockWithResponse(ctx context.Context, id StockID, body UpdateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateStockResponse, error) {
+	rsp, err := c.UpdateStock(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateStockResponse(rsp)
+}
+
+// ListTradesWithResponse List trades
+//
+// The member's trades, newest trade date first (then the latest created), optionally of one stock
+// (`stockId`; another member's stock answers 404). Paged.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/account/invest/trades (the `ListTrades` operationId).
+func (c *ClientWithResponses) ListTradesWithResponse(ctx context.Context, params *ListTradesParams, reqEditors ...RequestEditorFn) (*ListTradesResponse, error) {
+	rsp, err := c.ListTrades(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListTradesResponse(rsp)
+}
+
+// CreateTradeWithBodyWithResponse Record a trade
+//
+// A buy or sell of one of the member's stocks. `quantity` (up to 12 digits and 6 decimals, more
+// than zero), `price` and `fee` (default 0) are decimal strings. The stock's trades are replayed in
+// date order, then in the order they were recorded; a trade that would make the holding negative at
+// any point answers 400 `NEGATIVE_HOLDING` (also when two requests race: the stock is locked while
+// its trades are replayed).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/invest/trades (the `CreateTrade` operationId).
+func (c *ClientWithResponses) CreateTradeWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTradeResponse, error) {
+	rsp, err := c.CreateTradeWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateTradeResponse(rsp)
+}
+
+// CreateTradeWithResponse Record a trade
+//
+// A buy or sell of one of the member's stocks. `quantity` (up to 12 digits and 6 decimals, more
+// than zero), `price` and `fee` (default 0) are decimal strings. The stock's trades are replayed in
+// date order, then in the order they were recorded; a trade that would make the holding negative at
+// any point answers 400 `NEGATIVE_HOLDING` (also when two requests race: the stock is locked while
+// its trades are replayed).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/invest/trades (the `CreateTrade` operationId).
+func (c *ClientWithResponses) CreateTradeWithResponse(ctx context.Context, body CreateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTradeResponse, error) {
+	rsp, err := c.CreateTrade(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateTradeResponse(rsp)
+}
+
+// DeleteTradeWithResponse Delete a trade
+//
+// Refused with 400 `NEGATIVE_HOLDING` when the holding would go negative without it (deleting a buy
+// that a later sell needs).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/account/invest/trades/{id} (the `DeleteTrade` operationId).
+func (c *ClientWithResponses) DeleteTradeWithResponse(ctx context.Context, id TradeID, reqEditors ...RequestEditorFn) (*DeleteTradeResponse, error) {
+	rsp, err := c.DeleteTrade(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteTradeResponse(rsp)
+}
+
+// UpdateTradeWithBodyWithResponse Change a trade
+//
+// Replaces the trade's fields. Refused with 400 `NEGATIVE_HOLDING` when replaying the trades of
+// the stock (or of both stocks, when the trade moves to another stock) would make a holding negative.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/account/invest/trades/{id} (the `UpdateTrade` operationId).
+func (c *ClientWithResponses) UpdateTradeWithBodyWithResponse(ctx context.Context, id TradeID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTradeResponse, error) {
+	rsp, err := c.UpdateTradeWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateTradeResponse(rsp)
+}
+
+// UpdateTradeWithResponse Change a trade
+//
+// Replaces the trade's fields. Refused with 400 `NEGATIVE_HOLDING` when replaying the trades of
+// the stock (or of both stocks, when the trade moves to another stock) would make a holding negative.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/account/invest/trades/{id} (the `UpdateTrade` operationId).
+func (c *ClientWithResponses) UpdateTradeWithResponse(ctx context.Context, id TradeID, body UpdateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTradeResponse, error) {
+	rsp, err := c.UpdateTrade(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateTradeResponse(rsp)
+}
+
+// GetNetWorthTrendWithResponse Net-worth trend
+//
+// Net worth at the end of each of the last `months` months (unit `MONTH`, the default, 12 points)
+// or `weeks` weeks (unit `WEEK`, weeks from Monday to Sunday, 13 points), oldest first, each dated the
+// last day of its period in the service time zone; the current period's point is dated today and
+// counts what is known today. Assets: cash-like wallets at their balance (opening balance plus the
+// confirmed entries up to that day, transfers included), manual-valuation wallets at `currentValue`,
+// INVEST wallets and stocks without a wallet at their holdings on that day × the last quote stored
+// on or before it (at cost when there is none), positive balances of card, minus and loan wallets
+// without terms. Liabilities: card spending not yet paid (a card's negative balance), loans at the
+// principal remaining by their schedule on that day (nothing before the loan start), negative minus
+// balances. Pending entries count nowhere. Stocks outside the base currency are not counted.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/account/networth/trend (the `GetNetWorthTrend` operationId).
+func (c *ClientWithResponses) GetNetWorthTrendWithResponse(ctx context.Context, params *GetNetWorthTrendParams, reqEditors ...RequestEditorFn) (*GetNetWorthTrendResponse, error) {
+	rsp, err := c.GetNetWorthTrend(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetNetWorthTrendResponse(rsp)
+}
+
 // RecognizeReceiptWithBodyWithResponse Recognise the text of a receipt
 //
 // Sends the image (multipart field `file`: PNG, JPEG, GIF, WebP, BMP, TIFF or PDF, at most
@@ -27229,6 +29914,938 @@ func ParseConfirmEntryResponse(rsp *http.Response) (*ConfirmEntryResponse, error
 	switch {
 	case rsp.StatusCode == 503:
 		var headers ConfirmEntryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetPortfolioResponse parses an HTTP response from a GetPortfolioWithResponse call
+func ParseGetPortfolioResponse(rsp *http.Response) (*GetPortfolioResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPortfolioResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Portfolio
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetPortfolioResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRefreshQuotesResponse parses an HTTP response from a RefreshQuotesWithResponse call
+func ParseRefreshQuotesResponse(rsp *http.Response) (*RefreshQuotesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RefreshQuotesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest QuoteRefresh
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers RefreshQuotesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListStocksResponse parses an HTTP response from a ListStocksWithResponse call
+func ParseListStocksResponse(rsp *http.Response) (*ListStocksResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListStocksResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest StockList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListStocksResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateStockResponse parses an HTTP response from a CreateStockWithResponse call
+func ParseCreateStockResponse(rsp *http.Response) (*CreateStockResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateStockResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Stock
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateStockResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteStockResponse parses an HTTP response from a DeleteStockWithResponse call
+func ParseDeleteStockResponse(rsp *http.Response) (*DeleteStockResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteStockResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteStockResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateStockResponse parses an HTTP response from a UpdateStockWithResponse call
+func ParseUpdateStockResponse(rsp *http.Response) (*UpdateStockResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateStockResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Stock
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdateStockResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListTradesResponse parses an HTTP response from a ListTradesWithResponse call
+func ParseListTradesResponse(rsp *http.Response) (*ListTradesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListTradesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TradePage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListTradesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateTradeResponse parses an HTTP response from a CreateTradeWithResponse call
+func ParseCreateTradeResponse(rsp *http.Response) (*CreateTradeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateTradeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Trade
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateTradeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteTradeResponse parses an HTTP response from a DeleteTradeWithResponse call
+func ParseDeleteTradeResponse(rsp *http.Response) (*DeleteTradeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteTradeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteTradeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateTradeResponse parses an HTTP response from a UpdateTradeWithResponse call
+func ParseUpdateTradeResponse(rsp *http.Response) (*UpdateTradeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateTradeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Trade
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdateTradeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetNetWorthTrendResponse parses an HTTP response from a GetNetWorthTrendWithResponse call
+func ParseGetNetWorthTrendResponse(rsp *http.Response) (*GetNetWorthTrendResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetNetWorthTrendResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest NetWorthTrend
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetNetWorthTrendResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -134,6 +134,18 @@ type IapPurchase struct {
 	CreatedAt      time.Time
 }
 
+type InvestTrade struct {
+	ID        int64
+	MemberID  int64
+	StockID   int64
+	Side      string
+	TradeDate time.Time
+	Quantity  decimal.Decimal
+	Price     decimal.Decimal
+	Fee       decimal.Decimal
+	CreatedAt time.Time
+}
+
 type JobRun struct {
 	Name      string
 	LastRunAt time.Time
@@ -239,6 +251,25 @@ type SignupAttempt struct {
 	ID          int64
 	Address     string
 	AttemptedAt time.Time
+}
+
+type Stock struct {
+	ID        int64
+	MemberID  int64
+	Code      string
+	Name      string
+	Market    *string
+	Currency  string
+	WalletID  *int64
+	CreatedAt time.Time
+}
+
+type StockQuote struct {
+	Code     string
+	QuoteDay time.Time
+	Price    decimal.Decimal
+	Currency string
+	QuotedAt time.Time
 }
 
 type TagGroup struct {

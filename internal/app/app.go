@@ -23,8 +23,10 @@ import (
 	"github.com/nestegg/nestegg/internal/external/ai"
 	fxclient "github.com/nestegg/nestegg/internal/external/fx"
 	"github.com/nestegg/nestegg/internal/external/ocr"
+	"github.com/nestegg/nestegg/internal/external/quote"
 	"github.com/nestegg/nestegg/internal/fx"
 	"github.com/nestegg/nestegg/internal/intakeapi"
+	"github.com/nestegg/nestegg/internal/invest"
 	"github.com/nestegg/nestegg/internal/jobs"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/member"
@@ -156,6 +158,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		Ledger:   ledgerHandler,
 		Board:    board.NewHandler(pool, o.Clock, cfg.Timezone, cfg.PublicBaseURL),
 		Transfer: transfer.NewHandler(pool),
+		Invest:   invest.NewHandler(pool, o.Clock, cfg.Timezone, cfg.BaseCurrency, quote.New(cfg.QuoteAPIURL, o.HTTPClient)),
 	})
 	if err != nil {
 		a.Close()

@@ -64,6 +64,22 @@ var makers = map[string]func(m *apitest.Member) int64{
 			Want(http.StatusCreated).JSON(&q)
 		return q.ID
 	},
+	"invest/stocks": func(m *apitest.Member) int64 {
+		var s api.Stock
+		m.Do(http.MethodPost, "/api/account/invest/stocks", api.StockRequest{Code: "005930", Name: "Isolated"}).
+			Want(http.StatusCreated).JSON(&s)
+		return s.ID
+	},
+	"invest/trades": func(m *apitest.Member) int64 {
+		var s api.Stock
+		m.Do(http.MethodPost, "/api/account/invest/stocks", api.StockRequest{Code: "000660", Name: "Isolated trade"}).
+			Want(http.StatusCreated).JSON(&s)
+		var tr api.Trade
+		m.Do(http.MethodPost, "/api/account/invest/trades", api.TradeRequest{
+			StockID: s.ID, Side: api.TradeSideBuy, Date: lt.Date(2026, 11, 16), Quantity: "1", Price: "100",
+		}).Want(http.StatusCreated).JSON(&tr)
+		return tr.ID
+	},
 }
 
 // idFields name the resource an id-carrying body field or query parameter
@@ -72,6 +88,7 @@ var makers = map[string]func(m *apitest.Member) int64{
 var idFields = map[string]string{
 	"walletId": "wallets", "fromWalletId": "wallets", "toWalletId": "wallets",
 	"categoryId": "categories", "parentId": "categories",
+	"stockId": "invest/stocks",
 }
 
 var pathParam = regexp.MustCompile(`\{[^}/]+\}`)

@@ -21,6 +21,7 @@ import (
 	"github.com/nestegg/nestegg/internal/clientaddr"
 	"github.com/nestegg/nestegg/internal/fx"
 	"github.com/nestegg/nestegg/internal/intakeapi"
+	"github.com/nestegg/nestegg/internal/invest"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/points"
 	"github.com/nestegg/nestegg/internal/problem"
@@ -41,6 +42,7 @@ type Server struct {
 	*ledger.LedgerHandler
 	*board.BoardHandler
 	*transfer.TransferHandler
+	*invest.InvestHandler
 }
 
 var _ apigen.StrictServerInterface = (*Server)(nil)
@@ -65,6 +67,7 @@ type Deps struct {
 	Ledger         *ledger.LedgerHandler
 	Board          *board.BoardHandler
 	Transfer       *transfer.TransferHandler
+	Invest         *invest.InvestHandler
 }
 
 // New returns the service's root handler.
@@ -86,6 +89,7 @@ func New(deps Deps) (http.Handler, error) {
 		LedgerHandler:   deps.Ledger,
 		BoardHandler:    deps.Board,
 		TransferHandler: deps.Transfer,
+		InvestHandler:   deps.Invest,
 	}
 
 	strict := apigen.NewStrictHandlerWithOptions(srv, nil, apigen.StrictHTTPServerOptions{

@@ -1,0 +1,230 @@
+package invest
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/oapi-codegen/runtime/types"
+	"github.com/shopspring/decimal"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/ledger"
+	"github.com/nestegg/nestegg/internal/problem"
+)
+
+// Point is the net worth at the end of one day.
+type Point struct {
+	Date                time.Time
+	Assets, Liabilities int64
+}
+
+// PointDays are the days of a trend's points, oldest first: the last day of
+// each of the n periods ending with today's (months, or weeks from Monday
+// to Sunday), the current one dated today. Days are UTC midnights of
+// calendar dates in the service time zone.
+func PointDays(now time.Time, loc *time.Location, unit string, n int) []time.Time {
+	local := now.In(loc)
+	today := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, time.UTC)
+	days := make([]time.Time, 0, n)
+	for k := n - 1; k >= 0; k-- {
+		var end time.Time
+		if unit == string(api.NetWorthUnitWeek) {
+			monday := today.AddDate(0, 0, -((int(today.Weekday()) + 6) % 7))
+			end = monday.AddDate(0, 0, 6-7*k)
+		} else {
+			first := time.Date(today.Year(), today.Month()-time.Month(k), 1, 0, 0, 0, 0, time.UTC)
+			end = first.AddDate(0, 1, -1)
+		}
+		if end.After(today) {
+			end = today
+		}
+		days = append(days, end)
+	}
+	return days
+}
+
+// GetNetWorthTrend answers the member's net worth per month or week.
+func (h *InvestHandler) GetNetWorthTrend(ctx context.Context, req api.GetNetWorthTrendRequestObject) (api.GetNetWorthTrendResponseObject, error) {
+	unit, n := api.NetWorthUnitMonth, int32(12)
+	if req.Params.Unit != nil {
+		unit = *req.Params.Unit
+	}
+	switch unit {
+	case api.NetWorthUnitMonth:
+		if req.Params.Months != nil {
+			n = *req.Params.Months
+		}
+		if n < 1 || n > 120 {
+			return nil, problem.Invalid("months", "must be 1 to 120")
+		}
+	case api.NetWorthUnitWeek:
+		n = 13
+		if req.Params.Weeks != nil {
+			n = *req.Params.Weeks
+		}
+		if n < 1 || n > 260 {
+			return nil, problem.Invalid("weeks", "must be 1 to 260")
+		}
+	default:
+		return nil, problem.Invalid("unit", "must be MONTH or WEEK")
+	}
+	days := PointDays(h.clock.Now(), h.loc, string(unit), int(n))
+	points, err := NetWorthOn(ctx, db.New(h.pool), memberOf(ctx), days, h.base)
+	if err != nil {
+		return nil, err
+	}
+	out := api.NetWorthTrend{Unit: api.NetWorthUnitValue(unit), Points: make([]api.NetWorthPoint, len(points))}
+	for i, p := range points {
+		out.Points[i] = api.NetWorthPoint{Date: types.Date{Time: p.Date}, Assets: p.Assets, Liabilities: p.Liabilities, NetWorth: p.Assets - p.Liabilities}
+	}
+	return api.GetNetWorthTrend200JSONResponse(out), nil
+}
+
+// NetWorthOn computes the net worth at the end of each day (ascending) in
+// five queries, whatever the number of days, wallets or stocks.
+func NetWorthOn(ctx context.Context, q *db.Queries, memberID int64, days []time.Time, base string) ([]Point, error) {
+	if len(days) == 0 {
+		return nil, nil
+	}
+	last := days[len(days)-1]
+	wallets, err := q.NetWorthWallets(ctx, memberID)
+	if err != nil {
+		return nil, fmt.Errorf("wallets of member %d: %w", memberID, err)
+	}
+	nets, err := q.WalletBalancesOn(ctx, db.WalletBalancesOnParams{MemberID: memberID, Days: days})
+	if err != nil {
+		return nil, fmt.Errorf("wallet balances: %w", err)
+	}
+	stocks, err := q.ListStocks(ctx, memberID)
+	if err != nil {
+		return nil, fmt.Errorf("stocks: %w", err)
+	}
+	trades, err := q.ListMemberTradesUpTo(ctx, db.ListMemberTradesUpToParams{MemberID: memberID, UpTo: last})
+	if err != nil {
+		return nil, fmt.Errorf("trades: %w", err)
+	}
+	codes := make([]string, len(stocks))
+	for i, s := range stocks {
+		codes[i] = s.Code
+	}
+	quotes, err := q.QuotesOn(ctx, db.QuotesOnParams{Days: days, Codes: codes})
+	if err != nil {
+		return nil, fmt.Errorf("quotes: %w", err)
+	}
+
+	index := make(map[string]int, len(days))
+	for i, d := range days {
+		index[d.Format(time.DateOnly)] = i
+	}
+	type dayKey struct {
+		day  int
+		code string
+	}
+	netOf := map[int64][]int64{}
+	for _, w := range wallets {
+		netOf[w.ID] = make([]int64, len(days))
+	}
+	for _, r := range nets {
+		if i, ok := index[r.Day.Format(time.DateOnly)]; ok && netOf[r.WalletID] != nil {
+			netOf[r.WalletID][i] = r.Net
+		}
+	}
+	priceOf := map[dayKey]decimal.Decimal{}
+	for _, r := range quotes {
+		priceOf[dayKey{index[r.Day.Format(time.DateOnly)], r.Code}] = r.Price
+	}
+
+	points := make([]Point, len(days))
+	for i, d := range days {
+		points[i].Date = d
+	}
+	add := func(i int, v int64) {
+		if v >= 0 {
+			points[i].Assets += v
+		} else {
+			points[i].Liabilities -= v
+		}
+	}
+
+	// Stocks count through their INVEST wallet, or on their own without one;
+	// a manual-valuation wallet's value replaces its stocks'.
+	walletOf := map[int64]db.NetWorthWalletsRow{}
+	for _, w := range wallets {
+		walletOf[w.ID] = w
+	}
+	tradesOf := map[int64][]db.InvestTrade{}
+	for _, t := range trades {
+		tradesOf[t.StockID] = append(tradesOf[t.StockID], t)
+	}
+	for _, s := range stocks {
+		if s.Currency != base {
+			continue
+		}
+		if s.WalletID != nil {
+			if w, ok := walletOf[*s.WalletID]; ok && w.ManualValuation {
+				continue
+			}
+		}
+		var p Position
+		ts := tradesOf[s.ID]
+		next := 0
+		for i, d := range days {
+			for next < len(ts) && !ts[next].TradeDate.After(d) {
+				p.Apply(ts[next].Side, ts[next].Quantity, ts[next].Price, ts[next].Fee)
+				next++
+			}
+			if price, ok := priceOf[dayKey{i, s.Code}]; ok {
+				add(i, won(p.Quantity.Mul(price)))
+			} else {
+				add(i, won(p.Cost))
+			}
+		}
+	}
+
+	for _, w := range wallets {
+		switch {
+		case w.ManualValuation:
+			for i := range days {
+				if w.CurrentValue != nil {
+					add(i, *w.CurrentValue)
+				}
+			}
+		case w.Type == "INVEST":
+			// Valued at its stocks' holdings, above.
+		case w.Type == "LOAN" && w.LoanAmount != nil && w.LoanMethod != nil && w.LoanMonths != nil && w.LoanStart.Valid && w.LoanRate.Valid:
+			l := ledger.Loan{Amount: *w.LoanAmount, Rate: w.LoanRate.Decimal, Method: *w.LoanMethod, Months: int(*w.LoanMonths), Start: w.LoanStart.Time}
+			if w.LoanPayment != nil {
+				l.Payment = *w.LoanPayment
+			}
+			schedule := ledger.Schedule(l)
+			for i, d := range days {
+				points[i].Liabilities += remainingOn(l, schedule, d)
+			}
+		default:
+			for i := range days {
+				add(i, w.OpeningBalance+netOf[w.ID][i])
+			}
+		}
+	}
+	return points, nil
+}
+
+// remainingOn is the principal of a loan still owed at the end of day: none
+// before the loan starts, then what remains after the last instalment due on
+// or before that day.
+func remainingOn(l ledger.Loan, schedule []ledger.Installment, day time.Time) int64 {
+	start := time.Date(l.Start.Year(), l.Start.Month(), l.Start.Day(), 0, 0, 0, 0, time.UTC)
+	if day.Before(start) {
+		return 0
+	}
+	remaining := l.Amount
+	for _, inst := range schedule {
+		if inst.Date.After(day) {
+			break
+		}
+		remaining = inst.Remaining
+	}
+	return remaining
+}

@@ -1,0 +1,238 @@
+package invest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/oapi-codegen/runtime/types"
+	"github.com/shopspring/decimal"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/problem"
+)
+
+// Trade sides, as stored.
+const (
+	SideBuy  = "BUY"
+	SideSell = "SELL"
+)
+
+// ErrTradeNotFound answers a trade that is not the member's.
+var ErrTradeNotFound = problem.NotFound("trade")
+
+// maxDecimal is the largest DECIMAL(18,6) value.
+var maxDecimal = decimal.RequireFromString("999999999999.999999")
+
+func errNegativeHolding(code string) error {
+	return problem.New(http.StatusBadRequest, problem.CodeNegativeHolding,
+		fmt.Sprintf("the holding of %s would go below zero when its trades are replayed in date order", code))
+}
+
+// tradeParams checks a trade request.
+func tradeParams(memberID int64, in api.TradeRequest) (db.CreateTradeParams, error) {
+	p := db.CreateTradeParams{MemberID: memberID, StockID: in.StockID, TradeDate: in.Date.Time}
+	switch in.Side {
+	case api.TradeSideBuy, api.TradeSideSell:
+		p.Side = string(in.Side)
+	default:
+		return p, problem.Invalid("/side", "must be BUY or SELL")
+	}
+	if in.Date.Year() < 1900 || in.Date.Year() > 2999 {
+		return p, problem.Invalid("/date", "must be a date between 1900 and 2999")
+	}
+	var err error
+	if p.Quantity, err = decimalField("/quantity", string(in.Quantity)); err != nil {
+		return p, err
+	}
+	if !p.Quantity.IsPositive() {
+		return p, problem.Invalid("/quantity", "must be more than zero")
+	}
+	if p.Price, err = decimalField("/price", string(in.Price)); err != nil {
+		return p, err
+	}
+	if in.Fee != nil {
+		if p.Fee, err = decimalField("/fee", string(*in.Fee)); err != nil {
+			return p, err
+		}
+	}
+	return p, nil
+}
+
+// decimalField parses a non-negative decimal that fits DECIMAL(18,6).
+func decimalField(field, s string) (decimal.Decimal, error) {
+	d, err := decimal.NewFromString(s)
+	if err != nil || d.IsNegative() || d.GreaterThan(maxDecimal) || d.Exponent() < -6 {
+		return decimal.Decimal{}, problem.Invalid(field, "must be a decimal string from 0 with up to 12 digits and 6 decimals")
+	}
+	return d, nil
+}
+
+// ListTrades answers a page of the member's trades.
+func (h *InvestHandler) ListTrades(ctx context.Context, req api.ListTradesRequestObject) (api.ListTradesResponseObject, error) {
+	memberID := memberOf(ctx)
+	page, size := int32(1), int32(20)
+	if req.Params.Page != nil {
+		page = *req.Params.Page
+	}
+	if req.Params.Size != nil {
+		size = *req.Params.Size
+	}
+	q := db.New(h.pool)
+	if req.Params.StockID != nil {
+		if _, err := getStock(ctx, q, memberID, *req.Params.StockID); err != nil {
+			return nil, err
+		}
+	}
+	total, err := q.CountTrades(ctx, db.CountTradesParams{MemberID: memberID, StockID: req.Params.StockID})
+	if err != nil {
+		return nil, fmt.Errorf("count trades: %w", err)
+	}
+	rows, err := q.ListTrades(ctx, db.ListTradesParams{MemberID: memberID, StockID: req.Params.StockID, Size: size, Skip: (page - 1) * size})
+	if err != nil {
+		return nil, fmt.Errorf("list trades: %w", err)
+	}
+	out := api.ListTrades200JSONResponse{Items: make([]api.Trade, len(rows)), Page: page, Size: size, Total: total}
+	for i, t := range rows {
+		out.Items[i] = toAPITrade(t)
+	}
+	return out, nil
+}
+
+// CreateTrade records a trade unless it makes the holding negative.
+func (h *InvestHandler) CreateTrade(ctx context.Context, req api.CreateTradeRequestObject) (api.CreateTradeResponseObject, error) {
+	memberID := memberOf(ctx)
+	p, err := tradeParams(memberID, *req.Body)
+	if err != nil {
+		return nil, err
+	}
+	t, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (db.InvestTrade, error) {
+		if err := lockStocks(ctx, q, memberID, p.StockID); err != nil {
+			return db.InvestTrade{}, err
+		}
+		t, err := q.CreateTrade(ctx, p)
+		if err != nil {
+			return db.InvestTrade{}, fmt.Errorf("create trade: %w", err)
+		}
+		return t, checkHoldings(ctx, q, memberID, p.StockID)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return api.CreateTrade201JSONResponse(toAPITrade(t)), nil
+}
+
+// UpdateTrade replaces a trade's fields unless a holding goes negative.
+func (h *InvestHandler) UpdateTrade(ctx context.Context, req api.UpdateTradeRequestObject) (api.UpdateTradeResponseObject, error) {
+	memberID := memberOf(ctx)
+	t, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (db.InvestTrade, error) {
+		old, err := q.GetTradeForUpdate(ctx, db.GetTradeForUpdateParams{MemberID: memberID, ID: req.ID})
+		if err := database.NoRows(err, ErrTradeNotFound, fmt.Sprintf("trade %d", req.ID)); err != nil {
+			return db.InvestTrade{}, err
+		}
+		p, err := tradeParams(memberID, *req.Body)
+		if err != nil {
+			return db.InvestTrade{}, err
+		}
+		if err := lockStocks(ctx, q, memberID, old.StockID, p.StockID); err != nil {
+			return db.InvestTrade{}, err
+		}
+		t, err := q.UpdateTrade(ctx, db.UpdateTradeParams{
+			MemberID: memberID, ID: req.ID, StockID: p.StockID, Side: p.Side, TradeDate: p.TradeDate,
+			Quantity: p.Quantity, Price: p.Price, Fee: p.Fee,
+		})
+		// Deleted by a parallel request after it was read.
+		if err := database.NoRows(err, ErrTradeNotFound, fmt.Sprintf("update trade %d", req.ID)); err != nil {
+			return db.InvestTrade{}, err
+		}
+		return t, checkHoldings(ctx, q, memberID, old.StockID, p.StockID)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return api.UpdateTrade200JSONResponse(toAPITrade(t)), nil
+}
+
+// DeleteTrade deletes a trade unless a later sell needs it.
+func (h *InvestHandler) DeleteTrade(ctx context.Context, req api.DeleteTradeRequestObject) (api.DeleteTradeResponseObject, error) {
+	memberID := memberOf(ctx)
+	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
+		old, err := q.GetTradeForUpdate(ctx, db.GetTradeForUpdateParams{MemberID: memberID, ID: req.ID})
+		if err := database.NoRows(err, ErrTradeNotFound, fmt.Sprintf("trade %d", req.ID)); err != nil {
+			return err
+		}
+		if err := lockStocks(ctx, q, memberID, old.StockID); err != nil {
+			return err
+		}
+		n, err := q.DeleteTrade(ctx, db.DeleteTradeParams{MemberID: memberID, ID: req.ID})
+		if err != nil {
+			return fmt.Errorf("delete trade %d: %w", req.ID, err)
+		}
+		if n == 0 {
+			return ErrTradeNotFound
+		}
+		return checkHoldings(ctx, q, memberID, old.StockID)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return api.DeleteTrade204Response{}, nil
+}
+
+// lockStocks takes the row locks of the stocks whose trades are about to
+// change, so that two edits of one stock replay one after the other: the
+// second sees the first's trades. A stock that is not the member's is a 404.
+func lockStocks(ctx context.Context, q *db.Queries, memberID int64, ids ...int64) error {
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	locked, err := q.LockStocks(ctx, db.LockStocksParams{MemberID: memberID, Ids: ids})
+	if err != nil {
+		return fmt.Errorf("lock stocks %v: %w", ids, err)
+	}
+	if len(locked) != len(ids) {
+		return ErrStockNotFound
+	}
+	return nil
+}
+
+// checkHoldings replays the trades of the stocks (their locks held) and
+// refuses a state where a holding goes below zero at any point.
+func checkHoldings(ctx context.Context, q *db.Queries, memberID int64, stockIDs ...int64) error {
+	trades, err := q.ListStockTradesInOrder(ctx, db.ListStockTradesInOrderParams{MemberID: memberID, StockIds: stockIDs})
+	if err != nil {
+		return fmt.Errorf("replay trades: %w", err)
+	}
+	held := map[int64]decimal.Decimal{}
+	for _, t := range trades {
+		if t.Side == SideBuy {
+			held[t.StockID] = held[t.StockID].Add(t.Quantity)
+			continue
+		}
+		held[t.StockID] = held[t.StockID].Sub(t.Quantity)
+		if held[t.StockID].IsNegative() {
+			s, err := q.GetStock(ctx, db.GetStockParams{MemberID: memberID, ID: t.StockID})
+			if err != nil {
+				return fmt.Errorf("stock %d: %w", t.StockID, err)
+			}
+			return errNegativeHolding(s.Code)
+		}
+	}
+	return nil
+}
+
+func toAPITrade(t db.InvestTrade) api.Trade {
+	return api.Trade{
+		ID: t.ID, StockID: t.StockID, Side: api.TradeSideValue(t.Side), Date: types.Date{Time: t.TradeDate},
+		Quantity: t.Quantity.StringFixed(6), Price: t.Price.StringFixed(6), Fee: t.Fee.StringFixed(6), CreatedAt: t.CreatedAt,
+	}
+}
+
+func isFKViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "23503"
+}

@@ -1,0 +1,121 @@
+package invest_test
+
+import (
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/internal/apitest"
+)
+
+func TestTradeCRUDAndItsListFilter(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	a, b := newStock(t, m, "005930", nil), newStock(t, m, "000660", nil)
+	buy := newTrade(t, m, tradeReq(a.ID, api.TradeSideBuy, 2, "10.5", "70000", "150"))
+	if buy.Quantity != "10.500000" || buy.Price != "70000.000000" || buy.Fee != "150.000000" || buy.Side != "BUY" {
+		t.Fatalf("trade %+v", buy)
+	}
+	newTrade(t, m, tradeReq(b.ID, api.TradeSideBuy, 3, "1", "100", ""))
+	var page api.TradePage
+	m.Do(http.MethodGet, fmt.Sprintf("/api/account/invest/trades?stockId=%d", a.ID), nil).Want(http.StatusOK).JSON(&page)
+	if page.Total != 1 || page.Items[0].ID != buy.ID {
+		t.Fatalf("page %+v", page)
+	}
+	m.Do(http.MethodGet, "/api/account/invest/trades?size=1", nil).Want(http.StatusOK).JSON(&page)
+	if page.Total != 2 || len(page.Items) != 1 || page.Items[0].StockID != b.ID {
+		t.Fatalf("newest first: %+v", page)
+	}
+	var up api.Trade
+	m.Do(http.MethodPut, fmt.Sprintf("/api/account/invest/trades/%d", buy.ID), tradeReq(b.ID, api.TradeSideBuy, 4, "2", "1", "")).Want(http.StatusOK).JSON(&up)
+	if up.StockID != b.ID || up.Fee != "0.000000" {
+		t.Fatalf("updated %+v", up)
+	}
+	m.Do(http.MethodDelete, fmt.Sprintf("/api/account/invest/trades/%d", buy.ID), nil).Want(http.StatusNoContent)
+	m.Do(http.MethodDelete, fmt.Sprintf("/api/account/invest/trades/%d", buy.ID), nil).WantProblem(http.StatusNotFound, "NOT_FOUND")
+}
+
+// TestHoldingNeverGoesNegativeOnReplay: creations, updates and deletions are
+// checked against the replay in date order, then creation order.
+func TestHoldingNeverGoesNegativeOnReplay(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	s := newStock(t, m, "005930", nil)
+	buy := newTrade(t, m, tradeReq(s.ID, api.TradeSideBuy, 10, "10", "100", ""))
+	// A sell dated before the buy has nothing to sell.
+	m.Do(http.MethodPost, "/api/account/invest/trades", tradeReq(s.ID, api.TradeSideSell, 9, "1", "100", "")).
+		WantProblem(http.StatusBadRequest, "NEGATIVE_HOLDING")
+	sell := newTrade(t, m, tradeReq(s.ID, api.TradeSideSell, 10, "10", "120", ""))
+	m.Do(http.MethodPost, "/api/account/invest/trades", tradeReq(s.ID, api.TradeSideSell, 11, "0.000001", "100", "")).
+		WantProblem(http.StatusBadRequest, "NEGATIVE_HOLDING")
+	// Moving the buy after the sell, shrinking it, or deleting it: refused.
+	for _, r := range []api.TradeRequest{
+		tradeReq(s.ID, api.TradeSideBuy, 11, "10", "100", ""),
+		tradeReq(s.ID, api.TradeSideBuy, 10, "9.999999", "100", ""),
+		tradeReq(s.ID, api.TradeSideSell, 10, "10", "100", ""),
+	} {
+		m.Do(http.MethodPut, fmt.Sprintf("/api/account/invest/trades/%d", buy.ID), r).WantProblem(http.StatusBadRequest, "NEGATIVE_HOLDING")
+	}
+	m.Do(http.MethodDelete, fmt.Sprintf("/api/account/invest/trades/%d", buy.ID), nil).WantProblem(http.StatusBadRequest, "NEGATIVE_HOLDING")
+	// Moving the sell to another stock leaves that stock negative.
+	other := newStock(t, m, "000660", nil)
+	m.Do(http.MethodPut, fmt.Sprintf("/api/account/invest/trades/%d", sell.ID), tradeReq(other.ID, api.TradeSideSell, 10, "10", "120", "")).
+		WantProblem(http.StatusBadRequest, "NEGATIVE_HOLDING")
+	m.Do(http.MethodDelete, fmt.Sprintf("/api/account/invest/trades/%d", sell.ID), nil).Want(http.StatusNoContent)
+	m.Do(http.MethodDelete, fmt.Sprintf("/api/account/invest/trades/%d", buy.ID), nil).Want(http.StatusNoContent)
+}
+
+// TestRacingSellsCannotBothPass: ten parallel sells of the whole holding, and
+// parallel edits that each alone would be fine, leave it at zero, never below.
+func TestRacingSellsCannotBothPass(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	s := newStock(t, m, "005930", nil)
+	newTrade(t, m, tradeReq(s.ID, api.TradeSideBuy, 2, "10", "100", ""))
+	var wg sync.WaitGroup
+	statuses := make([]int, 10)
+	for i := range statuses {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			statuses[i] = m.Do(http.MethodPost, "/api/account/invest/trades", tradeReq(s.ID, api.TradeSideSell, 3, "10", "100", "")).Status
+		}()
+	}
+	wg.Wait()
+	created := 0
+	for _, st := range statuses {
+		if st == http.StatusCreated {
+			created++
+		} else if st != http.StatusBadRequest {
+			t.Fatalf("status %d", st)
+		}
+	}
+	if created != 1 {
+		t.Fatalf("%d sells of the whole holding passed, want 1", created)
+	}
+
+	// Two buys of 5 and a sell of 10: deleting either buy alone is refused
+	// only once the other is gone, so two racing deletions cannot both pass.
+	t2 := newStock(t, m, "000660", nil)
+	b1 := newTrade(t, m, tradeReq(t2.ID, api.TradeSideBuy, 2, "5", "100", ""))
+	b2 := newTrade(t, m, tradeReq(t2.ID, api.TradeSideBuy, 2, "5", "100", ""))
+	newTrade(t, m, tradeReq(t2.ID, api.TradeSideSell, 3, "5", "100", ""))
+	for _, id := range []int64{b1.ID, b2.ID} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m.Do(http.MethodDelete, fmt.Sprintf("/api/account/invest/trades/%d", id), nil)
+		}()
+	}
+	wg.Wait()
+	var page api.TradePage
+	m.Do(http.MethodGet, fmt.Sprintf("/api/account/invest/trades?stockId=%d", t2.ID), nil).Want(http.StatusOK).JSON(&page)
+	if page.Total != 2 {
+		t.Fatalf("%d trades left, want a buy and the sell", page.Total)
+	}
+}
