@@ -289,6 +289,124 @@ type BoardCategory string
 // BoardCategoryValue A board as answered (`community`, `saving`, `tips`); a client must accept other values.
 type BoardCategoryValue = string
 
+// Budget defines model for Budget.
+type Budget struct {
+	Amount     int64 `json:"amount"`
+	CategoryID int64 `json:"categoryId"`
+	ID         int64 `json:"id"`
+	Month      int32 `json:"month"`
+	Year       int32 `json:"year"`
+}
+
+// BudgetAmountRequest Example: {"amount":350000}
+type BudgetAmountRequest struct {
+	Amount BudgetMoney `json:"amount"`
+}
+
+// BudgetChart defines model for BudgetChart.
+type BudgetChart struct {
+	Points []BudgetChartPoint `json:"points"`
+}
+
+// BudgetChartPoint defines model for BudgetChartPoint.
+type BudgetChartPoint struct {
+	Budget int64 `json:"budget"`
+	Month  int32 `json:"month"`
+	Spent  int64 `json:"spent"`
+	Year   int32 `json:"year"`
+}
+
+// BudgetCopyRequest Example: {"fromMonth":10,"fromYear":2026,"toMonth":11,"toYear":2026}
+type BudgetCopyRequest struct {
+	FromMonth BudgetMonthValue `json:"fromMonth"`
+	FromYear  BudgetYearValue  `json:"fromYear"`
+	ToMonth   BudgetMonthValue `json:"toMonth"`
+	ToYear    BudgetYearValue  `json:"toYear"`
+}
+
+// BudgetCopyResult defines model for BudgetCopyResult.
+type BudgetCopyResult struct {
+	// Copied How many budgets were written into the target month.
+	Copied int64 `json:"copied"`
+}
+
+// BudgetIncome defines model for BudgetIncome.
+type BudgetIncome struct {
+	// Amount The expected income; `null` when not set.
+	Amount *int64 `json:"amount"`
+	Month  int32  `json:"month"`
+
+	// Received The confirmed income of the month.
+	Received int64 `json:"received"`
+	Year     int32 `json:"year"`
+}
+
+// BudgetIncomeRequest Example: {"amount":3500000,"month":11,"year":2026}
+type BudgetIncomeRequest struct {
+	Amount BudgetMoney      `json:"amount"`
+	Month  BudgetMonthValue `json:"month"`
+	Year   BudgetYearValue  `json:"year"`
+}
+
+// BudgetList defines model for BudgetList.
+type BudgetList struct {
+	Items []Budget `json:"items"`
+}
+
+// BudgetMoney defines model for BudgetMoney.
+type BudgetMoney = int64
+
+// BudgetMonthValue defines model for BudgetMonthValue.
+type BudgetMonthValue = int32
+
+// BudgetRequest Example: {"amount":300000,"categoryId":12,"month":11,"year":2026}
+type BudgetRequest struct {
+	Amount     BudgetMoney      `json:"amount"`
+	CategoryID int64            `json:"categoryId"`
+	Month      BudgetMonthValue `json:"month"`
+	Year       BudgetYearValue  `json:"year"`
+}
+
+// BudgetStatus defines model for BudgetStatus.
+type BudgetStatus struct {
+	Budget         int64  `json:"budget"`
+	ExpectedIncome *int64 `json:"expectedIncome"`
+
+	// From The first day of the ledger month.
+	From       openapi_types.Date `json:"from"`
+	IncomeLeft *int64             `json:"incomeLeft"`
+	Items      []BudgetStatusItem `json:"items"`
+	Month      int32              `json:"month"`
+	Remaining  int64              `json:"remaining"`
+	Spent      int64              `json:"spent"`
+
+	// To The last day of the ledger month.
+	To         openapi_types.Date `json:"to"`
+	Unbudgeted int64              `json:"unbudgeted"`
+	Year       int32              `json:"year"`
+}
+
+// BudgetStatusItem defines model for BudgetStatusItem.
+type BudgetStatusItem struct {
+	Amount       int64  `json:"amount"`
+	BudgetID     int64  `json:"budgetId"`
+	CategoryID   int64  `json:"categoryId"`
+	CategoryName string `json:"categoryName"`
+
+	// ParentID The budgeted category's parent; `null` for a top-level category.
+	ParentID *int64 `json:"parentId"`
+
+	// Percent spent as a percent of amount, to one decimal; `null` when the amount is 0.
+	Percent *float64 `json:"percent"`
+
+	// Remaining amount less spent; negative when overspent.
+	Remaining int64 `json:"remaining"`
+	Spent     int64 `json:"spent"`
+}
+
+// BudgetYearValue defines model for BudgetYearValue.
+type BudgetYearValue = int32
+
 // Category A category; a top-level one lists its sub-categories in `children` (a sub-category's is empty).
 type Category struct {
 	Children  []SubCategory `json:"children"`
@@ -313,6 +431,15 @@ type CategoryRequest struct {
 
 	// Type Income or expense, as a request sets it.
 	Type EntryType `json:"type"`
+}
+
+// CategoryStats defines model for CategoryStats.
+type CategoryStats struct {
+	Categories StatsCategories    `json:"categories"`
+	Expense    int64              `json:"expense"`
+	From       openapi_types.Date `json:"from"`
+	Income     int64              `json:"income"`
+	To         openapi_types.Date `json:"to"`
 }
 
 // CategoryTree defines model for CategoryTree.
@@ -619,6 +746,21 @@ type Memo = string
 // Example: 1500000
 type Money = int64
 
+// MonthlyStats defines model for MonthlyStats.
+type MonthlyStats struct {
+	Categories StatsCategories    `json:"categories"`
+	Days       []StatsDay         `json:"days"`
+	Expense    int64              `json:"expense"`
+	From       openapi_types.Date `json:"from"`
+	Income     int64              `json:"income"`
+	Month      int32              `json:"month"`
+	Net        int64              `json:"net"`
+
+	// To The last day of the ledger month.
+	To   openapi_types.Date `json:"to"`
+	Year int32              `json:"year"`
+}
+
 // ParseEntryRequest Example: {"text":"어제 점심 12,000원"}
 type ParseEntryRequest struct {
 	// Text A line typed by the member or a pasted card notification.
@@ -840,7 +982,10 @@ type Profile struct {
 
 	// IDPAPicture Avatar address from identity provider A.
 	IDPAPicture *string `json:"idpAPicture"`
-	Name        string  `json:"name"`
+
+	// MonthStartDay The day of the calendar month on which the member's ledger month begins (payday months); 1 is the calendar month.
+	MonthStartDay int32  `json:"monthStartDay"`
+	Name          string `json:"name"`
 
 	// Plan A membership plan as answered (`FREE`, `PREMIUM`); a client must accept other values.
 	Plan          PlanValue  `json:"plan"`
@@ -1086,6 +1231,50 @@ type SpamKeywords struct {
 	Keywords []string `json:"keywords"`
 }
 
+// StatsCategories defines model for StatsCategories.
+type StatsCategories struct {
+	Expense []StatsCategory `json:"expense"`
+	Income  []StatsCategory `json:"income"`
+}
+
+// StatsCategory defines model for StatsCategory.
+type StatsCategory struct {
+	// Amount The category's entries and its sub-categories'.
+	Amount int64 `json:"amount"`
+
+	// CategoryID `null` collects the entries without a category.
+	CategoryID *int64               `json:"categoryId"`
+	Children   []StatsCategoryChild `json:"children"`
+	Name       *string              `json:"name"`
+
+	// Own The entries of the category itself.
+	Own int64 `json:"own"`
+}
+
+// StatsCategoryChild defines model for StatsCategoryChild.
+type StatsCategoryChild struct {
+	Amount     int64  `json:"amount"`
+	CategoryID int64  `json:"categoryId"`
+	Name       string `json:"name"`
+}
+
+// StatsDay defines model for StatsDay.
+type StatsDay struct {
+	Date    openapi_types.Date `json:"date"`
+	Expense int64              `json:"expense"`
+	Income  int64              `json:"income"`
+}
+
+// StatsMonth defines model for StatsMonth.
+type StatsMonth struct {
+	Expense int64              `json:"expense"`
+	From    openapi_types.Date `json:"from"`
+	Income  int64              `json:"income"`
+	Month   int32              `json:"month"`
+	Net     int64              `json:"net"`
+	To      openapi_types.Date `json:"to"`
+}
+
 // StatusRequest Example: {"status":"SUSPENDED"}
 type StatusRequest struct {
 	// Status A member's status, as a request sets it.
@@ -1218,8 +1407,29 @@ type TagRequest struct {
 	Name TagName `json:"name"`
 }
 
-// UpdateProfileRequest Example: {"name":"Minji Kim"}
+// TagStats defines model for TagStats.
+type TagStats struct {
+	Expense int64              `json:"expense"`
+	From    openapi_types.Date `json:"from"`
+	Income  int64              `json:"income"`
+	Items   []TagStatsItem     `json:"items"`
+	To      openapi_types.Date `json:"to"`
+}
+
+// TagStatsItem defines model for TagStatsItem.
+type TagStatsItem struct {
+	Entries int64  `json:"entries"`
+	Expense int64  `json:"expense"`
+	Income  int64  `json:"income"`
+	Name    string `json:"name"`
+	TagID   int64  `json:"tagId"`
+}
+
+// UpdateProfileRequest Example: {"monthStartDay":25,"name":"Minji Kim"}
 type UpdateProfileRequest struct {
+	// MonthStartDay The day the member's ledger month begins (1 to 28); left unchanged when absent. With 25, "November" is 25 November to 24 December for the entry month filter, budgets, statistics and the month-complete bonus.
+	MonthStartDay *int32 `json:"monthStartDay,omitempty"`
+
 	// Name The name other members see.
 	//
 	// Example: Minji
@@ -1375,14 +1585,35 @@ type WalletType string
 // WalletTypeValue The kind of wallet as answered; a client must accept other values.
 type WalletTypeValue = string
 
+// YearlyStats defines model for YearlyStats.
+type YearlyStats struct {
+	Expense int64        `json:"expense"`
+	Income  int64        `json:"income"`
+	Months  []StatsMonth `json:"months"`
+	Net     int64        `json:"net"`
+	Year    int32        `json:"year"`
+}
+
 // BoardCategoryQuery A board, as a request names it.
 type BoardCategoryQuery = BoardCategory
 
 // BoardTagQuery defines model for BoardTagQuery.
 type BoardTagQuery = string
 
+// BudgetID defines model for BudgetID.
+type BudgetID = int64
+
+// BudgetMonth defines model for BudgetMonth.
+type BudgetMonth = int32
+
+// BudgetYear defines model for BudgetYear.
+type BudgetYear = int32
+
 // CategoryID defines model for CategoryID.
 type CategoryID = int64
+
+// ChartMonths defines model for ChartMonths.
+type ChartMonths = int32
 
 // CommentID defines model for CommentID.
 type CommentID = int64
@@ -1450,6 +1681,15 @@ type RecurringID = int64
 // Size defines model for Size.
 type Size = int32
 
+// StatsFrom defines model for StatsFrom.
+type StatsFrom = openapi_types.Date
+
+// StatsTo defines model for StatsTo.
+type StatsTo = openapi_types.Date
+
+// StatsYear defines model for StatsYear.
+type StatsYear = int32
+
 // TagGroupID defines model for TagGroupID.
 type TagGroupID = int64
 
@@ -1498,6 +1738,45 @@ type Unauthenticated = Problem
 // UnsupportedMediaType An RFC 9457 problem detail with a stable `code`.
 type UnsupportedMediaType = Problem
 
+// ListBudgetsParams defines parameters for ListBudgets.
+type ListBudgetsParams struct {
+	// Year The year of the ledger month.
+	Year BudgetYear `form:"year" json:"year"`
+
+	// Month The ledger month, 1 to 12 (see the operation for where it begins).
+	Month BudgetMonth `form:"month" json:"month"`
+}
+
+// GetBudgetChartParams defines parameters for GetBudgetChart.
+type GetBudgetChartParams struct {
+	// Year The year of the ledger month.
+	Year BudgetYear `form:"year" json:"year"`
+
+	// Month The ledger month, 1 to 12 (see the operation for where it begins).
+	Month BudgetMonth `form:"month" json:"month"`
+
+	// Months How many months the chart shows, ending with the given one.
+	Months *ChartMonths `form:"months,omitempty" json:"months,omitempty"`
+}
+
+// GetBudgetIncomeParams defines parameters for GetBudgetIncome.
+type GetBudgetIncomeParams struct {
+	// Year The year of the ledger month.
+	Year BudgetYear `form:"year" json:"year"`
+
+	// Month The ledger month, 1 to 12 (see the operation for where it begins).
+	Month BudgetMonth `form:"month" json:"month"`
+}
+
+// GetBudgetStatusParams defines parameters for GetBudgetStatus.
+type GetBudgetStatusParams struct {
+	// Year The year of the ledger month.
+	Year BudgetYear `form:"year" json:"year"`
+
+	// Month The ledger month, 1 to 12 (see the operation for where it begins).
+	Month BudgetMonth `form:"month" json:"month"`
+}
+
 // DeleteCategoryParams defines parameters for DeleteCategory.
 type DeleteCategoryParams struct {
 	// MoveTo Another record of the member to which the deleted one's entries move.
@@ -1541,6 +1820,39 @@ type ListEntriesParams struct {
 
 	// Size Items per page.
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// GetCategoryStatsParams defines parameters for GetCategoryStats.
+type GetCategoryStatsParams struct {
+	// From The first day of the range.
+	From StatsFrom `form:"from" json:"from"`
+
+	// To The last day of the range (included).
+	To StatsTo `form:"to" json:"to"`
+}
+
+// GetMonthlyStatsParams defines parameters for GetMonthlyStats.
+type GetMonthlyStatsParams struct {
+	// Year The year of the ledger month.
+	Year BudgetYear `form:"year" json:"year"`
+
+	// Month The ledger month, 1 to 12 (see the operation for where it begins).
+	Month BudgetMonth `form:"month" json:"month"`
+}
+
+// GetTagStatsParams defines parameters for GetTagStats.
+type GetTagStatsParams struct {
+	// From The first day of the range.
+	From StatsFrom `form:"from" json:"from"`
+
+	// To The last day of the range (included).
+	To StatsTo `form:"to" json:"to"`
+}
+
+// GetYearlyStatsParams defines parameters for GetYearlyStats.
+type GetYearlyStatsParams struct {
+	// Year The year.
+	Year StatsYear `form:"year" json:"year"`
 }
 
 // DeleteWalletParams defines parameters for DeleteWallet.
@@ -1650,6 +1962,18 @@ type ListUsersParams struct {
 	// Size Items per page.
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
 }
+
+// CreateBudgetJSONRequestBody defines body for CreateBudget for application/json ContentType.
+type CreateBudgetJSONRequestBody = BudgetRequest
+
+// CopyBudgetsJSONRequestBody defines body for CopyBudgets for application/json ContentType.
+type CopyBudgetsJSONRequestBody = BudgetCopyRequest
+
+// PutBudgetIncomeJSONRequestBody defines body for PutBudgetIncome for application/json ContentType.
+type PutBudgetIncomeJSONRequestBody = BudgetIncomeRequest
+
+// UpdateBudgetJSONRequestBody defines body for UpdateBudget for application/json ContentType.
+type UpdateBudgetJSONRequestBody = BudgetAmountRequest
 
 // CreateCategoryJSONRequestBody defines body for CreateCategory for application/json ContentType.
 type CreateCategoryJSONRequestBody = CategoryRequest
@@ -1794,6 +2118,33 @@ type UpdateUserJSONRequestBody = UpdateUserRequest
 
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
+	// ListBudgets List a month's budgets
+	// (GET /api/account/budgets)
+	ListBudgets(w http.ResponseWriter, r *http.Request, params ListBudgetsParams)
+	// CreateBudget Create a budget
+	// (POST /api/account/budgets)
+	CreateBudget(w http.ResponseWriter, r *http.Request)
+	// GetBudgetChart Budget against spending per month
+	// (GET /api/account/budgets/chart)
+	GetBudgetChart(w http.ResponseWriter, r *http.Request, params GetBudgetChartParams)
+	// CopyBudgets Copy a month's budgets
+	// (POST /api/account/budgets/copy)
+	CopyBudgets(w http.ResponseWriter, r *http.Request)
+	// GetBudgetIncome A month's expected income
+	// (GET /api/account/budgets/income)
+	GetBudgetIncome(w http.ResponseWriter, r *http.Request, params GetBudgetIncomeParams)
+	// PutBudgetIncome Set a month's expected income
+	// (PUT /api/account/budgets/income)
+	PutBudgetIncome(w http.ResponseWriter, r *http.Request)
+	// GetBudgetStatus A month's budget status
+	// (GET /api/account/budgets/status)
+	GetBudgetStatus(w http.ResponseWriter, r *http.Request, params GetBudgetStatusParams)
+	// DeleteBudget Delete a budget
+	// (DELETE /api/account/budgets/{id})
+	DeleteBudget(w http.ResponseWriter, r *http.Request, id BudgetID)
+	// UpdateBudget Change a budget's amount
+	// (PUT /api/account/budgets/{id})
+	UpdateBudget(w http.ResponseWriter, r *http.Request, id BudgetID)
 	// ListCategories The category tree
 	// (GET /api/account/categories)
 	ListCategories(w http.ResponseWriter, r *http.Request)
@@ -1863,6 +2214,18 @@ type ServerInterface interface {
 	// UpdateRecurring Update a recurring entry
 	// (PUT /api/account/recurrings/{id})
 	UpdateRecurring(w http.ResponseWriter, r *http.Request, id RecurringID)
+	// GetCategoryStats Statistics by category over a range
+	// (GET /api/account/stats/categories)
+	GetCategoryStats(w http.ResponseWriter, r *http.Request, params GetCategoryStatsParams)
+	// GetMonthlyStats Statistics of a month
+	// (GET /api/account/stats/monthly)
+	GetMonthlyStats(w http.ResponseWriter, r *http.Request, params GetMonthlyStatsParams)
+	// GetTagStats Statistics by tag over a range
+	// (GET /api/account/stats/tags)
+	GetTagStats(w http.ResponseWriter, r *http.Request, params GetTagStatsParams)
+	// GetYearlyStats Statistics of a year by month
+	// (GET /api/account/stats/yearly)
+	GetYearlyStats(w http.ResponseWriter, r *http.Request, params GetYearlyStatsParams)
 	// ListTags List tags
 	// (GET /api/account/tags)
 	ListTags(w http.ResponseWriter, r *http.Request)
@@ -2134,6 +2497,297 @@ type ServerInterfaceWrapper struct {
 }
 
 type MiddlewareFunc func(http.Handler) http.Handler
+
+// ListBudgets operation middleware
+func (siw *ServerInterfaceWrapper) ListBudgets(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListBudgetsParams
+
+	// ------------- Required query parameter "year" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "year", r.URL.Query(), &params.Year, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "year"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "year", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "month" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "month", r.URL.Query(), &params.Month, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "month"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "month", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListBudgets(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateBudget operation middleware
+func (siw *ServerInterfaceWrapper) CreateBudget(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateBudget(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetBudgetChart operation middleware
+func (siw *ServerInterfaceWrapper) GetBudgetChart(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetBudgetChartParams
+
+	// ------------- Required query parameter "year" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "year", r.URL.Query(), &params.Year, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "year"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "year", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "month" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "month", r.URL.Query(), &params.Month, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "month"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "month", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "months" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "months", r.URL.Query(), &params.Months, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "months"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "months", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetBudgetChart(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CopyBudgets operation middleware
+func (siw *ServerInterfaceWrapper) CopyBudgets(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CopyBudgets(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetBudgetIncome operation middleware
+func (siw *ServerInterfaceWrapper) GetBudgetIncome(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetBudgetIncomeParams
+
+	// ------------- Required query parameter "year" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "year", r.URL.Query(), &params.Year, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "year"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "year", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "month" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "month", r.URL.Query(), &params.Month, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "month"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "month", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetBudgetIncome(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// PutBudgetIncome operation middleware
+func (siw *ServerInterfaceWrapper) PutBudgetIncome(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.PutBudgetIncome(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetBudgetStatus operation middleware
+func (siw *ServerInterfaceWrapper) GetBudgetStatus(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetBudgetStatusParams
+
+	// ------------- Required query parameter "year" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "year", r.URL.Query(), &params.Year, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "year"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "year", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "month" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "month", r.URL.Query(), &params.Month, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "month"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "month", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetBudgetStatus(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteBudget operation middleware
+func (siw *ServerInterfaceWrapper) DeleteBudget(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id BudgetID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteBudget(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateBudget operation middleware
+func (siw *ServerInterfaceWrapper) UpdateBudget(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id BudgetID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateBudget(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
 
 // ListCategories operation middleware
 func (siw *ServerInterfaceWrapper) ListCategories(w http.ResponseWriter, r *http.Request) {
@@ -2746,6 +3400,177 @@ func (siw *ServerInterfaceWrapper) UpdateRecurring(w http.ResponseWriter, r *htt
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateRecurring(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetCategoryStats operation middleware
+func (siw *ServerInterfaceWrapper) GetCategoryStats(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetCategoryStatsParams
+
+	// ------------- Required query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetCategoryStats(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetMonthlyStats operation middleware
+func (siw *ServerInterfaceWrapper) GetMonthlyStats(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetMonthlyStatsParams
+
+	// ------------- Required query parameter "year" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "year", r.URL.Query(), &params.Year, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "year"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "year", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "month" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "month", r.URL.Query(), &params.Month, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "month"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "month", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetMonthlyStats(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetTagStats operation middleware
+func (siw *ServerInterfaceWrapper) GetTagStats(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetTagStatsParams
+
+	// ------------- Required query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetTagStats(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetYearlyStats operation middleware
+func (siw *ServerInterfaceWrapper) GetYearlyStats(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetYearlyStatsParams
+
+	// ------------- Required query parameter "year" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "year", r.URL.Query(), &params.Year, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "year"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "year", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetYearlyStats(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4940,6 +5765,19 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/admin/default-categories/{id}", wrapper.DeleteDefaultCategory)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/admin/default-categories/{id}", wrapper.GetDefaultCategory)
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/admin/default-categories/{id}", wrapper.UpdateDefaultCategory)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/budgets", wrapper.ListBudgets)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/budgets", wrapper.CreateBudget)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/budgets/{id}", wrapper.DeleteBudget)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/budgets/{id}", wrapper.UpdateBudget)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/budgets/status", wrapper.GetBudgetStatus)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/budgets/chart", wrapper.GetBudgetChart)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/budgets/copy", wrapper.CopyBudgets)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/budgets/income", wrapper.GetBudgetIncome)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/budgets/income", wrapper.PutBudgetIncome)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/stats/monthly", wrapper.GetMonthlyStats)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/stats/yearly", wrapper.GetYearlyStats)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/stats/categories", wrapper.GetCategoryStats)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/stats/tags", wrapper.GetTagStats)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/board/posts", wrapper.ListPosts)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/board/posts", wrapper.CreatePost)
 	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/board/posts/{id}", wrapper.DeletePost)
@@ -5018,6 +5856,1218 @@ type TooManyRequestsApplicationProblemPlusJSONResponse struct {
 type UnauthenticatedApplicationProblemPlusJSONResponse Problem
 
 type UnsupportedMediaTypeApplicationProblemPlusJSONResponse Problem
+
+type ListBudgetsRequestObject struct {
+	Params ListBudgetsParams
+}
+
+type ListBudgetsResponseObject interface {
+	VisitListBudgetsResponse(w http.ResponseWriter) error
+}
+
+type ListBudgets200JSONResponse BudgetList
+
+func (response ListBudgets200JSONResponse) VisitListBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBudgets400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListBudgets400ApplicationProblemPlusJSONResponse) VisitListBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBudgets401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListBudgets401ApplicationProblemPlusJSONResponse) VisitListBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBudgets403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response ListBudgets403ApplicationProblemPlusJSONResponse) VisitListBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBudgets413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListBudgets413ApplicationProblemPlusJSONResponse) VisitListBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBudgets500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListBudgets500ApplicationProblemPlusJSONResponse) VisitListBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBudgets503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListBudgets503ApplicationProblemPlusJSONResponse) VisitListBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBudgetRequestObject struct {
+	Body *CreateBudgetJSONRequestBody
+}
+
+type CreateBudgetResponseObject interface {
+	VisitCreateBudgetResponse(w http.ResponseWriter) error
+}
+
+type CreateBudget201JSONResponse Budget
+
+func (response CreateBudget201JSONResponse) VisitCreateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBudget400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBudget400ApplicationProblemPlusJSONResponse) VisitCreateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBudget401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBudget401ApplicationProblemPlusJSONResponse) VisitCreateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBudget403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBudget403ApplicationProblemPlusJSONResponse) VisitCreateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBudget404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBudget404ApplicationProblemPlusJSONResponse) VisitCreateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBudget409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBudget409ApplicationProblemPlusJSONResponse) VisitCreateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBudget413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBudget413ApplicationProblemPlusJSONResponse) VisitCreateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBudget415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBudget415ApplicationProblemPlusJSONResponse) VisitCreateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBudget500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBudget500ApplicationProblemPlusJSONResponse) VisitCreateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBudget503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBudget503ApplicationProblemPlusJSONResponse) VisitCreateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetChartRequestObject struct {
+	Params GetBudgetChartParams
+}
+
+type GetBudgetChartResponseObject interface {
+	VisitGetBudgetChartResponse(w http.ResponseWriter) error
+}
+
+type GetBudgetChart200JSONResponse BudgetChart
+
+func (response GetBudgetChart200JSONResponse) VisitGetBudgetChartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetChart400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetChart400ApplicationProblemPlusJSONResponse) VisitGetBudgetChartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetChart401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetChart401ApplicationProblemPlusJSONResponse) VisitGetBudgetChartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetChart403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetChart403ApplicationProblemPlusJSONResponse) VisitGetBudgetChartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetChart413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetChart413ApplicationProblemPlusJSONResponse) VisitGetBudgetChartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetChart500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetChart500ApplicationProblemPlusJSONResponse) VisitGetBudgetChartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetChart503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetChart503ApplicationProblemPlusJSONResponse) VisitGetBudgetChartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CopyBudgetsRequestObject struct {
+	Body *CopyBudgetsJSONRequestBody
+}
+
+type CopyBudgetsResponseObject interface {
+	VisitCopyBudgetsResponse(w http.ResponseWriter) error
+}
+
+type CopyBudgets200JSONResponse BudgetCopyResult
+
+func (response CopyBudgets200JSONResponse) VisitCopyBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CopyBudgets400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CopyBudgets400ApplicationProblemPlusJSONResponse) VisitCopyBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CopyBudgets401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CopyBudgets401ApplicationProblemPlusJSONResponse) VisitCopyBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CopyBudgets403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response CopyBudgets403ApplicationProblemPlusJSONResponse) VisitCopyBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CopyBudgets413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CopyBudgets413ApplicationProblemPlusJSONResponse) VisitCopyBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CopyBudgets415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CopyBudgets415ApplicationProblemPlusJSONResponse) VisitCopyBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CopyBudgets500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CopyBudgets500ApplicationProblemPlusJSONResponse) VisitCopyBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CopyBudgets503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CopyBudgets503ApplicationProblemPlusJSONResponse) VisitCopyBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetIncomeRequestObject struct {
+	Params GetBudgetIncomeParams
+}
+
+type GetBudgetIncomeResponseObject interface {
+	VisitGetBudgetIncomeResponse(w http.ResponseWriter) error
+}
+
+type GetBudgetIncome200JSONResponse BudgetIncome
+
+func (response GetBudgetIncome200JSONResponse) VisitGetBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetIncome400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetIncome400ApplicationProblemPlusJSONResponse) VisitGetBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetIncome401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetIncome401ApplicationProblemPlusJSONResponse) VisitGetBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetIncome403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetIncome403ApplicationProblemPlusJSONResponse) VisitGetBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetIncome413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetIncome413ApplicationProblemPlusJSONResponse) VisitGetBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetIncome500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetIncome500ApplicationProblemPlusJSONResponse) VisitGetBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetIncome503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetIncome503ApplicationProblemPlusJSONResponse) VisitGetBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PutBudgetIncomeRequestObject struct {
+	Body *PutBudgetIncomeJSONRequestBody
+}
+
+type PutBudgetIncomeResponseObject interface {
+	VisitPutBudgetIncomeResponse(w http.ResponseWriter) error
+}
+
+type PutBudgetIncome200JSONResponse BudgetIncome
+
+func (response PutBudgetIncome200JSONResponse) VisitPutBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PutBudgetIncome400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response PutBudgetIncome400ApplicationProblemPlusJSONResponse) VisitPutBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PutBudgetIncome401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response PutBudgetIncome401ApplicationProblemPlusJSONResponse) VisitPutBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PutBudgetIncome403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response PutBudgetIncome403ApplicationProblemPlusJSONResponse) VisitPutBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PutBudgetIncome413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response PutBudgetIncome413ApplicationProblemPlusJSONResponse) VisitPutBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PutBudgetIncome415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response PutBudgetIncome415ApplicationProblemPlusJSONResponse) VisitPutBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PutBudgetIncome500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response PutBudgetIncome500ApplicationProblemPlusJSONResponse) VisitPutBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PutBudgetIncome503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response PutBudgetIncome503ApplicationProblemPlusJSONResponse) VisitPutBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetStatusRequestObject struct {
+	Params GetBudgetStatusParams
+}
+
+type GetBudgetStatusResponseObject interface {
+	VisitGetBudgetStatusResponse(w http.ResponseWriter) error
+}
+
+type GetBudgetStatus200JSONResponse BudgetStatus
+
+func (response GetBudgetStatus200JSONResponse) VisitGetBudgetStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetStatus400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetStatus400ApplicationProblemPlusJSONResponse) VisitGetBudgetStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetStatus401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetStatus401ApplicationProblemPlusJSONResponse) VisitGetBudgetStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetStatus403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetStatus403ApplicationProblemPlusJSONResponse) VisitGetBudgetStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetStatus413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetStatus413ApplicationProblemPlusJSONResponse) VisitGetBudgetStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetStatus500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetStatus500ApplicationProblemPlusJSONResponse) VisitGetBudgetStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetStatus503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetStatus503ApplicationProblemPlusJSONResponse) VisitGetBudgetStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBudgetRequestObject struct {
+	ID BudgetID `json:"id"`
+}
+
+type DeleteBudgetResponseObject interface {
+	VisitDeleteBudgetResponse(w http.ResponseWriter) error
+}
+
+type DeleteBudget204Response struct {
+}
+
+func (response DeleteBudget204Response) VisitDeleteBudgetResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteBudget400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBudget400ApplicationProblemPlusJSONResponse) VisitDeleteBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBudget401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBudget401ApplicationProblemPlusJSONResponse) VisitDeleteBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBudget403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBudget403ApplicationProblemPlusJSONResponse) VisitDeleteBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBudget404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBudget404ApplicationProblemPlusJSONResponse) VisitDeleteBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBudget413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBudget413ApplicationProblemPlusJSONResponse) VisitDeleteBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBudget500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBudget500ApplicationProblemPlusJSONResponse) VisitDeleteBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBudget503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBudget503ApplicationProblemPlusJSONResponse) VisitDeleteBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBudgetRequestObject struct {
+	ID   BudgetID `json:"id"`
+	Body *UpdateBudgetJSONRequestBody
+}
+
+type UpdateBudgetResponseObject interface {
+	VisitUpdateBudgetResponse(w http.ResponseWriter) error
+}
+
+type UpdateBudget200JSONResponse Budget
+
+func (response UpdateBudget200JSONResponse) VisitUpdateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBudget400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBudget400ApplicationProblemPlusJSONResponse) VisitUpdateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBudget401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBudget401ApplicationProblemPlusJSONResponse) VisitUpdateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBudget403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBudget403ApplicationProblemPlusJSONResponse) VisitUpdateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBudget404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBudget404ApplicationProblemPlusJSONResponse) VisitUpdateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBudget413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBudget413ApplicationProblemPlusJSONResponse) VisitUpdateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBudget415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBudget415ApplicationProblemPlusJSONResponse) VisitUpdateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBudget500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBudget500ApplicationProblemPlusJSONResponse) VisitUpdateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBudget503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBudget503ApplicationProblemPlusJSONResponse) VisitUpdateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
 
 type ListCategoriesRequestObject struct {
 }
@@ -7870,6 +9920,490 @@ type UpdateRecurring503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response UpdateRecurring503ApplicationProblemPlusJSONResponse) VisitUpdateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryStatsRequestObject struct {
+	Params GetCategoryStatsParams
+}
+
+type GetCategoryStatsResponseObject interface {
+	VisitGetCategoryStatsResponse(w http.ResponseWriter) error
+}
+
+type GetCategoryStats200JSONResponse CategoryStats
+
+func (response GetCategoryStats200JSONResponse) VisitGetCategoryStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryStats400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetCategoryStats400ApplicationProblemPlusJSONResponse) VisitGetCategoryStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryStats401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetCategoryStats401ApplicationProblemPlusJSONResponse) VisitGetCategoryStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryStats403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response GetCategoryStats403ApplicationProblemPlusJSONResponse) VisitGetCategoryStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryStats413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetCategoryStats413ApplicationProblemPlusJSONResponse) VisitGetCategoryStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryStats500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetCategoryStats500ApplicationProblemPlusJSONResponse) VisitGetCategoryStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryStats503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetCategoryStats503ApplicationProblemPlusJSONResponse) VisitGetCategoryStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMonthlyStatsRequestObject struct {
+	Params GetMonthlyStatsParams
+}
+
+type GetMonthlyStatsResponseObject interface {
+	VisitGetMonthlyStatsResponse(w http.ResponseWriter) error
+}
+
+type GetMonthlyStats200JSONResponse MonthlyStats
+
+func (response GetMonthlyStats200JSONResponse) VisitGetMonthlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMonthlyStats400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetMonthlyStats400ApplicationProblemPlusJSONResponse) VisitGetMonthlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMonthlyStats401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetMonthlyStats401ApplicationProblemPlusJSONResponse) VisitGetMonthlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMonthlyStats403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response GetMonthlyStats403ApplicationProblemPlusJSONResponse) VisitGetMonthlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMonthlyStats413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetMonthlyStats413ApplicationProblemPlusJSONResponse) VisitGetMonthlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMonthlyStats500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetMonthlyStats500ApplicationProblemPlusJSONResponse) VisitGetMonthlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMonthlyStats503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetMonthlyStats503ApplicationProblemPlusJSONResponse) VisitGetMonthlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTagStatsRequestObject struct {
+	Params GetTagStatsParams
+}
+
+type GetTagStatsResponseObject interface {
+	VisitGetTagStatsResponse(w http.ResponseWriter) error
+}
+
+type GetTagStats200JSONResponse TagStats
+
+func (response GetTagStats200JSONResponse) VisitGetTagStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTagStats400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetTagStats400ApplicationProblemPlusJSONResponse) VisitGetTagStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTagStats401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetTagStats401ApplicationProblemPlusJSONResponse) VisitGetTagStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTagStats403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response GetTagStats403ApplicationProblemPlusJSONResponse) VisitGetTagStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTagStats413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetTagStats413ApplicationProblemPlusJSONResponse) VisitGetTagStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTagStats500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetTagStats500ApplicationProblemPlusJSONResponse) VisitGetTagStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTagStats503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetTagStats503ApplicationProblemPlusJSONResponse) VisitGetTagStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetYearlyStatsRequestObject struct {
+	Params GetYearlyStatsParams
+}
+
+type GetYearlyStatsResponseObject interface {
+	VisitGetYearlyStatsResponse(w http.ResponseWriter) error
+}
+
+type GetYearlyStats200JSONResponse YearlyStats
+
+func (response GetYearlyStats200JSONResponse) VisitGetYearlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetYearlyStats400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetYearlyStats400ApplicationProblemPlusJSONResponse) VisitGetYearlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetYearlyStats401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetYearlyStats401ApplicationProblemPlusJSONResponse) VisitGetYearlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetYearlyStats403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response GetYearlyStats403ApplicationProblemPlusJSONResponse) VisitGetYearlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetYearlyStats413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetYearlyStats413ApplicationProblemPlusJSONResponse) VisitGetYearlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetYearlyStats500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetYearlyStats500ApplicationProblemPlusJSONResponse) VisitGetYearlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetYearlyStats503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetYearlyStats503ApplicationProblemPlusJSONResponse) VisitGetYearlyStatsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -18512,6 +21046,33 @@ func (response GetReadiness503ApplicationProblemPlusJSONResponse) VisitGetReadin
 
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
+	// ListBudgets List a month's budgets
+	// (GET /api/account/budgets)
+	ListBudgets(ctx context.Context, request ListBudgetsRequestObject) (ListBudgetsResponseObject, error)
+	// CreateBudget Create a budget
+	// (POST /api/account/budgets)
+	CreateBudget(ctx context.Context, request CreateBudgetRequestObject) (CreateBudgetResponseObject, error)
+	// GetBudgetChart Budget against spending per month
+	// (GET /api/account/budgets/chart)
+	GetBudgetChart(ctx context.Context, request GetBudgetChartRequestObject) (GetBudgetChartResponseObject, error)
+	// CopyBudgets Copy a month's budgets
+	// (POST /api/account/budgets/copy)
+	CopyBudgets(ctx context.Context, request CopyBudgetsRequestObject) (CopyBudgetsResponseObject, error)
+	// GetBudgetIncome A month's expected income
+	// (GET /api/account/budgets/income)
+	GetBudgetIncome(ctx context.Context, request GetBudgetIncomeRequestObject) (GetBudgetIncomeResponseObject, error)
+	// PutBudgetIncome Set a month's expected income
+	// (PUT /api/account/budgets/income)
+	PutBudgetIncome(ctx context.Context, request PutBudgetIncomeRequestObject) (PutBudgetIncomeResponseObject, error)
+	// GetBudgetStatus A month's budget status
+	// (GET /api/account/budgets/status)
+	GetBudgetStatus(ctx context.Context, request GetBudgetStatusRequestObject) (GetBudgetStatusResponseObject, error)
+	// DeleteBudget Delete a budget
+	// (DELETE /api/account/budgets/{id})
+	DeleteBudget(ctx context.Context, request DeleteBudgetRequestObject) (DeleteBudgetResponseObject, error)
+	// UpdateBudget Change a budget's amount
+	// (PUT /api/account/budgets/{id})
+	UpdateBudget(ctx context.Context, request UpdateBudgetRequestObject) (UpdateBudgetResponseObject, error)
 	// ListCategories The category tree
 	// (GET /api/account/categories)
 	ListCategories(ctx context.Context, request ListCategoriesRequestObject) (ListCategoriesResponseObject, error)
@@ -18581,6 +21142,18 @@ type StrictServerInterface interface {
 	// UpdateRecurring Update a recurring entry
 	// (PUT /api/account/recurrings/{id})
 	UpdateRecurring(ctx context.Context, request UpdateRecurringRequestObject) (UpdateRecurringResponseObject, error)
+	// GetCategoryStats Statistics by category over a range
+	// (GET /api/account/stats/categories)
+	GetCategoryStats(ctx context.Context, request GetCategoryStatsRequestObject) (GetCategoryStatsResponseObject, error)
+	// GetMonthlyStats Statistics of a month
+	// (GET /api/account/stats/monthly)
+	GetMonthlyStats(ctx context.Context, request GetMonthlyStatsRequestObject) (GetMonthlyStatsResponseObject, error)
+	// GetTagStats Statistics by tag over a range
+	// (GET /api/account/stats/tags)
+	GetTagStats(ctx context.Context, request GetTagStatsRequestObject) (GetTagStatsResponseObject, error)
+	// GetYearlyStats Statistics of a year by month
+	// (GET /api/account/stats/yearly)
+	GetYearlyStats(ctx context.Context, request GetYearlyStatsRequestObject) (GetYearlyStatsResponseObject, error)
 	// ListTags List tags
 	// (GET /api/account/tags)
 	ListTags(ctx context.Context, request ListTagsRequestObject) (ListTagsResponseObject, error)
@@ -18881,6 +21454,262 @@ type strictHandler struct {
 	ssi         StrictServerInterface
 	middlewares []StrictMiddlewareFunc
 	options     StrictHTTPServerOptions
+}
+
+// ListBudgets operation middleware
+func (sh *strictHandler) ListBudgets(w http.ResponseWriter, r *http.Request, params ListBudgetsParams) {
+	var request ListBudgetsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListBudgets(ctx, request.(ListBudgetsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListBudgets")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListBudgetsResponseObject); ok {
+		if err := validResponse.VisitListBudgetsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateBudget operation middleware
+func (sh *strictHandler) CreateBudget(w http.ResponseWriter, r *http.Request) {
+	var request CreateBudgetRequestObject
+
+	var body CreateBudgetJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateBudget(ctx, request.(CreateBudgetRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateBudget")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateBudgetResponseObject); ok {
+		if err := validResponse.VisitCreateBudgetResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetBudgetChart operation middleware
+func (sh *strictHandler) GetBudgetChart(w http.ResponseWriter, r *http.Request, params GetBudgetChartParams) {
+	var request GetBudgetChartRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetBudgetChart(ctx, request.(GetBudgetChartRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetBudgetChart")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetBudgetChartResponseObject); ok {
+		if err := validResponse.VisitGetBudgetChartResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CopyBudgets operation middleware
+func (sh *strictHandler) CopyBudgets(w http.ResponseWriter, r *http.Request) {
+	var request CopyBudgetsRequestObject
+
+	var body CopyBudgetsJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CopyBudgets(ctx, request.(CopyBudgetsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CopyBudgets")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CopyBudgetsResponseObject); ok {
+		if err := validResponse.VisitCopyBudgetsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetBudgetIncome operation middleware
+func (sh *strictHandler) GetBudgetIncome(w http.ResponseWriter, r *http.Request, params GetBudgetIncomeParams) {
+	var request GetBudgetIncomeRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetBudgetIncome(ctx, request.(GetBudgetIncomeRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetBudgetIncome")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetBudgetIncomeResponseObject); ok {
+		if err := validResponse.VisitGetBudgetIncomeResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// PutBudgetIncome operation middleware
+func (sh *strictHandler) PutBudgetIncome(w http.ResponseWriter, r *http.Request) {
+	var request PutBudgetIncomeRequestObject
+
+	var body PutBudgetIncomeJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.PutBudgetIncome(ctx, request.(PutBudgetIncomeRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "PutBudgetIncome")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(PutBudgetIncomeResponseObject); ok {
+		if err := validResponse.VisitPutBudgetIncomeResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetBudgetStatus operation middleware
+func (sh *strictHandler) GetBudgetStatus(w http.ResponseWriter, r *http.Request, params GetBudgetStatusParams) {
+	var request GetBudgetStatusRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetBudgetStatus(ctx, request.(GetBudgetStatusRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetBudgetStatus")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetBudgetStatusResponseObject); ok {
+		if err := validResponse.VisitGetBudgetStatusResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteBudget operation middleware
+func (sh *strictHandler) DeleteBudget(w http.ResponseWriter, r *http.Request, id BudgetID) {
+	var request DeleteBudgetRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteBudget(ctx, request.(DeleteBudgetRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteBudget")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteBudgetResponseObject); ok {
+		if err := validResponse.VisitDeleteBudgetResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateBudget operation middleware
+func (sh *strictHandler) UpdateBudget(w http.ResponseWriter, r *http.Request, id BudgetID) {
+	var request UpdateBudgetRequestObject
+
+	request.ID = id
+
+	var body UpdateBudgetJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateBudget(ctx, request.(UpdateBudgetRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateBudget")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateBudgetResponseObject); ok {
+		if err := validResponse.VisitUpdateBudgetResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
 }
 
 // ListCategories operation middleware
@@ -19528,6 +22357,110 @@ func (sh *strictHandler) UpdateRecurring(w http.ResponseWriter, r *http.Request,
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(UpdateRecurringResponseObject); ok {
 		if err := validResponse.VisitUpdateRecurringResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetCategoryStats operation middleware
+func (sh *strictHandler) GetCategoryStats(w http.ResponseWriter, r *http.Request, params GetCategoryStatsParams) {
+	var request GetCategoryStatsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetCategoryStats(ctx, request.(GetCategoryStatsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetCategoryStats")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetCategoryStatsResponseObject); ok {
+		if err := validResponse.VisitGetCategoryStatsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetMonthlyStats operation middleware
+func (sh *strictHandler) GetMonthlyStats(w http.ResponseWriter, r *http.Request, params GetMonthlyStatsParams) {
+	var request GetMonthlyStatsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetMonthlyStats(ctx, request.(GetMonthlyStatsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetMonthlyStats")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetMonthlyStatsResponseObject); ok {
+		if err := validResponse.VisitGetMonthlyStatsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetTagStats operation middleware
+func (sh *strictHandler) GetTagStats(w http.ResponseWriter, r *http.Request, params GetTagStatsParams) {
+	var request GetTagStatsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetTagStats(ctx, request.(GetTagStatsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetTagStats")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetTagStatsResponseObject); ok {
+		if err := validResponse.VisitGetTagStatsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetYearlyStats operation middleware
+func (sh *strictHandler) GetYearlyStats(w http.ResponseWriter, r *http.Request, params GetYearlyStatsParams) {
+	var request GetYearlyStatsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetYearlyStats(ctx, request.(GetYearlyStatsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetYearlyStats")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetYearlyStatsResponseObject); ok {
+		if err := validResponse.VisitGetYearlyStatsResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -21966,472 +24899,521 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L1ZbyPJlib4V6xZBQRVl1RQW9wMCYVphsSIYKYWXi0ZmZXMlhvpRtKunGaebuZiMPPmYDDdDQy65uE+",
-	"zHQNUDWDeihgMEDPS08/9MO89b/pzvoPDTvHzBfSnYuWWDJVQN0MSe5u27Gzn+/8VOnLcSgFE1pV9n+q",
-	"hDSiY6ZZBD+9kjTyD6lmQxlN/xCzaGp+6zPVj3iouRSV/cqZYKRnnjsg7JZFU/yBTLgeyVgTrjcrtQo3",
-	"T/4AH6hVBB2zyn6lb79bqVVUf8TG1Hz7LyM2qOxX/uJ5Oq3n+Ff1PDebys8/13B+l3RYOrVgSkKptCJ9",
-	"GkVTLoZEj7gimg7LZqXpMDehMX1/zMRQjyr7O41aZcyF+3GrVtHT0LyjdMTFEGbkptc+mp/O5YgRt+hn",
-	"inA/mUNI9SidAvcrtUrEfoh5xPzKvo5ilp3RQEZjqs1zQr/YrcCc+DgeZ2fEhWZDFuGU5HjMhC6dEf75",
-	"A07oiA1oHOhlW+XjYx9jy1pCR1M3v9c80CwqoS4mdMSZInKAlOUmS2REuFZExb26/R1natlVaPuVe0+7",
-	"bDvNTD/4HnaY8LkYLtzCEJ8hVTPihtk4aX7dl2LAozHzSXVAA8U23F6XbaL9Tm4H7bx6UgaMinRel3S4",
-	"0rHOsQ1iBnsk3oEzY+/1SlObjKRiZMzG0myVplwoO0v2XpNqnypW50Ixobjmt2yjbNI/lE15q7HynKch",
-	"WzhnLvpyzJKjZe9DJhRbdqAw2qrCIZlIOq13NAiYXuv6TuCVsgnhX+95SV9/8zqS4/n5tC/OyO721u9J",
-	"X/oMJ8RIP44iJvpwG25ZpJlPBpEc10gchiwi5pDLJmueW3ih2Xs6DgPz6NXFUaVmuIFmkfnSv/quWf+b",
-	"73/a+fkvK0Vn/vqbS3n3+Wu5yuy1XHHuX52/W2vuhXtv+OOAR0oTn07d3CMqhoxUjSJDPC29jSU7XUAS",
-	"PtWscBrtwakU7ITq/qh4Nl7rkg49MxVK+jKc4m4GnAlNRjLw00szYtRnUTqb9qBuvl3Hj5ff7UbhvMZ0",
-	"yMokCDd/BAlSAyqEOVHfj5hSxIvDQFIfNDL4ikeoUBMWsfvKmziGJ+cne8LGPRaVzXYMf/2AAu9ECl1y",
-	"mmPzJ6IlCbjSNbJl/rm17WhrymhUTl3wbinH2dk2E6Pv7cS2V5jlLSu6vk0h9YhFJGJ9GfnuDuAmmulO",
-	"Rrw/gt/5LGDmIkthiMFx0LG8ZeVLgDHvs7kdOmTzkza/JSI2c7QkuVWqHZgPZGdg1UsYcMGONhoNKwcX",
-	"Tk+qUgXbGCAfkAz/EPP+zUJN8AfzxAfXB8+ZEQZcDMumFbkHPvjULviPBcTV1mysiBFUhnbK6EqZdwvp",
-	"aruxhLCWzuuSDt9EMg7Ldszoo0PzwAfcq0s6XDCdDzkRWTyLgBaI8ZpRQYPYN9YEMl3DLcqZrpZrCnTU",
-	"Nct2BhXHD7g53zIaFU/FCJuEu2fFktsY+GX5zpj3V5RG2y9fvszO9GVG50gn+7NZtwqlUAx9TtQ/Zz/E",
-	"TGnzkzFtmIB/0jAMeJ+atTwPI9kL2Ph3f1RmYRl90LzhmwG+bh63j5qX7bPT69fN9nHLaLg+05QHlf3K",
-	"czamPNgn41hp0mOECsLq5leJOqPi/ohQBebev7Rf3+yDnseiSEaqsv/dT5UBZ4GffM+snSkFkqpyh0//",
-	"/D2SAFPGxtiv7A22+y/pFvt9b8ff7b+gX7DGYKu3DeaHpjpWlf1d2FKuQRV+RX3iti7ZaNqTsd7vBVTc",
-	"VH5e1Zjq4Pbi6RRxahiEcEXGNDAEYNSBiFACG2J+z8UtDbhPqt7cQXg1fHYsI0ZUyPp8wPtoNRiilCGL",
-	"4JCBKtXGZgV8WGIQ8P79SOLw7PT1cfvwMksJYPXZA+KK0CBi1DcGK4kVq9zhPF6m55FM+oMcRt+OpsD1",
-	"SiYjCgektIwM1/Pc6r31d/+1jHrc95m41/a/Pjt/1T46ap1m9x/8AdQ3TELpiGoZGZqamt1HizyZ0F0O",
-	"Yyc9jHQNj3YaF3womG9opxdrIqQmNAjkBHY/WTxSv9c5b520r06uz1t/uGqft448MoBjeX3eajmtWwpC",
-	"iX0w3Yc73J62MMYxDe51fO3Ty9b5afM4e3pUkFiw9yHrG4MAGCORfTD6/QPyQyw1ziphGD6ZjJggEQtl",
-	"pI2qx/X657qXZXpubeSCRbcsIi0zicc742ZuxQPKgzhipOq53fE2Ngn6+Q0Fc0UCORwyn8TCZxHxkpV6",
-	"NSKYma8ayYmAUzqV+rWMhX+vUzo9u7x+fXZ1mhN3lp4MRQ5ghDtcpd10y0+lJq/tdx5pm08likm0Rmvo",
-	"TSc9FkgxVEZjodZctUuresnCPaT5Dp0GkvqXUh7TaMjutamd5rfHZ82j68uzs+vj5vmbVl6CpPTdk0Z2",
-	"KCLNyW41dr/Y+/0L0ptqpu6w5VsZ7mXFOmkJzfWUXEpJcFkfRLTklpXjMs8UCfiYa1L15jbJ2zhAFg7+",
-	"KuBvyXuKaCOfNL1hREgcQEuJJxexMY/H54kyfJ+Tm2Gzc6J/wKg2N1gw5qsMu0W6UiMefvpyp5mTGn1j",
-	"a/hFksMc0qzY2TiYlb4hVQq0B2ZPm0ckDCjyKMNkeZ9dCXpLeUB7wf0u1kXr/Ov2Yev66rT5dbN93Hx1",
-	"3Jo7IcWHos4FGTM9kqBbGj4G0aFhbOjjDvIjcz52RSS7pEc8KWWHy+s2lvzm1mb4Xp8K88ueuY60P2I+",
-	"ifhwZPSLSVdUvYItLFewN/ZJRyo9jNjFH46JH4O3hQoiY02NkUxFV3CfIZMJI3nLfRbV4MqDHrlJzpmO",
-	"poQOtJFm8EO9aX7wiGJ9KXyFAn7Ib5nY7BqiR/80mHaZ5+eN0wv7vpZkQoHZD8z8Ncbf6JBysZl3Zy8y",
-	"gdFDIE+omFreqe5FqefNy9b1cfukfTnDRKQkYyqmoAqYa6c1G4daHRDYJzNrElANDvp12ch2xpYwHN8s",
-	"hiSreTzO75Zk56sMNc0sj1S97I4YNhKtQxl3oItYaB4AKaLECZi2AU8npvQokvFwdCdauRI01iND+X2q",
-	"7yl0rk6bV5dvW6eX7cPmDLkYZmYMBC0fyMLZSkkElyAj/iN7RM3Mm1mdt28EuGJKOdsEuAX+TEZUEfY+",
-	"5JaXTcyPArxwbifgsDYOukIKfNOy+1RVQP7TjxgwJhooN0j7iGh5wwShESOTSIohqVL7DyPFJjLyu4IK",
-	"n4CdciPkJHXGQGwKR6RjtmF4FZCBikNjmzD/hPmcQkD5frRwcdXpnJ1fto6uT1pH7eb15bednJBTTPgw",
-	"D1CCqCJSMCIH+yQ7EAxwBxVyL0seydIIrI1cYnz9AymQzxQZw7BmPCfqzFrzZqtRCQ17Kd44UO6T2QHz",
-	"aBr1BUOBBVEtpxVRNavnKAZDj0lVSCPrBjywIU7wfYaRmZPm6JTsR8ywhaae8wbXNR8XuIRrFXQJ7v9U",
-	"EXFgNSX06s49yf1CF+8sn3Iu2J/mv2D0s6VHFVDxNQ1i5l5oxlqeM8EmRYky+EgLrq5asOylizOf6UTS",
-	"j9F5N08joFiYAzCP5PMGNFFxL3m+RviAUDHdXGlYyW1G4wr76jSdFagdnku2MZJ42Re9dC4Dlrzgbubi",
-	"V5CaL+BZ++rP2ejAdxgucE5nIAs7mWQISxSz55g/kFlCyGxFsoW1DPF/n+ye7P2R9bVZUnMsY6GLrp6Q",
-	"oi7YkGp+ywiFx0D2GV5HVSY5JBbGgpxIATcvYaJb2xB6nY995IOz6f9lgg2NonNuxnp0zhRE536aueEg",
-	"SUoo1AozeOSAAMPm2rAUr2klLvCuffKK0YhFpBs3Gjt9eBz+yTxS5Rr9y8oIS3iZkr6UNxzZzRwBx2o5",
-	"PV4pG+7JkgYuxH6g8MBgzot5JcojGvngn4Kfx/Nckd5SXRZnStIvjNDNsVcjpH2qKbk6P95ApVAxXSMs",
-	"UCgM5iyQZ6orQt4HQ91GUQ6IZ3iAh+8LxvWIRWhwPDq/LbqL9g7aHSnfdpfHkN9Irtk4/49Fx24P8OdU",
-	"dEcRnQIjs1+fi8nNr03ZmPcKj2qp0Xe8dMtmdwZWU0tyLzBUjp8r2qJXgezfnDOqpJVUc5T1bjQlFDIq",
-	"wDTG1GVzsXrmVebvE++8ZbSGC7xyzmTesy5nBfml3kWneeIZOlQhHXfFDZsaXXFjkzRdjhWE72i/z0JN",
-	"0NN4a2akkMTyBFGrvK+z95oJxXsBqzNhGNB3FTuRSq1ihqt87/LVkwz2ghsId66G3MEpT4a0lM2jd982",
-	"KzdcE5Ln6S3OQvNQZfY1OzsRj+u3NIJPmfcPM+9fuPcv4f3ZaZachJ0rTNXmeZGql8zLqxEPJ2b+ZWYG",
-	"rqal27vq5i7YgEwWftG0Xa61mY2WYT1gtywARRQiJgVZ20Zoef0RD/yICSSb9O+Qp6KIsYqnRYqjfW3l",
-	"y30R99ISh/kb/gC6IjWaVbv4OyW8M8s3ZKTPIqssrcI8rAW1Uu7uAmXHMlibE5wsIjuhWrrbRdzFbWsm",
-	"uyBjr9n0htdSZozn1jed1ulFy+qImWN1u7toVcfMH7Lo1Dw5s+2zJJmSYYY4e8pcFBkRcyY2Ojj/oKG4",
-	"hckhy090rROaO5zsuSza9cuI3VvwlV+MQsFTOJ0RFUPWsd6BYlKwxod7qLJf6csoYn1NRjJSRnnVmkVT",
-	"ojQNQeUWbJJ5mJJAiqHRo4RPBJtAAplS4Siiis2T0txoM4m627sFKkxuxCVGi3tudpNmB85/tXDzgHlj",
-	"ktPMIvAv/gr27uws3JuFA6KAnx+PJjrsaopSL9Us4PUgOBtABs/CerNZdeTn72sF+ohOi6gymsgBRnYh",
-	"Vpl3PEgRrGbD2i8Vm+c96ReIt6xSXDyvGmHvQewCR8nPrErBslEEtxfknhGKJ1N7EArzwpbO/A7uEl9O",
-	"xKGzJFeQKyNZYHMe4riQAWMtTUgH3N4lIxlHNjWGahIw8+u9BonD+q3UOcUjs8krS9vx9Gup2eqkZZ4+",
-	"4oan8HLiwjyCIAAzyswyNXpscSW4CqPkR+pM1RVdJEpnFaWVSy9TL5JUZYpEgZNFKn2JvsiSGqE5YkPP",
-	"LzgwE8dQUq1ovldsOYfr0FEc+uuRapFyYjfC3sr05uYZTzq1LLkjKdccS8tenuzsEhpbwCcfwrh0LPfX",
-	"Z13alRXLfGSnlTdm74nmoSE9Km7IVMb/Yl5mO+abEdTbjVXK5bLzh48UThQI4EqxqHiu1rNs03r+pWBK",
-	"s+Fw0z2RpOqecPFHDhu0qiKD/szK1UXrfH7RiUN7oaIID2Xsj0UPH3EVBnSaqsjrajSre2Dndt85T8OM",
-	"+mPmUXQgRyxkwmeiP73QVBcwMC8OIa3SM9fae0g7Nw4tswC79oirMVeqmCw0jYZQnbi/u12zP2H8qtI5",
-	"u7icP9D0hTUTzPNfX7L54He5TJ+f81emf6qlUyo8hgy5FPoczQGSbF4YRHlyPuXkUmSu7t6yi1urtBzt",
-	"z2UD5pO7D4yAMqaeT2YLcFHpSydSenuTo0iSyjNcZq/IGgDrrEBJHhfJwRLxnClBv5tj4A46nwsArBQl",
-	"8+3NW1KLYba4D0beuX3h4fzBXChNg8BIESj2U4UibvlWjdlYFvpmZMSHXNAgjaks1+Js1fv8hYhiRiYj",
-	"HkANAo21HFPNjT45hbTKoeCK+VhrReiEGr3f1txDNOOAcG1ULkH6ZjLgBROSgHwt1pY1Heb1jLnJzmoU",
-	"OqJCDVhU5BaBiiL7d0yUwKlyjJArDlXG2aDgHYj2Lt6pWloHfpebUqQ/Zkm55u5tLVtvnkOIAPqx+525",
-	"RXP0M3MXigi4loFNyJzGsqAfgjs8gLqJrOuDKZsqHo/pcnMHZnVhn30sHTWdTekOl/inMqx6azvLRitf",
-	"dr515LRf2W5sv6hvbdW3XsxSwn7l5ebWtqOk/cpbqVlgLviZojd0npD2K1t7jUbD0ZyR2hG9ZVk927lK",
-	"s7djZ07loCXB4rYgE8Ny0M05kBHjQ0FCOgXvBRp+DkAAv7FJmugh1RJkbqyZYVhQBOzlp++R//J3xMtu",
-	"gFfsNr1rXHmJ7FzPHZsViksQFuZ2qsjuXw0a4R7ydcYjJgXUzEJMXw6I59bj2bCWz/p8TAOCH1w240b9",
-	"5fc/bdW2tn6udrub7scvft74HwoXUSihZ3xENPIdAgk64xJnO1JfEI/DuorH2U1dUOS4mzng7XWk/5IM",
-	"EFmsEMwLyTSz4oH2ei+317tle+3E/aJ1XNLhKcQc148zLBGz61yqGaacJexS1nuRSooZMxhJZ2WVsS/H",
-	"7E6iA9+sJQOWTtWZYbMs1WHu2A/MhJUV07NR5fbp4dmJYeGOma8WTG67mbbcTLMzK4kfz01vJpKMc/Fq",
-	"xLOTedj48fxSAdjG8bT8kfuFnA4wyujUFplryGk0HKTKaBRwUFqpIFpCLboIpqlX3uW1mDeMbZ9Pe0rk",
-	"9vZOlvOUseOBRbSZhfOZezAqXMWVMIq/YdRaYhHili2OL+Uh6UhbOy+3Nrf3KvN85HcJC/ldGfuQRUA+",
-	"i11mFmkHwYFwP2Bbiq7Ga84CH6sB5w7U1m0XwwCxwGVgfHlxdkogDc6cldAyzdO1KcgJXOIzlSCDpUtK",
-	"ysLnFp/UiWd3ICkZJ1g7nXctLN8cWFT67aJNectogCA1+Q1J8xLT6cibpUPa14pGah9dyhsmijVY7l9i",
-	"ul2FTb8c9d70+Rn/8uLqx/bWKW+r9liHf3PYftH+Y4sP/rDJpl+G/Z0T84j0355P+j/K2+Pt4KZ/uBew",
-	"N691/837oC0am/3tQPTGrxv+N18G886uZMiiQz8LmWgfkUMpBOvrNLF85rKqGPCrEPcoDDfzvpmtFztf",
-	"7K7nAnaTKtzAMR2yq/Pj+cOKo2AxQBPtKRkYhdiSTp4qR1qHav/58xnP03Ma8ufwBfW80dvrf9FvsPqL",
-	"wR6r79K939dfDhqs3vD3/AbdYS8HW1tLicNMs3xhgBY1QxYDDhOs9rigxtKHZOz5o8TH5rCATt/UyJed",
-	"1psaedN+bS7oO9br1AjVZCyVJnvk5FVOlcNRVrhWQfFdyuR3FCW/0jGzSE97DdIf0Yj2NYtUzea9B1Oi",
-	"QtpnM4dzQQOzdNrvWwt+PT/lsaSinerA5aJsqVgBpmdv7irpRnFxAv4WiBSd4Kuhgl6qVheEDVEJLzjv",
-	"iIs+D2lAwiBWxM230LIrSvm2b6+4vsiwclHoaEsnImOtNEU0SyyEAr9V+ZpX0QPtziZOIrch2TVkjis7",
-	"1UKqlVScQCnl/EreyomxfyQVBMqqQsr95Vpj6w9XzePrTvPbk9bppdGo8Ofz9ulhuwN4Aa+ujo9blytq",
-	"k60fYhp0kkXij5mVvoqNVQD6WrqWEiWzfEFW0XxIlXL1fbBTv+iPmB8H9/ahzV76Am+a2YLmOuGAcUIi",
-	"y0bOHoBzlbXXYx4LDb0l1yPjI7Vzzq12dkK1Bblhx3LIxR1DrqvGWMujqkujPOEaGWLLgp1Fy8eqkwdJ",
-	"UM+UZP368giy1TnlVRTPFEHteDkDbR5etr82tujF1UWndXrUOlqRVTb7mt+ayV7ECiLUPvCW+fKh5bOc",
-	"sb5xSsb6Tub0sPZ30Zpx6gWwbq8jxgDWONXmthtZpSqvQx3Hoj/CVC/IH2J0PBNFLQA/BfxONi2M8a5W",
-	"u3QAwEU9RlzNU76Yac+6ku/kdq7P/23+BnRopNiCuIHZwcp+5Zd//59++cd/IL/8459/+dv/QLa2a41G",
-	"45e//3NBfgA8P086ARcMqjh90ptmYULBfRpSpSH8HflG1eUDW8O6OXcGa+bLwHSKLiSs218aBJ9ZRvmZ",
-	"rlaEtjA/wqnZ806drb1VnDpjFvVHtGje70YswqQ/AFBBFD82JRMbCwHEiDGDQMgBliWkjieABsd6EiH1",
-	"aM6fgzRRKRQ+0QoFaXASScr7Kg7fzNkVZ4fMhESTjcnow1FZpdvsx8tx8bEoGUIqfkQHehNcAmC7DCM5",
-	"0aMDguXjyOag4jzghtDzG5hGwe7uhcxsYsHp8/6I4JJtzSxgvdxr0udXx62LlRl3u1Kzb+BkU6UkP9Uv",
-	"EOT4ixnbF4J1UnEo9o7igKkDi4Slo1gA+ELOSsrkZ2WVnu0vcszjiwKSdVP7mgaY4ZFnDLfu1wU9ArIU",
-	"iM8VkhdGzpNs05mU+JW17dmMeHixcEBb5l0sy9WIh4DUs1zjeH3eMlRn0YBW1DaMFK4k8Ex4+gEtUZix",
-	"Ij0ZYU62rFqxPrc78GLZ5izRdpIdmtF2zHYYXcfO9mE1ndm9BrRoLvRbrrQskljr6drwrXOASQPBQd+3",
-	"8bWtjJKwbpVM9qPzhL1+oldajT/jOoHfE+oDJAiyhVvsAaLpDROk6nSpjRXdRVFS45FJ+Ts7vXx7fXh2",
-	"0jluXbaujSRewX2ZlL9HLnt7cUpMJ1njDKWXIxEsyioonk3xwOozqJCBmt1Vy2NI1RY6AGicuXUKqqmw",
-	"2Ftq95WNh6ujmU9OvFdphK1TWKcS4TdXNAP+/asoWDNp8HOstTGGUJ8VU2DEkFgcGlZJbcyQaXPTPcQX",
-	"dfnNk5F0x+HXoNpQaXS1p7byVqOxmTi+VmYICyXJnZI9XfHPp1Cxk2k+h/NKandsVmVKnMnprVvXk+MB",
-	"D1HmY87/IfxzIDF+fY45s6yF1T2HUt5AbEaTkRwzECmUTBi7CaakF/tDbP2Ucv4UWiDDq777Pk2DxJdA",
-	"NZFoJFi0rbdyQtpE0Vvmk61ao9Ew/08mEjHPEHm/vK5oRksKqOHL7L0u8KEsjwneSZDN8ecZjRoDyyyj",
-	"RvemRT2AXPQv4a0YYc7xozmv0Lw7JMOL5sk2Za75SZ7QG5bqHpTgcwdkJIUEdM2CElijfdSAMNKUHbip",
-	"1leyQtb7Ol3fli0t4Znr9mXLGZQlvK7wDllAtyI36PnrQ/Jyd+/3xMLeEcSws/oBUdqIQOL1pY8JtrP2",
-	"sM9WhJM7NI/+nGLkzXtBqEaHF4L9WVdvCgVZg6MNmQwDVlgj6no4zHmaZYTJNwhGZ/G9VY0w2h8lTQ0g",
-	"02ZlkZpJRCrguRlIv8KUDj/pTZeAqFugRMA7fwYI46pwkaokRGG++/bysuNc/+Zkch6h3UZjJWNLF5fz",
-	"No1uH2li09td6a6jGvOdvAOqsHHFrCIxP8rVeZtEbMAiJvpQ/IWNGvMjHRAvg2yYMqQhEyzifaPWzYQP",
-	"skCIS33StmzNXqsEew2IfcH9OrSXYW7j8A5BgnfiguhTQdSE6/6ISIHqHzRsQexQsQ+Po3sPLWkL4GWx",
-	"hrtiGMmJqhEli90aFMfjmvgSPcPgN0Q4gAENAtKj/RsiBfFwgd4GwiCle1bUbWUl70gBQPfr85YFlr1u",
-	"fXPYah3Bb4tGmAdazfaYyELhn7Qu354dXZtfNY+Pz97Bw5l+IDPwvhftN6dXneuj9kXzFQ51dngOb5t3",
-	"2m+ucKYXrePX11+fXbbcvxHyqVKrNI/PW82jb+0v4OHT1pvmZfvr1vXbs+Oj9ukbM4HmZevN2fm312/b",
-	"rfPm+eHbb82Hmiet607z4uLd2bl579352emb7C8uzg7bzePr5uHh2RUkGsDQzaOT9un14dvmKcDTH111",
-	"jmFXrjtX54dvm+CTbp10Lr+9ftU8/OqqU6kVwtqX4pUWQ3VnmkK4ca7bp3BW2V/BvruI3+nZ9cXVq4vD",
-	"83bHHCf+5rx1cXl2br6aTvh7vC/F0JHNHDZkgh+ZQFUTxYJAFYih1csrkJXwPnum0nhfNXOznql84Ggm",
-	"j7cwo7VWCVnEi7JvQKoZKzOMo/7IfJf6iIcNEwmoeGbBdKc2h4WYKX/xorFF8Juk6nW2TsCTufWtNzOb",
-	"ztZJ4WyiQt3p0q09X1fwTNmA51fn7wDcV0gy5kJivUd+xN2XhYGzQvhNc3ZlIjAPEMohA7MXWy1NS8Rj",
-	"1JLcsigXbEyXHqLL+hq07mB5yl86Ibc/uSo7e4Al7N28ecyLXHJrGmmW8pfoiKv7dBGDsWSPoXUNwuxn",
-	"cBtvOZvYm8Ajl5Q4f6ceAeqW+2Gzg5CPBXcfUBaThlpQ8zUHGkmaq3lmHhRT9yEAc+/mL4YzMQcMhtcK",
-	"mJzUbiLk+Fs4zjyqZiwU05sEY472cXPfRnLisjlVpi+t4ZIjyftsNfSZD4S5uzpwbhlerosDZKBxs9Q5",
-	"s/ELrh48UBIuy52dIRi6D5by81AMD4yQebFb41+/OjufNL56M5TNZrN5enE1al0NzT9b5n9eHTa/Nf8d",
-	"vO5ffGn+cdgIWn/4+nxXvDkdNpvtZrN51Wx+E7IffvzC/Ll5cfX12flXe4ffttt/XRChW0hOTeJlJlkN",
-	"xfBPfwzZ8E9DPvjThPXCDTdpz9AV4MJ3K90KVGsGjEYznoydmayWcsa8dKcz1FKSPAHp+8jL0lwJUvWO",
-	"zw6bx0Z6to861033j1fexgEJuEDPkW07lHAb6O3QFYnijKWRhOuHxRKFqRl9y8zM/vcVKEhpu9ePDQCx",
-	"OlhWGfxBKS++g7P50yjsz6NWrlXYX0Te6WE/hIaRIZ27AyqmHynmbI4Gd6Frm0MmkpEw16kvBwPGVsDb",
-	"TCl5YfACn3roiux1CnbXBwb9bMtoC2m7iETOGfW5YKowOA7diJZuwCwCE0zF5+u/NxdWt+O77xXPv894",
-	"qI8iOtAlZhvUgMYBc6lZEaN+2iNfs/f6AHFcQbHitg9fNglvrjC7sGxnxXzCpdpXNr8wk/737/7pn//1",
-	"//Tf/uO//eXf/RP55e/+31/+5///l3/88yrfS2I8peXp/RGNhsyvLc+4fFmccLkmdWYSBR3cRmmpqD3g",
-	"S5vvOrP17tgXo1xlSMTsR2HqLNSXGirI4O9gWnNg7gdRLKQRxOJ7U8yy7UWM3sz4J4tPqStSiiBb2/s7",
-	"u13xz//7//Nf/79/Q17WLHbH8vTaml3ugl16+Mo98DWMJCavqj4VSetuHDEbySYn/GGr+JK29B9bffLp",
-	"dMWA6mMqWp+l2mS2zq524RE/hNKU0svddabkG4tVphd7aBMBZWzvJdrTOVbGfdI6k6Xm/EU/Srvygyvu",
-	"gFAMFbHI9qKPFUMEftfFfzH4ys7WskT8R9bdPmldDE+hmABl5OfgRWdc4b6ycppHRLAJgcdzYuinCvdV",
-	"Zf+7ndpWbfv7gnL7/JVas34il3yE4W7388ytq1ViwX+Imf2z2a15llJ2DWegKYt1O2p7h0D/np6M9Qr9",
-	"OQBws1Y5PDuBYtDVEqwhLScFPf++YIqlfo2ieZKqZ+bh1YhnJ/Kwmc2zi0zmy3xzGkVOo8j+3Uh6m0w1",
-	"282loM3QR0tl/TRTS++Sf12eYYCJuVqxYJC0b5xH2V6pRN6c7TqZfAsBaB8SdDatTi7OWHD78ExZtPEq",
-	"QoHZfaiBSMo+UNSzayVc2wxWeHkKYpIjmN3S8uzDxXnp2Sv5EMmDuSv+60siPJfB4nrZSAYrQGkBhHat",
-	"AlH5Fdk/dHOrYT9LZKYyKAkXWJxu/Pqc7L0zJja8WLYpyyuJzeszlTVmG4z8gZk+rPTJ7/DPtcoFH4qr",
-	"8ENDpk9YT3GA1PxMENOTCc+e5DGjtwwrRjdJk/SkJgMeBIayzbmZfxvBLRhiaQxihaV6y9I37wG8bo40",
-	"DlvCyOBZlwNzvx3QQLH5vU9fWlLg554snEBIx19hdzg1M/5N8uvvKn2quJBGTEbMFuRW5nXim8yHirJF",
-	"txrrpIvuLa3vSsYrXBlkchXfFpc4mCnOn1vM+p1M10EPu9AyYqeZ6vHiZDkZQVf8ABSfXLU5MuhO3Ht+",
-	"EfdIGKsR8VnAb1kEnJq0bs0thkROzKMzL9EA20UjP4I/2rQ64FPM38/m1WGGcCCH8MV8QtxPWYQ3n2qK",
-	"UGfbf/PNlz/Sdy/j9h8lP7nYnbRF469TyDbo67y18+Lli5c7uy9e7gKwXtwLuBpd8nEe0veysbXfaOw3",
-	"GpuNRuNvENu4l92fMJJmN5XD+Xqe/bt6DptXj7Qv5s82M/eFrepmD+nEvjc3mSJ9y51NLo1LG0PGHhTz",
-	"rUzNX5FCBrOcgE4y51E6F7twLARH8pqFMJgxTbSOeC/W9iff50hHnfx+LlnAbDGSm076dVA4lLWO5haL",
-	"BFbYESEz+xrBkHydib70mQ/whjP7+2Jvb+dFOV7hgixlPTOauVWBHA6ZT2JhnQfL9yFH7QXRe5G50vAk",
-	"EAmpnr8+JDs7Oy83chs1y1tXpRubeoWNzoq5TpqOVrMN24keScWI96Z1SQBLr8eDgIvhc/uo8rDB5LLU",
-	"tMUCIYuzSes/Nuovv7f/3bz+/q8KgTZxSTansDT9xGXgFczI5SM6zEYZ0h9iVgeIxPogkuO6HrE67Mtm",
-	"86z+5dbZjzuF+SRplt9StpIewc9zEyi03lzOZArciAc1NEqNBWwk1TDiAlOsmxeH7TYAEiAM30y25Epr",
-	"zB3WbuPli0Wn9S/q/+P3v/vL9XIPc+sulJOZbqHzdt1Tr9DSXqElm7lEZiWmDoIICN/lGmfeLPRfpY32",
-	"51ga6BpAr1lBGJnnFaGaeMwlo3nFBUgsm3NYxDExxZ4w4adtswcyIq/PWy1YBDo7QhaNqdlst7p8bZSx",
-	"cjdnY80rZzUK9l5bUL/SiaaXFoPFipi3MOMa8543XEOTWMs6bBG2A0mWBZrbhCt295mun/e5TvqyDX9k",
-	"z7qo0niZkFivx6bNbGSZrMb8edQyNJpdUNEtuaTDx2A16/GKBbd+8R2/pMM3kYzD+SVAO+uSain8G9YN",
-	"mbeNMAk4U0RLh7E0ZlQowsCsgMdXrg8r9vI+fOPndZPoFnFWrJG2W7Zonx8i5Jqc2d0jru4TZeXB1Bry",
-	"tt73+8QhhM3RyYj2OCQBzxX+9kc0CJgYsgKD/9MgqbzbYKegftZSzHpQww9W97q3zI+xDtE9EL3dj9TK",
-	"MKE1HWZxoXfWwIW2/XZqa+5ykjg4T4N2LopUrYIA3llooQdWOMeE5inTqYGT0YDMaZAe68sxdFFhK9Om",
-	"258cDWw3VgjrwnIWdm+3u3Sndu3JvIqor+igrwC0web2L5wWeJXJV3x8t5nlnL7rzW6FJqJmbksc4sVT",
-	"f2TvdonbuHzBqgh/3IUn0ppYAG3B2rERIzFma/alYcZQ2cIXFTgVdttG9dmOMwEvwHw1EtihwlWpMdfd",
-	"YcWekCsWVqW1d9u1dXSF+faYj1AOdR/TpMwgIdXEatm4u8r/YUuKyoj3IYKzcAl+fUHZr82lmbooVokP",
-	"664I3PfA1V6Ip53DnSriTLdSz0aS+1TNh5I7lVrl6OzdynHk0DzvWgYXoF+VTGU2dNvxasQz4z5w3DZd",
-	"jp1e8Xn66daZd+aOzc9u7cr4X/PNwJK/lJ3hOVNxUJQYbrZ4tYvyYSDLsj0nLEHlCzq5JhOqSJ+KPgsC",
-	"jN4uZY5oK69rkad9qxciWr2DfMiC1GsszztNuoosz8SigVlWAYBayKDWyD6A3UJso1vmE2yzRsZc5H5t",
-	"m5KtmPqEdQw6uV6PWT23pJXD8pGCJR1AAAAw1zKDVL1ccwvoypbvbmF+he0tVuYWi4/0IZpswErv06jZ",
-	"fKCTNqC542YXN8psChHTIOlbY1vIQfPMPuScrdjBce4mmCEvNI10UZ+f5ZVB1EzLUHISd593OZf6mCRe",
-	"tlfpZVyBoh8jTICMZa04wczcU5aSnWFthjXNNBtJjjt3zXKUmD2gPIXNb/4MZynnoA/h9rC8+O6eD/xA",
-	"SU1DnqFXtrYa9e2d3frei99/8bKR30bEtcPahyyzmrv82fu986KRvW2V3c3t3Fbb3ImGrZhLC1H1EJXQ",
-	"WdKtb8/1Wjg+axak283JqoIaOFttDuD8kU+wp9MBxgZ8wkQ/moZ6Lp3qxVw7uSXtW5v1v6H1H0m9MNC4",
-	"gpi6YyuK1djgoh627D3rx5r5KHhsh+e79mjeWl8KrtbkqLJcpiTze3G3KXXK2p2Bz5iKm2eKDPh75hMb",
-	"DAIRDe8cmH8GtM+Uy+EOYUvZD0bOlDQzfvhNvaO0a0C7gEZjha6ju5t7q3Uy3p5vZPynf7XVaJjfNha1",
-	"Nn5wETp/llgJZDR3cxuNrsVgb6D2c0SFUbqy99XbKI7+rl+0NC+jF2bwQTLj2lJ3YYVSufAob9NxwwVA",
-	"IeK+lSRgE++weX7kQQUM6UfM5xoZbpVrlfTlSUwBrrCLCldETpi/UesK7/Bt6/Cra/yMIcOe/USNeCft",
-	"06sLj1BB5C2LoFDWcfYa8Tqt04v22alH9DTkxi6bEkqQFOq3jhbs9G22oNVpD5sXb43i2jz9CvDfvm6f",
-	"vrkAeDjAe0tnVKmhCKpVYCqAv/Z1C4pw7OjmX2dt1IwvD1d0GBxSNTLjI+AhRryMnnJIITv3cMT6N/bf",
-	"hhea4Y21ZIYXt4jZ2DF6OigsAINvhtd90MFnFbEVDvexGvQ94j4balesH0dcTy/MZbABQEYjFi1IW1J0",
-	"nPqkIdkIoUtxycrmQ0rEZGQsJH0pbziuGS4dcAMYJd2FkdYQK7XfBdTjgo2/yA4LztTeFIDA6nGY+McD",
-	"OeRCkepbrcMzwMa9oGN2wTX762P6HngSF+Byg0ESxcq6sK/tHNLJ0ZB/ZRjKz9BjdCARGlZoiiB/+dcB",
-	"eBLg3bCHF3S+LW1g67NbFhjNTM2nVLoPmk1Uibf+mSIjGSs2koFPAuCSpIpEqGrQGYgzVSO2Ugf+jYFf",
-	"VesKDsRvhKqqEcE0mchIjzZqJIqFssVDseDaBm8RpRZw82u2Dg6bGiDAFMDZdQWgFhKaeMYzjUv0KJLx",
-	"cGTLZ3uQBxOGqENudkVX/MVfkEMpbpmADN+uqGMDa0xyxlgftACSExYd0jELDqlimwQ4PLBMQawsL291",
-	"1hUEwP9qs8h/5A8xFZpr2CQAzcPVGUGP4+ZFuiLVbmVrexPbonUrG5tmwpd8zJSm4xBfcWmdB6RPAyZ8",
-	"GhE/+Z737bfffls/OakfHXkHNkzerfh02q3USLcC+lG3gttKSLcyYeymWzELBZYNvp9cPjckkf8oBSPV",
-	"puL0+QWTcWAuhc8GNA70AUCFQ8e8SBMpzM75dIoz79ChUV+5MreW3jDihQCAXQUUkK0N2AxP8R/N7+wH",
-	"yXYjh9KPDyHrM3P2fgJjq0bMp2rEvFwj4CX/2YNBMYsdwIzNujzIIcD82+cWBPd3f1RSeJgh+3J37/cb",
-	"M3DNcRiyqN43B43IzWbgMujZpg2VOb5kQa/Ye640+au/khHpsUCaw9UywcpCEv6rv4IPw9oU2W3s1mzb",
-	"p93GDkDTch88k9DdAyF8mY+LpGb0kEUoQe0Wj5iFveU4S/yy0ScdrDEXxHtft9tQh4dhcVXvp25l19Dc",
-	"Pvkuh7b6vaGb3cYu/CWBj/3+Z2+jRth7EDxmXCmYS8tIpzWm03SB+2S30SDeHGatVyO7jS3izQDXwq93",
-	"iJeg13qkmgt1mS8nQynoj+PNIud6SSA/+6j58h7x5vFvzZhbO0Blcziw8Lc9M80iMFivRvbM6hz2qwdU",
-	"u9fAjxXgxNqWFQCrCsDFStOpwy7OYxBPZZyIOyEnxCEQm087EGJMEzRHDOTRtA35b20aZcDHXKeEtrVj",
-	"3pk5rZr5hYC8BqBkc2EBy9R8Cr7qvW01rSLpQiLJZ7w3rUsvc/TVOATW0TeKkhk0VoCmLAXxno+g4/6P",
-	"Xg1253nEqD/9EbfMe+7LvvI2bFUJqAK2GafwyYhRH/reKBywlmk9kkyziSze6cGwE1zhHmCv+i1ywl+R",
-	"WARM4a1J563gFFzGJF6N9/UxfV8336n3ppopb+OAxALbyMHXM1UxfCgkqGhjGhgjyZYUZC55AyZ5ag2m",
-	"7LtjGt0wH6MT5m/7xBhTuC9QcRNMzOzCiCmGbRojpkIpFMNTP0tIPPnU+zpYl4IG7mNVCIUY7SKifQ3J",
-	"tJCZbyiPhnxzSseB51Qds/4UTdxwXHwBzwgmlYLKW+xZGagDEjCbYj4mkL05QGxxwPG5OPpKOdls9S3V",
-	"FRfFSpZlYUlnGeKBamY3JVASlDSeIMA7ncwqhV3hzWhd3iZ5FcmJYqlCGbFg6i4RvnbglAn3iGJGYnpY",
-	"T89/hF3eJ69AySTduNHY6cO84J/M2yQQys/GMCOjKpGe1KMaqhH4LiqaE1yq3xXpHAzNWmoyQsatnwlD",
-	"LRDU2mkQ3xCEuwPmismIbH1hf49PwUbWumIy4v0RSBfMTwK0UncOs1sC2SAoqmTEh1x0xWEklarjT25d",
-	"SLe27tFoBT38jspdLnwFrqBKVQxjV56dXzjee3123n7TPr3wzIFqLoakapRFWk8BoPBDqkZU3B8RqrrC",
-	"c2ovDcPNGdXXO0Cw1n3Dw8xIKffQhAbBxiZ5DYkUdlZ2mjAz7COQXNowYoOAD0eaVL0zAOi+8DbSPUCg",
-	"AEuRgZwoMLONykkD5cCx4fS6As92A2kgT0+ASSGFZkLXjW1oGeI3des9rrePvISg7FoQ8Nmo5pZ0UEUB",
-	"qDXvnOloWm8aKij6ljv7dyMJXXqNfQ6GvGMjXTGjZjgq9t7XjYhSyjBgQMJNmy8QJgYyAk1XkUnEtWZi",
-	"vys8qE3qe6QqpNuNjRrxUBEysl1M5xCXzQM2z9s8MWMAQGtd0RU5rcDYxpAoY58xdgkqEnO6AaoM8DaM",
-	"n8+kOejmVDVlvjSrkWxsknezra9q0FRF1HG9mc1LJcAWujoC3mdCZXPiOpEMI840gnctNuzc2ymAQ2LP",
-	"NTvtSq1yyyKFdl5jc2uz4bxcNOSV/crOZmNzB5JNrNMWZIB13DxPbTvzpyErcr3KsB4Y2zJjCJqLraQx",
-	"AyKfRbY/CGjW3LDQuFfPPFv1+iMe+BET3kb+RdydZOOgAOuYK32YzqpWSSSfmdp2o+FMZusnzir9f7SY",
-	"J+iQW+aucxnClxFjaJHPhM6/2jRbudvYKvtSMrXnV4LGemQYAfRwhfe2dpa/16HTQFL/UspjGmHt6B4u",
-	"cfF7bSvr8YUVBrpAK+9K0FvK0YELXhtsUpLkU+COEI3NTl26d4ZKvq9VHEtIMvYcxkpRao1gk/SzHEqH",
-	"+sZSpErjlTKWIlYoeSDcjfmfISALmWW01Fk6nKIGAcqrITtoYlylxOcD0GM08bRlrolGRrz5rhMYss+N",
-	"mVpilOD0SLX07SIqxq6ChynGieXmrywozoMSsIs5/pz3Otus4Zn7s/XgwxfdHdtV0V6gFQj6FU0S2+5z",
-	"5xq7y987lfq1jMW9Lunu1t4qE1RxiHAxJ8zn1MGgfaQbjmdibM0M9M6KN9z8LudLMPOBg/2usDdNQW+X",
-	"7+3xfJdpTfM9kE6JRHrOx2bzHFBuQetOGXIb7lMjaoxU51nKSSrbQsT5PGvgBYWcKKlHBFiKMnq3exlz",
-	"mKEUAHoAGSaykW30TwOwY6EDCKDfQndQw5m4IuqGhyHzwakTxQKSr7gmesL7tqWJg70lTcuX8pUFEWNF",
-	"HKUNm3GEc3wSkB/h+sgQe/nOE9k6onIBvUeISwgEHxfQeye2rj9rx2So3PY8tabxkIN/x3yMVBXvBeBx",
-	"hgiKTY8MMBSIj9i3DOVtGKpEQIO0CKaoACYzdsarWUS4Fm1xhmQfXhrOoDquJAx3C1A6oZrnSWx9MmLL",
-	"nuvdrluJ3FpLDP3E/Z+RTgJWmNyRKqRgAs2YP6kuiR/wF6mS5Mw5ZW34DVw96Q17STzXt81znhdvLG/Z",
-	"pfRckMtas3kFOhFergQbKt2mIYRUrGlvlGg3LEi+yCH1gqb9Q8z7N+6BDWJGTWJI8LWICkUhabuIDxzB",
-	"6jMqcUgjOmYa+j6XZISnjzw/gUVCIviv5RI3Xi5/4VCKQcAxSeQzE5h44J+Wvml3/bu0+yEkL6xHio6G",
-	"20dAjoWy+pzBbayRiJlbpoiM4MaozH5gYGjEWUSj/mgKLRSUuaBeP2c+elAdbVu+0RW5DeT1z5i1ixjP",
-	"4YiKIVz1Akv7mbWusb+PKvDyPCNayqJrj5WYn6Il3PgglnCiJD9pE5+CNoHk+KkbwVbIlvpkW1ZKywEo",
-	"50l6CMLIV70poy4QAL/yaqXZHuAbB8Q32JgIGnhVvUEkx55RDTwtvRqaylz0g9hn/sYBBtAwP9MOCiVW",
-	"gnFsEKbQBtkkp2zCAMteM2ekaHwSfm/BezfJax4Y3rpPPAcS79WIl4Lye6Ra4l/eqBFP06F5HNx9NeKF",
-	"TPhcwK9+8EhVs/dJ1HDMxrJG+lSxOheKCcWNIWTMnszIEC7Ijp21hnJmUN728SydeWQkA9+laczUWplT",
-	"sfVVZt8xqG4OHK3LAW4EUSxgfU2qNAggHKs2DohdV6KkgXfCaF0D8wYm2fPkFDbJPB2QoSRaDhF2CWcC",
-	"Z0rwwJ+b0z4g1JKBCqlQSYrOzosXEG0s89pbolxbs/uW0ajyc20FDVDo0SoPvo7keJXnjDq5/CmA3MI8",
-	"TiTSlV9yYmHN1y7pcN03piFb85UOktK6A7H3a2xCB9Ewlz53wX9kRYr9wwloXDJM5zcloT+SkDXcIGFS",
-	"IFts0+BU1joJdz+rvTzuNJAR40PhCj9s5mvayrlGPEwDoAFW5lg2yd6jjntONfMItXLsAMWbR+2j0GMC",
-	"U3NALsx967/83eynInOWzCcjGgxIHLrG1hMpULLJWKffB3GLCReow2KS1OtvsHIkkPImDp1AmpgHyJRp",
-	"2+N+zJUyUmJ2LZkomKBj9EtvGKnFhdI0CMw+YW2PR6rbZoLbuxuIMBdMEYpCpJJLEOrqDWxWf15kQr46",
-	"ONHpnCsCpJ21KTZBeisPlgs20/2AeMil+Y35mE0D2J/JE1BWiMKbC5IGysN62DTycSyZXC/JDxzQs80w",
-	"P6Fo3grM6LWMetz3mXgyfVaM/wm8f/dkxjvQA2fm0qxp3zyHfpHlAb5zRn1FqPVTInOsEdfbEBg2GBY2",
-	"8ZBi18CMs9O86JNqt/LLv/9Pv/zjP5Bf/vHPv/ztfyBb27VGo/HL3/+5W6l1RbeCjVjJ7ubeDZkypVmU",
-	"5NH/t//7f/3l//inX/7jP/zy938m//yv/89f/vYf8A87z7d2yS9//7/98m/+M9lrmMf+/s/kl//r3/7X",
-	"//y/dCtgVFESUhunifyuyEFpk1MMAkLEkN5CrndXXI4YabZdF80qFeQsZKLZrpsDp5r3AnDBaPg5YDYB",
-	"VPosAD5N1Q3znZWFee5d4TPqw7bABg3YhCjWl4A45Np21ntUMd8N6+QESLxm2zFgsGOGccT8WlcMKA9U",
-	"DYxIRbAnlH1LyTHDlcUiVpD3KiMy4AICn662FZI+FIs8zMIF93NXGP6O6JsMM0OhyGyTHCVFDxFTMrhl",
-	"PqFDaqQW0dKn01Lb9sBsAJqnSCvTTBaxsY1QxExkHPgk4Ik7exDrOGIwoqY3TGAvU2jKZt7a7IpmeraA",
-	"JkItbC3QqyLt08OzkxapQi8ESN3esImizkK2m40bA7lt2CgUsJoxE5arsjx6zK02Zm2hlOqYbyf6+iMJ",
-	"qnSQj+R0gwn4pTLrMqGfDy21flOxOeonAgW32zFj21DViRguzE1aMSaeiAdU1Z73Xel8oTPsrZyQMRXT",
-	"1C0yoVw7xwsti0dBXylrBqeui8cjVxwJu1n95pMpEC7C0MmMT2tVraSUZpZGax21gjx03jPDbF14Fswd",
-	"V24IiYXuoWo+ALtRHuZMTYSnUOVnFKp8GNV4xaBjcba1M4/TdGozlSJKe8N0CZk1Ht8kfHKaPTQNvmH6",
-	"sQhw/RA3nPvi+LYFW2GZVlJUudA1vO/Z5Gw9YuNMCSmFdVr/mXX+oHsu5xuiQ0WqigmfeN99D6GoiEHO",
-	"ifkcBGyyomNqyyrt7yCNrYjPuwj2/Zg8RhE/LT/Qr/TSP74L6EPJts85XP7BfUaFMnORzvfc6vuIaXtn",
-	"Xlfoh3ptzH8hJ650FBkLzAFKoSyiToqPYZvjUM2V5n21SQ5xcphfk8HZxA9ZnuQSwwuNFXjlSd7/euS9",
-	"PVIIjmXk2IOL/tlLI/vR84j1GQ8XlFZcQPGxoXU+pkNGquM40Dykkbai3hvwgHn7pHP6pka+7LTe1Mib",
-	"9usaecd6nRp5ddKpkcv269dERqRz9DrB+eiKrQY54a82XPzr7PA88dul8B/KuuGCACA3hoIr5oNLoYYI",
-	"thSdDV1Rdd5gCw1SA4/wBtbFgtuOA7JPsa/T4QI7N5zRFqC8dnxAPBgBYn3CTCSBCsA8PCUBtQzKZgeg",
-	"Qdj6fq6Jz33wmZrPJq7erkh8vSugNlBFlMRGnubbPusHUOESABqiGRpQCTa7Yq+xQ7yzw3OAtzDcsv3m",
-	"CgAxJklXKbu/Iwo+WLPlN2x6QODNIsSKrsBkm1xd8Ub6weyhgSvYHHOCh+LclwIcsVhQYIioK7iwmcZC",
-	"EkzKUWRgrm+ydCNooPuLV+rdPEeC+JGdWyJepIAlZPt8IKNx3bWKXLWiAAa4Cg3H+NBKmB0cPLgl7s2Z",
-	"q5EAKqAfLnsDPkm1rYP13uduS39zvlN7elh8Yw4QTJUoIeuFvlNbLQ9yIA9aUtnfauw1trd2dwtlxB6q",
-	"YfMco0hYQM5/fVk64lngM6UTnInC7LA/mC99AD9rMs4UUIF/855WyMXJlW5kKCt/vOvWdms2DgNI7IRo",
-	"5wDYsMDMn+l8XofhT4BcKUUKLpdCPQwYhahb9W7pGuX9myh0nsrmiJRmdqTE80hmfTrAR8rxyKzwKdHj",
-	"117onV776XqX/jFyPnLDFoRpisIoM/fxN127+bGruB6amO7vpE6pY11PdblP91OVAI0PJAF+nS7e32KB",
-	"0yfF/JNK4nIj4tUUErTkAAuKyuyI8/RLj2t94yhPRkRiRKTV4POGROZ817MiPJ9OwceGPWG3AIppZG6T",
-	"q2aLlS04hfw7n043STNnIWCtlatS2p6fJ7iipKaBLYA1L18ft0/al9etbw5brSM0H2ZAp9EdmQWKU2Rk",
-	"21iCv67cjEio59GgLuz3P5IRka7vCfrp87II8ndjusYNXrf4teCSrS8slmZzuUJYB8k0pj5L3P5K02l5",
-	"ilb+kj6ZFh/RtHhwqry/bZFQx8OZFp+mVGh8GKnwBIPwaVoJH+DqzbJ3HOCn8vzHfHHfSoixl/Rx7YFL",
-	"+miWwAcOlX1MC0LjKTkKg/8WR7WWIMpqOpwDkz1NWrzEgv8QM2iGYU2EVXL6UEe6pI/Fni/px1LXzZo+",
-	"M2d/EcE/5emtoOBroN8VblgJ+16ac2c+mUOqLLyms1CVwMlLQSpXBZ2Er6wGN5kIhCegyQe5e0+61FKA",
-	"ytWl271Up6U28TlDoDlIK6FDNIfzMEM07VNS7MdC08wJwydS/gyN6vtKgvvb0Jd0ofXsfDeGEqeQ4mEJ",
-	"Vo1sH36j6gkKOYQWSsRim5qn8rCmI6pKYFLLDfJPR9drPLau94mG9R7kfj7phYtkk4XgeWhusFJ9hu0l",
-	"upqxbx+26iGPFjSYCfgtI56tuvD2XWM3wNp33Y0hTbwQgG/MxdyfMoB8ORTkWcS9FGNPupE2ynwS7+zq",
-	"H/G24xBPMcrEw+CICEjFleVkCN9R5F3a2Nj2zLN+h8XBSDchOUAaxiY1DxyGNPfI3jkisLK+CvHUF7uk",
-	"P6IR7SO2ps+HXKsaCZjW0FJMhdR1qh1NwxETCoBkoKmuT5joR9NQAzjNsaTCVThkMCT3iRdIKizsWQ1/",
-	"Arwx++8TpkfST36y8GIAtZa0mfdsz8MgsQnhB6wQraUPdxDLzSOCMaxOGW+SfJt4At0NUJpYzLaZfvTw",
-	"iJHC8F3bdi8t7ij3DOFdeySFAT/+kfxDdmWfkIvot+i5mTj6WolXPUg4tlRir92KxLG5UhfPQfKIkNq9",
-	"ZTuSGGE/05IEG1riDV/NN+Q+n3EPwQ1fobjSGvBZef3kNXqKpK3n/Zkk1HOf+7vcBeRu6PKuJFZfeZhu",
-	"IvZjuVv3OK1DyHn5q1ghZefi8HoS9FQ380BiURWPEmhS52tAEyLFO1U4F0SDkLOQpqioJbrBAryfRDl4",
-	"amryG2lq8pjiep3WJaWGtSXhvNFsTaISOKGMivuoBusTwMAHAxR6GDq9vy8YD/4eiEL4gSykEHZyRhgh",
-	"CV+hgX2NK9IPGI2Yn+1sA/5laGODyB06vSUJnqj1OpvHnikyiJgrzl9gs5d7mD81m/HpIv92M70+gn1Z",
-	"W1ujfR5IKuqGyPw4YKWOY/AjBVOryaEiB2FOUE4R8BcsyKyTqbq0smBjk8ABMAWmZn9kDt7Hp4OpQ/+R",
-	"sVaaol/YeZupzri+nm9tg+paDvm/2RVe6w9XzePrTvPbk9bppUdCOlWpQmzRgMFl6Jr65Fxg4NtSFvMf",
-	"XrN7RsZU90c2/Nuj4sawMQBu3jggbtDz9ulhu9M89kjE8gOHERd9HtIgM/YB8V5dHR+33Cy52yNQmx3q",
-	"xGQkg+z7oHiAi8DsbnpS2PVs5peWrSPrh30zuxuxMeUCAgB2lennaTAxc1HxWEGboowbEvCZM+qPMQ7M",
-	"n4lm0XhpAskbpo8N0TgafEQmmhvnSSf6QF3ugeSB6JI7g+DxhkQ+PXUpYZf+mIvntvlwpv/Vwuia7Ysd",
-	"cKWTgEJfhhZd1OPFTaU9gGmgRE+kbQRY1pX6mKtfV0/q9YtRP78LMNPAegqnmyH5AhrLUz+QYnm4bK2u",
-	"luUBlzxdfVKtI7c+SOvIJzSOX1WAZ/barX/jPkADyhIhszQg1FTEi2Y7vXsLoi3FUuMp7vJ0ER87UjNz",
-	"D/OF7Pe7iXe4WMvjOHPi+v5d5k9QFXxmdEFuq2YAunEwYH1M+CgJdBQJ5ae781lFLj5lOVQSz3hX3Pq3",
-	"xHxfSqO/3s7fT0RfFAN5NIq/v6E/Q6uLAiSXFsIYjak411d/gTGFDuBP2Jh6uo1P6ts6gYzPx46yHrdS",
-	"D12HDplfc73wIXfuAFrWOx8+q48pD4iMsPylOtu3vkbMvaFcqI1N0onkgAcWsR11uoBhQ7bNQsed1QLX",
-	"zlpZr693bY6PsfeaaAno6ISLmUWaqXLz2A8xg7M1vzQ/VmoZLjCm748BCb2yv91o1Cra0OZ+RWmLP/GY",
-	"zcRx20q7iQsG/foByAw3+DNgPJ9hqv84oV53+91vCp2VhTdzufWl8lmmciLQwIJMtabIZ+Y7Kwy/ZlPQ",
-	"zCsuOX/EIpf9f9E6fn3dPDppn14fvm2evml5G5slNteJCzasYGqh8fck6j4Za8vWhUAVRxBYmoA+BKsR",
-	"7iJZNUdD5WbVmnmJMKGC8FP23jwPAyrWb7eT+XaJonvBtMKiGhkl5TDg9BCSsPchj6akGrJoTM3HNzDN",
-	"O2DUtg1RcS/5mi1Z6YoqNhbWNUJjLesRE2yysUlaEHBWTCnz8HxJqcsHMkt1uGKKCPZed4VVoKHBBzFv",
-	"C2Y5hLvu5Te9QE+/YFYgd8y2PlLT3oCKj6SbNw39nLjmnYX9LHDfn3jXZ62mX4DFnQjMEIn5g3G6Bewq",
-	"kphR9NDsalUeYsbP8xByHxZSzkDOpU1beYRoigzYEwN5YiCPGS+Fgq0sD4mQnj8FHqI01bF6FKUnVqEx",
-	"66E5iu9S4Yq5ChbYDCB/ERXKQA65UA/MRy5wsY/DSfDjT7zkiZc8pjICl8o3dkTEaF/zW5oxyj4eT1FM",
-	"a8A3Vnwo4rDOhJm8X+oofDeCantiHq/HIeEK8C4gTc8bMn0Bn2nhV7wkw5WDnw04CYRgC2JlcBNyrz9m",
-	"uCw/UMnNUxOu+6OnNL5laXyOGHC/MsTsqKs0a68wuoQJ2JAAQKiRIn1s7GVzshmc+QGZjHjASD+Qivk1",
-	"4plJXIVeJql6pyu8i/ab06vO9VH7ovnquHXkbRJz8nUukmxx7psD01Nzs265z5wIA6CM91yZBaQQGJie",
-	"0BWL8hMuSon5EYTXPB1/OOG1xiUi0PFzQhTTv14n9OcomM5CxDmBe+Ru8spXeEaYhHRcv2HTiYz88lhT",
-	"Mw8hI0Uw3SQt6LUaC80DoJHifIqLkI6/ct9/TMLOjlNC1wFX+kk0LBUNIR2Tm/TIErLKkco64qGQfJKS",
-	"TYcEsp8gH+01GskEDE8HOKKtRiODR9QVVR3x8Zj5B7bprxQWjGg2zmnED6NaET+SYQhVnU0SmnHMHZJj",
-	"qOaYjKDun+uAdYWMsMWyi4+ab9fMoyEURMwOENisuivBjYoHfycDGfhcDGtG3eoFsn/D/K6AwqtJxLXG",
-	"G8x8rs0K7A1IOlFYDCWLWBKxen/EzBdKRNfcHXsEoTV3vT6gzFrxakPfa9i5J3n1aeXOwk3H+MrdmUte",
-	"cGk6rA8jGYfrSi3QSOHNGpEr9B6+pMM3OM7jIm/CIGVofIbEcbVP8msRqTWDAPBdh+7EMqCVjlzWKkcq",
-	"pCFP0DHzUCztZaXSQUaEIeC4k147xcKrNiecDojXkzTylQc8zZbiwm8QFsssAhL2OIPi1ar9Qlekn0g6",
-	"4dvaPSqcTxC+tLCDAdDh40Hbwuc/Xi8DXN2iG/YkOz7V3gR4Pmtc6jKJsTxzp+jWd6S5jhnYOTONhfjn",
-	"6VV6Sr35DBHQ16W3x8RCB1JaFAJabGMZgVVzLTB8K09qKczCbJ2tG3ExAPonJyoaT6LiKcCztl3yuJc9",
-	"EUKxHj3nflin5Z1vvmYRH3DrEzkLmWgfkUMpBOtr0j4iWt4wQaqKDwXVccRS2BrnCH9mBNQUsV24UjGL",
-	"al1BY58z0Wfkr1Pg8mEMnoyAM6EJ92s2NW5jk7zmws8mrpLeNPk8UXHvj6yva4QFinVFwMVN7tmEoQAe",
-	"zC0ux3dZ2lWUm8nXuJltqDfwcwRZjyK0K2wAlew2tiCOQO3aAY/SlwjJit+fHpC9xg7xLlrnX7cPW9dX",
-	"p82vm+3j5qvjlkW60SOuMELQFdalktkDGZXsYKYscsB0f1TsfjmWw7Z4x/WofdRpPhIvbB9dmtV/rHh3",
-	"rEfnTMVBoWV6wYcC4PEPECINjokrQgMlYRctVKcnmNJsOLy2WQke6Ut5wz9CbedTx4dZjsj6ccT1tLL/",
-	"3fe5ADgfCnN8cKmpSMJu6QVuJlwpwzjNls/2h4h7Ae+v3zYsYZl15FR17i9ErEn4GZAcDUOIjtge3tlp",
-	"myUdEE/EQZAwCaqRSZA5HlEY/Db3/RDGax89apWoG6NEE0nWvPn5qNslBHeYHJ8cFFHbSkQ2Tz29coHb",
-	"VMQLEg7uh00voxQnctNrH3WuX103r47ardPDFrYgMLIPgSEjGQ9HOSFCXjlJublQYLx6EhhPAuO3JDBe",
-	"fQCBAUx8wZWHfGqXG4nkR7V1j8K7m0ZARFIMSUiVmsjIxwocQWJxI+QkqTocMp0ou11hdFXMZKnl8ck5",
-	"NiFTmE/GfKcsW/1S2V2rJm/sNrY2NkkTQCi3Gl0xoDxgPqFas3GoFWjEUjA7jZpRYfcaaAyYX1uJQH0/",
-	"Yspa+VyQrT3oXqSZqpFBHOkRi7oi+SbOnOxuvyTeefPS4nG2jjyL9nbOdDStw5w8G/QHPEsbQaE8MAYJ",
-	"V5lhukIG/gGhRMVwroM4sBI2U3CDa3hmuyOVatiPxCiPzXSe2OTn2nZld3sF3nwp5QkVDlZAfZrc0nIU",
-	"w2cc07kHh9wGDpm9xkVcUqIfsZhNtpwXwHFKLlxauZYRm62bs0RH3lnIVJq+lxrsIy6GXVFVmgcB2W7s",
-	"bmySC2Zz+mYYMjI5KqaOWSY8Afkkjkdk1BWeuUgy4j/Cn/fJK0YjFnkb+/a7uPuY9mqBvkcsYjUELbJ9",
-	"opQkQybMEIlbRAF3hL5b7gKWsKezWK/k5bd3GmrqP0Nd/aeKPaRD2HxDzz/Xfqr0YL9B4bS/+jlH5y04",
-	"Ya7cEd9Bix+zRdGajqvmDKa2elrNFjwA5QL9Jb2AwBelSBV84TUSMH9oJHcoudCq1hUW51XV3LzVBsh1",
-	"I2EzLUewxdh81cUmeQdm5UQmNd+KyEFXpDDNtroiioXLma2hTDUjmFkOElece9YlCA3NMxks4q7wEqcj",
-	"gFUH1CgPVmSmJg3qH+6upR/YWtCe5ITdIYT1hCC8ILqUQwVIjnZRkXeI8BwP1Q7I3KlEzJShMuYS9HKa",
-	"MMt7iJ8pbHOTXBTDojlkzRGl6VRtbJJzqDjyuwJIEeuJzg7bzePr5uHh2dXppWf9vM6RPJKp7wY77Fg7",
-	"u8iuqBntu0G8d+dnp2+uO82Li3dn0IkHPTuM2D5/6TK4QhUfry/Op3nSmnkXbyvUcLsX2Q8xDVTuo1IY",
-	"wQcGw+w4rumnWXVXoL+67v74TO2TrQYJWeRWPaOlm9tRppF3RU4lBwlGjWwOANsdL7i1MIYxUzPHCGAS",
-	"jJtj2yS7jZddkenmBNvmmjdhDzRXRJZ8IKDWlKECsvoLc0rg1U6qzzwKbFRukPtCdeLX/Ccnw+erbs8W",
-	"g2bJ9p4sFcu2cnyrUqvkuU6lVslxksLmS7WVdHTQReojbjTuaanj+zSDAFVLEtC2Gg0Ssb7hQYXu6475",
-	"9lv76Ue0cnPjlLiw7Qp/Sw2Hc92r4ZzdLmRJFHTRkn7D85SyGM3fiSbbdeSACKOvEsGG0DuznEjUo5NH",
-	"aVa36zj2myYMdTeKsOytjCQOLTnc0iBmLhWI3lJN0WKydlDSA8UoY8Z84gL7XRXTix30MQnGDlFCMXbZ",
-	"v12KSU5gJTlXVrFzaBvfGtnpcxUGdAo5ZAcLoQXUSE5SyBJAHSyDPXqN3cBt833r2UkSO+REkGokA1YD",
-	"DJjEKrdusg0o6rTtt8sz1LLU+PB6Z26Mj+RCXnIZEObVn7kUT524Hw9gVKcsaOUrWMS264DDWWqae/ax",
-	"tnkKmtJT4vlU031473k1FMM//TFkwz8N+eBPE9YLNw56VLEXuzWPXJ0fQ88iqyhuk5NXxGdGy4UKNakY",
-	"6U01UyRiNAimcNfQaWa+Dd0NMxUGiJrpXMFcW/cshqDAgAWugJZ0EgdEQVMjfEComJZBmnUyq3wsULPM",
-	"EE+X+Dd+iS8Y1oQaWs5eZaT8dWzHMX1f70l/WoebVNnf2drd+/32F/m77vzhi7R2K1mzERLaxxBwLa13",
-	"JEJODiBZcjIXf5E2KzPxKo+oQj9woQp3kTjpH43gr9Qy5JxcvCBZ8G9NqVMQLqpzMQ85UxA4KRQnCBFT",
-	"HuU7dCm35PjssHmcDZmg9xV65XKxSbwJ6ymunbQZScGmobQd4kMmw4CRgNFb1hUgGPYJJQMeBMwHyuPK",
-	"gk5hbxGLu2lHt6HBTdJ01XMJPkmSnxCyqCvymQ1GCI1kHJFqgY8UW3ia2W1gBH3mXW4dogy8xzYJGBpL",
-	"xkJHsTIs1/um/lpGExr5zDf/8shIhqlT2byLu+FeCCP5fmojP1R0RR7g11w8xD5xy9snu5C6PId40kxy",
-	"TFzEhwsSK7Y/66vdJJ3E1WwE9RdQKr/9RabasJbAnwIpKg66NlR8FMpdAGV5ROyTq49V/rdSwoWhOUv9",
-	"Hyf9Yv0SjyfX8WPnpboiRMceMWR3nxS2HfAk5+/9PTzFK0KBdWBOxdjjDvXHcV45GBwYfR4CeaQ3da0T",
-	"irWGTwsELAdu9fnnRZcguN0hkWImArkgS9KmBkzs0LnYH89Hfw+IN6CBYrMh3EQVdS9udoVLapxJsFTz",
-	"SYouR5EA9smyBMV1wqE9RkAR0bIgMlokEqEsa/rIccz8IB/LFrXDf00DXni93pXQQ8SHI/2Uc/jpBUHP",
-	"WT27b2kq0MOERBfLph4PAi6Gz/tU9FlQzm0u40ioDLg+Ch+H3m8om4uYKZt37EGtIlNN7dWsnj8ZcZun",
-	"ZwyCYGrLGbsCmAcZAz5hxlP9+rzV2iSHMC0zQ4xp2FyHjEFyOQLDBcKoOZ5nvix5nyWZ3ngOB0nhESiK",
-	"uO6CzgLuLWO91wyTBR8bS7LOCFe5XEpIucx9oWqWAKnflCTtDMBbvuGMhNOz64urVxeH5+3OZfvstLCW",
-	"G7fgIvPlR5Xe2XHKhHfmmdoMTWx+FjkWH8t7pWWY2a/MvbbXcK1Uh5eYPZajoKKrbVtjLI49j6XQo2Ca",
-	"AHhOGTWX1F3w7JHvpxeD2G9DPZ8kvXhas1453mddYe9QjyoX3O6nI4Qs4hJdD2Ec9UfmIer7gJgDfw+o",
-	"MNeb2QCoMZ67wt5i4hAUrRphXQdqJOPAJ8YeR78IXNuIWoFIBRnRyIdNhL+XIUp13JY9rlPZjLEIT8qd",
-	"XC05HsTB+q152bJcNUyPZqXLM3cdIgakWy7qXgPHNvzMZ0Br8HPEuFCaBsH+fMuogGqmtDE6WQhOJkvP",
-	"NQunOxlR3RVck5ByH1TwEcUwKspJv5bKv3Fy51wJD7WPTa2biGuV3Dsq/K5IOcomadq8YttHJ5tkbd1U",
-	"Zmhb1o+plbPSCTNCuyL57SY5NYIyCNzVxLvPFRlTP1NRoOL+yHzNrn4/SXu+Pm9dXJ6dGxP6unN1fvi2",
-	"edHySBXYhYwsSED65Wcqs4Nm1xn1N4p7jcPzHfvwpyQXCTVaSQ7r8Cnhulj7RWpyVJ8AZiQ3zN6uMD3l",
-	"+0hNm3NdRJJFwjNiKh6zdfRim31jLe0CvTAJ8aClywTx2VgavjEFjN5zM+QCjXd9pbMrUq2TrKR0whzY",
-	"56F0iiedc5EAjSOR3a4e7d+QXInPY+qeQKHPI+0vKPd952wrp1PGasQUiLmI0aCu+ZgZUcwCQ6PmHvCB",
-	"pTNFqpR04p6hIHhvn3hjphQdMs8WMrif275XI5hhgYkYiBHggRNOjS75mHkoD70sqXkbIP2sf2ofTUCc",
-	"p5GIZpqopGanRRDNZsj8VGLbaRhN2QyC999WZSAs/2ZXIPTplxdnp0QCOAGmb3FF1IiGjFSpmGLPOzKm",
-	"U9JjZMyVAhBjV/iMHfGy6VcbhKuuQOcc88l2YxeUZmBD6a4rLUOz4TqacjE8IGMaDGQ0Zj5Mx3IUHNqm",
-	"lIF/sCv0NGSAobzbaDiFArCZ5S2LyItd8hV/BX/e2inmNH3Gb9mFmcRpZg8frS/N7Dh3rUOwE/fNofj2",
-	"uDfu7F/7zSIStIWmN0nxitP/0oufu+5LuVYmpDOb4PFib2/nRQmDQg20nEUlNbCeVbzbvpcYsp7TTKDA",
-	"0svcqSG9Zam7CdxgqXq82RWXqVuKUGVxumzxbs+I+DSwCfcK7AtEDsx8KPNWxMwxm9veB1z1qpdl0NcX",
-	"l83L1nXz8LL9dctzgGIEi33pyGjZoLVgwgAu9IBQYcsyEVBsGFGhE21kP4P75SaR5IgahgSMQw6SWqWk",
-	"TycyjK7wnPZ13T6F5twepq45wwgddIH5Z8iEbyZi7CfDh5INmP/W6dmlWyfG0mZNs3mHo1NAoXzuvXYV",
-	"dF1ht6k3dQlHZgHPlHNgJAorGl5yAC05HHG4nH7X11SBlwSqrNHDEkiVKncbNdv8K3VnZiy93A3JiHT0",
-	"c26SZsZmS5YDFh2djSYqptHMS5VEdIxm9xQIoytwNszfJC3aH2XILom4u83FAtkeIP3bbd3PoGwgIRul",
-	"ttYVsG1UTAG4Hw7wJfGOrjrH7UNDpImZuF4TV/vduQ6MXdEV70Y5Mk1DTRGj/ZEhMFdta04SBJ79eUij",
-	"Hh0yoGUhE/O3K1IAqv1FEHdz8BwH7sCtdu+DRAbha9WW/K5tkrYgYAWNpW/UAKcPgSfa+sI28FlzbjSC",
-	"Bjs4sHmv7nWFUQmSo0pCf8pCJKWubigzyOnXpQG3iznz+5EkthvjIwXdlhkoTbutB3nLddYhwDXwBq6e",
-	"ihc/oZxSJOXEnE6d0cInIO0cL72nzQSlibPSrlKrFAitTJ7JPEsstLOyBFrm589E5aC62vBDJyZA3FUt",
-	"3J5RAqBBt9mCQUEAqyB1TjG9cUA8w3U7GCGzwyScbCxtHxcesCyDwfQVsLxg+C6qChOu2EFO4eKqIPLg",
-	"FMece8DBBlomJwUr6330iXo4frvVUUhdfm431vf1Sxr5z23noOVg8pcAJahHMkI7V0zz6tImwSLIxIdO",
-	"MeMUVKhyWI5DHP/Thpf/jYDF95OzSChJYigQaeSeuB3r4sVb0lgEF58SJRp8VWdCJXfFdcbKoMxsoDMK",
-	"/C9cEduUCni4Cum4K5KmXaCH72cLD1jywbQhFqledJonGweOldbSrUweoaoroGlQj/XlmClyyxXvGR4P",
-	"/usqxSeNXWDtU4c5UloXmL05j4BHgV//SLqkW1sZWKw71I/XKesJkL6Un7R8rh+fmywQY8/xCq3fonyG",
-	"4xS6uc7t9czyAhvyzclDtUnOhPM2ZdFxzD/di1VMcWoen7eaR99en7c6Z+eXrSNv4yDTv9w9nDXG8bSz",
-	"Lc3xXc8ytwEf6FFX2NGBt+SnXPXgl+eMKik8gm9fbOwb++uGsRBjC9hZIPHPA8scQc4+unRcX2XSM2Zy",
-	"fvmFfmwznXVE/rld6ad/wX/lITI8iAXX2oqtOwDRpNRb3Dk8MfNmr8kyNnArUZF9eCbg+TxiAJznkauO",
-	"0YePzt6dYtiZCEnMyGTKtK08cN7Bg9TQSz7gItiYY4kFxuZ1fBa1mfRhrAVgGFIz/AVGKuYuB4jahZpE",
-	"V7D3tK9JLHzzFI1oELAAXlfWnxoyBxvZv1Gb5GsJ/jEpClhRqk01ugL5z9dnly3vIKP6ALcxo6QQwSyH",
-	"9gcOR2s0VH06VTNZqAA5TH6UgpnPWhAVi/cygLhijwVyQhob+11RJ4iIfNVBb6pZWER+t0WqKZQQocSn",
-	"042ahUUHtfF3e+kTe+6JzfR75lz3sy/Ut+CvadJtdrz6Vi1xQuPzCfyJ84FTjWdGI0aG/JYJjDZXqSBX",
-	"nWeqK4iZk6Y39i9GmzSTeKZIfYtETMeRYP5GjcB5BlNInMp8N+sspfgrTKbg2nwboDAoD6akT0MYRuEE",
-	"XOqEWdwFUFmytpKVAGxy4WKodZz0k01CFDg3AcgbS2jaUilVNqMMvjiwtYx216tXHfK7vRrsBKlv2WJI",
-	"3HRGI4H7toXDKjd9I5ivOgUkgND32agCrNsSY7r5ZBAxZrEM1cisElwpVJuvGOuChtZZb7b7Fm5MLbNs",
-	"zD0j9i/2qiMFw6zJWCIsAQJymvU8U2QiIz0qdCjLx1b7zQgfSefHocvqGlHtR0KxNbGW+SVRJOA1zxT8",
-	"9skg+JScx+aYjKR7WJsg1R6M7CnWHWYVBIBAUOVB7JM40DykkTYMaJyWmSBoiJVPmOHhDXjAvH3SOX1T",
-	"I192Wm9q5E37tdEF3rFep0Z81uc+S2OfXYF4JFUjChMWCvBCltf5rB9Aa24HTpIJKqeCc2tvI8XH2yMn",
-	"r7qiuru1s7FJjqVNrRkzTX2qKeoeY3nrpmGmacTmwGazAOhJFcGQWu8BxsQn35x0SLPT2eoKxYZjhytN",
-	"BT4hI86EzqTwKGP/yI1N4ortkv16pgjtKRnEmhEvjgJIZ+WBtgHImS5emJaAifC2vN2IamkMnjCGUmUK",
-	"Dc+fKeLB96+iQJW09jPX5pU58eWoK2N35M/NkdcBsnb1FiUwDxjuQ9eB49Dnx4VV4B/HK/KbQkoyqwAY",
-	"X2ANNgJkmMosc7M8Z2WUlb3t3e0vvmjMcK7xNLFuFgMkOjHonq4ZpSoDrRlSUA8Z7Y9s8NvM+pLrgLl0",
-	"P6n0IdVsKKOpV1b+cTI9dNNZ17HboXDuS5+74D8yMMIe28+IE5q/RsbAMttltD63nZ/LpfpI9+JkmuzU",
-	"mlJ+nt4NHa5I7PBoCaU7H7wUxm4W/SA2YrmKtG//uE8Mu/Y2yqkd+iZ/xqRu5r8KncNOPhH5MiIPLTnk",
-	"KRx/uwp5L6ZtRLg4sHlGSV4X8GzzJunTKHIdVpNL4I2nRtX2bA8m17kk7Riy3xWeyzF1jfmFJP2IARQ9",
-	"DcAKn7AgIDZnTE8kmdApFBwqJuASbYDj5izyWbQPqad9pvDKkWr2Am5Y6Henq+6QkdS4caQKv4nDOjqg",
-	"ss93BeqjNhfSPJf96iZpJt8hFp4fEZh8h76QYCBt70IhtbL7qLsiYBQdPW7oTWIuhSITGtyQFO/fkDQk",
-	"6oEXJRlPjeQEFoRJp6FtstgV9g9g31Od8Z33psSnmu1nzo6GIaAMStFnhPYjmWA3DLF7tZmBORx0SwC0",
-	"NHjPAuswsUVl0O/LfNXqtnayMAb4KFysUUY2c73HjL4/MhPuMT1htrMHXH37EQUgKsZk2CSvLOPEI6MR",
-	"IwEbaCJjTap5Zz/0+HAoW+jDtKEHs46NTeL1nT5BQt6/wV2Gm0CqNAhsK+8kGYVDnsx/Z+9qm9vGjf9X",
-	"wfjNSXOUrFz+/87Vnr5QkzjxNHZyTm6azqhTwiIkoSEBlgBtqzP33TvYBUCQIvXgh9hO9CqOJAIksYt9",
-	"wO+3q+k8tocRcAsTYcR+6dufaDrvJKfeareGiMF5Pr+VrFhus3fDVZ/pfOsLfjSj8NwaBJml2apHUA2k",
-	"b8RuB7PgCtt0HTGAQ05eQCG00ahWCA2O4eCbX0bRaDQivTw1G49mN7of1s7HVvlyhj9+OZqIahjS0wXP",
-	"MpYc29S/Ikkh8xxyy8EQQahtgwbA80M47/kyl8uJiMtG1G0L6bgIyYLQ0FoNSYyWAxBrCykk5ADggvrO",
-	"IkW6nAgTl1iqDvYNDFAeKjhIOCI/vxg1ksdBtsTmf0nPbmki8d4q0XIORWH6ESYaoW6a5TI1DySMEYJ9",
-	"FgvNalgrWeDKGM2kXChjuHOaEQsnIb0pVWzAhWJCcc2vGJKObO1LDyapH8x++jg+izxaRMvm67HmLtxt",
-	"EZ2PSXEhbdLelvTA6kNVQdumA9xaXAOs60cMbR+keq1U+pGK6cFTdVUWAGP9aBCTHyiZ8veCAwCtNX2y",
-	"o099D0DG17b7mvHiqixK7agUICAWF+GQjxPRhD66fQglyWxhWtlx1qMivbLtIZGPC4ncVSJ3AEOuCfxI",
-	"z/d49KRaH9xxtXrc1R+SU0xsKBIXDIU2YYWx2WDBrKWEhmQ29Ema6ZKw504vTq0XfRGOZmMU38QsTU0w",
-	"OPbGywq6P+I3BmsNRijCBmmMkZrR68ChtyvF6NvZAo+DCt/w7VXvu1ShO7vRF4wmuyje+gKld0chG6m4",
-	"GwS5qRQWogcwIMdEN1alTI19URMRT73HFR/XHGXnAjfD79IyXPGnVS8SZedCBxXACOCimli+iXsmTdhz",
-	"mEoQ8rrya20l7Dr8eTgRbxIOMAeENnjXc01rkyfkU45+BJ9yj1LYCFt+MIvf5atuPtbb7BT0h+Sd1FUs",
-	"22tkRJuJUAJ50IkIEqF95wZAcOga4gcHKSbmdSrvMH5tSOGJiM0eExNRpmlE2M2U5bolsg/Ha/MbhBSD",
-	"zZBil+zbH0bunY+7Ox9OiqAaQ/tW0HGI+S3dkNZ84V+rpCDkBKtMn4tPt8yNuTyYVWZM/ZJxRUNANwDw",
-	"jPUEF/eNXOquQZWQqjkFY+dfbMYJd+Sknh4F6sWeArX3JaqE1jflQAUuBcYBu3MfNu4y49Xk/JB8YlpV",
-	"YYqWkEomPZ6wLJdGE/rH/pw4tWVnUfdTDnVHVtT7HH792AH/t1ep3bumfN95uDP61WXhCLUytJVzDo7j",
-	"PShSmOnZ2T/vD4ntam2d7E5/usX/nYjdHOAwT/eMneAxuCXb+MD2ne4zcPftBJ+15IqfZEZujdbejv+7",
-	"0fyF5F90Xndl/sJVW9F+Lc7rHji/OOcawi/CtLZO23dTe7c+t9rzep8ar7dVvZ8EqTdQ7FI8smcLHaLu",
-	"5Nr+bh9h79zunVtwbu2ZjfmjyGi6vZ29Lx/3djT5jQr1tDny5p4fgCDfcORX2fFbp7z21Pg9NX5Pjd+J",
-	"Gv+Ax8l7Xvw+S/yAvPh7OnS+DSPeufhdya1Wv/hjN3w6AnUt5DWYWW3Wp4acMrNNBIhshFuPj2wthwii",
-	"UYSmhbg2ZAW5jBkOHPnOru7zy6WLgIH3QhUeUfXwqGpQvxwaRCzoFTP+CF7VyQC0of8zTq25mPtUs2yb",
-	"BJtfF3xZ6hlEDM8x9q4IVoE6bRmJYwjQrtGHCVcZV2uKXbSqtgM/o7rZZJLlboDzKougDJRxi5UJkhEr",
-	"XQp9PBHgaXBNrqkHiUVhZctKLyPzs9aSmEMydkqKToVkQGfQhN3werK8FUaNz14p7UM4BX6SHfyCNgw3",
-	"DvMYybAnG5I/R3Nu1zHg41gcCcrxTip9y6he0/lgXsgy33xYRdsIwrgH1Zup9W3IXlE4MUrEeUhG8xy6",
-	"kJuwnGpL6nTOZ/NHxtBa2qdesCUxyrcEWpMngVaFdAnXEe5DEwEDddlmx8B8i49+H7TPhzTE7k7XtTXF",
-	"F7enXK49qfpM507CQNFAgAI9C9ShnXzptGd2c1hQzIJ11poooOHJjLwgsYnyY8IFibVElqOWQCtcSc/0",
-	"I8ekP/lC8kJe8YQVkA+A9BSyu9HvtRbKQs8oLzA0MOP6vkduhAjJ4wt5DQFzRsXSE7gnghYFv2LeIz92",
-	"XXcENgiuaJs+W2FhW+YRh8T3gPH3O6M8VRHm3SxnJLjCewfmnrmqhu8ZpyBOqGYxUXSpbH9z80SY8zPz",
-	"949tNxcBxHscNuAqcrVT15gKWz8Rvp2yFORS6gVRPGHKuw4vmg1esNNOB/vk5MuFkZBd95aTLyeFzLYJ",
-	"AE6+fJYPu+/YR+jYcWDx93U/1nZhkJjbYjdoI73406p1t9GCYAua3WygLmJ1KM9aXGOzoUkXcqkxT2YN",
-	"NSTYUKGm0KTJFqNaMlqQXvzKfDZ4JYUuZHpky6xFE5HRmwGds7+8fPH/L/80Go0iwrOs1Oax476vPKIL",
-	"KeYkfvOZzuNjEp/OBudSsMEZ1dNF7OrjYS0Gp1gT8XL0f8TqNFCihyT+AnfAhB4YL23wAR5NHREhleCz",
-	"mavzcFnIawVF5GS4Mell3qWXtSpvu+nm6cw8CzzKNooHr/5wzmd1jZvJIqP64OjgkgsjJtGBuduDowOl",
-	"Cy7msNJ46b9zNr/ttbm49aXX7DLf9drWHQKGGx5EBwtGHSCqJl0th0BW3Mg6aTuIgntbfQoje+0m2VUZ",
-	"tFJqtha9hLIgG4Zsl8aW23fiuXY8M+LLtsjuXEIzMj7j7lyrqUBGbXitZOJ38H7/2OOxNvf0fC2vRa2E",
-	"4HZ1Ax8aXAU7aQ1dJXMmaM6HS5qlax3kDzkT44+nJJHT0lcANx4xKwgTM1lMja2iivxjfPZ+SE5kQXIm",
-	"89QeVUiZqgh6Yhrz9en139SRMVLFV5aQ+GbA7XrYQhWkd8ESOU2NOY4vS5GkjAwGWOx0UP0aKxoqnvGU",
-	"FjgHlDmZCO4KZdzYgnDeGX4ryTTl0L3FBKj8UNKcD/AjeAsdlsg+/26gDvdW12hT+5GP0AWdWhTHc9aD",
-	"zwvjt9jHCXSg4rB2a4BbZZtscxJbqnVo3aqVFhysYukcc4lrKeoLB9bKjrUmHn5Xzxtta+5/K6ytuhPO",
-	"dp//bw0noGJUaUXIyT3+vzXN34W0QTKUIpS8//Bq/N7BXKwLn1OlrmWRwNar+FwMyhz7D1+WOki1KZLy",
-	"jAPXSxA2yChPfS831JAg6f5nEr/6cH7y/vTV53jYwc4ywvVQ1Cw/wSOxs+DZOvZms4LPIZW/b3faqZko",
-	"X4TCWm6lnB0OGUBcnaaE+XoYaWOtorEiMX6HoPw4sgVsXT/igs1KRVMTLuPvAiwancKBXAgYH78+Oz3/",
-	"16t34/O3b+L+sKP6kFfcJ1t9aA8l7ahXBH4M9MFPUwvOgoL2dxDhClQSSk8XuKSjrtEH3+wcwWwrXtcx",
-	"8A5iP1ZVPDAhQgatzIdtrne7xI722/0PowFvmb6H7fru8TPu0+sKBr1yx6s0w8jX+lo96t0uVI2jhp/V",
-	"H5ILmbKIKE11iXgRaAWMeeCJcGW5gt7/AXGHSxEUBuouyvOAbls1wSNhKX9EPd77eeu6eCT34+d10pua",
-	"vl8ip2uwlsafYwUTU+aKcoskPKkNUiVD8gYQWlQpBmc/kGlLyOUSf4eJt4noIaEhhpkP4z6cFrly4+Ra",
-	"Fl+VP6vBfIrZSeGhjwklGVcKzkZhmgB1NRH2NfxsVDBM5zWSeGSbHN5E3CKJR7bI4U3Ebkm812Z9Nu5A",
-	"mt3ow4W+Veru3eez9/Dyn3/u7qImrXdP3i0YTfXiv936YcXvl9GIXC94yhxMwYxOilKoY8I1Vrbz+CVo",
-	"n9XqNb6D6R7Sb7QzdNHw7I1zRWjKr74Dgfhon8g8jTArvr1IgABAtql7/XHdmQD8+bxgn35777akY0CJ",
-	"OOQppLeE1ENywRKukF9mwbaXpYYNynkdRxNhkUcKuFPIbtEynASFzY9Fr9uL975l+oLRhNtHf0Akt5uk",
-	"RbLMl8tHEaV7f7aoNk5ob3bgweJVbW/qHKSAJsvjcK2d7DgAUo8Sf0+AZugPydijtQD84Fn6WCqeJYRq",
-	"RDRip73CX28MuK27GSAwpwB5s1IW3IoVtf5EOMNLiX0LhAulGU2MGK7fot3U0MGluGJEF3Q2g014e91s",
-	"wPW2x+qBF4KR0+oGaA8Ha35N4MoYa37k0lyhW0S19WdiYDcprHFsmwY65LmRaucS9OKMfmXGQsQ4uCIL",
-	"rfOjw8NUTmm6kEof/Tr6dWTZH2WRHhwdHEIMZ99R8/ZxZ4+CpfV8K/8gWrF0ZiyPCfUOjsLXbF5Xo2Uf",
-	"ZuYjTNFz0UzfE5cOsafwFRQwbPaDjtJcDGSpg5lN4NEyJ6wBnwuWmAl9wdogeXhk5plx49TZP/CwOqru",
-	"y0wJuUcuRTCl/fn2swKD0nNZzagLrrQsluGgwEJsGXPciHNn7ojvJ1LIFDBSEDRHEDGr2k2vVNOVIl32",
-	"g1ntUG2LZvGeimnNxdxMU04XDvLpDluQdLlxGjdIyzxn684rNw6M0Uz7QvjXf03TlGkzGK68shgwY8rd",
-	"qqgIWZ94UGSZolQQs9cmZcpUMKkdb9O0+loOUnbFUsLFVLqMyE3OhGLEIs55beDqw41j07kivY8Xb85O",
-	"fz/rHxMmNDTNgi5CAL0xQ4Zjg7Kvjnq6emt2rIhkUsBbUq4hAO698B1kaJiAbL29IJjMftIy34XZaovg",
-	"KtKb8RtoSNK8EYUdppYg8uZWwoUv3Ditr4pleQrnhiZUm4FBE7rlPv9T8unXQffdgj4voHFtwma0THWw",
-	"cP6ofUqNncuXG6XVjjFYu85IQHQtZWSWlcJsipZaYLtJxf6LOCKxoldczM1fmucqRq47L5DhH01EWOoL",
-	"3rCt6zG05h+AWrlrzFZgqWvBWKKqDm1oPuyDhCzO1SfwpUZtwQFsYBjekrcotY25Kv3amMhTx9rkybNR",
-	"VqlmAS2/tjA/hU1lVmZz5JUWZQHYEsFuQBaMap/OojnBSAXZCl/WYGUWC4FaneStR/2rcj5nyrHoQOej",
-	"gG+ConDcbJvDEix7lNWV37EF2oW8+X5qxU/NW7Jt17DyUkuLIaqd4ITbfk6zgau93jGz3cOcMi14TpRM",
-	"EzhLEYTm+QBeLVHlpb8UTHdSTs2Lz8tiuqCKTcQVK/jMetRRXbrCi0kPmfrGwVFlxuBfM0XfSwv89yck",
-	"5fkhVV0DOFD9Wx7qjdDFkiQFnQEpmCbQVU7OsGQD9elriz9YUCOmJOUC2QbsBniIlOQLqSUisAs2ZTzX",
-	"Q3Ju437jSNIrh7y0kC7segSlHszkvpiCnVBLbEldhILBhaZf2zyZE1kwPhd1PHhQBCLsbu3dNYvRzllR",
-	"B43DJwkN3Z3ZzcEf//zjfwEAAP//",
+	"7L1bbyPJmhj4V8L0ACXNpFTUrU6XhIHNklhVPK3boaSuU3PYVgaZQTJOJSOyMyLFYvepxWJtAwt7H87D",
+	"rmeBmV3MwwCLBbwvXj/4Yd/8b+ye/7CI74vIC5nJi25V1a0DnC6RzIzrd7/+VOvJUSQFE1rV9n+qRTSm",
+	"I6ZZDJ9eSRoHh1SzgYwnv0tYPDHfBkz1Yh5pLkVtv3YmGOma5w4Iu2HxBD+QMddDmWjC9WbNq3Hz5A8w",
+	"gFcTdMRq+7WeHbfm1VRvyEbUjP0XMevX9mv//Hm2rOf4q3peWE3t0ycP13dJB5VLCyckkkor0qNxPOFi",
+	"QPSQK6LpoGpVmg4KCxrRj8dMDPSwtr9T92ojLtzHLa+mJ5F5R+mYiwGuKAkGTLeOZhdzOWSkC78+U4QH",
+	"6fwR1cNseh7UvFrMfkh4zILavo4Tll9NX8Yjqs1zQr/YrcF6+CgZ5VfDhWYDFueWcyKFWXDZikIWDFhM",
+	"RuYJj2wRLcnWNllTjBE9ZERGLKbmcdKXMRkPWcwI16TLBlyo9aozhNGW3sfOttkH/Wj3sb3kpt4zGpfv",
+	"acJoTGQfNpDfX9VyzfO3XO3Lly9f5tf7sl4vXbKD2irAcLjwiKBxOKQxQoaaXdNbOSYjKiZ4cAqOsmde",
+	"IGoox8ojTAQGmwyWw48DfsMEkYLNhQlVQK2A9WkS6tr+C2/OEW/vLt6KHI2YqMS6Hv78iGd7hDtbdOv2",
+	"AD7H7TeFjidufa95qFlcQT+Z0DFnChGKq3SxRMaEa0VU0t2w33GmFhH7VlC787KrjtOs9NHP8BwxYe4R",
+	"RhZb1syM6+bgpPm6J0WfxyMWkLU+DRVbd2dddYh2nMIJ2nV1pQwZFdm6LulgqWudYYzETPZA3BFXxj7q",
+	"pZY2HkrFyIiNpDkqTblQdpXsoyZrParYBheKCcU1v2GV7OiHqiVv1Zde8yRic9fMRU+OWHq17GPEhGKL",
+	"LhRmW1b8SReSLesdDUOmV0LfMbxStSD89Y5I+vr3r2M5ml1P6+KM7G5v/Yb0ZMAcg+4lccxED7DhhsWa",
+	"BaQfy5FHkihiMTGXXLVY89xchGYf6SgKzaNXF0c1z1ADzWIz0r/6Q2Pjb77/aefTX9TK7vz17y/l7dev",
+	"5TKr13LJtX/bfrfS2kvP3tDHPo+VJgGduLXHVAwYWQMm7mvpry846RKQCKhmpcto9U+lYCdU9yokT795",
+	"SQe+WQolPRlN8DRDzoQmQxkGGdIMGQ1YnK2m1d8wY2/g4NW4XS9d14gOWBUH4eZH4CAeQCGsiQZBzJQi",
+	"fhKFkgagc8AoPqFCjVnM7spvkgSenF3sCRt1WVy12hH8+ogMb44eAeKd0R5CrnROkUDYMhK2v1BduCf1",
+	"4ETesDL0bQiphywmMevJOHA4gIdoljse8h4KswELmUFkKQwwOAo6kjdzpFuY8y6He04HbHbR5lsiErNG",
+	"C5JbldKBGaBUvt6aJ18bRLF8cO7ypKoUsI2K/Yhg+LuE9z7MlQR/ME88ujzYZoYZcDGoWlbsHnj0pV3w",
+	"H0uAq6XZSBHDqAzsVMGVMu+WwtV2fQFgLV6XplqtyrFuLQ8s5lqwnjLiAbYSWso+ueiFScCC9Vty+iVX",
+	"Nd/e8RltG5d08CaWSVQF9UanGJgHHhHeL+lgznIecyGrwJJHHCw5xmlA2p8PWKsAEuoLVSeDwv8jHs5y",
+	"JryCaOEOBr6sPhkL9suA+fZSYP7J7FtFUiiGlnEatNkPCVPafDLqKRPwJ42ikPfAZvo8imU3ZKO/+qMy",
+	"G8vJ9OaNwEzwXeO4ddS4bJ2dXr9utI6bRksJmKY8rO3XnrMR5eE+GSVKky4jVBC2Yb5KRVKV9IaEKlDZ",
+	"/6UdfbMHVJDFsYxVbf8PP9X6nIVBOp7ZO1MKpI3aLYb+9D2CAFNGT9yv7fW3ey/pFvtNdyfY7b2g37B6",
+	"f6u7DSqkpjpRtf1dOFKuQZ15RQPiji49aNqVid7vhlR8qH1aViE+x+PF2ynjtjAJ4YqMaGgAwIh0MaEE",
+	"DsR8z8UNDXlA1vyZi/A9fHYkY0ZUxHq8z3uo+RUN4wYq1fpmDeyQoh/y3t1A4vDs9PVx6/AyDwmgudsL",
+	"4orQMGY0mBAuSKJY7Rb38TK7j3TRj3IZPTubQtPxeEjhgpSWsaF6vtu9v/rpv5ZxlwcBE3c6/tdn7Vet",
+	"o6Pmaf78waZDA0MklI6plrGBqYk5fbSqpAu6zWXsZJeR7eHBbuOCDwQLDOx0E02E1ISGoRzD6aebR+j3",
+	"z9vNk9bVyXW7+burVrt55IMbiJLX7WbTaU5SEErsg9k53AJ7WkKzWNDwTtfXOr1stk8bx/nbo4Ikgn2M",
+	"WM8odUAYieyB4SY4ID8kUuOqUoIRkPGQCRKzSMbaiOtcr36ve3mi5/ZGLlh8w2LSNIt4uDtuFHbcpzxM",
+	"YkbWfHc6/vomQbeTgWCuSCgHAxaQRAQsJn66U98jgpn1qqEcC7ilU6lfy0QEd7ql07PL69dnV6cFdmfh",
+	"yUBkH2a4BSrtZkd+KjV5bcd5oGM+lcgm0aLgoUeEdFkoxUAZiYVak4Pd2pqfbtxHmD+nk1DS4FLKYxoP",
+	"2J0O9bzx/viscXR9eXZ2fdxov2kWOUgG311peIci0tzsVn33m73fvCDdiWbqFke+laNelq2TptBcT8il",
+	"lAS39SispbCtApV5pkjIR1yTNX/mkPz1AyThYHME+pa+p4g2/EnTD4wIiRNoKfHmYjbiyaidCsN3ubkp",
+	"MjvD+vuMaoPBgrFA5cgtwpUa8ujL5zuNAtfoGV0jKOMc5pKm2c76wTT3jahSID0we9s8JlFIkUYZIst7",
+	"7ErQG8pD2g3vhlgXzfZ3rcPm9dVp47tG67jx6rg5c0OKD8QGF2TE9FCCbGnoGHj4BomBj1vwj9z92B2R",
+	"/JYe8KaUna4o21jwm9mboXs9KsyXXYOOtDdkAYn5YGjki3FHrPklR1gtYK/vk3Op9CBmF787JkECFjMq",
+	"iEw0NUoyFR3BA4ZEJorlDQ9Y7AHKgxy5SdpMxxNC+9pwM/iw0TAffKJYT4pAIYOHoIXNjgF69DGAapd7",
+	"flY5vbDva0nGFIh936xfow+VDigXm0WXxDwVGC0E8oSKiaWd6k6Q2m5cNq+PWyetyykiIiWGcxhRwKCd",
+	"1mwUaXVA4JzMqklINYtvQUa2c7qEofhmMyTdzcNRfrclu15loGlqe2TNz5+IISPxKpBxC7hIhOYhRh4B",
+	"xwmZtk5rx6b0MJbJYHgrWLkSNNFDA/k9qu/IdK5OG1eXb5unl63DxhS4GGJmFAQt70nD2cpABLcgY/4j",
+	"e0DJzJ/anb9vGLhiSjndBKgFfiZDqgj7GHFLy8bmowArnDsJuKz1g46QAt+05D4TFZD+9GIGhImGyk3S",
+	"OiJafmCC0JiRcSzFgKxR+4fhYmMZBx1BRUBAT/kg5DgzxoB/EWekI7ZuaBWAgUoio5uw4IQFnEJQwN1g",
+	"4eLq/Pysfdk8uj5pHrUa15fvzwtMTjERwDpACKKKSMGI7O+T/EQwwS1EyL08eKRbI7A3cokxEo8kQD5T",
+	"ZATTmvkcqzN7LaqtRiQ05KX84EC4T1cHxKNhxBd055Z4Jp1URNW0nGMDMUdkTUjD6/o8tG5qsH1GsVmT",
+	"5miU7MXMkIWGnrEGb2g+KjEJezU0Ce7/VBNJaCUltOrOPMmDUhPvNJ1yJtifZkcw8tnCqwqp+I6GCXMv",
+	"NBIt20ywcVmwEz7SBNRVc7a9cHNmmPNYBgka72ZhBAQLcwHmkWLshyYq6abPe4T3CRWTzaWmldzGXS9x",
+	"rk7SWQLa4bn0GGOJyD7vpbYMWfqCw8z5ryA0X8Cz9tVPee/AH9Bd4IzOABZ2MekUFiim77F4IdOAkDuK",
+	"9Ai9HPB/n56e7P6R9bTZUmMkE6HLUE9IsSHYgGp+wwiFx4D3GVpHVS7AJxFGgxxLAZiXEtGtbXCfz/o+",
+	"ig727H85Z0O97J4biR62mQIP609TGA6cpAJCLTODRw4IEGyuDUnxG5bjAu3aJ68YjVlMOkm9vtODx+FP",
+	"5pM1rtG+rAyzhJcp6Un5gSO5mQHgRC2Gxytl3T150MCN2AFKLwzWPJ9WIj+icYBRyUAoZ6kivaG6ys+U",
+	"htAYplsgr4ZJB1RTctU+XkehUDHtERYqZAYzGsgz1RER74Gibr0oB8Q3NMDH9wXjeshiVDgenN6W4aLF",
+	"QXsi1cfuYlGKB8k1GxX/mHft9gI/Zaw7jukECJkdfcYnN7s3ZeMWlnhUS42244VHNn0ysBsvjZ/BcAcc",
+	"ruyIXoWy96HNqJKWU81A1rvhhFCIigHVGMPPDWJ1zass2Cd+u2mkhgtEOacy71mTs4IYYf/ivHHiGzhU",
+	"ER11xAc2MbLi+iZpuDg5cN/RXo9FmqCl8casSCGIFQHCq33cYB81E4p3Q7bBhCFAf6jZhdS8mpmu9r3L",
+	"qknzbEowEHDOQ+rghCcDWspm+7ixzc4N1YQUH3qDq9A8Urlzza9OJKONGxrDUOb9w9z7F+79S3h/epkV",
+	"N2HXCku1sXpkzU/X5XvEx4WZv8zKwNS08HiXPdw5B5DmscziGU151RLYnwusX+6FpenKyEX7LYF8E+vJ",
+	"X/hoGVUq5AZYz72LCbRnUYqHcHzI2HO++Jx24w5yZ8/w3U9e5TnPzTpzKVRsMrP8hauDJJvZG87kvqVI",
+	"aW6sc/PmLFGdWpcdf8G6cKyZxXVTsLxnIFERWxqsbwtQU+Bj9+LmnnMgMpqUA1E/liMb+Lpl5LxYjjBu",
+	"Zbu+/cLwCffjlvmQ/TQDbrmBloQ4PUxF8mzaZd41T6avpitcfVa3nxXnnLqTdO1e7gzSwbMFLrqdcpG4",
+	"JyOOprCKFDaEAUUM9SfjmGvNBOFCSxDjNI0HTGcJgqtKD3b66rW3IDNkHpUvyWRyrltMK5kSI6U2omjp",
+	"YiukylsibMx6jN+UHS6m1bn0JZf8kovXWuoo7w3N7VnmVrzoPpZhGPX0tAxuT6ox+xaMJHcRqyLl5B5Q",
+	"clUue8yVvqtCYMWdRbwLx6peCh5gabThbTXumVO+UwqCG28BiNmV5eU3GPnhIG6BqDh/T58VXO8kIV6k",
+	"1qw7yDmOImfU/Ba0t798oPt03vqC2F6vhjT4mPX1LRd3G2TGo21pNirT81djNSPKhdnLcvexiiypl4zB",
+	"XvnME4EwxILHlWptogOEfzvrxZSkmz/RwkJnQLkAOouwCK76bgorrmRpdXVl/da9cFrphqAxE3YBVSU6",
+	"WJBPysc3UikMYyC1jDZCdsPC9MlbSmQRi3usTBKEm0Qri30GsiXhsD2iJfilAtbjIxoWRURIW7SmbEXq",
+	"RWCWCUaPVKwMk81mcLK4NDt4CJHiERxOakOHFcgbFsMPSwqCy+PzFGqk4DRlRyiAQe7Sc8JiGaa4y6hG",
+	"hIxL3T17JisMUma6cls4KECbuXSImi2pvkC4IH5vyMMgZgJNh9nvkG+mCBtFelLmPLSvLc0CLpJuVoxn",
+	"lvrfg78wh6i3wCslY30WW4fZMgZk60VfKgd/jsPLGtltbn8O8LIFedlplwGaO9ZyCdKmuLyWMhdA0fz9",
+	"efP0olmbkRTd6c7b1TEwPsCUufSxUUL0DgjtKiBNMTF3shp1zMuci290pRuauZz8vcw7dci2K7EzpFi2",
+	"EDHMAIfZ41Z8FIotiRFOTlxS6FtJDFqcJDZtukklDScvuM14+TOZd6KXMbuzO6ma1CytPx4OqRiwcxtz",
+	"U45c1qXvHqrt13oyjllPk6GMFSNdKMMwIUrTCLkoG+cepiSUwgiRVAREsDGk1ioVDWOq2Cxyzsw2VcJg",
+	"e7fk0gszLggFcM/NKFRTExdHLT08cIlg6uDUJvCXYIkokulVuDdLJ0S3WYm0mXqGl3M/djN/Hbwehmd9",
+	"yIubq99MO/k+fe+VePl0Vl4q5987wHwJyAAohvNIES4XGWJHKg966cqgRGCYFgBn1+UR9hGcWUCjiytb",
+	"oxAvoAgeL0gSRsw4mdiLUJhtuXDltwhCCuRYHJapEBWceihLpOVDnBfyymz8Bih427tkKJPYJpxRI7Sa",
+	"r/fqJIk2bqQuuPNyh7y8n2zyndRsedAyTx9xQ1N4NXBhdk4YQnCCWWUm4NvCihCAF6cfqQsAWTLwSOm8",
+	"6Ll02cUsNkuq5ZU48/AlRvhVVE+aATaMp4SwwDTcKq3jZsYrj0eJVoGjJApWA9Uycc8ehMXKDHOLhCdb",
+	"Wh7cEZQ9R9LyyJNfXQpjc+jkfYRsOJL7y4vZsDsr5/lITmtvzNkTzSMDelR8IBOZ/LNZnu2Ib45Rb9eX",
+	"KSRW0FrNIKULBQC4UiwuX6uN17TJcv9SMKXZYLDpnkgT4E+4+COHA1pWkMEowdrVRbM9u+k0THSu6A0P",
+	"5TS6eQ8fcRWFdJIpHatKNMvHNc6cvgtJjHLij1lH2YUcsYiJgIke6AUlBMxPIkhW9g1a+/cZPZJEllhA",
+	"tMgRVyOuVDlYoBfT0OPdbc9+wqjw2vnZxeXshWYvrOwJyI++4PAhmukye34mCjD7ycuWVHoNOXAptduZ",
+	"CyT5bEuInS5EaqZIkUPdvUWI69WaDvZncmyLJRMODIMyynNApksTotCXLaQSe9OrSEs15KjMXpk2APru",
+	"w8YQLVbMbyHzubDapWLPA4t5CxVi9rEHSl7bvnB/UZZcKE3D0HCRrGjuDItbwv/ORrLU2iVjPuCChlmk",
+	"8mIpztYDnUWIOGFkPOQhVPagiZYjqrmRJyeQrDwQXLEAq1AROqZG7rfufIgRPiBcG5FLkJ5ZDNgVhSTA",
+	"X8ulZU0HRTljZrHTEoWOqVB9FlcZ4t3vmH6ES+WYd6I41F/Mh9rfAmhvY+/zsgqZt8GUMvkxD8o543Su",
+	"EmfBrg3wY887h0Uz8DOFC2UA7OUKyuZuY1EoPZa9vQdxE0nXowmbKhmN6GJ1B1Z1YZ99KBk1W03lCVfY",
+	"p6bCBTIyWvvt+XsHTvu17fr2i42trY2tF9OQsF97ubm17SBpv/ZWahYaBD9T9AOdBaT92tZevV53MGe4",
+	"dkxvWF7OdsbnPHbszIlZmKpCJ8jYkBw0HPdlzPhAkIhOwHqBip8rrYpjbJIG2py1BJ6baKhKD+UR/eLy",
+	"ffJf/5b4+QPwyw3Rt40dWSGoYgk+mmOKC2rPzpxUmd6/XNHYO/DXKYuYFFBNEDJlZJ/4bj++DRa3zkqC",
+	"Ay5acX3j5fc/bXlbW5/WOp1N9/GbT+v/4i/KjeElHHrKRkTjwNVmRmNc6r5A6AuTUbShklH+UJcsTb+9",
+	"CvdfkFclywWCWSaZ5Svd01nvFc56t+qsHbuft49LOjiFSP7VPTcL2OwqSDVFlPOAXUl6LzJOMaUGr+TG",
+	"WcE7M806pl0tlUt1atg0SXXVyO0AU8kaiunpXI3W6eHZiSHhjpgvl6KRBpE03UrzK6vIyphZ3lR+Bq7F",
+	"94hvF3O/WRmzW4WS346mFa88KKV00L2BTmzpRg2ZwoaCrDEahxyEViqIlhBdJMJJZpV32WLmDaPbF5MJ",
+	"U769vbNMAJJzFE4XOp95MC7dxZUwgr8h1FpiWMuWLTlZSUOymbZ2Xm5tbu/VZunIX6Uk5K+qyIcsK3G+",
+	"vCsyxvOAYylDjdechQHW2Jq5UFsNsTwKj4Uur+m3F2enBPIozF25aHHIfreJ/WmrpGcq7ZmQbSkttjiz",
+	"+bT6Yv4E0kKMBCsSFk0Liw8HNpWNXXYobxkNMR6veCBZtm+2HPlh4ZT2tbKZWkeX8gMT5RIsDy4xibXG",
+	"Jr8ddt/0+Bn/7cXVj62tU95SrZGO/uaw9aL1xybv/26TTX4b9XZOzCMyeNse936UN8fb4Yfe4V7I3rzW",
+	"vTcfw5aob/a2Q9Edva4Hv/9tOGvsSqcsu/SziInWETmUQrCezso1TCGrSqCyP4ZWRdFm0Taz9WLnm93V",
+	"TMBuUaUHOKIDdtU+nr2sJA7nl66nXSVDIxBb0ClC5VDrSO0/fz5leXpOI/4cRlDP69293je9Ott40d9j",
+	"G7t07zcbL/t1tlEP9oI63WEv+1tbC4HDLLN6Y1BHfzrNhsMC17pcUKPpQ4mD2avEx2aqpJ++8chvz5tv",
+	"PPKm9dog6DvWPfcI1WQklSZ75ORVQZTDWZZAq7Acl3IRM2Up5XTEbA38vTr0TaI9zWLl2WoS4YSoiPbY",
+	"1OVc0NBsnfZ6VoNfzU55LKloZTJwNStbIqxEs9hi7jIBXEl5WYstYCk6DW9GAb1SrC5xG6IQXnLfMRc9",
+	"HtGQRGGiiFvvkrGGkXt7yf3NiYPMFiITrTTFPj9YXgjsVtV7XkYOtCebGoncgeT3kLuu/FJLoVZScQIF",
+	"ysrTpSgJJRUEihVFlAeLpcbm764ax9fnjfcnzdNLI1Hh53br9LB1DlU4X10dHzcvl5Qmmz8kNDxPN4kf",
+	"czt9lRitAOS1bC8VQmb1hqygeZ8i5fLnYJd+0RuyIAnvbEObRvoSa5o5gsYq7oBRCiKLZs5fgDOVtVYj",
+	"HnMVvQXokbOR2jUXdju9IG9ObNixHHBxS5frsj7Waq/qQi9PtEKE2CJnZ9n2sZbLvZR9yBU6+uXFEeRr",
+	"3lTXJnmmCErHiwlo4/Cy9Z3RRS+uLs6bp0fNoyVJZaOn+Y1Z7EWiwEMdAG2ZLcqzeJVT2jcuyWjf6Zru",
+	"V/8u2zMuvSRR53XMGDR8y6S57XpeqCrKUMeJ6A2ztpSa0dGUF7WkLRR0NmKTUh/vchWBDqAceJelWRDF",
+	"EkEunfRWZueN2d9mMQAsnuGDxC4HdLI8+sP7R7TUrfMlBEGvkpMm2GfPMHuIhLHZMG4BiWM5ILGXXkYB",
+	"z2ms2BwHlUHV2n7t5//wn3/+h78nP//Dn3/+9/+RbG179Xr957/7c0kgCjw/S6NCLhgU4QtId5Lv1AV2",
+	"+ogqzNGKA6NT8b4tQbg5g+wrBmbBcir3HSyMtpjaRjXxWK6G2NxAHKfPzVoPt/aWAa4Ri3tDWrbud9Do",
+	"GTo+U+2S+tmEjK3TDQr+jhh43A4woyizcEJ3TiwHJKQezhgOESZqpVJOvEQ9MbiJNFtlGc9C7u7Kw5Cm",
+	"fO/pweQUr7iqUNn04NWtabGmJPjugpj29SbYnkBJHsRyrIcHBKt/Ij+FgqEhN4BePMDM3Xp7c3fuEEtu",
+	"n/eGBLdsSx5Cqe47Lbp9ddy8WFpCaNU8+wYuNpN+i0v9BvsMfjNlZAGvsFQcanXGScjUgW1koONEQO3c",
+	"AvnNBQLmpevtbwrE45sSkHVL+46GGEpUJAw37uuSNr15CMTnSsELQzTSsObp4ifJ7dIme5VJ8+e2Sme5",
+	"0KiGPIJC64tF29ftpoE6W8x9SbHWiHu1tLo+3n5IKzQzLCiazjDDW5YtODpbP8l8WXU4C8Tq9ISmxGpz",
+	"HEaotqu9X5F6+qyhYSMX+i1XWpZxrNWUOhirDV0ugHHQjy18bSsnja6ajpUfdBawV48ozIpqTdno4HtC",
+	"A6jojGThBttwa/qBCbLmhPb1Je2ScZpMlIstPTu9fHt9eHZyfty8bF4bTryEnTytXhq7NIH5sVfn6R6r",
+	"CopVyxD1hURhTtmwc6m+glQsKLm4bB4WWcvl8wPWKUjbS4ss2VHW7y9hazYK9k45ODYhZpWUl19ddhY4",
+	"kq7icMXo1K8xqcsoQj1WDoExQ2BxzQwqkrAGTBtM97E9lAukHw+lu47Ag7RWpdGnkxlltupQZmLF0rBz",
+	"OcmtoopdltmXkBqWYrdbV5okZsN3M+BMb2/VBLICDbiPfDJz//dhCAaO8cuzAJttzU0jO5TyAzgBNRnK",
+	"EQOWQsmYsQ+hq0W4mYeN/awybI5W/eH7LN42Le3TlxKVBNss4a0ckxZR9IYFZMur1+vm/2QssWUFmpmq",
+	"E9impKSQGrrMPuoSG8pi5/OtGNkMfZ6SqDGCgeXE6O6krA2/czOntBVDGQr0aMYqNGsOydGiWbDNiGtx",
+	"kSf0A8tkD0rwuQMylEJCc6SSXGsjfXgAGFlsGGCqtZUskV6R287O4tuZv7WUZhY8SysazqpoXSkO2X4c",
+	"Zfb29utD8nJ37zfEdi0h2ILEygdEacMCid+TAUZyT+vDAVuyG8ihefRT1uJk1gpCNRq8sFeL9SlknXw8",
+	"uNqIyShkpcnIrgXvjEtDxhjlhb1EbHtG5RFGe8O0Jy2EdC3NUnMRbyU0N9eRpTR2KEADda5LkZXRFLSr",
+	"fAYNIlXpJlWFL8yM+/by8tz5mMzNFCxCu/X6UsqWLs8bbxjZPtbE5lE4C7uDGjNO0QBV2nd4WpCYneWq",
+	"3SIx67OYiR5kGRraPj3TAfFzjWkygjRggsW8Z8S6KT9Vvo/NQpu0zY+0aJW2zgBgn4NfhxYZZg4OcQgy",
+	"CVITRI8KosZc94ZEChT/oN82tn4S+/A4mvdQk7b9F2yruI4YxHKsPKJkuVmD4nxck0CiZRjshlh3ok/D",
+	"kHRp7wORgvi4QX8dq9hnZ1bWLHsp60hJf8XX7abtC3bd/P1hs3kE35bNMNsnK98iON/J9KR5+fbs6Np8",
+	"1Tg+PnsHD+faOU91Z7tovTm9Or8+al00XuFUZ4dteNu803pzhSu9aB6/vv7u7LLp/saK/TWv1jhuNxtH",
+	"7+0X8PBp803jsvVd8/rt2fFR6/SNWUDjsvnmrP3++m2r2W60D9++NwM1TprX542Li3dnbfPeu/bZ6Zv8",
+	"Fxdnh63G8XXj8PDsCiJaYOrG0Unr9PrwbeMUuoseXZ0fw6lcn1+1D982wCbdPDm/fH/9qnH47dV5zSvt",
+	"SlrZbqq802Kup6+b57p1CneV/wrO3bmWT8+uL65eXRy2W+fmOvGbdvPi8qxtRs0W/D3iS3nnn0ahtU/a",
+	"/iftNEgUC0NVwoaWz+NBUsJ77JnKHMtrOcx6poqOo6mA8dLQaahjx8vCvICrGS0zSuLe0IxLA2xnCAsJ",
+	"qXhme6FNbLAUMUv+5kV9i+CYZM0/3zoBS+bWe39qNedbJ6WriUtlp0u392ICyzNlPevftt9BbzYhyYgL",
+	"iYlFxRl3X5Y6zkq7J5m7q2KBxf5OHEJ9u4mV0rTEdjpakhsWF5yN2dYjNFlfj9ATv9j0ly7InU8hndNe",
+	"YAV5N2/eR01mB/kLZMTlbbrYQqfijKHzOHZJzbXdueFsbDGBxy76dRanHqBTGQ+ixjl27CnBfWiS48Ko",
+	"MblwpucPaSxlmQGYuNA01kd0Up1N4urc0JCJgNo4AcMSx+CR0/mGRflQAtJlAy4UWYvoxIwDX6r1A7Jl",
+	"2PfskAuy2r5Z5Hi+3w5v99G+7XbmbwAxA6+gRy7RIYpamIDcGNscqlh5NRGK6U2CLlT7uCEfQzl2UdD2",
+	"RkBEMkR/KHmPLVe16ZE6wC3fxq2qe5tza+QateWRbergpxFkDmWBFyq8gYW7NABE98EQ8DwSgwPDQ1/s",
+	"evy7V2ftcf3bNwPZaDQapxdXw+bVwPzZNP95ddh4b/7tv+5d/Nb8cVgPm7/7rr0r3pwOGo1Wo9G4ajR+",
+	"H7EffvzG/Ny4uPrurP3t3uH7VuuvSxyQc8GrQfzcItciMfjTHyM2+NOA9/80Zt1o3S3aN3AGXUs7tU4N",
+	"sp5DRuMpQ83OVHRYNd/J1lRx0jnoqYgNgTQYJNVZKAhZ84/PDhvHRjhoHZ1fN9wfr/z1AxJygYYx2xQ/",
+	"JabQebgjUr0AU4wJ1/fb6QqWZsRJszL77yuQ/36X8N6HL6KQyvJF56rKiFTS5lvY0r+MAhnFerorFcgo",
+	"A+/ssu9DgMqBzu0Lk2aDzO8Zsbtn0NtV+JKxMOjUk/0+Y0tUAl6uZ4SNnb/vygarJL6vXrL4q01HL4Xt",
+	"MhBpMxpwwVSp7x965S88gOlKZrCUgK/+3kzUgJ3fjVe+/h7jkT6KaV9XaKWQS52EzEWexYwGyFZcVOEB",
+	"VpgGQYtr0peJCPIxhjMFDkrT35YMl1ws1OfCJ3PRjf/uH//pX/+P//0//duf/90/kp//9v/5+X/6/37+",
+	"hz8vM17qwqos89Ab0njAAm9xQOnL8njSFaEzFwfpytZUplzbC7604bxTR++ufX61uByImPMojQyGPG0D",
+	"Bbk6VpgeEBr8IIpFNIZQg+4Eg4i7MaMfpsyv5bfUERlEkK3t/Z3djvin/+3//m//778hLz1bA2dx9LBn",
+	"tzvnlO4/AxZMKUOJsbmqR4VTJmOcMe+oJyf8frNh28wAoU2Q/JziU0AnS/qLH1LQ+irFJnN0drdzr/g+",
+	"hKYMXm4vM6VjzBeZXuyhTgSQsb2XSk9tzDD9omWmoMxWdJTZiUBpPiAUPWGpMShRDHuDuOyT+eaena2F",
+	"rb8eVnb7omUxvIVyAJRxUCjTO2XpD5Tl0zwmgo0JPF5gQz/VeKBq+3/Y8ba87e9LylYUUWrVjm352Cr0",
+	"5rvPU1jn1RLBf0iY/dmc1ixJqULDqRKv5bIdtZ2tobt8VyZ6ie7RULjWqx2enUBS9XLx4xB1lDUP+L5k",
+	"iZV2jbJ1kjXfrMP3iG8Xcr+B29ObTNfLAtdra9poFNvfDae3sWLTvcZLmuB/tkjdLzNy9jbh5dUBFBh3",
+	"rBUL+54rDzRbrX6pUhPmblcJVJxbyPk+izdnWf7lARnuHJ4pW7V/DUvq2XPwgCXlH1jfXCxPl9aHztXc",
+	"r46wTEMg80daHVw5P+w+j5L3ERtZQPFfXoxkW4bz885jGS5Rkg5K0Xs1CDpYkvxfKfA1QBECJKYyrHAX",
+	"2Hr3OPoM7711bXl4sepQFmfkm9enEofMMRj+Ayu9X+5TPOFPXu2CD8RV9NitB8asqziUpv1KOg+kC56+",
+	"yWNGbxgmxG6SBulKTfo8DA1km3szfxvGLRjWpOknCjMRF0Wn3qGBgbnSJGoKw4OnTQ7MfdunoWKzZ5+9",
+	"tCB/0T1ZuoCIjr5lE7NONTX/h/TrP9R6VHEhIVmd2Xzj2qxM/CE3UFkw7FZ9lWjYvYXpa+l8pTubKpYw",
+	"r17o8tUT5jZVTGsd3Md4t6k6Whxypa72uT6UTGjoV+maThXbWD5bUloqatul3bB6MgxZT6PP3c2apdfc",
+	"sXXr6j0z86d3aN4uu2VHxRaKznIsqvPNzU7TiBKc0cqotylFVjAWWVU51ZHNOhb0tCzZ+YMaC5eOWll+",
+	"n5XbskE9t6y291hFhQPXB2BZLD9xtVLuUgT56yvjslqHzBVKrFQddFLR1MeF1ufqJM3wwyz8foF1Litb",
+	"tUIh1wstY3aaq69SHk4uY0ZiRkPQnQv1WFDGP0+6zy+SLokSNSQBC/kNi0HYJ80bIwhCqgNGmpuXaNgR",
+	"kBwDIi38aAPPQdRlwX4+8hxzaEI5gBGLIeM/5YvtBlRTrDq7/Te//+2P9N3LpPVHyU8udsctUf/rrHqu",
+	"oSi1rZ0XL1+83Nl98XIXahwn3ZCr4SUfFbsrXNa39uv1/Xp9s16v/w22mejmzyeKpTlN5UquPs//rp7D",
+	"4W3EOhCzd5tb+3yeMnVJJ/a9mcWUcQp3N4VAZz2k2l0UC6xaVpSySmXUxQB0kruPyrXYjWOpFASv6SI/",
+	"U4xD65h3E20/BQFHODovnueCDUyn67rlZKODzqqsgW1mswhgpc2pcqv3CEZ1bTDRkwELoNL01Pm+2Nvb",
+	"eVFdOnpOHo+ems1gVSgHAxaQRFj78+JzKEB7SQCYyKE0PAlAQtbarw/Jzs7Oy/XCQU2L58vCjQ1Oxp6z",
+	"5VQnC9j2MHfayDtSMeK/aV4SKGvc5WHIxeC5fVT52D19UfD2fJ0iX/KcbvxY33j5vf138/r7vyyteY5b",
+	"slH3lRGMLka9ZEUuYt+Vz5YR/SFhG1CtesOwnw09ZBtwLpuNs43fbp39uFMakpjFwS8kK9kVfJpZQKkB",
+	"0GUVZDW08aIGRi+2tbPJWhRzgUlIjYvDVgtK9mBF5Kl8gqX2WLis3frLF/Nu659t/A/f/9VfrBadX9h3",
+	"KZ/MtcKfNQ0+NcKvbIRfcZgLeFZqLcMyOyJw2Ti5N0tdILLNBBuXkjSQNQBe84wwNs8rQjXxmYtv9stT",
+	"dFk+jL2MYmISGmEiUGnMeF/G5HW72YRNoL08YvGImsN2uytmDxPF9EzpwKUD5QX7qG195cqFZkiL8UaK",
+	"mLcwJwkzg9Zdb7lEyw04IuzMlm4LJLcxV+z2K109lWCVBB+rF+fvuqwWxyImsVq7cxssz3KB8sX78HIw",
+	"mt9QGZZc0sFDkJrVaMUcrJ+P45d08CaWSTS7ha6k1rw3e4f4G2bWmrcNMwk5U0RLV4VwxKhQhIFaAY8v",
+	"nUFd7iicMcDd+YRXjcOeR1mxiog9snnnfB9RO+md3T5oxw1RVUCDWluwrYjxfepTuIAvyJB2OeSVzJTG",
+	"6A1pGDIxYCU24y8DpIqW551qq99qXR/urTLE3iJT+CpAd0/wdjdQq2rPoekg36JjZ4UWHbb1obfiKaex",
+	"57MwaNeiyJoVEMDBB92MQQvnmBMzYTpTcHISkLkN0mU9OYKGdmxp2HTnU4CB7foSkUGwnXIMtthqT2kG",
+	"EZfxzqXrKoO+iouuqHr9JRgqVwZ52EtVXMBtDJQLDJNzMShbzOzhoodhyWN4MBv3fEZ7u7YS+GLKZUsO",
+	"zW2+7NiuoMyWTVcsR5OpdOBcWCr4zsm3fFRiDVwuh3hxkjAQve1v1g9IyPqaJALz7WzhQ2yHuUnecT0k",
+	"23se6dRO5Q0M2KkZarS9R9wXMNAuOWI9/OjKnmC1Y5y1z0PNYs9WvlIe1IPhSvMeev/SQNYNgw8h04Yn",
+	"i0TdV47y0pEAy9IbvN8rVQj9LAuTMFe5IEqi/KYfOOShIpagesOqrLmTi1nJ6sBAocL0ThNM4elJI15B",
+	"+jOfl9Rf6rxFhdjOMwa73mwGPliWhKvMwFzrvCUb7i9ZTCCrN7HtrUKUcvVhbVTMA+TM38XYUGViIGup",
+	"HWL99kr84+adVwHvfUTsARL88iL1vjNIM3GhTRVW6du2N7pD06K5zYoKtVbLKNON1NPhhT2qZuMLz2te",
+	"7ejs3dLBhZF5Xo4xsrCk4mvFUqbj+c59j/hm3nsO5su2Y5dXfp9BdnTmnZlrC/JHu3TN29lwg/SXqjts",
+	"M5WEZdmCNqxlCUR5nDK9+YZ+FqCKVT+4JmOqSI+KHgtDDOlbSBzR+rWqjS2JbAHY+VVc30GSTEmIDdZs",
+	"OE1bNi4Oz6eh2VZJ0eCIQQK6fQBbMfak6PN4xAKCYjMZcVH42grRy0Z4QXKrTtHrIUsqLOiTt3imcEF7",
+	"RSh6XehHSNb8QudAaHldbB1ovsLegUtTi/lXeh8dDGGnaY/9GRBe7qjOs+6etzzsdmlX64YQCQ3TpqC2",
+	"P7cgEYt7kIiwZHv8GUwwU4ICVqaEL04Xp2ZZBpLTSJpZJ1KlMisR2V5lyLgERD+E4w8Jy0qev6m1ZyQl",
+	"v0JvijRNdXJMr7uAZgVIzF9QEcJmD3+KslRT0PswZFpafHtbJg5QkehaJOi1ra36xvbO7sbei99887Je",
+	"PEas5YwJsXliNYP8efzeeVHPY1ttd3O7cNQ2Gqpuyyhk1Un0AIXQadDd2J5pZHd81ijJwZjhVSWFEWwJ",
+	"ImhIFQcEG+YeoLcvIEz04kmkZ2LsX8z06p4pHVHsad/Y+Bu68SPZKA0dWIJN3bLP33JksDEn5pp9ZL1E",
+	"swAZDwaylvLeZVa4tToXXK6DbG0xT0nX9+J2Szqv6iUNXiAqPjxTpM8/soBY9y6waHjnwPwZ0h5TLrEv",
+	"giNlPxg+Yx96+EO9JberQ4user2S72U2it3NvdpCVPj+py1v+9Nap7PpPu1+Wv8Xf/Gnf7VVr5tv6+6b",
+	"2mOw0Nm7xPRwI7kbbDSyFoOzgYIgQyqM0JXHV3+9PJ5j9Uz2WR49NyYXMlxW5rpz09armUd1a7oPXED5",
+	"bzy3iqw84h822kc+pEWTXswCrpHgrnGt0qanqSrAFXYO5IrIMQvWvY7wD982D7+9xmEMGHbtEB7xT1qn",
+	"Vxc+oYLIGxZD9RRH2T3inzdPL1pnpz7Rk4gbvWxCKEFQ2LhxsGCXb+N/rUx72Lh4awTXxum3UPP4u9bp",
+	"mwsoiQw1jrMV1TxkQV4NlgI1h79rQma2nd38ddZCyfjycEmDwSFVQzM/FvlGH7aRUw4ppGwdDlnvg/3b",
+	"0EIzvdGWzPTiBuuUnxs5HQQWaP1kptc9kMGnBbElLvehup8/4Dl/8mrvGY0rO9s+oGNplDKj5VN7TlzL",
+	"jRnn/tJJCHds+VrZ3tVuZ5ZEGEWB9ZKY68mF2YsNmmA0ZvGcUE9FR5nVHwI0sSECApWyMeQSK70zFpGe",
+	"lB84QhWcGdBbmCXb3FBriC+x40IvlRLQvshPC+bq7gTKC28kUeqBCCX6u95qHZ1Bx40LOmIXXLO/PqYf",
+	"gepzAUZNmCQVXa2T4NquIVscjfi3hmR/AkjqS2w4ITTF0uHF16GcPRSNxhbUSRza/an958+nHBHPA3bD",
+	"QgPXajYM3Q1oDlGl/pBnigxlothQhoHz860hmivP5X95JEuqy1xwHcGBvBixRXlEME3GMtbDdY/EiVA2",
+	"Zz8RXNuAF+x9Ad24PFt+Ap13WOcVimR3BNRCJzT1PeTaIephLJOBrWAsuxA7GEUopW92REf8839ODqW4",
+	"YQKyIjpiA6LibWIIxkdAY1E5ZvEhHbHwkCq2SYCHAlMSxOJFdafujiBQUtybridOfpdQobmGQ4JS3Lg7",
+	"I0rhvEWhSZG1Tm1rexO7endq65tmwZd8xJSmowhfcaHwB1nt5SAdz3///v37jZOTjaMj/8CGFnVqAZ10",
+	"ah7pIKp2anishHRqY8Y+oPcVmCJY1wo5MJB486MUjKw1FKfPL5hMQoMUAevTJNQH0IAIGr7HmkhhTi6g",
+	"E1z5OR0YBYErg7X0AyN+BG111qD43tY6HIav+I/mOzsg2a4Xen/hQ8hczJr9n4BoesQM5RHzskfAD/HJ",
+	"h0kx8wdapJh9+RB3hTkLz21rjb/6o5LCx6yCl7t7v1mfagKTRBGLN3rmorEfjJm4qqFFwzojHV2ytWbZ",
+	"R640+cu/lDHpslCay9UyLVGLIPyXfwkDw94U2a3veraZ7G59Bxpe8ABsv9AzEBuDsAA3Sc3sEYtRRrFH",
+	"PGS2mQbHVeLIRmJ3zVK4IP7HDXsMG/AwbG7N/6lT2zUwt0/+UOjh8L2Bm936LvySNqX4/pO/7hH2EVi7",
+	"mVcK5kLZsmWN6CTb4D7ZrdeJP9MJw/fIbn2L+FPtMODrHeKnPTF8slZwJpqR06kUdN30p/tx+GnwU/5R",
+	"M/Ie8We7apg5t3YAyma6S8Bve2aZZS0mfI/smd25jhI+QO1eHQcr6T5hG+FBswZoh6I0nbiOKMXOJhOZ",
+	"pOxOyDFxfU3M0K61CYZWmysG8GiQrgwmIPQix+IjrjNA29ox70zdlme+EBALBpBsEBY6JJihYFT/bbNh",
+	"RXXndEqH8d80L/3c1a8lEZCOnhFFzaSJgh4tUhD/+ZDRUA9/9D04necxo8HkRzwy/3kge8pft5l4IAog",
+	"6Jpfh4wG0E1T4YReLuM6XWYDSbzTNOAkuMIzYNBrYYuc8FckESFTiDXZuhXcgosyR9T4uDGiHzfMOBvd",
+	"iWbKXz8gicDm1DB6LpOQD4QEIXhEQyNo2TSsHJLXYZGnViXNvzui8QcWoP/H/LZPjLqK5wJZiuHYrC6K",
+	"mWLY/D1mKpJCMbz1sxTE06E+boD+LmjoBlsDZ5ORLmLa05CAANlMBvJoxDcndBT6TtQx+896FBmKiy/g",
+	"HcGislZVtqOFDNUBCZlNyxkRiHjvY8ciKJ95cfStcrzZyluqIy7KhSxLwtJ+lcQH0cweSqgkCGk87Svl",
+	"ZDIrFHaEPyV1+ZvkVSzHimUCZczCiUMifO3ACRPuEcUMx/SxjBX/EU55n7wCIZN0knp9pwfrgj+Zv0kg",
+	"WCLvJY4hbb4r9dBDMQLfRUFzjFsNOiJbg4FZC02Gybj9M2GgBdyGO3USGIBwOGBQTMZk6xv7PT4FB+l1",
+	"BLR6AO6CMZ3QNMDdw/SRQLwNsioZ8wEXHXEYS6U28JPbF8KtLTdipIIujqMKyIWvAAqqTMQwmvtZ+8LR",
+	"3uuzdutN6/TCNxequRiQNSMs0o2s7ioOpDyikt6QUNURvhN7aRRtTom+/gH2TNg3NMzMlFEPTWgYrm+S",
+	"1xCqYldllwkrw+5kKdJGMeuHfDDUZM0/g7Y/F/56dgZY+8BCZCjHCgwZRuSkoXItd+D2OgLvdh1hoAhP",
+	"UApOCs2E3jDatyWIv9+w9vmN1pGfApTdC7aRMaK5BR0UUaDCsd9mOp5sNAwUlI3l7v7dUBpODZ5pMJU4",
+	"MtIRU2KGg2L/44ZhUUoZApx2ELGHxkRfxiDpKjKOudZM7HeED/mcPZ+sCelOY90jPgpChreLyUwfF/OA",
+	"zY0xT0wpAAbWqeiIglRwQCiGItlnjF6CgsSMbIAiA7wN8xdjlQ46BVFNmZGmJZJ1jGYsNNT1oFWj2MD9",
+	"5g4v4wBbaEwKec9ZGKyGdx7LKOZMY83c+Yqdezurm5bqc43zVs2r3bBYoZ5X39zarDs7Io14bb+2s1nf",
+	"3IFwHmuJAB5gTWPPrT5nvh8wvSBVzj5saLw/YdSBGqgavofFKZE4ZMVCAjyB9HAgMfWYK/3KzgxZfXTE",
+	"NHQVroi9yB55ju+9ZzSuffKWfNqaVL73aikbNVvdrted/m3N+nkN4o+2biEaZxbmacBE4OoD5X4qzuHb",
+	"TXMruzhh2Tjpwp6/omkQFbyytfiVK0ETPTRkyBx8gO/tLH7vHDGu7UxA5r2tZd6jk1DS4FLKYxpjlYC9",
+	"ZbbWshIKvrDERBeom14JekM5GvbB1oQNGy0kuTa1GYTOZPeAzcqRsiwNz9VkLIu6whcNrJflTGQ2EbK2",
+	"W9/N5Mh1GxVp8APQw1bY9dFv5jtfyr/a2tvsiHQaDv3KfkgYqHAp+qQD7KfNXQ3dBo3T/G2WllGbl8R3",
+	"rQJ9G+tqO5+i+QOzL+2rOPEzRXhA1kC8gjAkPZY4FVMkpj22Xoa/2In9lUucspzqla2zeY/4lCJC0VJp",
+	"c0imkHnrnicvQ2Tbg/6rweb67uL3TqV+LRNhX3i5+IVDKfohR9fQbenF7tbeMiehkgjLXJ6wgFNXvvkz",
+	"ERu8fKOAOshfjsqYLwuGGLMWuJo/5Jp/fm9P/w9Zv8/vAQLLGPbz3tB6QEvZ9mubRYG8WfkuY2PXc9Y8",
+	"8mLd9ngzegZ3zYmRrz/PeHoYpI3697NEi5TUoj2OrFGVmhNBh19Py7JlYXsqwpmA7mFmh21kVppssm9X",
+	"VEha8Ung9DfbhMqzQ40MjQaqO0ETNFgeAzoh4L0auf6U5psu68uYZT9CxRP2Uduh1gLy12Rrv6Tr3bpX",
+	"aTUto5NvmBVzDocYUfRoos7ix2FJNljiESQjPIEn0ejxqBWeO6EDyoXSKfaBgOEqji0pJVUSIRlNXPug",
+	"WSKE5vlMjgK0kUncYw77hcVJLMucfouWyZgKRXtYVoG6R6ZGo6N8YUIFZlCriXook6Hd4gOL9CY5lNEE",
+	"JKi0K6aWTqWHqAQ02c2KOzKaZOrKw0k7Zp6VJJ76gywAIurLZB8Z8a9I9Pk1CSYymtxFC6rC7yzWodI4",
+	"wD5GrKezWP3UNuBkCLKWqj5Z5y0hIS5oPbUBz8T85/uTECVJn8a/Qrmh5SIxfkE2ErunJ1Hg8ehDIyUN",
+	"U+g6QyLs5VRbSxJdFkqjFVmTcRrjum5NDTOkgc43h8wgwnkyjQgPx31xis/Kf3/NqPE18t0Lljc+3g23",
+	"qnhwVp23lAefs9jy+31QtxGvPBs7q1UmHhsFIHWeWoZFiZbRRshuWJg9CPOrsprqqRJhvVoxG1EuAhaT",
+	"tTR+F/i7kcNhvozD22ByAv7DtXzmo866U3JF6uubHXEpNQ3VPvFxaz6hQaBya3WeCKjbl61xkv6A1k+s",
+	"F0iGVBEBgU1Kul6fbpd6zHts/YD4sFwIecAwh5l0w6mWaX4icDIW+E4eiSAyqm+d1EIS90RWJB6KAAKY",
+	"IDik71ZAUfGoCnKTj08csz6um2sCnli7lc2OsO7xqY3YCDAItWR8IFz6AbhLsddYT4obBg2i8GIOUB3r",
+	"G30Ks2WEHA8ZRN792mQyWwL7FyWTpWW9n2Syx5fJrE1DObi6o9L2Ew8+IZ8IWVm2zxF8r0rdWnaMMvjH",
+	"13I+nwJA7lbN8wt2lXxd8IbX8WDOi0+fbkcQW0dA30r1CmBfutC7WgyYOij0I/GmXK2oZlicgrA1yMhb",
+	"C+z+RWD9m4aJjOQNI1yXOjmxSNMjODkx9/KzKh5fOeV/LNT9Km2DgDQpSjxzKsL9E4BphtQrdLUqtyBO",
+	"ax+cgSNRSSNIxwGLPcJob4ji46xGQtZ81zHIXy++WBV3lOu19YBo5Sq2XsZsvj5/S0z5unhPvnMX0eZI",
+	"MuDLQUkR/lAomReiI9i44P0B41MAPatt8UHfVYz3QSdThBbVRZB/jNYzqwWD3gqB8Qbs9CRiRl0OeB9i",
+	"pDXxtQ3cTKO9iX/YuGy+OWu/v37barYb7cO377HgSmHOLMuDOgV1rfLt6uibw6xt6UOwJjf8Z4rAySoe",
+	"f0ExOE9cZnFoTL6b7pIYXsFg6ubdmRwiSAmexhOMnVmFIz3nI3N41c5rcHbaspRDGrMgDZwpcCpriHAK",
+	"lAcZlhBeJ/WQAElRm6SRvox2KSjNvAYUZhKx9dwQhIaQIwM2KzDHUI3DGOqlPvAoYgEkjMWJgNJZXKMN",
+	"C01k1rq1SRqWLhUrPces1LbRgsM4wjU+McjP5MAFi9YMkK3CKufAe8ykq+JUqmudJzat0OZI5KAcgr9S",
+	"Y9mAQ+5YDFZfxbshZLNCdrYtbheiIRgfsW8ZyFs3UIkNprKi5AuCa3MZk2WA28ZdTYHs/XNDO89KzLDM",
+	"JALV1Z/Y1hfDtuy93g7d7kExWmisa2QCKahAU+pPJkviAME8UZKcuYRP19o1UZXh4zaryx/JG3YpfZdA",
+	"bzNligJ0yrzyYVmGs3lES5s2ZIRoNy1wvpj1kjjGgPaA/JDw3gf3wLq1y4jcaFk0WLVxMicSr2aKOoFN",
+	"lhnav1okfqw47s9tzfyC5M3S+O1VQdHB8Dy7aJsBNnokZgbLFJExYIzKd6OGpPMhZzGNe8MJiZMQezn7",
+	"vYL66EO3mglmF9IlqQ04JqfU2nmEB2xQGHk5q2k/s9q1te6W+p21lNUm2i9RE64/iib8OUy0T9JEJVFC",
+	"cPzSleBc15VSm2wz6/tuhPOi05yslWV+VvnRIe8W/DFwMDFYotf8fixHvhENfC19D1VlLnphErBg3Xp3",
+	"sLqenRRjHxgH2YMr1EE2ySkbM6VxbKukaHwSvu9ZOxF5Df1D1D7xsbhRK/A94mdd2n2yVmFfXveIr+nA",
+	"PA7mPo/4NgLG/PmDT9Y0+5gF1bCR9EiPKrbBhWJCcaMIGbUnNzOkIufnzmtDBTWoqPv4Fs58MpRhoMqj",
+	"Zs2t5MJVMJIFW6mY57GRiiKKhaynyRoNQyj1oNYPiEsPcEIaWCemgj54egubJRnAZCCJlgNsg4krgTsl",
+	"eOHPzW0fEGrBQEVUqLT8z86LF1DJoMpqb4FyZclu2XiLpdNmXsdytMxzRpxc/BS0QMUqfAikS7/k2MKK",
+	"r13SwapvTCK24ivnCEqrTsQ+rnAI59idfOFzF/xH9rARNLhlWM6vikN/zoxvlvEo6HbLoZC347W51lp3",
+	"0Nqr/U5TcXO2qp7vKsUZ1oAlRmjYsGHOQCbZR5Rx21Qzn1DLxw6QvaUR0VzZBlrWZTUz1n/92+mhYnOX",
+	"LCBDGvZJErnwuLEUyNlkorPxgd1iMReUYTE47vXvse5vKOWHJHIMaWweIBOmweZMyYgrZbjE9F5yXjBB",
+	"R2iXXjdciwulaRiaczpxuajbmIu6jh1/wwmmzIuMcwlCXbVYW5O1yDKh2igY0emMKQK4ndUpNoF7Kx+2",
+	"CzrT3RojkkvzjRnMlhjZn6pBoiwThTfnFCSpdusBNXkgTQbG/kwOPdzXV5ZR/1rGXR4ETDypPkv6/wTi",
+	"3x2J8Y55cRppVtRvjBCAJXfKyXib0UARau2ULmx+xGJD1zQQbFAsbFEzSkIO5tPU2GleDMhap/bzf/jP",
+	"P//D35Of/+HPP//7/0i2tr16vf7z3/25U/M6olPryX6fMbK7ufeBTJjSLE5rdP73/+t/+fl//8ef/9Pf",
+	"//x3fyb/9K//j5///d/jDzvPt3bJz3/3v/78b/4L2aubx/7uz+Tn//Pf/rf/8j93aqBUURJR66eJg44Q",
+	"UvO+RcxNcmpD3Lkiit5AHcmOuBwy0mgROJUYiiCdRUw0WtAzkWreDcEEo10PRSwuJwMWAp2m6gMLnJaF",
+	"NTQ7ImA0gGOBA+qzMVGsJ6FfHKQHJCHb6FLFAjet4xPA8RotR4BBjxkkMQu8juhTHioPlEhlTt9L31Jy",
+	"xHBniUgU1NSTMelzAY5P15kAgj4Ui32s8Afm5w6E/2M3dIb5CFAifJMcpQVVY6ZkeMOCNGNay4BOKnXb",
+	"A3MAqJ4irExyFQohJBFYzFgmYUBCnpqz+4lOYgYzavqBCYxtD6nS8BYE1Kd3C72gsKhUjPCqSOv08Oyk",
+	"SdZGULi2S3sf1m0ROqch28PGg4G6WRg/CaGUWGWPq6oanVi30ai1pVzq3IydyusPxKiyST6T0Q0WEFTy",
+	"rMsUfh6ba/2qfHM0SBkKHrcjxhpBz7EYLgwmLekTT9kDimrPe67xSakx7K0ckxEVk8wsMqZcO8MLrfJH",
+	"HZpBrRqcmS4eDlxxJpj1KZgCm/0YOJmyaS0rlVTCzEJvrYNW4IfOemaIrXPPSgxpx1LmEFjoHlorOmDX",
+	"q92cmYrw5Kr8ilyV9yMaL+l0rK7XAPCZmrvNUiqy3SrArP7wKuGT0ey+YfAN0w8FgKu7uOHe5/u3bass",
+	"9F9gBweqnOsa3vdtcLYeslGuPD2FfVr7mTX+oHmuYBuiA0XWFBMB8f/wPbiiYgYxJ2Y4cNjkWcfElmx3",
+	"9ctIBZ13Huy7EXn0In5ZdqBfKNI/vAnoqZziYnf5o9uMliq0mJf5nlt5HzuS35rWldqhXhv1X8ixS4VH",
+	"wuJqMAjXDy3rvYNFDzTVXGneU5vkEBeH8TW5bH8cyNIkFxheqqzAK0/8/pfD7+2VgnMsx8funfVPI43s",
+	"xc9j1mM8mpNacQGNDQys8xEdMLI2SkLNoXYGsnq/z0Pm75Pz0zce+e15841H3rRee+Qd65575NXJuUcu",
+	"W69fExmT86PXaQ+hjtiqkxP+at35v84O26ndLmstpKwZLgyhnc9AcMUCMCl42H+corGhI9acNdi2HfLA",
+	"IryONffBbMeha1i5rdN1dXdmOCMtQOn+0QHxYQbw9UFRtLR8NMbhKQl1SKAkfx8kCNs7hGsS8ABspmbY",
+	"1NTbEamtd4mOMFQRJaUw/5qxA9YLIcMlhF62ZmroeLLZEXv1HeKfHbahdY6hlq03V9BsJy3c4s4Xa6zA",
+	"kX9gkwMCb5Z1w+kIDLYp9CxYzwbMXxqYgs01p72WnPlSgCEWEwoMEHUEFzbSWEiCQTmK9A36pls3jGYU",
+	"6QnxK62bbQSIH1nbAvE8ASwF2+d9GY82AqrpKhkFMMFVZCjGYwthdnKw4FaYN6dQIy3jg3a4PAY8Fab6",
+	"Em2n9vYw+cZcIKgqcQrWc22n+dTvYkOk2v5Wfa++vbW7W8oj9lAMm6UYZcwCYv43FoUjnuUqUFdFh/3O",
+	"jPQIdtZ0nsnCRg+/CksrxOIUUjdykFW83lVzuzUbRSEEdoK3sw9kWGDkz2Q2rsPQJ+g7LEXWuDJrI9Nn",
+	"FLxua7cL11ivDBuh5t1CjEhlZEcGPA+k1mcTfKYYj9wOnwI9fumJ3hnaT1ZD+oeI+ShMW+KmKXOjTOHj",
+	"rzp383Nncd03MN3dSJ1Bx6qW6mqb7pfKAeqPxAF+mSbeX2OC0xdF/NNM4mol4tUEArRkHxOKqvSIdjbS",
+	"w2rfOMuTEpEqEVk2+Kwikbvf1bQIP6ATsLFB86OdLSjFNDTY5LLZEmUTTiH+LqCTTdIoaAiYa+WylLZn",
+	"1wmmKOyBBAF15uXr49ZJ6/K6+fvDZvMI1YephvZojsw3oVRkSG8YERLtddVqRAo9D1bqwo7/mZSIbH9P",
+	"pZ++Lo2giBuTFTB41eTXEiRbnVksjOZyibCuJNOIBiw1+ytNJ9UhWkUkfVItPqNqce9QeXfdIoWO+1Mt",
+	"vkyuUH8crvBUBuHL1BIeAfWmybvSVKtlKs+e2wyefC1pQ+zL6p5At+3AQ5dqsXoBWStUL0h90WTL+8Y2",
+	"7V+3+TLgJaZiwJ6pknT9iiBMl+Z9Yfa1cvY7vLVsxjo8XF4F6f6rmeB+nvoNPGKvmjRiqNCgHWDa1mTI",
+	"ISjg0bKdBxDpQKMKJ5UYh/1OvDTL1wC/yHo52rYq0Ty8xOYkpdhJ1lw13Wcql0uNeIk6nqsU/UwdFNOJ",
+	"IQSjJ8OQ9bQiiXCD/2ijqNCZ5PrYuEnkWGRZIVEERehxIl+Ohb+Or5j9BBRjREqKdKwFkKNmE8fS4WJG",
+	"Qob5LuslfVzsY7aNS1alQxhZYZNg9xzCfkhoiEEayUjl86NtZVMz5g37dfXVO0EovR09/UJ7uBT29ERT",
+	"PwtNzZrb3Y2K4qvzhBY6yBGTKXKaZj6lBTJuJ7LkQtyR8I4lOsltXGoCTb8Y7Q0PXBuqtMYFLMd3aGwD",
+	"trB+EKoymg4GaXyqFL0qVL2kg1+K2JNu5Qk7P5fEY/Dm/oQdw9huJ+u4qE6DHFvbBQ6rsu65ZE0xlslF",
+	"4SQX8Q0hMdDfj6Zs20obdlybSF6GVO9h4XfAK+R+D4ks+SU+4cvn42YgvHUnd+Nqc/nZ5Uy1naVauFzS",
+	"h3XQXdIHc839OiAJXHoab8lBDfxb3Vd4TosXQ7mnu7ucYtBfzEgi+A8JtBd1PrtlkuzQaXFJH8peekk/",
+	"l//M7Okri74rben1lDi32OOmAX6XwLAKe+rCJDgzZKF1RCmaTveOAEpe2TVi2S4QMMpy/R9ShvDU+eGp",
+	"nd7jdIxYnrvd2pcByLfISd1mWPkd8jzoAK1sxbq/VJMejTFYRVf7rB0zfALlr9DLfVdOcHen9iWd6852",
+	"wRQGEieQc2EBVg3l2Bp8x5BjsUkatranbTYCmnuhzwg0xyrtW1LtIf9yZL36Q8t6v+TOrU9y4TzeZGvi",
+	"3jc1WKpgAlbqXVLZtw9b8ZDHczq+hvyGEd+WQfDRCyQjBs3v7LeYt11aEX/ExcxPuQr5hbZE0yXws6L3",
+	"0s20XmWTeGd3/4DYjlM8BQ2nFgYHRAAqrk5GDvAdRN6mryy+O2N3mB8d7BbkzLzYNfae44INHlmccw6f",
+	"NQhwfrFLekMa0x42uwj4gGvlkZBp84VHVATxZGaK4SQaMqGgsqvSMgZ3TC+eRBqqxR5LKlzJgVxTh33i",
+	"h5IKW4fcw09QANz+fcL0UAbpJ1vvG/xC5gtwGmPSJg3DVCeED1iyycsePsfi6j4RjGG5iNGmq7Guv6Nh",
+	"wiC02zFbW0R9REVCQ/MzYBg8YrgwjMsHAraaVluotgwhrj2QwICDfyb7kN3ZF2Qi+jVabsYOvpaiVfcS",
+	"H13JsVfuDerIXKWJ5yB9REjt3rItQg2zn+oRSvsaa5WMlrUNueFz5iHA8CWqHVkFPs+vn6xGT6Gtq1l/",
+	"xin03AV/F5uAHIYubhNq5ZX7ae9pBytg3cP08iTt6lfRC2nX4gropu1M3MpDiVVOeJz2CnG2BlQhsgYk",
+	"CteC5RnldI8RFNRS2WBOAd5UOHjqMvor6TL6kOx6lV6ilYq1BeGi0mxVoopIkJyI+6AK61PFv0er8Hs/",
+	"cHp3WzBe/B1K/OIA+Rq/0LHE1vWVMAoN7WtckV7IaMyCfKtZsC9DX1kMWdQZlqQNPqzV2Tz2TJF+zFy1",
+	"vDk6e7WF+UvTGZ8Q+debevUZ9EtvZYn2eSip2DBAFiQhqzQc2/B2K8mhIAduzjQ80mqQeSPT2sJU//VN",
+	"AhfAFKiavaG5+CCNt7RZDTLRSlO0CztrM9U509fzrW0QXat78G12hN/83VXj+Pq88f6keXrpk4hOVCYQ",
+	"2/Y8YDJ0XXYLJjCwbSnbhA9es2dGRlT3htb926XigyFj0Elp/YC4Sdut08PWeePYJzErThzFXPR4RMPc",
+	"3AfEf3V1fNx0q+TujEBsdlkw46EM8++nGW5wutlNYRvyqS8tWUfSD+dmTjdmI8oFOADsLrPhaTg2a4E8",
+	"Fi0LZkjIXsmJP0Y5MD8TzeLRwgCSN0wfG6BxMPiARLQwz5NM9AjUEOuYui6dKc5gNzcDIl+euJSSy2DE",
+	"xfOA9WkS6o0l8lnNXtUQy/hypVOHQk9GNofD5yPDqI5wzMN0SB/qJlKix9J25tcxY1V+rpnXa4+QLXoZ",
+	"M/a5onGL1aG+PgSwMJRlfJrbzYF8CYwVoR9AsdpdZuYYchbTuDecQBlsTGNAQd7doE8MFEyqHS5FuHqo",
+	"Amlu+M/ke0l391Qe85fu4JlGu9UxblWh/LBx2Xxz1n5//bbVbDfah2/fL5TJK5jMQodQQxHfPpPjI3O8",
+	"LeVc48nv8oSID+2pmcLDYmW5u2HiLRBrsR9nhl2XFSTpUSGkJl2WukXQYDVLAvz1TXKCouAzIwu66gLQ",
+	"S6HfZz0M+KhwdJQx5Sfc+ao8F18yH6rwZ7xzTowi1Feo7wthtP4o4ttTbdsvxQfyYBB/d0V/ClbnOUgu",
+	"bU8hVKYSsOsuoUyhAfgLVqaesPFJfFvFkfH16FHW4lZdvIUOWOARwcZpP5sD4v/gpzZ8tjGiPCQyxvSX",
+	"tR5VbIMLxYTimt8wjxi8oVyo9U1yjtWWsPtVsWLUZqnhzkqBK0etmGUvVUeF/4jPTdEx9lETLaFdGeFi",
+	"apNmqdw89kPC4G7Nl+ZjzctRgRH9eAytyWr72/W6V9MGNvdrStuCkA9aWwmODQ+hhM4IRiI6AJuyvf+v",
+	"gPB8haH+oxR6Hfa7b0qNlaWYuVj7mqp+JscCFSyIVGuIYmS+08JwNBuCZl5xwflDFrvo/4vm8evrxtFJ",
+	"6/T68G3j9E3TX9+s0LlOnLNhCVULlb8nVvfFaFs2LwSyOMLQwgQ0BlwOcOfxqhkYqlarVoxLhAWVuJ/y",
+	"ePM8CqlYvf9tbuwKQfeCaYVJNTJO02HA6CEkYR8jHk/IWsTiETWDr2OYd8io7eOpkm46mk1Z6Yi1KJZB",
+	"0tMeoYmWGzETbLy+SZrgcFZMKfPwbEqpiwcyW3WFvhUUIuwIK0BDx01i3hbMUgiH7tWYXiKnXzDLkM/N",
+	"sT6MfG6G/kyyecPAj6VkFQ0m8dyfaNdXLaZfgMadMswIgfnRKN0cchVLjCi6b3K1LA0x8xdpCLkLCakm",
+	"IG1pw1YewJsiQ/ZEQJ4IyEP6SyFhK09DYoTnL4GGKE11oh5E6ElUZNR66FYauFC4cqqCCTZ9iF9EgTKU",
+	"Ay7UPdORC9zsw1ASHPyJljzRkocURgCpAqNHxIz2NL+hOaXs89EUxbSGhkOKD0QSbTBhFh9UGgrfDSHb",
+	"npjHN5KIcAX1LiBMzx8wfQHDNHEUP41w5WBnA0oCLtgSXxlgQuH1h3SXFSeqwDw15ro3fArjWxTG54AB",
+	"zytfjdVCV2XUXql3CQOwIQCAUA1VuKGssI3JZnDnB2Q85CEjvVAqFnjEN4u4ivxcUPVOR/gXrTenV+fX",
+	"R62Lxqvj5pG/SczNb3CRRovzwFyYnhjMuuEBcywMCmV85MpsICuBgeEJHTEvPuGiEpgfgHnNwvHjMa8V",
+	"kMjQByHHRDH9yzVCf42M6SzCOieARw6Tl0bhKWYS0dHGBzYZyzio9jU1iiVkpAgnm6Q5ivSEJELzEGCk",
+	"PJ7iIqKjb934DwnY+Xkq4DrkSj+xhoWsIaIj8iG7shSsCqCyCnsoBZ80ZdNVAtlPKx/t1evpAgxNh3JE",
+	"W/V6rh5RR6zpmI9GLDggDABRCluMaNrPadgPo1qRIJZRBFmdDRKZeQwOyRFkc4yHkPfPdcg6QsakK4NJ",
+	"6h81Y3vm0QgSIqYnCG1U3ZXgRsSD30lfhgEXA8+IW91Q9j6woCMg8Wocc60Rg1nAtdmBxYC0NaStoWQr",
+	"lsRsozdkZoQK1jWDYw/AtGbQ6xF51pKobRgWntwTv/qyYmcB09G/cnviUmRcmg42BrFMolW5Fkik8KZH",
+	"ZBikwRNzugO8wXketvImTFJVjc+AOO72iX/NA7VGGEJ914G7sVzRSgcuK6UjlcKQL+iI+ciW9vJc6SDH",
+	"wrDguONeO+XMy5thTgfE70oaB8oHmmZTceEbLItlNgEBe9B1TZI1O0JHZENQYZmizd2jwtkEYaS5HQwA",
+	"Dh+utC0M//l6GeDu5mHYE+/4UnsT4P2sgNRVHGNx5E4Z1p9Lg465snNmGXPrn2eo9BR68xVWQF8V3h6y",
+	"FjqA0jwX0HwdyzAsz7XACCw/yTcSnsqzdTPOL4D+xbGK+hOreHLwrKyXPCyyp0wo0cPnPIg2aHXnm+9Y",
+	"zPu2my45i5hoHZFDKQTradI6Ilp+YIKsKT4QVCcxy8rWOEP4M8OgJljbhSuVsNjrCJoEnIkeI3+dFS4f",
+	"JGDJCDkTmvDAs6Fx65vkNRdBPnCVdCfp8EQl3T+ynvYICxXriJCLD4VnU4IC9WBucDuBi9JeQ76ZjsbN",
+	"aiO9jsMRJD2K0I6wDlSyW98CPwK1e4d6lIHEkqw4/uSA7NV3iH/RbH/XOmxeX502vmu0jhuvjpu20o0e",
+	"coUego6wJpXcGci44gRzaZF9pnvDcvPLsRy0xDuuh62j88YD0cLW0aXZ/efydyd62GYqCUs10ws+EFAe",
+	"/wBLpME1cUVoqCScoi3V6UNf7cHg2kYl+KQn5Qf+GXI7nzo+TFNE1ktirie1/T98X3CA84Ew1wdITUXq",
+	"dssQuJFSpRzhNEc+3R8i6Ya8t3rbsJRkbiCl2uDB3Io1KT3DXsFRBN4RbAsh88s2WzogvkjCMCUSVCOR",
+	"IDM0otT5bfD9EOZrHT1olqibo0ISSfe8+fWI2xUAd5hen+yXQdtSQDYLPd1qhttQxA9TCh5EDT8nFKd8",
+	"028dnV+/um5cHbWap4dNbEFgeB8WhoxlMhgWmAh55Tjl5lyG8eqJYTwxjF8Tw3j1CAwDiPgclId4ahcb",
+	"ieBHXS95eHfTMIhYigGJqFJjGQeYgSNIIj4IOU6zDgdMp8JuRxhZFSNZvGJ9co5NyBTGk7HACctWvlT2",
+	"1NbSN3brW+ubpAFFKLfqHdGnPGQBoVqzUaSxYbcUzC7DMyLsXh2VAfO15Qg0CGKmrJbPBdnag+5FmimP",
+	"9JNYD1ncEemYtrH+7vZL4rcbl7YeZ/PIt9Xe2kzHkw1Yk2+d/lDP0npQKA+NQsJVbpqOkGFwQChRCdxr",
+	"Pwkth80l3OAentnuSJUS9gMRymOznCcy+bW2XdndXoI2X0p5QoUrK6C+TGppKYqhM47o3IFCbgOFzKNx",
+	"GZWUaEcsJ5NNZwVwlJILF1auZcym8+Ys0JF3tmQqzd7LFPYhF4OOWFOahyHZru+ub5ILZmP6pggyEjkq",
+	"Jo5YpjQB6STOR2TcEb5BJBnzH+HnffKK0ZjF/vq+HRdPH8NebaHvIYuZh0WLbJ8oJcmACTNFahZRQB2h",
+	"75ZDwArydJbopaz8Fqchp/4rlNV/qtlLOoTDN/D8yfup1oXzBoHTfvWpAOdNuGGu3BXfQoofsXnemnOX",
+	"zRlObPa0mk54AMgF+Et7AYEtSpE1sIV7JGTBwHDuSHKhldcRts6r8ty61TrwdcNhcy1HsMXYbNbFJnkH",
+	"auVYpjnfish+R2Rlmm12RZwIFzPrIU81M5hV9lNTnHvWBQgNzDO5WsQd4adGRyhWHVIjPFiWmak0KH84",
+	"XMsG2JrTnuSE3cKF9VRBeI53qVAVIL3aeUneEZbnuK92QAanUjZTVZWxEKBXkIRZ0UL8TGGbmxRRDInm",
+	"EDVHlKYTtb5J2pBxFHQEgCLmE50dthrH143Dw7Or00vf2nmdIXkoM9sNdtixenaZXuEZ6btO/Hfts9M3",
+	"1+eNi4t3Z9CJBy07jNg+f9k2uEIRH9EX19M4aU69i9gKOdzuRfZDQkNVGFQKw/hAYZiexzX9NLvuCLRX",
+	"b7gfn6l9slUnEYvdrqekdIMdVRJ5RxREcuBg1PDmEGq7I4JbDWOQMDV1jVBMgnFzbZtkt/6yI3LdnODY",
+	"XPMm7IHmksjSAUJqVRkqIKq/NKYEXj3P5JkHKRtVmOSupTpxtODJyPD1itvTyaB5sL0jScW0rQLdqnm1",
+	"ItWpebUCJSltvuQtJaODLLIx5EbinlQavk9zFaC8NABtq14nMesZGlRqvj43Y7+1Qz+glluYp8KEbXf4",
+	"a2o4XOheDffsTiEPoiCLVvQbnoWU+dX8HWuyXUcOiDDyKhFsAL0zq4FEPTh4VEZ1u45jv2rAULeDCEve",
+	"qkDi0ILDDQ0T5kKB6A3VFDUmqwelPVCMMGbUJy6w31U5vNhJHxJg7BQVEGO3/euFmPQGluJzVRk7h7bx",
+	"reGdAVdRSCcQQ3Ywt7SAGspxVrIEqg5WlT16jd3AbfN9a9lJAzvkWJC1WIbMgxowqVZuzWTrkNRp229X",
+	"R6jlofH+5c7CHJ/JhLwAGbDMazCFFE+duB+uwKjOSNDSKFhGtjegDmelau7bx1rmKWhKT4kfUE334b3n",
+	"a5EY/OmPERv8acD7fxqzbrR+0KWKvdj1fHLVPoaeRVZQ3CYnr0jAjJQLGWpSMdKdaKZIzGgYTgDX0Ghm",
+	"xobuhrkMA6ya6UzBXFvzLLqgQIEFqoCadOoHREbjEd4nVEyqSpqd53b5UEXNclM8IfGvHIkvGOaEGljO",
+	"ozJC/iq644h+3OjKYLIBmFTb39na3fvN9jdFXHf28HlSu+WseQ8J7aEL2MvyHYmQ4wMIlhzP+F+kjcpM",
+	"rcpDqtAOXCrCXaRG+gcD+Cu1qHJOwV+QbvjXJtQpcBdtcDFbcqbEcVLKTrBETLWX79CF3JLjs8PGcd5l",
+	"gtZX6JXLxSbxx6yruHbcZigFm0TSdoiPmIxCRkJGb1hHAGPYJ5T0eRiyACCPK1t0CnuL2LqbdnbrGtwk",
+	"DZc9l9YnSeMTIhZ3RDGywTChoUxislZiI8UWnmZ16+hBn3qXW4MoA+uxDQKGxpKJ0HGiDMn1f7/xWsZj",
+	"GgcsMH/5ZCijzKhs3sXTcC9Esfw4sZ4fKjqiWODXIB7WPnHb2ye7ELo8U/GkkcaYOI8PFyRRbH/aVrtJ",
+	"zlNTs2HU30Cq/PY3uWxDLy1/CqCoOMjakPFRynehKMsD1j65+lzpf0sFXBiYs9D/ecIvVk/xeDIdP3Rc",
+	"qktCdOQRXXZ3CWHbAUtyEe/vYCleshTYOaypvPa4q/rjKK/s9w+MPA+OPNKduNYJ5VLDl1UErFDc6uuP",
+	"i66o4HaLQIopD+ScKEkbGjC2Uxd8f7zo/T0gfp+Gik27cFNR1L242REuqHEqwFLNBim6GEUCtU8WBSiu",
+	"4g7tMgKCiJYlntEylghpWZMH9mMWJ/lcuqid/jsa8lL0elcBDzEfDPVTzOGX5wRts438uWWhQPfjEp3P",
+	"m7o8DLkYPO9R0WNhNbW5TGKhcsX1kfm46v0GsrlImLJxxz7kKjLV0L5n5fzxkNs4PaMQhBObztgRQDzI",
+	"COoT5izVr9vN5iY5hGWZFaJPw8Y65BSSyyEoLuBGLdA8M7LkPZZGeuM9HKSJRyAo4r5LOgu4t4z27hki",
+	"CzY2lkadEa4KsZQQclkYYc1sAUK/KUnbGYC1fN0pCadn1xdXry4O263zy9bZaWkuNx7BRW7kB+Xe+Xmq",
+	"mHfuGW8KJja/ihiLz2W90jLKnVcOry0arhTq8BKjxwoQVIbatjXGfN/zSAo9DCdpAc8JowZJHYLnr3w/",
+	"Qwxix4Z8Pkm6ycSzVjneYx1hcahLlXNu97IZIhZziaaHKIl7Q/MQDQKomAO/h1QY9GbWAWqU546wWExc",
+	"BUUrRljTgRrKJAyI0cfRLgJoG1PLEKkgQxoHcIjwe1VFqXN3ZA9rVDZzzKsn5W7OS68H62D92qxseaoa",
+	"ZVezFPLMoEPMAHSrWd1roNiGngUMYA0+x4wLpWkY7s+2jAqpZkobpZNFYGSy8OzZcrrjIdUdwTWJKA9A",
+	"BB9SdKMinwy8jP+NUpxzKTzUPjaxZiKuVYp3VAQdkVGUTdKwccW2j04+yNqaqczUNq0fQyunuRNGhHZE",
+	"+u0mOTWMMgwdaiLuc0VGNMhlFKikNzSj2d3vp2HP1+3mxeVZ26jQ1+dX7cO3jYumT9aAXMjYFgnIRn6m",
+	"cidoTp3RYL281zg8f24f/pL4IqFGKinUOnwKuC6XfhGaHNSnBTNSDLPYFWW3fBeuaWOuy0CyjHnGTCUj",
+	"topcbKNvrKZdIhemLh7UdJkgARtJQzcmUKO3baacI/GuLnR2RCZ1kqWETlgD+zqETvEkc85joEks8sfV",
+	"pb0PpJDi85CyJ0Do81gHc9J93zndysmUiRoyBWwuZjTc0HzEDCtmoYFRgwe8b+FMkTVKzpOugSB4b5/4",
+	"I6YUHTDfJjK4z63A9whGWGAgBtYI8MEIp4aXfMR85Id+HtT8deB+1j61jyogrtNwRLNMFFLzyyJYzWbA",
+	"goxj22UYSdlMgvhvszKwLP9mR2Dp099enJ0SCcUJMHyLK6KGNGJkjYoJ9rwjI/r/s3d9zW3jSP6roPwS",
+	"qUZS7EkyNSvVPXgSJ+Pb2PE6zs5sFa+GkAhJuFAAj4Bsa6v2u1+huwFCMqk/Tjx2JnqKI5L4293obnT/",
+	"esGGgs2kMQBi7BOfsSJeHH7VZtIkCp1zImM/Hr4EpRnEULXqxurCLbgtF1JNBmzG87EuZyKD4ZBEwa4p",
+	"pAz8g4myi0IAhvLLw0OvUAA2s74WJfvpJfu7/AUeH72olzQjIa/FRzeI82gNH6wuzWo/981DoIFnblMy",
+	"2u72vf1r3y0iwamy/HNIXvH6X8X4S+y+UWpFVzqrAR4/vXr14qcGAYUaaLOICjmwKSnep1kaDNnUayaQ",
+	"YJlGPDXh16JyN4EbrFKPe4m6qtxSjBvC6aLk3aE74quLTeArsC8QOTBqKPqqFG6bHbePAFe9lcYC+o+P",
+	"V8dXJ38cv746/edJ6gHFGCb78qnTskFrwYABnOiAcUVpmQgoNim5skEb6Ue4X34QIUbUCSQQHHoccpVC",
+	"nU4UGIlKvfb1x+k5FOdOMXTNG0booMvdn4VQmRuIs5+cHAoLcLet8w9Xfp54l7Zqmt11OHoFFNLnbq3P",
+	"oEsULdNw4QOO3ASeGe/ACAorGl56DCU5PHH4mH5f19SAlwSyrNHDkmtTKXftDhX/qtyZkaW3xCHRkY5+",
+	"zh47jmy2MB2w6PjqbaIRFs28SklEx2i8pkAYicLRiKzHTvhoGpFduHH3i4sJskNA+qdl7UcoG0jITqnt",
+	"JAqWjasFAPfDBv6NpW8+Xbw/fe2INJiJuxVxpXbvVGBMVKJ+my6RaXXVVAo+mjoC89m2bifhwKP/T3g5",
+	"5BMBtKx0MH8TVQFQ9ddB3N2B5xj4DSftPoMTGQ5fUluWV63HThUDK2imM6cGeH0IPNHkC2vju27feAkF",
+	"drBj9103TZRTCcJWhas/QxBJlasb0gyW9OvGC7ePd8zvBzqxfR+PdOm2yUA5pmUdLFuuqw4BaUE2SLNP",
+	"XnxCMaVIysGcrpzRKmNw2nlZ+oU2E6Qmrp52B52DmkMrijO5KxJr7ayYQJv8/NGtHGRXO3nojwk47loE",
+	"t+eUACjQ7ZZgXHOBVRM6Z4RtD1jqpO4F3pBRN0GSzTTVcZG5iAUMhq+A5QXdJ6gq3EgjBksKlzQ1Nw9e",
+	"cVxyD3jYQBJyWomm2kdP1MPx/WZHIXVlS6uxu69f8zJ7TpWDNoPJXwGUoJ3qEu1ctVhWl3oMkyCDD51j",
+	"xCmoUM2wHK+x/6cNL/+dgMWPwl4EStJ4FYg08oW4HbvixRNprIOLr4gSDb6WN6ECr/jKWBHKTBudUeB/",
+	"kYZRUSqQ4abgs0SFol2gh/fjxAMRGqwKYrHWx4vjs/bAi9JOtZThFW4SBUWDhmKkZ8Kwa2nk0Ml48F+3",
+	"OL7p7AKyTz3mSGNeYMw5D4BHga0/ki7p59YEFus39fEqZe0B6RvlyUkm7cNLkzXH2HNkod1LlK9InFo3",
+	"1yWxZywL6Mp36Tw0PfZBeW9TjI7j/vQftjDE6fj95cnxm3/9cXly8eHy6uRN2h5E9cv9y7ExjrsdlzTH",
+	"b1MSbmM5ttNEUe8gW5aH3Erhx0vBjVYpw68/tvvO/vosRIF3C1hZIPjnQWROIWYfXTq+rjIbOjN5efq1",
+	"fmw3nF2O/Eua6dNn8L/4FRluxBq2pmPrHkA0FfXWVw4PZt4qm2wSA9caFdmvLwTSTJYCgPNS9unC6cNv",
+	"Pvx2jtfOTGnmemYLYSnzwHsHB5WhFxrwN9gYY4kJxu5zfBe1meplzAUQeKXm5Av0VC9dBojahZpEosQt",
+	"H1k2V5l7i5c8z0UOnxvypxbCw0aOPpse+6cG/5hWNaKo0qYOE4Xy558frk7SQaT6gLRxvVQQwWIJ7Q8c",
+	"jmQ0tDK+MCtRqAA5zP6tlXDNEogK4b2M4V5xKHJ9ww7b/UR1GSIif7pAb6qbWMl+OGKtCkqIcZbxRbtD",
+	"sOigNv7wqnrjlX+jV7Xn9rUff9A9gqdV0G3cX/eoE5zQ+H6AP/E+cG5xz3gp2EReC4W3zS2u2KeLZyZR",
+	"zI3J8s/0xGmTbhDPDOsesVLYealE1u4w2M98AYFTUbuxs5TjTxhMIa1rG6AwuMwXbMQL6MbgAHzohJvc",
+	"R6CyMLeGmQBscu1kODlORmGREAXODwDixgJNE5VyQxFl0OKYchlp1VufLtgPrzqwEqx7RMmQuOiClwrX",
+	"7Qi7NX747mD+dFFDAgh9H98qwLyJGKvFZ+NSCMIyNFM3S3ClcOtacdYFL8hZ75b7GjimE00bY88YPSFW",
+	"RwqGUbOZRlgCBOR083lm2I0u7bTWoawfWu13PTySzo9dN+U1otqPhEI5sST8wi0SyJpnBn7dGwRPyXns",
+	"tsmddF/XJqi0B3f21OsOqwoCQCCY5kvss3luZcFL6wTQrEozQdAQOp8wwiMdy1ykfXZx/q7D/vvi5F2H",
+	"vTt963SB38TwosMyMZKZqO4+E4V4JC13FAYRCvBCJOsyMcqhNLcHJ4kulauD8+hVu8LHe8XOfklU6+XR",
+	"i3aPvdcUWjMTlmfcctQ9ZvraD8MN0x2bY4pmAdCTFoIhndwCjEnGfj+7YMcXF0eJMmIy87jSXOEbupRC",
+	"2SiExzj7R7d7zCfbhfV6ZhgfGp3PrWDpvMwhnFXmli4gV6p4YVgCBsJTers7qrUzeIo5pCpzKHj+zLAU",
+	"2v9U5qahtJ9jm1/cjm9GXZn5LX/utrwLkLXblyiBcUB3f3YeOHZ9+b42C/xxvCLfFVKSmwXA+IJooBsg",
+	"J1RWhRvJnK1RVl79+PLHn38+XJFcs0WwbtYDJPpj0L/dcUpVBK1ZcFAPBR9N6fLbjfpK2lz4cD9t7Gtu",
+	"xUSXi7Qp/eNs8doPZ1fH7gWHfd/43kf5bwFG2EP7GXFAd9nIGVhuuZzW55fzW2GqR+KLs0VYqR1P+bv0",
+	"7uhwS2KHVxso3fvgtXJ2sxrlc3cst5D26WGfOXGdtpupHeomf8Ok7sa/DZ3DSu6JfBORF0QOyxSOv25D",
+	"3utpGxEuBhRnFOK6QGa7L9mIl6WvsBqYIJ0tnKqdUg0mX7mkqhjST1TqY0x9YX6l2agUAEXPc7DCb0Se",
+	"M4oZszea3fAFJBwaoYCJ2uC4+VBmouxD6OlIGGQ51ooZsE3Q715XfcGm2uLCsRb8Mi+66ICK308U6qMU",
+	"C+nei1vtsePQDiN4fkRgyjz6QsBA+vElJFIbWkebqFxwdPT4rnvMMYVhNzz/zCq8f0fSEKgHXpTQn5nq",
+	"G5gQBp0WVGQxUfQA7HtuI9/5cMEybkU/2jteFIAyqNVIMD4qdcBumGD1ajcCtznolgBoafCe5eQwoaQy",
+	"qPflWiXdlgYLfYCPwt816pIi14fC6ftTN+ChsDeCKnsA61MjBkBUnMnQY7+Q4MQt46VguRhbpueWtZad",
+	"/VDjw6NsoQ+Trh7cPNo9lo68PsEKOfqMqwycwFo8z6mUdwhGkRAnY/kkpcsIGEKiHNkvQvkTyyeNyan3",
+	"ktZgMXjN5x9zUS62kd3w1RWfbP3B93YofGsFgtzWbFUjaClI35HdDseCB7ZpumIAhZwdARDa4eESEBpc",
+	"w8GTHw87h4eHrFXkTvBYcWvbMXY+lsrXY3z5xWGiqmZYy5ZyNhPZgFz/hmWlLgrwLUdNRKY2GQ0Qzw/m",
+	"fMiXGS4Slc5XrG4C0vEWEgWh4WnVYymeHBCxNtVKgw8APliWLFrli0Q5u4RSdbBuYBTlYaKLhD774ehw",
+	"xXkceUvI/8taJNJUFrRVZvUEQGHaHXQ0Am4a5TKtXki4QwjkLALNWtgrXeLOOM7kUhl3cBd8xiichLVG",
+	"3IiuVEYoI628Fph0RNiXIZhk+WL248XxWSdEi1i9ujx03MXSFqPz0SmuNDntCdID0YcqQNtVBbgWXANO",
+	"1ws0bR8EvVYb+0hgejCrJmQBOKwfLcTkO3Km/FZKCECrdZ/sqFN/hUDGN1R9zWlxlRdl6aoUQkAoLsJH",
+	"PiZqNfTRyyGkJCfCrKF21kdFBmbbh0Q+bkjkrhS5QzDkGsOPtUKNx5BUG4w7ae5ed7V77BQdG4alpUCi",
+	"zUTpzmw4weikhIJkZPpkq+6SuOZOK81Ji76MWyMbJRQxy3NnDB6Hw4sIPVzxuwNrTYxQBwukCcGWDr2G",
+	"OPR6pjj8886CEAcVr/D9We8vyUJfrEZfCp7twnjrAUq/PArZUcWXhSCvMgWF6EEYkM9Ed6fKPHfni0lU",
+	"OgoaVzpYUpS9Crxqfs8pwxVfrWqRGOoLFVQIRgAV1dnyq3HPbDXsOXYlKH1T6bWEhL0c/txL1EkmIcwB",
+	"QxuC6rmmtMkT0ikPvwedch+lsDFs+cFO/CZddfO13maloN1jv2pb2bKtFY/oqiOUgR80UZEjtO3VADAO",
+	"fUH86CLF2bye5X2MX12kcKJSJ2NSpuZ53mHidiQKW2PZx+3V6Q1Kq+7mkGLv7NtfRu6Vjy9XPjwVARpD",
+	"vShouMT8M9WQWn/hL5VTEHyClafP26db+sa8H4yYGV2/7LhKQ0A1AOIZlx1cMhRyWVYNKofUklJw7PWL",
+	"zXHCDT6pp5cCdbRPgdrrEpVD60/NgYpUCrQDds992Chlju8653vso7CmMlOsBlcya8lMzArtOKE9CPfE",
+	"OcHOIu/nEnBH7rD3Obz92Ab/n89Su1dN+Wv74c74Z++FY5xoaCvlHBTHr8BIsadnZ/283WNU1ZqU7EZ9",
+	"ukb/TdRuCnDsp/uGleBjUEu20YFpTfceuK+tBJ/V+IqfpEduDdfeL/934/EXJ/+i8rpr5i98tVXaL8V5",
+	"fYWcX+xzTcIvhmlt7bZvTu3d+t5qn9f71PJ6a9n7SST1Row9V4+s2UKFqC9SbT/RFPbK7V65BeWW7mzc",
+	"H+WM59ufs19Lx71fmvxGhnraOfJuzA+QIL+iyN/Njt/a5bVPjd+nxu9T43dKjX/A6+R9XvzeS/yAefFf",
+	"6dL5PhnxXsVvcm7V6sUXzeHTHWDXUt/AMWvd/ixFTrneEgUk20HREyxbyiECaxRD0+K4NswK8h4zbLgT",
+	"Krv634cLbwFD3gs3eEXVwquq7vLnUCBiyq+F00fwq8YMQDL9v2HXmre5T62YbeNgC/uCi2W+AYvhW7S9",
+	"qwSriJ22tMTRBKjn6OeZNDNp1oBd1LK2D35GdiNnEuVugPKqywgGyqnFxhnJGCs9V3aQKNA0pGU3PASJ",
+	"dWJky4ovO+61WkjMHjv2TIpKhRaQzmCZuJXLzvLaMGqce8W0D6EUhE520AvqYrixmcdwhj1Zk/xbPM5p",
+	"H6N8HIojQTreiaXvadVbPulOSj0vNl9W8boEYZRBy8XU2mSyVymcaCViP2zGiwKqkDuznFtK6vTK5+pL",
+	"7qCltE87FQvmmG8BaU0hCbQC0mXSdlAOJQoaajqbfQbmO5z610j7fMiD2I90XVlTXLh9yuXam6orPvEU",
+	"BowGBBTxWcQO9cmXnnvGt89Ljl6wRqyJEgqejNkRS52VnzKpWGo1ZjlaDWmFd9wz7Y7PpH/7OytKfS0z",
+	"UYI/ANxTmN2Nei+dUBR6xmWJpoFrN9Q98i10MHl8qm/AYJ5xtQgJ3IniZSmvRdDIB77qjsICwVXaZvBW",
+	"UNiWm2KPhRowYbxjLnPTQb8b5YxEXwTtwI1Zmqr5llMK0oxbkTLDF4bqm7sZoc/P9d8eUDUXBYn32GyU",
+	"qyjNTlVjqtj6RIVyylqxobZTZmQmTFAdjlYLvGClnYbsk7e/XzoK2VW2vP39baln2xgAb3+/0g8rd2gK",
+	"DRIHNn+P+7G2CoNG35a4xTMykD+vSnc7LohE0Ph2Q+oiokOFrMU1ZzYU6cJcavST0UENDjZkqBEUaSIw",
+	"qoXgJWulr91v3dda2VLnfYJZ6yRqxm+7fCL+68XRqxc/HR4edpiczebWTTttB+QRW2o1YenJFZ+kA5ae",
+	"jrvnWonuGbejaerx8RCLwTNWol4cvmTE05AS3WPp7zACoWzXaWndDzA102dKGyXHY4/zMCz1jQEQOR0L",
+	"JrsomvhyCeVtN948Hbu5wFS2YTxY+ucTOV7muLEuZ9we9A+GUjky6Ry40R70D4wtpZrATuOn/1uIyX2/",
+	"LdS9P70Rw2LXb2slBDTXO+gcTAX3AVFL1FVzCUTkxtZR20EnGtvdWTjaqz+SPcogUakTLXYBsCAbmqyn",
+	"xprhe/Jc255r8UWdZXeuoRiZHEt/r7XKQI5t5BJk4l9gff+zj8faXNPzjb5RSxCC2+EGPnRwFUjSpegq",
+	"XQjFC9lb8Fm+VkH+UAh1fHHKMj2aBwRwpxGLkgk11uXInVXcsH8dn73vsbe6ZIXQRU5XFVrnpgM1Md3x",
+	"9fHN303fHVLlZ5Gx9LYraT8IqIK1LkWmR7k7jtPhXGW5YN0ugp12q7cR0dDImcx5iX0AzEmipAfKuCVA",
+	"uKAMv9NslEuo3uIMVPlc80J28SdYhYaTiOa/W1CHX9U13FR/5aNsyUcUxfEt88HV1OktNJ2IB6oc1mYO",
+	"8LtMzjZPsXOzLlq3KqUFF6sIneM+8SVFA3DgEuxYrePhk/m2o23d+LeKtTVfFGe79//XmhOAGDUnEvJ0",
+	"j/+vdfM3RdpgMpRhnL3/8Pr4vQ9zIRW+4Mbc6DID0WvkRHXnBdYfHs5t5GozLJczCbleionujMs81HJD",
+	"Domc7n9j6esP52/fn76+SnsN2VmOuB4qNSt08EjZWTC3BtnsdvBbcOXvy502cibSF+Owl1sxZ4NCBiGu",
+	"nlNifz20tBGr6NiwFJ9hUH7aIQBbX4+4FOO54bkzl/G9KBaNj+BCLg4YP35zdnr+x+tfj8/fnaTtXgP6",
+	"UGDcJ4s+tA8lbcArAj0G6uDnOQVnAaD9F5BwFVQSU09TcEkDrtGHUOwcg9nuaF0DyDtIQ1sVeGDGlI5K",
+	"mffqVO96ij3ci/vvhgPeCfsVxPWX288op9cBBr3216t8hpYv6VotHtQuZI3+ip7V7rFLnYsOM5bbOcaL",
+	"QClg9AMnysNyRbX/o8QdqVUEDNQMyvOAalvVwSPFUn6PfLzX89ZV8ci+jp7XmN60qvtlerQm1tLpc6IU",
+	"aiQ8KLfK4pvayFXSYycQocWNEXD3A562jA0X+B463hLVwoSGFHp+nrbhtsjDjbMbXX424a4G/SlOksKk",
+	"B4yzmTQG7kahmyjqKlG0DD84FozdeStOPLaNDy9R93DisS18eInazYn3xu3PRglkxa19PrX3ct39enX2",
+	"Hhb/2/fdXS5R65c776aC53b672b+IPL78fCQ3UxlLnyYgmudlXNlBkxaRLYL8UtQPqtWa/wVuntIvZF6",
+	"aErDo4FLw3gur/8CBHFBM3KzUW7HtycJIADwNjXvP+67UBB/PinFx3+89yJpAFEiPvIU3FtK2x67FJk0",
+	"mF9GwbbDuQUB5bWOfqIo8shA7hRmt1gdd4LEFtriN/Xgve+EvRQ8kzT1B4zk9p3UUJZ7uHgUUvrqc+ss",
+	"tROfNzvkweJXdSt1DlTAs8Ug3mtPOz4AqcVZGBNEM7R77DhEa0HwQ8jSR6h4kTFuMaIRK+2V4Xt3gBPu",
+	"ZhSBOYKQN6KyaChEau1E+YOXM1oFJpWxgmeODNeLaN81VHAprwWzJR+PQQhvz5sr4Xrbx+qBFoKW010B",
+	"SJeDS3pNpMq407zv3VyxWsQt6TMpZDcZxDimooE+8txRtVcJWumMfxbuhEixccOm1hb9589zPeL5VBvb",
+	"//nw50PK/piX+UH/4DnYcLRGq8NHyd6JtjbkW4WJWCPysTt5nKl30I+X2S3XSsk+9Mx30EUv1ar7nnl3",
+	"CN3CV6GAcbEfVJQmqqvnNurZGR41fcIeyIkSmeswANZGzsO+62csnVJHf+Bldacal+sSfI9Sq6hLen37",
+	"XiGDMuSyulan0lhdLuJGIQuxps3jFTt37K/4nrFS5xAjBUZzByxmszToO2i6WuWLdtQrNVW3aRTvaYS1",
+	"Uk1cN/PR1Id8+ssWTLrc2I1vpKafs3X3lRsbRmumfiPC8t/wPBfWNYY7bygGzB3lfldMB7M+8aKIMkW5",
+	"Yk7WZvNcmKhTam9Tt/ZGd3NxLXIm1Uh7j8htIZQRjCLO5VLD1Y8b2+YTw1oXlydnp5/O2gMmlIWiWVBF",
+	"CEJvXJNx28Dsd1s9vTs0aqvDZlrBKhlfEABlLzwDD41Q4K2nD6LO6Jea/i6dqC2jr1hrLG+hIMnqQAxW",
+	"mFoAybuhxBtf+nZql0rMihzuDZ2pNoYDTdmacf7fXI4+d5tHC/w8hcK1mRjzeW6jjQtX7SPuzrlisZFa",
+	"qY3u2n0+c1PNF2w4zyaOaqHsPUXwd3xWsud4UUoNaQ2lpSQrNwxPF1HX1FrDHN2Kj2y1CxD3idvf3BiS",
+	"Tp3osNxKY+XIIKCrGstyJrKKsGzJlRm7pQvmbV03bpZ1I8YUTV90R89mc+WODUq+oHpbaXiQdlhq+LVU",
+	"E/eXlYVJ234hAQOhk6gYDA0WkpBPeqQgQShb4UvXlQgGroTITFXDDg9Yv0RRnuvdGQQwVoJkwBKP8ZDC",
+	"mbt0dFXguCsdheS6Oo4L+Tp3k/Ei4IIl0n0Wl92505tP76kRJxDYxbBeEoXr0uwo3hWO8cifE4Af7vRC",
+	"QWJ3O3kX8iLMfDIRxucZglTsRBk5SAqD1cJCIkNgqNmyePT5FPUssro+S/CwbpWoMB1iU9UUYeLWE05M",
+	"4gWfdT06fUPPxBle3ExlwYzOM7htUowXRReWlpn5MHwKyk02H7mFL+blaMqNSNS1KOWYbI7OMnXFH7MW",
+	"Yhk4FdDMZwL+dV20A7XAf59h2mJo0ixzgAQwhJpJnShbLlhW8jGkTfMM6u7pMYJa8ODgpwiNKXdkynKp",
+	"MB9D3EKmJmfFVFuNsqoUIyEL22Pn5Blxqja/9rGpFPSGdaEADMN1HuAmqEOrvbCKdkgqyz/XSbm3uhRy",
+	"opYj5iOYjLj+d1BoKYodZHocVg+/ZDxWCMe3B//5n//8fwAAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -17,6 +17,7 @@ import (
 	"github.com/nestegg/nestegg/internal/auth"
 	"github.com/nestegg/nestegg/internal/billing"
 	"github.com/nestegg/nestegg/internal/board"
+	"github.com/nestegg/nestegg/internal/budget"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/database"
@@ -154,6 +155,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		FX:     fx.NewHandler(a.FX),
 		Ledger: ledgerHandler,
 		Board:  board.NewHandler(pool, o.Clock, cfg.Timezone, cfg.PublicBaseURL),
+		Budget: budget.NewHandler(pool, o.Clock, cfg.Timezone),
 	})
 	if err != nil {
 		a.Close()

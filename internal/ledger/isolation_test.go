@@ -55,6 +55,13 @@ var makers = map[string]func(m *apitest.Member) int64{
 			Want(http.StatusCreated).JSON(&q)
 		return q.ID
 	},
+	"budgets": func(m *apitest.Member) int64 {
+		c := lt.Category(m.Client, "Isolated budget", api.EntryTypeExpense, nil)
+		var b api.Budget
+		m.Do(http.MethodPost, "/api/account/budgets", api.BudgetRequest{CategoryID: c.ID, Year: 2026, Month: 11, Amount: 1}).
+			Want(http.StatusCreated).JSON(&b)
+		return b.ID
+	},
 }
 
 // idFields name the resource an id-carrying body field or query parameter

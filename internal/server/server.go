@@ -18,6 +18,7 @@ import (
 	"github.com/nestegg/nestegg/internal/auth"
 	"github.com/nestegg/nestegg/internal/billing"
 	"github.com/nestegg/nestegg/internal/board"
+	"github.com/nestegg/nestegg/internal/budget"
 	"github.com/nestegg/nestegg/internal/clientaddr"
 	"github.com/nestegg/nestegg/internal/fx"
 	"github.com/nestegg/nestegg/internal/intakeapi"
@@ -39,6 +40,7 @@ type Server struct {
 	*fx.FXHandler
 	*ledger.LedgerHandler
 	*board.BoardHandler
+	*budget.BudgetHandler
 }
 
 var _ apigen.StrictServerInterface = (*Server)(nil)
@@ -62,6 +64,7 @@ type Deps struct {
 	FX             *fx.FXHandler
 	Ledger         *ledger.LedgerHandler
 	Board          *board.BoardHandler
+	Budget         *budget.BudgetHandler
 }
 
 // New returns the service's root handler.
@@ -82,6 +85,7 @@ func New(deps Deps) (http.Handler, error) {
 		FXHandler:      deps.FX,
 		LedgerHandler:  deps.Ledger,
 		BoardHandler:   deps.Board,
+		BudgetHandler:  deps.Budget,
 	}
 
 	strict := apigen.NewStrictHandlerWithOptions(srv, nil, apigen.StrictHTTPServerOptions{

@@ -1,0 +1,23 @@
+package profile_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/internal/apitest"
+	lt "github.com/nestegg/nestegg/internal/ledger/ledgertest"
+)
+
+func init() {
+	memberFillers = append(memberFillers, memberFiller{order: 20, area: "budget", fill: func(t *testing.T, env *apitest.Env, m *apitest.Member) {
+		// Budgets are PREMIUM; the session sees the plan from its next request.
+		env.Exec(`UPDATE member SET plan = 'PREMIUM' WHERE id = $1`, m.ID)
+		food := lt.Category(m.Client, "Groceries", api.EntryTypeExpense, nil)
+		m.Do(http.MethodPost, "/api/account/budgets", api.BudgetRequest{CategoryID: food.ID, Year: 2026, Month: 11, Amount: 300000}).
+			Want(http.StatusCreated)
+		m.Do(http.MethodPut, "/api/account/budgets/income", api.BudgetIncomeRequest{Year: 2026, Month: 11, Amount: 3000000}).
+			Want(http.StatusOK)
+		env.Exec(`INSERT INTO budget_onetime (member_id, name, amount, start_date, end_date) VALUES ($1, 'Trip', 500000, '2026-12-01', '2026-12-10')`, m.ID)
+	}})
+}
