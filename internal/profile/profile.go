@@ -6,8 +6,8 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
-	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/member"
+	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
 )
 
