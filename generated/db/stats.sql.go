@@ -104,19 +104,21 @@ func (q *Queries) HasPointReason(ctx context.Context, arg HasPointReasonParams) 
 
 const monthlyStats = `-- name: MonthlyStats :many
 SELECT e.type, e.category_id, c.name AS category_name, c.parent_id, p.name AS parent_name,
-    e.entry_date, sum(e.amount)::bigint AS amount, (GROUPING(e.entry_date) = 0)::bool AS by_day
+    -- The category set has no date: it reads as the first day, never used.
+    COALESCE(e.entry_date, $1::date)::date AS entry_date, sum(e.amount)::bigint AS amount,
+    (GROUPING(e.entry_date) = 0)::bool AS by_day
 FROM account_entry e
 LEFT JOIN account_category c ON c.member_id = e.member_id AND c.id = e.category_id
 LEFT JOIN account_category p ON p.member_id = e.member_id AND p.id = c.parent_id
-WHERE e.member_id = $1 AND e.entry_date >= $2 AND e.entry_date < $3
+WHERE e.member_id = $2 AND e.entry_date >= $1 AND e.entry_date < $3
   AND NOT e.pending AND e.transfer_id IS NULL
 GROUP BY GROUPING SETS ((e.type, e.category_id, c.name, c.parent_id, p.name), (e.type, e.entry_date))
-ORDER BY by_day, e.type, e.entry_date, e.category_id
+ORDER BY by_day, e.type, 6, e.category_id
 `
 
 type MonthlyStatsParams struct {
-	MemberID int64
 	FromDate time.Time
+	MemberID int64
 	ToDate   time.Time
 }
 
@@ -135,7 +137,7 @@ type MonthlyStatsRow struct {
 // type and category (with the categorys parent, for nesting), and per type
 // and day (for a calendar). by_day tells the two sets apart.
 func (q *Queries) MonthlyStats(ctx context.Context, arg MonthlyStatsParams) ([]MonthlyStatsRow, error) {
-	rows, err := q.db.Query(ctx, monthlyStats, arg.MemberID, arg.FromDate, arg.ToDate)
+	rows, err := q.db.Query(ctx, monthlyStats, arg.FromDate, arg.MemberID, arg.ToDate)
 	if err != nil {
 		return nil, err
 	}
