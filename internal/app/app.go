@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"time"
 
@@ -58,6 +59,8 @@ type Options struct {
 	// RedisBackoff is how long a failed Redis is left alone (tests shorten it).
 	RedisBackoff time.Duration
 	HTTPClient   *http.Client
+	// BonusRand, when set, draws the month-complete bonus (tests fix it).
+	BonusRand rand.Source
 }
 
 // New builds the service from cfg.
@@ -136,6 +139,11 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		a.Close()
 		return nil, err
 	}
+	budgetHandler := budget.NewHandler(pool, o.Clock, cfg.Timezone)
+	if o.BonusRand != nil {
+		budgetHandler.SetRandSource(o.BonusRand)
+	}
+	ledgerHandler.OnEntryWritten(budgetHandler.MonthComplete)
 	handler, err := server.New(server.Deps{
 		Pool:           pool,
 		Redis:          rdb,
@@ -155,7 +163,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		FX:     fx.NewHandler(a.FX),
 		Ledger: ledgerHandler,
 		Board:  board.NewHandler(pool, o.Clock, cfg.Timezone, cfg.PublicBaseURL),
-		Budget: budget.NewHandler(pool, o.Clock, cfg.Timezone),
+		Budget: budgetHandler,
 	})
 	if err != nil {
 		a.Close()

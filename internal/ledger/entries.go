@@ -233,6 +233,7 @@ func (h *LedgerHandler) CreateEntry(ctx context.Context, req api.CreateEntryRequ
 	if err != nil {
 		return nil, err
 	}
+	h.entryWritten(ctx, p.MemberID, e)
 	return api.CreateEntry201JSONResponse(ToAPIEntry(e)), nil
 }
 
@@ -288,6 +289,7 @@ func (h *LedgerHandler) UpdateEntry(ctx context.Context, req api.UpdateEntryRequ
 	if err != nil {
 		return nil, err
 	}
+	h.entryWritten(ctx, p.MemberID, e)
 	return api.UpdateEntry200JSONResponse(ToAPIEntry(e)), nil
 }
 
@@ -323,6 +325,7 @@ func (h *LedgerHandler) ConfirmEntry(ctx context.Context, req api.ConfirmEntryRe
 	if err != nil {
 		return nil, err
 	}
+	h.entryWritten(ctx, memberID, Entry{row, tags})
 	return api.ConfirmEntry200JSONResponse(ToAPIEntry(Entry{row, tags})), nil
 }
 
