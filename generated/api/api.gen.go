@@ -761,6 +761,36 @@ type MonthlyStats struct {
 	Year int32              `json:"year"`
 }
 
+// OnetimeBudget defines model for OnetimeBudget.
+type OnetimeBudget struct {
+	Amount     int64              `json:"amount"`
+	CategoryID *int64             `json:"categoryId"`
+	EndDate    openapi_types.Date `json:"endDate"`
+	ID         int64              `json:"id"`
+	Name       string             `json:"name"`
+
+	// Remaining amount less spent; negative when overspent.
+	Remaining int64              `json:"remaining"`
+	Spent     int64              `json:"spent"`
+	StartDate openapi_types.Date `json:"startDate"`
+}
+
+// OnetimeBudgetList defines model for OnetimeBudgetList.
+type OnetimeBudgetList struct {
+	Items []OnetimeBudget `json:"items"`
+}
+
+// OnetimeBudgetRequest Example: {"amount":800000,"categoryId":12,"endDate":"2026-12-27","name":"Jeju trip","startDate":"2026-12-20"}
+type OnetimeBudgetRequest struct {
+	Amount BudgetMoney `json:"amount"`
+
+	// CategoryID An expense category; absent or null counts every expense.
+	CategoryID *int64             `json:"categoryId,omitempty"`
+	EndDate    openapi_types.Date `json:"endDate"`
+	Name       string             `json:"name"`
+	StartDate  openapi_types.Date `json:"startDate"`
+}
+
 // ParseEntryRequest Example: {"text":"어제 점심 12,000원"}
 type ParseEntryRequest struct {
 	// Text A line typed by the member or a pasted card notification.
@@ -1666,6 +1696,9 @@ type Month = int32
 // MoveTo defines model for MoveTo.
 type MoveTo = int64
 
+// OnetimeBudgetID defines model for OnetimeBudgetID.
+type OnetimeBudgetID = int64
+
 // Page defines model for Page.
 type Page = int32
 
@@ -1972,6 +2005,12 @@ type CopyBudgetsJSONRequestBody = BudgetCopyRequest
 // PutBudgetIncomeJSONRequestBody defines body for PutBudgetIncome for application/json ContentType.
 type PutBudgetIncomeJSONRequestBody = BudgetIncomeRequest
 
+// CreateOnetimeBudgetJSONRequestBody defines body for CreateOnetimeBudget for application/json ContentType.
+type CreateOnetimeBudgetJSONRequestBody = OnetimeBudgetRequest
+
+// UpdateOnetimeBudgetJSONRequestBody defines body for UpdateOnetimeBudget for application/json ContentType.
+type UpdateOnetimeBudgetJSONRequestBody = OnetimeBudgetRequest
+
 // UpdateBudgetJSONRequestBody defines body for UpdateBudget for application/json ContentType.
 type UpdateBudgetJSONRequestBody = BudgetAmountRequest
 
@@ -2136,6 +2175,18 @@ type ServerInterface interface {
 	// PutBudgetIncome Set a month's expected income
 	// (PUT /api/account/budgets/income)
 	PutBudgetIncome(w http.ResponseWriter, r *http.Request)
+	// ListOnetimeBudgets List one-time budgets
+	// (GET /api/account/budgets/onetime)
+	ListOnetimeBudgets(w http.ResponseWriter, r *http.Request)
+	// CreateOnetimeBudget Create a one-time budget
+	// (POST /api/account/budgets/onetime)
+	CreateOnetimeBudget(w http.ResponseWriter, r *http.Request)
+	// DeleteOnetimeBudget Delete a one-time budget
+	// (DELETE /api/account/budgets/onetime/{id})
+	DeleteOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID)
+	// UpdateOnetimeBudget Replace a one-time budget
+	// (PUT /api/account/budgets/onetime/{id})
+	UpdateOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID)
 	// GetBudgetStatus A month's budget status
 	// (GET /api/account/budgets/status)
 	GetBudgetStatus(w http.ResponseWriter, r *http.Request, params GetBudgetStatusParams)
@@ -2682,6 +2733,86 @@ func (siw *ServerInterfaceWrapper) PutBudgetIncome(w http.ResponseWriter, r *htt
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.PutBudgetIncome(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListOnetimeBudgets operation middleware
+func (siw *ServerInterfaceWrapper) ListOnetimeBudgets(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListOnetimeBudgets(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateOnetimeBudget operation middleware
+func (siw *ServerInterfaceWrapper) CreateOnetimeBudget(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateOnetimeBudget(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteOnetimeBudget operation middleware
+func (siw *ServerInterfaceWrapper) DeleteOnetimeBudget(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id OnetimeBudgetID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteOnetimeBudget(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateOnetimeBudget operation middleware
+func (siw *ServerInterfaceWrapper) UpdateOnetimeBudget(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id OnetimeBudgetID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateOnetimeBudget(w, r, id)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5778,6 +5909,10 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/stats/yearly", wrapper.GetYearlyStats)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/stats/categories", wrapper.GetCategoryStats)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/stats/tags", wrapper.GetTagStats)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/budgets/onetime", wrapper.ListOnetimeBudgets)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/budgets/onetime", wrapper.CreateOnetimeBudget)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/budgets/onetime/{id}", wrapper.DeleteOnetimeBudget)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/budgets/onetime/{id}", wrapper.UpdateOnetimeBudget)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/board/posts", wrapper.ListPosts)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/board/posts", wrapper.CreatePost)
 	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/board/posts/{id}", wrapper.DeletePost)
@@ -6649,6 +6784,548 @@ type PutBudgetIncome503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response PutBudgetIncome503ApplicationProblemPlusJSONResponse) VisitPutBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOnetimeBudgetsRequestObject struct {
+}
+
+type ListOnetimeBudgetsResponseObject interface {
+	VisitListOnetimeBudgetsResponse(w http.ResponseWriter) error
+}
+
+type ListOnetimeBudgets200JSONResponse OnetimeBudgetList
+
+func (response ListOnetimeBudgets200JSONResponse) VisitListOnetimeBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOnetimeBudgets401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListOnetimeBudgets401ApplicationProblemPlusJSONResponse) VisitListOnetimeBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOnetimeBudgets403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response ListOnetimeBudgets403ApplicationProblemPlusJSONResponse) VisitListOnetimeBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOnetimeBudgets413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListOnetimeBudgets413ApplicationProblemPlusJSONResponse) VisitListOnetimeBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOnetimeBudgets500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListOnetimeBudgets500ApplicationProblemPlusJSONResponse) VisitListOnetimeBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOnetimeBudgets503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListOnetimeBudgets503ApplicationProblemPlusJSONResponse) VisitListOnetimeBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOnetimeBudgetRequestObject struct {
+	Body *CreateOnetimeBudgetJSONRequestBody
+}
+
+type CreateOnetimeBudgetResponseObject interface {
+	VisitCreateOnetimeBudgetResponse(w http.ResponseWriter) error
+}
+
+type CreateOnetimeBudget201JSONResponse OnetimeBudget
+
+func (response CreateOnetimeBudget201JSONResponse) VisitCreateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOnetimeBudget400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateOnetimeBudget400ApplicationProblemPlusJSONResponse) VisitCreateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOnetimeBudget401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateOnetimeBudget401ApplicationProblemPlusJSONResponse) VisitCreateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOnetimeBudget403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response CreateOnetimeBudget403ApplicationProblemPlusJSONResponse) VisitCreateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOnetimeBudget404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateOnetimeBudget404ApplicationProblemPlusJSONResponse) VisitCreateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOnetimeBudget413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateOnetimeBudget413ApplicationProblemPlusJSONResponse) VisitCreateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOnetimeBudget415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateOnetimeBudget415ApplicationProblemPlusJSONResponse) VisitCreateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOnetimeBudget500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateOnetimeBudget500ApplicationProblemPlusJSONResponse) VisitCreateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOnetimeBudget503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateOnetimeBudget503ApplicationProblemPlusJSONResponse) VisitCreateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteOnetimeBudgetRequestObject struct {
+	ID OnetimeBudgetID `json:"id"`
+}
+
+type DeleteOnetimeBudgetResponseObject interface {
+	VisitDeleteOnetimeBudgetResponse(w http.ResponseWriter) error
+}
+
+type DeleteOnetimeBudget204Response struct {
+}
+
+func (response DeleteOnetimeBudget204Response) VisitDeleteOnetimeBudgetResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteOnetimeBudget400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteOnetimeBudget400ApplicationProblemPlusJSONResponse) VisitDeleteOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteOnetimeBudget401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteOnetimeBudget401ApplicationProblemPlusJSONResponse) VisitDeleteOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteOnetimeBudget403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteOnetimeBudget403ApplicationProblemPlusJSONResponse) VisitDeleteOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteOnetimeBudget404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteOnetimeBudget404ApplicationProblemPlusJSONResponse) VisitDeleteOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteOnetimeBudget413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteOnetimeBudget413ApplicationProblemPlusJSONResponse) VisitDeleteOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteOnetimeBudget500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteOnetimeBudget500ApplicationProblemPlusJSONResponse) VisitDeleteOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteOnetimeBudget503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteOnetimeBudget503ApplicationProblemPlusJSONResponse) VisitDeleteOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOnetimeBudgetRequestObject struct {
+	ID   OnetimeBudgetID `json:"id"`
+	Body *UpdateOnetimeBudgetJSONRequestBody
+}
+
+type UpdateOnetimeBudgetResponseObject interface {
+	VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error
+}
+
+type UpdateOnetimeBudget200JSONResponse OnetimeBudget
+
+func (response UpdateOnetimeBudget200JSONResponse) VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOnetimeBudget400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateOnetimeBudget400ApplicationProblemPlusJSONResponse) VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOnetimeBudget401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateOnetimeBudget401ApplicationProblemPlusJSONResponse) VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOnetimeBudget403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateOnetimeBudget403ApplicationProblemPlusJSONResponse) VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOnetimeBudget404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateOnetimeBudget404ApplicationProblemPlusJSONResponse) VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOnetimeBudget413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateOnetimeBudget413ApplicationProblemPlusJSONResponse) VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOnetimeBudget415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateOnetimeBudget415ApplicationProblemPlusJSONResponse) VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOnetimeBudget500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateOnetimeBudget500ApplicationProblemPlusJSONResponse) VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOnetimeBudget503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateOnetimeBudget503ApplicationProblemPlusJSONResponse) VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -21064,6 +21741,18 @@ type StrictServerInterface interface {
 	// PutBudgetIncome Set a month's expected income
 	// (PUT /api/account/budgets/income)
 	PutBudgetIncome(ctx context.Context, request PutBudgetIncomeRequestObject) (PutBudgetIncomeResponseObject, error)
+	// ListOnetimeBudgets List one-time budgets
+	// (GET /api/account/budgets/onetime)
+	ListOnetimeBudgets(ctx context.Context, request ListOnetimeBudgetsRequestObject) (ListOnetimeBudgetsResponseObject, error)
+	// CreateOnetimeBudget Create a one-time budget
+	// (POST /api/account/budgets/onetime)
+	CreateOnetimeBudget(ctx context.Context, request CreateOnetimeBudgetRequestObject) (CreateOnetimeBudgetResponseObject, error)
+	// DeleteOnetimeBudget Delete a one-time budget
+	// (DELETE /api/account/budgets/onetime/{id})
+	DeleteOnetimeBudget(ctx context.Context, request DeleteOnetimeBudgetRequestObject) (DeleteOnetimeBudgetResponseObject, error)
+	// UpdateOnetimeBudget Replace a one-time budget
+	// (PUT /api/account/budgets/onetime/{id})
+	UpdateOnetimeBudget(ctx context.Context, request UpdateOnetimeBudgetRequestObject) (UpdateOnetimeBudgetResponseObject, error)
 	// GetBudgetStatus A month's budget status
 	// (GET /api/account/budgets/status)
 	GetBudgetStatus(ctx context.Context, request GetBudgetStatusRequestObject) (GetBudgetStatusResponseObject, error)
@@ -21620,6 +22309,120 @@ func (sh *strictHandler) PutBudgetIncome(w http.ResponseWriter, r *http.Request)
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(PutBudgetIncomeResponseObject); ok {
 		if err := validResponse.VisitPutBudgetIncomeResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListOnetimeBudgets operation middleware
+func (sh *strictHandler) ListOnetimeBudgets(w http.ResponseWriter, r *http.Request) {
+	var request ListOnetimeBudgetsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListOnetimeBudgets(ctx, request.(ListOnetimeBudgetsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListOnetimeBudgets")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListOnetimeBudgetsResponseObject); ok {
+		if err := validResponse.VisitListOnetimeBudgetsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateOnetimeBudget operation middleware
+func (sh *strictHandler) CreateOnetimeBudget(w http.ResponseWriter, r *http.Request) {
+	var request CreateOnetimeBudgetRequestObject
+
+	var body CreateOnetimeBudgetJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateOnetimeBudget(ctx, request.(CreateOnetimeBudgetRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateOnetimeBudget")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateOnetimeBudgetResponseObject); ok {
+		if err := validResponse.VisitCreateOnetimeBudgetResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteOnetimeBudget operation middleware
+func (sh *strictHandler) DeleteOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID) {
+	var request DeleteOnetimeBudgetRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteOnetimeBudget(ctx, request.(DeleteOnetimeBudgetRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteOnetimeBudget")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteOnetimeBudgetResponseObject); ok {
+		if err := validResponse.VisitDeleteOnetimeBudgetResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateOnetimeBudget operation middleware
+func (sh *strictHandler) UpdateOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID) {
+	var request UpdateOnetimeBudgetRequestObject
+
+	request.ID = id
+
+	var body UpdateOnetimeBudgetJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateOnetimeBudget(ctx, request.(UpdateOnetimeBudgetRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateOnetimeBudget")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateOnetimeBudgetResponseObject); ok {
+		if err := validResponse.VisitUpdateOnetimeBudgetResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -24899,521 +25702,530 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L1bbyPJmhj4V8L0ACXNpFTUrU6XhIHNklhVPK3boaSuU3PYVgaZQTJOJSOyMyLFYvepxWJtAwt7H87D",
-	"rmeBmV3MwwCLBbwvXj/4Yd/8b+ye/7CI74vIC5nJi25V1a0DnC6RzIzrd7/+VOvJUSQFE1rV9n+qRTSm",
-	"I6ZZDJ9eSRoHh1SzgYwnv0tYPDHfBkz1Yh5pLkVtv3YmGOma5w4Iu2HxBD+QMddDmWjC9WbNq3Hz5A8w",
-	"gFcTdMRq+7WeHbfm1VRvyEbUjP0XMevX9mv//Hm2rOf4q3peWE3t0ycP13dJB5VLCyckkkor0qNxPOFi",
-	"QPSQK6LpoGpVmg4KCxrRj8dMDPSwtr9T92ojLtzHLa+mJ5F5R+mYiwGuKAkGTLeOZhdzOWSkC78+U4QH",
-	"6fwR1cNseh7UvFrMfkh4zILavo4Tll9NX8Yjqs1zQr/YrcF6+CgZ5VfDhWYDFueWcyKFWXDZikIWDFhM",
-	"RuYJj2wRLcnWNllTjBE9ZERGLKbmcdKXMRkPWcwI16TLBlyo9aozhNGW3sfOttkH/Wj3sb3kpt4zGpfv",
-	"acJoTGQfNpDfX9VyzfO3XO3Lly9f5tf7sl4vXbKD2irAcLjwiKBxOKQxQoaaXdNbOSYjKiZ4cAqOsmde",
-	"IGoox8ojTAQGmwyWw48DfsMEkYLNhQlVQK2A9WkS6tr+C2/OEW/vLt6KHI2YqMS6Hv78iGd7hDtbdOv2",
-	"AD7H7TeFjidufa95qFlcQT+Z0DFnChGKq3SxRMaEa0VU0t2w33GmFhH7VlC787KrjtOs9NHP8BwxYe4R",
-	"RhZb1syM6+bgpPm6J0WfxyMWkLU+DRVbd2dddYh2nMIJ2nV1pQwZFdm6LulgqWudYYzETPZA3BFXxj7q",
-	"pZY2HkrFyIiNpDkqTblQdpXsoyZrParYBheKCcU1v2GV7OiHqiVv1Zde8yRic9fMRU+OWHq17GPEhGKL",
-	"LhRmW1b8SReSLesdDUOmV0LfMbxStSD89Y5I+vr3r2M5ml1P6+KM7G5v/Yb0ZMAcg+4lccxED7DhhsWa",
-	"BaQfy5FHkihiMTGXXLVY89xchGYf6SgKzaNXF0c1z1ADzWIz0r/6Q2Pjb77/aefTX9TK7vz17y/l7dev",
-	"5TKr13LJtX/bfrfS2kvP3tDHPo+VJgGduLXHVAwYWQMm7mvpry846RKQCKhmpcto9U+lYCdU9yokT795",
-	"SQe+WQolPRlN8DRDzoQmQxkGGdIMGQ1YnK2m1d8wY2/g4NW4XS9d14gOWBUH4eZH4CAeQCGsiQZBzJQi",
-	"fhKFkgagc8AoPqFCjVnM7spvkgSenF3sCRt1WVy12hH8+ogMb44eAeKd0R5CrnROkUDYMhK2v1BduCf1",
-	"4ETesDL0bQiphywmMevJOHA4gIdoljse8h4KswELmUFkKQwwOAo6kjdzpFuY8y6He04HbHbR5lsiErNG",
-	"C5JbldKBGaBUvt6aJ18bRLF8cO7ypKoUsI2K/Yhg+LuE9z7MlQR/ME88ujzYZoYZcDGoWlbsHnj0pV3w",
-	"H0uAq6XZSBHDqAzsVMGVMu+WwtV2fQFgLV6XplqtyrFuLQ8s5lqwnjLiAbYSWso+ueiFScCC9Vty+iVX",
-	"Nd/e8RltG5d08CaWSVQF9UanGJgHHhHeL+lgznIecyGrwJJHHCw5xmlA2p8PWKsAEuoLVSeDwv8jHs5y",
-	"JryCaOEOBr6sPhkL9suA+fZSYP7J7FtFUiiGlnEatNkPCVPafDLqKRPwJ42ikPfAZvo8imU3ZKO/+qMy",
-	"G8vJ9OaNwEzwXeO4ddS4bJ2dXr9utI6bRksJmKY8rO3XnrMR5eE+GSVKky4jVBC2Yb5KRVKV9IaEKlDZ",
-	"/6UdfbMHVJDFsYxVbf8PP9X6nIVBOp7ZO1MKpI3aLYb+9D2CAFNGT9yv7fW3ey/pFvtNdyfY7b2g37B6",
-	"f6u7DSqkpjpRtf1dOFKuQZ15RQPiji49aNqVid7vhlR8qH1aViE+x+PF2ynjtjAJ4YqMaGgAwIh0MaEE",
-	"DsR8z8UNDXlA1vyZi/A9fHYkY0ZUxHq8z3uo+RUN4wYq1fpmDeyQoh/y3t1A4vDs9PVx6/AyDwmgudsL",
-	"4orQMGY0mBAuSKJY7Rb38TK7j3TRj3IZPTubQtPxeEjhgpSWsaF6vtu9v/rpv5ZxlwcBE3c6/tdn7Vet",
-	"o6Pmaf78waZDA0MklI6plrGBqYk5fbSqpAu6zWXsZJeR7eHBbuOCDwQLDOx0E02E1ISGoRzD6aebR+j3",
-	"z9vNk9bVyXW7+burVrt55IMbiJLX7WbTaU5SEErsg9k53AJ7WkKzWNDwTtfXOr1stk8bx/nbo4Ikgn2M",
-	"WM8odUAYieyB4SY4ID8kUuOqUoIRkPGQCRKzSMbaiOtcr36ve3mi5/ZGLlh8w2LSNIt4uDtuFHbcpzxM",
-	"YkbWfHc6/vomQbeTgWCuSCgHAxaQRAQsJn66U98jgpn1qqEcC7ilU6lfy0QEd7ql07PL69dnV6cFdmfh",
-	"yUBkH2a4BSrtZkd+KjV5bcd5oGM+lcgm0aLgoUeEdFkoxUAZiYVak4Pd2pqfbtxHmD+nk1DS4FLKYxoP",
-	"2J0O9bzx/viscXR9eXZ2fdxov2kWOUgG311peIci0tzsVn33m73fvCDdiWbqFke+laNelq2TptBcT8il",
-	"lAS39SispbCtApV5pkjIR1yTNX/mkPz1AyThYHME+pa+p4g2/EnTD4wIiRNoKfHmYjbiyaidCsN3ubkp",
-	"MjvD+vuMaoPBgrFA5cgtwpUa8ujL5zuNAtfoGV0jKOMc5pKm2c76wTT3jahSID0we9s8JlFIkUYZIst7",
-	"7ErQG8pD2g3vhlgXzfZ3rcPm9dVp47tG67jx6rg5c0OKD8QGF2TE9FCCbGnoGHj4BomBj1vwj9z92B2R",
-	"/JYe8KaUna4o21jwm9mboXs9KsyXXYOOtDdkAYn5YGjki3FHrPklR1gtYK/vk3Op9CBmF787JkECFjMq",
-	"iEw0NUoyFR3BA4ZEJorlDQ9Y7AHKgxy5SdpMxxNC+9pwM/iw0TAffKJYT4pAIYOHoIXNjgF69DGAapd7",
-	"flY5vbDva0nGFIh936xfow+VDigXm0WXxDwVGC0E8oSKiaWd6k6Q2m5cNq+PWyetyykiIiWGcxhRwKCd",
-	"1mwUaXVA4JzMqklINYtvQUa2c7qEofhmMyTdzcNRfrclu15loGlqe2TNz5+IISPxKpBxC7hIhOYhRh4B",
-	"xwmZtk5rx6b0MJbJYHgrWLkSNNFDA/k9qu/IdK5OG1eXb5unl63DxhS4GGJmFAQt70nD2cpABLcgY/4j",
-	"e0DJzJ/anb9vGLhiSjndBKgFfiZDqgj7GHFLy8bmowArnDsJuKz1g46QAt+05D4TFZD+9GIGhImGyk3S",
-	"OiJafmCC0JiRcSzFgKxR+4fhYmMZBx1BRUBAT/kg5DgzxoB/EWekI7ZuaBWAgUoio5uw4IQFnEJQwN1g",
-	"4eLq/Pysfdk8uj5pHrUa15fvzwtMTjERwDpACKKKSMGI7O+T/EQwwS1EyL08eKRbI7A3cokxEo8kQD5T",
-	"ZATTmvkcqzN7LaqtRiQ05KX84EC4T1cHxKNhxBd055Z4Jp1URNW0nGMDMUdkTUjD6/o8tG5qsH1GsVmT",
-	"5miU7MXMkIWGnrEGb2g+KjEJezU0Ce7/VBNJaCUltOrOPMmDUhPvNJ1yJtifZkcw8tnCqwqp+I6GCXMv",
-	"NBIt20ywcVmwEz7SBNRVc7a9cHNmmPNYBgka72ZhBAQLcwHmkWLshyYq6abPe4T3CRWTzaWmldzGXS9x",
-	"rk7SWQLa4bn0GGOJyD7vpbYMWfqCw8z5ryA0X8Cz9tVPee/AH9Bd4IzOABZ2MekUFiim77F4IdOAkDuK",
-	"9Ai9HPB/n56e7P6R9bTZUmMkE6HLUE9IsSHYgGp+wwiFx4D3GVpHVS7AJxFGgxxLAZiXEtGtbXCfz/o+",
-	"ig727H85Z0O97J4biR62mQIP609TGA6cpAJCLTODRw4IEGyuDUnxG5bjAu3aJ68YjVlMOkm9vtODx+FP",
-	"5pM1rtG+rAyzhJcp6Un5gSO5mQHgRC2Gxytl3T150MCN2AFKLwzWPJ9WIj+icYBRyUAoZ6kivaG6ys+U",
-	"htAYplsgr4ZJB1RTctU+XkehUDHtERYqZAYzGsgz1RER74Gibr0oB8Q3NMDH9wXjeshiVDgenN6W4aLF",
-	"QXsi1cfuYlGKB8k1GxX/mHft9gI/Zaw7jukECJkdfcYnN7s3ZeMWlnhUS42244VHNn0ysBsvjZ/BcAcc",
-	"ruyIXoWy96HNqJKWU81A1rvhhFCIigHVGMPPDWJ1zass2Cd+u2mkhgtEOacy71mTs4IYYf/ivHHiGzhU",
-	"ER11xAc2MbLi+iZpuDg5cN/RXo9FmqCl8casSCGIFQHCq33cYB81E4p3Q7bBhCFAf6jZhdS8mpmu9r3L",
-	"qknzbEowEHDOQ+rghCcDWspm+7ixzc4N1YQUH3qDq9A8Urlzza9OJKONGxrDUOb9w9z7F+79S3h/epkV",
-	"N2HXCku1sXpkzU/X5XvEx4WZv8zKwNS08HiXPdw5B5DmscziGU151RLYnwusX+6FpenKyEX7LYF8E+vJ",
-	"X/hoGVUq5AZYz72LCbRnUYqHcHzI2HO++Jx24w5yZ8/w3U9e5TnPzTpzKVRsMrP8hauDJJvZG87kvqVI",
-	"aW6sc/PmLFGdWpcdf8G6cKyZxXVTsLxnIFERWxqsbwtQU+Bj9+LmnnMgMpqUA1E/liMb+Lpl5LxYjjBu",
-	"Zbu+/cLwCffjlvmQ/TQDbrmBloQ4PUxF8mzaZd41T6avpitcfVa3nxXnnLqTdO1e7gzSwbMFLrqdcpG4",
-	"JyOOprCKFDaEAUUM9SfjmGvNBOFCSxDjNI0HTGcJgqtKD3b66rW3IDNkHpUvyWRyrltMK5kSI6U2omjp",
-	"YiukylsibMx6jN+UHS6m1bn0JZf8kovXWuoo7w3N7VnmVrzoPpZhGPX0tAxuT6ox+xaMJHcRqyLl5B5Q",
-	"clUue8yVvqtCYMWdRbwLx6peCh5gabThbTXumVO+UwqCG28BiNmV5eU3GPnhIG6BqDh/T58VXO8kIV6k",
-	"1qw7yDmOImfU/Ba0t798oPt03vqC2F6vhjT4mPX1LRd3G2TGo21pNirT81djNSPKhdnLcvexiiypl4zB",
-	"XvnME4EwxILHlWptogOEfzvrxZSkmz/RwkJnQLkAOouwCK76bgorrmRpdXVl/da9cFrphqAxE3YBVSU6",
-	"WJBPysc3UikMYyC1jDZCdsPC9MlbSmQRi3usTBKEm0Qri30GsiXhsD2iJfilAtbjIxoWRURIW7SmbEXq",
-	"RWCWCUaPVKwMk81mcLK4NDt4CJHiERxOakOHFcgbFsMPSwqCy+PzFGqk4DRlRyiAQe7Sc8JiGaa4y6hG",
-	"hIxL3T17JisMUma6cls4KECbuXSImi2pvkC4IH5vyMMgZgJNh9nvkG+mCBtFelLmPLSvLc0CLpJuVoxn",
-	"lvrfg78wh6i3wCslY30WW4fZMgZk60VfKgd/jsPLGtltbn8O8LIFedlplwGaO9ZyCdKmuLyWMhdA0fz9",
-	"efP0olmbkRTd6c7b1TEwPsCUufSxUUL0DgjtKiBNMTF3shp1zMuci290pRuauZz8vcw7dci2K7EzpFi2",
-	"EDHMAIfZ41Z8FIotiRFOTlxS6FtJDFqcJDZtukklDScvuM14+TOZd6KXMbuzO6ma1CytPx4OqRiwcxtz",
-	"U45c1qXvHqrt13oyjllPk6GMFSNdKMMwIUrTCLkoG+cepiSUwgiRVAREsDGk1ioVDWOq2Cxyzsw2VcJg",
-	"e7fk0gszLggFcM/NKFRTExdHLT08cIlg6uDUJvCXYIkokulVuDdLJ0S3WYm0mXqGl3M/djN/Hbwehmd9",
-	"yIubq99MO/k+fe+VePl0Vl4q5987wHwJyAAohvNIES4XGWJHKg966cqgRGCYFgBn1+UR9hGcWUCjiytb",
-	"oxAvoAgeL0gSRsw4mdiLUJhtuXDltwhCCuRYHJapEBWceihLpOVDnBfyymz8Bih427tkKJPYJpxRI7Sa",
-	"r/fqJIk2bqQuuPNyh7y8n2zyndRsedAyTx9xQ1N4NXBhdk4YQnCCWWUm4NvCihCAF6cfqQsAWTLwSOm8",
-	"6Ll02cUsNkuq5ZU48/AlRvhVVE+aATaMp4SwwDTcKq3jZsYrj0eJVoGjJApWA9Uycc8ehMXKDHOLhCdb",
-	"Wh7cEZQ9R9LyyJNfXQpjc+jkfYRsOJL7y4vZsDsr5/lITmtvzNkTzSMDelR8IBOZ/LNZnu2Ib45Rb9eX",
-	"KSRW0FrNIKULBQC4UiwuX6uN17TJcv9SMKXZYLDpnkgT4E+4+COHA1pWkMEowdrVRbM9u+k0THSu6A0P",
-	"5TS6eQ8fcRWFdJIpHatKNMvHNc6cvgtJjHLij1lH2YUcsYiJgIke6AUlBMxPIkhW9g1a+/cZPZJEllhA",
-	"tMgRVyOuVDlYoBfT0OPdbc9+wqjw2vnZxeXshWYvrOwJyI++4PAhmukye34mCjD7ycuWVHoNOXAptduZ",
-	"CyT5bEuInS5EaqZIkUPdvUWI69WaDvZncmyLJRMODIMyynNApksTotCXLaQSe9OrSEs15KjMXpk2APru",
-	"w8YQLVbMbyHzubDapWLPA4t5CxVi9rEHSl7bvnB/UZZcKE3D0HCRrGjuDItbwv/ORrLU2iVjPuCChlmk",
-	"8mIpztYDnUWIOGFkPOQhVPagiZYjqrmRJyeQrDwQXLEAq1AROqZG7rfufIgRPiBcG5FLkJ5ZDNgVhSTA",
-	"X8ulZU0HRTljZrHTEoWOqVB9FlcZ4t3vmH6ES+WYd6I41F/Mh9rfAmhvY+/zsgqZt8GUMvkxD8o543Su",
-	"EmfBrg3wY887h0Uz8DOFC2UA7OUKyuZuY1EoPZa9vQdxE0nXowmbKhmN6GJ1B1Z1YZ99KBk1W03lCVfY",
-	"p6bCBTIyWvvt+XsHTvu17fr2i42trY2tF9OQsF97ubm17SBpv/ZWahYaBD9T9AOdBaT92tZevV53MGe4",
-	"dkxvWF7OdsbnPHbszIlZmKpCJ8jYkBw0HPdlzPhAkIhOwHqBip8rrYpjbJIG2py1BJ6baKhKD+UR/eLy",
-	"ffJf/5b4+QPwyw3Rt40dWSGoYgk+mmOKC2rPzpxUmd6/XNHYO/DXKYuYFFBNEDJlZJ/4bj++DRa3zkqC",
-	"Ay5acX3j5fc/bXlbW5/WOp1N9/GbT+v/4i/KjeElHHrKRkTjwNVmRmNc6r5A6AuTUbShklH+UJcsTb+9",
-	"CvdfkFclywWCWSaZ5Svd01nvFc56t+qsHbuft49LOjiFSP7VPTcL2OwqSDVFlPOAXUl6LzJOMaUGr+TG",
-	"WcE7M806pl0tlUt1atg0SXXVyO0AU8kaiunpXI3W6eHZiSHhjpgvl6KRBpE03UrzK6vIyphZ3lR+Bq7F",
-	"94hvF3O/WRmzW4WS346mFa88KKV00L2BTmzpRg2ZwoaCrDEahxyEViqIlhBdJMJJZpV32WLmDaPbF5MJ",
-	"U769vbNMAJJzFE4XOp95MC7dxZUwgr8h1FpiWMuWLTlZSUOymbZ2Xm5tbu/VZunIX6Uk5K+qyIcsK3G+",
-	"vCsyxvOAYylDjdechQHW2Jq5UFsNsTwKj4Uur+m3F2enBPIozF25aHHIfreJ/WmrpGcq7ZmQbSkttjiz",
-	"+bT6Yv4E0kKMBCsSFk0Liw8HNpWNXXYobxkNMR6veCBZtm+2HPlh4ZT2tbKZWkeX8gMT5RIsDy4xibXG",
-	"Jr8ddt/0+Bn/7cXVj62tU95SrZGO/uaw9aL1xybv/26TTX4b9XZOzCMyeNse936UN8fb4Yfe4V7I3rzW",
-	"vTcfw5aob/a2Q9Edva4Hv/9tOGvsSqcsu/SziInWETmUQrCezso1TCGrSqCyP4ZWRdFm0Taz9WLnm93V",
-	"TMBuUaUHOKIDdtU+nr2sJA7nl66nXSVDIxBb0ClC5VDrSO0/fz5leXpOI/4cRlDP69293je9Ott40d9j",
-	"G7t07zcbL/t1tlEP9oI63WEv+1tbC4HDLLN6Y1BHfzrNhsMC17pcUKPpQ4mD2avEx2aqpJ++8chvz5tv",
-	"PPKm9dog6DvWPfcI1WQklSZ75ORVQZTDWZZAq7Acl3IRM2Up5XTEbA38vTr0TaI9zWLl2WoS4YSoiPbY",
-	"1OVc0NBsnfZ6VoNfzU55LKloZTJwNStbIqxEs9hi7jIBXEl5WYstYCk6DW9GAb1SrC5xG6IQXnLfMRc9",
-	"HtGQRGGiiFvvkrGGkXt7yf3NiYPMFiITrTTFPj9YXgjsVtV7XkYOtCebGoncgeT3kLuu/FJLoVZScQIF",
-	"ysrTpSgJJRUEihVFlAeLpcbm764ax9fnjfcnzdNLI1Hh53br9LB1DlU4X10dHzcvl5Qmmz8kNDxPN4kf",
-	"czt9lRitAOS1bC8VQmb1hqygeZ8i5fLnYJd+0RuyIAnvbEObRvoSa5o5gsYq7oBRCiKLZs5fgDOVtVYj",
-	"HnMVvQXokbOR2jUXdju9IG9ObNixHHBxS5frsj7Waq/qQi9PtEKE2CJnZ9n2sZbLvZR9yBU6+uXFEeRr",
-	"3lTXJnmmCErHiwlo4/Cy9Z3RRS+uLs6bp0fNoyVJZaOn+Y1Z7EWiwEMdAG2ZLcqzeJVT2jcuyWjf6Zru",
-	"V/8u2zMuvSRR53XMGDR8y6S57XpeqCrKUMeJ6A2ztpSa0dGUF7WkLRR0NmKTUh/vchWBDqAceJelWRDF",
-	"EkEunfRWZueN2d9mMQAsnuGDxC4HdLI8+sP7R7TUrfMlBEGvkpMm2GfPMHuIhLHZMG4BiWM5ILGXXkYB",
-	"z2ms2BwHlUHV2n7t5//wn3/+h78nP//Dn3/+9/+RbG179Xr957/7c0kgCjw/S6NCLhgU4QtId5Lv1AV2",
-	"+ogqzNGKA6NT8b4tQbg5g+wrBmbBcir3HSyMtpjaRjXxWK6G2NxAHKfPzVoPt/aWAa4Ri3tDWrbud9Do",
-	"GTo+U+2S+tmEjK3TDQr+jhh43A4woyizcEJ3TiwHJKQezhgOESZqpVJOvEQ9MbiJNFtlGc9C7u7Kw5Cm",
-	"fO/pweQUr7iqUNn04NWtabGmJPjugpj29SbYnkBJHsRyrIcHBKt/Ij+FgqEhN4BePMDM3Xp7c3fuEEtu",
-	"n/eGBLdsSx5Cqe47Lbp9ddy8WFpCaNU8+wYuNpN+i0v9BvsMfjNlZAGvsFQcanXGScjUgW1koONEQO3c",
-	"AvnNBQLmpevtbwrE45sSkHVL+46GGEpUJAw37uuSNr15CMTnSsELQzTSsObp4ifJ7dIme5VJ8+e2Sme5",
-	"0KiGPIJC64tF29ftpoE6W8x9SbHWiHu1tLo+3n5IKzQzLCiazjDDW5YtODpbP8l8WXU4C8Tq9ISmxGpz",
-	"HEaotqu9X5F6+qyhYSMX+i1XWpZxrNWUOhirDV0ugHHQjy18bSsnja6ajpUfdBawV48ozIpqTdno4HtC",
-	"A6jojGThBttwa/qBCbLmhPb1Je2ScZpMlIstPTu9fHt9eHZyfty8bF4bTryEnTytXhq7NIH5sVfn6R6r",
-	"CopVyxD1hURhTtmwc6m+glQsKLm4bB4WWcvl8wPWKUjbS4ss2VHW7y9hazYK9k45ODYhZpWUl19ddhY4",
-	"kq7icMXo1K8xqcsoQj1WDoExQ2BxzQwqkrAGTBtM97E9lAukHw+lu47Ag7RWpdGnkxlltupQZmLF0rBz",
-	"OcmtoopdltmXkBqWYrdbV5okZsN3M+BMb2/VBLICDbiPfDJz//dhCAaO8cuzAJttzU0jO5TyAzgBNRnK",
-	"EQOWQsmYsQ+hq0W4mYeN/awybI5W/eH7LN42Le3TlxKVBNss4a0ckxZR9IYFZMur1+vm/2QssWUFmpmq",
-	"E9impKSQGrrMPuoSG8pi5/OtGNkMfZ6SqDGCgeXE6O6krA2/czOntBVDGQr0aMYqNGsOydGiWbDNiGtx",
-	"kSf0A8tkD0rwuQMylEJCc6SSXGsjfXgAGFlsGGCqtZUskV6R287O4tuZv7WUZhY8SysazqpoXSkO2X4c",
-	"Zfb29utD8nJ37zfEdi0h2ILEygdEacMCid+TAUZyT+vDAVuyG8ihefRT1uJk1gpCNRq8sFeL9SlknXw8",
-	"uNqIyShkpcnIrgXvjEtDxhjlhb1EbHtG5RFGe8O0Jy2EdC3NUnMRbyU0N9eRpTR2KEADda5LkZXRFLSr",
-	"fAYNIlXpJlWFL8yM+/by8tz5mMzNFCxCu/X6UsqWLs8bbxjZPtbE5lE4C7uDGjNO0QBV2nd4WpCYneWq",
-	"3SIx67OYiR5kGRraPj3TAfFzjWkygjRggsW8Z8S6KT9Vvo/NQpu0zY+0aJW2zgBgn4NfhxYZZg4OcQgy",
-	"CVITRI8KosZc94ZEChT/oN82tn4S+/A4mvdQk7b9F2yruI4YxHKsPKJkuVmD4nxck0CiZRjshlh3ok/D",
-	"kHRp7wORgvi4QX8dq9hnZ1bWLHsp60hJf8XX7abtC3bd/P1hs3kE35bNMNsnK98iON/J9KR5+fbs6Np8",
-	"1Tg+PnsHD+faOU91Z7tovTm9Or8+al00XuFUZ4dteNu803pzhSu9aB6/vv7u7LLp/saK/TWv1jhuNxtH",
-	"7+0X8PBp803jsvVd8/rt2fFR6/SNWUDjsvnmrP3++m2r2W60D9++NwM1TprX542Li3dnbfPeu/bZ6Zv8",
-	"Fxdnh63G8XXj8PDsCiJaYOrG0Unr9PrwbeMUuoseXZ0fw6lcn1+1D982wCbdPDm/fH/9qnH47dV5zSvt",
-	"SlrZbqq802Kup6+b57p1CneV/wrO3bmWT8+uL65eXRy2W+fmOvGbdvPi8qxtRs0W/D3iS3nnn0ahtU/a",
-	"/iftNEgUC0NVwoaWz+NBUsJ77JnKHMtrOcx6poqOo6mA8dLQaahjx8vCvICrGS0zSuLe0IxLA2xnCAsJ",
-	"qXhme6FNbLAUMUv+5kV9i+CYZM0/3zoBS+bWe39qNedbJ6WriUtlp0u392ICyzNlPevftt9BbzYhyYgL",
-	"iYlFxRl3X5Y6zkq7J5m7q2KBxf5OHEJ9u4mV0rTEdjpakhsWF5yN2dYjNFlfj9ATv9j0ly7InU8hndNe",
-	"YAV5N2/eR01mB/kLZMTlbbrYQqfijKHzOHZJzbXdueFsbDGBxy76dRanHqBTGQ+ixjl27CnBfWiS48Ko",
-	"MblwpucPaSxlmQGYuNA01kd0Up1N4urc0JCJgNo4AcMSx+CR0/mGRflQAtJlAy4UWYvoxIwDX6r1A7Jl",
-	"2PfskAuy2r5Z5Hi+3w5v99G+7XbmbwAxA6+gRy7RIYpamIDcGNscqlh5NRGK6U2CLlT7uCEfQzl2UdD2",
-	"RkBEMkR/KHmPLVe16ZE6wC3fxq2qe5tza+QateWRbergpxFkDmWBFyq8gYW7NABE98EQ8DwSgwPDQ1/s",
-	"evy7V2ftcf3bNwPZaDQapxdXw+bVwPzZNP95ddh4b/7tv+5d/Nb8cVgPm7/7rr0r3pwOGo1Wo9G4ajR+",
-	"H7EffvzG/Ny4uPrurP3t3uH7VuuvSxyQc8GrQfzcItciMfjTHyM2+NOA9/80Zt1o3S3aN3AGXUs7tU4N",
-	"sp5DRuMpQ83OVHRYNd/J1lRx0jnoqYgNgTQYJNVZKAhZ84/PDhvHRjhoHZ1fN9wfr/z1AxJygYYx2xQ/",
-	"JabQebgjUr0AU4wJ1/fb6QqWZsRJszL77yuQ/36X8N6HL6KQyvJF56rKiFTS5lvY0r+MAhnFerorFcgo",
-	"A+/ssu9DgMqBzu0Lk2aDzO8Zsbtn0NtV+JKxMOjUk/0+Y0tUAl6uZ4SNnb/vygarJL6vXrL4q01HL4Xt",
-	"MhBpMxpwwVSp7x965S88gOlKZrCUgK/+3kzUgJ3fjVe+/h7jkT6KaV9XaKWQS52EzEWexYwGyFZcVOEB",
-	"VpgGQYtr0peJCPIxhjMFDkrT35YMl1ws1OfCJ3PRjf/uH//pX/+P//0//duf/90/kp//9v/5+X/6/37+",
-	"hz8vM17qwqos89Ab0njAAm9xQOnL8njSFaEzFwfpytZUplzbC7604bxTR++ufX61uByImPMojQyGPG0D",
-	"Bbk6VpgeEBr8IIpFNIZQg+4Eg4i7MaMfpsyv5bfUERlEkK3t/Z3djvin/+3//m//778hLz1bA2dx9LBn",
-	"tzvnlO4/AxZMKUOJsbmqR4VTJmOcMe+oJyf8frNh28wAoU2Q/JziU0AnS/qLH1LQ+irFJnN0drdzr/g+",
-	"hKYMXm4vM6VjzBeZXuyhTgSQsb2XSk9tzDD9omWmoMxWdJTZiUBpPiAUPWGpMShRDHuDuOyT+eaena2F",
-	"rb8eVnb7omUxvIVyAJRxUCjTO2XpD5Tl0zwmgo0JPF5gQz/VeKBq+3/Y8ba87e9LylYUUWrVjm352Cr0",
-	"5rvPU1jn1RLBf0iY/dmc1ixJqULDqRKv5bIdtZ2tobt8VyZ6ie7RULjWqx2enUBS9XLx4xB1lDUP+L5k",
-	"iZV2jbJ1kjXfrMP3iG8Xcr+B29ObTNfLAtdra9poFNvfDae3sWLTvcZLmuB/tkjdLzNy9jbh5dUBFBh3",
-	"rBUL+54rDzRbrX6pUhPmblcJVJxbyPk+izdnWf7lARnuHJ4pW7V/DUvq2XPwgCXlH1jfXCxPl9aHztXc",
-	"r46wTEMg80daHVw5P+w+j5L3ERtZQPFfXoxkW4bz885jGS5Rkg5K0Xs1CDpYkvxfKfA1QBECJKYyrHAX",
-	"2Hr3OPoM7711bXl4sepQFmfkm9enEofMMRj+Ayu9X+5TPOFPXu2CD8RV9NitB8asqziUpv1KOg+kC56+",
-	"yWNGbxgmxG6SBulKTfo8DA1km3szfxvGLRjWpOknCjMRF0Wn3qGBgbnSJGoKw4OnTQ7MfdunoWKzZ5+9",
-	"tCB/0T1ZuoCIjr5lE7NONTX/h/TrP9R6VHEhIVmd2Xzj2qxM/CE3UFkw7FZ9lWjYvYXpa+l8pTubKpYw",
-	"r17o8tUT5jZVTGsd3Md4t6k6Whxypa72uT6UTGjoV+maThXbWD5bUloqatul3bB6MgxZT6PP3c2apdfc",
-	"sXXr6j0z86d3aN4uu2VHxRaKznIsqvPNzU7TiBKc0cqotylFVjAWWVU51ZHNOhb0tCzZ+YMaC5eOWll+",
-	"n5XbskE9t6y291hFhQPXB2BZLD9xtVLuUgT56yvjslqHzBVKrFQddFLR1MeF1ufqJM3wwyz8foF1Litb",
-	"tUIh1wstY3aaq69SHk4uY0ZiRkPQnQv1WFDGP0+6zy+SLokSNSQBC/kNi0HYJ80bIwhCqgNGmpuXaNgR",
-	"kBwDIi38aAPPQdRlwX4+8hxzaEI5gBGLIeM/5YvtBlRTrDq7/Te//+2P9N3LpPVHyU8udsctUf/rrHqu",
-	"oSi1rZ0XL1+83Nl98XIXahwn3ZCr4SUfFbsrXNa39uv1/Xp9s16v/w22mejmzyeKpTlN5UquPs//rp7D",
-	"4W3EOhCzd5tb+3yeMnVJJ/a9mcWUcQp3N4VAZz2k2l0UC6xaVpSySmXUxQB0kruPyrXYjWOpFASv6SI/",
-	"U4xD65h3E20/BQFHODovnueCDUyn67rlZKODzqqsgW1mswhgpc2pcqv3CEZ1bTDRkwELoNL01Pm+2Nvb",
-	"eVFdOnpOHo+ems1gVSgHAxaQRFj78+JzKEB7SQCYyKE0PAlAQtbarw/Jzs7Oy/XCQU2L58vCjQ1Oxp6z",
-	"5VQnC9j2MHfayDtSMeK/aV4SKGvc5WHIxeC5fVT52D19UfD2fJ0iX/KcbvxY33j5vf138/r7vyyteY5b",
-	"slH3lRGMLka9ZEUuYt+Vz5YR/SFhG1CtesOwnw09ZBtwLpuNs43fbp39uFMakpjFwS8kK9kVfJpZQKkB",
-	"0GUVZDW08aIGRi+2tbPJWhRzgUlIjYvDVgtK9mBF5Kl8gqX2WLis3frLF/Nu659t/A/f/9VfrBadX9h3",
-	"KZ/MtcKfNQ0+NcKvbIRfcZgLeFZqLcMyOyJw2Ti5N0tdILLNBBuXkjSQNQBe84wwNs8rQjXxmYtv9stT",
-	"dFk+jL2MYmISGmEiUGnMeF/G5HW72YRNoL08YvGImsN2uytmDxPF9EzpwKUD5QX7qG195cqFZkiL8UaK",
-	"mLcwJwkzg9Zdb7lEyw04IuzMlm4LJLcxV+z2K109lWCVBB+rF+fvuqwWxyImsVq7cxssz3KB8sX78HIw",
-	"mt9QGZZc0sFDkJrVaMUcrJ+P45d08CaWSTS7ha6k1rw3e4f4G2bWmrcNMwk5U0RLV4VwxKhQhIFaAY8v",
-	"nUFd7iicMcDd+YRXjcOeR1mxiog9snnnfB9RO+md3T5oxw1RVUCDWluwrYjxfepTuIAvyJB2OeSVzJTG",
-	"6A1pGDIxYCU24y8DpIqW551qq99qXR/urTLE3iJT+CpAd0/wdjdQq2rPoekg36JjZ4UWHbb1obfiKaex",
-	"57MwaNeiyJoVEMDBB92MQQvnmBMzYTpTcHISkLkN0mU9OYKGdmxp2HTnU4CB7foSkUGwnXIMtthqT2kG",
-	"EZfxzqXrKoO+iouuqHr9JRgqVwZ52EtVXMBtDJQLDJNzMShbzOzhoodhyWN4MBv3fEZ7u7YS+GLKZUsO",
-	"zW2+7NiuoMyWTVcsR5OpdOBcWCr4zsm3fFRiDVwuh3hxkjAQve1v1g9IyPqaJALz7WzhQ2yHuUnecT0k",
-	"23se6dRO5Q0M2KkZarS9R9wXMNAuOWI9/OjKnmC1Y5y1z0PNYs9WvlIe1IPhSvMeev/SQNYNgw8h04Yn",
-	"i0TdV47y0pEAy9IbvN8rVQj9LAuTMFe5IEqi/KYfOOShIpagesOqrLmTi1nJ6sBAocL0ThNM4elJI15B",
-	"+jOfl9Rf6rxFhdjOMwa73mwGPliWhKvMwFzrvCUb7i9ZTCCrN7HtrUKUcvVhbVTMA+TM38XYUGViIGup",
-	"HWL99kr84+adVwHvfUTsARL88iL1vjNIM3GhTRVW6du2N7pD06K5zYoKtVbLKNON1NPhhT2qZuMLz2te",
-	"7ejs3dLBhZF5Xo4xsrCk4mvFUqbj+c59j/hm3nsO5su2Y5dXfp9BdnTmnZlrC/JHu3TN29lwg/SXqjts",
-	"M5WEZdmCNqxlCUR5nDK9+YZ+FqCKVT+4JmOqSI+KHgtDDOlbSBzR+rWqjS2JbAHY+VVc30GSTEmIDdZs",
-	"OE1bNi4Oz6eh2VZJ0eCIQQK6fQBbMfak6PN4xAKCYjMZcVH42grRy0Z4QXKrTtHrIUsqLOiTt3imcEF7",
-	"RSh6XehHSNb8QudAaHldbB1ovsLegUtTi/lXeh8dDGGnaY/9GRBe7qjOs+6etzzsdmlX64YQCQ3TpqC2",
-	"P7cgEYt7kIiwZHv8GUwwU4ICVqaEL04Xp2ZZBpLTSJpZJ1KlMisR2V5lyLgERD+E4w8Jy0qev6m1ZyQl",
-	"v0JvijRNdXJMr7uAZgVIzF9QEcJmD3+KslRT0PswZFpafHtbJg5QkehaJOi1ra36xvbO7sbei99887Je",
-	"PEas5YwJsXliNYP8efzeeVHPY1ttd3O7cNQ2Gqpuyyhk1Un0AIXQadDd2J5pZHd81ijJwZjhVSWFEWwJ",
-	"ImhIFQcEG+YeoLcvIEz04kmkZ2LsX8z06p4pHVHsad/Y+Bu68SPZKA0dWIJN3bLP33JksDEn5pp9ZL1E",
-	"swAZDwaylvLeZVa4tToXXK6DbG0xT0nX9+J2Szqv6iUNXiAqPjxTpM8/soBY9y6waHjnwPwZ0h5TLrEv",
-	"giNlPxg+Yx96+EO9JberQ4user2S72U2it3NvdpCVPj+py1v+9Nap7PpPu1+Wv8Xf/Gnf7VVr5tv6+6b",
-	"2mOw0Nm7xPRwI7kbbDSyFoOzgYIgQyqM0JXHV3+9PJ5j9Uz2WR49NyYXMlxW5rpz09armUd1a7oPXED5",
-	"bzy3iqw84h822kc+pEWTXswCrpHgrnGt0qanqSrAFXYO5IrIMQvWvY7wD982D7+9xmEMGHbtEB7xT1qn",
-	"Vxc+oYLIGxZD9RRH2T3inzdPL1pnpz7Rk4gbvWxCKEFQ2LhxsGCXb+N/rUx72Lh4awTXxum3UPP4u9bp",
-	"mwsoiQw1jrMV1TxkQV4NlgI1h79rQma2nd38ddZCyfjycEmDwSFVQzM/FvlGH7aRUw4ppGwdDlnvg/3b",
-	"0EIzvdGWzPTiBuuUnxs5HQQWaP1kptc9kMGnBbElLvehup8/4Dl/8mrvGY0rO9s+oGNplDKj5VN7TlzL",
-	"jRnn/tJJCHds+VrZ3tVuZ5ZEGEWB9ZKY68mF2YsNmmA0ZvGcUE9FR5nVHwI0sSECApWyMeQSK70zFpGe",
-	"lB84QhWcGdBbmCXb3FBriC+x40IvlRLQvshPC+bq7gTKC28kUeqBCCX6u95qHZ1Bx40LOmIXXLO/PqYf",
-	"gepzAUZNmCQVXa2T4NquIVscjfi3hmR/AkjqS2w4ITTF0uHF16GcPRSNxhbUSRza/an958+nHBHPA3bD",
-	"QgPXajYM3Q1oDlGl/pBnigxlothQhoHz860hmivP5X95JEuqy1xwHcGBvBixRXlEME3GMtbDdY/EiVA2",
-	"Zz8RXNuAF+x9Ad24PFt+Ap13WOcVimR3BNRCJzT1PeTaIephLJOBrWAsuxA7GEUopW92REf8839ODqW4",
-	"YQKyIjpiA6LibWIIxkdAY1E5ZvEhHbHwkCq2SYCHAlMSxOJFdafujiBQUtybridOfpdQobmGQ4JS3Lg7",
-	"I0rhvEWhSZG1Tm1rexO7endq65tmwZd8xJSmowhfcaHwB1nt5SAdz3///v37jZOTjaMj/8CGFnVqAZ10",
-	"ah7pIKp2anishHRqY8Y+oPcVmCJY1wo5MJB486MUjKw1FKfPL5hMQoMUAevTJNQH0IAIGr7HmkhhTi6g",
-	"E1z5OR0YBYErg7X0AyN+BG111qD43tY6HIav+I/mOzsg2a4Xen/hQ8hczJr9n4BoesQM5RHzskfAD/HJ",
-	"h0kx8wdapJh9+RB3hTkLz21rjb/6o5LCx6yCl7t7v1mfagKTRBGLN3rmorEfjJm4qqFFwzojHV2ytWbZ",
-	"R640+cu/lDHpslCay9UyLVGLIPyXfwkDw94U2a3veraZ7G59Bxpe8ABsv9AzEBuDsAA3Sc3sEYtRRrFH",
-	"PGS2mQbHVeLIRmJ3zVK4IP7HDXsMG/AwbG7N/6lT2zUwt0/+UOjh8L2Bm936LvySNqX4/pO/7hH2EVi7",
-	"mVcK5kLZsmWN6CTb4D7ZrdeJP9MJw/fIbn2L+FPtMODrHeKnPTF8slZwJpqR06kUdN30p/tx+GnwU/5R",
-	"M/Ie8We7apg5t3YAyma6S8Bve2aZZS0mfI/smd25jhI+QO1eHQcr6T5hG+FBswZoh6I0nbiOKMXOJhOZ",
-	"pOxOyDFxfU3M0K61CYZWmysG8GiQrgwmIPQix+IjrjNA29ox70zdlme+EBALBpBsEBY6JJihYFT/bbNh",
-	"RXXndEqH8d80L/3c1a8lEZCOnhFFzaSJgh4tUhD/+ZDRUA9/9D04necxo8HkRzwy/3kge8pft5l4IAog",
-	"6Jpfh4wG0E1T4YReLuM6XWYDSbzTNOAkuMIzYNBrYYuc8FckESFTiDXZuhXcgosyR9T4uDGiHzfMOBvd",
-	"iWbKXz8gicDm1DB6LpOQD4QEIXhEQyNo2TSsHJLXYZGnViXNvzui8QcWoP/H/LZPjLqK5wJZiuHYrC6K",
-	"mWLY/D1mKpJCMbz1sxTE06E+boD+LmjoBlsDZ5ORLmLa05CAANlMBvJoxDcndBT6TtQx+896FBmKiy/g",
-	"HcGislZVtqOFDNUBCZlNyxkRiHjvY8ciKJ95cfStcrzZyluqIy7KhSxLwtJ+lcQH0cweSqgkCGk87Svl",
-	"ZDIrFHaEPyV1+ZvkVSzHimUCZczCiUMifO3ACRPuEcUMx/SxjBX/EU55n7wCIZN0knp9pwfrgj+Zv0kg",
-	"WCLvJY4hbb4r9dBDMQLfRUFzjFsNOiJbg4FZC02Gybj9M2GgBdyGO3USGIBwOGBQTMZk6xv7PT4FB+l1",
-	"BLR6AO6CMZ3QNMDdw/SRQLwNsioZ8wEXHXEYS6U28JPbF8KtLTdipIIujqMKyIWvAAqqTMQwmvtZ+8LR",
-	"3uuzdutN6/TCNxequRiQNSMs0o2s7ioOpDyikt6QUNURvhN7aRRtTom+/gH2TNg3NMzMlFEPTWgYrm+S",
-	"1xCqYldllwkrw+5kKdJGMeuHfDDUZM0/g7Y/F/56dgZY+8BCZCjHCgwZRuSkoXItd+D2OgLvdh1hoAhP",
-	"UApOCs2E3jDatyWIv9+w9vmN1pGfApTdC7aRMaK5BR0UUaDCsd9mOp5sNAwUlI3l7v7dUBpODZ5pMJU4",
-	"MtIRU2KGg2L/44ZhUUoZApx2ELGHxkRfxiDpKjKOudZM7HeED/mcPZ+sCelOY90jPgpChreLyUwfF/OA",
-	"zY0xT0wpAAbWqeiIglRwQCiGItlnjF6CgsSMbIAiA7wN8xdjlQ46BVFNmZGmJZJ1jGYsNNT1oFWj2MD9",
-	"5g4v4wBbaEwKec9ZGKyGdx7LKOZMY83c+Yqdezurm5bqc43zVs2r3bBYoZ5X39zarDs7Io14bb+2s1nf",
-	"3IFwHmuJAB5gTWPPrT5nvh8wvSBVzj5saLw/YdSBGqgavofFKZE4ZMVCAjyB9HAgMfWYK/3KzgxZfXTE",
-	"NHQVroi9yB55ju+9ZzSuffKWfNqaVL73aikbNVvdrted/m3N+nkN4o+2biEaZxbmacBE4OoD5X4qzuHb",
-	"TXMruzhh2Tjpwp6/omkQFbyytfiVK0ETPTRkyBx8gO/tLH7vHDGu7UxA5r2tZd6jk1DS4FLKYxpjlYC9",
-	"ZbbWshIKvrDERBeom14JekM5GvbB1oQNGy0kuTa1GYTOZPeAzcqRsiwNz9VkLIu6whcNrJflTGQ2EbK2",
-	"W9/N5Mh1GxVp8APQw1bY9dFv5jtfyr/a2tvsiHQaDv3KfkgYqHAp+qQD7KfNXQ3dBo3T/G2WllGbl8R3",
-	"rQJ9G+tqO5+i+QOzL+2rOPEzRXhA1kC8gjAkPZY4FVMkpj22Xoa/2In9lUucspzqla2zeY/4lCJC0VJp",
-	"c0imkHnrnicvQ2Tbg/6rweb67uL3TqV+LRNhX3i5+IVDKfohR9fQbenF7tbeMiehkgjLXJ6wgFNXvvkz",
-	"ERu8fKOAOshfjsqYLwuGGLMWuJo/5Jp/fm9P/w9Zv8/vAQLLGPbz3tB6QEvZ9mubRYG8WfkuY2PXc9Y8",
-	"8mLd9ngzegZ3zYmRrz/PeHoYpI3697NEi5TUoj2OrFGVmhNBh19Py7JlYXsqwpmA7mFmh21kVppssm9X",
-	"VEha8Ung9DfbhMqzQ40MjQaqO0ETNFgeAzoh4L0auf6U5psu68uYZT9CxRP2Uduh1gLy12Rrv6Tr3bpX",
-	"aTUto5NvmBVzDocYUfRoos7ix2FJNljiESQjPIEn0ejxqBWeO6EDyoXSKfaBgOEqji0pJVUSIRlNXPug",
-	"WSKE5vlMjgK0kUncYw77hcVJLMucfouWyZgKRXtYVoG6R6ZGo6N8YUIFZlCriXook6Hd4gOL9CY5lNEE",
-	"JKi0K6aWTqWHqAQ02c2KOzKaZOrKw0k7Zp6VJJ76gywAIurLZB8Z8a9I9Pk1CSYymtxFC6rC7yzWodI4",
-	"wD5GrKezWP3UNuBkCLKWqj5Z5y0hIS5oPbUBz8T85/uTECVJn8a/Qrmh5SIxfkE2ErunJ1Hg8ehDIyUN",
-	"U+g6QyLs5VRbSxJdFkqjFVmTcRrjum5NDTOkgc43h8wgwnkyjQgPx31xis/Kf3/NqPE18t0Lljc+3g23",
-	"qnhwVp23lAefs9jy+31QtxGvPBs7q1UmHhsFIHWeWoZFiZbRRshuWJg9CPOrsprqqRJhvVoxG1EuAhaT",
-	"tTR+F/i7kcNhvozD22ByAv7DtXzmo866U3JF6uubHXEpNQ3VPvFxaz6hQaBya3WeCKjbl61xkv6A1k+s",
-	"F0iGVBEBgU1Kul6fbpd6zHts/YD4sFwIecAwh5l0w6mWaX4icDIW+E4eiSAyqm+d1EIS90RWJB6KAAKY",
-	"IDik71ZAUfGoCnKTj08csz6um2sCnli7lc2OsO7xqY3YCDAItWR8IFz6AbhLsddYT4obBg2i8GIOUB3r",
-	"G30Ks2WEHA8ZRN792mQyWwL7FyWTpWW9n2Syx5fJrE1DObi6o9L2Ew8+IZ8IWVm2zxF8r0rdWnaMMvjH",
-	"13I+nwJA7lbN8wt2lXxd8IbX8WDOi0+fbkcQW0dA30r1CmBfutC7WgyYOij0I/GmXK2oZlicgrA1yMhb",
-	"C+z+RWD9m4aJjOQNI1yXOjmxSNMjODkx9/KzKh5fOeV/LNT9Km2DgDQpSjxzKsL9E4BphtQrdLUqtyBO",
-	"ax+cgSNRSSNIxwGLPcJob4ji46xGQtZ81zHIXy++WBV3lOu19YBo5Sq2XsZsvj5/S0z5unhPvnMX0eZI",
-	"MuDLQUkR/lAomReiI9i44P0B41MAPatt8UHfVYz3QSdThBbVRZB/jNYzqwWD3gqB8Qbs9CRiRl0OeB9i",
-	"pDXxtQ3cTKO9iX/YuGy+OWu/v37barYb7cO377HgSmHOLMuDOgV1rfLt6uibw6xt6UOwJjf8Z4rAySoe",
-	"f0ExOE9cZnFoTL6b7pIYXsFg6ubdmRwiSAmexhOMnVmFIz3nI3N41c5rcHbaspRDGrMgDZwpcCpriHAK",
-	"lAcZlhBeJ/WQAElRm6SRvox2KSjNvAYUZhKx9dwQhIaQIwM2KzDHUI3DGOqlPvAoYgEkjMWJgNJZXKMN",
-	"C01k1rq1SRqWLhUrPces1LbRgsM4wjU+McjP5MAFi9YMkK3CKufAe8ykq+JUqmudJzat0OZI5KAcgr9S",
-	"Y9mAQ+5YDFZfxbshZLNCdrYtbheiIRgfsW8ZyFs3UIkNprKi5AuCa3MZk2WA28ZdTYHs/XNDO89KzLDM",
-	"JALV1Z/Y1hfDtuy93g7d7kExWmisa2QCKahAU+pPJkviAME8UZKcuYRP19o1UZXh4zaryx/JG3YpfZdA",
-	"bzNligJ0yrzyYVmGs3lES5s2ZIRoNy1wvpj1kjjGgPaA/JDw3gf3wLq1y4jcaFk0WLVxMicSr2aKOoFN",
-	"lhnav1okfqw47s9tzfyC5M3S+O1VQdHB8Dy7aJsBNnokZgbLFJExYIzKd6OGpPMhZzGNe8MJiZMQezn7",
-	"vYL66EO3mglmF9IlqQ04JqfU2nmEB2xQGHk5q2k/s9q1te6W+p21lNUm2i9RE64/iib8OUy0T9JEJVFC",
-	"cPzSleBc15VSm2wz6/tuhPOi05yslWV+VvnRIe8W/DFwMDFYotf8fixHvhENfC19D1VlLnphErBg3Xp3",
-	"sLqenRRjHxgH2YMr1EE2ySkbM6VxbKukaHwSvu9ZOxF5Df1D1D7xsbhRK/A94mdd2n2yVmFfXveIr+nA",
-	"PA7mPo/4NgLG/PmDT9Y0+5gF1bCR9EiPKrbBhWJCcaMIGbUnNzOkIufnzmtDBTWoqPv4Fs58MpRhoMqj",
-	"Zs2t5MJVMJIFW6mY57GRiiKKhaynyRoNQyj1oNYPiEsPcEIaWCemgj54egubJRnAZCCJlgNsg4krgTsl",
-	"eOHPzW0fEGrBQEVUqLT8z86LF1DJoMpqb4FyZclu2XiLpdNmXsdytMxzRpxc/BS0QMUqfAikS7/k2MKK",
-	"r13SwapvTCK24ivnCEqrTsQ+rnAI59idfOFzF/xH9rARNLhlWM6vikN/zoxvlvEo6HbLoZC347W51lp3",
-	"0Nqr/U5TcXO2qp7vKsUZ1oAlRmjYsGHOQCbZR5Rx21Qzn1DLxw6QvaUR0VzZBlrWZTUz1n/92+mhYnOX",
-	"LCBDGvZJErnwuLEUyNlkorPxgd1iMReUYTE47vXvse5vKOWHJHIMaWweIBOmweZMyYgrZbjE9F5yXjBB",
-	"R2iXXjdciwulaRiaczpxuajbmIu6jh1/wwmmzIuMcwlCXbVYW5O1yDKh2igY0emMKQK4ndUpNoF7Kx+2",
-	"CzrT3RojkkvzjRnMlhjZn6pBoiwThTfnFCSpdusBNXkgTQbG/kwOPdzXV5ZR/1rGXR4ETDypPkv6/wTi",
-	"3x2J8Y55cRppVtRvjBCAJXfKyXib0UARau2ULmx+xGJD1zQQbFAsbFEzSkIO5tPU2GleDMhap/bzf/jP",
-	"P//D35Of/+HPP//7/0i2tr16vf7z3/25U/M6olPryX6fMbK7ufeBTJjSLE5rdP73/+t/+fl//8ef/9Pf",
-	"//x3fyb/9K//j5///d/jDzvPt3bJz3/3v/78b/4L2aubx/7uz+Tn//Pf/rf/8j93aqBUURJR66eJg44Q",
-	"UvO+RcxNcmpD3Lkiit5AHcmOuBwy0mgROJUYiiCdRUw0WtAzkWreDcEEo10PRSwuJwMWAp2m6gMLnJaF",
-	"NTQ7ImA0gGOBA+qzMVGsJ6FfHKQHJCHb6FLFAjet4xPA8RotR4BBjxkkMQu8juhTHioPlEhlTt9L31Jy",
-	"xHBniUgU1NSTMelzAY5P15kAgj4Ui32s8Afm5w6E/2M3dIb5CFAifJMcpQVVY6ZkeMOCNGNay4BOKnXb",
-	"A3MAqJ4irExyFQohJBFYzFgmYUBCnpqz+4lOYgYzavqBCYxtD6nS8BYE1Kd3C72gsKhUjPCqSOv08Oyk",
-	"SdZGULi2S3sf1m0ROqch28PGg4G6WRg/CaGUWGWPq6oanVi30ai1pVzq3IydyusPxKiyST6T0Q0WEFTy",
-	"rMsUfh6ba/2qfHM0SBkKHrcjxhpBz7EYLgwmLekTT9kDimrPe67xSakx7K0ckxEVk8wsMqZcO8MLrfJH",
-	"HZpBrRqcmS4eDlxxJpj1KZgCm/0YOJmyaS0rlVTCzEJvrYNW4IfOemaIrXPPSgxpx1LmEFjoHlorOmDX",
-	"q92cmYrw5Kr8ilyV9yMaL+l0rK7XAPCZmrvNUiqy3SrArP7wKuGT0ey+YfAN0w8FgKu7uOHe5/u3bass",
-	"9F9gBweqnOsa3vdtcLYeslGuPD2FfVr7mTX+oHmuYBuiA0XWFBMB8f/wPbiiYgYxJ2Y4cNjkWcfElmx3",
-	"9ctIBZ13Huy7EXn0In5ZdqBfKNI/vAnoqZziYnf5o9uMliq0mJf5nlt5HzuS35rWldqhXhv1X8ixS4VH",
-	"wuJqMAjXDy3rvYNFDzTVXGneU5vkEBeH8TW5bH8cyNIkFxheqqzAK0/8/pfD7+2VgnMsx8funfVPI43s",
-	"xc9j1mM8mpNacQGNDQys8xEdMLI2SkLNoXYGsnq/z0Pm75Pz0zce+e15841H3rRee+Qd65575NXJuUcu",
-	"W69fExmT86PXaQ+hjtiqkxP+at35v84O26ndLmstpKwZLgyhnc9AcMUCMCl42H+corGhI9acNdi2HfLA",
-	"IryONffBbMeha1i5rdN1dXdmOCMtQOn+0QHxYQbw9UFRtLR8NMbhKQl1SKAkfx8kCNs7hGsS8ABspmbY",
-	"1NTbEamtd4mOMFQRJaUw/5qxA9YLIcMlhF62ZmroeLLZEXv1HeKfHbahdY6hlq03V9BsJy3c4s4Xa6zA",
-	"kX9gkwMCb5Z1w+kIDLYp9CxYzwbMXxqYgs01p72WnPlSgCEWEwoMEHUEFzbSWEiCQTmK9A36pls3jGYU",
-	"6QnxK62bbQSIH1nbAvE8ASwF2+d9GY82AqrpKhkFMMFVZCjGYwthdnKw4FaYN6dQIy3jg3a4PAY8Fab6",
-	"Em2n9vYw+cZcIKgqcQrWc22n+dTvYkOk2v5Wfa++vbW7W8oj9lAMm6UYZcwCYv43FoUjnuUqUFdFh/3O",
-	"jPQIdtZ0nsnCRg+/CksrxOIUUjdykFW83lVzuzUbRSEEdoK3sw9kWGDkz2Q2rsPQJ+g7LEXWuDJrI9Nn",
-	"FLxua7cL11ivDBuh5t1CjEhlZEcGPA+k1mcTfKYYj9wOnwI9fumJ3hnaT1ZD+oeI+ShMW+KmKXOjTOHj",
-	"rzp383Nncd03MN3dSJ1Bx6qW6mqb7pfKAeqPxAF+mSbeX2OC0xdF/NNM4mol4tUEArRkHxOKqvSIdjbS",
-	"w2rfOMuTEpEqEVk2+Kwikbvf1bQIP6ATsLFB86OdLSjFNDTY5LLZEmUTTiH+LqCTTdIoaAiYa+WylLZn",
-	"1wmmKOyBBAF15uXr49ZJ6/K6+fvDZvMI1YephvZojsw3oVRkSG8YERLtddVqRAo9D1bqwo7/mZSIbH9P",
-	"pZ++Lo2giBuTFTB41eTXEiRbnVksjOZyibCuJNOIBiw1+ytNJ9UhWkUkfVItPqNqce9QeXfdIoWO+1Mt",
-	"vkyuUH8crvBUBuHL1BIeAfWmybvSVKtlKs+e2wyefC1pQ+zL6p5At+3AQ5dqsXoBWStUL0h90WTL+8Y2",
-	"7V+3+TLgJaZiwJ6pknT9iiBMl+Z9Yfa1cvY7vLVsxjo8XF4F6f6rmeB+nvoNPGKvmjRiqNCgHWDa1mTI",
-	"ISjg0bKdBxDpQKMKJ5UYh/1OvDTL1wC/yHo52rYq0Ty8xOYkpdhJ1lw13Wcql0uNeIk6nqsU/UwdFNOJ",
-	"IQSjJ8OQ9bQiiXCD/2ijqNCZ5PrYuEnkWGRZIVEERehxIl+Ohb+Or5j9BBRjREqKdKwFkKNmE8fS4WJG",
-	"Qob5LuslfVzsY7aNS1alQxhZYZNg9xzCfkhoiEEayUjl86NtZVMz5g37dfXVO0EovR09/UJ7uBT29ERT",
-	"PwtNzZrb3Y2K4qvzhBY6yBGTKXKaZj6lBTJuJ7LkQtyR8I4lOsltXGoCTb8Y7Q0PXBuqtMYFLMd3aGwD",
-	"trB+EKoymg4GaXyqFL0qVL2kg1+K2JNu5Qk7P5fEY/Dm/oQdw9huJ+u4qE6DHFvbBQ6rsu65ZE0xlslF",
-	"4SQX8Q0hMdDfj6Zs20obdlybSF6GVO9h4XfAK+R+D4ks+SU+4cvn42YgvHUnd+Nqc/nZ5Uy1naVauFzS",
-	"h3XQXdIHc839OiAJXHoab8lBDfxb3Vd4TosXQ7mnu7ucYtBfzEgi+A8JtBd1PrtlkuzQaXFJH8peekk/",
-	"l//M7Okri74rben1lDi32OOmAX6XwLAKe+rCJDgzZKF1RCmaTveOAEpe2TVi2S4QMMpy/R9ShvDU+eGp",
-	"nd7jdIxYnrvd2pcByLfISd1mWPkd8jzoAK1sxbq/VJMejTFYRVf7rB0zfALlr9DLfVdOcHen9iWd6852",
-	"wRQGEieQc2EBVg3l2Bp8x5BjsUkatranbTYCmnuhzwg0xyrtW1LtIf9yZL36Q8t6v+TOrU9y4TzeZGvi",
-	"3jc1WKpgAlbqXVLZtw9b8ZDHczq+hvyGEd+WQfDRCyQjBs3v7LeYt11aEX/ExcxPuQr5hbZE0yXws6L3",
-	"0s20XmWTeGd3/4DYjlM8BQ2nFgYHRAAqrk5GDvAdRN6mryy+O2N3mB8d7BbkzLzYNfae44INHlmccw6f",
-	"NQhwfrFLekMa0x42uwj4gGvlkZBp84VHVATxZGaK4SQaMqGgsqvSMgZ3TC+eRBqqxR5LKlzJgVxTh33i",
-	"h5IKW4fcw09QANz+fcL0UAbpJ1vvG/xC5gtwGmPSJg3DVCeED1iyycsePsfi6j4RjGG5iNGmq7Guv6Nh",
-	"wiC02zFbW0R9REVCQ/MzYBg8YrgwjMsHAraaVluotgwhrj2QwICDfyb7kN3ZF2Qi+jVabsYOvpaiVfcS",
-	"H13JsVfuDerIXKWJ5yB9REjt3rItQg2zn+oRSvsaa5WMlrUNueFz5iHA8CWqHVkFPs+vn6xGT6Gtq1l/",
-	"xin03AV/F5uAHIYubhNq5ZX7ae9pBytg3cP08iTt6lfRC2nX4gropu1M3MpDiVVOeJz2CnG2BlQhsgYk",
-	"CteC5RnldI8RFNRS2WBOAd5UOHjqMvor6TL6kOx6lV6ilYq1BeGi0mxVoopIkJyI+6AK61PFv0er8Hs/",
-	"cHp3WzBe/B1K/OIA+Rq/0LHE1vWVMAoN7WtckV7IaMyCfKtZsC9DX1kMWdQZlqQNPqzV2Tz2TJF+zFy1",
-	"vDk6e7WF+UvTGZ8Q+debevUZ9EtvZYn2eSip2DBAFiQhqzQc2/B2K8mhIAduzjQ80mqQeSPT2sJU//VN",
-	"AhfAFKiavaG5+CCNt7RZDTLRSlO0CztrM9U509fzrW0QXat78G12hN/83VXj+Pq88f6keXrpk4hOVCYQ",
-	"2/Y8YDJ0XXYLJjCwbSnbhA9es2dGRlT3htb926XigyFj0Elp/YC4Sdut08PWeePYJzErThzFXPR4RMPc",
-	"3AfEf3V1fNx0q+TujEBsdlkw46EM8++nGW5wutlNYRvyqS8tWUfSD+dmTjdmI8oFOADsLrPhaTg2a4E8",
-	"Fi0LZkjIXsmJP0Y5MD8TzeLRwgCSN0wfG6BxMPiARLQwz5NM9AjUEOuYui6dKc5gNzcDIl+euJSSy2DE",
-	"xfOA9WkS6o0l8lnNXtUQy/hypVOHQk9GNofD5yPDqI5wzMN0SB/qJlKix9J25tcxY1V+rpnXa4+QLXoZ",
-	"M/a5onGL1aG+PgSwMJRlfJrbzYF8CYwVoR9AsdpdZuYYchbTuDecQBlsTGNAQd7doE8MFEyqHS5FuHqo",
-	"Amlu+M/ke0l391Qe85fu4JlGu9UxblWh/LBx2Xxz1n5//bbVbDfah2/fL5TJK5jMQodQQxHfPpPjI3O8",
-	"LeVc48nv8oSID+2pmcLDYmW5u2HiLRBrsR9nhl2XFSTpUSGkJl2WukXQYDVLAvz1TXKCouAzIwu66gLQ",
-	"S6HfZz0M+KhwdJQx5Sfc+ao8F18yH6rwZ7xzTowi1Feo7wthtP4o4ttTbdsvxQfyYBB/d0V/ClbnOUgu",
-	"bU8hVKYSsOsuoUyhAfgLVqaesPFJfFvFkfH16FHW4lZdvIUOWOARwcZpP5sD4v/gpzZ8tjGiPCQyxvSX",
-	"tR5VbIMLxYTimt8wjxi8oVyo9U1yjtWWsPtVsWLUZqnhzkqBK0etmGUvVUeF/4jPTdEx9lETLaFdGeFi",
-	"apNmqdw89kPC4G7Nl+ZjzctRgRH9eAytyWr72/W6V9MGNvdrStuCkA9aWwmODQ+hhM4IRiI6AJuyvf+v",
-	"gPB8haH+oxR6Hfa7b0qNlaWYuVj7mqp+JscCFSyIVGuIYmS+08JwNBuCZl5xwflDFrvo/4vm8evrxtFJ",
-	"6/T68G3j9E3TX9+s0LlOnLNhCVULlb8nVvfFaFs2LwSyOMLQwgQ0BlwOcOfxqhkYqlarVoxLhAWVuJ/y",
-	"ePM8CqlYvf9tbuwKQfeCaYVJNTJO02HA6CEkYR8jHk/IWsTiETWDr2OYd8io7eOpkm46mk1Z6Yi1KJZB",
-	"0tMeoYmWGzETbLy+SZrgcFZMKfPwbEqpiwcyW3WFvhUUIuwIK0BDx01i3hbMUgiH7tWYXiKnXzDLkM/N",
-	"sT6MfG6G/kyyecPAj6VkFQ0m8dyfaNdXLaZfgMadMswIgfnRKN0cchVLjCi6b3K1LA0x8xdpCLkLCakm",
-	"IG1pw1YewJsiQ/ZEQJ4IyEP6SyFhK09DYoTnL4GGKE11oh5E6ElUZNR66FYauFC4cqqCCTZ9iF9EgTKU",
-	"Ay7UPdORC9zsw1ASHPyJljzRkocURgCpAqNHxIz2NL+hOaXs89EUxbSGhkOKD0QSbTBhFh9UGgrfDSHb",
-	"npjHN5KIcAX1LiBMzx8wfQHDNHEUP41w5WBnA0oCLtgSXxlgQuH1h3SXFSeqwDw15ro3fArjWxTG54AB",
-	"zytfjdVCV2XUXql3CQOwIQCAUA1VuKGssI3JZnDnB2Q85CEjvVAqFnjEN4u4ivxcUPVOR/gXrTenV+fX",
-	"R62Lxqvj5pG/SczNb3CRRovzwFyYnhjMuuEBcywMCmV85MpsICuBgeEJHTEvPuGiEpgfgHnNwvHjMa8V",
-	"kMjQByHHRDH9yzVCf42M6SzCOieARw6Tl0bhKWYS0dHGBzYZyzio9jU1iiVkpAgnm6Q5ivSEJELzEGCk",
-	"PJ7iIqKjb934DwnY+Xkq4DrkSj+xhoWsIaIj8iG7shSsCqCyCnsoBZ80ZdNVAtlPKx/t1evpAgxNh3JE",
-	"W/V6rh5RR6zpmI9GLDggDABRCluMaNrPadgPo1qRIJZRBFmdDRKZeQwOyRFkc4yHkPfPdcg6QsakK4NJ",
-	"6h81Y3vm0QgSIqYnCG1U3ZXgRsSD30lfhgEXA8+IW91Q9j6woCMg8Wocc60Rg1nAtdmBxYC0NaStoWQr",
-	"lsRsozdkZoQK1jWDYw/AtGbQ6xF51pKobRgWntwTv/qyYmcB09G/cnviUmRcmg42BrFMolW5Fkik8KZH",
-	"ZBikwRNzugO8wXketvImTFJVjc+AOO72iX/NA7VGGEJ914G7sVzRSgcuK6UjlcKQL+iI+ciW9vJc6SDH",
-	"wrDguONeO+XMy5thTgfE70oaB8oHmmZTceEbLItlNgEBe9B1TZI1O0JHZENQYZmizd2jwtkEYaS5HQwA",
-	"Dh+utC0M//l6GeDu5mHYE+/4UnsT4P2sgNRVHGNx5E4Z1p9Lg465snNmGXPrn2eo9BR68xVWQF8V3h6y",
-	"FjqA0jwX0HwdyzAsz7XACCw/yTcSnsqzdTPOL4D+xbGK+hOreHLwrKyXPCyyp0wo0cPnPIg2aHXnm+9Y",
-	"zPu2my45i5hoHZFDKQTradI6Ilp+YIKsKT4QVCcxy8rWOEP4M8OgJljbhSuVsNjrCJoEnIkeI3+dFS4f",
-	"JGDJCDkTmvDAs6Fx65vkNRdBPnCVdCfp8EQl3T+ynvYICxXriJCLD4VnU4IC9WBucDuBi9JeQ76ZjsbN",
-	"aiO9jsMRJD2K0I6wDlSyW98CPwK1e4d6lIHEkqw4/uSA7NV3iH/RbH/XOmxeX502vmu0jhuvjpu20o0e",
-	"coUego6wJpXcGci44gRzaZF9pnvDcvPLsRy0xDuuh62j88YD0cLW0aXZ/efydyd62GYqCUs10ws+EFAe",
-	"/wBLpME1cUVoqCScoi3V6UNf7cHg2kYl+KQn5Qf+GXI7nzo+TFNE1ktirie1/T98X3CA84Ew1wdITUXq",
-	"dssQuJFSpRzhNEc+3R8i6Ya8t3rbsJRkbiCl2uDB3Io1KT3DXsFRBN4RbAsh88s2WzogvkjCMCUSVCOR",
-	"IDM0otT5bfD9EOZrHT1olqibo0ISSfe8+fWI2xUAd5hen+yXQdtSQDYLPd1qhttQxA9TCh5EDT8nFKd8",
-	"028dnV+/um5cHbWap4dNbEFgeB8WhoxlMhgWmAh55Tjl5lyG8eqJYTwxjF8Tw3j1CAwDiPgclId4ahcb",
-	"ieBHXS95eHfTMIhYigGJqFJjGQeYgSNIIj4IOU6zDgdMp8JuRxhZFSNZvGJ9co5NyBTGk7HACctWvlT2",
-	"1NbSN3brW+ubpAFFKLfqHdGnPGQBoVqzUaSxYbcUzC7DMyLsXh2VAfO15Qg0CGKmrJbPBdnag+5FmimP",
-	"9JNYD1ncEemYtrH+7vZL4rcbl7YeZ/PIt9Xe2kzHkw1Yk2+d/lDP0npQKA+NQsJVbpqOkGFwQChRCdxr",
-	"Pwkth80l3OAentnuSJUS9gMRymOznCcy+bW2XdndXoI2X0p5QoUrK6C+TGppKYqhM47o3IFCbgOFzKNx",
-	"GZWUaEcsJ5NNZwVwlJILF1auZcym8+Ys0JF3tmQqzd7LFPYhF4OOWFOahyHZru+ub5ILZmP6pggyEjkq",
-	"Jo5YpjQB6STOR2TcEb5BJBnzH+HnffKK0ZjF/vq+HRdPH8NebaHvIYuZh0WLbJ8oJcmACTNFahZRQB2h",
-	"75ZDwArydJbopaz8Fqchp/4rlNV/qtlLOoTDN/D8yfup1oXzBoHTfvWpAOdNuGGu3BXfQoofsXnemnOX",
-	"zRlObPa0mk54AMgF+Et7AYEtSpE1sIV7JGTBwHDuSHKhldcRts6r8ty61TrwdcNhcy1HsMXYbNbFJnkH",
-	"auVYpjnfish+R2Rlmm12RZwIFzPrIU81M5hV9lNTnHvWBQgNzDO5WsQd4adGRyhWHVIjPFiWmak0KH84",
-	"XMsG2JrTnuSE3cKF9VRBeI53qVAVIL3aeUneEZbnuK92QAanUjZTVZWxEKBXkIRZ0UL8TGGbmxRRDInm",
-	"EDVHlKYTtb5J2pBxFHQEgCLmE50dthrH143Dw7Or00vf2nmdIXkoM9sNdtixenaZXuEZ6btO/Hfts9M3",
-	"1+eNi4t3Z9CJBy07jNg+f9k2uEIRH9EX19M4aU69i9gKOdzuRfZDQkNVGFQKw/hAYZiexzX9NLvuCLRX",
-	"b7gfn6l9slUnEYvdrqekdIMdVRJ5RxREcuBg1PDmEGq7I4JbDWOQMDV1jVBMgnFzbZtkt/6yI3LdnODY",
-	"XPMm7IHmksjSAUJqVRkqIKq/NKYEXj3P5JkHKRtVmOSupTpxtODJyPD1itvTyaB5sL0jScW0rQLdqnm1",
-	"ItWpebUCJSltvuQtJaODLLIx5EbinlQavk9zFaC8NABtq14nMesZGlRqvj43Y7+1Qz+glluYp8KEbXf4",
-	"a2o4XOheDffsTiEPoiCLVvQbnoWU+dX8HWuyXUcOiDDyKhFsAL0zq4FEPTh4VEZ1u45jv2rAULeDCEve",
-	"qkDi0ILDDQ0T5kKB6A3VFDUmqwelPVCMMGbUJy6w31U5vNhJHxJg7BQVEGO3/euFmPQGluJzVRk7h7bx",
-	"reGdAVdRSCcQQ3Ywt7SAGspxVrIEqg5WlT16jd3AbfN9a9lJAzvkWJC1WIbMgxowqVZuzWTrkNRp229X",
-	"R6jlofH+5c7CHJ/JhLwAGbDMazCFFE+duB+uwKjOSNDSKFhGtjegDmelau7bx1rmKWhKT4kfUE334b3n",
-	"a5EY/OmPERv8acD7fxqzbrR+0KWKvdj1fHLVPoaeRVZQ3CYnr0jAjJQLGWpSMdKdaKZIzGgYTgDX0Ghm",
-	"xobuhrkMA6ya6UzBXFvzLLqgQIEFqoCadOoHREbjEd4nVEyqSpqd53b5UEXNclM8IfGvHIkvGOaEGljO",
-	"ozJC/iq644h+3OjKYLIBmFTb39na3fvN9jdFXHf28HlSu+WseQ8J7aEL2MvyHYmQ4wMIlhzP+F+kjcpM",
-	"rcpDqtAOXCrCXaRG+gcD+Cu1qHJOwV+QbvjXJtQpcBdtcDFbcqbEcVLKTrBETLWX79CF3JLjs8PGcd5l",
-	"gtZX6JXLxSbxx6yruHbcZigFm0TSdoiPmIxCRkJGb1hHAGPYJ5T0eRiyACCPK1t0CnuL2LqbdnbrGtwk",
-	"DZc9l9YnSeMTIhZ3RDGywTChoUxislZiI8UWnmZ16+hBn3qXW4MoA+uxDQKGxpKJ0HGiDMn1f7/xWsZj",
-	"GgcsMH/5ZCijzKhs3sXTcC9Esfw4sZ4fKjqiWODXIB7WPnHb2ye7ELo8U/GkkcaYOI8PFyRRbH/aVrtJ",
-	"zlNTs2HU30Cq/PY3uWxDLy1/CqCoOMjakPFRynehKMsD1j65+lzpf0sFXBiYs9D/ecIvVk/xeDIdP3Rc",
-	"qktCdOQRXXZ3CWHbAUtyEe/vYCleshTYOaypvPa4q/rjKK/s9w+MPA+OPNKduNYJ5VLDl1UErFDc6uuP",
-	"i66o4HaLQIopD+ScKEkbGjC2Uxd8f7zo/T0gfp+Gik27cFNR1L242REuqHEqwFLNBim6GEUCtU8WBSiu",
-	"4g7tMgKCiJYlntEylghpWZMH9mMWJ/lcuqid/jsa8lL0elcBDzEfDPVTzOGX5wRts438uWWhQPfjEp3P",
-	"m7o8DLkYPO9R0WNhNbW5TGKhcsX1kfm46v0GsrlImLJxxz7kKjLV0L5n5fzxkNs4PaMQhBObztgRQDzI",
-	"COoT5izVr9vN5iY5hGWZFaJPw8Y65BSSyyEoLuBGLdA8M7LkPZZGeuM9HKSJRyAo4r5LOgu4t4z27hki",
-	"CzY2lkadEa4KsZQQclkYYc1sAUK/KUnbGYC1fN0pCadn1xdXry4O263zy9bZaWkuNx7BRW7kB+Xe+Xmq",
-	"mHfuGW8KJja/ihiLz2W90jLKnVcOry0arhTq8BKjxwoQVIbatjXGfN/zSAo9DCdpAc8JowZJHYLnr3w/",
-	"Qwxix4Z8Pkm6ycSzVjneYx1hcahLlXNu97IZIhZziaaHKIl7Q/MQDQKomAO/h1QY9GbWAWqU546wWExc",
-	"BUUrRljTgRrKJAyI0cfRLgJoG1PLEKkgQxoHcIjwe1VFqXN3ZA9rVDZzzKsn5W7OS68H62D92qxseaoa",
-	"ZVezFPLMoEPMAHSrWd1roNiGngUMYA0+x4wLpWkY7s+2jAqpZkobpZNFYGSy8OzZcrrjIdUdwTWJKA9A",
-	"BB9SdKMinwy8jP+NUpxzKTzUPjaxZiKuVYp3VAQdkVGUTdKwccW2j04+yNqaqczUNq0fQyunuRNGhHZE",
-	"+u0mOTWMMgwdaiLuc0VGNMhlFKikNzSj2d3vp2HP1+3mxeVZ26jQ1+dX7cO3jYumT9aAXMjYFgnIRn6m",
-	"cidoTp3RYL281zg8f24f/pL4IqFGKinUOnwKuC6XfhGaHNSnBTNSDLPYFWW3fBeuaWOuy0CyjHnGTCUj",
-	"topcbKNvrKZdIhemLh7UdJkgARtJQzcmUKO3baacI/GuLnR2RCZ1kqWETlgD+zqETvEkc85joEks8sfV",
-	"pb0PpJDi85CyJ0Do81gHc9J93zndysmUiRoyBWwuZjTc0HzEDCtmoYFRgwe8b+FMkTVKzpOugSB4b5/4",
-	"I6YUHTDfJjK4z63A9whGWGAgBtYI8MEIp4aXfMR85Id+HtT8deB+1j61jyogrtNwRLNMFFLzyyJYzWbA",
-	"goxj22UYSdlMgvhvszKwLP9mR2Dp099enJ0SCcUJMHyLK6KGNGJkjYoJ9rwjI/r/s3d9zW3jSP6roPwS",
-	"qUZS7EkyNSvVPXgSJ+Pb2PE6zs5sFa+GkAhJuFAAj4Bsa6v2u1+huwFCMqk/Tjx2JnqKI5L4293obnT/",
-	"esGGgs2kMQBi7BOfsSJeHH7VZtIkCp1zImM/Hr4EpRnEULXqxurCLbgtF1JNBmzG87EuZyKD4ZBEwa4p",
-	"pAz8g4myi0IAhvLLw0OvUAA2s74WJfvpJfu7/AUeH72olzQjIa/FRzeI82gNH6wuzWo/981DoIFnblMy",
-	"2u72vf1r3y0iwamy/HNIXvH6X8X4S+y+UWpFVzqrAR4/vXr14qcGAYUaaLOICjmwKSnep1kaDNnUayaQ",
-	"YJlGPDXh16JyN4EbrFKPe4m6qtxSjBvC6aLk3aE74quLTeArsC8QOTBqKPqqFG6bHbePAFe9lcYC+o+P",
-	"V8dXJ38cv746/edJ6gHFGCb78qnTskFrwYABnOiAcUVpmQgoNim5skEb6Ue4X34QIUbUCSQQHHoccpVC",
-	"nU4UGIlKvfb1x+k5FOdOMXTNG0booMvdn4VQmRuIs5+cHAoLcLet8w9Xfp54l7Zqmt11OHoFFNLnbq3P",
-	"oEsULdNw4QOO3ASeGe/ACAorGl56DCU5PHH4mH5f19SAlwSyrNHDkmtTKXftDhX/qtyZkaW3xCHRkY5+",
-	"zh47jmy2MB2w6PjqbaIRFs28SklEx2i8pkAYicLRiKzHTvhoGpFduHH3i4sJskNA+qdl7UcoG0jITqnt",
-	"JAqWjasFAPfDBv6NpW8+Xbw/fe2INJiJuxVxpXbvVGBMVKJ+my6RaXXVVAo+mjoC89m2bifhwKP/T3g5",
-	"5BMBtKx0MH8TVQFQ9ddB3N2B5xj4DSftPoMTGQ5fUluWV63HThUDK2imM6cGeH0IPNHkC2vju27feAkF",
-	"drBj9103TZRTCcJWhas/QxBJlasb0gyW9OvGC7ePd8zvBzqxfR+PdOm2yUA5pmUdLFuuqw4BaUE2SLNP",
-	"XnxCMaVIysGcrpzRKmNw2nlZ+oU2E6Qmrp52B52DmkMrijO5KxJr7ayYQJv8/NGtHGRXO3nojwk47loE",
-	"t+eUACjQ7ZZgXHOBVRM6Z4RtD1jqpO4F3pBRN0GSzTTVcZG5iAUMhq+A5QXdJ6gq3EgjBksKlzQ1Nw9e",
-	"cVxyD3jYQBJyWomm2kdP1MPx/WZHIXVlS6uxu69f8zJ7TpWDNoPJXwGUoJ3qEu1ctVhWl3oMkyCDD51j",
-	"xCmoUM2wHK+x/6cNL/+dgMWPwl4EStJ4FYg08oW4HbvixRNprIOLr4gSDb6WN6ECr/jKWBHKTBudUeB/",
-	"kYZRUSqQ4abgs0SFol2gh/fjxAMRGqwKYrHWx4vjs/bAi9JOtZThFW4SBUWDhmKkZ8Kwa2nk0Ml48F+3",
-	"OL7p7AKyTz3mSGNeYMw5D4BHga0/ki7p59YEFus39fEqZe0B6RvlyUkm7cNLkzXH2HNkod1LlK9InFo3",
-	"1yWxZywL6Mp36Tw0PfZBeW9TjI7j/vQftjDE6fj95cnxm3/9cXly8eHy6uRN2h5E9cv9y7ExjrsdlzTH",
-	"b1MSbmM5ttNEUe8gW5aH3Erhx0vBjVYpw68/tvvO/vosRIF3C1hZIPjnQWROIWYfXTq+rjIbOjN5efq1",
-	"fmw3nF2O/Eua6dNn8L/4FRluxBq2pmPrHkA0FfXWVw4PZt4qm2wSA9caFdmvLwTSTJYCgPNS9unC6cNv",
-	"Pvx2jtfOTGnmemYLYSnzwHsHB5WhFxrwN9gYY4kJxu5zfBe1meplzAUQeKXm5Av0VC9dBojahZpEosQt",
-	"H1k2V5l7i5c8z0UOnxvypxbCw0aOPpse+6cG/5hWNaKo0qYOE4Xy558frk7SQaT6gLRxvVQQwWIJ7Q8c",
-	"jmQ0tDK+MCtRqAA5zP6tlXDNEogK4b2M4V5xKHJ9ww7b/UR1GSIif7pAb6qbWMl+OGKtCkqIcZbxRbtD",
-	"sOigNv7wqnrjlX+jV7Xn9rUff9A9gqdV0G3cX/eoE5zQ+H6AP/E+cG5xz3gp2EReC4W3zS2u2KeLZyZR",
-	"zI3J8s/0xGmTbhDPDOsesVLYealE1u4w2M98AYFTUbuxs5TjTxhMIa1rG6AwuMwXbMQL6MbgAHzohJvc",
-	"R6CyMLeGmQBscu1kODlORmGREAXODwDixgJNE5VyQxFl0OKYchlp1VufLtgPrzqwEqx7RMmQuOiClwrX",
-	"7Qi7NX747mD+dFFDAgh9H98qwLyJGKvFZ+NSCMIyNFM3S3ClcOtacdYFL8hZ75b7GjimE00bY88YPSFW",
-	"RwqGUbOZRlgCBOR083lm2I0u7bTWoawfWu13PTySzo9dN+U1otqPhEI5sST8wi0SyJpnBn7dGwRPyXns",
-	"tsmddF/XJqi0B3f21OsOqwoCQCCY5kvss3luZcFL6wTQrEozQdAQOp8wwiMdy1ykfXZx/q7D/vvi5F2H",
-	"vTt963SB38TwosMyMZKZqO4+E4V4JC13FAYRCvBCJOsyMcqhNLcHJ4kulauD8+hVu8LHe8XOfklU6+XR",
-	"i3aPvdcUWjMTlmfcctQ9ZvraD8MN0x2bY4pmAdCTFoIhndwCjEnGfj+7YMcXF0eJMmIy87jSXOEbupRC",
-	"2SiExzj7R7d7zCfbhfV6ZhgfGp3PrWDpvMwhnFXmli4gV6p4YVgCBsJTers7qrUzeIo5pCpzKHj+zLAU",
-	"2v9U5qahtJ9jm1/cjm9GXZn5LX/utrwLkLXblyiBcUB3f3YeOHZ9+b42C/xxvCLfFVKSmwXA+IJooBsg",
-	"J1RWhRvJnK1RVl79+PLHn38+XJFcs0WwbtYDJPpj0L/dcUpVBK1ZcFAPBR9N6fLbjfpK2lz4cD9t7Gtu",
-	"xUSXi7Qp/eNs8doPZ1fH7gWHfd/43kf5bwFG2EP7GXFAd9nIGVhuuZzW55fzW2GqR+KLs0VYqR1P+bv0",
-	"7uhwS2KHVxso3fvgtXJ2sxrlc3cst5D26WGfOXGdtpupHeomf8Ok7sa/DZ3DSu6JfBORF0QOyxSOv25D",
-	"3utpGxEuBhRnFOK6QGa7L9mIl6WvsBqYIJ0tnKqdUg0mX7mkqhjST1TqY0x9YX6l2agUAEXPc7DCb0Se",
-	"M4oZszea3fAFJBwaoYCJ2uC4+VBmouxD6OlIGGQ51ooZsE3Q715XfcGm2uLCsRb8Mi+66ICK308U6qMU",
-	"C+nei1vtsePQDiN4fkRgyjz6QsBA+vElJFIbWkebqFxwdPT4rnvMMYVhNzz/zCq8f0fSEKgHXpTQn5nq",
-	"G5gQBp0WVGQxUfQA7HtuI9/5cMEybkU/2jteFIAyqNVIMD4qdcBumGD1ajcCtznolgBoafCe5eQwoaQy",
-	"qPflWiXdlgYLfYCPwt816pIi14fC6ftTN+ChsDeCKnsA61MjBkBUnMnQY7+Q4MQt46VguRhbpueWtZad",
-	"/VDjw6NsoQ+Trh7cPNo9lo68PsEKOfqMqwycwFo8z6mUdwhGkRAnY/kkpcsIGEKiHNkvQvkTyyeNyan3",
-	"ktZgMXjN5x9zUS62kd3w1RWfbP3B93YofGsFgtzWbFUjaClI35HdDseCB7ZpumIAhZwdARDa4eESEBpc",
-	"w8GTHw87h4eHrFXkTvBYcWvbMXY+lsrXY3z5xWGiqmZYy5ZyNhPZgFz/hmWlLgrwLUdNRKY2GQ0Qzw/m",
-	"fMiXGS4Slc5XrG4C0vEWEgWh4WnVYymeHBCxNtVKgw8APliWLFrli0Q5u4RSdbBuYBTlYaKLhD774ehw",
-	"xXkceUvI/8taJNJUFrRVZvUEQGHaHXQ0Am4a5TKtXki4QwjkLALNWtgrXeLOOM7kUhl3cBd8xiichLVG",
-	"3IiuVEYoI628Fph0RNiXIZhk+WL248XxWSdEi1i9ujx03MXSFqPz0SmuNDntCdID0YcqQNtVBbgWXANO",
-	"1ws0bR8EvVYb+0hgejCrJmQBOKwfLcTkO3Km/FZKCECrdZ/sqFN/hUDGN1R9zWlxlRdl6aoUQkAoLsJH",
-	"PiZqNfTRyyGkJCfCrKF21kdFBmbbh0Q+bkjkrhS5QzDkGsOPtUKNx5BUG4w7ae5ed7V77BQdG4alpUCi",
-	"zUTpzmw4weikhIJkZPpkq+6SuOZOK81Ji76MWyMbJRQxy3NnDB6Hw4sIPVzxuwNrTYxQBwukCcGWDr2G",
-	"OPR6pjj8886CEAcVr/D9We8vyUJfrEZfCp7twnjrAUq/PArZUcWXhSCvMgWF6EEYkM9Ed6fKPHfni0lU",
-	"OgoaVzpYUpS9Crxqfs8pwxVfrWqRGOoLFVQIRgAV1dnyq3HPbDXsOXYlKH1T6bWEhL0c/txL1EkmIcwB",
-	"QxuC6rmmtMkT0ikPvwedch+lsDFs+cFO/CZddfO13maloN1jv2pb2bKtFY/oqiOUgR80UZEjtO3VADAO",
-	"fUH86CLF2bye5X2MX12kcKJSJ2NSpuZ53mHidiQKW2PZx+3V6Q1Kq+7mkGLv7NtfRu6Vjy9XPjwVARpD",
-	"vShouMT8M9WQWn/hL5VTEHyClafP26db+sa8H4yYGV2/7LhKQ0A1AOIZlx1cMhRyWVYNKofUklJw7PWL",
-	"zXHCDT6pp5cCdbRPgdrrEpVD60/NgYpUCrQDds992Chlju8653vso7CmMlOsBlcya8lMzArtOKE9CPfE",
-	"OcHOIu/nEnBH7rD3Obz92Ab/n89Su1dN+Wv74c74Z++FY5xoaCvlHBTHr8BIsadnZ/283WNU1ZqU7EZ9",
-	"ukb/TdRuCnDsp/uGleBjUEu20YFpTfceuK+tBJ/V+IqfpEduDdfeL/934/EXJ/+i8rpr5i98tVXaL8V5",
-	"fYWcX+xzTcIvhmlt7bZvTu3d+t5qn9f71PJ6a9n7SST1Row9V4+s2UKFqC9SbT/RFPbK7V65BeWW7mzc",
-	"H+WM59ufs19Lx71fmvxGhnraOfJuzA+QIL+iyN/Njt/a5bVPjd+nxu9T43dKjX/A6+R9XvzeS/yAefFf",
-	"6dL5PhnxXsVvcm7V6sUXzeHTHWDXUt/AMWvd/ixFTrneEgUk20HREyxbyiECaxRD0+K4NswK8h4zbLgT",
-	"Krv634cLbwFD3gs3eEXVwquq7vLnUCBiyq+F00fwq8YMQDL9v2HXmre5T62YbeNgC/uCi2W+AYvhW7S9",
-	"qwSriJ22tMTRBKjn6OeZNDNp1oBd1LK2D35GdiNnEuVugPKqywgGyqnFxhnJGCs9V3aQKNA0pGU3PASJ",
-	"dWJky4ovO+61WkjMHjv2TIpKhRaQzmCZuJXLzvLaMGqce8W0D6EUhE520AvqYrixmcdwhj1Zk/xbPM5p",
-	"H6N8HIojQTreiaXvadVbPulOSj0vNl9W8boEYZRBy8XU2mSyVymcaCViP2zGiwKqkDuznFtK6vTK5+pL",
-	"7qCltE87FQvmmG8BaU0hCbQC0mXSdlAOJQoaajqbfQbmO5z610j7fMiD2I90XVlTXLh9yuXam6orPvEU",
-	"BowGBBTxWcQO9cmXnnvGt89Ljl6wRqyJEgqejNkRS52VnzKpWGo1ZjlaDWmFd9wz7Y7PpH/7OytKfS0z",
-	"UYI/ANxTmN2Nei+dUBR6xmWJpoFrN9Q98i10MHl8qm/AYJ5xtQgJ3IniZSmvRdDIB77qjsICwVXaZvBW",
-	"UNiWm2KPhRowYbxjLnPTQb8b5YxEXwTtwI1Zmqr5llMK0oxbkTLDF4bqm7sZoc/P9d8eUDUXBYn32GyU",
-	"qyjNTlVjqtj6RIVyylqxobZTZmQmTFAdjlYLvGClnYbsk7e/XzoK2VW2vP39baln2xgAb3+/0g8rd2gK",
-	"DRIHNn+P+7G2CoNG35a4xTMykD+vSnc7LohE0Ph2Q+oiokOFrMU1ZzYU6cJcavST0UENDjZkqBEUaSIw",
-	"qoXgJWulr91v3dda2VLnfYJZ6yRqxm+7fCL+68XRqxc/HR4edpiczebWTTttB+QRW2o1YenJFZ+kA5ae",
-	"jrvnWonuGbejaerx8RCLwTNWol4cvmTE05AS3WPp7zACoWzXaWndDzA102dKGyXHY4/zMCz1jQEQOR0L",
-	"JrsomvhyCeVtN948Hbu5wFS2YTxY+ucTOV7muLEuZ9we9A+GUjky6Ry40R70D4wtpZrATuOn/1uIyX2/",
-	"LdS9P70Rw2LXb2slBDTXO+gcTAX3AVFL1FVzCUTkxtZR20EnGtvdWTjaqz+SPcogUakTLXYBsCAbmqyn",
-	"xprhe/Jc255r8UWdZXeuoRiZHEt/r7XKQI5t5BJk4l9gff+zj8faXNPzjb5RSxCC2+EGPnRwFUjSpegq",
-	"XQjFC9lb8Fm+VkH+UAh1fHHKMj2aBwRwpxGLkgk11uXInVXcsH8dn73vsbe6ZIXQRU5XFVrnpgM1Md3x",
-	"9fHN303fHVLlZ5Gx9LYraT8IqIK1LkWmR7k7jtPhXGW5YN0ugp12q7cR0dDImcx5iX0AzEmipAfKuCVA",
-	"uKAMv9NslEuo3uIMVPlc80J28SdYhYaTiOa/W1CHX9U13FR/5aNsyUcUxfEt88HV1OktNJ2IB6oc1mYO",
-	"8LtMzjZPsXOzLlq3KqUFF6sIneM+8SVFA3DgEuxYrePhk/m2o23d+LeKtTVfFGe79//XmhOAGDUnEvJ0",
-	"j/+vdfM3RdpgMpRhnL3/8Pr4vQ9zIRW+4Mbc6DID0WvkRHXnBdYfHs5t5GozLJczCbleionujMs81HJD",
-	"Domc7n9j6esP52/fn76+SnsN2VmOuB4qNSt08EjZWTC3BtnsdvBbcOXvy502cibSF+Owl1sxZ4NCBiGu",
-	"nlNifz20tBGr6NiwFJ9hUH7aIQBbX4+4FOO54bkzl/G9KBaNj+BCLg4YP35zdnr+x+tfj8/fnaTtXgP6",
-	"UGDcJ4s+tA8lbcArAj0G6uDnOQVnAaD9F5BwFVQSU09TcEkDrtGHUOwcg9nuaF0DyDtIQ1sVeGDGlI5K",
-	"mffqVO96ij3ci/vvhgPeCfsVxPWX288op9cBBr3216t8hpYv6VotHtQuZI3+ip7V7rFLnYsOM5bbOcaL",
-	"QClg9AMnysNyRbX/o8QdqVUEDNQMyvOAalvVwSPFUn6PfLzX89ZV8ci+jp7XmN60qvtlerQm1tLpc6IU",
-	"aiQ8KLfK4pvayFXSYycQocWNEXD3A562jA0X+B463hLVwoSGFHp+nrbhtsjDjbMbXX424a4G/SlOksKk",
-	"B4yzmTQG7kahmyjqKlG0DD84FozdeStOPLaNDy9R93DisS18eInazYn3xu3PRglkxa19PrX3ct39enX2",
-	"Hhb/2/fdXS5R65c776aC53b672b+IPL78fCQ3UxlLnyYgmudlXNlBkxaRLYL8UtQPqtWa/wVuntIvZF6",
-	"aErDo4FLw3gur/8CBHFBM3KzUW7HtycJIADwNjXvP+67UBB/PinFx3+89yJpAFEiPvIU3FtK2x67FJk0",
-	"mF9GwbbDuQUB5bWOfqIo8shA7hRmt1gdd4LEFtriN/Xgve+EvRQ8kzT1B4zk9p3UUJZ7uHgUUvrqc+ss",
-	"tROfNzvkweJXdSt1DlTAs8Ug3mtPOz4AqcVZGBNEM7R77DhEa0HwQ8jSR6h4kTFuMaIRK+2V4Xt3gBPu",
-	"ZhSBOYKQN6KyaChEau1E+YOXM1oFJpWxgmeODNeLaN81VHAprwWzJR+PQQhvz5sr4Xrbx+qBFoKW010B",
-	"SJeDS3pNpMq407zv3VyxWsQt6TMpZDcZxDimooE+8txRtVcJWumMfxbuhEixccOm1hb9589zPeL5VBvb",
-	"//nw50PK/piX+UH/4DnYcLRGq8NHyd6JtjbkW4WJWCPysTt5nKl30I+X2S3XSsk+9Mx30EUv1ar7nnl3",
-	"CN3CV6GAcbEfVJQmqqvnNurZGR41fcIeyIkSmeswANZGzsO+62csnVJHf+Bldacal+sSfI9Sq6hLen37",
-	"XiGDMuSyulan0lhdLuJGIQuxps3jFTt37K/4nrFS5xAjBUZzByxmszToO2i6WuWLdtQrNVW3aRTvaYS1",
-	"Uk1cN/PR1Id8+ssWTLrc2I1vpKafs3X3lRsbRmumfiPC8t/wPBfWNYY7bygGzB3lfldMB7M+8aKIMkW5",
-	"Yk7WZvNcmKhTam9Tt/ZGd3NxLXIm1Uh7j8htIZQRjCLO5VLD1Y8b2+YTw1oXlydnp5/O2gMmlIWiWVBF",
-	"CEJvXJNx28Dsd1s9vTs0aqvDZlrBKhlfEABlLzwDD41Q4K2nD6LO6Jea/i6dqC2jr1hrLG+hIMnqQAxW",
-	"mFoAybuhxBtf+nZql0rMihzuDZ2pNoYDTdmacf7fXI4+d5tHC/w8hcK1mRjzeW6jjQtX7SPuzrlisZFa",
-	"qY3u2n0+c1PNF2w4zyaOaqHsPUXwd3xWsud4UUoNaQ2lpSQrNwxPF1HX1FrDHN2Kj2y1CxD3idvf3BiS",
-	"Tp3osNxKY+XIIKCrGstyJrKKsGzJlRm7pQvmbV03bpZ1I8YUTV90R89mc+WODUq+oHpbaXiQdlhq+LVU",
-	"E/eXlYVJ234hAQOhk6gYDA0WkpBPeqQgQShb4UvXlQgGroTITFXDDg9Yv0RRnuvdGQQwVoJkwBKP8ZDC",
-	"mbt0dFXguCsdheS6Oo4L+Tp3k/Ei4IIl0n0Wl92505tP76kRJxDYxbBeEoXr0uwo3hWO8cifE4Af7vRC",
-	"QWJ3O3kX8iLMfDIRxucZglTsRBk5SAqD1cJCIkNgqNmyePT5FPUssro+S/CwbpWoMB1iU9UUYeLWE05M",
-	"4gWfdT06fUPPxBle3ExlwYzOM7htUowXRReWlpn5MHwKyk02H7mFL+blaMqNSNS1KOWYbI7OMnXFH7MW",
-	"Yhk4FdDMZwL+dV20A7XAf59h2mJo0ixzgAQwhJpJnShbLlhW8jGkTfMM6u7pMYJa8ODgpwiNKXdkynKp",
-	"MB9D3EKmJmfFVFuNsqoUIyEL22Pn5Blxqja/9rGpFPSGdaEADMN1HuAmqEOrvbCKdkgqyz/XSbm3uhRy",
-	"opYj5iOYjLj+d1BoKYodZHocVg+/ZDxWCMe3B//5n//8fwAAAP//",
+	"7L1bbyPJmhj4V8L0ACXNJFXUrU6XhIHNklhV7Nbt6NJ1apptZTAzSMZRMiI7I1Isdp9aLNY2sLD34Tzs",
+	"ehaY2cU8DLBYwPvi9YMf9s3/xu75D4v4IiJvzCSTkqiq6tIBTpdIZsb1u19/aXh8HHJGmBSNvV8aIY7w",
+	"mEgSwadXHEf+AZZkyKPp72MSTdW3PhFeRENJOWvsNU4ZQX313D4itySa6g9oQuWIxxJRudFwGlQ9+RMM",
+	"4DQYHpPGXsMz4zachvBGZIzV2H8RkUFjr/HPn6fLeq5/Fc9zq2l8/Ojo9V3iYeXSgikKuZACeTiKppQN",
+	"kRxRgSQeVq1K4mFuQWP84YiwoRw19rZbTmNMmf246TTkNFTvCBlRNtQriv0hkd3D2cVcjgjqw6/PBKJ+",
+	"Mn+I5SidnvoNpxGRn2IaEb+xJ6OYZFcz4NEYS/Ucky92GrAeOo7H2dVQJsmQRJnlHHOmFly2ooD4QxKh",
+	"sXrCQZtIcrS5hdYEIUiOCOIhibB6HA14hCYjEhFEJeqTIWViveoMYbTa+9jeUvvAH8w+tmpu6j3BUfme",
+	"pgRHiA9gA9n9VS1XPX/H1b58+fJldr0vW63SJVuorQIMiwuPCBoHIxxpyBCza3rLJ2iM2VQfnICj9NQL",
+	"SIz4RDiIMF9hk8Jy+HFIbwlDnJG5MCFyqOWTAY4D2dh74cw54q2dxVvh4zFhlVjn6Z8f8WwP9c4W3bo5",
+	"gE9x+x0mo6ld32saSBJV0E/CZESJ0AhFRbJYxCNEpUAi7jfNd5SIRcS+6zfuveyq41QrffQzPNOYMPcI",
+	"Q4Mta2rGdXVwXH3tcTag0Zj4aG2AA0HW7VlXHaIZJ3eCZl19zgOCWbquSzysda0zjBGpyVbEHfXKyAdZ",
+	"a2mTERcEjcmYq6OSmDJhVkk+SLTmYUGalAnCBJX0llSyo5+qlrzZqr3maUjmrpkyj49JcrXkQ0iYIIsu",
+	"FGarK/4kC0mX9Q4HAZFLoe8EXqlakP71nkj6+g+vIz6eXU/34hTtbG3+DnncJ5ZBe3EUEeYBNtySSBIf",
+	"DSI+dlAchiRC6pKrFquem4vQ5AMeh4F69OrisOEoaiBJpEb6Vz+0m3/z4y/bH/+iUXbnr/9wye++fsnr",
+	"rF7ymmv/7vzdUmsvPXtFHwc0EhL5eGrXHmE2JGgNmLgrubu+4KRLQMLHkpQuozs44YwcY+lVSJ5u5xIP",
+	"XbUUjDweTvVpBpQwiUY88FOkGRHskyhdTXfQVGM39eDVuN0qXdcYD0kVB6HqR+AgDkAhrAn7fkSEQG4c",
+	"Bhz7oHPAKC7CTExIRO7Lb+IYnpxd7DEZ90lUtdox/PqIDG+OHgHindIeAipkRpHQsKUkbHehuvBA6sEx",
+	"vyVl6NtmXI5IhCLi8ci3OKAPUS13MqKeFmZ9EhCFyJwpYLAUdMxv50i3MOd9DveUEUnHZL4CqcBePfX4",
+	"muQZHpLZNalvEYvVERqM2awUXtQApeL/5jzxX+GxYdNzl8dF5aGFXDzmSf0+pt7NXEH1J/XEo4ur50Tx",
+	"KsqGVcuK7AOPvrQL+nMJcHUlGQuk+KiCnSq4EurdUrjaai0ArMXrkliKZRnqncWVxUwV1lNG28CUg0u5",
+	"O2VeEPvEX7+jIFJzVfPNMZ/Q9HKJh28iHodVUK9UnqF64BHh/RIP5yznMReyDCw5yMKS5esKpN35gLUM",
+	"IGl1pupktG7yiIdTz8KYk3zswcCX1SdjwL4OmG/VAvOPat8i5EwQbbjH/jn5KSZCqk9KeyYM/sRhGFAP",
+	"TLrPw4j3AzL+qz8KtbGMyqHe8NUE37ePuofty+7pyfXrdveoo5Qon0hMg8Ze4zkZYxrsoXEsJOoThBki",
+	"TfVVIjGL2BshLMCi8C/N6BseUEESRTwSjb0ffmkMKAn8ZDy1dyIESBuNOwz98UcNAkQoNXavsTvY8l7i",
+	"TfK7/ra/473A35DWYLO/BRquxDIWjb0dOFIqQdt6hX1kjy45aNznsdzrB5jdND7W1dfP9PHq2ynjtjAJ",
+	"ogKNcaAAQEmcEcIIDkR9T9ktDqiP1tyZi3Ad/eyYRwSJkHh0QD2tmObt9goqxfpGA8ykbBBQ734gcXB6",
+	"8vqoe3CZhQQwLJgLogLhICLYnyLKUCxI4w738TK9j2TRj3IZnplNaMv2ZIThgoTkkaJ6rt29u/zpv+ZR",
+	"n/o+Yfc6/ten56+6h4edk+z5g8kJ+4pICBlhySMFU1N1+trokyzoLpexnV5GuoeV3cYFHTLiK9jpxxIx",
+	"LhEOAj6B0082r6HfPTvvHHevjq/PO7+/6p53Dl3wUmH0+rzTsYodZwgj82B6DnfAni6TJGI4uNf1dU8u",
+	"O+cn7aPs7WGGYkY+hMRTOicQRsQ9sCv5++inmEu9qoRg+GgyIgxFJOSRVOI6lcvf626W6Nm9oQsS3ZII",
+	"ddQiVnfH7dyOB5gGcUTQmmtPx13fQNorpiCYChTw4ZD4KGY+iZCb7NR1ECNqvWLEJwxu6YTL1zxm/r1u",
+	"6eT08vr16dVJjt0ZeFIQOYAZ7oBKO+mRn3CJXptxVnTMJ1yzSW3wcLTDBvVJwNlQKIkFG4uI2dqam2zc",
+	"1TB/hqcBx/4l50c4GpJ7HepZ+/3Rafvw+vL09Pqoff6mk+cgKXz3ueIdAnF1s5utnW92f/cC9aeSiDsc",
+	"+WaGehm2jjpMUjlFl5wjva1HYS25beWozDOBAjqmEq25M4fkru9rEg4mUaBvyXsCScWfJL4hiHE9geRc",
+	"31xExjQenyfC8H1urkBmZ1j/gGCpMJgR4osMudVwJUY0/Pz5TjvHNTyla/hlnENdUpHtrO8XuW+IhQDp",
+	"gZjbphEKA6xplCKy1CNXDN9iGuB+cD/Euuicf9896FxfnbS/b3eP2q+OOjM3JOiQNSlDYyJHHGRLRcfA",
+	"ATmMFXzcgX9k7sfsCGW3tMKbEma6vGxjwG9mb4rueZipL/sKHbE3Ij6K6HCk5ItJj625JUdYLWCv76Ez",
+	"LuQwIhe/P0J+DBYzzBCPJVZKMmY9Rn2iiUwY8Vvqk8gBlAc5cgOdExlNER5Ixc3gQ7OtPrhIEI8zX2gG",
+	"DzEVGz0F9NoFAqpd5vlZ5fTCvC85mmAg9gO1fqldvHiIKdvIe0zmqcDaQsCPMZsa2inuBann7cvO9VH3",
+	"uHtZICKc62gTJQootJOSjEMp9hGck1o1CrAk0R3IyFZGl1AUX20GJbtZHeW3WzLrFQqaCttDa272RBQZ",
+	"iZaBjDvARcwkDXRgFHCcgEjjU7dsSo4iHg9Hd4KVK4ZjOVKQ72F5T6ZzddK+unzbObnsHrQL4KKImVIQ",
+	"JH8gDWczBRG9BR7Rn8kKJTO3sDt3TzFwQYSwuglQC/0ZjbBA5ENIDS2bqI8MrHD2JOCy1vd7jDP9piH3",
+	"qaig6Y8XESBMOBB2ku4hkvyGMIQjgiYRZ0O0hs0fiotNeOT3GGY+Aj3lhvFJaowB96eeEY/JuqJVAAYi",
+	"DpVuQvxj4lMMMQv3g4WLq7Oz0/PLzuH1ceew276+fH+WY3KCMB/WAUIQFogzgvhgD2UnggnuIELuZsEj",
+	"2RqCvaFLHcLxSALkM4HGMK2az7I6tde82qpEQkVeyg8OhPtkdUA82kp80d7mEseplYqwKMo5Jk50jNYY",
+	"V7xuQAPjRQfbZxipNUmqjZJeRBRZaMsZazD4NGdNwk5DmwT3fmmwODCSkrbqzjxJ/VITb5FOWRPsL7Mj",
+	"KPls4VUFmH2Pg5jYF9qx5OeEkUlZLJZ+pAOoK+Zse+Hm1DBnEfdjbbybhREQLNQFqEfyoSkSibifPO8g",
+	"OkCYTTdqTcupCQuvca5W0qkB7fBccowR18g+76VzHpDkBYuZ81/R0HwBz5pXP2a9Az9od4E1OgNYmMUk",
+	"UxigKN5j/kKKgJA5iuQInQzw/5icHu//kXhSbak95jGTZajHOGsyMsSS3hKE4THgfYrWYZGJP4qZ0iAn",
+	"nAHmJUR0cwvc57O+j7yDPf1fxtnQKrvndixH50SAh/WXAoYDJ6mAUMPM4JF9BASbSkVS3LbhuEC79tAr",
+	"giMSoV7cam178Dj8SVy0RqW2LwvFLOFljDzOb6gmNzMAHIvF8HgljLsnCxp6I2aA0guDNc+nlZof4cjX",
+	"QdNAKGepIr7FssrPlET4KKabI6+KSftYYnR1frSuhUJBpINIIDQzmNFAnokeC6kHirrxouwjV9EAV7/P",
+	"CJUjEmmFY+X0tgwXDQ6aE6k+dhuLkj9IKsk4/8e8azcX+DFl3VGEp0DIzOgzPrnZvQkTt1DjUcmlth0v",
+	"PLLiycBunCR+Roc76OHKjuhVwL2bc4IFN5xqBrLejaYIQ1QMqMY6Ol4hVl+9Svw95J53lNRwoVHOqsy7",
+	"xuQsIITZvThrH7sKDkWIxz12Q6ZKVlzfQG0bxgfuO+x5JJRIWxpv1YqEBrE8QDiND03yQRImaD8gTcIU",
+	"AfqhYRbScBpqusaPNuknSQMqwUDAOUdTBys8KdASJhnJjq12rqgmZCDhW70KSUOROdfs6lg8bt7iCIZS",
+	"7x9k3r+w71/C+8VlVtyEWSss1YQSojU3WZfrIFcvTP2lVgampoXHW/dw5xxAkmYzi2c44VU1sD8T91/v",
+	"hdp0ZWyDEWsg39R48hc+WkaVcqkLxnNvQxbNWZTiIRyfZuwZX3xGu7EHub2r+O5Hp/Kc5ybF2QwvMp1Z",
+	"/sLVQQ7Q7A2ncl8tUpoZ60y9OUtUC+sy4y9Ylx5rZnH9BCwfGEhESGqD9V0BqgA+Zi927jkHwsNpORAN",
+	"Ij42cbmbSs6L+FjHrWy1tl4oPmF/3FQf0p9mwC0zUE2Ik6NEJE+nrfOuejJ5NVnh8rPa/Sw5Z+FOkrU7",
+	"mTNIBk8XuOh2ykVij4dUm8IqMuw0DAikqD+aRFRKwhBlkoMYJ3E0JDLNX1xWejDTV6+9C4kr86h8SaKV",
+	"dd3qrJeCGMmlEkVLF1shVd4RYSPiEXpbdrg6689mV9ncnEy8Vq2jfDA0N2eZWfGi+6jDMFrJaSncnlZj",
+	"9h0YSeYilkXK6QOg5LJc9ogKeV+FwIg7i3iXHqt6KfoAS6MN76pxz5zyvTIk7HgLQMysLCu/wcirg7gF",
+	"ouL8PX1ScL2XhHiRWLPuIedYipxS8zvQ3kH9QPdiWv2C2F6noWnwERnIOy7uLsisj7YrybhMz1+O1Ywx",
+	"ZWov9e5jGVlS1ozBXvrMY6ZhiPiPK9WaRAcI/7bWi4Kkmz3R3EJnQDkHOouwCK76fgqrXkltdXVp/da+",
+	"cFLphsARYWYBVRVEiJ+tGaDfSKQwHQMpedgMyC0JkifvKJGFJPJImSQIN6mtLOYZSOaEw3aQ5OCX8olH",
+	"xzjIi4iQVWlM2QK18sDMYx09UrEynWw2g5P5pZnBA4gUD+FwEhs6rIDfkgh+qCkI1sfnAmok4FSwI+TA",
+	"IHPpGWGxDFPsZVQjQsql7p89k9YtKTNd2S3s56BNXTpEzZYUh0CUIdcb0cCPCNOmw/R3yDcTiIxDOS1z",
+	"HprXarOAi7if1gqapf4P4C/MIOod8ErwSJ5GxmFWx4BsvOi1SgTMcXgZI7spPZABvHRBTnraZYBmj7Vc",
+	"gjQpLq85zwRQdP5w1jm56DRmJEV7uvN2dQSMDzBlLn1slxC9fYT7AkhThNSdLEcdszLn4htd6oZmLid7",
+	"L/NOHbLtSuwMCZYtRAw1wEH6uBEfmSA1McLKiTWFvqXEoMVJYkXTTSJpWHnBbsbJnsm8E72MyL3dSdWk",
+	"prb+eDDCbEjOTMxNOXIZl759qLHX8HgUEU+iEY8EQX2oEjFFQuJQc1EyyTyMUcCZEiIx8xEjE0itFSIc",
+	"RViQWeScma1QYWFrp+TSczMuCAWwz80oVIWJ86OWHh64RHTqYGET+he/RhRJcRX2zdIJtdusRNpMPMP1",
+	"3I/91F8HrwfB6QDy4ubqN0Un38cfnRIvn0yrX2X8e/s6XwIyAPLhPJwF9SJDzEjlQS997pcIDEUBcHZd",
+	"DiIfwJkFNDq/sjUM8QIC6eMFSUKJGcdTcxFCZ1suXPkdgpB8PmEHZSpEBace8RJp+UDPC3llJn4DFLyt",
+	"HTTicWQSzrASWtXXuy0Uh81bLnPuvMwh1/eTTb/nktQHLfX0IVU0hVYDl87OCQIITlCrTAV8U/cRAvCi",
+	"5CO2ASA1A4+EzIqetatCprFZXNRX4tTDlzrCr6K40wyw6XhKCAtMwq2SMnNqvPJ4lHAZOIpDfzlQLRP3",
+	"zEEYrEwxN0940qVlwV2DsmNJWhZ5sqtLYGwOnXyIkA1Lcn97MRtmZ+U8X5PTxht19kjSUIEeZjdoyuN/",
+	"NsuzLfHNMOqtVp06ZzmtVQ1SulAAgCtBovK1mnhNkyz3LxkRkgyHG/aJJAH+mLI/UjiguoKMjhJsXF10",
+	"zmc3nYSJzhW94aGMRjfv4UMqwgBPU6VjWYmmflzjzOnbkMQwI/6odZRdyCEJCfMJ80AvKCFgbhxCsrKr",
+	"0Np9yOiRODTEAqJFDqkYUyHKwUJ7MRU93tlyzCcdFd44O724nL3Q9IWlPQHZ0RccPkQzXabPz0QBpj85",
+	"6ZJKryEDLqV2O3WBKJttCbHTuUjNBCkyqLu7CHGdRsfC/kyObb5kwr5iUEp59lGxcqIW+tKFVGJvchVJ",
+	"qYYMldkt0wZA311tDNFixfwOMp8Nq60Ve+4bzFuoEJMPHih55+aFh4uypExIHASKi6Q1fWdYXA3/Oxnz",
+	"UmsXj+iQMhykkcqLpThTrnQWIaKYoMmIBlDZA8eSj7GkSp6cQrLykFFBfF2FCuEJVnK/cedDjPA+olKJ",
+	"XAx5ajFgV2QcAX8tl5YlHubljJnFFiUKGWEmBiSqMsTb33X6kV4q1XkngkJ5yGyo/R2A9i72Pict4HkX",
+	"TCmTH7OgnDFOZwqF5uzaAD/mvDNYNAM/BVwoA2AnU+82cxuLQul1Vd4HEDc16Xo0YVPE4zFerO7Aqi7M",
+	"s6uSUdPVVJ5whX2qEC6QktHGt2fvLTjtNbZaWy+am5vNzRdFSNhrvNzY3LKQtNd4yyUJFIKfCnyDZwFp",
+	"r7G522q1LMwprh3hW5KVs63xOYsd23NiFgpV6BiaKJKjDccDHhE6ZCjEU7BeaMXPVn7VY2ygtrY5Sw48",
+	"N5ZQNB/KI7r55bvov/4tcrMH4JYbou8aO7JEUEUNPpphigtK486cVJneX6+m7T34a8EixhlUE4RMGT5A",
+	"rt2Pa4LFjbMS6QEXrbjVfPnjL5vO5ubHtV5vw3785uP6v/iLcmN4CYcu2Ihw5NvS0doYl7gvNPQF8Ths",
+	"inicPdSalfO3luH+C/KqeLlAMMsk03ylBzrr3dxZ71SdtWX38/ZxiYcnEMm/vOdmAZtdBqkKRDkL2JWk",
+	"9yLlFAU1eCk3zhLemSLrKLpaKpdq1bAiSbXF0s0AhWQNQWQxV6N7cnB6rEi4Jeb1UjSSIJKOXWl2ZRVZ",
+	"GTPLK+Rn6LW4DnLNYh42K2N2q1CR3NK0/JX7pZQOmkvgqSndKCFTWFGQNYKjgILQihmSHKKLWDBNrfI2",
+	"W0y9oXT7fDJhwre3tusEIFlHYbEO+8yDUekurpgS/BWhllyHtWyakpOVNCSdaXP75ebG1m5jlo78VUJC",
+	"/qqKfPCyCuz1XZGRPg84ljLUeE1J4OsaWzMXaqohlkfhkcDmNX17cXqCII9C3ZWNFofsd5PYn3RyeiaS",
+	"lg7plpJiizObT6ovZk8gKcSIdEXCvGlh8eHAptKxyw7lLcGBjsfLH0ia7Zsuh98snNK8VjZT9/CS3xBW",
+	"LsFS/1InsTbI9NtR/41HT+m3F1c/dzdPaFd0xzL8m4Pui+4fO3Tw+w0y/Tb0to/VI9x/ez7xfua3R1vB",
+	"jXewG5A3r6X35kPQZa0Nbytg/fHrlv+Hb4NZY1cyZdmln4aEdQ/RAWeMeDIt11BAVhFD4wEdWhWGG3nb",
+	"zOaL7W92ljMB20WVHuAYD8nV+dHsZcVRML+yPu4LHiiB2IBOHipHUoZi7/nzguXpOQ7pcxhBPG/1d71v",
+	"vBZpvhjskuYO3v1d8+WgRZotf9dv4W3ycrC5uRA41DKrNwZl/otpNhQWuNanDCtNH0oczF6lfmymSvrJ",
+	"Gwd9e9Z546A33dcKQd+R/pmDsERjLiTaRcevcqKcnqUGWgXluJSJmClLKcdjYkr077agrRP2JImEY6pJ",
+	"BFMkQuyRwuVc4EBtHXue0eCXs1Meccy6qQxczcpqhJVIEhnMrRPAFZeXtdgEliKT8GYtoFeK1SVuQy2E",
+	"l9x3RJlHQxygMIgFsuutGWsY2rdr7m9OHGS6EB5LIbFuQ6TLC4HdqnrPdeRAc7KJkcgeSHYPmevKLrUU",
+	"ajlmx1CgrDxdCqOAY4agWFGIqb9Yauz8/qp9dH3Wfn/cOblUEpX+fN49OeieQRXOV1dHR53LmtJk56cY",
+	"B2fJJvXHzE5fxUorAHkt3UuFkFm9ISNoPqRIWf8czNIvvBHx4+DeNrQi0pdY09QRtJdxB4wTEFk0c/YC",
+	"rKmsuxzxmKvoLUCPjI3UrDm32+KCnDmxYUd8SNkdXa51fazVXtWFXp5wiQixRc7Osu3rWi4PUvYhU+jo",
+	"txdHkK15U12b5JlAWjpeTEDbB5fd75UuenF1cdY5Oewc1iSVbU/SW7XYi1iAh9oH2jJblGfxKgvat16S",
+	"0r6TNT2s/l22Z730kkSd1xEh0I8ulea2WlmhKi9DHcXMG6VdMyXB44IXtaRrFTReItNSH2+9ikD7UA68",
+	"T5IsiHyJIJtOeiezc3P2t1kMAItnsJLYZR9P66M/vH+IS906n0MQ9DI5aYx88gyzVSSMzYZxM0gcywCJ",
+	"ufQyCpjrovWp4w4I8w9rKzX3zkf5PPOhoJZaJGuew7yqUEleVDJeesIFL/Rs6tRCWHmIFPI88N09EyA3",
+	"zvw87W8q8rQT0DMm263m1u/S8LtvyR9jJCOoy525nvTZVmMVOd2zEUrGvl6ZrWPiO3RjefP0A2TqLIOY",
+	"Ft+W6ht7L6ivA/BlYHOGI0HmOOeVmNLYa/z6H/7zr//w9+jXf/jzr//+P6LNLafVav36d38uCcKD52fl",
+	"s4AyAgVIfdSfZpsogo8yxELnp0Y+YlzSgSm/ujEj6CwZlArLqdy3vzDSrLCNasGpXv3EuUGI1pY16znZ",
+	"3K3DWMck8ka4bN3voAc/NOPH0hY0IVM0MQEHUOx8TCDaYF9nU6beHWicrEuhMS5HM04TDRONUg0vqlFL",
+	"EW4iydSr41XN3F15CGYh7ig5mIzRKaoq0lgcvLpruK6nC3ELfoQHcgPs7mAgHEZ8Ikf7SFc+1roEFEsO",
+	"qAL0/AGmoSZ3d/VlDrHk9qk3QnrLptwrtCm416LPr446F7W1o27DMW/oxaaaf36p3+gWsN8UDMwQEcMF",
+	"hTrFURwQsW+auMgoZlA3PEfgM0HQWQq89U2OeHxTArJ2ad/jQAtXecJwa78u6aCehUD9XCl46fC0JKWj",
+	"WPgpvlvKuFdZMOTMVCguV5jFiIbQZGKxWv/6vKOgzjSyqKnSK1W3kXQW0bcf4AqrlC6mnMwww1vqFlue",
+	"rR2nvqw6nAUmheSECiYFdRyuk/STelhzQvGsoVktZfItFZKXcazlZE4Y6xw6/ADjwB+6+rXNjCa+rACa",
+	"HXQWsJePpk4LChb8E/A9wj5Us9dk4ZZAeVGJbwhDa1ZNWa/pk4mSRMpMXP3pyeXb64PT47OjzmXnWnHi",
+	"Gj7CpHJzZFOk5sedniV7rCqmWC1DtBYShTklE8+4+ALSUKHcbN0cVLSWqWUCWCcgZTkpMGdGWX+4ZNXZ",
+	"DIB75R+aZMBl0v2+usxUcKJfRcGSkflfYkKrUoQ8Ug6BEdHAYhu5VCSgDolUmO7q1ng2iWgy4vY6fAdS",
+	"+oXU/uzUIL3ZghI7S5bFnstJ7pRRYTNsP4e02AS77bqSBFmTupACZ3J7yybP5mjAQ+TSqvt/CCcYcIzf",
+	"nvdLbWtuCu0B5zcQACHRiI8JsBSMJoTcBLYO60YWNvbSqtgZWvXDj2muQVLWbMC5VhJMo5i3fIK6SOBb",
+	"4qNNp9Vqqf+jCdfterSJvTp5tyAlBVjRZfJBlthQFlui7sTIZuhzQaLW0VskI0b3p8iNIXQKBoJQKjcJ",
+	"sUloqw7jytGjGavQrDkkQ4tmwTYlrvlFHuMbksoeGOnn9tGIMw6N4UrqTCjpwwHASONiAVONraRGallm",
+	"O9uLb2f+1hKauZT1saI8ZZHWleKQ6UVUZq09f32AXu7s/g6Zjk1It18y8gESUrFA5Hrc11ksRX3YJzU7",
+	"IR2oRz+m7Z1mrSBYaoOX7lNl/KlpFzMHrjYkPAxIaSEG2358xp3LIx3hqvsomda0wkEEe6OkHzeEs9Zm",
+	"qZlo3xKam+lGVRo36WvnXKZDm5HRBLTqfQbNcUXpJkVFHIAa9+3l5Zn1r6ubyVmEdooWzyrKXl4zo61k",
+	"+0gik0NmvYsWatQ4eQNUac/1oiAxO8vVeRdFZEAiwjzIsFa0vTjTPnIzTblSgjQkjETUU2JdwUef7eG1",
+	"0CZtcsMNWiVtgwDY5+DXgUGGmYPTOARZVIkJwsMMiQmV3ghxpsW/gGptioeE7cHj2rynNWnTe8a0yeyx",
+	"YcQnwkGCl5s1sJ6PSuRzbRkGu6GuuTPAQYD62LtBnCFXb9Bd1x080jOb6U9f1zpS0lv29XnH9ES87vzh",
+	"oNM5hG/LZpjtEZhtj57t4nzcuXx7enitvmofHZ2+g4czrewLnSkvum9Ors6uD7sX7Vd6qtODc3hbvdN9",
+	"c6VXetE5en39/ellx/6tu5U0nEb76LzTPnxvvoCHTzpv2pfd7zvXb0+PDrsnb9QC2pedN6fn76/fdjvn",
+	"7fODt+/VQO3jzvVZ++Li3em5eu/d+enJm+wXF6cH3fbRdfvg4PQKovlg6vbhcffk+uBt+wQ6Kx9enR3B",
+	"qVyfXZ0fvG2DTbpzfHb5/vpV++C7q7OGU9qRubLVXnmX2Uw/czvPdfcE7ir7FZy7Das5Ob2+uHp1cXDe",
+	"PVPXqb8571xcnp6rUdMF/6jxpbzrWTvX1ixpfZZ0WUWCBIEoYUP1cxg1KaEeeSbSoJq1DGY9E3nHUSFZ",
+	"pjRtBGp40rIQV+BqSssM48gbqXGxr1u5wkICzJ6ZPpBTEyiK1JK/edHaRHpMtOaebR6DJXPzvVtYzdnm",
+	"celqolLZ6dLuPZ+890yYqKLvzt9BX0rG0ZgyrpMq8zPuvCx1nJV2jlN3V8UC873tKKQ59GMjpUmuW4lJ",
+	"jm5JlHM2plsPtcn6eqyjkBab/pIF2fPJpbKbC6wg7+rNhwgmsJC/QEasb9PV7cMqzpgOGfF1h+hMy7Fb",
+	"SiYGE2hkI/9ncWoFXRqpH7bPdLeyEtyHBmE2hUQnVs/0O0PtWpYZgIkL7WGfVmfS2RpfOCDMxyZGSrHE",
+	"CXjkZLZZWzaMCvXJkDKB1kI8VePAl2J9H20q9j075IKM3m8WOZ4ftrvlQ7SuvJv5G0BMwSvokTW642ED",
+	"E5AXaBrj5atOx0wQuYG0C9U8rsjHiE9sBoi5ERCRFNEfceqRehXrHqn7Zf0WllWdK61bI9OkMotshYMv",
+	"IsgcygIvVHgDc3epAAjvgSHgeciG+4qHvthx6PevTs8nre/eDHm73W6fXFyNOldD9WdH/efVQfu9+nfw",
+	"2rv4Vv1x0Ao6v//+fIe9ORm22912u33Vbv8hJD/9/I36uX1x9f3p+Xe7B++73b8ucUDOBa82cjOLXAvZ",
+	"8E9/DMnwT0M6+NOE9MN1u2hXwRl0bO41eg2o+BAQHBUMNduFyNhqvpOuqeKkM9BTERsCKYCaVKehIGjN",
+	"PTo9aB8p4aB7eHbdtn+8ctf3UUCZNowx7eJMiCl0Xe+xRC/Q5RUQlQ/b5Q+WpsRJtTLz7yuQ/34fU+/m",
+	"sygiVb/gZlUJpUrafAdb+udRHChfS3yp4kBl4J1e9kMIUBnQuXsoZjrI/DjMnV2F3ra6IY+YQiePDwaE",
+	"1KiCXi+20uQNPXRVl2WKfixfrv2LLcVRCttlIHJOsE8ZEaW+fyGH0eK0hmIVR1iKT5d/byZqwMxvxytf",
+	"v0doKA8jPJAVWinUkYgDYiPPIoJ9zVZsVOG+jtcFQYtKNOAx87MxhjPFXUpTf2uGSy4W6jPhk5noxn/3",
+	"j//0r//H//6f/u2v/+4f0a9/+//8+j/9f7/+w5/rjJe4sCpL3HgjHA2J7ywOKH1ZHk+6JHRm4iBtya7K",
+	"chPmgi9NOG/h6O21z6+UmQERdR6lkcFQo0JBQaaGn06NChR+IEFCHEGoQX+qg4j7EcE3BfNr+S31WAoR",
+	"aHNrb3unx/7pf/u//9v/+2/QS8fU/1ocPeyY7c45pYfP/gdTyojr2FzhYWaVyUjPmHXUo2P6sJUAzokC",
+	"QpMU8inFJx9Pa/qLVylofZFikzo6s9u5V/wQQlMKL3eXmZIx5otML3a1TgSQsbWbSE/nOnfns5aZ/DJb",
+	"0WFqJwKleR9h7QlLjEGxILovks28m2/u2d5c2PZwtbLbZy2L6VsoB0Ae+bkS5QVLvy8Mn6YRYmSC4PEc",
+	"G/qlQX3R2Pth29l0tn4sKdmTR6llu1VmY6u0N99+LmCd04gZ/Skm5md1WrMkpQoNC+Wty2U7bLr6IyoQ",
+	"uD5rdM6Hot1O4+D0GApK1Isfh6ijtHHKjyVLrLRrlK0TrblqHa6DXLOQhw3cLm4yWS/xbZ/BotEoMr8r",
+	"Tm9ixXTwCY9se4hZ6/mni9T9PCNn7xJeXh1AoeOOpSDBwLGl0WY7ddQqs6PudplAxblF7B+ycH1a4aQ8",
+	"IMOewzNhOpas6XKi5hwcYEnZB9Y3FsvTpbXxM/1GqiMskxDI7JFWB1fOD7vPouRDxEbmUPy3FyN5zoP5",
+	"NTciHtQoxwltOJwGBB3UJP9XAnwNUIBFE1MeVLgLTK8PPfoM771zXw14sepQFlcjUa8XEofUMSj+Ayt9",
+	"WO6TP+GPTuOCDtlV+NhtVyakLyjkhn8hXVeSBRdv8ojgW6ITYjdQG/W5RAMaBAqy1b2pvxXjZkTX4xrE",
+	"QmciLopOvUfzFnWlcdhhigcXTQ7EfjvAgSCzZ5++tCB/0T5ZuoAQj78jU7VOUZj/Jvn6h4aHBWUcCnUQ",
+	"k2/cmJWJbzIDlQXD1smaTwXj3YXpa8l8pTsrFIqZVyu5fuWYuQ1lkzovDzHeXSou54esnQmvU1+SHryE",
+	"SejVaxvu5Vv4PqspLc0r/GCc8h4PAuJJ7XO3s6bpNfdsW718v+Ds6R2ot8tu2VKxhaIzn7DqfHO10ySi",
+	"RM9oZNS7lGHMGYuKxSPUOhb08y3Z+UqNhbWjVurvs3JbJqjnjpVGH6ugum97oNTF8mNbJ+o+BeC/vBJW",
+	"y9VRWaK8VNVBxxUNzWxofaZG3Aw/TMPvF1jn0pJ9SxSxvpA8IieZ+irl4eQ8IigiOADdOVePRcv4Z3H/",
+	"+UXcR2EsRsgnAb0lEQj7qAM1dyDVQUeaq5dw0GOQHAMiLfxoAs9B1CX+XjbyXOfQBHwII+ZDxn/JFhr3",
+	"scS64vbW3/zh25/xu5dx94+cHl/sTLqs9ddp5XBFURqb2y9evni5vfPi5Q7Ud4/7ARWjSzrOd5a5bG3u",
+	"tVp7rdZGq9X6G91ip589nzDi6jSFLTf9PPu7eA6H14ykz2bvNrP2+TylcEnH5r2ZxZRxCns3uUBnOcLS",
+	"XhTxjVqWl7JKZdTFAHScuY/KtZiN61IpGryKRX4KjEPKiPZjaT75PtVwdJY/zwUbKKbr2uWko4POKoyB",
+	"bWazGsBKG/NlVu8gHdXVJMzjPvGhyn7hfF/s7m6/qC6bPyePRxZmU1gV8OGQ+Chmxv68+Bxy0F4SAMYy",
+	"KA1PApCgtfPXB2h7e/vleu6giuJ5Xbgxwcm633Y51UkDth2dO63kHS4Ict90LhGUdO/TIKBs+Nw8KlzI",
+	"axGLgrfn6xTZdg+4+XOr+fJH8+/G9Y9/WdrvQW/JRN1XRjDaGPWSFdmIfds6gIf4p5g0oVJ/U7GfphyR",
+	"JpzLRvu0+e3m6c/bpSGJaRz8QrKSXsHHmQWUGgBtVkHaP0Bf1FDpxaZvAFoLI8p0ElL74qDbhZI9uhp8",
+	"IZ+g1h5zl7XTevli3m39s+b/8ONf/cVy0fm5fZfyybhfrRLdv+hiiKOku/wdtBTBI3kambjhOnbCOziw",
+	"F3ugk01kF1RxmAt4VmIt02V2mG+zcTJvlrpA+DlhZFJK0kDWAHjNMsJIPS8QlsglNr7ZLU/RJdkw9jKK",
+	"qZPQEGG+SGLGBzxCr887HdiEtpeHJBpjddh2d/nsYSSInCmbWjtQnpEP0tSWr1xoirQ63kgg9ZbOSdKZ",
+	"Qeu2r2YseROOSHelTLYFktuEFsooLhfSv3QqwTIJPkYvzt51WS2ORUxiwS7KqkplAaV4H04GRrMbKsOS",
+	"SzxcBalZjlbMwfr5OH6Jh28iHoezW+hzbMx7s3eof9OZteptxUwCSgSS3FYhHBPMbClPeLx2BnW5o3DG",
+	"AHfvE142DnseZdVVRMyRzTvnh4jaSe7s7kE7doiqAhrY2IJNRYwfE5/CBXyBRrhPIa9kpjSGN8JBQNiQ",
+	"lNiMPw+Qyluet6utfst1vHmwyhC7i0zhywDdA8Hb/UCtqjWRxMNse6LtJdoTmbavzpKnnMSez8KgWYtA",
+	"a0ZAAAcfdHIHLZzqnJgpkamCk5GA1G2gPvH4GJp5ktqwac8nBwNbrRqRQbCdcgw22GpOaQYR63jnknWV",
+	"QV/FRVdU/P8cDJVLgzzspSou4C4GygWGybkYlC5m9nC1h6HmMazMxj2f0d6tpY5+MeGyJYdmN192bFdQ",
+	"ZsukK5ajSSEdOBOWCr5z9B0dl1gD6+UQL04SBqK39c36PgrIQKKY6Xw7U/hQ10bfQO+oHKGtXQf1Gif8",
+	"FgbsNRQ12tpF9gsYaAcdEk9/tGVPdLVjPeuABpJEjql8JRyoB0OFpJ72/iWBrE2FDwGRiiezWDxUjnLt",
+	"SIC69Ebf75XIhX6WhUmoq1wQJVF+0ysOeaiIJajesChrbGdjVtI6MFCoMLnTWKfweFyJV5D+TOcl9Zc6",
+	"b7VCbOaZgF1vNgMfLEvMVmYgtm1onm9Xx6zUKyaQ1pvYcpYhSpn6sCYqZgU58/cxNlSZGNBaYodYv7sS",
+	"/7h551XA+xARe4AEv71Ive8V0kxtaFOFVfqurd3u0bBtbqO2XK3VMsp0y2UxvNDDYja+8KzhNA5P39UO",
+	"LgzV83yiIwtLKr5WLKUYz3fmOshV8z5wMF+6HbO88vv006NT78xcm5892to1b2fDDZJfqu7wnIg4KMsW",
+	"NGEtNRDlccr0ZpuZGoDKV/2gEk2wQB5mHgkCHdK3kDhq69eyNrY4NAVg51dxfQdJMiUhNrpmw0nSrnZx",
+	"eD4O1LZKigaHBBLQzQO6Da3H2YBGY+IjLTajMWW5r+f11ykJ8oHkVpmg1ypLKizoEbp4pmBBa1koep3r",
+	"xYrW3FzXVGj3n2+bqr7SfVNrU4v5V/oQ3Vthp1BkqBSE6x3VWdrZ+I6HfV7a0b/NWIyDpCEyirCEAmMh",
+	"iTxIRKho678QE9SUoICVKeGL08WxWpaC5CSSZtaJVKnMco1sr1JkrNMUbQWOP01YlvL8FdaekpTsCp0C",
+	"aSp0sU2uO4dmOUjMXlAewmYPv0BZqinoQxgyDS2+uy1TD1CR6Jon6I3NzVZza3unufvid9+8bOWPUddy",
+	"1gmxWWI1g/xZ/N5+0cpiW2NnYyt31CYaqmXKKKTVSeRQC6FF0G1uzTTxPDptl+RgzPCqksIIpgQRNKSK",
+	"fKSbhe9rb5+PCPOiaShnYuxf7BRNtjOlIzIhA63my3bzb3DzZ9QsDR2owabu2OO0Hhlsz4m5Jh+IF0vi",
+	"a8ajA1nLe9vVWOHm8lywXvfsxmKekqzvxd2WdFbVRx+8QJjdPBNoQD8QHxn3LrBoeGdf/Rlgjwib2BfC",
+	"kZKfFJ8xD63+UO/I7VrQIqvVquR7qY1iZ2O3sRAVfvxl09n6uNbrbdhPOx/X/8Vf/OlfbbZa6tuW/abx",
+	"GCx09i51eriS3BU2KlmLwNlAQZARZkroyuKru14ez7F8Jvssj54bk2vbVy7HdeemrVczj+rWdDeUQflv",
+	"fW4VWXnIPWifH7qQFo28iPhUaoK7RqVI27xaVYAK3TmQCsQnxF93esw9eNs5+O5aD6PAsG+GcJB73D25",
+	"unAR1i1ioXqKpewOcs86Jxfd0xMXyWlIlV42RRhpUGjeWlgwyzfxv0amPWhfvFWCa/vkO6h5/H335M0F",
+	"lESGGsfpihqOZkFOA5YCNYe/70Bmtpld/XXa1ZLx5UFNg8EBFiM1vy7yrX3YSk45wJCydTAi3o35W9FC",
+	"Nb3SltT07FbXKT9TcjoILND6SU0vPZDBi4JYjcvNGiIe0vKwwnP+6DTeExxVdvVeoWNpnDCj+qk9x7bl",
+	"xoxzv3YSwj3bXVe2tjbbmSURSlEgXhxROb1QezFBEwRHJJoT6inwOLX6Q4CmboiggUqYGHKuK70TEiKP",
+	"8xuqoQrODOgtzJJubiQlxJeYcaGXSgloX2SnBXN1fwrlhZtxmHggAq79XW+lDE+h48YFHpMLKslfH+EP",
+	"QPUpA6MmTJKIrsZJcG3WkC4Oh/Q7RbI/AiQNuG44wSTWpcPzr0M5eygardvvx1Fg9if2nj8vOCKe++SW",
+	"BAquxWwYuh1QHaJI/CHPBBrxWJARD3zr51vTaC4cm//loDSpLnXB9RgF8qLEFuEgRiSa8EiO1h0UxUyY",
+	"nP2YUWkCXnTvC+jG5ZjyE9p5p+u8QpHsHoNa6AgnvodMO0Q5ing8NBWMeR9iB8NQS+kbPdZj//yfowPO",
+	"bgmDrIgea0JUvEkM0fER0FiUT0h0gMckOMCCbCDgocCUGDJ4UVobDQqH9xiCkuJOsZ44+n2MmaQSDglK",
+	"cevdKVFKz5sXmgRa6zU2tzagtFCr11jfUAu+pGMiJB6H+hUbCr+f1l72k/Hc9+/fv28eHzcPD919E1rU",
+	"a/h42ms4qKdRtdfQx4pQrzEh5EZ7X4EpgnUtlwMDiTc/c0bQWltQ/PyC8DhQSOGTAY4DuQ8NiASCLs+I",
+	"M3VyPp7qlZ/hoVIQqFBYi28IckNoq7MGxfc21+EwXEF/Vt+ZAdFWK9f7Sz+kmYtas/sLEE0HqaEcpF52",
+	"EPghProwqc78gRYpal8uxF3pnIXnprXGX/1RcObqrIKXO7u/Wy80gYnDkERNT1207gejJq5qaNE2zkhL",
+	"l0ytWfKBCon+8i95hPok4OpyJU9K1GoQ/su/hIFhbwLttHYc00x2p7UNDS+oD7Zf6BmoG4MQX28Sq9lD",
+	"EmkZxRzxiJhmGlSvUo+sJHbbLIUy5H5ommNowsOwuTX3l15jR8HcHvoh18PhRwU3O60d+CVpSvHjR3fd",
+	"QeQDsHY1L2fEhrKlyxrjabrBPbTTaiF3phOG66Cd1iZyC+0w4Ott5CY9MVy0lnMmqpGTqQR03XSL/Tjc",
+	"JPgp+6gaeRe5s1011Jyb2wBlM90l4LddtcyyFhOug3bV7mxHCRegdrelByvpPmEa4UGzBmiHIiSe2o4o",
+	"+c4mUx4n7I7xCbJ9TdTQtrWJDq1WVwzg0UZ97k9B6NUci46pTAFtc1u9U7gtR33BIBYMIFkhLHRIUEPB",
+	"qO7bTtuI6tbplAzjvulcupmrX4tDIB2eEkXVpLGAHi2cIff5iOBAjn52HTid5xHB/vRnfWTuc597wl03",
+	"mXggCmjQVb+OCPahm6bQEzqZjOtkmW1N4q2mASdBhT4DAr0WNtExfYViFhChsSZdt4BbsFHmGjU+NMf4",
+	"Q1ON0+xPJRHu+j6KmW5ODaNnMgnpkHEQgsc4UIKWScPKIHkLFnliVNLsu2Mc3RBf+3/Ub3tIqav6XCBL",
+	"MZio1YUREUQ3f4+ICDkTRN/6aQLiyVAfmqC/MxzYwdbA2aSkiwh7EhIQIJtJQR4O6cYUjwPXijpq/2mP",
+	"IkVx9Qv6jmBRaasq09GCB2IfBcSk5YwRRLwPdMciKJ95cfidsLzZyFuixy7KhSxDwpJ+lcgF0cwcSiA4",
+	"CGk06StlZTIjFPaYW5C63A30KuITQVKBMiLB1CKRfm3fChP2EUEUx3R1GSv6M5zyHnoFQibqxa3Wtgfr",
+	"gj+Ju4EgWCLrJY4gbb7P5cjRYoR+VwuaE71Vv8fSNSiYNdCkmIzdP2EKWsBtuN1CvgIIiwMKxXiENr8x",
+	"3+un4CCdHoNWD8BddEwnNA2w91A8Eoi30ayKR3RIWY8dRFyIpv5k96Xh1pQbUVJBX48jcsilXwEUFKmI",
+	"oTT30/MLS3uvT8+7b7onF666UEnZEK0pYRE307qreiDhIBF7I4RFj7lW7MVhuFEQfd193TNhT9EwNVNK",
+	"PSTCQbC+gV5DqIpZlVkmrEx3J0uQNozIIKDDkURr7im0/blw19Mz0LUPDEQGfCLAkKFEThwI23IHbq/H",
+	"9N2uaxjIwxOUguNMEiabSvs2BPEPTWOfb3YP3QSgzF50GxklmhvQ0SIKVDh2z4mMps22goKysezdvxtx",
+	"xanBMw2mEktGeqwgZlgodj80FYsSQhHgpIOIOTTCBjwCSVegSUSlJGyvx1zI5/RctMa4PY11B7laEFK8",
+	"nU1n+rioB0xujHqioAAoWMesx3JSwT7COhTJPKP0Ei1IzMgGWmSAt2H+fKzSfi8nqgk1UlEiWdfRjLmG",
+	"ug60amRNvd/M4aUcYFMbkwLqWQuD0fDOIh5GlEhdM3e+YmffTuumJfpc+6zbcBq3JBJaz2ttbG60rB0R",
+	"h7Sx19jeaG1sQziPsUQADzCmsedGn1PfD4lckCpnHlY03p0SbEENVA3X0cUpNXFIi4X4+gSSw4HE1CMq",
+	"5CszM2T14TGR0FW4IvYifeS5fu89wVHjo1PzaWNS+dFpJGxUbXWr1bL6tzHrZzWIP5q6hdo4szBPAyYC",
+	"Vx8o94U4h+821K3s6AnLxkkW9vwVToKo4JXNxa9cMRzLkSJD6uB9/d724vfONMadWxOQem+zznt4GnDs",
+	"X3J+hCNdJWC3zta6RkLRL9SY6ELrplcM32KqDftga9INGw0k2Ta1KYTOZPeAzcqSsjQNz9ZkLIu60i8q",
+	"WC/LmUhtImhtp7WTypHrJipS4Qegh6mw62q/mWt9Kf9qc3ejx5JpKPQr+ykmoMIl6JMMsJc0d1V0GzRO",
+	"9bdaWkptXiLXtgp0Tayr6XyqzR86+9K8qid+JhD10RqIVxCGJCdcT0UEirBH1svwV3dif2UTpwynemXq",
+	"bD4gPiWIkLdUmhySAjJvPvDkZYhsetB/Mdjc2ln83gmXr3nMzAsvF79wwNkgoNo1dFd6sbO5W+ckRBzq",
+	"MpfHxKfYlm/+RMRGX75SQC3k16My6sucIUatBa7mh0zzzx/N6f+Q9vv8ESCwjGE/90bGA1rKtl+bLArN",
+	"m4VrMzZ2HGvNQy/WTY83pWdQ25xY8/XnKU8P/KRR/16aaJGQWm2PQ2tYJOZE0OHXk7JsadieCPVMQPd0",
+	"ZodpZFaabLJnVpRLWnGRb/U304TKMUONFY0GqjvVJmiwPPp4isB7Nbb9KdU3fTLgEUl/hIon5IM0Q635",
+	"6K/R5l5J17t1p9JqWkYn3xAj5hyMdETRo4k6ix+HJZlgiUeQjPQJPIlGj0et9LkjPMSUCZlgHwgYtuJY",
+	"TSmpkgjxcGrbB80SIW2eT+UoQBseRx6x2M8MTuqyzMm32jIZYSawp8sqYPtIYTQ8zhYmFGAGNZqoo2Uy",
+	"bbe4IaHcQAc8nIIElXTFlNyq9BCVoE12s+IOD6epurI6aUfNs5TE01rJAiCivkz24SH9gkSfr0kw4eH0",
+	"PlpQFX6nsQ6VxgHyISSeTGP1E9uAlSHQWqL6pJ23GIe4oPXEBjwT85/tT4IERwMcfYVyQ9dGYvyGbCRm",
+	"T0+iwOPRh3ZCGgroOkMizOVUW0tiWRZKIwVa41ES47puTA0zpAHPN4fMIMJZXESE1XFfPcUn5b9fM2p8",
+	"iXz3gmSNj/fDrSoezBmRdAETThuMM51YnZZKCLAkOuYgMmq8gwj2RppJQoTtBAvQDqSOIoAeKySi3N+b",
+	"zbkz7NEVmq9K4ir8dQnz9Ye1PgcR3gtin/jrCufBCJA1aELMQaaQe75wOzS/4QMTbJC8aHMkR1ggptgm",
+	"ulQKwkBJ+Dp/g/HJiESkyt9wqs8xK8evCJdzMy30CDwxrkXm/SJQZxCL5y/1zkZ+cAFDcB2KoHH4WgrS",
+	"OiQLBL8M2KeRa9svXoATft1Jak8H0yq/gUGjOf6DDeQyPCauLiy12cpWllIirBo1oIyU81DURj4JiKJC",
+	"CepAhIZu51c8ylyhwkpDfw6gV8SDc3N8IrN/fp9fo/X/azTmF3BiWepS07j/cRGDf/4L9T9qGqXwt6Rr",
+	"J3wvSslKEa/LcFm/P4vLOWTaqZr3Ceg/E5aor+MR4XZZ40MOwrqHYFIoVRvPbUYkSTs46DDPpI972n0G",
+	"sLUMrHUtrc+bRbUej0V9QYriE3eqxnKDG58Be0q7w5Sqn2ckMivbAwlTy6SOyd3Mqn5axTRmUGMwxUjy",
+	"sBmQWxKkD8L8oqynV+LEMlGVERljynwSobUkfxQURSXQw3yphdkkMyOIX13LVt6BlgKwbEQFaq1v9Ngl",
+	"lzgQe8jVW3MR9n2RWasVn6FufLrGaSpXQ/SNrlef6KxoTUBw/4iyod2lnFCPrO8jF5YLIfdG8y2q3oWW",
+	"3W7M9GTEd609PITMnIEJkmYc2SfSJmVQhB7MFNockbxbYcXIH1XObu/qJ47IQK+bSgSRwGYrGz1mwrNn",
+	"bAgmLVfpVHTIbPo7hOvqXtceZ7cEGhTri9nX7sBSbf9r8wmYFky/KZ9A0lbqySfw+D4BYwQRFq7u6TS8",
+	"jx6zUH150lu+eL1lNcFzy+spixUUYF8Z6UAXORb7uX6YTiHUV7u5DE5B2hRUhFnzzf6Zb5QZxUTG/JYg",
+	"KterFZtHCLLVtX8+qePrSZP57drZAGkSlHhmVYSHJwBFhuTluiqXO8+K2gclEMgquBKkI59EWW/ZrEaC",
+	"1lzbsdZdz79Y5YfK9HpeIVrZjiGXESGrcD99Wbwn2zkaSXUkKfBloCQPf1oomec9YmSSiz4Eld1HARa2",
+	"+L1rO5a5oJMJhPPqIsg/SuuZ1YJBb4XEbAV2choSpS77dAA5uhK50iQOJtnGyD1oX3benJ6/v37b7Zy3",
+	"zw/evtcFP3NzplUGsFVQ1yrfrnYKJT1pVsOa7PCfyBWUdtz5jLxAT1xmsTfHS8GyLoZXMJiWenemhgWU",
+	"pCriic7dWIYjPadjdXjVwdMQbGvaIoxwRPwkcSPHqYwhwipQDlT4gfQuLkcISIrQTmH9srZLQWugNaAw",
+	"05CsZ4ZAOIAaDWCzAnMMlnoYRb3EDQ1D4kPBkihmULqZSm3D0iYyY93aQG1Dl/KdhiJSatvowmEc6jU+",
+	"MchPFEAMFq0ZIFuGVc6B94hwW0W4VNc6i01ZG5Ojn4FyE7VkjGVDCrVLIrD6CtoPoJoSVAczxdUDbQjW",
+	"j5i3FOStK6jUDY7TplgLkjszFXvKAPdc76oAsg/PDc08SzHDMpMIdPd6YlufkZtHQ+md0O0BFKOFxrp2",
+	"JgJPCbQF9SeVJW3U0RxREp3agkOmtByUMalIXzZVRdwxvyWX3LUF3EylhrwAnTCvbFqQ4mwOktyUrVBC",
+	"tJ0WOF9EvDiKdEK1j36KqXdjH1g3dhmWGS3NRqo2TmZE4uVMUcewyTJD+xeLxI+VR/yprZmfkbxZmj+8",
+	"LChaGJ4fuAHY6KCIKCwTiEeAMSJzHrro2YiSCEfeaJpGc7heTn10oVvqVFe3wTWpDTgmC2rtPMIDNiid",
+	"+TeraT8z2rWx7pb6nSXn1Sbaz1ETbj2KJvwpTLRP0kQlUdLg+LkrwZmun6U22Y7h0iaCOu80R2tllYeq",
+	"/OjrJpegENo9iPhY5y1I7joon7JgvDu6uruZVMc+EAqyBxVaB9lAJ2RChNRjGyVF6ifhe8/YidBr6F8p",
+	"9pCri+t2fddBrr2kru+itQr78rqDXImH6nEw9znINREw6s+fXLQmyYc0qIaMuYM8LEiTMkGYoEoRUmpP",
+	"ZmYohZWdO6sN5dSgvO7jGjhz0YgHvijP2lS3kglX0ZEsupWnel438hRIkIB4Eq3hIIBSg2J9H9n0dCuk",
+	"gXWiEPRBk1vYKKlAhYYcST4kcEt6JXCnSF/4c3Xb+wgbMBAhZmImiL/Kam+AcmnJrm68Re2yDa8jPq7z",
+	"nBInFz+ltjXVVeA1kNZ+ybKFJV+7xMNl35iGZMlXzjQoLTsR+bDEIUBDyBrPXdCfyWojaPSWYTlfFYf+",
+	"lClJJOVR2CTLZXhtprXzPbT2ar9TIW7OVHV3baVyxRp0iUsctE2KEJBJ8kHLuOeQ14QNH9vX7C3JJqLC",
+	"NHA2LquZsf7r3xaHitRdEh+NcDBAcWjD4yacac7GY5mOD+xWFxPVMqwOjnv9B913JuD8Jg4tQ5qoB9CU",
+	"SLA5YzSmQiguUdxLxgvG8FjbpdcV16JMSBwE6pyObS2kLV0LaR0qhrBgqku2sZRzMYRttxLTEyTPMqHb",
+	"BRjR8YwpArid0Sk2gHsLF7YLOtP9GvOjS/WNGsyUuNwr1MAUhonCm3MKYla79YCarEiTgbE/kUNP7+sL",
+	"y+l6zaM+9X3CnlSfmv4/pvHvnsR4W71YRJol9RslBOiSr+Vk/JxgXyBs7JQ2bH5MIkXXJBBsUCxMUW0M",
+	"SZ9ZY6d60Udrvcav/+E///oPf49+/Yc///rv/yPa3HJardavf/fnXsPpsV7D44MBIWhnY/cGTYmQJEp6",
+	"RPz3/+t/+fV//8df/9Pf//p3f0b/9K//j1///d/rH7afb+6gX//uf/313/wXtNtSj/3dn9Gv/+e//W//",
+	"5X/uNUCpwijExk8T+T3GuKQDg5gb6MSEuFOBBL6FPgY9djkiqN1FcCoRFOE9DQlrd6FnP5a0H4AJRtoe",
+	"/rq4OfdJAHQaixviWy1L93DoMZ9gH44FDmhAJkgQj0O/cptB1OxjQXw7reUTwPHaXUuAQY8ZxhHxnR4b",
+	"YBoIB5RIoU7fSd4SfEz0zmIWC6jpziM0oAwcn7YzHgR9CBK5usI8mJ97EP4fRtyPPaLzEaBF1QY6TBp6",
+	"RETw4Jb4ScUuyX08rdRt99UBaPVUw8o0UyEfQhKBxUx4HPgooIk5exDLOCIwo8Q3hOnY9gALCW9BQH1y",
+	"t9CLWBc1jjS8CtQ9OTg97qC1MTRO6WPvZt0UQbcasjlsfTBQt1nHT0Iopa7yTkVVjwjdN0CptaVc6kyN",
+	"ncjrK2JU6SSfyOgGC/AredZlAj+PzbW+Kt8c9hOGoo/bEmOpQc+yGMoUJtX0iSfsQYtqzz3beLPUGPaW",
+	"T9AYs2lqFplgKq3hBVf5ow7UoEYNTk0XqwNXPRPM+hRMoZvNKjgp2LTqSiWVMLPQW2uhFfihtZ4pYmvd",
+	"s1yHtOtWWhBYaB9ayztg16vdnKmK8OSq/IJclQ8jGtd0OlbXCwT4TMzdaikV2W4VYNZavUr4ZDR7aBh8",
+	"Q+SqAHB5Fzfc+7KFCaARlZeaSFwTnC1HZJxpj4Zhn8Z+Zow/2jyXsw3hoUBrgjAfuT/8CK6oiEDMiRoO",
+	"HDZZ1jE1LcNs/WxUQeetB/t+RF57ET8vO9BvFOlXbwJ6Kue/2F3+6DajWoX+szLfcyPvgzXp7rSu1A71",
+	"Wqn/jE9sKrwmLLYGA7P9uNPer7rogcSSCkk9sYEO9OJ0fE0m218PZGiSDQwvVVbglSd+/9vh9+ZKwTmW",
+	"4WMPzvqLSMO96HlEPELDOakVF9BYT8E6HeMhQWvjOJA01AUyFat3BzQg7h46O3njoG/POm8c9Kb72kHv",
+	"SP/MQa+Ozxx02X39GvEInR2+TioB9thmCx3TV+vW/3V6cJ7Y7dLWtsKY4YIA2skOGRXEB5OCg8IgFghr",
+	"Y0OPrVlrsGl764BFeF33fAOzHYWu1eW2Tlsx05rhlLQArePG+8iFGcDXB0W5k/KDOg5PcKhDAi3hdAFP",
+	"07uSSuRTH2ymatjE1Ntjia23RkdSLJDgnKl/1dg+8QLIcAkIG+pCHtBxc6PHdlvbyD09OIfWrYpadt9c",
+	"QbPXpHCLPV9dYwWO/IZM9xG8WdaNtcd0sE2uZ956OmD20sAUrK456fVrzZcMDLE6oUABUY9RZiKNGUc6",
+	"KEeggULfZOuK0YxDOUVupXXzXAPEz+TcAPE8ASwB2+cDHo2bPpZ4mYwCmOAqVBTjsYUwMzlYcCvMmwXU",
+	"SMr4aDtcFgOeCiN/jrZTc3s6+UZdIKgqUQLWc22n2dTvfEPext5ma7e1tbmzU8ojdrUYNksxypgFxPw3",
+	"F4UjnmY6IFVFh/1ejfQIdtZknumqygp/gbE4udSNDGTlr3fZ3G5JxmEAgZ3g7RwAGWY68mc6G9eh6JOj",
+	"GBpndikOStuYDggGr9va3cI11ivDRrB6NxcjUhnZkQLPitT6dIJPFOOR2eFToMdvPdE7Rfvpcki/ipiP",
+	"3LQlbpoyN0oBH7/q3M1PncX10MB0fyN1Ch3LWqqrbbqfKwdoPRIH+G2aeL/GBKfPivgnmcTVSsSrKQRo",
+	"8YFOKKrSI87TkVarfetZnpSIRIlIs8FnFYnM/S6nRbg+noKNDVp5bG9CKaaRwiabzRYLk3AK8Xc+nm6g",
+	"dk5D0LlWNktpa3adYIrSPXghoE69fH3UPe5eXnf+cNDpHGr1wSoielhtw8f+mDIqZIQljwQa4VuCGNf2",
+	"umo1IoGelZW6MON/IiUi3d9T6acvSyPI48Z0CQxeNvm1BMmWZxYLo7lsIqwtyTTGPknM/kLiaXWIVh5J",
+	"n1SLT6haPDhU3l+3SKDj4VSLz5MrtB6HKzyVQfg8tYRHQL0ieRcSS1Gn8uyZyeDJ1pJWxL6s7gkjQhLf",
+	"0S7VfPWCQsPFtCvdpvPNdsv2pUt76mA2JM9ESbp+RRCmTfO+UPtaOvsd3qqbsQ4Pl1dBevhqJno/T/0G",
+	"HrFXahIxhPqZvp6m9SIAZgZBAY/qdh7QSAcaVTCtxDjd78RJsnwV8DMiC21Vwnl4qZuTlGInWrPVdJ+J",
+	"TC61xkut49lK0c/Efj6dGEIwPB4ExJMCxcwO/rOJotLOJNvHxk7CJyzNCglDKEKvJ3L5hLnr+hW1Hx/r",
+	"GJGSIh1rPuSomcSxZLiIoIDofJf1kj4u5jHTxiWt0sGUrLCBdPccRH6KcaCDNOKxyOZHm8qmasxb8nX1",
+	"dT/WUHo3evqZ9nDJ7emJpn4Smpo2V78fFdWvzhNa8DBDTArkNMl8Sgpk3E1kyYS4a8I74dpJbuJSY2j6",
+	"RbA32rdtqJIaF7Ac16KxCdjS9YO0KiPxcJjEp3LmVaHqJR7+VsSeZCtP2PmpJB6FNw8n7CjGdjdZx0Z1",
+	"KuTY3MpxWF2fUdfVWhOEpHJRMM1EfENIDPT3wwnbNtKGGdckkpch1XtY+D3wSnO/VSJLdolP+PLpuBkI",
+	"b/3p/bjaXH52OVNtp1YLl0u8WgfdJV6Za+7rgCRw6Ul9SxZq4N8KoJnf4kVR7mJ3lxMd9BcRFDP6Uwzt",
+	"Ra3Prk6SnXZaXOJV2Usv8afyn6k9/RZa5z8lzi32uEmA3xoYVmFPXZgEp4bMtY4oRdNi7wig5JVdI+p2",
+	"gYBR6vV/SBjCU+eHp3Z6j9Mxoj53u7MvA5BvkZP6nOjK75DngYfaypav+4sl8nCkg1Vktc/aMsMnUP4C",
+	"vdz35QT3d2pf4rnubBtMoSBxCjkXBmDFiE+MwXcCORYbqG1qe5pmI6C55/qMQHOs0r4l1R7yz0fWa61a",
+	"1vstd259kgvn8SZTE/ehqUGtggm6Um9NZd88bMRDGs3p+BrQW4JcUwbB1V4gHhJofme+1XnbpRXxx5TN",
+	"/JSpkJ9rS1QsgZ8Wved2pvUqm8Q7s/sVYrue4iloOLEwWCACULF1MjKAbyHyLn1l9bszdof50cF2QdbM",
+	"q7vGPnBcsMIjg3PW4bMGAc4vdpA3whH2dLMLnw6pFA4KiFRfOEiEEE+mphhNwxFhAiq7CskjcMd40TSU",
+	"UC32iGNmSw5kmjrsITfgmJk65I7+BAXAzd/HRI64n3wy9b7BL6S+AKexTtrEQZDohPBBl2xy0ofPdHF1",
+	"FzFCdLmI8YatsS6/x0FMILTbMltTRH2MWYwD9TNgGDyiuDCMS4cMtppUW6i2DGlcW5HAoAf/RPYhs7PP",
+	"yET0NVpuJha+atGqB4mPruTYS/cGtWSu0sSznzzCuLRvmRahitkXeoTigdS1SsZ1bUN2+Ix5CDC8RrUj",
+	"o8Bn+fWT1egptHU5688kgZ774O9iE5DF0MVtQo288jDtPc1gOaxbTS9PdF79qvZCmrXYArpJOxO78oDr",
+	"Kic0SnqFWFuDViHSBiRCr0WXZ+TFHiNaUEtkgzkFeBPh4KnL6FfSZXSV7HqZXqKVirUB4bzSbFSiikiQ",
+	"jIi7UoX1qeLfo1X4fRg4vb8tWF/8PUr86gGyNX6hY4mp68thFByY16hAXkBwRPxsq1mwL0NfWR2yKFMs",
+	"SRp8GKuzeuyZQIOI2Gp5c3T2agvz56YzPiHy15t69Qn0S2dpifZ5wDFrKiDz44BUGo5NeLuR5LQgB27O",
+	"JDzSaJBZI9PawlT/9Q0EF0AEqJreSF28n8RbmqwGHkshsbYLW2szlhnT1/PNLRBdq3vwbfSY2/n9Vfvo",
+	"+qz9/rhzcumiEE9FKhCb9jxgMrRddnMmMLBtCdOED14zZ4bGWHoj4/7tY3ajyBh0UlrfR3bS8+7JQfes",
+	"feSiiOQnDiPKPBriIDP3PnJfXR0ddewqqT0jEJttFsxkxIPs+0mGG5xuelO6DXnhS0PWNemHc1OnG5Ex",
+	"pgwcAGaX6fA4mKi1QB6L5DkzJGSvZMQfpRyon5Ek0XhhAMkbIo8U0FgYXCERzc3zJBM9AjXUdUxtl84E",
+	"Z3Q3NwUin5+4lJBLf0zZc58McBzIZo18VrVXMdJlfKmQiUPB46HJ4XDpWDGqQz3mQTKkC3UTMZITbjrz",
+	"y4iQKj/XzOuNR8gWvYwI+VTRuPnqUF8eAhgYSjM+1e1mQL4ExvLQD6BY7S5Tc4woiXDkjaZQBlunMWhB",
+	"3t6gixQUTKsdLnm4WlWBNDv8J/K9JLt7Ko/5W3fwFNFueYxbVig/aF923pyev79+2+2ct88P3r5fKJNX",
+	"MJmFDqG2QK55JsNH5nhbyrnGk9/lCRFX7akp4GG+stz9MPEOiLXYjzPDrssKkniYMS5RnyRuEW2wmiUB",
+	"7voGOtai4DMlC9rqAtBLYTAgng74qHB0lDHlJ9z5ojwXnzMfqvBnvLNOjDzUV6jvC2G09Sji21Nt28/F",
+	"B7IyiL+/ol+A1XkOkkvTU0grUzHYdWsoU9oA/BkrU0/Y+CS+LePI+HL0KGNxqy7egofEdxAjk6SfzT5y",
+	"f3ITGz5pjjENEI90+suahwVpUiYIE1TSW+IghTeYMrG+gc50tSXd/SpfMWqj1HBnpMClo1bUsmvVUaE/",
+	"6+cKdIx8kEhyaFeGKCtsUi2Vqsd+igncrfpSfWw4GSowxh+OoDVZY2+r1XIaUsHmXkNIUxBypbWV4Nj0",
+	"IZTQGUZQiIdgUzb3/wUQni8w1H+cQK/FfvtNqbGyFDMXa1+F6md8wrSCBZFqbZaPzLdamB7NhKCpV2xw",
+	"/ohENvr/onP0+rp9eNw9uT542z5503HXNyp0rmPrbKihamnl74nVfTbalskLgSyOIDAwAY0B6wHuPF41",
+	"A0PVatWScYmwoBL3UxZvnocBZsv3v82MXSHoXhApdFINj5J0GDB6MI7Ih5BGU7QWkmiM1eDrOsw7INj0",
+	"8RRxPxnNpKz02FoYcT/2pINwLHkzIoxM1jdQBxzOggihHp5NKbXxQGqrttC3gEKEPWYEaOi4idTbjBgK",
+	"YdG9GtNL5PQLYhjymTrW1cjnauhPJJu3FfwYSlbRYFKf+xPt+qLF9AvQuBOGGWpgfjRKN4dcRVxHFD00",
+	"uapLQ9T8eRqC7kNCqgnIOTdhKyvwpvCAPBGQJwKySn8pJGxlaUik4flzoCFCYhmLlQg9sQiVWg/dSn0b",
+	"CldOVXSCzQDiF7VAGfAhZeKB6ciF3uxqKIke/ImWPNGSVQojgFS+0iMigj1Jb3FGKft0NEUQKaHhkKBD",
+	"FodNwtTi/UpD4bsRZNsj9XgzDhEVUO8CwvTcIZEXMExHj+ImEa4U7GxAScAFW+IrA0zIvb5Kd1l+ogrM",
+	"ExMqvdFTGN+iMD4LDPq8stVYDXRVRu2Vepd0ADYEACAsoQo3lBU2MdkE7nwfTUY0IMgLuCC+g1y1iKvQ",
+	"zQRVb/eYe9F9c3J1dn3YvWi/OuocuhtI3XyTsiRanPrqwuRUYdYt9YllYVAo4wMVagNpCQwdntBj8+IT",
+	"LiqBeQXMaxaOH495LYFEij4wPkGCyN+uEfpLZEynoa5zAnhkMbk2CheYSYjHzRsynfDIr/Y1tfMlZDgL",
+	"phuoMw7lFMVM0gBgpDye4iLE4+/s+KsE7Ow8FXAdUCGfWMNC1hDiMbpJrywBqxyoLMMeSsEnSdm0lUD2",
+	"kspHu61WsgBF06Ec0WarlalH1GNrMqLjMfH3EQFA5MwUIyr6ORX7IVgK5Ec8DCGrs41CNY/CIT6GbI7J",
+	"CPL+qQxIj/EI9bk/TfyjamxHPRpCQkRxgsBE1V0xqkQ8+B0NeOBTNnSUuNUPuHdD/B6DxKtJRKXUGEx8",
+	"KtUODAYkrSFNDSVTsSQiTW9E1AgVrGsGx1bAtGbQ6xF5Vk3UVgxLn9wTv/q8YmcB07V/5e7EJc+4JB42",
+	"hxGPw2W5Fkik8KaDeOAnwRNzugO80fOstvImTFJVjU+BuN7tE/+aB2rtIID6rkN7Y5milRZclkpHKoUh",
+	"l+ExcTVb2s1ypf0MC9MFxy332i5nXs4Mc9pHbp/jyBcu0DSTigvf6LJYahMQsAdd1zhaMyP0WDoEZoYp",
+	"mtw9zKxNEEaa28EA4HB1pW1h+E/Xy0Dvbh6GPfGOz7U3gb6fJZC6imMsjtwpw/ozrtAxU3ZOLWNu/fMU",
+	"lZ5Cb77ACujLwtsqa6EDKM1zAc3XsRTDcmwLDN/wk2wj4UKerZ1xfgH0z45VtJ5YxZODZ2m9ZLXInjCh",
+	"WI6eUz9s4urON9+TiA5MN110GhLWPUQHnDHiSdQ9RJLfEIbWBB0yLOOIpGVrrCH8mWJQU13bhQoRk8jp",
+	"MRz7lDCPoL9OC5cPY7BkBJQwiajvmNC49Q30mjI/G7iK+tNkeCTi/h+JJx1EAkF6LKDsJvdsQlCgHsyt",
+	"3o5vo7TXNN9MRqNqtaFc18MhTXoEwj1mHKhop7UJfgRs9g71KH2uS7Lq8af7aLe1jdyLzvn33YPO9dVJ",
+	"+/t296j96qhjKt3IERXaQ9BjxqSSOQMeVZxgJi1yQKQ3Kje/HPFhl72jctQ9PGuviBZ2Dy/V7j+VvzuW",
+	"o3Mi4qBUM72gQwbl8fd1iTS4JioQDgSHUzSlOl3oqz0cXpuoBBd5nN/QT5Db+dTxoUgRiRdHVE4bez/8",
+	"mHOA0yFT1wdIjVnidksRuJ1QpQzhVEde7A8R9wPqLd82LCGZTU2pmtSfW7EmoWe6V3AYgndEt4Xg2WWr",
+	"Le0jl8VBkBAJLDWRQDM0otT5rfD9AObrHq40S9TOUSGJJHve+HLE7QqAO0iujw/KoK0WkM1CT7+a4bYF",
+	"coOEgvth280IxQnfdLuHZ9evrttXh93OyUFHtyBQvE8Xhox4PBzlmAh6ZTnlxlyG8eqJYTwxjK+JYbx6",
+	"BIYBRHwOykM8tY2N1OCHbS95eHdDMYiIsyEKsRATHvk6A4ehmN0wPkmyDodEJsJujylZVUeyOPn65FQ3",
+	"IRM6noz4Vlg28qUwp7aWvLHT2lzfQG0oQrnZ6rEBpgHxEZaSjEOpG3ZzRswyHCXC7ra0MqC+NhwB+35E",
+	"hNHyKUObu9C9SBLhoEEcyRGJeiwZ0zTW39l6idzz9qWpx9k5dE21t3Mio2kT1uQapz/UszQeFEwDpZBQ",
+	"kZmmx3jg7yOMRAz3OogDw2EzCTd6D89Md6RKCXtFhPJILeeJTH6pbVd2tmrQ5kvOjzGzZQXE50ktDUVR",
+	"dMYSnXtQyC2gkFk0LqOSXNsRy8lkx1oBLKWkzIaVSx6RYt6cATr0zpRMxel7qcI+omzYY2tC0iBAW62d",
+	"9Q10QUxMX4EgayKH2dQSy4QmaDqp50M86jFXIRKP6M/w8x56RXBEInd9z4yrT1+HvZpC3yMSEUcXLTJ9",
+	"ogRHQ8LUFIlZRAB1hL5bFgEryNNpLGtZ+Q1OQ079Fyir/9Iwl3QAh6/g+aPzS6MP5w0Cp/nqYw7OO3DD",
+	"VNgrvoMUPybzvDVnNpszmJrsaVFMeADIBfhLegGBLUqgNbCFOygg/lBx7pBTJoXTY6bOq3DsusU68HXF",
+	"YTMtR3SLsdmsiw30DtTKCU9yvgXigx5LyzSb7IooZjZm1tE8Vc2gVjlITHH2WRsgNFTPZGoR95ibGB2h",
+	"WHWAlfBgWGaq0mj5w+JaOsDmnPYkx+QOLqynCsJzvEu5qgDJ1c5L8g51eY6HagekcCphM1VVGXMBejlJ",
+	"mOQtxM+EbnOTIIoi0RSi5pCQeCrWN9A5ZBz5PQagqPOJTg+67aPr9sHB6dXJpWvsvNaQPOKp7UZ32DF6",
+	"dple4Sjpu4Xcd+enJ2+uz9oXF+9OoROPtuwQZPr8pdugQov4Gn31etrHncK7Glshh9u+SH6KcSByg3Km",
+	"GB8oDMV5bNNPtese0/bqpv3xmdhDmy0UksjuuiClK+yoksh7LCeSAwfDijcHUNtdI7jRMIYxEYVrhGIS",
+	"hKpr20A7rZc9lunmBMdmmzfpHmg2iSwZIMBGlcEMovpLY0rg1bNUnllJ2ajcJPct1alH85+MDF+uuF1M",
+	"Bs2C7T1Jqk7bytGthtPIU52G08hRktLmS04tGR1kkeaIKol7Wmn4PslUgHKSALTNVgtFxFM0qNR8fabG",
+	"fmuGXqGWm5unwoRtdvg1NRzOda+Ge7ankAVRkEUr+g3PQsr8av6WNZmuI/uIKXkVMTKE3pnVQCJWDh6V",
+	"Ud2249hXDRjibhBhyFsVSBwYcLjFQUxsKBC+xRJrjcnoQUkPFCWMKfWJMt3vqhxezKSrBBgzRQXEmG1/",
+	"vRCT3EAtPleVsXNgGt8q3ulTEQZ4CjFk+3NLC4gRn6QlS6DqYFXZo9e6G7hpvm8sO0lgB58wtBbxgDhQ",
+	"AybRyo2ZbB2SOk377eoItSw0PrzcmZvjE5mQFyCDLvPqF5DiqRP36gqMypQE1UbBMrLdhDqclaq5ax7r",
+	"qqegKT1Gro8l3oP3nq+FbPinP4Zk+KchHfxpQvrh+n4fC/Jix3HR1fkR9CwyguIWOn6FfKKkXMhQ44Kg",
+	"/lQSgSKCg2AKuKaNZmps6G6YyTDQVTOtKZhKY57VLihQYIEqaE068QNqRuMgOkCYTatKmp1ldrmqomaZ",
+	"KZ6Q+CtH4guic0IVLGdRWUP+MrrjGH9o9rk/bQImNfa2N3d2f7f1TR7XrT18ntRuOGvWQ4I97QJ20nxH",
+	"xPhkH4IlJzP+F26iMhOr8ggLbQcuFeEuEiP9ygD+SiyqnJPzFyQb/tqEOgHuoiZlsyVnShwnpexEl4ip",
+	"9vId2JBbdHR60D7Kuky09RV65VK2gdwJ6QsqLbcZcUamITcd4kPCw4CggOBb0mPAGPYQRgMaBMQHyKPC",
+	"FJ3SvUVM3U0zu3ENbqC2zZ5L6pMk8QkhiXosH9mgmNCIxxFaK7GR6haeanXr2oNeeJcagygB67EJAobG",
+	"kjGTUSwUyXX/0HzNowmOfOKrv1w04mFqVFbv6tOwL4QR/zA1nh/Meixf4Fchnq59Yre3h3YgdHmm4kk7",
+	"iTGxHh/KUCzIXtFWu4HOElOzYtTfQKr81jeZbEMnKX8KoCgoyNqQ8VHKd6Eoywprn1x9qvS/WgEXCuYM",
+	"9H+a8IvlUzyeTMerjku1SYiWPGqX3X1C2LbBkpzH+3tYimuWAjuDNZXXHrdVfyzl5YPBvpLnwZGH+lPb",
+	"OqFcavi8ioDlilt9+XHRFRXc7hBIUfBAzomSNKEBEzN1zvdH897ffeQOcCBI0YWbiKL2xY0es0GNhQBL",
+	"MRukaGMUEdQ+WRSguIw7tE8QCCKSl3hGy1gipGVNV+zHzE/yqXRRM/33OKCl6PWuAh4iOhzJp5jDz88J",
+	"ek6a2XNLQ4EexiU6nzf1aRBQNnzuYeaRoJraXMYRE5ni+pr52Or9CrIpi4kwcccu5CoS0ZauY+T8yYia",
+	"OD2lEARTk87YY0A80BjqE2Ys1a/PO50NdADLUivUPg0T65BRSC5HoLiAGzVH89TInHokifTW97CfJB6B",
+	"oKj3XdJZwL6ltHdHEVmwsZEk6gxRkYulhJDL3AhragsQ+o1R0s4ArOXrVkk4Ob2+uHp1cXDePbvsnp6U",
+	"5nLrI7jIjLxS7p2dp4p5Z55xCjCx8UXEWHwq65XkYea8Mnht0HCpUIeXOnosB0FlqG1aY8z3PY85k6Ng",
+	"mhTwnBKskNQiePbK91LEQGZsyOfjqB9PHWOVox7pMYNDfSysc9tLZwhJRLk2PYRx5I3UQ9j3oWIO/B5g",
+	"ptCbGAeoUp57zGAxshUUjRhhTAdixOPAR0of13YRQNsIG4aIGRrhyIdDhN+rKkqd2SNbrVFZzTGvnpS9",
+	"OSe5Hl0H62uzsmWpapheTS3kmUGHiADoVrO610CxFT3zCcAafI4IZULiINibbRkVYEmEVEonCcHIZODZ",
+	"MeV0JyMse4xKFGLqgwg+wtqNqvmk76T8b5zgnE3hweaxqTETUfn/s/d1zW3bWP9fBZObSFNJsZum05Xn",
+	"f+EmTurd+GVtZ9ud4X9CSIQkPqEAPQRkWzuz3/2Z8wIQkklZSuLaaXTVVCYBEDjvOOd3bOA7qbNEVxKl",
+	"Jw45r5j76MRJ1hymgqm5rJ9SK1e1E2WEJjr82hOnoCiLwrMm8X5uxVRmUUWBnQ8nMBp/fT+kPX+8OLq8",
+	"OrsAF/rj+YeL178dXh6looXiwpQMElCN/NxGOwi7rmTWru81js+f88NPSS8KCVbJEtbhLuG63volavJU",
+	"HwAzAocxd82qU/4Srck513UkWac8S2XnU7WNXczZN+xp19iF4YqHPF2lRaamBuTGAjF6L2DKNRbv9kZn",
+	"oiurU2xkdOIa1LdhdOqdzblOgc5LHW/XQA4/iaUSn4e0PZFCX5QuW1Pu+7v3rbxNObcTZVHNlUoWXZdP",
+	"FahiVQCNAh/kI6YzK1pSnM8HQEH4Xl+kU2WtHKuUCxn8/x9naUdQhgUlYhBGQIpBODu5yqcqJX2YxqSW",
+	"tlH7cXyqTy4grRM0IiyTjNR4WYLQbMYqqzQ2LwMsZZiE+J+rMgiWv5dogj79++XZqTAITkDpW7kVdiJn",
+	"SrSkXlDPOzGVCzFQYppbiyDGvvCZOuLF6VdtkdtEU3BOZeLHvZ/QaEYxVO26dWYGG+7KRa7HB2Iqi5Ep",
+	"pyrD5bBEoak5pQzjg4l2i5lCDOWf9va8QYHYzOZaleLnn8Q/8l/xz/sv6yXNUOXX6hIWcRrt4YP1pVmd",
+	"53PrEHjhGRxKxsfd/uz42neLSHCsnfwUile8/Vcx/hK73yu1oiud1QSPn1+9evlzg4AiC7RZRIUa2JQN",
+	"7+MsDY5s6i0TLLBMI54ay2tVhZswDFaZx71EX1VhKSEt43Rx8e4AVHx1sYl8hf4FIQdGA0VvlQqOGbh9",
+	"iLjqrTQW0B8vrw6vjj4evr46/tdR6gHFBBX7yglY2Wi1UMIAfeiBkJrLMglQbFxK7YI10o9wv/wiQo4o",
+	"CCQUHGYUapVCn04SGIlOvfX18fgUm3OnlLrmHSMK0BXwz5nSGSwE/CeQQ2ED7o51enblv5Pu0lZds7sB",
+	"R2+AYvncrfMVdInmbRosfMIRfMBz6wMYwWAlx8uMsCWHJw6f0+/7mlqMkmCVNUVYCmMr467d4eZfVTgz",
+	"8vSWOCRS6RTn7InDyGcLn4MenVy9TbTKkZtXGYkUGI33FAkj0bQalfXEkRxOIrILN+5+c6lAdoBI/7yt",
+	"/QhlgwgZjNpOonHbpF4gcD8e4N9E+ubD+fvj10CkwU3crokrj3unA2OiE/37ZIlMq6umUsnhBAjMV9vC",
+	"SaLC4/8fy3IgxwppWZvg/ia6AqDqr4O4uwPPceAPnK37DDUyKl82W5Z3rSeOtUAvaGoyMAO8PYSRaI6F",
+	"telZODdZYoMdmhje66aJBpMgHFW4+rMMkVSFurHMYMm+brxwu7zjfj+QxvZzPNKl230OyiFv68Gy57oa",
+	"EMgdyobc7ooXn1BOKZFycKerYLTOBGo7L0u/0GfC0sRVbfes86xGaUV5JndFYq2fFRNoU5w/upXD6mqQ",
+	"h15NoLprMdweGAHYoBu2YFRzgVWTOmeVax+IFKTuOd2Q8TRBkk0N93HJCxULGEpfQc8Lp0/IVLjJrTpY",
+	"MrhyW3Pz4A3HpfCAhw1kIWe0aup99EQjHN9vdRRRV7a0G9vH+o0ssxfcOeh+MPkrhBJ0E1OSn6sXy+ZS",
+	"T1ARZIihS8o4RROqGZbjNc3/tOHlvxOw+GE4i0BJhq4CiUa+ELdjW7x4Jo11cPEVUZLD1/IuVOAV3xkr",
+	"QplpUzAK4y+5FdyUCmW4nclpokPTLrTD+3HhgQoDVg2xROvy/PCkfeBFaafayvCItInGpkEDNTRTZcV1",
+	"bvMByHiMX7ckPQl+AfunHnOksS4w5pwHwKOg0R/JlvTf1gQW6w/18Tpl7QDpG+XJUZa7h5cma9TYC2Kh",
+	"7VuUr0ic2jDXBbNnLAv4yndJH9qeONM+2hSj48A//YstSnE6fH9xdPjm3x8vjs7PLq6O3qTtg6h/uX84",
+	"dsbptOOW5vRuysJtlI/cJNE8O8qW5SW3UvzxQklrdCro7ct2H/yvT0rN6G6BOguE+DyKzAnm7FNIx/dV",
+	"FgNwk5c/vzaODcvZRuVf8Jc+fQb/i1+R0UGsYWtWW58BRFNRb33n8ODmrbLJfWLg2pAh+/WFQJrlpULg",
+	"vFR8OAd7+M3Z76d07Sy0ETCzWCjHlQc+OnhQOXphAH+DTTmWVGAMr9OzZM1UD1MtgKIrNZAvOFO9dDkg",
+	"1C6yJBKtbuXQibnO4ClZyqJQBb5uOZ46Ux42cvjJ9sS/DMbHjK4RRZU1tZdokj//Ors6Sg8i0welDcxS",
+	"QQSrJbQ/DDiy09DK5MKuZKEi5LD4j9EKhmUQFcZ7GeG94kAV5kbstfuJ7gpCRP5wTtFU+LBS/LAvWhWU",
+	"kJAik4t2h2HR0Wz84VX1xCv/RK8aD861H7/Q3ce/Vkm38Xzd/U4IQtPzAf7Ex8ClozOTpRLj/Fppum1u",
+	"SS0+nD+3iRawJic/8V/AmoRFPLeiuy9K5ealVlm7I/A8iwUmTkXjxsFSST9RMkXuYGyEwpB5sRBDOcNp",
+	"LC3Ap07Ax10ilYVva/gShE2u/RjJgZNh2CRCgfMLwLyxQNNMpdJyRhmOOOJaRt711odz8cOrDu6E6O5z",
+	"MSRtupKlpn3bp2mtXz4o5g/nNSRA0PfxrQJ+NxNjtfliVCrFWIZ2Al+JoRTpYBTwLuSMg/Ww3dfIMZ3o",
+	"syn3TPBfmNWJgnHVYmoIloAAOeF7nltxY0o3qQ0om4c2+2GGR7L5aeqmukYy+4lQuCaWhV+4RUJZ89zi",
+	"rzuH4CkFj+GYQNN9XZ+gsh5A99TbDqsGAkIg2OZL7JN54fKZLB0IoGlVZkKgIayfKMMjHeWFSvvi/PRd",
+	"R/z9/OhdR7w7fgu2wO9qcN4RmRrmmaruPhNNeCQtUIVBhCK8EMu6TA0LbM3twUmiS+VKce6/alf4eK/E",
+	"ya+Jbv20/7LdE+8Np9ZMlZOZdJJsj6m59suAZYLaHHE2C4KetAgM6egWYUwy8cfJuTg8P99PtFXjqceV",
+	"lpqeMGWutItSeCz4P6bdE77YLuzXcyvkwJpi7pRI52WB6ax54fgCcqWLF6UlUCI8l7eDqjbg8MzmWKos",
+	"seH5cytSHP9DWdiG1n7ANr/Cid+PujL1R/4CjryLkLWbtyjBdeB0f3YdOE198b62CvxxoiLfFVISfAXC",
+	"+KJo4BsgECqrwo1lzsYoK69+/OnHX37ZW5Fc00XwbtYDJHo16J/ugFEVQWvOJJqHSg4nfPkNq77KXaF8",
+	"up+x7rV0amzKRdpU/nGyeO2Xs21g91ziud/73GX+H4VO2EPHGWlBd9kIHCzYLrD6/HZ+K0z1SHxxsgg7",
+	"taWWv0vvQIcbEjs+2kDpPgZvNPjNeljMQS23iPb5j30B4jptN1M79k3+hkkd1r8JneNO7oj8PiKfMTks",
+	"Uzj9ugl5r6dtQrg44DyjkNeFMhveFENZlr7DamCCdLoAUzvlHky+c0nVMaSf6NTnmPrG/NqIYakQil4W",
+	"6IXfqKIQnDPmboy4kQssOLRKIxO1MXBzVmaq7GPq6VBZYjnRihmwzdDv3lZ9KSbG0caJFv4yn3UpABU/",
+	"n2iyRzkXEp6LR+2JwzCOYHh+QmDKPPpCwED68ScspLa8jy7RhZIU6PFT9wQwhRU3svgkKrx/IGlM1MMo",
+	"SpjPTswNfhAlnc64yWKi+Q/o30sXxc4HC5FJp/rR2cnZDFEGjR4qIYelCdgNY+peDSuAw6GwBEJLY/Ss",
+	"4IAJF5Vhvy8YlW1bXizOgTEKf9doSs5cHyiw9yew4IFyN4o7eyDr8yAWQVTAZeiJX1lw0pHJUolCjZww",
+	"cyday8F+7PHhUbYohslXD/Ad7Z5Ih96eELN8+Il2GTlBtGRRcCvvkIySY56Mk+OULyNwCYkGsl+E9idO",
+	"jhuLUz9LWqPH4C2ff85VudhEduNbV3K88Qvfm1L41hoEwdFs1CNoKUkfyG4LteCBbZquGNAgF/sIhLa3",
+	"twSEhtdw+Jcf9zp7e3uiNStA8Dh169oxdj61yjcjevjlXqKrYUTLlfl0qrIDDv1bkZVmNsPYcjRE5Gqz",
+	"04D5/OjOh3qZwSLR6XzF62YgHe8hcRIaaaueSElzYMbaxGiDMQB8YVmyGF0sEg1+CZfqUN/AKMvDRhcJ",
+	"ffHD/t5K8DiKlnD8V7RYpOksWKvCmTGCwrQ7FGhE3DSuZVq9kAAlhHKWgGYdnpUp6WSAM2WuLSjumZwK",
+	"TicRraG0qptrq7TNXX6tqOiIsS9DMsnyxezl+eFJJ2SLOLO6PazuYmlL2fkUFNeGg/YM6UHoQxWg7aoB",
+	"XAuugdr1nFzbB0GvNdY9EpgeflUTsgAq60dLMfmOgim/lzkmoNWGT7a0qb9CIuMb7r4GVlwVRVm6KsUU",
+	"EM6L8JmPiV5NffRyiCgJRJizPM76rMjAbLuUyMdNidyWIrdIhlzj+IlW6PEYimqDc5fbu9dd7Z44psCG",
+	"FWmpiGgzVYLORg3GmhIbkrHrk62GS+KeO620YCv6Ih6NfZTQxKwowBk8DMqLCT1c8YPCWpMj1KEGaUqJ",
+	"JaXXkIdezxR7f54uCHlQ8Q5/Puv9JVnoi83oCyWzbRhvPUDpl2chA1V8WQryKlNwih6mAflKdNAq8wL0",
+	"i010OgwWV3qwZCh7E3jV/Z5zhSs9WvUisTwXGaiYjIAmKvjyq3nPYjXtOQ4laHNT2bWMhL2c/txL9FGW",
+	"Y5oDpTYE03NNa5MnZFPufQ825S5L4d605QfT+E226v3XevcbBe2e+M24ypdtrUREVwOhAuOgiY4CoW1v",
+	"BqBz6BviRxcp4PN6lvc5fnWZwolOQcakQs+LoiPU7VDNXI1nH49XZzdoo7v3pxT7YN/uMnJnfHy58eGp",
+	"CNEY6kVBwyXmn2mG1MYLf62CghgTrCJ93j/dMDbm42DMzBT6FYdVGQKZAZjPuBzgykMjl2XToApILRkF",
+	"h96+uD9PuCEm9fRKoPZ3JVA7W6IKaP2pNVCRSUF+wPa1D/dKmcO7wfmeuFTOVm6KMxhKFq08U9OZAU5o",
+	"H4R74oJhZ4n3ixxxR+6w9yk+/dgO/5/PUtt3Tflrx+FO5CcfhROSaWgj4xwNx6/ASHGkZ2v7vN0T3NWa",
+	"jexGe7rG/k30dgZwHKf7ho3gQzRLNrGBeU93EbivbQSf1MSKn2REbg3Xfl79773qLy7+JeN128pffGuj",
+	"sl/O8/oKNb8055qCX0rT2jhs31zau/G91a6u96nV9day95Mo6o0Ye64f2bLFDlFfZNp+4E/YGbc74xaN",
+	"W76zgX+UU1lsrme/lo37eWXy9zLU066RhzU/QIH8iiF/tzp+45DXrjR+Vxq/K43fqjT+Aa+Td3Xxuyjx",
+	"A9bFf6VL58+piPcmflNwq9YuPm9On+4gu5bmBtWsg/NZypyC2RKNJNsh0RM8W64hQm+UUtPivDaqCvIR",
+	"Mxq4Ezq7+t8HC+8BY92LtHRF1aKrqu7y69ggYiKvFdgj9FZjBSC7/t9waM373MdOTTcJsIVzoc2y34DH",
+	"8C363lWBVcROG3ri5ALUc/SLLLfT3K4Bu6hlbZ/8TOzGwSSu3UDj1ZQRDBSYxRacZMqVnmt3kGi0NHIn",
+	"bmRIEuvEyJYVX3bgsVpIzJ449ExKRoVRWM7ghLrNl4PltWnU9O0V0z6EURAm2cIuqMvhpmEeIxj2ZF3y",
+	"b1Gd8zlG9TicR0J0vBVLf6ZX7+S4Oy7NfHb/ZZWsKxAmGbTcTK3NLntVwkleIs0jpnI2wy7k4JZLx0Wd",
+	"3vhcfQgULZd9uolaCGC+BZY1hSLQCkhX5K5DcijROFCTbvYVmO/o079G2edDKmK/0nVtTWnjdiWXa2+q",
+	"ruTYUxgyGhJQxGcRO9QXX3ruGd2+KCVFwRqxJkpseDIS+yIFLz8VuRapM1Tl6AyWFd4Jz7Q7vpL+7R9i",
+	"VprrPFMlxgMwPEXV3WT3sobi1DOZl+QawLih75EfoUPF4xNzgw7zVOpFKOBOtCzL/FoFi/zAd93R1CC4",
+	"KtsM0QpO24JP7InQAyasdyTzwnYo7sY1I9EbwTqANee2Gr4FRkGaSadSYeXCcn9z+CKK+cH87QPu5qKx",
+	"8J6GjWoVc7tV15gqtz7RoZ2y0WJg3ETYPFM2mA77qw1eqNNOQ/XJ2z8ugEK2lS1v/3hbmukmDsDbP67M",
+	"w8od/oQGiYOHv8P9WNuFwVBsS92SjgzkL6vW3cAFkQga3d5TukjoUKFqcY3OxiZdVEtNcTJW1BhgI4Ya",
+	"YpMmBqNaKFmKVvoafuu+NtqVpugzzFon0VN525Vj9f9e7r96+fPe3l5H5NPp3MFnp+2APOJKo8ciPbqS",
+	"4/RApMej7qnRqnsi3XCSenw8wmLwjJXol3s/CeZpLInuifQPXIHSrgtWWvcMP832hTZW56ORx3kYlObG",
+	"IoiciQWTW8ya+HIJ5W073jwewbfgp2zCeLj1L8b5aJnjRqacSves/2yQayCTzjNY7bP+M+vKXI/xpOnV",
+	"/5mp8ee+O9Of/eqNGsy2fbdWQuBwvWedZxMlfULUEnXVXAIxuYl11PasE63t7lcA7dWrZI8yyFQKosUt",
+	"EBbkniHrqbFm+Z48144HI76s8+xODTYjy0e5v9daZSBgm3wJMvEvsL//3eVj3d/T84250UsQgpvhBj50",
+	"chVK0qXsKjNTWs7y3kJOi7UG8tlM6cPzY5GZ4TwggINFrEqh9MiUQ9BV0op/H56874m3phQzZWYFX1UY",
+	"U9gO9sQE9XX55h+2D0qq/KQykd52cz4PBqoQrQuVmWEB6jgdzHVWKNHtEthpt3qaEA1tPs0LWdIcCHOS",
+	"6NwDZdwyIFwwht8ZMSxy7N4CDmr+wshZ3qWfcBcaNBF//3ZJHX5X13BT/ZWPdqUcchbHt8wHVxOwW/hz",
+	"Ih6oalibOcCfMgfbPMXO7bps3aqVFl6sEnQOvOJbigbgwCXYsdrAwwf7bWfbwvo3yrW1X5Rnu4v/17oT",
+	"iBg1ZxLydE//Xxvmb8q0oWIoK6R4f/b68L1Pc2ETfiatvTFlhqLX5mPdnc+o//Bg7qJQmxVFPs2x1ksL",
+	"1Z3KvAi93IhDoqD730T6+uz07fvj11dpr6E6C4jroUqzwgSPVJ2F39Ygm+EEv4VQ/q7daSNnEn0JiWe5",
+	"EXM2GGSY4uo5JY7X40j3YhUdWpHS3ygpP+0wgK3vR1yq0dzKAtxlei7KRZNDvJCLE8YP35wcn358/dvh",
+	"6bujtN1rQB8KjPtk0Yd2qaQNeEVox2Af/KLg5CwEtP8CEq6SSmLqaUouacA1OgvNzimZ7Y7VdYB1B2kY",
+	"qwIPzIQ2USvzXp3pXU+xeztx/91wwDvlvoK4/nL/meT0OsCg1/56VU7J82VbqyWD2UWs0V+xs9o9cWEK",
+	"1RHWSTenfBFsBUxx4ER7WK6o939UuJMbHQEDNYPyPKDZVk3wSLmU3yMf7+y8dV08sq9j5zWWN63afpkZ",
+	"rsm1BHtOlUoPlQfl1ll8UxuFSnriCDO0pLUK734w0paJwYKeo8BboltU0JDizC/SNt4WebhxcWPKTzbc",
+	"1VA8BSQpfvSBkGKaW4t3ozhNlHWVaN6GH4AF43DeShBPbBLDS/RnBPHEBjG8RG8XxHsD53OvBHLq1r2Y",
+	"uM8K3f12dfIeN//bj91dLFHrlwfvJkoWbvKfZv5g8vtxb0/cTPJC+TQFGF2Uc20PRO4I2S7kL2H7rFqr",
+	"8Tec7iHtRp6hqQyPF55bIYv8+i9AEOf8RfA1Gk58c5JAAsBoU/P507krjfnn41Jd/vO9F0kHmCXiM08x",
+	"vKWN64kLleWW6ss42XYwdyigvNXRTzRnHlmsnaLqFmfiSYjYwljyph68951yF0pmOX/6A2Zy+0lqKAv+",
+	"uHgUUvrq39ZZGifWN1vUwdJbdTt1ilQgs8VBfNaednwCUkuKsCbMZmj3xGHI1sLkh1ClT1DxKhPSUUYj",
+	"ddorw/ugwBl3M8rAHGLKG1NZtBQmtXaiveKVgndB5No6JTMgw/Ui2k+NHVzKayVcKUcjFMKb8+ZKut7m",
+	"uXpohZDndFcA8uXgkl0TmTKgzfs+zBWbRdKxPZNidZMljGNuGugzz4GqvUnQSqfykwINkdLgVkycm/Vf",
+	"vCjMUBYTY13/l71f9rj6Y14Wz/rPXqAPx3u0unyS7J3oaEO9VfgQZ1UxAs0Drt6zfrzNsF0rLfsoMt+h",
+	"EH2uV8P3wodD+Ba+SgWMm/2QoTTWXTN30czgeNTMiWeQj7XKYMIAWBsFD/swzygHo47/QZfVnWpdMCXG",
+	"HnOjoyn58c1nxQrKUMsKo05y60y5iAfFKsSaMQ9X/NyRv+J7LkpTYI4UOs0d9Jjt0qLvoOkaXSza0aw8",
+	"VN2hcb6nVc7legzTzIcTn/LpL1uo6PLeafwgNfOcrLuvvHdg8mbqDyJs/40sCuVgMDp5yzlgoMr9qdgO",
+	"VX3SRRFXikotQNZm80LZaFIe775p3Y3pFupaFSLXQ+MjIrczpa0SnHGeLw1c/Xjv2HJsRev84ujk+MNJ",
+	"+0Ao7bBpFnYRwtQbGDIeG5n97qjHd5fGY3XE1GjcJesbApDsxb9hhEZpjNbzC9Fk/EvNfBcgasvoLdEa",
+	"5bfYkGR1IZY6TC2Q5GEp8cGXfpzarVLTWYH3huCqjVChaVezzv+d58NP3ebVIj9PsHFtpkZyXrjo4MJV",
+	"+1CCnpst7qVWHqO79pxP4FOLhRjMszFQLba95wz+jq9K9hyvytxgWUPpuMgKluHpIpqaR2v4RtjxoatO",
+	"AfM+6fibByPSqRMdTrrcunxoCdBVj/JyqrKKsFwptR3B1gX3tm4a+Mq6FZ9p1cU0dL9FBlStxG5kosTs",
+	"1brhjFbw1q+NO0Gln76Zj5lO5xrUERd1cB+vNPwh7YjUyutcj+FfLp/ZtO0PCLEVOomOQdbwgBhRpceG",
+	"F6bIzXxLvJJAxrVSma1645Hi9lsf1c/e/YIA8spQD9Q6Ml5S0OVLKrEC3V2ZKBTt1XFyqAO6W+QXASIs",
+	"scTzuJ3Pndl82VCNmMKEMUF9mDgNmL+O82jRPIjiRAFQ4s4snHx2d5J3od7CzsdjZX39IkrbTlTpQ6Rw",
+	"sNqwSGUEODVdFru+TqOe9Vb3Zwl2FnaJG94R5lVNcyfpPOHErDOT065HvW+YmVnEi7FJPhPWFBneYmkh",
+	"Z7Mubq2w80F4FY2mbD6EjZ/Ny+FEWpXoa1XmI/ZlOsvUFb8sWoSRAKalnU8V/hemaAdqwf99TuWQYUi7",
+	"zAE5gizUfNSRduVCZKUcYTm2zLCfnxkRWIYMFwec+TGRQKaiyDXVeahbrACVYjYxzpAMLNVQ5TPXE6cc",
+	"cQETXl77nFdOpqN+UwiyAZMHGAue0BkvBKMTyrWTn+qk51tTqnyslzPxI/iNuK94MJQ5Ox51RZyuj79k",
+	"MjY0R7fP/vv///t/AQAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -753,6 +753,36 @@ type MonthlyStats struct {
 	Year int32              `json:"year"`
 }
 
+// OnetimeBudget defines model for OnetimeBudget.
+type OnetimeBudget struct {
+	Amount     int64              `json:"amount"`
+	CategoryID *int64             `json:"categoryId"`
+	EndDate    openapi_types.Date `json:"endDate"`
+	ID         int64              `json:"id"`
+	Name       string             `json:"name"`
+
+	// Remaining amount less spent; negative when overspent.
+	Remaining int64              `json:"remaining"`
+	Spent     int64              `json:"spent"`
+	StartDate openapi_types.Date `json:"startDate"`
+}
+
+// OnetimeBudgetList defines model for OnetimeBudgetList.
+type OnetimeBudgetList struct {
+	Items []OnetimeBudget `json:"items"`
+}
+
+// OnetimeBudgetRequest Example: {"amount":800000,"categoryId":12,"endDate":"2026-12-27","name":"Jeju trip","startDate":"2026-12-20"}
+type OnetimeBudgetRequest struct {
+	Amount BudgetMoney `json:"amount"`
+
+	// CategoryID An expense category; absent or null counts every expense.
+	CategoryID *int64             `json:"categoryId,omitempty"`
+	EndDate    openapi_types.Date `json:"endDate"`
+	Name       string             `json:"name"`
+	StartDate  openapi_types.Date `json:"startDate"`
+}
+
 // ParseEntryRequest Example: {"text":"어제 점심 12,000원"}
 type ParseEntryRequest struct {
 	// Text A line typed by the member or a pasted card notification.
@@ -1658,6 +1688,9 @@ type Month = int32
 // MoveTo defines model for MoveTo.
 type MoveTo = int64
 
+// OnetimeBudgetID defines model for OnetimeBudgetID.
+type OnetimeBudgetID = int64
+
 // Page defines model for Page.
 type Page = int32
 
@@ -1964,6 +1997,12 @@ type CopyBudgetsJSONRequestBody = BudgetCopyRequest
 // PutBudgetIncomeJSONRequestBody defines body for PutBudgetIncome for application/json ContentType.
 type PutBudgetIncomeJSONRequestBody = BudgetIncomeRequest
 
+// CreateOnetimeBudgetJSONRequestBody defines body for CreateOnetimeBudget for application/json ContentType.
+type CreateOnetimeBudgetJSONRequestBody = OnetimeBudgetRequest
+
+// UpdateOnetimeBudgetJSONRequestBody defines body for UpdateOnetimeBudget for application/json ContentType.
+type UpdateOnetimeBudgetJSONRequestBody = OnetimeBudgetRequest
+
 // UpdateBudgetJSONRequestBody defines body for UpdateBudget for application/json ContentType.
 type UpdateBudgetJSONRequestBody = BudgetAmountRequest
 
@@ -2260,6 +2299,56 @@ type ClientInterface interface {
 	//
 	// Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
 	PutBudgetIncome(ctx context.Context, body PutBudgetIncomeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListOnetimeBudgets List one-time budgets
+	//
+	// The member's one-time budgets, latest start first, each with what was spent over its period: confirmed expenses from `startDate` to `endDate` (both included) of its category and that category's sub-categories, or of every category when it has none. Transfers count nowhere.
+	//
+	// Corresponds with GET /api/account/budgets/onetime (the `ListOnetimeBudgets` operationId).
+	ListOnetimeBudgets(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateOnetimeBudgetWithBody Create a one-time budget
+	//
+	// A budget over a date range (`endDate` not before `startDate`, at most 366 days), optionally of one of the member's expense categories (404 otherwise). `name` 1 to 100 characters on one line; `amount` 0 to 10^15. A deleted category leaves its one-time budgets without one.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
+	CreateOnetimeBudgetWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateOnetimeBudget Create a one-time budget
+	//
+	// A budget over a date range (`endDate` not before `startDate`, at most 366 days), optionally of one of the member's expense categories (404 otherwise). `name` 1 to 100 characters on one line; `amount` 0 to 10^15. A deleted category leaves its one-time budgets without one.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
+	CreateOnetimeBudget(ctx context.Context, body CreateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteOnetimeBudget Delete a one-time budget
+	//
+	// Deletes one of the member's one-time budgets.
+	//
+	// Corresponds with DELETE /api/account/budgets/onetime/{id} (the `DeleteOnetimeBudget` operationId).
+	DeleteOnetimeBudget(ctx context.Context, id OnetimeBudgetID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateOnetimeBudgetWithBody Replace a one-time budget
+	//
+	// Replaces every field, with the rules of the create.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
+	UpdateOnetimeBudgetWithBody(ctx context.Context, id OnetimeBudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateOnetimeBudget Replace a one-time budget
+	//
+	// Replaces every field, with the rules of the create.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
+	UpdateOnetimeBudget(ctx context.Context, id OnetimeBudgetID, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetBudgetStatus A month's budget status
 	//
@@ -4035,6 +4124,116 @@ func (c *Client) PutBudgetIncomeWithBody(ctx context.Context, contentType string
 // Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
 func (c *Client) PutBudgetIncome(ctx context.Context, body PutBudgetIncomeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPutBudgetIncomeRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListOnetimeBudgets List one-time budgets
+//
+// The member's one-time budgets, latest start first, each with what was spent over its period: confirmed expenses from `startDate` to `endDate` (both included) of its category and that category's sub-categories, or of every category when it has none. Transfers count nowhere.
+//
+// Corresponds with GET /api/account/budgets/onetime (the `ListOnetimeBudgets` operationId).
+func (c *Client) ListOnetimeBudgets(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListOnetimeBudgetsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateOnetimeBudgetWithBody Create a one-time budget
+//
+// A budget over a date range (`endDate` not before `startDate`, at most 366 days), optionally of one of the member's expense categories (404 otherwise). `name` 1 to 100 characters on one line; `amount` 0 to 10^15. A deleted category leaves its one-time budgets without one.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
+func (c *Client) CreateOnetimeBudgetWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateOnetimeBudgetRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateOnetimeBudget Create a one-time budget
+//
+// A budget over a date range (`endDate` not before `startDate`, at most 366 days), optionally of one of the member's expense categories (404 otherwise). `name` 1 to 100 characters on one line; `amount` 0 to 10^15. A deleted category leaves its one-time budgets without one.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
+func (c *Client) CreateOnetimeBudget(ctx context.Context, body CreateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateOnetimeBudgetRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteOnetimeBudget Delete a one-time budget
+//
+// Deletes one of the member's one-time budgets.
+//
+// Corresponds with DELETE /api/account/budgets/onetime/{id} (the `DeleteOnetimeBudget` operationId).
+func (c *Client) DeleteOnetimeBudget(ctx context.Context, id OnetimeBudgetID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteOnetimeBudgetRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateOnetimeBudgetWithBody Replace a one-time budget
+//
+// Replaces every field, with the rules of the create.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
+func (c *Client) UpdateOnetimeBudgetWithBody(ctx context.Context, id OnetimeBudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateOnetimeBudgetRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateOnetimeBudget Replace a one-time budget
+//
+// Replaces every field, with the rules of the create.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
+func (c *Client) UpdateOnetimeBudget(ctx context.Context, id OnetimeBudgetID, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateOnetimeBudgetRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7556,6 +7755,154 @@ func NewPutBudgetIncomeRequestWithBody(server string, contentType string, body i
 	}
 
 	operationPath := fmt.Sprintf("/api/account/budgets/income")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListOnetimeBudgetsRequest constructs an http.Request for the ListOnetimeBudgets method
+func NewListOnetimeBudgetsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/budgets/onetime")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateOnetimeBudgetRequest calls the generic CreateOnetimeBudget builder with application/json body
+func NewCreateOnetimeBudgetRequest(server string, body CreateOnetimeBudgetJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateOnetimeBudgetRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateOnetimeBudgetRequestWithBody constructs an http.Request for the CreateOnetimeBudget method, with any body, and a specified content type
+func NewCreateOnetimeBudgetRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/budgets/onetime")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteOnetimeBudgetRequest constructs an http.Request for the DeleteOnetimeBudget method
+func NewDeleteOnetimeBudgetRequest(server string, id OnetimeBudgetID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/budgets/onetime/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateOnetimeBudgetRequest calls the generic UpdateOnetimeBudget builder with application/json body
+func NewUpdateOnetimeBudgetRequest(server string, id OnetimeBudgetID, body UpdateOnetimeBudgetJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateOnetimeBudgetRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewUpdateOnetimeBudgetRequestWithBody constructs an http.Request for the UpdateOnetimeBudget method, with any body, and a specified content type
+func NewUpdateOnetimeBudgetRequestWithBody(server string, id OnetimeBudgetID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/budgets/onetime/%s", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -12507,6 +12854,60 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
 	PutBudgetIncomeWithResponse(ctx context.Context, body PutBudgetIncomeJSONRequestBody, reqEditors ...RequestEditorFn) (*PutBudgetIncomeResponse, error)
 
+	// ListOnetimeBudgetsWithResponse List one-time budgets
+	//
+	// The member's one-time budgets, latest start first, each with what was spent over its period: confirmed expenses from `startDate` to `endDate` (both included) of its category and that category's sub-categories, or of every category when it has none. Transfers count nowhere.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/account/budgets/onetime (the `ListOnetimeBudgets` operationId).
+	ListOnetimeBudgetsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListOnetimeBudgetsResponse, error)
+
+	// CreateOnetimeBudgetWithBodyWithResponse Create a one-time budget
+	//
+	// A budget over a date range (`endDate` not before `startDate`, at most 366 days), optionally of one of the member's expense categories (404 otherwise). `name` 1 to 100 characters on one line; `amount` 0 to 10^15. A deleted category leaves its one-time budgets without one.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
+	CreateOnetimeBudgetWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateOnetimeBudgetResponse, error)
+
+	// CreateOnetimeBudgetWithResponse Create a one-time budget
+	//
+	// A budget over a date range (`endDate` not before `startDate`, at most 366 days), optionally of one of the member's expense categories (404 otherwise). `name` 1 to 100 characters on one line; `amount` 0 to 10^15. A deleted category leaves its one-time budgets without one.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
+	CreateOnetimeBudgetWithResponse(ctx context.Context, body CreateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateOnetimeBudgetResponse, error)
+
+	// DeleteOnetimeBudgetWithResponse Delete a one-time budget
+	//
+	// Deletes one of the member's one-time budgets.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/account/budgets/onetime/{id} (the `DeleteOnetimeBudget` operationId).
+	DeleteOnetimeBudgetWithResponse(ctx context.Context, id OnetimeBudgetID, reqEditors ...RequestEditorFn) (*DeleteOnetimeBudgetResponse, error)
+
+	// UpdateOnetimeBudgetWithBodyWithResponse Replace a one-time budget
+	//
+	// Replaces every field, with the rules of the create.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
+	UpdateOnetimeBudgetWithBodyWithResponse(ctx context.Context, id OnetimeBudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateOnetimeBudgetResponse, error)
+
+	// UpdateOnetimeBudgetWithResponse Replace a one-time budget
+	//
+	// Replaces every field, with the rules of the create.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
+	UpdateOnetimeBudgetWithResponse(ctx context.Context, id OnetimeBudgetID, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateOnetimeBudgetResponse, error)
+
 	// GetBudgetStatusWithResponse A month's budget status
 	//
 	// Per budget: its amount, what its category spent in the month (a top-level category counts its sub-categories' spending), the remainder (negative when overspent) and the percent used (`null` when the amount is 0).
@@ -14825,6 +15226,387 @@ func (r PutBudgetIncomeResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r PutBudgetIncomeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListOnetimeBudgetsResponse503Headers the declared response headers of an HTTP 503 response for ListOnetimeBudgets
+type ListOnetimeBudgetsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListOnetimeBudgetsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OnetimeBudgetList
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListOnetimeBudgetsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListOnetimeBudgetsResponse) GetJSON200() *OnetimeBudgetList {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListOnetimeBudgetsResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListOnetimeBudgetsResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListOnetimeBudgetsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListOnetimeBudgetsResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListOnetimeBudgetsResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListOnetimeBudgetsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListOnetimeBudgetsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListOnetimeBudgetsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListOnetimeBudgetsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateOnetimeBudgetResponse503Headers the declared response headers of an HTTP 503 response for CreateOnetimeBudget
+type CreateOnetimeBudgetResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreateOnetimeBudgetResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *OnetimeBudget
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateOnetimeBudgetResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateOnetimeBudgetResponse) GetJSON201() *OnetimeBudget {
+	return r.JSON201
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateOnetimeBudgetResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateOnetimeBudgetResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateOnetimeBudgetResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateOnetimeBudgetResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateOnetimeBudgetResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateOnetimeBudgetResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateOnetimeBudgetResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateOnetimeBudgetResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateOnetimeBudgetResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateOnetimeBudgetResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateOnetimeBudgetResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateOnetimeBudgetResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteOnetimeBudgetResponse503Headers the declared response headers of an HTTP 503 response for DeleteOnetimeBudget
+type DeleteOnetimeBudgetResponse503Headers struct {
+	RetryAfter *int
+}
+
+type DeleteOnetimeBudgetResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteOnetimeBudgetResponse503Headers
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteOnetimeBudgetResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteOnetimeBudgetResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteOnetimeBudgetResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteOnetimeBudgetResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r DeleteOnetimeBudgetResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeleteOnetimeBudgetResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteOnetimeBudgetResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteOnetimeBudgetResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteOnetimeBudgetResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteOnetimeBudgetResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteOnetimeBudgetResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateOnetimeBudgetResponse503Headers the declared response headers of an HTTP 503 response for UpdateOnetimeBudget
+type UpdateOnetimeBudgetResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UpdateOnetimeBudgetResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OnetimeBudget
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateOnetimeBudgetResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateOnetimeBudgetResponse) GetJSON200() *OnetimeBudget {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UpdateOnetimeBudgetResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UpdateOnetimeBudgetResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateOnetimeBudgetResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UpdateOnetimeBudgetResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UpdateOnetimeBudgetResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r UpdateOnetimeBudgetResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UpdateOnetimeBudgetResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateOnetimeBudgetResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateOnetimeBudgetResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateOnetimeBudgetResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateOnetimeBudgetResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateOnetimeBudgetResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -25323,6 +26105,96 @@ func (c *ClientWithResponses) PutBudgetIncomeWithResponse(ctx context.Context, b
 	return ParsePutBudgetIncomeResponse(rsp)
 }
 
+// ListOnetimeBudgetsWithResponse List one-time budgets
+//
+// The member's one-time budgets, latest start first, each with what was spent over its period: confirmed expenses from `startDate` to `endDate` (both included) of its category and that category's sub-categories, or of every category when it has none. Transfers count nowhere.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/account/budgets/onetime (the `ListOnetimeBudgets` operationId).
+func (c *ClientWithResponses) ListOnetimeBudgetsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListOnetimeBudgetsResponse, error) {
+	rsp, err := c.ListOnetimeBudgets(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListOnetimeBudgetsResponse(rsp)
+}
+
+// CreateOnetimeBudgetWithBodyWithResponse Create a one-time budget
+//
+// A budget over a date range (`endDate` not before `startDate`, at most 366 days), optionally of one of the member's expense categories (404 otherwise). `name` 1 to 100 characters on one line; `amount` 0 to 10^15. A deleted category leaves its one-time budgets without one.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
+func (c *ClientWithResponses) CreateOnetimeBudgetWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateOnetimeBudgetResponse, error) {
+	rsp, err := c.CreateOnetimeBudgetWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateOnetimeBudgetResponse(rsp)
+}
+
+// CreateOnetimeBudgetWithResponse Create a one-time budget
+//
+// A budget over a date range (`endDate` not before `startDate`, at most 366 days), optionally of one of the member's expense categories (404 otherwise). `name` 1 to 100 characters on one line; `amount` 0 to 10^15. A deleted category leaves its one-time budgets without one.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
+func (c *ClientWithResponses) CreateOnetimeBudgetWithResponse(ctx context.Context, body CreateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateOnetimeBudgetResponse, error) {
+	rsp, err := c.CreateOnetimeBudget(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateOnetimeBudgetResponse(rsp)
+}
+
+// DeleteOnetimeBudgetWithResponse Delete a one-time budget
+//
+// Deletes one of the member's one-time budgets.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/account/budgets/onetime/{id} (the `DeleteOnetimeBudget` operationId).
+func (c *ClientWithResponses) DeleteOnetimeBudgetWithResponse(ctx context.Context, id OnetimeBudgetID, reqEditors ...RequestEditorFn) (*DeleteOnetimeBudgetResponse, error) {
+	rsp, err := c.DeleteOnetimeBudget(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteOnetimeBudgetResponse(rsp)
+}
+
+// UpdateOnetimeBudgetWithBodyWithResponse Replace a one-time budget
+//
+// Replaces every field, with the rules of the create.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
+func (c *ClientWithResponses) UpdateOnetimeBudgetWithBodyWithResponse(ctx context.Context, id OnetimeBudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateOnetimeBudgetResponse, error) {
+	rsp, err := c.UpdateOnetimeBudgetWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateOnetimeBudgetResponse(rsp)
+}
+
+// UpdateOnetimeBudgetWithResponse Replace a one-time budget
+//
+// Replaces every field, with the rules of the create.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
+func (c *ClientWithResponses) UpdateOnetimeBudgetWithResponse(ctx context.Context, id OnetimeBudgetID, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateOnetimeBudgetResponse, error) {
+	rsp, err := c.UpdateOnetimeBudget(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateOnetimeBudgetResponse(rsp)
+}
+
 // GetBudgetStatusWithResponse A month's budget status
 //
 // Per budget: its amount, what its category spent in the month (a top-level category counts its sub-categories' spending), the remainder (negative when overspent) and the percent used (`null` when the amount is 0).
@@ -28545,6 +29417,354 @@ func ParsePutBudgetIncomeResponse(rsp *http.Response) (*PutBudgetIncomeResponse,
 	switch {
 	case rsp.StatusCode == 503:
 		var headers PutBudgetIncomeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListOnetimeBudgetsResponse parses an HTTP response from a ListOnetimeBudgetsWithResponse call
+func ParseListOnetimeBudgetsResponse(rsp *http.Response) (*ListOnetimeBudgetsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListOnetimeBudgetsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OnetimeBudgetList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListOnetimeBudgetsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateOnetimeBudgetResponse parses an HTTP response from a CreateOnetimeBudgetWithResponse call
+func ParseCreateOnetimeBudgetResponse(rsp *http.Response) (*CreateOnetimeBudgetResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateOnetimeBudgetResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest OnetimeBudget
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateOnetimeBudgetResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteOnetimeBudgetResponse parses an HTTP response from a DeleteOnetimeBudgetWithResponse call
+func ParseDeleteOnetimeBudgetResponse(rsp *http.Response) (*DeleteOnetimeBudgetResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteOnetimeBudgetResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteOnetimeBudgetResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateOnetimeBudgetResponse parses an HTTP response from a UpdateOnetimeBudgetWithResponse call
+func ParseUpdateOnetimeBudgetResponse(rsp *http.Response) (*UpdateOnetimeBudgetResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateOnetimeBudgetResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OnetimeBudget
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdateOnetimeBudgetResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -62,6 +62,13 @@ var makers = map[string]func(m *apitest.Member) int64{
 			Want(http.StatusCreated).JSON(&b)
 		return b.ID
 	},
+	"budgets/onetime": func(m *apitest.Member) int64 {
+		var b api.OnetimeBudget
+		m.Do(http.MethodPost, "/api/account/budgets/onetime", api.OnetimeBudgetRequest{
+			Name: "Isolated", Amount: 1, StartDate: lt.Date(2026, 11, 1), EndDate: lt.Date(2026, 11, 30),
+		}).Want(http.StatusCreated).JSON(&b)
+		return b.ID
+	},
 }
 
 // idFields name the resource an id-carrying body field or query parameter

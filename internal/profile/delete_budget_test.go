@@ -18,6 +18,8 @@ func init() {
 			Want(http.StatusCreated)
 		m.Do(http.MethodPut, "/api/account/budgets/income", api.BudgetIncomeRequest{Year: 2026, Month: 11, Amount: 3000000}).
 			Want(http.StatusOK)
-		env.Exec(`INSERT INTO budget_onetime (member_id, name, amount, start_date, end_date) VALUES ($1, 'Trip', 500000, '2026-12-01', '2026-12-10')`, m.ID)
+		m.Do(http.MethodPost, "/api/account/budgets/onetime", api.OnetimeBudgetRequest{
+			Name: "Trip", Amount: 500000, StartDate: lt.Date(2026, 12, 1), EndDate: lt.Date(2026, 12, 10), CategoryID: &food.ID,
+		}).Want(http.StatusCreated)
 	}})
 }
