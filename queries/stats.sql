@@ -57,12 +57,10 @@ WHERE e.member_id = @member_id AND e.entry_date >= @from_date AND e.entry_date <
   AND NOT e.pending AND e.transfer_id IS NULL
   AND EXISTS (SELECT 1 FROM account_entry_tag et WHERE et.entry_id = e.id);
 
--- name: CountEntryDays :one
--- How many distinct days of a range have a counting entry (month complete).
-SELECT count(DISTINCT e.entry_date)::int
-FROM account_entry e
-WHERE e.member_id = @member_id AND e.entry_date >= @from_date AND e.entry_date < @to_date
-  AND NOT e.pending AND e.transfer_id IS NULL;
-
--- name: HasPointReason :one
-SELECT EXISTS (SELECT 1 FROM point_history WHERE member_id = @member_id AND reason = @reason)::bool;
+-- name: MonthBonusDue :one
+-- Whether the month-complete bonus of a month was given, and how many
+-- distinct days of the month have a counting entry.
+SELECT EXISTS (SELECT 1 FROM point_history h WHERE h.member_id = @member_id AND h.reason = @reason)::bool AS given,
+    (SELECT count(DISTINCT e.entry_date) FROM account_entry e
+     WHERE e.member_id = @member_id AND e.entry_date >= @from_date AND e.entry_date < @to_date
+       AND NOT e.pending AND e.transfer_id IS NULL)::int AS days;

@@ -65,41 +65,37 @@ func (q *Queries) CategoryStats(ctx context.Context, arg CategoryStatsParams) ([
 	return items, nil
 }
 
-const countEntryDays = `-- name: CountEntryDays :one
-SELECT count(DISTINCT e.entry_date)::int
-FROM account_entry e
-WHERE e.member_id = $1 AND e.entry_date >= $2 AND e.entry_date < $3
-  AND NOT e.pending AND e.transfer_id IS NULL
+const monthBonusDue = `-- name: MonthBonusDue :one
+SELECT EXISTS (SELECT 1 FROM point_history h WHERE h.member_id = $1 AND h.reason = $2)::bool AS given,
+    (SELECT count(DISTINCT e.entry_date) FROM account_entry e
+     WHERE e.member_id = $1 AND e.entry_date >= $3 AND e.entry_date < $4
+       AND NOT e.pending AND e.transfer_id IS NULL)::int AS days
 `
 
-type CountEntryDaysParams struct {
+type MonthBonusDueParams struct {
 	MemberID int64
+	Reason   string
 	FromDate time.Time
 	ToDate   time.Time
 }
 
-// How many distinct days of a range have a counting entry (month complete).
-func (q *Queries) CountEntryDays(ctx context.Context, arg CountEntryDaysParams) (int32, error) {
-	row := q.db.QueryRow(ctx, countEntryDays, arg.MemberID, arg.FromDate, arg.ToDate)
-	var column_1 int32
-	err := row.Scan(&column_1)
-	return column_1, err
+type MonthBonusDueRow struct {
+	Given bool
+	Days  int32
 }
 
-const hasPointReason = `-- name: HasPointReason :one
-SELECT EXISTS (SELECT 1 FROM point_history WHERE member_id = $1 AND reason = $2)::bool
-`
-
-type HasPointReasonParams struct {
-	MemberID int64
-	Reason   string
-}
-
-func (q *Queries) HasPointReason(ctx context.Context, arg HasPointReasonParams) (bool, error) {
-	row := q.db.QueryRow(ctx, hasPointReason, arg.MemberID, arg.Reason)
-	var column_1 bool
-	err := row.Scan(&column_1)
-	return column_1, err
+// Whether the month-complete bonus of a month was given, and how many
+// distinct days of the month have a counting entry.
+func (q *Queries) MonthBonusDue(ctx context.Context, arg MonthBonusDueParams) (MonthBonusDueRow, error) {
+	row := q.db.QueryRow(ctx, monthBonusDue,
+		arg.MemberID,
+		arg.Reason,
+		arg.FromDate,
+		arg.ToDate,
+	)
+	var i MonthBonusDueRow
+	err := row.Scan(&i.Given, &i.Days)
+	return i, err
 }
 
 const monthlyStats = `-- name: MonthlyStats :many

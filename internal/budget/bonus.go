@@ -46,20 +46,24 @@ func (h *BudgetHandler) AwardMonthComplete(ctx context.Context, memberID int64, 
 	}
 	reason := fmt.Sprintf("%s%04d%02d", ReasonMonthComplete, year, month)
 	days := int(to.Sub(from).Hours()/24 + 0.5)
+	due := func(q *db.Queries) (bool, error) {
+		d, err := q.MonthBonusDue(ctx, db.MonthBonusDueParams{MemberID: memberID, Reason: reason, FromDate: from, ToDate: to})
+		if err != nil {
+			return false, fmt.Errorf("month-complete check of member %d: %w", memberID, err)
+		}
+		return !d.Given && int(d.Days) >= days, nil
+	}
+	// Most writes leave the month incomplete: a plain read answers them
+	// without taking the member's lock. The check is repeated under it.
+	if ok, err := due(db.New(h.pool)); err != nil || !ok {
+		return 0, err
+	}
 	return database.InTxV(ctx, h.pool, func(q *db.Queries) (int, error) {
 		if err := points.LockTx(ctx, q, memberID); err != nil {
 			return 0, err
 		}
-		given, err := q.HasPointReason(ctx, db.HasPointReasonParams{MemberID: memberID, Reason: reason})
-		if err != nil || given {
+		if ok, err := due(q); err != nil || !ok {
 			return 0, err
-		}
-		covered, err := q.CountEntryDays(ctx, db.CountEntryDaysParams{MemberID: memberID, FromDate: from, ToDate: to})
-		if err != nil {
-			return 0, fmt.Errorf("days with entries of member %d: %w", memberID, err)
-		}
-		if int(covered) < days {
-			return 0, nil
 		}
 		return points.AwardTx(ctx, q, memberID, h.draw(), reason, points.Cap{}, now)
 	})
