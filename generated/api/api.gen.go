@@ -325,6 +325,124 @@ type BoardCategory string
 // BoardCategoryValue A board as answered (`community`, `saving`, `tips`); a client must accept other values.
 type BoardCategoryValue = string
 
+// Budget defines model for Budget.
+type Budget struct {
+	Amount     int64 `json:"amount"`
+	CategoryID int64 `json:"categoryId"`
+	ID         int64 `json:"id"`
+	Month      int32 `json:"month"`
+	Year       int32 `json:"year"`
+}
+
+// BudgetAmountRequest Example: {"amount":350000}
+type BudgetAmountRequest struct {
+	Amount BudgetMoney `json:"amount"`
+}
+
+// BudgetChart defines model for BudgetChart.
+type BudgetChart struct {
+	Points []BudgetChartPoint `json:"points"`
+}
+
+// BudgetChartPoint defines model for BudgetChartPoint.
+type BudgetChartPoint struct {
+	Budget int64 `json:"budget"`
+	Month  int32 `json:"month"`
+	Spent  int64 `json:"spent"`
+	Year   int32 `json:"year"`
+}
+
+// BudgetCopyRequest Example: {"fromMonth":10,"fromYear":2026,"toMonth":11,"toYear":2026}
+type BudgetCopyRequest struct {
+	FromMonth BudgetMonthValue `json:"fromMonth"`
+	FromYear  BudgetYearValue  `json:"fromYear"`
+	ToMonth   BudgetMonthValue `json:"toMonth"`
+	ToYear    BudgetYearValue  `json:"toYear"`
+}
+
+// BudgetCopyResult defines model for BudgetCopyResult.
+type BudgetCopyResult struct {
+	// Copied How many budgets were written into the target month.
+	Copied int64 `json:"copied"`
+}
+
+// BudgetIncome defines model for BudgetIncome.
+type BudgetIncome struct {
+	// Amount The expected income; `null` when not set.
+	Amount *int64 `json:"amount"`
+	Month  int32  `json:"month"`
+
+	// Received The confirmed income of the month.
+	Received int64 `json:"received"`
+	Year     int32 `json:"year"`
+}
+
+// BudgetIncomeRequest Example: {"amount":3500000,"month":11,"year":2026}
+type BudgetIncomeRequest struct {
+	Amount BudgetMoney      `json:"amount"`
+	Month  BudgetMonthValue `json:"month"`
+	Year   BudgetYearValue  `json:"year"`
+}
+
+// BudgetList defines model for BudgetList.
+type BudgetList struct {
+	Items []Budget `json:"items"`
+}
+
+// BudgetMoney defines model for BudgetMoney.
+type BudgetMoney = int64
+
+// BudgetMonthValue defines model for BudgetMonthValue.
+type BudgetMonthValue = int32
+
+// BudgetRequest Example: {"amount":300000,"categoryId":12,"month":11,"year":2026}
+type BudgetRequest struct {
+	Amount     BudgetMoney      `json:"amount"`
+	CategoryID int64            `json:"categoryId"`
+	Month      BudgetMonthValue `json:"month"`
+	Year       BudgetYearValue  `json:"year"`
+}
+
+// BudgetStatus defines model for BudgetStatus.
+type BudgetStatus struct {
+	Budget         int64  `json:"budget"`
+	ExpectedIncome *int64 `json:"expectedIncome"`
+
+	// From The first day of the ledger month.
+	From       openapi_types.Date `json:"from"`
+	IncomeLeft *int64             `json:"incomeLeft"`
+	Items      []BudgetStatusItem `json:"items"`
+	Month      int32              `json:"month"`
+	Remaining  int64              `json:"remaining"`
+	Spent      int64              `json:"spent"`
+
+	// To The last day of the ledger month.
+	To         openapi_types.Date `json:"to"`
+	Unbudgeted int64              `json:"unbudgeted"`
+	Year       int32              `json:"year"`
+}
+
+// BudgetStatusItem defines model for BudgetStatusItem.
+type BudgetStatusItem struct {
+	Amount       int64  `json:"amount"`
+	BudgetID     int64  `json:"budgetId"`
+	CategoryID   int64  `json:"categoryId"`
+	CategoryName string `json:"categoryName"`
+
+	// ParentID The budgeted category's parent; `null` for a top-level category.
+	ParentID *int64 `json:"parentId"`
+
+	// Percent spent as a percent of amount, to one decimal; `null` when the amount is 0.
+	Percent *float64 `json:"percent"`
+
+	// Remaining amount less spent; negative when overspent.
+	Remaining int64 `json:"remaining"`
+	Spent     int64 `json:"spent"`
+}
+
+// BudgetYearValue defines model for BudgetYearValue.
+type BudgetYearValue = int32
+
 // Category A category; a top-level one lists its sub-categories in `children` (a sub-category's is empty).
 type Category struct {
 	Children  []SubCategory `json:"children"`
@@ -349,6 +467,15 @@ type CategoryRequest struct {
 
 	// Type Income or expense, as a request sets it.
 	Type EntryType `json:"type"`
+}
+
+// CategoryStats defines model for CategoryStats.
+type CategoryStats struct {
+	Categories StatsCategories    `json:"categories"`
+	Expense    int64              `json:"expense"`
+	From       openapi_types.Date `json:"from"`
+	Income     int64              `json:"income"`
+	To         openapi_types.Date `json:"to"`
 }
 
 // CategoryTree defines model for CategoryTree.
@@ -693,6 +820,21 @@ type Memo = string
 // Example: 1500000
 type Money = int64
 
+// MonthlyStats defines model for MonthlyStats.
+type MonthlyStats struct {
+	Categories StatsCategories    `json:"categories"`
+	Days       []StatsDay         `json:"days"`
+	Expense    int64              `json:"expense"`
+	From       openapi_types.Date `json:"from"`
+	Income     int64              `json:"income"`
+	Month      int32              `json:"month"`
+	Net        int64              `json:"net"`
+
+	// To The last day of the ledger month.
+	To   openapi_types.Date `json:"to"`
+	Year int32              `json:"year"`
+}
+
 // NetWorthPoint defines model for NetWorthPoint.
 type NetWorthPoint struct {
 	Assets int64              `json:"assets"`
@@ -718,6 +860,36 @@ type NetWorthUnit string
 
 // NetWorthUnitValue The period of a net-worth point, as answered; a client must accept other values.
 type NetWorthUnitValue = string
+
+// OnetimeBudget defines model for OnetimeBudget.
+type OnetimeBudget struct {
+	Amount     int64              `json:"amount"`
+	CategoryID *int64             `json:"categoryId"`
+	EndDate    openapi_types.Date `json:"endDate"`
+	ID         int64              `json:"id"`
+	Name       string             `json:"name"`
+
+	// Remaining amount less spent; negative when overspent.
+	Remaining int64              `json:"remaining"`
+	Spent     int64              `json:"spent"`
+	StartDate openapi_types.Date `json:"startDate"`
+}
+
+// OnetimeBudgetList defines model for OnetimeBudgetList.
+type OnetimeBudgetList struct {
+	Items []OnetimeBudget `json:"items"`
+}
+
+// OnetimeBudgetRequest Example: {"amount":800000,"categoryId":12,"endDate":"2026-12-27","name":"Jeju trip","startDate":"2026-12-20"}
+type OnetimeBudgetRequest struct {
+	Amount BudgetMoney `json:"amount"`
+
+	// CategoryID An expense category; absent or null counts every expense.
+	CategoryID *int64             `json:"categoryId,omitempty"`
+	EndDate    openapi_types.Date `json:"endDate"`
+	Name       string             `json:"name"`
+	StartDate  openapi_types.Date `json:"startDate"`
+}
 
 // ParseEntryRequest Example: {"text":"어제 점심 12,000원"}
 type ParseEntryRequest struct {
@@ -955,7 +1127,10 @@ type Profile struct {
 
 	// IDPAPicture Avatar address from identity provider A.
 	IDPAPicture *string `json:"idpAPicture"`
-	Name        string  `json:"name"`
+
+	// MonthStartDay The day of the calendar month on which the member's ledger month begins (payday months); 1 is the calendar month.
+	MonthStartDay int32  `json:"monthStartDay"`
+	Name          string `json:"name"`
 
 	// Plan A membership plan as answered (`FREE`, `PREMIUM`); a client must accept other values.
 	Plan          PlanValue  `json:"plan"`
@@ -1208,6 +1383,50 @@ type SpamKeywords struct {
 	Keywords []string `json:"keywords"`
 }
 
+// StatsCategories defines model for StatsCategories.
+type StatsCategories struct {
+	Expense []StatsCategory `json:"expense"`
+	Income  []StatsCategory `json:"income"`
+}
+
+// StatsCategory defines model for StatsCategory.
+type StatsCategory struct {
+	// Amount The category's entries and its sub-categories'.
+	Amount int64 `json:"amount"`
+
+	// CategoryID `null` collects the entries without a category.
+	CategoryID *int64               `json:"categoryId"`
+	Children   []StatsCategoryChild `json:"children"`
+	Name       *string              `json:"name"`
+
+	// Own The entries of the category itself.
+	Own int64 `json:"own"`
+}
+
+// StatsCategoryChild defines model for StatsCategoryChild.
+type StatsCategoryChild struct {
+	Amount     int64  `json:"amount"`
+	CategoryID int64  `json:"categoryId"`
+	Name       string `json:"name"`
+}
+
+// StatsDay defines model for StatsDay.
+type StatsDay struct {
+	Date    openapi_types.Date `json:"date"`
+	Expense int64              `json:"expense"`
+	Income  int64              `json:"income"`
+}
+
+// StatsMonth defines model for StatsMonth.
+type StatsMonth struct {
+	Expense int64              `json:"expense"`
+	From    openapi_types.Date `json:"from"`
+	Income  int64              `json:"income"`
+	Month   int32              `json:"month"`
+	Net     int64              `json:"net"`
+	To      openapi_types.Date `json:"to"`
+}
+
 // StatusRequest Example: {"status":"SUSPENDED"}
 type StatusRequest struct {
 	// Status A member's status, as a request sets it.
@@ -1382,6 +1601,24 @@ type TagRequest struct {
 	Name TagName `json:"name"`
 }
 
+// TagStats defines model for TagStats.
+type TagStats struct {
+	Expense int64              `json:"expense"`
+	From    openapi_types.Date `json:"from"`
+	Income  int64              `json:"income"`
+	Items   []TagStatsItem     `json:"items"`
+	To      openapi_types.Date `json:"to"`
+}
+
+// TagStatsItem defines model for TagStatsItem.
+type TagStatsItem struct {
+	Entries int64  `json:"entries"`
+	Expense int64  `json:"expense"`
+	Income  int64  `json:"income"`
+	Name    string `json:"name"`
+	TagID   int64  `json:"tagId"`
+}
+
 // Trade defines model for Trade.
 type Trade struct {
 	CreatedAt time.Time          `json:"createdAt"`
@@ -1492,8 +1729,11 @@ type TransferRequest struct {
 	ToWalletID int64 `json:"toWalletId"`
 }
 
-// UpdateProfileRequest Example: {"name":"Minji Kim"}
+// UpdateProfileRequest Example: {"monthStartDay":25,"name":"Minji Kim"}
 type UpdateProfileRequest struct {
+	// MonthStartDay The day the member's ledger month begins (1 to 28); left unchanged when absent. With 25, "November" is 25 November to 24 December for the entry month filter, budgets, statistics and the month-complete bonus.
+	MonthStartDay *int32 `json:"monthStartDay,omitempty"`
+
 	// Name The name other members see.
 	//
 	// Example: Minji
@@ -1649,14 +1889,35 @@ type WalletType string
 // WalletTypeValue The kind of wallet as answered; a client must accept other values.
 type WalletTypeValue = string
 
+// YearlyStats defines model for YearlyStats.
+type YearlyStats struct {
+	Expense int64        `json:"expense"`
+	Income  int64        `json:"income"`
+	Months  []StatsMonth `json:"months"`
+	Net     int64        `json:"net"`
+	Year    int32        `json:"year"`
+}
+
 // BoardCategoryQuery A board, as a request names it.
 type BoardCategoryQuery = BoardCategory
 
 // BoardTagQuery defines model for BoardTagQuery.
 type BoardTagQuery = string
 
+// BudgetID defines model for BudgetID.
+type BudgetID = int64
+
+// BudgetMonth defines model for BudgetMonth.
+type BudgetMonth = int32
+
+// BudgetYear defines model for BudgetYear.
+type BudgetYear = int32
+
 // CategoryID defines model for CategoryID.
 type CategoryID = int64
+
+// ChartMonths defines model for ChartMonths.
+type ChartMonths = int32
 
 // CommentID defines model for CommentID.
 type CommentID = int64
@@ -1718,6 +1979,9 @@ type NetWorthMonths = int32
 // NetWorthWeeks defines model for NetWorthWeeks.
 type NetWorthWeeks = int32
 
+// OnetimeBudgetID defines model for OnetimeBudgetID.
+type OnetimeBudgetID = int64
+
 // Page defines model for Page.
 type Page = int32
 
@@ -1732,6 +1996,15 @@ type RecurringID = int64
 
 // Size defines model for Size.
 type Size = int32
+
+// StatsFrom defines model for StatsFrom.
+type StatsFrom = openapi_types.Date
+
+// StatsTo defines model for StatsTo.
+type StatsTo = openapi_types.Date
+
+// StatsYear defines model for StatsYear.
+type StatsYear = int32
 
 // StockID defines model for StockID.
 type StockID = int64
@@ -1792,6 +2065,45 @@ type Unauthenticated = Problem
 
 // UnsupportedMediaType An RFC 9457 problem detail with a stable `code`.
 type UnsupportedMediaType = Problem
+
+// ListBudgetsParams defines parameters for ListBudgets.
+type ListBudgetsParams struct {
+	// Year The year of the ledger month.
+	Year BudgetYear `form:"year" json:"year"`
+
+	// Month The ledger month, 1 to 12 (see the operation for where it begins).
+	Month BudgetMonth `form:"month" json:"month"`
+}
+
+// GetBudgetChartParams defines parameters for GetBudgetChart.
+type GetBudgetChartParams struct {
+	// Year The year of the ledger month.
+	Year BudgetYear `form:"year" json:"year"`
+
+	// Month The ledger month, 1 to 12 (see the operation for where it begins).
+	Month BudgetMonth `form:"month" json:"month"`
+
+	// Months How many months the chart shows, ending with the given one.
+	Months *ChartMonths `form:"months,omitempty" json:"months,omitempty"`
+}
+
+// GetBudgetIncomeParams defines parameters for GetBudgetIncome.
+type GetBudgetIncomeParams struct {
+	// Year The year of the ledger month.
+	Year BudgetYear `form:"year" json:"year"`
+
+	// Month The ledger month, 1 to 12 (see the operation for where it begins).
+	Month BudgetMonth `form:"month" json:"month"`
+}
+
+// GetBudgetStatusParams defines parameters for GetBudgetStatus.
+type GetBudgetStatusParams struct {
+	// Year The year of the ledger month.
+	Year BudgetYear `form:"year" json:"year"`
+
+	// Month The ledger month, 1 to 12 (see the operation for where it begins).
+	Month BudgetMonth `form:"month" json:"month"`
+}
 
 // DeleteCategoryParams defines parameters for DeleteCategory.
 type DeleteCategoryParams struct {
@@ -1863,6 +2175,39 @@ type GetNetWorthTrendParams struct {
 
 	// Weeks How many weekly points (unit WEEK), the current week last.
 	Weeks *NetWorthWeeks `form:"weeks,omitempty" json:"weeks,omitempty"`
+}
+
+// GetCategoryStatsParams defines parameters for GetCategoryStats.
+type GetCategoryStatsParams struct {
+	// From The first day of the range.
+	From StatsFrom `form:"from" json:"from"`
+
+	// To The last day of the range (included).
+	To StatsTo `form:"to" json:"to"`
+}
+
+// GetMonthlyStatsParams defines parameters for GetMonthlyStats.
+type GetMonthlyStatsParams struct {
+	// Year The year of the ledger month.
+	Year BudgetYear `form:"year" json:"year"`
+
+	// Month The ledger month, 1 to 12 (see the operation for where it begins).
+	Month BudgetMonth `form:"month" json:"month"`
+}
+
+// GetTagStatsParams defines parameters for GetTagStats.
+type GetTagStatsParams struct {
+	// From The first day of the range.
+	From StatsFrom `form:"from" json:"from"`
+
+	// To The last day of the range (included).
+	To StatsTo `form:"to" json:"to"`
+}
+
+// GetYearlyStatsParams defines parameters for GetYearlyStats.
+type GetYearlyStatsParams struct {
+	// Year The year.
+	Year StatsYear `form:"year" json:"year"`
 }
 
 // ListTransfersParams defines parameters for ListTransfers.
@@ -1981,6 +2326,24 @@ type ListUsersParams struct {
 	// Size Items per page.
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
 }
+
+// CreateBudgetJSONRequestBody defines body for CreateBudget for application/json ContentType.
+type CreateBudgetJSONRequestBody = BudgetRequest
+
+// CopyBudgetsJSONRequestBody defines body for CopyBudgets for application/json ContentType.
+type CopyBudgetsJSONRequestBody = BudgetCopyRequest
+
+// PutBudgetIncomeJSONRequestBody defines body for PutBudgetIncome for application/json ContentType.
+type PutBudgetIncomeJSONRequestBody = BudgetIncomeRequest
+
+// CreateOnetimeBudgetJSONRequestBody defines body for CreateOnetimeBudget for application/json ContentType.
+type CreateOnetimeBudgetJSONRequestBody = OnetimeBudgetRequest
+
+// UpdateOnetimeBudgetJSONRequestBody defines body for UpdateOnetimeBudget for application/json ContentType.
+type UpdateOnetimeBudgetJSONRequestBody = OnetimeBudgetRequest
+
+// UpdateBudgetJSONRequestBody defines body for UpdateBudget for application/json ContentType.
+type UpdateBudgetJSONRequestBody = BudgetAmountRequest
 
 // CreateCategoryJSONRequestBody defines body for CreateCategory for application/json ContentType.
 type CreateCategoryJSONRequestBody = CategoryRequest
@@ -2143,6 +2506,45 @@ type UpdateUserJSONRequestBody = UpdateUserRequest
 
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
+	// ListBudgets List a month's budgets
+	// (GET /api/account/budgets)
+	ListBudgets(w http.ResponseWriter, r *http.Request, params ListBudgetsParams)
+	// CreateBudget Create a budget
+	// (POST /api/account/budgets)
+	CreateBudget(w http.ResponseWriter, r *http.Request)
+	// GetBudgetChart Budget against spending per month
+	// (GET /api/account/budgets/chart)
+	GetBudgetChart(w http.ResponseWriter, r *http.Request, params GetBudgetChartParams)
+	// CopyBudgets Copy a month's budgets
+	// (POST /api/account/budgets/copy)
+	CopyBudgets(w http.ResponseWriter, r *http.Request)
+	// GetBudgetIncome A month's expected income
+	// (GET /api/account/budgets/income)
+	GetBudgetIncome(w http.ResponseWriter, r *http.Request, params GetBudgetIncomeParams)
+	// PutBudgetIncome Set a month's expected income
+	// (PUT /api/account/budgets/income)
+	PutBudgetIncome(w http.ResponseWriter, r *http.Request)
+	// ListOnetimeBudgets List one-time budgets
+	// (GET /api/account/budgets/onetime)
+	ListOnetimeBudgets(w http.ResponseWriter, r *http.Request)
+	// CreateOnetimeBudget Create a one-time budget
+	// (POST /api/account/budgets/onetime)
+	CreateOnetimeBudget(w http.ResponseWriter, r *http.Request)
+	// DeleteOnetimeBudget Delete a one-time budget
+	// (DELETE /api/account/budgets/onetime/{id})
+	DeleteOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID)
+	// UpdateOnetimeBudget Replace a one-time budget
+	// (PUT /api/account/budgets/onetime/{id})
+	UpdateOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID)
+	// GetBudgetStatus A month's budget status
+	// (GET /api/account/budgets/status)
+	GetBudgetStatus(w http.ResponseWriter, r *http.Request, params GetBudgetStatusParams)
+	// DeleteBudget Delete a budget
+	// (DELETE /api/account/budgets/{id})
+	DeleteBudget(w http.ResponseWriter, r *http.Request, id BudgetID)
+	// UpdateBudget Change a budget's amount
+	// (PUT /api/account/budgets/{id})
+	UpdateBudget(w http.ResponseWriter, r *http.Request, id BudgetID)
 	// ListCategories The category tree
 	// (GET /api/account/categories)
 	ListCategories(w http.ResponseWriter, r *http.Request)
@@ -2245,6 +2647,18 @@ type ServerInterface interface {
 	// UpdateRecurring Update a recurring entry
 	// (PUT /api/account/recurrings/{id})
 	UpdateRecurring(w http.ResponseWriter, r *http.Request, id RecurringID)
+	// GetCategoryStats Statistics by category over a range
+	// (GET /api/account/stats/categories)
+	GetCategoryStats(w http.ResponseWriter, r *http.Request, params GetCategoryStatsParams)
+	// GetMonthlyStats Statistics of a month
+	// (GET /api/account/stats/monthly)
+	GetMonthlyStats(w http.ResponseWriter, r *http.Request, params GetMonthlyStatsParams)
+	// GetTagStats Statistics by tag over a range
+	// (GET /api/account/stats/tags)
+	GetTagStats(w http.ResponseWriter, r *http.Request, params GetTagStatsParams)
+	// GetYearlyStats Statistics of a year by month
+	// (GET /api/account/stats/yearly)
+	GetYearlyStats(w http.ResponseWriter, r *http.Request, params GetYearlyStatsParams)
 	// ListTags List tags
 	// (GET /api/account/tags)
 	ListTags(w http.ResponseWriter, r *http.Request)
@@ -2531,6 +2945,377 @@ type ServerInterfaceWrapper struct {
 }
 
 type MiddlewareFunc func(http.Handler) http.Handler
+
+// ListBudgets operation middleware
+func (siw *ServerInterfaceWrapper) ListBudgets(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListBudgetsParams
+
+	// ------------- Required query parameter "year" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "year", r.URL.Query(), &params.Year, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "year"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "year", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "month" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "month", r.URL.Query(), &params.Month, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "month"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "month", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListBudgets(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateBudget operation middleware
+func (siw *ServerInterfaceWrapper) CreateBudget(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateBudget(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetBudgetChart operation middleware
+func (siw *ServerInterfaceWrapper) GetBudgetChart(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetBudgetChartParams
+
+	// ------------- Required query parameter "year" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "year", r.URL.Query(), &params.Year, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "year"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "year", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "month" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "month", r.URL.Query(), &params.Month, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "month"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "month", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "months" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "months", r.URL.Query(), &params.Months, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "months"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "months", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetBudgetChart(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CopyBudgets operation middleware
+func (siw *ServerInterfaceWrapper) CopyBudgets(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CopyBudgets(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetBudgetIncome operation middleware
+func (siw *ServerInterfaceWrapper) GetBudgetIncome(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetBudgetIncomeParams
+
+	// ------------- Required query parameter "year" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "year", r.URL.Query(), &params.Year, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "year"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "year", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "month" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "month", r.URL.Query(), &params.Month, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "month"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "month", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetBudgetIncome(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// PutBudgetIncome operation middleware
+func (siw *ServerInterfaceWrapper) PutBudgetIncome(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.PutBudgetIncome(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListOnetimeBudgets operation middleware
+func (siw *ServerInterfaceWrapper) ListOnetimeBudgets(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListOnetimeBudgets(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateOnetimeBudget operation middleware
+func (siw *ServerInterfaceWrapper) CreateOnetimeBudget(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateOnetimeBudget(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteOnetimeBudget operation middleware
+func (siw *ServerInterfaceWrapper) DeleteOnetimeBudget(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id OnetimeBudgetID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteOnetimeBudget(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateOnetimeBudget operation middleware
+func (siw *ServerInterfaceWrapper) UpdateOnetimeBudget(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id OnetimeBudgetID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateOnetimeBudget(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetBudgetStatus operation middleware
+func (siw *ServerInterfaceWrapper) GetBudgetStatus(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetBudgetStatusParams
+
+	// ------------- Required query parameter "year" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "year", r.URL.Query(), &params.Year, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "year"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "year", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "month" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "month", r.URL.Query(), &params.Month, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "month"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "month", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetBudgetStatus(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteBudget operation middleware
+func (siw *ServerInterfaceWrapper) DeleteBudget(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id BudgetID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteBudget(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateBudget operation middleware
+func (siw *ServerInterfaceWrapper) UpdateBudget(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id BudgetID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateBudget(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
 
 // ListCategories operation middleware
 func (siw *ServerInterfaceWrapper) ListCategories(w http.ResponseWriter, r *http.Request) {
@@ -3448,6 +4233,177 @@ func (siw *ServerInterfaceWrapper) UpdateRecurring(w http.ResponseWriter, r *htt
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateRecurring(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetCategoryStats operation middleware
+func (siw *ServerInterfaceWrapper) GetCategoryStats(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetCategoryStatsParams
+
+	// ------------- Required query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetCategoryStats(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetMonthlyStats operation middleware
+func (siw *ServerInterfaceWrapper) GetMonthlyStats(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetMonthlyStatsParams
+
+	// ------------- Required query parameter "year" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "year", r.URL.Query(), &params.Year, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "year"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "year", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "month" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "month", r.URL.Query(), &params.Month, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "month"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "month", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetMonthlyStats(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetTagStats operation middleware
+func (siw *ServerInterfaceWrapper) GetTagStats(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetTagStatsParams
+
+	// ------------- Required query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetTagStats(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetYearlyStats operation middleware
+func (siw *ServerInterfaceWrapper) GetYearlyStats(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetYearlyStatsParams
+
+	// ------------- Required query parameter "year" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "year", r.URL.Query(), &params.Year, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "year"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "year", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetYearlyStats(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5780,6 +6736,23 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/admin/default-categories/{id}", wrapper.DeleteDefaultCategory)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/admin/default-categories/{id}", wrapper.GetDefaultCategory)
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/admin/default-categories/{id}", wrapper.UpdateDefaultCategory)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/budgets", wrapper.ListBudgets)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/budgets", wrapper.CreateBudget)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/budgets/{id}", wrapper.DeleteBudget)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/budgets/{id}", wrapper.UpdateBudget)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/budgets/status", wrapper.GetBudgetStatus)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/budgets/chart", wrapper.GetBudgetChart)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/budgets/copy", wrapper.CopyBudgets)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/budgets/income", wrapper.GetBudgetIncome)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/budgets/income", wrapper.PutBudgetIncome)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/stats/monthly", wrapper.GetMonthlyStats)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/stats/yearly", wrapper.GetYearlyStats)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/stats/categories", wrapper.GetCategoryStats)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/stats/tags", wrapper.GetTagStats)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/budgets/onetime", wrapper.ListOnetimeBudgets)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/budgets/onetime", wrapper.CreateOnetimeBudget)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/budgets/onetime/{id}", wrapper.DeleteOnetimeBudget)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/budgets/onetime/{id}", wrapper.UpdateOnetimeBudget)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/invest/stocks", wrapper.ListStocks)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/invest/stocks", wrapper.CreateStock)
 	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/invest/stocks/{id}", wrapper.DeleteStock)
@@ -5874,6 +6847,1760 @@ type TooManyRequestsApplicationProblemPlusJSONResponse struct {
 type UnauthenticatedApplicationProblemPlusJSONResponse Problem
 
 type UnsupportedMediaTypeApplicationProblemPlusJSONResponse Problem
+
+type ListBudgetsRequestObject struct {
+	Params ListBudgetsParams
+}
+
+type ListBudgetsResponseObject interface {
+	VisitListBudgetsResponse(w http.ResponseWriter) error
+}
+
+type ListBudgets200JSONResponse BudgetList
+
+func (response ListBudgets200JSONResponse) VisitListBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBudgets400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListBudgets400ApplicationProblemPlusJSONResponse) VisitListBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBudgets401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListBudgets401ApplicationProblemPlusJSONResponse) VisitListBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBudgets403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response ListBudgets403ApplicationProblemPlusJSONResponse) VisitListBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBudgets413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListBudgets413ApplicationProblemPlusJSONResponse) VisitListBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBudgets500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListBudgets500ApplicationProblemPlusJSONResponse) VisitListBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBudgets503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListBudgets503ApplicationProblemPlusJSONResponse) VisitListBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBudgetRequestObject struct {
+	Body *CreateBudgetJSONRequestBody
+}
+
+type CreateBudgetResponseObject interface {
+	VisitCreateBudgetResponse(w http.ResponseWriter) error
+}
+
+type CreateBudget201JSONResponse Budget
+
+func (response CreateBudget201JSONResponse) VisitCreateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBudget400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBudget400ApplicationProblemPlusJSONResponse) VisitCreateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBudget401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBudget401ApplicationProblemPlusJSONResponse) VisitCreateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBudget403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBudget403ApplicationProblemPlusJSONResponse) VisitCreateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBudget404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBudget404ApplicationProblemPlusJSONResponse) VisitCreateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBudget409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBudget409ApplicationProblemPlusJSONResponse) VisitCreateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBudget413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBudget413ApplicationProblemPlusJSONResponse) VisitCreateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBudget415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBudget415ApplicationProblemPlusJSONResponse) VisitCreateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBudget500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBudget500ApplicationProblemPlusJSONResponse) VisitCreateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBudget503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBudget503ApplicationProblemPlusJSONResponse) VisitCreateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetChartRequestObject struct {
+	Params GetBudgetChartParams
+}
+
+type GetBudgetChartResponseObject interface {
+	VisitGetBudgetChartResponse(w http.ResponseWriter) error
+}
+
+type GetBudgetChart200JSONResponse BudgetChart
+
+func (response GetBudgetChart200JSONResponse) VisitGetBudgetChartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetChart400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetChart400ApplicationProblemPlusJSONResponse) VisitGetBudgetChartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetChart401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetChart401ApplicationProblemPlusJSONResponse) VisitGetBudgetChartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetChart403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetChart403ApplicationProblemPlusJSONResponse) VisitGetBudgetChartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetChart413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetChart413ApplicationProblemPlusJSONResponse) VisitGetBudgetChartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetChart500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetChart500ApplicationProblemPlusJSONResponse) VisitGetBudgetChartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetChart503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetChart503ApplicationProblemPlusJSONResponse) VisitGetBudgetChartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CopyBudgetsRequestObject struct {
+	Body *CopyBudgetsJSONRequestBody
+}
+
+type CopyBudgetsResponseObject interface {
+	VisitCopyBudgetsResponse(w http.ResponseWriter) error
+}
+
+type CopyBudgets200JSONResponse BudgetCopyResult
+
+func (response CopyBudgets200JSONResponse) VisitCopyBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CopyBudgets400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CopyBudgets400ApplicationProblemPlusJSONResponse) VisitCopyBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CopyBudgets401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CopyBudgets401ApplicationProblemPlusJSONResponse) VisitCopyBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CopyBudgets403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response CopyBudgets403ApplicationProblemPlusJSONResponse) VisitCopyBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CopyBudgets413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CopyBudgets413ApplicationProblemPlusJSONResponse) VisitCopyBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CopyBudgets415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CopyBudgets415ApplicationProblemPlusJSONResponse) VisitCopyBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CopyBudgets500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CopyBudgets500ApplicationProblemPlusJSONResponse) VisitCopyBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CopyBudgets503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CopyBudgets503ApplicationProblemPlusJSONResponse) VisitCopyBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetIncomeRequestObject struct {
+	Params GetBudgetIncomeParams
+}
+
+type GetBudgetIncomeResponseObject interface {
+	VisitGetBudgetIncomeResponse(w http.ResponseWriter) error
+}
+
+type GetBudgetIncome200JSONResponse BudgetIncome
+
+func (response GetBudgetIncome200JSONResponse) VisitGetBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetIncome400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetIncome400ApplicationProblemPlusJSONResponse) VisitGetBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetIncome401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetIncome401ApplicationProblemPlusJSONResponse) VisitGetBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetIncome403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetIncome403ApplicationProblemPlusJSONResponse) VisitGetBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetIncome413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetIncome413ApplicationProblemPlusJSONResponse) VisitGetBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetIncome500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetIncome500ApplicationProblemPlusJSONResponse) VisitGetBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetIncome503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetIncome503ApplicationProblemPlusJSONResponse) VisitGetBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PutBudgetIncomeRequestObject struct {
+	Body *PutBudgetIncomeJSONRequestBody
+}
+
+type PutBudgetIncomeResponseObject interface {
+	VisitPutBudgetIncomeResponse(w http.ResponseWriter) error
+}
+
+type PutBudgetIncome200JSONResponse BudgetIncome
+
+func (response PutBudgetIncome200JSONResponse) VisitPutBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PutBudgetIncome400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response PutBudgetIncome400ApplicationProblemPlusJSONResponse) VisitPutBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PutBudgetIncome401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response PutBudgetIncome401ApplicationProblemPlusJSONResponse) VisitPutBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PutBudgetIncome403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response PutBudgetIncome403ApplicationProblemPlusJSONResponse) VisitPutBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PutBudgetIncome413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response PutBudgetIncome413ApplicationProblemPlusJSONResponse) VisitPutBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PutBudgetIncome415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response PutBudgetIncome415ApplicationProblemPlusJSONResponse) VisitPutBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PutBudgetIncome500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response PutBudgetIncome500ApplicationProblemPlusJSONResponse) VisitPutBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PutBudgetIncome503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response PutBudgetIncome503ApplicationProblemPlusJSONResponse) VisitPutBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOnetimeBudgetsRequestObject struct {
+}
+
+type ListOnetimeBudgetsResponseObject interface {
+	VisitListOnetimeBudgetsResponse(w http.ResponseWriter) error
+}
+
+type ListOnetimeBudgets200JSONResponse OnetimeBudgetList
+
+func (response ListOnetimeBudgets200JSONResponse) VisitListOnetimeBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOnetimeBudgets401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListOnetimeBudgets401ApplicationProblemPlusJSONResponse) VisitListOnetimeBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOnetimeBudgets403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response ListOnetimeBudgets403ApplicationProblemPlusJSONResponse) VisitListOnetimeBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOnetimeBudgets413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListOnetimeBudgets413ApplicationProblemPlusJSONResponse) VisitListOnetimeBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOnetimeBudgets500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListOnetimeBudgets500ApplicationProblemPlusJSONResponse) VisitListOnetimeBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOnetimeBudgets503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListOnetimeBudgets503ApplicationProblemPlusJSONResponse) VisitListOnetimeBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOnetimeBudgetRequestObject struct {
+	Body *CreateOnetimeBudgetJSONRequestBody
+}
+
+type CreateOnetimeBudgetResponseObject interface {
+	VisitCreateOnetimeBudgetResponse(w http.ResponseWriter) error
+}
+
+type CreateOnetimeBudget201JSONResponse OnetimeBudget
+
+func (response CreateOnetimeBudget201JSONResponse) VisitCreateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOnetimeBudget400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateOnetimeBudget400ApplicationProblemPlusJSONResponse) VisitCreateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOnetimeBudget401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateOnetimeBudget401ApplicationProblemPlusJSONResponse) VisitCreateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOnetimeBudget403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response CreateOnetimeBudget403ApplicationProblemPlusJSONResponse) VisitCreateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOnetimeBudget404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateOnetimeBudget404ApplicationProblemPlusJSONResponse) VisitCreateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOnetimeBudget413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateOnetimeBudget413ApplicationProblemPlusJSONResponse) VisitCreateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOnetimeBudget415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateOnetimeBudget415ApplicationProblemPlusJSONResponse) VisitCreateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOnetimeBudget500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateOnetimeBudget500ApplicationProblemPlusJSONResponse) VisitCreateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOnetimeBudget503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateOnetimeBudget503ApplicationProblemPlusJSONResponse) VisitCreateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteOnetimeBudgetRequestObject struct {
+	ID OnetimeBudgetID `json:"id"`
+}
+
+type DeleteOnetimeBudgetResponseObject interface {
+	VisitDeleteOnetimeBudgetResponse(w http.ResponseWriter) error
+}
+
+type DeleteOnetimeBudget204Response struct {
+}
+
+func (response DeleteOnetimeBudget204Response) VisitDeleteOnetimeBudgetResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteOnetimeBudget400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteOnetimeBudget400ApplicationProblemPlusJSONResponse) VisitDeleteOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteOnetimeBudget401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteOnetimeBudget401ApplicationProblemPlusJSONResponse) VisitDeleteOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteOnetimeBudget403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteOnetimeBudget403ApplicationProblemPlusJSONResponse) VisitDeleteOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteOnetimeBudget404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteOnetimeBudget404ApplicationProblemPlusJSONResponse) VisitDeleteOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteOnetimeBudget413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteOnetimeBudget413ApplicationProblemPlusJSONResponse) VisitDeleteOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteOnetimeBudget500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteOnetimeBudget500ApplicationProblemPlusJSONResponse) VisitDeleteOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteOnetimeBudget503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteOnetimeBudget503ApplicationProblemPlusJSONResponse) VisitDeleteOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOnetimeBudgetRequestObject struct {
+	ID   OnetimeBudgetID `json:"id"`
+	Body *UpdateOnetimeBudgetJSONRequestBody
+}
+
+type UpdateOnetimeBudgetResponseObject interface {
+	VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error
+}
+
+type UpdateOnetimeBudget200JSONResponse OnetimeBudget
+
+func (response UpdateOnetimeBudget200JSONResponse) VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOnetimeBudget400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateOnetimeBudget400ApplicationProblemPlusJSONResponse) VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOnetimeBudget401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateOnetimeBudget401ApplicationProblemPlusJSONResponse) VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOnetimeBudget403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateOnetimeBudget403ApplicationProblemPlusJSONResponse) VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOnetimeBudget404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateOnetimeBudget404ApplicationProblemPlusJSONResponse) VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOnetimeBudget413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateOnetimeBudget413ApplicationProblemPlusJSONResponse) VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOnetimeBudget415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateOnetimeBudget415ApplicationProblemPlusJSONResponse) VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOnetimeBudget500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateOnetimeBudget500ApplicationProblemPlusJSONResponse) VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOnetimeBudget503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateOnetimeBudget503ApplicationProblemPlusJSONResponse) VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetStatusRequestObject struct {
+	Params GetBudgetStatusParams
+}
+
+type GetBudgetStatusResponseObject interface {
+	VisitGetBudgetStatusResponse(w http.ResponseWriter) error
+}
+
+type GetBudgetStatus200JSONResponse BudgetStatus
+
+func (response GetBudgetStatus200JSONResponse) VisitGetBudgetStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetStatus400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetStatus400ApplicationProblemPlusJSONResponse) VisitGetBudgetStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetStatus401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetStatus401ApplicationProblemPlusJSONResponse) VisitGetBudgetStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetStatus403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetStatus403ApplicationProblemPlusJSONResponse) VisitGetBudgetStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetStatus413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetStatus413ApplicationProblemPlusJSONResponse) VisitGetBudgetStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetStatus500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetStatus500ApplicationProblemPlusJSONResponse) VisitGetBudgetStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetStatus503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetStatus503ApplicationProblemPlusJSONResponse) VisitGetBudgetStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBudgetRequestObject struct {
+	ID BudgetID `json:"id"`
+}
+
+type DeleteBudgetResponseObject interface {
+	VisitDeleteBudgetResponse(w http.ResponseWriter) error
+}
+
+type DeleteBudget204Response struct {
+}
+
+func (response DeleteBudget204Response) VisitDeleteBudgetResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteBudget400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBudget400ApplicationProblemPlusJSONResponse) VisitDeleteBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBudget401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBudget401ApplicationProblemPlusJSONResponse) VisitDeleteBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBudget403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBudget403ApplicationProblemPlusJSONResponse) VisitDeleteBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBudget404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBudget404ApplicationProblemPlusJSONResponse) VisitDeleteBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBudget413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBudget413ApplicationProblemPlusJSONResponse) VisitDeleteBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBudget500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBudget500ApplicationProblemPlusJSONResponse) VisitDeleteBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBudget503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBudget503ApplicationProblemPlusJSONResponse) VisitDeleteBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBudgetRequestObject struct {
+	ID   BudgetID `json:"id"`
+	Body *UpdateBudgetJSONRequestBody
+}
+
+type UpdateBudgetResponseObject interface {
+	VisitUpdateBudgetResponse(w http.ResponseWriter) error
+}
+
+type UpdateBudget200JSONResponse Budget
+
+func (response UpdateBudget200JSONResponse) VisitUpdateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBudget400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBudget400ApplicationProblemPlusJSONResponse) VisitUpdateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBudget401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBudget401ApplicationProblemPlusJSONResponse) VisitUpdateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBudget403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBudget403ApplicationProblemPlusJSONResponse) VisitUpdateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBudget404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBudget404ApplicationProblemPlusJSONResponse) VisitUpdateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBudget413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBudget413ApplicationProblemPlusJSONResponse) VisitUpdateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBudget415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBudget415ApplicationProblemPlusJSONResponse) VisitUpdateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBudget500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBudget500ApplicationProblemPlusJSONResponse) VisitUpdateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBudget503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBudget503ApplicationProblemPlusJSONResponse) VisitUpdateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
 
 type ListCategoriesRequestObject struct {
 }
@@ -10156,6 +12883,490 @@ type UpdateRecurring503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response UpdateRecurring503ApplicationProblemPlusJSONResponse) VisitUpdateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryStatsRequestObject struct {
+	Params GetCategoryStatsParams
+}
+
+type GetCategoryStatsResponseObject interface {
+	VisitGetCategoryStatsResponse(w http.ResponseWriter) error
+}
+
+type GetCategoryStats200JSONResponse CategoryStats
+
+func (response GetCategoryStats200JSONResponse) VisitGetCategoryStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryStats400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetCategoryStats400ApplicationProblemPlusJSONResponse) VisitGetCategoryStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryStats401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetCategoryStats401ApplicationProblemPlusJSONResponse) VisitGetCategoryStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryStats403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response GetCategoryStats403ApplicationProblemPlusJSONResponse) VisitGetCategoryStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryStats413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetCategoryStats413ApplicationProblemPlusJSONResponse) VisitGetCategoryStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryStats500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetCategoryStats500ApplicationProblemPlusJSONResponse) VisitGetCategoryStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryStats503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetCategoryStats503ApplicationProblemPlusJSONResponse) VisitGetCategoryStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMonthlyStatsRequestObject struct {
+	Params GetMonthlyStatsParams
+}
+
+type GetMonthlyStatsResponseObject interface {
+	VisitGetMonthlyStatsResponse(w http.ResponseWriter) error
+}
+
+type GetMonthlyStats200JSONResponse MonthlyStats
+
+func (response GetMonthlyStats200JSONResponse) VisitGetMonthlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMonthlyStats400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetMonthlyStats400ApplicationProblemPlusJSONResponse) VisitGetMonthlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMonthlyStats401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetMonthlyStats401ApplicationProblemPlusJSONResponse) VisitGetMonthlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMonthlyStats403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response GetMonthlyStats403ApplicationProblemPlusJSONResponse) VisitGetMonthlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMonthlyStats413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetMonthlyStats413ApplicationProblemPlusJSONResponse) VisitGetMonthlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMonthlyStats500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetMonthlyStats500ApplicationProblemPlusJSONResponse) VisitGetMonthlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMonthlyStats503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetMonthlyStats503ApplicationProblemPlusJSONResponse) VisitGetMonthlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTagStatsRequestObject struct {
+	Params GetTagStatsParams
+}
+
+type GetTagStatsResponseObject interface {
+	VisitGetTagStatsResponse(w http.ResponseWriter) error
+}
+
+type GetTagStats200JSONResponse TagStats
+
+func (response GetTagStats200JSONResponse) VisitGetTagStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTagStats400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetTagStats400ApplicationProblemPlusJSONResponse) VisitGetTagStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTagStats401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetTagStats401ApplicationProblemPlusJSONResponse) VisitGetTagStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTagStats403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response GetTagStats403ApplicationProblemPlusJSONResponse) VisitGetTagStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTagStats413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetTagStats413ApplicationProblemPlusJSONResponse) VisitGetTagStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTagStats500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetTagStats500ApplicationProblemPlusJSONResponse) VisitGetTagStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTagStats503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetTagStats503ApplicationProblemPlusJSONResponse) VisitGetTagStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetYearlyStatsRequestObject struct {
+	Params GetYearlyStatsParams
+}
+
+type GetYearlyStatsResponseObject interface {
+	VisitGetYearlyStatsResponse(w http.ResponseWriter) error
+}
+
+type GetYearlyStats200JSONResponse YearlyStats
+
+func (response GetYearlyStats200JSONResponse) VisitGetYearlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetYearlyStats400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetYearlyStats400ApplicationProblemPlusJSONResponse) VisitGetYearlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetYearlyStats401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetYearlyStats401ApplicationProblemPlusJSONResponse) VisitGetYearlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetYearlyStats403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response GetYearlyStats403ApplicationProblemPlusJSONResponse) VisitGetYearlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetYearlyStats413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetYearlyStats413ApplicationProblemPlusJSONResponse) VisitGetYearlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetYearlyStats500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetYearlyStats500ApplicationProblemPlusJSONResponse) VisitGetYearlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetYearlyStats503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetYearlyStats503ApplicationProblemPlusJSONResponse) VisitGetYearlyStatsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -21414,6 +24625,45 @@ func (response GetReadiness503ApplicationProblemPlusJSONResponse) VisitGetReadin
 
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
+	// ListBudgets List a month's budgets
+	// (GET /api/account/budgets)
+	ListBudgets(ctx context.Context, request ListBudgetsRequestObject) (ListBudgetsResponseObject, error)
+	// CreateBudget Create a budget
+	// (POST /api/account/budgets)
+	CreateBudget(ctx context.Context, request CreateBudgetRequestObject) (CreateBudgetResponseObject, error)
+	// GetBudgetChart Budget against spending per month
+	// (GET /api/account/budgets/chart)
+	GetBudgetChart(ctx context.Context, request GetBudgetChartRequestObject) (GetBudgetChartResponseObject, error)
+	// CopyBudgets Copy a month's budgets
+	// (POST /api/account/budgets/copy)
+	CopyBudgets(ctx context.Context, request CopyBudgetsRequestObject) (CopyBudgetsResponseObject, error)
+	// GetBudgetIncome A month's expected income
+	// (GET /api/account/budgets/income)
+	GetBudgetIncome(ctx context.Context, request GetBudgetIncomeRequestObject) (GetBudgetIncomeResponseObject, error)
+	// PutBudgetIncome Set a month's expected income
+	// (PUT /api/account/budgets/income)
+	PutBudgetIncome(ctx context.Context, request PutBudgetIncomeRequestObject) (PutBudgetIncomeResponseObject, error)
+	// ListOnetimeBudgets List one-time budgets
+	// (GET /api/account/budgets/onetime)
+	ListOnetimeBudgets(ctx context.Context, request ListOnetimeBudgetsRequestObject) (ListOnetimeBudgetsResponseObject, error)
+	// CreateOnetimeBudget Create a one-time budget
+	// (POST /api/account/budgets/onetime)
+	CreateOnetimeBudget(ctx context.Context, request CreateOnetimeBudgetRequestObject) (CreateOnetimeBudgetResponseObject, error)
+	// DeleteOnetimeBudget Delete a one-time budget
+	// (DELETE /api/account/budgets/onetime/{id})
+	DeleteOnetimeBudget(ctx context.Context, request DeleteOnetimeBudgetRequestObject) (DeleteOnetimeBudgetResponseObject, error)
+	// UpdateOnetimeBudget Replace a one-time budget
+	// (PUT /api/account/budgets/onetime/{id})
+	UpdateOnetimeBudget(ctx context.Context, request UpdateOnetimeBudgetRequestObject) (UpdateOnetimeBudgetResponseObject, error)
+	// GetBudgetStatus A month's budget status
+	// (GET /api/account/budgets/status)
+	GetBudgetStatus(ctx context.Context, request GetBudgetStatusRequestObject) (GetBudgetStatusResponseObject, error)
+	// DeleteBudget Delete a budget
+	// (DELETE /api/account/budgets/{id})
+	DeleteBudget(ctx context.Context, request DeleteBudgetRequestObject) (DeleteBudgetResponseObject, error)
+	// UpdateBudget Change a budget's amount
+	// (PUT /api/account/budgets/{id})
+	UpdateBudget(ctx context.Context, request UpdateBudgetRequestObject) (UpdateBudgetResponseObject, error)
 	// ListCategories The category tree
 	// (GET /api/account/categories)
 	ListCategories(ctx context.Context, request ListCategoriesRequestObject) (ListCategoriesResponseObject, error)
@@ -21516,6 +24766,18 @@ type StrictServerInterface interface {
 	// UpdateRecurring Update a recurring entry
 	// (PUT /api/account/recurrings/{id})
 	UpdateRecurring(ctx context.Context, request UpdateRecurringRequestObject) (UpdateRecurringResponseObject, error)
+	// GetCategoryStats Statistics by category over a range
+	// (GET /api/account/stats/categories)
+	GetCategoryStats(ctx context.Context, request GetCategoryStatsRequestObject) (GetCategoryStatsResponseObject, error)
+	// GetMonthlyStats Statistics of a month
+	// (GET /api/account/stats/monthly)
+	GetMonthlyStats(ctx context.Context, request GetMonthlyStatsRequestObject) (GetMonthlyStatsResponseObject, error)
+	// GetTagStats Statistics by tag over a range
+	// (GET /api/account/stats/tags)
+	GetTagStats(ctx context.Context, request GetTagStatsRequestObject) (GetTagStatsResponseObject, error)
+	// GetYearlyStats Statistics of a year by month
+	// (GET /api/account/stats/yearly)
+	GetYearlyStats(ctx context.Context, request GetYearlyStatsRequestObject) (GetYearlyStatsResponseObject, error)
 	// ListTags List tags
 	// (GET /api/account/tags)
 	ListTags(ctx context.Context, request ListTagsRequestObject) (ListTagsResponseObject, error)
@@ -21831,6 +25093,376 @@ type strictHandler struct {
 	ssi         StrictServerInterface
 	middlewares []StrictMiddlewareFunc
 	options     StrictHTTPServerOptions
+}
+
+// ListBudgets operation middleware
+func (sh *strictHandler) ListBudgets(w http.ResponseWriter, r *http.Request, params ListBudgetsParams) {
+	var request ListBudgetsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListBudgets(ctx, request.(ListBudgetsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListBudgets")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListBudgetsResponseObject); ok {
+		if err := validResponse.VisitListBudgetsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateBudget operation middleware
+func (sh *strictHandler) CreateBudget(w http.ResponseWriter, r *http.Request) {
+	var request CreateBudgetRequestObject
+
+	var body CreateBudgetJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateBudget(ctx, request.(CreateBudgetRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateBudget")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateBudgetResponseObject); ok {
+		if err := validResponse.VisitCreateBudgetResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetBudgetChart operation middleware
+func (sh *strictHandler) GetBudgetChart(w http.ResponseWriter, r *http.Request, params GetBudgetChartParams) {
+	var request GetBudgetChartRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetBudgetChart(ctx, request.(GetBudgetChartRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetBudgetChart")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetBudgetChartResponseObject); ok {
+		if err := validResponse.VisitGetBudgetChartResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CopyBudgets operation middleware
+func (sh *strictHandler) CopyBudgets(w http.ResponseWriter, r *http.Request) {
+	var request CopyBudgetsRequestObject
+
+	var body CopyBudgetsJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CopyBudgets(ctx, request.(CopyBudgetsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CopyBudgets")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CopyBudgetsResponseObject); ok {
+		if err := validResponse.VisitCopyBudgetsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetBudgetIncome operation middleware
+func (sh *strictHandler) GetBudgetIncome(w http.ResponseWriter, r *http.Request, params GetBudgetIncomeParams) {
+	var request GetBudgetIncomeRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetBudgetIncome(ctx, request.(GetBudgetIncomeRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetBudgetIncome")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetBudgetIncomeResponseObject); ok {
+		if err := validResponse.VisitGetBudgetIncomeResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// PutBudgetIncome operation middleware
+func (sh *strictHandler) PutBudgetIncome(w http.ResponseWriter, r *http.Request) {
+	var request PutBudgetIncomeRequestObject
+
+	var body PutBudgetIncomeJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.PutBudgetIncome(ctx, request.(PutBudgetIncomeRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "PutBudgetIncome")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(PutBudgetIncomeResponseObject); ok {
+		if err := validResponse.VisitPutBudgetIncomeResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListOnetimeBudgets operation middleware
+func (sh *strictHandler) ListOnetimeBudgets(w http.ResponseWriter, r *http.Request) {
+	var request ListOnetimeBudgetsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListOnetimeBudgets(ctx, request.(ListOnetimeBudgetsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListOnetimeBudgets")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListOnetimeBudgetsResponseObject); ok {
+		if err := validResponse.VisitListOnetimeBudgetsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateOnetimeBudget operation middleware
+func (sh *strictHandler) CreateOnetimeBudget(w http.ResponseWriter, r *http.Request) {
+	var request CreateOnetimeBudgetRequestObject
+
+	var body CreateOnetimeBudgetJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateOnetimeBudget(ctx, request.(CreateOnetimeBudgetRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateOnetimeBudget")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateOnetimeBudgetResponseObject); ok {
+		if err := validResponse.VisitCreateOnetimeBudgetResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteOnetimeBudget operation middleware
+func (sh *strictHandler) DeleteOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID) {
+	var request DeleteOnetimeBudgetRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteOnetimeBudget(ctx, request.(DeleteOnetimeBudgetRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteOnetimeBudget")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteOnetimeBudgetResponseObject); ok {
+		if err := validResponse.VisitDeleteOnetimeBudgetResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateOnetimeBudget operation middleware
+func (sh *strictHandler) UpdateOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID) {
+	var request UpdateOnetimeBudgetRequestObject
+
+	request.ID = id
+
+	var body UpdateOnetimeBudgetJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateOnetimeBudget(ctx, request.(UpdateOnetimeBudgetRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateOnetimeBudget")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateOnetimeBudgetResponseObject); ok {
+		if err := validResponse.VisitUpdateOnetimeBudgetResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetBudgetStatus operation middleware
+func (sh *strictHandler) GetBudgetStatus(w http.ResponseWriter, r *http.Request, params GetBudgetStatusParams) {
+	var request GetBudgetStatusRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetBudgetStatus(ctx, request.(GetBudgetStatusRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetBudgetStatus")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetBudgetStatusResponseObject); ok {
+		if err := validResponse.VisitGetBudgetStatusResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteBudget operation middleware
+func (sh *strictHandler) DeleteBudget(w http.ResponseWriter, r *http.Request, id BudgetID) {
+	var request DeleteBudgetRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteBudget(ctx, request.(DeleteBudgetRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteBudget")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteBudgetResponseObject); ok {
+		if err := validResponse.VisitDeleteBudgetResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateBudget operation middleware
+func (sh *strictHandler) UpdateBudget(w http.ResponseWriter, r *http.Request, id BudgetID) {
+	var request UpdateBudgetRequestObject
+
+	request.ID = id
+
+	var body UpdateBudgetJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateBudget(ctx, request.(UpdateBudgetRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateBudget")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateBudgetResponseObject); ok {
+		if err := validResponse.VisitUpdateBudgetResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
 }
 
 // ListCategories operation middleware
@@ -22782,6 +26414,110 @@ func (sh *strictHandler) UpdateRecurring(w http.ResponseWriter, r *http.Request,
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(UpdateRecurringResponseObject); ok {
 		if err := validResponse.VisitUpdateRecurringResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetCategoryStats operation middleware
+func (sh *strictHandler) GetCategoryStats(w http.ResponseWriter, r *http.Request, params GetCategoryStatsParams) {
+	var request GetCategoryStatsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetCategoryStats(ctx, request.(GetCategoryStatsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetCategoryStats")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetCategoryStatsResponseObject); ok {
+		if err := validResponse.VisitGetCategoryStatsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetMonthlyStats operation middleware
+func (sh *strictHandler) GetMonthlyStats(w http.ResponseWriter, r *http.Request, params GetMonthlyStatsParams) {
+	var request GetMonthlyStatsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetMonthlyStats(ctx, request.(GetMonthlyStatsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetMonthlyStats")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetMonthlyStatsResponseObject); ok {
+		if err := validResponse.VisitGetMonthlyStatsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetTagStats operation middleware
+func (sh *strictHandler) GetTagStats(w http.ResponseWriter, r *http.Request, params GetTagStatsParams) {
+	var request GetTagStatsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetTagStats(ctx, request.(GetTagStatsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetTagStats")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetTagStatsResponseObject); ok {
+		if err := validResponse.VisitGetTagStatsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetYearlyStats operation middleware
+func (sh *strictHandler) GetYearlyStats(w http.ResponseWriter, r *http.Request, params GetYearlyStatsParams) {
+	var request GetYearlyStatsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetYearlyStats(ctx, request.(GetYearlyStatsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetYearlyStats")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetYearlyStatsResponseObject); ok {
+		if err := validResponse.VisitGetYearlyStatsResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -25362,556 +29098,617 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L1bjyO5mhj4V2h5gJJmIrOUtzpdmRjYqkxVlU7nrfPS1T2tdgWloCSeDJHRQUap1D21WKxtYGHvw3nY",
-	"9VlgZhfzYGCxgPfF6wc/7Nv8G7vnPyz4fWRcpAhd8lKXPnmA05WSIsiP5Mfvfvml1pfjSAomtKrt/1KL",
-	"aEzHTLMYPr2QNA4OqWZDGU+/SVg8Nd8GTPVjHmkuRW2/diYY6ZnnDgh7x+IpfiATrkcy0YTrzZpX4+bJ",
-	"n2AArybomNX2a307bs2rqf6IjakZ+y9iNqjt1/750wysp/irelqApvbhg4fwXdFhJWjhlERSaUX6NI6n",
-	"XAyJHnFFNB1WQaXpsADQmL4/ZmKoR7X9naZXG3PhPm55NT2NzDtKx1wMASIHXudoHpyrESNu0U8U4UEK",
-	"Q0T1KAOBBzWvFrOfEh6zoLav44TlIRrIeEy1eU7oZ7s1gImPk3EeIi40G7IYQZLjMRO6EiL8+SMCdMQG",
-	"NAn1sq0K8LFPsWVtoeOpg+8lDzWLK7CLCR1zpogcIGY5YImMCdeKqKS3Yb/jTC27Cp2gdmewq7bTQPrR",
-	"9/CciYCL4cItjPAZUjczNszGSfN1X4oBj8csIPUBDRVruL2u2kQ7TmEHLVw9KUNGRQbXFR2udKxzZIOY",
-	"yR6IdiBk7L1eCbTJSCpGxmwszVZpyoWyULL3mtT7VLENLhQTimv+jjWqgP6pCuSt5sowx1SoAYsXwq0t",
-	"DrrbYt9Rs+dunpN6xOL0aXv+B6Qn9YhMRkwQ2lNMVHIWN/ZqqDCN2ELAuejLMUvhY+8jJhRbho0w3aqc",
-	"LQUkA+sNDUOm16I9E3ilCiD89Y4U5uV3L2M5noenc3lGdre3fkf6MmAIECP9JI6Z6MNVfsdizQIyiOXY",
-	"I0kUsZgYDK0C1jy3kBqx93QchebR68ujmmdImWaxGelf/dDa+Jsff9n58Be1MoR9+d2VvD38Wq4CvZYr",
-	"wv71xZu1YC/de0PcBzxWmgR06mCPqRgyUjdSGPG19BtLdroEJQKqWSkYncGpFOyE6v6oHBq/fUWHvgGF",
-	"kr6M8E73Q86EJiMZBtmlGTEawD210HQGG2bsDRy8mjA1S+Ea0yGrYn/c/AjszwMsBJhoEMRMKeInUShp",
-	"AOIkjOITKtSExeyuzDJJ4Ml5YE/YuMfiKmjH8OtH5NYnUuiK0xybn4iWJORKe2TL/Lm17XBrymhcjV3w",
-	"biXF2dk2gNH3FrDtFaB8x8qub0sgx4hZX8aBuwO4iQbcyYj3R/BdwEJmLrIUBhkcBR3Ld6x6CTDnXTb3",
-	"lOk3MtYj2GQ1D/5rOSFjKqa41aCzcKEVqSeCa3Jydnr1uuHlSJK2ZxJSpRfuvCqAbQVq3OlF59BceUXX",
-	"guv59Zwj+IZMIqB1OzVwefP1hLEbUjf/VURpGmsiBTmRIqDTSlwym7EyRy0AmIf4jZlzwREYmGZP4E27",
-	"/fXMAcACFu0/rK1i+3cWbf/2s+Xbf06HrGTb6ZARkRiktzRuq1JWNgOUA7cQNZrNZnMF8KSqVDeNOv4R",
-	"6do3Ce/fLNSLfjJPfHTt6IIZTOJiWAVW7B746KBd8p9LkKuj2RivtMGdKrxS5t1SvDJEZSFiLYdLy/5N",
-	"1XYp8+NH3KQrOnwVyySqgseoikPzwMeFaQE4HxMQWQ6FoZdzQqpnFKwwCYyijyKFIV3VIoWWa4qrVzEN",
-	"KsVCbX78mFtj5gNMXqosA2iZdgcYTupSsKJ880RVbhW8ckeNz+n2CzYQfv+Ie4iqcRVAqOd+RHC+ZzQu",
-	"B8XIxulh5aVoh+nwZTWqm/dXFJ63nz9/nof0eU5FyoD9YNatIikUQ/s+DS7YTwlTIMT1pdBMwJ80ikLe",
-	"p2YtT6NY9kI2/qs/KLOwnPpq3gjMBN+2jjtHravO2enbl63Ocdso5AHTlIe1/dpTNqY83CfjRGnSY4QK",
-	"wjbMV6n2pZL+iFAFprV/aUff7INayuJYxqq2/8MvtQFnYZCOZ9bOlAI5qHaLoT/8iCjAlO6YUfcG2/3n",
-	"dIv9rrcT7Paf0a9Yc7DV24a7o6lOVG1/F7aUa9DcX9CAuK1LN5r2ZKL3eyEVN7UPq0qq57i9eDplcgBM",
-	"QrgiYxoaBDDaS0wogQ0x33PxjoY8IHV/7iB8D58dy5gRFbE+H/A+GjnAzhaxGA4ZsNIQEvAXiEHI+3dD",
-	"icOz05fHncOrPCYAGbMHxBWhYcxoMCVckESx2i3O43l2HinQH+Uw+nY2BW4uMhlROCClZWzYmO9W76+/",
-	"+y9l3ONBwMSdtv/l2cWLztFR+zS//2C+pIEhEkrHVMvY4NTU7D6ymBSg2xzGTnYY2Roe7DQu+VCwwOBO",
-	"L9FESE1oGMoJ7H66eMR+//yifdK5Pnl70f7munPRPvLJAI7l5UW77YwEUhBK7IPZPtzi9nSEZrGg4Z2O",
-	"r3N61b44bR3nT48Kkgj2PmJ9zQIChJHIPuijwQH5KZEaoUoJRoCm8phFMtZGkQD1ec1z3csTPbc2csni",
-	"dywmbQPEw51xq7DiAeVhEjNS993u+I1Ngj5Vg8FckVAOhywgiQhYTPx0pb5HBDPwqpGcCDilU6lfykQE",
-	"dzql07Orty/Prk8L7M7ik8HIAcxwi6u0m235qdTkpR3ngbb5VCKbROOZh55L0mOhFENlJBZqrWt2aXU/",
-	"XbiPOH9Op6GkwZWUxzQesjtt6nnr++Oz1tHbq7Ozt8eti1ftIgfJ8LsnDe9QRJqT3WrufrX3u2ekN9VM",
-	"3WLLt3LUy7J10haa6ym5kpLgsj4Kayksq0BlnigS8jHXpO7PbZLfOEASDuZ1oG/pe4pow580vWFESJxA",
-	"S4knF7MxT8YXqTB8l5ObIbNzrH/AqDY3WDAWqBy5RbxSIx59/nynVeAafaNrBGWcwxzSLNtpHMxy34gq",
-	"BdIDs6fNYxKFFGmUIbK8z64FfUd5SHvh3S7WZfvi285h++31aevbVue49eK4PXdCig/FBhdkzPRIgmxp",
-	"6Bh44oeJwY9b8I/c+dgVkfySHvCklJ2uKNtY9Jtbm6F7fSrMlz1zHWl/xAIS8+HIyBeTrqj7JVtYLWA3",
-	"9sm5VHoYs8tvjkmQgC2PCiITTYfMI1R0BQ8YEpkolu94wGI0MoMcuUkumI6nhA604WbwYaNlPvhEsb4U",
-	"gUIGP+TvmNjsGqRHdxqodrnn55XTS/u+lmRCgdgPDPwaYx3okHKxWfS+LVKB0eQjT6iYWtqp7oSpF62r",
-	"9tvjzknnaoaISIk2eiMKmGunNRtHWh0Q2CcDNQmpBn/iumRkO6dLGIpvFkPS1Twc5XdLsvAqg00zyyN1",
-	"P78jhozE62DGLfAiEZqHgIrIcUKmbXCJY1N6FMtkOLoVrlwLmuiRwfw+1XdkOtenreur1+3Tq85hawZd",
-	"DDEzCoKW96ThbGUogkuQMf+ZPaBk5s+szt83DFwxpZxuAtQCP5MRVYS9j7ilZRPzUYBZ1e0EHFbjoCuk",
-	"wDctuc9EBevkihkQJhoqN0nniGh5wwShMSOTWIohqVP7h+FiExkHXUFFQEBPuRFykhljwJWOM9Ixaxha",
-	"BWigksjoJiw4YQGnEP9yN1y4vD4/P7u4ah+9PWkfdVpvr74/LzA5xUQAcIAQRBVBa+o+yU8EE9xChNzL",
-	"o0e6NAJrI1cYDvSRBMgnioxhWjOfY3VmrUW11YiEhryUbxwI9yl0QDxaRnzByIUSJ7yTiqialXMUg6nH",
-	"pC6k4XUDHtqIDLB9RrGBSXM0SvZjZshCS8+Z9zc0H5fY+L0amgT3f6mJJLSSElp1557kQamJd5ZOORPs",
-	"L/MjGPls6VGFVHxLw4S5F1qJlhdMsElZJBo+0oarqxYse+nizDDnsQySvq70ksXMHIB5pBjmpIlKeunz",
-	"HuEDQsV0c6VpwVe+4r46SWcFbIfn0m2MJV72RS9dyJClL7ibufgVxOZLeNa++iHvHfgB3QXO6AxoYYFJ",
-	"p7BIMXuOxQOZRYTcVqRb6OWQ/8d092TvD6yvzZJaY5kIXXb1hBQbgg2p5u8YofAY8D5D66jKxbJBQEN9",
-	"IgXcvJSIbm2DY3/e91F0/Wf/yzkbmmXn3Er06IIp8P3+MnPDgZNUYKhlZvDIAQGCzbUhKX7LclygXfvk",
-	"BaMxi0k3aTZ3+vA4/Ml8Uuca7cvKMEt4mZK+lDccyc0cAidqOT5eK+vuyaMGLsQOUHpgAPNiWon8iMYB",
-	"2Kfg83ieKtJ3VFf5mdJoMcN0C+TVMOmAakquL44bKBQqpj3CQoXMYE4DeaK6IuJ9UNStF+WA+IYG+Pi+",
-	"YFyPWIwKx4PT27K7aO+g3ZHqbXdRMsWN5JqNi38sOnZ7gB8y1h3HdAqEzI4+55ObX5uyERUrPKqlRtvx",
-	"0i2b3RlYjZdG9mAgBg5XtkUvQtm/uWBUScup5jDrzWhKKMTrgGqMaSLmYvXMqyzYJ/5F20gNl3jlnMq8",
-	"Z03OCqK9/Mvz1olv8FBFdNwVN2xqZMXGJmm5kFBw39F+n0XaRn6/MxApRLEiQni19xvsvWZC8V7INpgw",
-	"BOiHmgWk5tXMdLUfXW5Qmi1UcgPhznlIHZzwZFBL2ZwlN7ZZuaGakKhE3yEUmkcqt6956EQy3nhHYxjK",
-	"vH+Ye//SvX8F78+CWXESFlYA1YalkrqfwuV7xEfAzF8GMjA1Ld3eVTd3wQbkMp7KwHZ5LQYaLaONkL1j",
-	"IQii4DEpyZAxTMvvj3gYxEwg2mS/QxSUIkYrnpYJjva1lS/3ZdLL0snmb/g9yIrUSFad8nEqaGeebshY",
-	"n8VWWFqFeFgNaqVUgwXCjiWwNoUhXUQeIC/b7TLq4rY1F12Q09dseMNLKXPKc/u78/bpZdvKiLljdbu7",
-	"aFXHLBiy+NQ8ObPtsyiZoWEOOSGbxFArcybWOzj/oMG4hcEhy090rROaO5z8uSza9auY3ZnxVV+MUsZT",
-	"Cs6IiiE7t9aBclSwyod7qLZf68s4Zn1NRjJWRnjVmsVTojSNQOQWbJJ7mJJQiqGRo0RABJtAeKJS0Sim",
-	"is2j0txsM3kF27slIkxhxiVKi3tudpNmJy6OWrp5QLwxyGlmEfhLsIK+OwuFe7N0QmTw8/PRVIZdTVDq",
-	"ZZIFvB6GZwOI4FmY2zsrjnz40SuRR3SWsJqTRA7Qswu+yqLhQYpwNR3WjlSunvdkUMLe8kJxOVweYe+B",
-	"7QJFKUJWp6DZKILbC3zPMMWTqT0IhXFhSyG/hbkkkBNx6DTJFfjKSJbonIc4L0TAWE0T4ju3d8lIJrEN",
-	"jaGahMx8vdckSbTxTuqC4JHb5JW57Xj6rdRsddQyTx9xQ1N4NXJhHEEYghploMyUHpvIDqbCOP1Inaq6",
-	"oolE6bygtHKae2ZFkqpKkCgxskilr9AWWZHSOIdsaPkFA2ZqGEozw8145ZpztA4eJVGwHqqWCSd2I+yt",
-	"zG5ukfBkoOXRHVHZcyQtf3ny0KU4toBO3ody6Ujub0+7tCsr5/lITmuvzN4TzSODelTckKlM/tk8z3bE",
-	"N8eot5urpCbn4YdBSgEFBLhWLC6H1VqWbVjPvxRMaTYcbron0lDdEy7+wGGDVhVk0J5Zu75sX8wvOjVo",
-	"LxQU4aGc/rHo4SOuopBOMxF5XYlmdQvs3O4742mUE38MHGUHcsT6fEzDFS2dAT6NvCaJbGpiwIeGszqv",
-	"NmQdcaFBSHyGbtOC8bP2u63tZhOtnSlKPS8m5jY3nv/4y5a3tf2h3u1uuo/PPjT+xV+UEcYjFjERMNGf",
-	"XmqqS+iwn0QQHeob6uTfp7qeRJbmgXp+xNWYK1WO3ZrGQ8gJ39/d9uwndMPVzs8ur+bxMnthzTj54uhL",
-	"cAjMR1fZ83Nm1+wnLwOpFJtyWF9qOjV4SPLhbeCsKmKHu9s57NhbRn+8Wttd4bmgxmKM+oHhs0ZjDchs",
-	"zQaUXTNAKolQehRpbHyOWO6VKTWgZJbI+uMydl4hZeSqltzOvnEL0dX5MVZy9gX25i3JETJb3Add9cK+",
-	"cH9mbS6UpmFomGGW/TvHqZdv1ZiNZamJScZ8yEWeYC4XRm2hlPkLESeMTEY8hFQKmmg5ppobsXgK0aFD",
-	"wRULMCGR0Ak1RNaWaQGnzAHh2pBbQfoGGDDmCUlATCgX+jUdFsWlOWBnBSOXb1Rm3cnnI2G8B4LK0dGv",
-	"ONR2yPs2b4G0tzGyeVn1jdvclDIxOI/Knru3Xr7KR6GoEOCP3e/cLZrDn5m7UIbAXq7STu40lvkusR7Q",
-	"PUjNSLo+msyskvGYLtfaAKpL++xDidoZNJU7XGFmy5Hqre08Ga39/vx7h077te3m9rONra2NrWezmLBf",
-	"e765te0wab/2WmoWmgt+pugNnUek/drWXhOEKrzjPxhcecfy6oKz+OZvx86cyEErJMGOIBNDctBaayQ9",
-	"PhQkolMwwqD+6sq24BibpIWGXi2B5yaaGYIFmfJ+EXyf/OOfiJ/fAL/c+ntb9/gS3rmeVTnPFJfUtZnb",
-	"qTLzxWoFae7AX2cMe1JAYjmEJsgB8d16fOudc1I+DrgMYiepbxUk9a+qJPVSDj1j6qJx4Oo+oU0x9Rkg",
-	"9oXJONpQyTi/qQtyNXdzB7y9DvdfEsgiywWCeSaZBYjc017vFfZ6t2qvHbtftI4rOjwF1+n67pIlbHad",
-	"SzVDlPOIXUl6LzNOMaPNI+qsLDL25ZjdinXgm146YSWoTg2bJamu0pkdYMY7rpiedY53Tg/PTgwJd8R8",
-	"NZ94x0HadpDmIatwg8+BN+MQR1h8j/gWmPt1g88vFcqJOZpWPPKglNJBWUs6tcUPNIRmGgpSZzQOOQit",
-	"VBAtoUaCCKeZc8GF55g3jG5fjN5K+fb2Tp7yVJHjga0jNltEbe7BuHQV18II/oZQa4m5lFu2aEMlDclm",
-	"2tp5vrW5vVebpyN/lZKQv6oiH7KsfNpiy5+tb4Yl2XA/YFvKrsZLzsIAkxrnDtSmn5cXX2OhCyT5/eXZ",
-	"KVqbzFkJLbNwYxtJnVbYfaLSYpLZktLs9rnFp+nu+R1IM98JpoAXTQvLNwcWlY1dtimvGQ2xNFhxQ7Lw",
-	"ygwcebN0Svta6UwydHrpbOwbi+mQHUpVws9O5Dsuhhv2GdKXSoM0oUY0Zh4ZMAgqwQoj3hxykvoz941q",
-	"HJBurdmt2Tg3qUeQNavIiIVBqfsDA89/WWymKJE43jFlFKUKDn0IIVfog4FVIASk/lNCMVjvH/9E8utt",
-	"lMqma8SpuIFLMkKy+b3Sm10yltTsPOZ9VlUERgMvwVx5eNpLQy8cvYtt1LpgK7nXYJQrPma3j52OGQ25",
-	"YsF5LAdlNc0ukzHmZCoWhkD9olj2IZVszEWiDKLZv6CyYB4di2epJGLTCgfmCrisJjgYfobJLWs+X7Xm",
-	"b90DdmEOcZ0+tdoi0mnKpf9sEohcteG6EYv7TGizhXb3ZiYn9e38xc2wJ3dv3Ssr4RBIA0FLl1MZaxqD",
-	"8W2yfVrwwSMKyXy6UvNbCcxlNrA58uhK9gBtSWOxchab9LJ6BcI4R1fmcLpwN/OXZmbxeUyax5LZAy2j",
-	"5J2jK3nDRLktggdXGP9dY9Pfj3qv+vyM//7y+ufO1invqM5YR39z2HnW+UObD77ZZNPfR/2dE/OIDF5f",
-	"TPo/y3fH2+FN/3AvZK9e6v6r92FHNDf726HojV82g+9+H867LdIpywjSWcRE54gcSiFYX2eZTjNil0qg",
-	"/ive7ijanHEXPdv5anc9n6QDqnQDx3TIri+O53lhEoeLC5zSnpJhotPo7aJ8MdI6UvtPn874EJ7SiD+F",
-	"EdTTZm+v/1W/yTaeDfbYxi7d+93G80GTbTSDvaBJd9jzwdbWUjZvwKxeGFRbnUGLAQcA6z0uaDy12UHz",
-	"R4mPzZU+PH3lkd+ft1955FXnpWEnb1jv3CNUk7GhwHvk5EWBXOEsKwhIYTmG5wIOy3yUdMxspdS9JumP",
-	"aEz7msXKs4lY4ZSoiPbZzOFc0tAsnfb79gKv53E6llR0MmtGtVKyVEEA8dXe3FXkiqQ8I2wLlAOd1idG",
-	"U0ulgaQkjgXNKSXnHXPR5xENSRQCY0J4V+RIkXt7xfXFRigXpS6TDBCZaKUplrLHzFzwQFSveRWN3u5s",
-	"au53G5JfQ+648qCWYq2k4gRy+8sroFISSgrcK2YR5cFy/b/9zXXr+O156/uT9umV0Y3x80Xn9LBzDgVs",
-	"XlwfH7evVrQLtH9KaHieLhI/5lb6IglDpkHzztZSYS6oXpA1GdyncWD1fbCgX/ZHLEjCO3tDZi99iV/E",
-	"bEFrHcfuOEWRZTPnD8A5PTrrEY+FJrsl1yPn7bIwF1Y7C5C3IFj5WA65uGUM0KpBP9VhPkv99dEaIcvL",
-	"om/Klo9pkPeSMZXLEf7tBbbl00Wr0/qeQFVrnajlBLR1eNX5tl3zapfXl+ft06P20YqkstXX/J0B9jJR",
-	"EGsUAG2Zz2ddDuWMHRVB8j3ipzDdryW1bM0Ieknh2JcxY9DTJJPmtpt5oaooQx0noj/CeDAIaGV0PBMP",
-	"U9I8AOrfs2lptM5qybQHUEmvx4gLTStm1+5Zp+CtHIgb87/N3wBX3xxqr5eY0JTBvRVJ8spyYshpj4c8",
-	"lS9n4vWxKqKcMCdIRBIDm9YzIAi7tJLjgVVZ60QOmNuIWnaNdqOKa8vBUEYU3N5fxQxLyhX3PsuPX4mA",
-	"Fk+yhIQmtuj+qvXvyzO9bDl9C9yiZZUX+Ydi7izmMkC/smB6Y2IeR/P3csoHfQ1qXu1Nu/31ijTvxLaT",
-	"eMPYDZCM+WXeDs4HkAiLy4MqebFiC2I0DI2r7dd+/Q//5dd/+Hvy6z/88dd//5/I1rbXbDZ//bs/lsRi",
-	"wvPzxD3kgkHhj4D0pvlGGOCqjigYpPo0Dowyyge27MnmHJVcM8QawClDI1h3sDTgcGYZ1VR3tboFC2NR",
-	"HYGbd6Bt7a3iQBuzuD+iZXC/Adu1jLEmrC38zKZkYuNOoMjYmEHQyQFmsmZOPujchSnI1opZ5G2IE7VS",
-	"8TBeoYYBnESaJbmKcz13duWRuDPhZ+nG5DTWuKo4wuzg1W3rsI4NXN8gpgO9CUY7sC4MYznRowOCFYfw",
-	"jkKRopA702+2gVnE0e09vrlNLDl93h8RXLItswLlAe8E9MX1cftyZdGqU/PsGwhspjYUQf0KY+W/mrFO",
-	"QWAUcGkpSJyETB3Y4qk6TgTU6yow11xIf14t2f6qQDy+KkFZB9q3NOQlTPOd+3qJwRyfK0UvjFJME5Rm",
-	"sihX1odnkyjhxdIJbWWgcmlbjXgExR2Xc8aXF22DdbaA5Iq80cjJtbSiJ55+SCtUWixilM4wx1tWLXI0",
-	"tzvwYtXmLNFH0h2a0UfMdhhtxEJ7v7rI7F5D+xou9GuutCzjWOtpwzDWBVTWBcZB33fwta2cGL9uYnV+",
-	"0HnEXj+oPhNQS/s40QCqyDnhHcp6aHrDBKk7baexokE3TtOCc+kVRlB6e3h2cn7cvmq/NZx4BQdDWjEp",
-	"dgl/i8OPz9M1Vgnn1TJEcylRWCBFn8tYD2TI5V1RyYVHlAXFS03DFXDRQnKFj1fZQuxoCxdzlc44s6S5",
-	"2IaV7OuzvveP4+2+jfN6vYz7OZfsOp7VuY0pPxH1BeTsQxWhVRP2Sd2mXkMZa0PUFaTuOfe+G6Vxf5n9",
-	"8wE8d0rWtpnT6+RG/9ml8YOD9zoO18z/+RKz/42e3WflGBgzRBZXn7ciW3/ItLnpPnY8cKmKk5F0xxF4",
-	"UP9EafS1ZsbSrWZzM/V8rEwQFgoqt8rbcuUIPocaAuntdnCl1QRsglSGnOnprVtpoEAD7qPwgDn/+3DQ",
-	"AMf47XlmzLIW1hs4lPIGnPOajOSYAUuhrt9nLwmG2Ds7o/xZsbMcrfrhxyyjCV8CyVeiDmrr/76WE9Ih",
-	"ir5jAdnyms2m+T+ZSKzCjL3AqisdzAjhITV0mb3XJSa65UEht2Jkc/R5RmHDyCKW09J607Imyi78I6Wt",
-	"GGJUoEdzRsd5a1uOFs2jbUZcZ+KC6Q3LZA9K8LkDMpJCQr3/kqI8RvrwADGy6Hu4qcVg10UJrOv0/F+2",
-	"tJRmrtuVv2CvqKB1pXfIlpgu84NdvDwkz3f3fkdsIW6CVbWtfECUNiyQ+H0ZYK7crLklYCsWuD40j37I",
-	"qnaX+pXAnorlx62vLytO78HRRkxGISsNUXZd5eZcjTLGOHoM4rQdh5RHGO2P0jZrEDS/MkvN5RSU0Nxc",
-	"kfHSmL4gbf+YtnWypduhA9MT6HmkShepKnzUZtzXV1fnzvdrTqZgcNxtNlfS5XV5gaGWke1jTWymqgvf",
-	"dVhjxinaN0tb6c0KEvOzXF90SMwGLGaiD3UcDG2fnemA+Lla6xlBGjLBYt43Yt2M/zhfmn2py8NWoLDX",
-	"Kq0GDci+4H4d2sswt3F4hyBXM7Vw9akgasJ1f0SkQPEPWkhiNwOxD4+j9RgNNbaksO1+0hXDWE4UxCiX",
-	"Ws0ozsc1CSQ6HsAsjQXKBjQMSY/2b4gUxMcF+g0szJrtWVn/x5WMbyUtg15etG2ri7ft7w7b7SP4tmyG",
-	"+dYP+a53+eZcJ+2r12dHb81XrePjszfwcK5D4UzDkcvOq9Pr87dHncvWC5zq7PAC3jbvdF5dI6SX7eOX",
-	"b789u2q7v7EIbc2rtY4v2q2j7+0X8PBp+1XrqvNt++3rs+OjzukrA0Drqv3q7OL7t6877YvWxeHr781A",
-	"rZP22/PW5eWbswvz3puLs9NX+S8uzw47reO3rcPDs2uINIOpW0cnndO3h69bp9Aw6+j6/Bh25e359cXh",
-	"6xa4PNon51ffv33ROvz6+rzmlTbaquygUN48KNemzs3ztnMKZ5X/CvbdhXycnr29vH5xeXjROTfHid9c",
-	"tC+vzi7MqBnAP+J9KS9m3ypUq08r2qfNczBLo4QNrZ4pjaSE99kTlQV81HM364kq+iVnUvJKk9O8Grqi",
-	"K7ia0TKjJO6PzLg0wA49AEhIxRPb3mNqXdbEgPzVs+aWc2/X/fOtEzCUb33vz0BzvnVSCk11ng78VEwR",
-	"fqJsxMvXF2+g3YiQZMyFxNTt4oy7z0v9sqUNAczZVbHAYssCDiH4vcRKaVpihXgtyTsWF3zZ2dIj9Ii8",
-	"Bak7XB7znQHk9qeQfmEPsIK8mzePeZlJbk0lzWL+EhlxdZcBVoWv2GNopomNv3KV5N9xNrE3gccuKn3+",
-	"Tj1A8w0eRK1zLEJfcveh7nva4hfKN8yVsSet1Swz99rl4z5aeNzOHQFnYg4YFK8VugRQu4mQrmsbBBTr",
-	"/CdCMb1J0KVtHzf3bSQnLpwfBQ2UKQyVHEneXy1h72N1AVm9lUdVBw/nZso168hj58zGL7h68ECFN7Zw",
-	"dgZh6D5oyk8jMTwwTObZrse/fXF2MWl+/WooW61W6/TyetS+Hpo/2+Y/Lw5b35t/By/7l783fxw2w/Y3",
-	"317silenw1ar02q1rlut7yL2089fmZ9bl9ffnl18vXf4fafz1yUO4IXo1CJ+Dsh6JIZ/+4eIDf92yAd/",
-	"O2G9qOGA9g1eQXpnt9atQeGVkNF4xpKxMxPWWE2Yl+50DlsqYnMgfwtpWRaKQ+r+8dlh69hwz87R+duW",
-	"++OF3zggIRdoObKNUFNqA93muiIVnLHKCeH6frsbAGhG3jKQ2X9fgID0TcL7N59FLbfVy/dWVTKrpMW3",
-	"MDZ/HjW6inX016rRVYbe2WHfh4SRQ53bl3jPBimnbA4Hd6GPtKuVKmNhrlNfDgaMrdABIMPkhc4LfOq+",
-	"iyutU3tn/VYFX2xFnFLcLkcRqdkFG8RMlVSRwF6XZTUQAgb+LcVsunVfJmFA0vasMB4LQCObkhvGIiun",
-	"gvcyX12gUbDVLaUd6dCrtxHRsn8Dy1x6k7LBPbf0sj27YDTggqnSeBXoKbsUqNkCtABIwNd/by7Sxc7v",
-	"xiuHv894pI9iOtAVqi6UwElC5qIlY0YDZMUuEjaf1M9tN/V8XOxcXarSXNcVQ3yXSqz5kN9cRO6/+4//",
-	"9K//x//+n//tr//uP5Jf//T//Po//X+//sMfVxkv9YtVVufqj2g8ZIG3PAj6eXkM9Jo3Ohe766oNVlbK",
-	"sQd8ZUPQZ7beHfviIr85FDH7URrNDuV1DBbkyo9iLlBo7gdRLKIxxC/0phj43osZvZmx6ZafUldkGEG2",
-	"tvd3drvin/63//u//b//hjz3bOnC5RHvnl3ugl26/3R3sM+MJMaTqz4VzmAV44x57z854feb+n7BDBKW",
-	"F+r5qCJnQKcrOqEfUjj9IkVNs3V2tQuP+D4EzQxfbi9npmMsFjOf7aEeCZixvZdKnBeYTv5Zy5kWm4sX",
-	"/YimDjQwXx4Qiu41FuMXJFEM+6iB3BPQ6eLakztby3JjHlje/azlVzyFcgSUcVBoEjHjPgiU5dM8JoJN",
-	"CDxeYEO/1Higavs/7Hhb3vaPJTVqildqzZSmQsAWhgi4zzO3DhIIf0qY/dns1jxJqbqGM5X5y2U7ajtA",
-	"QhfWnkz0Cl0Wod+AVzs8O4EKCqvlPJxjuSLXR+XHEhArbUFlcJK6b+DwPeJbQO432WB2kSm8LDCnUWZo",
-	"i+3vhtPbALTZnpwlzWI/Wfjv5xmOe5uUiOqoDAxm1oqFg7QJ/3yvpJXi3s3ZrhP9uLD/xn323MhKepRH",
-	"ebh9eKJsz6g6VkK2++ABS8o/UNZ5eaW2HrmOT9Vhm2lcZX5LqyM2F6eK5K/kfQRcFq74by/w8kKGi4tM",
-	"xDJcoZIwNELyahDJsCL5h57cXg0qjiAxlWGFi8V2W8LR53jvrTsbwYtVm7K8/IZ5fSbZzWyD4T8A6f1y",
-	"n+IOf/Bql3worqOP3fhqwnqKQ0eBL6TvVQrw7EkeM/qOYRL3JmmRntRkwMPQYLY5N/O3YdyCYQGqQaIw",
-	"e3ZZyOsd2meZI02itjA8eNbkwNy3AxoqNr/32UtLcm7dk6UARHT8Nfb4VjPz36Rf/1DrU8WFNGwyZjZH",
-	"vjYvE9/kBiqLsN1qrhNiu7c05TKdr3RlEP1WfltcsGWuos3cYrKAzCWqVVZgaI3iyWCELktzrqpQfLfe",
-	"S7eP7RjT+Iat1qio0uhy7+aTYrFVC2Ih7CdvSVkoPcBB3IfdBE/09jaTnFtiDbRYdMYV0WJHy4tC60W1",
-	"mZfEr+PRlERiweuVK69ohAMLrzWbe893mrVCIxwM2HPoWfv67PK8k/G5SzpWiRiSdsj6OpaC91VJf+nS",
-	"wF7ILpMBhh6gMysNU7oRcqJc3GL/hvSmpB4yjeUYsI+hR/xNIxFsYExfgXnMUr+Zzi104+fmxvPNjR9/",
-	"2fK2m+VNXIohkQOahDrdjBVCJAFso/aY81EH5OuLN+iywQYpm7XV28lklKEqbgP3SMc0YIrUB64yGFFJ",
-	"f2TkKDgzj5y2Lo9a3zTmokxmd2tlArQmy8mTp9l8vnTjUiGwc/pt+/KK4EsqrYV+527z5feoWnLQMman",
-	"uYpA5RHqMmYkZjSEy1uoIIQS/nnSe3qZ9EiUqBEJWMjfsRhEfdJ+Z8RAyJ7A4HXzEg27AvJtQKCFH20s",
-	"Owi6LNjPB7NjWk4ohzBiMQr9l3yHhIBqigWmt//mu9//TN88Tzp/kPzkcnfSEc2/zloemEOqbe08e/7s",
-	"+c7us+e70Jgi6YVcjbCefK4l1lVza7/Z3G82N5vN5t9gb7Befn+iWJrdVK668tP87+opbN5GrAMxTzly",
-	"sC/hCcVDOrHvzQFTRoTc2RRip/WIandQLLBKWRHhSyXU5Qh0kjuPSljswrG4D6LXbFmqGduW1jHvJdp+",
-	"CgKOeHRe3M8lC5ilbQ6cbHTQWB0Jm1ssIlhpR9Ec9B7BOLgNJsz1C6A9yMz+Ptvb23lW3e9jQWqQnpnN",
-	"3KpQDocsIImw1ufl+1DA9hLSK3JXGp4EJCH1i5eHZGdn53mjsFGzlHJVvLHxzp2jaqqTxYB7mI5t6KhU",
-	"jPiv2lcEKpj3eBhyMXxqH1U+pMqoZfHgi8l7nn0hQ/3R/rv59se/LOVkuCQbyF8Z8+nC3ksgckkArlK+",
-	"jOhPCduAwvQbg1iON/SIbcC+bLbONn6/dfbzTmkQZxZav5SsZEfwYQ6AUvOfS1TIyuXjQQ2NVmzL5JN6",
-	"FHOBeU2ty8NOB4pMYfHzmRSFldZYOKzd5vNni07rn238Dz/+1V+sF/BfWHcpn0x6+U7+s06cVUumVwae",
-	"05gJfWufuJKxPottZPUqVsJbuK+X+5/TReQBqtjMJTwrFZOwMJQIXIJP7s1SB4i8YIJNSkkayBqAr3lG",
-	"GJvnFaGa+MxFgPvlWb8sH+hfRjExr40wEag0qn4gY/Lyot2GRaC1PGLxmJrNdqsrJiQTxYquhLVSCQR7",
-	"r20p9UpAs0uL0UaKmLcwzQmTjRquIXCi5QZsEbbTTZcFktuEK3Z7SNdPtlgnZ8gpKrmzLivvsYxJrFf4",
-	"x6YTsFwqQfE8vByO5hdUdkuu6PAhSM16tGLBrV98x6/o8FUsk2h+CT1JrXFv/gzxN0zWNW8bZhJypoiW",
-	"rm7mmFGhCAO1Ah5fOSm73E0465e5+w6vG7m+iLJiYRK7ZYv2+T5sT+mZ3d785IaoqslBrSXYFtn4MWdp",
-	"MV+QEe1xyLyZq7bRHxlVWQxZicX480Cpot15p6RoxbxhYYUGL/dWbGJvmSF8HaS7J3y7G6pVdeLRdJjv",
-	"xrOzRjce26/aW3OX02j9eRy0sChStwICuPfMV6iFc8wimjKdKTg5CcicBumxvhxDF2K2Mm66/SngwHZz",
-	"hbggWE75Dba31e7S3EVcxTeXwlWGfaUHHdOA3UvJy5VL3A/YShbvXIPTPbAPlQYQr8FTVra1ZzP/bmu7",
-	"uWju6i6PxVGxokrWF3NmfYumUHx5mRc4xEseZDEm67Q5LGORWdM8mD+tPZ3rlOfcB5hwtNiDAwDeR+AH",
-	"outvL+ID1lVOFfBe5Yymds/hXqTnYHE1f0QGsdwB7tdeXH+fO9f9rQ/ebVuZ2fu7WkibvQcuwneuTuBL",
-	"xrAUpabvmXIEGvwRaWEe6w9xbpUD0iz6Q/J3+36ggoaOWc/bKkg2Z2nA/cxuO8TCJgQeGUvw1VBBfmax",
-	"3FybKCyjB4uiYCt7aS4hC5U4fsnLC/X0kil2U1AsDJeHNiE2X7aPj1cMbHqRGOAuWRiCiDtDMVcD6AFa",
-	"WuTXgWAJNWDxXfNAPjb3Bn8sXArtcq3sTR4w23DgYFE74luY5QYMO3/c2q43iOV40Qjlb7ypdESaPUCP",
-	"o1u7zYog5q6QOiwfRGM+QOHUPj2higQsZK5mrEw0GUMLbgj5NLvHmfLIBOpG5H13GAClGrfcwrvn8Gi5",
-	"3g5quc7+YbMI2L5brbBMsHE9iVx2QuFMCwCm2eMo4OTRJb/wAiauIAfB/b4nUQhpxW9SGoKlLU5N2klT",
-	"kwoC0vaeE5AgOq14abccMtcOaRyQHg/D4qnvb985h+lupLQFJNNmqhKJggdk8eLl8CBxM7Zl6aggMg4w",
-	"4ZG9j5hQ7MDKRR4SXBmTJtjGK2ntKg3TmqtS1JXud9bEJ2T0ndHeKbZPMudh+EJEeS51uUfFjX21sTSG",
-	"427pVysSqGwBMaP9EVMHKAoEfDBgMUKe3421oa7opLacapVdp2uohmyL5iw0PUDoMfmaj29nfShEBq9q",
-	"gUDorlXVdU/Dpg1sS6Kmy0F/4BDoitji6gWrss7OLoY9KzYJ1dBRNxoxkmBKv7n6CktG8UWVw4qD5/xl",
-	"1M2DlSDmy3yBr1m48m8sIGzDDFo0WVTHsK9WsSwrarftreMPyPU4sVHyD1Bn7C7uxyqnI6mnnsnG7d16",
-	"H7dWVxXy3of0Apfgtye5fGsuzdSlOlTEqdy2t/EdOhYv7FRcaOhQRpneST2bbtSnaj7f6Lzm1Y7O3qyc",
-	"bBSZ5+UEM41K2kpUgDKb33Pue8Q3895zck+2HAtehYEu2zrzzrxhLb+1KzfWmJcB0l+qzvCCKQg1nqse",
-	"YrZ4tYvycXqB5Lv5W4QqVkrkqBX3qeizMMQUn6XEEf3h63rdk8h2mVjcKgIFrBK7DNa9O02gO/cqKRg9",
-	"GppllUQyRwyKeNkHSBRCLXEx4PGYBYSLvhwz25k3+9pK/Svmx1ojTXq9HtJqsKRJ/vKZwrQd/vxmvZYT",
-	"7KwjqcBcMNAZ6n77m+vW8dvz1veQa+4R98VF5/Swc471CF9cHx+3V09EX3ykFdSjAEfNq82AUfNqCAUQ",
-	"F1ipFHqkSlF4ta2ykTB32GzXkWu2U4FIaEi47flPYqrBIh6xuM/StsTBnBtt6U0wU15qGusybXl5+Shq",
-	"wPo237NsPqysMo5E4mV7kV3GFTD6IUIBkbCsFQs4A3tGUvIQejOkqXAfc8dduGYFTMwfUBHD5jd/hrJU",
-	"U9D7CG2wtPj20Q04QIV1qUjQa1tbzY3tnd2NvWe/++p5s7iN2DAGTSV5YjV3+fP3e+dZM3/barub24Wt",
-	"tpaspi2rllV41EMUQmdRd2N7rov98VmrJCd7jleVFEqzZVyhqXIcEAHPHrjqf0z042mk53Jun+0uSwTK",
-	"BxE3N55jJhXZKA0mXoFN3bLJ/2pksFXRQRuaJ79n/USzABnPgqb7q0C4tT4XXFgXKHtyOU9J4Xt2O5By",
-	"3KYkLoyKmyeKDPh7FhAb8AksGt45MH+GtM+UK/QRwZaynwyfsQ89/Kbekts1oc1zs1nJ9zIbxe7mXm3p",
-	"VYBMwg/1bnfTfdr90PgXf/G3/2qr2TTfNt03tY/BQqtMnkZyN7fRyFoM9gYKBI6oMEJX/r76jfII7/Ur",
-	"W83z6IUmXMh4X5vrLixjVc08qtur33ABPYacub7UlU38w9bFkQ9lkkg/ZgHXSHDrXCviegCnqgBX2P2e",
-	"KyInLGh4XeEfvm4ffv0WhzFo2LNDeMQ/6ZxeX/rgHHjHYqim6Ci7R/zz9ull5+zUJ3oacaOXTQkliAob",
-	"abtUC77NCLQy7WHr8rURXFunX0NjlW87p68uoe8KNFLJIKp5yIK8GoACjU2+bUOlJju7+eusg5Lx1eGK",
-	"BoNDqkZmfuwkhFGtRk45pFDC4XDE+jf2b0MLzfRGWzLTQ9fYGrQwVyiwQPtiM73ugww+K4itcLgPFRXw",
-	"gPtssF2xfhJzPb00l8EG+TIas3hBapKi48wmDQlF2BMMl6xszqPEZkeMRaQv5Q3HNcOlA2oAs2S7MNIa",
-	"4qHtuNBOsGTjL/PTgjG1N4UOGxtJlNrHQznkQpH6a62jM2g6d0nH7JJr9tfH9D1WLBZgcoNJUsHKmrDf",
-	"Whgy4GjEvzYExewYFwOJ2ehCU+yeU3wdOjpB3xRGxzWvlsShXZ/af/p0xkz+NGDvWGgkMzWfNukGNJuo",
-	"Umv9E0VGMlFsJMOAhEAlST3Nb05DBGw5J/gbg7uV1xXYMtkwVeURwTSZyFiPGh6JE6FshalEcG0DtDFY",
-	"ERrSerZYGoZoYecG6BPTFdAOiNDUMp5rOK9HsUyGI+sl60GuSxShDLnZFV3xz/85OZTiHROQxdsVG5DF",
-	"aROZMZ6XxuZIJyw+pGMWHlLFNglQeCCZglheXlrJF3rndAWBrjrebEsd8g0GK8EmYY49rM4wepy3yNIV",
-	"qXdrW9ub4G1udmuNTQPwFR8zpek4wldc6uYB6dOQiYDGJEjH87///vvvN05ONo6O/AMbCt+tBXTarXmk",
-	"WwP5qFvDbSWkW5swdtOtmYUCyQbbTyHuAxLFf5aCkXpLcfr0kskkNJfCVhs4gB6ciigjGRApzM4FdIqQ",
-	"n9OhEV+5MreW3jDiR9BZsg5ey60GbIav+M/mOzsg2W4W2t/iQ0j6DMz+L6BsecQM5RHzskfASv7Bh0kx",
-	"Ux26BJp1+ZAngDm2T213ub/6g5LCxyzY57t7v2vM9EFMoojFG31z0NgS0Uxc1dOtZV1lji7ZbhLsPVea",
-	"/OVfypj0WCjN4WqZNqFAFP7Lv4SBYW2K7DZ3zZ15x2Ky29yBnm88AMukrZtuoGcBLpKa2SMWIwe1W2xL",
-	"VRi2D1DiyBhciP0CuSD++w27DRvwMCyu7v/Sre0anNsnPxTamP1o8Ga3uQu/pH3ZfvzgNzzC3gPjMfNK",
-	"wVzqRQbWmE6zBe6T3WaT+HPN4HyP7Da3iD/TEQ6+3iF+2hbOJ/WCq8uMnE6lGkaP9Gdb0vlpsH7+UTPy",
-	"HvHnG8uZObd2AMvmGqzBb3sGzLIua75H9szqXFM1H7B2r4mDlTRgs72goRgHdARUmk5dU8Bic7+pTFJ2",
-	"J+SEuNZ+ZmjX3Q9DRs0RA3q0SE8GUxDJkGPxMdcZom3tmHdmTsszXwjIXQBMNhcWmoSZoWBU/3W7ZQVJ",
-	"5xJJh/Ffta/83NHXkwhIR98ISmbSREGbQimI/3TEaKhHP/se7M7TmNFg+jNumf80kH3lN2zlCBAFEHXN",
-	"ryNGA2gor3BCL9fTOwWzhSTeycGwE1zhHjBoN7ZFTvgLkoiQKbw1GdwKTsFlReLVeL8xpu83zDgbvalm",
-	"ym8ckESYsxA4eq7yBR8KCSLamIZGSbJlA3KXvAlAnlqFKf8ulFAJ0DthftsnRpnCfYGqGuHEQBfFTBk6",
-	"xAWJmYqkUAxP/SxF8XSo9xugXQoausHq4Aox0kVM+xoSZiH73mAejfjmlI5D34k6Zv1Zm05DcfEFPCMA",
-	"KuvWapu6yVAdYLCNGWFMIENzgE07odj75dHXyvFmK2+prrgsF7IsCUtbthMfRDO7KaGSIKTxtLWqk8ms",
-	"UNgV/ozU5W+SF7GcKJYJlDELp+4S4WsHTphwjyhmOKaPRVf5z7DL++QFCJmkmzSbO32AC/5k/iYBV37e",
-	"hxkbUYn0pB55KEbguyhoTnCpQVdkMBictdhkmIxbPxMGW8CptdMkgUEIdwfMFZMx2frKfo9PwUZ6XQEx",
-	"ncBdMAcJ2oC5c5jdEogGQVYlYz7koisOY6nUBn5y60K8tcXxjFTQw3FU4XLhK3AFVSZiGL3y7OLS0d63",
-	"ZxedV53TS98cqOZiSOpGWKQbWZcAHEh5rmJQV/hO7KVRtDkj+voH2AVt39AwM1NGPTShYdjYJC8hkMJC",
-	"ZcEEyLBBb3ppo5gNQj4caVL3z6Dz5aXfyPYAq8lajAzlRIGabUROGirXdRJOryvwbBuIA0V8gsLFUmgm",
-	"9IbRDS1B/G7DWo83Okd+ilB2LdhJ0YjmFnVQRIF+HP4F0/F0o2WwoGwsd/ZvRtJwavCbgiLvyEhXzIgZ",
-	"Dov99xuGRSnlz4YKs5gwMZAxSLqKTGKuNRP7XeFD/ZG+T+pCut1oeMRHQcjwdjGda2VoHrC53OaJGQUA",
-	"YuZFVxSkAqMbQ6CMfcboJShIzMkGKDLA2zB/MZLmoFsQ1ZQZaVYiaWySNyn/sYvyoFu52MD15jYv4wBb",
-	"aOoIeZ8JlY+JO49lFHOmscPDYsXOvZ1V+U31uRaUPnvHYoV6XnNza7PprFw04rX92s5mc3MHq3uh0RZ4",
-	"gDXcPM10O/PTsKys15WMNkKjW+YUQXOxlTRqQByw2DbeBsmaGxKa9DZyz9b9/oiHQcyE3yi+iLuTbhwU",
-	"WTnmSh9mUHm1lPMZ0LabTacyWztxXuj/gy2MjQa5ZeY6lwV8FTOGGvmM6/xrSIvZbW5VjZSC9vRa0ESP",
-	"DCEwCwdT+e7WzvL3zuk0lDS4kvKYxlgfag+XuPi9juX1+MIKE12ilnct6DvK0YALVhvs/p3GU+COEB0z",
-	"lkvpzmHJj17NkYQ0Ys8V4i4LrRFskg3LoTxI32iKVGm8UkZTxCokPjB3o/7nEMj2VTBS6iweTm2K143t",
-	"rKCnETO0A+NlDXH0tSWuqURG/Pl2zuiyL8yZaWKUIHikXvl2GRYfQsT+YVYI21LzF7Zy+r0isPM5fiha",
-	"nW1m8Mz92br36cvuDq4/sBdoBYR+QdPAtrvcuebu8vdOpX4pE3GnS7q7tbcKgCqJsKb4CQs4db0yPtEN",
-	"xzMxumauPvuKN9x8V7AlGHjgYH8obfpe0jT9R3s8P+R6vv8IqFPBkZ7ysdk8102trPlcxK27DzIqA2eq",
-	"KnIq25vb2Tw9sIJCTJTUIwIkRRm5272MMcyQ7g/N9Q0RaeSGIDQEPRZaa0OLNKpxGEO91A2PIhaAUSdO",
-	"hMCMK6InvG97hbveaKRl6VKxekDMWBlF6cBmHCGMjwzyE1wfGU3hqOaRbB1WuQDfY2xeAwiflOD7eWJN",
-	"f1aPyWE5qHhpC7ohB/uOGYzUFe+FYHG2zRchri1EVyA+Yt8ymNcwWIlFC7NCF2VFLnJz56yaZYhrW/LM",
-	"oOz9c8OZ1j8rMcPdkhoLkNH0yLY+G7Zlz/V2162Cb63Fhn7hwQfEk5CVBndkAimoQDPqTyZLunzcBaIk",
-	"OXNGWet+A1NPdsOeE//w7PTlcefwyneWF38s37Er6Tsnl9VmiwJ0yrxcmTWoZjONwKViVftcYjByvti1",
-	"cwNJ+6eE92/cAw1iZk19SDBaTIWiELRdRgeOYPU5kTiiMR0zzWJVGRGePfL0BBYJgeC/lUvcfL78hUMp",
-	"BiHHIJEvjGHigX9e8qbd9R9q7hZh8MJ6qOhwuHME6FjKqy8Y3EaPxMzcMkVkDDdG5fYDHUMjzmIa90dT",
-	"6LML1Ur8fkF99KEC2hQtgHRFagNx/TNq7SLCcziiYghXvUTTfmK1a2ycr0qsPE+IlrLs2mMm5ueoCTc/",
-	"iiacCsmP0sTnIE0gOn7uSrBlspU22bbl0nIAwnkaHoK9Ruv+lFHnCICvfK8y2gNs41DVHTYmNhec1P1B",
-	"LMe+EQ18LX0PVWUu+mESsKBxgA40W5sFJ4UUK8E4yB5coQ6ySU7ZhEHDU82ckqLxSfjeVrbYJC95aGjr",
-	"PvFdVwbfI37WudUn9Qr7csMjvqZD8ziY+zziR0wEXOBXtuqD+fsnn9ShD4XdizEbS4/0qWIbXCgmFDdK",
-	"kVGBclCA6yAPR14zKqhERT3Itzjnk5EMAxeyMZN3ZU7I5lqZM0AHO1S2wQoNuClEsZD1NanTMATXrGoc",
-	"ELvGVGADS4VdrI3xMeu0J7JJ5nGCDCXRcohllhESOF+Ch//UnPwBoRYlVESFSsN1dp49A89jlQXfIuja",
-	"Ut73jMa1D94K0qDQo1UefBnL8SrPGdFy+VNQkgVjOhFhV37JsYg1X7uiw3XfmEZszVfOEZXWncgi27qv",
-	"sfdr7N05Ns1Y+twl/5mV6Qb3x+NxpwCcPysm/4n4tCEiKW0D9hSxmEM2mWPXjkneTfGvdl0NZMz4ULjc",
-	"ERs867uAUMNRMJLAVd2z1JW9RzH5gmrmE2pZ4QFySJ/aR6GXMUb3ADuZG+sf/zQ7VGzOkgVkRMMBSSJi",
-	"DdsTKZA5ykRn4wPHxpgNFIMxzurld5h8Ekp5k0SOj03MA2TKNJitKRlzpQxzmV1LzpEm6BhN2w3D7LhQ",
-	"moah2SdMD/JJfdsAuL3bwEL04RSrWYiM4QlCXcqCTQwocloIeQc7PJ2zZgCTtGrJJggAyoflgtp1t3q9",
-	"5Mp8YwazkQT7M6EGyvJeeHNB3EG1ZxCoyQMpQzD2J/IJ4ro+J4fgCsTopYx7PAiYeNSeVnQhCrx/dyTG",
-	"O9BrfebSrKkiGSEAI2vKyfgFo4Ei1Jo6kTh6ZMxiQ9c0EGzQTWzsIiUhFyxvLzUvBqTerf36H/7Lr//w",
-	"9+TXf/jjr//+P5Gtba/ZbP76d3/s1ryu6Nb6cjBgjOxu7t2QKVOaxWko/n//v/6XX//3//jrf/77X//u",
-	"j+Sf/vX/8eu//3v8Yefp1i759e/+11//zX8le03z2N/9kfz6f/7b//Zf/+durYGFQiNqXT1x0BWFjlvk",
-	"FP2I4HSk7yBcvCuuRoy0OgR2JYZYp7OIiVZnwxw41bwXghVHw+eQ2RhSGbAQ6DRVNyxwihqGyndFwGgA",
-	"2wIbNGATolhfQtEis1FxErKNHlUscNM6PgEcr9VxBBjUn2ESs8DrigHlofJAD1Vm9730LSXHDFeWiERB",
-	"6KyMyYAL8J269FiIG1Es9jGQFyzYXWHoOzbpYBhcCnlqm+QozZuImZLhOxYQOqSGaxEtAzqtVI8PzAag",
-	"hou4Ms0FIhuVylbdlEkYkJCnFvFBopOYwYya3jCB5dtCqjS8tdkVrexsoSAJtd1tAF+Vq1NZx4pwPdq/",
-	"adhYU6dk283GjYHwOCySCi2dMJiWq6pQfAzPNtpwKZc6N2On8voDMapskk9ktwMAgkqedZXiz8fmWn9W",
-	"7j0apAwFt9sRY42o51gMF+YmrehWT9kDimpP+y77vtSe9lpOyJiKaWZNmVCunb2GVrm0Ds2gVnvOLB4P",
-	"h6440yHWBP1zj8fAihMGT2ZMYatKJZU4s9Th67AV+KEzuhli6zy8oO64jEWITXQP1Ys+3IZnw40CpikP",
-	"rQvXVquHN54oElE9alS7VDNd4tEt+gW5Re9Hhl7RwVke2e306Cx024BShmmvmK5As+bD646P1rX7xsFX",
-	"TD8UAq7vTsc65wt96bawC8u1pqbKucnhfd8GgusRG+fSVSms0xrarJUI7XgFIxIdKlJXTATE/+FHcHvF",
-	"DOJbzHDgEMrzmKlN4bTfQchcGUNw3vKPxA3Qtfl5WZZ+o9Th4Y1KH4sJfsk+/I9uhSplroukyKdWg8BC",
-	"u7cmiqWWrZexHBMhJy6fFSkQwAD5WbbMT1a0w3blpZorzftqkxwicBj0kyv+iQNZ4uWi1UvVH3jlUTD4",
-	"7QgG9kjB3ZZjePcuI8xeGqwm89TQmIEMuazU1M+hwoXs3+wT1x+KjFgIHa3ecTHcoO9YTIeM9KXSuWZb",
-	"dff0xoTx4UizwINuTAMGOSIY2NIV3OWGK31AuMZiJwpthWmbIRJJxTFNNpQKGpNCF62GR3AdLHANi+pu",
-	"NKjvNKK6K7gCgBseiRkNOZhNYzngmtQhjVKxMDRsPpZ9xgJla/MasWHAXKVeMPHlF2pHJ1x3hZIwOiQK",
-	"UA0FwrDQ4k8JlEkWAQohfMw8ktXmSneI/OOf8FEsyJI9gWB2hStsA8nq5ixyJlGcg9vCbgGhGgEE2mOE",
-	"JiVJ3ccfW/pQKu0b+WqMZIvGrCsmIxkyqKuTtm6b7ZHmzflC63RCp2hkNUcBvsZQKsVUI+v5wd7Tvu4K",
-	"1zARzddQUUYRGgTgU3WzqfIqQPWvL940QKKrUJPOUxR+SEtQOskDmIFWISTnmKt94cS/L4/S5c8pszCa",
-	"27uRUaEikbMJ6rUq6gW4b4AYxEyNqn1SLXWDVxgvS9okw+Bs7tZCGSkICzNkITBcW/Q1VoqhYymGRTc2",
-	"Ym1X1F2M1i7k+UPMlhR9ls/SpsT5dBpZr36V8xxAQhzMBPTOQRhIpsANBfVpPCKt+wOcOQTLMGkpiQrN",
-	"r6homWsMfo95KpSvE+GbMVjgb3ZFlmmfeYwyGIrujb3mDi6pWAOhnnUksYO57bGSkG0kjQNBPUUr6BAB",
-	"VJeqGy6GjU1yNVMcpyS/CY77Gzj8h7z0MIOd7fHe397fABuIaKju7/IjflVXUZi/qmlMLuY36RGbkgmL",
-	"IUsUvLmlkZWXOM8D4hnMACW1H5HsLtFryp3UDIbZ7yvQqzoeDUWtXGgCBhbLmEyo7o+Y2rQ17NLKriU8",
-	"JvPxy5jUaVd8ffEdEnpbaof4zebe852m72EAgub9GxY3NguB2SAJQ1ibh1FaPVYWWtUVPpYOdQFekFeW",
-	"L7byRKVVT/O18dxDrjPaNGJkt9m0geeC6Q2oNtkVOmZWRGWq0P/Srt5sESS/ygGGjsPeb+ai+Fw6L0jx",
-	"X1+8ObCiO0YddgXuOs+qJKWioFEr1EhOBN5jI+mmP9k6XiHLeTNtqB7Km9WhYXD9HsiAB2N/otAwXNeX",
-	"Y8Aro0KPsWHVNK8VBFBXE7F3HZp3V6sBDr7UbYuON5WpeFn2AwrFYejIBHTJVtUu1+yOfp4u188cvT91",
-	"QuqDIum67i/ApZXcX3lLiC0mWXcBeMCuwB8GFciiKJw2NkknxWVwWVV7jT4vptN8ZDqPTGc1ezV4KT4R",
-	"38GbtZrKh896Lu8RPuayIuEii7z1x2ZGNjwiYUBoqWDzPWFVXVH34Y9O4B+QObEaOVxOqm5sYpXuKsXy",
-	"ClezLvmC1+CafYlZXQD955TV9ci5K/Vp7RB05o7b7+/Otiv07l4yJdBvF+XDshSiVK10PhSf1DFBa2ub",
-	"BHzIrff1mWsDoDwyljHrCj2iwjmPfLD42iyyAcuXym82ypoIYAEJJxJYRo9B7lFIp2BY7QrMb8BCnUBl",
-	"KsxOrgX8AcawBCwf2j6mNyyvUWftZCh4hKbYyKFYa/G0/ap11fm2/fb12fFR5/SVT+pQyBkdaROZFdaN",
-	"aZ/t5yRzrkgo+zcsIJMRD1lXZFJ5YYELii/C1X4gkQbG/kR6NK7rkVz9dgPioceEvYP3Q+6gRMXsbVw1",
-	"06og7SzVsi9siXBQqSuoQOpId8QEacxQZlTFuW24NkQwZBqjVHrJFGimJhQEJUuWwWezIEQ6owWP+voX",
-	"qK9/qptwK1l4ZVUewE9V+U2y8s1B5setA9hyRTnAuvDIP+tY1AWSwJ23Kb11yNyxGlWuUw0818jzezrH",
-	"7astCJ8Xu20+sttHdrueBeFzYbeCaXBuPQXfVqV14dS1XHOuLoZNBCHIw+onEHaB1X6Uj3WaFKkngmvi",
-	"n5ydXr32vXxFW89oK9iPrdEVMiY+dPzybeMv++Kbdvtr37PfQWgVNgIzpOQyMX95ZGvHjeMRGQZMaZdT",
-	"jLEs0OQD+m8AiOZta3nHKh8L0nHzlafw4SfK6h5cuZEhpRe6rNh4WNfoElv5wO+bpKUU02qf9KkabYT8",
-	"hqVeStxSHqe9MuuyrI8+rKAYOAslO21pDgor83JlmdIKWl5Vb0yYu9j61OsK9KJmj2DITv9G5SLvCo5P",
-	"HudcnyKFhfzjnzLEQM8wRuV0hRQEGpgNZAztm+oucs+xjZhhHrdgDc9GQGbNRNH8DI1CMUIRmpVImi6r",
-	"KxykmsVjtUmOOe3xEDrm7WOXUuVCTl2xDmy+T+HXJ/MNTBsezOBOqyuimIs+j2hIYjamHM9rarfD0PMg",
-	"CVlhO+ou6MeuO23+D3GfDS+bE1bVFW65m+R8pv4WVtwScmJ2apNgmAaRiVbcRlEVAwmhVgkkxUM3vopo",
-	"wlOm35hLfgW0YF15xL19Lbhexd7mnrcdntd4442hBg9rqituxefBkL+wjFkXN0G0RSfH6xzPWTFRVvbj",
-	"pzHrMx4tqM5/Cf2rDOLzMR0yUh8noeYRjbXN4PIHPGT+Pjk/feWR35+3X3nkVeelR96w3rlHXpyce+Sq",
-	"8/KlIUvnRy/TVpFdsdUkJ/xFw9U/Oju8SBlF1kFS2TIMYQiGraGASGvN3msPiTfFZPOuqLtqILa7pAdc",
-	"pIGtlYDBcW3pSEmtCyCPXKdlGKZOEh8fEB9mgHgcYQBJu81hKVclofG1ZdgQ4Y1ePa5JwAMgD2bYtNQH",
-	"BI9jrY8VGv9RRZSUwvxrxg5YP4QmCSE01E+54WZX7DV3iH92eAEdEg/PTl92Xl1DT8VUZXD7O4JASdjy",
-	"GzY9gPDL0qaHXVGfD8tsZAPmDy2NHk1barr4TgGcH2vSGySCAH0sVi0kwVqOigyM3JouPY3t9CurW1wg",
-	"QvzMLiwSL1JbUrR9OpDxeCOgmq5TlB4muI4MCfjYqoudHCp4VJS3mLkaaU8+rMOQvwFfjLLzZ2YqhNND",
-	"td4cIGSgxilaL6ydkddiin0va/tbzb3m9tbubqmGs4dJc/MUo0yfgbLxG8sq2p7ltIQqD+U3ZqSPUGcj",
-	"nWf6UFGwX6D3rVD9P4dZxeNdtz2YZuMoBC84BJsOgAwLrPw4na/rZ+gTBOtLkfUnz7oFDhiFqkv125Xr",
-	"a1SWDaTm3UKNwEq3U4Y8D2QMyyb4RA6o3AofC/391nuFZdd+ut6lf4iaf4VpSzxRZa6fmfv4Z93+51P7",
-	"ce4bme7uscmwY90CJNWekM+VAzQ/Egf4bRbk+HPskfFZEf+0GVW1EvFi6lwJ4Ouo0iMuspEeVvvGWR6V",
-	"iFSJyBqKzSsSufNdT4vwAzoFG9sW0ZLsbEE335G5Ta4hSqJYLg8ZfT8FDQEz6Vzi9PY8nGCKkpqGtoeS",
-	"efntceekc/W2/d1hu32E6kOxbTl6QQq9xhUZ0XeMCIn2umo1IsWeB+uWaMf/REpEtr7H7sFflkZQvBvT",
-	"NW7wuv2TSi7Z+sxiacCa66XkuvqOacBSs39V1gyKtMVL+qhafELV4t6x8u66RYod96dafJ5coflxuMJj",
-	"J73PU0v4CFdvlrzjBCvlXdEhCG9KxhozHirzn+jD6gNXdPhYVOPuSUB4Sg7D4N+1K2kINgGDPlcEqG8A",
-	"isEmOUUfQwzVx35KGNSPsyrCbKnWBYkn9KHI8xX9VOK6WdMXZuwvDYR9rKq6XMDXgL8r3LAK8r20QqoZ",
-	"8mmMbd2r44fOE61sZAvUCANKbqNIbXgoVKCxVB1iRIKC566y2VexU2dJeAgMmTKEh5CzYIa1LvNjsspv",
-	"OZDDJmOuzN3uJDqtkMRls0NGDBglqMPF7rRUkz6N0TamF2Re0eFj3tUXm3d1R05wDxlVdKH27Gw3BhOz",
-	"hCg6hLpctlbYBEI6NknLtpK02U7mqQJzgNjGjDPkhb0FWU+fjazXfGhZ77ec7/QoFy7iTbYF631Tg5Wq",
-	"6ae5MyuXWcHH00oryzrPV1dDsfOuS7I+q+ImsIbPqL7Jl1l2JMWEFPnT79ZzVZ6AVJX2aAaxCrrtv3G1",
-	"NYmWxNfyTVZrE3J4CzqMnIiSOpoQQOkaN88X1cRCzwEfDBjkztV3m02oEGa0JVf6gxgWSEIubiDBgUMS",
-	"cc4FisWHWLRPqCDt787bp5dt80i6ItuLAtbkZ1BAhz/b0bLscS3dw3a9WVpb2vjZjJLyed+dQCfwoQrK",
-	"FPKZ7cuYcvYkS04DCKKI0dipjijGGtXSI73EpmGZH4UkXPTlGJqOulbVNi8EG2lAMRjXRgPqZNM4ID0e",
-	"hmmrcK7yfYDgmCnpUXGTVjTF1BV40y0cOm/nvnmi0mxDju7r2STErDWABVSleYkOlIwkxlhnu+5S2vbT",
-	"pEg5wUIqUHMmX9wV961nNrbpzeEJaN5c0HiaokLaBWkeCepCpmfpzfY0GrOxbNi0PJkm03FRPABXsN/t",
-	"q8NurqFu7YBh8yNAiRcMCkbkYATYPPPwmE5JjxEWcOjVF6dt+1yPpgxBUsYwOzewkgwAleakusYPMsZc",
-	"SazRoyeSKB7YBlWKhYYOYIuVYnuowiTZ7AvL3MDDD5d6D8N/umI3uLrHKIEvrngN4nCP6Qmz5Z4sYV6d",
-	"kd7eyuHGXasqbAo0pK4BLwHi6iIEbOeUAbPkYWHBmexWPgYGfNraMe4k7hvpKtpqnolZTIIk2CAtQm6u",
-	"Qh6nXPLnIrR6xXQ1TjU/Cr197Lb1IG04HxZD1y5ghFL17btxuiHyDTlRdrcN5YCsOvR3FbixWYy14PHY",
-	"3Bbw6NjOnTImTVsSMc6ZptMbc0AofECpFUow2JIVE4o1K6y+j8lb5FAKJ6+lTTqxsmMmXMYMyihzaOfM",
-	"CB1om2kNetfCQkifnUD2SCD+nAN0HpDAzMpdTsJbyVjnytmgSs7jXJBOvlkVBG7zd4z4Vu/1sVJoVUme",
-	"XCtLq8lnTfNyxXqsZmmZryNI9ai0rgsaBlzhmSqj4ZtUvn2w+4dTPKYUpOY5h0QosluDTw7THUaum5ks",
-	"2MSZLmbDhBbnDjiAXC0uaF5z31kD5h7ZO0dEggFKkP7wbNdwtJj2DT/ft7WHPRIyrcEqriLqDGKjaTRi",
-	"QjXM+mxvNib68TRCs/ixpMIVJBnKlFPvEz+UVGDHRt/DTxdUM/f3CdMjGaSfbPExqGlsvrjUNNaY0k3D",
-	"MA3hgA/I7b3s4XM0Yvm2KZuRJTZnqmOhWQrZH5qufCyt9a2rrAWPGL6ICtxQwFLTWizVphW8aw/Ex3Hw",
-	"T2RWsSv7jIwqf46BVhOHXyvRqnvJnqjk2IV4rGSFcCxH5iojsg7SR4TU7i0j5VtmH7MQS6th6EsqX49X",
-	"DeXKquGlTo6CorGgc7WNt8nz68cgr0e5er1grXlr5m3u78oy9VJLZit1LpmLkxajVKwiqoUkImRKEd8o",
-	"1FfST0usFHrvFW6dZ0QMrL9VEJqhI3SaBmA+FcrFNNA554p6QoUVo4DQvgF9k1xUv4oFjSwszk/jvIMp",
-	"5KHEGkjcgb1JXGgQqhBCaRqG6BADWNDpIgkl/mHr4ihzUxlBLZUNFpQUT4WD9SwsJwBxmd//i736Hyt4",
-	"5lNbkh+SXZemNZYGyHjVirVF4aLSbFWiCptyTsR9UIX10Z788ezJ94Knd7cl2xCW21uScYCCHblOM5Ow",
-	"7YplX+OK9ENGYxY0NgnU9E7DQY3+bctA6+yW0CE1XCENEjWPPVFkEDNXS3OBzl5t/f3cdMbHi/zna/f9",
-	"BPqlt7ZE+zSUVGy46tyVhmOwI4VTK8mhIAdxVSCcQpUP1CDzRqb60kIgjU0CB8AUqJr9kTn4AJ8Opy4+",
-	"TSZaaYp2YWdtpjpn+nq6tQ2ia2zwjQVkRMNBWgYe2j5vdoXf/ua6dfz2vPX9Sfv0yicRnapMILZxQ2Ay",
-	"RGDrRRMY2LaUDRSD11xF8zG2/7ZFxgW2Bx0mMWscEDfpRef0sHPeOvZJzIoTZ1XTs7kPiP/i+vi47aDk",
-	"bo9AbHZFYicjGebfT33dsLvZSWEI1MyXlqwj6Yd9M7uLhdvBAWBXmQ1Pw4mBRSVjaFuSN0NudkUrL/4Y",
-	"5QDquEOx+WX5Xq+YPjZI43DwAYloYZ5HmegjUEOscuwCM7MuAEatzDUo+JzEpZRcBmMuntrmHBs2eJIv",
-	"6TiqRljkmyudOhT6Mpri7fT52DCqIxzzMB3S9zD0V0/kRsjesZDomLEqP9fc6w95Zews06uYsU+VPF+s",
-	"HfflXQDXRjINpjanm0P5EhwrYj+gYrW7zMwx4iymcX80zfpRW0HenaCPfamrHS5FvHqo8olu+E/ke0lX",
-	"91g897fu4Jm9duvfuHWF8sPWVfvV2cX3b1932heti8PX3y+VySuYzFKHUEsR3z6T4yMLvC3lXOPR7/J4",
-	"ER/aUzNzD4t1J+92E29xsZb7cebYNchuKunlhiF9KoTUpMdStwgarOZJgN/YJCcoCj4xsiC3RW6g08pg",
-	"wPoVeZBo+S5jyo9354vyXHzOfKjCn/HGOTGKWF+hvi/F0eZHEd8eK19/Lj6QB8P4uyv6M7i6yEFyZTuO",
-	"oTKVgF13BWUKDcCfsTL1eBsfxbd1HBlfjh5lLW6VFrpzOmRBWpsCYucOiP+Tn9rw2caY8pDIGKvV1PtU",
-	"sQ0uFBPYcNUj5t5QLlRjk5zHcsBD22ARZbqQDTSRid4sNdxZKfCBa1p4c3SMvYeU9wEXkINeXKQBlZvH",
-	"fkoYnK350nyseTkqMKbvj6FxYW1/u9n0atrg5n5NaVsu9iELaeC2VZbREIxEdAg2ZXv+XwDh+QJD/ccp",
-	"9rrb774pNVaW3szl2peaL7YBz0KkWksUI/OdFoaj2RA084oLzockNFTMLtvHL9+2jk46p28PX7dOX7X9",
-	"xmaFznXinA0rqFqo/D2yus9G27J5IZDFEYYWJ6Bt6GqIu4hXzeFQtVq1ZlwiAFTifsrfm6dRSIFs3nrs",
-	"CkH3kmmFSTUyTtNhwOghJGHvIx5PST1i8ZiawbGUDYT7WD920ktHsykrXVGPYhkkfe0Rmmi5ETPBJo1N",
-	"0gaHs2JKmYfnK8C5eCCzVNcGQBHB3uuusAI09OMlEsrhWArhrnv1TS+R0y+ZZcjnZlsfRj43Q38i2bxl",
-	"8OfEtZAubT+L+/5Iu75oMf0SNO6UYUaIzB+N0i0gV7HEiKL7Jler0hAzf5GGkLuQkGoCciFt2MoDeFNk",
-	"yB4JyCMBeUh/KdbBytGQGPH5c6AhSlOdqAcRehIVGbUeehkHLhSunKpggs0A4hdRoAzlkAt1z3TkEhf7",
-	"MJQEB3+kJY+05CGFEbhUUNUvZrSv+TuaU8o+HU1RTGtoR6b4UCTRBhMG+KDSUPhmBNn2xDy+kURQpjFi",
-	"AsL0/CHTlzBMG0fx86UQtURKAi7YEl8Z3ITC6w/pLitOVHHz1ITr/ugxjG9ZGJ9DBtyvHDI77KqM2iv1",
-	"LmEANgQAEGq4SB/78NuYbAZnfkAmIx4y0g+lYoFHfAPEdeTngqp3usK/7Lw6vT5/e9S5bL04bh/5m8Sc",
-	"/AYXabQ4D8yB6am5We94wBwLg0IZ77kyC8hKYGB4Qlcsik+4rETmB2Be83j88ZjXGpeIQL2rCVFM/3aN",
-	"0F8iYzqLsM4J3CN3k1e+wjPMJKLjjRs2ncg4qPY1tYolZKQIp5ukPY70lCRC8xBwpDye4jKi46/d+A+J",
-	"2Pl5KvA65Eo/soalrCGiY3KTHVmKVgVUWYc9lKJPmrLpKoHsp5WP9prNFABD06Ec0VazmatH1BV1HfPx",
-	"mAUHhAEiSmGLEc36OQ37YVQrEsQyiiCrs0UiM4+5Q3IM2RyTEeT9cx2yrpAx6clgmvpHzdieeTSChIjZ",
-	"CUIbVXctuBHx4HcykGHAxRBqXfdC2b9hQVdA4tUk5lrjDca60QfE3oC0caytoWQrlsRsoz9iZoQK1jV3",
-	"xx6Aac1dr4/Is1a82oZh4c498qvPK3YWbjr6V25PXIqMS9PhxjCWSbQu1wKJFN70iAyDNHhiQTPPVzjP",
-	"wzbKgUmqqvEZFMfVPvKvRajWCkNoxzR0J5brMePQZa10pFIc8gUdMx/Z0l6eKx3kWBj2B3Tca6eceXlz",
-	"zOmA+D1J40D5QNNsKi58g2WxzCJsOVlIXq3bEboiG4IKyxRt7h4VziYIIy1sOAp4+HCdqGD4T9d6FFe3",
-	"6IY98o7PtZUons8al7qKYyyP3Cm79efSXMdc2TkDxsJ2hdlVegy9+QIbFq6Lbw/ZuhBQaZELaLGOZRiW",
-	"5zrWBpafeFmZhdk8Wzfj4n6Fnx2raD6yikcHz9p6ycNe9pQJJXr0lAfRBq1uVP0ti/mAW5vIWcRE54gc",
-	"SiFYX5POEdHyhglSV3woqE5ilpWtcYbwJ4ZBTbG2C1cqYbHXFTQJOBN9Rv46K1w+TMCSEXLoMRZ4NjSu",
-	"sUlechHkA1dJb5oOT1TS+wPra4+wULGuCLm4KTybEhSoB/MOlxO4KO068s10NG6gjXQDh0v7KtCusA5U",
-	"cszFDVTfkkamdf5oNNbYQaEtgxFuYVyzP5Qcnx22jp1ldN88bx7oCvMNC0gSQeMuqAY7wbo8NAhiplQj",
-	"iwWk2s33RJGIKjWBdkQiQBc7DUNb8L0rrKNd2UozVLtGXCy3VuuzAKigUL07PEGkOJhbXlfY9dFsjHQ/",
-	"jRCC1Yfc1Jtkt7kFLhdq0SRrgWbWCa9OD8geuljaF992Dttvr09b37Y6x60Xx21bFUiPuEJvirM+5dBF",
-	"xhXIZmOXu6LHyIDp/qiiG6YcdsQbrkedo/PWA/GNztGVWf6nig1I9OiCqSQs1eIvEf24sB3g4Jy4wSUl",
-	"YRttWVNfMKXZcPjWnq5P+lLe8E+QB/vYzHaWe7B+EnM9re3/8GMhWIAPhTk+IIBUZNc9vbytlILnmIzZ",
-	"8tnWt0kv5P0q/lLd5TZlLxtI1Td4sLC6T0r7kf5FUUaZtMyDbZZ0QHyRhGFKJKiuIhKlgQLmvh/CfJ2j",
-	"B82odXNUSG3pmje/HNWkAuEO0+MzXGge21ZCsnns6VULJy1F/DCl4EHU8nMKRCpj+J2j87cv3raujzrt",
-	"08M2tmsIHRvPtaZMQX3hpIrNhQzjxSPDeGQYf04M48VHYBhAxBdceYg9d3GkiH5UW1MyvLtpGEQsxbAo",
-	"IlNBEnEjjHRtxdgh06li0BVGWMWoH69Yy52PmRlSYewdC5xiYZPjlN21evrGbnOrsUlaULBzq9kVA8pD",
-	"FhCqNRtHWoFILIXTFjwjw+41UfaGXm5IRq34jwSNC7K1B52eNFMeGSSxHhntIR0TISe728+Jf9G6srVL",
-	"20e+rYx3wXQ83QCYfBsgAbU/rbeJ8tAob1zlpukKGQYHhBKVwLkOktBy2FxyEq7hie0kVSlhPxChPDbg",
-	"PJLJL7VFze72CrT5SsoTKlwJBvV5UkunGIsgJTp3oJDbQCHz17iMSkq0uZaTybazmDhKyYULwdcyZrM5",
-	"hhbpyJu0M336Xqaxj7gYdkVdaR6GZLu529gkl8zGP84QZCRyVEwdsUxpAtJJnI/IuCt8c5FkzH+Gn/fJ",
-	"C0ZjFvuNfTsu7j6GCNui6CMWMw8LPNmeWkqSIRNmitSEpIA6Qo8ydwEryNNZolfyiNg7DfUHvkBZ/Zea",
-	"PaRD2HyDzx+8X2o92G8QOO1XHwp43oYT5qld5xZS/Jgt8mydu8zXcGozzdVscghgLuBf2jcJ7HaK1MFv",
-	"4JGQBUPDuSPJhVZeV9iauMpL7VEN4OtpG1Rsz+Jl5rNChsomeTOyfb1dfrwictAVWUlraxqLE+Hii7Hz",
-	"P8xgoBykZkv3rAumGkLP1axuc1f4qYEWCnuH1AgPlmVmKg3KH+6uZQNsLWjlcsJu4e57rLa8wBNXqKDw",
-	"/7P3fc1t48i+XwXll0g1kmJPkrmzct0Hj+NkfE7859jOZk4Vb4WQCEnYUACXgGxra/e730J3AwRlUpaT",
-	"eJxM9DQZiwRAoP+j+9fhaNcVxBcIZfK1Wic5ngpqpg3BspbMeDdYXIeBwGoMYhQnoiVkGDJj+dJ0B+wC",
-	"qrOyRAEpYu3V2eHxwbuPB4eHZ+9Pr1IK9Pqg+0xXsRuKPKOf3eRX9Jz1vcvSDxdnp28/nh9cXn44g65F",
-	"GNkRzLczDp8hDZr4yL64noOTo5V3kVuh3t2/KP654LmpDQo9kz+Aw7A6j2+Q6r46URiw7vsfn5kh29tl",
-	"hSj9V69Y6RBIb7HIE1UzyUGDcaebc8DBRwYnD2O6EGblGAF4Q0jo1cxe7v4tUVHnK9g23+gK+8X5grsw",
-	"QM7JleEKKiAa82/g1fPKnnkUiK3aJF8Ka4qjZdsgw/drbq8WzsZk+4UiFUvcanJrp7dTlzo7vZ2aJGls",
-	"VNXbyEYHW6Q/k87iXrYGvk8jtKxeSNbb291lpRg7GdQYvj53Y/9OQz+il1ubpyWETV/4IzVnrnX6hnP2",
-	"uxCTKNiiLb2Z71LK+s4HXjVRh5Z9umBWYgp9RtuJxDw6ebRmwPvubD80YZjPowgSb20kcUjkcM3zhfBp",
-	"U/yaW44eE/lBoV+MM8ac+yQV9gZrphea9DEJhqZooRj67B+XYsIJbKTn2qqbDqlJsNOdmTRFzpeQb7e/",
-	"FobBzPRNBe8CCI1tEFFvsHM6uLshshMyO/SNYp1S56IHeDnBK6cwWRcKYKlVeXs2X0yNX9/urM3xRCHk",
-	"e5gBIXGzFabYdi1/PDBWW4mgjVmwSWz3AbO01TVP6bFj9xQ08OcszbjlQ3jveadQ03//oxDTf0/l5N83",
-	"YlR090fciF9e9lL2/uId9HciQ/FndvIby4SzcqGaTxvBRksrDCsFz/Ml8BoGzdzY0AkyqsZAhFEfCpaW",
-	"wrN4BQUOLEgF9KTDPSAqmh6TE8bVsg3+7Tz6yscCgIum2DLxD87ElwLrZx0tx6yMlP8Q33HOb/sjnS37",
-	"wEk7wxd7L1/9n59/rfO6j4evs9pJs8Y3JHyMV8C9qjaUKX2zD9mSN3fuXzRlsIao8owbjAM3mnCXIUj/",
-	"aAT/3tyHMlS7Lwgf/KMZdZjZ25fqLjxPw8VJozpBOJ32W75Dn55M6cXRlQlGX6GvsFQDlt6IkZHWa5uZ",
-	"VmJZaOqmXwhd5ILlgl+LRIFiGDLOJjLPRQaUJw0BdGEfFsIopdnpanDADnylYcByCfkJhSgTVc9scEpo",
-	"phcl6zTESLHdqVtdF2/QV96VFBAVED2mLGBowrlQtlwYJ3LTP/pvdHnDy0xk7l8pm+miCiq7d3E3/AtF",
-	"qW+XdPPDVaLqYMiO8RAnpkrjfrn7gjWgwxyEHBN/4yMVWxgxXI3VDth5CDU7Rf0rwAr8/GtUmdkLULFA",
-	"ikaCrQ3VMY16FwBsHhEn5v1TlUpulHDhaI6o/2nSLx5eDrMNHT92Xqov2PTiEa/sviSF7QVEkut8/wWR",
-	"4g1h085hTc047R4hyUtePZnsO3seLvLYaOnbTDRbDd8WYFoNCOz7z4tuQbv7jESKlRvINVmSlBpwQ1PX",
-	"7v5k/fZ3n6UTnhuxeoUbTFH/4iBRPqlxJcHS3E1S9DmKDHBi7ktQfMh16EgwMESsbrgZbVKJUMK2fOR7",
-	"zPokT+WL0vR/57lsZK8PLfRQyunMbnMOv71L0AvRj/etSgX6Olei63XTSOa5VNPnY67GIm+XNleLUpmo",
-	"EQEqH9/pwFG2VAthKO84hbpOYQ5s2iM7/2YmKU/POQT5kko/EwXCg80ByzGKVL+5ODoasENYllsh3mlQ",
-	"rkPkkFzNwHGBa9SazHMjazkWIdMbz2E/FB6BoYjf3dCFwb/lvPeeE7IQYxMh64xJU8ulhJTL2ggd9wmQ",
-	"+s1ZaP0A0fKudxJOzz5evv/t8vDi+Pzq+Oy0se4dt+AyGvlRtXc8T5vyjp7prdDE4LvIsXiq6JXVRbRf",
-	"EV8TGz4o1eFvmD1Wo6Am1qY2Iuvvnuda2Vm+DGCnS8Edk3oGj498WDEGo7Ghnk+z0WLZo6icHItEEQ+N",
-	"uPGX2+NqhkKUUmPooViU45l7iGcZoAvB7zlXjr0FXYA65zlRxMXMo02SGUGhAzPTizxjzh/HuAiwbclJ",
-	"IXLFZrzMYBPh9zb0rXO/ZY8bVHZzrMPe8ifXC8eDmGE/WpQtlqpFdTQbMc8ddigFkG67qnsDEtvJs0wA",
-	"rcH/l0IqY3meD++218q5FQYK90UBQSai5x5BD9/MuE2UtKzgMgMTfMbxGhX1ZNar9N888Jwv4eH02JLC",
-	"RNKawHdcZYmqJMqAHVBeMfUcipOsKUzlpiYIBEytXNVOmBGaqPDXATt1ijLPPWsi70vD5jyLKgrMYjxz",
-	"o9HXD0Pa88eLo8urswvnQn88f39x+PvB5VHKOiAuNAEMLKuRn5loB92uC551m/uyw/Pn9PC3pBcZd1ZJ",
-	"DRdym3DdbP0iNXmqD+AigcOIu4rqlL9Ea1LOdRNJNinPUpjFXDzELqbsG/K0G+zCcMWDnq5QLBNz7eTG",
-	"EvCML9yUayzehxudiaqsTraR0QlrEN+H0am2Nuc6BbooVbxdIz7+xGolPo9pewKFPi9ttqbc94P3rbxN",
-	"uTAzgTgzpeB538q5cKpY5I5GHR/ICdGZYR3OzhcjR0Hw3pClc2EMn4qUChn8/x9naY9hhgUmYiBGQApB",
-	"ODO7knORoj5MY1JLu6D9KD41RBcQ1+k0olsmGqnxshii2UxFVmlsWoazlN0kyP9UlYEtDAaJQpjY/7o8",
-	"O2UawAkwfUsaZma8EKzD1RL7AwKU0EiwuTQGAJ994TN2D4zTr7pMmkRhcE5k7OfdlxViULXrxurCbbgt",
-	"l1JN99mc5xNdzkUGyyGJglNTShnEBxNll4UAvOmXu7veoAAca30tSvbLS/bf8jf4ee9Fs6QZC3ktLt0i",
-	"TqM9fLQePqvzfG4dAi08c4eS0XF3Pzu+9sMiEhwryz+F4hVv/1WMX2P3e6VWdKWzmuDxy6tXL35pEVBo",
-	"gbaLqFADm5LhfZylwZFNvWUCBZZpxFNTfi2qcBOEwSrzeJCoqyosxbghTDMq3h05FV9dbAJfgX+BKIvR",
-	"QNFbpXDH7Lh9DBj0nTQW0B8vrw6ujj4eHF4d//0o9eBrDIt9+cxZ2WC1YMIAfug+44rKMhF8bVpyZYM1",
-	"MoyAv/wiQo6oE0ggOPQk1CqFnqYoMBKVeuvr4/EpNDJPMXXNO0YYoMvdPwuhMrcQ5z85ORQ24O5Yp2dX",
-	"/jvxLm3VNbsbcPQGKJTP3VpfQZco2qZRgFZzH/DM+ABGMFjR8dITaF/iicPn9PsesAaiJFBljRGWXJvK",
-	"uOv2qFFaFc6MPL0ah0QqHeOcA3YQ+Wzhc8Cj46u3iUZYdPMqIxEDo/GeAmEkClcjsgE74uNZRHbhxt1v",
-	"LhbIjqArAm3rMELZQEJ2Rm0vUbBtXC2hyQEc4N9Y+vr9+bvjQ0ekwU18WMNbGvdOt8pEJerDrEam1VVT",
-	"Kfh45gjMV9u6kwSFR/8/5eWITwXQstLB/U1UBUA1ZK8gT6QR4u4OPMe+P3Cy7jPQyKB8yWyp79qAHSsG",
-	"XtBcZ84M8PYQRKIpFtbFZ9258RKaEeHE7r1+mihnEoSjCld/hiCSqlA3lBnU7OvWC7fLO+73I2lsP8cT",
-	"Xbrd56Ac0Lbu1z3X1YCAtCAbpNkWL35DOaVIysGdroLRKmOg7bws/UKfCUoTV7XdTm+nQWlFeSZ3RWKj",
-	"nxUTaFucP7qVg+pqJw+9mgB11yG4PWcEQDNztwWThgushtQ5I2x3n6VO6p7jDRlNEyTZXFPPG5mLWMBg",
-	"+gp4XjB9gqbCjTRiv2ZwSdNw8+ANx1p4wMMGkpDTSrT1ifpGIxw/bnUUUldW242Hx/o1L7Pn1GXpfuD9",
-	"K4AStDNdop+rlnVzacCwCDLE0DlmnIIJ1Q7LcYjzf9tQ/D8IsP44nEWgJI1XgUgjX4jb8VBsfSKNddD6",
-	"FVGiw9fxLlTgFd9FLEKZ6WIwCuIv0jBq4AUy3BR8nqjQ4Azs8GFceCDCgFXzMNa5PD846e57UdqrtjI8",
-	"wk2ioMHSSIz1XBh2LY0cORkP8esOxyedX0D+qcccaa0LjDnnEfAocPQnsiX9t7WBxfpDfbquYlvw/lZ5",
-	"cpRJ+/jSZI0ae44s9PB27isSpzHMdUHsGcsCuvKt6UMzYGfKR5tidBz3T/9iB1OcDt5dHB28/t+PF0fn",
-	"ZxdXR6/T7n7U690/HDvjeNpx+3d8NyXhNpETO0sUzQ6ypb7kTgp/vBDcaJUyfPuyO3T+V4Vhj10YQnwe",
-	"ROYMcvYxpON7ULORc5Prn98Yx3bLeYjKv6Av/fYZ/C9+RYYHsYatSW19BhBNRb3NXdaDm7fKJveJgWuN",
-	"huzXFwJpJksBwHkpe3/u7OHXZx9O8dqZKc3czGwpLFUe+OjgfuXohQH8DTbmWGKBsXsdn0VrpnoYawEE",
-	"Xqk5+QIzNUuXfUTtQksiUeKWjy1bqMw9xUue5yKH1w3FUwvhYSPHn8yA/V1DfEyrBlFUWVO70LPi3ZuP",
-	"fz+7Okr3I9MHpI2bpYIIFjW0Pwg4ktPQyfjSrGShAuQw+5dWwg1LICqE9zKBe8WRyPUN2+0OE9VniIj8",
-	"/hyjqe7DSvbTHutUUEKMs4wvuz2CRQez8adX1ROv/BODajx3rsP4hf4e/Fol3cbz9fd6IQiNzwf4Ex8D",
-	"5xbPjJeCTeW1UHjb3OGKvT9/ZhLF3Jos/0S/OGvSLeKZYf09Vgq7KJXIuj0G55kvIXEqGjcOlnL8EyZT",
-	"SOvGBigMLvMlG/MCpjG4AJ864T7uEqgsfFvLlwBscuPHcAqcjMMmIQqcXwDkjQWaJirlhjLKYMQJ1TLS",
-	"rnfen7OfXvVgJ1h/j4ohcdMFLxXu2x5Oa/zynWJ+f95AAgh9H98qwHcTMVabzyalEIRlaGbuKyGUwq0b",
-	"xXkXvKBgvdvua+CYXvTZmHvG6BdidaRgWDWba4QlQEBO9z3PDLvRpZ01BpT1Y5v9boYnsvlx6ra6RjT7",
-	"kVCoJpaEX7hFAlnzzMBftw7BtxQ8dsfkNN3X9Qkq68HpnmbbYdVAAAgE036JfbLIrSx4aZ0AmldlJgga",
-	"QvoJMzzSicxFOmTnp2977L/Oj9722NvjN84W+CBG5z2WibHMRHX3mSjEI+k4VRhEKMALkazLxDiHNuYe",
-	"nCS6VK4U596rboWP94qd/Jaozsu9F90Be6cptWYuLM+45Wh7zPW1X4ZbplObE8pmAdCTDoIhHd0CjEnG",
-	"/jg5Zwfn53uJMmI697jSXOETupRC2SiFxzj/R3cHzBfbhf16ZhgfGZ0vrGDposwhnVXmli4gVzqeYVoC",
-	"JsL7nl89yJgXrFhAqTKH5vDPDEth/PdlblraIDq2+c2d+P2oK3N/5M/dkfcBsnbzFiWwDpjuz64Dx6kv",
-	"3jVWgT9NVOSHQkpyXwEwviAa6AbICZVV4UYyZ2OUlVc/v/z51193VyTXfBm8m/UAiV4N+qd7zqiKoDUL",
-	"Duah4OMZXX67VV9Jmwuf7qeNPeRWTHW5TNvKP06Wh345Dw3snnM493ufu5T/EuCEPXacERd0l42cg+W2",
-	"y1l9fju/F6Z6Ir44WYadeqCWv0vvjg43JHZ4tIXSfQxeK+c3q3G+cGq5g7RPPw6ZE9dpt53aocf0d0zq",
-	"bv2b0Dns5JbI7yPygsihTuH4103Iez1tI8LFPuUZhbwukNnuTTbmZem70QYmSOdLZ2qn1IPJdy6pOoYM",
-	"E5X6HNOU5dJAkiIblwKg6HkOXviNyHNGOWP2RrMbvoSCQyMUMFEXAjdnZSbKIaSejoVBlmOdmAG7BP3u",
-	"bdUXbKYtbhzrwF8WRR8DUPHziUJ7lHIh3XPxqAN2EMZhBM+PCEyZR18IGEg/v4RCakP7aBOVC46BHj/1",
-	"gDmmMOyG559YhffvSBoS9SCKEuYzM30DH4RJpwU1WUwU/QD+PbdR7Hy0ZBm3YhidHS8KQBnUaiwYH5c6",
-	"YDdMsdO3W4E7HAxLALQ0RM9yCphQURn0+3Kjkm1Li4U5IEbh7xp1SZnrI+Hs/Rm2g7U3gjp7AOvTIAZA",
-	"VJzLMGC/keDEI+OlYLmYWKYXlnXqwX7o8eFRtjCGSVcP7ju6A5aOvT3BCjn+hLsMnMA6PM+p7XlIRpGQ",
-	"J2P5NKXLCFhCohzZL0P7E8unrcWpnyWtwWPwls//LES53ER2w1tXfLrxCz+aUvjeGgS5o9moR1AtSd+R",
-	"3QPUgge2abtiAIOc7QEQ2u5uDQgNruHgl593e7u7u6xT5E7wWHFruzF2vuMQkCjw8IvdRFXDsI4t5Xwu",
-	"sn0K/RuWlbooILYcDRG52uQ0QD4/uPOhXma0TFS6WPG6CUjHe0iUhIbaasBS1ByQsTbTSkMMAF6oSxat",
-	"8mWinF9CpTrYNzDK8jDRRcKQ/bS3uxI8jqIlFP9lHRJpKgvWKrN6CqAw3R4GGgE3jWqZVi8knBICOYtA",
-	"sxbOSpd4Mo4zuVTGKe6Czxmlk7DOmBvRl8oIZaSV1wKLjgj7MiST1C9mL88PTnohW8Tq1e0hdRdLW8zO",
-	"x6C40hS0J0gPRB+qAG1XDeBGcA3Qrufo2j4Keq029onA9OCr2pAFQFk/WYrJDxRM+VBKSEBrDJ880Kb+",
-	"ComMr6n7mrPiqihK7aoUUkAoL8JnPiZqNfXRyyGkJCfCrKFx1mdFBmbbpkQ+bUrkQynyAcmQaxw/1gk9",
-	"HkNRbXDupLl73dUdsGMMbBiWlgKJNhOl09mgwUhTQkMycn2y1XBJ3HOnk+ZkRV/Eo5GPEpqY5blzBg+C",
-	"8iJCD1f8TmGtyRHqYYM0IVhN6bXkoTczxe6fpwtCHlS8w5/Pen9JFvpiM/pC8OwhjLceoPTLs5AdVXxZ",
-	"CvIqU1CKHqQB+Up0p1UWudMvJlHpOFhc6X7NUPYm8Kr7vaAKV3y06kViaC40UCEZAUxU58uv5j2z1bTn",
-	"OJSg9E1l1xISdj39eZCoo0xCmgOmNgTTc01rk2/Iptz9EWzKbZbCvWnLj6bx22zV+6/17jcKugP2u7aV",
-	"L9tZiYiuBkIZxEETFQVCu94MAOfQN8SPLlKcz+tZ3uf4NWUKJyp1MiZlapHnPSZux6KwDZ59PF6T3aC0",
-	"6t+fUuyDfdvLyK3x8eXGh6ciQGNoFgUtl5h/phnSGC/8rQoKQkywivR5/3TD2JiPgxEzY+iXHVRlCGgG",
-	"QD5jPcAlQyOXumlQBaRqRsGBty/uzxNuiUl9eyVQe9sSqK0tUQW0/tQaqMikQD/g4bUP90qZg7vB+QG7",
-	"FNZUborVEEpmHZmJeaEdJ3T3wz1xTrCzyPu5BNyRO+x9Ck8/tcP/57PUw7um/LXjcCf8k4/CMU40tJFx",
-	"DobjV2CkONLzYPu8O2DU1ZqM7FZ7usH+TdTDDOA4TvcdG8EHYJZsYgPTnm4jcF/bCD5piBV/kxG5NVz7",
-	"efW/96q/uPgXjdeHVv7CWxuV/VKe11eo+cU51xT8YprWxmH79tLeje+ttnW931pdbyN7fxNFvRFjL9QT",
-	"W7bQIeqLTNv39Alb43Zr3IJxS3c27h/lnOeb69mvZeN+Xpn8vQz1bdfIuzU/QoH8iiF/tzp+45DXtjR+",
-	"Wxq/LY1/UGn8I14nb+vit1HiR6yL/0qXzp9TEe9N/LbgVqNdfN6ePt0Ddi31DahZ686nljnlZksUkGwP",
-	"RU/wbKmGCLxRTE2L89qwKshHzHDgXujs6v8+WnoPGOpeuMErqg5eVfXrr0ODiBm/Fs4ewbdaKwDJ9f+O",
-	"Q2ve5z62Yr5JgC2cC26W+Q48hu/R964KrCJ22tATRxegmaOfZ9LMpVkDdtHI2j75GdmNgklUuwHGqy4j",
-	"GChnFhvnJGOu9ELZ/USBpSEtu+EhSawXI1tWfNlzjzVCYg7YgWdSNCq0gHIGy8StrAfLG9Oo8dsrpn0M",
-	"oyBM8gC7oCmHG4d5imDYN+uSf4/qnM4xqsehPBKk4wex9Gd69ZZP+9NSL4r7L6t4U4EwyqB6M7UuuexV",
-	"CSd6iTgPm/OigC7kzi3nloo6vfG5+pBTtFT2aWdiyRzzLaGsKRSBVkC6TNoeyqFEwUBtutlXYL7FT/8a",
-	"ZZ+PqYj9Ste1NcWN25Zcrr2puuJTT2HAaEBAEZ9F7NBcfOm5Z3L7vOQYBWvFmiih4cmE7bHUefkpk4ql",
-	"VmOVo9VQVngnPNPt+Ur6N3+wotTXMhMlxAMgPIXV3Wj3koai1DMuS3QN3Lih75EfoYfF4zN9Aw7znKtl",
-	"KOBOFC9LeS2CRb7vu+4obBBclW2GaAWlbblPHLDQAyasd8JlbnoYd6OakeiNYB24NUtTDd9xRkGacStS",
-	"ZvjSUH9z90UY83Pzd/epm4uCwnscNqpVlOZBXWOq3PpEhXbKWrGRtjNmZCZMMB32Vhu8YKedluqTN39c",
-	"OAp5qGx588ebUs83cQDe/HGlH1fu0Ce0SBw4/C3ux9ouDBpjW+IWdWQgf1617nZcEImgye09pYuIDhWq",
-	"FtfobGjShbXUGCcjRQ0BNmSoMTRpIjCqpeAl66SH7m/9Q61sqfMhwaz1EjXnt30+Ff/3xd6rF7/s7u72",
-	"mJzPF9Z9dtoNyCO21GrK0qMrPk33WXo86Z9qJfon3I5nqcfHQywGz1iJerH7khFPQ0n0gKV/wAqEsn1n",
-	"pfXP4NPMkCltlJxMPM7DqNQ3BkDkdCyY7LJo48saytvDePN44r4FPmUTxoOtfz6VkzrHTXQ553ZnuDOS",
-	"ypFJb8etdme4Y2wp1RROGl/9RyGmn/tuoT771RsxKh76bqOEgOEGO72dmeA+IapGXQ2XQERubB217fSi",
-	"td39Ckd7zSrZowwSlTrRYpcAC3LPkM3U2LB8T55rx3Mjvmjy7E41NCOTE+nvtVYZyLGNrEEm/gX29z/b",
-	"fKz7e3q+1jeqBiG4GW7gYydXgSStZVfpQiheyMGSz/O1BvJZIdTB+THL9HgREMCdRSxKJtREl2Onq7hh",
-	"/3tw8m7A3uiSFUIXOV1VaJ2bHvTEdOrr8vV/m6FTUuUnkbH0ti/pPAiognUuRKbHuVPH6Wihslywfh/B",
-	"TvvV04hoaORc5rzEOQDmJFHSA2XcEiBcMIbfajbOJXRvcQ6qfK55Ifv4J9iFFk1E3/+wpA6/q2u4qfnK",
-	"R9mSjymL43vmg6uZs1vocyIeqGpY2znAnzIF2zzFLsy6bN2qlRZcrCJ0jnvFtxQNwIE12LHGwMN7831n",
-	"27r1b5Rra74oz3Yb/290JwAxakEk5Oke/78xzN+WaYPFUIZx9u7s8OCdT3MhE77gxtzoMgPRa+RU9RcF",
-	"9h8eLWwUajMsl3MJtV6Kif6cyzz0ckMOiYLuf2Pp4dnpm3fHh1fpoKU6yxHXY5VmhQmeqDoLvq1FNrsT",
-	"/B5C+dt2p62cifTFOJzlRszZYpBBiqvnlDheDyPdi1V0YFiKv2FSftojAFvfj7gUk4XhuXOX8bkoF42P",
-	"4UIuThg/eH1yfPrx8PeD07dHaXfQgj4UGPebRR/appK24BWBHQN98POckrMA0P4LSLhKKomppy25pAXX",
-	"6Cw0O8dktjtW1z7UHaRhrAo8MGNKR63MB02mdzPF7m7F/Q/DAW+F/Qri+sv9Z5TT6wCDDv31Kp+j50u2",
-	"VocHswtZY7hiZ3UH7ELnoseM5XaB+SLQChjjwInysFxR7/+ocEdqFQEDtYPyPKLZVk3wRLmUPyIfb+28",
-	"dV08sq9j57WWN63afpker8m1dPacKIUaCw/KrbL4pjYKlQzYEWRocWME3P1ApC1joyU+h4G3RHWwoCGF",
-	"mZ+nXbgt8nDj7EaXn0y4q8F4ipOk8NH7jLO5NAbuRmGaKOsqUbQNPzkWjMN5K0E8tkkML1GfEcRjG8Tw",
-	"EvWwIN5rdz73SiArbu3zmf2s0N3vVyfvYPO//9jdRY1avzx4NxM8t7N/tfMHkd/Pu7vsZiZz4dMU3Ois",
-	"XCizz6RFZLuQvwTtsxqtxt9huse0G2mGtjI8Wrg0jOfy+i9AEOf0Re5rlDvxzUkCCACiTe3nj+cuFOSf",
-	"T0tx+T/vvEjahywRn3kK4S2l7YBdiEwarC+jZNvRwoKA8lbHMFGUeWSgdgqrW6yOJ0FiC2Pxm2bw3rfC",
-	"XgieSfr0R8zk9pM0UJb7cfkkpPTVv61XGyfWNw+og8W3mnbqFKiAZ8v9+Kw97fgEpA5nYU2QzdAdsIOQ",
-	"rQXJD6FKH6HiRca4xYxG7LRXhvedAifczSgDcwwpb0Rl0VKI1LqJ8oqXM9oFJpWxgmeODNeLaD81dHAp",
-	"rwWzJZ9MQAhvzpsr6Xqb5+qBFYKe010BSJeDNbsmMmWcNh/6MFdsFnFL9kwK1U0GMY6paaDPPHdU7U2C",
-	"Tjrnn4TTECkObtjM2mL4/HmuxzyfaWOHv+7+ukvVH4sy3xnuPAcfjvZodfko2XvR0YZ6q/Ah1oh84jSP",
-	"c/V2hvE2u+1aadmHkfkehuilWg3fMx8OoVv4KhUwbvaDhtJU9fXCRjM7x6NhTjgDOVUicxMGwNooeDh0",
-	"80ykM+roH3hZ3avW5aaE2KPUKpqSHt98VqigDLWsbtSZNFaXy3hQqEJsGPNgxc+d+Cu+Z6zUOeRIgdPc",
-	"A4/Z1BZ9B01Xq3zZjWaloZoOjfI9jbBWqqmbZjGe+ZRPf9mCRZf3TuMHaZjnZN195b0DozfTfBBh+294",
-	"ngvrBsOTN5QD5lS5PxXTw6pPvCiiSlGumJO12SIXJpqUxrtvWnuj+7m4FjmTaqx9ROS2EMoIRhnnsjZw",
-	"9cd7x+ZTwzrnF0cnx+9PuvtMKAtNs6CLEKTeuCHjsYHZ7456fHdpNFaPzbWCXTK+IQDKXvgNIjRCQbSe",
-	"Xogmo780zHfhRG0ZvcU6E3kLDUlWF2Kww9QSSN4tJT740o/TuFViXuRwb+hctQkoNGUb1vnPhRx/6rev",
-	"Fvh5Bo1rMzHhi9xGBxeu2sfc6blieS+10hj9zc/ZWIC6CScdN7fkzHnpjl+g/CDX+hNbFHDd+c8FFMSG",
-	"iaW6Fsb2cbSGOX9bLFG+ijx3SjTDbl123VL22Uzn7vxxAzBvc6qZElNuweRfnR4Hbpj+dxrIkdy1VNM+",
-	"vxal04ZjbSwooly6r3RLvOb5AiUhiGGLpAgf7HRpKcysWuPdNThLeaJzqe/beSUslmQzDYpczgXrQKjA",
-	"sLlUC+cJ8JHMpZXCxBMpYeG9hgmwttR3C9Lz+UI5fUdVI9QoLA0/pD2WGu42xP3LysKkCGMgSwRv6CUq",
-	"RnGDnSDIlgFZdpCDV/ieeyWimCshMlM130PLgJYfF+je/YKAIktYEtibMl5SMBZqOrdC9V2ZKFQFNomK",
-	"UGh0t4owQlyo8dyzuF/Qndl8XVKDHISMNIaNnijPmL6OEnWRP6pAVECsuDMLZbfdneRtKOgwi+lUGF8g",
-	"CeK8F5USISnsr3ZEEhkiWs3rct0XgjRT9Or+1HBt3S5RRz0E1WroHsWtJ5xYoxd83vew+i0zExd6OTmT",
-	"BTM6z+CaTDFeFH3YWmYWo/AqWGXZYuw2vliU4xk3IlHXopQTcpZ6K2Ipepl1EITBiQyzmAv4r5uiG6gF",
-	"/vcZ1luGIU2dAySgODR81JGy5ZJlJZ9AvTfPoGGgniAaBw83E5RaMuOOTFkuFRaSiFsoMeWsmGmrMbm+",
-	"FGMhCztgpxTScT4Cv/ZJtZSthw2tAMXDTR5wMmhCq7HbeDmvCTzLPzUZqW90KeRU1VP9I3yPuHF5sMQp",
-	"/b4QZb0eAP6S8diSndw2mXlaiSXDfu1xg8ZVLeOERbDXxk4uuuNgBV8S26NANG5FBhVhVvIbnhvwXW3J",
-	"lZmIEmYywbiDyIh0Ql1CST0ZG0qX3tiIOYrGMDv/+X//+f8BAAD//w==",
+	"7L3bjxvJmh/4r4TpAUTOZJVYN51WFQY2VcWSeLpuXRfpaJptZZAZJONUMoKdESyK3aPFYm0DC3sfzsOu",
+	"zwIzu5gHA4sFvC9eP/hh3+a/sXv+h0V8X0ReyEwyWTdJ3TXAnFZVZUbG5Yvv/v2+nytdORxJwYRWld2f",
+	"KyMa0SHTLIKfXkkaBftUs76Mpt+NWTQ1vw2Y6kZ8pLkUld3KqWCkY57bI+yGRVP8gUy4HsixJlyvV7wK",
+	"N0/+CAN4FUGHrLJb6dpxK15FdQdsSM3YfxGxXmW38s+fJ9N6jn9VzzOzqXz65OH8Lmm/cGrhlIyk0op0",
+	"aRRNuegTPeCKaNovmpWm/cyEhvTjERN9PajsbtW9ypAL9+OGV9HTkXlH6YiLPs5oHPSZbh3MT+ZywEgH",
+	"/vpMER7E3x9RPUg+z4OKV4nYj2MesaCyq6MxS8+mJ6Mh1eY5oV9sV2A+fDgepmfDhWZ9FqWmcyyFmXDe",
+	"jEIW9FlEhuYJj2wQLcnGJqkqxogeMCJHLKLmcdKTEZkMWMQI16TD+lyoWtEewmil17G1adZBP9p1bJZc",
+	"1HtGo/w1TRmNiOzBAtLrK5quef6Ws3358uXL9Hxf1uu5U3ZUW0QY7i48ImnsD2iElKHm5/RGTsiQiilu",
+	"nIKt7JoXiBrIifIIE4G5TeaWwx/7/IYJIgVbSBMqc7UC1qPjUFd2X3gLtnhze/lS5HDIROGt6+KfH3Fv",
+	"D3Bly07dbsDnOP2m0NHUze+Qh5pFBfyTCR1xpvBCcRVPlsiIcK2IGnfW7O84U8uYfSuo3HnaRdtpZvro",
+	"e3iGN2HhFo7sbamaL9bMxknz664UPR4NWUCqPRoqVnN7XbSJdpzMDtp5daQMGRXJvC5pv9SxzglGYj72",
+	"QNIRZ8Y+6lJTmwykYmTIhtJslaZcKDtL9lGTapcqtsaFYkJxzW9YoTj6sWjKG/XSc46oUD0WLZy3tjTo",
+	"bot9R82eOwhWPWBR/LQ9/z3SkXpgxKwgtKOYKNSd3NjlSGE6YgsnzkVXDlk8P/ZxxIRiy6gRPldWd4sn",
+	"kkzrHQ1DplfiPRN4pWhC+Nc7cpjDPxxGcjg/n9bFKdne3Pgd6cqAOe2iO44iJrpwlW9YpFlAepEcemQ8",
+	"GrGIGAotmqx5biE3Yh/pcBSaR68uDiqeYWWaRWakf/V9Y+1vfvh569NfVPII9vAPl/L289eyzOy1LDn3",
+	"b8/frTT33L03zL3HI6VJQKdu7hEVfUaqoIH4Wvq1JTudQxIB1Sx3Gq3eiRTsmOpugdrsNy9p3zdToaQr",
+	"R3inuyFnQpOBDIPk0gwYDeCe2tm0emtm7DUcvJgx1XPnNaR9ViT+uPkjiD8PqBDmRIMgYkoRfzwKJQ3A",
+	"YIJRfEKFmrCI3VVYjsfw5Pxkj9mww6Ki2Q7hr48orRcYQaCbGtMn5EqnrCCkLWMe+EttnXuybY7lDcu7",
+	"vg2BEiNiXRkF7g7gJprpTga8i5p4wEJmLrIUhhgcBx3KmwWqOXzzLpt7wvQ7GelBOXsCrHIutCLVseCa",
+	"HJ+eXL6peSmWpO2ZhFTp21gUZqcXnUO99IquBNfz6znD6Y+caUmq9tMg5c2vJ4xdk6r5X0WUNpaTFORY",
+	"ioBOC2nJbEZpiZqZYHrG78w3FxyBmdPsCbxrNr+dOQBYwKL9h7UVbP/WQovuxfLtPxVM8yFb7E4xfNQ8",
+	"9fh+lTPaZzlUQfuMiLG5k5YFbxSq8maA/L1bSLn1er2+fPfOpCrctJFUj7lT341593qh2fajeeLRjbdz",
+	"Zgidi37RtCL3wKNP7YL/lENcLc2GyHEM7RTRlTLv5tKV4XkLCWv5vDTValUN7db673ItDeaTJyzBsUlz",
+	"1UUuuuE4YEHtlpptyVktdk5+RkfkhZbd6yKSV+aPj0jol7T/OpLjUdF8NO2Tvnngcee0YDqPOZFVCNsj",
+	"jrCd1mrul7+Yyleh6suIBoWWhzZ/fMytMd8DSl7qj4GpJQ4EoHBSlYJlVehnxcEMeOWOTgXnPlqwgfD3",
+	"R9xD9L4UTQhdKY84nXLRnIyh5igdfllM6paplmGim6WY6CezbjWSQjEMktLgnP04ZgrshK4Umgn4Jx2N",
+	"Qt6F8NnzUSQ7IRv+1R+VWVjKQ2LeCMwH3jaOWgeNy9bpyYfDRuuoeVDxKgHTlIeV3cpzNqQ83CXDsdKk",
+	"wwgVhK2ZX8UGvhp3B4Qq8N7+Szv6ehdkLIsiGanK7vc/V3qchUE8nlk7Uwp02cothv70A5IAU7plRt3p",
+	"bXZf0g32u85WsN19Qb9h9d5GZxPujqZ6rCq727ClXINz6BUNiNu6eKNpR471biek4rryqawxdIbbi6eT",
+	"p8vBRwhXZEhDQwDGQI4IJbAh5vdc3NCQB6Tqzx2E7+GzQxkxokasy3u8i360bIzUUKVhJBCSEr2Qd+9G",
+	"EvunJ4dHrf3LNCUAG7MHxBWhYcRoMCVckLFilVucx8vkPOJJP8phdO3XFEYRJwMKB6S0jIwY893q/dV3",
+	"/1BGHR4ETNxp+w9Pz1+1Dg6aJ+n9Bw85DQyTUDqiWkaGpqZm91HExBO6zWFsJYeRrOHBTuOC9wULDO10",
+	"xpoIqQkNQzmB3Y8Xj9Tvn503j1tXxx/Om99dtc6bBz5kBFByeN5sOj+UFIQS+2CyD7e4PS2hWSRoeKfj",
+	"a51cNs9PGkfp06OCjAX7OGJdzQICjJHILrg8gj3y41hqnFXMMAKMxkRsJCNtjEHw0Kx4rjtppufWRi5Y",
+	"dMMi0jSTeLgzbmRW3KM8HEeMVH23O35tnWAGgqFgrkgo+30WkLEIWET8eKW+RwQz81UDORFwSidSH8qx",
+	"CO50Sienlx8OT69OMuLO0pOhyB584RZXaTvZ8hOpyaEd54G2+USimET/rIfBcdJhoRR9ZTQWah24dmlV",
+	"P164jzR/RqehpMGllEc06rM7bepZ4/3RaePgw+Xp6YejxvnrZlaCJPTdkUZ2KCLNyW7Ut7/Z+d0L0plq",
+	"pm6x5Rsp7mXFOmkKzfWUXEpJcFmPIloyy8pwmWeKhHzINan6c5vk1/aQhUMEB/hb/J4i2sgnTa8ZERI/",
+	"oKXEk4vYkI+H57EyfJeTm2Gzc6K/x6g2N1gwFqgUu0W6UgM++vLlTiMjNbrG1gjyJIc5pFmxU9ublb4j",
+	"qhRoD8yeNo/IKKTIowyT5V12JegN5SHthHe7WBfN87et/eaHq5PG20brqPHqqDl3Qor3xRoXZMj0QIJu",
+	"afgYJHv0x4Y+biE/UudjV0TSS3rAk1L2c1ndxpLf3NoM3+tSYX7ZMdeRdgcsIBHvD4x+MWmLqp+zhcUK",
+	"dm2XnEml+xG7+O6IBGPwx1JB5FjTPvMIFW3BA4ZMZhTJGx6wCOMYoEeuk3OmoymhPW2kGfyw1jA/+ESx",
+	"rhSBQgEP+WvrbUP0GLEF0y71/LxxemHf15JMKDD7npm/xnQa2qdcrGcDvItMYHT5yGMqppZ3qjtR6nnj",
+	"svnhqHXcupxhIlJiGMioAubaac2GI632COyTmTUJqWbRLdjIZsqWMBzfLIbEq3k4zu+WZOerDDXNLI9U",
+	"/fSOGDYSrUIZt6CLsdA8xCRUkDgh0zZ/yYkpPYjkuD+4Fa1cCTrWA0P5XarvKHSuThpXl2+aJ5et/cYM",
+	"uRhmZgwELe/JwtlISASXICP+E3tAzcyfWZ2/awS4Yko52wS4Bf5MBlQR9nHELS+bmB8FuFXdTsBh1fba",
+	"Qgp807L7RFWwcdSIAWOioXIfaR0QLa+ZIDRiZBJJ0SdVav9hpNhERkFbUBEQsFOuhZwkzhjI1sAv0iGr",
+	"GV4FZKDGI2ObsOCYBZxCitXdaOHi6uzs9PyyefDhuHnQany4fH+WEXKKiQDmAUoQVQS9qbsk/SH4wC1U",
+	"yJ00ecRLI7A2cokZZ4+kQD5TZAifNd9zos6sNWu2GpXQsJf8jQPlPp4dMI+GUV8wOSYnz8NpRVTN6jk2",
+	"J39IqkIaWdfjoU36Ad/nKDJz0hydkt2IGbbQ0HPufYiYz/v4vQq6BHd/rohxaDUl9OrOPcmDXBfvLJ9y",
+	"Ltif50cw+tnSowqpeEvDMXMvNMZanjPBJnnJjvhIE66uWrDspYszw5xFMhh3dWGULGLmAMwj2Uw6TdS4",
+	"Ez/vEd4jVEzXS30W0jFK7qvTdEpQOzwXb2Mk8bIveulchix+wd3Mxa8gNV/As/bVT+nowPcYLnBOZyAL",
+	"O5n4E5YoZs8xeyCzhJDaingLvRTx/xDvnuz8kXW1WVJjKMdC5109IcWaYH2q+Q0jFB4D2Wd4HVWpdEnI",
+	"malOpICbFzPRjU1IzpiPfWTTN5L/SwUb6nnn3BjrwTlTEL//eeaGgyQpoFArzOCRPQIMm2vDUvyGlbjA",
+	"u3bJK0YjFpH2uF7f6sLj8E/mkyrX6F9WRljCy5R0pbzmyG7mCHisltPjlbLhnjRp4ELsALkHBnNezCtR",
+	"HtEowAIVYJTzXJHeUF0UZ4oTEo3QzbBXI6QDqim5Oj+qoVKomPYICxUKgzkL5JlqixHvgqFuoyh7xDc8",
+	"wMf3BeN6wCI0OB6c3+bdRXsH7Y4Ub7vLdMpuJNdsmP3HomO3B/gpEd1RRKfAyOzoczG5+bUpmxVT4lEt",
+	"NfqOl27Z7M7Aarw4OwuTaXC4vC16Fcru9TmjSlpJNUdZ7wZTQiHnCkxjrEQyF6tjXmXBLvHPm0ZruMAr",
+	"50zmHetyVpBQ6F+cNY59Q4dqRIdtcc2mRlesrZOGyzqG8B3tdtlI2+KCGzMjhSSWJQiv8nGNfdRMKN4J",
+	"2RoThgF9X7ETqXgV87nKD67AMi65zLmBcOc85A5OeTKkpWzhpxvbrNxwTaj2pDc4C81HKrWv6dmJ8XDt",
+	"hkYwlHl/P/X+hXv/Et6fnWbBSdi5wlRt5jOp+vG8fI/4ODHzLzMzcDUt3d6ym7tgA+KSxvl7RmNZVeL2",
+	"p2qsyr1Qmq8MXe50ics3tZH8pY/mcaVMmZiN3LsMa7sXufcQtg8FeyoWn7Ju3EZu7Ri5+8kr3OeFBciu",
+	"mpZN56a/dHZQbzl/woneV4qVpsaCHOR5pjozLzv+knnhWHOT68Rkec9EokasNFnflqBmyMeuxX17wYbI",
+	"0TSfiHqRHNoygg2j50VyiHkrm/XNF0ZOuD9umB+SP82RW2qgkhSnB7FKnny2zLvmyfjVeIarf9WtZ8Vv",
+	"zpxJPHcvtQfx4MkEl51OvkrclSOOrrCC1HekAUUM9yeTiGvNBOFCS8wVo1Gf6aRWfFXtwX6+eO4tqLNb",
+	"xOVzilpd6BaL9GbUSKmNKpo72QKt8pYXNmJdxm/yNhcrrF0lqyslTOVrldrKe7vmdi9TM152HmUERj3e",
+	"LXO3p8U3+xaCJHUQq17K6T1cyVWl7BFX+q4GgVV3lskuHKt4KriBudmGt7W453b5TgVdbrwlJGZnltbf",
+	"YOSHo7glquLiNX1Wcr2ThngRe7PuoOc4jpxw81vw3l75MopZCJMlydpeBXnwEevpW07uNpcZt7al2TDP",
+	"zl9N1AwpF2Yt5c5jFV1Sl0yqX3nPxwJpiAWPq9XaMhrI53feixlNN72jmYnOkXKGdJbdIjjquxmsOJPS",
+	"5urK9q174aQwDEEjJuwEitCaWJDGZ8E3Yi0McyC1HK2F7IaF8ZO31MhGLOqyPE0QThK9LPYZqD2HzfaI",
+	"lhCXCliXD2mYVRGhCNy6shWpZ4lZjjF7pGBmWMo4dyezU7ODh5ApPoLNiX3oMAN5wyL4Q0lFsPx9nrka",
+	"MTnN+BEyZJA69JSymHdT3GEUX4RESt29NivBiMpzXbkl7GWozRw6ZM3mAPEQLojfHfAwiJhA12Hyd6hm",
+	"VIQNR3qaFzy0r5UWARfjToLLNs/97yFemLqot7hXSkb6NLIBszIOZBtFL4VosiDgZZ3sFiklRXjJhLxk",
+	"t/MIzW1rvgZpS1wOpUwlUDT/cNY8uWhW5jRFt7uLVnUEgg9uykL+2MhhensWtIbIiJgzWY07pnXO5Se6",
+	"0gnNHU76XBbtOtRy5vgZ4lu29GKYAfaTx636KBQreSOcnlhS6VtJDVpe9Tfruok1DacvuMV46T1ZtKOX",
+	"EbtzOKmY1ZS2H/cHVPTZmc25yb9cNqTvHqrsVroyilhXk4GMFCMdALWZEqXpCKUom6QepiSUwiiRVARE",
+	"sAkUbis1GkRUsfnLOfe1GUCYze2cQ898cUkqgHtuzqCa+XB21NzNg5AIlg7OLAL/EpTIIpmdhXsz94MY",
+	"NsvRNuPIcLnwYyeJ18HrYXjag7q4hfbNbJDv0w9eTpRPJ0iDqfjeHtZLQAVANp1HirBcZogdKT/ppSOD",
+	"HIVhVgGcn5dH2EcIZgGPzs6sSiFfQBHcXtAkjJpxPLUHobDacunMb5GEFMiJ2M8zIQok9UDmaMv7+F2o",
+	"K7P5G2DgbW6TgRxHtuCMGqXV/HqnTsajtRupM+G81CaXj5NN30rNypOWefqAG57Ci4kLq3PCEJITzCwT",
+	"Bd9i7EICXhT/SF0CSMnEI6XTqmdpBN4kN0uq8kacefgSM/wKsOjmiA3zKSEtME63iiE9zXj5+SijVeho",
+	"PApWI9U8dc9uhL2Vyc3NMp5kamlyR1L2HEtLX5707GIaW8An7yNlw7HcX1/Ohl1ZvsxHdlp5bfaeaD4y",
+	"pEfFNZnK8T+bl9mO+aYE9Wa9DKZkxmo1g+ROFAjgSrEof642X9MWy/1LwZRm/f66eyIugD/m4o8cNqis",
+	"IoNZgpWri+b5/KLjNNGFqjc8lLLoFj18wNUopNPE6FhVoymf1zi3+y4lcZRSf8w88g7kAP0rJfMHrTcG",
+	"Zc14ZDHlAt43ktXVigAeExcalMQXWIyQSSms/G5js15Hb0JMUi+ziIr1tZc//LzhbWx+qrbb6+7HF59q",
+	"/+Iv8hjjARsxETDRBfMmhw/74xHUXPuGO/n3mQQzHlmeB0kvB1wNuVL51I3BWCNWtjc9+xMmt1fOTi8u",
+	"5+kyeWHlgEZ69CU0BElZl8nzc8mMyZ+8ZEq51JSi+lz3o6FDki4ahRTwLHW4u52ijp1l/MerNN0VnisV",
+	"ziI/7Bk5O6IRuECzYLuouyYTKWRC8VHEiBMpZrmTZ9SA2f6wqVDL/Qu3UF1ddnCpFPrA3ryldj372AVb",
+	"9dy+cH/JolwoTcPQCMMEtnFOUpdII2BDmeu0kxHvc5FmmMuVUYtwPX8hojEjkwEPAaCEjrUcUs2NWjyF",
+	"muu+4IoFCNVG6IQaJmuzEiDVeY9wbditIF0zGXCPCklATchX+jXtZ9WlucnOKkYOxaconuD+jlVUOFWO",
+	"5TOKAyhvumLgFkR7G7ell8Am3+am5KnBaVJO+dhT8MwZ9zzQj93v1C2ao5+Zu5BHwF4KIj11GssqAhDI",
+	"/R60ZmRdj6Yzq/FwSJdbbTCrC/vsQ6nayWwKd7jAzTaT9ZCw0crvz947ctqtbNY3X6xtbKxtvJilhN3K",
+	"y/WNTUdJu5U3UrPQXPBTRa/pPCHtVjZ26qBU4R3/3tDKDUubC86Hnr4dWwtSL2agGgWZGJaD/m+j6fG+",
+	"ICM6BScM2q8ObxvHWCcNdJ1rCTJ3rKHPCmCI+tnp++Qf/0z89Ab4+f7026bArJAbUkKOpoTiEkDyuZ3K",
+	"c1+UQxK/g3ydcexJAZCbUPAje8R36/FtzrvT8nHAZTN2mvpGRlP/pkhTz5XQM64uGgUOsB99inEUBqkv",
+	"HA9Ha2o8TG9qyWYrm6tI/yXlYTJfIZgXkknZ1T3t9U5mr7eL9tqJ+0XruKT9EyhIWD0AtUTMrnKpZphy",
+	"mrALWe9FIilmrPmVolErBJlmRcdsxKhwqs4Mm2WprkWFHWCm5kQxPVty0jrZPz02LNwx83KVJnEuTNPN",
+	"ND2zguKSuenNlJngXHyP+HYy91tcMr9U6APheFr2yINcTgf9iOjUQopqKHg2HKTKaBRyUFqpIFpCkpQI",
+	"p0lwwRW9mTeMbZ+tiYzl9uZWmTwqF++c7X4x92CUu4orYRR/w6i1xOycDQuFWshDki9tbL3cWN/cqczz",
+	"kb+KWchfFbEPmdf3onxENcL9gG3JuxqHnIUBQoXNHagFdcxPJmShK8/6/cXpCXqbzFm5pHco4rf4BHHz",
+	"v2cq7gKULCnGjJxbfAwimd6BGE+SILBi1rWwfHNgUcnYeZvyhtEQ0wqzG5IULSfTkddLP2lfy/2SDJ1d",
+	"OltRyiLaZ/tS5cizY3nDRX/NPkO6UmnQJtSARswjPQZpOojb680RJ6m+cL9RtT3SrtTblTjtfwBYdIoM",
+	"WBjkhj8QzuHnxW6KHI3jhiljKBVI6H0oZMQYDKwCZ0CqP44plsD+459Jer21kklfhZk/buAcnJXk+17u",
+	"zc4ZS2p2FvEuK8oC1SBLEIESnvbiZBbH7yKLBYGt7pZ6NGCUSz5kt0ckiBgNuWLBWSR7ec0oLsZDRDpT",
+	"LAyB+40i2QWApiEXY2UIzf4LsgHT5Jg9SyWRmspk6VlY5HKKg5FnCBmz4vNFa37rHrALc4Tr7Klyi4g/",
+	"k6/9Jx+BevBsAqbZQrt7Mx8n1c30xU2oJ3Vv3SulaAi0gaCh87mMdY3B+BbCMoZR9YhCNh+v1PwtZ855",
+	"PrA59uiAsIG3xNltKY9NfFm9DGOc4ytzNJ25m+lLM7P4NCXNU8nsgeZx8tbBpbxmIt8XwYNLRFWosOnv",
+	"B53XXX7Kf39x9VNr44S3VGuoR3+z33rR+mOT975bZ9Pfj7pbx+YRGbw5n3R/kjdHm+F1d38nZK8Pdff1",
+	"x7Al6uvdzVB0hof14A+/D+fDFvEn8xjS6YiJ1gHZl0Kwrk7wg2bULjWGxl14u0ej9Zlw0Yutb7ZXi0m6",
+	"SeVu4JD22dX50bwsHEfh4s5UtKNkONYxJkJWvxhoPVK7z5/PxBCe0xF/DiOo5/XOTvebbp2tvejtsLVt",
+	"uvO7tZe9OlurBztBnW6xl72NjaVi3kyzeGHQJmu27pPDBKsdLmg0tZg780eJj801hTl57ZHfnzVfe+R1",
+	"69CIk3esc+YRqsnQcOAdcvwqw67wKyUUpDCfwlMpnHkxSjpktsXVTh16utKuZpHyLLxROCVqRLts5nAu",
+	"aGiWTrtde4FXizgdSSpaiTej2CgpkeeoWWRvbhm9YpyPs7QBxoGO623Q1VLoIMnJY0F3Ss55R1x0+YiG",
+	"ZBSCYML5lpRII/d2yfUtSMxPJiLHWmmKPUgR7w4iEMVrLmPR252N3f1uQ9JrSB1Xeqq5VCupOAbEzPz6",
+	"XUpCSUF6RWxEebDc/m9+d9U4+nDWeH/cPLk0tjH+fN462W+dASz0q6ujo+ZlSb9A88cxDc/iReKPqZW+",
+	"Goch02B5J2spcBcUL8i6DO7TOVB+H+zUL7oDFozDO0dDZi99TlzEbEFjlcDuMCaRZV9OH4ALerRWYx4L",
+	"XXZLrkcq2mXnnFnt7IS8BcnKR7LPxS1zgMom/RSn+SyN149WSFleln2Tt3wEF7sXHKIU8t6vL7EtDcJW",
+	"DJb1DNoR6rFazkAb+5ett82KV7m4ujhrnhw0D0qyykZX8xsz2YuxglyjAHjLPErc8lnO+FFxSr5H/HhO",
+	"9+tJzVszTj2ncvQwYgyaUSfa3GY9rVRldaijsegOkpb5mtHhTD5MTtdXaFzKprnZOuUg6vagP0WHxWV5",
+	"Wcw6h29wqwDi2vzf5m/AMfb8fIhimoBOy19/eP+A5gbov4SqnFWKpAX77CXPD1HBPF9XJKCSOUUk9tDz",
+	"OKDrgFqAZkSVYXIlt620QRJy2uEhjw2ZmcIQbGojJ8xprCOJGXSreaqEXVoOH4BVWTdYajK30entGu1G",
+	"ZdeWmsOivb+MGHYEuRPMVfYkc+7r2LblLdshN79I0zbcXYCRtbgNMPRTZRGXASYwCKbXJuZxjLMsF7HQ",
+	"+bjiVd41m9+WFK4OM+kdY9cgm+aXebt5PoDpkV3ebFvfz53jyURwUNrtcOcS5i+zhB7gdyNdch8WAYnG",
+	"pfTxeMkOz2T8zVfb5129DK3cB+pQlvhuXzyaGWcxtM83BdA+MenZ8Pjm2ubvkoqN37M/jomOoJVL6niS",
+	"Z+uVh4ABms8Gt7kMhQXeNpeW3RhL0j59D8Xdq1xMd98yludyh+QdqL4MweeRzRmNFFuQCGkMicpu5Zf/",
+	"8F9++Ye/J7/8w59++ff/iWxsevV6/Ze/+1NOwQM8P29BhVwwwKwPSGea6nGKPVZGVCGkSRQQITXvWcT+",
+	"9TlTZMU6JphO4bqDpVn9M8soNm3KQW4vLPhwyt18lsrGThnVd8ii7oDmzfsdBIhlhO0MLQYem5KJTe6E",
+	"/jhDBpmdewjAkWTSmC206Lk2VJg1IJEmKrk+mKgE/DacRAzuUCaDLXV2+eUuMzne8cak3MJREa737OD5",
+	"+IeQJg8tGEB1CSLa0+sQGQMXfj+SEz3YI9gsA/UT6K8RchdfTTYwSeu9fVpVahNzTp93BwSXbDsEQGer",
+	"O036/OqoeVHaf9GqePYNnGzim8tO9RssSPtmJgQE2cdgoUhBonHI1J7t+6ejsYBWMxkGn6qbS3PgzW8y",
+	"zOObHJJ1U3tLQ55jMNy4Xy+JSuNzueSFpQBxFfAsVuj4dihD3UKMuTPb1CLfpaUGfAR9yZZbBYfnTUN1",
+	"tvdZSbvgMGLmvtlmdHj6IS3wG2P/jfgLc7KlbH+Oebhh88uizVni9It3aMbpZ7bD9+IWpPfr8JvdazNV",
+	"YxO94UrLPIm1ms4JY51DU0gQHPRjC1/bSPnKVlVA04POE/bqlWuJcT4TQYTfExpAAyTnuABEek2vmSBV",
+	"Z6bUSkZNoxh7I1XDaIzED/unx2dHzcvmByOJS0Tx42YfkauqX1zjcxavscgxUaxD1JcyhQUehDMZ6Z4M",
+	"ubwrKbkcxLzKM6lpWIIW7Uwu8fGigIMdbeFiLuMvzixpLoGwVBB7NsHtcVLKbpMhthqszVze0yrpS3Mb",
+	"k38i6isAxoEGGGVRcUg1ha4ITF1BfXwMeW1Hqd0ffM58luydEFEsPMkqACS/OawcyKK6isIVi2y/Rogd",
+	"Y2d3WT4FRgyJxbWWLIDE6TNtbrqPzbodHsBkIN1xBB6AjCmNCU1JRHKjDqCfKzbqWaio3Ko42mH+fAlA",
+	"PfHtdvOKIXtsFXJCnPHprQrnk+EB94HuY87/PrIgQGL8+tIfzLIWgvrsS3kNGXCaDOSQgUihZMLYdeg6",
+	"Q6ynaWM36dOT4lXf/5CUDcdAyz0p0Qa1rSvfyAlpEUVvWEA2vHq9bv6fTCQ2EMUYazGc0IwSHlLDl9lH",
+	"neOiW+7ovJUgm+PPMwYbpu+ylJXWmRJ/DLmzMBDk0vpxjmXMWzGPN8OP5pyO8962FC+aJ9uEuc4U39Br",
+	"lugelOBze2QghYRW1TnId0b78IAwkhI3uKnZipJFKBGp5WwtP53FS4t55krO7QLA/Flel3uHbHfUvGDA",
+	"+eE+ebm98ztie8gSbAhr9QOitBGBxO/KAAvSZ90tASvZm3XfPPopaTibG1MHfyp2zrUJNUlfZQ+OdsTk",
+	"KGS5dUAsimSetD2UERarYaVEj/JwHDHlEUa7A8IFFrJBZVppkZoq3Mvhuan+uLmJ8wFmZ6R6RlsdTbHo",
+	"Bm5UKPsqd5GqIBHMjPvm8vLMJViZk8k4HLdnHepFnD0fxa9hdPtIEwsH4dJLHNWYcbL+zVc0cE3Ccysr",
+	"c13DDXJ13iIR67GIiS6AJRnePvulPeKn2gQnDKnPBIt416h1M0la6a7CS0MeFubJXqu4kSkQ+4L7tW8v",
+	"w9zG4R0CQITYw9WlgqgJ190BkQLVv5CjNSVHTOzC4+g9RkeN7YZpG/e3RT+SEwWFQLleM4rf45oEEgMP",
+	"4JZGFNAeDUPSod1rIgXxcYF+DXsKJnv2tnHUOmhctk5PPhw2WkfNg7LON+t1+3De/O6qdQ7vHZ43bZf2",
+	"D80/7DebB/DbvC/Mdy0/PD1/1To4aJ5UvMrJ6eWHw9OrE/P74+blm9ODD+ZXjaOj03fw8P7pyeFRa/+y",
+	"4s32yr9ovT65Ovtw0LpovMJPne6fw9vmndbrK5zpRfPo8MPb08um+zf2T6x4lcbRebNx8N7+Ah4+ab5u",
+	"XLbeNj+8OT06aJ28NhNoXDZfn56///Cm1TxvnO+/eW8Gahw3P5w1Li7enZ6b996dn568Tv/i4nS/1Tj6",
+	"0NjfP72CdG74dOPguHXyYf9N4+S1mc7B1dkR7MqHs6vz/TcNCHk0j88u33941dj/9uqs4lXOGu+PThsH",
+	"Hy5PTz8cNc7hvcLm3xfN87et/eaHq5PG20bryOxLxau0Ti6b5yeQQu6+86F1AmeV/hXsu8urPDn9cHH1",
+	"6mL/vHVmjhN/c968uDw9N6MmE/4B70t+H+ZGptFy3IxZx+2ZoRQyRwyVhyNBVsK77JlKsiqrqZv1TGXj",
+	"kjN177kV4NBVgOfVOIBUM1bmaBx1B2ZcGgTKVXWNQiqe2c70U5uuQ8yUv3lR33CpPVX/bOMYHOUb7/2Z",
+	"2ZxtHOfOprgYFv6UxeF4pmxa6bfn76BTvpBkyIVEfJTsF7df5sZlc3tZm7MrEoHZbtsc6tw6Y6ulaYnN",
+	"jbUkNyzKxLKTpY8wIvJhiGmoyz3L8YTc/mRqHO0BFrB38+Z95Ko4yl+iI5YPGWBD44I95n3BgjUusk2Q",
+	"bzib2JvAI1f6NX+nHqBvPA9GjTPsn5xz96FlsashRIykuQ7MpFHKMwM0cYEJHNNiUAyHOkxDJgJqk2SN",
+	"SJxAwFen20en82hJh/W5UKQ6olMzDvxS1fbIhivDzQ65BJznm2V5Dffbb/8+munfLroCJGboFezIEv26",
+	"qaUJgPiwrbqzfXDGQjG9TjBCbx837GMgJ64E0J4IqEiG6Q8k75Yr8n+sfvzlm+oX9dJ3UbNU2/z0ZZvZ",
+	"+NkLsoCzwAsFwebMWRoCorvgCHg+Ev09I0NfbHv87avT80n929d92Wg0GicXV4PmVd/8s2n+59V+4735",
+	"b++we/F784/9etj87u35tnh90m80Wo1G46rR+MOI/fjTN+bPjYurt6fn3+7sv2+1/jonvr2QvBrET02y",
+	"OhL9v/3jiPX/ts97fzthnVHNTdo3dAYQEe1KuwLgbSGj0YyjZmumNKJY7iRzKtjpFPUUpB5BDTiy6iTT",
+	"iFT9o9P9xpFRDloHZx8a7h+v/NoeCblAx5jACHrMTEOqWdQWsV2ASGmE6/vtOw5TM+qkmZn97yvQ/74b",
+	"8+71F4EHW74FQBEaaiFvvoUv/cvA+cx2N1oJ5zOPvJPDvg8FKkU6t8/0TQZZnOa7vWOut8Nbl5Ew16kr",
+	"ez3GSvRlKpe6a0PI9w3QuAp+3+oNpL5aVL1c2s4nEanZOetFTOUgUfUoD/OaJu+Dz2YykIpZyJauHIcB",
+	"RrcZiXA8FoDBOSXXjI2sGg7B2TRCUS3jilzKO+KhVyibk91rWObSm5QM7rml5+3ZOaMBF0zlpuMo3Y+W",
+	"1wLOgtjDRAK++ntziTz2+268/Pl3GR/pg4j2dIElDzB645C5ZNCI0QBFsUv0TQMDcU16ciyCdNrvHLZl",
+	"Ll5GyQzm5YZQKqM5lXD87/7jP/3r//G//+d/+8u/+4/klz//P7/8T//fL//wpzLjxWG/QoTP7oBGfRZ4",
+	"y3O8X+aneK94o1OpyQ6xuBBtzx7wpc2wn9l6d+yLGwWkSMTsR26yPkD0GSpIQZhjPXFo7gdRbEQjSM/o",
+	"TDGvvxMxej3jss4/pbZIKIJsbO5ubbfFP/1v//d/+3//DXnpWfjj5Qn9nl3ugl26f8gccD8NJKbLqy4V",
+	"zgCP8Ivp5AZyzO8XPuecGSLMB/t7VJUzoNOSMfaHVE6/SlXTbJ1d7cIjvg9FM6GX2+uZ8RiL1cwXO2hH",
+	"AmVs7sQa5zmW033RemaQ5187SHxr4GjYIxSjh7EDbawYdrd15eqLXWRbG0ub1z+svvtF6694CvkEKKMg",
+	"02hqJjoSKCuneUQEmxB4PCOGfq7wQFV2v9/yNrzNH3Jw7rJXasWKrUw+GmZAuJ9nbh3Uhv84ZvbPZrfm",
+	"WUrRNZzp7pOv21ESwYOEKwLh4pmKDqzgypZ0QM8ir7J/egwoTOVKOs4Q8tD1YvshZ4qFvqC8eZKqb+bh",
+	"e8S3E7nfWorZRcbzZYHrFj/raIvs342kt/l1mLAjI9fkbz7i8Pmym7/MbOPbVHwUJ51grrZWLOx5Dhl6",
+	"vt9iqbR+c7arJHcu7OF1n327Eliw/CQWtw/PlO07WcVuCnYfPBBJ6Qdq68v16dzWYKmukcVZqXHaaHpL",
+	"ixNSF1fCpK/kfeSTZq74ry+v9FyGi4GqIhmW6EYAzRS9CiRqlGT/VwriM4BahsxUhgUhFtuxEUefk723",
+	"7o4ILxZtynIIL/P6TC2f2QYjf2Cm9yt9sjv8yatc8L64Gj1288wJ6ygOcA1fSe/MeMKzJ3nE6A3DGvV1",
+	"0iAdqUmPh6GhbHNu5t9GcAuGIJa9scLi4GUZvXdowWmOdDxqCiODZ10OzP22R0PF5vc+eWlJSbF7MncC",
+	"Izr8lk3NPNXM96/jX39f6VLFhQR0K2YhACrzOvF1aqC8BOIyQBaJYryztKI0/l7uymbQ1Ra1iikPt1bc",
+	"qz8NjnYf492m4Ux2yNLgFFguhG89w05+nGGNmtEL1LizlgCWPSupLS3CYrGJDF0ZhqyrMU/BfTUpSXIj",
+	"3LJ7YHfAwyBCKPLVD2TfvJ13yo6LLVWd5UQUQ0CYlcZZOPhFq6PeBucs4yyaxXMx80jtxlK6wZU/qLOw",
+	"dKZP+XUWLssmQt0Snvux+kkFrgVk2Vt+7MAV79L/6uvDfVwN2mgFTMaijR4X9HN25QgpYNU5eZiULCzx",
+	"ziU4tyv08IE4Zh4QSFGjnLu1AL599uOQRtesXL/cQr/9vXvgsz0/7BQzibFpZ/xCAxQO4j5c73iit3e7",
+	"pyLbK5DFojMuyKc+WN6bSC9qEbSEy+PR5OQqw+uFKy/oxwoLr9TrOy+36pVMP1ZMaXfkWfn29OKslZhK",
+	"F3SoxqJPmkZHiaTgXTV/xbu5pS+gUMkAs9cwHyJO5L0WcqJcZn/3mnSmpBoyjYBF2E7fI/66MSrXMOs9",
+	"Y3/MKtAzDUTp2k/1tZfraz/8vOFt1vN7iWaLBnp0HOp4M0oUEcC0nylMqFd75Nvzdxj1RzC99Ur5rqYJ",
+	"ZyhK/cM90hENmCLVngOoJmrcHRhTHM7MIyeNi4PGd7W5RMXZ3SrNgFa0WtLsabbiPd642I/QOnnbvLgk",
+	"+JKKW3LdGWkw/x4VG59aRuwkhZmXX8MlI0YiRkO4vBmMPXQSnY07zy/GHTIaqwEJWMhvWATeItIEHEWo",
+	"L8TyLvMSDdsCKlLBJwJ/tNVe4CthwW663AsLV0PZhxGzdVo/pxv1BVRT7HO0+Td/+P1P9N3LceuPkh9f",
+	"bE9aov7XSec9c0iVja0XL1+83Np+8XIb+iOOOyFXA2xrlurMfFnf2K3Xd+v19Xq9/jfYorqT3p9RJM1u",
+	"Ktfk53n67+o5bN5apAMxzzlSc18iE7KHdGzfm5tMHhNyZ5OpLtIDqt1BscD69bIEn+vkWE5Ax6nzKJyL",
+	"XTjC3yF5zQI3zlgeWke8M9b2pyDgSEdn2f1csoBZ3uamk4wOTk/HwuYWiwSWt7D07D2CqdRrTJjrF0CX",
+	"ypn9fbGzs/WiuO3kguJZPfM1c6tC2e+zgIyFDWAu34cMteewXpG60vAkEAmpnh/uk62trZe1zEbNcsqy",
+	"dGMrgloHxVwnqZLyELDE8FGpGPFfNy8JNNLq8DDkov/cPqp8KCZVyyqmFrP3tPhCgfqD/e/6hx/+MleS",
+	"4ZJsqVth2YArDMuZkSuTcw3b5Ij+OGZr0B9tzdgva3rA1mBf1huna7/fOP1pK7cOICk+W8pWkiP4NDeB",
+	"3AiSK+VLurbhQfXpDXPd2kh1FHGBlb+Ni/1WC2AYsQfXTBFfqTVmDmu7/vLFotP6Z2v/ww9/9RerlcRl",
+	"1p0rJ8edYp/a3YG0RzRiQt86rUrJSJ9GtlinTKDpFhlQy1OY4kWkJ1SwmUtkVqwmIXSiCFwJbOrN3Bi6",
+	"PGeCTXJZGugaQK9pQRiZ5xWhmvjMFRX5+bgYLF07lscxsfKbMBGouFCrJyNyeN5swiIw4Dpi0ZCazXar",
+	"y0J2EMX0XLOK0tVpgn3UtqNX4USTS4sJq4qYt7AQGMtxa2Qy4CEjZkfXYItAeRPxskBzm/AZaOzV6uhW",
+	"rt9bparWGSqps84DwFomJFaDxrMVaixVnZY9Dy9Fo+kF5d2SS9p/CFazGq9YcOsX3/FL2n8dyfFofgkd",
+	"SW18aP4M8W8IZ2HeNsIk5EwRLR2y9JBR4eDZ4fHSsCX5mSZzEZw77/CqxU+LOCtCd9ktW7TP9+F7is/s",
+	"9u4nN0QRahW1wUQLQ/VDytNifkEGtMOhmHMOj6o7MKay6LOcoOOXQVLZ0OVWcdhotT6j9wbHtLMslroK",
+	"0d0Tvd2N1IoawmraTzeF3VqhKayO6A0Ll/mQ5nY5Lviap0E7F0WqVkGADBHzK7TCORaiTplODJyUBmRO",
+	"g3RYV5ohrMQqu7suhSKhgc16idRSWE7+Dba31e7S3EUsk94RzyuP+goOuqDP2pcQ6VqZ5GEtRYllt4lw",
+	"LYlsLbxByWTmNxdD1CW34cGCpIsF7e0ameKLsZTN2TS3+Nxti2jA7gWkvHQIusdKRWASNraxA/7K3Jqo",
+	"FXSc0rGf5Mu/29isL/p23E9/yaiIgfeCBPjbGTa9segTii8H5oNDvOBBkjYLYYbb0ROobO59+/24W0i8",
+	"4CSchTXUiyOKMMH7yGVFcv31JbHCuvKlVJDuLbWxtvHC7jnci/gcLK2mj8gQljvA3cqrq/epc93d+OTd",
+	"NoXE3t9yWfr2HriipTlk50NmE7M0/ZikEEF8LIZStPE5F+bbI/VsfC59t+9nVmeArTViEVEDGhXOZH2W",
+	"B9zP1y/MNxVuQuCRoYTYIRXkJxbJ9ZWZwjJ+sKiwZy57oyRbKKTxC54PrdgZT7H/lWJhuDxbG6n5onl0",
+	"VDJX+9XYTO6ChSGYXDMcs9yEHqABY3odOC2heujOuEu22mNLb8gPgEuhXfm4vck9ZltEpcvpNYTDwVYQ",
+	"7JbZkD2Gvdpu7Wc2muaiEfLfeFcYGDd7gBFwt3Zb6EnMXSFVWD6YaryHxpJ9ekIVCVjIHMq/HGsylOBB",
+	"4DrOXvVSWGYulow53ap2yy28e1mylqvtoJar7B+294Ltu9UK8xQb10HXJZNmzjQzwRgQBxWcNLmkF56h",
+	"xBJ6ENzve1KFkFf8KrUhWNriauutuNo6oyBt7jgFCRLus5d2wxFzZZ9GAenwMMye+u7mncuy78ZKG8Ay",
+	"LfgGkah4ADAJXg4PsCgiCyRMBZFRgBgO1uBzTUA9ZLgyInWI1RTy2jJ95OtlOWqp+520XQwZvWGKVCk2",
+	"vDTnYeTCiPIUGkuHimv7am1pTtHdKspLMqhkARGj3QFTe6gKBLzXYxHOPL0bK8+6oO/3cq6Vd52uoH+F",
+	"xQHMv1MzOJsp7AIosCLf8mFOxk85cM7l6Jvg2Nz8prZHQtbTZCwQyC7IqPnknbGhN3c80q6cyBsYsF0x",
+	"1LK5Q9wvYKBtcsC6+KPDE8culfjVHg81izzbUkJ5ALTOleZda4k4tIM1QyhGLpOOFGN1X+CfpcvFyvoU",
+	"8XyvVBHDjGvpzFEuKaXLP+kHrosrKDgrXrDtpZpf2JgArEMHoPhMx4jzZJinQlxRvggtN7fCB4Pe9jsI",
+	"DzYPbQvZI8JBHrOAsDUzaNbpU1zYWA6lNwFy3vRWcTym+vrZ0skHAKO9S0JBURoBqca5BrXbB+ofF9C1",
+	"iHjvQ/+DS/Dr0/3emkszdfWvBZlnJYt959PJUuW3mZS5ze2l6RDu1dxJp5uY5XGmG6lna9C7VM0XoZ9V",
+	"vMrB6bvSFegj87ycYPl5Tiu1gqnMFn2f+R7xzXfvueI7WY6dXoGLM9k68868azK9taWbyc1rUfFfis7w",
+	"nCkoHpgrr7O1jyUuyuP0vyO0pyEDLOk8k4XT5uhX6FLRZWGIdd9LmSNmuKyaRzMe2c5qi9ujoYqa49lC",
+	"MOSTsZGHpYqqOjQ0y8qpTRgxQHa1D5BRCP1zRI9HQxYQDI2RIReZX1u7qWwZMLq54uv1kH6XUFKxoFHr",
+	"8i+ZAY6ZHuQ1tHgjJ9hNUlKBAAFgdVX95ndXjaMPZ433AEDkEfeL89bJfusMQapfXR0dNcujEy0+0gLu",
+	"kZlHxavMTKPiVXAWwFxgpYDen0vC5bbK5rbdYbNdF9rZ7lxiTENino0M64+ohpjCiEVdsNQRF38uELn0",
+	"JphPggGW529YjilKzbTepvv0zieKFgasJV62V8llLEHRD5Hci4xlpezembknLCU9Q2+GNWXuY+q4M9cs",
+	"Q4npA8pS2Pzmz3CWYg56H8lKlhffPl8JByjwz2UZemVjo762ubW9tvPid9+8rGe3EZskorMpzazmLn/6",
+	"fm+9qKdvW2V7fTOz1dYXWLdYuwnst+6jEjpLumupWdilHp02coB65mRVDnquxfaXEbq0BDy75yChmehG",
+	"05GeA2J5sb2stC9dFlBfe4m1kWQttzyghJgq4/Vbm/9bOTbYWADMwT6y7lizAAUPurRu7ZfcWF0KLgSL",
+	"TJ5cLlPi+b243ZRS0iYn05OK62eK9PhHFhCbwg0iGt7ZM/8MaZcph/42gi1lPxo5Yx96+E29pbSrEy3J",
+	"Rr1eKPcSH8X2+k5l6VWA2uBP1XZ73f20/an2L/7ib//VRr1uflt3v6k8hggtchobzd3cRqNrMdgbQI0e",
+	"UGGUrvR99Wv5NRurw53Oy+iFTnCAQVpZ6i7ENi0WHvkAnma/rrmAvpou4JGbDED8/cb5gQ/YmaQbsYBr",
+	"ZLhVrhURrE81v2GxKcAVmdgEVTlhQc1rC3//TXP/2w84jCHDjh3CI/5x6+Tqwofwyg2LAGLbcXaP+GfN",
+	"k4vW6YlP9HTEjV02JZQgKazdOFqw07c1vlan3W9cvDGKa+PkW2gm+LZ18voCeg1C88BkRhUPRZBXgalA",
+	"M7+3TYDvtF83/zptoWZ8uV/SYbBP1cB8H7tnYp660VP2KeB67Q9Y99r+2/BC83ljLZnPixtsAHpm9HRQ",
+	"WM4kB1Wmqbugg88qYiUO96HyKh5wnz95lfeMRuH0XvJ4VweiUavhPx27XtZzCfylkWqmjN6qwAbeKwSo",
+	"iZczzyKMocC644jr6YVZiy2MYDRi0YJyTkWHidcfijCx0zASlbJ14hJbqDI2Il0przlSFewZ8Fv4SrK4",
+	"gdZQQ2LHhSblOaR9kf4suKs7U+jbtzYexRGIUGK8643Wo1NoZX1Bh+yCa/bXR/QjNgoR4NSEj8Sqqw0S",
+	"fLBzSCZHR/xbw7I/ASX1JCJ4CE2xJ2f2degTC90YGR1WvMo4Cu361O7z5zOBiOcBu2GhoWs1X2ruBjSb",
+	"qOJ4yDNFBnKs2ECGgYvzVWNMiDiNJUFeS0JwbcGBvRi1RXlEME0mMtKDmkeisVAW2HUsuLZFLZhQeyOh",
+	"yh1BVzF4hw3UoPtkW0CTUULj2APOUw34iOhBJMd92xpQdqA+cDRCLX29Ldrin/9zsi/FDROAfNAWa1D5",
+	"bsEfsAaCRuZIJyzap0MW7lPF1gnIUBBKgth7kdtAAzpytgWBXp3ebKNO8h0m1MEmIS4JrM6oUvjdrNKk",
+	"SLVd2dhch4yIertSWzcTvuRDpjQdjvAVV+6+lzQ1DOLx/Pfv379fOz5eOzjw92z5ULsS0Gm74pE2XtV2",
+	"BbeVkHZlwtg1Rl9BKIJ3LZObBOAaP0nBSLWhOH1+weQ4NJfCIrTsQWd/RZTRvYgUZucCOsWZn9G+MRC4",
+	"MreWXjPij6BffRUi6xs12Axf8Z/M7+yAZLOe7jtRx4dQuJg5+z8D0/SIGcoj5mWPQBzikw8fRXQP6D1u",
+	"1uVDbRXiEjy3Pav/6o9KCh+RA15u7/yuNtNdfTwasWitaw4aG62bDxd1im7YYKTjS7aJG/vIlSZ/+Zcy",
+	"Ih0WSnO4Wsa935CE//IvYWBYmyLb9W1zZ25YRLbrW9BJmgfg+7XtiszsWYCLpObrIxahjmK32ML7GMUK",
+	"ZokjYwIsdiHngvgf1+w2rMHDsLiq/3O7sm1obpd8n2mO/IOhm+36Nvwl7vb8wye/5hH2EUS7+a4UzJWr",
+	"JdMa0mmywF2yXa8Tf67FtO+R7foG8Wf6TMOvt4gfN5v2STUTTDQjx59SNWOp+7ONrv24wCn9qBl5h/jz",
+	"7arNNze2gMrm2jbD33bMNPN6N/se2TGrc62afaDanToOltPW2ccW4wBgBH3GlaZT12o82zJ8KsexuBNy",
+	"QlzDcDO06xmOac3miIE8GqQjgykovSix+JDrhNA2tsw7M6flmV8IqPcCSjYXFloPm6FgVP9Ns2FVdRd0",
+	"iofxXzcv/dTRV8cjYB1do4qaj44VND+XgvjPB4yGevCT78HuPI8YDaY/4Zb5zwPZVX7Nou2AKoCka/46",
+	"YDQwg1GFH/RSsJzxNBvI4p2lATvBFe4BgybGG+SYvyJjETKFtyaZt4JTcJXkeDU+rg3pxzUzzlpnqpny",
+	"a3tkLMxZCBw9hRbE+0KCEjykoVG0LNRK6pLXYZIn1iRNvwuwUwHGf8zfdokxV3FfAIkonJjZjSKmDB/i",
+	"gkRMjaRQDE/9NCbxeKiPa2C/Cxq6waoQbDLaRUS7GkAGALHEUB4d8fUpHYa+U3XM+pPm/4bj4gt4RjAp",
+	"o5mNmBwZyQstomWo9jAhzIwwJFDV3iN9Jhj2WLo4+FY52Wz1LdUWF/lKlmVhNFYIfVDN7KaESoKSxrWT",
+	"W04ns0phW/gzWpe/Tl5FcqJYolBGLJy6S4Sv7Tllwj2imJGYPvY64D/BLu+SV6Bkkva4Xt/qwrzgn8xf",
+	"J5AskY4SR4Ct2pF64KEage+iojnBpQZtkczB0KylJiNk3PqZMNQCYcOtOgkMQbg7YK6YjMjGN/b3+BRs",
+	"pNcWkHcM0gXrNqEbrzuH2S2BfBsUVTLifS7aYj+SSq3hT25dSLcWk9poBR0cR2UuF74CV1AlKoax3E/P",
+	"Lxzv/XB63nrdOrnwzYFqLvqkapRFupY058KBlOdQ1trCd2ovHY3WZ1Rffw+bEe8aHma+lHAPTWgY1tbJ",
+	"IaSq2FnZacLMjPZjqM5e2lHEeiHvDzSp+qfQT//CryV7gAC5liJDOVHgyDAqJw2V62UPp9cWeLY1pIEs",
+	"PUG/ECk0E3rNWN+WIf5hzfrn11oHfkxQdi3Yn92o5pZ0UEWBNnj+OdPRdK1hqCBvLHf27wbSSGqITIOr",
+	"xLGRtphRMxwV+x/XjIhSyp9NZ2cRYaInI9B0FZlEXGsmdtvCB8ymrk+qQrrdqHnER0XIyHYxnWuQbh6w",
+	"+BfmiRkDAOo6RFtktII9QjEVyT5j7BJUJOZ0A1QZ4G34fjZXaa+dUdWUGWlWI6lhNiPKH7soj1AipFjD",
+	"9aY2L5EAG+hMCnnXeRishXcWyVHEmcbGaosNO/d20lwjtucaABd5wyKFdl59fWO97vyIdMQru5Wt9fr6",
+	"FiIioicCZIB1jT239pz5fZ/pJXA49mHD4/0po47UwNTwPexghMwhQZQOcAfizQHwqSOu9Cv7ZUDuoUOm",
+	"jeFalHuRPPIc33vPaFT55JV82rpUfvAqsRg1S92s1539bd36aQvij7a5DTpnlmIxwIcg1AfG/Uyew7dQ",
+	"BbaNH8wbJ57Y81c0TqKCVzaWv3Il6FgPDBsyGx/ge1vL3zvDG3fuXEDmvY0y79FpKGlwKeURjRAJcKfM",
+	"0lpWQ8EXSnzoAm3TK0FvKEfHPviaxsOhuTlISYRivCWh0DkED/BZOVaWQO24xj355WTmRUPrebgIiU+E",
+	"VLfr24keWbNZkeZ+wPWwbdh8jJv5LpbyrzZ21tsi/gw3cpT/OMYaxvj6xAPsEqhTwabiaHGaf5upJdzm",
+	"JfH3T08Oj1r7l77NdQ2Ypjy07g9EWLKv4oefKcIDUgX1Ciu9JhI/xRSJaJfV8u7vPjzwyoGjWEn1yjZj",
+	"usf7FF+ErKfS4kTMXOaNe/543kXGlQdfzW2uby9/70TqQzkW9oWXy1/Yl6IXcgwN3ZZfbG/slNkJNR5h",
+	"L6RjFnDqevx9JmaDh28MUEf55biM+WXGEWPmAkfzfSX2s5h3Yfe/r7hLXPkBKDBPYD/vDmwENFdsH9oq",
+	"CpTNyncVG9ue8+aRFzXkLMrYGTHiAcr154lMDwOjg4IFsZsUWsSsFv1xpEpVUnJtbPha3LsjSdtTI/wS",
+	"8D2s7OCquNhk184oU7Tik7jEaoTlMZ4damh4NHDdKbqgwfMY0CmB6NXQrF/bApcO68mIJX8EVFP2Uduh",
+	"qgH5a7Kxa3tjWM8r/KnmFXpN8/jka2bVnP0BZhQ9mqqz/HGYkk2WeATNCHfgSTV6PG6F+05on3KhdHz7",
+	"QMFwbSlKakmFTEiOpq7H/DwTQvd8okfBtZHjqMvc7Rf2TmLvvvi36JmMqFC0i9CJ1D0yMxodprvXKHCD",
+	"WkvUQ50M/RbXbKTXyb4cTUGDsl+S5vvWpIesBHTZzas7cjRNzJWH03bMd1bSeOoPMgHIqM/TfeSIf0Wq",
+	"z29JMZGj6V2soKL7neQ6FDoH2McR6+okVz/2DTgdglRj0yfBkxAS8oJqsQ94Luc/3cSaKEl6NPoN6g0t",
+	"l4nxK/KR2DU9qQKPxx8aMWuYua5zLMIeTrG3ZKzzUmm0IlUZxTmuNetqmGMNdLE7ZO4inI1nL8LDSV/8",
+	"xGeVv7/lq/E1yt0LlnY+3u1uFclgKZjrZLXcQy8FFlYnUAkh1QxzDiJrxnuE0e4AheQEUY0UWAcaswig",
+	"ETeLuAx252vurHj0FcpVzXxzf30mAvyh2pGgwnfDccCCmrnz4ARIOzQh5yDV7TPb3ROaEcmeTTaIX3Q1",
+	"kgNqQaiIw5yxCU1EyMmARawo3nCK+5jW4x/oLme+tDQi8CS4lrn3Z4k6dbFk9lBv7eSHEDAk15GIij4j",
+	"1YSkMSULFL8U2SeZa1svXkAQvubF/aXCaVHcwF6jBfGDdeILOmQ+gkdv1NPo0UaFNaOGXLB8GUoaMTJZ",
+	"fHUsZA/X8/wh04yg0NGfIegHksGZb3wmt392nb9F7/9v0Zk/cydW5S4lnfuflgn45z/z4BPyKHN/8wCK",
+	"ze9VLluZvdd5dxnfn7/Lmcu0XfTdJ6L/QkQiHscj0u2qzocMhbUOwKWQazaeu4pIlnRpxDRPIO5oHKZa",
+	"lMNtzSNrxNL6skVU/fFE1FdkKD5Jp+Jbbu/GFyCekhbiuebnGYvszHZBw0Sd1LO1m2nTD01M6wa1DlNK",
+	"tBytheyGhcmD8H3UV7Om4bM4iGWzKiM2pFwELCLVuH4UDEWj0MP3Eg+zLWYmkL9aTSPvQNtAxEDmitRr",
+	"621xKTUN1S7xcWk+oUGgUnN16jP0hkvmOE30asi+wZ50sc1KqgqS+wdc9N0q9YR3WW2P+DBdSLm3lu+s",
+	"6Z1xie8RfyzwYyzwnT98BJU5PZskLSRxT8Sbuw6N5sBNge6I+N0CL0Z2qzJ+ex+fOGI9nDfXBDKB7VLW",
+	"28KmZ8/5EGxZrrGpeF+48ndI19UDxiPzzg0zd9EezB6GA3Ot/d9aTMD26f9VxQTsmp5iAp8jJmCdIMrR",
+	"1R2DhnexY5aaL092y1dvtzxM8tzqdspyAwXEV0o7QJBjtWeZOUpUbybVF8Nc9k5B2RQgwlQDu34RWGPG",
+	"CJGhvGGE61qxYfMISbaI/fNZA19Plsyv188Glya+Es+ciXD/DGBWICWGQ3HwbNb64AwSWZU0inQUsCgd",
+	"LZu3SEjV7w54GERM+LXsi0VxqP1kVg94rVxX0MuIsYcIP31dsucyxa+Jjlg6Npuikiz9oVKyKHok2CST",
+	"fQgme0BCqhz4ve+6kvtgkylCs+aitI1lcqxgbLF1bQM3ejpixlzGfgXGqPS1LRyMq42Jv9+4bL4+PX//",
+	"4U2red4433/zHgE/M99MUAaoM1CrhW8XB4XivrMPI5rc8J8pFJR01f2CokBPUmZ5NKebkGXZG14gYOrm",
+	"3TkMC4Ckmr0nWLuxikR6zodm84qTpyHZ1rZFGNCIBXHhRkZSWUeEM6A8QPiB8i6pBwRYisKgML6Mfilo",
+	"/1sFDjMdsVpqCEJDwGgAnxW4Y6jGYQz3Utd8NGIBAJZEYyGw4xX6sNBFZr1b66Rh+VK2m3DEcn0bLdiM",
+	"A5zjk4D8TAnE4NGaI7JVROUCeo+YdCjCubbW2djC2tga/RSV26wl6yzrc8AuicDrq3gnBDQlQAez4Ooh",
+	"OoLxEfuWobyaoUrCg0zj6yXFnSnEnjzCPcdVzZDs/UtD+52VhGGeSwQ6Sj2JrS8ozINUeqvrdg+G0VJn",
+	"XSOVgWcU2hnzJ9ElXdbRAlWSnDrAIQstBzAmBeXLFlXEH8obdil9B+BmkRqyCnQsvNJlQUayeURLC1uR",
+	"asyIki9i3XEUYUF1QH4c8+61e6Bm/TIiNVpSjVTsnEypxKu5oo5hkXmO9q/2Ej9WHfHn9mZ+Qfpmbv3w",
+	"qqToaHhx4gbcRo9EzNwyRWQEN0al9gNBzwacRTTqDqZJNoffzZiPPjFScYroNrQkt4HA5IxZu4jxgA8K",
+	"K//mLe1n1rq23t3cuLOWsthF+yVawvVHsYQ/h4v2SZsoZEpIjl+6EWyFbKFPtmmltM2gzgbNSTUPeago",
+	"jl6ztQQzqd29SA6xbkFL3yPZkgUb3bG9sfGjmPvAOOgeXKENsk5O2IQpjWNbI0Xjk/B721l4nRxC/0q1",
+	"S/yJ7frpe8R3h9QKfFIt8C/XPOJr2jePg7vPI77NgIFf2ZwI8+8ffVLV7GOSYMOG0iNdqtgaF4oJxY1R",
+	"ZEyg1CwAFis9j7RllDGJsnaQb2nOJwMZBiq/gtOcUCp1BbNasK0ndMjFTSGKhayrSZWGIcAOqtoecaXq",
+	"TmEDT8VMAgiPT2Q9B42K9CXRss/gxHAmcL4ED/+5Ofk9Qi1JqBEVai6hv8iDbwl0ZS2vbO5FaQiHw0gO",
+	"yzxnVMvlT0FLbESER4It/ZITESu+dkn7q74xHbEVXzlDUlr1Q5bYVn2NfVxh76CnZInnLvhP7GGTcHCn",
+	"YDq/KSH/OauaWCLmqK23S4lrJyTvZvgXh65mUu8sMLzvwM6NREGUTBo2bJURcFf2EdXkcyiNolYU7qGE",
+	"jAuSuLI9oG3Ua26sf/zz7FCROUsWkAENe2Q8chl2EylQOMqxTsYHiY14pKgGY37d4R+wdU0o5fV45OTY",
+	"xDxApkyD25qSIVfKCJfZtaQCaYIO0bVdM8KOC6VpGJp9OnZwSpsIp1QD0BERThH1TSQCTxDqGp7YtiJZ",
+	"SQsNM8APT+e8GSAkrVmyDgqA8mG5YHYZsQUvpoX1lOW7Ms271mCCjKt1cml+YwazKJm7MzCayspeeHMB",
+	"pmZxZBC4yQMZQzD2Z4oJ4rq+srKwQxl1eBAw8WQ9lQwhCrx/d2TGW+bF2UuzoolklABEjc1n4+eMBopQ",
+	"6+p0mfdDFhm+poFhg21icbkp1I2m/aXmxYBU25Vf/sN/+eUf/p788g9/+uXf/yeysenV6/Vf/u5P7YrX",
+	"Fu1KV/Z6jJHt9Z1rMmVKsyhuM/Hf/6//5Zf//T/+8p///pe/+xP5p3/9f/zy7/8e/7D1fGOb/PJ3/+sv",
+	"/+a/kp26eezv/kR++T//7X/7r/9zuwJ2GSUjakM9UdAWQmresxdznZzYLHmuiKI30AqhLS4HjDRaBHYl",
+	"Ahzf0xETjRa0/aead0Lw4mj4OWQWH10GLAQ+TdU1C5yhhm0g2iJgNIBtgQ3qsQlRrCuh5bkrQlrrUMUC",
+	"91knJ0DiNVqOAYP50x9HLPDaokd5qDywQ5XZfS9+S8khw5WNxVgBLLyMSI8LiJ265nqQN6JY5CNIPXiw",
+	"21BBMIpkMO4yLGmALlfr5CDuCRIxJcMbFsSgX1oGdFpoHu+ZDUALF2llmgLZh6xGEDETOQ4DEvLYI94b",
+	"63HE4IuaXjOB6fEhVRregpz8+GyhnTHiIkdIr4q0TvZPj5ukOoTeKx3ava5ZHHVnZNvNxo0B6GdMwYRs",
+	"TASK56qozQS2HjDWcK6UOjNjx/r6Awmq5COfyW8HEwgKZdZlTD+PLbV+U+E9GsQCBbfbMWONpOdEDBfm",
+	"JpUMq8fiAVW1513XuzPXn/ZGTsiQimniTZlQrp2/hhaFtPbNoNZ6TjweD0eu+CX46lM+BvarNXQy4wor",
+	"q5UU0szSgK+jVpCHzulmmK2L8ErMisduXJCb6B6qZmO4Na8IhNq98UyREdWDWnFINbElnsKiX1FY9H50",
+	"6JIBzmJsQiDk2LVuplJQWVdAZvWHtx2fvGv3TYOvmX4oAlw9nA7nvioIAjS96ia+FN8mgusBG6ZasVFY",
+	"p3W0WS8R+vEyTiTaV6SqmAiI//0PEPaKGOS3mOEgIJSWMVPbnsxhdZMCgeCi5Y8kDTC0+WV5ln6l3OHh",
+	"nUpPPQaWx/Af3QtVqvtAWot8bi0I8E/dninmerYOIzkkQk5cfT5yIAcMIVyT8KQhLSIxaKq50ryr1sk+",
+	"Tg6TflIQBDiQZV4uWz3X/IFXnhSDX49iYI8Uwm0pgXfvOsLspcFOyc8Nj+nJkMuFWCpKy+71LvkR2wlP",
+	"yQBAkYbyhov+Gr1hEe0z0pVKY6/XAY0Yqbqn1yaM9weaBeZeTEmPQY0IJra0BXd9D5XeI9xigir0FSZI",
+	"KCOpOLaAC6Vi0Mr2JxZJQKsw64gxObDdHUxF9gDvpS24ggnXPBIxGnJwm0ayxzWpQhmlYmFoxHwku4wF",
+	"igy5GGPGXY8x+xO4+NILtaMTrttCSRgdCgUcsqmMWEB+HEtbXQ1KCB8yjySd/eMdIv/4Z3wUIUySJ3Ca",
+	"beGaNkMjRnMWKZcofoMr7G0fEKpxgsB7jNKkJKn6+MeG3pdK+0a/GiLbohFri8lAhgx6RsfQVvCVZypu",
+	"NO3NxUKrdEKn6GQ1RwGxxlAqxVQNf4toy7Sr28K2mbbua+jOoggNAoipuq+p/A7X1W/P39VAoyswk85i",
+	"En5IT1D8kSfY1FtyuvQ5JR5Gc3vXEi5UEtbDci+gfTOJXsTUoDgm1VDXeIXxsowiecMDFgHNpm4ttEiH",
+	"tDDDFgLoSdbV2AWZDqXoZ8PYSLVtUXU5WtvQwxJytqTosnSVNiUuplOzWoGMrKVhozDmbsOXLPQPzjCQ",
+	"TEEYCnovAwwx2FgQzCHYYlxLSVRo/oqGlrnGEPeY50LpHqi+GYMF/npbJF0kk4hRModseGOnvmVxizL9",
+	"Pauuf3/Mmtz2WE2IsOFIT+1AHqGxokMEcF2qrrno19bJ5Uzj55z6Jjju7+DwH/LSwxfs157u/e3jDbCB",
+	"SIbq/i4/0lc5CHJ8Ns7JxfomPWBTMmERVImywp6gF/idB6Qz+MITJveds9eUO6kZCrO/XxmIG1WtVGoC",
+	"JhbLiEyo7g6YWie+YdmQWwbaYI6MSWL8MiJV2hbfnv8BGb1tI038en3n5VYdmtUSSjTvXrOotp5JzAZN",
+	"GNLaPMzS6rC81Kq28Fsnb5sXly7BC+rK0o2Enyn7l3T2tBfXsNm/Qe3Jdr1uE88F02sTGelBW+iIWRUV",
+	"xBcg9eNwuHqzRVD8akH2ce/XU1l8rpwXtPhvz9/tWdUdsw7bAnedJx3AY1XQmBVqICcC77HRdOM/2R71",
+	"IUtFM22qHuqbxalhcP0eyIEHY3+m1DBc1xOI0a/VK9cIAkLxgq3I8+7qNcDBS4PqxSZeUv2ASnEYOjah",
+	"IxqwBRB7yR39MkOuT/B6CwtSH5RIVw1/AS2VCn+lPSEQBFPoX4rrRrH/tRRYL1pbJ62YliFkVRw1+rKE",
+	"Tv1J6DwJndWQ8z6H3MGbVc7kw2c9V/cIP6aqIuEii7T3x1ZG5nbMgVW1RdWHf7QCf4/MqdUo4VJadW2d",
+	"nNF+sWF5iatZlX3Ba3DNvsaqLpj9l1TV9SS5C+1p7Qh05o7b399dbBc2wJoaU1gx1A/zSohis9LFUHxS",
+	"xQKtjU0S8D630dcXxMUePDKUEWsLPaDCBY988PjaKrIeYz6pOqypeg3sSfs2UToyVi0CSDiVwAp6THIf",
+	"hXQKjtW2wPoGBOoELlPgdopY1/wq2MMcloClU9uH9JqlLWoSNxOgEBGakpHkQmexFk+arxuXrbfND29O",
+	"jw5aJ699UqWhkjaQNpHEqhuKRLTLdlOaOVcklN1rFpDJgIesLRKtPLPABeCLcLUfSKWBsT+THY3remJX",
+	"v96EeHMN3R28H3YHEBWzt7FspVVG21lqZZ+zHrQPAZO6gAvEgXTHTJDH9GXCVVzYhmsLC45ZKp3xFHim",
+	"JhQUJcuWIWazIEU64QVP9vpXaK9/rptwK124tCkP049N+XVS+uag8OM2AGylouyZi+HkZxVBXaAI3EWb",
+	"4luHwh3RqLSMTQd4rpaW93RO2hd7EL4scVt/ErdP4nY1D8KXIm4F0xDceg6xrULvwgkzqnmkBy7UxUQQ",
+	"J4tY+wTSLhDtR/mI06RIdSy4Jv7x6cnlG99LI9p6xloBNV7V2kJGxJ8wdq18Av9xL75rNr/1Pfs7SK06",
+	"liKgU8NKLsbmXx7Z2HLjeESGAVPZvtqGX0B5blvAFM3b1vOOKB8LynHTyFP48DNlbQ+u3MhQ0ktF0BY2",
+	"H3ZicSCuhZwI/Ps6aSjFtNolXaoGayG/ZnGUMm6yZZNoSVWOGEA5u1+MQkzDM19IJ84CZKeF5qCwMi8F",
+	"yxQjaHlkSMWYhmtJdl3q2zY6qd/ScMx8ry0wipo8gik73WuVyrzLBD55lAp9ingu5B//nBAGRoYxK6ct",
+	"pDBGru3UZbQul7nnxEbEsI5bsJpnMyBvWJxlDO5nGgWezVA0UwwljZfVFm6mmkVDtU6OOO3wkGvO4ASi",
+	"IG5cF4N1jCgPSJXCX5+pRDe036x58AV3Wm0xirjo8hENbdM7OK+p3Q7Dz4NxyDLbUXVJP3bdsDdm1pD3",
+	"WfOSb8Kq2sItd52czeBvZVuuEUzTIHKsFbdZVNlEQsAqgaL4sdD5XrnXTJ8w/c5c8kvgBavqI+7tK8F1",
+	"GX+bex4hXFZ5453hBg/rqstuxZchkL+yilmXN0G0JScn65zMKVkoK7vR84h1GR8tQOe/YMLC3vEh7TNS",
+	"HY5DzaH9IlZw+T0eMn+XnJ289sjvz5qvPfK6deiRd6xz5pFXx2ceuWwdHhq2dHZwGDeTb4uNOjnmr2oO",
+	"/+h0/zwWFJB4kYLV743DEBxbfQGZ1pp91B4yb4rF5m1RdWggHuZmeCBFagDFgAKOa8tHcrAugD1yHcMw",
+	"TJ0mPtwjPnwB8nGEmUjcwR6hXJWEVpZWYEOGN0b1uCYBD4A9mGFjqA9IHkesD9KAhERsy4+Y8EOecr9t",
+	"bBGqiJJSmP+asQPWDaFJQshEH3tBgjRcb4ud+hbxT/fPPxjFZP/05LD1+uq8eZAy1N3+YptO2PJrNt2D",
+	"9Ev/onn+trXf/HB10njbaB01Xh01/baozqdl1pIB04cWZ48GEgtO4vxOAZIfMekNEUGCPoJVC0kQy1GR",
+	"ntFb46XHuZ1+IbrFORLET+zcEvEisyUm2+c9GQ3XAqrpKqD08IGrkWEBj2262I8DgkcBvMXM1Yg7wSIO",
+	"Q/oG/NpbTH6trkI4PTTrzQFCBWoUk/VC7Iy0FTOkH9cMQ1nrTLWhxI36Tn1zY3s718LZwaK5eY6RZ88A",
+	"bPzaMkTb05SVUBSh/M6M9Ag4G/F3pg+VBfsVRt8y6P8pysoe76rtwTQbjkKIgkOyaQ/YsEDkx+k8rp/h",
+	"T5CsL4Wbikeog+kjPUYBdal6O7i+WiFsIDXvZjACC8NOCfE8kDMs+cBnCkClVvgE9Pdr7xWWXPvpapf+",
+	"ITD/Mp/NiUTlhX5m7uNvuv3P547j3Dcx3T1ik1DHqgAkxZGQL1UC1B9JAvw6ATl+iz0yvijmHzejKjYi",
+	"Xk1dKAFiHUV2xHky0sNa3/iVJyMiNiKShmLzhkTqfFezIvyATsHHtkG0JFsb0M13YG6Ta4gyVixVh4yx",
+	"n4yFgJV0rnB6c36e4IqSmoa2h5J5+cNR67h1+aH5h/1m8wDNB2eI4LAYBaHBkAuudES1jBQZ0BtGhER/",
+	"XbEZEVPPg3VLtON/JiMiWd9T9+CvyyLI3o3pCjd41f5JOZdsdWGxNGHN9VJyXX2HNGCx27+oagZV2uwl",
+	"fTItPqNpce9UeXfbIqaO+zMtvkypUH8cqfDUSe/LtBIe4erNsnelqVapHr0L4cIAPQDShpI2mXmtMwUg",
+	"d3kYUs02wCPVTAO8OBZNNrxvturQCa1m+yVAlJiKPnumcrq8FaR5uO5gF2ZdldUrSKlWZRudwcP5jXTv",
+	"vyEmrufrTp78ugTiRYzvSDrTVNckQ9O2lV/qgsI9Kgt0g5cOLKpwWnjjWkDzXtzlyRC/YDECBry+B8B8",
+	"hffSJmzl3U5SpWREIyb0M5XqpYX3Em287oCHQcTEM7WXbScFKRhdGYasqxUZCzf4T0nqnhcHwOOPyIlI",
+	"ugKMRoxGLqHClxPh1/AVsx7IgRywvN6O1QB6lNgMuHi4FEJIbb0tTkU4JfPphF3sWZNkEQqjK6yTSwSu",
+	"Yz+OaYhJGuOhSvfH4phobsY0L7RFw9rDXGXL10IW9J2xvGvhtOCHC00jfWDM68DBjAIIYMg8O9TQfBD6",
+	"oExJNBY2I9RsBWSjDl2SjvmNTbKL/4hYLh9dB9FqQP6abOxakkh3NK0Vty8tYKjHSKW346evAC+1bCtK",
+	"fNo2pHxIpppZ0xNP/Sw8FdIrgCbvxkXx1UVKC+2nmMkMO407X8QNEm+nsqSQy5HxTiQGyW3W9FgELIIE",
+	"tT3i40ziHocwHd9dY5uwhUmwaMpo2u/HaMJSdIuu6iXt/1rUnngpT7fzc2k85t7cn7JjBNvtdJ10GcbG",
+	"ZkbCYot/bMdcVYwlelE4TeFzQ0rMBEsdndi22oYd1zYSy7tU72Hid7hXKP0e8rKkp/h0Xz6fNAPlrTO9",
+	"m1RbKM8u57qtckGUjDRCEBQCktCHDdBd0v4TyuXdUTnwlBzVwH9XhrYUbAKcmysC7tAAInXr5AST/iKA",
+	"A/9xzMDOsjG72d4pC5Ag6EP5Sy/p54qfmTV9Zdl3uZWpT21OlkfcNNBviRtW4E9d2rLEDPk8YsCNiwt6",
+	"zsZa2VITcMUAJ7dlndY8B0hYy9WhaCPIpNIWdt9OwVTl12vAkLFAeIjAB3xhpcv8hB7xa66ssOhIpaXb",
+	"rWMZcPmWo6pYuIYBA0EJXja0s9HARvxhGmGyil4AhUL7T0AoXy0Qyh0lwT1AnNCF4WyXTGEoMUEooX0A",
+	"yrYO3wnUWKyTBtZaOPgRsNx7GXxzmpYMaWVvAQzJF6Pr1R9a1/s1A5A86YWLZBPem3vnBqXa28VhqNK4",
+	"p/h4DH2agJ5aOEL7ewt4ugCe1H53VZb1RaGNwhq+IMDRrxMHNKaEmPjj362WO3wMWlUcSAa1CuIo71yz",
+	"CxtPeZc0v4C4SsaGkROR09gCKhqHXClAuJvrcoGdlwLe6zEAs6lu1+sA2W2sJYfFSYwIJCEX14A4wDNR",
+	"Hy4sGjAb7RIqSPMPZ82Tiya4l92KbNTWxobiWUDL/dbJ/ulx/uNauoftehOcmTinwIwSy3nfnUAr8AGW",
+	"dAoAY/ZlxIB5lqDFwAwwms7T7SuNaemRztjiopg/Cuki6jKKPe0WqAE7WwI6q/NqQuMqGgWkw8OQjOh0",
+	"yBAaKNWYF46Zkg4V13GLEWnjzlEQL1xJQtO/eaZi+B+OKQCzqEBJrz47URUDBbmpJCwxwsZXVYcxsxuj",
+	"FMkJIpsCCGy62wruW8dsbN2boxOwvLmg0TQmhbgt8TwRVIWMz9KbbTI8ZENZszg5Mka34SJ7AK6DnttX",
+	"R91cQyOZHsNuxEASrxggOKbmCHPzzMNDSA4gLODQPD+K++i7pskJgcSCYfbbIEqSCagYJMp1YpQRghch",
+	"aK6eSKJ4YDtGKxYaPoA9T7P9mjMfSb6+EHcWHn44LDwY/vOhz+LqntL2vzo0WaThDtMTZvGXLWMuL0hv",
+	"7+Vw467UpiWeNKQnYEKDYa4ugcq2Mu0xyx4WIsAmt/IpU//zgrm6k7hvovMKsEXELCVBZk0QdwUzVyFN",
+	"Uw6NaRFZvWa6mKbqj8Jvn9pf3zeRvkasj4ek0JURhVGrXrGEBPSvbkYf8YmGVqZG30Hd3XZ4B7Ya54va",
+	"lljYvdV68HhkbgtEdGhHGaVKRqRuexREKdd0fGP2CIUfUGsFTESLITmhCCJp7X1EUyH7Ujh9zU3LtlpI",
+	"lMuIQV8jblREwQjtaQt9BnbXQmTiL04he2IQv+WKmQdkMLN6l9PwSjnrHL4smuQ8SiXppLtHQyU1v2HE",
+	"t3avj0nbRRi5qZx2a8knXexT6e7WsrTC1zGk6igXaBUdAw4Jtshp+C7Wbx/s/uEnnmr8Y/ecIyJU2a3D",
+	"J0XpjiJXhQoTbOJcF7NpQouL+d2EXFYm1J3cdxm/uUf2zrn87CrgEbzYNhItol0jz3dtMyCPhExr8Iqr",
+	"EXUOscF0NGBC1cz6bLN0JrrRdIRu8SNJhUMI7ctYUu8SP5RUNNCD5+FP51Qz9+9jpgcyiH+yaOCQxm1+",
+	"ATUeiLFGwzBO4YAfUNp7ycNn6MTybZd0o0usz8BVo1sKxR+6rnzEun7roK7hESMX0YDrC1hqDI5a7FrB",
+	"u/ZAchwH/0xuFbuyL8ip8ltMtJo4+irFq+4FzqBQYmfyscYl0rEcmyvMyNqLHxFSu7eMlm+FfcRCxDrH",
+	"1JdYvx6WTeVK4OnjIEfG0LBg6wsyvNLy+inJ60mvXi1Za96beZv7W1qnXurJbMTBJXNx4u4QihVktZCx",
+	"CJlSxDcG9aX0Y8zTTDP8zK3zjIqBgNgZpdlcu6Qu3/yUwW+tYXDOFVUC5KkxQGjXTH2d/P/sfVtz2ziy",
+	"/1dB+SVSLaXYuex/1q7zoDhOxmd9W9uZzNafp0JIhCRsKIBLgHa0Z/e7n0I3AIIyKUtJFNsTPc1EJgEQ",
+	"6Du6f33Z/ioWDdi1uHsadzvoV55JBCXmbtl94lKD0IUQStMswwsxWAteukhCSXI4uHxbXVMZQ83bBkt6",
+	"fHnjYL0IyymsuOne/8my/o9KnnnoSPIm1XUjzlBjgkzU7lhbEq47zdYlaokpBybuRh3WbTz5x8WTvwud",
+	"fnss2aawfH0kGQeoxZE7tAoJ2zbV9jWuyChjtGBpt0+gyZZPBzX+t60w1hWX0Ak1WsEniZrHnikyLphr",
+	"brHEZ2+P/j42n3HLyD9v3PcB/MtobYv2eSap6Ll2Wa2BY4tGYS05NOQgr8pXM1sPMgwyde5F5uz2CRwA",
+	"U+Bqjqbm4FNfHm3z02SplaYYF3bRZqqD0NfzvRdguhaG3lhKpjQb+75sjNxK0Y9FcvS3D4OTTxeDv58e",
+	"nV0nJKdzVRnENm8IQoYWoKQeAoPYlrKJYvCaazE2o3o0tVdiQyo+Q5PPSVmw7gFxk14enx0eXwxOElKw",
+	"+sRVG7Nq7gOSvPlwcnLkVsndHoHZ7EBrbqcyC9/3d92wu9VJYQrUwo9WrKPoh30zu4ud1OACwH5lNTzN",
+	"bs1aAHZGy1oYEsBmAvPHOAfQWA26v91X7/We6RNDNI4GNyhEa/NsbaIfIA2x7ZBLzKza8hm3MugY+JjM",
+	"JS8u0xkXz223zN4K8HPQnn+KXbe40v5CYSRzC7mS8JlRVG9xzEM/ZBJh6q++lb2M3bCM6IKxtnuuO6/v",
+	"/ABwt+uCsYcqnq+DuT89BrA0VCVTm9MNSL6BxurUD6TYfl1m5phyVtBiNJ1D1zpEHUFD3p1gAgkV8/YL",
+	"lzpdbaqfgRv+ge5e/Ndtu9n80S94FtlufY5b1yg/HFwfvT+//PunX4+PLgeXh7/+/V6bvEXJ3HshNFAk",
+	"sc8EemTJbUuz1tjeu2wZcdM3NQt8WG8E8W2c+BWMdf89zh113YQfPKJCSE2GzF+LYMDqrghIun1yiqbg",
+	"M2MLOjBQaH06HrNRSx0kRr6blPKWd57UzcVj1kMt9xkf3SVGnepb3Pd7aXT3h5hv21ZUj+UOZGMU/+2O",
+	"/gKtLrsgubYtwNGZKiGuu4IzhQHgR+xMbblxa76tc5HxdPwoG3Frx1qmE5Z6bArInTsgyT8TH8NnvRnl",
+	"GZEFotV0RlSxHheKCcU1v2ERMXxDuVDdPrlAcHRsVl8HeO83Bu6sFbhhTIvojhxjX6DkfcwF1KDXP9Is",
+	"lZvH/lkyOFvzo/nnThRIgRn9csLERE939l/s7kY72tDm/o7Stn/LRqHQYdtaYTQEIzmdQEzZnv8TEDxP",
+	"MNV/5qnXcb/7pTFY2ciZ93tf6i7YBjwLmWoDUc/Md14YjmZT0MwrLjkfitDQMbs6Onn3afD29Pjs0+Gv",
+	"g7P3R0m33+JznbrLhhVcLXT+tqru0Xhbti4EqjiyzNJESjVdkXCX6ao7NNTuVq2ZlwgLarh+CvnmeZ5R",
+	"EJtfPXaLoXvFtMKiGln4chgIeghJ2JecF3PSyVkxo2ZwhLKBdB97j10O/Wi2ZCUWnbyQaTnSEaGllr2C",
+	"CXbb7ZMjuHBWTCnz8F0EOJcPZD7V9eVT0DckFtaA7pMzSEknUjArIRy7t3N6g51+xaxCvjDbuhn73Az9",
+	"QLb5wNCPlWQNarMqBdzKridtpl+Bx+0VZo7E/MMk3RJxVUjMKPre4mpVGWLmr8sQ8i0ipF2AXEqbtrKB",
+	"2xSZsa0A2QqQTd6XIg5WIEMKpOfHIEOUprpUGzF6SpUbt14KwkTqUuGapQoW2IwhfxENykxOuFDfWY5c",
+	"4cduRpLg4FtZspUlmzRGgKkA1a9gdKT5DQ2csoeTKYppDf3BFZ+IMu8xYRaftgYKP06h2p6Yx3tlDjCN",
+	"OROQppdMmL6CYY5wlCSEQtQSJQlcwTbclQEn1F7f5HVZfaIWzlO3XI+m2zS++9L4HDHgfoXNkyx1tWbt",
+	"Nd4uYQI2JAAQqqFpHnQBsznZDM78gNxOecbIKJOKpRFJzCI+5EmQVP0yFsnV8fuzDxef3h5fDd6cHL1N",
+	"+sScfI8Lny3OU3Ngem4464anzKkwAMr4wpX5gAoCA9MTYrEsP+GqlZg3oLzu0vGPU15rMBEBvKtbopj+",
+	"4wahn6JiOs8R5wT4yHHyyiy8oExyOut9ZvNbWaTtd02DOoSMFNm8T45muZ6TUmieAY0051Nc5XT2Vzf+",
+	"Jgk7nKeFrjOu9FY13Ksacjojn6sj82RVI5V11EMj+fiSTYcEsu+Rj17v7voFGJkOcER7u7sBHlEsOrrg",
+	"sxlLDwgDQpTCghEt3nMa9cOoViQtZJ5DVeeA5GYew0NyBtUct1Oo++c6Y7GQBRnKdO7vR83YkXk0h4KI",
+	"xQkym1X3QXBj4sHfyVhmKRcTwLoeZnL0maWxgMKr24JrjRyMuNEHxHIAoVnBaDp3GEoWsaRgvdGUmRFa",
+	"VNcdHtuA0rrDXj9QZ63I2kZh4c5t9dXjyp0FTsf7la8XLnXFpemkNylkma+rtcAihTcjIrPUJ08saeb5",
+	"HufZbKMcmKQNjc+QOH7tVn8tI7VBlkE7pok7saDHjCOXtcqRGmkoEXTGElRLr0OtdBCoMOwP6LTXy2bl",
+	"Fd1RTgckGUpapCoBmWZLceEXhMUyH2HhZKF4tWNHiEU1BBVWKdraPSpcTBBGWtpwFOhwc52oYPiHaz2K",
+	"X7eMw7a647G2EsXzWYOp2zTG/Zk7TVx/IQ07BrBzZhlL2xVWrLRNvXmCDQvXpbdNti4EUlp2BbTcxzIK",
+	"K3Ida1OrT6IKZmGxztbNuLxf4aNTFbtbVbG94FnbL9kss3slVOrpc57mPdreqPo3VvAxtzGR85yJ47fk",
+	"UArBRpocvyVafmaCdBSfCKrLglWwNS4Q/swoqDliu3ClSlZEsaBlypkYMfJfFXD5pIRIRsahx1ga2dS4",
+	"bp+84yINE1fJcO6HJ6oc/oONdERYplgsMi4+1571AgXwYG7wc1KXpd1BvelH42a1ue7icL6vAo2FvUAl",
+	"J1x8BvQtaWxadx+NwRo7KLRlMMYtjGv2h5KT88PBiYuM7pvnzQOxML+wlJQ5NO4CNNhbxOWhaVowpbpV",
+	"LiDVbr5niuRUqVtoRyRSvGKnWWYB32NhL9qVRZqh2jXiYsG32jsLWBUA1bvDE0SKgzufFwv7fbQaw++n",
+	"MUIQfchN3SevdvfgyoVaMqlaoJnvhFfnB+Q1XrEcXf52fHj06cPZ4LfB8cngzcmRRQXSU67wNsVFnwJy",
+	"kUULsdnc5VgMGRkzPZq2dMOUk2Pxkevp8duLwYb0xvHba/P5D5UbUOrpJVNl1ujFXyH5cWE7wME5cUNL",
+	"SsI2WljTRDCl2WTyyZ5uQkZSfuYPUAe7bWa7qD3YqCy4nu/s////qSUL8IkwxwcCkIqK3T3zDrwED5SM",
+	"2fLF1rflMOOjNv3S3uXWq5ceSvUeT5ei+3jZj/IvzyvJpGW4bPNJByQRZZZ5IUF1m5BoTBQw/H4I8x2/",
+	"3WhFrZujxWrz39x/Oq5JC8Ed+uMzWuguta1EZHepZ9hunAwUSTIvwdN8kAQOhLcxkuO3F5/efBp8eHt8",
+	"dHZ4hO0aMqfGg9aUfqlvnFXRX6ow3mwVxlZh/EwK480PUBggxJewPOSeuzxSJD+qbSgZ3u0bBVFIMamb",
+	"yFSQUnwWxrq2ZuyEae8YxMIYq5j1E9Wx3PmMmSEV5t6x1DkWtjhO2V3r+Dde7e51+2QAgJ17u7EYU56x",
+	"lFCt2SzXCkxiKZy3EBkb9vUu2t7Qyw3FqDX/UaBxQfZeQ6cnzVRExmWhp8Z78GPiysmrF38hyeXg2mKX",
+	"Hr1NLDLeJdPFvAdrSmyCBGB/2tsmyjPjvHEVTBMLmaUHhBJVwrmOy8xq2KA4Cb/hme0k1Wphb0hQnpjl",
+	"bMXkU21R8+rFCrL5WspTKhwEg3qc0tI5xiL1QucbJOQLkJAhGzdJSYkx12YxeeQiJk5ScuFS8LUs2GKN",
+	"oSU68tF3pvfvVR77lItJLDpK8ywjL3Zfdfvkitn8xwWBjEKOirkTll4moJzE+YgsYpEYRpIF/xf8eZ+8",
+	"YbRgRdLdt+Pi7mOKsAVFn7KCRQjwZHtqKUkmTJgpfAhJgXSEHmWOAVvE03mpV7oRsTwN+ANP0Fb/3x17",
+	"SIew+Yae/xP9784Q9hsMTvvTf2p0fgQnzH1c5yus+BlbdrN14Spfs7mtNFeLxSFAuUB/vm8SxO0U6cC9",
+	"QUQylk6M5s4lF1pFsbCYuCry8agu6HXfBhXbs0RV+KxWodInH6e2r7erj1dEjmNRQVrb0FhRCpdfjJ3/",
+	"YQazyrEPW7pnXTLVBHquVrjNsUh8gBaAvTNqjAerMiuXBu0Px2vVAHtLWrmcsq+47tuiLS+5iashKPij",
+	"XVYQnyOUyfdqnWR4yquZNgTLWjLj3WBxHQYCqzEsoxgRzSHDkChN56rbJ5dQnZXGAkgRa6/OD48HJ58G",
+	"h4fnH86uExvodUH3qaxiNzbyjH52k18RGet7lyQfL8/P3n+6GFxdfTyHrkUY2WHEtTP2n8EVmvjIvrie",
+	"wenRwrvIrVDv7l5k/yxppmqDQs/kj+AwLM7jGqSar44FBqx77o/P1D7Z2yU5K9xXL1jpEEhvschjUTPJ",
+	"QYNRo5szwMFHBrcexqRkauEYAXiDcejVTF7t/iUWQecr2DbX6Ar7xbmCOz9ARq0rQwVUQDTm38CrF5U9",
+	"sxGIrdok3wpriqOl2yDD0zW3FwtnQ7L9RpGKJW41ubUT7dSlzk60U5MkjY2qopVsdLBFelNuLO55a+D7",
+	"LEDLinyy3t7uLinYyMigxvD1hRn7Vzv0Br3c2jwtIWz7hT9Tc+Zap284Z7cLIYmCLdrSm/kupSzvfOBU",
+	"k+3QcmAvmAWbQJ/RdiJRGyeP1gx4153tpyYM9XUUYcVbG0kcWnK4oVnJXNoUvaGaosdk/SDfL8YYY8Z9",
+	"4gJ7gzXTi510kwRjp2ihGPvZPy/F+BNYSc+1VTcd2ibBRnemXOUZnUO+3cFSGAY1lbcVvAsgNLZBRL3D",
+	"zung7vrIjs/skLeCdAqZsQjwcrxXbsNkXSiAta3K27P5Qmr8/nZnbY4HCiHfwwwIiZsuMMW2a/nmwFh1",
+	"JYJWZsEmsd0DzNJW1zyxjx2bp6CBPyVJSjXdh/eed3Ix+fc/cjb594SP/33Lhnn3YEgV+/OrKCEfLk+g",
+	"v5M1FF+Q0zckZcbKhWo+qRgZzjVTpGA0y+bAaxg0M2NDJ8igGgMRRl0omGsbnsUrKHBgQSqgJ+3vAVHR",
+	"RISPCRXzNvi3i+ArNwUAF0yxZeKfnImvGNbPGloOWRkpfx3fcUa/9IYynfeAk3b2X+69ev3/XvxS53UX",
+	"D19mtVvNGt6Q0BFeAUdVbSgR8vYAsiVv79y/SJvB6qPKU6owDtxowl35IP3GCP6Dug9lqHZf4D/4ZzPq",
+	"MLO3x8VdeJ6Gi5NGdYJwOu23fIcuPdmmFwdXJhh9hb7CXPRJcsuGimunbaZSsHkubTf9nMk8YyRj9IbF",
+	"AhTDPqFkzLOMpUB5XFmALuzDYjFK7ez2arBPBq7S0GO5+PyEnBWxqGc2GCU0lWVBOg0xUmx3albXxRv0",
+	"hXe5DYgyiB7bLGBowlkKXZTKiNzk9947WdzSImWp+b+ETGVeBZXNu7gb7oW8kF/m9uaHiljUwZAN4yFO",
+	"TJXG/Wr3JWlAhxn4HBN348MFKRXbX4zV9smFDzUbRf0LwAq8+CWozIw8VCyQouJga0N1TKPeBQCbDeLE",
+	"fHioUsmVEi4MzVnqf5j0i/XLYbah403npbqCTSce8cruW1LYXkIkuc733xApXhE27QLW1IzT7hCSnOSV",
+	"4/GBsefhIo8M567NRLPV8LgA02pAYE8/L7oF7e4rEikWbiCXZEna1IBbO3Xt7o/Xb38PSDKmmWKLV7je",
+	"FHUv9mPhkhoXEizV3SRFl6NIACfmvgTFda5Dh4yAIaJlw81ok0qEErb5hu8x65M8lC9qp/+NZryRvT62",
+	"0EPBJ1O9zTl8fJegl6wX7luVCvR9rkSX66YhzzIuJs9HVIxY1i5trstCqKARASof1+nAUDYXJVM27ziB",
+	"uk6mBjqJrJ1/O+U2T884BNncln7GAoQHmQGWYxCpfnd5dNQnh7Ass0K807C5DoFDcj0FxwWuUWsyz4ws",
+	"+Yj5TG88hwNfeASGIn53QxcG95bx3iMjZCHGxnzWGeGqlksJKZe1ETrmEyD1mxLf+gGi5V3nJJydf7r6",
+	"8Obq8PL44vr4/Kyx7h234CoYeaPaO5ynTXkHz0QLNNF/EjkWDxW90jIP9ivga8uGa6U6/AWzx2oU1MTa",
+	"to3I8rvnmRR6ms092OmcUcOkjsHDI9+vGIPYsaGeT5JhOY9sVI6PWCwsDw2pcpfbo2qGnBVcYughL4vR",
+	"1DxE0xTQheDvGRWGvZm9ADXOcywsFxOHNmnNCBs6UFNZZikx/jjGRYBtC2oVIhVkSosUNhH+3oa+deG2",
+	"bLNBZTPHMuwtd3KRPx7EDPvZomyhVM2ro1mJee6wQ8GAdNtV3TuQ2EaepQxoDf5dMC6Uplm2f7e9VkY1",
+	"U1C4z3IIMll6jiz08O2U6lhwTXLKUzDBpxSvUVFPplGl/2ae51wJD7WPzW2YiGvl+Y6KNBaVROmTgc0r",
+	"tj2HwiRrG6YyU1sIBEytXNROmBEaC/9rn5wZRZlljjWR97kiM5oGFQWqHE3NaPbr933a86fLo6vr80vj",
+	"Qn+6+HB5+Ovg6ighHRAX0gIMzKuRn6lgB82uM5p2m/uyw/MX9uHHpBcJNVZJDRdym3DdbP0iNTmq9+Ai",
+	"nsMsd+XVKX+L1rQ5100k2aQ8C6bKGVvHLrbZN9bTbrAL/RUPerpMkJTNpJEbc8AzvjRTLrF41zc6Y1FZ",
+	"nWQloxPWwJ6G0Sm2NucyBVoWItyuIR19JrUSn03ankChzwudLin3/eh8K2dTlmrKEGemYDTraT5jRhWz",
+	"zNCo4QM+tnSmSIeSi3JoKAje2yfJjClFJyyxhQzu38dpEhHMsMBEDMQISCAIp6bXfMYS1IdJSGpJF7Sf",
+	"jU/towuI6zQa0SwTjdRwWQTRbCYsrTS2XYaxlM0kyP+2KgNbGPRjgTCx/311fkYkgBNg+hZXRE1pzkiH",
+	"ijn2BwQooSEjM64UAD67wmfsHhimX3UJV7HA4BxLyYvdVxViULXrSsvcbLgu5lxMDsiMZmNZzFgKy7ES",
+	"Bae2KWUQH4yFnucM8KZf7e46gwJwrOUNK8ifX5G/8jfw572XzZJmxPgNuzKLOAv2cGM9fBbn+do6BLvw",
+	"1BxKao+7+9XxtZ8WkeBYaPrZF684+69i/Bq73yu1giudxQSPP79+/fLPLQIKLdB2EeVrYBNreB+niXdk",
+	"E2eZQIFlEvDUhN6wKtwEYbDKPO7H4roKSxGqLKaZLd4dGhVfXWwCX4F/gSiLwUDBWwUzx2y4fQQY9J0k",
+	"FNCfrq4H10efBofXx78dJQ58jWCxL50aKxusFkwYwA89IFTYskwEX5sUVGhvjewHwF9uET5H1AgkEBxy",
+	"7GuVfE9TFBixSJz19en4DBqZJ5i65hwjDNBl5n9zJlKzEOM/GTnkN+DuWGfn1+478S5t0TW7G3B0BiiU",
+	"z33RroIuFnabhh5azXzAM+UCGN5gRcdLjqF9iSMOl9PvesAqiJJAlTVGWDKpKuOuG9lGaVU4M/D0ahwS",
+	"qHSMc/bJIPDZ/OeAR0cXbxMV0+jmVUYiBkbDPQXCiAWuhqV9ckRH04Ds/I2721wskB1CVwS7rfsBygYS",
+	"sjFqo1jAtlExhyYHcIB/IcnbDxcnx4eGSL2buF7DWzvunW6VsYjFx2mNTKurpoLR0dQQmKu2NScJCs/+",
+	"e0KLIZ0woGUhvfsbiwqAap+8hjyRRoi7O/AcB+7ArXWfgkYG5WvNlvqu9cmxIOAFzWRqzABnD0Ek2sbC",
+	"uvisOTdaQDMinNi810tiYUwCf1T+6k9ZiKQq1A1lBjX7uvXC7eqO+70hje3meKBLt/sclIHd1oO657oY",
+	"EOAaZANX2+LFR5RTiqTs3ekqGC1SAtrOydJv9JmgNHFR2+1EOw1KK8gzuSsSG/2skEDb4vzBrRxUVxt5",
+	"6NQEqLuOhdszRgA0MzdbMG64wGpInVNMdw9IYqTuBd6Q2Wm8JJtJ2/OGZywUMJi+Ap4XTB+jqXDLFTuo",
+	"GVxcNdw8OMOxFh5wsIFWyEnB2vpEPdIIx89bHYXUldZ2Y/1Yv6RF+tx2WbofeP8aoAT1VBbo54p53Vzq",
+	"EyyC9DF0ihmnYEK1w3Ic4vyPG4r/JwHWH/mz8JQk8SoQaeQbcTvWxda3pLEMWr8iSnT4Os6F8rziuogF",
+	"KDNdDEZB/IUrYht4gQxXOZ3Fwjc4Azt8Pyw8YH7AqnkY6VxdDE67B06URtVW+keoigU0WBqykZwxRW64",
+	"4kMj4yF+3aH4pPELrH/qMEda6wJDztkAHgWO/kC2pPu2NrBYd6gP11VsC97fKk+OUq43L02WqLHnyELr",
+	"t3NfkDiNYa5Ly56hLLBXvjV9qPrkXLhoU4iOY/7XvdjBFKfByeXR4O3fP10eXZxfXh+9TboHQa9393Do",
+	"jONph+3f8d3ECrcxH+tpLOzsIFvqS+4k8OMlo0qKhODbV919439VGPbYhcHH50FkTiFnH0M6rgc1GRo3",
+	"uf75jXFss5x1VP6l/dLHz+B/8CsyPIglbG3V1lcA0VTU29xl3bt5i2xynxi4kWjIfn8hkKS8YACcl5AP",
+	"F8Yefnv+8QyvnYmQxMxM5kzbygMXHTyoHD0/gLvBxhxLLDA2r+OzaM1UD2MtAMMrNSNfYKZm6XKAqF1o",
+	"ScSCfaEjTUqRmqdoQbOMZfC6svHUnDnYyNFn1Se/SYiPSdEgiiprahd6Vpy8+/Tb+fVRchCYPiBtzCwV",
+	"RDCrof1BwNE6DZ2UztVCFipADpN/ScHMsBZExeK9jOFeccgyeUt2u/ux6BFERP5wgdFU82EF+dMe6VRQ",
+	"QoSSlM67kYVFB7PxT6+rJ167J/rVeOZc98MXenvw1yrpNpyvtxf5IDQ+7+FPXAycajwzWjAy4TdM4G1z",
+	"hwry4eKZigUxa9L0s/2LsSbNIp4p0tsjBdNlIVjajQicZzaHxKlg3DBYSvEnTKbg2owNUBiUZ3MyojlM",
+	"o3ABLnXCfNwVUJn/tpYvAdjkxo+hNnAy8puEKHBuAZA35mnaUilVNqMMRhzbWka7650PF+RPryPYCdLb",
+	"s8WQuOmMFgL3bQ+nVW75RjF/uGggAYS+D28V4LstMVabT8YFYxbLUE3NV0IohWozivEuaG6D9Wa7b4Bj",
+	"ouCzMfeM2L9YVkcKhlWTmURYAgTkNN/zTJFbWehpY0BZbtrsNzM8kM2PU7fVNaLZj4Ria2Kt8PO3SCBr",
+	"nin4desQPKbgsTkmo+m+r09QWQ9G9zTbDosGAkAgqPZL7NMy0zynhTYCaFaVmSBoiNVPmOGRjHnGkn1y",
+	"cfY+Iv99cfQ+Iu+P3xlb4CMbXkQkZSOesuruMxaIR9IxqtCLUIAXsrIuZaMM2pg7cJLgUrlSnHuvuxU+",
+	"3mty+iYWnVd7L7t9ciJtas2MaZpSTdH2mMkbtwyzTKM2xzabBUBPOgiGdPQFYExS8vvpBRlcXOzFQrHJ",
+	"zOFKU4FPyIIzoYMUHmX8H9ntE1ds5/frmSJ0qGRWakaSssggnZVn2l5ALnQ8w7QETIR3Pb8iyJhnJC+h",
+	"VJlCc/hniiQw/ociUy1tEA3bvDEnfj/qyswd+XNz5D2ArF29RQmsA6b70XXgOPXlSWMV+MNERX4qpCTz",
+	"FQDjC6LB3gAZobIo3KzMWRll5fWLVy9++WV3QXLN5t67WQ6Q6NSgezoyRlUArZlTMA8ZHU3t5bdZ9TXX",
+	"GXPpflLpQ6rZRBbzpK3843R+6JazbmD3gsK53/vcFf8XAyds03FGXNBdNjIOltkuY/W57XwqTPVAfHE6",
+	"9zu1ppa/S++GDlckdni0hdJdDF4K4zeLUVYatdxB2rd/3CdGXCfddmqHHtNPmNTN+lehc9jJLZHfR+S5",
+	"JYc6heOvq5D3ctpGhIsDm2fk87pAZps3yYgWhetG65kgmc2NqZ3YHkyuc0nVMWQ/FonLMU1IxhUkKZJR",
+	"wQCKnmbghd+yLCM2Z0zfSnJL51BwqJgAJupC4Oa8SFmxD6mnI6aQ5UgnZMCuhX53tupLMpUaN4504Jcy",
+	"72EAKnw+FmiP2lxI81w4ap8M/DjEwvMjAlPq0Bc8BtKLV1BIrew+6lhkjGKgx03dJ4YpFLml2WdS4f0b",
+	"koZEPYii+PnUVN7CB2HSaW6bLMbC/gH8e6qD2PlwTlKq2X5wdjTPAWVQihEjdFRIj90wwU7fZgXmcDAs",
+	"AdDSED3LbMDEFpVBvy8zqrVt7WJhDohRuLtGWdjM9SEz9v4U28HqW2Y7ewDr20EUgKgYl6FP3ljBiUdG",
+	"C0YyNtZElpp06sF+6PHhULYwhmmvHsx3dPskGTl7guR89Bl3GTiBdGiW2bbnPhmFQ56MppPEXkbAEmJh",
+	"yH7u259oOmktTv0qaQ0eg7N8/layYr6K7Ia3rulk5Rd+NqXw1BoEmaNZqUdQLUnfkN0aasEB27RdMYBB",
+	"TvYACG13twaEBtdw8JcXu9Hu7i7p5JkRPJp90d0QO99wCEgUePjlbiyqYUhHF3w2Y+mBDf0rkhYyzyG2",
+	"HAwRuNrWaYB8fnDnfb3McB6LpFzwui2QjvOQbBIaaqs+SVBzQMbaVAoJMQB4oS5ZpMjmsTB+iS3Vwb6B",
+	"QZaHCi4S9smf9nYXgsdBtMTGf0nHijSRemuVaDkBUJhuhIFGwE2ztUyLFxJGCYGcRaBZDWclCzwZw5mU",
+	"C2UUd05nxKaTkM6IKtbjQjGhuOY3DIuOLPalTyapX8xeXQxOI58touXi9lh1F0pbzM7HoLiQNmhvIT0Q",
+	"fagCtF00gBvBNUC7XqBruxH0Wqn0A4HpwVe1IQuAsn6wFJOfKJjyseCQgNYYPlnTpv4OiYxvbfc1Y8VV",
+	"UZTaVSmkgNi8CJf5GIvF1Ecnh5CSjAjTyo6zPCvSM9s2JfJhUyLXpcg1kiGXOH6k43s8+qJa79xxdfe6",
+	"q9snxxjYUCQpGBJtygqjs0GDWU0JDcms65MuhkvCnjudJLNW9GU4mvVRfBOzLDPO4MArL0vo/orfKKwl",
+	"OUIRNkhjjNSUXkseejNT7P44XeDzoMId/nrW+0Oy0Deb0ZeMpusw3nKA0m/PQjZU8W0pyItMYVP0IA3I",
+	"VaIbrVJmRr+oWCQjb3ElBzVD2ZnAi+53aStc8dGqF4myc6GBCskIYKIaX34x75kspj2HoQQhbyu71iJh",
+	"19Of+7E4SjmkOWBqgzc9l7Q2eUQ25e7PYFNusxTuTVvemMZvs1Xvv9a73yjo9smvUle+bGchIroYCCUQ",
+	"B41FEAjtOjMAnEPXED+4SDE+r2N5l+PXlCkci8TImISIMssiwr6MWK4bPPtwvCa7QUjRuz+l2AX7tpeR",
+	"W+Pj240PR0WAxtAsClouMX+kGdIYL3xTBQUhJlhF+px/umJszMXBLDNj6JcMqjIENAMgn7Ee4OK+kUvd",
+	"NKgCUjWjYODsi/vzhFtiUo+vBGpvWwK1tSWqgNYPrYEKTAr0A9avfbhXygzuBuf75IppVbkpWkIomXR4",
+	"yma5NJzQPfD3xJmFnUXezzjgjtxh7zN4+qEd/h/PUut3Tfljx+FO6WcXhSPU0tBKxjkYjt+BkcJIz9r2",
+	"ebdPbFdra2S32tMN9m8s1jOAwzjdEzaCB2CWrGID2z3dRuC+txF82hArfpQRuSVc+3X1v/eqv7D4F43X",
+	"dSt/4a2Vyn5tntd3qPnFOZcU/GKa1sph+/bS3pXvrbZ1vY+trreRvR9FUW/A2KV4YMsWOkR9k2n7wX7C",
+	"1rjdGrdg3No7G/M/xYxmq+vZ72Xjfl2Z/L0M9bhr5M2aN1Agv2DI362OXznktS2N35bGb0vj1yqN3+B1",
+	"8rYufhsl3mBd/He6dP6ainhn4rcFtxrt4ov29OkI2LWQt6BmtTmfWuaUmS0WQLIRih7v2doaIvBGMTUt",
+	"zGvDqiAXMcOBI9/Z1f0+nDsPGOpeqMIrqg5eVfXqr0ODiCm9YcYewbdaKwCt6/+EQ2vO5z7WbLZKgM2f",
+	"C26WegIew1P0vasCq4CdVvTE0QVo5ujnKVczrpaAXTSytkt+RnazwSRbuwHGqywCGChjFivjJGOudCn0",
+	"QSzA0uCa3FKfJBaFyJYVX0bmsUZIzD4ZOCZFo0IyKGfQhH3h9WB5Yxo1fnvFtJswCvwka9gFTTncOMxD",
+	"BMMerUv+FNW5PcegHsfmkSAdr8XSX+nVazrpTQpZ5vdfVtGmAmGUQfVmal3rslclnOgl4jxkRvMcupAb",
+	"t5xqW9TpjM/Fh4yitWWfesrmxDDfHMqafBFoBaRLuI5QDsUCBmrTza4C8z1++vco+9ykInYrXdbWFDdu",
+	"W3K59Kbqmk4chQGjAQEFfBawQ3PxpeOe8ZfnBcUoWCvWRAENT8ZkjyTGy08IFyTREqsctYSywjvhmW7k",
+	"Kunf/U7yQt7wlBUQD4DwFFZ3o91rNZRNPaO8QNfAjOv7HrkRIiwen8pbcJhnVMx9AXcsaFHwG+Yt8gPX",
+	"dUdgg+CqbNNHK2zalvnEPvE9YPx6x5RnKsK4m60ZCd7w1oFZM1fV8B1jFCQp1Swhis6V7W9uvghjfmb+",
+	"7oHt5iKg8B6HDWoVuVqra0yVWx8L305ZCjKUekoUT5nypsPeYoMX7LTTUn3y7vdLQyHrypZ3v78r5GwV",
+	"B+Dd79dys3LHfkKLxIHD3+J+LO3CIDG2xb6gjvTkT6vW3YYLAhE0/nJP6SKiQ/mqxSU6G5p0YS01xsms",
+	"ooYAGzLUCJo0WTCqOaMF6SSH5rfeoRS6kNm+hVmLYjGjX3p0wv7r5d7rl3/e3d2NCJ/NSm0+O+l65BFd",
+	"SDEhydE1nSQHJDke986kYL1TqkfTxOHjIRaDY6xYvNx9RSxPQ0l0nyS/wwqY0D1jpfXO4dPUPhFSCT4e",
+	"O5yHYSFvFYDIyVAw6Xnexpc1lLf1ePN4bL4FPmUVxoOtfz7h4zrHjWUxo3pnf2fIhSGTaMesdmd/R+mC",
+	"iwmcNL76j5xNvvbdXHz1q7dsmK/7bqOEgOH6O9HOlFGXEFWjroZLIEtuZBm17UTB2u5+haG9ZpXsUAYt",
+	"lRrRoucAC3LPkM3U2LB8R55LxzMjvmzy7M4kNCPjY+7utRYZyLANr0Em/gH29z/bfKz7e3q+lbeiBiG4",
+	"Gm7gppOrQJLWsqtkzgTNeX9OZ9lSA/k8Z2JwcUxSOSo9ArixiFlBmBjLYmR0FVXk74PTkz55JwuSM5ln",
+	"9qpCykxF0BPTqK+rt39V+0ZJFZ9ZSpIvPW7PwwJVkM4lS+UoM+o4GZYizRjp9RDstFc9jYiGis94Rguc",
+	"A2BOYsEdUMYXCwjnjeH3kowyDt1bjIPKn0ua8x7+BLvQoons96+X1OF2dQk3NV/5CF3Qkc3ieMp8cD01",
+	"dov9nIAHqhrWdg5wp2yDbY5iS7UsW7dqpQUXqwidY15xLUU9cGANdqwx8PBBPe1sW7P+lXJt1Tfl2W7j",
+	"/43uBCBGlZaEHN3jvxvD/G2ZNlgMpQglJ+eHgxOX5mJN+JwqdSuLFESv4hPRK3PsPzwsdRBqUyTjMw61",
+	"XoKw3ozyzPdyQw4Jgu5/Icnh+dm7k+PD66TfUp1liGtTpVl+ggeqzoJva5HN5gSfQih/2+60lTORvgiF",
+	"s1yJOVsMMkhxdZwSxuthpHuxigaKJPg3TMpPIgtg6/oRF2xcKpoZdxmfC3LR6Agu5MKE8cHb0+OzT4e/",
+	"Ds7eHyXdfgv6kGfcR4s+tE0lbcErAjsG+uBnmU3OAkD7byDhKqkkpJ625JIWXKNz3+wck9nuWF0HUHeQ",
+	"+LEq8MCUCBm0Mu83md7NFLu7Ffc/DQe8Z/o7iOtv959RTi8DDDp016t0hp6vtbU61JtdyBr7C3ZWt08u",
+	"ZcYiojTVJeaLQCtgjAPHwsFyBb3/g8IdLkUADNQOyrNBs62a4IFyKX9GPt7aecu6eKTfx85rLW9atP1S",
+	"OVqSa2nsOVYwMWIOlFuk4U1tECrpkyPI0KJKMbj7gUhbSoZzfA4Db7HoYEFDAjM/T7pwW+TgxsmtLD4r",
+	"f1eD8RQjSeGjDwglM64U3I3CNEHWVSzsNvzJsGAYzlsI4pFVYnix+IogHlkhhheL9YJ4b8353CuBNPui",
+	"n0/1V4Xufr0+PYHNf/qxu8satX578G7KaKan/2rnD0t+L3Z3ye2UZ8ylKZjRSVEKdUC4RmQ7n78E7bMa",
+	"rcZfYbpN2o12hrYyPLtwrgjN+M0fgCAu7BeZrxHmxFcnCSAAiDa1nz+eOxOQfz4p2NXfTpxIOoAsEZd5",
+	"CuEtIXWfXLKUK6wvs8m2w1KDgHJWx34sbOaRgtoprG7RMpwEic2PRW+bwXvfM33JaMrtp28wk9tN0kBZ",
+	"5o/zByGl7/5tUW2cUN+sUQeLbzXt1BlQAU3nB+FZO9pxCUgdSvyaIJuh2ycDn60FyQ++Sh+h4llKqMaM",
+	"Ruy0V/j3jQK3uJtBBuYIUt4slQVLsaTWjYVTvJTYXSBcKM1oashwuYh2U0MHl+KGEV3Q8RiE8Oq8uZCu",
+	"t3quHlgh6DndFYD2crBm1wSmjNHm+y7MFZpFVFt7JoHqJoUYx7ZpoMs8N1TtTIJOMqOfmdEQCQ6uyFTr",
+	"fP/580yOaDaVSu//svvLrq3+KItsZ3/nOfhwdo8Wl4+SPQqO1tdb+Q/RimVjo3mMq7ezH26z2a6Fln0Y",
+	"mY8wRM/FYvieuHCIvYWvUgHDZj9oKE1ET5Y6mNk4Hg1zwhnwiWCpmdAD1gbBw30zz5gbo87+D15WR9W6",
+	"zJQQe+RSBFPax1efFSoofS2rGXXKlZbFPBwUqhAbxhws+Lljd8X3jBQygxwpcJoj8JhVbdF30HSlyObd",
+	"YFY7VNOh2XxPxbTmYmKmKUdTl/LpLluw6PLeadwgDfOcLruvvHdg9GaaD8Jv/y3NMqbNYHjyyuaAGVXu",
+	"TkVFWPWJF0W2UpQKYmRtWmZMBZPa8e6bVt/KXsZuWEa4GEkXEfmSM6EYsRnnvDZw9eO9Y9OJIp2Ly6PT",
+	"4w+n3QPChIamWdBFCFJvzJDh2MDsd0c9vrs0O1ZEZlLALinXEABlL/wNIjRMQLTevhBMZn9pmO/SiNoi",
+	"eIt0xvwLNCRZXIjCDlNzIHmzlPDgCzdO41axWZ7BvaFx1cag0IRuWOc/Sz763GtfLfDzFBrXpmxMy0wH",
+	"B+ev2kfU6Ll8fi+12jF6S8/51HxqNifDMp0YqoW29zaDP3JVyY7jWcEllDUU2hZZmWU4ugimtqO1fKPZ",
+	"8ZGuTgHyPvH42wdD0mkSHZpqrjQfKQR0FWNezFhaEZYuqFBjs3XevW2axnxl04rPBetBGrrbImlULYVu",
+	"ZKSA7NWm4aRg5q03S3fCc5jSADLkBwrbilIykimE1aDwI5PyMylzuGj+ZwmlyH5SLm6Y0j0crWHON+Uc",
+	"NRvLMrMvKfZJ08uWckCmMjOch6SHGbMTSQSbUA3O1uL0OHDD9L/agQyz33Ax6dEbVhg7ZCSVBhMg4+Yr",
+	"zRJvaFaiDgIFqFEIwAcbK6Zgqpla7BqMjzKWGZf37bxgGovh8VzhpDsQpFFkxkVpfDA65BnXnKlwIsE0",
+	"vNcwAVb1uj5NcjYrhbE0bL2ObdGW+D8kEUkUNRti/k/zXCVdx3sAmxHFIsTPg52wYDl9a1ND9mPuuh0W",
+	"iB8vGEtV1fYQbTLHVUFp9N0v8Pi9FsUDu4KGS/JmWs3aqfCUFyby9ZhNQtqXeN2t3wywLmrS7lnYqenO",
+	"bK4irEEDQS4gwRZbNsPbfp1NkUb+qEKAHivkziw2r/DuJO99KY0qJxOmXGkqKNIoKOJCUjhY7EXFUsQS",
+	"m9U1qivBaaboxf2pIQqbXbK9DBHOrKFvF9WOcEKpmNNZzzU0aJnZcqHTUFOeEyWzFC4oBaF53oOtJaoc",
+	"+lfBHk7Lkdn4vCxGU6pYLG5YwcfWTY0WxFLwMukg/IURGaqcMfivmaLrqQX++QwrXf2Qqs4BHPAzGj7q",
+	"SOhiTtKCjqHSnqbQqlGOEQeF+jshm9QzpYZMScYFlvCwL1DcS0k+lVqieivYiPFc98mZDaYZ74zeuHRm",
+	"myeJrcQAP8VM7hFK7IRaOv1WE3iafm5SjO9kwfhE1IssAmSVsGW894Fs4QOYAWElBvyS0tCHGH9ptifY",
+	"nGCn/LA15qKWMcLCW8ojIxfNcZCczi3bo0BUZkUKFWFa0FuaKYgaOJ0OMylvVkNMihuhzgHMwBoYQhbO",
+	"zAs5ytkFO//5n//8XwAAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

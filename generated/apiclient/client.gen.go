@@ -317,6 +317,124 @@ type BoardCategory string
 // BoardCategoryValue A board as answered (`community`, `saving`, `tips`); a client must accept other values.
 type BoardCategoryValue = string
 
+// Budget defines model for Budget.
+type Budget struct {
+	Amount     int64 `json:"amount"`
+	CategoryID int64 `json:"categoryId"`
+	ID         int64 `json:"id"`
+	Month      int32 `json:"month"`
+	Year       int32 `json:"year"`
+}
+
+// BudgetAmountRequest Example: {"amount":350000}
+type BudgetAmountRequest struct {
+	Amount BudgetMoney `json:"amount"`
+}
+
+// BudgetChart defines model for BudgetChart.
+type BudgetChart struct {
+	Points []BudgetChartPoint `json:"points"`
+}
+
+// BudgetChartPoint defines model for BudgetChartPoint.
+type BudgetChartPoint struct {
+	Budget int64 `json:"budget"`
+	Month  int32 `json:"month"`
+	Spent  int64 `json:"spent"`
+	Year   int32 `json:"year"`
+}
+
+// BudgetCopyRequest Example: {"fromMonth":10,"fromYear":2026,"toMonth":11,"toYear":2026}
+type BudgetCopyRequest struct {
+	FromMonth BudgetMonthValue `json:"fromMonth"`
+	FromYear  BudgetYearValue  `json:"fromYear"`
+	ToMonth   BudgetMonthValue `json:"toMonth"`
+	ToYear    BudgetYearValue  `json:"toYear"`
+}
+
+// BudgetCopyResult defines model for BudgetCopyResult.
+type BudgetCopyResult struct {
+	// Copied How many budgets were written into the target month.
+	Copied int64 `json:"copied"`
+}
+
+// BudgetIncome defines model for BudgetIncome.
+type BudgetIncome struct {
+	// Amount The expected income; `null` when not set.
+	Amount *int64 `json:"amount"`
+	Month  int32  `json:"month"`
+
+	// Received The confirmed income of the month.
+	Received int64 `json:"received"`
+	Year     int32 `json:"year"`
+}
+
+// BudgetIncomeRequest Example: {"amount":3500000,"month":11,"year":2026}
+type BudgetIncomeRequest struct {
+	Amount BudgetMoney      `json:"amount"`
+	Month  BudgetMonthValue `json:"month"`
+	Year   BudgetYearValue  `json:"year"`
+}
+
+// BudgetList defines model for BudgetList.
+type BudgetList struct {
+	Items []Budget `json:"items"`
+}
+
+// BudgetMoney defines model for BudgetMoney.
+type BudgetMoney = int64
+
+// BudgetMonthValue defines model for BudgetMonthValue.
+type BudgetMonthValue = int32
+
+// BudgetRequest Example: {"amount":300000,"categoryId":12,"month":11,"year":2026}
+type BudgetRequest struct {
+	Amount     BudgetMoney      `json:"amount"`
+	CategoryID int64            `json:"categoryId"`
+	Month      BudgetMonthValue `json:"month"`
+	Year       BudgetYearValue  `json:"year"`
+}
+
+// BudgetStatus defines model for BudgetStatus.
+type BudgetStatus struct {
+	Budget         int64  `json:"budget"`
+	ExpectedIncome *int64 `json:"expectedIncome"`
+
+	// From The first day of the ledger month.
+	From       openapi_types.Date `json:"from"`
+	IncomeLeft *int64             `json:"incomeLeft"`
+	Items      []BudgetStatusItem `json:"items"`
+	Month      int32              `json:"month"`
+	Remaining  int64              `json:"remaining"`
+	Spent      int64              `json:"spent"`
+
+	// To The last day of the ledger month.
+	To         openapi_types.Date `json:"to"`
+	Unbudgeted int64              `json:"unbudgeted"`
+	Year       int32              `json:"year"`
+}
+
+// BudgetStatusItem defines model for BudgetStatusItem.
+type BudgetStatusItem struct {
+	Amount       int64  `json:"amount"`
+	BudgetID     int64  `json:"budgetId"`
+	CategoryID   int64  `json:"categoryId"`
+	CategoryName string `json:"categoryName"`
+
+	// ParentID The budgeted category's parent; `null` for a top-level category.
+	ParentID *int64 `json:"parentId"`
+
+	// Percent spent as a percent of amount, to one decimal; `null` when the amount is 0.
+	Percent *float64 `json:"percent"`
+
+	// Remaining amount less spent; negative when overspent.
+	Remaining int64 `json:"remaining"`
+	Spent     int64 `json:"spent"`
+}
+
+// BudgetYearValue defines model for BudgetYearValue.
+type BudgetYearValue = int32
+
 // Category A category; a top-level one lists its sub-categories in `children` (a sub-category's is empty).
 type Category struct {
 	Children  []SubCategory `json:"children"`
@@ -341,6 +459,15 @@ type CategoryRequest struct {
 
 	// Type Income or expense, as a request sets it.
 	Type EntryType `json:"type"`
+}
+
+// CategoryStats defines model for CategoryStats.
+type CategoryStats struct {
+	Categories StatsCategories    `json:"categories"`
+	Expense    int64              `json:"expense"`
+	From       openapi_types.Date `json:"from"`
+	Income     int64              `json:"income"`
+	To         openapi_types.Date `json:"to"`
 }
 
 // CategoryTree defines model for CategoryTree.
@@ -685,6 +812,21 @@ type Memo = string
 // Example: 1500000
 type Money = int64
 
+// MonthlyStats defines model for MonthlyStats.
+type MonthlyStats struct {
+	Categories StatsCategories    `json:"categories"`
+	Days       []StatsDay         `json:"days"`
+	Expense    int64              `json:"expense"`
+	From       openapi_types.Date `json:"from"`
+	Income     int64              `json:"income"`
+	Month      int32              `json:"month"`
+	Net        int64              `json:"net"`
+
+	// To The last day of the ledger month.
+	To   openapi_types.Date `json:"to"`
+	Year int32              `json:"year"`
+}
+
 // NetWorthPoint defines model for NetWorthPoint.
 type NetWorthPoint struct {
 	Assets int64              `json:"assets"`
@@ -710,6 +852,36 @@ type NetWorthUnit string
 
 // NetWorthUnitValue The period of a net-worth point, as answered; a client must accept other values.
 type NetWorthUnitValue = string
+
+// OnetimeBudget defines model for OnetimeBudget.
+type OnetimeBudget struct {
+	Amount     int64              `json:"amount"`
+	CategoryID *int64             `json:"categoryId"`
+	EndDate    openapi_types.Date `json:"endDate"`
+	ID         int64              `json:"id"`
+	Name       string             `json:"name"`
+
+	// Remaining amount less spent; negative when overspent.
+	Remaining int64              `json:"remaining"`
+	Spent     int64              `json:"spent"`
+	StartDate openapi_types.Date `json:"startDate"`
+}
+
+// OnetimeBudgetList defines model for OnetimeBudgetList.
+type OnetimeBudgetList struct {
+	Items []OnetimeBudget `json:"items"`
+}
+
+// OnetimeBudgetRequest Example: {"amount":800000,"categoryId":12,"endDate":"2026-12-27","name":"Jeju trip","startDate":"2026-12-20"}
+type OnetimeBudgetRequest struct {
+	Amount BudgetMoney `json:"amount"`
+
+	// CategoryID An expense category; absent or null counts every expense.
+	CategoryID *int64             `json:"categoryId,omitempty"`
+	EndDate    openapi_types.Date `json:"endDate"`
+	Name       string             `json:"name"`
+	StartDate  openapi_types.Date `json:"startDate"`
+}
 
 // ParseEntryRequest Example: {"text":"어제 점심 12,000원"}
 type ParseEntryRequest struct {
@@ -947,7 +1119,10 @@ type Profile struct {
 
 	// IDPAPicture Avatar address from identity provider A.
 	IDPAPicture *string `json:"idpAPicture"`
-	Name        string  `json:"name"`
+
+	// MonthStartDay The day of the calendar month on which the member's ledger month begins (payday months); 1 is the calendar month.
+	MonthStartDay int32  `json:"monthStartDay"`
+	Name          string `json:"name"`
 
 	// Plan A membership plan as answered (`FREE`, `PREMIUM`); a client must accept other values.
 	Plan          PlanValue  `json:"plan"`
@@ -1200,6 +1375,50 @@ type SpamKeywords struct {
 	Keywords []string `json:"keywords"`
 }
 
+// StatsCategories defines model for StatsCategories.
+type StatsCategories struct {
+	Expense []StatsCategory `json:"expense"`
+	Income  []StatsCategory `json:"income"`
+}
+
+// StatsCategory defines model for StatsCategory.
+type StatsCategory struct {
+	// Amount The category's entries and its sub-categories'.
+	Amount int64 `json:"amount"`
+
+	// CategoryID `null` collects the entries without a category.
+	CategoryID *int64               `json:"categoryId"`
+	Children   []StatsCategoryChild `json:"children"`
+	Name       *string              `json:"name"`
+
+	// Own The entries of the category itself.
+	Own int64 `json:"own"`
+}
+
+// StatsCategoryChild defines model for StatsCategoryChild.
+type StatsCategoryChild struct {
+	Amount     int64  `json:"amount"`
+	CategoryID int64  `json:"categoryId"`
+	Name       string `json:"name"`
+}
+
+// StatsDay defines model for StatsDay.
+type StatsDay struct {
+	Date    openapi_types.Date `json:"date"`
+	Expense int64              `json:"expense"`
+	Income  int64              `json:"income"`
+}
+
+// StatsMonth defines model for StatsMonth.
+type StatsMonth struct {
+	Expense int64              `json:"expense"`
+	From    openapi_types.Date `json:"from"`
+	Income  int64              `json:"income"`
+	Month   int32              `json:"month"`
+	Net     int64              `json:"net"`
+	To      openapi_types.Date `json:"to"`
+}
+
 // StatusRequest Example: {"status":"SUSPENDED"}
 type StatusRequest struct {
 	// Status A member's status, as a request sets it.
@@ -1374,6 +1593,24 @@ type TagRequest struct {
 	Name TagName `json:"name"`
 }
 
+// TagStats defines model for TagStats.
+type TagStats struct {
+	Expense int64              `json:"expense"`
+	From    openapi_types.Date `json:"from"`
+	Income  int64              `json:"income"`
+	Items   []TagStatsItem     `json:"items"`
+	To      openapi_types.Date `json:"to"`
+}
+
+// TagStatsItem defines model for TagStatsItem.
+type TagStatsItem struct {
+	Entries int64  `json:"entries"`
+	Expense int64  `json:"expense"`
+	Income  int64  `json:"income"`
+	Name    string `json:"name"`
+	TagID   int64  `json:"tagId"`
+}
+
 // Trade defines model for Trade.
 type Trade struct {
 	CreatedAt time.Time          `json:"createdAt"`
@@ -1484,8 +1721,11 @@ type TransferRequest struct {
 	ToWalletID int64 `json:"toWalletId"`
 }
 
-// UpdateProfileRequest Example: {"name":"Minji Kim"}
+// UpdateProfileRequest Example: {"monthStartDay":25,"name":"Minji Kim"}
 type UpdateProfileRequest struct {
+	// MonthStartDay The day the member's ledger month begins (1 to 28); left unchanged when absent. With 25, "November" is 25 November to 24 December for the entry month filter, budgets, statistics and the month-complete bonus.
+	MonthStartDay *int32 `json:"monthStartDay,omitempty"`
+
 	// Name The name other members see.
 	//
 	// Example: Minji
@@ -1641,14 +1881,35 @@ type WalletType string
 // WalletTypeValue The kind of wallet as answered; a client must accept other values.
 type WalletTypeValue = string
 
+// YearlyStats defines model for YearlyStats.
+type YearlyStats struct {
+	Expense int64        `json:"expense"`
+	Income  int64        `json:"income"`
+	Months  []StatsMonth `json:"months"`
+	Net     int64        `json:"net"`
+	Year    int32        `json:"year"`
+}
+
 // BoardCategoryQuery A board, as a request names it.
 type BoardCategoryQuery = BoardCategory
 
 // BoardTagQuery defines model for BoardTagQuery.
 type BoardTagQuery = string
 
+// BudgetID defines model for BudgetID.
+type BudgetID = int64
+
+// BudgetMonth defines model for BudgetMonth.
+type BudgetMonth = int32
+
+// BudgetYear defines model for BudgetYear.
+type BudgetYear = int32
+
 // CategoryID defines model for CategoryID.
 type CategoryID = int64
+
+// ChartMonths defines model for ChartMonths.
+type ChartMonths = int32
 
 // CommentID defines model for CommentID.
 type CommentID = int64
@@ -1710,6 +1971,9 @@ type NetWorthMonths = int32
 // NetWorthWeeks defines model for NetWorthWeeks.
 type NetWorthWeeks = int32
 
+// OnetimeBudgetID defines model for OnetimeBudgetID.
+type OnetimeBudgetID = int64
+
 // Page defines model for Page.
 type Page = int32
 
@@ -1724,6 +1988,15 @@ type RecurringID = int64
 
 // Size defines model for Size.
 type Size = int32
+
+// StatsFrom defines model for StatsFrom.
+type StatsFrom = openapi_types.Date
+
+// StatsTo defines model for StatsTo.
+type StatsTo = openapi_types.Date
+
+// StatsYear defines model for StatsYear.
+type StatsYear = int32
 
 // StockID defines model for StockID.
 type StockID = int64
@@ -1784,6 +2057,45 @@ type Unauthenticated = Problem
 
 // UnsupportedMediaType An RFC 9457 problem detail with a stable `code`.
 type UnsupportedMediaType = Problem
+
+// ListBudgetsParams defines parameters for ListBudgets.
+type ListBudgetsParams struct {
+	// Year The year of the ledger month.
+	Year BudgetYear `form:"year" json:"year"`
+
+	// Month The ledger month, 1 to 12 (see the operation for where it begins).
+	Month BudgetMonth `form:"month" json:"month"`
+}
+
+// GetBudgetChartParams defines parameters for GetBudgetChart.
+type GetBudgetChartParams struct {
+	// Year The year of the ledger month.
+	Year BudgetYear `form:"year" json:"year"`
+
+	// Month The ledger month, 1 to 12 (see the operation for where it begins).
+	Month BudgetMonth `form:"month" json:"month"`
+
+	// Months How many months the chart shows, ending with the given one.
+	Months *ChartMonths `form:"months,omitempty" json:"months,omitempty"`
+}
+
+// GetBudgetIncomeParams defines parameters for GetBudgetIncome.
+type GetBudgetIncomeParams struct {
+	// Year The year of the ledger month.
+	Year BudgetYear `form:"year" json:"year"`
+
+	// Month The ledger month, 1 to 12 (see the operation for where it begins).
+	Month BudgetMonth `form:"month" json:"month"`
+}
+
+// GetBudgetStatusParams defines parameters for GetBudgetStatus.
+type GetBudgetStatusParams struct {
+	// Year The year of the ledger month.
+	Year BudgetYear `form:"year" json:"year"`
+
+	// Month The ledger month, 1 to 12 (see the operation for where it begins).
+	Month BudgetMonth `form:"month" json:"month"`
+}
 
 // DeleteCategoryParams defines parameters for DeleteCategory.
 type DeleteCategoryParams struct {
@@ -1855,6 +2167,39 @@ type GetNetWorthTrendParams struct {
 
 	// Weeks How many weekly points (unit WEEK), the current week last.
 	Weeks *NetWorthWeeks `form:"weeks,omitempty" json:"weeks,omitempty"`
+}
+
+// GetCategoryStatsParams defines parameters for GetCategoryStats.
+type GetCategoryStatsParams struct {
+	// From The first day of the range.
+	From StatsFrom `form:"from" json:"from"`
+
+	// To The last day of the range (included).
+	To StatsTo `form:"to" json:"to"`
+}
+
+// GetMonthlyStatsParams defines parameters for GetMonthlyStats.
+type GetMonthlyStatsParams struct {
+	// Year The year of the ledger month.
+	Year BudgetYear `form:"year" json:"year"`
+
+	// Month The ledger month, 1 to 12 (see the operation for where it begins).
+	Month BudgetMonth `form:"month" json:"month"`
+}
+
+// GetTagStatsParams defines parameters for GetTagStats.
+type GetTagStatsParams struct {
+	// From The first day of the range.
+	From StatsFrom `form:"from" json:"from"`
+
+	// To The last day of the range (included).
+	To StatsTo `form:"to" json:"to"`
+}
+
+// GetYearlyStatsParams defines parameters for GetYearlyStats.
+type GetYearlyStatsParams struct {
+	// Year The year.
+	Year StatsYear `form:"year" json:"year"`
 }
 
 // ListTransfersParams defines parameters for ListTransfers.
@@ -1973,6 +2318,24 @@ type ListUsersParams struct {
 	// Size Items per page.
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
 }
+
+// CreateBudgetJSONRequestBody defines body for CreateBudget for application/json ContentType.
+type CreateBudgetJSONRequestBody = BudgetRequest
+
+// CopyBudgetsJSONRequestBody defines body for CopyBudgets for application/json ContentType.
+type CopyBudgetsJSONRequestBody = BudgetCopyRequest
+
+// PutBudgetIncomeJSONRequestBody defines body for PutBudgetIncome for application/json ContentType.
+type PutBudgetIncomeJSONRequestBody = BudgetIncomeRequest
+
+// CreateOnetimeBudgetJSONRequestBody defines body for CreateOnetimeBudget for application/json ContentType.
+type CreateOnetimeBudgetJSONRequestBody = OnetimeBudgetRequest
+
+// UpdateOnetimeBudgetJSONRequestBody defines body for UpdateOnetimeBudget for application/json ContentType.
+type UpdateOnetimeBudgetJSONRequestBody = OnetimeBudgetRequest
+
+// UpdateBudgetJSONRequestBody defines body for UpdateBudget for application/json ContentType.
+type UpdateBudgetJSONRequestBody = BudgetAmountRequest
 
 // CreateCategoryJSONRequestBody defines body for CreateCategory for application/json ContentType.
 type CreateCategoryJSONRequestBody = CategoryRequest
@@ -2206,6 +2569,170 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 
 // The interface specification for the client above.
 type ClientInterface interface {
+
+	// ListBudgets List a month's budgets
+	//
+	// The member's budgets of `year` and `month`, ordered by category id.
+	//
+	// Corresponds with GET /api/account/budgets (the `ListBudgets` operationId).
+	ListBudgets(ctx context.Context, params *ListBudgetsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateBudgetWithBody Create a budget
+	//
+	// A budget of one of the member's categories (404 otherwise) for a year and month; `amount` 0 to 10^15.
+	// A budget is unique per category and month: creating an existing one answers 409 `CONFLICT` whose detail names the existing budget's id (also when two creates race).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/account/budgets (the `CreateBudget` operationId).
+	CreateBudgetWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateBudget Create a budget
+	//
+	// A budget of one of the member's categories (404 otherwise) for a year and month; `amount` 0 to 10^15.
+	// A budget is unique per category and month: creating an existing one answers 409 `CONFLICT` whose detail names the existing budget's id (also when two creates race).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/account/budgets (the `CreateBudget` operationId).
+	CreateBudget(ctx context.Context, body CreateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetBudgetChart Budget against spending per month
+	//
+	// For the `months` (1 to 24, default 6) months ending with `year`/`month`, oldest first: the month's budget total (as in the status) and its confirmed spending.
+	// A month is the member's ledger month: with `monthStartDay` d on the profile, month m of year y runs from day d of m to the day before day d of the next month (d = 1: the calendar month), in the service time zone.
+	//
+	// Corresponds with GET /api/account/budgets/chart (the `GetBudgetChart` operationId).
+	GetBudgetChart(ctx context.Context, params *GetBudgetChartParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CopyBudgetsWithBody Copy a month's budgets
+	//
+	// Every budget of the source month into the target month in one transaction; a target budget of the same category is overwritten, others are kept. Copying a month onto itself is a 400.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/account/budgets/copy (the `CopyBudgets` operationId).
+	CopyBudgetsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CopyBudgets Copy a month's budgets
+	//
+	// Every budget of the source month into the target month in one transaction; a target budget of the same category is overwritten, others are kept. Copying a month onto itself is a 400.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/account/budgets/copy (the `CopyBudgets` operationId).
+	CopyBudgets(ctx context.Context, body CopyBudgetsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetBudgetIncome A month's expected income
+	//
+	// The expected income of `year`/`month` (`amount` null when not set) and the confirmed income of the month so far.
+	// A month is the member's ledger month: with `monthStartDay` d on the profile, month m of year y runs from day d of m to the day before day d of the next month (d = 1: the calendar month), in the service time zone.
+	//
+	// Corresponds with GET /api/account/budgets/income (the `GetBudgetIncome` operationId).
+	GetBudgetIncome(ctx context.Context, params *GetBudgetIncomeParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutBudgetIncomeWithBody Set a month's expected income
+	//
+	// Sets (or replaces) the expected income of a month; `amount` 0 to 10^15.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
+	PutBudgetIncomeWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutBudgetIncome Set a month's expected income
+	//
+	// Sets (or replaces) the expected income of a month; `amount` 0 to 10^15.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
+	PutBudgetIncome(ctx context.Context, body PutBudgetIncomeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListOnetimeBudgets List one-time budgets
+	//
+	// The member's one-time budgets, latest start first, each with what was spent over its period: confirmed expenses from `startDate` to `endDate` (both included) of its category and that category's sub-categories, or of every category when it has none. Transfers count nowhere.
+	//
+	// Corresponds with GET /api/account/budgets/onetime (the `ListOnetimeBudgets` operationId).
+	ListOnetimeBudgets(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateOnetimeBudgetWithBody Create a one-time budget
+	//
+	// A budget over a date range (`endDate` not before `startDate`, at most 366 days), optionally of one of the member's expense categories (404 otherwise). `name` 1 to 100 characters on one line; `amount` 0 to 10^15. A deleted category leaves its one-time budgets without one.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
+	CreateOnetimeBudgetWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateOnetimeBudget Create a one-time budget
+	//
+	// A budget over a date range (`endDate` not before `startDate`, at most 366 days), optionally of one of the member's expense categories (404 otherwise). `name` 1 to 100 characters on one line; `amount` 0 to 10^15. A deleted category leaves its one-time budgets without one.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
+	CreateOnetimeBudget(ctx context.Context, body CreateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteOnetimeBudget Delete a one-time budget
+	//
+	// Deletes one of the member's one-time budgets.
+	//
+	// Corresponds with DELETE /api/account/budgets/onetime/{id} (the `DeleteOnetimeBudget` operationId).
+	DeleteOnetimeBudget(ctx context.Context, id OnetimeBudgetID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateOnetimeBudgetWithBody Replace a one-time budget
+	//
+	// Replaces every field, with the rules of the create.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
+	UpdateOnetimeBudgetWithBody(ctx context.Context, id OnetimeBudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateOnetimeBudget Replace a one-time budget
+	//
+	// Replaces every field, with the rules of the create.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
+	UpdateOnetimeBudget(ctx context.Context, id OnetimeBudgetID, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetBudgetStatus A month's budget status
+	//
+	// Per budget: its amount, what its category spent in the month (a top-level category counts its sub-categories' spending), the remainder (negative when overspent) and the percent used (`null` when the amount is 0).
+	// Totals: `budget` adds top-level budgets and sub-category budgets whose parent has none (so nothing counts twice); `spent` is every confirmed expense of the month; `unbudgeted` is the part of it in no budgeted category. `expectedIncome` is the month's expected income (`null` when not set) and `incomeLeft` is it less `spent`.
+	// Only confirmed expenses count, foreign payments at their converted amount; transfers count nowhere.
+	// A month is the member's ledger month: with `monthStartDay` d on the profile, month m of year y runs from day d of m to the day before day d of the next month (d = 1: the calendar month), in the service time zone.
+	//
+	// Corresponds with GET /api/account/budgets/status (the `GetBudgetStatus` operationId).
+	GetBudgetStatus(ctx context.Context, params *GetBudgetStatusParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteBudget Delete a budget
+	//
+	// Deletes one of the member's budgets.
+	//
+	// Corresponds with DELETE /api/account/budgets/{id} (the `DeleteBudget` operationId).
+	DeleteBudget(ctx context.Context, id BudgetID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateBudgetWithBody Change a budget's amount
+	//
+	// Only the amount changes; the category, year and month of a budget are fixed (delete and create to move it).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
+	UpdateBudgetWithBody(ctx context.Context, id BudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateBudget Change a budget's amount
+	//
+	// Only the amount changes; the category, year and month of a budget are fixed (delete and create to move it).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
+	UpdateBudget(ctx context.Context, id BudgetID, body UpdateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListCategories The category tree
 	//
@@ -2667,6 +3194,36 @@ type ClientInterface interface {
 	//
 	// Corresponds with PUT /api/account/recurrings/{id} (the `UpdateRecurring` operationId).
 	UpdateRecurring(ctx context.Context, id RecurringID, body UpdateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetCategoryStats Statistics by category over a range
+	//
+	// Per type the categories with sub-categories nested, over `from` to `to` (both included, at most 1,830 days), with the range's income and expense.
+	//
+	// Corresponds with GET /api/account/stats/categories (the `GetCategoryStats` operationId).
+	GetCategoryStats(ctx context.Context, params *GetCategoryStatsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetMonthlyStats Statistics of a month
+	//
+	// Income, expense and net of the month; per type the categories with their sub-categories nested (a parent's `amount` includes its children's; `categoryId` null collects uncategorized entries, and the parent's own entries appear as its `own`), and per day the income and expense (days without entries are left out).
+	// Only confirmed entries count, transfers never. Totals equal the sums of the entries they cover.
+	// A month is the member's ledger month: with `monthStartDay` d on the profile, month m of year y runs from day d of m to the day before day d of the next month (d = 1: the calendar month), in the service time zone.
+	//
+	// Corresponds with GET /api/account/stats/monthly (the `GetMonthlyStats` operationId).
+	GetMonthlyStats(ctx context.Context, params *GetMonthlyStatsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetTagStats Statistics by tag over a range
+	//
+	// Per tag the income, expense and number of entries over `from` to `to` (both included, at most 1,830 days). An entry with two tags counts under each; `income` and `expense` of the answer count every tagged entry once.
+	//
+	// Corresponds with GET /api/account/stats/tags (the `GetTagStats` operationId).
+	GetTagStats(ctx context.Context, params *GetTagStatsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetYearlyStats Statistics of a year by month
+	//
+	// Income, expense and net of each of the 12 ledger months of `year` (see the monthly statistics for what a month is), and of the year.
+	//
+	// Corresponds with GET /api/account/stats/yearly (the `GetYearlyStats` operationId).
+	GetYearlyStats(ctx context.Context, params *GetYearlyStatsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListTags List tags
 	//
@@ -3984,6 +4541,360 @@ type ClientInterface interface {
 	GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
+// ListBudgets List a month's budgets
+//
+// The member's budgets of `year` and `month`, ordered by category id.
+//
+// Corresponds with GET /api/account/budgets (the `ListBudgets` operationId).
+func (c *Client) ListBudgets(ctx context.Context, params *ListBudgetsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListBudgetsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateBudgetWithBody Create a budget
+//
+// A budget of one of the member's categories (404 otherwise) for a year and month; `amount` 0 to 10^15.
+// A budget is unique per category and month: creating an existing one answers 409 `CONFLICT` whose detail names the existing budget's id (also when two creates race).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/account/budgets (the `CreateBudget` operationId).
+func (c *Client) CreateBudgetWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateBudgetRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateBudget Create a budget
+//
+// A budget of one of the member's categories (404 otherwise) for a year and month; `amount` 0 to 10^15.
+// A budget is unique per category and month: creating an existing one answers 409 `CONFLICT` whose detail names the existing budget's id (also when two creates race).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/account/budgets (the `CreateBudget` operationId).
+func (c *Client) CreateBudget(ctx context.Context, body CreateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateBudgetRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetBudgetChart Budget against spending per month
+//
+// For the `months` (1 to 24, default 6) months ending with `year`/`month`, oldest first: the month's budget total (as in the status) and its confirmed spending.
+// A month is the member's ledger month: with `monthStartDay` d on the profile, month m of year y runs from day d of m to the day before day d of the next month (d = 1: the calendar month), in the service time zone.
+//
+// Corresponds with GET /api/account/budgets/chart (the `GetBudgetChart` operationId).
+func (c *Client) GetBudgetChart(ctx context.Context, params *GetBudgetChartParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBudgetChartRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CopyBudgetsWithBody Copy a month's budgets
+//
+// Every budget of the source month into the target month in one transaction; a target budget of the same category is overwritten, others are kept. Copying a month onto itself is a 400.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/account/budgets/copy (the `CopyBudgets` operationId).
+func (c *Client) CopyBudgetsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCopyBudgetsRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CopyBudgets Copy a month's budgets
+//
+// Every budget of the source month into the target month in one transaction; a target budget of the same category is overwritten, others are kept. Copying a month onto itself is a 400.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/account/budgets/copy (the `CopyBudgets` operationId).
+func (c *Client) CopyBudgets(ctx context.Context, body CopyBudgetsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCopyBudgetsRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetBudgetIncome A month's expected income
+//
+// The expected income of `year`/`month` (`amount` null when not set) and the confirmed income of the month so far.
+// A month is the member's ledger month: with `monthStartDay` d on the profile, month m of year y runs from day d of m to the day before day d of the next month (d = 1: the calendar month), in the service time zone.
+//
+// Corresponds with GET /api/account/budgets/income (the `GetBudgetIncome` operationId).
+func (c *Client) GetBudgetIncome(ctx context.Context, params *GetBudgetIncomeParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBudgetIncomeRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutBudgetIncomeWithBody Set a month's expected income
+//
+// Sets (or replaces) the expected income of a month; `amount` 0 to 10^15.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
+func (c *Client) PutBudgetIncomeWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutBudgetIncomeRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutBudgetIncome Set a month's expected income
+//
+// Sets (or replaces) the expected income of a month; `amount` 0 to 10^15.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
+func (c *Client) PutBudgetIncome(ctx context.Context, body PutBudgetIncomeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutBudgetIncomeRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListOnetimeBudgets List one-time budgets
+//
+// The member's one-time budgets, latest start first, each with what was spent over its period: confirmed expenses from `startDate` to `endDate` (both included) of its category and that category's sub-categories, or of every category when it has none. Transfers count nowhere.
+//
+// Corresponds with GET /api/account/budgets/onetime (the `ListOnetimeBudgets` operationId).
+func (c *Client) ListOnetimeBudgets(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListOnetimeBudgetsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateOnetimeBudgetWithBody Create a one-time budget
+//
+// A budget over a date range (`endDate` not before `startDate`, at most 366 days), optionally of one of the member's expense categories (404 otherwise). `name` 1 to 100 characters on one line; `amount` 0 to 10^15. A deleted category leaves its one-time budgets without one.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
+func (c *Client) CreateOnetimeBudgetWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateOnetimeBudgetRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateOnetimeBudget Create a one-time budget
+//
+// A budget over a date range (`endDate` not before `startDate`, at most 366 days), optionally of one of the member's expense categories (404 otherwise). `name` 1 to 100 characters on one line; `amount` 0 to 10^15. A deleted category leaves its one-time budgets without one.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
+func (c *Client) CreateOnetimeBudget(ctx context.Context, body CreateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateOnetimeBudgetRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteOnetimeBudget Delete a one-time budget
+//
+// Deletes one of the member's one-time budgets.
+//
+// Corresponds with DELETE /api/account/budgets/onetime/{id} (the `DeleteOnetimeBudget` operationId).
+func (c *Client) DeleteOnetimeBudget(ctx context.Context, id OnetimeBudgetID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteOnetimeBudgetRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateOnetimeBudgetWithBody Replace a one-time budget
+//
+// Replaces every field, with the rules of the create.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
+func (c *Client) UpdateOnetimeBudgetWithBody(ctx context.Context, id OnetimeBudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateOnetimeBudgetRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateOnetimeBudget Replace a one-time budget
+//
+// Replaces every field, with the rules of the create.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
+func (c *Client) UpdateOnetimeBudget(ctx context.Context, id OnetimeBudgetID, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateOnetimeBudgetRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetBudgetStatus A month's budget status
+//
+// Per budget: its amount, what its category spent in the month (a top-level category counts its sub-categories' spending), the remainder (negative when overspent) and the percent used (`null` when the amount is 0).
+// Totals: `budget` adds top-level budgets and sub-category budgets whose parent has none (so nothing counts twice); `spent` is every confirmed expense of the month; `unbudgeted` is the part of it in no budgeted category. `expectedIncome` is the month's expected income (`null` when not set) and `incomeLeft` is it less `spent`.
+// Only confirmed expenses count, foreign payments at their converted amount; transfers count nowhere.
+// A month is the member's ledger month: with `monthStartDay` d on the profile, month m of year y runs from day d of m to the day before day d of the next month (d = 1: the calendar month), in the service time zone.
+//
+// Corresponds with GET /api/account/budgets/status (the `GetBudgetStatus` operationId).
+func (c *Client) GetBudgetStatus(ctx context.Context, params *GetBudgetStatusParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBudgetStatusRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteBudget Delete a budget
+//
+// Deletes one of the member's budgets.
+//
+// Corresponds with DELETE /api/account/budgets/{id} (the `DeleteBudget` operationId).
+func (c *Client) DeleteBudget(ctx context.Context, id BudgetID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteBudgetRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateBudgetWithBody Change a budget's amount
+//
+// Only the amount changes; the category, year and month of a budget are fixed (delete and create to move it).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
+func (c *Client) UpdateBudgetWithBody(ctx context.Context, id BudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateBudgetRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateBudget Change a budget's amount
+//
+// Only the amount changes; the category, year and month of a budget are fixed (delete and create to move it).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
+func (c *Client) UpdateBudget(ctx context.Context, id BudgetID, body UpdateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateBudgetRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListCategories The category tree
 //
 // Top-level categories in sort order, each with its sub-categories (`children`) in sort order.
@@ -4915,6 +5826,76 @@ func (c *Client) UpdateRecurringWithBody(ctx context.Context, id RecurringID, co
 // Corresponds with PUT /api/account/recurrings/{id} (the `UpdateRecurring` operationId).
 func (c *Client) UpdateRecurring(ctx context.Context, id RecurringID, body UpdateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateRecurringRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetCategoryStats Statistics by category over a range
+//
+// Per type the categories with sub-categories nested, over `from` to `to` (both included, at most 1,830 days), with the range's income and expense.
+//
+// Corresponds with GET /api/account/stats/categories (the `GetCategoryStats` operationId).
+func (c *Client) GetCategoryStats(ctx context.Context, params *GetCategoryStatsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetCategoryStatsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetMonthlyStats Statistics of a month
+//
+// Income, expense and net of the month; per type the categories with their sub-categories nested (a parent's `amount` includes its children's; `categoryId` null collects uncategorized entries, and the parent's own entries appear as its `own`), and per day the income and expense (days without entries are left out).
+// Only confirmed entries count, transfers never. Totals equal the sums of the entries they cover.
+// A month is the member's ledger month: with `monthStartDay` d on the profile, month m of year y runs from day d of m to the day before day d of the next month (d = 1: the calendar month), in the service time zone.
+//
+// Corresponds with GET /api/account/stats/monthly (the `GetMonthlyStats` operationId).
+func (c *Client) GetMonthlyStats(ctx context.Context, params *GetMonthlyStatsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetMonthlyStatsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetTagStats Statistics by tag over a range
+//
+// Per tag the income, expense and number of entries over `from` to `to` (both included, at most 1,830 days). An entry with two tags counts under each; `income` and `expense` of the answer count every tagged entry once.
+//
+// Corresponds with GET /api/account/stats/tags (the `GetTagStats` operationId).
+func (c *Client) GetTagStats(ctx context.Context, params *GetTagStatsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetTagStatsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetYearlyStats Statistics of a year by month
+//
+// Income, expense and net of each of the 12 ledger months of `year` (see the monthly statistics for what a month is), and of the year.
+//
+// Corresponds with GET /api/account/stats/yearly (the `GetYearlyStats` operationId).
+func (c *Client) GetYearlyStats(ctx context.Context, params *GetYearlyStatsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetYearlyStatsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -7510,6 +8491,599 @@ func (c *Client) GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn
 	return c.Client.Do(req)
 }
 
+// NewListBudgetsRequest constructs an http.Request for the ListBudgets method
+func NewListBudgetsRequest(server string, params *ListBudgetsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/budgets")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "year", params.Year, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "month", params.Month, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateBudgetRequest calls the generic CreateBudget builder with application/json body
+func NewCreateBudgetRequest(server string, body CreateBudgetJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateBudgetRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateBudgetRequestWithBody constructs an http.Request for the CreateBudget method, with any body, and a specified content type
+func NewCreateBudgetRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/budgets")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetBudgetChartRequest constructs an http.Request for the GetBudgetChart method
+func NewGetBudgetChartRequest(server string, params *GetBudgetChartParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/budgets/chart")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "year", params.Year, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "month", params.Month, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Months != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "months", *params.Months, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCopyBudgetsRequest calls the generic CopyBudgets builder with application/json body
+func NewCopyBudgetsRequest(server string, body CopyBudgetsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCopyBudgetsRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCopyBudgetsRequestWithBody constructs an http.Request for the CopyBudgets method, with any body, and a specified content type
+func NewCopyBudgetsRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/budgets/copy")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetBudgetIncomeRequest constructs an http.Request for the GetBudgetIncome method
+func NewGetBudgetIncomeRequest(server string, params *GetBudgetIncomeParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/budgets/income")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "year", params.Year, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "month", params.Month, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPutBudgetIncomeRequest calls the generic PutBudgetIncome builder with application/json body
+func NewPutBudgetIncomeRequest(server string, body PutBudgetIncomeJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPutBudgetIncomeRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPutBudgetIncomeRequestWithBody constructs an http.Request for the PutBudgetIncome method, with any body, and a specified content type
+func NewPutBudgetIncomeRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/budgets/income")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListOnetimeBudgetsRequest constructs an http.Request for the ListOnetimeBudgets method
+func NewListOnetimeBudgetsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/budgets/onetime")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateOnetimeBudgetRequest calls the generic CreateOnetimeBudget builder with application/json body
+func NewCreateOnetimeBudgetRequest(server string, body CreateOnetimeBudgetJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateOnetimeBudgetRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateOnetimeBudgetRequestWithBody constructs an http.Request for the CreateOnetimeBudget method, with any body, and a specified content type
+func NewCreateOnetimeBudgetRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/budgets/onetime")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteOnetimeBudgetRequest constructs an http.Request for the DeleteOnetimeBudget method
+func NewDeleteOnetimeBudgetRequest(server string, id OnetimeBudgetID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/budgets/onetime/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateOnetimeBudgetRequest calls the generic UpdateOnetimeBudget builder with application/json body
+func NewUpdateOnetimeBudgetRequest(server string, id OnetimeBudgetID, body UpdateOnetimeBudgetJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateOnetimeBudgetRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewUpdateOnetimeBudgetRequestWithBody constructs an http.Request for the UpdateOnetimeBudget method, with any body, and a specified content type
+func NewUpdateOnetimeBudgetRequestWithBody(server string, id OnetimeBudgetID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/budgets/onetime/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetBudgetStatusRequest constructs an http.Request for the GetBudgetStatus method
+func NewGetBudgetStatusRequest(server string, params *GetBudgetStatusParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/budgets/status")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "year", params.Year, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "month", params.Month, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewDeleteBudgetRequest constructs an http.Request for the DeleteBudget method
+func NewDeleteBudgetRequest(server string, id BudgetID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/budgets/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateBudgetRequest calls the generic UpdateBudget builder with application/json body
+func NewUpdateBudgetRequest(server string, id BudgetID, body UpdateBudgetJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateBudgetRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewUpdateBudgetRequestWithBody constructs an http.Request for the UpdateBudget method, with any body, and a specified content type
+func NewUpdateBudgetRequestWithBody(server string, id BudgetID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/budgets/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewListCategoriesRequest constructs an http.Request for the ListCategories method
 func NewListCategoriesRequest(server string) (*http.Request, error) {
 	var err error
@@ -9006,6 +10580,230 @@ func NewUpdateRecurringRequestWithBody(server string, id RecurringID, contentTyp
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetCategoryStatsRequest constructs an http.Request for the GetCategoryStats method
+func NewGetCategoryStatsRequest(server string, params *GetCategoryStatsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/stats/categories")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetMonthlyStatsRequest constructs an http.Request for the GetMonthlyStats method
+func NewGetMonthlyStatsRequest(server string, params *GetMonthlyStatsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/stats/monthly")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "year", params.Year, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "month", params.Month, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetTagStatsRequest constructs an http.Request for the GetTagStats method
+func NewGetTagStatsRequest(server string, params *GetTagStatsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/stats/tags")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetYearlyStatsRequest constructs an http.Request for the GetYearlyStats method
+func NewGetYearlyStatsRequest(server string, params *GetYearlyStatsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/stats/yearly")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "year", params.Year, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -12706,6 +14504,184 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// ListBudgetsWithResponse List a month's budgets
+	//
+	// The member's budgets of `year` and `month`, ordered by category id.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/account/budgets (the `ListBudgets` operationId).
+	ListBudgetsWithResponse(ctx context.Context, params *ListBudgetsParams, reqEditors ...RequestEditorFn) (*ListBudgetsResponse, error)
+
+	// CreateBudgetWithBodyWithResponse Create a budget
+	//
+	// A budget of one of the member's categories (404 otherwise) for a year and month; `amount` 0 to 10^15.
+	// A budget is unique per category and month: creating an existing one answers 409 `CONFLICT` whose detail names the existing budget's id (also when two creates race).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/budgets (the `CreateBudget` operationId).
+	CreateBudgetWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBudgetResponse, error)
+
+	// CreateBudgetWithResponse Create a budget
+	//
+	// A budget of one of the member's categories (404 otherwise) for a year and month; `amount` 0 to 10^15.
+	// A budget is unique per category and month: creating an existing one answers 409 `CONFLICT` whose detail names the existing budget's id (also when two creates race).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/budgets (the `CreateBudget` operationId).
+	CreateBudgetWithResponse(ctx context.Context, body CreateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBudgetResponse, error)
+
+	// GetBudgetChartWithResponse Budget against spending per month
+	//
+	// For the `months` (1 to 24, default 6) months ending with `year`/`month`, oldest first: the month's budget total (as in the status) and its confirmed spending.
+	// A month is the member's ledger month: with `monthStartDay` d on the profile, month m of year y runs from day d of m to the day before day d of the next month (d = 1: the calendar month), in the service time zone.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/account/budgets/chart (the `GetBudgetChart` operationId).
+	GetBudgetChartWithResponse(ctx context.Context, params *GetBudgetChartParams, reqEditors ...RequestEditorFn) (*GetBudgetChartResponse, error)
+
+	// CopyBudgetsWithBodyWithResponse Copy a month's budgets
+	//
+	// Every budget of the source month into the target month in one transaction; a target budget of the same category is overwritten, others are kept. Copying a month onto itself is a 400.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/budgets/copy (the `CopyBudgets` operationId).
+	CopyBudgetsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CopyBudgetsResponse, error)
+
+	// CopyBudgetsWithResponse Copy a month's budgets
+	//
+	// Every budget of the source month into the target month in one transaction; a target budget of the same category is overwritten, others are kept. Copying a month onto itself is a 400.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/budgets/copy (the `CopyBudgets` operationId).
+	CopyBudgetsWithResponse(ctx context.Context, body CopyBudgetsJSONRequestBody, reqEditors ...RequestEditorFn) (*CopyBudgetsResponse, error)
+
+	// GetBudgetIncomeWithResponse A month's expected income
+	//
+	// The expected income of `year`/`month` (`amount` null when not set) and the confirmed income of the month so far.
+	// A month is the member's ledger month: with `monthStartDay` d on the profile, month m of year y runs from day d of m to the day before day d of the next month (d = 1: the calendar month), in the service time zone.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/account/budgets/income (the `GetBudgetIncome` operationId).
+	GetBudgetIncomeWithResponse(ctx context.Context, params *GetBudgetIncomeParams, reqEditors ...RequestEditorFn) (*GetBudgetIncomeResponse, error)
+
+	// PutBudgetIncomeWithBodyWithResponse Set a month's expected income
+	//
+	// Sets (or replaces) the expected income of a month; `amount` 0 to 10^15.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
+	PutBudgetIncomeWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutBudgetIncomeResponse, error)
+
+	// PutBudgetIncomeWithResponse Set a month's expected income
+	//
+	// Sets (or replaces) the expected income of a month; `amount` 0 to 10^15.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
+	PutBudgetIncomeWithResponse(ctx context.Context, body PutBudgetIncomeJSONRequestBody, reqEditors ...RequestEditorFn) (*PutBudgetIncomeResponse, error)
+
+	// ListOnetimeBudgetsWithResponse List one-time budgets
+	//
+	// The member's one-time budgets, latest start first, each with what was spent over its period: confirmed expenses from `startDate` to `endDate` (both included) of its category and that category's sub-categories, or of every category when it has none. Transfers count nowhere.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/account/budgets/onetime (the `ListOnetimeBudgets` operationId).
+	ListOnetimeBudgetsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListOnetimeBudgetsResponse, error)
+
+	// CreateOnetimeBudgetWithBodyWithResponse Create a one-time budget
+	//
+	// A budget over a date range (`endDate` not before `startDate`, at most 366 days), optionally of one of the member's expense categories (404 otherwise). `name` 1 to 100 characters on one line; `amount` 0 to 10^15. A deleted category leaves its one-time budgets without one.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
+	CreateOnetimeBudgetWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateOnetimeBudgetResponse, error)
+
+	// CreateOnetimeBudgetWithResponse Create a one-time budget
+	//
+	// A budget over a date range (`endDate` not before `startDate`, at most 366 days), optionally of one of the member's expense categories (404 otherwise). `name` 1 to 100 characters on one line; `amount` 0 to 10^15. A deleted category leaves its one-time budgets without one.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
+	CreateOnetimeBudgetWithResponse(ctx context.Context, body CreateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateOnetimeBudgetResponse, error)
+
+	// DeleteOnetimeBudgetWithResponse Delete a one-time budget
+	//
+	// Deletes one of the member's one-time budgets.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/account/budgets/onetime/{id} (the `DeleteOnetimeBudget` operationId).
+	DeleteOnetimeBudgetWithResponse(ctx context.Context, id OnetimeBudgetID, reqEditors ...RequestEditorFn) (*DeleteOnetimeBudgetResponse, error)
+
+	// UpdateOnetimeBudgetWithBodyWithResponse Replace a one-time budget
+	//
+	// Replaces every field, with the rules of the create.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
+	UpdateOnetimeBudgetWithBodyWithResponse(ctx context.Context, id OnetimeBudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateOnetimeBudgetResponse, error)
+
+	// UpdateOnetimeBudgetWithResponse Replace a one-time budget
+	//
+	// Replaces every field, with the rules of the create.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
+	UpdateOnetimeBudgetWithResponse(ctx context.Context, id OnetimeBudgetID, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateOnetimeBudgetResponse, error)
+
+	// GetBudgetStatusWithResponse A month's budget status
+	//
+	// Per budget: its amount, what its category spent in the month (a top-level category counts its sub-categories' spending), the remainder (negative when overspent) and the percent used (`null` when the amount is 0).
+	// Totals: `budget` adds top-level budgets and sub-category budgets whose parent has none (so nothing counts twice); `spent` is every confirmed expense of the month; `unbudgeted` is the part of it in no budgeted category. `expectedIncome` is the month's expected income (`null` when not set) and `incomeLeft` is it less `spent`.
+	// Only confirmed expenses count, foreign payments at their converted amount; transfers count nowhere.
+	// A month is the member's ledger month: with `monthStartDay` d on the profile, month m of year y runs from day d of m to the day before day d of the next month (d = 1: the calendar month), in the service time zone.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/account/budgets/status (the `GetBudgetStatus` operationId).
+	GetBudgetStatusWithResponse(ctx context.Context, params *GetBudgetStatusParams, reqEditors ...RequestEditorFn) (*GetBudgetStatusResponse, error)
+
+	// DeleteBudgetWithResponse Delete a budget
+	//
+	// Deletes one of the member's budgets.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/account/budgets/{id} (the `DeleteBudget` operationId).
+	DeleteBudgetWithResponse(ctx context.Context, id BudgetID, reqEditors ...RequestEditorFn) (*DeleteBudgetResponse, error)
+
+	// UpdateBudgetWithBodyWithResponse Change a budget's amount
+	//
+	// Only the amount changes; the category, year and month of a budget are fixed (delete and create to move it).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
+	UpdateBudgetWithBodyWithResponse(ctx context.Context, id BudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateBudgetResponse, error)
+
+	// UpdateBudgetWithResponse Change a budget's amount
+	//
+	// Only the amount changes; the category, year and month of a budget are fixed (delete and create to move it).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
+	UpdateBudgetWithResponse(ctx context.Context, id BudgetID, body UpdateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateBudgetResponse, error)
+
 	// ListCategoriesWithResponse The category tree
 	//
 	// Top-level categories in sort order, each with its sub-categories (`children`) in sort order.
@@ -13204,6 +15180,44 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PUT /api/account/recurrings/{id} (the `UpdateRecurring` operationId).
 	UpdateRecurringWithResponse(ctx context.Context, id RecurringID, body UpdateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateRecurringResponse, error)
+
+	// GetCategoryStatsWithResponse Statistics by category over a range
+	//
+	// Per type the categories with sub-categories nested, over `from` to `to` (both included, at most 1,830 days), with the range's income and expense.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/account/stats/categories (the `GetCategoryStats` operationId).
+	GetCategoryStatsWithResponse(ctx context.Context, params *GetCategoryStatsParams, reqEditors ...RequestEditorFn) (*GetCategoryStatsResponse, error)
+
+	// GetMonthlyStatsWithResponse Statistics of a month
+	//
+	// Income, expense and net of the month; per type the categories with their sub-categories nested (a parent's `amount` includes its children's; `categoryId` null collects uncategorized entries, and the parent's own entries appear as its `own`), and per day the income and expense (days without entries are left out).
+	// Only confirmed entries count, transfers never. Totals equal the sums of the entries they cover.
+	// A month is the member's ledger month: with `monthStartDay` d on the profile, month m of year y runs from day d of m to the day before day d of the next month (d = 1: the calendar month), in the service time zone.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/account/stats/monthly (the `GetMonthlyStats` operationId).
+	GetMonthlyStatsWithResponse(ctx context.Context, params *GetMonthlyStatsParams, reqEditors ...RequestEditorFn) (*GetMonthlyStatsResponse, error)
+
+	// GetTagStatsWithResponse Statistics by tag over a range
+	//
+	// Per tag the income, expense and number of entries over `from` to `to` (both included, at most 1,830 days). An entry with two tags counts under each; `income` and `expense` of the answer count every tagged entry once.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/account/stats/tags (the `GetTagStats` operationId).
+	GetTagStatsWithResponse(ctx context.Context, params *GetTagStatsParams, reqEditors ...RequestEditorFn) (*GetTagStatsResponse, error)
+
+	// GetYearlyStatsWithResponse Statistics of a year by month
+	//
+	// Income, expense and net of each of the 12 ledger months of `year` (see the monthly statistics for what a month is), and of the year.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/account/stats/yearly (the `GetYearlyStats` operationId).
+	GetYearlyStatsWithResponse(ctx context.Context, params *GetYearlyStatsParams, reqEditors ...RequestEditorFn) (*GetYearlyStatsResponse, error)
 
 	// ListTagsWithResponse List tags
 	//
@@ -14623,6 +16637,1246 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /readyz (the `GetReadiness` operationId).
 	GetReadinessWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetReadinessResponse, error)
+}
+
+// ListBudgetsResponse503Headers the declared response headers of an HTTP 503 response for ListBudgets
+type ListBudgetsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListBudgetsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BudgetList
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListBudgetsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListBudgetsResponse) GetJSON200() *BudgetList {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListBudgetsResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListBudgetsResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListBudgetsResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListBudgetsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListBudgetsResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListBudgetsResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListBudgetsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListBudgetsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListBudgetsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListBudgetsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateBudgetResponse503Headers the declared response headers of an HTTP 503 response for CreateBudget
+type CreateBudgetResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreateBudgetResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Budget
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateBudgetResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateBudgetResponse) GetJSON201() *Budget {
+	return r.JSON201
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateBudgetResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateBudgetResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateBudgetResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateBudgetResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateBudgetResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateBudgetResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateBudgetResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateBudgetResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateBudgetResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateBudgetResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateBudgetResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateBudgetResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateBudgetResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetBudgetChartResponse503Headers the declared response headers of an HTTP 503 response for GetBudgetChart
+type GetBudgetChartResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetBudgetChartResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BudgetChart
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetBudgetChartResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetBudgetChartResponse) GetJSON200() *BudgetChart {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetBudgetChartResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetBudgetChartResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetBudgetChartResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetBudgetChartResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetBudgetChartResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetBudgetChartResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetBudgetChartResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetBudgetChartResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetBudgetChartResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetBudgetChartResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CopyBudgetsResponse503Headers the declared response headers of an HTTP 503 response for CopyBudgets
+type CopyBudgetsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CopyBudgetsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BudgetCopyResult
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CopyBudgetsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CopyBudgetsResponse) GetJSON200() *BudgetCopyResult {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CopyBudgetsResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CopyBudgetsResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CopyBudgetsResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CopyBudgetsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CopyBudgetsResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CopyBudgetsResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CopyBudgetsResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CopyBudgetsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CopyBudgetsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CopyBudgetsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CopyBudgetsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetBudgetIncomeResponse503Headers the declared response headers of an HTTP 503 response for GetBudgetIncome
+type GetBudgetIncomeResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetBudgetIncomeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BudgetIncome
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetBudgetIncomeResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetBudgetIncomeResponse) GetJSON200() *BudgetIncome {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetBudgetIncomeResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetBudgetIncomeResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetBudgetIncomeResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetBudgetIncomeResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetBudgetIncomeResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetBudgetIncomeResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetBudgetIncomeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetBudgetIncomeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetBudgetIncomeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetBudgetIncomeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PutBudgetIncomeResponse503Headers the declared response headers of an HTTP 503 response for PutBudgetIncome
+type PutBudgetIncomeResponse503Headers struct {
+	RetryAfter *int
+}
+
+type PutBudgetIncomeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BudgetIncome
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PutBudgetIncomeResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PutBudgetIncomeResponse) GetJSON200() *BudgetIncome {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r PutBudgetIncomeResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r PutBudgetIncomeResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r PutBudgetIncomeResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r PutBudgetIncomeResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r PutBudgetIncomeResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r PutBudgetIncomeResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r PutBudgetIncomeResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PutBudgetIncomeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PutBudgetIncomeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PutBudgetIncomeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PutBudgetIncomeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListOnetimeBudgetsResponse503Headers the declared response headers of an HTTP 503 response for ListOnetimeBudgets
+type ListOnetimeBudgetsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListOnetimeBudgetsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OnetimeBudgetList
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListOnetimeBudgetsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListOnetimeBudgetsResponse) GetJSON200() *OnetimeBudgetList {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListOnetimeBudgetsResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListOnetimeBudgetsResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListOnetimeBudgetsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListOnetimeBudgetsResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListOnetimeBudgetsResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListOnetimeBudgetsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListOnetimeBudgetsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListOnetimeBudgetsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListOnetimeBudgetsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateOnetimeBudgetResponse503Headers the declared response headers of an HTTP 503 response for CreateOnetimeBudget
+type CreateOnetimeBudgetResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreateOnetimeBudgetResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *OnetimeBudget
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateOnetimeBudgetResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateOnetimeBudgetResponse) GetJSON201() *OnetimeBudget {
+	return r.JSON201
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateOnetimeBudgetResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateOnetimeBudgetResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateOnetimeBudgetResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateOnetimeBudgetResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateOnetimeBudgetResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateOnetimeBudgetResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateOnetimeBudgetResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateOnetimeBudgetResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateOnetimeBudgetResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateOnetimeBudgetResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateOnetimeBudgetResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateOnetimeBudgetResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteOnetimeBudgetResponse503Headers the declared response headers of an HTTP 503 response for DeleteOnetimeBudget
+type DeleteOnetimeBudgetResponse503Headers struct {
+	RetryAfter *int
+}
+
+type DeleteOnetimeBudgetResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteOnetimeBudgetResponse503Headers
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteOnetimeBudgetResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteOnetimeBudgetResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteOnetimeBudgetResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteOnetimeBudgetResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r DeleteOnetimeBudgetResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeleteOnetimeBudgetResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteOnetimeBudgetResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteOnetimeBudgetResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteOnetimeBudgetResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteOnetimeBudgetResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteOnetimeBudgetResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateOnetimeBudgetResponse503Headers the declared response headers of an HTTP 503 response for UpdateOnetimeBudget
+type UpdateOnetimeBudgetResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UpdateOnetimeBudgetResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OnetimeBudget
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateOnetimeBudgetResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateOnetimeBudgetResponse) GetJSON200() *OnetimeBudget {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UpdateOnetimeBudgetResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UpdateOnetimeBudgetResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateOnetimeBudgetResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UpdateOnetimeBudgetResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UpdateOnetimeBudgetResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r UpdateOnetimeBudgetResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UpdateOnetimeBudgetResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateOnetimeBudgetResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateOnetimeBudgetResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateOnetimeBudgetResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateOnetimeBudgetResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateOnetimeBudgetResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetBudgetStatusResponse503Headers the declared response headers of an HTTP 503 response for GetBudgetStatus
+type GetBudgetStatusResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetBudgetStatusResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BudgetStatus
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetBudgetStatusResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetBudgetStatusResponse) GetJSON200() *BudgetStatus {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetBudgetStatusResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetBudgetStatusResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetBudgetStatusResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetBudgetStatusResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetBudgetStatusResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetBudgetStatusResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetBudgetStatusResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetBudgetStatusResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetBudgetStatusResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetBudgetStatusResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteBudgetResponse503Headers the declared response headers of an HTTP 503 response for DeleteBudget
+type DeleteBudgetResponse503Headers struct {
+	RetryAfter *int
+}
+
+type DeleteBudgetResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteBudgetResponse503Headers
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteBudgetResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteBudgetResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteBudgetResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteBudgetResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r DeleteBudgetResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeleteBudgetResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteBudgetResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteBudgetResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteBudgetResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteBudgetResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteBudgetResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateBudgetResponse503Headers the declared response headers of an HTTP 503 response for UpdateBudget
+type UpdateBudgetResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UpdateBudgetResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Budget
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateBudgetResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateBudgetResponse) GetJSON200() *Budget {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UpdateBudgetResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UpdateBudgetResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateBudgetResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UpdateBudgetResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UpdateBudgetResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r UpdateBudgetResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UpdateBudgetResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateBudgetResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateBudgetResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateBudgetResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateBudgetResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateBudgetResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 // ListCategoriesResponse503Headers the declared response headers of an HTTP 503 response for ListCategories
@@ -17728,6 +20982,366 @@ func (r UpdateRecurringResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateRecurringResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetCategoryStatsResponse503Headers the declared response headers of an HTTP 503 response for GetCategoryStats
+type GetCategoryStatsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetCategoryStatsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CategoryStats
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetCategoryStatsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetCategoryStatsResponse) GetJSON200() *CategoryStats {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetCategoryStatsResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetCategoryStatsResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetCategoryStatsResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetCategoryStatsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetCategoryStatsResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetCategoryStatsResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetCategoryStatsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetCategoryStatsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetCategoryStatsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetCategoryStatsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetMonthlyStatsResponse503Headers the declared response headers of an HTTP 503 response for GetMonthlyStats
+type GetMonthlyStatsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetMonthlyStatsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *MonthlyStats
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetMonthlyStatsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetMonthlyStatsResponse) GetJSON200() *MonthlyStats {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetMonthlyStatsResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetMonthlyStatsResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetMonthlyStatsResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetMonthlyStatsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetMonthlyStatsResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetMonthlyStatsResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetMonthlyStatsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetMonthlyStatsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetMonthlyStatsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetMonthlyStatsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetTagStatsResponse503Headers the declared response headers of an HTTP 503 response for GetTagStats
+type GetTagStatsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetTagStatsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TagStats
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetTagStatsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetTagStatsResponse) GetJSON200() *TagStats {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetTagStatsResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetTagStatsResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetTagStatsResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetTagStatsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetTagStatsResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetTagStatsResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetTagStatsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetTagStatsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetTagStatsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetTagStatsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetYearlyStatsResponse503Headers the declared response headers of an HTTP 503 response for GetYearlyStats
+type GetYearlyStatsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetYearlyStatsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *YearlyStats
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetYearlyStatsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetYearlyStatsResponse) GetJSON200() *YearlyStats {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetYearlyStatsResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetYearlyStatsResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetYearlyStatsResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetYearlyStatsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetYearlyStatsResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetYearlyStatsResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetYearlyStatsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetYearlyStatsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetYearlyStatsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetYearlyStatsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -25809,6 +29423,298 @@ func (r GetReadinessResponse) ContentType() string {
 	return ""
 }
 
+// ListBudgetsWithResponse List a month's budgets
+//
+// The member's budgets of `year` and `month`, ordered by category id.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/account/budgets (the `ListBudgets` operationId).
+func (c *ClientWithResponses) ListBudgetsWithResponse(ctx context.Context, params *ListBudgetsParams, reqEditors ...RequestEditorFn) (*ListBudgetsResponse, error) {
+	rsp, err := c.ListBudgets(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListBudgetsResponse(rsp)
+}
+
+// CreateBudgetWithBodyWithResponse Create a budget
+//
+// A budget of one of the member's categories (404 otherwise) for a year and month; `amount` 0 to 10^15.
+// A budget is unique per category and month: creating an existing one answers 409 `CONFLICT` whose detail names the existing budget's id (also when two creates race).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/budgets (the `CreateBudget` operationId).
+func (c *ClientWithResponses) CreateBudgetWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBudgetResponse, error) {
+	rsp, err := c.CreateBudgetWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateBudgetResponse(rsp)
+}
+
+// CreateBudgetWithResponse Create a budget
+//
+// A budget of one of the member's categories (404 otherwise) for a year and month; `amount` 0 to 10^15.
+// A budget is unique per category and month: creating an existing one answers 409 `CONFLICT` whose detail names the existing budget's id (also when two creates race).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/budgets (the `CreateBudget` operationId).
+func (c *ClientWithResponses) CreateBudgetWithResponse(ctx context.Context, body CreateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBudgetResponse, error) {
+	rsp, err := c.CreateBudget(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateBudgetResponse(rsp)
+}
+
+// GetBudgetChartWithResponse Budget against spending per month
+//
+// For the `months` (1 to 24, default 6) months ending with `year`/`month`, oldest first: the month's budget total (as in the status) and its confirmed spending.
+// A month is the member's ledger month: with `monthStartDay` d on the profile, month m of year y runs from day d of m to the day before day d of the next month (d = 1: the calendar month), in the service time zone.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/account/budgets/chart (the `GetBudgetChart` operationId).
+func (c *ClientWithResponses) GetBudgetChartWithResponse(ctx context.Context, params *GetBudgetChartParams, reqEditors ...RequestEditorFn) (*GetBudgetChartResponse, error) {
+	rsp, err := c.GetBudgetChart(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetBudgetChartResponse(rsp)
+}
+
+// CopyBudgetsWithBodyWithResponse Copy a month's budgets
+//
+// Every budget of the source month into the target month in one transaction; a target budget of the same category is overwritten, others are kept. Copying a month onto itself is a 400.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/budgets/copy (the `CopyBudgets` operationId).
+func (c *ClientWithResponses) CopyBudgetsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CopyBudgetsResponse, error) {
+	rsp, err := c.CopyBudgetsWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCopyBudgetsResponse(rsp)
+}
+
+// CopyBudgetsWithResponse Copy a month's budgets
+//
+// Every budget of the source month into the target month in one transaction; a target budget of the same category is overwritten, others are kept. Copying a month onto itself is a 400.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/budgets/copy (the `CopyBudgets` operationId).
+func (c *ClientWithResponses) CopyBudgetsWithResponse(ctx context.Context, body CopyBudgetsJSONRequestBody, reqEditors ...RequestEditorFn) (*CopyBudgetsResponse, error) {
+	rsp, err := c.CopyBudgets(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCopyBudgetsResponse(rsp)
+}
+
+// GetBudgetIncomeWithResponse A month's expected income
+//
+// The expected income of `year`/`month` (`amount` null when not set) and the confirmed income of the month so far.
+// A month is the member's ledger month: with `monthStartDay` d on the profile, month m of year y runs from day d of m to the day before day d of the next month (d = 1: the calendar month), in the service time zone.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/account/budgets/income (the `GetBudgetIncome` operationId).
+func (c *ClientWithResponses) GetBudgetIncomeWithResponse(ctx context.Context, params *GetBudgetIncomeParams, reqEditors ...RequestEditorFn) (*GetBudgetIncomeResponse, error) {
+	rsp, err := c.GetBudgetIncome(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetBudgetIncomeResponse(rsp)
+}
+
+// PutBudgetIncomeWithBodyWithResponse Set a month's expected income
+//
+// Sets (or replaces) the expected income of a month; `amount` 0 to 10^15.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
+func (c *ClientWithResponses) PutBudgetIncomeWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutBudgetIncomeResponse, error) {
+	rsp, err := c.PutBudgetIncomeWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutBudgetIncomeResponse(rsp)
+}
+
+// PutBudgetIncomeWithResponse Set a month's expected income
+//
+// Sets (or replaces) the expected income of a month; `amount` 0 to 10^15.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
+func (c *ClientWithResponses) PutBudgetIncomeWithResponse(ctx context.Context, body PutBudgetIncomeJSONRequestBody, reqEditors ...RequestEditorFn) (*PutBudgetIncomeResponse, error) {
+	rsp, err := c.PutBudgetIncome(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutBudgetIncomeResponse(rsp)
+}
+
+// ListOnetimeBudgetsWithResponse List one-time budgets
+//
+// The member's one-time budgets, latest start first, each with what was spent over its period: confirmed expenses from `startDate` to `endDate` (both included) of its category and that category's sub-categories, or of every category when it has none. Transfers count nowhere.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/account/budgets/onetime (the `ListOnetimeBudgets` operationId).
+func (c *ClientWithResponses) ListOnetimeBudgetsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListOnetimeBudgetsResponse, error) {
+	rsp, err := c.ListOnetimeBudgets(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListOnetimeBudgetsResponse(rsp)
+}
+
+// CreateOnetimeBudgetWithBodyWithResponse Create a one-time budget
+//
+// A budget over a date range (`endDate` not before `startDate`, at most 366 days), optionally of one of the member's expense categories (404 otherwise). `name` 1 to 100 characters on one line; `amount` 0 to 10^15. A deleted category leaves its one-time budgets without one.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
+func (c *ClientWithResponses) CreateOnetimeBudgetWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateOnetimeBudgetResponse, error) {
+	rsp, err := c.CreateOnetimeBudgetWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateOnetimeBudgetResponse(rsp)
+}
+
+// CreateOnetimeBudgetWithResponse Create a one-time budget
+//
+// A budget over a date range (`endDate` not before `startDate`, at most 366 days), optionally of one of the member's expense categories (404 otherwise). `name` 1 to 100 characters on one line; `amount` 0 to 10^15. A deleted category leaves its one-time budgets without one.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
+func (c *ClientWithResponses) CreateOnetimeBudgetWithResponse(ctx context.Context, body CreateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateOnetimeBudgetResponse, error) {
+	rsp, err := c.CreateOnetimeBudget(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateOnetimeBudgetResponse(rsp)
+}
+
+// DeleteOnetimeBudgetWithResponse Delete a one-time budget
+//
+// Deletes one of the member's one-time budgets.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/account/budgets/onetime/{id} (the `DeleteOnetimeBudget` operationId).
+func (c *ClientWithResponses) DeleteOnetimeBudgetWithResponse(ctx context.Context, id OnetimeBudgetID, reqEditors ...RequestEditorFn) (*DeleteOnetimeBudgetResponse, error) {
+	rsp, err := c.DeleteOnetimeBudget(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteOnetimeBudgetResponse(rsp)
+}
+
+// UpdateOnetimeBudgetWithBodyWithResponse Replace a one-time budget
+//
+// Replaces every field, with the rules of the create.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
+func (c *ClientWithResponses) UpdateOnetimeBudgetWithBodyWithResponse(ctx context.Context, id OnetimeBudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateOnetimeBudgetResponse, error) {
+	rsp, err := c.UpdateOnetimeBudgetWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateOnetimeBudgetResponse(rsp)
+}
+
+// UpdateOnetimeBudgetWithResponse Replace a one-time budget
+//
+// Replaces every field, with the rules of the create.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
+func (c *ClientWithResponses) UpdateOnetimeBudgetWithResponse(ctx context.Context, id OnetimeBudgetID, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateOnetimeBudgetResponse, error) {
+	rsp, err := c.UpdateOnetimeBudget(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateOnetimeBudgetResponse(rsp)
+}
+
+// GetBudgetStatusWithResponse A month's budget status
+//
+// Per budget: its amount, what its category spent in the month (a top-level category counts its sub-categories' spending), the remainder (negative when overspent) and the percent used (`null` when the amount is 0).
+// Totals: `budget` adds top-level budgets and sub-category budgets whose parent has none (so nothing counts twice); `spent` is every confirmed expense of the month; `unbudgeted` is the part of it in no budgeted category. `expectedIncome` is the month's expected income (`null` when not set) and `incomeLeft` is it less `spent`.
+// Only confirmed expenses count, foreign payments at their converted amount; transfers count nowhere.
+// A month is the member's ledger month: with `monthStartDay` d on the profile, month m of year y runs from day d of m to the day before day d of the next month (d = 1: the calendar month), in the service time zone.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/account/budgets/status (the `GetBudgetStatus` operationId).
+func (c *ClientWithResponses) GetBudgetStatusWithResponse(ctx context.Context, params *GetBudgetStatusParams, reqEditors ...RequestEditorFn) (*GetBudgetStatusResponse, error) {
+	rsp, err := c.GetBudgetStatus(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetBudgetStatusResponse(rsp)
+}
+
+// DeleteBudgetWithResponse Delete a budget
+//
+// Deletes one of the member's budgets.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/account/budgets/{id} (the `DeleteBudget` operationId).
+func (c *ClientWithResponses) DeleteBudgetWithResponse(ctx context.Context, id BudgetID, reqEditors ...RequestEditorFn) (*DeleteBudgetResponse, error) {
+	rsp, err := c.DeleteBudget(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteBudgetResponse(rsp)
+}
+
+// UpdateBudgetWithBodyWithResponse Change a budget's amount
+//
+// Only the amount changes; the category, year and month of a budget are fixed (delete and create to move it).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
+func (c *ClientWithResponses) UpdateBudgetWithBodyWithResponse(ctx context.Context, id BudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateBudgetResponse, error) {
+	rsp, err := c.UpdateBudgetWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateBudgetResponse(rsp)
+}
+
+// UpdateBudgetWithResponse Change a budget's amount
+//
+// Only the amount changes; the category, year and month of a budget are fixed (delete and create to move it).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
+func (c *ClientWithResponses) UpdateBudgetWithResponse(ctx context.Context, id BudgetID, body UpdateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateBudgetResponse, error) {
+	rsp, err := c.UpdateBudget(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateBudgetResponse(rsp)
+}
+
 // ListCategoriesWithResponse The category tree
 //
 // Top-level categories in sort order, each with its sub-categories (`children`) in sort order.
@@ -26594,6 +30500,68 @@ func (c *ClientWithResponses) UpdateRecurringWithResponse(ctx context.Context, i
 		return nil, err
 	}
 	return ParseUpdateRecurringResponse(rsp)
+}
+
+// GetCategoryStatsWithResponse Statistics by category over a range
+//
+// Per type the categories with sub-categories nested, over `from` to `to` (both included, at most 1,830 days), with the range's income and expense.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/account/stats/categories (the `GetCategoryStats` operationId).
+func (c *ClientWithResponses) GetCategoryStatsWithResponse(ctx context.Context, params *GetCategoryStatsParams, reqEditors ...RequestEditorFn) (*GetCategoryStatsResponse, error) {
+	rsp, err := c.GetCategoryStats(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetCategoryStatsResponse(rsp)
+}
+
+// GetMonthlyStatsWithResponse Statistics of a month
+//
+// Income, expense and net of the month; per type the categories with their sub-categories nested (a parent's `amount` includes its children's; `categoryId` null collects uncategorized entries, and the parent's own entries appear as its `own`), and per day the income and expense (days without entries are left out).
+// Only confirmed entries count, transfers never. Totals equal the sums of the entries they cover.
+// A month is the member's ledger month: with `monthStartDay` d on the profile, month m of year y runs from day d of m to the day before day d of the next month (d = 1: the calendar month), in the service time zone.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/account/stats/monthly (the `GetMonthlyStats` operationId).
+func (c *ClientWithResponses) GetMonthlyStatsWithResponse(ctx context.Context, params *GetMonthlyStatsParams, reqEditors ...RequestEditorFn) (*GetMonthlyStatsResponse, error) {
+	rsp, err := c.GetMonthlyStats(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetMonthlyStatsResponse(rsp)
+}
+
+// GetTagStatsWithResponse Statistics by tag over a range
+//
+// Per tag the income, expense and number of entries over `from` to `to` (both included, at most 1,830 days). An entry with two tags counts under each; `income` and `expense` of the answer count every tagged entry once.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/account/stats/tags (the `GetTagStats` operationId).
+func (c *ClientWithResponses) GetTagStatsWithResponse(ctx context.Context, params *GetTagStatsParams, reqEditors ...RequestEditorFn) (*GetTagStatsResponse, error) {
+	rsp, err := c.GetTagStats(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetTagStatsResponse(rsp)
+}
+
+// GetYearlyStatsWithResponse Statistics of a year by month
+//
+// Income, expense and net of each of the 12 ledger months of `year` (see the monthly statistics for what a month is), and of the year.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/account/stats/yearly (the `GetYearlyStats` operationId).
+func (c *ClientWithResponses) GetYearlyStatsWithResponse(ctx context.Context, params *GetYearlyStatsParams, reqEditors ...RequestEditorFn) (*GetYearlyStatsResponse, error) {
+	rsp, err := c.GetYearlyStats(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetYearlyStatsResponse(rsp)
 }
 
 // ListTagsWithResponse List tags
@@ -28775,6 +32743,1135 @@ func (c *ClientWithResponses) GetReadinessWithResponse(ctx context.Context, reqE
 		return nil, err
 	}
 	return ParseGetReadinessResponse(rsp)
+}
+
+// ParseListBudgetsResponse parses an HTTP response from a ListBudgetsWithResponse call
+func ParseListBudgetsResponse(rsp *http.Response) (*ListBudgetsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListBudgetsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BudgetList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListBudgetsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateBudgetResponse parses an HTTP response from a CreateBudgetWithResponse call
+func ParseCreateBudgetResponse(rsp *http.Response) (*CreateBudgetResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateBudgetResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Budget
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateBudgetResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetBudgetChartResponse parses an HTTP response from a GetBudgetChartWithResponse call
+func ParseGetBudgetChartResponse(rsp *http.Response) (*GetBudgetChartResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetBudgetChartResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BudgetChart
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetBudgetChartResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCopyBudgetsResponse parses an HTTP response from a CopyBudgetsWithResponse call
+func ParseCopyBudgetsResponse(rsp *http.Response) (*CopyBudgetsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CopyBudgetsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BudgetCopyResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CopyBudgetsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetBudgetIncomeResponse parses an HTTP response from a GetBudgetIncomeWithResponse call
+func ParseGetBudgetIncomeResponse(rsp *http.Response) (*GetBudgetIncomeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetBudgetIncomeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BudgetIncome
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetBudgetIncomeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePutBudgetIncomeResponse parses an HTTP response from a PutBudgetIncomeWithResponse call
+func ParsePutBudgetIncomeResponse(rsp *http.Response) (*PutBudgetIncomeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PutBudgetIncomeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BudgetIncome
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers PutBudgetIncomeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListOnetimeBudgetsResponse parses an HTTP response from a ListOnetimeBudgetsWithResponse call
+func ParseListOnetimeBudgetsResponse(rsp *http.Response) (*ListOnetimeBudgetsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListOnetimeBudgetsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OnetimeBudgetList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListOnetimeBudgetsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateOnetimeBudgetResponse parses an HTTP response from a CreateOnetimeBudgetWithResponse call
+func ParseCreateOnetimeBudgetResponse(rsp *http.Response) (*CreateOnetimeBudgetResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateOnetimeBudgetResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest OnetimeBudget
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateOnetimeBudgetResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteOnetimeBudgetResponse parses an HTTP response from a DeleteOnetimeBudgetWithResponse call
+func ParseDeleteOnetimeBudgetResponse(rsp *http.Response) (*DeleteOnetimeBudgetResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteOnetimeBudgetResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteOnetimeBudgetResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateOnetimeBudgetResponse parses an HTTP response from a UpdateOnetimeBudgetWithResponse call
+func ParseUpdateOnetimeBudgetResponse(rsp *http.Response) (*UpdateOnetimeBudgetResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateOnetimeBudgetResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OnetimeBudget
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdateOnetimeBudgetResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetBudgetStatusResponse parses an HTTP response from a GetBudgetStatusWithResponse call
+func ParseGetBudgetStatusResponse(rsp *http.Response) (*GetBudgetStatusResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetBudgetStatusResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BudgetStatus
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetBudgetStatusResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteBudgetResponse parses an HTTP response from a DeleteBudgetWithResponse call
+func ParseDeleteBudgetResponse(rsp *http.Response) (*DeleteBudgetResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteBudgetResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteBudgetResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateBudgetResponse parses an HTTP response from a UpdateBudgetWithResponse call
+func ParseUpdateBudgetResponse(rsp *http.Response) (*UpdateBudgetResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateBudgetResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Budget
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdateBudgetResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
 }
 
 // ParseListCategoriesResponse parses an HTTP response from a ListCategoriesWithResponse call
@@ -31588,6 +36685,330 @@ func ParseUpdateRecurringResponse(rsp *http.Response) (*UpdateRecurringResponse,
 	switch {
 	case rsp.StatusCode == 503:
 		var headers UpdateRecurringResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetCategoryStatsResponse parses an HTTP response from a GetCategoryStatsWithResponse call
+func ParseGetCategoryStatsResponse(rsp *http.Response) (*GetCategoryStatsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetCategoryStatsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CategoryStats
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetCategoryStatsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetMonthlyStatsResponse parses an HTTP response from a GetMonthlyStatsWithResponse call
+func ParseGetMonthlyStatsResponse(rsp *http.Response) (*GetMonthlyStatsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetMonthlyStatsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest MonthlyStats
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetMonthlyStatsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetTagStatsResponse parses an HTTP response from a GetTagStatsWithResponse call
+func ParseGetTagStatsResponse(rsp *http.Response) (*GetTagStatsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetTagStatsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TagStats
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetTagStatsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetYearlyStatsResponse parses an HTTP response from a GetYearlyStatsWithResponse call
+func ParseGetYearlyStatsResponse(rsp *http.Response) (*GetYearlyStatsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetYearlyStatsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest YearlyStats
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetYearlyStatsResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

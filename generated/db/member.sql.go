@@ -49,7 +49,7 @@ func (q *Queries) CreateAdminIfAbsent(ctx context.Context, arg CreateAdminIfAbse
 const createMember = `-- name: CreateMember :one
 INSERT INTO member (email, email_verified, password_hash, name, role, provider, idp_a_id, idp_b_id, idp_a_picture)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified
+RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day
 `
 
 type CreateMemberParams struct {
@@ -98,6 +98,7 @@ func (q *Queries) CreateMember(ctx context.Context, arg CreateMemberParams) (Mem
 		&i.UpdatedAt,
 		&i.SessionEpoch,
 		&i.EmailVerified,
+		&i.MonthStartDay,
 	)
 	return i, err
 }
@@ -115,7 +116,7 @@ func (q *Queries) DeleteMember(ctx context.Context, id int64) (int64, error) {
 }
 
 const getMember = `-- name: GetMember :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified FROM member WHERE id = $1
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day FROM member WHERE id = $1
 `
 
 func (q *Queries) GetMember(ctx context.Context, id int64) (Member, error) {
@@ -142,12 +143,13 @@ func (q *Queries) GetMember(ctx context.Context, id int64) (Member, error) {
 		&i.UpdatedAt,
 		&i.SessionEpoch,
 		&i.EmailVerified,
+		&i.MonthStartDay,
 	)
 	return i, err
 }
 
 const getMemberByEmail = `-- name: GetMemberByEmail :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified FROM member WHERE lower(email) = lower($1)
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day FROM member WHERE lower(email) = lower($1)
 `
 
 func (q *Queries) GetMemberByEmail(ctx context.Context, email string) (Member, error) {
@@ -174,12 +176,13 @@ func (q *Queries) GetMemberByEmail(ctx context.Context, email string) (Member, e
 		&i.UpdatedAt,
 		&i.SessionEpoch,
 		&i.EmailVerified,
+		&i.MonthStartDay,
 	)
 	return i, err
 }
 
 const getMemberByIdpA = `-- name: GetMemberByIdpA :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified FROM member WHERE idp_a_id = $1
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day FROM member WHERE idp_a_id = $1
 `
 
 func (q *Queries) GetMemberByIdpA(ctx context.Context, subject *string) (Member, error) {
@@ -206,12 +209,13 @@ func (q *Queries) GetMemberByIdpA(ctx context.Context, subject *string) (Member,
 		&i.UpdatedAt,
 		&i.SessionEpoch,
 		&i.EmailVerified,
+		&i.MonthStartDay,
 	)
 	return i, err
 }
 
 const getMemberByIdpB = `-- name: GetMemberByIdpB :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified FROM member WHERE idp_b_id = $1
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day FROM member WHERE idp_b_id = $1
 `
 
 func (q *Queries) GetMemberByIdpB(ctx context.Context, subject *string) (Member, error) {
@@ -238,6 +242,7 @@ func (q *Queries) GetMemberByIdpB(ctx context.Context, subject *string) (Member,
 		&i.UpdatedAt,
 		&i.SessionEpoch,
 		&i.EmailVerified,
+		&i.MonthStartDay,
 	)
 	return i, err
 }
@@ -280,7 +285,7 @@ func (q *Queries) GetMemberCredentials(ctx context.Context, email string) (GetMe
 }
 
 const getMemberForUpdate = `-- name: GetMemberForUpdate :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified FROM member WHERE id = $1 FOR UPDATE
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day FROM member WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) GetMemberForUpdate(ctx context.Context, id int64) (Member, error) {
@@ -307,6 +312,7 @@ func (q *Queries) GetMemberForUpdate(ctx context.Context, id int64) (Member, err
 		&i.UpdatedAt,
 		&i.SessionEpoch,
 		&i.EmailVerified,
+		&i.MonthStartDay,
 	)
 	return i, err
 }
@@ -328,7 +334,7 @@ SET idp_a_id = $1, idp_a_picture = COALESCE($2, idp_a_picture),
     password_hash = CASE WHEN email_verified THEN password_hash END,
     session_epoch = CASE WHEN email_verified THEN session_epoch ELSE session_epoch + 1 END,
     email_verified = true, updated_at = now()
-WHERE id = $3 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified
+WHERE id = $3 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day
 `
 
 type LinkIdpAParams struct {
@@ -365,6 +371,7 @@ func (q *Queries) LinkIdpA(ctx context.Context, arg LinkIdpAParams) (Member, err
 		&i.UpdatedAt,
 		&i.SessionEpoch,
 		&i.EmailVerified,
+		&i.MonthStartDay,
 	)
 	return i, err
 }
@@ -375,7 +382,7 @@ SET idp_b_id = $1,
     password_hash = CASE WHEN email_verified THEN password_hash END,
     session_epoch = CASE WHEN email_verified THEN session_epoch ELSE session_epoch + 1 END,
     email_verified = true, updated_at = now()
-WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified
+WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day
 `
 
 type LinkIdpBParams struct {
@@ -408,6 +415,7 @@ func (q *Queries) LinkIdpB(ctx context.Context, arg LinkIdpBParams) (Member, err
 		&i.UpdatedAt,
 		&i.SessionEpoch,
 		&i.EmailVerified,
+		&i.MonthStartDay,
 	)
 	return i, err
 }
@@ -466,7 +474,7 @@ func (q *Queries) RevokeMemberSessions(ctx context.Context, id int64) (int64, er
 const setMemberPlanPermanent = `-- name: SetMemberPlanPermanent :one
 UPDATE member
 SET plan = $1, plan_expires_at = NULL, plan_product = NULL, plan_auto_renew = false, updated_at = now()
-WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified
+WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day
 `
 
 type SetMemberPlanPermanentParams struct {
@@ -499,12 +507,13 @@ func (q *Queries) SetMemberPlanPermanent(ctx context.Context, arg SetMemberPlanP
 		&i.UpdatedAt,
 		&i.SessionEpoch,
 		&i.EmailVerified,
+		&i.MonthStartDay,
 	)
 	return i, err
 }
 
 const setMemberRole = `-- name: SetMemberRole :one
-UPDATE member SET role = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified
+UPDATE member SET role = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day
 `
 
 type SetMemberRoleParams struct {
@@ -536,12 +545,13 @@ func (q *Queries) SetMemberRole(ctx context.Context, arg SetMemberRoleParams) (M
 		&i.UpdatedAt,
 		&i.SessionEpoch,
 		&i.EmailVerified,
+		&i.MonthStartDay,
 	)
 	return i, err
 }
 
 const setMemberStatus = `-- name: SetMemberStatus :one
-UPDATE member SET status = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified
+UPDATE member SET status = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day
 `
 
 type SetMemberStatusParams struct {
@@ -573,12 +583,13 @@ func (q *Queries) SetMemberStatus(ctx context.Context, arg SetMemberStatusParams
 		&i.UpdatedAt,
 		&i.SessionEpoch,
 		&i.EmailVerified,
+		&i.MonthStartDay,
 	)
 	return i, err
 }
 
 const updateMemberEmailName = `-- name: UpdateMemberEmailName :one
-UPDATE member SET email = $1, name = $2, updated_at = now() WHERE id = $3 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified
+UPDATE member SET email = $1, name = $2, updated_at = now() WHERE id = $3 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day
 `
 
 type UpdateMemberEmailNameParams struct {
@@ -611,12 +622,13 @@ func (q *Queries) UpdateMemberEmailName(ctx context.Context, arg UpdateMemberEma
 		&i.UpdatedAt,
 		&i.SessionEpoch,
 		&i.EmailVerified,
+		&i.MonthStartDay,
 	)
 	return i, err
 }
 
 const updateMemberName = `-- name: UpdateMemberName :one
-UPDATE member SET name = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified
+UPDATE member SET name = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day
 `
 
 type UpdateMemberNameParams struct {
@@ -648,12 +660,13 @@ func (q *Queries) UpdateMemberName(ctx context.Context, arg UpdateMemberNamePara
 		&i.UpdatedAt,
 		&i.SessionEpoch,
 		&i.EmailVerified,
+		&i.MonthStartDay,
 	)
 	return i, err
 }
 
 const updateMemberProfileImage = `-- name: UpdateMemberProfileImage :one
-UPDATE member SET profile_image = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified
+UPDATE member SET profile_image = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day
 `
 
 type UpdateMemberProfileImageParams struct {
@@ -685,6 +698,7 @@ func (q *Queries) UpdateMemberProfileImage(ctx context.Context, arg UpdateMember
 		&i.UpdatedAt,
 		&i.SessionEpoch,
 		&i.EmailVerified,
+		&i.MonthStartDay,
 	)
 	return i, err
 }

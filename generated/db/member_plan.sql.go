@@ -44,7 +44,7 @@ const setMemberPlanAutoRenew = `-- name: SetMemberPlanAutoRenew :one
 UPDATE member
 SET plan_auto_renew = $1, updated_at = now()
 WHERE id = $2 AND plan = 'PREMIUM' AND plan_product IS NOT NULL AND plan_expires_at IS NOT NULL
-RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified
+RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day
 `
 
 type SetMemberPlanAutoRenewParams struct {
@@ -78,6 +78,7 @@ func (q *Queries) SetMemberPlanAutoRenew(ctx context.Context, arg SetMemberPlanA
 		&i.UpdatedAt,
 		&i.SessionEpoch,
 		&i.EmailVerified,
+		&i.MonthStartDay,
 	)
 	return i, err
 }
@@ -88,7 +89,7 @@ UPDATE member
 SET plan = 'PREMIUM', plan_expires_at = $1, plan_product = $2,
     plan_auto_renew = $3, updated_at = now()
 WHERE id = $4
-RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified
+RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day
 `
 
 type SetMemberPlanSubscriptionParams struct {
@@ -131,6 +132,7 @@ func (q *Queries) SetMemberPlanSubscription(ctx context.Context, arg SetMemberPl
 		&i.UpdatedAt,
 		&i.SessionEpoch,
 		&i.EmailVerified,
+		&i.MonthStartDay,
 	)
 	return i, err
 }

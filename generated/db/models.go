@@ -84,6 +84,35 @@ type BoardImage struct {
 	CreatedAt   time.Time
 }
 
+type Budget struct {
+	ID         int64
+	MemberID   int64
+	CategoryID int64
+	Year       int32
+	Month      int32
+	Amount     int64
+	CreatedAt  time.Time
+}
+
+type BudgetIncome struct {
+	MemberID  int64
+	Year      int32
+	Month     int32
+	Amount    int64
+	UpdatedAt time.Time
+}
+
+type BudgetOnetime struct {
+	ID         int64
+	MemberID   int64
+	Name       string
+	Amount     int64
+	StartDate  time.Time
+	EndDate    time.Time
+	CategoryID *int64
+	CreatedAt  time.Time
+}
+
 type Comment struct {
 	ID          int64
 	PostID      int64
@@ -172,6 +201,7 @@ type Member struct {
 	UpdatedAt     time.Time
 	SessionEpoch  int64
 	EmailVerified bool
+	MonthStartDay int16
 }
 
 type PointHistory struct {

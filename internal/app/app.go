@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/nestegg/nestegg/internal/auth"
 	"github.com/nestegg/nestegg/internal/billing"
 	"github.com/nestegg/nestegg/internal/board"
+	"github.com/nestegg/nestegg/internal/budget"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/database"
@@ -60,6 +62,8 @@ type Options struct {
 	// RedisBackoff is how long a failed Redis is left alone (tests shorten it).
 	RedisBackoff time.Duration
 	HTTPClient   *http.Client
+	// BonusRand, when set, draws the month-complete bonus (tests fix it).
+	BonusRand rand.Source
 }
 
 // New builds the service from cfg.
@@ -138,6 +142,11 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		a.Close()
 		return nil, err
 	}
+	budgetHandler := budget.NewHandler(pool, o.Clock, cfg.Timezone)
+	if o.BonusRand != nil {
+		budgetHandler.SetRandSource(o.BonusRand)
+	}
+	ledgerHandler.OnEntryWritten(budgetHandler.MonthComplete)
 	handler, err := server.New(server.Deps{
 		Pool:           pool,
 		Redis:          rdb,
@@ -159,6 +168,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		Board:    board.NewHandler(pool, o.Clock, cfg.Timezone, cfg.PublicBaseURL),
 		Transfer: transfer.NewHandler(pool),
 		Invest:   invest.NewHandler(pool, o.Clock, cfg.Timezone, cfg.BaseCurrency, quote.New(cfg.QuoteAPIURL, o.HTTPClient)),
+		Budget:   budgetHandler,
 	})
 	if err != nil {
 		a.Close()

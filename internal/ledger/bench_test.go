@@ -144,7 +144,7 @@ func BenchmarkMonthList(b *testing.B) {
 	env := apitest.New(b)
 	m := env.NewMember(apitest.AsPremium())
 	seedYear(b, env, m)
-	from, to := ledger.MonthRange(2026, time.March)
+	from, to := ledger.MonthRange(2026, time.March, 1)
 	rec := &recordingDB{DBTX: env.Pool}
 	if _, err := ledger.ListEntriesTx(context.Background(), db.New(rec), m.ID, ledger.EntryFilter{From: from, To: to, Page: 1, Size: 100}); err != nil {
 		b.Fatal(err)

@@ -237,6 +237,7 @@ func (h *LedgerHandler) CreateEntry(ctx context.Context, req api.CreateEntryRequ
 	if err != nil {
 		return nil, err
 	}
+	h.entryWritten(ctx, p.MemberID, e)
 	return api.CreateEntry201JSONResponse(ToAPIEntry(e)), nil
 }
 
@@ -292,6 +293,7 @@ func (h *LedgerHandler) UpdateEntry(ctx context.Context, req api.UpdateEntryRequ
 	if err != nil {
 		return nil, err
 	}
+	h.entryWritten(ctx, p.MemberID, e)
 	return api.UpdateEntry200JSONResponse(ToAPIEntry(e)), nil
 }
 
@@ -327,6 +329,7 @@ func (h *LedgerHandler) ConfirmEntry(ctx context.Context, req api.ConfirmEntryRe
 	if err != nil {
 		return nil, err
 	}
+	h.entryWritten(ctx, memberID, Entry{row, tags})
 	return api.ConfirmEntry200JSONResponse(ToAPIEntry(Entry{row, tags})), nil
 }
 
@@ -402,17 +405,47 @@ func ListEntriesTx(ctx context.Context, q *db.Queries, memberID int64, f EntryFi
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
 // MonthRange is the one place a ledger month becomes dates: the half-open
-// range [from, to) of the month. Months are calendar months for now; a
-// member's payday start day (issue 8) changes this function only.
-func MonthRange(year int, month time.Month) (from, to time.Time) {
-	from = time.Date(year, month, 1, 0, 0, 0, 0, time.UTC)
+// range [from, to) of the member's month. With a payday start day d (1..28),
+// month m begins on day d of m and ends before day d of the next month; d = 1
+// is the calendar month.
+func MonthRange(year int, month time.Month, startDay int) (from, to time.Time) {
+	if startDay < 1 || startDay > 28 {
+		startDay = 1
+	}
+	from = time.Date(year, month, startDay, 0, 0, 0, 0, time.UTC)
 	return from, from.AddDate(0, 1, 0)
+}
+
+// MonthOf is the ledger month that holds the calendar day t (its date in
+// t's location), for a member whose month begins on startDay.
+func MonthOf(t time.Time, startDay int) (year int, month time.Month) {
+	y, m, d := t.Date()
+	first := time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)
+	if d < startDay {
+		first = first.AddDate(0, -1, 0)
+	}
+	return first.Year(), first.Month()
+}
+
+// MonthStartDay is the day a member's ledger month begins.
+func MonthStartDay(ctx context.Context, q *db.Queries, memberID int64) (int, error) {
+	d, err := q.GetMonthStartDay(ctx, memberID)
+	if err != nil {
+		return 1, fmt.Errorf("month start day of member %d: %w", memberID, err)
+	}
+	return int(d), nil
 }
 
 // period turns the list's period parameters into a date range: a month, a
 // from/to range (both days included), or the current month in the service
 // time zone.
-func (h *LedgerHandler) period(p api.ListEntriesParams) (from, to time.Time, err error) {
+func (h *LedgerHandler) period(ctx context.Context, memberID int64, p api.ListEntriesParams) (from, to time.Time, err error) {
+	startDay := 1
+	if p.From == nil && p.To == nil {
+		if startDay, err = MonthStartDay(ctx, db.New(h.pool), memberID); err != nil {
+			return from, to, err
+		}
+	}
 	switch {
 	case p.Year != nil || p.Month != nil:
 		if p.Year == nil || p.Month == nil {
@@ -424,7 +457,7 @@ func (h *LedgerHandler) period(p api.ListEntriesParams) (from, to time.Time, err
 		if *p.Month < 1 || *p.Month > 12 {
 			return from, to, problem.Invalid("month", "must be 1 to 12")
 		}
-		from, to = MonthRange(int(*p.Year), time.Month(*p.Month))
+		from, to = MonthRange(int(*p.Year), time.Month(*p.Month), startDay)
 		return from, to, nil
 	case p.From != nil || p.To != nil:
 		if p.From == nil || p.To == nil {
@@ -439,8 +472,8 @@ func (h *LedgerHandler) period(p api.ListEntriesParams) (from, to time.Time, err
 		}
 		return from, to, nil
 	default:
-		now := h.clock.Now().In(h.loc)
-		from, to = MonthRange(now.Year(), now.Month())
+		y, m := MonthOf(h.clock.Now().In(h.loc), startDay)
+		from, to = MonthRange(y, m, startDay)
 		return from, to, nil
 	}
 }
@@ -451,7 +484,7 @@ func (h *LedgerHandler) ListEntries(ctx context.Context, req api.ListEntriesRequ
 	p := req.Params
 	f := EntryFilter{WalletID: p.WalletID, CategoryID: p.CategoryID, Tag: p.Tag, Pending: p.Pending, Transfer: p.Transfer, Text: p.Q, Page: 1, Size: 20}
 	var err error
-	if f.From, f.To, err = h.period(p); err != nil {
+	if f.From, f.To, err = h.period(ctx, memberID, p); err != nil {
 		return nil, err
 	}
 	if p.Type != nil {

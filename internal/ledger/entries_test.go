@@ -231,7 +231,7 @@ func TestListEntriesFiltersAndSummary(t *testing.T) {
 
 func TestMonthRangeIsCalendarMonth(t *testing.T) {
 	t.Parallel()
-	from, to := ledger.MonthRange(2026, time.December)
+	from, to := ledger.MonthRange(2026, time.December, 1)
 	if from.Format(time.DateOnly) != "2026-12-01" || to.Format(time.DateOnly) != "2027-01-01" {
 		t.Fatalf("December 2026 is %s to %s", from, to)
 	}
@@ -317,7 +317,7 @@ func TestMonthListIsAFixedNumberOfIndexedQueries(t *testing.T) {
 	seedYear(t, env, members...)
 	m := members[0]
 	ctx := context.Background()
-	from, to := ledger.MonthRange(2026, time.March)
+	from, to := ledger.MonthRange(2026, time.March, 1)
 	for _, size := range []int32{1, 20, 100} {
 		c := &countingDB{DBTX: env.Pool}
 		list, err := ledger.ListEntriesTx(ctx, db.New(c), m.ID, ledger.EntryFilter{From: from, To: to, Page: 1, Size: size})

@@ -38,6 +38,23 @@ type LedgerHandler struct {
 	clock  clock.Clock
 	loc    *time.Location
 	crypto *AccountCrypto
+	// entryHook runs after an entry that counts is written (the
+	// month-complete bonus); nil runs nothing.
+	entryHook EntryHook
+}
+
+// EntryHook is told of a confirmed entry written on a day, after its
+// transaction committed.
+type EntryHook func(ctx context.Context, memberID int64, day time.Time)
+
+// OnEntryWritten sets the hook run after an entry is created, updated or
+// confirmed.
+func (h *LedgerHandler) OnEntryWritten(f EntryHook) { h.entryHook = f }
+
+func (h *LedgerHandler) entryWritten(ctx context.Context, memberID int64, e Entry) {
+	if h.entryHook != nil && !e.Pending && e.TransferID == nil {
+		h.entryHook(ctx, memberID, e.EntryDate)
+	}
 }
 
 // NewHandler returns the ledger handler. key is ACCOUNT_CRYPTO_KEY (nil

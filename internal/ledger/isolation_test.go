@@ -80,6 +80,20 @@ var makers = map[string]func(m *apitest.Member) int64{
 		}).Want(http.StatusCreated).JSON(&tr)
 		return tr.ID
 	},
+	"budgets": func(m *apitest.Member) int64 {
+		c := lt.Category(m.Client, "Isolated budget", api.EntryTypeExpense, nil)
+		var b api.Budget
+		m.Do(http.MethodPost, "/api/account/budgets", api.BudgetRequest{CategoryID: c.ID, Year: 2026, Month: 11, Amount: 1}).
+			Want(http.StatusCreated).JSON(&b)
+		return b.ID
+	},
+	"budgets/onetime": func(m *apitest.Member) int64 {
+		var b api.OnetimeBudget
+		m.Do(http.MethodPost, "/api/account/budgets/onetime", api.OnetimeBudgetRequest{
+			Name: "Isolated", Amount: 1, StartDate: lt.Date(2026, 11, 1), EndDate: lt.Date(2026, 11, 30),
+		}).Want(http.StatusCreated).JSON(&b)
+		return b.ID
+	},
 }
 
 // idFields name the resource an id-carrying body field or query parameter

@@ -277,6 +277,7 @@ func ToProfile(m db.Member) api.Profile {
 		Role: m.Role, Plan: m.Plan, PlanExpiresAt: m.PlanExpiresAt,
 		Points: m.Points, Provider: m.Provider,
 		IDPAPicture: m.IdpAPicture, ProfileImage: m.ProfileImage,
+		MonthStartDay: int32(m.MonthStartDay),
 	}
 }
 

@@ -5,7 +5,9 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/member"
+	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
 )
 
@@ -18,10 +20,22 @@ func (h *ProfileHandler) GetProfile(ctx context.Context, _ api.GetProfileRequest
 	return api.GetProfile200JSONResponse(member.ToProfile(m)), nil
 }
 
-// UpdateProfile changes the display name. Sessions reload the member on
+// UpdateProfile changes the display name and, when sent, the day the
+// member's ledger month begins. Sessions reload the member on
 // every request, so every session of the member shows it from its next one.
 func (h *ProfileHandler) UpdateProfile(ctx context.Context, req api.UpdateProfileRequestObject) (api.UpdateProfileResponseObject, error) {
-	m, err := rename(ctx, db.New(h.pool), session.PrincipalFrom(ctx).MemberID, req.Body.Name)
+	id := session.PrincipalFrom(ctx).MemberID
+	if d := req.Body.MonthStartDay; d != nil && (*d < 1 || *d > 28) {
+		return nil, problem.Invalid("/monthStartDay", "must be 1 to 28")
+	}
+	m, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (db.Member, error) {
+		m, err := rename(ctx, q, id, req.Body.Name)
+		if err != nil || req.Body.MonthStartDay == nil {
+			return m, err
+		}
+		m, err = q.SetMonthStartDay(ctx, db.SetMonthStartDayParams{ID: id, MonthStartDay: int16(*req.Body.MonthStartDay)})
+		return m, updated(err, id)
+	})
 	if err != nil {
 		return nil, err
 	}

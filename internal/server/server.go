@@ -18,6 +18,7 @@ import (
 	"github.com/nestegg/nestegg/internal/auth"
 	"github.com/nestegg/nestegg/internal/billing"
 	"github.com/nestegg/nestegg/internal/board"
+	"github.com/nestegg/nestegg/internal/budget"
 	"github.com/nestegg/nestegg/internal/clientaddr"
 	"github.com/nestegg/nestegg/internal/fx"
 	"github.com/nestegg/nestegg/internal/intakeapi"
@@ -43,6 +44,7 @@ type Server struct {
 	*board.BoardHandler
 	*transfer.TransferHandler
 	*invest.InvestHandler
+	*budget.BudgetHandler
 }
 
 var _ apigen.StrictServerInterface = (*Server)(nil)
@@ -68,6 +70,7 @@ type Deps struct {
 	Board          *board.BoardHandler
 	Transfer       *transfer.TransferHandler
 	Invest         *invest.InvestHandler
+	Budget         *budget.BudgetHandler
 }
 
 // New returns the service's root handler.
@@ -90,6 +93,7 @@ func New(deps Deps) (http.Handler, error) {
 		BoardHandler:    deps.Board,
 		TransferHandler: deps.Transfer,
 		InvestHandler:   deps.Invest,
+		BudgetHandler:   deps.Budget,
 	}
 
 	strict := apigen.NewStrictHandlerWithOptions(srv, nil, apigen.StrictHTTPServerOptions{

@@ -1,0 +1,152 @@
+package budget_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/internal/apitest"
+	"github.com/nestegg/nestegg/internal/app"
+	lt "github.com/nestegg/nestegg/internal/ledger/ledgertest"
+)
+
+// fixedBonus is the first draw of the source the tests fix.
+func fixedBonus() int {
+	return rand.New(rand.NewPCG(8, 8)).IntN(100) + 1
+}
+
+func bonusEnv(t *testing.T) *apitest.Env {
+	return apitest.New(t, apitest.WithAppOptions(func(o *app.Options) { o.BonusRand = rand.NewPCG(8, 8) }))
+}
+
+// fillDays gives the member an entry on every day of [from, to) directly.
+func fillDays(t *testing.T, env *apitest.Env, m *apitest.Member, from, to time.Time) {
+	t.Helper()
+	env.Exec(`INSERT INTO account_entry (member_id, type, amount, entry_date)
+		SELECT $1, 'EXPENSE', 1000, d::date FROM generate_series($2::date, $3::date - 1, interval '1 day') d`, m.ID, from, to)
+}
+
+type award struct {
+	Points int
+	Reason string
+}
+
+func awards(t *testing.T, env *apitest.Env, m *apitest.Member) []award {
+	t.Helper()
+	rows, err := env.Pool.Query(context.Background(), `SELECT points, reason FROM point_history WHERE member_id = $1 AND reason LIKE 'MONTH_COMPLETE_%' ORDER BY id`, m.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []award
+	for rows.Next() {
+		var a award
+		if err := rows.Scan(&a.Points, &a.Reason); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func pointsOf(m *apitest.Member) int64 {
+	var p api.Profile
+	m.Do(http.MethodGet, "/api/auth/profile", nil).Want(http.StatusOK).JSON(&p)
+	return p.Points
+}
+
+// TestMonthCompleteBonusOnceUnderParallelWrites: 20 parallel writes of the
+// last missing day (at 23:59 of the month's last day in APP_TIMEZONE) give
+// the bonus exactly once; pending entries and transfer sides do not fill a
+// day.
+func TestMonthCompleteBonusOnceUnderParallelWrites(t *testing.T) {
+	t.Parallel()
+	env := bonusEnv(t)
+	m := env.NewMember()
+	seoul := env.Clock.Now().Location()
+	env.Clock.Set(time.Date(2026, 11, 30, 23, 59, 0, 0, seoul))
+	fillDays(t, env, m, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC))
+	env.Exec(`INSERT INTO account_entry (member_id, type, amount, entry_date, pending) VALUES ($1, 'EXPENSE', 1, '2026-11-30', true)`, m.ID)
+	env.Exec(`WITH t AS (INSERT INTO transfer (member_id, transfer_date, amount) VALUES ($1, '2026-11-30', 1) RETURNING id)
+		INSERT INTO account_entry (member_id, type, amount, entry_date, transfer_id) SELECT $1, 'EXPENSE', 1, '2026-11-30', id FROM t`, m.ID)
+	// A write of another day changes nothing: the 30th is still missing.
+	five := int64(5)
+	lt.Entry(m.Client, api.EntryRequest{Date: lt.Date(2026, 11, 29), Type: api.EntryTypeExpense, Amount: &five})
+	if a := awards(t, env, m); len(a) != 0 {
+		t.Fatalf("awarded %v before the month was complete", a)
+	}
+
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			amount := int64(100)
+			if res := m.Do(http.MethodPost, "/api/account/entries", api.EntryRequest{Date: lt.Date(2026, 11, 30), Type: api.EntryTypeExpense, Amount: &amount}); res.Status != http.StatusCreated {
+				t.Errorf("create: %d %s", res.Status, res.Body)
+			}
+		}()
+	}
+	wg.Wait()
+	want := []award{{fixedBonus(), "MONTH_COMPLETE_202611"}}
+	if got := awards(t, env, m); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("awards %v, want %v", got, want)
+	}
+	if p := pointsOf(m); p != int64(want[0].Points) {
+		t.Fatalf("points %d, want %d", p, want[0].Points)
+	}
+}
+
+// TestMonthCompleteBonusOnlyForTheCurrentMonth: completing last month on
+// the first day of the next gives nothing.
+func TestMonthCompleteBonusOnlyForTheCurrentMonth(t *testing.T) {
+	t.Parallel()
+	env := bonusEnv(t)
+	m := env.NewMember()
+	seoul := env.Clock.Now().Location()
+	env.Clock.Set(time.Date(2026, 12, 1, 0, 0, 0, 0, seoul))
+	fillDays(t, env, m, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC))
+	amount := int64(1)
+	m.Do(http.MethodPost, "/api/account/entries", api.EntryRequest{Date: lt.Date(2026, 11, 30), Type: api.EntryTypeExpense, Amount: &amount}).Want(http.StatusCreated)
+	if a := awards(t, env, m); len(a) != 0 {
+		t.Fatalf("back-filling November in December gave %v", a)
+	}
+}
+
+// TestMonthCompleteBonusFollowsPaydayMonthsAndConfirmation: with start day
+// 25 the month ends on 24 December (across the turn of the year for
+// "December"), and confirming a pending entry completes it too.
+func TestMonthCompleteBonusFollowsPaydayMonthsAndConfirmation(t *testing.T) {
+	t.Parallel()
+	env := bonusEnv(t)
+	m := env.NewMember()
+	setStartDay(t, m, 25)
+	seoul := env.Clock.Now().Location()
+	env.Clock.Set(time.Date(2027, 1, 24, 23, 59, 0, 0, seoul))
+	fillDays(t, env, m, time.Date(2026, 12, 25, 0, 0, 0, 0, time.UTC), time.Date(2027, 1, 24, 0, 0, 0, 0, time.UTC))
+	var pendingID int64
+	if err := env.Pool.QueryRow(context.Background(), `INSERT INTO account_entry (member_id, type, amount, entry_date, pending)
+		VALUES ($1, 'EXPENSE', 1, '2027-01-24', true) RETURNING id`, m.ID).Scan(&pendingID); err != nil {
+		t.Fatal(err)
+	}
+	if a := awards(t, env, m); len(a) != 0 {
+		t.Fatalf("awarded %v early", a)
+	}
+	m.Do(http.MethodPost, fmt.Sprintf("/api/account/entries/%d/confirm", pendingID), nil).Want(http.StatusOK)
+	want := []award{{fixedBonus(), "MONTH_COMPLETE_202612"}}
+	if got := awards(t, env, m); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("awards %v, want %v", got, want)
+	}
+	// The next payday month begins at 00:00 of 25 January.
+	env.Clock.Set(time.Date(2027, 1, 25, 0, 0, 0, 0, seoul))
+	amount := int64(1)
+	m.Do(http.MethodPost, "/api/account/entries", api.EntryRequest{Date: lt.Date(2027, 1, 24), Type: api.EntryTypeExpense, Amount: &amount}).Want(http.StatusCreated)
+	if got := awards(t, env, m); len(got) != 1 {
+		t.Fatalf("awards %v after the month ended", got)
+	}
+}

@@ -1,0 +1,199 @@
+// Package budget holds monthly budgets (with their status, period chart and
+// copy), the expected monthly income, statistics and the month-complete
+// bonus. Months are the member's ledger months (payday months): ledger.MonthRange
+// turns one into dates.
+//
+// Every statistic counts confirmed entries that are not one side of a
+// transfer (transfer_id IS NULL), as every query here says.
+package budget
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/clock"
+	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/ledger"
+	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/session"
+)
+
+const maxAmount = 1_000_000_000_000_000
+
+// ErrBudgetNotFound answers a budget that is not the member's.
+var ErrBudgetNotFound = problem.NotFound("budget")
+
+// BudgetHandler implements the budget and statistics operations.
+type BudgetHandler struct {
+	pool  *pgxpool.Pool
+	clock clock.Clock
+	loc   *time.Location
+
+	mu   sync.Mutex
+	rand *rand.Rand
+}
+
+// NewHandler returns the handler; loc is APP_TIMEZONE.
+func NewHandler(pool *pgxpool.Pool, c clock.Clock, loc *time.Location) *BudgetHandler {
+	return &BudgetHandler{pool: pool, clock: c, loc: loc, rand: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))}
+}
+
+// SetRandSource fixes the randomness of the month-complete bonus (tests).
+func (h *BudgetHandler) SetRandSource(src rand.Source) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.rand = rand.New(src)
+}
+
+func memberOf(ctx context.Context) int64 { return session.PrincipalFrom(ctx).MemberID }
+
+// Budget is a monthly budget.
+type Budget struct {
+	ID, CategoryID int64
+	Year, Month    int32
+	Amount         int64
+}
+
+func toAPIBudget(b Budget) api.Budget {
+	return api.Budget{ID: b.ID, CategoryID: b.CategoryID, Year: b.Year, Month: b.Month, Amount: b.Amount}
+}
+
+func checkAmount(field string, v int64) error {
+	if v < 0 || v > maxAmount {
+		return problem.Invalid(field, "must be 0 to 10^15 won")
+	}
+	return nil
+}
+
+func checkMonth(yearField, monthField string, year, month int32) error {
+	if year < 1900 || year > 9999 {
+		return problem.Invalid(yearField, "must be 1900 to 9999")
+	}
+	if month < 1 || month > 12 {
+		return problem.Invalid(monthField, "must be 1 to 12")
+	}
+	return nil
+}
+
+// ListBudgets answers a month's budgets.
+func (h *BudgetHandler) ListBudgets(ctx context.Context, req api.ListBudgetsRequestObject) (api.ListBudgetsResponseObject, error) {
+	if err := checkMonth("year", "month", req.Params.Year, req.Params.Month); err != nil {
+		return nil, err
+	}
+	rows, err := db.New(h.pool).ListBudgets(ctx, db.ListBudgetsParams{MemberID: memberOf(ctx), Year: req.Params.Year, Month: req.Params.Month})
+	if err != nil {
+		return nil, fmt.Errorf("list budgets: %w", err)
+	}
+	out := api.ListBudgets200JSONResponse{Items: make([]api.Budget, len(rows))}
+	for i, r := range rows {
+		out.Items[i] = toAPIBudget(Budget(r))
+	}
+	return out, nil
+}
+
+// CreateBudget creates a budget, or answers 409 naming the existing one.
+func (h *BudgetHandler) CreateBudget(ctx context.Context, req api.CreateBudgetRequestObject) (api.CreateBudgetResponseObject, error) {
+	b := req.Body
+	if err := checkMonth("/year", "/month", b.Year, b.Month); err != nil {
+		return nil, err
+	}
+	if err := checkAmount("/amount", b.Amount); err != nil {
+		return nil, err
+	}
+	out, err := CreateBudgetTx(ctx, db.New(h.pool), memberOf(ctx), Budget{CategoryID: b.CategoryID, Year: b.Year, Month: b.Month, Amount: b.Amount})
+	if err != nil {
+		return nil, err
+	}
+	return api.CreateBudget201JSONResponse(toAPIBudget(out)), nil
+}
+
+// CreateBudgetTx creates a budget of an expense category of the member. One
+// conditional INSERT: parallel creates of the same budget see one winner and
+// conflicts, never a unique violation.
+func CreateBudgetTx(ctx context.Context, q *db.Queries, memberID int64, b Budget) (Budget, error) {
+	c, err := q.GetCategory(ctx, db.GetCategoryParams{MemberID: memberID, ID: b.CategoryID})
+	if err := database.NoRows(err, ledger.ErrCategoryNotFound, fmt.Sprintf("category %d", b.CategoryID)); err != nil {
+		return Budget{}, err
+	}
+	if c.Type != ledger.TypeExpense {
+		return Budget{}, problem.Invalid("/categoryId", "must be an expense category")
+	}
+	row, err := q.CreateBudget(ctx, db.CreateBudgetParams{MemberID: memberID, CategoryID: b.CategoryID, Year: b.Year, Month: b.Month, Amount: b.Amount})
+	if err == nil {
+		return Budget(row), nil
+	}
+	if isFK(err) { // the category was deleted in between
+		return Budget{}, ledger.ErrCategoryNotFound
+	}
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return Budget{}, fmt.Errorf("create budget: %w", err)
+	}
+	id, err := q.FindBudget(ctx, db.FindBudgetParams{MemberID: memberID, Year: b.Year, Month: b.Month, CategoryID: b.CategoryID})
+	if err != nil {
+		// Deleted again between the two statements: rare enough to report as
+		// the conflict it was.
+		return Budget{}, problem.Conflict(problem.CodeConflict, "a budget of this category and month exists")
+	}
+	return Budget{}, problem.Conflict(problem.CodeConflict, fmt.Sprintf("budget %d already holds this category and month", id))
+}
+
+func isFK(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "23503"
+}
+
+// UpdateBudget changes a budget's amount.
+func (h *BudgetHandler) UpdateBudget(ctx context.Context, req api.UpdateBudgetRequestObject) (api.UpdateBudgetResponseObject, error) {
+	if err := checkAmount("/amount", req.Body.Amount); err != nil {
+		return nil, err
+	}
+	row, err := db.New(h.pool).UpdateBudget(ctx, db.UpdateBudgetParams{MemberID: memberOf(ctx), ID: req.ID, Amount: req.Body.Amount})
+	if err := database.NoRows(err, ErrBudgetNotFound, fmt.Sprintf("update budget %d", req.ID)); err != nil {
+		return nil, err
+	}
+	return api.UpdateBudget200JSONResponse(toAPIBudget(Budget(row))), nil
+}
+
+// DeleteBudget deletes a budget.
+func (h *BudgetHandler) DeleteBudget(ctx context.Context, req api.DeleteBudgetRequestObject) (api.DeleteBudgetResponseObject, error) {
+	n, err := db.New(h.pool).DeleteBudget(ctx, db.DeleteBudgetParams{MemberID: memberOf(ctx), ID: req.ID})
+	if err != nil {
+		return nil, fmt.Errorf("delete budget %d: %w", req.ID, err)
+	}
+	if n == 0 {
+		return nil, ErrBudgetNotFound
+	}
+	return api.DeleteBudget204Response{}, nil
+}
+
+// CopyBudgets copies every budget of one month into another in one
+// statement (so one transaction); same categories are overwritten.
+func (h *BudgetHandler) CopyBudgets(ctx context.Context, req api.CopyBudgetsRequestObject) (api.CopyBudgetsResponseObject, error) {
+	b := req.Body
+	if err := checkMonth("/fromYear", "/fromMonth", b.FromYear, b.FromMonth); err != nil {
+		return nil, err
+	}
+	if err := checkMonth("/toYear", "/toMonth", b.ToYear, b.ToMonth); err != nil {
+		return nil, err
+	}
+	if b.FromYear == b.ToYear && b.FromMonth == b.ToMonth {
+		return nil, problem.Invalid("/toMonth", "must be another month than the source")
+	}
+	n, err := db.New(h.pool).CopyBudgets(ctx, db.CopyBudgetsParams{
+		MemberID: memberOf(ctx), FromYear: b.FromYear, FromMonth: b.FromMonth, ToYear: b.ToYear, ToMonth: b.ToMonth,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("copy budgets: %w", err)
+	}
+	return api.CopyBudgets200JSONResponse{Copied: n}, nil
+}

@@ -1,0 +1,68 @@
+package budget
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/generated/db"
+)
+
+// GetBudgetIncome answers a month's expected income and what came in.
+func (h *BudgetHandler) GetBudgetIncome(ctx context.Context, req api.GetBudgetIncomeRequestObject) (api.GetBudgetIncomeResponseObject, error) {
+	p := req.Params
+	if err := checkMonth("year", "month", p.Year, p.Month); err != nil {
+		return nil, err
+	}
+	q := db.New(h.pool)
+	memberID := memberOf(ctx)
+	amount, err := q.GetBudgetIncome(ctx, db.GetBudgetIncomeParams{MemberID: memberID, Year: p.Year, Month: p.Month})
+	out := api.BudgetIncome{Year: p.Year, Month: p.Month}
+	switch {
+	case err == nil:
+		out.Amount = &amount
+	case !errors.Is(err, pgx.ErrNoRows):
+		return nil, fmt.Errorf("expected income of member %d: %w", memberID, err)
+	}
+	if out.Received, err = received(ctx, q, memberID, p.Year, p.Month); err != nil {
+		return nil, err
+	}
+	return api.GetBudgetIncome200JSONResponse(out), nil
+}
+
+// PutBudgetIncome sets a month's expected income.
+func (h *BudgetHandler) PutBudgetIncome(ctx context.Context, req api.PutBudgetIncomeRequestObject) (api.PutBudgetIncomeResponseObject, error) {
+	b := req.Body
+	if err := checkMonth("/year", "/month", b.Year, b.Month); err != nil {
+		return nil, err
+	}
+	if err := checkAmount("/amount", b.Amount); err != nil {
+		return nil, err
+	}
+	q := db.New(h.pool)
+	memberID := memberOf(ctx)
+	amount, err := q.PutBudgetIncome(ctx, db.PutBudgetIncomeParams{MemberID: memberID, Year: b.Year, Month: b.Month, Amount: b.Amount})
+	if err != nil {
+		return nil, fmt.Errorf("set expected income of member %d: %w", memberID, err)
+	}
+	out := api.BudgetIncome{Year: b.Year, Month: b.Month, Amount: &amount}
+	if out.Received, err = received(ctx, q, memberID, b.Year, b.Month); err != nil {
+		return nil, err
+	}
+	return api.PutBudgetIncome200JSONResponse(out), nil
+}
+
+func received(ctx context.Context, q *db.Queries, memberID int64, year, month int32) (int64, error) {
+	from, to, _, err := monthRange(ctx, q, memberID, year, month)
+	if err != nil {
+		return 0, err
+	}
+	n, err := q.IncomeOfRange(ctx, db.IncomeOfRangeParams{MemberID: memberID, FromDate: from, ToDate: to})
+	if err != nil {
+		return 0, fmt.Errorf("income of member %d: %w", memberID, err)
+	}
+	return n, nil
+}

@@ -1,0 +1,169 @@
+package budget
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/ledger"
+	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/text"
+)
+
+// ErrOnetimeNotFound answers a one-time budget that is not the member's.
+var ErrOnetimeNotFound = problem.NotFound("one-time budget")
+
+// maxOnetimeDays bounds a one-time budget's period.
+const maxOnetimeDays = 366
+
+// onetimeInput is a checked one-time budget request.
+type onetimeInput struct {
+	Name       string
+	Amount     int64
+	Start, End time.Time
+	CategoryID *int64
+}
+
+func onetimeInputFrom(in api.OnetimeBudgetRequest) (onetimeInput, error) {
+	o := onetimeInput{Name: strings.TrimSpace(in.Name), Amount: in.Amount, Start: in.StartDate.Time, End: in.EndDate.Time, CategoryID: in.CategoryID}
+	if n := utf8.RuneCountInString(o.Name); n < 1 || n > 100 {
+		return o, problem.Invalid("/name", "must be 1 to 100 characters, not only spaces")
+	}
+	if err := text.CheckLine("/name", o.Name); err != nil {
+		return o, err
+	}
+	if err := checkAmount("/amount", o.Amount); err != nil {
+		return o, err
+	}
+	if o.End.Before(o.Start) {
+		return o, problem.Invalid("/endDate", "must not be before startDate")
+	}
+	if o.End.Sub(o.Start) >= maxOnetimeDays*24*time.Hour {
+		return o, problem.Invalid("/endDate", fmt.Sprintf("a one-time budget spans at most %d days", maxOnetimeDays))
+	}
+	return o, nil
+}
+
+// checkOnetimeCategory answers 404 for a category that is not the member's
+// and 400 for an income category.
+func checkOnetimeCategory(ctx context.Context, q *db.Queries, memberID int64, id *int64) error {
+	if id == nil {
+		return nil
+	}
+	c, err := q.GetCategory(ctx, db.GetCategoryParams{MemberID: memberID, ID: *id})
+	if err := database.NoRows(err, ledger.ErrCategoryNotFound, fmt.Sprintf("category %d", *id)); err != nil {
+		return err
+	}
+	if c.Type != ledger.TypeExpense {
+		return problem.Invalid("/categoryId", "must be an expense category")
+	}
+	return nil
+}
+
+func toAPIOnetime(r db.ListOnetimeBudgetsRow) api.OnetimeBudget {
+	return api.OnetimeBudget{
+		ID: r.ID, Name: r.Name, Amount: r.Amount, StartDate: date(r.StartDate), EndDate: date(r.EndDate),
+		CategoryID: r.CategoryID, Spent: r.Spent, Remaining: r.Amount - r.Spent,
+	}
+}
+
+// onetimeTx reads one one-time budget with what it spent.
+func onetimeTx(ctx context.Context, q *db.Queries, memberID, id int64) (api.OnetimeBudget, error) {
+	rows, err := q.ListOnetimeBudgets(ctx, db.ListOnetimeBudgetsParams{MemberID: memberID, ID: &id})
+	if err != nil {
+		return api.OnetimeBudget{}, fmt.Errorf("one-time budget %d: %w", id, err)
+	}
+	if len(rows) == 0 {
+		return api.OnetimeBudget{}, ErrOnetimeNotFound
+	}
+	return toAPIOnetime(rows[0]), nil
+}
+
+// ListOnetimeBudgets answers the member's one-time budgets.
+func (h *BudgetHandler) ListOnetimeBudgets(ctx context.Context, _ api.ListOnetimeBudgetsRequestObject) (api.ListOnetimeBudgetsResponseObject, error) {
+	memberID := memberOf(ctx)
+	rows, err := db.New(h.pool).ListOnetimeBudgets(ctx, db.ListOnetimeBudgetsParams{MemberID: memberID})
+	if err != nil {
+		return nil, fmt.Errorf("one-time budgets of member %d: %w", memberID, err)
+	}
+	out := api.ListOnetimeBudgets200JSONResponse{Items: make([]api.OnetimeBudget, len(rows))}
+	for i, r := range rows {
+		out.Items[i] = toAPIOnetime(r)
+	}
+	return out, nil
+}
+
+// CreateOnetimeBudget creates a one-time budget.
+func (h *BudgetHandler) CreateOnetimeBudget(ctx context.Context, req api.CreateOnetimeBudgetRequestObject) (api.CreateOnetimeBudgetResponseObject, error) {
+	in, err := onetimeInputFrom(*req.Body)
+	if err != nil {
+		return nil, err
+	}
+	memberID := memberOf(ctx)
+	out, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (api.OnetimeBudget, error) {
+		if err := checkOnetimeCategory(ctx, q, memberID, in.CategoryID); err != nil {
+			return api.OnetimeBudget{}, err
+		}
+		id, err := q.CreateOnetimeBudget(ctx, db.CreateOnetimeBudgetParams{
+			MemberID: memberID, Name: in.Name, Amount: in.Amount, StartDate: in.Start, EndDate: in.End, CategoryID: in.CategoryID,
+		})
+		if err != nil {
+			if isFK(err) {
+				return api.OnetimeBudget{}, ledger.ErrCategoryNotFound
+			}
+			return api.OnetimeBudget{}, fmt.Errorf("create one-time budget: %w", err)
+		}
+		return onetimeTx(ctx, q, memberID, id)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return api.CreateOnetimeBudget201JSONResponse(out), nil
+}
+
+// UpdateOnetimeBudget replaces a one-time budget.
+func (h *BudgetHandler) UpdateOnetimeBudget(ctx context.Context, req api.UpdateOnetimeBudgetRequestObject) (api.UpdateOnetimeBudgetResponseObject, error) {
+	in, err := onetimeInputFrom(*req.Body)
+	if err != nil {
+		return nil, err
+	}
+	memberID := memberOf(ctx)
+	out, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (api.OnetimeBudget, error) {
+		if err := checkOnetimeCategory(ctx, q, memberID, in.CategoryID); err != nil {
+			return api.OnetimeBudget{}, err
+		}
+		n, err := q.UpdateOnetimeBudget(ctx, db.UpdateOnetimeBudgetParams{
+			MemberID: memberID, ID: req.ID, Name: in.Name, Amount: in.Amount, StartDate: in.Start, EndDate: in.End, CategoryID: in.CategoryID,
+		})
+		switch {
+		case isFK(err):
+			return api.OnetimeBudget{}, ledger.ErrCategoryNotFound
+		case err != nil:
+			return api.OnetimeBudget{}, fmt.Errorf("update one-time budget %d: %w", req.ID, err)
+		case n == 0:
+			return api.OnetimeBudget{}, ErrOnetimeNotFound
+		}
+		return onetimeTx(ctx, q, memberID, req.ID)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return api.UpdateOnetimeBudget200JSONResponse(out), nil
+}
+
+// DeleteOnetimeBudget deletes a one-time budget.
+func (h *BudgetHandler) DeleteOnetimeBudget(ctx context.Context, req api.DeleteOnetimeBudgetRequestObject) (api.DeleteOnetimeBudgetResponseObject, error) {
+	n, err := db.New(h.pool).DeleteOnetimeBudget(ctx, db.DeleteOnetimeBudgetParams{MemberID: memberOf(ctx), ID: req.ID})
+	if err != nil {
+		return nil, fmt.Errorf("delete one-time budget %d: %w", req.ID, err)
+	}
+	if n == 0 {
+		return nil, ErrOnetimeNotFound
+	}
+	return api.DeleteOnetimeBudget204Response{}, nil
+}

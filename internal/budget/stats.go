@@ -1,0 +1,221 @@
+package budget
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/ledger"
+	"github.com/nestegg/nestegg/internal/problem"
+)
+
+// maxStatsDays bounds a statistics range (five years).
+const maxStatsDays = 1830
+
+// categorySum is one (type, category) sum of a statistics query.
+type categorySum struct {
+	Type         string
+	CategoryID   *int64
+	CategoryName *string
+	ParentID     *int64
+	ParentName   *string
+	Amount       int64
+}
+
+// nest folds category sums into per-type trees: a sub-category's sum goes
+// under its parent, whose amount includes it.
+func nest(sums []categorySum) api.StatsCategories {
+	out := api.StatsCategories{Income: []api.StatsCategory{}, Expense: []api.StatsCategory{}}
+	type key struct {
+		typ string
+		id  int64 // 0: uncategorized
+	}
+	index := map[key]int{}
+	lists := map[string]*[]api.StatsCategory{ledger.TypeIncome: &out.Income, ledger.TypeExpense: &out.Expense}
+	top := func(typ string, id *int64, name *string) *api.StatsCategory {
+		k := key{typ, 0}
+		if id != nil {
+			k.id = *id
+		}
+		list := lists[typ]
+		i, ok := index[k]
+		if !ok {
+			i = len(*list)
+			index[k] = i
+			*list = append(*list, api.StatsCategory{CategoryID: id, Name: name, Children: []api.StatsCategoryChild{}})
+		}
+		return &(*list)[i]
+	}
+	for _, s := range sums {
+		if _, ok := lists[s.Type]; !ok {
+			continue
+		}
+		if s.ParentID == nil {
+			c := top(s.Type, s.CategoryID, s.CategoryName)
+			c.Own += s.Amount
+			c.Amount += s.Amount
+			continue
+		}
+		c := top(s.Type, s.ParentID, s.ParentName)
+		c.Amount += s.Amount
+		c.Children = append(c.Children, api.StatsCategoryChild{CategoryID: *s.CategoryID, Name: *s.CategoryName, Amount: s.Amount})
+	}
+	return out
+}
+
+// GetMonthlyStats answers a month's statistics from one query.
+func (h *BudgetHandler) GetMonthlyStats(ctx context.Context, req api.GetMonthlyStatsRequestObject) (api.GetMonthlyStatsResponseObject, error) {
+	p := req.Params
+	if err := checkMonth("year", "month", p.Year, p.Month); err != nil {
+		return nil, err
+	}
+	memberID := memberOf(ctx)
+	q := db.New(h.pool)
+	from, to, _, err := monthRange(ctx, q, memberID, p.Year, p.Month)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := q.MonthlyStats(ctx, db.MonthlyStatsParams{MemberID: memberID, FromDate: from, ToDate: to})
+	if err != nil {
+		return nil, fmt.Errorf("monthly statistics of member %d: %w", memberID, err)
+	}
+	out := api.MonthlyStats{Year: p.Year, Month: p.Month, From: date(from), To: date(to.AddDate(0, 0, -1)), Days: []api.StatsDay{}}
+	var sums []categorySum
+	days := map[time.Time]int{}
+	for _, r := range rows {
+		if !r.ByDay {
+			sums = append(sums, categorySum{r.Type, r.CategoryID, r.CategoryName, r.ParentID, r.ParentName, r.Amount})
+			continue
+		}
+		i, ok := days[r.EntryDate]
+		if !ok {
+			i = len(out.Days)
+			days[r.EntryDate] = i
+			out.Days = append(out.Days, api.StatsDay{Date: date(r.EntryDate)})
+		}
+		if r.Type == ledger.TypeIncome {
+			out.Days[i].Income += r.Amount
+			out.Income += r.Amount
+		} else {
+			out.Days[i].Expense += r.Amount
+			out.Expense += r.Amount
+		}
+	}
+	out.Net = out.Income - out.Expense
+	out.Categories = nest(sums)
+	return api.GetMonthlyStats200JSONResponse(out), nil
+}
+
+// GetYearlyStats answers the twelve ledger months of a year.
+func (h *BudgetHandler) GetYearlyStats(ctx context.Context, req api.GetYearlyStatsRequestObject) (api.GetYearlyStatsResponseObject, error) {
+	year := req.Params.Year
+	if err := checkMonth("year", "month", year, 1); err != nil {
+		return nil, err
+	}
+	memberID := memberOf(ctx)
+	q := db.New(h.pool)
+	startDay, err := ledger.MonthStartDay(ctx, q, memberID)
+	if err != nil {
+		return nil, err
+	}
+	from, _ := ledger.MonthRange(int(year), time.January, startDay)
+	_, to := ledger.MonthRange(int(year), time.December, startDay)
+	rows, err := q.YearlyStats(ctx, db.YearlyStatsParams{StartDay: int32(startDay), MemberID: memberID, FromDate: from, ToDate: to})
+	if err != nil {
+		return nil, fmt.Errorf("yearly statistics of member %d: %w", memberID, err)
+	}
+	out := api.YearlyStats{Year: year, Months: make([]api.StatsMonth, 12)}
+	for i := range out.Months {
+		f, t := ledger.MonthRange(int(year), time.Month(i+1), startDay)
+		out.Months[i] = api.StatsMonth{Month: int32(i + 1), From: date(f), To: date(t.AddDate(0, 0, -1))}
+	}
+	for _, r := range rows {
+		m := &out.Months[int(r.Month.Month())-1]
+		if r.Type == ledger.TypeIncome {
+			m.Income += r.Amount
+			out.Income += r.Amount
+		} else {
+			m.Expense += r.Amount
+			out.Expense += r.Amount
+		}
+	}
+	for i := range out.Months {
+		out.Months[i].Net = out.Months[i].Income - out.Months[i].Expense
+	}
+	out.Net = out.Income - out.Expense
+	return api.GetYearlyStats200JSONResponse(out), nil
+}
+
+func statsRange(from, to time.Time) (time.Time, time.Time, error) {
+	end := to.AddDate(0, 0, 1)
+	if !end.After(from) {
+		return from, end, problem.Invalid("to", "must not be before from")
+	}
+	if end.Sub(from) > maxStatsDays*24*time.Hour {
+		return from, end, problem.Invalid("to", fmt.Sprintf("a range spans at most %d days", maxStatsDays))
+	}
+	return from, end, nil
+}
+
+// GetCategoryStats answers sums per category over a range.
+func (h *BudgetHandler) GetCategoryStats(ctx context.Context, req api.GetCategoryStatsRequestObject) (api.GetCategoryStatsResponseObject, error) {
+	from, end, err := statsRange(req.Params.From.Time, req.Params.To.Time)
+	if err != nil {
+		return nil, err
+	}
+	memberID := memberOf(ctx)
+	rows, err := db.New(h.pool).CategoryStats(ctx, db.CategoryStatsParams{MemberID: memberID, FromDate: from, ToDate: end})
+	if err != nil {
+		return nil, fmt.Errorf("category statistics of member %d: %w", memberID, err)
+	}
+	out := api.CategoryStats{From: req.Params.From, To: req.Params.To}
+	sums := make([]categorySum, len(rows))
+	for i, r := range rows {
+		sums[i] = categorySum(r)
+		if r.Type == ledger.TypeIncome {
+			out.Income += r.Amount
+		} else {
+			out.Expense += r.Amount
+		}
+	}
+	out.Categories = nest(sums)
+	return api.GetCategoryStats200JSONResponse(out), nil
+}
+
+// GetTagStats answers sums per tag over a range.
+func (h *BudgetHandler) GetTagStats(ctx context.Context, req api.GetTagStatsRequestObject) (api.GetTagStatsResponseObject, error) {
+	from, end, err := statsRange(req.Params.From.Time, req.Params.To.Time)
+	if err != nil {
+		return nil, err
+	}
+	memberID := memberOf(ctx)
+	q := db.New(h.pool)
+	rows, err := q.TagStats(ctx, db.TagStatsParams{MemberID: memberID, FromDate: from, ToDate: end})
+	if err != nil {
+		return nil, fmt.Errorf("tag statistics of member %d: %w", memberID, err)
+	}
+	totals, err := q.TaggedTotals(ctx, db.TaggedTotalsParams{MemberID: memberID, FromDate: from, ToDate: end})
+	if err != nil {
+		return nil, fmt.Errorf("tagged totals of member %d: %w", memberID, err)
+	}
+	out := api.TagStats{From: req.Params.From, To: req.Params.To, Income: totals.Income, Expense: totals.Expense, Items: []api.TagStatsItem{}}
+	index := map[int64]int{}
+	for _, r := range rows {
+		i, ok := index[r.TagID]
+		if !ok {
+			i = len(out.Items)
+			index[r.TagID] = i
+			out.Items = append(out.Items, api.TagStatsItem{TagID: r.TagID, Name: r.Name})
+		}
+		it := &out.Items[i]
+		it.Entries += r.Entries
+		if r.Type == ledger.TypeIncome {
+			it.Income += r.Amount
+		} else {
+			it.Expense += r.Amount
+		}
+	}
+	return api.GetTagStats200JSONResponse(out), nil
+}

@@ -1,0 +1,126 @@
+package budget
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/oapi-codegen/runtime/types"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/ledger"
+	"github.com/nestegg/nestegg/internal/problem"
+)
+
+// monthRange answers the member's ledger month as dates [from, to).
+func monthRange(ctx context.Context, q *db.Queries, memberID int64, year, month int32) (from, to time.Time, startDay int, err error) {
+	startDay, err = ledger.MonthStartDay(ctx, q, memberID)
+	if err != nil {
+		return from, to, 0, err
+	}
+	from, to = ledger.MonthRange(int(year), time.Month(month), startDay)
+	return from, to, startDay, nil
+}
+
+func date(t time.Time) types.Date { return types.Date{Time: t} }
+
+// GetBudgetStatus answers a month's budgets against their spending.
+func (h *BudgetHandler) GetBudgetStatus(ctx context.Context, req api.GetBudgetStatusRequestObject) (api.GetBudgetStatusResponseObject, error) {
+	p := req.Params
+	if err := checkMonth("year", "month", p.Year, p.Month); err != nil {
+		return nil, err
+	}
+	s, err := Status(ctx, db.New(h.pool), memberOf(ctx), p.Year, p.Month)
+	if err != nil {
+		return nil, err
+	}
+	return api.GetBudgetStatus200JSONResponse(s), nil
+}
+
+// Status computes a month's budget status in one query.
+func Status(ctx context.Context, q *db.Queries, memberID int64, year, month int32) (api.BudgetStatus, error) {
+	from, to, _, err := monthRange(ctx, q, memberID, year, month)
+	if err != nil {
+		return api.BudgetStatus{}, err
+	}
+	rows, err := q.BudgetStatus(ctx, db.BudgetStatusParams{MemberID: memberID, FromDate: from, ToDate: to, Year: year, Month: month})
+	if err != nil {
+		return api.BudgetStatus{}, fmt.Errorf("budget status of member %d: %w", memberID, err)
+	}
+	out := api.BudgetStatus{Year: year, Month: month, From: date(from), To: date(to.AddDate(0, 0, -1)), Items: []api.BudgetStatusItem{}}
+	budgeted := map[int64]bool{}
+	for _, r := range rows {
+		if r.BudgetID != nil {
+			budgeted[*r.CategoryID] = true
+		}
+	}
+	for i, r := range rows {
+		if i == 0 {
+			out.Spent = r.TotalSpent
+			out.Unbudgeted = r.TotalSpent - r.BudgetedSpent
+			if r.ExpectedIncome >= 0 {
+				out.ExpectedIncome = &r.ExpectedIncome
+				left := r.ExpectedIncome - r.TotalSpent
+				out.IncomeLeft = &left
+			}
+		}
+		if r.BudgetID == nil {
+			continue
+		}
+		item := api.BudgetStatusItem{
+			BudgetID: *r.BudgetID, CategoryID: *r.CategoryID, CategoryName: *r.CategoryName, ParentID: r.ParentID,
+			Amount: *r.BudgetAmount, Spent: r.Spent, Remaining: *r.BudgetAmount - r.Spent,
+		}
+		if item.Amount > 0 {
+			pct := math.Round(float64(item.Spent)*1000/float64(item.Amount)) / 10
+			item.Percent = &pct
+		}
+		out.Items = append(out.Items, item)
+		// A sub-category's budget inside a budgeted parent is part of the
+		// parent's: counting it again would budget the same money twice.
+		if r.ParentID == nil || !budgeted[*r.ParentID] {
+			out.Budget += item.Amount
+		}
+	}
+	out.Remaining = out.Budget - out.Spent
+	return out, nil
+}
+
+// GetBudgetChart answers budget against spending for up to 24 months.
+func (h *BudgetHandler) GetBudgetChart(ctx context.Context, req api.GetBudgetChartRequestObject) (api.GetBudgetChartResponseObject, error) {
+	p := req.Params
+	if err := checkMonth("year", "month", p.Year, p.Month); err != nil {
+		return nil, err
+	}
+	n := int32(6)
+	if p.Months != nil {
+		n = *p.Months
+	}
+	if n < 1 || n > 24 {
+		return nil, problem.Invalid("months", "must be 1 to 24")
+	}
+	memberID := memberOf(ctx)
+	q := db.New(h.pool)
+	startDay, err := ledger.MonthStartDay(ctx, q, memberID)
+	if err != nil {
+		return nil, err
+	}
+	last := time.Date(int(p.Year), time.Month(p.Month), 1, 0, 0, 0, 0, time.UTC)
+	first := last.AddDate(0, -int(n-1), 0)
+	from, _ := ledger.MonthRange(first.Year(), first.Month(), startDay)
+	_, to := ledger.MonthRange(last.Year(), last.Month(), startDay)
+	rows, err := q.BudgetChart(ctx, db.BudgetChartParams{
+		FirstMonth: first, LastMonth: last, StartDay: int32(startDay), MemberID: memberID, FromDate: from, ToDate: to,
+		FirstYear: int32(first.Year()), FirstMonthNo: int32(first.Month()), LastYear: int32(last.Year()), LastMonthNo: int32(last.Month()),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("budget chart of member %d: %w", memberID, err)
+	}
+	out := api.GetBudgetChart200JSONResponse{Points: make([]api.BudgetChartPoint, len(rows))}
+	for i, r := range rows {
+		out.Points[i] = api.BudgetChartPoint{Year: int32(r.Month.Year()), Month: int32(r.Month.Month()), Budget: r.Budget, Spent: r.Spent}
+	}
+	return out, nil
+}

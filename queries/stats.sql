@@ -1,0 +1,66 @@
+-- name: MonthlyStats :many
+-- A months sums twice over, in one scan of the (member, date) index: per
+-- type and category (with the categorys parent, for nesting), and per type
+-- and day (for a calendar). by_day tells the two sets apart.
+SELECT e.type, e.category_id, c.name AS category_name, c.parent_id, p.name AS parent_name,
+    -- The category set has no date: it reads as the first day, never used.
+    COALESCE(e.entry_date, sqlc.arg(from_date)::date)::date AS entry_date, sum(e.amount)::bigint AS amount,
+    (GROUPING(e.entry_date) = 0)::bool AS by_day
+FROM account_entry e
+LEFT JOIN account_category c ON c.member_id = e.member_id AND c.id = e.category_id
+LEFT JOIN account_category p ON p.member_id = e.member_id AND p.id = c.parent_id
+WHERE e.member_id = @member_id AND e.entry_date >= @from_date AND e.entry_date < @to_date
+  AND NOT e.pending AND e.transfer_id IS NULL
+GROUP BY GROUPING SETS ((e.type, e.category_id, c.name, c.parent_id, p.name), (e.type, e.entry_date))
+ORDER BY by_day, e.type, 6, e.category_id;
+
+-- name: CategoryStats :many
+-- A ranges sums per type and category, with the categorys parent.
+SELECT e.type, e.category_id, c.name AS category_name, c.parent_id, p.name AS parent_name,
+    sum(e.amount)::bigint AS amount
+FROM account_entry e
+LEFT JOIN account_category c ON c.member_id = e.member_id AND c.id = e.category_id
+LEFT JOIN account_category p ON p.member_id = e.member_id AND p.id = c.parent_id
+WHERE e.member_id = @member_id AND e.entry_date >= @from_date AND e.entry_date < @to_date
+  AND NOT e.pending AND e.transfer_id IS NULL
+GROUP BY e.type, e.category_id, c.name, c.parent_id, p.name
+ORDER BY e.type, e.category_id;
+
+-- name: YearlyStats :many
+-- Sums per ledger month and type; an entrys month is the calendar month of
+-- its date less (start day - 1) days.
+SELECT date_trunc('month', e.entry_date - sqlc.arg(start_day)::int + 1)::date AS month, e.type,
+    sum(e.amount)::bigint AS amount
+FROM account_entry e
+WHERE e.member_id = @member_id AND e.entry_date >= @from_date AND e.entry_date < @to_date
+  AND NOT e.pending AND e.transfer_id IS NULL
+GROUP BY 1, 2
+ORDER BY 1, 2;
+
+-- name: TagStats :many
+-- Sums per tag and type over a range (an entry with two tags counts under each).
+SELECT t.id AS tag_id, t.name, e.type, sum(e.amount)::bigint AS amount, count(*)::bigint AS entries
+FROM account_entry e
+JOIN account_entry_tag et ON et.entry_id = e.id
+JOIN account_tag t ON t.id = et.tag_id AND t.member_id = e.member_id
+WHERE e.member_id = @member_id AND e.entry_date >= @from_date AND e.entry_date < @to_date
+  AND NOT e.pending AND e.transfer_id IS NULL
+GROUP BY t.id, t.name, t.sort_order, e.type
+ORDER BY t.sort_order, t.id, e.type;
+
+-- name: TaggedTotals :one
+-- The income and expense of the ranges entries that carry any tag, each once.
+SELECT COALESCE(sum(e.amount) FILTER (WHERE e.type = 'INCOME'), 0)::bigint AS income,
+    COALESCE(sum(e.amount) FILTER (WHERE e.type = 'EXPENSE'), 0)::bigint AS expense
+FROM account_entry e
+WHERE e.member_id = @member_id AND e.entry_date >= @from_date AND e.entry_date < @to_date
+  AND NOT e.pending AND e.transfer_id IS NULL
+  AND EXISTS (SELECT 1 FROM account_entry_tag et WHERE et.entry_id = e.id);
+
+-- name: MonthBonusDue :one
+-- Whether the month-complete bonus of a month was given, and how many
+-- distinct days of the month have a counting entry.
+SELECT EXISTS (SELECT 1 FROM point_history h WHERE h.member_id = @member_id AND h.reason = @reason)::bool AS given,
+    (SELECT count(DISTINCT e.entry_date) FROM account_entry e
+     WHERE e.member_id = @member_id AND e.entry_date >= @from_date AND e.entry_date < @to_date
+       AND NOT e.pending AND e.transfer_id IS NULL)::int AS days;
