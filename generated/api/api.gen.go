@@ -619,6 +619,39 @@ type Memo = string
 // Example: 1500000
 type Money = int64
 
+// NotificationOutcome What a notification did. Open for growth; known values are listed.
+//
+// Example: CREATED
+type NotificationOutcome = string
+
+// NotificationRequest Example: {"notifKey":"android-0a1b2c3d","postedAt":"2026-11-16T12:34:10+09:00","text":"[Web발신]\n신한카드(1234)승인 홍*동 12,000원(일시불)11/16 12:34 스타벅스 누적1,234,000원"}
+type NotificationRequest struct {
+	// NotifKey The device's own id of the notification, for duplicate detection; derived from the text when absent.
+	NotifKey *string `json:"notifKey,omitempty"`
+
+	// PostedAt When the device received the notification.
+	PostedAt time.Time `json:"postedAt"`
+
+	// Text The notification's text as received (push or SMS), line breaks included.
+	Text string `json:"text"`
+}
+
+// NotificationResult defines model for NotificationResult.
+type NotificationResult struct {
+	// Entry The entry created, found (DUPLICATE) or deleted (DELETED); null when IGNORED.
+	Entry *Entry `json:"entry"`
+
+	// Outcome What a notification did. Open for growth; known values are listed.
+	//
+	// Example: CREATED
+	Outcome NotificationOutcome `json:"outcome"`
+
+	// Reason Why nothing was created (IGNORED, DUPLICATE); null otherwise.
+	//
+	// Example: advertising
+	Reason *string `json:"reason"`
+}
+
 // ParseEntryRequest Example: {"text":"어제 점심 12,000원"}
 type ParseEntryRequest struct {
 	// Text A line typed by the member or a pasted card notification.
@@ -1663,6 +1696,9 @@ type UpdateCategoryJSONRequestBody = CategoryRequest
 // CreateEntryJSONRequestBody defines body for CreateEntry for application/json ContentType.
 type CreateEntryJSONRequestBody = EntryRequest
 
+// CreateEntryFromNotificationJSONRequestBody defines body for CreateEntryFromNotification for application/json ContentType.
+type CreateEntryFromNotificationJSONRequestBody = NotificationRequest
+
 // ParseEntryTextJSONRequestBody defines body for ParseEntryText for application/json ContentType.
 type ParseEntryTextJSONRequestBody = ParseEntryRequest
 
@@ -1818,6 +1854,9 @@ type ServerInterface interface {
 	// CreateEntry Create an entry
 	// (POST /api/account/entries)
 	CreateEntry(w http.ResponseWriter, r *http.Request)
+	// CreateEntryFromNotification Turn a card payment notification into a pending expense
+	// (POST /api/account/entries/notification)
+	CreateEntryFromNotification(w http.ResponseWriter, r *http.Request)
 	// ParseEntryText Read an entry draft out of text
 	// (POST /api/account/entries/parse)
 	ParseEntryText(w http.ResponseWriter, r *http.Request)
@@ -2440,6 +2479,20 @@ func (siw *ServerInterfaceWrapper) CreateEntry(w http.ResponseWriter, r *http.Re
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.CreateEntry(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateEntryFromNotification operation middleware
+func (siw *ServerInterfaceWrapper) CreateEntryFromNotification(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateEntryFromNotification(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4979,6 +5032,7 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/entries/parse", wrapper.ParseEntryText)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/ocr/receipt", wrapper.RecognizeReceipt)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/fx/rate", wrapper.GetFXRate)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/entries/notification", wrapper.CreateEntryFromNotification)
 
 	return m
 }
@@ -5993,6 +6047,143 @@ type CreateEntry503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response CreateEntry503ApplicationProblemPlusJSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntryFromNotificationRequestObject struct {
+	Body *CreateEntryFromNotificationJSONRequestBody
+}
+
+type CreateEntryFromNotificationResponseObject interface {
+	VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error
+}
+
+type CreateEntryFromNotification200JSONResponse NotificationResult
+
+func (response CreateEntryFromNotification200JSONResponse) VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntryFromNotification400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntryFromNotification400ApplicationProblemPlusJSONResponse) VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntryFromNotification401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntryFromNotification401ApplicationProblemPlusJSONResponse) VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntryFromNotification403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntryFromNotification403ApplicationProblemPlusJSONResponse) VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntryFromNotification413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntryFromNotification413ApplicationProblemPlusJSONResponse) VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntryFromNotification415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntryFromNotification415ApplicationProblemPlusJSONResponse) VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntryFromNotification500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntryFromNotification500ApplicationProblemPlusJSONResponse) VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntryFromNotification503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntryFromNotification503ApplicationProblemPlusJSONResponse) VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -18536,6 +18727,9 @@ type StrictServerInterface interface {
 	// CreateEntry Create an entry
 	// (POST /api/account/entries)
 	CreateEntry(ctx context.Context, request CreateEntryRequestObject) (CreateEntryResponseObject, error)
+	// CreateEntryFromNotification Turn a card payment notification into a pending expense
+	// (POST /api/account/entries/notification)
+	CreateEntryFromNotification(ctx context.Context, request CreateEntryFromNotificationRequestObject) (CreateEntryFromNotificationResponseObject, error)
 	// ParseEntryText Read an entry draft out of text
 	// (POST /api/account/entries/parse)
 	ParseEntryText(ctx context.Context, request ParseEntryTextRequestObject) (ParseEntryTextResponseObject, error)
@@ -19103,6 +19297,37 @@ func (sh *strictHandler) CreateEntry(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(CreateEntryResponseObject); ok {
 		if err := validResponse.VisitCreateEntryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateEntryFromNotification operation middleware
+func (sh *strictHandler) CreateEntryFromNotification(w http.ResponseWriter, r *http.Request) {
+	var request CreateEntryFromNotificationRequestObject
+
+	var body CreateEntryFromNotificationJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateEntryFromNotification(ctx, request.(CreateEntryFromNotificationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateEntryFromNotification")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateEntryFromNotificationResponseObject); ok {
+		if err := validResponse.VisitCreateEntryFromNotificationResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -21966,472 +22191,497 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L1ZbyPJlib4V6xZBQRVl1RQW9wMCYVphsSIYKYWXi0ZmZXMlhvpRtKunGaebuZiMPPmYDDdDQy65uE+",
-	"zHQNUDWDeihgMEDPS08/9MO89b/pzvoPDTvHzBfSnYuWWDJVQN0MSe5u27Gzn+/8VOnLcSgFE1pV9n+q",
-	"hDSiY6ZZBD+9kjTyD6lmQxlN/xCzaGp+6zPVj3iouRSV/cqZYKRnnjsg7JZFU/yBTLgeyVgTrjcrtQo3",
-	"T/4AH6hVBB2zyn6lb79bqVVUf8TG1Hz7LyM2qOxX/uJ5Oq3n+Ff1PDebys8/13B+l3RYOrVgSkKptCJ9",
-	"GkVTLoZEj7gimg7LZqXpMDehMX1/zMRQjyr7O41aZcyF+3GrVtHT0LyjdMTFEGbkptc+mp/O5YgRt+hn",
-	"inA/mUNI9SidAvcrtUrEfoh5xPzKvo5ilp3RQEZjqs1zQr/YrcCc+DgeZ2fEhWZDFuGU5HjMhC6dEf75",
-	"A07oiA1oHOhlW+XjYx9jy1pCR1M3v9c80CwqoS4mdMSZInKAlOUmS2REuFZExb26/R1natlVaPuVe0+7",
-	"bDvNTD/4HnaY8LkYLtzCEJ8hVTPihtk4aX7dl2LAozHzSXVAA8U23F6XbaL9Tm4H7bx6UgaMinRel3S4",
-	"0rHOsQ1iBnsk3oEzY+/1SlObjKRiZMzG0myVplwoO0v2XpNqnypW50Ixobjmt2yjbNI/lE15q7HynKch",
-	"WzhnLvpyzJKjZe9DJhRbdqAw2qrCIZlIOq13NAiYXuv6TuCVsgnhX+95SV9/8zqS4/n5tC/OyO721u9J",
-	"X/oMJ8RIP44iJvpwG25ZpJlPBpEc10gchiwi5pDLJmueW3ih2Xs6DgPz6NXFUaVmuIFmkfnSv/quWf+b",
-	"73/a+fkvK0Vn/vqbS3n3+Wu5yuy1XHHuX52/W2vuhXtv+OOAR0oTn07d3CMqhoxUjSJDPC29jSU7XUAS",
-	"PtWscBrtwakU7ITq/qh4Nl7rkg49MxVK+jKc4m4GnAlNRjLw00szYtRnUTqb9qBuvl3Hj5ff7UbhvMZ0",
-	"yMokCDd/BAlSAyqEOVHfj5hSxIvDQFIfNDL4ikeoUBMWsfvKmziGJ+cne8LGPRaVzXYMf/2AAu9ECl1y",
-	"mmPzJ6IlCbjSNbJl/rm17WhrymhUTl3wbinH2dk2E6Pv7cS2V5jlLSu6vk0h9YhFJGJ9GfnuDuAmmulO",
-	"Rrw/gt/5LGDmIkthiMFx0LG8ZeVLgDHvs7kdOmTzkza/JSI2c7QkuVWqHZgPZGdg1UsYcMGONhoNKwcX",
-	"Tk+qUgXbGCAfkAz/EPP+zUJN8AfzxAfXB8+ZEQZcDMumFbkHPvjULviPBcTV1mysiBFUhnbK6EqZdwvp",
-	"aruxhLCWzuuSDt9EMg7Ldszoo0PzwAfcq0s6XDCdDzkRWTyLgBaI8ZpRQYPYN9YEMl3DLcqZrpZrCnTU",
-	"Nct2BhXHD7g53zIaFU/FCJuEu2fFktsY+GX5zpj3V5RG2y9fvszO9GVG50gn+7NZtwqlUAx9TtQ/Zz/E",
-	"TGnzkzFtmIB/0jAMeJ+atTwPI9kL2Ph3f1RmYRl90LzhmwG+bh63j5qX7bPT69fN9nHLaLg+05QHlf3K",
-	"czamPNgn41hp0mOECsLq5leJOqPi/ohQBebev7Rf3+yDnseiSEaqsv/dT5UBZ4GffM+snSkFkqpyh0//",
-	"/D2SAFPGxtiv7A22+y/pFvt9b8ff7b+gX7DGYKu3DeaHpjpWlf1d2FKuQRV+RX3iti7ZaNqTsd7vBVTc",
-	"VH5e1Zjq4Pbi6RRxahiEcEXGNDAEYNSBiFACG2J+z8UtDbhPqt7cQXg1fHYsI0ZUyPp8wPtoNRiilCGL",
-	"4JCBKtXGZgV8WGIQ8P79SOLw7PT1cfvwMksJYPXZA+KK0CBi1DcGK4kVq9zhPF6m55FM+oMcRt+OpsD1",
-	"SiYjCgektIwM1/Pc6r31d/+1jHrc95m41/a/Pjt/1T46ap1m9x/8AdQ3TELpiGoZGZqamt1HizyZ0F0O",
-	"Yyc9jHQNj3YaF3womG9opxdrIqQmNAjkBHY/WTxSv9c5b520r06uz1t/uGqft448MoBjeX3eajmtWwpC",
-	"iX0w3Yc73J62MMYxDe51fO3Ty9b5afM4e3pUkFiw9yHrG4MAGCORfTD6/QPyQyw1ziphGD6ZjJggEQtl",
-	"pI2qx/X657qXZXpubeSCRbcsIi0zicc742ZuxQPKgzhipOq53fE2Ngn6+Q0Fc0UCORwyn8TCZxHxkpV6",
-	"NSKYma8ayYmAUzqV+rWMhX+vUzo9u7x+fXZ1mhN3lp4MRQ5ghDtcpd10y0+lJq/tdx5pm08likm0Rmvo",
-	"TSc9FkgxVEZjodZctUuresnCPaT5Dp0GkvqXUh7TaMjutamd5rfHZ82j68uzs+vj5vmbVl6CpPTdk0Z2",
-	"KCLNyW41dr/Y+/0L0ptqpu6w5VsZ7mXFOmkJzfWUXEpJcFkfRLTklpXjMs8UCfiYa1L15jbJ2zhAFg7+",
-	"KuBvyXuKaCOfNL1hREgcQEuJJxexMY/H54kyfJ+Tm2Gzc6J/wKg2N1gw5qsMu0W6UiMefvpyp5mTGn1j",
-	"a/hFksMc0qzY2TiYlb4hVQq0B2ZPm0ckDCjyKMNkeZ9dCXpLeUB7wf0u1kXr/Ov2Yev66rT5dbN93Hx1",
-	"3Jo7IcWHos4FGTM9kqBbGj4G0aFhbOjjDvIjcz52RSS7pEc8KWWHy+s2lvzm1mb4Xp8K88ueuY60P2I+",
-	"ifhwZPSLSVdUvYItLFewN/ZJRyo9jNjFH46JH4O3hQoiY02NkUxFV3CfIZMJI3nLfRbV4MqDHrlJzpmO",
-	"poQOtJFm8EO9aX7wiGJ9KXyFAn7Ib5nY7BqiR/80mHaZ5+eN0wv7vpZkQoHZD8z8Ncbf6JBysZl3Zy8y",
-	"gdFDIE+omFreqe5FqefNy9b1cfukfTnDRKQkYyqmoAqYa6c1G4daHRDYJzNrElANDvp12ch2xpYwHN8s",
-	"hiSreTzO75Zk56sMNc0sj1S97I4YNhKtQxl3oItYaB4AKaLECZi2AU8npvQokvFwdCdauRI01iND+X2q",
-	"7yl0rk6bV5dvW6eX7cPmDLkYZmYMBC0fyMLZSkkElyAj/iN7RM3Mm1mdt28EuGJKOdsEuAX+TEZUEfY+",
-	"5JaXTcyPArxwbifgsDYOukIKfNOy+1RVQP7TjxgwJhooN0j7iGh5wwShESOTSIohqVL7DyPFJjLyu4IK",
-	"n4CdciPkJHXGQGwKR6RjtmF4FZCBikNjmzD/hPmcQkD5frRwcdXpnJ1fto6uT1pH7eb15bednJBTTPgw",
-	"D1CCqCJSMCIH+yQ7EAxwBxVyL0seydIIrI1cYnz9AymQzxQZw7BmPCfqzFrzZqtRCQ17Kd44UO6T2QHz",
-	"aBr1BUOBBVEtpxVRNavnKAZDj0lVSCPrBjywIU7wfYaRmZPm6JTsR8ywhaae8wbXNR8XuIRrFXQJ7v9U",
-	"EXFgNSX06s49yf1CF+8sn3Iu2J/mv2D0s6VHFVDxNQ1i5l5oxlqeM8EmRYky+EgLrq5asOylizOf6UTS",
-	"j9F5N08joFiYAzCP5PMGNFFxL3m+RviAUDHdXGlYyW1G4wr76jSdFagdnku2MZJ42Re9dC4Dlrzgbubi",
-	"V5CaL+BZ++rP2ejAdxgucE5nIAs7mWQISxSz55g/kFlCyGxFsoW1DPF/n+ye7P2R9bVZUnMsY6GLrp6Q",
-	"oi7YkGp+ywiFx0D2GV5HVSY5JBbGgpxIATcvYaJb2xB6nY995IOz6f9lgg2NonNuxnp0zhRE536aueEg",
-	"SUoo1AozeOSAAMPm2rAUr2klLvCuffKK0YhFpBs3Gjt9eBz+yTxS5Rr9y8oIS3iZkr6UNxzZzRwBx2o5",
-	"PV4pG+7JkgYuxH6g8MBgzot5JcojGvngn4Kfx/Nckd5SXRZnStIvjNDNsVcjpH2qKbk6P95ApVAxXSMs",
-	"UCgM5iyQZ6orQt4HQ91GUQ6IZ3iAh+8LxvWIRWhwPDq/LbqL9g7aHSnfdpfHkN9Irtk4/49Fx24P8OdU",
-	"dEcRnQIjs1+fi8nNr03ZmPcKj2qp0Xe8dMtmdwZWU0tyLzBUjp8r2qJXgezfnDOqpJVUc5T1bjQlFDIq",
-	"wDTG1GVzsXrmVebvE++8ZbSGC7xyzmTesy5nBfml3kWneeIZOlQhHXfFDZsaXXFjkzRdjhWE72i/z0JN",
-	"0NN4a2akkMTyBFGrvK+z95oJxXsBqzNhGNB3FTuRSq1ihqt87/LVkwz2ghsId66G3MEpT4a0lM2jd982",
-	"KzdcE5Ln6S3OQvNQZfY1OzsRj+u3NIJPmfcPM+9fuPcv4f3ZaZachJ0rTNXmeZGql8zLqxEPJ2b+ZWYG",
-	"rqal27vq5i7YgEwWftG0Xa61mY2WYT1gtywARRQiJgVZ20Zoef0RD/yICSSb9O+Qp6KIsYqnRYqjfW3l",
-	"y30R99ISh/kb/gC6IjWaVbv4OyW8M8s3ZKTPIqssrcI8rAW1Uu7uAmXHMlibE5wsIjuhWrrbRdzFbWsm",
-	"uyBjr9n0htdSZozn1jed1ulFy+qImWN1u7toVcfMH7Lo1Dw5s+2zJJmSYYY4e8pcFBkRcyY2Ojj/oKG4",
-	"hckhy090rROaO5zsuSza9cuI3VvwlV+MQsFTOJ0RFUPWsd6BYlKwxod7qLJf6csoYn1NRjJSRnnVmkVT",
-	"ojQNQeUWbJJ5mJJAiqHRo4RPBJtAAplS4Siiis2T0txoM4m627sFKkxuxCVGi3tudpNmB85/tXDzgHlj",
-	"ktPMIvAv/gr27uws3JuFA6KAnx+PJjrsaopSL9Us4PUgOBtABs/CerNZdeTn72sF+ohOi6gymsgBRnYh",
-	"Vpl3PEgRrGbD2i8Vm+c96ReIt6xSXDyvGmHvQewCR8nPrErBslEEtxfknhGKJ1N7EArzwpbO/A7uEl9O",
-	"xKGzJFeQKyNZYHMe4riQAWMtTUgH3N4lIxlHNjWGahIw8+u9BonD+q3UOcUjs8krS9vx9Gup2eqkZZ4+",
-	"4oan8HLiwjyCIAAzyswyNXpscSW4CqPkR+pM1RVdJEpnFaWVSy9TL5JUZYpEgZNFKn2JvsiSGqE5YkPP",
-	"LzgwE8dQUq1ovldsOYfr0FEc+uuRapFyYjfC3sr05uYZTzq1LLkjKdccS8tenuzsEhpbwCcfwrh0LPfX",
-	"Z13alRXLfGSnlTdm74nmoSE9Km7IVMb/Yl5mO+abEdTbjVXK5bLzh48UThQI4EqxqHiu1rNs03r+pWBK",
-	"s+Fw0z2RpOqecPFHDhu0qiKD/szK1UXrfH7RiUN7oaIID2Xsj0UPH3EVBnSaqsjrajSre2Dndt85T8OM",
-	"+mPmUXQgRyxkwmeiP73QVBcwMC8OIa3SM9fae0g7Nw4tswC79oirMVeqmCw0jYZQnbi/u12zP2H8qtI5",
-	"u7icP9D0hTUTzPNfX7L54He5TJ+f81emf6qlUyo8hgy5FPoczQGSbF4YRHlyPuXkUmSu7t6yi1urtBzt",
-	"z2UD5pO7D4yAMqaeT2YLcFHpSydSenuTo0iSyjNcZq/IGgDrrEBJHhfJwRLxnClBv5tj4A46nwsArBQl",
-	"8+3NW1KLYba4D0beuX3h4fzBXChNg8BIESj2U4UibvlWjdlYFvpmZMSHXNAgjaks1+Js1fv8hYhiRiYj",
-	"HkANAo21HFPNjT45hbTKoeCK+VhrReiEGr3f1txDNOOAcG1ULkH6ZjLgBROSgHwt1pY1Heb1jLnJzmoU",
-	"OqJCDVhU5BaBiiL7d0yUwKlyjJArDlXG2aDgHYj2Lt6pWloHfpebUqQ/Zkm55u5tLVtvnkOIAPqx+525",
-	"RXP0M3MXigi4loFNyJzGsqAfgjs8gLqJrOuDKZsqHo/pcnMHZnVhn30sHTWdTekOl/inMqx6azvLRitf",
-	"dr515LRf2W5sv6hvbdW3XsxSwn7l5ebWtqOk/cpbqVlgLviZojd0npD2K1t7jUbD0ZyR2hG9ZVk927lK",
-	"s7djZ07loCXB4rYgE8Ny0M05kBHjQ0FCOgXvBRp+DkAAv7FJmugh1RJkbqyZYVhQBOzlp++R//J3xMtu",
-	"gFfsNr1rXHmJ7FzPHZsViksQFuZ2qsjuXw0a4R7ydcYjJgXUzEJMXw6I59bj2bCWz/p8TAOCH1w240b9",
-	"5fc/bdW2tn6udrub7scvft74HwoXUSihZ3xENPIdAgk64xJnO1JfEI/DuorH2U1dUOS4mzng7XWk/5IM",
-	"EFmsEMwLyTSz4oH2ei+317tle+3E/aJ1XNLhKcQc148zLBGz61yqGaacJexS1nuRSooZMxhJZ2WVsS/H",
-	"7E6iA9+sJQOWTtWZYbMs1WHu2A/MhJUV07NR5fbp4dmJYeGOma8WTG67mbbcTLMzK4kfz01vJpKMc/Fq",
-	"xLOTedj48fxSAdjG8bT8kfuFnA4wyujUFplryGk0HKTKaBRwUFqpIFpCLboIpqlX3uW1mDeMbZ9Pe0rk",
-	"9vZOlvOUseOBRbSZhfOZezAqXMWVMIq/YdRaYhHili2OL+Uh6UhbOy+3Nrf3KvN85HcJC/ldGfuQRUA+",
-	"i11mFmkHwYFwP2Bbiq7Ga84CH6sB5w7U1m0XwwCxwGVgfHlxdkogDc6cldAyzdO1KcgJXOIzlSCDpUtK",
-	"ysLnFp/UiWd3ICkZJ1g7nXctLN8cWFT67aJNectogCA1+Q1J8xLT6cibpUPa14pGah9dyhsmijVY7l9i",
-	"ul2FTb8c9d70+Rn/8uLqx/bWKW+r9liHf3PYftH+Y4sP/rDJpl+G/Z0T84j0355P+j/K2+Pt4KZ/uBew",
-	"N691/837oC0am/3tQPTGrxv+N18G886uZMiiQz8LmWgfkUMpBOvrNLF85rKqGPCrEPcoDDfzvpmtFztf",
-	"7K7nAnaTKtzAMR2yq/Pj+cOKo2AxQBPtKRkYhdiSTp4qR1qHav/58xnP03Ma8ufwBfW80dvrf9FvsPqL",
-	"wR6r79K939dfDhqs3vD3/AbdYS8HW1tLicNMs3xhgBY1QxYDDhOs9rigxtKHZOz5o8TH5rCATt/UyJed",
-	"1psaedN+bS7oO9br1AjVZCyVJnvk5FVOlcNRVrhWQfFdyuR3FCW/0jGzSE97DdIf0Yj2NYtUzea9B1Oi",
-	"QtpnM4dzQQOzdNrvWwt+PT/lsaSinerA5aJsqVgBpmdv7irpRnFxAv4WiBSd4Kuhgl6qVheEDVEJLzjv",
-	"iIs+D2lAwiBWxM230LIrSvm2b6+4vsiwclHoaEsnImOtNEU0SyyEAr9V+ZpX0QPtziZOIrch2TVkjis7",
-	"1UKqlVScQCnl/EreyomxfyQVBMqqQsr95Vpj6w9XzePrTvPbk9bppdGo8Ofz9ulhuwN4Aa+ujo9blytq",
-	"k60fYhp0kkXij5mVvoqNVQD6WrqWEiWzfEFW0XxIlXL1fbBTv+iPmB8H9/ahzV76Am+a2YLmOuGAcUIi",
-	"y0bOHoBzlbXXYx4LDb0l1yPjI7Vzzq12dkK1Bblhx3LIxR1DrqvGWMujqkujPOEaGWLLgp1Fy8eqkwdJ",
-	"UM+UZP368giy1TnlVRTPFEHteDkDbR5etr82tujF1UWndXrUOlqRVTb7mt+ayV7ECiLUPvCW+fKh5bOc",
-	"sb5xSsb6Tub0sPZ30Zpx6gWwbq8jxgDWONXmthtZpSqvQx3Hoj/CVC/IH2J0PBNFLQA/BfxONi2M8a5W",
-	"u3QAwEU9RlzNU76Yac+6ku/kdq7P/23+BnRopNiCuIHZwcp+5Zd//59++cd/IL/8459/+dv/QLa2a41G",
-	"45e//3NBfgA8P086ARcMqjh90ptmYULBfRpSpSH8HflG1eUDW8O6OXcGa+bLwHSKLiSs218aBJ9ZRvmZ",
-	"rlaEtjA/wqnZ806drb1VnDpjFvVHtGje70YswqQ/AFBBFD82JRMbCwHEiDGDQMgBliWkjieABsd6EiH1",
-	"aM6fgzRRKRQ+0QoFaXASScr7Kg7fzNkVZ4fMhESTjcnow1FZpdvsx8tx8bEoGUIqfkQHehNcAmC7DCM5",
-	"0aMDguXjyOag4jzghtDzG5hGwe7uhcxsYsHp8/6I4JJtzSxgvdxr0udXx62LlRl3u1Kzb+BkU6UkP9Uv",
-	"EOT4ixnbF4J1UnEo9o7igKkDi4Slo1gA+ELOSsrkZ2WVnu0vcszjiwKSdVP7mgaY4ZFnDLfu1wU9ArIU",
-	"iM8VkhdGzpNs05mU+JW17dmMeHixcEBb5l0sy9WIh4DUs1zjeH3eMlRn0YBW1DaMFK4k8Ex4+gEtUZix",
-	"Ij0ZYU62rFqxPrc78GLZ5izRdpIdmtF2zHYYXcfO9mE1ndm9BrRoLvRbrrQskljr6drwrXOASQPBQd+3",
-	"8bWtjJKwbpVM9qPzhL1+oldajT/jOoHfE+oDJAiyhVvsAaLpDROk6nSpjRXdRVFS45FJ+Ts7vXx7fXh2",
-	"0jluXbaujSRewX2ZlL9HLnt7cUpMJ1njDKWXIxEsyioonk3xwOozqJCBmt1Vy2NI1RY6AGicuXUKqqmw",
-	"2Ftq95WNh6ujmU9OvFdphK1TWKcS4TdXNAP+/asoWDNp8HOstTGGUJ8VU2DEkFgcGlZJbcyQaXPTPcQX",
-	"dfnNk5F0x+HXoNpQaXS1p7byVqOxmTi+VmYICyXJnZI9XfHPp1Cxk2k+h/NKandsVmVKnMnprVvXk+MB",
-	"D1HmY87/IfxzIDF+fY45s6yF1T2HUt5AbEaTkRwzECmUTBi7CaakF/tDbP2Ucv4UWiDDq777Pk2DxJdA",
-	"NZFoJFi0rbdyQtpE0Vvmk61ao9Ew/08mEjHPEHm/vK5oRksKqOHL7L0u8KEsjwneSZDN8ecZjRoDyyyj",
-	"RvemRT2AXPQv4a0YYc7xozmv0Lw7JMOL5sk2Za75SZ7QG5bqHpTgcwdkJIUEdM2CElijfdSAMNKUHbip",
-	"1leyQtb7Ol3fli0t4Znr9mXLGZQlvK7wDllAtyI36PnrQ/Jyd+/3xMLeEcSws/oBUdqIQOL1pY8JtrP2",
-	"sM9WhJM7NI/+nGLkzXtBqEaHF4L9WVdvCgVZg6MNmQwDVlgj6no4zHmaZYTJNwhGZ/G9VY0w2h8lTQ0g",
-	"02ZlkZpJRCrguRlIv8KUDj/pTZeAqFugRMA7fwYI46pwkaokRGG++/bysuNc/+Zkch6h3UZjJWNLF5fz",
-	"No1uH2li09td6a6jGvOdvAOqsHHFrCIxP8rVeZtEbMAiJvpQ/IWNGvMjHRAvg2yYMqQhEyzifaPWzYQP",
-	"skCIS33StmzNXqsEew2IfcH9OrSXYW7j8A5BgnfiguhTQdSE6/6ISIHqHzRsQexQsQ+Po3sPLWkL4GWx",
-	"hrtiGMmJqhEli90aFMfjmvgSPcPgN0Q4gAENAtKj/RsiBfFwgd4GwiCle1bUbWUl70gBQPfr85YFlr1u",
-	"fXPYah3Bb4tGmAdazfaYyELhn7Qu354dXZtfNY+Pz97Bw5l+IDPwvhftN6dXneuj9kXzFQ51dngOb5t3",
-	"2m+ucKYXrePX11+fXbbcvxHyqVKrNI/PW82jb+0v4OHT1pvmZfvr1vXbs+Oj9ukbM4HmZevN2fm312/b",
-	"rfPm+eHbb82Hmiet607z4uLd2bl579352emb7C8uzg7bzePr5uHh2RUkGsDQzaOT9un14dvmKcDTH111",
-	"jmFXrjtX54dvm+CTbp10Lr+9ftU8/OqqU6kVwtqX4pUWQ3VnmkK4ca7bp3BW2V/BvruI3+nZ9cXVq4vD",
-	"83bHHCf+5rx1cXl2br6aTvh7vC/F0JHNHDZkgh+ZQFUTxYJAFYih1csrkJXwPnum0nhfNXOznql84Ggm",
-	"j7cwo7VWCVnEi7JvQKoZKzOMo/7IfJf6iIcNEwmoeGbBdKc2h4WYKX/xorFF8Juk6nW2TsCTufWtNzOb",
-	"ztZJ4WyiQt3p0q09X1fwTNmA51fn7wDcV0gy5kJivUd+xN2XhYGzQvhNc3ZlIjAPEMohA7MXWy1NS8Rj",
-	"1JLcsigXbEyXHqLL+hq07mB5yl86Ibc/uSo7e4Al7N28ecyLXHJrGmmW8pfoiKv7dBGDsWSPoXUNwuxn",
-	"cBtvOZvYm8Ajl5Q4f6ceAeqW+2Gzg5CPBXcfUBaThlpQ8zUHGkmaq3lmHhRT9yEAc+/mL4YzMQcMhtcK",
-	"mJzUbiLk+Fs4zjyqZiwU05sEY472cXPfRnLisjlVpi+t4ZIjyftsNfSZD4S5uzpwbhlerosDZKBxs9Q5",
-	"s/ELrh48UBIuy52dIRi6D5by81AMD4yQebFb41+/OjufNL56M5TNZrN5enE1al0NzT9b5n9eHTa/Nf8d",
-	"vO5ffGn+cdgIWn/4+nxXvDkdNpvtZrN51Wx+E7IffvzC/Ll5cfX12flXe4ffttt/XRChW0hOTeJlJlkN",
-	"xfBPfwzZ8E9DPvjThPXCDTdpz9AV4MJ3K90KVGsGjEYznoydmayWcsa8dKcz1FKSPAHp+8jL0lwJUvWO",
-	"zw6bx0Z6to861033j1fexgEJuEDPkW07lHAb6O3QFYnijKWRhOuHxRKFqRl9y8zM/vcVKEhpu9ePDQCx",
-	"OlhWGfxBKS++g7P50yjsz6NWrlXYX0Te6WE/hIaRIZ27AyqmHynmbI4Gd6Frm0MmkpEw16kvBwPGVsDb",
-	"TCl5YfACn3roiux1CnbXBwb9bMtoC2m7iETOGfW5YKowOA7diJZuwCwCE0zF5+u/NxdWt+O77xXPv894",
-	"qI8iOtAlZhvUgMYBc6lZEaN+2iNfs/f6AHFcQbHitg9fNglvrjC7sGxnxXzCpdpXNr8wk/737/7pn//1",
-	"//Tf/uO//eXf/RP55e/+31/+5///l3/88yrfS2I8peXp/RGNhsyvLc+4fFmccLkmdWYSBR3cRmmpqD3g",
-	"S5vvOrP17tgXo1xlSMTsR2HqLNSXGirI4O9gWnNg7gdRLKQRxOJ7U8yy7UWM3sz4J4tPqStSiiBb2/s7",
-	"u13xz//7//Nf/79/Q17WLHbH8vTaml3ugl16+Mo98DWMJCavqj4VSetuHDEbySYn/GGr+JK29B9bffLp",
-	"dMWA6mMqWp+l2mS2zq524RE/hNKU0svddabkG4tVphd7aBMBZWzvJdrTOVbGfdI6k6Xm/EU/Srvygyvu",
-	"gFAMFbHI9qKPFUMEftfFfzH4ys7WskT8R9bdPmldDE+hmABl5OfgRWdc4b6ycppHRLAJgcdzYuinCvdV",
-	"Zf+7ndpWbfv7gnL7/JVas34il3yE4W7388ytq1ViwX+Imf2z2a15llJ2DWegKYt1O2p7h0D/np6M9Qr9",
-	"OQBws1Y5PDuBYtDVEqwhLScFPf++YIqlfo2ieZKqZ+bh1YhnJ/Kwmc2zi0zmy3xzGkVOo8j+3Uh6m0w1",
-	"282loM3QR0tl/TRTS++Sf12eYYCJuVqxYJC0b5xH2V6pRN6c7TqZfAsBaB8SdDatTi7OWHD78ExZtPEq",
-	"QoHZfaiBSMo+UNSzayVc2wxWeHkKYpIjmN3S8uzDxXnp2Sv5EMmDuSv+60siPJfB4nrZSAYrQGkBhHat",
-	"AlH5Fdk/dHOrYT9LZKYyKAkXWJxu/Pqc7L0zJja8WLYpyyuJzeszlTVmG4z8gZk+rPTJ7/DPtcoFH4qr",
-	"8ENDpk9YT3GA1PxMENOTCc+e5DGjtwwrRjdJk/SkJgMeBIayzbmZfxvBLRhiaQxihaV6y9I37wG8bo40",
-	"DlvCyOBZlwNzvx3QQLH5vU9fWlLg554snEBIx19hdzg1M/5N8uvvKn2quJBGTEbMFuRW5nXim8yHirJF",
-	"txrrpIvuLa3vSsYrXBlkchXfFpc4mCnOn1vM+p1M10EPu9AyYqeZ6vHiZDkZQVf8ABSfXLU5MuhO3Ht+",
-	"EfdIGKsR8VnAb1kEnJq0bs0thkROzKMzL9EA20UjP4I/2rQ64FPM38/m1WGGcCCH8MV8QtxPWYQ3n2qK",
-	"UGfbf/PNlz/Sdy/j9h8lP7nYnbRF469TyDbo67y18+Lli5c7uy9e7gKwXtwLuBpd8nEe0veysbXfaOw3",
-	"GpuNRuNvENu4l92fMJJmN5XD+Xqe/bt6DptXj7Qv5s82M/eFrepmD+nEvjc3mSJ9y51NLo1LG0PGHhTz",
-	"rUzNX5FCBrOcgE4y51E6F7twLARH8pqFMJgxTbSOeC/W9iff50hHnfx+LlnAbDGSm076dVA4lLWO5haL",
-	"BFbYESEz+xrBkHydib70mQ/whjP7+2Jvb+dFOV7hgixlPTOauVWBHA6ZT2JhnQfL9yFH7QXRe5G50vAk",
-	"EAmpnr8+JDs7Oy83chs1y1tXpRubeoWNzoq5TpqOVrMN24keScWI96Z1SQBLr8eDgIvhc/uo8rDB5LLU",
-	"tMUCIYuzSes/Nuovv7f/3bz+/q8KgTZxSTansDT9xGXgFczI5SM6zEYZ0h9iVgeIxPogkuO6HrE67Mtm",
-	"86z+5dbZjzuF+SRplt9StpIewc9zEyi03lzOZArciAc1NEqNBWwk1TDiAlOsmxeH7TYAEiAM30y25Epr",
-	"zB3WbuPli0Wn9S/q/+P3v/vL9XIPc+sulJOZbqHzdt1Tr9DSXqElm7lEZiWmDoIICN/lGmfeLPRfpY32",
-	"51ga6BpAr1lBGJnnFaGaeMwlo3nFBUgsm3NYxDExxZ4w4adtswcyIq/PWy1YBDo7QhaNqdlst7p8bZSx",
-	"cjdnY80rZzUK9l5bUL/SiaaXFoPFipi3MOMa8543XEOTWMs6bBG2A0mWBZrbhCt295mun/e5TvqyDX9k",
-	"z7qo0niZkFivx6bNbGSZrMb8edQyNJpdUNEtuaTDx2A16/GKBbd+8R2/pMM3kYzD+SVAO+uSain8G9YN",
-	"mbeNMAk4U0RLh7E0ZlQowsCsgMdXrg8r9vI+fOPndZPoFnFWrJG2W7Zonx8i5Jqc2d0jru4TZeXB1Bry",
-	"tt73+8QhhM3RyYj2OCQBzxX+9kc0CJgYsgKD/9MgqbzbYKegftZSzHpQww9W97q3zI+xDtE9EL3dj9TK",
-	"MKE1HWZxoXfWwIW2/XZqa+5ykjg4T4N2LopUrYIA3llooQdWOMeE5inTqYGT0YDMaZAe68sxdFFhK9Om",
-	"258cDWw3VgjrwnIWdm+3u3Sndu3JvIqor+igrwC0web2L5wWeJXJV3x8t5nlnL7rzW6FJqJmbksc4sVT",
-	"f2TvdonbuHzBqgh/3IUn0ppYAG3B2rERIzFma/alYcZQ2cIXFTgVdttG9dmOMwEvwHw1EtihwlWpMdfd",
-	"YcWekCsWVqW1d9u1dXSF+faYj1AOdR/TpMwgIdXEatm4u8r/YUuKyoj3IYKzcAl+fUHZr82lmbooVokP",
-	"664I3PfA1V6Ip53DnSriTLdSz0aS+1TNh5I7lVrl6OzdynHk0DzvWgYXoF+VTGU2dNvxasQz4z5w3DZd",
-	"jp1e8Xn66daZd+aOzc9u7cr4X/PNwJK/lJ3hOVNxUJQYbrZ4tYvyYSDLsj0nLEHlCzq5JhOqSJ+KPgsC",
-	"jN4uZY5oK69rkad9qxciWr2DfMiC1GsszztNuoosz8SigVlWAYBayKDWyD6A3UJso1vmE2yzRsZc5H5t",
-	"m5KtmPqEdQw6uV6PWT23pJXD8pGCJR1AAAAw1zKDVL1ccwvoypbvbmF+he0tVuYWi4/0IZpswErv06jZ",
-	"fKCTNqC542YXN8psChHTIOlbY1vIQfPMPuScrdjBce4mmCEvNI10UZ+f5ZVB1EzLUHISd593OZf6mCRe",
-	"tlfpZVyBoh8jTICMZa04wczcU5aSnWFthjXNNBtJjjt3zXKUmD2gPIXNb/4MZynnoA/h9rC8+O6eD/xA",
-	"SU1DnqFXtrYa9e2d3frei99/8bKR30bEtcPahyyzmrv82fu986KRvW2V3c3t3Fbb3ImGrZhLC1H1EJXQ",
-	"WdKtb8/1Wjg+axak283JqoIaOFttDuD8kU+wp9MBxgZ8wkQ/moZ6Lp3qxVw7uSXtW5v1v6H1H0m9MNC4",
-	"gpi6YyuK1djgoh627D3rx5r5KHhsh+e79mjeWl8KrtbkqLJcpiTze3G3KXXK2p2Bz5iKm2eKDPh75hMb",
-	"DAIRDe8cmH8GtM+Uy+EOYUvZD0bOlDQzfvhNvaO0a0C7gEZjha6ju5t7q3Uy3p5vZPynf7XVaJjfNha1",
-	"Nn5wETp/llgJZDR3cxuNrsVgb6D2c0SFUbqy99XbKI7+rl+0NC+jF2bwQTLj2lJ3YYVSufAob9NxwwVA",
-	"IeK+lSRgE++weX7kQQUM6UfM5xoZbpVrlfTlSUwBrrCLCldETpi/UesK7/Bt6/Cra/yMIcOe/USNeCft",
-	"06sLj1BB5C2LoFDWcfYa8Tqt04v22alH9DTkxi6bEkqQFOq3jhbs9G22oNVpD5sXb43i2jz9CvDfvm6f",
-	"vrkAeDjAe0tnVKmhCKpVYCqAv/Z1C4pw7OjmX2dt1IwvD1d0GBxSNTLjI+AhRryMnnJIITv3cMT6N/bf",
-	"hhea4Y21ZIYXt4jZ2DF6OigsAINvhtd90MFnFbEVDvexGvQ94j4balesH0dcTy/MZbABQEYjFi1IW1J0",
-	"nPqkIdkIoUtxycrmQ0rEZGQsJH0pbziuGS4dcAMYJd2FkdYQK7XfBdTjgo2/yA4LztTeFIDA6nGY+McD",
-	"OeRCkepbrcMzwMa9oGN2wTX762P6HngSF+Byg0ESxcq6sK/tHNLJ0ZB/ZRjKz9BjdCARGlZoiiB/+dcB",
-	"eBLg3bCHF3S+LW1g67NbFhjNTM2nVLoPmk1Uibf+mSIjGSs2koFPAuCSpIpEqGrQGYgzVSO2Ugf+jYFf",
-	"VesKDsRvhKqqEcE0mchIjzZqJIqFssVDseDaBm8RpRZw82u2Dg6bGiDAFMDZdQWgFhKaeMYzjUv0KJLx",
-	"cGTLZ3uQBxOGqENudkVX/MVfkEMpbpmADN+uqGMDa0xyxlgftACSExYd0jELDqlimwQ4PLBMQawsL291",
-	"1hUEwP9qs8h/5A8xFZpr2CQAzcPVGUGP4+ZFuiLVbmVrexPbonUrG5tmwpd8zJSm4xBfcWmdB6RPAyZ8",
-	"GhE/+Z737bfffls/OakfHXkHNkzerfh02q3USLcC+lG3gttKSLcyYeymWzELBZYNvp9cPjckkf8oBSPV",
-	"puL0+QWTcWAuhc8GNA70AUCFQ8e8SBMpzM75dIoz79ChUV+5MreW3jDihQCAXQUUkK0N2AxP8R/N7+wH",
-	"yXYjh9KPDyHrM3P2fgJjq0bMp2rEvFwj4CX/2YNBMYsdwIzNujzIIcD82+cWBPd3f1RSeJgh+3J37/cb",
-	"M3DNcRiyqN43B43IzWbgMujZpg2VOb5kQa/Ye640+au/khHpsUCaw9UywcpCEv6rv4IPw9oU2W3s1mzb",
-	"p93GDkDTch88k9DdAyF8mY+LpGb0kEUoQe0Wj5iFveU4S/yy0ScdrDEXxHtft9tQh4dhcVXvp25l19Dc",
-	"Pvkuh7b6vaGb3cYu/CWBj/3+Z2+jRth7EDxmXCmYS8tIpzWm03SB+2S30SDeHGatVyO7jS3izQDXwq93",
-	"iJeg13qkmgt1mS8nQynoj+PNIud6SSA/+6j58h7x5vFvzZhbO0Blcziw8Lc9M80iMFivRvbM6hz2qwdU",
-	"u9fAjxXgxNqWFQCrCsDFStOpwy7OYxBPZZyIOyEnxCEQm087EGJMEzRHDOTRtA35b20aZcDHXKeEtrVj",
-	"3pk5rZr5hYC8BqBkc2EBy9R8Cr7qvW01rSLpQiLJZ7w3rUsvc/TVOATW0TeKkhk0VoCmLAXxno+g4/6P",
-	"Xg1253nEqD/9EbfMe+7LvvI2bFUJqAK2GafwyYhRH/reKBywlmk9kkyziSze6cGwE1zhHmCv+i1ywl+R",
-	"WARM4a1J563gFFzGJF6N9/UxfV8336n3ppopb+OAxALbyMHXM1UxfCgkqGhjGhgjyZYUZC55AyZ5ag2m",
-	"7LtjGt0wH6MT5m/7xBhTuC9QcRNMzOzCiCmGbRojpkIpFMNTP0tIPPnU+zpYl4IG7mNVCIUY7SKifQ3J",
-	"tJCZbyiPhnxzSseB51Qds/4UTdxwXHwBzwgmlYLKW+xZGagDEjCbYj4mkL05QGxxwPG5OPpKOdls9S3V",
-	"FRfFSpZlYUlnGeKBamY3JVASlDSeIMA7ncwqhV3hzWhd3iZ5FcmJYqlCGbFg6i4RvnbglAn3iGJGYnpY",
-	"T89/hF3eJ69AySTduNHY6cO84J/M2yQQys/GMCOjKpGe1KMaqhH4LiqaE1yq3xXpHAzNWmoyQsatnwlD",
-	"LRDU2mkQ3xCEuwPmismIbH1hf49PwUbWumIy4v0RSBfMTwK0UncOs1sC2SAoqmTEh1x0xWEklarjT25d",
-	"SLe27tFoBT38jspdLnwFrqBKVQxjV56dXzjee3123n7TPr3wzIFqLoakapRFWk8BoPBDqkZU3B8RqrrC",
-	"c2ovDcPNGdXXO0Cw1n3Dw8xIKffQhAbBxiZ5DYkUdlZ2mjAz7COQXNowYoOAD0eaVL0zAOi+8DbSPUCg",
-	"AEuRgZwoMLONykkD5cCx4fS6As92A2kgT0+ASSGFZkLXjW1oGeI3des9rrePvISg7FoQ8Nmo5pZ0UEUB",
-	"qDXvnOloWm8aKij6ljv7dyMJXXqNfQ6GvGMjXTGjZjgq9t7XjYhSyjBgQMJNmy8QJgYyAk1XkUnEtWZi",
-	"vys8qE3qe6QqpNuNjRrxUBEysl1M5xCXzQM2z9s8MWMAQGtd0RU5rcDYxpAoY58xdgkqEnO6AaoM8DaM",
-	"n8+kOejmVDVlvjSrkWxsknezra9q0FRF1HG9mc1LJcAWujoC3mdCZXPiOpEMI840gnctNuzc2ymAQ2LP",
-	"NTvtSq1yyyKFdl5jc2uz4bxcNOSV/crOZmNzB5JNrNMWZIB13DxPbTvzpyErcr3KsB4Y2zJjCJqLraQx",
-	"AyKfRbY/CGjW3LDQuFfPPFv1+iMe+BET3kb+RdydZOOgAOuYK32YzqpWSSSfmdp2o+FMZusnzir9f7SY",
-	"J+iQW+aucxnClxFjaJHPhM6/2jRbudvYKvtSMrXnV4LGemQYAfRwhfe2dpa/16HTQFL/UspjGmHt6B4u",
-	"cfF7bSvr8YUVBrpAK+9K0FvK0YELXhtsUpLkU+COEI3NTl26d4ZKvq9VHEtIMvYcxkpRao1gk/SzHEqH",
-	"+sZSpErjlTKWIlYoeSDcjfmfISALmWW01Fk6nKIGAcqrITtoYlylxOcD0GM08bRlrolGRrz5rhMYss+N",
-	"mVpilOD0SLX07SIqxq6ChynGieXmrywozoMSsIs5/pz3Otus4Zn7s/XgwxfdHdtV0V6gFQj6FU0S2+5z",
-	"5xq7y987lfq1jMW9Lunu1t4qE1RxiHAxJ8zn1MGgfaQbjmdibM0M9M6KN9z8LudLMPOBg/2usDdNQW+X",
-	"7+3xfJdpTfM9kE6JRHrOx2bzHFBuQetOGXIb7lMjaoxU51nKSSrbQsT5PGvgBYWcKKlHBFiKMnq3exlz",
-	"mKEUAHoAGSaykW30TwOwY6EDCKDfQndQw5m4IuqGhyHzwakTxQKSr7gmesL7tqWJg70lTcuX8pUFEWNF",
-	"HKUNm3GEc3wSkB/h+sgQe/nOE9k6onIBvUeISwgEHxfQeye2rj9rx2So3PY8tabxkIN/x3yMVBXvBeBx",
-	"hgiKTY8MMBSIj9i3DOVtGKpEQIO0CKaoACYzdsarWUS4Fm1xhmQfXhrOoDquJAx3C1A6oZrnSWx9MmLL",
-	"nuvdrluJ3FpLDP3E/Z+RTgJWmNyRKqRgAs2YP6kuiR/wF6mS5Mw5ZW34DVw96Q17STzXt81znhdvLG/Z",
-	"pfRckMtas3kFOhFergQbKt2mIYRUrGlvlGg3LEi+yCH1gqb9Q8z7N+6BDWJGTWJI8LWICkUhabuIDxzB",
-	"6jMqcUgjOmYa+j6XZISnjzw/gUVCIviv5RI3Xi5/4VCKQcAxSeQzE5h44J+Wvml3/bu0+yEkL6xHio6G",
-	"20dAjoWy+pzBbayRiJlbpoiM4MaozH5gYGjEWUSj/mgKLRSUuaBeP2c+elAdbVu+0RW5DeT1z5i1ixjP",
-	"4YiKIVz1Akv7mbWusb+PKvDyPCNayqJrj5WYn6Il3PgglnCiJD9pE5+CNoHk+KkbwVbIlvpkW1ZKywEo",
-	"50l6CMLIV70poy4QAL/yaqXZHuAbB8Q32JgIGnhVvUEkx55RDTwtvRqaylz0g9hn/sYBBtAwP9MOCiVW",
-	"gnFsEKbQBtkkp2zCAMteM2ekaHwSfm/BezfJax4Y3rpPPAcS79WIl4Lye6Ra4l/eqBFP06F5HNx9NeKF",
-	"TPhcwK9+8EhVs/dJ1HDMxrJG+lSxOheKCcWNIWTMnszIEC7Ijp21hnJmUN728SydeWQkA9+laczUWplT",
-	"sfVVZt8xqG4OHK3LAW4EUSxgfU2qNAggHKs2DohdV6KkgXfCaF0D8wYm2fPkFDbJPB2QoSRaDhF2CWcC",
-	"Z0rwwJ+b0z4g1JKBCqlQSYrOzosXEG0s89pbolxbs/uW0ajyc20FDVDo0SoPvo7keJXnjDq5/CmA3MI8",
-	"TiTSlV9yYmHN1y7pcN03piFb85UOktK6A7H3a2xCB9Ewlz53wX9kRYr9wwloXDJM5zcloT+SkDXcIGFS",
-	"IFts0+BU1joJdz+rvTzuNJAR40PhCj9s5mvayrlGPEwDoAFW5lg2yd6jjntONfMItXLsAMWbR+2j0GMC",
-	"U3NALsx967/83eynInOWzCcjGgxIHLrG1hMpULLJWKffB3GLCReow2KS1OtvsHIkkPImDp1AmpgHyJRp",
-	"2+N+zJUyUmJ2LZkomKBj9EtvGKnFhdI0CMw+YW2PR6rbZoLbuxuIMBdMEYpCpJJLEOrqDWxWf15kQr46",
-	"ONHpnCsCpJ21KTZBeisPlgs20/2AeMil+Y35mE0D2J/JE1BWiMKbC5IGysN62DTycSyZXC/JDxzQs80w",
-	"P6Fo3grM6LWMetz3mXgyfVaM/wm8f/dkxjvQA2fm0qxp3zyHfpHlAb5zRn1FqPVTInOsEdfbEBg2GBY2",
-	"8ZBi18CMs9O86JNqt/LLv/9Pv/zjP5Bf/vHPv/ztfyBb27VGo/HL3/+5W6l1RbeCjVjJ7ubeDZkypVmU",
-	"5NH/t//7f/3l//inX/7jP/zy938m//yv/89f/vYf8A87z7d2yS9//7/98m/+M9lrmMf+/s/kl//r3/7X",
-	"//y/dCtgVFESUhunifyuyEFpk1MMAkLEkN5CrndXXI4YabZdF80qFeQsZKLZrpsDp5r3AnDBaPg5YDYB",
-	"VPosAD5N1Q3znZWFee5d4TPqw7bABg3YhCjWl4A45Np21ntUMd8N6+QESLxm2zFgsGOGccT8WlcMKA9U",
-	"DYxIRbAnlH1LyTHDlcUiVpD3KiMy4AICn662FZI+FIs8zMIF93NXGP6O6JsMM0OhyGyTHCVFDxFTMrhl",
-	"PqFDaqQW0dKn01Lb9sBsAJqnSCvTTBaxsY1QxExkHPgk4Ik7exDrOGIwoqY3TGAvU2jKZt7a7IpmeraA",
-	"JkItbC3QqyLt08OzkxapQi8ESN3esImizkK2m40bA7lt2CgUsJoxE5arsjx6zK02Zm2hlOqYbyf6+iMJ",
-	"qnSQj+R0gwn4pTLrMqGfDy21flOxOeonAgW32zFj21DViRguzE1aMSaeiAdU1Z73Xel8oTPsrZyQMRXT",
-	"1C0yoVw7xwsti0dBXylrBqeui8cjVxwJu1n95pMpEC7C0MmMT2tVraSUZpZGax21gjx03jPDbF14Fswd",
-	"V24IiYXuoWo+ALtRHuZMTYSnUOVnFKp8GNV4xaBjcba1M4/TdGozlSJKe8N0CZk1Ht8kfHKaPTQNvmH6",
-	"sQhw/RA3nPvi+LYFW2GZVlJUudA1vO/Z5Gw9YuNMCSmFdVr/mXX+oHsu5xuiQ0WqigmfeN99D6GoiEHO",
-	"ifkcBGyyomNqyyrt7yCNrYjPuwj2/Zg8RhE/LT/Qr/TSP74L6EPJts85XP7BfUaFMnORzvfc6vuIaXtn",
-	"Xlfoh3ptzH8hJ650FBkLzAFKoSyiToqPYZvjUM2V5n21SQ5xcphfk8HZxA9ZnuQSwwuNFXjlSd7/euS9",
-	"PVIIjmXk2IOL/tlLI/vR84j1GQ8XlFZcQPGxoXU+pkNGquM40Dykkbai3hvwgHn7pHP6pka+7LTe1Mib",
-	"9usaecd6nRp5ddKpkcv269dERqRz9DrB+eiKrQY54a82XPzr7PA88dul8B/KuuGCACA3hoIr5oNLoYYI",
-	"thSdDV1Rdd5gCw1SA4/wBtbFgtuOA7JPsa/T4QI7N5zRFqC8dnxAPBgBYn3CTCSBCsA8PCUBtQzKZgeg",
-	"Qdj6fq6Jz33wmZrPJq7erkh8vSugNlBFlMRGnubbPusHUOESABqiGRpQCTa7Yq+xQ7yzw3OAtzDcsv3m",
-	"CgAxJklXKbu/Iwo+WLPlN2x6QODNIsSKrsBkm1xd8Ub6weyhgSvYHHOCh+LclwIcsVhQYIioK7iwmcZC",
-	"EkzKUWRgrm+ydCNooPuLV+rdPEeC+JGdWyJepIAlZPt8IKNx3bWKXLWiAAa4Cg3H+NBKmB0cPLgl7s2Z",
-	"q5EAKqAfLnsDPkm1rYP13uduS39zvlN7elh8Yw4QTJUoIeuFvlNbLQ9yIA9aUtnfauw1trd2dwtlxB6q",
-	"YfMco0hYQM5/fVk64lngM6UTnInC7LA/mC99AD9rMs4UUIF/855WyMXJlW5kKCt/vOvWdms2DgNI7IRo",
-	"5wDYsMDMn+l8XofhT4BcKUUKLpdCPQwYhahb9W7pGuX9myh0nsrmiJRmdqTE80hmfTrAR8rxyKzwKdHj",
-	"117onV776XqX/jFyPnLDFoRpisIoM/fxN127+bGruB6amO7vpE6pY11PdblP91OVAI0PJAF+nS7e32KB",
-	"0yfF/JNK4nIj4tUUErTkAAuKyuyI8/RLj2t94yhPRkRiRKTV4POGROZ817MiPJ9OwceGPWG3AIppZG6T",
-	"q2aLlS04hfw7n043STNnIWCtlatS2p6fJ7iipKaBLYA1L18ft0/al9etbw5brSM0H2ZAp9EdmQWKU2Rk",
-	"21iCv67cjEio59GgLuz3P5IRka7vCfrp87II8ndjusYNXrf4teCSrS8slmZzuUJYB8k0pj5L3P5K02l5",
-	"ilb+kj6ZFh/RtHhwqry/bZFQx8OZFp+mVGh8GKnwBIPwaVoJH+DqzbJ3HOCn8vzHfHHfSoixl/Rx7YFL",
-	"+miWwAcOlX1MC0LjKTkKg/8WR7WWIMpqOpwDkz1NWrzEgv8QM2iGYU2EVXL6UEe6pI/Fni/px1LXzZo+",
-	"M2d/EcE/5emtoOBroN8VblgJ+16ac2c+mUOqLLyms1CVwMlLQSpXBZ2Er6wGN5kIhCegyQe5e0+61FKA",
-	"ytWl271Up6U28TlDoDlIK6FDNIfzMEM07VNS7MdC08wJwydS/gyN6vtKgvvb0Jd0ofXsfDeGEqeQ4mEJ",
-	"Vo1sH36j6gkKOYQWSsRim5qn8rCmI6pKYFLLDfJPR9drPLau94mG9R7kfj7phYtkk4XgeWhusFJ9hu0l",
-	"upqxbx+26iGPFjSYCfgtI56tuvD2XWM3wNp33Y0hTbwQgG/MxdyfMoB8ORTkWcS9FGNPupE2ynwS7+zq",
-	"H/G24xBPMcrEw+CICEjFleVkCN9R5F3a2Nj2zLN+h8XBSDchOUAaxiY1DxyGNPfI3jkisLK+CvHUF7uk",
-	"P6IR7SO2ps+HXKsaCZjW0FJMhdR1qh1NwxETCoBkoKmuT5joR9NQAzjNsaTCVThkMCT3iRdIKizsWQ1/",
-	"Arwx++8TpkfST36y8GIAtZa0mfdsz8MgsQnhB6wQraUPdxDLzSOCMaxOGW+SfJt4At0NUJpYzLaZfvTw",
-	"iJHC8F3bdi8t7ij3DOFdeySFAT/+kfxDdmWfkIvot+i5mTj6WolXPUg4tlRir92KxLG5UhfPQfKIkNq9",
-	"ZTuSGGE/05IEG1riDV/NN+Q+n3EPwQ1fobjSGvBZef3kNXqKpK3n/Zkk1HOf+7vcBeRu6PKuJFZfeZhu",
-	"IvZjuVv3OK1DyHn5q1ghZefi8HoS9FQ380BiURWPEmhS52tAEyLFO1U4F0SDkLOQpqioJbrBAryfRDl4",
-	"amryG2lq8pjiep3WJaWGtSXhvNFsTaISOKGMivuoBusTwMAHAxR6GDq9vy8YD/4eiEL4gSykEHZyRhgh",
-	"CV+hgX2NK9IPGI2Yn+1sA/5laGODyB06vSUJnqj1OpvHnikyiJgrzl9gs5d7mD81m/HpIv92M70+gn1Z",
-	"W1ujfR5IKuqGyPw4YKWOY/AjBVOryaEiB2FOUE4R8BcsyKyTqbq0smBjk8ABMAWmZn9kDt7Hp4OpQ/+R",
-	"sVaaol/YeZupzri+nm9tg+paDvm/2RVe6w9XzePrTvPbk9bppUdCOlWpQmzRgMFl6Jr65Fxg4NtSFvMf",
-	"XrN7RsZU90c2/Nuj4sawMQBu3jggbtDz9ulhu9M89kjE8gOHERd9HtIgM/YB8V5dHR+33Cy52yNQmx3q",
-	"xGQkg+z7oHiAi8DsbnpS2PVs5peWrSPrh30zuxuxMeUCAgB2lennaTAxc1HxWEGboowbEvCZM+qPMQ7M",
-	"n4lm0XhpAskbpo8N0TgafEQmmhvnSSf6QF3ugeSB6JI7g+DxhkQ+PXUpYZf+mIvntvlwpv/Vwuia7Ysd",
-	"cKWTgEJfhhZd1OPFTaU9gGmgRE+kbQRY1pX6mKtfV0/q9YtRP78LMNPAegqnmyH5AhrLUz+QYnm4bK2u",
-	"luUBlzxdfVKtI7c+SOvIJzSOX1WAZ/barX/jPkADyhIhszQg1FTEi2Y7vXsLoi3FUuMp7vJ0ER87UjNz",
-	"D/OF7Pe7iXe4WMvjOHPi+v5d5k9QFXxmdEFuq2YAunEwYH1M+CgJdBQJ5ae781lFLj5lOVQSz3hX3Pq3",
-	"xHxfSqO/3s7fT0RfFAN5NIq/v6E/Q6uLAiSXFsIYjak411d/gTGFDuBP2Jh6uo1P6ts6gYzPx46yHrdS",
-	"D12HDplfc73wIXfuAFrWOx8+q48pD4iMsPylOtu3vkbMvaFcqI1N0onkgAcWsR11uoBhQ7bNQsed1QLX",
-	"zlpZr693bY6PsfeaaAno6ISLmUWaqXLz2A8xg7M1vzQ/VmoZLjCm748BCb2yv91o1Cra0OZ+RWmLP/GY",
-	"zcRx20q7iQsG/foByAw3+DNgPJ9hqv84oV53+91vCp2VhTdzufWl8lmmciLQwIJMtabIZ+Y7Kwy/ZlPQ",
-	"zCsuOX/EIpf9f9E6fn3dPDppn14fvm2evml5G5slNteJCzasYGqh8fck6j4Za8vWhUAVRxBYmoA+BKsR",
-	"7iJZNUdD5WbVmnmJMKGC8FP23jwPAyrWb7eT+XaJonvBtMKiGhkl5TDg9BCSsPchj6akGrJoTM3HNzDN",
-	"O2DUtg1RcS/5mi1Z6YoqNhbWNUJjLesRE2yysUlaEHBWTCnz8HxJqcsHMkt1uGKKCPZed4VVoKHBBzFv",
-	"C2Y5hLvu5Te9QE+/YFYgd8y2PlLT3oCKj6SbNw39nLjmnYX9LHDfn3jXZ62mX4DFnQjMEIn5g3G6Bewq",
-	"kphR9NDsalUeYsbP8xByHxZSzkDOpU1beYRoigzYEwN5YiCPGS+Fgq0sD4mQnj8FHqI01bF6FKUnVqEx",
-	"66E5iu9S4Yq5ChbYDCB/ERXKQA65UA/MRy5wsY/DSfDjT7zkiZc8pjICl8o3dkTEaF/zW5oxyj4eT1FM",
-	"a8A3Vnwo4rDOhJm8X+oofDeCantiHq/HIeEK8C4gTc8bMn0Bn2nhV7wkw5WDnw04CYRgC2JlcBNyrz9m",
-	"uCw/UMnNUxOu+6OnNL5laXyOGHC/MsTsqKs0a68wuoQJ2JAAQKiRIn1s7GVzshmc+QGZjHjASD+Qivk1",
-	"4plJXIVeJql6pyu8i/ab06vO9VH7ovnquHXkbRJz8nUukmxx7psD01Nzs265z5wIA6CM91yZBaQQGJie",
-	"0BWL8hMuSon5EYTXPB1/OOG1xiUi0PFzQhTTv14n9OcomM5CxDmBe+Ru8spXeEaYhHRcv2HTiYz88lhT",
-	"Mw8hI0Uw3SQt6LUaC80DoJHifIqLkI6/ct9/TMLOjlNC1wFX+kk0LBUNIR2Tm/TIErLKkco64qGQfJKS",
-	"TYcEsp8gH+01GskEDE8HOKKtRiODR9QVVR3x8Zj5B7bprxQWjGg2zmnED6NaET+SYQhVnU0SmnHMHZJj",
-	"qOaYjKDun+uAdYWMsMWyi4+ab9fMoyEURMwOENisuivBjYoHfycDGfhcDGtG3eoFsn/D/K6AwqtJxLXG",
-	"G8x8rs0K7A1IOlFYDCWLWBKxen/EzBdKRNfcHXsEoTV3vT6gzFrxakPfa9i5J3n1aeXOwk3H+MrdmUte",
-	"cGk6rA8jGYfrSi3QSOHNGpEr9B6+pMM3OM7jIm/CIGVofIbEcbVP8msRqTWDAPBdh+7EMqCVjlzWKkcq",
-	"pCFP0DHzUCztZaXSQUaEIeC4k147xcKrNiecDojXkzTylQc8zZbiwm8QFsssAhL2OIPi1ar9Qlekn0g6",
-	"4dvaPSqcTxC+tLCDAdDh40Hbwuc/Xi8DXN2iG/YkOz7V3gR4Pmtc6jKJsTxzp+jWd6S5jhnYOTONhfjn",
-	"6VV6Sr35DBHQ16W3x8RCB1JaFAJabGMZgVVzLTB8K09qKczCbJ2tG3ExAPonJyoaT6LiKcCztl3yuJc9",
-	"EUKxHj3nflin5Z1vvmYRH3DrEzkLmWgfkUMpBOtr0j4iWt4wQaqKDwXVccRS2BrnCH9mBNQUsV24UjGL",
-	"al1BY58z0Wfkr1Pg8mEMnoyAM6EJ92s2NW5jk7zmws8mrpLeNPk8UXHvj6yva4QFinVFwMVN7tmEoQAe",
-	"zC0ux3dZ2lWUm8nXuJltqDfwcwRZjyK0K2wAlew2tiCOQO3aAY/SlwjJit+fHpC9xg7xLlrnX7cPW9dX",
-	"p82vm+3j5qvjlkW60SOuMELQFdalktkDGZXsYKYscsB0f1TsfjmWw7Z4x/WofdRpPhIvbB9dmtV/rHh3",
-	"rEfnTMVBoWV6wYcC4PEPECINjokrQgMlYRctVKcnmNJsOLy2WQke6Ut5wz9CbedTx4dZjsj6ccT1tLL/",
-	"3fe5ADgfCnN8cKmpSMJu6QVuJlwpwzjNls/2h4h7Ae+v3zYsYZl15FR17i9ErEn4GZAcDUOIjtge3tlp",
-	"myUdEE/EQZAwCaqRSZA5HlEY/Db3/RDGax89apWoG6NEE0nWvPn5qNslBHeYHJ8cFFHbSkQ2Tz29coHb",
-	"VMQLEg7uh00voxQnctNrH3WuX103r47ardPDFrYgMLIPgSEjGQ9HOSFCXjlJublQYLx6EhhPAuO3JDBe",
-	"fQCBAUx8wZWHfGqXG4nkR7V1j8K7m0ZARFIMSUiVmsjIxwocQWJxI+QkqTocMp0ou11hdFXMZKnl8ck5",
-	"NiFTmE/GfKcsW/1S2V2rJm/sNrY2NkkTQCi3Gl0xoDxgPqFas3GoFWjEUjA7jZpRYfcaaAyYX1uJQH0/",
-	"Yspa+VyQrT3oXqSZqpFBHOkRi7oi+SbOnOxuvyTeefPS4nG2jjyL9nbOdDStw5w8G/QHPEsbQaE8MAYJ",
-	"V5lhukIG/gGhRMVwroM4sBI2U3CDa3hmuyOVatiPxCiPzXSe2OTn2nZld3sF3nwp5QkVDlZAfZrc0nIU",
-	"w2cc07kHh9wGDpm9xkVcUqIfsZhNtpwXwHFKLlxauZYRm62bs0RH3lnIVJq+lxrsIy6GXVFVmgcB2W7s",
-	"bmySC2Zz+mYYMjI5KqaOWSY8Afkkjkdk1BWeuUgy4j/Cn/fJK0YjFnkb+/a7uPuY9mqBvkcsYjUELbJ9",
-	"opQkQybMEIlbRAF3hL5b7gKWsKezWK/k5bd3GmrqP0Nd/aeKPaRD2HxDzz/Xfqr0YL9B4bS/+jlH5y04",
-	"Ya7cEd9Bix+zRdGajqvmDKa2elrNFjwA5QL9Jb2AwBelSBV84TUSMH9oJHcoudCq1hUW51XV3LzVBsh1",
-	"I2EzLUewxdh81cUmeQdm5UQmNd+KyEFXpDDNtroiioXLma2hTDUjmFkOElece9YlCA3NMxks4q7wEqcj",
-	"gFUH1CgPVmSmJg3qH+6upR/YWtCe5ITdIYT1hCC8ILqUQwVIjnZRkXeI8BwP1Q7I3KlEzJShMuYS9HKa",
-	"MMt7iJ8pbHOTXBTDojlkzRGl6VRtbJJzqDjyuwJIEeuJzg7bzePr5uHh2dXppWf9vM6RPJKp7wY77Fg7",
-	"u8iuqBntu0G8d+dnp2+uO82Li3dn0IkHPTuM2D5/6TK4QhUfry/Op3nSmnkXbyvUcLsX2Q8xDVTuo1IY",
-	"wQcGw+w4rumnWXVXoL+67v74TO2TrQYJWeRWPaOlm9tRppF3RU4lBwlGjWwOANsdL7i1MIYxUzPHCGAS",
-	"jJtj2yS7jZddkenmBNvmmjdhDzRXRJZ8IKDWlKECsvoLc0rg1U6qzzwKbFRukPtCdeLX/Ccnw+erbs8W",
-	"g2bJ9p4sFcu2cnyrUqvkuU6lVslxksLmS7WVdHTQReojbjTuaanj+zSDAFVLEtC2Gg0Ssb7hQYXu6475",
-	"9lv76Ue0cnPjlLiw7Qp/Sw2Hc92r4ZzdLmRJFHTRkn7D85SyGM3fiSbbdeSACKOvEsGG0DuznEjUo5NH",
-	"aVa36zj2myYMdTeKsOytjCQOLTnc0iBmLhWI3lJN0WKydlDSA8UoY8Z84gL7XRXTix30MQnGDlFCMXbZ",
-	"v12KSU5gJTlXVrFzaBvfGtnpcxUGdAo5ZAcLoQXUSE5SyBJAHSyDPXqN3cBt833r2UkSO+REkGokA1YD",
-	"DJjEKrdusg0o6rTtt8sz1LLU+PB6Z26Mj+RCXnIZEObVn7kUT524Hw9gVKcsaOUrWMS264DDWWqae/ax",
-	"tnkKmtJT4vlU031473k1FMM//TFkwz8N+eBPE9YLNw56VLEXuzWPXJ0fQ88iqyhuk5NXxGdGy4UKNakY",
-	"6U01UyRiNAimcNfQaWa+Dd0NMxUGiJrpXMFcW/cshqDAgAWugJZ0EgdEQVMjfEComJZBmnUyq3wsULPM",
-	"EE+X+Dd+iS8Y1oQaWs5eZaT8dWzHMX1f70l/WoebVNnf2drd+/32F/m77vzhi7R2K1mzERLaxxBwLa13",
-	"JEJODiBZcjIXf5E2KzPxKo+oQj9woQp3kTjpH43gr9Qy5JxcvCBZ8G9NqVMQLqpzMQ85UxA4KRQnCBFT",
-	"HuU7dCm35PjssHmcDZmg9xV65XKxSbwJ6ymunbQZScGmobQd4kMmw4CRgNFb1hUgGPYJJQMeBMwHyuPK",
-	"gk5hbxGLu2lHt6HBTdJ01XMJPkmSnxCyqCvymQ1GCI1kHJFqgY8UW3ia2W1gBH3mXW4dogy8xzYJGBpL",
-	"xkJHsTIs1/um/lpGExr5zDf/8shIhqlT2byLu+FeCCP5fmojP1R0RR7g11w8xD5xy9snu5C6PId40kxy",
-	"TFzEhwsSK7Y/66vdJJ3E1WwE9RdQKr/9RabasJbAnwIpKg66NlR8FMpdAGV5ROyTq49V/rdSwoWhOUv9",
-	"Hyf9Yv0SjyfX8WPnpboiRMceMWR3nxS2HfAk5+/9PTzFK0KBdWBOxdjjDvXHcV45GBwYfR4CeaQ3da0T",
-	"irWGTwsELAdu9fnnRZcguN0hkWImArkgS9KmBkzs0LnYH89Hfw+IN6CBYrMh3EQVdS9udoVLapxJsFTz",
-	"SYouR5EA9smyBMV1wqE9RkAR0bIgMlokEqEsa/rIccz8IB/LFrXDf00DXni93pXQQ8SHI/2Uc/jpBUHP",
-	"WT27b2kq0MOERBfLph4PAi6Gz/tU9FlQzm0u40ioDLg+Ch+H3m8om4uYKZt37EGtIlNN7dWsnj8ZcZun",
-	"ZwyCYGrLGbsCmAcZAz5hxlP9+rzV2iSHMC0zQ4xp2FyHjEFyOQLDBcKoOZ5nvix5nyWZ3ngOB0nhESiK",
-	"uO6CzgLuLWO91wyTBR8bS7LOCFe5XEpIucx9oWqWAKnflCTtDMBbvuGMhNOz64urVxeH5+3OZfvstLCW",
-	"G7fgIvPlR5Xe2XHKhHfmmdoMTWx+FjkWH8t7pWWY2a/MvbbXcK1Uh5eYPZajoKKrbVtjLI49j6XQo2Ca",
-	"AHhOGTWX1F3w7JHvpxeD2G9DPZ8kvXhas1453mddYe9QjyoX3O6nI4Qs4hJdD2Ec9UfmIer7gJgDfw+o",
-	"MNeb2QCoMZ67wt5i4hAUrRphXQdqJOPAJ8YeR78IXNuIWoFIBRnRyIdNhL+XIUp13JY9rlPZjLEIT8qd",
-	"XC05HsTB+q152bJcNUyPZqXLM3cdIgakWy7qXgPHNvzMZ0Br8HPEuFCaBsH+fMuogGqmtDE6WQhOJkvP",
-	"NQunOxlR3RVck5ByH1TwEcUwKspJv5bKv3Fy51wJD7WPTa2biGuV3Dsq/K5IOcomadq8YttHJ5tkbd1U",
-	"Zmhb1o+plbPSCTNCuyL57SY5NYIyCNzVxLvPFRlTP1NRoOL+yHzNrn4/SXu+Pm9dXJ6dGxP6unN1fvi2",
-	"edHySBXYhYwsSED65Wcqs4Nm1xn1N4p7jcPzHfvwpyQXCTVaSQ7r8Cnhulj7RWpyVJ8AZiQ3zN6uMD3l",
-	"+0hNm3NdRJJFwjNiKh6zdfRim31jLe0CvTAJ8aClywTx2VgavjEFjN5zM+QCjXd9pbMrUq2TrKR0whzY",
-	"56F0iiedc5EAjSOR3a4e7d+QXInPY+qeQKHPI+0vKPd952wrp1PGasQUiLmI0aCu+ZgZUcwCQ6PmHvCB",
-	"pTNFqpR04p6hIHhvn3hjphQdMs8WMrif275XI5hhgYkYiBHggRNOjS75mHkoD70sqXkbIP2sf2ofTUCc",
-	"p5GIZpqopGanRRDNZsj8VGLbaRhN2QyC999WZSAs/2ZXIPTplxdnp0QCOAGmb3FF1IiGjFSpmGLPOzKm",
-	"U9JjZMyVAhBjV/iMHfGy6VcbhKuuQOcc88l2YxeUZmBD6a4rLUOz4TqacjE8IGMaDGQ0Zj5Mx3IUHNqm",
-	"lIF/sCv0NGSAobzbaDiFArCZ5S2LyItd8hV/BX/e2inmNH3Gb9mFmcRpZg8frS/N7Dh3rUOwE/fNofj2",
-	"uDfu7F/7zSIStIWmN0nxitP/0oufu+5LuVYmpDOb4PFib2/nRQmDQg20nEUlNbCeVbzbvpcYsp7TTKDA",
-	"0svcqSG9Zam7CdxgqXq82RWXqVuKUGVxumzxbs+I+DSwCfcK7AtEDsx8KPNWxMwxm9veB1z1qpdl0NcX",
-	"l83L1nXz8LL9dctzgGIEi33pyGjZoLVgwgAu9IBQYcsyEVBsGFGhE21kP4P75SaR5IgahgSMQw6SWqWk",
-	"TycyjK7wnPZ13T6F5twepq45wwgddIH5Z8iEbyZi7CfDh5INmP/W6dmlWyfG0mZNs3mHo1NAoXzuvXYV",
-	"dF1ht6k3dQlHZgHPlHNgJAorGl5yAC05HHG4nH7X11SBlwSqrNHDEkiVKncbNdv8K3VnZiy93A3JiHT0",
-	"c26SZsZmS5YDFh2djSYqptHMS5VEdIxm9xQIoytwNszfJC3aH2XILom4u83FAtkeIP3bbd3PoGwgIRul",
-	"ttYVsG1UTAG4Hw7wJfGOrjrH7UNDpImZuF4TV/vduQ6MXdEV70Y5Mk1DTRGj/ZEhMFdta04SBJ79eUij",
-	"Hh0yoGUhE/O3K1IAqv1FEHdz8BwH7sCtdu+DRAbha9WW/K5tkrYgYAWNpW/UAKcPgSfa+sI28FlzbjSC",
-	"Bjs4sHmv7nWFUQmSo0pCf8pCJKWubigzyOnXpQG3iznz+5EkthvjIwXdlhkoTbutB3nLddYhwDXwBq6e",
-	"ihc/oZxSJOXEnE6d0cInIO0cL72nzQSlibPSrlKrFAitTJ7JPEsstLOyBFrm589E5aC62vBDJyZA3FUt",
-	"3J5RAqBBt9mCQUEAqyB1TjG9cUA8w3U7GCGzwyScbCxtHxcesCyDwfQVsLxg+C6qChOu2EFO4eKqIPLg",
-	"FMece8DBBlomJwUr6330iXo4frvVUUhdfm431vf1Sxr5z23noOVg8pcAJahHMkI7V0zz6tImwSLIxIdO",
-	"MeMUVKhyWI5DHP/Thpf/jYDF95OzSChJYigQaeSeuB3r4sVb0lgEF58SJRp8VWdCJXfFdcbKoMxsoDMK",
-	"/C9cEduUCni4Cum4K5KmXaCH72cLD1jywbQhFqledJonGweOldbSrUweoaoroGlQj/XlmClyyxXvGR4P",
-	"/usqxSeNXWDtU4c5UloXmL05j4BHgV//SLqkW1sZWKw71I/XKesJkL6Un7R8rh+fmywQY8/xCq3fonyG",
-	"4xS6uc7t9czyAhvyzclDtUnOhPM2ZdFxzD/di1VMcWoen7eaR99en7c6Z+eXrSNv4yDTv9w9nDXG8bSz",
-	"Lc3xXc8ytwEf6FFX2NGBt+SnXPXgl+eMKik8gm9fbOwb++uGsRBjC9hZIPHPA8scQc4+unRcX2XSM2Zy",
-	"fvmFfmwznXVE/rld6ad/wX/lITI8iAXX2oqtOwDRpNRb3Dk8MfNmr8kyNnArUZF9eCbg+TxiAJznkauO",
-	"0YePzt6dYtiZCEnMyGTKtK08cN7Bg9TQSz7gItiYY4kFxuZ1fBa1mfRhrAVgGFIz/AVGKuYuB4jahZpE",
-	"V7D3tK9JLHzzFI1oELAAXlfWnxoyBxvZv1Gb5GsJ/jEpClhRqk01ugL5z9dnly3vIKP6ALcxo6QQwSyH",
-	"9gcOR2s0VH06VTNZqAA5TH6UgpnPWhAVi/cygLhijwVyQhob+11RJ4iIfNVBb6pZWER+t0WqKZQQocSn",
-	"042ahUUHtfF3e+kTe+6JzfR75lz3sy/Ut+CvadJtdrz6Vi1xQuPzCfyJ84FTjWdGI0aG/JYJjDZXqSBX",
-	"nWeqK4iZk6Y39i9GmzSTeKZIfYtETMeRYP5GjcB5BlNInMp8N+sspfgrTKbg2nwboDAoD6akT0MYRuEE",
-	"XOqEWdwFUFmytpKVAGxy4WKodZz0k01CFDg3AcgbS2jaUilVNqMMvjiwtYx216tXHfK7vRrsBKlv2WJI",
-	"3HRGI4H7toXDKjd9I5ivOgUkgND32agCrNsSY7r5ZBAxZrEM1cisElwpVJuvGOuChtZZb7b7Fm5MLbNs",
-	"zD0j9i/2qiMFw6zJWCIsAQJymvU8U2QiIz0qdCjLx1b7zQgfSefHocvqGlHtR0KxNbGW+SVRJOA1zxT8",
-	"9skg+JScx+aYjKR7WJsg1R6M7CnWHWYVBIBAUOVB7JM40DykkTYMaJyWmSBoiJVPmOHhDXjAvH3SOX1T",
-	"I192Wm9q5E37tdEF3rFep0Z81uc+S2OfXYF4JFUjChMWCvBCltf5rB9Aa24HTpIJKqeCc2tvI8XH2yMn",
-	"r7qiuru1s7FJjqVNrRkzTX2qKeoeY3nrpmGmacTmwGazAOhJFcGQWu8BxsQn35x0SLPT2eoKxYZjhytN",
-	"BT4hI86EzqTwKGP/yI1N4ortkv16pgjtKRnEmhEvjgJIZ+WBtgHImS5emJaAifC2vN2IamkMnjCGUmUK",
-	"Dc+fKeLB96+iQJW09jPX5pU58eWoK2N35M/NkdcBsnb1FiUwDxjuQ9eB49Dnx4VV4B/HK/KbQkoyqwAY",
-	"X2ANNgJkmMosc7M8Z2WUlb3t3e0vvmjMcK7xNLFuFgMkOjHonq4ZpSoDrRlSUA8Z7Y9s8NvM+pLrgLl0",
-	"P6n0IdVsKKOpV1b+cTI9dNNZ17HboXDuS5+74D8yMMIe28+IE5q/RsbAMttltD63nZ/LpfpI9+JkmuzU",
-	"mlJ+nt4NHa5I7PBoCaU7H7wUxm4W/SA2YrmKtG//uE8Mu/Y2yqkd+iZ/xqRu5r8KncNOPhH5MiIPLTnk",
-	"KRx/uwp5L6ZtRLg4sHlGSV4X8GzzJunTKHIdVpNL4I2nRtX2bA8m17kk7Riy3xWeyzF1jfmFJP2IARQ9",
-	"DcAKn7AgIDZnTE8kmdApFBwqJuASbYDj5izyWbQPqad9pvDKkWr2Am5Y6Henq+6QkdS4caQKv4nDOjqg",
-	"ss93BeqjNhfSPJf96iZpJt8hFp4fEZh8h76QYCBt70IhtbL7qLsiYBQdPW7oTWIuhSITGtyQFO/fkDQk",
-	"6oEXJRlPjeQEFoRJp6FtstgV9g9g31Od8Z33psSnmu1nzo6GIaAMStFnhPYjmWA3DLF7tZmBORx0SwC0",
-	"NHjPAuswsUVl0O/LfNXqtnayMAb4KFysUUY2c73HjL4/MhPuMT1htrMHXH37EQUgKsZk2CSvLOPEI6MR",
-	"IwEbaCJjTap5Zz/0+HAoW+jDtKEHs46NTeL1nT5BQt6/wV2Gm0CqNAhsK+8kGYVDnsx/Z+9qm9vGjf9X",
-	"wfjNSXOUrFz+/87Vnr5QkzjxNHZyTm6azqhTwiIkoSEBlgBtqzP33TvYBUCQIvXgh9hO9CqOJAIksYt9",
-	"wO+3q+k8tocRcAsTYcR+6dufaDrvJKfeareGiMF5Pr+VrFhus3fDVZ/pfOsLfjSj8NwaBJml2apHUA2k",
-	"b8RuB7PgCtt0HTGAQ05eQCG00ahWCA2O4eCbX0bRaDQivTw1G49mN7of1s7HVvlyhj9+OZqIahjS0wXP",
-	"MpYc29S/Ikkh8xxyy8EQQahtgwbA80M47/kyl8uJiMtG1G0L6bgIyYLQ0FoNSYyWAxBrCykk5ADggvrO",
-	"IkW6nAgTl1iqDvYNDFAeKjhIOCI/vxg1ksdBtsTmf0nPbmki8d4q0XIORWH6ESYaoW6a5TI1DySMEYJ9",
-	"FgvNalgrWeDKGM2kXChjuHOaEQsnIb0pVWzAhWJCcc2vGJKObO1LDyapH8x++jg+izxaRMvm67HmLtxt",
-	"EZ2PSXEhbdLelvTA6kNVQdumA9xaXAOs60cMbR+keq1U+pGK6cFTdVUWAGP9aBCTHyiZ8veCAwCtNX2y",
-	"o099D0DG17b7mvHiqixK7agUICAWF+GQjxPRhD66fQglyWxhWtlx1qMivbLtIZGPC4ncVSJ3AEOuCfxI",
-	"z/d49KRaH9xxtXrc1R+SU0xsKBIXDIU2YYWx2WDBrKWEhmQ29Ema6ZKw504vTq0XfRGOZmMU38QsTU0w",
-	"OPbGywq6P+I3BmsNRijCBmmMkZrR68ChtyvF6NvZAo+DCt/w7VXvu1ShO7vRF4wmuyje+gKld0chG6m4",
-	"GwS5qRQWogcwIMdEN1alTI19URMRT73HFR/XHGXnAjfD79IyXPGnVS8SZedCBxXACOCimli+iXsmTdhz",
-	"mEoQ8rrya20l7Dr8eTgRbxIOMAeENnjXc01rkyfkU45+BJ9yj1LYCFt+MIvf5atuPtbb7BT0h+Sd1FUs",
-	"22tkRJuJUAJ50IkIEqF95wZAcOga4gcHKSbmdSrvMH5tSOGJiM0eExNRpmlE2M2U5bolsg/Ha/MbhBSD",
-	"zZBil+zbH0bunY+7Ox9OiqAaQ/tW0HGI+S3dkNZ84V+rpCDkBKtMn4tPt8yNuTyYVWZM/ZJxRUNANwDw",
-	"jPUEF/eNXOquQZWQqjkFY+dfbMYJd+Sknh4F6sWeArX3JaqE1jflQAUuBcYBu3MfNu4y49Xk/JB8YlpV",
-	"YYqWkEomPZ6wLJdGE/rH/pw4tWVnUfdTDnVHVtT7HH792AH/t1ep3bumfN95uDP61WXhCLUytJVzDo7j",
-	"PShSmOnZ2T/vD4ntam2d7E5/usX/nYjdHOAwT/eMneAxuCXb+MD2ne4zcPftBJ+15IqfZEZujdbejv+7",
-	"0fyF5F90Xndl/sJVW9F+Lc7rHji/OOcawi/CtLZO23dTe7c+t9rzep8ar7dVvZ8EqTdQ7FI8smcLHaLu",
-	"5Nr+bh9h79zunVtwbu2ZjfmjyGi6vZ29Lx/3djT5jQr1tDny5p4fgCDfcORX2fFbp7z21Pg9NX5Pjd+J",
-	"Gv+Ax8l7Xvw+S/yAvPh7OnS+DSPeufhdya1Wv/hjN3w6AnUt5DWYWW3Wp4acMrNNBIhshFuPj2wthwii",
-	"UYSmhbg2ZAW5jBkOHPnOru7zy6WLgIH3QhUeUfXwqGpQvxwaRCzoFTP+CF7VyQC0of8zTq25mPtUs2yb",
-	"BJtfF3xZ6hlEDM8x9q4IVoE6bRmJYwjQrtGHCVcZV2uKXbSqtgM/o7rZZJLlboDzKougDJRxi5UJkhEr",
-	"XQp9PBHgaXBNrqkHiUVhZctKLyPzs9aSmEMydkqKToVkQGfQhN3werK8FUaNz14p7UM4BX6SHfyCNgw3",
-	"DvMYybAnG5I/R3Nu1zHg41gcCcrxTip9y6he0/lgXsgy33xYRdsIwrgH1Zup9W3IXlE4MUrEeUhG8xy6",
-	"kJuwnGpL6nTOZ/NHxtBa2qdesCUxyrcEWpMngVaFdAnXEe5DEwEDddlmx8B8i49+H7TPhzTE7k7XtTXF",
-	"F7enXK49qfpM507CQNFAgAI9C9ShnXzptGd2c1hQzIJ11poooOHJjLwgsYnyY8IFibVElqOWQCtcSc/0",
-	"I8ekP/lC8kJe8YQVkA+A9BSyu9HvtRbKQs8oLzA0MOP6vkduhAjJ4wt5DQFzRsXSE7gnghYFv2LeIz92",
-	"XXcENgiuaJs+W2FhW+YRh8T3gPH3O6M8VRHm3SxnJLjCewfmnrmqhu8ZpyBOqGYxUXSpbH9z80SY8zPz",
-	"949tNxcBxHscNuAqcrVT15gKWz8Rvp2yFORS6gVRPGHKuw4vmg1esNNOB/vk5MuFkZBd95aTLyeFzLYJ",
-	"AE6+fJYPu+/YR+jYcWDx93U/1nZhkJjbYjdoI73406p1t9GCYAua3WygLmJ1KM9aXGOzoUkXcqkxT2YN",
-	"NSTYUKGm0KTJFqNaMlqQXvzKfDZ4JYUuZHpky6xFE5HRmwGds7+8fPH/L/80Go0iwrOs1Oax476vPKIL",
-	"KeYkfvOZzuNjEp/OBudSsMEZ1dNF7OrjYS0Gp1gT8XL0f8TqNFCihyT+AnfAhB4YL23wAR5NHREhleCz",
-	"mavzcFnIawVF5GS4Mell3qWXtSpvu+nm6cw8CzzKNooHr/5wzmd1jZvJIqP64OjgkgsjJtGBuduDowOl",
-	"Cy7msNJ46b9zNr/ttbm49aXX7DLf9drWHQKGGx5EBwtGHSCqJl0th0BW3Mg6aTuIgntbfQoje+0m2VUZ",
-	"tFJqtha9hLIgG4Zsl8aW23fiuXY8M+LLtsjuXEIzMj7j7lyrqUBGbXitZOJ38H7/2OOxNvf0fC2vRa2E",
-	"4HZ1Ax8aXAU7aQ1dJXMmaM6HS5qlax3kDzkT44+nJJHT0lcANx4xKwgTM1lMja2iivxjfPZ+SE5kQXIm",
-	"89QeVUiZqgh6Yhrz9en139SRMVLFV5aQ+GbA7XrYQhWkd8ESOU2NOY4vS5GkjAwGWOx0UP0aKxoqnvGU",
-	"FjgHlDmZCO4KZdzYgnDeGX4ryTTl0L3FBKj8UNKcD/AjeAsdlsg+/26gDvdW12hT+5GP0AWdWhTHc9aD",
-	"zwvjt9jHCXSg4rB2a4BbZZtscxJbqnVo3aqVFhysYukcc4lrKeoLB9bKjrUmHn5Xzxtta+5/K6ytuhPO",
-	"dp//bw0noGJUaUXIyT3+vzXN34W0QTKUIpS8//Bq/N7BXKwLn1OlrmWRwNar+FwMyhz7D1+WOki1KZLy",
-	"jAPXSxA2yChPfS831JAg6f5nEr/6cH7y/vTV53jYwc4ywvVQ1Cw/wSOxs+DZOvZms4LPIZW/b3faqZko",
-	"X4TCWm6lnB0OGUBcnaaE+XoYaWOtorEiMX6HoPw4sgVsXT/igs1KRVMTLuPvAiwancKBXAgYH78+Oz3/",
-	"16t34/O3b+L+sKP6kFfcJ1t9aA8l7ahXBH4M9MFPUwvOgoL2dxDhClQSSk8XuKSjrtEH3+wcwWwrXtcx",
-	"8A5iP1ZVPDAhQgatzIdtrne7xI722/0PowFvmb6H7fru8TPu0+sKBr1yx6s0w8jX+lo96t0uVI2jhp/V",
-	"H5ILmbKIKE11iXgRaAWMeeCJcGW5gt7/AXGHSxEUBuouyvOAbls1wSNhKX9EPd77eeu6eCT34+d10pua",
-	"vl8ip2uwlsafYwUTU+aKcoskPKkNUiVD8gYQWlQpBmc/kGlLyOUSf4eJt4noIaEhhpkP4z6cFrly4+Ra",
-	"Fl+VP6vBfIrZSeGhjwklGVcKzkZhmgB1NRH2NfxsVDBM5zWSeGSbHN5E3CKJR7bI4U3Ebkm812Z9Nu5A",
-	"mt3ow4W+Veru3eez9/Dyn3/u7qImrXdP3i0YTfXiv936YcXvl9GIXC94yhxMwYxOilKoY8I1Vrbz+CVo",
-	"n9XqNb6D6R7Sb7QzdNHw7I1zRWjKr74Dgfhon8g8jTArvr1IgABAtql7/XHdmQD8+bxgn35777akY0CJ",
-	"OOQppLeE1ENywRKukF9mwbaXpYYNynkdRxNhkUcKuFPIbtEynASFzY9Fr9uL975l+oLRhNtHf0Akt5uk",
-	"RbLMl8tHEaV7f7aoNk5ob3bgweJVbW/qHKSAJsvjcK2d7DgAUo8Sf0+AZugPydijtQD84Fn6WCqeJYRq",
-	"RDRip73CX28MuK27GSAwpwB5s1IW3IoVtf5EOMNLiX0LhAulGU2MGK7fot3U0MGluGJEF3Q2g014e91s",
-	"wPW2x+qBF4KR0+oGaA8Ha35N4MoYa37k0lyhW0S19WdiYDcprHFsmwY65LmRaucS9OKMfmXGQsQ4uCIL",
-	"rfOjw8NUTmm6kEof/Tr6dWTZH2WRHhwdHEIMZ99R8/ZxZ4+CpfV8K/8gWrF0ZiyPCfUOjsLXbF5Xo2Uf",
-	"ZuYjTNFz0UzfE5cOsafwFRQwbPaDjtJcDGSpg5lN4NEyJ6wBnwuWmAl9wdogeXhk5plx49TZP/CwOqru",
-	"y0wJuUcuRTCl/fn2swKD0nNZzagLrrQsluGgwEJsGXPciHNn7ojvJ1LIFDBSEDRHEDGr2k2vVNOVIl32",
-	"g1ntUG2LZvGeimnNxdxMU04XDvLpDluQdLlxGjdIyzxn684rNw6M0Uz7QvjXf03TlGkzGK68shgwY8rd",
-	"qqgIWZ94UGSZolQQs9cmZcpUMKkdb9O0+loOUnbFUsLFVLqMyE3OhGLEIs55beDqw41j07kivY8Xb85O",
-	"fz/rHxMmNDTNgi5CAL0xQ4Zjg7Kvjnq6emt2rIhkUsBbUq4hAO698B1kaJiAbL29IJjMftIy34XZaovg",
-	"KtKb8RtoSNK8EYUdppYg8uZWwoUv3Ditr4pleQrnhiZUm4FBE7rlPv9T8unXQffdgj4voHFtwma0THWw",
-	"cP6ofUqNncuXG6XVjjFYu85IQHQtZWSWlcJsipZaYLtJxf6LOCKxoldczM1fmucqRq47L5DhH01EWOoL",
-	"3rCt6zG05h+AWrlrzFZgqWvBWKKqDm1oPuyDhCzO1SfwpUZtwQFsYBjekrcotY25Kv3amMhTx9rkybNR",
-	"VqlmAS2/tjA/hU1lVmZz5JUWZQHYEsFuQBaMap/OojnBSAXZCl/WYGUWC4FaneStR/2rcj5nyrHoQOej",
-	"gG+ConDcbJvDEix7lNWV37EF2oW8+X5qxU/NW7Jt17DyUkuLIaqd4ITbfk6zgau93jGz3cOcMi14TpRM",
-	"EzhLEYTm+QBeLVHlpb8UTHdSTs2Lz8tiuqCKTcQVK/jMetRRXbrCi0kPmfrGwVFlxuBfM0XfSwv89yck",
-	"5fkhVV0DOFD9Wx7qjdDFkiQFnQEpmCbQVU7OsGQD9elriz9YUCOmJOUC2QbsBniIlOQLqSUisAs2ZTzX",
-	"Q3Ju437jSNIrh7y0kC7segSlHszkvpiCnVBLbEldhILBhaZf2zyZE1kwPhd1PHhQBCLsbu3dNYvRzllR",
-	"B43DJwkN3Z3ZzcEf//zjfwEAAP//",
+	"7P37jyNJth+G/yshSkCz9rKqWa/e6SpcfMWuYvdwp15LVk3v3OGoMsgMkrGVjMjJiCw2Z3a+sC3JEHRl",
+	"eAFbkoW7MvYHAbYBGTBkwb4C9Jv+G23f/8GIcyLyQWbyUY9+7NQF7k5XVWZkPE6c9/mcHyt9OQ6lYEKr",
+	"ysGPlZBGdMw0i+CnV5JG/hHVbCij6a9jFk3Nb32m+hEPNZeiclA5F4z0zHOHhN2yaIo/kAnXIxlrwvVW",
+	"pVbh5snvYYBaRdAxqxxU+nbcSq2i+iM2pmbsfxCxQeWg8vefp9N6jn9Vz3Ozqfz0Uw3nd0mHpVMLpiSU",
+	"SivSp1E05WJI9IgroumwbFaaDnMTGtN3J0wM9ahysFuvVcZcuB+3axU9Dc07SkdcDGFGbnqt4/npXI4Y",
+	"cYt+pgj3kzmEVI/SKXC/UqtE7PuYR8yvHOgoZtkZDWQ0pto8J/SLvQrMiY/jcXZGXGg2ZBFOSY7HTOjS",
+	"GeGfP+CEjtmAxoFetlU+PvYxtqwpdDR183vNA82iEupiQkecKSIHSFluskRGhGtFVNzbtL/jTC27Ci2/",
+	"cu9pl22nmekH38MLJnwuhgu3MMRnSNV8ccNsnDS/7ksx4NGY+aQ6oIFiG26vyzbRjpPbQTuvnpQBoyKd",
+	"1yUdrnSsc2yDmI89Eu/AmbF3eqWpTUZSMTJmY2m2SlMulJ0le6dJtU8V2+RCMaG45rdso2zS35dNebu+",
+	"8pynIVs4Zy76csySo2XvQiYUW3ag8LVVhUMykXRab2kQML3W9Z3AK2UTwr/e85K+/s3rSI7n59PqnJO9",
+	"ne1fkr70GU6IkX4cRUz04TbcskgznwwiOa6ROAxZRMwhl03WPLfwQrN3dBwG5tGrznGlZriBZpEZ6R99",
+	"29j8q+9+3P3pH1SKzvz1by7l3eev5Sqz13LFuX/VfrvW3Av33vDHAY+UJj6durlHVAwZqRpFhnhaehtL",
+	"drqAJHyqWeE0WoMzKdgp1f1R8Wy85iUdemYqlPRlOMXdDDgTmoxk4KeXZsSoz6J0Nq3Bphl7Ewcvv9v1",
+	"wnmN6ZCVSRBu/ggSpAZUCHOivh8xpYgXh4GkPmhkMIpHqFATFrH7yps4hifnJ3vKxj0Wlc12DH/9gALv",
+	"VApdcppj8yeiJQm40jWybf65veNoa8poVE5d8G4px9ndMROj7+zEdlaY5S0rur4NIfWIRSRifRn57g7g",
+	"JprpTka8P4Lf+Sxg5iJLYYjBcdCxvGXlS4Bv3mdzL+iQzU/a/JaI2MzRkuR2qXZgBsjOwKqX8MEFO1qv",
+	"160cXDg9qUoVbGOAfEAy/HXM+zcLNcHvzRMfXB9sMyMMuBiWTStyD3zwqXX4DwXE1dJsrIgRVIZ2yuhK",
+	"mXcL6WqnvoSwls7rkg7fRDIOy3bM6KND88AH3KtLOlwwnQ85EVk8i4AWiPGaUUGD2DfWBDJdwy3Kma6W",
+	"awp01DXLdgYVxw+4Od8wGhVPxQibhLtnxZLbGPhl+c6Y91eURjsvX77MzvRlRudIJ/uTWbcKpVAMfU7U",
+	"b7PvY6a0+cmYNkzAP2kYBrxPzVqeh5HsBWz8F79VZmEZfdC84ZsPfN04aR03LlvnZ9evG62TptFwfaYp",
+	"DyoHledsTHlwQMax0qTHCBWEbZpfJeqMivsjQhWYe//Qjr7VBz2PRZGMVOXg2x8rA84CPxnPrJ0pBZKq",
+	"coehf/oOSYApY2McVPYHO/2XdJv9srfr7/Vf0C9YfbDd2wHzQ1Mdq8rBHmwp16AKv6I+cVuXbDTtyVgf",
+	"9AIqbio/rWpMXeD24ukUcWr4COGKjGlgCMCoAxGhBDbE/J6LWxpwn1S9uYPwavjsWEaMqJD1+YD30Wow",
+	"RClDFsEhA1Wqja0K+LDEIOD9+5HE0fnZ65PW0WWWEsDqswfEFaFBxKhvDFYSK1a5w3m8TM8jmfQHOYy+",
+	"/ZoC1yuZjCgckNIyMlzPc6v31t/91zLqcd9n4l7b//q8/ap1fNw8y+4/+AOob5iE0hHVMjI0NTW7jxZ5",
+	"MqG7HMZuehjpGh7tNDp8KJhvaKcXayKkJjQI5AR2P1k8Ur930W6etq5Or9vNX1+12s1jjwzgWF63m02n",
+	"dUtBKLEPpvtwh9vTEsY4psG9jq91dtlsnzVOsqdHBYkFexeyvjEIgDES2Qej3z8k38dS46wShuGTyYgJ",
+	"ErFQRtqoelyvf677Wabn1kY6LLplEWmaSTzeGTdyKx5QHsQRI1XP7Y63sUXQz28omCsSyOGQ+SQWPouI",
+	"l6zUqxHBzHzVSE4EnNKZ1K9lLPx7ndLZ+eX16/Ors5y4s/RkKHIAX7jDVdpLt/xMavLajvNI23wmUUyi",
+	"NVpDbzrpsUCKoTIaC7Xmql1a1UsW7iHNX9BpIKl/KeUJjYbsXpt60fjm5LxxfH15fn590mi/aeYlSErf",
+	"PWlkhyLSnOx2fe+L/V++IL2pZuoOW76d4V5WrJOm0FxPyaWUBJf1QURLblk5LvNMkYCPuSZVb26TvI1D",
+	"ZOHgrwL+lryniDbySdMbRoTED2gp8eQiNubxuJ0ow/c5uRk2Oyf6B4xqc4MFY77KsFukKzXi4acvdxo5",
+	"qdE3toZfJDnMIc2KnY3DWekbUqVAe2D2tHlEwoAijzJMlvfZlaC3lAe0F9zvYnWa7a9bR83rq7PG143W",
+	"SePVSXPuhBQfik0uyJjpkQTd0vAxiA4NY0Mfd5AfmfOxKyLZJT3iSSn7ubxuY8lvbm2G7/WpML/smetI",
+	"+yPmk4gPR0a/mHRF1SvYwnIFe+OAXEilhxHr/PqE+DF4W6ggMtbUGMlUdAX3GTKZMJK33GdRDa486JFb",
+	"pM10NCV0oI00gx82G+YHjyjWl8JXKOCH/JaJra4hevRPg2mXeX7eOO3Y97UkEwrMfmDmrzH+RoeUi628",
+	"O3uRCYweAnlKxdTyTnUvSm03LpvXJ63T1uUME5GSjKmYgipgrp3WbBxqdUhgn8ysSUA1OOjXZSM7GVvC",
+	"cHyzGJKs5vE4v1uSna8y1DSzPFL1sjti2Ei0DmXcgS5ioXkApIgSJ2DaBjydmNKjSMbD0Z1o5UrQWI8M",
+	"5fepvqfQuTprXF1+2Ty7bB01ZsjFMDNjIGj5QBbOdkoiuAQZ8R/YI2pm3szqvAMjwBVTytkmwC3wZzKi",
+	"irB3Ibe8bGJ+FOCFczsBh7Vx2BVS4JuW3aeqAvKffsSAMdFAuY+0jomWN0wQGjEyiaQYkiq1/zBSbCIj",
+	"vyuo8AnYKTdCTlJnDMSm8It0zDYMrwIyUHFobBPmnzKfUwgo348WOlcXF+fty+bx9WnzuNW4vvzmIifk",
+	"FBM+zAOUIKqIFIzIwQHJfgg+cAcVcj9LHsnSCKyNXGJ8/QMpkM8UGcNnzfecqDNrzZutRiU07KV440C5",
+	"T2YHzKNh1BcMBRZEtZxWRNWsnqMYfHpMqkIaWTfggQ1xgu8zjMycNEenZD9ihi009Jw3eFPzcYFLuFZB",
+	"l+DBjxURB1ZTQq/u3JPcL3TxzvIp54L9cX4Eo58tPaqAiq9pEDP3QiPWss0EmxQlyuAjTbi6asGyly7O",
+	"DHMRST9G5908jYBiYQ7APJLPG9BExb3k+RrhA0LFdGulz0puMxpX2Fen6axA7fBcso2RxMu+6KW2DFjy",
+	"gruZi19Bau7As/bVn7LRgW8xXOCczkAWdjLJJyxRzJ5j/kBmCSGzFckW1jLE/12ye7L3W9bXZkmNsYyF",
+	"Lrp6QopNwYZU81tGKDwGss/wOqoyySGxMBbkRAq4eQkT3d6B0Ot87CMfnE3/LxNsqBedcyPWozZTEJ37",
+	"ceaGgyQpoVArzOCRQwIMm2vDUryGlbjAuw7IK0YjFpFuXK/v9uFx+CfzSJVr9C8rIyzhZUr6Ut5wZDdz",
+	"BByr5fR4pWy4J0sauBA7QOGBwZwX80qURzTywT8FP4/nuSK9pboszpSkXxihm2OvRkj7VFNy1T7ZQKVQ",
+	"MV0jLFAoDOYskGeqK0LeB0PdRlEOiWd4gIfvC8b1iEVocDw6vy26i/YO2h0p33aXx5DfSK7ZOP+PRcdu",
+	"D/CnVHRHEZ0CI7Ojz8Xk5tembMx7hUe11Og7XrplszsDq6kluRcYKsfhirboVSD7N21GlbSSao6y3o6m",
+	"hEJGBZjGmLpsLlbPvMr8A+K1m0Zr6OCVcybzvnU5K8gv9ToXjVPP0KEK6bgrbtjU6IobW6ThcqwgfEf7",
+	"fRZqgp7GWzMjhSSWJ4ha5d0me6eZULwXsE0mDAP6tmInUqlVzOcq37l89SSDveAGwp2rIXdwypMhLWXz",
+	"6N3YZuWGa0LyPL3FWWgeqsy+Zmcn4vHmLY1gKPP+Ueb9jnv/Et6fnWbJSdi5wlRtnhepesm8vBrxcGLm",
+	"X2Zm4Gpaur2rbu6CDchk4RdN2+Vam9loGW4G7JYFoIhCxKQga9sILa8/4oEfMYFkk/4d8lQUMVbxtEhx",
+	"tK+tfLk7cS8tcZi/4Q+gK1KjWbWKxynhnVm+ISN9HlllaRXmYS2olXJ3Fyg7lsHanOBkEdkJ1dLdLuIu",
+	"blsz2QUZe82mN7yWMmM8N39z0TzrNK2OmDlWt7uLVnXC/CGLzsyTM9s+S5IpGWaIs6fMRZERMWdio4Pz",
+	"DxqKW5gcsvxE1zqhucPJnsuiXb+M2L0FX/nFKBQ8hdMZUTFkF9Y7UEwK1vhwD1UOKn0ZRayvyUhGyiiv",
+	"WrNoSpSmIajcgk0yD1MSSDE0epTwiWATSCBTKhxFVLF5Upr72kyi7s5egQqT++ISo8U9N7tJsx/Oj1q4",
+	"ecC8MclpZhH4F38Fe3d2Fu7Nwg+igJ//Hk102NUUpV6qWcDrQXA+gAyehfVms+rIT9/VCvQRnRZRZTSR",
+	"Q4zsQqwy73iQIljNhrUjFZvnPekXiLesUlw8rxph70DsAkfJz6xKwbJRBLcX5J4RiqdTexAK88KWzvwO",
+	"7hJfTsSRsyRXkCsjWWBzHuF3IQPGWpqQDrizR0YyjmxqDNUkYObX+3USh5u3UucUj8wmryxtx9OvpWar",
+	"k5Z5+pgbnsLLiQvzCIIAzCgzy9ToscWV4CqMkh+pM1VXdJEonVWUVi69TL1IUpUpEgVOFqn0JfoiS2qE",
+	"5ogNPb/gwEwcQ0m1ohmv2HIO16GjOPTXI9Ui5cRuhL2V6c3NM550allyR1KuOZaWvTzZ2SU0toBPPoRx",
+	"6Vjun591aVdWLPORnVbemL0nmoeG9Ki4IVMZ/715me2Yb0ZQ79RXKZfLzh8GKZwoEMCVYlHxXK1n2ab1",
+	"/EPBlGbD4ZZ7IknVPeXitxw2aFVFBv2ZlatOsz2/6MShvVBRhIcy9seih4+5CgM6TVXkdTWa1T2wc7vv",
+	"nKdhRv0x8yg6kGMWMuEz0Z92NNUFDMyLQ0ir9My19h7Szo1DyyzArj3masyVKiYLTaMhVCce7O3U7E8Y",
+	"v6pcnHcu5w80fWHNBPP86Es2H/wul+nzc/7K9E+1dEqFx5Ahl0KfozlAks0LgyhPzqecXIrM1d1fdnFr",
+	"laaj/blswHxy96ERUMbU88lsAS4qfelESm9vchRJUnmGy+wXWQNgnRUoyeMiOVginjMl6HdzDNxB53MB",
+	"gJWiZL69eUtqMcwW98HIa9sXHs4fzIXSNAiMFIFiP1Uo4pZv1ZiNZaFvRkZ8yAUN0pjKci3OVr3PX4go",
+	"ZmQy4gHUINBYyzHV3OiTU0irHAqumI+1VoROqNH7bc09RDMOCddG5RKkbyYDXjAhCcjXYm1Z02Fez5ib",
+	"7KxGoSMq1IBFRW4RqCiyf8dECZwqxwi54lBlnA0K3oFo7+KdqqV14He5KUX6Y5aUa+7e1rL15jmECKAf",
+	"u9+ZWzRHPzN3oYiAaxnYhMxpLAv6IbjDA6ibyLo+mLKp4vGYLjd3YFYd++xj6ajpbEp3uMQ/lWHV2ztZ",
+	"Nlr51cU3jpwOKjv1nReb29ub2y9mKeGg8nJre8dR0kHlS6lZYC74uaI3dJ6QDirb+/V63dGckdoRvWVZ",
+	"Pdu5SrO3Y3dO5aAlweKWIBPDctDNOZAR40NBQjoF7wUafg5AAMfYIg30kGoJMjfWzDAsKAL28tP3yH/5",
+	"18TLboBX7Da9a1x5iexczx2bFYpLEBbmdqrI7l8NGuEe8nXGIyYF1MxCTF8OiOfW49mwls/6fEwDggMu",
+	"m3F98+V3P27Xtrd/qna7W+7HL37a+P8VLqJQQs/4iGjkOwQSdMYlznakviAeh5sqHmc3dUGR417mgHfW",
+	"kf5LMkBksUIwLyTTzIoH2uv93F7vle21E/eL1nFJh2cQc1w/zrBEzK5zqWaYcpawS1lvJ5UUM2Ywks7K",
+	"KmNfjtmdRAe+WUs+WDpVZ4bNslSHuWMHmAkrK6Zno8qts6PzU8PCHTNfLZjccjNtuplmZ1YSP56b3kwk",
+	"Gefi1YhnJ/Ow8eP5pQKwjeNp+SP3CzkdYJTRqS0y15DTaDhIldEo4KC0UkG0hFp0EUxTr7zLazFvGNs+",
+	"n/aUyO2d3SznKWPHA4toMwvnM/dgVLiKK2EUf8OotcQixG1bHF/KQ9Ivbe++3N7a2a/M85G/SFjIX5Sx",
+	"D1kE5LPYZWaRdhAcCPcDtqXoarzmLPCxGnDuQG3ddjEMEAtcBsavOudnBNLgzFkJLdM8XZuCnMAlPlMJ",
+	"Mli6pKQsfG7xSZ14dgeSknGCtdN518LyzYFFpWMXbcqXjAYIUpPfkDQvMZ2OvFn6Sfta0Zdax5fyholi",
+	"DZb7l5huV2HTX416b/r8nP+qc/VDa/uMt1RrrMO/Omq9aP22yQe/3mLTX4X93VPziPS/bE/6P8jbk53g",
+	"pn+0H7A3r3X/zbugJepb/Z1A9Mav6/5vfhXMO7uSTxYd+nnIROuYHEkhWF+nieUzl1XFgF+FuEdhuJX3",
+	"zWy/2P1ibz0XsJtU4QaO6ZBdtU/mDyuOgsUATbSnZGAUYks6eaocaR2qg+fPZzxPz2nIn8MI6nm9t9//",
+	"ol9nmy8G+2xzj+7/cvPloM426/6+X6e77OVge3spcZhpli8M0KJmyGLAYYLVHhfUWPqQjD1/lPjYHBbQ",
+	"2Zsa+dVF802NvGm9Nhf0Letd1AjVZCyVJvvk9FVOlcOvrHCtguK7lMnvKEp+pWNmkZ7266Q/ohHtaxap",
+	"ms17D6ZEhbTPZg6nQwOzdNrvWwt+PT/liaSilerA5aJsqVgBpmdv7irpRnFxAv42iBSd4Kuhgl6qVheE",
+	"DVEJLzjviIs+D2lAwiBWxM230LIrSvm2b6+4vsiwclHoaEsnImOtNEU0SyyEAr9V+ZpX0QPtziZOIrch",
+	"2TVkjis71UKqlVScQinl/Eq+lBNj/0gqCJRVhZT7y7XG5q+vGifXF41vTptnl0ajwp/brbOj1gXgBby6",
+	"OjlpXq6oTTa/j2lwkSwSf8ys9FVsrALQ19K1lCiZ5QuyiuZDqpSr74Odeqc/Yn4c3NuHNnvpC7xpZgsa",
+	"64QDxgmJLPty9gCcq6y1HvNYaOgtuR4ZH6mdc261sxOqLcgNO5FDLu4Ycl01xloeVV0a5QnXyBBbFuws",
+	"Wj5WnTxIgnqmJOvPL48gW51TXkXxTBHUjpcz0MbRZetrY4t2rjoXzbPj5vGKrLLR1/zWTLYTK4hQ+8Bb",
+	"5suHls9yxvrGKRnrO5nTw9rfRWvGqRfAur2OGANY41Sb26lnlaq8DnUSi/4IU70gf4jR8UwUtQD8FPA7",
+	"2bQwxrta7dIhABf1GHE1T/lipn3rSr6T23lz/m/zN+BMaj6wFaPnsXaOp9mMRaoJNUpo8izxub8FNhAo",
+	"a8NITvTokGC9LJ4rlNgGXGlEc033+qjdtDXOKx17+vjx1cUJVBCbfzdPmvjbdvPrZrsD/2y9OTtvW7LI",
+	"rqwkfds88ZU5vwoVfiS5v1mn272d/q7Lz8LQdCYocrm9c7C7d7Bd/4v6ywMMbrB35pFv37Len/6vP7z/",
+	"6z9+1xXv//qPf/cv//D+P/3HP/1Pf6hu7+zubbz/5//p/b/9W/J3/+Z/+MWf/sd/Q7Z3avV6/f3f/L76",
+	"/t/+5/d//Yc//T//bGN7+/n2CwLjk/f//N/93T/+b/70H/7p+3/+78if/tk/ef/H/3a7trO7Z98qyC1P",
+	"llKMin/L+8zWVfEEqDV7njU4Rj/G8mHzisZEw0Pis4jfWhBpezneaXRMoQ981qbd+WLW5sh6errddzvb",
+	"m93uu182v/uLQi9PuvPzhGgNbFwRiVifwdxml7M16wUrzSfA8yvMDMmM98xCpFOVfrMaxmpkbMbOaWej",
+	"RgIuGOlFjN6oBDhya46HrJnvBbPL7EiRbMkTenGlInPZHqulmtoIa2F2KUbUbai3huBQpJpcTSiWcnC/",
+	"VXtLNw6xIgGIxl7S+cjCT7WKTFnQovkVcS3YOZesPZ9xLaQeGRtrQpWbPKnaqdRIOn07UxBQE65mvHPU",
+	"vzWbqpBdrZe17tZWs6eRzLfoUC9opNiCeK5lO+//1X98/8c/kPd//P37v/73KVspyNsqJPMGUq35uk96",
+	"0yx8M4S1QmrojvRp5M9dr/vTdem6/aXJSTPLKJe1qxUHL8xbc+6PeWf79v4qzvYxi/ojKorZWYTJ2ABs",
+	"heiqbEomNkYNSD5jBpz3EMvF0oAA8COs87O0nSdVpIlC/mr2eHnhOjzl8ixXCcRlzq44a28mVSXZmIyf",
+	"IiqrQJ4dvLxfCYJFQKjbj+hA31VNSbMT7h4dymxiwenz/ojgki2WAWBw3WvS7auTZmdlhbpl1Cd4Ayeb",
+	"Gov5qX6B4PNfzPgkIYlCKg4KYRQHTB1ahEIdxQJAcXKCOJM3u0Bf+KKAZN3UvqYBZt7lGcOt+3VB75Ys",
+	"BeJzheSFGU1JFcBMqdLKXpDZSiV4sfCDFn6j2MZSIx4CgtpyS/B1u2mozqK0rWgFGuuoksDm4ekHtERP",
+	"RqSQ5AtzsmVVJJG53YEXyzZniRWa7NCMFWq2w9igdrYPa4HO7jWg+HOhv+RKyyKJtZ4PBMZqA3wlCA76",
+	"roWvbWeMt3WrF7ODzhP2+gm4KUrKjEsbfk+oD1BNyBZusTeTpjdMkKqzcTdWdOOn6lwmFfv87PLL66Pz",
+	"0wujWF4bSbxCWCmBJYlcVc3iVMWLZI0zlF6OELMo26t4NsUfVp9B5SJgKaxatkiqtgANwDzNrVNQ5Yog",
+	"HFK7UTYerr5xPmn8XiVrtn5snQqxn10xI8Rdr6JgzWTuz7EG0hhCfVZMgRFDYnEohSU1i0OmzU33EPfZ",
+	"1Z1MRtIdh1+DKnClMQSa+jC36/WtJCCxMkNYKEnulITvijI/hUrKTFNQnFdSU2mz3VPiTE5v3XrLHA94",
+	"iPJLc/4PETcBifHnFzAxy1pYdXkk5Q3EzDUZyTEDkULJhLGbYEp6sT/Elnwp508hXzK86tvv0vR0fAlU",
+	"E4lGgkVB/FJOSIsoest8sl2r1+vm/8lEIhYldkQpr/ec0ZICavgye6cLfCjLczXuJMjm+POMRo0JPyyj",
+	"RvemRb3ZXFZGwlsx8yfHj+a8QvPukAwvmifblLnmJ3lKb1iqe2Asos8OyUgKCajHBdAERvuoAWGkqZRw",
+	"U62vZIVqpHW6cS5bWsIz1+2XmTMoS3hd4R2yQJtF4an26yPycm//l8TCkRLEFrX6AVHaiEDi9aWPhQ+z",
+	"9rDPVoT5PDKP/pRilxbGlsDhhSCsNgSXQvRiZCJkMgxYYe2+660zFwGUESZFYsDK9l1QNcJof5Q0m4EM",
+	"yJVFaiZBtIDnZqBWC1Pt/KRnaNLcwgLYQh+KZ9D5QRUuUpWEjs24X15eXriQrDmZnEdor15fydjSxTAL",
+	"DaPbR5rYsiMXOnJUY8bJO6AKGwrNKhLzX7lqt0jEBixiog9FudhAN/+lQ+JlEGdThjRkgkW8b9S6mbBu",
+	"FqB2qU/alhPba5VgYgKxL7hfR/YyzG0c3iEovElcEH0qiJpw3R8RKVD9g0ZaiOksDuBxdO+hJW2BFS0G",
+	"fFcMIzlRNaJksVuD4ve4Jr5EzzD4DRGmZUCDgPRo/4ZIQTxcoLeB8HTpnhV1wVrJO1LQOOF1u2kBv6+b",
+	"vzlqNo/ht0VfmAfAzvb+ybYoOW1efnl+fG1+1Tg5OX8LD2f6NM3Arndab86uLq6PW53GK/zU+VEb3jbv",
+	"tN5c4Uw7zZPX11+fQ2wZ/o1QfJVapXHSbjaOv7G/gIfPmm8al62vm9dfnp8ct87emAk0LptvztvfXH/Z",
+	"arYb7aMvvzEDNU6b1xeNTuftedu897Z9fvYm+4vO+VGrcXLdODo6v4IEMPh04/i0dXZ99GXjDNqGJMGp",
+	"64ur9tGXDfBJN08vLr+5ftU4+urqolIrbDdSiiNd3EIh06zHfee6dQZnlf0V7LvLxDg7v+5cveoctVsX",
+	"5jjxN+1m5/K8bUZNJ/wd3pdiSN9GDrM3wfVNWggQxYJAFYih1cvekJVgFDzJw6hmbtYzlQ8czdRXFFYa",
+	"1Cohi3hRViRINWNlhnHUH5lxqY99CmAiARXPLMj51OYWEjPlL17UtwmOSarexfYpeDK3v/FmZnOxfVo4",
+	"m6hQd7p0a8/Xez1TNhHlq/ZbAF0Xkoy5kFiHl//i3svCwFkhLLI5uzIRmAdu5pAZ34utlqYl4uRqSW5Z",
+	"lAs2pksP0WV9DVp3sDwVO52Q259c9bM9wBL2bt484UUuuTWNNEv5S3TE1X26iI1bssfQUgzbn2TwdG85",
+	"m9ibwCOXLD5/px4Bgpz7YeMCoXgL7j6g3yaNDiHJZA7MlzRW88w8KNb5QwCZ381fDGdiDhgMrxWwkqnd",
+	"RKi9sjDJebTjWCimtwjGHO3j5r6N5MRl2atMv3DDJUeS99lqqGAfCAt9dUDzMhxzFwfIQJZnqXNm4xdc",
+	"PXigJFyWOztDMPQALOXnoRgeGiHzYq/Gv3513p7Uv3ozlI1Go3HWuRo1r4bmn03zP6+OGt+Y/w5e9zu/",
+	"Mv84qgfNX3/d3hNvzoaNRqvRaFw1Gr8J2fc/fGH+3OhcfX3e/mr/6JtW6y8LInQLyalBvMwkq6EY/u63",
+	"IRv+bsgHv5uwXrjhJu0ZuoJ+Hd1KtwJV9AGj0YwnY3cm27CcMS/d6Qy1lCRPQFkV8rI0V4JUvZPzo8aJ",
+	"kZ6t44vrhvvHK2/jkARcoOfItoNLuA303OmKRHHGknXC9cNiPMPUjL5lZmb/+woUpLQN98cG5lkdxLAM",
+	"lqaUF9/B2fxpAK7k0YTXAlwpIu/0sB9Cw8iQzt2BbtNBijmbo8E96KbpEONkJMx16svBgLEVcJBTSl4Y",
+	"vMCnHhopYx0ghfUBmz9beINC2i4ikTajPhdMFQbHoUvc0g2YRcaDqfh8/ffmwur2+2684vn3GQ/1cUQH",
+	"usRsg9r8OGAuNStidCb5OZvNym1/1GwS3hxgRmE55Yr5hEu1r2x+YSb9L5tC/v5f/5/v/7v//P6Pv19l",
+	"vCTGUwob0h/RaMj82vKMy5fFCZdrUmcmUdDBIJWW8NsDvrT5rjNb7459MfpghkQWZogPDBVkcNGw3CQw",
+	"94MoFtIIYvG9aTY3fCZJs/CUuiKlCKwI6Iq/+5f/x3/9v/8JeVmzmEqrpI3jchfs0sNXVIOvYSQxeVX1",
+	"qXDOlwi/mI1kk1P+sNXVbWaI0Bbcfkz1yafTFQOqj6lofZZqk9k6u9qFR/wQSlNKL3fXmZIxFqtML/bR",
+	"JgLK2NlPtKc2Vix/0jqTpeb8RT+mSTAIXHGHhGKoiEX4CxIrhp1RIAPJp9PFoFi728sS8R9Zd/ukdTE8",
+	"hWIClJGfg32ecYX7ysppHhHBJgQez4mhHyvcV5WDb3dr27Wd7wpgUPJXas36iVzyEYa73c8zt65WiQX/",
+	"Pmb2z1ATNMdSyq7hDGRwWREj9nSCvmo9GesV+iYBEHKtcnR+CkX6qyVYQ1pO2oziu4Iplvo1iuZJqp6Z",
+	"h1cjnp3Iw2Y2zy4ymS/zzWkUOY0i+3cj6W0y1WyXrYL2bx8tlfXTTC29S/51eYYBJuZqxYJB0lZ3vvvB",
+	"StAl5mzXyeRbCAz+kGDgKWpEccaC24dnynaBqCJEo92HGoik7ANFvRRXwhvP9HAoT0FMcgSzW1qefbg4",
+	"Lz17JR8ieTB3xf/8kgjbMliMYxDJYAWIQ2htUKtAVH5F9g9dNmvYZxiZqQxKwgW2fwKOPid779yrAF4s",
+	"25TlCA/m9ZnKGrMNRv7ATB9W+uR3+KdapcOH4ir80K0sJqynOEAdfyadLJIJz57kCaO3DCtGt0iD9KQm",
+	"Ax4EhrLNuZl/G8EtGGIcDWJVUqy+JkbMgoYY5kjjsCmMDJ51OTD32wENFJvf+/SlJQV+7snCCYR0/BV2",
+	"7VQz379Jfv1tpU8VF9KIyYjZgtzKvE58kxmoKFt0u75Ouuj+0vqu5HuFK4NMruLb4hIHM6Apc4tZv8P0",
+	"OqiOHS0jlq3YL06WkxEjEaMBKD55rBFg0Bdx73kn7hFAXfBZwG9ZBJyaNG/NLYZETsyjMy/RANv4Iz+C",
+	"P9q0OuBTzD/I5tVhhnAghzBiPiHuxyzypk81RQjKnb/6za9+oG9fxq3fSn7a2Zu0RP0vUyhN6Le/vfvi",
+	"5YuXu3svXu4B4GncC7gaXfJxHmr9sr59UK8f1Otb9Xr9rxBzvpfdnzCSZjeVw198nv27eg6btxlpX8yf",
+	"bWbuC1uIzh7SqX1vbjJF+pY7m1walzaGjD0o5luZmr8ihQxmOQGdZs6jdC524VgIjuQ1C2EwY5poHfFe",
+	"rO1Pvs+Rji7y+7lkAbPFSG466eigcDjclLnFIoEtwyOpEQzJbzLRlz7zAXZ2Zn9f7O/vvijHkV2QpTyL",
+	"pmJuVSCHQ+aTWFjnwfJ9yFF7IZJLeqXhSSASUm2/PiK7u7svN3IbNctbV6Ubm3qFDSiLuU6ajlbDyrAB",
+	"0SOpGPHeNC8JYJz2eBBwMXxuH1UeNv5dlpq2WCBkUXHo5g/1zZff2f9uXX/3i0JoHFySzSksTT9xGXgF",
+	"M3L5iA5LV4b0+5htAnTt5iCS4009YpuwL1uN881fbZ//sFuYT5Jm+S1lK+kR/DQ3gULrzeVMpoC6eFBD",
+	"o9RYIF1SDSMuMMW60TlqtQCQAOFRZ7IlV1pj7rD26i9fLDqtv7f5/y/ELlqUe5hbd6GczHRxnrfrnno4",
+	"l/ZwLtnMJTIrMXUQRED4Ltc482ah/0q2mWCTQpYGugbQa1YQRuZ5RagmHnPJaF5xARLL5hwWcUxMsSdM",
+	"+CpJ8BvIiLxuN5uwCHR2hCwaU7PZbnX52ihj5ZZCZC1Ps2TvtAVbXQjShfuJwWJFzFuYcY15zxuu0VSs",
+	"5SZsEbZpSpaVg2C6Y/7l2nmf66Qv2/BH9qyLKo2XCYn1UKRsZiPLZDXmz6OWodHsgopuySUdPgarWY9X",
+	"LLj1i+/4JR2+iWQczi+hJ6m1zebPEP+GdUPmbSNMAs4U0dJhLI0ZFYowMCvg8ZXrw4q9vA/fkH/dJLpF",
+	"nBVrpO2WLdrnhwi5Jmd294irG6KsPJhaQ97W+36XOIQ68Asyoj0OScBzhb/9EQ0CJoaswOD/NEgq7zbY",
+	"LaiftRSzHgT8g9W97i/zY6xDdA9Eb/cjtTKsfk2HWbz+3TXw+m0ftNqau5wkDs7ToJ2LIlWrIIB3Flqb",
+	"ghXOMaF5ynRq4GQ0IHMapMf6cgzdrdjKtOn2J0cDO/UVwrqwnBJYVrytdpfmoU5XcK0m8yqivqKDvgLQ",
+	"Bpvbv3Ba4FUmX/Hx3WaWc/quN7sVmjubuS1xiBdP/ZG92yVu4/IFq6K+EC48kdbEAmgL1o6NGIkxW7Mv",
+	"DTOGyha+qMBpph1zqktT950JeAHmq5HADhWuSo25rjsr9updsbAqrb3bqa2jK8y3LX6Ecqj7mCZlBgmp",
+	"JlbLxt1V/g9bUlRGvA8RnIVL8OcXlP3aXJqpi2KV+LDu2hnhHv0OFvY5yOFOFXGmW6lnI8l9quZDyReV",
+	"WuX4/O3KceTQPO9auRegX5VMZTZ0e+HViGe++8Bx23Q5dnrF5+mnW2femTs2P7u1K+N/zTdpTP5SdoZl",
+	"+NjQLX+1i/JhIMuyvYAsQeULOrlGKGsq+iwIMHq7lDmirbyuRR6HFgxrMaLVW8iHLEi9xvK8s6Tb0/JM",
+	"LBqYZRUAqIUMao3sA9jFyTYgZz7B9pdkzEXu17ZZ5IqpT1jHoJPr9ZjVc0ta7Cz/UrCkMxMAAOZaGZGq",
+	"l2s6BN0y812HzK+w7dDK3GLxkT5E8yNY6X0a6JsBLtLGYHfc7OIGxg0hYhok/cRsa09oatyHnLMVO+vO",
+	"3QTzyY6mkS7qv7a8MoiaaRlKTuLu8y7nUh+TxMv2Kr2MK1D0Y4QJkLGsFSeYmXvKUrIzrM2wppkmUMlx",
+	"565ZjhKzB5SnsPnNn+Es5Rz0Idwelhff3fOBA5TUNOQZemV7u765s7u3uf/il1+8rOe3EXHtsPYhy6zm",
+	"Ln/2fu++qGdvW2Vvaye31TZ3om4r5tJCVD1EJXSWdDd35nrgnJw3CtLt5mRVQQ2crTYHcP7IJ9hr7xBj",
+	"Az5hoh9NQz2XTvVirs3nkrbajc2/ops/kM2SJilLxdQdWwStxgYX9RZn71g/1sxHwWM779+1d/72+lJw",
+	"teZzleUyJZnfi7tN6aKsDSX4jKm4eabIgL9jPrHBIBDR8M6h+WdA+0y5HO4QtpR9b+RMSZP5h9/UO0q7",
+	"OrQLqNdX6Aa9t7W/Wof5nfkG87/7R9v1uvltfVHL+QcXofNniZVARnM3t9HoWgz2Bmo/R1QYpSt7X72N",
+	"4ujv+kVL8zJ6YQYfJDOuLXUXViiVC4/yNh03XAAUIu5bSQI28Y4a7WMPKmBIP2I+18hwq1yrpF9aYgpw",
+	"hV1UuCJywvyNWld4R182j766xmEMGfbsEDXinbbOrjoeoYLIWxZBoazj7DXiXTTPOq3zM4/oaciNXTYl",
+	"lCApbN46WrDTt9mCrllZo/OlUVwbZ18B/tvXrbM3HYCHA7y3dEaVGoqgWgWmAvhrXzehCMd+3fzrvIWa",
+	"8eXRig6DI6pG5vsIeIgRL6OnHFHIzj0asf6N/bfhhebzxloynxe3iNl4YfR0UFgABt98XvdBB59VxFY4",
+	"3MdqnPqI+2yoXbF+HHE97ZjLYAOAjEYsWpC2pOg49UlDshFCl+KSlc2HlIjJyFhI+lLecFwzXDrgBvCV",
+	"dBdGWkOs1I4LqMcFG9/Jfhacqb0pAIFtxmHiHw/kkAtFql9qHZ4DNm6HjlmHa/aXJ/Qd8CQuwOUGH0kU",
+	"K+vCvrZzSCdHQ/6VYSg/Qe/ngURoWKEpgvzlXwfgSYB3w96K0JG8tLG4z25ZYDQzNZ9S6QY0m6gSb/0z",
+	"RUYyVmwkA58EwCVJFYlQ1aAzEGeqRmylDvwbA7+q1hUciN8IVVUjgmkykZEebdRIFAtli4diwbUN3iJK",
+	"LeDm12wdHDY1QIApgLPrCkAtJDTxjGcal+hRJOPhyJbP9iAPJgxRh9zqiq74+3+fHElxywRk+HbFJmR4",
+	"2iRnjPVBCyA5YdERHbPgiCq2RYDDA8sUxMry8haUXUEA/K82i/xHfh1TobmGTQLQPFydEfT43bxIV6Ta",
+	"rWzvbGG7ym5lY8tM+JKPmdJ0HOIrLq3zkPRpwIRPI+In43nffPPNN5unp5vHx96hDZN3Kz6ddis10q2A",
+	"ftSt4LYS0q1MGLvpVsxCgWWD7yeXzw1J5D9IwUi1oTh93mEyDsyl8NmAxoE+BKhw6GQaaSKF2TmfTnHm",
+	"F3Ro1FeuzK2lN4x4IQBgVwEFZHsDNsNT/AfzOzsg2annUPrxIWR9Zs7ej2Bs1YgZqkbMyzUCXvKfPPgo",
+	"ZrEDmLFZlwc5BJh/+9yC4P7Fb5UUHmbIvtzb/+XGDFxzHIYs2uybg0bkZvPhMujZhg2VOb5kQa/YO640",
+	"+cUvZER6LJDmcLVMsLKQhH/xCxgY1qbIXn2vZts+7dV3AZqW++CZhO4eCOHLfFwkNV8PWYQS1G7xiFnY",
+	"W46zxJGNPulgjbkg3rtNuw2b8DAsrur92K3sGZo7IN/m0Fa/M3SzV9+DvyTwsd/95G3UCHsHgsd8Vwrm",
+	"0jLSaY3pNF3gAdmr14k3h1nr1chefZt4M8C18Otd4iXotR6p5kJdZuTkUwr643izyLleEsjPPmpG3ife",
+	"PP6t+eb2LlDZHA4s/G3fTLMIDNarkX2zOof96gHV7tdxsAKcWNuyAmBVAbhYaTp12MV5DOKpjBNxJ+SE",
+	"OARiM7QDIcY0QXPEQB4N0pP+FFQylFh8zHVKaNu75p2Z06qZXwjIawBKNhcWsEzNUDCq92WzYRVJFxJJ",
+	"hvHeNC+9zNFX4xBYR98oSuajsQI0ZSmI93zEaKBHP3g12J3nEaP+9AfcMu+5L/vK27BVJaAK2CbJwicj",
+	"Rn3oe6Pwg7VM65Fkmg1k8U4Php3gCveAASrqNjnlr0gsAqbw1qTzVnAKLmMSr8a7zTF9t2nG2exNNVPe",
+	"xiGJBbaRg9EzVTF8KCSoaGMaGCPJlhRkLnkdJnlmDabsu2Ma3TAfoxPmbwfEGFO4L1BxE0zM7MKIKYZt",
+	"GiOmQikUw1M/T0g8GerdJliXggZusCqEQox2EdG+hmRayMw3lEdDvjWl48Bzqo5Zf4ombjguvoBnBJNK",
+	"QeUt9qwM1CEJmE0xHxPI3hwgtjjg+HSOv1JONlt9S3VFp1jJsiws6SxDPFDN7KYESoKSxhMEeKeTWaWw",
+	"K7wZrcvbIq8iOVEsVSgjFkzdJcLXDp0y4R5RzEhMD+vp+Q+wywfkFSiZpBvX67t9mBf8k3lbBEL52Rhm",
+	"ZFQl0pN6VEM1At9FRXOCS/W7Ip2DoVlLTUbIuPUzYagFglq7deIbgnB3wFwxGZHtL+zv8SnYyFpXTEa8",
+	"PwLpgvlJgFbqzmF2SyAbBEWVjPiQi644iqRSm/iTWxfSra17NFpBD8dRucuFr8AVVKmKYezK83bH8d7r",
+	"83brTeus45kD1VwMSdUoi3QzBYDCgVSNqLg/IlR1hefUXhqGWzOqr3eIYK0HhoeZL6XcQxMaBBtb5DUk",
+	"UthZ2WnCzLCPQHJpw4gNAj4caVL1zgGgu+NtpHuAQAGWIgM5gca4kOxCA+XAseH0ugLPdgNpIE9PgEkh",
+	"hWZCbxrb0DLE32xa7/Fm69hLCMquBQGfjWpuSQdVFIBa89pMR9PNhqGCorHc2b8dSeiebuxzMOQdG+mK",
+	"GTXDUbH3btOIKKUMAwYk3LT5AmFiICPQdBWZRFxrJg66woPapL5HqkK63dioEQ8VISPbxXQOcdk8YPO8",
+	"zRMzBgC01hVdkdMKjG0MiTL2GWOXoCIxpxugygBvw/fzmTSH3ZyqpsxIsxrJxhZ5O9v6qgZNVcQmrjez",
+	"eakE2EZXR8D7TKhsTtxFJMOIM43gXYsNO/d2CuCQ2HONi1alVrllkUI7r761vVV3Xi4a8spBZXervrUL",
+	"ySbWaQsywDpunqe2nfnTkBW5XmW4GRjbMmMImoutpDEDIp9Ftj8IaNbcsNC4t5l5tur1RzzwIya8jfyL",
+	"uDvJxkEB1glX+iidVa2SSD4ztZ163ZnM1k+cVfp/azFP0CG3zF3nMoQvI8bQIp8JnX+1ZbZyr75dNlIy",
+	"tedXgsZ6ZBgB9HCF97Z3l793QaeBpP6llCc0wtrRfVzi4vdaVtbjCyt8qINW3pWgt5SjAxe8NtikJMmn",
+	"wB0hGpudunTvDJV8V6s4lpBk7DmMlaLUGsEm6bAcSof6xlKkSuOVMpYiVih5INyN+Z8hIAuZZbTUWTqc",
+	"ogYByqshO2hiXKXE5wPQYzTxtGWuiUZGvPmuExiyz30ztcQowemRaunbRVSMXQWPUowTy81fWVCcByVg",
+	"F3P8Ke91tlnDM/dn+8E/X3R3bFdFe4FWIOhXNElsu8+dq+8tf+9M6tcyFve6pHvb+6tMUMUhwsWcMp9T",
+	"B4P2kW44nomxNTPQOyvecPO7nC/BzAcO9tvC3jQFvV2+s8fzbaY1zXdAOiUS6Tkfm81zQLkFrTtlyG24",
+	"T42oMVKdZyknqWwLEefzrIEXFHKipB4RYCnK6N3uZcxhhlIA6AFkmMhGttE/DcCOhQ4ggH4L3UENZ+KK",
+	"qBsehswHp04UC0i+4proCe/bliYO9pY0LF/KVxZEjBVxlBZsxjHO8UlAfoTrI0Ps5TtPZOuIygX0HiEu",
+	"IRB8XEDvF7F1/Vk7JkPltuepNY2HHPw7ZjBSVbwXgMcZIig2PTLAUCA+Yt8ylLdhqBIBDdIimKICmMy3",
+	"M17NIsK1aIszJPvw0nAG1XElYbhXgNIJ1TxPYuuTEVv2XO923Urk1lpi6Efu/4R0ErDC5I5UIQUTaMb8",
+	"SXVJHMBfpEqSc+eUteE3cPWkN+wl8VzfNs95XryxvGWX0nNBLmvN5hXoRHi5EmyodJuGEFKxpr1Rot1n",
+	"QfJFDqkXNO3vY96/cQ9sEPPVJIYEo0VUKApJ20V84BhWn1GJQxrRMdPQ97kkIzx95PkpLBISwf9cLnH9",
+	"5fIXjqQYBByTRD4zgYkH/mnpm3bXv027H0Lywnqk6Gi4dQzkWCir2wxuY41EzNwyRWQEN0Zl9gMDQyPO",
+	"Ihr1R1NooaDMBfX6OfPRg+po2/KNrshtIK9/xqxdxHiORlQM4aoXWNrPrHWN/X1UgZfnGdFSFl17rMT8",
+	"FC3h+gexhBMl+Umb+BS0CSTHT90ItkK21CfbtFJaDkA5T9JDEEa+6k0ZdYEA+JVXK832AN84IL7BxkTQ",
+	"wKvqDSI59oxq4Gnp1dBU5qIfxD7zNw4xgIb5mfajUGIlGMcGYQptkC1yxiYMsOw1c0aKxifh9xa8d4u8",
+	"5oHhrQfEcyDxXo14KSi/R6ol/uWNGvE0HZrHwd1XI17IhM8F/Op7j1Q1e5dEDcdsLGukTxXb5EIxobgx",
+	"hIzZk/kyhAuy385aQzkzKG/7eJbOPDKSge/SNGZqrcyp2Poqs+8YVDcHjtblADeCKBawviZVGgQQjlUb",
+	"h8SuK1HSwDthtK6BeQOT7HlyCltkng7IUBIthwi7hDOBMyV44M/NaR8SaslAhVSoJEVn98ULiDaWee0t",
+	"Ua6t2X3DaFT5qbaCBij0aJUHX0dyvMpzRp1c/hRAbmEeJxLpyi85sbDma5d0uO4b05Ct+coFktK6H2Lv",
+	"1tiEC0TDXPpch//AihT7hxPQuGSYzs9KQn8kIWu4QcKkQLbYpsGprHUS7n5We3ncaSAjxofCFX7YzNe0",
+	"lXONeJgGQAOszLFskr1DHbdNNfMItXLsEMWbR+2j0GMCU3NALsyN9V/+9exQkTlL5pMRDQYkDl1j64kU",
+	"KNlkrNPxQdxiwgXqsJgk9fo3WDkSSHkTh04gTcwDZMq07XE/5koZKTG7lkwUTNAx+qU3jNTiQmkaBGaf",
+	"sLbHI9UdM8GdvQ1EmAumCEUhUsklCHX1BjarPy8yIV8dnOh0zhUB0s7aFFsgvZUHywWb6X5APOTS/MYM",
+	"ZtMADmbyBJQVovDmgqSB8rAeNo18HEsm10vyAwf0bDPMTyiatwIzei2jHvd9Jp5MnxXjfwLv3z2Z8S70",
+	"wJm5NGvaN8/FDMZ5MTdvM+qj3yTC1jlU3OTRliHzCmDOZUQ6px3oK4iS5ysZMSrwXa5UjNlEZohaV9iG",
+	"L2FAuSBNMQy4GhlONyZdqP8hv9je2d0jNAwject8ctU5JpC1b5TizmWj/erq6KtOt5JNXVddsVOvo3PG",
+	"k7E2rAmFC1ZbaeJzHy0om/LIFYE3RlQzl8cLC5hQdQDpuEftJmRKH4AoRf5lO58hpgVeUFL14Gi9jS3S",
+	"0gqMHdel3HWExG4uxh7rCoKrRxH5zPx2uqAqwDOnw/yG9kAo4rDGwkgyOc3DZtSJwzOFVYyoYeHCGFlp",
+	"6V86rSSgFPnub5kILBTHcKHcZM1jz1yDND7kWmGCnT1aSC6TAzQTQwYQ1Jgx7l62EHTSYlWZcVFKhSGj",
+	"kUqCYdC0FI1ajNeSMdX9kbO6Uoe6WR57R/saUksZMTKRYNJ6WlOVFO6BTJOCHRIWmDWiyMrm3nDMQsR+",
+	"E0BFOvNnMyxYYy4PM7+Jswgeyu4lUILbyxw9HLrsXzRBMTnd0VgsNA/SUbdIK1UVUMjeQD2aUQYyywSN",
+	"YYs0zLBWEdtM6mjKNDLUv2YUqcMZWgIEayAGIUF3Qo2pllOPrI6Qp+u+FLcsghxOUt2v76YDv/6No3Yz",
+	"LlfElxOESEPKxUGxWB2rXbzjq4sTKF4wN9Ly0/SsIBriAYP6ik09LBBRyeVE0kcysHfiBkqQHI1j+DYd",
+	"AKjVkJbPIm7YEBTV3HDh1yzd15C03YVwm+L2FrLv4SabVaWcQMlM9MZsb9p7wNwjrNOH7eTgy+ZGn47M",
+	"EQdESwnDIuvJXwFYp92p5knTcS6LvGNZ9vv/939//9//iw17rfwMZ8t4R5Lp2T66VbxYCTFBvwpLMvaZ",
+	"jdwiDW1CYY6hQ8v6podpiG1q+KcZMgnOZU7JMewJVfbg282vm+1O0XrSZcxdwsPM2lpnR+enzezSoG7G",
+	"HpirABV+Vmce2ALfDHuHybTenJ23YS6ORRXJAui8vHFIvAg6ZnlY+DAZTQ8I9c2V4MZaqBEKVSaI2l9z",
+	"l2fTjyHTHMtKDEX2WQ0L1AMumO+eg4I4FJM0MC+YH8fWIeXoGpv9Ymux7NbBYTjuKmSCPrRYAX8dyXGu",
+	"R8rjKOTZT3yk8EJ+CgDHVaCkJ524c5qRzz9Ntf0Ck73bbhN/Zrr4ZRwJp9E6gZjvHyK0nGeJGZ09pzrn",
+	"FXebSF8pVbuhTftyfRvTAxxvSjiq4U7gz7f1PhSbdWdUIvOiT6rdyvt/9R/f//EP5P0ff//+r/892d6p",
+	"1ev193/z+26l1hXdSl8OBoyRva39GzJlSrMoKV/90//2L97/L//u/X/4w/u/+T35u3/8b9//9R/wD7vP",
+	"t/fI+7/5n9//k78l+3Xz2N/8nrz/X//pf/3bf2bUcMTLpDY9KvK7ItfBhpxZRskVUfQWSiy7wkjgRss1",
+	"r69SQc5DJhqtTXO2VPNeAJFPDT8HzNZdSZ8F4B6h6sbIZAxuYHlpV/iM+rAtsEEDNiGK9SUAfbpu+Zs9",
+	"qoCDwmedewbUkkbL+T1AmAzjiPm1rhhQHhh9l4OzA1qx2reUHDNcWSxiBeVmMiIDLiDf0EHKQK61YlEi",
+	"A3h/1DUqqAXoZ6jYArbDFjlOao0jpmRgFA86NPqjJlouMhUOzQZgVAhpZZop3gODATj+RMaBTwKeZJEM",
+	"Yh1HDL6o6Q0TqOeAqm/e2uqKRnq2GfkRIb0qJ1yr0IIMKiY3bH2WC0zZzcaNgZISFFJ5a6ykfBVLGo0U",
+	"K3QOXZixEzf5I4mj9CMfSRjBBPxSV9FlQj8fWur8rFLiqJ/aHQjFYpmxRtJzUoILc5NWTEVNxAMKned9",
+	"h1hVGIP+Uk7I2JgJSTRyQrl22i8tSwODdq42+pRGDB+PXPFL2ET2Z5/DfJZYdDOh5FWdgaU0szRJ0lEr",
+	"yEMXtAZr2xpeEGVwKB9Qz+MequbzHjfKswtTz/xThuBnlCH4MB7pFXP9ioscXVQqrWI0UymitDdMl5BZ",
+	"/fEjMU+x6oemwTfgb3kUAlw/sxTOfXFaqcU4ZJkOrlS5jNEmenywJlKP2DiD3EJhnTZsbWOu6IPNhWTp",
+	"UJGqYsIn3rffQQZYxCDV2wwHeVJZ0THjMIbqkSI+7xJH78fkMXnv0wq//ple+sePvH4o2fY5Z6l+8FBt",
+	"ocxcpPM9t/o+tpK4M68r9EO9Nua/kBOH2IKMBeYAcToLZJnC0tmelFRzpXlfbZEjnBymtWf88jiQ5Umu",
+	"HrPQWIFXnuT9n4+8t0ea9a0+iuifvTSyHz2PWJ/xcEFFcwcwfyCePaZDRqrjONA8pJG2ot4b8IB5B+Ti",
+	"7E2N/Oqi+aZG3rRe18hb1ruokVenFzVy2Xr9msiIXBy/TuD1umK7Tk75qw2XdnZ+1E78dpnUBeuGCwJA",
+	"uhsKrphvwzbQOIKis6ErqmkQERD5auAR3kA4GnDbce2i0/O+TteOw7nhjLYAqDbjQ+LBFyD8JsxEEoQu",
+	"LH9RkNAAeCM2zG9htTCvAnymZtjE1dsVia93BbA0qoiS2D8fYoWsH0BheQAg5ObTAAa21RX79V3inR+1",
+	"AVXOcMvWmyvAoUviym5/bRTZbPkNmx4SeLMIKK4rMMc9B+ezkQ6YPTRwBZtjTmAInftSgCMW63gNEXUF",
+	"F7bAT0gM83JFBub6Jks3ggaaLnql3s02EsQPrG2JeJEClpDt84GMxpuuQ/uqhbzwgavQcIwPrYTZj4MH",
+	"t8S9OXM1knwQ9MNlb8BT5O1T9J3a00uTSsBUiRKyXug7dbE188s8VmDlYLu+X9/Z3tsrlBH7qIbNc4wi",
+	"YQGltpvLqoDOA58pncC7FRZl/NqM9AH8rMl3ptCM42fvaYUU+FzFdIay8se7LqSSZuMwgHoqiHYOgA0L",
+	"m84yn05t+BMAxkuRYjqnCGsDRiHqVr1blnR521QKDV+zqdml+Rwp8TySWZ9+4COlVmdW+JRf/eeOr5Re",
+	"++l6l/4xUq1zny0I0xSFUWbu488aMuVjgyc8NDHd30mdUse6nupyn+6nKgHqH0gC/Hm6eH+OuAKfFPNP",
+	"AHzKjYhXU0jQkgOs4y+zI9rpSI9rfeNXnoyIxIhIQZjmDYnM+a5nRXg+xRT3baIl2d0GBNSRuU0ORCJW",
+	"FucFS23odIs0chYCQhw4cICd+XmCK0pqGljcGfPy9UnrtHV53fzNUbN5jObDTK8XdEdm8ZkVGdnu8eCv",
+	"KzcjEup5NIQ5O/5HMiLS9T0hrn5eFkH+bkzXuMHrYs4UXLL1hcXSbC6HP+OQUMfUZ4nbX2k6LU/Ryl/S",
+	"J9PiI5oWD06V97ctEup4ONPi05QK9Q8jFZ7Qxz5NK+EDXL1Z9o4f+LE8/zGPqbFSo4ZL+rj2wCV9NEvg",
+	"A4fKPqYFofGUHIXBf0sqxhY3ctB0ONfD4SzprBgL/n3MoAedNRFWyelDHemSPhZ7vqQfS103a/rMnP1F",
+	"BP+Up7eCgq+Bfle4YSXse2nOnRkyBxBfeE1nEeKBk5diw6+K9Q6jrIbyngiEJ3z3B7l7T7rUUlz41aXb",
+	"vVSnpTZxmyG+M6SV0CGaw3l0T5q2Byz2Y6Fp5oThEyl/hkb1fSXB/W3oS7rQena+G0OJU0jxsASrRnKC",
+	"ABJsAikdW6RhsZFsSwHzVL6bwIiqku4E5Qb5p6Pr1R9b1/tEw3oPcj+f9MJFsskiXz40N1ipPsO28F/N",
+	"2LcPW/WQRwv6Ogb8lhHPVl14B66fMrS4sr/FNPFC3OsxF3N/yiA95ZqPzAJdp9DW0n1po8wn8dau/hFv",
+	"O37iKUaZeBgcEQGpuLKcDOE7irxL98gULzDnd1gcjHQTkgOkYewN+cBhSHOP7J1zWGlViKe+2CP9EY1o",
+	"HyHtHSxbwLSGTr4qBPc1QMxNwxETCoBkEGKOMNGPpqEGcJoTSYWrcMhAtx8QL5BUWJC8Gv4EML/236dM",
+	"j6Sf/GRRfQFhz/yio2mkPdtqPEhsQvgBK0Rr6cMXiE/kEcEYVqeMtxxun/6aBjGDSLITthYqeUxFTAPz",
+	"Z2x5DKh3UYzlJrbbdVrcUe4Zwrv2SAoDDv6R/EN2ZZ+Qi+jn6LmZOPpaiVc9SDi2VGKv3QHQsblSF89h",
+	"8oiQ2r1lGwEaYT/TCRD7yOMNX8035IbPuIcQvnB5caU14LPy+slr9BRJW8/7M0mo5z73d7kLyN3Q5c0A",
+	"rb7yME38HJ5u9tY9Tsc+0i5/FSuk7FwcXk/StMDNPJBYVMWjpCOA8zWgCZHFDoa5IBqEnO0kgIpaohss",
+	"wPtJlIOnXoI/k16Cjymu1+kYWGpYOwjznNFsTaISOKGMivuoBusTwMAHAxR6GDq9vy8YD/4eiEI4QBZS",
+	"CABSLYyQhFFoYF/jivQDRgEnPW0oCf5l6B6JyB06vSUJnqj1OpvHnikyiJgrzl9gs5d7mD81m/HpIv98",
+	"M70+gn1ZW1ujfR5IKjYNkflxwEodx+BHCqZWk0NFDsKcoJwi4C9YkFknU3VpZcHGFoEDYApMzf7IHLyP",
+	"T0NHAfQ0x1ppin5h522mOuP6er69A6preaetra7wmr++apxcXzS+OW2eXXokpFM112UAXIaul2bOBQa+",
+	"LcUyvRPsniX49eaXPSpuDBsD4OaNQ+I+2m6dHbUuGiceiVj+w2HERZ+HNMh8+5B4r65OTppultztEajN",
+	"DnViMpJB9v2kCwXsbnpS2Ghi5peWrSPrh30zuxuxMeUCAgB2lenwNJiYuah4rKA7aMYNCfjMGfXHGAfm",
+	"z0SzaLw0geQN0yeGaBwNPiITzX3nSSf6EHD3AJvigO6TO4Pg8YZEPj11KWGX/piL5z4b0DjQmbazC6Nr",
+	"aoSoQVzpJKDQl6FFF/X42AiqYxzzKBnSA5gGSvRE2v7bOmKsLM4193rlA3S4vowY+1jZuPli1M/vAlga",
+	"Sju7mNPNkHwBjeWpH0ixPFy2VjP58oBLnq4+qY7t2x+kY/sTGsefVYBn9tqtf+M+QN/3EiGzNCDUUMSz",
+	"z2TkyIJoS7HUeIq7PF3Ex47UzNzDfCH7/W7iHS7W8jjOnLgG3U3FvcwwpE+FkJr0WNo/DhxW8yzA29gi",
+	"p6gKPjO6ILdVMwDdOBiwPiZ8lAQ6ioTy0935rCIXn7IcKolnvHVBjDzVl5jvS2m0/kHUtyconU8lBvJo",
+	"FH9/Q3+GVhcFSC4thDEaUzH4dVcwptAB/AkbU0+38Ul9WyeQ8fnYUdbjVuqhu6BD5teIYJMEPveQeN97",
+	"iQ+fbY4pxza2dMxItU8V2+RCMaG45reslrTS3tgiF5Ec8MAitqNOFzBsyLZV6LizWuDaWStm2pWfakuf",
+	"6/Af8LkZPsbeaaIloKMTLmYWaabKzWPfxwzO1vzS/FipZbjAmL47AST0ysFOvV6raEObBxWlLf7Ed4/I",
+	"ZXDbcBMK+IxgJKRD8Cnb8/8MGM9nmOo/TqjX3X73m0JnZeHNXG59qXyWqZwINLAgU60h8pn5zgrD0WwK",
+	"GvRwt8n5Ixa57P9O8+T1deP4tHV2ffRl4+xN09vYKrG5Tl2wYQVTC42/J1H3yVhbti4EqjiCwNIE9CFY",
+	"jXAXyao5Gio3q9bMS4QJFYSfsvfmeRhQsX67nczYJYpuh2mFRTUySsphwOmBPdl5NCXVkEVjagbHNvuQ",
+	"7mPj2HEvGc2WrHRFFRsL6xqhsZabERNssrFFmhBwVkwp8/B8SanLBzJLdbhiigj2TneFVaChwQd09xfM",
+	"cgh33ctveoGe3mFWIF+YbX2kpr0B/Vi94xuGfk5d887Cfha470+867NW0ztgcScCM0Ri/mCcbgG7iiRm",
+	"FD00u1qVh5jv53kIuQ8LKWcgbWnTVh4hmiID9sRAnhjIY8ZLoWAry0MipOdPgYcoTXWsHkXpiVVozHpo",
+	"juK7VLhiroIFNgPIX0SFMpBDLtQD85EOLvZxOAkO/sRLnnjJYyojcKl8Y0dEjPY1v6UZo+zj8RTFtAZ8",
+	"Y8WHIg43mTCT90sdhW9HUG1PzOObcUi4ArwLSNPzhkx3YJgmjuIlGa4c/GzASSAEWxArg5uQe/0xw2X5",
+	"D5XcPDXhuj96SuNblsbniAH3K0PMjrpKs/YKo0uYgA0JAIQaKdLHxl42J5vBmR+SyYgHjPQDqZhfI56Z",
+	"xFXoZZKqd7vC67TenF1dXB+3Oo1XJ81jb4uYk9/kIskW5745MD01N+uW+8yJMADKeMeVWUAKgYHpCV2x",
+	"KD+hU0rMjyC85un4wwmvNS4RgY6fE6KY/vN1Qn+Oguk8RJwTuEfuJq98hWeESUjHmzdsOpGRXx5rauQh",
+	"ZKQIplukCb1WY6F5ADRSnE/RCen4Kzf+YxJ29jsldB1wpZ9Ew1LRENIxuUmPLCGrHKmsIx4KyScp2XRI",
+	"IAcJ8tF+vZ5MwPB0gCPartczeERdUdURH4+Zf2ib/kphwYhm45xG/DCqFfEjGYZQ1dkgofmOuUNyDNUc",
+	"kxHU/XMdsK6QEbZYdvFRM3bNPBpCQcTsBwKbVXcluFHx4O9kIAOfi2HNqFu9QPZvmN8VUHg1ibjWeIOZ",
+	"z7VZgb0BSScKi6FkEUsittkfMTNCieiau2OPILTmrtcHlFkrXm3oew079ySvPq3cWbjpGF+5O3PJCy5N",
+	"h5vDSMbhulILNFJ4s0bkCr2HL+nwDX7ncZE34SNlaHyGxHG1T/JrEak1ggDwXYfuxDKglY5c1ipHKqQh",
+	"T9Ax81As7Wel0mFGhCHguJNeu8XCqzYnnA6J15M08pUHPM2W4sJvEBbLLAIS9jiD4tWqHaEr0iGSTvi2",
+	"do8K5xOEkRZ2MAA6fDxoWxj+4/UywNUtumFPsuNT7U2A57PGpS6TGMszd4pu/YU01zEDO2emsRD/PL1K",
+	"T6k3nyEC+rr09phY6EBKi0JAi20sI7BqrgWGb+VJLYVZmK2zdV9cDID+yYmK+pOoeArwrG2XPO5lT4RQ",
+	"rEfPuR9u0vLON1+ziA+49Ymch0y0jsmRFIL1NWkdEy1vmCBVxYeC6jhiKWyNc4Q/MwJqitguXKmYRbWu",
+	"oLHPmegz8pcpcPkwBk9GwJnQhPs1mxq3sUVec+FnE1dJb5oMT1Tc+y3r6xphgWJdEXBxk3s2YSiAB3OL",
+	"y/FdlnYV5WYyGjezDfUGDkeQ9ShCu8IGUMlefRviCNSuHfAofYmQrDj+9JDs13eJ12m2v24dNa+vzhpf",
+	"N1onjVcnTYt0o0dcYYSgK6xLJbMHMirZwUxZ5IDp/qjY/XIihy3xlutR6/ii8Ui8sHV8aVb/seLdsR61",
+	"mYqDQsu0w4cC4PEPESINjokrQgMlYRctVKcnmNJsOLy2WQke6Ut5wz9CbedTx4dZjsj6ccT1tHLw7Xe5",
+	"ADgfCnN8cKmpSMJu6QVuJFwpwzjNls/2h4h7Ae+v3zYsYZmbyKk2ub8QsSbhZ0ByNAwhOmJ7eGenbZZ0",
+	"SDwRB0HCJKhGJkHmeERh8Nvc9yP4Xuv4UatE3TdKNJFkzVufj7pdQnBHyfHJQRG1rURk89TTKxe4DUW8",
+	"IOHgftjwMkpxIje91vHF9avrxtVxq3l21MQWBEb2ITBkJOPhKCdEyCsnKbcWCoxXTwLjSWD8nATGqw8g",
+	"MICJL7jykE/tciOR/Ki27lF4d8sIiEiKIQmpUhMZ+ViBI0gsboScJFWHQ6YTZbcrjK6KmSy1PD45xyZk",
+	"CvPJmO+UZatfKrtr1eSNvfr2xhZpAAjldr0rBpQHzCdUazYOtQKNWApmp1EzKux+HY0B82srEajvR0xZ",
+	"K58Lsr0P3Ys0UzUyiCM9YlFXJGPizMnezkvitRuXFo+zeexZtLc209F0E+bk2aA/4FnaCArlgTFIuMp8",
+	"pitk4B8SSlQM5zqIAythMwU3uIZntjtSqYb9SIzyxEzniU1+rm1X9nZW4M2XUp5S4WAF1KfJLS1HMXzG",
+	"MZ17cMgd4JDZa1zEJSX6EYvZZNN5ARyn5MKllWsZsdm6OUt05K2FTKXpe6nBPuJi2BVVpXkQkJ363sYW",
+	"6TCb0zfDkJHJUTF1zDLhCcgn8XtERl3hmYskI/4D/PmAvGI0YpG3cWDHxd3HtFcL9D1iEashaJHtE6Uk",
+	"GTJhPpG4RRRwR+i75S5gCXs6j/VKXn57p6Gm/jPU1X+s2EM6gs039PxT7cdKD/YbFE77q59ydN6EE+bK",
+	"HfEdtPgxWxStuXDVnMHUVk+r2YIHoFygv6QXEPiiFKmCL7xGAuYPjeQOJRda1brC4ryqmpu32gC5biRs",
+	"puUIthibr7rYIm/BrJzIpOZbETnoihSm2VZXRLFwObM1lKnmC2aWg8QV5551CUJD80wGi7grvMTpCGDV",
+	"ATXKgxWZqUmD+oe7a+kA2wvak5yyO4SwnhCEF0SXcqgAydEuKvIOEZ7jodoBmTuViJkyVMZcgl5OE2Z5",
+	"D/EzhW1ukotiWDSHrDmiNJ2qjS3ShoojvyuAFLGe6Pyo1Ti5bhwdnV+dXXrWz+scySOZ+m6ww461s4vs",
+	"iprRvuvEe9s+P3tzfdHodN6eQyce9OwwYvv8pcvgClV8vL44n8Zpc+ZdvK1Qw+1eZN/HNFC5QaUwgg8M",
+	"htnvuKafZtVdgf7qTffHZ+qAbNdJyCK36hkt3dyOMo28K3IqOUgwamRzANjueMGthTGMmZo5RgCTYNwc",
+	"2xbZq7/sikw3J9g217wJe6C5IrJkgIBaU4YKyOovzCmBVy9SfeZRYKNyH7kvVCeO5j85GT5fdXu2GDRL",
+	"tvdkqVi2leNblVolz3UqtUqOkxQ2X6qtpKODLrI54kbjnpY6vs8yCFC1JAFtu14nEesbHlTovr4wY39p",
+	"h35EKzf3nRIXtl3hz6nhcK57NZyz24UsiYIuWtJveJ5SFqP5O9Fku44cEmH0VSLYEHpnlhOJenTyKM3q",
+	"dh3HftaEoe5GEZa9lZHEkSWHWxrEzKUC0VuqKVpM1g5KeqAYZcyYT1xgv6tierEffUyCsZ8ooRi77J8v",
+	"xSQnsJKcK6vYObKNb43s9LkKAzqFHLLDhdACaiQnKWQJoA6WwR69xm7gtvm+9ewkiR1yIkg1kgGrAQZM",
+	"YpVbN9kGFHXa9tvlGWpZanx4vTP3jY/kQl5yGRDm1Z+5FE+duB8PYFSnLGjlK1jEtjcBh7PUNPfsYy3z",
+	"FDSlp8TzqaYH8N7zaiiGv/ttyIa/G/LB7yasF24c9qhiL/ZqHrlqn0DPIqso7pDTV8RnRsuFCjWpGOlN",
+	"NVMkYjQIpnDX0GlmxobuhpkKA0TNdK5grq17FkNQYMACV0BLOokDoqCpET4gVEzLIM0uMqt8LFCzzCee",
+	"LvHP/BJ3GNaEGlrOXmWk/HVsxzF9t9mT/nQTblLlYHd7b/+XO1/k77rzhy/S2q1kzUZIaB9DwLW03pEI",
+	"OTmEZMnJXPxF2qzMxKs8ogr9wIUqXCdx0j8awV+pZcg5uXhBsuCfm1KnIFy0ycU85ExB4KRQnCBETHmU",
+	"78il3JKT86PGSTZkgt5X6JXLxRbxJqynuHbSZiQFm4bSdogPmQwDRgJGb1lXgGA4IJQMeBAwHyiPKws6",
+	"hb1FLO6m/boNDW6RhqueS/BJkvyEkEVdkc9sMEJoJOOIVAt8pNjC08xuAyPoM+9y6xBl4D22ScDQWDIW",
+	"OoqVYbnebzZfy2hCI5/55l8eGckwdSqbd3E33AthJN9NbeSHiq7IA/yai4fYJ255B2QPUpfnEE8aSY6J",
+	"i/hwQWLFDmZ9tVvkInE1G0H9BZTK73yRqTasJfCnQIqKg64NFR+FchdAWR4R++TqY5X/rZRwYWjOUv/H",
+	"Sb9Yv8TjyXX82HmprgjRsUcM2d0nhW0XPMn5e38PT/GKUGAXMKdi7HGH+uM4rxwMDo0+D4E80pu61gnF",
+	"WsOnBQKWA7f6/POiSxDc7pBIMROBXJAlaVMDJvbTudgfz0d/D4k3oIFisyHcRBV1L251hUtqnEmwVPNJ",
+	"ii5HkQD2ybIExXXCoT1GQBHRsiAyWiQSoSxr+shxzPxHPpYtaj//NQ144fV6W0IPER+O9FPO4acXBG2z",
+	"zey+palADxMSXSybejwIuBg+71PRZ0E5t7mMI6Ey4PoofBx6v6FsLmKmbN6xB7WKTDW0V7N6/mTEbZ6e",
+	"MQiCqS1n7ApgHmQM+IQZT/XrdrO5RY5gWmaGGNOwuQ4Zg+RyBIYLhFFzPM+MLHmfJZneeA6HSeERKIq4",
+	"7oLOAu4tY73XDJMFHxtLss4IV7lcSki5zI1QNUuA1G9KknYG4C3fcEbC2fl15+pV56jdurhsnZ8V1nLj",
+	"FnQyIz+q9M5+p0x4Z56pzdDE1meRY/GxvFdahpn9ytxrew3XSnV4idljOQoqutq2Ncbi2PNYCj0KpgmA",
+	"55RRc0ndBc8e+UF6MYgdG+r5JOnF05r1yvE+6wp7h3pUueB2P/1CyCIu0fUQxlF/ZB6ivg+IOfD3gApz",
+	"vZkNgBrjuSvsLSYOQdGqEdZ1oEYyDnxi7HH0i8C1jagViFSQEY182ET4exmi1IXbssd1KptvLMKTcidX",
+	"S44HcbB+bl62LFcN06NZ6fLMXYeIAemWi7rXwLENP/MZ0Br8HDEulKZBcDDfMiqgmiltjE4WgpPJ0nPN",
+	"wulORlR3BdckpNwHFXxEMYyKctKvpfJvnNw5V8JD7WNT6ybiWiX3jgq/K1KOskUaNq/Y9tHJJllbN5X5",
+	"tC3rx9TKWemEGaFdkfx2i5wZQRkE7mri3eeKjKmfqShQcX9kRrOrP0jSnq/bzc7leduY0NcXV+2jLxud",
+	"pkeqwC5kZEEC0pGfqcwOml1n1N8o7jUOz1/Yhz8luUio0UpyWIdPCdfF2i9Sk6P6BDAjuWH2doXpKd9H",
+	"atqc6yKSLBKeEVPxmK2jF9vsG2tpF+iFSYgHLV0miM/G0vCNKWD0ts0nF2i86yudXZFqnWQlpRPmwD4P",
+	"pVM86ZyLBGgciex29Wj/huRKfB5T9wQKfR5pf0G571tnWzmdMlYjpkDMRYwGm5qPmRHFLDA0au4BH1g6",
+	"U6RKyUXcMxQE7x0Qb8yUokPm2UIG93PL92oEMywwEQMxAjxwwqnRJR8zD+WhlyU1bwOkn/VPHaAJiPM0",
+	"EtFME5XU7LQIotkMmZ9KbDsNoymbj+D9t1UZCMu/1RUIffqrzvkZkQBOgOlbXBE1oiEjVSqm2POOjOmU",
+	"9BgZc6UAxNgVPmNHvGz61QbhqivQOcd8slPfA6UZ2FC660rL0Gy4jqZcDA/JmAYDGY2ZD9OxHAU/bVPK",
+	"wD/YFXoaMsBQ3qvXnUIB2MzylkXkxR75ir+CP2/vFnOaPuO3rGMmcZbZw0frSzP7nbvWIdiJ++ZQfHvc",
+	"G3f2r/1sEQlaQtObpHjF6X/pxc9d96VcKxPSmU3weLG/v/uihEGhBlrOopIaWM8q3i3fSwxZz2kmUGDp",
+	"Ze7UkN6y1N0EbrBUPd7qisvULUWosjhdtni3Z0R8GtiEewX2BSIHZgbKvBUxc8zmtvcBV73qZRn0deey",
+	"cdm8bhxdtr5ueg5QjGCxLx0ZLRu0FkwYwIUeEipsWSYCig0jKnSijRxkcL/cJJIcUcOQgHHIQVKrlPTp",
+	"RIbRFZ7Tvq5bZ9Cc28PUNWcYoYMuMP8MmfDNRIz9ZPhQsgHzY52dX7p1Yixt1jSbdzg6BRTK595pV0HX",
+	"FXabelOXcGQW8Ew5B0aisKLhJQfQksMRh8vpd31NFXhJoMoaPSyBVKlyt1Gzzb9Sd2bG0svdkIxIRz/n",
+	"FmlkbLZkOWDR0dloomIazbxUSUTHaHZPgTC6AmfD/C3SpP1RhuySiLvbXCyQ7QHSv93WgwzKBhKyUWpr",
+	"XQHbRsUUgPvhAF8S7/jq4qR1ZIg0MRPXa+Jqx53rwNgVXfF2lCPTNNQUMdofGQJz1bbmJEHg2Z+HNOrR",
+	"IQNaFjIxf7siBaA6WARxNwfPcegO3Gr3PkhkEL5Wbcnv2hZpCQJW0Fj6Rg1w+hB4oq0vbAOfNedGI2iw",
+	"gx827216XWFUguSoktCfshBJqasbygxy+nVpwK0zZ34/ksR23/hIQbdlBkrDbuth3nKddQhwDbyBq6fi",
+	"xU8opxRJOTGnU2e08AlIO8dL72kzQWnirLSr1CoFQiuTZzLPEgvtrCyBlvn5M1E5qK42/NCJCRB3VQu3",
+	"Z5QAaNBttmBQEMAqSJ1TTG8cEs9w3QuMkNnPJJxsLG0fFx6wLIPB9BWwvODzXVQVJlyxw5zCxVVB5MEp",
+	"jjn3gIMNtExOClbW++gT9XD8fKujkLr83G6s7+uXNPKf285By8HkLwFKUI9khHaumObVpS2CRZCJD51i",
+	"ximoUOWwHEf4/U8bXv5nAhbfT84ioSSJoUCkkXvidqyLF29JYxFcfEqUaPBVnQmV3BXXGSuDMrOBzijw",
+	"v3BFbFMq4OEqpOOuSJp2gR5+kC08YMmAaUMsUu1cNE43Dh0rraVbmTxCVVdA06Ae68sxU+SWK94zPB78",
+	"11WKTxq7wNqnDnOktC4we3MeAY8CR/9IuqRbWxlYrDvUj9cp6wmQvpSfNH2uH5+bLBBjz/EKrd+ifIbj",
+	"FLq52vZ6ZnmBDfnm5KHaIufCeZuy6Djmn+7FKqY4NU7azcbxN9ft5sV5+7J57G0cZvqXu4ezxjiedral",
+	"Ob7rWeY24AM96gr7deAt+SlXPfhlm1ElhUfw7c7GgbG/bhgLMbaAnQUS/zywzBHk7KNLx/VVJj1jJueX",
+	"X+jHNtNZR+S37Uo//Qv+Zx4iw4NYcK2t2LoDEE1KvcWdwxMzb/aaLGMDtxIV2YdnAp7PIwbAeR65ujD6",
+	"8PH52zMMOxMhifkymTJtKw+cd/AwNfSSAVwEG3MsscDYvI7PojaTPoy1AAxDaoa/wJeKucshonahJvH/",
+	"sXd9zW3jSP6roPwSqYZS5Mnkak6ue/Bkkkz24sTrJLu5Kl0dYRGScKYAHgFa1lbNd79CdwOEZFJ/EjuO",
+	"J3qajEUCINANdDd+/euREjd8bFmlMvcUL3meixxeNxRPLYSnjRxfmT77h4b4mFYNW1FtTQ1GCveff7z/",
+	"+DI9iUwf2G1cLzVFsFhh+4OAIzkNnYwvzRoKFSiH2b+0Eq5ZIlEhvpcJ3Cteilwv2KA7HKkeQ0bkT+cY",
+	"TXUfVrKfjlmnphJinGV82U2IFh3Mxp+e108890/06/bcug7jF3rH8GsNuo376x0nIQiNzwf6Ex8D5xbX",
+	"jJeCTeW1UHjb3OGKfTp/YkaKuTFZfkW/OGvSDeKJYb1jVgpblUpk3YTBeuZLAE5F7cbBUo5/QjCFtK5t",
+	"oMLgMl+yMS+gG4MD8NAJ93EfQMrCt7V8CdAmN34Mp8DJOEwSssD5AQBuLMg0SSk3hCiDFieUy0iz3vl0",
+	"zn56nsBMsN4xJUPipAteKpy3Y+zW+OG7g/nTeYMIIPV9fKsA303CWE8+m5RCEJehmbmvhFAKt64V513w",
+	"goL1brqvQWOS6LMRe8boF1J1lGAYNZtrpCVAQk73PU8MW+jSzhoDyvq+zX7XwwPZ/Nh1W14jmv0oKJQT",
+	"S5tfuEWCveaJgb8eHILvKXjslsmddHfrE9TWgzt7mm2HdQMBKBBM+yX2WZVbWfDSug1oXqeZIGkInU+I",
+	"8EgnMhfpkJ2/e52wv52/fJ2w129eOVvgn+LyPGGZGMtM1HefI4V8JB13FIYtFOiFaK/LxDiH0tyenCS6",
+	"VK4PzuPn3Zof7zk7+22kOr8cP+v22VtN0Jq5sDzjlqPtMdfXfhhumO7YnBCaBUhPOkiG9PIGaEwy9vns",
+	"nJ2enx+PlBHTueeV5gqf0KUUykYQHuP8H93tM59sF+briWH80ui8soKlVZkDnFXmli4g16p4ISwBgfCU",
+	"3u6Oau0cnqKCVGUOBc+fGJZC+5/K3LSU9nNq85tb8e2sK3O/5E/dkveAsnb3EiUwDujuW+eBY9cXbxuz",
+	"wB8mKvJDMSW5rwAaX9ga6AbIbSrrmxvtOTuzrDz/+Zeff/11sLZzzZfBu9lMkOiPQf904oyqiFqz4GAe",
+	"Cj6e0eW3G/VHaXPh4X7a2Bfciqkul2lb+sfZ8oUfzr6B3XMO6771uQ/yXwKcsPuOM+KAbquRc7DcdDmr",
+	"z0/nY1GqB9KLs2WYqT1P+dvy7uRwR2GHR1sk3cfgtXJ+sxrnlTuWOyj79OOQue067bZLO9RNfsSi7sa/",
+	"i5zDTB6EfJuQFyQOqxKOf91FvDfLNjJcnBDOKOC6YM92b7IxL0tfYTUoQTpfOlM7pRpMvnJJXTFkOFKp",
+	"x5j6wvxKs3EpgIqe5+CFL0SeM8KM2YVmC76EhEMjFChRFwI378tMlEOAno6FQZVjnVgBu0T97m3VZ2ym",
+	"LU4c68BfqqKHAaj4+ZFCe5SwkO65uNU+Ow3tMKLnRwamzLMvBA6kn3+BRGpD82hHKhccAz2+6z5zSmHY",
+	"gudXrOb7dyINQD2IooT+zEwv4IMQdFpQkcWRoh/Av+c2ip1fLlnGrRhGa8eLAlgGtRoLxselDtwNU6xe",
+	"7UbgFgfDEkAtDdGznAImlFQG9b5cq2Tb0mChD4hR+LtGXRJy/VI4e3/mBnwp7EJQZQ9QfWrEAImKcxn6",
+	"7DfaOHHJeClYLiaW6cqyzmqwH2p8eJYtjGHS1YP7jm6fpWNvT7BCjq9wlkETWIfnOZXyDmAUCTgZy6cp",
+	"XUbAEEbKif0ylD+xfNqanPpFuzV4DN7y+XslyuUueze89ZFPd37hRzsUHluBILc0O9UIWgHpO7Hb41jw",
+	"xDZtVwxgkLNjIEIbDFaI0OAaDn75eZAMBgPWKXK38VhxY7sxdz6WytcTfPjZYKTqZljHlnI+F9kJhf4N",
+	"y0pdFBBbjpqIXG1yGgDPD+58yJe5XI5UWq153USk4z0kAqHhadVnKZ4cgFibaaUhBgAvrO4sWuXLkXJ+",
+	"CaXqYN3ACOVhoouEIfvpeLAWPI6iJRT/ZR3a0lQWrFVm9RRIYboJBhqBN41ymdYvJNwhBPssEs1aWCtd",
+	"4so4zeRSGXdwF3zOCE7COmNuRE8qI5SRVl4LTDoi7ssAJlm9mP1wfnqWBLSI1evTQ8ddvNsiOh+D4kpT",
+	"0J4oPZB9qCa0XTeAG8k14HQ9R9f2XthrtbEPRKYHX9XGLACH9YNBTH6gYMo/SwkAtMbwyZ429R0AGX+n",
+	"6mvOiqujKCtXpQABIVyERz6O1Dr00e9DKEluC7OG2tmMigzKdoBEPiwkcl+J3AMMucHxY51Q4zEk1Qbn",
+	"Tprb113dPnuDgQ3D0lKg0GaidGc2nGB0UkJBMnJ9svVwSVxzp5PmZEVfxK2RjxKKmOW5cwZPw+FFgh6u",
+	"+N2BtQEjlGCBNCHYyqHXgkNvVorBtzsLAg4qnuEvV72/pAp9tRl9IXi2j+JtJij9ehSyk4qvgyCvKwVB",
+	"9AAG5DPR3alS5e58MSOVjoPFlZ6sGMreBF53vyvKcMVH61okhvpCAxXACGCiOl9+HffM1mHPcShB6UVt",
+	"1xIT9ir8uT9SLzMJMAeENgTTc0Npk+/Iphz8CDblAaWwFbZ8byd+m626/Vpvu1HQ7bM/tK192c5aRHQ9",
+	"EMogDjpSUSC0680AcA59QfzoIsX5vF7lPcavCSk8UqnbY1KmqjxPmLgZi8I2ePZxe012g9Kqtx1S7IN9",
+	"h8vIg/Hx9caHlyJgY2jeClouMb+lGdIYL/ytDgpCTLCO9Hn/dMfYmI+DkTJj6Jed1mkIaAYAnnE1wCVD",
+	"IZdV06AOSK0YBafevtiOE26JSX1/KVDHhxSogy1RB7S+aQ5UZFKgH7B/7sPWXeb0dnC+zz4Ia2o3xWoI",
+	"JbOOzMS80E4Tuifhnjgn2lnU/VwC78gt9X4HTz+0w//tVWr/qil/7TjcGb/yUTjGSYZ2Ms7BcLwDRYoj",
+	"PXvb590+o6rWZGS32tMN9u9I7WcAx3G6R2wEn4JZsosNTHN6iMDdtRF81hAr/i4jchu09svyf7cef3Hy",
+	"Lxqv+2b+wls7pf0SzusOcn6xzw0JvwjT2jls357au/O91SGv93vL621U7+8iqTdS7Eo9sGULFaK+yrT9",
+	"RJ9wMG4Pxi0Yt3Rn4/5Rznm++zl7Vzbul6XJb1Wo7ztH3o35HhLk1wz529nxO4e8Dqnxh9T4Q2r8Xqnx",
+	"93idfMiLP0SJ7zEv/o4unb8kI96b+G3BrUa7+LwdPp2AupZ6AcesdeuzgpxyvY0UiGyCW0/wbCmHCLxR",
+	"hKbFuDbMCvIRM2w4CZVd/d8vl94DhrwXbvCKqoNXVb3V16FAxIxfC2eP4FutGYDk+j/i0Jr3ud9YMd8l",
+	"wBbWBSfLPAKP4TH63nWCVaROO3ri6AI0a/TTTJq5NBvILhpV24OfUd0omES5G2C86jKigXJmsXFOMmKl",
+	"K2VPRgosDWnZggeQWBIzW9Z6mbjHGikx++zUKykaFVpAOoNl4kauBssbYdT47bXS3odREDrZwy5ownBj",
+	"Mw8RDPtuXfLHeJzTOkb5OIQjQTneS6W/0Ku3fNqblroqtl9W8aYEYdyDVoupdcllr1M40UvEfticFwVU",
+	"IXduObeU1OmNz/WH3EFLaZ92JpbMKd8S0ppCEmhNpMukTXAfGiloqO1s9hmYr/HT7yLt8z4PYj/STWVN",
+	"ceIOKZcbb6o+8qmXMFA0EKBIzyJ1aE6+9NozuXlacoyCtXJNlFDwZMKOWeq8/JRJxVKrMcvRakgrvBWe",
+	"6SY+k/7VZ1aU+lpmooR4AISnMLsb7V46oQh6xmWJroFrN9Q98i0kmDw+0wtwmOdcLUMC90jxspTXIljk",
+	"J77qjsICwXXaZohWEGzLfWKfhRowYbwTLnOTYNyNckaiN4J14MYsTd18xxkFacatSJnhS0P1zd0XYczP",
+	"9d89oWouChLvsdkoV1GavarG1Nj6kQrllLVil9rOmJGZMMF0OF4v8IKVdlqyT159vnASsu/e8urzq1LP",
+	"d3EAXn3+qO9336FPaNlxYPEPvB8bqzBojG2JGzwjg/jzunS304JoC5rcbEldRHaokLW44cyGIl2YS41x",
+	"MjqoIcCGCjWGIk1ERrUUvGSd9IX7W++FVrbU+ZBo1pKRmvObHp+K/3h2/PzZvw0Gg4TJ+byy7rPTbmAe",
+	"saVWU5a+/Min6QlL30x677QSvTNux7PU8+MhF4NXrJF6NviFkU5DSnSfpZ9hBELZnrPSeu/h08yQKW2U",
+	"nEw8z8NlqRcGSOR0vDHZZdGmlyssb/vp5puJ+xb4lF0UD6b+6VROVjVuoss5t0fDo0upnJgkR260R8Mj",
+	"Y0upprDS+Or/FmL6pe8W6otfXYjLYt93G3cIaK5/lBzNBPeAqBXpargEInFjm6TtKInGdvsrnOw1H8me",
+	"ZZCk1G0tdgm0IFuabJbGhuF78dzYnmvxWZNn905DMTI5kf5ea12BnNrIFcrEv8D8/nnAY22v6fm7XqgV",
+	"CsHdeAPvG1wFO+kKukoXQvFC9pd8nm80kN8XQp2ev2GZHleBAdxZxKJkQk10OXZnFTfsv07P3vbZK12y",
+	"Qugip6sKrXOTQE1Md3x9+P0/zdAdUuWVyFh605O0HkRUwToXItPj3B3H6WWlslywXg/JTnv108hoaORc",
+	"5rzEPoDmZKSkJ8q4IUK4YAy/1mycS6je4hxU+VTzQvbwTzALLScRff9+oA4/qxu0qfnKR9mSjwnF8Zj1",
+	"4OPM2S30OZEO1Dms7RrgV5mCbV5iK7MJrVuX0oKLVaTOca/4kqKBOHCFdqwx8PDJPG60rRv/Tlhb81U4",
+	"20P8v9GdAMaoikTIyz3+f2OYvw1pg8lQhnH29v2L07ce5kImfMGNWegyg63XyKnqVQXWH76sbBRqMyyX",
+	"cwm5XoqJ3pzLPNRyQw2Jgu7/ztIX79+9evvmxce035Kd5YTrvlKzQgcPlJ0F39ayN7sVfAyh/EO501bN",
+	"RPliHNZyJ+VsMcgA4uo1JY7XQ0tbuYpODUvxNwTlpwkR2Pp6xKWYVIbnzl3G5yIsGh/DhVwMGD/9/ezN",
+	"u/958cfpu9cv026/hX0oKO53yz50gJK28BWBHQN18POcwFlAaP8VIlyDSmLpaQOXtPAavQ/FzhHMdsvq",
+	"OoG8gzS0VZMHZkzpqJR5v8n0bpbYwWG7/2E04LWwd7Bdf73/jPv0JsKgF/56lc/R8yVbq8OD2YWqMVyz",
+	"s7p9dqFzkTBjua0QLwKlgDEOPFKeliuq/R8l7kitImKgdlKeezTb6g4eCEv5I+rxwc7bVMUjuxs7rzW9",
+	"ad32y/R4A9bS2XOiFGosPCm3yuKb2ihU0mcvAaHFjRFw9wORtoxdLvE5DLyNVAcTGlLo+WnahdsiTzfO",
+	"Frq8MuGuBuMpbieFjz5hnM2lMXA3Ct1EqKuRomn4yalgHM5bC+KxXWJ4I/UFQTy2QwxvpPYL4v3u1mfr",
+	"DmTFjX06s18Uuvvj49lbmPzHH7u7WJHWrw/ezQTP7exf7fpB4vfzYMAWM5kLD1NwrbOyUuaESYvMdgG/",
+	"BOWzGq3GP6C7+7QbqYe2NDwauDSM5/L6LyAQ5/RF7muUW/HdRQIEAKJN7euP6y4U4M+npfjw97d+SzoB",
+	"lIhHnkJ4S2nbZxcikwbzywhse1lZ2KC81TEcKUIeGcidwuwWq+NOUNhCW3zRTN77WtgLwTNJn36PSG7f",
+	"SYNkuR+XDyJKd/5tyUo78XmzRx4svtU0U+9ACni2PInX2suOByB1OAtjAjRDt89OA1oLwA8hSx+p4kXG",
+	"uEVEI1baK8P77gAn3s0IgTkGyBtJWTQUErXuSPmDlzOaBSaVsYJnTgw3b9G+a6jgUl4LZks+mcAmvLtu",
+	"rsH1dsfqgRWCntPtDZAuB1fsmsiUcaf50Ie5YrOIW7JnUshuMshxTEUDPfLcSbU3CTrpnF8Jd0Kk2Lhh",
+	"M2uL4dOnuR7zfKaNHf46+HVA2R9VmR8Nj56CD0dztD583NmTaGlDvlX4EGtEPnEnj3P1jobxNLvpWivZ",
+	"h5H5BEP0Uq2H75kPh9AtfA0FjIv9oKE0VT1d2ahn53g09AlrIKdKZK7DQFgbBQ+Hrp+JdEYd/QMvq5N6",
+	"XK5LiD1KraIu6fHde4UMypDL6lqdSWN1uYwbhSzEhjZP1/zcib/ie8JKnQNGCpzmBDxmszLoW2y6WuXL",
+	"btQrNdW0aIT3NMJaqaaum2o885BPf9mCSZdbu/GNNPRztum+cmvD6M00L0SY/gXPc2FdY7jyhjBg7ij3",
+	"q2ISzPrEiyLKFOWKub02q3Jhok6pvW3d2oXu5eJa5EyqsfYRkZtCKCMYIc7lSsP1H7e2zaeGdc4vXp69",
+	"+XTWPWFCWSiaBVWEAHrjmozbBmW/3eqb20OjthI21wpmyfiCALj3wm8QoREKovX0QtQZ/aWhvwu31ZbR",
+	"W6wzkTdQkGR9IAYrTC1B5N1Q4oUvfTuNUyXmRQ73hs5Vm8CBpmzDOP+vkuOrXvtoQZ9nULg2ExNe5TZa",
+	"uHDVPubunCuWW6WV2uhtXGdMQPQlZfR8Xim3KVJqAVWTSsMPacJSw6+lmrp/WVmYFHPdZYkZ/slIxVRf",
+	"MMPE69Gn4x+AWoUvzFYi1bUSIjN1hTY8PuhD4izO218QqEaJcAALGMZDCifKysZcU7+udRRSx5rkKWSj",
+	"3E41i9LyVxbmSVxU5lZvPnmlQVkAtsSwGhCBUenrCM0Jh1QUrQi0Brd6IQjU7U5eB9S/qaZTYXwWHeh8",
+	"EuWboCicrJfNERnSHs1Xld9nCzQL+fr8rJCfulmismvIvNRQYohbLzjxtl/wec9zr7f0THuYV6aZLJjR",
+	"eQZ3KYrxoujB1DJTXYZX4ejOqrGb+KIqxzNuxEhdi1JOyKJOVqUrfpl1MFPfGTimmgv4r+uiG6QF/vcJ",
+	"JuWFJs2qBkhI9W/4qJfKlkuWlXwCScE8g6pyeoKUDTyErwl/MONOTFkuFWYbiBvIQ+SsmGmrEYFdirGQ",
+	"he2zd+T3O0OSX3vkJUG6sOoRUD24zgOZAnVoNZakLmPBkMryqyZL5pUuhZyqVTx4RAIRV7cO5hphtAtR",
+	"roLG4S8Zj82dyU3TxuHzqy65umIFXwLWbmURWKeozMzN0IezD1gWjCE5BpPK6vpMojMkYVmFfpYINQYC",
+	"VwM1qScTI+J9IO5xq3Ex07lgucimeAEIjA6idFumyNjfPrx/V6MGO8HYh7PN9dZNQvUcEsN4p+Djq6o4",
+	"+vO///z/AAAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

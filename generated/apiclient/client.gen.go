@@ -611,6 +611,39 @@ type Memo = string
 // Example: 1500000
 type Money = int64
 
+// NotificationOutcome What a notification did. Open for growth; known values are listed.
+//
+// Example: CREATED
+type NotificationOutcome = string
+
+// NotificationRequest Example: {"notifKey":"android-0a1b2c3d","postedAt":"2026-11-16T12:34:10+09:00","text":"[Web발신]\n신한카드(1234)승인 홍*동 12,000원(일시불)11/16 12:34 스타벅스 누적1,234,000원"}
+type NotificationRequest struct {
+	// NotifKey The device's own id of the notification, for duplicate detection; derived from the text when absent.
+	NotifKey *string `json:"notifKey,omitempty"`
+
+	// PostedAt When the device received the notification.
+	PostedAt time.Time `json:"postedAt"`
+
+	// Text The notification's text as received (push or SMS), line breaks included.
+	Text string `json:"text"`
+}
+
+// NotificationResult defines model for NotificationResult.
+type NotificationResult struct {
+	// Entry The entry created, found (DUPLICATE) or deleted (DELETED); null when IGNORED.
+	Entry *Entry `json:"entry"`
+
+	// Outcome What a notification did. Open for growth; known values are listed.
+	//
+	// Example: CREATED
+	Outcome NotificationOutcome `json:"outcome"`
+
+	// Reason Why nothing was created (IGNORED, DUPLICATE); null otherwise.
+	//
+	// Example: advertising
+	Reason *string `json:"reason"`
+}
+
 // ParseEntryRequest Example: {"text":"어제 점심 12,000원"}
 type ParseEntryRequest struct {
 	// Text A line typed by the member or a pasted card notification.
@@ -1655,6 +1688,9 @@ type UpdateCategoryJSONRequestBody = CategoryRequest
 // CreateEntryJSONRequestBody defines body for CreateEntry for application/json ContentType.
 type CreateEntryJSONRequestBody = EntryRequest
 
+// CreateEntryFromNotificationJSONRequestBody defines body for CreateEntryFromNotification for application/json ContentType.
+type CreateEntryFromNotificationJSONRequestBody = NotificationRequest
+
 // ParseEntryTextJSONRequestBody defines body for ParseEntryText for application/json ContentType.
 type ParseEntryTextJSONRequestBody = ParseEntryRequest
 
@@ -1960,6 +1996,74 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/account/entries (the `CreateEntry` operationId).
 	CreateEntry(ctx context.Context, body CreateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateEntryFromNotificationWithBody Turn a card payment notification into a pending expense
+	//
+	// Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
+	// or the plain English form "Card *1234 approved USD 12.50 at STARBUCKS") and answers
+	// 200 with `outcome` and what it did; the answer is 200 whatever the text was:
+	// - `CREATED`: a pending EXPENSE was created (`entry`). Its memo is the merchant, its date
+	//   the payment's day in the service time zone (`postedAt` gives the year and the time
+	//   when the text has none). The wallet is the member's card wallet whose name contains
+	//   the card's last digits, the issuer (any of its spellings) or the card name, or whose
+	//   name appears in the text; when nothing matches and the member has exactly one CARD or
+	//   CHECK_CARD wallet, that one; else none. The category is prefilled with the category
+	//   most used by the member's confirmed expenses whose memo contains the merchant; the
+	//   entry stays pending until confirmed. Installments are kept on a CARD wallet only. A
+	//   foreign-currency payment keeps `currency` and `originalAmount`; when the text prints
+	//   no won amount, the FX rate of the payment's day converts it (503 when the FX service
+	//   is down and has no rate stored).
+	// - `DUPLICATE`: an entry with the same `notifKey` exists (`entry` is that one). The key is
+	//   the given `notifKey`, or one derived from kind, issuer, card digits, amount, currency,
+	//   time and merchant, so the same text delivered any number of times, in parallel too,
+	//   creates exactly one entry.
+	// - `DELETED`: a cancellation (취소) matched a pending expense of the same amount (or
+	//   currency and original amount) and merchant on or before its day; that entry was
+	//   deleted (`entry` is what it was).
+	// - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
+	//   amount, wallet and category offsets it (`entry`).
+	// - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
+	//   billing, payment-due or limit notice, a declined payment, no approval or no amount in
+	//   the text, or a cancellation that matches no expense.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
+	CreateEntryFromNotificationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateEntryFromNotification Turn a card payment notification into a pending expense
+	//
+	// Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
+	// or the plain English form "Card *1234 approved USD 12.50 at STARBUCKS") and answers
+	// 200 with `outcome` and what it did; the answer is 200 whatever the text was:
+	// - `CREATED`: a pending EXPENSE was created (`entry`). Its memo is the merchant, its date
+	//   the payment's day in the service time zone (`postedAt` gives the year and the time
+	//   when the text has none). The wallet is the member's card wallet whose name contains
+	//   the card's last digits, the issuer (any of its spellings) or the card name, or whose
+	//   name appears in the text; when nothing matches and the member has exactly one CARD or
+	//   CHECK_CARD wallet, that one; else none. The category is prefilled with the category
+	//   most used by the member's confirmed expenses whose memo contains the merchant; the
+	//   entry stays pending until confirmed. Installments are kept on a CARD wallet only. A
+	//   foreign-currency payment keeps `currency` and `originalAmount`; when the text prints
+	//   no won amount, the FX rate of the payment's day converts it (503 when the FX service
+	//   is down and has no rate stored).
+	// - `DUPLICATE`: an entry with the same `notifKey` exists (`entry` is that one). The key is
+	//   the given `notifKey`, or one derived from kind, issuer, card digits, amount, currency,
+	//   time and merchant, so the same text delivered any number of times, in parallel too,
+	//   creates exactly one entry.
+	// - `DELETED`: a cancellation (취소) matched a pending expense of the same amount (or
+	//   currency and original amount) and merchant on or before its day; that entry was
+	//   deleted (`entry` is what it was).
+	// - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
+	//   amount, wallet and category offsets it (`entry`).
+	// - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
+	//   billing, payment-due or limit notice, a declined payment, no approval or no amount in
+	//   the text, or a cancellation that matches no expense.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
+	CreateEntryFromNotification(ctx context.Context, body CreateEntryFromNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ParseEntryTextWithBody Read an entry draft out of text
 	//
@@ -3621,6 +3725,94 @@ func (c *Client) CreateEntryWithBody(ctx context.Context, contentType string, bo
 // Corresponds with POST /api/account/entries (the `CreateEntry` operationId).
 func (c *Client) CreateEntry(ctx context.Context, body CreateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateEntryRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateEntryFromNotificationWithBody Turn a card payment notification into a pending expense
+//
+// Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
+// or the plain English form "Card *1234 approved USD 12.50 at STARBUCKS") and answers
+// 200 with `outcome` and what it did; the answer is 200 whatever the text was:
+//   - `CREATED`: a pending EXPENSE was created (`entry`). Its memo is the merchant, its date
+//     the payment's day in the service time zone (`postedAt` gives the year and the time
+//     when the text has none). The wallet is the member's card wallet whose name contains
+//     the card's last digits, the issuer (any of its spellings) or the card name, or whose
+//     name appears in the text; when nothing matches and the member has exactly one CARD or
+//     CHECK_CARD wallet, that one; else none. The category is prefilled with the category
+//     most used by the member's confirmed expenses whose memo contains the merchant; the
+//     entry stays pending until confirmed. Installments are kept on a CARD wallet only. A
+//     foreign-currency payment keeps `currency` and `originalAmount`; when the text prints
+//     no won amount, the FX rate of the payment's day converts it (503 when the FX service
+//     is down and has no rate stored).
+//   - `DUPLICATE`: an entry with the same `notifKey` exists (`entry` is that one). The key is
+//     the given `notifKey`, or one derived from kind, issuer, card digits, amount, currency,
+//     time and merchant, so the same text delivered any number of times, in parallel too,
+//     creates exactly one entry.
+//   - `DELETED`: a cancellation (취소) matched a pending expense of the same amount (or
+//     currency and original amount) and merchant on or before its day; that entry was
+//     deleted (`entry` is what it was).
+//   - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
+//     amount, wallet and category offsets it (`entry`).
+//   - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
+//     billing, payment-due or limit notice, a declined payment, no approval or no amount in
+//     the text, or a cancellation that matches no expense.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
+func (c *Client) CreateEntryFromNotificationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateEntryFromNotificationRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateEntryFromNotification Turn a card payment notification into a pending expense
+//
+// Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
+// or the plain English form "Card *1234 approved USD 12.50 at STARBUCKS") and answers
+// 200 with `outcome` and what it did; the answer is 200 whatever the text was:
+//   - `CREATED`: a pending EXPENSE was created (`entry`). Its memo is the merchant, its date
+//     the payment's day in the service time zone (`postedAt` gives the year and the time
+//     when the text has none). The wallet is the member's card wallet whose name contains
+//     the card's last digits, the issuer (any of its spellings) or the card name, or whose
+//     name appears in the text; when nothing matches and the member has exactly one CARD or
+//     CHECK_CARD wallet, that one; else none. The category is prefilled with the category
+//     most used by the member's confirmed expenses whose memo contains the merchant; the
+//     entry stays pending until confirmed. Installments are kept on a CARD wallet only. A
+//     foreign-currency payment keeps `currency` and `originalAmount`; when the text prints
+//     no won amount, the FX rate of the payment's day converts it (503 when the FX service
+//     is down and has no rate stored).
+//   - `DUPLICATE`: an entry with the same `notifKey` exists (`entry` is that one). The key is
+//     the given `notifKey`, or one derived from kind, issuer, card digits, amount, currency,
+//     time and merchant, so the same text delivered any number of times, in parallel too,
+//     creates exactly one entry.
+//   - `DELETED`: a cancellation (취소) matched a pending expense of the same amount (or
+//     currency and original amount) and merchant on or before its day; that entry was
+//     deleted (`entry` is what it was).
+//   - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
+//     amount, wallet and category offsets it (`entry`).
+//   - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
+//     billing, payment-due or limit notice, a declined payment, no approval or no amount in
+//     the text, or a cancellation that matches no expense.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
+func (c *Client) CreateEntryFromNotification(ctx context.Context, body CreateEntryFromNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateEntryFromNotificationRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6936,6 +7128,46 @@ func NewCreateEntryRequestWithBody(server string, contentType string, body io.Re
 	}
 
 	operationPath := fmt.Sprintf("/api/account/entries")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewCreateEntryFromNotificationRequest calls the generic CreateEntryFromNotification builder with application/json body
+func NewCreateEntryFromNotificationRequest(server string, body CreateEntryFromNotificationJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateEntryFromNotificationRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateEntryFromNotificationRequestWithBody constructs an http.Request for the CreateEntryFromNotification method, with any body, and a specified content type
+func NewCreateEntryFromNotificationRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/entries/notification")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -11082,6 +11314,74 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/account/entries (the `CreateEntry` operationId).
 	CreateEntryWithResponse(ctx context.Context, body CreateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateEntryResponse, error)
 
+	// CreateEntryFromNotificationWithBodyWithResponse Turn a card payment notification into a pending expense
+	//
+	// Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
+	// or the plain English form "Card *1234 approved USD 12.50 at STARBUCKS") and answers
+	// 200 with `outcome` and what it did; the answer is 200 whatever the text was:
+	// - `CREATED`: a pending EXPENSE was created (`entry`). Its memo is the merchant, its date
+	//   the payment's day in the service time zone (`postedAt` gives the year and the time
+	//   when the text has none). The wallet is the member's card wallet whose name contains
+	//   the card's last digits, the issuer (any of its spellings) or the card name, or whose
+	//   name appears in the text; when nothing matches and the member has exactly one CARD or
+	//   CHECK_CARD wallet, that one; else none. The category is prefilled with the category
+	//   most used by the member's confirmed expenses whose memo contains the merchant; the
+	//   entry stays pending until confirmed. Installments are kept on a CARD wallet only. A
+	//   foreign-currency payment keeps `currency` and `originalAmount`; when the text prints
+	//   no won amount, the FX rate of the payment's day converts it (503 when the FX service
+	//   is down and has no rate stored).
+	// - `DUPLICATE`: an entry with the same `notifKey` exists (`entry` is that one). The key is
+	//   the given `notifKey`, or one derived from kind, issuer, card digits, amount, currency,
+	//   time and merchant, so the same text delivered any number of times, in parallel too,
+	//   creates exactly one entry.
+	// - `DELETED`: a cancellation (취소) matched a pending expense of the same amount (or
+	//   currency and original amount) and merchant on or before its day; that entry was
+	//   deleted (`entry` is what it was).
+	// - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
+	//   amount, wallet and category offsets it (`entry`).
+	// - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
+	//   billing, payment-due or limit notice, a declined payment, no approval or no amount in
+	//   the text, or a cancellation that matches no expense.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
+	CreateEntryFromNotificationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateEntryFromNotificationResponse, error)
+
+	// CreateEntryFromNotificationWithResponse Turn a card payment notification into a pending expense
+	//
+	// Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
+	// or the plain English form "Card *1234 approved USD 12.50 at STARBUCKS") and answers
+	// 200 with `outcome` and what it did; the answer is 200 whatever the text was:
+	// - `CREATED`: a pending EXPENSE was created (`entry`). Its memo is the merchant, its date
+	//   the payment's day in the service time zone (`postedAt` gives the year and the time
+	//   when the text has none). The wallet is the member's card wallet whose name contains
+	//   the card's last digits, the issuer (any of its spellings) or the card name, or whose
+	//   name appears in the text; when nothing matches and the member has exactly one CARD or
+	//   CHECK_CARD wallet, that one; else none. The category is prefilled with the category
+	//   most used by the member's confirmed expenses whose memo contains the merchant; the
+	//   entry stays pending until confirmed. Installments are kept on a CARD wallet only. A
+	//   foreign-currency payment keeps `currency` and `originalAmount`; when the text prints
+	//   no won amount, the FX rate of the payment's day converts it (503 when the FX service
+	//   is down and has no rate stored).
+	// - `DUPLICATE`: an entry with the same `notifKey` exists (`entry` is that one). The key is
+	//   the given `notifKey`, or one derived from kind, issuer, card digits, amount, currency,
+	//   time and merchant, so the same text delivered any number of times, in parallel too,
+	//   creates exactly one entry.
+	// - `DELETED`: a cancellation (취소) matched a pending expense of the same amount (or
+	//   currency and original amount) and merchant on or before its day; that entry was
+	//   deleted (`entry` is what it was).
+	// - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
+	//   amount, wallet and category offsets it (`entry`).
+	// - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
+	//   billing, payment-due or limit notice, a declined payment, no approval or no amount in
+	//   the text, or a cancellation that matches no expense.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
+	CreateEntryFromNotificationWithResponse(ctx context.Context, body CreateEntryFromNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateEntryFromNotificationResponse, error)
+
 	// ParseEntryTextWithBodyWithResponse Read an entry draft out of text
 	//
 	// Reads a type, amount, merchant and date out of a line the member typed ("어제 점심 12,000원",
@@ -13357,6 +13657,103 @@ func (r CreateEntryResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r CreateEntryResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateEntryFromNotificationResponse503Headers the declared response headers of an HTTP 503 response for CreateEntryFromNotification
+type CreateEntryFromNotificationResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreateEntryFromNotificationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *NotificationResult
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateEntryFromNotificationResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CreateEntryFromNotificationResponse) GetJSON200() *NotificationResult {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateEntryFromNotificationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateEntryFromNotificationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateEntryFromNotificationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateEntryFromNotificationResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -22535,6 +22932,86 @@ func (c *ClientWithResponses) CreateEntryWithResponse(ctx context.Context, body 
 	return ParseCreateEntryResponse(rsp)
 }
 
+// CreateEntryFromNotificationWithBodyWithResponse Turn a card payment notification into a pending expense
+//
+// Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
+// or the plain English form "Card *1234 approved USD 12.50 at STARBUCKS") and answers
+// 200 with `outcome` and what it did; the answer is 200 whatever the text was:
+//   - `CREATED`: a pending EXPENSE was created (`entry`). Its memo is the merchant, its date
+//     the payment's day in the service time zone (`postedAt` gives the year and the time
+//     when the text has none). The wallet is the member's card wallet whose name contains
+//     the card's last digits, the issuer (any of its spellings) or the card name, or whose
+//     name appears in the text; when nothing matches and the member has exactly one CARD or
+//     CHECK_CARD wallet, that one; else none. The category is prefilled with the category
+//     most used by the member's confirmed expenses whose memo contains the merchant; the
+//     entry stays pending until confirmed. Installments are kept on a CARD wallet only. A
+//     foreign-currency payment keeps `currency` and `originalAmount`; when the text prints
+//     no won amount, the FX rate of the payment's day converts it (503 when the FX service
+//     is down and has no rate stored).
+//   - `DUPLICATE`: an entry with the same `notifKey` exists (`entry` is that one). The key is
+//     the given `notifKey`, or one derived from kind, issuer, card digits, amount, currency,
+//     time and merchant, so the same text delivered any number of times, in parallel too,
+//     creates exactly one entry.
+//   - `DELETED`: a cancellation (취소) matched a pending expense of the same amount (or
+//     currency and original amount) and merchant on or before its day; that entry was
+//     deleted (`entry` is what it was).
+//   - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
+//     amount, wallet and category offsets it (`entry`).
+//   - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
+//     billing, payment-due or limit notice, a declined payment, no approval or no amount in
+//     the text, or a cancellation that matches no expense.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
+func (c *ClientWithResponses) CreateEntryFromNotificationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateEntryFromNotificationResponse, error) {
+	rsp, err := c.CreateEntryFromNotificationWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateEntryFromNotificationResponse(rsp)
+}
+
+// CreateEntryFromNotificationWithResponse Turn a card payment notification into a pending expense
+//
+// Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
+// or the plain English form "Card *1234 approved USD 12.50 at STARBUCKS") and answers
+// 200 with `outcome` and what it did; the answer is 200 whatever the text was:
+//   - `CREATED`: a pending EXPENSE was created (`entry`). Its memo is the merchant, its date
+//     the payment's day in the service time zone (`postedAt` gives the year and the time
+//     when the text has none). The wallet is the member's card wallet whose name contains
+//     the card's last digits, the issuer (any of its spellings) or the card name, or whose
+//     name appears in the text; when nothing matches and the member has exactly one CARD or
+//     CHECK_CARD wallet, that one; else none. The category is prefilled with the category
+//     most used by the member's confirmed expenses whose memo contains the merchant; the
+//     entry stays pending until confirmed. Installments are kept on a CARD wallet only. A
+//     foreign-currency payment keeps `currency` and `originalAmount`; when the text prints
+//     no won amount, the FX rate of the payment's day converts it (503 when the FX service
+//     is down and has no rate stored).
+//   - `DUPLICATE`: an entry with the same `notifKey` exists (`entry` is that one). The key is
+//     the given `notifKey`, or one derived from kind, issuer, card digits, amount, currency,
+//     time and merchant, so the same text delivered any number of times, in parallel too,
+//     creates exactly one entry.
+//   - `DELETED`: a cancellation (취소) matched a pending expense of the same amount (or
+//     currency and original amount) and merchant on or before its day; that entry was
+//     deleted (`entry` is what it was).
+//   - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
+//     amount, wallet and category offsets it (`entry`).
+//   - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
+//     billing, payment-due or limit notice, a declined payment, no approval or no amount in
+//     the text, or a cancellation that matches no expense.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
+func (c *ClientWithResponses) CreateEntryFromNotificationWithResponse(ctx context.Context, body CreateEntryFromNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateEntryFromNotificationResponse, error) {
+	rsp, err := c.CreateEntryFromNotification(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateEntryFromNotificationResponse(rsp)
+}
+
 // ParseEntryTextWithBodyWithResponse Read an entry draft out of text
 //
 // Reads a type, amount, merchant and date out of a line the member typed ("어제 점심 12,000원",
@@ -25582,6 +26059,94 @@ func ParseCreateEntryResponse(rsp *http.Response) (*CreateEntryResponse, error) 
 	switch {
 	case rsp.StatusCode == 503:
 		var headers CreateEntryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateEntryFromNotificationResponse parses an HTTP response from a CreateEntryFromNotificationWithResponse call
+func ParseCreateEntryFromNotificationResponse(rsp *http.Response) (*CreateEntryFromNotificationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateEntryFromNotificationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest NotificationResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateEntryFromNotificationResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -28,6 +28,7 @@ import (
 	"github.com/nestegg/nestegg/internal/jobs"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/member"
+	"github.com/nestegg/nestegg/internal/notify"
 	"github.com/nestegg/nestegg/internal/points"
 	"github.com/nestegg/nestegg/internal/profile"
 	"github.com/nestegg/nestegg/internal/server"
@@ -135,6 +136,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		a.Close()
 		return nil, err
 	}
+	ledgerHandler.UseRates(a.FX, cfg.BaseCurrency)
 	handler, err := server.New(server.Deps{
 		Pool:           pool,
 		Redis:          rdb,
@@ -154,6 +156,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		FX:     fx.NewHandler(a.FX),
 		Ledger: ledgerHandler,
 		Board:  board.NewHandler(pool, o.Clock, cfg.Timezone, cfg.PublicBaseURL),
+		Notify: notify.NewHandler(pool, o.Clock, cfg.Timezone, a.FX, cfg.BaseCurrency),
 	})
 	if err != nil {
 		a.Close()

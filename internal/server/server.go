@@ -22,6 +22,7 @@ import (
 	"github.com/nestegg/nestegg/internal/fx"
 	"github.com/nestegg/nestegg/internal/intakeapi"
 	"github.com/nestegg/nestegg/internal/ledger"
+	"github.com/nestegg/nestegg/internal/notify"
 	"github.com/nestegg/nestegg/internal/points"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/profile"
@@ -39,6 +40,7 @@ type Server struct {
 	*fx.FXHandler
 	*ledger.LedgerHandler
 	*board.BoardHandler
+	*notify.NotifyHandler
 }
 
 var _ apigen.StrictServerInterface = (*Server)(nil)
@@ -62,6 +64,7 @@ type Deps struct {
 	FX             *fx.FXHandler
 	Ledger         *ledger.LedgerHandler
 	Board          *board.BoardHandler
+	Notify         *notify.NotifyHandler
 }
 
 // New returns the service's root handler.
@@ -82,6 +85,7 @@ func New(deps Deps) (http.Handler, error) {
 		FXHandler:      deps.FX,
 		LedgerHandler:  deps.Ledger,
 		BoardHandler:   deps.Board,
+		NotifyHandler:  deps.Notify,
 	}
 
 	strict := apigen.NewStrictHandlerWithOptions(srv, nil, apigen.StrictHTTPServerOptions{
