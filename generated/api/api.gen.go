@@ -279,6 +279,203 @@ type AuthorPage struct {
 	Total int64    `json:"total"`
 }
 
+// Backup A member's ledger, version 1. One schema for both directions (restore takes what backup
+// gives), so its enums are the closed request enums. References are by name: an entry,
+// recurring or quick entry names its wallet, its category and the category's parent
+// (null for a top-level category; the category's type is the record's type). Later
+// versions add record kinds in new arrays and keep reading version 1. `budgets` and
+// `transfers` are reserved for the budget and transfer areas: empty in version 1, and a
+// restore refuses items in them until those areas define their shape.
+//
+// Example: {"budgets":[],"categories":[{"name":"식비","parent":null,"type":"EXPENSE"},{"name":"점심","parent":"식비","type":"EXPENSE"}],"entries":[{"amount":12000,"category":"점심","categoryParent":"식비","currency":null,"date":"2026-11-16","exchangeRate":null,"installmentMonths":null,"memo":"스타벅스","notifKey":null,"originalAmount":null,"pending":false,"tags":[],"type":"EXPENSE","wallet":"신한카드"}],"quickEntries":[],"recurring":[],"tags":["travel"],"transfers":[],"version":1,"wallets":[{"accountNumber":null,"currentValue":null,"loanAmount":null,"loanMethod":null,"loanMonths":null,"loanPayment":null,"loanRate":null,"loanStart":null,"manualValuation":false,"name":"신한카드","openingBalance":0,"type":"CARD"}]}
+type Backup struct {
+	// Budgets Reserved for budgets; empty in version 1.
+	Budgets []map[string]interface{} `json:"budgets"`
+
+	// Categories Categories in their order; a sub-category's parent is a top-level category of the same type.
+	Categories   []BackupCategory   `json:"categories"`
+	Entries      []BackupEntry      `json:"entries"`
+	QuickEntries []BackupQuickEntry `json:"quickEntries"`
+	Recurring    []BackupRecurring  `json:"recurring"`
+
+	// Tags Tag names in their order.
+	Tags []TagName `json:"tags"`
+
+	// Transfers Reserved for transfers; empty in version 1.
+	Transfers []map[string]interface{} `json:"transfers"`
+
+	// Version The document format; 1.
+	Version int32          `json:"version"`
+	Wallets []BackupWallet `json:"wallets"`
+}
+
+// BackupCategory defines model for BackupCategory.
+type BackupCategory struct {
+	// Name The name of a record of the document, which other records refer to.
+	//
+	// Example: 신한카드
+	Name BackupName `json:"name"`
+
+	// Parent The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Parent *BackupRef `json:"parent"`
+
+	// Type Income or expense, as a request sets it.
+	Type EntryType `json:"type"`
+}
+
+// BackupEntry defines model for BackupEntry.
+type BackupEntry struct {
+	Amount int64 `json:"amount"`
+
+	// Category The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Category *BackupRef `json:"category"`
+
+	// CategoryParent The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	CategoryParent    *BackupRef         `json:"categoryParent"`
+	Currency          *string            `json:"currency"`
+	Date              openapi_types.Date `json:"date"`
+	ExchangeRate      *string            `json:"exchangeRate"`
+	InstallmentMonths *int32             `json:"installmentMonths"`
+
+	// Memo Free text, at most 200 characters.
+	//
+	// Example: Lunch with the team
+	Memo           Memo    `json:"memo"`
+	NotifKey       *string `json:"notifKey"`
+	OriginalAmount *string `json:"originalAmount"`
+	Pending        bool    `json:"pending"`
+
+	// Tags Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
+	Tags TagNames `json:"tags"`
+
+	// Type Income or expense, as a request sets it.
+	Type EntryType `json:"type"`
+
+	// Wallet The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Wallet *BackupRef `json:"wallet"`
+}
+
+// BackupName The name of a record of the document, which other records refer to.
+//
+// Example: 신한카드
+type BackupName = string
+
+// BackupQuickEntry defines model for BackupQuickEntry.
+type BackupQuickEntry struct {
+	// Amount A non-negative amount in the base currency unit (won).
+	//
+	// Example: 12000
+	Amount Amount `json:"amount"`
+
+	// Category The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Category *BackupRef `json:"category"`
+
+	// CategoryParent The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	CategoryParent *BackupRef `json:"categoryParent"`
+
+	// Memo Free text, at most 200 characters.
+	//
+	// Example: Lunch with the team
+	Memo Memo `json:"memo"`
+
+	// Name The name of a record of the document, which other records refer to.
+	//
+	// Example: 신한카드
+	Name BackupName `json:"name"`
+
+	// Tags Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
+	Tags TagNames `json:"tags"`
+
+	// Type Income or expense, as a request sets it.
+	Type EntryType `json:"type"`
+
+	// Wallet The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Wallet *BackupRef `json:"wallet"`
+}
+
+// BackupRecurring defines model for BackupRecurring.
+type BackupRecurring struct {
+	// Amount A non-negative amount in the base currency unit (won).
+	//
+	// Example: 12000
+	Amount Amount `json:"amount"`
+
+	// Category The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Category *BackupRef `json:"category"`
+
+	// CategoryParent The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	CategoryParent *BackupRef `json:"categoryParent"`
+	Day            int32      `json:"day"`
+
+	// Memo Free text, at most 200 characters.
+	//
+	// Example: Lunch with the team
+	Memo Memo `json:"memo"`
+
+	// Name The name of a record of the document, which other records refer to.
+	//
+	// Example: 신한카드
+	Name BackupName `json:"name"`
+
+	// Type Income or expense, as a request sets it.
+	Type EntryType `json:"type"`
+
+	// Wallet The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Wallet *BackupRef `json:"wallet"`
+}
+
+// BackupRef The name of a record defined in the document; null for none.
+//
+// Example: 신한카드
+type BackupRef = string
+
+// BackupWallet defines model for BackupWallet.
+type BackupWallet struct {
+	AccountNumber   *string             `json:"accountNumber"`
+	CurrentValue    *int64              `json:"currentValue"`
+	LoanAmount      *int64              `json:"loanAmount"`
+	LoanMethod      *LoanMethod         `json:"loanMethod"`
+	LoanMonths      *int32              `json:"loanMonths"`
+	LoanPayment     *int64              `json:"loanPayment"`
+	LoanRate        *string             `json:"loanRate"`
+	LoanStart       *openapi_types.Date `json:"loanStart"`
+	ManualValuation bool                `json:"manualValuation"`
+
+	// Name The name of a record of the document, which other records refer to.
+	//
+	// Example: 신한카드
+	Name BackupName `json:"name"`
+
+	// OpeningBalance An amount in the base currency unit (won); may be negative.
+	//
+	// Example: 1500000
+	OpeningBalance Money `json:"openingBalance"`
+
+	// Type The kind of wallet, as a request sets it. `CARD` is a credit card (its negative balance is what is owed),
+	// `CHECK_CARD` a debit card, `MINUS` an overdraft account, `PENSION` typically a manual-valuation wallet.
+	Type WalletType `json:"type"`
+}
+
 // BlockReasonValue Why a post or comment is blocked: `REPORTS` (it reached 5 reports) or `SPAM` (a spam
 // keyword). A client must accept other values.
 type BlockReasonValue = string
@@ -1078,6 +1275,18 @@ type ReportedItemPage struct {
 	Total int64          `json:"total"`
 }
 
+// RestoreResult defines model for RestoreResult.
+type RestoreResult struct {
+	Budgets      int32 `json:"budgets"`
+	Categories   int32 `json:"categories"`
+	Entries      int32 `json:"entries"`
+	QuickEntries int32 `json:"quickEntries"`
+	Recurring    int32 `json:"recurring"`
+	Tags         int32 `json:"tags"`
+	Transfers    int32 `json:"transfers"`
+	Wallets      int32 `json:"wallets"`
+}
+
 // Role A member's role, as a request sets it.
 type Role string
 
@@ -1720,6 +1929,9 @@ type CreateRecurringJSONRequestBody = RecurringRequest
 // UpdateRecurringJSONRequestBody defines body for UpdateRecurring for application/json ContentType.
 type UpdateRecurringJSONRequestBody = RecurringRequest
 
+// RestoreBackupJSONRequestBody defines body for RestoreBackup for application/json ContentType.
+type RestoreBackupJSONRequestBody = Backup
+
 // CreateTagJSONRequestBody defines body for CreateTag for application/json ContentType.
 type CreateTagJSONRequestBody = TagRequest
 
@@ -1830,6 +2042,9 @@ type UpdateUserJSONRequestBody = UpdateUserRequest
 
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
+	// GetBackup The member's whole ledger as one document
+	// (GET /api/account/backup)
+	GetBackup(w http.ResponseWriter, r *http.Request)
 	// ListCategories The category tree
 	// (GET /api/account/categories)
 	ListCategories(w http.ResponseWriter, r *http.Request)
@@ -1902,6 +2117,9 @@ type ServerInterface interface {
 	// UpdateRecurring Update a recurring entry
 	// (PUT /api/account/recurrings/{id})
 	UpdateRecurring(w http.ResponseWriter, r *http.Request, id RecurringID)
+	// RestoreBackup Replace the member's ledger with a backup
+	// (POST /api/account/restore)
+	RestoreBackup(w http.ResponseWriter, r *http.Request)
 	// ListTags List tags
 	// (GET /api/account/tags)
 	ListTags(w http.ResponseWriter, r *http.Request)
@@ -2173,6 +2391,20 @@ type ServerInterfaceWrapper struct {
 }
 
 type MiddlewareFunc func(http.Handler) http.Handler
+
+// GetBackup operation middleware
+func (siw *ServerInterfaceWrapper) GetBackup(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetBackup(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
 
 // ListCategories operation middleware
 func (siw *ServerInterfaceWrapper) ListCategories(w http.ResponseWriter, r *http.Request) {
@@ -2799,6 +3031,20 @@ func (siw *ServerInterfaceWrapper) UpdateRecurring(w http.ResponseWriter, r *htt
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateRecurring(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RestoreBackup operation middleware
+func (siw *ServerInterfaceWrapper) RestoreBackup(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RestoreBackup(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5033,6 +5279,8 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/ocr/receipt", wrapper.RecognizeReceipt)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/fx/rate", wrapper.GetFXRate)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/entries/notification", wrapper.CreateEntryFromNotification)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/backup", wrapper.GetBackup)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/restore", wrapper.RestoreBackup)
 
 	return m
 }
@@ -5072,6 +5320,110 @@ type TooManyRequestsApplicationProblemPlusJSONResponse struct {
 type UnauthenticatedApplicationProblemPlusJSONResponse Problem
 
 type UnsupportedMediaTypeApplicationProblemPlusJSONResponse Problem
+
+type GetBackupRequestObject struct {
+}
+
+type GetBackupResponseObject interface {
+	VisitGetBackupResponse(w http.ResponseWriter) error
+}
+
+type GetBackup200JSONResponse Backup
+
+func (response GetBackup200JSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackup401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetBackup401ApplicationProblemPlusJSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackup403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response GetBackup403ApplicationProblemPlusJSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackup413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetBackup413ApplicationProblemPlusJSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackup500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetBackup500ApplicationProblemPlusJSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackup503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetBackup503ApplicationProblemPlusJSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
 
 type ListCategoriesRequestObject struct {
 }
@@ -8061,6 +8413,143 @@ type UpdateRecurring503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response UpdateRecurring503ApplicationProblemPlusJSONResponse) VisitUpdateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackupRequestObject struct {
+	Body *RestoreBackupJSONRequestBody
+}
+
+type RestoreBackupResponseObject interface {
+	VisitRestoreBackupResponse(w http.ResponseWriter) error
+}
+
+type RestoreBackup200JSONResponse RestoreResult
+
+func (response RestoreBackup200JSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response RestoreBackup400ApplicationProblemPlusJSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response RestoreBackup401ApplicationProblemPlusJSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response RestoreBackup403ApplicationProblemPlusJSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response RestoreBackup413ApplicationProblemPlusJSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response RestoreBackup415ApplicationProblemPlusJSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response RestoreBackup500ApplicationProblemPlusJSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response RestoreBackup503ApplicationProblemPlusJSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -18703,6 +19192,9 @@ func (response GetReadiness503ApplicationProblemPlusJSONResponse) VisitGetReadin
 
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
+	// GetBackup The member's whole ledger as one document
+	// (GET /api/account/backup)
+	GetBackup(ctx context.Context, request GetBackupRequestObject) (GetBackupResponseObject, error)
 	// ListCategories The category tree
 	// (GET /api/account/categories)
 	ListCategories(ctx context.Context, request ListCategoriesRequestObject) (ListCategoriesResponseObject, error)
@@ -18775,6 +19267,9 @@ type StrictServerInterface interface {
 	// UpdateRecurring Update a recurring entry
 	// (PUT /api/account/recurrings/{id})
 	UpdateRecurring(ctx context.Context, request UpdateRecurringRequestObject) (UpdateRecurringResponseObject, error)
+	// RestoreBackup Replace the member's ledger with a backup
+	// (POST /api/account/restore)
+	RestoreBackup(ctx context.Context, request RestoreBackupRequestObject) (RestoreBackupResponseObject, error)
 	// ListTags List tags
 	// (GET /api/account/tags)
 	ListTags(ctx context.Context, request ListTagsRequestObject) (ListTagsResponseObject, error)
@@ -19075,6 +19570,30 @@ type strictHandler struct {
 	ssi         StrictServerInterface
 	middlewares []StrictMiddlewareFunc
 	options     StrictHTTPServerOptions
+}
+
+// GetBackup operation middleware
+func (sh *strictHandler) GetBackup(w http.ResponseWriter, r *http.Request) {
+	var request GetBackupRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetBackup(ctx, request.(GetBackupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetBackup")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetBackupResponseObject); ok {
+		if err := validResponse.VisitGetBackupResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
 }
 
 // ListCategories operation middleware
@@ -19753,6 +20272,37 @@ func (sh *strictHandler) UpdateRecurring(w http.ResponseWriter, r *http.Request,
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(UpdateRecurringResponseObject); ok {
 		if err := validResponse.VisitUpdateRecurringResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RestoreBackup operation middleware
+func (sh *strictHandler) RestoreBackup(w http.ResponseWriter, r *http.Request) {
+	var request RestoreBackupRequestObject
+
+	var body RestoreBackupJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RestoreBackup(ctx, request.(RestoreBackupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RestoreBackup")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RestoreBackupResponseObject); ok {
+		if err := validResponse.VisitRestoreBackupResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -22191,497 +22741,532 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P37jyNJth+G/yshSkCz9rKqWa/e6SpcfMWuYvdwp15LVk3v3OGoMsgMkrGVjMjJiCw2Z3a+sC3JEHRl",
-	"eAFbkoW7MvYHAbYBGTBkwb4C9Jv+G23f/8GIcyLyQWbyUY9+7NQF7k5XVWZkPE6c9/mcHyt9OQ6lYEKr",
-	"ysGPlZBGdMw0i+CnV5JG/hHVbCij6a9jFk3Nb32m+hEPNZeiclA5F4z0zHOHhN2yaIo/kAnXIxlrwvVW",
-	"pVbh5snvYYBaRdAxqxxU+nbcSq2i+iM2pmbsfxCxQeWg8vefp9N6jn9Vz3Ozqfz0Uw3nd0mHpVMLpiSU",
-	"SivSp1E05WJI9IgroumwbFaaDnMTGtN3J0wM9ahysFuvVcZcuB+3axU9Dc07SkdcDGFGbnqt4/npXI4Y",
-	"cYt+pgj3kzmEVI/SKXC/UqtE7PuYR8yvHOgoZtkZDWQ0pto8J/SLvQrMiY/jcXZGXGg2ZBFOSY7HTOjS",
-	"GeGfP+CEjtmAxoFetlU+PvYxtqwpdDR183vNA82iEupiQkecKSIHSFluskRGhGtFVNzbtL/jTC27Ci2/",
-	"cu9pl22nmekH38MLJnwuhgu3MMRnSNV8ccNsnDS/7ksx4NGY+aQ6oIFiG26vyzbRjpPbQTuvnpQBoyKd",
-	"1yUdrnSsc2yDmI89Eu/AmbF3eqWpTUZSMTJmY2m2SlMulJ0le6dJtU8V2+RCMaG45rdso2zS35dNebu+",
-	"8pynIVs4Zy76csySo2XvQiYUW3ag8LVVhUMykXRab2kQML3W9Z3AK2UTwr/e85K+/s3rSI7n59PqnJO9",
-	"ne1fkr70GU6IkX4cRUz04TbcskgznwwiOa6ROAxZRMwhl03WPLfwQrN3dBwG5tGrznGlZriBZpEZ6R99",
-	"29j8q+9+3P3pH1SKzvz1by7l3eev5Sqz13LFuX/VfrvW3Av33vDHAY+UJj6durlHVAwZqRpFhnhaehtL",
-	"drqAJHyqWeE0WoMzKdgp1f1R8Wy85iUdemYqlPRlOMXdDDgTmoxk4KeXZsSoz6J0Nq3Bphl7Ewcvv9v1",
-	"wnmN6ZCVSRBu/ggSpAZUCHOivh8xpYgXh4GkPmhkMIpHqFATFrH7yps4hifnJ3vKxj0Wlc12DH/9gALv",
-	"VApdcppj8yeiJQm40jWybf65veNoa8poVE5d8G4px9ndMROj7+zEdlaY5S0rur4NIfWIRSRifRn57g7g",
-	"JprpTka8P4Lf+Sxg5iJLYYjBcdCxvGXlS4Bv3mdzL+iQzU/a/JaI2MzRkuR2qXZgBsjOwKqX8MEFO1qv",
-	"160cXDg9qUoVbGOAfEAy/HXM+zcLNcHvzRMfXB9sMyMMuBiWTStyD3zwqXX4DwXE1dJsrIgRVIZ2yuhK",
-	"mXcL6WqnvoSwls7rkg7fRDIOy3bM6KND88AH3KtLOlwwnQ85EVk8i4AWiPGaUUGD2DfWBDJdwy3Kma6W",
-	"awp01DXLdgYVxw+4Od8wGhVPxQibhLtnxZLbGPhl+c6Y91eURjsvX77MzvRlRudIJ/uTWbcKpVAMfU7U",
-	"b7PvY6a0+cmYNkzAP2kYBrxPzVqeh5HsBWz8F79VZmEZfdC84ZsPfN04aR03LlvnZ9evG62TptFwfaYp",
-	"DyoHledsTHlwQMax0qTHCBWEbZpfJeqMivsjQhWYe//Qjr7VBz2PRZGMVOXg2x8rA84CPxnPrJ0pBZKq",
-	"coehf/oOSYApY2McVPYHO/2XdJv9srfr7/Vf0C9YfbDd2wHzQ1Mdq8rBHmwp16AKv6I+cVuXbDTtyVgf",
-	"9AIqbio/rWpMXeD24ukUcWr4COGKjGlgCMCoAxGhBDbE/J6LWxpwn1S9uYPwavjsWEaMqJD1+YD30Wow",
-	"RClDFsEhA1Wqja0K+LDEIOD9+5HE0fnZ65PW0WWWEsDqswfEFaFBxKhvDFYSK1a5w3m8TM8jmfQHOYy+",
-	"/ZoC1yuZjCgckNIyMlzPc6v31t/91zLqcd9n4l7b//q8/ap1fNw8y+4/+AOob5iE0hHVMjI0NTW7jxZ5",
-	"MqG7HMZuehjpGh7tNDp8KJhvaKcXayKkJjQI5AR2P1k8Ur930W6etq5Or9vNX1+12s1jjwzgWF63m02n",
-	"dUtBKLEPpvtwh9vTEsY4psG9jq91dtlsnzVOsqdHBYkFexeyvjEIgDES2Qej3z8k38dS46wShuGTyYgJ",
-	"ErFQRtqoelyvf677Wabn1kY6LLplEWmaSTzeGTdyKx5QHsQRI1XP7Y63sUXQz28omCsSyOGQ+SQWPouI",
-	"l6zUqxHBzHzVSE4EnNKZ1K9lLPx7ndLZ+eX16/Ors5y4s/RkKHIAX7jDVdpLt/xMavLajvNI23wmUUyi",
-	"NVpDbzrpsUCKoTIaC7Xmql1a1UsW7iHNX9BpIKl/KeUJjYbsXpt60fjm5LxxfH15fn590mi/aeYlSErf",
-	"PWlkhyLSnOx2fe+L/V++IL2pZuoOW76d4V5WrJOm0FxPyaWUBJf1QURLblk5LvNMkYCPuSZVb26TvI1D",
-	"ZOHgrwL+lryniDbySdMbRoTED2gp8eQiNubxuJ0ow/c5uRk2Oyf6B4xqc4MFY77KsFukKzXi4acvdxo5",
-	"qdE3toZfJDnMIc2KnY3DWekbUqVAe2D2tHlEwoAijzJMlvfZlaC3lAe0F9zvYnWa7a9bR83rq7PG143W",
-	"SePVSXPuhBQfik0uyJjpkQTd0vAxiA4NY0Mfd5AfmfOxKyLZJT3iSSn7ubxuY8lvbm2G7/WpML/smetI",
-	"+yPmk4gPR0a/mHRF1SvYwnIFe+OAXEilhxHr/PqE+DF4W6ggMtbUGMlUdAX3GTKZMJK33GdRDa486JFb",
-	"pM10NCV0oI00gx82G+YHjyjWl8JXKOCH/JaJra4hevRPg2mXeX7eOO3Y97UkEwrMfmDmrzH+RoeUi628",
-	"O3uRCYweAnlKxdTyTnUvSm03LpvXJ63T1uUME5GSjKmYgipgrp3WbBxqdUhgn8ysSUA1OOjXZSM7GVvC",
-	"cHyzGJKs5vE4v1uSna8y1DSzPFL1sjti2Ei0DmXcgS5ioXkApIgSJ2DaBjydmNKjSMbD0Z1o5UrQWI8M",
-	"5fepvqfQuTprXF1+2Ty7bB01ZsjFMDNjIGj5QBbOdkoiuAQZ8R/YI2pm3szqvAMjwBVTytkmwC3wZzKi",
-	"irB3Ibe8bGJ+FOCFczsBh7Vx2BVS4JuW3aeqAvKffsSAMdFAuY+0jomWN0wQGjEyiaQYkiq1/zBSbCIj",
-	"vyuo8AnYKTdCTlJnDMSm8It0zDYMrwIyUHFobBPmnzKfUwgo348WOlcXF+fty+bx9WnzuNW4vvzmIifk",
-	"FBM+zAOUIKqIFIzIwQHJfgg+cAcVcj9LHsnSCKyNXGJ8/QMpkM8UGcNnzfecqDNrzZutRiU07KV440C5",
-	"T2YHzKNh1BcMBRZEtZxWRNWsnqMYfHpMqkIaWTfggQ1xgu8zjMycNEenZD9ihi009Jw3eFPzcYFLuFZB",
-	"l+DBjxURB1ZTQq/u3JPcL3TxzvIp54L9cX4Eo58tPaqAiq9pEDP3QiPWss0EmxQlyuAjTbi6asGyly7O",
-	"DHMRST9G5908jYBiYQ7APJLPG9BExb3k+RrhA0LFdGulz0puMxpX2Fen6axA7fBcso2RxMu+6KW2DFjy",
-	"gruZi19Bau7As/bVn7LRgW8xXOCczkAWdjLJJyxRzJ5j/kBmCSGzFckW1jLE/12ye7L3W9bXZkmNsYyF",
-	"Lrp6QopNwYZU81tGKDwGss/wOqoyySGxMBbkRAq4eQkT3d6B0Ot87CMfnE3/LxNsqBedcyPWozZTEJ37",
-	"ceaGgyQpoVArzOCRQwIMm2vDUryGlbjAuw7IK0YjFpFuXK/v9uFx+CfzSJVr9C8rIyzhZUr6Ut5wZDdz",
-	"BByr5fR4pWy4J0sauBA7QOGBwZwX80qURzTywT8FP4/nuSK9pboszpSkXxihm2OvRkj7VFNy1T7ZQKVQ",
-	"MV0jLFAoDOYskGeqK0LeB0PdRlEOiWd4gIfvC8b1iEVocDw6vy26i/YO2h0p33aXx5DfSK7ZOP+PRcdu",
-	"D/CnVHRHEZ0CI7Ojz8Xk5tembMx7hUe11Og7XrplszsDq6kluRcYKsfhirboVSD7N21GlbSSao6y3o6m",
-	"hEJGBZjGmLpsLlbPvMr8A+K1m0Zr6OCVcybzvnU5K8gv9ToXjVPP0KEK6bgrbtjU6IobW6ThcqwgfEf7",
-	"fRZqgp7GWzMjhSSWJ4ha5d0me6eZULwXsE0mDAP6tmInUqlVzOcq37l89SSDveAGwp2rIXdwypMhLWXz",
-	"6N3YZuWGa0LyPL3FWWgeqsy+Zmcn4vHmLY1gKPP+Ueb9jnv/Et6fnWbJSdi5wlRtnhepesm8vBrxcGLm",
-	"X2Zm4Gpaur2rbu6CDchk4RdN2+Vam9loGW4G7JYFoIhCxKQga9sILa8/4oEfMYFkk/4d8lQUMVbxtEhx",
-	"tK+tfLk7cS8tcZi/4Q+gK1KjWbWKxynhnVm+ISN9HlllaRXmYS2olXJ3Fyg7lsHanOBkEdkJ1dLdLuIu",
-	"blsz2QUZe82mN7yWMmM8N39z0TzrNK2OmDlWt7uLVnXC/CGLzsyTM9s+S5IpGWaIs6fMRZERMWdio4Pz",
-	"DxqKW5gcsvxE1zqhucPJnsuiXb+M2L0FX/nFKBQ8hdMZUTFkF9Y7UEwK1vhwD1UOKn0ZRayvyUhGyiiv",
-	"WrNoSpSmIajcgk0yD1MSSDE0epTwiWATSCBTKhxFVLF5Upr72kyi7s5egQqT++ISo8U9N7tJsx/Oj1q4",
-	"ecC8MclpZhH4F38Fe3d2Fu7Nwg+igJ//Hk102NUUpV6qWcDrQXA+gAyehfVms+rIT9/VCvQRnRZRZTSR",
-	"Q4zsQqwy73iQIljNhrUjFZvnPekXiLesUlw8rxph70DsAkfJz6xKwbJRBLcX5J4RiqdTexAK88KWzvwO",
-	"7hJfTsSRsyRXkCsjWWBzHuF3IQPGWpqQDrizR0YyjmxqDNUkYObX+3USh5u3UucUj8wmryxtx9OvpWar",
-	"k5Z5+pgbnsLLiQvzCIIAzCgzy9ToscWV4CqMkh+pM1VXdJEonVWUVi69TL1IUpUpEgVOFqn0JfoiS2qE",
-	"5ogNPb/gwEwcQ0m1ohmv2HIO16GjOPTXI9Ui5cRuhL2V6c3NM550allyR1KuOZaWvTzZ2SU0toBPPoRx",
-	"6Vjun591aVdWLPORnVbemL0nmoeG9Ki4IVMZ/715me2Yb0ZQ79RXKZfLzh8GKZwoEMCVYlHxXK1n2ab1",
-	"/EPBlGbD4ZZ7IknVPeXitxw2aFVFBv2ZlatOsz2/6MShvVBRhIcy9seih4+5CgM6TVXkdTWa1T2wc7vv",
-	"nKdhRv0x8yg6kGMWMuEz0Z92NNUFDMyLQ0ir9My19h7Szo1DyyzArj3masyVKiYLTaMhVCce7O3U7E8Y",
-	"v6pcnHcu5w80fWHNBPP86Es2H/wul+nzc/7K9E+1dEqFx5Ahl0KfozlAks0LgyhPzqecXIrM1d1fdnFr",
-	"laaj/blswHxy96ERUMbU88lsAS4qfelESm9vchRJUnmGy+wXWQNgnRUoyeMiOVginjMl6HdzDNxB53MB",
-	"gJWiZL69eUtqMcwW98HIa9sXHs4fzIXSNAiMFIFiP1Uo4pZv1ZiNZaFvRkZ8yAUN0pjKci3OVr3PX4go",
-	"ZmQy4gHUINBYyzHV3OiTU0irHAqumI+1VoROqNH7bc09RDMOCddG5RKkbyYDXjAhCcjXYm1Z02Fez5ib",
-	"7KxGoSMq1IBFRW4RqCiyf8dECZwqxwi54lBlnA0K3oFo7+KdqqV14He5KUX6Y5aUa+7e1rL15jmECKAf",
-	"u9+ZWzRHPzN3oYiAaxnYhMxpLAv6IbjDA6ibyLo+mLKp4vGYLjd3YFYd++xj6ajpbEp3uMQ/lWHV2ztZ",
-	"Nlr51cU3jpwOKjv1nReb29ub2y9mKeGg8nJre8dR0kHlS6lZYC74uaI3dJ6QDirb+/V63dGckdoRvWVZ",
-	"Pdu5SrO3Y3dO5aAlweKWIBPDctDNOZAR40NBQjoF7wUafg5AAMfYIg30kGoJMjfWzDAsKAL28tP3yH/5",
-	"18TLboBX7Da9a1x5iexczx2bFYpLEBbmdqrI7l8NGuEe8nXGIyYF1MxCTF8OiOfW49mwls/6fEwDggMu",
-	"m3F98+V3P27Xtrd/qna7W+7HL37a+P8VLqJQQs/4iGjkOwQSdMYlznakviAeh5sqHmc3dUGR417mgHfW",
-	"kf5LMkBksUIwLyTTzIoH2uv93F7vle21E/eL1nFJh2cQc1w/zrBEzK5zqWaYcpawS1lvJ5UUM2Ywks7K",
-	"KmNfjtmdRAe+WUs+WDpVZ4bNslSHuWMHmAkrK6Zno8qts6PzU8PCHTNfLZjccjNtuplmZ1YSP56b3kwk",
-	"Gefi1YhnJ/Ow8eP5pQKwjeNp+SP3CzkdYJTRqS0y15DTaDhIldEo4KC0UkG0hFp0EUxTr7zLazFvGNs+",
-	"n/aUyO2d3SznKWPHA4toMwvnM/dgVLiKK2EUf8OotcQixG1bHF/KQ9Ivbe++3N7a2a/M85G/SFjIX5Sx",
-	"D1kE5LPYZWaRdhAcCPcDtqXoarzmLPCxGnDuQG3ddjEMEAtcBsavOudnBNLgzFkJLdM8XZuCnMAlPlMJ",
-	"Mli6pKQsfG7xSZ14dgeSknGCtdN518LyzYFFpWMXbcqXjAYIUpPfkDQvMZ2OvFn6Sfta0Zdax5fyholi",
-	"DZb7l5huV2HTX416b/r8nP+qc/VDa/uMt1RrrMO/Omq9aP22yQe/3mLTX4X93VPziPS/bE/6P8jbk53g",
-	"pn+0H7A3r3X/zbugJepb/Z1A9Mav6/5vfhXMO7uSTxYd+nnIROuYHEkhWF+nieUzl1XFgF+FuEdhuJX3",
-	"zWy/2P1ibz0XsJtU4QaO6ZBdtU/mDyuOgsUATbSnZGAUYks6eaocaR2qg+fPZzxPz2nIn8MI6nm9t9//",
-	"ol9nmy8G+2xzj+7/cvPloM426/6+X6e77OVge3spcZhpli8M0KJmyGLAYYLVHhfUWPqQjD1/lPjYHBbQ",
-	"2Zsa+dVF802NvGm9Nhf0Letd1AjVZCyVJvvk9FVOlcOvrHCtguK7lMnvKEp+pWNmkZ7266Q/ohHtaxap",
-	"ms17D6ZEhbTPZg6nQwOzdNrvWwt+PT/liaSilerA5aJsqVgBpmdv7irpRnFxAv42iBSd4Kuhgl6qVheE",
-	"DVEJLzjviIs+D2lAwiBWxM230LIrSvm2b6+4vsiwclHoaEsnImOtNEU0SyyEAr9V+ZpX0QPtziZOIrch",
-	"2TVkjis71UKqlVScQinl/Eq+lBNj/0gqCJRVhZT7y7XG5q+vGifXF41vTptnl0ajwp/brbOj1gXgBby6",
-	"OjlpXq6oTTa/j2lwkSwSf8ys9FVsrALQ19K1lCiZ5QuyiuZDqpSr74Odeqc/Yn4c3NuHNnvpC7xpZgsa",
-	"64QDxgmJLPty9gCcq6y1HvNYaOgtuR4ZH6mdc261sxOqLcgNO5FDLu4Ycl01xloeVV0a5QnXyBBbFuws",
-	"Wj5WnTxIgnqmJOvPL48gW51TXkXxTBHUjpcz0MbRZetrY4t2rjoXzbPj5vGKrLLR1/zWTLYTK4hQ+8Bb",
-	"5suHls9yxvrGKRnrO5nTw9rfRWvGqRfAur2OGANY41Sb26lnlaq8DnUSi/4IU70gf4jR8UwUtQD8FPA7",
-	"2bQwxrta7dIhABf1GHE1T/lipn3rSr6T23lz/m/zN+BMaj6wFaPnsXaOp9mMRaoJNUpo8izxub8FNhAo",
-	"a8NITvTokGC9LJ4rlNgGXGlEc033+qjdtDXOKx17+vjx1cUJVBCbfzdPmvjbdvPrZrsD/2y9OTtvW7LI",
-	"rqwkfds88ZU5vwoVfiS5v1mn272d/q7Lz8LQdCYocrm9c7C7d7Bd/4v6ywMMbrB35pFv37Len/6vP7z/",
-	"6z9+1xXv//qPf/cv//D+P/3HP/1Pf6hu7+zubbz/5//p/b/9W/J3/+Z/+MWf/sd/Q7Z3avV6/f3f/L76",
-	"/t/+5/d//Yc//T//bGN7+/n2CwLjk/f//N/93T/+b/70H/7p+3/+78if/tk/ef/H/3a7trO7Z98qyC1P",
-	"llKMin/L+8zWVfEEqDV7njU4Rj/G8mHzisZEw0Pis4jfWhBpezneaXRMoQ981qbd+WLW5sh6errddzvb",
-	"m93uu182v/uLQi9PuvPzhGgNbFwRiVifwdxml7M16wUrzSfA8yvMDMmM98xCpFOVfrMaxmpkbMbOaWej",
-	"RgIuGOlFjN6oBDhya46HrJnvBbPL7EiRbMkTenGlInPZHqulmtoIa2F2KUbUbai3huBQpJpcTSiWcnC/",
-	"VXtLNw6xIgGIxl7S+cjCT7WKTFnQovkVcS3YOZesPZ9xLaQeGRtrQpWbPKnaqdRIOn07UxBQE65mvHPU",
-	"vzWbqpBdrZe17tZWs6eRzLfoUC9opNiCeK5lO+//1X98/8c/kPd//P37v/73KVspyNsqJPMGUq35uk96",
-	"0yx8M4S1QmrojvRp5M9dr/vTdem6/aXJSTPLKJe1qxUHL8xbc+6PeWf79v4qzvYxi/ojKorZWYTJ2ABs",
-	"heiqbEomNkYNSD5jBpz3EMvF0oAA8COs87O0nSdVpIlC/mr2eHnhOjzl8ixXCcRlzq44a28mVSXZmIyf",
-	"IiqrQJ4dvLxfCYJFQKjbj+hA31VNSbMT7h4dymxiwenz/ojgki2WAWBw3WvS7auTZmdlhbpl1Cd4Ayeb",
-	"Gov5qX6B4PNfzPgkIYlCKg4KYRQHTB1ahEIdxQJAcXKCOJM3u0Bf+KKAZN3UvqYBZt7lGcOt+3VB75Ys",
-	"BeJzheSFGU1JFcBMqdLKXpDZSiV4sfCDFn6j2MZSIx4CgtpyS/B1u2mozqK0rWgFGuuoksDm4ekHtERP",
-	"RqSQ5AtzsmVVJJG53YEXyzZniRWa7NCMFWq2w9igdrYPa4HO7jWg+HOhv+RKyyKJtZ4PBMZqA3wlCA76",
-	"roWvbWeMt3WrF7ODzhP2+gm4KUrKjEsbfk+oD1BNyBZusTeTpjdMkKqzcTdWdOOn6lwmFfv87PLL66Pz",
-	"0wujWF4bSbxCWCmBJYlcVc3iVMWLZI0zlF6OELMo26t4NsUfVp9B5SJgKaxatkiqtgANwDzNrVNQ5Yog",
-	"HFK7UTYerr5xPmn8XiVrtn5snQqxn10xI8Rdr6JgzWTuz7EG0hhCfVZMgRFDYnEohSU1i0OmzU33EPfZ",
-	"1Z1MRtIdh1+DKnClMQSa+jC36/WtJCCxMkNYKEnulITvijI/hUrKTFNQnFdSU2mz3VPiTE5v3XrLHA94",
-	"iPJLc/4PETcBifHnFzAxy1pYdXkk5Q3EzDUZyTEDkULJhLGbYEp6sT/Elnwp508hXzK86tvv0vR0fAlU",
-	"E4lGgkVB/FJOSIsoest8sl2r1+vm/8lEIhYldkQpr/ec0ZICavgye6cLfCjLczXuJMjm+POMRo0JPyyj",
-	"RvemRb3ZXFZGwlsx8yfHj+a8QvPukAwvmifblLnmJ3lKb1iqe2Asos8OyUgKCajHBdAERvuoAWGkqZRw",
-	"U62vZIVqpHW6cS5bWsIz1+2XmTMoS3hd4R2yQJtF4an26yPycm//l8TCkRLEFrX6AVHaiEDi9aWPhQ+z",
-	"9rDPVoT5PDKP/pRilxbGlsDhhSCsNgSXQvRiZCJkMgxYYe2+660zFwGUESZFYsDK9l1QNcJof5Q0m4EM",
-	"yJVFaiZBtIDnZqBWC1Pt/KRnaNLcwgLYQh+KZ9D5QRUuUpWEjs24X15eXriQrDmZnEdor15fydjSxTAL",
-	"DaPbR5rYsiMXOnJUY8bJO6AKGwrNKhLzX7lqt0jEBixiog9FudhAN/+lQ+JlEGdThjRkgkW8b9S6mbBu",
-	"FqB2qU/alhPba5VgYgKxL7hfR/YyzG0c3iEovElcEH0qiJpw3R8RKVD9g0ZaiOksDuBxdO+hJW2BFS0G",
-	"fFcMIzlRNaJksVuD4ve4Jr5EzzD4DRGmZUCDgPRo/4ZIQTxcoLeB8HTpnhV1wVrJO1LQOOF1u2kBv6+b",
-	"vzlqNo/ht0VfmAfAzvb+ybYoOW1efnl+fG1+1Tg5OX8LD2f6NM3Arndab86uLq6PW53GK/zU+VEb3jbv",
-	"tN5c4Uw7zZPX11+fQ2wZ/o1QfJVapXHSbjaOv7G/gIfPmm8al62vm9dfnp8ct87emAk0LptvztvfXH/Z",
-	"arYb7aMvvzEDNU6b1xeNTuftedu897Z9fvYm+4vO+VGrcXLdODo6v4IEMPh04/i0dXZ99GXjDNqGJMGp",
-	"64ur9tGXDfBJN08vLr+5ftU4+urqolIrbDdSiiNd3EIh06zHfee6dQZnlf0V7LvLxDg7v+5cveoctVsX",
-	"5jjxN+1m5/K8bUZNJ/wd3pdiSN9GDrM3wfVNWggQxYJAFYih1cvekJVgFDzJw6hmbtYzlQ8czdRXFFYa",
-	"1Cohi3hRViRINWNlhnHUH5lxqY99CmAiARXPLMj51OYWEjPlL17UtwmOSarexfYpeDK3v/FmZnOxfVo4",
-	"m6hQd7p0a8/Xez1TNhHlq/ZbAF0Xkoy5kFiHl//i3svCwFkhLLI5uzIRmAdu5pAZ34utlqYl4uRqSW5Z",
-	"lAs2pksP0WV9DVp3sDwVO52Q259c9bM9wBL2bt484UUuuTWNNEv5S3TE1X26iI1bssfQUgzbn2TwdG85",
-	"m9ibwCOXLD5/px4Bgpz7YeMCoXgL7j6g3yaNDiHJZA7MlzRW88w8KNb5QwCZ381fDGdiDhgMrxWwkqnd",
-	"RKi9sjDJebTjWCimtwjGHO3j5r6N5MRl2atMv3DDJUeS99lqqGAfCAt9dUDzMhxzFwfIQJZnqXNm4xdc",
-	"PXigJFyWOztDMPQALOXnoRgeGiHzYq/Gv3513p7Uv3ozlI1Go3HWuRo1r4bmn03zP6+OGt+Y/w5e9zu/",
-	"Mv84qgfNX3/d3hNvzoaNRqvRaFw1Gr8J2fc/fGH+3OhcfX3e/mr/6JtW6y8LInQLyalBvMwkq6EY/u63",
-	"IRv+bsgHv5uwXrjhJu0ZuoJ+Hd1KtwJV9AGj0YwnY3cm27CcMS/d6Qy1lCRPQFkV8rI0V4JUvZPzo8aJ",
-	"kZ6t44vrhvvHK2/jkARcoOfItoNLuA303OmKRHHGknXC9cNiPMPUjL5lZmb/+woUpLQN98cG5lkdxLAM",
-	"lqaUF9/B2fxpAK7k0YTXAlwpIu/0sB9Cw8iQzt2BbtNBijmbo8E96KbpEONkJMx16svBgLEVcJBTSl4Y",
-	"vMCnHhopYx0ghfUBmz9beINC2i4ikTajPhdMFQbHoUvc0g2YRcaDqfh8/ffmwur2+2684vn3GQ/1cUQH",
-	"usRsg9r8OGAuNStidCb5OZvNym1/1GwS3hxgRmE55Yr5hEu1r2x+YSb9L5tC/v5f/5/v/7v//P6Pv19l",
-	"vCTGUwob0h/RaMj82vKMy5fFCZdrUmcmUdDBIJWW8NsDvrT5rjNb7459MfpghkQWZogPDBVkcNGw3CQw",
-	"94MoFtIIYvG9aTY3fCZJs/CUuiKlCKwI6Iq/+5f/x3/9v/8JeVmzmEqrpI3jchfs0sNXVIOvYSQxeVX1",
-	"qXDOlwi/mI1kk1P+sNXVbWaI0Bbcfkz1yafTFQOqj6lofZZqk9k6u9qFR/wQSlNKL3fXmZIxFqtML/bR",
-	"JgLK2NlPtKc2Vix/0jqTpeb8RT+mSTAIXHGHhGKoiEX4CxIrhp1RIAPJp9PFoFi728sS8R9Zd/ukdTE8",
-	"hWIClJGfg32ecYX7ysppHhHBJgQez4mhHyvcV5WDb3dr27Wd7wpgUPJXas36iVzyEYa73c8zt65WiQX/",
-	"Pmb2z1ATNMdSyq7hDGRwWREj9nSCvmo9GesV+iYBEHKtcnR+CkX6qyVYQ1pO2oziu4Iplvo1iuZJqp6Z",
-	"h1cjnp3Iw2Y2zy4ymS/zzWkUOY0i+3cj6W0y1WyXrYL2bx8tlfXTTC29S/51eYYBJuZqxYJB0lZ3vvvB",
-	"StAl5mzXyeRbCAz+kGDgKWpEccaC24dnynaBqCJEo92HGoik7ANFvRRXwhvP9HAoT0FMcgSzW1qefbg4",
-	"Lz17JR8ieTB3xf/8kgjbMliMYxDJYAWIQ2htUKtAVH5F9g9dNmvYZxiZqQxKwgW2fwKOPid779yrAF4s",
-	"25TlCA/m9ZnKGrMNRv7ATB9W+uR3+KdapcOH4ir80K0sJqynOEAdfyadLJIJz57kCaO3DCtGt0iD9KQm",
-	"Ax4EhrLNuZl/G8EtGGIcDWJVUqy+JkbMgoYY5kjjsCmMDJ51OTD32wENFJvf+/SlJQV+7snCCYR0/BV2",
-	"7VQz379Jfv1tpU8VF9KIyYjZgtzKvE58kxmoKFt0u75Ouuj+0vqu5HuFK4NMruLb4hIHM6Apc4tZv8P0",
-	"OqiOHS0jlq3YL06WkxEjEaMBKD55rBFg0Bdx73kn7hFAXfBZwG9ZBJyaNG/NLYZETsyjMy/RANv4Iz+C",
-	"P9q0OuBTzD/I5tVhhnAghzBiPiHuxyzypk81RQjKnb/6za9+oG9fxq3fSn7a2Zu0RP0vUyhN6Le/vfvi",
-	"5YuXu3svXu4B4GncC7gaXfJxHmr9sr59UK8f1Otb9Xr9rxBzvpfdnzCSZjeVw198nv27eg6btxlpX8yf",
-	"bWbuC1uIzh7SqX1vbjJF+pY7m1walzaGjD0o5luZmr8ihQxmOQGdZs6jdC524VgIjuQ1C2EwY5poHfFe",
-	"rO1Pvs+Rji7y+7lkAbPFSG466eigcDjclLnFIoEtwyOpEQzJbzLRlz7zAXZ2Zn9f7O/vvijHkV2QpTyL",
-	"pmJuVSCHQ+aTWFjnwfJ9yFF7IZJLeqXhSSASUm2/PiK7u7svN3IbNctbV6Ubm3qFDSiLuU6ajlbDyrAB",
-	"0SOpGPHeNC8JYJz2eBBwMXxuH1UeNv5dlpq2WCBkUXHo5g/1zZff2f9uXX/3i0JoHFySzSksTT9xGXgF",
-	"M3L5iA5LV4b0+5htAnTt5iCS4009YpuwL1uN881fbZ//sFuYT5Jm+S1lK+kR/DQ3gULrzeVMpoC6eFBD",
-	"o9RYIF1SDSMuMMW60TlqtQCQAOFRZ7IlV1pj7rD26i9fLDqtv7f5/y/ELlqUe5hbd6GczHRxnrfrnno4",
-	"l/ZwLtnMJTIrMXUQRED4Ltc482ah/0q2mWCTQpYGugbQa1YQRuZ5RagmHnPJaF5xARLL5hwWcUxMsSdM",
-	"+CpJ8BvIiLxuN5uwCHR2hCwaU7PZbnX52ihj5ZZCZC1Ps2TvtAVbXQjShfuJwWJFzFuYcY15zxuu0VSs",
-	"5SZsEbZpSpaVg2C6Y/7l2nmf66Qv2/BH9qyLKo2XCYn1UKRsZiPLZDXmz6OWodHsgopuySUdPgarWY9X",
-	"LLj1i+/4JR2+iWQczi+hJ6m1zebPEP+GdUPmbSNMAs4U0dJhLI0ZFYowMCvg8ZXrw4q9vA/fkH/dJLpF",
-	"nBVrpO2WLdrnhwi5Jmd294irG6KsPJhaQ97W+36XOIQ68Asyoj0OScBzhb/9EQ0CJoaswOD/NEgq7zbY",
-	"LaiftRSzHgT8g9W97i/zY6xDdA9Eb/cjtTKsfk2HWbz+3TXw+m0ftNqau5wkDs7ToJ2LIlWrIIB3Flqb",
-	"ghXOMaF5ynRq4GQ0IHMapMf6cgzdrdjKtOn2J0cDO/UVwrqwnBJYVrytdpfmoU5XcK0m8yqivqKDvgLQ",
-	"Bpvbv3Ba4FUmX/Hx3WaWc/quN7sVmjubuS1xiBdP/ZG92yVu4/IFq6K+EC48kdbEAmgL1o6NGIkxW7Mv",
-	"DTOGyha+qMBpph1zqktT950JeAHmq5HADhWuSo25rjsr9updsbAqrb3bqa2jK8y3LX6Ecqj7mCZlBgmp",
-	"JlbLxt1V/g9bUlRGvA8RnIVL8OcXlP3aXJqpi2KV+LDu2hnhHv0OFvY5yOFOFXGmW6lnI8l9quZDyReV",
-	"WuX4/O3KceTQPO9auRegX5VMZTZ0e+HViGe++8Bx23Q5dnrF5+mnW2femTs2P7u1K+N/zTdpTP5SdoZl",
-	"+NjQLX+1i/JhIMuyvYAsQeULOrlGKGsq+iwIMHq7lDmirbyuRR6HFgxrMaLVW8iHLEi9xvK8s6Tb0/JM",
-	"LBqYZRUAqIUMao3sA9jFyTYgZz7B9pdkzEXu17ZZ5IqpT1jHoJPr9ZjVc0ta7Cz/UrCkMxMAAOZaGZGq",
-	"l2s6BN0y812HzK+w7dDK3GLxkT5E8yNY6X0a6JsBLtLGYHfc7OIGxg0hYhok/cRsa09oatyHnLMVO+vO",
-	"3QTzyY6mkS7qv7a8MoiaaRlKTuLu8y7nUh+TxMv2Kr2MK1D0Y4QJkLGsFSeYmXvKUrIzrM2wppkmUMlx",
-	"565ZjhKzB5SnsPnNn+Es5Rz0Idwelhff3fOBA5TUNOQZemV7u765s7u3uf/il1+8rOe3EXHtsPYhy6zm",
-	"Ln/2fu++qGdvW2Vvaye31TZ3om4r5tJCVD1EJXSWdDd35nrgnJw3CtLt5mRVQQ2crTYHcP7IJ9hr7xBj",
-	"Az5hoh9NQz2XTvVirs3nkrbajc2/ops/kM2SJilLxdQdWwStxgYX9RZn71g/1sxHwWM779+1d/72+lJw",
-	"teZzleUyJZnfi7tN6aKsDSX4jKm4eabIgL9jPrHBIBDR8M6h+WdA+0y5HO4QtpR9b+RMSZP5h9/UO0q7",
-	"OrQLqNdX6Aa9t7W/Wof5nfkG87/7R9v1uvltfVHL+QcXofNniZVARnM3t9HoWgz2Bmo/R1QYpSt7X72N",
-	"4ujv+kVL8zJ6YQYfJDOuLXUXViiVC4/yNh03XAAUIu5bSQI28Y4a7WMPKmBIP2I+18hwq1yrpF9aYgpw",
-	"hV1UuCJywvyNWld4R182j766xmEMGfbsEDXinbbOrjoeoYLIWxZBoazj7DXiXTTPOq3zM4/oaciNXTYl",
-	"lCApbN46WrDTt9mCrllZo/OlUVwbZ18B/tvXrbM3HYCHA7y3dEaVGoqgWgWmAvhrXzehCMd+3fzrvIWa",
-	"8eXRig6DI6pG5vsIeIgRL6OnHFHIzj0asf6N/bfhhebzxloynxe3iNl4YfR0UFgABt98XvdBB59VxFY4",
-	"3MdqnPqI+2yoXbF+HHE97ZjLYAOAjEYsWpC2pOg49UlDshFCl+KSlc2HlIjJyFhI+lLecFwzXDrgBvCV",
-	"dBdGWkOs1I4LqMcFG9/Jfhacqb0pAIFtxmHiHw/kkAtFql9qHZ4DNm6HjlmHa/aXJ/Qd8CQuwOUGH0kU",
-	"K+vCvrZzSCdHQ/6VYSg/Qe/ngURoWKEpgvzlXwfgSYB3w96K0JG8tLG4z25ZYDQzNZ9S6QY0m6gSb/0z",
-	"RUYyVmwkA58EwCVJFYlQ1aAzEGeqRmylDvwbA7+q1hUciN8IVVUjgmkykZEebdRIFAtli4diwbUN3iJK",
-	"LeDm12wdHDY1QIApgLPrCkAtJDTxjGcal+hRJOPhyJbP9iAPJgxRh9zqiq74+3+fHElxywRk+HbFJmR4",
-	"2iRnjPVBCyA5YdERHbPgiCq2RYDDA8sUxMry8haUXUEA/K82i/xHfh1TobmGTQLQPFydEfT43bxIV6Ta",
-	"rWzvbGG7ym5lY8tM+JKPmdJ0HOIrLq3zkPRpwIRPI+In43nffPPNN5unp5vHx96hDZN3Kz6ddis10q2A",
-	"ftSt4LYS0q1MGLvpVsxCgWWD7yeXzw1J5D9IwUi1oTh93mEyDsyl8NmAxoE+BKhw6GQaaSKF2TmfTnHm",
-	"F3Ro1FeuzK2lN4x4IQBgVwEFZHsDNsNT/AfzOzsg2annUPrxIWR9Zs7ej2Bs1YgZqkbMyzUCXvKfPPgo",
-	"ZrEDmLFZlwc5BJh/+9yC4P7Fb5UUHmbIvtzb/+XGDFxzHIYs2uybg0bkZvPhMujZhg2VOb5kQa/YO640",
-	"+cUvZER6LJDmcLVMsLKQhH/xCxgY1qbIXn2vZts+7dV3AZqW++CZhO4eCOHLfFwkNV8PWYQS1G7xiFnY",
-	"W46zxJGNPulgjbkg3rtNuw2b8DAsrur92K3sGZo7IN/m0Fa/M3SzV9+DvyTwsd/95G3UCHsHgsd8Vwrm",
-	"0jLSaY3pNF3gAdmr14k3h1nr1chefZt4M8C18Otd4iXotR6p5kJdZuTkUwr643izyLleEsjPPmpG3ife",
-	"PP6t+eb2LlDZHA4s/G3fTLMIDNarkX2zOof96gHV7tdxsAKcWNuyAmBVAbhYaTp12MV5DOKpjBNxJ+SE",
-	"OARiM7QDIcY0QXPEQB4N0pP+FFQylFh8zHVKaNu75p2Z06qZXwjIawBKNhcWsEzNUDCq92WzYRVJFxJJ",
-	"hvHeNC+9zNFX4xBYR98oSuajsQI0ZSmI93zEaKBHP3g12J3nEaP+9AfcMu+5L/vK27BVJaAK2CbJwicj",
-	"Rn3oe6Pwg7VM65Fkmg1k8U4Php3gCveAASrqNjnlr0gsAqbw1qTzVnAKLmMSr8a7zTF9t2nG2exNNVPe",
-	"xiGJBbaRg9EzVTF8KCSoaGMaGCPJlhRkLnkdJnlmDabsu2Ma3TAfoxPmbwfEGFO4L1BxE0zM7MKIKYZt",
-	"GiOmQikUw1M/T0g8GerdJliXggZusCqEQox2EdG+hmRayMw3lEdDvjWl48Bzqo5Zf4ombjguvoBnBJNK",
-	"QeUt9qwM1CEJmE0xHxPI3hwgtjjg+HSOv1JONlt9S3VFp1jJsiws6SxDPFDN7KYESoKSxhMEeKeTWaWw",
-	"K7wZrcvbIq8iOVEsVSgjFkzdJcLXDp0y4R5RzEhMD+vp+Q+wywfkFSiZpBvX67t9mBf8k3lbBEL52Rhm",
-	"ZFQl0pN6VEM1At9FRXOCS/W7Ip2DoVlLTUbIuPUzYagFglq7deIbgnB3wFwxGZHtL+zv8SnYyFpXTEa8",
-	"PwLpgvlJgFbqzmF2SyAbBEWVjPiQi644iqRSm/iTWxfSra17NFpBD8dRucuFr8AVVKmKYezK83bH8d7r",
-	"83brTeus45kD1VwMSdUoi3QzBYDCgVSNqLg/IlR1hefUXhqGWzOqr3eIYK0HhoeZL6XcQxMaBBtb5DUk",
-	"UthZ2WnCzLCPQHJpw4gNAj4caVL1zgGgu+NtpHuAQAGWIgM5gca4kOxCA+XAseH0ugLPdgNpIE9PgEkh",
-	"hWZCbxrb0DLE32xa7/Fm69hLCMquBQGfjWpuSQdVFIBa89pMR9PNhqGCorHc2b8dSeiebuxzMOQdG+mK",
-	"GTXDUbH3btOIKKUMAwYk3LT5AmFiICPQdBWZRFxrJg66woPapL5HqkK63dioEQ8VISPbxXQOcdk8YPO8",
-	"zRMzBgC01hVdkdMKjG0MiTL2GWOXoCIxpxugygBvw/fzmTSH3ZyqpsxIsxrJxhZ5O9v6qgZNVcQmrjez",
-	"eakE2EZXR8D7TKhsTtxFJMOIM43gXYsNO/d2CuCQ2HONi1alVrllkUI7r761vVV3Xi4a8spBZXervrUL",
-	"ySbWaQsywDpunqe2nfnTkBW5XmW4GRjbMmMImoutpDEDIp9Ftj8IaNbcsNC4t5l5tur1RzzwIya8jfyL",
-	"uDvJxkEB1glX+iidVa2SSD4ztZ163ZnM1k+cVfp/azFP0CG3zF3nMoQvI8bQIp8JnX+1ZbZyr75dNlIy",
-	"tedXgsZ6ZBgB9HCF97Z3l793QaeBpP6llCc0wtrRfVzi4vdaVtbjCyt8qINW3pWgt5SjAxe8NtikJMmn",
-	"wB0hGpudunTvDJV8V6s4lpBk7DmMlaLUGsEm6bAcSof6xlKkSuOVMpYiVih5INyN+Z8hIAuZZbTUWTqc",
-	"ogYByqshO2hiXKXE5wPQYzTxtGWuiUZGvPmuExiyz30ztcQowemRaunbRVSMXQWPUowTy81fWVCcByVg",
-	"F3P8Ke91tlnDM/dn+8E/X3R3bFdFe4FWIOhXNElsu8+dq+8tf+9M6tcyFve6pHvb+6tMUMUhwsWcMp9T",
-	"B4P2kW44nomxNTPQOyvecPO7nC/BzAcO9tvC3jQFvV2+s8fzbaY1zXdAOiUS6Tkfm81zQLkFrTtlyG24",
-	"T42oMVKdZyknqWwLEefzrIEXFHKipB4RYCnK6N3uZcxhhlIA6AFkmMhGttE/DcCOhQ4ggH4L3UENZ+KK",
-	"qBsehswHp04UC0i+4proCe/bliYO9pY0LF/KVxZEjBVxlBZsxjHO8UlAfoTrI0Ps5TtPZOuIygX0HiEu",
-	"IRB8XEDvF7F1/Vk7JkPltuepNY2HHPw7ZjBSVbwXgMcZIig2PTLAUCA+Yt8ylLdhqBIBDdIimKICmMy3",
-	"M17NIsK1aIszJPvw0nAG1XElYbhXgNIJ1TxPYuuTEVv2XO923Urk1lpi6Efu/4R0ErDC5I5UIQUTaMb8",
-	"SXVJHMBfpEqSc+eUteE3cPWkN+wl8VzfNs95XryxvGWX0nNBLmvN5hXoRHi5EmyodJuGEFKxpr1Rot1n",
-	"QfJFDqkXNO3vY96/cQ9sEPPVJIYEo0VUKApJ20V84BhWn1GJQxrRMdPQ97kkIzx95PkpLBISwf9cLnH9",
-	"5fIXjqQYBByTRD4zgYkH/mnpm3bXv027H0Lywnqk6Gi4dQzkWCir2wxuY41EzNwyRWQEN0Zl9gMDQyPO",
-	"Ihr1R1NooaDMBfX6OfPRg+po2/KNrshtIK9/xqxdxHiORlQM4aoXWNrPrHWN/X1UgZfnGdFSFl17rMT8",
-	"FC3h+gexhBMl+Umb+BS0CSTHT90ItkK21CfbtFJaDkA5T9JDEEa+6k0ZdYEA+JVXK832AN84IL7BxkTQ",
-	"wKvqDSI59oxq4Gnp1dBU5qIfxD7zNw4xgIb5mfajUGIlGMcGYQptkC1yxiYMsOw1c0aKxifh9xa8d4u8",
-	"5oHhrQfEcyDxXo14KSi/R6ol/uWNGvE0HZrHwd1XI17IhM8F/Op7j1Q1e5dEDcdsLGukTxXb5EIxobgx",
-	"hIzZk/kyhAuy385aQzkzKG/7eJbOPDKSge/SNGZqrcyp2Poqs+8YVDcHjtblADeCKBawviZVGgQQjlUb",
-	"h8SuK1HSwDthtK6BeQOT7HlyCltkng7IUBIthwi7hDOBMyV44M/NaR8SaslAhVSoJEVn98ULiDaWee0t",
-	"Ua6t2X3DaFT5qbaCBij0aJUHX0dyvMpzRp1c/hRAbmEeJxLpyi85sbDma5d0uO4b05Ct+coFktK6H2Lv",
-	"1tiEC0TDXPpch//AihT7hxPQuGSYzs9KQn8kIWu4QcKkQLbYpsGprHUS7n5We3ncaSAjxofCFX7YzNe0",
-	"lXONeJgGQAOszLFskr1DHbdNNfMItXLsEMWbR+2j0GMCU3NALsyN9V/+9exQkTlL5pMRDQYkDl1j64kU",
-	"KNlkrNPxQdxiwgXqsJgk9fo3WDkSSHkTh04gTcwDZMq07XE/5koZKTG7lkwUTNAx+qU3jNTiQmkaBGaf",
-	"sLbHI9UdM8GdvQ1EmAumCEUhUsklCHX1BjarPy8yIV8dnOh0zhUB0s7aFFsgvZUHywWb6X5APOTS/MYM",
-	"ZtMADmbyBJQVovDmgqSB8rAeNo18HEsm10vyAwf0bDPMTyiatwIzei2jHvd9Jp5MnxXjfwLv3z2Z8S70",
-	"wJm5NGvaN8/FDMZ5MTdvM+qj3yTC1jlU3OTRliHzCmDOZUQ6px3oK4iS5ysZMSrwXa5UjNlEZohaV9iG",
-	"L2FAuSBNMQy4GhlONyZdqP8hv9je2d0jNAwject8ctU5JpC1b5TizmWj/erq6KtOt5JNXVddsVOvo3PG",
-	"k7E2rAmFC1ZbaeJzHy0om/LIFYE3RlQzl8cLC5hQdQDpuEftJmRKH4AoRf5lO58hpgVeUFL14Gi9jS3S",
-	"0gqMHdel3HWExG4uxh7rCoKrRxH5zPx2uqAqwDOnw/yG9kAo4rDGwkgyOc3DZtSJwzOFVYyoYeHCGFlp",
-	"6V86rSSgFPnub5kILBTHcKHcZM1jz1yDND7kWmGCnT1aSC6TAzQTQwYQ1Jgx7l62EHTSYlWZcVFKhSGj",
-	"kUqCYdC0FI1ajNeSMdX9kbO6Uoe6WR57R/saUksZMTKRYNJ6WlOVFO6BTJOCHRIWmDWiyMrm3nDMQsR+",
-	"E0BFOvNnMyxYYy4PM7+Jswgeyu4lUILbyxw9HLrsXzRBMTnd0VgsNA/SUbdIK1UVUMjeQD2aUQYyywSN",
-	"YYs0zLBWEdtM6mjKNDLUv2YUqcMZWgIEayAGIUF3Qo2pllOPrI6Qp+u+FLcsghxOUt2v76YDv/6No3Yz",
-	"LlfElxOESEPKxUGxWB2rXbzjq4sTKF4wN9Ly0/SsIBriAYP6ik09LBBRyeVE0kcysHfiBkqQHI1j+DYd",
-	"AKjVkJbPIm7YEBTV3HDh1yzd15C03YVwm+L2FrLv4SabVaWcQMlM9MZsb9p7wNwjrNOH7eTgy+ZGn47M",
-	"EQdESwnDIuvJXwFYp92p5knTcS6LvGNZ9vv/939//9//iw17rfwMZ8t4R5Lp2T66VbxYCTFBvwpLMvaZ",
-	"jdwiDW1CYY6hQ8v6podpiG1q+KcZMgnOZU7JMewJVfbg282vm+1O0XrSZcxdwsPM2lpnR+enzezSoG7G",
-	"HpirABV+Vmce2ALfDHuHybTenJ23YS6ORRXJAui8vHFIvAg6ZnlY+DAZTQ8I9c2V4MZaqBEKVSaI2l9z",
-	"l2fTjyHTHMtKDEX2WQ0L1AMumO+eg4I4FJM0MC+YH8fWIeXoGpv9Ymux7NbBYTjuKmSCPrRYAX8dyXGu",
-	"R8rjKOTZT3yk8EJ+CgDHVaCkJ524c5qRzz9Ntf0Ck73bbhN/Zrr4ZRwJp9E6gZjvHyK0nGeJGZ09pzrn",
-	"FXebSF8pVbuhTftyfRvTAxxvSjiq4U7gz7f1PhSbdWdUIvOiT6rdyvt/9R/f//EP5P0ff//+r/892d6p",
-	"1ev193/z+26l1hXdSl8OBoyRva39GzJlSrMoKV/90//2L97/L//u/X/4w/u/+T35u3/8b9//9R/wD7vP",
-	"t/fI+7/5n9//k78l+3Xz2N/8nrz/X//pf/3bf2bUcMTLpDY9KvK7ItfBhpxZRskVUfQWSiy7wkjgRss1",
-	"r69SQc5DJhqtTXO2VPNeAJFPDT8HzNZdSZ8F4B6h6sbIZAxuYHlpV/iM+rAtsEEDNiGK9SUAfbpu+Zs9",
-	"qoCDwmedewbUkkbL+T1AmAzjiPm1rhhQHhh9l4OzA1qx2reUHDNcWSxiBeVmMiIDLiDf0EHKQK61YlEi",
-	"A3h/1DUqqAXoZ6jYArbDFjlOao0jpmRgFA86NPqjJlouMhUOzQZgVAhpZZop3gODATj+RMaBTwKeZJEM",
-	"Yh1HDL6o6Q0TqOeAqm/e2uqKRnq2GfkRIb0qJ1yr0IIMKiY3bH2WC0zZzcaNgZISFFJ5a6ykfBVLGo0U",
-	"K3QOXZixEzf5I4mj9CMfSRjBBPxSV9FlQj8fWur8rFLiqJ/aHQjFYpmxRtJzUoILc5NWTEVNxAMKned9",
-	"h1hVGIP+Uk7I2JgJSTRyQrl22i8tSwODdq42+pRGDB+PXPFL2ET2Z5/DfJZYdDOh5FWdgaU0szRJ0lEr",
-	"yEMXtAZr2xpeEGVwKB9Qz+MequbzHjfKswtTz/xThuBnlCH4MB7pFXP9ioscXVQqrWI0UymitDdMl5BZ",
-	"/fEjMU+x6oemwTfgb3kUAlw/sxTOfXFaqcU4ZJkOrlS5jNEmenywJlKP2DiD3EJhnTZsbWOu6IPNhWTp",
-	"UJGqYsIn3rffQQZYxCDV2wwHeVJZ0THjMIbqkSI+7xJH78fkMXnv0wq//ple+sePvH4o2fY5Z6l+8FBt",
-	"ocxcpPM9t/o+tpK4M68r9EO9Nua/kBOH2IKMBeYAcToLZJnC0tmelFRzpXlfbZEjnBymtWf88jiQ5Umu",
-	"HrPQWIFXnuT9n4+8t0ea9a0+iuifvTSyHz2PWJ/xcEFFcwcwfyCePaZDRqrjONA8pJG2ot4b8IB5B+Ti",
-	"7E2N/Oqi+aZG3rRe18hb1ruokVenFzVy2Xr9msiIXBy/TuD1umK7Tk75qw2XdnZ+1E78dpnUBeuGCwJA",
-	"uhsKrphvwzbQOIKis6ErqmkQERD5auAR3kA4GnDbce2i0/O+TteOw7nhjLYAqDbjQ+LBFyD8JsxEEoQu",
-	"LH9RkNAAeCM2zG9htTCvAnymZtjE1dsVia93BbA0qoiS2D8fYoWsH0BheQAg5ObTAAa21RX79V3inR+1",
-	"AVXOcMvWmyvAoUviym5/bRTZbPkNmx4SeLMIKK4rMMc9B+ezkQ6YPTRwBZtjTmAInftSgCMW63gNEXUF",
-	"F7bAT0gM83JFBub6Jks3ggaaLnql3s02EsQPrG2JeJEClpDt84GMxpuuQ/uqhbzwgavQcIwPrYTZj4MH",
-	"t8S9OXM1knwQ9MNlb8BT5O1T9J3a00uTSsBUiRKyXug7dbE188s8VmDlYLu+X9/Z3tsrlBH7qIbNc4wi",
-	"YQGltpvLqoDOA58pncC7FRZl/NqM9AH8rMl3ptCM42fvaYUU+FzFdIay8se7LqSSZuMwgHoqiHYOgA0L",
-	"m84yn05t+BMAxkuRYjqnCGsDRiHqVr1blnR521QKDV+zqdml+Rwp8TySWZ9+4COlVmdW+JRf/eeOr5Re",
-	"++l6l/4xUq1zny0I0xSFUWbu488aMuVjgyc8NDHd30mdUse6nupyn+6nKgHqH0gC/Hm6eH+OuAKfFPNP",
-	"AHzKjYhXU0jQkgOs4y+zI9rpSI9rfeNXnoyIxIhIQZjmDYnM+a5nRXg+xRT3baIl2d0GBNSRuU0ORCJW",
-	"FucFS23odIs0chYCQhw4cICd+XmCK0pqGljcGfPy9UnrtHV53fzNUbN5jObDTK8XdEdm8ZkVGdnu8eCv",
-	"KzcjEup5NIQ5O/5HMiLS9T0hrn5eFkH+bkzXuMHrYs4UXLL1hcXSbC6HP+OQUMfUZ4nbX2k6LU/Ryl/S",
-	"J9PiI5oWD06V97ctEup4ONPi05QK9Q8jFZ7Qxz5NK+EDXL1Z9o4f+LE8/zGPqbFSo4ZL+rj2wCV9NEvg",
-	"A4fKPqYFofGUHIXBf0sqxhY3ctB0ONfD4SzprBgL/n3MoAedNRFWyelDHemSPhZ7vqQfS103a/rMnP1F",
-	"BP+Up7eCgq+Bfle4YSXse2nOnRkyBxBfeE1nEeKBk5diw6+K9Q6jrIbyngiEJ3z3B7l7T7rUUlz41aXb",
-	"vVSnpTZxmyG+M6SV0CGaw3l0T5q2Byz2Y6Fp5oThEyl/hkb1fSXB/W3oS7rQena+G0OJU0jxsASrRnKC",
-	"ABJsAikdW6RhsZFsSwHzVL6bwIiqku4E5Qb5p6Pr1R9b1/tEw3oPcj+f9MJFsskiXz40N1ipPsO28F/N",
-	"2LcPW/WQRwv6Ogb8lhHPVl14B66fMrS4sr/FNPFC3OsxF3N/yiA95ZqPzAJdp9DW0n1po8wn8dau/hFv",
-	"O37iKUaZeBgcEQGpuLKcDOE7irxL98gULzDnd1gcjHQTkgOkYewN+cBhSHOP7J1zWGlViKe+2CP9EY1o",
-	"HyHtHSxbwLSGTr4qBPc1QMxNwxETCoBkEGKOMNGPpqEGcJoTSYWrcMhAtx8QL5BUWJC8Gv4EML/236dM",
-	"j6Sf/GRRfQFhz/yio2mkPdtqPEhsQvgBK0Rr6cMXiE/kEcEYVqeMtxxun/6aBjGDSLITthYqeUxFTAPz",
-	"Z2x5DKh3UYzlJrbbdVrcUe4Zwrv2SAoDDv6R/EN2ZZ+Qi+jn6LmZOPpaiVc9SDi2VGKv3QHQsblSF89h",
-	"8oiQ2r1lGwEaYT/TCRD7yOMNX8035IbPuIcQvnB5caU14LPy+slr9BRJW8/7M0mo5z73d7kLyN3Q5c0A",
-	"rb7yME38HJ5u9tY9Tsc+0i5/FSuk7FwcXk/StMDNPJBYVMWjpCOA8zWgCZHFDoa5IBqEnO0kgIpaohss",
-	"wPtJlIOnXoI/k16Cjymu1+kYWGpYOwjznNFsTaISOKGMivuoBusTwMAHAxR6GDq9vy8YD/4eiEI4QBZS",
-	"CABSLYyQhFFoYF/jivQDRgEnPW0oCf5l6B6JyB06vSUJnqj1OpvHnikyiJgrzl9gs5d7mD81m/HpIv98",
-	"M70+gn1ZW1ujfR5IKjYNkflxwEodx+BHCqZWk0NFDsKcoJwi4C9YkFknU3VpZcHGFoEDYApMzf7IHLyP",
-	"T0NHAfQ0x1ppin5h522mOuP6er69A6preaetra7wmr++apxcXzS+OW2eXXokpFM112UAXIaul2bOBQa+",
-	"LcUyvRPsniX49eaXPSpuDBsD4OaNQ+I+2m6dHbUuGiceiVj+w2HERZ+HNMh8+5B4r65OTppultztEajN",
-	"DnViMpJB9v2kCwXsbnpS2Ghi5peWrSPrh30zuxuxMeUCAgB2lenwNJiYuah4rKA7aMYNCfjMGfXHGAfm",
-	"z0SzaLw0geQN0yeGaBwNPiITzX3nSSf6EHD3AJvigO6TO4Pg8YZEPj11KWGX/piL5z4b0DjQmbazC6Nr",
-	"aoSoQVzpJKDQl6FFF/X42AiqYxzzKBnSA5gGSvRE2v7bOmKsLM4193rlA3S4vowY+1jZuPli1M/vAlga",
-	"Sju7mNPNkHwBjeWpH0ixPFy2VjP58oBLnq4+qY7t2x+kY/sTGsefVYBn9tqtf+M+QN/3EiGzNCDUUMSz",
-	"z2TkyIJoS7HUeIq7PF3Ex47UzNzDfCH7/W7iHS7W8jjOnLgG3U3FvcwwpE+FkJr0WNo/DhxW8yzA29gi",
-	"p6gKPjO6ILdVMwDdOBiwPiZ8lAQ6ioTy0935rCIXn7IcKolnvHVBjDzVl5jvS2m0/kHUtyconU8lBvJo",
-	"FH9/Q3+GVhcFSC4thDEaUzH4dVcwptAB/AkbU0+38Ul9WyeQ8fnYUdbjVuqhu6BD5teIYJMEPveQeN97",
-	"iQ+fbY4pxza2dMxItU8V2+RCMaG45reslrTS3tgiF5Ec8MAitqNOFzBsyLZV6LizWuDaWStm2pWfakuf",
-	"6/Af8LkZPsbeaaIloKMTLmYWaabKzWPfxwzO1vzS/FipZbjAmL47AST0ysFOvV6raEObBxWlLf7Ed4/I",
-	"ZXDbcBMK+IxgJKRD8Cnb8/8MGM9nmOo/TqjX3X73m0JnZeHNXG59qXyWqZwINLAgU60h8pn5zgrD0WwK",
-	"GvRwt8n5Ixa57P9O8+T1deP4tHV2ffRl4+xN09vYKrG5Tl2wYQVTC42/J1H3yVhbti4EqjiCwNIE9CFY",
-	"jXAXyao5Gio3q9bMS4QJFYSfsvfmeRhQsX67nczYJYpuh2mFRTUySsphwOmBPdl5NCXVkEVjagbHNvuQ",
-	"7mPj2HEvGc2WrHRFFRsL6xqhsZabERNssrFFmhBwVkwp8/B8SanLBzJLdbhiigj2TneFVaChwQd09xfM",
-	"cgh33ctveoGe3mFWIF+YbX2kpr0B/Vi94xuGfk5d887Cfha470+867NW0ztgcScCM0Ri/mCcbgG7iiRm",
-	"FD00u1qVh5jv53kIuQ8LKWcgbWnTVh4hmiID9sRAnhjIY8ZLoWAry0MipOdPgYcoTXWsHkXpiVVozHpo",
-	"juK7VLhiroIFNgPIX0SFMpBDLtQD85EOLvZxOAkO/sRLnnjJYyojcKl8Y0dEjPY1v6UZo+zj8RTFtAZ8",
-	"Y8WHIg43mTCT90sdhW9HUG1PzOObcUi4ArwLSNPzhkx3YJgmjuIlGa4c/GzASSAEWxArg5uQe/0xw2X5",
-	"D5XcPDXhuj96SuNblsbniAH3K0PMjrpKs/YKo0uYgA0JAIQaKdLHxl42J5vBmR+SyYgHjPQDqZhfI56Z",
-	"xFXoZZKqd7vC67TenF1dXB+3Oo1XJ81jb4uYk9/kIskW5745MD01N+uW+8yJMADKeMeVWUAKgYHpCV2x",
-	"KD+hU0rMjyC85un4wwmvNS4RgY6fE6KY/vN1Qn+Oguk8RJwTuEfuJq98hWeESUjHmzdsOpGRXx5rauQh",
-	"ZKQIplukCb1WY6F5ADRSnE/RCen4Kzf+YxJ29jsldB1wpZ9Ew1LRENIxuUmPLCGrHKmsIx4KyScp2XRI",
-	"IAcJ8tF+vZ5MwPB0gCPartczeERdUdURH4+Zf2ib/kphwYhm45xG/DCqFfEjGYZQ1dkgofmOuUNyDNUc",
-	"kxHU/XMdsK6QEbZYdvFRM3bNPBpCQcTsBwKbVXcluFHx4O9kIAOfi2HNqFu9QPZvmN8VUHg1ibjWeIOZ",
-	"z7VZgb0BSScKi6FkEUsittkfMTNCieiau2OPILTmrtcHlFkrXm3oew079ySvPq3cWbjpGF+5O3PJCy5N",
-	"h5vDSMbhulILNFJ4s0bkCr2HL+nwDX7ncZE34SNlaHyGxHG1T/JrEak1ggDwXYfuxDKglY5c1ipHKqQh",
-	"T9Ax81As7Wel0mFGhCHguJNeu8XCqzYnnA6J15M08pUHPM2W4sJvEBbLLAIS9jiD4tWqHaEr0iGSTvi2",
-	"do8K5xOEkRZ2MAA6fDxoWxj+4/UywNUtumFPsuNT7U2A57PGpS6TGMszd4pu/YU01zEDO2emsRD/PL1K",
-	"T6k3nyEC+rr09phY6EBKi0JAi20sI7BqrgWGb+VJLYVZmK2zdV9cDID+yYmK+pOoeArwrG2XPO5lT4RQ",
-	"rEfPuR9u0vLON1+ziA+49Ymch0y0jsmRFIL1NWkdEy1vmCBVxYeC6jhiKWyNc4Q/MwJqitguXKmYRbWu",
-	"oLHPmegz8pcpcPkwBk9GwJnQhPs1mxq3sUVec+FnE1dJb5oMT1Tc+y3r6xphgWJdEXBxk3s2YSiAB3OL",
-	"y/FdlnYV5WYyGjezDfUGDkeQ9ShCu8IGUMlefRviCNSuHfAofYmQrDj+9JDs13eJ12m2v24dNa+vzhpf",
-	"N1onjVcnTYt0o0dcYYSgK6xLJbMHMirZwUxZ5IDp/qjY/XIihy3xlutR6/ii8Ui8sHV8aVb/seLdsR61",
-	"mYqDQsu0w4cC4PEPESINjokrQgMlYRctVKcnmNJsOLy2WQke6Ut5wz9CbedTx4dZjsj6ccT1tHLw7Xe5",
-	"ADgfCnN8cKmpSMJu6QVuJFwpwzjNls/2h4h7Ae+v3zYsYZmbyKk2ub8QsSbhZ0ByNAwhOmJ7eGenbZZ0",
-	"SDwRB0HCJKhGJkHmeERh8Nvc9yP4Xuv4UatE3TdKNJFkzVufj7pdQnBHyfHJQRG1rURk89TTKxe4DUW8",
-	"IOHgftjwMkpxIje91vHF9avrxtVxq3l21MQWBEb2ITBkJOPhKCdEyCsnKbcWCoxXTwLjSWD8nATGqw8g",
-	"MICJL7jykE/tciOR/Ki27lF4d8sIiEiKIQmpUhMZ+ViBI0gsboScJFWHQ6YTZbcrjK6KmSy1PD45xyZk",
-	"CvPJmO+UZatfKrtr1eSNvfr2xhZpAAjldr0rBpQHzCdUazYOtQKNWApmp1EzKux+HY0B82srEajvR0xZ",
-	"K58Lsr0P3Ys0UzUyiCM9YlFXJGPizMnezkvitRuXFo+zeexZtLc209F0E+bk2aA/4FnaCArlgTFIuMp8",
-	"pitk4B8SSlQM5zqIAythMwU3uIZntjtSqYb9SIzyxEzniU1+rm1X9nZW4M2XUp5S4WAF1KfJLS1HMXzG",
-	"MZ17cMgd4JDZa1zEJSX6EYvZZNN5ARyn5MKllWsZsdm6OUt05K2FTKXpe6nBPuJi2BVVpXkQkJ363sYW",
-	"6TCb0zfDkJHJUTF1zDLhCcgn8XtERl3hmYskI/4D/PmAvGI0YpG3cWDHxd3HtFcL9D1iEashaJHtE6Uk",
-	"GTJhPpG4RRRwR+i75S5gCXs6j/VKXn57p6Gm/jPU1X+s2EM6gs039PxT7cdKD/YbFE77q59ydN6EE+bK",
-	"HfEdtPgxWxStuXDVnMHUVk+r2YIHoFygv6QXEPiiFKmCL7xGAuYPjeQOJRda1brC4ryqmpu32gC5biRs",
-	"puUIthibr7rYIm/BrJzIpOZbETnoihSm2VZXRLFwObM1lKnmC2aWg8QV5551CUJD80wGi7grvMTpCGDV",
-	"ATXKgxWZqUmD+oe7a+kA2wvak5yyO4SwnhCEF0SXcqgAydEuKvIOEZ7jodoBmTuViJkyVMZcgl5OE2Z5",
-	"D/EzhW1ukotiWDSHrDmiNJ2qjS3ShoojvyuAFLGe6Pyo1Ti5bhwdnV+dXXrWz+scySOZ+m6ww461s4vs",
-	"iprRvuvEe9s+P3tzfdHodN6eQyce9OwwYvv8pcvgClV8vL44n8Zpc+ZdvK1Qw+1eZN/HNFC5QaUwgg8M",
-	"htnvuKafZtVdgf7qTffHZ+qAbNdJyCK36hkt3dyOMo28K3IqOUgwamRzANjueMGthTGMmZo5RgCTYNwc",
-	"2xbZq7/sikw3J9g217wJe6C5IrJkgIBaU4YKyOovzCmBVy9SfeZRYKNyH7kvVCeO5j85GT5fdXu2GDRL",
-	"tvdkqVi2leNblVolz3UqtUqOkxQ2X6qtpKODLrI54kbjnpY6vs8yCFC1JAFtu14nEesbHlTovr4wY39p",
-	"h35EKzf3nRIXtl3hz6nhcK57NZyz24UsiYIuWtJveJ5SFqP5O9Fku44cEmH0VSLYEHpnlhOJenTyKM3q",
-	"dh3HftaEoe5GEZa9lZHEkSWHWxrEzKUC0VuqKVpM1g5KeqAYZcyYT1xgv6tierEffUyCsZ8ooRi77J8v",
-	"xSQnsJKcK6vYObKNb43s9LkKAzqFHLLDhdACaiQnKWQJoA6WwR69xm7gtvm+9ewkiR1yIkg1kgGrAQZM",
-	"YpVbN9kGFHXa9tvlGWpZanx4vTP3jY/kQl5yGRDm1Z+5FE+duB8PYFSnLGjlK1jEtjcBh7PUNPfsYy3z",
-	"FDSlp8TzqaYH8N7zaiiGv/ttyIa/G/LB7yasF24c9qhiL/ZqHrlqn0DPIqso7pDTV8RnRsuFCjWpGOlN",
-	"NVMkYjQIpnDX0GlmxobuhpkKA0TNdK5grq17FkNQYMACV0BLOokDoqCpET4gVEzLIM0uMqt8LFCzzCee",
-	"LvHP/BJ3GNaEGlrOXmWk/HVsxzF9t9mT/nQTblLlYHd7b/+XO1/k77rzhy/S2q1kzUZIaB9DwLW03pEI",
-	"OTmEZMnJXPxF2qzMxKs8ogr9wIUqXCdx0j8awV+pZcg5uXhBsuCfm1KnIFy0ycU85ExB4KRQnCBETHmU",
-	"78il3JKT86PGSTZkgt5X6JXLxRbxJqynuHbSZiQFm4bSdogPmQwDRgJGb1lXgGA4IJQMeBAwHyiPKws6",
-	"hb1FLO6m/boNDW6RhqueS/BJkvyEkEVdkc9sMEJoJOOIVAt8pNjC08xuAyPoM+9y6xBl4D22ScDQWDIW",
-	"OoqVYbnebzZfy2hCI5/55l8eGckwdSqbd3E33AthJN9NbeSHiq7IA/yai4fYJ255B2QPUpfnEE8aSY6J",
-	"i/hwQWLFDmZ9tVvkInE1G0H9BZTK73yRqTasJfCnQIqKg64NFR+FchdAWR4R++TqY5X/rZRwYWjOUv/H",
-	"Sb9Yv8TjyXX82HmprgjRsUcM2d0nhW0XPMn5e38PT/GKUGAXMKdi7HGH+uM4rxwMDo0+D4E80pu61gnF",
-	"WsOnBQKWA7f6/POiSxDc7pBIMROBXJAlaVMDJvbTudgfz0d/D4k3oIFisyHcRBV1L251hUtqnEmwVPNJ",
-	"ii5HkQD2ybIExXXCoT1GQBHRsiAyWiQSoSxr+shxzPxHPpYtaj//NQ144fV6W0IPER+O9FPO4acXBG2z",
-	"zey+palADxMSXSybejwIuBg+71PRZ0E5t7mMI6Ey4PoofBx6v6FsLmKmbN6xB7WKTDW0V7N6/mTEbZ6e",
-	"MQiCqS1n7ApgHmQM+IQZT/XrdrO5RY5gWmaGGNOwuQ4Zg+RyBIYLhFFzPM+MLHmfJZneeA6HSeERKIq4",
-	"7oLOAu4tY73XDJMFHxtLss4IV7lcSki5zI1QNUuA1G9KknYG4C3fcEbC2fl15+pV56jdurhsnZ8V1nLj",
-	"FnQyIz+q9M5+p0x4Z56pzdDE1meRY/GxvFdahpn9ytxrew3XSnV4idljOQoqutq2Ncbi2PNYCj0KpgmA",
-	"55RRc0ndBc8e+UF6MYgdG+r5JOnF05r1yvE+6wp7h3pUueB2P/1CyCIu0fUQxlF/ZB6ivg+IOfD3gApz",
-	"vZkNgBrjuSvsLSYOQdGqEdZ1oEYyDnxi7HH0i8C1jagViFSQEY182ET4exmi1IXbssd1KptvLMKTcidX",
-	"S44HcbB+bl62LFcN06NZ6fLMXYeIAemWi7rXwLENP/MZ0Br8HDEulKZBcDDfMiqgmiltjE4WgpPJ0nPN",
-	"wulORlR3BdckpNwHFXxEMYyKctKvpfJvnNw5V8JD7WNT6ybiWiX3jgq/K1KOskUaNq/Y9tHJJllbN5X5",
-	"tC3rx9TKWemEGaFdkfx2i5wZQRkE7mri3eeKjKmfqShQcX9kRrOrP0jSnq/bzc7leduY0NcXV+2jLxud",
-	"pkeqwC5kZEEC0pGfqcwOml1n1N8o7jUOz1/Yhz8luUio0UpyWIdPCdfF2i9Sk6P6BDAjuWH2doXpKd9H",
-	"atqc6yKSLBKeEVPxmK2jF9vsG2tpF+iFSYgHLV0miM/G0vCNKWD0ts0nF2i86yudXZFqnWQlpRPmwD4P",
-	"pVM86ZyLBGgciex29Wj/huRKfB5T9wQKfR5pf0G571tnWzmdMlYjpkDMRYwGm5qPmRHFLDA0au4BH1g6",
-	"U6RKyUXcMxQE7x0Qb8yUokPm2UIG93PL92oEMywwEQMxAjxwwqnRJR8zD+WhlyU1bwOkn/VPHaAJiPM0",
-	"EtFME5XU7LQIotkMmZ9KbDsNoymbj+D9t1UZCMu/1RUIffqrzvkZkQBOgOlbXBE1oiEjVSqm2POOjOmU",
-	"9BgZc6UAxNgVPmNHvGz61QbhqivQOcd8slPfA6UZ2FC660rL0Gy4jqZcDA/JmAYDGY2ZD9OxHAU/bVPK",
-	"wD/YFXoaMsBQ3qvXnUIB2MzylkXkxR75ir+CP2/vFnOaPuO3rGMmcZbZw0frSzP7nbvWIdiJ++ZQfHvc",
-	"G3f2r/1sEQlaQtObpHjF6X/pxc9d96VcKxPSmU3weLG/v/uihEGhBlrOopIaWM8q3i3fSwxZz2kmUGDp",
-	"Ze7UkN6y1N0EbrBUPd7qisvULUWosjhdtni3Z0R8GtiEewX2BSIHZgbKvBUxc8zmtvcBV73qZRn0deey",
-	"cdm8bhxdtr5ueg5QjGCxLx0ZLRu0FkwYwIUeEipsWSYCig0jKnSijRxkcL/cJJIcUcOQgHHIQVKrlPTp",
-	"RIbRFZ7Tvq5bZ9Cc28PUNWcYoYMuMP8MmfDNRIz9ZPhQsgHzY52dX7p1Yixt1jSbdzg6BRTK595pV0HX",
-	"FXabelOXcGQW8Ew5B0aisKLhJQfQksMRh8vpd31NFXhJoMoaPSyBVKlyt1Gzzb9Sd2bG0svdkIxIRz/n",
-	"FmlkbLZkOWDR0dloomIazbxUSUTHaHZPgTC6AmfD/C3SpP1RhuySiLvbXCyQ7QHSv93WgwzKBhKyUWpr",
-	"XQHbRsUUgPvhAF8S7/jq4qR1ZIg0MRPXa+Jqx53rwNgVXfF2lCPTNNQUMdofGQJz1bbmJEHg2Z+HNOrR",
-	"IQNaFjIxf7siBaA6WARxNwfPcegO3Gr3PkhkEL5Wbcnv2hZpCQJW0Fj6Rg1w+hB4oq0vbAOfNedGI2iw",
-	"gx827216XWFUguSoktCfshBJqasbygxy+nVpwK0zZ34/ksR23/hIQbdlBkrDbuth3nKddQhwDbyBq6fi",
-	"xU8opxRJOTGnU2e08AlIO8dL72kzQWnirLSr1CoFQiuTZzLPEgvtrCyBlvn5M1E5qK42/NCJCRB3VQu3",
-	"Z5QAaNBttmBQEMAqSJ1TTG8cEs9w3QuMkNnPJJxsLG0fFx6wLIPB9BWwvODzXVQVJlyxw5zCxVVB5MEp",
-	"jjn3gIMNtExOClbW++gT9XD8fKujkLr83G6s7+uXNPKf285By8HkLwFKUI9khHaumObVpS2CRZCJD51i",
-	"ximoUOWwHEf4/U8bXv5nAhbfT84ioSSJoUCkkXvidqyLF29JYxFcfEqUaPBVnQmV3BXXGSuDMrOBzijw",
-	"v3BFbFMq4OEqpOOuSJp2gR5+kC08YMmAaUMsUu1cNE43Dh0rraVbmTxCVVdA06Ae68sxU+SWK94zPB78",
-	"11WKTxq7wNqnDnOktC4we3MeAY8CR/9IuqRbWxlYrDvUj9cp6wmQvpSfNH2uH5+bLBBjz/EKrd+ifIbj",
-	"FLq52vZ6ZnmBDfnm5KHaIufCeZuy6Djmn+7FKqY4NU7azcbxN9ft5sV5+7J57G0cZvqXu4ezxjiedral",
-	"Ob7rWeY24AM96gr7deAt+SlXPfhlm1ElhUfw7c7GgbG/bhgLMbaAnQUS/zywzBHk7KNLx/VVJj1jJueX",
-	"X+jHNtNZR+S37Uo//Qv+Zx4iw4NYcK2t2LoDEE1KvcWdwxMzb/aaLGMDtxIV2YdnAp7PIwbAeR65ujD6",
-	"8PH52zMMOxMhifkymTJtKw+cd/AwNfSSAVwEG3MsscDYvI7PojaTPoy1AAxDaoa/wJeKucshonahJvH/",
-	"sXd9zW3jSP6roPwSqYZS5Mnkak6ue/Bkkkz24sTrJLu5Kl0dYRGScKYAHgFa1lbNd79CdwOEZFJ/EjuO",
-	"J3qajEUCINANdDd+/euREjd8bFmlMvcUL3meixxeNxRPLYSnjRxfmT77h4b4mFYNW1FtTQ1GCveff7z/",
-	"+DI9iUwf2G1cLzVFsFhh+4OAIzkNnYwvzRoKFSiH2b+0Eq5ZIlEhvpcJ3Cteilwv2KA7HKkeQ0bkT+cY",
-	"TXUfVrKfjlmnphJinGV82U2IFh3Mxp+e108890/06/bcug7jF3rH8GsNuo376x0nIQiNzwf6Ex8D5xbX",
-	"jJeCTeW1UHjb3OGKfTp/YkaKuTFZfkW/OGvSDeKJYb1jVgpblUpk3YTBeuZLAE5F7cbBUo5/QjCFtK5t",
-	"oMLgMl+yMS+gG4MD8NAJ93EfQMrCt7V8CdAmN34Mp8DJOEwSssD5AQBuLMg0SSk3hCiDFieUy0iz3vl0",
-	"zn56nsBMsN4xJUPipAteKpy3Y+zW+OG7g/nTeYMIIPV9fKsA303CWE8+m5RCEJehmbmvhFAKt64V513w",
-	"goL1brqvQWOS6LMRe8boF1J1lGAYNZtrpCVAQk73PU8MW+jSzhoDyvq+zX7XwwPZ/Nh1W14jmv0oKJQT",
-	"S5tfuEWCveaJgb8eHILvKXjslsmddHfrE9TWgzt7mm2HdQMBKBBM+yX2WZVbWfDSug1oXqeZIGkInU+I",
-	"8EgnMhfpkJ2/e52wv52/fJ2w129eOVvgn+LyPGGZGMtM1HefI4V8JB13FIYtFOiFaK/LxDiH0tyenCS6",
-	"VK4PzuPn3Zof7zk7+22kOr8cP+v22VtN0Jq5sDzjlqPtMdfXfhhumO7YnBCaBUhPOkiG9PIGaEwy9vns",
-	"nJ2enx+PlBHTueeV5gqf0KUUykYQHuP8H93tM59sF+briWH80ui8soKlVZkDnFXmli4g16p4ISwBgfCU",
-	"3u6Oau0cnqKCVGUOBc+fGJZC+5/K3LSU9nNq85tb8e2sK3O/5E/dkveAsnb3EiUwDujuW+eBY9cXbxuz",
-	"wB8mKvJDMSW5rwAaX9ga6AbIbSrrmxvtOTuzrDz/+Zeff/11sLZzzZfBu9lMkOiPQf904oyqiFqz4GAe",
-	"Cj6e0eW3G/VHaXPh4X7a2Bfciqkul2lb+sfZ8oUfzr6B3XMO6771uQ/yXwKcsPuOM+KAbquRc7DcdDmr",
-	"z0/nY1GqB9KLs2WYqT1P+dvy7uRwR2GHR1sk3cfgtXJ+sxrnlTuWOyj79OOQue067bZLO9RNfsSi7sa/",
-	"i5zDTB6EfJuQFyQOqxKOf91FvDfLNjJcnBDOKOC6YM92b7IxL0tfYTUoQTpfOlM7pRpMvnJJXTFkOFKp",
-	"x5j6wvxKs3EpgIqe5+CFL0SeM8KM2YVmC76EhEMjFChRFwI378tMlEOAno6FQZVjnVgBu0T97m3VZ2ym",
-	"LU4c68BfqqKHAaj4+ZFCe5SwkO65uNU+Ow3tMKLnRwamzLMvBA6kn3+BRGpD82hHKhccAz2+6z5zSmHY",
-	"gudXrOb7dyINQD2IooT+zEwv4IMQdFpQkcWRoh/Av+c2ip1fLlnGrRhGa8eLAlgGtRoLxselDtwNU6xe",
-	"7UbgFgfDEkAtDdGznAImlFQG9b5cq2Tb0mChD4hR+LtGXRJy/VI4e3/mBnwp7EJQZQ9QfWrEAImKcxn6",
-	"7DfaOHHJeClYLiaW6cqyzmqwH2p8eJYtjGHS1YP7jm6fpWNvT7BCjq9wlkETWIfnOZXyDmAUCTgZy6cp",
-	"XUbAEEbKif0ylD+xfNqanPpFuzV4DN7y+XslyuUueze89ZFPd37hRzsUHluBILc0O9UIWgHpO7Hb41jw",
-	"xDZtVwxgkLNjIEIbDFaI0OAaDn75eZAMBgPWKXK38VhxY7sxdz6WytcTfPjZYKTqZljHlnI+F9kJhf4N",
-	"y0pdFBBbjpqIXG1yGgDPD+58yJe5XI5UWq153USk4z0kAqHhadVnKZ4cgFibaaUhBgAvrO4sWuXLkXJ+",
-	"CaXqYN3ACOVhoouEIfvpeLAWPI6iJRT/ZR3a0lQWrFVm9RRIYboJBhqBN41ymdYvJNwhBPssEs1aWCtd",
-	"4so4zeRSGXdwF3zOCE7COmNuRE8qI5SRVl4LTDoi7ssAJlm9mP1wfnqWBLSI1evTQ8ddvNsiOh+D4kpT",
-	"0J4oPZB9qCa0XTeAG8k14HQ9R9f2XthrtbEPRKYHX9XGLACH9YNBTH6gYMo/SwkAtMbwyZ429R0AGX+n",
-	"6mvOiqujKCtXpQABIVyERz6O1Dr00e9DKEluC7OG2tmMigzKdoBEPiwkcl+J3AMMucHxY51Q4zEk1Qbn",
-	"Tprb113dPnuDgQ3D0lKg0GaidGc2nGB0UkJBMnJ9svVwSVxzp5PmZEVfxK2RjxKKmOW5cwZPw+FFgh6u",
-	"+N2BtQEjlGCBNCHYyqHXgkNvVorBtzsLAg4qnuEvV72/pAp9tRl9IXi2j+JtJij9ehSyk4qvgyCvKwVB",
-	"9AAG5DPR3alS5e58MSOVjoPFlZ6sGMreBF53vyvKcMVH61okhvpCAxXACGCiOl9+HffM1mHPcShB6UVt",
-	"1xIT9ir8uT9SLzMJMAeENgTTc0Npk+/Iphz8CDblAaWwFbZ8byd+m626/Vpvu1HQ7bM/tK192c5aRHQ9",
-	"EMogDjpSUSC0680AcA59QfzoIsX5vF7lPcavCSk8UqnbY1KmqjxPmLgZi8I2ePZxe012g9Kqtx1S7IN9",
-	"h8vIg/Hx9caHlyJgY2jeClouMb+lGdIYL/ytDgpCTLCO9Hn/dMfYmI+DkTJj6Jed1mkIaAYAnnE1wCVD",
-	"IZdV06AOSK0YBafevtiOE26JSX1/KVDHhxSogy1RB7S+aQ5UZFKgH7B/7sPWXeb0dnC+zz4Ia2o3xWoI",
-	"JbOOzMS80E4Tuifhnjgn2lnU/VwC78gt9X4HTz+0w//tVWr/qil/7TjcGb/yUTjGSYZ2Ms7BcLwDRYoj",
-	"PXvb590+o6rWZGS32tMN9u9I7WcAx3G6R2wEn4JZsosNTHN6iMDdtRF81hAr/i4jchu09svyf7cef3Hy",
-	"Lxqv+2b+wls7pf0SzusOcn6xzw0JvwjT2jls357au/O91SGv93vL621U7+8iqTdS7Eo9sGULFaK+yrT9",
-	"RJ9wMG4Pxi0Yt3Rn4/5Rznm++zl7Vzbul6XJb1Wo7ztH3o35HhLk1wz529nxO4e8Dqnxh9T4Q2r8Xqnx",
-	"93idfMiLP0SJ7zEv/o4unb8kI96b+G3BrUa7+LwdPp2AupZ6AcesdeuzgpxyvY0UiGyCW0/wbCmHCLxR",
-	"hKbFuDbMCvIRM2w4CZVd/d8vl94DhrwXbvCKqoNXVb3V16FAxIxfC2eP4FutGYDk+j/i0Jr3ud9YMd8l",
-	"wBbWBSfLPAKP4TH63nWCVaROO3ri6AI0a/TTTJq5NBvILhpV24OfUd0omES5G2C86jKigXJmsXFOMmKl",
-	"K2VPRgosDWnZggeQWBIzW9Z6mbjHGikx++zUKykaFVpAOoNl4kauBssbYdT47bXS3odREDrZwy5ownBj",
-	"Mw8RDPtuXfLHeJzTOkb5OIQjQTneS6W/0Ku3fNqblroqtl9W8aYEYdyDVoupdcllr1M40UvEfticFwVU",
-	"IXduObeU1OmNz/WH3EFLaZ92JpbMKd8S0ppCEmhNpMukTXAfGiloqO1s9hmYr/HT7yLt8z4PYj/STWVN",
-	"ceIOKZcbb6o+8qmXMFA0EKBIzyJ1aE6+9NozuXlacoyCtXJNlFDwZMKOWeq8/JRJxVKrMcvRakgrvBWe",
-	"6SY+k/7VZ1aU+lpmooR4AISnMLsb7V46oQh6xmWJroFrN9Q98i0kmDw+0wtwmOdcLUMC90jxspTXIljk",
-	"J77qjsICwXXaZohWEGzLfWKfhRowYbwTLnOTYNyNckaiN4J14MYsTd18xxkFacatSJnhS0P1zd0XYczP",
-	"9d89oWouChLvsdkoV1GavarG1Nj6kQrllLVil9rOmJGZMMF0OF4v8IKVdlqyT159vnASsu/e8urzq1LP",
-	"d3EAXn3+qO9336FPaNlxYPEPvB8bqzBojG2JGzwjg/jzunS304JoC5rcbEldRHaokLW44cyGIl2YS41x",
-	"MjqoIcCGCjWGIk1ERrUUvGSd9IX7W++FVrbU+ZBo1pKRmvObHp+K/3h2/PzZvw0Gg4TJ+byy7rPTbmAe",
-	"saVWU5a+/Min6QlL30x677QSvTNux7PU8+MhF4NXrJF6NviFkU5DSnSfpZ9hBELZnrPSeu/h08yQKW2U",
-	"nEw8z8NlqRcGSOR0vDHZZdGmlyssb/vp5puJ+xb4lF0UD6b+6VROVjVuoss5t0fDo0upnJgkR260R8Mj",
-	"Y0upprDS+Or/FmL6pe8W6otfXYjLYt93G3cIaK5/lBzNBPeAqBXpargEInFjm6TtKInGdvsrnOw1H8me",
-	"ZZCk1G0tdgm0IFuabJbGhuF78dzYnmvxWZNn905DMTI5kf5ea12BnNrIFcrEv8D8/nnAY22v6fm7XqgV",
-	"CsHdeAPvG1wFO+kKukoXQvFC9pd8nm80kN8XQp2ev2GZHleBAdxZxKJkQk10OXZnFTfsv07P3vbZK12y",
-	"Qugip6sKrXOTQE1Md3x9+P0/zdAdUuWVyFh605O0HkRUwToXItPj3B3H6WWlslywXg/JTnv108hoaORc",
-	"5rzEPoDmZKSkJ8q4IUK4YAy/1mycS6je4hxU+VTzQvbwTzALLScRff9+oA4/qxu0qfnKR9mSjwnF8Zj1",
-	"4OPM2S30OZEO1Dms7RrgV5mCbV5iK7MJrVuX0oKLVaTOca/4kqKBOHCFdqwx8PDJPG60rRv/Tlhb81U4",
-	"20P8v9GdAMaoikTIyz3+f2OYvw1pg8lQhnH29v2L07ce5kImfMGNWegyg63XyKnqVQXWH76sbBRqMyyX",
-	"cwm5XoqJ3pzLPNRyQw2Jgu7/ztIX79+9evvmxce035Kd5YTrvlKzQgcPlJ0F39ayN7sVfAyh/EO501bN",
-	"RPliHNZyJ+VsMcgA4uo1JY7XQ0tbuYpODUvxNwTlpwkR2Pp6xKWYVIbnzl3G5yIsGh/DhVwMGD/9/ezN",
-	"u/958cfpu9cv026/hX0oKO53yz50gJK28BWBHQN18POcwFlAaP8VIlyDSmLpaQOXtPAavQ/FzhHMdsvq",
-	"OoG8gzS0VZMHZkzpqJR5v8n0bpbYwWG7/2E04LWwd7Bdf73/jPv0JsKgF/56lc/R8yVbq8OD2YWqMVyz",
-	"s7p9dqFzkTBjua0QLwKlgDEOPFKeliuq/R8l7kitImKgdlKeezTb6g4eCEv5I+rxwc7bVMUjuxs7rzW9",
-	"ad32y/R4A9bS2XOiFGosPCm3yuKb2ihU0mcvAaHFjRFw9wORtoxdLvE5DLyNVAcTGlLo+WnahdsiTzfO",
-	"Frq8MuGuBuMpbieFjz5hnM2lMXA3Ct1EqKuRomn4yalgHM5bC+KxXWJ4I/UFQTy2QwxvpPYL4v3u1mfr",
-	"DmTFjX06s18Uuvvj49lbmPzHH7u7WJHWrw/ezQTP7exf7fpB4vfzYMAWM5kLD1NwrbOyUuaESYvMdgG/",
-	"BOWzGq3GP6C7+7QbqYe2NDwauDSM5/L6LyAQ5/RF7muUW/HdRQIEAKJN7euP6y4U4M+npfjw97d+SzoB",
-	"lIhHnkJ4S2nbZxcikwbzywhse1lZ2KC81TEcKUIeGcidwuwWq+NOUNhCW3zRTN77WtgLwTNJn36PSG7f",
-	"SYNkuR+XDyJKd/5tyUo78XmzRx4svtU0U+9ACni2PInX2suOByB1OAtjAjRDt89OA1oLwA8hSx+p4kXG",
-	"uEVEI1baK8P77gAn3s0IgTkGyBtJWTQUErXuSPmDlzOaBSaVsYJnTgw3b9G+a6jgUl4LZks+mcAmvLtu",
-	"rsH1dsfqgRWCntPtDZAuB1fsmsiUcaf50Ie5YrOIW7JnUshuMshxTEUDPfLcSbU3CTrpnF8Jd0Kk2Lhh",
-	"M2uL4dOnuR7zfKaNHf46+HVA2R9VmR8Nj56CD0dztD583NmTaGlDvlX4EGtEPnEnj3P1jobxNLvpWivZ",
-	"h5H5BEP0Uq2H75kPh9AtfA0FjIv9oKE0VT1d2ahn53g09AlrIKdKZK7DQFgbBQ+Hrp+JdEYd/QMvq5N6",
-	"XK5LiD1KraIu6fHde4UMypDL6lqdSWN1uYwbhSzEhjZP1/zcib/ie8JKnQNGCpzmBDxmszLoW2y6WuXL",
-	"btQrNdW0aIT3NMJaqaaum2o885BPf9mCSZdbu/GNNPRztum+cmvD6M00L0SY/gXPc2FdY7jyhjBg7ij3",
-	"q2ISzPrEiyLKFOWKub02q3Jhok6pvW3d2oXu5eJa5EyqsfYRkZtCKCMYIc7lSsP1H7e2zaeGdc4vXp69",
-	"+XTWPWFCWSiaBVWEAHrjmozbBmW/3eqb20OjthI21wpmyfiCALj3wm8QoREKovX0QtQZ/aWhvwu31ZbR",
-	"W6wzkTdQkGR9IAYrTC1B5N1Q4oUvfTuNUyXmRQ73hs5Vm8CBpmzDOP+vkuOrXvtoQZ9nULg2ExNe5TZa",
-	"uHDVPubunCuWW6WV2uhtXGdMQPQlZfR8Xim3KVJqAVWTSsMPacJSw6+lmrp/WVmYFHPdZYkZ/slIxVRf",
-	"MMPE69Gn4x+AWoUvzFYi1bUSIjN1hTY8PuhD4izO218QqEaJcAALGMZDCifKysZcU7+udRRSx5rkKWSj",
-	"3E41i9LyVxbmSVxU5lZvPnmlQVkAtsSwGhCBUenrCM0Jh1QUrQi0Brd6IQjU7U5eB9S/qaZTYXwWHeh8",
-	"EuWboCicrJfNERnSHs1Xld9nCzQL+fr8rJCfulmismvIvNRQYohbLzjxtl/wec9zr7f0THuYV6aZLJjR",
-	"eQZ3KYrxoujB1DJTXYZX4ejOqrGb+KIqxzNuxEhdi1JOyKJOVqUrfpl1MFPfGTimmgv4r+uiG6QF/vcJ",
-	"JuWFJs2qBkhI9W/4qJfKlkuWlXwCScE8g6pyeoKUDTyErwl/MONOTFkuFWYbiBvIQ+SsmGmrEYFdirGQ",
-	"he2zd+T3O0OSX3vkJUG6sOoRUD24zgOZAnVoNZakLmPBkMryqyZL5pUuhZyqVTx4RAIRV7cO5hphtAtR",
-	"roLG4S8Zj82dyU3TxuHzqy65umIFXwLWbmURWKeozMzN0IezD1gWjCE5BpPK6vpMojMkYVmFfpYINQYC",
-	"VwM1qScTI+J9IO5xq3Ex07lgucimeAEIjA6idFumyNjfPrx/V6MGO8HYh7PN9dZNQvUcEsN4p+Djq6o4",
-	"+vO///z/AAAA//8=",
+	"7L1rbyNJthj4V8K0gZbmUipSj5ouCRc2S2JVc1qvoaSu6dssVwaZQTKmkhHZGZFisXvK8K6vF4avFzvA",
+	"ru017tzFfDD2AXiBhdfYtQF/8z/Zj566/2ER50Tki5l8qKR6dOsCd7qUzIw4EXHivB8/1gZyEkrBhFa1",
+	"gx9rIY3ohGkWwV9PJY38I6rZSEazX8csmpmnPlODiIeaS1E7qJ0LRvrmvUPCblg0wz/IlOuxjDXhertW",
+	"r3Hz5vcwQL0m6ITVDmoDO26tXlODMZtQM/bfi9iwdlD7u49SsB7hr+pRDpra27d1hO+KjipBC2YklEor",
+	"MqBRNONiRPSYK6LpqAoqTUc5gCb0zQkTIz2uHew26rUJF+7PZr2mZ6H5RumIixFA5MDrHM+DczVmxC36",
+	"C0W4n8AQUj1OQeB+rV6L2Pcxj5hfO9BRzLIQDWU0odq8J/TjvRrAxCfxJAsRF5qNWIQgycmECV0JEf78",
+	"AQE6ZkMaB3rZVvn42sfYsrbQ0czB94wHmkUV2MWEjjhTRA4RsxywREaEa0VU3N+yzzhTy65Cx6+9N9hV",
+	"22kg/eB7eMGEz8Vo4RaG+A7ZMDNumo2T5vFAiiGPJswnG0MaKLbp9rpqE+04uR20cPWlDBgVKVxXdLTS",
+	"sc6RDWImuyfagZCxN3ol0KZjqRiZsIk0W6UpF8pCyd5osjGgim1xoZhQXPMbtlkF9PdVIDcbK8M8C9lC",
+	"mLkYyAlLjpa9CZlQbNmBwmyrMocEkBSsFzQImF7r+k7hkyqA8Nf3vKTPfvMskpN5eDqX52Rvp/lLMpA+",
+	"Q4AYGcRRxMQAbsMNizTzyTCSkzqJw5BFxBxyFbDmvYUXmr2hkzAwr15fHtfqhhpoFpmR/uF3ra2/ePnj",
+	"7tu/Vys782e/uZK3h1/LVaDXckXYv+6+WAv20r039HHII6WJT2cO9oiKESMbRpAhnpbe5pKdLkEJn2pW",
+	"CkZneCYFO6V6MC6Hxmtf0ZFnQKFkIMMZ7mbAmdBkLAM/vTRjRn0WpdB0hltm7C0cvPpuN0rhmtARq+Ig",
+	"3PwIHKQOWAgwUd+PmFLEi8NAUh8kMhjFI1SoKYvY+/KbOIY354E9ZZM+i6qgncCvH5DhnUqhK05zYn4i",
+	"WpKAK10nTfPP5o7DrRmjUTV2wbeVFGd3xwBG31jAdlaA8oaVXd+WkHrMIhKxgYx8dwdwEw240zEfjOGZ",
+	"zwJmLrIUBhkcBZ3IG1a9BJjzfTb3go7YPNDmKRGxgdGiZLNSOjADZCGw4iVMuGBHG42G5YMLwZOqUsA2",
+	"CsgHRMNfx3zweqEk+L1544PLg11mmAEXoyqwIvfCBwftkv9QglwdzSaKGEZlcKcKr5T5thSvdhpLEGsp",
+	"XFd09DyScVi1Y0YeHZkXPuBeXdHRAnA+JCCyHIqAlrDxuhFBg9g32gQSXUMtqomulmsydJQ1q3YGBccP",
+	"uDnfMhqVg2KYTULds2zJbQw8rN4Z8/2K3GjnyZMnWUifZGSOFNi3Zt0qlEIxtDlRv8u+j5nS5i+j2jAB",
+	"/6RhGPABNWt5FEayH7DJn/1WmYVl5EHzhW8m+KZ10jluXXXOz149a3VO2kbC9ZmmPKgd1B6xCeXBAZnE",
+	"SpM+I1QQtmUeJeKMigdjQhWoe//Ajr49ADmPRZGMVO3gux9rQ84CPxnPrJ0pBZyqdouh375EFGDK6BgH",
+	"tf3hzuAJbbJf9nf9vcFj+iVrDJv9HVA/NNWxqh3swZZyDaLwU+oTt3XJRtO+jPVBP6Dide3tqsrUBW4v",
+	"nk4ZpYZJCFdkQgODAEYciAglsCHmORc3NOA+2fDmDsKr47sTGTGiQjbgQz5ArcEgpQxZBIcMWKk2t2tg",
+	"wxLDgA/eDyWOzs+enXSOrrKYAFqfPSCuCA0iRn2jsJJYsdotzuNJeh4J0B/kMAZ2NgWmVzIdUzggpWVk",
+	"qJ7nVu+tv/vPZNTnvs/Ee23/s/Pu087xcfssu/9gD6C+IRJKR1TLyODUzOw+auQJQLc5jN30MNI13Ntp",
+	"XPKRYL7BnX6siZCa0CCQU9j9ZPGI/d5Ft33auT591W3/+rrTbR97ZAjH8qzbbjupWwpCiX0x3Ydb3J6O",
+	"MMoxDd7r+DpnV+3uWeske3pUkFiwNyEbGIUACCORA1D6/UPyfSw1QpUQDJ9Mx0yQiIUy0kbU43r9c93P",
+	"Ej23NnLJohsWkbYB4v7OuJVb8ZDyII4Y2fDc7nib2wTt/AaDuSKBHI2YT2Lhs4h4yUq9OhHMwKvGcirg",
+	"lM6kfiZj4b/XKZ2dX716dn59lmN3Fp8MRg5hhltcpb10y8+kJs/sOPe0zWcS2SRqo3W0ppM+C6QYKSOx",
+	"UKuu2qVteMnCPcT5CzoLJPWvpDyh0Yi916ZetL49OW8dv7o6P3910uo+b+c5SIrffWl4hyLSnGyzsffl",
+	"/i8fk/5MM3WLLW9mqJdl66QtNNczciUlwWV9ENaSW1aOynyhSMAnXJMNb26TvM1DJOFgrwL6lnyniDb8",
+	"SdPXjAiJE2gp8eQiNuHxpJsIw+9zcgUyO8f6h4xqc4MFY77KkFvEKzXm4afPd1o5rjEwuoZfxjnMIRXZ",
+	"zuZhkfuGVCmQHpg9bR6RMKBIowyR5QN2LegN5QHtB+93sS7b3W86R+1X12etb1qdk9bTk/bcCSk+Eltc",
+	"kAnTYwmypaFj4B0axQY/bsE/MudjV0SyS7rHk1J2urxsY9Fvbm2G7g2oMA/75jrSwZj5JOKjsZEvpj2x",
+	"4ZVsYbWAvXlALqTSo4hd/vqE+DFYW6ggMtbUKMlU9AT3GRKZMJI33GdRHa48yJHbpMt0NCN0qA03gz+2",
+	"WuYPjyg2kMJXyOBH/IaJ7Z5BerRPg2qXeX9eOb2032tJphSI/dDAr9H/RkeUi+28OXuRCowWAnlKxczS",
+	"TvVemNptXbVfnXROO1cFIiIlmVAxA1HAXDut2STU6pDAPhmoSUA1GOjXJSM7GV3CUHyzGJKs5v4ov1uS",
+	"hVcZbCosj2x42R0xZCRaBzNugRex0DwAVESOEzBtHZ6OTelxJOPR+Fa4ci1orMcG8wdUvyfTuT5rXV99",
+	"1T676hy1CuhiiJlRELS8Iw2nmaIILkFG/Ad2j5KZV1idd2AYuGJKOd0EqAX+TcZUEfYm5JaWTc2fAqxw",
+	"bifgsDYPe0IK/NKS+1RUQPoziBgQJhooN0nnmGj5mglCI0amkRQjskHtPwwXm8rI7wkqfAJ6ymshp6kx",
+	"BnxTOCOdsE1DqwANVBwa3YT5p8znFBzK74cLl9cXF+fdq/bxq9P2caf16urbixyTU0z4AAcIQVQRKRiR",
+	"wwOSnQgmuIUIuZ9Fj2RpBNZGrtC//oEEyC8UmcC0Zj7H6sxa82qrEQkNeSnfOBDuE+iAeLSM+IKuwBKv",
+	"lpOKqCrKOYrB1BOyIaThdUMeWBcn2D7DyMCkORolBxEzZKGl56zBW5pPSkzC9RqaBA9+rIk4sJISWnXn",
+	"3uR+qYm3SKecCfbH+RGMfLb0qAIqvqFBzNwHrVjLLhNsWhYog6+04eqqBcteujgzzEUk/RiNd/M4AoKF",
+	"OQDzSj5uQBMV95P364QPCRWz7ZWmldxGNK6wr07SWQHb4b1kGyOJl33RR10ZsOQDdzMXf4LYfAnv2k/f",
+	"Zr0D36G7wBmdAS0sMMkUFimK55g/kCIiZLYi2cJ6BvlfJrsn+79lA22W1JrIWOiyqyek2BJsRDW/YYTC",
+	"a8D7DK2jKhMcEgujQU6lgJuXENHmDrhe530feeds+n8ZZ0Oj7JxbsR53mQLv3I+FGw6cpAJDLTODVw4J",
+	"EGyuDUnxWpbjAu06IE8ZjVhEenGjsTuA1+GfzCMbXKN9WRlmCR9TMpDyNUdyM4fAsVqOj9fKunuyqIEL",
+	"sQOUHhjAvJhWIj+ikQ/2Kfh7Mk8V6Q3VVX6mJPzCMN0ceTVM2qeakuvuySYKhYrpOmGBQmYwp4F8oXoi",
+	"5ANQ1K0X5ZB4hgZ4+L1gXI9ZhArHvdPbsrto76Ddkeptd3EM+Y3kmk3y/1h07PYA36asO4roDAiZHX3O",
+	"Jze/NmV93iu8qqVG2/HSLSvuDKymnsReoKschyvboqd08DoOqzHzC0UC5o+MSnrDIriTzW1yLhjBrQEb",
+	"U1/qMfF5xAZoaNqIGLIYlCzAL9KHiXrCKCNqs06UhGBdJuKJAmkSo62kMtq2lWHgR6MAD5mhWgxf7M/A",
+	"j3cAfj6ho1m9J9JABhllgy3gTQUzoUO4Dv9OQoapFQQzAc8hNWywJzYMUlsXgZbhVsBuWJC8eFj8zIlY",
+	"aJscyMi3Dze3yYnRRnvCbqARi3wX9POaG0WLm/s0JYBUCoB6zVhIIkYhTDez814/9kdMK8+81ROejqhQ",
+	"QxaZB5GZWbHohvkAN1AUeB3XaV81L1J1QIxWCW63ZPg6vEfNduL5RWwYK9g/NlGWkUwStVAqhmMRnw05",
+	"ipU8ImpMQ4Z0ISOcW7hrB9+9rNfS8Gzw6Vo/97u/+ps//ae/BOSNQPI3J5DgbPs3F+2zy3btbT394I+/",
+	"f/dX/y7zQTpE8aOX9ZoNm4IZqeWglt8leRGZMd2zi7mxHRN1AEKEwkFtp7HzeKvZ3Go+hpUPxlSMWBd+",
+	"w/e4UJoGwYQJDYFryv0wYRNpJvjn//Zv/8k//tO//6fv/vm/NfRNaj78miXTyIiPuKCB4/741IVgH0DE",
+	"dr2m6chucmEL6jaWFlbyx7/9l39495/+w5/+xz/A1nzvAphwf8Apbi+UHQtHremI3jCkJA7x8AWLQ6Dt",
+	"4zx2owcDA+1ZjMoCwmxFTZSz7LNAUpFfmXlyChbI3JPczpknF3Q2YfnPsrtu/r7UNEpemFAR08BMjiYA",
+	"t3MJFmY2p16TIRNcjJ7SgIoBy0o5R63uce3ty7dFFp1gepGmdrOX0751WHINIQ7EcaU5ij2hbzr4Y2Oe",
+	"G2UvVnH6o+Q3e5N5RGTks+iQ0GzSREoEQXwqIX5OZTBqPNC4HMQL84mAC6QJRdnlNBvZCNlkScm1/XGd",
+	"KSAaLz/+TqN8gjzyrzVLGvg3v5T5iTJ3aq1ZkjC+VSbBmzonHto0iuLRr3xwV3R0Zu7HKieWIQ0Lr0Dy",
+	"3h1fgoQWlaY4yUFsyAVByeoQZ1oQNLg48CtD7dY6UwxeW36gBfHOLS2d1p547uqnlyaLdAVMryeEKnti",
+	"1TJicmnnRGknsy9ftUMhx69Xw/5hKnevk5CS3TerK9j0Fjt99VrxSs8tlCZ6990pyIPMtq68GUXZZJ1P",
+	"E+Fl3ky2WkqHE3iWxmgWpaDFEza2nrz8sVlvNt9u9Hrb7s8v327+/VIYSoSphYGRe5mD2KnUWDMHg0LZ",
+	"UquRBK01EdXyKR87XxbTuZZqykUpb7VN289t2l7VpiXCYpn10XGOFdiAusWNTOXPlbG1cImzWFZ3lzEZ",
+	"tp7Nbi5cEHuaKa10l2Buvws4W4Zn9UzaY3Lw1bTkzFLHeVZkiBKmG+UzQByLqtsMkGyWiDI6GaSH5Ox2",
+	"Rak1g4T7y1IKHaAZYWYB5VtoJcG3PgJVW+uyrs2uPvmbkWdvt78Z1Vjczcqunxdu+HS2mDfsLpXx7hm9",
+	"Pid0MbtpN2QRtgxXJHloOfKdk8KRvkOSWN+EFOz2tG4pv82J4/O4nTdf5Lj7471lkxU4dWvrL+jWD2Tr",
+	"5Z+VMue8VeSWMubW/G/LRZ2s7eWW8zZXncdZdH6s0SA4H4KRaBEWn6TfvH25wnlmbUSLLv3j24GfGJvu",
+	"e5/WEJl35oW/3/3DZqNhnjYWiYMZ09i8ML90p+fsaGVC5frUsGhwW0J1pWCzVYko3vIVFMQCDPUCHcjd",
+	"mMxx5TA8h4rZvc4j0vw+FihBKZUN5OB1l1ElRUIu8sT2xXhGKOTBQkAjFpwhXJG++ZT5B8Trti/Ou1eX",
+	"6Ch1gY77NlFAQVUQ7/KideqRDUpUSCc98ZrNpjLyN7dJy2XGQ9IVHQxYqK2gemMgUugAyCNNvfZmi73R",
+	"TCjeD9gWE+ZGfFezgNTqNTNd7aWrMpS1OBS9U+ApraNP17mLnK8HuIUd26w8FlxDySN6g1BoHmZlnSx0",
+	"Ip5s3dAIhjLfH2W+v3TfX8H3RTArTsLCCqDa7Hyy4SVweXXiIWDmXwYyCBBeur2rbu6CDcjUTioDO3V1",
+	"ZW3AUjDMcymptWO4uDcY88CPmEC0yZuVuUJLX1m4j/1sZTvaZdzP2pGLRsA7iPABkadTPs5yIq5kpM8j",
+	"G+Kyist3HSlwQYhKmakL66ckANXT3S6jLm5bMzmhGUeedZM8k9Iv8bPVb2EbPAEHc942iNteRMkyPyzt",
+	"K3NRjKS4yGFbtPLOpfQuP9G7M0Eu2vWriL13uEL1xSgNFygFB4wgFzamsxwVLJ9yL9UOagMZRWygyVhG",
+	"ipE+yCozojQNIVBKsGnmZUoCKUYsAq+zYFNI+1cqHEdUsXlUmputUF5lZ69ESMnNuCTUzL1X3KTixPlR",
+	"SzcPiDemphcWgb/4K0QpFqFwX5ZOiAy+RIFJIo9WC2/pp5LF6jL6nDhiJPV5eUSnpe8yksgh5uNBhlk+",
+	"XFSKYLXIQztSuQTal34Je8uGMpXDVSfsDbBdoCh5yDYoxKMpgtsLfM8wxdOZPQiF2fxLIb9FkKsvp+Ko",
+	"TFer4CtjWRIpeITzQt6yVb2hiMPOHhnLOLIJzVSTgJnH+w0Sh1s3UucEj8wmr8xtJ7NvJCo2q6GWefvY",
+	"RRZVIRdmfwYBhCsZKNNQNVsSEwK8o+RP6gIMVwxsVfpoVaPVvERoR+isukXm5SuMIK+o7DaHbBivD2Hn",
+	"SThvUmPSjFce7xiug0dx6K+HqmXCid0IeyvTm5snPCloWXRHVK47kpa9PFnoEhxbQCfvIiTQkdyfXkyg",
+	"XVk5z0dyWntu9p5oHhrUo+I1mcn478zzbEd8M4x6p7FKkcMs/DBIKaCAANeKReWw2nwAm4z9DwRTmo1G",
+	"2+6NJOTnlIvfctigVQUZjEKvXV+2u/OLTtIQFgqK8NKKFpJjrsKAzlIReV2JZvW4+bnddyHvYUb8MXCU",
+	"HcgxC5nwmRjMLrW1XxXYbhxCMQzPXGvvLvXcOLTEAvTaY64mXKlytNA0GkFNyYO9nbr9C7OOahfnl1fz",
+	"B5p+sGZZoPzoSzYf7C5X6ftzUebpT/UUpNJjyKDLAjN8JpsfcnPyVnZ3KdZzJbYd7s/VcMiX5Dk0DMqo",
+	"ej4plk1FoS8FpPL2JkeRlALKUJn9Mm1g/biO6oCNWxsGbiHzLQrauL/ojNtH8a8WnLF6DMYtoiQWxT4U",
+	"LkQUMzId8wAqR9FYywnV3MiTM/BSjQRXzLfx5HRKIYAcKyWDwfaQcG1ELkHARozR3JIAfy2Xlp0/uRjf",
+	"lgJbFVJXZhaBOnAuthuLKwGoHPMaFYfasNlUrlsg7W2sU/W0eu9tbkqZ/LgwBAQEy1xd73uK+sicxrJU",
+	"LSzJfQfiZhJl+mGETRVPJnS5ugNQXdp370tGTaGp3OEK+1SGVDd3smS09quLb2urRO7Xnmw3d2pJiP5X",
+	"UrPAXPBzRV/TeUQ6qDX3G41GrTRivjwe3wC3Oydy0IoUv44gU0Ny0Mw5lBHjI0FCdCZZxc+VfcYxtkkL",
+	"LaRaAs+NNTMEC0q3ennwPfJf/jXxshvglZtN3zfYcQVRagU+mmGKS+piz+1Umd5/79GPBYuYFFDpFDIx",
+	"5ZB4bj2edWv5bMAnNCA44DKI7yJ8spgvEPmubjwa4xJjO2JfEE/CLRVPspv6sSIw5wWCeSaZ5sPe0V6v",
+	"GHX5gcLH7uBSLQi4rCS9lymnKKjBiDori4wDOWG3Yh34ZT2ZsBJUp4YVSarrlGAHKLiVFdNFr3Ln7Oj8",
+	"1JBwR8xXcyZ3HKRtB2kWsgr/8Rx4BU8ywuLViWeBuVv/8fxSoR2Bo2n5I/dLKR2kXdCZLQ2sIU3SUJAN",
+	"RqOAg9BKBdESKgiLYJZa5V02svnC6Pb5ZPWEb+/sZilPFTke2j4ExSYMcy9Gpau4FkbwN4RaSywd2bQl",
+	"jStpSDpTc/dJc3tnvzZPR/4sISF/VkU+ZFn7hcUmM9sfAVs64H7AtpRdjWecBT7WcJw7UFttt7x5Awtc",
+	"BMavLs/PCBQvMGcltEyrq9g81KTJ1Rcq6eeSLikp5jsfZOSq+2Z3ICn0S7Dibd60sHxzYFHp2GWb8hWj",
+	"AbYWyG9IWk0iBUe+Xjql/axsps7xlXzNRLkEy/0rLJJQY7NfjfvPB/yc/+ry+odO84x3VGeiw7846jzu",
+	"/LbNh7/eZrNfhYPdU/OK9L/qTgc/yJuTneD14Gg/YM+f6cHzN0FHNLYHO4HoT541/N/8Kpg3diVTlh36",
+	"echE55gcSSHYQKflgAqXVcXQdQS7VYThdt4203y8++XeeiZgB1TpBk7oiF13T+YPK46CxW01aF/JwAjE",
+	"FnXyWDnWOlQHjx4VLE+PaMgfwQjqUaO/P/hy0GBbj4f7bGuP7v9y68mwwbYa/r7foLvsybDZXIocBszq",
+	"hUGPjwJaDDkAuNHnghpNH0rozB8lvjbXweHseZ386qL9vE6ed56ZC/qC9S/qhGoykUqTfXL6NCfK4Swr",
+	"XKug/C5l4jvKSpbQCbP9OfYbZDCmER1oFqm6rVYUzIgK6YAVDueSBmbpNjBvbTvliaSik8rA1axsKVsB",
+	"omdv7irhRnF52aRmkrKPXXFQQK8Uq0vchmlkauG8Iy4GPKQBCYNYEQdvqWZXVqjHfr3i+iJDykWpoS0F",
+	"RMZaaYo9yLB8Hditqte8ihwoXHCmPakwibBM15A5riyopVibC1bOr+QrOTX6j6SCQDG8kHJ/udTY/vV1",
+	"6+TVRevb0/bZlZGo8O9u5+yocwFVnp9en5y0r1aUJtvfxzRIw0jxz8xKn8YQ0/4yt5YKIbN6QVbQvEuR",
+	"cvV9sKBfDsbMj4P3tqEVL32JNW1JKHyZkupQZLUo9sQ2CratznrEY6Git+R6ZGykk2yEcmICzQNUXxAb",
+	"diJHXNzS5bqqj7Xaq7rUyxOuESG2zNlZtnysFXYnZYUyhfR+enEE2ZpqCysMoXS8nIC2jq463xhd9PL6",
+	"8qJ9dtw+XpFUtgaa3xhgL2MFHmofaMt80bflUBa0bwTJaN8JTHerf5etGUEvacbzLGIMmlGm0txOIytU",
+	"5WWok1gMxhjqBfFDjE4KXtSSlnXQdY3NSn28q1WcO4R2E31GXKW6fAm6fWtKvqv8p/kbcCY1H9o6n+ex",
+	"doanYsQi1YQSkXmX+NzfBh0IhLVRJKd6fEiwyimeK1RhCrjS2IMv3eujbttWpl3p2NPXj68vTqDuq/l3",
+	"+6SNT7vtb9rdS/hn5/nZedeiRXZlFeHbSap6jQo/ktzfatBmf2ew6+Kz0DWdcYpcNXcOdvcOmo0/azw5",
+	"QOcGe2Ne+e4F6//p//rDu7/648ueyGblbTR3dvc23/3z//Tub/4j+dt/89//4k//w78hzZ16o9F499e/",
+	"33j3N//53V/94U//zz/bbDYfNR8TGJ9kyx+RP/2zv3z3x/+mWd/Z3bNflcSWZ7Luy3oZ3/ABs9XweJJc",
+	"nT3POhyjH2PRV/OJxkDDQ+KziN/Y1p/2crzRaJhCG3hRp51P9c9aenq9NzvNrV7vzS/bFdl/6c7PI6JV",
+	"sHFFJGIDBrAVl7NdtIJVxhPg+ZVGhmTG+8I2tqUqnXMjjNXY6IyXp5ebdRJwwUg/YvS1Stp9bc/RkDXj",
+	"vQC6zI6U8ZY8opfXl2Qu2mO1UFPrYS2NLkWPunX11rGlB9lIriYkS7kmjRv2lm7aJFZAGntJ5z0Lb+s1",
+	"mZKgRfCVUS3YOResPR9xLaQeGx1rSpUDnmxYUOokBd9CCgxqylXBOkf9G7OpypY8WCtq3a2tbk8jgbfs",
+	"UC9opNgCf64lO+/+1X9498c/EKzUlpKVkritUjRvIdaa2X3Sn2WbboJbK6QG78iARv7c9Xp/vK5ct780",
+	"OKmwjGpeu1pJ14Vxa878MW9sb+6vYmyfsGgwpqKcnEUYjA3tSLAnHpuRqfVRQ/+FCQPK6wpDJQ4BoEeY",
+	"52dxu5Aa7qr3lWVzrVDeFU4iWicxP3N25VF7hVCVZGMydoqoqm5scfDqLvNYfxJc3X5Eh/q2YkoanXB7",
+	"71BmE0tOnw/GBJdsK1BD55T3Arp7fdK+XFmg7hjxCb5AYFNlMQ/ql9gy+MuCTRKCKKTiIBBGccDUoe0r",
+	"paNYQCuDHCPOxM0ukBe+LEFZB9o3NMDIuzxhuHGPSzru52qGwXul6IURTUkWQCFVaWUrSDFTCT4sndAW",
+	"TS/XsdSYh9D3Zrkm+KzbNlhne+usqAUa7aiWNDvC0w9ohZyM9d2TGeZ4y6r13+d2Bz6s2pwlWmiyQwUt",
+	"1GyH0UEttHergRb3Gnovc6G/4kqX1oNbzwYCY3WhGshcObxbZy9mB51H7PUDcNPa9gWTNjwn1IcGG0gW",
+	"bhiIg5q+ZoJsOB13c0UzfirOZUKxz8+uvnp1dH56YQTLV4YTr+BWSorJRy6rZnGo4kWyxgKmV9f1XxTt",
+	"VQ5N+cTqM8hchFoKq6Ytkg2bgAYt2Mytw7LOWDpdajfK5t3lN84Hjb9XyprNH1snQ+xnl8wIftfrKFgz",
+	"mPtzzIE0itCAlWNgxBBZ/NKSr0nO4ohpc9M97Nbp8k6mY+mOw69DFrjS6AJNbZjNRmPlQrUpQVjISW4V",
+	"hO+SMj+FTMpMjS6EK8mptNHuKXImp7duvmWOBtxF+qU5/7vwmwDH+Ok5TMyyFmZdHkn5GnzmmozlhGG5",
+	"fjJl7HUwsxXFt2u5cvZJyZcMrcoWdMePQDSRqCTY3lVfySnpEEVvmE+a9UajYf6fTCV2EMM+9tX5ngUp",
+	"KaCGLrM3usSGsjxW41aMbI4+FyRqDPhhGTG6PyNeDNE2MBBE33hJVEZCWzHyJ0eP5qxCJbWyUlo0j7Yp",
+	"cc0DeUpfs1T2QF/EgB2SsRQSelWWlCYw0gf2cUhDKeGmWlvJCtlImeXsLj+dxUtLaGbOEbum4ayK1pXe",
+	"Idsercw91X12RJ7s7f+S2CZyBDvCWfmAKG1YIPEG0sfEh6I+7LMVm7MdmVffph3nSn1LYPDC1nnWBZc2",
+	"VkTPRMhkGLDS3H1o/F2C189khEGR6LCy3bJVnTA6GBMuMGASIiBXZqmZANG3ZVXtkwZ5paF21vOSaRpp",
+	"ZTSoBA8NZuRIlS5SVbiOzbhfXV1dOJesOZmcRWivaPGsouzlZRZaRraPNLFpR8515LDGdTxIFbSn1Hdd",
+	"QkvdLaW2uxa57nawnC8TA0jKNbS9ONMh8TJ9AlOCNGKCRXxgxLqCWzfbVnCpTdqmE9trlXQyA2RfcL+O",
+	"7GWY2zi8Q5B4k5ggBlQQNeV6MCZSoPgXcNSmZMjEAbyO5j3UpG07LNu5tydGkZwq6BlUatagOB/XxJdo",
+	"GQa7IZZpGdIggO5DRAri4QK9zUJ/mto3rZPOceuqc3726lmrc7K6o7ak3fWzbtu2aX3V/s1Ru30MT8tm",
+	"mG9b+uy8+7RzfNw+q9VzjeVP21dfnR+/Mo9aJyfnL+Dlo/OzZyedo6tavdgs97Lz/Oz64tVx57L1FKc6",
+	"P+rC1+abzvNrhPSyffLs1Tfn4FuGf2Mpvlq91jrptlvH39oH8PJZ+3nrqvNN+9VX5yfHnbPnBoDWVfv5",
+	"effbV1912t1W9+irb81ArdP2q4vW5eWL86757kX3/Ox59sHl+VGndfKqdXR0fg0BYDB16/i0c/bq6KvW",
+	"GTR7T5xTry6uu0dftcAm3T69uPr21dPW0dfXF7V6aZP4yu6f5Y2vO2dX7e4ZBJ25eV51zuCsso9g310k",
+	"xtn5q8vrp5dH3c6FOU580m1fXp13zagpwC/xvpQ3YmzlOi0m3RiTxs9EsSBQJWxo9bQ3JCXoBU/iMDYy",
+	"N+sLlXccFfIrSjMN6rWQRbwsKhK4mtEywzgajM241Mfu0gBIQMUXtjXtzMYWEgPyl48bTYJjkg3vonkK",
+	"lszmt14BmovmaSk0UansdOXWns/3+kLZQJSvuy+gVa6QZMKFxDy8/Ix7T0odZ6XNLM3ZVbHAfLtNDpHx",
+	"/dhKaVpid0MtyQ2Lcs7GdOkhmqxfgdQdLA/FTgFy+5PLfrYHWEHezZcnvMwkt6aSZjF/iYy4uk0XOxpW",
+	"7DEfCeZj0/pMF8Qbzqb2JvDIBYvP36l7aBzL/bB1gQ0US+4+9Cx0WQcYZDLXgpG0VrPM3GmH2rtoP3s7",
+	"ezGciTlgULxW6HBJ7SZC7pVtbpnvURkLxfQ2QZ+jfd3ct7Gcuih7ZfsOcqyVNRhLPmCrVQX7QB1sV29D",
+	"W9V91vkBMo1ms9hZ2PgFVw9eqHCX5c7OIAw9AE35UShGh4bJPN6r82+ennenja+fj2Sr1WqdXV6P29cj",
+	"88+2+Z+nR61vzX+HzwaXvzL/OGoE7V9/090Tz89GrVan1Wpdt1q/Cdn3P3xpfm5dXn9z3v16/+jbTufP",
+	"Szx0C9GpRbwMkBuhGP3utyEb/W7Eh7+bsn646YD2DF5Bl/VerVeDLPqA0ahgydgtRBtWE+alO53Blorg",
+	"CUirQlqWxkqQDe/k/Kh1Yrhn5/jiVcv946m3eUgCLtByJNAHmFCbAHtTJoIzpqwTru+2xjOAZuQtA5n9",
+	"71MQkFZrO/IhCvOsXsSwqixNJS2+hbH50yi4srBVxOKCK2XonR72XUgY+fZ7txQr0kHKKZvDwb19aKZg",
+	"K8bJSJjrNJDDIWMr1EG+bZOUO6mUcdftS/IFmz/b8galuF2GIl3ow8tUqXNc6VHElm5AsTIegOLz9b+b",
+	"c6vb+d145fAPGA/1cUSHukJtg9z8OGAuNCtitBD8nI1m5dqGwGaC8OYKZpSmU64YT7i8+UQmvjAT/pcN",
+	"IX/3r//Pd//tf373x9+vMl7i46ksGzIY02jE/PryiMsn5QGXa2JnJlDQlUGqTOG3B3xl410LW++OfXH1",
+	"wQyKLIwQHxosyNRFw3STwNwPolhII/DF92fZ2PBCkGbpKfVEihGYEdATf/sv/4//+n//JXlStzWVVgkb",
+	"x+Uu2KW7z6gGW8NYYvCqGlDhjC8Rzpj1ZJNTfrfZ1St15voQ4lNVn60PK2h9lmLTkqZayRHfhdCU6yZ8",
+	"S5kpGWOxyPR4H3UiwIyd/UR66mLG8ictM1lszl/0Y5o4g8AUB52zxzLSLMIHxLbLVxiB5NPZ4qJYH771",
+	"XEF2+6RlMTyFcgSE9tUZ9CuYwv1Mp2vBpmm361xxFVU7+G633qzvvCwpg5K/UmvmTxS7Ok+4cH8Xbl29",
+	"Fgv+fczsz5ATNEdSqq5hoWRwVRIj9nSCdu59GesV+iZBIeR67ej8FJL0VwuwhrCctBnFyxIQK+0aZXCS",
+	"Dc/A4dWJZwG528jm4iITeJlvTqPMaBTZ3w2nt8FUxS5b8+bljxfK+mmGlt4m/ro6wgADc7ViwbDuyk3N",
+	"dz9YqXSJOdt1IvkWFga/y2LgadWI8ogFtw9fKNsFYgNLNNp9qANLyr6wub1cni6tN57p4VAdgpjECGa3",
+	"tDr6cHFcevZK3kXwYO6K//SCCLsM/I1VSbGu6f+KId1Jb7cVP2BCr/H29872tvonUVbdWemKjlYd2pV1",
+	"XvV9lIVWe7u0GIvK1KZONzrdxOxqC5tVTw4yC3cpPshgcV2LSAYrlLyEVhf1GkRprCgOXCvwNUGRE2Su",
+	"MqhwH9l+Gjj6nCx2694V8GHVpiyv+GE+L2RamW0w8ghAerfSSH6H39Zrl3wkrsMP3dpkyvqKQ+nrz6Sz",
+	"SQJw8SRPGL1hmEG8TVqkLzUZ8iAwmG3OzfzbCHKCYc2rYawqihesWTNoQYMUc6Rx2BZGJiuaoJh7OqSB",
+	"YvN7n360JOHTvVkKQEgnX2MXV1WY/3Xy+LvagCoupBGbImYTtGvzOtLrzEBl0cPNxjrhw/tL8/2S+UpX",
+	"BpF95bfFBZJmiujMLSYNNl2iaqc1jdao8nlpeHK2gkN58KSMGIkYDUAQzteeAQJ9EfcfXcZ9AlU4fBbw",
+	"GxYBpSbtG3OLIbAX4yrNRzToCQgFB3oEP9owS6BTzD/IxllixHggRzBiPkDyx2wlVp9qiiVJd/7iN7/6",
+	"gb54End+K/np5d60Ixp/npZWNZJxrbn7+MnjJ7t7j5/sQQHcuB9wNb7ik3zp/atG86DROGg0thuNxl9g",
+	"D4J+dn/CSJrdVK4e56Ps7+oRbN5WpH0xf7YZ2Be2lC0e0qn9bg6YMvnbnU0urE8bxdYeFPMtT81fkVIC",
+	"sxyBTjPnUQmLXTgWBkD0Kpa0KKiqWke8H2v7l+9zxKOL/H4uWUAxOc2Bk44OAoerozO3WESwZfVp6gRD",
+	"NLaYGEif+VCGuLC/j/f3dx9X1xVeELVerK5jblUgRyPmk1hYY9Lyfchhe2lln/RKw5uAJGSj++yI7O7u",
+	"PtnMbVSRtq6KNzYUDxuSllOdNDyxjpmCQ6LHUjHiPW9fEah52+dBwMXokX1VedgIelmo4mKGkK2SRLd+",
+	"aGw9eWn/u/3q5S9KSyXhkmyMaWU4kovILIHIxae62soypN/HbAtKGW8NIznZ0mO2Bfuy3Trf+lXz/Ifd",
+	"0viiNOpzKVlJj+DtHACl2ryLoU0LLONBjYxQYwsrk40w4gJD7luXR50OFKjAcrmF6NmV1pg7rL3Gk8eL",
+	"TuvvbP2j0lpWi2JRc+su5ZOZrt7zev5DT+/Knt4Vm7mEZyWqDhaVEL6LPc98WWrPlF0m2LSUpIGsAfia",
+	"ZYSReV8RqonHXHCiV56QxrIxqGUUE1MuCBO+SgI+hzIiz7rtNiwCjV8hiybUbLZbXT5Xzmi5lSXTlofd",
+	"sjfaFt9dWLQN9xODBxQxX2EEPsbBb7rGY7GWW7BF2LYrWVauJNct43HXjgNeJ5zdusOyZ12Web6MSaxX",
+	"VcxGurJMlGv+POoZHM0uqOyWXNHRfZCa9WjFglu/+I5f0dHzSMZhiaVPUqubzZ8h/oZ5ZOZrw0wCzhTR",
+	"0tXcmjAqFGGgVsDrK+cLllv9i2bW99/hdYMqF1FWtMLZLVu0z3fhgk/O7PYeeDdEVbo4tYq8zf9+mRiE",
+	"LuEBGdM+T+2P2UTwwZgGARMjVqLwfxoolTcb7JbkU1uMWa8lwJ3lQe8vs2Osg3R3hG/vh2pVvRs0HWX7",
+	"N+yu0b/B9sWrr7nLSSDpPA5aWBTZsAICWGeh1S1o4RwD3GdMpwpORgIyp0H6bCAn0O2MrYybbn9yOLDT",
+	"WMHND8upKNOLt9Xu0nzp2xVMqwlcZdhXdtDXUMTD5nosBAusyuRrPrkdZDmj73rQrdDs28C2xCBeDvo9",
+	"W7crzMbVC1ZlfUKceyLNkYYiPphLOGYkxujdgTTEGDKd+KKEt0J77lSWpm6eKVgB5rPTQA8VLmuRuS5M",
+	"K/ZuXjHRLs3F3KmvIyvMt7G+h/S491FNqhQSspFoLZu3F/k/bIpZFfLehbMeLsFPz0n/jbk0M+fFqrBh",
+	"3bZTxnv0v1jY9yJXh6yMMt1IXfQkD6iadyVf1Oq14/MXK/uRQ/O+a+1fUg2tApSi6/bCqxPPzHvHftt0",
+	"ORa88vP0060z38wdm5/d2pXrwc037Ux+qTrDqtAQ32zxahflw5Swy/aGsgiVT/DlGkubUzFgQYDe26XE",
+	"EXXldTXyOLTF0RZXOHsBgR0lofiYrnmWdP9aHplHA7OskoJ6IYPcM/sCdvWyDemZT7AdKplwkXtsm4eu",
+	"GAqHeS06uV73mU25pOXS8pmCJZ26oCBkrrUV2fByTaige2q+C5V5hG2oVqYWi4/0LpphwUqTds1zKLza",
+	"Vl2kjeJuudnlDa1bQsQ0SPrL2Vav0OR6ADGIK3ZanrsJZspLTSNd1o9veaYYNWAZTE787vMm50obk8TL",
+	"9jS9jCtg9H24CZCwrOUnKMCekpQshPUCaSo0BUuOO3fNcpiYPaA8hs1vfoGyVFPQuzB7WFp8e8sHDlCR",
+	"45In6LVms7G1s7u3tf/4l18+aeS3EescYi5MlljNXf7s/d593Mjettre9k5uq23sRMNmUKaJyXqEQmgR",
+	"dbd25noinZy3SsLt5nhVSU6krT4AzRoin2DvxUP0DfiEiUE0C/VcONXjubavS9qst7b+gm79QLYqmuYs",
+	"ZVO3bBm1Ghlc1GuevWGDWDMfGQ/ms5Ty3lUgbK7PBVdrRlhbzlMS+B7fDqSLqrakYDOm4vUXigz5G+YT",
+	"6wwCFg3fHJp/BnTAlIvpD2FL2feGz9iX7n9Tb8ntGtA+otFYoTv43vZ+belVePljs77zNukW/mOzvvd2",
+	"8+//vd/9w2ajYZ423JPah2Ch82eJIc1Gcje30chaDPYGcoHHVBihK3tfvc1y7+/6SWzzPHphBB8EM67N",
+	"dRdmrFUzj+q2La+5gNKYuG8VAdjEO2p1jz3IiCKDiPlcI8Hd4Fol/fMSVYAr7KrDFZFT5m/We8I7+qp9",
+	"9PUrHMagYd8OUSfeaefs+tIjVBB5wyJInHaUvU68i/bZZef8zCN6FnKjl80IJYgKWzcOFyz4NlrQNa9r",
+	"XX5lBNfW2ddQD/CbztnzSygXCPX/UohqdWRB9RqAAvX4vmlDUpad3fzrvIOS8dXRigaDI6rGZn4sgIke",
+	"LyOnHFGIzj0as8Fr+29DC830Rlsy04sbrOF5YeR0EFigLYKZXg9ABi8KYisc7n010r3HfTbYrtggjrie",
+	"XZrLYB2AjEYsWhC2pOgktUlDsBGWssUlKxsPKbFGJ2MhGUj5muOa4dIBNYBZ0l0Yaw2+UjsuVMEu2fjL",
+	"7LRgTO3PoDDcVhwm9vFAjrhQZOMrrcNzqJV8SSfskmv25yf0DdAkLsDkBpMkgpU1Yb+yMKTA0ZB/bQjK",
+	"W+gFPpRYKlhoikUf859DIVIo94e9NqFDfWWjeZ/dsMBIZmo+pNINaDZRJdb6LxQZy1ixsQx8EgCVJBs2",
+	"2aRObF5JnaTZJnVbNlzVe4ID8humqupEME2mMtLjzTqJYqFsMlksuLbOW6xaDH0U6jYvEptcYMExKG/Y",
+	"E1DFktDEMp5pZKPHkYxHY5tO3Yc4mDBEGXK7J3ri7/5dciTFDRMQ4dsTWxDhaYOc0dcHLaHklEVHdMKC",
+	"I6rYNgEKDyRTEMvLq1uS9gSBYpD1YiVI8uuYCs01bBIUUcTVGUaP8+ZZuiIbvVpzZxvbl/Zqm9sG4Cs+",
+	"YUrTSYifuLDOQzKgARM+jYifjOd9++23326dnm4dH3uH1k3eq/l01qvVSa8G8lGvhttKSK82Zex1r2YW",
+	"CiQbbD+5eG4IIv9BCkY2WorTR5dMxoG5FD4b0jjQh1A6HjrbRppIYXbOpzOE/IKOjPjKlbm19DUjXggF",
+	"0TegKkxzEzbDU/wH88wOSHYaua4N+BKSPgOz9yMoW3VihqoT83GdgJX8rQeTYhQ7FLc26/IghgDjbx/Z",
+	"osh/9lslhYcRsk/29n+5WSjfHYchi7YG5qCxkreZuKoUccu6yhxdskXQ2BuuNPnFL2RE+iyQ5nC1TGqn",
+	"IQr/4hcwMKxNkb3GXt22Adtr7EKpYu6DZRK6vWBJZ+bjIqmZPWQRclC7xWNmyyBzhBJHNvKkK3PNBfHe",
+	"bNlt2IKXYXEb3o+92p7BuQPyXa767kuDN3uNPfglKSf88q23WSfsDTAeM68UzIVlpGBN6Cxd4AHZazSI",
+	"N1fD2KuTvUaTeIVCxvB4l3hJNWOPbORcXWbkZCoF/ZK8YiVlL3HkZ181I+8Tb74espmzuQtYNlcXGH7b",
+	"N2CWFQf26mTfrM7VAvYAa/cbOFhJ3WDbwgTK7EIha6XpzNWyzteknsk4YXdCTomrSG2GdkWpMUzQHDGg",
+	"R4v0pT8DkQw5Fp9wnSJac9d8UzitunkgIK4BMNlcWKhta4aCUb2v2i0rSDqXSDKM97x95WWOfiMOgXQM",
+	"jKBkJo0VVNeWgniPxowGevyDV4fdeRQx6s9+wC3zHvlyoLxNm1UCooBtmi18MmbUhz5ICiesZ1rRJGC2",
+	"kMQ7ORh2givcAwZVcpvklD8lsQiYwluTwq3gFFzEJF6NN1sT+mbLjLPVn2mmvM1DEgtsKwijZ7Ji+EhI",
+	"ENEmNDBKkk0pyFzyBgB5ZhWm7LcTGr1mPnonzG8HxChTuC+QcRNMDXRhxBTDtp0RU6EUiuGpnycongz1",
+	"Zgu0S0EDN9gGuEKMdBHRgYZgWojMN5hHQ749o5PAc6KOWX9aXd5QXPwAzwiASpsM2FrEMlCHJGA2xHxC",
+	"IHpziLXmoa7T5fHXyvFmK2+pnrgsF7IsCUs6DREPRDO7KYGSIKTxpCOAk8msUNgTXkHq8rbJ00hOFUsF",
+	"yogFM3eJ8LNDJ0y4VxQzHNPD+gr8B9jlA/IUhEzSixuN3QHABf9k3jYBV37WhxkZUYn0pR7XUYzAb1HQ",
+	"nOJS/Z5IYTA4a7HJMBm3fiYMtoBTa7dBfIMQ7g6YKyYj0vzSPse3YCPrPTEd88EYuAvGJ0H1WncOxS2B",
+	"aBBkVTLiIy564iiSSm3hX25diLc279FIBX0cR+UuF34CV1ClIobRK8+7l472vjrvdp53zi49c6CaixHZ",
+	"MMIi3UoLguFAqk5UPBgTqnrCc2IvDcPtgujrHWLx3gNDw8xMKfXQhAbB5jZ5BoEUFioLJkCGfSWSSxtG",
+	"bBjw0ViTDe8cCrZfepvpHmDhCIuRgZxCo2QIdqGBcsXS4fR6As92E3Egj09Qo0QKzYTeMrqhJYi/2bLW",
+	"463OsZcglF0LFgA3orlFHRRRoPSe12U6mm21DBaUjeXO/sVYQjd9o5+DIu/ISE8UxAyHxd6bLcOilDIE",
+	"GCojp804CBNDGYGkq8g04lozcdATHuQmDTyyIaTbjc068VAQMrxdzOYqcJsXbJy3eaOgAECrZdETOanA",
+	"6MYQKGPfMXoJChJzsgGKDPA1zJ+PpDns5UQ1ZUYqSiSb2+RFsRVaHZrsiC1cb2bzUg7QRFNHwAdMqGxM",
+	"3EUkw4gzjcXcFit27uu0oEeiz7UuOrV67YZFCvW8xnZzu+GsXDTktYPa7nZjexeCTazRFniANdw8MlIF",
+	"urhHrKztgF1JLvbRaooUAh+JndxxP18OYqMUkg3P/uKRpr0Ehsf3RPIGlOshOXAiLEfhoUiyTbo2NA04",
+	"k+Hn0JgGT6s/s9GkIEj3RH9GuH9g0Bp7HLtCRSoxmpl/uzIkCfdxD75QBFNl8KJxuGd0pLYJuL4MUXvN",
+	"Qn1AEgUZYkDNu6mCnJaRUtIoSfDlBo6rSJ8NZcTg+po34v5W+uVmonCDykU18FTXjQm0D+tFQe+JlUEE",
+	"CQNqaLZOckWS/eWFc5NTsblNzlATdqcYsZBRbWjXVKZLkxHRU9kTmZXJIQqMs5BhSiM2b7BbZnsSWTnO",
+	"bP0mXKNejWzsbKJKSjZ2N3s18v/94/+VKNkTKE2mMgc3rIRO+nwUy1htE8/aGixBS+pWeJYTARHybYcb",
+	"qZh5bDiFeRsjyLlw2Emah8n2gshrhjDwK+7bfFc3vtXhDLJl5sRhKWbEgm5lh/O2SSe1hCRvhKAjY9Cw",
+	"OxCkBQmZgHTD50w/xStYryUinrmHO42Gsw1Zh0hWu/2tLfaEluel8fA4Axidytwq5tcUSkM+9hrNqkET",
+	"KB9dCxobHNUc+ljjd7vLv7MtlbvOPG6+a67yHZ0FkvpXUp7QCPOs93GXFn/XsXIxfrDCRJdoEbkW9IZy",
+	"dHaAhRMbPBWT4aZjGbACUXSbmU2ZwEN4Wa85lpqmNsHwOUKYL6VTSpuvZLgVsBsWFOhPSnlsHy+4m4b2",
+	"5SkO2fAGYx74ERPeZv7DMkw94UofZevO3Bu6usyNq4ixMqQ9//r9cPTzw7WEaWlsSu5wKoMlebxC5HS1",
+	"0MpCHgWbpsNySOkcMB8KUaKoQzyXOeqB0mV4RgaBbGlLqoku4qHlrWBUMGgHLGODEp8PgdZr4mkr9Caa",
+	"MvHmu0NhKFVuztRCRi3rIRuVX5dhMXb/PUprkVkp+6ktXnenCOxiQd7mvYE2m6Nwf5p3Pn3Z3bHdj+0F",
+	"WgGhn9Ik4Pi9+MLe8u/OpH4mY/Fel3Svub8KgCoOsazbKfM5deVKP9INxzMhlGRL5K14w82znI3XwAMH",
+	"+11pD7mSHmwv7fF8l2kh9/LtAo70iE/M5rmC9iUttmXIbRiGGtOI+c6FkOdUttWXY6R18E5BrKrUYwIk",
+	"RW2TVvIx5pZAihb06jNEZDMzBKEB2BehUxdUqYcu3oYycUXUax6GzAdjexQLCIrlmugpH9jWY648PSnV",
+	"egzpLaMoHdiMY4TxgUF+hOsjQ+y5P49k67DKBfgeYf1gQPi4BN8vYuuSsfalDJbb3uTWZDniYHdHrVDx",
+	"fgCeQPBs27D1AEM08BX7lcG8TYOVWGgmTU4sS0zMzJ3xNpUhrq2KXEDZu+eGherLKzHDvZJq2pBl+cC2",
+	"Phm2Zc/1dtetgm+txYZ+5P5bxJOAlQbdpQIpqEAF9SeVJXEAf5EoSc6ds8yZEWLFMjfsCfFcf1XPWcS9",
+	"ibxhV9JzwQfWypgXoBPm5UpjQAbyLARXtzW5GiHaTQucLyn0CZI2lPp0L2wSM2vi24fRIioUhWSaMjpw",
+	"DKvPiMQhjeiEaShtWpGpk77y6BQWCQk6P5VL3Hiy/IMjKYYBx+C9z4xh4oF/WvKm3fXv0i7FEFS2Hio6",
+	"HO4cAzqW8uoug9tYJxEzt0wRGcGNUZn9QIf9mLOIRoPxDFodgQHUG+TURw+qVtjWrHRFagP5VgW1dhHh",
+	"ORpTMYKrXqJpf2G1a+zDp0qsPF8QLWXZtccM+U9RE258EE04EZIfpIlPQZpAdPzUleBMwfJSm6wtuO2c",
+	"JUnYHrZ72fBmjDoHLTzy6pVReOCzBM8EbEwEjTY3vGEkJx46J6RXR1WZi0EQ+8zfPESPFsbN20kh9VUw",
+	"jo08Feog2+SMTRn0nNHMKSka34Tntsj+NnnGA0NbD4jnmrl4deKlzXM8slFhX96sE0/TkXkdzH114oVM",
+	"+FzAo+89sgE+K7v+CZvIOhlQxba4UEwobhQho/ZkZgY3bnburDaUU4Pyuo9n8cwjYxn4LnyukAMLfiPM",
+	"ezX7ju4pdCWa94e4EUSxgA002aBBAGEyavOQ2HUlQhpYJ5zvCOMtzTrtKWyTeTwgI0m0HGE5PIQEzpTg",
+	"gT8yp31IqEUDFVKhktDJ3cePIQqkymqfVoFfj51+y2hUe1tfQQIUerzKi88iOVnlPSNOLn8LSiFifD0i",
+	"6cofObaw5mdXdLTuF7OQrfnJBaLSuhOxN2tswgVWKV763iX/gZUJ9nfHoHHJAM7PikN/JCZrqEFCpIC3",
+	"2Ob+Ka91HO79tPZqv9NQRoyPhEvIsxkJnouyN6wBw7NogBmTlkyyNyjjdqlmHqGWjx0ie/OofRV6QWHI",
+	"JPCFubH+y78uDhWZs2Q+GdNgSOKQWKv0VArkbDLW6fjAbjH8AGVYDF599hvM6AukfB2HjiFNzQtkxjTY",
+	"nCmZcKUMlyiuJeMFE3SCdulNw7W4UJoGgdknzLn0yMaOAXBnbxMrfwYzLBEkUs4lCHV5YDbbKs8yIY8I",
+	"jOh0zhQB3M7qFNvAvW20BehM71cgjVxBuEzEXGzXQSF+S1kmCl8uCOaqduthc+f70WRyPZ8/sEPPNq3+",
+	"hLx5KxCjZzLqc99n4kH1WdH/ZwPX3pMY70KvusKlWVO/eSQKvSfKqXmXUR/tJhG2uKPidb4KPgSkQfsJ",
+	"GZHL00vo/4uc52sZMSrwW65UjFGeZoh6T9jGbBDbRtpiFHA1NpRuQnqQl0l+0dzZ3SM0DCN5w3xyfXlM",
+	"IJvKCMWXV63u0+ujry97tWxKkeqJnUYDjTOejLUhTchcMAtWE5/7qEHZUHSuCHwxppq5/ApYwJSqA0iT",
+	"OOq2IYPlAFgp0i/boRRrDeEFJRsQLjbzNrdJRytQdtLwPOzcjOGJRh/rCYKrRxb5hXk6W5Ct5ZnTYX5L",
+	"e8AUcVijYSQxjuZlM+rU1ZmGVYypIeHCKFlpSvZc1CAckP0t44GFpEUulAPWvPaFa2TKRxwCJMfMHS0E",
+	"/cohqokhg9YAmMnjPrbBnNLWEDTjIpcKQ0YjlTjDoLk4KrXoryUTqgdjp3WlBnWzPPaGDjSE/DNieCLB",
+	"ZKI01zWJDQWeJgU7JCwwa0SWlY294Rgdjn2AknhH97MZFrQxFx+f38RiZSVl9xIwwe1lDh8OXVYGqqCY",
+	"NORwLBaaB+mo26STigrIZF9DnrARBjLLBIlhm7TMsFYQ20ryG6skMpS/CoLUYQGXoLMAIIOQIDuhxFTP",
+	"iUdWRsjj9UCKGxZBbD3Z2G/spgM/+43DdjMuV8SXUyxdiZiLg2IREcxC9I6vL04gqczLBALnY1M9IFBf",
+	"s5mHiXsquZyI+ogG9k68htRQh+Povk0HAGyFcD8WcYhFjeQEsrnrFu/riNruQrhNcXsLWVFwk82qUkqg",
+	"ZMZ7Y7Y37Qlj7hFGAMN2crBlcyNPR+aIA6KlhGGR9OSvAKzT7lT7pO0ol62IZkn2u//3f3/33/2LTXut",
+	"/Axly1hHEvBsv/sNvFgJMkEfIYsy9p3N3CINbkLCpMFDS/pmh6mLbWbopxkycc5lTskR7ClV9uC77W/a",
+	"3cuy9aTLmLuEh5m1dc6Ozk/b2aVBPqM9MJeZnwZ7G2o2tIUXMuQdgOk8PzvvAiyORJXxAiLiINg8JF4E",
+	"nS09TEibjmcHhPrmSnCjLdQJhew/7KZSd5dny48hAwjT/QxGDlgdC4cEXDDfvQeJysgmaWA+MH9OrEHK",
+	"4TU25ccWoNmtg8Nw1FXIpCrcYgH8WSQnud5V9yOQZ6f4SO6FPAhQJrFESIduxXP9gXz+aYrtdxic/TnK",
+	"4ldxJJxE6xhivq+T0HKeJGZk9pzovGK0txO7QxphltBieRvDAxxtSiiqoU5gz7d5mJQYUpAVicyHPtno",
+	"1d79q//w7o9/IO/++Pt3f/XvSHOn3mg03v3173u1ek/0agM5HDJG9rb3X5MZU5pFSVmBP/1v/+Ld//xv",
+	"3/37P7z769+Tv/0nf/Pur/6AP+w+au6Rd3/9P737y/9I9hvmtb/+PXn3v/zT//of/5kRw7GOMbXhUZHf",
+	"E7nOYuTMEkquiKI3kPreE4YDtzoEdgVESHIeMtHqbJmzpZr3A/B8avg7YDYfVvosAPMIVa8NT0bnBqb9",
+	"94TPqA/bAhs0ZFOi2EBCAWazUVEcsK0+VUBBYVpnngGxpNVxdg9gJqM4Yn69J4aUB0be5WDsgJbp9isl",
+	"JwxXFotYQRqwjMiQC4g3dKW+INZasSjhAXww7gnIr4FmJAwFW6i5s02OkxoQEVMyMIIHHRn5URMtF6kK",
+	"h2YD0CuEuDLLJFWDwgAUfyrjwCcBT6JIhrGOI8ivgahugXIOiPrmq+2eaKVnm+EfEeKrcsx1A1pDQsLJ",
+	"ps2bdY4pu9m4MZDqh0wqr41VlBXAVHPDxUqNQxdm7MRMfk/sKJ3kIzEjAMCvNBVdJfjzobnOzyokjvqp",
+	"3oElsiwx1oh6jktwYW7SiqGoCXtApvNo4CoJlvqgv5JTMjFqQuKNnFKunfRLq8LAoO269T61My2l7wtd",
+	"cSZs9v6zj2E+SzS6git5VWNgJc4sDZJ02JpPgjTatlW8wMvgqi9BPo97aSMf97hZHV2YWuYfIgQ/owjB",
+	"u7FIrxjrV57k6LxSaRYjJGWXp9JWoFnj/j0xD77qu8bB52BvuRcEXD+yFM59cViprT3LMp21qXIRo220",
+	"+GBOpB6zSaaiFoV1Wre19bmiDTbnkqUjRTYUEz7xvnsJEWARg1BvMxzESWVZR8FgDNkjZXTeBY6+H5HH",
+	"4L1Py/36E7309+95/VC87XOOUv3grtpSnrlI5ntk5X1s8XNrWldqh3pm1H8hp66SFhIWgAH8dLbAcFou",
+	"1PYKpporzQdqmxwhcBjWnrHL40CWJrl8zFJlBT554Pc/HX5vjzRrW70X1l+8NHIQPYrYgPFwQUbzJdRi",
+	"A3/2hI4Y2ZjEgeZQ5AVZvTfkAfMOyMXZ8zr51UX7eZ087zyrkxesf1EnT08v6uSq8+wZkRG5OH6WlD3t",
+	"iWaDnPKnmy7s7Pyom9jtMqEL1gwXBFCBdCS4Yr5120BDH4rGhp7YSJ2IUCm1DhbhTSwTBmY7rp13et7W",
+	"6dokOTOckRagXNHkkHgwA7jfhAEkqZyI6S8KAhqwPBO6+W25Q4yrAJupGTYx9fZEYutdoYglVURJKcx/",
+	"wVfIBgEklgfQHAKKMwk5Fds9sd/YJd75UReqfRpq2Xl+DfVBE7+y21/rRTZb/prNDgl8WVbAsycwxj1X",
+	"Zm0zHTB7aGAKNseclId15ksBhljM4zVI1BNc2AQ/IdHNyxUZmuubLN0wGihl5FVaN7uIED+wrkXiRQJY",
+	"graPhjKabPlU03USeWGC69BQjA8thNnJwYJbYd4sXI0kHgTtcNkb8OB5+xRtp/b00qASUFWiBK0X2k6d",
+	"b808zNdwrR00G/uNnebeXimP2EcxbJ5ilDELSLXdWpYFdB74TOmk7GZpUsavzUgfwM6azDODJkk/e0sr",
+	"hMDnMqYzmJU/3nVLKmk2CQPIpwJv5xDIsLDhLPPh1IY+1bFgWFprP618OWQUvG4bt4uSrm5nTaERdzY0",
+	"uzKeI0Wee1Lr0wk+Umh1ZoUP8dU/9fpK6bWfrXfp7yPUOjdtiZumzI1SuI8/65IpH7t4wl0j0/sbqVPs",
+	"WNdSXW3T/VQ5QOMDcYCfpon351hX4JMi/kkBn2ol4ukMArTkEPP4q/SIbjrS/WrfOMuDEpEoEWkRpnlF",
+	"InO+62kRnk8xxL1JtCS7TaiAOja3yRWRiJWt84KpNnS2TVo5DQFLHLjiADvzcIIpSmoa2Loz5uNXJ53T",
+	"ztWr9m+O2u1jVB8KPbjQHJmtm6/ImN4wIiTa66rViAR77q3CnB3/IykR6foeKq5+XhpB/m7M1rjB69ac",
+	"Kblk6zOLpdFcrv6Mq4Q6oT5LzP5K01l1iFb+kj6oFh9RtbhzrHx/3SLBjrtTLT5NrtD4MFzhofrYp6kl",
+	"fICrN0/eIYW12vmMdMEQ9WCuzMZc11YDbr5la2JbzlUN7YmcEfyQZPq5Ei0lkWIArpgZpsm69k+uwYmF",
+	"2seszojZdNOe4BoZTr4Vje02mFYitYXPuMJax4W2OrkV9MT8EtJOtHlj/jZpiRk4YeOIkUgGgaVGmITT",
+	"p4PXB5hYbXcO091FkiZLXZuebfIsYtYVrVxXRqj3CDXJ3crAMSxkT6x1AgWo00AZGaWFw3oi1yChfXpx",
+	"9e2rp62jr68vPLLBXaIOhO6hQLCJPUpdRx3IVLM+gPQweiJxTftsyAXkjWIbIOay8Av1KTFX3TZcsK6E",
+	"TDnKpE9QkuKPGWoyIjyblw6tsdxJQNIR5Nm5tGLrKN9rNHqiLMvHFsfBYmws8MmGl4Q8NXce4QF4m9uk",
+	"jUXb6AghTXrR9UTGB5NUuLtKU4xsCBOkF0+pSpA8yUaDMIUJnZE+s7WCHu+RU/70AFNvqWsm1I/VLLmb",
+	"zf00FcMobHVC+zLWPbG/X280GtmCTDjmP2qSr/nTTPMWLI6X9JtyNZRctvUmGUKbK67HPRFJc/kkUea4",
+	"DjGIA1KsoD1X2qQsDTHFHpmVOlwXNyHTpujueXW2Q9GH5NCwsurU3SPEBzksQYmHEIJPMIQA5M9SDmnb",
+	"PvcdFq/UlqksmODxL5uNL798vLdIAcyS6jKWj5P/WJ3ykC+jtVJvpit6vybAK3pvxr+fR9MwMBpqPCWH",
+	"ffDfiiTxxb2bNB3NtW06S5rcx4J/HzNoB26tgquE8aNZ5Irel0Z2RT+Whc6s6TPz75ch/ENo/go2PQ34",
+	"u8INq6DgS8PszZC5njCl17TYFAYoeWU7mFXbu1gZcJXGLglDeGjpcid378F8srQVzOrc7dbWErh8y8zg",
+	"XYYtHSCSlI7QIJEv6E3TTu3lag9aXRwzfEDlz9CO/r6c4P3N5ld0ocHcuWsMJs6cbcMgrBrLKdaMYlMw",
+	"yWyTli2HaLsImbfyDYSg611pQ6JqG/ynI+s17lvW+0Qjee7kfj7IhYt4ky12fdfUYKWUTGsVXk3Zty+X",
+	"NZEvtnIO+A0jnk209LAKuQyZQCM3PMXMsNJWFxMu5n7KFHfM9Rsr9rZIu1lIN9NmlU3ihV39Pd52nOIh",
+	"LCmxMDgkAlRxmbgZxHcYeZuG0WmJ4JzdYXH8kQNIDhGHsR30HUcegREf75wrj7rRtPb5wZhGdIBdbFwl",
+	"1oBp86BOVAgea6gqOwvHTCioHYdGXsLEIJqFGjwAJ5IKl9SY6dZyQLxAUmHr4tbxL6jsb/99yvRY+slf",
+	"tpA/FNU1Dy41jTS6JGgQJDoh/IFFIerpyxdYktAjgjFMSJ1su1K9+hsaxAyCxxyztd0RJlTENDA/ww3D",
+	"QrdRjBmmfCRgqUk+Z7VlCO/aPQkMOPhHsg/ZlX1CJqKfo+Vm6vBrJVp1JxFYlRx77aa/jsxVmngOk1cy",
+	"Tknb+9cw+0LzXzrUmA09WdU25IbPmIewYvHyegpWgc/y6wer0UPwzHrWn2mCPe9zf5ebgNwNXd7/18or",
+	"d9O315XQz966+2nSS7rVn2J8gYXFlehL+hQ5yAOJedQ8SpoAOVsDqhDZsAyABQtAyWLzIBTUEtlgQYm/",
+	"RDh4aB/8M2kffJ/sep0mwZWKtetaklOarUpUUUEwI+Leq8L6UFPog9UQvBs8fX9bMB78exQRxAGyVQSh",
+	"JrqtHChhFBrYz7gig4BRaI2S9pAG+zI0jMbIJp3ekqSEuLU6m9e+UGSYBEEu0tmrLcyfms74cJF/vsHd",
+	"H0G/rK8t0T4KJBVbBsn8OGCVhmOwIwUzK8mhIJfEXdsa/6BBZo1MG0uTCTe3CRwAU6BqDsbm4H18G5oI",
+	"oaU51kpTtAs7azPVGdPXo+YOxoVXNtfc7gmv/evr1smri9a3p+2zK4+EdKbmGguBydC1z86ZwMC2pVim",
+	"XZLds6RljXnYp+K1IWPQq2HzkLhJu52zo85F68QjEctPHEZcDHhIg8zch8R7en1y0nZQcrdHIDa7QlPT",
+	"sQyy3yeNp2B305PCmOPCQ0vWkfTDvpndjdiEcgEOALvKdHgaTA0sKp4oaAieMUNCS4aM+GOUA/Mz0Sya",
+	"LA0gec70iUEah4P3SERz8zzIRB+iww1USnO9bZI7g/1iDIp8euJSQi79CRePfDakcaAzneYXetfUGAsF",
+	"cqUTh8JAhraguMcnhlEd45hHyZAeVGaiRE8l5jgQHTFW5eea+/w+r4zrXn4VMfaxonHz9Sc+vwtgcSht",
+	"5mZON4PyJTiWx35AxWp3mZljzFlEo8F4BoU2wXBjBXl3gp7NJ6p0uOTx6r5KsLjhP5LvJVndQwGun7qD",
+	"p3jt1r9x6wrlR62r9vPz7revvuq0u63u0VffLpXJK5jMUodQSxHPvpPhIwu8LeVc48Hv8nAR79tTU7iH",
+	"+do173cTb3Gxlvtx5tg1yG6ZFFUMohRCatJnactYMFjNkwBvc5ucoij4hZEFuc2agbTW4ZANMOCjwtFR",
+	"xpQf7s5n5bn4lPlQhT/jhXNi5LG+Qn1fiqONDyK+PVTP+1R8IPeG8e+v6BdwdZGD5Mp2LUBlKga77grK",
+	"FBqAP2Fl6uE2Pohv6zgyPh89ylrcKi10F3TE/DoRbJpUzD8k3vdeYsNnWxPKsXM9nTCyMaCKbXGhmFBc",
+	"8xtWJ+beUC7U5ja5iOSQB7ZJC8p0AcMerNulhjsrBa4dtWLArr2tL33vkv+A7xXoGHujiZbQEIVwUVik",
+	"AZWb176PGZyteWj+rNUzVGBC35xA85PawU6jUa9pg5sHNaVtyamX90hlcNtwE0rojGAkpCOwKdvz/wwI",
+	"z2cY6j9JsNfdfvek1FhZejOXa18qH2UqpwIVLIhUa4l8ZL7TwnA0G4JmPnHB+WMWuej/y/bJs1et49PO",
+	"2aujr1pnz9ve5naFznXqnA0rqFqo/D2wuk9G27J5IZDFEQQWJ6D10GqIu4hXzeFQtVq1ZlwiAFTifsre",
+	"m0dhQMX6HfYyY1cIupdMK0yqkVGSDmNLjRH2JuTRjGyELJpQMzjWYINwH+vHjvvJaDZlpSc2wkj68UDX",
+	"CY213IqYYNPNbdIGh7NiSpmX51NKXTyQWaorJaqIYG90T1gBGnp6EQk13iyFcNe9+qaXyOmXzDLkC7Ot",
+	"99SnP6DiI8nmLYM/p65fd2kLK9z3B9r1WYvpl6BxJwwzRGT+YJRuAbmKJEYU3TW5WpWGmPnzNIS8Dwmp",
+	"JiBdacNW7sGbIgP2QEAeCMh9+kshYStLQyLE50+BhihNdazuReiJVWjUeuiH5rtQuHKqggk2Q4hfRIEy",
+	"kCMu1B3TkUtc7P1QEhz8gZY80JL7FEbgUvlGj4gYHWh+QzNK2cejKYppDS0NFB+JONxiwgDvVxoKX4wh",
+	"256Y17fikHAF9S4gTM8bMX0Jw7RxFC+JcOVgZwNKAi7YEl8Z3ITc5/fpLstPVHHz1JTrwfghjG9ZGJ9D",
+	"BtyvDDI77KqM2iv1LmEANgQAEKqxAvpQRi4mm8GZH5LpmAeMDAKpmF8nngHiOvQyQdW7PeFddp6fXV+8",
+	"Ou5ctp6etI+9bWJOfouLJFqc++bA9MzcrBvuM8fCoFDGG67MAtISGBie0BOL4hMuK5H5HpjXPB5/OOa1",
+	"xiUi0OR7ShTTP10j9OfImM5DrHMC98jd5JWvcIGZhHSy9ZrNpjLyq31NrXwJGSmC2TZpQ3v1WGgeAI6U",
+	"x1NchnTytRv/PhE7O08FXgdc6QfWsJQ1hHRCXqdHlqBVDlXWYQ+l6JOkbLpKIAdJ5aP9RiMBwNB0KEfU",
+	"bDQy9Yh6YkNHfDJh/qHt8y+FLUZU9HPaDg2K+JEMQ8jqbJHQzGPukJxgMwro06C5DlhPyAjbFTj/qBm7",
+	"bl4NISGiOEFgo+quBTciHvxOhjLwoV0FV6QfyMFr5vcEJF5NI6413mDmc21WYG9A0nzK1lCyFUsitjUY",
+	"MzNCBeuau2P3wLTmrtcH5FkrXm3DsD7hFgM/W36VbS7wHsQlz7g0HW2NIhmH63ItkEjhyzqRgZ8ETyzo",
+	"DvAc57nfypswSVU1PoPiuNoH/rUI1VpBAPVdR+7EMkUrHbqslY5UikOeoBPmIVvaz3KlwwwLw4Ljjnvt",
+	"ljOv+hxzOiReX9LIVx7QNJuKC0+wLJZZBATscQbJqxt2hJ5Ih6DCMkWbu0eFswnCSAs7GAAe3l9pWxj+",
+	"4/UywNUtumEPvONT7U2A57PGpa7iGMsjd8pu/YU01zFTds6AsbD+eXqVHkJvPsMK6Ovi233WQgdUWuQC",
+	"WqxjYW+6pA0a8pN6WmahmGfrZlxcAP2TYxWNB1bx4OBZWy+538ueMKFYjx9xP9yi1Z1vvmERH3JrEzkP",
+	"megckyMpBBto0jkmWr5mgmwoPhJUxxFLy9Y4Q/gXhkHNsLYLVypmUb0naOxz6Gr552nh8lEMloyAQ19K",
+	"v25D4za3yTMu/GzgKunPkuGJivu/ZQNdJyxQrCcCLl7n3k0ICtSDucHl+C5KewP5ZjIaN9CGehOHs30l",
+	"FaE9YR2oZK/RBD8CtWuHepRJE04Yf3ZI9hu7xLtsd7/pHLVfXZ+1vml1TlpPT9q20g30SgUPQU9Yk0pm",
+	"D2RUsYOZtMgh04NxufnlRI464gXX487xReueaGHn+Mqs/mP5u2M9rm70eMlHAsrjH2KJNDgmrggNlIRd",
+	"tKU6PcGUZqPRKxuV4JGBlK/5R8jtfOj4UKSIbBBHXM9qB9+9zDnA+UiY48MGkCJxu6UXuJVQpQzhNFte",
+	"7A8R9wM+WL9tWEIyt5BSbXF/YcWahJ4BytEwBO8ItoWQWbDNkg6JJ+IgSIgE1UgkyByNKHV+m/t+BPN1",
+	"ju81S9TNUSGJJGve/nzE7QqEO0qOTw7LsG0lJJvHnn41w20p4gUJBffDlpcRihO+6XWOL149fdW6Pu60",
+	"z47a2ILA8D4sDBnJeDTOMRHy1HHK7YUM4+kDw3hgGD8nhvH0AzAMIOILrjzEU7vYSEQ/qq15FL7dNgwi",
+	"kmJEQqrUVEY+ZuAIEovXQk6TrMMR04mw2xNGVsVIlnq+PjnHJmQK48mY74RlK18qu2sbyRd7jebmNmlB",
+	"EcpmoyeGlAfMJ1RrNgm1AolYCmbBgG7x+w1UBsxjyxGo70dMWS2fC9Lch+5Fmqk6GcaRHrOoJ5IxXQv5",
+	"nSfE67aubD3O9rFnq711mY5mWwCTZ53+UM/SelAoD4xCwlVmmp6QgX8IHfHhXIdxYDlsJuEG1/CF7Y5U",
+	"KWHfE6E8MeA8kMnPte3K3s4KtPlKylMqXFkB9WlSS0tRDJ1xROc9KOQOUMjsNS6jkhLtiOVksu2sAI5S",
+	"cuHCyrWMWDFvziIdeWFLptL0u1RhH3Mx6okNpXkQkJ3G3uY2uWQ2pq9AkJHIUTFzxDKhCUgncT4io57w",
+	"zEWSEf8Bfj4gTxmNWORtHthxcfcx7NUW+h6ziNWxaJHtE6UkGTFhpkjMIgqoI/Tdchewgjydx3olK7+9",
+	"05BT/xnK6j/W7CEdweYbfH5b/7HWh/0GgdM+epvD8zacMFfuiG8hxU/YIm/NhcvmDGY2e1oVEx4AcwH/",
+	"kl5AYItSZANs4XUSMH9kOHcoudCq3hO2zquqO7jVJvB1w2EzLUewxdh81sU2eQFq5VQmOd+KyGFPpGWa",
+	"bXZFFAsXM1tHnmpmMFAOE1Oce9cFCI3MO5laxD3hJUZHKFYdUCM8WJaZqjQof7i7lg7QXNCe5JTdwoX1",
+	"UEF4gXcpVxUgOdpFSd4hlue4q3ZA5k4lbKaqKmMuQC8nCbO8hfgLhW1ukotiSDSHqDmiNJ2pzW3ShYwj",
+	"vycAFTGf6Pyo0zp51To6Or8+u/KsndcZkscytd1ghx2rZ5fpFXUjfTeI96J7fvb81UXr8vLFOXTiQcsO",
+	"I7bPX7oMrlDEx+uL8LRO24Vv8bZCDrf7kH0f00DlBpXCMD5QGIrzuKafZtU9gfbqLffjF+qANBskZJFb",
+	"dUFKN7ejSiLviZxIDhyMGt4cQG13vOBWwxjFTBWOEYpJMG6ObZvsNZ70RKabE2yba96EPdBcElkyQECt",
+	"KkMFRPWXxpTApxepPHMvZaNyk7xvqU4czX8wMny+4nYxGTSLtu9JUjFtK0e3avVanurU6rUcJSltvlRf",
+	"SUYHWWRrzI3EPas0fJ9lKkDVkwC0ZqNBIjYwNKjUfH1hxv7KDn2PWm5ungoTtl3hz6nhcK57NZyz24Us",
+	"ioIsWtFveB5TFlfzd6zJdh05JMLIq0SwEfTOrEYSde/oURnV7TqO/awRQ90OIyx5q0KJI4sONzSImQsF",
+	"ojdUU9SYrB6U9EAxwphRn7jAflfl+GInvU+EsVNUYIxd9s8XY5ITWInPVWXsHNnGt4Z3+lyFAZ1BDNnh",
+	"wtICaiynackSqDpYVfboGXYDt833rWUnCeyQU0E2IhmwOtSASbRyaybbhKRO2367OkIti413L3fm5vhI",
+	"JuQllwHLvPqFS/HQifv+CozqlAStfAXLyPYW1OGsVM09+1rHvAVN6SnxfKrpAXz3aCMUo9/9NmSj3434",
+	"8HdT1g83D/tUscd7dY9cd0+gZ5EVFHfI6VPiMyPlQoaaVIz0Z5opEjEaBDO4a2g0M2NDd8NMhgFWzXSm",
+	"YK6teRZdUKDAAlVATTrxAyKjqRM+JFTMqkqaXWRWeV9FzTJTPFzin/klvmSYE2pwOXuVEfPX0R0n9M1W",
+	"X/qzLbhJtYPd5t7+L3e+zN91Zw9fJLVbzpr1kNABuoDrab4jEXJ6CMGS0zn/i7RRmYlVeUwV2oFLRbjL",
+	"xEh/bwh/rZZVzsn5C5IF/9yEOgXuoi0u5kvOlDhOStkJloip9vIduZBbcnJ+1DrJukzQ+gq9crnYJt6U",
+	"9RXXjtuMpWCzUNoO8SGTYcBIwOgN6wlgDAeEkiEPAuYD5nFli05hbxFbd9PObl2D26TlsueS+iRJfELI",
+	"op7IRzYYJjSWcUQ2Smyk2MLTQLeJHvTCt9waRBlYj20QMDSWjIWOYmVIrvebrWcymtLIZ775l0fGMkyN",
+	"yuZb3A33QRjJNzPr+aGiJ/IFfs3Fw9onbnkHZA9Cl+cqnrSSGBPn8eGCxIodFG212+QiMTUbRv0lpMrv",
+	"fJnJNqwn5U8BFRUHWRsyPkr5LhRlucfaJ9cfK/1vpYALg3MW+z9O+MX6KR4PpuP7jkt1SYiOPKLL7n1C",
+	"2HbBkpy/9+9hKV6xFNgFwFRee9xV/XGUVw6Hh0aeB0ce6c9c64RyqeHTKgKWK271+cdFV1Rwu0UgRcED",
+	"uSBK0oYGTO3UOd8fz3t/D4k3pIFiRRduIoq6D7d7wgU1FgIs1XyQootRJFD7ZFmA4jru0D4jIIhoWeIZ",
+	"LWOJkJY1u2c/Zn6Sj6WL2um/oQEvvV4vKvAh4qOxfog5/PScoF22ld23NBToblyii3lTnwcBF6NHAyoG",
+	"LKimNldxJFSmuD4yH1e932A2FzFTNu7Yg1xFplraq1s5fzrmNk7PKATBzKYz9gQQDzKB+oQZS/Wzbru9",
+	"TY4ALAMh+jRsrENGIbkag+ICbtQczTMjSz5gSaQ3nsNhkngEgiKuu6SzgPvKaO91Q2TBxsaSqDPCVS6W",
+	"EkIucyNsmCVA6Pf/z97XNbdxI2v/FZRuTFZIWorjVJaq90KRZUe71sdK8iZbNW95QA5I4mgIzBmAkrhV",
+	"+99PobuBwVBDirStSIp5lVicATBAf6P7ac5COwOIlre9k3B69vny06+XhxfH51fHZ6eNtdy4BZfRyI+q",
+	"veN5linv6JnOAk30XkSOxVNFr6wuov2K+JrYcKNUh79h9liNgppYm1pjrL57nmplJ/k8AHjOBXdM6hk8",
+	"PvJ+xRiMxoZ6Ps0Gs3mHonJyKBJFPDTgxl9uD6sZClFKjaGHYlYOJ+4hnmWAmAO/51w59hZ0Aeqc50QR",
+	"FzOPoEhmBIUOzETP8ow5fxzjIsC2JSeFyBWb8DKDTYTflyFKnfste9ygsptjFZ6UP7lOOB7Ewfreomyx",
+	"VC2qo1mLee6xQymAdJeruvcgsZ08ywTQGvy7FFIZy/O8f79lVM6tMNY5naKAIBPRc4fgdG8n3CZKWlZw",
+	"mYEJPuF4jYp6MutU+m8aeM6X8HB6bE5hImlN4DuuskRVEqXHDiivmProxEnWFKZyU1NZP6ZWLmonzAhN",
+	"VPhrj506RZnnnjWR96VhU55FFQVmNpy40ejr+yHt+fPF0eXV2YVzoT+ff7o4/O3g8ihlLRAXuiSQgGrk",
+	"VybaQbfrgmft5l7j8Pw5Pfyc9CLjziqpYR1uE66brV+kJk/1ATAjcBhxV1Gd8tdoTcq5biLJJuVZCjOb",
+	"ik3sYsq+IU+7wS4MVzzo6QrFMjHVTm7MAaP3wk25wuLd3OhMVGV1srWMTliDeBlGp9ranKsU6KxU8XYN",
+	"+PCa1Up8HtP2BAp9XdpsRbnv79638jblzEyEATVXCp53rZwKp4pF7mjU8YEcEZ0Z1uLsfDZwFATv9Vk6",
+	"FcbwsUipkMH/+zhLOwwzLDARAzECUgjCmcmVnIoU9WEak1raBu1H8ak+uoC4TqcR3TLRSI2XxRDNZiyy",
+	"SmPTMpyl7CZB/qeqDITl7yUKoU//fnl2yjSAE2D6ljTMTHghWIurOfa8Y1M+ZwPBptIYADH2hc/YES9O",
+	"v2ozaRKFwTmRsR93fwKjGcRQtevG6sJtuC3nUo332ZTnI11ORQbLIYmCU1NKGcQHE2XnhQAM5Z92d71B",
+	"AdjM+kaU7Oef2D/kr/Dz3ptmSTMU8kZcukWcRnv4aH1pFuf50joEWnjmDiWj425/cXztu0UkOFaWX4fi",
+	"FW//VYxfY/cHpVZ0pbOY4PHz27dvfl4ioNACXS6iQg1sSob3cZYGRzb1lgkUWKYRT435jajCTRAGq8zj",
+	"XqKuqrAU44Zwuqh4d+BUfHWxCXwF/gUiB0YDRW+Vwh2z4/Yh4Kq30lhAf768Org6+nxweHX8r6PUA4ox",
+	"LPblE2dlg9WCCQP4ofuMKyrLRECxccmVDdZIP8L98osIOaJOIIHg0KNQqxT6dKLASFTqra/Px6fQnDvF",
+	"1DXvGGGALnf/WwiVuYU4/8nJobAB98c6Pbvy34l3aYuu2f2AozdAoXzuzvoKukTRNg3mPuHIfcAr4wMY",
+	"wWBFx0uPoCWHJw6f0+/7mhqIkkCVNUZYcm0q467doeZfVTgz8vRqHBKpdIxz9thB5LOFzwGPji/eJhph",
+	"0c2rjEQMjMZ7CoSRKFyNyHrsiA8nEdmFG3e/uVggOwCkf9rWfoSygYTsjNpOomDbuJoDcD8c4N9Y+u7T",
+	"+cfjQ0ekwU3crIkrjXuvA2OiEvX7pEam1VVTKfhw4gjMV9u6kwSFR/8e83LAxwJoWeng/iaqAqDqr4K4",
+	"uwfPse8PnKz7DDQyKF8yW+q71mPHioEXNNWZMwO8PQSRaIqFtfFZd268hAY7OLF7r5smypkE4ajC1Z8h",
+	"iKQq1A1lBjX7eumF2+U99/uRNLaf44ku3R5yUA5oW/frnutiQEBakA3SbIsXn1FOKZJycKerYLTKGGg7",
+	"L0u/0meC0sRFbbfT2WlQWlGeyX2R2OhnxQS6LM4f3cpBdbWTh15NgLprEdyeMwKgQbfbglHDBVZD6pwR",
+	"tr3PUid1z/GGjKYJkmyqqY+LzEUsYDB9BTwvmD5BU+FWGrFfM7ikabh58IZjLTzgYQNJyGkllvU+eqYR",
+	"ju+3OgqpK6vtxuaxfs3L7DV1DnoYTP4KoATtRJfo56p53VzqMSyCDDF0jhmnYEIth+U4xPmfN7z8dwIW",
+	"PwxnEShJ41Ug0shX4nZsihdPpLEKLr4iSnT4Wt6FCrziO2NFKDNtDEZB/EUaRk2pQIabgk8TFZp2gR3e",
+	"jwsPRBiwaojFWpfnByftfS9KO9VWhke4SRQ0DRqIoZ4Kw26kkQMn4yF+3eL4pPMLyD/1mCNL6wJjznkE",
+	"PAoc/YlsSf9ty8Bi/aE+XaesLSD9UnlylEn7+NJkhRp7jSy0eYvyBYnTGOa6IPaMZQFd+db0oemxM+Wj",
+	"TTE6jvtf/2ILU5wOPl4cHbz79+eLo/Ozi6ujd2l7P+pf7h+OnXE87bilOb6bknAbyZGdJIpmB9lSX3Ir",
+	"hT9eCG60Shm+fdnuO//rWogC7xaws0CIz4PInEDOPoZ0fF9lNnBucv3zG+PYbjmbqPwL+tLnz+B/8Ssy",
+	"PIgVbE1q6wuAaCrqbe4cHty8RTZ5SAzcaDRkv70QSDNZCgDOS9mnc2cPvzv7/RSvnZnSzM3M5sJS5YGP",
+	"Du5Xjl4YwN9gY44lFhi71/FZtGaqh7EWQOCVmpMvMFOzdNlH1C60JBIl7vjQspnK3FO85HkucnjdUDy1",
+	"EB42cnhteuxfGuJjWjWIosqa2k0Uyp9/nV0dpfuR6QPSxs1SQQSLGtofBBzJaWhlfG4WslABcpj9Ryvh",
+	"hiUQFcJ7GcG94kDk+pbttvuJ6jJERP50jtFU92El+2GPtSooIcZZxuftDsGig9n4w9vqibf+iV41njvX",
+	"fvxCdw9+rZJu4/m6e50QhMbnA/yJj4Fzi2fGS8HG8kYovG1uccU+nb8yiWJuTZZf0y/OmnSLeGVYd4+V",
+	"ws5KJbJ2h8F55nNInIrGjYOlHP+EyRTSurEBCoPLfM6GvIBpDC7Ap064j7sEKgvftuRLADa58WM4BU6G",
+	"YZMQBc4vAPLGAk0TlXJDGWUw4ohqGWnXW5/O2Q9vO7ATrLtHxZC46YKXCvdtD6c1fvlOMX86byABhL6P",
+	"bxXgu4kYq81no1IIwjI0E/eVEErh1o3ivAteULDebfcNcEwn+mzMPWP0C7E6UjCsmk01whIgIKf7nleG",
+	"3erSThoDyvqxzX43wxPZ/Dj1srpGNPuRUKgmloRfuEUCWfPKwF+3DsFzCh67Y3Ka7tv6BJX14HRPs+2w",
+	"aCAABIJZfol9MsutLHhpnQCaVmUmCBpC+gkzPNKRzEXaZ+enHzrs7+dHHzrsw/F7Zwv8LgbnHZaJocxE",
+	"dfeZKMQjaTlVGEQowAuRrMvEMIfW3B6cJLpUrhTn3tt2hY/3lp38mqjWT3tv2j32UVNqzVRYnnHL0faY",
+	"6hu/DLdMpzZHlM0CoCctBEM6ugMYk4z9cXLODs7P9xJlxHjqcaW5wid0KYWyUQqPcf6PbveYL7YL+/XK",
+	"MD4wOp9ZwdJZmUM6q8wtXUAudPHCtARMhKfydqeqtXN4ihmUKnNoeP7KsBTG/1TmZklrP8c2v7oTfxh1",
+	"ZeqP/LU78i5A1q7fogTWAdP92XXgOPXFx8Yq8KeJinxXSEnuKwDGF0QD3QA5obIo3EjmrI2y8vbHn378",
+	"5ZfdBck1nQfvZjVAoleD/umOM6oiaM2Cg3ko+HBCl99u1VfS5sKn+2ljD7kVY13O02XlHyfzQ7+cTQO7",
+	"5xzO/cHnLuV/BDhhjx1nxAXdZyPnYLntclaf386XwlRPxBcn87BTG2r5+/Tu6HBNYodHl1C6j8Fr5fxm",
+	"NcxnTi23kPbpxz5z4jptL6d26Jv8gkndrX8dOoed3BL5Q0ReEDnUKRz/ug55r6ZtRLjYpzyjkNcFMtu9",
+	"yYa8LH2H1cAE6XTuTO2UejD5ziVVx5B+olKfY+ob8yvNhqUAKHqegxd+K/KcUc6YvdXsls+h4NAIBUzU",
+	"hsDNWZmJsg+pp0NhkOVYK2bANkG/e1v1DZtoixvHWvCXWdHFAFT8fKLQHqVcSPdcPGqPHYRxGMHzIwJT",
+	"5tEXAgbSjz9BIbWhfbSJygXHQI+fusccUxh2y/NrVuH9O5KGRD2IooT5zETfwgdh0mlBTRYTRT+Af89t",
+	"FDsfzFnGrehHZ8eLAlAGtRoKxoelDtgNY+xe7VbgDgfDEgAtDdGznAImVFQG/b7cqGTb0mJhDohR+LtG",
+	"XVLm+kA4e3/iFjwQ9lZQZw9gfRrEAIiKcxl67FcSnHhkvBQsFyPL9MyyVj3YDz0+PMoWxjDp6sF9R7vH",
+	"0qG3J1ghh9e4y8AJrMXznFp5h2QUCXkylo9TuoyAJSTKkf08tD+xfLy0OPWLpDV4DN7y+edMlPN1ZDe8",
+	"dcXHa7/wvSmFl9YgyB3NWj2Cakn6juw2UAse2GbZFQMY5GwPgNB2d2tAaHANB7/8uNvZ3d1lrSJ3gseK",
+	"O9uOsfOxVb4e4cNvdhNVDcNatpTTqcj2KfRvWFbqooDYcjRE5GqT0wD5/ODOh3qZwTxR6WzB6yYgHe8h",
+	"URIaaqseS1FzQMbaRCsNMQB4oS5ZtMrniXJ+CZXqYN/AKMvDRBcJffbD3u5C8DiKllD8l7VIpKksWKvM",
+	"6jGAwrQ7GGgE3DSqZVq8kHBKCOQsAs1aOCtd4sk4zuRSGae4Cz5llE7CWkNuRFcqI5SRVt4ILDoi7MuQ",
+	"TFK/mL08PzjphGwRqxe3h9RdLG0xOx+D4kpT0J4gPRB9qAK0XTSAG8E1QLueo2v7KOi12tgnAtODr1qG",
+	"LADK+slSTL6jYMrvpYQEtMbwyYY29TdIZHxH3decFVdFUWpXpZACQnkRPvMxUYupj14OISU5EWYNjbM6",
+	"KzIw2zYl8mlTIjelyA2SIVc4fqwVejyGotrg3Elz/7qr3WPHGNgwLC0FEm0mSqezQYORpoSGZOT6ZIvh",
+	"krjnTivNyYq+iEcjHyU0Mctz5wweBOVFhB6u+J3CWpEj1MEGaUKwmtJbkofezBS7f54uCHlQ8Q5/Oev9",
+	"JVnoq83oC8GzTRhvNUDp12chO6r4uhTkRaagFD1IA/KV6E6rzHKnX0yi0mGwuNL9mqHsTeBF93tGFa74",
+	"aNWLxNBcaKBCMgKYqM6XX8x7Zotpz3EoQenbyq4lJOx6+nMvUUeZhDQHTG0IpueK1ibPyKbc/R5sym2W",
+	"woNpy4+m8ZfZqg9f6z1sFLR77DdtK1+2tRARXQyEMoiDJioKhLa9GQDOoW+IH12kOJ/Xs7zP8WvKFE5U",
+	"6mRMytQszztM3A1FYRs8+3i8JrtBadV9OKXYB/u2l5Fb4+PrjQ9PRYDG0CwKllxi/plmSGO88NcqKAgx",
+	"wSrS5/3TNWNjPg5GzIyhX3ZQlSGgGQD5jPUAlwyNXOqmQRWQqhkFB96+eDhPeElM6vmVQO1tS6C2tkQV",
+	"0PpTa6AikwL9gM1rHx6UMgf3g/M9dimsqdwUqyGUzFoyE9NCO05o74d74pxgZ5H3cwm4I/fY+xSefmqH",
+	"/89nqc27pvy143An/NpH4RgnGlrLOAfD8RswUhzp2dg+b/cYdbUmI3upPd1g/yZqMwM4jtO9YCP4AMyS",
+	"dWxg2tNtBO5bG8EnDbHiZxmRW8G1X1b/+6D6i4t/0XjdtPIX3lqr7JfyvL5BzS/OuaLgF9O01g7bLy/t",
+	"XfvealvX+9zqehvZ+1kU9UaMPVNPbNlCh6ivMm0/0SdsjdutcQvGLd3ZuP8ppzxfX89+Kxv3y8rkH2So",
+	"510j79b8CAXyC4b8/er4tUNe29L4bWn8tjR+o9L4R7xO3tbFb6PEj1gX/40unb+kIt6b+MuCW4128fny",
+	"9OkOsGupb0HNWnc+tcwpN1uigGQ7KHqCZ0s1ROCNYmpanNeGVUE+YoYDd0JnV//3wdx7wFD3wg1eUbXw",
+	"qqpbfx0aREz4jXD2CL61tAKQXP8XHFrzPvexFdN1AmzhXHCzzAvwGF6i710VWEXstKYnji5AM0e/zqSZ",
+	"SrMC7KKRtX3yM7IbBZOodgOMV11GMFDOLDbOScZc6Zmy+4kCS0NadstDklgnRras+LLjHmuExOyxA8+k",
+	"aFRoAeUMlok7WQ+WN6ZR47dXTPsYRkGYZAO7oCmHG4d5imDYs3XJX6I6p3OM6nEojwTpeCOW/kKv3vJx",
+	"d1zqWfHwZRVvKhBGGVRvptYml70q4UQvEedhU14U0IXcueXcUlGnNz4XH3KKlso+7UTMmWO+OZQ1hSLQ",
+	"CkiXSdtBOZQoGGiZbvYVmB/w079F2edjKmK/0lVtTXHjtiWXK2+qrvjYUxgwGhBQxGcROzQXX3ruGd29",
+	"LjlGwZZiTZTQ8GTE9ljqvPyUScVSq7HK0WooK7wXnml3fCX9+z9YUeobmYkS4gEQnsLqbrR7SUNR6hmX",
+	"JboGbtzQ98iP0MHi8Ym+BYd5ytU8FHAnipelvBHBIt/3XXcUNgiuyjZDtILSttwn9ljoARPWO+IyNx2M",
+	"u1HNSPRGsA7cmqWphm85oyDNuBUpM3xuqL+5+yKM+bn52/vUzUVB4T0OG9UqSrNR15gqtz5RoZ2yVmyg",
+	"7YQZmQkTTIe9xQYv2GlnSfXJ+z8uHIVsKlve//G+1NN1HID3f1zpx5U79AlLJA4c/hb3Y2UXBo2xLXGH",
+	"OjKQP69adzsuiETQ6O6B0kVEhwpViyt0NjTpwlpqjJORooYAGzLUEJo0ERjVXPCStdJD97fuoVa21Hmf",
+	"YNY6iZryuy4fi//3Zu/tm593d3c7TE6nM+s+O20H5BFbajVm6dEVH6f7LD0edU+1Et0TboeT1OPjIRaD",
+	"Z6xEvdn9iRFPQ0l0j6V/wAqEsl1npXXP4NNMnyltlByNPM7DoNS3BkDkdCyY7LxYxpc1lLfNePN45L4F",
+	"PmUdxoOtfz2WozrHjXQ55XanvzOQypFJZ8etdqe/Y2wp1RhOGl/9n0KMv/TdQn3xq7diUGz6bqOEgOF6",
+	"O52dieA+IapGXQ2XQERubBW17XSitd3/Ckd7zSrZowwSlTrRYucAC/LAkM3U2LB8T54rx3Mjvmny7E41",
+	"NCOTI+nvtRYZyLGNrEEm/gX297/bfKyHe3q+07eqBiG4Hm7gYydXgSStZVfpQiheyN6cT/OVBvJZIdTB",
+	"+THL9HAWEMCdRSxKJtRIl0Onq7hh/z44+dhj73XJCqGLnK4qtM5NB3piOvV1+e4fpu+UVHktMpbedSWd",
+	"BwFVsNaFyPQwd+o4HcxUlgvW7SLYabd6GhENjZzKnJc4B8CcJEp6oIw7AoQLxvAHzYa5hO4tzkGVrzUv",
+	"ZBf/BLuwRBPR92+W1OF3dQU3NV/5KFvyIWVxvGQ+uJo4u4U+J+KBqoZ1OQf4U6Zgm6fYmVmVrVu10oKL",
+	"VYTOca/4lqIBOLAGO9YYePhkXna2rVv/Wrm25qvybLfx/0Z3AhCjZkRCnu7x341h/mWZNlgMZRhnH88O",
+	"Dz76NBcy4QtuzK0uMxC9Ro5Vd1Zg/+HBzEahNsNyOZVQ66WY6E65zEMvN+SQKOj+N5Yenp2+/3h8eJX2",
+	"llRnOeJ6rNKsMMETVWfBty2Rze4EX0Iof9vudClnIn0xDme5FnMuMcggxdVzShyvh5EexCo6MCzF3zAp",
+	"P+0QgK3vR1yK0czw3LnL+FyUi8aHcCEXJ4wfvDs5Pv18+NvB6YejtN1bgj4UGPfZog9tU0mX4BWBHQN9",
+	"8POckrMA0P4rSLhKKompZ1lyyRJco7PQ7ByT2e5ZXftQd5CGsSrwwIwpHbUy7zWZ3s0Uu7sV998NB3wQ",
+	"9huI66/3n1FOrwIMOvTXq3yKni/ZWi0ezC5kjf6CndXusQudiw4zltsZ5otAK2CMAyfKw3JFvf+jwh2p",
+	"VQQMtByU5xHNtmqCJ8ql/B75eGvnrerikX0bO29pedOi7Zfp4YpcS2fPiVKoofCg3CqLb2qjUEmPHUGG",
+	"FjdGwN0PRNoyNpjjcxh4S1QLCxpSmPl12obbIg83zm51eW3CXQ3GU5wkhY/eZ5xNpTFwNwrTRFlXiaJt",
+	"+MGxYBzOWwjisXVieIn6giAeWyOGl6jNgnjv3Pk8KIGsuLOvJ/aLQne/XZ18hM1/+bG7ixq1fn3wbiJ4",
+	"bif/Wc4fRH4/7u6y24nMhU9TcKOzcqbMPpMWke1C/hK0z2q0Gn+D6R7TbqQZlpXh0cKlYTyXN38Bgjin",
+	"L3Jfo9yJr08SQAAQbVp+/njuQkH++bgUl//86EXSPmSJ+MxTCG8pbXvsQmTSYH0ZJdsOZhYElLc6+omi",
+	"zCMDtVNY3WJ1PAkSWxiL3zaD934Q9kLwTNKnP2Imt5+kgbLcj/MnIaVv/m2d2jixvtmgDhbfatqpU6AC",
+	"ns3347P2tOMTkFqchTVBNkO7xw5CthYkP4QqfYSKFxnjFjMasdNeGd53CpxwN6MMzCGkvBGVRUshUmsn",
+	"yitezmgXmFTGCp45Mlwtov3U0MGlvBHMlnw0AiG8Pm8upOutn6sHVgh6TvcFIF0O1uyayJRx2rzvw1yx",
+	"WcQt2TMpVDcZxDimpoE+89xRtTcJWumUXwunIVIc3LCJtUX/9etcD3k+0cb2f9n9ZZeqP2ZlvtPfeQ0+",
+	"HO3R4vJRsneiow31VuFDrBH5yGke5+rt9ONtdtu10LIPI/MdDNFLtRi+Zz4cQrfwVSpg3OwHDaWx6uqZ",
+	"jWZ2jkfDnHAGcqxE5iYMgLVR8LDv5hlJZ9TR/+Bldadal5sSYo9Sq2hKenz9WaGCMtSyulEn0lhdzuNB",
+	"oQqxYcyDBT935K/4XrFS55AjBU5zBzxmU1v0PTRdrfJ5O5qVhmo6NMr3NMJaqcZumtlw4lM+/WULFl0+",
+	"OI0fpGGek1X3lQ8OjN5M80GE7b/leS6sGwxP3lAOmFPl/lRMB6s+8aKIKkW5Yk7WZrNcmGhSGu+hae2t",
+	"7ubiRuRMqqH2EZG7QigjGGWcy9rA1R8fHJuPDWudXxydHH86ae8zoSw0zYIuQpB644aMxwZmvz/q8f2l",
+	"0VgdNtUKdsn4hgAoe+E3iNAIBdF6eiGajP7SMN+FE7Vl9BZrjeQdNCRZXIjBDlNzIHm3lPjgSz9O41aJ",
+	"aZHDvaFz1Uag0JRtWOf/zuTwurt8tcDPE2hcm4kRn+U2Orhw1T7kTs8V8weplcborjxnLED0LWX0dDpT",
+	"TihSaQF1k0rDD2mHpYbfSDV2/2dlYVKsdZclVvh3EhVDfcEOE65Hj9Q/JGoVvjFbiVDXSojMVB3aUH3Q",
+	"h8RVnPe/IECNEuAANjCMlxQ0Sk0wV9CvCxOF0rEmegrVKPdLzaKy/NrBvIqbytybzRevNDALpC0x7AZE",
+	"yaj0dZTNCUoqilYEWIN7s1AK1P1JPoSsfzMbj4XxVXTA852o3gRJYX+xbY7IEPZoWmd+Xy3QTOSL+1MD",
+	"P3W7RG3XEHmpocUQt55wYrFf8GnXY68vmZlkmGemiSyY0XkGdymK8aLowtYyMxuEV0F1Z7Oh2/hiVg4n",
+	"3IhE3YhSjsii7tSpK36ZtbBS3xk4ZjYV8F83RTtQC/zzFRblhSFNnQMklPo3fNSRsuWcZSUfQVEwz6Cr",
+	"nB4hZAMP4WvKP5hwR6YslwqrDcQd1CFyVky01ZiBXYqhkIXtsVPy+50hyW985iWldGHXI4B6cJMHMAWa",
+	"0GpsSV3GhCGV5ddNlsx7XQo5VvV88AgEIu5uHcw1ytEuRFlPGoe/ZDw2d0Z3TYLD11cNuLpmBZ9Drl3t",
+	"EFirmJmJ26HLk0tsC8YQHINJZXWlk0iHdFg2Qz9LhB4DAauBhtSjkRGxHIhnfNC4mOhcsFxkY7wABEQH",
+	"UTqRKTL298uz0yprsBWMfdBtbrZ2J3TPITKMJQUfXs+Knf/+///+XwAAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -271,6 +271,203 @@ type AuthorPage struct {
 	Total int64    `json:"total"`
 }
 
+// Backup A member's ledger, version 1. One schema for both directions (restore takes what backup
+// gives), so its enums are the closed request enums. References are by name: an entry,
+// recurring or quick entry names its wallet, its category and the category's parent
+// (null for a top-level category; the category's type is the record's type). Later
+// versions add record kinds in new arrays and keep reading version 1. `budgets` and
+// `transfers` are reserved for the budget and transfer areas: empty in version 1, and a
+// restore refuses items in them until those areas define their shape.
+//
+// Example: {"budgets":[],"categories":[{"name":"식비","parent":null,"type":"EXPENSE"},{"name":"점심","parent":"식비","type":"EXPENSE"}],"entries":[{"amount":12000,"category":"점심","categoryParent":"식비","currency":null,"date":"2026-11-16","exchangeRate":null,"installmentMonths":null,"memo":"스타벅스","notifKey":null,"originalAmount":null,"pending":false,"tags":[],"type":"EXPENSE","wallet":"신한카드"}],"quickEntries":[],"recurring":[],"tags":["travel"],"transfers":[],"version":1,"wallets":[{"accountNumber":null,"currentValue":null,"loanAmount":null,"loanMethod":null,"loanMonths":null,"loanPayment":null,"loanRate":null,"loanStart":null,"manualValuation":false,"name":"신한카드","openingBalance":0,"type":"CARD"}]}
+type Backup struct {
+	// Budgets Reserved for budgets; empty in version 1.
+	Budgets []map[string]interface{} `json:"budgets"`
+
+	// Categories Categories in their order; a sub-category's parent is a top-level category of the same type.
+	Categories   []BackupCategory   `json:"categories"`
+	Entries      []BackupEntry      `json:"entries"`
+	QuickEntries []BackupQuickEntry `json:"quickEntries"`
+	Recurring    []BackupRecurring  `json:"recurring"`
+
+	// Tags Tag names in their order.
+	Tags []TagName `json:"tags"`
+
+	// Transfers Reserved for transfers; empty in version 1.
+	Transfers []map[string]interface{} `json:"transfers"`
+
+	// Version The document format; 1.
+	Version int32          `json:"version"`
+	Wallets []BackupWallet `json:"wallets"`
+}
+
+// BackupCategory defines model for BackupCategory.
+type BackupCategory struct {
+	// Name The name of a record of the document, which other records refer to.
+	//
+	// Example: 신한카드
+	Name BackupName `json:"name"`
+
+	// Parent The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Parent *BackupRef `json:"parent"`
+
+	// Type Income or expense, as a request sets it.
+	Type EntryType `json:"type"`
+}
+
+// BackupEntry defines model for BackupEntry.
+type BackupEntry struct {
+	Amount int64 `json:"amount"`
+
+	// Category The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Category *BackupRef `json:"category"`
+
+	// CategoryParent The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	CategoryParent    *BackupRef         `json:"categoryParent"`
+	Currency          *string            `json:"currency"`
+	Date              openapi_types.Date `json:"date"`
+	ExchangeRate      *string            `json:"exchangeRate"`
+	InstallmentMonths *int32             `json:"installmentMonths"`
+
+	// Memo Free text, at most 200 characters.
+	//
+	// Example: Lunch with the team
+	Memo           Memo    `json:"memo"`
+	NotifKey       *string `json:"notifKey"`
+	OriginalAmount *string `json:"originalAmount"`
+	Pending        bool    `json:"pending"`
+
+	// Tags Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
+	Tags TagNames `json:"tags"`
+
+	// Type Income or expense, as a request sets it.
+	Type EntryType `json:"type"`
+
+	// Wallet The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Wallet *BackupRef `json:"wallet"`
+}
+
+// BackupName The name of a record of the document, which other records refer to.
+//
+// Example: 신한카드
+type BackupName = string
+
+// BackupQuickEntry defines model for BackupQuickEntry.
+type BackupQuickEntry struct {
+	// Amount A non-negative amount in the base currency unit (won).
+	//
+	// Example: 12000
+	Amount Amount `json:"amount"`
+
+	// Category The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Category *BackupRef `json:"category"`
+
+	// CategoryParent The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	CategoryParent *BackupRef `json:"categoryParent"`
+
+	// Memo Free text, at most 200 characters.
+	//
+	// Example: Lunch with the team
+	Memo Memo `json:"memo"`
+
+	// Name The name of a record of the document, which other records refer to.
+	//
+	// Example: 신한카드
+	Name BackupName `json:"name"`
+
+	// Tags Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
+	Tags TagNames `json:"tags"`
+
+	// Type Income or expense, as a request sets it.
+	Type EntryType `json:"type"`
+
+	// Wallet The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Wallet *BackupRef `json:"wallet"`
+}
+
+// BackupRecurring defines model for BackupRecurring.
+type BackupRecurring struct {
+	// Amount A non-negative amount in the base currency unit (won).
+	//
+	// Example: 12000
+	Amount Amount `json:"amount"`
+
+	// Category The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Category *BackupRef `json:"category"`
+
+	// CategoryParent The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	CategoryParent *BackupRef `json:"categoryParent"`
+	Day            int32      `json:"day"`
+
+	// Memo Free text, at most 200 characters.
+	//
+	// Example: Lunch with the team
+	Memo Memo `json:"memo"`
+
+	// Name The name of a record of the document, which other records refer to.
+	//
+	// Example: 신한카드
+	Name BackupName `json:"name"`
+
+	// Type Income or expense, as a request sets it.
+	Type EntryType `json:"type"`
+
+	// Wallet The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Wallet *BackupRef `json:"wallet"`
+}
+
+// BackupRef The name of a record defined in the document; null for none.
+//
+// Example: 신한카드
+type BackupRef = string
+
+// BackupWallet defines model for BackupWallet.
+type BackupWallet struct {
+	AccountNumber   *string             `json:"accountNumber"`
+	CurrentValue    *int64              `json:"currentValue"`
+	LoanAmount      *int64              `json:"loanAmount"`
+	LoanMethod      *LoanMethod         `json:"loanMethod"`
+	LoanMonths      *int32              `json:"loanMonths"`
+	LoanPayment     *int64              `json:"loanPayment"`
+	LoanRate        *string             `json:"loanRate"`
+	LoanStart       *openapi_types.Date `json:"loanStart"`
+	ManualValuation bool                `json:"manualValuation"`
+
+	// Name The name of a record of the document, which other records refer to.
+	//
+	// Example: 신한카드
+	Name BackupName `json:"name"`
+
+	// OpeningBalance An amount in the base currency unit (won); may be negative.
+	//
+	// Example: 1500000
+	OpeningBalance Money `json:"openingBalance"`
+
+	// Type The kind of wallet, as a request sets it. `CARD` is a credit card (its negative balance is what is owed),
+	// `CHECK_CARD` a debit card, `MINUS` an overdraft account, `PENSION` typically a manual-valuation wallet.
+	Type WalletType `json:"type"`
+}
+
 // BlockReasonValue Why a post or comment is blocked: `REPORTS` (it reached 5 reports) or `SPAM` (a spam
 // keyword). A client must accept other values.
 type BlockReasonValue = string
@@ -1070,6 +1267,18 @@ type ReportedItemPage struct {
 	Total int64          `json:"total"`
 }
 
+// RestoreResult defines model for RestoreResult.
+type RestoreResult struct {
+	Budgets      int32 `json:"budgets"`
+	Categories   int32 `json:"categories"`
+	Entries      int32 `json:"entries"`
+	QuickEntries int32 `json:"quickEntries"`
+	Recurring    int32 `json:"recurring"`
+	Tags         int32 `json:"tags"`
+	Transfers    int32 `json:"transfers"`
+	Wallets      int32 `json:"wallets"`
+}
+
 // Role A member's role, as a request sets it.
 type Role string
 
@@ -1712,6 +1921,9 @@ type CreateRecurringJSONRequestBody = RecurringRequest
 // UpdateRecurringJSONRequestBody defines body for UpdateRecurring for application/json ContentType.
 type UpdateRecurringJSONRequestBody = RecurringRequest
 
+// RestoreBackupJSONRequestBody defines body for RestoreBackup for application/json ContentType.
+type RestoreBackupJSONRequestBody = Backup
+
 // CreateTagJSONRequestBody defines body for CreateTag for application/json ContentType.
 type CreateTagJSONRequestBody = TagRequest
 
@@ -1893,6 +2105,22 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 
 // The interface specification for the client above.
 type ClientInterface interface {
+
+	// GetBackup The member's whole ledger as one document
+	//
+	// Answers the member's ledger as one versioned JSON document (`version` 1), the same
+	// document `POST /api/account/restore` takes. Records refer to each other by name, never
+	// by id: an entry names its wallet, its category and the category's parent, and its
+	// tags. Order is kept: wallets, tags and categories in their sort order (parents before
+	// their sub-categories), entries by date then creation. Account numbers are in plain
+	// text (the document is the member's own). Names a ledger repeats (two wallets, or two
+	// categories of one type under one parent, with the same name) get " (2)", " (3)" … so
+	// every reference is unambiguous. `budgets` and `transfers` are reserved for those areas
+	// and empty in version 1; entries that are one side of a transfer belong to `transfers`
+	// and are not in `entries`. Investments are not part of the document.
+	//
+	// Corresponds with GET /api/account/backup (the `GetBackup` operationId).
+	GetBackup(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListCategories The category tree
 	//
@@ -2262,6 +2490,52 @@ type ClientInterface interface {
 	//
 	// Corresponds with PUT /api/account/recurrings/{id} (the `UpdateRecurring` operationId).
 	UpdateRecurring(ctx context.Context, id RecurringID, body UpdateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RestoreBackupWithBody Replace the member's ledger with a backup
+	//
+	// Deletes all of the member's ledger (wallets, tags, categories, entries, recurring and
+	// quick entries; investments too once they exist, which are not restored) and recreates
+	// it from the document in one transaction, in this order: wallets, tags, categories,
+	// entries, recurring, budgets, quick entries. Any failure rolls everything back: the
+	// ledger is then exactly as before. Free limits do not apply. A document with no
+	// wallets, tags, categories, entries, recurring, quick entries, budgets or transfers
+	// answers 400 `EMPTY_BACKUP` (it would only delete). A reference to a name the document
+	// does not define, a repeated name, a sub-category whose parent is not a top-level
+	// category of its type, or installments on anything but a card expense answer 400
+	// `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
+	// `tags` are created. The answer counts what was restored.
+	//
+	// The body may be up to 64 MiB: a decade of a busy ledger (15 entries a day, about
+	// 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
+	// room to spare; any other JSON operation keeps the 1 MiB limit.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
+	RestoreBackupWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RestoreBackup Replace the member's ledger with a backup
+	//
+	// Deletes all of the member's ledger (wallets, tags, categories, entries, recurring and
+	// quick entries; investments too once they exist, which are not restored) and recreates
+	// it from the document in one transaction, in this order: wallets, tags, categories,
+	// entries, recurring, budgets, quick entries. Any failure rolls everything back: the
+	// ledger is then exactly as before. Free limits do not apply. A document with no
+	// wallets, tags, categories, entries, recurring, quick entries, budgets or transfers
+	// answers 400 `EMPTY_BACKUP` (it would only delete). A reference to a name the document
+	// does not define, a repeated name, a sub-category whose parent is not a top-level
+	// category of its type, or installments on anything but a card expense answer 400
+	// `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
+	// `tags` are created. The answer counts what was restored.
+	//
+	// The body may be up to 64 MiB: a decade of a busy ledger (15 entries a day, about
+	// 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
+	// room to spare; any other JSON operation keeps the 1 MiB limit.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
+	RestoreBackup(ctx context.Context, body RestoreBackupJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListTags List tags
 	//
@@ -3512,6 +3786,32 @@ type ClientInterface interface {
 	GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
+// GetBackup The member's whole ledger as one document
+//
+// Answers the member's ledger as one versioned JSON document (`version` 1), the same
+// document `POST /api/account/restore` takes. Records refer to each other by name, never
+// by id: an entry names its wallet, its category and the category's parent, and its
+// tags. Order is kept: wallets, tags and categories in their sort order (parents before
+// their sub-categories), entries by date then creation. Account numbers are in plain
+// text (the document is the member's own). Names a ledger repeats (two wallets, or two
+// categories of one type under one parent, with the same name) get " (2)", " (3)" … so
+// every reference is unambiguous. `budgets` and `transfers` are reserved for those areas
+// and empty in version 1; entries that are one side of a transfer belong to `transfers`
+// and are not in `entries`. Investments are not part of the document.
+//
+// Corresponds with GET /api/account/backup (the `GetBackup` operationId).
+func (c *Client) GetBackup(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBackupRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListCategories The category tree
 //
 // Top-level categories in sort order, each with its sub-categories (`children`) in sort order.
@@ -4221,6 +4521,72 @@ func (c *Client) UpdateRecurringWithBody(ctx context.Context, id RecurringID, co
 // Corresponds with PUT /api/account/recurrings/{id} (the `UpdateRecurring` operationId).
 func (c *Client) UpdateRecurring(ctx context.Context, id RecurringID, body UpdateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateRecurringRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RestoreBackupWithBody Replace the member's ledger with a backup
+//
+// Deletes all of the member's ledger (wallets, tags, categories, entries, recurring and
+// quick entries; investments too once they exist, which are not restored) and recreates
+// it from the document in one transaction, in this order: wallets, tags, categories,
+// entries, recurring, budgets, quick entries. Any failure rolls everything back: the
+// ledger is then exactly as before. Free limits do not apply. A document with no
+// wallets, tags, categories, entries, recurring, quick entries, budgets or transfers
+// answers 400 `EMPTY_BACKUP` (it would only delete). A reference to a name the document
+// does not define, a repeated name, a sub-category whose parent is not a top-level
+// category of its type, or installments on anything but a card expense answer 400
+// `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
+// `tags` are created. The answer counts what was restored.
+//
+// The body may be up to 64 MiB: a decade of a busy ledger (15 entries a day, about
+// 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
+// room to spare; any other JSON operation keeps the 1 MiB limit.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
+func (c *Client) RestoreBackupWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRestoreBackupRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RestoreBackup Replace the member's ledger with a backup
+//
+// Deletes all of the member's ledger (wallets, tags, categories, entries, recurring and
+// quick entries; investments too once they exist, which are not restored) and recreates
+// it from the document in one transaction, in this order: wallets, tags, categories,
+// entries, recurring, budgets, quick entries. Any failure rolls everything back: the
+// ledger is then exactly as before. Free limits do not apply. A document with no
+// wallets, tags, categories, entries, recurring, quick entries, budgets or transfers
+// answers 400 `EMPTY_BACKUP` (it would only delete). A reference to a name the document
+// does not define, a repeated name, a sub-category whose parent is not a top-level
+// category of its type, or installments on anything but a card expense answer 400
+// `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
+// `tags` are created. The answer counts what was restored.
+//
+// The body may be up to 64 MiB: a decade of a busy ledger (15 entries a day, about
+// 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
+// room to spare; any other JSON operation keeps the 1 MiB limit.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
+func (c *Client) RestoreBackup(ctx context.Context, body RestoreBackupJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRestoreBackupRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6679,6 +7045,33 @@ func (c *Client) GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn
 	return c.Client.Do(req)
 }
 
+// NewGetBackupRequest constructs an http.Request for the GetBackup method
+func NewGetBackupRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/backup")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListCategoriesRequest constructs an http.Request for the ListCategories method
 func NewListCategoriesRequest(server string) (*http.Request, error) {
 	var err error
@@ -7719,6 +8112,46 @@ func NewUpdateRecurringRequestWithBody(server string, id RecurringID, contentTyp
 	}
 
 	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewRestoreBackupRequest calls the generic RestoreBackup builder with application/json body
+func NewRestoreBackupRequest(server string, body RestoreBackupJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRestoreBackupRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewRestoreBackupRequestWithBody constructs an http.Request for the RestoreBackup method, with any body, and a specified content type
+func NewRestoreBackupRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/restore")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
 	if err != nil {
 		return nil, err
 	}
@@ -11203,6 +11636,24 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// GetBackupWithResponse The member's whole ledger as one document
+	//
+	// Answers the member's ledger as one versioned JSON document (`version` 1), the same
+	// document `POST /api/account/restore` takes. Records refer to each other by name, never
+	// by id: an entry names its wallet, its category and the category's parent, and its
+	// tags. Order is kept: wallets, tags and categories in their sort order (parents before
+	// their sub-categories), entries by date then creation. Account numbers are in plain
+	// text (the document is the member's own). Names a ledger repeats (two wallets, or two
+	// categories of one type under one parent, with the same name) get " (2)", " (3)" … so
+	// every reference is unambiguous. `budgets` and `transfers` are reserved for those areas
+	// and empty in version 1; entries that are one side of a transfer belong to `transfers`
+	// and are not in `entries`. Investments are not part of the document.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/account/backup (the `GetBackup` operationId).
+	GetBackupWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetBackupResponse, error)
+
 	// ListCategoriesWithResponse The category tree
 	//
 	// Top-level categories in sort order, each with its sub-categories (`children`) in sort order.
@@ -11595,6 +12046,52 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PUT /api/account/recurrings/{id} (the `UpdateRecurring` operationId).
 	UpdateRecurringWithResponse(ctx context.Context, id RecurringID, body UpdateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateRecurringResponse, error)
+
+	// RestoreBackupWithBodyWithResponse Replace the member's ledger with a backup
+	//
+	// Deletes all of the member's ledger (wallets, tags, categories, entries, recurring and
+	// quick entries; investments too once they exist, which are not restored) and recreates
+	// it from the document in one transaction, in this order: wallets, tags, categories,
+	// entries, recurring, budgets, quick entries. Any failure rolls everything back: the
+	// ledger is then exactly as before. Free limits do not apply. A document with no
+	// wallets, tags, categories, entries, recurring, quick entries, budgets or transfers
+	// answers 400 `EMPTY_BACKUP` (it would only delete). A reference to a name the document
+	// does not define, a repeated name, a sub-category whose parent is not a top-level
+	// category of its type, or installments on anything but a card expense answer 400
+	// `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
+	// `tags` are created. The answer counts what was restored.
+	//
+	// The body may be up to 64 MiB: a decade of a busy ledger (15 entries a day, about
+	// 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
+	// room to spare; any other JSON operation keeps the 1 MiB limit.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
+	RestoreBackupWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error)
+
+	// RestoreBackupWithResponse Replace the member's ledger with a backup
+	//
+	// Deletes all of the member's ledger (wallets, tags, categories, entries, recurring and
+	// quick entries; investments too once they exist, which are not restored) and recreates
+	// it from the document in one transaction, in this order: wallets, tags, categories,
+	// entries, recurring, budgets, quick entries. Any failure rolls everything back: the
+	// ledger is then exactly as before. Free limits do not apply. A document with no
+	// wallets, tags, categories, entries, recurring, quick entries, budgets or transfers
+	// answers 400 `EMPTY_BACKUP` (it would only delete). A reference to a name the document
+	// does not define, a repeated name, a sub-category whose parent is not a top-level
+	// category of its type, or installments on anything but a card expense answer 400
+	// `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
+	// `tags` are created. The answer counts what was restored.
+	//
+	// The body may be up to 64 MiB: a decade of a busy ledger (15 entries a day, about
+	// 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
+	// room to spare; any other JSON operation keeps the 1 MiB limit.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
+	RestoreBackupWithResponse(ctx context.Context, body RestoreBackupJSONRequestBody, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error)
 
 	// ListTagsWithResponse List tags
 	//
@@ -12941,6 +13438,89 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /readyz (the `GetReadiness` operationId).
 	GetReadinessWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetReadinessResponse, error)
+}
+
+// GetBackupResponse503Headers the declared response headers of an HTTP 503 response for GetBackup
+type GetBackupResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetBackupResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Backup
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetBackupResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetBackupResponse) GetJSON200() *Backup {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetBackupResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetBackupResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetBackupResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetBackupResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetBackupResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetBackupResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetBackupResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetBackupResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetBackupResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 // ListCategoriesResponse503Headers the declared response headers of an HTTP 503 response for ListCategories
@@ -15118,6 +15698,103 @@ func (r UpdateRecurringResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateRecurringResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RestoreBackupResponse503Headers the declared response headers of an HTTP 503 response for RestoreBackup
+type RestoreBackupResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RestoreBackupResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RestoreResult
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RestoreBackupResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RestoreBackupResponse) GetJSON200() *RestoreResult {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RestoreBackupResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RestoreBackupResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RestoreBackupResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RestoreBackupResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r RestoreBackupResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r RestoreBackupResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RestoreBackupResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RestoreBackupResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RestoreBackupResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RestoreBackupResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RestoreBackupResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -22749,6 +23426,30 @@ func (r GetReadinessResponse) ContentType() string {
 	return ""
 }
 
+// GetBackupWithResponse The member's whole ledger as one document
+//
+// Answers the member's ledger as one versioned JSON document (`version` 1), the same
+// document `POST /api/account/restore` takes. Records refer to each other by name, never
+// by id: an entry names its wallet, its category and the category's parent, and its
+// tags. Order is kept: wallets, tags and categories in their sort order (parents before
+// their sub-categories), entries by date then creation. Account numbers are in plain
+// text (the document is the member's own). Names a ledger repeats (two wallets, or two
+// categories of one type under one parent, with the same name) get " (2)", " (3)" … so
+// every reference is unambiguous. `budgets` and `transfers` are reserved for those areas
+// and empty in version 1; entries that are one side of a transfer belong to `transfers`
+// and are not in `entries`. Investments are not part of the document.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/account/backup (the `GetBackup` operationId).
+func (c *ClientWithResponses) GetBackupWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetBackupResponse, error) {
+	rsp, err := c.GetBackup(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetBackupResponse(rsp)
+}
+
 // ListCategoriesWithResponse The category tree
 //
 // Top-level categories in sort order, each with its sub-categories (`children`) in sort order.
@@ -23350,6 +24051,64 @@ func (c *ClientWithResponses) UpdateRecurringWithResponse(ctx context.Context, i
 		return nil, err
 	}
 	return ParseUpdateRecurringResponse(rsp)
+}
+
+// RestoreBackupWithBodyWithResponse Replace the member's ledger with a backup
+//
+// Deletes all of the member's ledger (wallets, tags, categories, entries, recurring and
+// quick entries; investments too once they exist, which are not restored) and recreates
+// it from the document in one transaction, in this order: wallets, tags, categories,
+// entries, recurring, budgets, quick entries. Any failure rolls everything back: the
+// ledger is then exactly as before. Free limits do not apply. A document with no
+// wallets, tags, categories, entries, recurring, quick entries, budgets or transfers
+// answers 400 `EMPTY_BACKUP` (it would only delete). A reference to a name the document
+// does not define, a repeated name, a sub-category whose parent is not a top-level
+// category of its type, or installments on anything but a card expense answer 400
+// `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
+// `tags` are created. The answer counts what was restored.
+//
+// The body may be up to 64 MiB: a decade of a busy ledger (15 entries a day, about
+// 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
+// room to spare; any other JSON operation keeps the 1 MiB limit.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
+func (c *ClientWithResponses) RestoreBackupWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error) {
+	rsp, err := c.RestoreBackupWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRestoreBackupResponse(rsp)
+}
+
+// RestoreBackupWithResponse Replace the member's ledger with a backup
+//
+// Deletes all of the member's ledger (wallets, tags, categories, entries, recurring and
+// quick entries; investments too once they exist, which are not restored) and recreates
+// it from the document in one transaction, in this order: wallets, tags, categories,
+// entries, recurring, budgets, quick entries. Any failure rolls everything back: the
+// ledger is then exactly as before. Free limits do not apply. A document with no
+// wallets, tags, categories, entries, recurring, quick entries, budgets or transfers
+// answers 400 `EMPTY_BACKUP` (it would only delete). A reference to a name the document
+// does not define, a repeated name, a sub-category whose parent is not a top-level
+// category of its type, or installments on anything but a card expense answer 400
+// `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
+// `tags` are created. The answer counts what was restored.
+//
+// The body may be up to 64 MiB: a decade of a busy ledger (15 entries a day, about
+// 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
+// room to spare; any other JSON operation keeps the 1 MiB limit.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
+func (c *ClientWithResponses) RestoreBackupWithResponse(ctx context.Context, body RestoreBackupJSONRequestBody, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error) {
+	rsp, err := c.RestoreBackup(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRestoreBackupResponse(rsp)
 }
 
 // ListTagsWithResponse List tags
@@ -25418,6 +26177,80 @@ func (c *ClientWithResponses) GetReadinessWithResponse(ctx context.Context, reqE
 	return ParseGetReadinessResponse(rsp)
 }
 
+// ParseGetBackupResponse parses an HTTP response from a GetBackupWithResponse call
+func ParseGetBackupResponse(rsp *http.Response) (*GetBackupResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetBackupResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Backup
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetBackupResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseListCategoriesResponse parses an HTTP response from a ListCategoriesWithResponse call
 func ParseListCategoriesResponse(rsp *http.Response) (*ListCategoriesResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -27385,6 +28218,94 @@ func ParseUpdateRecurringResponse(rsp *http.Response) (*UpdateRecurringResponse,
 	switch {
 	case rsp.StatusCode == 503:
 		var headers UpdateRecurringResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRestoreBackupResponse parses an HTTP response from a RestoreBackupWithResponse call
+func ParseRestoreBackupResponse(rsp *http.Response) (*RestoreBackupResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RestoreBackupResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RestoreResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers RestoreBackupResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

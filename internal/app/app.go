@@ -15,6 +15,7 @@ import (
 
 	"github.com/nestegg/nestegg/internal/admin"
 	"github.com/nestegg/nestegg/internal/auth"
+	"github.com/nestegg/nestegg/internal/backup"
 	"github.com/nestegg/nestegg/internal/billing"
 	"github.com/nestegg/nestegg/internal/board"
 	"github.com/nestegg/nestegg/internal/clock"
@@ -157,6 +158,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		Ledger: ledgerHandler,
 		Board:  board.NewHandler(pool, o.Clock, cfg.Timezone, cfg.PublicBaseURL),
 		Notify: notify.NewHandler(pool, o.Clock, cfg.Timezone, a.FX, cfg.BaseCurrency),
+		Backup: backup.NewHandler(pool, ledgerHandler.Crypto()),
 	})
 	if err != nil {
 		a.Close()

@@ -16,6 +16,7 @@ import (
 	apigen "github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/admin"
 	"github.com/nestegg/nestegg/internal/auth"
+	"github.com/nestegg/nestegg/internal/backup"
 	"github.com/nestegg/nestegg/internal/billing"
 	"github.com/nestegg/nestegg/internal/board"
 	"github.com/nestegg/nestegg/internal/clientaddr"
@@ -41,6 +42,7 @@ type Server struct {
 	*ledger.LedgerHandler
 	*board.BoardHandler
 	*notify.NotifyHandler
+	*backup.BackupHandler
 }
 
 var _ apigen.StrictServerInterface = (*Server)(nil)
@@ -65,6 +67,7 @@ type Deps struct {
 	Ledger         *ledger.LedgerHandler
 	Board          *board.BoardHandler
 	Notify         *notify.NotifyHandler
+	Backup         *backup.BackupHandler
 }
 
 // New returns the service's root handler.
@@ -86,6 +89,7 @@ func New(deps Deps) (http.Handler, error) {
 		LedgerHandler:  deps.Ledger,
 		BoardHandler:   deps.Board,
 		NotifyHandler:  deps.Notify,
+		BackupHandler:  deps.Backup,
 	}
 
 	strict := apigen.NewStrictHandlerWithOptions(srv, nil, apigen.StrictHTTPServerOptions{
