@@ -808,6 +808,31 @@ type Memo = string
 // Example: 1500000
 type Money = int64
 
+// NotificationEntry The entry created (CREATED, REVERSED), found (DUPLICATE) or deleted (DELETED), with the fields of Entry; null when IGNORED.
+type NotificationEntry struct {
+	Amount            int64              `json:"amount"`
+	CategoryID        *int64             `json:"categoryId"`
+	CreatedAt         time.Time          `json:"createdAt"`
+	Currency          *string            `json:"currency"`
+	Date              openapi_types.Date `json:"date"`
+	ExchangeRate      *string            `json:"exchangeRate"`
+	ID                int64              `json:"id"`
+	InstallmentMonths *int32             `json:"installmentMonths"`
+	Memo              string             `json:"memo"`
+	OriginalAmount    *string            `json:"originalAmount"`
+
+	// Pending True while an automatically recognised entry awaits confirmation; it then counts in no total.
+	Pending bool     `json:"pending"`
+	Tags    []string `json:"tags"`
+
+	// TransferID The transfer this entry is one side of, if any.
+	TransferID *int64 `json:"transferId"`
+
+	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+	Type     EntryTypeValue `json:"type"`
+	WalletID *int64         `json:"walletId"`
+}
+
 // NotificationOutcome What a notification did. Open for growth; known values are listed.
 //
 // Example: CREATED
@@ -827,8 +852,8 @@ type NotificationRequest struct {
 
 // NotificationResult defines model for NotificationResult.
 type NotificationResult struct {
-	// Entry The entry created, found (DUPLICATE) or deleted (DELETED); null when IGNORED.
-	Entry *Entry `json:"entry"`
+	// Entry The entry created (CREATED, REVERSED), found (DUPLICATE) or deleted (DELETED), with the fields of Entry; null when IGNORED.
+	Entry *NotificationEntry `json:"entry"`
 
 	// Outcome What a notification did. Open for growth; known values are listed.
 	//
@@ -2249,7 +2274,8 @@ type ClientInterface interface {
 	//   currency and original amount) and merchant on or before its day; that entry was
 	//   deleted (`entry` is what it was).
 	// - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
-	//   amount, wallet and category offsets it (`entry`).
+	//   amount, currency, wallet and memo (no category: the expense's is an expense category)
+	//   offsets it (`entry`), keyed by the cancellation so it too is recorded once.
 	// - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
 	//   billing, payment-due or limit notice, a declined payment, no approval or no amount in
 	//   the text, or a cancellation that matches no expense.
@@ -2283,7 +2309,8 @@ type ClientInterface interface {
 	//   currency and original amount) and merchant on or before its day; that entry was
 	//   deleted (`entry` is what it was).
 	// - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
-	//   amount, wallet and category offsets it (`entry`).
+	//   amount, currency, wallet and memo (no category: the expense's is an expense category)
+	//   offsets it (`entry`), keyed by the cancellation so it too is recorded once.
 	// - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
 	//   billing, payment-due or limit notice, a declined payment, no approval or no amount in
 	//   the text, or a cancellation that matches no expense.
@@ -4059,7 +4086,8 @@ func (c *Client) CreateEntry(ctx context.Context, body CreateEntryJSONRequestBod
 //     currency and original amount) and merchant on or before its day; that entry was
 //     deleted (`entry` is what it was).
 //   - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
-//     amount, wallet and category offsets it (`entry`).
+//     amount, currency, wallet and memo (no category: the expense's is an expense category)
+//     offsets it (`entry`), keyed by the cancellation so it too is recorded once.
 //   - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
 //     billing, payment-due or limit notice, a declined payment, no approval or no amount in
 //     the text, or a cancellation that matches no expense.
@@ -4103,7 +4131,8 @@ func (c *Client) CreateEntryFromNotificationWithBody(ctx context.Context, conten
 //     currency and original amount) and merchant on or before its day; that entry was
 //     deleted (`entry` is what it was).
 //   - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
-//     amount, wallet and category offsets it (`entry`).
+//     amount, currency, wallet and memo (no category: the expense's is an expense category)
+//     offsets it (`entry`), keyed by the cancellation so it too is recorded once.
 //   - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
 //     billing, payment-due or limit notice, a declined payment, no approval or no amount in
 //     the text, or a cancellation that matches no expense.
@@ -11789,7 +11818,8 @@ type ClientWithResponsesInterface interface {
 	//   currency and original amount) and merchant on or before its day; that entry was
 	//   deleted (`entry` is what it was).
 	// - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
-	//   amount, wallet and category offsets it (`entry`).
+	//   amount, currency, wallet and memo (no category: the expense's is an expense category)
+	//   offsets it (`entry`), keyed by the cancellation so it too is recorded once.
 	// - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
 	//   billing, payment-due or limit notice, a declined payment, no approval or no amount in
 	//   the text, or a cancellation that matches no expense.
@@ -11823,7 +11853,8 @@ type ClientWithResponsesInterface interface {
 	//   currency and original amount) and merchant on or before its day; that entry was
 	//   deleted (`entry` is what it was).
 	// - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
-	//   amount, wallet and category offsets it (`entry`).
+	//   amount, currency, wallet and memo (no category: the expense's is an expense category)
+	//   offsets it (`entry`), keyed by the cancellation so it too is recorded once.
 	// - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
 	//   billing, payment-due or limit notice, a declined payment, no approval or no amount in
 	//   the text, or a cancellation that matches no expense.
@@ -23657,7 +23688,8 @@ func (c *ClientWithResponses) CreateEntryWithResponse(ctx context.Context, body 
 //     currency and original amount) and merchant on or before its day; that entry was
 //     deleted (`entry` is what it was).
 //   - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
-//     amount, wallet and category offsets it (`entry`).
+//     amount, currency, wallet and memo (no category: the expense's is an expense category)
+//     offsets it (`entry`), keyed by the cancellation so it too is recorded once.
 //   - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
 //     billing, payment-due or limit notice, a declined payment, no approval or no amount in
 //     the text, or a cancellation that matches no expense.
@@ -23697,7 +23729,8 @@ func (c *ClientWithResponses) CreateEntryFromNotificationWithBodyWithResponse(ct
 //     currency and original amount) and merchant on or before its day; that entry was
 //     deleted (`entry` is what it was).
 //   - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
-//     amount, wallet and category offsets it (`entry`).
+//     amount, currency, wallet and memo (no category: the expense's is an expense category)
+//     offsets it (`entry`), keyed by the cancellation so it too is recorded once.
 //   - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
 //     billing, payment-due or limit notice, a declined payment, no approval or no amount in
 //     the text, or a cancellation that matches no expense.

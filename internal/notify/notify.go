@@ -102,7 +102,7 @@ func (h *NotifyHandler) CreateEntryFromNotification(ctx context.Context, req api
 	}
 	out := api.CreateEntryFromNotification200JSONResponse{Outcome: api.NotificationOutcome(res.Outcome)}
 	if res.Entry != nil {
-		e := ledger.ToAPIEntry(*res.Entry)
+		e := api.NotificationEntry(ledger.ToAPIEntry(*res.Entry))
 		out.Entry = &e
 	}
 	if res.Reason != "" {
@@ -182,7 +182,9 @@ func (h *NotifyHandler) payment(ctx context.Context, n intake.Notification) (pay
 		c := n.Currency
 		p.currency = &c
 		p.originalAmount = decimal.NullDecimal{Decimal: n.OriginalAmount, Valid: true}
-		if n.Amount == 0 {
+		// A cancellation matches by currency and original amount: it
+		// needs no rate.
+		if n.Amount == 0 && n.Kind == intake.KindPayment {
 			r, err := h.rates.RateOn(ctx, n.Currency, h.base, at)
 			if err != nil {
 				return p, err
