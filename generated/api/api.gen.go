@@ -315,6 +315,203 @@ type AuthorPage struct {
 	Total int64    `json:"total"`
 }
 
+// Backup A member's ledger, version 1. One schema for both directions (restore takes what backup
+// gives), so its enums are the closed request enums. References are by name: an entry,
+// recurring or quick entry names its wallet, its category and the category's parent
+// (null for a top-level category; the category's type is the record's type). Later
+// versions add record kinds in new arrays and keep reading version 1. `budgets` and
+// `transfers` are reserved for the budget and transfer areas: empty in version 1, and a
+// restore refuses items in them until those areas define their shape.
+//
+// Example: {"budgets":[],"categories":[{"name":"식비","parent":null,"type":"EXPENSE"},{"name":"점심","parent":"식비","type":"EXPENSE"}],"entries":[{"amount":12000,"category":"점심","categoryParent":"식비","currency":null,"date":"2026-11-16","exchangeRate":null,"installmentMonths":null,"memo":"스타벅스","notifKey":null,"originalAmount":null,"pending":false,"tags":[],"type":"EXPENSE","wallet":"신한카드"}],"quickEntries":[],"recurring":[],"tags":["travel"],"transfers":[],"version":1,"wallets":[{"accountNumber":null,"currentValue":null,"loanAmount":null,"loanMethod":null,"loanMonths":null,"loanPayment":null,"loanRate":null,"loanStart":null,"manualValuation":false,"name":"신한카드","openingBalance":0,"type":"CARD"}]}
+type Backup struct {
+	// Budgets Reserved for budgets; empty in version 1.
+	Budgets []map[string]interface{} `json:"budgets"`
+
+	// Categories Categories in their order; a sub-category's parent is a top-level category of the same type.
+	Categories   []BackupCategory   `json:"categories"`
+	Entries      []BackupEntry      `json:"entries"`
+	QuickEntries []BackupQuickEntry `json:"quickEntries"`
+	Recurring    []BackupRecurring  `json:"recurring"`
+
+	// Tags Tag names in their order.
+	Tags []TagName `json:"tags"`
+
+	// Transfers Reserved for transfers; empty in version 1.
+	Transfers []map[string]interface{} `json:"transfers"`
+
+	// Version The document format; 1.
+	Version int32          `json:"version"`
+	Wallets []BackupWallet `json:"wallets"`
+}
+
+// BackupCategory defines model for BackupCategory.
+type BackupCategory struct {
+	// Name The name of a record of the document, which other records refer to.
+	//
+	// Example: 신한카드
+	Name BackupName `json:"name"`
+
+	// Parent The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Parent *BackupRef `json:"parent"`
+
+	// Type Income or expense, as a request sets it.
+	Type EntryType `json:"type"`
+}
+
+// BackupEntry defines model for BackupEntry.
+type BackupEntry struct {
+	Amount int64 `json:"amount"`
+
+	// Category The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Category *BackupRef `json:"category"`
+
+	// CategoryParent The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	CategoryParent    *BackupRef         `json:"categoryParent"`
+	Currency          *string            `json:"currency"`
+	Date              openapi_types.Date `json:"date"`
+	ExchangeRate      *string            `json:"exchangeRate"`
+	InstallmentMonths *int32             `json:"installmentMonths"`
+
+	// Memo Free text, at most 200 characters.
+	//
+	// Example: Lunch with the team
+	Memo           Memo    `json:"memo"`
+	NotifKey       *string `json:"notifKey"`
+	OriginalAmount *string `json:"originalAmount"`
+	Pending        bool    `json:"pending"`
+
+	// Tags Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
+	Tags TagNames `json:"tags"`
+
+	// Type Income or expense, as a request sets it.
+	Type EntryType `json:"type"`
+
+	// Wallet The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Wallet *BackupRef `json:"wallet"`
+}
+
+// BackupName The name of a record of the document, which other records refer to.
+//
+// Example: 신한카드
+type BackupName = string
+
+// BackupQuickEntry defines model for BackupQuickEntry.
+type BackupQuickEntry struct {
+	// Amount A non-negative amount in the base currency unit (won).
+	//
+	// Example: 12000
+	Amount Amount `json:"amount"`
+
+	// Category The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Category *BackupRef `json:"category"`
+
+	// CategoryParent The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	CategoryParent *BackupRef `json:"categoryParent"`
+
+	// Memo Free text, at most 200 characters.
+	//
+	// Example: Lunch with the team
+	Memo Memo `json:"memo"`
+
+	// Name The name of a record of the document, which other records refer to.
+	//
+	// Example: 신한카드
+	Name BackupName `json:"name"`
+
+	// Tags Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
+	Tags TagNames `json:"tags"`
+
+	// Type Income or expense, as a request sets it.
+	Type EntryType `json:"type"`
+
+	// Wallet The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Wallet *BackupRef `json:"wallet"`
+}
+
+// BackupRecurring defines model for BackupRecurring.
+type BackupRecurring struct {
+	// Amount A non-negative amount in the base currency unit (won).
+	//
+	// Example: 12000
+	Amount Amount `json:"amount"`
+
+	// Category The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Category *BackupRef `json:"category"`
+
+	// CategoryParent The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	CategoryParent *BackupRef `json:"categoryParent"`
+	Day            int32      `json:"day"`
+
+	// Memo Free text, at most 200 characters.
+	//
+	// Example: Lunch with the team
+	Memo Memo `json:"memo"`
+
+	// Name The name of a record of the document, which other records refer to.
+	//
+	// Example: 신한카드
+	Name BackupName `json:"name"`
+
+	// Type Income or expense, as a request sets it.
+	Type EntryType `json:"type"`
+
+	// Wallet The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Wallet *BackupRef `json:"wallet"`
+}
+
+// BackupRef The name of a record defined in the document; null for none.
+//
+// Example: 신한카드
+type BackupRef = string
+
+// BackupWallet defines model for BackupWallet.
+type BackupWallet struct {
+	AccountNumber   *string             `json:"accountNumber"`
+	CurrentValue    *int64              `json:"currentValue"`
+	LoanAmount      *int64              `json:"loanAmount"`
+	LoanMethod      *LoanMethod         `json:"loanMethod"`
+	LoanMonths      *int32              `json:"loanMonths"`
+	LoanPayment     *int64              `json:"loanPayment"`
+	LoanRate        *string             `json:"loanRate"`
+	LoanStart       *openapi_types.Date `json:"loanStart"`
+	ManualValuation bool                `json:"manualValuation"`
+
+	// Name The name of a record of the document, which other records refer to.
+	//
+	// Example: 신한카드
+	Name BackupName `json:"name"`
+
+	// OpeningBalance An amount in the base currency unit (won); may be negative.
+	//
+	// Example: 1500000
+	OpeningBalance Money `json:"openingBalance"`
+
+	// Type The kind of wallet, as a request sets it. `CARD` is a credit card (its negative balance is what is owed),
+	// `CHECK_CARD` a debit card, `MINUS` an overdraft account, `PENSION` typically a manual-valuation wallet.
+	Type WalletType `json:"type"`
+}
+
 // BlockReasonValue Why a post or comment is blocked: `REPORTS` (it reached 5 reports) or `SPAM` (a spam
 // keyword). A client must accept other values.
 type BlockReasonValue = string
@@ -861,6 +1058,64 @@ type NetWorthUnit string
 // NetWorthUnitValue The period of a net-worth point, as answered; a client must accept other values.
 type NetWorthUnitValue = string
 
+// NotificationEntry The entry created (CREATED, REVERSED), found (DUPLICATE) or deleted (DELETED), with the fields of Entry; null when IGNORED.
+type NotificationEntry struct {
+	Amount            int64              `json:"amount"`
+	CategoryID        *int64             `json:"categoryId"`
+	CreatedAt         time.Time          `json:"createdAt"`
+	Currency          *string            `json:"currency"`
+	Date              openapi_types.Date `json:"date"`
+	ExchangeRate      *string            `json:"exchangeRate"`
+	ID                int64              `json:"id"`
+	InstallmentMonths *int32             `json:"installmentMonths"`
+	Memo              string             `json:"memo"`
+	OriginalAmount    *string            `json:"originalAmount"`
+
+	// Pending True while an automatically recognised entry awaits confirmation; it then counts in no total.
+	Pending bool     `json:"pending"`
+	Tags    []string `json:"tags"`
+
+	// TransferID The transfer this entry is one side of, if any.
+	TransferID *int64 `json:"transferId"`
+
+	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+	Type     EntryTypeValue `json:"type"`
+	WalletID *int64         `json:"walletId"`
+}
+
+// NotificationOutcome What a notification did. Open for growth; known values are listed.
+//
+// Example: CREATED
+type NotificationOutcome = string
+
+// NotificationRequest Example: {"notifKey":"android-0a1b2c3d","postedAt":"2026-11-16T12:34:10+09:00","text":"[Web발신]\n신한카드(1234)승인 홍*동 12,000원(일시불)11/16 12:34 스타벅스 누적1,234,000원"}
+type NotificationRequest struct {
+	// NotifKey The device's own id of the notification, for duplicate detection; derived from the text when absent.
+	NotifKey *string `json:"notifKey,omitempty"`
+
+	// PostedAt When the device received the notification.
+	PostedAt time.Time `json:"postedAt"`
+
+	// Text The notification's text as received (push or SMS), line breaks included.
+	Text string `json:"text"`
+}
+
+// NotificationResult defines model for NotificationResult.
+type NotificationResult struct {
+	// Entry The entry created (CREATED, REVERSED), found (DUPLICATE) or deleted (DELETED), with the fields of Entry; null when IGNORED.
+	Entry *NotificationEntry `json:"entry"`
+
+	// Outcome What a notification did. Open for growth; known values are listed.
+	//
+	// Example: CREATED
+	Outcome NotificationOutcome `json:"outcome"`
+
+	// Reason Why nothing was created (IGNORED, DUPLICATE); null otherwise.
+	//
+	// Example: advertising
+	Reason *string `json:"reason"`
+}
+
 // OnetimeBudget defines model for OnetimeBudget.
 type OnetimeBudget struct {
 	Amount     int64              `json:"amount"`
@@ -1340,6 +1595,18 @@ type ReportedItemPage struct {
 	Page  int32          `json:"page"`
 	Size  int32          `json:"size"`
 	Total int64          `json:"total"`
+}
+
+// RestoreResult defines model for RestoreResult.
+type RestoreResult struct {
+	Budgets      int32 `json:"budgets"`
+	Categories   int32 `json:"categories"`
+	Entries      int32 `json:"entries"`
+	QuickEntries int32 `json:"quickEntries"`
+	Recurring    int32 `json:"recurring"`
+	Tags         int32 `json:"tags"`
+	Transfers    int32 `json:"transfers"`
+	Wallets      int32 `json:"wallets"`
 }
 
 // Role A member's role, as a request sets it.
@@ -2357,6 +2624,9 @@ type UpdateCategoryJSONRequestBody = CategoryRequest
 // CreateEntryJSONRequestBody defines body for CreateEntry for application/json ContentType.
 type CreateEntryJSONRequestBody = EntryRequest
 
+// CreateEntryFromNotificationJSONRequestBody defines body for CreateEntryFromNotification for application/json ContentType.
+type CreateEntryFromNotificationJSONRequestBody = NotificationRequest
+
 // ParseEntryTextJSONRequestBody defines body for ParseEntryText for application/json ContentType.
 type ParseEntryTextJSONRequestBody = ParseEntryRequest
 
@@ -2389,6 +2659,9 @@ type CreateRecurringJSONRequestBody = RecurringRequest
 
 // UpdateRecurringJSONRequestBody defines body for UpdateRecurring for application/json ContentType.
 type UpdateRecurringJSONRequestBody = RecurringRequest
+
+// RestoreBackupJSONRequestBody defines body for RestoreBackup for application/json ContentType.
+type RestoreBackupJSONRequestBody = Backup
 
 // CreateTagJSONRequestBody defines body for CreateTag for application/json ContentType.
 type CreateTagJSONRequestBody = TagRequest
@@ -2506,6 +2779,9 @@ type UpdateUserJSONRequestBody = UpdateUserRequest
 
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
+	// GetBackup The member's whole ledger as one document
+	// (GET /api/account/backup)
+	GetBackup(w http.ResponseWriter, r *http.Request)
 	// ListBudgets List a month's budgets
 	// (GET /api/account/budgets)
 	ListBudgets(w http.ResponseWriter, r *http.Request, params ListBudgetsParams)
@@ -2569,6 +2845,9 @@ type ServerInterface interface {
 	// CreateEntry Create an entry
 	// (POST /api/account/entries)
 	CreateEntry(w http.ResponseWriter, r *http.Request)
+	// CreateEntryFromNotification Turn a card payment notification into a pending expense
+	// (POST /api/account/entries/notification)
+	CreateEntryFromNotification(w http.ResponseWriter, r *http.Request)
 	// ParseEntryText Read an entry draft out of text
 	// (POST /api/account/entries/parse)
 	ParseEntryText(w http.ResponseWriter, r *http.Request)
@@ -2647,6 +2926,9 @@ type ServerInterface interface {
 	// UpdateRecurring Update a recurring entry
 	// (PUT /api/account/recurrings/{id})
 	UpdateRecurring(w http.ResponseWriter, r *http.Request, id RecurringID)
+	// RestoreBackup Replace the member's ledger with a backup
+	// (POST /api/account/restore)
+	RestoreBackup(w http.ResponseWriter, r *http.Request)
 	// GetCategoryStats Statistics by category over a range
 	// (GET /api/account/stats/categories)
 	GetCategoryStats(w http.ResponseWriter, r *http.Request, params GetCategoryStatsParams)
@@ -2945,6 +3227,20 @@ type ServerInterfaceWrapper struct {
 }
 
 type MiddlewareFunc func(http.Handler) http.Handler
+
+// GetBackup operation middleware
+func (siw *ServerInterfaceWrapper) GetBackup(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetBackup(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
 
 // ListBudgets operation middleware
 func (siw *ServerInterfaceWrapper) ListBudgets(w http.ResponseWriter, r *http.Request) {
@@ -3644,6 +3940,20 @@ func (siw *ServerInterfaceWrapper) CreateEntry(w http.ResponseWriter, r *http.Re
 	handler.ServeHTTP(w, r)
 }
 
+// CreateEntryFromNotification operation middleware
+func (siw *ServerInterfaceWrapper) CreateEntryFromNotification(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateEntryFromNotification(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // ParseEntryText operation middleware
 func (siw *ServerInterfaceWrapper) ParseEntryText(w http.ResponseWriter, r *http.Request) {
 
@@ -4233,6 +4543,20 @@ func (siw *ServerInterfaceWrapper) UpdateRecurring(w http.ResponseWriter, r *htt
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateRecurring(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RestoreBackup operation middleware
+func (siw *ServerInterfaceWrapper) RestoreBackup(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RestoreBackup(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6803,6 +7127,9 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/entries/parse", wrapper.ParseEntryText)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/ocr/receipt", wrapper.RecognizeReceipt)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/fx/rate", wrapper.GetFXRate)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/entries/notification", wrapper.CreateEntryFromNotification)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/backup", wrapper.GetBackup)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/restore", wrapper.RestoreBackup)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/transfers", wrapper.ListTransfers)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/transfers", wrapper.CreateTransfer)
 	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/transfers/{id}", wrapper.DeleteTransfer)
@@ -6847,6 +7174,110 @@ type TooManyRequestsApplicationProblemPlusJSONResponse struct {
 type UnauthenticatedApplicationProblemPlusJSONResponse Problem
 
 type UnsupportedMediaTypeApplicationProblemPlusJSONResponse Problem
+
+type GetBackupRequestObject struct {
+}
+
+type GetBackupResponseObject interface {
+	VisitGetBackupResponse(w http.ResponseWriter) error
+}
+
+type GetBackup200JSONResponse Backup
+
+func (response GetBackup200JSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackup401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetBackup401ApplicationProblemPlusJSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackup403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response GetBackup403ApplicationProblemPlusJSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackup413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetBackup413ApplicationProblemPlusJSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackup500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetBackup500ApplicationProblemPlusJSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackup503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetBackup503ApplicationProblemPlusJSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
 
 type ListBudgetsRequestObject struct {
 	Params ListBudgetsParams
@@ -9576,6 +10007,143 @@ type CreateEntry503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response CreateEntry503ApplicationProblemPlusJSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntryFromNotificationRequestObject struct {
+	Body *CreateEntryFromNotificationJSONRequestBody
+}
+
+type CreateEntryFromNotificationResponseObject interface {
+	VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error
+}
+
+type CreateEntryFromNotification200JSONResponse NotificationResult
+
+func (response CreateEntryFromNotification200JSONResponse) VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntryFromNotification400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntryFromNotification400ApplicationProblemPlusJSONResponse) VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntryFromNotification401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntryFromNotification401ApplicationProblemPlusJSONResponse) VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntryFromNotification403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntryFromNotification403ApplicationProblemPlusJSONResponse) VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntryFromNotification413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntryFromNotification413ApplicationProblemPlusJSONResponse) VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntryFromNotification415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntryFromNotification415ApplicationProblemPlusJSONResponse) VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntryFromNotification500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntryFromNotification500ApplicationProblemPlusJSONResponse) VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntryFromNotification503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntryFromNotification503ApplicationProblemPlusJSONResponse) VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -12883,6 +13451,143 @@ type UpdateRecurring503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response UpdateRecurring503ApplicationProblemPlusJSONResponse) VisitUpdateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackupRequestObject struct {
+	Body *RestoreBackupJSONRequestBody
+}
+
+type RestoreBackupResponseObject interface {
+	VisitRestoreBackupResponse(w http.ResponseWriter) error
+}
+
+type RestoreBackup200JSONResponse RestoreResult
+
+func (response RestoreBackup200JSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response RestoreBackup400ApplicationProblemPlusJSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response RestoreBackup401ApplicationProblemPlusJSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response RestoreBackup403ApplicationProblemPlusJSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response RestoreBackup413ApplicationProblemPlusJSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response RestoreBackup415ApplicationProblemPlusJSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response RestoreBackup500ApplicationProblemPlusJSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response RestoreBackup503ApplicationProblemPlusJSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -24625,6 +25330,9 @@ func (response GetReadiness503ApplicationProblemPlusJSONResponse) VisitGetReadin
 
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
+	// GetBackup The member's whole ledger as one document
+	// (GET /api/account/backup)
+	GetBackup(ctx context.Context, request GetBackupRequestObject) (GetBackupResponseObject, error)
 	// ListBudgets List a month's budgets
 	// (GET /api/account/budgets)
 	ListBudgets(ctx context.Context, request ListBudgetsRequestObject) (ListBudgetsResponseObject, error)
@@ -24688,6 +25396,9 @@ type StrictServerInterface interface {
 	// CreateEntry Create an entry
 	// (POST /api/account/entries)
 	CreateEntry(ctx context.Context, request CreateEntryRequestObject) (CreateEntryResponseObject, error)
+	// CreateEntryFromNotification Turn a card payment notification into a pending expense
+	// (POST /api/account/entries/notification)
+	CreateEntryFromNotification(ctx context.Context, request CreateEntryFromNotificationRequestObject) (CreateEntryFromNotificationResponseObject, error)
 	// ParseEntryText Read an entry draft out of text
 	// (POST /api/account/entries/parse)
 	ParseEntryText(ctx context.Context, request ParseEntryTextRequestObject) (ParseEntryTextResponseObject, error)
@@ -24766,6 +25477,9 @@ type StrictServerInterface interface {
 	// UpdateRecurring Update a recurring entry
 	// (PUT /api/account/recurrings/{id})
 	UpdateRecurring(ctx context.Context, request UpdateRecurringRequestObject) (UpdateRecurringResponseObject, error)
+	// RestoreBackup Replace the member's ledger with a backup
+	// (POST /api/account/restore)
+	RestoreBackup(ctx context.Context, request RestoreBackupRequestObject) (RestoreBackupResponseObject, error)
 	// GetCategoryStats Statistics by category over a range
 	// (GET /api/account/stats/categories)
 	GetCategoryStats(ctx context.Context, request GetCategoryStatsRequestObject) (GetCategoryStatsResponseObject, error)
@@ -25093,6 +25807,30 @@ type strictHandler struct {
 	ssi         StrictServerInterface
 	middlewares []StrictMiddlewareFunc
 	options     StrictHTTPServerOptions
+}
+
+// GetBackup operation middleware
+func (sh *strictHandler) GetBackup(w http.ResponseWriter, r *http.Request) {
+	var request GetBackupRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetBackup(ctx, request.(GetBackupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetBackup")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetBackupResponseObject); ok {
+		if err := validResponse.VisitGetBackupResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
 }
 
 // ListBudgets operation middleware
@@ -25685,6 +26423,37 @@ func (sh *strictHandler) CreateEntry(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(CreateEntryResponseObject); ok {
 		if err := validResponse.VisitCreateEntryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateEntryFromNotification operation middleware
+func (sh *strictHandler) CreateEntryFromNotification(w http.ResponseWriter, r *http.Request) {
+	var request CreateEntryFromNotificationRequestObject
+
+	var body CreateEntryFromNotificationJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateEntryFromNotification(ctx, request.(CreateEntryFromNotificationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateEntryFromNotification")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateEntryFromNotificationResponseObject); ok {
+		if err := validResponse.VisitCreateEntryFromNotificationResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -26414,6 +27183,37 @@ func (sh *strictHandler) UpdateRecurring(w http.ResponseWriter, r *http.Request,
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(UpdateRecurringResponseObject); ok {
 		if err := validResponse.VisitUpdateRecurringResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RestoreBackup operation middleware
+func (sh *strictHandler) RestoreBackup(w http.ResponseWriter, r *http.Request) {
+	var request RestoreBackupRequestObject
+
+	var body RestoreBackupJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RestoreBackup(ctx, request.(RestoreBackupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RestoreBackup")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RestoreBackupResponseObject); ok {
+		if err := validResponse.VisitRestoreBackupResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -29098,617 +29898,679 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3bjxvJmh/4r4TpAUTOZJVYN51WFQY2VcWSeLpuXRfpaJptZZAZJONUMoKdESyK3aPFYm0DC3sfzsOu",
-	"zwIzu5gHA4sFvC9eP/hh3+a/sXv+h0V8X0ReyEwyWTdJ3TXAnFZVZUbG5Yvv/v2+nytdORxJwYRWld2f",
-	"KyMa0SHTLIKfXkkaBftUs76Mpt+NWTQ1vw2Y6kZ8pLkUld3KqWCkY57bI+yGRVP8gUy4HsixJlyvV7wK",
-	"N0/+CAN4FUGHrLJb6dpxK15FdQdsSM3YfxGxXmW38s+fJ9N6jn9VzzOzqXz65OH8Lmm/cGrhlIyk0op0",
-	"aRRNuegTPeCKaNovmpWm/cyEhvTjERN9PajsbtW9ypAL9+OGV9HTkXlH6YiLPs5oHPSZbh3MT+ZywEgH",
-	"/vpMER7E3x9RPUg+z4OKV4nYj2MesaCyq6MxS8+mJ6Mh1eY5oV9sV2A+fDgepmfDhWZ9FqWmcyyFmXDe",
-	"jEIW9FlEhuYJj2wQLcnGJqkqxogeMCJHLKLmcdKTEZkMWMQI16TD+lyoWtEewmil17G1adZBP9p1bJZc",
-	"1HtGo/w1TRmNiOzBAtLrK5quef6Ws3358uXL9Hxf1uu5U3ZUW0QY7i48ImnsD2iElKHm5/RGTsiQiilu",
-	"nIKt7JoXiBrIifIIE4G5TeaWwx/7/IYJIgVbSBMqc7UC1qPjUFd2X3gLtnhze/lS5HDIROGt6+KfH3Fv",
-	"D3Bly07dbsDnOP2m0NHUze+Qh5pFBfyTCR1xpvBCcRVPlsiIcK2IGnfW7O84U8uYfSuo3HnaRdtpZvro",
-	"e3iGN2HhFo7sbamaL9bMxknz664UPR4NWUCqPRoqVnN7XbSJdpzMDtp5daQMGRXJvC5pv9SxzglGYj72",
-	"QNIRZ8Y+6lJTmwykYmTIhtJslaZcKDtL9lGTapcqtsaFYkJxzW9YoTj6sWjKG/XSc46oUD0WLZy3tjTo",
-	"bot9R82eOwhWPWBR/LQ9/z3SkXpgxKwgtKOYKNSd3NjlSGE6YgsnzkVXDlk8P/ZxxIRiy6gRPldWd4sn",
-	"kkzrHQ1DplfiPRN4pWhC+Nc7cpjDPxxGcjg/n9bFKdne3Pgd6cqAOe2iO44iJrpwlW9YpFlAepEcemQ8",
-	"GrGIGAotmqx5biE3Yh/pcBSaR68uDiqeYWWaRWakf/V9Y+1vfvh569NfVPII9vAPl/L289eyzOy1LDn3",
-	"b8/frTT33L03zL3HI6VJQKdu7hEVfUaqoIH4Wvq1JTudQxIB1Sx3Gq3eiRTsmOpugdrsNy9p3zdToaQr",
-	"R3inuyFnQpOBDIPk0gwYDeCe2tm0emtm7DUcvJgx1XPnNaR9ViT+uPkjiD8PqBDmRIMgYkoRfzwKJQ3A",
-	"YIJRfEKFmrCI3VVYjsfw5Pxkj9mww6Ki2Q7hr48orRcYQaCbGtMn5EqnrCCkLWMe+EttnXuybY7lDcu7",
-	"vg2BEiNiXRkF7g7gJprpTga8i5p4wEJmLrIUhhgcBx3KmwWqOXzzLpt7wvQ7GelBOXsCrHIutCLVseCa",
-	"HJ+eXL6peSmWpO2ZhFTp21gUZqcXnUO99IquBNfz6znD6Y+caUmq9tMg5c2vJ4xdk6r5X0WUNpaTFORY",
-	"ioBOC2nJbEZpiZqZYHrG78w3FxyBmdPsCbxrNr+dOQBYwKL9h7UVbP/WQovuxfLtPxVM8yFb7E4xfNQ8",
-	"9fh+lTPaZzlUQfuMiLG5k5YFbxSq8maA/L1bSLn1er2+fPfOpCrctJFUj7lT341593qh2fajeeLRjbdz",
-	"Zgidi37RtCL3wKNP7YL/lENcLc2GyHEM7RTRlTLv5tKV4XkLCWv5vDTValUN7db673ItDeaTJyzBsUlz",
-	"1UUuuuE4YEHtlpptyVktdk5+RkfkhZbd6yKSV+aPj0jol7T/OpLjUdF8NO2Tvnngcee0YDqPOZFVCNsj",
-	"jrCd1mrul7+Yyleh6suIBoWWhzZ/fMytMd8DSl7qj4GpJQ4EoHBSlYJlVehnxcEMeOWOTgXnPlqwgfD3",
-	"R9xD9L4UTQhdKY84nXLRnIyh5igdfllM6paplmGim6WY6CezbjWSQjEMktLgnP04ZgrshK4Umgn4Jx2N",
-	"Qt6F8NnzUSQ7IRv+1R+VWVjKQ2LeCMwH3jaOWgeNy9bpyYfDRuuoeVDxKgHTlIeV3cpzNqQ83CXDsdKk",
-	"wwgVhK2ZX8UGvhp3B4Qq8N7+Szv6ehdkLIsiGanK7vc/V3qchUE8nlk7Uwp02cothv70A5IAU7plRt3p",
-	"bXZf0g32u85WsN19Qb9h9d5GZxPujqZ6rCq727ClXINz6BUNiNu6eKNpR471biek4rryqawxdIbbi6eT",
-	"p8vBRwhXZEhDQwDGQI4IJbAh5vdc3NCQB6Tqzx2E7+GzQxkxokasy3u8i360bIzUUKVhJBCSEr2Qd+9G",
-	"EvunJ4dHrf3LNCUAG7MHxBWhYcRoMCVckLFilVucx8vkPOJJP8phdO3XFEYRJwMKB6S0jIwY893q/dV3",
-	"/1BGHR4ETNxp+w9Pz1+1Dg6aJ+n9Bw85DQyTUDqiWkaGpqZm91HExBO6zWFsJYeRrOHBTuOC9wULDO10",
-	"xpoIqQkNQzmB3Y8Xj9Tvn503j1tXxx/Om99dtc6bBz5kBFByeN5sOj+UFIQS+2CyD7e4PS2hWSRoeKfj",
-	"a51cNs9PGkfp06OCjAX7OGJdzQICjJHILrg8gj3y41hqnFXMMAKMxkRsJCNtjEHw0Kx4rjtppufWRi5Y",
-	"dMMi0jSTeLgzbmRW3KM8HEeMVH23O35tnWAGgqFgrkgo+30WkLEIWET8eKW+RwQz81UDORFwSidSH8qx",
-	"CO50Sienlx8OT69OMuLO0pOhyB584RZXaTvZ8hOpyaEd54G2+USimET/rIfBcdJhoRR9ZTQWah24dmlV",
-	"P164jzR/RqehpMGllEc06rM7bepZ4/3RaePgw+Xp6YejxvnrZlaCJPTdkUZ2KCLNyW7Ut7/Z+d0L0plq",
-	"pm6x5Rsp7mXFOmkKzfWUXEpJcFmPIloyy8pwmWeKhHzINan6c5vk1/aQhUMEB/hb/J4i2sgnTa8ZERI/",
-	"oKXEk4vYkI+H57EyfJeTm2Gzc6K/x6g2N1gwFqgUu0W6UgM++vLlTiMjNbrG1gjyJIc5pFmxU9ublb4j",
-	"qhRoD8yeNo/IKKTIowyT5V12JegN5SHthHe7WBfN87et/eaHq5PG20brqPHqqDl3Qor3xRoXZMj0QIJu",
-	"afgYJHv0x4Y+biE/UudjV0TSS3rAk1L2c1ndxpLf3NoM3+tSYX7ZMdeRdgcsIBHvD4x+MWmLqp+zhcUK",
-	"dm2XnEml+xG7+O6IBGPwx1JB5FjTPvMIFW3BA4ZMZhTJGx6wCOMYoEeuk3OmoymhPW2kGfyw1jA/+ESx",
-	"rhSBQgEP+WvrbUP0GLEF0y71/LxxemHf15JMKDD7npm/xnQa2qdcrGcDvItMYHT5yGMqppZ3qjtR6nnj",
-	"svnhqHXcupxhIlJiGMioAubaac2GI632COyTmTUJqWbRLdjIZsqWMBzfLIbEq3k4zu+WZOerDDXNLI9U",
-	"/fSOGDYSrUIZt6CLsdA8xCRUkDgh0zZ/yYkpPYjkuD+4Fa1cCTrWA0P5XarvKHSuThpXl2+aJ5et/cYM",
-	"uRhmZgwELe/JwtlISASXICP+E3tAzcyfWZ2/awS4Yko52wS4Bf5MBlQR9nHELS+bmB8FuFXdTsBh1fba",
-	"Qgp807L7RFWwcdSIAWOioXIfaR0QLa+ZIDRiZBJJ0SdVav9hpNhERkFbUBEQsFOuhZwkzhjI1sAv0iGr",
-	"GV4FZKDGI2ObsOCYBZxCitXdaOHi6uzs9PyyefDhuHnQany4fH+WEXKKiQDmAUoQVQS9qbsk/SH4wC1U",
-	"yJ00ecRLI7A2cokZZ4+kQD5TZAifNd9zos6sNWu2GpXQsJf8jQPlPp4dMI+GUV8wOSYnz8NpRVTN6jk2",
-	"J39IqkIaWdfjoU36Ad/nKDJz0hydkt2IGbbQ0HPufYiYz/v4vQq6BHd/rohxaDUl9OrOPcmDXBfvLJ9y",
-	"Ltif50cw+tnSowqpeEvDMXMvNMZanjPBJnnJjvhIE66uWrDspYszw5xFMhh3dWGULGLmAMwj2Uw6TdS4",
-	"Ez/vEd4jVEzXS30W0jFK7qvTdEpQOzwXb2Mk8bIveulchix+wd3Mxa8gNV/As/bVT+nowPcYLnBOZyAL",
-	"O5n4E5YoZs8xeyCzhJDaingLvRTx/xDvnuz8kXW1WVJjKMdC5109IcWaYH2q+Q0jFB4D2Wd4HVWpdEnI",
-	"malOpICbFzPRjU1IzpiPfWTTN5L/SwUb6nnn3BjrwTlTEL//eeaGgyQpoFArzOCRPQIMm2vDUvyGlbjA",
-	"u3bJK0YjFpH2uF7f6sLj8E/mkyrX6F9WRljCy5R0pbzmyG7mCHisltPjlbLhnjRp4ELsALkHBnNezCtR",
-	"HtEowAIVYJTzXJHeUF0UZ4oTEo3QzbBXI6QDqim5Oj+qoVKomPYICxUKgzkL5JlqixHvgqFuoyh7xDc8",
-	"wMf3BeN6wCI0OB6c3+bdRXsH7Y4Ub7vLdMpuJNdsmP3HomO3B/gpEd1RRKfAyOzoczG5+bUpmxVT4lEt",
-	"NfqOl27Z7M7Aarw4OwuTaXC4vC16Fcru9TmjSlpJNUdZ7wZTQiHnCkxjrEQyF6tjXmXBLvHPm0ZruMAr",
-	"50zmHetyVpBQ6F+cNY59Q4dqRIdtcc2mRlesrZOGyzqG8B3tdtlI2+KCGzMjhSSWJQiv8nGNfdRMKN4J",
-	"2RoThgF9X7ETqXgV87nKD67AMi65zLmBcOc85A5OeTKkpWzhpxvbrNxwTaj2pDc4C81HKrWv6dmJ8XDt",
-	"hkYwlHl/P/X+hXv/Et6fnWbBSdi5wlRt5jOp+vG8fI/4ODHzLzMzcDUt3d6ym7tgA+KSxvl7RmNZVeL2",
-	"p2qsyr1Qmq8MXe50ics3tZH8pY/mcaVMmZiN3LsMa7sXufcQtg8FeyoWn7Ju3EZu7Ri5+8kr3OeFBciu",
-	"mpZN56a/dHZQbzl/woneV4qVpsaCHOR5pjozLzv+knnhWHOT68Rkec9EokasNFnflqBmyMeuxX17wYbI",
-	"0TSfiHqRHNoygg2j50VyiHkrm/XNF0ZOuD9umB+SP82RW2qgkhSnB7FKnny2zLvmyfjVeIarf9WtZ8Vv",
-	"zpxJPHcvtQfx4MkEl51OvkrclSOOrrCC1HekAUUM9yeTiGvNBOFCS8wVo1Gf6aRWfFXtwX6+eO4tqLNb",
-	"xOVzilpd6BaL9GbUSKmNKpo72QKt8pYXNmJdxm/yNhcrrF0lqyslTOVrldrKe7vmdi9TM152HmUERj3e",
-	"LXO3p8U3+xaCJHUQq17K6T1cyVWl7BFX+q4GgVV3lskuHKt4KriBudmGt7W453b5TgVdbrwlJGZnltbf",
-	"YOSHo7glquLiNX1Wcr2ThngRe7PuoOc4jpxw81vw3l75MopZCJMlydpeBXnwEevpW07uNpcZt7al2TDP",
-	"zl9N1AwpF2Yt5c5jFV1Sl0yqX3nPxwJpiAWPq9XaMhrI53feixlNN72jmYnOkXKGdJbdIjjquxmsOJPS",
-	"5urK9q174aQwDEEjJuwEitCaWJDGZ8E3Yi0McyC1HK2F7IaF8ZO31MhGLOqyPE0QThK9LPYZqD2HzfaI",
-	"lhCXCliXD2mYVRGhCNy6shWpZ4lZjjF7pGBmWMo4dyezU7ODh5ApPoLNiX3oMAN5wyL4Q0lFsPx9nrka",
-	"MTnN+BEyZJA69JSymHdT3GEUX4RESt29NivBiMpzXbkl7GWozRw6ZM3mAPEQLojfHfAwiJhA12Hyd6hm",
-	"VIQNR3qaFzy0r5UWARfjToLLNs/97yFemLqot7hXSkb6NLIBszIOZBtFL4VosiDgZZ3sFiklRXjJhLxk",
-	"t/MIzW1rvgZpS1wOpUwlUDT/cNY8uWhW5jRFt7uLVnUEgg9uykL+2MhhensWtIbIiJgzWY07pnXO5Se6",
-	"0gnNHU76XBbtOtRy5vgZ4lu29GKYAfaTx636KBQreSOcnlhS6VtJDVpe9Tfruok1DacvuMV46T1ZtKOX",
-	"EbtzOKmY1ZS2H/cHVPTZmc25yb9cNqTvHqrsVroyilhXk4GMFCMdALWZEqXpCKUom6QepiSUwiiRVARE",
-	"sAkUbis1GkRUsfnLOfe1GUCYze2cQ898cUkqgHtuzqCa+XB21NzNg5AIlg7OLAL/EpTIIpmdhXsz94MY",
-	"NsvRNuPIcLnwYyeJ18HrYXjag7q4hfbNbJDv0w9eTpRPJ0iDqfjeHtZLQAVANp1HirBcZogdKT/ppSOD",
-	"HIVhVgGcn5dH2EcIZgGPzs6sSiFfQBHcXtAkjJpxPLUHobDacunMb5GEFMiJ2M8zIQok9UDmaMv7+F2o",
-	"K7P5G2DgbW6TgRxHtuCMGqXV/HqnTsajtRupM+G81CaXj5NN30rNypOWefqAG57Ci4kLq3PCEJITzCwT",
-	"Bd9i7EICXhT/SF0CSMnEI6XTqmdpBN4kN0uq8kacefgSM/wKsOjmiA3zKSEtME63iiE9zXj5+SijVeho",
-	"PApWI9U8dc9uhL2Vyc3NMp5kamlyR1L2HEtLX5707GIaW8An7yNlw7HcX1/Ohl1ZvsxHdlp5bfaeaD4y",
-	"pEfFNZnK8T+bl9mO+aYE9Wa9DKZkxmo1g+ROFAjgSrEof642X9MWy/1LwZRm/f66eyIugD/m4o8cNqis",
-	"IoNZgpWri+b5/KLjNNGFqjc8lLLoFj18wNUopNPE6FhVoymf1zi3+y4lcZRSf8w88g7kAP0rJfMHrTcG",
-	"Zc14ZDHlAt43ktXVigAeExcalMQXWIyQSSms/G5js15Hb0JMUi+ziIr1tZc//LzhbWx+qrbb6+7HF59q",
-	"/+Iv8hjjARsxETDRBfMmhw/74xHUXPuGO/n3mQQzHlmeB0kvB1wNuVL51I3BWCNWtjc9+xMmt1fOTi8u",
-	"5+kyeWHlgEZ69CU0BElZl8nzc8mMyZ+8ZEq51JSi+lz3o6FDki4ahRTwLHW4u52ijp1l/MerNN0VnisV",
-	"ziI/7Bk5O6IRuECzYLuouyYTKWRC8VHEiBMpZrmTZ9SA2f6wqVDL/Qu3UF1ddnCpFPrA3ryldj372AVb",
-	"9dy+cH/JolwoTcPQCMMEtnFOUpdII2BDmeu0kxHvc5FmmMuVUYtwPX8hojEjkwEPAaCEjrUcUs2NWjyF",
-	"muu+4IoFCNVG6IQaJmuzEiDVeY9wbditIF0zGXCPCklATchX+jXtZ9WlucnOKkYOxaconuD+jlVUOFWO",
-	"5TOKAyhvumLgFkR7G7ell8Am3+am5KnBaVJO+dhT8MwZ9zzQj93v1C2ao5+Zu5BHwF4KIj11GssqAhDI",
-	"/R60ZmRdj6Yzq/FwSJdbbTCrC/vsQ6nayWwKd7jAzTaT9ZCw0crvz947ctqtbNY3X6xtbKxtvJilhN3K",
-	"y/WNTUdJu5U3UrPQXPBTRa/pPCHtVjZ26qBU4R3/3tDKDUubC86Hnr4dWwtSL2agGgWZGJaD/m+j6fG+",
-	"ICM6BScM2q8ObxvHWCcNdJ1rCTJ3rKHPCmCI+tnp++Qf/0z89Ab4+f7026bArJAbUkKOpoTiEkDyuZ3K",
-	"c1+UQxK/g3ydcexJAZCbUPAje8R36/FtzrvT8nHAZTN2mvpGRlP/pkhTz5XQM64uGgUOsB99inEUBqkv",
-	"HA9Ha2o8TG9qyWYrm6tI/yXlYTJfIZgXkknZ1T3t9U5mr7eL9tqJ+0XruKT9EyhIWD0AtUTMrnKpZphy",
-	"mrALWe9FIilmrPmVolErBJlmRcdsxKhwqs4Mm2WprkWFHWCm5kQxPVty0jrZPz02LNwx83KVJnEuTNPN",
-	"ND2zguKSuenNlJngXHyP+HYy91tcMr9U6APheFr2yINcTgf9iOjUQopqKHg2HKTKaBRyUFqpIFpCkpQI",
-	"p0lwwRW9mTeMbZ+tiYzl9uZWmTwqF++c7X4x92CUu4orYRR/w6i1xOycDQuFWshDki9tbL3cWN/cqczz",
-	"kb+KWchfFbEPmdf3onxENcL9gG3JuxqHnIUBQoXNHagFdcxPJmShK8/6/cXpCXqbzFm5pHco4rf4BHHz",
-	"v2cq7gKULCnGjJxbfAwimd6BGE+SILBi1rWwfHNgUcnYeZvyhtEQ0wqzG5IULSfTkddLP2lfy/2SDJ1d",
-	"OltRyiLaZ/tS5cizY3nDRX/NPkO6UmnQJtSARswjPQZpOojb680RJ6m+cL9RtT3SrtTblTjtfwBYdIoM",
-	"WBjkhj8QzuHnxW6KHI3jhiljKBVI6H0oZMQYDKwCZ0CqP44plsD+459Jer21kklfhZk/buAcnJXk+17u",
-	"zc4ZS2p2FvEuK8oC1SBLEIESnvbiZBbH7yKLBYGt7pZ6NGCUSz5kt0ckiBgNuWLBWSR7ec0oLsZDRDpT",
-	"LAyB+40i2QWApiEXY2UIzf4LsgHT5Jg9SyWRmspk6VlY5HKKg5FnCBmz4vNFa37rHrALc4Tr7Klyi4g/",
-	"k6/9Jx+BevBsAqbZQrt7Mx8n1c30xU2oJ3Vv3SulaAi0gaCh87mMdY3B+BbCMoZR9YhCNh+v1PwtZ855",
-	"PrA59uiAsIG3xNltKY9NfFm9DGOc4ytzNJ25m+lLM7P4NCXNU8nsgeZx8tbBpbxmIt8XwYNLRFWosOnv",
-	"B53XXX7Kf39x9VNr44S3VGuoR3+z33rR+mOT975bZ9Pfj7pbx+YRGbw5n3R/kjdHm+F1d38nZK8Pdff1",
-	"x7Al6uvdzVB0hof14A+/D+fDFvEn8xjS6YiJ1gHZl0Kwrk7wg2bULjWGxl14u0ej9Zlw0Yutb7ZXi0m6",
-	"SeVu4JD22dX50bwsHEfh4s5UtKNkONYxJkJWvxhoPVK7z5/PxBCe0xF/DiOo5/XOTvebbp2tvejtsLVt",
-	"uvO7tZe9OlurBztBnW6xl72NjaVi3kyzeGHQJmu27pPDBKsdLmg0tZg780eJj801hTl57ZHfnzVfe+R1",
-	"69CIk3esc+YRqsnQcOAdcvwqw67wKyUUpDCfwlMpnHkxSjpktsXVTh16utKuZpHyLLxROCVqRLts5nAu",
-	"aGiWTrtde4FXizgdSSpaiTej2CgpkeeoWWRvbhm9YpyPs7QBxoGO623Q1VLoIMnJY0F3Ss55R1x0+YiG",
-	"ZBSCYML5lpRII/d2yfUtSMxPJiLHWmmKPUgR7w4iEMVrLmPR252N3f1uQ9JrSB1Xeqq5VCupOAbEzPz6",
-	"XUpCSUF6RWxEebDc/m9+d9U4+nDWeH/cPLk0tjH+fN462W+dASz0q6ujo+ZlSb9A88cxDc/iReKPqZW+",
-	"Goch02B5J2spcBcUL8i6DO7TOVB+H+zUL7oDFozDO0dDZi99TlzEbEFjlcDuMCaRZV9OH4ALerRWYx4L",
-	"XXZLrkcq2mXnnFnt7IS8BcnKR7LPxS1zgMom/RSn+SyN149WSFleln2Tt3wEF7sXHKIU8t6vL7EtDcJW",
-	"DJb1DNoR6rFazkAb+5ett82KV7m4ujhrnhw0D0qyykZX8xsz2YuxglyjAHjLPErc8lnO+FFxSr5H/HhO",
-	"9+tJzVszTj2ncvQwYgyaUSfa3GY9rVRldaijsegOkpb5mtHhTD5MTtdXaFzKprnZOuUg6vagP0WHxWV5",
-	"Wcw6h29wqwDi2vzf5m/AMfb8fIhimoBOy19/eP+A5gbov4SqnFWKpAX77CXPD1HBPF9XJKCSOUUk9tDz",
-	"OKDrgFqAZkSVYXIlt620QRJy2uEhjw2ZmcIQbGojJ8xprCOJGXSreaqEXVoOH4BVWTdYajK30entGu1G",
-	"ZdeWmsOivb+MGHYEuRPMVfYkc+7r2LblLdshN79I0zbcXYCRtbgNMPRTZRGXASYwCKbXJuZxjLMsF7HQ",
-	"+bjiVd41m9+WFK4OM+kdY9cgm+aXebt5PoDpkV3ebFvfz53jyURwUNrtcOcS5i+zhB7gdyNdch8WAYnG",
-	"pfTxeMkOz2T8zVfb5129DK3cB+pQlvhuXzyaGWcxtM83BdA+MenZ8Pjm2ubvkoqN37M/jomOoJVL6niS",
-	"Z+uVh4ABms8Gt7kMhQXeNpeW3RhL0j59D8Xdq1xMd98yludyh+QdqL4MweeRzRmNFFuQCGkMicpu5Zf/",
-	"8F9++Ye/J7/8w59++ff/iWxsevV6/Ze/+1NOwQM8P29BhVwwwKwPSGea6nGKPVZGVCGkSRQQITXvWcT+",
-	"9TlTZMU6JphO4bqDpVn9M8soNm3KQW4vLPhwyt18lsrGThnVd8ii7oDmzfsdBIhlhO0MLQYem5KJTe6E",
-	"/jhDBpmdewjAkWTSmC206Lk2VJg1IJEmKrk+mKgE/DacRAzuUCaDLXV2+eUuMzne8cak3MJREa737OD5",
-	"+IeQJg8tGEB1CSLa0+sQGQMXfj+SEz3YI9gsA/UT6K8RchdfTTYwSeu9fVpVahNzTp93BwSXbDsEQGer",
-	"O036/OqoeVHaf9GqePYNnGzim8tO9RssSPtmJgQE2cdgoUhBonHI1J7t+6ejsYBWMxkGn6qbS3PgzW8y",
-	"zOObHJJ1U3tLQ55jMNy4Xy+JSuNzueSFpQBxFfAsVuj4dihD3UKMuTPb1CLfpaUGfAR9yZZbBYfnTUN1",
-	"tvdZSbvgMGLmvtlmdHj6IS3wG2P/jfgLc7KlbH+Oebhh88uizVni9It3aMbpZ7bD9+IWpPfr8JvdazNV",
-	"YxO94UrLPIm1ms4JY51DU0gQHPRjC1/bSPnKVlVA04POE/bqlWuJcT4TQYTfExpAAyTnuABEek2vmSBV",
-	"Z6bUSkZNoxh7I1XDaIzED/unx2dHzcvmByOJS0Tx42YfkauqX1zjcxavscgxUaxD1JcyhQUehDMZ6Z4M",
-	"ubwrKbkcxLzKM6lpWIIW7Uwu8fGigIMdbeFiLuMvzixpLoGwVBB7NsHtcVLKbpMhthqszVze0yrpS3Mb",
-	"k38i6isAxoEGGGVRcUg1ha4ITF1BfXwMeW1Hqd0ffM58luydEFEsPMkqACS/OawcyKK6isIVi2y/Rogd",
-	"Y2d3WT4FRgyJxbWWLIDE6TNtbrqPzbodHsBkIN1xBB6AjCmNCU1JRHKjDqCfKzbqWaio3Ko42mH+fAlA",
-	"PfHtdvOKIXtsFXJCnPHprQrnk+EB94HuY87/PrIgQGL8+tIfzLIWgvrsS3kNGXCaDOSQgUihZMLYdeg6",
-	"Q6ynaWM36dOT4lXf/5CUDcdAyz0p0Qa1rSvfyAlpEUVvWEA2vHq9bv6fTCQ2EMUYazGc0IwSHlLDl9lH",
-	"neOiW+7ovJUgm+PPMwYbpu+ylJXWmRJ/DLmzMBDk0vpxjmXMWzGPN8OP5pyO8962FC+aJ9uEuc4U39Br",
-	"lugelOBze2QghYRW1TnId0b78IAwkhI3uKnZipJFKBGp5WwtP53FS4t55krO7QLA/Flel3uHbHfUvGDA",
-	"+eE+ebm98ztie8gSbAhr9QOitBGBxO/KAAvSZ90tASvZm3XfPPopaTibG1MHfyp2zrUJNUlfZQ+OdsTk",
-	"KGS5dUAsimSetD2UERarYaVEj/JwHDHlEUa7A8IFFrJBZVppkZoq3Mvhuan+uLmJ8wFmZ6R6RlsdTbHo",
-	"Bm5UKPsqd5GqIBHMjPvm8vLMJViZk8k4HLdnHepFnD0fxa9hdPtIEwsH4dJLHNWYcbL+zVc0cE3Ccysr",
-	"c13DDXJ13iIR67GIiS6AJRnePvulPeKn2gQnDKnPBIt416h1M0la6a7CS0MeFubJXqu4kSkQ+4L7tW8v",
-	"w9zG4R0CQITYw9WlgqgJ190BkQLVv5CjNSVHTOzC4+g9RkeN7YZpG/e3RT+SEwWFQLleM4rf45oEEgMP",
-	"4JZGFNAeDUPSod1rIgXxcYF+DXsKJnv2tnHUOmhctk5PPhw2WkfNg7LON+t1+3De/O6qdQ7vHZ43bZf2",
-	"D80/7DebB/DbvC/Mdy0/PD1/1To4aJ5UvMrJ6eWHw9OrE/P74+blm9ODD+ZXjaOj03fw8P7pyeFRa/+y",
-	"4s32yr9ovT65Ovtw0LpovMJPne6fw9vmndbrK5zpRfPo8MPb08um+zf2T6x4lcbRebNx8N7+Ah4+ab5u",
-	"XLbeNj+8OT06aJ28NhNoXDZfn56///Cm1TxvnO+/eW8Gahw3P5w1Li7enZ6b996dn568Tv/i4nS/1Tj6",
-	"0NjfP72CdG74dOPguHXyYf9N4+S1mc7B1dkR7MqHs6vz/TcNCHk0j88u33941dj/9uqs4lXOGu+PThsH",
-	"Hy5PTz8cNc7hvcLm3xfN87et/eaHq5PG20bryOxLxau0Ti6b5yeQQu6+86F1AmeV/hXsu8urPDn9cHH1",
-	"6mL/vHVmjhN/c968uDw9N6MmE/4B70t+H+ZGptFy3IxZx+2ZoRQyRwyVhyNBVsK77JlKsiqrqZv1TGXj",
-	"kjN177kV4NBVgOfVOIBUM1bmaBx1B2ZcGgTKVXWNQiqe2c70U5uuQ8yUv3lR33CpPVX/bOMYHOUb7/2Z",
-	"2ZxtHOfOprgYFv6UxeF4pmxa6bfn76BTvpBkyIVEfJTsF7df5sZlc3tZm7MrEoHZbtsc6tw6Y6ulaYnN",
-	"jbUkNyzKxLKTpY8wIvJhiGmoyz3L8YTc/mRqHO0BFrB38+Z95Ko4yl+iI5YPGWBD44I95n3BgjUusk2Q",
-	"bzib2JvAI1f6NX+nHqBvPA9GjTPsn5xz96FlsashRIykuQ7MpFHKMwM0cYEJHNNiUAyHOkxDJgJqk2SN",
-	"SJxAwFen20en82hJh/W5UKQ6olMzDvxS1fbIhivDzQ65BJznm2V5Dffbb/8+munfLroCJGboFezIEv26",
-	"qaUJgPiwrbqzfXDGQjG9TjBCbx837GMgJ64E0J4IqEiG6Q8k75Yr8n+sfvzlm+oX9dJ3UbNU2/z0ZZvZ",
-	"+NkLsoCzwAsFwebMWRoCorvgCHg+Ev09I0NfbHv87avT80n929d92Wg0GicXV4PmVd/8s2n+59V+4735",
-	"b++we/F784/9etj87u35tnh90m80Wo1G46rR+MOI/fjTN+bPjYurt6fn3+7sv2+1/jonvr2QvBrET02y",
-	"OhL9v/3jiPX/ts97fzthnVHNTdo3dAYQEe1KuwLgbSGj0YyjZmumNKJY7iRzKtjpFPUUpB5BDTiy6iTT",
-	"iFT9o9P9xpFRDloHZx8a7h+v/NoeCblAx5jACHrMTEOqWdQWsV2ASGmE6/vtOw5TM+qkmZn97yvQ/74b",
-	"8+71F4EHW74FQBEaaiFvvoUv/cvA+cx2N1oJ5zOPvJPDvg8FKkU6t8/0TQZZnOa7vWOut8Nbl5Ew16kr",
-	"ez3GSvRlKpe6a0PI9w3QuAp+3+oNpL5aVL1c2s4nEanZOetFTOUgUfUoD/OaJu+Dz2YykIpZyJauHIcB",
-	"RrcZiXA8FoDBOSXXjI2sGg7B2TRCUS3jilzKO+KhVyibk91rWObSm5QM7rml5+3ZOaMBF0zlpuMo3Y+W",
-	"1wLOgtjDRAK++ntziTz2+268/Pl3GR/pg4j2dIElDzB645C5ZNCI0QBFsUv0TQMDcU16ciyCdNrvHLZl",
-	"Ll5GyQzm5YZQKqM5lXD87/7jP/3r//G//+d/+8u/+4/klz//P7/8T//fL//wpzLjxWG/QoTP7oBGfRZ4",
-	"y3O8X+aneK94o1OpyQ6xuBBtzx7wpc2wn9l6d+yLGwWkSMTsR26yPkD0GSpIQZhjPXFo7gdRbEQjSM/o",
-	"TDGvvxMxej3jss4/pbZIKIJsbO5ubbfFP/1v//d/+3//DXnpWfjj5Qn9nl3ugl26f8gccD8NJKbLqy4V",
-	"zgCP8Ivp5AZyzO8XPuecGSLMB/t7VJUzoNOSMfaHVE6/SlXTbJ1d7cIjvg9FM6GX2+uZ8RiL1cwXO2hH",
-	"AmVs7sQa5zmW033RemaQ5187SHxr4GjYIxSjh7EDbawYdrd15eqLXWRbG0ub1z+svvtF6694CvkEKKMg",
-	"02hqJjoSKCuneUQEmxB4PCOGfq7wQFV2v9/yNrzNH3Jw7rJXasWKrUw+GmZAuJ9nbh3Uhv84ZvbPZrfm",
-	"WUrRNZzp7pOv21ESwYOEKwLh4pmKDqzgypZ0QM8ir7J/egwoTOVKOs4Q8tD1YvshZ4qFvqC8eZKqb+bh",
-	"e8S3E7nfWorZRcbzZYHrFj/raIvs342kt/l1mLAjI9fkbz7i8Pmym7/MbOPbVHwUJ51grrZWLOx5Dhl6",
-	"vt9iqbR+c7arJHcu7OF1n327Eliw/CQWtw/PlO07WcVuCnYfPBBJ6Qdq68v16dzWYKmukcVZqXHaaHpL",
-	"ixNSF1fCpK/kfeSTZq74ry+v9FyGi4GqIhmW6EYAzRS9CiRqlGT/VwriM4BahsxUhgUhFtuxEUefk723",
-	"7o4ILxZtynIIL/P6TC2f2QYjf2Cm9yt9sjv8yatc8L64Gj1288wJ6ygOcA1fSe/MeMKzJ3nE6A3DGvV1",
-	"0iAdqUmPh6GhbHNu5t9GcAuGIJa9scLi4GUZvXdowWmOdDxqCiODZ10OzP22R0PF5vc+eWlJSbF7MncC",
-	"Izr8lk3NPNXM96/jX39f6VLFhQR0K2YhACrzOvF1aqC8BOIyQBaJYryztKI0/l7uymbQ1Ra1iikPt1bc",
-	"qz8NjnYf492m4Ux2yNLgFFguhG89w05+nGGNmtEL1LizlgCWPSupLS3CYrGJDF0ZhqyrMU/BfTUpSXIj",
-	"3LJ7YHfAwyBCKPLVD2TfvJ13yo6LLVWd5UQUQ0CYlcZZOPhFq6PeBucs4yyaxXMx80jtxlK6wZU/qLOw",
-	"dKZP+XUWLssmQt0Snvux+kkFrgVk2Vt+7MAV79L/6uvDfVwN2mgFTMaijR4X9HN25QgpYNU5eZiULCzx",
-	"ziU4tyv08IE4Zh4QSFGjnLu1AL599uOQRtesXL/cQr/9vXvgsz0/7BQzibFpZ/xCAxQO4j5c73iit3e7",
-	"pyLbK5DFojMuyKc+WN6bSC9qEbSEy+PR5OQqw+uFKy/oxwoLr9TrOy+36pVMP1ZMaXfkWfn29OKslZhK",
-	"F3SoxqJPmkZHiaTgXTV/xbu5pS+gUMkAs9cwHyJO5L0WcqJcZn/3mnSmpBoyjYBF2E7fI/66MSrXMOs9",
-	"Y3/MKtAzDUTp2k/1tZfraz/8vOFt1vN7iWaLBnp0HOp4M0oUEcC0nylMqFd75Nvzdxj1RzC99Ur5rqYJ",
-	"ZyhK/cM90hENmCLVngOoJmrcHRhTHM7MIyeNi4PGd7W5RMXZ3SrNgFa0WtLsabbiPd642I/QOnnbvLgk",
-	"+JKKW3LdGWkw/x4VG59aRuwkhZmXX8MlI0YiRkO4vBmMPXQSnY07zy/GHTIaqwEJWMhvWATeItIEHEWo",
-	"L8TyLvMSDdsCKlLBJwJ/tNVe4CthwW663AsLV0PZhxGzdVo/pxv1BVRT7HO0+Td/+P1P9N3LceuPkh9f",
-	"bE9aov7XSec9c0iVja0XL1+83Np+8XIb+iOOOyFXA2xrlurMfFnf2K3Xd+v19Xq9/jfYorqT3p9RJM1u",
-	"Ktfk53n67+o5bN5apAMxzzlSc18iE7KHdGzfm5tMHhNyZ5OpLtIDqt1BscD69bIEn+vkWE5Ax6nzKJyL",
-	"XTjC3yF5zQI3zlgeWke8M9b2pyDgSEdn2f1csoBZ3uamk4wOTk/HwuYWiwSWt7D07D2CqdRrTJjrF0CX",
-	"ypn9fbGzs/WiuO3kguJZPfM1c6tC2e+zgIyFDWAu34cMteewXpG60vAkEAmpnh/uk62trZe1zEbNcsqy",
-	"dGMrgloHxVwnqZLyELDE8FGpGPFfNy8JNNLq8DDkov/cPqp8KCZVyyqmFrP3tPhCgfqD/e/6hx/+MleS",
-	"4ZJsqVth2YArDMuZkSuTcw3b5Ij+OGZr0B9tzdgva3rA1mBf1huna7/fOP1pK7cOICk+W8pWkiP4NDeB",
-	"3AiSK+VLurbhQfXpDXPd2kh1FHGBlb+Ni/1WC2AYsQfXTBFfqTVmDmu7/vLFotP6Z2v/ww9/9RerlcRl",
-	"1p0rJ8edYp/a3YG0RzRiQt86rUrJSJ9GtlinTKDpFhlQy1OY4kWkJ1SwmUtkVqwmIXSiCFwJbOrN3Bi6",
-	"PGeCTXJZGugaQK9pQRiZ5xWhmvjMFRX5+bgYLF07lscxsfKbMBGouFCrJyNyeN5swiIw4Dpi0ZCazXar",
-	"y0J2EMX0XLOK0tVpgn3UtqNX4USTS4sJq4qYt7AQGMtxa2Qy4CEjZkfXYItAeRPxskBzm/AZaOzV6uhW",
-	"rt9bparWGSqps84DwFomJFaDxrMVaixVnZY9Dy9Fo+kF5d2SS9p/CFazGq9YcOsX3/FL2n8dyfFofgkd",
-	"SW18aP4M8W8IZ2HeNsIk5EwRLR2y9JBR4eDZ4fHSsCX5mSZzEZw77/CqxU+LOCtCd9ktW7TP9+F7is/s",
-	"9u4nN0QRahW1wUQLQ/VDytNifkEGtMOhmHMOj6o7MKay6LOcoOOXQVLZ0OVWcdhotT6j9wbHtLMslroK",
-	"0d0Tvd2N1IoawmraTzeF3VqhKayO6A0Ll/mQ5nY5Lviap0E7F0WqVkGADBHzK7TCORaiTplODJyUBmRO",
-	"g3RYV5ohrMQqu7suhSKhgc16idRSWE7+Dba31e7S3EUsk94RzyuP+goOuqDP2pcQ6VqZ5GEtRYllt4lw",
-	"LYlsLbxByWTmNxdD1CW34cGCpIsF7e0ameKLsZTN2TS3+Nxti2jA7gWkvHQIusdKRWASNraxA/7K3Jqo",
-	"FXSc0rGf5Mu/29isL/p23E9/yaiIgfeCBPjbGTa9segTii8H5oNDvOBBkjYLYYbb0ROobO59+/24W0i8",
-	"4CSchTXUiyOKMMH7yGVFcv31JbHCuvKlVJDuLbWxtvHC7jnci/gcLK2mj8gQljvA3cqrq/epc93d+OTd",
-	"NoXE3t9yWfr2HriipTlk50NmE7M0/ZikEEF8LIZStPE5F+bbI/VsfC59t+9nVmeArTViEVEDGhXOZH2W",
-	"B9zP1y/MNxVuQuCRoYTYIRXkJxbJ9ZWZwjJ+sKiwZy57oyRbKKTxC54PrdgZT7H/lWJhuDxbG6n5onl0",
-	"VDJX+9XYTO6ChSGYXDMcs9yEHqABY3odOC2heujOuEu22mNLb8gPgEuhXfm4vck9ZltEpcvpNYTDwVYQ",
-	"7JbZkD2Gvdpu7Wc2muaiEfLfeFcYGDd7gBFwt3Zb6EnMXSFVWD6YaryHxpJ9ekIVCVjIHMq/HGsylOBB",
-	"4DrOXvVSWGYulow53ap2yy28e1mylqvtoJar7B+294Ltu9UK8xQb10HXJZNmzjQzwRgQBxWcNLmkF56h",
-	"xBJ6ENzve1KFkFf8KrUhWNriauutuNo6oyBt7jgFCRLus5d2wxFzZZ9GAenwMMye+u7mncuy78ZKG8Ay",
-	"LfgGkah4ADAJXg4PsCgiCyRMBZFRgBgO1uBzTUA9ZLgyInWI1RTy2jJ95OtlOWqp+520XQwZvWGKVCk2",
-	"vDTnYeTCiPIUGkuHimv7am1pTtHdKspLMqhkARGj3QFTe6gKBLzXYxHOPL0bK8+6oO/3cq6Vd52uoH+F",
-	"xQHMv1MzOJsp7AIosCLf8mFOxk85cM7l6Jvg2Nz8prZHQtbTZCwQyC7IqPnknbGhN3c80q6cyBsYsF0x",
-	"1LK5Q9wvYKBtcsC6+KPDE8culfjVHg81izzbUkJ5ALTOleZda4k4tIM1QyhGLpOOFGN1X+CfpcvFyvoU",
-	"8XyvVBHDjGvpzFEuKaXLP+kHrosrKDgrXrDtpZpf2JgArEMHoPhMx4jzZJinQlxRvggtN7fCB4Pe9jsI",
-	"DzYPbQvZI8JBHrOAsDUzaNbpU1zYWA6lNwFy3vRWcTym+vrZ0skHAKO9S0JBURoBqca5BrXbB+ofF9C1",
-	"iHjvQ/+DS/Dr0/3emkszdfWvBZlnJYt959PJUuW3mZS5ze2l6RDu1dxJp5uY5XGmG6lna9C7VM0XoZ9V",
-	"vMrB6bvSFegj87ycYPl5Tiu1gqnMFn2f+R7xzXfvueI7WY6dXoGLM9k68868azK9taWbyc1rUfFfis7w",
-	"nCkoHpgrr7O1jyUuyuP0vyO0pyEDLOk8k4XT5uhX6FLRZWGIdd9LmSNmuKyaRzMe2c5qi9ujoYqa49lC",
-	"MOSTsZGHpYqqOjQ0y8qpTRgxQHa1D5BRCP1zRI9HQxYQDI2RIReZX1u7qWwZMLq54uv1kH6XUFKxoFHr",
-	"8i+ZAY6ZHuQ1tHgjJ9hNUlKBAAFgdVX95ndXjaMPZ433AEDkEfeL89bJfusMQapfXR0dNcujEy0+0gLu",
-	"kZlHxavMTKPiVXAWwFxgpYDen0vC5bbK5rbdYbNdF9rZ7lxiTENino0M64+ohpjCiEVdsNQRF38uELn0",
-	"JphPggGW529YjilKzbTepvv0zieKFgasJV62V8llLEHRD5Hci4xlpezembknLCU9Q2+GNWXuY+q4M9cs",
-	"Q4npA8pS2Pzmz3CWYg56H8lKlhffPl8JByjwz2UZemVjo762ubW9tvPid9+8rGe3EZskorMpzazmLn/6",
-	"fm+9qKdvW2V7fTOz1dYXWLdYuwnst+6jEjpLumupWdilHp02coB65mRVDnquxfaXEbq0BDy75yChmehG",
-	"05GeA2J5sb2stC9dFlBfe4m1kWQttzyghJgq4/Vbm/9bOTbYWADMwT6y7lizAAUPurRu7ZfcWF0KLgSL",
-	"TJ5cLlPi+b243ZRS0iYn05OK62eK9PhHFhCbwg0iGt7ZM/8MaZcph/42gi1lPxo5Yx96+E29pbSrEy3J",
-	"Rr1eKPcSH8X2+k5l6VWA2uBP1XZ73f20/an2L/7ib//VRr1uflt3v6k8hggtchobzd3cRqNrMdgbQI0e",
-	"UGGUrvR99Wv5NRurw53Oy+iFTnCAQVpZ6i7ENi0WHvkAnma/rrmAvpou4JGbDED8/cb5gQ/YmaQbsYBr",
-	"ZLhVrhURrE81v2GxKcAVmdgEVTlhQc1rC3//TXP/2w84jCHDjh3CI/5x6+Tqwofwyg2LAGLbcXaP+GfN",
-	"k4vW6YlP9HTEjV02JZQgKazdOFqw07c1vlan3W9cvDGKa+PkW2gm+LZ18voCeg1C88BkRhUPRZBXgalA",
-	"M7+3TYDvtF83/zptoWZ8uV/SYbBP1cB8H7tnYp660VP2KeB67Q9Y99r+2/BC83ljLZnPixtsAHpm9HRQ",
-	"WM4kB1Wmqbugg88qYiUO96HyKh5wnz95lfeMRuH0XvJ4VweiUavhPx27XtZzCfylkWqmjN6qwAbeKwSo",
-	"iZczzyKMocC644jr6YVZiy2MYDRi0YJyTkWHidcfijCx0zASlbJ14hJbqDI2Il0przlSFewZ8Fv4SrK4",
-	"gdZQQ2LHhSblOaR9kf4suKs7U+jbtzYexRGIUGK8643Wo1NoZX1Bh+yCa/bXR/QjNgoR4NSEj8Sqqw0S",
-	"fLBzSCZHR/xbw7I/ASX1JCJ4CE2xJ2f2degTC90YGR1WvMo4Cu361O7z5zOBiOcBu2GhoWs1X2ruBjSb",
-	"qOJ4yDNFBnKs2ECGgYvzVWNMiDiNJUFeS0JwbcGBvRi1RXlEME0mMtKDmkeisVAW2HUsuLZFLZhQeyOh",
-	"yh1BVzF4hw3UoPtkW0CTUULj2APOUw34iOhBJMd92xpQdqA+cDRCLX29Ldrin/9zsi/FDROAfNAWa1D5",
-	"bsEfsAaCRuZIJyzap0MW7lPF1gnIUBBKgth7kdtAAzpytgWBXp3ebKNO8h0m1MEmIS4JrM6oUvjdrNKk",
-	"SLVd2dhch4yIertSWzcTvuRDpjQdjvAVV+6+lzQ1DOLx/Pfv379fOz5eOzjw92z5ULsS0Gm74pE2XtV2",
-	"BbeVkHZlwtg1Rl9BKIJ3LZObBOAaP0nBSLWhOH1+weQ4NJfCIrTsQWd/RZTRvYgUZucCOsWZn9G+MRC4",
-	"MreWXjPij6BffRUi6xs12Axf8Z/M7+yAZLOe7jtRx4dQuJg5+z8D0/SIGcoj5mWPQBzikw8fRXQP6D1u",
-	"1uVDbRXiEjy3Pav/6o9KCh+RA15u7/yuNtNdfTwasWitaw4aG62bDxd1im7YYKTjS7aJG/vIlSZ/+Zcy",
-	"Ih0WSnO4Wsa935CE//IvYWBYmyLb9W1zZ25YRLbrW9BJmgfg+7XtiszsWYCLpObrIxahjmK32ML7GMUK",
-	"ZokjYwIsdiHngvgf1+w2rMHDsLiq/3O7sm1obpd8n2mO/IOhm+36Nvwl7vb8wye/5hH2EUS7+a4UzJWr",
-	"JdMa0mmywF2yXa8Tf67FtO+R7foG8Wf6TMOvt4gfN5v2STUTTDQjx59SNWOp+7ONrv24wCn9qBl5h/jz",
-	"7arNNze2gMrm2jbD33bMNPN6N/se2TGrc62afaDanToOltPW2ccW4wBgBH3GlaZT12o82zJ8KsexuBNy",
-	"QlzDcDO06xmOac3miIE8GqQjgykovSix+JDrhNA2tsw7M6flmV8IqPcCSjYXFloPm6FgVP9Ns2FVdRd0",
-	"iofxXzcv/dTRV8cjYB1do4qaj44VND+XgvjPB4yGevCT78HuPI8YDaY/4Zb5zwPZVX7Nou2AKoCka/46",
-	"YDQwg1GFH/RSsJzxNBvI4p2lATvBFe4BgybGG+SYvyJjETKFtyaZt4JTcJXkeDU+rg3pxzUzzlpnqpny",
-	"a3tkLMxZCBw9hRbE+0KCEjykoVG0LNRK6pLXYZIn1iRNvwuwUwHGf8zfdokxV3FfAIkonJjZjSKmDB/i",
-	"gkRMjaRQDE/9NCbxeKiPa2C/Cxq6waoQbDLaRUS7GkAGALHEUB4d8fUpHYa+U3XM+pPm/4bj4gt4RjAp",
-	"o5mNmBwZyQstomWo9jAhzIwwJFDV3iN9Jhj2WLo4+FY52Wz1LdUWF/lKlmVhNFYIfVDN7KaESoKSxrWT",
-	"W04ns0phW/gzWpe/Tl5FcqJYolBGLJy6S4Sv7Tllwj2imJGYPvY64D/BLu+SV6Bkkva4Xt/qwrzgn8xf",
-	"J5AskY4SR4Ct2pF64KEage+iojnBpQZtkczB0KylJiNk3PqZMNQCYcOtOgkMQbg7YK6YjMjGN/b3+BRs",
-	"pNcWkHcM0gXrNqEbrzuH2S2BfBsUVTLifS7aYj+SSq3hT25dSLcWk9poBR0cR2UuF74CV1AlKoax3E/P",
-	"Lxzv/XB63nrdOrnwzYFqLvqkapRFupY058KBlOdQ1trCd2ovHY3WZ1Rffw+bEe8aHma+lHAPTWgY1tbJ",
-	"IaSq2FnZacLMjPZjqM5e2lHEeiHvDzSp+qfQT//CryV7gAC5liJDOVHgyDAqJw2V62UPp9cWeLY1pIEs",
-	"PUG/ECk0E3rNWN+WIf5hzfrn11oHfkxQdi3Yn92o5pZ0UEWBNnj+OdPRdK1hqCBvLHf27wbSSGqITIOr",
-	"xLGRtphRMxwV+x/XjIhSyp9NZ2cRYaInI9B0FZlEXGsmdtvCB8ymrk+qQrrdqHnER0XIyHYxnWuQbh6w",
-	"+BfmiRkDAOo6RFtktII9QjEVyT5j7BJUJOZ0A1QZ4G34fjZXaa+dUdWUGWlWI6lhNiPKH7soj1AipFjD",
-	"9aY2L5EAG+hMCnnXeRishXcWyVHEmcbGaosNO/d20lwjtucaABd5wyKFdl59fWO97vyIdMQru5Wt9fr6",
-	"FiIioicCZIB1jT239pz5fZ/pJXA49mHD4/0po47UwNTwPexghMwhQZQOcAfizQHwqSOu9Cv7ZUDuoUOm",
-	"jeFalHuRPPIc33vPaFT55JV82rpUfvAqsRg1S92s1539bd36aQvij7a5DTpnlmIxwIcg1AfG/Uyew7dQ",
-	"BbaNH8wbJ57Y81c0TqKCVzaWv3Il6FgPDBsyGx/ge1vL3zvDG3fuXEDmvY0y79FpKGlwKeURjRAJcKfM",
-	"0lpWQ8EXSnzoAm3TK0FvKEfHPviaxsOhuTlISYRivCWh0DkED/BZOVaWQO24xj355WTmRUPrebgIiU+E",
-	"VLfr24keWbNZkeZ+wPWwbdh8jJv5LpbyrzZ21tsi/gw3cpT/OMYaxvj6xAPsEqhTwabiaHGaf5upJdzm",
-	"JfH3T08Oj1r7l77NdQ2Ypjy07g9EWLKv4oefKcIDUgX1Ciu9JhI/xRSJaJfV8u7vPjzwyoGjWEn1yjZj",
-	"usf7FF+ErKfS4kTMXOaNe/543kXGlQdfzW2uby9/70TqQzkW9oWXy1/Yl6IXcgwN3ZZfbG/slNkJNR5h",
-	"L6RjFnDqevx9JmaDh28MUEf55biM+WXGEWPmAkfzfSX2s5h3Yfe/r7hLXPkBKDBPYD/vDmwENFdsH9oq",
-	"CpTNyncVG9ue8+aRFzXkLMrYGTHiAcr154lMDwOjg4IFsZsUWsSsFv1xpEpVUnJtbPha3LsjSdtTI/wS",
-	"8D2s7OCquNhk184oU7Tik7jEaoTlMZ4damh4NHDdKbqgwfMY0CmB6NXQrF/bApcO68mIJX8EVFP2Uduh",
-	"qgH5a7Kxa3tjWM8r/KnmFXpN8/jka2bVnP0BZhQ9mqqz/HGYkk2WeATNCHfgSTV6PG6F+05on3KhdHz7",
-	"QMFwbSlKakmFTEiOpq7H/DwTQvd8okfBtZHjqMvc7Rf2TmLvvvi36JmMqFC0i9CJ1D0yMxodprvXKHCD",
-	"WkvUQ50M/RbXbKTXyb4cTUGDsl+S5vvWpIesBHTZzas7cjRNzJWH03bMd1bSeOoPMgHIqM/TfeSIf0Wq",
-	"z29JMZGj6V2soKL7neQ6FDoH2McR6+okVz/2DTgdglRj0yfBkxAS8oJqsQ94Luc/3cSaKEl6NPoN6g0t",
-	"l4nxK/KR2DU9qQKPxx8aMWuYua5zLMIeTrG3ZKzzUmm0IlUZxTmuNetqmGMNdLE7ZO4inI1nL8LDSV/8",
-	"xGeVv7/lq/E1yt0LlnY+3u1uFclgKZjrZLXcQy8FFlYnUAkh1QxzDiJrxnuE0e4AheQEUY0UWAcaswig",
-	"ETeLuAx252vurHj0FcpVzXxzf30mAvyh2pGgwnfDccCCmrnz4ARIOzQh5yDV7TPb3ROaEcmeTTaIX3Q1",
-	"kgNqQaiIw5yxCU1EyMmARawo3nCK+5jW4x/oLme+tDQi8CS4lrn3Z4k6dbFk9lBv7eSHEDAk15GIij4j",
-	"1YSkMSULFL8U2SeZa1svXkAQvubF/aXCaVHcwF6jBfGDdeILOmQ+gkdv1NPo0UaFNaOGXLB8GUoaMTJZ",
-	"fHUsZA/X8/wh04yg0NGfIegHksGZb3wmt392nb9F7/9v0Zk/cydW5S4lnfuflgn45z/z4BPyKHN/8wCK",
-	"ze9VLluZvdd5dxnfn7/Lmcu0XfTdJ6L/QkQiHscj0u2qzocMhbUOwKWQazaeu4pIlnRpxDRPIO5oHKZa",
-	"lMNtzSNrxNL6skVU/fFE1FdkKD5Jp+Jbbu/GFyCekhbiuebnGYvszHZBw0Sd1LO1m2nTD01M6wa1DlNK",
-	"tBytheyGhcmD8H3UV7Om4bM4iGWzKiM2pFwELCLVuH4UDEWj0MP3Eg+zLWYmkL9aTSPvQNtAxEDmitRr",
-	"621xKTUN1S7xcWk+oUGgUnN16jP0hkvmOE30asi+wZ50sc1KqgqS+wdc9N0q9YR3WW2P+DBdSLm3lu+s",
-	"6Z1xie8RfyzwYyzwnT98BJU5PZskLSRxT8Sbuw6N5sBNge6I+N0CL0Z2qzJ+ex+fOGI9nDfXBDKB7VLW",
-	"28KmZ8/5EGxZrrGpeF+48ndI19UDxiPzzg0zd9EezB6GA3Ot/d9aTMD26f9VxQTsmp5iAp8jJmCdIMrR",
-	"1R2DhnexY5aaL092y1dvtzxM8tzqdspyAwXEV0o7QJBjtWeZOUpUbybVF8Nc9k5B2RQgwlQDu34RWGPG",
-	"CJGhvGGE61qxYfMISbaI/fNZA19Plsyv188Glya+Es+ciXD/DGBWICWGQ3HwbNb64AwSWZU0inQUsCgd",
-	"LZu3SEjV7w54GERM+LXsi0VxqP1kVg94rVxX0MuIsYcIP31dsucyxa+Jjlg6Npuikiz9oVKyKHok2CST",
-	"fQgme0BCqhz4ve+6kvtgkylCs+aitI1lcqxgbLF1bQM3ejpixlzGfgXGqPS1LRyMq42Jv9+4bL4+PX//",
-	"4U2red4433/zHgE/M99MUAaoM1CrhW8XB4XivrMPI5rc8J8pFJR01f2CokBPUmZ5NKebkGXZG14gYOrm",
-	"3TkMC4Ckmr0nWLuxikR6zodm84qTpyHZ1rZFGNCIBXHhRkZSWUeEM6A8QPiB8i6pBwRYisKgML6Mfilo",
-	"/1sFDjMdsVpqCEJDwGgAnxW4Y6jGYQz3Utd8NGIBAJZEYyGw4xX6sNBFZr1b66Rh+VK2m3DEcn0bLdiM",
-	"A5zjk4D8TAnE4NGaI7JVROUCeo+YdCjCubbW2djC2tga/RSV26wl6yzrc8AuicDrq3gnBDQlQAez4Ooh",
-	"OoLxEfuWobyaoUrCg0zj6yXFnSnEnjzCPcdVzZDs/UtD+52VhGGeSwQ6Sj2JrS8ozINUeqvrdg+G0VJn",
-	"XSOVgWcU2hnzJ9ElXdbRAlWSnDrAIQstBzAmBeXLFlXEH8obdil9B+BmkRqyCnQsvNJlQUayeURLC1uR",
-	"asyIki9i3XEUYUF1QH4c8+61e6Bm/TIiNVpSjVTsnEypxKu5oo5hkXmO9q/2Ej9WHfHn9mZ+Qfpmbv3w",
-	"qqToaHhx4gbcRo9EzNwyRWQEN0al9gNBzwacRTTqDqZJNoffzZiPPjFScYroNrQkt4HA5IxZu4jxgA8K",
-	"K//mLe1n1rq23t3cuLOWsthF+yVawvVHsYQ/h4v2SZsoZEpIjl+6EWyFbKFPtmmltM2gzgbNSTUPeago",
-	"jl6ztQQzqd29SA6xbkFL3yPZkgUb3bG9sfGjmPvAOOgeXKENsk5O2IQpjWNbI0Xjk/B721l4nRxC/0q1",
-	"S/yJ7frpe8R3h9QKfFIt8C/XPOJr2jePg7vPI77NgIFf2ZwI8+8ffVLV7GOSYMOG0iNdqtgaF4oJxY1R",
-	"ZEyg1CwAFis9j7RllDGJsnaQb2nOJwMZBiq/gtOcUCp1BbNasK0ndMjFTSGKhayrSZWGIcAOqtoecaXq",
-	"TmEDT8VMAgiPT2Q9B42K9CXRss/gxHAmcL4ED/+5Ofk9Qi1JqBEVai6hv8iDbwl0ZS2vbO5FaQiHw0gO",
-	"yzxnVMvlT0FLbESER4It/ZITESu+dkn7q74xHbEVXzlDUlr1Q5bYVn2NfVxh76CnZInnLvhP7GGTcHCn",
-	"YDq/KSH/OauaWCLmqK23S4lrJyTvZvgXh65mUu8sMLzvwM6NREGUTBo2bJURcFf2EdXkcyiNolYU7qGE",
-	"jAuSuLI9oG3Ua26sf/zz7FCROUsWkAENe2Q8chl2EylQOMqxTsYHiY14pKgGY37d4R+wdU0o5fV45OTY",
-	"xDxApkyD25qSIVfKCJfZtaQCaYIO0bVdM8KOC6VpGJp9OnZwSpsIp1QD0BERThH1TSQCTxDqGp7YtiJZ",
-	"SQsNM8APT+e8GSAkrVmyDgqA8mG5YHYZsQUvpoX1lOW7Ms271mCCjKt1cml+YwazKJm7MzCayspeeHMB",
-	"pmZxZBC4yQMZQzD2Z4oJ4rq+srKwQxl1eBAw8WQ9lQwhCrx/d2TGW+bF2UuzoolklABEjc1n4+eMBopQ",
-	"6+p0mfdDFhm+poFhg21icbkp1I2m/aXmxYBU25Vf/sN/+eUf/p788g9/+uXf/yeysenV6/Vf/u5P7YrX",
-	"Fu1KV/Z6jJHt9Z1rMmVKsyhuM/Hf/6//5Zf//T/+8p///pe/+xP5p3/9f/zy7/8e/7D1fGOb/PJ3/+sv",
-	"/+a/kp26eezv/kR++T//7X/7r/9zuwJ2GSUjakM9UdAWQmresxdznZzYLHmuiKI30AqhLS4HjDRaBHYl",
-	"Ahzf0xETjRa0/aead0Lw4mj4OWQWH10GLAQ+TdU1C5yhhm0g2iJgNIBtgQ3qsQlRrCuh5bkrQlrrUMUC",
-	"91knJ0DiNVqOAYP50x9HLPDaokd5qDywQ5XZfS9+S8khw5WNxVgBLLyMSI8LiJ265nqQN6JY5CNIPXiw",
-	"21BBMIpkMO4yLGmALlfr5CDuCRIxJcMbFsSgX1oGdFpoHu+ZDUALF2llmgLZh6xGEDETOQ4DEvLYI94b",
-	"63HE4IuaXjOB6fEhVRregpz8+GyhnTHiIkdIr4q0TvZPj5ukOoTeKx3ava5ZHHVnZNvNxo0B6GdMwYRs",
-	"TASK56qozQS2HjDWcK6UOjNjx/r6Awmq5COfyW8HEwgKZdZlTD+PLbV+U+E9GsQCBbfbMWONpOdEDBfm",
-	"JpUMq8fiAVW1513XuzPXn/ZGTsiQimniTZlQrp2/hhaFtPbNoNZ6TjweD0eu+CX46lM+BvarNXQy4wor",
-	"q5UU0szSgK+jVpCHzulmmK2L8ErMisduXJCb6B6qZmO4Na8IhNq98UyREdWDWnFINbElnsKiX1FY9H50",
-	"6JIBzmJsQiDk2LVuplJQWVdAZvWHtx2fvGv3TYOvmX4oAlw9nA7nvioIAjS96ia+FN8mgusBG6ZasVFY",
-	"p3W0WS8R+vEyTiTaV6SqmAiI//0PEPaKGOS3mOEgIJSWMVPbnsxhdZMCgeCi5Y8kDTC0+WV5ln6l3OHh",
-	"nUpPPQaWx/Af3QtVqvtAWot8bi0I8E/dninmerYOIzkkQk5cfT5yIAcMIVyT8KQhLSIxaKq50ryr1sk+",
-	"Tg6TflIQBDiQZV4uWz3X/IFXnhSDX49iYI8Uwm0pgXfvOsLspcFOyc8Nj+nJkMuFWCpKy+71LvkR2wlP",
-	"yQBAkYbyhov+Gr1hEe0z0pVKY6/XAY0Yqbqn1yaM9weaBeZeTEmPQY0IJra0BXd9D5XeI9xigir0FSZI",
-	"KCOpOLaAC6Vi0Mr2JxZJQKsw64gxObDdHUxF9gDvpS24ggnXPBIxGnJwm0ayxzWpQhmlYmFoxHwku4wF",
-	"igy5GGPGXY8x+xO4+NILtaMTrttCSRgdCgUcsqmMWEB+HEtbXQ1KCB8yjySd/eMdIv/4Z3wUIUySJ3Ca",
-	"beGaNkMjRnMWKZcofoMr7G0fEKpxgsB7jNKkJKn6+MeG3pdK+0a/GiLbohFri8lAhgx6RsfQVvCVZypu",
-	"NO3NxUKrdEKn6GQ1RwGxxlAqxVQNf4toy7Sr28K2mbbua+jOoggNAoipuq+p/A7X1W/P39VAoyswk85i",
-	"En5IT1D8kSfY1FtyuvQ5JR5Gc3vXEi5UEtbDci+gfTOJXsTUoDgm1VDXeIXxsowiecMDFgHNpm4ttEiH",
-	"tDDDFgLoSdbV2AWZDqXoZ8PYSLVtUXU5WtvQwxJytqTosnSVNiUuplOzWoGMrKVhozDmbsOXLPQPzjCQ",
-	"TEEYCnovAwwx2FgQzCHYYlxLSVRo/oqGlrnGEPeY50LpHqi+GYMF/npbJF0kk4hRModseGOnvmVxizL9",
-	"Pauuf3/Mmtz2WE2IsOFIT+1AHqGxokMEcF2qrrno19bJ5Uzj55z6Jjju7+DwH/LSwxfs157u/e3jDbCB",
-	"SIbq/i4/0lc5CHJ8Ns7JxfomPWBTMmERVImywp6gF/idB6Qz+MITJveds9eUO6kZCrO/XxmIG1WtVGoC",
-	"JhbLiEyo7g6YWie+YdmQWwbaYI6MSWL8MiJV2hbfnv8BGb1tI038en3n5VYdmtUSSjTvXrOotp5JzAZN",
-	"GNLaPMzS6rC81Kq28Fsnb5sXly7BC+rK0o2Enyn7l3T2tBfXsNm/Qe3Jdr1uE88F02sTGelBW+iIWRUV",
-	"xBcg9eNwuHqzRVD8akH2ce/XU1l8rpwXtPhvz9/tWdUdsw7bAnedJx3AY1XQmBVqICcC77HRdOM/2R71",
-	"IUtFM22qHuqbxalhcP0eyIEHY3+m1DBc1xOI0a/VK9cIAkLxgq3I8+7qNcDBS4PqxSZeUv2ASnEYOjah",
-	"IxqwBRB7yR39MkOuT/B6CwtSH5RIVw1/AS2VCn+lPSEQBFPoX4rrRrH/tRRYL1pbJ62YliFkVRw1+rKE",
-	"Tv1J6DwJndWQ8z6H3MGbVc7kw2c9V/cIP6aqIuEii7T3x1ZG5nbMgVW1RdWHf7QCf4/MqdUo4VJadW2d",
-	"nNF+sWF5iatZlX3Ba3DNvsaqLpj9l1TV9SS5C+1p7Qh05o7b399dbBc2wJoaU1gx1A/zSohis9LFUHxS",
-	"xQKtjU0S8D630dcXxMUePDKUEWsLPaDCBY988PjaKrIeYz6pOqypeg3sSfs2UToyVi0CSDiVwAp6THIf",
-	"hXQKjtW2wPoGBOoELlPgdopY1/wq2MMcloClU9uH9JqlLWoSNxOgEBGakpHkQmexFk+arxuXrbfND29O",
-	"jw5aJ699UqWhkjaQNpHEqhuKRLTLdlOaOVcklN1rFpDJgIesLRKtPLPABeCLcLUfSKWBsT+THY3remJX",
-	"v96EeHMN3R28H3YHEBWzt7FspVVG21lqZZ+zHrQPAZO6gAvEgXTHTJDH9GXCVVzYhmsLC45ZKp3xFHim",
-	"JhQUJcuWIWazIEU64QVP9vpXaK9/rptwK124tCkP049N+XVS+uag8OM2AGylouyZi+HkZxVBXaAI3EWb",
-	"4luHwh3RqLSMTQd4rpaW93RO2hd7EL4scVt/ErdP4nY1D8KXIm4F0xDceg6xrULvwgkzqnmkBy7UxUQQ",
-	"J4tY+wTSLhDtR/mI06RIdSy4Jv7x6cnlG99LI9p6xloBNV7V2kJGxJ8wdq18Av9xL75rNr/1Pfs7SK06",
-	"liKgU8NKLsbmXx7Z2HLjeESGAVPZvtqGX0B5blvAFM3b1vOOKB8LynHTyFP48DNlbQ+u3MhQ0ktF0BY2",
-	"H3ZicSCuhZwI/Ps6aSjFtNolXaoGayG/ZnGUMm6yZZNoSVWOGEA5u1+MQkzDM19IJ84CZKeF5qCwMi8F",
-	"yxQjaHlkSMWYhmtJdl3q2zY6qd/ScMx8ry0wipo8gik73WuVyrzLBD55lAp9ingu5B//nBAGRoYxK6ct",
-	"pDBGru3UZbQul7nnxEbEsI5bsJpnMyBvWJxlDO5nGgWezVA0UwwljZfVFm6mmkVDtU6OOO3wkGvO4ASi",
-	"IG5cF4N1jCgPSJXCX5+pRDe036x58AV3Wm0xirjo8hENbdM7OK+p3Q7Dz4NxyDLbUXVJP3bdsDdm1pD3",
-	"WfOSb8Kq2sItd52czeBvZVuuEUzTIHKsFbdZVNlEQsAqgaL4sdD5XrnXTJ8w/c5c8kvgBavqI+7tK8F1",
-	"GX+bex4hXFZ5453hBg/rqstuxZchkL+yilmXN0G0JScn65zMKVkoK7vR84h1GR8tQOe/YMLC3vEh7TNS",
-	"HY5DzaH9IlZw+T0eMn+XnJ289sjvz5qvPfK6deiRd6xz5pFXx2ceuWwdHhq2dHZwGDeTb4uNOjnmr2oO",
-	"/+h0/zwWFJB4kYLV743DEBxbfQGZ1pp91B4yb4rF5m1RdWggHuZmeCBFagDFgAKOa8tHcrAugD1yHcMw",
-	"TJ0mPtwjPnwB8nGEmUjcwR6hXJWEVpZWYEOGN0b1uCYBD4A9mGFjqA9IHkesD9KAhERsy4+Y8EOecr9t",
-	"bBGqiJJSmP+asQPWDaFJQshEH3tBgjRcb4ud+hbxT/fPPxjFZP/05LD1+uq8eZAy1N3+YptO2PJrNt2D",
-	"9Ev/onn+trXf/HB10njbaB01Xh01/baozqdl1pIB04cWZ48GEgtO4vxOAZIfMekNEUGCPoJVC0kQy1GR",
-	"ntFb46XHuZ1+IbrFORLET+zcEvEisyUm2+c9GQ3XAqrpKqD08IGrkWEBj2262I8DgkcBvMXM1Yg7wSIO",
-	"Q/oG/NpbTH6trkI4PTTrzQFCBWoUk/VC7Iy0FTOkH9cMQ1nrTLWhxI36Tn1zY3s718LZwaK5eY6RZ88A",
-	"bPzaMkTb05SVUBSh/M6M9Ag4G/F3pg+VBfsVRt8y6P8pysoe76rtwTQbjkKIgkOyaQ/YsEDkx+k8rp/h",
-	"T5CsL4Wbikeog+kjPUYBdal6O7i+WiFsIDXvZjACC8NOCfE8kDMs+cBnCkClVvgE9Pdr7xWWXPvpapf+",
-	"ITD/Mp/NiUTlhX5m7uNvuv3P547j3Dcx3T1ik1DHqgAkxZGQL1UC1B9JAvw6ATl+iz0yvijmHzejKjYi",
-	"Xk1dKAFiHUV2xHky0sNa3/iVJyMiNiKShmLzhkTqfFezIvyATsHHtkG0JFsb0M13YG6Ta4gyVixVh4yx",
-	"n4yFgJV0rnB6c36e4IqSmoa2h5J5+cNR67h1+aH5h/1m8wDNB2eI4LAYBaHBkAuudES1jBQZ0BtGhER/",
-	"XbEZEVPPg3VLtON/JiMiWd9T9+CvyyLI3o3pCjd41f5JOZdsdWGxNGHN9VJyXX2HNGCx27+oagZV2uwl",
-	"fTItPqNpce9UeXfbIqaO+zMtvkypUH8cqfDUSe/LtBIe4erNsnelqVapHr0L4cIAPQDShpI2mXmtMwUg",
-	"d3kYUs02wCPVTAO8OBZNNrxvturQCa1m+yVAlJiKPnumcrq8FaR5uO5gF2ZdldUrSKlWZRudwcP5jXTv",
-	"vyEmrufrTp78ugTiRYzvSDrTVNckQ9O2lV/qgsI9Kgt0g5cOLKpwWnjjWkDzXtzlyRC/YDECBry+B8B8",
-	"hffSJmzl3U5SpWREIyb0M5XqpYX3Em287oCHQcTEM7WXbScFKRhdGYasqxUZCzf4T0nqnhcHwOOPyIlI",
-	"ugKMRoxGLqHClxPh1/AVsx7IgRywvN6O1QB6lNgMuHi4FEJIbb0tTkU4JfPphF3sWZNkEQqjK6yTSwSu",
-	"Yz+OaYhJGuOhSvfH4phobsY0L7RFw9rDXGXL10IW9J2xvGvhtOCHC00jfWDM68DBjAIIYMg8O9TQfBD6",
-	"oExJNBY2I9RsBWSjDl2SjvmNTbKL/4hYLh9dB9FqQP6abOxakkh3NK0Vty8tYKjHSKW346evAC+1bCtK",
-	"fNo2pHxIpppZ0xNP/Sw8FdIrgCbvxkXx1UVKC+2nmMkMO407X8QNEm+nsqSQy5HxTiQGyW3W9FgELIIE",
-	"tT3i40ziHocwHd9dY5uwhUmwaMpo2u/HaMJSdIuu6iXt/1rUnngpT7fzc2k85t7cn7JjBNvtdJ10GcbG",
-	"ZkbCYot/bMdcVYwlelE4TeFzQ0rMBEsdndi22oYd1zYSy7tU72Hid7hXKP0e8rKkp/h0Xz6fNAPlrTO9",
-	"m1RbKM8u57qtckGUjDRCEBQCktCHDdBd0v4TyuXdUTnwlBzVwH9XhrYUbAKcmysC7tAAInXr5AST/iKA",
-	"A/9xzMDOsjG72d4pC5Ag6EP5Sy/p54qfmTV9Zdl3uZWpT21OlkfcNNBviRtW4E9d2rLEDPk8YsCNiwt6",
-	"zsZa2VITcMUAJ7dlndY8B0hYy9WhaCPIpNIWdt9OwVTl12vAkLFAeIjAB3xhpcv8hB7xa66ssOhIpaXb",
-	"rWMZcPmWo6pYuIYBA0EJXja0s9HARvxhGmGyil4AhUL7T0AoXy0Qyh0lwT1AnNCF4WyXTGEoMUEooX0A",
-	"yrYO3wnUWKyTBtZaOPgRsNx7GXxzmpYMaWVvAQzJF6Pr1R9a1/s1A5A86YWLZBPem3vnBqXa28VhqNK4",
-	"p/h4DH2agJ5aOEL7ewt4ugCe1H53VZb1RaGNwhq+IMDRrxMHNKaEmPjj362WO3wMWlUcSAa1CuIo71yz",
-	"CxtPeZc0v4C4SsaGkROR09gCKhqHXClAuJvrcoGdlwLe6zEAs6lu1+sA2W2sJYfFSYwIJCEX14A4wDNR",
-	"Hy4sGjAb7RIqSPMPZ82Tiya4l92KbNTWxobiWUDL/dbJ/ulx/uNauoftehOcmTinwIwSy3nfnUAr8AGW",
-	"dAoAY/ZlxIB5lqDFwAwwms7T7SuNaemRztjiopg/Cuki6jKKPe0WqAE7WwI6q/NqQuMqGgWkw8OQjOh0",
-	"yBAaKNWYF46Zkg4V13GLEWnjzlEQL1xJQtO/eaZi+B+OKQCzqEBJrz47URUDBbmpJCwxwsZXVYcxsxuj",
-	"FMkJIpsCCGy62wruW8dsbN2boxOwvLmg0TQmhbgt8TwRVIWMz9KbbTI8ZENZszg5Mka34SJ7AK6DnttX",
-	"R91cQyOZHsNuxEASrxggOKbmCHPzzMNDSA4gLODQPD+K++i7pskJgcSCYfbbIEqSCagYJMp1YpQRghch",
-	"aK6eSKJ4YDtGKxYaPoA9T7P9mjMfSb6+EHcWHn44LDwY/vOhz+LqntL2vzo0WaThDtMTZvGXLWMuL0hv",
-	"7+Vw467UpiWeNKQnYEKDYa4ugcq2Mu0xyx4WIsAmt/IpU//zgrm6k7hvovMKsEXELCVBZk0QdwUzVyFN",
-	"Uw6NaRFZvWa6mKbqj8Jvn9pf3zeRvkasj4ek0JURhVGrXrGEBPSvbkYf8YmGVqZG30Hd3XZ4B7Ya54va",
-	"lljYvdV68HhkbgtEdGhHGaVKRqRuexREKdd0fGP2CIUfUGsFTESLITmhCCJp7X1EUyH7Ujh9zU3LtlpI",
-	"lMuIQV8jblREwQjtaQt9BnbXQmTiL04he2IQv+WKmQdkMLN6l9PwSjnrHL4smuQ8SiXppLtHQyU1v2HE",
-	"t3avj0nbRRi5qZx2a8knXexT6e7WsrTC1zGk6igXaBUdAw4Jtshp+C7Wbx/s/uEnnmr8Y/ecIyJU2a3D",
-	"J0XpjiJXhQoTbOJcF7NpQouL+d2EXFYm1J3cdxm/uUf2zrn87CrgEbzYNhItol0jz3dtMyCPhExr8Iqr",
-	"EXUOscF0NGBC1cz6bLN0JrrRdIRu8SNJhUMI7ctYUu8SP5RUNNCD5+FP51Qz9+9jpgcyiH+yaOCQxm1+",
-	"ATUeiLFGwzBO4YAfUNp7ycNn6MTybZd0o0usz8BVo1sKxR+6rnzEun7roK7hESMX0YDrC1hqDI5a7FrB",
-	"u/ZAchwH/0xuFbuyL8ip8ltMtJo4+irFq+4FzqBQYmfyscYl0rEcmyvMyNqLHxFSu7eMlm+FfcRCxDrH",
-	"1JdYvx6WTeVK4OnjIEfG0LBg6wsyvNLy+inJ60mvXi1Za96beZv7W1qnXurJbMTBJXNx4u4QihVktZCx",
-	"CJlSxDcG9aX0Y8zTTDP8zK3zjIqBgNgZpdlcu6Qu3/yUwW+tYXDOFVUC5KkxQGjXTH2d/P/sfVtz2ziy",
-	"/1dB+SVSLaXYuex/1q7zoDhOxmd9W9uZzNafp0JIhCRsKIBLgHa0Z/e7n0I3AIIyKUtJFNsTPc1EJgEQ",
-	"6Du6f33Z/ioWDdi1uHsadzvoV55JBCXmbtl94lKD0IUQStMswwsxWAteukhCSXI4uHxbXVMZQ83bBkt6",
-	"fHnjYL0IyymsuOne/8my/o9KnnnoSPIm1XUjzlBjgkzU7lhbEq47zdYlaokpBybuRh3WbTz5x8WTvwud",
-	"fnss2aawfH0kGQeoxZE7tAoJ2zbV9jWuyChjtGBpt0+gyZZPBzX+t60w1hWX0Ak1WsEniZrHnikyLphr",
-	"brHEZ2+P/j42n3HLyD9v3PcB/MtobYv2eSap6Ll2Wa2BY4tGYS05NOQgr8pXM1sPMgwyde5F5uz2CRwA",
-	"U+Bqjqbm4FNfHm3z02SplaYYF3bRZqqD0NfzvRdguhaG3lhKpjQb+75sjNxK0Y9FcvS3D4OTTxeDv58e",
-	"nV0nJKdzVRnENm8IQoYWoKQeAoPYlrKJYvCaazE2o3o0tVdiQyo+Q5PPSVmw7gFxk14enx0eXwxOElKw",
-	"+sRVG7Nq7gOSvPlwcnLkVsndHoHZ7EBrbqcyC9/3d92wu9VJYQrUwo9WrKPoh30zu4ud1OACwH5lNTzN",
-	"bs1aAHZGy1oYEsBmAvPHOAfQWA26v91X7/We6RNDNI4GNyhEa/NsbaIfIA2x7ZBLzKza8hm3MugY+JjM",
-	"JS8u0xkXz223zN4K8HPQnn+KXbe40v5CYSRzC7mS8JlRVG9xzEM/ZBJh6q++lb2M3bCM6IKxtnuuO6/v",
-	"/ABwt+uCsYcqnq+DuT89BrA0VCVTm9MNSL6BxurUD6TYfl1m5phyVtBiNJ1D1zpEHUFD3p1gAgkV8/YL",
-	"lzpdbaqfgRv+ge5e/Ndtu9n80S94FtlufY5b1yg/HFwfvT+//PunX4+PLgeXh7/+/V6bvEXJ3HshNFAk",
-	"sc8EemTJbUuz1tjeu2wZcdM3NQt8WG8E8W2c+BWMdf89zh113YQfPKJCSE2GzF+LYMDqrghIun1yiqbg",
-	"M2MLOjBQaH06HrNRSx0kRr6blPKWd57UzcVj1kMt9xkf3SVGnepb3Pd7aXT3h5hv21ZUj+UOZGMU/+2O",
-	"/gKtLrsgubYtwNGZKiGuu4IzhQHgR+xMbblxa76tc5HxdPwoG3Frx1qmE5Z6bArInTsgyT8TH8NnvRnl",
-	"GZEFotV0RlSxHheKCcU1v2ERMXxDuVDdPrlAcHRsVl8HeO83Bu6sFbhhTIvojhxjX6DkfcwF1KDXP9Is",
-	"lZvH/lkyOFvzo/nnThRIgRn9csLERE939l/s7kY72tDm/o7Stn/LRqHQYdtaYTQEIzmdQEzZnv8TEDxP",
-	"MNV/5qnXcb/7pTFY2ciZ93tf6i7YBjwLmWoDUc/Md14YjmZT0MwrLjkfitDQMbs6Onn3afD29Pjs0+Gv",
-	"g7P3R0m33+JznbrLhhVcLXT+tqru0Xhbti4EqjiyzNJESjVdkXCX6ao7NNTuVq2ZlwgLarh+CvnmeZ5R",
-	"EJtfPXaLoXvFtMKiGln4chgIeghJ2JecF3PSyVkxo2ZwhLKBdB97j10O/Wi2ZCUWnbyQaTnSEaGllr2C",
-	"CXbb7ZMjuHBWTCnz8F0EOJcPZD7V9eVT0DckFtaA7pMzSEknUjArIRy7t3N6g51+xaxCvjDbuhn73Az9",
-	"QLb5wNCPlWQNarMqBdzKridtpl+Bx+0VZo7E/MMk3RJxVUjMKPre4mpVGWLmr8sQ8i0ipF2AXEqbtrKB",
-	"2xSZsa0A2QqQTd6XIg5WIEMKpOfHIEOUprpUGzF6SpUbt14KwkTqUuGapQoW2IwhfxENykxOuFDfWY5c",
-	"4cduRpLg4FtZspUlmzRGgKkA1a9gdKT5DQ2csoeTKYppDf3BFZ+IMu8xYRaftgYKP06h2p6Yx3tlDjCN",
-	"OROQppdMmL6CYY5wlCSEQtQSJQlcwTbclQEn1F7f5HVZfaIWzlO3XI+m2zS++9L4HDHgfoXNkyx1tWbt",
-	"Nd4uYQI2JAAQqqFpHnQBsznZDM78gNxOecbIKJOKpRFJzCI+5EmQVP0yFsnV8fuzDxef3h5fDd6cHL1N",
-	"+sScfI8Lny3OU3Ngem4464anzKkwAMr4wpX5gAoCA9MTYrEsP+GqlZg3oLzu0vGPU15rMBEBvKtbopj+",
-	"4wahn6JiOs8R5wT4yHHyyiy8oExyOut9ZvNbWaTtd02DOoSMFNm8T45muZ6TUmieAY0051Nc5XT2Vzf+",
-	"Jgk7nKeFrjOu9FY13Ksacjojn6sj82RVI5V11EMj+fiSTYcEsu+Rj17v7voFGJkOcER7u7sBHlEsOrrg",
-	"sxlLDwgDQpTCghEt3nMa9cOoViQtZJ5DVeeA5GYew0NyBtUct1Oo++c6Y7GQBRnKdO7vR83YkXk0h4KI",
-	"xQkym1X3QXBj4sHfyVhmKRcTwLoeZnL0maWxgMKr24JrjRyMuNEHxHIAoVnBaDp3GEoWsaRgvdGUmRFa",
-	"VNcdHtuA0rrDXj9QZ63I2kZh4c5t9dXjyp0FTsf7la8XLnXFpemkNylkma+rtcAihTcjIrPUJ08saeb5",
-	"HufZbKMcmKQNjc+QOH7tVn8tI7VBlkE7pok7saDHjCOXtcqRGmkoEXTGElRLr0OtdBCoMOwP6LTXy2bl",
-	"Fd1RTgckGUpapCoBmWZLceEXhMUyH2HhZKF4tWNHiEU1BBVWKdraPSpcTBBGWtpwFOhwc52oYPiHaz2K",
-	"X7eMw7a647G2EsXzWYOp2zTG/Zk7TVx/IQ07BrBzZhlL2xVWrLRNvXmCDQvXpbdNti4EUlp2BbTcxzIK",
-	"K3Ida1OrT6IKZmGxztbNuLxf4aNTFbtbVbG94FnbL9kss3slVOrpc57mPdreqPo3VvAxtzGR85yJ47fk",
-	"UArBRpocvyVafmaCdBSfCKrLglWwNS4Q/swoqDliu3ClSlZEsaBlypkYMfJfFXD5pIRIRsahx1ga2dS4",
-	"bp+84yINE1fJcO6HJ6oc/oONdERYplgsMi4+1571AgXwYG7wc1KXpd1BvelH42a1ue7icL6vAo2FvUAl",
-	"J1x8BvQtaWxadx+NwRo7KLRlMMYtjGv2h5KT88PBiYuM7pvnzQOxML+wlJQ5NO4CNNhbxOWhaVowpbpV",
-	"LiDVbr5niuRUqVtoRyRSvGKnWWYB32NhL9qVRZqh2jXiYsG32jsLWBUA1bvDE0SKgzufFwv7fbQaw++n",
-	"MUIQfchN3SevdvfgyoVaMqlaoJnvhFfnB+Q1XrEcXf52fHj06cPZ4LfB8cngzcmRRQXSU67wNsVFnwJy",
-	"kUULsdnc5VgMGRkzPZq2dMOUk2Pxkevp8duLwYb0xvHba/P5D5UbUOrpJVNl1ujFXyH5cWE7wME5cUNL",
-	"SsI2WljTRDCl2WTyyZ5uQkZSfuYPUAe7bWa7qD3YqCy4nu/s////qSUL8IkwxwcCkIqK3T3zDrwED5SM",
-	"2fLF1rflMOOjNv3S3uXWq5ceSvUeT5ei+3jZj/IvzyvJpGW4bPNJByQRZZZ5IUF1m5BoTBQw/H4I8x2/",
-	"3WhFrZujxWrz39x/Oq5JC8Ed+uMzWuguta1EZHepZ9hunAwUSTIvwdN8kAQOhLcxkuO3F5/efBp8eHt8",
-	"dHZ4hO0aMqfGg9aUfqlvnFXRX6ow3mwVxlZh/EwK480PUBggxJewPOSeuzxSJD+qbSgZ3u0bBVFIMamb",
-	"yFSQUnwWxrq2ZuyEae8YxMIYq5j1E9Wx3PmMmSEV5t6x1DkWtjhO2V3r+Dde7e51+2QAgJ17u7EYU56x",
-	"lFCt2SzXCkxiKZy3EBkb9vUu2t7Qyw3FqDX/UaBxQfZeQ6cnzVRExmWhp8Z78GPiysmrF38hyeXg2mKX",
-	"Hr1NLDLeJdPFvAdrSmyCBGB/2tsmyjPjvHEVTBMLmaUHhBJVwrmOy8xq2KA4Cb/hme0k1Wphb0hQnpjl",
-	"bMXkU21R8+rFCrL5WspTKhwEg3qc0tI5xiL1QucbJOQLkJAhGzdJSYkx12YxeeQiJk5ScuFS8LUs2GKN",
-	"oSU68tF3pvfvVR77lItJLDpK8ywjL3Zfdfvkitn8xwWBjEKOirkTll4moJzE+YgsYpEYRpIF/xf8eZ+8",
-	"YbRgRdLdt+Pi7mOKsAVFn7KCRQjwZHtqKUkmTJgpfAhJgXSEHmWOAVvE03mpV7oRsTwN+ANP0Fb/3x17",
-	"SIew+Yae/xP9784Q9hsMTvvTf2p0fgQnzH1c5yus+BlbdrN14Spfs7mtNFeLxSFAuUB/vm8SxO0U6cC9",
-	"QUQylk6M5s4lF1pFsbCYuCry8agu6HXfBhXbs0RV+KxWodInH6e2r7erj1dEjmNRQVrb0FhRCpdfjJ3/",
-	"YQazyrEPW7pnXTLVBHquVrjNsUh8gBaAvTNqjAerMiuXBu0Px2vVAHtLWrmcsq+47tuiLS+5iashKPij",
-	"XVYQnyOUyfdqnWR4yquZNgTLWjLj3WBxHQYCqzEsoxgRzSHDkChN56rbJ5dQnZXGAkgRa6/OD48HJ58G",
-	"h4fnH86uExvodUH3qaxiNzbyjH52k18RGet7lyQfL8/P3n+6GFxdfTyHrkUY2WHEtTP2n8EVmvjIvrie",
-	"wenRwrvIrVDv7l5k/yxppmqDQs/kj+AwLM7jGqSar44FBqx77o/P1D7Z2yU5K9xXL1jpEEhvschjUTPJ",
-	"QYNRo5szwMFHBrcexqRkauEYAXiDcejVTF7t/iUWQecr2DbX6Ar7xbmCOz9ARq0rQwVUQDTm38CrF5U9",
-	"sxGIrdok3wpriqOl2yDD0zW3FwtnQ7L9RpGKJW41ubUT7dSlzk60U5MkjY2qopVsdLBFelNuLO55a+D7",
-	"LEDLinyy3t7uLinYyMigxvD1hRn7Vzv0Br3c2jwtIWz7hT9Tc+Zap284Z7cLIYmCLdrSm/kupSzvfOBU",
-	"k+3QcmAvmAWbQJ/RdiJRGyeP1gx4153tpyYM9XUUYcVbG0kcWnK4oVnJXNoUvaGaosdk/SDfL8YYY8Z9",
-	"4gJ7gzXTi510kwRjp2ihGPvZPy/F+BNYSc+1VTcd2ibBRnemXOUZnUO+3cFSGAY1lbcVvAsgNLZBRL3D",
-	"zung7vrIjs/skLeCdAqZsQjwcrxXbsNkXSiAta3K27P5Qmr8/nZnbY4HCiHfwwwIiZsuMMW2a/nmwFh1",
-	"JYJWZsEmsd0DzNJW1zyxjx2bp6CBPyVJSjXdh/eed3Ix+fc/cjb594SP/33Lhnn3YEgV+/OrKCEfLk+g",
-	"v5M1FF+Q0zckZcbKhWo+qRgZzjVTpGA0y+bAaxg0M2NDJ8igGgMRRl0omGsbnsUrKHBgQSqgJ+3vAVHR",
-	"RISPCRXzNvi3i+ArNwUAF0yxZeKfnImvGNbPGloOWRkpfx3fcUa/9IYynfeAk3b2X+69ev3/XvxS53UX",
-	"D19mtVvNGt6Q0BFeAUdVbSgR8vYAsiVv79y/SJvB6qPKU6owDtxowl35IP3GCP6Dug9lqHZf4D/4ZzPq",
-	"MLO3x8VdeJ6Gi5NGdYJwOu23fIcuPdmmFwdXJhh9hb7CXPRJcsuGimunbaZSsHkubTf9nMk8YyRj9IbF",
-	"AhTDPqFkzLOMpUB5XFmALuzDYjFK7ez2arBPBq7S0GO5+PyEnBWxqGc2GCU0lWVBOg0xUmx3albXxRv0",
-	"hXe5DYgyiB7bLGBowlkKXZTKiNzk9947WdzSImWp+b+ETGVeBZXNu7gb7oW8kF/m9uaHiljUwZAN4yFO",
-	"TJXG/Wr3JWlAhxn4HBN348MFKRXbX4zV9smFDzUbRf0LwAq8+CWozIw8VCyQouJga0N1TKPeBQCbDeLE",
-	"fHioUsmVEi4MzVnqf5j0i/XLYbah403npbqCTSce8cruW1LYXkIkuc733xApXhE27QLW1IzT7hCSnOSV",
-	"4/GBsefhIo8M567NRLPV8LgA02pAYE8/L7oF7e4rEikWbiCXZEna1IBbO3Xt7o/Xb38PSDKmmWKLV7je",
-	"FHUv9mPhkhoXEizV3SRFl6NIACfmvgTFda5Dh4yAIaJlw81ok0qEErb5hu8x65M8lC9qp/+NZryRvT62",
-	"0EPBJ1O9zTl8fJegl6wX7luVCvR9rkSX66YhzzIuJs9HVIxY1i5trstCqKARASof1+nAUDYXJVM27ziB",
-	"uk6mBjqJrJ1/O+U2T884BNncln7GAoQHmQGWYxCpfnd5dNQnh7Ass0K807C5DoFDcj0FxwWuUWsyz4ws",
-	"+Yj5TG88hwNfeASGIn53QxcG95bx3iMjZCHGxnzWGeGqlksJKZe1ETrmEyD1mxLf+gGi5V3nJJydf7r6",
-	"8Obq8PL44vr4/Kyx7h234CoYeaPaO5ynTXkHz0QLNNF/EjkWDxW90jIP9ivga8uGa6U6/AWzx2oU1MTa",
-	"to3I8rvnmRR6ms092OmcUcOkjsHDI9+vGIPYsaGeT5JhOY9sVI6PWCwsDw2pcpfbo2qGnBVcYughL4vR",
-	"1DxE0xTQheDvGRWGvZm9ADXOcywsFxOHNmnNCBs6UFNZZikx/jjGRYBtC2oVIhVkSosUNhH+3oa+deG2",
-	"bLNBZTPHMuwtd3KRPx7EDPvZomyhVM2ro1mJee6wQ8GAdNtV3TuQ2EaepQxoDf5dMC6Uplm2f7e9VkY1",
-	"U1C4z3IIMll6jiz08O2U6lhwTXLKUzDBpxSvUVFPplGl/2ae51wJD7WPzW2YiGvl+Y6KNBaVROmTgc0r",
-	"tj2HwiRrG6YyU1sIBEytXNROmBEaC/9rn5wZRZlljjWR97kiM5oGFQWqHE3NaPbr933a86fLo6vr80vj",
-	"Qn+6+HB5+Ovg6ighHRAX0gIMzKuRn6lgB82uM5p2m/uyw/MX9uHHpBcJNVZJDRdym3DdbP0iNTmq9+Ai",
-	"nsMsd+XVKX+L1rQ5100k2aQ8C6bKGVvHLrbZN9bTbrAL/RUPerpMkJTNpJEbc8AzvjRTLrF41zc6Y1FZ",
-	"nWQloxPWwJ6G0Sm2NucyBVoWItyuIR19JrUSn03ankChzwudLin3/eh8K2dTlmrKEGemYDTraT5jRhWz",
-	"zNCo4QM+tnSmSIeSi3JoKAje2yfJjClFJyyxhQzu38dpEhHMsMBEDMQISCAIp6bXfMYS1IdJSGpJF7Sf",
-	"jU/towuI6zQa0SwTjdRwWQTRbCYsrTS2XYaxlM0kyP+2KgNbGPRjgTCx/311fkYkgBNg+hZXRE1pzkiH",
-	"ijn2BwQooSEjM64UAD67wmfsHhimX3UJV7HA4BxLyYvdVxViULXrSsvcbLgu5lxMDsiMZmNZzFgKy7ES",
-	"Bae2KWUQH4yFnucM8KZf7e46gwJwrOUNK8ifX5G/8jfw572XzZJmxPgNuzKLOAv2cGM9fBbn+do6BLvw",
-	"1BxKao+7+9XxtZ8WkeBYaPrZF684+69i/Bq73yu1giudxQSPP79+/fLPLQIKLdB2EeVrYBNreB+niXdk",
-	"E2eZQIFlEvDUhN6wKtwEYbDKPO7H4roKSxGqLKaZLd4dGhVfXWwCX4F/gSiLwUDBWwUzx2y4fQQY9J0k",
-	"FNCfrq4H10efBofXx78dJQ58jWCxL50aKxusFkwYwA89IFTYskwEX5sUVGhvjewHwF9uET5H1AgkEBxy",
-	"7GuVfE9TFBixSJz19en4DBqZJ5i65hwjDNBl5n9zJlKzEOM/GTnkN+DuWGfn1+478S5t0TW7G3B0BiiU",
-	"z33RroIuFnabhh5azXzAM+UCGN5gRcdLjqF9iSMOl9PvesAqiJJAlTVGWDKpKuOuG9lGaVU4M/D0ahwS",
-	"qHSMc/bJIPDZ/OeAR0cXbxMV0+jmVUYiBkbDPQXCiAWuhqV9ckRH04Ds/I2721wskB1CVwS7rfsBygYS",
-	"sjFqo1jAtlExhyYHcIB/IcnbDxcnx4eGSL2buF7DWzvunW6VsYjFx2mNTKurpoLR0dQQmKu2NScJCs/+",
-	"e0KLIZ0woGUhvfsbiwqAap+8hjyRRoi7O/AcB+7ArXWfgkYG5WvNlvqu9cmxIOAFzWRqzABnD0Ek2sbC",
-	"uvisOTdaQDMinNi810tiYUwCf1T+6k9ZiKQq1A1lBjX7uvXC7eqO+70hje3meKBLt/sclIHd1oO657oY",
-	"EOAaZANX2+LFR5RTiqTs3ekqGC1SAtrOydJv9JmgNHFR2+1EOw1KK8gzuSsSG/2skEDb4vzBrRxUVxt5",
-	"6NQEqLuOhdszRgA0MzdbMG64wGpInVNMdw9IYqTuBd6Q2Wm8JJtJ2/OGZywUMJi+Ap4XTB+jqXDLFTuo",
-	"GVxcNdw8OMOxFh5wsIFWyEnB2vpEPdIIx89bHYXUldZ2Y/1Yv6RF+tx2WbofeP8aoAT1VBbo54p53Vzq",
-	"EyyC9DF0ihmnYEK1w3Ic4vyPG4r/JwHWH/mz8JQk8SoQaeQbcTvWxda3pLEMWr8iSnT4Os6F8rziuogF",
-	"KDNdDEZB/IUrYht4gQxXOZ3Fwjc4Azt8Pyw8YH7AqnkY6VxdDE67B06URtVW+keoigU0WBqykZwxRW64",
-	"4kMj4yF+3aH4pPELrH/qMEda6wJDztkAHgWO/kC2pPu2NrBYd6gP11VsC97fKk+OUq43L02WqLHnyELr",
-	"t3NfkDiNYa5Ly56hLLBXvjV9qPrkXLhoU4iOY/7XvdjBFKfByeXR4O3fP10eXZxfXh+9TboHQa9393Do",
-	"jONph+3f8d3ECrcxH+tpLOzsIFvqS+4k8OMlo0qKhODbV919439VGPbYhcHH50FkTiFnH0M6rgc1GRo3",
-	"uf75jXFss5x1VP6l/dLHz+B/8CsyPIglbG3V1lcA0VTU29xl3bt5i2xynxi4kWjIfn8hkKS8YACcl5AP",
-	"F8Yefnv+8QyvnYmQxMxM5kzbygMXHTyoHD0/gLvBxhxLLDA2r+OzaM1UD2MtAMMrNSNfYKZm6XKAqF1o",
-	"ScSCfaEjTUqRmqdoQbOMZfC6svHUnDnYyNFn1Se/SYiPSdEgiiprahd6Vpy8+/Tb+fVRchCYPiBtzCwV",
-	"RDCrof1BwNE6DZ2UztVCFipADpN/ScHMsBZExeK9jOFeccgyeUt2u/ux6BFERP5wgdFU82EF+dMe6VRQ",
-	"QoSSlM67kYVFB7PxT6+rJ167J/rVeOZc98MXenvw1yrpNpyvtxf5IDQ+7+FPXAycajwzWjAy4TdM4G1z",
-	"hwry4eKZigUxa9L0s/2LsSbNIp4p0tsjBdNlIVjajQicZzaHxKlg3DBYSvEnTKbg2owNUBiUZ3MyojlM",
-	"o3ABLnXCfNwVUJn/tpYvAdjkxo+hNnAy8puEKHBuAZA35mnaUilVNqMMRhzbWka7650PF+RPryPYCdLb",
-	"s8WQuOmMFgL3bQ+nVW75RjF/uGggAYS+D28V4LstMVabT8YFYxbLUE3NV0IohWozivEuaG6D9Wa7b4Bj",
-	"ouCzMfeM2L9YVkcKhlWTmURYAgTkNN/zTJFbWehpY0BZbtrsNzM8kM2PU7fVNaLZj4Ria2Kt8PO3SCBr",
-	"nin4desQPKbgsTkmo+m+r09QWQ9G9zTbDosGAkAgqPZL7NMy0zynhTYCaFaVmSBoiNVPmOGRjHnGkn1y",
-	"cfY+Iv99cfQ+Iu+P3xlb4CMbXkQkZSOesuruMxaIR9IxqtCLUIAXsrIuZaMM2pg7cJLgUrlSnHuvuxU+",
-	"3mty+iYWnVd7L7t9ciJtas2MaZpSTdH2mMkbtwyzTKM2xzabBUBPOgiGdPQFYExS8vvpBRlcXOzFQrHJ",
-	"zOFKU4FPyIIzoYMUHmX8H9ntE1ds5/frmSJ0qGRWakaSssggnZVn2l5ALnQ8w7QETIR3Pb8iyJhnJC+h",
-	"VJlCc/hniiQw/ociUy1tEA3bvDEnfj/qyswd+XNz5D2ArF29RQmsA6b70XXgOPXlSWMV+MNERX4qpCTz",
-	"FQDjC6LB3gAZobIo3KzMWRll5fWLVy9++WV3QXLN5t67WQ6Q6NSgezoyRlUArZlTMA8ZHU3t5bdZ9TXX",
-	"GXPpflLpQ6rZRBbzpK3843R+6JazbmD3gsK53/vcFf8XAyds03FGXNBdNjIOltkuY/W57XwqTPVAfHE6",
-	"9zu1ppa/S++GDlckdni0hdJdDF4K4zeLUVYatdxB2rd/3CdGXCfddmqHHtNPmNTN+lehc9jJLZHfR+S5",
-	"JYc6heOvq5D3ctpGhIsDm2fk87pAZps3yYgWhetG65kgmc2NqZ3YHkyuc0nVMWQ/FonLMU1IxhUkKZJR",
-	"wQCKnmbghd+yLCM2Z0zfSnJL51BwqJgAJupC4Oa8SFmxD6mnI6aQ5UgnZMCuhX53tupLMpUaN4504Jcy",
-	"72EAKnw+FmiP2lxI81w4ap8M/DjEwvMjAlPq0Bc8BtKLV1BIrew+6lhkjGKgx03dJ4YpFLml2WdS4f0b",
-	"koZEPYii+PnUVN7CB2HSaW6bLMbC/gH8e6qD2PlwTlKq2X5wdjTPAWVQihEjdFRIj90wwU7fZgXmcDAs",
-	"AdDSED3LbMDEFpVBvy8zqrVt7WJhDohRuLtGWdjM9SEz9v4U28HqW2Y7ewDr20EUgKgYl6FP3ljBiUdG",
-	"C0YyNtZElpp06sF+6PHhULYwhmmvHsx3dPskGTl7guR89Bl3GTiBdGiW2bbnPhmFQ56MppPEXkbAEmJh",
-	"yH7u259oOmktTv0qaQ0eg7N8/layYr6K7Ia3rulk5Rd+NqXw1BoEmaNZqUdQLUnfkN0aasEB27RdMYBB",
-	"TvYACG13twaEBtdw8JcXu9Hu7i7p5JkRPJp90d0QO99wCEgUePjlbiyqYUhHF3w2Y+mBDf0rkhYyzyG2",
-	"HAwRuNrWaYB8fnDnfb3McB6LpFzwui2QjvOQbBIaaqs+SVBzQMbaVAoJMQB4oS5ZpMjmsTB+iS3Vwb6B",
-	"QZaHCi4S9smf9nYXgsdBtMTGf0nHijSRemuVaDkBUJhuhIFGwE2ztUyLFxJGCYGcRaBZDWclCzwZw5mU",
-	"C2UUd05nxKaTkM6IKtbjQjGhuOY3DIuOLPalTyapX8xeXQxOI58touXi9lh1F0pbzM7HoLiQNmhvIT0Q",
-	"fagCtF00gBvBNUC7XqBruxH0Wqn0A4HpwVe1IQuAsn6wFJOfKJjyseCQgNYYPlnTpv4OiYxvbfc1Y8VV",
-	"UZTaVSmkgNi8CJf5GIvF1Ecnh5CSjAjTyo6zPCvSM9s2JfJhUyLXpcg1kiGXOH6k43s8+qJa79xxdfe6",
-	"q9snxxjYUCQpGBJtygqjs0GDWU0JDcms65MuhkvCnjudJLNW9GU4mvVRfBOzLDPO4MArL0vo/orfKKwl",
-	"OUIRNkhjjNSUXkseejNT7P44XeDzoMId/nrW+0Oy0Deb0ZeMpusw3nKA0m/PQjZU8W0pyItMYVP0IA3I",
-	"VaIbrVJmRr+oWCQjb3ElBzVD2ZnAi+53aStc8dGqF4myc6GBCskIYKIaX34x75kspj2HoQQhbyu71iJh",
-	"19Of+7E4SjmkOWBqgzc9l7Q2eUQ25e7PYFNusxTuTVvemMZvs1Xvv9a73yjo9smvUle+bGchIroYCCUQ",
-	"B41FEAjtOjMAnEPXED+4SDE+r2N5l+PXlCkci8TImISIMssiwr6MWK4bPPtwvCa7QUjRuz+l2AX7tpeR",
-	"W+Pj240PR0WAxtAsClouMX+kGdIYL3xTBQUhJlhF+px/umJszMXBLDNj6JcMqjIENAMgn7Ee4OK+kUvd",
-	"NKgCUjWjYODsi/vzhFtiUo+vBGpvWwK1tSWqgNYPrYEKTAr0A9avfbhXygzuBuf75IppVbkpWkIomXR4",
-	"yma5NJzQPfD3xJmFnUXezzjgjtxh7zN4+qEd/h/PUut3Tfljx+FO6WcXhSPU0tBKxjkYjt+BkcJIz9r2",
-	"ebdPbFdra2S32tMN9m8s1jOAwzjdEzaCB2CWrGID2z3dRuC+txF82hArfpQRuSVc+3X1v/eqv7D4F43X",
-	"dSt/4a2Vyn5tntd3qPnFOZcU/GKa1sph+/bS3pXvrbZ1vY+trreRvR9FUW/A2KV4YMsWOkR9k2n7wX7C",
-	"1rjdGrdg3No7G/M/xYxmq+vZ72Xjfl2Z/L0M9bhr5M2aN1Agv2DI362OXznktS2N35bGb0vj1yqN3+B1",
-	"8rYufhsl3mBd/He6dP6ainhn4rcFtxrt4ov29OkI2LWQt6BmtTmfWuaUmS0WQLIRih7v2doaIvBGMTUt",
-	"zGvDqiAXMcOBI9/Z1f0+nDsPGOpeqMIrqg5eVfXqr0ODiCm9YcYewbdaKwCt6/+EQ2vO5z7WbLZKgM2f",
-	"C26WegIew1P0vasCq4CdVvTE0QVo5ujnKVczrpaAXTSytkt+RnazwSRbuwHGqywCGChjFivjJGOudCn0",
-	"QSzA0uCa3FKfJBaFyJYVX0bmsUZIzD4ZOCZFo0IyKGfQhH3h9WB5Yxo1fnvFtJswCvwka9gFTTncOMxD",
-	"BMMerUv+FNW5PcegHsfmkSAdr8XSX+nVazrpTQpZ5vdfVtGmAmGUQfVmal3rslclnOgl4jxkRvMcupAb",
-	"t5xqW9TpjM/Fh4yitWWfesrmxDDfHMqafBFoBaRLuI5QDsUCBmrTza4C8z1++vco+9ykInYrXdbWFDdu",
-	"W3K59Kbqmk4chQGjAQEFfBawQ3PxpeOe8ZfnBcUoWCvWRAENT8ZkjyTGy08IFyTREqsctYSywjvhmW7k",
-	"Kunf/U7yQt7wlBUQD4DwFFZ3o91rNZRNPaO8QNfAjOv7HrkRIiwen8pbcJhnVMx9AXcsaFHwG+Yt8gPX",
-	"dUdgg+CqbNNHK2zalvnEPvE9YPx6x5RnKsK4m60ZCd7w1oFZM1fV8B1jFCQp1Swhis6V7W9uvghjfmb+",
-	"7oHt5iKg8B6HDWoVuVqra0yVWx8L305ZCjKUekoUT5nypsPeYoMX7LTTUn3y7vdLQyHrypZ3v78r5GwV",
-	"B+Dd79dys3LHfkKLxIHD3+J+LO3CIDG2xb6gjvTkT6vW3YYLAhE0/nJP6SKiQ/mqxSU6G5p0YS01xsms",
-	"ooYAGzLUCJo0WTCqOaMF6SSH5rfeoRS6kNm+hVmLYjGjX3p0wv7r5d7rl3/e3d2NCJ/NSm0+O+l65BFd",
-	"SDEhydE1nSQHJDke986kYL1TqkfTxOHjIRaDY6xYvNx9RSxPQ0l0nyS/wwqY0D1jpfXO4dPUPhFSCT4e",
-	"O5yHYSFvFYDIyVAw6Xnexpc1lLf1ePN4bL4FPmUVxoOtfz7h4zrHjWUxo3pnf2fIhSGTaMesdmd/R+mC",
-	"iwmcNL76j5xNvvbdXHz1q7dsmK/7bqOEgOH6O9HOlFGXEFWjroZLIEtuZBm17UTB2u5+haG9ZpXsUAYt",
-	"lRrRoucAC3LPkM3U2LB8R55LxzMjvmzy7M4kNCPjY+7utRYZyLANr0Em/gH29z/bfKz7e3q+lbeiBiG4",
-	"Gm7gppOrQJLWsqtkzgTNeX9OZ9lSA/k8Z2JwcUxSOSo9ArixiFlBmBjLYmR0FVXk74PTkz55JwuSM5ln",
-	"9qpCykxF0BPTqK+rt39V+0ZJFZ9ZSpIvPW7PwwJVkM4lS+UoM+o4GZYizRjp9RDstFc9jYiGis94Rguc",
-	"A2BOYsEdUMYXCwjnjeH3kowyDt1bjIPKn0ua8x7+BLvQoons96+X1OF2dQk3NV/5CF3Qkc3ieMp8cD01",
-	"dov9nIAHqhrWdg5wp2yDbY5iS7UsW7dqpQUXqwidY15xLUU9cGANdqwx8PBBPe1sW7P+lXJt1Tfl2W7j",
-	"/43uBCBGlZaEHN3jvxvD/G2ZNlgMpQglJ+eHgxOX5mJN+JwqdSuLFESv4hPRK3PsPzwsdRBqUyTjMw61",
-	"XoKw3ozyzPdyQw4Jgu5/Icnh+dm7k+PD66TfUp1liGtTpVl+ggeqzoJva5HN5gSfQih/2+60lTORvgiF",
-	"s1yJOVsMMkhxdZwSxuthpHuxigaKJPg3TMpPIgtg6/oRF2xcKpoZdxmfC3LR6Agu5MKE8cHb0+OzT4e/",
-	"Ds7eHyXdfgv6kGfcR4s+tE0lbcErAjsG+uBnmU3OAkD7byDhKqkkpJ625JIWXKNz3+wck9nuWF0HUHeQ",
-	"+LEq8MCUCBm0Mu83md7NFLu7Ffc/DQe8Z/o7iOtv959RTi8DDDp016t0hp6vtbU61JtdyBr7C3ZWt08u",
-	"ZcYiojTVJeaLQCtgjAPHwsFyBb3/g8IdLkUADNQOyrNBs62a4IFyKX9GPt7aecu6eKTfx85rLW9atP1S",
-	"OVqSa2nsOVYwMWIOlFuk4U1tECrpkyPI0KJKMbj7gUhbSoZzfA4Db7HoYEFDAjM/T7pwW+TgxsmtLD4r",
-	"f1eD8RQjSeGjDwglM64U3I3CNEHWVSzsNvzJsGAYzlsI4pFVYnix+IogHlkhhheL9YJ4b8353CuBNPui",
-	"n0/1V4Xufr0+PYHNf/qxu8satX578G7KaKan/2rnD0t+L3Z3ye2UZ8ylKZjRSVEKdUC4RmQ7n78E7bMa",
-	"rcZfYbpN2o12hrYyPLtwrgjN+M0fgCAu7BeZrxHmxFcnCSAAiDa1nz+eOxOQfz4p2NXfTpxIOoAsEZd5",
-	"CuEtIXWfXLKUK6wvs8m2w1KDgHJWx34sbOaRgtoprG7RMpwEic2PRW+bwXvfM33JaMrtp28wk9tN0kBZ",
-	"5o/zByGl7/5tUW2cUN+sUQeLbzXt1BlQAU3nB+FZO9pxCUgdSvyaIJuh2ycDn60FyQ++Sh+h4llKqMaM",
-	"Ruy0V/j3jQK3uJtBBuYIUt4slQVLsaTWjYVTvJTYXSBcKM1oashwuYh2U0MHl+KGEV3Q8RiE8Oq8uZCu",
-	"t3quHlgh6DndFYD2crBm1wSmjNHm+y7MFZpFVFt7JoHqJoUYx7ZpoMs8N1TtTIJOMqOfmdEQCQ6uyFTr",
-	"fP/580yOaDaVSu//svvLrq3+KItsZ3/nOfhwdo8Wl4+SPQqO1tdb+Q/RimVjo3mMq7ezH26z2a6Fln0Y",
-	"mY8wRM/FYvieuHCIvYWvUgHDZj9oKE1ET5Y6mNk4Hg1zwhnwiWCpmdAD1gbBw30zz5gbo87+D15WR9W6",
-	"zJQQe+RSBFPax1efFSoofS2rGXXKlZbFPBwUqhAbxhws+Lljd8X3jBQygxwpcJoj8JhVbdF30HSlyObd",
-	"YFY7VNOh2XxPxbTmYmKmKUdTl/LpLluw6PLeadwgDfOcLruvvHdg9GaaD8Jv/y3NMqbNYHjyyuaAGVXu",
-	"TkVFWPWJF0W2UpQKYmRtWmZMBZPa8e6bVt/KXsZuWEa4GEkXEfmSM6EYsRnnvDZw9eO9Y9OJIp2Ly6PT",
-	"4w+n3QPChIamWdBFCFJvzJDh2MDsd0c9vrs0O1ZEZlLALinXEABlL/wNIjRMQLTevhBMZn9pmO/SiNoi",
-	"eIt0xvwLNCRZXIjCDlNzIHmzlPDgCzdO41axWZ7BvaFx1cag0IRuWOc/Sz763GtfLfDzFBrXpmxMy0wH",
-	"B+ev2kfU6Ll8fi+12jF6S8/51HxqNifDMp0YqoW29zaDP3JVyY7jWcEllDUU2hZZmWU4ugimtqO1fKPZ",
-	"8ZGuTgHyPvH42wdD0mkSHZpqrjQfKQR0FWNezFhaEZYuqFBjs3XevW2axnxl04rPBetBGrrbImlULYVu",
-	"ZKSA7NWm4aRg5q03S3fCc5jSADLkBwrbilIykimE1aDwI5PyMylzuGj+ZwmlyH5SLm6Y0j0crWHON+Uc",
-	"NRvLMrMvKfZJ08uWckCmMjOch6SHGbMTSQSbUA3O1uL0OHDD9L/agQyz33Ax6dEbVhg7ZCSVBhMg4+Yr",
-	"zRJvaFaiDgIFqFEIwAcbK6Zgqpla7BqMjzKWGZf37bxgGovh8VzhpDsQpFFkxkVpfDA65BnXnKlwIsE0",
-	"vNcwAVb1uj5NcjYrhbE0bL2ObdGW+D8kEUkUNRti/k/zXCVdx3sAmxHFIsTPg52wYDl9a1ND9mPuuh0W",
-	"iB8vGEtV1fYQbTLHVUFp9N0v8Pi9FsUDu4KGS/JmWs3aqfCUFyby9ZhNQtqXeN2t3wywLmrS7lnYqenO",
-	"bK4irEEDQS4gwRZbNsPbfp1NkUb+qEKAHivkziw2r/DuJO99KY0qJxOmXGkqKNIoKOJCUjhY7EXFUsQS",
-	"m9U1qivBaaboxf2pIQqbXbK9DBHOrKFvF9WOcEKpmNNZzzU0aJnZcqHTUFOeEyWzFC4oBaF53oOtJaoc",
-	"+lfBHk7Lkdn4vCxGU6pYLG5YwcfWTY0WxFLwMukg/IURGaqcMfivmaLrqQX++QwrXf2Qqs4BHPAzGj7q",
-	"SOhiTtKCjqHSnqbQqlGOEQeF+jshm9QzpYZMScYFlvCwL1DcS0k+lVqieivYiPFc98mZDaYZ74zeuHRm",
-	"myeJrcQAP8VM7hFK7IRaOv1WE3iafm5SjO9kwfhE1IssAmSVsGW894Fs4QOYAWElBvyS0tCHGH9ptifY",
-	"nGCn/LA15qKWMcLCW8ojIxfNcZCczi3bo0BUZkUKFWFa0FuaKYgaOJ0OMylvVkNMihuhzgHMwBoYQhbO",
-	"zAs5ytkFO//5n//8XwAAAP//",
+	"7P3rjiNJlhgIv4qJGiDJHo9IMi7ZlREYSMwIZia74laMiMqqKeakW9CNpHc4zVhu5sFk1eQHfavRQlBr",
+	"sQ3sSrPC9Cz6h7AXQAsstMKuBtC/eZP9qc55h4WdY+Y3upPOuGRmVWcDXRkk3c2OmZ2bneuPtYGYTAVn",
+	"XMna3o+1KQ3phCkWwqdngobeAVVsJML5VxEL5/pbj8lB6E+VL3htr3bKGbnSz+0TdsPCOX4gM1+NRaSI",
+	"rzZrTs3XT34PAzg1TiestlcbmHFrTk0OxmxC9dh/ErJhba/2jx8nYD3GX+XjDDS1d+8chO+CjkpBC+Zk",
+	"KqSSZEDDcO7zEVFjXxJFR2VQKTrKADShb48YH6lxbW+76dQmPrcfW05Nzaf6HalCn48QosgbMdU9XATm",
+	"YszIFfz6SBLfi+efUjVOpve9mlML2feRHzKvtqfCiKWhGYpwQpV+jqsnOzWAx59EkzQ0PldsxMIUOMeC",
+	"a4CLIAqYN2IhmegnHNIiSpDWFqlLxogaMyKmLKT6cTIUIZmNWciIr8gVG/lcNsr2EEarvI7tLb0O+tas",
+	"Y6vior5lNCxe05zRkIghLCC9vjJw9fO3hPbp06dP0/A+bTYLQbZYW4YYlhY+IGocjGmImCEXYXopZmRC",
+	"+Rw3TsJWDvQLRI7FTDqEcU9Tk6Zy+HHk3zBOBGdLcUJmSMtjQxoFqrb3xFmyxVs7q5ciJhPGS6lugD9/",
+	"wL09xJWtOnWzAR/j9DtchXML33M/UCws4Z+Mq9BnEgnKlzGwRITEV5LI6GrDfOczuYrZd73ancEu204N",
+	"6QffwzOkhKVbODXUUtczNvTGCf31QPChH06YR+pDGkjWsHtdtolmnMwOGriuhAgY5QlcF3RU6VgXBCPR",
+	"kz2QdETI2FtVCbTZWEhGJmwi9FYp6nNpoGRvFakPqGQbPpeMS1/5N6xUHH1fBnKrWRnmkHI5ZOFSuJXB",
+	"QUst5h2ZP3cQrGrMwvhpc/775EqosRaznNAryXip7mTHroYK8ylbCrjPB2LCYvjY2ynjkq3CRpiuqu4W",
+	"A5KA9YoGAVNr8Z4ZvFIGEP56Rw7z/JvnoZgswtM9PyU7W61fkoHwmNUuBlEYMj4AUr5hoWIeGYZi4pBo",
+	"OmUh0RhaBqx+bik3Ym/pZBroRy/PD2uOZmWKhXqkv/iuvfHnr3/cfvcntSKEff7Nhbg9/EpUgV6JirB/",
+	"2Xu1FuyFe6+Z+9APpSIenVvYQ8pHjNRBA3GVcBsrdroAJTyqWCEY3eGJ4OyYqkGJ2ux2LujI1aBQMhBT",
+	"pOlB4DOuyFgEXkI0Y0Y9oFMDTXe4ocfewMHLGVOzEK4JHbEy8efrH0H8OYCFABP1vJBJSdxoGgjqwYUJ",
+	"RnEJ5XLGQnZXYRlF8OQisMdscsXCMmgn8OsHlNZLLkGgm+qrT+BLlboFIW7p64G78q5zT3ebY3HDisi3",
+	"zVFihGwgQs/SAG6iBnc29geoiXssYJqQBdfIYDnoRNwsUc1hzrts7glTr0SoxtXuE3Ar97mSpB5xX5Hj",
+	"05OLlw0nxZKUOZOASnWbG4Xe6WXn0Ky8okvuq8X1nCH4U3u1JHUzNUh5/fWMsWtS1/+VRCp9cxKcHAvu",
+	"0XkpLunNqCxRMwCmIX6l51xyBBqm/Am86nS+zB0ALGDZ/sPaSrZ/e+mN7snq7T/lTPkTttycovmofurD",
+	"21XO6IgVYAUdMcIjTZOGBbdKVXk9QPHeLcXcZrPZXL17Z0KWbtpUyA+5U19F/uB66bXte/3EB7+89ZhG",
+	"dJ+PysAK7QMfHLRz/4cC5OoqNkGOo3GnDK+kfrcQrzTPW4pYq+FSVMl1NbRb67+rtTSAp0hYgmGTFqqL",
+	"Ph8Ekce8xi0124pQLTdOfkRD5LkSg+sylJf6xw+I6Bd09CIU0bQMHkVHZKQf+LAwLQHnQwKyDmI7xCK2",
+	"1Vo1fbnLsXwdrL4IqVd681D6xw+5NXo+wOSV9hgALTEgAIaTuuAsq0I/KndmwCt3NCpY89GSDYTfP+Ae",
+	"ovWlDCA0pXxAcKp5czIXNYvp8GU5qhumWoWJblViou/0uuVUcMnQSUq9Hvs+YhLuCQPBFePwJ51OA38A",
+	"7rPH01BcBWzyp7+WemEpC4l+w9MTfN0+6h62L7qnJ2+et7tHncOaU/OYon5Q26s9ZhPqB3tkEklFrhih",
+	"nLAN/VV8wZfRYEyoBOvtPzWjbw5AxrIwFKGs7X33Y23os8CLx9NrZ1KCLlu7xdDvXiMKMKm6etTd4dbg",
+	"KW2xX15tezuDJ/QL1hy2rraAdhRVkazt7cCW+gqMQ8+oR+zWxRtNr0Sk9q4Cyq9r76pehs5we/F0inQ5",
+	"mIT4kkxooBFAX5BDQglsiP7e5zc08D1SdxcOwnXw2YkIGZFTNvCH/gDtaFkfqcZKzUjAJcWHgT+4G0oc",
+	"nJ48P+oeXKQxAdiYOSBfEhqEjHpz4nMSSVa7xXk8Tc4jBvqDHMbAzCbRizgbUzggqUSoxZhrV++uv/vP",
+	"RXjlex7jd9r+56e9Z93Dw85Jev/BQk49zSSkCqkSocapud59FDExQLc5jO3kMJI1PNhpnPsjzjyNO1eR",
+	"IlwoQoNAzGD348Uj9rtnvc5x9/L4Ta/z1WW31zl0ISKAkue9TsfaoQQnlJgHk324BfV0uWIhp8Gdjq97",
+	"ctHpnbSP0qdHOYk4eztlA8U8AoyRiAGYPLx98n0kFEIVMwwPvTEhm4pQ6csgWGjWPNfdNNOzayPnLLxh",
+	"IeloIB7ujNuZFQ+pH0QhI3XX7o7b2CQYgaAx2JckEKMR80jEPRYSN16p6xDONLxyLGYcTulEqOci4t6d",
+	"Tunk9OLN89PLk4y4M/ikMXIIM9yClHaSLT8Rijw34zzQNp8IFJNon3XQOU6uWCD4SGqNhRoDrlla3Y0X",
+	"7iLOn9F5IKh3IcQRDUfsTpt61v726LR9+Obi9PTNUbv3opOVIAl+XwktOyQR+mRbzZ0vdn/5hFzNFZO3",
+	"2PJWinsZsU46XPlqTi6EILisDyJaMsvKcJlHkgT+xFek7i5sktvYRxYOHhzgb/F7kigtnxS9ZoQLnEAJ",
+	"gScXsokfTXqxMnyXk8ux2QXRP2RUaQrmjHkyxW4Rr+TYn376cqedkRoDfdfwiiSHPqS82Gns56XvlEoJ",
+	"2gMzp+2HZBpQ5FGayfoDdsnpDfUDehXcjbDOO72vuwedN5cn7a/b3aP2s6POwglJf8Q3fE4mTI0F6Jaa",
+	"j0GwxyjS+HEL+ZE6H7Mikl7SA56UNNNldRuDfgtr03xvQLn+8kqTIx2MmUdCfzTW+sWsz+tuwRaWK9iN",
+	"PXImpBqF7PyrI+JFYI+lnIhI0RFzCOV97nsMmcw0FDe+x0L0Y4AeuUl6TIVzQodKSzP4sNHWH1wi2UBw",
+	"T6KAh/i1zb5GevTYwtUu9fzi5fTcvK8EmVFg9kMNv8JwGjqiPt/MOniXXYHR5COOKZ8b3invhKm99kXn",
+	"zVH3uHuRYyJCoBtIqwKa7JRik6mS+wT2SUNNAqpYeAs2spW6S2iOrxdD4tU8HOe3SzLwSo1NueWRupve",
+	"Ec1GwnUw4xZ4EXHlBxiEChInYMrEL1kxpcahiEbjW+HKJaeRGmvMH1B1R6FzedK+vHjZObnoHrRz6KKZ",
+	"mb4gKHFPN5xWgiK4BBH6P7AH1Mzc3OrcPS3AJZPS3k2AW+BnMqaSsLdT3/Cymf7IwaxqdwIOq7Hf54Lj",
+	"m4bdJ6qC8aOGDBgTDaSdpHtIlLhmnNCQkVko+IjUqflDS7GZCL0+p9wjcE+55mKWGGMgWgNnpBPW0LwK",
+	"0EBGU303Yd4x83wKIVZ3w4Xzy7Oz095F5/DNceew235z8e1ZRshJxj2AA5QgKglaU/dIeiKY4BYq5G4a",
+	"PeKlEVgbucCIsw+kQD6SZALT6vmsqNNrzV5btUqo2UvxxoFyH0MHzKOt1RcMjimI87BaEZV5PcfE5E9I",
+	"nQst64Z+YIJ+wPY5DTVMykej5CBkmi201YJ5HzzmizZ+p4Ymwb0fazwKjKaEVt2FJ32v0MSb51PWBPvj",
+	"4ghaP1t5VAHlX9MgYvaFdqREj3E2Kwp2xEc6QLpyybJXLk4PcxYKLxqoUi9ZyPQB6EeykXSKyOgqft4h",
+	"/pBQPt+sNC2EY1TcV6vpVMB2eC7exlAgsS97qScCFr9gKXP5K4jN5/CsefVd2jvwHboLrNEZ0MIAE09h",
+	"kCJ/jtkDySNCaiviLXRSyP863j1x9Ws2UHpJ7YmIuCoiPS74BmcjqvwbRig8BrJP8zoqU+GSEDNTnwkO",
+	"lBcz0dYWBGcs+j6y4RvJ/1LOhmbRObcjNe4xCf77H3MUDpKkBEONMINH9gkwbF9pluK2jcQF3rVHnjEa",
+	"spD0o2ZzewCPw5/MJXVfoX1ZamEJL1MyEOLaR3azgMCRXI2Pl9K4e9KogQsxAxQeGMC8nFeiPKKhhwkq",
+	"wCgXuSK9oarMzxQHJGqhm2GvWkh7VFFy2TtqoFIomXIICyQKg4UbyCPZ51N/ABd140XZJ67mAS6+z5mv",
+	"xizEC8eD89siWjQ0aHakfNttpFN2I33FJtk/lh27OcB3iegOQzoHRmZGX/DJLa5NmqiYCo8qodB2vHLL",
+	"8jsDq3Hi6CwMpsHhirboGR1cR9NyzHwkTQKaQ25YCDTZ2iSnnBHcGrAxQcy/54dsgIameshQxKBmAX6R",
+	"K5ioz/VlRDYcIgXk3jAeTSRokxh/LKS+bRsdBn7UF+Ah01yL4YNXc/Dj7YGfj6tw7vR5EuokwnQ4Fjwp",
+	"YSZ0CDvwd5wBRI0imMpfmlItBvu8rpHauAiUmG4E7IYF8YP7+desioW2yYEIPfNlY5Mc6dton5sN1GqR",
+	"Z8Ngr3190fI1Pc0IIJUEoK4Zm5KQUci6Se28i4GC0tVP9bkbp2i4sDchkyy8YR7AreJ8TVyneVQ/SOUe",
+	"0bdKcLvFwzvwHNXbiecXsmEkYf/YRBpBMomvhUIyHIt4bOijWumHRI7plCFfSCnnBu7a3nevnVqSbQU+",
+	"XePnfv+bv/3D3/0VIG8Imr8+gRhnO9+cdU7OO7V3TvLC73/7/jf/IfVCMkT+pddOzQQSw4zUSFAj7+JE",
+	"3tSY9ruzhbGtELUAQsjJXm2rufVko9XaaD2BlQ/GlI9YD37D53wuFQ2CCeNx1iL+MGEToSf4V//+H/75",
+	"P/vDf/wX7//Vv9f8TSh/+CWLpxGhP/I5Daz0x29tRtUeJOA4NUVHZpNzW+CY7BJYye//4d/87v3f/ac/",
+	"/A+/g6353oY44v6AU9wQlBkLR62pkN4w5CQW8fABg0Nw28d5zEYPBhrakwgvCwizUTVRzzLfBYLy7Mr0",
+	"N8dggcx8k9k5/c0ZnU9Y9rX0ruvP54qG8QMTyiMa6MnRBGB3LsbC1OY4NTFl3OejZzSgfMDSWs5Bu3dY",
+	"e/f6XV5Ex5ie56m9NHGap/YLyBDiQKxUWuDYE/q2iz82F6VRmrDy0x/EvxlK9kMiQo+F+4SmcyATJgjq",
+	"UwHzs1cGfY0HHpeBeGkCPEiBJAM+vZxWM50zEi8pJtsf15kC4nWz4281iyfIIv9asyShwYtLWZwoRVNr",
+	"zRIH+laZBCl1QT00WZH5o698cBd0dKLpo8qJpVjDUhKIn7tnIoh5UWHGshhEml0Q1Kz2caYlYcXLA79S",
+	"3G6tM8XgtdUHmlPv7NKSac2JZ0g/IZo00uUw3YkZVfrEynXEmGgXVGmrs69etUUhK6+rYf8w0bvXSdFM",
+	"75u5K5iETzN9+VqRpBcWSuN79/1dkAepba28GXndZJ1XY+Vl0UxWLcnRKjwrg27zWtDyCZsbT1//2HJa",
+	"rXf1fn/TfvziXeOfFMJQoEz9WLUGw1bpjTV1MKiUrbQaCbi1xqpaNgly64t8dvbKm3Jey6u2abuZTdsp",
+	"27RYWSyyPlrJUUEMyFtQZKJ/VsbWHBGnscyxxBgP66TL8eQIxJxmwistESzsdw5ni/DMSVUxiA++nJec",
+	"GO64KIo0U8IE3GxOpBVRjsmJTOdNSn0ng4TJjN0ur7WmkHB3VYUAC2hKmVnC+ZZaSfCpj8DV1iLWtcXV",
+	"J08ZWfF2e8oox+JeWnf9aeGGR+fLZcP2Sh3vgdHrp4QuejfNhizDlmFFloeWI886KSzr2yex9Y2bkky3",
+	"43Ur5W1GHV/E7az5IiPdn+ysmiwnqdsbf043fiAbr/+0UDhnrSK31DE3Fn9breqkbS+3nLdVdR5r0fmx",
+	"RoPgdAhGomVYfJS88+51hfNM24iWEf2T24EfG5seep/WUJm3FpW/v/yLVrOpv20uUwdTprFFZX7lTi/Y",
+	"0YqUyvW5Yd7gtoLrCs7mVZkoUnmFC2IOBifHBzIUkzquDIZnUDG911lEWtzHHCco5LKBGFz3GJWCx+wi",
+	"y2xfjeeEQqY8BDRi/TjiS3KlX2XeHnF7nbPT3sU5OkptoOOuSRSQUAbCPT9rH7ukTomc0kmfX7P5TIRe",
+	"Y5O0ba0YSLqigwGbKqOo3miIJDoAskjj1N5usLeKcelfBWyDcU0R39UMIDWnpqervbZlMdMWh7x3Cjyl",
+	"Dvp0rbvI+npAWpix9coj7iuo0UlvEArlT9O6Tho6Hk02bmgIQ+n3D1Lvn9v3L+D9PJglJ2FgBVBNvRpS",
+	"d2O4XIe4CJj+S0MGAcIrt7fq5i7ZgLgQ5VqWjnITRreqk7eyN3hiK95UcJnOTf7lykeLfMmZ4n4m39LW",
+	"xTF7UUiHsH3ICFIZlCm3l93I7V0tCBZ8BdV057gGKlu0CK6EDqpkLp5wEq1TzWqZjAWVYxZd4Tm4zPgr",
+	"4MKxFoC7itHynpFETllltL4tQuXQx6zFzr1kQ8R0XoxEw1BMTPGnVtOBj5htvNXceuLUlLA/6suLSH5a",
+	"QLfUQBUxTo3jQKpk2irv6ifjV2MI15/VrmfNOXNnEsPupPYgHjwBcNXpFAcyDcTUxwDmkoJFxtJONPcn",
+	"s9BXinHicyUww5+GI6aSCr/rxnyY6cth70J1xGVcvqAUqU24w9KKueAfoYjEMoYLwFawrK5BsCEbMP+m",
+	"aHOxLq6tP2oLQKay7Ctt5b2ReXyLjiFedR5VBEYz3i1N2/Nyyr6FIEkdxLpEOb8HklxXyh75Ut01jMuo",
+	"O6tkF45VDgpu4L26gRZ2+U5l+Ox4K1DMQJbW32Dkh8O4FariCivcx0TXO2mI53EM8h30HMuRE25+C947",
+	"rF78Kl94fqW3D3nwERuqWwJ3G2LGre0qNimKzlxP1Eyoz42Ju8J5rKNLqoqlkNbe84gjDjHvw2q1pvgZ",
+	"VGGyMac5TTe9oxlAF1A5gzqrqAiO+m4XVoSk8nV17futfeGkNHkErOldb1mPDeYtRqXGWlhZWOotNbIp",
+	"CwesSBOEk0Qri3kGrPew2Q5RArKJPDbwJzTIqohQutckIEjSzCKziDDntwQyLEC5QJNZ0MzgAdT3maLP",
+	"wGY+AATihoXwQ0VFsDo950gjRqecHSGDBqlDTymLRZRiD6OcEBIpdfeKeklnjyLTVRLunMY2fehQ66Sg",
+	"fQLxOXEHYz/wQsbRdJgNLfQlRnsVpXyZ1yqLgPPoKh1LmOf+95DllSLUW9CVFKE6DU2aU5Ww/3U8gUvS",
+	"lIrCnbAAXAyQk+x2EaLZbS3WIE2o7HMhvIJYa+cW8WFHIPiy8WFF/LFdGIuPrQaICMnSoP1CRrCea+b+",
+	"wtCW7TpU4CywM2Sie5cShh4gCfi16iOXrCJFWD2xotK3lhq0ulZj3nQTaxpWX7CLyYQ9LtvRi5DdOQmo",
+	"nNVUvj8eQGjRmcmULiYu4/2xD9X2agMRhmygyFiEkpEr8ADOiVR0ilKUzVIPUxIIrpVIyj3C2QzK7Uo5",
+	"HYdUskXiXJgtV8Z/a6fg0DMzrkjgtM8tXKhyE2dHLdw8cIlgwcfcIvAXr0Lubx4K+2bhhOg2K9A243y+",
+	"akljV4m/rrrne8HJ9+61U+DlU0l/qJR/bx+rXEHdpmwStuBBtXxeM1KxX/dKeAUKQ14BXITLIewtOLOA",
+	"R2chq1PI8pQEtxc0Ca1mHM/NQUiskbkS8lukjntixg+KrhAlknosCrTlA5wXqgGagBa44G3tkLGIQlMm",
+	"kGqlVX+92yTRdONGqIw7L7XJ1f1k868FhgtUQy399KHN1ytDLqypFgSQBKihTBR80xkRyiaE8Udq03Yr",
+	"potLdVA1FGzRz2pGqHwn0w9fYF2Gkg5CC8iGVTCgmEOcJB83YtPjFWcRT9fBo2jqrYeqReqe2QhDlQnl",
+	"ZhlPAloa3RGVHcvS0sSThi7GsSV88j4SbS3L/fll2pqVFct8ZKe1F3rvifKnGvUovyZzEf2jRZltmW9K",
+	"UG81q3QCy9xa9SCFgAICXEoWFsNqqmyYEof/lDOp2Gi0aZ+IE+mOff5rHzaoqiKDtR1ql+ed3uKi4+Ie",
+	"S1VveKhi3NGhL6cBnSeXjnU1murVKBZ23xaSmKbUHw1H0YEcon2lYtUHY41BWRNNTScgzx9pyWorfEEX",
+	"DZ9jYvATLCGVDbL8ZWur2cxGV7aeFicfZOPPnpRFmx2yKeMe4wO43hTwYTeaQqVcV3Mn9z6DYKKp4XkQ",
+	"9HLoy4kvZTF2ozNWi5WdLcd8wpJEtbPT84tFvExeWNuhkR59BQ5BUNZF8vxCCYrkJycBqRCbUli/JEY3",
+	"VeoTCvdkscPS9np5Bh1LwgsFXrP1uve1nJ3SEEyg2RaJqLsmgJQyofgo4jrhKWa5W3SpWT/pa21T8Wr7",
+	"wi1U12UZXQ+XunX7Eh/VMreqJ2jdIoVqWWJUjiDCiJHZ2A+grDyNlJhQ5Wu1eA4h7CPuS+aZYhN0RqG6",
+	"BEYlQDTnPvGVZrecQAAplnoQBNSEYqXfJpvkk18TYMvybcv8CXHhB6y8DqD6WPRM+tBKMV3n6RZIexuz",
+	"pZM0u7wNpRSpwUvzwxbN8w+UEpY6jVV1nLD97j1ozXEK+ofRmWU0mdDVtzaA6tw8+1CqdgJN6Q6XmNly",
+	"UQ8JG6396uzbWpWyHrWnm62tWly/46VQLNAEfirpNV1EpL1aa7cJSlVBOY3iYh0auO0loRe5BluczDTL",
+	"Qfu31vT8ESdTjDQ391fbJRXH2CRtNJ0rATI3UtAdHzq/uVnwXfL3f03c9Aa4xfb0u2ZCV1ClKsjRlFBc",
+	"0UZ2YaeKzBcPnhqdM+wJDo3SoEybGBLXrsc1Me9Wy8cBV0F8H7nV+WIioWfbLKNNMfbCIPYF0WS6IaNJ",
+	"elM/Vnr2okKwKCSTYnn3tNcVU7I/UG7pPRDVkmzsUtZ7nkiK3G1+LW/UGk6mvOjIe4xKQbXXsDxLtY3F",
+	"zQC5nBPJVD7lpHtycHqsWbhl5tUyTeJYmI6FNA1ZSXLJAni5NBOExXWIa4C53+SSxaVC927L07JH7hVy",
+	"OqjJQuemEZyCGmqag9QZDQMflFbKiRIQJMWDeeJcsKUK9Rv6bp+tZBnL7a3tKnFU1t+Z71m+8GBYuIpL",
+	"rhV/zaiVwOiclmlgV8pDkpla209bm1u7tUU+8qcxC/nTMvYhirqVV/eohrgfsC1FpPHcZ4GHDV4WDtS0",
+	"4ioOJmSBTc/61fnpCVqb9FnZoHcovWyK1E1pSCdMgaNB00N2e+JOX4sZiLb1V3oH4i5gBNthZU0LqzcH",
+	"FpWMXbQpLxkNMKwwuyFJqdkEHHG9ckrzWuFMIvCKk+5vWEhH7EDIAnl2LG58Ptowz5CBkAq0CTmmIXPI",
+	"kEGYDnZbdBaQk9Sf2G9kY5/0a81+LQ77H0MHIUnGLPAK3R9YhPvH5WaKAo3jhkl9USqR0AeQyGiqjulV",
+	"IASk/n1EsXDp3/81Sa+3UTHoqzTyxw5cUB0/md8ppOyCsYRiZ6E/YGVRoApkCfYNg6edOJjF8rvQVPDG",
+	"bPiVFg0Y5cKfsNvXkQ4ZDXzJvLNQDItaiJ9HE+xPI1kQAPebhmIAbTUmPo+kRjTzF0QDptExe5ZSIDZV",
+	"idIzzSyrKQ436ezkdZ4vW3OcpmsWZhHX3qeqLSKeplj7TyaBKr7ZAEy9hWb3cpOT+laacBPsSdGtfaUS",
+	"DoE24LVVMZcxpjEY3zQei5vfQX1XDWK8UlsbtWDD8jawBfZo25cCb4mj21IWm5hYnQxjXOArCzidoc00",
+	"0eQWn8akRSzJH2gRJ+8eXohrxottEb53gbWwa2z+q/HVi4F/6v/q/PKHbuvE78ruRE3//KD7pPvrjj/8",
+	"apPNfzUdbB/rR4T3sjcb/CBujraC68HBbsBePFeDF2+DLm9uDrYCfjV53vS++VWw6LaIpyxiSKdTxruH",
+	"5EBwzgYq6fqQU7tkxDxi5DmdTjdz7qIn21/srOeTtEAVbuCEjthl72hRFkZhULwMqH39SOqLqQgiFVey",
+	"zuoXY6Wmcu/x45wP4TGd+o9hBPm4ebU7+GLQZBtPhrtsY4fu/nLj6bDJNprertek2+zpsNVaKeY1mOUL",
+	"mwaCevm8Tx8ArF/5nIZz0ylh8SjxsYVW/icvHPKrs84Lh7zoPtfi5BW7OnMIVWSiOfAuOX6WYVc4SwUF",
+	"KSjG8FQIZ5GPkk6YQ1oaXXabZDCmIR0oFkrHNKUI5kRO6YDlDuecBnrppv7C2h6nI0F5N7FmlF9KKsQ5",
+	"KhYayq2iV0TF3TFacWVmzLdBU0upgaQgjiUpQJI779DnA39KAzINQDAhvBUl0tS+XXF9SwLzE0BEpKSi",
+	"YBg3XYrAA1G+5io3em5rcJiTmsaFNJI1pI4rDWoh1mZq0izm71ISCArSK2RT6nur7/+dry7bR2/O2t8e",
+	"d04u9N0YP/e6JwfdM2jm+ezy6KhzUdEu0Pk+okFSLQQ/plb6LILSRa8zaykxF5QvyJgM7tM4UH0fDOjn",
+	"gzHzouDO3pA80Rf4RVZUPCoyN1oUqVasKJW/rmjQXY95LDXZrSCPlLdrki5EE2tAWYCcJcHKR2Lk81vG",
+	"AFUN+ikP81npr5+uEbK8KvqmaPnYEuZeukek+iX9/ALb0q1zljaSQDvHagbaPrjoft2pObXzy/Ozzslh",
+	"57Aiq2wPlH+jgT2PJMQaecBbFnv7rIYyZ0dFkFyHuDFM92tJLVozgl6QOfo8ZIwo9lYl2txWM61UZXWo",
+	"o4gPxhgPBgGtjE5y8TCpxLCEvuIs94VonWqNhfahq/gVi9Pysp2GbH2D+ypzt0gB4LsKHiSZxqPz6uQP",
+	"7x/SQgf9p5CVs06SNGcfPeX5ITKYF/OKeLoSJtZLh0Mv4oAnTL0SoRqXVDOiUrLKjdEqX0gCn175ga8K",
+	"ez28GlPIuhAzZjXWqcAIuvUsVdwsrYAPwKqMGSwFzG10erNGs1HZtaVgWLb3FyHDPu53KnOVPckCetXs",
+	"reogl9xXxUmaMIqzrEZWeoxiOpqy0BceBjBwpjZm+nH0s6wWscenJxcva07tVafzZUXhamsmvWLsGmTT",
+	"4jJvB+cDXD2yy8NG//7QdPaM4zwLih5BbJwJ2iL1g16nfdE5dEiv83Wnd945bDjYzZ/UDy/PjqAbK9RJ",
+	"9FgACfv1w85R5wKei8UtOJTAOg4Tp+2y3Rcnp73OYWFEwecY1M8xqJ9jUD/HoD50DGqaM55GyqqNBeoE",
+	"JTz1LPF8bxMcBWDRHIVipsb7BDs+I7uGjnSBb91NyYXE8NWq3Dx5POa6+m9ktTWnZrlzzakZjrrA80vK",
+	"GMRtO2qUe6HwvY0mbV1tDbZtVh1ywVQM6EVra297Z6/V/NPm0z2M5WRv9SPfvWJXf/g/f/f+N79/3efp",
+	"CuX11tb2TuP9v/q793/7n8k//Lv/7hd/+O//HWltOc1m8/3f/Lb+/m//y/vf/O4P//e/bLRaj1tPCIxP",
+	"0q3gyB/+5V+9//3/v+Vsbe+YtwpqLKQ6kBQE2LAbf8BMZ1A/bjSRPk8HjtGLsAG2fkVheug+8VjoQ8+m",
+	"UEzMDfKtQgmGIX95x89i25N0YEu//3artdHvv/1lp6QSerLzi4hovFC4ImKL7S0sZ+EmUSq68PwKE2FS",
+	"4z2SuGoqkznr00iOtfg/Pz5vOCTwOSNXIaPXSXTF5sJFe80sPYAutSOrSLisRCWzSs9SxXVBS9KSLGEK",
+	"Vd+1fARjCGRRK65X43nslp5RmehchoIdkmhYRmUCTXDmy1x4EPVu9DKlaciyVva/XZtj9ieGt2ibTznT",
+	"OPQhSiavFneMe4eVXVd3LoPzaZZhgsbboaq4D8taCMflmOLxkh3OSezFik0rceU+Kldmke/2BUgy4ywv",
+	"D/lFSXnIGPWMWNza2PplkvX7K/briKjQn2a2M/Vss/YQpSQXMwpNPGxpkSCjC7MbFs7t0/dQIGgdwrT0",
+	"lvFerHZq3wHrqyB8Edqc0VCyJck0Rgl6/2//0/vf/45gD91EySlImi0Uum2UoXp2j1xhTLBpkA45BVMq",
+	"sSxe6C0I+7tL2dJ1eyszQ3PLKDePV2u2vzRp2N6eFyOdW7tVzKcTFuqbRLFyFWJBD63umzrKbE5mJkFI",
+	"hGRAJwz0QNuyM47GBu0IOzAYuZ5r2mP7KhfVWKvQeB9OIlynZVLq7IpTpnN3tHhjUqEFYVlH//zgS8xJ",
+	"0BkczF9eSIfqtpemJDXs9qH5qU0sOH1/MCa4ZDINhRcNmHdXoHuXR53zyj6wrr7MwRsIbOLfzYL6BRY1",
+	"+CIXRgQZbGDlFpyEUcCk1kVuWEhUGHEtCLJBpqnaC0tuL18UoKwF7Wsa+AVG5xv79YrIRnyuEL3wKh9X",
+	"ksnXm49uV6lyUFqn+CygvNwtKsf+lEwDyldblp/3Ohrrznqd4+7lcUXb8vOQaXo7C9nEjyZ4+gEtubVP",
+	"AdR4hgXZMjVLWcobgoLjgBfLNmeF4zjeoZzjWG+H6xDXQHu/TuP8XmtQhc/VS1+qwk696+mcMFYP+rQt",
+	"NCq+tQKaHnQRsde3PCcOnlwUGnxPqOfBTd04v8Bar+g146RurymNipF3yVU2VQfj9OTi5ZuD0+Ozo85F",
+	"542WxBUiQQ3M8ZCrbHRn8RrLnFvlOkRzJVNY4oU6E6EaisAXd0Ulm8dSZDkWigYVcNFAcoGPlwWtmNGW",
+	"LuYinjG3pIUklEqBkPkkiQ+TlnCbLIP1jCMLsfPrhMAvbEzxicifQHFFaKJWtbIiqacqdANTl1BjKW6b",
+	"YkZp3F8JxkVn3J2q6pkSd+sUsfujq7cIkfiXYbCmk+ynWKZR37MHrBgDQ4bI4rFQLimrOGJKU7q7SS7i",
+	"C70ks7Gwx+E5UKhWKgyKT6LaWk0oHF8tyDJmCEsVlVs5N23dyE+h2GOqOS/CFZd9NF7EBDnj01u3JGSG",
+	"B9xHhUh9/vcRSQsS4+cXQquXtbQw5IEQ15BFochYTBiIFEpmjF0HtrvYZho39pJejyle9d3rpPRM3Kxj",
+	"KATeQRHJIUegSyS9YR5pOc1mU/+fzATXtEwxTq+8JGVOCQ+o5svsrSow0a02dN5KkC3w59yFDVPAWOqW",
+	"djUnbgT5VzAQ5GO5cZ5OzFsxFyzDjxaMjgVNchNetIi2CXPNJXDTa5boHuh4H7B9MhZcRBrkgurJWvtw",
+	"ADGSMglAqdms5GVRHqnlbK8+neVLi3nmWsbtkqZLeV5XSEOhuArYpNAZ0Ht+QJ7u7P6STPEh4jFFfVMj",
+	"kxKptAgk7kB4WNQob27xVhsbceAD/ahWb2D8kkAKsKfOQsFHNkoMknGA/NENP2ViGrDCXHIWhqJI2j4X",
+	"IRY8wOiMIfWDKGTSIYwOxsTnWAwBgtEqi9RU8YcCnmsgLov4sWEGydqsRVyy8AYoKhAjWbhIWZJMoMd9",
+	"eXFxZoP09clkDI47eYN6GWcvrgTd1rp9qIgpKWbjJCzW6HGy9s1n1COWcTtlisTiLJe9LgnZkIWMD6Dg",
+	"pubt+Zn2iUuvRKT2rgLKrxOGNGKchf5Aq3W5QP/U4yt1CWP9tmRldtzkWC+hrwNDDAsbhzQERbViC9eA",
+	"ciJnvhqMieCo/gU+3qbElPE9eBytx2iooTLGEH/A+nwUipmEZPJCqxnF+XxFPIGOBzBLYyX5IQ0CckUH",
+	"10Rw4uIC3Qb2pU727Ov2UfewfdE9PXnzvN09qh6VZKxub3qdry67PXjvea/TeXPUPe5evOl8c9DpHMK3",
+	"RTNcnrQvL152Ti4gwgHePe096x4edk5qTu3k9OLN89PLE/39cefi5enhG/1V++jo9BU8fHB68vyoe3BR",
+	"c2q99oWZE3457744uTx7c9g9bz/DqU4PevC2fqf74hIhPe8cPX/z9SkEUsHf2IO75tTaR71O+/Bb8wU8",
+	"fNJ50b7oft158/L06LB78kID0L7ovDjtffvmZbfTa/cOXn6rB2ofd96ctc/PX5329HuveqcnL9JfnJ8e",
+	"dNtHb9oHB6eXkBIIU7cPj7snbw5etk9edNIxXm/OLnsHL9vg8ugcn118++ZZ++DLy7OaUztrf3t02j58",
+	"c3F6+uao3YP3Lk/OL88Q5jfHncNu+83Ft2e4vt7X3YPOm8uT9tft7pHel5pT655cdHonkIZo53nTPYGz",
+	"Sn8F+25zc05O35xfPjs/6HXP9HHiN73O+cVpT4+aAPwa6cWLBoVeThldxV8YVwv626B4ApbTKBBD1Uva",
+	"ISvBkK84M6eeoqxHMuuXzNVOKqwiBJ2p/KI8WZBq+pY5jcLBWI9LPU/aygDTgPJHkrC3Uz+cm5BvokH+",
+	"4kmzZcPD6+5Z6xgM5a1v3Rw0Z63jQmjKC6rAT9labo+kSU36sveKjKlmFmTic4E19rIz7jwt9MsWZU3D",
+	"2ZWJQDxOe8A+1Eq4ioyWpgSRDP+9YWHGl50sfYoekTcTTGVabVmOAbL7k4kqNQdYwt71m/cRq2Ixf4WO",
+	"WN1lEIriEgewx/6IM2/D50kGH/glfTYzlOCHtnzAIk3F2ab3GFruTdtn/kBFYZGcvKGKhrYOBUZU+h7D",
+	"EkZxZY12JcsM4MQ5BnDMywur2c4VNGDcoybRSovEGTh8kxgLrZClcrHIFRv5XJL6lM71OPClbOyTli3l",
+	"kh1yRYHHL1bFNZT3YKvoz0v6ggSUdzS3YXKJqaVCg5JbeVcAxTS+wj2y+FwyqEoNTkCZOKoouewdZXsp",
+	"RlwytUnQQ28e1+xjLGa2jIQ5EVCRNNMfC39QrVCUxboKVA3PxdtctffBkj51Ng/bhCXBiObA88foJF6z",
+	"GOIsseU2Pk8gSzgLvFDibM6cpUYgugeGgMdTPtrXMvTJjuN//ey0N2t++WIk2u12++T8cty5HOk/O/o/",
+	"zw7a3+p/h88H57/Sfxw0g85XX/d2+IuTUbvdbbfbl+32N1P2/Q9f6J/b55dfn/a+3D34ttv9swL/9lL0",
+	"ahM3BWR9ykd/+espG/3lyB/+5YxdTRsWaFfjGZQZ69f6NSgAHDAa5gw127n02nK5k8BUstMp7CkJPYI6",
+	"Qsiqk0gjUnePTg/aR1o56B6evWnbP565jX0S+BwNYxw96DEzDahiYZ/H9wLMniC+2iTtlQ54uCNUugUA",
+	"aFqd1JCZf5+B/vdV5A+uP4meAtXbSJVlM5Xy5lvY0j+NPJ1sh8y18nSK0Ds57PtQoFKoc/tI32SQ5WG+",
+	"O7uavG3PHhFyTU4DMRwyVqG3Z7XQXeNCvu8i3+vUgF6/CelPtjJzIW4Xo4hQrMeGIZMF1UyH1A+YV1SL",
+	"02PgvpPMlP0biCjw0LvNSIjjMQ8unHNyzdjUqOHgnE1XuWxkTJEreUc89BqlF8TgGpa5kpKSwR279KI9",
+	"6zHq+ZzJwnAcqUbh6noS+UZIAIjnr//eQiCPmd+OVwz/gPlTdRjSoSq5yUMp5ihgNhg0ZDSX/JVOYvaV",
+	"yYlOhf0uz2ZeM4J59UUoFdGcCjhOp9C9/+v/4/1/81/e//63VcaL3X6lVeIHYxqOmOesjvF+WhzivSZF",
+	"p0KTbdeL0orN5oAvTIR9buvtsS9vNpVCkaUZckONBakUZKxJE2j6IJJNaQjhGVfzdG5cLiy88JT6PMEI",
+	"zIjs83/4N//7f/2//oo8dUwLjSppc7jcJbt0/2UXwfw0FhguLweU2wt4iDOmgxvIsX+/JRh7TCNhccHo",
+	"D6pyemiRqOCJeUjl9CepauqtM6tdesT3oWgm+HJ7PTMeY7ma+WQX75GAGVu7scbZw3S6T1rP9Irsa4eJ",
+	"bQ0MDfuEovcwNqBFkknoZ2xLHi03kW23VpnIHljf/aT1VzyFYgQUoZdpVprzjnjSyGk/JJzNCDyeEUM/",
+	"1nxP1va+23ZaztbrglrJWZJaM2MrE4+GERD2c47qoL7Q9xEzP+vdWmQpZWSY6xBZVsQhhAeJLwm4i3MZ",
+	"HZjBlU3pgL6XTu3g9BgqeVZL6TjDstm2n+/rAhBLbUFFcJK6q+FwHeIaQO43lyK/yBhe5unTKDK0heZ3",
+	"LelNfB0G7IjQNope9Dh8vOjmTzPa+DYZH+VBJxirrSQLho7tLrLYs7tSWL8+23WCO5f2gb3P3q9Jadni",
+	"IBa7D4+k6V1ex45cZh8cEEnpBxqbq/Xpwvayqc7j5VGpcdhoekvLA1KXZ8KkSfI+4kkzJP7ziyvtMbC2",
+	"lBUFwRhQWTXKP1Mws8ILjKs1nv7e2iurvxKmrzuVSHRUdWhbQanq86gLydvUpbSvJmWg0kUn7SamV5vb",
+	"LCc+yDTchfggguXFb0MRVOhwBg3anRoE7lRUBy4l+OugEjIKVxGUuNxMF3gcfUEXu3XHdXixbFNWlwXW",
+	"r+dyO/U2aH0EIL1fbSS7w++c2rk/4pfTD92Qf8aupA/lO34i/fhjgPMnecToDcOaBZukTa6EIkM/CDRm",
+	"63PTf2tFjjMsjD+MZEnxpjULiy9p66+PNJp2uNbJ8iYoZr8d0kCyxb1PXlqRYm6fLARgSidfsrmGU+bm",
+	"v46//q42oNLnAirmMlMSorZ4R7pODVQUUF6lsElyUdpdmWEcz1e4slzF5mXtJ6uXcE5nGOQVhaTg8n2M",
+	"d5smltkhKxcrwfQxfOsRVmb0GeYsaj1RRlcbiTx6VFF7XlabxwS2DEQQsIHCuBU7a5KiZke4ZTXIwdgP",
+	"vBDbG61/IAf67aJTtlxs5VVKzHh5SRC90jgqC2c0d5bb1E7OGA/z9X00HKndWIk3uPIHNR5Xjvyqvs7S",
+	"ZZnAuFu2/PlQPWo9W9KzKpUf24Ltd+mp+9OrJb9eqas16ryXbXQkixUum56SatawIA+TFJYV1tqkd8Ya",
+	"fUHBr11UGKas+ebdSjrfPhp2QsNrVq3+cakf5949Mtk+ggbETKB02jmz1CABB3Efrhg80du7YVKRDmug",
+	"xbIzLomvP1zd71Qtazu6gsvj0RTErsPrpSsvJlRceK3Z3H263UwPZ1McLHrWvjw9P+smV6VzOpERH5GO",
+	"1lFCwf2BXCTxQWEqFChUwsNoRoyPiQO7r7mYSZvpMbgmV3NSD5jCAlaeP/KVdIi7qS+VG5gFkbl/LKuq",
+	"2974c7rxQ3Pj6ebG6x9bzlbz3Z+somqPDSnYhcxmVEgqAbAfSUywkPvky96rfCHgHFCvf9wuhiThDGWh",
+	"oLhHKqQek6Q+tE1viIwGY30VhzNzyEn7/LD9VWMhcDW/W5UZ0Jq3ljR7yldAiDcutiN0T77unF8QY/SJ",
+	"2/zeufJkMR2VXz6VCFm6Zm9xTp8IGQkZDYB4s/W/wUh0Fl09Po+uCFRC9ljg37AQrEWkA3U1Id8U0/30",
+	"SzToc8hQBpuI6YwA2X9gK2HeXjr9DxOZAzGCEbN5ez+mm397VFHsnbr159/86gf66mnU/bXwj893Zl3e",
+	"/LOkm7c+pFpr+8nTJ0+3d5483YGe69FV4MsxtkpOV/putvaazb1mc7PZbP45WHhTaVuQmyP0bkrbOPRx",
+	"+nf5GDZvI1QeX+QcKdhXyITsIR2b9xaAKWJC9mwy2WZqTJU9KOYZu14W4QuNHKsR6Dh1HqWwmIVjOURE",
+	"r3whz9zNQ6nQv4qU+eR5PuLRWXY/Vywgz9ssOMnoYPS0LGxhsYhgq2qEOwRD6zcY1+TnQef73P4+2d3d",
+	"flLeyn5JMnW+wrmmqkCMRswjETcO7dX7kMH2wurqCUnDk4AkpN57fkC2t7efNjIbleeUVfHGZIh1D8u5",
+	"TpI152ABG81HhWTEfdG5INCc98oPAp+PHptHpQvJxXJVBt1y9p4WXyhQX5t/N9+8/kWhJMMlmdTH0jQS",
+	"myhYAJFNm7RNoMWUfh+xDei5vKHvLxtqzDZgXzbbpxu/ap3+sF2YF5IkI65kK8kRvFsAoNCjaFM7k07Q",
+	"eFAjesNsB2hSn4Y+x0zw9vlBtwtlObGvby6ps9IaM4e103z6ZNlp/aON/19hP4FlKZKZdRfKyeiq3KZ2",
+	"98LqUxoyrm4dZidFqE5Dk7xVxat1i4i41SFt8SLSAJVs5gqZFatJWEqTezYlOvVmYUyF6DHOZoUsDXQN",
+	"wNe0IAz185JQRVxmk8zc4jopLJ1LWMQxsRIAYdyTceLeUITkea/TgUWgA37KwgnVm21Xly3hQiRTpW0r",
+	"Viuv7K0yXYKXNs7A/cQAZkn0W5gYjunZDdtnKFJiA7YIu/TEy8o0YbhlXuXa+ZzrZFnbi0rqrIsKoq0S",
+	"EuuVSjQZiyyVrZg9DyeFo+kFFVHJBR09BKtZj1csofrlNH5BRy9CEU0Log0ENf6hxTPE37C8iX5bC5PA",
+	"Z5IoYSuNTxjltlw/PF65jE1x5NGCB+fOO7xuMtwyzoqRAGbLlu3zfdie4jO7vfnJDlFWxYwaZ6IpS/Y6",
+	"ZWnRX5AxvfKTGIh0fbLBWF+V+YgVOB0/DZTKui63y91GKWVmd7Vd4d7Kc+2u8qWug3T3hG93Q7XiCvZt",
+	"ougIIlgd0iJKkO1mrkK8QpMCKqRZEaBCesOCVTakhV2OEwAXcdDAIkndKAgQIaK/wlu4j4nJc6aSC05K",
+	"A9KnQa7YQOghjMSqurs2hCLBga1mhVBjWE5JqzSkVrNLi+3HKoR3xHAVYV/JQZf0bv4UPF1rozyspSzQ",
+	"8DYerhWeraUUlABT2CqsIAavZBsezEm6XNBWdC4vhLGO0u7jgk2ziy/ctpB67F6K1ld2QQ9ZJQ9MwsZa",
+	"u2CvLMyRW0PHqez7SWb+ZWuruWzu7yMKlRlWjYo1EZ8QD7/NsenWsimkv7pQIxziue8lYdTgZrgdPoHK",
+	"Zt8388fdY+IFJ+4szKlf7lEEAO8jthnR9ecX1AzrKpZSXrrXWGuj9cTsOdBFfA4GV9NHpBHLHuBe7dnl",
+	"t6lz3Wu9c24bQmLot1rWhqEDm8S2UOn7OTOBWYq+TUKIwD8Wl9Y0/jnr5tsnzax/Lk3b9wPVGdRam7KQ",
+	"yDENSyHZzPOA+5n9XM8pcRM8h0wE+A4pJz+wUGyuzRRW8YNliV4L0RsV2UIpjp/7xaU2r6I59kOTLAhW",
+	"R2sjNp93jo4qxmo/izRw5ywI4MqV45jVAHqApu7pdSBYEOl+12i1Dy29IT4AiELZcgKGkofMtAxLl1dQ",
+	"4A6HuwJnt4yGHDLs3XdrO7PWNJeNUPzGq1LHuN4D9IDbtZvEX2wGXsd+r9A/YIiXJfP0jMq42b615k0E",
+	"WBB8FUevOqnadtaXjDHdsnHLLbx7mroS6+2gEuvsH7Z7g+271QqX9DKPg0kzZ5oBMC6QhApOGl3SC89g",
+	"YgU9COj7nlQh5BU/S20IlrY8+347zr7PKEhbu1ZBgoD7LNG2LDLXDmjokSs/CLKnvrd15zT9u7HSNrBM",
+	"U4yFCFQ8oFANEocDtUlCU1iaciJCD2t6mAufbQrrmA7TIWmCr6aU18bJ+q1m9n/ZmpDVOGol+k7acAaM",
+	"3jBJ6hQboOrz0HJhSv1UdZ4ryq/Nq42VMUV3qzBQkUElCwgZHYyZ3EdVwPOHQxYi5OndWBvq4mjqClyr",
+	"iJwuoZ+JqQtZTFO5uqupWhaQYEW+9CcFET/VirWursYKhs2tLxr7JGBDRSKOhQ29jJpPXuk79NauQ/q1",
+	"E3EDA/ZrGlu2don9AgbaIYdsgB9tfXnsWoqzDv1AsdAxLUakA4X3fan8gbmJ2OoXGxpRtFwmV4JH8r6K",
+	"wVZOF6tqU8TzvZRlDDPOpdNHuSKVrvikHzgvriThrHzBprducWJjUnAfOkLFZxph3S/NPCXWmfWXVU8u",
+	"zPBBp7eZB8vFLZY6hugRbktgM4+wDT1o1uhTnthYrWpzUth7y1nH8Jjq82hSJx+gOPFdAgrKwghIPY41",
+	"aNzeUf9hC/yWIe996H9ABD8/3e9rTTRzm/9aEnlWMdl3MZwslX6bCZnb2lkZDmFfLQQ63dSuiDPdCJXP",
+	"QR9QuZiEflZzaoenrypnoE/182KG6ecFrfVKQMknfZ+5DnH1vPec8Z0sx4BXYuJMtk6/s2iaTG9t5eaC",
+	"i1pU/EvZGZYVlfBM7mMFQvkw/RAJHSqIAEs6EWXLq/toVxhQPmBBgHnfK5kjRrisG0cTTU2nveXt8lBF",
+	"LbBsYXHsk0jLw0pJVVc00MsqyE2YMqj0ax4g0wD6KfGhH06YR9A1RiY+z3xt7k1V04DRzBWT10PaXQJB",
+	"+ZLGvatn0gMcMzUuanDyUsywu6igHAsEwK2r7na+umwfvTlrfwsFqRxiv+h1Tw66Z1i0/Nnl0VGnerWq",
+	"5Udawj0ycNScWg6MmlNDKIC5wEqhm0MhClfbKhPbdofNtl2J893aeEQDop8NNesPqQKfwpSFA7ipY5+E",
+	"BUfkSkrQU8IFrMjesLrGLNVgfZ3u27wYKFrqsBZIbM8SYqyA0Q8R3IuMZa3o3hzsCUtJQ+jkWFOGHlPH",
+	"nSGzDCamDyiLYYubn+Ms5Rz0PoKVDC++fbwSDlBin8sy9Fqr1dzY2t7Z2H3yyy+eNrPbiE0z0diUZlYL",
+	"xJ+m7+0nzTS11XY2tzJbbWyBTVN7OSkDr0aohOZRdyMFhVnq0Wm7oFDPgqwqqKZsej2IEE1aHJ7dtyXC",
+	"GR+E86laKMTyZGdVal86LaC58RRzI8lGYXpABTFVxeq3sfhbNTbYXlKYg71lg0gxDwUPmrRubZdsrS8F",
+	"lxYPTZ5cLVNi+J7cDqSUtCmI9KT8+pEkQ/8t84gJ4QYRDe/s6z8DOmDSVgOcwpay77WcMQ89/KbeUto1",
+	"iRKk1WyWyr3ERrGzuVtbSQqQG/yu3u9v2k877xr/5E/+8i9azab+tmm/qX0IEVpmNNaau6ZGrWsx2Buo",
+	"Ij6mXCtdaXp1G8U5G+uXv12U0UuN4FAGaW2pu7TWbbnwKC7oqvfr2ufQZ9U6PAqDAYh70O4dulBLlQxC",
+	"5vkKGW7dV5JwNqLKv2HxVcCXZGYCVMWMeQ2nz92Dl52DL9/gMBoNr8wQDnGPuyeX5y64V25YCCXXLWd3",
+	"iHvWOTnvnp64RM2nvr6XzQkliAobNxYXDPgmx9fotAft85dacW2ffAnNJb/unrw4h96T0EwygajmoAhy",
+	"agAKNHf8ugPlXM3s+q/TLmrGFwcVDQYHVI71/NhNFePUtZ5yQKGu18GYDa7N35oX6un1bUlPz2+wIeyZ",
+	"1tNBYTkTPqgyHTUAHTyviFU43IeKq3jAfX7n1L5lNAzm9xLHu34hGrle/adj29t8IYC/cqWaOaO3SrCB",
+	"90oL1MTLWWQR+qLABlHoq/m5XotJjGA0ZOGSdE5JJ4nVH5IwsfM0IpU0eeICW+oyNiUDIa59xCrYM+C3",
+	"MEuyuLFSkENixoWm9QWofZ6eFszVV3Po47gRTWMPRCDQ3/VSqekptDY/pxN27iv2Z0f0LTaO4WDUhEli",
+	"1dU4Cd4YGBLg6NT/UrPsd4BJQ4EVPLii2KM1+zr0DYbunIxOak4tCgOzPrn3+HHOEfHYYzcs0HgtF1PN",
+	"7YB6E2XsD3kkyVhEko1F4Fk/Xz2uCRGHsSSV1xIXXJ/7wF602iIdwpkiMxGqccMhYcSlKfQbcV+ZpBYM",
+	"qL0RkOWORXjReYcN9aAbaZ9D01lCY98DwinH/pSocSiikWkVKa4gP3A6RS19s8/7/B//Y3Ig+A3jUPmg",
+	"zzcg890Uf8AcCBrqI52x8IBOWHBAJdskIENBKHFi6KKwoQp0aO1zAr1bnXzjVvIVBtTBJmFdElidVqVw",
+	"3qzSJEm9X2ttbUJERLNfa2xqgC/8CZOKTqb4ik1330+aXHrxeO6333777cbx8cbhobtv0of6NY/O+zWH",
+	"9JFU+zXcVkL6tRlj1+h9BaEI1rVMbBIU1/hBcEbqbenTx+dMRIEmClOhZZ/oISSRWvciguud8+gcIT+j",
+	"I31B8KWmWnrNiDulI+aSOnjWWw3YDFf6P+jvzIBkq5nuQ9LEh1C4aJjdH4FpOkQP5RD9skPAD/HOhUmx",
+	"ugf0otfrciG3CusSPDY9zP/011JwFysHPN3Z/WUj120/mk5ZuDHQB42N9/XEZZ3D28YZafmSaerH3vpS",
+	"kV/8QoTkigVCH64ScS9AROFf/AIGhrVJstPc0TRzw0Ky09yGzuK+B7Zf075KQ888XCTVs09ZiDqK2WJT",
+	"3kcrVgAljowBsNiV3ufEfbthtmEDHobF1d0f+7UdjXN75LtMs+zXGm92mjvwS9z9+/U7t+EQ9hZEu55X",
+	"cGbT1RKwJnSeLHCP7DSbxF1oOe46ZKfZIm6u7zh8vU3cuPm4S+oZZ6IeOZ5KNvRN3c03PnfjBKf0o3rk",
+	"XeIuti/Xc7a2AcsW2njDb7sazKJe3q5DdvXqbOtuF7B2t4mDFbT5drHlPBQwgr7zUtG5bT2fbSE/F1Es",
+	"7riYEdtAXg9te8hjWLM+YkCPNrkS3hyUXpRY/sRXCaK1tvU7udNy9Bcc8r0AkzXBQitqPRSM6r7stI2q",
+	"bp1O8TDui86Fmzr6ejQF1jHQqqieNJLQDF9w4j4eMxqo8Q+uA7vzOGTUm/+AW+Y+9sRAug1TbQdUAURd",
+	"/euYUU8PRiVO6KTKcsZgtpHF25sG7IQvcQ8YNLVukWP/GYl4wCRSTQK3hFOwmeRIGm83JvTthh5n42qu",
+	"mHQb+yTi+iw4jp6qFuSPuAAleEIDrWiZUispIm8CkCfmSpp+F8pOeej/0b/tEX1dxX2BSkTBTEM3DZnU",
+	"fMjnJGRyKrhkeOqnMYrHQ73dgPs7p4EdrA7OJq1dhHSgoMgAVCzRmEen/uacTgLXqjp6/SEbMi3rGHBc",
+	"fAHPCIDSmtmUiamWvNAyXARyHwPC9AgTAlntQzJinGHPrfPDL6WVzUbfkn1+XqxkGRZGY4XQBdXMbEog",
+	"BShpvrJyy+pkRinsczendbmb5FkoZpIlCmXIgrklInxt3yoT9hHJtMR0sfeF/wPs8h55Bkom6UfN5vYA",
+	"4II/mbtJIFgi7SUOobbqlVBjB9UIfBcVzRku1evzBAaNswabtJCx62dcYwu4DbebxNMIYWlAk5gISesL",
+	"8z0+BRvp9DnEHYN0wbxN6M5szyG/JRBvg6JKhP7I531+EAopN/CTXRfiralJrbWCKxxHZogLXwESlImK",
+	"oW/up71zy3vfnPa6L7on564+UOXzEalrZZFuJM3acCDp2Cprfe5atZdOp5s51dfdx+bUe5qH6ZkS7qEI",
+	"DYLGJnkOoSoGKgMmQKa1H411hminIRsG/misSN09PdOy69xtJHuABXINRgZiJsGQoVVOGkgsYWFOr8/x",
+	"bBuIA1l8gv4xgivG1Ya+fRuG+M2Gsc9vdA/dGKHMWrBfv1bNDeqgigJtEd0eU+F8o62xoGgse/avxkJL",
+	"avBMg6nEspE+z6kZFovdtxtaREnp5sPZWUgYH4oQNF1JZqGvFON7fe5CzaaBS+pc2N1oOMRFRUjLdj5f",
+	"aJivHzD1L/QTuQsA5HXwPs9oBfuEYiiSeUbfS1CRWNANUGWAt2H+bKzSfj+jqkk9Ul4jaWA0I8ofsyiH",
+	"UMIF38D1pjYvkQAtNCYF/sBaGMwN7ywU09BnChvtLb/Y2beTZivxfa4N5SJvWCjxntfcbG02rR2RTv3a",
+	"Xm17s7m5jRUR0RIBMsCYxh5rrQKDCEZFZRDbZiVFEaEUEsKJmdxKP08MIn0pJHXX/OKSliECLeP7PH4C",
+	"WimRDDghtgpxUSXZJD0T/AeSSctzBmgKp3U1N1n2oEj3+dWc+N6eRmuMHbVNpGRsltR/x7WurfRJlR3H",
+	"EkKOLTve54qO5CYB56JmatdsqvaSoomQG6+fTS7ISYsvKfQlCd6s47iSXLGhCBmQr34iU9S8EV+44cpF",
+	"FchUTiA9wYfbh/FToX/K6CCcTAOqebaKa+jE++vnzk3MeGOTnOBN2J5iyKaMKs27ZiJTD1LNRJ+nViaG",
+	"qDDOpwxLvcFHu2Vwq4r1OL31DSCjfo3Utxp4JSX17Ua/Rv7ff/a/ECn6HLXJROfwtSihkyt/FIlIbhLX",
+	"2BoMQ4t7irhGEgET8kzAsJBMf60lhX4aK2v43GInae3H2wsqrx5Cww+ZPlAH0I5v7nAa2VJz4rAUKwXC",
+	"3coM526SbmIJiZ+Ywh0Zs2LsgSAviNkElGF7wdQzJEGnFqt4mg63mk1rGzIup/Tt9temERcaDlfWCcEZ",
+	"wOhU5LjSvyZQavax02yVDRpD+fiS00jjqNJQMQ/f21793hny+Z41POr3WlXeo/NAUO9CiCMaYv3JXdyl",
+	"5e91jV6ML1SY6BwtIpec3lAf3Ulg4YwmE82vc0XCZmMRsBxTtJuZLiWDh/DaqVmRmpR8guGzfDlpilTI",
+	"mDMQmIc1vrlzRq0KACYg10EuhEpbUunfK8LGI1+qZ3EXH62MTZiC9kMlMXHJI4/xvW8ZDWvvnIpPG1P3",
+	"64fEfZgIQjAK8P/0S4PuFdDoGY2DWz9TyCoK0RtOKPrBEwxdqKwky+gBm7oVp/nqF604yterSQms+k5z",
+	"J7nfN0y0uqYPIA/TLtXFeAbX+rj/orW72efxNCCU/O8jzC3PKA8wwJ4R0HwEisdbX8LfGrREC3xK3IPT",
+	"k+dH3YML1+QgeExRPzA6Cla+M6/ixI8k8T1Sh2svZuDOBE7FJAnpgDWK6PcAHnhmi1aZG8Qz0zTxHukp",
+	"JoSsB8nU78kRc+ueJy8iZFy595Oh5ubO6vdOhHouIm5eeLr6hQPBh4GPLvvb8oud1m6VnZDRFHsWHjPP",
+	"p7YX70diNnj4hJK4XFs1LqO/zBjINSxwNN/VYvu3fhd2/7uaJeLa63dlAvvxYGwiUwrF9nOT3YayWbo2",
+	"k27HsV4W8qSBnEUSxr24Eg3K9ceJTA88JhVadvaSBLiY1aKfhNSpTEphUBXJRtxTKQmnllOcCfgeZtz5",
+	"sjwJcM9AlEkmdEmc+jrFtEXHDDXRPBq47hxdg+AR8uicQFTBRK9fmcRDvCAlP0K1aX2xwaHqHvkz0toz",
+	"1zbjEYOfGk6pN6tM64ZtOhhjpOcHU3VWPw4gmSC2D6AZ4Q58Vo0+HLfCfSd0RH0uVUx9oGDYdkEVtaRS",
+	"JiSmWCi6UIdCt2miRwHZiCgcMEv93NAk9tiNv0UDgL4T0wGWtKX2kdxodJLuKibBPWUshA7qZHhVvmZT",
+	"tUkOxHQOGpSZSej5jakVosXQlbKo7ojpPLmuPJy2o+dZS+NpPggAkOlUpPuIqf8TUn3+mBQTMZ3f5RZU",
+	"Rt9JDFqpcYC9nbKBSnKoYtuA1SFIPb76JHV+uIB4zUZiHc3nYtkLFxCqFGRIwz9CvaFrI+R+RjYSs6bP",
+	"qsCH4w/tmDXkyHWBRZjDKbeWRKooxFFJUhdhnHvQMKaGBdZAl5tDFgjhLMoTwsNJX5zio8rfP2bS+CnK",
+	"3XOWNj7ejbbKZLDgzHYYXG2hFxwLXiQlbAKqGMaCheYa76BzE4TkDKvNSbgdKIzu0pf2KQt94e0t5kIb",
+	"8ehKlKuKueDAYtzDD/UrASr8IIg85jU0zRd4Q6lKu0OzDkpwCoqhCQKLX7S562NqigMSWwvMBJoSLmZj",
+	"FrIyf8Mp7mNaj38gWs7MtNIj8FlwrTLv55E6RVgie6i3NvJDaA56w0PKR4zUE5TGUFlQ/FJon0QUbz95",
+	"AsFRDSfu+xfMy/wGhoyW+A82icvphLlY1L/VTFf11yqsHjXwOSuWoaQdV4yMSceUUvPVIn/INIkpNfRn",
+	"EPqBZHBmjo9k9s+u84/R+v/HaMzP0cS63KWicf/dKgH/+Effe4c8StNvUeF4/b0sZCt5ui6iZXx/kZYz",
+	"xLRTNu9npP9ERCIexwfE23WNDxkM6x6CSaHw2tizmeos6Z6bivAKoyCp+44u6SK0xhqHn7aIan44EfUT",
+	"uih+lk7lVG5o4xMQT+jPLb1+nrHQQLYHGibqpI7JqU9f/fCKacygxmBKiRLTjYDdsCB5EOZHfTV7NXwU",
+	"O7FMoG/IJtSHGNF6nNcPF0Wt0MN8iYXZFJkgkFdQT1dEg3auWJvel6TZ2OzzC6FoIPdsbKhLqOfJFKxW",
+	"fYaenQmM80SvhugbjFqN76ykLiHpauzzkV2lmvkD1tgnLoALqVDm5pu/emdM4vvEjThOxjzX2sNtNCgm",
+	"r3BB7BPx5m5CA1AwU6A5In63xIqR3aqM3d7FJ47YEOH2FYEMDbOUzT43aTMLNgRTLkHfqfwRt2VJII0C",
+	"Y5YHgt8wTYvmYPbjsNnF2/4fm0/gHAnyZ+UTMGv67BP4GD4BYwSRFq/u6DS8yz1m5fXl873lJ39veZjg",
+	"ufXvKasvKCC+UtoBFp+X+5l8HicX6otuLkNTkM4Klbrqnlk/98xlRguRibhhxFeN8ovNBwiyxZpsH9Xx",
+	"9fkm8/O1swHRxCTxyF4R7p8B5AVScnEod57lbx8mty7Jqkt7yxZvJKTuDsZ+4IWMu43si2V+qIMEqgck",
+	"K9ut+SJk7CHcTz+9PKr4iqZClvbNprAki3+olCzzHnE2y0QfwpXdIwGVtimJizfArr6iKYwxzFwXhWn4",
+	"VXALxtaH18ZxA+mQdWr6yEBWqzIJ3XEVCOIetC86L05737552e302r2Dl99iIebMnEn1F2ovqPXSt8ud",
+	"QnE/8IcRTXb4j+QKSrqdf0JeoM9SZrU3Z5CgZVUKLxEwTf3uQm0hKBWYpxPM3VhHIj32J3rzyoOnIdjW",
+	"tKsZ05B5ceJGRlIZQ4S9QDlQeQ3Su4QaE2ApEp3C+DLapaAtex04zHzKGqkhCA2gdg7YrMAcQxUOo7mX",
+	"vPanU+ZBIakw4hw7EaINC01kxrq1SQoz+jXrLeIoXdiMQ4Txs4D8SAHEYNFaQLJ1ROUSfA+ZsNXdC+9a",
+	"Z5EpN2Zqp6Sw3EQtGWPZyIeaUljxQPpXAVS5g6qNpulFgIZgfMS8pTGvobGS+CYAyceiaiuSO1OV1IoQ",
+	"t4eryqHs/UtDM89awrDIJAKd/j6LrU/IzYNYeityu4eL0UpjXTsVgacV2tz1J9ElbdTRElWSnNpCcLZE",
+	"RiRL05dNtSd3Im7YhXBtYU1TQSerQMfCK50WpCWbQ5Qw5YRSDXNR8oVsEIUhJlR75PvIH1zbBxrGLsNT",
+	"oyXZSOXGyZRKvJ4p6hgWWWRo/8kS8YfKI/7Y1sxPSN8szB9eFxUtDi8P3ABqdEjINJVJIkKgGJnaDyxG",
+	"OfZZSMPBeJ5Ec7iDzPXRJVoqzrEYEq3IbcAxmbvWLmM8YIPCzL/Fm/Yjc7s21t1Cv7MSotxE+ynehJsf",
+	"5Cb8MUy0n7WJUqaE6PipX4KNkC21yXaMlDYR1FmnOakXVR4q86M3TC5BLrR7GIoJ5i0o4Tokm7JgvDvY",
+	"dcNMirEPzAfdw5d4B9kkJ2zGpMKxzSVF4ZPwven4vkmeQ19huUfcmenG7DrEtYfU9VxSL7EvNxziKjrS",
+	"j4O5zyGuiYCBr0xMhP77e5fUoTabDbBhE+GQAZVsw+eScenrS5G+AqWggHKFaTjSN6PMlSh7D3INzrlk",
+	"LAJPFmdwQn20JHQFo1qwZB50LsdNIZIFbKBInQYBlIOVjX1iU9WtwgaWilwAiB+fyGZBNSoyEkSJEYMT",
+	"Q0jgfAke/mN98vuEGpSQU8rlQkB/mQXfIOjaWl7V2IvKJRyeh2JS5TmtWq5+Si9rjp06EGErv2RFxJqv",
+	"XdDRum/Mp2zNV84QldadyCDbuq+xt2vsHfT6rfDcuf8De9ggHNwpAOePSsh/zKwmlog5avLtUuLaCsm7",
+	"XfzLXVe50DvTsMO1TSi0RMHqxTRomywj4K7sLarJPUiNokYU7qOEjBOSfGl68xuv18JYf//X+aFCfZbM",
+	"I2MaDEk0tRF2M8FROIpIJeODxMbqnKgGY3zd82+wpVggxHU0tXJsph8gc6bAbE3JxJdSC5f8WlKONE4n",
+	"aNpuaGHnc6loEOh9OrbllLawnFIDio7wYI5V33gi8DihthGVafeUlbTQyAjs8HTBmgFC0lxLNkEBMMVI",
+	"4dqlxRa8mBbWc1ZsyoTasXhhgoirTXIB1WRDZksf7+XKG0sje+HNJbWOyz2DwE0e6DIEY38knyCu6yeW",
+	"FvZchFe+5zH++fZU0YVo6jrfkRlv6xfzRLPmFekxF8ofGmQtdxX2GPXQ9BJ6WqO/ovyapF/Fes3TSI71",
+	"z+fH5wRuCiB5vhQhoxzf9aWMsAi6HsLpc1NFDko/kw4fBb4ca043IX1oDEd+0dra3iF0Og3FDfPI5fkh",
+	"gWZDWpc+v2j3nl0efHner6U77sg+32o2TTy2iBQGoevfTcoA8XwPL2GmU4MvCbwxporZ9iOwgBmVe9BF",
+	"5KDXgQYveyBKkX91vjnrnJx3sNk5Eihk9apw7jY2SVdJuCMlYeOhlgamere+0vU5MUH1ICIfSYjxLm9m",
+	"5OrTYV5buSAUcdg4NhCA9icwapx1AKuw2QENNJmZ9nf5aHY4IPNbyokLPb18Li2w+rFHEkJQiOePfKgf",
+	"Pmb2aKEmvsnJl1MWgPMMbsn2ZVPrXIQ4ix4XpdR0ymgYV/nTkO/HOQGQ0DChajC2l7XEJq+Xx97SgYKO",
+	"GIxomUiw107SbC8unQ4yTXC2T1ig14gia5yt8jUN2dAPAuYlyWL2Zz0sXOJs+4jsJi6mIuBeAibYvczg",
+	"w75tWoI3V+ypY3Es4soPklE3STdRFZLCY6gMpJYJGsMmaethjSK2Ebf/KtPIUP/KKVL7OVyahj5XgAxc",
+	"gO5k03HS6pHREbJ4bTIuIIujvtvcTgZ+/o3Fdj2uL4knZhx75wDm4qDYxRibdLmHl2dH0HPJTdXJz5Zu",
+	"d4FBfcnmLpaklTFxIuojGhiauIbOaRbH0QOcDIAVIzgjHgt9KNUeigm0k3QM3juI2pYg7KbYvYWmQUDJ",
+	"EMUbcwIpUg4gvb0eC/wbqHGt6QgL5MN2+mAO97U+HeojDogSAoa1tXTTJADrNDvVOepYzjWgfMCCwLDs",
+	"9//P//b+v/3XDUNWXoqz5fKBADwToVxHwoqRSa/Hoox5ppFZJFQUCG0SC7K++X7ipZtr/qmHjP17qVOy",
+	"DHtGpTn4XufrTu+8aD3JMhaIcD+1tu7JwelxJ700aPeVP7C4SSgsZSKgB4jlAXtx9SEu2SNpeu7lKi/M",
+	"G9Dtazg0bWMT2eBodEuYR2YVUkC8iwCxgU3aoGXVgOH6uy9OTnuwfMsVi8QPFEJr7BM3ZBTaxkGLqNl4",
+	"vkeop6nQ1xcUh1Dox+UDl3YsvW54EfTkwQZcmggGzMFmyYHPmWefg9aBKJlpoF/QH02WG7ekpLEayCd3",
+	"WnD+lqFzYTdvhc7/PBSTk7TK8jB3gPQUH8kpkgWhrGDiqzEmtGWVMc//XEPxE1T/L6KQWyXayuDMuUGw",
+	"3QIXTl0TMtp6xaQpq+lPaYh9e5ar+BjUYNlhzMQ1GwQvhOmMRqFCTFoL0y96pN6vvf+3/+n9739H3v/+",
+	"t+9/8x9Ia8tpNpvv/+a3/ZrT5/3aQAyHjJGdzd1rMmdSsTBu9PmH//Vfv/+f/v37//i793/zW/IP//xv",
+	"3//md/jD9uPWDnn/N//j+7/6z2S3qR/7m9+S9//zv/iv//lfas0fmMuUmqCu0Ovz9D5tkhPDKH1JJL2B",
+	"ZpR9roV+u0tgV0BrJadTxtvdDX22VPlXAfhrFXwOmOlQJzwWgEWGymutBqBLBhtx9rnHqAfbAhs0ZDMi",
+	"2UBwz+TzhFHANq6oBA4K01qLEGhC7a41tYD8GkUh85w+H1I/0Cq2D/aVCJr64FtSTBiuLOKRhMZ8IiRD",
+	"n0OUpDnDTYgQlyyMZYA/GPchV3gaCi8aMNSloc/4JjmMu7KGTIpA6zq2vK8Sy24n+3oD0JeFuDJPtTmE",
+	"Owpw/JmIAo8Efhz7MoxUFELHG4hF56hawe1CvwXZt/HZpuRHiPgqrTyvT6D77RUdXDdMJzvrTjObjRsD",
+	"zbdQSGUvgCWNPrH5o5ZihfaoMz12bJl/IHGUTPKRhBEA4JVapy5i/PnQUuePKpCPeslVB7bbMmOFqGel",
+	"hM81JVUMoI3FAwqdx/Btqef8pZiRib6ZxH7TGfWVVbhpWfDagR7U+MkS3+bDoSvOBLN+jrw+iS+ROad3",
+	"VftjKc6sDO202JptS6Yv+OauJzD/FfuhQxaSfaiejdZsOGXtZuwb0PVOjRvlwZOJ1+BzAORPKADyfqzl",
+	"FUMZy6uQJxYmwFM6kiU1NErQrPnwXqLPfvT7xsEXYAF6EARcP3AWzn3dcmfQdnyQWFBMQ1Joc51qhk9h",
+	"ncalbvzBaB/OuIvpSJK6ZNwj7nevIcAtZBDJroeD0K+0jMkZsyE5pkgg2LjYDyQNMIjx0/Ih/0y5w8O7",
+	"jz93E1sdrfvB/c2V+oyltcjH5gYB9qnbM8VCy9bzUEwIFzNbiQs5kC0Bx8kVDSgfMOlka64pqnyp/IHc",
+	"JAcIHIb3p5wLOJBhXjYvtfD6A698Vgx+PoqBOdK0tfZBdIQ80fjQofmx5jFDEfhiadVEqcTgeo98H1Gu",
+	"fDUnYyh/OhE3Ph9t0BsW0hEjAyEVdOyCJHBSt09vzJg/GivmabqYkyGDbHAMYe9zY73TL+8T31T/l2gr",
+	"TBy7UyF9bMIfCKkltCA/sFBAXTq9jrj6HsaPAChiCF6/PvclANxwSMho4IPZNBRDX5E6FEyRLAi0mA/F",
+	"gDFPkonPI8ytGTJmPoGJL71QMzrxVZ9LAaNDSrDtYSBC5pHvI2HqKIES4k+YQ25oEBm/abyff//X+Cg6",
+	"PJMnEExstB1SxbReBGeRMoniHL6E1/Q+KAQQeI9WmqQgdRd/bKsDIZWr9asJsi0asj7Hds0R91VcxBZm",
+	"eSRTbsx81GOdzugcjaz6KCCqMBBSMtnAb9GzSQeqzz028Cc0MOZr6MMoCfU8iJ60s8UBG1dUssQvXP+y",
+	"96qBYQjF16SzGIUf0hIUT/K5QcItOV36nBILo6bejYQLVfRFGe4FuK+BGIZMjst9Um15jSSMxDINxY3v",
+	"sdA0yo+pdhr6A0wA0WzBg+7DA01OHkQt8FE2RAexts/rNhtjhwxoEEB2huADlq7HRIn16TSMViBCc9Mw",
+	"XhhN2zCTKfKJEHqCSXBDkWsuZg6GP1FFwJmjP/kSfPwy0L/iRUuTMfg9FrmQtDULfE5cPQbz3M0+fxVz",
+	"k8RjlMCQdW9AwA1ExPWYCucb7aFioUvq1PrvLGuy22M0IcImUzU3AzmExooO4cB1qbz2+aixSS7gWskF",
+	"uRLevLiSARz3V3D4D0n0MIOZ7TPd397fABuIaCjvj/gRv6o1G8Jn4+w7rGSgxmxOZiyEejCstPv/Oc7z",
+	"gHgGM3zuvnPnPBVpTyqHYeb7tVvuoKqVDhCFFEIRkhnGG20SV7PsJMKsQMYkPn4Rkjrt8y973yCjl9Fg",
+	"DFa1ZnP36XbTNdFNyh9cs7CxmUnBBE0YogkdzMe4YkVJFH3udk++7pxf2FQOqCCBhShiYogD0uI8SSeu",
+	"VmF+gyzznWbTpJhypjZmIlTjPlchMyoqM7GPdjhcvd4iKHNjQ3dh7zfT0aGmcA9o8V/2Xu0b1R3zi/oc",
+	"d93nSQWNOEQwZESOxYwjHWtNNx09qH8OWMqbaZJyUN8sDwgD8nsgAx6M/ZGSQHBdn8uV/lytcm3PIxQJ",
+	"bE2ed1erAQ5euXx2fMVL8pxRKQ4CyyZUSD22pJh2QqOfpsv1cyHtpaVnHhRJ13V/AS5Vcn+lLSHgBJNo",
+	"X4orxIA/zBccK8OYXB3EZXBZlXuNPi2h0/wsdD4LnfVqZH8MuYOUVe3Kh886tsIJfEzVPwFC5mnrj0l9",
+	"KOyNCavq87oLf3Q9d58sqNUo4VJadWOTnNFR+cXyAlezLvuC14DMfor1GwD6T6l+w2fJXXqfVhZBczRu",
+	"vr+72C5tdTvXV2HJUD8sKhYQXyutD8UldSzF0NoyyXNwJ3xCrO/BIRMRsj5XY8qt88gFi6/JVxwy5pK6",
+	"rSrbbMB90rxNpAr1rRZz/KxKYAQ9BrlPAzoHw2qfY34DluQHLlNidrJZWfsYw+KxdGj7hF6z9I2axG3D",
+	"KHiE5mQqfK6yVdVPOi/aF92vO29enh4ddk9euKROAymMI20miFE3JAnpgO2lNHNfkkAMrplHZmM/YH2e",
+	"aOWZBS4psw6k/UAqDYz9ke7RuK7P7OrnGxCvydDS4P2wOyhGl6fGqjUVMtrOylt2jw0hgxyu1CVcIHak",
+	"W2aCPGYkEq5i3Ta+Mg2AMErlKpoDz1SEgqJk2DL4bJaESCe84PN9/Sd4X/9YlHArXbjyVR7Aj6/ym6Qy",
+	"5aDw840D2EhFMdSEYeVnHcs3Qrkn621KCh6AcMe6s0rEVwd4rpGW93RB2pdbED4tcdv8LG4/i9v1LAif",
+	"irjlTIFz6zH4tkqtCydMq+ahGltXF+NeHCxi7icQdoF1PaWLFVkl+f/Ye7fttnGsXfRVMHITaTSlyDn0",
+	"qrbHf6E4TsrdPrXtVKrG1hohJEISflMAmwCtqNff+zX2A+0XWwNzAiAok7KURLFd0VVVZBIgyHk+fLNV",
+	"CK5JfHp+dv1rHIWzKyLjrYAZr9oAYRTPGbtRMYH/uBs/HR39I47sb1BadSpFQhdGlFwV5v8isvfKrRMR",
+	"mSZMaddTjLUsAOoA8DCIt0M9tg7i+a1oxw0xZvHi58r6Hly5laGll4pkIGw97Nwivt0IORf49y7pK8W0",
+	"2icjqqadlN8wn6X043RtES1pyYzB0Bb3Q5ZiGZ7ZISycBXB+C8JH4WRRAMDqsXIjMqOioGmnrK4L9rbZ",
+	"Sf0bTQsWRwOBWdTyEizZGd2ooPKukvjkeZD6FP5ZyP///5WEgZlhrMoZiCU4E9JylXtObeQM+7gFa0e2",
+	"AvKW+SpjCD/TPIlshaJ5xFRSf6yBcE+qWT5TXXLC6ZCnXHMGXyBP/IhqD8uXUZ6QFnXQTN42tHu2I9jB",
+	"fa2ByHIuRjyjqR1vDd9rYV+HkedJkbLK62i5oh97bng35qmh7rMdlXvCqQbCHbdLLpaQdqvDlQmWaRBZ",
+	"aMVtFVW1kBBQCaEpvhC6Pir3gekzpj8ZJr8GWbCpPeLu/ii4Xife5q5HsMZN7vhkpMF2Q3XVV/E4FPIT",
+	"65h1dRNEW3LyABxW56zZKCtH+YucjRjPVszhumLCAlzzGZ0w0poVqeYwaB07uOIxT1m8Ty7OPkTk7xdH",
+	"HyLy4fh9RD6x4UVE3p5eROT6+P17I5Yu3r2PHMr0QOz1yCl/23ZIp+eHl15RBGh5FoYhTSGwNRFQaY2w",
+	"PSC8KTabD0SrxK2C2owItEgboBhQwXHtMI3uYl2AeOTawzAsnCU+OyAx7AD1OMI8CNjZc64YDm1QAIbk",
+	"FDZUeGNWD6H8QDyYZT3UBxSPI9YH6UNBIszrt9OfZjwIv+29IlQRJaUw/wV4KjZKYRxaysQEp76DNuwO",
+	"xJveKxKfH15+NobJ4fnZ++MPHy+P3gWOunu/FrjMvPIbtjiA8sv46ujyt+PDo88fz/q/9Y9P+m9PjuKB",
+	"aN0ty2yXC4YfzVePJhIbTnx9pwDNj9OnDBFBgT6OpRESkcW4ImNjt/qj+9rOuBHd4hIJ4t/s0hLxKrfF",
+	"k+2LscxnnYRqusn4KdjgY2ZEwI92XezmgODRAG+xxBoeghBxGEIO2CEvPc5QIXy9EscQOlBzT9YrsTNC",
+	"L2ZGv3SMQOkMF9pQ4l7vTe/l3uvXtR7OG2yauysx6vwZGBDVuW92xXngJTRlKP9pVvoBOBt+n8W2qmCf",
+	"YPatMucroKzq5910ELBmsyyFLDgUm45BDAuLoHgXwdvIJyjWl8I9SkSoA+QmY0YBdan1dcDc7UaAcGru",
+	"raCBN6adSuLZUjCs3OCBElDBCXeQ3n/2qcAl2y82Y/ptoHtXtq3JRNWlfpb48ace9PnQeZzvTUzfnrEp",
+	"qWNTAJLmTMhj1QC9H6QB/pyAHD/jNLxHJfz92NlmJ+LtwqUSINfR5Edclitt1/vGXXZOhHciytHBdx2J",
+	"4Ptu5kXECUVU9T2iJXm1Z6x4NTXc5EYfFooFfciY+6l4CNhJ5xqnX959TghFSU1TOy3V3Pz55Pj0+Prz",
+	"0e+HR0fv0H1wjggui1kQmsy44ErnVMtckSm9ZURIjNc1uxGeerY2F92u/0BORHm+x+RD7JTC/R5BlTcW",
+	"G3DwppNSa5hsc2Vxb8Gam5pK05zRZEFmNGE+7N/UNYMmbZVJd67FA7oW350qv9238NTx/VyLx6kVej9G",
+	"K+xmZj9OL+EHsN5d8Q5lK83JZ9fra3t6K80aKUsmLCctW5kSQVw4IuXs6KiMLZdng2qiShD8wKJ94cwq",
+	"LSXA7GBDBUxmimyq0pV62KdOEHMnZ3bC0UBwXWJUJXJUwAgNLqDVBIqH6MicywKGcIWtG/uk+QQDcfcI",
+	"Hggwqgbzu6QvFpCELXJGcpmmVhrZ0hg6utm3xVr45nDCmvCTmaiy9TNd8j5nNhWtSCIxl5tlMLOrPBkk",
+	"hoUciI2+wNJTl7CGMi8rrAai0oBydHpx/cfnt/3Df3y8iEmLu24WQGRFgwDQXXM2ZjmDryfLHED5MQbC",
+	"p6YTNuYC5gblLMPpRDj4jYYTyBcWyDWjUKhmUwmUaJl1UnbL0oEIZ5dCdwtMKJE54eEoNCkIFe5LICYS",
+	"zcvx4DZR/rrXG4i6KQ92HiuODWdpQlqxB6jce/kCP0Dc7pIjHC9OJ/ikHpdpIIIcjJ/Lfl1iMIUFdnOq",
+	"PJH7aSRQpjCjCzJktjLur6/JKX+7j6OXjLUFScthoRaeN/felFD8WERHh7LQA/HmTdTr9cIZwLjm/7tH",
+	"/sHfBhBXOMYdDmS4zY3tdfVXbTI2L91cOhC5NMwniTKf6wCLOKAk+u9X52fEK+IAOXjPnKDZh7vEl/CW",
+	"jm6KbEu62i7+wzU0nKx5dNOhB0+5SxK7EoJHWEIA9methrRQcUNHxU6t2x/WLyb46//a6/3yy19fr3IA",
+	"Q1Fdp/KVplq9KFXESoRQAAwKplsaUQGnCUS0+U0AWGeEVVSx0cEA/h1rGZMWNE+4il1ffkb2ol9e9YxM",
+	"Uu2oHM2YUzGBkXliJO04xBWj3z4w7Ub/X5lzPdscNIJq9T6Xs7XaqM3F13K75ZnV8zztfomn5QNfeUhn",
+	"MlwEI9ENTVMkzIB5gY/WxbZDpoMgarpo5LhjoPkoMEoSIpgHvYLbDwCLt5EvbY12HXeSFrVm1HMVDMpH",
+	"vsSw7mjK0yRn4rk6qM6Kh6rLkUxTNtKKFM7m4v8uq/UjX/PmN5FzUVofML3X1VDGci7iNt5izgNtD1NW",
+	"w/WklcBYMlv07pcLQMHa3YE4N4bo3Q6CkZ096xsHhDHIu+QasWrZvwqaYl1mMVPh8HuOvWVmTXPDQPRt",
+	"CHx5KrIV8fDHfYugCf+40jTX7+giJolDFgfc35RFdqmZ2RBGny1IXgjbBGJeBTSgzFxdbgI2H9TV+z8i",
+	"fNsXbZdqJeS/yN6+JYmUiYTaZ2pHjT0gDQL1FKn06+TpW/Al/mB0LfwKvBo23K5QrZxpJ1MfRKaCcwI0",
+	"+W1SFG9dZbTQSSBMlsSpH3blPZ+vM1mCYSUoeOcSnSTrxxUiYTm4UQckxiexgBT2cWLHxqH/Z6OXmk4m",
+	"foCAne1bx6rXdPJnMXv8UXbc+VAWj+Gb72fsGMX2dbZO2Hm597KiYUGKxGbpmLQUY6VdlC6CkRxQBTtH",
+	"dAOntq21Yde1s0PrmOoPePBv4CvUfttklvARd/zycNoMjLfh4tu02kp9VsU+M/qFC6JkrjF03YhBRrdb",
+	"k3NNJztg628H4sKv5KgG/rsxmrVgc5DcXBGIQCVQnNMlZ1jnn8MEkH8VDPwsW6azPC5tBfgT3VaK9Jo+",
+	"VMmMOdMTK7ivBaPYTTa7v8hGA/2uwWENIdV7p5SZJV/kDKRxcxr1otDKdpdCKAYkuUVysO45oMBbqQ59",
+	"mkmle6YOLc8mZTwyZX0GBZb0CmEbtQ6ww0bMvAOM+jNnQiwg4tra7avLF4D57gdSswhNUwaKEqJs6Gej",
+	"g40jB2iO9al6BfoZneywz54s9tk3aoLvgGpGV1awufpJQ4klKBmdwGwMG/CdQ41El/SxtMIhjoHnPq6M",
+	"NKGhZgiNvRXIY4/G1utt29b7M2OO7ezCVboJ+ea7S4O1Jtr6NNTaUOd4uUc7L3HOLQKx/d3VEzUjktt9",
+	"NxVZjwpgHM7wiDDGnyb0t6cET/z+t83ahU7BqvKJZDCrII/yyc23svmUT+W8K8irVHwYORc1s6wAxGDG",
+	"lQJQ2zuDrbDwM+FjqDbU0EsEUzqMt+Tgt4lRgSTl4gZAhngl62OLQpVm2T6hghz9fnF0dnUE4WV3Ipu1",
+	"tbkh/xSJuf747PD8tP5yLd3F9rwltJyvKTCreD0fuy9wnMRQErgATFF7M5Z2Pi8B4uAJMJvOw4nVKVTK",
+	"DgsLhWb+KKTLqMvcR9otNhNWfQIgu4tqwqxKmidkyNOUZHQxszWXwSx++MyUDKm48VPFpM0754k/uJKu",
+	"whJ/ea484h/HEoBlIMByPK99UOWxAd2jlCIxx1mXLQcrt++BCeUcwcwB9z0csIbvbWhebC+6QyfgeXNB",
+	"84UnBZt9G9cQQUtI/y0jBwULD/ZcQcFk20LjSQ9ox0X1A7ihue69OurmGmbHjRnDbmpDEm8ZFk6XzwjP",
+	"FpmLbUEoS7hmCWA/gcGbED3NZTGZBgTiFcPy3qBKygdQHhfSDV+WOeIVYsGqnkuieIIu1Uyx1MgBHHOO",
+	"BcHh1n6TcveVUPNw8fbgb2H5hwOcx9PtOvWeHIA80vCQ6TmzIxesYF5fkX59lMOtu9FkNv/QUJ6ABQ1G",
+	"uLoCKju9fMyseFgJ+l5y5a4572Hx292X+N5EFzXAiYllSoLKmsQPAjWsENKUA2BcRVYfmG6mqd4Pkbd/",
+	"4h64ByLSDwjvtU0K3XiIAFrVG3aNgv01qtgjMdEwvdzYO2i7g7WjUKz6elE7BRMHttsIHs8Nt0BGhw6V",
+	"MapkTnp2LFEehKY9xxwQCv9AqxVgkC1s9JwibrT19xFAjRxK4ew191h2ulJpXOYM2se4MREFI3SsLdop",
+	"+F0rhxE8OoNsJyB+5ibZLQqYZbvLWXhrBescpDy65DwPinSioJsOwFP4LSOx9XtjLNpugsUPatqtJ49+",
+	"cvVPzrO0ytcJpFZWi62OgQEH/t4UNPzk7dut8R9usYP18eE5R0RostuAT0DpjiI3RQcVbO5CF8tlQqvx",
+	"e9wDuapM6Dv53sg90AQ7srj/WJ/d2rP9raMpzenI6PN9O/8vIinTGqLiKqMuIDZdZFMmVNucD5skCROj",
+	"fJFhWPxEUuFAwSfSa+p9EqeSij5G8CL81yXVzP3/KdNTmfh/2QEgUMZtfoAeD2zppWnqSzjgH6jto/Li",
+	"CwxixThkC2yJ7tKECgxLofrD0FWM4y1+c9Mt4BKjF9GBmwg4qsdDbw6tIK9tSY/j4g8UVrEne0RBlZ+x",
+	"0Gru6GstWfVdEIwaNXalHqtYoxzLibnGiqwDf0nQ1G+sfKvsc5bieBMsffH29WzdUq5yIo1PclQcDTtf",
+	"ZUWFV6ivd0VeO7t6s2Ktu9HMr+HftW3qeyOZfZ9cMozjB0J5pI7lqhZSiJQpRWLjUF/L2MOcY2LRLlbh",
+	"usiYGAgsUzGaLaZMCVdTxUtpY3LONVUCwkkJLdMll823YtOAfRaXp3HZQf/kqcQ5BNw9NoKK+BbfCqwJ",
+	"PAsmXSShJD7sX74r01TGUPO2wYqxnt442CzCcgpPXJf3f7Ks/6OKZx46krxNdV0LLVhbIBM1O9aWhKtO",
+	"s3WJGmLKgYm7VYd1F0/+cfHk70Kn3x5LtiUsXx9JxgUqceQWLUPCsApN7W1ckVHKaM6SdpfAXE1fDmr8",
+	"b9thrEsuoRNqtIIvEjWXPVdk7EHEVvnszdHfx+Yz7hj55437PoB/GW1s0b5IJRUdNyGzMXBs0SisJYeG",
+	"nMctxH5l9CDDIFPrXjDudpfAB2AKXM3R1Hz4xLdH2/o0WWilKcaFXbSZ6iD09WLvJeIqGnpjCZnSdOxH",
+	"sTIyl6I7EPHRPz/2Tz5f9P84PTq7jklGF6o0iG3dEIQMLUBJNQQGsS1lC8XgNjdVdEb1aGpTYkMqbmCu",
+	"96TIWfuAuE0vj88Ojy/6JzHJWXXjcnJpufcBid9+PDk5ck/J3TsCs9mB1synMg3v97lueLvll8ISqKUf",
+	"rVhH0Q/vzbxdHJ4KCQB7ynJ5ms7NswDsjJaVMCSAzQTmj3EOYJYqDHy9r9/rA9MnhmgcDW5RiFb22dlE",
+	"P0Aa4qRBV5hZTuI1bmUwJPgxmUteXCYzLl7YAdmdNeDnzFnVFAdtcqV9QmEkMwu5EvOZUVTvcM1Dv2Qc",
+	"YemvnkvECCU6Z6wpz3Xn9mc/ANztOmfsoZrnq/Nbnh4DWBoqi6nN1w1IvobGqtQPpNicLjN7TDnLaT6a",
+	"LmBQLaKOoCHvvmBs8XgbEy5VutrWCCO3/APlXvzpdgPs/uwJnmW225zjNjXKD/vXRx/OL//4/Ovx0WX/",
+	"8vDXP+61yRuUzL0Job4isb0m0CMrsi31WmOXd9kx4rYzNUt8WJ399G2c+BWMdX8e5466rsMPHlEhpCZD",
+	"5tMiGLC6KwLidpecoin43NiCDgwUYOHHYzZq6IPEyHedUt7xzpPKXDxmPdSQz/jkkhhVqm9w3++l0d4P",
+	"Md920ycfSw5kaxT/7Y7+Eq2uSpBA7MI7UwXEdddwpjAA/IidqR037sy3TRIZT8ePshG3ZqxlOmGJx6aA",
+	"2rkDEv8r9jF81plRnhKZI1pNa0QV63ChmFBc81sWEcM3lAvV7pILBEcnfEYnSwDv3drAnbUCt4xpEd2R",
+	"Y+wLtLyPuYAe9OohzaNyc9m/Cgbf1vxo/vksCqTAjH45YWKip8/2X/Z60TNtaHP/mdJ2ZNtWodDhtTXC",
+	"aAhGMjqBmLL9/k9A8DzBUv+Zp17H/e6X2mBlLWfe732pu2AbcC1UqvVFtTLfeWG4mi1BM7e44nxoQkPH",
+	"7Oro5P3n/rvT47PPh7/2zz4cxe1ug8916pINa7ha6PztVN2j8bZsXwh0caSppYmEarom4a7SVXdoqNmt",
+	"2rAuER6oJv0U8s2LLKUgNr967QZD94pphU01MvftMHZUH2FfMp4vSCtj+YyaxRHKBsp9bB67GPrVbMvK",
+	"QLSyXCbFSEeEFlp2cibYvN0lR5BwVkwpc/FdBDhXD2SO6kbxKpgbMhDWgO6SMyhJJ1IwKyEcuzdzeo2d",
+	"fsWsQr4wr3U79rlZ+oFs876hHyvJatRm2Qq4k11P2ky/Ao/bK8wMifmHSboV4iqXWFH0vcXVujLE7F+V",
+	"IeRbREizALmUtmxlC9kUmbKdANkJkG3mSxEHK5AhOdLzY5AhSlNdqK0YPYXKjFsvBWEicaVw9VIFG2zG",
+	"UL+IBmUqJ1yo7yxHrvCw25EkuPhOluxkyTaNEWAqQPXLGR1pfksDp+zhZIpiWnMxUS8Un4gi6zBhHj5p",
+	"DBR+mkK3PTGXd4oMYBozJqBML54wfQXLHOEqcQiFqCVKEkjB1uTKgBMqt28zXVbdqIHz1Jzr0XRXxndf",
+	"GZ8jBnxf4fAkS12NVXu12SUswIYCAEI1DM2DKWC2JpvBNz8g8ylPGRmlUrEkIrF5iI9ZHBRVvxqI+Or4",
+	"w9nHi8/vjq/6b0+O3sVdYr58hwtfLc4T88H0wnDWLU+YU2EAlPGFK3OAEgIDyxMGYlV9wlUjMW9Bed2l",
+	"4x+nvDZgIgJ4V3OimP7zBqGfomI6zxDnBPjIcfLaLLykTDI669ywxVzmSXOuqV+FkJEiXXTJ0SzTC1II",
+	"zVOgkfp6iquMzv7h1t8mYYf7NNB1ypXeqYZ7VUNGZ+Sm/GSerCqksol6qCUf37LpkED2PfLRm17PP4CR",
+	"6QBHtNfrBXhEA9HSOZ/NWHJAGBCiFBaMaDnPadQPo1qRJJdZBl2dfZKZfQwPyRl0c8yn0PfPdcoGQuZk",
+	"KJOFz4+atSNzaQYNEcsbpLaq7qPgxsSDv5OxTBMuJoB1PUzl6IYlAwGNV/Oca40cjLjRB8RyAKFpzmiy",
+	"cBhKFrEkZ53RlJkVGlTXHR7bgtK6w14/UGetydpGYeGb2+mrx1U7C5yO+ZWvFy5VxaXppDPJZZFtqrXA",
+	"IoU7IyLTxBdPrBjm+QH32e6gHNikCY3PkDiedqe/VpFaP01hHNPEfbFgxowjl43akWppKBZ0xmJUS29C",
+	"rXQQqDCcD+i016t65RXdUU4HJB5KmicqBplmW3HhF4TFMoewcLLQvNqyKwxEuQQVVina3j0qXEwQVlo5",
+	"cBTocHuTqGD5hxs9iqdbxWE73fFYR4ni99mAqZs0xv2VO3VcfyENOwawc+YxVo4rLFlpV3rzBAcWbkpv",
+	"2xxdCKS0KgW02scyCityE2sTq0+iEmZhuc/W7bh6XuGjUxW9narYJXg29ku2y+xeCRV6+oInWYc2D6r+",
+	"jeV8zG1M5Dxj4vgdOZRCsJEmx++IljdMkJbiE0F1kbMStsYFwp8bBbVAbBeuVMHyaCBokXAmRoz8Vwlc",
+	"PikgkpFymDGWRLY0rt0l77lIwsJVMlz45Ykqhv/NRjoiLFVsIFIubirXeoECeDC3eJzEVWm3UG/61bh5",
+	"2ky3cTk/V4EOhE2gkhMubgB9Sxqb1uWjMVhjF4WxDMa4hXXN+6Hk5Pywf+Iio/vmenPBQJhfWEKKDAZ3",
+	"ARrsHHF5aJLkTKl2WQtItdvvuSIZVWoO44hEgil2mqYW8H0gbKJdWaQZqt0gLhac1eYs4KkAqN59PEGk",
+	"OLhzvIGw56PlGv59GiME0Yfc1l3yurcHKRdqyaQcgWbOCbcuDsgbTLEcXf52fHj0+eNZ/7f+8Un/7cmR",
+	"RQXSU64wm+KiTwG5yLyB2Gzt8kAMGRkzPZo2TMOUk2Pxievp8buL/pb0xvG7a3P8h6oNKPT0kqkirfXi",
+	"r5D8uLAT4OA7cUNLSsJrtLCmsWBKs8nks/26MRlJecMfoA92N8x2WXuwUZFzvXi2///870qxAJ8I8/lA",
+	"AFJRsrtn3r6X4IGSMa98efRtMUz5qEm/NE+59eqlg1K9w5OV6D5e9qP8y7JSMmkZPrY50gGJRZGmXkhQ",
+	"3SQkagsFDL8fwn7H77baUev2aLDa/Jm7T8c1aSC4Q//5jBa6S21rEdld6hk2Gyd9ReLUS/Ak68eBA+Ft",
+	"jPj43cXnt5/7H98dH50dHuG4htSp8WA0pX/Ut86q6K5UGG93CmOnMH4mhfH2BygMEOIrWB5qz10dKZIf",
+	"1TaUDPd2jYLIpZhUTWQqSCFuhLGurRk7Ydo7BgNhjFWs+omqWO58xsySCmvvWOIcC9scp+xba/k7Xvf2",
+	"2l3SB8DOvd5AjClPWUKo1myWaQUmsRTOW4iMDfumh7Y3zHJDMWrNfxRoXJC9NzDpSTMVkXGR66nxHvya",
+	"+OTk9cu/kfiyf22xS4/exRYZ75LpfNGBZ4ptgQRgf9psE+Wpcd64CrYZCJkmB4QSVcB3HRep1bBBcxKe",
+	"4bmdJNVoYW9JUJ6Yx9mJyac6oub1yzVk87WUp1Q4CAb1OKWlc4xF4oXON0jIlyAhQzauk5ISY671YvLI",
+	"RUycpOTCleBrmbPlHkNLdOSTn0zv7ys99ikXk4FoKc3TlLzsvW53yRWz9Y9LAhmFHBULJyy9TEA5ifsR",
+	"mQ9EbBhJ5vzf8Od98pbRnOVxe9+ui28fS4QtKPqU5SxCgCc7U0tJMmHCbOFDSAqkI8wocwzYIJ7OC71W",
+	"RsTyNOAPPEFb/f88sx/pEF6+oef/RP/n2RDeNxic9qf/VOj8CL4w93Gdr7DiZ2xVZuvCdb6mC9tprpab",
+	"Q4Bygf783CSI2ynSgrxBRFKWTIzmziQXWkUDYTFxVeTjUW3Q634MKo5nicrwWaVDpUs+Te1cb9cfr4gc",
+	"D0QJaW1DY3khXH0xTv6HHcxTjn3Y0l3riqkmMHO1xG0eiNgHaAHYO6XGeLAqs3Rp0P5wvFYusLdilMsp",
+	"+4p03w5teUUmroKg4D/tqob4DKFMvtfoJMNTXs00IVhWihnvBourMBDYjWEZxYhoDhWGRGm6UO0uuYTu",
+	"rGQggBSx9+r88Lh/8rl/eHj+8ew6toFeF3SfyjJ2YyPP6GfX+RWRsb57JP50eX724fNF/+rq0zlMLcLI",
+	"DiNunLE/Bldo4iP74vP0T4+W7kVuhX53dyP7V0FTVVkUZiZ/AodheR83INWceiAwYN1xf3yu9slej2Qs",
+	"d6destIhkN5gkQ9ExSQHDUaNbk4BBx8Z3HoYk4Kppc8IwBuMw6xm8rr3t4EIJl/Ba3ODrnBenGu48wuk",
+	"1LoyVEAHRG39Ddx6UdozW4HYqmzyrbCmuFqyCzI8XXN7uXE2JNtvFKnY4laRW8+iZ1Wp8yx6VpEktYOq",
+	"orVsdLBFOlNuLO5FY+D7LEDLinyx3l6vR3I2MjKoNnx9Ydb+1S69RS+3sk9DCNue8GcazlyZ9A3f2b2F",
+	"kETBFm2YzXyXUlZPPnCqyU5oObAJZsEmMGe0mUjU1smjsQLeTWf7qQlDfR1FWPHWRBKHlhxuaVowVzZF",
+	"b6mm6DFZP8jPizHGmHGfuMDZYPX0YjfdJsHYLRooxh7756UY/wXW0nNN3U2Hdkiw0Z0JV1lKF1Bvd7AS",
+	"hkFN5byEdwGExiaIqPc4OR3cXR/Z8ZUdci5IK5cpiwAvx3vlNkzWhgZYO6q8uZovpMbvb3dW9nigEPI9",
+	"zICQuMkSU+ymlm8PjFWXImhtFqwT2x3ALG10zWN72bG5Cgb4UxInVNN9uO9FKxOT//nvjE3+Z8LH/zNn",
+	"w6x9MKSK/fV1FJOPlycw38kaii/J6VuSMGPlQjefVIwMF5opkjOapgvgNQyambVhEmTQjYEIoy4UzLUN",
+	"z2IKChxYkAroSfs8ICqaiPAxoWLRBP92EZxyWwBwwRY7Jv7JmfiKYf+soeWQlZHyN/EdZ/RLZyiTRQc4",
+	"6dn+q73Xb/7Xy1+qvO7i4ausdqtZwwwJHWEKOCp7Q4mQ8wOolpzfyb9IW8Hqo8pTqjAOXGvCXfkg/dYI",
+	"/qO6D2Woki/wB/7ZjDqs7O1wcReepyZxUqtOEE6nOct36MqTbXlxkDLB6CvMFeaiS+I5GyqunbaZSsEW",
+	"mbTT9DMms5SRlNFbNhCgGPYJJWOepiwByuPKAnThHBaLUWp3t6nBLum7TkOP5eLrEzKWD0S1ssEooaks",
+	"ctKqiZHiuFPzdG3MoC/dy21AlEH02FYBwxDOQui8UEbkxr933st8TvOEJeb/YjKVWRlUNvfi23A3ZLn8",
+	"srCZHyoGogqGbBgPcWLKMu7XvVekBh2m72tMXMaHC1Iotr8cq+2SCx9qNor6F4AVePlL0JkZeahYIEXF",
+	"wdaG7phavQsANlvEifn4UK2SaxVcGJqz1P8w5Rebt8PsQsfbrkt1DZtOPGLK7ltK2F5BJLnK998QKV4T",
+	"Nu0Cnqkep90hJDnJK8fjA2PPQyKPDBduzES91fC4ANMqQGBPvy66Ae3uKwopljKQK6okbWnA3G5dyf3x",
+	"avb3gMRjmiq2nML1pqi7sTsQrqhxqcBS3S1SdDWKBHBi7itQ3CQdOmQEDBEtazKjdSoRWtgWW85jVjd5",
+	"KF/Ubv8bTXkte31qoIecT6Z6V3P4+JKgl6wTvreyFOj7pERX66YhT1MuJi9GVIxY2ixtrotcqGAQASof",
+	"N+nAUDYXBVO27jiGvk6m+jqOrJ0/n3Jbp2ccgnRhWz8HAoQHmQGWYxCpfn95dNQlh/BY5gkxp2FrHQKH",
+	"5HoKjgukUSsyz6ws+Yj5Sm/8Dge+8QgMRTx3zRQGd5fx3iMjZCHGxnzVGeGqUksJJZeVFVrmCFD6TYkf",
+	"/QDR8rZzEs7OP199fHt1eHl8cX18flbb946v4CpYeavaO9ynSXkH10RLNNF9EjUWDxW90jIL3lfA15YN",
+	"Nyp1+BtWj1UoqI617RiR1bnnmRR6mi482OmCUcOkjsHDT75fMgaxa0M/nyTDYhHZqBwfsYGwPDSkyiW3",
+	"R+UOGcu5xNBDVuSjqbmIJgmgC8HfUyoMezObADXO80BYLiYObdKaETZ0oKaySBNi/HGMiwDb5tQqRCrI",
+	"lOYJvET4exP61oV7ZdsNKps9VmFvuS8X+c+DmGE/W5QtlKpZ+WnWYp477JAzIN1mVfceJLaRZwkDWoN/",
+	"54wLpWma7t8dr5VSzRQ07rMMgkyWniMLPTyfUj0QXJOM8gRM8CnFNCrqySQq9d/M85xr4aH2soUNE3Gt",
+	"PN9RkQxEKVG6pG/riu3MobDI2oapzNYWAgFLK5e1E1aEDoT/tUvOjKJMU8eayPtckRlNgo4CVYymZjV7",
+	"+n1f9vz58ujq+vzSuNCfLz5eHv7avzqKSQvEhbQAA4ty5ecqeIPmrTOatOvnssP1F/bix6QXCTVWSQUX",
+	"cldwXW/9IjU5qvfgIp7DLHdl5Vf+Fq1pa67rSLJOeeZMFTO2iV1sq2+sp11jF/oUD3q6TJCEzaSRGwvA",
+	"M740W66weDc3OgeitDrJWkYnPAN7Gkan2NmcqxRokYvwdQ3p6IZUWny2aXsChb7IdbKi3feT862cTVmo",
+	"KUOcmZzRtKP5jBlVzFJDo4YP+NjSmSItSi6KoaEguG+fxDOmFJ2w2DYyuH8fJ3FEsMICCzEQIyCGIJya",
+	"XvMZi1EfxiGpxW3QfjY+tY8uID6n0YjmMdFIDR+LIJrNhCWlxraPYSxlswnyv+3KwBEG3YFAmNi/X52f",
+	"EQngBFi+xRVRU5ox0qJigfMBAUpoyMiMKwWAz67xGacHhuVXbcLVQGBwjiXkZe91iRhUvnWlZWZeuM4X",
+	"XEwOyIymY5nPWAKPYyUKbm1LyiA+OBB6kTHAm37d6zmDAnCs5S3LyV9fk3/wt/DnvVf1kmbE+C27Mg9x",
+	"FrzDrc3wWd7na/sQ7IMn5qMk9nO3vzq+9tMiEhwLTW9884qz/0rGr7D7vVIrSOksF3j89c2bV39tEFBo",
+	"gTaLKN8DG1vD+ziJvSMbO8sEGizjgKcm9JaV4SYIg5XmcXcgrsuwFKHKYprZ5t2hUfFlYhP4CvwLRFkM",
+	"Fgruypn5zIbbR4BB34pDAf356rp/ffS5f3h9/NtR7MDXCDb70qmxssFqwYIBPOgBocK2ZSL42iSnQntr",
+	"ZD8A/nIP4WtEjUACwSHHvlfJzzRFgTEQsbO+Ph+fwSDzGEvXnGOEAbrU/G/GRGIexPhPRg75F3B3rbPz",
+	"a3dOzKUtu2Z3A47OAIX2uS/addANhH1NQw+tZg7wXLkAhjdY0fGSYxhf4ojD1fS7GbAKoiTQZY0RllSq",
+	"0rhrR3ZQWhnODDy9CocEKh3jnF3SD3w2fxzw6OhyNlExjW5eaSRiYDR8p0AYA4FPw5IuOaKjaUB2PuPu",
+	"Xi42yA5hKoJ9rfsBygYSsjFqo4GA10bFAoYcwAf8G4nffbw4OT40ROrdxM0G3tp170yrHIiB+DStkGmZ",
+	"asoZHU0NgbluW/MlQeHZf09oPqQTBrQspHd/B6IEoNonb6BOpBbi7g48x4H74Na6T0Ajg/K1Zkv1rXXJ",
+	"sSDgBc1kYswAZw9BJNrGwtp4rfluNIdhRLixua8TD4QxCfyn8qk/ZSGSylA3tBlU7OvGhNvVHfd7Sxrb",
+	"7fFASbf7HJS+fa0HVc91OSDANcgGrnbNi4+ophRJ2bvTZTBaJAS0nZOl3+gzQWvisrZ7Fj2rUVpBncld",
+	"kVjrZ4UE2hTnD7Jy0F1t5KFTE6DuWhZuzxgBMMzcvIJxTQKrpnROMd0+ILGRuheYIbPbeEk2k3bmDU9Z",
+	"KGCwfAU8L9h+gKbCnCt2UDG4uKrJPDjDsRIecLCBVshJwZrmRD3SCMfP2x2F1JVU3sbmsX5J8+SFnbJ0",
+	"P/D+NUAJ6qnM0c8Vi6q51CXYBOlj6BQrTsGEaoblOMT9HzcU/08CrD/y38JTksRUINLIN+J2bIqtb0lj",
+	"FbR+SZTo8LWcC+V5xU0RC1Bm2hiMgvgLV8QO8AIZrjI6Gwg/4Azs8P2w8YD5BcvhYaR1ddE/bR84URqV",
+	"r9JfQtVAwIClIRvJGVPklis+NDIe4tctilcav8D6pw5zpLEvMOScLeBR4OoPZEu6szWBxbqP+nBTxXbg",
+	"/Y3y5CjhevvSZIUae4EstPk49yWJUxvmurTsGcoCm/Kt6EPVJefCRZtCdBzzv+7GFpY49U8uj/rv/vh8",
+	"eXRxfnl99C5uHwSz3t3FoTOOXzsc/473xla4jflYTwfC7g6ypfrIrRh+vGRUSRETvPuqvW/8rxLDHqcw",
+	"+Pg8iMwp1OxjSMfNoCZD4yZXj18bxzaPs4nKv7QnffwM/idPkeGHWMHWVm19BRBNSb31U9a9m7fMJveJ",
+	"gVuJhuz3FwJxwnMGwHkx+Xhh7OF355/OMO1MhCRmZ7Jg2nYeuOjgQeno+QVcBhtrLLHB2NyO16I1U16M",
+	"vQAMU2pGvsBO9dLlAFG70JIYCPaFjjQpRGKuojlNU5bC7crGUzPmYCNHN6pLfpMQH5OiRhSV1lQPZlac",
+	"vP/82/n1UXwQmD4gbcwuJUQwq6D9QcDROg2thC7UUhUqQA6Tf0vBzLIWRMXivYwhrzhkqZyTXnt/IDoE",
+	"EZE/XmA01RwsJ3/ZI60SSohQktBFO7Kw6GA2/uVNecUbd0W3XM981/3whs4e/LUsug336+xFPgiN13v4",
+	"ExcDpxq/Gc0ZmfBbJjDb3KKCfLx4rgaCmGfS9Mb+xViT5iGeK9LZIznTRS5Y0o4IfM90AYVTwbphsJTi",
+	"T1hMwbVZG6AwKE8XZEQz2EbhA7jSCXO4K6Ayf7aGkwBscu1hqA2cjPxLQhQ49wBQN+Zp2lIpVbaiDFYc",
+	"215G+9ZbHy/IX95E8CZIZ882Q+JLZzQX+N72cFvlHt8o5o8XNSSA0PdhVgHObYmxfPlknDNmsQzV1JwS",
+	"QilUm1WMd0EzG6w3r/sWOCYKjo21Z8T+xbI6UjA8NZlJhCVAQE5znueKzGWup7UBZblts9/s8EA2P27d",
+	"1NeIZj8Siu2JtcLPZ5FA1jxX8OvOIXhMwWPzmYym+74+QWk9GN1TbzssGwgAgaCak9inRap5RnNtBNCs",
+	"bDNB0BCrn7DCIx7zlMX75OLsQ0T+fnH0ISIfjt8bW+ATG15EJGEjnrAy9zkQiEfSMqrQi1CAF7KyLmGj",
+	"FMaYO3CSIKlcKs69N+0SH+8NOX07EK3Xe6/aXXIibWnNjGmaUE3R9pjJW/cY5jGN2hzbahYAPWkhGNLR",
+	"F4AxScjvpxekf3GxNxCKTWYOV5oKvELmnAkdlPAo4//Idpe4Zjv/vp4rQodKpoVmJC7yFMpZeaptAnJp",
+	"4hmWJWAhvJv5FUHFPCNZAa3KFIbDP1ckhvU/5qlqGINo2Oat+eL3o67M3Cd/YT55ByBr1x9RAs8B2/3o",
+	"PnDc+vKktgv8YaIiPxVSkjkFwPiCaLAZICNUloWblTlro6y8efn65S+/9JYk12zhvZvVAIlODbqrI2NU",
+	"BdCaGQXzkNHR1Ca/zVNfc50yV+4nlT6kmk1kvoib2j9OF4fucTYN7F5Q+O73XnfF/83ACdt2nBEf6C4b",
+	"GQfLvC5j9bnX+VSY6oH44nTh39SGWv4uvRs6XJPY4dIGSncxeCmM3yxGaWHUcgtp3/5xnxhxHbebqR1m",
+	"TD9hUjfPvw6dw5vcEfl9RJ5ZcqhSOP66Dnmvpm1EuDiwdUa+rgtktrmTjGieu2m0ngni2cKY2rGdweQm",
+	"l5QTQ/YHInY1pjFJuYIiRTLKGUDR0xS88DlLU2JrxvRckjldQMOhYgKYqA2Bm/M8Yfk+lJ6OmEKWI62Q",
+	"AdsW+t3Zqq/IVGp8caQFvxRZBwNQ4fUDgfaorYU014Wrdknfr0MsPD8iMCUOfcFjIL18DY3Uyr5HPRAp",
+	"oxjocVt3iWEKReY0vSEl3r8haSjUgyiK309N5RwOhEWnmR2yOBD2D+DfUx3EzocLklDN9oNvR7MMUAal",
+	"GDFCR7n02A0TnPRtnsB8HAxLALQ0RM9SGzCxTWUw78usam1b+7CwB8QoXK5R5rZyfciMvT/FcbB6zuxk",
+	"D2B9u4gCEBXjMnTJWys48ZPRnJGUjTWRhSatarAfZnw4lC2MYdrUgzlHu0vikbMnSMZHN/iWgRNIi6ap",
+	"HXvui1E41MloOoltMgIeYSAM2S/8+BNNJ43NqV8lrcFjcJbPPwuWL9aR3XDXNZ2sfcPPphSe2oAg82nW",
+	"mhFUKdI3ZLeBWnDANk0pBjDIyR4AofV6FSA0SMPBX172ol6vR1pZagSPZl90O8TONxwCEgUuftUbiHIZ",
+	"0tI5n81YcmBD/4okucwyiC0HSwSutnUaoJ4f3HnfLzNcDERcLHndFkjHeUi2CA21VZfEqDmgYm0qhYQY",
+	"ANxQlSxSpIuBMH6JbdXBuYFBlYcKEgn75C97vaXgcRAtsfFf0rIiTSTeWiVaTgAUph1hoBFw02wv03JC",
+	"wighkLMINKvhW8kcv4zhTMqFMoo7ozNiy0lIa0QV63ChmFBc81uGTUcW+9IXk1QTs1cX/dPIV4toufx6",
+	"rLoLpS1W52NQXEgbtLeQHog+VALaLhvAteAaoF0v0LXdCnqtVPqBwPTgVE3IAqCsH6zE5CcKpnzKORSg",
+	"1YZPNrSpv0Mh4zs7fc1YcWUUpZIqhRIQWxfhKh8HYrn00ckhpCQjwrSy66yuivTMtiuJfNiSyE0pcoNi",
+	"yBWOH2n5GY++qdY7d1zdTXe1u+QYAxuKxDlDok1YbnQ2aDCrKWEgmXV9kuVwSThzpxWn1oq+DFezPoof",
+	"Ypamxhnse+VlCd2n+I3CWlEjFOGANMZIRek11KHXM0Xvx+kCXwcVvuGvZ70/JQt9sxl9yWiyCeOtBij9",
+	"9ipkQxXfVoK8zBS2RA/KgFwnutEqRWr0ixqIeOQtrvigYig7E3jZ/S5shyteWs4iUXYvNFChGAFMVOPL",
+	"L9c9k+Wy5zCUIOS8tGstEna1/Lk7EEcJhzIHLG3wpueK0SaPyKbs/Qw25a5K4d6y5a1p/CZb9f603v1G",
+	"QbtLfpW69GVbSxHR5UAogTjoQASB0LYzA8A5dAPxg0SK8Xkdy7sav7pK4YGIjYyJiSjSNCLsy4hlusaz",
+	"D9ersxuEFJ37S4pdsG+XjNwZH99ufDgqAjSGelHQkMT8kWZIbbzwbRkUhJhgGelz/umasTEXB7PMjKFf",
+	"0i/bENAMgHrGaoCL+0EuVdOgDEhVjIK+sy/urxNuiEk9vhaovV0L1M6WKANaP7QHKjAp0A/YvPfhXinT",
+	"vxuc75IrplXppmgJoWTS4gmbZdJwQvvA54lTCzuLvJ9ywB25w95ncPVDO/w/nqU2n5ry547DndIbF4Uj",
+	"1NLQWsY5GI7fgZHCSM/G9nm7S+xUa2tkN9rTNfbvQGxmAIdxuidsBPfBLFnHBrbvdBeB+95G8GlNrPhR",
+	"RuRWcO3X9f/eq/7C5l80Xjft/IW71mr7tXVe36HnF/dc0fCLZVprh+2bW3vXzlvt+nofW19vLXs/iqbe",
+	"gLEL8cCWLUyI+ibT9qM9ws643Rm3YNzanI35n3xG0/X17Peycb+uTf5ehnrcPfLmmbfQIL9kyN/tjl87",
+	"5LVrjd+1xu9a4zdqjd9iOnnXF7+LEm+xL/47JZ2/piPemfhNwa1au/iiuXw6AnbN5RzUrDbfp1I5ZXYb",
+	"CCDZCEWP92xtDxF4o1iaFta1YVeQi5jhwpGf7Op+Hy6cBwx9L1RhiqqFqapO9XYYEDGlt8zYI3hXYweg",
+	"df2fcGjN+dzHms3WCbD574IvSz0Bj+Ep+t5lg1XATmt64ugC1HP0i4SrGVcrwC5qWdsVPyO72WCS7d0A",
+	"41XmAQyUMYuVcZKxVroQ+mAgwNLgmsypLxKLQmTLki8jc1ktJGaX9B2TolEhGbQzaMK+8GqwvLaMGs9e",
+	"Mu02jAK/yQZ2QV0NNy7zEMGwR+uSP0V1br9j0I9j60iQjjdi6a/06jWddCa5LLL7k1W0rkEYZVB1mFrb",
+	"uuxlCyd6ibgPmdEsgynkxi2n2jZ1OuNz+SKjaG3bp56yBTHMt4C2Jt8EWgLpEq4jlEMDAQs16WbXgfkB",
+	"j/492j63qYjdk64aa4ovbtdyuTJTdU0njsKA0YCAAj4L2KG++dJxz/jLi5xiFKwRayKHgSdjskdi4+XH",
+	"hAsSa4ldjlpCW+Gd8Ew7cp30738nWS5vecJyiAdAeAq7u9HutRrKlp5RnqNrYNb1c4/cChE2j0/lHBzm",
+	"GRUL38A9EDTP+S3zFvmBm7ojcEBw2bbpoxW2bMscsUv8DBj/vGPKUxVh3M32jAR3eOvAPDNX5fItYxTE",
+	"CdUsJooulJ1vbk6EMT+zf/vATnMR0HiPywa9ilxtNDWmrK0fCD9OWQoylHpKFE+Y8qbD3vKAF5y009B9",
+	"8v73S0Mhm8qW97+/z+VsHQfg/e/Xcrtyxx6hQeLAx9/hfqycwiAxtsW+oI705E/L0d2GCwIRNP5yT+si",
+	"okP5rsUVOhuGdGEvNcbJrKKGABsy1AiGNFkwqgWjOWnFh+a3zqEUOpfpvoVZiwZiRr906IT916u9N6/+",
+	"2uv1IsJns0KbY8dtjzyicykmJD66ppP4gMTH486ZFKxzSvVoGjt8PMRicIw1EK96r4nlaWiJ7pL4d3gC",
+	"JnTHWGmdczia2idCKsHHY4fzMMzlXAGInAwFk15kTXxZQXnbjDePx+YscJR1GA9e/YsJH1c5bizzGdXP",
+	"9p8NuTBkEj0zT/ts/5nSORcT+NJ4639nbPK192biq2+ds2G26b21EgKW6z6Lnk0ZdQVRFeqqSQJZciOr",
+	"qO1ZFDzb3VMY2qtXyQ5l0FKpES16AbAg9yxZT401j+/Ic+V6ZsVXdZ7dmYRhZHzMXV5rmYEM2/AKZOKf",
+	"4P3+Z1ePdf9Mz3dyLioQguvhBm67uAokaaW6SmZM0Ix3F3SWrjSQzzMm+hfHJJGjwiOAG4uY5YSJscxH",
+	"RldRRf7on550yXuZk4zJLLWpCilTFcFMTKO+rt79Q+0bJZXfsITEXzrcfg8LVEFalyyRo9So43hYiCRl",
+	"pNNBsNNOeTUiGio+4ynNcQ+AORkI7oAyvlhAOG8Mf5BklHKY3mIcVP5C0ox38Cd4Cw2ayJ5/s6IO91ZX",
+	"cFN9ykfonI5sFcdT5oPrqbFb7HECHih7WJs5wH1lG2xzFFuoVdW65SgtSKwidI65xY0U9cCBFdix2sDD",
+	"R/W0q23N869Va6u+qc52F/+vdScAMaqwJOToHv9dG+ZvqrTBZihFKDk5P+yfuDIXa8JnVKm5zBMQvYpP",
+	"RKfIcP7wsNBBqE2RlM849HoJwjozylM/yw05JAi6/43Eh+dn70+OD6/jbkN3liGubbVm+Q0eqDsLztYg",
+	"m80XfAqh/N2400bORPoiFL7lWszZYJBBiavjlDBeDyvdi1XUVyTGv2FRfhxZAFs3jzhn40LR1LjLeF1Q",
+	"i0ZHkJALC8b7706Pzz4f/to/+3AUt7sN6EOecR8t+tCulLQBrwjsGJiDn6a2OAsA7b+BhMuikpB6mopL",
+	"GnCNzv2wcyxmu2N1HUDfQezXKsEDEyJkMMq8W2d611NsbyfufxoO+MD0dxDX3+4/o5xeBRh06NKrdIae",
+	"r7W1WtSbXcga+0t2VrtLLmXKIqI01QXWi8AoYIwDD4SD5Qpm/weNO1yKABioGZRni2ZbucED1VL+jHy8",
+	"s/NWTfFIvo+d19jetGz7JXK0otbS2HMsZ2LEHCi3SMJMbRAq6ZIjqNCiSjHI/UCkLSHDBV6HgbeBaGFD",
+	"Qww7v4jbkC1ycONkLvMb5XM1GE8xkhQOfUAomXGlIDcK2wRVVwNhX8NfDAuG4bylIB5ZJ4Y3EF8RxCNr",
+	"xPAGYrMg3jvzfe6VQJp90S+m+qtCd79en57Ay3/6sbvLCrV+e/Buymiqp/9u5g9Lfi97PTKf8pS5MgWz",
+	"OskLoQ4I14hs5+uXYHxWrdX4K2y3TbvR7tDUhmcfnCtCU377JyCIC3sicxphvvj6JAEEANGm5u+P350J",
+	"qD+f5OzqnydOJB1AlYirPIXwlpC6Sy5ZwhX2l9li22GhQUA5q2N/IGzlkYLeKexu0TLcBInNr0Xn9eC9",
+	"H5i+ZDTh9uhbrOR2m9RQlvnj4kFI6bufLaqsE+qbDfpg8a66N3UGVECTxUH4rR3tuAKkFiX+maCaod0l",
+	"fV+tBcUPvksfoeJZQqjGikactJf7+40Ct7ibQQXmCEreLJUFj2JJrT0QTvFSYt8C4UJpRhNDhqtFtNsa",
+	"Jrjkt4zonI7HIITX582lcr31a/XACkHP6a4AtMnBil0TmDJGm++7MFdoFlFt7ZkYupsUYhzboYGu8txQ",
+	"tTMJWvGM3jCjIWJcXJGp1tn+ixepHNF0KpXe/6X3S892fxR5+mz/2Qvw4ew7Wn58lOxR8Gl9v5U/iFYs",
+	"HRvNY1y9Z/vhazava2lkH0bmIwzRc7EcvicuHGKz8GUpYDjsBw2liejIQgc7G8ejZk/4BnwiWGI29IC1",
+	"QfBw3+wz5saos/+DyeqofC6zJcQeuRTBlvby9XeFDkrfy2pWnXKlZb4IF4UuxJo1+0t+7til+J6TXKZQ",
+	"IwVOcwQes6o89B00XSnSRTvY1S5V99FsvadiWnMxMdsUo6kr+XTJFmy6vHcbt0jNPqer8pX3LozeTP2H",
+	"8K9/TtOUabMYfnlla8CMKndfRUXY9YmJItspSgUxsjYpUqaCTe16922r57KTsluWEi5G0kVEvmRMKEZs",
+	"xTmvLFz+eO/adKJI6+Ly6PT442n7gDChYWgWTBGC0huzZLg2MPvdVY/vPppdKyIzKeAtKTcQAGUv/A0i",
+	"NExAtN7eEGxmf6nZ79KI2jy4i7TG/AsMJFl+EIUTphZA8uZRwg+fu3VqXxWbZSnkDY2rNgaFJnTNc/6r",
+	"4KObTvPTAj9PYXBtwsa0SHXw4XyqfUSNnssW91KrXaOz8jufmqOmCzIskomhWhh7byv4I9eV7Die5VxC",
+	"W0OubZOVeQxHF8HWdrWGM5o3PtLlV4C6T/z8zYsh6dSJDk01V5qPFAK6ijHPZywpCUvnVKixeXXeva3b",
+	"xpyy7onPBetAGbp7RdKoWgrTyEgO1at1y0nBzF1vV74Jz2FKA8iQXygcK0rJSCYQVoPGj1TKG1JkkGj+",
+	"VwGtyH5TLm6Z0h1crWbPt8UCNRtLU/NeEpyTplc9ygGZytRwHpIeVsxOJBFsQjU4W8vb48I12/9qFzLM",
+	"fsvFpENvWW7skJFUGkyAlJtTmke8pWmBOggUoEYhAAc2VkzOVD212GcwPspYplze9+YF09gMj98VvnQL",
+	"gjSKzLgojA9GhzzlmjMVbiSYhvtqNsCuXjenSc5mhTCWhu3XsSPaYv+HOCKxouaFmP/TPFNx2/EewGZE",
+	"AxHi58GbsGA5XWtTQ/Vj5qYd5ogfLxhLVDn2EG0yx1VBa/TdE3j8XovigVNBw0fyZlrF2inxlJc28v2Y",
+	"dULat3jd7d8MsC4q0u55OKnpzm6uI6xGA0EtIMERW7bC257Olkgjf5QhQI8VcmcXW1d4d5MPvpVGFZMJ",
+	"U641FRRpFDRxISkcLM+iYgliic2qGtW14NRT9PL7qSAKm7dkZxkinFnN3C6qHeGEUjGjs44baNCws+VC",
+	"p6GmPCNKpgkkKAWhWdaBV0tUMfS3gj2cFCPz4rMiH02pYgNxy3I+tm5qtCSWgptJC+EvjMhQxYzBf80W",
+	"bU8t8M/n2Onql1RVDuCAn1FzqCOh8wVJcjqGTnuawKhGOUYcFOpzQraoZ0oNmZKUC2zhYV+guZeSbCq1",
+	"RPWWsxHjme6SMxtMM94ZvXXlzLZOEkeJAX6K2dwjlNgNtXT6rSLwNL2pU4zvZc74RFSbLAJklXBkvPeB",
+	"bOMDmAFhJwb8ktDQhxh/qRMcrmlxSMUNyegCClgrH4G0skJNzRu6Or3CWXsEEWcIF1qWhp41zCKSFBi8",
+	"YH5whwdAsUvK8VixUA6EO95rsU9lykjKkglm1QEmheVGZLKE/P3q/KwsxW15DxoMRrNbO/IjqSwZhpKC",
+	"jm6KrN7wYguYD5qQcIbosjo2UtW7FCPzdg3dujdrxBZoDmXeiEKLIcnpnKYKwivO+IGdlPc/IHjHjfbj",
+	"gPpgLTEhc/faQ9HjDKhn//nf//m/AQAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

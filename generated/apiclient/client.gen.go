@@ -307,6 +307,203 @@ type AuthorPage struct {
 	Total int64    `json:"total"`
 }
 
+// Backup A member's ledger, version 1. One schema for both directions (restore takes what backup
+// gives), so its enums are the closed request enums. References are by name: an entry,
+// recurring or quick entry names its wallet, its category and the category's parent
+// (null for a top-level category; the category's type is the record's type). Later
+// versions add record kinds in new arrays and keep reading version 1. `budgets` and
+// `transfers` are reserved for the budget and transfer areas: empty in version 1, and a
+// restore refuses items in them until those areas define their shape.
+//
+// Example: {"budgets":[],"categories":[{"name":"식비","parent":null,"type":"EXPENSE"},{"name":"점심","parent":"식비","type":"EXPENSE"}],"entries":[{"amount":12000,"category":"점심","categoryParent":"식비","currency":null,"date":"2026-11-16","exchangeRate":null,"installmentMonths":null,"memo":"스타벅스","notifKey":null,"originalAmount":null,"pending":false,"tags":[],"type":"EXPENSE","wallet":"신한카드"}],"quickEntries":[],"recurring":[],"tags":["travel"],"transfers":[],"version":1,"wallets":[{"accountNumber":null,"currentValue":null,"loanAmount":null,"loanMethod":null,"loanMonths":null,"loanPayment":null,"loanRate":null,"loanStart":null,"manualValuation":false,"name":"신한카드","openingBalance":0,"type":"CARD"}]}
+type Backup struct {
+	// Budgets Reserved for budgets; empty in version 1.
+	Budgets []map[string]interface{} `json:"budgets"`
+
+	// Categories Categories in their order; a sub-category's parent is a top-level category of the same type.
+	Categories   []BackupCategory   `json:"categories"`
+	Entries      []BackupEntry      `json:"entries"`
+	QuickEntries []BackupQuickEntry `json:"quickEntries"`
+	Recurring    []BackupRecurring  `json:"recurring"`
+
+	// Tags Tag names in their order.
+	Tags []TagName `json:"tags"`
+
+	// Transfers Reserved for transfers; empty in version 1.
+	Transfers []map[string]interface{} `json:"transfers"`
+
+	// Version The document format; 1.
+	Version int32          `json:"version"`
+	Wallets []BackupWallet `json:"wallets"`
+}
+
+// BackupCategory defines model for BackupCategory.
+type BackupCategory struct {
+	// Name The name of a record of the document, which other records refer to.
+	//
+	// Example: 신한카드
+	Name BackupName `json:"name"`
+
+	// Parent The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Parent *BackupRef `json:"parent"`
+
+	// Type Income or expense, as a request sets it.
+	Type EntryType `json:"type"`
+}
+
+// BackupEntry defines model for BackupEntry.
+type BackupEntry struct {
+	Amount int64 `json:"amount"`
+
+	// Category The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Category *BackupRef `json:"category"`
+
+	// CategoryParent The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	CategoryParent    *BackupRef         `json:"categoryParent"`
+	Currency          *string            `json:"currency"`
+	Date              openapi_types.Date `json:"date"`
+	ExchangeRate      *string            `json:"exchangeRate"`
+	InstallmentMonths *int32             `json:"installmentMonths"`
+
+	// Memo Free text, at most 200 characters.
+	//
+	// Example: Lunch with the team
+	Memo           Memo    `json:"memo"`
+	NotifKey       *string `json:"notifKey"`
+	OriginalAmount *string `json:"originalAmount"`
+	Pending        bool    `json:"pending"`
+
+	// Tags Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
+	Tags TagNames `json:"tags"`
+
+	// Type Income or expense, as a request sets it.
+	Type EntryType `json:"type"`
+
+	// Wallet The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Wallet *BackupRef `json:"wallet"`
+}
+
+// BackupName The name of a record of the document, which other records refer to.
+//
+// Example: 신한카드
+type BackupName = string
+
+// BackupQuickEntry defines model for BackupQuickEntry.
+type BackupQuickEntry struct {
+	// Amount A non-negative amount in the base currency unit (won).
+	//
+	// Example: 12000
+	Amount Amount `json:"amount"`
+
+	// Category The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Category *BackupRef `json:"category"`
+
+	// CategoryParent The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	CategoryParent *BackupRef `json:"categoryParent"`
+
+	// Memo Free text, at most 200 characters.
+	//
+	// Example: Lunch with the team
+	Memo Memo `json:"memo"`
+
+	// Name The name of a record of the document, which other records refer to.
+	//
+	// Example: 신한카드
+	Name BackupName `json:"name"`
+
+	// Tags Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
+	Tags TagNames `json:"tags"`
+
+	// Type Income or expense, as a request sets it.
+	Type EntryType `json:"type"`
+
+	// Wallet The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Wallet *BackupRef `json:"wallet"`
+}
+
+// BackupRecurring defines model for BackupRecurring.
+type BackupRecurring struct {
+	// Amount A non-negative amount in the base currency unit (won).
+	//
+	// Example: 12000
+	Amount Amount `json:"amount"`
+
+	// Category The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Category *BackupRef `json:"category"`
+
+	// CategoryParent The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	CategoryParent *BackupRef `json:"categoryParent"`
+	Day            int32      `json:"day"`
+
+	// Memo Free text, at most 200 characters.
+	//
+	// Example: Lunch with the team
+	Memo Memo `json:"memo"`
+
+	// Name The name of a record of the document, which other records refer to.
+	//
+	// Example: 신한카드
+	Name BackupName `json:"name"`
+
+	// Type Income or expense, as a request sets it.
+	Type EntryType `json:"type"`
+
+	// Wallet The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Wallet *BackupRef `json:"wallet"`
+}
+
+// BackupRef The name of a record defined in the document; null for none.
+//
+// Example: 신한카드
+type BackupRef = string
+
+// BackupWallet defines model for BackupWallet.
+type BackupWallet struct {
+	AccountNumber   *string             `json:"accountNumber"`
+	CurrentValue    *int64              `json:"currentValue"`
+	LoanAmount      *int64              `json:"loanAmount"`
+	LoanMethod      *LoanMethod         `json:"loanMethod"`
+	LoanMonths      *int32              `json:"loanMonths"`
+	LoanPayment     *int64              `json:"loanPayment"`
+	LoanRate        *string             `json:"loanRate"`
+	LoanStart       *openapi_types.Date `json:"loanStart"`
+	ManualValuation bool                `json:"manualValuation"`
+
+	// Name The name of a record of the document, which other records refer to.
+	//
+	// Example: 신한카드
+	Name BackupName `json:"name"`
+
+	// OpeningBalance An amount in the base currency unit (won); may be negative.
+	//
+	// Example: 1500000
+	OpeningBalance Money `json:"openingBalance"`
+
+	// Type The kind of wallet, as a request sets it. `CARD` is a credit card (its negative balance is what is owed),
+	// `CHECK_CARD` a debit card, `MINUS` an overdraft account, `PENSION` typically a manual-valuation wallet.
+	Type WalletType `json:"type"`
+}
+
 // BlockReasonValue Why a post or comment is blocked: `REPORTS` (it reached 5 reports) or `SPAM` (a spam
 // keyword). A client must accept other values.
 type BlockReasonValue = string
@@ -853,6 +1050,64 @@ type NetWorthUnit string
 // NetWorthUnitValue The period of a net-worth point, as answered; a client must accept other values.
 type NetWorthUnitValue = string
 
+// NotificationEntry The entry created (CREATED, REVERSED), found (DUPLICATE) or deleted (DELETED), with the fields of Entry; null when IGNORED.
+type NotificationEntry struct {
+	Amount            int64              `json:"amount"`
+	CategoryID        *int64             `json:"categoryId"`
+	CreatedAt         time.Time          `json:"createdAt"`
+	Currency          *string            `json:"currency"`
+	Date              openapi_types.Date `json:"date"`
+	ExchangeRate      *string            `json:"exchangeRate"`
+	ID                int64              `json:"id"`
+	InstallmentMonths *int32             `json:"installmentMonths"`
+	Memo              string             `json:"memo"`
+	OriginalAmount    *string            `json:"originalAmount"`
+
+	// Pending True while an automatically recognised entry awaits confirmation; it then counts in no total.
+	Pending bool     `json:"pending"`
+	Tags    []string `json:"tags"`
+
+	// TransferID The transfer this entry is one side of, if any.
+	TransferID *int64 `json:"transferId"`
+
+	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+	Type     EntryTypeValue `json:"type"`
+	WalletID *int64         `json:"walletId"`
+}
+
+// NotificationOutcome What a notification did. Open for growth; known values are listed.
+//
+// Example: CREATED
+type NotificationOutcome = string
+
+// NotificationRequest Example: {"notifKey":"android-0a1b2c3d","postedAt":"2026-11-16T12:34:10+09:00","text":"[Web발신]\n신한카드(1234)승인 홍*동 12,000원(일시불)11/16 12:34 스타벅스 누적1,234,000원"}
+type NotificationRequest struct {
+	// NotifKey The device's own id of the notification, for duplicate detection; derived from the text when absent.
+	NotifKey *string `json:"notifKey,omitempty"`
+
+	// PostedAt When the device received the notification.
+	PostedAt time.Time `json:"postedAt"`
+
+	// Text The notification's text as received (push or SMS), line breaks included.
+	Text string `json:"text"`
+}
+
+// NotificationResult defines model for NotificationResult.
+type NotificationResult struct {
+	// Entry The entry created (CREATED, REVERSED), found (DUPLICATE) or deleted (DELETED), with the fields of Entry; null when IGNORED.
+	Entry *NotificationEntry `json:"entry"`
+
+	// Outcome What a notification did. Open for growth; known values are listed.
+	//
+	// Example: CREATED
+	Outcome NotificationOutcome `json:"outcome"`
+
+	// Reason Why nothing was created (IGNORED, DUPLICATE); null otherwise.
+	//
+	// Example: advertising
+	Reason *string `json:"reason"`
+}
+
 // OnetimeBudget defines model for OnetimeBudget.
 type OnetimeBudget struct {
 	Amount     int64              `json:"amount"`
@@ -1332,6 +1587,18 @@ type ReportedItemPage struct {
 	Page  int32          `json:"page"`
 	Size  int32          `json:"size"`
 	Total int64          `json:"total"`
+}
+
+// RestoreResult defines model for RestoreResult.
+type RestoreResult struct {
+	Budgets      int32 `json:"budgets"`
+	Categories   int32 `json:"categories"`
+	Entries      int32 `json:"entries"`
+	QuickEntries int32 `json:"quickEntries"`
+	Recurring    int32 `json:"recurring"`
+	Tags         int32 `json:"tags"`
+	Transfers    int32 `json:"transfers"`
+	Wallets      int32 `json:"wallets"`
 }
 
 // Role A member's role, as a request sets it.
@@ -2349,6 +2616,9 @@ type UpdateCategoryJSONRequestBody = CategoryRequest
 // CreateEntryJSONRequestBody defines body for CreateEntry for application/json ContentType.
 type CreateEntryJSONRequestBody = EntryRequest
 
+// CreateEntryFromNotificationJSONRequestBody defines body for CreateEntryFromNotification for application/json ContentType.
+type CreateEntryFromNotificationJSONRequestBody = NotificationRequest
+
 // ParseEntryTextJSONRequestBody defines body for ParseEntryText for application/json ContentType.
 type ParseEntryTextJSONRequestBody = ParseEntryRequest
 
@@ -2381,6 +2651,9 @@ type CreateRecurringJSONRequestBody = RecurringRequest
 
 // UpdateRecurringJSONRequestBody defines body for UpdateRecurring for application/json ContentType.
 type UpdateRecurringJSONRequestBody = RecurringRequest
+
+// RestoreBackupJSONRequestBody defines body for RestoreBackup for application/json ContentType.
+type RestoreBackupJSONRequestBody = Backup
 
 // CreateTagJSONRequestBody defines body for CreateTag for application/json ContentType.
 type CreateTagJSONRequestBody = TagRequest
@@ -2569,6 +2842,22 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 
 // The interface specification for the client above.
 type ClientInterface interface {
+
+	// GetBackup The member's whole ledger as one document
+	//
+	// Answers the member's ledger as one versioned JSON document (`version` 1), the same
+	// document `POST /api/account/restore` takes. Records refer to each other by name, never
+	// by id: an entry names its wallet, its category and the category's parent, and its
+	// tags. Order is kept: wallets, tags and categories in their sort order (parents before
+	// their sub-categories), entries by date then creation. Account numbers are in plain
+	// text (the document is the member's own). Names a ledger repeats (two wallets, or two
+	// categories of one type under one parent, with the same name) get " (2)", " (3)" … so
+	// every reference is unambiguous. `budgets` and `transfers` are reserved for those areas
+	// and empty in version 1; entries that are one side of a transfer belong to `transfers`
+	// and are not in `entries`. Investments are not part of the document.
+	//
+	// Corresponds with GET /api/account/backup (the `GetBackup` operationId).
+	GetBackup(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListBudgets List a month's budgets
 	//
@@ -2836,6 +3125,76 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/account/entries (the `CreateEntry` operationId).
 	CreateEntry(ctx context.Context, body CreateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateEntryFromNotificationWithBody Turn a card payment notification into a pending expense
+	//
+	// Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
+	// or the plain English form "Card *1234 approved USD 12.50 at STARBUCKS") and answers
+	// 200 with `outcome` and what it did; the answer is 200 whatever the text was:
+	// - `CREATED`: a pending EXPENSE was created (`entry`). Its memo is the merchant, its date
+	//   the payment's day in the service time zone (`postedAt` gives the year and the time
+	//   when the text has none). The wallet is the member's card wallet whose name contains
+	//   the card's last digits, the issuer (any of its spellings) or the card name, or whose
+	//   name appears in the text; when nothing matches and the member has exactly one CARD or
+	//   CHECK_CARD wallet, that one; else none. The category is prefilled with the category
+	//   most used by the member's confirmed expenses whose memo contains the merchant; the
+	//   entry stays pending until confirmed. Installments are kept on a CARD wallet only. A
+	//   foreign-currency payment keeps `currency` and `originalAmount`; when the text prints
+	//   no won amount, the FX rate of the payment's day converts it (503 when the FX service
+	//   is down and has no rate stored).
+	// - `DUPLICATE`: an entry with the same `notifKey` exists (`entry` is that one). The key is
+	//   the given `notifKey`, or one derived from kind, issuer, card digits, amount, currency,
+	//   time and merchant, so the same text delivered any number of times, in parallel too,
+	//   creates exactly one entry.
+	// - `DELETED`: a cancellation (취소) matched a pending expense of the same amount (or
+	//   currency and original amount) and merchant on or before its day; that entry was
+	//   deleted (`entry` is what it was).
+	// - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
+	//   amount, currency, wallet and memo (no category: the expense's is an expense category)
+	//   offsets it (`entry`), keyed by the cancellation so it too is recorded once.
+	// - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
+	//   billing, payment-due or limit notice, a declined payment, no approval or no amount in
+	//   the text, or a cancellation that matches no expense.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
+	CreateEntryFromNotificationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateEntryFromNotification Turn a card payment notification into a pending expense
+	//
+	// Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
+	// or the plain English form "Card *1234 approved USD 12.50 at STARBUCKS") and answers
+	// 200 with `outcome` and what it did; the answer is 200 whatever the text was:
+	// - `CREATED`: a pending EXPENSE was created (`entry`). Its memo is the merchant, its date
+	//   the payment's day in the service time zone (`postedAt` gives the year and the time
+	//   when the text has none). The wallet is the member's card wallet whose name contains
+	//   the card's last digits, the issuer (any of its spellings) or the card name, or whose
+	//   name appears in the text; when nothing matches and the member has exactly one CARD or
+	//   CHECK_CARD wallet, that one; else none. The category is prefilled with the category
+	//   most used by the member's confirmed expenses whose memo contains the merchant; the
+	//   entry stays pending until confirmed. Installments are kept on a CARD wallet only. A
+	//   foreign-currency payment keeps `currency` and `originalAmount`; when the text prints
+	//   no won amount, the FX rate of the payment's day converts it (503 when the FX service
+	//   is down and has no rate stored).
+	// - `DUPLICATE`: an entry with the same `notifKey` exists (`entry` is that one). The key is
+	//   the given `notifKey`, or one derived from kind, issuer, card digits, amount, currency,
+	//   time and merchant, so the same text delivered any number of times, in parallel too,
+	//   creates exactly one entry.
+	// - `DELETED`: a cancellation (취소) matched a pending expense of the same amount (or
+	//   currency and original amount) and merchant on or before its day; that entry was
+	//   deleted (`entry` is what it was).
+	// - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
+	//   amount, currency, wallet and memo (no category: the expense's is an expense category)
+	//   offsets it (`entry`), keyed by the cancellation so it too is recorded once.
+	// - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
+	//   billing, payment-due or limit notice, a declined payment, no approval or no amount in
+	//   the text, or a cancellation that matches no expense.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
+	CreateEntryFromNotification(ctx context.Context, body CreateEntryFromNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ParseEntryTextWithBody Read an entry draft out of text
 	//
@@ -3194,6 +3553,52 @@ type ClientInterface interface {
 	//
 	// Corresponds with PUT /api/account/recurrings/{id} (the `UpdateRecurring` operationId).
 	UpdateRecurring(ctx context.Context, id RecurringID, body UpdateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RestoreBackupWithBody Replace the member's ledger with a backup
+	//
+	// Deletes all of the member's ledger (wallets, tags, categories, entries, recurring and
+	// quick entries; investments too once they exist, which are not restored) and recreates
+	// it from the document in one transaction, in this order: wallets, tags, categories,
+	// entries, recurring, budgets, quick entries. Any failure rolls everything back: the
+	// ledger is then exactly as before. Free limits do not apply. A document with no
+	// wallets, tags, categories, entries, recurring, quick entries, budgets or transfers
+	// answers 400 `EMPTY_BACKUP` (it would only delete). A reference to a name the document
+	// does not define, a repeated name, a sub-category whose parent is not a top-level
+	// category of its type, or installments on anything but a card expense answer 400
+	// `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
+	// `tags` are created. The answer counts what was restored.
+	//
+	// The body may be up to 64 MiB: a decade of a busy ledger (15 entries a day, about
+	// 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
+	// room to spare; any other JSON operation keeps the 1 MiB limit.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
+	RestoreBackupWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RestoreBackup Replace the member's ledger with a backup
+	//
+	// Deletes all of the member's ledger (wallets, tags, categories, entries, recurring and
+	// quick entries; investments too once they exist, which are not restored) and recreates
+	// it from the document in one transaction, in this order: wallets, tags, categories,
+	// entries, recurring, budgets, quick entries. Any failure rolls everything back: the
+	// ledger is then exactly as before. Free limits do not apply. A document with no
+	// wallets, tags, categories, entries, recurring, quick entries, budgets or transfers
+	// answers 400 `EMPTY_BACKUP` (it would only delete). A reference to a name the document
+	// does not define, a repeated name, a sub-category whose parent is not a top-level
+	// category of its type, or installments on anything but a card expense answer 400
+	// `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
+	// `tags` are created. The answer counts what was restored.
+	//
+	// The body may be up to 64 MiB: a decade of a busy ledger (15 entries a day, about
+	// 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
+	// room to spare; any other JSON operation keeps the 1 MiB limit.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
+	RestoreBackup(ctx context.Context, body RestoreBackupJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetCategoryStats Statistics by category over a range
 	//
@@ -4541,6 +4946,32 @@ type ClientInterface interface {
 	GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
+// GetBackup The member's whole ledger as one document
+//
+// Answers the member's ledger as one versioned JSON document (`version` 1), the same
+// document `POST /api/account/restore` takes. Records refer to each other by name, never
+// by id: an entry names its wallet, its category and the category's parent, and its
+// tags. Order is kept: wallets, tags and categories in their sort order (parents before
+// their sub-categories), entries by date then creation. Account numbers are in plain
+// text (the document is the member's own). Names a ledger repeats (two wallets, or two
+// categories of one type under one parent, with the same name) get " (2)", " (3)" … so
+// every reference is unambiguous. `budgets` and `transfers` are reserved for those areas
+// and empty in version 1; entries that are one side of a transfer belong to `transfers`
+// and are not in `entries`. Investments are not part of the document.
+//
+// Corresponds with GET /api/account/backup (the `GetBackup` operationId).
+func (c *Client) GetBackup(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBackupRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListBudgets List a month's budgets
 //
 // The member's budgets of `year` and `month`, ordered by category id.
@@ -5108,6 +5539,96 @@ func (c *Client) CreateEntryWithBody(ctx context.Context, contentType string, bo
 // Corresponds with POST /api/account/entries (the `CreateEntry` operationId).
 func (c *Client) CreateEntry(ctx context.Context, body CreateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateEntryRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateEntryFromNotificationWithBody Turn a card payment notification into a pending expense
+//
+// Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
+// or the plain English form "Card *1234 approved USD 12.50 at STARBUCKS") and answers
+// 200 with `outcome` and what it did; the answer is 200 whatever the text was:
+//   - `CREATED`: a pending EXPENSE was created (`entry`). Its memo is the merchant, its date
+//     the payment's day in the service time zone (`postedAt` gives the year and the time
+//     when the text has none). The wallet is the member's card wallet whose name contains
+//     the card's last digits, the issuer (any of its spellings) or the card name, or whose
+//     name appears in the text; when nothing matches and the member has exactly one CARD or
+//     CHECK_CARD wallet, that one; else none. The category is prefilled with the category
+//     most used by the member's confirmed expenses whose memo contains the merchant; the
+//     entry stays pending until confirmed. Installments are kept on a CARD wallet only. A
+//     foreign-currency payment keeps `currency` and `originalAmount`; when the text prints
+//     no won amount, the FX rate of the payment's day converts it (503 when the FX service
+//     is down and has no rate stored).
+//   - `DUPLICATE`: an entry with the same `notifKey` exists (`entry` is that one). The key is
+//     the given `notifKey`, or one derived from kind, issuer, card digits, amount, currency,
+//     time and merchant, so the same text delivered any number of times, in parallel too,
+//     creates exactly one entry.
+//   - `DELETED`: a cancellation (취소) matched a pending expense of the same amount (or
+//     currency and original amount) and merchant on or before its day; that entry was
+//     deleted (`entry` is what it was).
+//   - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
+//     amount, currency, wallet and memo (no category: the expense's is an expense category)
+//     offsets it (`entry`), keyed by the cancellation so it too is recorded once.
+//   - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
+//     billing, payment-due or limit notice, a declined payment, no approval or no amount in
+//     the text, or a cancellation that matches no expense.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
+func (c *Client) CreateEntryFromNotificationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateEntryFromNotificationRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateEntryFromNotification Turn a card payment notification into a pending expense
+//
+// Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
+// or the plain English form "Card *1234 approved USD 12.50 at STARBUCKS") and answers
+// 200 with `outcome` and what it did; the answer is 200 whatever the text was:
+//   - `CREATED`: a pending EXPENSE was created (`entry`). Its memo is the merchant, its date
+//     the payment's day in the service time zone (`postedAt` gives the year and the time
+//     when the text has none). The wallet is the member's card wallet whose name contains
+//     the card's last digits, the issuer (any of its spellings) or the card name, or whose
+//     name appears in the text; when nothing matches and the member has exactly one CARD or
+//     CHECK_CARD wallet, that one; else none. The category is prefilled with the category
+//     most used by the member's confirmed expenses whose memo contains the merchant; the
+//     entry stays pending until confirmed. Installments are kept on a CARD wallet only. A
+//     foreign-currency payment keeps `currency` and `originalAmount`; when the text prints
+//     no won amount, the FX rate of the payment's day converts it (503 when the FX service
+//     is down and has no rate stored).
+//   - `DUPLICATE`: an entry with the same `notifKey` exists (`entry` is that one). The key is
+//     the given `notifKey`, or one derived from kind, issuer, card digits, amount, currency,
+//     time and merchant, so the same text delivered any number of times, in parallel too,
+//     creates exactly one entry.
+//   - `DELETED`: a cancellation (취소) matched a pending expense of the same amount (or
+//     currency and original amount) and merchant on or before its day; that entry was
+//     deleted (`entry` is what it was).
+//   - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
+//     amount, currency, wallet and memo (no category: the expense's is an expense category)
+//     offsets it (`entry`), keyed by the cancellation so it too is recorded once.
+//   - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
+//     billing, payment-due or limit notice, a declined payment, no approval or no amount in
+//     the text, or a cancellation that matches no expense.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
+func (c *Client) CreateEntryFromNotification(ctx context.Context, body CreateEntryFromNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateEntryFromNotificationRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5826,6 +6347,72 @@ func (c *Client) UpdateRecurringWithBody(ctx context.Context, id RecurringID, co
 // Corresponds with PUT /api/account/recurrings/{id} (the `UpdateRecurring` operationId).
 func (c *Client) UpdateRecurring(ctx context.Context, id RecurringID, body UpdateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateRecurringRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RestoreBackupWithBody Replace the member's ledger with a backup
+//
+// Deletes all of the member's ledger (wallets, tags, categories, entries, recurring and
+// quick entries; investments too once they exist, which are not restored) and recreates
+// it from the document in one transaction, in this order: wallets, tags, categories,
+// entries, recurring, budgets, quick entries. Any failure rolls everything back: the
+// ledger is then exactly as before. Free limits do not apply. A document with no
+// wallets, tags, categories, entries, recurring, quick entries, budgets or transfers
+// answers 400 `EMPTY_BACKUP` (it would only delete). A reference to a name the document
+// does not define, a repeated name, a sub-category whose parent is not a top-level
+// category of its type, or installments on anything but a card expense answer 400
+// `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
+// `tags` are created. The answer counts what was restored.
+//
+// The body may be up to 64 MiB: a decade of a busy ledger (15 entries a day, about
+// 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
+// room to spare; any other JSON operation keeps the 1 MiB limit.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
+func (c *Client) RestoreBackupWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRestoreBackupRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RestoreBackup Replace the member's ledger with a backup
+//
+// Deletes all of the member's ledger (wallets, tags, categories, entries, recurring and
+// quick entries; investments too once they exist, which are not restored) and recreates
+// it from the document in one transaction, in this order: wallets, tags, categories,
+// entries, recurring, budgets, quick entries. Any failure rolls everything back: the
+// ledger is then exactly as before. Free limits do not apply. A document with no
+// wallets, tags, categories, entries, recurring, quick entries, budgets or transfers
+// answers 400 `EMPTY_BACKUP` (it would only delete). A reference to a name the document
+// does not define, a repeated name, a sub-category whose parent is not a top-level
+// category of its type, or installments on anything but a card expense answer 400
+// `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
+// `tags` are created. The answer counts what was restored.
+//
+// The body may be up to 64 MiB: a decade of a busy ledger (15 entries a day, about
+// 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
+// room to spare; any other JSON operation keeps the 1 MiB limit.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
+func (c *Client) RestoreBackup(ctx context.Context, body RestoreBackupJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRestoreBackupRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8491,6 +9078,33 @@ func (c *Client) GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn
 	return c.Client.Do(req)
 }
 
+// NewGetBackupRequest constructs an http.Request for the GetBackup method
+func NewGetBackupRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/backup")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListBudgetsRequest constructs an http.Request for the ListBudgets method
 func NewListBudgetsRequest(server string, params *ListBudgetsParams) (*http.Request, error) {
 	var err error
@@ -9564,6 +10178,46 @@ func NewCreateEntryRequestWithBody(server string, contentType string, body io.Re
 	return req, nil
 }
 
+// NewCreateEntryFromNotificationRequest calls the generic CreateEntryFromNotification builder with application/json body
+func NewCreateEntryFromNotificationRequest(server string, body CreateEntryFromNotificationJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateEntryFromNotificationRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateEntryFromNotificationRequestWithBody constructs an http.Request for the CreateEntryFromNotification method, with any body, and a specified content type
+func NewCreateEntryFromNotificationRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/entries/notification")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewParseEntryTextRequest calls the generic ParseEntryText builder with application/json body
 func NewParseEntryTextRequest(server string, body ParseEntryTextJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -10575,6 +11229,46 @@ func NewUpdateRecurringRequestWithBody(server string, id RecurringID, contentTyp
 	}
 
 	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewRestoreBackupRequest calls the generic RestoreBackup builder with application/json body
+func NewRestoreBackupRequest(server string, body RestoreBackupJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRestoreBackupRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewRestoreBackupRequestWithBody constructs an http.Request for the RestoreBackup method, with any body, and a specified content type
+func NewRestoreBackupRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/restore")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
 	if err != nil {
 		return nil, err
 	}
@@ -14504,6 +15198,24 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// GetBackupWithResponse The member's whole ledger as one document
+	//
+	// Answers the member's ledger as one versioned JSON document (`version` 1), the same
+	// document `POST /api/account/restore` takes. Records refer to each other by name, never
+	// by id: an entry names its wallet, its category and the category's parent, and its
+	// tags. Order is kept: wallets, tags and categories in their sort order (parents before
+	// their sub-categories), entries by date then creation. Account numbers are in plain
+	// text (the document is the member's own). Names a ledger repeats (two wallets, or two
+	// categories of one type under one parent, with the same name) get " (2)", " (3)" … so
+	// every reference is unambiguous. `budgets` and `transfers` are reserved for those areas
+	// and empty in version 1; entries that are one side of a transfer belong to `transfers`
+	// and are not in `entries`. Investments are not part of the document.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/account/backup (the `GetBackup` operationId).
+	GetBackupWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetBackupResponse, error)
+
 	// ListBudgetsWithResponse List a month's budgets
 	//
 	// The member's budgets of `year` and `month`, ordered by category id.
@@ -14792,6 +15504,76 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/account/entries (the `CreateEntry` operationId).
 	CreateEntryWithResponse(ctx context.Context, body CreateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateEntryResponse, error)
+
+	// CreateEntryFromNotificationWithBodyWithResponse Turn a card payment notification into a pending expense
+	//
+	// Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
+	// or the plain English form "Card *1234 approved USD 12.50 at STARBUCKS") and answers
+	// 200 with `outcome` and what it did; the answer is 200 whatever the text was:
+	// - `CREATED`: a pending EXPENSE was created (`entry`). Its memo is the merchant, its date
+	//   the payment's day in the service time zone (`postedAt` gives the year and the time
+	//   when the text has none). The wallet is the member's card wallet whose name contains
+	//   the card's last digits, the issuer (any of its spellings) or the card name, or whose
+	//   name appears in the text; when nothing matches and the member has exactly one CARD or
+	//   CHECK_CARD wallet, that one; else none. The category is prefilled with the category
+	//   most used by the member's confirmed expenses whose memo contains the merchant; the
+	//   entry stays pending until confirmed. Installments are kept on a CARD wallet only. A
+	//   foreign-currency payment keeps `currency` and `originalAmount`; when the text prints
+	//   no won amount, the FX rate of the payment's day converts it (503 when the FX service
+	//   is down and has no rate stored).
+	// - `DUPLICATE`: an entry with the same `notifKey` exists (`entry` is that one). The key is
+	//   the given `notifKey`, or one derived from kind, issuer, card digits, amount, currency,
+	//   time and merchant, so the same text delivered any number of times, in parallel too,
+	//   creates exactly one entry.
+	// - `DELETED`: a cancellation (취소) matched a pending expense of the same amount (or
+	//   currency and original amount) and merchant on or before its day; that entry was
+	//   deleted (`entry` is what it was).
+	// - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
+	//   amount, currency, wallet and memo (no category: the expense's is an expense category)
+	//   offsets it (`entry`), keyed by the cancellation so it too is recorded once.
+	// - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
+	//   billing, payment-due or limit notice, a declined payment, no approval or no amount in
+	//   the text, or a cancellation that matches no expense.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
+	CreateEntryFromNotificationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateEntryFromNotificationResponse, error)
+
+	// CreateEntryFromNotificationWithResponse Turn a card payment notification into a pending expense
+	//
+	// Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
+	// or the plain English form "Card *1234 approved USD 12.50 at STARBUCKS") and answers
+	// 200 with `outcome` and what it did; the answer is 200 whatever the text was:
+	// - `CREATED`: a pending EXPENSE was created (`entry`). Its memo is the merchant, its date
+	//   the payment's day in the service time zone (`postedAt` gives the year and the time
+	//   when the text has none). The wallet is the member's card wallet whose name contains
+	//   the card's last digits, the issuer (any of its spellings) or the card name, or whose
+	//   name appears in the text; when nothing matches and the member has exactly one CARD or
+	//   CHECK_CARD wallet, that one; else none. The category is prefilled with the category
+	//   most used by the member's confirmed expenses whose memo contains the merchant; the
+	//   entry stays pending until confirmed. Installments are kept on a CARD wallet only. A
+	//   foreign-currency payment keeps `currency` and `originalAmount`; when the text prints
+	//   no won amount, the FX rate of the payment's day converts it (503 when the FX service
+	//   is down and has no rate stored).
+	// - `DUPLICATE`: an entry with the same `notifKey` exists (`entry` is that one). The key is
+	//   the given `notifKey`, or one derived from kind, issuer, card digits, amount, currency,
+	//   time and merchant, so the same text delivered any number of times, in parallel too,
+	//   creates exactly one entry.
+	// - `DELETED`: a cancellation (취소) matched a pending expense of the same amount (or
+	//   currency and original amount) and merchant on or before its day; that entry was
+	//   deleted (`entry` is what it was).
+	// - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
+	//   amount, currency, wallet and memo (no category: the expense's is an expense category)
+	//   offsets it (`entry`), keyed by the cancellation so it too is recorded once.
+	// - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
+	//   billing, payment-due or limit notice, a declined payment, no approval or no amount in
+	//   the text, or a cancellation that matches no expense.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
+	CreateEntryFromNotificationWithResponse(ctx context.Context, body CreateEntryFromNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateEntryFromNotificationResponse, error)
 
 	// ParseEntryTextWithBodyWithResponse Read an entry draft out of text
 	//
@@ -15180,6 +15962,52 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PUT /api/account/recurrings/{id} (the `UpdateRecurring` operationId).
 	UpdateRecurringWithResponse(ctx context.Context, id RecurringID, body UpdateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateRecurringResponse, error)
+
+	// RestoreBackupWithBodyWithResponse Replace the member's ledger with a backup
+	//
+	// Deletes all of the member's ledger (wallets, tags, categories, entries, recurring and
+	// quick entries; investments too once they exist, which are not restored) and recreates
+	// it from the document in one transaction, in this order: wallets, tags, categories,
+	// entries, recurring, budgets, quick entries. Any failure rolls everything back: the
+	// ledger is then exactly as before. Free limits do not apply. A document with no
+	// wallets, tags, categories, entries, recurring, quick entries, budgets or transfers
+	// answers 400 `EMPTY_BACKUP` (it would only delete). A reference to a name the document
+	// does not define, a repeated name, a sub-category whose parent is not a top-level
+	// category of its type, or installments on anything but a card expense answer 400
+	// `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
+	// `tags` are created. The answer counts what was restored.
+	//
+	// The body may be up to 64 MiB: a decade of a busy ledger (15 entries a day, about
+	// 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
+	// room to spare; any other JSON operation keeps the 1 MiB limit.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
+	RestoreBackupWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error)
+
+	// RestoreBackupWithResponse Replace the member's ledger with a backup
+	//
+	// Deletes all of the member's ledger (wallets, tags, categories, entries, recurring and
+	// quick entries; investments too once they exist, which are not restored) and recreates
+	// it from the document in one transaction, in this order: wallets, tags, categories,
+	// entries, recurring, budgets, quick entries. Any failure rolls everything back: the
+	// ledger is then exactly as before. Free limits do not apply. A document with no
+	// wallets, tags, categories, entries, recurring, quick entries, budgets or transfers
+	// answers 400 `EMPTY_BACKUP` (it would only delete). A reference to a name the document
+	// does not define, a repeated name, a sub-category whose parent is not a top-level
+	// category of its type, or installments on anything but a card expense answer 400
+	// `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
+	// `tags` are created. The answer counts what was restored.
+	//
+	// The body may be up to 64 MiB: a decade of a busy ledger (15 entries a day, about
+	// 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
+	// room to spare; any other JSON operation keeps the 1 MiB limit.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
+	RestoreBackupWithResponse(ctx context.Context, body RestoreBackupJSONRequestBody, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error)
 
 	// GetCategoryStatsWithResponse Statistics by category over a range
 	//
@@ -16637,6 +17465,89 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /readyz (the `GetReadiness` operationId).
 	GetReadinessWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetReadinessResponse, error)
+}
+
+// GetBackupResponse503Headers the declared response headers of an HTTP 503 response for GetBackup
+type GetBackupResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetBackupResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Backup
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetBackupResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetBackupResponse) GetJSON200() *Backup {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetBackupResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetBackupResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetBackupResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetBackupResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetBackupResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetBackupResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetBackupResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetBackupResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetBackupResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 // ListBudgetsResponse503Headers the declared response headers of an HTTP 503 response for ListBudgets
@@ -18593,6 +19504,103 @@ func (r CreateEntryResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r CreateEntryResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateEntryFromNotificationResponse503Headers the declared response headers of an HTTP 503 response for CreateEntryFromNotification
+type CreateEntryFromNotificationResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreateEntryFromNotificationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *NotificationResult
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateEntryFromNotificationResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CreateEntryFromNotificationResponse) GetJSON200() *NotificationResult {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateEntryFromNotificationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateEntryFromNotificationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateEntryFromNotificationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateEntryFromNotificationResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -20982,6 +21990,103 @@ func (r UpdateRecurringResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateRecurringResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RestoreBackupResponse503Headers the declared response headers of an HTTP 503 response for RestoreBackup
+type RestoreBackupResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RestoreBackupResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RestoreResult
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RestoreBackupResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RestoreBackupResponse) GetJSON200() *RestoreResult {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RestoreBackupResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RestoreBackupResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RestoreBackupResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RestoreBackupResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r RestoreBackupResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r RestoreBackupResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RestoreBackupResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RestoreBackupResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RestoreBackupResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RestoreBackupResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RestoreBackupResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -29423,6 +30528,30 @@ func (r GetReadinessResponse) ContentType() string {
 	return ""
 }
 
+// GetBackupWithResponse The member's whole ledger as one document
+//
+// Answers the member's ledger as one versioned JSON document (`version` 1), the same
+// document `POST /api/account/restore` takes. Records refer to each other by name, never
+// by id: an entry names its wallet, its category and the category's parent, and its
+// tags. Order is kept: wallets, tags and categories in their sort order (parents before
+// their sub-categories), entries by date then creation. Account numbers are in plain
+// text (the document is the member's own). Names a ledger repeats (two wallets, or two
+// categories of one type under one parent, with the same name) get " (2)", " (3)" … so
+// every reference is unambiguous. `budgets` and `transfers` are reserved for those areas
+// and empty in version 1; entries that are one side of a transfer belong to `transfers`
+// and are not in `entries`. Investments are not part of the document.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/account/backup (the `GetBackup` operationId).
+func (c *ClientWithResponses) GetBackupWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetBackupResponse, error) {
+	rsp, err := c.GetBackup(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetBackupResponse(rsp)
+}
+
 // ListBudgetsWithResponse List a month's budgets
 //
 // The member's budgets of `year` and `month`, ordered by category id.
@@ -29896,6 +31025,88 @@ func (c *ClientWithResponses) CreateEntryWithResponse(ctx context.Context, body 
 		return nil, err
 	}
 	return ParseCreateEntryResponse(rsp)
+}
+
+// CreateEntryFromNotificationWithBodyWithResponse Turn a card payment notification into a pending expense
+//
+// Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
+// or the plain English form "Card *1234 approved USD 12.50 at STARBUCKS") and answers
+// 200 with `outcome` and what it did; the answer is 200 whatever the text was:
+//   - `CREATED`: a pending EXPENSE was created (`entry`). Its memo is the merchant, its date
+//     the payment's day in the service time zone (`postedAt` gives the year and the time
+//     when the text has none). The wallet is the member's card wallet whose name contains
+//     the card's last digits, the issuer (any of its spellings) or the card name, or whose
+//     name appears in the text; when nothing matches and the member has exactly one CARD or
+//     CHECK_CARD wallet, that one; else none. The category is prefilled with the category
+//     most used by the member's confirmed expenses whose memo contains the merchant; the
+//     entry stays pending until confirmed. Installments are kept on a CARD wallet only. A
+//     foreign-currency payment keeps `currency` and `originalAmount`; when the text prints
+//     no won amount, the FX rate of the payment's day converts it (503 when the FX service
+//     is down and has no rate stored).
+//   - `DUPLICATE`: an entry with the same `notifKey` exists (`entry` is that one). The key is
+//     the given `notifKey`, or one derived from kind, issuer, card digits, amount, currency,
+//     time and merchant, so the same text delivered any number of times, in parallel too,
+//     creates exactly one entry.
+//   - `DELETED`: a cancellation (취소) matched a pending expense of the same amount (or
+//     currency and original amount) and merchant on or before its day; that entry was
+//     deleted (`entry` is what it was).
+//   - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
+//     amount, currency, wallet and memo (no category: the expense's is an expense category)
+//     offsets it (`entry`), keyed by the cancellation so it too is recorded once.
+//   - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
+//     billing, payment-due or limit notice, a declined payment, no approval or no amount in
+//     the text, or a cancellation that matches no expense.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
+func (c *ClientWithResponses) CreateEntryFromNotificationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateEntryFromNotificationResponse, error) {
+	rsp, err := c.CreateEntryFromNotificationWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateEntryFromNotificationResponse(rsp)
+}
+
+// CreateEntryFromNotificationWithResponse Turn a card payment notification into a pending expense
+//
+// Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
+// or the plain English form "Card *1234 approved USD 12.50 at STARBUCKS") and answers
+// 200 with `outcome` and what it did; the answer is 200 whatever the text was:
+//   - `CREATED`: a pending EXPENSE was created (`entry`). Its memo is the merchant, its date
+//     the payment's day in the service time zone (`postedAt` gives the year and the time
+//     when the text has none). The wallet is the member's card wallet whose name contains
+//     the card's last digits, the issuer (any of its spellings) or the card name, or whose
+//     name appears in the text; when nothing matches and the member has exactly one CARD or
+//     CHECK_CARD wallet, that one; else none. The category is prefilled with the category
+//     most used by the member's confirmed expenses whose memo contains the merchant; the
+//     entry stays pending until confirmed. Installments are kept on a CARD wallet only. A
+//     foreign-currency payment keeps `currency` and `originalAmount`; when the text prints
+//     no won amount, the FX rate of the payment's day converts it (503 when the FX service
+//     is down and has no rate stored).
+//   - `DUPLICATE`: an entry with the same `notifKey` exists (`entry` is that one). The key is
+//     the given `notifKey`, or one derived from kind, issuer, card digits, amount, currency,
+//     time and merchant, so the same text delivered any number of times, in parallel too,
+//     creates exactly one entry.
+//   - `DELETED`: a cancellation (취소) matched a pending expense of the same amount (or
+//     currency and original amount) and merchant on or before its day; that entry was
+//     deleted (`entry` is what it was).
+//   - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
+//     amount, currency, wallet and memo (no category: the expense's is an expense category)
+//     offsets it (`entry`), keyed by the cancellation so it too is recorded once.
+//   - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
+//     billing, payment-due or limit notice, a declined payment, no approval or no amount in
+//     the text, or a cancellation that matches no expense.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
+func (c *ClientWithResponses) CreateEntryFromNotificationWithResponse(ctx context.Context, body CreateEntryFromNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateEntryFromNotificationResponse, error) {
+	rsp, err := c.CreateEntryFromNotification(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateEntryFromNotificationResponse(rsp)
 }
 
 // ParseEntryTextWithBodyWithResponse Read an entry draft out of text
@@ -30500,6 +31711,64 @@ func (c *ClientWithResponses) UpdateRecurringWithResponse(ctx context.Context, i
 		return nil, err
 	}
 	return ParseUpdateRecurringResponse(rsp)
+}
+
+// RestoreBackupWithBodyWithResponse Replace the member's ledger with a backup
+//
+// Deletes all of the member's ledger (wallets, tags, categories, entries, recurring and
+// quick entries; investments too once they exist, which are not restored) and recreates
+// it from the document in one transaction, in this order: wallets, tags, categories,
+// entries, recurring, budgets, quick entries. Any failure rolls everything back: the
+// ledger is then exactly as before. Free limits do not apply. A document with no
+// wallets, tags, categories, entries, recurring, quick entries, budgets or transfers
+// answers 400 `EMPTY_BACKUP` (it would only delete). A reference to a name the document
+// does not define, a repeated name, a sub-category whose parent is not a top-level
+// category of its type, or installments on anything but a card expense answer 400
+// `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
+// `tags` are created. The answer counts what was restored.
+//
+// The body may be up to 64 MiB: a decade of a busy ledger (15 entries a day, about
+// 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
+// room to spare; any other JSON operation keeps the 1 MiB limit.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
+func (c *ClientWithResponses) RestoreBackupWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error) {
+	rsp, err := c.RestoreBackupWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRestoreBackupResponse(rsp)
+}
+
+// RestoreBackupWithResponse Replace the member's ledger with a backup
+//
+// Deletes all of the member's ledger (wallets, tags, categories, entries, recurring and
+// quick entries; investments too once they exist, which are not restored) and recreates
+// it from the document in one transaction, in this order: wallets, tags, categories,
+// entries, recurring, budgets, quick entries. Any failure rolls everything back: the
+// ledger is then exactly as before. Free limits do not apply. A document with no
+// wallets, tags, categories, entries, recurring, quick entries, budgets or transfers
+// answers 400 `EMPTY_BACKUP` (it would only delete). A reference to a name the document
+// does not define, a repeated name, a sub-category whose parent is not a top-level
+// category of its type, or installments on anything but a card expense answer 400
+// `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
+// `tags` are created. The answer counts what was restored.
+//
+// The body may be up to 64 MiB: a decade of a busy ledger (15 entries a day, about
+// 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
+// room to spare; any other JSON operation keeps the 1 MiB limit.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
+func (c *ClientWithResponses) RestoreBackupWithResponse(ctx context.Context, body RestoreBackupJSONRequestBody, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error) {
+	rsp, err := c.RestoreBackup(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRestoreBackupResponse(rsp)
 }
 
 // GetCategoryStatsWithResponse Statistics by category over a range
@@ -32745,6 +34014,80 @@ func (c *ClientWithResponses) GetReadinessWithResponse(ctx context.Context, reqE
 	return ParseGetReadinessResponse(rsp)
 }
 
+// ParseGetBackupResponse parses an HTTP response from a GetBackupWithResponse call
+func ParseGetBackupResponse(rsp *http.Response) (*GetBackupResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetBackupResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Backup
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetBackupResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseListBudgetsResponse parses an HTTP response from a ListBudgetsWithResponse call
 func ParseListBudgetsResponse(rsp *http.Response) (*ListBudgetsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -34515,6 +35858,94 @@ func ParseCreateEntryResponse(rsp *http.Response) (*CreateEntryResponse, error) 
 	switch {
 	case rsp.StatusCode == 503:
 		var headers CreateEntryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateEntryFromNotificationResponse parses an HTTP response from a CreateEntryFromNotificationWithResponse call
+func ParseCreateEntryFromNotificationResponse(rsp *http.Response) (*CreateEntryFromNotificationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateEntryFromNotificationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest NotificationResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateEntryFromNotificationResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -36685,6 +38116,94 @@ func ParseUpdateRecurringResponse(rsp *http.Response) (*UpdateRecurringResponse,
 	switch {
 	case rsp.StatusCode == 503:
 		var headers UpdateRecurringResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRestoreBackupResponse parses an HTTP response from a RestoreBackupWithResponse call
+func ParseRestoreBackupResponse(rsp *http.Response) (*RestoreBackupResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RestoreBackupResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RestoreResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers RestoreBackupResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

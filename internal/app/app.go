@@ -16,6 +16,7 @@ import (
 
 	"github.com/nestegg/nestegg/internal/admin"
 	"github.com/nestegg/nestegg/internal/auth"
+	"github.com/nestegg/nestegg/internal/backup"
 	"github.com/nestegg/nestegg/internal/billing"
 	"github.com/nestegg/nestegg/internal/board"
 	"github.com/nestegg/nestegg/internal/budget"
@@ -32,6 +33,7 @@ import (
 	"github.com/nestegg/nestegg/internal/jobs"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/member"
+	"github.com/nestegg/nestegg/internal/notify"
 	"github.com/nestegg/nestegg/internal/points"
 	"github.com/nestegg/nestegg/internal/profile"
 	"github.com/nestegg/nestegg/internal/server"
@@ -147,6 +149,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		budgetHandler.SetRandSource(o.BonusRand)
 	}
 	ledgerHandler.OnEntryWritten(budgetHandler.MonthComplete)
+	ledgerHandler.UseRates(a.FX, cfg.BaseCurrency)
 	handler, err := server.New(server.Deps{
 		Pool:           pool,
 		Redis:          rdb,
@@ -169,6 +172,8 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		Transfer: transfer.NewHandler(pool),
 		Invest:   invest.NewHandler(pool, o.Clock, cfg.Timezone, cfg.BaseCurrency, quote.New(cfg.QuoteAPIURL, o.HTTPClient)),
 		Budget:   budgetHandler,
+		Notify:   notify.NewHandler(pool, o.Clock, cfg.Timezone, a.FX, cfg.BaseCurrency),
+		Backup:   backup.NewHandler(pool, ledgerHandler.Crypto()),
 	})
 	if err != nil {
 		a.Close()

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -51,6 +52,35 @@ type EntryInput struct {
 	// Pending and NotifKey are set by card-notification intake only.
 	Pending  bool
 	NotifKey *string
+	// needsRate marks a foreign entry with neither amount nor rate: Amount
+	// waits for the FX rate of its date.
+	needsRate bool
+}
+
+// NeedsRate says the entry has neither amount nor exchange rate: its
+// Amount is not known until the FX rate of its date is filled in.
+func (e EntryInput) NeedsRate() bool { return e.needsRate }
+
+// fillRate gives an entry that needs one the FX rate of its date. It calls
+// the FX service, so it runs before the caller's transaction.
+func (h *LedgerHandler) fillRate(ctx context.Context, e *EntryInput) error {
+	if !e.needsRate {
+		return nil
+	}
+	if h.rates == nil {
+		return problem.Invalid("/exchangeRate", "is required when amount is absent")
+	}
+	r, err := h.rates.RateOn(ctx, *e.Currency, h.base, e.Date)
+	if err != nil {
+		return err
+	}
+	e.ExchangeRate = decimal.NullDecimal{Decimal: r.Rate, Valid: true}
+	e.Amount = ConvertAmount(e.OriginalAmount.Decimal, r.Rate)
+	e.needsRate = false
+	if e.Amount < 0 || e.Amount > maxAmount {
+		return problem.Invalid("/amount", "must be 0 to 10^15 won")
+	}
+	return nil
 }
 
 // Entry is an entry with its tag names.
@@ -93,8 +123,13 @@ func EntryInputFrom(in api.EntryRequest, premium bool) (EntryInput, error) {
 	case !e.OriginalAmount.Valid:
 		return e, problem.Invalid("/amount", "is required unless originalAmount and exchangeRate are given")
 	case !e.ExchangeRate.Valid:
-		// The rate of the entry's date from the FX service is issue 12's.
-		return e, problem.Invalid("/exchangeRate", "is required when amount is absent")
+		if e.Currency == nil {
+			return e, problem.Invalid("/exchangeRate", "is required when amount is absent, unless currency is given")
+		}
+		// The caller looks the rate of the entry's date up (fillRate),
+		// before any transaction.
+		e.needsRate = true
+		return e, nil
 	default:
 		e.Amount = ConvertAmount(e.OriginalAmount.Decimal, e.ExchangeRate.Decimal)
 	}
@@ -153,6 +188,9 @@ func checkEntryRefs(ctx context.Context, q *db.Queries, memberID int64, e EntryI
 // CreateEntryTx creates an entry with its tags. The caller has decided
 // whether the member may use tags.
 func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryInput) (Entry, error) {
+	if e.needsRate {
+		return Entry{}, errors.New("create entry: the exchange rate was not filled in (fillRate)")
+	}
 	if err := checkEntryRefs(ctx, q, memberID, e); err != nil {
 		return Entry{}, err
 	}
@@ -224,6 +262,9 @@ func (h *LedgerHandler) CreateEntry(ctx context.Context, req api.CreateEntryRequ
 	if err != nil {
 		return nil, err
 	}
+	if err := h.fillRate(ctx, &in); err != nil {
+		return nil, err
+	}
 	var e Entry
 	if len(in.Tags) == 0 {
 		// Checks, then one INSERT: no transaction needed, as the foreign
@@ -261,6 +302,9 @@ func (h *LedgerHandler) UpdateEntry(ctx context.Context, req api.UpdateEntryRequ
 	p := caller(ctx)
 	in, err := EntryInputFrom(*req.Body, p.HasPremium())
 	if err != nil {
+		return nil, err
+	}
+	if err := h.fillRate(ctx, &in); err != nil {
 		return nil, err
 	}
 	e, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (Entry, error) {

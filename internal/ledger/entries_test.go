@@ -88,7 +88,7 @@ func TestEntryRules(t *testing.T) {
 		}(), "/installmentMonths"},
 		"category of other type": {func() api.EntryRequest { b := lt.Expense(date, 100, cash.ID); b.CategoryID = &salary.ID; return b }(), "/categoryId"},
 		"no amount at all":       {api.EntryRequest{Date: date, Type: api.EntryTypeExpense}, "/amount"},
-		"no rate":                {api.EntryRequest{Date: date, Type: api.EntryTypeExpense, Currency: lt.Ptr("USD"), OriginalAmount: lt.Ptr("12.5")}, "/exchangeRate"},
+		"no rate nor currency":   {api.EntryRequest{Date: date, Type: api.EntryTypeExpense, OriginalAmount: lt.Ptr("12.5")}, "/exchangeRate"},
 		"control in memo":        {func() api.EntryRequest { b := lt.Expense(date, 100, cash.ID); b.Memo = lt.Ptr("a\x1bb"); return b }(), "/memo"},
 	} {
 		p := free.Do(http.MethodPost, "/api/account/entries", tc.body).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")

@@ -22,6 +22,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/clock"
+	"github.com/nestegg/nestegg/internal/fx"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
 )
@@ -41,6 +42,16 @@ type LedgerHandler struct {
 	// entryHook runs after an entry that counts is written (the
 	// month-complete bonus); nil runs nothing.
 	entryHook EntryHook
+	// rates and base convert a foreign entry given without amount and rate
+	// (UseRates); nil refuses such an entry.
+	rates *fx.Rates
+	base  string
+}
+
+// UseRates lets a foreign entry given with neither amount nor exchange rate
+// take the FX rate of its date from rates, into base (BASE_CURRENCY).
+func (h *LedgerHandler) UseRates(rates *fx.Rates, base string) {
+	h.rates, h.base = rates, base
 }
 
 // EntryHook is told of a confirmed entry written on a day, after its

@@ -16,6 +16,7 @@ import (
 	apigen "github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/admin"
 	"github.com/nestegg/nestegg/internal/auth"
+	"github.com/nestegg/nestegg/internal/backup"
 	"github.com/nestegg/nestegg/internal/billing"
 	"github.com/nestegg/nestegg/internal/board"
 	"github.com/nestegg/nestegg/internal/budget"
@@ -24,6 +25,7 @@ import (
 	"github.com/nestegg/nestegg/internal/intakeapi"
 	"github.com/nestegg/nestegg/internal/invest"
 	"github.com/nestegg/nestegg/internal/ledger"
+	"github.com/nestegg/nestegg/internal/notify"
 	"github.com/nestegg/nestegg/internal/points"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/profile"
@@ -45,6 +47,8 @@ type Server struct {
 	*transfer.TransferHandler
 	*invest.InvestHandler
 	*budget.BudgetHandler
+	*notify.NotifyHandler
+	*backup.BackupHandler
 }
 
 var _ apigen.StrictServerInterface = (*Server)(nil)
@@ -71,6 +75,8 @@ type Deps struct {
 	Transfer       *transfer.TransferHandler
 	Invest         *invest.InvestHandler
 	Budget         *budget.BudgetHandler
+	Notify         *notify.NotifyHandler
+	Backup         *backup.BackupHandler
 }
 
 // New returns the service's root handler.
@@ -94,6 +100,8 @@ func New(deps Deps) (http.Handler, error) {
 		TransferHandler: deps.Transfer,
 		InvestHandler:   deps.Invest,
 		BudgetHandler:   deps.Budget,
+		NotifyHandler:   deps.Notify,
+		BackupHandler:   deps.Backup,
 	}
 
 	strict := apigen.NewStrictHandlerWithOptions(srv, nil, apigen.StrictHTTPServerOptions{

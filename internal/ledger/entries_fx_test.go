@@ -1,0 +1,42 @@
+package ledger_test
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/internal/apitest"
+	"github.com/nestegg/nestegg/internal/config"
+	"github.com/nestegg/nestegg/internal/external/fx/fxtest"
+	lt "github.com/nestegg/nestegg/internal/ledger/ledgertest"
+)
+
+func TestForeignEntryWithoutAmountOrRateTakesTheFXRateOfItsDate(t *testing.T) {
+	t.Parallel()
+	fake := fxtest.New(t)
+	env := apitest.New(t, apitest.WithConfig(func(cfg *config.Config) { cfg.FXAPIURL = fake.URL }))
+	m := env.NewMember()
+	body := api.EntryRequest{Date: lt.Date(2026, 11, 16), Type: api.EntryTypeExpense, Currency: lt.Ptr("USD"), OriginalAmount: lt.Ptr("12.50")}
+	e := lt.Entry(m.Client, body)
+	if e.Amount != 17391 || e.ExchangeRate == nil || *e.ExchangeRate != "1391.25" || *e.OriginalAmount != "12.5" {
+		t.Fatalf("entry %+v", e)
+	}
+	// An update without amount and rate looks the rate up too.
+	var got api.Entry
+	body.OriginalAmount = lt.Ptr("2")
+	m.Do(http.MethodPut, fmt.Sprintf("/api/account/entries/%d", e.ID), body).Want(http.StatusOK).JSON(&got)
+	if got.Amount != 2783 {
+		t.Fatalf("updated %+v", got)
+	}
+	// Neither amount, rate nor currency: still 400 on /exchangeRate.
+	body.Currency = nil
+	p := m.Do(http.MethodPost, "/api/account/entries", body).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
+	if len(p.Errors) != 1 || p.Errors[0].Field != "/exchangeRate" {
+		t.Fatalf("problem %+v", p)
+	}
+	// The provider down with nothing stored: 503, nothing created.
+	fake.SetMode(fxtest.Fail)
+	body.Currency = lt.Ptr("EUR")
+	m.Do(http.MethodPost, "/api/account/entries", body).WantProblem(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
+}

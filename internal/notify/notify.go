@@ -1,0 +1,372 @@
+// Package notify turns card and bank payment notifications into pending
+// ledger entries: it parses the text (package intake), ignores what is not a
+// payment, drops duplicates by notif_key, matches the card wallet, prefills
+// the category from the member's history and offsets cancellations.
+//
+// One notification runs in one transaction under a per-member advisory lock,
+// so the same text delivered many times in parallel creates exactly one
+// entry. An FX rate a foreign payment needs is looked up before that
+// transaction, never inside it.
+package notify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/shopspring/decimal"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/clock"
+	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/fx"
+	"github.com/nestegg/nestegg/internal/intake"
+	"github.com/nestegg/nestegg/internal/ledger"
+	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/session"
+	"github.com/nestegg/nestegg/internal/text"
+)
+
+// Outcomes of a notification, as the contract names them.
+const (
+	OutcomeCreated   = "CREATED"
+	OutcomeDuplicate = "DUPLICATE"
+	OutcomeDeleted   = "DELETED"
+	OutcomeReversed  = "REVERSED"
+	OutcomeIgnored   = "IGNORED"
+)
+
+// Reasons of this package (package intake gives the not-a-payment ones).
+const (
+	ReasonDuplicate = "already recorded"
+	ReasonNoMatch   = "a cancellation that matches no expense"
+)
+
+const (
+	maxTextRunes = 2000
+	maxKeyLen    = 128
+	maxMemoRunes = 200
+	maxAmount    = 1_000_000_000_000_000
+)
+
+// Wallet types a card notification belongs to.
+const (
+	walletCard      = "CARD"
+	walletCheckCard = "CHECK_CARD"
+)
+
+// NotifyHandler implements the notification operation of the contract.
+type NotifyHandler struct {
+	pool  *pgxpool.Pool
+	clock clock.Clock
+	loc   *time.Location
+	rates *fx.Rates
+	base  string
+}
+
+// NewHandler returns the notification handler; loc is APP_TIMEZONE and base
+// BASE_CURRENCY, the currency entry amounts are in.
+func NewHandler(pool *pgxpool.Pool, clk clock.Clock, loc *time.Location, rates *fx.Rates, base string) *NotifyHandler {
+	return &NotifyHandler{pool: pool, clock: clk, loc: loc, rates: rates, base: base}
+}
+
+// Result is what one notification did.
+type Result struct {
+	Outcome string
+	Entry   *ledger.Entry
+	Reason  string
+}
+
+// CreateEntryFromNotification handles a card payment notification.
+func (h *NotifyHandler) CreateEntryFromNotification(ctx context.Context, req api.CreateEntryFromNotificationRequestObject) (api.CreateEntryFromNotificationResponseObject, error) {
+	body := req.Body
+	if err := checkText(body.Text); err != nil {
+		return nil, err
+	}
+	var key string
+	if body.NotifKey != nil {
+		key = *body.NotifKey
+		if key == "" || len(key) > maxKeyLen || strings.ContainsFunc(key, func(r rune) bool { return r < 0x21 || r > 0x7e }) {
+			return nil, problem.Invalid("/notifKey", "must be 1 to 128 printable ASCII characters without spaces")
+		}
+	}
+	res, err := h.Intake(ctx, session.PrincipalFrom(ctx).MemberID, body.Text, body.PostedAt, key)
+	if err != nil {
+		return nil, err
+	}
+	out := api.CreateEntryFromNotification200JSONResponse{Outcome: api.NotificationOutcome(res.Outcome)}
+	if res.Entry != nil {
+		e := api.NotificationEntry(ledger.ToAPIEntry(*res.Entry))
+		out.Entry = &e
+	}
+	if res.Reason != "" {
+		out.Reason = &res.Reason
+	}
+	return out, nil
+}
+
+func checkText(s string) error {
+	if n := utf8.RuneCountInString(s); n < 1 || n > maxTextRunes {
+		return problem.Invalid("/text", fmt.Sprintf("must be 1 to %d characters", maxTextRunes))
+	}
+	return text.CheckMultiline("/text", s)
+}
+
+// Intake reads a notification posted at postedAt and records it. key is the
+// device's id of the notification; "" derives one from what the text says.
+func (h *NotifyHandler) Intake(ctx context.Context, memberID int64, msg string, postedAt time.Time, key string) (Result, error) {
+	n := intake.ParseNotification(msg, postedAt.In(h.loc))
+	if n.Kind == intake.KindNotPayment {
+		return Result{Outcome: OutcomeIgnored, Reason: n.Reason}, nil
+	}
+	if key == "" {
+		key = n.Key()
+	}
+	p, err := h.payment(ctx, n)
+	if err != nil {
+		return Result{}, err
+	}
+	return database.InTxV(ctx, h.pool, func(q *db.Queries) (Result, error) {
+		if err := q.LockMemberNotifications(ctx, memberID); err != nil {
+			return Result{}, fmt.Errorf("lock notifications of member %d: %w", memberID, err)
+		}
+		old, err := q.GetEntryByNotifKey(ctx, db.GetEntryByNotifKeyParams{MemberID: memberID, NotifKey: &key})
+		switch {
+		case err == nil:
+			e, err := withTags(ctx, q, memberID, old)
+			return Result{Outcome: OutcomeDuplicate, Entry: &e, Reason: ReasonDuplicate}, err
+		case !errors.Is(err, pgx.ErrNoRows):
+			return Result{}, fmt.Errorf("entry by notification key: %w", err)
+		}
+		wallets, err := q.ListNotifyWallets(ctx, memberID)
+		if err != nil {
+			return Result{}, fmt.Errorf("wallets of member %d: %w", memberID, err)
+		}
+		p.wallet = MatchWallet(n, msg, wallets)
+		if n.Kind == intake.KindCancel {
+			return cancelTx(ctx, q, memberID, p, key)
+		}
+		return createTx(ctx, q, memberID, p, key)
+	})
+}
+
+// payment is a parsed notification as an entry would hold it.
+type payment struct {
+	day            time.Time
+	amount         int64
+	currency       *string
+	originalAmount decimal.NullDecimal
+	exchangeRate   decimal.NullDecimal
+	installments   int
+	merchant       string
+	wallet         *db.ListNotifyWalletsRow
+}
+
+// payment converts a parsed notification, with the FX rate of its day when
+// it is in a foreign currency and prints no won amount.
+func (h *NotifyHandler) payment(ctx context.Context, n intake.Notification) (payment, error) {
+	at := n.At.In(h.loc)
+	p := payment{
+		day:          time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, time.UTC),
+		amount:       n.Amount,
+		installments: n.Installments,
+		merchant:     memo(n),
+	}
+	if n.Currency != "" && n.Currency != h.base {
+		c := n.Currency
+		p.currency = &c
+		p.originalAmount = decimal.NullDecimal{Decimal: n.OriginalAmount, Valid: true}
+		// A cancellation matches by currency and original amount: it
+		// needs no rate.
+		if n.Amount == 0 && n.Kind == intake.KindPayment {
+			r, err := h.rates.RateOn(ctx, n.Currency, h.base, at)
+			if err != nil {
+				return p, err
+			}
+			p.exchangeRate = decimal.NullDecimal{Decimal: r.Rate, Valid: true}
+			p.amount = ledger.ConvertAmount(n.OriginalAmount, r.Rate)
+		}
+	}
+	if p.amount < 0 || p.amount > maxAmount {
+		return p, problem.Invalid("/text", "the amount is out of range")
+	}
+	return p, nil
+}
+
+// memo is the merchant, or the card when the text names no merchant, cut to
+// a memo's length.
+func memo(n intake.Notification) string {
+	m := strings.TrimSpace(n.Merchant)
+	if m == "" {
+		m = strings.TrimSpace(n.CardName)
+	}
+	if m == "" {
+		m = n.Issuer
+	}
+	if text.CheckLine("/memo", m) != nil {
+		m = strings.Map(func(r rune) rune {
+			if text.CheckLine("", string(r)) != nil {
+				return -1
+			}
+			return r
+		}, m)
+	}
+	if r := []rune(m); len(r) > maxMemoRunes {
+		m = string(r[:maxMemoRunes])
+	}
+	return m
+}
+
+func createTx(ctx context.Context, q *db.Queries, memberID int64, p payment, key string) (Result, error) {
+	in := ledger.EntryInput{
+		Date: p.day, Type: ledger.TypeExpense, Amount: p.amount, Memo: p.merchant,
+		Currency: p.currency, OriginalAmount: p.originalAmount, ExchangeRate: p.exchangeRate,
+		Pending: true, NotifKey: &key,
+	}
+	if p.wallet != nil {
+		in.WalletID = &p.wallet.ID
+		// Installments live on a credit card only; elsewhere the payment
+		// is recorded as a lump sum rather than refused.
+		if p.wallet.Type == walletCard && p.installments >= 2 && p.installments <= 24 {
+			m := int32(p.installments)
+			in.InstallmentMonths = &m
+		}
+	}
+	if p.merchant != "" {
+		id, err := q.MostUsedCategoryForMemo(ctx, db.MostUsedCategoryForMemoParams{
+			MemberID: memberID, Type: ledger.TypeExpense, MemoPattern: "%" + likeEscaper.Replace(p.merchant) + "%",
+		})
+		switch {
+		case err == nil:
+			in.CategoryID = &id
+		case !errors.Is(err, pgx.ErrNoRows):
+			return Result{}, fmt.Errorf("category for %q: %w", p.merchant, err)
+		}
+	}
+	e, err := ledger.CreateEntryTx(ctx, q, memberID, in)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Outcome: OutcomeCreated, Entry: &e}, nil
+}
+
+// cancelTx offsets the expense a cancellation undoes: a pending one is
+// deleted, a confirmed one gets a pending income of the same amount (the
+// member confirms it as any recognised entry).
+func cancelTx(ctx context.Context, q *db.Queries, memberID int64, p payment, key string) (Result, error) {
+	arg := db.FindCancelledEntryParams{
+		MemberID: memberID, EntryDate: p.day, Currency: p.currency, Amount: p.amount,
+		OriginalAmount: p.originalAmount, Merchant: p.merchant,
+	}
+	if p.wallet != nil {
+		arg.WalletID = &p.wallet.ID
+	}
+	old, err := q.FindCancelledEntry(ctx, arg)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Result{Outcome: OutcomeIgnored, Reason: ReasonNoMatch}, nil
+	}
+	if err != nil {
+		return Result{}, fmt.Errorf("find the cancelled entry: %w", err)
+	}
+	e, err := withTags(ctx, q, memberID, old)
+	if err != nil {
+		return Result{}, err
+	}
+	if old.Pending {
+		if _, err := q.DeleteEntry(ctx, db.DeleteEntryParams{MemberID: memberID, ID: old.ID}); err != nil {
+			return Result{}, fmt.Errorf("delete cancelled entry %d: %w", old.ID, err)
+		}
+		return Result{Outcome: OutcomeDeleted, Entry: &e}, nil
+	}
+	rev, err := ledger.CreateEntryTx(ctx, q, memberID, ledger.EntryInput{
+		Date: p.day, Type: ledger.TypeIncome, Amount: old.Amount, WalletID: old.WalletID, Memo: old.Memo,
+		Currency: old.Currency, OriginalAmount: old.OriginalAmount, ExchangeRate: old.ExchangeRate,
+		Pending: true, NotifKey: &key,
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Outcome: OutcomeReversed, Entry: &rev}, nil
+}
+
+func withTags(ctx context.Context, q *db.Queries, memberID int64, row db.AccountEntry) (ledger.Entry, error) {
+	rows, err := q.ListEntryTags(ctx, db.ListEntryTagsParams{MemberID: memberID, EntryIds: []int64{row.ID}})
+	if err != nil {
+		return ledger.Entry{}, fmt.Errorf("tags of entry %d: %w", row.ID, err)
+	}
+	e := ledger.Entry{AccountEntry: row}
+	for _, r := range rows {
+		e.Tags = append(e.Tags, r.Name)
+	}
+	return e, nil
+}
+
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// MatchWallet picks the member's wallet a notification belongs to, matching
+// in both directions: the issuer (any of its spellings), the card name or the
+// card's last digits in the wallet's name, and the wallet's name in the text.
+// Only card wallets are matched (a bank notification of a check card names
+// the bank too, and a cash wallet is never what a card paid with). With no
+// match, the only card wallet when the member has exactly one; else none.
+func MatchWallet(n intake.Notification, msg string, wallets []db.ListNotifyWalletsRow) *db.ListNotifyWalletsRow {
+	flatText := flat(msg)
+	var names []string
+	for _, a := range intake.Aliases(n.Issuer) {
+		names = append(names, flat(a))
+	}
+	card := flat(n.CardName)
+	digits := ""
+	if len(n.Last4) == 4 && !strings.Contains(n.Last4, "*") {
+		digits = n.Last4
+	}
+	var best *db.ListNotifyWalletsRow
+	bestScore, cards := 0, 0
+	var onlyCard *db.ListNotifyWalletsRow
+	for i := range wallets {
+		w := &wallets[i]
+		if w.Type != walletCard && w.Type != walletCheckCard {
+			continue
+		}
+		cards++
+		onlyCard = w
+		name := flat(w.Name)
+		score := 0
+		if digits != "" && strings.Contains(name, digits) {
+			score += 8
+		}
+		if card != "" && strings.Contains(name, card) {
+			score += 4
+		}
+		for _, a := range names {
+			if a != "" && strings.Contains(name, a) {
+				score += 2
+				break
+			}
+		}
+		if len([]rune(name)) >= 2 && strings.Contains(flatText, name) {
+			score += 3
+		}
+		if score > 0 && (w.Type == walletCheckCard) == n.CheckCard {
+			score++
+		}
+		if score > bestScore {
+			best, bestScore = w, score
+		}
+	}
+	if best == nil && cards == 1 {
+		return onlyCard
+	}
+	return best
+}
+
+// flat is a name as matching compares it: upper-case, without spaces.
+func flat(s string) string {
+	return strings.ToUpper(strings.Join(strings.Fields(s), ""))
+}

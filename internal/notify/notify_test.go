@@ -1,0 +1,287 @@
+package notify_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/internal/apitest"
+	"github.com/nestegg/nestegg/internal/config"
+	"github.com/nestegg/nestegg/internal/external/fx/fxtest"
+	lt "github.com/nestegg/nestegg/internal/ledger/ledgertest"
+)
+
+const (
+	shinhan       = "[Web발신]\n신한카드(1234)승인 홍*동 12,500원(일시불)11/16 12:34 스타벅스 누적1,234,567원"
+	shinhanCancel = "[Web발신]\n신한카드(1234)승인취소 홍*동 12,500원(일시불)11/16 12:34 스타벅스"
+	hyundai       = "[Web발신]\n현대카드 M 승인\n홍*동\n12,500원 일시불\n11/16 12:34\n스타벅스\n누적1,234,567원"
+	installment   = "[Web발신]\n신한카드(5678)승인 김*수 1,290,000원(03개월)11/15 19:02 (주)하이마트 누적2,345,000원"
+	advertising   = "(광고)[신한카드] 11월 혜택 안내! 스타벅스 30% 할인 이벤트 무료수신거부 080-000-0000"
+	foreign       = "[Web발신]\n신한카드(1234)해외승인 홍*동 USD 12.50 11/14 03:21 AMAZON.COM"
+)
+
+var posted = time.Date(2026, 11, 16, 12, 40, 0, 0, time.FixedZone("KST", 9*3600))
+
+func send(t *testing.T, m *apitest.Member, text string, key *string) api.NotificationResult {
+	t.Helper()
+	var out api.NotificationResult
+	m.Do(http.MethodPost, "/api/account/entries/notification",
+		api.NotificationRequest{Text: text, PostedAt: posted, NotifKey: key}).Want(http.StatusOK).JSON(&out)
+	return out
+}
+
+func pendingCount(t *testing.T, m *apitest.Member) int64 {
+	t.Helper()
+	var c api.PendingCount
+	m.Do(http.MethodGet, "/api/account/entries/pending/count", nil).Want(http.StatusOK).JSON(&c)
+	return c.Count
+}
+
+func TestNotificationCreatesPendingExpenseOnTheMatchedCard(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	lt.Wallet(m.Client, "현금", api.WalletTypeCash, 0)
+	lt.Wallet(m.Client, "KB국민 체크", api.WalletTypeCheckCard, 0)
+	card := lt.Wallet(m.Client, "신한 Deep Dream", api.WalletTypeCard, 0)
+	lt.Wallet(m.Client, "현대카드 M", api.WalletTypeCard, 0)
+
+	got := send(t, m, shinhan, nil)
+	e := got.Entry
+	if got.Outcome != "CREATED" || e == nil || got.Reason != nil {
+		t.Fatalf("got %+v", got)
+	}
+	if !e.Pending || e.Type != "EXPENSE" || e.Amount != 12500 || e.Memo != "스타벅스" ||
+		e.Date.Format(time.DateOnly) != "2026-11-16" || e.WalletID == nil || *e.WalletID != card.ID ||
+		e.CategoryID != nil || e.Currency != nil || e.InstallmentMonths != nil {
+		t.Fatalf("entry %+v (wallet %v), want a pending 12,500 expense at 스타벅스 on %d", e, e.WalletID, card.ID)
+	}
+	if n := pendingCount(t, m); n != 1 {
+		t.Fatalf("%d pending entries", n)
+	}
+}
+
+func TestNotificationMatchesWalletNameInTextAndLastDigits(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	// The wallet's name appears in the text (the other direction).
+	lt.Wallet(m.Client, "신한카드 (5678)", api.WalletTypeCard, 0)
+	m2 := lt.Wallet(m.Client, "M", api.WalletTypeCard, 0)
+	hy := lt.Wallet(m.Client, "현대카드 M", api.WalletTypeCard, 0)
+	if e := send(t, m, hyundai, nil).Entry; e == nil || *e.WalletID != hy.ID {
+		t.Fatalf("hyundai entry %+v, want wallet %d (not %d)", e, hy.ID, m2.ID)
+	}
+	// The last digits pick the card, and installments stay on a credit card.
+	e := send(t, m, installment, nil).Entry
+	if e == nil || e.WalletID == nil || e.InstallmentMonths == nil || *e.InstallmentMonths != 3 || e.Amount != 1290000 {
+		t.Fatalf("installment entry %+v", e)
+	}
+	var w api.Wallet
+	m.Do(http.MethodGet, fmt.Sprintf("/api/account/wallets/%d", *e.WalletID), nil).Want(http.StatusOK).JSON(&w)
+	if w.Name != "신한카드 (5678)" {
+		t.Fatalf("installment on %q", w.Name)
+	}
+}
+
+func TestNotificationUsesTheOnlyCardOverCash(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	lt.Wallet(m.Client, "현금 지갑", api.WalletTypeCash, 0)
+	only := lt.Wallet(m.Client, "생활비", api.WalletTypeCheckCard, 0)
+	if e := send(t, m, hyundai, nil).Entry; e == nil || e.WalletID == nil || *e.WalletID != only.ID {
+		t.Fatalf("entry %+v, want the only card %d", e, only.ID)
+	}
+	// Two cards and no match: no wallet rather than a guess.
+	lt.Wallet(m.Client, "여행", api.WalletTypeCard, 0)
+	if e := send(t, m, shinhan, nil).Entry; e == nil || e.WalletID != nil {
+		t.Fatalf("entry %+v, want no wallet", e)
+	}
+}
+
+func TestNotificationPrefillsTheMostUsedCategoryOfConfirmedEntries(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	card := lt.Wallet(m.Client, "신한카드", api.WalletTypeCard, 0)
+	cafe := lt.Category(m.Client, "카페", api.EntryTypeExpense, nil)
+	food := lt.Category(m.Client, "식비", api.EntryTypeExpense, nil)
+	gift := lt.Category(m.Client, "선물", api.EntryTypeIncome, nil)
+	add := func(typ api.EntryType, memo string, cat int64) {
+		b := lt.Expense(lt.Date(2026, 11, 1), 5000, card.ID)
+		b.Type, b.Memo, b.CategoryID = typ, &memo, &cat
+		lt.Entry(m.Client, b)
+	}
+	add(api.EntryTypeExpense, "스타벅스 강남점", cafe.ID)
+	add(api.EntryTypeExpense, "스타벅스 역삼", cafe.ID)
+	add(api.EntryTypeExpense, "스타벅스 점심", food.ID)
+	add(api.EntryTypeExpense, "이마트", food.ID)
+	add(api.EntryTypeExpense, "이마트", food.ID)
+	// Income of the same memo and pending expenses do not count.
+	add(api.EntryTypeIncome, "스타벅스 환급", gift.ID)
+	add(api.EntryTypeIncome, "스타벅스 환급", gift.ID)
+	add(api.EntryTypeIncome, "스타벅스 환급", gift.ID)
+	env.Exec(`INSERT INTO account_entry (member_id, type, amount, entry_date, memo, category_id, pending)
+		SELECT $1, 'EXPENSE', 1, '2026-11-02', '스타벅스', $2, true FROM generate_series(1, 5)`, m.ID, food.ID)
+
+	e := send(t, m, shinhan, nil).Entry
+	if e == nil || e.CategoryID == nil || *e.CategoryID != cafe.ID || !e.Pending {
+		t.Fatalf("entry %+v, want category %d (카페) and pending", e, cafe.ID)
+	}
+}
+
+func TestNotificationParallelDeliveryCreatesOneEntry(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	lt.Wallet(m.Client, "신한카드", api.WalletTypeCard, 0)
+	const n = 20
+	outcomes := make([]string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var out api.NotificationResult
+			r := m.Do(http.MethodPost, "/api/account/entries/notification", api.NotificationRequest{Text: shinhan, PostedAt: posted})
+			if r.Status == http.StatusOK {
+				r.JSON(&out)
+			}
+			outcomes[i] = fmt.Sprintf("%d %s", r.Status, out.Outcome)
+		}()
+	}
+	wg.Wait()
+	created := 0
+	for _, o := range outcomes {
+		switch o {
+		case "200 CREATED":
+			created++
+		case "200 DUPLICATE":
+		default:
+			t.Errorf("outcome %q", o)
+		}
+	}
+	if created != 1 || pendingCount(t, m) != 1 {
+		t.Fatalf("%d created, %d pending; outcomes %v", created, pendingCount(t, m), outcomes)
+	}
+	// A given key decides: the same key is a duplicate whatever the text
+	// (the push and the SMS of one payment read differently).
+	key := "android-1"
+	first := send(t, m, hyundai, &key)
+	again := send(t, m, strings.ReplaceAll(hyundai, "\n", " "), &key)
+	if first.Outcome != "CREATED" || again.Outcome != "DUPLICATE" || again.Entry == nil || again.Entry.ID != first.Entry.ID {
+		t.Fatalf("first %+v, again %+v", first, again)
+	}
+}
+
+func TestNotificationCancellationOffsetsThePayment(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	card := lt.Wallet(m.Client, "신한카드", api.WalletTypeCard, 0)
+
+	// While pending, the payment is deleted.
+	paid := send(t, m, shinhan, nil).Entry
+	got := send(t, m, shinhanCancel, nil)
+	if got.Outcome != "DELETED" || got.Entry == nil || got.Entry.ID != paid.ID {
+		t.Fatalf("cancel of a pending payment: %+v", got)
+	}
+	m.Do(http.MethodGet, fmt.Sprintf("/api/account/entries/%d", paid.ID), nil).WantProblem(http.StatusNotFound, "NOT_FOUND")
+	if n := pendingCount(t, m); n != 0 {
+		t.Fatalf("%d pending after the cancellation", n)
+	}
+
+	// Confirmed, it is offset by a pending income of the same amount.
+	confirmed := lt.Entry(m.Client, func() api.EntryRequest {
+		b := lt.Expense(lt.Date(2026, 11, 16), 12500, card.ID)
+		b.Memo = lt.Ptr("스타벅스")
+		return b
+	}())
+	got = send(t, m, shinhanCancel, lt.Ptr("cancel-2"))
+	e := got.Entry
+	if got.Outcome != "REVERSED" || e == nil || e.Type != "INCOME" || e.Amount != 12500 || !e.Pending ||
+		e.WalletID == nil || *e.WalletID != card.ID {
+		t.Fatalf("cancel of a confirmed payment: %+v", got)
+	}
+	m.Do(http.MethodGet, fmt.Sprintf("/api/account/entries/%d", confirmed.ID), nil).Want(http.StatusOK)
+	if again := send(t, m, shinhanCancel, lt.Ptr("cancel-2")); again.Outcome != "DUPLICATE" {
+		t.Fatalf("the same cancellation again: %+v", again)
+	}
+
+	// A cancellation of nothing creates nothing and says so.
+	other := env.NewMember(apitest.AsPremium())
+	if got := send(t, other, shinhanCancel, nil); got.Outcome != "IGNORED" || got.Entry != nil || got.Reason == nil {
+		t.Fatalf("cancel without a payment: %+v", got)
+	}
+}
+
+func TestNotificationIgnoresWhatIsNotAPayment(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	for _, text := range []string{
+		advertising,
+		"[신한카드] 11월 결제예정금액 안내 홍*동님 1,234,000원 결제일 11/25",
+		"안녕하세요 오늘 날씨가 좋네요",
+	} {
+		got := send(t, m, text, nil)
+		if got.Outcome != "IGNORED" || got.Entry != nil || got.Reason == nil || *got.Reason == "" {
+			t.Errorf("%q: %+v", text, got)
+		}
+	}
+	if got := send(t, m, advertising, nil); *got.Reason != "advertising" {
+		t.Errorf("reason %q", *got.Reason)
+	}
+	if n := pendingCount(t, m); n != 0 {
+		t.Fatalf("%d pending entries", n)
+	}
+}
+
+func TestNotificationForeignPaymentUsesTheRateOfItsDay(t *testing.T) {
+	t.Parallel()
+	fake := fxtest.New(t)
+	env := apitest.New(t, apitest.WithConfig(func(cfg *config.Config) { cfg.FXAPIURL = fake.URL }))
+	m := env.NewMember(apitest.AsPremium())
+	e := send(t, m, foreign, nil).Entry
+	if e == nil || e.Currency == nil || *e.Currency != "USD" || e.OriginalAmount == nil || *e.OriginalAmount != "12.5" ||
+		e.ExchangeRate == nil || *e.ExchangeRate != "1391.25" || e.Amount != 17391 || e.Date.Format(time.DateOnly) != "2026-11-14" {
+		t.Fatalf("entry %+v", e)
+	}
+	// The provider down and no rate stored for the day: 503, nothing created.
+	fake.SetMode(fxtest.Fail)
+	m.Do(http.MethodPost, "/api/account/entries/notification",
+		api.NotificationRequest{Text: strings.Replace(foreign, "11/14", "11/12", 1), PostedAt: posted}).
+		WantProblem(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
+	if n := pendingCount(t, m); n != 1 {
+		t.Fatalf("%d pending entries", n)
+	}
+}
+
+func TestNotificationAccessAndBadInput(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	free := env.NewMember()
+	free.Do(http.MethodPost, "/api/account/entries/notification", api.NotificationRequest{Text: shinhan, PostedAt: posted}).
+		WantProblem(http.StatusForbidden, "PREMIUM_REQUIRED")
+	m := env.NewMember(apitest.AsPremium())
+	for name, body := range map[string]api.NotificationRequest{
+		"empty":         {Text: "", PostedAt: posted},
+		"huge":          {Text: strings.Repeat("가", 2001), PostedAt: posted},
+		"control":       {Text: "신한카드 승인 \x07 12,500원", PostedAt: posted},
+		"bidi":          {Text: "신한카드 승인 \u202e 12,500원", PostedAt: posted},
+		"key spaces":    {Text: shinhan, PostedAt: posted, NotifKey: lt.Ptr("a b")},
+		"key too long":  {Text: shinhan, PostedAt: posted, NotifKey: lt.Ptr(strings.Repeat("k", 129))},
+		"key empty":     {Text: shinhan, PostedAt: posted, NotifKey: lt.Ptr("")},
+		"key non-ascii": {Text: shinhan, PostedAt: posted, NotifKey: lt.Ptr("키")},
+	} {
+		r := m.Raw().Do(http.MethodPost, "/api/account/entries/notification", body)
+		if r.Status != http.StatusBadRequest {
+			t.Errorf("%s: status %d", name, r.Status)
+		}
+	}
+}
