@@ -1020,8 +1020,13 @@ type MonthlyStats struct {
 	Net        int64              `json:"net"`
 
 	// To The last day of the ledger month.
-	To   openapi_types.Date `json:"to"`
-	Year int32              `json:"year"`
+	To openapi_types.Date `json:"to"`
+
+	// Transfers The month's confirmed transfers per wallet, apart from income and expense (which
+	// never count them): money moved in and out of each wallet, by wallet id. A transfer's
+	// fee is an expense, not a transfer.
+	Transfers []StatsWalletTransfers `json:"transfers"`
+	Year      int32                  `json:"year"`
 }
 
 // NetWorthPoint defines model for NetWorthPoint.
@@ -1684,6 +1689,16 @@ type StatsMonth struct {
 	Month   int32              `json:"month"`
 	Net     int64              `json:"net"`
 	To      openapi_types.Date `json:"to"`
+}
+
+// StatsWalletTransfers defines model for StatsWalletTransfers.
+type StatsWalletTransfers struct {
+	// In Transferred into the wallet.
+	In int64 `json:"in"`
+
+	// Out Transferred out of the wallet.
+	Out      int64 `json:"out"`
+	WalletID int64 `json:"walletId"`
 }
 
 // StatusRequest Example: {"status":"SUSPENDED"}

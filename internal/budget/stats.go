@@ -9,6 +9,7 @@ import (
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/transfer"
 )
 
 // maxStatsDays bounds a statistics range (five years).
@@ -65,7 +66,8 @@ func nest(sums []categorySum) api.StatsCategories {
 	return out
 }
 
-// GetMonthlyStats answers a month's statistics from one query.
+// GetMonthlyStats answers a month's statistics: income, expense, categories
+// and days from one query, the month's transfers per wallet from a second.
 func (h *BudgetHandler) GetMonthlyStats(ctx context.Context, req api.GetMonthlyStatsRequestObject) (api.GetMonthlyStatsResponseObject, error) {
 	p := req.Params
 	if err := checkMonth("year", "month", p.Year, p.Month); err != nil {
@@ -105,6 +107,14 @@ func (h *BudgetHandler) GetMonthlyStats(ctx context.Context, req api.GetMonthlyS
 	}
 	out.Net = out.Income - out.Expense
 	out.Categories = nest(sums)
+	flows, err := transfer.MonthlyByWalletTx(ctx, q, memberID, from, to)
+	if err != nil {
+		return nil, err
+	}
+	out.Transfers = make([]api.StatsWalletTransfers, len(flows))
+	for i, f := range flows {
+		out.Transfers[i] = api.StatsWalletTransfers{WalletID: f.WalletID, In: f.In, Out: f.Out}
+	}
 	return api.GetMonthlyStats200JSONResponse(out), nil
 }
 

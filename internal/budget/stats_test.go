@@ -220,3 +220,39 @@ func TestStatisticsBadInput(t *testing.T) {
 		raw.Send(http.MethodGet, q, "", nil).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
 	}
 }
+
+// A card bill paid from the bank shows under transfers, per wallet, and
+// leaves the month's income and expense as they were.
+func TestMonthlyStatsShowTransfersApart(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	bank := lt.Wallet(m.Client, "Bank", api.WalletTypeBank, 1_000_000)
+	card := lt.Wallet(m.Client, "Card", api.WalletTypeCard, 0)
+	lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 3), 30_000, card.ID))
+	m.Do(http.MethodPost, "/api/account/transfers", api.TransferRequest{
+		Date: lt.Date(2026, 11, 10), Amount: 20_000, FromWalletID: bank.ID, ToWalletID: card.ID,
+	}).Want(http.StatusCreated)
+	// A transfer of another month is not this month's.
+	m.Do(http.MethodPost, "/api/account/transfers", api.TransferRequest{
+		Date: lt.Date(2026, 10, 10), Amount: 7, FromWalletID: bank.ID, ToWalletID: card.ID,
+	}).Want(http.StatusCreated)
+
+	var stats api.MonthlyStats
+	m.Do(http.MethodGet, "/api/account/stats/monthly?year=2026&month=11", nil).Want(http.StatusOK).JSON(&stats)
+	if stats.Expense != 30_000 || stats.Income != 0 {
+		t.Fatalf("income %d expense %d: a transfer counted as income or expense", stats.Income, stats.Expense)
+	}
+	want := map[int64]api.StatsWalletTransfers{
+		bank.ID: {WalletID: bank.ID, In: 0, Out: 20_000},
+		card.ID: {WalletID: card.ID, In: 20_000, Out: 0},
+	}
+	if len(stats.Transfers) != len(want) {
+		t.Fatalf("transfers %+v, want %+v", stats.Transfers, want)
+	}
+	for _, got := range stats.Transfers {
+		if got != want[got.WalletID] {
+			t.Errorf("wallet %d: %+v, want %+v", got.WalletID, got, want[got.WalletID])
+		}
+	}
+}
