@@ -1,10 +1,3 @@
--- name: GetMonthStartDay :one
--- The day a members ledger month begins (payday months).
-SELECT month_start_day::int FROM member WHERE id = @member_id;
-
--- name: SetMonthStartDay :one
-UPDATE member SET month_start_day = @month_start_day, updated_at = now() WHERE id = @id RETURNING *;
-
 -- name: ListBudgets :many
 SELECT b.id, b.category_id, b.year, b.month, b.amount
 FROM budget b

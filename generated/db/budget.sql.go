@@ -310,18 +310,6 @@ func (q *Queries) FindBudget(ctx context.Context, arg FindBudgetParams) (int64, 
 	return id, err
 }
 
-const getMonthStartDay = `-- name: GetMonthStartDay :one
-SELECT month_start_day::int FROM member WHERE id = $1
-`
-
-// The day a members ledger month begins (payday months).
-func (q *Queries) GetMonthStartDay(ctx context.Context, memberID int64) (int32, error) {
-	row := q.db.QueryRow(ctx, getMonthStartDay, memberID)
-	var month_start_day int32
-	err := row.Scan(&month_start_day)
-	return month_start_day, err
-}
-
 const listBudgets = `-- name: ListBudgets :many
 SELECT b.id, b.category_id, b.year, b.month, b.amount
 FROM budget b
@@ -367,44 +355,6 @@ func (q *Queries) ListBudgets(ctx context.Context, arg ListBudgetsParams) ([]Lis
 		return nil, err
 	}
 	return items, nil
-}
-
-const setMonthStartDay = `-- name: SetMonthStartDay :one
-UPDATE member SET month_start_day = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day
-`
-
-type SetMonthStartDayParams struct {
-	MonthStartDay int16
-	ID            int64
-}
-
-func (q *Queries) SetMonthStartDay(ctx context.Context, arg SetMonthStartDayParams) (Member, error) {
-	row := q.db.QueryRow(ctx, setMonthStartDay, arg.MonthStartDay, arg.ID)
-	var i Member
-	err := row.Scan(
-		&i.ID,
-		&i.Email,
-		&i.PasswordHash,
-		&i.Name,
-		&i.Role,
-		&i.Status,
-		&i.Provider,
-		&i.IdpAID,
-		&i.IdpBID,
-		&i.IdpAPicture,
-		&i.ProfileImage,
-		&i.Plan,
-		&i.PlanExpiresAt,
-		&i.PlanProduct,
-		&i.PlanAutoRenew,
-		&i.Points,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-		&i.SessionEpoch,
-		&i.EmailVerified,
-		&i.MonthStartDay,
-	)
-	return i, err
 }
 
 const updateBudget = `-- name: UpdateBudget :one
