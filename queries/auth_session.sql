@@ -6,7 +6,7 @@ WHERE token_hash = @token_hash AND expires_at > @now;
 -- What every authenticated request needs: its member, and that its session
 -- still stands (not ended, not revoked by a newer epoch, not expired), in one
 -- read. PostgreSQL is the authority; the Redis copy only saves decoding work.
-SELECT m.id, m.email, m.name, m.role, m.plan, m.plan_expires_at,
+SELECT m.id, m.email, m.name, m.role, m.plan, m.plan_expires_at, m.month_start_day,
        s.expires_at, s.deadline
 FROM auth_session s
 JOIN member m ON m.id = s.member_id

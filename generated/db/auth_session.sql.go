@@ -87,7 +87,7 @@ func (q *Queries) GetAuthSession(ctx context.Context, arg GetAuthSessionParams) 
 }
 
 const getSessionPrincipal = `-- name: GetSessionPrincipal :one
-SELECT m.id, m.email, m.name, m.role, m.plan, m.plan_expires_at,
+SELECT m.id, m.email, m.name, m.role, m.plan, m.plan_expires_at, m.month_start_day,
        s.expires_at, s.deadline
 FROM auth_session s
 JOIN member m ON m.id = s.member_id
@@ -109,6 +109,7 @@ type GetSessionPrincipalRow struct {
 	Role          string
 	Plan          string
 	PlanExpiresAt *time.Time
+	MonthStartDay int16
 	ExpiresAt     time.Time
 	Deadline      time.Time
 }
@@ -126,6 +127,7 @@ func (q *Queries) GetSessionPrincipal(ctx context.Context, arg GetSessionPrincip
 		&i.Role,
 		&i.Plan,
 		&i.PlanExpiresAt,
+		&i.MonthStartDay,
 		&i.ExpiresAt,
 		&i.Deadline,
 	)

@@ -14,6 +14,7 @@ import (
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/session"
 )
 
 // Limits of an entry.
@@ -471,8 +472,13 @@ func MonthOf(t time.Time, startDay int) (year int, month time.Month) {
 	return first.Year(), first.Month()
 }
 
-// MonthStartDay is the day a member's ledger month begins.
+// MonthStartDay is the day a member's ledger month begins. A request of the
+// member has it already (read with its session, on this request); anything
+// else reads it.
 func MonthStartDay(ctx context.Context, q *db.Queries, memberID int64) (int, error) {
+	if p := session.PrincipalFrom(ctx); p != nil && p.MemberID == memberID && p.MonthStartDay >= 1 {
+		return p.MonthStartDay, nil
+	}
 	d, err := q.GetMonthStartDay(ctx, memberID)
 	if err != nil {
 		return 1, fmt.Errorf("month start day of member %d: %w", memberID, err)

@@ -136,7 +136,7 @@ func (m *Manager) principal(ctx context.Context, token string) (*Principal, erro
 	}
 	p := Principal{
 		MemberID: row.ID, Email: row.Email, Name: row.Name, Role: row.Role,
-		Plan: row.Plan, PlanExpiresAt: row.PlanExpiresAt, Token: token,
+		Plan: row.Plan, PlanExpiresAt: row.PlanExpiresAt, MonthStartDay: int(row.MonthStartDay), Token: token,
 	}
 	// Keep the stored copy current (a rare write: only when the member
 	// changed), so the session shows the plan the member has.

@@ -22,6 +22,10 @@ type Principal struct {
 	Role          string
 	Plan          string
 	PlanExpiresAt *time.Time
+	// MonthStartDay is the day the member's ledger month begins (1..28),
+	// read with the session; 0 when the principal was not read from
+	// PostgreSQL on this request (a sign-in).
+	MonthStartDay int
 	// Token is the session token the request came with (needed to end the
 	// member's other sessions but not this one).
 	Token string
