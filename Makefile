@@ -30,6 +30,9 @@ check: generate lint ## Regenerate and fail on any drift, vet, lint the contract
 		echo "generated/ is out of date with api/, queries/ or schema/: run 'make generate' and commit"; \
 		git status --short -- generated/; exit 1; fi
 	test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '^generated/'))" || { gofmt -l $$(git ls-files '*.go' | grep -v '^generated/'); exit 1; }
+	@# The top level holds only what the layout names (README): no stray binaries or notes.
+	@extra=$$(git ls-files | cut -d/ -f1 | sort -u | grep -vxE 'api|queries|schema|internal|generated|cmd|sqlc.yaml|oapi.yaml|go.mod|go.sum|Makefile|README.md|\.ci'); \
+	if [ -n "$$extra" ]; then echo "not part of the top-level layout: $$extra"; exit 1; fi
 	go vet ./...
 	go mod tidy -diff
 	cd internal/tools && go mod tidy -diff
