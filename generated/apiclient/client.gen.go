@@ -311,30 +311,45 @@ type AuthorPage struct {
 // gives), so its enums are the closed request enums. References are by name: an entry,
 // recurring or quick entry names its wallet, its category and the category's parent
 // (null for a top-level category; the category's type is the record's type). Later
-// versions add record kinds in new arrays and keep reading version 1. `budgets` and
-// `transfers` are reserved for the budget and transfer areas: empty in version 1, and a
-// restore refuses items in them until those areas define their shape.
+// versions add record kinds in new arrays and keep reading version 1: `onetimeBudgets`
+// came after the first documents of version 1 were written and may be absent.
 //
-// Example: {"budgets":[],"categories":[{"name":"식비","parent":null,"type":"EXPENSE"},{"name":"점심","parent":"식비","type":"EXPENSE"}],"entries":[{"amount":12000,"category":"점심","categoryParent":"식비","currency":null,"date":"2026-11-16","exchangeRate":null,"installmentMonths":null,"memo":"스타벅스","notifKey":null,"originalAmount":null,"pending":false,"tags":[],"type":"EXPENSE","wallet":"신한카드"}],"quickEntries":[],"recurring":[],"tags":["travel"],"transfers":[],"version":1,"wallets":[{"accountNumber":null,"currentValue":null,"loanAmount":null,"loanMethod":null,"loanMonths":null,"loanPayment":null,"loanRate":null,"loanStart":null,"manualValuation":false,"name":"신한카드","openingBalance":0,"type":"CARD"}]}
+// Example: {"budgets":[{"amount":400000,"category":"식비","categoryParent":null}],"categories":[{"name":"식비","parent":null,"type":"EXPENSE"},{"name":"점심","parent":"식비","type":"EXPENSE"}],"entries":[{"amount":12000,"category":"점심","categoryParent":"식비","currency":null,"date":"2026-11-16","exchangeRate":null,"installmentMonths":null,"memo":"스타벅스","notifKey":null,"originalAmount":null,"pending":false,"tags":[],"type":"EXPENSE","wallet":"신한카드"},{"amount":500,"category":null,"categoryParent":null,"currency":null,"date":"2026-11-25","exchangeRate":null,"installmentMonths":null,"memo":"카드대금","notifKey":null,"originalAmount":null,"pending":false,"tags":[],"type":"EXPENSE","wallet":"급여통장"}],"onetimeBudgets":[{"amount":800000,"category":null,"categoryParent":null,"endDate":"2026-12-27","name":"제주 여행","startDate":"2026-12-20"}],"quickEntries":[],"recurring":[],"tags":["travel"],"transfers":[{"amount":350000,"date":"2026-11-25","feeEntry":1,"from":"급여통장","memo":"카드대금","to":"신한카드"}],"version":1,"wallets":[{"accountNumber":null,"currentValue":null,"loanAmount":null,"loanMethod":null,"loanMonths":null,"loanPayment":null,"loanRate":null,"loanStart":null,"manualValuation":false,"name":"신한카드","openingBalance":0,"type":"CARD"},{"accountNumber":"110-234-567890","currentValue":null,"loanAmount":null,"loanMethod":null,"loanMonths":null,"loanPayment":null,"loanRate":null,"loanStart":null,"manualValuation":false,"name":"급여통장","openingBalance":1000000,"type":"BANK"}]}
 type Backup struct {
-	// Budgets Reserved for budgets; empty in version 1.
-	Budgets []map[string]interface{} `json:"budgets"`
+	// Budgets The monthly budgets of one month, one per category.
+	Budgets []BackupBudget `json:"budgets"`
 
 	// Categories Categories in their order; a sub-category's parent is a top-level category of the same type.
-	Categories   []BackupCategory   `json:"categories"`
-	Entries      []BackupEntry      `json:"entries"`
-	QuickEntries []BackupQuickEntry `json:"quickEntries"`
-	Recurring    []BackupRecurring  `json:"recurring"`
+	Categories     []BackupCategory       `json:"categories"`
+	Entries        []BackupEntry          `json:"entries"`
+	OnetimeBudgets *[]BackupOnetimeBudget `json:"onetimeBudgets,omitempty"`
+	QuickEntries   []BackupQuickEntry     `json:"quickEntries"`
+	Recurring      []BackupRecurring      `json:"recurring"`
 
 	// Tags Tag names in their order.
 	Tags []TagName `json:"tags"`
 
-	// Transfers Reserved for transfers; empty in version 1.
-	Transfers []map[string]interface{} `json:"transfers"`
+	// Transfers Transfers by date, then as they were made.
+	Transfers []BackupTransfer `json:"transfers"`
 
 	// Version The document format; 1.
 	Version int32          `json:"version"`
 	Wallets []BackupWallet `json:"wallets"`
+}
+
+// BackupBudget A monthly budget of an expense category; restored into the current ledger month.
+type BackupBudget struct {
+	Amount BudgetMoney `json:"amount"`
+
+	// Category The name of a record of the document, which other records refer to.
+	//
+	// Example: 신한카드
+	Category BackupName `json:"category"`
+
+	// CategoryParent The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	CategoryParent *BackupRef `json:"categoryParent"`
 }
 
 // BackupCategory defines model for BackupCategory.
@@ -395,6 +410,24 @@ type BackupEntry struct {
 //
 // Example: 신한카드
 type BackupName = string
+
+// BackupOnetimeBudget A one-time budget over its dates, of one expense category or (category null) of all expenses.
+type BackupOnetimeBudget struct {
+	Amount BudgetMoney `json:"amount"`
+
+	// Category The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	Category *BackupRef `json:"category"`
+
+	// CategoryParent The name of a record defined in the document; null for none.
+	//
+	// Example: 신한카드
+	CategoryParent *BackupRef         `json:"categoryParent"`
+	EndDate        openapi_types.Date `json:"endDate"`
+	Name           string             `json:"name"`
+	StartDate      openapi_types.Date `json:"startDate"`
+}
 
 // BackupQuickEntry defines model for BackupQuickEntry.
 type BackupQuickEntry struct {
@@ -476,6 +509,34 @@ type BackupRecurring struct {
 //
 // Example: 신한카드
 type BackupRef = string
+
+// BackupTransfer A transfer between two wallets of the document, named by `from` (the money leaves) and `to`.
+type BackupTransfer struct {
+	// Amount A non-negative amount in the base currency unit (won).
+	//
+	// Example: 12000
+	Amount Amount             `json:"amount"`
+	Date   openapi_types.Date `json:"date"`
+
+	// FeeEntry The transfer's fee: the position (from 0) in `entries` of the ordinary expense it
+	// was recorded as; null for no fee. Two transfers never share one.
+	FeeEntry *int32 `json:"feeEntry"`
+
+	// From The name of a record of the document, which other records refer to.
+	//
+	// Example: 신한카드
+	From BackupName `json:"from"`
+
+	// Memo Free text, at most 200 characters.
+	//
+	// Example: Lunch with the team
+	Memo Memo `json:"memo"`
+
+	// To The name of a record of the document, which other records refer to.
+	//
+	// Example: 신한카드
+	To BackupName `json:"to"`
+}
 
 // BackupWallet defines model for BackupWallet.
 type BackupWallet struct {
@@ -1596,14 +1657,15 @@ type ReportedItemPage struct {
 
 // RestoreResult defines model for RestoreResult.
 type RestoreResult struct {
-	Budgets      int32 `json:"budgets"`
-	Categories   int32 `json:"categories"`
-	Entries      int32 `json:"entries"`
-	QuickEntries int32 `json:"quickEntries"`
-	Recurring    int32 `json:"recurring"`
-	Tags         int32 `json:"tags"`
-	Transfers    int32 `json:"transfers"`
-	Wallets      int32 `json:"wallets"`
+	Budgets        int32 `json:"budgets"`
+	Categories     int32 `json:"categories"`
+	Entries        int32 `json:"entries"`
+	OnetimeBudgets int32 `json:"onetimeBudgets"`
+	QuickEntries   int32 `json:"quickEntries"`
+	Recurring      int32 `json:"recurring"`
+	Tags           int32 `json:"tags"`
+	Transfers      int32 `json:"transfers"`
+	Wallets        int32 `json:"wallets"`
 }
 
 // Role A member's role, as a request sets it.
@@ -2867,9 +2929,13 @@ type ClientInterface interface {
 	// their sub-categories), entries by date then creation. Account numbers are in plain
 	// text (the document is the member's own). Names a ledger repeats (two wallets, or two
 	// categories of one type under one parent, with the same name) get " (2)", " (3)" … so
-	// every reference is unambiguous. `budgets` and `transfers` are reserved for those areas
-	// and empty in version 1; entries that are one side of a transfer belong to `transfers`
-	// and are not in `entries`. Investments are not part of the document.
+	// every reference is unambiguous. Transfers are in `transfers` (by wallet name), not as
+	// their two sides in `entries`; a transfer's fee is an ordinary expense in `entries` that
+	// the transfer points at by position. `budgets` holds the monthly budgets of the member's
+	// current ledger month (or, when it has none, of the latest earlier month that has some);
+	// `onetimeBudgets` every one-time budget. The expected monthly income and investments are
+	// not part of the document. A backup may work for 60 seconds (`x-deadline-seconds`)
+	// before it answers 503; other operations 8.
 	//
 	// Corresponds with GET /api/account/backup (the `GetBackup` operationId).
 	GetBackup(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3571,21 +3637,29 @@ type ClientInterface interface {
 
 	// RestoreBackupWithBody Replace the member's ledger with a backup
 	//
-	// Deletes all of the member's ledger (wallets, tags, categories, entries, recurring and
-	// quick entries; investments too once they exist, which are not restored) and recreates
-	// it from the document in one transaction, in this order: wallets, tags, categories,
-	// entries, recurring, budgets, quick entries. Any failure rolls everything back: the
-	// ledger is then exactly as before. Free limits do not apply. A document with no
-	// wallets, tags, categories, entries, recurring, quick entries, budgets or transfers
-	// answers 400 `EMPTY_BACKUP` (it would only delete). A reference to a name the document
-	// does not define, a repeated name, a sub-category whose parent is not a top-level
-	// category of its type, or installments on anything but a card expense answer 400
+	// Deletes all of the member's ledger (wallets, tags, categories, entries, transfers,
+	// recurring and quick entries, monthly budgets of every month, one-time budgets, and
+	// investments, which are not restored) and recreates it from the document in one
+	// transaction, in this order: wallets, tags, categories, entries with transfers,
+	// recurring, budgets, quick entries. Monthly budgets are restored into the member's
+	// current ledger month, whatever month they were backed up from; one-time budgets keep
+	// their dates. The expected monthly income is not part of the ledger and stays as it is.
+	// Any failure rolls everything back: the ledger is then exactly as before. Free limits
+	// do not apply. A document with no wallets, tags, categories, entries, transfers,
+	// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete).
+	// A reference to a name the document does not define, a repeated name, a sub-category
+	// whose parent is not a top-level category of its type, installments on anything but a
+	// card expense, a budget of an income category or a category budgeted twice, or a fee
+	// entry position outside `entries` or shared by two transfers answer 400
 	// `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
-	// `tags` are created. The answer counts what was restored.
+	// `tags` are created. A transfer whose two wallets are the same (a wallet deleted with
+	// its entries moved to the transfer's other wallet) is restored as it was. The answer
+	// counts what was restored.
 	//
 	// The body may be up to 64 MiB: a decade of a busy ledger (15 entries a day, about
 	// 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
-	// room to spare; any other JSON operation keeps the 1 MiB limit.
+	// room to spare; any other JSON operation keeps the 1 MiB limit. A restore may work
+	// for 60 seconds (`x-deadline-seconds`) before it answers 503; other operations 8.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3594,21 +3668,29 @@ type ClientInterface interface {
 
 	// RestoreBackup Replace the member's ledger with a backup
 	//
-	// Deletes all of the member's ledger (wallets, tags, categories, entries, recurring and
-	// quick entries; investments too once they exist, which are not restored) and recreates
-	// it from the document in one transaction, in this order: wallets, tags, categories,
-	// entries, recurring, budgets, quick entries. Any failure rolls everything back: the
-	// ledger is then exactly as before. Free limits do not apply. A document with no
-	// wallets, tags, categories, entries, recurring, quick entries, budgets or transfers
-	// answers 400 `EMPTY_BACKUP` (it would only delete). A reference to a name the document
-	// does not define, a repeated name, a sub-category whose parent is not a top-level
-	// category of its type, or installments on anything but a card expense answer 400
+	// Deletes all of the member's ledger (wallets, tags, categories, entries, transfers,
+	// recurring and quick entries, monthly budgets of every month, one-time budgets, and
+	// investments, which are not restored) and recreates it from the document in one
+	// transaction, in this order: wallets, tags, categories, entries with transfers,
+	// recurring, budgets, quick entries. Monthly budgets are restored into the member's
+	// current ledger month, whatever month they were backed up from; one-time budgets keep
+	// their dates. The expected monthly income is not part of the ledger and stays as it is.
+	// Any failure rolls everything back: the ledger is then exactly as before. Free limits
+	// do not apply. A document with no wallets, tags, categories, entries, transfers,
+	// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete).
+	// A reference to a name the document does not define, a repeated name, a sub-category
+	// whose parent is not a top-level category of its type, installments on anything but a
+	// card expense, a budget of an income category or a category budgeted twice, or a fee
+	// entry position outside `entries` or shared by two transfers answer 400
 	// `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
-	// `tags` are created. The answer counts what was restored.
+	// `tags` are created. A transfer whose two wallets are the same (a wallet deleted with
+	// its entries moved to the transfer's other wallet) is restored as it was. The answer
+	// counts what was restored.
 	//
 	// The body may be up to 64 MiB: a decade of a busy ledger (15 entries a day, about
 	// 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
-	// room to spare; any other JSON operation keeps the 1 MiB limit.
+	// room to spare; any other JSON operation keeps the 1 MiB limit. A restore may work
+	// for 60 seconds (`x-deadline-seconds`) before it answers 503; other operations 8.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4970,9 +5052,13 @@ type ClientInterface interface {
 // their sub-categories), entries by date then creation. Account numbers are in plain
 // text (the document is the member's own). Names a ledger repeats (two wallets, or two
 // categories of one type under one parent, with the same name) get " (2)", " (3)" … so
-// every reference is unambiguous. `budgets` and `transfers` are reserved for those areas
-// and empty in version 1; entries that are one side of a transfer belong to `transfers`
-// and are not in `entries`. Investments are not part of the document.
+// every reference is unambiguous. Transfers are in `transfers` (by wallet name), not as
+// their two sides in `entries`; a transfer's fee is an ordinary expense in `entries` that
+// the transfer points at by position. `budgets` holds the monthly budgets of the member's
+// current ledger month (or, when it has none, of the latest earlier month that has some);
+// `onetimeBudgets` every one-time budget. The expected monthly income and investments are
+// not part of the document. A backup may work for 60 seconds (`x-deadline-seconds`)
+// before it answers 503; other operations 8.
 //
 // Corresponds with GET /api/account/backup (the `GetBackup` operationId).
 func (c *Client) GetBackup(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -6374,21 +6460,29 @@ func (c *Client) UpdateRecurring(ctx context.Context, id RecurringID, body Updat
 
 // RestoreBackupWithBody Replace the member's ledger with a backup
 //
-// Deletes all of the member's ledger (wallets, tags, categories, entries, recurring and
-// quick entries; investments too once they exist, which are not restored) and recreates
-// it from the document in one transaction, in this order: wallets, tags, categories,
-// entries, recurring, budgets, quick entries. Any failure rolls everything back: the
-// ledger is then exactly as before. Free limits do not apply. A document with no
-// wallets, tags, categories, entries, recurring, quick entries, budgets or transfers
-// answers 400 `EMPTY_BACKUP` (it would only delete). A reference to a name the document
-// does not define, a repeated name, a sub-category whose parent is not a top-level
-// category of its type, or installments on anything but a card expense answer 400
+// Deletes all of the member's ledger (wallets, tags, categories, entries, transfers,
+// recurring and quick entries, monthly budgets of every month, one-time budgets, and
+// investments, which are not restored) and recreates it from the document in one
+// transaction, in this order: wallets, tags, categories, entries with transfers,
+// recurring, budgets, quick entries. Monthly budgets are restored into the member's
+// current ledger month, whatever month they were backed up from; one-time budgets keep
+// their dates. The expected monthly income is not part of the ledger and stays as it is.
+// Any failure rolls everything back: the ledger is then exactly as before. Free limits
+// do not apply. A document with no wallets, tags, categories, entries, transfers,
+// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete).
+// A reference to a name the document does not define, a repeated name, a sub-category
+// whose parent is not a top-level category of its type, installments on anything but a
+// card expense, a budget of an income category or a category budgeted twice, or a fee
+// entry position outside `entries` or shared by two transfers answer 400
 // `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
-// `tags` are created. The answer counts what was restored.
+// `tags` are created. A transfer whose two wallets are the same (a wallet deleted with
+// its entries moved to the transfer's other wallet) is restored as it was. The answer
+// counts what was restored.
 //
 // The body may be up to 64 MiB: a decade of a busy ledger (15 entries a day, about
 // 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
-// room to spare; any other JSON operation keeps the 1 MiB limit.
+// room to spare; any other JSON operation keeps the 1 MiB limit. A restore may work
+// for 60 seconds (`x-deadline-seconds`) before it answers 503; other operations 8.
 //
 // Takes any type of body and a specified content type.
 //
@@ -6407,21 +6501,29 @@ func (c *Client) RestoreBackupWithBody(ctx context.Context, contentType string, 
 
 // RestoreBackup Replace the member's ledger with a backup
 //
-// Deletes all of the member's ledger (wallets, tags, categories, entries, recurring and
-// quick entries; investments too once they exist, which are not restored) and recreates
-// it from the document in one transaction, in this order: wallets, tags, categories,
-// entries, recurring, budgets, quick entries. Any failure rolls everything back: the
-// ledger is then exactly as before. Free limits do not apply. A document with no
-// wallets, tags, categories, entries, recurring, quick entries, budgets or transfers
-// answers 400 `EMPTY_BACKUP` (it would only delete). A reference to a name the document
-// does not define, a repeated name, a sub-category whose parent is not a top-level
-// category of its type, or installments on anything but a card expense answer 400
+// Deletes all of the member's ledger (wallets, tags, categories, entries, transfers,
+// recurring and quick entries, monthly budgets of every month, one-time budgets, and
+// investments, which are not restored) and recreates it from the document in one
+// transaction, in this order: wallets, tags, categories, entries with transfers,
+// recurring, budgets, quick entries. Monthly budgets are restored into the member's
+// current ledger month, whatever month they were backed up from; one-time budgets keep
+// their dates. The expected monthly income is not part of the ledger and stays as it is.
+// Any failure rolls everything back: the ledger is then exactly as before. Free limits
+// do not apply. A document with no wallets, tags, categories, entries, transfers,
+// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete).
+// A reference to a name the document does not define, a repeated name, a sub-category
+// whose parent is not a top-level category of its type, installments on anything but a
+// card expense, a budget of an income category or a category budgeted twice, or a fee
+// entry position outside `entries` or shared by two transfers answer 400
 // `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
-// `tags` are created. The answer counts what was restored.
+// `tags` are created. A transfer whose two wallets are the same (a wallet deleted with
+// its entries moved to the transfer's other wallet) is restored as it was. The answer
+// counts what was restored.
 //
 // The body may be up to 64 MiB: a decade of a busy ledger (15 entries a day, about
 // 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
-// room to spare; any other JSON operation keeps the 1 MiB limit.
+// room to spare; any other JSON operation keeps the 1 MiB limit. A restore may work
+// for 60 seconds (`x-deadline-seconds`) before it answers 503; other operations 8.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -15222,9 +15324,13 @@ type ClientWithResponsesInterface interface {
 	// their sub-categories), entries by date then creation. Account numbers are in plain
 	// text (the document is the member's own). Names a ledger repeats (two wallets, or two
 	// categories of one type under one parent, with the same name) get " (2)", " (3)" … so
-	// every reference is unambiguous. `budgets` and `transfers` are reserved for those areas
-	// and empty in version 1; entries that are one side of a transfer belong to `transfers`
-	// and are not in `entries`. Investments are not part of the document.
+	// every reference is unambiguous. Transfers are in `transfers` (by wallet name), not as
+	// their two sides in `entries`; a transfer's fee is an ordinary expense in `entries` that
+	// the transfer points at by position. `budgets` holds the monthly budgets of the member's
+	// current ledger month (or, when it has none, of the latest earlier month that has some);
+	// `onetimeBudgets` every one-time budget. The expected monthly income and investments are
+	// not part of the document. A backup may work for 60 seconds (`x-deadline-seconds`)
+	// before it answers 503; other operations 8.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15980,21 +16086,29 @@ type ClientWithResponsesInterface interface {
 
 	// RestoreBackupWithBodyWithResponse Replace the member's ledger with a backup
 	//
-	// Deletes all of the member's ledger (wallets, tags, categories, entries, recurring and
-	// quick entries; investments too once they exist, which are not restored) and recreates
-	// it from the document in one transaction, in this order: wallets, tags, categories,
-	// entries, recurring, budgets, quick entries. Any failure rolls everything back: the
-	// ledger is then exactly as before. Free limits do not apply. A document with no
-	// wallets, tags, categories, entries, recurring, quick entries, budgets or transfers
-	// answers 400 `EMPTY_BACKUP` (it would only delete). A reference to a name the document
-	// does not define, a repeated name, a sub-category whose parent is not a top-level
-	// category of its type, or installments on anything but a card expense answer 400
+	// Deletes all of the member's ledger (wallets, tags, categories, entries, transfers,
+	// recurring and quick entries, monthly budgets of every month, one-time budgets, and
+	// investments, which are not restored) and recreates it from the document in one
+	// transaction, in this order: wallets, tags, categories, entries with transfers,
+	// recurring, budgets, quick entries. Monthly budgets are restored into the member's
+	// current ledger month, whatever month they were backed up from; one-time budgets keep
+	// their dates. The expected monthly income is not part of the ledger and stays as it is.
+	// Any failure rolls everything back: the ledger is then exactly as before. Free limits
+	// do not apply. A document with no wallets, tags, categories, entries, transfers,
+	// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete).
+	// A reference to a name the document does not define, a repeated name, a sub-category
+	// whose parent is not a top-level category of its type, installments on anything but a
+	// card expense, a budget of an income category or a category budgeted twice, or a fee
+	// entry position outside `entries` or shared by two transfers answer 400
 	// `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
-	// `tags` are created. The answer counts what was restored.
+	// `tags` are created. A transfer whose two wallets are the same (a wallet deleted with
+	// its entries moved to the transfer's other wallet) is restored as it was. The answer
+	// counts what was restored.
 	//
 	// The body may be up to 64 MiB: a decade of a busy ledger (15 entries a day, about
 	// 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
-	// room to spare; any other JSON operation keeps the 1 MiB limit.
+	// room to spare; any other JSON operation keeps the 1 MiB limit. A restore may work
+	// for 60 seconds (`x-deadline-seconds`) before it answers 503; other operations 8.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16003,21 +16117,29 @@ type ClientWithResponsesInterface interface {
 
 	// RestoreBackupWithResponse Replace the member's ledger with a backup
 	//
-	// Deletes all of the member's ledger (wallets, tags, categories, entries, recurring and
-	// quick entries; investments too once they exist, which are not restored) and recreates
-	// it from the document in one transaction, in this order: wallets, tags, categories,
-	// entries, recurring, budgets, quick entries. Any failure rolls everything back: the
-	// ledger is then exactly as before. Free limits do not apply. A document with no
-	// wallets, tags, categories, entries, recurring, quick entries, budgets or transfers
-	// answers 400 `EMPTY_BACKUP` (it would only delete). A reference to a name the document
-	// does not define, a repeated name, a sub-category whose parent is not a top-level
-	// category of its type, or installments on anything but a card expense answer 400
+	// Deletes all of the member's ledger (wallets, tags, categories, entries, transfers,
+	// recurring and quick entries, monthly budgets of every month, one-time budgets, and
+	// investments, which are not restored) and recreates it from the document in one
+	// transaction, in this order: wallets, tags, categories, entries with transfers,
+	// recurring, budgets, quick entries. Monthly budgets are restored into the member's
+	// current ledger month, whatever month they were backed up from; one-time budgets keep
+	// their dates. The expected monthly income is not part of the ledger and stays as it is.
+	// Any failure rolls everything back: the ledger is then exactly as before. Free limits
+	// do not apply. A document with no wallets, tags, categories, entries, transfers,
+	// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete).
+	// A reference to a name the document does not define, a repeated name, a sub-category
+	// whose parent is not a top-level category of its type, installments on anything but a
+	// card expense, a budget of an income category or a category budgeted twice, or a fee
+	// entry position outside `entries` or shared by two transfers answer 400
 	// `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
-	// `tags` are created. The answer counts what was restored.
+	// `tags` are created. A transfer whose two wallets are the same (a wallet deleted with
+	// its entries moved to the transfer's other wallet) is restored as it was. The answer
+	// counts what was restored.
 	//
 	// The body may be up to 64 MiB: a decade of a busy ledger (15 entries a day, about
 	// 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
-	// room to spare; any other JSON operation keeps the 1 MiB limit.
+	// room to spare; any other JSON operation keeps the 1 MiB limit. A restore may work
+	// for 60 seconds (`x-deadline-seconds`) before it answers 503; other operations 8.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -30552,9 +30674,13 @@ func (r GetReadinessResponse) ContentType() string {
 // their sub-categories), entries by date then creation. Account numbers are in plain
 // text (the document is the member's own). Names a ledger repeats (two wallets, or two
 // categories of one type under one parent, with the same name) get " (2)", " (3)" … so
-// every reference is unambiguous. `budgets` and `transfers` are reserved for those areas
-// and empty in version 1; entries that are one side of a transfer belong to `transfers`
-// and are not in `entries`. Investments are not part of the document.
+// every reference is unambiguous. Transfers are in `transfers` (by wallet name), not as
+// their two sides in `entries`; a transfer's fee is an ordinary expense in `entries` that
+// the transfer points at by position. `budgets` holds the monthly budgets of the member's
+// current ledger month (or, when it has none, of the latest earlier month that has some);
+// `onetimeBudgets` every one-time budget. The expected monthly income and investments are
+// not part of the document. A backup may work for 60 seconds (`x-deadline-seconds`)
+// before it answers 503; other operations 8.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -31730,21 +31856,29 @@ func (c *ClientWithResponses) UpdateRecurringWithResponse(ctx context.Context, i
 
 // RestoreBackupWithBodyWithResponse Replace the member's ledger with a backup
 //
-// Deletes all of the member's ledger (wallets, tags, categories, entries, recurring and
-// quick entries; investments too once they exist, which are not restored) and recreates
-// it from the document in one transaction, in this order: wallets, tags, categories,
-// entries, recurring, budgets, quick entries. Any failure rolls everything back: the
-// ledger is then exactly as before. Free limits do not apply. A document with no
-// wallets, tags, categories, entries, recurring, quick entries, budgets or transfers
-// answers 400 `EMPTY_BACKUP` (it would only delete). A reference to a name the document
-// does not define, a repeated name, a sub-category whose parent is not a top-level
-// category of its type, or installments on anything but a card expense answer 400
+// Deletes all of the member's ledger (wallets, tags, categories, entries, transfers,
+// recurring and quick entries, monthly budgets of every month, one-time budgets, and
+// investments, which are not restored) and recreates it from the document in one
+// transaction, in this order: wallets, tags, categories, entries with transfers,
+// recurring, budgets, quick entries. Monthly budgets are restored into the member's
+// current ledger month, whatever month they were backed up from; one-time budgets keep
+// their dates. The expected monthly income is not part of the ledger and stays as it is.
+// Any failure rolls everything back: the ledger is then exactly as before. Free limits
+// do not apply. A document with no wallets, tags, categories, entries, transfers,
+// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete).
+// A reference to a name the document does not define, a repeated name, a sub-category
+// whose parent is not a top-level category of its type, installments on anything but a
+// card expense, a budget of an income category or a category budgeted twice, or a fee
+// entry position outside `entries` or shared by two transfers answer 400
 // `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
-// `tags` are created. The answer counts what was restored.
+// `tags` are created. A transfer whose two wallets are the same (a wallet deleted with
+// its entries moved to the transfer's other wallet) is restored as it was. The answer
+// counts what was restored.
 //
 // The body may be up to 64 MiB: a decade of a busy ledger (15 entries a day, about
 // 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
-// room to spare; any other JSON operation keeps the 1 MiB limit.
+// room to spare; any other JSON operation keeps the 1 MiB limit. A restore may work
+// for 60 seconds (`x-deadline-seconds`) before it answers 503; other operations 8.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -31759,21 +31893,29 @@ func (c *ClientWithResponses) RestoreBackupWithBodyWithResponse(ctx context.Cont
 
 // RestoreBackupWithResponse Replace the member's ledger with a backup
 //
-// Deletes all of the member's ledger (wallets, tags, categories, entries, recurring and
-// quick entries; investments too once they exist, which are not restored) and recreates
-// it from the document in one transaction, in this order: wallets, tags, categories,
-// entries, recurring, budgets, quick entries. Any failure rolls everything back: the
-// ledger is then exactly as before. Free limits do not apply. A document with no
-// wallets, tags, categories, entries, recurring, quick entries, budgets or transfers
-// answers 400 `EMPTY_BACKUP` (it would only delete). A reference to a name the document
-// does not define, a repeated name, a sub-category whose parent is not a top-level
-// category of its type, or installments on anything but a card expense answer 400
+// Deletes all of the member's ledger (wallets, tags, categories, entries, transfers,
+// recurring and quick entries, monthly budgets of every month, one-time budgets, and
+// investments, which are not restored) and recreates it from the document in one
+// transaction, in this order: wallets, tags, categories, entries with transfers,
+// recurring, budgets, quick entries. Monthly budgets are restored into the member's
+// current ledger month, whatever month they were backed up from; one-time budgets keep
+// their dates. The expected monthly income is not part of the ledger and stays as it is.
+// Any failure rolls everything back: the ledger is then exactly as before. Free limits
+// do not apply. A document with no wallets, tags, categories, entries, transfers,
+// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete).
+// A reference to a name the document does not define, a repeated name, a sub-category
+// whose parent is not a top-level category of its type, installments on anything but a
+// card expense, a budget of an income category or a category budgeted twice, or a fee
+// entry position outside `entries` or shared by two transfers answer 400
 // `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
-// `tags` are created. The answer counts what was restored.
+// `tags` are created. A transfer whose two wallets are the same (a wallet deleted with
+// its entries moved to the transfer's other wallet) is restored as it was. The answer
+// counts what was restored.
 //
 // The body may be up to 64 MiB: a decade of a busy ledger (15 entries a day, about
 // 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
-// room to spare; any other JSON operation keeps the 1 MiB limit.
+// room to spare; any other JSON operation keeps the 1 MiB limit. A restore may work
+// for 60 seconds (`x-deadline-seconds`) before it answers 503; other operations 8.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -26,11 +26,60 @@ type CopyEntriesParams struct {
 	InstallmentMonths *int32
 	Pending           bool
 	NotifKey          *string
+	TransferID        *int64
 }
 
 type CopyEntryTagsParams struct {
 	EntryID int64
 	TagID   int64
+}
+
+type CopyTransfersParams struct {
+	MemberID     int64
+	TransferDate time.Time
+	Amount       int64
+	Memo         string
+}
+
+const listBackupBudgets = `-- name: ListBackupBudgets :many
+SELECT b.category_id, b.amount FROM budget b
+WHERE b.member_id = $1 AND (b.year, b.month) = (
+    SELECT l.year, l.month FROM budget l
+    WHERE l.member_id = $1 AND (l.year, l.month) <= ($2::integer, $3::integer)
+    ORDER BY l.year DESC, l.month DESC LIMIT 1)
+ORDER BY b.category_id
+`
+
+type ListBackupBudgetsParams struct {
+	MemberID int64
+	Year     int32
+	Month    int32
+}
+
+type ListBackupBudgetsRow struct {
+	CategoryID int64
+	Amount     int64
+}
+
+// The monthly budgets of the latest month up to (year, month) that has any.
+func (q *Queries) ListBackupBudgets(ctx context.Context, arg ListBackupBudgetsParams) ([]ListBackupBudgetsRow, error) {
+	rows, err := q.db.Query(ctx, listBackupBudgets, arg.MemberID, arg.Year, arg.Month)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListBackupBudgetsRow{}
+	for rows.Next() {
+		var i ListBackupBudgetsRow
+		if err := rows.Scan(&i.CategoryID, &i.Amount); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const listBackupEntries = `-- name: ListBackupEntries :many
@@ -39,8 +88,8 @@ WHERE member_id = $1 AND transfer_id IS NULL
 ORDER BY entry_date, created_at, id
 `
 
-// Every entry of the member that is not one side of a transfer, oldest
-// first, as a backup lists them.
+// Every entry of the member that is not one side of a transfer (fees are
+// ordinary entries and are in it), oldest first, as a backup lists them.
 func (q *Queries) ListBackupEntries(ctx context.Context, memberID int64) ([]AccountEntry, error) {
 	rows, err := q.db.Query(ctx, listBackupEntries, memberID)
 	if err != nil {
@@ -101,6 +150,96 @@ func (q *Queries) ListBackupEntryTags(ctx context.Context, memberID int64) ([]Li
 	for rows.Next() {
 		var i ListBackupEntryTagsRow
 		if err := rows.Scan(&i.EntryID, &i.Name); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listBackupOnetimeBudgets = `-- name: ListBackupOnetimeBudgets :many
+SELECT name, amount, start_date, end_date, category_id FROM budget_onetime
+WHERE member_id = $1
+ORDER BY start_date, id
+`
+
+type ListBackupOnetimeBudgetsRow struct {
+	Name       string
+	Amount     int64
+	StartDate  time.Time
+	EndDate    time.Time
+	CategoryID *int64
+}
+
+func (q *Queries) ListBackupOnetimeBudgets(ctx context.Context, memberID int64) ([]ListBackupOnetimeBudgetsRow, error) {
+	rows, err := q.db.Query(ctx, listBackupOnetimeBudgets, memberID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListBackupOnetimeBudgetsRow{}
+	for rows.Next() {
+		var i ListBackupOnetimeBudgetsRow
+		if err := rows.Scan(
+			&i.Name,
+			&i.Amount,
+			&i.StartDate,
+			&i.EndDate,
+			&i.CategoryID,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listBackupTransfers = `-- name: ListBackupTransfers :many
+SELECT t.id, t.transfer_date, t.amount, t.memo, t.fee_entry_id,
+    f.wallet_id AS from_wallet_id, i.wallet_id AS to_wallet_id
+FROM transfer t
+JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'EXPENSE'
+JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'INCOME'
+WHERE t.member_id = $1
+ORDER BY t.transfer_date, t.id
+`
+
+type ListBackupTransfersRow struct {
+	ID           int64
+	TransferDate time.Time
+	Amount       int64
+	Memo         string
+	FeeEntryID   *int64
+	FromWalletID *int64
+	ToWalletID   *int64
+}
+
+// Every transfer of the member with the wallets of its two sides, by date
+// then as they were made.
+func (q *Queries) ListBackupTransfers(ctx context.Context, memberID int64) ([]ListBackupTransfersRow, error) {
+	rows, err := q.db.Query(ctx, listBackupTransfers, memberID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListBackupTransfersRow{}
+	for rows.Next() {
+		var i ListBackupTransfersRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TransferDate,
+			&i.Amount,
+			&i.Memo,
+			&i.FeeEntryID,
+			&i.FromWalletID,
+			&i.ToWalletID,
+		); err != nil {
 			return nil, err
 		}
 		items = append(items, i)
@@ -175,4 +314,50 @@ func (q *Queries) ListEntryIDs(ctx context.Context, memberID int64) ([]int64, er
 		return nil, err
 	}
 	return items, nil
+}
+
+const listTransferIDs = `-- name: ListTransferIDs :many
+SELECT id FROM transfer WHERE member_id = $1 ORDER BY id
+`
+
+// The ids of the member's transfers in the order they were inserted.
+func (q *Queries) ListTransferIDs(ctx context.Context, memberID int64) ([]int64, error) {
+	rows, err := q.db.Query(ctx, listTransferIDs, memberID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const setTransferFees = `-- name: SetTransferFees :execrows
+UPDATE transfer t SET fee_entry_id = f.entry_id
+FROM (SELECT unnest($2::bigint[]) AS transfer_id, unnest($3::bigint[]) AS entry_id) f
+WHERE t.member_id = $1 AND t.id = f.transfer_id
+`
+
+type SetTransferFeesParams struct {
+	MemberID    int64
+	TransferIds []int64
+	EntryIds    []int64
+}
+
+// Points transfers at their fee entries, pairwise.
+func (q *Queries) SetTransferFees(ctx context.Context, arg SetTransferFeesParams) (int64, error) {
+	result, err := q.db.Exec(ctx, setTransferFees, arg.MemberID, arg.TransferIds, arg.EntryIds)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }

@@ -42,6 +42,7 @@ func (r iteratorForCopyEntries) Values() ([]interface{}, error) {
 		r.rows[0].InstallmentMonths,
 		r.rows[0].Pending,
 		r.rows[0].NotifKey,
+		r.rows[0].TransferID,
 	}, nil
 }
 
@@ -50,7 +51,7 @@ func (r iteratorForCopyEntries) Err() error {
 }
 
 func (q *Queries) CopyEntries(ctx context.Context, arg []CopyEntriesParams) (int64, error) {
-	return q.db.CopyFrom(ctx, []string{"account_entry"}, []string{"member_id", "wallet_id", "category_id", "type", "amount", "entry_date", "memo", "currency", "original_amount", "exchange_rate", "installment_months", "pending", "notif_key"}, &iteratorForCopyEntries{rows: arg})
+	return q.db.CopyFrom(ctx, []string{"account_entry"}, []string{"member_id", "wallet_id", "category_id", "type", "amount", "entry_date", "memo", "currency", "original_amount", "exchange_rate", "installment_months", "pending", "notif_key", "transfer_id"}, &iteratorForCopyEntries{rows: arg})
 }
 
 // iteratorForCopyEntryTags implements pgx.CopyFromSource.
@@ -84,4 +85,39 @@ func (r iteratorForCopyEntryTags) Err() error {
 
 func (q *Queries) CopyEntryTags(ctx context.Context, arg []CopyEntryTagsParams) (int64, error) {
 	return q.db.CopyFrom(ctx, []string{"account_entry_tag"}, []string{"entry_id", "tag_id"}, &iteratorForCopyEntryTags{rows: arg})
+}
+
+// iteratorForCopyTransfers implements pgx.CopyFromSource.
+type iteratorForCopyTransfers struct {
+	rows                 []CopyTransfersParams
+	skippedFirstNextCall bool
+}
+
+func (r *iteratorForCopyTransfers) Next() bool {
+	if len(r.rows) == 0 {
+		return false
+	}
+	if !r.skippedFirstNextCall {
+		r.skippedFirstNextCall = true
+		return true
+	}
+	r.rows = r.rows[1:]
+	return len(r.rows) > 0
+}
+
+func (r iteratorForCopyTransfers) Values() ([]interface{}, error) {
+	return []interface{}{
+		r.rows[0].MemberID,
+		r.rows[0].TransferDate,
+		r.rows[0].Amount,
+		r.rows[0].Memo,
+	}, nil
+}
+
+func (r iteratorForCopyTransfers) Err() error {
+	return nil
+}
+
+func (q *Queries) CopyTransfers(ctx context.Context, arg []CopyTransfersParams) (int64, error) {
+	return q.db.CopyFrom(ctx, []string{"transfer"}, []string{"member_id", "transfer_date", "amount", "memo"}, &iteratorForCopyTransfers{rows: arg})
 }

@@ -173,7 +173,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		Invest:   invest.NewHandler(pool, o.Clock, cfg.Timezone, cfg.BaseCurrency, quote.New(cfg.QuoteAPIURL, o.HTTPClient)),
 		Budget:   budgetHandler,
 		Notify:   notify.NewHandler(pool, o.Clock, cfg.Timezone, a.FX, cfg.BaseCurrency),
-		Backup:   backup.NewHandler(pool, ledgerHandler.Crypto()),
+		Backup:   backup.NewHandler(pool, ledgerHandler.Crypto(), o.Clock, cfg.Timezone),
 	})
 	if err != nil {
 		a.Close()

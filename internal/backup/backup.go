@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/session"
 )
@@ -28,12 +30,26 @@ const maxNameRunes = 50
 type BackupHandler struct {
 	pool   *pgxpool.Pool
 	crypto *ledger.AccountCrypto
+	clock  clock.Clock
+	loc    *time.Location
 }
 
 // NewHandler returns the backup handler; crypto opens and seals account
-// numbers (the ledger's, LedgerHandler.Crypto).
-func NewHandler(pool *pgxpool.Pool, crypto *ledger.AccountCrypto) *BackupHandler {
-	return &BackupHandler{pool: pool, crypto: crypto}
+// numbers (the ledger's, LedgerHandler.Crypto); the clock in loc
+// (APP_TIMEZONE) says which ledger month is the current one, whose budgets
+// a backup holds and a restore fills.
+func NewHandler(pool *pgxpool.Pool, crypto *ledger.AccountCrypto, c clock.Clock, loc *time.Location) *BackupHandler {
+	return &BackupHandler{pool: pool, crypto: crypto, clock: c, loc: loc}
+}
+
+// currentMonth is the member's ledger month today.
+func (h *BackupHandler) currentMonth(ctx context.Context, q *db.Queries, memberID int64) (year int32, month int32, err error) {
+	startDay, err := ledger.MonthStartDay(ctx, q, memberID)
+	if err != nil {
+		return 0, 0, err
+	}
+	y, m := ledger.MonthOf(h.clock.Now().In(h.loc), startDay)
+	return int32(y), int32(m), nil
 }
 
 // GetBackup answers the member's ledger as a backup document.
@@ -57,7 +73,7 @@ func (h *BackupHandler) Export(ctx context.Context, memberID int64) (api.Backup,
 	doc := api.Backup{
 		Version: Version, Wallets: []api.BackupWallet{}, Tags: []api.TagName{}, Categories: []api.BackupCategory{},
 		Entries: []api.BackupEntry{}, Recurring: []api.BackupRecurring{}, QuickEntries: []api.BackupQuickEntry{},
-		Budgets: []map[string]any{}, Transfers: []map[string]any{},
+		Budgets: []api.BackupBudget{}, OnetimeBudgets: &[]api.BackupOnetimeBudget{}, Transfers: []api.BackupTransfer{},
 	}
 
 	wallets, err := q.ListBackupWallets(ctx, memberID)
@@ -102,7 +118,10 @@ func (h *BackupHandler) Export(ctx context.Context, memberID int64) (api.Backup,
 	for _, r := range tagRows {
 		entryTags[r.EntryID] = append(entryTags[r.EntryID], r.Name)
 	}
-	for _, e := range entries {
+	// A transfer names its fee entry by its position in entries.
+	position := make(map[int64]int32, len(entries))
+	for i, e := range entries {
+		position[e.ID] = int32(i)
 		cat, parent := refs.of(e.CategoryID)
 		be := api.BackupEntry{
 			Date: types.Date{Time: e.EntryDate}, Type: api.EntryType(e.Type), Amount: e.Amount,
@@ -122,6 +141,26 @@ func (h *BackupHandler) Export(ctx context.Context, memberID int64) (api.Backup,
 		doc.Entries = append(doc.Entries, be)
 	}
 
+	transfers, err := q.ListBackupTransfers(ctx, memberID)
+	if err != nil {
+		return doc, fmt.Errorf("transfers of member %d: %w", memberID, err)
+	}
+	for _, t := range transfers {
+		from, to := nameOf(walletName, t.FromWalletID), nameOf(walletName, t.ToWalletID)
+		if from == nil || to == nil {
+			// Never: a transfer's sides always have wallets (a wallet with
+			// entries is deleted only by moving them to another).
+			return doc, fmt.Errorf("transfer %d of member %d has a side without a wallet", t.ID, memberID)
+		}
+		bt := api.BackupTransfer{Date: types.Date{Time: t.TransferDate}, Amount: t.Amount, From: *from, To: *to, Memo: t.Memo}
+		if t.FeeEntryID != nil {
+			if i, ok := position[*t.FeeEntryID]; ok {
+				bt.FeeEntry = &i
+			}
+		}
+		doc.Transfers = append(doc.Transfers, bt)
+	}
+
 	recs, err := q.ListRecurrings(ctx, memberID)
 	if err != nil {
 		return doc, fmt.Errorf("recurring entries of member %d: %w", memberID, err)
@@ -131,6 +170,31 @@ func (h *BackupHandler) Export(ctx context.Context, memberID int64) (api.Backup,
 		doc.Recurring = append(doc.Recurring, api.BackupRecurring{
 			Name: r.Name, Type: api.EntryType(r.Type), Amount: r.Amount, Wallet: nameOf(walletName, r.WalletID),
 			Category: cat, CategoryParent: parent, Day: r.Day, Memo: r.Memo,
+		})
+	}
+
+	year, month, err := h.currentMonth(ctx, q, memberID)
+	if err != nil {
+		return doc, err
+	}
+	budgets, err := q.ListBackupBudgets(ctx, db.ListBackupBudgetsParams{MemberID: memberID, Year: year, Month: month})
+	if err != nil {
+		return doc, fmt.Errorf("budgets of member %d: %w", memberID, err)
+	}
+	for _, b := range budgets {
+		if cat, parent := refs.of(&b.CategoryID); cat != nil {
+			doc.Budgets = append(doc.Budgets, api.BackupBudget{Category: *cat, CategoryParent: parent, Amount: b.Amount})
+		}
+	}
+	onetime, err := q.ListBackupOnetimeBudgets(ctx, memberID)
+	if err != nil {
+		return doc, fmt.Errorf("one-time budgets of member %d: %w", memberID, err)
+	}
+	for _, o := range onetime {
+		cat, parent := refs.of(o.CategoryID)
+		*doc.OnetimeBudgets = append(*doc.OnetimeBudgets, api.BackupOnetimeBudget{
+			Name: o.Name, Amount: o.Amount, StartDate: types.Date{Time: o.StartDate}, EndDate: types.Date{Time: o.EndDate},
+			Category: cat, CategoryParent: parent,
 		})
 	}
 

@@ -3,6 +3,7 @@ package backup_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"reflect"
 	"testing"
@@ -41,7 +42,10 @@ func mustEqual(t *testing.T, what string, want, got any) {
 // richLedger gives m wallets of several types (account number, loan,
 // manual valuation, a repeated name), two-level categories (a name repeated
 // under two parents), tags, entries with tags, foreign currency,
-// installments and a pending one, recurring and quick entries.
+// installments and a pending one, transfers (a card bill with a fee the
+// member filed under a category, and one without), recurring and quick
+// entries, monthly budgets of this month and an earlier one, and one-time
+// budgets.
 func richLedger(t *testing.T, m *apitest.Member) {
 	t.Helper()
 	cash := lt.Wallet(m.Client, "현금", api.WalletTypeCash, 50000)
@@ -94,6 +98,31 @@ func richLedger(t *testing.T, m *apitest.Member) {
 		Text: shinhan, PostedAt: time.Date(2026, 11, 16, 12, 40, 0, 0, time.UTC),
 	}).Want(http.StatusOK)
 
+	var bill api.Transfer
+	m.Do(http.MethodPost, "/api/account/transfers", api.TransferRequest{
+		Date: lt.Date(2026, 11, 12), Amount: 350000, FromWalletID: bank.ID, ToWalletID: card.ID, Memo: lt.Ptr("카드대금"), Fee: lt.Ptr[int64](500),
+	}).Want(http.StatusCreated).JSON(&bill)
+	fee := lt.Expense(lt.Date(2026, 11, 12), 500, bank.ID)
+	fee.CategoryID, fee.Memo, fee.Tags = &otherTraffic.ID, lt.Ptr("이체 수수료"), &[]string{"work"}
+	m.Do(http.MethodPut, fmt.Sprintf("/api/account/entries/%d", *bill.FeeEntryID), fee).Want(http.StatusOK)
+	m.Do(http.MethodPost, "/api/account/transfers", api.TransferRequest{
+		Date: lt.Date(2026, 11, 2), Amount: 20000, FromWalletID: bank.ID, ToWalletID: cash.ID,
+	}).Want(http.StatusCreated)
+
+	for _, b := range []api.BudgetRequest{
+		{CategoryID: food.ID, Year: 2026, Month: 11, Amount: 400000},
+		{CategoryID: lunch.ID, Year: 2026, Month: 11, Amount: 100000},
+		{CategoryID: traffic.ID, Year: 2026, Month: 10, Amount: 50000},
+	} {
+		m.Do(http.MethodPost, "/api/account/budgets", b).Want(http.StatusCreated)
+	}
+	m.Do(http.MethodPost, "/api/account/budgets/onetime", api.OnetimeBudgetRequest{
+		Name: "제주 여행", Amount: 800000, StartDate: lt.Date(2026, 12, 20), EndDate: lt.Date(2026, 12, 27), CategoryID: &lunch.ID,
+	}).Want(http.StatusCreated)
+	m.Do(http.MethodPost, "/api/account/budgets/onetime", api.OnetimeBudgetRequest{
+		Name: "연말", Amount: 1000000, StartDate: lt.Date(2026, 12, 1), EndDate: lt.Date(2026, 12, 31),
+	}).Want(http.StatusCreated)
+
 	m.Do(http.MethodPost, "/api/account/recurrings", api.RecurringRequest{
 		Name: "월세", Type: api.EntryTypeExpense, Amount: 650000, Day: 25, WalletID: &bank.ID, CategoryID: &otherTraffic.ID, Memo: lt.Ptr("집주인"),
 	}).Want(http.StatusCreated)
@@ -112,10 +141,23 @@ func TestBackupRestoredGivesBackAnEqualLedger(t *testing.T) {
 	a := env.NewMember(apitest.AsPremium())
 	richLedger(t, a)
 	doc := backupOf(t, a)
-	if doc.Version != 1 || len(doc.Wallets) != 8 || len(doc.Categories) != 8 || len(doc.Entries) != 7 ||
-		len(doc.Recurring) != 2 || len(doc.QuickEntries) != 2 {
+	if doc.Version != 1 || len(doc.Wallets) != 8 || len(doc.Categories) != 8 || len(doc.Entries) != 8 ||
+		len(doc.Transfers) != 2 || len(doc.Recurring) != 2 || len(doc.QuickEntries) != 2 || len(doc.Budgets) != 2 ||
+		doc.OnetimeBudgets == nil || len(*doc.OnetimeBudgets) != 2 {
 		t.Fatalf("backup %+v", doc)
 	}
+	// Transfers by wallet name, not as their sides in entries; the fee is
+	// the entry the member filed, named by its position.
+	bill := doc.Transfers[1]
+	if bill.From != "급여통장" || bill.To != "신한카드" || bill.Amount != 350000 || bill.FeeEntry == nil ||
+		doc.Entries[*bill.FeeEntry].Amount != 500 || *doc.Entries[*bill.FeeEntry].Category != "기타" ||
+		doc.Entries[*bill.FeeEntry].Memo != "이체 수수료" || doc.Transfers[0].FeeEntry != nil {
+		t.Fatalf("transfers %+v", doc.Transfers)
+	}
+	// This month's budgets, not October's.
+	mustEqual(t, "budgets", []api.BackupBudget{
+		{Category: "식비", Amount: 400000}, {Category: "점심", CategoryParent: lt.Ptr("식비"), Amount: 100000},
+	}, doc.Budgets)
 	// A repeated wallet name is made unique so references stay unambiguous.
 	if doc.Wallets[6].Name != "지갑" || doc.Wallets[7].Name != "지갑 (2)" {
 		t.Fatalf("wallet names %q, %q", doc.Wallets[6].Name, doc.Wallets[7].Name)
@@ -128,8 +170,30 @@ func TestBackupRestoredGivesBackAnEqualLedger(t *testing.T) {
 	b := env.NewMember(apitest.AsPremium())
 	lt.Wallet(b.Client, "사라질 지갑", api.WalletTypeCash, 0)
 	counts := restore(t, b, doc)
-	mustEqual(t, "counts", api.RestoreResult{Wallets: 8, Tags: 4, Categories: 8, Entries: 7, Recurring: 2, QuickEntries: 2}, counts)
+	mustEqual(t, "counts", api.RestoreResult{
+		Wallets: 8, Tags: 4, Categories: 8, Entries: 8, Transfers: 2, Recurring: 2, Budgets: 2, OnetimeBudgets: 2, QuickEntries: 2,
+	}, counts)
 	mustEqual(t, "restored backup", doc, backupOf(t, b))
+
+	// The restored transfers are transfers: their fee is linked, their sides
+	// are refused to the entry operations.
+	var ta, tb api.TransferPage
+	a.Do(http.MethodGet, "/api/account/transfers", nil).Want(http.StatusOK).JSON(&ta)
+	b.Do(http.MethodGet, "/api/account/transfers", nil).Want(http.StatusOK).JSON(&tb)
+	if len(tb.Items) != 2 || tb.Items[0].Fee == nil || *tb.Items[0].Fee != 500 || tb.Items[0].FeeEntryID == nil ||
+		tb.Items[0].Memo != "카드대금" || tb.Items[1].Fee != nil || tb.Items[1].Amount != ta.Items[1].Amount {
+		t.Fatalf("restored transfers %+v", tb.Items)
+	}
+	b.Do(http.MethodDelete, fmt.Sprintf("/api/account/entries/%d", tb.Items[0].FromEntryID), nil).
+		WantProblem(http.StatusConflict, "CONFLICT")
+	// Statistics see the same month: transfers count in neither income nor
+	// expense, the fee does.
+	var sa, sb api.MonthlyStats
+	a.Do(http.MethodGet, "/api/account/stats/monthly?year=2026&month=11", nil).Want(http.StatusOK).JSON(&sa)
+	b.Do(http.MethodGet, "/api/account/stats/monthly?year=2026&month=11", nil).Want(http.StatusOK).JSON(&sb)
+	if sa.Expense != sb.Expense || sa.Income != sb.Income || len(sb.Transfers) != 3 {
+		t.Fatalf("monthly statistics %+v, restored %+v", sa, sb)
+	}
 
 	// The same ledger gives the same balances and pending count.
 	var wa, wb api.WalletList
@@ -196,7 +260,7 @@ func TestRestoreRefusesBadDocuments(t *testing.T) {
 	empty := api.Backup{
 		Version: 1, Wallets: []api.BackupWallet{}, Tags: []string{}, Categories: []api.BackupCategory{},
 		Entries: []api.BackupEntry{}, Recurring: []api.BackupRecurring{}, QuickEntries: []api.BackupQuickEntry{},
-		Budgets: []map[string]any{}, Transfers: []map[string]any{},
+		Budgets: []api.BackupBudget{}, Transfers: []api.BackupTransfer{},
 	}
 	m.Do(http.MethodPost, "/api/account/restore", empty).WantProblem(http.StatusBadRequest, "EMPTY_BACKUP")
 
@@ -245,6 +309,43 @@ func TestRestoreRefusesBadDocuments(t *testing.T) {
 			e.Memo = "a\x1bb"
 			d.Entries = []api.BackupEntry{e}
 		}, "/entries/0/memo"},
+		"transfer from no wallet": {func(d *api.Backup) {
+			d.Wallets = []api.BackupWallet{wallet("a")}
+			d.Transfers = []api.BackupTransfer{{Date: lt.Date(2026, 11, 1), Amount: 1, From: "b", To: "a"}}
+		}, "/transfers/0/from"},
+		"transfer to no wallet": {func(d *api.Backup) {
+			d.Wallets = []api.BackupWallet{wallet("a")}
+			d.Transfers = []api.BackupTransfer{{Date: lt.Date(2026, 11, 1), Amount: 1, From: "a", To: "b"}}
+		}, "/transfers/0/to"},
+		"fee entry past the entries": {func(d *api.Backup) {
+			d.Wallets = []api.BackupWallet{wallet("a"), wallet("b")}
+			d.Entries = []api.BackupEntry{entry()}
+			d.Transfers = []api.BackupTransfer{{Date: lt.Date(2026, 11, 1), Amount: 1, From: "a", To: "b", FeeEntry: lt.Ptr[int32](1)}}
+		}, "/transfers/0/feeEntry"},
+		"fee entry of two transfers": {func(d *api.Backup) {
+			d.Wallets = []api.BackupWallet{wallet("a"), wallet("b")}
+			d.Entries = []api.BackupEntry{entry()}
+			tr := api.BackupTransfer{Date: lt.Date(2026, 11, 1), Amount: 1, From: "a", To: "b", FeeEntry: lt.Ptr[int32](0)}
+			d.Transfers = []api.BackupTransfer{tr, tr}
+		}, "/transfers/1/feeEntry"},
+		"hostile transfer memo": {func(d *api.Backup) {
+			d.Wallets = []api.BackupWallet{wallet("a"), wallet("b")}
+			d.Transfers = []api.BackupTransfer{{Date: lt.Date(2026, 11, 1), Amount: 1, From: "a", To: "b", Memo: "a\x1bb"}}
+		}, "/transfers/0/memo"},
+		"budget of an income category": {func(d *api.Backup) {
+			d.Categories = []api.BackupCategory{{Name: "급여", Type: api.EntryTypeIncome}}
+			d.Budgets = []api.BackupBudget{{Category: "급여", Amount: 1}}
+		}, "/budgets/0/category"},
+		"category budgeted twice": {func(d *api.Backup) {
+			d.Categories = []api.BackupCategory{{Name: "식비", Type: api.EntryTypeExpense}}
+			d.Budgets = []api.BackupBudget{{Category: "식비", Amount: 1}, {Category: " 식비", Amount: 2}}
+		}, "/budgets/1/category"},
+		"one-time budget ending before it starts": {func(d *api.Backup) {
+			d.OnetimeBudgets = &[]api.BackupOnetimeBudget{{Name: "a", Amount: 1, StartDate: lt.Date(2026, 12, 2), EndDate: lt.Date(2026, 12, 1)}}
+		}, "/onetimeBudgets/0/endDate"},
+		"one-time budget of no category": {func(d *api.Backup) {
+			d.OnetimeBudgets = &[]api.BackupOnetimeBudget{{Name: "a", Amount: 1, StartDate: lt.Date(2026, 12, 1), EndDate: lt.Date(2026, 12, 1), Category: lt.Ptr("없음")}}
+		}, "/onetimeBudgets/0/category"},
 	} {
 		d := empty
 		tc.edit(&d)
@@ -259,12 +360,9 @@ func TestRestoreRefusesBadDocuments(t *testing.T) {
 			t.Errorf("%s: %+v, want %s", name, p, tc.field)
 		}
 	}
-	// Version 2 and items in the reserved arrays are refused by the contract.
+	// Version 2 is refused by the contract.
 	d := before
 	d.Version = 2
-	m.Raw().Do(http.MethodPost, "/api/account/restore", d).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
-	d = before
-	d.Budgets = []map[string]any{{"category": "식비"}}
 	m.Raw().Do(http.MethodPost, "/api/account/restore", d).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
 	mustEqual(t, "ledger after refused restores", before, backupOf(t, m))
 
@@ -273,17 +371,18 @@ func TestRestoreRefusesBadDocuments(t *testing.T) {
 	free.Do(http.MethodPost, "/api/account/restore", before).WantProblem(http.StatusForbidden, "PREMIUM_REQUIRED")
 }
 
-// Restore deletes investments without recreating them, and the member's
-// transfers with their entries, leaving nothing behind.
-func TestRestoreDeletesInvestmentsAndTransfers(t *testing.T) {
+// Restore deletes investments without recreating them, and replaces the
+// member's transfers with the document's, leaving nothing of the old ones.
+func TestRestoreDeletesInvestmentsAndReplacesTransfers(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
 	m := env.NewMember(apitest.AsPremium())
 	bank := lt.Wallet(m.Client, "Bank", api.WalletTypeBank, 100000)
 	card := lt.Wallet(m.Client, "Card", api.WalletTypeCard, 0)
+	var old api.Transfer
 	m.Do(http.MethodPost, "/api/account/transfers", api.TransferRequest{
 		Date: lt.Date(2026, 11, 12), Amount: 5000, FromWalletID: bank.ID, ToWalletID: card.ID,
-	}).Want(http.StatusCreated)
+	}).Want(http.StatusCreated).JSON(&old)
 	var stock api.Stock
 	m.Do(http.MethodPost, "/api/account/invest/stocks", api.StockRequest{Code: "005930", Name: "Held"}).
 		Want(http.StatusCreated).JSON(&stock)
@@ -293,13 +392,93 @@ func TestRestoreDeletesInvestmentsAndTransfers(t *testing.T) {
 	doc := backupOf(t, m)
 	restore(t, m, doc)
 
-	for table, want := range map[string]int{"stock": 0, "invest_trade": 0, "transfer": 0} {
+	count := func(sql string) int {
+		t.Helper()
 		var n int
-		if err := env.Pool.QueryRow(context.Background(), "SELECT count(*) FROM "+table+" WHERE member_id = $1", m.ID).Scan(&n); err != nil {
+		if err := env.Pool.QueryRow(context.Background(), sql, m.ID, old.ID).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
-		if n != want {
-			t.Errorf("%s has %d rows of the member after restore, want %d", table, n, want)
+		return n
+	}
+	for what, sql := range map[string]string{
+		"stocks":                 "SELECT count(*) FROM stock WHERE member_id = $1 AND $2::bigint IS NOT NULL",
+		"trades":                 "SELECT count(*) FROM invest_trade WHERE member_id = $1 AND $2::bigint IS NOT NULL",
+		"the old transfer":       "SELECT count(*) FROM transfer WHERE member_id = $1 AND id = $2",
+		"the old transfer sides": "SELECT count(*) FROM account_entry WHERE member_id = $1 AND transfer_id = $2",
+	} {
+		if n := count(sql); n != 0 {
+			t.Errorf("%s: %d rows after restore, want none", what, n)
 		}
 	}
+	if n := count("SELECT count(*) FROM account_entry WHERE member_id = $1 AND transfer_id IS NOT NULL AND transfer_id <> $2"); n != 2 {
+		t.Errorf("%d transfer sides after restore, want the 2 of the restored transfer", n)
+	}
+	mustEqual(t, "backup after restore", doc, backupOf(t, m))
+}
+
+// A backup holds the budgets of the current ledger month, or of the latest
+// earlier month that has some; a restore puts them into the month current
+// at its time.
+func TestRestorePutsBudgetsIntoTheCurrentMonth(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	food := lt.Category(m.Client, "식비", api.EntryTypeExpense, nil)
+	traffic := lt.Category(m.Client, "교통", api.EntryTypeExpense, nil)
+	for _, b := range []api.BudgetRequest{
+		{CategoryID: food.ID, Year: 2026, Month: 9, Amount: 1},
+		{CategoryID: food.ID, Year: 2026, Month: 10, Amount: 300000},
+		{CategoryID: traffic.ID, Year: 2026, Month: 10, Amount: 80000},
+		{CategoryID: food.ID, Year: 2026, Month: 12, Amount: 999}, // a later month is not "current"
+	} {
+		m.Do(http.MethodPost, "/api/account/budgets", b).Want(http.StatusCreated)
+	}
+	doc := backupOf(t, m) // today is in November, which has no budgets
+	mustEqual(t, "budgets", []api.BackupBudget{{Category: "식비", Amount: 300000}, {Category: "교통", Amount: 80000}}, doc.Budgets)
+
+	env.Clock.Set(time.Date(2027, 1, 31, 23, 59, 0, 0, apitest.Start.Location()))
+	restore(t, m, doc)
+	budgets := func(year, month int) []api.Budget {
+		var out api.BudgetList
+		m.Do(http.MethodGet, fmt.Sprintf("/api/account/budgets?year=%d&month=%d", year, month), nil).Want(http.StatusOK).JSON(&out)
+		return out.Items
+	}
+	jan := budgets(2027, 1)
+	if len(jan) != 2 || jan[0].Amount+jan[1].Amount != 380000 {
+		t.Fatalf("January's budgets after the restore: %+v", jan)
+	}
+	for _, month := range []int{9, 10, 11, 12} {
+		if got := budgets(2026, month); len(got) != 0 {
+			t.Errorf("2026-%02d keeps budgets after the restore: %+v", month, got)
+		}
+	}
+
+	// With payday months starting on the 25th, 25 January is in "January"
+	// and 24 January in "December".
+	m.Do(http.MethodPut, "/api/auth/profile", api.UpdateProfileRequest{Name: "Payday", MonthStartDay: lt.Ptr[int32](25)}).Want(http.StatusOK)
+	env.Clock.Set(time.Date(2027, 1, 24, 12, 0, 0, 0, apitest.Start.Location()))
+	restore(t, m, doc)
+	if dec := budgets(2026, 12); len(dec) != 2 {
+		t.Fatalf("budgets restored on 24 January with a start day of 25: %+v", dec)
+	}
+}
+
+// A transfer whose two sides came to one wallet (the other wallet deleted
+// with its entries moved) is backed up and restored as it was.
+func TestTransferWithinOneWalletSurvivesARestore(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	bank := lt.Wallet(m.Client, "Bank", api.WalletTypeBank, 100000)
+	cash := lt.Wallet(m.Client, "Cash", api.WalletTypeCash, 0)
+	m.Do(http.MethodPost, "/api/account/transfers", api.TransferRequest{
+		Date: lt.Date(2026, 11, 12), Amount: 5000, FromWalletID: bank.ID, ToWalletID: cash.ID,
+	}).Want(http.StatusCreated)
+	m.Do(http.MethodDelete, fmt.Sprintf("/api/account/wallets/%d?moveTo=%d", cash.ID, bank.ID), nil).Want(http.StatusNoContent)
+	doc := backupOf(t, m)
+	if len(doc.Transfers) != 1 || doc.Transfers[0].From != "Bank" || doc.Transfers[0].To != "Bank" {
+		t.Fatalf("transfers %+v", doc.Transfers)
+	}
+	restore(t, m, doc)
+	mustEqual(t, "backup after restore", doc, backupOf(t, m))
 }

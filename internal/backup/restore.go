@@ -9,6 +9,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/budget"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/invest"
 	"github.com/nestegg/nestegg/internal/ledger"
@@ -23,7 +24,7 @@ var errEmptyBackup = problem.New(http.StatusBadRequest, problem.CodeEmptyBackup,
 
 // Counts are how many records of each kind a restore recreated.
 type Counts struct {
-	Wallets, Tags, Categories, Entries, Recurring, QuickEntries int
+	Wallets, Tags, Categories, Entries, Transfers, Recurring, Budgets, OnetimeBudgets, QuickEntries int
 }
 
 // RestoreBackup replaces the member's ledger with the document's.
@@ -34,27 +35,33 @@ func (h *BackupHandler) RestoreBackup(ctx context.Context, req api.RestoreBackup
 	}
 	return api.RestoreBackup200JSONResponse{
 		Wallets: int32(c.Wallets), Tags: int32(c.Tags), Categories: int32(c.Categories), Entries: int32(c.Entries),
-		Recurring: int32(c.Recurring), QuickEntries: int32(c.QuickEntries), Budgets: 0, Transfers: 0,
+		Recurring: int32(c.Recurring), QuickEntries: int32(c.QuickEntries), Budgets: int32(c.Budgets),
+		OnetimeBudgets: int32(c.OnetimeBudgets), Transfers: int32(c.Transfers),
 	}, nil
 }
 
 // Restore deletes the member's ledger and recreates it from doc in one
-// transaction, in SPEC.md's order: wallets, tags, categories, entries,
-// recurring, budgets (none in version 1), quick entries. Any error rolls
+// transaction, in SPEC.md's order: wallets, tags, categories, entries (with
+// transfers, whose sides are entries), recurring, budgets, quick entries.
+// Monthly budgets go into the member's current ledger month. Any error rolls
 // all of it back. Free limits do not apply.
 func (h *BackupHandler) Restore(ctx context.Context, memberID int64, doc api.Backup) (Counts, error) {
 	if doc.Version != Version {
 		return Counts{}, problem.Invalid("/version", fmt.Sprintf("must be %d", Version))
 	}
+	if doc.OnetimeBudgets == nil {
+		doc.OnetimeBudgets = &[]api.BackupOnetimeBudget{}
+	}
 	if len(doc.Wallets)+len(doc.Tags)+len(doc.Categories)+len(doc.Entries)+len(doc.Recurring)+
-		len(doc.QuickEntries)+len(doc.Budgets)+len(doc.Transfers) == 0 {
+		len(doc.QuickEntries)+len(doc.Budgets)+len(*doc.OnetimeBudgets)+len(doc.Transfers) == 0 {
 		return Counts{}, errEmptyBackup
 	}
-	if len(doc.Budgets) > 0 || len(doc.Transfers) > 0 {
-		return Counts{}, problem.Invalid("/budgets", "budgets and transfers are empty in version 1")
-	}
 	return database.InTxV(ctx, h.pool, func(q *db.Queries) (Counts, error) {
-		r := &restorer{q: q, memberID: memberID, crypto: h.crypto}
+		year, month, err := h.currentMonth(ctx, q, memberID)
+		if err != nil {
+			return Counts{}, err
+		}
+		r := &restorer{q: q, memberID: memberID, crypto: h.crypto, year: year, month: month}
 		return r.run(ctx, doc)
 	})
 }
@@ -68,6 +75,11 @@ type restorer struct {
 	// categories by type, parent name ("" for a top-level one) and name.
 	categories map[[3]string]int64
 	tags       map[string]int64
+	// entryIDs are the ids of the document's entries, by position;
+	// transferIDs those of its transfers.
+	entryIDs, transferIDs []int64
+	// year and month are the current ledger month, which budgets go into.
+	year, month int32
 }
 
 func (r *restorer) run(ctx context.Context, doc api.Backup) (Counts, error) {
@@ -84,13 +96,19 @@ func (r *restorer) run(ctx context.Context, doc api.Backup) (Counts, error) {
 	if err := invest.DeleteInvestTx(ctx, r.q, r.memberID); err != nil {
 		return Counts{}, err
 	}
+	// Budgets of every month (the document holds one month's).
+	if err := r.q.DeleteMemberBudgets(ctx, r.memberID); err != nil {
+		return Counts{}, fmt.Errorf("delete budgets of member %d: %w", r.memberID, err)
+	}
+	if err := r.q.DeleteMemberOnetimeBudgets(ctx, r.memberID); err != nil {
+		return Counts{}, fmt.Errorf("delete one-time budgets of member %d: %w", r.memberID, err)
+	}
 	if err := ledger.DeleteLedgerTx(ctx, r.q, r.memberID); err != nil {
 		return Counts{}, err
 	}
 	steps := []func(context.Context, api.Backup) error{
 		r.restoreWallets, r.restoreTags, r.restoreCategories, r.restoreEntries, r.restoreRecurring,
-		// budgets: none in version 1.
-		r.restoreQuickEntries,
+		r.restoreBudgets, r.restoreQuickEntries,
 	}
 	for _, step := range steps {
 		if err := step(ctx, doc); err != nil {
@@ -99,7 +117,8 @@ func (r *restorer) run(ctx context.Context, doc api.Backup) (Counts, error) {
 	}
 	return Counts{
 		Wallets: len(doc.Wallets), Tags: len(r.tags), Categories: len(doc.Categories), Entries: len(doc.Entries),
-		Recurring: len(doc.Recurring), QuickEntries: len(doc.QuickEntries),
+		Transfers: len(doc.Transfers), Recurring: len(doc.Recurring), Budgets: len(doc.Budgets),
+		OnetimeBudgets: len(*doc.OnetimeBudgets), QuickEntries: len(doc.QuickEntries),
 	}, nil
 }
 
@@ -248,8 +267,9 @@ func (r *restorer) refs(at, typ string, wallet, category, parent *string) (walle
 	return walletID, categoryID, walletType, nil
 }
 
-// restoreEntries checks every entry, then writes them all with COPY: a
-// decade of entries is one statement, not tens of thousands.
+// restoreEntries checks every entry and transfer, then writes them all with
+// COPY: a decade of entries is one statement, not tens of thousands. The
+// transfers' sides follow the document's entries; fees are linked last.
 func (r *restorer) restoreEntries(ctx context.Context, doc api.Backup) error {
 	rows := make([]db.CopyEntriesParams, len(doc.Entries))
 	for i, e := range doc.Entries {
@@ -279,6 +299,11 @@ func (r *restorer) restoreEntries(ctx context.Context, doc api.Backup) error {
 	if err := checkNotifKeys(doc.Entries); err != nil {
 		return err
 	}
+	sides, err := r.restoreTransfers(ctx, doc)
+	if err != nil {
+		return err
+	}
+	rows = append(rows, sides...)
 	if len(rows) == 0 {
 		return nil
 	}
@@ -294,6 +319,7 @@ func (r *restorer) restoreEntries(ctx context.Context, doc api.Backup) error {
 	if len(ids) != len(rows) {
 		return fmt.Errorf("restore entries: %d rows written, %d found", len(rows), len(ids))
 	}
+	r.entryIDs = ids[:len(doc.Entries)]
 	var links []db.CopyEntryTagsParams
 	for i, e := range doc.Entries {
 		seen := map[int64]bool{}
@@ -308,6 +334,130 @@ func (r *restorer) restoreEntries(ctx context.Context, doc api.Backup) error {
 	if len(links) > 0 {
 		if _, err := r.q.CopyEntryTags(ctx, links); err != nil {
 			return fmt.Errorf("restore entry tags: %w", err)
+		}
+	}
+	return r.linkFees(ctx, doc)
+}
+
+// restoreTransfers checks the transfers, writes their rows and answers their
+// sides as entry rows to write: the EXPENSE leaving `from`, the INCOME
+// reaching `to`. Two sides on one wallet (a wallet deleted with its entries
+// moved to the other) are kept as the ledger had them.
+func (r *restorer) restoreTransfers(ctx context.Context, doc api.Backup) ([]db.CopyEntriesParams, error) {
+	if len(doc.Transfers) == 0 {
+		return nil, nil
+	}
+	inputs := make([]transfer.Input, len(doc.Transfers))
+	rows := make([]db.CopyTransfersParams, len(doc.Transfers))
+	feeOf := map[int32]int{}
+	for i, t := range doc.Transfers {
+		at := fmt.Sprintf("/transfers/%d", i)
+		from, ok := r.wallets[strings.TrimSpace(t.From)]
+		if !ok {
+			return nil, problem.Invalid(at+"/from", "names no wallet of the document")
+		}
+		to, ok := r.wallets[strings.TrimSpace(t.To)]
+		if !ok {
+			return nil, problem.Invalid(at+"/to", "names no wallet of the document")
+		}
+		memo := t.Memo
+		in, err := transfer.InputFrom(api.TransferRequest{Date: t.Date, Amount: t.Amount, FromWalletID: from.ID, ToWalletID: to.ID, Memo: &memo})
+		if err != nil {
+			return nil, under(at, err)
+		}
+		if f := t.FeeEntry; f != nil {
+			if *f < 0 || int(*f) >= len(doc.Entries) {
+				return nil, problem.Invalid(at+"/feeEntry", fmt.Sprintf("must be the position of an entry, 0 to %d", len(doc.Entries)-1))
+			}
+			if j, taken := feeOf[*f]; taken {
+				return nil, problem.Invalid(at+"/feeEntry", fmt.Sprintf("is the fee of transfer %d already", j))
+			}
+			feeOf[*f] = i
+		}
+		inputs[i] = in
+		rows[i] = db.CopyTransfersParams{MemberID: r.memberID, TransferDate: in.From.Date, Amount: in.From.Amount, Memo: in.From.Memo}
+	}
+	if _, err := r.q.CopyTransfers(ctx, rows); err != nil {
+		return nil, fmt.Errorf("restore transfers: %w", err)
+	}
+	// As with entries: the member's transfers were deleted in this
+	// transaction, so theirs in id order are the document's.
+	ids, err := r.q.ListTransferIDs(ctx, r.memberID)
+	if err != nil {
+		return nil, fmt.Errorf("restored transfer ids: %w", err)
+	}
+	if len(ids) != len(rows) {
+		return nil, fmt.Errorf("restore transfers: %d rows written, %d found", len(rows), len(ids))
+	}
+	r.transferIDs = ids
+	sides := make([]db.CopyEntriesParams, 0, 2*len(inputs))
+	for i, in := range inputs {
+		for _, e := range []ledger.EntryInput{in.From, in.To} {
+			sides = append(sides, db.CopyEntriesParams{
+				MemberID: r.memberID, WalletID: e.WalletID, Type: e.Type, Amount: e.Amount, EntryDate: e.Date,
+				Memo: e.Memo, TransferID: &ids[i],
+			})
+		}
+	}
+	return sides, nil
+}
+
+// linkFees points each transfer with a fee at its entry.
+func (r *restorer) linkFees(ctx context.Context, doc api.Backup) error {
+	var transfers, entries []int64
+	for i, t := range doc.Transfers {
+		if t.FeeEntry != nil {
+			transfers = append(transfers, r.transferIDs[i])
+			entries = append(entries, r.entryIDs[*t.FeeEntry])
+		}
+	}
+	if len(transfers) == 0 {
+		return nil
+	}
+	n, err := r.q.SetTransferFees(ctx, db.SetTransferFeesParams{MemberID: r.memberID, TransferIds: transfers, EntryIds: entries})
+	if err != nil {
+		return fmt.Errorf("link transfer fees: %w", err)
+	}
+	if int(n) != len(transfers) {
+		return fmt.Errorf("link transfer fees: %d of %d linked", n, len(transfers))
+	}
+	return nil
+}
+
+// restoreBudgets puts the monthly budgets into the current ledger month and
+// recreates the one-time budgets with their dates.
+func (r *restorer) restoreBudgets(ctx context.Context, doc api.Backup) error {
+	budgeted := map[int64]int{}
+	for i, b := range doc.Budgets {
+		at := fmt.Sprintf("/budgets/%d", i)
+		if err := budget.CheckAmount(at+"/amount", b.Amount); err != nil {
+			return err
+		}
+		category := b.Category
+		_, categoryID, _, err := r.refs(at, ledger.TypeExpense, nil, &category, b.CategoryParent)
+		if err != nil {
+			return err
+		}
+		if j, dup := budgeted[*categoryID]; dup {
+			return problem.Invalid(at+"/category", fmt.Sprintf("is budgeted by budget %d already", j))
+		}
+		budgeted[*categoryID] = i
+		if _, err := budget.CreateBudgetTx(ctx, r.q, r.memberID, budget.Budget{
+			CategoryID: *categoryID, Year: r.year, Month: r.month, Amount: b.Amount,
+		}); err != nil {
+			return under(at, err)
+		}
+	}
+	for i, o := range *doc.OnetimeBudgets {
+		at := fmt.Sprintf("/onetimeBudgets/%d", i)
+		_, categoryID, _, err := r.refs(at, ledger.TypeExpense, nil, o.Category, o.CategoryParent)
+		if err != nil {
+			return err
+		}
+		if err := budget.CreateOnetimeTx(ctx, r.q, r.memberID, api.OnetimeBudgetRequest{
+			Name: o.Name, Amount: o.Amount, StartDate: o.StartDate, EndDate: o.EndDate, CategoryID: categoryID,
+		}); err != nil {
+			return under(at, err)
 		}
 	}
 	return nil

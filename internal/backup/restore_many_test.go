@@ -27,10 +27,10 @@ func TestRestoreOfManyEntries(t *testing.T) {
 	env := apitest.New(t)
 	m := env.NewMember(apitest.AsPremium())
 	doc := api.Backup{
-		Version: 1, Wallets: []api.BackupWallet{{Name: "카드", Type: api.WalletTypeCard}}, Tags: []string{"t"},
+		Version: 1, Wallets: []api.BackupWallet{{Name: "카드", Type: api.WalletTypeCard}, {Name: "통장", Type: api.WalletTypeBank}}, Tags: []string{"t"},
 		Categories: []api.BackupCategory{{Name: "식비", Type: api.EntryTypeExpense}},
 		Recurring:  []api.BackupRecurring{}, QuickEntries: []api.BackupQuickEntry{},
-		Budgets: []map[string]any{}, Transfers: []map[string]any{},
+		Budgets: []api.BackupBudget{}, Transfers: []api.BackupTransfer{},
 	}
 	day := time.Date(2016, 11, 1, 0, 0, 0, 0, time.UTC)
 	for i := range 2 * 365 * 10 {
@@ -41,15 +41,22 @@ func TestRestoreOfManyEntries(t *testing.T) {
 		if i%10 == 9 {
 			day = day.AddDate(0, 0, 1)
 		}
+		if day.Day() == 25 && i%10 == 0 { // the card bill, with its fee
+			doc.Transfers = append(doc.Transfers, api.BackupTransfer{
+				Date: lt.Date(day.Year(), day.Month(), day.Day()), Amount: 300000, From: "통장", To: "카드",
+				FeeEntry: lt.Ptr(int32(len(doc.Entries) - 1)),
+			})
+		}
 	}
 	body, _ := json.Marshal(doc)
 	start := time.Now()
 	got := restore(t, m, doc)
-	if got.Entries != int32(len(doc.Entries)) {
+	if got.Entries != int32(len(doc.Entries)) || got.Transfers != 24 {
 		t.Fatalf("restored %+v", got)
 	}
 	t.Logf("%d entries (%d KiB) restored in %s", len(doc.Entries), len(body)/1024, time.Since(start))
-	if back := backupOf(t, m); len(back.Entries) != len(doc.Entries) || !strings.HasPrefix(back.Entries[0].Memo, "가게") {
+	if back := backupOf(t, m); len(back.Entries) != len(doc.Entries) || !strings.HasPrefix(back.Entries[0].Memo, "가게") ||
+		len(back.Transfers) != len(doc.Transfers) || *back.Transfers[23].FeeEntry != *doc.Transfers[23].FeeEntry {
 		t.Fatalf("backup after restore: %d entries", len(back.Entries))
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -46,7 +47,8 @@ type Contract struct {
 
 // LoadContract reads the embedded contract. Every operation must declare a
 // valid x-access, so an undeclared operation fails start-up instead of being
-// served open, and a well-formed x-problem-codes when it has one.
+// served open, and a well-formed x-problem-codes and x-deadline-seconds when
+// it has them.
 func LoadContract() (*Contract, error) {
 	doc, err := ParseContract()
 	if err != nil {
@@ -61,6 +63,9 @@ func LoadContract() (*Contract, error) {
 				bad = append(bad, method+" "+path+": "+err.Error())
 			}
 			if _, err := ProblemCodes(op); err != nil {
+				bad = append(bad, method+" "+path+": "+err.Error())
+			}
+			if _, err := OperationDeadline(op); err != nil {
 				bad = append(bad, method+" "+path+": "+err.Error())
 			}
 		}
@@ -111,6 +116,25 @@ func OperationAccess(op *openapi3.Operation) (string, error) {
 		return v, nil
 	}
 	return "", fmt.Errorf("x-access %q is not public, member, premium or admin", v)
+}
+
+// maxDeadline bounds x-deadline-seconds below the HTTP server's write
+// timeout (cmd/nestegg), so that an answer can still be written.
+const maxDeadline = 90 * time.Second
+
+// OperationDeadline is how long a request of op may work: its
+// x-deadline-seconds, or the deadline of every request (8 s).
+func OperationDeadline(op *openapi3.Operation) (time.Duration, error) {
+	raw, ok := op.Extensions["x-deadline-seconds"]
+	if !ok {
+		return requestDeadline, nil
+	}
+	v, ok := raw.(float64)
+	d := time.Duration(v) * time.Second
+	if !ok || v != float64(int(v)) || d < requestDeadline || d > maxDeadline {
+		return 0, fmt.Errorf("x-deadline-seconds %v is not a whole number of seconds from %s to %s", raw, requestDeadline, maxDeadline)
+	}
+	return d, nil
 }
 
 func maxBody(op *openapi3.Operation) int64 {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -219,6 +220,28 @@ func TestRequestBodiesHaveValidExamples(t *testing.T) {
 			if err := mt.Schema.Value.VisitJSON(ex); err != nil {
 				t.Errorf("%s: the request example does not match its schema: %v", op, err)
 			}
+		}
+	}
+}
+
+// Backup and restore move a decade of a ledger and have their own deadline;
+// every other operation keeps the deadline of every request.
+func TestOperationDeadlines(t *testing.T) {
+	t.Parallel()
+	_, ops := contractOps(t)
+	long := map[string]bool{"getBackup": true, "restoreBackup": true}
+	for _, op := range ops {
+		d, err := server.OperationDeadline(op.Operation)
+		if err != nil {
+			t.Errorf("%s: %v", op, err)
+			continue
+		}
+		want := 8 * time.Second
+		if long[op.OperationID] {
+			want = time.Minute
+		}
+		if d != want {
+			t.Errorf("%s: deadline %s, want %s", op, d, want)
 		}
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/getkin/kin-openapi/routers"
+
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
 )
@@ -135,23 +137,48 @@ func withRecover(next http.Handler) http.Handler {
 
 // requestDeadline bounds the work of one request: a PostgreSQL or Redis that
 // hangs makes the request fail with 503 instead of holding it (and a pool
-// connection) forever.
+// connection) forever. An operation that moves much more data declares its
+// own in x-deadline-seconds (restore).
 const requestDeadline = 8 * time.Second
 
-// withDeadline gives each request's context the deadline.
-func withDeadline(next http.Handler) http.Handler {
+// foundRoute is the contract's operation for a request, found once.
+type foundRoute struct {
+	route  *routers.Route
+	params map[string]string
+	err    error
+}
+
+type foundRouteKey struct{}
+
+// withDeadline finds the request's operation and gives the request's
+// context that operation's deadline.
+func withDeadline(c *Contract, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ctx, cancel := context.WithTimeout(r.Context(), requestDeadline)
+		f := &foundRoute{}
+		f.route, f.params, f.err = c.Find(r)
+		d := requestDeadline
+		if f.err == nil {
+			d, _ = OperationDeadline(f.route.Operation) // checked at start-up
+		}
+		ctx, cancel := context.WithTimeout(context.WithValue(r.Context(), foundRouteKey{}, f), d)
 		defer cancel()
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
+}
+
+// find answers the operation withDeadline found for r, or finds it.
+func find(c *Contract, r *http.Request) (*routers.Route, map[string]string, error) {
+	if f, ok := r.Context().Value(foundRouteKey{}).(*foundRoute); ok {
+		return f.route, f.params, f.err
+	}
+	return c.Find(r)
 }
 
 // withContract finds the operation of each request in the contract and
 // enforces what it declares: access, body size, media type and schema.
 func withContract(c *Contract, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		route, params, err := c.Find(r)
+		route, params, err := find(c, r)
 		if err != nil {
 			if pe, ok := problem.As(err); ok && pe.Status == http.StatusMethodNotAllowed {
 				w.Header().Set("Allow", allowedMethods(c, r))

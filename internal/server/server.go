@@ -118,7 +118,7 @@ func New(deps Deps) (http.Handler, error) {
 		api = deps.Sessions(api)
 	}
 	api = clientaddr.Middleware(deps.TrustedProxies)(api)
-	api = withDeadline(api)
+	api = withDeadline(contract, api)
 
 	m := newMetrics(deps.Pool)
 	root := http.NewServeMux()
