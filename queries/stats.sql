@@ -1,18 +1,32 @@
 -- name: MonthlyStats :many
--- A months sums twice over, in one scan of the (member, date) index: per
--- type and category (with the categorys parent, for nesting), and per type
--- and day (for a calendar). by_day tells the two sets apart.
-SELECT e.type, e.category_id, c.name AS category_name, c.parent_id, p.name AS parent_name,
+-- A months sums in one statement over the (member, date) index, in three
+-- sets that kind tells apart and that come in this order: 'category', per
+-- type and category (with the categorys parent, for nesting), and 'day', per
+-- type and day (for a calendar), both of the entries that count; 'transfer',
+-- per wallet and type of the confirmed transfer sides (INCOME moved into the
+-- wallet, EXPENSE out of it), by wallet id. Each set reads account_entry
+-- itself rather than one shared CTE: a materialized CTE hides the member
+-- from the category joins and its row estimates from the planner.
+SELECT (CASE WHEN GROUPING(e.entry_date) = 0 THEN 'day' ELSE 'category' END)::text AS kind,
+    e.type, e.category_id, c.name AS category_name, c.parent_id, p.name AS parent_name,
     -- The category set has no date: it reads as the first day, never used.
-    COALESCE(e.entry_date, sqlc.arg(from_date)::date)::date AS entry_date, sum(e.amount)::bigint AS amount,
-    (GROUPING(e.entry_date) = 0)::bool AS by_day
+    COALESCE(e.entry_date, sqlc.arg(from_date)::date)::date AS entry_date,
+    -- Only transfers have a wallet.
+    0::bigint AS wallet_id,
+    sum(e.amount)::bigint AS amount
 FROM account_entry e
 LEFT JOIN account_category c ON c.member_id = e.member_id AND c.id = e.category_id
 LEFT JOIN account_category p ON p.member_id = e.member_id AND p.id = c.parent_id
 WHERE e.member_id = @member_id AND e.entry_date >= @from_date AND e.entry_date < @to_date
   AND NOT e.pending AND e.transfer_id IS NULL
 GROUP BY GROUPING SETS ((e.type, e.category_id, c.name, c.parent_id, p.name), (e.type, e.entry_date))
-ORDER BY by_day, e.type, 6, e.category_id;
+UNION ALL
+SELECT 'transfer', e.type, NULL, NULL, NULL, NULL, sqlc.arg(from_date)::date, e.wallet_id, sum(e.amount)::bigint
+FROM account_entry e
+WHERE e.member_id = @member_id AND e.entry_date >= @from_date AND e.entry_date < @to_date
+  AND NOT e.pending AND e.transfer_id IS NOT NULL AND e.wallet_id IS NOT NULL
+GROUP BY e.wallet_id, e.type
+ORDER BY kind, wallet_id, type, entry_date, category_id;
 
 -- name: CategoryStats :many
 -- A ranges sums per type and category, with the categorys parent.

@@ -54,14 +54,3 @@ LIMIT @lim OFFSET @off;
 
 -- name: CountTransfers :one
 SELECT count(*) FROM transfer WHERE member_id = @member_id;
-
--- name: SumTransfersByWallet :many
--- What confirmed transfers moved into and out of each wallet in [from, to).
-SELECT wallet_id::bigint AS wallet_id,
-    COALESCE(SUM(amount) FILTER (WHERE type = 'INCOME'), 0)::bigint AS transferred_in,
-    COALESCE(SUM(amount) FILTER (WHERE type = 'EXPENSE'), 0)::bigint AS transferred_out
-FROM account_entry
-WHERE member_id = @member_id AND transfer_id IS NOT NULL AND NOT pending AND wallet_id IS NOT NULL
-  AND entry_date >= @from_date AND entry_date < @to_date
-GROUP BY wallet_id
-ORDER BY wallet_id;

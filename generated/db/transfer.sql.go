@@ -279,50 +279,6 @@ func (q *Queries) LockTransfer(ctx context.Context, arg LockTransferParams) (Tra
 	return i, err
 }
 
-const sumTransfersByWallet = `-- name: SumTransfersByWallet :many
-SELECT wallet_id::bigint AS wallet_id,
-    COALESCE(SUM(amount) FILTER (WHERE type = 'INCOME'), 0)::bigint AS transferred_in,
-    COALESCE(SUM(amount) FILTER (WHERE type = 'EXPENSE'), 0)::bigint AS transferred_out
-FROM account_entry
-WHERE member_id = $1 AND transfer_id IS NOT NULL AND NOT pending AND wallet_id IS NOT NULL
-  AND entry_date >= $2 AND entry_date < $3
-GROUP BY wallet_id
-ORDER BY wallet_id
-`
-
-type SumTransfersByWalletParams struct {
-	MemberID int64
-	FromDate time.Time
-	ToDate   time.Time
-}
-
-type SumTransfersByWalletRow struct {
-	WalletID       int64
-	TransferredIn  int64
-	TransferredOut int64
-}
-
-// What confirmed transfers moved into and out of each wallet in [from, to).
-func (q *Queries) SumTransfersByWallet(ctx context.Context, arg SumTransfersByWalletParams) ([]SumTransfersByWalletRow, error) {
-	rows, err := q.db.Query(ctx, sumTransfersByWallet, arg.MemberID, arg.FromDate, arg.ToDate)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []SumTransfersByWalletRow{}
-	for rows.Next() {
-		var i SumTransfersByWalletRow
-		if err := rows.Scan(&i.WalletID, &i.TransferredIn, &i.TransferredOut); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const updateTransfer = `-- name: UpdateTransfer :exec
 UPDATE transfer SET transfer_date = $1, amount = $2, memo = $3, fee_entry_id = $4
 WHERE member_id = $5 AND id = $6

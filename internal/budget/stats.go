@@ -9,7 +9,6 @@ import (
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/problem"
-	"github.com/nestegg/nestegg/internal/transfer"
 )
 
 // maxStatsDays bounds a statistics range (five years).
@@ -66,56 +65,72 @@ func nest(sums []categorySum) api.StatsCategories {
 	return out
 }
 
-// GetMonthlyStats answers a month's statistics: income, expense, categories
-// and days from one query, the month's transfers per wallet from a second.
+// GetMonthlyStats answers a month's statistics.
 func (h *BudgetHandler) GetMonthlyStats(ctx context.Context, req api.GetMonthlyStatsRequestObject) (api.GetMonthlyStatsResponseObject, error) {
 	p := req.Params
 	if err := checkMonth("year", "month", p.Year, p.Month); err != nil {
 		return nil, err
 	}
-	memberID := memberOf(ctx)
-	q := db.New(h.pool)
-	from, to, _, err := monthRange(ctx, q, memberID, p.Year, p.Month)
+	s, err := MonthlyStats(ctx, db.New(h.pool), memberOf(ctx), p.Year, p.Month)
 	if err != nil {
 		return nil, err
 	}
+	return api.GetMonthlyStats200JSONResponse(s), nil
+}
+
+// MonthlyStats computes a month's statistics in one query: income, expense,
+// categories and days, and the month's transfers per wallet.
+func MonthlyStats(ctx context.Context, q *db.Queries, memberID int64, year, month int32) (api.MonthlyStats, error) {
+	from, to, _, err := monthRange(ctx, q, memberID, year, month)
+	if err != nil {
+		return api.MonthlyStats{}, err
+	}
 	rows, err := q.MonthlyStats(ctx, db.MonthlyStatsParams{MemberID: memberID, FromDate: from, ToDate: to})
 	if err != nil {
-		return nil, fmt.Errorf("monthly statistics of member %d: %w", memberID, err)
+		return api.MonthlyStats{}, fmt.Errorf("monthly statistics of member %d: %w", memberID, err)
 	}
-	out := api.MonthlyStats{Year: p.Year, Month: p.Month, From: date(from), To: date(to.AddDate(0, 0, -1)), Days: []api.StatsDay{}}
+	out := api.MonthlyStats{
+		Year: year, Month: month, From: date(from), To: date(to.AddDate(0, 0, -1)),
+		Days: []api.StatsDay{}, Transfers: []api.StatsWalletTransfers{},
+	}
 	var sums []categorySum
 	days := map[time.Time]int{}
 	for _, r := range rows {
-		if !r.ByDay {
+		switch r.Kind {
+		case "category":
 			sums = append(sums, categorySum{r.Type, r.CategoryID, r.CategoryName, r.ParentID, r.ParentName, r.Amount})
-			continue
-		}
-		i, ok := days[r.EntryDate]
-		if !ok {
-			i = len(out.Days)
-			days[r.EntryDate] = i
-			out.Days = append(out.Days, api.StatsDay{Date: date(r.EntryDate)})
-		}
-		if r.Type == ledger.TypeIncome {
-			out.Days[i].Income += r.Amount
-			out.Income += r.Amount
-		} else {
-			out.Days[i].Expense += r.Amount
-			out.Expense += r.Amount
+		case "day":
+			i, ok := days[r.EntryDate]
+			if !ok {
+				i = len(out.Days)
+				days[r.EntryDate] = i
+				out.Days = append(out.Days, api.StatsDay{Date: date(r.EntryDate)})
+			}
+			if r.Type == ledger.TypeIncome {
+				out.Days[i].Income += r.Amount
+				out.Income += r.Amount
+			} else {
+				out.Days[i].Expense += r.Amount
+				out.Expense += r.Amount
+			}
+		case "transfer":
+			// A wallet's rows come together: they are ordered by wallet id.
+			n := len(out.Transfers)
+			if n == 0 || out.Transfers[n-1].WalletID != r.WalletID {
+				out.Transfers = append(out.Transfers, api.StatsWalletTransfers{WalletID: r.WalletID})
+				n++
+			}
+			switch r.Type {
+			case ledger.TypeIncome:
+				out.Transfers[n-1].In += r.Amount
+			case ledger.TypeExpense:
+				out.Transfers[n-1].Out += r.Amount
+			}
 		}
 	}
 	out.Net = out.Income - out.Expense
 	out.Categories = nest(sums)
-	flows, err := transfer.MonthlyByWalletTx(ctx, q, memberID, from, to)
-	if err != nil {
-		return nil, err
-	}
-	out.Transfers = make([]api.StatsWalletTransfers, len(flows))
-	for i, f := range flows {
-		out.Transfers[i] = api.StatsWalletTransfers{WalletID: f.WalletID, In: f.In, Out: f.Out}
-	}
-	return api.GetMonthlyStats200JSONResponse(out), nil
+	return out, nil
 }
 
 // GetYearlyStats answers the twelve ledger months of a year.

@@ -256,3 +256,72 @@ func TestMonthlyStatsShowTransfersApart(t *testing.T) {
 		}
 	}
 }
+
+// TestMonthlyStatsTransfersPerWallet: a month's transfers per wallet, in and
+// out, by wallet id, of the member's confirmed transfer sides dated in the
+// ledger month; fees, ordinary entries, pending sides, other months and other
+// members are left out. With a start day of 25 the month's dates move.
+func TestMonthlyStatsTransfersPerWallet(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	other := env.NewMember(apitest.AsPremium())
+	bank := lt.Wallet(m.Client, "Bank", api.WalletTypeBank, 0)
+	card := lt.Wallet(m.Client, "Card", api.WalletTypeCard, 0)
+	savings := lt.Wallet(m.Client, "Savings", api.WalletTypeSavings, 0)
+	transfer := func(m *apitest.Member, req api.TransferRequest) {
+		m.Do(http.MethodPost, "/api/account/transfers", req).Want(http.StatusCreated)
+	}
+	lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 2), 999, bank.ID))
+	transfer(m, api.TransferRequest{Date: lt.Date(2026, 11, 25), Amount: 300, FromWalletID: bank.ID, ToWalletID: card.ID, Fee: lt.Ptr[int64](7)})
+	transfer(m, api.TransferRequest{Date: lt.Date(2026, 11, 30), Amount: 50, FromWalletID: bank.ID, ToWalletID: savings.ID})
+	transfer(m, api.TransferRequest{Date: lt.Date(2026, 11, 10), Amount: 20, FromWalletID: savings.ID, ToWalletID: bank.ID})
+	transfer(m, api.TransferRequest{Date: lt.Date(2026, 12, 1), Amount: 4000, FromWalletID: bank.ID, ToWalletID: card.ID})
+	transfer(other, api.TransferRequest{
+		Date: lt.Date(2026, 11, 10), Amount: 8000,
+		FromWalletID: lt.Wallet(other.Client, "X", api.WalletTypeBank, 0).ID, ToWalletID: lt.Wallet(other.Client, "Y", api.WalletTypeCash, 0).ID,
+	})
+	// A pending side of a transfer is not a confirmed one.
+	var pendingTransfer int64
+	if err := env.Pool.QueryRow(context.Background(),
+		`INSERT INTO transfer (member_id, transfer_date, amount) VALUES ($1, '2026-11-15', 100000) RETURNING id`, m.ID).Scan(&pendingTransfer); err != nil {
+		t.Fatal(err)
+	}
+	env.Exec(`INSERT INTO account_entry (member_id, wallet_id, type, amount, entry_date, pending, transfer_id)
+		VALUES ($1, $2, 'INCOME', 100000, '2026-11-15', true, $3)`, m.ID, savings.ID, pendingTransfer)
+
+	for _, c := range []struct {
+		startDay      int32
+		year, month   int32
+		income, spent int64
+		want          []api.StatsWalletTransfers
+	}{
+		{1, 2026, 11, 0, 999 + 7, []api.StatsWalletTransfers{
+			{WalletID: bank.ID, In: 20, Out: 350},
+			{WalletID: card.ID, In: 300, Out: 0},
+			{WalletID: savings.ID, In: 50, Out: 20},
+		}},
+		{1, 2026, 10, 0, 0, []api.StatsWalletTransfers{}},
+		// 25 November to 24 December.
+		{25, 2026, 11, 0, 7, []api.StatsWalletTransfers{
+			{WalletID: bank.ID, In: 0, Out: 4350},
+			{WalletID: card.ID, In: 4300, Out: 0},
+			{WalletID: savings.ID, In: 50, Out: 0},
+		}},
+		// 25 October to 24 November.
+		{25, 2026, 10, 0, 999, []api.StatsWalletTransfers{
+			{WalletID: bank.ID, In: 20, Out: 0},
+			{WalletID: savings.ID, In: 0, Out: 20},
+		}},
+	} {
+		setStartDay(t, m, c.startDay)
+		var s api.MonthlyStats
+		m.Do(http.MethodGet, fmt.Sprintf("/api/account/stats/monthly?year=%d&month=%d", c.year, c.month), nil).Want(http.StatusOK).JSON(&s)
+		if fmt.Sprint(s.Transfers) != fmt.Sprint(c.want) || s.Transfers == nil {
+			t.Errorf("start %d, %d-%02d: transfers %+v, want %+v", c.startDay, c.year, c.month, s.Transfers, c.want)
+		}
+		if s.Income != c.income || s.Expense != c.spent {
+			t.Errorf("start %d, %d-%02d: income %d expense %d, want %d %d", c.startDay, c.year, c.month, s.Income, s.Expense, c.income, c.spent)
+		}
+	}
+}

@@ -13,7 +13,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -247,27 +246,6 @@ func getTx(ctx context.Context, q *db.Queries, memberID, id int64) (Transfer, er
 		return Transfer{}, err
 	}
 	return Transfer(r), nil
-}
-
-// WalletFlow is what transfers moved into and out of one wallet.
-type WalletFlow struct {
-	WalletID int64
-	In, Out  int64
-}
-
-// MonthlyByWalletTx answers, per wallet, the confirmed transfers in and out
-// dated in [from, to), by wallet id. Fees are expenses, not transfers, and
-// are not in it. For the monthly statistics.
-func MonthlyByWalletTx(ctx context.Context, q *db.Queries, memberID int64, from, to time.Time) ([]WalletFlow, error) {
-	rows, err := q.SumTransfersByWallet(ctx, db.SumTransfersByWalletParams{MemberID: memberID, FromDate: from, ToDate: to})
-	if err != nil {
-		return nil, fmt.Errorf("transfers by wallet of member %d: %w", memberID, err)
-	}
-	out := make([]WalletFlow, len(rows))
-	for i, r := range rows {
-		out[i] = WalletFlow{WalletID: r.WalletID, In: r.TransferredIn, Out: r.TransferredOut}
-	}
-	return out, nil
 }
 
 // caller is the signed-in member of a request.

@@ -10,10 +10,8 @@ import (
 	"testing"
 
 	"github.com/nestegg/nestegg/generated/api"
-	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/apitest"
 	lt "github.com/nestegg/nestegg/internal/ledger/ledgertest"
-	"github.com/nestegg/nestegg/internal/transfer"
 )
 
 func transferPath(id int64) string { return fmt.Sprintf("/api/account/transfers/%d", id) }
@@ -392,45 +390,6 @@ func TestParallelTransferChangesNeverHalfWrite(t *testing.T) {
 			t.Fatalf("round %d: half-written transfer %+v (sides %d, agreeing %d, fee entries %d)", round, got, sides, amountsAgree, feeEntries)
 		}
 		m.Do(http.MethodDelete, transferPath(tr.ID), nil).Want(http.StatusNoContent)
-	}
-}
-
-// TestMonthlyByWalletTx: per-wallet sums of confirmed transfers in a range,
-// fees and ordinary entries left out.
-func TestMonthlyByWalletTx(t *testing.T) {
-	t.Parallel()
-	env := apitest.New(t)
-	m := env.NewMember()
-	other := env.NewMember()
-	bank := lt.Wallet(m.Client, "Bank", api.WalletTypeBank, 0)
-	card := lt.Wallet(m.Client, "Card", api.WalletTypeCard, 0)
-	savings := lt.Wallet(m.Client, "Savings", api.WalletTypeSavings, 0)
-	lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 2), 999, bank.ID))
-	createTransfer(t, m, api.TransferRequest{Date: lt.Date(2026, 11, 25), Amount: 300, FromWalletID: bank.ID, ToWalletID: card.ID, Fee: lt.Ptr[int64](7)})
-	createTransfer(t, m, api.TransferRequest{Date: lt.Date(2026, 11, 30), Amount: 50, FromWalletID: bank.ID, ToWalletID: savings.ID})
-	createTransfer(t, m, api.TransferRequest{Date: lt.Date(2026, 11, 10), Amount: 20, FromWalletID: savings.ID, ToWalletID: bank.ID})
-	createTransfer(t, m, api.TransferRequest{Date: lt.Date(2026, 12, 1), Amount: 4000, FromWalletID: bank.ID, ToWalletID: card.ID})
-	createTransfer(t, other, api.TransferRequest{
-		Date: lt.Date(2026, 11, 10), Amount: 8000,
-		FromWalletID: lt.Wallet(other.Client, "X", api.WalletTypeBank, 0).ID, ToWalletID: lt.Wallet(other.Client, "Y", api.WalletTypeCash, 0).ID,
-	})
-
-	from, to := lt.Date(2026, 11, 1).Time, lt.Date(2026, 12, 1).Time
-	got, err := transfer.MonthlyByWalletTx(context.Background(), db.New(env.Pool), m.ID, from, to)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []transfer.WalletFlow{
-		{WalletID: bank.ID, In: 20, Out: 350},
-		{WalletID: card.ID, In: 300, Out: 0},
-		{WalletID: savings.ID, In: 50, Out: 20},
-	}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Fatalf("flows %+v, want %+v", got, want)
-	}
-	none, err := transfer.MonthlyByWalletTx(context.Background(), db.New(env.Pool), m.ID, lt.Date(2026, 10, 1).Time, from)
-	if err != nil || len(none) != 0 {
-		t.Fatalf("October flows %+v, %v", none, err)
 	}
 }
 
