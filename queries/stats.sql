@@ -72,9 +72,13 @@ WHERE e.member_id = @member_id AND e.entry_date >= @from_date AND e.entry_date <
   AND EXISTS (SELECT 1 FROM account_entry_tag et WHERE et.entry_id = e.id);
 
 -- name: MonthBonusDue :one
--- Whether the month-complete bonus of a month was given, and how many
--- distinct days of the month have a counting entry.
+-- Whether the month-complete bonus of a month was given, and whether every
+-- day of the month has a counting entry: one index probe per day, stopping
+-- at the first day without one, however many entries the month holds.
 SELECT EXISTS (SELECT 1 FROM point_history h WHERE h.member_id = @member_id AND h.reason = @reason)::bool AS given,
-    (SELECT count(DISTINCT e.entry_date) FROM account_entry e
-     WHERE e.member_id = @member_id AND e.entry_date >= @from_date AND e.entry_date < @to_date
-       AND NOT e.pending AND e.transfer_id IS NULL)::int AS days;
+    (NOT EXISTS (
+        SELECT 1 FROM generate_series(sqlc.arg(from_date)::date, sqlc.arg(to_date)::date - 1, interval '1 day') AS d(at)
+        WHERE NOT EXISTS (
+            SELECT 1 FROM account_entry e
+            WHERE e.member_id = @member_id AND e.entry_date = d.at::date
+              AND NOT e.pending AND e.transfer_id IS NULL)))::bool AS complete;

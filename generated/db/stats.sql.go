@@ -67,9 +67,12 @@ func (q *Queries) CategoryStats(ctx context.Context, arg CategoryStatsParams) ([
 
 const monthBonusDue = `-- name: MonthBonusDue :one
 SELECT EXISTS (SELECT 1 FROM point_history h WHERE h.member_id = $1 AND h.reason = $2)::bool AS given,
-    (SELECT count(DISTINCT e.entry_date) FROM account_entry e
-     WHERE e.member_id = $1 AND e.entry_date >= $3 AND e.entry_date < $4
-       AND NOT e.pending AND e.transfer_id IS NULL)::int AS days
+    (NOT EXISTS (
+        SELECT 1 FROM generate_series($3::date, $4::date - 1, interval '1 day') AS d(at)
+        WHERE NOT EXISTS (
+            SELECT 1 FROM account_entry e
+            WHERE e.member_id = $1 AND e.entry_date = d.at::date
+              AND NOT e.pending AND e.transfer_id IS NULL)))::bool AS complete
 `
 
 type MonthBonusDueParams struct {
@@ -80,12 +83,13 @@ type MonthBonusDueParams struct {
 }
 
 type MonthBonusDueRow struct {
-	Given bool
-	Days  int32
+	Given    bool
+	Complete bool
 }
 
-// Whether the month-complete bonus of a month was given, and how many
-// distinct days of the month have a counting entry.
+// Whether the month-complete bonus of a month was given, and whether every
+// day of the month has a counting entry: one index probe per day, stopping
+// at the first day without one, however many entries the month holds.
 func (q *Queries) MonthBonusDue(ctx context.Context, arg MonthBonusDueParams) (MonthBonusDueRow, error) {
 	row := q.db.QueryRow(ctx, monthBonusDue,
 		arg.MemberID,
@@ -94,7 +98,7 @@ func (q *Queries) MonthBonusDue(ctx context.Context, arg MonthBonusDueParams) (M
 		arg.ToDate,
 	)
 	var i MonthBonusDueRow
-	err := row.Scan(&i.Given, &i.Days)
+	err := row.Scan(&i.Given, &i.Complete)
 	return i, err
 }
 

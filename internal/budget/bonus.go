@@ -45,13 +45,12 @@ func (h *BudgetHandler) AwardMonthComplete(ctx context.Context, memberID int64, 
 		return 0, nil
 	}
 	reason := fmt.Sprintf("%s%04d%02d", ReasonMonthComplete, year, month)
-	days := int(to.Sub(from).Hours()/24 + 0.5)
 	due := func(q *db.Queries) (bool, error) {
 		d, err := q.MonthBonusDue(ctx, db.MonthBonusDueParams{MemberID: memberID, Reason: reason, FromDate: from, ToDate: to})
 		if err != nil {
 			return false, fmt.Errorf("month-complete check of member %d: %w", memberID, err)
 		}
-		return !d.Given && int(d.Days) >= days, nil
+		return !d.Given && d.Complete, nil
 	}
 	// Most writes leave the month incomplete: a plain read answers them
 	// without taking the member's lock. The check is repeated under it.
