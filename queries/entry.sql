@@ -7,7 +7,11 @@ INSERT INTO account_entry (
     sqlc.narg(currency), sqlc.narg(original_amount), sqlc.narg(exchange_rate), sqlc.narg(installment_months),
     @pending, sqlc.narg(notif_key)
 )
-RETURNING *;
+RETURNING sqlc.embed(account_entry),
+    -- Whether the entry is the first that counts on its day (the statement
+    -- does not see its own row): only such a write can complete a month.
+    (NOT EXISTS (SELECT 1 FROM account_entry o
+        WHERE o.member_id = @member_id AND o.entry_date = @entry_date AND NOT o.pending AND o.transfer_id IS NULL))::bool AS new_day;
 
 -- name: GetEntry :one
 SELECT * FROM account_entry WHERE member_id = @member_id AND id = @id;

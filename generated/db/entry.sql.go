@@ -90,7 +90,11 @@ INSERT INTO account_entry (
     $8, $9, $10, $11,
     $12, $13
 )
-RETURNING id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at
+RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, account_entry.category_id, account_entry.type, account_entry.amount, account_entry.entry_date, account_entry.memo, account_entry.currency, account_entry.original_amount, account_entry.exchange_rate, account_entry.installment_months, account_entry.pending, account_entry.notif_key, account_entry.transfer_id, account_entry.created_at,
+    -- Whether the entry is the first that counts on its day (the statement
+    -- does not see its own row): only such a write can complete a month.
+    (NOT EXISTS (SELECT 1 FROM account_entry o
+        WHERE o.member_id = $1 AND o.entry_date = $6 AND NOT o.pending AND o.transfer_id IS NULL))::bool AS new_day
 `
 
 type CreateEntryParams struct {
@@ -109,7 +113,12 @@ type CreateEntryParams struct {
 	NotifKey          *string
 }
 
-func (q *Queries) CreateEntry(ctx context.Context, arg CreateEntryParams) (AccountEntry, error) {
+type CreateEntryRow struct {
+	AccountEntry AccountEntry
+	NewDay       bool
+}
+
+func (q *Queries) CreateEntry(ctx context.Context, arg CreateEntryParams) (CreateEntryRow, error) {
 	row := q.db.QueryRow(ctx, createEntry,
 		arg.MemberID,
 		arg.WalletID,
@@ -125,24 +134,25 @@ func (q *Queries) CreateEntry(ctx context.Context, arg CreateEntryParams) (Accou
 		arg.Pending,
 		arg.NotifKey,
 	)
-	var i AccountEntry
+	var i CreateEntryRow
 	err := row.Scan(
-		&i.ID,
-		&i.MemberID,
-		&i.WalletID,
-		&i.CategoryID,
-		&i.Type,
-		&i.Amount,
-		&i.EntryDate,
-		&i.Memo,
-		&i.Currency,
-		&i.OriginalAmount,
-		&i.ExchangeRate,
-		&i.InstallmentMonths,
-		&i.Pending,
-		&i.NotifKey,
-		&i.TransferID,
-		&i.CreatedAt,
+		&i.AccountEntry.ID,
+		&i.AccountEntry.MemberID,
+		&i.AccountEntry.WalletID,
+		&i.AccountEntry.CategoryID,
+		&i.AccountEntry.Type,
+		&i.AccountEntry.Amount,
+		&i.AccountEntry.EntryDate,
+		&i.AccountEntry.Memo,
+		&i.AccountEntry.Currency,
+		&i.AccountEntry.OriginalAmount,
+		&i.AccountEntry.ExchangeRate,
+		&i.AccountEntry.InstallmentMonths,
+		&i.AccountEntry.Pending,
+		&i.AccountEntry.NotifKey,
+		&i.AccountEntry.TransferID,
+		&i.AccountEntry.CreatedAt,
+		&i.NewDay,
 	)
 	return i, err
 }

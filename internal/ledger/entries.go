@@ -88,6 +88,10 @@ func (h *LedgerHandler) fillRate(ctx context.Context, e *EntryInput) error {
 type Entry struct {
 	db.AccountEntry
 	Tags []string
+	// FirstOfDay is set by CreateEntryTx when no other counting entry of
+	// the member was on the entry's day: only such a write can complete a
+	// month.
+	FirstOfDay bool
 }
 
 // EntryInputFrom checks an entry request as far as it can without the
@@ -203,14 +207,14 @@ func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryIn
 	if err != nil {
 		return Entry{}, refGone(err, "create entry")
 	}
+	out := Entry{AccountEntry: row.AccountEntry, FirstOfDay: row.NewDay}
 	if len(e.Tags) == 0 {
-		return Entry{row, nil}, nil
+		return out, nil
 	}
-	tags, err := setEntryTags(ctx, q, memberID, row.ID, e.Tags, false)
-	if err != nil {
+	if out.Tags, err = setEntryTags(ctx, q, memberID, out.ID, e.Tags, false); err != nil {
 		return Entry{}, err
 	}
-	return Entry{row, tags}, nil
+	return out, nil
 }
 
 // setEntryTags gives an entry exactly the named tags (replace) or adds them.
@@ -279,7 +283,11 @@ func (h *LedgerHandler) CreateEntry(ctx context.Context, req api.CreateEntryRequ
 	if err != nil {
 		return nil, err
 	}
-	h.entryWritten(ctx, p.MemberID, e)
+	// A day that had a counting entry already was covered before this
+	// write: the month cannot have become complete by it.
+	if e.FirstOfDay {
+		h.entryWritten(ctx, p.MemberID, e)
+	}
 	return api.CreateEntry201JSONResponse(ToAPIEntry(e)), nil
 }
 
@@ -295,7 +303,7 @@ func (h *LedgerHandler) GetEntry(ctx context.Context, req api.GetEntryRequestObj
 	if err != nil {
 		return nil, err
 	}
-	return api.GetEntry200JSONResponse(ToAPIEntry(Entry{row, tags})), nil
+	return api.GetEntry200JSONResponse(ToAPIEntry(Entry{AccountEntry: row, Tags: tags})), nil
 }
 
 // UpdateEntry replaces an entry's fields (tags only when sent).
@@ -333,7 +341,7 @@ func (h *LedgerHandler) UpdateEntry(ctx context.Context, req api.UpdateEntryRequ
 		} else {
 			tags, err = entryTags(ctx, q, p.MemberID, row.ID)
 		}
-		return Entry{row, tags}, err
+		return Entry{AccountEntry: row, Tags: tags}, err
 	})
 	if err != nil {
 		return nil, err
@@ -374,8 +382,8 @@ func (h *LedgerHandler) ConfirmEntry(ctx context.Context, req api.ConfirmEntryRe
 	if err != nil {
 		return nil, err
 	}
-	h.entryWritten(ctx, memberID, Entry{row, tags})
-	return api.ConfirmEntry200JSONResponse(ToAPIEntry(Entry{row, tags})), nil
+	h.entryWritten(ctx, memberID, Entry{AccountEntry: row, Tags: tags})
+	return api.ConfirmEntry200JSONResponse(ToAPIEntry(Entry{AccountEntry: row, Tags: tags})), nil
 }
 
 // CountPendingEntries answers how many entries await confirmation.
@@ -442,7 +450,7 @@ func ListEntriesTx(ctx context.Context, q *db.Queries, memberID int64, f EntryFi
 	}
 	out := EntryList{Items: make([]Entry, len(rows)), Total: sum.Total, Income: sum.Income, Expense: sum.Expense}
 	for i, r := range rows {
-		out.Items[i] = Entry{r, tags[r.ID]}
+		out.Items[i] = Entry{AccountEntry: r, Tags: tags[r.ID]}
 	}
 	return out, nil
 }

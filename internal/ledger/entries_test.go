@@ -352,3 +352,49 @@ func TestMonthListIsAFixedNumberOfIndexedQueries(t *testing.T) {
 	}
 	t.Logf("month query plan:\n%s", x.plan)
 }
+
+// An entry is the first of its day only if no other counting entry (one
+// that is confirmed and not a transfer side) was on that day: only such a
+// write can complete a month, so only it runs the month-complete check.
+func TestCreateTellsTheFirstCountingEntryOfItsDay(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	other := env.NewMember()
+	ctx := context.Background()
+	q := db.New(env.Pool)
+	day := func(d int) time.Time { return time.Date(2026, 11, d, 0, 0, 0, 0, time.UTC) }
+	create := func(memberID int64, in ledger.EntryInput) bool {
+		t.Helper()
+		e, err := ledger.CreateEntryTx(ctx, q, memberID, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e.FirstOfDay
+	}
+	expense := func(d int) ledger.EntryInput {
+		return ledger.EntryInput{Date: day(d), Type: ledger.TypeExpense, Amount: 1000}
+	}
+	pending := expense(3)
+	pending.Pending = true
+
+	if !create(other.ID, expense(1)) {
+		t.Fatal("another member's first entry of a day is not the first")
+	}
+	if !create(m.ID, expense(1)) {
+		t.Fatal("another member's entry on the day counted for this member")
+	}
+	if create(m.ID, expense(1)) {
+		t.Fatal("the second entry of a day is said to be the first")
+	}
+	create(m.ID, pending)
+	if !create(m.ID, expense(3)) {
+		t.Fatal("a pending entry on the day counted")
+	}
+	env.Exec(`INSERT INTO transfer (member_id, transfer_date, amount) VALUES ($1, DATE '2026-11-05', 1)`, m.ID)
+	env.Exec(`INSERT INTO account_entry (member_id, type, amount, entry_date, transfer_id)
+		SELECT member_id, 'EXPENSE', 1, transfer_date, id FROM transfer WHERE member_id = $1`, m.ID)
+	if !create(m.ID, expense(5)) {
+		t.Fatal("a transfer side on the day counted")
+	}
+}

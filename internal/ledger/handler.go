@@ -62,8 +62,15 @@ type EntryHook func(ctx context.Context, memberID int64, day time.Time)
 // confirmed.
 func (h *LedgerHandler) OnEntryWritten(f EntryHook) { h.entryHook = f }
 
+// hookDeadline bounds the entry hook, which runs after the write committed
+// and whatever the caller does meanwhile: a client hanging up right after
+// its write does not cost it the month-complete bonus.
+const hookDeadline = 3 * time.Second
+
 func (h *LedgerHandler) entryWritten(ctx context.Context, memberID int64, e Entry) {
 	if h.entryHook != nil && !e.Pending && e.TransferID == nil {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), hookDeadline)
+		defer cancel()
 		h.entryHook(ctx, memberID, e.EntryDate)
 	}
 }

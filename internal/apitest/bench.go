@@ -1,0 +1,174 @@
+package apitest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/session"
+)
+
+// BenchParallelism × GOMAXPROCS goroutines send a benchmark's requests:
+// "under load".
+const BenchParallelism = 16
+
+// Statement is one SQL statement as sqlc sent it.
+type Statement struct {
+	SQL  string
+	Args []any
+}
+
+// RecordingDB passes statements through and records them, so that a
+// benchmark's floor runs exactly the SQL the service runs.
+type RecordingDB struct {
+	db.DBTX
+	Sent []Statement
+}
+
+func (r *RecordingDB) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	r.Sent = append(r.Sent, Statement{sql, args})
+	return r.DBTX.Exec(ctx, sql, args...)
+}
+
+func (r *RecordingDB) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	r.Sent = append(r.Sent, Statement{sql, args})
+	return r.DBTX.Query(ctx, sql, args...)
+}
+
+func (r *RecordingDB) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
+	r.Sent = append(r.Sent, Statement{sql, args})
+	return r.DBTX.QueryRow(ctx, sql, args...)
+}
+
+// BenchRequest is one request a benchmark sends over and over.
+type BenchRequest struct {
+	Method, Path, Body string
+	// Want is the status every answer must have.
+	Want int
+}
+
+// BenchAgainstFloor measures req sent by m against its floor, the README's:
+// a bare HTTP handler in this process doing only what the request needs
+// from the stores (the session's Redis GET, the session's PostgreSQL read,
+// then stmts over pgx, rows read and dropped) and answering "{}". Both are
+// driven alike (same client, same parallelism, warm pools) and the
+// benchmark reports the service's throughput as a percentage of the
+// floor's, "%floor".
+func (e *Env) BenchAgainstFloor(b *testing.B, m *Member, req BenchRequest, stmts []Statement) {
+	b.Helper()
+	key, hash := e.RedisKey(m.Token), session.HashToken(m.Token)
+	q := db.New(e.Pool)
+	floor := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		err := e.Redis.Get(ctx, key).Err()
+		if err == nil {
+			_, err = q.GetSessionPrincipal(ctx, db.GetSessionPrincipalParams{TokenHash: hash, Now: time.Now()})
+		}
+		for _, s := range stmts {
+			if err != nil {
+				break
+			}
+			err = drain(ctx, e.Pool, s)
+		}
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(req.Want)
+		_, _ = io.WriteString(w, "{}")
+	}))
+	defer floor.Close()
+
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1024}}
+	send := func(base string) error {
+		var body io.Reader
+		if req.Body != "" {
+			body = strings.NewReader(req.Body)
+		}
+		r, err := http.NewRequest(req.Method, base+req.Path, body)
+		if err != nil {
+			return err
+		}
+		r.Header.Set("Authorization", "Bearer "+m.Token)
+		if req.Body != "" {
+			r.Header.Set("Content-Type", "application/json")
+		}
+		res, err := client.Do(r)
+		if err != nil {
+			return err
+		}
+		defer res.Body.Close()
+		_, _ = io.Copy(io.Discard, res.Body)
+		if res.StatusCode != req.Want {
+			return fmt.Errorf("status %d, want %d", res.StatusCode, req.Want)
+		}
+		return nil
+	}
+	// The first round opens connections and prepares statements; the second,
+	// warm as the service is by then, counts.
+	const n = 2000
+	_ = rounds(b, n, func() error { return send(floor.URL) })
+	floorNs := float64(rounds(b, n, func() error { return send(floor.URL) }).Nanoseconds()) / n
+
+	b.SetParallelism(BenchParallelism)
+	b.ResetTimer()
+	start := time.Now()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if err := send(e.Server.URL); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	apiNs := float64(time.Since(start).Nanoseconds()) / float64(b.N)
+	b.StopTimer()
+	b.ReportMetric(100*floorNs/apiNs, "%floor")
+}
+
+// rounds runs op n times from as many goroutines as RunParallel uses and
+// answers the wall time.
+func rounds(b *testing.B, n int64, op func() error) time.Duration {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range BenchParallelism * runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for next.Add(1) <= n {
+				if err := op(); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return time.Since(start)
+}
+
+func drain(ctx context.Context, pool db.DBTX, s Statement) error {
+	rows, err := pool.Query(ctx, s.SQL, s.Args...)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		_ = rows.RawValues()
+	}
+	rows.Close()
+	return rows.Err()
+}
