@@ -58,8 +58,9 @@ func (h *LedgerHandler) UseRates(rates *fx.Rates, base string) {
 // transaction committed.
 type EntryHook func(ctx context.Context, memberID int64, day time.Time)
 
-// OnEntryWritten sets the hook run after an entry is created, updated or
-// confirmed.
+// OnEntryWritten sets the hook run after an entry is updated or confirmed,
+// or created as the first counting entry of its day (a day covered before
+// cannot complete a month).
 func (h *LedgerHandler) OnEntryWritten(f EntryHook) { h.entryHook = f }
 
 // hookDeadline bounds the entry hook, which runs after the write committed
