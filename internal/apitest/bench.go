@@ -118,10 +118,11 @@ func (e *Env) BenchAgainstFloor(b *testing.B, m *Member, req BenchRequest, stmts
 		return nil
 	}
 	// The first round opens connections and prepares statements; the second,
-	// warm as the service is by then, counts.
-	const n = 2000
-	_ = rounds(b, n, func() error { return send(floor.URL) })
-	floorNs := float64(rounds(b, n, func() error { return send(floor.URL) }).Nanoseconds()) / n
+	// warm as the service is by then and as many requests as the service
+	// gets (b.N), counts.
+	_ = rounds(b, 2000, func() error { return send(floor.URL) })
+	n := max(int64(b.N), 200)
+	floorNs := float64(rounds(b, n, func() error { return send(floor.URL) }).Nanoseconds()) / float64(n)
 
 	b.SetParallelism(BenchParallelism)
 	b.ResetTimer()

@@ -574,7 +574,7 @@ func (h *LedgerHandler) ListEntries(ctx context.Context, req api.ListEntriesRequ
 	if err != nil {
 		return nil, err
 	}
-	out := api.ListEntries200JSONResponse{
+	out := entryPageAnswer{
 		Items: make([]api.Entry, len(list.Items)), Page: f.Page, Size: f.Size, Total: list.Total,
 		Summary: api.EntrySummary{Income: list.Income, Expense: list.Expense},
 	}
