@@ -2,6 +2,7 @@ package apitest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -30,8 +31,9 @@ type Statement struct {
 	Args []any
 }
 
-// RecordingDB passes statements through and records them, so that a
-// benchmark's floor runs exactly the SQL the service runs.
+// RecordingDB passes statements through and records them: a benchmark's
+// floor runs exactly the SQL the service runs, and a test counts the
+// statements a domain function sends (len(Sent)).
 type RecordingDB struct {
 	db.DBTX
 	Sent []Statement
@@ -50,6 +52,29 @@ func (r *RecordingDB) Query(ctx context.Context, sql string, args ...any) (pgx.R
 func (r *RecordingDB) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
 	r.Sent = append(r.Sent, Statement{sql, args})
 	return r.DBTX.QueryRow(ctx, sql, args...)
+}
+
+// ExplainingDB answers no rows but records the plan of the first query sent
+// through it, with the very SQL and arguments sqlc generated: a test asserts
+// how a domain function's query reads its tables.
+type ExplainingDB struct {
+	db.DBTX
+	Plan string
+}
+
+func (e *ExplainingDB) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	if e.Plan == "" {
+		rows, err := e.DBTX.Query(ctx, "EXPLAIN "+sql, args...)
+		if err != nil {
+			return nil, err
+		}
+		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return nil, err
+		}
+		e.Plan = strings.Join(lines, "\n")
+	}
+	return nil, errors.New("explained only")
 }
 
 // BenchRequest is one request a benchmark sends over and over.

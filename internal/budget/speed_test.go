@@ -9,9 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
-
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/apitest"
 	"github.com/nestegg/nestegg/internal/budget"
@@ -60,49 +57,6 @@ func asRequest(m *apitest.Member, startDay int) context.Context {
 	return session.WithPrincipal(context.Background(), &session.Principal{
 		MemberID: m.ID, Role: session.RoleUser, Plan: session.PlanPremium, MonthStartDay: startDay,
 	})
-}
-
-// countingDB counts the statements a domain function sends.
-type countingDB struct {
-	db.DBTX
-	n int
-}
-
-func (c *countingDB) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
-	c.n++
-	return c.DBTX.Exec(ctx, sql, args...)
-}
-
-func (c *countingDB) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
-	c.n++
-	return c.DBTX.Query(ctx, sql, args...)
-}
-
-func (c *countingDB) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
-	c.n++
-	return c.DBTX.QueryRow(ctx, sql, args...)
-}
-
-// explainingDB answers nothing but records the plan of the first query sent
-// through it, with the very SQL and arguments sqlc generated.
-type explainingDB struct {
-	db.DBTX
-	plan string
-}
-
-func (e *explainingDB) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
-	if e.plan == "" {
-		rows, err := e.DBTX.Query(ctx, "EXPLAIN "+sql, args...)
-		if err != nil {
-			return nil, err
-		}
-		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
-		if err != nil {
-			return nil, err
-		}
-		e.plan = strings.Join(lines, "\n")
-	}
-	return nil, fmt.Errorf("explained only")
 }
 
 // seqScanOfAMonthTable finds a sequential scan of the tables a month read
@@ -160,7 +114,7 @@ func TestStatusAndMonthlyStatsAreOneIndexedStatement(t *testing.T) {
 		env.Exec(`UPDATE member SET month_start_day = $2 WHERE id = $1`, m.ID, startDay)
 		ctx := asRequest(m, startDay)
 		for _, r := range reads {
-			c := &countingDB{DBTX: env.Pool}
+			c := &apitest.RecordingDB{DBTX: env.Pool}
 			from, err := r.read(ctx, db.New(c))
 			if err != nil {
 				t.Fatalf("start day %d, %s: %v", startDay, r.name, err)
@@ -168,19 +122,19 @@ func TestStatusAndMonthlyStatsAreOneIndexedStatement(t *testing.T) {
 			if want := time.Date(2026, time.March, startDay, 0, 0, 0, 0, time.UTC); !from.Equal(want) {
 				t.Errorf("start day %d, %s: month from %s, want %s", startDay, r.name, from, want)
 			}
-			if c.n != 1 {
-				t.Errorf("start day %d, %s: %d statements, want 1", startDay, r.name, c.n)
+			if len(c.Sent) != 1 {
+				t.Errorf("start day %d, %s: %d statements, want 1", startDay, r.name, len(c.Sent))
 			}
 
-			x := &explainingDB{DBTX: conn}
+			x := &apitest.ExplainingDB{DBTX: conn}
 			_, _ = r.read(ctx, db.New(x))
-			if x.plan == "" {
+			if x.Plan == "" {
 				t.Fatalf("start day %d, %s: no query to explain", startDay, r.name)
 			}
-			if !strings.Contains(x.plan, "Index") || seqScanOfAMonthTable.MatchString(x.plan) {
-				t.Errorf("start day %d, %s: not read through indexes:\n%s", startDay, r.name, x.plan)
+			if !strings.Contains(x.Plan, "Index") || seqScanOfAMonthTable.MatchString(x.Plan) {
+				t.Errorf("start day %d, %s: not read through indexes:\n%s", startDay, r.name, x.Plan)
 			}
-			t.Logf("start day %d, %s plan:\n%s", startDay, r.name, x.plan)
+			t.Logf("start day %d, %s plan:\n%s", startDay, r.name, x.Plan)
 		}
 	}
 }

@@ -6,9 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
-
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/apitest"
@@ -119,27 +116,6 @@ func TestNetWorthWeekAcrossAMonthEnd(t *testing.T) {
 
 type monthDay struct{ month, day int }
 
-// countingDB counts the statements a domain function sends.
-type countingDB struct {
-	db.DBTX
-	n int
-}
-
-func (c *countingDB) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
-	c.n++
-	return c.DBTX.Exec(ctx, sql, args...)
-}
-
-func (c *countingDB) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
-	c.n++
-	return c.DBTX.Query(ctx, sql, args...)
-}
-
-func (c *countingDB) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
-	c.n++
-	return c.DBTX.QueryRow(ctx, sql, args...)
-}
-
 // TestNetWorthIsAFixedNumberOfQueries: 3 or 120 points, 7 or 27 wallets,
 // always the same five queries.
 func TestNetWorthIsAFixedNumberOfQueries(t *testing.T) {
@@ -149,12 +125,12 @@ func TestNetWorthIsAFixedNumberOfQueries(t *testing.T) {
 	netWorthOfEveryWalletKind(t, env, m)
 	ctx := context.Background()
 	count := func(n int) int {
-		c := &countingDB{DBTX: env.Pool}
+		c := &apitest.RecordingDB{DBTX: env.Pool}
 		days := invest.PointDays(env.Clock.Now(), apitest.Start.Location(), "MONTH", n)
 		if _, err := invest.NetWorthOn(ctx, db.New(c), m.ID, days, "KRW"); err != nil {
 			t.Fatal(err)
 		}
-		return c.n
+		return len(c.Sent)
 	}
 	few := count(3)
 	env.Exec(`INSERT INTO wallet (member_id, name, type, opening_balance, sort_order) SELECT $1, 'W' || g, 'BANK', g, 100 + g FROM generate_series(1, 20) g`, m.ID)

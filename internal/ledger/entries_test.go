@@ -9,9 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
-
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/apitest"
@@ -237,52 +234,6 @@ func TestMonthRangeIsCalendarMonth(t *testing.T) {
 	}
 }
 
-// countingDB counts the statements a domain function sends.
-type countingDB struct {
-	db.DBTX
-	n int
-}
-
-func (c *countingDB) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
-	c.n++
-	return c.DBTX.Exec(ctx, sql, args...)
-}
-
-func (c *countingDB) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
-	c.n++
-	return c.DBTX.Query(ctx, sql, args...)
-}
-
-func (c *countingDB) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
-	c.n++
-	return c.DBTX.QueryRow(ctx, sql, args...)
-}
-
-// explainingDB answers nothing but records the plan of the first query sent
-// through it, with the very SQL and arguments sqlc generated.
-type explainingDB struct {
-	db.DBTX
-	plan string
-	sql  string
-	args []any
-}
-
-func (e *explainingDB) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
-	if e.plan == "" {
-		e.sql, e.args = sql, args
-		rows, err := e.DBTX.Query(ctx, "EXPLAIN "+sql, args...)
-		if err != nil {
-			return nil, err
-		}
-		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
-		if err != nil {
-			return nil, err
-		}
-		e.plan = strings.Join(lines, "\n")
-	}
-	return nil, fmt.Errorf("explained only")
-}
-
 // seedYear gives the member about 1,500 entries over 2026, a third of them
 // tagged, and a few other members the same, so the table looks like a
 // shared one. It answers the member's bank wallet.
@@ -319,13 +270,13 @@ func TestMonthListIsAFixedNumberOfIndexedQueries(t *testing.T) {
 	ctx := context.Background()
 	from, to := ledger.MonthRange(2026, time.March, 1)
 	for _, size := range []int32{1, 20, 100} {
-		c := &countingDB{DBTX: env.Pool}
+		c := &apitest.RecordingDB{DBTX: env.Pool}
 		list, err := ledger.ListEntriesTx(ctx, db.New(c), m.ID, ledger.EntryFilter{From: from, To: to, Page: 1, Size: size})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.n != 3 || len(list.Items) != int(size) {
-			t.Fatalf("a page of %d took %d queries (%d items), want 3", size, c.n, len(list.Items))
+		if len(c.Sent) != 3 || len(list.Items) != int(size) {
+			t.Fatalf("a page of %d took %d queries (%d items), want 3", size, len(c.Sent), len(list.Items))
 		}
 		tagged := 0
 		for _, e := range list.Items {
@@ -345,12 +296,12 @@ func TestMonthListIsAFixedNumberOfIndexedQueries(t *testing.T) {
 	if err := conn.QueryRow(ctx, "SHOW enable_seqscan").Scan(&seqscan); err != nil || seqscan != "on" {
 		t.Fatalf("enable_seqscan is %q (%v): the plan must hold with sequential scans allowed", seqscan, err)
 	}
-	x := &explainingDB{DBTX: conn}
+	x := &apitest.ExplainingDB{DBTX: conn}
 	_, _ = ledger.ListEntriesTx(ctx, db.New(x), m.ID, ledger.EntryFilter{From: from, To: to, Page: 1, Size: 20})
-	if !strings.Contains(x.plan, "Index") || strings.Contains(x.plan, "Seq Scan on account_entry") {
-		t.Fatalf("the month query does not use an index:\n%s", x.plan)
+	if !strings.Contains(x.Plan, "Index") || strings.Contains(x.Plan, "Seq Scan on account_entry") {
+		t.Fatalf("the month query does not use an index:\n%s", x.Plan)
 	}
-	t.Logf("month query plan:\n%s", x.plan)
+	t.Logf("month query plan:\n%s", x.Plan)
 }
 
 // An entry is the first of its day only if no other counting entry (one
