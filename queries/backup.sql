@@ -25,8 +25,9 @@ INSERT INTO account_entry (
 );
 
 -- name: ListEntryIDs :many
--- The ids of the member's entries in the order they were inserted.
-SELECT id FROM account_entry WHERE member_id = @member_id ORDER BY id;
+-- The ids of the member's entries that this transaction inserted, in the
+-- order it inserted them.
+SELECT id FROM account_entry WHERE member_id = @member_id AND xmin = pg_current_xact_id()::xid ORDER BY id;
 
 -- name: CopyEntryTags :copyfrom
 INSERT INTO account_entry_tag (entry_id, tag_id) VALUES (@entry_id, @tag_id);
@@ -46,8 +47,9 @@ ORDER BY t.transfer_date, t.id;
 INSERT INTO transfer (member_id, transfer_date, amount, memo) VALUES (@member_id, @transfer_date, @amount, @memo);
 
 -- name: ListTransferIDs :many
--- The ids of the member's transfers in the order they were inserted.
-SELECT id FROM transfer WHERE member_id = @member_id ORDER BY id;
+-- The ids of the member's transfers that this transaction inserted, in the
+-- order it inserted them.
+SELECT id FROM transfer WHERE member_id = @member_id AND xmin = pg_current_xact_id()::xid ORDER BY id;
 
 -- name: SetTransferFees :execrows
 -- Points transfers at their fee entries, pairwise.

@@ -292,10 +292,11 @@ func (q *Queries) ListBackupWallets(ctx context.Context, memberID int64) ([]Wall
 }
 
 const listEntryIDs = `-- name: ListEntryIDs :many
-SELECT id FROM account_entry WHERE member_id = $1 ORDER BY id
+SELECT id FROM account_entry WHERE member_id = $1 AND xmin = pg_current_xact_id()::xid ORDER BY id
 `
 
-// The ids of the member's entries in the order they were inserted.
+// The ids of the member's entries that this transaction inserted, in the
+// order it inserted them.
 func (q *Queries) ListEntryIDs(ctx context.Context, memberID int64) ([]int64, error) {
 	rows, err := q.db.Query(ctx, listEntryIDs, memberID)
 	if err != nil {
@@ -317,10 +318,11 @@ func (q *Queries) ListEntryIDs(ctx context.Context, memberID int64) ([]int64, er
 }
 
 const listTransferIDs = `-- name: ListTransferIDs :many
-SELECT id FROM transfer WHERE member_id = $1 ORDER BY id
+SELECT id FROM transfer WHERE member_id = $1 AND xmin = pg_current_xact_id()::xid ORDER BY id
 `
 
-// The ids of the member's transfers in the order they were inserted.
+// The ids of the member's transfers that this transaction inserted, in the
+// order it inserted them.
 func (q *Queries) ListTransferIDs(ctx context.Context, memberID int64) ([]int64, error) {
 	rows, err := q.db.Query(ctx, listTransferIDs, memberID)
 	if err != nil {

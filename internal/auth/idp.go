@@ -166,18 +166,21 @@ func findOrCreate(ctx context.Context, q *db.Queries, p provider, c idp.Claims) 
 	return m, nil
 }
 
+// displayName is the provider's name for a new member, cut to 50
+// characters; when it is empty or refused as a name (control or format
+// characters that would let it pass for another member's), the e-mail's
+// local part, else "member".
 func displayName(c idp.Claims) string {
-	name := strings.TrimSpace(c.Name)
-	if name == "" {
-		name, _, _ = strings.Cut(c.Email, "@")
+	local, _, _ := strings.Cut(c.Email, "@")
+	for _, s := range []string{c.Name, local} {
+		if r := []rune(strings.TrimSpace(s)); len(r) > 50 {
+			s = string(r[:50])
+		}
+		if name, err := member.NormalizeName("/name", s); err == nil {
+			return name
+		}
 	}
-	if name == "" {
-		name = "member"
-	}
-	if r := []rune(name); len(r) > 50 {
-		name = string(r[:50])
-	}
-	return name
+	return "member"
 }
 
 func optional(s string) *string {

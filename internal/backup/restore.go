@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
@@ -15,7 +14,6 @@ import (
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
-	"github.com/nestegg/nestegg/internal/text"
 	"github.com/nestegg/nestegg/internal/transfer"
 )
 
@@ -150,7 +148,7 @@ func (r *restorer) restoreTags(ctx context.Context, doc api.Backup) error {
 	var names []string
 	seen := map[string]bool{}
 	add := func(field, name string) error {
-		n, err := tagName(field, name)
+		n, err := ledger.TagName(field, name)
 		if err != nil {
 			return err
 		}
@@ -194,14 +192,6 @@ func (r *restorer) restoreTags(ctx context.Context, doc api.Backup) error {
 		r.tags[row.Name] = row.ID
 	}
 	return nil
-}
-
-func tagName(field, s string) (string, error) {
-	n := strings.TrimSpace(s)
-	if c := utf8.RuneCountInString(n); c < 1 || c > 30 {
-		return "", problem.Invalid(field, "must be 1 to 30 characters, not only spaces")
-	}
-	return n, text.CheckLine(field, n)
 }
 
 // restoreCategories creates the top-level categories first, then the
@@ -310,8 +300,8 @@ func (r *restorer) restoreEntries(ctx context.Context, doc api.Backup) error {
 	if _, err := r.q.CopyEntries(ctx, rows); err != nil {
 		return fmt.Errorf("restore entries: %w", err)
 	}
-	// The ledger was emptied in this transaction and the lock keeps other
-	// writers out, so the member's entries in id order are the document's.
+	// The entries this transaction inserted, in id order, are the
+	// document's (an entry the member writes meanwhile is not among them).
 	ids, err := r.q.ListEntryIDs(ctx, r.memberID)
 	if err != nil {
 		return fmt.Errorf("restored entry ids: %w", err)
@@ -380,8 +370,7 @@ func (r *restorer) restoreTransfers(ctx context.Context, doc api.Backup) ([]db.C
 	if _, err := r.q.CopyTransfers(ctx, rows); err != nil {
 		return nil, fmt.Errorf("restore transfers: %w", err)
 	}
-	// As with entries: the member's transfers were deleted in this
-	// transaction, so theirs in id order are the document's.
+	// As with entries: the transfers this transaction inserted, in id order.
 	ids, err := r.q.ListTransferIDs(ctx, r.memberID)
 	if err != nil {
 		return nil, fmt.Errorf("restored transfer ids: %w", err)
@@ -430,9 +419,6 @@ func (r *restorer) restoreBudgets(ctx context.Context, doc api.Backup) error {
 	budgeted := map[int64]int{}
 	for i, b := range doc.Budgets {
 		at := fmt.Sprintf("/budgets/%d", i)
-		if err := budget.CheckAmount(at+"/amount", b.Amount); err != nil {
-			return err
-		}
 		category := b.Category
 		_, categoryID, _, err := r.refs(at, ledger.TypeExpense, nil, &category, b.CategoryParent)
 		if err != nil {

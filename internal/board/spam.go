@@ -12,6 +12,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/text"
 )
 
 // GetSpamKeywords answers the spam keyword list.
@@ -42,7 +43,7 @@ func SetSpamKeywords(ctx context.Context, q *db.Queries, keywords []string) ([]s
 		if k == "" {
 			continue
 		}
-		if err := checkLine(fmt.Sprintf("/keywords/%d", i), k); err != nil {
+		if err := text.CheckLine(fmt.Sprintf("/keywords/%d", i), k); err != nil {
 			return nil, err
 		}
 		if f := fold(k); !seen[f] {

@@ -3,46 +3,18 @@ package board
 import (
 	"fmt"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/text"
 )
-
-// checkLine refuses a one-line text (title, tag, name, keyword) with NUL or
-// other control characters.
-func checkLine(field, s string) error {
-	if !utf8.ValidString(s) {
-		return problem.Invalid(field, "must be valid UTF-8")
-	}
-	for _, r := range s {
-		if unicode.IsControl(r) {
-			return problem.Invalid(field, "must not contain control characters")
-		}
-	}
-	return nil
-}
-
-// checkText refuses a multi-line text (a body) with NUL or control
-// characters other than line breaks and tabs.
-func checkText(field, s string) error {
-	if !utf8.ValidString(s) {
-		return problem.Invalid(field, "must be valid UTF-8")
-	}
-	for _, r := range s {
-		if unicode.IsControl(r) && r != '\n' && r != '\r' && r != '\t' {
-			return problem.Invalid(field, "must not contain control characters other than line breaks and tabs")
-		}
-	}
-	return nil
-}
 
 // requiredText trims s and checks it has 1 to max characters.
 func requiredText(field, s string, max int, multiLine bool) (string, error) {
 	s = strings.TrimSpace(s)
-	check := checkLine
+	check := text.CheckLine
 	if multiLine {
-		check = checkText
+		check = text.CheckMultiline
 	}
 	if err := check(field, s); err != nil {
 		return "", err

@@ -107,9 +107,6 @@ func (h *BudgetHandler) CreateBudget(ctx context.Context, req api.CreateBudgetRe
 	if err := checkMonth("/year", "/month", b.Year, b.Month); err != nil {
 		return nil, err
 	}
-	if err := checkAmount("/amount", b.Amount); err != nil {
-		return nil, err
-	}
 	out, err := CreateBudgetTx(ctx, db.New(h.pool), memberOf(ctx), Budget{CategoryID: b.CategoryID, Year: b.Year, Month: b.Month, Amount: b.Amount})
 	if err != nil {
 		return nil, err
@@ -121,6 +118,9 @@ func (h *BudgetHandler) CreateBudget(ctx context.Context, req api.CreateBudgetRe
 // conditional INSERT: parallel creates of the same budget see one winner and
 // conflicts, never a unique violation.
 func CreateBudgetTx(ctx context.Context, q *db.Queries, memberID int64, b Budget) (Budget, error) {
+	if err := checkAmount("/amount", b.Amount); err != nil {
+		return Budget{}, err
+	}
 	c, err := q.GetCategory(ctx, db.GetCategoryParams{MemberID: memberID, ID: b.CategoryID})
 	if err := database.NoRows(err, ledger.ErrCategoryNotFound, fmt.Sprintf("category %d", b.CategoryID)); err != nil {
 		return Budget{}, err
@@ -139,10 +139,13 @@ func CreateBudgetTx(ctx context.Context, q *db.Queries, memberID int64, b Budget
 		return Budget{}, fmt.Errorf("create budget: %w", err)
 	}
 	id, err := q.FindBudget(ctx, db.FindBudgetParams{MemberID: memberID, Year: b.Year, Month: b.Month, CategoryID: b.CategoryID})
-	if err != nil {
+	if errors.Is(err, pgx.ErrNoRows) {
 		// Deleted again between the two statements: rare enough to report as
 		// the conflict it was.
 		return Budget{}, problem.Conflict(problem.CodeConflict, "a budget of this category and month exists")
+	}
+	if err != nil {
+		return Budget{}, fmt.Errorf("find the conflicting budget: %w", err)
 	}
 	return Budget{}, problem.Conflict(problem.CodeConflict, fmt.Sprintf("budget %d already holds this category and month", id))
 }

@@ -106,17 +106,9 @@ func (h *BudgetHandler) CreateOnetimeBudget(ctx context.Context, req api.CreateO
 	}
 	memberID := memberOf(ctx)
 	out, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (api.OnetimeBudget, error) {
-		if err := checkOnetimeCategory(ctx, q, memberID, in.CategoryID); err != nil {
-			return api.OnetimeBudget{}, err
-		}
-		id, err := q.CreateOnetimeBudget(ctx, db.CreateOnetimeBudgetParams{
-			MemberID: memberID, Name: in.Name, Amount: in.Amount, StartDate: in.Start, EndDate: in.End, CategoryID: in.CategoryID,
-		})
+		id, err := createOnetimeTx(ctx, q, memberID, in)
 		if err != nil {
-			if isFK(err) {
-				return api.OnetimeBudget{}, ledger.ErrCategoryNotFound
-			}
-			return api.OnetimeBudget{}, fmt.Errorf("create one-time budget: %w", err)
+			return api.OnetimeBudget{}, err
 		}
 		return onetimeTx(ctx, q, memberID, id)
 	})

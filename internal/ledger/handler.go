@@ -14,7 +14,6 @@ import (
 	"net/http"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -25,6 +24,7 @@ import (
 	"github.com/nestegg/nestegg/internal/fx"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
+	"github.com/nestegg/nestegg/internal/text"
 )
 
 // Entry and category types, as stored.
@@ -99,8 +99,8 @@ func cleanName(field, s string, maxLen int) (string, error) {
 	if n := utf8.RuneCountInString(s); n < 1 || n > maxLen {
 		return "", problem.Invalid(field, fmt.Sprintf("must be 1 to %d characters, not only spaces", maxLen))
 	}
-	if hasControl(s, false) {
-		return "", problem.Invalid(field, "must not contain control characters")
+	if err := text.CheckLine(field, s); err != nil {
+		return "", err
 	}
 	return s, nil
 }
@@ -114,25 +114,10 @@ func cleanMemo(field string, s *string) (string, error) {
 	if utf8.RuneCountInString(m) > 200 {
 		return "", problem.Invalid(field, "must be at most 200 characters")
 	}
-	if hasControl(m, true) {
-		return "", problem.Invalid(field, "must not contain control characters")
+	if err := text.CheckMultiline(field, m); err != nil {
+		return "", err
 	}
 	return m, nil
-}
-
-func hasControl(s string, allowBreaks bool) bool {
-	if !utf8.ValidString(s) {
-		return true
-	}
-	for _, r := range s {
-		if allowBreaks && (r == '\n' || r == '\t') {
-			continue
-		}
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
-			return true
-		}
-	}
-	return false
 }
 
 // cleanType checks an entry or category type.

@@ -21,6 +21,9 @@ var errTagTaken = problem.Conflict(problem.CodeConflict, "another tag has this n
 // cleanTags checks the tag names of a request: nil stays nil (none sent),
 // names are trimmed and repeated ones dropped. A FREE member sending any is
 // refused, never silently ignored.
+// TagName trims and checks a tag name as every tag operation does.
+func TagName(field, s string) (string, error) { return cleanName(field, s, 30) }
+
 func cleanTags(names *[]string, premium bool) ([]string, error) {
 	if names == nil {
 		return nil, nil
@@ -34,7 +37,7 @@ func cleanTags(names *[]string, premium bool) ([]string, error) {
 	out := make([]string, 0, len(*names))
 	seen := map[string]bool{}
 	for i, n := range *names {
-		name, err := cleanName(fmt.Sprintf("/tags/%d", i), n, 30)
+		name, err := TagName(fmt.Sprintf("/tags/%d", i), n)
 		if err != nil {
 			return nil, err
 		}
@@ -90,7 +93,7 @@ func (h *LedgerHandler) ListTags(ctx context.Context, _ api.ListTagsRequestObjec
 
 // CreateTag creates a tag, placed last.
 func (h *LedgerHandler) CreateTag(ctx context.Context, req api.CreateTagRequestObject) (api.CreateTagResponseObject, error) {
-	name, err := cleanName("/name", req.Body.Name, 30)
+	name, err := TagName("/name", req.Body.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +118,7 @@ func CreateTagTx(ctx context.Context, q *db.Queries, memberID int64, name string
 
 // UpdateTag renames a tag; entries show the new name.
 func (h *LedgerHandler) UpdateTag(ctx context.Context, req api.UpdateTagRequestObject) (api.UpdateTagResponseObject, error) {
-	name, err := cleanName("/name", req.Body.Name, 30)
+	name, err := TagName("/name", req.Body.Name)
 	if err != nil {
 		return nil, err
 	}
