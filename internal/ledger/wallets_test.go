@@ -280,3 +280,37 @@ func TestChangingAWalletTypeCountsAgainstTheNewTypesLimit(t *testing.T) {
 	// Keeping the type is always allowed.
 	m.Do(http.MethodPut, path, api.WalletRequest{Name: "Pocket", Type: api.WalletTypeCash}).Want(http.StatusOK)
 }
+
+// TestCardWithInstallmentsKeepsItsType: installments belong on CARD
+// expenses only, so a card whose entries carry them cannot become another
+// type; without them it can.
+func TestCardWithInstallmentsKeepsItsType(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	card := lt.Wallet(m.Client, "Card", api.WalletTypeCard, 0)
+	inst := lt.Expense(lt.Date(2026, 11, 2), 30000, card.ID)
+	inst.InstallmentMonths = lt.Ptr[int32](3)
+	lt.Entry(m.Client, inst)
+	path := fmt.Sprintf("/api/account/wallets/%d", card.ID)
+
+	p := m.Do(http.MethodPut, path, api.WalletRequest{Name: "Card", Type: api.WalletTypeCheckCard}).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
+	if len(p.Errors) != 1 || p.Errors[0].Field != "/type" {
+		t.Fatalf("errors %+v, want /type", p.Errors)
+	}
+	var got api.Wallet
+	m.Do(http.MethodGet, path, nil).Want(http.StatusOK).JSON(&got)
+	if got.Type != "CARD" {
+		t.Fatalf("type %s after a refused change", got.Type)
+	}
+	// Keeping the type is allowed.
+	m.Do(http.MethodPut, path, api.WalletRequest{Name: "Visa", Type: api.WalletTypeCard}).Want(http.StatusOK)
+
+	plain := lt.Wallet(m.Client, "Other card", api.WalletTypeCard, 0)
+	lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 3), 500, plain.ID))
+	m.Do(http.MethodPut, fmt.Sprintf("/api/account/wallets/%d", plain.ID), api.WalletRequest{Name: "Debit", Type: api.WalletTypeCheckCard}).
+		Want(http.StatusOK).JSON(&got)
+	if got.Type != "CHECK_CARD" {
+		t.Fatalf("type %s, want CHECK_CARD for a card without installments", got.Type)
+	}
+}
