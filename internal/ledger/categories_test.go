@@ -120,3 +120,107 @@ func TestImportDefaultCategories(t *testing.T) {
 		t.Fatalf("after importing twice: %v", names)
 	}
 }
+
+// TestDeleteCategoryWithMoveToIsOneTransaction: when the deletion fails after
+// the entries moved, the move is undone with it.
+func TestDeleteCategoryWithMoveToIsOneTransaction(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	cash := lt.Wallet(m.Client, "Cash", api.WalletTypeCash, 0)
+	from := lt.Category(m.Client, "Cafe", api.EntryTypeExpense, nil)
+	to := lt.Category(m.Client, "Food", api.EntryTypeExpense, nil)
+	body := lt.Expense(lt.Date(2026, 11, 1), 4500, cash.ID)
+	body.CategoryID = &from.ID
+	e := lt.Entry(m.Client, body)
+	var rec api.Recurring
+	m.Do(http.MethodPost, "/api/account/recurrings", api.RecurringRequest{Name: "Coffee club", Type: api.EntryTypeExpense, Amount: 10000, Day: 1, CategoryID: &from.ID}).
+		Want(http.StatusCreated).JSON(&rec)
+
+	env.Exec(`CREATE FUNCTION fail_category_delete() RETURNS trigger LANGUAGE plpgsql AS
+		$$ BEGIN RAISE EXCEPTION 'category deletion is failing'; END $$`)
+	env.Exec(`CREATE TRIGGER fail_category_delete BEFORE DELETE ON account_category FOR EACH ROW EXECUTE FUNCTION fail_category_delete()`)
+	path := fmt.Sprintf("/api/account/categories/%d", from.ID)
+	m.Do(http.MethodDelete, path+fmt.Sprintf("?moveTo=%d", to.ID), nil).WantProblem(http.StatusInternalServerError, "INTERNAL")
+
+	var got api.Entry
+	m.Do(http.MethodGet, fmt.Sprintf("/api/account/entries/%d", e.ID), nil).Want(http.StatusOK).JSON(&got)
+	if got.CategoryID == nil || *got.CategoryID != from.ID {
+		t.Fatalf("entry category %s, want still %d", idOf(got.CategoryID), from.ID)
+	}
+	var recs api.RecurringList
+	m.Do(http.MethodGet, "/api/account/recurrings", nil).Want(http.StatusOK).JSON(&recs)
+	if recs.Items[0].CategoryID == nil || *recs.Items[0].CategoryID != from.ID {
+		t.Fatalf("recurring category %s, want still %d", idOf(recs.Items[0].CategoryID), from.ID)
+	}
+	var tree api.CategoryTree
+	m.Do(http.MethodGet, "/api/account/categories", nil).Want(http.StatusOK).JSON(&tree)
+	if len(tree.Items) != 2 || tree.Items[0].ID != from.ID {
+		t.Fatalf("categories %+v, want Cafe still there", tree.Items)
+	}
+
+	// Without the failure the same request goes through.
+	env.Exec(`DROP TRIGGER fail_category_delete ON account_category`)
+	m.Do(http.MethodDelete, path+fmt.Sprintf("?moveTo=%d", to.ID), nil).Want(http.StatusNoContent)
+	m.Do(http.MethodGet, fmt.Sprintf("/api/account/entries/%d", e.ID), nil).Want(http.StatusOK).JSON(&got)
+	if *got.CategoryID != to.ID {
+		t.Fatalf("entry category %d after the deletion, want %d", *got.CategoryID, to.ID)
+	}
+}
+
+// TestDefaultCategoriesListUpdateDelete: an administrator lists, updates and
+// deletes default categories; members' imported copies stay.
+func TestDefaultCategoriesListUpdateDelete(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	admin := env.NewMember(apitest.AsAdmin())
+	const base = "/api/admin/default-categories"
+	var food, groceries, salary api.Category
+	admin.Do(http.MethodPost, base, api.CategoryRequest{Name: "Food", Type: api.EntryTypeExpense}).Want(http.StatusCreated).JSON(&food)
+	admin.Do(http.MethodPost, base, api.CategoryRequest{Name: "Groceries", Type: api.EntryTypeExpense, ParentID: &food.ID}).Want(http.StatusCreated).JSON(&groceries)
+	admin.Do(http.MethodPost, base, api.CategoryRequest{Name: "Salary", Type: api.EntryTypeIncome}).Want(http.StatusCreated).JSON(&salary)
+
+	list := func() api.CategoryTree {
+		t.Helper()
+		var tree api.CategoryTree
+		admin.Do(http.MethodGet, base, nil).Want(http.StatusOK).JSON(&tree)
+		return tree
+	}
+	tree := list()
+	if len(tree.Items) != 2 || tree.Items[0].ID != food.ID || len(tree.Items[0].Children) != 1 ||
+		tree.Items[0].Children[0].ID != groceries.ID || tree.Items[1].ID != salary.ID {
+		t.Fatalf("list %+v, want Food (with Groceries) then Salary", tree.Items)
+	}
+
+	var got api.Category
+	admin.Do(http.MethodPut, fmt.Sprintf("%s/%d", base, salary.ID), api.CategoryRequest{Name: "Wages", Type: api.EntryTypeIncome}).Want(http.StatusOK).JSON(&got)
+	if got.ID != salary.ID || got.Name != "Wages" || got.Type != "INCOME" {
+		t.Fatalf("updated %+v", got)
+	}
+	admin.Do(http.MethodPut, fmt.Sprintf("%s/%d", base, groceries.ID), api.CategoryRequest{Name: "Market", Type: api.EntryTypeExpense, ParentID: &food.ID}).
+		Want(http.StatusOK).JSON(&got)
+	if got.Name != "Market" || got.ParentID == nil || *got.ParentID != food.ID {
+		t.Fatalf("updated sub-category %+v", got)
+	}
+	if tree := list(); tree.Items[1].Name != "Wages" || tree.Items[0].Children[0].Name != "Market" {
+		t.Fatalf("list after updates %+v", tree.Items)
+	}
+
+	m := env.NewMember()
+	m.Do(http.MethodPost, "/api/account/categories/import", nil).Want(http.StatusOK)
+
+	admin.Do(http.MethodDelete, fmt.Sprintf("%s/%d", base, groceries.ID), nil).Want(http.StatusNoContent)
+	admin.Do(http.MethodGet, fmt.Sprintf("%s/%d", base, groceries.ID), nil).WantProblem(http.StatusNotFound, "NOT_FOUND")
+	admin.Do(http.MethodDelete, fmt.Sprintf("%s/%d", base, groceries.ID), nil).WantProblem(http.StatusNotFound, "NOT_FOUND")
+	// Without its sub-category the parent goes too.
+	admin.Do(http.MethodDelete, fmt.Sprintf("%s/%d", base, food.ID), nil).Want(http.StatusNoContent)
+	if tree := list(); len(tree.Items) != 1 || tree.Items[0].ID != salary.ID {
+		t.Fatalf("list after deletions %+v, want Wages alone", tree.Items)
+	}
+
+	var mine api.CategoryTree
+	m.Do(http.MethodGet, "/api/account/categories", nil).Want(http.StatusOK).JSON(&mine)
+	if len(mine.Items) != 2 || mine.Items[0].Name != "Food" || len(mine.Items[0].Children) != 1 || mine.Items[0].Children[0].Name != "Market" {
+		t.Fatalf("member's copies %+v, want Food (with Market) and Wages kept", mine.Items)
+	}
+}

@@ -349,3 +349,38 @@ func TestCreateTellsTheFirstCountingEntryOfItsDay(t *testing.T) {
 		t.Fatal("a transfer side on the day counted")
 	}
 }
+
+// TestEntryListShowsTags: the month list answer carries each entry's tags, as
+// the entry itself does.
+func TestEntryListShowsTags(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	cash := lt.Wallet(m.Client, "Cash", api.WalletTypeCash, 0)
+	body := lt.Expense(lt.Date(2026, 11, 5), 100, cash.ID)
+	body.Tags = &[]string{"travel", "work"}
+	tagged := lt.Entry(m.Client, body)
+	plain := lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 4), 200, cash.ID))
+	if len(tagged.Tags) != 2 {
+		t.Fatalf("created with tags %v", tagged.Tags)
+	}
+
+	var page api.EntryPage
+	m.Do(http.MethodGet, "/api/account/entries?year=2026&month=11", nil).Want(http.StatusOK).JSON(&page)
+	if len(page.Items) != 2 || page.Items[0].ID != tagged.ID || page.Items[1].ID != plain.ID {
+		t.Fatalf("items %+v", page.Items)
+	}
+	got := map[string]bool{}
+	for _, tag := range page.Items[0].Tags {
+		got[tag] = true
+	}
+	if len(page.Items[0].Tags) != 2 || !got["travel"] || !got["work"] {
+		t.Fatalf("listed tags %v, want travel and work", page.Items[0].Tags)
+	}
+	if fmt.Sprint(page.Items[0].Tags) != fmt.Sprint(tagged.Tags) {
+		t.Errorf("listed tags %v, the entry answered %v", page.Items[0].Tags, tagged.Tags)
+	}
+	if len(page.Items[1].Tags) != 0 {
+		t.Errorf("untagged entry listed with tags %v", page.Items[1].Tags)
+	}
+}

@@ -129,3 +129,39 @@ func TestFreeRecurringLimitIsExactUnderParallelCreation(t *testing.T) {
 		p.Do(http.MethodPost, "/api/account/recurrings", api.RecurringRequest{Name: fmt.Sprintf("R%d", i), Type: api.EntryTypeExpense, Amount: 1, Day: 1}).Want(http.StatusCreated)
 	}
 }
+
+func TestDeleteQuickEntry(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	var coffee, tea api.QuickEntry
+	m.Do(http.MethodPost, "/api/account/quick-entries", api.QuickEntryRequest{Name: "Coffee", Type: api.EntryTypeExpense, Amount: 4500}).
+		Want(http.StatusCreated).JSON(&coffee)
+	m.Do(http.MethodPost, "/api/account/quick-entries", api.QuickEntryRequest{Name: "Tea", Type: api.EntryTypeExpense, Amount: 3000}).
+		Want(http.StatusCreated).JSON(&tea)
+
+	m.Do(http.MethodDelete, fmt.Sprintf("/api/account/quick-entries/%d", coffee.ID), nil).Want(http.StatusNoContent)
+	var ql api.QuickEntryList
+	m.Do(http.MethodGet, "/api/account/quick-entries", nil).Want(http.StatusOK).JSON(&ql)
+	if len(ql.Items) != 1 || ql.Items[0].ID != tea.ID {
+		t.Fatalf("quick entries %+v, want Tea alone", ql.Items)
+	}
+	m.Do(http.MethodDelete, fmt.Sprintf("/api/account/quick-entries/%d", coffee.ID), nil).WantProblem(http.StatusNotFound, "NOT_FOUND")
+}
+
+// TestAdministratorsHaveNoRecurringLimit: the FREE limit does not hold for
+// an administrator on the FREE plan.
+func TestAdministratorsHaveNoRecurringLimit(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	admin := env.NewMember(apitest.AsAdmin())
+	for i := range ledger.FreeLimit + 1 {
+		admin.Do(http.MethodPost, "/api/account/recurrings", api.RecurringRequest{Name: fmt.Sprintf("R%d", i), Type: api.EntryTypeExpense, Amount: 1, Day: 1}).
+			Want(http.StatusCreated)
+	}
+	var list api.RecurringList
+	admin.Do(http.MethodGet, "/api/account/recurrings", nil).Want(http.StatusOK).JSON(&list)
+	if len(list.Items) != ledger.FreeLimit+1 {
+		t.Fatalf("%d recurring entries stored, want %d", len(list.Items), ledger.FreeLimit+1)
+	}
+}

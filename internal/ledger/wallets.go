@@ -267,6 +267,9 @@ func (h *LedgerHandler) UpdateWallet(ctx context.Context, req api.UpdateWalletRe
 		}
 		// Changing the type moves the wallet into another type's limit.
 		if old.Type != p.Type {
+			if err := installmentsMayLeave(ctx, q, memberID, req.ID, p.Type, "/type"); err != nil {
+				return Wallet{}, err
+			}
 			if err := CheckFreeLimit(ctx, q, memberID, caller.HasPremium(), WalletsOfType(p.Type)); err != nil {
 				return Wallet{}, err
 			}
@@ -289,6 +292,24 @@ func (h *LedgerHandler) UpdateWallet(ctx context.Context, req api.UpdateWalletRe
 	return api.UpdateWallet200JSONResponse(out), err
 }
 
+// installmentsMayLeave refuses, as a 400 naming field, to let a wallet's
+// entries end up in a wallet of type toType when some carry installments:
+// installments belong on CARD expenses only, whether the entries move to
+// another wallet or their wallet changes type.
+func installmentsMayLeave(ctx context.Context, q *db.Queries, memberID, walletID int64, toType, field string) error {
+	if toType == "CARD" {
+		return nil
+	}
+	has, err := q.WalletHasInstallments(ctx, db.WalletHasInstallmentsParams{MemberID: memberID, WalletID: &walletID})
+	if err != nil {
+		return fmt.Errorf("installments of wallet %d: %w", walletID, err)
+	}
+	if has {
+		return problem.Invalid(field, "entries with installments belong on a CARD wallet")
+	}
+	return nil
+}
+
 // DeleteWallet deletes a wallet; entries using it move to moveTo or refuse
 // the deletion.
 func (h *LedgerHandler) DeleteWallet(ctx context.Context, req api.DeleteWalletRequestObject) (api.DeleteWalletResponseObject, error) {
@@ -305,15 +326,8 @@ func (h *LedgerHandler) DeleteWallet(ctx context.Context, req api.DeleteWalletRe
 			if err != nil {
 				return err
 			}
-			// Installments belong on card expenses only, wherever they move.
-			if to.Type != "CARD" {
-				has, err := q.WalletHasInstallments(ctx, db.WalletHasInstallmentsParams{MemberID: memberID, WalletID: &req.ID})
-				if err != nil {
-					return fmt.Errorf("installments of wallet %d: %w", req.ID, err)
-				}
-				if has {
-					return problem.Invalid("moveTo", "entries with installments can only move to a CARD wallet")
-				}
+			if err := installmentsMayLeave(ctx, q, memberID, req.ID, to.Type, "moveTo"); err != nil {
+				return err
 			}
 			err = q.MoveWalletEntries(ctx, db.MoveWalletEntriesParams{MemberID: memberID, WalletID: &req.ID, ToWalletID: req.Params.MoveTo})
 			if err != nil {

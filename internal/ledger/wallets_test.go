@@ -15,6 +15,7 @@ import (
 	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/ledger"
 	lt "github.com/nestegg/nestegg/internal/ledger/ledgertest"
+	"github.com/nestegg/nestegg/internal/server"
 )
 
 func TestWalletBalancesCountConfirmedEntriesOnly(t *testing.T) {
@@ -279,4 +280,155 @@ func TestChangingAWalletTypeCountsAgainstTheNewTypesLimit(t *testing.T) {
 	m.Do(http.MethodPut, path, api.WalletRequest{Name: "Card 3", Type: api.WalletTypeCard}).WantProblem(http.StatusBadRequest, "FREE_LIMIT_EXCEEDED")
 	// Keeping the type is always allowed.
 	m.Do(http.MethodPut, path, api.WalletRequest{Name: "Pocket", Type: api.WalletTypeCash}).Want(http.StatusOK)
+}
+
+// TestCardWithInstallmentsKeepsItsType: installments belong on CARD
+// expenses only, so a card whose entries carry them cannot become another
+// type; without them it can.
+func TestCardWithInstallmentsKeepsItsType(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	card := lt.Wallet(m.Client, "Card", api.WalletTypeCard, 0)
+	inst := lt.Expense(lt.Date(2026, 11, 2), 30000, card.ID)
+	inst.InstallmentMonths = lt.Ptr[int32](3)
+	lt.Entry(m.Client, inst)
+	path := fmt.Sprintf("/api/account/wallets/%d", card.ID)
+
+	p := m.Do(http.MethodPut, path, api.WalletRequest{Name: "Card", Type: api.WalletTypeCheckCard}).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
+	if len(p.Errors) != 1 || p.Errors[0].Field != "/type" {
+		t.Fatalf("errors %+v, want /type", p.Errors)
+	}
+	var got api.Wallet
+	m.Do(http.MethodGet, path, nil).Want(http.StatusOK).JSON(&got)
+	if got.Type != "CARD" {
+		t.Fatalf("type %s after a refused change", got.Type)
+	}
+	// Keeping the type is allowed.
+	m.Do(http.MethodPut, path, api.WalletRequest{Name: "Visa", Type: api.WalletTypeCard}).Want(http.StatusOK)
+
+	plain := lt.Wallet(m.Client, "Other card", api.WalletTypeCard, 0)
+	lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 3), 500, plain.ID))
+	m.Do(http.MethodPut, fmt.Sprintf("/api/account/wallets/%d", plain.ID), api.WalletRequest{Name: "Debit", Type: api.WalletTypeCheckCard}).
+		Want(http.StatusOK).JSON(&got)
+	if got.Type != "CHECK_CARD" {
+		t.Fatalf("type %s, want CHECK_CARD for a card without installments", got.Type)
+	}
+}
+
+// TestEveryWalletTypeOfTheContract: each value of the contract's WalletType
+// enum is created and read back in the list, so a type added to the contract
+// and not to the service fails here.
+func TestEveryWalletTypeOfTheContract(t *testing.T) {
+	t.Parallel()
+	doc, err := server.ParseContract()
+	if err != nil {
+		t.Fatal(err)
+	}
+	enum := doc.Components.Schemas["WalletType"].Value.Enum
+	if len(enum) == 0 {
+		t.Fatal("the contract's WalletType has no enum")
+	}
+	env := apitest.New(t)
+	m := env.NewMember()
+	want := map[int64]string{}
+	for _, v := range enum {
+		typ := v.(string)
+		w := lt.Wallet(m.Client, "Wallet "+typ, api.WalletType(typ), 0)
+		if string(w.Type) != typ {
+			t.Errorf("created %s, answered %s", typ, w.Type)
+		}
+		want[w.ID] = typ
+	}
+	var list api.WalletList
+	m.Do(http.MethodGet, "/api/account/wallets", nil).Want(http.StatusOK).JSON(&list)
+	if len(list.Items) != len(enum) {
+		t.Fatalf("%d wallets listed, want one of each of %v", len(list.Items), enum)
+	}
+	for _, w := range list.Items {
+		if string(w.Type) != want[w.ID] {
+			t.Errorf("wallet %d listed as %s, want %s", w.ID, w.Type, want[w.ID])
+		}
+	}
+}
+
+func TestManualValuationReadsBack(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	var w api.Wallet
+	m.Do(http.MethodPost, "/api/account/wallets", api.WalletRequest{
+		Name: "Pension", Type: api.WalletTypePension, OpeningBalance: lt.Ptr[int64](1_000_000),
+		ManualValuation: lt.Ptr(true), CurrentValue: lt.Ptr[int64](5_250_000),
+	}).Want(http.StatusCreated).JSON(&w)
+	check := func(how string, got api.Wallet) {
+		t.Helper()
+		if !got.ManualValuation || got.CurrentValue == nil || *got.CurrentValue != 5_250_000 || got.OpeningBalance != 1_000_000 {
+			t.Errorf("%s: manualValuation %v, currentValue %v, openingBalance %d; want true, 5250000, 1000000",
+				how, got.ManualValuation, got.CurrentValue, got.OpeningBalance)
+		}
+	}
+	check("created", w)
+	var one api.Wallet
+	m.Do(http.MethodGet, fmt.Sprintf("/api/account/wallets/%d", w.ID), nil).Want(http.StatusOK).JSON(&one)
+	check("GET one", one)
+	var list api.WalletList
+	m.Do(http.MethodGet, "/api/account/wallets", nil).Want(http.StatusOK).JSON(&list)
+	if len(list.Items) != 1 {
+		t.Fatalf("%d wallets listed", len(list.Items))
+	}
+	check("GET list", list.Items[0])
+}
+
+// TestDeleteWalletWithMoveToIsOneTransaction: when the deletion fails after
+// the entries moved, the move is undone with it.
+func TestDeleteWalletWithMoveToIsOneTransaction(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	from := lt.Wallet(m.Client, "Old", api.WalletTypeBank, 100)
+	to := lt.Wallet(m.Client, "New", api.WalletTypeBank, 0)
+	e := lt.Entry(m.Client, lt.Income(lt.Date(2026, 11, 1), 500, from.ID))
+	var rec api.Recurring
+	m.Do(http.MethodPost, "/api/account/recurrings", api.RecurringRequest{Name: "Rent", Type: api.EntryTypeExpense, Amount: 1000, Day: 1, WalletID: &from.ID}).
+		Want(http.StatusCreated).JSON(&rec)
+
+	env.Exec(`CREATE FUNCTION fail_wallet_delete() RETURNS trigger LANGUAGE plpgsql AS
+		$$ BEGIN RAISE EXCEPTION 'wallet deletion is failing'; END $$`)
+	env.Exec(`CREATE TRIGGER fail_wallet_delete BEFORE DELETE ON wallet FOR EACH ROW EXECUTE FUNCTION fail_wallet_delete()`)
+	path := fmt.Sprintf("/api/account/wallets/%d", from.ID)
+	m.Do(http.MethodDelete, path+fmt.Sprintf("?moveTo=%d", to.ID), nil).WantProblem(http.StatusInternalServerError, "INTERNAL")
+
+	var got api.Entry
+	m.Do(http.MethodGet, fmt.Sprintf("/api/account/entries/%d", e.ID), nil).Want(http.StatusOK).JSON(&got)
+	var recs api.RecurringList
+	m.Do(http.MethodGet, "/api/account/recurrings", nil).Want(http.StatusOK).JSON(&recs)
+	var old, moved api.Wallet
+	m.Do(http.MethodGet, path, nil).Want(http.StatusOK).JSON(&old)
+	m.Do(http.MethodGet, fmt.Sprintf("/api/account/wallets/%d", to.ID), nil).Want(http.StatusOK).JSON(&moved)
+	if got.WalletID == nil || *got.WalletID != from.ID {
+		t.Fatalf("entry wallet %s, want still %d", idOf(got.WalletID), from.ID)
+	}
+	if recs.Items[0].WalletID == nil || *recs.Items[0].WalletID != from.ID {
+		t.Fatalf("recurring wallet %s, want still %d", idOf(recs.Items[0].WalletID), from.ID)
+	}
+	if old.Balance != 600 || moved.Balance != 0 {
+		t.Fatalf("balances %d and %d, want 600 and 0 as before", old.Balance, moved.Balance)
+	}
+
+	// Without the failure the same request goes through.
+	env.Exec(`DROP TRIGGER fail_wallet_delete ON wallet`)
+	m.Do(http.MethodDelete, path+fmt.Sprintf("?moveTo=%d", to.ID), nil).Want(http.StatusNoContent)
+	m.Do(http.MethodGet, fmt.Sprintf("/api/account/entries/%d", e.ID), nil).Want(http.StatusOK).JSON(&got)
+	if *got.WalletID != to.ID {
+		t.Fatalf("entry wallet %d after the deletion, want %d", *got.WalletID, to.ID)
+	}
+}
+
+// idOf prints an optional id for a failure message.
+func idOf(id *int64) string {
+	if id == nil {
+		return "null"
+	}
+	return fmt.Sprint(*id)
 }
