@@ -75,7 +75,8 @@ func nextOccurrence(today time.Time, day int) time.Time {
 }
 
 // dayOfMonth is day day of the month, or the month's last day when it is
-// shorter; month 13 is January of the next year.
+// shorter; a month past 12 runs into the next year (loan instalments and
+// recurring entries share the rule).
 func dayOfMonth(year int, month time.Month, day int) time.Time {
 	first := time.Date(year, month, 1, 0, 0, 0, 0, time.UTC)
 	last := first.AddDate(0, 1, -1).Day()
