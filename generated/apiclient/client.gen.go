@@ -1574,6 +1574,9 @@ type Recurring struct {
 	Memo       string `json:"memo"`
 	Name       string `json:"name"`
 
+	// NextDate The next date, today or later in the service time zone (APP_TIMEZONE), on which the entry falls: day `day` of this month if that is not past, otherwise of the next month. A `day` beyond a month's length falls on that month's last day (31 falls on 30 November, on 28 or 29 February; 30 and 29 fall on February's last day). Computed on every answer, not stored.
+	NextDate openapi_types.Date `json:"nextDate"`
+
 	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
 	Type     EntryTypeValue `json:"type"`
 	WalletID *int64         `json:"walletId"`
@@ -3594,7 +3597,7 @@ type ClientInterface interface {
 
 	// CreateRecurringWithBody Create a recurring entry
 	//
-	// `day` is 1 to 31; a shorter month uses its last day. A FREE member holds at most 2 recurring entries in total (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
+	// `day` is 1 to 31; a shorter month uses its last day (every answer's `nextDate` shows the next date it falls on). A FREE member holds at most 2 recurring entries in total (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3603,7 +3606,7 @@ type ClientInterface interface {
 
 	// CreateRecurring Create a recurring entry
 	//
-	// `day` is 1 to 31; a shorter month uses its last day. A FREE member holds at most 2 recurring entries in total (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
+	// `day` is 1 to 31; a shorter month uses its last day (every answer's `nextDate` shows the next date it falls on). A FREE member holds at most 2 recurring entries in total (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6367,7 +6370,7 @@ func (c *Client) ListRecurrings(ctx context.Context, reqEditors ...RequestEditor
 
 // CreateRecurringWithBody Create a recurring entry
 //
-// `day` is 1 to 31; a shorter month uses its last day. A FREE member holds at most 2 recurring entries in total (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
+// `day` is 1 to 31; a shorter month uses its last day (every answer's `nextDate` shows the next date it falls on). A FREE member holds at most 2 recurring entries in total (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
 //
 // Takes any type of body and a specified content type.
 //
@@ -6386,7 +6389,7 @@ func (c *Client) CreateRecurringWithBody(ctx context.Context, contentType string
 
 // CreateRecurring Create a recurring entry
 //
-// `day` is 1 to 31; a shorter month uses its last day. A FREE member holds at most 2 recurring entries in total (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
+// `day` is 1 to 31; a shorter month uses its last day (every answer's `nextDate` shows the next date it falls on). A FREE member holds at most 2 recurring entries in total (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -16041,7 +16044,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateRecurringWithBodyWithResponse Create a recurring entry
 	//
-	// `day` is 1 to 31; a shorter month uses its last day. A FREE member holds at most 2 recurring entries in total (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
+	// `day` is 1 to 31; a shorter month uses its last day (every answer's `nextDate` shows the next date it falls on). A FREE member holds at most 2 recurring entries in total (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16050,7 +16053,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateRecurringWithResponse Create a recurring entry
 	//
-	// `day` is 1 to 31; a shorter month uses its last day. A FREE member holds at most 2 recurring entries in total (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
+	// `day` is 1 to 31; a shorter month uses its last day (every answer's `nextDate` shows the next date it falls on). A FREE member holds at most 2 recurring entries in total (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -31781,7 +31784,7 @@ func (c *ClientWithResponses) ListRecurringsWithResponse(ctx context.Context, re
 
 // CreateRecurringWithBodyWithResponse Create a recurring entry
 //
-// `day` is 1 to 31; a shorter month uses its last day. A FREE member holds at most 2 recurring entries in total (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
+// `day` is 1 to 31; a shorter month uses its last day (every answer's `nextDate` shows the next date it falls on). A FREE member holds at most 2 recurring entries in total (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -31796,7 +31799,7 @@ func (c *ClientWithResponses) CreateRecurringWithBodyWithResponse(ctx context.Co
 
 // CreateRecurringWithResponse Create a recurring entry
 //
-// `day` is 1 to 31; a shorter month uses its last day. A FREE member holds at most 2 recurring entries in total (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
+// `day` is 1 to 31; a shorter month uses its last day (every answer's `nextDate` shows the next date it falls on). A FREE member holds at most 2 recurring entries in total (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -84,9 +84,7 @@ func equalPayment(amount int64, monthly decimal.Decimal, n int) int64 {
 // addMonths is the same day k months later, or that month's last day when it
 // is shorter (31 January + 1 month = 28 or 29 February).
 func addMonths(start time.Time, k int) time.Time {
-	first := time.Date(start.Year(), start.Month()+time.Month(k), 1, 0, 0, 0, 0, time.UTC)
-	last := first.AddDate(0, 1, -1).Day()
-	return time.Date(first.Year(), first.Month(), min(start.Day(), last), 0, 0, 0, 0, time.UTC)
+	return dayOfMonth(start.Year(), start.Month()+time.Month(k), start.Day())
 }
 
 // errNoLoan answers the schedule of a wallet without loan terms.

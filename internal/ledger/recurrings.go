@@ -3,6 +3,9 @@ package ledger
 import (
 	"context"
 	"fmt"
+	"time"
+
+	"github.com/oapi-codegen/runtime/types"
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
@@ -59,8 +62,35 @@ func checkTemplateRefs(ctx context.Context, q *db.Queries, memberID int64, typ s
 	return nil
 }
 
-func toAPIRecurring(r db.Recurring) api.Recurring {
-	return api.Recurring{ID: r.ID, Name: r.Name, Type: r.Type, Amount: r.Amount, WalletID: r.WalletID, CategoryID: r.CategoryID, Day: r.Day, Memo: r.Memo}
+// nextOccurrence is the first date on or after today's date (in today's
+// location) that falls on day of month day; a month shorter than day uses its
+// last day, so day 31 falls on 30 November and on 28 or 29 February. The
+// result is a date at midnight UTC, as the API's dates are.
+func nextOccurrence(today time.Time, day int) time.Time {
+	y, m, d := today.Date()
+	if next := dayOfMonth(y, m, day); next.Day() >= d {
+		return next
+	}
+	return dayOfMonth(y, m+1, day)
+}
+
+// dayOfMonth is day day of the month, or the month's last day when it is
+// shorter; a month past 12 runs into the next year (loan instalments and
+// recurring entries share the rule).
+func dayOfMonth(year int, month time.Month, day int) time.Time {
+	first := time.Date(year, month, 1, 0, 0, 0, 0, time.UTC)
+	last := first.AddDate(0, 1, -1).Day()
+	return time.Date(first.Year(), first.Month(), min(day, last), 0, 0, 0, 0, time.UTC)
+}
+
+// today is the current date in the service time zone.
+func (h *LedgerHandler) today() time.Time { return h.clock.Now().In(h.loc) }
+
+func toAPIRecurring(r db.Recurring, today time.Time) api.Recurring {
+	return api.Recurring{
+		ID: r.ID, Name: r.Name, Type: r.Type, Amount: r.Amount, WalletID: r.WalletID, CategoryID: r.CategoryID, Day: r.Day, Memo: r.Memo,
+		NextDate: types.Date{Time: nextOccurrence(today, int(r.Day))},
+	}
 }
 
 // ListRecurrings answers the member's recurring entries by day.
@@ -70,9 +100,10 @@ func (h *LedgerHandler) ListRecurrings(ctx context.Context, _ api.ListRecurrings
 	if err != nil {
 		return nil, fmt.Errorf("recurring entries of member %d: %w", memberID, err)
 	}
+	today := h.today()
 	items := make([]api.Recurring, len(rows))
 	for i, r := range rows {
-		items[i] = toAPIRecurring(r)
+		items[i] = toAPIRecurring(r, today)
 	}
 	return api.ListRecurrings200JSONResponse{Items: items}, nil
 }
@@ -93,7 +124,7 @@ func (h *LedgerHandler) CreateRecurring(ctx context.Context, req api.CreateRecur
 	if err != nil {
 		return nil, err
 	}
-	return api.CreateRecurring201JSONResponse(toAPIRecurring(r)), nil
+	return api.CreateRecurring201JSONResponse(toAPIRecurring(r, h.today())), nil
 }
 
 // CreateRecurringTx creates a recurring entry without the free limit.
@@ -134,7 +165,7 @@ func (h *LedgerHandler) UpdateRecurring(ctx context.Context, req api.UpdateRecur
 	if err != nil {
 		return nil, err
 	}
-	return api.UpdateRecurring200JSONResponse(toAPIRecurring(r)), nil
+	return api.UpdateRecurring200JSONResponse(toAPIRecurring(r, h.today())), nil
 }
 
 // DeleteRecurring deletes a recurring entry.
