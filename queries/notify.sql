@@ -6,6 +6,11 @@ SELECT pg_advisory_xact_lock(hashtextextended('notify:' || @member_id::bigint, 0
 -- name: GetEntryByNotifKey :one
 SELECT * FROM account_entry WHERE member_id = @member_id AND notif_key = @notif_key;
 
+-- name: ClaimNotificationKey :execrows
+-- Records a cancellation's key; no row when it was claimed before.
+INSERT INTO notification_key (member_id, notif_key) VALUES (@member_id, @notif_key)
+ON CONFLICT DO NOTHING;
+
 -- name: ListNotifyWallets :many
 -- The member's wallets a notification can be matched to, in their order.
 SELECT id, name, type FROM wallet WHERE member_id = @member_id ORDER BY sort_order, id;

@@ -1116,7 +1116,7 @@ type NetWorthUnit string
 // NetWorthUnitValue The period of a net-worth point, as answered; a client must accept other values.
 type NetWorthUnitValue = string
 
-// NotificationEntry The entry created (CREATED, REVERSED), found (DUPLICATE) or deleted (DELETED), with the fields of Entry; null when IGNORED.
+// NotificationEntry The entry created (CREATED, REVERSED), found (DUPLICATE) or deleted (DELETED), with the fields of Entry; null when IGNORED, and on a DUPLICATE of a cancellation that deleted its payment.
 type NotificationEntry struct {
 	Amount            int64              `json:"amount"`
 	CategoryID        *int64             `json:"categoryId"`
@@ -1160,7 +1160,7 @@ type NotificationRequest struct {
 
 // NotificationResult defines model for NotificationResult.
 type NotificationResult struct {
-	// Entry The entry created (CREATED, REVERSED), found (DUPLICATE) or deleted (DELETED), with the fields of Entry; null when IGNORED.
+	// Entry The entry created (CREATED, REVERSED), found (DUPLICATE) or deleted (DELETED), with the fields of Entry; null when IGNORED, and on a DUPLICATE of a cancellation that deleted its payment.
 	Entry *NotificationEntry `json:"entry"`
 
 	// Outcome What a notification did. Open for growth; known values are listed.

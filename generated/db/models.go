@@ -204,6 +204,12 @@ type Member struct {
 	MonthStartDay int16
 }
 
+type NotificationKey struct {
+	MemberID  int64
+	NotifKey  string
+	CreatedAt time.Time
+}
+
 type PointHistory struct {
 	ID        int64
 	MemberID  int64

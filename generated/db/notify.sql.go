@@ -12,6 +12,25 @@ import (
 	"github.com/shopspring/decimal"
 )
 
+const claimNotificationKey = `-- name: ClaimNotificationKey :execrows
+INSERT INTO notification_key (member_id, notif_key) VALUES ($1, $2)
+ON CONFLICT DO NOTHING
+`
+
+type ClaimNotificationKeyParams struct {
+	MemberID int64
+	NotifKey string
+}
+
+// Records a cancellation's key; no row when it was claimed before.
+func (q *Queries) ClaimNotificationKey(ctx context.Context, arg ClaimNotificationKeyParams) (int64, error) {
+	result, err := q.db.Exec(ctx, claimNotificationKey, arg.MemberID, arg.NotifKey)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const findCancelledEntry = `-- name: FindCancelledEntry :one
 SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at FROM account_entry
 WHERE member_id = $1 AND type = 'EXPENSE' AND transfer_id IS NULL

@@ -1,12 +1,13 @@
 // Package notify turns card and bank payment notifications into pending
 // ledger entries: it parses the text (package intake), ignores what is not a
-// payment, drops duplicates by notif_key, matches the card wallet, prefills
-// the category from the member's history and offsets cancellations.
+// payment, drops duplicates by notif_key (the key of an entry, or of a
+// cancellation seen before), matches the card wallet, prefills the category
+// from the member's history and offsets cancellations.
 //
 // One notification runs in one transaction under a per-member advisory lock,
-// so the same text delivered many times in parallel creates exactly one
-// entry. An FX rate a foreign payment needs is looked up before that
-// transaction, never inside it.
+// so the same text delivered many times in parallel creates, or cancels,
+// exactly one entry. An FX rate a foreign payment needs is looked up before
+// that transaction, never inside it.
 package notify
 
 import (
@@ -136,13 +137,8 @@ func (h *NotifyHandler) Intake(ctx context.Context, memberID int64, msg string, 
 		if err := q.LockMemberNotifications(ctx, memberID); err != nil {
 			return Result{}, fmt.Errorf("lock notifications of member %d: %w", memberID, err)
 		}
-		old, err := q.GetEntryByNotifKey(ctx, db.GetEntryByNotifKeyParams{MemberID: memberID, NotifKey: &key})
-		switch {
-		case err == nil:
-			e, err := withTags(ctx, q, memberID, old)
-			return Result{Outcome: OutcomeDuplicate, Entry: &e, Reason: ReasonDuplicate}, err
-		case !errors.Is(err, pgx.ErrNoRows):
-			return Result{}, fmt.Errorf("entry by notification key: %w", err)
+		if res, dup, err := duplicate(ctx, q, memberID, key, n.Kind == intake.KindCancel); dup || err != nil {
+			return res, err
 		}
 		wallets, err := q.ListNotifyWallets(ctx, memberID)
 		if err != nil {
@@ -154,6 +150,34 @@ func (h *NotifyHandler) Intake(ctx context.Context, memberID int64, msg string, 
 		}
 		return createTx(ctx, q, memberID, p, key)
 	})
+}
+
+// duplicate answers a notification whose key was seen before: on an entry
+// (a payment, or the income a cancellation offset a confirmed payment with)
+// or claimed by an earlier cancellation. A cancellation claims its key here,
+// whatever it goes on to find: the pending payment it deletes takes no key
+// with it, and a redelivery must not match and delete the next equal
+// payment. The caller holds the member's notification lock.
+func duplicate(ctx context.Context, q *db.Queries, memberID int64, key string, cancel bool) (Result, bool, error) {
+	old, err := q.GetEntryByNotifKey(ctx, db.GetEntryByNotifKeyParams{MemberID: memberID, NotifKey: &key})
+	switch {
+	case err == nil:
+		e, err := withTags(ctx, q, memberID, old)
+		return Result{Outcome: OutcomeDuplicate, Entry: &e, Reason: ReasonDuplicate}, true, err
+	case !errors.Is(err, pgx.ErrNoRows):
+		return Result{}, false, fmt.Errorf("entry by notification key: %w", err)
+	}
+	if !cancel {
+		return Result{}, false, nil
+	}
+	claimed, err := q.ClaimNotificationKey(ctx, db.ClaimNotificationKeyParams{MemberID: memberID, NotifKey: key})
+	if err != nil {
+		return Result{}, false, fmt.Errorf("claim cancellation key: %w", err)
+	}
+	if claimed == 0 {
+		return Result{Outcome: OutcomeDuplicate, Reason: ReasonDuplicate}, true, nil
+	}
+	return Result{}, false, nil
 }
 
 // payment is a parsed notification as an entry would hold it.

@@ -220,6 +220,82 @@ func TestNotificationCancellationOffsetsThePayment(t *testing.T) {
 	}
 }
 
+// twoEqualPayments records two pending 12,500 payments at 스타벅스 on the same
+// day, a few minutes apart (so with different keys), that one cancellation
+// text matches either of.
+func twoEqualPayments(t *testing.T, m *apitest.Member) [2]int64 {
+	t.Helper()
+	lt.Wallet(m.Client, "신한카드", api.WalletTypeCard, 0)
+	first := send(t, m, strings.Replace(shinhan, "12:34", "12:30", 1), nil)
+	second := send(t, m, shinhan, nil)
+	if first.Outcome != "CREATED" || second.Outcome != "CREATED" || first.Entry.ID == second.Entry.ID {
+		t.Fatalf("payments: %+v, %+v", first, second)
+	}
+	return [2]int64{first.Entry.ID, second.Entry.ID}
+}
+
+func TestNotificationCancellationDeliveredTwiceDeletesOnePayment(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	paid := twoEqualPayments(t, m)
+
+	got := send(t, m, shinhanCancel, nil)
+	if got.Outcome != "DELETED" || got.Entry == nil {
+		t.Fatalf("the cancellation: %+v", got)
+	}
+	again := send(t, m, shinhanCancel, nil)
+	if again.Outcome != "DUPLICATE" || again.Entry != nil || again.Reason == nil {
+		t.Fatalf("the same cancellation again: %+v", again)
+	}
+	for _, id := range paid {
+		status := http.StatusOK
+		if id == got.Entry.ID {
+			status = http.StatusNotFound
+		}
+		m.Do(http.MethodGet, fmt.Sprintf("/api/account/entries/%d", id), nil).Want(status)
+	}
+	if n := pendingCount(t, m); n != 1 {
+		t.Fatalf("%d pending entries, want the other payment", n)
+	}
+}
+
+func TestNotificationParallelCancellationDeletesOnePayment(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	twoEqualPayments(t, m)
+	const n = 10
+	outcomes := make([]string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var out api.NotificationResult
+			r := m.Do(http.MethodPost, "/api/account/entries/notification", api.NotificationRequest{Text: shinhanCancel, PostedAt: posted})
+			if r.Status == http.StatusOK {
+				r.JSON(&out)
+			}
+			outcomes[i] = fmt.Sprintf("%d %s", r.Status, out.Outcome)
+		}()
+	}
+	wg.Wait()
+	deleted := 0
+	for _, o := range outcomes {
+		switch o {
+		case "200 DELETED":
+			deleted++
+		case "200 DUPLICATE":
+		default:
+			t.Errorf("outcome %q", o)
+		}
+	}
+	if left := pendingCount(t, m); deleted != 1 || left != 1 {
+		t.Fatalf("%d deleted, %d pending; outcomes %v", deleted, left, outcomes)
+	}
+}
+
 func TestNotificationIgnoresWhatIsNotAPayment(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
