@@ -150,3 +150,26 @@ func TestMonthCompleteBonusFollowsPaydayMonthsAndConfirmation(t *testing.T) {
 		t.Fatalf("awards %v after the month ended", got)
 	}
 }
+
+// TestMonthCompleteBonusWhenAnUpdateMovesAnEntryOntoTheLastMissingDay: an
+// update that keeps its date covers no new day and gives nothing; moving the
+// entry onto the month's last missing day completes the month.
+func TestMonthCompleteBonusWhenAnUpdateMovesAnEntryOntoTheLastMissingDay(t *testing.T) {
+	t.Parallel()
+	env := bonusEnv(t)
+	m := env.NewMember()
+	fillDays(t, env, m, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC))
+	amount := int64(1)
+	e := lt.Entry(m.Client, api.EntryRequest{Date: lt.Date(2026, 11, 10), Type: api.EntryTypeExpense, Amount: &amount})
+	amount = 2
+	m.Do(http.MethodPut, fmt.Sprintf("/api/account/entries/%d", e.ID),
+		api.EntryRequest{Date: lt.Date(2026, 11, 10), Type: api.EntryTypeExpense, Amount: &amount}).Want(http.StatusOK)
+	if a := awards(t, env, m); len(a) != 0 {
+		t.Fatalf("an update keeping its date gave %v", a)
+	}
+	m.Do(http.MethodPut, fmt.Sprintf("/api/account/entries/%d", e.ID),
+		api.EntryRequest{Date: lt.Date(2026, 11, 30), Type: api.EntryTypeExpense, Amount: &amount}).Want(http.StatusOK)
+	if a := awards(t, env, m); len(a) != 1 || a[0].Points != fixedBonus() || a[0].Reason != "MONTH_COMPLETE_202611" {
+		t.Fatalf("moving the entry onto 30 November gave %v, want one award of %d", a, fixedBonus())
+	}
+}

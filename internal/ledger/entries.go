@@ -88,10 +88,11 @@ func (h *LedgerHandler) fillRate(ctx context.Context, e *EntryInput) error {
 type Entry struct {
 	db.AccountEntry
 	Tags []string
-	// FirstOfDay is set by CreateEntryTx when no other counting entry of
-	// the member was on the entry's day: only such a write can complete a
-	// month.
-	FirstOfDay bool
+	// NewDay is set when the write may have covered a day that had no
+	// counting entry: on create when no other counting entry of the member
+	// was on the entry's day, on update when the date changed. Only such a
+	// write can complete a month.
+	NewDay bool
 }
 
 // EntryInputFrom checks an entry request as far as it can without the
@@ -207,7 +208,7 @@ func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryIn
 	if err != nil {
 		return Entry{}, refGone(err, "create entry")
 	}
-	out := Entry{AccountEntry: row.AccountEntry, FirstOfDay: row.NewDay}
+	out := Entry{AccountEntry: row.AccountEntry, NewDay: row.NewDay}
 	if len(e.Tags) == 0 {
 		return out, nil
 	}
@@ -285,7 +286,7 @@ func (h *LedgerHandler) CreateEntry(ctx context.Context, req api.CreateEntryRequ
 	}
 	// A day that had a counting entry already was covered before this
 	// write: the month cannot have become complete by it.
-	if e.FirstOfDay {
+	if e.NewDay {
 		h.entryWritten(ctx, p.MemberID, e)
 	}
 	return api.CreateEntry201JSONResponse(ToAPIEntry(e)), nil
@@ -341,12 +342,16 @@ func (h *LedgerHandler) UpdateEntry(ctx context.Context, req api.UpdateEntryRequ
 		} else {
 			tags, err = entryTags(ctx, q, p.MemberID, row.ID)
 		}
-		return Entry{AccountEntry: row, Tags: tags}, err
+		// Only a new date can cover a day the month lacked.
+		e := Entry{AccountEntry: row, Tags: tags, NewDay: !row.EntryDate.Equal(old.EntryDate)}
+		return e, err
 	})
 	if err != nil {
 		return nil, err
 	}
-	h.entryWritten(ctx, p.MemberID, e)
+	if e.NewDay {
+		h.entryWritten(ctx, p.MemberID, e)
+	}
 	return api.UpdateEntry200JSONResponse(ToAPIEntry(e)), nil
 }
 

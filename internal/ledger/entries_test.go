@@ -321,7 +321,7 @@ func TestCreateTellsTheFirstCountingEntryOfItsDay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return e.FirstOfDay
+		return e.NewDay
 	}
 	expense := func(d int) ledger.EntryInput {
 		return ledger.EntryInput{Date: day(d), Type: ledger.TypeExpense, Amount: 1000}
