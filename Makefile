@@ -6,8 +6,9 @@ TOOL      := go tool -modfile=internal/tools/go.mod
 REDOCLY   := REDOCLY_TELEMETRY=off npx --yes @redocly/cli@2.77.0
 DB_URL    ?= postgres://postgres@127.0.0.1:5432/nestegg?sslmode=disable
 BENCH_TIME ?= 2s
+TEST_ADMIN_URL ?= $(or $(NESTEGG_TEST_DATABASE_URL),postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable)
 
-.PHONY: help generate check lint services test test-short run bench load db-reset
+.PHONY: help generate check lint services test test-short test-clean run bench load db-reset
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -60,8 +61,21 @@ test: services ## Run every test against the local PostgreSQL and Redis, with th
 test-short: services ## Run the tests without the race detector (faster feedback)
 	go test -count=1 ./...
 
+RUN_BIN := $(or $(TMPDIR),/tmp)/nestegg-run/nestegg
 run: services ## Run the service on :8080 with local PostgreSQL and Redis
-	go run ./cmd/nestegg
+	@echo "compiling ./cmd/nestegg (the first build on a 2-core machine takes several minutes, later ones seconds)"
+	@go build -o $(RUN_BIN) ./cmd/nestegg
+	@echo "starting nestegg: creating the database if missing and applying migrations"
+	@exec $(RUN_BIN)
+
+test-clean: ## Remove what an interrupted test run left: test and template databases, private redis-servers
+	@psql "$(TEST_ADMIN_URL)" -Atc "SELECT datname FROM pg_database WHERE datname LIKE 'nestegg\_test\_%' OR datname LIKE 'nestegg\_tpl\_%'" | \
+	while read -r d; do echo "dropping database $$d"; psql "$(TEST_ADMIN_URL)" -qc "DROP DATABASE IF EXISTS \"$$d\" WITH (FORCE)"; done
+	@redis-cli -u "$(or $(NESTEGG_TEST_REDIS_URL),redis://127.0.0.1:6379/0)" --scan --pattern 'nestegg-test:*' | \
+	xargs -r -n 500 redis-cli -u "$(or $(NESTEGG_TEST_REDIS_URL),redis://127.0.0.1:6379/0)" DEL >/dev/null
+	@# Tests that stop Redis start their own redis-server on a free port (never 6379).
+	@for pid in $$(pgrep -f '^redis-server 127\.0\.0\.1:[0-9]+' || true); do \
+		case "$$(tr '\0' ' ' < /proc/$$pid/cmdline)" in *:6379*) ;; *) echo "stopping private redis-server $$pid"; kill $$pid;; esac; done
 
 bench: ## Go benchmarks, then a load run against a live server
 	go test -run '^$$' -bench . -benchmem -benchtime $(BENCH_TIME) ./...

@@ -19,6 +19,7 @@ require (
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/shopspring/decimal v1.6.0
 	github.com/swaggest/swgui v1.8.5
+	golang.org/x/image v0.47.0
 	golang.org/x/text v0.43.0
 )
 

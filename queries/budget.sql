@@ -40,7 +40,7 @@ ON CONFLICT (member_id, year, month, category_id) DO UPDATE SET amount = EXCLUDE
 -- row alone comes back when there are no budgets. One statement over the
 -- budget key and the entries' (member, date) index.
 WITH spent AS (
-    SELECT e.category_id, c.parent_id, sum(e.amount)::bigint AS amount
+    SELECT e.category_id, c.parent_id, sum(e.amount) AS amount
     FROM account_entry e
     LEFT JOIN account_category c ON c.member_id = e.member_id AND c.id = e.category_id
     WHERE e.member_id = @member_id AND e.entry_date >= @from_date AND e.entry_date < @to_date
@@ -53,17 +53,17 @@ WITH spent AS (
     WHERE bu.member_id = @member_id AND bu.year = @year AND bu.month = @month
 ), totals AS (
     SELECT
-        COALESCE((SELECT sum(amount) FROM spent), 0)::bigint AS total_spent,
+        COALESCE((SELECT sum(amount) FROM spent), 0)::numeric AS total_spent,
         COALESCE((SELECT sum(s.amount) FROM spent s
                   WHERE s.category_id IN (SELECT category_id FROM b)
-                     OR s.parent_id IN (SELECT category_id FROM b)), 0)::bigint AS budgeted_spent,
+                     OR s.parent_id IN (SELECT category_id FROM b)), 0)::numeric AS budgeted_spent,
         -- -1: no expected income set (amounts are never negative).
         COALESCE((SELECT i.amount FROM budget_income i
                   WHERE i.member_id = @member_id AND i.year = @year AND i.month = @month), -1)::bigint AS expected_income
 )
 SELECT b.id AS budget_id, b.category_id, b.name AS category_name, b.parent_id, b.amount AS budget_amount,
     (SELECT COALESCE(sum(s.amount), 0) FROM spent s
-     WHERE s.category_id = b.category_id OR s.parent_id = b.category_id)::bigint AS spent,
+     WHERE s.category_id = b.category_id OR s.parent_id = b.category_id)::numeric AS spent,
     t.total_spent, t.budgeted_spent, t.expected_income
 FROM totals t
 LEFT JOIN b ON true
@@ -76,13 +76,13 @@ ORDER BY b.parent_id NULLS FIRST, b.category_id;
 WITH months AS (
     SELECT generate_series(@first_month::date, @last_month::date, interval '1 month')::date AS month
 ), s AS (
-    SELECT date_trunc('month', e.entry_date - sqlc.arg(start_day)::int + 1)::date AS month, sum(e.amount)::bigint AS spent
+    SELECT date_trunc('month', e.entry_date - sqlc.arg(start_day)::int + 1)::date AS month, sum(e.amount) AS spent
     FROM account_entry e
     WHERE e.member_id = @member_id AND e.entry_date >= @from_date AND e.entry_date < @to_date
       AND e.type = 'EXPENSE' AND NOT e.pending AND e.transfer_id IS NULL
     GROUP BY 1
 ), bt AS (
-    SELECT make_date(bu.year, bu.month, 1) AS month, sum(bu.amount)::bigint AS budget
+    SELECT make_date(bu.year, bu.month, 1) AS month, sum(bu.amount) AS budget
     FROM budget bu
     JOIN account_category c ON c.member_id = bu.member_id AND c.id = bu.category_id
     WHERE bu.member_id = @member_id
@@ -93,7 +93,7 @@ WITH months AS (
           WHERE p.member_id = bu.member_id AND p.year = bu.year AND p.month = bu.month AND p.category_id = c.parent_id))
     GROUP BY 1
 )
-SELECT m.month, COALESCE(bt.budget, 0)::bigint AS budget, COALESCE(s.spent, 0)::bigint AS spent
+SELECT m.month, COALESCE(bt.budget, 0)::numeric AS budget, COALESCE(s.spent, 0)::numeric AS spent
 FROM months m
 LEFT JOIN s ON s.month = m.month
 LEFT JOIN bt ON bt.month = m.month

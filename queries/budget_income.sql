@@ -9,7 +9,7 @@ RETURNING amount;
 
 -- name: IncomeOfRange :one
 -- Confirmed income of a date range, transfers aside.
-SELECT COALESCE(sum(amount), 0)::bigint FROM account_entry
+SELECT COALESCE(sum(amount), 0)::numeric FROM account_entry
 WHERE member_id = @member_id AND entry_date >= @from_date AND entry_date < @to_date
   AND type = 'INCOME' AND NOT pending AND transfer_id IS NULL;
 

@@ -53,3 +53,17 @@ UPDATE quick_entry SET category_id = sqlc.narg(to_category_id) WHERE quick_entry
 -- name: DeleteMemberCategories :exec
 -- One statement: a parent and its children go together.
 DELETE FROM account_category WHERE member_id = @member_id;
+
+-- name: CategoryUses :one
+-- What uses a category or its sub-categories, by kind: a category whose type
+-- changes under any of them would strand them under a category of the
+-- other type.
+WITH ids AS (
+    SELECT c.id FROM account_category c WHERE c.member_id = @member_id AND (c.id = @id OR c.parent_id = @id)
+)
+SELECT
+    (SELECT count(*) FROM account_entry e WHERE e.member_id = @member_id AND e.category_id IN (SELECT ids.id FROM ids)) AS entries,
+    (SELECT count(*) FROM budget b WHERE b.member_id = @member_id AND b.category_id IN (SELECT ids.id FROM ids))
+        + (SELECT count(*) FROM budget_onetime o WHERE o.member_id = @member_id AND o.category_id IN (SELECT ids.id FROM ids)) AS budgets,
+    (SELECT count(*) FROM recurring r WHERE r.member_id = @member_id AND r.category_id IN (SELECT ids.id FROM ids)) AS recurrings,
+    (SELECT count(*) FROM quick_entry qe WHERE qe.member_id = @member_id AND qe.category_id IN (SELECT ids.id FROM ids)) AS quick_entries;

@@ -32,7 +32,12 @@ RETURNING *;
 DELETE FROM account_entry WHERE member_id = @member_id AND id = @id;
 
 -- name: ConfirmEntry :one
-UPDATE account_entry SET pending = false WHERE member_id = @member_id AND id = @id RETURNING *;
+-- Confirms a pending entry; was_pending is false when it was confirmed
+-- already (a retried confirmation), which changes nothing.
+UPDATE account_entry SET pending = false
+FROM (SELECT o.id, o.pending FROM account_entry o WHERE o.member_id = @member_id AND o.id = @id FOR UPDATE) AS old
+WHERE account_entry.id = old.id
+RETURNING sqlc.embed(account_entry), old.pending AS was_pending;
 
 -- name: CountPendingEntries :one
 SELECT count(*) FROM account_entry WHERE member_id = @member_id AND pending;
@@ -59,8 +64,8 @@ LIMIT @lim OFFSET @off;
 -- The count and the confirmed income and expense of the same filter as
 -- ListEntries; transfers move money between wallets and are neither.
 SELECT count(*) AS total,
-    COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'INCOME' AND NOT e.pending AND e.transfer_id IS NULL), 0)::bigint AS income,
-    COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'EXPENSE' AND NOT e.pending AND e.transfer_id IS NULL), 0)::bigint AS expense
+    COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'INCOME' AND NOT e.pending AND e.transfer_id IS NULL), 0)::numeric AS income,
+    COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'EXPENSE' AND NOT e.pending AND e.transfer_id IS NULL), 0)::numeric AS expense
 FROM account_entry e
 WHERE e.member_id = @member_id
   AND e.entry_date >= @from_date AND e.entry_date < @to_date

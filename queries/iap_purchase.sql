@@ -21,3 +21,10 @@ WHERE id = (
     ORDER BY p.expires_at DESC, p.id DESC
     LIMIT 1
 );
+
+-- name: SetIAPPurchaseRenewed :exec
+-- A renewal the store reported: the purchase now pays for the new expiry,
+-- so a restore on another device grants up to it.
+UPDATE iap_purchase
+SET expires_at = @expires_at, store_expires_at = @expires_at, auto_renew = @auto_renew
+WHERE purchase_token = @purchase_token;

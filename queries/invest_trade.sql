@@ -37,3 +37,8 @@ ORDER BY stock_id, trade_date, id;
 -- Held while the trade's stock is locked and replayed, so a parallel edit
 -- cannot move the trade to another stock in between.
 SELECT * FROM invest_trade WHERE member_id = @member_id AND id = @id FOR UPDATE;
+
+-- name: GetTrade :one
+-- A trade read without a lock, to learn its stock: edits lock the stock
+-- before the trade (database.LockOrder), as a stock's deletion does.
+SELECT * FROM invest_trade WHERE member_id = @member_id AND id = @id;

@@ -60,7 +60,8 @@ UPDATE member SET name = @name, updated_at = now() WHERE id = @id RETURNING *;
 UPDATE member SET email = @email, name = @name, updated_at = now() WHERE id = @id RETURNING *;
 
 -- name: UpdateMemberProfileImage :one
-UPDATE member SET profile_image = @profile_image, updated_at = now() WHERE id = @id RETURNING *;
+UPDATE member SET profile_image = @profile_image, profile_image_id = @profile_image_id, updated_at = now()
+WHERE id = @id RETURNING *;
 
 -- name: ReplaceMemberPassword :one
 -- Replaces the password the caller checked (@old_hash), revoking every
@@ -100,8 +101,9 @@ RETURNING id;
 
 -- name: ResetAdminAccount :exec
 -- The bootstrap administrator's account did not hold ADMIN_PASSWORD: it gets
--- that password and loses every session.
-UPDATE member SET role = 'ADMIN', password_hash = @password_hash, status = 'ACTIVE',
+-- that password and loses every session. Its status stays: a suspended
+-- account is not the bootstrap's to reactivate.
+UPDATE member SET role = 'ADMIN', password_hash = @password_hash,
     session_epoch = session_epoch + 1, updated_at = now()
 WHERE id = @id;
 

@@ -26,3 +26,37 @@ UPDATE member
 SET plan = 'FREE', plan_expires_at = NULL, plan_product = NULL, plan_auto_renew = false, updated_at = now()
 WHERE plan = 'PREMIUM' AND plan_expires_at IS NOT NULL AND plan_expires_at <= @now::timestamptz AND NOT plan_auto_renew
 RETURNING id;
+
+-- name: ListLapsedAutoRenewPlans :many
+-- PREMIUM plans past their expiry with auto-renew on, the store's to settle,
+-- each with the purchase token that paid for its latest expiry. Oldest
+-- expiry first, at most @max_rows a run.
+SELECT m.id AS member_id, m.plan_expires_at::timestamptz AS expires_at, p.purchase_token, p.product_id, p.test_mode
+FROM member m
+JOIN LATERAL (
+    SELECT ip.purchase_token, ip.product_id, ip.test_mode
+    FROM iap_purchase ip
+    WHERE ip.member_id = m.id
+    ORDER BY ip.expires_at DESC, ip.id DESC
+    LIMIT 1
+) p ON true
+WHERE m.plan = 'PREMIUM' AND m.plan_expires_at IS NOT NULL AND m.plan_expires_at <= @now::timestamptz AND m.plan_auto_renew
+ORDER BY m.plan_expires_at, m.id
+LIMIT @max_rows;
+
+-- name: EndLapsedMemberPlan :one
+-- The store says the subscription is over: FREE, subscription fields
+-- cleared, only if the plan is still the lapsed one the job read (a purchase
+-- or an administrator may have changed it since).
+UPDATE member
+SET plan = 'FREE', plan_expires_at = NULL, plan_product = NULL, plan_auto_renew = false, updated_at = now()
+WHERE id = @id AND plan = 'PREMIUM' AND plan_expires_at = @expires_at::timestamptz AND plan_auto_renew
+RETURNING id;
+
+-- name: RenewLapsedMemberPlan :one
+-- The store says the subscription renewed: PREMIUM until the store's
+-- expiry, with its auto-renew, under the same condition as EndLapsedMemberPlan.
+UPDATE member
+SET plan_expires_at = @new_expires_at, plan_auto_renew = @auto_renew, updated_at = now()
+WHERE id = @id AND plan = 'PREMIUM' AND plan_expires_at = @expires_at::timestamptz AND plan_auto_renew
+RETURNING id;

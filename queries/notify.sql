@@ -39,3 +39,8 @@ WHERE member_id = @member_id AND type = 'EXPENSE' AND transfer_id IS NULL
 ORDER BY entry_date DESC, id DESC
 LIMIT 1
 FOR UPDATE;
+
+-- name: DeleteNotificationKeysBefore :execrows
+-- Cancellation keys past the window in which a notification is redelivered
+-- (a push retried, the same alert again by SMS).
+DELETE FROM notification_key WHERE created_at < @before::timestamptz;

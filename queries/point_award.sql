@@ -20,3 +20,8 @@ UPDATE member SET points = points + @delta WHERE id = @id;
 
 -- name: InsertPointHistory :exec
 INSERT INTO point_history (member_id, points, reason, created_at) VALUES (@member_id, @points, @reason, @now);
+
+-- name: LockMemberIDs :many
+-- LockMembers answering the ids it found (a member deleted meanwhile is
+-- missing).
+SELECT id FROM member WHERE id = ANY(@ids::bigint[]) ORDER BY id FOR NO KEY UPDATE;

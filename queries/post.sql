@@ -4,7 +4,7 @@ VALUES (@member_id, @category, @title, @body, @tags, @image_urls, @notice, @bloc
 RETURNING id;
 
 -- name: GetPost :one
-SELECT sqlc.embed(p), m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar
+SELECT sqlc.embed(p), m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
 WHERE p.id = @id;
 
@@ -40,7 +40,7 @@ WHERE p.notice AND p.block_reason IS NULL
   AND (sqlc.narg(tag)::text IS NULL OR p.tags @> ARRAY[sqlc.narg(tag)::text]);
 
 -- name: ListNoticePosts :many
-SELECT sqlc.embed(p), m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar
+SELECT sqlc.embed(p), m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
 WHERE p.notice AND p.block_reason IS NULL
   AND (sqlc.narg(category)::text IS NULL OR p.category = sqlc.narg(category))
@@ -51,7 +51,7 @@ LIMIT @lim OFFSET @off;
 -- name: ListHotPosts :many
 -- The hot posts that lead the list (notices are already at the top): most
 -- up-votes first. hot_since and min_up come from the one hot rule (hot.go).
-SELECT sqlc.embed(p), m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar
+SELECT sqlc.embed(p), m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
 WHERE NOT p.notice AND p.block_reason IS NULL
   AND p.created_at > @hot_since AND p.up_count >= @min_up
@@ -63,7 +63,7 @@ LIMIT @lim;
 -- name: ListRecentPosts :many
 -- The rest of the list, newest first, without the notices and the hot posts
 -- already shown at the top.
-SELECT sqlc.embed(p), m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar
+SELECT sqlc.embed(p), m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
 WHERE NOT p.notice AND p.block_reason IS NULL
   AND p.id <> ALL(@exclude_ids::bigint[])
@@ -76,7 +76,7 @@ LIMIT @lim OFFSET @off;
 SELECT count(*) FROM post WHERE member_id = @member_id;
 
 -- name: ListMemberPosts :many
-SELECT sqlc.embed(p), m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar
+SELECT sqlc.embed(p), m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
 WHERE p.member_id = @member_id
 ORDER BY p.created_at DESC, p.id DESC
@@ -84,7 +84,7 @@ LIMIT @lim OFFSET @off;
 
 -- name: ListReportedPosts :many
 -- Posts for the administrators' report list: reported or blocked.
-SELECT sqlc.embed(p), m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar
+SELECT sqlc.embed(p), m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
 WHERE p.id = ANY(@ids::bigint[]);
 
@@ -92,3 +92,8 @@ WHERE p.id = ANY(@ids::bigint[]);
 -- The visible posts of one board, or of all boards, from the kept totals.
 SELECT COALESCE(sum(visible), 0)::bigint FROM post_total
 WHERE sqlc.narg(category)::text IS NULL OR category = sqlc.narg(category);
+
+-- name: GetPostAuthor :one
+-- Whose post it is, read without a lock: a vote locks the members before the
+-- post (database.LockOrder). An author never changes.
+SELECT member_id FROM post WHERE id = @id;

@@ -19,7 +19,7 @@ SELECT up_count, down_count FROM post WHERE id = @id;
 SELECT post_id, direction FROM post_vote WHERE member_id = @member_id AND post_id = ANY(@post_ids::bigint[]);
 
 -- name: ListPostUpVoters :many
-SELECT m.id, m.name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS avatar
+SELECT m.id, m.name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS avatar
 FROM post_vote v JOIN member m ON m.id = v.member_id
 WHERE v.post_id = @post_id AND v.direction = 'UP'
 ORDER BY v.created_at DESC, m.id DESC

@@ -13,7 +13,7 @@ SELECT (CASE WHEN GROUPING(e.entry_date) = 0 THEN 'day' ELSE 'category' END)::te
     COALESCE(e.entry_date, sqlc.arg(from_date)::date)::date AS entry_date,
     -- Only transfers have a wallet.
     0::bigint AS wallet_id,
-    sum(e.amount)::bigint AS amount
+    sum(e.amount)::numeric AS amount
 FROM account_entry e
 LEFT JOIN account_category c ON c.member_id = e.member_id AND c.id = e.category_id
 LEFT JOIN account_category p ON p.member_id = e.member_id AND p.id = c.parent_id
@@ -21,7 +21,7 @@ WHERE e.member_id = @member_id AND e.entry_date >= @from_date AND e.entry_date <
   AND NOT e.pending AND e.transfer_id IS NULL
 GROUP BY GROUPING SETS ((e.type, e.category_id, c.name, c.parent_id, p.name), (e.type, e.entry_date))
 UNION ALL
-SELECT 'transfer', e.type, NULL, NULL, NULL, NULL, sqlc.arg(from_date)::date, e.wallet_id, sum(e.amount)::bigint
+SELECT 'transfer', e.type, NULL, NULL, NULL, NULL, sqlc.arg(from_date)::date, e.wallet_id, sum(e.amount)::numeric
 FROM account_entry e
 WHERE e.member_id = @member_id AND e.entry_date >= @from_date AND e.entry_date < @to_date
   AND NOT e.pending AND e.transfer_id IS NOT NULL AND e.wallet_id IS NOT NULL
@@ -31,7 +31,7 @@ ORDER BY kind, wallet_id, type, entry_date, category_id;
 -- name: CategoryStats :many
 -- A ranges sums per type and category, with the categorys parent.
 SELECT e.type, e.category_id, c.name AS category_name, c.parent_id, p.name AS parent_name,
-    sum(e.amount)::bigint AS amount
+    sum(e.amount)::numeric AS amount
 FROM account_entry e
 LEFT JOIN account_category c ON c.member_id = e.member_id AND c.id = e.category_id
 LEFT JOIN account_category p ON p.member_id = e.member_id AND p.id = c.parent_id
@@ -44,7 +44,7 @@ ORDER BY e.type, e.category_id;
 -- Sums per ledger month and type; an entrys month is the calendar month of
 -- its date less (start day - 1) days.
 SELECT date_trunc('month', e.entry_date - sqlc.arg(start_day)::int + 1)::date AS month, e.type,
-    sum(e.amount)::bigint AS amount
+    sum(e.amount)::numeric AS amount
 FROM account_entry e
 WHERE e.member_id = @member_id AND e.entry_date >= @from_date AND e.entry_date < @to_date
   AND NOT e.pending AND e.transfer_id IS NULL
@@ -53,7 +53,7 @@ ORDER BY 1, 2;
 
 -- name: TagStats :many
 -- Sums per tag and type over a range (an entry with two tags counts under each).
-SELECT t.id AS tag_id, t.name, e.type, sum(e.amount)::bigint AS amount, count(*)::bigint AS entries
+SELECT t.id AS tag_id, t.name, e.type, sum(e.amount)::numeric AS amount, count(*)::bigint AS entries
 FROM account_entry e
 JOIN account_entry_tag et ON et.entry_id = e.id
 JOIN account_tag t ON t.id = et.tag_id AND t.member_id = e.member_id
@@ -64,8 +64,8 @@ ORDER BY t.sort_order, t.id, e.type;
 
 -- name: TaggedTotals :one
 -- The income and expense of the ranges entries that carry any tag, each once.
-SELECT COALESCE(sum(e.amount) FILTER (WHERE e.type = 'INCOME'), 0)::bigint AS income,
-    COALESCE(sum(e.amount) FILTER (WHERE e.type = 'EXPENSE'), 0)::bigint AS expense
+SELECT COALESCE(sum(e.amount) FILTER (WHERE e.type = 'INCOME'), 0)::numeric AS income,
+    COALESCE(sum(e.amount) FILTER (WHERE e.type = 'EXPENSE'), 0)::numeric AS expense
 FROM account_entry e
 WHERE e.member_id = @member_id AND e.entry_date >= @from_date AND e.entry_date < @to_date
   AND NOT e.pending AND e.transfer_id IS NULL

@@ -1,7 +1,7 @@
 -- name: ListWalletsWithBalance :many
 -- Balances of every wallet in one pass: opening balance plus its confirmed
 -- entries (pending ones count in no balance).
-SELECT sqlc.embed(w), (w.opening_balance + COALESCE(b.net, 0))::bigint AS balance
+SELECT sqlc.embed(w), (w.opening_balance + COALESCE(b.net, 0))::numeric AS balance
 FROM wallet w
 LEFT JOIN (
     SELECT e.wallet_id, SUM(CASE WHEN e.type = 'INCOME' THEN e.amount ELSE -e.amount END) AS net
@@ -17,7 +17,7 @@ SELECT sqlc.embed(w), (w.opening_balance + COALESCE((
     SELECT SUM(CASE WHEN e.type = 'INCOME' THEN e.amount ELSE -e.amount END)
     FROM account_entry e
     WHERE e.member_id = @member_id AND e.wallet_id = w.id AND NOT e.pending
-), 0))::bigint AS balance
+), 0))::numeric AS balance
 FROM wallet w
 WHERE w.member_id = @member_id AND w.id = @id;
 

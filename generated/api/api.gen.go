@@ -300,8 +300,9 @@ type AuthResult struct {
 
 // Author A member as the board shows them.
 type Author struct {
-	// Avatar The member's own profile image (a data URL) when set, else the identity provider's
-	// picture address; `null` when neither.
+	// Avatar The absolute address of the member's profile image (served by `getBoardImage`, cached
+	// like board images) when set, else the identity provider's picture address; `null`
+	// when neither. Never the image itself, so a page's size does not depend on avatars.
 	Avatar *string `json:"avatar"`
 	ID     int64   `json:"id"`
 	Name   string  `json:"name"`
@@ -1373,7 +1374,9 @@ type PostRequest struct {
 	Title  string    `json:"title"`
 }
 
-// Problem An RFC 9457 problem detail with a stable `code`.
+// Problem An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
 type Problem struct {
 	// Code A stable code a client can switch on. The list is open: codes are added as the service
 	// grows, so a client must accept a code it does not know (and fall back on `status`).
@@ -1385,8 +1388,14 @@ type Problem struct {
 	// Detail What went wrong with this request, for people.
 	Detail *string `json:"detail,omitempty"`
 
-	// Errors For validation failures, each invalid field.
+	// Errors For validation failures, each invalid field, in the order they were found: at most
+	// 20. Validation stops once it has found more than 20; `errorsTruncated` then says the
+	// list is cut.
 	Errors *[]FieldError `json:"errors,omitempty"`
+
+	// ErrorsTruncated True when the request has more invalid fields than `errors` names (it names the
+	// first 20); absent otherwise. Fix those and send again to hear of the rest.
+	ErrorsTruncated *bool `json:"errorsTruncated,omitempty"`
 
 	// RequestID The id of this request in the server's logs.
 	RequestID *string `json:"requestId,omitempty"`
@@ -1458,7 +1467,9 @@ type Profile struct {
 	PlanExpiresAt *time.Time `json:"planExpiresAt"`
 	Points        int64      `json:"points"`
 
-	// ProfileImage The member's own avatar as a data URL; `null` when unset. Which avatar to show first is the client's choice.
+	// ProfileImage The member's own avatar as a data URL (of the image as stored, without metadata); `null`
+	// when unset. Only the owner sees it this way: board answers carry its address instead
+	// (`Author.avatar`). Which avatar to show first is the client's choice.
 	ProfileImage *string `json:"profileImage"`
 
 	// Provider Where the account came from (`LOCAL`, `IDP_A`, `IDP_B`); linking another identity later
@@ -2007,7 +2018,7 @@ type TradeRequest struct {
 	// Fee Fees and taxes of the trade in the stock's currency; 0 when absent.
 	Fee *DecimalAmount `json:"fee,omitempty"`
 
-	// Price Price per share in the stock's currency.
+	// Price Price per share in the stock's currency. The trade's value, quantity × price, is an amount like any other and at most 10^15 (400 naming `/price`), and so is quantity × price + fee (400 naming `/fee`).
 	Price DecimalAmount `json:"price"`
 
 	// Quantity Shares traded, more than zero.
@@ -2202,7 +2213,7 @@ type WalletRequest struct {
 	LoanMethod *LoanMethod `json:"loanMethod,omitempty"`
 	LoanMonths *int32      `json:"loanMonths,omitempty"`
 
-	// LoanPayment The bank's fixed monthly repayment; replaces the computed equal payment.
+	// LoanPayment The bank's fixed monthly repayment; replaces the computed equal payment. For an `EQUAL_PAYMENT` loan it must cover at least the first month's interest (loanAmount × loanRate / 1200, rounded), or the balance would grow without end (400 naming `/loanPayment`).
 	LoanPayment *int64 `json:"loanPayment,omitempty"`
 
 	// LoanRate Annual interest rate in percent, 0 to 100, as a decimal string.
@@ -2380,37 +2391,64 @@ type WalletID = int64
 // Year defines model for Year.
 type Year = int32
 
-// BadRequest An RFC 9457 problem detail with a stable `code`.
+// BadRequest An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
 type BadRequest = Problem
 
-// Conflict An RFC 9457 problem detail with a stable `code`.
+// Conflict An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
 type Conflict = Problem
 
-// Forbidden An RFC 9457 problem detail with a stable `code`.
+// Forbidden An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
 type Forbidden = Problem
 
-// Internal An RFC 9457 problem detail with a stable `code`.
+// Internal An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
 type Internal = Problem
 
-// NotFound An RFC 9457 problem detail with a stable `code`.
+// NotFound An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
 type NotFound = Problem
 
-// PayloadTooLarge An RFC 9457 problem detail with a stable `code`.
+// PayloadTooLarge An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
 type PayloadTooLarge = Problem
 
-// PremiumRequired An RFC 9457 problem detail with a stable `code`.
+// PremiumRequired An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
 type PremiumRequired = Problem
 
-// ServiceUnavailable An RFC 9457 problem detail with a stable `code`.
+// ServiceUnavailable An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
 type ServiceUnavailable = Problem
 
-// TooManyRequests An RFC 9457 problem detail with a stable `code`.
+// TooManyRequests An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
 type TooManyRequests = Problem
 
-// Unauthenticated An RFC 9457 problem detail with a stable `code`.
+// TotalOutOfRange An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
+type TotalOutOfRange = Problem
+
+// Unauthenticated An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
 type Unauthenticated = Problem
 
-// UnsupportedMediaType An RFC 9457 problem detail with a stable `code`.
+// UnsupportedMediaType An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
 type UnsupportedMediaType = Problem
 
 // ListBudgetsParams defines parameters for ListBudgets.
@@ -7251,6 +7289,8 @@ type TooManyRequestsApplicationProblemPlusJSONResponse struct {
 	Headers TooManyRequestsResponseHeaders
 }
 
+type TotalOutOfRangeApplicationProblemPlusJSONResponse Problem
+
 type UnauthenticatedApplicationProblemPlusJSONResponse Problem
 
 type UnsupportedMediaTypeApplicationProblemPlusJSONResponse Problem
@@ -7735,6 +7775,22 @@ func (response GetBudgetChart413ApplicationProblemPlusJSONResponse) VisitGetBudg
 	return err
 }
 
+type GetBudgetChart422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetChart422ApplicationProblemPlusJSONResponse) VisitGetBudgetChartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetBudgetChart500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -7993,6 +8049,22 @@ func (response GetBudgetIncome413ApplicationProblemPlusJSONResponse) VisitGetBud
 	return err
 }
 
+type GetBudgetIncome422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetIncome422ApplicationProblemPlusJSONResponse) VisitGetBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetBudgetIncome500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -8130,6 +8202,22 @@ func (response PutBudgetIncome415ApplicationProblemPlusJSONResponse) VisitPutBud
 	return err
 }
 
+type PutBudgetIncome422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response PutBudgetIncome422ApplicationProblemPlusJSONResponse) VisitPutBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PutBudgetIncome500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -8230,6 +8318,22 @@ func (response ListOnetimeBudgets413ApplicationProblemPlusJSONResponse) VisitLis
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOnetimeBudgets422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response ListOnetimeBudgets422ApplicationProblemPlusJSONResponse) VisitListOnetimeBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8383,6 +8487,22 @@ func (response CreateOnetimeBudget415ApplicationProblemPlusJSONResponse) VisitCr
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOnetimeBudget422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateOnetimeBudget422ApplicationProblemPlusJSONResponse) VisitCreateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8672,6 +8792,22 @@ func (response UpdateOnetimeBudget415ApplicationProblemPlusJSONResponse) VisitUp
 	return err
 }
 
+type UpdateOnetimeBudget422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateOnetimeBudget422ApplicationProblemPlusJSONResponse) VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateOnetimeBudget500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -8789,6 +8925,22 @@ func (response GetBudgetStatus413ApplicationProblemPlusJSONResponse) VisitGetBud
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetStatus422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetStatus422ApplicationProblemPlusJSONResponse) VisitGetBudgetStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9760,6 +9912,22 @@ func (response UpdateCategory404ApplicationProblemPlusJSONResponse) VisitUpdateC
 	return err
 }
 
+type UpdateCategory409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateCategory409ApplicationProblemPlusJSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateCategory413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -9909,6 +10077,22 @@ func (response ListEntries413ApplicationProblemPlusJSONResponse) VisitListEntrie
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEntries422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response ListEntries422ApplicationProblemPlusJSONResponse) VisitListEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10066,6 +10250,25 @@ func (response CreateEntry415ApplicationProblemPlusJSONResponse) VisitCreateEntr
 	return err
 }
 
+type CreateEntry429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntry429ApplicationProblemPlusJSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateEntry500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -10203,6 +10406,25 @@ func (response CreateEntryFromNotification415ApplicationProblemPlusJSONResponse)
 	return err
 }
 
+type CreateEntryFromNotification429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntryFromNotification429ApplicationProblemPlusJSONResponse) VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateEntryFromNotification500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -10320,6 +10542,25 @@ func (response ParseEntryText415ApplicationProblemPlusJSONResponse) VisitParseEn
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ParseEntryText429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ParseEntryText429ApplicationProblemPlusJSONResponse) VisitParseEntryTextResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10834,6 +11075,25 @@ func (response UpdateEntry415ApplicationProblemPlusJSONResponse) VisitUpdateEntr
 	return err
 }
 
+type UpdateEntry429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEntry429ApplicationProblemPlusJSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateEntry500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -11055,6 +11315,22 @@ func (response GetPortfolio413ApplicationProblemPlusJSONResponse) VisitGetPortfo
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPortfolio422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response GetPortfolio422ApplicationProblemPlusJSONResponse) VisitGetPortfolioResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12385,6 +12661,22 @@ func (response GetNetWorthTrend413ApplicationProblemPlusJSONResponse) VisitGetNe
 	return err
 }
 
+type GetNetWorthTrend422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response GetNetWorthTrend422ApplicationProblemPlusJSONResponse) VisitGetNetWorthTrendResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetNetWorthTrend500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -12518,6 +12810,25 @@ func (response RecognizeReceipt415ApplicationProblemPlusJSONResponse) VisitRecog
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RecognizeReceipt429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response RecognizeReceipt429ApplicationProblemPlusJSONResponse) VisitRecognizeReceiptResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -13768,6 +14079,22 @@ func (response GetCategoryStats413ApplicationProblemPlusJSONResponse) VisitGetCa
 	return err
 }
 
+type GetCategoryStats422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response GetCategoryStats422ApplicationProblemPlusJSONResponse) VisitGetCategoryStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetCategoryStats500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -13885,6 +14212,22 @@ func (response GetMonthlyStats413ApplicationProblemPlusJSONResponse) VisitGetMon
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMonthlyStats422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response GetMonthlyStats422ApplicationProblemPlusJSONResponse) VisitGetMonthlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14010,6 +14353,22 @@ func (response GetTagStats413ApplicationProblemPlusJSONResponse) VisitGetTagStat
 	return err
 }
 
+type GetTagStats422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response GetTagStats422ApplicationProblemPlusJSONResponse) VisitGetTagStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetTagStats500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -14127,6 +14486,22 @@ func (response GetYearlyStats413ApplicationProblemPlusJSONResponse) VisitGetYear
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetYearlyStats422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response GetYearlyStats422ApplicationProblemPlusJSONResponse) VisitGetYearlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -15540,6 +15915,22 @@ func (response ListWallets413ApplicationProblemPlusJSONResponse) VisitListWallet
 	return err
 }
 
+type ListWallets422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response ListWallets422ApplicationProblemPlusJSONResponse) VisitListWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListWallets500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -15657,6 +16048,22 @@ func (response CreateWallet415ApplicationProblemPlusJSONResponse) VisitCreateWal
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWallet422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateWallet422ApplicationProblemPlusJSONResponse) VisitCreateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16045,6 +16452,22 @@ func (response GetWallet413ApplicationProblemPlusJSONResponse) VisitGetWalletRes
 	return err
 }
 
+type GetWallet422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response GetWallet422ApplicationProblemPlusJSONResponse) VisitGetWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetWallet500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -16183,6 +16606,22 @@ func (response UpdateWallet415ApplicationProblemPlusJSONResponse) VisitUpdateWal
 	return err
 }
 
+type UpdateWallet422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateWallet422ApplicationProblemPlusJSONResponse) VisitUpdateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateWallet500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -16300,6 +16739,22 @@ func (response GetLoanSchedule413ApplicationProblemPlusJSONResponse) VisitGetLoa
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetLoanSchedule422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response GetLoanSchedule422ApplicationProblemPlusJSONResponse) VisitGetLoanScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -20158,6 +20613,25 @@ func (response SetProfileImage415ApplicationProblemPlusJSONResponse) VisitSetPro
 	return err
 }
 
+type SetProfileImage429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response SetProfileImage429ApplicationProblemPlusJSONResponse) VisitSetProfileImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SetProfileImage500ApplicationProblemPlusJSONResponse struct {
 	InternalApplicationProblemPlusJSONResponse
 }
@@ -21977,6 +22451,25 @@ func (response UploadBoardImage415ApplicationProblemPlusJSONResponse) VisitUploa
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBoardImage429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response UploadBoardImage429ApplicationProblemPlusJSONResponse) VisitUploadBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -24110,6 +24603,25 @@ func (response GetFXRate413ApplicationProblemPlusJSONResponse) VisitGetFXRateRes
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFXRate429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response GetFXRate429ApplicationProblemPlusJSONResponse) VisitGetFXRateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -29978,700 +30490,738 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L37jyNJmhj2r4SoA5rcy6om69EzXYWDxK5id3OnXsOqmt7eqb7OIDNI5lYyIicjWGzOXBuydRJOWhle",
-	"wJbOwu0JC1h+AWfAkGX7BNxv95/4x9ve/8GI74vIFzPJZD16ZnZ7gZ0ukpkRX0R88b0f39UGYhIKzriS",
-	"tb3vaiGN6IQpFsGnZ4JG3gFVbCSi+ZdTFs31tx6Tg8gPlS94ba92yhnp6+f2Cbth0Rw/kJmvxmKqiK82",
-	"a07N109+AwM4NU4nrLZXG5hxa05NDsZsQvXYfxSxYW2v9o8fJ2A9xl/l4ww0tffvHYTvgo5KQQvmJBRS",
-	"STKgUTT3+YiosS+JoqMyqBQdZQCa0HdHjI/UuLa33XRqE5/bjy2npuahfkeqyOcjhGjqjZjqHi4CczFm",
-	"pA+/PpLE9+L5Q6rGyfS+V3NqEftm6kfMq+2paMrS0AxFNKFKP8fVk50awONPppM0ND5XbMSiFDjHgmuA",
-	"iyAKmDdiEZnoJxzSIkqQ1hapS8aIGjMiQhZR/TgZiojMxixixFekz0Y+l42yPYTRKq9je0uvg74z69iq",
-	"uKjXjEbFa5ozGhExhAWk11cGrn7+ltA+ffr0aRrep81mIcgWa8sQw96Fj4gaB2MaIWbIRZheihmZUD7H",
-	"jZOwlQP9ApFjMZMOYdzTt0nfcvhx5N8wTgRnS3FCZq6Wx4Z0Gqja3hNnyRZv7axeiphMGC+9dQP8+SPu",
-	"7SGubNWpmw34Pk6/w1U0t/A99wPFohL6ybiKfCbxQvkyBpaIiPhKEjntb5jvfCZXEfuuV7sz2GXbqSH9",
-	"6Ht4hjdh6RaG5rbU9YwNvXFCfz0QfOhHE+aR+pAGkjXsXpdtohkns4MGrr4QAaM8geuCjiod6wJjJHqy",
-	"B+KOCBl7pyqBNhsLyciETYTeKkV9Lg2U7J0i9QGVbMPnknHpK/+GlbKjb8pAbjUrwxxRLocsWgq3Mjho",
-	"b4t5R+bPHRirGrMoftqc/z7pCzXWbJYT2peMl8pOduxqqDAP2VLAfT4QExbDx96FjEu2ChthuqqyWwxI",
-	"AtYrGgRMrUV7ZvBKGUD46x0pzPOfPY/EZBGe7vkp2dlqfUYGwmNWuhhMo4jxAVzlGxYp5pFhJCYOmYYh",
-	"i4jG0DJg9XNLqRF7RydhoB+9PD+sOZqUKRbpkf706/bGz998t/3+j2pFCPv8Zxfi9vArUQV6JSrC/kXv",
-	"1VqwF+69Ju5DP5KKeHRuYY8oHzFSBwnEVcJtrNjpApTwqGKFYHSHJ4KzY6oGJWKz27mgI1eDQslAhHin",
-	"B4HPuCJjEXjJpRkz6sE9NdB0hxt67A0cvJwwNQvhmtARK2N/vv4R2J8DWAgwUc+LmJTEnYaBoB4oTDCK",
-	"SyiXMxaxuzLL6RSeXAT2mE36LCqDdgK/fkRuvUQJAtlUqz6BL1VKC0Lc0uqBu1LXuSfd5ljcsKLr2+bI",
-	"MSI2EJFn7wBuogZ3NvYHKIl7LGD6IguukcFS0Im4WSKaw5x32dwTpl6JSI2r6ROglftcSVKfcl+R49OT",
-	"i5cNJ0WSlDmTgEp1G41C7/Syc2hWXtEl99Xies4Q/NCqlqRupgYur7+eMXZN6vq/kkilNSfBybHgHp2X",
-	"4pLejMocNQNgGuJXes4lR6Bhyp/Aq07ni9wBwAKW7T+srWT7t5dqdE9Wb/8pZ8qfsOXmFE1H9VMf365y",
-	"RkesACvoiBE+1XfSkOBWqSivByjeu6WY22w2m6t370zI0k0LhfyYO/Xl1B9cL1XbvtFPfHTlrcc0ovt8",
-	"VAZWZB/46KCd+98WIFdXsQlSHI07ZXgl9buFeKVp3lLEWg2XokquK6HdWv5dLaUBPEXMEgybtFBc9Pkg",
-	"mHrMa9xSsq0I1XLj5PdoiDxXYnBdhvJS//gREf2Cjl5EYhqWwaPoiIz0Ax8XpiXgfExA1kFsh1jEtlKr",
-	"vl/ucixfB6svIuqVah5K//gxt0bPB5i80h4DoCUGBMBwUhecZUXoR+XODHjljkYFaz5asoHw+0fcQ7S+",
-	"lAGEppSPCE41b05GUbOYDl+Wo7ohqlWI6FYlIvper1uGgkuGTlLq9dg3UyZBTxgIrhiHP2kYBv4A3GeP",
-	"w0j0Azb5419IvbCUhUS/4ekJvmofdQ/bF93Tk7fP292jzmHNqXlMUT+o7dUeswn1gz0ymUpF+oxQTtiG",
-	"/ipW8OV0MCZUgvX2n5rRNwfAY1kUiUjW9r7+rjb0WeDF4+m1MylBlq3dYuj3bxAFmFRdPerucGvwlLbY",
-	"Z/1tb2fwhH7OmsNWfwvujqJqKmt7O7ClvgLj0DPqEbt18UbTvpiqvX5A+XXtfVVl6Ay3F0+nSJaDSYgv",
-	"yYQGGgG0ghwRSmBD9Pc+v6GB75G6u3AQroPPTkTEiAzZwB/6A7SjZX2kGis1IQGXFB8G/uBuKHFwevL8",
-	"qHtwkcYEIGPmgHxJaBAx6s2Jz8lUstotzuNpch4x0B/lMAZmNolexNmYwgFJJSLNxly7enf93X8uor7v",
-	"eYzfafufn/aedQ8POyfp/QcLOfU0kZAqokpEGqfmeveRxcQA3eYwtpPDSNbwYKdx7o848zTu9KeKcKEI",
-	"DQIxg92PF4/Y7571Osfdy+O3vc6Xl91e59CFiABKnvc6HWuHEpxQYh5M9uEWt6fLFYs4De50fN2Ti07v",
-	"pH2UPj3KyZSzdyEbKOYRIIxEDMDk4e2Tb6ZCIVQxwfDQGxOxUERKK4NgoVnzXHfTRM+ujZyz6IZFpKOB",
-	"eLgzbmdWPKR+MI0Yqbt2d9zGJsEIBI3BviSBGI2YR6bcYxFx45W6DuFMwyvHYsbhlE6Eei6m3LvTKZ2c",
-	"Xrx9fnp5kmF3Bp80Rg5hhltcpZ1ky0+EIs/NOA+0zScC2STaZx10jpM+CwQfSS2xUGPANUuru/HCXcT5",
-	"MzoPBPUuhDii0YjdaVPP2q+PTtuHby9OT98etXsvOlkOkuB3X2jeIYnQJ9tq7ny++9kT0p8rJm+x5a0U",
-	"9TJsnXS48tWcXAhBcFkfhbVklpWhMo8kCfyJr0jdXdgkt7GPJBw8OEDf4vckUZo/KXrNCBc4gRICTy5i",
-	"E3866cXC8F1OLkdmF1j/kFGlbzBnzJMpcot4Jcd++MPnO+0M1xhoXcMr4hz6kPJsp7Gf574hlRKkB2ZO",
-	"249IGFCkUZrI+gN2yekN9QPaD+52sc47va+6B523lyftr9rdo/azo87CCUl/xDd8TiZMjQXIlpqOQbDH",
-	"aKrx4xb8I3U+ZkUkvaQHPClppsvKNgb9Ftam6d6Acv1lX19HOhgzj0T+aKzli9kVr7sFW1guYDf2yJmQ",
-	"ahSx8y+PiDcFeyzlREwVHTGHUH7FfY8hkQkjceN7LEI/BsiRm6THVDQndKg0N4MPG239wSWSDQT3JDJ4",
-	"iF/bvNJIjx5bUO1Szy8qp+fmfSXIjAKxH2r4FYbT0BH1+WbWwbtMBUaTjzimfG5op7wTpvbaF523R93j",
-	"7kWOiAiBbiAtCuhrpxSbhEruE9gnDTUJqGLRLcjIVkqX0BRfL4bEq3k4ym+XZOCVGptyyyN1N70jmoxE",
-	"62DGLfBiypUfYBAqcJyAKRO/ZNmUGkdiOhrfClcuOZ2qscb8AVV3ZDqXJ+3Li5edk4vuQTuHLpqYaQVB",
-	"iXvScFoJiuASROR/yx5QMnNzq3P3NAOXTEqrmwC1wM9kTCVh70Lf0LKZ/sjBrGp3Ag6rsX/FBcc3DblP",
-	"RAXjR40YECYaSDtJ95Aocc04oREjs0jwEalT84fmYjMReVecco+AnnLNxSwxxkC0Bs5IJ6yhaRWggZyG",
-	"Wjdh3jHzfAohVnfDhfPLs7PT3kXn8O1x57Dbfnvx+izD5CTjHsABQhCVBK2peyQ9EUxwCxFyN40e8dII",
-	"rI1cYMTZRxIgH0kygWn1fJbV6bVm1VYtEmryUrxxINzH0AHxaGvxBYNjCuI8rFREZV7OMTH5E1LnQvO6",
-	"oR+YoB+wfYaRhkn5aJQcREyThbZaMO+Dx3zRxu/U0CS4912NTwMjKaFVd+FJ3ys08ebplDXBfrc4gpbP",
-	"Vh5VQPlXNJgy+0J7qkSPcTYrCnbERzpwdeWSZa9cnB7mLBLedKBKvWQR0wegH8lG0ikip/34eYf4Q0L5",
-	"fLPStBCOUXFfraRTAdvhuXgbI4GXfdlLPRGw+AV7M5e/gth8Ds+aV9+nvQNfo7vAGp0BLQww8RQGKfLn",
-	"mD2QPCKktiLeQieF/G/i3RP9X7CB0ktqT8SUq6KrxwXf4GxElX/DCIXHgPdpWkdlKlwSYmbqM8Hh5sVE",
-	"tLUFwRmLvo9s+Ebyv5SzoVl0zu2pGveYBP/9d7kbDpykBEMNM4NH9gkQbF9pkuK2DccF2rVHnjEasYhc",
-	"TZvN7QE8Dn8yl9R9hfZlqZklvEzJQIhrH8nNAgJP5Wp8vJTG3ZNGDVyIGaDwwADm5bQS+RGNPExQAUK5",
-	"SBXpDVVlfqY4IFEz3Qx51Uzao4qSy95RA4VCyZRDWCCRGSxoII/kFQ/9ASjqxouyT1xNA1x8nzNfjVmE",
-	"CseD09uiu2juoNmR8m23kU7ZjfQVm2T/WHbs5gDfJ6w7iugcCJkZfcEnt7g2aaJiKjyqhELb8coty+8M",
-	"rMaJo7MwmAaHK9qiZ3RwPQ3LMfORNAloDrlhEdzJ1iY55Yzg1oCNCWL+PT9iAzQ01SOGLAYlC/CL9GGi",
-	"K66VEdlwiBSQe8P4dCJBmsT4YyG1tm1kGPhRK8BDpqkWwwf7c/Dj7YGfj6to7lzxJNRJROlwLHhSwkzo",
-	"EHbg7zgDiBpBMJW/FFLNBq94XSO1cREoEW4E7IYF8YP7+desiIW2yYGIPPNlY5McaW30ipsN1GKRZ8Ng",
-	"r32taPn6Ps0IIJUEoK4ZC0nEKGTdxDu/R1yRDiuU7hUf0AkzOqBKYpjEYDrRGKy5e/w6mTEQ232ltAjP",
-	"PfD79JlN1YC7nBKoMSgR/a7U8JwdQ/bj3Ne92odf/vVv/8uf15LvzmALa3t6B9+/ib+Hm/f1d9atHb8W",
-	"ph6PUbTzs7POyXmn9t5JXvjNrz788m9SLyRD5F9649RM3HAGeMPe0rDbMfOwp1ZleKYFECJM9mpbza0n",
-	"G63WRusJbNpgTPmI9eA3fM7nUtEg0Mdgg4rxhwmbCD3Bv/6Pv/vn/+y3/+lffPjX/1GTM6H84RcsnkZE",
-	"/sjnNLDMHr+1CVR7kG/j1BQd6SW+WdgCxySTwEp+87t/++sP/+U///a//zXsp92O3exm4AxFh7hyE7Z2",
-	"b7sJANVv/80/+4e//YsH3YR/+Nt/9eEv/+Z3//L//vAf/mfAj+xFyqDJ5ws4vmxrGPcO07uxtbH1WRK8",
-	"8eE3v/7wP/0d0XP/u3+FsmKk8s83AaJvbKApoi2EJhiyZlaH66ypiN4wpOc2QysD//Yuwl90SEPGIJYV",
-	"w3QhFDK7N2VHo8QCKr1xaoa2wGi41waUwUDDcjJFJTGNRArla/NdICjPnq7+5hgsz5lvMtijvzmj8wnL",
-	"vpbGPP35XG92jHGUT2mgJ0fTj8WemByllubURMi4z0fPaED5gKWl24N27xCvUXaNtVarubG1vbOx++Sz",
-	"z582az/w9eYOPb/elpXvzaqftU++qL1/8z4vkMY8ojQtJZib6HZgRoIzm6uv/8Q0LbxWEP9URRpDoQVv",
-	"rhZiJvRdF99rZWCOhbQ0A8rDeRD/ZjQlPyIi8li0T2g6NTiRDUCrKJAJrCYtNUfWIKy5oKQwRIUlxezt",
-	"u3WmwKufGX+rWTxBnj6uNU8m+WFxPYuzZWnfWnMl8flVJkqR1LVmiaPtq0yChHrhRpjU5DyiVUaTCzo6",
-	"0Ze3Cn6kOMMCHHFab3+u1UIG5l5ulNA5SokT6q2Lv3bcAvgKAIw5R2FdASO/EtR/9jENZUnw//LwzBRv",
-	"WuvQMcR09YnnlDC7tGRagxIZSpTc4TRW5q6CExPY9JGWa3LmxhXpcxlaDImfPE6UTtQao7p5xOdKZAyD",
-	"+UIkOcNEbJNauq22mgtL0+V5tdOwuJ8Xw6pd3+HCMaXK9+SGdOxyyjf6IAV6diesCaP6gsJ1F2KhWidj",
-	"Pb1yYzox+e9m+vK1GoHxu9Ijvz974XoYYTbj1giR1msWvQbVcr6tmL0yByGvIC2fsLnx9M13LafVel+/",
-	"utq0Hz9/3/gnhTAU6FnfVS1Js1VqwEsdDCoFK43oAox4sRaXzQnf+jxfrGKl4TCvAFbbtN3Mpu2UbVqs",
-	"RxY5YywPr8CQ5S1uZKKa3pZ8pbEsJljxsM5S8ganmTAlewkW9juHs0V45qSKusQHX05LTgx1XOT5mihh",
-	"PYJsiriVBRyTIp5OI5ckYkPIH8+4MfLKXAoJd1cVTLGAZkXYAoaay93FUD1fSRCppGOVnTyLJSIi9fiD",
-	"xuYGrDoI7KPye+Gud6elsSGkAim0THKtWjYZ60mVnK8Cnhffk2SoBPJll6YcpVMKyBIeudS9gE99D2e2",
-	"FllfW7D5wdPQrCB0expajhy9tL7548INj86XSxHbK9WuB0avHxO66N00G7IMW4YVmaPHhr5JfUkzyX0S",
-	"u624qWV4O664UjLL6fwFDNLqq6TP1IwxTtRMGDecXGTueoUe6c9N4i+pm3RJNicBozdMNsBj5Srh3pY/",
-	"JlepssiemMtXZL0OGduDFYVC+hj6DfUzmg19RK5R9V27bhF5PqdRUqrMV1d8RqU5XuYRKjNnqSfYJBcz",
-	"karKZtNZaASVRNB/t8RI8jSXY9+sIvgPTbmE6tdynUuvxDpjF0vA8T00FRkgNdxQ5/j8yu/cq5go5HAq",
-	"a97PyCpPdlbdl5xa0t74Od34lmy8+eNCTSTrKbilQr2x+Nvq4037I245b6vqPNbL8V2NBsHpEBxFy47+",
-	"KHnn/ZsKJCntN1nGt57cDvzYAfPQ+7SGfWBrUdP9sz9tNZv62+Yy3TflLlokgyt3esG3VKRBr8/Q806o",
-	"FTTEKjpV5AC85RWsYTkYnBwdyNyY1HFlMDyDium9ziLS4j7mKEEh0QrE4LrHqBQ8JhdZzvRqPCcUqiRB",
-	"MgvWDia+JH39KvP2iNvrnJ32Ls4xSM4mueyaJFEJJcDc87P2sUvqlMiQTq74NZvPROQ1Nknb1gmEhHs6",
-	"GLBQGa38RkMkkRFlkcapvdtg7xTj0u8HbINxfSO+rhlAak5NT1d7Y0uip82rebkCouQcjOezoUI2zgcE",
-	"HjO2XvmU+wrqs9MbhEL5YVpcT0PHp5ONGxrBUPr9g9T75/b9C3g/D2bJSRhYAVRTq5DU3Rgu1yEuAqb/",
-	"0pBBctjK7a26uUs2IC5CvpZZt9xe260a4Fc5EnBiqx1WCJebm9obKx8tiiPMFHY2tTZsTcRlbgDYPiQE",
-	"qeoZqfCpbDjG+3uw6eTAXwkdVEhfPOEkUruaLywZC6oGLoZB5uAy46+AC8daAK4fo+U9I4kMWWW0vi1C",
-	"5dDHrMXOvWRDRDgvRiIt05rCn60mirhYaWarufVEy7r2R61/i+SnBXRLDVQR49Q4DqJPpq3yrn4yfjWG",
-	"cP1Z7XrWnDN3JjHsTmoP4sETAFedTnEQ+0CEPiavlRSrtLEvmdjL2LmqaDRiKnGqrhvva6Yvh70LlbGX",
-	"UfmCMvS22AKW1c4FfgtFJJawXgC2ghtpjQsbsQHzb4o2F3si2Nrztvh3qsJSpa28t2seK6AxxKvOowrD",
-	"aMa7pe/2vPxm38o5MLntpZzfw5Vcl8se+VLdNYQ/iUVayrtwrHJQcAPv1ee9sMt3KsFsx1uBYrkQVy2/",
-	"wcgPh3ErRMUVhuTvE13vJCGex/lnd5BzLEVOqPktaO+weuHTfKzPSjsp0uAjNlS3BO42lxm3tqvYpCgz",
-	"Zz1WM6E+N16aCuexjiypKpbBXHvPpxxxiHkfV6pNm1ltvlFO0k3vaAbQBVTOoM6qWwRHfTeFFSGprK6u",
-	"rd/aF05KE4fBIdT1lvVXY95iRlIshZWlJN1SIgtZNGBFkiCcJFpZzDPggILNdogSEN3gsYE/oUFWRIS2",
-	"DSb5VJJmFpnFFOu9lECGxccX7mQWNDN4ALUdQ3R72axXgEDcsAh+qCgIVr/PuasRo1POjpBBg9ShpwMQ",
-	"Cm6KPYzyi5BwqbtXU066uhWZrpKY0DS26UOHOncFrbPA0zUY+4EXMY6mw2z8vC8Jm4RqXpTub16rzALO",
-	"p/10wHye+t9Dhn/qot7iXkkRqdPIpLhXSflcx5m9JEW9KLYTi//GADnJbhchmt3WYgnSpI88F8IrSLxz",
-	"bhEMewSMLxsMW0Qf24V5mJi7SEREliZsFhKC9Vwz9xdzu2zXofp6gZ0hk8Ky9GLoAZKsFis+cskq3ggr",
-	"J1YU+tYSg9aL2cpIGlZesIvJBNMv29GLiN05Abyc1FTWHw8gjvLMVMkpvlzG+2Mfqu3VBiKK2ECRsYgk",
-	"I33wAM6JVDRELspmqYcpCQTXQiTlHuFsBq0WpAzHEZVs8XIuzJaLx9vaKYrcS8+4oniHfW5BocpNnB21",
-	"cPPAJYLFvnOLwF+8CnVf8lDYNwsnRLdZgbQZ13KoVjCgn/jrqnu+F5x87984BV4+lfQGTfn39rHCKdTs",
-	"zBbgETyoVsvFjFTs1+0Lr0BgyAuAi3A5hL0DZxbQ6CxkdQoVPiTB7QVJQosZx3NzEBLro6+E/BZlgzwx",
-	"4wdFKkQJpx6LAmn5AOeFStAmJgsUvK0dMhbTyJSIplpo1V/vNsk03LgRKuPOS21ydT/Z/CuB4QLVUEs/",
-	"fWhrNZQhF9bTDQIIbdJQJgK+6YoNJbOi+CO1JVsqlgqS6qBqNOOin9WMUFkn0w9fYE2uku6RC8iGFdCg",
-	"kFdcICluwqvHK64gE66DR9PQWw9Vi8Q9sxHmViY3N0t4EtDS6I6o7FiSlr48aehiHFtCJ++jyIolub9/",
-	"VVbMyop5PpLT2gu990T5oUY9yq/JXEz/0SLPtsQ3xai3mlW6wGa0Vj1IIaCAAJeSRcWwmgprprz1P+VM",
-	"KjYabdon4uTyY5//wocNqirIYF2v2uV5p7e46Liw21LRGx6qGHd06MswoPNE6VhXoqleiWxh920RsTAl",
-	"/mg4ig7kEO0rFSt+GWsM8pppaLpAev5Ic1Zb3RViVH2uQEh8gqVjsnHCn7W2ms1sgHDraXGmVTb+7ElZ",
-	"tNkhCxn3GB+AelNAh91pCF0SXE2d3PsMgpmGhuZB0MuhLye+lMXYjc5YzVZ2thzzCctR1s5Ozy8W8TJ5",
-	"YW2HRnr0FTgEQVkXyfML5ceSn5wEpEJsSmH9kjDzVJl3KNqYxQ57t9dLqurYK7xQ3D/bq2Vf89mQRmAC",
-	"zbbHRtk1AaSUCMVHEfeISRHL3SKlZv0M17VNxavtC7cQXZelrz5cnurty7tVS1Otno16i3zRZVmg+ToJ",
-	"U0ZmYz+AlkJ0qsSEKl+LxXMI0x9xXzLPFBqjMwqVxTAqAaI594mvsLICBJBimS9BQEwoFvptvlQsLi0A",
-	"W1bmocyfEOdgYNcdANXHgrfShzba6Rqft0Da25gtnaTR+W1uSpEYvDQZdtE8/0D5r6nTWFXDE/bkPqTm",
-	"uPLJx5GZ5XQyoau1NoDq3Dz7UKJ2Ak3pDpeY2XJRDwkZrf307HWtSo232tPN1lZSLOulUCzQF/xU0mu6",
-	"iEh7tdZuE4SqgiJexUXLNHDbS0Ivcs1VOZlpkoP2by3p+SNOQow0N/qr7ZCPY2ySNprOlQCeO1VMEyzI",
-	"WnKz4Lvk7/+SuOkNcIvt6Xct+1BBlKrAR1NMMbdJ56dkZ6v1GTZvgnS63E4VmS8evA5EzrAnOJTFghK9",
-	"Ykhcux7XxLxbKR8HXAXxfRSSyFfMirw4Vx1sirEXBrEvmE7CDTmdpDf1+6pFsSgQLDLJpFDyPe11xfoT",
-	"Hyk9+h4u1ZLSE6Wk9zzhFDltfi1v1BpOpjzryHuMSkG1aliepGJcaWSRPZdzIpnKp5x0Tw5OjzUJt8S8",
-	"WqZJHAvTsZCmIStJLlkAL5dmgrC4DnENMPebXLK41PdO7fnPLE3LHrlXSOmg0hedmybACurnagpSZzQK",
-	"fBBaKSdKQJAUD+aJc8GWqdZvaN0+W8U8qXi5XSWOyvo7k/cvzw+LHowKV3HJfcxndpXA6JyWyWEupSHJ",
-	"TK3tp61NKMyZpyN/HJOQPy4jHyIL9Re9V2t5VCPcD9iWoqvx3GeBh839Fg7UtGEtDiZkgU3P+un56Qla",
-	"m/RZ2aB3aLthOoqENKITpsDRoO9DdnviLq+LGYi27Wt6B+IOsARboWZNC6s3BxaVjF20KS8ZDTCsMLsh",
-	"SZuBBBxxvXJK81rhTCLwiutG3LCIjtiBkAX87Fjc+Hy0YZ4hAyEVSBOQJe6QIYMwHey07SwgJ6k/sd/I",
-	"xj65qjWvanHY/xi6R0oyZoFX6P7ABizfLTdTFEgcN0xqRamEQx9AIqMpralXgRCQ+jdTikXr//4vSXq9",
-	"jYpBX6WRP3bggs5IyfxO4c0uGEsodhb5A1YWBaqAl2DRPXjaiYNZLL2LTPcWLOiw0qIBo1z4E3b7HiIR",
-	"o4EvmXcWiaFfcCjn0wkWPJIsCID6hZEYQEu1ic+nUA/B/AXRgGl0zJ6lFIhNVaL0TCPzaoLDTTo7eZ3n",
-	"y9Ycp+mahVnEtfpUtUXE0xRL/8kk0MEhG4Cpt9DsXm5yUt9KX9wEe1L31r5SCYdAGvDaqpjKGNMYjG+a",
-	"zsaNj6G2vwYxXqmti1+wYXkb2AJ5tK3rgbbE0W0pi018WZ0MYVygKws4nbmb6UuTW3wakxaxJH+gRZS8",
-	"e3ghrhkvtkX43gX2Qamx+U/H/RcD/9T/6fnlt93Wid+V3YkKf37QfdL9RccffrnJ5j8NB9vH+hHhvezN",
-	"Bt+Km6Ot4HpwsBuwF8/V4MW7oMubm4OtgPcnz5vez34aLLot4imLCNJpyHj3kBwIztlAJR2/cmKXnDKP",
-	"GH5Ow3Az5y56sv35zno+SQtU4QZO6Ihd9o4WeeE0CoqXAX1PHkmtmIpgquIuJln5YqxUKPceP875EB7T",
-	"0H8MI8jHzf7u4PNBk208Ge6yjR26+9nG02GTbTS9Xa9Jt9nTYau1ks1rMMsXFgaCevm8Tx8ArPexTAx2",
-	"yVo8SnwsvwFnJy8c8tOzzguHvOg+1+zkFeufOYQqMtEUeJccP8uQK5ylgoAUFGN4KoSzyEdJJ8whLY0u",
-	"u00yGNOIDhSLpGMakgVzIkM6YLnDOaeBXrqpv7C2x+lIUN5NrBnlSkmFOEfFInNzq8gV0+LOaC1QDpIm",
-	"HWhqKTWQFMSxJAVIcucd+XzghzQgYQCMCeGtyJFC+3bF9S0JzE8AEVMlFQXDeNydBHhQ2ZqraPTc1uAw",
-	"JxXGhTSSNaSOKw1qIdZmatIs5u9SEggK3CtiIfW91fp/58vL9tHbs/br487JhdaN8XOve3LQPYNG7s8u",
-	"j446FxXtAp1vpjRIqoXgx9RKn02hdNGbzFpKzAXlCzImg/s0DlTfBwP6+WDMvGlwZ29I/tIX+EVWVDwq",
-	"MjdaFKlWrCiVv65o0F2PeCw12a24Hilv1yRdiCaWgLIAOUuClY/EyOe3jAGqGvRTHuaz0l8frhGyvCr6",
-	"pmj52A7wXjqHpXpl/v4FtqXbJi5tIoZ2jtUEtH1w0f2qU3Nq55fnZ52Tw85hRVLZHij/RgN7PpUQa+QB",
-	"bVns67gaypwdFUFyHeLGMN2vJbVozQh6Qebo84gxotg7lUhzW820UJWVoY6mfDDGeDAIaGV0kouHSSWG",
-	"JfcrznJfiNap1lRy33YWs6Fp2S6Ttr7BfZW5W7wBx9jt4CGSaTw6r3794f1DWuig/yFk5ayTJM3Z957y",
-	"vKyria398UimaoMkxTJDFsU9AGlII+PpNsVDKI9dmqQOdcavOJbXBOUDunE29kw90om4wcqr+i0Ihh8S",
-	"RvU9M+P35+ZP4nubpJ2qE3rFhwxsJUnzDdSCaPwQVk+rjl2msl28MwWY9hCJ34vpWDxdAxebl8BdWdW5",
-	"5ISpVyJS45KCUFRKVrmvcGWdLvBp3w98VdgT6tWYQuKKmDEr9GNZ17irblUTs1laASmFVRlLYgqY26hF",
-	"tg4qblR2bSkYlu39RcS4d+dKYdmTLEBEzSGqDnLJfVWc5wqjOMvKjKXHKCYVIYt84WEMCGdqY6YfR1fV",
-	"ainl+PTk4mXNqb3qdL6oKJ/YslOvGLsG9r64zNvB+QDaW3Z5Glah/KFpjL+kHDKGF5q4N1I/6HXaF51D",
-	"h/Q6X3V6553DhkOGYso9Uj+8PDvqHrQvOlBq0mMB1DyoH3aOOhfwXCyxgE8OHAwwcdq03X1xctrT4wMZ",
-	"5oSSeFjcrwHlAxYEpsu9vtN2Jl/JpRE/n6KAP0UBf4oC/hQF/NBRwGnCejpVVnAvkEYo4alniacFy9OQ",
-	"cbApjyIxU+N9cs3FjBtqD72yA986/BKV0JDlqswgeTymrvpvpNQ1p2aJe82pGYK8wDJKCknEXaJqlHuR",
-	"8L2NJm31twbbNq8RqWAqCveitbW3vbPXav5x8+keRtOyd/qRr1+x/m//z19/+OVv3lzxdJuDemtre6fx",
-	"4V//lw9//bfkd//+v/3Jb/+7f09aW06z2fzwV7+qf/jrv/vwy1//9v/5i0ar9bj1hMD4JN2Zmfz2L/78",
-	"w2/+65aztb1j3iqocpFqeFUQ4sRu/AEzffn9uK9R+jwdOEZvGgb6C/2KwgTdfeKxyNfqBmgrqMO/U8gA",
-	"TdvunOttsctWOrTo6urdVmvj6urdZ52SWvTJzi8iovED4oqILXe4sJwFXa6UdeH5FaYipcZ7JHHV2B8B",
-	"56yHUznW0sP58XnDIYHPGelHjF4n8S2bC6aONfMkAbrUjqy6wmVFQpmVmZbKvQtCluZkCVGo+q6lIxjF",
-	"IYtabL4az+PAgBmVicgWi1SJgGYkLhAkZ77MBWhR70YvU5r+X2vVX7Brc8z+xPAWbfNCO67vU0Zbp9PV",
-	"3QsR/TALYd2pGVe6UlHFjlxYw2ihZtZKXLmP2qEL7YxvWQImM87yAp2flxToXN5t/qfsF1OiIj9c0mn+",
-	"AYp5LuZ0LvSVzZVpMrIwu2FJD5x7KNH0429BV4Q2ZzSSbEk6kxGCPvy7//zhN78mH37zqw+//JtEyClI",
-	"Wy5kum3koXp26MMExZTBM0IgqyOkEgsTRt4Cs787ly1dt7cyNze3jHIHRdYJsVXigliatm2158VY89Zu",
-	"FQP2hEVakygWriIsqaLF/aT51cykaImIDOiEgRy4j2X0knh4kI6wB4bh67nOX4AThdKe3uNodd0D/dQ6",
-	"fddSZ1ectJ7T0eKNSQV3AGQrEKM4dSOxRul30RrkRXSobqs0Jcl5t0+OSG1iwen7gzHBJZMwEt50wLy7",
-	"At27POqcV/ZCdrUyB28gsImHPQvq51hW4vNcIBfkENreZ9E0YHLfNChT0ZRrRpAN801Vv1iivXxegLIW",
-	"tK9o4BfYrG/s1ytiS/G5QvRCVT6u5ZOv+D+9Xa3QQWml6LOA8nLHtBz7IQkDylcbpp/3Ohrrznqd4+7l",
-	"cUXT9POI6ft2FrGJP53g6Qe0RGsPAdR4hgXeEpqlLKUNQcFxwItlm7PCdR/vUM51r7fDdYhroL1ft31+",
-	"rzWowufqpS9VYWP49WROGKsH3QCx49a7Lr7WSnm81xVA04MuIvb6lufEP5SLA4TvCfU80NSN7wyM/Ype",
-	"M07qVk1pVIx9TFTZVCWS05OLl28PTo/PjjoXnbeaE1eIxTUwx0OustGdxWss842VyxDNlURhiRPrTERq",
-	"KAJf3BWVbCZRkeVYKBpUwEUDyQU+XhY2ZEZbupiLeMbckhbSgCqFoubTVD5OYsht8jzWM44sZC+sk4Sw",
-	"sDHFJyJ/BOUtoY1d1dqWpJ6qkQ5EXYJzMG5cY0Zp3F8RzEVn3J3qGpoig+uUEfyDq3gJuRCXUbCmk+zH",
-	"WChT69kDVoyBEUNk8QrDoeLCliOm9E13N8lFrNBLMhsLexyeA6WCpcK0hCSusNWE0v3VwlxjgrBUULmV",
-	"c9NW7vwhlNtMdfhGuOLCm8aLmCBnfHrrFuXM0ID7qNGpz/8+YpmBY/z+BTHrZS0tzXkgxDXksSgytsGC",
-	"lMwYuw5sf7fNNG7sJd02U7Tq6zdJ8Z+4XcpQCNRBEckhS6NLJL1hHmk5zWZT/5/MBIdwQwxwLC8KmhPC",
-	"A6rpMnunCkx0qw2dt2JkC/Q5p7BhEh5LaWn9OXGnkAEHA0FGnBtnSsW0FbPxMvRowehY0KY4oUWLaJsQ",
-	"11wKPb1mieyBjvcB2ydjwcVUg1xQv1pLHzYQyRaqgJuazQtfFuWRWs726tNZvrSYZq5l3C5pe5WndYV3",
-	"KBL9gE0KnQG95wfk6c7uZyTEh4jHFPVNlVJKpNIskLgD4bGC1v62qMBSwoQDH+hHtXgD45cEUoA9dRYJ",
-	"PrJBZpAOBdcf3fAhE2HACrP5WRSJIm77XERYcgKjM4bUD6YRkw6GBfscy1FALFtllpoqv1FAcw3EZRE/",
-	"NswgWZu1iEsW3cCNCsRIFi5SlqRz6HFfXlyc2TQJfTIZg+NO3qBeRtmLa3G3tWwfKWKKutk4CYs1epys",
-	"ffMZ9Ygl3E6ZILE4y2WvSyI2ZBHjAyh5qml7fqZ94tK+mKq9fkD5dUKQRoyzyB9osS6XapF6fKUsYazf",
-	"9lqZHTdZ7kvu14G5DAsbh3cIyprFFq4B5UTOfDUYE8FR/At81KZEyPgePI7WYzTUUBljiD9gV3wUiZmE",
-	"dP5CqxnF+XxFPIGOBzBLYy3/IQ0C0qeDayI4cXGBbgNj25M9+6p91D1sX3RPT94+b3ePqkclGavb217n",
-	"y8tuD9573ut03h51j7sXbzs/O+h0DuHbohkuT9qXFy87JxcQ4QDvnvaedQ8POyc1p3ZyevH2+enlif7+",
-	"uHPx8vTwrf6qfXR0+goePjg9eX7UPbioObVe+8LMCb+cd1+cXJ69Peyet5/hVKcHPXhbv9N9cYmQnneO",
-	"nr/96hQCqeBv7IJec2rto16nffjafAEPn3RetC+6X3Xevjw9OuyevNAAtC86L057r9++7HZ67d7By9d6",
-	"oPZx5+1Z+/z81WlPv/eqd3ryIv3F+elBt330tn1wcHoJSZkwdfvwuHvy9uBl++RFJx3j9fbssnfwsg0u",
-	"j87x2cXrt8/aB19cntWc2ln79dFp+/Dtxenp26N2D967PDm/PEOY3x53Drvttxevz3B9va+6B523lyft",
-	"r9rdI70vNafWPbno9E4gEdTO87Z7AmeV/gr23WZHnZy+Pb98dn7Q657p48Rvep3zi9OeHjUB+A3eF286",
-	"KPRyymk//sK4WtDfBuUrsKBJARuqXlQQSQmGfMW5UfXUzXoks37JXPWqwjpO0BvML8pUBq6mtcxwGg3G",
-	"elzqedLWZggDyh9Jwt6FfjQ3EeNEg/z5k2bLRpfX3bPWMRjKW6/dHDRnreNCaMpL2sBP2Wp6j6RJDvui",
-	"94qMqSYWZOJzgVUOszPuPC30yxblrcPZlbFAPE57wD5Uq+hPjZSmBJEM/71hUcaXnSw9RI/I2wkmk622",
-	"LMcA2f3JRJWaAywh7/rN+4hVsZi/Qkas7jKIRHGRCdhjf8SZt+HzJIcS/JI+m5mb4Ee2gMPinYrzfe8x",
-	"tNwL22f+QE2jIj55QxWNbCUQk//lMSwiFdc2aVeyzABOnGMAx7y8tJ3tHUIDxj1qUt00S4Qcs1SMhRbI",
-	"UtlwpM9GPpekHtK5Hge+lI190rLFdLJDriix+fmquIbyLngV/XlJZ5aA8o6mNkwuMbVUaBFzK+8KoJjG",
-	"V9AjS7IE06hKDU5AoT6qKLnsHWW7WU65ZGqToIfePK7Jx1jMbCEPcyIgImmiPxb+oFqpLot1FW41PBdv",
-	"c9XuE0s6BdpMeBOWBCOaA88fo5N4zWKIs5ctt/H5C7KEssALJc7mzFlqBKJ7YAh4HPLRvuahT3Yc/6tn",
-	"p71Z84sXI9Fut9sn55fjzuVI/9nR/3l20H6t/x0+H5z/VP9x0Aw6X37V2+EvTkbtdrfdbl+22z8L2Tff",
-	"fq5/bp9ffnXa+2L34HW3+ycF/u2l6NUmbgrIeshHf/aLkI3+bOQP/2zG+mHDAu1qPINCb1e1qxqUYA4Y",
-	"jXKGmu1cgnM530lgKtnpFPaUhB5BJSck1UmkEam7R6cH7SMtHHQPz9627R/P3MY+CXyOhjGOHvSYmAZU",
-	"seiKx3oBZk8QX22S9koHPOgIlbQAAE2Lkxoy8+8zkP++nPqD6x9EV4fqjbzKsplKafMtbOk/jDydbI/S",
-	"tfJ0itA7Oez7EKBSqHP7SN9kkOVhvju7+nrbrkki4vo6DcRwyFiF7qrVQneNC/m+y6yvU4V7/TawP9ra",
-	"2IW4XYwiQrEeG0ZMFtSTHVI/YF5RNVSPgftOMlN4cSCmgYfebUYiHI95oHDOyTVjoRHDwTmbrjPayJgi",
-	"V9KOeOg1il+IwTUsc+VNSgZ37NKL9qzHqOdzJgvDcaQaRasreuRbUQEgnr/+ewuBPGZ+O14x/APmh+ow",
-	"okNVoslDMexpwGwwaMRoLvkrnQPtK5NSnQr7XZ7NvGYE82pFKBXRnAo4TqfQffjL/+PDf/N3H37zqyrj",
-	"xW6/0jr9gzGNRsxzVsd4Py0O8V7zRqdCk23fkdKa2eaAL0yEfW7r7bEvb/eVQpGlGXJDjQWpFGSsChTo",
-	"+0EkC2kE4Rn9eTo3LhcWXnhKVzzBCMyIvOK/+7f/+z/8X39OnjqmiUmVtDlc7pJduv/Cl2B+GgsMl5cD",
-	"yq0CHuGM6eAGcuzfbxHMHtNIWFyy+6OKnB5aJCp4Yh5QOOXsXZwmU5Ddyd4prW8zx9b3j1BpSLup/AEj",
-	"yp8w8q3gjNTbZ2dvL7rHnZ+fnnQaTtaIgsH+QxoEcg8ML65H527sA0Obij/EKhA+KiUhlcpJEhvjvFwN",
-	"GhpVSNuM02dzAU5/W2EoAA0NJyS2ukT8oy1zVN9uJY9sN8mJuAHbAwC/9ble9NZT8pz1oymN5vv6Eco9",
-	"/R24TwSPf0uN2tgkB9iuB6peYAoVutOxlBDyeFSjVldU+lFqBBrDY70gxrSll/I+VIPkht9eM4jHWK4Y",
-	"PNlFzR/u8tZurCP0MAHyB60ZeEUW0cPEGgr3ZJ9Q9PfGJs+pZBIqs1hMX27U3G6tMmo+sIbyg9Y48BSK",
-	"EVBEXqbBb86f5UlDhP2IcDYj8HhGcPiu5nuytvf1ttNytt4U1BfPXqk1c+wyEYQYs2I/524dFJT6ZsrM",
-	"z3q3FqlL2TXMdVUtK7sRwYNQsq0vpvniUJhzl03CgV6xTu3g9Biq31ZLwjnDUvO2B/abAhBLrXdFcJK6",
-	"q+FwHeIaQO43+yW/yBhe5unTKDKNRuZ3zfZMRCSGWInINldf9BF9f/HoP8z48Nvk6JSHCWF0vZIsGDq2",
-	"I89in/tKiRj6bNcJx13aO/k++yUn5ZiLw47sPjySpt9/HbvYmX1wsFhY6oHG5moNqLAlc6pbf3kccRzo",
-	"m97S8hDi5blL6St5HxHAmSv++xcJ3GMgO5eVccGoXVk1LyNTZLbCC1qHqf60SNeSqPrSN9YsXX2eKK3V",
-	"VrrXo6pDZ6q5VngeBSh5m0qm9tWk2le6TKnd+fRqc5vlxKe/sPWr6pv2RLC87HQkggq9BS/PO72aU4OA",
-	"rYpCxaUEPy3UIEcWLYISVyv6k83oCxJdVW/zol1XlBlLYt/0qp3J5fTqbdBSDUB6vzJNdoffO7Vzf8Qv",
-	"w1uWwbdOHdMuv2pVfKc2Y33pQ9mWJSXyl2od8FBFpebQl2FA51arSVfWX17fwTz3PgVw/iSPGL1hWKti",
-	"k7RJXygy9INAY7Y+N/03GDEYtqQYTmVJ0a41S/qblRfhnT7SadjhWrLLmx6Z/XZIA8kW9z55aUVpAftk",
-	"IQAhnXzB5hpOmZv/Ov7669qASp8LKLrMTCmQ2qKmdZ0aqCiRoEpBm0Td2l2ZWR7PV7iyXK30ZY1fq5e3",
-	"TmeW5MWNpNT5fYx3m/ax2SErF6nBtEF86xFW5PQZ5qpqaVNO+xsJg3pUUQZfVpPJBDQNRBCwgZKxzVTP",
-	"mqQm2hFuWQV0MPYDL8LGYusfyIF+u+iULRVbqZCJGS8vBaNXGkfj4YxG87lNye2MNTJf10nDkdqNlXiD",
-	"K39Qp0HliL/q6yxdlgmIvGWzrY/VHdqzpVyr3vJj2yrhLt2sf3xdHNYrcbZGq4DSjc43NCgoFVFUphkf",
-	"j6Azgwl+R6m/IvkUU7V8WNPpYe2B76mlk6+JigaybOOmslhStflcqf4yC4JEkvO1wlietPtZo5UxBIIU",
-	"VVIq6xd8txrotw8fn9DomlUrGF7q+Lx331i29akBMZNZkHaTLbUHwUHchycMT/T2XrBUaNAaaLHsjEsS",
-	"Ug5Xt2hWyzolr2CPeDQFyR7weunKiy8qLrzWbO4+3W6mh7M5QRY9a1+cnp91Ex3znE7klI9IRwt3keD+",
-	"QC5e8UFh7iBIosLD8F8MKIszIa65mEmbGjW4Jv05qQdMYcU3zx/5SjrE3dTa+AamDWUUt2VlqNsbP6cb",
-	"3zY3nm5uvPmu5Ww13//RqlvtsSEFs5zZjApZWAD2I4kZSXKffNF7la+cnQPqzXfbxZAklKEsdhr3SEXU",
-	"Y5LUh7ZPF5HTwZhQSeDMHHLSPj9sf9lYiPTO71ZlArSmupcmT/mSIfHGxQaY7slXnfMLw+9k3Jn8zqVa",
-	"i+9RudauRMTSRa6Lk2BFxEjEaACXN1swH6xrZ9P+4/Npn0DpcI8F/g2LwMxGOhBFAQnamB+rX6LBFYeU",
-	"fjAmmU4kkC4LRibm7WVCVSDzPxAjGDGb6PpdbcKktCkDVFFs97z185/99Fv66um0+wvhH5/vzLq8+ScQ",
-	"2AAP60OqtbafPH3ydHvnydOdXY2v037gyzF2d0+Xxm+29prNvWZzs9ls/hwM7Kk8R0hmE3o3pe11/Dj9",
-	"u3wMm7cRKY8vUo4U7Ct4QvaQjs17C8AUESF7Npn0TNu0RR8UtG3JF7svsQ6tRqDj1HmUwmIWjvVDEb3y",
-	"lW9zKptSkd+fKvPJ83zEo7Psfq5YQJ62WXCS0cFabEnYwmIRwVYV1XcI5qJsMK6vn0d+en56ktvfJ7u7",
-	"208Kgz5jBC2pPpBvCaBvVSBGI+aRKTfxBKv3IYPthe0IkisNTwKSkHrv+QHZ3t5+2shsVJ5SVsUbk1LZ",
-	"PSynOkmaqYMVnzQdFZIR90XngkA/8b4fBD4fPTaPShey8eWqlNPl5D3NvpChvjH/br5985NCToZLMrnC",
-	"pXlXNrO2ACKbZ2z71ouQfjNlG9AmfkMrfhtqzDZgXzbbpxs/bZ1+u12YSJVk764kK8kRvF8AoNCha3Oh",
-	"k+b1eFAjesNs03pSDyOfY+mE9vlBtwt1bLEVeS4LutIaM4e103z6ZNlp/aON/6qwAceynOLMugv55LRf",
-	"boy8eyeCkEaMq1vHpUoRqdPIZDtW8Q/eIjZxdXBhvIg0QCWbuYJnxWIS1p7lnq0hkHqzMKRF9Bhns0KS",
-	"BrIG4GuaEUb6eUmoIi6zWZlucWEhlk6+LaKYWDqDMO7JONN1KCLyvNfpwCIw/iFk0YTqzbary9Y8IjJn",
-	"AFkrvZezd8o0Nl/aaQb3EyP+JYbmQiUFrGfQsI25pkpswBZhW6t4WZmuJbdMRF47AXqdsgRWUUmddVEF",
-	"wVVMYr3aoibFl6XSe7Pn4aRwNL2goltyQUcPQWrWoxVLbv3yO35BRy8iMQ0Lgj0ENY61xTPE37AekH5b",
-	"M5PAZ5IoYUvzTxjltr8FPF657lNx4NeC6+vOO7xu9ugyyooxFWbLlu3zfdie4jO7vfnJDlFW9o8aL6yp",
-	"4/cmZWnRX5Ax7ftJNEm6oN9grFVlPmIF3tofBkplfb7b5f62lDCzu9qucG/17HZXOaHXQbp7wre7oVpx",
-	"y4c2UXQEAcQOaRElyHYz11JBoUkBBdIsC1ARvWHBKhvSwi7HGbOLOGhgkaRuBAQIrdFfZZJm5kwlCk5K",
-	"AtKnQfpsIPQQhmNV3V0be5LgwFazQqQ3LKektyDeVrNLi/36KsTFxHAVYV/JQZe0m/8huAjXRnlYS1mc",
-	"521cgytcgktvUAJMYW+9gmjGkm14MO/yckZ7O+cfvhhz2YJNs4sv3LaIeuxeujxU9t0PWSUPTELGWrtg",
-	"ryxMKl1Dxqns+0lm/qy11Vw29zdTCqVMVo2KRUSfEA+/zZHp1rIppL+6sikc4rnvJVHs4Ga4HT6ByGbf",
-	"N/PH7ZbiBSfuLCxCsdyjCADeR2g5ouvvX0w5rKuYS3np5nytjdYTs+dwL+JzMLiaPiKNWPYA92rPLl+n",
-	"znWv9d65beyNub/VkmbMPbA5hAul8Z8zE9Gm6Lsk9gr8Y3GSr/HPWTffPmlm/XPpu30/UJ1BccKQRUSO",
-	"aVQKyWaeBtzP7Od6Tomb4DlkIsB3SDn5lkVic22isIoeLMuzW4jeqEgWSnH83C+uTdufzrGBoGRBsDrM",
-	"HbH5vHN0VDHI/dlUA3fOggBUrhzFrAaQCS+/z2Dy9DoQLAgkumuY38fm3hAfAJdC2fob5iYPmUm7T9cj",
-	"UeAOB12Bs1uGkQ4ZNru8tZ1ZS5rLRih+41WpY/wijviyazd519g9v44NkqHhhqkwYJ6eUUk8FjDbJkVM",
-	"FZkIsCD4Kg77dVJ1DKwvGYPhZeOWW3j3ug5KrLeDSqyzf9gfEbbvVitc0vw/jsLNnGkGwLhyAAo4aXRJ",
-	"LzyDiRXkILjf9yQKIa34vZSGYGnLix9sx8UPMgLS1q4VkCBTIXtpWxaZawc08kjfD4Lsqe9t3blKwt1I",
-	"aRtIpqlehEVDTJFFvBwOFPOJTCV2yomIPCyCYxQ+20XZMS3ZI9IEX00prY1rJbSa2f9li6hWo6iV7nfS",
-	"tzZg9IZJUqfYMVifh+YLIfVT5az6lF+bVxsrY4ruVuChIoFKFhAxOhgzuY+igOcPhyxCyNO7sTbUxWHo",
-	"FahW0XW6hAZAppBq8Z3KFSpOlRKBzDTyhT8piPipVt14dfliMGxufd7YJwEbKjLlWAnUy4j55JXWobd2",
-	"HXJVsyVyrmoaW7Z245o5MNAOOWQD/GgbMmDlH5x16AeKRY7pySMd6FThS+UPjCZii49saETRfJn0BZ/K",
-	"+6qeXDnPrqpNEc/3UpYRzDgJUR/lihzE4pN+4ITCkky98gWbZtTFGaFJhwpooRaf6RQL5WniKbEws7+s",
-	"3HhhahQ6vc08WF9xsTY4RI9wWzOeeYRt6EGzRp/yjNBqZc6TSvhbzjqGx1RjVJNz+gDVvO8SUFAWRkDq",
-	"caxB4/aO+o9bEbsMee9D/oNL8Psn+32lL83cJg6XRJ5VzJJeDCdL5S1nQua2dlaGQ9hXC4FOd4Esokw3",
-	"QuWT9wdULmbvn9Wc2uHpq8qp+6F+Xswwb7+gF2UJKPls+TPXIa6e955T5ZPlGPBKTJzJ1ul3Fk2T6a2t",
-	"3I1zUYqKfyk7w7KaHp5JGq1wUT5OA1FChwoiwJLWXdl+BD7aFQaUD1gQYML8SuKIES7rxtFMQ9Oacnl/",
-	"SRRRCyxbWE3+ZKr5YaWkqj4N9LIKchNCBqWxzQMkDKABGR/60QQy/gZiwsjE55mvjd5UNX8azVzx9XpI",
-	"u0sgKF/S6Xr1THqAY6bGRR2BXooZtuMVlGNlBdC66m7ny8v20duz9muoB+YQ+0Wve3LQPcMq/88uj446",
-	"1YuFLT/SEuqRgaPm1HJg1JwaQgHEBVYK7U8KUbjaVpnYtjtsdq+wlmmb8ykNiH420qQ/ogp8CiGLBqCp",
-	"Y2ORBUfkypugpwQFrMjesLooM9VgfZVudL4YKFrqsBZ42Z4ll7ECRj9EcK/JBF4nujcHe0JS0hA6OdKU",
-	"uY+p485cswwmpg8oi2GLm5+jLOUU9D6ClQwtvn28Eg5QYp/LEvRaq9Xc2Nre2dh98tnnT5vZbcQus2hs",
-	"ShOrhcufvt/bT5rp21bb2dzKbLWxBTZNsfKkb4IaoRCaR92NFBRmqUen7YIKRwu8qqD8uGmOIiI0aXF4",
-	"dt/W1Gd8EM1DtVDB5snOqtS+dFpAc+Mp5kaSjcL0gApsqorVb2Pxt2pksL2kogl7xwZQlhgYD5q0bm2X",
-	"bK3PBZfWbk2eXM1TYvie3A6kFLcpiPSk/PqRJEP/HfOICeEGFg3v7Os/Azpg0hZjxErP7BvNZ8xDD7+p",
-	"t+R2TaIEaTWbpXwvsVHsbO7WVl4FyA1+X7+62rSfdt43/skf/dmftppN/W3TflP7GCy0zGisJXd9G7Ws",
-	"xWBvoOz+mHItdKXvq9soztlYv/rwIo9eagSH+lFrc92lpYbLmUdxPV29X9c+h8bE1uFRGAxA3IN279CF",
-	"UrZkEDHPV0hw676ShLMRVf4Ni1UBX5KZCVAVM+Y1nCvuHrzsHHzxFofRaNg3QzjEPe6eXJ674F65YRH0",
-	"KLCU3SHuWefkvHt64hI1D32tl80JJYgKGzcWF2z5D8zxNTLtQfv8pRZc2ydfQDfWr7onL86hWSt0X00g",
-	"qjnIgpwagALdUL/qQDVdM7v+67SLkvHFQUWDwQGVYz0/th/GOHUtpxxQKIh2MGaDa/O3poV6eq0t6en5",
-	"DXZQPtNyOggsZ8IHUaajBiCD5wWxCof7UHEVD7jP753aa0ajYH4vcbzrV/CR6xXOwoJERQWzKpf4mTN6",
-	"qwQbeK+0sk+8nEUSoRUFNphGvpqf67WYxAhGIxYtSeeUdJJY/SEJE1u1I1JJkycusAc1YyEZCHHtI1bB",
-	"ngG9hVmSxY2VghwSM+4BvLI4/3l6WjBX9+fQ+HRjGsYeiECgv+ulUuEpD+YOOacTdu4r9idH9B12WuJg",
-	"1IRJYtHVOAneGhgS4Gjof6FJ9nvApKHACh5cUWxqnH0dGm1DO1tGJzWnNo0Csz659/hxzhHx2GM3LNB4",
-	"LRdTze2AehNl7A95JMlYTCUbi8Czfr56XBMiDmNJStYlLrgr7gN50WKLdAhnisxEpMYNh0RTLk2d5Sn3",
-	"lUlqwYDaGwFZ7lgDGZ132IES2vdecejSTGjse0A45dgPiRpHYjoyvVVFH/IDwxCl9M0rfsX/8T8mB4Lf",
-	"MA6VD674BmS+m+IPmANBI32kMxYd0AkLDqhkmwR4KDAlTsy9KOxABC2NrziBZsdOvtMx+RID6mCTsC4J",
-	"rE6LUjhvVmiSpH5Va21tQkRE86rW2NQAX/gTJhWdhPiKTXffT7rCevF47uvXr19vHB9vHB66+yZ96Krm",
-	"0flVzSFXeFWvarithFzVZoxdo/cVmCJY10pbskifPj5nYhroS2EqtOwTPYQkUsteRHC9c9C3REN+Rkda",
-	"QfClvrX0mhE3pCPmkjp41lsN2AxX+t/q78yAZKuZbtzTxIeQuWiY3e+AaDpED+UQ/bJDwA/x3oVJsboH",
-	"iyIR6XW5kFuFdQkem6b/f/wLKbiLlQOe7ux+1kA8pLa1/jQMWbQx0AftDoTHXD1xWav9tnFGWrpkumCy",
-	"d75U5Cc/ERHps0Dow1Uibp6JKPyTn8DAsDZJdpo7+s7csIjsNLehFb/vge3X9HvT0EOvlw3SoXr2kEUo",
-	"o5gtNuV9tGAFUOLIGAALBbugUfe7DbMNG/AwLK7ufndV29E4t0e+znSXf6PxZqe5A7/E7fLfvHcbDmHv",
-	"gLXreQVnNl0tAWtC58kC98hOs0nchR79rkN2mi3i5hr1w9fbxI279buknnEm6pHjqWRDa+quoRBve50v",
-	"L7u9zqEbJzilH9Uj7xJ3sd+/nrO1DVi20PceftvVYBY1v3cdsqtXZ3vdu4C1u00crKAvvrtJ4mpM+vT0",
-	"Ac2lhpLvWZGJ4s9zMY3ZHRczdLLSINBDa15go4vwiAE92qQvvDkIvcix/ImvEkRrbSfNhOJ9cfQXHPK9",
-	"AJP1hYXe7XooGNV92WkbUd06neJh3BedCzd19PVpCKRjoEVRPelUMo2WghP38ZjRQI2/dR3YnccRo978",
-	"W9wy97EnBtJtmGo7IAog6upfx4x6ejAqcUInVc80BrONJN5qGrATvsQ9YNAFvkWO/WdkygMm8dYkcEs4",
-	"BZtJjlfj3caEvtvQ42z054pJt7FPplyfBcfRU9WC/BEXIARPaKAFLVNqJXXJmwDkiVFJ0+9C2SkP/T/6",
-	"tz2i1VXcF6hEFMw0dGHEpKZDPicRk6HgkuGpn8YoHg/1bgP0d04DO1gdnE1auojoQEGRAahYojGPhv7m",
-	"nE4C14o6ev0RGzLN6xhQXHwBzwiA0pJZyESoOS/02BeB3MeAMD3CxFZSHDHOsEnd+eEX0vJmI2/JK35e",
-	"LGQZEkZjgdAF0cxsSiAFCGm+snzLymRGKLzibk7qcjfJs0jMJEsEyogFc3uJ8LV9K0zYRyTTHNPF1iP+",
-	"t7DLe+QZCJnkatpsbg8ALviTuZsEgiXSXuIIitL2hRo7KEbguyhoznCp3hVPYNA4a7BJMxm7fsY1toDb",
-	"cLtJPI0Q9g7oKyYi0vrcfI9PwUY6VxzijoG7YN4mtDO355DfEoi3QVYlIn/k8yt+EAkpN/CTXRfirSnm",
-	"raWCPo4jM5cLX4ErKBMRQ2vup71zS3vfnva6L7on564+UOXzEalrYZFuJN0NcSDp2CprV9y1Yi8Nw82c",
-	"6OvuYzf3PU3D9EwJ9VCEBkFjkzyHUBUDlQETINPSj8Y6c2nDiA0DfzRWpO6enmnede42kj3AysIGIwMx",
-	"k2DI0CInDSSWsDCnd8XxbBuIA1l8gvY9givG1YbWvg1B/NmGsc9vdA/dGKHMWkBCJlo0N6iDIgr0EXV7",
-	"TEXzjbbGgqKx7Nm/GgvNqcEzDaYSS0aueE7MsFjsvtvQLEpKNx/OziLC+FBEIOlKMot8pRjfu+Iu1Gwa",
-	"uKTOhd2NhkNcFIQ0b+eoaDFvw+dGPtIPmPoX+omcAgB5HfyKZ6SCfUIxFMk8o/USFCQWZAMUGeBtmD8b",
-	"q7R/lRHVpB4pL5E0MJoR+Y9ZlEMo4YJv4HpTm5dwgBYakwJ/YC0MRsM7i0QY+UxhZ8rlip19O+l1E+tz",
-	"bSgXecMiiXpec7O12bR2RBr6tb3a9mZzcxsrIqIlAniAMY091lIFBhGMisogts1KiiJCKSSEEzO55X6e",
-	"GEy1UkjqrvnFJS1zCTSPv+LxE9DJimTAibBTi4siySbpmeA/4EyanzNAUzit/txk2YMgfcX7c+J7exqt",
-	"MXbU9vCSsVlS/x0XCbfcJ1WvHUsIObZe+xVXdCQ3CTgXNVG7ZqHaS4omQm68fjZRkJMOa1JoJQnerOO4",
-	"kvTZUEQMrq9+IlMNvhEr3KByUQU8lRNIT/BB+zB+KvRPGRmEkzCgmmaruIZOvL9+7tzEjDc2yQlqwvYU",
-	"IxYyqjTtmolMPUg1E1c8tTIxRIFxHjIs9QYf7ZaBVhXLcXrrG3CNrmqkvtVAlZTUtxtXNfL//bP/hUhx",
-	"xVGaTGQOX7MSOun7o6mYyk0SV4q2K3Xjfiwuqffn1iAJk2FdBSrt5urVSN/DE3HNzrqaZNhBHkmI2/cL",
-	"Q/Izb4GQjETXvmysFpq/9OckFNLHM3KNfcQlYxGYuh/WF2R+ypdYuOI2DysTaV0XkRMHBo0pZl459uWA",
-	"Ks0aGI0CP34FZHn9qBQT1ti/4m62o41r9QCO0ZcGIlRP9MIHKuW6MrE3cBcSU48+iyuObVajOO/Hohx0",
-	"AwGKAmxmJqJrkBqfNIlkA6HlGS1je4x6gc/ZhvnSbVxxvBskpbvsNrf3zVVPNDryOVLU+BsoZveCqWdI",
-	"yJxaLChrarbVbFoLm3HcpW0EvzDd5ND8urLaCs4Aprsi9x8sO94JTYR3mq2yQWMoH19yOtU3XWmomIfv",
-	"ba9+7wy5Zc+ab/V7rSrv0XkgqHchxBGNsIrnLu7S8ve6RrvAFypMdI52pUtOb6iPTjmwE08nE831cqXW",
-	"ZmMRsBxrsZuZLsiDh/DGqVnBJCmcBa6FPG7V9p409bRZrpd01ypkexnIUvfWnTNqBSy4J66DNB5F4qQB",
-	"hVeEpUe+VElzKS3qTpiCSvglEYfJI4/xvdeMRrX3TsWnjSPhzUPeCZgIAlwK7sXpF+YaVECvZzQOHf50",
-	"c1bdHL3hqa7VSQuzbN0qWXJPTPfI4iRq/aJl9vlqQClxoL7T3EmsJw2TC6DvB1wP0wvYxWgR10YQ/Glr",
-	"d/OKx9MAy/e/mWLmfkY0gwH2jPjDRyDWvfMl/K1BS2Tsp8Q9OD15ftQ9uHBNhofHFPUDIwFiXUHzKk78",
-	"SBLfI3UwKmB+80zgVEySiA5Yo+j+HsADz2xJMKOfPTMdQe/xPsUXIeufM9WRcpe5dc+TF11kXLn3o7nN",
-	"zZ3V750I9VxMuXnh6eoXDgQfBj4GRNyWXuy0dqvshJyG2JDzmHk+tY2mvydig4dPKImL4VWjMvrLjPtB",
-	"wwJH83Ut9i7od2H3v67ZS1x7876MYT8ejE3cTyHbfm5yB5E3ay0B8xR3HOvDIk8aSFkkYdyL6/wgX3+c",
-	"8PTA0+I12M32EiE+JrXohSJ1KpNCI1RNZSNu9ZUEq8sQZwK6h4K6L8tTLPcMRJlUTZfEicUhJoU6ZqiJ",
-	"ptFAdefoeAV/m0fnBGI2JsS0zNHfGBE7/hFqeWu10WgcHvkT0tozSrHxN8JPDafUV1gmjcM2HYwxjvaj",
-	"iTqrHweQTIjgR5CMcAc+iUYfj1rhvhM6oj6XKr59IGDYLlYVpaRSIiRCLMNdKEOhUzqRo+DaiGk0YPb2",
-	"2zZW2EA6/hbNKxHlkg6wYDC1j+RGo5N0szsJzj9jf3VQJkObyTUL1SY5EOEcJCgzk9DzG0M2xOKho2pR",
-	"3BHhPFFXHk7a0fOsJfE0HwQAyCMrkn1E6P+IRJ8/JMFEhPO7aEFl9zuJ8Cs1DsTWMmMli20DVoYg9Vj1",
-	"SaoocQHRsI3E9pzPdLMKF1xUKciQRn+AckPXxh/+HtlIzJo+iQIfjz60Y9KQu64LJMIcTrm1pKiH5DlT",
-	"ktRFFGd2NIypYYE00OXmkIWLcDbNX4SH4744xffKf/+Qr8aPke+es7Tx8W53q4wHG89VNQt9zqElHesf",
-	"w1BVUOMddB0Dk5xhLT8J2oHC2DmttIcs8oW3t5hpbtijK5GvKubq++sy7uGHel+ACD8Iph7zGvrOF/ia",
-	"qUo7m7PuX3C5iqHx0MUv5h2Aaa+o8QaL2ZhFrMzfcJrxAD6keywz00qPwCfGtcq8n0fq1MXKunVvb+SH",
-	"wCeMNYgoHzFST1AaA5FB8EuhfRKvvf3kCYSeNZy4q2IwL/MbWK96uf9gk7icTpiLLRNazXTPBC3C6lED",
-	"n7NiHkracT3O+OqYQnW+WqQPmRY8pYb+DEI/EA/OzPE9mf2z6/xDtP7/IRrzc3diXepS0bj/fhWDf/yd",
-	"771HGqXvb1FZfv29LCQr+XtddJfx/cW7nLlMO2XzfkL6HwhLxOP4iHi7rvEhg2HdQzApFKqNPVsHgCW9",
-	"iVPxc9E0SKrqo0u6CK2xguQPm0U1Px6L+hEpip+4U/ktN3fjB8Ce0J9bqn6eschAtgcSJsqkjqlYkFb9",
-	"UMU0ZlBjMKVEiXAjYDcsSB6E+VFezaqGj2InlgmjjtiE+hCBW4+rJoCiqAV6mC+xMJsSHgSyNurpenPQ",
-	"LBcr//uSNBubV/xCKBrIPRvF6hLqeTIFqxWfoSNqAmMS2orRNxgTHOuspC4hpW3s85FdpZr5A9bYJy6A",
-	"C4lmRvPNq94Zk/g+caccJ2Oea+3hNhIVU4O4IPaJeHM3ob0qmCnQHBG/W2LFyG5Vxm7v4hNHbIhw+4pA",
-	"/otZyuYVN0lJCzYEU4xC61T+iNuiLxBEjEHLA8FvmL6L5mD243jjRW3/D80ncI4X8vfKJ2DW9Mkn8H34",
-	"BIwRRFq8uqPT8C56zEr15ZPe8qPXWx4meG59PWW1ggLsKyUdYGl/uZ/JlnJyob7o5jJ3CpKFoQ5a3TPr",
-	"555RZjQTmYgbRnzVKFdsPkKQLVa8+14dX580md9fOxtcmvhKPLIqwv0TgDxDShSHcudZXvswmYtJzmLa",
-	"W7aokZC6Oxj7gRcx7jayL5b5oQ4SqB7wWtle2BcRYw/hfvrx5VfFKpqKWNo3m8KSLP6hULLMe8TZLBN9",
-	"CCq7RwIqbcsXFzXArlbRFMYYZtRFYdqpFWjB2Fjy2jhuINm0Tk2XHsgZViZdPq6xQdyD9kXnxWnv9duX",
-	"3U6v3Tt4+RrLXGfmTGrrUKug1kvfLncKxd3WH4Y12eG/J1dQ0kv+B+QF+sRlVntzBglaVr3hJQymqd9d",
-	"qNwEhRjz9wRzN9bhSI/9id688uBpCLY1zYDGNGJenLiR4VTGEGEVKAfq2kF6l1BjAiRFolMYX0a7FDS9",
-	"rwOFmYeskRqC0AAqE4HNCswxVOEwmnrJaz8MmQdluqIp59jnEW1YaCIz1q1NUlgvQZPeIorShc04RBg/",
-	"McjvKYAYLFoLSLYOq1yC7xETtnZ+oa51NjXF3ExlmhSWm6glYywb+VCxC+tJSL8fQA1BqIlpWooEaAjG",
-	"R8xbGvMaGiuJbwKQfCxZtyK5M1Wnrghxe7iqHMrePzc086zFDItMItBH8RPb+gG5eRBLb3Xd7kExWmms",
-	"a6ci8LRAm1N/ElnSRh0tESXJqS2zZ+u7TGVp+rKppeVOxA27EK4tW2rqE2UF6Jh5pdOCNGdziBKmWFOq",
-	"HTFyvogNplGECdUe+WbqD67tAw1jl+Gp0ZJspHLjZEokXs8UdQyLLDK0/2gv8cfKI/6+rZk/IHmzMH94",
-	"XVS0OLw8cANuo0Mipm+ZJCKCGyNT+4G1dMY+i2g0GM+TaA53kFEfXaK54hxLTdGK1Abr8WTV2mWEB2xQ",
-	"mPm3qGk/Mtq1se4W+p2VEOUm2h+iJtz8KJrw92Gi/SRNlBIlRMcfuhJsmGypTbZjuLSJoM46zUm9qPJQ",
-	"mR+9YXIJcqHdw0hMMG9BCdch2ZQF490xlchwUox9YD7IHr5EHWSTnLAZkwrHNkqKwifhe9NPf5M8h67N",
-	"co+4M9Pr2nWIaw+p67mkXmJfbjjEVXSkHwdzn0NcEwEDX5mYCP33Ny6pQ+U7G2DDJsIhAyrZhs8l49LX",
-	"SpFWgVJQQDHINBxpzSijEmX1INfgXLq420IGpz6hVOgKRrVgQULoC4+bQiQL2ECROg0CKLYrG/vEpqpb",
-	"gQ0sFbkAED8+kc2CalRkJIgSIwYnhpDA+RI8/Mf65PcJNSghQ8rlQkB/mQXfIOjaUl7V2IvKJRyeR2JS",
-	"5TktWq5+Si9rjn1QEGErv2RZxJqvXdDRum/MQ7bmK2eISutOZJBt3dfYuzX2DjopV3ju3P+WPWwQDu4U",
-	"gPMHxeS/z6wmlrA5avLtUuzaMsm7Kf7lrqtc6J1ph+LaFh+ao2BtaBq0TZYRUFf2DsXkHqRGUcMK95FD",
-	"xglJviS0j/XagZ0sjPX3f5kfKtJnyTwypsGQTEMbYTcTHJmjmKpkfODYWIUbxWCMr3v+M2zYFghxPQ0t",
-	"H5vpB8icKTBbUzLxpdTMJb+WlCON0wmathua2flcKhoEep+ObTmlLSyn1ICiIzyYY9U3njA8Tqht82Wa",
-	"aWU5LbSJAjs8XbBmAJM0askmCADSheWC2qXZFryYZtZzVmzKhMq8qDBBxNUmuYBavRGzhaX3csWjpeG9",
-	"8OaSStLlnkGgJg+kDMHY35NPENf1I0sLey6ivu95jH/Sniq6EE3V7DsS4239Yv7SrKkiPeZC+UODrOWu",
-	"wh6jHppeIk9L9H3Kr0n6VayGHU7lWP98fnxOQFMAzvOFiBjl+K4v5RRLzOshnCtuqshBYW3S4aPAl2NN",
-	"6SbkCtrukZ+0trZ3CA3DSNwwj1yeHxJo5aRl6fOLdu/Z5cEX51e1dD8jecW3mk0Tjy2mCoPQ9e8mZYB4",
-	"vodKmOmD4UsCb4ypYra5CyxgRuUe9Gg56HWgfc4esFKkX52fnXVOzjvYSh4vKGT1qmjuNjZJV0nQkZKw",
-	"8UhzA1MbXat0V5yYoHpgkY8kxHiXt4py9ekwr61cYIo4bBwbCED7Exg1zjqAVdjsgAaazEwt73w0OxyQ",
-	"+S3lxIWOaT6XFlj92CMJISjE80c+VGcfM3u00HHA5OTLkAXgPAMt2b5sKsmLCGfR4yKXCkNGo7jKn4Z8",
-	"P84JgISGCVWDsVXWEpu8Xh57RwcK+o0wonkiwU5GSSvDuDA98DTB2T5hgV4jsqxxtspXGLGhHwTMS5LF",
-	"7M96WFDibHOO7CYupiLgXgIm2L3M4MO+bQmDmit2LLI4NuXKD5JRN0k3ERWSwmMoDKSWCRLDJmnrYY0g",
-	"thE3VyuTyFD+yglS+zlcCiOfK0AGLkB2suk4afHIyAhZvDYZF5DFUd9tbicDP/+ZxXY9ri+JJ2YcOxMB",
-	"5uKg2CMaW6C5h5dnR9DRyk11IcgWxneBQH3B5i6WpJXx5UTURzQwd+Ia+tJZHEcPcDIAVozgjHgs8jUZ",
-	"gmyNa597jsF7B1HbXgi7KXZvoSUT3GSI4o0pgRQpB5DeXo8F/g3UuNb3CNsPwHb6YA73tTwd6SMOiBIC",
-	"hrW1dNNXANZpdqpz1LGUa0D5gAWBIdkf/t//7cO//DcNc628FGXL5QMBeCZCuY4XK0YmvR6LMuaZRmaR",
-	"UFEgInHNeUCG/cRLN9f0Uw8Z+/dSp2QJ9oxKc/C9zled3nnRepJlLFzC/dTauicHp8ed9NKgmVr+wOIW",
-	"rLCUiYAOK5YG7MXVh7hkj6RpbJCrvDBvQC+14dA05U14g6PRLSEemVVIAfEuAtgGtsCDhmADhuvvvjg5",
-	"7cHyLVUsYj9QCK2xT9yIUWjKBw24ZuP5HqGevoW+VlAcQqHbmQ9U2rH3dcObQscjbG+mL8GAOdiKOvA5",
-	"8+xz0JgROTMN9Av6o8ly4/YqaayG65M7LTh/S9C5sJu3QuZ/HonJSVpkeRgdID3F9+QUyYJQVjDx1RgT",
-	"2rLCmOd/qqH4AxT/L6YRt0K05cGZc4NguwUqnFITMtJ6xaQpK+mHNMKuSMtFfAxqsOQwJuKaDIIXwvSd",
-	"o1AhJi2F6Rc9Ur+qffh3//nDb35NPvzmVx9++TekteU0m80Pf/Wrq5pzxa9qAzEcMkZ2NnevyZxJxaK4",
-	"jepv/9d/8+F//I8f/tOvP/zVr8jv/vlff/jlr/GH7cetHfLhr/6HD3/+t2S3qR/7q1+RD//hX/zD3/6F",
-	"lvyBuITUBHVFHvRMifdpk5wYQulLIukNtPq84prpt7sEdgWkVnIaMt7ubuizpcrvB+CvVfA5YKb/n/BY",
-	"ABYZKq+1GIAuGWxzesVtPwzcoCGb2U4s+3G5gY0+lUBBYVprEQJJqN21phbgX6NpxDznig+pH2gR2wf7",
-	"yhRaJuFbUkwYrmzKpxLaHoqIDH0OUZLmDDchQlyyKOYB/mB8BbnCYSS86YChLA1d3DfJYdzzNmJSBFrW",
-	"seV9lVimnezrDUBfFuLKPNVEEnQUoPgzMQ08Evhx7MtwqqYRgxkVvWYcRSvQLvRbkH0bn22Kf0SIr9Ly",
-	"8/oEegv36eC6YfoEWnea2WzcGGhthkwqqwCWtFHF1pqaixXao8702LFl/oHYUTLJ98SMAACv1Dp1EePP",
-	"x+Y6f1CBfNRLVB3YbkuMFaKe5RI+1zepYgBtzB6Q6TyGb0s95y/FjEy0ZhL7TWfUV1bgpmXBawd6UOMn",
-	"S3ybD4euOBPM+iny+iRWInNO76r2x1KcWRnaabEV+GHcz00r+EbXE5j/it3mIQvJPlTPRms2nLJ2M6ke",
-	"cyFV40Z58GTiNfgUAPkjCoC8H2t5xVDG8irkiYUJ8JSOZEkNjRI0az68l+iTH/2+cfAFWIAeBAHXD5yF",
-	"c1+33Bk0dR8kFhTT7hWaiDuEvYOW+CCaU25d6sYfjPbhjLuYjiSpS8Y94n79BgLcIgaR7Ho4CP1K85ic",
-	"MRuSY4oYgo2L/UjcAIMYf1g+5N9T6vDw7uNP3cRWR+t+dH9zpT5jaSnysdEgwD51e6JYaNl6HokJ4WJm",
-	"K3EhBbIl4Djp04DyAZNOtuaaosqXyh/ITXKAwGF4f8q5gAMZ4mXzUgvVH3jlk2Dw+yMYmCNNW2sfREbI",
-	"XxpsD/1Y05ihCHyxtGqiVGJwvUe+mVKufDUnYyh/OhE3Ph9t0BsW0REjAyEVdOyCJHBSt09vzJg/Givm",
-	"6XsxJ0MG2eAYwn7FjfVOv7xPfFP9X6KtMHHs2mbdZBAIqTm0IN+ySEBdOr2OuPoexo8AKGIIXr8r7ksA",
-	"uOGQiNHAB7NpJIa+InUomCJZEGg2H4kBY54kE59PMbdmyJj5BCa+9ELN6MRXV1wKGD3V4xtdzOSbqTB1",
-	"lEAI8SfMITc0mBq/abyff/+X+Cg6PJMnEMwrDkmAVDEtF8FZpEyiOIcv4TW9DwoBBNqjhSYpSN3FH9vq",
-	"QEjlavlqgmQLOoNjG+cp95NG5zDLI5lyY+ajHut0RudoZNVHAVGFgZCSyQZ+i55NOlBX3GMDf0IDY76G",
-	"PoySUM+D6Ek7Wxyw0aeSJX7h+he9Vw0MQyhWk85iFH5IS1A8yacGCbekdOlzSiyM+vZuJFSooi/KUC/A",
-	"fQ3EMGJyXO6TastrvMJ4WcJI3PgeiwBnU7c2jPwBJoBosuBB9+GBvk4eRC3wUTZEB7H2itdtNsYOGdAg",
-	"gOwMwQcsXY+JEuvTaRipQERG0zBeGH23YSZT5BMh9AST2Lr/mouZg+FPVBFw5uhPvgQfvwz0r6ho6Wv8",
-	"/7P3bttt41i76Ktg5CbSaEqRc6hVbY//QnGclLt9atupVI+tNUJIhCT8pgA2AVpRr7/3a+wH2i+2BuYE",
-	"QFAmZSmJYruiq6rIJECC83z4JuQ97koh5TALuCCxWYMlcXcgPnlpUmaMymeopjeg4AYq4i6Zzhed/liz",
-	"PCYt6vJ3TjS547GWEGGzTC/sQhGh3tAhAqQuVTdcTNpdcg1upZBkKJNFPZIBfO5/wMffJtPDDna3Hd9/",
-	"fb4BDhDJUH0/5kf6Wm/YEF7ru+8QyUBP2YLMWQ54MKxx+v8V7rNFOoMddtN3vrlPRbkvtURh9veNR+6g",
-	"qRUWiEILoczJHOuNuiQ2IrusMKvRMWWOX+akRQfi75d/oKBXxWgKUbVe781fX/ViW92k+eiG5e1upQUT",
-	"LGGoJoywH2PI6pooBiI+Pvv96OratXIAggQCUXhm8AVpvk8y8mgV9m/QZf6617MtpoLpzlzmejoQOmfW",
-	"RGW29tEth29vjghgblzpLpx9N6wOtcA9YMX//fLTgTXdsb9oIPDUuSgRNHyJYM6Imsq5QD42lm5YPWj+",
-	"nLIgm2mbctDebC4IA/bbUgAP1n6gJhB8rx1c6Z81KtdPEkKRwTaUed8aNcDF14bP9i5e2eeMRnGaOjGh",
-	"c5qwFWDaJY8+zpTrDkh7JfTMVol00/QX0NJa6a8wEgJJMIXxJY8QA/kwLgUiw9heHaRlSFk1Z40el9Lp",
-	"7ZTOTulshpH9EHoHOWs9lw+vjRzCCfwzwD8BRhZh9Me2PtTOxoS3GohWDP9znMQH5I5ZjRousKrbXXJB",
-	"J82O5TW+zabiC24DNnuK+A3w9I8Jv2GnuRv9ae0IdInH7e/frrYbR90ujCusGNqHdWAB3q10OZSYtBCK",
-	"Ye+lbZ4Dn/AX4nIPEZnJnA2EnlLhkkcxRHxtv+KYsZi0HKpsrw3+pL2bKJ0brxZ7/JxJYBU9FrlnKV1A",
-	"YHUgsL8BIflByjSEnVxX1gHWsCQsLG2f0RsWetTEjw2jkBFakExyoauo6mdHH/rXx78fff7t/OTd8dmH",
-	"mLRoqqRNpM0lseaGIjkdsf3AMueKpHJ0wxIyn/KUDURplVdecAXMOrD2lkwaWPuB/Gh8r524+vMWxBs2",
-	"dDz4fcQdgNEtc+O6mAoVa+deL/uSjaGDHFzqBingE+lOmKCMmchSqri0Ddd2ABBWqQyLBchMTSgYSlYs",
-	"Q85mRYl0KQt2/voT9NcfihO+yhZe25WHx/eufJeszTmo/LhNAFutKMeGMZz+bCF8I8A9uWxTCXgAyh1x",
-	"Z7X0rgNc1w71Pb2j7ZsjCI9L3fZ26nanbjeLIDwWdSuYhuTWC8htNUYXzpgxzXM9dakuJhJfLGL9Eyi7",
-	"QFxPFSMiqyKtQnBN4tPzs+vf4iicXREZbwXMeNUGCKN4ztiNign8x9346ejo73Fkf4PSqlMpErowouSq",
-	"MP8Xkb1Xbp2IyDRhSrueYqxlAVAHgIdBvB3qsXUQz29FO26IMYsXP1fW9+DKrQwtvVQkA2HrYecW8e1G",
-	"yLnAv3dJXymm1T4ZUTXtpPyG+SylH6dri2hJS2YMhra4H7IUy/DMDmHhLIDzWxA+Cm8WBQCsHis3IjMq",
-	"Cpp2yuq6YG+bndS/07RgcTQQmEUtL8GSndGNCirvKolPngepT+Gfhfz//19JGJgZxqqcgViCMyEtV7nn",
-	"1EbOsI9bsHZkKyBvma8yhvAzzZPIViiaR0wl9a81EO5JNctnqktOOB3ylGvO4AvkiR9R7WH5MsoT0qIO",
-	"msnbhnbPdgQ7uK81EFnOxYhnNLXjreF7LexxGHmeFCmrHEfLFf3Y94azMU8NdZ/tqNwT3mog3Ot2ycUS",
-	"0m51uDLBMg0iC624raKqFhICKiE0xRdC10flPjB9xvQnw+TXIAs2tUfc3R8F1+vE29z1CNa4yR2fjDTY",
-	"bqiuehSPQyE/sY5ZVzdBtCUnD8Bhdc6ajbJylL/I2YjxbMUcrismLMA1n9EJI61ZkWoOg9axgyse85TF",
-	"++Ti7ENE/nZx9CEiH47fR+QTG15E5O3pRUSuj9+/N2Lp4t37yKFMD8Rej5zyt22HdHp+eOkVRYCWZ2EY",
-	"0hQCWxMBldYI2wPCm2Kz+UC0StwqqM2IQIu0AYoBFRzXDtPoLtYFiEeuPQzDwlniswMSww5QjyPMg4Cd",
-	"PeeK4dAGBWBITmFDhTdm9RDKD8SDWdZDfUDxOGJ9kD4UJMK8fjv9acaD8NveK0IVUVIK81+Ap2KjFMah",
-	"pUxMcOo7aMPuQLzpvSLx+eHlZ2OYHJ6fvT/+8PHy6F3gqLvztcBl5shv2OIAyi/jq6PL348Pjz5/POv/",
-	"3j8+6b89OYoHonW3LLNdLhh+NF89mkhsOPH1nQI0P06fMkQEBfo4lkZIRBbjioyN3epf3dd2xo3oFpdI",
-	"EP9ml5aIV7ktnmxfjGU+6yRU003GT8EGHzMjAn6062I3BwSPBniLJdbwEISIwxBywA556XGGCuHrlTiG",
-	"0IGae7JeiZ0RejEz+qVjBEpnuNCGEvd6b3ov916/rvVw3mDT3F2JUefPwICozn2zK84DL6EpQ/kPs9IP",
-	"wNnw+yy2VQX7BLNvlTlfAWVVP++mg4A1m2UpZMGh2HQMYlhYBMW7CN5GPkGxvhTuUSJCHSA3GTMKqEut",
-	"rwPmbjcChFNzbwUNvDHtVBLPloJh5QYPlIAK3nAH6f1nnwpcsv1iM6bfBrp3ZduaTFRd6meJH3/qQZ8P",
-	"ncf53sT07Rmbkjo2BSBpzoQ8Vg3Q+0Ea4M8JyPEzTsN7VMLfj51tdiLeLlwqAXIdTX7EZbnSdr1v3GXn",
-	"RHgnohwdfNeRCL7vZl5EnFBEVd8jWpJXe8aKV1PDTW70YaFY0IcMgX+U5Bgzeq5ILNgX/Q7GGampnCvb",
-	"Z/bFzijkmoyhl1oKQIMKvQvswnNN1y/vviOEsaSmqZ20am7+fHJ8enz9+eiPw6Ojd+h6OCcGl8UMCk1m",
-	"XHClc6plrsiU3jIiJMb6ml0QT3lbm6lu138gB6R8v8fkf+wUyv3eRJU3Fhtw/6ZTVmuYbHNFc2+xm5u4",
-	"StOc0WRBZjRhPmXQ1HGD5nCVSXduyQO6Jd+dKr/dL/HU8f3cksepFXo/Rivs5m0/Tg/jB7DeXfEOJS/N",
-	"iWvXJ2z7gSuNHilLJiwnLVvVEkFMOSLl3OmojEv7sp9oIMr3NGZdJZYeoZGaLjxOn5/5DH+IiBSsAxVQ",
-	"9oIIS5uwQA0mZkU2KeqKSuw7JojukzM3S8nYsQ4MK5GjAmZ1cGF2GAh4Xjoyp2ChSbjCJpF9cv/72ilV",
-	"de8clQ9eefMuOV16czugAYGCYGxIFU7CFX7Zz2DPx8+3Q2u/7GgZUmghKTJ464M7BwkIRZCs5zkY+raj",
-	"hn3J2EizxH8ZO5jbZgSghsGV2OGTWGjFhcJsO+GqOxB9sYDcdmHeShr3AT6rrTiio5v9cAmcWyf8vCuq",
-	"bFVSl7zPmU3wq4FIJKbIswxGoZXfET6AkOSraXPp80A9mIeODNp6jk4vrv/5+W3/8O8fL2LS4q5HCHBu",
-	"0VRqw4CLnI1ZzsSIQZmxS60EpOcT/gkbcwHTmHKW4cwnHKdHw7nuCwCHU8x8ASZ8hoYSLbNOym5ZWpkI",
-	"Cz1DMPeFh9PlpCBUuK9QaEIHAurP7FyaCNoMzGtDMlW4j1+unIeTZ/FSlhA9h3lSmMdibCAQR9NjBbpS",
-	"sNgeL8yQB3BCnJg1l0GhoC2AeN3rDUTd9A47ZxfHwbM0Ia3YA4/uvXyBJBC3u+QIx8bTCR6Vx9saiCC3",
-	"5uft90toYjxo81S+6tAWyMHYtJYvOHSY94b8sE/L0c8MRltaJg4QjENslzbOA7Msj8wzp5YP8RSqRZxz",
-	"Wl7vJ95AKcyMLsiQ2erLX16TU/52H8d7GascEuPDQi28DN97U457wEJNOpSFHog3b6JerxfOmcY1/989",
-	"8nf+NoBRm7GZRDYDAeBGQ7savzYZm+PAg8mlkbuSKEO7B1goBOfwt6vzM+INtgCdes+8gfX1Sd+9NLzm",
-	"XOY3AzGWOfml54bxkFb8peNg3Tr2x7gdlHQ6Jn7Te3VgN/f7KvJrfaUMbPqWjm6KbEuGo138h5uL8GbN",
-	"M8gOPQrQXbrb1cI8wloYcIZqzTWLeTh0VOxsTPtDc1XMMjs92/+lV1ct88v/2uv9+usvr1dFKUKtWWeX",
-	"Kk21elFq65UQuICIFYxv9QZYoC3NbwLQaCMsE4yNFQTo9rGWMWlBd5ArSff1lWQv+vVVzwhE1Y7K2aM5",
-	"FROYCYna0Mi7FbMNPzB9aDXklXmvZ5ujolCt3udythZOgLn4Wm63/rj6Pk+7IehpBWquPGa5MZRKO8zQ",
-	"NEXCDJga+Ghd8EZkOmvmN3LcMdB85CehGuIXzPsAcPsBgE038qVtQqjjTmNLoUH7XJEY0edix5eYtxhN",
-	"eZrkTDxXByR2B3Cc4DxUMpJpykZakUK4xf9dtqNEvqjTbyLnojR9YDy1KxKO5VzEbbzFvA/09UxZDdeT",
-	"VgJz92xXh18uQL0zTsC58QnutsiM7HBlb/AK4xp1yTWCMbN/FTRFY7OYeRRodzM4eCPz+cHLQK9veex3",
-	"6CLuW4hY+MeVprl+RxcxSRx0PgBbp8x64mRmNoTZfguSF8J2OZmjgA6rmTNpEzA4wbryf/R5I1yqlZD/",
-	"Inv7liRSJhJqn6kdNTY5NQhU6yx/nTx9C27KPxldC6AFr4YNtytUK++0k6kPIlPBMwKa/DYpireuMlro",
-	"JBAmS+LUT3PzbtfXmSzBNB4UvMavNh6adSILkbAcfLgDEuOTWMQV+zixY2Prg2NjFwbkNJ1M/IQMO7y6",
-	"jlWv6eTPYvb4V9lx50NZPIZvvp+xYxTb19k6YWvx3suKhgUpEpulY9JSjJV2UboIZs5Amfcc4Tuc2rbW",
-	"hl3XDsetY6p/woN/A1+h9tsms4SPuOOXh9NmYLwNF9+m1Vbqsyq4n9EvXBAlc40Zk0aQPbrdorNrOtkh",
-	"t3870hx+JUc18N+N4doFm4Pk5opAZCqB6rMuOcNGlhxG3PyrYOBn2Vqy5XmAK9DN6Lby+Nf0oeq6zDs9",
-	"sY6SWrSV3ei++yvBNNDvGhzWEFK9dwyfWfJFzkAaN+f6LwqtbPs0hGJAkluoEuuew5gDK9WhETmptIfV",
-	"wUHajJCHXq3PrMCSXiFsoyAHdtiImXeIaH/mDIlF/Fxbu311jQ0w3/1IgRaCbMpAUUKUDf1sdLBxpgbN",
-	"sYhar4D3o5MduN+TBff7Rk3wHWD76MoyS1fkayixRN2jE+gUsAHfOZSrdEkfi1wcpB547uPKzB4aaobQ",
-	"2FsBrfdobL3etm29PzOo3s4uXKWbkG++uzRYa2SzT0OtjeVvi+ccnH8J5G8htu3vrrCqGXLf7rupyHpU",
-	"CPrwDo8IRP9pYtt7SvDE73/brB/uFKwqn0gGswryKJ/cADebT/lUDnSDvErFh5FzUTOsDaobZ1wpQG2+",
-	"M7kN640TPoa6Tw0NbzCGBqv8EF+eGBVIUi5uAEWLV7I+WIxMlGbZPqGCHP1xcXR2dQThZfdGNmtrc0P+",
-	"KRJz/fHZ4flp/eVauovt+5bYib6mwKzi9XzsvsBxEkNB4gJKGu3NWBX5vERAhCfAbDoPR7Ib1zKCSlNM",
-	"JXFBhHQZdZn7SLsFH3O1p3kZN4dhrDRPyJCnKcnoYmarX2lZrwmfmZIhFTd+bJ60eec88S+uJKHhL8+V",
-	"h7TkWAKwjHRZzp+2D6o8+KV7lFIkYt02aTncxH2PvCnniNYPgw3CCYJ4bkNzsL3oDp2A580FzReeFGz2",
-	"bVxDBC0h/beMlstOZ2wm2xb7UXrERi6qH8BNhXbn6qibaxiOOGYM4QIMSbxlWNFfPiM8W2QuttWoLOGa",
-	"JQBuZutk9TSXxWQaEEhZhLm0N6iS8gGUBz5108VljoCcWC6r55IonqBLNVMsNXIA5/hjbXa4td+k3H3l",
-	"LAW4eHv4zrD8w01UwLfbtZM+uQkJSMNDpufMzhSxgnl9Rfr1UQ637kajB8sKe66nqEvConk3nn/MrHhY",
-	"OdWg5MpdB+nDDihwX+J7E13UgJcnlikJKmsSP+nWsEJIUw5hdBVZfWC6maZ6P0Te/okbNR+ISD8gft02",
-	"KXTjKRloVW/Y2gz216hij8REw3h+Y++g7Q7WjkKx6utF7ZjXCJprbASP54ZbIKNDh8oYVTInPTt3Kw9C",
-	"055jDrCxy1qtgPNtcdHnFIHRieuzNLKWHErfr+gey44PK43LnEEjHzcmomCEjrWF8wW/a+W0jUdnkO0E",
-	"xM/cyb1FAbNsdzkLb61gneteRJec50GRThS08gE6EL9lJLZ+b4xF201zH4KaduvJo59c/ZPzLK3ydQKp",
-	"ldUOD8DAgJtu0BQ0/OTt263xH26xw63y4TlHRGiy24BPQOmOIjeFvxVs7kIXy2VCq0Gm3AO5qkzoO/ne",
-	"8FLQgjuygy2wPru1Z5trR1Oa05HR5/t2wGVEUqY1RMVVRl1AbLrIpkwoaPO1Tb5MjPJFhmHxE0mFQ72f",
-	"SK+p90mcSir6GMGL8F+XVDP3/6dMT2Xi/2Un3EAZt/kBejywt5mmqS/hgH+gto/Kiy8wiBXjFDmwJbpL",
-	"I1gwLIXqD0NXMc5v+d2Nb4FLjF5EB24i4FU94H9zaAV5bUt6HBd/oLCKfbNHFFT5GQut5o6+1pJV3wVm",
-	"q1FjV+qxijXKsZyYa6zIOvCXBOgGxsq3yj5nKc7vwdIXb1/P1i3lKkcu+SRHxdGwA4RWVHiF+npX5LWz",
-	"qzcr1robzfwa/l3bpr43ktn3ySXDOH7imWINVS2kEClTisTGob6WscfxD0FAqlwXGRMD8YwqRrOFMmrC",
-	"UWpjcs41VQLWTIlo1CWXzbdi00ANnoksdPnkqcRBG9w9NqKr+BbfCsgMPAsmXSShJD7sX74r01TGUPO2",
-	"wYq5td442CzCcgpPXJf3f7Ks/6OKZx46krxNdV2Lf1lbIBM1O9aWhKtOs3WJGmLKgYm7VYd1F0/+cfHk",
-	"70Kn3x5LtiUsXx9JxgUqceQWLUPCsApN7W1ckVHKaM6SdpfA4FhfDmr8b9thrEsuoRNqtIIvEjWXPVdk",
-	"7PHcVvnszdHfx+Yz7hj55437PoB/GW1s0b5IJRUdNwK2MXB86uEejSWHhpzHy8R+ZfQgwyBT6160+XaX",
-	"wAdgClzN0dR8+BJc0tanyUIrTTEu7KLNVAehrxd7LxHO09AbS8iUpmM/a5iRuRTdgYiP/vGxf/L5ov/P",
-	"06Oz65hkdKFKg9jWDUHI0AKUVENgENtStlAMbnNjc2dUj6Y2JTak4gYG10+KnLUPiNv08vjs8PiifxKT",
-	"nFU3LkfzlnsfkPjtx5OTI/eU3J0RmM0OtGY+lWl4v891w+mWXwpLoJZ+tGIdRT+cmzldnA4MCQD7luXy",
-	"NJ2bZwHYGS0rYUgAmwnMH+McwLBgmGh8X7/XB6ZPDNE4GtyiEK3ss7OJfoA0xFGarjCzHDVt3MpgCvZj",
-	"Mpe8uExmXLywE+A7a8DPmXe1sKUpV9onFEYys5ArMZ8ZRfUO1zz0S8YRlv7qubRorTpnrCnPdef2Zz8A",
-	"3O06Z+yhmuerA4qeHgNYGiqLqc3XDUi+hsaq1A+k2JwuM3tMOctpPpouYBIzoo6gIe++YGyRkRsTLlW6",
-	"2taMLrf8A+Ve/NvtJjT+2RM8y2y3OcdtapQf9q+PPpxf/vPzb8dHl/3Lw9/+ea9N3qBk7k0I9RWJ7TWB",
-	"HlmRbanXGru8y44Rt52pWeLD6nCzb+PEr2Cs+/M4d9R1HX7wiAohNRkynxbBgNVdERC3u+QUTcHnxhZ0",
-	"YKAA0D8ewzyF5kRHnVLe8c6Tylw8Zj3UkM/45JIYVapvcN/vpdHeDzHfduNVH0sOZGsU/+2O/hKtrkqQ",
-	"QOzCO1MFxHXXcKYwAPyInakdN+7Mt00SGU/Hj7IRt2asZTphicemgNq5AxL/K/YxfNaZUZ4SmSNaTWtE",
-	"FetwoZhQXPNbFhHDN5QL1e6SCwRHJ3xGJ0sA793awJ21AreMaRHdkWPsC7S8j7mAHvTqS5pH5eayfxUM",
-	"vq350fzzWRRIgRn9csLERE+f7b/s9aJn2tDm/jOl7VzBrUKhw7E1wmgIRjI6gZiy/f5PQPA8wVL/made",
-	"x/3ul9pgZS1n3u99qbtgG3AtVKr1RbUy33lhuJotQTO3uOJ8aEJDx+zq6OT95/670+Ozz4e/9c8+HMXt",
-	"boPPdeqSDWu4Wuj87VTdo/G2bF8IdHGkKfEjDOmahLtKV92hoWa3asO6RHigmvRTyDcvspSC2PzqtRsM",
-	"3SumFTbVyNy3w7ihiexLxvMFaWUsn1GzOELZQLmPzWMXQ7+abVkZiFaWy6QY6YjQQstOzgSbt7vkCBLO",
-	"iikFk//uIMC5eiDzqm5etIK5IQNhDeguOYOSdCIFsxLCsXszp9fY6VfMKuQLc6zbsc/N0g9km/cN/VhJ",
-	"VqM2y1bAnex60mb6FXjcXmFmSMw/TNKtEFe5xIqi7y2u1pUhZv+qDCHfIkKaBciltGUrW8imyJTtBMhO",
-	"gGwzX4o4WIEMyZGeH4MMUZrqQm3F6ClUZtx6KQgTiSuFq5cq2GAzhvpFNChTOeFCfWc5coUvux1Jgovv",
-	"ZMlOlmzTGAGmAlS/nNGR5rc0cMoeTqYopjUXE/VC8Ykosg4T5uGTxkDhpyl02xNzeafIAKYxYwLK9OIJ",
-	"01ewzBGuEodQiFqiJIEUbE2uDDihcvs202XVjRo4T825Hk13ZXz3lfE5YsDzCocnWepqrNqrzS5hATYU",
-	"ABCqYWgeTAGzNdkMvvkBmU95ysgolYolEYnNQ3zM4qCo+tVAxFfHH84+Xnx+d3zVf3ty9C7uEvPlO1z4",
-	"anGemA+mF4azbnnCnAoDoIwvXJkXKCEwsDxhIFbVJ1w1EvMWlNddOv5xymsDJiKAdzUniuk/bxD6KSqm",
-	"8wxxToCPHCevzcJLyiSjs84NW8xlnjTnmvpVCBkp0kWXHM0yvSCF0DwFGqmvp7jK6Ozvbv1tEna4TwNd",
-	"p1zpnWq4VzVkdEZuyk/myapCKpuoh1ry8S2bDglk3yMfven1/AMYmQ5wRHu9XoBHNBAtnfPZjCUHhAEh",
-	"SmHBiJbznEb9MKoVSXKZZdDV2SeZ2cfwkJxBN8d8Cn3/XKdsIGROhjJZ+PyoWTsyl2bQELG8QWqr6j4K",
-	"bkw8+DsZyzThYgJY18NUjm5YMhDQeDXPudbIwYgbfUAsBxCa5owmC4ehZBFLctYZTZlZoUF13eGxLSit",
-	"O+z1A3XWmqxtFBae3E5fPa7aWeB0zK98vXCpKi5NJ51JLotsU60FFincGRGZJr54YsUwzw+4z3YH5cAm",
-	"TWh8hsTxbXf6axWp9dMUxjFN3BcLZsw4ctmoHamWhmJBZyxGtfQm1EoHgQrD+YBOe72qV17RHeV0QOKh",
-	"pHmiYpBpthUXfkFYLPMSFk4WmldbdoWBKJegwipF27tHhYsJwkorB44CHW5vEhUs/3CjR/HtVnHYTnc8",
-	"1lGi+H02YOomjXF/5U4d119Iw44B7Jx5jJXjCktW2pXePMGBhZvS2zZHFwIprUoBrfaxjMKK3MTaxOqT",
-	"qIRZWO6zdTuunlf46FRFb6cqdgmejf2S7TK7V0KFnr7gSdahzYOqf2c5H3MbEznPmDh+Rw6lEGykyfE7",
-	"ouUNE6Sl+ERQXeSshK1xgfDnRkEtENuFK1WwPBoIWiSciREj/1UCl08KiGSkHGaMJZEtjWt3yXsukrBw",
-	"lQwXfnmiiuF/s5GOCEsVG4iUi5vKtV6gAB7MLb5O4qq0W6g3/WrcPG2m27icn6tAB8ImUMkJFzeAviWN",
-	"Tevy0RissYvCWAZj3MK65nwoOTk/7J+4yOi+ud5cMBDmF5aQIoPBXYAGO0dcHpokOVOqXdYCUu32e65I",
-	"RpWawzgikWCKnaapBXwfCJtoVxZphmo3iIsF72pzFvBUAFTvPp4gUhzceb2BsO9HyzX8eRojBNGH3NZd",
-	"8rq3BykXasmkHIFm3hNuXRyQN5hiObr8/fjw6PPHs/7v/eOT/tuTI4sKpKdcYTbFRZ8CcpF5A7HZ2uWB",
-	"GDIyZno0bZiGKSfH4hPX0+N3F/0t6Y3jd9fm9R+qNqDQ00umirTWi79C8uPCToCD78QNLSkJx2hhTWPB",
-	"lGaTyWf7dWMykvKGP0Af7G6Y7bL2YKMi53rxbP//+d+VYgE+EebzgQCkomR3z7x9L8EDJWOOfHn0bTFM",
-	"+ahJvzRPufXqpYNSvcOTleg+Xvaj/MuyUjJpGT62eaUDEosiTb2QoLpJSNQWChh+P4T9jt9ttaPW7dFg",
-	"tfl37j4d16SB4A795zNa6C61rUVkd6ln2Gyc9BWJUy/Bk6wfBw6EtzHi43cXn99+7n98d3x0dniE4xpS",
-	"p8aD0ZT+Ud86q6K7UmG83SmMncL4mRTG2x+gMECIr2B5qD13daRIflTbUDLc2zUKIpdiUjWRqSCFuBHG",
-	"urZm7IRp7xgMhDFWseonqmK58xkzSyqsvWOJcyxsc5yyp9byd7zu7bW7pA+AnXu9gRhTnrKEUK3ZLNMK",
-	"TGIpnLcQGRv2TQ9tb5jlhmLUmv8o0Lgge29g0pNmKiLjItdT4z34NfHJyeuXfyXxZf/aYpcevYstMt4l",
-	"0/miA88U2wIJwP602SbKU+O8cRVsMxAyTQ4IJaqA7zouUqthg+YkfIfndpJUo4W9JUF5Yh5nJyaf6oia",
-	"1y/XkM3XUp5S4SAY1OOUls4xFokXOt8gIV+ChAzZuE5KSoy51ovJIxcxcZKSC1eCr2XOlnsMLdGRT34y",
-	"vb+v9NinXEwGoqU0T1Pysve63SVXzNY/LglkFHJULJyw9DIB5STuR2Q+ELFhJJnzf8Of98lbRnOWx+19",
-	"uy6ePpYIW1D0KctZhABPdqaWkmTChNnCh5AUSEeYUeYYsEE8nRd6rYyI5WnAH3iCtvr/eWY/0iEcvqHn",
-	"/0T/59kQzhsMTvvTfyp0fgRfmPu4zldY8TO2KrN14Tpf04XtNFfLzSFAuUB/fm4SxO0UaUHeICIpSyZG",
-	"c2eSC62igbCYuCry8ag26HU/BhXHs0Rl+KzSodIln6Z2rrfrj1dEjgeihLS2obG8EK6+GCf/ww7mKcc+",
-	"bOmudcVUE5i5WuI2D0TsA7QA7J1SYzxYlVm6NGh/OF4rF9hbMcrllH1Fum+HtrwiE1dBUPCfdlVDfIZQ",
-	"Jt9rdJLhKa9mmhAsK8WMd4PFVRgI7MawjGJENIcKQ6I0Xah2l1xCd1YyEECK2Ht1fnjcP/ncPzw8/3h2",
-	"HdtArwu6T2UZu7GRZ/Sz6/yKyFjfPRJ/ujw/+/D5on919ekcphZhZIcRN87YvwZXaOIj++Lz9E+Plu5F",
-	"boV+d3cj+1dBU1VZFGYmfwKHYXkfNyDVvPVAYMC64/74XO2TvR7JWO7eeslKh0B6g0U+EBWTHDQYNbo5",
-	"BRx8ZHDrYUwKppY+IwBvMA6zmsnr3l8HIph8BcfmBl3hvDjXcOcXSKl1ZaiADoja+hu49aK0Z7YCsVXZ",
-	"5FthTXG1ZBdkeLrm9nLjbEi23yhSscWtIreeRc+qUudZ9KwiSWoHVUVr2ehgi3Sm3Fjci8bA91mAlhX5",
-	"Yr29Xo/kbGRkUG34+sKs/ZtdeotebmWfhhC2fcOfaThzZdI3fGd3CiGJgi3aMJv5LqWsnnzgVJOd0HJg",
-	"E8yCTWDOaDORqK2TR2MFvJvO9lMThvo6irDirYkkDi053NK0YK5sit5STdFjsn6QnxdjjDHjPnGBs8Hq",
-	"6cVuuk2CsVs0UIx97Z+XYvwXWEvPNXU3HdohwUZ3JlxlKV1Avd3BShgGNZXzEt4FEBqbIKLe4+R0cHd9",
-	"ZMdXdsi5IK1cpiwCvBzvldswWRsaYO2o8uZqvpAav7/dWdnjgULI9zADQuImS0yxm1q+PTBWXYqgtVmw",
-	"Tmx3ALO00TWP7WXH5ioY4E9JnFBN9+G+F61MTP7nvzM2+Z8JH//PnA2z9sGQKvbL6ygmHy9PYL6TNRRf",
-	"ktO3JGHGyoVuPqkYGS40UyRnNE0XwGsYNDNrwyTIoBsDEUZdKJhrG57FFBQ4sCAV0JP2eUBUNBHhY0LF",
-	"ogn+7SJ4y20BwAVb7Jj4J2fiK4b9s4aWQ1ZGyt/Ed5zRL52hTBYd4KRn+6/2Xr/5Xy9/rfK6i4evstqt",
-	"Zg0zJHSEKeCo7A0lQs4PoFpyfif/Im0Fq48qT6nCOHCtCXflg/RbI/iP6j6UoUq+wL/wz2bUYWVvh4u7",
-	"8Dw1iZNadYJwOs1ZvkNXnmzLi4OUCUZfYa4wF10Sz9lQce20zVQKtsiknaafMZmljKSM3rKBAMWwTygZ",
-	"8zRlCVAeVxagC+ewWIxSu7tNDXZJ33UaeiwXX5+QsXwgqpUNRglNZZGTVk2MFMedmqdrYwZ96V5uA6IM",
-	"ose2ChiGcBZC54UyIjf+o/Ne5nOaJywx/xeTqczKoLK5F0/D3ZDl8svCZn6oGIgqGLJhPMSJKcu4X/de",
-	"kRp0mL6vMXEZHy5Iodj+cqy2Sy58qNko6l8BVuDlr0FnZuShYoEUFQdbG7pjavUuANhsESfm40O1Sq5V",
-	"cGFozlL/w5RfbN4Oswsdb7su1TVsOvGIKbtvKWF7BZHkKt9/Q6R4Tdi0C3imepx2h5DkJK8cjw+MPQ+J",
-	"PDJcuDET9VbD4wJMqwCBPf266Aa0u68opFjKQK6okrSlAXO7dSX3x6vZ3wMSj2mq2HIK15ui7sbuQLii",
-	"xqUCS3W3SNHVKBLAibmvQHGTdOiQETBEtKzJjNapRGhhW2w5j1nd5KF8Ubv97zTltez1qYEecj6Z6l3N",
-	"4eNLgl6yTnhuZSnQ90mJrtZNQ56mXExejKgYsbRZ2lwXuVDBIAJUPm7SgaFsLgqmbN1xDH2dTPV1HFk7",
-	"fz7ltk7POATpwrZ+DgQIDzIDLMcgUv3+8uioSw7hscwTYk7D1joEDsn1FBwXSKNWZJ5ZWfIR85Xe+B0O",
-	"fOMRGIr43jVTGNxdxnuPjJCFGBvzVWeEq0otJZRcVlZomVeA0m9K/OgHiJa3nZNwdv756uPbq8PL44vr",
-	"4/Oz2r53PIKrYOWtau9wnyblHVwTLdFE90nUWDxU9ErLLDivgK8tG25U6vBXrB6rUFAda9sxIqtzzzMp",
-	"9DRdeLDTBaOGSR2Dh598v2QMYteGfj5JhsUislE5PmIDYXloSJVLbo/KHTKWc4mhh6zIR1NzEU0SQBeC",
-	"v6dUGPZmNgFqnOeBsFxMHNqkNSNs6EBNZZEmxPjjGBcBts2pVYhUkCnNEzhE+HsT+taFO7LtBpXNHquw",
-	"t9yXi/znQcywny3KFkrVrPw0azHPHXbIGZBus6p7DxLbyLOEAa3Bv3PGhdI0TffvjtdKqWYKGvdZBkEm",
-	"S8+RhR6eT6keCK5JRnkCJviUYhoV9WQSlfpv5nnOtfBQe9nChom4Vp7vqEgGopQoXdK3dcV25lBYZG3D",
-	"VGZrC4GApZXL2gkrQgfC/9olZ0ZRpqljTeR9rsiMJkFHgSpGU7Oafft9X/b8+fLo6vr80rjQny8+Xh7+",
-	"1r86ikkLxIW0AAOLcuXnKjhBc+qMJu36uexw/YW9+DHpRUKNVVLBhdwVXNdbv0hNjuo9uIjnMMtdWfmV",
-	"v0Vr2prrOpKsU545U8WMbWIX2+ob62nX2IU+xYOeLhMkYTNp5MYC8IwvzZYrLN7Njc6BKK1OspbRCc/A",
-	"nobRKXY25yoFWuQiPK4hHd2QSovPNm1PoNAXuU5WtPt+cr6VsykLNWWIM5MzmnY0nzGjillqaNTwAR9b",
-	"OlOkRclFMTQUBPftk3jGlKITFttGBvfv4ySOCFZYYCEGYgTEEIRT02s+YzHqwzgktbgN2s/Gp/bRBcTn",
-	"NBrRPCYaqeFjEUSzmbCk1Nj2MYylbDZB/rddGTjCoDsQCBP7t6vzMyIBnADLt7giakozRlpULHA+IEAJ",
-	"DRmZcaUA8Nk1PuP0wLD8qk24GggMzrGEvOy9LhGDylNXWmbmwHW+4GJyQGY0Hct8xhJ4HCtRcGtbUgbx",
-	"wYHQi4wB3vTrXs8ZFIBjLW9ZTn55Tf7O38Kf917VS5oR47fsyjzEWXCGW5vhs7zP1/Yh2AdPzEdJ7Odu",
-	"f3V87adFJDgWmt745hVn/5WMX2H3e6VWkNJZLvD45c2bV780CCi0QJtFlO+Bja3hfZzE3pGNnWUCDZZx",
-	"wFMTesvKcBOEwUrzuDsQ12VYilBlMc1s8+7QqPgysQl8Bf4FoiwGCwV35cx8ZsPtI8Cgb8WhgP58dd2/",
-	"PvrcP7w+/v0oduBrBJt96dRY2WC1YMEAvugBocK2ZSL42iSnQntrZD8A/nIP4WtEjUACwSHHvlfJzzRF",
-	"gTEQsbO+Ph+fwSDzGEvXnGOEAbrU/G/GRGIexPhPRg75A7i71tn5tXtPzKUtu2Z3A47OAIX2uS/addAN",
-	"hD2moYdWMy/wXLkAhjdY0fGSYxhf4ojD1fS7GbAKoiTQZY0RllSq0rhrR3ZQWhnODDy9CocEKh3jnF3S",
-	"D3w2/zrg0dHlbKJiGt280kjEwGh4pkAYA4FPw5IuOaKjaUB2PuPuDhcbZIcwFcEe636AsoGEbIzaaCDg",
-	"2KhYwJAD+IB/JfG7jxcnx4eGSL2buNnAW7vunWmVAzEQn6YVMi1TTTmjo6khMNdta74kKDz77wnNh3TC",
-	"gJaF9O7vQJQAVPvkDdSJ1ELc3YHnOHAf3Fr3CWhkUL7WbKmeWpccCwJe0Ewmxgxw9hBEom0srI3Xmu9G",
-	"cxhGhBub+zrxQBiTwH8qn/pTFiKpDHVDm0HFvm5MuF3dcb+3pLHdHg+UdLvPQenbYz2oeq7LAQGuQTZw",
-	"tWtefEQ1pUjK3p0ug9EiIaDtnCz9Rp8JWhOXtd2z6FmN0grqTO6KxFo/KyTQpjh/kJWD7mojD52aAHXX",
-	"snB7xgiAYebmCMY1Caya0jnFdPuAxEbqXmCGzG7jJdlM2pk3PGWhgMHyFfC8YPsBmgpzrthBxeDiqibz",
-	"4AzHSnjAwQZaIScFa5oT9UgjHD9vdxRSV1I5jc1j/ZLmyQs7Zel+4P1rgBLUU5mjnysWVXOpS7AJ0sfQ",
-	"KVacggnVDMtxiPs/bij+nwRYf+S/hackialApJFvxO3YFFvfksYqaP2SKNHhazkXyvOKmyIWoMy0MRgF",
-	"8ReuiB3gBTJcZXQ2EH7AGdjh+2HjAfMLlsPDSOvqon/aPnCiNCqP0l9C1UDAgKUhG8kZU+SWKz40Mh7i",
-	"1y2KVxq/wPqnDnOksS8w5Jwt4FHg6g9kS7p3awKLdR/14aaK7cD7G+XJUcL19qXJCjX2Allo83HuSxKn",
-	"Nsx1adkzlAU25VvRh6pLzoWLNoXoOOZ/3Y0tLHHqn1we9d/98/Pl0cX55fXRu7h9EMx6dxeHzjh+7XD8",
-	"O94bW+E25mM9HQi7O8iW6iO3YvjxklElRUzw7qv2vvG/Sgx7nMLg4/MgMqdQs48hHTeDmgyNm1x9/do4",
-	"tnmcTVT+pX3Tx8/gf/IUGX6IFWxt1dZXANGU1Fs/Zd27ectscp8YuJVoyH5/IRAnPGcAnBeTjxfGHn53",
-	"/ukM085ESGJ2JgumbeeBiw4elI6eX8BlsLHGEhuMze14LVoz5cXYC8AwpWbkC+xUL10OELULLYmBYF/o",
-	"SJNCJOYqmtM0ZSncrmw8NWMONnJ0o7rkdwnxMSlqRFFpTfVgZsXJ+8+/n18fxQeB6QPSxuxSQgSzCtof",
-	"BByt09BK6EItVaEC5DD5txTMLGtBVCzeyxjyikOWyjnptfcHokMQEfnjBUZTzYvl5C97pFVCCRFKErpo",
-	"RxYWHczGv7wpr3jjruiW65nvuh/e0NmDv5ZFt+F+nb3IB6Hxeg9/4mLgVOM3ozkjE37LBGabW1SQjxfP",
-	"1UAQ80ya3ti/GGvSPMRzRTp7JGe6yAVL2hGB75kuoHAqWDcMllL8CYspuDZrAxQG5emCjGgG2yh8AFc6",
-	"YV7uCqjMv1vDmwBscu3LUBs4GflDQhQ49wBQN+Zp2lIpVbaiDFYc215Ge+qtjxfkL28iOAnS2bPNkHjo",
-	"jOYCz20Pt1Xu8Y1i/nhRQwIIfR9mFeC9LTGWh0/GOWMWy1BNzVtCKIVqs4rxLmhmg/XmuG+BY6LgtbH2",
-	"jNi/WFZHCoanJjOJsAQIyGne57kic5nraW1AWW7b7Dc7PJDNj1s39TWi2Y+EYntirfDzWSSQNc8V/Lpz",
-	"CB5T8Nh8JqPpvq9PUFoPRvfU2w7LBgJAIKjmJPZpkWqe0VwbATQr20wQNMTqJ6zwiMc8ZfE+uTj7EJG/",
-	"XRx9iMiH4/fGFvjEhhcRSdiIJ6zMfQ4E4pG0jCr0IhTghaysS9gohTHmDpwkSCqXinPvTbvEx3tDTt8O",
-	"ROv13qt2l5xIW1ozY5omVFO0PWby1j2GeUyjNse2mgVAT1oIhnT0BWBMEvLH6QXpX1zsDYRik5nDlaYC",
-	"r5A5Z0IHJTzK+D+y3SWu2c6f13NF6FDJtNCMxEWeQjkrT7VNQC5NPMOyBCyEdzO/IqiYZyQroFWZwnD4",
-	"54rEsP7HPFUNYxAN27w1X/x+1JWZ++QvzCfvAGTt+iNK4Dlgux/dB45bX57UdoE/TFTkp0JKMm8BML4g",
-	"GmwGyAiVZeFmZc7aKCtvXr5++euvvSXJNVt472Y1QKJTg+7qyBhVAbRmRsE8ZHQ0tclv89TXXKfMlftJ",
-	"pQ+pZhOZL+Km9o/TxaF7nE0DuxcUvvu9113xfzNwwrYdZ8QHustGxsEyx2WsPnecT4WpHogvThf+pDbU",
-	"8nfp3dDhmsQOlzZQuovBS2H8ZjFKC6OWW0j79o/7xIjruN1M7TBj+gmTunn+degcTnJH5PcReWbJoUrh",
-	"+Os65L2athHh4sDWGfm6LpDZ5k4yonnuptF6JohnC2Nqx3YGk5tcUk4M2R+I2NWYxiTlCooUyShnAEVP",
-	"U/DC5yxNia0Z03NJ5nQBDYeKCWCiNgRuzvOE5ftQejpiClmOtEIGbFvod2erviJTqfHgSAt+KbIOBqDC",
-	"6wcC7VFbC2muC1ftkr5fh1h4fkRgShz6gsdAevkaGqmVPUc9ECmjGOhxW3eJYQpF5jS9ISXevyFpKNSD",
-	"KIrfT03lHF4Ii04zO2RxIOwfwL+nOoidDxckoZrtB9+OZhmgDEoxYoSOcumxGyY46ds8gfk4GJYAaGmI",
-	"nqU2YGKbymDel1nV2rb2YWEPiFG4XKPMbeX6kBl7f4rjYPWc2ckewPp2EQUgKsZl6JK3VnDiJ6M5Iykb",
-	"ayILTVrVYD/M+HAoWxjDtKkH8x7tLolHzp4gGR/d4CkDJ5AWTVM79twXo3Cok9F0EttkBDzCQBiyX/jx",
-	"J5pOGptTv0pag8fgLJ9/FCxfrCO74a5rOln7hp9NKTy1AUHm06w1I6hSpG/IbgO14IBtmlIMYJCTPQBC",
-	"6/UqQGiQhoO/vOxFvV6PtLLUCB7Nvuh2iJ1vOAQkClz8qjcQ5TKkpXM+m7HkwIb+FUlymWUQWw6WCFxt",
-	"6zRAPT+4875fZrgYiLhY8rotkI7zkGwRGmqrLolRc0DF2lQKCTEAuKEqWaRIFwNh/BLbqoNzA4MqDxUk",
-	"EvbJX/Z6S8HjIFpi47+kZUWaSLy1SrScAChMO8JAI+Cm2V6m5YSEUUIgZxFoVsO3kjl+GcOZlAtlFHdG",
-	"Z8SWk5DWiCrW4UIxobjmtwybjiz2pS8mqSZmry76p5GvFtFy+XisugulLVbnY1BcSBu0t5AeiD5UAtou",
-	"G8C14BqgXS/Qtd0Keq1U+oHA9OCtmpAFQFk/WInJTxRM+ZRzKECrDZ9saFN/h0LGd3b6mrHiyihKJVUK",
-	"JSC2LsJVPg7Ecumjk0NISUaEaWXXWV0V6ZltVxL5sCWRm1LkBsWQKxw/0vIzHn1TrXfuuLqb7mp3yTEG",
-	"NhSJc4ZEm7Dc6GzQYFZTwkAy6/oky+GScOZOK06tFX0ZrmZ9FD/ELE2NM9j3yssSuk/xG4W1okYowgFp",
-	"jJGK0muoQ69nit6P0wW+Dio84a9nvT8lC32zGX3JaLIJ460GKP32KmRDFd9WgrzMFLZED8qAXCe60SpF",
-	"avSLGoh45C2u+KBiKDsTeNn9LmyHK15aziJRdi80UKEYAUxU48sv1z2T5bLnMJQg5Ly0ay0SdrX8uTsQ",
-	"RwmHMgcsbfCm54rRJo/Ipuz9DDblrkrh3rLlrWn8Jlv1/rTe/UZBu0t+k7r0ZVtLEdHlQCiBOOhABIHQ",
-	"tjMDwDl0A/GDRIrxeR3Luxq/ukrhgYiNjImJKNI0IuzLiGW6xrMP16uzG4QUnftLil2wb5eM3Bkf3258",
-	"OCoCNIZ6UdCQxPyRZkhtvPBtGRSEmGAZ6XP+6ZqxMRcHs8yMoV/SL9sQ0AyAesZqgIv7QS5V06AMSFWM",
-	"gr6zL+6vE26IST2+Fqi9XQvUzpYoA1o/tAcqMCnQD9i89+FeKdO/G5zvkiumVemmaAmhZNLiCZtl0nBC",
-	"+8DniVMLO4u8n3LAHbnD3mdw9UM7/D+epTafmvLnjsOd0hsXhSPU0tBaxjkYjt+BkcJIz8b2ebtL7FRr",
-	"a2Q32tM19u9AbGYAh3G6J2wE98EsWccGtme6i8B9byP4tCZW/Cgjciu49uv6f+9Vf2HzLxqvm3b+wl1r",
-	"tf3aOq/v0POLe65o+MUyrbXD9s2tvWvnrXZ9vY+tr7eWvR9FU2/A2IV4YMsWJkR9k2n70b7CzrjdGbdg",
-	"3NqcjfmffEbT9fXs97Jxv65N/l6Getw98uaZt9Agv2TI3+2OXzvktWuN37XG71rjN2qN32I6edcXv4sS",
-	"b7Ev/jslnb+mI96Z+E3BrVq7+KK5fDoCds3lHNSsNt+nUjlldhsIINkIRY/3bG0PEXijWJoW1rVhV5CL",
-	"mOHCkZ/s6n4fLpwHDH0vVGGKqoWpqk71dhgQMaW3zNgjeFdjB6B1/Z9waM353MeazdYJsPnvgoelnoDH",
-	"8BR977LBKmCnNT1xdAHqOfpFwtWMqxVgF7Ws7Yqfkd1sMMn2boDxKvMABsqYxco4yVgrXQh9MBBgaXBN",
-	"5tQXiUUhsmXJl5G5rBYSs0v6jknRqJAM2hk0YV94NVheW0aN714y7TaMAr/JBnZBXQ03LvMQwbBH65I/",
-	"RXVuv2PQj2PrSJCON2Lpr/TqNZ10JrkssvuTVbSuQRhlUHWYWtu67GULJ3qJuA+Z0SyDKeTGLafaNnU6",
-	"43P5IqNobdunnrIFMcy3gLYm3wRaAukSriOUQwMBCzXpZteB+QFf/Xu0fW5TEbsnXTXWFA9u13K5MlN1",
-	"TSeOwoDRgIACPgvYob750nHP+MuLnGIUrBFrIoeBJ2OyR2Lj5ceECxJriV2OWkJb4Z3wTDtynfTv/yBZ",
-	"Lm95wnKIB0B4Cru70e61GsqWnlGeo2tg1vVzj9wKETaPT+UcHOYZFQvfwD0QNM/5LfMW+YGbuiNwQHDZ",
-	"tumjFbZsy7xil/gZMP55x5SnKsK4m+0ZCe7w1oF5Zq7K5VvGKIgTqllMFF0oO9/cvBHG/Mz+7QM7zUVA",
-	"4z0uG/QqcrXR1Jiytn4g/DhlKchQ6ilRPGHKmw57ywNecNJOQ/fJ+z8uDYVsKlve//E+l7N1HID3f1zL",
-	"7cod+woNEgc+/g73Y+UUBomxLfYFdaQnf1qO7jZcEIig8Zd7WhcRHcp3La7Q2TCkC3upMU5mFTUE2JCh",
-	"RjCkyYJRLRjNSSs+NL91DqXQuUz3LcxaNBAz+qVDJ+y/Xu29efVLr9eLCJ/NCm1eO2575BGdSzEh8dE1",
-	"ncQHJD4ed86kYJ1TqkfT2OHjIRaDY6yBeNV7TSxPQ0t0l8R/wBMwoTvGSuucw6upfSKkEnw8djgPw1zO",
-	"FYDIyVAw6UXWxJcVlLfNePN4bN4FXmUdxoOjfzHh4yrHjWU+o/rZ/rMhF4ZMomfmaZ/tP1M652ICXxpv",
-	"/e+MTb723kx89a1zNsw2vbdWQsBy3WfRsymjriCqQl01SSBLbmQVtT2Lgme7+xaG9upVskMZtFRqRIte",
-	"ACzIPUvWU2PN4zvyXLmeWfFVnWd3JmEYGR9zl9daZiDDNrwCmfgnON//7Oqx7p/p+U7ORQVCcD3cwG0X",
-	"V4EkrVRXyYwJmvHugs7SlQbyecZE/+KYJHJUeARwYxGznDAxlvnI6CqqyD/7pydd8l7mJGMyS22qQspU",
-	"RTAT06ivq3d/V/tGSeU3LCHxlw6338MCVZDWJUvkKDXqOB4WIkkZ6XQQ7LRTXo2IhorPeEpz3ANgTgaC",
-	"O6CMLxYQzhvDHyQZpRymtxgHlb+QNOMd/AlOoUET2fffrKjDneoKbqpP+Qid05Gt4njKfHA9NXaLfZ2A",
-	"B8oe1mYOcF/ZBtscxRZqVbVuOUoLEqsInWNucSNFPXBgBXasNvDwUT3talvz/GvV2qpvqrPdxf9r3QlA",
-	"jCosCTm6x3/XhvmbKm2wGUoRSk7OD/snrszFmvAZVWou8wREr+IT0SkynD88LHQQalMk5TMOvV6CsM6M",
-	"8tTPckMOCYLufyXx4fnZ+5Pjw+u429CdZYhrW61ZfoMH6s6Cd2uQzeYLPoVQ/m7caSNnIn0RCt9yLeZs",
-	"MMigxNVxShivh5XuxSrqKxLj37AoP44sgK2bR5yzcaFoatxlvC6oRaMjSMiFBeP9d6fHZ58Pf+uffTiK",
-	"290G9CHPuI8WfWhXStqAVwR2DMzBT1NbnAWA9t9AwmVRSUg9TcUlDbhG537YORaz3bG6DqDvIPZrleCB",
-	"CREyGGXerTO96ym2txP3Pw0HfGD6O4jrb/efUU6vAgw6dOlVOkPP19paLerNLmSN/SU7q90llzJlEVGa",
-	"6gLrRWAUMMaBB8LBcgWz/4PGHS5FAAzUDMqzRbOt3OCBail/Rj7e2Xmrpngk38fOa2xvWrb9EjlaUWtp",
-	"7DmWMzFiDpRbJGGmNgiVdMkRVGhRpRjkfiDSlpDhAq/DwNtAtLChIYadX8RtyBY5uHEyl/mN8rkajKcY",
-	"SQovfUAomXGlIDcK2wRVVwNhj+EvhgXDcN5SEI+sE8MbiK8I4pE1YngDsVkQ7535PvdKIM2+6BdT/VWh",
-	"u9+uT0/g8J9+7O6yQq3fHrybMprq6b+b+cOS38tej8ynPGWuTMGsTvJCqAPCNSLb+folGJ9VazX+Bttt",
-	"0260OzS14dkH54rQlN/+CQjiwr6ReRthvvj6JAEEANGm5u+P350JqD+f5OzqHydOJB1AlYirPIXwlpC6",
-	"Sy5ZwhX2l9li22GhQUA5q2N/IGzlkYLeKexu0TLcBInNr0Xn9eC9H5i+ZDTh9tW3WMntNqmhLPPHxYOQ",
-	"0nd/t6iyTqhvNuiDxbvqTuoMqIAmi4PwWzvacQVILUr8M0E1Q7tL+r5aC4offJc+QsWzhFCNFY04aS/3",
-	"9xsFbnE3gwrMEZS8WSoLHsWSWnsgnOKlxJ4C4UJpRhNDhqtFtNsaJrjkt4zonI7HIITX582lcr31a/XA",
-	"CkHP6a4AtMnBil0TmDJGm++7MFdoFlFt7ZkYupsUYhzboYGu8txQtTMJWvGM3jCjIWJcXJGp1tn+ixep",
-	"HNF0KpXe/7X3a892fxR5+mz/2Qvw4ewZLT8+SvYo+LS+38q/iFYsHRvNY1y9Z/vhMZvjWhrZh5H5CEP0",
-	"XCyH74kLh9gsfFkKGA77QUNpIjqy0MHOxvGo2RO+AZ8IlpgNPWBtEDzcN/uMuTHq7P9gsjoqn8tsCbFH",
-	"LkWwpb18/V2hg9L3sppVp1xpmS/CRaELsWbN/pKfO3YpvucklynUSIHTHIHHrCoPfQdNV4p00Q52tUvV",
-	"fTRb76mY1lxMzDbFaOpKPl2yBZsu793GLVKzz+mqfOW9C6M3U/8h/PHPaZoybRbDL69sDZhR5e6rqAi7",
-	"PjFRZDtFqSBG1iZFylSwqV3vvm31XHZSdstSwsVIuojIl4wJxYitOOeVhcsf712bThRpXVwenR5/PG0f",
-	"ECY0DM2CKUJQemOWDNcGZr+76vHdR7NrRWQmBZyScgMBUPbC3yBCwwRE6+0NwWb2l5r9Lo2ozYO7SGvM",
-	"v8BAkuUHUThhagEkbx4l/PC5W6f2qNgsSyFvaFy1MSg0oWue818FH910mp8W+HkKg2sTNqZFqoMP51Pt",
-	"I2r0XLa4l1rtGp2V3/nUvGq6IMMimRiqhbH3toI/cl3JjuNZziW0NeTaNlmZx3B0EWxtV2t4R3PiI11+",
-	"Baj7xM/fvBiSTp3o0FRzpflIIaCrGPN8xpKSsHROhRqbo/Pubd025i3rnvhcsA6UobsjkkbVUphGRnKo",
-	"Xq1bTgpm7nq78iQ8hykNIEN+oXCsKCUjmUBYDRo/UilvSJFBovlfBbQi+025uGVKd3C1mj3fFgvUbCxN",
-	"zbkkOCdNr3qUAzKVqeE8JD2smJ1IItiEanC2lrfHhWu2/80uZJj9lotJh96y3NghI6k0mAApN29pHvGW",
-	"pgXqIFCAGoUAvLCxYnKm6qnFPoPxUcYy5fK+kxdMYzM8flf40i0I0igy46IwPhgd8pRrzlS4kWAa7qvZ",
-	"ALt63ZwmOZsVwlgatl/HjmiL/R/iiMSKmgMx/6d5puK24z2AzYgGIsTPg5OwYDlda1ND9WPmph3miB8v",
-	"GEtUOfYQbTLHVUFr9N038Pi9FsUDp4KGj+TNtIq1U+IpL23k+zHrhLRv8brbvxlgXVSk3fNwUtOd3VxH",
-	"WI0GglpAgiO2bIW3fTtbIo38UYYAPVbInV1sXeHdTT74VhpVTCZMudZUUKRR0MSFpHCwPIuKJYglNqtq",
-	"VNeCU0/Ry+dTQRQ2p2RnGSKcWc3cLqod4YRSMaOzjhto0LCz5UKnoaY8I0qmCSQoBaFZ1oGjJaoY+lvB",
-	"Hk6KkTn4rMhHU6rYQNyynI+tmxotiaXgZtJC+AsjMlQxY/Bfs0XbUwv88zl2uvolVZUDOOBn1LzUkdD5",
-	"giQ5HUOnPU1gVKMcIw4K9TkhW9QzpYZMScoFtvCwL9DcS0k2lVqiesvZiPFMd8mZDaYZ74zeunJmWyeJ",
-	"o8QAP8Vs7hFK7IZaOv1WEXia3tQpxvcyZ3wiqk0WAbJKODLe+0C28QHMgLATA35JaOhDjL/UCQ7XtDik",
-	"4oZkdAEFrJWPQFpZoabmhK5Or3DWHkHEGcKFlqWhZw2ziCQFBi+YH9zhAVDsknI8ViyUA+GO91rsU5ky",
-	"krJkgll1gElhuRGZLCF/uzo/K0txW96DBoPR7NaO/EgqS4ahpKCjmyKrN7zYAuaDJiScIbqsjo1U9S7F",
-	"yJyuoVt3skZsgeZQ5kQUWgxJTuc0VRBeccYP7KS8/wHBO260HwfUB2uJCZm7Yw9FjzOgnv3nf//n/wYA",
-	"AP//",
+	"7L3/jyNJlh/2r4SoA5rczaom60vPdBUOEruK3c2dqmItizW9vcO+yiAzSOZWMoKTESw2Z66Nsy0Lkk6G",
+	"DzCkheCTsYBlwQZkwLJlWwL0k+4/0Y/auf/BiPci8hszyWRVdc/M7hxwO11VmZEvIl68eF8/79vKUExn",
+	"gjOuZOXo28qMhnTKFAvhpxeCht4JVWwswuUv5yxc6t96TA5Df6Z8wStHlQ5nZKCfOybsjoVL/IEsfDUR",
+	"c0V8tVtxKr5+8msYwKlwOmWVo8rQjFtxKnI4YVOqx/6TkI0qR5W/+zQm6yn+VT5NUVP58MFB+np0XEha",
+	"sCQzIZUkQxqGS5+PiZr4kig6LqJK0XGKoCl9f8b4WE0qR/t1pzL1uf2x4VTUcqbfkSr0+Rgpmntjptqn",
+	"q8T0JowM4K9PJPG96Pszqibx532v4lRC9vXcD5lXOVLhnCWpGYlwSpV+jqtnBxWgx5/Op0lqfK7YmIUJ",
+	"cs4F1wTnURQwb8xCMtVPOKRBlCCNPVKVjBE1YUTMWEj142QkQrKYsJARX5EBG/tc1orWEEYrPY/9PT0P",
+	"+t7MY6/kpN4yGubPacloSMQIJpCcXxG5+vl7Uvv8+fPnSXqf1+u5JFuuLWIMexY+IWucTGiInCFXaXot",
+	"FmRK+RIXTsJSDvULRE7EQjqEcU+fJn3K4Y9j/45xIjhbyxMydbQ8NqLzQFWOnjlrlnjvYPNUxHTKeOGp",
+	"G+KfP+HanuLMNu26WYDvY/dbXIVLS99LP1AsLJCfjKvQZxIPlC8jYokIia8kkfPBjvmdz+QmYd/2Kg8m",
+	"u2g5NaWffA0v8SSsXcKZOS1V/cWaXjihfz0UfOSHU+aR6ogGktXsWhctohkntYKGroEQAaM8pqtHx6W2",
+	"deViJPpjH+l2RMrYe1WKtMVESEambCr0Uinqc2moZO8VqQ6pZDs+l4xLX/l3rPA6+rqI5Ea9NM0h5XLE",
+	"wrV0K8OD9rSYd2R23+FiVRMWRk+b/T8mA6Em+prlhA4k44W6kx27HCssZ2wt4T4fiimL6GPvZ4xLtokb",
+	"4XNldbeIkJisNzQImNpK9izglSKC8K8PlDAvf/UyFNNVetpXHXKw1/iMDIXHrHYxnIch40M4yncsVMwj",
+	"o1BMHTKfzVhINIcWEaufWyuN2Hs6nQX60eur04qjRZlioR7pz75q7vz63bf7H/6kksewL3/VE/enX4ky",
+	"1CtRkvYvum+2oj137bVwH/mhVMSjS0t7SPmYkSpoIK4Sbm3DSuewhEcVyyWjPboQnJ1TNSxQm91Wj45d",
+	"TQolQzHDMz0MfMYVmYjAiw/NhFEPzqmhpj3a0WPv4ODFgqmeS9eUjlnR9efrP8L15wAXAk3U80ImJXHn",
+	"s0BQDwwmGMUllMsFC9lDL8v5HJ5cJfacTQcsLKJ2Cn/9hLf1GiMIdFNt+gS+VAkrCHlLmwfuRlvnkWyb",
+	"c3HH8o5vk+ONEbKhCD17BnARNbmLiT9ETdxjAdMHWXDNDFaCTsXdGtUcvvmQxb1g6o0I1aScPQFWuc+V",
+	"JNU59xU571z0XtechEhSZk8CKtV9LAq90uv2oV56RtfcV6vzuUTyZ9a0JFXzabjl9a8XjN2Sqv5fSaTS",
+	"lpPg5Fxwjy4LeUkvRukbNUVgkuI3+ptrtkDTlN2BN63WF5kNgAmsW3+YW8Hy76+16J5tXv4OZ8qfsvXu",
+	"FC1H9VOf3q9ySccshyvomBE+12fSiOBGoSqvB8hfu7WcW6/X65tX71LIwkWbCfkpV+qXc394u9Zs+1o/",
+	"8cmNty7TjO7zcRFZoX3gk5N25X+Tw1xtxaYocTTvFPGV1O/m8pWWeWsZazNdiiq5rYZ2b/13s5YG9ORd",
+	"luDYpLnqos+HwdxjXu2emm1JqtY7J79HR+SVEsPbIpaX+o+fkNF7dPwqFPNZET2KjslYP/BpaVpDzqck",
+	"ZBvGdohlbKu16vPlrufybbi6F1Kv0PJQ+o+fcmn094CTN/pjgLTYgQAcTqqCs7QK/aQ4mAGvPNCpYN1H",
+	"axYQ/v4J1xC9L0UEoSvlE5JTLpqTMtQsp8Mvi1ndCNUyQnSvlBD9oOctZ4JLhkFS6nXZ13MmwU4YCq4Y",
+	"h3/S2SzwhxA+ezoLxSBg05//RuqJJTwk+g1Pf+DL5ln7tNlrdy5uXjbbZ63TilPxmKJ+UDmqPGVT6gdH",
+	"ZDqXigwYoZywHf2ryMCX8+GEUAne279vRt8dwh3LwlCEsnL01beVkc8CLxpPz51JCbps5R5Df3iHLMCk",
+	"autRD0d7w+e0wT4b7HsHw2f0c1YfNQZ7cHYUVXNZOTqAJfUVOIdeUI/YpYsWmg7EXB0NAspvKx/KGkOX",
+	"uLy4O3m6HHyE+JJMaaAZQBvIIaEEFkT/3ud3NPA9UnVXNsJ18NmpCBmRMzb0R/4Q/WjpGKnmSi1IICTF",
+	"R4E/fBhLnHQuXp61T3pJTgAxZjbIl4QGIaPekviczCWr3GM/nsf7ERH9STZjaL4mMYq4mFDYIKlEqK8x",
+	"187e3X71X4pw4Hse4w9a/ped7ov26WnrIrn+4CGnnhYSUoVUiVDz1FKvPl4xEUH32Yz9eDPiOXy03bjy",
+	"x5x5mncGc0W4UIQGgVjA6keTR+53L7ut8/b1+U239cvrdrd16kJGACUvu62W9UMJTigxD8brcI/T0+aK",
+	"hZwGD9q+9kWv1b1oniV3j3Iy5+z9jA0V8wgIRiKG4PLwjsnXc6GQqkhgeBiNCdlMhEobg+Ch2XJfD5NC",
+	"z86NXLHwjoWkpYn4eHvcTM14RP1gHjJSde3quLVdghkImoN9SQIxHjOPzLnHQuJGM3UdwpmmV07EgsMu",
+	"XQj1Usy596Bduuj0bl52ri9S153hJ82RI/jCPY7SQbzkF0KRl2acj7TMFwKvSfTPOhgcJwMWCD6WWmOh",
+	"xoFrplZ1o4m7yPOXdBkI6vWEOKPhmD1oUS+bb886zdObXqdzc9bsvmqlb5CYvwdC3x2SCL2zjfrB54ef",
+	"PSODpWLyHkveSEgvc62TFle+WpKeEASn9UmultS0UlLmiSSBP/UVqbori+TWjlGEQwQH5Fv0niRK30+K",
+	"3jLCBX5ACYE7F7KpP592I2X4ITuXEbMrV/+IUaVPMGfMkwlxi3wlJ/7sh3/vNFO3xlDbGl7ezaE3KXvt",
+	"1I6zt++MSgnaAzO77YdkFlCUUVrI+kN2zekd9QM6CB52sK5a3S/bJ62b64vml832WfPFWWtlh6Q/5js+",
+	"J1OmJgJ0Sy3HINljPNf8cY/7I7E/ZkYkOaWPuFPSfC6t2xj2W5mblntDyvUvB/o40uGEeST0xxOtXyz6",
+	"vOrmLGGxgl07IpdCqnHIrn55Rrw5+GMpJ2Ku6Jg5hPI+9z2GQmYWijvfYyHGMUCP3CVdpsIloSOlbzP4",
+	"Yaepf3CJZEPBPYkXPOSv7fY102PEFky7xPOrxumVeV8JsqAg7EeafoXpNHRMfb6bDvCuM4HR5SPOKV8a",
+	"2SkfxKndZq91c9Y+b/cyQkQIDANpVUAfO6XYdKbkMYF10lSTgCoW3kOM7CVsCS3x9WRINJuPJ/ntlAy9",
+	"UnNTZnqk6iZXRIuRcBvOuAdfzLnyA0xChRsnYMrkL9lrSk1CMR9P7skrigadueqMupQ/UF3odXrNs5vO",
+	"de+m8/Km27xI6wuUKP2tyIeGeQP67A/YUnAPLTfKCZ2KOVf6/MMNSqr/6d8+d/b29p39z/ac+v4z5/PD",
+	"A+ezzw6dz+ufkYXgtfuw2F7MYtd8Foohk1LLQHJiZv8RZSGuQ3IRUAxWKRnQgPKhlkhEzqeYGILeKpBs",
+	"xklL40ilNMl8DqF9zpkiCxHi09rSGInAFwSFqn4tEJQTTaM3D1ht89r3+cbFPyLu6r67aAxYoY8aP85V",
+	"akIXIZ3NmGeCnMTnUjHq7ZIWHU4sDTS28GkIyQc+mvg+J//p3zbqf9Y4dIgUmGsGFQP68PY5+vimpBoy",
+	"9AE4RNJljVDPI/MZLvuIhseY4aBlrISstVEq8W7AJj730Pert6vPp/RW06DMPIBZ8MSRJlmEvmIm09Ds",
+	"qaUa3V5m081NB+eKefqi+OBUrjmdq4m+fYZUPVDxu75oXvdety567ZNmRmRrhUIb6Uo8kpehkTxDegoi",
+	"9L9hH9E6cjOzc4+0Ei2ZlNY/ADc2/kwmVBL2fuYbfWKhf+QQ2rArAdtXO+5zwfFNo3LF6rrJZQgZKAc0",
+	"kPYj7VOixC3jhIaMLELBx/r44j+0JrkQodfnlHsEfAW3XCxihygyCHyRTlktYgM5n+lTy7xz5vkU0hwf",
+	"xgtX15eXnW6vdXpz3jptN296by9TMlkyw+NgiFBJMKJxRJIfgg/cw4w7TLJHNDUCcyM9zPr8REbcE0mm",
+	"8Fn9PXsI9VzTriMFR7zq5i8cGNgRdXCBN7UJgQlqOblW1jKhMmtrmLqYKalyofXNkR+YxDuIP8xCTZPy",
+	"MTAwDJkWC021EmKDrJXVOJtTQbf80bcVPg+MtYKRlZUnfS83zJLVFWwY5NvVEbSNtHGrAsq/pMGc2Rea",
+	"cyW6jLNFXsIxPtKCoyvXTHvj5PQwl6Hw5kNVGKkOmd4A/Ug6m1UROR9EzzvEHxHKl7ulPgspUSXX1Vob",
+	"JbgdnouWMRR42Ne91BUBi16wJ3P9K8jNV/CsefVDMkL3FYbsbOAH2MIQE33CMEV2H9MbkmWExFJES+gk",
+	"mP9dtHpi8Bs2VHpKTVAV8o4eF3yHszFV/h2zGoWPUn5AZSJlGfLWqlqT0XsbCdHGHiRIrcYf0ylU8f8l",
+	"An71vH1uztWkyyTk0HybOeFwkxRwqLnM4JFjAgJb6yCSuE1z44LsOiIvGA1ZSPrzen1/CI/DP5lLqr7C",
+	"GI/UlyW8TMlQiFsfxc0KA8/lZn68libkmmQNnIgZIHfDgOb1shLvIxp6WCQGgnJVKtI7qopivXQgRTBX",
+	"cdpyJkifFrmkqvVU5pHBkrhjphLJzQ4ZguuhzwP/1lIFL8kamnWSKYewQOJVsuJD0N/yh+BpM7QcE1cL",
+	"ELfP4X3OfDVh4S65sG4nQ5SvJAtGoOFSSNXSyr7/DSOeYHh/eUzr/hAtgbWQ6Hf46CI/TxwYMWA2pXjn",
+	"bcJjei99xabpf6zjPMNDH2LtIQzpEmSpGX0lNL86N2mS40o8Cpp7qSXLrgzMxomSNDGnDofLW6IXdHg7",
+	"nxUfjifS1KE62t4BsdDYJR3OCC4NuJqh9MfzQzZEf7M1g4xyA4beAD7U52P/jska8JivtHY8n0pQaLEM",
+	"QUjmRWoU/HGXdNmIacHJ8MHBEsL5RxDu5ypcOn0eZzyKMJmVCU9K+BLmhTjw76gQkBpdNFHGOKP6Ju7z",
+	"qmZqEylUYrYTsDsWRA8eZ1+zWh6GKIYi9Mwva7vkjCoW9rlZQAlmocmGv/W5J/UtwdmCAFNJIOqWsRkJ",
+	"GYXiu2jlj4grktnF0u3zIZ0y4wpScSqjGM6nmoO1GIpeJwsGloOvlLYiuAfh3wGzFVtwlhM6PVr8mH5B",
+	"zbV3YG6eqAT+qPLdX/7L3/+Hf1CJf3cJS1g50iv44V30ezh5X31rs1ui12aJxyMWbf3qsnVx1ap8cOIX",
+	"fvdX3/3lv0m8EA+RfemdUzFWdYp4c8MmabdjZmlPzMpc25ZASDQ7quzV957tNBo7jWewaMMJ5WPWhb/h",
+	"cz6XigaB3gZbW4B/mLKp0B/4J//qb//bv/j9//XfffdP/pUWZ0L5oy9Y9BkR+mOf08DqG/hbW0d5BGV3",
+	"TkXRsZ7iu5UlcExNGczkd3/7z/76u//w737/P/41rKddjsP0YuAX8jZx4yLsHd53EYCq3//Tv/gv//4f",
+	"fdRF+C///h9/99t/87f/8P/57n/+X4E/0gcpxSafr/D4uqVh3DtNrsbezt5ncQ7Xd7/76+/+l/9I9Lf/",
+	"+T9GdTVU2efrQNHXNt8c2RYylIxYM7PDeVZUSO8YynNbqJmif/8Q6c/bpBFjkNKO2fqQEZ1em6KtUWKF",
+	"ld45FSNbYDRca0PKcKhpuZijnZpkIoUqvvldIChP767+zTkEoFK/SXGP/s0lXU5Z+rUk5+mfr/RiRxxH",
+	"+ZwG+uPofbLcE4mjxNScipgx7vPxC3SOJhXsk2b3FI9Reo6VRqO+s7d/sHP47LPPn9crP/D5ZjY9O9+G",
+	"NTHMrF80L76ofHj3IasTR3dEYXVasDSuY7iMBGcWskP/E6s18VhBGmQZbQyVFjy5WomZ0vdtfK+RojlS",
+	"0pIXUJbOk+hvxljzQyJCj4XH4BCPEAJi3QAMmxydwKr8Ut/ImoQtJxTjw5SYUnS9fbvNJ/Dop8bfq+d/",
+	"ICsft/pOqgZqdT6rX0vLvq2+FZfplPlQQqRu9ZWo6KbMR1BQr5wIg1CQZbTSbNKj4wt9eMvwR+JmWKEj",
+	"qu4fLIm+I8DjzI0dvEQtcUq9bfnXjptDXw6B0c2RCy9i9FeC9s8xVqOtqQFan6WduJu22nTMNN+84xkj",
+	"zE4t/qxhiZQkis9wkiszR8GJBGxyS4stOXPi8uy5lCyGMB+P8BJis8ZGsIjPlUj5JrN4RBnfSOQWW7us",
+	"FtSJJeXystxuWN7PqmHlju9oZZsSKF6ZIR07neKFPkmQnl4J68IoP6HZthOxVG0DXJGcuXGdGBgM8/ni",
+	"uRqF8dvCLX88l+V2HGEW494MkbRrVgMX5aAfrJq9sRQpayCt/2B95/m7bxtOo/Gh2u/v2h8//1D7e7k0",
+	"5NhZ35ZFptordOAlNgaNgo1+fAFOvMiKS0ND7H2exazZ6DjMGoDlFu0wtWgHRYsW2ZF58SB7h5e4kOU9",
+	"TmRsmt5XfCW5LBJY0bDOWvEGuxlfSvYQrKx3hmfz+MxJYDtFG18sSy6MdFy987VQwuyTNFKE1QUcgxSR",
+	"RJOQJGQjgJFIRVKyxlyCCQ834SZZQtMqbM6Fminhx4xdX0lQqaRjjZ3sFUtESKrRD5qbazDrILCPyu/l",
+	"dn24LI0cISVEob0kt4K0SnlPypR+5tx50TmJh4opX3doilk6YYCsuSPXhhfwqe9hz7YS61srNj94GZpW",
+	"hO4vQ4uZo5u0N39cvOHR5XotYn+j2fWR2evHxC56Nc2CrOOWUcnL0WMj31TAJS/JYxKFrbiBNL3frbhR",
+	"M8vY/DkXpLVXyYCpBWOcqIUwYTi5ernrGWI8HOr/SdVUTbMlCRi9Y7IGEStXCfe+92N8lEqr7LG7fEPx",
+	"+4ixI5jRTEgfK0AARqde01vkGlPftfMWoedzGsaIhb7q8wWVZnuZR6hM7aX+wC7pLUQCnNFWtdEQAIUw",
+	"frfGSfI8A7VRL6P4jwxqSvljuc2hV2KbsfM14OgcGmAWQIgw0jnav+Iz9yYSChmeSrv3U7rKs4NN5yVj",
+	"ljR3fk13viE7736ea4mkIwX3NKh3Vv+2eXuT8Yh7frdR9js2yvFthQZBZwSBonVbfxa/8+FdCZGUjJus",
+	"u7ee3Y/8KADzsddpC//A3qql++d/1qjX9W/r62zfRLhoVQxuXOmV2FKeBb39hZ4NQm2QIdbQKaMH4Ckv",
+	"4Q3L0OBk5EDqxCS2K8XhKVZMrnWakVbXMSMJcoVWIIa3XUal4JG4SN9MbyZLQgEsDWraEEIcCi/0q8w7",
+	"Im63ddnp9q4wT8/Wuh2aWnEJSIDu1WXz3CVVSuSMTvv8li0XIvRqu6Rp4UIBd4MOh2ymjFV+pykySWFp",
+	"pnEq73fYe8W49AcB22Fcn4ivKoaQilPRn6u8s50Rku7VrF4BKXEOphTaVCGb5wMKjxlbz3zOfQVtGugd",
+	"UqH8WVJdT1LH59OdOxrCUPr9k8T7V/b9HryfJbNgJwytQKqBLCVVN6LLdYiLhOl/acqgRnTj8pZd3DUL",
+	"EPUi2MqtW+yvbZdN8CudCTi1oKcl0uWWBoJn46N5eYQpfHcDuWOhUdeFAWD5UBAkQHQS6VPpdIwPj+DT",
+	"yZC/kTpolLC6w3GyeLlYWDwWgIeupkFm6DLjb6ALx1ohbhCx5SMziZyx0mx9X4bKsI+Zi/32mgURs2U+",
+	"E2md1uD/Nuqo4iLg1F5975nWde0ftf0t4j+tsFtioJIcpyZRHn/82TLv6iejVyMKt/+qnc+W38zsSUS7",
+	"k1iDaPCYwE27k59HPxQzH+vnCjBrbe5LKvcyCq4qGo6ZioOq2+b7ms8X094GgPx1Uj6nG4XFXEF0fZs+",
+	"jtnnXCgiEcl+hdgSYaQtDmzIhsy/y1tcbI1iW1DYHgAJoLVSS/loxzwyQCOKN+1HmQujHq2WPtvL4pN9",
+	"r+DA9L6HcvkIR3LbW/bMl+qhKfxxLtLauwvHKiYFF/BRY94rq/wgJHY73gYWy6S4av0NRv54HLdBVdzg",
+	"SP4+2fVBGuJVVAL3AD3HSuRYmt9D9o7K4x9nc302+klRBp+xkboncfc5zLi0bcWmeZU52101U+pzE6Up",
+	"sR/b6JKqJBru1ms+58hDzPu0Wm3SzWrrjTKabnJFU4SusHKKdTadItjqhxmsSElpc3Vr+9a+cFFYuwwB",
+	"oba3rs0i81YrkiItrKgk6Z4a2YyFQ5anCcJOopfFPAMBKFhshygB2Q0eG/pTGqRVROjeYupfJamnmVnM",
+	"EfapgDKE51g5k2nSzOABQLzOMOxlC2+BAnHHQvhDSUWw/HnOHI2InTJ+hBQbJDY9mYCQc1LsZhQfhPiW",
+	"ejioetzcMc91FeeEJrlNbzrAXeZ00INI13DiB17IOLoO0/nzviRsOlPLPMQB81rpK+BqPkgmzGel/yOA",
+	"DCQO6j3OlRSh6oSmyr5Myec2wew1VfJ5uZ2IAR4R5MSrncdodlnzNUhTPvJSCC+n8M65RzLsGVx86WTY",
+	"PPnYzK3DxNpFIkKytmAzVxBsF5p5vJzbdasOTRhy/AypEpa1B0MPEFe1WPWRS1byRFg9saTSt5UatF3O",
+	"VkrTsPqCnUwqmX7divZC9uAC8GJRU9p+PIE8yksD1JN/uEz0xz5UOaoMRRiyoSITEUpGBhABXBKp6Axv",
+	"UbZIPExJIPgYcK88wtkCOq5IOZuEVLLVw7nytUw+3t5BXuZe8osb8EPscysGVebD6VFzFw9CIoj5n5kE",
+	"/sUrAT2TpcK+mftBDJvlaJsRnEQ5wIBBHK8rH/leCfJ9eOfkRPlU3CI4Ed87RqBjgO5NYwAJHpSDkzEj",
+	"5cd1B8LLURiyCuAqXQ5h7yGYBTI6TVmVAsiIJLi8oEloNeN8aTZCYpuEjZTfA7nIEwt+kmdCFNzUE5Gj",
+	"LZ/gdy1anLIG3t4BmYh5aJDiqVZa9a8P62Q+27kTKhXOSyxy+TjZ8kuB6QLlWEs/fWqxGoqYC2G1gwBS",
+	"mzSVsYJvmuMDalcY/UgtakxJtCKpTspmM67GWc0IpW0y/XAPYcEKmsiuMBuCsAGWWITRFPXi1uPlg9jM",
+	"tuGj+czbjlXz1D2zEOZUxic3LXhi0pLsjqzsWJGWPDxJ6iIeWyMnHwNkxYrcPzyUFTOz/DsfxWnllV57",
+	"ovyZZj3Kb8lSzP/O6p1thW/iot6rl2kGnbJa9SC5hAIDXEsW5tNqQN4Myv3f50wqNh7v2iei4vJzn//G",
+	"hwUqq8ggtFjl+qrVXZ10hC23VvWGh0rmHZ36chbQZWx0bKvRlAdDW1l9i2M2S6g/mo68DTlF/0pJ0DHj",
+	"jcG7Zj4zzWA9f6xvVgvyDDmqPlegJD5D6Jh0nvBnjb16PZ0g3HieX2mVzj97VpRtdgq4UYwPwbzJkcPu",
+	"fAbNUlwtndzHTIKZz4zMg6SXU19OfSnzuRuDsfpaOdhzzE+IiFm57Fz1VvkyfmHrgEZy9A08BElZvfj5",
+	"FQS0+E9OTFIuNyW4fk2aeaLbA+BGprnDnu3tiqpa9giv9PhIt2w61vfsjIbgAk13yUfdNSakUAhFWxG1",
+	"ikoIy8M8o2b7CtetXcWb/Qv3UF3Xla9+vDrV+8O7lStTLV+Neo960XVVoFmchDkji4kfQGcxOldiSpWv",
+	"1eIlpOmPuS+ZZ4DG6IICshhmJUA25zHxFSIrQAIpwnwJRGXOV/ptvVSkLq0QWwTzUBRPiGowsPkWkOoj",
+	"5q70oZt+Emb0Hkx7H7elrZi550nJU4PXFsOuuuc/Uv1rYjc2wYjCmjyG1hwhn3wanVnOp1O62WoDqq7M",
+	"sx9L1Y6pKVzhAjdbJushFqOVX1y+rZTBeKs8323sxWBZr4VigT7gHUlv6SojHVUah3VQqnJAvPJByzRx",
+	"+2tSLzI9ljlZaJGD/m+t6fljTmaYaW7sV37HAA4bx9glTXSdKwF37lwxLbCgaslNk++Sv/ktcZML4Ob7",
+	"0x8K+1BClSpxjyYuxcwiXXXIwV7jM+zhBuV0mZXKc198dByIjGNPcIDFApRgMSKunY9rct6tlo8DbqL4",
+	"MYAksohZoRfVqoNPMYrCIPcF8+lsR86nyUX9vrAoVhWCHOzeCKv5kda6JP7EJyqPfoRDtQZ6olD0XsU3",
+	"Rcaa3yoatUWQKXt1ZCNGhaRaMywrUjGvNLTMnqk5kUxlS07aFyedcy3CrTAvV2kS5cK0LKVJygqKS1bI",
+	"y5SZIC2uQ1xDzOMWl6xO9YNTefkrK9PSW+7lSjpA+qJL0wtcAX6uliBVRsPAB6WVcqIEJEnxYBkHFyzW",
+	"tX5D2/ZpIPUY8XK/TB6VjXfG719fneY9GObO4pr7WM/sKoHZOQ1Tw1woQ+IvNfafN3YBmDMrR34eiZCf",
+	"F4kPkab6i+6brSKqIa4HLEve0Xjps8DDHp8rG2q6MecnE7LAlmf94qpzgd4maLljkt6h84dpajKjIZ0y",
+	"BYEGfR7SyxM1e16tQLTdn5MrEDWCJtgROe1a2Lw4MKl47LxFec1ogGmF6QWJOx3E5IjbjZ80r+V+SQRe",
+	"Pm7EHQvpmJ0ImXOfnYs7n493zDNkKKQCbQKqxB0yYpCmgw33nRXmJNVn9jeydkz6lXq/EqX9T6CJrCQT",
+	"Fni54Q/sAfPtejdFjsZxx6Q2lApu6BMoZDTQmnoWSAGpfj2niHz/N78lyfnWSiZ9FWb+2IFzGqTF33dy",
+	"T3bOWEKxy9AfsqIsUAV3CYLuwdNOlMxi5V1oGsggoMNGjwaM0vOn7P5tTEJGA18y7zIUIz9nU67mUwQ8",
+	"kiwIQPpBQzPmSTL1+RzwEMy/IBswyY7pvZQCualMlp4Sw9vSUb+7ZHXyNs8XzTkq0zUTs4xr7alyk4g+",
+	"k6/9xx+BhhHpBEy9hGb1Mh8n1b3kwY25J3Fu7SuleAi0Aa+p8qWMcY3B+Kb3dNT/HLD9NYnRTC0ufs6C",
+	"ZX1gK+IRd9zIlii7LeGxiQ6rkxKMK3JlhadTZzN5aDKTT3LSKpdkNzRPkrdPe+KW8XxfhO/1sBVLhS1/",
+	"MRm8Gvod/xdX19+0Gxd+W7anavbrk/az9m9a/uiXu2z5i9lw/1w/IrzX3cXwG3F3thfcDk8OA/bqpRq+",
+	"eh+0eX13uBfwwfRl3fvVL4LVsEX0yTyB1Jkx3j4lJ4JzNlRx07GM2iXnzCPmPqez2W4mXPRs//OD7WKS",
+	"lqjcBZzSMbvunq3ehfMwyJ8GdDR5Ilf6sqT1i4lSM3n09GkmhvCUzvyn2HPlaX1wOPx8WGc7z0aHbOeA",
+	"Hn6283xUZzt179Cr0332fNRobLzmNZnFE5sFgnrZuk8fCKwOECYGG3WtbiU+ll2Ay4tXDvnFZeuVQ161",
+	"X+rr5A0bXDqEKjLVEviQnL9IiSv8SgkFKcjn8EQKZ16Mkk6ZQxqaXQ7rZDihIR0qFkrH9EQLlkTO6JBl",
+	"NueKBnrqBn9h64jTmaC8HXszio2SEnmOioXm5JbRK+b5zdkaYBzETTrQ1VLoIMnJY4kBSDL7Hfp86M9o",
+	"QGYBXExIb8kbaWbfLjm/NYn5MSFirqSi4BiPupPAHVQ05zIWPbcYHGanZhGQRjyHxHYlSc3l2hQmzWr9",
+	"rmleCm1vZ9T3Ntv/rV9eN89uLptvz1sXPW0b48/d9sVJ+7J5VnEqL67Pzlq9kn6B1tdzGsRoIfhjYqYv",
+	"5gBd9C41lwJ3QfGEjMvgMZ0D5dfBkH5lGsQ+NBqSPfQ5cZENiEd57kbLIuXAihL164oG7e2Ex1qX3Ybj",
+	"kYh2TZNANJEGlCbIWZOsfCbGPr9nDlDZpJ/iNJ+N8frZFinLm7Jv8qaPHQkfpXNYol3nH15iW7Jz49om",
+	"Yujn2CxAmye99petilO5ur66bF2ctk5LisrmUPl3mtirOfSnZh7IltXWkpupzPhRkSTXIW5E0+N6UvPm",
+	"jKTnVI6+DBkjir1XsTa3V08qVWkd6mzOhxPMB4OEVkanmXyYRGFYfL6iKveVbJ1yfS2PbWcxm5qWbnRp",
+	"8Q0eC+Zu9QScY7eDj1FM49Fl+eMP75/S3AD9D6EqZ5siac6+95LndV1NLPbHE5nABonBMmcsjHoA0hkN",
+	"TaTbgIdQHoU0SRVwxvsc4TXB+ICGoLUjg0c6FXeIvKrfgmT4EWFUnzMz/mBp/kl8b5c0EzihfT5i4CuJ",
+	"m2+gFUSjhxA9rTx3GWS7aGVyOO1jFH6vlmPxJAYuNi+Bs7Kpc8kFU29EqCYFgFBUSla6tXFpmy7w6cAP",
+	"fJXbE+rNhELhilgwq/QjrGvU2Lesi9lMLUeUwqyMJzFBzH3MIouDiguVnluChnVr3wsZ9x6MFJbeyRxG",
+	"1DdE2UGuua/y61xhFGcdzFhyjHxRMWOhLzzMAeFM7Sz04xiq2qylnHcueq8rTuVNq/VFSf3Ewk69YewW",
+	"rvfVad6Pzo9gvaWnp2kVyh+Z3vxr4JAxvdDkvZHqSbfV7LVOHdJtfdnqXrVOaw4ZiTn3SPX0+vKsfdLs",
+	"tQBq0mMBYB5UT1tnrR48F2ksEJODAAN8OOnabr+66HT1+NS0JCbRsLheQ8qHLAhMo319pu2XfCXXZvz8",
+	"lAX8UxbwT1nAP2UBf+ws4KRg7cyVVdxztBFKeOJZ4mnFsjNjHHzK41As1OSY3HKx4EbaQ6/swLcBv9gk",
+	"NGK57GUQPx5JV/1vlNQVp2KFe8WpGIG8cmUUAElEXaIqlHuh8L2dOm0M9ob7tq4RpWAiC7fX2DvaPzhq",
+	"1H9ef36E2bTsvX7kqzds8Pv/86+/+8vfvevzZJuDamNv/6D23T/5D9/9y39P/vZf/Pc/+/3/8C9IY8+p",
+	"1+vf/U9/Vf3uX/7H7/7yr3////6jWqPxtPGMwPgk2ZmZ/P4f/YPvfvdfN5y9/QPzVg7KRaLhVU6KE7vz",
+	"h+yJVic58aO+Rsn9dGAbvfks0L/Qrygs0D0mHgt9bW6AtYI2/HuFF6Bp250Jva122UqmFvX77/caO/3+",
+	"+89aBVj08cqvMqKJA+KMiIU7XJnOii1XeHXh/uWWIiXGeyJx1tgfAb9Znc3lRGsPV+dXNYcEPmdkEDJ6",
+	"G+e37K64OraskwTqEiuy6QgXgYQyqzOt1XtXlCx9k8VCoey7Vo5gFofMa7H5ZrKMEgMWVMYqW6RSxQqa",
+	"0bhAkVz4MpOgRb07PU1p+n9thb9g5+aY9YnozVvmlXZc36eOtk2nq4cDEf0wgbAe1IwriVRUsiMXYhit",
+	"YGZt5JXHwA5daWd8TwiY1DjrATo/LwDoXN9t/hfsN3OiQn+2ptP8RwDzXK3pXOkrm4FpMrowu2NxD5xH",
+	"gGj68begy2ObSxpKtqacyShB3/3zf/fd7/6afPe7v/ruL/9NrOTklC3nXrpNvEP116EPE4ApQ2SEQFXH",
+	"jEoEJgy9lcv+4bds4by9jbW5mWkUByjSQYi9ghDE2rJtaz2v5po3Dss4sKcs1JZEvnIVIqSKVvfj5lcL",
+	"U6IlQjKkUwZ64DHC6MX58KAdYQ8Mc69nOn8BT+Rqe3qNw824B/qpbfquJfYuv2g9Y6NFC5NI7gDKNjBG",
+	"fulG7I3S76I3yAvpSN3XaIqL8+5fHJFYxJzd94cTglMms1B48yHzHkp09/qsdVU6CtnWxhy8gcTGEfY0",
+	"qZ8jrMTnmUQuqCG0vc/CecDksWlQpsI51xdBOs03gX6xxnr5PIdlLWlf0sDP8Vnf2V9vyC3F53LZC035",
+	"CMsni/g/vx9W6LAQKfoyoLw4MC0n/ozMAso3O6Zfdlua6y67rfP29XlJ1/TLkOnzdhmyqT+f4u4HtMBq",
+	"nwGp0RdW7paZmcpa2RDkbAe8WLQ4G0L30QplQvd6OVyHuIbaxw3bZ9dakyp8rl77UuU2ht9O54SxutAN",
+	"EDtuvW/ja41ExHtbBTQ56Cpjb+95juNDmTxA+D2hngeWuomdgbNf0VvGSdWaKbWSuY+xKZtAIulc9F7f",
+	"nHTOL89avdaNvolL5OIamqMhN/noLqM5FsXGinWI+kahsCaIdSlCNRKBLx7KSraSKM9zLBQNSvCioaSH",
+	"jxelDZnR1k6mF30xM6WVMqBSqajZMpVPUxhynzqP7ZwjK9UL2xQhrCxM/o7IHwG8JbSxK4ttSaoJjHQQ",
+	"6hKCg1HjGjNK7fFAMFeDcQ/CNTQgg9vACP7RIV5CLcR1GGwZJPsxAmVqO3vI8jkwZMgsXm46VARsOWZK",
+	"n3R3l/Qig16SxUTY7fAcgAqWCssS4rzCRh2g+8uluUYCYa2icq/gpkXu/CHAbSY6fCNdEfCmiSLGzBnt",
+	"3ragnCkZ8BgYnXr/HyOXGW6MP7wkZj2ttdCcJ0LcQh2LIhObLEjJgrHbwPZ3203yxlHcbTMhq756F4P/",
+	"RO1SRkKgDYpMDlUabSLpHfNIw6nX6/r/yUJwSDfEBMdiUNCMEh5QLZfZe5Xjotvs6LzXRbYinzMGGxbh",
+	"sYSVNlgSdw4VcDAQVMS5UaVUJFuxGi8lj1acjjltimNZtMq2sXDNlNDTWxbrHhh4H7JjMhFczDXJOfjV",
+	"WvuwiUgWqAJOaroufF2WR2I6+5t3Z/3UIpm5lXO7oO1VVtblnqFQDAI2zQ0GdF+ekOcHh5+RGT5EPKao",
+	"b1BKKZFKX4HEHQqPubukGT2GLALJsuZGenZAvvBfHPW5i0O4+o/DwJ/NsBh1z6kffE4GS8VQ74OkXMgg",
+	"eyKJC/9w4Q+ugXhw4a3DZ/hOn1cpGc4VYdyDPJ1+5T//xb/uV2rgeFETtoS0dqx3BtASlBqYsZv1Enmb",
+	"faQ40RP9qNbKYE4F+R/gBl6Ego9tbhxUccH3MXtgxsQsYLkgBCwMRZ6S8FKEiJSBSSUj6gfzkEkHF87n",
+	"iKJhAD2MjidCDxKJwDUdMszoO7Jb1Od79V3yZTymVGKmj8cQwMUmVJoUwCli0VJO9urHxEUKe9ZT6GLG",
+	"lKRLWPc+D3w0A4ZztUV+dALBJHVk9nKOTIaCdTXvia2HGcFcUqslcWpmWq5xzVd966SHOWEV6F69FkfH",
+	"oiA7eem/J2oiJN42kukrZwzyXJAJo6HNIgkj/svTEIHGoqwwm4oSM5LdY8nCO5C6gRjLXI6SBSU/etzX",
+	"vd6lLaXRxyDllD7IBl2Kbv98vPamtv9CRQzwn10FKzL0OGkf+AvqEXu5O0XK5upXrrttErIRC5nmXE6n",
+	"+v7PfumYuHQg5upoEFB+G19aY8ZZ6A+16p8px0k8vlHfNBESK3rNihskhDUy+MRInpWFQzkL0HeRF3RI",
+	"OZELXw0nRHA0EexREzPGj+BxjDCgMw8FIXCIP2R9Pg7FQgLkQ65nleL3fEU8gcEpCF1gv4cRDQIyoMNb",
+	"IjhxcYJuDbk5XrMvm2ft02av3bm4edlsn5XPXDOe2Ztu65fX7S6897Lbat2ctc/bvZvWr05arVP4bd4X",
+	"ri+a173XrYseZMHAu53ui/bpaeui4lQuOr2bl53rC/3781bvdef0Rv+qeXbWeQMPn3QuXp61T3oVp9Jt",
+	"9sw34S9X7VcX15c3p+2r5gv8VOekC2/rd9qvrpHSq9bZy5svO5BsB//GTvkVp9I867aap2/NL+Dhi9ar",
+	"Zq/9ZevmdefstH3xShPQ7LVedbpvb163W91m9+T1Wz1Q87x1c9m8unrT6er33nQ7F6+Sv7jqnLSbZzfN",
+	"k5PONRTuwqebp+fti5uT182LV61kHuDN5XX35HUTwmKt88ve25sXzZMvri8rTuWy+fas0zy96XU6N2fN",
+	"Lrx3fXF1fYk035y3TtvNm97bS5xf98v2Sevm+qL5ZbN9ptel4lTaF71W9wKKhe13btoXsFfJX8G62wq6",
+	"i87N1fWLq5Nu+1JvJ/6m27rqdbp61CTBvU6veXbTue7ddF7edGFq7/AQefNhbnhczgfRL0yMDgO1gHuC",
+	"SDg5jc3Ko1GifMFcwaiorpo4bk9kOqCdgT3LBQCDpnJ+Xok76BWCMzKbh8OJHpd6+uZCUI9ZQPkTSdj7",
+	"mR8uTakB0SR//qzesGUJVfeycQ4RlsZbN0PNZeM8l5piLCT4UxqG8Yk0VYVfdN/AXcsFmfpcIDxm+osH",
+	"z3MD+nmAB7B3RfcibqfdYB80y8HcqPdK4GWsBLljYSoJIp76DENpN1OsQtwckogIsuuTSkc2G1gg8/Wb",
+	"j5HkZDl/g3FRPtYUinx0Elhjf8yZt+PzuPgWAto+W5iT4IcW+WP1TEWF4o9Yk+DNmpf+UM3DvMvzjioa",
+	"WggZUzjoMUQfi0BxmqVcesATV5j5syzGRLRNZ2jAuEdNjaS+J6E4MZGco7W0RBklGbCxzyWpzuhSjwO/",
+	"lLVj0rAoTOkhN2Czfr4pIaa4fWLJQHDc0iegvKWlDZNrfHQlegvdKywHLKb5FRwQBeWlSValhicA4ZEq",
+	"Sq67Z6Rq0bn0IPpvFhLLun+nTFH9dM36ifscTIo5l0ztEvDagpW14ACuxiSWj/iSLOjyiAwEDT1jGUsy",
+	"pGG4xLZZhjV9LhWjXp9XXXTJ7iKdbm2XYI6JoVvLsYlYWCgawxqgwOnbZyL8IUNNbPOKmwNQQsDAc9GO",
+	"l+2gsqbbpUVzMKl1MKLhvSxHOXHkN6I4fe4zPJA9q2uEHLxQkDCRYivNy/QI2OPpjI+P9XX+7MDxv3zR",
+	"6S7qX7wai2az2by4up60rsf6ny39Py9Omm/1f0cvh1e/0P84qQetX37ZPeCvLsbNZrvZbF43m7+asa+/",
+	"+Vz/uXl1/WWn+8Xhydt2+09zcjTWcnqTuAkiqzM+/vPfzNj4z8f+6M8XbDCrWaJdzfIAVtiv9CsAIx4w",
+	"GmacjfuZIv3iKzCmqWClE9xTkD4HaGR4a8TZcqTqnnVOmmdaT2mfXt407T9euLVjEvgcnbscs0AiuR5Q",
+	"xcI+j+wWrAAivtolzY1JJEmLfL2VAqRpdVdTZv77AlTRX8794e0PojNJ+WZ0RRV5hdfEPeJBP4xas3Sf",
+	"3a1qzfLYO97sx9DlEqxz/2z1eJD1qeoHh/p4285fIuT6OA3FaMRYiQ7B5dLPTRrEY7cK2AZJfvtWxj9a",
+	"fPdc3s5nEaFYl41CJnMwkUfUD/I8qSfgU1qAdxOd6UMxDzzM0GAkxPGYB7bvktwyNjMWASQYJLFya6mI",
+	"0EbZEQ29BYCLGN7CNDeepHhwx049b826jHo+ZzI3pUyqcbgZlSbbTg0I8fzt31tJRjPft+Pl0z9k/kyd",
+	"hnSkCpwK4JieB8wmNIeMZgoYk3X8vjIxgUTq+vqK/C2z8DfbZIms/ETSfLIM9Lvf/h/f/Tf/8bvf/VWZ",
+	"8aLQdWGvieGEhmMWR1WK6xSe55cpbHmiE+n1tndOIe672eCeqRLJLL3d9vUt6xIssrbKc6S5IFFGj8hW",
+	"gT4fRLIZDSHFaLBM1ndmShtyd6nPY47Aqt4+/9t/9r//l//7H5DnjmnEU6b0E6e7ZpUeH7wVPGETgSUf",
+	"ckh5HOqBLyYTdMi5/7hArl2mmTAfdv6TqpweOkdKRIo+onLK2fuo1CunQpm9V9r0Z47tURGi0ZAMo/lD",
+	"RpQ/ZeQbwRmpNi8vb3rt89avOxetmpP252DByogGgTwCH5Dr0aUbxejQveOPEMnER6NkRqVy4rhhVFuu",
+	"SUP/DmmacQZsKSBxxaJkBWCh4QeJRUiJ/mihuqr7jfiR/Tq5EHfgBgHi9z7Xk957Tl6yQTin4fJYP0K5",
+	"p38H4R3Bo78lRq3tkhNsOQXILVgGiF4NhMPCOx7NqM2oYD9Ki0BzeGQXRJy29lA+hmkQn/D7WwbRGOsN",
+	"g2eHaPnDWd47jGyELhbx/qAtAy/POXsaO2bhnBwTivHoyPs6l+Cxizl9vX91v7HJv/qRLZQftMWBu5DP",
+	"gJCGkmC/TGgN83fQaOBsgVkrKcXh24rvycrRV/tOw9l7l4ORnz5SW9aJprJgMe/K/pw5dQCK9vWcmT/r",
+	"1VqVLkXHMNMZuAg6JoQHIZNqIOZZgDNMSUkXkkG/Y6dy0jkHBOdyhWSX2C7B9nF/l0Niofcuj05SdTUd",
+	"rkNcQ8jjVnBlJxnRyzy9G3mu0dD8XV97JqsX0wRFSEze7mq46vurqfhh1jjcp86sOI0JK0SUZMHIsV2l",
+	"zFY8kfDXktgXuLfbpJSv7f/9mD2/Y0jx/LQouw5PJIEnSBU7MZp1cBDwLvFAbXezBZTbVjzai3W58FGy",
+	"enJJi9Pg19ffJY/kY2Sxp474H142e5eB7lwERYSZ57JsbVEKKLnEC9qGKf+0SOKhlH3pa+uWLv+dMGnV",
+	"ljrX47JDpxCJSzyPCpS8DxqvfTVGrEtC7dqVT842s1hOtPsrS78Jo7crgvXQ6aEISvTHvL5qdStOBRLK",
+	"SioV1xLitICjj1e0CApCrRhPNqOvaHRlo82rfl1R5CyJYtObViZTl66XQWs1QOnj6jTpFf7gVK78Mb+e",
+	"3bOVgw3q+Pw3/hadHZzKgg2kD9BDa9o8rLU64KGSRs2pL2cBXVqrJtkdYj1GiXnuQ4Lg7E6eMXrHEG9l",
+	"lzTJQCgy8oNAc7beN/1vcGIwbKsymssC4Lkt21KYmefxnd7S+azFtWaXdT0y+9sRDSRbXfv4pQ3wGPbJ",
+	"XAJmdPoFW2o6Zeb7t9Gvv6oMqfS5AOBwZuBsKquW1m1ioLximDKgTLG5dbgRHSH6Xu7MMnj/65oXl4do",
+	"T1ZHZdWNGK7/Mca7Twvk9JClgZaw9BXfeoKosr6pu9HappwPduIL6klJHXwdrpgprB2KIGBDJSOfqf5q",
+	"XF5rR7gnku1w4gdeiM3xtt+QE/123i5bKbbRIBMLXgxnpGcaJQbiF43lcx/Y+JQ3MotNpulIrMZGvsGZ",
+	"f9SgQenkw/LzLJyWyc28Z8O4T9Xh3LNwxGVP+blt9/GQjuw/vk4k28H0bdHuonChs005cuBO8irM8PEQ",
+	"uouYPHzU+kuKTzFX64c13Uq2HviR2pL5WqhoIosWbi7zNVVbb5bokbSiSMQ1aRuc5XHLqi3acUMiSB4a",
+	"WFHP64fh+N8/k31Kw1tWDvS+MPD56LGxdPteQ2KqyCEZJlvrD4KNeIxIGO7o/aNgidSgLdhi3R4X1Mac",
+	"bm4zrtZ1+95wPeLW5NSdwOuFM88/qDjxSr1++Hy/nhzOlidZ9qx80bm6bMc25hWdyjkfk5ZW7kLB/aFc",
+	"PeLD3NpG0ESFh+m/mFAWFWXccrGQtkpreEsGS1INmELUQs8f+0o6xN3V1vgOVjClDLd1UOrNnV/TnW/q",
+	"O893d95923D26h/+ZNOp9tiIglvOLEaJgjAg+4nE4ih5TL7ovsmiv2eIevftfj4lsWQoyp3GNVIh9Zgk",
+	"1ZHtNUfkfDghVBLYM4dcNK9Om7+srWR6Z1ertADa0txLiqcs7E20cJEDpn3xZeuqZ+47GXXXfzDccP45",
+	"KrbalQhZEqg9v0hXhIyEjAZweNNNH8C7djkfPL2aDwjA33ss8O9YCG420oIsCqg/x/pd/RIN+hxgKcCZ",
+	"ZIrToZwXnEzMO0qlqgB6RSDGMGK6EPfbigFNMKowxZble7/+1S++oW+ez9u/Ef751cGizet/CokN8LDe",
+	"pEpj/9nzZ8/3D549PzjU/DofBL6cQLP1VHuHeuOoXj+q13fr9fqvwcGeKLmEujqhV1Paft1Pk3+XT2Hx",
+	"dkLl8VXJkaB9w52Q3qRz894KMXlCyO5NqlLUNh7SGwWth7INGwq8Q5sZ6DyxH4W0mIkjBi6yVxa9OWOy",
+	"KRX6g7kyP3mej3x0mV7PDRPIyjZLTjw6eIutCFuZLDLYpsYQDsFalB3G9fHzyC+uOheZ9X12eLj/LDfp",
+	"M2LQAnSEbFsLfaoCMR4zj8y5ySfYvA4pbs9tqREfaXgSmIRUuy9PyP7+/vNaaqGykrIs35jqzvZpsdSJ",
+	"K14dRC0bGQQK91WrR6An/sAPAp+Pn5pHpQtoAXJT9et68Z68vvBCfWf+u3vz7me5NxlOyZQtF9Zd2SLf",
+	"HIpsyXNP3DL9ZTGjX8/ZjtI/7mjDb0dN2A6sy26zs/OLRueb/dxCqriQeKNYibfgwwoBuQFdW5YNVCUq",
+	"zcf0zpQ6zWakOgt9jtAOzauTdhuwmLGdfqYgu9QcU5t1UH/+bN1u/Z2d/yq3icy68ubUvHPvyfmg2Bn5",
+	"8G4aMxoyru6dlypFqDqhqXYsEx+8R27i5uTCaBJJggoWc8OdFalJiJ/MPQtnkHgzN6VFdBlni1yRBroG",
+	"8GvyIgz18wDm5DJblenmg2OxZB1wnsREaA8AaooQF0ciJC+7rRZMAvMfZiycUr3YdnZp3C4iMw6QrSqN",
+	"OXuvTHP+td2ScD0x419iai6AOiC0Qs02l5srsQNLhK3ZommlOu/csyZ661rsbRASrKGS2Os8FMxNl8R2",
+	"+LimxJclynvT++EkeDQ5obxT0qPjjyFqtpMVa079+jPeo+NXoZjPcpI9BDWBtdU9xL8hXpF+W18mgc8k",
+	"UcK2l5gyym2PFni8NBxofuLXSujrwSu8bfXoOsmKORVmydat82P4nqI9u7/7yQ5RBF1JTRTWYFG+S3ha",
+	"9C/IhA78OJskCUo5nGhTmY9ZTrT2h8FS6ZjvfnG8LaHMHG72KzwaJuPhpiD0Nkz3SPz2MFbLb1vSJIqO",
+	"IYHYIQ2iBNmvZ9qCKHQpoEKavgJUSO9YsMmHtLLKUcXsKg8aWiSpGgUBUmv0r1JFM0umYgMnoQHp3SAD",
+	"NhR6CHNjlV1dm3uyBmQwL9MbplPQHxNPq1ml1Z6TJfJiIrryuK9goyF89cMMEW7N8jCXojzP+4QGN4QE",
+	"156gmJjc/pA52YwFy/DRosvrL9r7Bf/wxeiWzVk0O/ncZQupxx6lU0np2P2IlYrAxGKscQj+ytyi0i10",
+	"nNKxn/jLnzX26uu+/fWcApTJplERUfYZ8fC3GTHdWPcJ6W+GuYVNvPK9OIsdwgz34ydQ2ez75vtRy7Bo",
+	"wnE4C0Eo1kcUgcDHSC1Hdv3DyymHeeXfUl6ywWRjp/HMrDmci2gfDK8mt0gzlt3Ao8qL67eJfT1qfHDu",
+	"m3tjzm+5ohlzDmwN4Up7h5fMZLQp+j7OvYL4WFTka+JzNsx3TOrp+FzybD8OVZeAkzhjIZETGhZSgnCu",
+	"QOwTiXnEDrHrT/7mtxhSdKDciltggsC/ZYTypQkYAdR9VG7+Z41DUj2o1y0grvsUhnBriI0ohR5r5Qvk",
+	"52TEWObFEWNubTcrpR5nfa70qkicueckoKa/YaHY3VpsbZJY6yoBV/JLSgquwlN45eej+w7mS2zTKVkQ",
+	"bE7Ex/N21To7K5mG/2KuibtiQQBGYUamlyPIJMA/Zrp7ch5IFqQ6PTQR8VPrF5DBAMdW2YNoZI0+OQAM",
+	"kERMURCwB2uGs3smuo4YtpS9tydc68LrRsh/401h6L4X5aTZuZvKcKLPCqliG3Joa2MwEMzTCyqJxwJm",
+	"mxEBzqIAH4evosRkJ4G0YKPdmK4va/dcwocjTyix3Qoqsc36YRdSWL57zTBP9TJsHeUJp/Y0RWCEbYAq",
+	"WJJdkhNPcWIJTQ3O9yMpaygr/iD1NZjaeniG/QieIaXC7R1aFQ5qKdKHtmGZuXJCQ48M/CBI7/rR3oNx",
+	"HB4mSpsgMg2+EsKaGBhIPBwOwA2FBsueciJCD2F6jElquzE4KHBFSOoQTSqUtRGaQ6Oe/r804mw5iVrq",
+	"fMfdoQNG75gkVYp9ufV+6HthRv0E4NaA8lvzam1j1tPDIChKCqh4AiGjwwmTx6gKeP5oxEKkPLkaW1Od",
+	"nyhfQmrlHadraLNloF7zz1QG1TkBdgK1c+QLf5qTk1QOCnoz1jO4Xvc+rx2TgI0UmXPEKvVShgh5o638",
+	"vUOH9CsWxKdf0dyydxih+sBAB+SUDfFH29ICsYnwqyM/UCx0TOcr6UCvD18qf2hsJQuPsqMZRd/LZCD4",
+	"XD4W1HTpSsCyXk/c32tZJDCjMkm9lRuqJPN3+iOXPBbUEhZP2LR8z69ZjXt8QKPCaE/nCOWnhadE8Gh/",
+	"HTZ7bvEWhuXNdxABchVIHfJbuAXYZx5hO3rQtFuquGa1HCZ83DZgz9nGNZpoP2yqYj8C9PlDUh6KEh1I",
+	"NcqGqN0/leDTYnYXMe9j6H9wCP7wdL8v9aFZ2tLmgty4knXcqwlvicrqVFLf3sHGhA37ai7RyV6reZLp",
+	"TqgsvMCQylV8gcuKUzntvCkNLjDTz4sFIgvkdHwtICVbz3/pOsTV333kYv54Ooa8AidsvHT6nVXnaXJp",
+	"S/e8XdWior8U7WER6ohnylpLHJRP06aX0JGCHLW4+Vmcs2RAaRdUkiHlQxYEWNK/UThiDs62mT7zmWkA",
+	"u76LK6qoOZ4txLu/mOv7sFTZ14AGelo51RMzBuDd5gEyC6CFGx/54RRqEodiysjU56lfG7upbIU3urmi",
+	"4/Ux/S6BoHxNP/nNX9IDnDM1yWuf9FossOm1oByxH8DqqrqtX143z24um28Bscwh9hfd9sVJ+xL7ELy4",
+	"PjtrlYczW7+lBdIjRUfFqWTIqDgVpAKEC8wUesXksnC5pTLZdw9Y7G4u2mqT8zkNiH421KI/pAqiHjMW",
+	"DsFSxy4sK6HSjSdBfxIMsDx/w2bYaKrJ+jJqzJ8LolYYUhd42F7Eh7EER3+M9GNTq7xN/nGG9likJCl0",
+	"MqIpdR4T2506ZilOTG5QmsNWFz8jWYol6GOkUxlZfP+MKhygwD+XFuiVRqO+s7d/sHP47LPPn9fTy4i9",
+	"nNHZlBRWK4c/eb73n9WTp61ysLuXWmrjC6wbOPW4s4MaoxKaZd2dBBVmqmedZg4G08pdlQOQbtq3iBBd",
+	"WhyePbao/4wPw+VMrWDsPDvYVHyYLFyo7zzH6k2yk1vAUOKaKuP121n9Wzkx2FyDucLesyEAJ8PFgy6t",
+	"e/slG9vfgmvRZeMnN98pEX3P7kdS4rbJyUWl/PaJJCP/PfOISTKHKxreOdb/DOiQSQsXiVjU7Gt9z5iH",
+	"dslLbVFzkrnRzY1vbuyhuGMhoYoEjEr0bGJPLYukHd1a1Xhnyd/8ltgDSJ6Sxl697pBQzLnHvFqEYmnV",
+	"sAV0xxiHYhHFtxj3MgH1xIq4tY/PD/e8qOtECdLQsy24smP3ysHuYWXjKYbC6w/Vfn/X/nTwofb3/uTP",
+	"/6xRr+vf1u1vKp/i9i/yd9v0C60mMlgb6GkwoXoX3aSocWv5BTHbQzuvqhdr/fcAzrW1wrAWx7n43ssH",
+	"K9brdetz6EptYzW5eQzEPWl2T6H5OyXDkHm+wrui6itJOBtT5d/Fx8eXZGGyf8VCn68+d09et06+uMFh",
+	"NBsOzBAOcc/bF9dXLkSG7lgIDSDspeQQ97J1cdXuXLhELWe+NimXhBJkhZ07ywsWWwULqI06ftK8eq11",
+	"7ubFF9CK98v2xasr6NQLrXdjiioO3p5OBUiBVrhftgCq2Hxd/6vTRqW+d1LS13FC5UR/H3tPYxGAVrFO",
+	"KKDNnUzY8Nb8W4tx/Xlt6OnP8ztsn32pTQzQtS6FD1pYSw3BfMjqkCU292OlhHzEdf7gVN4yGgbLR0mS",
+	"3h4eSW6HSoZoT3loZKXxk5aM3qt6Cd4rhE2KprMqIrSNw4bz0FfLKz0XU3XCaMjCNbWykk7jgAVUuDrg",
+	"D0emkqYIX2ADcsZmZCjErY9cBWsG8ha+Ek9uohQU6JhxT+CV1e9fJT8LnvbBEhrc7sxnUfAkEBiqe63U",
+	"rMODpUOu6JRd+Yr96Rl9j22sOPhj4SOR1m3iGzeGhpg4OvO/0CL7A3DSSCA8ClcUm1enX4cu69C2mNFp",
+	"xanMw8DMTx49fZqJoTz12B0LNF/L1Tp+O6BeRBmFcp5IMhFzySYi8GyIshoBbkQZODEeYBw97HMfxItW",
+	"XKRDOFNkIUI1qTkknHNpQKzn3FemYgizle8EQAggwDTGHbG9J6Qi9jl04yY0CpsgnXLiz4iahGI+Nj10",
+	"xQCKL2czNDB2+7zP/+7fJSeC3zEOsBJ9vgOwAgZZAwtMaKi3dMHCEzplwQmVbJfAHWqyKc25yG3vBK2r",
+	"+5xAU2sn29Ga/BJzAWGREPQFZqdVKfxuWmmSpNqvNPZ2IZmj3q/UdjXBPX/KpKLTGb5isQSO4+6/XjSe",
+	"+/bt27c75+c7p6fusanN6lc8uuxXHNLHo9qv4LIS0q8sGLvFwDFciuAYLOx3I3369IqJeaAPhYG/OSZ6",
+	"CEmk1r2I4HrloCmMpvySjrVt40t9auktI+6MjplLqpAU0KjBYrjS/0b/zgxI9urJrkh1fAgvF02z+y0I",
+	"TYfooRyiX3YIhFA+uPBRhE5hYShCPS8XCtcQ9OHpLBSDgE1//hspuIuwDM8PDj+rIR9SPYtBwMh8NmPh",
+	"zlBvtDsUHnP1h6NbbUg5kQtfDSdE8F3SNHFUK5dMi1H23peK/OxnIiQDFgi9uUpEnUmRhX/2MxjYdAA+",
+	"qB/oM6NNkIP6vgMpuB64rU0zPU09NNLZIS2qvz5jIeooZokNdhL0GR5C6FCPjNnFgIYGDdnf75hl2IGH",
+	"YXJV99t+5UDz3BH56qp53rq5bF5dvel0T99pvjmoH8BfLjq9m5ed64vTdx/cmkPYe7jaockxZ7YWMCZr",
+	"SpfxBI+ItnFcaPrf7LU7Fzcvm+2z1qnrkIN6g7jXF83r3uvWRa990uyZX+8T92Wn+6J9etq6cEk1FQfV",
+	"I0efkjVtaLlGQtx0W7+8bndbp25UPZZ8VI98SNzzVu915/RGz6l5dtZ5g99s7AOXXTbfnnWapze9Tufm",
+	"rNl91YK/HWoyr64vLzvdXuv05rx12m7e9N5e6r8e6tm1L3qt7kXzzAWuPazjYFet7pftk9bN9UXzy2b7",
+	"rPnirOViRjegQ+nd0xu0lJpKfmRVJop/Xop5dN1xscD4MA0CPbS+C2xiFG4xsEeTDIS3BKUXbyx/6quY",
+	"0Rr7caemaF0c/QsOxXTAyfrAQo9+PRSM6r5uNY2qbuNl0TDuq1bPTWx9dT4D0THUqqj+6FwyzZaCE/fp",
+	"hNFATb5xHVidpyGj3vIbXDL3qSeG0q0ZKCNQBZB19V8njHp6MCrxg04CLDYis4ki3loasBK+xDVg0O2/",
+	"Qc79F2TOAybx1MR0S9gFW6aPR+P9zpS+39Hj7AyWikm3dkzmXO8Fx9ETUEz+mAtQgqc00IqWwbFJHPI6",
+	"EHlhTNLku4Dp5WHoSv/tiGhzFdcFYJ6ChaZuFjKp5ZDPScjkTHDJcNc7EYtHQ73fAfud08AOVoU4mdYu",
+	"QjpUgOAAcDCa8+jM313SaeBaVUfPP2Qjpu86BhIXX8A9AqK0ZjZjYqZvXv2SEIE8xlw2PcLUwlSOGWfY",
+	"AfDq9Atp72ajb8k+v8pXsowIo5FC6IJqZhYlkAKUNF/Ze8vqZEYp7HM3o3W5u+RFKBaSxQplyIKlPUT4",
+	"2rFVJuwjkukb0/Rh97+BVT4iL0DJJP15vb4/BLrgn8zdJZDnkQxwh4D4OxBq4qAage+iornAqXp9HtOg",
+	"edZwk75k7PwZ19wCEc/9OvE0Q9gzoI+YCEnjc/N7fAoW0ulzSJmG2wWLYsGzZfchuySQKoRXlQj9sc/7",
+	"/CQUUu7gT3ZeyLcGKV1rBQMcR6YOF74CR1DGKoa23DvdKyt7bzrd9qv2xZWrN1T5fEyqWlmkO3HrSBxI",
+	"OhbCrs9dq/bS2Ww3o/q6x9iJ/0jLMP2lWHooQoOgZnyClipDJlCmtR+omMFDOwvZKPDHE0WqbudS311X",
+	"bi1eA4RtNhwZiIUER4ZWOWkgER/E7F6f497WkAfS/AS9kQRXjKsdbX0bgfirHRNa2GmfuhFDmblgsY5W",
+	"zQ3roIoCTVrdLlPhcqepuSBvLLv3byZC39QQVAdXiRUjfZ5RMywXu+939BUlpZvNxGchYXwkQtB0JVmE",
+	"vlKMH/W5C4BYQ5dUubCrUXOIi4qQvts5GlrM2/G50Y/0AwZcRD+RMQCgJIX3eUorOCYUs6jMM9ouQUVi",
+	"RTdAlQHehu+n06yO+ylVTeqRshpJDRMx8f4xk3IIJVzwHZxvYvHiG6CBzqTAH1oPg7HwLkMxC32msO3n",
+	"esPOvh03EorsuSZgcd6xUKKdV99t7NatH5HO/MpRZX+3vruPcJPoiYA7wLjGnmqtAvMfxnkYk00zk7xk",
+	"VgrV9sR83N5+nhjOtVFIqq75i0sa5hDoO77PoyegTRhJkRNiGxwXVZJd0jV5i3Az6fucAZvCbg2WBsIA",
+	"FOk+HyyJ7x1ptsa0V9sgTUZuSf3vCIHd3j4JMHzEZ3IsGH6fKzqWuwTiolqo3bKZOooRKQF4QD8bG8hx",
+	"+zoptJEEb1ZxXEkGbCRCBsdXP5GC2q9FBjeYXFTBncoJVFb4YH2YEBuG1owOwsksoFpmqwigKFpfP7Nv",
+	"YsFru+QCLWG7iyGbMaq07FqIFNimWog+T8xMjFBhXM4Y4ujBj3bJwKqK9Di99DU4Rv0Kqe7V0CQl1f1a",
+	"v0L+81/8ayJFn6M2Gescvr5K6HTgj+diLndJBMNtZ+pGzW5cUh0srUMSPoagFVTaxdWzkb6HO+KalXW1",
+	"yLCDPJFQcuDnVhOk3gIlGYWufdl4LfT9MliSmZA+7pFr/CMumYjAgKrYMJb5Uxa/os9tCVkqSbwqQifK",
+	"aZpQLBpz7MsBVfpqYDQM/OgV0OX1o1JMWe24z910uyDX2gEcE0cNRWie6IkPVSLqZtKG4CzErh69F32O",
+	"PWzDqGTJshy0WgGJAtfMQoS3oDU+qxPJhkLrM1rH9hj1Ap+zHfNLt9bneDZIwnY5rO8fm6MeW3Tkc5So",
+	"0W8AKfAVUy9QkDmVSFHW0myvXrceNhNzTPoIfmNa9aH7dSOUDX4BXHd5kUuYdrQSWggf1BtFg0ZUPr3m",
+	"dK5PutJUMQ/f29/83iXell3rvtXvNcq8R5eBoF5PiDMaIkTqIa7S+vfaxrrAF0p86Ar9Stec3lEfg3Lg",
+	"J55Pp/rWy+DYLSYiYJmrxS5mEu0IN+GdU7GKSYxKBqGFLG9Vjp7V9WfTt17cuiz32ktRlji37pJRq2DB",
+	"OXEdlPGoEsfdPbw8Lj3zpYo7d2lVd8oUtBkoSJaMH3mK771lNKx8cEo+bQIJ7z7mmYAPQW5OzrnofGGO",
+	"QQn2ekGjrOefTs6mk6MXPNESPO4PlwYFkwXnxLTmzK//1i/ayz4LtZRQB6oH9YPYe1IzZQz6fMDxMI2W",
+	"XUx0cW0GwZ81Dnf7PPoMXPn+13OERUipZjDAkVF/+BjUuve+hH9r0mId+zlxTzoXL8/aJz3XFKd4TFE/",
+	"MBoggjaaV/HDTyTxPVIFpwKWZi8EfopJEtIhq+Wd3xN44IXFWzP22QvTbvURz1N0ENLxOQM9lTnMjUf+",
+	"eN5Bxpl7P5rTXD/Y/N6FUC/FnJsXnm9+4UTwUeBjQsR95cVB47DMSsj5DLudnjPPp7aL9/ckbHDzCSUR",
+	"0mA5KaN/mQo/aFpga76qRNEF/S6s/lcVe4gr7z4UXdhPhxOT95N7bb80GVh4N2srAUssDxwbwyLPaihZ",
+	"JGHci0CU8F5/Gt/pgafVa/CbHcVKfCRqMQpFqlTGKC5UzWUt6qMW59nLGX4J5B4q6r4srg49MhSlqkxd",
+	"EtVEz7Ce1TFDTbWMBqm7xMArxNs8uiSQszElph+R/o1RsaM/AlC6NhuNxeGRPyWNI2MUm3gj/KnmFMYK",
+	"i7RxWKaTCaYAfzJVZ/PjQJLJbvwEmhGuwB+lanSwt7f5vZ4+R5256oy6lH+vKhXuF6Fj6nOpolMLiolt",
+	"LfYQuadX46tKr9Nrnt10rns3nZc33ebFq9ZaaSdmCKaeq6xh9DtW2OB8ink4ZFbM2GZk2AY8+i36cULK",
+	"JR0i7DO1j2RGo9Nky0IJUUbj6HVQ+UPnzC2bqV1yImZLUNXMl4T+vvGYQ9IfRsRW9SoxW8Z20cdTq/R3",
+	"tlKt6h+FAKi1y1OyxMz/EelYf0wakJgtH2JuFZ3vOJWw0AsRueWMOy5yQlhlhVQjGytGmuIC0m5rsZM7",
+	"Ww1oLTs4qFKQEQ3/CBWUtk10/ANyxpg5/aRz/PB1jmYkUjLHfEW0mE19LIXDqczyWo5eMSVJVYRRmU3N",
+	"OE9WZBBd7+BZOXGX8+yJ+3jXPH7ie73o/6jP4EMu+B/ZAb5iSTfsJz7ERVqFCfqVC25kYoHSsaFFzPIF",
+	"D4iDUXe49heI4CjBQFKYdugrqc0kX3hHq/gC5sJ3JWoKirlaULiMe/hDdSDAKBkGc495NS1ccsL0VCXj",
+	"9OnIOUSrxcgEN6MXs7HTZEDZBNLFYsJCVhSq6aSCpx8zspj60sZgyk9X8ceKqGQPQ+IEpyPpj3kRbwjE",
+	"QHIa5oOEeo1INT47mCwOOnPifMU59fvPnkF6YM2J2ooGy6LYjs18KI7x7BKX0ylzsWdIo55sGqK1fz1q",
+	"4HOWrxWQZgT3Gp1Rg4Poq1VBlOpBVRiMSZ2cj6RVpL7xPYVm0vP8Y4zQ/KSNlA/UZM7S44ixvMDNA9ST",
+	"p9/63gcUfFoo5DW70L+XubIqKyzyBAS+vyogUif0oOi7P52kH0iqA27HJ2PqDx+2dQalOKx9Ci6eXOu6",
+	"a7ErWNzxO5E4Gc6DuFcF5iLksTWinv6w7736p7v3fkT29E9X3uNLB3Omfuh3HmYHFFrklyw0ZB+BLoza",
+	"s2PwL5LWMFrdxtdtvOKUKDHbCdgdC+IH4fuoWaet5SdRaNMk5YdsSn3I565GGBxgO2vTA74XhxEMIAyB",
+	"GqBqEngR+lojSI4vSb222+fAJfLI5kS7hHqeTNBqFX3oQRPTGCdKYy4XZphHZjypSiiQnPh8bGepFv6Q",
+	"1Y6JC+RC2aJxBmS9Eam4xzFx5xw/xjzXBj1sXjMWmnFB7BPR4u5CJ2Rw9aBLJ3q3wBOUXqpUcMbFJ87Y",
+	"COn2FYFqKjOV3T43JW4rbhUDbaKtP3/MLfoRpKRjCvxQ8DumD7jZmOMoe33VAfLHFvi5wgP5BxX4MXP6",
+	"KfDzYwr8GDePtPz4qVNMHmKFbTS+frK6fvRW18fJ+dzeytpsXsE9mVBDsJmGPE4V+TmZDHWMZZpDCDXu",
+	"gDxY9cz8uWdMMX1bTcUdI76qFZtlnyA3HJEIv9fo5k922B9uphMcmuhIPLG2yOMLgOyFFFsoxYHLrJlj",
+	"Cm7jUttkpHLV9CFVdzjxAy9k3K2lXyyKAZ7EVH3EY2X74/dCxj5G6O/HVxYY2YIqZMlAeoJL0vyHSsm6",
+	"yibOFqlcVnAceCSg0jZZctHUbGtbUGHGasouFaaBYY65jc1mb00sC2qkq9T0xYJSd2VQHiJoGOKeNHut",
+	"V53u25vX7Va32T15/RaB5VPfjCGhqLWEq4VvF8fJLId9pKvJDv89Rcei2f2QAmM/3TKbA1XDmC3LnvCC",
+	"C6au310BHAP80Ow5wZKjbW6kp/5UL15xKj6kbpv2WxMaMi+qN0rdVMbjYQ0oB+AYoSpRqAkBkSIxTo4v",
+	"owOM06mWJlrCLGeslhiC0AAAtcA5Bn4fALTWksmXRN76sxnzAF0unHOOnVXRWYa+OONG2yW5MB9a9OZJ",
+	"lDYsxinS+NMF+T2lo4PrbIXJtrkq1/B7yITtVpFra13ODQahAVRKcLnJGDNeubEPQHMIgyL9QQDQlwDl",
+	"apr4BOhxxkfMW5rzaporiW+Sv3xEWtxQk5yAV8xj3C7OKsOyj38bmu9sdRnmuUSgc+lP19YP5toy+3q/",
+	"4/YIhtFGZ10zkf2oFdqM+RPrkjYRa40qSToWHdLCEs1lYdW9gYBzp+KO9YRr0XYNrFZagY4ur2SRmb7Z",
+	"HKKEwRhLNADHmy9kw3kYIg6AR76e+8Nb+0DN+GV4YrS4tq3YOZlQibdzRZ3DJPM8+j/aQ/ypyt+/b2/m",
+	"D0jfzC1735YVLQ+vTzuB0+iQkOlTJokI4cTIxHogBNTEZyENh5NlnIviDlPmo0v0rbhEhDRaUtogjFTa",
+	"rF0neMAHhXWkq5b2E2NdG+9uboBbCYETwieRDnxBy5eAxdDmNtRctahXIowyCWpOQuyIMC11QBomPcvm",
+	"TZu/nqbpKCMwnTycEoj2zyVMqtjF/EO05OufxJL/PlzMP+GIPJ4URv79EUjhrAZmjnyhX7plRIJJrE9n",
+	"KJBqHmhYUdJCzdSyZDL+R6GYYt2MEq5D0iUzJsJlQATxo5hownzQv3yJdtguuWALJhWObQw1hU/C74fG",
+	"V0ZeQq94eUTchemw7zrEtfvW9lxSLfCx1xziKjrWj4PL0yGuSTeCX5kEFP3vr11SBdBKm83EpsIhQyrZ",
+	"js8l49LXhqE2AxNUAI5rko6kdZgyC9O2oGvYMInLuFITrXcokSeEKUSIJYr9wWBRiGQBGypSpUEAONmy",
+	"dkwsWoS9HcBbk8m28aMd2c0BkiNjQZQYM9gxpAT2l+DmP9U7f0yoYQk5o1yu1HkURTEMg26t6ZZNdCmN",
+	"vvIyFNMyz2n1evNTelpLbGGEDFv6JXvNbPlaj463fWM5Y1u+comstO2HDLNt+xp7v8XaQf/2Es9d+d+w",
+	"j5vxhCsF5Pw4FYU/oqo6Fl+P1NSJJm5+e7k+xGni3LfILpM8adojubblj76mECueBk1T0QYim71Hc6IL",
+	"ZXjU3K/HeO1GxW++JHSA/RvgjloZ629+mx3KNJMkExqMyHxmcyQX4MhwfS4VDQJN6rlFONtDhLMawPPw",
+	"YIlAjDy+yDihtvOe6W+XvkGhcxvEGOiKpwYuP2Ny7cLFLl1IkwGLRV9H8GLyEl6yfDctgGWjMQjZZLuk",
+	"B/DZIbNY70cZPHdp7lR4cw24O4DbW3D2aPFX9wnTnV/+CttbZmYIKpHJmF3dqaM+j5kCVwz0poFWGkj7",
+	"qkMO9hqfYQ8Xn4NtWGWBZBDohT4oCZaK+5jMQnHno0cxCGpOn6NZHQhxq/ceq56DQFrC4+cx79mCVaUW",
+	"2qN+sNRPYyeY6sHe8z53u81e6+asfd7utTQjQLg71TTAVHIfk8P6vs1TxpUaUpjohHprAswgkD+STQpj",
+	"f0+hZZzXj6zg8qUIB77nMf5jqjt5XuZiE+eUW1aQP4AItuk18MD7bF+/mJVrhQbrHhisyQO9xmh9yoXy",
+	"R4b3iwPYXUY9dAiGnraxBpTfkuSr2FpgNpcT/eer8ysCthvc6V+IkFGO7/pSzrFfhx7C6XMDyQldCkiL",
+	"jwNfTvQdNSV96GFKftbY2z8gdKaFG/PI9dUpgb542rq56jW7L65PvrjqV5LN4WSf79XrRoqJucIaDP13",
+	"UzFDPN9Ds9g0FfIlgTcmVDHbKQsmsKDyCBpenXRb0IvsCJQUvHlav7psXVy1AO/C2MZQfq/CpVvbJW0l",
+	"wWqNqyZCfd2YRhP6RulzYmpKQL8A6bxc03fP1bvDvKZyQaPAYaOMVSDan8KoUdENzMIWx9TQ72kaI2SL",
+	"OWCDzN8SqQXQftLn0hKrH3siITGKeP7Yh1YXE2a3Ftq3WC/njAUQ0q3Z5tfY/B3acogQv6LHRf1iNmM0",
+	"jCBTNeXHUUkM1PNMqRpOrPkcR4r09Nh7OlTQvIkRrc0QbAsX94WNunzAvSk4OyZwBRvsj0kayXAWspEf",
+	"BMyLCzDtn/WwYFbbTkfpRVytxMG1BE6wa5nih2PbXwt9Cdj+zfLYnCs/iEfdJe1YyYvBFVGNS0wTdL1d",
+	"0tTDGi12J+pUWaTOolKU0W2OM7w0C32ugBm40IpnVI2Woz2l+TpSn7TaEakR5jXD7XpcXxJPLDi2eQPO",
+	"xUGh9YuH/STd0+vLM2gP6CZauqS7jLggoL5gSxfxvWV0OJH1kQ3MmbiFJp+WxzEvIR7Ase57j4W+FkNQ",
+	"rHTrc88xfO8ga9sDYRfFri30t4OTDLnlkSSQIhGW1MvrscC/g4YB+hxhLxdYTh+CNL42RkK9xQFRQsCw",
+	"Fpg8eQRgnmalWmctK7mGlA9ZEBiR/d3/97999w//ac0cKy8h2TLlcECeyZuv4sGKmEnPx7KMeaaWmiRA",
+	"f4QkauABzHAcx46XWn7qIaOoc2KXrMBeUGk2vtv6stW9yptPPI2VQ3icmFv74qRz3kpODTpTZjcs6mcN",
+	"U5kKaFdlZcBRBHzGJXsiTZeYDETKsgaNKUcj0+E8vhsczW6x8EjNQgrIwhJwbWA/UeiuOGQ4//ari04X",
+	"pm+lYt71A2CPtWPihoxCh1PoZriYLI8I9fQp9KXPxw6h0DrSBynt2PO6482hfRxaCPoQDJmDff0DnzPP",
+	"PgddbvFmpoF+Qf/4/7P3Ns9tJFu+2L+SoY2AmAIE6qOnLxmzgChKjdvixyWpVndMTagSqASQw0JmdWUW",
+	"Idw31xvbEY54XszC4eeIGTvewhHeeOXw4u3ff2O3/wdHnpOZVQVWgYAkiKSEzb0tsCq/6uT5Pr9jizyF",
+	"u0qGquH6LH0t+P6OoQvpDg+stT5e+C9p6OyHwpowS3L/+dM/kVvNH4xougMvf5iWYq5BYkUfgiXZvnsN",
+	"NSEly+h1JmcnZU1sO5ZSeYo7iuBVl9CEdft+imWqVR0z5jv422/ISLrMM+FsCqeSVL43ZMTeEEolY6pi",
+	"vGxUCrmRjZTSDJvzrTaOMEnJCRIv/gznAPeRbX9KAQSrrL+aF2PSCh/98T//33/8538nf/znf/3jP/6f",
+	"ZO9p0Ov1/vi3fw0fBaEIH43keMwYed59cUUWTGmW+W7e/+//8T/+8b/873/8X//+x7/9K/n//tv/9Y//",
+	"+O/4h2dP9p6TP/7tf/rjv/sv5EXPPPZv/0r++N/++//nv/wPxmYCtpxSm6SZxVUm1iUnBcdT9Bo6TttW",
+	"kK77JDBnqq6QN/cHBA5rHc7cHyBnDkUr6g8+vOoP3v6GXyMKsGtpYxQ0qFpq/YEz/A7ITSYfinW5vGvQ",
+	"iZ3IUPOuLBxqzqGnOVaE9AeGYEMB+sYkN1pbSUbYPupwZpeVw2lRQU5TJvqDjrk6VPNhAjkrGv6dMNu6",
+	"V8YsAc8tVVdG6cSQLHYoD4VrZYVENWZzt/QDDxjTGVIF8hqmdTFP0Lv7A+eSLVYfhGJMeWIMOg5+2By6",
+	"HeJbSs4Y7i0XuYKOxTIjYy4gU9zSfReqZJQ5TKtx8NE0BGCGNJNxPmJoucUZHesueeXb1WdMycRo1p5i",
+	"5Cpb+MAcAMay8X4tSn5TsIiBMOcyT2KScJ//N851njGYUdMrJlCRB1vWvAVQB/4+lLSVDO+4ctpjayYF",
+	"W0BXt7Zt8evC6faw8WCgKymqREtqR30HdPQGG50pqsXJNWP7yNyWtIRikjvSEWABcaNr9dLTz9dWBnZC",
+	"fY0kaBoXBjl8Jif4NJKsE95cmBu4iSN0Q6mNasMT+LUxOecnOSczY2r71Iw55dpZkLQpR/jQDGpD8UX6",
+	"xPZuBM4Es+4KXE68V2Qpr2ZdP3sjzdyaQe8IG0Su7/bKlXdeSIQZyGQ+wfwn/1CrmuPZDpqa0ZU60KZU",
+	"T9vNOepFVG2XZ/6A8sy/TFRozYzx5tYhhcsU6JROVAMmUgOZ9bYfRf2GU3XuiAbfgEtzKwS4eX0CfPdN",
+	"MTGNFm7rDo7Q14mV9XrKZgFhH0csdWapcAk2NjUFAx6VzBU6UdaHF/3jP0EObcagYMgMB9mlZRmzFJ2B",
+	"GsQ6geDKD7YjDbadzhIKaLBsncr7hBIhRcensZQCRtaQWU5hWZ2nEopPTVS53YRfAb5zv1JQvlHmuf3s",
+	"kwdRQvHAjDZXenEX6SrLOsvGGSxGZ39i7TVw0n66CKp1777O5IwIOXc4lsjvHYCqIEOaUDEqV4sBYqmm",
+	"mivNR6pLDnFxWLNWik3iQFZUOLCFWmMTXtmpYd+OGmY/aTm6sRWNbPnScHHNlH5iWNZYJlyuxBxWWo6u",
+	"9snvORWa6wWZAiL5TF5zMenQa5bRidEilIYuqIBsQlru6c6c8clUs9jciwUZM4A4wZqkUFh3rHn5gHDb",
+	"TsgqAkVeSCoVB/frKJHK6EOS/JVlElBdzT48di167mEpcgzBAfD6mwVDmSZNOPjBMzk2qgSggCmWJEap",
+	"yuSIsViRGRc5FoyOGbP/Ap9teaN2dMJ1KJSE0QHnwjVFkhmLye+5tOCAoPLxGQvINU1ym3bhz/O//id8",
+	"FPMliidwmZjua7Q3o4XCtyj5uHEOruA1cw4aFwi8x6ioSpJWhH/s60OpdGS02ZlVuDIWivlUJozkAtqr",
+	"2GwIM8tjVcqCWM44b9E5XaDX3HwKSCdPpFJMtfFXTIygIx2KmI34jCY2HgE9sRWhcQyZ6242H+YZUsWK",
+	"tJLWz+fv25jFVG+UnnkS3qbfzU+y67j0lTlk+fsWLmNz6zsF99oW/K1lk3DJzKrHGVPT5ghw38U/8VZ6",
+	"82Zssx4te0gzPsLSQcN/YqMeiJHGsgA6k2JSNYDweoSi5er4nlszChLXRqyMZkiJiwa2rfohM2tA2vid",
+	"YSIwk8XixhXGkikI+pIrIecBpmlSTSAMaP7FFeQiqcT8Fe1nwy8gYnaT3SmH+MMFicwYLI66hblKS7HG",
+	"Yg3VwBgkBtaEZqmLljse6I7HqlyEzVK9sAMFhHqNighg71RdcTFpd8kleAuEJEMZL+pxgOBz/wU+/ja5",
+	"C8xgZ/sGGMydRZzgAJEM1ebcounyI32t1yYRn/V124gDpKdsQeYsAzQ1yAOorb69wHm2SGcwwzfSN/Au",
+	"KxWV+1JLFGZ/byCv5vJC1OnKiexQfC4zMse8yC6JDMsuMmFrZEyRHSIz0qKh+Pn8V2T0Kh9NwVna6734",
+	"07NeZLMwNR9dsazdrRTvg8oNWc8B1q8NWV2ZXiiiwckvRxeXrlgQ8JcQxslfBp846yvsA4/1ZP8GyCvP",
+	"ez0LTiCY7sxlpqeh0BmzujCzOdpuONy9OSIAiXMlBnD23bJT0sLegbnw8/n7A2sjYIVpKPDUuSjwp3wq",
+	"c8aImsq5wHtsVOpylrP5c8JK8WysvLSKbXOGJ1y/LTkeYew7qn3Dfe3Avr9VQJZ+HBOKF2xDnve57gkc",
+	"fO3mE96WLBAyUClOEscmdEZjtqIVRXFH72ckfdeGYiVw21aJdNOoJtDSWlHNsssFYpsKHVkeXw0icFBO",
+	"kKbJwtYUIi1DJLI52nW/hE5vJ3R2QmezDhN3IXfwZq1n8uGzgcPGgn+WkLPgIouy98eWaNU224ZdhaIV",
+	"wX8M4uiA3FCrUcKVtOp2l5zRSbNheYm72ZR9wWtwzR4i8g+s/j4h/+wkd6M9rR2BLt1x+/vni+3G3vkA",
+	"x6kY6od1cDTerHTBmoi0EG9n76kt8gWb8AfighwBmcmMhUJPqXBRqgg8vjY7Z8xYRFoOk73XBnvSvk2U",
+	"zoxVi7XITiWwgh7LI9KELsCxGgqsJsKGNsBlGtxOrkjxAFOTYlYuipjRK1a2qInv7kkh9LQgqeRCV3uS",
+	"nBy96V8Ofjn68NPp21eDkzcRadFESRuxm0tXFqRIRkdsv6SZc0USObpiMUKshqLQyisbXFEpCVd7SyoN",
+	"jH1HdjTua8euvl1ceHMN3R38MuwOkE2Xb+O6nUsq2s6tVvY5GwPSBZjUDVzAR+wdM0EeM5EFV3FhG65t",
+	"+zxMhxnmC+CZmlBQlCxbhpjNisz3ghfs7PUHaK/f1U34JF14bVMelu9N+S5Z++ag8OM2AGylohybi+Hk",
+	"ZwuBfwHa10WbCmAWEO6I2q6lNx3guXZZ3tMb0r7Zg3C/xG1vJ2534nYzD8J9EbeCaQhuPYHYVqN34YQZ",
+	"1TzTUxfqYiL2ySLWPoG0C0SEVhFieSvSygXXJDo+Pbn8yab9WysjMNYKqPGqDVBr0ZyxKxUR+D/34vuj",
+	"o5+jwP4GOVzHUsR0YVjJRW7+KyB7z9w4AZFJzJR21eiYywLgM4CCgrhg1GOAIaLrikLuMjo5PvxYWduD",
+	"KzcyFINTEYfCJt7OLabolZBzgX/vkr5STKt9MqJq2kn4FfNRSt/13mbrkpZMGbQ8cz+kCeb72Wp+n6EL",
+	"zRws0iqFnQUl6G6Psh6QGRU5TTpFGl9pbhud1L/QJGdREAqMohaPYMrO6EqVUvwqgU+elUKfwq+F/Nf/",
+	"VBAGRoYxKycUS7BLpOVSBJ3YyBgiAACgAqZaXjOfzgzuZ5rFgU2FNEtMJPXbCoVbqWbZTHXJW06HPOEa",
+	"+lkAqIdyua0O+DWlPCYt6iDkvG5o52wHMIP7WqFIMy5GPKUJydiMcvxeC3schp/HecIqx9FyST9233A2",
+	"ZtWQYNoOijlhV6Fw2+2SsyWMdkRlF3JuTqpLME2DyFwrbrOoqhmLgHsLcAoO9qEubfGE6ffmkl8CL9hU",
+	"H3FvvxNcr+Nvc88jHPAmb7w33GC7rrrqUdwPgfx95FaeuHwLoi0ZekQdK6s2KsvfILFSjrInGRsxnq5o",
+	"l3nBhO3BwGd0wkhrlieapzTTtgIwGvOERfvk7ORNQP58dvQmIG8GrwPyng3PAvLy+Cwgl4PXrw3/O3v1",
+	"OnCNEEKx1yPH/GXb4WafHp57iVSCD7VIIUkCHrSJgNxxxDEDKUER1yAUrQLID5JAAhBXbUALQUnKtQN5",
+	"uwnHAnyYa48UsnAq/+yARDADJP4IsxBQ6OdcMSyuU4AO5zQDyFnH8CFimwIfMsN6BB9Ih0cIH9KHzEdE",
+	"ysEmjTNe8vPtPSNUESWlMP8PeH1slEDX0oSJiZ56sdsNxYveMxKdHp5/MBrQ4enJ68Gbd+dQmudsE3e+",
+	"FsnRHPkVWyCOdHRxdP7L4PDow7uT/i/9wdv+y7dHUShaNXV9xYDlj+bTVGOJJTQ+kVSAioFNIg0RQckB",
+	"do8TEqEWuSJjoyD7rfsk0sgBsFiwIyRDqCStoZzbixjN0x7ryJzWJ4IdFZ+pDugI8Cu/NNBRbX4sXIq/",
+	"snN7kVfZiP7qPhnLbNaJqaabdMqECd6lht9+bTvRTg5AOw0oNEvswePSIuxJmQvscOu+JYgb+9ULUFyo",
+	"/s78dVgJcVM2NWf0Y8cw485woQ0F7/Ve9J7uPX++Pv6N3dQ/PrrJhOvkLzSp69zWseq0ZOE1RZf/Ykb6",
+	"CtA3fp7FtjKYH2DktNJrsERw1c9bj33THBfVbJYmkMEAicJj4OrCovTe7O9h2B0UWkhRdEykrl0HGTMK",
+	"WGutT2vb0W5sH0LNu5VeIY0hw4J4tuTILCa4o+BhaYe7LhTfqkfTdpMoXfvFZpf+8yv1bxElNVHEurDd",
+	"0n38rluc33UM7ksT0+dH2wrq2BQTqDmKdV8lQO8rSYBvEwTme2yLe6+Yv+983WxEvFy4MBDEqZrsiPNi",
+	"pO0a8zjLzojwRkTRvfymIVH6vptZEVFMERdsj2hJnu0ZLV5NzW1yDY9tC3PXQYguSAs5OXqxHisSCfZR",
+	"v4KGh2oq58rWCH60nYm5JmOog5cCANrK1gVWULqC+ac39wh+NqlpYnvMm5fRmv5w9Ovh0dErND2cEYPD",
+	"YvSLxjMuuNIZ1TJTZEqvGRESHXvNJoinvC3JHz/+HRkgxf7uk/2xEyi3WxPVu7HY4PZv2m695pJtLmhu",
+	"TVR0fdZpkjEaL8iMxsxHYZqqpVAdrl7SnVlyh2bJF6fKz7dLPHV8ObPkfkqF3teRCt9yA+6HbGF8hat3",
+	"k71DulJzLoCr8ba13JUoZcLiCctIy2YkBeBTDlz7NXBHe7+0T9kKQlHs06h1FV96gEpqsvBgjnJsbzT8",
+	"ISBSsA4EZ+0DAaalYXIhdGUMbJzZJQTZPcaIzJQx16/P6LEOMS2WoxwaIHFhZggFrJeOzClYWBmusMBn",
+	"n9y+X9sJsW7PQbHwys675Hhp57YtC4I8QS+mKhSIS9qzn8Gejw9Wo7ZfVCMNKZT/5Cns+uDGQQK6FOQ/",
+	"8AwUfVsNxT6mbKRZ7L8MFyM5Yy4iAGkhLj0SV2LxNxcKExgIV91Q9MUC0gVysytpzAf4rDZbjI6u9stD",
+	"YG9U4XsqUmUzyrrkdcZszoQKRSwx6yBNod1m8R3hAwhJPpk2lz4P5PJ5fNFSSdbR8dnlbx9e9g9/fncW",
+	"kRZ39V0APY2qUhva2mRszDImRgxSxF1opUR6PociZmMuoONfxlLsK4gtWylR+bBTNEJFyOqUAhnY70GJ",
+	"lmknYdcsqfSLh3ov6JDFyx1MpSBUuK+Qa0JDAbmDttlXACUiZtsQYxXu4xcjZ+W+9Pgoi4meQ89CjGMx",
+	"FgoEW/WAki6NL7LHG0FB4BSyXIYLKGUrkjxtesXzXi8UdT17BJ253H3MT2pFHp127+kTJIGo3SXgpcPI",
+	"lzkqj5UWilJszdYJG2ryaOF40GZVPmPUJjdCa86WTxZ1bSgM+WGNnaOfGbRPtpe4BCpexuVpY2tDe+Xx",
+	"8sypvYeum1Y5AXdOi+d9nyvILprRBRkymzn7w3NyzF/uYwtJo5VDvHyYq4Xn4Xsvig4smGRLhzLXoXjx",
+	"Iuj1esU1GNsx/5s98jN/WYLAm7GZxGsGDMB2vfX5mW0yNseBB5NJw3clUYZ2DzD3Cs7hzxenJ8QrbCXA",
+	"+D2zA2vrk77bNGxzLrOrUIxlRn7o+aSaVvSx4yD5OvbHqF1Kx3WX+EXv2YGd3M+ryI/1iTcw6Us6usrT",
+	"LSmOdvCvri7CzpobQh56BKebdLdLrbmHJY9gDNWqaxavcuio2OmY9ofmZJnl6/Ro/4deXRLND3+/1/vx",
+	"xx+er/JSlKVmnV6qNNXqSSGtV+IkA5pZqUW4V8BK0tL8JgCyOMDUvchoQdBwItIyIi2o7HLlBD5llewF",
+	"Pz7rQYZgOyj6W2dUTKDvMEpDw++K/rl1aeeHVkJemH092hzRhmr1OpOztTAezMOXcru549X9POxiru8j",
+	"5/zCA+IbBavQ38xdoEjQJWYA929r8L54u6090Xi1B3C5At/WG1pAM29swOsHAH3eyABspUodGzBKG2rO",
+	"j1XRx8UyAAyQjKY8iTMmHqsDErkTG8TY3JuMZJKwkVYkF27wvxY1S4FPRvWTyLkodKw0ZTRzCd6RnIuo",
+	"ja+Y/UDx15TVsBfSgmRlV/rjhytBIxpr49QYHzfrqEbYGrfQrIWxwbrkEqHB2e85xURklc9UuWcNxwpb",
+	"M6Z5wZgzaF6inXZDxsAf923mM/zjQtNMv6KLiMSukQPArCfMmvxkZiaE1qELkuXClsKZo4AyvJnTnWPQ",
+	"bEGN83/0ASocqhWTfyB7+5YkEiZiatfUDhoTvRs4t7XKP41xvwR76DdG10Lxwadhwu1y78qedsz7QTFv",
+	"MN2Alr8yu8a5VqlhdFLiWkt827eM9IbkpylhpZZfyOHnEm1OaxbnImYZWKUHJMKV+O5csJzI8QvrVcAy",
+	"Q3QxajqZ+MYwUoyaeMIlnXwripzfyo4NPDQdzty3O1TfjKj+NO2tXFG/97SiMwB/i8zQEWkpxgpNL1mU",
+	"ejpBhvwcUWucImL1Jzuu7SZed3t/g4V/xgVGeb7NW1le4u5iPjz5DGrscPGV5fRKCV0FzzQSkwuiZKYx",
+	"qtUIYkm3mxh4SSe7zgifj+SIX8mRGfz/xu0QBJuDTOGKgPcwhgzBLjnBYqMMelX9njMwUW2+33Ib1RXo",
+	"gXRbuRaX9K5y78yeHljVTy2a0UNo6XnX2Xoa6HeNG9bg9r7RGryOez/JGHDj5nyMs1wrixoAXizg5BYK",
+	"yHo2oI2I5epQfx9XSvjq4FZt1M5DG9dHv2BILxC2kTQFM2x0mXeIg99yFMsi6q4t3T45Dwou3+1InBbi",
+	"b8pAUIKDEj0H6DKwrbYzTHTXK+Az6WQHnvlgwTM/UxJ8AVhMujIV1iViG0osUC3pBKo5rK98DilFXdLH",
+	"RCQHWQk+hXGlJxYtS4aysrcCuvLe6Hq9bet63zJo5U4vXCWb8N58cW4QrKUrugje2r0ybIKja5dRNMqw",
+	"EPb2d5f81tzSws67Kcu6Vx0qYA/3qEnFw+wd4SnBE7//bbOaxWPQqnwMHtQqiAy9dw0SbYTofdEwESJF",
+	"FRtGzkVNM0TIQJ1xpQAV/UZnRMwJj/kYcnM1FCVCmyfMxMT+DcSIQJJwcQXgcbwSx8KEcaI0S/cJFeTo",
+	"17Ojk4sj8GO7HdmAt412+VXE5vnByeHpcf3jWrqH7X4LbFKfv2FG8XI+cl9gEEeQNLqAtFP7MmauPi4Q",
+	"RmEFmIhgTUdUY41pGUA2MAbHuCBCumQEmXmXvsXcc/nBWeGgh2bHNIvJkCcJSeliZjOUaZFTC5+ZkiEV",
+	"V74tpbQh+yz2G1eS0PIvj5WHjOWYPbGMJFs0krcLVR5c1i2lYImYW09aDpd03yPbyjl2w4DGIeUOnXhu",
+	"Q3OwveAGnYDlzQXNFp4UbDxxXEMELSH9twyWU4NnbCbbFltVekRULqofwLV3d+fqqJtraD46ZgwhHQxJ",
+	"vGRYdVGsEdYWmIdtxjCLuWYxYPrZXGY9zWQ+mZYIpEiUXZobREmxAOWBhZG0AUUdAG8xpVnPJVE8RpNq",
+	"plhi+MAI8aMhf748tZ+kmH1lrxJ4eHv46TD83XUswd3tSn4fXAcSpOEh03Nme/ZYxry+IP10L4cbd6PW",
+	"nkUVBNdTlCXlwgZoPK8VGTPLHlZ2DSlu5a7K924bgLgv8aWJLmjANBTLlAS5QrHvJG2uQpmmHLDuKrJ6",
+	"w3QzTfW+Cr/9hotp74hI3yDG4DYpdOMuNKhVb1h+DvrXqKKPRETTK6vvoO4O2o5CtupTbW0b5QAKoKwH",
+	"j2fmtkBEhw4BC1lmpGf72mUl17S/MQdYfGe1VsDRt30H5hQbDxBXC2t4LTmUvqbULcu25yuUy4xBsSU3",
+	"KqJghI61RbEGu2tlN5t7p5DtGMT3XG2/RQazrHc5DW8tZ52rMEWTnGelJJ2gVG4JCE78mpHI2r0R5rs3",
+	"9VUplQNYSx7t5OqfnGVpha9jSK20tjkHOgZc95Amp+F7r99u7f7hFPcMW+yB5bCBW88RH6r61lFUuiGO",
+	"kr9Qe4rVyUjWR7Kcj7QaccztwOWZQm3Ql8Yag3rske1Qg6ntrT1baT2a0oyOjOKwbzvVBiRhWoP7XaXU",
+	"ed6mi3TKhIKab1vxzcQoW6Tof38rqXBdJSbSqwT7JEokFX10FQb4r3OqmfvvY6anMvb/sq2qIAPe/AB1",
+	"OFjoTpPE54rAP1CtCIqHz9BbFmE7SFBauku9lND/hXIWfWQRNmL6xfVhgkeMAEZLcSJgq76hRrMPBy/1",
+	"lhQGHPyO/Dd2Z/fIe3M3bQceFH/0mWBzR5efwRQ3x2rbJBHYLqiSTZavkUzmeGdjPtmBf6SEn2FsFKuq",
+	"ZCzB7l6YuOOtg9m6iWhFQzYfoqmYSba92Ir8tLK2sUtR21kFm6Wa3fTFfsrlXtsiuNUP2/ehMXNxfD9E",
+	"xRpyckguEqYUiWbyml3KyHeKKMPMVG9dYPQWRMyqqPwWLKsJqauNoUVXTQtoRgVmVpecN7+KNRI1iDky",
+	"18XKE4kdXrhbNuL3+NruCowRrAVDRpJQEh32z18VQTaj/XmFY0VXa69xbOYfOoYV12UtPNir/7VSf+7a",
+	"D75NWV6LsFqb3hM0uwUsCVdNfmuYNXjES3rzVs3t783Z9bDUVfSifxH6rqHhW4z6jdinzer5dOc6DlBx",
+	"rbdo4SWHUWhiX+OKjBJGMxa3uwR6VfsM2UXqmwnq4uqV+wpCidQihSbzHoZwlXeh2SF+36zbHXfYWcKb",
+	"utDvxhLelB+t0r2fJJKKjmtl3eigP/bQp0bnRJXTY8diATraumUfW+vWzgvtLoGvwxQYxaOpoaYCaNXm",
+	"AcpcK03R/+68+lSXPH9P9p4itK0hYhaTKU3Gvmc6I3MpuqGIjv7yrv/2w1n/t+Ojk8uIpHShCtXd5meB",
+	"x9Ri6FQ9gODaUzYhD15z7b9nVI+mNvQ4pOLK8EY+yTPWPiBu0vPByeHgrP82IhmrTly0GC/mPiDRy3dv",
+	"3x65VXJ3RqDgO1yl+VQm5fd9TgGcbvGlMNVs6UcrK1CewLmZ08Uu5xBosbsshqfJ3KwFkJG0rHhhAQ+p",
+	"pKgZMwaankNn9tvq6t4w/dYQjaPBLXLmyjw77e0es1jsbusSZ4tW+8ZwBtJ6YIqd58HxjIsnMRvTPNGd",
+	"NfAdzUFYXOCEK+2DNCOZWgSgiM+MSH2FYx76IaMA87b1XFo4ZJ0x1hSkvPH6o6+AnniZMXZXyAfVDmAP",
+	"y3w3RGFpqMiEN1+3dB9qaKx6NYAUm4sSzBxTzjKajaYL6B6P2DRocrgvGFno8cYgVpWuttUEzw1/R/Es",
+	"v7tdC9RvHQZh+dptfuM2NQMO+5dHb07Pf/vw0+DovH9++NNvt/YuahAyt8bD+opE9pmSHFkRbKqXGruw",
+	"0+4ibjtQtXQPq90DP+8mfsLFuj2MdUNc1wF0j6gQUpMh81EhdK3dZAFRu0uOURV8bHRBB4ILHTDGY2hY",
+	"0hznqRPKu7vzoAI391kONYRz3rsYTpXqG3wCt9Jo76uob7v+xfelIGJrFP/5BRJLtLoqlAOODW9M5eBJ",
+	"XsOYQpfzPTamdrdxp75tEjp5OHaU9bg1Q3/TCYs9sAikDh6Q6PfIBwZYZ0Z5QmSGUEOtEVWsw4ViQnHN",
+	"r1lAzL2hXKh2l5xhUwDCZ3Sy1NigW+u4s1rglgFJght8jH0EvIIxFwAgUN2kWSo3j/2eM/i25kfzz0dB",
+	"iQvM6Me3TEz09NH+014veKQNbe4/Uto27txqCwA4tkYMFMFISifgcLbf/wEwngcIozLz1Otuv/ul1llZ",
+	"ezNvt77UTaQUeBYS9fqiWu3grDAczWbgmVdcwQNUEKJhdnH09vWH/qvjwcmHw5/6J2+Oona3weY6dpGI",
+	"NUwtNP52ou7eWFu21gYqY5KE+B6hdE3CXSWrbtBQs1m1YVomLKgm/FS+N0/ShALb/OSxGxTdC6YVFirJ",
+	"zJcYua6k7GPKswVppSybUTM44hBBYpINjudDP5otAwpFK81knI90QGiuZSdjgs3bXXIEUWzFlILWmjfg",
+	"+1zmktmqa8iuoF9OKKwC3SUnkJFPpGCWQ7jr3nzTa/T0C2YF8pk51u3o52boO9LN+4Z+LCerEZtFHeeO",
+	"dz1oNf0CLG4vMFMk5q/G6Vawq0ximtKXZlfr8hAzf5WHkM9hIc0M5FzaXJgtRFNkwnYMZMdAthkvRRCz",
+	"Eg/JkJ7vAw9RmupcbUXpyVVqzHopCBOxy6+r5ypYXzSGpEhUKBM54UJ9YT5ygZvdDifBwXe8ZMdLtqmM",
+	"wKUCSMaM0ZHm17RklN0dT1FMay4m6oniE5GnHSbM4uNGR+H7KSAYEPN4J08BYzNlAtL0ognTFzDMEY4S",
+	"lXEstUROAiHYmlgZ3ITK69sMl1Unarh5as71aLpL47stjc8RA55XuVWWpa7GrL3a6BJmdUMCAKEaejhC",
+	"rzib6M3gmx+Q+ZQnjIwSqVgckMgs4l0alTK1n4Uiuhi8OXl39uHV4KL/8u3Rq6hLzJfvcOFT0HlsPphe",
+	"mJt1zWPmRBiAj3zkymyggBXB9IRQrMpPuGgk5i0Ir5t0/PWE1waXiABY2Zwopr9dJ/RDFEynKWLHwD1y",
+	"N3ntK7wkTFI661yxxVxmcXOsqV+F5ZEiWXTJ0SzVC5ILzROgkfp8iouUzn5242+TsMvzNNB1wpXeiYZb",
+	"RUNKZ+Sq+GSerCqksol4qCUfX1zqgFD2PZrUi17PL8DwdIB42uv1ShhPoWjpjM9mLD4gDAhRCgvwtBzn",
+	"NOKHUa1InMk0hfrTPknNPOYOyRmUesynAHvAdcJCITMylPHCx0fN2IF5NIWCiOUJEptV905wo+LB38lY",
+	"JjEXEwAqHyZydMXiUEA11zzjWuMNRtDvA2JvAKFJxmi8cLhUFrAlY53RlJkRGkTXjTu2BaF143p9RZm1",
+	"5tU2AgtPbiev7lfuLNx0jK98OnOpCi5NJ51JJvN0U6kFGim8GRCZxD55YkUn1jc4z3a7HMEkTVCKhsRx",
+	"tzv5tYrU+kkCvbQm7ouVGgQ5ctmoHKmWhiJBZyxCsfSiLJUOSiIMmzs66fWsXngFN4TTAYmGkmaxioCn",
+	"2fpe+AVRwcwmLBYwVMS27AihKIagwgpFW7tHhfMJwkgru8UCHW6vjRgMf3d9Y3F3q27YTnbc1z6w+H02",
+	"uNRNEuP2zJ26W38mzXUsoe6ZZazsNVlcpV3qzQPsNrkpvW2z7ySQ0qoQ0GobywiswLUbjq08CQrshuU6",
+	"Wzfj6maT905U9HaiYhfg2dgu2e5l90Io19MnPE47tLnL+C8s42NufSKnKRODV+RQCsFGmgxeES2vmCAt",
+	"xSeC6jxjBRaOc4Q/NgJqgYAxXKmcZUEoaB5zJkaM/EOBOj/JwZORcGgQFwc2Na7dJa+5iMuJq2S48MMT",
+	"lQ//mY10QFiiWCgSLq4qz3qGAiAz17id2GVpt1Bu+tG4WW2q2zicb4pBQ2EDqOQtF1eAEyaNTuvi0eis",
+	"sYNCTw2j3MK45nwoeXt62H/rPKP75nnzQCjMLywmeQpd1wAMd45gPzSOM6ZUu8gFpNrN91iRlCo1h15S",
+	"IsYQO00Si9YfChtoVxa+hmrXRY2V9mpjFrAq6DLgPp4gUhzc2F4o7P5oMYY/T6OEIKSRm7pLnvf2IORC",
+	"LZkU/evMPuHVxQF5gSGWo/NfBodHH96d9H/pD972X749slBDesoVRlOc96lELjJrIDabuxyKISNjpkfT",
+	"hlamcjIQ77meDl6d9bckNwavLs327yo3INfTc6bypNaKv0Dy48K274PvxA0tKQnHaFFdI8GUZpPJB/t1",
+	"IzKS8orfQR3srhPxsvRgozzjevFo/x//qZIswCfCfD5ggFQU191f3r7n4CUhY458uW9xPkz4qEm+NLco",
+	"9uKlg1y9w+OV6D6e9yP/S9OCM2lZXrbZ0gGJRJ4knklQ3cQkahMFzH0/hPkGr7ZaUevmaNDa/J67D8c0",
+	"aSC4Q//5jBS6SW1rEdlN6hk2Kyd9RaLEc/A47UclA8LrGNHg1dmHlx/6714Njk4Oj7AFRuLEeKmvqF/q",
+	"S6dVdFcKjJc7gbETGN+TwHj5FQQGMPEVVx5yz10eKZIf1daVDO92jYDIpJhUVWQqSC6uhNGurRo7Ydob",
+	"BqEwyipm/QRVKHs+Y2ZIhbl3LHaGhS2OU/bUWv6N5729dpf0AQV0rxeKMeUJiwnVms1SrUAllsJZC4HR",
+	"YV/0UPeGRnzIRq36jwyNC7L3Atp0aaYCMs4zPTXWgx8TV06eP/0Tic77lxYt9ehVZJHxzpnOFh1YU2QT",
+	"JABQ1EabKE+M8cZVaZpQyCQ+IJSoHL7rOE+shC0VJ+EeHts2YI0a9pYY5VuznB2bfLhtf/60DhKnPKbC",
+	"QTCo+8ktnWEsYs90PoNDPgUOWb7GdVxSos+1nk0eOY+J45RcuBR8LTO2XGNoiY68t5i1tHivsNinXExC",
+	"0VKaJwl52nve7pILZvMflxgyMjkqFo5Zep6AfBLnIzILRWQuksz4X+HP++QloxnLova+HRdPH1OELXz7",
+	"lGUsQIAn26dMSTJhwkzhXUgKuCP0fXMXsIE9neZ6rYiIvdOAP/AAdfX/8Mh+pEM4fEPPfwv+w6MhnDco",
+	"nPanv1Xo/Ai+MPd+nU/Q4mdsVWTrzFW+Jgtbaa6Wi0OAcoH+fNso8Nsp0oK4QUASFk+M5E4lF1oFobCA",
+	"uSrw/qg2yHXfwxa70wSF+6xSodIl76e2Kburj1dEjkNR4GRb11iWC5dfHKBMNTOYVY6929I965KpJtAw",
+	"twCDDkXkHbSAFp5QozxYkVmYNKh/uLtWDLC3opPNMfuEcN+uHfWKSFwFQcF/2lUF8SlCmXypzlHmTnkx",
+	"04RgWUlmvOksrsJAYDWGvSiGRXPIMCRK04Vqd8k5VGfFoQBSxNqr08NB/+2H/uHh6buTy8g6ep3TfSoL",
+	"3431PKOdXWdXBEb77pHo/fnpyZsPZ/2Li/en0LQJPTuMuF7UfhtcoYqP1xfX0z8+WnoXbyvUu7sX2e85",
+	"TVRlUGh4/R4MhuV5XHdbs+tQoMO64/74WO2TvR5JWeZ2vaSlgyO9QSMPRUUlBwlGjWxOAFwfL7i1MCY5",
+	"U0ufEYA3GIdG2+R570+hKDX+gmNzfb6wXZ4ruPMDJNSaMlRABURt/g28elboM1uB2KpM8rmwpjhavHMy",
+	"PFx1e7lwtky2n8lSscStwrceBY+qXOdR8KjCSWr7dAVr6eigi3Sm3Gjci0bH90kJLSvwyXp7vR7J2Mjw",
+	"oFr39ZkZ+yc79Bat3Mo8DS5su8M76ax9h0UJBSaEOSN3CmUSBV20nkJrKGV15wMnmmzblwMbYBZsAm1W",
+	"m4lEbZ08GjPgXXO675ow1KdRhGVvTSRxaMnhmiY5c2lT9JpqihaTtYN8ExqjjBnziQvsYlZPL3bSbRKM",
+	"naKBYuy2v1+K8V9gLTnXVN10aHskG9kZc5UmdAH5dgcrYRjUVM4LeBdAaGyCiHqN3ejB3PWeHZ/ZIeeC",
+	"tDKZsADwcrxVbt1kbSiAte3fm7P5ytT45fXOyhx35EK+5TIgJG68dCm+bZfw3YKx6oIFrX0F69h2BzBL",
+	"G03zyD42ME9FEBYgUUw13Yf3nrRSMfmXf07Z5F8mfPwvczZM2wdDqtgPz4OIvDt/C82frKL4lBy/JDEz",
+	"Wi5U80nFyHChmSIZo0mygLuGTjMzNvSsLFVjIMKocwVzbd2zGIICAxa4AlrSPg6IgiYgfEyoWLSxrxqO",
+	"z13Bmxc9M6ap2Rw2YRIkTw3FEK5C0VKMkQh/eClpFuOJHBBKZjQZy2zGYlfyCK5A5/DqtdHyVyy7htBa",
+	"KCL4CggWC9n0EUn4lS1UsSCy+/ZfbqARzbKFTazDcBuxAFcUnNKPVSgi3GyEm7RfrgxJMaSjK+wvZXbp",
+	"vg/4CXXG05TZ2btkoG1T0VCUW4nGlCcLdyyuj+hagTxpVECum/D3zkpkti0EvtIUOy66C6x9MsYegAcw",
+	"mpV5MN6bTYz+Gf3YGcp40QEW+Gj/2d7zF3//9MdPDrO5mMcqy8xqT+UoGB1hmD8o6n+JkPMDyIid34ix",
+	"SZul7CMHU6rQ11+rpl/4QMzW7tQ7dRuSVCUm5Df8vSnumL3d4eImBFNNcKxWZUDIpOZI7qFLQbcp5KWw",
+	"GHrYocs1F10SzdlQce00iqkUbJFKjSSVMpkmjCSMXrNQgPDfJ5SMeZKwGCiPKwvChr12LA6tnd2Gf7uk",
+	"76pJPV6Pz0FJWRaKavaKkfdTmWe1Ag375JrVtTFLYuldbp3eDCIENtMburfmQme5Mlw9+rXzWmZzmsUs",
+	"Nv8VkalMi8CBeRdPw72QZvLjwkb3qAhFFfDaXDzEAipS9Z/3npEaBKC+zyNyUT0uSK7Y/rI/vkvOfDjB",
+	"KGM/AnTE0x9L1beBhwMGUlQc7CmogKoV7QBStEUsoHd3VQ67VlKNoTlL/XeTYrN5ydMuPLDt3GNXlOvY",
+	"I4ZlPydN8RlEC6r3/jOiAWtC453Bmuqx+B0KluO8cjw+MBYIBGvJcOFaidRrDfcLFK8C9vbwc98bEA0/",
+	"IVlmKcq8IhPWmqBzO3UlvsurEf4DEo1pothymN6rou7Fbihc4upSEq26mYjq8lAJYAHdloS6Sch7yAgo",
+	"IlrWRL/rRCKUKS62HKuuTnJX5q6d/hea8Nrr9b6BHjI+meqd+Xv/zN9z1imfW5Hu9WXC3qtl05AnCReT",
+	"JyMqRixp5jaXeSZUqdkECh/XzcJQNhc5Uza3PILaXab6Ogqsnj+fcpuLaQyCZGHLe0MBzIPMAK+zFI14",
+	"fX501CWHsCyzQoxb2XyWkkFyOQXDBULlFZ5nRpZ8xHw2P36HA19cBooi7rum04Z7y1jvgWGy4EdlPrOQ",
+	"cFXJl4W02soILbMFSO+nxLf3gIhI2xkJJ6cfLt69vDg8H5xdDk5ParEN8AguSiNvVXqX52kS3qVngiWa",
+	"6D6IPJq7cnRpmZbOq3Sv7TXcKJ3lT5ghWKGguqttW8Wszi+YSaGnycID2i4YNZfUXfDyJ98vLgaxY0PN",
+	"piTDfBFYBx4fsVDYOzSkyiUwjIoZUpZxia6HNM9GU/MQjWNAkIK/J1Sg0x2D3MZ4DoW9xcQhilo1wroO",
+	"1FTmSUyMPY5+Ebi2GbUCkQoypVkMhwh/b0JYO3NHtl2/tZljFb6a+3KB/zyIC/e9ednKXDUtPs1al+fG",
+	"dcgYkG6zqHsNHNvws5gBrcG/M8aF0jRJ9m+2UEuoZgrAGVgKTiZLz4GFl55PqQ4F1ySlPAYVfEoxVI5y",
+	"Mg4K+Tfzd86VaVH72MK6ibhW/t5REYei4Chd0re547avVDmR3rqpzNQW5gKDaMvSCbN+Q+F/7ZITIyiT",
+	"xF1NvPtckRmNS1UjKh9NzWh29/s+tf3D+dHF5em5MaE/nL07P/ypf3EUkRawC2lBJBbFyI9V6QTNqTMa",
+	"t+t778PzZ/bh+yQXCTVaSQX7c5dUX6/9IjU5qvcAMv6G2duVFl/5c6SmzauvI8k64Zkxlc/YJnqxzbCy",
+	"lnaNXuhDPGjpMkFiNpOGbywAs/rcTLlC491c6QxFoXWStZROWAN7GEqn2OmcqwRononycUG6QqWMa5u6",
+	"J1Dok0zHK0q63zvbyumUuZoyxBLKGE06ms+YEcUsMTRq7gEfWzpTpEXJWT40FATv7ZNoxpSiExbZYhX3",
+	"70EcBQSzaDDZBnEgInDCqekln7EI5WFUJrWoDdLP+qf20QTEdRqJaJaJSmp5WQQRiyY2Cwa2YpdhNGUz",
+	"Cd5/W3mDbSq6oUAo4D9fnJ4QCQAUmErCFVFTmjLSomKBPSABLmrIyIwrBaDerrgdO0SWU+zakGuDzjkW",
+	"k6e95wUqVHHqSsvUHLjOFlxMDkoJOGY5lqPg1Da9BfyDodCLlAGm+PNezykUgFUO2Sk/PCc/85fw571n",
+	"9ZxmxPg1uzCLOCmd4db6NC3P86m1Jnbhsfkosf3c7U/2r323qBMDoekVK1KmUP8rLn7lut/KtUohneVc",
+	"kB9evHj2QwODQg20mUX5OufIKt6DOPKGbOQ0EyiijUp3akKvWeFuAjdYoR53Q3FZuKUIVRa3zhZoD42I",
+	"LwKbcK/AvkAkzdJApbcyZj6zue0j6DPQisoM+sPFZf/y6EP/8HLwy1HkAPYIFnTTqdGyQWvBhAHc6AGh",
+	"wpbeIsDeJKNCe21kvwTu5hbh84ANQwLGIce+Hs33rUWGEYrIaV8fBifQrD7C9ERnGKGDLjH/mTIRm4UY",
+	"+8nwIX8AN8c6Ob10+8RY2rJpdtPh6BRQKJH8qF2VZCjsMQ09fJ7ZwGPlHBheYUXDS46hRY0jDle34fr8",
+	"KvCSQCU9elgSqQrlzqY1lt2ZJUuvckNKIh39nF3SL9lsfjtg0dHlaKJiGs28QklEx2j5TIEwQoGrYXGX",
+	"HNHRtER2PuLuDheLoIfQ+cIe634JSQUJ2Si1QSjg2KhYQCML+IB/ItGrd2dvB4eGSL2ZuFlTYzvujY6k",
+	"oQjF+2mFTItQU8boaGoIzGV1mi8JAs/+e0KzIZ0woGUhvfkbigJkbJ+8gDyRWhjDG5mbB+6DW+0+BokM",
+	"wteqLdVT65KBIGAFzWRs1ACnD4En2vrC2vis+W40g4ZTOLF5rxOFwqgE/lP50J+yMFiFqxtKSSr6dWPA",
+	"7eKG+b0lie3muKOg220GSt8e60HVcl12CHANvIGrXYHqPUr+R1L25nThjBYxAWnneOln2kxQfros7R4F",
+	"j2qEVinP5CZLrLWzygTa5OcvReWggt7wQycmQNy1LKSiUQKgYb05gnFNAKsmdU4x3T4gkeG6Zxghs9N4",
+	"TjaTtq8RJNAXDAbTV8DygulDVBXmXLGDisLFVU3kwSmOFfeAg4a0TE4K1tQL7J56OL7fCjikrrhyGpv7",
+	"+iXN4ie2k9btzRUufcUH2rliUVWXugQLXb0PnWLGKahQzdArhzj//W638J00Txj5b+EpSWIoEGnkM7FZ",
+	"Nu2fYEljVfuEgijR4Gs5E8rfFdcproQkZGuxwP/CFbFN2oCHq5TOQuGb2IEevl8uPGB+wKJBHGldnPWP",
+	"2weOlQbFUfpHqAoFNNEaspGcMUWuueJDw+PBf92i+KSxC6x96nBlGms/yzdnC5gjOPod6ZJub02AwO6j",
+	"3l3nuF2DhkZ+chRzvX1uskKMPcErtHnL/iWOU+vmOrfXs8wLbMi3Ig9Vl5wK520qIyCZ/3QvtjDFqf/2",
+	"/Kj/6rcP50dnp+eXR6+i9kGpn797uGyM49cut/jHdyPL3MZ8rKehsLMDb6kuuRXBj+eMKikigm9ftPeN",
+	"/VX0KcBOG94/DyxzCjn76NJxfcbJ0JjJ1e3X+rHNcjYR+ed2p/f/gn/jITL8ECuutRVbnwA2VFBvfSd9",
+	"b+YtX5Pb2MC1REX2yzOBKOYZA3DEiLw7M/rwq9P3Jxh2JkISMzNZMG0rD5x38KAw9PwALoKNOZZYRG5e",
+	"x2dRmykexloAhiE1w19gpnrucmArqUGTCAX7SEea5CI2T9GMJglL4HVl/akpc9CgoyvVJb9I8I9JUcOK",
+	"SlXm0Jfk7esPv5xeHkFVumeKUwz/lWCgWQXRERyO1mhoxXShlrJQAVaa/FUKZoa1QDkW02cMccUhS+Sc",
+	"9Nr7oegQRL1+d4beVLOxjPzdHmkVcFFQfr5oB6XqdfJ3L4onXrgnusV45rvul1/o7MFfi6Tb8nydvcA7",
+	"oV15vEX2cD5wqvGb0YyRCb9mAqPNLSrIu7PHKhTErEnTK/sXo02aRTxWpLNHMqbzTLC4HRD4nskCEqdK",
+	"45adpRR/wmQKrs3YRTH9iKYwjcIFuNQJs7kLoDK/t4adADR27WaodZyM/CEh0p9bAOSNeZq2VArwAOYv",
+	"MOLY1jLaU2+9OyN/9yKAkyCdPVsMiYfOaCbw3PZwWuWWbwTzu7MaEsD2BuWoAuzbEmNx+GScMWbxKtXU",
+	"7BJcKVSbUYx1QVPrrDfHfQ03JihtG3PPiP2LvepIwbBqMpMIPYGgq2Y/jxWZy0xPax3Kcttqv5nhjnR+",
+	"nLqprhHVfiQUWxNrmZ+PIgGveazg151BcJ+cx+YzGUn3ZW2CQnswsqded1hWEBDjpDmIfZwnmqc004YB",
+	"zYoyEwvcgvIJMzyiMU9YtE/OTt4E5M9nR28C8mbw2ugC79nwLCAxG/GYFbHPUCDmTMuIQs9CAULK8rqY",
+	"jRJoVe8AaEpB5UJw7r1oFxiIL8jxy1C0nu89a7sgoMOSKYHCgAoyk9csJkM2tpksmWPLJOUfWaJIwsba",
+	"YrsAJM5+KMy2SP/sTBDFJvCFrEYCLOvPrwevAzI4PCxBvsSkH8shgyDu0Uc+Dsivx2euuYT5IRQy40xo",
+	"TAKayHbgqELZx+yui2vOBLbLgW/QokSxkRQxSflI5xlrH4Ti7OQNGU1zcVVZH3CFjJtrmhj+ihPo85OL",
+	"gEz6x/2AjH46Pw6IOn/zMiD88PAsIOrl4DIgw5/fvApCkf70m/L8pW8moYLPcOV2OrNP9utgHBB99KsO",
+	"yF8vzf9y+F89OD4yOzwAiiBHvw5eo0AwR+LeR+Hyy9mPv5JxQicKIT6gH7QhJ6dNQbQdoYfhlAo2azQ7",
+	"/7el3Z8cXV4c9s+OnnZ7T/ong+OjXy8v9ro9kkiZdkmfjDHzWipWohaXmxCKqRHwWk6wWK6k9Jl3rcI5",
+	"ox6XJ3p52j9/9WFw3H9z9OFVf/D2N6ymiiy0EArfULRe9EguEqZUqQPVQRXRxMEKaynb+w7EZ82ySdJC",
+	"ClGlLh4Q6Y7polHHbHeJqxb1F96oY3SoZJJrRqI8SyAhmyel+1vqs4d5NVjJ4RoTBlDywUiaQ609JYbt",
+	"AGQSTPAuSxTmcljkKaNaCAlPwXcW0h9LrtwJ2qthLPISUFRsveO1DsMqetRK5WHmWOATwwI7ANO9flsm",
+	"2BVM97VxEXDq87e1qAh34yXcFXaugSoHBOxvgI2kGuG8rCRY2b02sNGLp8+f/vhj75MqPkFZmC28Q2E1",
+	"7qzTPN3TgbFjSojFKQWLjNHR1OabmA1ecp0wl2ErlT6kmk1ktoiaKq6OF4duOZvGUs4okNatz13wvzLw",
+	"e2zbtY8LunlTTwWD4zIC3x3nQ7m3d3SFjhf+pDZUrG/Su6HDNYkdHm2gdBf2AqWLi1GSG024hbRv/7hP",
+	"jESI2s3UDq37HzCpm/WvQ+dwkjsiv43IU0sOVQrHX9ch79W0jaAyBza1z6dSAs8GdWxEs8w1+faXIJot",
+	"jHUb2dZ2riFU0YhpPxSRS+uOSMIV5AWTUcagwwdNwPE1Z0niYDX1XJI5XUCNrwLTxyinoQjFaRazbB+y",
+	"vUdM4ZUjrfIFbNuOGs48fEamUuPBkRb8kqcd9PmWnw8FYh7b9GPzXHlUo+27cYjteoKgZ7EDPPGwY0+f",
+	"A3aBsueoQ5Ewir5VN3WXnIGCP6fJFSnaqBiShtxYcFz6+dRUzmFDmOed2t61obB/AJca1aVw1XBBYqrZ",
+	"funb0TQF8FYpRozQUSY9XIpZiBzDCszHQU8gIPaDwzqxPkpbxwltFM2oVn22i4U5QHd34X2Z2WKRITO2",
+	"7BS7bOs5sw2T4OrbQRTgFhnzvEteWsaJn4xmDK1ymWvSqsbXoHWSA7bDsIGN9pl9tLskGjl9wljKV3jK",
+	"iO3aokmC/6l8/heH1DRNJ5GN/8ESQgH4r76rlKaTxnrwT+LWYJQ4zecvOcsW6/BueOuSTtZ+4XsTCg+t",
+	"75r5NGu1XqvUxRiy20AsOCyppqgeKORkD7AHe70K9iBEvuEvT3tBr9cjrTQxjEezj7pdbklibghwFHj4",
+	"WS8UxTCkpTM+m7H4wEbbFIkzmaYQzikNUfINWKMBSmjA/+BL1IaLUNyEhbY9Ba0xZfM+UVp1SYSSA5JE",
+	"p1JI8FrAC1XOIkWyCIWxS2x1HLZjLSVWqVLsbp/83V5vKV5TclDakAtpWZYm4sLf51xL4APMhQaoQls+",
+	"uOyfMUII+Cy6qzR8K5nhl7HOK2UEd0pnxGZwkdaIKtbhQjGhuObXDOv8LNysz9+q5kJcnPWPA5+gpeXy",
+	"8VhxV+a2WBCDcShw35iDsSg6CPhV4IQvK8C1eDYgXc/QCt4KJrVU+o7wK2FXTWAeIKzvLKvrO4rJvM84",
+	"5HzWelo21Km/QO7wK9vU0mhxhRelkp0AWVc2FcklG4diOdvY8SHvQTUj4jirE5H9ZdtlId9tFvKmFLlB",
+	"/vEKw4+0fOtcX8fujTuubkaY210yQMeGIlHGkGhjlhmZDRLMSkro82hNn3jZXVJuZdaKEqtFn5dHszaK",
+	"7w2ZJMYY7HvhZQndZ9UYgbUiLS/AvpOMkYrQayj9qL8Uva8nC3zqYfmEP/3qfZNX6LPV6HNG400u3mpM",
+	"4M9P/DdU8XlZ/8uXwmbFQuadA38wUiVPjHxRoYhGXuOKDiqKslOBl83v3BaV46NFiydl50IFFcK9oKIa",
+	"W3651IAsVxqUXQlCzgu91oLPVysOuqE4ijlkFmE2kVc9V3SMukc6Ze970Cl3iUG3VgpsTeI36aq3h/Vu",
+	"VwraXfKT1IUt21ryiC47Qgn4QUNRcoS2nRoAxqFM4uVAirF53ZV3iSB1yfmhiAyPiYjIkyQg7OOIpbrG",
+	"si+PV6c3CCk6t2fxO2ffLhi5Uz4+X/lwVAQAKPWsoCGI+TXVkFp/4cvCKQg+wcLT5+zTNX1jPsUKLzO6",
+	"fkm/qPxBNQCy4qoOrqKVXFU1KBxSFaWg7/SL21PzG3xS96/qcG9XdbjTJQqH1lctOyypFGgHbF5udCuX",
+	"6d90znfJBdOqMFO0BFcyafGYzVJpbkL7wMeJE4v0jHc/4QD1c+N6n8DTd23wf/0rtXmjom/bD3dMr5wX",
+	"jlBLQ2sp56A4foGLVPb0bKyft7vkBD1sVslu1Kdr9N9QbKYAl/10D1gJ7oNaso4ObM9054H70krwcY2v",
+	"+F565Fbc2k8rub9V/JXr7VF53bTYHt5aq9Le5nl9gTJ7nHNFjT2maa3ttm+upl87brUrpb9vpfS11/te",
+	"1NGXLnYu7lizhaZsn6XavrNb2Cm3O+UWlFsbszH/kc1osr6c/VI67qchU9x6oe43LIVZ8xYwKZYU+ZuA",
+	"FGu7vHZoFDs0ih0axUZoFFsMJ++gKHZe4i1CUXyhoPOngFA4Fb/JuVWrF581p08HcF0zOQcxq833qWRO",
+	"mdlCASQbIOvxlq2tIQJrFFPTynltWBXkPGY4cOCbKbvfhwtnAUPdC1UYomphqKpTfR3wAqb0mhl9BN9q",
+	"rAC0pv8Ddq05m3ug2WwdB5v/LnhY6gFYDA/R9i4KrErXaU1LHE2A+hv9JOZqxtUKfJnaq+2Sn/G6WWeS",
+	"rd0A5VVmJeQ1oxYrYyRjrnQu9EEoQNPgmsypTxILymCyxb0MzGO1KLRd0neXFJUKyaCcQRP2kVed5bVp",
+	"1Lj34tJuQynwk2ygF9TlcOMwd+EMu7cm+UMU5/Y7lupxbB4J0vFGV/oTrXpNJ51JJvP09mAVrSsQRh5U",
+	"7V/YtiZ7UcKJViLOQ2Y0TaHxvzHLqbZFnU75XH7ICFpb9onITmmaLKCsyReBFtjVhOsA+VAoYKAm2ewq",
+	"MN/g1r9E2ec2BbFb6apOwnhwu5LLlZGqSzpxFAYXDQiodM9K16G++NLdnvHHJxlFL1gj1kQGPYbGZI9E",
+	"xsqPCBck0hKrHLWEssKbQE6Bq6R//StJM3nNY5aBPwDcU1jdjXqvlVA29YzyDE0DgFhyrcbcCAEWj0/l",
+	"HAzmGRULX8AdCppl/Jp5jfzANboS2JO7KNv03gqbtmW22CW+7ZJf75jyRAXod7M1I6U3vHZg1sxVMXzL",
+	"KAVRTDWLiKILReZTPpoi8BX4/Mz87QPbQElA4T0OW6pV5GqjRk1Fbn0ofAdzKchQ6ilRPGbKqw57yz2V",
+	"sLkV+N7sJwY4HPONZ7mCKNzg4pQ8f7r39wSYsiGBXLF9KCJDNyR2NiMR9IrpQxO31/3B26NXERF0Zjs3",
+	"hQLy/oNiAcVZG3Md0NAoT4xq6H5PpLzKU4ueB1agq5clMy5yzYrGXaGAT0EVgP2DY8XmAfNCcar79oq0",
+	"ZGaOu+1XZpbj/TNdcgqd7IyJhcQKLB/7alYoxrkkzFvW4enrIdDH9vpXkvAZ16QVvf61AtAWhGKly7N9",
+	"UFlzUDkQypM88x5bC2kAq5xTDmnIoXAVGvbv4KxKErga44yxLjm9to4UWOF+E9IbWQJ6s7XCy2hvfuMO",
+	"9q3dUOD0+tdzw4Q2FV+vf32dydk6NubrXy/ldkWb3UKDUAP+8lDqaB8WdNmlRLcr+4jqm+fMlHg2aLhC",
+	"STqOP27iXFqNUYZwaL72doXm2SWgbnkURhEvYy22Cue2ekwiek01zSKHYshUm9CEX7Eu6YtQILYA+o2t",
+	"4goOZxQwI+gTaNnkgtGMtKJD81vnUAqdyWTfAiUGoZjRjx06Yf/wbO/Fsx96vV5A+GyWa3PWUdsj8ehM",
+	"igmJji7pJDog0WDcOZGCdY6pHk0jB9GK2CSO1YbiWe85sTIOIAK6JPoVVsCE7hirpXMKh6T2iZBK8PHY",
+	"4Z4MMzlXAAMpy8xaL9KmBlkVYMXNGMlgbPYCW1mHS8DRP5nwcZU9jGU2o/rR/qMhF4Y2g0dmtY/2Hymd",
+	"cTEBusVX/zllk099NxWf/OqcDdNN361lZzBc91HwaMqoSxCsUFdNUNSSG1lFbY+C0tpu7sLQXr2KanFC",
+	"HZUaPqgXAJNzy5D11FizfEeeK8czIz6r83ScSOiHycfcxXmXL5C5NrwCevoNnO/fdvmJt7eVfiXnooK+",
+	"uR7k5raTDYGTVrINZcoETXl3QWfJSoPxNGWifzYgsRzlvgmF0WZZRpgYy2xkZBVV5Lf+8dsueS0zkjKZ",
+	"WuRqLWWiAmjLbMTXxauf1b4RUplR6qOPHW6/hwVuIa1zFstRYnSAaJiLOGGk00Gg7U7xNJo0is94QjOc",
+	"A2B/QsEdcMxHC5DoDYQ3kowSDg3EFgROgKa8gz/BKTRIIrv/zZKc3KmuuE31IVChMzqyWU0P+R5cTrny",
+	"2yndgaKmu/kGuK9snc+OYnO1Knu96OYIiQYIJWVecV2tPZBmBYav1hH3Tj3s7HOz/rVyz9Vn5Z3v4mG1",
+	"NgwgqOWWhBzd479rw15NmWdYHKgIJW9PD/tvXdqXVeFTqtRcZjGwXsUnopOnCDM/zHXJ9azQ+lfQjp51",
+	"ZpQnvp0o3pBSEOpPJDo8PXn9dnB4GXUbqhUNcW2rVNFPcEfVirC3Bt5svuBDCG3tOm433kykL0LhW651",
+	"ORsUMnAiuJtSdiDASLdid/UVifBvWKQSBRbQ2bXEz9g4VzQx5jI+V8rNpCPs4lAqoOi/Oh6cfDj8qX/y",
+	"5ihqdxvQuPzFvbdoXLvU6gb8LtBjoEdJkthkRegh8RkkXCRZlamnKdmqAefLKBNWLEFy5w2t6wDqcCI/",
+	"VgGmCX047LtTqrp1qnc9xfZ27P67uQFvmP4C7Prz7Wfk06sAtA5dugGdoeVrda0W9WqXC7NV9ax2l5zL",
+	"hAVEaapz60pOqLB+4FA4mLoiCFMuZONSlICymkGqtqi2FRPcUW7x93iPd3reqgY48ZfR8xrL/ZZ1v1iO",
+	"VuQeG32OZUyMmAOpF3E5c6HkKnEd56hSDGI/4GmLyXCBz6HjLRQtLPCJYOYnURuiRQ5+n8xldqV8rAb9",
+	"KYaTwqYPINauFMTDYZpSFmIo7DH8nbmCZXfekhOPrOPDC8UnOPHIGj68UGzmxHtlvs+tHEizj/rJVH+S",
+	"6+6ny+O3cPgP33d3XqHWz3feTRlN9PSvzffDkt/TXo/MpzxhLgnDjE6yXKgDwjUiPfp8PujgWKs1/gTT",
+	"bVNvtDM0laXahXNFaMKvvwGCOLM7MrsR5ouvTxJAAOBtav7++N2ZgHqMScYu/vLWsaQDyJpymdiui2KX",
+	"nLOYK8wissnnw1wDg3Jax34obCaeglpCrPbSsjwJEpsfi87rwazfMH3OaMzt1rdY2eAmqaEs88fFnZDS",
+	"F99bUBmnLG82qAvHt+pO6gSogMaLg/K3drTjEvJalPg1QTZDu0v6ZCkhzKJWYOsEFhOqMcMXG75m/n0j",
+	"wC0ObSkjeQQpoJbKSkuxpNYOhRO8kDhn9kO4UJpR6Di5mkW7qaGjUXbNiM7oeAxMeP27uZS+un7uKmgh",
+	"aDndZIA2OFjRa0qqjJHm+87NVVaLqLb6TFTk4oXCJsy4SgxD1U4laEUzesWMhIhwcEWmWqf7T54kckST",
+	"qVR6/8fejz2bqZZnyaP9R0/AhrNntLx85OxB6dP6+kO/Ea1YMjaSx5h6j/bLx2yOa6lLJnrmA3TR2xTG",
+	"kvueOHeIjcIXqbHl5leoKE1ER+a6NLMxPGrmhG/AJ4LFZkKft1dyHu67ZKWgmrUUFOsyU4LvkUtRmtI+",
+	"vv6sUFHsa7vNqFOutMwW5UGhKrdmzP6SnTt2Ib7HJJMJ5EiB0RyAxawqi76BLi1FsmiXZrVD1X00m6up",
+	"mNZcTMw0+WjqUqBdsAWLkG+dxg1SM8/xqnjlrQOjNVP/Ifzxz2mSMG0Gwy+vbA6YEeXuq6gAq6AxUGQr",
+	"p6kghtfGecJUaVI73m3T6rnsJOyaJYSLkXQekY8pE4oRW4HBKwMXP946Np0o0jo7PzoevDtuHxAmNDSR",
+	"g65akHpjhiyPDZf95qiDm0uzYwVkJgWcknINMpD3wt/AQ8MEeOvtC6XJ7C81850bVpuV3iKtMf8IDXqW",
+	"F6Kw49oCSN4spfzhMzdO7VGxWZpA3NCYamMQaELXrPP3nI+uOs2rhfs8hd7pMRvTPNGlD+dD7SNq5Fy6",
+	"uJVa7Ridld/52Gw1WZBhHk8M1aaQSY4VLYGr0nc3nmVcQplPpm3RoVmGo4vS1Ha0hj2aEx/p4itAsil+",
+	"/ubBkHTqWIemmivNRwoBjsWYZzMWF4SlMyrU2BydN2/rpjG7rFvxqWAdSCF3RwRtvCl05yMZpMzWDScF",
+	"M2+9XHkS/oYpDaBbfqBym10KNQOGU0EhVCLlFclTCDT/nkNpvp+Ui2umdAdHq5nzZb5AycaSxJxLjH0D",
+	"9aqlHJCpTMzNQ9LDjNmJJIJNqAZja3l6HLhm+p/sQOayX3Mx6dBrlhk9ZCSVBhUg4WaXZonXNMlRBoEA",
+	"1MgEYMNGi8mYqqcWuwZjo4xlwuVtJy+YRnAI/K7wpVvgpFFQH2FsMDrkCdecqfJEgml4r2YCrHJ3fcvk",
+	"bJYLo2nY+jXbsjDyf4gCEilqDsT8l+apitru7gGMTBCKMp6k7akO4FFdq1ND9mPqun9m2E9BMBarog0o",
+	"6mTuVpWgAm7uwONZW1Qb7JJbXpJX0yraToEvvjSRr0+uY9K+5PFmPXMJ+6XC7R6XO5fdmM1VSNZIIEwV",
+	"x5ZzNsPb7s6mSOP9KFyAvpDkxiw2r/DmJG98aZnKJxOmXKk2CNKgVNSIpHCw3JuNxYitN6tKVFeSVk/R",
+	"y+dTQdg2p2R7eyK8X00fO6od4ZS5YkpnHdfgo2FmewudhJrylCiZxBCgFISmaQeOlqh86F8FfTjOR+bg",
+	"0zwbTaliobhmGR9bMzVYYkull0kL4WAMy1D5jMH/mynanlrgn4+x8tsPqao3gEOFUs2mjoTOFiTO6BiQ",
+	"J2gMrUvlGHGBqI8J2aSeKTVkShIusKSNfYRid0rSqdQSxVvGRoynuktOrDPNWGf02qUz2zxJbK0HeEJm",
+	"co/YYyfU0sm3CsPT9KpOML6WGeMTUa3sKNVvwVATaJ9Y2EC28AHUgHL5B/wS07INMf5YxzhcEe+QiiuS",
+	"0gUksFY+AmmluZqaE7o4vsDekwQRmAgXWhaKnlXMAhLn6LxgvpGNBwSyQ8rxWLEyHyjPeKvGPpUJIwmL",
+	"JxhVB9gglhmWyWLy54vTkyIVt+UtaFAYzWztwLdos2RY5hR0dJWn9YoXW0C/3JiUe+oui2PDVb1JMTKn",
+	"a+jWnaxhWyA5lDkRhRpDnNE5TRS4V5zyAzMpb3+A844b6cex+hA1MSEzd+xl1uMUqEd/+6e//f8BAAD/",
+	"/w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

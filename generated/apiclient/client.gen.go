@@ -292,8 +292,9 @@ type AuthResult struct {
 
 // Author A member as the board shows them.
 type Author struct {
-	// Avatar The member's own profile image (a data URL) when set, else the identity provider's
-	// picture address; `null` when neither.
+	// Avatar The absolute address of the member's profile image (served by `getBoardImage`, cached
+	// like board images) when set, else the identity provider's picture address; `null`
+	// when neither. Never the image itself, so a page's size does not depend on avatars.
 	Avatar *string `json:"avatar"`
 	ID     int64   `json:"id"`
 	Name   string  `json:"name"`
@@ -1365,7 +1366,9 @@ type PostRequest struct {
 	Title  string    `json:"title"`
 }
 
-// Problem An RFC 9457 problem detail with a stable `code`.
+// Problem An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
 type Problem struct {
 	// Code A stable code a client can switch on. The list is open: codes are added as the service
 	// grows, so a client must accept a code it does not know (and fall back on `status`).
@@ -1377,8 +1380,14 @@ type Problem struct {
 	// Detail What went wrong with this request, for people.
 	Detail *string `json:"detail,omitempty"`
 
-	// Errors For validation failures, each invalid field.
+	// Errors For validation failures, each invalid field, in the order they were found: at most
+	// 20. Validation stops once it has found more than 20; `errorsTruncated` then says the
+	// list is cut.
 	Errors *[]FieldError `json:"errors,omitempty"`
+
+	// ErrorsTruncated True when the request has more invalid fields than `errors` names (it names the
+	// first 20); absent otherwise. Fix those and send again to hear of the rest.
+	ErrorsTruncated *bool `json:"errorsTruncated,omitempty"`
 
 	// RequestID The id of this request in the server's logs.
 	RequestID *string `json:"requestId,omitempty"`
@@ -1450,7 +1459,9 @@ type Profile struct {
 	PlanExpiresAt *time.Time `json:"planExpiresAt"`
 	Points        int64      `json:"points"`
 
-	// ProfileImage The member's own avatar as a data URL; `null` when unset. Which avatar to show first is the client's choice.
+	// ProfileImage The member's own avatar as a data URL (of the image as stored, without metadata); `null`
+	// when unset. Only the owner sees it this way: board answers carry its address instead
+	// (`Author.avatar`). Which avatar to show first is the client's choice.
 	ProfileImage *string `json:"profileImage"`
 
 	// Provider Where the account came from (`LOCAL`, `IDP_A`, `IDP_B`); linking another identity later
@@ -1999,7 +2010,7 @@ type TradeRequest struct {
 	// Fee Fees and taxes of the trade in the stock's currency; 0 when absent.
 	Fee *DecimalAmount `json:"fee,omitempty"`
 
-	// Price Price per share in the stock's currency.
+	// Price Price per share in the stock's currency. The trade's value, quantity × price, is an amount like any other and at most 10^15 (400 naming `/price`), and so is quantity × price + fee (400 naming `/fee`).
 	Price DecimalAmount `json:"price"`
 
 	// Quantity Shares traded, more than zero.
@@ -2194,7 +2205,7 @@ type WalletRequest struct {
 	LoanMethod *LoanMethod `json:"loanMethod,omitempty"`
 	LoanMonths *int32      `json:"loanMonths,omitempty"`
 
-	// LoanPayment The bank's fixed monthly repayment; replaces the computed equal payment.
+	// LoanPayment The bank's fixed monthly repayment; replaces the computed equal payment. For an `EQUAL_PAYMENT` loan it must cover at least the first month's interest (loanAmount × loanRate / 1200, rounded), or the balance would grow without end (400 naming `/loanPayment`).
 	LoanPayment *int64 `json:"loanPayment,omitempty"`
 
 	// LoanRate Annual interest rate in percent, 0 to 100, as a decimal string.
@@ -2372,37 +2383,64 @@ type WalletID = int64
 // Year defines model for Year.
 type Year = int32
 
-// BadRequest An RFC 9457 problem detail with a stable `code`.
+// BadRequest An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
 type BadRequest = Problem
 
-// Conflict An RFC 9457 problem detail with a stable `code`.
+// Conflict An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
 type Conflict = Problem
 
-// Forbidden An RFC 9457 problem detail with a stable `code`.
+// Forbidden An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
 type Forbidden = Problem
 
-// Internal An RFC 9457 problem detail with a stable `code`.
+// Internal An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
 type Internal = Problem
 
-// NotFound An RFC 9457 problem detail with a stable `code`.
+// NotFound An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
 type NotFound = Problem
 
-// PayloadTooLarge An RFC 9457 problem detail with a stable `code`.
+// PayloadTooLarge An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
 type PayloadTooLarge = Problem
 
-// PremiumRequired An RFC 9457 problem detail with a stable `code`.
+// PremiumRequired An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
 type PremiumRequired = Problem
 
-// ServiceUnavailable An RFC 9457 problem detail with a stable `code`.
+// ServiceUnavailable An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
 type ServiceUnavailable = Problem
 
-// TooManyRequests An RFC 9457 problem detail with a stable `code`.
+// TooManyRequests An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
 type TooManyRequests = Problem
 
-// Unauthenticated An RFC 9457 problem detail with a stable `code`.
+// TotalOutOfRange An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
+type TotalOutOfRange = Problem
+
+// Unauthenticated An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
 type Unauthenticated = Problem
 
-// UnsupportedMediaType An RFC 9457 problem detail with a stable `code`.
+// UnsupportedMediaType An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
 type UnsupportedMediaType = Problem
 
 // ListBudgetsParams defines parameters for ListBudgets.
@@ -3166,7 +3204,7 @@ type ClientInterface interface {
 
 	// UpdateCategoryWithBody Update a category
 	//
-	// Renames, retypes or moves a category. The hierarchy rules of `createCategory` apply, and a category with sub-categories cannot become a sub-category (400 `CATEGORY_HIERARCHY`). Changing a top-level category's type changes its sub-categories' too.
+	// Renames, retypes or moves a category. The hierarchy rules of `createCategory` apply, and a category with sub-categories cannot become a sub-category (400 `CATEGORY_HIERARCHY`). Changing a top-level category's type changes its sub-categories' too. The type cannot change while entries, budgets (monthly or one-time), recurring or quick entries use the category or one of its sub-categories: 409 `CONFLICT`, whose detail names what uses it.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3175,7 +3213,7 @@ type ClientInterface interface {
 
 	// UpdateCategory Update a category
 	//
-	// Renames, retypes or moves a category. The hierarchy rules of `createCategory` apply, and a category with sub-categories cannot become a sub-category (400 `CATEGORY_HIERARCHY`). Changing a top-level category's type changes its sub-categories' too.
+	// Renames, retypes or moves a category. The hierarchy rules of `createCategory` apply, and a category with sub-categories cannot become a sub-category (400 `CATEGORY_HIERARCHY`). Changing a top-level category's type changes its sub-categories' too. The type cannot change while entries, budgets (monthly or one-time), recurring or quick entries use the category or one of its sub-categories: 409 `CONFLICT`, whose detail names what uses it.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3192,8 +3230,13 @@ type ClientInterface interface {
 
 	// CreateEntryWithBody Create an entry
 	//
-	// A foreign payment keeps `currency`, `originalAmount` and `exchangeRate` as given; when `amount` is absent it is `originalAmount` × `exchangeRate` rounded half up to the won (without `amount` both are required: the FX rate lookup is not wired yet, so a missing `exchangeRate` answers 400 naming it).
+	// A foreign payment keeps `currency`, `originalAmount` and `exchangeRate` as given; when `amount` is absent it is `originalAmount` × `exchangeRate` rounded half up to the won.
 	// `installmentMonths` (2 to 24) is only for an expense on a `CARD` wallet. `categoryId` must name a category of the entry's type. `tags` are names; a name that is not yet one of the member's tags becomes one. Tags are PREMIUM: a FREE member sending tags gets 403 `PREMIUM_REQUIRED`.
+	//
+	// Without `amount` and `exchangeRate`, the FX rate of the entry's date converts `originalAmount`:
+	// `currency` must then be an ISO 4217 code in use (else 400 on `/currency`, without a provider call),
+	// and a lookup that calls the FX provider counts against the member's daily FX limit (429
+	// `RATE_LIMITED` with `Retry-After` over it; 503 when no rate can be had).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3202,8 +3245,13 @@ type ClientInterface interface {
 
 	// CreateEntry Create an entry
 	//
-	// A foreign payment keeps `currency`, `originalAmount` and `exchangeRate` as given; when `amount` is absent it is `originalAmount` × `exchangeRate` rounded half up to the won (without `amount` both are required: the FX rate lookup is not wired yet, so a missing `exchangeRate` answers 400 naming it).
+	// A foreign payment keeps `currency`, `originalAmount` and `exchangeRate` as given; when `amount` is absent it is `originalAmount` × `exchangeRate` rounded half up to the won.
 	// `installmentMonths` (2 to 24) is only for an expense on a `CARD` wallet. `categoryId` must name a category of the entry's type. `tags` are names; a name that is not yet one of the member's tags becomes one. Tags are PREMIUM: a FREE member sending tags gets 403 `PREMIUM_REQUIRED`.
+	//
+	// Without `amount` and `exchangeRate`, the FX rate of the entry's date converts `originalAmount`:
+	// `currency` must then be an ISO 4217 code in use (else 400 on `/currency`, without a provider call),
+	// and a lookup that calls the FX provider counts against the member's daily FX limit (429
+	// `RATE_LIMITED` with `Retry-After` over it; 503 when no rate can be had).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3240,6 +3288,10 @@ type ClientInterface interface {
 	//   billing, payment-due or limit notice, a declined payment, no approval or no amount in
 	//   the text, or a cancellation that matches no expense.
 	//
+	// A rate lookup that calls the FX provider counts against the member's daily FX limit:
+	// over it the answer is 429 `RATE_LIMITED` with `Retry-After`, and nothing is recorded (send the
+	// notification again after it).
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
@@ -3275,6 +3327,10 @@ type ClientInterface interface {
 	//   billing, payment-due or limit notice, a declined payment, no approval or no amount in
 	//   the text, or a cancellation that matches no expense.
 	//
+	// A rate lookup that calls the FX provider counts against the member's daily FX limit:
+	// over it the answer is 429 `RATE_LIMITED` with `Retry-After`, and nothing is recorded (send the
+	// notification again after it).
+	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
@@ -3285,6 +3341,11 @@ type ClientInterface interface {
 	// Reads a type, amount, merchant and date out of a line the member typed ("어제 점심 12,000원",
 	// "coffee 4.5k yesterday", "만오천원 택시", "3/14 월세 50만원 입금") or a pasted card
 	// notification. Nothing is saved.
+	//
+	// Each request that asks the AI parser counts against the member's daily AI limit
+	// (`AI_DAILY_LIMIT`, days in the service time zone), whatever the AI answers; over it the answer
+	// is 429 `RATE_LIMITED` with `Retry-After` (the seconds until the member's next day). With AI not
+	// configured nothing is counted.
 	//
 	// The AI parser (an OpenAI-compatible chat-completions model) is asked first, with a
 	// deadline of a few seconds; the rule-based parser answers when AI is not configured,
@@ -3304,6 +3365,11 @@ type ClientInterface interface {
 	// Reads a type, amount, merchant and date out of a line the member typed ("어제 점심 12,000원",
 	// "coffee 4.5k yesterday", "만오천원 택시", "3/14 월세 50만원 입금") or a pasted card
 	// notification. Nothing is saved.
+	//
+	// Each request that asks the AI parser counts against the member's daily AI limit
+	// (`AI_DAILY_LIMIT`, days in the service time zone), whatever the AI answers; over it the answer
+	// is 429 `RATE_LIMITED` with `Retry-After` (the seconds until the member's next day). With AI not
+	// configured nothing is counted.
 	//
 	// The AI parser (an OpenAI-compatible chat-completions model) is asked first, with a
 	// deadline of a few seconds; the rule-based parser answers when AI is not configured,
@@ -3343,6 +3409,10 @@ type ClientInterface interface {
 	//
 	// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`), whose detail names the transfer's path).
 	//
+	// Without `amount` and `exchangeRate`, the FX rate of the entry's date converts `originalAmount`
+	// as on create: a non-ISO 4217 `currency` is 400 on `/currency`, and a lookup that calls the FX
+	// provider counts against the member's daily FX limit (429 `RATE_LIMITED` with `Retry-After`).
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/entries/{id} (the `UpdateEntry` operationId).
@@ -3351,6 +3421,10 @@ type ClientInterface interface {
 	// UpdateEntry Update an entry
 	//
 	// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`), whose detail names the transfer's path).
+	//
+	// Without `amount` and `exchangeRate`, the FX rate of the entry's date converts `originalAmount`
+	// as on create: a non-ISO 4217 `currency` is 400 on `/currency`, and a lookup that calls the FX
+	// provider counts against the member's daily FX limit (429 `RATE_LIMITED` with `Retry-After`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3534,6 +3608,10 @@ type ClientInterface interface {
 	// 503 `OCR_NOT_CONFIGURED` when the service has no OCR key; 503 `SERVICE_UNAVAILABLE`
 	// (with `Retry-After`) when the OCR service fails or does not answer in time. An image
 	// in which no text is found answers an empty `text`.
+	//
+	// Each image sent to the OCR service counts against the member's daily OCR limit
+	// (`OCR_DAILY_LIMIT`, days in the service time zone), whatever it answers; over it the answer is
+	// 429 `RATE_LIMITED` with `Retry-After` (the seconds until the member's next day).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -4386,7 +4464,11 @@ type ClientInterface interface {
 	//
 	// `profileImage` is a `data:image/(png|jpeg|gif|webp);base64,` URL of at most 2 MB decoded
 	// whose bytes really are that image type; an empty string clears it (the client then shows
-	// the provider avatar, if any).
+	// the provider avatar, if any). The image is stored without metadata, as an upload is
+	// (see `uploadBoardImage`; a malformed container answers 400), and served at
+	// `/api/images/{id}` like board images: board answers carry that address as the author's
+	// `avatar`. The profile answers it back as a data URL of the stripped image. It counts
+	// against the daily upload limit (429 `RATE_LIMITED` with `Retry-After` over it).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -4397,7 +4479,11 @@ type ClientInterface interface {
 	//
 	// `profileImage` is a `data:image/(png|jpeg|gif|webp);base64,` URL of at most 2 MB decoded
 	// whose bytes really are that image type; an empty string clears it (the client then shows
-	// the provider avatar, if any).
+	// the provider avatar, if any). The image is stored without metadata, as an upload is
+	// (see `uploadBoardImage`; a malformed container answers 400), and served at
+	// `/api/images/{id}` like board images: board answers carry that address as the author's
+	// `avatar`. The profile answers it back as a data URL of the stripped image. It counts
+	// against the daily upload limit (429 `RATE_LIMITED` with `Retry-After` over it).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4685,9 +4771,19 @@ type ClientInterface interface {
 	//
 	// Multipart form with the image in the field `file`: PNG, JPEG, GIF or WebP, decided from the
 	// bytes (not from the name or the declared type; anything else answers 415), at most 5 MB
-	// (413). Location metadata is removed from JPEGs before storing (every Exif and XMP APP1
-	// segment, so an Exif orientation is lost too). Answers the image's absolute `url` (built
-	// from the configured public base address), to be put in a post's `imageUrls`.
+	// (413). Every metadata container is removed before storing, the pixels left as they are:
+	// JPEG APPn segments other than JFIF, ICC profile and Adobe (so Exif, XMP and an Exif
+	// orientation go), comments and anything after the end of image (a second picture);
+	// PNG chunks other than the critical ones and tRNS, gAMA, cHRM, sRGB, iCCP, sBIT, bKGD,
+	// pHYs and the APNG animation chunks (so eXIf, tEXt, zTXt, iTXt, tIME go); WebP EXIF and
+	// XMP chunks (their VP8X flags cleared); GIF comment extensions and application
+	// extensions other than the NETSCAPE2.0/ANIMEXTS1.0 loop. A file whose container does not
+	// hold together answers 400. A member may upload `BOARD_IMAGE_DAILY_LIMIT` images a day
+	// (50 unless configured; profile images count too): over it 429 `RATE_LIMITED` with
+	// `Retry-After` (seconds until the next day in the service time zone). Answers the image's
+	// absolute `url` (built from the configured public base address), to be put in a post's
+	// `imageUrls`; an image that no post and no profile uses a day after its upload is
+	// deleted.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -4959,12 +5055,21 @@ type ClientInterface interface {
 	// with none stored the answer is 503 `SERVICE_UNAVAILABLE` with `Retry-After`. The same
 	// currency on both sides answers 1 without asking anyone.
 	//
+	// `from` and `to` must be ISO 4217 codes in use: any other is 400 `VALIDATION_FAILED` naming the
+	// field, without a provider call. A failed provider lookup is remembered for a minute: the same
+	// pair asked again within it answers from the stored rates (or 503) without calling again. Only a
+	// request that calls the provider counts against the member's daily FX limit (`FX_DAILY_LIMIT`,
+	// days in the service time zone); stored rates, remembered failures and requests that wait for
+	// another request's call are free. Over the limit: 429 `RATE_LIMITED` with `Retry-After` (the
+	// seconds until the member's next day).
+	//
 	// Corresponds with GET /api/fx/rate (the `GetFXRate` operationId).
 	GetFXRate(ctx context.Context, params *GetFXRateParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetBoardImage Download an image
 	//
-	// Public. An image never changes, so it is cached for a year (`Cache-Control: public,
+	// Public. Board images and profile images (the authors' `avatar` addresses) alike. An
+	// image never changes, so it is cached for a year (`Cache-Control: public,
 	// max-age=31536000, immutable`) with a strong `ETag`; `If-None-Match` with that tag answers
 	// 304 with no body. `X-Content-Type-Options: nosniff` keeps browsers to the stored type.
 	//
@@ -5559,7 +5664,7 @@ func (c *Client) DeleteCategory(ctx context.Context, id CategoryID, params *Dele
 
 // UpdateCategoryWithBody Update a category
 //
-// Renames, retypes or moves a category. The hierarchy rules of `createCategory` apply, and a category with sub-categories cannot become a sub-category (400 `CATEGORY_HIERARCHY`). Changing a top-level category's type changes its sub-categories' too.
+// Renames, retypes or moves a category. The hierarchy rules of `createCategory` apply, and a category with sub-categories cannot become a sub-category (400 `CATEGORY_HIERARCHY`). Changing a top-level category's type changes its sub-categories' too. The type cannot change while entries, budgets (monthly or one-time), recurring or quick entries use the category or one of its sub-categories: 409 `CONFLICT`, whose detail names what uses it.
 //
 // Takes any type of body and a specified content type.
 //
@@ -5578,7 +5683,7 @@ func (c *Client) UpdateCategoryWithBody(ctx context.Context, id CategoryID, cont
 
 // UpdateCategory Update a category
 //
-// Renames, retypes or moves a category. The hierarchy rules of `createCategory` apply, and a category with sub-categories cannot become a sub-category (400 `CATEGORY_HIERARCHY`). Changing a top-level category's type changes its sub-categories' too.
+// Renames, retypes or moves a category. The hierarchy rules of `createCategory` apply, and a category with sub-categories cannot become a sub-category (400 `CATEGORY_HIERARCHY`). Changing a top-level category's type changes its sub-categories' too. The type cannot change while entries, budgets (monthly or one-time), recurring or quick entries use the category or one of its sub-categories: 409 `CONFLICT`, whose detail names what uses it.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -5615,8 +5720,13 @@ func (c *Client) ListEntries(ctx context.Context, params *ListEntriesParams, req
 
 // CreateEntryWithBody Create an entry
 //
-// A foreign payment keeps `currency`, `originalAmount` and `exchangeRate` as given; when `amount` is absent it is `originalAmount` × `exchangeRate` rounded half up to the won (without `amount` both are required: the FX rate lookup is not wired yet, so a missing `exchangeRate` answers 400 naming it).
+// A foreign payment keeps `currency`, `originalAmount` and `exchangeRate` as given; when `amount` is absent it is `originalAmount` × `exchangeRate` rounded half up to the won.
 // `installmentMonths` (2 to 24) is only for an expense on a `CARD` wallet. `categoryId` must name a category of the entry's type. `tags` are names; a name that is not yet one of the member's tags becomes one. Tags are PREMIUM: a FREE member sending tags gets 403 `PREMIUM_REQUIRED`.
+//
+// Without `amount` and `exchangeRate`, the FX rate of the entry's date converts `originalAmount`:
+// `currency` must then be an ISO 4217 code in use (else 400 on `/currency`, without a provider call),
+// and a lookup that calls the FX provider counts against the member's daily FX limit (429
+// `RATE_LIMITED` with `Retry-After` over it; 503 when no rate can be had).
 //
 // Takes any type of body and a specified content type.
 //
@@ -5635,8 +5745,13 @@ func (c *Client) CreateEntryWithBody(ctx context.Context, contentType string, bo
 
 // CreateEntry Create an entry
 //
-// A foreign payment keeps `currency`, `originalAmount` and `exchangeRate` as given; when `amount` is absent it is `originalAmount` × `exchangeRate` rounded half up to the won (without `amount` both are required: the FX rate lookup is not wired yet, so a missing `exchangeRate` answers 400 naming it).
+// A foreign payment keeps `currency`, `originalAmount` and `exchangeRate` as given; when `amount` is absent it is `originalAmount` × `exchangeRate` rounded half up to the won.
 // `installmentMonths` (2 to 24) is only for an expense on a `CARD` wallet. `categoryId` must name a category of the entry's type. `tags` are names; a name that is not yet one of the member's tags becomes one. Tags are PREMIUM: a FREE member sending tags gets 403 `PREMIUM_REQUIRED`.
+//
+// Without `amount` and `exchangeRate`, the FX rate of the entry's date converts `originalAmount`:
+// `currency` must then be an ISO 4217 code in use (else 400 on `/currency`, without a provider call),
+// and a lookup that calls the FX provider counts against the member's daily FX limit (429
+// `RATE_LIMITED` with `Retry-After` over it; 503 when no rate can be had).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -5683,6 +5798,10 @@ func (c *Client) CreateEntry(ctx context.Context, body CreateEntryJSONRequestBod
 //     billing, payment-due or limit notice, a declined payment, no approval or no amount in
 //     the text, or a cancellation that matches no expense.
 //
+// A rate lookup that calls the FX provider counts against the member's daily FX limit:
+// over it the answer is 429 `RATE_LIMITED` with `Retry-After`, and nothing is recorded (send the
+// notification again after it).
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
@@ -5728,6 +5847,10 @@ func (c *Client) CreateEntryFromNotificationWithBody(ctx context.Context, conten
 //     billing, payment-due or limit notice, a declined payment, no approval or no amount in
 //     the text, or a cancellation that matches no expense.
 //
+// A rate lookup that calls the FX provider counts against the member's daily FX limit:
+// over it the answer is 429 `RATE_LIMITED` with `Retry-After`, and nothing is recorded (send the
+// notification again after it).
+//
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
@@ -5748,6 +5871,11 @@ func (c *Client) CreateEntryFromNotification(ctx context.Context, body CreateEnt
 // Reads a type, amount, merchant and date out of a line the member typed ("어제 점심 12,000원",
 // "coffee 4.5k yesterday", "만오천원 택시", "3/14 월세 50만원 입금") or a pasted card
 // notification. Nothing is saved.
+//
+// Each request that asks the AI parser counts against the member's daily AI limit
+// (`AI_DAILY_LIMIT`, days in the service time zone), whatever the AI answers; over it the answer
+// is 429 `RATE_LIMITED` with `Retry-After` (the seconds until the member's next day). With AI not
+// configured nothing is counted.
 //
 // The AI parser (an OpenAI-compatible chat-completions model) is asked first, with a
 // deadline of a few seconds; the rule-based parser answers when AI is not configured,
@@ -5777,6 +5905,11 @@ func (c *Client) ParseEntryTextWithBody(ctx context.Context, contentType string,
 // Reads a type, amount, merchant and date out of a line the member typed ("어제 점심 12,000원",
 // "coffee 4.5k yesterday", "만오천원 택시", "3/14 월세 50만원 입금") or a pasted card
 // notification. Nothing is saved.
+//
+// Each request that asks the AI parser counts against the member's daily AI limit
+// (`AI_DAILY_LIMIT`, days in the service time zone), whatever the AI answers; over it the answer
+// is 429 `RATE_LIMITED` with `Retry-After` (the seconds until the member's next day). With AI not
+// configured nothing is counted.
 //
 // The AI parser (an OpenAI-compatible chat-completions model) is asked first, with a
 // deadline of a few seconds; the rule-based parser answers when AI is not configured,
@@ -5856,6 +5989,10 @@ func (c *Client) GetEntry(ctx context.Context, id EntryID, reqEditors ...Request
 //
 // Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`), whose detail names the transfer's path).
 //
+// Without `amount` and `exchangeRate`, the FX rate of the entry's date converts `originalAmount`
+// as on create: a non-ISO 4217 `currency` is 400 on `/currency`, and a lookup that calls the FX
+// provider counts against the member's daily FX limit (429 `RATE_LIMITED` with `Retry-After`).
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/entries/{id} (the `UpdateEntry` operationId).
@@ -5874,6 +6011,10 @@ func (c *Client) UpdateEntryWithBody(ctx context.Context, id EntryID, contentTyp
 // UpdateEntry Update an entry
 //
 // Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`), whose detail names the transfer's path).
+//
+// Without `amount` and `exchangeRate`, the FX rate of the entry's date converts `originalAmount`
+// as on create: a non-ISO 4217 `currency` is 400 on `/currency`, and a lookup that calls the FX
+// provider counts against the member's daily FX limit (429 `RATE_LIMITED` with `Retry-After`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -6227,6 +6368,10 @@ func (c *Client) GetNetWorthTrend(ctx context.Context, params *GetNetWorthTrendP
 // 503 `OCR_NOT_CONFIGURED` when the service has no OCR key; 503 `SERVICE_UNAVAILABLE`
 // (with `Retry-After`) when the OCR service fails or does not answer in time. An image
 // in which no text is found answers an empty `text`.
+//
+// Each image sent to the OCR service counts against the member's daily OCR limit
+// (`OCR_DAILY_LIMIT`, days in the service time zone), whatever it answers; over it the answer is
+// 429 `RATE_LIMITED` with `Retry-After` (the seconds until the member's next day).
 //
 // Takes any type of body and a specified content type.
 //
@@ -7969,7 +8114,11 @@ func (c *Client) UpdateProfile(ctx context.Context, body UpdateProfileJSONReques
 //
 // `profileImage` is a `data:image/(png|jpeg|gif|webp);base64,` URL of at most 2 MB decoded
 // whose bytes really are that image type; an empty string clears it (the client then shows
-// the provider avatar, if any).
+// the provider avatar, if any). The image is stored without metadata, as an upload is
+// (see `uploadBoardImage`; a malformed container answers 400), and served at
+// `/api/images/{id}` like board images: board answers carry that address as the author's
+// `avatar`. The profile answers it back as a data URL of the stripped image. It counts
+// against the daily upload limit (429 `RATE_LIMITED` with `Retry-After` over it).
 //
 // Takes any type of body and a specified content type.
 //
@@ -7990,7 +8139,11 @@ func (c *Client) SetProfileImageWithBody(ctx context.Context, contentType string
 //
 // `profileImage` is a `data:image/(png|jpeg|gif|webp);base64,` URL of at most 2 MB decoded
 // whose bytes really are that image type; an empty string clears it (the client then shows
-// the provider avatar, if any).
+// the provider avatar, if any). The image is stored without metadata, as an upload is
+// (see `uploadBoardImage`; a malformed container answers 400), and served at
+// `/api/images/{id}` like board images: board answers carry that address as the author's
+// `avatar`. The profile answers it back as a data URL of the stripped image. It counts
+// against the daily upload limit (429 `RATE_LIMITED` with `Retry-After` over it).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8498,9 +8651,19 @@ func (c *Client) VoteComment(ctx context.Context, id CommentID, body VoteComment
 //
 // Multipart form with the image in the field `file`: PNG, JPEG, GIF or WebP, decided from the
 // bytes (not from the name or the declared type; anything else answers 415), at most 5 MB
-// (413). Location metadata is removed from JPEGs before storing (every Exif and XMP APP1
-// segment, so an Exif orientation is lost too). Answers the image's absolute `url` (built
-// from the configured public base address), to be put in a post's `imageUrls`.
+// (413). Every metadata container is removed before storing, the pixels left as they are:
+// JPEG APPn segments other than JFIF, ICC profile and Adobe (so Exif, XMP and an Exif
+// orientation go), comments and anything after the end of image (a second picture);
+// PNG chunks other than the critical ones and tRNS, gAMA, cHRM, sRGB, iCCP, sBIT, bKGD,
+// pHYs and the APNG animation chunks (so eXIf, tEXt, zTXt, iTXt, tIME go); WebP EXIF and
+// XMP chunks (their VP8X flags cleared); GIF comment extensions and application
+// extensions other than the NETSCAPE2.0/ANIMEXTS1.0 loop. A file whose container does not
+// hold together answers 400. A member may upload `BOARD_IMAGE_DAILY_LIMIT` images a day
+// (50 unless configured; profile images count too): over it 429 `RATE_LIMITED` with
+// `Retry-After` (seconds until the next day in the service time zone). Answers the image's
+// absolute `url` (built from the configured public base address), to be put in a post's
+// `imageUrls`; an image that no post and no profile uses a day after its upload is
+// deleted.
 //
 // Takes any type of body and a specified content type.
 //
@@ -9002,6 +9165,14 @@ func (c *Client) ListBoardTagGroups(ctx context.Context, params *ListBoardTagGro
 // with none stored the answer is 503 `SERVICE_UNAVAILABLE` with `Retry-After`. The same
 // currency on both sides answers 1 without asking anyone.
 //
+// `from` and `to` must be ISO 4217 codes in use: any other is 400 `VALIDATION_FAILED` naming the
+// field, without a provider call. A failed provider lookup is remembered for a minute: the same
+// pair asked again within it answers from the stored rates (or 503) without calling again. Only a
+// request that calls the provider counts against the member's daily FX limit (`FX_DAILY_LIMIT`,
+// days in the service time zone); stored rates, remembered failures and requests that wait for
+// another request's call are free. Over the limit: 429 `RATE_LIMITED` with `Retry-After` (the
+// seconds until the member's next day).
+//
 // Corresponds with GET /api/fx/rate (the `GetFXRate` operationId).
 func (c *Client) GetFXRate(ctx context.Context, params *GetFXRateParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetFXRateRequest(c.Server, params)
@@ -9017,7 +9188,8 @@ func (c *Client) GetFXRate(ctx context.Context, params *GetFXRateParams, reqEdit
 
 // GetBoardImage Download an image
 //
-// Public. An image never changes, so it is cached for a year (`Cache-Control: public,
+// Public. Board images and profile images (the authors' `avatar` addresses) alike. An
+// image never changes, so it is cached for a year (`Cache-Control: public,
 // max-age=31536000, immutable`) with a strong `ETag`; `If-None-Match` with that tag answers
 // 304 with no body. `X-Content-Type-Options: nosniff` keeps browsers to the stored type.
 //
@@ -15583,7 +15755,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateCategoryWithBodyWithResponse Update a category
 	//
-	// Renames, retypes or moves a category. The hierarchy rules of `createCategory` apply, and a category with sub-categories cannot become a sub-category (400 `CATEGORY_HIERARCHY`). Changing a top-level category's type changes its sub-categories' too.
+	// Renames, retypes or moves a category. The hierarchy rules of `createCategory` apply, and a category with sub-categories cannot become a sub-category (400 `CATEGORY_HIERARCHY`). Changing a top-level category's type changes its sub-categories' too. The type cannot change while entries, budgets (monthly or one-time), recurring or quick entries use the category or one of its sub-categories: 409 `CONFLICT`, whose detail names what uses it.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15592,7 +15764,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateCategoryWithResponse Update a category
 	//
-	// Renames, retypes or moves a category. The hierarchy rules of `createCategory` apply, and a category with sub-categories cannot become a sub-category (400 `CATEGORY_HIERARCHY`). Changing a top-level category's type changes its sub-categories' too.
+	// Renames, retypes or moves a category. The hierarchy rules of `createCategory` apply, and a category with sub-categories cannot become a sub-category (400 `CATEGORY_HIERARCHY`). Changing a top-level category's type changes its sub-categories' too. The type cannot change while entries, budgets (monthly or one-time), recurring or quick entries use the category or one of its sub-categories: 409 `CONFLICT`, whose detail names what uses it.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15611,8 +15783,13 @@ type ClientWithResponsesInterface interface {
 
 	// CreateEntryWithBodyWithResponse Create an entry
 	//
-	// A foreign payment keeps `currency`, `originalAmount` and `exchangeRate` as given; when `amount` is absent it is `originalAmount` × `exchangeRate` rounded half up to the won (without `amount` both are required: the FX rate lookup is not wired yet, so a missing `exchangeRate` answers 400 naming it).
+	// A foreign payment keeps `currency`, `originalAmount` and `exchangeRate` as given; when `amount` is absent it is `originalAmount` × `exchangeRate` rounded half up to the won.
 	// `installmentMonths` (2 to 24) is only for an expense on a `CARD` wallet. `categoryId` must name a category of the entry's type. `tags` are names; a name that is not yet one of the member's tags becomes one. Tags are PREMIUM: a FREE member sending tags gets 403 `PREMIUM_REQUIRED`.
+	//
+	// Without `amount` and `exchangeRate`, the FX rate of the entry's date converts `originalAmount`:
+	// `currency` must then be an ISO 4217 code in use (else 400 on `/currency`, without a provider call),
+	// and a lookup that calls the FX provider counts against the member's daily FX limit (429
+	// `RATE_LIMITED` with `Retry-After` over it; 503 when no rate can be had).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15621,8 +15798,13 @@ type ClientWithResponsesInterface interface {
 
 	// CreateEntryWithResponse Create an entry
 	//
-	// A foreign payment keeps `currency`, `originalAmount` and `exchangeRate` as given; when `amount` is absent it is `originalAmount` × `exchangeRate` rounded half up to the won (without `amount` both are required: the FX rate lookup is not wired yet, so a missing `exchangeRate` answers 400 naming it).
+	// A foreign payment keeps `currency`, `originalAmount` and `exchangeRate` as given; when `amount` is absent it is `originalAmount` × `exchangeRate` rounded half up to the won.
 	// `installmentMonths` (2 to 24) is only for an expense on a `CARD` wallet. `categoryId` must name a category of the entry's type. `tags` are names; a name that is not yet one of the member's tags becomes one. Tags are PREMIUM: a FREE member sending tags gets 403 `PREMIUM_REQUIRED`.
+	//
+	// Without `amount` and `exchangeRate`, the FX rate of the entry's date converts `originalAmount`:
+	// `currency` must then be an ISO 4217 code in use (else 400 on `/currency`, without a provider call),
+	// and a lookup that calls the FX provider counts against the member's daily FX limit (429
+	// `RATE_LIMITED` with `Retry-After` over it; 503 when no rate can be had).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15659,6 +15841,10 @@ type ClientWithResponsesInterface interface {
 	//   billing, payment-due or limit notice, a declined payment, no approval or no amount in
 	//   the text, or a cancellation that matches no expense.
 	//
+	// A rate lookup that calls the FX provider counts against the member's daily FX limit:
+	// over it the answer is 429 `RATE_LIMITED` with `Retry-After`, and nothing is recorded (send the
+	// notification again after it).
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
@@ -15694,6 +15880,10 @@ type ClientWithResponsesInterface interface {
 	//   billing, payment-due or limit notice, a declined payment, no approval or no amount in
 	//   the text, or a cancellation that matches no expense.
 	//
+	// A rate lookup that calls the FX provider counts against the member's daily FX limit:
+	// over it the answer is 429 `RATE_LIMITED` with `Retry-After`, and nothing is recorded (send the
+	// notification again after it).
+	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
@@ -15704,6 +15894,11 @@ type ClientWithResponsesInterface interface {
 	// Reads a type, amount, merchant and date out of a line the member typed ("어제 점심 12,000원",
 	// "coffee 4.5k yesterday", "만오천원 택시", "3/14 월세 50만원 입금") or a pasted card
 	// notification. Nothing is saved.
+	//
+	// Each request that asks the AI parser counts against the member's daily AI limit
+	// (`AI_DAILY_LIMIT`, days in the service time zone), whatever the AI answers; over it the answer
+	// is 429 `RATE_LIMITED` with `Retry-After` (the seconds until the member's next day). With AI not
+	// configured nothing is counted.
 	//
 	// The AI parser (an OpenAI-compatible chat-completions model) is asked first, with a
 	// deadline of a few seconds; the rule-based parser answers when AI is not configured,
@@ -15723,6 +15918,11 @@ type ClientWithResponsesInterface interface {
 	// Reads a type, amount, merchant and date out of a line the member typed ("어제 점심 12,000원",
 	// "coffee 4.5k yesterday", "만오천원 택시", "3/14 월세 50만원 입금") or a pasted card
 	// notification. Nothing is saved.
+	//
+	// Each request that asks the AI parser counts against the member's daily AI limit
+	// (`AI_DAILY_LIMIT`, days in the service time zone), whatever the AI answers; over it the answer
+	// is 429 `RATE_LIMITED` with `Retry-After` (the seconds until the member's next day). With AI not
+	// configured nothing is counted.
 	//
 	// The AI parser (an OpenAI-compatible chat-completions model) is asked first, with a
 	// deadline of a few seconds; the rule-based parser answers when AI is not configured,
@@ -15768,6 +15968,10 @@ type ClientWithResponsesInterface interface {
 	//
 	// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`), whose detail names the transfer's path).
 	//
+	// Without `amount` and `exchangeRate`, the FX rate of the entry's date converts `originalAmount`
+	// as on create: a non-ISO 4217 `currency` is 400 on `/currency`, and a lookup that calls the FX
+	// provider counts against the member's daily FX limit (429 `RATE_LIMITED` with `Retry-After`).
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/entries/{id} (the `UpdateEntry` operationId).
@@ -15776,6 +15980,10 @@ type ClientWithResponsesInterface interface {
 	// UpdateEntryWithResponse Update an entry
 	//
 	// Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`), whose detail names the transfer's path).
+	//
+	// Without `amount` and `exchangeRate`, the FX rate of the entry's date converts `originalAmount`
+	// as on create: a non-ISO 4217 `currency` is 400 on `/currency`, and a lookup that calls the FX
+	// provider counts against the member's daily FX limit (429 `RATE_LIMITED` with `Retry-After`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15975,6 +16183,10 @@ type ClientWithResponsesInterface interface {
 	// 503 `OCR_NOT_CONFIGURED` when the service has no OCR key; 503 `SERVICE_UNAVAILABLE`
 	// (with `Retry-After`) when the OCR service fails or does not answer in time. An image
 	// in which no text is found answers an empty `text`.
+	//
+	// Each image sent to the OCR service counts against the member's daily OCR limit
+	// (`OCR_DAILY_LIMIT`, days in the service time zone), whatever it answers; over it the answer is
+	// 429 `RATE_LIMITED` with `Retry-After` (the seconds until the member's next day).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16891,7 +17103,11 @@ type ClientWithResponsesInterface interface {
 	//
 	// `profileImage` is a `data:image/(png|jpeg|gif|webp);base64,` URL of at most 2 MB decoded
 	// whose bytes really are that image type; an empty string clears it (the client then shows
-	// the provider avatar, if any).
+	// the provider avatar, if any). The image is stored without metadata, as an upload is
+	// (see `uploadBoardImage`; a malformed container answers 400), and served at
+	// `/api/images/{id}` like board images: board answers carry that address as the author's
+	// `avatar`. The profile answers it back as a data URL of the stripped image. It counts
+	// against the daily upload limit (429 `RATE_LIMITED` with `Retry-After` over it).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16902,7 +17118,11 @@ type ClientWithResponsesInterface interface {
 	//
 	// `profileImage` is a `data:image/(png|jpeg|gif|webp);base64,` URL of at most 2 MB decoded
 	// whose bytes really are that image type; an empty string clears it (the client then shows
-	// the provider avatar, if any).
+	// the provider avatar, if any). The image is stored without metadata, as an upload is
+	// (see `uploadBoardImage`; a malformed container answers 400), and served at
+	// `/api/images/{id}` like board images: board answers carry that address as the author's
+	// `avatar`. The profile answers it back as a data URL of the stripped image. It counts
+	// against the daily upload limit (429 `RATE_LIMITED` with `Retry-After` over it).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17208,9 +17428,19 @@ type ClientWithResponsesInterface interface {
 	//
 	// Multipart form with the image in the field `file`: PNG, JPEG, GIF or WebP, decided from the
 	// bytes (not from the name or the declared type; anything else answers 415), at most 5 MB
-	// (413). Location metadata is removed from JPEGs before storing (every Exif and XMP APP1
-	// segment, so an Exif orientation is lost too). Answers the image's absolute `url` (built
-	// from the configured public base address), to be put in a post's `imageUrls`.
+	// (413). Every metadata container is removed before storing, the pixels left as they are:
+	// JPEG APPn segments other than JFIF, ICC profile and Adobe (so Exif, XMP and an Exif
+	// orientation go), comments and anything after the end of image (a second picture);
+	// PNG chunks other than the critical ones and tRNS, gAMA, cHRM, sRGB, iCCP, sBIT, bKGD,
+	// pHYs and the APNG animation chunks (so eXIf, tEXt, zTXt, iTXt, tIME go); WebP EXIF and
+	// XMP chunks (their VP8X flags cleared); GIF comment extensions and application
+	// extensions other than the NETSCAPE2.0/ANIMEXTS1.0 loop. A file whose container does not
+	// hold together answers 400. A member may upload `BOARD_IMAGE_DAILY_LIMIT` images a day
+	// (50 unless configured; profile images count too): over it 429 `RATE_LIMITED` with
+	// `Retry-After` (seconds until the next day in the service time zone). Answers the image's
+	// absolute `url` (built from the configured public base address), to be put in a post's
+	// `imageUrls`; an image that no post and no profile uses a day after its upload is
+	// deleted.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17506,6 +17736,14 @@ type ClientWithResponsesInterface interface {
 	// with none stored the answer is 503 `SERVICE_UNAVAILABLE` with `Retry-After`. The same
 	// currency on both sides answers 1 without asking anyone.
 	//
+	// `from` and `to` must be ISO 4217 codes in use: any other is 400 `VALIDATION_FAILED` naming the
+	// field, without a provider call. A failed provider lookup is remembered for a minute: the same
+	// pair asked again within it answers from the stored rates (or 503) without calling again. Only a
+	// request that calls the provider counts against the member's daily FX limit (`FX_DAILY_LIMIT`,
+	// days in the service time zone); stored rates, remembered failures and requests that wait for
+	// another request's call are free. Over the limit: 429 `RATE_LIMITED` with `Retry-After` (the
+	// seconds until the member's next day).
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/fx/rate (the `GetFXRate` operationId).
@@ -17513,7 +17751,8 @@ type ClientWithResponsesInterface interface {
 
 	// GetBoardImageWithResponse Download an image
 	//
-	// Public. An image never changes, so it is cached for a year (`Cache-Control: public,
+	// Public. Board images and profile images (the authors' `avatar` addresses) alike. An
+	// image never changes, so it is cached for a year (`Cache-Control: public,
 	// max-age=31536000, immutable`) with a strong `ETag`; `If-None-Match` with that tag answers
 	// 304 with no body. `X-Content-Type-Options: nosniff` keeps browsers to the stored type.
 	//
@@ -17909,6 +18148,8 @@ type GetBudgetChartResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -17940,6 +18181,11 @@ func (r GetBudgetChartResponse) GetApplicationProblemJSON403() *PremiumRequired 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r GetBudgetChartResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetBudgetChartResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -18096,6 +18342,8 @@ type GetBudgetIncomeResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -18127,6 +18375,11 @@ func (r GetBudgetIncomeResponse) GetApplicationProblemJSON403() *PremiumRequired
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r GetBudgetIncomeResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetBudgetIncomeResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -18188,6 +18441,8 @@ type PutBudgetIncomeResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -18224,6 +18479,11 @@ func (r PutBudgetIncomeResponse) GetApplicationProblemJSON413() *PayloadTooLarge
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r PutBudgetIncomeResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r PutBudgetIncomeResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -18281,6 +18541,8 @@ type ListOnetimeBudgetsResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -18307,6 +18569,11 @@ func (r ListOnetimeBudgetsResponse) GetApplicationProblemJSON403() *PremiumRequi
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r ListOnetimeBudgetsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ListOnetimeBudgetsResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -18370,6 +18637,8 @@ type CreateOnetimeBudgetResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -18411,6 +18680,11 @@ func (r CreateOnetimeBudgetResponse) GetApplicationProblemJSON413() *PayloadTooL
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateOnetimeBudgetResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateOnetimeBudgetResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -18564,6 +18838,8 @@ type UpdateOnetimeBudgetResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -18605,6 +18881,11 @@ func (r UpdateOnetimeBudgetResponse) GetApplicationProblemJSON413() *PayloadTooL
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r UpdateOnetimeBudgetResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r UpdateOnetimeBudgetResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -18664,6 +18945,8 @@ type GetBudgetStatusResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -18695,6 +18978,11 @@ func (r GetBudgetStatusResponse) GetApplicationProblemJSON403() *PremiumRequired
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r GetBudgetStatusResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetBudgetStatusResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -19375,6 +19663,8 @@ type UpdateCategoryResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -19405,6 +19695,11 @@ func (r UpdateCategoryResponse) GetApplicationProblemJSON401() *Unauthenticated 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r UpdateCategoryResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r UpdateCategoryResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -19474,6 +19769,8 @@ type ListEntriesResponse struct {
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -19505,6 +19802,11 @@ func (r ListEntriesResponse) GetApplicationProblemJSON404() *NotFound {
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r ListEntriesResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ListEntriesResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -19546,6 +19848,11 @@ func (r ListEntriesResponse) ContentType() string {
 	return ""
 }
 
+// CreateEntryResponse429Headers the declared response headers of an HTTP 429 response for CreateEntry
+type CreateEntryResponse429Headers struct {
+	RetryAfter *int
+}
+
 // CreateEntryResponse503Headers the declared response headers of an HTTP 503 response for CreateEntry
 type CreateEntryResponse503Headers struct {
 	RetryAfter *int
@@ -19568,10 +19875,14 @@ type CreateEntryResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationProblemJSON429 *TooManyRequests
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateEntryResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateEntryResponse503Headers
 }
@@ -19609,6 +19920,11 @@ func (r CreateEntryResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateEntryResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateEntryResponse) GetApplicationProblemJSON429() *TooManyRequests {
+	return r.ApplicationProblemJSON429
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -19650,6 +19966,11 @@ func (r CreateEntryResponse) ContentType() string {
 	return ""
 }
 
+// CreateEntryFromNotificationResponse429Headers the declared response headers of an HTTP 429 response for CreateEntryFromNotification
+type CreateEntryFromNotificationResponse429Headers struct {
+	RetryAfter *int
+}
+
 // CreateEntryFromNotificationResponse503Headers the declared response headers of an HTTP 503 response for CreateEntryFromNotification
 type CreateEntryFromNotificationResponse503Headers struct {
 	RetryAfter *int
@@ -19670,10 +19991,14 @@ type CreateEntryFromNotificationResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationProblemJSON429 *TooManyRequests
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateEntryFromNotificationResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateEntryFromNotificationResponse503Headers
 }
@@ -19706,6 +20031,11 @@ func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON413() *Pay
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON429() *TooManyRequests {
+	return r.ApplicationProblemJSON429
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -19747,6 +20077,11 @@ func (r CreateEntryFromNotificationResponse) ContentType() string {
 	return ""
 }
 
+// ParseEntryTextResponse429Headers the declared response headers of an HTTP 429 response for ParseEntryText
+type ParseEntryTextResponse429Headers struct {
+	RetryAfter *int
+}
+
 // ParseEntryTextResponse503Headers the declared response headers of an HTTP 503 response for ParseEntryText
 type ParseEntryTextResponse503Headers struct {
 	RetryAfter *int
@@ -19765,10 +20100,14 @@ type ParseEntryTextResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationProblemJSON429 *TooManyRequests
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ParseEntryTextResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *ParseEntryTextResponse503Headers
 }
@@ -19796,6 +20135,11 @@ func (r ParseEntryTextResponse) GetApplicationProblemJSON413() *PayloadTooLarge 
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r ParseEntryTextResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ParseEntryTextResponse) GetApplicationProblemJSON429() *TooManyRequests {
+	return r.ApplicationProblemJSON429
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -20093,6 +20437,11 @@ func (r GetEntryResponse) ContentType() string {
 	return ""
 }
 
+// UpdateEntryResponse429Headers the declared response headers of an HTTP 429 response for UpdateEntry
+type UpdateEntryResponse429Headers struct {
+	RetryAfter *int
+}
+
 // UpdateEntryResponse503Headers the declared response headers of an HTTP 503 response for UpdateEntry
 type UpdateEntryResponse503Headers struct {
 	RetryAfter *int
@@ -20117,10 +20466,14 @@ type UpdateEntryResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationProblemJSON429 *TooManyRequests
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *UpdateEntryResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateEntryResponse503Headers
 }
@@ -20163,6 +20516,11 @@ func (r UpdateEntryResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r UpdateEntryResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r UpdateEntryResponse) GetApplicationProblemJSON429() *TooManyRequests {
+	return r.ApplicationProblemJSON429
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -20310,6 +20668,8 @@ type GetPortfolioResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -20336,6 +20696,11 @@ func (r GetPortfolioResponse) GetApplicationProblemJSON403() *PremiumRequired {
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r GetPortfolioResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetPortfolioResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -21252,6 +21617,8 @@ type GetNetWorthTrendResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -21278,6 +21645,11 @@ func (r GetNetWorthTrendResponse) GetApplicationProblemJSON401() *Unauthenticate
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r GetNetWorthTrendResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetNetWorthTrendResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -21319,6 +21691,11 @@ func (r GetNetWorthTrendResponse) ContentType() string {
 	return ""
 }
 
+// RecognizeReceiptResponse429Headers the declared response headers of an HTTP 429 response for RecognizeReceipt
+type RecognizeReceiptResponse429Headers struct {
+	RetryAfter *int
+}
+
 // RecognizeReceiptResponse503Headers the declared response headers of an HTTP 503 response for RecognizeReceipt
 type RecognizeReceiptResponse503Headers struct {
 	RetryAfter *int
@@ -21339,10 +21716,14 @@ type RecognizeReceiptResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationProblemJSON429 *TooManyRequests
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RecognizeReceiptResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *RecognizeReceiptResponse503Headers
 }
@@ -21375,6 +21756,11 @@ func (r RecognizeReceiptResponse) GetApplicationProblemJSON413() *PayloadTooLarg
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r RecognizeReceiptResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RecognizeReceiptResponse) GetApplicationProblemJSON429() *TooManyRequests {
+	return r.ApplicationProblemJSON429
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -22251,6 +22637,8 @@ type GetCategoryStatsResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -22282,6 +22670,11 @@ func (r GetCategoryStatsResponse) GetApplicationProblemJSON403() *PremiumRequire
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r GetCategoryStatsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetCategoryStatsResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -22341,6 +22734,8 @@ type GetMonthlyStatsResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -22372,6 +22767,11 @@ func (r GetMonthlyStatsResponse) GetApplicationProblemJSON403() *PremiumRequired
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r GetMonthlyStatsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetMonthlyStatsResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -22431,6 +22831,8 @@ type GetTagStatsResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -22462,6 +22864,11 @@ func (r GetTagStatsResponse) GetApplicationProblemJSON403() *PremiumRequired {
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r GetTagStatsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetTagStatsResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -22521,6 +22928,8 @@ type GetYearlyStatsResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -22552,6 +22961,11 @@ func (r GetYearlyStatsResponse) GetApplicationProblemJSON403() *PremiumRequired 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r GetYearlyStatsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetYearlyStatsResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -23542,6 +23956,8 @@ type ListWalletsResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -23563,6 +23979,11 @@ func (r ListWalletsResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r ListWalletsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ListWalletsResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -23622,6 +24043,8 @@ type CreateWalletResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -23653,6 +24076,11 @@ func (r CreateWalletResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateWalletResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateWalletResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -23892,6 +24320,8 @@ type GetWalletResponse struct {
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -23923,6 +24353,11 @@ func (r GetWalletResponse) GetApplicationProblemJSON404() *NotFound {
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r GetWalletResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetWalletResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -23984,6 +24419,8 @@ type UpdateWalletResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -24020,6 +24457,11 @@ func (r UpdateWalletResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r UpdateWalletResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r UpdateWalletResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -24079,6 +24521,8 @@ type GetLoanScheduleResponse struct {
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -24110,6 +24554,11 @@ func (r GetLoanScheduleResponse) GetApplicationProblemJSON404() *NotFound {
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r GetLoanScheduleResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetLoanScheduleResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -26879,6 +27328,11 @@ func (r UpdateProfileResponse) ContentType() string {
 	return ""
 }
 
+// SetProfileImageResponse429Headers the declared response headers of an HTTP 429 response for SetProfileImage
+type SetProfileImageResponse429Headers struct {
+	RetryAfter *int
+}
+
 // SetProfileImageResponse503Headers the declared response headers of an HTTP 503 response for SetProfileImage
 type SetProfileImageResponse503Headers struct {
 	RetryAfter *int
@@ -26897,10 +27351,14 @@ type SetProfileImageResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationProblemJSON429 *TooManyRequests
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SetProfileImageResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *SetProfileImageResponse503Headers
 }
@@ -26928,6 +27386,11 @@ func (r SetProfileImageResponse) GetApplicationProblemJSON413() *PayloadTooLarge
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r SetProfileImageResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r SetProfileImageResponse) GetApplicationProblemJSON429() *TooManyRequests {
+	return r.ApplicationProblemJSON429
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -28270,6 +28733,11 @@ func (r VoteCommentResponse) ContentType() string {
 	return ""
 }
 
+// UploadBoardImageResponse429Headers the declared response headers of an HTTP 429 response for UploadBoardImage
+type UploadBoardImageResponse429Headers struct {
+	RetryAfter *int
+}
+
 // UploadBoardImageResponse503Headers the declared response headers of an HTTP 503 response for UploadBoardImage
 type UploadBoardImageResponse503Headers struct {
 	RetryAfter *int
@@ -28288,10 +28756,14 @@ type UploadBoardImageResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationProblemJSON429 *TooManyRequests
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *UploadBoardImageResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UploadBoardImageResponse503Headers
 }
@@ -28319,6 +28791,11 @@ func (r UploadBoardImageResponse) GetApplicationProblemJSON413() *PayloadTooLarg
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r UploadBoardImageResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r UploadBoardImageResponse) GetApplicationProblemJSON429() *TooManyRequests {
+	return r.ApplicationProblemJSON429
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -29862,6 +30339,11 @@ func (r ListBoardTagGroupsResponse) ContentType() string {
 	return ""
 }
 
+// GetFXRateResponse429Headers the declared response headers of an HTTP 429 response for GetFXRate
+type GetFXRateResponse429Headers struct {
+	RetryAfter *int
+}
+
 // GetFXRateResponse503Headers the declared response headers of an HTTP 503 response for GetFXRate
 type GetFXRateResponse503Headers struct {
 	RetryAfter *int
@@ -29878,10 +30360,14 @@ type GetFXRateResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationProblemJSON429 *TooManyRequests
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetFXRateResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetFXRateResponse503Headers
 }
@@ -29904,6 +30390,11 @@ func (r GetFXRateResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r GetFXRateResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetFXRateResponse) GetApplicationProblemJSON429() *TooManyRequests {
+	return r.ApplicationProblemJSON429
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -31095,7 +31586,7 @@ func (c *ClientWithResponses) DeleteCategoryWithResponse(ctx context.Context, id
 
 // UpdateCategoryWithBodyWithResponse Update a category
 //
-// Renames, retypes or moves a category. The hierarchy rules of `createCategory` apply, and a category with sub-categories cannot become a sub-category (400 `CATEGORY_HIERARCHY`). Changing a top-level category's type changes its sub-categories' too.
+// Renames, retypes or moves a category. The hierarchy rules of `createCategory` apply, and a category with sub-categories cannot become a sub-category (400 `CATEGORY_HIERARCHY`). Changing a top-level category's type changes its sub-categories' too. The type cannot change while entries, budgets (monthly or one-time), recurring or quick entries use the category or one of its sub-categories: 409 `CONFLICT`, whose detail names what uses it.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -31110,7 +31601,7 @@ func (c *ClientWithResponses) UpdateCategoryWithBodyWithResponse(ctx context.Con
 
 // UpdateCategoryWithResponse Update a category
 //
-// Renames, retypes or moves a category. The hierarchy rules of `createCategory` apply, and a category with sub-categories cannot become a sub-category (400 `CATEGORY_HIERARCHY`). Changing a top-level category's type changes its sub-categories' too.
+// Renames, retypes or moves a category. The hierarchy rules of `createCategory` apply, and a category with sub-categories cannot become a sub-category (400 `CATEGORY_HIERARCHY`). Changing a top-level category's type changes its sub-categories' too. The type cannot change while entries, budgets (monthly or one-time), recurring or quick entries use the category or one of its sub-categories: 409 `CONFLICT`, whose detail names what uses it.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -31141,8 +31632,13 @@ func (c *ClientWithResponses) ListEntriesWithResponse(ctx context.Context, param
 
 // CreateEntryWithBodyWithResponse Create an entry
 //
-// A foreign payment keeps `currency`, `originalAmount` and `exchangeRate` as given; when `amount` is absent it is `originalAmount` × `exchangeRate` rounded half up to the won (without `amount` both are required: the FX rate lookup is not wired yet, so a missing `exchangeRate` answers 400 naming it).
+// A foreign payment keeps `currency`, `originalAmount` and `exchangeRate` as given; when `amount` is absent it is `originalAmount` × `exchangeRate` rounded half up to the won.
 // `installmentMonths` (2 to 24) is only for an expense on a `CARD` wallet. `categoryId` must name a category of the entry's type. `tags` are names; a name that is not yet one of the member's tags becomes one. Tags are PREMIUM: a FREE member sending tags gets 403 `PREMIUM_REQUIRED`.
+//
+// Without `amount` and `exchangeRate`, the FX rate of the entry's date converts `originalAmount`:
+// `currency` must then be an ISO 4217 code in use (else 400 on `/currency`, without a provider call),
+// and a lookup that calls the FX provider counts against the member's daily FX limit (429
+// `RATE_LIMITED` with `Retry-After` over it; 503 when no rate can be had).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -31157,8 +31653,13 @@ func (c *ClientWithResponses) CreateEntryWithBodyWithResponse(ctx context.Contex
 
 // CreateEntryWithResponse Create an entry
 //
-// A foreign payment keeps `currency`, `originalAmount` and `exchangeRate` as given; when `amount` is absent it is `originalAmount` × `exchangeRate` rounded half up to the won (without `amount` both are required: the FX rate lookup is not wired yet, so a missing `exchangeRate` answers 400 naming it).
+// A foreign payment keeps `currency`, `originalAmount` and `exchangeRate` as given; when `amount` is absent it is `originalAmount` × `exchangeRate` rounded half up to the won.
 // `installmentMonths` (2 to 24) is only for an expense on a `CARD` wallet. `categoryId` must name a category of the entry's type. `tags` are names; a name that is not yet one of the member's tags becomes one. Tags are PREMIUM: a FREE member sending tags gets 403 `PREMIUM_REQUIRED`.
+//
+// Without `amount` and `exchangeRate`, the FX rate of the entry's date converts `originalAmount`:
+// `currency` must then be an ISO 4217 code in use (else 400 on `/currency`, without a provider call),
+// and a lookup that calls the FX provider counts against the member's daily FX limit (429
+// `RATE_LIMITED` with `Retry-After` over it; 503 when no rate can be had).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -31201,6 +31702,10 @@ func (c *ClientWithResponses) CreateEntryWithResponse(ctx context.Context, body 
 //     billing, payment-due or limit notice, a declined payment, no approval or no amount in
 //     the text, or a cancellation that matches no expense.
 //
+// A rate lookup that calls the FX provider counts against the member's daily FX limit:
+// over it the answer is 429 `RATE_LIMITED` with `Retry-After`, and nothing is recorded (send the
+// notification again after it).
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
@@ -31242,6 +31747,10 @@ func (c *ClientWithResponses) CreateEntryFromNotificationWithBodyWithResponse(ct
 //     billing, payment-due or limit notice, a declined payment, no approval or no amount in
 //     the text, or a cancellation that matches no expense.
 //
+// A rate lookup that calls the FX provider counts against the member's daily FX limit:
+// over it the answer is 429 `RATE_LIMITED` with `Retry-After`, and nothing is recorded (send the
+// notification again after it).
+//
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
@@ -31258,6 +31767,11 @@ func (c *ClientWithResponses) CreateEntryFromNotificationWithResponse(ctx contex
 // Reads a type, amount, merchant and date out of a line the member typed ("어제 점심 12,000원",
 // "coffee 4.5k yesterday", "만오천원 택시", "3/14 월세 50만원 입금") or a pasted card
 // notification. Nothing is saved.
+//
+// Each request that asks the AI parser counts against the member's daily AI limit
+// (`AI_DAILY_LIMIT`, days in the service time zone), whatever the AI answers; over it the answer
+// is 429 `RATE_LIMITED` with `Retry-After` (the seconds until the member's next day). With AI not
+// configured nothing is counted.
 //
 // The AI parser (an OpenAI-compatible chat-completions model) is asked first, with a
 // deadline of a few seconds; the rule-based parser answers when AI is not configured,
@@ -31283,6 +31797,11 @@ func (c *ClientWithResponses) ParseEntryTextWithBodyWithResponse(ctx context.Con
 // Reads a type, amount, merchant and date out of a line the member typed ("어제 점심 12,000원",
 // "coffee 4.5k yesterday", "만오천원 택시", "3/14 월세 50만원 입금") or a pasted card
 // notification. Nothing is saved.
+//
+// Each request that asks the AI parser counts against the member's daily AI limit
+// (`AI_DAILY_LIMIT`, days in the service time zone), whatever the AI answers; over it the answer
+// is 429 `RATE_LIMITED` with `Retry-After` (the seconds until the member's next day). With AI not
+// configured nothing is counted.
 //
 // The AI parser (an OpenAI-compatible chat-completions model) is asked first, with a
 // deadline of a few seconds; the rule-based parser answers when AI is not configured,
@@ -31352,6 +31871,10 @@ func (c *ClientWithResponses) GetEntryWithResponse(ctx context.Context, id Entry
 //
 // Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`), whose detail names the transfer's path).
 //
+// Without `amount` and `exchangeRate`, the FX rate of the entry's date converts `originalAmount`
+// as on create: a non-ISO 4217 `currency` is 400 on `/currency`, and a lookup that calls the FX
+// provider counts against the member's daily FX limit (429 `RATE_LIMITED` with `Retry-After`).
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/entries/{id} (the `UpdateEntry` operationId).
@@ -31366,6 +31889,10 @@ func (c *ClientWithResponses) UpdateEntryWithBodyWithResponse(ctx context.Contex
 // UpdateEntryWithResponse Update an entry
 //
 // Replaces every field as `createEntry` takes them, except that an absent `tags` keeps the entry's tags (send `[]` to remove them). A pending entry stays pending. An entry of a transfer changes only through its transfer (409 `CONFLICT`), whose detail names the transfer's path).
+//
+// Without `amount` and `exchangeRate`, the FX rate of the entry's date converts `originalAmount`
+// as on create: a non-ISO 4217 `currency` is 400 on `/currency`, and a lookup that calls the FX
+// provider counts against the member's daily FX limit (429 `RATE_LIMITED` with `Retry-After`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -31667,6 +32194,10 @@ func (c *ClientWithResponses) GetNetWorthTrendWithResponse(ctx context.Context, 
 // 503 `OCR_NOT_CONFIGURED` when the service has no OCR key; 503 `SERVICE_UNAVAILABLE`
 // (with `Retry-After`) when the OCR service fails or does not answer in time. An image
 // in which no text is found answers an empty `text`.
+//
+// Each image sent to the OCR service counts against the member's daily OCR limit
+// (`OCR_DAILY_LIMIT`, days in the service time zone), whatever it answers; over it the answer is
+// 429 `RATE_LIMITED` with `Retry-After` (the seconds until the member's next day).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -33117,7 +33648,11 @@ func (c *ClientWithResponses) UpdateProfileWithResponse(ctx context.Context, bod
 //
 // `profileImage` is a `data:image/(png|jpeg|gif|webp);base64,` URL of at most 2 MB decoded
 // whose bytes really are that image type; an empty string clears it (the client then shows
-// the provider avatar, if any).
+// the provider avatar, if any). The image is stored without metadata, as an upload is
+// (see `uploadBoardImage`; a malformed container answers 400), and served at
+// `/api/images/{id}` like board images: board answers carry that address as the author's
+// `avatar`. The profile answers it back as a data URL of the stripped image. It counts
+// against the daily upload limit (429 `RATE_LIMITED` with `Retry-After` over it).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -33134,7 +33669,11 @@ func (c *ClientWithResponses) SetProfileImageWithBodyWithResponse(ctx context.Co
 //
 // `profileImage` is a `data:image/(png|jpeg|gif|webp);base64,` URL of at most 2 MB decoded
 // whose bytes really are that image type; an empty string clears it (the client then shows
-// the provider avatar, if any).
+// the provider avatar, if any). The image is stored without metadata, as an upload is
+// (see `uploadBoardImage`; a malformed container answers 400), and served at
+// `/api/images/{id}` like board images: board answers carry that address as the author's
+// `avatar`. The profile answers it back as a data URL of the stripped image. It counts
+// against the daily upload limit (429 `RATE_LIMITED` with `Retry-After` over it).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -33572,9 +34111,19 @@ func (c *ClientWithResponses) VoteCommentWithResponse(ctx context.Context, id Co
 //
 // Multipart form with the image in the field `file`: PNG, JPEG, GIF or WebP, decided from the
 // bytes (not from the name or the declared type; anything else answers 415), at most 5 MB
-// (413). Location metadata is removed from JPEGs before storing (every Exif and XMP APP1
-// segment, so an Exif orientation is lost too). Answers the image's absolute `url` (built
-// from the configured public base address), to be put in a post's `imageUrls`.
+// (413). Every metadata container is removed before storing, the pixels left as they are:
+// JPEG APPn segments other than JFIF, ICC profile and Adobe (so Exif, XMP and an Exif
+// orientation go), comments and anything after the end of image (a second picture);
+// PNG chunks other than the critical ones and tRNS, gAMA, cHRM, sRGB, iCCP, sBIT, bKGD,
+// pHYs and the APNG animation chunks (so eXIf, tEXt, zTXt, iTXt, tIME go); WebP EXIF and
+// XMP chunks (their VP8X flags cleared); GIF comment extensions and application
+// extensions other than the NETSCAPE2.0/ANIMEXTS1.0 loop. A file whose container does not
+// hold together answers 400. A member may upload `BOARD_IMAGE_DAILY_LIMIT` images a day
+// (50 unless configured; profile images count too): over it 429 `RATE_LIMITED` with
+// `Retry-After` (seconds until the next day in the service time zone). Answers the image's
+// absolute `url` (built from the configured public base address), to be put in a post's
+// `imageUrls`; an image that no post and no profile uses a day after its upload is
+// deleted.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -34008,6 +34557,14 @@ func (c *ClientWithResponses) ListBoardTagGroupsWithResponse(ctx context.Context
 // with none stored the answer is 503 `SERVICE_UNAVAILABLE` with `Retry-After`. The same
 // currency on both sides answers 1 without asking anyone.
 //
+// `from` and `to` must be ISO 4217 codes in use: any other is 400 `VALIDATION_FAILED` naming the
+// field, without a provider call. A failed provider lookup is remembered for a minute: the same
+// pair asked again within it answers from the stored rates (or 503) without calling again. Only a
+// request that calls the provider counts against the member's daily FX limit (`FX_DAILY_LIMIT`,
+// days in the service time zone); stored rates, remembered failures and requests that wait for
+// another request's call are free. Over the limit: 429 `RATE_LIMITED` with `Retry-After` (the
+// seconds until the member's next day).
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/fx/rate (the `GetFXRate` operationId).
@@ -34021,7 +34578,8 @@ func (c *ClientWithResponses) GetFXRateWithResponse(ctx context.Context, params 
 
 // GetBoardImageWithResponse Download an image
 //
-// Public. An image never changes, so it is cached for a year (`Cache-Control: public,
+// Public. Board images and profile images (the authors' `avatar` addresses) alike. An
+// image never changes, so it is cached for a year (`Cache-Control: public,
 // max-age=31536000, immutable`) with a strong `ETag`; `If-None-Match` with that tag answers
 // 304 with no body. `X-Content-Type-Options: nosniff` keeps browsers to the stored type.
 //
@@ -34480,6 +35038,13 @@ func ParseGetBudgetChartResponse(rsp *http.Response) (*GetBudgetChartResponse, e
 		}
 		response.ApplicationProblemJSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -34649,6 +35214,13 @@ func ParseGetBudgetIncomeResponse(rsp *http.Response) (*GetBudgetIncomeResponse,
 		}
 		response.ApplicationProblemJSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -34737,6 +35309,13 @@ func ParsePutBudgetIncomeResponse(rsp *http.Response) (*PutBudgetIncomeResponse,
 		}
 		response.ApplicationProblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -34810,6 +35389,13 @@ func ParseListOnetimeBudgetsResponse(rsp *http.Response) (*ListOnetimeBudgetsRes
 			return nil, err
 		}
 		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -34905,6 +35491,13 @@ func ParseCreateOnetimeBudgetResponse(rsp *http.Response) (*CreateOnetimeBudgetR
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -35085,6 +35678,13 @@ func ParseUpdateOnetimeBudgetResponse(rsp *http.Response) (*UpdateOnetimeBudgetR
 		}
 		response.ApplicationProblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -35165,6 +35765,13 @@ func ParseGetBudgetStatusResponse(rsp *http.Response) (*GetBudgetStatusResponse,
 			return nil, err
 		}
 		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -35809,6 +36416,13 @@ func ParseUpdateCategoryResponse(rsp *http.Response) (*UpdateCategoryResponse, e
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -35903,6 +36517,13 @@ func ParseListEntriesResponse(rsp *http.Response) (*ListEntriesResponse, error) 
 			return nil, err
 		}
 		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -35999,6 +36620,13 @@ func ParseCreateEntryResponse(rsp *http.Response) (*CreateEntryResponse, error) 
 		}
 		response.ApplicationProblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -36016,6 +36644,16 @@ func ParseCreateEntryResponse(rsp *http.Response) (*CreateEntryResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 429:
+		var headers CreateEntryResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateEntryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -36087,6 +36725,13 @@ func ParseCreateEntryFromNotificationResponse(rsp *http.Response) (*CreateEntryF
 		}
 		response.ApplicationProblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -36104,6 +36749,16 @@ func ParseCreateEntryFromNotificationResponse(rsp *http.Response) (*CreateEntryF
 	}
 
 	switch {
+	case rsp.StatusCode == 429:
+		var headers CreateEntryFromNotificationResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateEntryFromNotificationResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -36168,6 +36823,13 @@ func ParseParseEntryTextResponse(rsp *http.Response) (*ParseEntryTextResponse, e
 		}
 		response.ApplicationProblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -36185,6 +36847,16 @@ func ParseParseEntryTextResponse(rsp *http.Response) (*ParseEntryTextResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 429:
+		var headers ParseEntryTextResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers ParseEntryTextResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -36502,6 +37174,13 @@ func ParseUpdateEntryResponse(rsp *http.Response) (*UpdateEntryResponse, error) 
 		}
 		response.ApplicationProblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -36519,6 +37198,16 @@ func ParseUpdateEntryResponse(rsp *http.Response) (*UpdateEntryResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 429:
+		var headers UpdateEntryResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateEntryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -36656,6 +37345,13 @@ func ParseGetPortfolioResponse(rsp *http.Response) (*GetPortfolioResponse, error
 			return nil, err
 		}
 		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -37515,6 +38211,13 @@ func ParseGetNetWorthTrendResponse(rsp *http.Response) (*GetNetWorthTrendRespons
 		}
 		response.ApplicationProblemJSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -37603,6 +38306,13 @@ func ParseRecognizeReceiptResponse(rsp *http.Response) (*RecognizeReceiptRespons
 		}
 		response.ApplicationProblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -37620,6 +38330,16 @@ func ParseRecognizeReceiptResponse(rsp *http.Response) (*RecognizeReceiptRespons
 	}
 
 	switch {
+	case rsp.StatusCode == 429:
+		var headers RecognizeReceiptResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers RecognizeReceiptResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -38426,6 +39146,13 @@ func ParseGetCategoryStatsResponse(rsp *http.Response) (*GetCategoryStatsRespons
 		}
 		response.ApplicationProblemJSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -38506,6 +39233,13 @@ func ParseGetMonthlyStatsResponse(rsp *http.Response) (*GetMonthlyStatsResponse,
 			return nil, err
 		}
 		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -38588,6 +39322,13 @@ func ParseGetTagStatsResponse(rsp *http.Response) (*GetTagStatsResponse, error) 
 		}
 		response.ApplicationProblemJSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -38668,6 +39409,13 @@ func ParseGetYearlyStatsResponse(rsp *http.Response) (*GetYearlyStatsResponse, e
 			return nil, err
 		}
 		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -39590,6 +40338,13 @@ func ParseListWalletsResponse(rsp *http.Response) (*ListWalletsResponse, error) 
 		}
 		response.ApplicationProblemJSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -39670,6 +40425,13 @@ func ParseCreateWalletResponse(rsp *http.Response) (*CreateWalletResponse, error
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -39920,6 +40682,13 @@ func ParseGetWalletResponse(rsp *http.Response) (*GetWalletResponse, error) {
 		}
 		response.ApplicationProblemJSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -40008,6 +40777,13 @@ func ParseUpdateWalletResponse(rsp *http.Response) (*UpdateWalletResponse, error
 		}
 		response.ApplicationProblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -40088,6 +40864,13 @@ func ParseGetLoanScheduleResponse(rsp *http.Response) (*GetLoanScheduleResponse,
 			return nil, err
 		}
 		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -42655,6 +43438,13 @@ func ParseSetProfileImageResponse(rsp *http.Response) (*SetProfileImageResponse,
 		}
 		response.ApplicationProblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -42672,6 +43462,16 @@ func ParseSetProfileImageResponse(rsp *http.Response) (*SetProfileImageResponse,
 	}
 
 	switch {
+	case rsp.StatusCode == 429:
+		var headers SetProfileImageResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers SetProfileImageResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -43917,6 +44717,13 @@ func ParseUploadBoardImageResponse(rsp *http.Response) (*UploadBoardImageRespons
 		}
 		response.ApplicationProblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -43934,6 +44741,16 @@ func ParseUploadBoardImageResponse(rsp *http.Response) (*UploadBoardImageRespons
 	}
 
 	switch {
+	case rsp.StatusCode == 429:
+		var headers UploadBoardImageResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers UploadBoardImageResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -45349,6 +46166,13 @@ func ParseGetFXRateResponse(rsp *http.Response) (*GetFXRateResponse, error) {
 		}
 		response.ApplicationProblemJSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -45366,6 +46190,16 @@ func ParseGetFXRateResponse(rsp *http.Response) (*GetFXRateResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 429:
+		var headers GetFXRateResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetFXRateResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {

@@ -12,22 +12,6 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
-const countMemberImages = `-- name: CountMemberImages :one
-SELECT count(*) FROM board_image WHERE member_id = $1 AND id = ANY($2::uuid[])
-`
-
-type CountMemberImagesParams struct {
-	MemberID int64
-	Ids      []pgtype.UUID
-}
-
-func (q *Queries) CountMemberImages(ctx context.Context, arg CountMemberImagesParams) (int64, error) {
-	row := q.db.QueryRow(ctx, countMemberImages, arg.MemberID, arg.Ids)
-	var count int64
-	err := row.Scan(&count)
-	return count, err
-}
-
 const createBoardImage = `-- name: CreateBoardImage :one
 INSERT INTO board_image (member_id, content_type, data, sha256, created_at)
 VALUES ($1, $2, $3, $4, $5)
@@ -53,6 +37,35 @@ func (q *Queries) CreateBoardImage(ctx context.Context, arg CreateBoardImagePara
 	var id pgtype.UUID
 	err := row.Scan(&id)
 	return id, err
+}
+
+const deleteImageUploadDaysBefore = `-- name: DeleteImageUploadDaysBefore :exec
+DELETE FROM image_upload_day WHERE day < $1
+`
+
+func (q *Queries) DeleteImageUploadDaysBefore(ctx context.Context, before time.Time) error {
+	_, err := q.db.Exec(ctx, deleteImageUploadDaysBefore, before)
+	return err
+}
+
+const deleteUnusedImages = `-- name: DeleteUnusedImages :execrows
+DELETE FROM board_image WHERE id IN (
+    SELECT i.id FROM board_image i
+    WHERE i.created_at < $1
+      AND NOT EXISTS (SELECT 1 FROM post_image pi WHERE pi.image_id = i.id)
+      AND NOT EXISTS (SELECT 1 FROM member m WHERE m.profile_image_id = i.id)
+    FOR UPDATE SKIP LOCKED
+)
+`
+
+// Images uploaded before @before that no post and no profile uses. SKIP
+// LOCKED leaves alone an image a post being written has just locked.
+func (q *Queries) DeleteUnusedImages(ctx context.Context, before time.Time) (int64, error) {
+	result, err := q.db.Exec(ctx, deleteUnusedImages, before)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }
 
 const getBoardImage = `-- name: GetBoardImage :one
@@ -82,4 +95,58 @@ func (q *Queries) GetBoardImageTag(ctx context.Context, id pgtype.UUID) (string,
 	var sha256 string
 	err := row.Scan(&sha256)
 	return sha256, err
+}
+
+const lockMemberImages = `-- name: LockMemberImages :many
+SELECT id FROM board_image WHERE member_id = $1 AND id = ANY($2::uuid[]) FOR KEY SHARE
+`
+
+type LockMemberImagesParams struct {
+	MemberID int64
+	Ids      []pgtype.UUID
+}
+
+// The member's images among @ids, locked against the cleanup job until the
+// post that uses them is written.
+func (q *Queries) LockMemberImages(ctx context.Context, arg LockMemberImagesParams) ([]pgtype.UUID, error) {
+	rows, err := q.db.Query(ctx, lockMemberImages, arg.MemberID, arg.Ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []pgtype.UUID{}
+	for rows.Next() {
+		var id pgtype.UUID
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const reserveImageUpload = `-- name: ReserveImageUpload :one
+INSERT INTO image_upload_day AS d (member_id, day, uploads)
+VALUES ($1, $2, 1)
+ON CONFLICT (member_id, day) DO UPDATE SET uploads = d.uploads + 1
+WHERE d.uploads < $3::integer
+RETURNING uploads
+`
+
+type ReserveImageUploadParams struct {
+	MemberID   int64
+	Day        time.Time
+	DailyLimit int32
+}
+
+// Counts one upload against the member's day, in one statement so parallel
+// uploads cannot pass the limit together; no row when the day is used up.
+func (q *Queries) ReserveImageUpload(ctx context.Context, arg ReserveImageUploadParams) (int32, error) {
+	row := q.db.QueryRow(ctx, reserveImageUpload, arg.MemberID, arg.Day, arg.DailyLimit)
+	var uploads int32
+	err := row.Scan(&uploads)
+	return uploads, err
 }

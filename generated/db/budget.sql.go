@@ -8,19 +8,21 @@ package db
 import (
 	"context"
 	"time"
+
+	"github.com/shopspring/decimal"
 )
 
 const budgetChart = `-- name: BudgetChart :many
 WITH months AS (
     SELECT generate_series($1::date, $2::date, interval '1 month')::date AS month
 ), s AS (
-    SELECT date_trunc('month', e.entry_date - $3::int + 1)::date AS month, sum(e.amount)::bigint AS spent
+    SELECT date_trunc('month', e.entry_date - $3::int + 1)::date AS month, sum(e.amount) AS spent
     FROM account_entry e
     WHERE e.member_id = $4 AND e.entry_date >= $5 AND e.entry_date < $6
       AND e.type = 'EXPENSE' AND NOT e.pending AND e.transfer_id IS NULL
     GROUP BY 1
 ), bt AS (
-    SELECT make_date(bu.year, bu.month, 1) AS month, sum(bu.amount)::bigint AS budget
+    SELECT make_date(bu.year, bu.month, 1) AS month, sum(bu.amount) AS budget
     FROM budget bu
     JOIN account_category c ON c.member_id = bu.member_id AND c.id = bu.category_id
     WHERE bu.member_id = $4
@@ -31,7 +33,7 @@ WITH months AS (
           WHERE p.member_id = bu.member_id AND p.year = bu.year AND p.month = bu.month AND p.category_id = c.parent_id))
     GROUP BY 1
 )
-SELECT m.month, COALESCE(bt.budget, 0)::bigint AS budget, COALESCE(s.spent, 0)::bigint AS spent
+SELECT m.month, COALESCE(bt.budget, 0)::numeric AS budget, COALESCE(s.spent, 0)::numeric AS spent
 FROM months m
 LEFT JOIN s ON s.month = m.month
 LEFT JOIN bt ON bt.month = m.month
@@ -53,8 +55,8 @@ type BudgetChartParams struct {
 
 type BudgetChartRow struct {
 	Month  time.Time
-	Budget int64
-	Spent  int64
+	Budget decimal.Decimal
+	Spent  decimal.Decimal
 }
 
 // Budget against spending for consecutive months. An entrys month is the
@@ -93,7 +95,7 @@ func (q *Queries) BudgetChart(ctx context.Context, arg BudgetChartParams) ([]Bud
 
 const budgetStatus = `-- name: BudgetStatus :many
 WITH spent AS (
-    SELECT e.category_id, c.parent_id, sum(e.amount)::bigint AS amount
+    SELECT e.category_id, c.parent_id, sum(e.amount) AS amount
     FROM account_entry e
     LEFT JOIN account_category c ON c.member_id = e.member_id AND c.id = e.category_id
     WHERE e.member_id = $1 AND e.entry_date >= $2 AND e.entry_date < $3
@@ -106,17 +108,17 @@ WITH spent AS (
     WHERE bu.member_id = $1 AND bu.year = $4 AND bu.month = $5
 ), totals AS (
     SELECT
-        COALESCE((SELECT sum(amount) FROM spent), 0)::bigint AS total_spent,
+        COALESCE((SELECT sum(amount) FROM spent), 0)::numeric AS total_spent,
         COALESCE((SELECT sum(s.amount) FROM spent s
                   WHERE s.category_id IN (SELECT category_id FROM b)
-                     OR s.parent_id IN (SELECT category_id FROM b)), 0)::bigint AS budgeted_spent,
+                     OR s.parent_id IN (SELECT category_id FROM b)), 0)::numeric AS budgeted_spent,
         -- -1: no expected income set (amounts are never negative).
         COALESCE((SELECT i.amount FROM budget_income i
                   WHERE i.member_id = $1 AND i.year = $4 AND i.month = $5), -1)::bigint AS expected_income
 )
 SELECT b.id AS budget_id, b.category_id, b.name AS category_name, b.parent_id, b.amount AS budget_amount,
     (SELECT COALESCE(sum(s.amount), 0) FROM spent s
-     WHERE s.category_id = b.category_id OR s.parent_id = b.category_id)::bigint AS spent,
+     WHERE s.category_id = b.category_id OR s.parent_id = b.category_id)::numeric AS spent,
     t.total_spent, t.budgeted_spent, t.expected_income
 FROM totals t
 LEFT JOIN b ON true
@@ -137,9 +139,9 @@ type BudgetStatusRow struct {
 	CategoryName   *string
 	ParentID       *int64
 	BudgetAmount   *int64
-	Spent          int64
-	TotalSpent     int64
-	BudgetedSpent  int64
+	Spent          decimal.Decimal
+	TotalSpent     decimal.Decimal
+	BudgetedSpent  decimal.Decimal
 	ExpectedIncome int64
 }
 

@@ -8,6 +8,8 @@ package db
 import (
 	"context"
 	"time"
+
+	"github.com/shopspring/decimal"
 )
 
 const deleteMemberBudgetIncomes = `-- name: DeleteMemberBudgetIncomes :exec
@@ -37,7 +39,7 @@ func (q *Queries) GetBudgetIncome(ctx context.Context, arg GetBudgetIncomeParams
 }
 
 const incomeOfRange = `-- name: IncomeOfRange :one
-SELECT COALESCE(sum(amount), 0)::bigint FROM account_entry
+SELECT COALESCE(sum(amount), 0)::numeric FROM account_entry
 WHERE member_id = $1 AND entry_date >= $2 AND entry_date < $3
   AND type = 'INCOME' AND NOT pending AND transfer_id IS NULL
 `
@@ -49,9 +51,9 @@ type IncomeOfRangeParams struct {
 }
 
 // Confirmed income of a date range, transfers aside.
-func (q *Queries) IncomeOfRange(ctx context.Context, arg IncomeOfRangeParams) (int64, error) {
+func (q *Queries) IncomeOfRange(ctx context.Context, arg IncomeOfRangeParams) (decimal.Decimal, error) {
 	row := q.db.QueryRow(ctx, incomeOfRange, arg.MemberID, arg.FromDate, arg.ToDate)
-	var column_1 int64
+	var column_1 decimal.Decimal
 	err := row.Scan(&column_1)
 	return column_1, err
 }

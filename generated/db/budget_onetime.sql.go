@@ -8,6 +8,8 @@ package db
 import (
 	"context"
 	"time"
+
+	"github.com/shopspring/decimal"
 )
 
 const createOnetimeBudget = `-- name: CreateOnetimeBudget :one
@@ -71,7 +73,7 @@ SELECT o.id, o.name, o.amount, o.start_date, o.end_date, o.category_id,
      LEFT JOIN account_category c ON c.member_id = e.member_id AND c.id = e.category_id
      WHERE e.member_id = o.member_id AND e.entry_date >= o.start_date AND e.entry_date <= o.end_date
        AND e.type = 'EXPENSE' AND NOT e.pending AND e.transfer_id IS NULL
-       AND (o.category_id IS NULL OR e.category_id = o.category_id OR c.parent_id = o.category_id))::bigint AS spent
+       AND (o.category_id IS NULL OR e.category_id = o.category_id OR c.parent_id = o.category_id))::numeric AS spent
 FROM budget_onetime o
 WHERE o.member_id = $1 AND ($2::bigint IS NULL OR o.id = $2)
 ORDER BY o.start_date DESC, o.id DESC
@@ -89,7 +91,7 @@ type ListOnetimeBudgetsRow struct {
 	StartDate  time.Time
 	EndDate    time.Time
 	CategoryID *int64
-	Spent      int64
+	Spent      decimal.Decimal
 }
 
 // Each one-time budget with the confirmed expenses of its period (of its

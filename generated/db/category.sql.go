@@ -41,6 +41,45 @@ func (q *Queries) CategoryInUse(ctx context.Context, arg CategoryInUseParams) (b
 	return exists, err
 }
 
+const categoryUses = `-- name: CategoryUses :one
+WITH ids AS (
+    SELECT c.id FROM account_category c WHERE c.member_id = $1 AND (c.id = $2 OR c.parent_id = $2)
+)
+SELECT
+    (SELECT count(*) FROM account_entry e WHERE e.member_id = $1 AND e.category_id IN (SELECT ids.id FROM ids)) AS entries,
+    (SELECT count(*) FROM budget b WHERE b.member_id = $1 AND b.category_id IN (SELECT ids.id FROM ids))
+        + (SELECT count(*) FROM budget_onetime o WHERE o.member_id = $1 AND o.category_id IN (SELECT ids.id FROM ids)) AS budgets,
+    (SELECT count(*) FROM recurring r WHERE r.member_id = $1 AND r.category_id IN (SELECT ids.id FROM ids)) AS recurrings,
+    (SELECT count(*) FROM quick_entry qe WHERE qe.member_id = $1 AND qe.category_id IN (SELECT ids.id FROM ids)) AS quick_entries
+`
+
+type CategoryUsesParams struct {
+	MemberID int64
+	ID       int64
+}
+
+type CategoryUsesRow struct {
+	Entries      int64
+	Budgets      int32
+	Recurrings   int64
+	QuickEntries int64
+}
+
+// What uses a category or its sub-categories, by kind: a category whose type
+// changes under any of them would strand them under a category of the
+// other type.
+func (q *Queries) CategoryUses(ctx context.Context, arg CategoryUsesParams) (CategoryUsesRow, error) {
+	row := q.db.QueryRow(ctx, categoryUses, arg.MemberID, arg.ID)
+	var i CategoryUsesRow
+	err := row.Scan(
+		&i.Entries,
+		&i.Budgets,
+		&i.Recurrings,
+		&i.QuickEntries,
+	)
+	return i, err
+}
+
 const countOwnedCategories = `-- name: CountOwnedCategories :one
 SELECT count(*) FROM account_category WHERE member_id = $1 AND id = ANY($2::bigint[])
 `

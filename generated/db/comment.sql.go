@@ -69,7 +69,7 @@ func (q *Queries) DeleteComment(ctx context.Context, id int64) error {
 }
 
 const getComment = `-- name: GetComment :one
-SELECT c.id, c.post_id, c.member_id, c.body, c.block_reason, c.up_count, c.down_count, c.report_count, c.created_at, c.updated_at, m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar,
+SELECT c.id, c.post_id, c.member_id, c.body, c.block_reason, c.up_count, c.down_count, c.report_count, c.created_at, c.updated_at, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar,
        p.title AS post_title, p.category AS post_category, p.block_reason AS post_block_reason
 FROM comment c
 JOIN member m ON m.id = c.member_id
@@ -107,6 +107,18 @@ func (q *Queries) GetComment(ctx context.Context, id int64) (GetCommentRow, erro
 		&i.PostBlockReason,
 	)
 	return i, err
+}
+
+const getCommentAuthor = `-- name: GetCommentAuthor :one
+SELECT member_id FROM comment WHERE id = $1
+`
+
+// As GetPostAuthor.
+func (q *Queries) GetCommentAuthor(ctx context.Context, id int64) (int64, error) {
+	row := q.db.QueryRow(ctx, getCommentAuthor, id)
+	var member_id int64
+	err := row.Scan(&member_id)
+	return member_id, err
 }
 
 const getCommentForUpdate = `-- name: GetCommentForUpdate :one
@@ -151,7 +163,7 @@ func (q *Queries) GetCommentForUpdate(ctx context.Context, id int64) (GetComment
 }
 
 const listCommentsByIDs = `-- name: ListCommentsByIDs :many
-SELECT c.id, c.post_id, c.member_id, c.body, c.block_reason, c.up_count, c.down_count, c.report_count, c.created_at, c.updated_at, m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar,
+SELECT c.id, c.post_id, c.member_id, c.body, c.block_reason, c.up_count, c.down_count, c.report_count, c.created_at, c.updated_at, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar,
        p.title AS post_title, p.category AS post_category
 FROM comment c
 JOIN member m ON m.id = c.member_id
@@ -203,7 +215,7 @@ func (q *Queries) ListCommentsByIDs(ctx context.Context, ids []int64) ([]ListCom
 }
 
 const listMemberComments = `-- name: ListMemberComments :many
-SELECT c.id, c.post_id, c.member_id, c.body, c.block_reason, c.up_count, c.down_count, c.report_count, c.created_at, c.updated_at, m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar,
+SELECT c.id, c.post_id, c.member_id, c.body, c.block_reason, c.up_count, c.down_count, c.report_count, c.created_at, c.updated_at, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar,
        p.title AS post_title, p.category AS post_category
 FROM comment c
 JOIN member m ON m.id = c.member_id
@@ -263,7 +275,7 @@ func (q *Queries) ListMemberComments(ctx context.Context, arg ListMemberComments
 }
 
 const listPostComments = `-- name: ListPostComments :many
-SELECT c.id, c.post_id, c.member_id, c.body, c.block_reason, c.up_count, c.down_count, c.report_count, c.created_at, c.updated_at, m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar
+SELECT c.id, c.post_id, c.member_id, c.body, c.block_reason, c.up_count, c.down_count, c.report_count, c.created_at, c.updated_at, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM comment c JOIN member m ON m.id = c.member_id
 WHERE c.post_id = $1
 ORDER BY (c.created_at > $2 AND c.up_count >= $3) DESC, c.created_at, c.id

@@ -38,7 +38,10 @@ func (q *Queries) ClearEntryTags(ctx context.Context, entryID int64) error {
 }
 
 const confirmEntry = `-- name: ConfirmEntry :one
-UPDATE account_entry SET pending = false WHERE member_id = $1 AND id = $2 RETURNING id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at
+UPDATE account_entry SET pending = false
+FROM (SELECT o.id, o.pending FROM account_entry o WHERE o.member_id = $1 AND o.id = $2 FOR UPDATE) AS old
+WHERE account_entry.id = old.id
+RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, account_entry.category_id, account_entry.type, account_entry.amount, account_entry.entry_date, account_entry.memo, account_entry.currency, account_entry.original_amount, account_entry.exchange_rate, account_entry.installment_months, account_entry.pending, account_entry.notif_key, account_entry.transfer_id, account_entry.created_at, old.pending AS was_pending
 `
 
 type ConfirmEntryParams struct {
@@ -46,26 +49,34 @@ type ConfirmEntryParams struct {
 	ID       int64
 }
 
-func (q *Queries) ConfirmEntry(ctx context.Context, arg ConfirmEntryParams) (AccountEntry, error) {
+type ConfirmEntryRow struct {
+	AccountEntry AccountEntry
+	WasPending   bool
+}
+
+// Confirms a pending entry; was_pending is false when it was confirmed
+// already (a retried confirmation), which changes nothing.
+func (q *Queries) ConfirmEntry(ctx context.Context, arg ConfirmEntryParams) (ConfirmEntryRow, error) {
 	row := q.db.QueryRow(ctx, confirmEntry, arg.MemberID, arg.ID)
-	var i AccountEntry
+	var i ConfirmEntryRow
 	err := row.Scan(
-		&i.ID,
-		&i.MemberID,
-		&i.WalletID,
-		&i.CategoryID,
-		&i.Type,
-		&i.Amount,
-		&i.EntryDate,
-		&i.Memo,
-		&i.Currency,
-		&i.OriginalAmount,
-		&i.ExchangeRate,
-		&i.InstallmentMonths,
-		&i.Pending,
-		&i.NotifKey,
-		&i.TransferID,
-		&i.CreatedAt,
+		&i.AccountEntry.ID,
+		&i.AccountEntry.MemberID,
+		&i.AccountEntry.WalletID,
+		&i.AccountEntry.CategoryID,
+		&i.AccountEntry.Type,
+		&i.AccountEntry.Amount,
+		&i.AccountEntry.EntryDate,
+		&i.AccountEntry.Memo,
+		&i.AccountEntry.Currency,
+		&i.AccountEntry.OriginalAmount,
+		&i.AccountEntry.ExchangeRate,
+		&i.AccountEntry.InstallmentMonths,
+		&i.AccountEntry.Pending,
+		&i.AccountEntry.NotifKey,
+		&i.AccountEntry.TransferID,
+		&i.AccountEntry.CreatedAt,
+		&i.WasPending,
 	)
 	return i, err
 }
@@ -373,8 +384,8 @@ func (q *Queries) ListEntryTags(ctx context.Context, arg ListEntryTagsParams) ([
 
 const summarizeEntries = `-- name: SummarizeEntries :one
 SELECT count(*) AS total,
-    COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'INCOME' AND NOT e.pending AND e.transfer_id IS NULL), 0)::bigint AS income,
-    COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'EXPENSE' AND NOT e.pending AND e.transfer_id IS NULL), 0)::bigint AS expense
+    COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'INCOME' AND NOT e.pending AND e.transfer_id IS NULL), 0)::numeric AS income,
+    COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'EXPENSE' AND NOT e.pending AND e.transfer_id IS NULL), 0)::numeric AS expense
 FROM account_entry e
 WHERE e.member_id = $1
   AND e.entry_date >= $2 AND e.entry_date < $3
@@ -405,8 +416,8 @@ type SummarizeEntriesParams struct {
 
 type SummarizeEntriesRow struct {
 	Total   int64
-	Income  int64
-	Expense int64
+	Income  decimal.Decimal
+	Expense decimal.Decimal
 }
 
 // The count and the confirmed income and expense of the same filter as

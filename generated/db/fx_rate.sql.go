@@ -12,6 +12,114 @@ import (
 	"github.com/shopspring/decimal"
 )
 
+const claimFXLookup = `-- name: ClaimFXLookup :one
+INSERT INTO fx_lookup (from_currency, to_currency, day, failed, until)
+VALUES ($1, $2, $3, false, $4)
+ON CONFLICT (from_currency, to_currency, day) DO UPDATE SET failed = false, until = excluded.until
+WHERE fx_lookup.until <= $5
+RETURNING until
+`
+
+type ClaimFXLookupParams struct {
+	FromCurrency string
+	ToCurrency   string
+	Day          time.Time
+	Until        time.Time
+	Now          time.Time
+}
+
+// Claims the provider lookup of a pair and day until @until, unless another
+// request holds an unexpired claim or a failure is remembered: then no row
+// comes back.
+func (q *Queries) ClaimFXLookup(ctx context.Context, arg ClaimFXLookupParams) (time.Time, error) {
+	row := q.db.QueryRow(ctx, claimFXLookup,
+		arg.FromCurrency,
+		arg.ToCurrency,
+		arg.Day,
+		arg.Until,
+		arg.Now,
+	)
+	var until time.Time
+	err := row.Scan(&until)
+	return until, err
+}
+
+const deleteFXLookupsBefore = `-- name: DeleteFXLookupsBefore :execrows
+DELETE FROM fx_lookup WHERE until < $1
+`
+
+// Claims and remembered failures that ended before @now.
+func (q *Queries) DeleteFXLookupsBefore(ctx context.Context, now time.Time) (int64, error) {
+	result, err := q.db.Exec(ctx, deleteFXLookupsBefore, now)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const endFXLookup = `-- name: EndFXLookup :exec
+DELETE FROM fx_lookup
+WHERE from_currency = $1 AND to_currency = $2 AND day = $3
+`
+
+type EndFXLookupParams struct {
+	FromCurrency string
+	ToCurrency   string
+	Day          time.Time
+}
+
+// The rate is stored: the claim is no longer needed.
+func (q *Queries) EndFXLookup(ctx context.Context, arg EndFXLookupParams) error {
+	_, err := q.db.Exec(ctx, endFXLookup, arg.FromCurrency, arg.ToCurrency, arg.Day)
+	return err
+}
+
+const failFXLookup = `-- name: FailFXLookup :exec
+UPDATE fx_lookup SET failed = true, until = $1
+WHERE from_currency = $2 AND to_currency = $3 AND day = $4
+`
+
+type FailFXLookupParams struct {
+	Until        time.Time
+	FromCurrency string
+	ToCurrency   string
+	Day          time.Time
+}
+
+// Remembers that the provider failed for a pair and day until @until.
+func (q *Queries) FailFXLookup(ctx context.Context, arg FailFXLookupParams) error {
+	_, err := q.db.Exec(ctx, failFXLookup,
+		arg.Until,
+		arg.FromCurrency,
+		arg.ToCurrency,
+		arg.Day,
+	)
+	return err
+}
+
+const getFXLookup = `-- name: GetFXLookup :one
+SELECT failed, until FROM fx_lookup
+WHERE from_currency = $1 AND to_currency = $2 AND day = $3
+`
+
+type GetFXLookupParams struct {
+	FromCurrency string
+	ToCurrency   string
+	Day          time.Time
+}
+
+type GetFXLookupRow struct {
+	Failed bool
+	Until  time.Time
+}
+
+func (q *Queries) GetFXLookup(ctx context.Context, arg GetFXLookupParams) (GetFXLookupRow, error) {
+	row := q.db.QueryRow(ctx, getFXLookup, arg.FromCurrency, arg.ToCurrency, arg.Day)
+	var i GetFXLookupRow
+	err := row.Scan(&i.Failed, &i.Until)
+	return i, err
+}
+
 const getFXRate = `-- name: GetFXRate :one
 SELECT rate, rate_date FROM fx_rate
 WHERE from_currency = $1 AND to_currency = $2 AND day = $3

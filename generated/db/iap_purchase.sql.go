@@ -89,6 +89,25 @@ func (q *Queries) InsertIAPPurchase(ctx context.Context, arg InsertIAPPurchasePa
 	return i, err
 }
 
+const setIAPPurchaseRenewed = `-- name: SetIAPPurchaseRenewed :exec
+UPDATE iap_purchase
+SET expires_at = $1, store_expires_at = $1, auto_renew = $2
+WHERE purchase_token = $3
+`
+
+type SetIAPPurchaseRenewedParams struct {
+	ExpiresAt     time.Time
+	AutoRenew     bool
+	PurchaseToken string
+}
+
+// A renewal the store reported: the purchase now pays for the new expiry,
+// so a restore on another device grants up to it.
+func (q *Queries) SetIAPPurchaseRenewed(ctx context.Context, arg SetIAPPurchaseRenewedParams) error {
+	_, err := q.db.Exec(ctx, setIAPPurchaseRenewed, arg.ExpiresAt, arg.AutoRenew, arg.PurchaseToken)
+	return err
+}
+
 const setLatestIAPPurchaseAutoRenew = `-- name: SetLatestIAPPurchaseAutoRenew :exec
 UPDATE iap_purchase SET auto_renew = $1
 WHERE id = (

@@ -87,6 +87,34 @@ func (q *Queries) DeleteTrade(ctx context.Context, arg DeleteTradeParams) (int64
 	return result.RowsAffected(), nil
 }
 
+const getTrade = `-- name: GetTrade :one
+SELECT id, member_id, stock_id, side, trade_date, quantity, price, fee, created_at FROM invest_trade WHERE member_id = $1 AND id = $2
+`
+
+type GetTradeParams struct {
+	MemberID int64
+	ID       int64
+}
+
+// A trade read without a lock, to learn its stock: edits lock the stock
+// before the trade (database.LockOrder), as a stock's deletion does.
+func (q *Queries) GetTrade(ctx context.Context, arg GetTradeParams) (InvestTrade, error) {
+	row := q.db.QueryRow(ctx, getTrade, arg.MemberID, arg.ID)
+	var i InvestTrade
+	err := row.Scan(
+		&i.ID,
+		&i.MemberID,
+		&i.StockID,
+		&i.Side,
+		&i.TradeDate,
+		&i.Quantity,
+		&i.Price,
+		&i.Fee,
+		&i.CreatedAt,
+	)
+	return i, err
+}
+
 const getTradeForUpdate = `-- name: GetTradeForUpdate :one
 SELECT id, member_id, stock_id, side, trade_date, quantity, price, fee, created_at FROM invest_trade WHERE member_id = $1 AND id = $2 FOR UPDATE
 `

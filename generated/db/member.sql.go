@@ -8,6 +8,8 @@ package db
 import (
 	"context"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 const countMembers = `-- name: CountMembers :one
@@ -49,7 +51,7 @@ func (q *Queries) CreateAdminIfAbsent(ctx context.Context, arg CreateAdminIfAbse
 const createMember = `-- name: CreateMember :one
 INSERT INTO member (email, email_verified, password_hash, name, role, provider, idp_a_id, idp_b_id, idp_a_picture)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day
+RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id
 `
 
 type CreateMemberParams struct {
@@ -99,6 +101,7 @@ func (q *Queries) CreateMember(ctx context.Context, arg CreateMemberParams) (Mem
 		&i.SessionEpoch,
 		&i.EmailVerified,
 		&i.MonthStartDay,
+		&i.ProfileImageID,
 	)
 	return i, err
 }
@@ -116,7 +119,7 @@ func (q *Queries) DeleteMember(ctx context.Context, id int64) (int64, error) {
 }
 
 const getMember = `-- name: GetMember :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day FROM member WHERE id = $1
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id FROM member WHERE id = $1
 `
 
 func (q *Queries) GetMember(ctx context.Context, id int64) (Member, error) {
@@ -144,12 +147,13 @@ func (q *Queries) GetMember(ctx context.Context, id int64) (Member, error) {
 		&i.SessionEpoch,
 		&i.EmailVerified,
 		&i.MonthStartDay,
+		&i.ProfileImageID,
 	)
 	return i, err
 }
 
 const getMemberByEmail = `-- name: GetMemberByEmail :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day FROM member WHERE lower(email) = lower($1)
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id FROM member WHERE lower(email) = lower($1)
 `
 
 func (q *Queries) GetMemberByEmail(ctx context.Context, email string) (Member, error) {
@@ -177,12 +181,13 @@ func (q *Queries) GetMemberByEmail(ctx context.Context, email string) (Member, e
 		&i.SessionEpoch,
 		&i.EmailVerified,
 		&i.MonthStartDay,
+		&i.ProfileImageID,
 	)
 	return i, err
 }
 
 const getMemberByIdpA = `-- name: GetMemberByIdpA :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day FROM member WHERE idp_a_id = $1
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id FROM member WHERE idp_a_id = $1
 `
 
 func (q *Queries) GetMemberByIdpA(ctx context.Context, subject *string) (Member, error) {
@@ -210,12 +215,13 @@ func (q *Queries) GetMemberByIdpA(ctx context.Context, subject *string) (Member,
 		&i.SessionEpoch,
 		&i.EmailVerified,
 		&i.MonthStartDay,
+		&i.ProfileImageID,
 	)
 	return i, err
 }
 
 const getMemberByIdpB = `-- name: GetMemberByIdpB :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day FROM member WHERE idp_b_id = $1
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id FROM member WHERE idp_b_id = $1
 `
 
 func (q *Queries) GetMemberByIdpB(ctx context.Context, subject *string) (Member, error) {
@@ -243,6 +249,7 @@ func (q *Queries) GetMemberByIdpB(ctx context.Context, subject *string) (Member,
 		&i.SessionEpoch,
 		&i.EmailVerified,
 		&i.MonthStartDay,
+		&i.ProfileImageID,
 	)
 	return i, err
 }
@@ -285,7 +292,7 @@ func (q *Queries) GetMemberCredentials(ctx context.Context, email string) (GetMe
 }
 
 const getMemberForUpdate = `-- name: GetMemberForUpdate :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day FROM member WHERE id = $1 FOR UPDATE
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id FROM member WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) GetMemberForUpdate(ctx context.Context, id int64) (Member, error) {
@@ -313,6 +320,7 @@ func (q *Queries) GetMemberForUpdate(ctx context.Context, id int64) (Member, err
 		&i.SessionEpoch,
 		&i.EmailVerified,
 		&i.MonthStartDay,
+		&i.ProfileImageID,
 	)
 	return i, err
 }
@@ -346,7 +354,7 @@ SET idp_a_id = $1, idp_a_picture = COALESCE($2, idp_a_picture),
     password_hash = CASE WHEN email_verified THEN password_hash END,
     session_epoch = CASE WHEN email_verified THEN session_epoch ELSE session_epoch + 1 END,
     email_verified = true, updated_at = now()
-WHERE id = $3 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day
+WHERE id = $3 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id
 `
 
 type LinkIdpAParams struct {
@@ -384,6 +392,7 @@ func (q *Queries) LinkIdpA(ctx context.Context, arg LinkIdpAParams) (Member, err
 		&i.SessionEpoch,
 		&i.EmailVerified,
 		&i.MonthStartDay,
+		&i.ProfileImageID,
 	)
 	return i, err
 }
@@ -394,7 +403,7 @@ SET idp_b_id = $1,
     password_hash = CASE WHEN email_verified THEN password_hash END,
     session_epoch = CASE WHEN email_verified THEN session_epoch ELSE session_epoch + 1 END,
     email_verified = true, updated_at = now()
-WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day
+WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id
 `
 
 type LinkIdpBParams struct {
@@ -428,6 +437,7 @@ func (q *Queries) LinkIdpB(ctx context.Context, arg LinkIdpBParams) (Member, err
 		&i.SessionEpoch,
 		&i.EmailVerified,
 		&i.MonthStartDay,
+		&i.ProfileImageID,
 	)
 	return i, err
 }
@@ -454,7 +464,7 @@ func (q *Queries) ReplaceMemberPassword(ctx context.Context, arg ReplaceMemberPa
 }
 
 const resetAdminAccount = `-- name: ResetAdminAccount :exec
-UPDATE member SET role = 'ADMIN', password_hash = $1, status = 'ACTIVE',
+UPDATE member SET role = 'ADMIN', password_hash = $1,
     session_epoch = session_epoch + 1, updated_at = now()
 WHERE id = $2
 `
@@ -465,7 +475,8 @@ type ResetAdminAccountParams struct {
 }
 
 // The bootstrap administrator's account did not hold ADMIN_PASSWORD: it gets
-// that password and loses every session.
+// that password and loses every session. Its status stays: a suspended
+// account is not the bootstrap's to reactivate.
 func (q *Queries) ResetAdminAccount(ctx context.Context, arg ResetAdminAccountParams) error {
 	_, err := q.db.Exec(ctx, resetAdminAccount, arg.PasswordHash, arg.ID)
 	return err
@@ -486,7 +497,7 @@ func (q *Queries) RevokeMemberSessions(ctx context.Context, id int64) (int64, er
 const setMemberPlanPermanent = `-- name: SetMemberPlanPermanent :one
 UPDATE member
 SET plan = $1, plan_expires_at = NULL, plan_product = NULL, plan_auto_renew = false, updated_at = now()
-WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day
+WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id
 `
 
 type SetMemberPlanPermanentParams struct {
@@ -520,12 +531,13 @@ func (q *Queries) SetMemberPlanPermanent(ctx context.Context, arg SetMemberPlanP
 		&i.SessionEpoch,
 		&i.EmailVerified,
 		&i.MonthStartDay,
+		&i.ProfileImageID,
 	)
 	return i, err
 }
 
 const setMemberRole = `-- name: SetMemberRole :one
-UPDATE member SET role = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day
+UPDATE member SET role = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id
 `
 
 type SetMemberRoleParams struct {
@@ -558,12 +570,13 @@ func (q *Queries) SetMemberRole(ctx context.Context, arg SetMemberRoleParams) (M
 		&i.SessionEpoch,
 		&i.EmailVerified,
 		&i.MonthStartDay,
+		&i.ProfileImageID,
 	)
 	return i, err
 }
 
 const setMemberStatus = `-- name: SetMemberStatus :one
-UPDATE member SET status = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day
+UPDATE member SET status = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id
 `
 
 type SetMemberStatusParams struct {
@@ -596,12 +609,13 @@ func (q *Queries) SetMemberStatus(ctx context.Context, arg SetMemberStatusParams
 		&i.SessionEpoch,
 		&i.EmailVerified,
 		&i.MonthStartDay,
+		&i.ProfileImageID,
 	)
 	return i, err
 }
 
 const setMonthStartDay = `-- name: SetMonthStartDay :one
-UPDATE member SET month_start_day = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day
+UPDATE member SET month_start_day = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id
 `
 
 type SetMonthStartDayParams struct {
@@ -634,12 +648,13 @@ func (q *Queries) SetMonthStartDay(ctx context.Context, arg SetMonthStartDayPara
 		&i.SessionEpoch,
 		&i.EmailVerified,
 		&i.MonthStartDay,
+		&i.ProfileImageID,
 	)
 	return i, err
 }
 
 const updateMemberEmailName = `-- name: UpdateMemberEmailName :one
-UPDATE member SET email = $1, name = $2, updated_at = now() WHERE id = $3 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day
+UPDATE member SET email = $1, name = $2, updated_at = now() WHERE id = $3 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id
 `
 
 type UpdateMemberEmailNameParams struct {
@@ -673,12 +688,13 @@ func (q *Queries) UpdateMemberEmailName(ctx context.Context, arg UpdateMemberEma
 		&i.SessionEpoch,
 		&i.EmailVerified,
 		&i.MonthStartDay,
+		&i.ProfileImageID,
 	)
 	return i, err
 }
 
 const updateMemberName = `-- name: UpdateMemberName :one
-UPDATE member SET name = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day
+UPDATE member SET name = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id
 `
 
 type UpdateMemberNameParams struct {
@@ -711,21 +727,24 @@ func (q *Queries) UpdateMemberName(ctx context.Context, arg UpdateMemberNamePara
 		&i.SessionEpoch,
 		&i.EmailVerified,
 		&i.MonthStartDay,
+		&i.ProfileImageID,
 	)
 	return i, err
 }
 
 const updateMemberProfileImage = `-- name: UpdateMemberProfileImage :one
-UPDATE member SET profile_image = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day
+UPDATE member SET profile_image = $1, profile_image_id = $2, updated_at = now()
+WHERE id = $3 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id
 `
 
 type UpdateMemberProfileImageParams struct {
-	ProfileImage *string
-	ID           int64
+	ProfileImage   *string
+	ProfileImageID pgtype.UUID
+	ID             int64
 }
 
 func (q *Queries) UpdateMemberProfileImage(ctx context.Context, arg UpdateMemberProfileImageParams) (Member, error) {
-	row := q.db.QueryRow(ctx, updateMemberProfileImage, arg.ProfileImage, arg.ID)
+	row := q.db.QueryRow(ctx, updateMemberProfileImage, arg.ProfileImage, arg.ProfileImageID, arg.ID)
 	var i Member
 	err := row.Scan(
 		&i.ID,
@@ -749,6 +768,7 @@ func (q *Queries) UpdateMemberProfileImage(ctx context.Context, arg UpdateMember
 		&i.SessionEpoch,
 		&i.EmailVerified,
 		&i.MonthStartDay,
+		&i.ProfileImageID,
 	)
 	return i, err
 }

@@ -40,11 +40,118 @@ func (q *Queries) DemoteExpiredMemberPlans(ctx context.Context, now time.Time) (
 	return items, nil
 }
 
+const endLapsedMemberPlan = `-- name: EndLapsedMemberPlan :one
+UPDATE member
+SET plan = 'FREE', plan_expires_at = NULL, plan_product = NULL, plan_auto_renew = false, updated_at = now()
+WHERE id = $1 AND plan = 'PREMIUM' AND plan_expires_at = $2::timestamptz AND plan_auto_renew
+RETURNING id
+`
+
+type EndLapsedMemberPlanParams struct {
+	ID        int64
+	ExpiresAt time.Time
+}
+
+// The store says the subscription is over: FREE, subscription fields
+// cleared, only if the plan is still the lapsed one the job read (a purchase
+// or an administrator may have changed it since).
+func (q *Queries) EndLapsedMemberPlan(ctx context.Context, arg EndLapsedMemberPlanParams) (int64, error) {
+	row := q.db.QueryRow(ctx, endLapsedMemberPlan, arg.ID, arg.ExpiresAt)
+	var id int64
+	err := row.Scan(&id)
+	return id, err
+}
+
+const listLapsedAutoRenewPlans = `-- name: ListLapsedAutoRenewPlans :many
+SELECT m.id AS member_id, m.plan_expires_at::timestamptz AS expires_at, p.purchase_token, p.product_id, p.test_mode
+FROM member m
+JOIN LATERAL (
+    SELECT ip.purchase_token, ip.product_id, ip.test_mode
+    FROM iap_purchase ip
+    WHERE ip.member_id = m.id
+    ORDER BY ip.expires_at DESC, ip.id DESC
+    LIMIT 1
+) p ON true
+WHERE m.plan = 'PREMIUM' AND m.plan_expires_at IS NOT NULL AND m.plan_expires_at <= $1::timestamptz AND m.plan_auto_renew
+ORDER BY m.plan_expires_at, m.id
+LIMIT $2
+`
+
+type ListLapsedAutoRenewPlansParams struct {
+	Now     time.Time
+	MaxRows int32
+}
+
+type ListLapsedAutoRenewPlansRow struct {
+	MemberID      int64
+	ExpiresAt     time.Time
+	PurchaseToken string
+	ProductID     string
+	TestMode      bool
+}
+
+// PREMIUM plans past their expiry with auto-renew on, the store's to settle,
+// each with the purchase token that paid for its latest expiry. Oldest
+// expiry first, at most @max_rows a run.
+func (q *Queries) ListLapsedAutoRenewPlans(ctx context.Context, arg ListLapsedAutoRenewPlansParams) ([]ListLapsedAutoRenewPlansRow, error) {
+	rows, err := q.db.Query(ctx, listLapsedAutoRenewPlans, arg.Now, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListLapsedAutoRenewPlansRow{}
+	for rows.Next() {
+		var i ListLapsedAutoRenewPlansRow
+		if err := rows.Scan(
+			&i.MemberID,
+			&i.ExpiresAt,
+			&i.PurchaseToken,
+			&i.ProductID,
+			&i.TestMode,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const renewLapsedMemberPlan = `-- name: RenewLapsedMemberPlan :one
+UPDATE member
+SET plan_expires_at = $1, plan_auto_renew = $2, updated_at = now()
+WHERE id = $3 AND plan = 'PREMIUM' AND plan_expires_at = $4::timestamptz AND plan_auto_renew
+RETURNING id
+`
+
+type RenewLapsedMemberPlanParams struct {
+	NewExpiresAt *time.Time
+	AutoRenew    bool
+	ID           int64
+	ExpiresAt    time.Time
+}
+
+// The store says the subscription renewed: PREMIUM until the store's
+// expiry, with its auto-renew, under the same condition as EndLapsedMemberPlan.
+func (q *Queries) RenewLapsedMemberPlan(ctx context.Context, arg RenewLapsedMemberPlanParams) (int64, error) {
+	row := q.db.QueryRow(ctx, renewLapsedMemberPlan,
+		arg.NewExpiresAt,
+		arg.AutoRenew,
+		arg.ID,
+		arg.ExpiresAt,
+	)
+	var id int64
+	err := row.Scan(&id)
+	return id, err
+}
+
 const setMemberPlanAutoRenew = `-- name: SetMemberPlanAutoRenew :one
 UPDATE member
 SET plan_auto_renew = $1, updated_at = now()
 WHERE id = $2 AND plan = 'PREMIUM' AND plan_product IS NOT NULL AND plan_expires_at IS NOT NULL
-RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day
+RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id
 `
 
 type SetMemberPlanAutoRenewParams struct {
@@ -79,6 +186,7 @@ func (q *Queries) SetMemberPlanAutoRenew(ctx context.Context, arg SetMemberPlanA
 		&i.SessionEpoch,
 		&i.EmailVerified,
 		&i.MonthStartDay,
+		&i.ProfileImageID,
 	)
 	return i, err
 }
@@ -89,7 +197,7 @@ UPDATE member
 SET plan = 'PREMIUM', plan_expires_at = $1, plan_product = $2,
     plan_auto_renew = $3, updated_at = now()
 WHERE id = $4
-RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day
+RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id
 `
 
 type SetMemberPlanSubscriptionParams struct {
@@ -133,6 +241,7 @@ func (q *Queries) SetMemberPlanSubscription(ctx context.Context, arg SetMemberPl
 		&i.SessionEpoch,
 		&i.EmailVerified,
 		&i.MonthStartDay,
+		&i.ProfileImageID,
 	)
 	return i, err
 }

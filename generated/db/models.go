@@ -142,6 +142,14 @@ type DefaultCategory struct {
 	SortOrder int32
 }
 
+type FxLookup struct {
+	FromCurrency string
+	ToCurrency   string
+	Day          time.Time
+	Failed       bool
+	Until        time.Time
+}
+
 type FxRate struct {
 	FromCurrency string
 	ToCurrency   string
@@ -163,6 +171,12 @@ type IapPurchase struct {
 	CreatedAt      time.Time
 }
 
+type ImageUploadDay struct {
+	MemberID int64
+	Day      time.Time
+	Uploads  int32
+}
+
 type InvestTrade struct {
 	ID        int64
 	MemberID  int64
@@ -181,33 +195,41 @@ type JobRun struct {
 }
 
 type Member struct {
-	ID            int64
-	Email         *string
-	PasswordHash  *string
-	Name          string
-	Role          string
-	Status        string
-	Provider      string
-	IdpAID        *string
-	IdpBID        *string
-	IdpAPicture   *string
-	ProfileImage  *string
-	Plan          string
-	PlanExpiresAt *time.Time
-	PlanProduct   *string
-	PlanAutoRenew bool
-	Points        int64
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
-	SessionEpoch  int64
-	EmailVerified bool
-	MonthStartDay int16
+	ID             int64
+	Email          *string
+	PasswordHash   *string
+	Name           string
+	Role           string
+	Status         string
+	Provider       string
+	IdpAID         *string
+	IdpBID         *string
+	IdpAPicture    *string
+	ProfileImage   *string
+	Plan           string
+	PlanExpiresAt  *time.Time
+	PlanProduct    *string
+	PlanAutoRenew  bool
+	Points         int64
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	SessionEpoch   int64
+	EmailVerified  bool
+	MonthStartDay  int16
+	ProfileImageID pgtype.UUID
 }
 
 type NotificationKey struct {
 	MemberID  int64
 	NotifKey  string
 	CreatedAt time.Time
+}
+
+type OutsideCallCount struct {
+	MemberID int64
+	Kind     string
+	Day      time.Time
+	Calls    int32
 }
 
 type PointHistory struct {
@@ -234,6 +256,11 @@ type Post struct {
 	ReportCount  int32
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
+}
+
+type PostImage struct {
+	PostID  int64
+	ImageID pgtype.UUID
 }
 
 type PostTotal struct {

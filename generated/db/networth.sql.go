@@ -110,7 +110,7 @@ func (q *Queries) QuotesOn(ctx context.Context, arg QuotesOnParams) ([]QuotesOnR
 
 const walletBalancesOn = `-- name: WalletBalancesOn :many
 SELECT d.day::date AS day, e.wallet_id::bigint AS wallet_id,
-       SUM(CASE WHEN e.type = 'INCOME' THEN e.amount ELSE -e.amount END)::bigint AS net
+       SUM(CASE WHEN e.type = 'INCOME' THEN e.amount ELSE -e.amount END)::numeric AS net
 FROM unnest($1::date[]) AS d(day)
 JOIN account_entry e ON e.member_id = $2 AND NOT e.pending
     AND e.wallet_id IS NOT NULL AND e.entry_date <= d.day
@@ -125,7 +125,7 @@ type WalletBalancesOnParams struct {
 type WalletBalancesOnRow struct {
 	Day      time.Time
 	WalletID int64
-	Net      int64
+	Net      decimal.Decimal
 }
 
 // Each wallet's net of confirmed entries (transfers included) up to each

@@ -31,6 +31,20 @@ func (q *Queries) ClaimNotificationKey(ctx context.Context, arg ClaimNotificatio
 	return result.RowsAffected(), nil
 }
 
+const deleteNotificationKeysBefore = `-- name: DeleteNotificationKeysBefore :execrows
+DELETE FROM notification_key WHERE created_at < $1::timestamptz
+`
+
+// Cancellation keys past the window in which a notification is redelivered
+// (a push retried, the same alert again by SMS).
+func (q *Queries) DeleteNotificationKeysBefore(ctx context.Context, before time.Time) (int64, error) {
+	result, err := q.db.Exec(ctx, deleteNotificationKeysBefore, before)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const findCancelledEntry = `-- name: FindCancelledEntry :one
 SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at FROM account_entry
 WHERE member_id = $1 AND type = 'EXPENSE' AND transfer_id IS NULL

@@ -45,6 +45,32 @@ func (q *Queries) InsertPointHistory(ctx context.Context, arg InsertPointHistory
 	return err
 }
 
+const lockMemberIDs = `-- name: LockMemberIDs :many
+SELECT id FROM member WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE
+`
+
+// LockMembers answering the ids it found (a member deleted meanwhile is
+// missing).
+func (q *Queries) LockMemberIDs(ctx context.Context, ids []int64) ([]int64, error) {
+	rows, err := q.db.Query(ctx, lockMemberIDs, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const lockMemberPoints = `-- name: LockMemberPoints :one
 SELECT points FROM member WHERE id = $1 FOR NO KEY UPDATE
 `

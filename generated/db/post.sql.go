@@ -118,7 +118,7 @@ func (q *Queries) DeletePost(ctx context.Context, id int64) error {
 }
 
 const getPost = `-- name: GetPost :one
-SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar
+SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
 WHERE p.id = $1
 `
@@ -154,6 +154,19 @@ func (q *Queries) GetPost(ctx context.Context, id int64) (GetPostRow, error) {
 	return i, err
 }
 
+const getPostAuthor = `-- name: GetPostAuthor :one
+SELECT member_id FROM post WHERE id = $1
+`
+
+// Whose post it is, read without a lock: a vote locks the members before the
+// post (database.LockOrder). An author never changes.
+func (q *Queries) GetPostAuthor(ctx context.Context, id int64) (int64, error) {
+	row := q.db.QueryRow(ctx, getPostAuthor, id)
+	var member_id int64
+	err := row.Scan(&member_id)
+	return member_id, err
+}
+
 const getPostForUpdate = `-- name: GetPostForUpdate :one
 SELECT id, member_id, category, title, body, tags, image_urls, notice, block_reason, up_count, down_count, comment_count, report_count, created_at, updated_at FROM post WHERE id = $1 FOR UPDATE
 `
@@ -182,7 +195,7 @@ func (q *Queries) GetPostForUpdate(ctx context.Context, id int64) (Post, error) 
 }
 
 const listHotPosts = `-- name: ListHotPosts :many
-SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar
+SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
 WHERE NOT p.notice AND p.block_reason IS NULL
   AND p.created_at > $1 AND p.up_count >= $2
@@ -253,7 +266,7 @@ func (q *Queries) ListHotPosts(ctx context.Context, arg ListHotPostsParams) ([]L
 }
 
 const listMemberPosts = `-- name: ListMemberPosts :many
-SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar
+SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
 WHERE p.member_id = $1
 ORDER BY p.created_at DESC, p.id DESC
@@ -311,7 +324,7 @@ func (q *Queries) ListMemberPosts(ctx context.Context, arg ListMemberPostsParams
 }
 
 const listNoticePosts = `-- name: ListNoticePosts :many
-SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar
+SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
 WHERE p.notice AND p.block_reason IS NULL
   AND ($1::text IS NULL OR p.category = $1)
@@ -377,7 +390,7 @@ func (q *Queries) ListNoticePosts(ctx context.Context, arg ListNoticePostsParams
 }
 
 const listRecentPosts = `-- name: ListRecentPosts :many
-SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar
+SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
 WHERE NOT p.notice AND p.block_reason IS NULL
   AND p.id <> ALL($1::bigint[])
@@ -448,7 +461,7 @@ func (q *Queries) ListRecentPosts(ctx context.Context, arg ListRecentPostsParams
 }
 
 const listReportedPosts = `-- name: ListReportedPosts :many
-SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, m.name AS author_name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS author_avatar
+SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
 WHERE p.id = ANY($1::bigint[])
 `

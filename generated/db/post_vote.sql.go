@@ -120,7 +120,7 @@ func (q *Queries) ListMyPostVotes(ctx context.Context, arg ListMyPostVotesParams
 }
 
 const listPostUpVoters = `-- name: ListPostUpVoters :many
-SELECT m.id, m.name, COALESCE(NULLIF(m.profile_image, ''), m.idp_a_picture, '') AS avatar
+SELECT m.id, m.name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS avatar
 FROM post_vote v JOIN member m ON m.id = v.member_id
 WHERE v.post_id = $1 AND v.direction = 'UP'
 ORDER BY v.created_at DESC, m.id DESC

@@ -8,11 +8,13 @@ package db
 import (
 	"context"
 	"time"
+
+	"github.com/shopspring/decimal"
 )
 
 const categoryStats = `-- name: CategoryStats :many
 SELECT e.type, e.category_id, c.name AS category_name, c.parent_id, p.name AS parent_name,
-    sum(e.amount)::bigint AS amount
+    sum(e.amount)::numeric AS amount
 FROM account_entry e
 LEFT JOIN account_category c ON c.member_id = e.member_id AND c.id = e.category_id
 LEFT JOIN account_category p ON p.member_id = e.member_id AND p.id = c.parent_id
@@ -34,7 +36,7 @@ type CategoryStatsRow struct {
 	CategoryName *string
 	ParentID     *int64
 	ParentName   *string
-	Amount       int64
+	Amount       decimal.Decimal
 }
 
 // A ranges sums per type and category, with the categorys parent.
@@ -109,7 +111,7 @@ SELECT (CASE WHEN GROUPING(e.entry_date) = 0 THEN 'day' ELSE 'category' END)::te
     COALESCE(e.entry_date, $1::date)::date AS entry_date,
     -- Only transfers have a wallet.
     0::bigint AS wallet_id,
-    sum(e.amount)::bigint AS amount
+    sum(e.amount)::numeric AS amount
 FROM account_entry e
 LEFT JOIN account_category c ON c.member_id = e.member_id AND c.id = e.category_id
 LEFT JOIN account_category p ON p.member_id = e.member_id AND p.id = c.parent_id
@@ -117,7 +119,7 @@ WHERE e.member_id = $2 AND e.entry_date >= $1 AND e.entry_date < $3
   AND NOT e.pending AND e.transfer_id IS NULL
 GROUP BY GROUPING SETS ((e.type, e.category_id, c.name, c.parent_id, p.name), (e.type, e.entry_date))
 UNION ALL
-SELECT 'transfer', e.type, NULL, NULL, NULL, NULL, $1::date, e.wallet_id, sum(e.amount)::bigint
+SELECT 'transfer', e.type, NULL, NULL, NULL, NULL, $1::date, e.wallet_id, sum(e.amount)::numeric
 FROM account_entry e
 WHERE e.member_id = $2 AND e.entry_date >= $1 AND e.entry_date < $3
   AND NOT e.pending AND e.transfer_id IS NOT NULL AND e.wallet_id IS NOT NULL
@@ -140,7 +142,7 @@ type MonthlyStatsRow struct {
 	ParentName   *string
 	EntryDate    time.Time
 	WalletID     int64
-	Amount       int64
+	Amount       decimal.Decimal
 }
 
 // A months sums in one statement over the (member, date) index, in three
@@ -182,7 +184,7 @@ func (q *Queries) MonthlyStats(ctx context.Context, arg MonthlyStatsParams) ([]M
 }
 
 const tagStats = `-- name: TagStats :many
-SELECT t.id AS tag_id, t.name, e.type, sum(e.amount)::bigint AS amount, count(*)::bigint AS entries
+SELECT t.id AS tag_id, t.name, e.type, sum(e.amount)::numeric AS amount, count(*)::bigint AS entries
 FROM account_entry e
 JOIN account_entry_tag et ON et.entry_id = e.id
 JOIN account_tag t ON t.id = et.tag_id AND t.member_id = e.member_id
@@ -202,7 +204,7 @@ type TagStatsRow struct {
 	TagID   int64
 	Name    string
 	Type    string
-	Amount  int64
+	Amount  decimal.Decimal
 	Entries int64
 }
 
@@ -234,8 +236,8 @@ func (q *Queries) TagStats(ctx context.Context, arg TagStatsParams) ([]TagStatsR
 }
 
 const taggedTotals = `-- name: TaggedTotals :one
-SELECT COALESCE(sum(e.amount) FILTER (WHERE e.type = 'INCOME'), 0)::bigint AS income,
-    COALESCE(sum(e.amount) FILTER (WHERE e.type = 'EXPENSE'), 0)::bigint AS expense
+SELECT COALESCE(sum(e.amount) FILTER (WHERE e.type = 'INCOME'), 0)::numeric AS income,
+    COALESCE(sum(e.amount) FILTER (WHERE e.type = 'EXPENSE'), 0)::numeric AS expense
 FROM account_entry e
 WHERE e.member_id = $1 AND e.entry_date >= $2 AND e.entry_date < $3
   AND NOT e.pending AND e.transfer_id IS NULL
@@ -249,8 +251,8 @@ type TaggedTotalsParams struct {
 }
 
 type TaggedTotalsRow struct {
-	Income  int64
-	Expense int64
+	Income  decimal.Decimal
+	Expense decimal.Decimal
 }
 
 // The income and expense of the ranges entries that carry any tag, each once.
@@ -263,7 +265,7 @@ func (q *Queries) TaggedTotals(ctx context.Context, arg TaggedTotalsParams) (Tag
 
 const yearlyStats = `-- name: YearlyStats :many
 SELECT date_trunc('month', e.entry_date - $1::int + 1)::date AS month, e.type,
-    sum(e.amount)::bigint AS amount
+    sum(e.amount)::numeric AS amount
 FROM account_entry e
 WHERE e.member_id = $2 AND e.entry_date >= $3 AND e.entry_date < $4
   AND NOT e.pending AND e.transfer_id IS NULL
@@ -281,7 +283,7 @@ type YearlyStatsParams struct {
 type YearlyStatsRow struct {
 	Month  time.Time
 	Type   string
-	Amount int64
+	Amount decimal.Decimal
 }
 
 // Sums per ledger month and type; an entrys month is the calendar month of

@@ -176,7 +176,7 @@ SELECT w.id, w.member_id, w.name, w.type, w.opening_balance, w.account_number, w
     SELECT SUM(CASE WHEN e.type = 'INCOME' THEN e.amount ELSE -e.amount END)
     FROM account_entry e
     WHERE e.member_id = $1 AND e.wallet_id = w.id AND NOT e.pending
-), 0))::bigint AS balance
+), 0))::numeric AS balance
 FROM wallet w
 WHERE w.member_id = $1 AND w.id = $2
 `
@@ -188,7 +188,7 @@ type GetWalletWithBalanceParams struct {
 
 type GetWalletWithBalanceRow struct {
 	Wallet  Wallet
-	Balance int64
+	Balance decimal.Decimal
 }
 
 func (q *Queries) GetWalletWithBalance(ctx context.Context, arg GetWalletWithBalanceParams) (GetWalletWithBalanceRow, error) {
@@ -217,7 +217,7 @@ func (q *Queries) GetWalletWithBalance(ctx context.Context, arg GetWalletWithBal
 }
 
 const listWalletsWithBalance = `-- name: ListWalletsWithBalance :many
-SELECT w.id, w.member_id, w.name, w.type, w.opening_balance, w.account_number, w.loan_amount, w.loan_rate, w.loan_method, w.loan_months, w.loan_start, w.loan_payment, w.manual_valuation, w.current_value, w.sort_order, w.created_at, (w.opening_balance + COALESCE(b.net, 0))::bigint AS balance
+SELECT w.id, w.member_id, w.name, w.type, w.opening_balance, w.account_number, w.loan_amount, w.loan_rate, w.loan_method, w.loan_months, w.loan_start, w.loan_payment, w.manual_valuation, w.current_value, w.sort_order, w.created_at, (w.opening_balance + COALESCE(b.net, 0))::numeric AS balance
 FROM wallet w
 LEFT JOIN (
     SELECT e.wallet_id, SUM(CASE WHEN e.type = 'INCOME' THEN e.amount ELSE -e.amount END) AS net
@@ -231,7 +231,7 @@ ORDER BY w.sort_order, w.id
 
 type ListWalletsWithBalanceRow struct {
 	Wallet  Wallet
-	Balance int64
+	Balance decimal.Decimal
 }
 
 // Balances of every wallet in one pass: opening balance plus its confirmed

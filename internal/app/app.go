@@ -36,6 +36,7 @@ import (
 	"github.com/nestegg/nestegg/internal/notify"
 	"github.com/nestegg/nestegg/internal/points"
 	"github.com/nestegg/nestegg/internal/profile"
+	"github.com/nestegg/nestegg/internal/quota"
 	"github.com/nestegg/nestegg/internal/server"
 	"github.com/nestegg/nestegg/internal/session"
 	"github.com/nestegg/nestegg/internal/throttle"
@@ -138,18 +139,21 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 	}, store, pool)
 
 	guard := throttle.New(pool, o.Clock)
-	a.FX = fx.New(pool, fxclient.New(cfg.FXAPIURL, o.HTTPClient), o.Clock, cfg.Timezone)
+	meter := quota.New(pool, o.Clock, cfg.Timezone, quota.Limits{FX: cfg.FXDailyLimit, AI: cfg.AIDailyLimit, OCR: cfg.OCRDailyLimit})
+	a.FX = fx.New(pool, fxclient.New(cfg.FXAPIURL, o.HTTPClient), meter, o.Clock, cfg.Timezone)
 	ledgerHandler, err := ledger.NewHandler(pool, o.Clock, cfg.Timezone, cfg.AccountCryptoKey)
 	if err != nil {
 		a.Close()
 		return nil, err
 	}
+	billingHandler := billing.NewHandler(billing.Deps{Pool: pool, Clock: o.Clock, Config: cfg, HTTPClient: o.HTTPClient})
 	budgetHandler := budget.NewHandler(pool, o.Clock, cfg.Timezone)
 	if o.BonusRand != nil {
 		budgetHandler.SetRandSource(o.BonusRand)
 	}
 	ledgerHandler.OnEntryWritten(budgetHandler.MonthComplete)
 	ledgerHandler.UseRates(a.FX, cfg.BaseCurrency)
+	images := board.NewImageStore(o.Clock, cfg.Timezone, cfg.BoardImageDailyLimit)
 	handler, err := server.New(server.Deps{
 		Pool:           pool,
 		Redis:          rdb,
@@ -160,15 +164,15 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 			Pool: pool, Sessions: a.Sessions, Clock: o.Clock, Config: cfg,
 			HTTPClient: o.HTTPClient, Throttle: guard,
 		}),
-		Profile: profile.NewHandler(pool, a.Sessions, guard),
+		Profile: profile.NewHandler(pool, a.Sessions, guard, images),
 		Points:  points.NewHandler(pool),
 		Admin:   admin.NewHandler(pool, a.Sessions),
-		Billing: billing.NewHandler(billing.Deps{Pool: pool, Clock: o.Clock, Config: cfg, HTTPClient: o.HTTPClient}),
+		Billing: billingHandler,
 		Intake: intakeapi.NewHandler(ai.New(cfg.AIAPIURL, cfg.AIAPIKey, cfg.AIModel, o.HTTPClient),
-			ocr.New(cfg.OCRAPIURL, cfg.OCRAPIKey, o.HTTPClient), o.Clock, cfg.Timezone),
+			ocr.New(cfg.OCRAPIURL, cfg.OCRAPIKey, o.HTTPClient), meter, o.Clock, cfg.Timezone),
 		FX:       fx.NewHandler(a.FX),
 		Ledger:   ledgerHandler,
-		Board:    board.NewHandler(pool, o.Clock, cfg.Timezone, cfg.PublicBaseURL),
+		Board:    board.NewHandler(pool, o.Clock, cfg.Timezone, cfg.PublicBaseURL, images),
 		Transfer: transfer.NewHandler(pool),
 		Invest:   invest.NewHandler(pool, o.Clock, cfg.Timezone, cfg.BaseCurrency, quote.New(cfg.QuoteAPIURL, o.HTTPClient)),
 		Budget:   budgetHandler,
@@ -181,7 +185,8 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 	}
 	a.Handler = handler
 	a.Jobs = jobs.NewRunner(pool, o.Clock, store.CleanupJob(), auth.CleanupJob(pool), guard.CleanupJob(),
-		billing.ExpiryJob(pool))
+		billing.ExpiryJob(pool), billingHandler.RenewalJob(), notify.CleanupJob(pool),
+		meter.CleanupJob(), a.FX.CleanupJob(), board.ImageCleanupJob(pool, cfg.Timezone))
 	return a, nil
 }
 

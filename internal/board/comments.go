@@ -36,7 +36,7 @@ func toComment(r commentRow, v viewer, myVote string, now time.Time, showBlocked
 		UpCount:     c.UpCount,
 		DownCount:   c.DownCount,
 		Hot:         isHot(c.CreatedAt, c.UpCount, now),
-		Author:      author(c.MemberID, r.authorName, r.authorAvatar),
+		Author:      v.author(c.MemberID, r.authorName, r.authorAvatar),
 		CreatedAt:   c.CreatedAt,
 		UpdatedAt:   c.UpdatedAt,
 	}
@@ -80,7 +80,7 @@ func commentsFor(ctx context.Context, q *db.Queries, v viewer, rows []commentRow
 // ListPostComments answers a page of a post's comments: hot ones first, then
 // oldest first.
 func (h *BoardHandler) ListPostComments(ctx context.Context, req api.ListPostCommentsRequestObject) (api.ListPostCommentsResponseObject, error) {
-	v := viewerOf(ctx)
+	v := h.viewerOf(ctx)
 	p := pagingOf(req.Params.Page, req.Params.Size)
 	now := h.now()
 	q := db.New(h.pool)
@@ -111,7 +111,7 @@ func (h *BoardHandler) ListPostComments(ctx context.Context, req api.ListPostCom
 // ListMyComments answers a page of the caller's comments with their posts'
 // titles and boards.
 func (h *BoardHandler) ListMyComments(ctx context.Context, req api.ListMyCommentsRequestObject) (api.ListMyCommentsResponseObject, error) {
-	v := viewerOf(ctx)
+	v := h.viewerOf(ctx)
 	p := pagingOf(req.Params.Page, req.Params.Size)
 	q := db.New(h.pool)
 	total, err := q.CountMemberComments(ctx, v.memberID)
@@ -135,14 +135,19 @@ func (h *BoardHandler) ListMyComments(ctx context.Context, req api.ListMyComment
 
 // CreateComment writes a comment under a post.
 func (h *BoardHandler) CreateComment(ctx context.Context, req api.CreateCommentRequestObject) (api.CreateCommentResponseObject, error) {
-	v := viewerOf(ctx)
+	v := h.viewerOf(ctx)
 	now := h.now()
 	body, err := requiredText("/body", req.Body.Body, maxComment, true)
 	if err != nil {
 		return nil, err
 	}
 	c, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (api.Comment, error) {
-		// A share lock would do; FOR UPDATE keeps one locking order with votes.
+		// database.LockOrder: the writer's member row (its points change)
+		// before the post. A share lock on the post would do; FOR UPDATE
+		// keeps one locking order with votes.
+		if err := points.LockSelfTx(ctx, q, v.memberID); err != nil {
+			return api.Comment{}, err
+		}
 		post, err := lockPost(ctx, q, v, req.ID)
 		if err != nil {
 			return api.Comment{}, err
@@ -196,7 +201,7 @@ func lockComment(ctx context.Context, q *db.Queries, v viewer, id int64) (db.Get
 
 // UpdateComment edits the caller's comment.
 func (h *BoardHandler) UpdateComment(ctx context.Context, req api.UpdateCommentRequestObject) (api.UpdateCommentResponseObject, error) {
-	v := viewerOf(ctx)
+	v := h.viewerOf(ctx)
 	now := h.now()
 	body, err := requiredText("/body", req.Body.Body, maxComment, true)
 	if err != nil {
@@ -227,7 +232,7 @@ func (h *BoardHandler) UpdateComment(ctx context.Context, req api.UpdateCommentR
 
 // DeleteComment deletes a comment (its author's, or any for administrators).
 func (h *BoardHandler) DeleteComment(ctx context.Context, req api.DeleteCommentRequestObject) (api.DeleteCommentResponseObject, error) {
-	v := viewerOf(ctx)
+	v := h.viewerOf(ctx)
 	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
 		// The post first: deleting the comment updates the post's count, and
 		// deleting the post locks its comments, so both take post then comment.

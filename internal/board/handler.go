@@ -6,6 +6,7 @@ package board
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -24,29 +25,32 @@ type BoardHandler struct {
 	loc *time.Location
 	// publicBaseURL prefixes the addresses of uploaded images.
 	publicBaseURL string
+	images        *ImageStore
 }
 
 // NewHandler returns the board handler.
-func NewHandler(pool *pgxpool.Pool, c clock.Clock, loc *time.Location, publicBaseURL string) *BoardHandler {
-	return &BoardHandler{pool: pool, clock: c, loc: loc, publicBaseURL: publicBaseURL}
+func NewHandler(pool *pgxpool.Pool, c clock.Clock, loc *time.Location, publicBaseURL string, images *ImageStore) *BoardHandler {
+	return &BoardHandler{pool: pool, clock: c, loc: loc, publicBaseURL: publicBaseURL, images: images}
 }
 
 // now is the current time in the service time zone.
 func (h *BoardHandler) now() time.Time { return h.clock.Now().In(h.loc) }
 
 // viewer is who reads the board: a member (0 for an anonymous reader) and
-// whether they are an administrator (who sees blocked content).
+// whether they are an administrator (who sees blocked content), with the
+// service's public address the answers' image addresses start with.
 type viewer struct {
-	memberID int64
-	admin    bool
+	memberID  int64
+	admin     bool
+	imageBase string
 }
 
-func viewerOf(ctx context.Context) viewer {
-	p := session.PrincipalFrom(ctx)
-	if p == nil {
-		return viewer{}
+func (h *BoardHandler) viewerOf(ctx context.Context) viewer {
+	v := viewer{imageBase: h.publicBaseURL}
+	if p := session.PrincipalFrom(ctx); p != nil {
+		v.memberID, v.admin = p.MemberID, p.IsAdmin()
 	}
-	return viewer{memberID: p.MemberID, admin: p.IsAdmin()}
+	return v
 }
 
 var (
@@ -79,7 +83,13 @@ func pagingOf(page *api.Page, size *api.Size) paging {
 // offset fits in 32 bits: the contract caps page at 100,000 and size at 100.
 func (p paging) offset() int32 { return (p.page - 1) * p.size }
 
-func author(id int64, name, avatar string) api.Author {
+// author is a member as the board shows them. A profile image comes from the
+// queries as its path under imagePath and is answered as an absolute address:
+// board answers never carry the image itself.
+func (v viewer) author(id int64, name, avatar string) api.Author {
+	if strings.HasPrefix(avatar, imagePath) {
+		avatar = v.imageBase + avatar
+	}
 	a := api.Author{ID: id, Name: name}
 	if avatar != "" {
 		a.Avatar = &avatar

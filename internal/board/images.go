@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime/multipart"
 	"net/http"
 	"strings"
@@ -15,12 +16,18 @@ import (
 
 	"github.com/gabriel-vasile/mimetype"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/imagemeta"
+	"github.com/nestegg/nestegg/internal/jobs"
 	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/throttle"
 )
 
 // maxImageBytes is the largest image accepted; the contract's
@@ -56,11 +63,14 @@ func (h *BoardHandler) UploadBoardImage(ctx context.Context, req api.UploadBoard
 	if err != nil {
 		return nil, err
 	}
-	id, err := StoreImage(ctx, db.New(h.pool), viewerOf(ctx).memberID, data, h.now())
+	memberID := h.viewerOf(ctx).memberID
+	img, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (StoredImage, error) {
+		return h.images.StoreTx(ctx, q, memberID, data)
+	})
 	if err != nil {
 		return nil, err
 	}
-	return api.UploadBoardImage201JSONResponse{URL: h.imageURL(id)}, nil
+	return api.UploadBoardImage201JSONResponse{URL: h.imageURL(img.ID)}, nil
 }
 
 // readImagePart reads the first "file" part of the form.
@@ -87,31 +97,76 @@ func readImagePart(r *multipart.Reader) ([]byte, error) {
 	}
 }
 
-// StoreImage checks that data is a PNG, JPEG, GIF or WebP image, removes the
-// location metadata of a JPEG, and stores it for the member.
-func StoreImage(ctx context.Context, q *db.Queries, memberID int64, data []byte, now time.Time) (uuid.UUID, error) {
+// ImageStore stores the images members upload, board images and profile
+// images alike (both are public), at most a number a day per member.
+type ImageStore struct {
+	clock clock.Clock
+	// loc is the service time zone: the day of the daily limit.
+	loc        *time.Location
+	dailyLimit int
+}
+
+// NewImageStore returns a store that lets each member upload dailyLimit
+// images a day.
+func NewImageStore(c clock.Clock, loc *time.Location, dailyLimit int) *ImageStore {
+	return &ImageStore{clock: c, loc: loc, dailyLimit: dailyLimit}
+}
+
+// StoreTx checks that data is a PNG, JPEG, GIF or WebP image, removes its
+// metadata, counts it against the member's day and stores it, in the
+// caller's transaction (so a failed write gives the upload back).
+func (s *ImageStore) StoreTx(ctx context.Context, q *db.Queries, memberID int64, data []byte) (StoredImage, error) {
 	if len(data) == 0 {
-		return uuid.UUID{}, problem.Invalid("file", "the file is empty")
+		return StoredImage{}, problem.Invalid("file", "the file is empty")
 	}
 	mt := mimetype.Detect(data).String()
 	if !imageTypes[mt] {
-		return uuid.UUID{}, problem.New(http.StatusUnsupportedMediaType, problem.CodeUnsupportedMediaType,
+		return StoredImage{}, problem.New(http.StatusUnsupportedMediaType, problem.CodeUnsupportedMediaType,
 			"the file must be a PNG, JPEG, GIF or WebP image")
 	}
-	if mt == "image/jpeg" {
-		var err error
-		if data, err = stripJPEGMetadata(data); err != nil {
-			return uuid.UUID{}, problem.Invalid("file", "the JPEG image is malformed")
-		}
+	// Images are public: no position, camera or comment may go with them.
+	data, err := imagemeta.Strip(mt, data)
+	if err != nil {
+		return StoredImage{}, ErrMalformedImage
+	}
+	now := s.clock.Now().In(s.loc)
+	if err := s.reserveTx(ctx, q, memberID, now); err != nil {
+		return StoredImage{}, err
 	}
 	sum := sha256.Sum256(data)
 	id, err := q.CreateBoardImage(ctx, db.CreateBoardImageParams{
 		MemberID: memberID, ContentType: mt, Data: data, Sha256: hex.EncodeToString(sum[:]), Now: now,
 	})
 	if err != nil {
-		return uuid.UUID{}, fmt.Errorf("store image of member %d: %w", memberID, err)
+		return StoredImage{}, fmt.Errorf("store image of member %d: %w", memberID, err)
 	}
-	return uuid.UUID(id.Bytes), nil
+	return StoredImage{ID: uuid.UUID(id.Bytes), Data: data}, nil
+}
+
+// StoredImage is an image as stored: its id and its bytes without metadata.
+type StoredImage struct {
+	ID   uuid.UUID
+	Data []byte
+}
+
+// ErrMalformedImage answers a file whose container does not hold together.
+var ErrMalformedImage = problem.Invalid("file", "the image is malformed")
+
+// reserveTx counts one upload against the member's day, or answers 429 with
+// the time left until the next day when the day is used up.
+func (s *ImageStore) reserveTx(ctx context.Context, q *db.Queries, memberID int64, now time.Time) error {
+	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, s.loc)
+	_, err := q.ReserveImageUpload(ctx, db.ReserveImageUploadParams{
+		MemberID: memberID, Day: day, DailyLimit: int32(s.dailyLimit),
+	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return throttle.Limited(day.AddDate(0, 0, 1).Sub(now),
+			fmt.Sprintf("at most %d images a day", s.dailyLimit))
+	}
+	if err != nil {
+		return fmt.Errorf("reserve an upload of member %d: %w", memberID, err)
+	}
+	return nil
 }
 
 // GetBoardImage serves an image, or 304 when the client's copy is current.
@@ -161,58 +216,32 @@ func etagMatches(header, etag string) bool {
 	return false
 }
 
-// stripJPEGMetadata removes every APP1 segment (Exif, where GPS position
-// lives, and XMP, which can repeat it) from a JPEG, copying every other byte
-// as it is. It walks the marker segments up to the start of scan; what
-// follows (the compressed image) is copied unread.
-func stripJPEGMetadata(data []byte) ([]byte, error) {
-	if len(data) < 4 || data[0] != 0xFF || data[1] != 0xD8 {
-		return nil, errors.New("no SOI marker")
-	}
-	out := make([]byte, 0, len(data))
-	out = append(out, 0xFF, 0xD8)
-	i := 2
-	for {
-		if i >= len(data) {
-			return nil, errors.New("no start of scan")
-		}
-		if data[i] != 0xFF {
-			return nil, fmt.Errorf("expected a marker at %d", i)
-		}
-		// Markers may be preceded by any number of 0xFF fill bytes.
-		j := i
-		for j < len(data) && data[j] == 0xFF {
-			j++
-		}
-		if j >= len(data) {
-			return nil, errors.New("truncated marker")
-		}
-		marker := data[j]
-		start := j - 1 // keep one 0xFF, drop the fill
-		j++
-		// Markers without a length: TEM and RST0..7 (SOI would be a second image).
-		if marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7) {
-			out = append(out, 0xFF, marker)
-			i = j
-			continue
-		}
-		if marker == 0xD9 { // EOI before any scan
-			return append(out, 0xFF, 0xD9), nil
-		}
-		if j+2 > len(data) {
-			return nil, errors.New("truncated segment length")
-		}
-		length := int(data[j])<<8 | int(data[j+1])
-		if length < 2 || j+length > len(data) {
-			return nil, errors.New("bad segment length")
-		}
-		end := j + length
-		if marker == 0xDA { // start of scan: the rest is image data
-			return append(out, data[start:]...), nil
-		}
-		if marker != 0xE1 {
-			out = append(out, data[start:end]...)
-		}
-		i = end
+// unusedImageAge is how long an image may go unused after its upload: time
+// for the member to finish the post or the profile it was uploaded for.
+const unusedImageAge = 24 * time.Hour
+
+// ImageCleanupJob deletes, hourly, images uploaded over a day ago that no
+// post and no profile uses, and the upload counters of past days.
+func ImageCleanupJob(pool *pgxpool.Pool, loc *time.Location) jobs.Job {
+	return jobs.Job{
+		Name:  "image-cleanup",
+		Every: time.Hour,
+		Run: func(ctx context.Context, now time.Time) error {
+			q := db.New(pool)
+			n, err := q.DeleteUnusedImages(ctx, now.Add(-unusedImageAge))
+			if err != nil {
+				return fmt.Errorf("delete unused images: %w", err)
+			}
+			if n > 0 {
+				slog.Info("deleted unused images", "count", n)
+			}
+			// Yesterday's counter may still be in use across midnight.
+			local := now.In(loc)
+			day := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, loc).AddDate(0, 0, -1)
+			if err := q.DeleteImageUploadDaysBefore(ctx, day); err != nil {
+				return fmt.Errorf("delete old upload counters: %w", err)
+			}
+			return nil
+		},
 	}
 }

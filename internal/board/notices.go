@@ -28,7 +28,7 @@ func (h *BoardHandler) UnnoticePost(ctx context.Context, req api.UnnoticePostReq
 }
 
 func (h *BoardHandler) setNotice(ctx context.Context, id int64, notice bool) (api.Post, error) {
-	v := viewerOf(ctx)
+	v := h.viewerOf(ctx)
 	now := h.now()
 	return database.InTxV(ctx, h.pool, func(q *db.Queries) (api.Post, error) {
 		if _, err := lockPost(ctx, q, v, id); err != nil {

@@ -51,7 +51,7 @@ func toPost(r postRow, v viewer, myVote string, now time.Time) api.Post {
 		DownCount:    p.DownCount,
 		CommentCount: p.CommentCount,
 		Hot:          isHot(p.CreatedAt, p.UpCount, now),
-		Author:       author(p.MemberID, r.authorName, r.authorAvatar),
+		Author:       v.author(p.MemberID, r.authorName, r.authorAvatar),
 		CreatedAt:    p.CreatedAt,
 		UpdatedAt:    p.UpdatedAt,
 	}
@@ -73,7 +73,7 @@ func (h *BoardHandler) ListPosts(ctx context.Context, req api.ListPostsRequestOb
 		f.tag = &t
 	}
 	p := pagingOf(req.Params.Page, req.Params.Size)
-	page, err := ListPosts(ctx, db.New(h.pool), viewerOf(ctx), f, p, h.now())
+	page, err := ListPosts(ctx, db.New(h.pool), h.viewerOf(ctx), f, p, h.now())
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +170,7 @@ func postsFor(ctx context.Context, q *db.Queries, v viewer, rows []postRow, now 
 
 // ListMyPosts answers a page of the caller's own posts.
 func (h *BoardHandler) ListMyPosts(ctx context.Context, req api.ListMyPostsRequestObject) (api.ListMyPostsResponseObject, error) {
-	v := viewerOf(ctx)
+	v := h.viewerOf(ctx)
 	p := pagingOf(req.Params.Page, req.Params.Size)
 	q := db.New(h.pool)
 	total, err := q.CountMemberPosts(ctx, v.memberID)
@@ -194,7 +194,7 @@ func (h *BoardHandler) ListMyPosts(ctx context.Context, req api.ListMyPostsReque
 
 // GetPost answers a post with its recommenders.
 func (h *BoardHandler) GetPost(ctx context.Context, req api.GetPostRequestObject) (api.GetPostResponseObject, error) {
-	post, err := GetPost(ctx, db.New(h.pool), viewerOf(ctx), req.ID, h.now())
+	post, err := GetPost(ctx, db.New(h.pool), h.viewerOf(ctx), req.ID, h.now())
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +213,7 @@ func GetPost(ctx context.Context, q *db.Queries, v viewer, id int64, now time.Ti
 	}
 	recommenders := make([]api.Author, len(voters))
 	for i, r := range voters {
-		recommenders[i] = author(r.ID, r.Name, r.Avatar)
+		recommenders[i] = v.author(r.ID, r.Name, r.Avatar)
 	}
 	post.Recommenders = &recommenders
 	return post, nil
@@ -240,6 +240,7 @@ func visiblePost(ctx context.Context, q *db.Queries, v viewer, id int64, now tim
 type postInput struct {
 	category, title, body string
 	tags, imageURLs       []string
+	imageIDs              []pgtype.UUID
 	notice                bool
 }
 
@@ -264,9 +265,9 @@ func (h *BoardHandler) postInputOf(ctx context.Context, q *db.Queries, authorID 
 			return in, err
 		}
 	}
-	in.imageURLs = []string{}
+	in.imageURLs, in.imageIDs = []string{}, []pgtype.UUID{}
 	if b.ImageUrls != nil {
-		if in.imageURLs, err = h.ownImages(ctx, q, authorID, *b.ImageUrls); err != nil {
+		if in.imageURLs, in.imageIDs, err = h.ownImages(ctx, q, authorID, *b.ImageUrls); err != nil {
 			return in, err
 		}
 	}
@@ -275,10 +276,11 @@ func (h *BoardHandler) postInputOf(ctx context.Context, q *db.Queries, authorID 
 }
 
 // ownImages checks that every address is one this service answered for an
-// image of the member, and answers them without repeats.
-func (h *BoardHandler) ownImages(ctx context.Context, q *db.Queries, memberID int64, urls []string) ([]string, error) {
+// image of the member, and answers them and their ids without repeats. The
+// images stay locked against the cleanup job until the transaction ends.
+func (h *BoardHandler) ownImages(ctx context.Context, q *db.Queries, memberID int64, urls []string) ([]string, []pgtype.UUID, error) {
 	if len(urls) > maxPostImages {
-		return nil, problem.Invalid("/imageUrls", fmt.Sprintf("at most %d images", maxPostImages))
+		return nil, nil, problem.Invalid("/imageUrls", fmt.Sprintf("at most %d images", maxPostImages))
 	}
 	out := make([]string, 0, len(urls))
 	ids := make([]pgtype.UUID, 0, len(urls))
@@ -286,7 +288,7 @@ func (h *BoardHandler) ownImages(ctx context.Context, q *db.Queries, memberID in
 	for i, u := range urls {
 		id, ok := h.imageIDOf(u)
 		if !ok {
-			return nil, problem.Invalid(fmt.Sprintf("/imageUrls/%d", i), "must be an address answered by uploadBoardImage")
+			return nil, nil, problem.Invalid(fmt.Sprintf("/imageUrls/%d", i), "must be an address answered by uploadBoardImage")
 		}
 		if !seen[id] {
 			seen[id] = true
@@ -295,21 +297,33 @@ func (h *BoardHandler) ownImages(ctx context.Context, q *db.Queries, memberID in
 		}
 	}
 	if len(ids) == 0 {
-		return out, nil
+		return out, ids, nil
 	}
-	n, err := q.CountMemberImages(ctx, db.CountMemberImagesParams{MemberID: memberID, Ids: ids})
+	found, err := q.LockMemberImages(ctx, db.LockMemberImagesParams{MemberID: memberID, Ids: ids})
 	if err != nil {
-		return nil, fmt.Errorf("check images of member %d: %w", memberID, err)
+		return nil, nil, fmt.Errorf("check images of member %d: %w", memberID, err)
 	}
-	if n != int64(len(ids)) {
-		return nil, problem.Invalid("/imageUrls", "every image must be one you uploaded")
+	if len(found) != len(ids) {
+		return nil, nil, problem.Invalid("/imageUrls", "every image must be one you uploaded")
 	}
-	return out, nil
+	return out, ids, nil
+}
+
+// setPostImagesTx records which images a post shows (what keeps them from
+// the cleanup job).
+func setPostImagesTx(ctx context.Context, q *db.Queries, postID int64, ids []pgtype.UUID) error {
+	if err := q.DeletePostImages(ctx, postID); err != nil {
+		return fmt.Errorf("clear images of post %d: %w", postID, err)
+	}
+	if err := q.AddPostImages(ctx, db.AddPostImagesParams{PostID: postID, ImageIds: ids}); err != nil {
+		return fmt.Errorf("record images of post %d: %w", postID, err)
+	}
+	return nil
 }
 
 // CreatePost writes a post.
 func (h *BoardHandler) CreatePost(ctx context.Context, req api.CreatePostRequestObject) (api.CreatePostResponseObject, error) {
-	v := viewerOf(ctx)
+	v := h.viewerOf(ctx)
 	now := h.now()
 	post, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (api.Post, error) {
 		in, err := h.postInputOf(ctx, q, v.memberID, req.Body)
@@ -338,13 +352,16 @@ func createPostTx(ctx context.Context, q *db.Queries, v viewer, in postInput, no
 	if err != nil {
 		return api.Post{}, fmt.Errorf("create post: %w", err)
 	}
+	if err := setPostImagesTx(ctx, q, id, in.imageIDs); err != nil {
+		return api.Post{}, err
+	}
 	if spam == nil {
 		if _, err := points.AwardTx(ctx, q, v.memberID, pointsForWriting, points.ReasonPostWritten, points.WriteCap, now); err != nil {
 			return api.Post{}, err
 		}
 	}
 	// The author sees their post as stored even when it was blocked as spam.
-	return readPost(ctx, q, viewer{memberID: v.memberID, admin: v.admin}, id, now)
+	return readPost(ctx, q, v, id, now)
 }
 
 // readPost reads a post whatever its state (for its author's own answer).
@@ -362,7 +379,7 @@ func readPost(ctx context.Context, q *db.Queries, v viewer, id int64, now time.T
 
 // UpdatePost edits the caller's post.
 func (h *BoardHandler) UpdatePost(ctx context.Context, req api.UpdatePostRequestObject) (api.UpdatePostResponseObject, error) {
-	v := viewerOf(ctx)
+	v := h.viewerOf(ctx)
 	now := h.now()
 	post, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (api.Post, error) {
 		p, err := lockPost(ctx, q, v, req.ID)
@@ -386,6 +403,9 @@ func (h *BoardHandler) UpdatePost(ctx context.Context, req api.UpdatePostRequest
 		})
 		if err != nil {
 			return api.Post{}, fmt.Errorf("update post %d: %w", p.ID, err)
+		}
+		if err := setPostImagesTx(ctx, q, p.ID, in.imageIDs); err != nil {
+			return api.Post{}, err
 		}
 		return readPost(ctx, q, v, p.ID, now)
 	})
@@ -419,7 +439,7 @@ func lockPost(ctx context.Context, q *db.Queries, v viewer, id int64) (db.Post, 
 
 // DeletePost deletes a post (its author's, or any for administrators).
 func (h *BoardHandler) DeletePost(ctx context.Context, req api.DeletePostRequestObject) (api.DeletePostResponseObject, error) {
-	v := viewerOf(ctx)
+	v := h.viewerOf(ctx)
 	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
 		p, err := lockPost(ctx, q, v, req.ID)
 		if err != nil {
@@ -441,7 +461,7 @@ func (h *BoardHandler) DeletePost(ctx context.Context, req api.DeletePostRequest
 
 // ListPostRecommenders answers a page of a post's up-voters.
 func (h *BoardHandler) ListPostRecommenders(ctx context.Context, req api.ListPostRecommendersRequestObject) (api.ListPostRecommendersResponseObject, error) {
-	v := viewerOf(ctx)
+	v := h.viewerOf(ctx)
 	p := pagingOf(req.Params.Page, req.Params.Size)
 	q := db.New(h.pool)
 	post, err := visiblePost(ctx, q, v, req.ID, h.now())
@@ -454,7 +474,7 @@ func (h *BoardHandler) ListPostRecommenders(ctx context.Context, req api.ListPos
 	}
 	items := make([]api.Author, len(voters))
 	for i, r := range voters {
-		items[i] = author(r.ID, r.Name, r.Avatar)
+		items[i] = v.author(r.ID, r.Name, r.Avatar)
 	}
 	return api.ListPostRecommenders200JSONResponse{Items: items, Page: p.page, Size: p.size, Total: int64(post.UpCount)}, nil
 }

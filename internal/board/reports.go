@@ -8,6 +8,7 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/points"
 	"github.com/nestegg/nestegg/internal/problem"
 )
 
@@ -21,9 +22,14 @@ var (
 
 // ReportPost reports a post; the fifth report blocks it.
 func (h *BoardHandler) ReportPost(ctx context.Context, req api.ReportPostRequestObject) (api.ReportPostResponseObject, error) {
-	v := viewerOf(ctx)
+	v := h.viewerOf(ctx)
 	now := h.now()
 	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
+		// database.LockOrder: the reporter's member row before the post
+		// (the reporter's deletion goes member, then post).
+		if err := points.LockSelfTx(ctx, q, v.memberID); err != nil {
+			return err
+		}
 		post, err := lockPost(ctx, q, v, req.ID)
 		if err != nil {
 			return err
@@ -56,9 +62,13 @@ func (h *BoardHandler) ReportPost(ctx context.Context, req api.ReportPostRequest
 
 // ReportComment reports a comment; the fifth report blocks it.
 func (h *BoardHandler) ReportComment(ctx context.Context, req api.ReportCommentRequestObject) (api.ReportCommentResponseObject, error) {
-	v := viewerOf(ctx)
+	v := h.viewerOf(ctx)
 	now := h.now()
 	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
+		// As ReportPost: the reporter before the comment.
+		if err := points.LockSelfTx(ctx, q, v.memberID); err != nil {
+			return err
+		}
 		c, err := lockComment(ctx, q, v, req.ID)
 		if err != nil {
 			return err
@@ -91,7 +101,7 @@ func (h *BoardHandler) ReportComment(ctx context.Context, req api.ReportCommentR
 // reported first.
 func (h *BoardHandler) ListReports(ctx context.Context, req api.ListReportsRequestObject) (api.ListReportsResponseObject, error) {
 	p := pagingOf(req.Params.Page, req.Params.Size)
-	page, err := ListReports(ctx, db.New(h.pool), p)
+	page, err := ListReports(ctx, db.New(h.pool), h.viewerOf(ctx), p)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +110,7 @@ func (h *BoardHandler) ListReports(ctx context.Context, req api.ListReportsReque
 
 // ListReports reads a page of the report list: the targets in one query,
 // then their posts and comments in one query each.
-func ListReports(ctx context.Context, q *db.Queries, p paging) (api.ReportedItemPage, error) {
+func ListReports(ctx context.Context, q *db.Queries, v viewer, p paging) (api.ReportedItemPage, error) {
 	total, err := q.CountReportedTargets(ctx)
 	if err != nil {
 		return api.ReportedItemPage{}, fmt.Errorf("count reported targets: %w", err)
@@ -131,7 +141,7 @@ func ListReports(ctx context.Context, q *db.Queries, p paging) (api.ReportedItem
 		byKey[fmt.Sprint("POST", pp.ID)] = api.ReportedItem{
 			TargetType: string(api.ReportTargetTypePost), TargetID: pp.ID, PostID: pp.ID,
 			Category: pp.Category, Title: pp.Title, Body: pp.Body,
-			Author:      author(pp.MemberID, r.AuthorName, r.AuthorAvatar),
+			Author:      v.author(pp.MemberID, r.AuthorName, r.AuthorAvatar),
 			ReportCount: pp.ReportCount, Blocked: pp.BlockReason != nil, BlockReason: pp.BlockReason, CreatedAt: pp.CreatedAt,
 		}
 	}
@@ -140,7 +150,7 @@ func ListReports(ctx context.Context, q *db.Queries, p paging) (api.ReportedItem
 		byKey[fmt.Sprint("COMMENT", c.ID)] = api.ReportedItem{
 			TargetType: string(api.ReportTargetTypeComment), TargetID: c.ID, PostID: c.PostID,
 			Category: r.PostCategory, Title: r.PostTitle, Body: c.Body,
-			Author:      author(c.MemberID, r.AuthorName, r.AuthorAvatar),
+			Author:      v.author(c.MemberID, r.AuthorName, r.AuthorAvatar),
 			ReportCount: c.ReportCount, Blocked: c.BlockReason != nil, BlockReason: c.BlockReason, CreatedAt: c.CreatedAt,
 		}
 	}
@@ -156,7 +166,7 @@ func ListReports(ctx context.Context, q *db.Queries, p paging) (api.ReportedItem
 
 // DismissReports clears a target's reports and lifts its block.
 func (h *BoardHandler) DismissReports(ctx context.Context, req api.DismissReportsRequestObject) (api.DismissReportsResponseObject, error) {
-	admin := viewerOf(ctx)
+	admin := h.viewerOf(ctx)
 	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
 		switch req.Body.TargetType {
 		case api.ReportTargetTypePost:

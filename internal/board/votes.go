@@ -37,18 +37,25 @@ type voteStore struct {
 	counts func() (up, down int32, err error)
 }
 
+// lockVoters locks the voter's and the author's member rows, in id order,
+// before the vote locks its target: database.LockOrder puts members before
+// posts and comments, as a member's deletion locks its member row first and
+// then, through the cascade and the counter triggers, the posts and comments
+// its votes and comments were on. (Locking the post first deadlocked a vote
+// against its voter's or its author's self-deletion.) Both balances may
+// change, and a vote the other way round locks the same two rows in the
+// same order.
+func lockVoters(ctx context.Context, q *db.Queries, voterID, authorID int64) error {
+	return points.LockSelfTx(ctx, q, voterID, authorID)
+}
+
 // voteTx applies a vote of voterID on content of authorID. The caller has
-// locked the target's row, so one voter's parallel clicks take turns and
-// read each other's result. It answers the voter's vote after the request
-// ("" when cancelled) and the counts.
+// locked both members (lockVoters) and then the target's row, so one voter's
+// parallel clicks take turns and read each other's result. It answers the
+// voter's vote after the request ("" when cancelled) and the counts.
 func voteTx(ctx context.Context, q *db.Queries, s voteStore, voterID, authorID int64, direction string, now time.Time) (api.VoteResult, error) {
 	if voterID == authorID {
 		return api.VoteResult{}, errSelfVote
-	}
-	// Both balances may change: lock them in one order (no deadlock with a
-	// vote the other way round).
-	if err := points.LockTx(ctx, q, voterID, authorID); err != nil {
-		return api.VoteResult{}, err
 	}
 	old, oldPoints, err := s.get()
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
@@ -141,9 +148,16 @@ func awardVoter(ctx context.Context, q *db.Queries, voterID int64, direction str
 
 // VotePost votes on a post.
 func (h *BoardHandler) VotePost(ctx context.Context, req api.VotePostRequestObject) (api.VotePostResponseObject, error) {
-	v := viewerOf(ctx)
+	v := h.viewerOf(ctx)
 	now := h.now()
 	res, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (api.VoteResult, error) {
+		author, err := q.GetPostAuthor(ctx, req.ID)
+		if err := database.NoRows(err, errPostNotFound, fmt.Sprintf("post %d", req.ID)); err != nil {
+			return api.VoteResult{}, err
+		}
+		if err := lockVoters(ctx, q, v.memberID, author); err != nil {
+			return api.VoteResult{}, err
+		}
 		post, err := lockPost(ctx, q, v, req.ID)
 		if err != nil {
 			return api.VoteResult{}, err
@@ -177,9 +191,16 @@ func (h *BoardHandler) VotePost(ctx context.Context, req api.VotePostRequestObje
 
 // VoteComment votes on a comment.
 func (h *BoardHandler) VoteComment(ctx context.Context, req api.VoteCommentRequestObject) (api.VoteCommentResponseObject, error) {
-	v := viewerOf(ctx)
+	v := h.viewerOf(ctx)
 	now := h.now()
 	res, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (api.VoteResult, error) {
+		author, err := q.GetCommentAuthor(ctx, req.ID)
+		if err := database.NoRows(err, errCommentNotFound, fmt.Sprintf("comment %d", req.ID)); err != nil {
+			return api.VoteResult{}, err
+		}
+		if err := lockVoters(ctx, q, v.memberID, author); err != nil {
+			return api.VoteResult{}, err
+		}
 		c, err := lockComment(ctx, q, v, req.ID)
 		if err != nil {
 			return api.VoteResult{}, err

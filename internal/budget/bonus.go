@@ -30,6 +30,11 @@ func (h *BudgetHandler) MonthComplete(ctx context.Context, memberID int64, day t
 // current month and day lies in it (back-filling another month gives
 // nothing). It answers the points given.
 //
+// Only entries dated today or earlier count (DECISIONS 9): entries written
+// ahead into the rest of the month would otherwise earn the bonus on its
+// first day. So no month is complete before its last day, and before it
+// nothing needs to be read.
+//
 // The member's row is locked before anything is read: parallel writes of
 // the last missing day take turns, and each one after the first sees the
 // first one's award (READ COMMITTED reads anew after the lock).
@@ -42,6 +47,10 @@ func (h *BudgetHandler) AwardMonthComplete(ctx context.Context, memberID int64, 
 	year, month := ledger.MonthOf(now, startDay)
 	from, to := ledger.MonthRange(year, month, startDay)
 	if day.Before(from) || !day.Before(to) {
+		return 0, nil
+	}
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	if lastDay := to.AddDate(0, 0, -1); today.Before(lastDay) || day.After(today) {
 		return 0, nil
 	}
 	reason := fmt.Sprintf("%s%04d%02d", ReasonMonthComplete, year, month)

@@ -158,6 +158,7 @@ func TestMonthCompleteBonusWhenAnUpdateMovesAnEntryOntoTheLastMissingDay(t *test
 	t.Parallel()
 	env := bonusEnv(t)
 	m := env.NewMember()
+	env.Clock.Set(time.Date(2026, 11, 30, 12, 0, 0, 0, env.Clock.Now().Location()))
 	fillDays(t, env, m, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC))
 	amount := int64(1)
 	e := lt.Entry(m.Client, api.EntryRequest{Date: lt.Date(2026, 11, 10), Type: api.EntryTypeExpense, Amount: &amount})
@@ -172,4 +173,75 @@ func TestMonthCompleteBonusWhenAnUpdateMovesAnEntryOntoTheLastMissingDay(t *test
 	if a := awards(t, env, m); len(a) != 1 || a[0].Points != fixedBonus() || a[0].Reason != "MONTH_COMPLETE_202611" {
 		t.Fatalf("moving the entry onto 30 November gave %v, want one award of %d", a, fixedBonus())
 	}
+}
+
+// TestMonthCompleteBonusCountsNoEntryDatedAfterToday: entries written ahead
+// into the rest of the month do not complete it; on its last day, with
+// every day up to today covered, the month is complete.
+func TestMonthCompleteBonusCountsNoEntryDatedAfterToday(t *testing.T) {
+	t.Parallel()
+	env := bonusEnv(t)
+	m := env.NewMember()
+	seoul := env.Clock.Now().Location()
+	env.Clock.Set(time.Date(2026, 11, 16, 9, 0, 0, 0, seoul))
+	fillDays(t, env, m, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC))
+	amount := int64(1)
+	// The 30th is the only day missing, written on the 16th: in the future.
+	m.Do(http.MethodPost, "/api/account/entries", api.EntryRequest{Date: lt.Date(2026, 11, 30), Type: api.EntryTypeExpense, Amount: &amount}).Want(http.StatusCreated)
+	// And a write of today, with every day of the month now holding an entry.
+	m.Do(http.MethodPost, "/api/account/entries", api.EntryRequest{Date: lt.Date(2026, 11, 16), Type: api.EntryTypeExpense, Amount: &amount}).Want(http.StatusCreated)
+	if a := awards(t, env, m); len(a) != 0 {
+		t.Fatalf("entries dated after today gave %v", a)
+	}
+	// On the last day the entry written ahead counts: the next write dated
+	// today completes the month, though it covers no new day.
+	env.Clock.Set(time.Date(2026, 11, 30, 21, 0, 0, 0, seoul))
+	m.Do(http.MethodPost, "/api/account/entries", api.EntryRequest{Date: lt.Date(2026, 11, 30), Type: api.EntryTypeExpense, Amount: &amount}).Want(http.StatusCreated)
+	if a := awards(t, env, m); len(a) != 1 || a[0].Reason != "MONTH_COMPLETE_202611" {
+		t.Fatalf("completing the month on its last day gave %v, want one award", a)
+	}
+}
+
+func firstEntryOn(t *testing.T, env *apitest.Env, m *apitest.Member, day string) int64 {
+	t.Helper()
+	var id int64
+	if err := env.Pool.QueryRow(context.Background(), `SELECT min(id) FROM account_entry WHERE member_id = $1 AND entry_date = $2`, m.ID, day).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// TestConfirmingAConfirmedEntryChangesNothing: a retried confirmation is a
+// no-op and runs no month-complete check; a real one does.
+func TestConfirmingAConfirmedEntryChangesNothing(t *testing.T) {
+	t.Parallel()
+	env := bonusEnv(t)
+	m := env.NewMember()
+	env.Clock.Set(time.Date(2026, 11, 30, 12, 0, 0, 0, env.Clock.Now().Location()))
+	// Every day covered behind the API's back: complete, but never checked.
+	fillDays(t, env, m, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+	confirmed := firstEntryOn(t, env, m, "2026-11-30")
+	var before api.Entry
+	m.Do(http.MethodGet, fmt.Sprintf("/api/account/entries/%d", confirmed), nil).Want(http.StatusOK).JSON(&before)
+	var after api.Entry
+	m.Do(http.MethodPost, fmt.Sprintf("/api/account/entries/%d/confirm", confirmed), nil).Want(http.StatusOK).JSON(&after)
+	if fmt.Sprint(before) != fmt.Sprint(after) {
+		t.Fatalf("confirming a confirmed entry changed it: %+v -> %+v", before, after)
+	}
+	if a := awards(t, env, m); len(a) != 0 {
+		t.Fatalf("confirming a confirmed entry ran the month check: %v", a)
+	}
+	var pendingID int64
+	if err := env.Pool.QueryRow(context.Background(), `INSERT INTO account_entry (member_id, type, amount, entry_date, pending)
+		VALUES ($1, 'EXPENSE', 1, '2026-11-30', true) RETURNING id`, m.ID).Scan(&pendingID); err != nil {
+		t.Fatal(err)
+	}
+	m.Do(http.MethodPost, fmt.Sprintf("/api/account/entries/%d/confirm", pendingID), nil).Want(http.StatusOK).JSON(&after)
+	if after.Pending {
+		t.Fatal("still pending after confirmation")
+	}
+	if a := awards(t, env, m); len(a) != 1 {
+		t.Fatalf("confirming a pending entry of the complete month gave %v, want one award", a)
+	}
+	m.Do(http.MethodPost, fmt.Sprintf("/api/account/entries/%d/confirm", 999999), nil).WantProblem(http.StatusNotFound, "NOT_FOUND")
 }

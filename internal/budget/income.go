@@ -9,6 +9,8 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/money"
 )
 
 // GetBudgetIncome answers a month's expected income and what came in.
@@ -42,14 +44,21 @@ func (h *BudgetHandler) PutBudgetIncome(ctx context.Context, req api.PutBudgetIn
 	if err := checkAmount("/amount", b.Amount); err != nil {
 		return nil, err
 	}
-	q := db.New(h.pool)
 	memberID := memberOf(ctx)
-	amount, err := q.PutBudgetIncome(ctx, db.PutBudgetIncomeParams{MemberID: memberID, Year: b.Year, Month: b.Month, Amount: b.Amount})
+	// One transaction, so that an answer that cannot be given (a received
+	// total out of range) leaves nothing stored, as every write does.
+	out, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (api.BudgetIncome, error) {
+		amount, err := q.PutBudgetIncome(ctx, db.PutBudgetIncomeParams{MemberID: memberID, Year: b.Year, Month: b.Month, Amount: b.Amount})
+		if err != nil {
+			return api.BudgetIncome{}, fmt.Errorf("set expected income of member %d: %w", memberID, err)
+		}
+		out := api.BudgetIncome{Year: b.Year, Month: b.Month, Amount: &amount}
+		if out.Received, err = received(ctx, q, memberID, b.Year, b.Month); err != nil {
+			return api.BudgetIncome{}, err
+		}
+		return out, nil
+	})
 	if err != nil {
-		return nil, fmt.Errorf("set expected income of member %d: %w", memberID, err)
-	}
-	out := api.BudgetIncome{Year: b.Year, Month: b.Month, Amount: &amount}
-	if out.Received, err = received(ctx, q, memberID, b.Year, b.Month); err != nil {
 		return nil, err
 	}
 	return api.PutBudgetIncome200JSONResponse(out), nil
@@ -64,5 +73,9 @@ func received(ctx context.Context, q *db.Queries, memberID int64, year, month in
 	if err != nil {
 		return 0, fmt.Errorf("income of member %d: %w", memberID, err)
 	}
-	return n, nil
+	v, ok := money.FromDecimal(n)
+	if !ok {
+		return 0, money.ErrOutOfRange
+	}
+	return v, nil
 }

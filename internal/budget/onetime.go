@@ -11,6 +11,7 @@ import (
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/ledger"
+	"github.com/nestegg/nestegg/internal/money"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/text"
 )
@@ -65,10 +66,11 @@ func checkOnetimeCategory(ctx context.Context, q *db.Queries, memberID int64, id
 	return nil
 }
 
-func toAPIOnetime(r db.ListOnetimeBudgetsRow) api.OnetimeBudget {
+func toAPIOnetime(c *money.Checked, r db.ListOnetimeBudgetsRow) api.OnetimeBudget {
+	spent := c.Won(r.Spent)
 	return api.OnetimeBudget{
 		ID: r.ID, Name: r.Name, Amount: r.Amount, StartDate: date(r.StartDate), EndDate: date(r.EndDate),
-		CategoryID: r.CategoryID, Spent: r.Spent, Remaining: r.Amount - r.Spent,
+		CategoryID: r.CategoryID, Spent: spent, Remaining: c.Sub(r.Amount, spent),
 	}
 }
 
@@ -81,7 +83,9 @@ func onetimeTx(ctx context.Context, q *db.Queries, memberID, id int64) (api.Onet
 	if len(rows) == 0 {
 		return api.OnetimeBudget{}, ErrOnetimeNotFound
 	}
-	return toAPIOnetime(rows[0]), nil
+	var c money.Checked
+	out := toAPIOnetime(&c, rows[0])
+	return out, c.Err()
 }
 
 // ListOnetimeBudgets answers the member's one-time budgets.
@@ -92,8 +96,12 @@ func (h *BudgetHandler) ListOnetimeBudgets(ctx context.Context, _ api.ListOnetim
 		return nil, fmt.Errorf("one-time budgets of member %d: %w", memberID, err)
 	}
 	out := api.ListOnetimeBudgets200JSONResponse{Items: make([]api.OnetimeBudget, len(rows))}
+	var c money.Checked
 	for i, r := range rows {
-		out.Items[i] = toAPIOnetime(r)
+		out.Items[i] = toAPIOnetime(&c, r)
+	}
+	if err := c.Err(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

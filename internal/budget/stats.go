@@ -8,6 +8,7 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/ledger"
+	"github.com/nestegg/nestegg/internal/money"
 	"github.com/nestegg/nestegg/internal/problem"
 )
 
@@ -26,7 +27,7 @@ type categorySum struct {
 
 // nest folds category sums into per-type trees: a sub-category's sum goes
 // under its parent, whose amount includes it.
-func nest(sums []categorySum) api.StatsCategories {
+func nest(c *money.Checked, sums []categorySum) api.StatsCategories {
 	out := api.StatsCategories{Income: []api.StatsCategory{}, Expense: []api.StatsCategory{}}
 	type key struct {
 		typ string
@@ -53,14 +54,14 @@ func nest(sums []categorySum) api.StatsCategories {
 			continue
 		}
 		if s.ParentID == nil {
-			c := top(s.Type, s.CategoryID, s.CategoryName)
-			c.Own += s.Amount
-			c.Amount += s.Amount
+			t := top(s.Type, s.CategoryID, s.CategoryName)
+			c.Add(&t.Own, s.Amount)
+			c.Add(&t.Amount, s.Amount)
 			continue
 		}
-		c := top(s.Type, s.ParentID, s.ParentName)
-		c.Amount += s.Amount
-		c.Children = append(c.Children, api.StatsCategoryChild{CategoryID: *s.CategoryID, Name: *s.CategoryName, Amount: s.Amount})
+		t := top(s.Type, s.ParentID, s.ParentName)
+		c.Add(&t.Amount, s.Amount)
+		t.Children = append(t.Children, api.StatsCategoryChild{CategoryID: *s.CategoryID, Name: *s.CategoryName, Amount: s.Amount})
 	}
 	return out
 }
@@ -93,12 +94,14 @@ func MonthlyStats(ctx context.Context, q *db.Queries, memberID int64, year, mont
 		Year: year, Month: month, From: date(from), To: date(to.AddDate(0, 0, -1)),
 		Days: []api.StatsDay{}, Transfers: []api.StatsWalletTransfers{},
 	}
+	var c money.Checked
 	var sums []categorySum
 	days := map[time.Time]int{}
 	for _, r := range rows {
+		amount := c.Won(r.Amount)
 		switch r.Kind {
 		case "category":
-			sums = append(sums, categorySum{r.Type, r.CategoryID, r.CategoryName, r.ParentID, r.ParentName, r.Amount})
+			sums = append(sums, categorySum{r.Type, r.CategoryID, r.CategoryName, r.ParentID, r.ParentName, amount})
 		case "day":
 			i, ok := days[r.EntryDate]
 			if !ok {
@@ -107,11 +110,11 @@ func MonthlyStats(ctx context.Context, q *db.Queries, memberID int64, year, mont
 				out.Days = append(out.Days, api.StatsDay{Date: date(r.EntryDate)})
 			}
 			if r.Type == ledger.TypeIncome {
-				out.Days[i].Income += r.Amount
-				out.Income += r.Amount
+				c.Add(&out.Days[i].Income, amount)
+				c.Add(&out.Income, amount)
 			} else {
-				out.Days[i].Expense += r.Amount
-				out.Expense += r.Amount
+				c.Add(&out.Days[i].Expense, amount)
+				c.Add(&out.Expense, amount)
 			}
 		case "transfer":
 			// A wallet's rows come together: they are ordered by wallet id.
@@ -122,14 +125,17 @@ func MonthlyStats(ctx context.Context, q *db.Queries, memberID int64, year, mont
 			}
 			switch r.Type {
 			case ledger.TypeIncome:
-				out.Transfers[n-1].In += r.Amount
+				c.Add(&out.Transfers[n-1].In, amount)
 			case ledger.TypeExpense:
-				out.Transfers[n-1].Out += r.Amount
+				c.Add(&out.Transfers[n-1].Out, amount)
 			}
 		}
 	}
-	out.Net = out.Income - out.Expense
-	out.Categories = nest(sums)
+	out.Net = c.Sub(out.Income, out.Expense)
+	out.Categories = nest(&c, sums)
+	if err := c.Err(); err != nil {
+		return api.MonthlyStats{}, err
+	}
 	return out, nil
 }
 
@@ -156,20 +162,25 @@ func (h *BudgetHandler) GetYearlyStats(ctx context.Context, req api.GetYearlySta
 		f, t := ledger.MonthRange(int(year), time.Month(i+1), startDay)
 		out.Months[i] = api.StatsMonth{Month: int32(i + 1), From: date(f), To: date(t.AddDate(0, 0, -1))}
 	}
+	var c money.Checked
 	for _, r := range rows {
 		m := &out.Months[int(r.Month.Month())-1]
+		amount := c.Won(r.Amount)
 		if r.Type == ledger.TypeIncome {
-			m.Income += r.Amount
-			out.Income += r.Amount
+			c.Add(&m.Income, amount)
+			c.Add(&out.Income, amount)
 		} else {
-			m.Expense += r.Amount
-			out.Expense += r.Amount
+			c.Add(&m.Expense, amount)
+			c.Add(&out.Expense, amount)
 		}
 	}
 	for i := range out.Months {
-		out.Months[i].Net = out.Months[i].Income - out.Months[i].Expense
+		out.Months[i].Net = c.Sub(out.Months[i].Income, out.Months[i].Expense)
 	}
-	out.Net = out.Income - out.Expense
+	out.Net = c.Sub(out.Income, out.Expense)
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
 	return api.GetYearlyStats200JSONResponse(out), nil
 }
 
@@ -196,16 +207,20 @@ func (h *BudgetHandler) GetCategoryStats(ctx context.Context, req api.GetCategor
 		return nil, fmt.Errorf("category statistics of member %d: %w", memberID, err)
 	}
 	out := api.CategoryStats{From: req.Params.From, To: req.Params.To}
+	var c money.Checked
 	sums := make([]categorySum, len(rows))
 	for i, r := range rows {
-		sums[i] = categorySum(r)
+		sums[i] = categorySum{r.Type, r.CategoryID, r.CategoryName, r.ParentID, r.ParentName, c.Won(r.Amount)}
 		if r.Type == ledger.TypeIncome {
-			out.Income += r.Amount
+			c.Add(&out.Income, sums[i].Amount)
 		} else {
-			out.Expense += r.Amount
+			c.Add(&out.Expense, sums[i].Amount)
 		}
 	}
-	out.Categories = nest(sums)
+	out.Categories = nest(&c, sums)
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
 	return api.GetCategoryStats200JSONResponse(out), nil
 }
 
@@ -225,7 +240,8 @@ func (h *BudgetHandler) GetTagStats(ctx context.Context, req api.GetTagStatsRequ
 	if err != nil {
 		return nil, fmt.Errorf("tagged totals of member %d: %w", memberID, err)
 	}
-	out := api.TagStats{From: req.Params.From, To: req.Params.To, Income: totals.Income, Expense: totals.Expense, Items: []api.TagStatsItem{}}
+	var c money.Checked
+	out := api.TagStats{From: req.Params.From, To: req.Params.To, Income: c.Won(totals.Income), Expense: c.Won(totals.Expense), Items: []api.TagStatsItem{}}
 	index := map[int64]int{}
 	for _, r := range rows {
 		i, ok := index[r.TagID]
@@ -237,10 +253,13 @@ func (h *BudgetHandler) GetTagStats(ctx context.Context, req api.GetTagStatsRequ
 		it := &out.Items[i]
 		it.Entries += r.Entries
 		if r.Type == ledger.TypeIncome {
-			it.Income += r.Amount
+			c.Add(&it.Income, c.Won(r.Amount))
 		} else {
-			it.Expense += r.Amount
+			c.Add(&it.Expense, c.Won(r.Amount))
 		}
+	}
+	if err := c.Err(); err != nil {
+		return nil, err
 	}
 	return api.GetTagStats200JSONResponse(out), nil
 }

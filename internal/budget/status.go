@@ -11,6 +11,7 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/ledger"
+	"github.com/nestegg/nestegg/internal/money"
 	"github.com/nestegg/nestegg/internal/problem"
 )
 
@@ -56,22 +57,24 @@ func Status(ctx context.Context, q *db.Queries, memberID int64, year, month int3
 			budgeted[*r.CategoryID] = true
 		}
 	}
+	var c money.Checked
 	for i, r := range rows {
 		if i == 0 {
-			out.Spent = r.TotalSpent
-			out.Unbudgeted = r.TotalSpent - r.BudgetedSpent
+			out.Spent = c.Won(r.TotalSpent)
+			out.Unbudgeted = c.Won(r.TotalSpent.Sub(r.BudgetedSpent))
 			if r.ExpectedIncome >= 0 {
 				out.ExpectedIncome = &r.ExpectedIncome
-				left := r.ExpectedIncome - r.TotalSpent
+				left := c.Sub(r.ExpectedIncome, out.Spent)
 				out.IncomeLeft = &left
 			}
 		}
 		if r.BudgetID == nil {
 			continue
 		}
+		spent := c.Won(r.Spent)
 		item := api.BudgetStatusItem{
 			BudgetID: *r.BudgetID, CategoryID: *r.CategoryID, CategoryName: *r.CategoryName, ParentID: r.ParentID,
-			Amount: *r.BudgetAmount, Spent: r.Spent, Remaining: *r.BudgetAmount - r.Spent,
+			Amount: *r.BudgetAmount, Spent: spent, Remaining: c.Sub(*r.BudgetAmount, spent),
 		}
 		if item.Amount > 0 {
 			pct := math.Round(float64(item.Spent)*1000/float64(item.Amount)) / 10
@@ -81,10 +84,13 @@ func Status(ctx context.Context, q *db.Queries, memberID int64, year, month int3
 		// A sub-category's budget inside a budgeted parent is part of the
 		// parent's: counting it again would budget the same money twice.
 		if r.ParentID == nil || !budgeted[*r.ParentID] {
-			out.Budget += item.Amount
+			c.Add(&out.Budget, item.Amount)
 		}
 	}
-	out.Remaining = out.Budget - out.Spent
+	out.Remaining = c.Sub(out.Budget, out.Spent)
+	if err := c.Err(); err != nil {
+		return api.BudgetStatus{}, err
+	}
 	return out, nil
 }
 
@@ -119,8 +125,12 @@ func (h *BudgetHandler) GetBudgetChart(ctx context.Context, req api.GetBudgetCha
 		return nil, fmt.Errorf("budget chart of member %d: %w", memberID, err)
 	}
 	out := api.GetBudgetChart200JSONResponse{Points: make([]api.BudgetChartPoint, len(rows))}
+	var c money.Checked
 	for i, r := range rows {
-		out.Points[i] = api.BudgetChartPoint{Year: int32(r.Month.Year()), Month: int32(r.Month.Month()), Budget: r.Budget, Spent: r.Spent}
+		out.Points[i] = api.BudgetChartPoint{Year: int32(r.Month.Year()), Month: int32(r.Month.Month()), Budget: c.Won(r.Budget), Spent: c.Won(r.Spent)}
+	}
+	if err := c.Err(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

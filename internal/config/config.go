@@ -60,12 +60,22 @@ type Config struct {
 	FXAPIURL       string
 	QuoteAPIURL    string
 
+	// FXDailyLimit, AIDailyLimit and OCRDailyLimit are the outside calls
+	// one member may cause per day (package quota).
+	FXDailyLimit  int
+	AIDailyLimit  int
+	OCRDailyLimit int
+
 	Timezone     *time.Location
 	BaseCurrency string
 
 	SessionIdleTimeout time.Duration
 	SessionLifetime    time.Duration
 	LogLevel           string
+
+	// BoardImageDailyLimit is how many images (board uploads and profile
+	// images) one member may upload per day.
+	BoardImageDailyLimit int
 }
 
 // Setting describes one environment variable, for the README and --help.
@@ -110,11 +120,15 @@ var Settings = []Setting{
 	{"AI_MODEL", "", "model name sent to that API"},
 	{"FX_API_URL", "", "address of the foreign exchange rate provider"},
 	{"QUOTE_API_URL", "", "address of the stock quote provider"},
+	{"FX_DAILY_LIMIT", "100", "exchange rate lookups that call the FX provider one member may cause per day (APP_TIMEZONE); over it 429"},
+	{"AI_DAILY_LIMIT", "200", "AI text parses one member may cause per day; over it 429"},
+	{"OCR_DAILY_LIMIT", "50", "receipt recognitions (OCR calls) one member may cause per day; over it 429"},
 	{"APP_TIMEZONE", "Asia/Seoul", "time zone of every day, week and month"},
 	{"BASE_CURRENCY", "KRW", "ISO 4217 code of the base currency"},
 	{"SESSION_IDLE_TIMEOUT", "720h", "a session ends after this long without use"},
 	{"SESSION_LIFETIME", "4320h", "a session ends this long after login, used or not"},
 	{"LOG_LEVEL", "info", "debug, info, warn or error"},
+	{"BOARD_IMAGE_DAILY_LIMIT", "50", "images (board uploads and profile images) one member may upload per day; over it 429"},
 }
 
 // Load reads the settings through getenv (os.Getenv in production).
@@ -149,6 +163,9 @@ func Load(getenv func(string) string) (Config, error) {
 		AIModel:       r.str("AI_MODEL"),
 		FXAPIURL:      r.optURL("FX_API_URL"),
 		QuoteAPIURL:   r.optURL("QUOTE_API_URL"),
+		FXDailyLimit:  r.positiveInt("FX_DAILY_LIMIT"),
+		AIDailyLimit:  r.positiveInt("AI_DAILY_LIMIT"),
+		OCRDailyLimit: r.positiveInt("OCR_DAILY_LIMIT"),
 
 		BaseCurrency: r.currency("BASE_CURRENCY"),
 
@@ -156,6 +173,7 @@ func Load(getenv func(string) string) (Config, error) {
 		SessionLifetime:    r.duration("SESSION_LIFETIME"),
 		LogLevel:           r.oneOf("LOG_LEVEL", "debug", "info", "warn", "error"),
 	}
+	c.BoardImageDailyLimit = r.positiveInt("BOARD_IMAGE_DAILY_LIMIT")
 	c.TrustedProxies = r.prefixes("TRUSTED_PROXIES")
 	c.CORSAllowedOrigins = r.origins("CORS_ALLOWED_ORIGINS")
 	c.AccountCryptoKey = r.key32("ACCOUNT_CRYPTO_KEY")
@@ -221,6 +239,17 @@ func (r *reader) bool(name string) bool {
 		r.fail(name, fmt.Sprintf("%q is not true or false", v))
 	}
 	return b
+}
+
+// positiveInt reads a count of at least 1 (at most 10^9).
+func (r *reader) positiveInt(name string) int {
+	v := r.str(name)
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > 1e9 {
+		r.fail(name, fmt.Sprintf("%q is not a whole number from 1 to 1000000000", v))
+		return 1
+	}
+	return n
 }
 
 func (r *reader) duration(name string) time.Duration {

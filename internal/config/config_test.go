@@ -29,6 +29,9 @@ func TestDefaultsWork(t *testing.T) {
 	if c.AccountCryptoKey != nil {
 		t.Fatal("crypto key set without ACCOUNT_CRYPTO_KEY")
 	}
+	if c.BoardImageDailyLimit != 50 {
+		t.Fatalf("daily image limit %d", c.BoardImageDailyLimit)
+	}
 }
 
 func TestBadValuesNameTheVariable(t *testing.T) {
@@ -53,6 +56,7 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		"BILLING_YEARLY_PERIOD":      "P0D",
 		"BILLING_YEARLY_PRODUCT_ID":  "premium_monthly",
 		"CORS_ALLOWED_ORIGINS":       "https://app.example, *",
+		"BOARD_IMAGE_DAILY_LIMIT":    "0",
 	}
 	for name, value := range cases {
 		t.Run(name, func(t *testing.T) {

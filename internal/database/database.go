@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	pgxdecimal "github.com/jackc/pgx-shopspring-decimal"
@@ -145,7 +147,39 @@ func NoRows(err error, ifNone error, doing string) error {
 
 // InTxRaw is InTx for work that needs the transaction itself (advisory locks,
 // COPY).
+//
+// A transaction that PostgreSQL aborts as a deadlock victim or a
+// serialization failure is run again once, from the start: the paths follow
+// one lock order (see LockOrder), so a second collision is unlikely, and the
+// error of a second one reaches the problem mapper, which answers 503 with
+// Retry-After rather than 500. fn may therefore run twice: it must do nothing
+// outside the transaction that cannot be done twice (sessions, hooks and
+// outside calls belong before or after InTx), and must not accumulate into
+// variables declared outside it.
 func InTxRaw(ctx context.Context, pool *pgxpool.Pool, fn func(tx pgx.Tx) error) error {
+	err := runTx(ctx, pool, fn)
+	if IsContention(err) && ctx.Err() == nil {
+		retriedOn(pool).Add(1)
+		err = runTx(ctx, pool, fn)
+	}
+	return err
+}
+
+// retried counts, per pool, the transactions InTx ran again.
+var retried sync.Map // *pgxpool.Pool -> *atomic.Int64
+
+func retriedOn(pool *pgxpool.Pool) *atomic.Int64 {
+	n, _ := retried.LoadOrStore(pool, new(atomic.Int64))
+	return n.(*atomic.Int64)
+}
+
+// Retried answers how many transactions on pool were run again after a
+// deadlock or a serialization failure. Paths that follow LockOrder do not
+// deadlock each other, so a parallel test of two paths expects 0 here: a
+// retry that went well hides a lock-order mistake from the answers.
+func Retried(pool *pgxpool.Pool) int64 { return retriedOn(pool).Load() }
+
+func runTx(ctx context.Context, pool *pgxpool.Pool, fn func(tx pgx.Tx) error) error {
 	tx, err := pool.Begin(ctx)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
@@ -158,6 +192,14 @@ func InTxRaw(ctx context.Context, pool *pgxpool.Pool, fn func(tx pgx.Tx) error) 
 		return fmt.Errorf("commit: %w", err)
 	}
 	return nil
+}
+
+// IsContention reports whether err is PostgreSQL aborting a transaction for
+// a deadlock (40P01) or a serialization failure (40001): nothing is wrong with
+// the request, and running it again may well succeed.
+func IsContention(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && (pgErr.Code == "40P01" || pgErr.Code == "40001")
 }
 
 // IsUniqueViolation reports whether err is a unique constraint violation,

@@ -2,8 +2,15 @@ package database_test
 
 import (
 	"context"
+	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/nestegg/nestegg/generated/db"
 
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/dbtest"
@@ -72,4 +79,136 @@ func dbNameOf(url string) string {
 		}
 	}
 	return s
+}
+
+// A transaction PostgreSQL picks as a deadlock victim runs again: two
+// transactions that lock two rows in opposite orders both commit, and one
+// of them ran twice.
+func TestInTxRunsADeadlockVictimAgain(t *testing.T) {
+	t.Parallel()
+	pool := dbtest.NewPool(t)
+	ctx := context.Background()
+	if _, err := pool.Exec(ctx, "CREATE TABLE pair (id int PRIMARY KEY, n int NOT NULL DEFAULT 0); INSERT INTO pair (id) VALUES (1), (2)"); err != nil {
+		t.Fatal(err)
+	}
+	var attempts atomic.Int32
+	locked := [2]chan struct{}{make(chan struct{}), make(chan struct{})}
+	done := [2]chan struct{}{make(chan struct{}), make(chan struct{})}
+	bump := func(tx pgx.Tx, id int) error {
+		_, err := tx.Exec(ctx, "UPDATE pair SET n = n + 1 WHERE id = $1", id)
+		return err
+	}
+	// Each side locks its own row, waits until the other holds its row,
+	// then asks for the other's: a deadlock on the first attempt. The
+	// victim's second attempt waits for the other side to finish (left to
+	// itself it could grab a released row first and deadlock again).
+	side := func(me int) error {
+		first := true
+		return database.InTxRaw(ctx, pool, func(tx pgx.Tx) error {
+			attempts.Add(1)
+			if !first {
+				<-done[1-me]
+			}
+			if err := bump(tx, me+1); err != nil {
+				return err
+			}
+			if first {
+				first = false
+				close(locked[me])
+				<-locked[1-me]
+			}
+			return bump(tx, 2-me)
+		})
+	}
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer close(done[i])
+			errs[i] = side(i)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("side %d: %v", i, err)
+		}
+	}
+	if n := attempts.Load(); n != 3 {
+		t.Errorf("%d attempts, want 3 (one side run again)", n)
+	}
+	if n := database.Retried(pool); n != 1 {
+		t.Errorf("Retried %d, want 1", n)
+	}
+	var n1, n2 int
+	if err := pool.QueryRow(ctx, "SELECT (SELECT n FROM pair WHERE id = 1), (SELECT n FROM pair WHERE id = 2)").Scan(&n1, &n2); err != nil {
+		t.Fatal(err)
+	}
+	// The victim's first attempt was rolled back: each side counted once.
+	if n1 != 2 || n2 != 2 {
+		t.Errorf("counts %d and %d, want 2 and 2", n1, n2)
+	}
+}
+
+// A second collision is not retried again: its error is a contention error,
+// which the problem mapper answers 503 with Retry-After, and the first
+// attempt's writes are gone.
+func TestInTxGivesUpAfterOneRetry(t *testing.T) {
+	t.Parallel()
+	pool := dbtest.NewPool(t)
+	ctx := context.Background()
+	if _, err := pool.Exec(ctx, "CREATE TABLE hit (n int)"); err != nil {
+		t.Fatal(err)
+	}
+	runs := 0
+	err := database.InTx(ctx, pool, func(q *db.Queries) error {
+		runs++
+		if _, err := pool.Exec(ctx, "SELECT 1"); err != nil {
+			return err
+		}
+		return fmt.Errorf("vote: %w", &pgconn.PgError{Code: "40P01"})
+	})
+	if runs != 2 {
+		t.Errorf("fn ran %d times, want 2", runs)
+	}
+	if !database.IsContention(err) {
+		t.Fatalf("error %v is not a contention error", err)
+	}
+
+	// A serialization failure once, then success: committed.
+	runs = 0
+	err = database.InTxRaw(ctx, pool, func(tx pgx.Tx) error {
+		runs++
+		if _, err := tx.Exec(ctx, "INSERT INTO hit (n) VALUES ($1)", runs); err != nil {
+			return err
+		}
+		if runs == 1 {
+			return &pgconn.PgError{Code: "40001"}
+		}
+		return nil
+	})
+	if err != nil || runs != 2 {
+		t.Fatalf("retry: %v after %d runs", err, runs)
+	}
+	var rows []int
+	r, err := pool.Query(ctx, "SELECT n FROM hit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err = pgx.CollectRows(r, pgx.RowTo[int])
+	if err != nil || len(rows) != 1 || rows[0] != 2 {
+		t.Errorf("rows %v (%v), want only the second attempt's [2]", rows, err)
+	}
+
+	// Any other error is not retried.
+	runs = 0
+	_ = database.InTx(ctx, pool, func(q *db.Queries) error {
+		runs++
+		return &pgconn.PgError{Code: "23505"}
+	})
+	if runs != 1 {
+		t.Errorf("a unique violation ran fn %d times, want 1", runs)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 
 	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/internal/session"
 )
 
 // FXHandler implements the exchange rate operation of the contract.
@@ -18,7 +19,7 @@ func NewHandler(rates *Rates) *FXHandler { return &FXHandler{rates: rates} }
 
 // GetFXRate answers today's rate of a pair.
 func (h *FXHandler) GetFXRate(ctx context.Context, req api.GetFXRateRequestObject) (api.GetFXRateResponseObject, error) {
-	rate, err := h.rates.Today(ctx, req.Params.From, req.Params.To)
+	rate, err := h.rates.Today(ctx, session.PrincipalFrom(ctx).MemberID, req.Params.From, req.Params.To)
 	if err != nil {
 		return nil, err
 	}

@@ -2,24 +2,27 @@
 // the day is stored, else from the provider (package external/fx), stored
 // for everyone after.
 //
-// One provider call per pair per day, across requests and replicas: a
-// session advisory lock per pair and day, taken on a connection of its own,
-// is held around "read the cache, call the provider, store". It is a
-// session lock, not a transaction, so no transaction or row lock is open
-// while the provider is called. A request that finds the lock taken waits for
-// it, then reads the rate the holder stored; when the holder stored nothing
-// (the provider failed), the waiter does not call again but answers from the
-// newest stored rate, or 503. An outage therefore costs one call per burst,
-// not one per waiting request, and nobody waits longer than one call's
-// deadline plus a margin. The price: each waiting request holds a pool
-// connection for at most that long.
+// One provider call per pair per day, across requests and replicas, and no
+// database connection held while the provider is called: a request that
+// finds no stored rate claims the pair and day in fx_lookup ("fetching until
+// T", one conditional upsert that commits at once), calls the provider with
+// no connection held, then stores the rate and drops the claim. A request
+// that finds the claim taken polls the stored rate with short reads; when the
+// holder stores nothing (the provider failed), the waiter does not call again
+// but answers from the newest stored rate, or 503. A failure is remembered in
+// fx_lookup for missMemory, so the same miss asked again at once, on any
+// replica, costs no call. A claim whose holder died ends by itself at T.
+//
+// Only a request that calls the provider counts against the member's daily
+// FX limit (package quota): stored rates, remembered failures and waiting
+// for another request's call are free.
 package fx
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -29,16 +32,26 @@ import (
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/clock"
 	fxclient "github.com/nestegg/nestegg/internal/external/fx"
+	"github.com/nestegg/nestegg/internal/jobs"
 	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/quota"
 )
 
-// lockWait bounds how long a request waits for another's provider call.
-const lockWait = fxclient.Timeout + 2*time.Second
+const (
+	// claimFor is how long a claim keeps others from calling: one call's
+	// deadline plus a margin for storing the answer.
+	claimFor = fxclient.Timeout + 2*time.Second
+	// waitFor bounds how long a request waits for another's provider call.
+	waitFor = claimFor
+	// pollEvery is how often a waiting request reads the stored rate.
+	pollEvery = 50 * time.Millisecond
+	// missMemory is how long a failed lookup is not asked again.
+	missMemory = time.Minute
+)
 
-// retryAfter is the Retry-After of a 503: a provider outage is rarely shorter.
-const retryAfter = "60"
-
-var currencyRE = regexp.MustCompile(`^[A-Z]{3}$`)
+// retryAfter is the Retry-After of a 503: a provider outage is rarely
+// shorter, and a remembered miss is not asked again sooner.
+var retryAfter = strconv.Itoa(int(missMemory.Seconds()))
 
 // Rate is 1 From in To on Day. Day is the calendar day asked for; it is
 // earlier than asked only when the provider failed and an older stored rate
@@ -53,30 +66,33 @@ type Rate struct {
 type Rates struct {
 	pool     *pgxpool.Pool
 	provider *fxclient.Client
+	meter    *quota.Meter
 	clock    clock.Clock
 	loc      *time.Location
 }
 
 // New returns the rate service; loc is APP_TIMEZONE, which decides days.
-func New(pool *pgxpool.Pool, provider *fxclient.Client, clk clock.Clock, loc *time.Location) *Rates {
-	return &Rates{pool: pool, provider: provider, clock: clk, loc: loc}
+func New(pool *pgxpool.Pool, provider *fxclient.Client, meter *quota.Meter, clk clock.Clock, loc *time.Location) *Rates {
+	return &Rates{pool: pool, provider: provider, meter: meter, clock: clk, loc: loc}
 }
 
-// Today returns today's rate from → to.
-func (r *Rates) Today(ctx context.Context, from, to string) (Rate, error) {
-	return r.RateOn(ctx, from, to, r.clock.Now())
+// Today returns today's rate from → to for the member.
+func (r *Rates) Today(ctx context.Context, memberID int64, from, to string) (Rate, error) {
+	return r.RateOn(ctx, memberID, from, to, r.clock.Now())
 }
 
 // RateOn returns the rate from → to of day's calendar day in the app time
-// zone (today's for a day in the future). Ledger code uses it for a foreign
-// entry without a rate. A currency that is not three upper-case letters is a
-// 400 on /from or /to; a provider that fails with nothing stored is a 503.
-func (r *Rates) RateOn(ctx context.Context, from, to string, day time.Time) (Rate, error) {
-	if !currencyRE.MatchString(from) {
-		return Rate{}, problem.Invalid("/from", "must be an ISO 4217 code such as USD")
+// zone (today's for a day in the future), for the member whose request asks
+// (a provider call counts against their daily FX limit: 429 over it). Ledger
+// code uses it for a foreign entry without a rate. A currency that is not an
+// ISO 4217 code is a 400 on /from or /to, without a provider call; a provider
+// that fails with nothing stored is a 503.
+func (r *Rates) RateOn(ctx context.Context, memberID int64, from, to string, day time.Time) (Rate, error) {
+	if !IsCurrency(from) {
+		return Rate{}, problem.Invalid("/from", "must be an ISO 4217 currency code such as USD")
 	}
-	if !currencyRE.MatchString(to) {
-		return Rate{}, problem.Invalid("/to", "must be an ISO 4217 code such as KRW")
+	if !IsCurrency(to) {
+		return Rate{}, problem.Invalid("/to", "must be an ISO 4217 currency code such as KRW")
 	}
 	today := civilDay(r.clock.Now(), r.loc)
 	d := civilDay(day, r.loc)
@@ -86,80 +102,107 @@ func (r *Rates) RateOn(ctx context.Context, from, to string, day time.Time) (Rat
 	if from == to {
 		return Rate{From: from, To: to, Rate: decimal.NewFromInt(1), Day: d}, nil
 	}
-	key := db.GetFXRateParams{FromCurrency: from, ToCurrency: to, Day: d}
-	if row, err := db.New(r.pool).GetFXRate(ctx, key); err == nil {
-		return Rate{From: from, To: to, Rate: row.Rate, Day: d}, nil
-	} else if !errors.Is(err, pgx.ErrNoRows) {
-		return Rate{}, fmt.Errorf("fx rate %s/%s %s: %w", from, to, d.Format(time.DateOnly), err)
-	}
-	return r.fetchOnce(ctx, key, d.Equal(today))
+	return r.lookup(ctx, memberID, db.GetFXRateParams{FromCurrency: from, ToCurrency: to, Day: d}, d.Equal(today))
 }
 
-// fetchOnce calls the provider under the pair's advisory lock, see the
-// package comment.
-func (r *Rates) fetchOnce(ctx context.Context, key db.GetFXRateParams, latest bool) (Rate, error) {
-	conn, err := r.pool.Acquire(ctx)
-	if err != nil {
-		return Rate{}, fmt.Errorf("fx: acquire connection: %w", err)
-	}
-	// A connection whose lock state is uncertain (an error while locking or
-	// unlocking) is closed: closing the session releases its locks.
-	healthy := false
-	defer func() {
-		if !healthy {
-			_ = conn.Conn().Close(context.Background())
+// lookup answers the stored rate, or calls the provider under a claim, or
+// waits for another request's call; see the package comment. Every statement
+// is a short one on a pooled connection, released before the next.
+func (r *Rates) lookup(ctx context.Context, memberID int64, key db.GetFXRateParams, latest bool) (Rate, error) {
+	q := db.New(r.pool)
+	lk := db.GetFXLookupParams(key)
+	name := fmt.Sprintf("%s/%s %s", key.FromCurrency, key.ToCurrency, key.Day.Format(time.DateOnly))
+	deadline := time.Now().Add(waitFor)
+	for {
+		if row, err := q.GetFXRate(ctx, key); err == nil {
+			return Rate{From: key.FromCurrency, To: key.ToCurrency, Rate: row.Rate, Day: key.Day}, nil
+		} else if !errors.Is(err, pgx.ErrNoRows) {
+			return Rate{}, fmt.Errorf("fx rate %s: %w", name, err)
 		}
-		conn.Release()
-	}()
-	lockKey := fmt.Sprintf("fx_rate:%s:%s:%s", key.FromCurrency, key.ToCurrency, key.Day.Format(time.DateOnly))
-	var got bool
-	if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock(hashtextextended($1, 0))", lockKey).Scan(&got); err != nil {
-		return Rate{}, fmt.Errorf("fx: lock %s: %w", lockKey, err)
-	}
-	waited := !got
-	if waited {
-		waitCtx, cancel := context.WithTimeout(ctx, lockWait)
-		_, err := conn.Exec(waitCtx, "SELECT pg_advisory_lock(hashtextextended($1, 0))", lockKey)
-		cancel()
-		if err != nil {
-			if ctx.Err() != nil {
-				return Rate{}, ctx.Err()
+		now := r.clock.Now()
+		_, err := q.ClaimFXLookup(ctx, db.ClaimFXLookupParams{
+			FromCurrency: key.FromCurrency, ToCurrency: key.ToCurrency, Day: key.Day, Until: now.Add(claimFor), Now: now,
+		})
+		if err == nil {
+			// The holder before us stores the rate before it drops its
+			// claim: a claim won just after that finds the rate stored.
+			if row, err := q.GetFXRate(ctx, key); err == nil {
+				if err := q.EndFXLookup(context.WithoutCancel(ctx), db.EndFXLookupParams(key)); err != nil {
+					return Rate{}, fmt.Errorf("fx: end claim %s: %w", name, err)
+				}
+				return Rate{From: key.FromCurrency, To: key.ToCurrency, Rate: row.Rate, Day: key.Day}, nil
 			}
-			return r.fallback(ctx, key, fmt.Errorf("fx: waiting for %s: %w", lockKey, err))
+			return r.fetch(ctx, memberID, key, latest)
+		}
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return Rate{}, fmt.Errorf("fx: claim %s: %w", name, err)
+		}
+		state, err := q.GetFXLookup(ctx, lk)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			// The holder stored the rate and dropped the claim (or gave it
+			// back): read again.
+			continue
+		case err != nil:
+			return Rate{}, fmt.Errorf("fx: lookup state %s: %w", name, err)
+		case state.Failed:
+			return r.fallback(ctx, key, fmt.Errorf("fx: the provider failed for %s a moment ago", name))
+		}
+		if time.Now().After(deadline) {
+			return r.fallback(ctx, key, fmt.Errorf("fx: gave up waiting for another request's call of %s", name))
+		}
+		t := time.NewTimer(pollEvery)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return Rate{}, ctx.Err()
+		case <-t.C:
 		}
 	}
-	unlock := func() {
-		_, err := conn.Exec(context.Background(), "SELECT pg_advisory_unlock(hashtextextended($1, 0))", lockKey)
-		healthy = err == nil
-	}
-	q := db.New(conn)
-	if row, err := q.GetFXRate(ctx, key); err == nil {
-		unlock()
-		return Rate{From: key.FromCurrency, To: key.ToCurrency, Rate: row.Rate, Day: key.Day}, nil
-	} else if !errors.Is(err, pgx.ErrNoRows) {
-		unlock()
-		return Rate{}, fmt.Errorf("fx rate %s: %w", lockKey, err)
-	}
-	if waited {
-		// The holder just called the provider and stored nothing: it failed.
-		unlock()
-		return r.fallback(ctx, key, errors.New("fx: the provider failed for the request this one waited for"))
-	}
-	// Others may be waiting for this call: it is finished (within the
-	// client's own deadline) even when this request's caller goes away.
+}
+
+// fetch calls the provider for a pair and day this request has claimed, and
+// stores the answer or remembers the failure. No connection is held during
+// the call.
+func (r *Rates) fetch(ctx context.Context, memberID int64, key db.GetFXRateParams, latest bool) (Rate, error) {
+	q := db.New(r.pool)
+	end := db.EndFXLookupParams(key)
+	// Others may be waiting for this call: it and what follows are finished
+	// (within the client's own deadline) even when this request's caller
+	// goes away.
 	detached := context.WithoutCancel(ctx)
+	if err := r.meter.Reserve(ctx, memberID, quota.FX); err != nil {
+		// Give the claim back, so that a waiting request of a member with
+		// calls left takes it over.
+		if endErr := q.EndFXLookup(detached, end); endErr != nil {
+			return Rate{}, errors.Join(err, fmt.Errorf("fx: give back claim: %w", endErr))
+		}
+		return Rate{}, err
+	}
 	quote, err := r.provider.Rate(detached, key.FromCurrency, key.ToCurrency, key.Day, latest)
 	if err != nil {
-		unlock()
+		ferr := q.FailFXLookup(detached, db.FailFXLookupParams{
+			FromCurrency: key.FromCurrency, ToCurrency: key.ToCurrency, Day: key.Day, Until: r.clock.Now().Add(missMemory),
+		})
+		if ferr != nil {
+			return Rate{}, errors.Join(err, fmt.Errorf("fx: remember failure: %w", ferr))
+		}
 		return r.fallback(ctx, key, err)
 	}
 	err = q.SaveFXRate(detached, db.SaveFXRateParams{
 		FromCurrency: key.FromCurrency, ToCurrency: key.ToCurrency, Day: key.Day,
 		Rate: quote.Rate, RateDate: civilDay(quote.Date, time.UTC), FetchedAt: r.clock.Now(),
 	})
-	unlock()
 	if err != nil {
-		return Rate{}, fmt.Errorf("fx: store %s: %w", lockKey, err)
+		return Rate{}, fmt.Errorf("fx: store %s/%s: %w", key.FromCurrency, key.ToCurrency, err)
+	}
+	if err := q.EndFXLookup(detached, end); err != nil {
+		return Rate{}, fmt.Errorf("fx: end claim %s/%s: %w", key.FromCurrency, key.ToCurrency, err)
+	}
+	// Another request may have stored the pair first (a claim that ran out):
+	// everyone answers the stored rate.
+	if row, err := q.GetFXRate(detached, key); err == nil {
+		quote.Rate = row.Rate
 	}
 	return Rate{From: key.FromCurrency, To: key.ToCurrency, Rate: quote.Rate, Day: key.Day}, nil
 }
@@ -178,6 +221,20 @@ func (r *Rates) fallback(ctx context.Context, key db.GetFXRateParams, cause erro
 		fmt.Sprintf("no %s→%s rate is available now; try again later", key.FromCurrency, key.ToCurrency), cause)
 	p.Headers = map[string]string{"Retry-After": retryAfter}
 	return Rate{}, p
+}
+
+// CleanupJob deletes claims and remembered failures that have ended.
+func (r *Rates) CleanupJob() jobs.Job {
+	return jobs.Job{
+		Name:  "fx-lookup-cleanup",
+		Every: 24 * time.Hour,
+		Run: func(ctx context.Context, now time.Time) error {
+			if _, err := db.New(r.pool).DeleteFXLookupsBefore(ctx, now); err != nil {
+				return fmt.Errorf("delete ended fx lookups: %w", err)
+			}
+			return nil
+		},
+	}
 }
 
 // civilDay is t's calendar day in loc, as a UTC midnight (how dates are

@@ -120,7 +120,7 @@ func TestFXRateBadInput(t *testing.T) {
 	t.Parallel()
 	env, fake := newEnv(t)
 	m := env.NewMember()
-	for _, q := range []string{"from=usd&to=KRW", "from=USDX&to=KRW", "from=USD", "to=KRW", "from=US%00&to=KRW", "from=&to=KRW", "from=USD&to=12A"} {
+	for _, q := range []string{"from=XYZ&to=KRW", "from=USD&to=QQQ", "from=usd&to=KRW", "from=USDX&to=KRW", "from=USD", "to=KRW", "from=US%00&to=KRW", "from=&to=KRW", "from=USD&to=12A"} {
 		m.Raw().Do(http.MethodGet, "/api/fx/rate?"+q, nil).WantProblem(http.StatusBadRequest, problem.CodeValidationFailed)
 	}
 	env.Client().Do(http.MethodGet, "/api/fx/rate?from=USD&to=KRW", nil).WantProblem(http.StatusUnauthorized, problem.CodeUnauthenticated)
@@ -135,20 +135,21 @@ func TestFXRateBadInput(t *testing.T) {
 func TestRateOnAsksForThePastDayAndCapsTheFuture(t *testing.T) {
 	t.Parallel()
 	env, fake := newEnv(t)
+	m := env.NewMember()
 	ctx := context.Background()
 	seoul := env.Config.Timezone
-	past, err := env.App.FX.RateOn(ctx, "USD", "KRW", time.Date(2026, 11, 10, 23, 30, 0, 0, seoul))
+	past, err := env.App.FX.RateOn(ctx, m.ID, "USD", "KRW", time.Date(2026, 11, 10, 23, 30, 0, 0, seoul))
 	if err != nil || past.Rate.String() != "1391.25" || past.Day.Format(time.DateOnly) != "2026-11-10" {
 		t.Fatalf("past: %+v %v", past, err)
 	}
-	future, err := env.App.FX.RateOn(ctx, "USD", "KRW", time.Date(2027, 1, 1, 0, 0, 0, 0, seoul))
+	future, err := env.App.FX.RateOn(ctx, m.ID, "USD", "KRW", time.Date(2027, 1, 1, 0, 0, 0, 0, seoul))
 	if err != nil || future.Day.Format(time.DateOnly) != "2026-11-16" {
 		t.Fatalf("future: %+v %v", future, err)
 	}
 	if paths := fake.Paths(); len(paths) != 2 || paths[0] != "/2026-11-10" || paths[1] != "/latest" {
 		t.Fatalf("provider asked %v", paths)
 	}
-	if _, err := env.App.FX.RateOn(ctx, "usd", "KRW", time.Now()); err == nil {
+	if _, err := env.App.FX.RateOn(ctx, m.ID, "usd", "KRW", time.Now()); err == nil {
 		t.Fatal("lower-case currency accepted")
 	}
 }

@@ -65,8 +65,12 @@ var (
 	billingWords = []string{"결제예정", "청구금액", "청구예정", "결제일", "납부", "명세서", "출금예정", "결제하실", "자동이체", "결제대금", "연체", "미납", "DUEDATE", "PAYMENTDUE", "STATEMENT"}
 	limitWords   = []string{"한도상향", "한도하향", "한도변경", "한도조정", "한도증액", "한도감액", "한도안내", "한도가", "한도를", "한도는", "한도소진", "CREDITLIMIT"}
 	declineWords = []string{"승인거절", "거절", "한도초과", "잔액부족", "DECLINED"}
-	cancelWords  = []string{"취소", "CANCEL", "REFUND", "환불"}
-	approveWords = []string{"승인", "결제", "사용", "APPROVED", "APPROVAL", "PAID", "PURCHASE", "일시불", "개월"}
+	// The English words are those of the international networks' alerts
+	// (Visa, Mastercard, American Express, JCB, UnionPay) and of card apps:
+	// "was charged", "a charge of", "a transaction of", "used for a
+	// purchase", "spent"; "reversed", "a refund ... was credited".
+	cancelWords  = []string{"취소", "CANCEL", "REFUND", "환불", "REVERSED", "REVERSAL", "CREDITED", "VOIDED"}
+	approveWords = []string{"승인", "결제", "사용", "APPROVED", "APPROVAL", "PAID", "PURCHASE", "CHARGE", "TRANSACTION", "SPENT", "일시불", "개월"}
 )
 
 var (
@@ -78,7 +82,7 @@ var (
 	dateTimeREs = []*regexp.Regexp{
 		regexp.MustCompile(`(20[0-9]{2})[./-]\s?([0-9]{1,2})[./-]\s?([0-9]{1,2})\.?\s*(?:([0-9]{1,2}):([0-9]{2})(?::([0-9]{2}))?)?`),
 		regexp.MustCompile(`()([0-9]{1,2})월\s?([0-9]{1,2})일\s*(?:([0-9]{1,2})[:시]\s?([0-9]{2})분?(?::([0-9]{2}))?)?`),
-		regexp.MustCompile(`()\b([0-9]{1,2})[/.-]([0-9]{1,2})\s*([0-9]{1,2}):([0-9]{2})(?::([0-9]{2}))?`),
+		regexp.MustCompile(`()\b([0-9]{1,2})[/.-]([0-9]{1,2})\s*(?:at\s+)?([0-9]{1,2}):([0-9]{2})(?::([0-9]{2}))?`),
 		regexp.MustCompile(`()\b([0-9]{1,2})/([0-9]{1,2})\b()()()`),
 	}
 	installmentRE = regexp.MustCompile(`(?:할부\s?)?\(?\s?([0-9]{1,2})\s?개월\s?(?:할부)?\)?`)
@@ -95,8 +99,10 @@ var (
 	// with the honorific ("홍길동님").
 	nameRE = regexp.MustCompile(`(?:[가-힣A-Za-z]{1,4}\*+[가-힣A-Za-z]{0,4}\s?님?|[가-힣]{2,4}\s?님|고객님)`)
 	// Words of the message itself, never part of a merchant.
-	noiseRE  = regexp.MustCompile(`(?im)(\||(?:^|\s)(?:결제|사용)(?:\s|$)|승인\s?취소|취소\s?승인|해외\s?승인|국내\s?승인|승인|취소|(체크|신용)\s?카드|approved|cancel(l?ed)?|refund(ed)?|\bcard\b|\bat\b|\bon\b)`)
-	atRE     = regexp.MustCompile(`(?i)\bat\s+(.+?)(?:\s+on\s+.*)?$`)
+	noiseRE = regexp.MustCompile(`(?im)(\||(?:^|\s)(?:결제|사용)(?:\s|$)|승인\s?취소|취소\s?승인|해외\s?승인|국내\s?승인|승인|취소|(체크|신용)\s?카드|approved|cancel(l?ed)?|refund(ed)?|\bcard\b|\bat\b|\bon\b)`)
+	// The English form names the merchant after "at" (a refund: "from"),
+	// up to what the sentence goes on with.
+	atRE     = regexp.MustCompile(`(?i)\b(?:at|from)\s+(.+?)(?:\s+(?:on|was|has|is|to)\s+.*)?$`)
 	trimCuts = " \t\n|:-,./[]<>·•"
 )
 

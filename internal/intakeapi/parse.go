@@ -12,6 +12,8 @@ import (
 	"github.com/nestegg/nestegg/internal/external/ai"
 	"github.com/nestegg/nestegg/internal/intake"
 	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/quota"
+	"github.com/nestegg/nestegg/internal/session"
 )
 
 // maxTextRunes repeats the contract's maxLength of /text for callers that
@@ -29,7 +31,7 @@ type Draft struct {
 
 // ParseEntryText answers the draft read out of the text.
 func (h *IntakeHandler) ParseEntryText(ctx context.Context, req api.ParseEntryTextRequestObject) (api.ParseEntryTextResponseObject, error) {
-	d, err := h.Parse(ctx, req.Body.Text)
+	d, err := h.Parse(ctx, session.PrincipalFrom(ctx).MemberID, req.Body.Text)
 	if err != nil {
 		return nil, err
 	}
@@ -41,13 +43,18 @@ func (h *IntakeHandler) ParseEntryText(ctx context.Context, req api.ParseEntryTe
 
 // Parse reads an entry out of text: the AI model first, the rule parser
 // when AI is not configured, fails, is too slow, answers garbage or finds
-// nothing. A text in which neither finds an amount is a 400 on /text.
-func (h *IntakeHandler) Parse(ctx context.Context, text string) (Draft, error) {
+// nothing. A text in which neither finds an amount is a 400 on /text. An AI
+// call counts against the member's daily AI limit: over it the answer is 429,
+// not the rule parser's (a client told to slow down learns it).
+func (h *IntakeHandler) Parse(ctx context.Context, memberID int64, text string) (Draft, error) {
 	if len([]rune(text)) > maxTextRunes {
 		return Draft{}, problem.Invalid("/text", "must be at most 2000 characters")
 	}
 	now := h.clock.Now().In(h.loc)
 	if h.ai.Configured() {
+		if err := h.meter.Reserve(ctx, memberID, quota.AI); err != nil {
+			return Draft{}, err
+		}
 		d, err := h.ai.ParseEntry(ctx, text, now)
 		if err == nil {
 			return Draft{Type: d.Type, Amount: d.Amount, Merchant: d.Merchant, Date: d.Date, Parser: "AI"}, nil

@@ -16,6 +16,8 @@ import (
 	"github.com/nestegg/nestegg/internal/external/ocr"
 	"github.com/nestegg/nestegg/internal/intake"
 	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/quota"
+	"github.com/nestegg/nestegg/internal/session"
 )
 
 // MaxReceiptBytes is the largest receipt image (10 MiB); the contract's body
@@ -43,7 +45,7 @@ func (h *IntakeHandler) RecognizeReceipt(ctx context.Context, req api.RecognizeR
 	if err != nil {
 		return nil, err
 	}
-	text, draft, err := h.Receipt(ctx, image)
+	text, draft, err := h.Receipt(ctx, session.PrincipalFrom(ctx).MemberID, image)
 	if err != nil {
 		return nil, err
 	}
@@ -65,8 +67,14 @@ func (h *IntakeHandler) RecognizeReceipt(ctx context.Context, req api.RecognizeR
 }
 
 // Receipt recognises the image's text and reads a draft out of it (nil when
-// the rule parser finds nothing).
-func (h *IntakeHandler) Receipt(ctx context.Context, image []byte) (string, *intake.Receipt, error) {
+// the rule parser finds nothing). The OCR call counts against the member's
+// daily OCR limit (429 over it).
+func (h *IntakeHandler) Receipt(ctx context.Context, memberID int64, image []byte) (string, *intake.Receipt, error) {
+	if h.ocr.Configured() {
+		if err := h.meter.Reserve(ctx, memberID, quota.OCR); err != nil {
+			return "", nil, err
+		}
+	}
 	text, err := h.ocr.Text(ctx, image)
 	switch {
 	case errors.Is(err, ocr.ErrNotConfigured):

@@ -11,6 +11,7 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/ledger"
+	"github.com/nestegg/nestegg/internal/money"
 	"github.com/nestegg/nestegg/internal/problem"
 )
 
@@ -75,15 +76,21 @@ func (h *InvestHandler) GetNetWorthTrend(ctx context.Context, req api.GetNetWort
 	if err != nil {
 		return nil, err
 	}
+	var c money.Checked
 	out := api.NetWorthTrend{Unit: api.NetWorthUnitValue(unit), Points: make([]api.NetWorthPoint, len(points))}
 	for i, p := range points {
-		out.Points[i] = api.NetWorthPoint{Date: types.Date{Time: p.Date}, Assets: p.Assets, Liabilities: p.Liabilities, NetWorth: p.Assets - p.Liabilities}
+		out.Points[i] = api.NetWorthPoint{Date: types.Date{Time: p.Date}, Assets: p.Assets, Liabilities: p.Liabilities, NetWorth: c.Sub(p.Assets, p.Liabilities)}
+	}
+	if err := c.Err(); err != nil {
+		return nil, err
 	}
 	return api.GetNetWorthTrend200JSONResponse(out), nil
 }
 
 // NetWorthOn computes the net worth at the end of each day (ascending) in
-// five queries, whatever the number of days, wallets or stocks.
+// five queries, whatever the number of days, wallets or stocks. Every sum is
+// checked: a day whose assets or liabilities pass what int64 holds answers
+// money.ErrOutOfRange.
 func NetWorthOn(ctx context.Context, q *db.Queries, memberID int64, days []time.Time, base string) ([]Point, error) {
 	if len(days) == 0 {
 		return nil, nil
@@ -122,9 +129,12 @@ func NetWorthOn(ctx context.Context, q *db.Queries, memberID int64, days []time.
 		day  int
 		code string
 	}
-	netOf := map[int64][]int64{}
+	var c money.Checked
+	// Nets stay decimal until the opening balance is added: a net past
+	// int64 may still give a balance within it.
+	netOf := map[int64][]decimal.Decimal{}
 	for _, w := range wallets {
-		netOf[w.ID] = make([]int64, len(days))
+		netOf[w.ID] = make([]decimal.Decimal, len(days))
 	}
 	for _, r := range nets {
 		if i, ok := index[r.Day.Format(time.DateOnly)]; ok && netOf[r.WalletID] != nil {
@@ -142,9 +152,9 @@ func NetWorthOn(ctx context.Context, q *db.Queries, memberID int64, days []time.
 	}
 	add := func(i int, v int64) {
 		if v >= 0 {
-			points[i].Assets += v
+			c.Add(&points[i].Assets, v)
 		} else {
-			points[i].Liabilities -= v
+			points[i].Liabilities = c.Sub(points[i].Liabilities, v)
 		}
 	}
 
@@ -176,9 +186,9 @@ func NetWorthOn(ctx context.Context, q *db.Queries, memberID int64, days []time.
 				next++
 			}
 			if price, ok := priceOf[dayKey{i, s.Code}]; ok {
-				add(i, won(p.Quantity.Mul(price)))
+				add(i, c.Won(p.Quantity.Mul(price)))
 			} else {
-				add(i, won(p.Cost))
+				add(i, c.Won(p.Cost))
 			}
 		}
 	}
@@ -198,15 +208,21 @@ func NetWorthOn(ctx context.Context, q *db.Queries, memberID int64, days []time.
 			if w.LoanPayment != nil {
 				l.Payment = *w.LoanPayment
 			}
-			schedule := ledger.Schedule(l)
+			schedule, err := ledger.Schedule(l)
+			if err != nil {
+				return nil, err
+			}
 			for i, d := range days {
-				points[i].Liabilities += remainingOn(l, schedule, d)
+				c.Add(&points[i].Liabilities, remainingOn(l, schedule, d))
 			}
 		default:
 			for i := range days {
-				add(i, w.OpeningBalance+netOf[w.ID][i])
+				add(i, c.Won(netOf[w.ID][i].Add(decimal.NewFromInt(w.OpeningBalance))))
 			}
 		}
+	}
+	if err := c.Err(); err != nil {
+		return nil, err
 	}
 	return points, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/money"
 )
 
 // basisPlaces is the precision of the cost basis of a partial sell (the
@@ -69,9 +70,6 @@ func Replay(trades []db.InvestTrade) Position {
 	return p
 }
 
-// won rounds to whole units, half away from zero.
-func won(d decimal.Decimal) int64 { return d.Round(0).IntPart() }
-
 // rate is profit as a percentage of invested, 2 decimals, or nil.
 func rate(profit, invested int64) *string {
 	if invested == 0 {
@@ -111,29 +109,35 @@ func (h *InvestHandler) GetPortfolio(ctx context.Context, _ api.GetPortfolioRequ
 	for _, r := range quotes {
 		quoteOf[r.Code] = r
 	}
+	// Each trade is within the bound, but a holding is the sum of any
+	// number of them: every won amount and total is checked.
+	var c money.Checked
 	out := api.Portfolio{Items: make([]api.Holding, len(stocks))}
 	var totals api.PortfolioTotals
 	for i, s := range stocks {
 		p := Replay(byStock[s.ID])
-		hd := holding(s, p, quoteOf[s.Code])
+		hd := holding(&c, s, p, quoteOf[s.Code])
 		out.Items[i] = hd
 		if s.Currency == h.base {
-			totals.InvestedAmount += hd.InvestedAmount
-			totals.Valuation += hd.Valuation
-			totals.RealisedProfit += hd.RealisedProfit
+			c.Add(&totals.InvestedAmount, hd.InvestedAmount)
+			c.Add(&totals.Valuation, hd.Valuation)
+			c.Add(&totals.RealisedProfit, hd.RealisedProfit)
 		}
 	}
-	totals.ValuationProfit = totals.Valuation - totals.InvestedAmount
+	totals.ValuationProfit = c.Sub(totals.Valuation, totals.InvestedAmount)
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
 	totals.ValuationRate = rate(totals.ValuationProfit, totals.InvestedAmount)
 	out.Totals = totals
 	return api.GetPortfolio200JSONResponse(out), nil
 }
 
-func holding(s db.Stock, p Position, q db.LatestQuotesRow) api.Holding {
+func holding(c *money.Checked, s db.Stock, p Position, q db.LatestQuotesRow) api.Holding {
 	hd := api.Holding{
 		StockID: s.ID, Code: s.Code, Name: s.Name, Currency: s.Currency,
 		Quantity: p.Quantity.String(), AverageCost: p.AverageCost().StringFixed(6),
-		InvestedAmount: won(p.Cost), RealisedProfit: won(p.Realised),
+		InvestedAmount: c.Won(p.Cost), RealisedProfit: c.Won(p.Realised),
 	}
 	if q.Code == "" {
 		hd.ValuedAtCost = true
@@ -142,9 +146,9 @@ func holding(s db.Stock, p Position, q db.LatestQuotesRow) api.Holding {
 		price := q.Price.String()
 		at := q.QuotedAt.In(time.UTC)
 		hd.QuotePrice, hd.QuoteTime = &price, &at
-		hd.Valuation = won(p.Quantity.Mul(q.Price))
+		hd.Valuation = c.Won(p.Quantity.Mul(q.Price))
 	}
-	hd.ValuationProfit = hd.Valuation - hd.InvestedAmount
+	hd.ValuationProfit = c.Sub(hd.Valuation, hd.InvestedAmount)
 	hd.ValuationRate = rate(hd.ValuationProfit, hd.InvestedAmount)
 	return hd
 }

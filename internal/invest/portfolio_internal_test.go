@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/nestegg/nestegg/internal/money"
 )
 
 func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
@@ -47,7 +49,8 @@ func TestMovingAverageReferenceCases(t *testing.T) {
 	if p.Apply(SideSell, d("1"), d("1"), d("0")) {
 		t.Fatal("a sell of nothing was accepted")
 	}
-	if won(d("2.5")) != 3 || won(d("-2.5")) != -3 || won(d("2.49")) != 2 {
+	var c money.Checked
+	if c.Won(d("2.5")) != 3 || c.Won(d("-2.5")) != -3 || c.Won(d("2.49")) != 2 || c.Err() != nil {
 		t.Fatal("won does not round half up (away from zero)")
 	}
 }

@@ -130,7 +130,9 @@ func (h *InvestHandler) UpdateStock(ctx context.Context, req api.UpdateStockRequ
 	return api.UpdateStock200JSONResponse(toAPIStock(s)), nil
 }
 
-// DeleteStock deletes a stock and its trades.
+// DeleteStock deletes a stock and its trades: one statement that locks the
+// stock, then its trades (the cascade), the order of database.LockOrder that
+// trade edits follow too.
 func (h *InvestHandler) DeleteStock(ctx context.Context, req api.DeleteStockRequestObject) (api.DeleteStockResponseObject, error) {
 	memberID := memberOf(ctx)
 	n, err := db.New(h.pool).DeleteStock(ctx, db.DeleteStockParams{MemberID: memberID, ID: req.ID})

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/oapi-codegen/runtime/types"
 	"github.com/shopspring/decimal"
@@ -14,6 +15,7 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/money"
 	"github.com/nestegg/nestegg/internal/problem"
 )
 
@@ -60,6 +62,14 @@ func tradeParams(memberID int64, in api.TradeRequest) (db.CreateTradeParams, err
 		if p.Fee, err = decimalField("/fee", string(*in.Fee)); err != nil {
 			return p, err
 		}
+	}
+	// A trade's value is an amount like any other: within the bound, so the
+	// portfolio and net worth it feeds stay representable (DECISIONS 9).
+	if p.Quantity.Mul(p.Price).GreaterThan(money.BoundDecimal) {
+		return p, problem.Invalid("/price", "quantity × price must be at most 10^15")
+	}
+	if p.Quantity.Mul(p.Price).Add(p.Fee).GreaterThan(money.BoundDecimal) {
+		return p, problem.Invalid("/fee", "quantity × price + fee must be at most 10^15")
 	}
 	return p, nil
 }
@@ -130,23 +140,25 @@ func (h *InvestHandler) CreateTrade(ctx context.Context, req api.CreateTradeRequ
 // UpdateTrade replaces a trade's fields unless a holding goes negative.
 func (h *InvestHandler) UpdateTrade(ctx context.Context, req api.UpdateTradeRequestObject) (api.UpdateTradeResponseObject, error) {
 	memberID := memberOf(ctx)
+	// A missing trade is told before a bad body: an intruder learns nothing
+	// from the body.
+	p, badBody := tradeParams(memberID, *req.Body)
 	t, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (db.InvestTrade, error) {
-		old, err := q.GetTradeForUpdate(ctx, db.GetTradeForUpdateParams{MemberID: memberID, ID: req.ID})
-		if err := database.NoRows(err, ErrTradeNotFound, fmt.Sprintf("trade %d", req.ID)); err != nil {
-			return db.InvestTrade{}, err
+		var more []int64
+		if badBody == nil {
+			more = append(more, p.StockID)
 		}
-		p, err := tradeParams(memberID, *req.Body)
+		old, err := lockTrade(ctx, q, memberID, req.ID, more...)
 		if err != nil {
 			return db.InvestTrade{}, err
 		}
-		if err := lockStocks(ctx, q, memberID, old.StockID, p.StockID); err != nil {
-			return db.InvestTrade{}, err
+		if badBody != nil {
+			return db.InvestTrade{}, badBody
 		}
 		t, err := q.UpdateTrade(ctx, db.UpdateTradeParams{
 			MemberID: memberID, ID: req.ID, StockID: p.StockID, Side: p.Side, TradeDate: p.TradeDate,
 			Quantity: p.Quantity, Price: p.Price, Fee: p.Fee,
 		})
-		// Deleted by a parallel request after it was read.
 		if err := database.NoRows(err, ErrTradeNotFound, fmt.Sprintf("update trade %d", req.ID)); err != nil {
 			return db.InvestTrade{}, err
 		}
@@ -162,11 +174,8 @@ func (h *InvestHandler) UpdateTrade(ctx context.Context, req api.UpdateTradeRequ
 func (h *InvestHandler) DeleteTrade(ctx context.Context, req api.DeleteTradeRequestObject) (api.DeleteTradeResponseObject, error) {
 	memberID := memberOf(ctx)
 	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
-		old, err := q.GetTradeForUpdate(ctx, db.GetTradeForUpdateParams{MemberID: memberID, ID: req.ID})
-		if err := database.NoRows(err, ErrTradeNotFound, fmt.Sprintf("trade %d", req.ID)); err != nil {
-			return err
-		}
-		if err := lockStocks(ctx, q, memberID, old.StockID); err != nil {
+		old, err := lockTrade(ctx, q, memberID, req.ID)
+		if err != nil {
 			return err
 		}
 		n, err := q.DeleteTrade(ctx, db.DeleteTradeParams{MemberID: memberID, ID: req.ID})
@@ -184,9 +193,45 @@ func (h *InvestHandler) DeleteTrade(ctx context.Context, req api.DeleteTradeRequ
 	return api.DeleteTrade204Response{}, nil
 }
 
+// lockTrade locks the stock of a trade (and the stocks in more, a trade's
+// new stock), then the trade, and answers the locked trade. database.LockOrder
+// puts a stock before its trades, because a stock's deletion locks the stock
+// and then, through the cascade, its trades; locking the trade first
+// deadlocked UpdateTrade against DeleteStock. The trade is read without a
+// lock to learn its stock; if a parallel edit moved it to another stock
+// before that stock was locked, the new stock is locked too and the trade
+// read again (every edit of a trade holds the lock of its current stock, so
+// this settles at once).
+func lockTrade(ctx context.Context, q *db.Queries, memberID, id int64, more ...int64) (db.InvestTrade, error) {
+	t, err := q.GetTrade(ctx, db.GetTradeParams{MemberID: memberID, ID: id})
+	if err := database.NoRows(err, ErrTradeNotFound, fmt.Sprintf("trade %d", id)); err != nil {
+		return db.InvestTrade{}, err
+	}
+	for {
+		if err := lockStocks(ctx, q, memberID, append([]int64{t.StockID}, more...)...); err != nil {
+			if errors.Is(err, ErrStockNotFound) {
+				// The trade's own stock gone means the trade went with it.
+				if _, err := q.GetTrade(ctx, db.GetTradeParams{MemberID: memberID, ID: id}); errors.Is(err, pgx.ErrNoRows) {
+					return db.InvestTrade{}, ErrTradeNotFound
+				}
+			}
+			return db.InvestTrade{}, err
+		}
+		locked, err := q.GetTradeForUpdate(ctx, db.GetTradeForUpdateParams{MemberID: memberID, ID: id})
+		if err := database.NoRows(err, ErrTradeNotFound, fmt.Sprintf("lock trade %d", id)); err != nil {
+			return db.InvestTrade{}, err
+		}
+		if locked.StockID == t.StockID {
+			return locked, nil
+		}
+		t = locked
+	}
+}
+
 // lockStocks takes the row locks of the stocks whose trades are about to
 // change, so that two edits of one stock replay one after the other: the
 // second sees the first's trades. A stock that is not the member's is a 404.
+// Stocks come before trades in database.LockOrder, in ascending id.
 func lockStocks(ctx context.Context, q *db.Queries, memberID int64, ids ...int64) error {
 	slices.Sort(ids)
 	ids = slices.Compact(ids)

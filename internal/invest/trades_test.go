@@ -3,7 +3,6 @@ package invest_test
 import (
 	"fmt"
 	"net/http"
-	"sync"
 	"testing"
 
 	"github.com/nestegg/nestegg/generated/api"
@@ -77,16 +76,9 @@ func TestRacingSellsCannotBothPass(t *testing.T) {
 	m := env.NewMember(apitest.AsPremium())
 	s := newStock(t, m, "005930", nil)
 	newTrade(t, m, tradeReq(s.ID, api.TradeSideBuy, 2, "10", "100", ""))
-	var wg sync.WaitGroup
-	statuses := make([]int, 10)
-	for i := range statuses {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			statuses[i] = m.Do(http.MethodPost, "/api/account/invest/trades", tradeReq(s.ID, api.TradeSideSell, 3, "10", "100", "")).Status
-		}()
-	}
-	wg.Wait()
+	statuses := apitest.TogetherV(10, func(int) int {
+		return m.Do(http.MethodPost, "/api/account/invest/trades", tradeReq(s.ID, api.TradeSideSell, 3, "10", "100", "")).Status
+	})
 	created := 0
 	for _, st := range statuses {
 		if st == http.StatusCreated {
@@ -105,14 +97,14 @@ func TestRacingSellsCannotBothPass(t *testing.T) {
 	b1 := newTrade(t, m, tradeReq(t2.ID, api.TradeSideBuy, 2, "5", "100", ""))
 	b2 := newTrade(t, m, tradeReq(t2.ID, api.TradeSideBuy, 2, "5", "100", ""))
 	newTrade(t, m, tradeReq(t2.ID, api.TradeSideSell, 3, "5", "100", ""))
-	for _, id := range []int64{b1.ID, b2.ID} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			m.Do(http.MethodDelete, fmt.Sprintf("/api/account/invest/trades/%d", id), nil)
-		}()
+	deleted := apitest.TogetherV(2, func(i int) int {
+		return m.Do(http.MethodDelete, fmt.Sprintf("/api/account/invest/trades/%d", []int64{b1.ID, b2.ID}[i]), nil).Status
+	})
+	// One deletion passed, the other was refused: the refusal is the
+	// contested path, the second deletion seeing the first's result.
+	if deleted[0]+deleted[1] != http.StatusNoContent+http.StatusBadRequest {
+		t.Fatalf("deletions answered %v, want one 204 and one 400", deleted)
 	}
-	wg.Wait()
 	var page api.TradePage
 	m.Do(http.MethodGet, fmt.Sprintf("/api/account/invest/trades?stockId=%d", t2.ID), nil).Want(http.StatusOK).JSON(&page)
 	if page.Total != 2 {

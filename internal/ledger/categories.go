@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
@@ -192,8 +193,14 @@ func (h *LedgerHandler) UpdateCategory(ctx context.Context, req api.UpdateCatego
 		return nil, err
 	}
 	out, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (api.Category, error) {
-		if _, err := ownCategory(ctx, q, memberID, &req.ID); err != nil {
+		old, err := ownCategory(ctx, q, memberID, &req.ID)
+		if err != nil {
 			return api.Category{}, err
+		}
+		if old.Type != in.Type {
+			if err := typeMayChange(ctx, q, memberID, req.ID); err != nil {
+				return api.Category{}, err
+			}
 		}
 		parent, err := ownCategory(ctx, q, memberID, in.ParentID)
 		if err != nil {
@@ -219,6 +226,32 @@ func (h *LedgerHandler) UpdateCategory(ctx context.Context, req api.UpdateCatego
 		return nil, err
 	}
 	return api.UpdateCategory200JSONResponse(out), nil
+}
+
+// typeMayChange refuses a type change of a category that entries, budgets,
+// recurring or quick entries use, directly or through a sub-category (whose
+// type follows): they would be left under a category of the other type, and
+// the member's own backup would then fail to restore. The 409 names what
+// uses it.
+func typeMayChange(ctx context.Context, q *db.Queries, memberID, id int64) error {
+	u, err := q.CategoryUses(ctx, db.CategoryUsesParams{MemberID: memberID, ID: id})
+	if err != nil {
+		return fmt.Errorf("uses of category %d: %w", id, err)
+	}
+	var uses []string
+	for _, n := range []struct {
+		count int64
+		what  string
+	}{{u.Entries, "entries"}, {int64(u.Budgets), "budgets"}, {u.Recurrings, "recurring entries"}, {u.QuickEntries, "quick entries"}} {
+		if n.count > 0 {
+			uses = append(uses, fmt.Sprintf("%d %s", n.count, n.what))
+		}
+	}
+	if len(uses) == 0 {
+		return nil
+	}
+	return problem.Conflict(problem.CodeConflict, fmt.Sprintf(
+		"the type cannot change while %s use this category or its sub-categories", strings.Join(uses, ", ")))
 }
 
 // DeleteCategory deletes a category without sub-categories; entries using it

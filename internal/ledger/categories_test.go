@@ -84,6 +84,7 @@ func TestImportDefaultCategories(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
 	admin := env.NewMember(apitest.AsAdmin())
+	clearSeededDefaults(t, admin)
 	var food, living api.Category
 	admin.Do(http.MethodPost, "/api/admin/default-categories", api.CategoryRequest{Name: "Food", Type: api.EntryTypeExpense}).Want(http.StatusCreated).JSON(&food)
 	admin.Do(http.MethodPost, "/api/admin/default-categories", api.CategoryRequest{Name: "Eating out", Type: api.EntryTypeExpense, ParentID: &food.ID}).Want(http.StatusCreated)
@@ -174,6 +175,7 @@ func TestDefaultCategoriesListUpdateDelete(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
 	admin := env.NewMember(apitest.AsAdmin())
+	clearSeededDefaults(t, admin)
 	const base = "/api/admin/default-categories"
 	var food, groceries, salary api.Category
 	admin.Do(http.MethodPost, base, api.CategoryRequest{Name: "Food", Type: api.EntryTypeExpense}).Want(http.StatusCreated).JSON(&food)
@@ -223,4 +225,57 @@ func TestDefaultCategoriesListUpdateDelete(t *testing.T) {
 	if len(mine.Items) != 2 || mine.Items[0].Name != "Food" || len(mine.Items[0].Children) != 1 || mine.Items[0].Children[0].Name != "Market" {
 		t.Fatalf("member's copies %+v, want Food (with Market) and Wages kept", mine.Items)
 	}
+}
+
+// clearSeededDefaults deletes the default categories a fresh install is
+// seeded with, through the administrator's API, so a test of the
+// administrator's operations starts from an empty list.
+func clearSeededDefaults(t *testing.T, admin *apitest.Member) {
+	t.Helper()
+	var tree api.CategoryTree
+	admin.Do(http.MethodGet, "/api/admin/default-categories", nil).Want(http.StatusOK).JSON(&tree)
+	for _, c := range tree.Items {
+		for _, ch := range c.Children {
+			admin.Do(http.MethodDelete, fmt.Sprintf("/api/admin/default-categories/%d", ch.ID), nil).Want(http.StatusNoContent)
+		}
+		admin.Do(http.MethodDelete, fmt.Sprintf("/api/admin/default-categories/%d", c.ID), nil).Want(http.StatusNoContent)
+	}
+}
+
+// A fresh install's seeded default tree: a new member's import gives a
+// working two-level ledger of expense and income categories, and an entry
+// can be written under an imported sub-category at once.
+func TestFreshInstallImportsTheSeededDefaultCategories(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	var tree api.CategoryTree
+	m.Do(http.MethodPost, "/api/account/categories/import", nil).Want(http.StatusOK).JSON(&tree)
+	byName := map[string]api.Category{}
+	types := map[string]int{}
+	for _, c := range tree.Items {
+		byName[c.Name] = c
+		types[c.Type]++
+		for _, ch := range c.Children {
+			if ch.Type != c.Type {
+				t.Fatalf("%s/%s has type %s under a %s parent", c.Name, ch.Name, ch.Type, c.Type)
+			}
+		}
+	}
+	for _, name := range []string{"식비", "교통", "주거/통신", "급여", "부수입"} {
+		if _, ok := byName[name]; !ok {
+			t.Fatalf("the seeded tree has no %s: %v", name, tree.Items)
+		}
+	}
+	if types[string(api.EntryTypeExpense)] < 10 || types[string(api.EntryTypeIncome)] < 2 || byName["급여"].Type != string(api.EntryTypeIncome) {
+		t.Fatalf("top-level types %v", types)
+	}
+	food := byName["식비"]
+	if len(food.Children) == 0 {
+		t.Fatal("식비 has no sub-categories")
+	}
+	cash := lt.Wallet(m.Client, "현금", api.WalletTypeCash, 0)
+	e := lt.Expense(lt.Date(2026, 11, 16), 12000, cash.ID)
+	e.CategoryID = &food.Children[0].ID
+	m.Do(http.MethodPost, "/api/account/entries", e).Want(http.StatusCreated)
 }

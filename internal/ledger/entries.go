@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/jackc/pgx/v5"
 	"strings"
 	"time"
 
@@ -13,6 +14,8 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/fx"
+	"github.com/nestegg/nestegg/internal/money"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
 )
@@ -63,15 +66,19 @@ type EntryInput struct {
 func (e EntryInput) NeedsRate() bool { return e.needsRate }
 
 // fillRate gives an entry that needs one the FX rate of its date. It calls
-// the FX service, so it runs before the caller's transaction.
-func (h *LedgerHandler) fillRate(ctx context.Context, e *EntryInput) error {
+// the FX service, so it runs before the caller's transaction; a lookup that
+// calls the provider counts against the member's daily FX limit.
+func (h *LedgerHandler) fillRate(ctx context.Context, memberID int64, e *EntryInput) error {
 	if !e.needsRate {
 		return nil
 	}
 	if h.rates == nil {
 		return problem.Invalid("/exchangeRate", "is required when amount is absent")
 	}
-	r, err := h.rates.RateOn(ctx, *e.Currency, h.base, e.Date)
+	if !fx.IsCurrency(*e.Currency) {
+		return problem.Invalid("/currency", "must be an ISO 4217 currency code such as USD")
+	}
+	r, err := h.rates.RateOn(ctx, memberID, *e.Currency, h.base, e.Date)
 	if err != nil {
 		return err
 	}
@@ -218,6 +225,34 @@ func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryIn
 	return out, nil
 }
 
+// UpdateEntryTx rewrites an entry's fields (not its tags) inside the
+// caller's transaction, after the checks every entry write passes: the
+// member's own wallet and category (404), a category of the entry's type
+// (400), installments only on a card expense. A wallet or category deleted
+// between the check and the write is the same 404, not a foreign key error.
+// Areas whose records are entries (transfer sides and fees) write them
+// through it; the caller holds the entry's lock or its owner's.
+func UpdateEntryTx(ctx context.Context, q *db.Queries, memberID, id int64, e EntryInput) (db.AccountEntry, error) {
+	if e.needsRate {
+		return db.AccountEntry{}, errors.New("update entry: the exchange rate was not filled in (fillRate)")
+	}
+	if err := checkEntryRefs(ctx, q, memberID, e); err != nil {
+		return db.AccountEntry{}, err
+	}
+	row, err := q.UpdateEntry(ctx, db.UpdateEntryParams{
+		MemberID: memberID, ID: id, WalletID: e.WalletID, CategoryID: e.CategoryID, Type: e.Type,
+		Amount: e.Amount, EntryDate: e.Date, Memo: e.Memo, Currency: e.Currency,
+		OriginalAmount: e.OriginalAmount, ExchangeRate: e.ExchangeRate, InstallmentMonths: e.InstallmentMonths,
+	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return db.AccountEntry{}, ErrEntryNotFound
+	}
+	if err != nil {
+		return db.AccountEntry{}, refGone(err, fmt.Sprintf("update entry %d", id))
+	}
+	return row, nil
+}
+
 // setEntryTags gives an entry exactly the named tags (replace) or adds them.
 func setEntryTags(ctx context.Context, q *db.Queries, memberID, entryID int64, names []string, replace bool) ([]string, error) {
 	if replace {
@@ -268,7 +303,7 @@ func (h *LedgerHandler) CreateEntry(ctx context.Context, req api.CreateEntryRequ
 	if err != nil {
 		return nil, err
 	}
-	if err := h.fillRate(ctx, &in); err != nil {
+	if err := h.fillRate(ctx, p.MemberID, &in); err != nil {
 		return nil, err
 	}
 	var e Entry
@@ -284,12 +319,24 @@ func (h *LedgerHandler) CreateEntry(ctx context.Context, req api.CreateEntryRequ
 	if err != nil {
 		return nil, err
 	}
-	// A day that had a counting entry already was covered before this
-	// write: the month cannot have become complete by it.
-	if e.NewDay {
+	if h.mayCompleteMonth(e) {
 		h.entryWritten(ctx, p.MemberID, e)
 	}
 	return api.CreateEntry201JSONResponse(ToAPIEntry(e)), nil
+}
+
+// mayCompleteMonth says whether writing e may have completed its month, so
+// that the entry hook (the month-complete check) is worth running: a write
+// that covered a day the month lacked, or one dated today. A day covered
+// before by an entry written ahead begins to count only when it comes
+// (DECISIONS 9), so on that day a write of today may complete the month
+// without covering a new day.
+func (h *LedgerHandler) mayCompleteMonth(e Entry) bool {
+	if e.NewDay {
+		return true
+	}
+	y, m, d := h.today().Date()
+	return e.EntryDate.Equal(time.Date(y, m, d, 0, 0, 0, 0, time.UTC))
 }
 
 // GetEntry answers one entry with its tags.
@@ -314,7 +361,7 @@ func (h *LedgerHandler) UpdateEntry(ctx context.Context, req api.UpdateEntryRequ
 	if err != nil {
 		return nil, err
 	}
-	if err := h.fillRate(ctx, &in); err != nil {
+	if err := h.fillRate(ctx, p.MemberID, &in); err != nil {
 		return nil, err
 	}
 	e, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (Entry, error) {
@@ -325,16 +372,9 @@ func (h *LedgerHandler) UpdateEntry(ctx context.Context, req api.UpdateEntryRequ
 		if old.TransferID != nil {
 			return Entry{}, errTransferEntry(*old.TransferID)
 		}
-		if err := checkEntryRefs(ctx, q, p.MemberID, in); err != nil {
-			return Entry{}, err
-		}
-		row, err := q.UpdateEntry(ctx, db.UpdateEntryParams{
-			MemberID: p.MemberID, ID: req.ID, WalletID: in.WalletID, CategoryID: in.CategoryID, Type: in.Type,
-			Amount: in.Amount, EntryDate: in.Date, Memo: in.Memo, Currency: in.Currency,
-			OriginalAmount: in.OriginalAmount, ExchangeRate: in.ExchangeRate, InstallmentMonths: in.InstallmentMonths,
-		})
+		row, err := UpdateEntryTx(ctx, q, p.MemberID, req.ID, in)
 		if err != nil {
-			return Entry{}, refGone(err, fmt.Sprintf("update entry %d", req.ID))
+			return Entry{}, err
 		}
 		var tags []string
 		if in.Tags != nil {
@@ -349,7 +389,7 @@ func (h *LedgerHandler) UpdateEntry(ctx context.Context, req api.UpdateEntryRequ
 	if err != nil {
 		return nil, err
 	}
-	if e.NewDay {
+	if h.mayCompleteMonth(e) {
 		h.entryWritten(ctx, p.MemberID, e)
 	}
 	return api.UpdateEntry200JSONResponse(ToAPIEntry(e)), nil
@@ -383,12 +423,16 @@ func (h *LedgerHandler) ConfirmEntry(ctx context.Context, req api.ConfirmEntryRe
 	if err := database.NoRows(err, ErrEntryNotFound, fmt.Sprintf("confirm entry %d", req.ID)); err != nil {
 		return nil, err
 	}
-	tags, err := entryTags(ctx, q, memberID, row.ID)
-	if err != nil {
+	e := Entry{AccountEntry: row.AccountEntry}
+	if e.Tags, err = entryTags(ctx, q, memberID, row.AccountEntry.ID); err != nil {
 		return nil, err
 	}
-	h.entryWritten(ctx, memberID, Entry{AccountEntry: row, Tags: tags})
-	return api.ConfirmEntry200JSONResponse(ToAPIEntry(Entry{AccountEntry: row, Tags: tags})), nil
+	// A confirmation retried after it went through changes nothing, and
+	// asks for no second month-complete check.
+	if row.WasPending {
+		h.entryWritten(ctx, memberID, e)
+	}
+	return api.ConfirmEntry200JSONResponse(ToAPIEntry(e)), nil
 }
 
 // CountPendingEntries answers how many entries await confirmation.
@@ -453,7 +497,11 @@ func ListEntriesTx(ctx context.Context, q *db.Queries, memberID int64, f EntryFi
 	if err != nil {
 		return EntryList{}, err
 	}
-	out := EntryList{Items: make([]Entry, len(rows)), Total: sum.Total, Income: sum.Income, Expense: sum.Expense}
+	var c money.Checked
+	out := EntryList{Items: make([]Entry, len(rows)), Total: sum.Total, Income: c.Won(sum.Income), Expense: c.Won(sum.Expense)}
+	if err := c.Err(); err != nil {
+		return EntryList{}, err
+	}
 	for i, r := range rows {
 		out.Items[i] = Entry{AccountEntry: r, Tags: tags[r.ID]}
 	}

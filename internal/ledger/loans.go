@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/oapi-codegen/runtime/types"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/money"
 	"github.com/nestegg/nestegg/internal/problem"
 )
 
@@ -35,35 +37,58 @@ type Installment struct {
 // the outstanding balance at rate/12 and rounded half up to the won; the last
 // instalment repays whatever principal is left, so the principals always sum
 // to the loan amount whatever the rounding (or a bank's fixed payment) did.
-func Schedule(l Loan) []Installment {
+//
+// A fixed payment below the interest makes the balance grow (a request can
+// no longer set one, see CheckLoanPayment, but a loan stored before may have
+// it); every sum is checked, and a schedule whose amounts pass what int64
+// holds answers money.ErrOutOfRange rather than wrapped numbers.
+func Schedule(l Loan) ([]Installment, error) {
 	monthly := l.Rate.Div(decimal.NewFromInt(1200))
 	n := l.Months
 	payment := l.Payment
 	if l.Method == LoanEqualPayment && payment <= 0 {
 		payment = equalPayment(l.Amount, monthly, n)
 	}
+	var c money.Checked
 	out := make([]Installment, 0, n)
 	remaining := l.Amount
 	for k := 1; k <= n; k++ {
-		interest := decimal.NewFromInt(remaining).Mul(monthly).Round(0).IntPart()
+		interest := c.Won(decimal.NewFromInt(remaining).Mul(monthly))
 		var principal int64
 		switch {
 		case k == n:
 			principal = remaining
 		case l.Method == LoanEqualPayment:
-			principal = min(payment-interest, remaining)
+			principal = min(c.Sub(payment, interest), remaining)
 		case l.Method == LoanEqualPrincipal:
 			principal = min(l.Amount/int64(n), remaining)
 		default: // BULLET
 			principal = 0
 		}
-		remaining -= principal
+		remaining = c.Sub(remaining, principal)
 		out = append(out, Installment{
 			Number: k, Date: addMonths(l.Start, k),
-			Payment: principal + interest, Principal: principal, Interest: interest, Remaining: remaining,
+			Payment: c.Sum(principal, interest), Principal: principal, Interest: interest, Remaining: remaining,
 		})
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
 	}
-	return out
+	return out, nil
+}
+
+// CheckLoanPayment refuses, as a 400 naming field, a fixed monthly payment
+// of an EQUAL_PAYMENT loan that does not cover its first month's interest:
+// such a loan never shrinks, and its balance grows without bound.
+func CheckLoanPayment(field string, amount, payment int64, rate decimal.Decimal, method string) error {
+	if method != LoanEqualPayment || payment <= 0 {
+		return nil
+	}
+	interest := decimal.NewFromInt(amount).Mul(rate).Div(decimal.NewFromInt(1200)).Round(0)
+	if decimal.NewFromInt(payment).LessThan(interest) {
+		return problem.Invalid(field, fmt.Sprintf("must cover at least the first month's interest (%s)", interest.String()))
+	}
+	return nil
 }
 
 // equalPayment is the annuity payment P·r / (1 − (1+r)^−n), rounded half up;
@@ -103,14 +128,21 @@ func (h *LedgerHandler) GetLoanSchedule(ctx context.Context, req api.GetLoanSche
 	if w.LoanPayment != nil {
 		l.Payment = *w.LoanPayment
 	}
-	rows := Schedule(l)
+	rows, err := Schedule(l)
+	if err != nil {
+		return nil, err
+	}
+	var c money.Checked
 	out := api.LoanSchedule{WalletID: w.ID, Method: l.Method, LoanAmount: l.Amount, Items: make([]api.LoanInstallment, len(rows))}
 	for i, r := range rows {
-		out.TotalInterest += r.Interest
+		c.Add(&out.TotalInterest, r.Interest)
 		out.Items[i] = api.LoanInstallment{
 			Number: int32(r.Number), Date: types.Date{Time: r.Date},
 			Payment: r.Payment, Principal: r.Principal, Interest: r.Interest, Remaining: r.Remaining,
 		}
+	}
+	if err := c.Err(); err != nil {
+		return nil, err
 	}
 	return api.GetLoanSchedule200JSONResponse(out), nil
 }

@@ -76,7 +76,10 @@ func TestScheduleAgainstHandComputedOnes(t *testing.T) {
 			want: []row{{500_000, 10_000, 500_000}, {500_000, 5_000, 0}},
 		},
 	} {
-		got := ledger.Schedule(tc.loan)
+		got, err := ledger.Schedule(tc.loan)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
 		if len(got) != len(tc.want) {
 			t.Errorf("%s: %d instalments, want %d", tc.name, len(got), len(tc.want))
 			continue
@@ -92,7 +95,10 @@ func TestScheduleAgainstHandComputedOnes(t *testing.T) {
 
 func TestScheduleDatesUseTheLastDayOfShorterMonths(t *testing.T) {
 	t.Parallel()
-	got := ledger.Schedule(ledger.Loan{Amount: 300, Rate: decimal.Zero, Method: ledger.LoanBullet, Months: 3, Start: day(2026, 1, 31)})
+	got, err := ledger.Schedule(ledger.Loan{Amount: 300, Rate: decimal.Zero, Method: ledger.LoanBullet, Months: 3, Start: day(2026, 1, 31)})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i, want := range []time.Time{day(2026, 2, 28), day(2026, 3, 31), day(2026, 4, 30)} {
 		if !got[i].Date.Equal(want) {
 			t.Errorf("instalment %d on %s, want %s", i+1, got[i].Date.Format(time.DateOnly), want.Format(time.DateOnly))
@@ -117,7 +123,10 @@ func TestSchedulePrincipalAlwaysSumsToTheLoan(t *testing.T) {
 		if r.IntN(4) == 0 {
 			l.Payment = 1 + r.Int64N(l.Amount)
 		}
-		rows := ledger.Schedule(l)
+		rows, err := ledger.Schedule(l)
+		if err != nil {
+			t.Fatalf("case %d %+v: %v", i, l, err)
+		}
 		var sum int64
 		for _, x := range rows {
 			sum += x.Principal

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"sync"
 	"testing"
 
 	"github.com/nestegg/nestegg/generated/api"
@@ -20,31 +19,35 @@ func TestDeletingAWalletWhileEntriesArriveNeverHalfWrites(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
 	m := env.NewMember(apitest.AsPremium())
-	for round := range 5 {
+	// Rounds go on until the deletion has won at least once (every entry
+	// refused as not found, the contested path) and at least 5 were run.
+	deleteWon := 0
+	round := 0
+	for ; round < 5 || (deleteWon == 0 && round < 25); round++ {
 		w := lt.Wallet(m.Client, fmt.Sprintf("Doomed %d", round), api.WalletTypeCash, 0)
-		var wg sync.WaitGroup
-		var deleted int
-		for i := range 8 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				if i == 4 {
-					res := m.Do(http.MethodDelete, fmt.Sprintf("/api/account/wallets/%d", w.ID), nil)
-					if res.Status != http.StatusNoContent && res.Status != http.StatusConflict {
-						t.Errorf("delete: %d %s", res.Status, res.Body)
-					}
-					if res.Status == http.StatusNoContent {
-						deleted = 1
-					}
-					return
-				}
-				res := m.Do(http.MethodPost, "/api/account/entries", lt.Expense(lt.Date(2026, 11, 16), 100, w.ID))
-				if res.Status != http.StatusCreated && res.Status != http.StatusNotFound {
-					t.Errorf("create entry: %d %s", res.Status, res.Body)
-				}
-			}()
+		answers := apitest.TogetherV(4, func(i int) *apitest.Response {
+			if i == 0 {
+				return m.Do(http.MethodDelete, fmt.Sprintf("/api/account/wallets/%d", w.ID), nil)
+			}
+			return m.Do(http.MethodPost, "/api/account/entries", lt.Expense(lt.Date(2026, 11, 16), 100, w.ID))
+		})
+		deleted := 0
+		switch res := answers[0]; res.Status {
+		case http.StatusNoContent:
+			deleted = 1
+			deleteWon++
+		case http.StatusConflict:
+		default:
+			t.Errorf("delete: %d %s", res.Status, res.Body)
 		}
-		wg.Wait()
+		for _, res := range answers[1:] {
+			if res.Status != http.StatusCreated && res.Status != http.StatusNotFound {
+				t.Errorf("create entry: %d %s", res.Status, res.Body)
+			}
+			if deleted == 1 && res.Status == http.StatusCreated {
+				t.Errorf("round %d: an entry was created into a wallet whose deletion went through", round)
+			}
+		}
 		var wallets, orphans int
 		if err := env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM wallet WHERE id = $1`, w.ID).Scan(&wallets); err != nil {
 			t.Fatal(err)
@@ -55,5 +58,8 @@ func TestDeletingAWalletWhileEntriesArriveNeverHalfWrites(t *testing.T) {
 		if wallets+deleted != 1 || orphans != 0 {
 			t.Fatalf("round %d: wallet rows %d, deleted %d, orphaned entries %d", round, wallets, deleted, orphans)
 		}
+	}
+	if deleteWon == 0 {
+		t.Errorf("the deletion never went first in %d rounds: the race was not run", round)
 	}
 }

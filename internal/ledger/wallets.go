@@ -12,6 +12,7 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/money"
 	"github.com/nestegg/nestegg/internal/problem"
 )
 
@@ -166,6 +167,11 @@ func loanParams(p *db.CreateWalletParams, in api.WalletRequest) error {
 	if in.LoanPayment != nil && *in.LoanPayment < 1 {
 		return problem.Invalid("/loanPayment", "must be positive")
 	}
+	if in.LoanPayment != nil {
+		if err := CheckLoanPayment("/loanPayment", *in.LoanAmount, *in.LoanPayment, rate, string(*in.LoanMethod)); err != nil {
+			return err
+		}
+	}
 	p.LoanAmount = in.LoanAmount
 	p.LoanRate = decimal.NullDecimal{Decimal: rate, Valid: true}
 	p.LoanMethod = ptr(string(*in.LoanMethod))
@@ -184,7 +190,11 @@ func (h *LedgerHandler) ListWallets(ctx context.Context, _ api.ListWalletsReques
 	}
 	items := make([]api.Wallet, len(rows))
 	for i, r := range rows {
-		if items[i], err = h.crypto.toAPIWallet(Wallet{r.Wallet, r.Balance}); err != nil {
+		balance, ok := money.FromDecimal(r.Balance)
+		if !ok {
+			return nil, money.ErrOutOfRange
+		}
+		if items[i], err = h.crypto.toAPIWallet(Wallet{r.Wallet, balance}); err != nil {
 			return nil, err
 		}
 	}
@@ -236,7 +246,14 @@ func getWallet(ctx context.Context, q *db.Queries, memberID, id int64) (Wallet, 
 	if err := database.NoRows(err, ErrWalletNotFound, fmt.Sprintf("wallet %d", id)); err != nil {
 		return Wallet{}, err
 	}
-	return Wallet{r.Wallet, r.Balance}, nil
+	// The balance is summed as numeric, so an out-of-range balance is an
+	// answer here rather than an aborted transaction (UpdateWallet reads it
+	// inside its own).
+	balance, ok := money.FromDecimal(r.Balance)
+	if !ok {
+		return Wallet{}, money.ErrOutOfRange
+	}
+	return Wallet{r.Wallet, balance}, nil
 }
 
 // ownWallet loads a wallet a request names (nil for none): another member's

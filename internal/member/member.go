@@ -187,7 +187,9 @@ func Credentials(m db.GetMemberCredentialsRow) SignIn {
 // only when its password is pw: otherwise whoever signed up with that e-mail
 // first would become administrator with their own password. Such an account
 // gets pw as its password and loses its sessions, and a warning is logged.
-// Running it again changes nothing.
+// An account that is already an administrator is left as it is: its own
+// password, and a suspension another administrator decided, survive a
+// restart. Running it again changes nothing.
 func BootstrapAdmin(ctx context.Context, pool *pgxpool.Pool, email, pw string) error {
 	email, err := NormalizeEmail("ADMIN_EMAIL", email)
 	if err != nil {
@@ -214,14 +216,20 @@ func BootstrapAdmin(ctx context.Context, pool *pgxpool.Pool, email, pw string) e
 	case err != nil:
 		return fmt.Errorf("bootstrap administrator: %w", err)
 	}
+	if existing.Role == session.RoleAdmin {
+		// Already an administrator: whatever happened to the account since
+		// (a new password, a suspension by another administrator) was
+		// somebody's decision, which a restart must not undo.
+		if existing.Status != StatusActive {
+			slog.Warn("ADMIN_EMAIL's administrator account is suspended; start-up leaves it so", "member_id", existing.ID)
+		}
+		return nil
+	}
 	ok, err := password.Verify(ctx, pw, existing.PasswordHash)
 	if err != nil {
 		return err
 	}
 	if ok {
-		if existing.Role == session.RoleAdmin && existing.Status == StatusActive {
-			return nil
-		}
 		if _, err := q.SetMemberRole(ctx, db.SetMemberRoleParams{ID: existing.ID, Role: session.RoleAdmin}); err != nil {
 			return fmt.Errorf("promote administrator: %w", err)
 		}

@@ -107,3 +107,39 @@ func TestBootstrapAdminDoesNotPromoteAStranger(t *testing.T) {
 		t.Fatal("the squatter's sessions were not revoked")
 	}
 }
+
+// An administrator suspended by another stays suspended across restarts,
+// and one who changed their password keeps it and their sessions.
+func TestBootstrapAdminLeavesAnAdministratorAsItIs(t *testing.T) {
+	t.Parallel()
+	pool := dbtest.NewPool(t)
+	ctx := context.Background()
+	q := db.New(pool)
+	if err := member.BootstrapAdmin(ctx, pool, "lead@nestegg.test", "bootstrap password"); err != nil {
+		t.Fatal(err)
+	}
+	admin, err := q.GetMemberCredentials(ctx, "lead@nestegg.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := password.Hash(ctx, "the lead's own password")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `UPDATE member SET status = 'SUSPENDED', password_hash = $2 WHERE id = $1`, admin.ID, own); err != nil {
+		t.Fatal(err)
+	}
+	if err := member.BootstrapAdmin(ctx, pool, "lead@nestegg.test", "bootstrap password"); err != nil {
+		t.Fatal(err)
+	}
+	m, err := q.GetMemberCredentials(ctx, "lead@nestegg.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Status != member.StatusSuspended {
+		t.Fatalf("status %s after a restart: the suspension was undone", m.Status)
+	}
+	if ok, _ := password.Verify(ctx, "the lead's own password", m.PasswordHash); !ok || m.SessionEpoch != admin.SessionEpoch {
+		t.Fatal("a restart reset the administrator's own password or ended their sessions")
+	}
+}

@@ -129,7 +129,7 @@ func (h *NotifyHandler) Intake(ctx context.Context, memberID int64, msg string, 
 	if key == "" {
 		key = n.Key()
 	}
-	p, err := h.payment(ctx, n)
+	p, err := h.payment(ctx, memberID, n)
 	if err != nil {
 		return Result{}, err
 	}
@@ -193,8 +193,9 @@ type payment struct {
 }
 
 // payment converts a parsed notification, with the FX rate of its day when
-// it is in a foreign currency and prints no won amount.
-func (h *NotifyHandler) payment(ctx context.Context, n intake.Notification) (payment, error) {
+// it is in a foreign currency and prints no won amount (a lookup that calls
+// the FX provider counts against the member's daily FX limit).
+func (h *NotifyHandler) payment(ctx context.Context, memberID int64, n intake.Notification) (payment, error) {
 	at := n.At.In(h.loc)
 	p := payment{
 		day:          time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, time.UTC),
@@ -209,7 +210,7 @@ func (h *NotifyHandler) payment(ctx context.Context, n intake.Notification) (pay
 		// A cancellation matches by currency and original amount: it
 		// needs no rate.
 		if n.Amount == 0 && n.Kind == intake.KindPayment {
-			r, err := h.rates.RateOn(ctx, n.Currency, h.base, at)
+			r, err := h.rates.RateOn(ctx, memberID, n.Currency, h.base, at)
 			if err != nil {
 				return p, err
 			}

@@ -1,6 +1,7 @@
 package notify_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -8,11 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
 	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/external/fx/fxtest"
 	lt "github.com/nestegg/nestegg/internal/ledger/ledgertest"
+	"github.com/nestegg/nestegg/internal/notify"
 )
 
 const (
@@ -359,5 +363,44 @@ func TestNotificationAccessAndBadInput(t *testing.T) {
 		if r.Status != http.StatusBadRequest {
 			t.Errorf("%s: status %d", name, r.Status)
 		}
+	}
+}
+
+// Cancellation keys older than the redelivery window go in the daily
+// cleanup; younger ones stay and still answer DUPLICATE.
+func TestCleanupJobDeletesCancellationKeysPastTheWindow(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	other := env.NewMember(apitest.AsPremium())
+	twoEqualPayments(t, m)
+	twoEqualPayments(t, other)
+	if got := send(t, m, shinhanCancel, nil); got.Outcome != "DELETED" {
+		t.Fatalf("the cancellation: %+v", got)
+	}
+	if got := send(t, other, shinhanCancel, nil); got.Outcome != "DELETED" {
+		t.Fatalf("the other member's cancellation: %+v", got)
+	}
+	now := env.Clock.Now()
+	env.Exec(`UPDATE notification_key SET created_at = $2 WHERE member_id = $1`, m.ID, now.Add(-notify.KeyWindow-time.Minute))
+	env.Exec(`UPDATE notification_key SET created_at = $2 WHERE member_id = $1`, other.ID, now.Add(-notify.KeyWindow+time.Minute))
+
+	if ran, err := env.App.Jobs.Run(context.Background(), notify.CleanupJobName); err != nil || !ran {
+		t.Fatalf("ran=%v err=%v", ran, err)
+	}
+	var left []int64
+	rows, err := env.Pool.Query(context.Background(), `SELECT member_id FROM notification_key`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	left, err = pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(left) != 1 || left[0] != other.ID {
+		t.Fatalf("keys left of members %v, want only the younger key of member %d", left, other.ID)
+	}
+	if again := send(t, other, shinhanCancel, nil); again.Outcome != "DUPLICATE" {
+		t.Fatalf("a key inside the window no longer dedupes: %+v", again)
 	}
 }

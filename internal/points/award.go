@@ -3,6 +3,7 @@ package points
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/nestegg/nestegg/generated/db"
@@ -85,8 +86,26 @@ func AwardTx(ctx context.Context, q *db.Queries, memberID int64, delta int, reas
 	return awarded, nil
 }
 
+// LockSelfTx locks the acting member's row and the others' in id order, the
+// first step of database.LockOrder, and answers member.ErrSelfGone when the
+// acting member's account was deleted meanwhile (an insert that references
+// it would otherwise fail with a foreign key violation). Others that are
+// gone are left to the caller's own lookups.
+func LockSelfTx(ctx context.Context, q *db.Queries, self int64, others ...int64) error {
+	ids := append([]int64{self}, others...)
+	locked, err := q.LockMemberIDs(ctx, ids)
+	if err != nil {
+		return fmt.Errorf("lock members %v: %w", ids, err)
+	}
+	if !slices.Contains(locked, self) {
+		return member.ErrSelfGone
+	}
+	return nil
+}
+
 // LockTx locks the balances of the given members in id order, for a
-// transaction that awards more than one of them.
+// transaction that awards more than one of them (database.LockOrder: members
+// first).
 func LockTx(ctx context.Context, q *db.Queries, memberIDs ...int64) error {
 	if err := q.LockMembers(ctx, memberIDs); err != nil {
 		return fmt.Errorf("lock members %v: %w", memberIDs, err)

@@ -31,6 +31,9 @@ func classify(ctx context.Context, err error) (*Error, bool) {
 			pgErr.Code == "57P01", pgErr.Code == "57P02", pgErr.Code == "57P03", // shutting down, cannot connect now
 			pgErr.Code == "53300": // too many connections
 			return unavailable(err), true
+		case pgErr.Code == "40P01" || pgErr.Code == "40001": // deadlock_detected, serialization_failure
+			// database.InTx has already run the transaction a second time.
+			return busy(err), true
 		}
 		return nil, false
 	}
@@ -53,6 +56,18 @@ func unavailable(err error) *Error {
 		Status: http.StatusServiceUnavailable, Code: CodeServiceUnavailable,
 		Detail:  "the service cannot reach its database right now; try again shortly",
 		Headers: map[string]string{"Retry-After": retryAfterSeconds},
+		Err:     err,
+	}
+}
+
+// busy answers a transaction PostgreSQL aborted twice for contention (a
+// deadlock or a serialization failure): the request was fine, the rows it
+// needed were busy, and the next attempt will most likely go through.
+func busy(err error) *Error {
+	return &Error{
+		Status: http.StatusServiceUnavailable, Code: CodeServiceUnavailable,
+		Detail:  "the records this request changes were busy; try again",
+		Headers: map[string]string{"Retry-After": "1"},
 		Err:     err,
 	}
 }

@@ -23,6 +23,9 @@ func TestClassify(t *testing.T) {
 		{"connection lost", &pgconn.PgError{Code: "08006"}, http.StatusServiceUnavailable},
 		{"server shutting down", &pgconn.PgError{Code: "57P01"}, http.StatusServiceUnavailable},
 		{"deadline", fmt.Errorf("query: %w", context.DeadlineExceeded), http.StatusServiceUnavailable},
+		// What database.InTx returns when its second attempt also collided.
+		{"deadlock again", fmt.Errorf("vote: %w", &pgconn.PgError{Code: "40P01"}), http.StatusServiceUnavailable},
+		{"serialization failure again", &pgconn.PgError{Code: "40001"}, http.StatusServiceUnavailable},
 	}
 	for _, c := range cases {
 		pe, ok := classify(ctx, c.err)

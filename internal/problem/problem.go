@@ -58,11 +58,16 @@ const (
 	CodeNoSubscription       = "NO_SUBSCRIPTION"
 	CodeNoRestorablePurchase = "NO_RESTORABLE_PURCHASE"
 
-// (end of billing codes)
-// intake codes
-// (end of intake codes)
-// transfer codes
-// (end of transfer codes)
+	// (end of billing codes)
+	// intake codes
+	// (end of intake codes)
+	// transfer codes
+	// (end of transfer codes)
+	// money codes
+	// CodeTotalOutOfRange: a total an answer needs is beyond int64 (issue 18).
+	CodeTotalOutOfRange = "TOTAL_OUT_OF_RANGE"
+
+// (end of money codes)
 )
 
 // FieldError names one invalid field: a JSON pointer into the body, or a
@@ -78,6 +83,10 @@ type Error struct {
 	Code   string
 	Detail string
 	Fields []FieldError
+	// Truncated says Fields are only the first of more invalid fields
+	// (errorsTruncated in the answer, which also cuts Fields to
+	// MaxFieldErrors).
+	Truncated bool
 	// Headers are set on the answer (Retry-After, say).
 	Headers map[string]string
 	// Err is the cause, kept for logs; it is never shown to the client.

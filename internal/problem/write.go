@@ -1,10 +1,27 @@
 package problem
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"unicode/utf8"
+)
+
+// Bounds of every problem answer (STYLE 4e), set here and nowhere else: a
+// client sending 170,000 bad values, or a megabyte string the answer would
+// echo, gets a short answer, not one as large as its request.
+const (
+	// MaxFieldErrors is how many invalid fields a problem names; validators
+	// stop looking once they found one more than this (errorsTruncated).
+	MaxFieldErrors = 20
+	// MaxBytes bounds a whole problem body.
+	MaxBytes = 64 << 10
+	// maxDetailBytes and maxFieldBytes clip the strings a problem carries,
+	// which may quote the request (a field name, a value).
+	maxDetailBytes = 2048
+	maxFieldBytes  = 256
 )
 
 // body is the wire form of a problem; it matches the contract's Problem schema.
@@ -16,6 +33,8 @@ type body struct {
 	Code      string       `json:"code"`
 	RequestID string       `json:"requestId,omitempty"`
 	Errors    []FieldError `json:"errors,omitempty"`
+	// ErrorsTruncated says Errors names only the first MaxFieldErrors.
+	ErrorsTruncated bool `json:"errorsTruncated,omitempty"`
 }
 
 type requestIDKey struct{}
@@ -56,19 +75,70 @@ func Write(w http.ResponseWriter, r *http.Request, err error) {
 		}
 	}
 	b := body{
-		Type:      "about:blank",
-		Title:     http.StatusText(pe.Status),
-		Status:    pe.Status,
-		Detail:    pe.Detail,
-		Code:      pe.Code,
-		RequestID: reqID,
-		Errors:    pe.Fields,
+		Type:            "about:blank",
+		Title:           http.StatusText(pe.Status),
+		Status:          pe.Status,
+		Detail:          pe.Detail,
+		Code:            pe.Code,
+		RequestID:       reqID,
+		Errors:          pe.Fields,
+		ErrorsTruncated: pe.Truncated,
 	}
+	out := encode(b)
 	for k, v := range pe.Headers {
 		w.Header().Set(k, v)
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.Header().Del("Content-Length")
 	w.WriteHeader(pe.Status)
-	_ = json.NewEncoder(w).Encode(b)
+	_, _ = w.Write(out)
+}
+
+// encode writes b within MaxBytes: at most MaxFieldErrors fields, each string
+// clipped. Clipped text stays far below the bound, but a string of control
+// characters or broken UTF-8 grows sixfold when escaped (\u0001), so the
+// answer is measured and halved until it fits.
+func encode(b body) []byte {
+	if len(b.Errors) > MaxFieldErrors {
+		b.Errors, b.ErrorsTruncated = b.Errors[:MaxFieldErrors], true
+	}
+	b.Detail = Clip(b.Detail, maxDetailBytes)
+	if len(b.Errors) > 0 {
+		clipped := make([]FieldError, len(b.Errors))
+		for i, f := range b.Errors {
+			clipped[i] = FieldError{Field: Clip(f.Field, maxFieldBytes), Message: Clip(f.Message, maxFieldBytes)}
+		}
+		b.Errors = clipped
+	}
+	for {
+		var buf bytes.Buffer
+		_ = json.NewEncoder(&buf).Encode(b)
+		if buf.Len() <= MaxBytes || (len(b.Errors) == 0 && len(b.Detail) == 0) {
+			return buf.Bytes()
+		}
+		if len(b.Errors) > 0 {
+			b.Errors, b.ErrorsTruncated = b.Errors[:len(b.Errors)/2], true
+		} else if len(b.Detail) > 64 {
+			b.Detail = Clip(b.Detail, len(b.Detail)/2)
+		} else {
+			b.Detail = ""
+		}
+	}
+}
+
+// Clip cuts s to at most n bytes on a character boundary, marking the cut
+// with "…".
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	const mark = "…"
+	cut := n - len(mark)
+	if cut < 0 {
+		cut = 0
+	}
+	for i := 0; i < utf8.UTFMax && cut > 0 && !utf8.RuneStart(s[cut]); i++ {
+		cut--
+	}
+	return s[:cut] + mark
 }

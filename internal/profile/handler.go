@@ -5,6 +5,7 @@ package profile
 import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/nestegg/nestegg/internal/board"
 	"github.com/nestegg/nestegg/internal/session"
 	"github.com/nestegg/nestegg/internal/throttle"
 )
@@ -14,9 +15,12 @@ type ProfileHandler struct {
 	pool     *pgxpool.Pool
 	sessions *session.Manager
 	throttle *throttle.Throttle
+	// images stores profile images as images the service serves, as the
+	// board's are: board answers carry their address, not their bytes.
+	images *board.ImageStore
 }
 
 // NewHandler returns the profile handler.
-func NewHandler(pool *pgxpool.Pool, sessions *session.Manager, t *throttle.Throttle) *ProfileHandler {
-	return &ProfileHandler{pool: pool, sessions: sessions, throttle: t}
+func NewHandler(pool *pgxpool.Pool, sessions *session.Manager, t *throttle.Throttle, images *board.ImageStore) *ProfileHandler {
+	return &ProfileHandler{pool: pool, sessions: sessions, throttle: t, images: images}
 }

@@ -2,9 +2,14 @@ package profile
 
 import (
 	"context"
+	"encoding/base64"
+	"errors"
+
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/board"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/member"
 	"github.com/nestegg/nestegg/internal/problem"
@@ -54,24 +59,40 @@ func rename(ctx context.Context, q *db.Queries, id int64, name string) (db.Membe
 
 // SetProfileImage sets the member's own avatar, or clears it with "".
 func (h *ProfileHandler) SetProfileImage(ctx context.Context, req api.SetProfileImageRequestObject) (api.SetProfileImageResponseObject, error) {
-	m, err := setProfileImage(ctx, db.New(h.pool), session.PrincipalFrom(ctx).MemberID, req.Body.ProfileImage)
+	id := session.PrincipalFrom(ctx).MemberID
+	m, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (db.Member, error) {
+		return h.setProfileImageTx(ctx, q, id, req.Body.ProfileImage)
+	})
 	if err != nil {
 		return nil, err
 	}
 	return api.SetProfileImage200JSONResponse(member.ToProfile(m)), nil
 }
 
-// setProfileImage stores dataURL as the member's image after checking it, or
-// clears the image when dataURL is empty.
-func setProfileImage(ctx context.Context, q *db.Queries, id int64, dataURL string) (db.Member, error) {
-	var image *string
+// setProfileImageTx checks dataURL, stores its image without metadata as an
+// image the service serves (the board shows its address) and keeps the
+// stripped image as a data URL for the owner's profile; "" clears both. The
+// image it replaces is left to the cleanup job, which deletes images no post
+// or profile uses.
+func (h *ProfileHandler) setProfileImageTx(ctx context.Context, q *db.Queries, id int64, dataURL string) (db.Member, error) {
+	params := db.UpdateMemberProfileImageParams{ID: id}
 	if dataURL != "" {
-		if err := checkProfileImage(dataURL); err != nil {
+		subtype, data, err := checkProfileImage(dataURL)
+		if err != nil {
 			return db.Member{}, err
 		}
-		image = &dataURL
+		img, err := h.images.StoreTx(ctx, q, id, data)
+		if errors.Is(err, board.ErrMalformedImage) {
+			return db.Member{}, problem.Invalid(profileImageField, "the image is malformed")
+		}
+		if err != nil {
+			return db.Member{}, err
+		}
+		clean := "data:image/" + subtype + ";base64," + base64.StdEncoding.EncodeToString(img.Data)
+		params.ProfileImage = &clean
+		params.ProfileImageID = pgtype.UUID{Bytes: img.ID, Valid: true}
 	}
-	m, err := q.UpdateMemberProfileImage(ctx, db.UpdateMemberProfileImageParams{ID: id, ProfileImage: image})
+	m, err := q.UpdateMemberProfileImage(ctx, params)
 	return m, updated(err, id)
 }
 

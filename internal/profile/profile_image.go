@@ -24,29 +24,29 @@ const profileImageField = "/profileImage"
 // checkProfileImage accepts a data:image/(png|jpeg|gif|webp);base64, URL of
 // at most maxProfileImageBytes whose bytes are the image type it declares: the
 // type is read from the bytes' signature, since clients render the URL as the
-// type it declares.
-func checkProfileImage(dataURL string) error {
+// type it declares. It answers the subtype and the decoded image.
+func checkProfileImage(dataURL string) (subtype string, image []byte, err error) {
 	rest, ok := strings.CutPrefix(dataURL, "data:image/")
 	subtype, payload, ok2 := strings.Cut(rest, ";base64,")
 	if !ok || !ok2 || !slices.Contains(profileImageTypes, subtype) {
-		return problem.Invalid(profileImageField,
+		return "", nil, problem.Invalid(profileImageField,
 			`must be a "data:image/(png|jpeg|gif|webp);base64," URL, or "" to clear the image`)
 	}
 	b, err := base64.StdEncoding.Strict().DecodeString(payload)
 	if err != nil {
-		return problem.Invalid(profileImageField, "the data after ;base64, is not valid base64")
+		return "", nil, problem.Invalid(profileImageField, "the data after ;base64, is not valid base64")
 	}
 	if len(b) > maxProfileImageBytes {
-		return errProfileImageTooLarge
+		return "", nil, errProfileImageTooLarge
 	}
 	want := "image/" + subtype
 	// A more specific type (an animated PNG) is still its parent type.
 	for mt := mimetype.Detect(b); mt != nil; mt = mt.Parent() {
 		if mt.Is(want) {
-			return nil
+			return subtype, b, nil
 		}
 	}
-	return problem.Invalid(profileImageField, "the data is not a "+strings.ToUpper(subtype)+" image")
+	return "", nil, problem.Invalid(profileImageField, "the data is not a "+strings.ToUpper(subtype)+" image")
 }
 
 var errProfileImageTooLarge = problem.Invalid(profileImageField, "the image must be at most 2 MB (2,097,152 bytes) decoded")

@@ -101,15 +101,20 @@ func TestProfileImageSizeLimit(t *testing.T) {
 	m := env.NewMember()
 	// A real PNG padded with trailing bytes (which decoders ignore) to
 	// exactly 2 MB, then one byte more.
+	// The padding is stored stripped, as everything after IEND is.
 	exact := append(imageBytes(t, "png"), make([]byte, 2<<20-len(imageBytes(t, "png")))...)
 	setImage(m.Client, dataURL("image/png", exact)).Want(http.StatusOK)
+	stored := storedImage(t, env, m.ID)
+	if stored == nil || *stored != dataURL("image/png", imageBytes(t, "png")) {
+		t.Fatal("the image is not stored without what follows IEND")
+	}
 
 	over := append(exact, 0)
 	p := setImage(m.Client, dataURL("image/png", over)).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
 	if len(p.Errors) != 1 || p.Errors[0].Field != "/profileImage" {
 		t.Fatalf("errors %+v, want /profileImage", p.Errors)
 	}
-	if got := storedImage(t, env, m.ID); got == nil || *got != dataURL("image/png", exact) {
+	if got := storedImage(t, env, m.ID); got == nil || *got != *stored {
 		t.Fatal("a refused image replaced the stored one")
 	}
 }

@@ -189,7 +189,11 @@ func readBody(r *http.Request, op *openapi3.Operation) ([]byte, error) {
 	if r.ContentLength > limit {
 		return nil, tooLarge
 	}
-	data, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, limit))
+	// Read into one buffer of the declared length: io.ReadAll would grow
+	// a 64 MiB restore by copying, leaving as much again as garbage.
+	buf := bytes.NewBuffer(make([]byte, 0, max(r.ContentLength, 0)+bytes.MinRead))
+	_, err := buf.ReadFrom(http.MaxBytesReader(nil, r.Body, limit))
+	data := buf.Bytes()
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -218,14 +222,18 @@ func mediaTypes(op *openapi3.Operation) []string {
 }
 
 // validate checks parameters and body (as readBody returned it) against the
-// operation's schemas, leaving r.Body readable for the handler.
+// operation's schemas, leaving r.Body readable for the handler. A JSON body
+// is checked by checkJSONBody, which reads it once, in bounded memory, and
+// stops at the error cap; kin-openapi checks the parameters and other media
+// types.
 func validate(ctx context.Context, r *http.Request, body []byte, route *routers.Route, params map[string]string) error {
-	if fields := nulFields(r, body); len(fields) > 0 {
+	if fields, cut := nulFields(r, body); len(fields) > 0 {
 		return &problem.Error{
 			Status: http.StatusBadRequest, Code: problem.CodeValidationFailed,
-			Detail: fields[0].Field + ": " + fields[0].Message, Fields: fields,
+			Detail: joinDetails(fields), Fields: fields, Truncated: cut,
 		}
 	}
+	schema := jsonBodySchema(r, route.Operation)
 	in := &openapi3filter.RequestValidationInput{
 		Request:    r,
 		PathParams: params,
@@ -235,35 +243,67 @@ func validate(ctx context.Context, r *http.Request, body []byte, route *routers.
 			// security schemes only document how the token travels.
 			AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
 			MultiError:         true,
+			ExcludeRequestBody: schema != nil,
 		},
 	}
 	err := openapi3filter.ValidateRequest(ctx, in)
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	if err == nil {
+	var fields []problem.FieldError
+	if err != nil {
+		collectFieldErrors(err, &fields)
+		if len(fields) == 0 {
+			fields = []problem.FieldError{{Field: "request", Message: "the request does not match the contract"}}
+		}
+	}
+	cut := false
+	if schema != nil && len(fields) <= problem.MaxFieldErrors {
+		var bodyFields []problem.FieldError
+		switch {
+		case len(body) == 0 && route.Operation.RequestBody.Value.Required:
+			bodyFields = []problem.FieldError{{Field: "body", Message: openapi3filter.ErrInvalidRequired.Error()}}
+		case len(body) > 0:
+			var berr error
+			bodyFields, cut, berr = checkJSONBody(ctx, body, schema)
+			if berr != nil {
+				return berr
+			}
+		}
+		fields = append(fields, bodyFields...)
+	}
+	if len(fields) == 0 {
 		return nil
 	}
-	return validationProblem(err)
-}
-
-// validationProblem turns the validator's errors into one 400 naming each
-// invalid field.
-func validationProblem(err error) error {
-	var fields []problem.FieldError
-	collectFieldErrors(err, &fields)
-	if len(fields) == 0 {
-		fields = []problem.FieldError{{Field: "request", Message: "the request does not match the contract"}}
-	}
-	details := make([]string, len(fields))
-	for i, f := range fields {
-		details[i] = f.Field + ": " + f.Message
+	if len(fields) > problem.MaxFieldErrors {
+		fields, cut = fields[:problem.MaxFieldErrors], true
 	}
 	return &problem.Error{
-		Status: http.StatusBadRequest,
-		Code:   problem.CodeValidationFailed,
-		Detail: strings.Join(details, "; "),
-		Fields: fields,
-		Err:    err,
+		Status:    http.StatusBadRequest,
+		Code:      problem.CodeValidationFailed,
+		Detail:    joinDetails(fields),
+		Fields:    fields,
+		Truncated: cut,
+		Err:       err,
 	}
+}
+
+// jsonBodySchema is the schema of r's body when it is JSON (checkJSONBody's
+// part), or nil.
+func jsonBodySchema(r *http.Request, op *openapi3.Operation) *openapi3.Schema {
+	if op.RequestBody == nil || op.RequestBody.Value == nil {
+		return nil
+	}
+	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mediaType != "application/json" && !strings.HasSuffix(mediaType, "+json") {
+		if mediaType != "" || op.RequestBody.Value.Content.Get("application/json") == nil {
+			return nil
+		}
+		mediaType = "application/json" // no body, no Content-Type
+	}
+	mt := op.RequestBody.Value.Content.Get(mediaType)
+	if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
+		return nil
+	}
+	return mt.Schema.Value
 }
 
 func collectFieldErrors(err error, out *[]problem.FieldError) {
@@ -315,10 +355,10 @@ func fieldError(field string, err error) problem.FieldError {
 }
 
 // nulFields names every parameter and JSON string of the request holding a
-// NUL character. No text the service keeps may hold one (PostgreSQL cannot
-// store it), so it is refused here, once for every operation, naming the
-// field.
-func nulFields(r *http.Request, body []byte) []problem.FieldError {
+// NUL character, up to the error cap (and says whether it cut them). No text
+// the service keeps may hold one (PostgreSQL cannot store it), so it is
+// refused here, once for every operation, naming the field.
+func nulFields(r *http.Request, body []byte) ([]problem.FieldError, bool) {
 	const msg = "must not contain a NUL character"
 	var out []problem.FieldError
 	if strings.ContainsRune(r.URL.Path, 0) {
@@ -332,43 +372,68 @@ func nulFields(r *http.Request, body []byte) []problem.FieldError {
 			}
 		}
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Field < out[j].Field })
 	if !bytes.Contains(body, []byte(`\u0000`)) && !bytes.ContainsRune(body, 0) {
-		return out
+		return capFields(out)
 	}
 	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mediaType != "application/json" {
-		return out
+		return capFields(out)
 	}
-	var v any
-	if err := json.Unmarshal(body, &v); err != nil {
-		return out // malformed JSON: the validator names it
-	}
-	var walk func(ptr string, v any)
-	walk = func(ptr string, v any) {
-		switch x := v.(type) {
+	// Read token by token, as checkJSONBody does: the body may be a
+	// 64 MiB restore.
+	dec := json.NewDecoder(bytes.NewReader(body))
+	var walk func(ptr string) error
+	walk = func(ptr string) error {
+		if len(out) > problem.MaxFieldErrors {
+			return errEnoughErrors
+		}
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch x := tok.(type) {
 		case string:
 			if strings.ContainsRune(x, 0) {
 				out = append(out, problem.FieldError{Field: ptr, Message: msg})
 			}
-		case map[string]any:
-			for k, e := range x {
-				if strings.ContainsRune(k, 0) {
-					out = append(out, problem.FieldError{Field: ptr + "/" + pointerEscape(k), Message: "a field name " + msg})
+		case json.Delim:
+			for i := 0; dec.More(); i++ {
+				at := ptr + "/" + strconv.Itoa(i)
+				if x == '{' {
+					k, err := dec.Token()
+					if err != nil {
+						return err
+					}
+					name, _ := k.(string)
+					at = ptr + "/" + pointerEscape(name)
+					if strings.ContainsRune(name, 0) {
+						out = append(out, problem.FieldError{Field: at, Message: "a field name " + msg})
+					}
 				}
-				walk(ptr+"/"+pointerEscape(k), e)
+				if err := walk(at); err != nil {
+					return err
+				}
 			}
-		case []any:
-			for i, e := range x {
-				walk(ptr+"/"+strconv.Itoa(i), e)
-			}
+			_, err := dec.Token()
+			return err
+		}
+		return nil
+	}
+	_ = walk("") // malformed JSON: the validator names it
+	for i := range out {
+		if out[i].Field == "" {
+			out[i].Field = "/"
 		}
 	}
-	walk("", v)
-	if len(out) > 0 && out[0].Field == "" {
-		out[0].Field = "/"
+	return capFields(out)
+}
+
+func capFields(fields []problem.FieldError) ([]problem.FieldError, bool) {
+	if len(fields) > problem.MaxFieldErrors {
+		return fields[:problem.MaxFieldErrors], true
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Field < out[j].Field })
-	return out
+	return fields, false
 }
 
 // pointerEscape escapes a JSON Pointer reference token (RFC 6901).

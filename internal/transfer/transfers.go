@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -169,17 +170,18 @@ func checkWallets(ctx context.Context, q *db.Queries, memberID int64, in Input) 
 	return nil
 }
 
-// updateEntry rewrites one entry of a transfer; category is the entry's
-// category to keep (a fee entry the member filed under one).
+// updateEntry rewrites one entry of a transfer through the ledger's checks;
+// category is the entry's category to keep (a fee entry the member filed
+// under one). A wallet deleted meanwhile is the ledger's 404; a fee entry the
+// member re-filed under a category of another type cannot stay there as an
+// expense (400 naming the fee).
 func updateEntry(ctx context.Context, q *db.Queries, memberID, id int64, e ledger.EntryInput, category *int64) error {
-	_, err := q.UpdateEntry(ctx, db.UpdateEntryParams{
-		MemberID: memberID, ID: id, WalletID: e.WalletID, CategoryID: category, Type: e.Type,
-		Amount: e.Amount, EntryDate: e.Date, Memo: e.Memo,
-	})
-	if err != nil {
-		return fmt.Errorf("update entry %d of a transfer: %w", id, err)
+	e.CategoryID = category
+	_, err := ledger.UpdateEntryTx(ctx, q, memberID, id, e)
+	if pe, ok := problem.As(err); ok && len(pe.Fields) == 1 && pe.Fields[0].Field == "/categoryId" && pe.Status == http.StatusBadRequest {
+		return problem.Invalid("/fee", fmt.Sprintf("the fee entry %d is filed under a category that is not an expense category: change its category first", id))
 	}
-	return nil
+	return err
 }
 
 // updateFee brings the fee entry in line with the request: created, changed

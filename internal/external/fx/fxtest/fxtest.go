@@ -28,6 +28,10 @@ const (
 type Server struct {
 	*httptest.Server
 	calls atomic.Int64
+	// inFlight counts the requests being answered right now.
+	inFlight atomic.Int64
+	// gate, when set, holds every request until it is closed.
+	gate  chan struct{}
 	paths []string
 	mu    sync.Mutex
 	mode  Mode
@@ -50,6 +54,23 @@ func (s *Server) SetMode(m Mode) { s.mu.Lock(); s.mode = m; s.mu.Unlock() }
 // SetDelay makes every answer wait d.
 func (s *Server) SetDelay(d time.Duration) { s.mu.Lock(); s.delay = d; s.mu.Unlock() }
 
+// Block holds every request from now on until Unblock (or until the client
+// gives up), so a test can look at the service while calls are in flight.
+func (s *Server) Block() { s.mu.Lock(); s.gate = make(chan struct{}); s.mu.Unlock() }
+
+// Unblock lets the held requests and later ones through.
+func (s *Server) Unblock() {
+	s.mu.Lock()
+	if s.gate != nil {
+		close(s.gate)
+		s.gate = nil
+	}
+	s.mu.Unlock()
+}
+
+// InFlight is how many requests the fake is answering right now.
+func (s *Server) InFlight() int64 { return s.inFlight.Load() }
+
 // SetRate sets the rate of a pair.
 func (s *Server) SetRate(from, to string, rate float64) {
 	s.mu.Lock()
@@ -69,14 +90,23 @@ func (s *Server) Calls() int64 { return s.calls.Load() }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.calls.Add(1)
+	s.inFlight.Add(1)
+	defer s.inFlight.Add(-1)
 	s.mu.Lock()
 	s.paths = append(s.paths, r.URL.Path)
-	mode, delay := s.mode, s.delay
+	mode, delay, gate := s.mode, s.delay, s.gate
 	base, symbol := r.URL.Query().Get("base"), r.URL.Query().Get("symbols")
 	rate, ok := s.rates[base+"/"+symbol]
 	s.mu.Unlock()
 	if delay > 0 {
 		time.Sleep(delay)
+	}
+	if gate != nil {
+		select {
+		case <-gate:
+		case <-r.Context().Done():
+			return
+		}
 	}
 	switch mode {
 	case Fail:

@@ -87,6 +87,22 @@ func (f *Fake) Add(p Purchase) string {
 	return token
 }
 
+// Set changes what the store says about token: a renewal, a cancellation,
+// an expiry.
+func (f *Fake) Set(token string, p Purchase) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.purchases[token] = p
+}
+
+// Forget makes the store answer token with 404, as it does for a revoked
+// purchase it no longer keeps.
+func (f *Fake) Forget(token string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.purchases, token)
+}
+
 // Active registers an active, auto-renewing purchase of productID.
 func (f *Fake) Active(productID string, expiry time.Time) string {
 	return f.Add(Purchase{State: store.StateActive, ProductID: productID, Expiry: expiry, AutoRenew: true})

@@ -1,0 +1,28 @@
+package database
+
+// LockOrder names the one order in which every transaction takes its row
+// locks (FOR UPDATE, FOR NO KEY UPDATE, FOR SHARE, the locks UPDATE and DELETE
+// take, and the key-share locks a foreign key check takes on the referenced
+// row). Two transactions that lock rows in the same order cannot deadlock;
+// each place that takes a lock says where it stands in this order. A path
+// that cannot follow it exactly (it learns which rows it needs only after
+// locking one) relies on InTx running a deadlock victim again.
+//
+//  1. member rows, several in ascending id (points.LockTx, and a member's
+//     deletion, whose DELETE locks the member row before its cascade reaches
+//     anything the member owns). Board writes lock the acting member (and a
+//     vote the author too) before the post or comment, because the deletion
+//     cascade goes member -> post/comment/vote (the counter triggers update the
+//     post and the comment a deleted vote, comment or report belonged to).
+//  2. per-member advisory locks: the ledger ("ledger:" id, free limits and
+//     restore) and card notifications ("notify:" id).
+//  3. money: stock, then its trades (a stock's DELETE cascades to its trades,
+//     so trade edits lock the stock before the trade); transfer, then the
+//     wallets it touches (key-share, ascending id), then category, then
+//     entries (a wallet's deletion locks the wallet before it moves entries).
+//  4. board: post, then comment, then vote and report rows (the triggers
+//     keeping the counters update post and comment rows after these).
+//
+// Advisory locks that are not per member (sign-up and sign-in throttles,
+// default categories, jobs) are taken alone, with no row lock held.
+const LockOrder = "member, member advisory, stock, trade, transfer, wallet, category, entry, post, comment, vote"
