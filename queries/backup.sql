@@ -38,8 +38,8 @@ INSERT INTO account_entry_tag (entry_id, tag_id) VALUES (@entry_id, @tag_id);
 SELECT t.id, t.transfer_date, t.amount, t.memo, t.fee_entry_id,
     f.wallet_id AS from_wallet_id, i.wallet_id AS to_wallet_id
 FROM transfer t
-JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'EXPENSE'
-JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'INCOME'
+JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'expense'
+JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'
 WHERE t.member_id = @member_id
 ORDER BY t.transfer_date, t.id;
 

@@ -44,7 +44,7 @@ WITH spent AS (
     FROM account_entry e
     LEFT JOIN account_category c ON c.member_id = e.member_id AND c.id = e.category_id
     WHERE e.member_id = @member_id AND e.entry_date >= @from_date AND e.entry_date < @to_date
-      AND e.type = 'EXPENSE' AND NOT e.pending AND e.transfer_id IS NULL
+      AND e.type = 'expense' AND NOT e.pending AND e.transfer_id IS NULL
     GROUP BY e.category_id, c.parent_id
 ), b AS (
     SELECT bu.id, bu.category_id, bu.amount, c.name, c.parent_id
@@ -79,7 +79,7 @@ WITH months AS (
     SELECT date_trunc('month', e.entry_date - sqlc.arg(start_day)::int + 1)::date AS month, sum(e.amount) AS spent
     FROM account_entry e
     WHERE e.member_id = @member_id AND e.entry_date >= @from_date AND e.entry_date < @to_date
-      AND e.type = 'EXPENSE' AND NOT e.pending AND e.transfer_id IS NULL
+      AND e.type = 'expense' AND NOT e.pending AND e.transfer_id IS NULL
     GROUP BY 1
 ), bt AS (
     SELECT make_date(bu.year, bu.month, 1) AS month, sum(bu.amount) AS budget

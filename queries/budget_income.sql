@@ -11,7 +11,7 @@ RETURNING amount;
 -- Confirmed income of a date range, transfers aside.
 SELECT COALESCE(sum(amount), 0)::numeric FROM account_entry
 WHERE member_id = @member_id AND entry_date >= @from_date AND entry_date < @to_date
-  AND type = 'INCOME' AND NOT pending AND transfer_id IS NULL;
+  AND type = 'income' AND NOT pending AND transfer_id IS NULL;
 
 -- name: DeleteMemberBudgetIncomes :exec
 DELETE FROM budget_income WHERE member_id = @member_id;

@@ -33,11 +33,20 @@ DELETE FROM account_entry WHERE member_id = @member_id AND id = @id;
 
 -- name: ConfirmEntry :one
 -- Confirms a pending entry; was_pending is false when it was confirmed
--- already (a retried confirmation), which changes nothing.
+-- already (a retried confirmation), which changes nothing. An entry awaiting
+-- its exchange rate is not confirmed here (no row): ConfirmEntryAtRate does.
 UPDATE account_entry SET pending = false
 FROM (SELECT o.id, o.pending FROM account_entry o WHERE o.member_id = @member_id AND o.id = @id FOR UPDATE) AS old
-WHERE account_entry.id = old.id
+WHERE account_entry.id = old.id AND NOT account_entry.awaiting_rate
 RETURNING sqlc.embed(account_entry), old.pending AS was_pending;
+
+-- name: ConfirmEntryAtRate :one
+-- Confirms an entry that awaited its exchange rate, with the won amount at
+-- the rate looked up; no row when the entry changed since it was read.
+UPDATE account_entry SET pending = false, amount = @amount, exchange_rate = @exchange_rate
+WHERE member_id = @member_id AND id = @id AND awaiting_rate
+  AND currency = @currency AND original_amount = @original_amount AND entry_date = @entry_date
+RETURNING *;
 
 -- name: CountPendingEntries :one
 SELECT count(*) FROM account_entry WHERE member_id = @member_id AND pending;
@@ -64,8 +73,8 @@ LIMIT @lim OFFSET @off;
 -- The count and the confirmed income and expense of the same filter as
 -- ListEntries; transfers move money between wallets and are neither.
 SELECT count(*) AS total,
-    COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'INCOME' AND NOT e.pending AND e.transfer_id IS NULL), 0)::numeric AS income,
-    COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'EXPENSE' AND NOT e.pending AND e.transfer_id IS NULL), 0)::numeric AS expense
+    COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'income' AND NOT e.pending AND e.transfer_id IS NULL), 0)::numeric AS income,
+    COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'expense' AND NOT e.pending AND e.transfer_id IS NULL), 0)::numeric AS expense
 FROM account_entry e
 WHERE e.member_id = @member_id
   AND e.entry_date >= @from_date AND e.entry_date < @to_date

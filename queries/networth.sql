@@ -2,7 +2,7 @@
 -- Each wallet's net of confirmed entries (transfers included) up to each
 -- day, in one pass whatever the number of days.
 SELECT d.day::date AS day, e.wallet_id::bigint AS wallet_id,
-       SUM(CASE WHEN e.type = 'INCOME' THEN e.amount ELSE -e.amount END)::numeric AS net
+       SUM(CASE WHEN e.type = 'income' THEN e.amount ELSE -e.amount END)::numeric AS net
 FROM unnest(@days::date[]) AS d(day)
 JOIN account_entry e ON e.member_id = @member_id AND NOT e.pending
     AND e.wallet_id IS NOT NULL AND e.entry_date <= d.day

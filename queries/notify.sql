@@ -30,7 +30,7 @@ LIMIT 1;
 -- currency and original amount), the same merchant when it has one, the same
 -- wallet when one matched, on or before the cancellation's day.
 SELECT * FROM account_entry
-WHERE member_id = @member_id AND type = 'EXPENSE' AND transfer_id IS NULL
+WHERE member_id = @member_id AND type = 'expense' AND transfer_id IS NULL
   AND entry_date <= @entry_date
   AND ((sqlc.narg(currency)::text IS NULL AND currency IS NULL AND amount = @amount)
        OR (currency = sqlc.narg(currency)::text AND original_amount = sqlc.narg(original_amount)::numeric))

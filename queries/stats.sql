@@ -64,8 +64,8 @@ ORDER BY t.sort_order, t.id, e.type;
 
 -- name: TaggedTotals :one
 -- The income and expense of the ranges entries that carry any tag, each once.
-SELECT COALESCE(sum(e.amount) FILTER (WHERE e.type = 'INCOME'), 0)::numeric AS income,
-    COALESCE(sum(e.amount) FILTER (WHERE e.type = 'EXPENSE'), 0)::numeric AS expense
+SELECT COALESCE(sum(e.amount) FILTER (WHERE e.type = 'income'), 0)::numeric AS income,
+    COALESCE(sum(e.amount) FILTER (WHERE e.type = 'expense'), 0)::numeric AS expense
 FROM account_entry e
 WHERE e.member_id = @member_id AND e.entry_date >= @from_date AND e.entry_date < @to_date
   AND NOT e.pending AND e.transfer_id IS NULL

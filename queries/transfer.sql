@@ -33,8 +33,8 @@ SELECT t.id, t.transfer_date, t.amount, t.memo, t.created_at,
     i.id AS to_entry_id, i.wallet_id AS to_wallet_id,
     fe.id AS fee_entry_id, fe.amount AS fee
 FROM transfer t
-JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'EXPENSE'
-JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'INCOME'
+JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'expense'
+JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'
 LEFT JOIN account_entry fe ON fe.member_id = t.member_id AND fe.id = t.fee_entry_id
 WHERE t.member_id = @member_id AND t.id = @id;
 
@@ -45,8 +45,8 @@ SELECT t.id, t.transfer_date, t.amount, t.memo, t.created_at,
     i.id AS to_entry_id, i.wallet_id AS to_wallet_id,
     fe.id AS fee_entry_id, fe.amount AS fee
 FROM transfer t
-JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'EXPENSE'
-JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'INCOME'
+JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'expense'
+JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'
 LEFT JOIN account_entry fe ON fe.member_id = t.member_id AND fe.id = t.fee_entry_id
 WHERE t.member_id = @member_id
 ORDER BY t.transfer_date DESC, t.id DESC

@@ -4,7 +4,7 @@
 SELECT sqlc.embed(w), (w.opening_balance + COALESCE(b.net, 0))::numeric AS balance
 FROM wallet w
 LEFT JOIN (
-    SELECT e.wallet_id, SUM(CASE WHEN e.type = 'INCOME' THEN e.amount ELSE -e.amount END) AS net
+    SELECT e.wallet_id, SUM(CASE WHEN e.type = 'income' THEN e.amount ELSE -e.amount END) AS net
     FROM account_entry e
     WHERE e.member_id = @member_id AND NOT e.pending AND e.wallet_id IS NOT NULL
     GROUP BY e.wallet_id
@@ -14,7 +14,7 @@ ORDER BY w.sort_order, w.id;
 
 -- name: GetWalletWithBalance :one
 SELECT sqlc.embed(w), (w.opening_balance + COALESCE((
-    SELECT SUM(CASE WHEN e.type = 'INCOME' THEN e.amount ELSE -e.amount END)
+    SELECT SUM(CASE WHEN e.type = 'income' THEN e.amount ELSE -e.amount END)
     FROM account_entry e
     WHERE e.member_id = @member_id AND e.wallet_id = w.id AND NOT e.pending
 ), 0))::numeric AS balance

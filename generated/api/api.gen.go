@@ -26,6 +26,30 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for BackupEntryType.
+const (
+	BackupEntryTypeExpense       BackupEntryType = "expense"
+	BackupEntryTypeIncome        BackupEntryType = "income"
+	BackupEntryTypeLegacyExpense BackupEntryType = "EXPENSE"
+	BackupEntryTypeLegacyIncome  BackupEntryType = "INCOME"
+)
+
+// Valid indicates whether the value is a known member of the BackupEntryType enum.
+func (e BackupEntryType) Valid() bool {
+	switch e {
+	case BackupEntryTypeExpense:
+		return true
+	case BackupEntryTypeIncome:
+		return true
+	case BackupEntryTypeLegacyExpense:
+		return true
+	case BackupEntryTypeLegacyIncome:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BoardCategory.
 const (
 	BoardCategoryCommunity BoardCategory = "community"
@@ -49,8 +73,8 @@ func (e BoardCategory) Valid() bool {
 
 // Defines values for EntryType.
 const (
-	EntryTypeExpense EntryType = "EXPENSE"
-	EntryTypeIncome  EntryType = "INCOME"
+	EntryTypeExpense EntryType = "expense"
+	EntryTypeIncome  EntryType = "income"
 )
 
 // Valid indicates whether the value is a known member of the EntryType enum.
@@ -323,7 +347,7 @@ type AuthorPage struct {
 // versions add record kinds in new arrays and keep reading version 1: `onetimeBudgets`
 // came after the first documents of version 1 were written and may be absent.
 //
-// Example: {"budgets":[{"amount":400000,"category":"식비","categoryParent":null}],"categories":[{"name":"식비","parent":null,"type":"EXPENSE"},{"name":"점심","parent":"식비","type":"EXPENSE"}],"entries":[{"amount":12000,"category":"점심","categoryParent":"식비","currency":null,"date":"2026-11-16","exchangeRate":null,"installmentMonths":null,"memo":"스타벅스","notifKey":null,"originalAmount":null,"pending":false,"tags":[],"type":"EXPENSE","wallet":"신한카드"},{"amount":500,"category":null,"categoryParent":null,"currency":null,"date":"2026-11-25","exchangeRate":null,"installmentMonths":null,"memo":"카드대금","notifKey":null,"originalAmount":null,"pending":false,"tags":[],"type":"EXPENSE","wallet":"급여통장"}],"onetimeBudgets":[{"amount":800000,"category":null,"categoryParent":null,"endDate":"2026-12-27","name":"제주 여행","startDate":"2026-12-20"}],"quickEntries":[],"recurring":[],"tags":["travel"],"transfers":[{"amount":350000,"date":"2026-11-25","feeEntry":1,"from":"급여통장","memo":"카드대금","to":"신한카드"}],"version":1,"wallets":[{"accountNumber":null,"currentValue":null,"loanAmount":null,"loanMethod":null,"loanMonths":null,"loanPayment":null,"loanRate":null,"loanStart":null,"manualValuation":false,"name":"신한카드","openingBalance":0,"type":"CARD"},{"accountNumber":"110-234-567890","currentValue":null,"loanAmount":null,"loanMethod":null,"loanMonths":null,"loanPayment":null,"loanRate":null,"loanStart":null,"manualValuation":false,"name":"급여통장","openingBalance":1000000,"type":"BANK"}]}
+// Example: {"budgets":[{"amount":400000,"category":"식비","categoryParent":null}],"categories":[{"name":"식비","parent":null,"type":"expense"},{"name":"점심","parent":"식비","type":"expense"}],"entries":[{"amount":12000,"category":"점심","categoryParent":"식비","currency":null,"date":"2026-11-16","exchangeRate":null,"installmentMonths":null,"memo":"스타벅스","notifKey":null,"originalAmount":null,"pending":false,"tags":[],"type":"expense","wallet":"신한카드"},{"amount":500,"category":null,"categoryParent":null,"currency":null,"date":"2026-11-25","exchangeRate":null,"installmentMonths":null,"memo":"카드대금","notifKey":null,"originalAmount":null,"pending":false,"tags":[],"type":"expense","wallet":"급여통장"}],"onetimeBudgets":[{"amount":800000,"category":null,"categoryParent":null,"endDate":"2026-12-27","name":"제주 여행","startDate":"2026-12-20"}],"quickEntries":[],"recurring":[],"tags":["travel"],"transfers":[{"amount":350000,"date":"2026-11-25","feeEntry":1,"from":"급여통장","memo":"카드대금","to":"신한카드"}],"version":1,"wallets":[{"accountNumber":null,"currentValue":null,"loanAmount":null,"loanMethod":null,"loanMonths":null,"loanPayment":null,"loanRate":null,"loanStart":null,"manualValuation":false,"name":"신한카드","openingBalance":0,"type":"CARD"},{"accountNumber":"110-234-567890","currentValue":null,"loanAmount":null,"loanMethod":null,"loanMonths":null,"loanPayment":null,"loanRate":null,"loanStart":null,"manualValuation":false,"name":"급여통장","openingBalance":1000000,"type":"BANK"}]}
 type Backup struct {
 	// Budgets The monthly budgets of one month, one per category.
 	Budgets []BackupBudget `json:"budgets"`
@@ -373,8 +397,10 @@ type BackupCategory struct {
 	// Example: 신한카드
 	Parent *BackupRef `json:"parent"`
 
-	// Type Income or expense, as a request sets it.
-	Type EntryType `json:"type"`
+	// Type Income or expense in a backup document. A backup is written with `income` and `expense`;
+	// restore also reads `INCOME` and `EXPENSE`, which documents written before the type values
+	// became lower case carry, as the same two types.
+	Type BackupEntryType `json:"type"`
 }
 
 // BackupEntry defines model for BackupEntry.
@@ -406,14 +432,21 @@ type BackupEntry struct {
 	// Tags Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
 	Tags TagNames `json:"tags"`
 
-	// Type Income or expense, as a request sets it.
-	Type EntryType `json:"type"`
+	// Type Income or expense in a backup document. A backup is written with `income` and `expense`;
+	// restore also reads `INCOME` and `EXPENSE`, which documents written before the type values
+	// became lower case carry, as the same two types.
+	Type BackupEntryType `json:"type"`
 
 	// Wallet The name of a record defined in the document; null for none.
 	//
 	// Example: 신한카드
 	Wallet *BackupRef `json:"wallet"`
 }
+
+// BackupEntryType Income or expense in a backup document. A backup is written with `income` and `expense`;
+// restore also reads `INCOME` and `EXPENSE`, which documents written before the type values
+// became lower case carry, as the same two types.
+type BackupEntryType string
 
 // BackupName The name of a record of the document, which other records refer to.
 //
@@ -468,8 +501,10 @@ type BackupQuickEntry struct {
 	// Tags Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
 	Tags TagNames `json:"tags"`
 
-	// Type Income or expense, as a request sets it.
-	Type EntryType `json:"type"`
+	// Type Income or expense in a backup document. A backup is written with `income` and `expense`;
+	// restore also reads `INCOME` and `EXPENSE`, which documents written before the type values
+	// became lower case carry, as the same two types.
+	Type BackupEntryType `json:"type"`
 
 	// Wallet The name of a record defined in the document; null for none.
 	//
@@ -505,8 +540,10 @@ type BackupRecurring struct {
 	// Example: 신한카드
 	Name BackupName `json:"name"`
 
-	// Type Income or expense, as a request sets it.
-	Type EntryType `json:"type"`
+	// Type Income or expense in a backup document. A backup is written with `income` and `expense`;
+	// restore also reads `INCOME` and `EXPENSE`, which documents written before the type values
+	// became lower case carry, as the same two types.
+	Type BackupEntryType `json:"type"`
 
 	// Wallet The name of a record defined in the document; null for none.
 	//
@@ -710,11 +747,11 @@ type Category struct {
 	ParentID  *int64        `json:"parentId"`
 	SortOrder int32         `json:"sortOrder"`
 
-	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+	// Type Income or expense as answered (`income`, `expense`); a client must accept other values.
 	Type EntryTypeValue `json:"type"`
 }
 
-// CategoryRequest Example: {"name":"Food","type":"EXPENSE"}
+// CategoryRequest Example: {"name":"Food","type":"expense"}
 type CategoryRequest struct {
 	// Name A name, 1 to 50 characters, not only spaces.
 	//
@@ -724,7 +761,7 @@ type CategoryRequest struct {
 	// ParentID A top-level category; absent or null for a top-level category.
 	ParentID *int64 `json:"parentId,omitempty"`
 
-	// Type Income or expense, as a request sets it.
+	// Type Income or expense, as a request sets it (lower case, as SPEC.md writes them).
 	Type EntryType `json:"type"`
 }
 
@@ -846,7 +883,14 @@ type Email = openapi_types.Email
 
 // Entry defines model for Entry.
 type Entry struct {
-	Amount            int64              `json:"amount"`
+	Amount int64 `json:"amount"`
+
+	// AwaitingRate True while the won amount is not known yet: a pending foreign-currency entry from a card
+	// notification that printed no won amount when no exchange rate could be had. Its
+	// `currency` and `originalAmount` are set, `exchangeRate` is null and `amount` is 0 until
+	// the rate is filled in, at confirmation at the latest (confirming answers 503, and the
+	// entry stays pending, while no rate can be had). Always false for a confirmed entry.
+	AwaitingRate      bool               `json:"awaitingRate"`
 	CategoryID        *int64             `json:"categoryId"`
 	CreatedAt         time.Time          `json:"createdAt"`
 	Currency          *string            `json:"currency"`
@@ -864,7 +908,7 @@ type Entry struct {
 	// TransferID The transfer this entry is one side of, if any.
 	TransferID *int64 `json:"transferId"`
 
-	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+	// Type Income or expense as answered (`income`, `expense`); a client must accept other values.
 	Type     EntryTypeValue `json:"type"`
 	WalletID *int64         `json:"walletId"`
 }
@@ -878,7 +922,7 @@ type EntryPage struct {
 	Total   int64        `json:"total"`
 }
 
-// EntryRequest Example: {"categoryId":12,"currency":"JPY","date":"2026-11-16","exchangeRate":"9.12","memo":"Hotel in Osaka","originalAmount":"15000","tags":["travel"],"type":"EXPENSE","walletId":3}
+// EntryRequest Example: {"categoryId":12,"currency":"JPY","date":"2026-11-16","exchangeRate":"9.12","memo":"Hotel in Osaka","originalAmount":"15000","tags":["travel"],"type":"expense","walletId":3}
 type EntryRequest struct {
 	// Amount In won; for a foreign payment the converted amount. Absent to compute it from `originalAmount` × `exchangeRate`.
 	Amount     *int64 `json:"amount,omitempty"`
@@ -905,7 +949,7 @@ type EntryRequest struct {
 	// Tags Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
 	Tags *TagNames `json:"tags,omitempty"`
 
-	// Type Income or expense, as a request sets it.
+	// Type Income or expense, as a request sets it (lower case, as SPEC.md writes them).
 	Type     EntryType `json:"type"`
 	WalletID *int64    `json:"walletId,omitempty"`
 }
@@ -916,10 +960,10 @@ type EntrySummary struct {
 	Income  int64 `json:"income"`
 }
 
-// EntryType Income or expense, as a request sets it.
+// EntryType Income or expense, as a request sets it (lower case, as SPEC.md writes them).
 type EntryType string
 
-// EntryTypeValue Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+// EntryTypeValue Income or expense as answered (`income`, `expense`); a client must accept other values.
 type EntryTypeValue = string
 
 // FXRate defines model for FXRate.
@@ -1125,31 +1169,6 @@ type NetWorthUnit string
 // NetWorthUnitValue The period of a net-worth point, as answered; a client must accept other values.
 type NetWorthUnitValue = string
 
-// NotificationEntry The entry created (CREATED, REVERSED), found (DUPLICATE) or deleted (DELETED), with the fields of Entry; null when IGNORED, and on a DUPLICATE of a cancellation that deleted its payment.
-type NotificationEntry struct {
-	Amount            int64              `json:"amount"`
-	CategoryID        *int64             `json:"categoryId"`
-	CreatedAt         time.Time          `json:"createdAt"`
-	Currency          *string            `json:"currency"`
-	Date              openapi_types.Date `json:"date"`
-	ExchangeRate      *string            `json:"exchangeRate"`
-	ID                int64              `json:"id"`
-	InstallmentMonths *int32             `json:"installmentMonths"`
-	Memo              string             `json:"memo"`
-	OriginalAmount    *string            `json:"originalAmount"`
-
-	// Pending True while an automatically recognised entry awaits confirmation; it then counts in no total.
-	Pending bool     `json:"pending"`
-	Tags    []string `json:"tags"`
-
-	// TransferID The transfer this entry is one side of, if any.
-	TransferID *int64 `json:"transferId"`
-
-	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
-	Type     EntryTypeValue `json:"type"`
-	WalletID *int64         `json:"walletId"`
-}
-
 // NotificationOutcome What a notification did. Open for growth; known values are listed.
 //
 // Example: CREATED
@@ -1160,8 +1179,8 @@ type NotificationRequest struct {
 	// NotifKey The device's own id of the notification, for duplicate detection; derived from the text when absent.
 	NotifKey *string `json:"notifKey,omitempty"`
 
-	// PostedAt When the device received the notification.
-	PostedAt time.Time `json:"postedAt"`
+	// PostedAt When the device received the notification; absent, the time the service received it.
+	PostedAt *time.Time `json:"postedAt,omitempty"`
 
 	// Text The notification's text as received (push or SMS), line breaks included.
 	Text string `json:"text"`
@@ -1169,8 +1188,10 @@ type NotificationRequest struct {
 
 // NotificationResult defines model for NotificationResult.
 type NotificationResult struct {
-	// Entry The entry created (CREATED, REVERSED), found (DUPLICATE) or deleted (DELETED), with the fields of Entry; null when IGNORED, and on a DUPLICATE of a cancellation that deleted its payment.
-	Entry *NotificationEntry `json:"entry"`
+	// Entry The entry created (CREATED, REVERSED), found (DUPLICATE) or deleted (DELETED), as every
+	// entry answer gives it; null when IGNORED, and on a DUPLICATE of a cancellation that
+	// deleted its payment.
+	Entry *Entry `json:"entry"`
 
 	// Outcome What a notification did. Open for growth; known values are listed.
 	//
@@ -1241,13 +1262,13 @@ type ParsedEntry struct {
 
 	// Type The entry type of a draft. Open for growth; known values are listed.
 	//
-	// Example: EXPENSE
+	// Example: expense
 	Type ParsedEntryType `json:"type"`
 }
 
 // ParsedEntryType The entry type of a draft. Open for growth; known values are listed.
 //
-// Example: EXPENSE
+// Example: expense
 type ParsedEntryType = string
 
 // ParserName Which parser produced a draft. Open for growth; known values are listed.
@@ -1499,7 +1520,7 @@ type QuickEntry struct {
 	Name       string   `json:"name"`
 	Tags       []string `json:"tags"`
 
-	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+	// Type Income or expense as answered (`income`, `expense`); a client must accept other values.
 	Type     EntryTypeValue `json:"type"`
 	WalletID *int64         `json:"walletId"`
 }
@@ -1509,7 +1530,7 @@ type QuickEntryList struct {
 	Items []QuickEntry `json:"items"`
 }
 
-// QuickEntryRequest Example: {"amount":4500,"name":"Morning coffee","type":"EXPENSE"}
+// QuickEntryRequest Example: {"amount":4500,"name":"Morning coffee","type":"expense"}
 type QuickEntryRequest struct {
 	// Amount A non-negative amount in the base currency unit (won).
 	//
@@ -1530,7 +1551,7 @@ type QuickEntryRequest struct {
 	// Tags Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
 	Tags *TagNames `json:"tags,omitempty"`
 
-	// Type Income or expense, as a request sets it.
+	// Type Income or expense, as a request sets it (lower case, as SPEC.md writes them).
 	Type     EntryType `json:"type"`
 	WalletID *int64    `json:"walletId,omitempty"`
 }
@@ -1596,7 +1617,7 @@ type Recurring struct {
 	// NextDate The next date, today or later in the service time zone (APP_TIMEZONE), on which the entry falls: day `day` of this month if that is not past, otherwise of the next month. A `day` beyond a month's length falls on that month's last day (31 falls on 30 November, on 28 or 29 February; 30 and 29 fall on February's last day). Computed on every answer, not stored.
 	NextDate openapi_types.Date `json:"nextDate"`
 
-	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+	// Type Income or expense as answered (`income`, `expense`); a client must accept other values.
 	Type     EntryTypeValue `json:"type"`
 	WalletID *int64         `json:"walletId"`
 }
@@ -1606,7 +1627,7 @@ type RecurringList struct {
 	Items []Recurring `json:"items"`
 }
 
-// RecurringRequest Example: {"amount":650000,"day":25,"name":"Rent","type":"EXPENSE"}
+// RecurringRequest Example: {"amount":650000,"day":25,"name":"Rent","type":"expense"}
 type RecurringRequest struct {
 	// Amount A non-negative amount in the base currency unit (won).
 	//
@@ -1627,7 +1648,7 @@ type RecurringRequest struct {
 	// Example: Salary account
 	Name LedgerName `json:"name"`
 
-	// Type Income or expense, as a request sets it.
+	// Type Income or expense, as a request sets it (lower case, as SPEC.md writes them).
 	Type     EntryType `json:"type"`
 	WalletID *int64    `json:"walletId,omitempty"`
 }
@@ -1885,7 +1906,7 @@ type SubCategory struct {
 	ParentID  *int64 `json:"parentId"`
 	SortOrder int32  `json:"sortOrder"`
 
-	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+	// Type Income or expense as answered (`income`, `expense`); a client must accept other values.
 	Type EntryTypeValue `json:"type"`
 }
 
@@ -2046,13 +2067,13 @@ type Transfer struct {
 	FeeEntryID  *int64 `json:"feeEntryId"`
 	FromEntryID int64  `json:"fromEntryId"`
 
-	// FromWalletID The wallet of the EXPENSE side (null only if that wallet was deleted without moving its entries, which the service refuses).
+	// FromWalletID The wallet of the `expense` side (null only if that wallet was deleted without moving its entries, which the service refuses).
 	FromWalletID *int64 `json:"fromWalletId"`
 	ID           int64  `json:"id"`
 	Memo         string `json:"memo"`
 	ToEntryID    int64  `json:"toEntryId"`
 
-	// ToWalletID The wallet of the INCOME side.
+	// ToWalletID The wallet of the `income` side.
 	ToWalletID *int64 `json:"toWalletId"`
 }
 
@@ -2301,7 +2322,7 @@ type EntryTextFilter = string
 // EntryTransferFilter defines model for EntryTransferFilter.
 type EntryTransferFilter = bool
 
-// EntryTypeFilter Income or expense, as a request sets it.
+// EntryTypeFilter Income or expense, as a request sets it (lower case, as SPEC.md writes them).
 type EntryTypeFilter = EntryType
 
 // EntryWalletFilter defines model for EntryWalletFilter.
@@ -11199,6 +11220,22 @@ func (response ConfirmEntry404ApplicationProblemPlusJSONResponse) VisitConfirmEn
 	return err
 }
 
+type ConfirmEntry409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response ConfirmEntry409ApplicationProblemPlusJSONResponse) VisitConfirmEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ConfirmEntry413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -11211,6 +11248,25 @@ func (response ConfirmEntry413ApplicationProblemPlusJSONResponse) VisitConfirmEn
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmEntry429ApplicationProblemPlusJSONResponse struct {
+	TooManyRequestsApplicationProblemPlusJSONResponse
+}
+
+func (response ConfirmEntry429ApplicationProblemPlusJSONResponse) VisitConfirmEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -30490,738 +30546,751 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3/jyNJlh/2r4SoA5rczaom60vPdBUOEruK3c2dqmItizW9vcO+yiAzSOZWMoKTESw2Z66Nsy0Lkk6G",
-	"DzCkheCTsYBlwQZkwLJlWwL0k+4/0Y/auf/BiPci8hszyWRVdc/M7hxwO11VmZEvIl68eF8/79vKUExn",
-	"gjOuZOXo28qMhnTKFAvhpxeCht4JVWwswuUv5yxc6t96TA5Df6Z8wStHlQ5nZKCfOybsjoVL/IEsfDUR",
-	"c0V8tVtxKr5+8msYwKlwOmWVo8rQjFtxKnI4YVOqx/6TkI0qR5W/+zQm6yn+VT5NUVP58MFB+np0XEha",
-	"sCQzIZUkQxqGS5+PiZr4kig6LqJK0XGKoCl9f8b4WE0qR/t1pzL1uf2x4VTUcqbfkSr0+Rgpmntjptqn",
-	"q8T0JowM4K9PJPG96Pszqibx532v4lRC9vXcD5lXOVLhnCWpGYlwSpV+jqtnBxWgx5/Op0lqfK7YmIUJ",
-	"cs4F1wTnURQwb8xCMtVPOKRBlCCNPVKVjBE1YUTMWEj142QkQrKYsJARX5EBG/tc1orWEEYrPY/9PT0P",
-	"+t7MY6/kpN4yGubPacloSMQIJpCcXxG5+vl7Uvv8+fPnSXqf1+u5JFuuLWIMexY+IWucTGiInCFXaXot",
-	"FmRK+RIXTsJSDvULRE7EQjqEcU+fJn3K4Y9j/45xIjhbyxMydbQ8NqLzQFWOnjlrlnjvYPNUxHTKeOGp",
-	"G+KfP+HanuLMNu26WYDvY/dbXIVLS99LP1AsLJCfjKvQZxIPlC8jYokIia8kkfPBjvmdz+QmYd/2Kg8m",
-	"u2g5NaWffA0v8SSsXcKZOS1V/cWaXjihfz0UfOSHU+aR6ogGktXsWhctohkntYKGroEQAaM8pqtHx6W2",
-	"deViJPpjH+l2RMrYe1WKtMVESEambCr0Uinqc2moZO8VqQ6pZDs+l4xLX/l3rPA6+rqI5Ea9NM0h5XLE",
-	"wrV0K8OD9rSYd2R23+FiVRMWRk+b/T8mA6Em+prlhA4k44W6kx27HCssZ2wt4T4fiimL6GPvZ4xLtokb",
-	"4XNldbeIkJisNzQImNpK9izglSKC8K8PlDAvf/UyFNNVetpXHXKw1/iMDIXHrHYxnIch40M4yncsVMwj",
-	"o1BMHTKfzVhINIcWEaufWyuN2Hs6nQX60eur04qjRZlioR7pz75q7vz63bf7H/6kksewL3/VE/enX4ky",
-	"1CtRkvYvum+2oj137bVwH/mhVMSjS0t7SPmYkSpoIK4Sbm3DSuewhEcVyyWjPboQnJ1TNSxQm91Wj45d",
-	"TQolQzHDMz0MfMYVmYjAiw/NhFEPzqmhpj3a0WPv4ODFgqmeS9eUjlnR9efrP8L15wAXAk3U80ImJXHn",
-	"s0BQDwwmGMUllMsFC9lDL8v5HJ5cJfacTQcsLKJ2Cn/9hLf1GiMIdFNt+gS+VAkrCHlLmwfuRlvnkWyb",
-	"c3HH8o5vk+ONEbKhCD17BnARNbmLiT9ETdxjAdMHWXDNDFaCTsXdGtUcvvmQxb1g6o0I1aScPQFWuc+V",
-	"JNU59xU571z0XtechEhSZk8CKtV9LAq90uv2oV56RtfcV6vzuUTyZ9a0JFXzabjl9a8XjN2Sqv5fSaTS",
-	"lpPg5Fxwjy4LeUkvRukbNUVgkuI3+ptrtkDTlN2BN63WF5kNgAmsW3+YW8Hy76+16J5tXv4OZ8qfsvXu",
-	"FC1H9VOf3q9ySccshyvomBE+12fSiOBGoSqvB8hfu7WcW6/X65tX71LIwkWbCfkpV+qXc394u9Zs+1o/",
-	"8cmNty7TjO7zcRFZoX3gk5N25X+Tw1xtxaYocTTvFPGV1O/m8pWWeWsZazNdiiq5rYZ2b/13s5YG9ORd",
-	"luDYpLnqos+HwdxjXu2emm1JqtY7J79HR+SVEsPbIpaX+o+fkNF7dPwqFPNZET2KjslYP/BpaVpDzqck",
-	"ZBvGdohlbKu16vPlrufybbi6F1Kv0PJQ+o+fcmn094CTN/pjgLTYgQAcTqqCs7QK/aQ4mAGvPNCpYN1H",
-	"axYQ/v4J1xC9L0UEoSvlE5JTLpqTMtQsp8Mvi1ndCNUyQnSvlBD9oOctZ4JLhkFS6nXZ13MmwU4YCq4Y",
-	"h3/S2SzwhxA+ezoLxSBg05//RuqJJTwk+g1Pf+DL5ln7tNlrdy5uXjbbZ63TilPxmKJ+UDmqPGVT6gdH",
-	"ZDqXigwYoZywHf2ryMCX8+GEUAne279vRt8dwh3LwlCEsnL01beVkc8CLxpPz51JCbps5R5Df3iHLMCk",
-	"autRD0d7w+e0wT4b7HsHw2f0c1YfNQZ7cHYUVXNZOTqAJfUVOIdeUI/YpYsWmg7EXB0NAspvKx/KGkOX",
-	"uLy4O3m6HHyE+JJMaaAZQBvIIaEEFkT/3ud3NPA9UnVXNsJ18NmpCBmRMzb0R/4Q/WjpGKnmSi1IICTF",
-	"R4E/fBhLnHQuXp61T3pJTgAxZjbIl4QGIaPekviczCWr3GM/nsf7ERH9STZjaL4mMYq4mFDYIKlEqK8x",
-	"187e3X71X4pw4Hse4w9a/ped7ov26WnrIrn+4CGnnhYSUoVUiVDz1FKvPl4xEUH32Yz9eDPiOXy03bjy",
-	"x5x5mncGc0W4UIQGgVjA6keTR+53L7ut8/b1+U239cvrdrd16kJGACUvu62W9UMJTigxD8brcI/T0+aK",
-	"hZwGD9q+9kWv1b1oniV3j3Iy5+z9jA0V8wgIRiKG4PLwjsnXc6GQqkhgeBiNCdlMhEobg+Ch2XJfD5NC",
-	"z86NXLHwjoWkpYn4eHvcTM14RP1gHjJSde3quLVdghkImoN9SQIxHjOPzLnHQuJGM3UdwpmmV07EgsMu",
-	"XQj1Usy596Bduuj0bl52ri9S153hJ82RI/jCPY7SQbzkF0KRl2acj7TMFwKvSfTPOhgcJwMWCD6WWmOh",
-	"xoFrplZ1o4m7yPOXdBkI6vWEOKPhmD1oUS+bb886zdObXqdzc9bsvmqlb5CYvwdC3x2SCL2zjfrB54ef",
-	"PSODpWLyHkveSEgvc62TFle+WpKeEASn9UmultS0UlLmiSSBP/UVqbori+TWjlGEQwQH5Fv0niRK30+K",
-	"3jLCBX5ACYE7F7KpP592I2X4ITuXEbMrV/+IUaVPMGfMkwlxi3wlJ/7sh3/vNFO3xlDbGl7ezaE3KXvt",
-	"1I6zt++MSgnaAzO77YdkFlCUUVrI+kN2zekd9QM6CB52sK5a3S/bJ62b64vml832WfPFWWtlh6Q/5js+",
-	"J1OmJgJ0Sy3HINljPNf8cY/7I7E/ZkYkOaWPuFPSfC6t2xj2W5mblntDyvUvB/o40uGEeST0xxOtXyz6",
-	"vOrmLGGxgl07IpdCqnHIrn55Rrw5+GMpJ2Ku6Jg5hPI+9z2GQmYWijvfYyHGMUCP3CVdpsIloSOlbzP4",
-	"Yaepf3CJZEPBPYkXPOSv7fY102PEFky7xPOrxumVeV8JsqAg7EeafoXpNHRMfb6bDvCuM4HR5SPOKV8a",
-	"2SkfxKndZq91c9Y+b/cyQkQIDANpVUAfO6XYdKbkMYF10lSTgCoW3kOM7CVsCS3x9WRINJuPJ/ntlAy9",
-	"UnNTZnqk6iZXRIuRcBvOuAdfzLnyA0xChRsnYMrkL9lrSk1CMR9P7skrigadueqMupQ/UF3odXrNs5vO",
-	"de+m8/Km27xI6wuUKP2tyIeGeQP67A/YUnAPLTfKCZ2KOVf6/MMNSqr/6d8+d/b29p39z/ac+v4z5/PD",
-	"A+ezzw6dz+ufkYXgtfuw2F7MYtd8Foohk1LLQHJiZv8RZSGuQ3IRUAxWKRnQgPKhlkhEzqeYGILeKpBs",
-	"xklL40ilNMl8DqF9zpkiCxHi09rSGInAFwSFqn4tEJQTTaM3D1ht89r3+cbFPyLu6r67aAxYoY8aP85V",
-	"akIXIZ3NmGeCnMTnUjHq7ZIWHU4sDTS28GkIyQc+mvg+J//p3zbqf9Y4dIgUmGsGFQP68PY5+vimpBoy",
-	"9AE4RNJljVDPI/MZLvuIhseY4aBlrISstVEq8W7AJj730Pert6vPp/RW06DMPIBZ8MSRJlmEvmIm09Ds",
-	"qaUa3V5m081NB+eKefqi+OBUrjmdq4m+fYZUPVDxu75oXvdety567ZNmRmRrhUIb6Uo8kpehkTxDegoi",
-	"9L9hH9E6cjOzc4+0Ei2ZlNY/ADc2/kwmVBL2fuYbfWKhf+QQ2rArAdtXO+5zwfFNo3LF6rrJZQgZKAc0",
-	"kPYj7VOixC3jhIaMLELBx/r44j+0JrkQodfnlHsEfAW3XCxihygyCHyRTlktYgM5n+lTy7xz5vkU0hwf",
-	"xgtX15eXnW6vdXpz3jptN296by9TMlkyw+NgiFBJMKJxRJIfgg/cw4w7TLJHNDUCcyM9zPr8REbcE0mm",
-	"8Fn9PXsI9VzTriMFR7zq5i8cGNgRdXCBN7UJgQlqOblW1jKhMmtrmLqYKalyofXNkR+YxDuIP8xCTZPy",
-	"MTAwDJkWC021EmKDrJXVOJtTQbf80bcVPg+MtYKRlZUnfS83zJLVFWwY5NvVEbSNtHGrAsq/pMGc2Rea",
-	"cyW6jLNFXsIxPtKCoyvXTHvj5PQwl6Hw5kNVGKkOmd4A/Ug6m1UROR9EzzvEHxHKl7ulPgspUSXX1Vob",
-	"JbgdnouWMRR42Ne91BUBi16wJ3P9K8jNV/CsefVDMkL3FYbsbOAH2MIQE33CMEV2H9MbkmWExFJES+gk",
-	"mP9dtHpi8Bs2VHpKTVAV8o4eF3yHszFV/h2zGoWPUn5AZSJlGfLWqlqT0XsbCdHGHiRIrcYf0ylU8f8l",
-	"An71vH1uztWkyyTk0HybOeFwkxRwqLnM4JFjAgJb6yCSuE1z44LsOiIvGA1ZSPrzen1/CI/DP5lLqr7C",
-	"GI/UlyW8TMlQiFsfxc0KA8/lZn68libkmmQNnIgZIHfDgOb1shLvIxp6WCQGgnJVKtI7qopivXQgRTBX",
-	"cdpyJkifFrmkqvVU5pHBkrhjphLJzQ4ZguuhzwP/1lIFL8kamnWSKYewQOJVsuJD0N/yh+BpM7QcE1cL",
-	"ELfP4X3OfDVh4S65sG4nQ5SvJAtGoOFSSNXSyr7/DSOeYHh/eUzr/hAtgbWQ6Hf46CI/TxwYMWA2pXjn",
-	"bcJjei99xabpf6zjPMNDH2LtIQzpEmSpGX0lNL86N2mS40o8Cpp7qSXLrgzMxomSNDGnDofLW6IXdHg7",
-	"nxUfjifS1KE62t4BsdDYJR3OCC4NuJqh9MfzQzZEf7M1g4xyA4beAD7U52P/jska8JivtHY8n0pQaLEM",
-	"QUjmRWoU/HGXdNmIacHJ8MHBEsL5RxDu5ypcOn0eZzyKMJmVCU9K+BLmhTjw76gQkBpdNFHGOKP6Ju7z",
-	"qmZqEylUYrYTsDsWRA8eZ1+zWh6GKIYi9Mwva7vkjCoW9rlZQAlmocmGv/W5J/UtwdmCAFNJIOqWsRkJ",
-	"GYXiu2jlj4grktnF0u3zIZ0y4wpScSqjGM6nmoO1GIpeJwsGloOvlLYiuAfh3wGzFVtwlhM6PVr8mH5B",
-	"zbV3YG6eqAT+qPLdX/7L3/+Hf1CJf3cJS1g50iv44V30ezh5X31rs1ui12aJxyMWbf3qsnVx1ap8cOIX",
-	"fvdX3/3lv0m8EA+RfemdUzFWdYp4c8MmabdjZmlPzMpc25ZASDQ7quzV957tNBo7jWewaMMJ5WPWhb/h",
-	"cz6XigaB3gZbW4B/mLKp0B/4J//qb//bv/j9//XfffdP/pUWZ0L5oy9Y9BkR+mOf08DqG/hbW0d5BGV3",
-	"TkXRsZ7iu5UlcExNGczkd3/7z/76u//w737/P/41rKddjsP0YuAX8jZx4yLsHd53EYCq3//Tv/gv//4f",
-	"fdRF+C///h9/99t/87f/8P/57n/+X4E/0gcpxSafr/D4uqVh3DtNrsbezt5ncQ7Xd7/76+/+l/9I9Lf/",
-	"+T9GdTVU2efrQNHXNt8c2RYylIxYM7PDeVZUSO8YynNbqJmif/8Q6c/bpBFjkNKO2fqQEZ1em6KtUWKF",
-	"ld45FSNbYDRca0PKcKhpuZijnZpkIoUqvvldIChP767+zTkEoFK/SXGP/s0lXU5Z+rUk5+mfr/RiRxxH",
-	"+ZwG+uPofbLcE4mjxNScipgx7vPxC3SOJhXsk2b3FI9Reo6VRqO+s7d/sHP47LPPn9crP/D5ZjY9O9+G",
-	"NTHMrF80L76ofHj3IasTR3dEYXVasDSuY7iMBGcWskP/E6s18VhBGmQZbQyVFjy5WomZ0vdtfK+RojlS",
-	"0pIXUJbOk+hvxljzQyJCj4XH4BCPEAJi3QAMmxydwKr8Ut/ImoQtJxTjw5SYUnS9fbvNJ/Dop8bfq+d/",
-	"ICsft/pOqgZqdT6rX0vLvq2+FZfplPlQQqRu9ZWo6KbMR1BQr5wIg1CQZbTSbNKj4wt9eMvwR+JmWKEj",
-	"qu4fLIm+I8DjzI0dvEQtcUq9bfnXjptDXw6B0c2RCy9i9FeC9s8xVqOtqQFan6WduJu22nTMNN+84xkj",
-	"zE4t/qxhiZQkis9wkiszR8GJBGxyS4stOXPi8uy5lCyGMB+P8BJis8ZGsIjPlUj5JrN4RBnfSOQWW7us",
-	"FtSJJeXystxuWN7PqmHlju9oZZsSKF6ZIR07neKFPkmQnl4J68IoP6HZthOxVG0DXJGcuXGdGBgM8/ni",
-	"uRqF8dvCLX88l+V2HGEW494MkbRrVgMX5aAfrJq9sRQpayCt/2B95/m7bxtOo/Gh2u/v2h8//1D7e7k0",
-	"5NhZ35ZFptordOAlNgaNgo1+fAFOvMiKS0ND7H2exazZ6DjMGoDlFu0wtWgHRYsW2ZF58SB7h5e4kOU9",
-	"TmRsmt5XfCW5LBJY0bDOWvEGuxlfSvYQrKx3hmfz+MxJYDtFG18sSy6MdFy987VQwuyTNFKE1QUcgxSR",
-	"RJOQJGQjgJFIRVKyxlyCCQ834SZZQtMqbM6Fminhx4xdX0lQqaRjjZ3sFUtESKrRD5qbazDrILCPyu/l",
-	"dn24LI0cISVEob0kt4K0SnlPypR+5tx50TmJh4opX3doilk6YYCsuSPXhhfwqe9hz7YS61srNj94GZpW",
-	"hO4vQ4uZo5u0N39cvOHR5XotYn+j2fWR2evHxC56Nc2CrOOWUcnL0WMj31TAJS/JYxKFrbiBNL3frbhR",
-	"M8vY/DkXpLVXyYCpBWOcqIUwYTi5ernrGWI8HOr/SdVUTbMlCRi9Y7IGEStXCfe+92N8lEqr7LG7fEPx",
-	"+4ixI5jRTEgfK0AARqde01vkGlPftfMWoedzGsaIhb7q8wWVZnuZR6hM7aX+wC7pLUQCnNFWtdEQAIUw",
-	"frfGSfI8A7VRL6P4jwxqSvljuc2hV2KbsfM14OgcGmAWQIgw0jnav+Iz9yYSChmeSrv3U7rKs4NN5yVj",
-	"ljR3fk13viE7736ea4mkIwX3NKh3Vv+2eXuT8Yh7frdR9js2yvFthQZBZwSBonVbfxa/8+FdCZGUjJus",
-	"u7ee3Y/8KADzsddpC//A3qql++d/1qjX9W/r62zfRLhoVQxuXOmV2FKeBb39hZ4NQm2QIdbQKaMH4Ckv",
-	"4Q3L0OBk5EDqxCS2K8XhKVZMrnWakVbXMSMJcoVWIIa3XUal4JG4SN9MbyZLQgEsDWraEEIcCi/0q8w7",
-	"Im63ddnp9q4wT8/Wuh2aWnEJSIDu1WXz3CVVSuSMTvv8li0XIvRqu6Rp4UIBd4MOh2ymjFV+pykySWFp",
-	"pnEq73fYe8W49AcB22Fcn4ivKoaQilPRn6u8s50Rku7VrF4BKXEOphTaVCGb5wMKjxlbz3zOfQVtGugd",
-	"UqH8WVJdT1LH59OdOxrCUPr9k8T7V/b9HryfJbNgJwytQKqBLCVVN6LLdYiLhOl/acqgRnTj8pZd3DUL",
-	"EPUi2MqtW+yvbZdN8CudCTi1oKcl0uWWBoJn46N5eYQpfHcDuWOhUdeFAWD5UBAkQHQS6VPpdIwPj+DT",
-	"yZC/kTpolLC6w3GyeLlYWDwWgIeupkFm6DLjb6ALx1ohbhCx5SMziZyx0mx9X4bKsI+Zi/32mgURs2U+",
-	"E2md1uD/Nuqo4iLg1F5975nWde0ftf0t4j+tsFtioJIcpyZRHn/82TLv6iejVyMKt/+qnc+W38zsSUS7",
-	"k1iDaPCYwE27k59HPxQzH+vnCjBrbe5LKvcyCq4qGo6ZioOq2+b7ms8X094GgPx1Uj6nG4XFXEF0fZs+",
-	"jtnnXCgiEcl+hdgSYaQtDmzIhsy/y1tcbI1iW1DYHgAJoLVSS/loxzwyQCOKN+1HmQujHq2WPtvL4pN9",
-	"r+DA9L6HcvkIR3LbW/bMl+qhKfxxLtLauwvHKiYFF/BRY94rq/wgJHY73gYWy6S4av0NRv54HLdBVdzg",
-	"SP4+2fVBGuJVVAL3AD3HSuRYmt9D9o7K4x9nc302+klRBp+xkboncfc5zLi0bcWmeZU52101U+pzE6Up",
-	"sR/b6JKqJBru1ms+58hDzPu0Wm3SzWrrjTKabnJFU4SusHKKdTadItjqhxmsSElpc3Vr+9a+cFFYuwwB",
-	"oba3rs0i81YrkiItrKgk6Z4a2YyFQ5anCcJOopfFPAMBKFhshygB2Q0eG/pTGqRVROjeYupfJamnmVnM",
-	"EfapgDKE51g5k2nSzOABQLzOMOxlC2+BAnHHQvhDSUWw/HnOHI2InTJ+hBQbJDY9mYCQc1LsZhQfhPiW",
-	"ejioetzcMc91FeeEJrlNbzrAXeZ00INI13DiB17IOLoO0/nzviRsOlPLPMQB81rpK+BqPkgmzGel/yOA",
-	"DCQO6j3OlRSh6oSmyr5Myec2wew1VfJ5uZ2IAR4R5MSrncdodlnzNUhTPvJSCC+n8M65RzLsGVx86WTY",
-	"PPnYzK3DxNpFIkKytmAzVxBsF5p5vJzbdasOTRhy/AypEpa1B0MPEFe1WPWRS1byRFg9saTSt5UatF3O",
-	"VkrTsPqCnUwqmX7divZC9uAC8GJRU9p+PIE8yksD1JN/uEz0xz5UOaoMRRiyoSITEUpGBhABXBKp6Axv",
-	"UbZIPExJIPgYcK88wtkCOq5IOZuEVLLVw7nytUw+3t5BXuZe8osb8EPscysGVebD6VFzFw9CIoj5n5kE",
-	"/sUrAT2TpcK+mftBDJvlaJsRnEQ5wIBBHK8rH/leCfJ9eOfkRPlU3CI4Ed87RqBjgO5NYwAJHpSDkzEj",
-	"5cd1B8LLURiyCuAqXQ5h7yGYBTI6TVmVAsiIJLi8oEloNeN8aTZCYpuEjZTfA7nIEwt+kmdCFNzUE5Gj",
-	"LZ/gdy1anLIG3t4BmYh5aJDiqVZa9a8P62Q+27kTKhXOSyxy+TjZ8kuB6QLlWEs/fWqxGoqYC2G1gwBS",
-	"mzSVsYJvmuMDalcY/UgtakxJtCKpTspmM67GWc0IpW0y/XAPYcEKmsiuMBuCsAGWWITRFPXi1uPlg9jM",
-	"tuGj+czbjlXz1D2zEOZUxic3LXhi0pLsjqzsWJGWPDxJ6iIeWyMnHwNkxYrcPzyUFTOz/DsfxWnllV57",
-	"ovyZZj3Kb8lSzP/O6p1thW/iot6rl2kGnbJa9SC5hAIDXEsW5tNqQN4Myv3f50wqNh7v2iei4vJzn//G",
-	"hwUqq8ggtFjl+qrVXZ10hC23VvWGh0rmHZ36chbQZWx0bKvRlAdDW1l9i2M2S6g/mo68DTlF/0pJ0DHj",
-	"jcG7Zj4zzWA9f6xvVgvyDDmqPlegJD5D6Jh0nvBnjb16PZ0g3HieX2mVzj97VpRtdgq4UYwPwbzJkcPu",
-	"fAbNUlwtndzHTIKZz4zMg6SXU19OfSnzuRuDsfpaOdhzzE+IiFm57Fz1VvkyfmHrgEZy9A08BElZvfj5",
-	"FQS0+E9OTFIuNyW4fk2aeaLbA+BGprnDnu3tiqpa9giv9PhIt2w61vfsjIbgAk13yUfdNSakUAhFWxG1",
-	"ikoIy8M8o2b7CtetXcWb/Qv3UF3Xla9+vDrV+8O7lStTLV+Neo960XVVoFmchDkji4kfQGcxOldiSpWv",
-	"1eIlpOmPuS+ZZ4DG6IICshhmJUA25zHxFSIrQAIpwnwJRGXOV/ptvVSkLq0QWwTzUBRPiGowsPkWkOoj",
-	"5q70oZt+Emb0Hkx7H7elrZi550nJU4PXFsOuuuc/Uv1rYjc2wYjCmjyG1hwhn3wanVnOp1O62WoDqq7M",
-	"sx9L1Y6pKVzhAjdbJushFqOVX1y+rZTBeKs8323sxWBZr4VigT7gHUlv6SojHVUah3VQqnJAvPJByzRx",
-	"+2tSLzI9ljlZaJGD/m+t6fljTmaYaW7sV37HAA4bx9glTXSdKwF37lwxLbCgaslNk++Sv/ktcZML4Ob7",
-	"0x8K+1BClSpxjyYuxcwiXXXIwV7jM+zhBuV0mZXKc198dByIjGNPcIDFApRgMSKunY9rct6tlo8DbqL4",
-	"MYAksohZoRfVqoNPMYrCIPcF8+lsR86nyUX9vrAoVhWCHOzeCKv5kda6JP7EJyqPfoRDtQZ6olD0XsU3",
-	"Rcaa3yoatUWQKXt1ZCNGhaRaMywrUjGvNLTMnqk5kUxlS07aFyedcy3CrTAvV2kS5cK0LKVJygqKS1bI",
-	"y5SZIC2uQ1xDzOMWl6xO9YNTefkrK9PSW+7lSjpA+qJL0wtcAX6uliBVRsPAB6WVcqIEJEnxYBkHFyzW",
-	"tX5D2/ZpIPUY8XK/TB6VjXfG719fneY9GObO4pr7WM/sKoHZOQ1Tw1woQ+IvNfafN3YBmDMrR34eiZCf",
-	"F4kPkab6i+6brSKqIa4HLEve0Xjps8DDHp8rG2q6MecnE7LAlmf94qpzgd4maLljkt6h84dpajKjIZ0y",
-	"BYEGfR7SyxM1e16tQLTdn5MrEDWCJtgROe1a2Lw4MKl47LxFec1ogGmF6QWJOx3E5IjbjZ80r+V+SQRe",
-	"Pm7EHQvpmJ0ImXOfnYs7n493zDNkKKQCbQKqxB0yYpCmgw33nRXmJNVn9jeydkz6lXq/EqX9T6CJrCQT",
-	"Fni54Q/sAfPtejdFjsZxx6Q2lApu6BMoZDTQmnoWSAGpfj2niHz/N78lyfnWSiZ9FWb+2IFzGqTF33dy",
-	"T3bOWEKxy9AfsqIsUAV3CYLuwdNOlMxi5V1oGsggoMNGjwaM0vOn7P5tTEJGA18y7zIUIz9nU67mUwQ8",
-	"kiwIQPpBQzPmSTL1+RzwEMy/IBswyY7pvZQCualMlp4Sw9vSUb+7ZHXyNs8XzTkq0zUTs4xr7alyk4g+",
-	"k6/9xx+BhhHpBEy9hGb1Mh8n1b3kwY25J3Fu7SuleAi0Aa+p8qWMcY3B+Kb3dNT/HLD9NYnRTC0ufs6C",
-	"ZX1gK+IRd9zIlii7LeGxiQ6rkxKMK3JlhadTZzN5aDKTT3LSKpdkNzRPkrdPe+KW8XxfhO/1sBVLhS1/",
-	"MRm8Gvod/xdX19+0Gxd+W7anavbrk/az9m9a/uiXu2z5i9lw/1w/IrzX3cXwG3F3thfcDk8OA/bqpRq+",
-	"eh+0eX13uBfwwfRl3fvVL4LVsEX0yTyB1Jkx3j4lJ4JzNlRx07GM2iXnzCPmPqez2W4mXPRs//OD7WKS",
-	"lqjcBZzSMbvunq3ehfMwyJ8GdDR5Ilf6sqT1i4lSM3n09GkmhvCUzvyn2HPlaX1wOPx8WGc7z0aHbOeA",
-	"Hn6283xUZzt179Cr0332fNRobLzmNZnFE5sFgnrZuk8fCKwOECYGG3WtbiU+ll2Ay4tXDvnFZeuVQ161",
-	"X+rr5A0bXDqEKjLVEviQnL9IiSv8SgkFKcjn8EQKZ16Mkk6ZQxqaXQ7rZDihIR0qFkrH9EQLlkTO6JBl",
-	"NueKBnrqBn9h64jTmaC8HXszio2SEnmOioXm5JbRK+b5zdkaYBzETTrQ1VLoIMnJY4kBSDL7Hfp86M9o",
-	"QGYBXExIb8kbaWbfLjm/NYn5MSFirqSi4BiPupPAHVQ05zIWPbcYHGanZhGQRjyHxHYlSc3l2hQmzWr9",
-	"rmleCm1vZ9T3Ntv/rV9eN89uLptvz1sXPW0b48/d9sVJ+7J5VnEqL67Pzlq9kn6B1tdzGsRoIfhjYqYv",
-	"5gBd9C41lwJ3QfGEjMvgMZ0D5dfBkH5lGsQ+NBqSPfQ5cZENiEd57kbLIuXAihL164oG7e2Ex1qX3Ybj",
-	"kYh2TZNANJEGlCbIWZOsfCbGPr9nDlDZpJ/iNJ+N8frZFinLm7Jv8qaPHQkfpXNYol3nH15iW7Jz49om",
-	"Yujn2CxAmye99petilO5ur66bF2ctk5LisrmUPl3mtirOfSnZh7IltXWkpupzPhRkSTXIW5E0+N6UvPm",
-	"jKTnVI6+DBkjir1XsTa3V08qVWkd6mzOhxPMB4OEVkanmXyYRGFYfL6iKveVbJ1yfS2PbWcxm5qWbnRp",
-	"8Q0eC+Zu9QScY7eDj1FM49Fl+eMP75/S3AD9D6EqZ5siac6+95LndV1NLPbHE5nABonBMmcsjHoA0hkN",
-	"TaTbgIdQHoU0SRVwxvsc4TXB+ICGoLUjg0c6FXeIvKrfgmT4EWFUnzMz/mBp/kl8b5c0EzihfT5i4CuJ",
-	"m2+gFUSjhxA9rTx3GWS7aGVyOO1jFH6vlmPxJAYuNi+Bs7Kpc8kFU29EqCYFgFBUSla6tXFpmy7w6cAP",
-	"fJXbE+rNhELhilgwq/QjrGvU2Lesi9lMLUeUwqyMJzFBzH3MIouDiguVnluChnVr3wsZ9x6MFJbeyRxG",
-	"1DdE2UGuua/y61xhFGcdzFhyjHxRMWOhLzzMAeFM7Sz04xiq2qylnHcueq8rTuVNq/VFSf3Ewk69YewW",
-	"rvfVad6Pzo9gvaWnp2kVyh+Z3vxr4JAxvdDkvZHqSbfV7LVOHdJtfdnqXrVOaw4ZiTn3SPX0+vKsfdLs",
-	"tQBq0mMBYB5UT1tnrR48F2ksEJODAAN8OOnabr+66HT1+NS0JCbRsLheQ8qHLAhMo319pu2XfCXXZvz8",
-	"lAX8UxbwT1nAP2UBf+ws4KRg7cyVVdxztBFKeOJZ4mnFsjNjHHzK41As1OSY3HKx4EbaQ6/swLcBv9gk",
-	"NGK57GUQPx5JV/1vlNQVp2KFe8WpGIG8cmUUAElEXaIqlHuh8L2dOm0M9ob7tq4RpWAiC7fX2DvaPzhq",
-	"1H9ef36E2bTsvX7kqzds8Pv/86+/+8vfvevzZJuDamNv/6D23T/5D9/9y39P/vZf/Pc/+/3/8C9IY8+p",
-	"1+vf/U9/Vf3uX/7H7/7yr3////6jWqPxtPGMwPgk2ZmZ/P4f/YPvfvdfN5y9/QPzVg7KRaLhVU6KE7vz",
-	"h+yJVic58aO+Rsn9dGAbvfks0L/Qrygs0D0mHgt9bW6AtYI2/HuFF6Bp250Jva122UqmFvX77/caO/3+",
-	"+89aBVj08cqvMqKJA+KMiIU7XJnOii1XeHXh/uWWIiXGeyJx1tgfAb9Znc3lRGsPV+dXNYcEPmdkEDJ6",
-	"G+e37K64OraskwTqEiuy6QgXgYQyqzOt1XtXlCx9k8VCoey7Vo5gFofMa7H5ZrKMEgMWVMYqW6RSxQqa",
-	"0bhAkVz4MpOgRb07PU1p+n9thb9g5+aY9YnozVvmlXZc36eOtk2nq4cDEf0wgbAe1IwriVRUsiMXYhit",
-	"YGZt5JXHwA5daWd8TwiY1DjrATo/LwDoXN9t/hfsN3OiQn+2ptP8RwDzXK3pXOkrm4FpMrowu2NxD5xH",
-	"gGj68begy2ObSxpKtqacyShB3/3zf/fd7/6afPe7v/ruL/9NrOTklC3nXrpNvEP116EPE4ApQ2SEQFXH",
-	"jEoEJgy9lcv+4bds4by9jbW5mWkUByjSQYi9ghDE2rJtaz2v5po3Dss4sKcs1JZEvnIVIqSKVvfj5lcL",
-	"U6IlQjKkUwZ64DHC6MX58KAdYQ8Mc69nOn8BT+Rqe3qNw824B/qpbfquJfYuv2g9Y6NFC5NI7gDKNjBG",
-	"fulG7I3S76I3yAvpSN3XaIqL8+5fHJFYxJzd94cTglMms1B48yHzHkp09/qsdVU6CtnWxhy8gcTGEfY0",
-	"qZ8jrMTnmUQuqCG0vc/CecDksWlQpsI51xdBOs03gX6xxnr5PIdlLWlf0sDP8Vnf2V9vyC3F53LZC035",
-	"CMsni/g/vx9W6LAQKfoyoLw4MC0n/ozMAso3O6Zfdlua6y67rfP29XlJ1/TLkOnzdhmyqT+f4u4HtMBq",
-	"nwGp0RdW7paZmcpa2RDkbAe8WLQ4G0L30QplQvd6OVyHuIbaxw3bZ9dakyp8rl77UuU2ht9O54SxutAN",
-	"EDtuvW/ja41ExHtbBTQ56Cpjb+95juNDmTxA+D2hngeWuomdgbNf0VvGSdWaKbWSuY+xKZtAIulc9F7f",
-	"nHTOL89avdaNvolL5OIamqMhN/noLqM5FsXGinWI+kahsCaIdSlCNRKBLx7KSraSKM9zLBQNSvCioaSH",
-	"jxelDZnR1k6mF30xM6WVMqBSqajZMpVPUxhynzqP7ZwjK9UL2xQhrCxM/o7IHwG8JbSxK4ttSaoJjHQQ",
-	"6hKCg1HjGjNK7fFAMFeDcQ/CNTQgg9vACP7RIV5CLcR1GGwZJPsxAmVqO3vI8jkwZMgsXm46VARsOWZK",
-	"n3R3l/Qig16SxUTY7fAcgAqWCssS4rzCRh2g+8uluUYCYa2icq/gpkXu/CHAbSY6fCNdEfCmiSLGzBnt",
-	"3ragnCkZ8BgYnXr/HyOXGW6MP7wkZj2ttdCcJ0LcQh2LIhObLEjJgrHbwPZ3203yxlHcbTMhq756F4P/",
-	"RO1SRkKgDYpMDlUabSLpHfNIw6nX6/r/yUJwSDfEBMdiUNCMEh5QLZfZe5Xjotvs6LzXRbYinzMGGxbh",
-	"sYSVNlgSdw4VcDAQVMS5UaVUJFuxGi8lj1acjjltimNZtMq2sXDNlNDTWxbrHhh4H7JjMhFczDXJOfjV",
-	"WvuwiUgWqAJOaroufF2WR2I6+5t3Z/3UIpm5lXO7oO1VVtblnqFQDAI2zQ0GdF+ekOcHh5+RGT5EPKao",
-	"b1BKKZFKX4HEHQqPubukGT2GLALJsuZGenZAvvBfHPW5i0O4+o/DwJ/NsBh1z6kffE4GS8VQ74OkXMgg",
-	"eyKJC/9w4Q+ugXhw4a3DZ/hOn1cpGc4VYdyDPJ1+5T//xb/uV2rgeFETtoS0dqx3BtASlBqYsZv1Enmb",
-	"faQ40RP9qNbKYE4F+R/gBl6Ego9tbhxUccH3MXtgxsQsYLkgBCwMRZ6S8FKEiJSBSSUj6gfzkEkHF87n",
-	"iKJhAD2MjidCDxKJwDUdMszoO7Jb1Od79V3yZTymVGKmj8cQwMUmVJoUwCli0VJO9urHxEUKe9ZT6GLG",
-	"lKRLWPc+D3w0A4ZztUV+dALBJHVk9nKOTIaCdTXvia2HGcFcUqslcWpmWq5xzVd966SHOWEV6F69FkfH",
-	"oiA7eem/J2oiJN42kukrZwzyXJAJo6HNIgkj/svTEIHGoqwwm4oSM5LdY8nCO5C6gRjLXI6SBSU/etzX",
-	"vd6lLaXRxyDllD7IBl2Kbv98vPamtv9CRQzwn10FKzL0OGkf+AvqEXu5O0XK5upXrrttErIRC5nmXE6n",
-	"+v7PfumYuHQg5upoEFB+G19aY8ZZ6A+16p8px0k8vlHfNBESK3rNihskhDUy+MRInpWFQzkL0HeRF3RI",
-	"OZELXw0nRHA0EexREzPGj+BxjDCgMw8FIXCIP2R9Pg7FQgLkQ65nleL3fEU8gcEpCF1gv4cRDQIyoMNb",
-	"IjhxcYJuDbk5XrMvm2ft02av3bm4edlsn5XPXDOe2Ztu65fX7S6897Lbat2ctc/bvZvWr05arVP4bd4X",
-	"ri+a173XrYseZMHAu53ui/bpaeui4lQuOr2bl53rC/3781bvdef0Rv+qeXbWeQMPn3QuXp61T3oVp9Jt",
-	"9sw34S9X7VcX15c3p+2r5gv8VOekC2/rd9qvrpHSq9bZy5svO5BsB//GTvkVp9I867aap2/NL+Dhi9ar",
-	"Zq/9ZevmdefstH3xShPQ7LVedbpvb163W91m9+T1Wz1Q87x1c9m8unrT6er33nQ7F6+Sv7jqnLSbZzfN",
-	"k5PONRTuwqebp+fti5uT182LV61kHuDN5XX35HUTwmKt88ve25sXzZMvri8rTuWy+fas0zy96XU6N2fN",
-	"Lrx3fXF1fYk035y3TtvNm97bS5xf98v2Sevm+qL5ZbN9ptel4lTaF71W9wKKhe13btoXsFfJX8G62wq6",
-	"i87N1fWLq5Nu+1JvJ/6m27rqdbp61CTBvU6veXbTue7ddF7edGFq7/AQefNhbnhczgfRL0yMDgO1gHuC",
-	"SDg5jc3Ko1GifMFcwaiorpo4bk9kOqCdgT3LBQCDpnJ+Xok76BWCMzKbh8OJHpd6+uZCUI9ZQPkTSdj7",
-	"mR8uTakB0SR//qzesGUJVfeycQ4RlsZbN0PNZeM8l5piLCT4UxqG8Yk0VYVfdN/AXcsFmfpcIDxm+osH",
-	"z3MD+nmAB7B3RfcibqfdYB80y8HcqPdK4GWsBLljYSoJIp76DENpN1OsQtwckogIsuuTSkc2G1gg8/Wb",
-	"j5HkZDl/g3FRPtYUinx0Elhjf8yZt+PzuPgWAto+W5iT4IcW+WP1TEWF4o9Yk+DNmpf+UM3DvMvzjioa",
-	"WggZUzjoMUQfi0BxmqVcesATV5j5syzGRLRNZ2jAuEdNjaS+J6E4MZGco7W0RBklGbCxzyWpzuhSjwO/",
-	"lLVj0rAoTOkhN2Czfr4pIaa4fWLJQHDc0iegvKWlDZNrfHQlegvdKywHLKb5FRwQBeWlSValhicA4ZEq",
-	"Sq67Z6Rq0bn0IPpvFhLLun+nTFH9dM36ifscTIo5l0ztEvDagpW14ACuxiSWj/iSLOjyiAwEDT1jGUsy",
-	"pGG4xLZZhjV9LhWjXp9XXXTJ7iKdbm2XYI6JoVvLsYlYWCgawxqgwOnbZyL8IUNNbPOKmwNQQsDAc9GO",
-	"l+2gsqbbpUVzMKl1MKLhvSxHOXHkN6I4fe4zPJA9q2uEHLxQkDCRYivNy/QI2OPpjI+P9XX+7MDxv3zR",
-	"6S7qX7wai2az2by4up60rsf6ny39Py9Omm/1f0cvh1e/0P84qQetX37ZPeCvLsbNZrvZbF43m7+asa+/",
-	"+Vz/uXl1/WWn+8Xhydt2+09zcjTWcnqTuAkiqzM+/vPfzNj4z8f+6M8XbDCrWaJdzfIAVtiv9CsAIx4w",
-	"GmacjfuZIv3iKzCmqWClE9xTkD4HaGR4a8TZcqTqnnVOmmdaT2mfXt407T9euLVjEvgcnbscs0AiuR5Q",
-	"xcI+j+wWrAAivtolzY1JJEmLfL2VAqRpdVdTZv77AlTRX8794e0PojNJ+WZ0RRV5hdfEPeJBP4xas3Sf",
-	"3a1qzfLYO97sx9DlEqxz/2z1eJD1qeoHh/p4285fIuT6OA3FaMRYiQ7B5dLPTRrEY7cK2AZJfvtWxj9a",
-	"fPdc3s5nEaFYl41CJnMwkUfUD/I8qSfgU1qAdxOd6UMxDzzM0GAkxPGYB7bvktwyNjMWASQYJLFya6mI",
-	"0EbZEQ29BYCLGN7CNDeepHhwx049b826jHo+ZzI3pUyqcbgZlSbbTg0I8fzt31tJRjPft+Pl0z9k/kyd",
-	"hnSkCpwK4JieB8wmNIeMZgoYk3X8vjIxgUTq+vqK/C2z8DfbZIms/ETSfLIM9Lvf/h/f/Tf/8bvf/VWZ",
-	"8aLQdWGvieGEhmMWR1WK6xSe55cpbHmiE+n1tndOIe672eCeqRLJLL3d9vUt6xIssrbKc6S5IFFGj8hW",
-	"gT4fRLIZDSHFaLBM1ndmShtyd6nPY47Aqt4+/9t/9r//l//7H5DnjmnEU6b0E6e7ZpUeH7wVPGETgSUf",
-	"ckh5HOqBLyYTdMi5/7hArl2mmTAfdv6TqpweOkdKRIo+onLK2fuo1CunQpm9V9r0Z47tURGi0ZAMo/lD",
-	"RpQ/ZeQbwRmpNi8vb3rt89avOxetmpP252DByogGgTwCH5Dr0aUbxejQveOPEMnER6NkRqVy4rhhVFuu",
-	"SUP/DmmacQZsKSBxxaJkBWCh4QeJRUiJ/mihuqr7jfiR/Tq5EHfgBgHi9z7Xk957Tl6yQTin4fJYP0K5",
-	"p38H4R3Bo78lRq3tkhNsOQXILVgGiF4NhMPCOx7NqM2oYD9Ki0BzeGQXRJy29lA+hmkQn/D7WwbRGOsN",
-	"g2eHaPnDWd47jGyELhbx/qAtAy/POXsaO2bhnBwTivHoyPs6l+Cxizl9vX91v7HJv/qRLZQftMWBu5DP",
-	"gJCGkmC/TGgN83fQaOBsgVkrKcXh24rvycrRV/tOw9l7l4ORnz5SW9aJprJgMe/K/pw5dQCK9vWcmT/r",
-	"1VqVLkXHMNMZuAg6JoQHIZNqIOZZgDNMSUkXkkG/Y6dy0jkHBOdyhWSX2C7B9nF/l0Niofcuj05SdTUd",
-	"rkNcQ8jjVnBlJxnRyzy9G3mu0dD8XV97JqsX0wRFSEze7mq46vurqfhh1jjcp86sOI0JK0SUZMHIsV2l",
-	"zFY8kfDXktgXuLfbpJSv7f/9mD2/Y0jx/LQouw5PJIEnSBU7MZp1cBDwLvFAbXezBZTbVjzai3W58FGy",
-	"enJJi9Pg19ffJY/kY2Sxp474H142e5eB7lwERYSZ57JsbVEKKLnEC9qGKf+0SOKhlH3pa+uWLv+dMGnV",
-	"ljrX47JDpxCJSzyPCpS8DxqvfTVGrEtC7dqVT842s1hOtPsrS78Jo7crgvXQ6aEISvTHvL5qdStOBRLK",
-	"SioV1xLitICjj1e0CApCrRhPNqOvaHRlo82rfl1R5CyJYtObViZTl66XQWs1QOnj6jTpFf7gVK78Mb+e",
-	"3bOVgw3q+Pw3/hadHZzKgg2kD9BDa9o8rLU64KGSRs2pL2cBXVqrJtkdYj1GiXnuQ4Lg7E6eMXrHEG9l",
-	"lzTJQCgy8oNAc7beN/1vcGIwbKsymssC4Lkt21KYmefxnd7S+azFtWaXdT0y+9sRDSRbXfv4pQ3wGPbJ",
-	"XAJmdPoFW2o6Zeb7t9Gvv6oMqfS5AOBwZuBsKquW1m1ioLximDKgTLG5dbgRHSH6Xu7MMnj/65oXl4do",
-	"T1ZHZdWNGK7/Mca7Twvk9JClgZaw9BXfeoKosr6pu9HappwPduIL6klJHXwdrpgprB2KIGBDJSOfqf5q",
-	"XF5rR7gnku1w4gdeiM3xtt+QE/123i5bKbbRIBMLXgxnpGcaJQbiF43lcx/Y+JQ3MotNpulIrMZGvsGZ",
-	"f9SgQenkw/LzLJyWyc28Z8O4T9Xh3LNwxGVP+blt9/GQjuw/vk4k28H0bdHuonChs005cuBO8irM8PEQ",
-	"uouYPHzU+kuKTzFX64c13Uq2HviR2pL5WqhoIosWbi7zNVVbb5bokbSiSMQ1aRuc5XHLqi3acUMiSB4a",
-	"WFHP64fh+N8/k31Kw1tWDvS+MPD56LGxdPteQ2KqyCEZJlvrD4KNeIxIGO7o/aNgidSgLdhi3R4X1Mac",
-	"bm4zrtZ1+95wPeLW5NSdwOuFM88/qDjxSr1++Hy/nhzOlidZ9qx80bm6bMc25hWdyjkfk5ZW7kLB/aFc",
-	"PeLD3NpG0ESFh+m/mFAWFWXccrGQtkpreEsGS1INmELUQs8f+0o6xN3V1vgOVjClDLd1UOrNnV/TnW/q",
-	"O893d95923D26h/+ZNOp9tiIglvOLEaJgjAg+4nE4ih5TL7ovsmiv2eIevftfj4lsWQoyp3GNVIh9Zgk",
-	"1ZHtNUfkfDghVBLYM4dcNK9Om7+srWR6Z1ertADa0txLiqcs7E20cJEDpn3xZeuqZ+47GXXXfzDccP45",
-	"KrbalQhZEqg9v0hXhIyEjAZweNNNH8C7djkfPL2aDwjA33ss8O9YCG420oIsCqg/x/pd/RIN+hxgKcCZ",
-	"ZIrToZwXnEzMO0qlqgB6RSDGMGK6EPfbigFNMKowxZble7/+1S++oW+ez9u/Ef751cGizet/CokN8LDe",
-	"pEpj/9nzZ8/3D549PzjU/DofBL6cQLP1VHuHeuOoXj+q13fr9fqvwcGeKLmEujqhV1Paft1Pk3+XT2Hx",
-	"dkLl8VXJkaB9w52Q3qRz894KMXlCyO5NqlLUNh7SGwWth7INGwq8Q5sZ6DyxH4W0mIkjBi6yVxa9OWOy",
-	"KRX6g7kyP3mej3x0mV7PDRPIyjZLTjw6eIutCFuZLDLYpsYQDsFalB3G9fHzyC+uOheZ9X12eLj/LDfp",
-	"M2LQAnSEbFsLfaoCMR4zj8y5ySfYvA4pbs9tqREfaXgSmIRUuy9PyP7+/vNaaqGykrIs35jqzvZpsdSJ",
-	"K14dRC0bGQQK91WrR6An/sAPAp+Pn5pHpQtoAXJT9et68Z68vvBCfWf+u3vz7me5NxlOyZQtF9Zd2SLf",
-	"HIpsyXNP3DL9ZTGjX8/ZjtI/7mjDb0dN2A6sy26zs/OLRueb/dxCqriQeKNYibfgwwoBuQFdW5YNVCUq",
-	"zcf0zpQ6zWakOgt9jtAOzauTdhuwmLGdfqYgu9QcU5t1UH/+bN1u/Z2d/yq3icy68ubUvHPvyfmg2Bn5",
-	"8G4aMxoyru6dlypFqDqhqXYsEx+8R27i5uTCaBJJggoWc8OdFalJiJ/MPQtnkHgzN6VFdBlni1yRBroG",
-	"8GvyIgz18wDm5DJblenmg2OxZB1wnsREaA8AaooQF0ciJC+7rRZMAvMfZiycUr3YdnZp3C4iMw6QrSqN",
-	"OXuvTHP+td2ScD0x419iai6AOiC0Qs02l5srsQNLhK3ZommlOu/csyZ661rsbRASrKGS2Os8FMxNl8R2",
-	"+LimxJclynvT++EkeDQ5obxT0qPjjyFqtpMVa079+jPeo+NXoZjPcpI9BDWBtdU9xL8hXpF+W18mgc8k",
-	"UcK2l5gyym2PFni8NBxofuLXSujrwSu8bfXoOsmKORVmydat82P4nqI9u7/7yQ5RBF1JTRTWYFG+S3ha",
-	"9C/IhA78OJskCUo5nGhTmY9ZTrT2h8FS6ZjvfnG8LaHMHG72KzwaJuPhpiD0Nkz3SPz2MFbLb1vSJIqO",
-	"IYHYIQ2iBNmvZ9qCKHQpoEKavgJUSO9YsMmHtLLKUcXsKg8aWiSpGgUBUmv0r1JFM0umYgMnoQHp3SAD",
-	"NhR6CHNjlV1dm3uyBmQwL9MbplPQHxNPq1ml1Z6TJfJiIrryuK9goyF89cMMEW7N8jCXojzP+4QGN4QE",
-	"156gmJjc/pA52YwFy/DRosvrL9r7Bf/wxeiWzVk0O/ncZQupxx6lU0np2P2IlYrAxGKscQj+ytyi0i10",
-	"nNKxn/jLnzX26uu+/fWcApTJplERUfYZ8fC3GTHdWPcJ6W+GuYVNvPK9OIsdwgz34ydQ2ez75vtRy7Bo",
-	"wnE4C0Eo1kcUgcDHSC1Hdv3DyymHeeXfUl6ywWRjp/HMrDmci2gfDK8mt0gzlt3Ao8qL67eJfT1qfHDu",
-	"m3tjzm+5ohlzDmwN4Up7h5fMZLQp+j7OvYL4WFTka+JzNsx3TOrp+FzybD8OVZeAkzhjIZETGhZSgnCu",
-	"QOwTiXnEDrHrT/7mtxhSdKDciltggsC/ZYTypQkYAdR9VG7+Z41DUj2o1y0grvsUhnBriI0ohR5r5Qvk",
-	"52TEWObFEWNubTcrpR5nfa70qkicueckoKa/YaHY3VpsbZJY6yoBV/JLSgquwlN45eej+w7mS2zTKVkQ",
-	"bE7Ex/N21To7K5mG/2KuibtiQQBGYUamlyPIJMA/Zrp7ch5IFqQ6PTQR8VPrF5DBAMdW2YNoZI0+OQAM",
-	"kERMURCwB2uGs3smuo4YtpS9tydc68LrRsh/401h6L4X5aTZuZvKcKLPCqliG3Joa2MwEMzTCyqJxwJm",
-	"mxEBzqIAH4evosRkJ4G0YKPdmK4va/dcwocjTyix3Qoqsc36YRdSWL57zTBP9TJsHeUJp/Y0RWCEbYAq",
-	"WJJdkhNPcWIJTQ3O9yMpaygr/iD1NZjaeniG/QieIaXC7R1aFQ5qKdKHtmGZuXJCQ48M/CBI7/rR3oNx",
-	"HB4mSpsgMg2+EsKaGBhIPBwOwA2FBsueciJCD2F6jElquzE4KHBFSOoQTSqUtRGaQ6Oe/r804mw5iVrq",
-	"fMfdoQNG75gkVYp9ufV+6HthRv0E4NaA8lvzam1j1tPDIChKCqh4AiGjwwmTx6gKeP5oxEKkPLkaW1Od",
-	"nyhfQmrlHadraLNloF7zz1QG1TkBdgK1c+QLf5qTk1QOCnoz1jO4Xvc+rx2TgI0UmXPEKvVShgh5o638",
-	"vUOH9CsWxKdf0dyydxih+sBAB+SUDfFH29ICsYnwqyM/UCx0TOcr6UCvD18qf2hsJQuPsqMZRd/LZCD4",
-	"XD4W1HTpSsCyXk/c32tZJDCjMkm9lRuqJPN3+iOXPBbUEhZP2LR8z69ZjXt8QKPCaE/nCOWnhadE8Gh/",
-	"HTZ7bvEWhuXNdxABchVIHfJbuAXYZx5hO3rQtFuquGa1HCZ83DZgz9nGNZpoP2yqYj8C9PlDUh6KEh1I",
-	"NcqGqN0/leDTYnYXMe9j6H9wCP7wdL8v9aFZ2tLmgty4knXcqwlvicrqVFLf3sHGhA37ai7RyV6reZLp",
-	"TqgsvMCQylV8gcuKUzntvCkNLjDTz4sFIgvkdHwtICVbz3/pOsTV333kYv54Ooa8AidsvHT6nVXnaXJp",
-	"S/e8XdWior8U7WER6ohnylpLHJRP06aX0JGCHLW4+Vmcs2RAaRdUkiHlQxYEWNK/UThiDs62mT7zmWkA",
-	"u76LK6qoOZ4txLu/mOv7sFTZ14AGelo51RMzBuDd5gEyC6CFGx/54RRqEodiysjU56lfG7upbIU3urmi",
-	"4/Ux/S6BoHxNP/nNX9IDnDM1yWuf9FossOm1oByxH8DqqrqtX143z24um28Bscwh9hfd9sVJ+xL7ELy4",
-	"PjtrlYczW7+lBdIjRUfFqWTIqDgVpAKEC8wUesXksnC5pTLZdw9Y7G4u2mqT8zkNiH421KI/pAqiHjMW",
-	"DsFSxy4sK6HSjSdBfxIMsDx/w2bYaKrJ+jJqzJ8LolYYUhd42F7Eh7EER3+M9GNTq7xN/nGG9likJCl0",
-	"MqIpdR4T2506ZilOTG5QmsNWFz8jWYol6GOkUxlZfP+MKhygwD+XFuiVRqO+s7d/sHP47LPPn9fTy4i9",
-	"nNHZlBRWK4c/eb73n9WTp61ysLuXWmrjC6wbOPW4s4MaoxKaZd2dBBVmqmedZg4G08pdlQOQbtq3iBBd",
-	"WhyePbao/4wPw+VMrWDsPDvYVHyYLFyo7zzH6k2yk1vAUOKaKuP121n9Wzkx2FyDucLesyEAJ8PFgy6t",
-	"e/slG9vfgmvRZeMnN98pEX3P7kdS4rbJyUWl/PaJJCP/PfOISTKHKxreOdb/DOiQSQsXiVjU7Gt9z5iH",
-	"dslLbVFzkrnRzY1vbuyhuGMhoYoEjEr0bGJPLYukHd1a1Xhnyd/8ltgDSJ6Sxl697pBQzLnHvFqEYmnV",
-	"sAV0xxiHYhHFtxj3MgH1xIq4tY/PD/e8qOtECdLQsy24smP3ysHuYWXjKYbC6w/Vfn/X/nTwofb3/uTP",
-	"/6xRr+vf1u1vKp/i9i/yd9v0C60mMlgb6GkwoXoX3aSocWv5BTHbQzuvqhdr/fcAzrW1wrAWx7n43ssH",
-	"K9brdetz6EptYzW5eQzEPWl2T6H5OyXDkHm+wrui6itJOBtT5d/Fx8eXZGGyf8VCn68+d09et06+uMFh",
-	"NBsOzBAOcc/bF9dXLkSG7lgIDSDspeQQ97J1cdXuXLhELWe+NimXhBJkhZ07ywsWWwULqI06ftK8eq11",
-	"7ubFF9CK98v2xasr6NQLrXdjiioO3p5OBUiBVrhftgCq2Hxd/6vTRqW+d1LS13FC5UR/H3tPYxGAVrFO",
-	"KKDNnUzY8Nb8W4tx/Xlt6OnP8ztsn32pTQzQtS6FD1pYSw3BfMjqkCU292OlhHzEdf7gVN4yGgbLR0mS",
-	"3h4eSW6HSoZoT3loZKXxk5aM3qt6Cd4rhE2KprMqIrSNw4bz0FfLKz0XU3XCaMjCNbWykk7jgAVUuDrg",
-	"D0emkqYIX2ADcsZmZCjErY9cBWsG8ha+Ek9uohQU6JhxT+CV1e9fJT8LnvbBEhrc7sxnUfAkEBiqe63U",
-	"rMODpUOu6JRd+Yr96Rl9j22sOPhj4SOR1m3iGzeGhpg4OvO/0CL7A3DSSCA8ClcUm1enX4cu69C2mNFp",
-	"xanMw8DMTx49fZqJoTz12B0LNF/L1Tp+O6BeRBmFcp5IMhFzySYi8GyIshoBbkQZODEeYBw97HMfxItW",
-	"XKRDOFNkIUI1qTkknHNpQKzn3FemYgizle8EQAggwDTGHbG9J6Qi9jl04yY0CpsgnXLiz4iahGI+Nj10",
-	"xQCKL2czNDB2+7zP/+7fJSeC3zEOsBJ9vgOwAgZZAwtMaKi3dMHCEzplwQmVbJfAHWqyKc25yG3vBK2r",
-	"+5xAU2sn29Ga/BJzAWGREPQFZqdVKfxuWmmSpNqvNPZ2IZmj3q/UdjXBPX/KpKLTGb5isQSO4+6/XjSe",
-	"+/bt27c75+c7p6fusanN6lc8uuxXHNLHo9qv4LIS0q8sGLvFwDFciuAYLOx3I3369IqJeaAPhYG/OSZ6",
-	"CEmk1r2I4HrloCmMpvySjrVt40t9auktI+6MjplLqpAU0KjBYrjS/0b/zgxI9urJrkh1fAgvF02z+y0I",
-	"TYfooRyiX3YIhFA+uPBRhE5hYShCPS8XCtcQ9OHpLBSDgE1//hspuIuwDM8PDj+rIR9SPYtBwMh8NmPh",
-	"zlBvtDsUHnP1h6NbbUg5kQtfDSdE8F3SNHFUK5dMi1H23peK/OxnIiQDFgi9uUpEnUmRhX/2MxjYdAA+",
-	"qB/oM6NNkIP6vgMpuB64rU0zPU09NNLZIS2qvz5jIeooZokNdhL0GR5C6FCPjNnFgIYGDdnf75hl2IGH",
-	"YXJV99t+5UDz3BH56qp53rq5bF5dvel0T99pvjmoH8BfLjq9m5ed64vTdx/cmkPYe7jaockxZ7YWMCZr",
-	"SpfxBI+ItnFcaPrf7LU7Fzcvm+2z1qnrkIN6g7jXF83r3uvWRa990uyZX+8T92Wn+6J9etq6cEk1FQfV",
-	"I0efkjVtaLlGQtx0W7+8bndbp25UPZZ8VI98SNzzVu915/RGz6l5dtZ5g99s7AOXXTbfnnWapze9Tufm",
-	"rNl91YK/HWoyr64vLzvdXuv05rx12m7e9N5e6r8e6tm1L3qt7kXzzAWuPazjYFet7pftk9bN9UXzy2b7",
-	"rPnirOViRjegQ+nd0xu0lJpKfmRVJop/Xop5dN1xscD4MA0CPbS+C2xiFG4xsEeTDIS3BKUXbyx/6quY",
-	"0Rr7caemaF0c/QsOxXTAyfrAQo9+PRSM6r5uNY2qbuNl0TDuq1bPTWx9dT4D0THUqqj+6FwyzZaCE/fp",
-	"hNFATb5xHVidpyGj3vIbXDL3qSeG0q0ZKCNQBZB19V8njHp6MCrxg04CLDYis4ki3loasBK+xDVg0O2/",
-	"Qc79F2TOAybx1MR0S9gFW6aPR+P9zpS+39Hj7AyWikm3dkzmXO8Fx9ETUEz+mAtQgqc00IqWwbFJHPI6",
-	"EHlhTNLku4Dp5WHoSv/tiGhzFdcFYJ6ChaZuFjKp5ZDPScjkTHDJcNc7EYtHQ73fAfud08AOVoU4mdYu",
-	"QjpUgOAAcDCa8+jM313SaeBaVUfPP2Qjpu86BhIXX8A9AqK0ZjZjYqZvXv2SEIE8xlw2PcLUwlSOGWfY",
-	"AfDq9Atp72ajb8k+v8pXsowIo5FC6IJqZhYlkAKUNF/Ze8vqZEYp7HM3o3W5u+RFKBaSxQplyIKlPUT4",
-	"2rFVJuwjkukb0/Rh97+BVT4iL0DJJP15vb4/BLrgn8zdJZDnkQxwh4D4OxBq4qAage+iornAqXp9HtOg",
-	"edZwk75k7PwZ19wCEc/9OvE0Q9gzoI+YCEnjc/N7fAoW0ulzSJmG2wWLYsGzZfchuySQKoRXlQj9sc/7",
-	"/CQUUu7gT3ZeyLcGKV1rBQMcR6YOF74CR1DGKoa23DvdKyt7bzrd9qv2xZWrN1T5fEyqWlmkO3HrSBxI",
-	"OhbCrs9dq/bS2Ww3o/q6x9iJ/0jLMP2lWHooQoOgZnyClipDJlCmtR+omMFDOwvZKPDHE0WqbudS311X",
-	"bi1eA4RtNhwZiIUER4ZWOWkgER/E7F6f497WkAfS/AS9kQRXjKsdbX0bgfirHRNa2GmfuhFDmblgsY5W",
-	"zQ3roIoCTVrdLlPhcqepuSBvLLv3byZC39QQVAdXiRUjfZ5RMywXu+939BUlpZvNxGchYXwkQtB0JVmE",
-	"vlKMH/W5C4BYQ5dUubCrUXOIi4qQvts5GlrM2/G50Y/0AwZcRD+RMQCgJIX3eUorOCYUs6jMM9ouQUVi",
-	"RTdAlQHehu+n06yO+ylVTeqRshpJDRMx8f4xk3IIJVzwHZxvYvHiG6CBzqTAH1oPg7HwLkMxC32msO3n",
-	"esPOvh03EorsuSZgcd6xUKKdV99t7NatH5HO/MpRZX+3vruPcJPoiYA7wLjGnmqtAvMfxnkYk00zk7xk",
-	"VgrV9sR83N5+nhjOtVFIqq75i0sa5hDoO77PoyegTRhJkRNiGxwXVZJd0jV5i3Az6fucAZvCbg2WBsIA",
-	"FOk+HyyJ7x1ptsa0V9sgTUZuSf3vCIHd3j4JMHzEZ3IsGH6fKzqWuwTiolqo3bKZOooRKQF4QD8bG8hx",
-	"+zoptJEEb1ZxXEkGbCRCBsdXP5GC2q9FBjeYXFTBncoJVFb4YH2YEBuG1owOwsksoFpmqwigKFpfP7Nv",
-	"YsFru+QCLWG7iyGbMaq07FqIFNimWog+T8xMjFBhXM4Y4ujBj3bJwKqK9Di99DU4Rv0Kqe7V0CQl1f1a",
-	"v0L+81/8ayJFn6M2Gescvr5K6HTgj+diLndJBMNtZ+pGzW5cUh0srUMSPoagFVTaxdWzkb6HO+KalXW1",
-	"yLCDPJFQcuDnVhOk3gIlGYWufdl4LfT9MliSmZA+7pFr/CMumYjAgKrYMJb5Uxa/os9tCVkqSbwqQifK",
-	"aZpQLBpz7MsBVfpqYDQM/OgV0OX1o1JMWe24z910uyDX2gEcE0cNRWie6IkPVSLqZtKG4CzErh69F32O",
-	"PWzDqGTJshy0WgGJAtfMQoS3oDU+qxPJhkLrM1rH9hj1Ap+zHfNLt9bneDZIwnY5rO8fm6MeW3Tkc5So",
-	"0W8AKfAVUy9QkDmVSFHW0myvXrceNhNzTPoIfmNa9aH7dSOUDX4BXHd5kUuYdrQSWggf1BtFg0ZUPr3m",
-	"dK5PutJUMQ/f29/83iXell3rvtXvNcq8R5eBoF5PiDMaIkTqIa7S+vfaxrrAF0p86Ar9Stec3lEfg3Lg",
-	"J55Pp/rWy+DYLSYiYJmrxS5mEu0IN+GdU7GKSYxKBqGFLG9Vjp7V9WfTt17cuiz32ktRlji37pJRq2DB",
-	"OXEdlPGoEsfdPbw8Lj3zpYo7d2lVd8oUtBkoSJaMH3mK771lNKx8cEo+bQIJ7z7mmYAPQW5OzrnofGGO",
-	"QQn2ekGjrOefTs6mk6MXPNESPO4PlwYFkwXnxLTmzK//1i/ayz4LtZRQB6oH9YPYe1IzZQz6fMDxMI2W",
-	"XUx0cW0GwZ81Dnf7PPoMXPn+13OERUipZjDAkVF/+BjUuve+hH9r0mId+zlxTzoXL8/aJz3XFKd4TFE/",
-	"MBoggjaaV/HDTyTxPVIFpwKWZi8EfopJEtIhq+Wd3xN44IXFWzP22QvTbvURz1N0ENLxOQM9lTnMjUf+",
-	"eN5Bxpl7P5rTXD/Y/N6FUC/FnJsXnm9+4UTwUeBjQsR95cVB47DMSsj5DLudnjPPp7aL9/ckbHDzCSUR",
-	"0mA5KaN/mQo/aFpga76qRNEF/S6s/lcVe4gr7z4UXdhPhxOT95N7bb80GVh4N2srAUssDxwbwyLPaihZ",
-	"JGHci0CU8F5/Gt/pgafVa/CbHcVKfCRqMQpFqlTGKC5UzWUt6qMW59nLGX4J5B4q6r4srg49MhSlqkxd",
-	"EtVEz7Ce1TFDTbWMBqm7xMArxNs8uiSQszElph+R/o1RsaM/AlC6NhuNxeGRPyWNI2MUm3gj/KnmFMYK",
-	"i7RxWKaTCaYAfzJVZ/PjQJLJbvwEmhGuwB+lanSwt7f5vZ4+R5256oy6lH+vKhXuF6Fj6nOpolMLiolt",
-	"LfYQuadX46tKr9Nrnt10rns3nZc33ebFq9ZaaSdmCKaeq6xh9DtW2OB8ink4ZFbM2GZk2AY8+i36cULK",
-	"JR0i7DO1j2RGo9Nky0IJUUbj6HVQ+UPnzC2bqV1yImZLUNXMl4T+vvGYQ9IfRsRW9SoxW8Z20cdTq/R3",
-	"tlKt6h+FAKi1y1OyxMz/EelYf0wakJgtH2JuFZ3vOJWw0AsRueWMOy5yQlhlhVQjGytGmuIC0m5rsZM7",
-	"Ww1oLTs4qFKQEQ3/CBWUtk10/ANyxpg5/aRz/PB1jmYkUjLHfEW0mE19LIXDqczyWo5eMSVJVYRRmU3N",
-	"OE9WZBBd7+BZOXGX8+yJ+3jXPH7ie73o/6jP4EMu+B/ZAb5iSTfsJz7ERVqFCfqVC25kYoHSsaFFzPIF",
-	"D4iDUXe49heI4CjBQFKYdugrqc0kX3hHq/gC5sJ3JWoKirlaULiMe/hDdSDAKBkGc495NS1ccsL0VCXj",
-	"9OnIOUSrxcgEN6MXs7HTZEDZBNLFYsJCVhSq6aSCpx8zspj60sZgyk9X8ceKqGQPQ+IEpyPpj3kRbwjE",
-	"QHIa5oOEeo1INT47mCwOOnPifMU59fvPnkF6YM2J2ooGy6LYjs18KI7x7BKX0ylzsWdIo55sGqK1fz1q",
-	"4HOWrxWQZgT3Gp1Rg4Poq1VBlOpBVRiMSZ2cj6RVpL7xPYVm0vP8Y4zQ/KSNlA/UZM7S44ixvMDNA9ST",
-	"p9/63gcUfFoo5DW70L+XubIqKyzyBAS+vyogUif0oOi7P52kH0iqA27HJ2PqDx+2dQalOKx9Ci6eXOu6",
-	"a7ErWNzxO5E4Gc6DuFcF5iLksTWinv6w7736p7v3fkT29E9X3uNLB3Omfuh3HmYHFFrklyw0ZB+BLoza",
-	"s2PwL5LWMFrdxtdtvOKUKDHbCdgdC+IH4fuoWaet5SdRaNMk5YdsSn3I565GGBxgO2vTA74XhxEMIAyB",
-	"GqBqEngR+lojSI4vSb222+fAJfLI5kS7hHqeTNBqFX3oQRPTGCdKYy4XZphHZjypSiiQnPh8bGepFv6Q",
-	"1Y6JC+RC2aJxBmS9Eam4xzFx5xw/xjzXBj1sXjMWmnFB7BPR4u5CJ2Rw9aBLJ3q3wBOUXqpUcMbFJ87Y",
-	"COn2FYFqKjOV3T43JW4rbhUDbaKtP3/MLfoRpKRjCvxQ8DumD7jZmOMoe33VAfLHFvi5wgP5BxX4MXP6",
-	"KfDzYwr8GDePtPz4qVNMHmKFbTS+frK6fvRW18fJ+dzeytpsXsE9mVBDsJmGPE4V+TmZDHWMZZpDCDXu",
-	"gDxY9cz8uWdMMX1bTcUdI76qFZtlnyA3HJEIv9fo5k922B9uphMcmuhIPLG2yOMLgOyFFFsoxYHLrJlj",
-	"Cm7jUttkpHLV9CFVdzjxAy9k3K2lXyyKAZ7EVH3EY2X74/dCxj5G6O/HVxYY2YIqZMlAeoJL0vyHSsm6",
-	"yibOFqlcVnAceCSg0jZZctHUbGtbUGHGasouFaaBYY65jc1mb00sC2qkq9T0xYJSd2VQHiJoGOKeNHut",
-	"V53u25vX7Va32T15/RaB5VPfjCGhqLWEq4VvF8fJLId9pKvJDv89Rcei2f2QAmM/3TKbA1XDmC3LnvCC",
-	"C6au310BHAP80Ow5wZKjbW6kp/5UL15xKj6kbpv2WxMaMi+qN0rdVMbjYQ0oB+AYoSpRqAkBkSIxTo4v",
-	"owOM06mWJlrCLGeslhiC0AAAtcA5Bn4fALTWksmXRN76sxnzAF0unHOOnVXRWYa+OONG2yW5MB9a9OZJ",
-	"lDYsxinS+NMF+T2lo4PrbIXJtrkq1/B7yITtVpFra13ODQahAVRKcLnJGDNeubEPQHMIgyL9QQDQlwDl",
-	"apr4BOhxxkfMW5rzaporiW+Sv3xEWtxQk5yAV8xj3C7OKsOyj38bmu9sdRnmuUSgc+lP19YP5toy+3q/",
-	"4/YIhtFGZ10zkf2oFdqM+RPrkjYRa40qSToWHdLCEs1lYdW9gYBzp+KO9YRr0XYNrFZagY4ur2SRmb7Z",
-	"HKKEwRhLNADHmy9kw3kYIg6AR76e+8Nb+0DN+GV4YrS4tq3YOZlQibdzRZ3DJPM8+j/aQ/ypyt+/b2/m",
-	"D0jfzC1735YVLQ+vTzuB0+iQkOlTJokI4cTIxHogBNTEZyENh5NlnIviDlPmo0v0rbhEhDRaUtogjFTa",
-	"rF0neMAHhXWkq5b2E2NdG+9uboBbCYETwieRDnxBy5eAxdDmNtRctahXIowyCWpOQuyIMC11QBomPcvm",
-	"TZu/nqbpKCMwnTycEoj2zyVMqtjF/EO05OufxJL/PlzMP+GIPJ4URv79EUjhrAZmjnyhX7plRIJJrE9n",
-	"KJBqHmhYUdJCzdSyZDL+R6GYYt2MEq5D0iUzJsJlQATxo5hownzQv3yJdtguuWALJhWObQw1hU/C74fG",
-	"V0ZeQq94eUTchemw7zrEtfvW9lxSLfCx1xziKjrWj4PL0yGuSTeCX5kEFP3vr11SBdBKm83EpsIhQyrZ",
-	"js8l49LXhqE2AxNUAI5rko6kdZgyC9O2oGvYMInLuFITrXcokSeEKUSIJYr9wWBRiGQBGypSpUEAONmy",
-	"dkwsWoS9HcBbk8m28aMd2c0BkiNjQZQYM9gxpAT2l+DmP9U7f0yoYQk5o1yu1HkURTEMg26t6ZZNdCmN",
-	"vvIyFNMyz2n1evNTelpLbGGEDFv6JXvNbPlaj463fWM5Y1u+comstO2HDLNt+xp7v8XaQf/2Es9d+d+w",
-	"j5vxhCsF5Pw4FYU/oqo6Fl+P1NSJJm5+e7k+xGni3LfILpM8adojubblj76mECueBk1T0QYim71Hc6IL",
-	"ZXjU3K/HeO1GxW++JHSA/RvgjloZ629+mx3KNJMkExqMyHxmcyQX4MhwfS4VDQJN6rlFONtDhLMawPPw",
-	"YIlAjDy+yDihtvOe6W+XvkGhcxvEGOiKpwYuP2Ny7cLFLl1IkwGLRV9H8GLyEl6yfDctgGWjMQjZZLuk",
-	"B/DZIbNY70cZPHdp7lR4cw24O4DbW3D2aPFX9wnTnV/+CttbZmYIKpHJmF3dqaM+j5kCVwz0poFWGkj7",
-	"qkMO9hqfYQ8Xn4NtWGWBZBDohT4oCZaK+5jMQnHno0cxCGpOn6NZHQhxq/ceq56DQFrC4+cx79mCVaUW",
-	"2qN+sNRPYyeY6sHe8z53u81e6+asfd7utTQjQLg71TTAVHIfk8P6vs1TxpUaUpjohHprAswgkD+STQpj",
-	"f0+hZZzXj6zg8qUIB77nMf5jqjt5XuZiE+eUW1aQP4AItuk18MD7bF+/mJVrhQbrHhisyQO9xmh9yoXy",
-	"R4b3iwPYXUY9dAiGnraxBpTfkuSr2FpgNpcT/eer8ysCthvc6V+IkFGO7/pSzrFfhx7C6XMDyQldCkiL",
-	"jwNfTvQdNSV96GFKftbY2z8gdKaFG/PI9dUpgb542rq56jW7L65PvrjqV5LN4WSf79XrRoqJucIaDP13",
-	"UzFDPN9Ds9g0FfIlgTcmVDHbKQsmsKDyCBpenXRb0IvsCJQUvHlav7psXVy1AO/C2MZQfq/CpVvbJW0l",
-	"wWqNqyZCfd2YRhP6RulzYmpKQL8A6bxc03fP1bvDvKZyQaPAYaOMVSDan8KoUdENzMIWx9TQ72kaI2SL",
-	"OWCDzN8SqQXQftLn0hKrH3siITGKeP7Yh1YXE2a3Ftq3WC/njAUQ0q3Z5tfY/B3acogQv6LHRf1iNmM0",
-	"jCBTNeXHUUkM1PNMqRpOrPkcR4r09Nh7OlTQvIkRrc0QbAsX94WNunzAvSk4OyZwBRvsj0kayXAWspEf",
-	"BMyLCzDtn/WwYFbbTkfpRVytxMG1BE6wa5nih2PbXwt9Cdj+zfLYnCs/iEfdJe1YyYvBFVGNS0wTdL1d",
-	"0tTDGi12J+pUWaTOolKU0W2OM7w0C32ugBm40IpnVI2Woz2l+TpSn7TaEakR5jXD7XpcXxJPLDi2eQPO",
-	"xUGh9YuH/STd0+vLM2gP6CZauqS7jLggoL5gSxfxvWV0OJH1kQ3MmbiFJp+WxzEvIR7Ase57j4W+FkNQ",
-	"rHTrc88xfO8ga9sDYRfFri30t4OTDLnlkSSQIhGW1MvrscC/g4YB+hxhLxdYTh+CNL42RkK9xQFRQsCw",
-	"Fpg8eQRgnmalWmctK7mGlA9ZEBiR/d3/97999w//ac0cKy8h2TLlcECeyZuv4sGKmEnPx7KMeaaWmiRA",
-	"f4QkauABzHAcx46XWn7qIaOoc2KXrMBeUGk2vtv6stW9yptPPI2VQ3icmFv74qRz3kpODTpTZjcs6mcN",
-	"U5kKaFdlZcBRBHzGJXsiTZeYDETKsgaNKUcj0+E8vhsczW6x8EjNQgrIwhJwbWA/UeiuOGQ4//ari04X",
-	"pm+lYt71A2CPtWPihoxCh1PoZriYLI8I9fQp9KXPxw6h0DrSBynt2PO6482hfRxaCPoQDJmDff0DnzPP",
-	"PgddbvFmpoF+Qf/4/7P3Ns9tJFu+2L+SoY2AmAIE6qOnLxmzgChKjdvixyWpVndMTagSqASQw0JmdWUW",
-	"Idw31xvbEY54XszC4eeIGTvewhHeeOXw4u3ff2O3/wdHnpOZVQVWgYAkiKSEzb0tsCq/6uT5Pr9jizyF",
-	"u0qGquH6LH0t+P6OoQvpDg+stT5e+C9p6OyHwpowS3L/+dM/kVvNH4xougMvf5iWYq5BYkUfgiXZvnsN",
-	"NSEly+h1JmcnZU1sO5ZSeYo7iuBVl9CEdft+imWqVR0z5jv422/ISLrMM+FsCqeSVL43ZMTeEEolY6pi",
-	"vGxUCrmRjZTSDJvzrTaOMEnJCRIv/gznAPeRbX9KAQSrrL+aF2PSCh/98T//33/8538nf/znf/3jP/6f",
-	"ZO9p0Ov1/vi3fw0fBaEIH43keMwYed59cUUWTGmW+W7e/+//8T/+8b/873/8X//+x7/9K/n//tv/9Y//",
-	"+O/4h2dP9p6TP/7tf/rjv/sv5EXPPPZv/0r++N/++//nv/wPxmYCtpxSm6SZxVUm1iUnBcdT9Bo6TttW",
-	"kK77JDBnqq6QN/cHBA5rHc7cHyBnDkUr6g8+vOoP3v6GXyMKsGtpYxQ0qFpq/YEz/A7ITSYfinW5vGvQ",
-	"iZ3IUPOuLBxqzqGnOVaE9AeGYEMB+sYkN1pbSUbYPupwZpeVw2lRQU5TJvqDjrk6VPNhAjkrGv6dMNu6",
-	"V8YsAc8tVVdG6cSQLHYoD4VrZYVENWZzt/QDDxjTGVIF8hqmdTFP0Lv7A+eSLVYfhGJMeWIMOg5+2By6",
-	"HeJbSs4Y7i0XuYKOxTIjYy4gU9zSfReqZJQ5TKtx8NE0BGCGNJNxPmJoucUZHesueeXb1WdMycRo1p5i",
-	"5Cpb+MAcAMay8X4tSn5TsIiBMOcyT2KScJ//N851njGYUdMrJlCRB1vWvAVQB/4+lLSVDO+4ctpjayYF",
-	"W0BXt7Zt8evC6faw8WCgKymqREtqR30HdPQGG50pqsXJNWP7yNyWtIRikjvSEWABcaNr9dLTz9dWBnZC",
-	"fY0kaBoXBjl8Jif4NJKsE95cmBu4iSN0Q6mNasMT+LUxOecnOSczY2r71Iw55dpZkLQpR/jQDGpD8UX6",
-	"xPZuBM4Es+4KXE68V2Qpr2ZdP3sjzdyaQe8IG0Su7/bKlXdeSIQZyGQ+wfwn/1CrmuPZDpqa0ZU60KZU",
-	"T9vNOepFVG2XZ/6A8sy/TFRozYzx5tYhhcsU6JROVAMmUgOZ9bYfRf2GU3XuiAbfgEtzKwS4eX0CfPdN",
-	"MTGNFm7rDo7Q14mV9XrKZgFhH0csdWapcAk2NjUFAx6VzBU6UdaHF/3jP0EObcagYMgMB9mlZRmzFJ2B",
-	"GsQ6geDKD7YjDbadzhIKaLBsncr7hBIhRcensZQCRtaQWU5hWZ2nEopPTVS53YRfAb5zv1JQvlHmuf3s",
-	"kwdRQvHAjDZXenEX6SrLOsvGGSxGZ39i7TVw0n66CKp1777O5IwIOXc4lsjvHYCqIEOaUDEqV4sBYqmm",
-	"mivNR6pLDnFxWLNWik3iQFZUOLCFWmMTXtmpYd+OGmY/aTm6sRWNbPnScHHNlH5iWNZYJlyuxBxWWo6u",
-	"9snvORWa6wWZAiL5TF5zMenQa5bRidEilIYuqIBsQlru6c6c8clUs9jciwUZM4A4wZqkUFh3rHn5gHDb",
-	"TsgqAkVeSCoVB/frKJHK6EOS/JVlElBdzT48di167mEpcgzBAfD6mwVDmSZNOPjBMzk2qgSggCmWJEap",
-	"yuSIsViRGRc5FoyOGbP/Ap9teaN2dMJ1KJSE0QHnwjVFkhmLye+5tOCAoPLxGQvINU1ym3bhz/O//id8",
-	"FPMliidwmZjua7Q3o4XCtyj5uHEOruA1cw4aFwi8x6ioSpJWhH/s60OpdGS02ZlVuDIWivlUJozkAtqr",
-	"2GwIM8tjVcqCWM44b9E5XaDX3HwKSCdPpFJMtfFXTIygIx2KmI34jCY2HgE9sRWhcQyZ6242H+YZUsWK",
-	"tJLWz+fv25jFVG+UnnkS3qbfzU+y67j0lTlk+fsWLmNz6zsF99oW/K1lk3DJzKrHGVPT5ghw38U/8VZ6",
-	"82Zssx4te0gzPsLSQcN/YqMeiJHGsgA6k2JSNYDweoSi5er4nlszChLXRqyMZkiJiwa2rfohM2tA2vid",
-	"YSIwk8XixhXGkikI+pIrIecBpmlSTSAMaP7FFeQiqcT8Fe1nwy8gYnaT3SmH+MMFicwYLI66hblKS7HG",
-	"Yg3VwBgkBtaEZqmLljse6I7HqlyEzVK9sAMFhHqNighg71RdcTFpd8kleAuEJEMZL+pxgOBz/wU+/ja5",
-	"C8xgZ/sGGMydRZzgAJEM1ebcounyI32t1yYRn/V124gDpKdsQeYsAzQ1yAOorb69wHm2SGcwwzfSN/Au",
-	"KxWV+1JLFGZ/byCv5vJC1OnKiexQfC4zMse8yC6JDMsuMmFrZEyRHSIz0qKh+Pn8V2T0Kh9NwVna6734",
-	"07NeZLMwNR9dsazdrRTvg8oNWc8B1q8NWV2ZXiiiwckvRxeXrlgQ8JcQxslfBp846yvsA4/1ZP8GyCvP",
-	"ez0LTiCY7sxlpqeh0BmzujCzOdpuONy9OSIAiXMlBnD23bJT0sLegbnw8/n7A2sjYIVpKPDUuSjwp3wq",
-	"c8aImsq5wHtsVOpylrP5c8JK8WysvLSKbXOGJ1y/LTkeYew7qn3Dfe3Avr9VQJZ+HBOKF2xDnve57gkc",
-	"fO3mE96WLBAyUClOEscmdEZjtqIVRXFH72ckfdeGYiVw21aJdNOoJtDSWlHNsssFYpsKHVkeXw0icFBO",
-	"kKbJwtYUIi1DJLI52nW/hE5vJ3R2QmezDhN3IXfwZq1n8uGzgcPGgn+WkLPgIouy98eWaNU224ZdhaIV",
-	"wX8M4uiA3FCrUcKVtOp2l5zRSbNheYm72ZR9wWtwzR4i8g+s/j4h/+wkd6M9rR2BLt1x+/vni+3G3vkA",
-	"x6kY6od1cDTerHTBmoi0EG9n76kt8gWb8AfighwBmcmMhUJPqXBRqgg8vjY7Z8xYRFoOk73XBnvSvk2U",
-	"zoxVi7XITiWwgh7LI9KELsCxGgqsJsKGNsBlGtxOrkjxAFOTYlYuipjRK1a2qInv7kkh9LQgqeRCV3uS",
-	"nBy96V8Ofjn68NPp21eDkzcRadFESRuxm0tXFqRIRkdsv6SZc0USObpiMUKshqLQyisbXFEpCVd7SyoN",
-	"jH1HdjTua8euvl1ceHMN3R38MuwOkE2Xb+O6nUsq2s6tVvY5GwPSBZjUDVzAR+wdM0EeM5EFV3FhG65t",
-	"+zxMhxnmC+CZmlBQlCxbhpjNisz3ghfs7PUHaK/f1U34JF14bVMelu9N+S5Z++ag8OM2AGylohybi+Hk",
-	"ZwuBfwHa10WbCmAWEO6I2q6lNx3guXZZ3tMb0r7Zg3C/xG1vJ2534nYzD8J9EbeCaQhuPYHYVqN34YQZ",
-	"1TzTUxfqYiL2ySLWPoG0C0SEVhFieSvSygXXJDo+Pbn8yab9WysjMNYKqPGqDVBr0ZyxKxUR+D/34vuj",
-	"o5+jwP4GOVzHUsR0YVjJRW7+KyB7z9w4AZFJzJR21eiYywLgM4CCgrhg1GOAIaLrikLuMjo5PvxYWduD",
-	"KzcyFINTEYfCJt7OLabolZBzgX/vkr5STKt9MqJq2kn4FfNRSt/13mbrkpZMGbQ8cz+kCeb72Wp+n6EL",
-	"zRws0iqFnQUl6G6Psh6QGRU5TTpFGl9pbhud1L/QJGdREAqMohaPYMrO6EqVUvwqgU+elUKfwq+F/Nf/",
-	"VBAGRoYxKycUS7BLpOVSBJ3YyBgiAACgAqZaXjOfzgzuZ5rFgU2FNEtMJPXbCoVbqWbZTHXJW06HPOEa",
-	"+lkAqIdyua0O+DWlPCYt6iDkvG5o52wHMIP7WqFIMy5GPKUJydiMcvxeC3schp/HecIqx9FyST9233A2",
-	"ZtWQYNoOijlhV6Fw2+2SsyWMdkRlF3JuTqpLME2DyFwrbrOoqhmLgHsLcAoO9qEubfGE6ffmkl8CL9hU",
-	"H3FvvxNcr+Nvc88jHPAmb7w33GC7rrrqUdwPgfx95FaeuHwLoi0ZekQdK6s2KsvfILFSjrInGRsxnq5o",
-	"l3nBhO3BwGd0wkhrlieapzTTtgIwGvOERfvk7ORNQP58dvQmIG8GrwPyng3PAvLy+Cwgl4PXrw3/O3v1",
-	"OnCNEEKx1yPH/GXb4WafHp57iVSCD7VIIUkCHrSJgNxxxDEDKUER1yAUrQLID5JAAhBXbUALQUnKtQN5",
-	"uwnHAnyYa48UsnAq/+yARDADJP4IsxBQ6OdcMSyuU4AO5zQDyFnH8CFimwIfMsN6BB9Ih0cIH9KHzEdE",
-	"ysEmjTNe8vPtPSNUESWlMP8PeH1slEDX0oSJiZ56sdsNxYveMxKdHp5/MBrQ4enJ68Gbd+dQmudsE3e+",
-	"FsnRHPkVWyCOdHRxdP7L4PDow7uT/i/9wdv+y7dHUShaNXV9xYDlj+bTVGOJJTQ+kVSAioFNIg0RQckB",
-	"do8TEqEWuSJjoyD7rfsk0sgBsFiwIyRDqCStoZzbixjN0x7ryJzWJ4IdFZ+pDugI8Cu/NNBRbX4sXIq/",
-	"snN7kVfZiP7qPhnLbNaJqaabdMqECd6lht9+bTvRTg5AOw0oNEvswePSIuxJmQvscOu+JYgb+9ULUFyo",
-	"/s78dVgJcVM2NWf0Y8cw485woQ0F7/Ve9J7uPX++Pv6N3dQ/PrrJhOvkLzSp69zWseq0ZOE1RZf/Ykb6",
-	"CtA3fp7FtjKYH2DktNJrsERw1c9bj33THBfVbJYmkMEAicJj4OrCovTe7O9h2B0UWkhRdEykrl0HGTMK",
-	"WGutT2vb0W5sH0LNu5VeIY0hw4J4tuTILCa4o+BhaYe7LhTfqkfTdpMoXfvFZpf+8yv1bxElNVHEurDd",
-	"0n38rluc33UM7ksT0+dH2wrq2BQTqDmKdV8lQO8rSYBvEwTme2yLe6+Yv+983WxEvFy4MBDEqZrsiPNi",
-	"pO0a8zjLzojwRkTRvfymIVH6vptZEVFMERdsj2hJnu0ZLV5NzW1yDY9tC3PXQYguSAs5OXqxHisSCfZR",
-	"v4KGh2oq58rWCH60nYm5JmOog5cCANrK1gVWULqC+ac39wh+NqlpYnvMm5fRmv5w9Ovh0dErND2cEYPD",
-	"YvSLxjMuuNIZ1TJTZEqvGRESHXvNJoinvC3JHz/+HRkgxf7uk/2xEyi3WxPVu7HY4PZv2m695pJtLmhu",
-	"TVR0fdZpkjEaL8iMxsxHYZqqpVAdrl7SnVlyh2bJF6fKz7dLPHV8ObPkfkqF3teRCt9yA+6HbGF8hat3",
-	"k71DulJzLoCr8ba13JUoZcLiCctIy2YkBeBTDlz7NXBHe7+0T9kKQlHs06h1FV96gEpqsvBgjnJsbzT8",
-	"ISBSsA4EZ+0DAaalYXIhdGUMbJzZJQTZPcaIzJQx16/P6LEOMS2WoxwaIHFhZggFrJeOzClYWBmusMBn",
-	"n9y+X9sJsW7PQbHwys675Hhp57YtC4I8QS+mKhSIS9qzn8Gejw9Wo7ZfVCMNKZT/5Cns+uDGQQK6FOQ/",
-	"8AwUfVsNxT6mbKRZ7L8MFyM5Yy4iAGkhLj0SV2LxNxcKExgIV91Q9MUC0gVysytpzAf4rDZbjI6u9stD",
-	"YG9U4XsqUmUzyrrkdcZszoQKRSwx6yBNod1m8R3hAwhJPpk2lz4P5PJ5fNFSSdbR8dnlbx9e9g9/fncW",
-	"kRZ39V0APY2qUhva2mRszDImRgxSxF1opUR6PociZmMuoONfxlLsK4gtWylR+bBTNEJFyOqUAhnY70GJ",
-	"lmknYdcsqfSLh3ov6JDFyx1MpSBUuK+Qa0JDAbmDttlXACUiZtsQYxXu4xcjZ+W+9Pgoi4meQ89CjGMx",
-	"FgoEW/WAki6NL7LHG0FB4BSyXIYLKGUrkjxtesXzXi8UdT17BJ253H3MT2pFHp127+kTJIGo3SXgpcPI",
-	"lzkqj5UWilJszdYJG2ryaOF40GZVPmPUJjdCa86WTxZ1bSgM+WGNnaOfGbRPtpe4BCpexuVpY2tDe+Xx",
-	"8sypvYeum1Y5AXdOi+d9nyvILprRBRkymzn7w3NyzF/uYwtJo5VDvHyYq4Xn4Xsvig4smGRLhzLXoXjx",
-	"Iuj1esU1GNsx/5s98jN/WYLAm7GZxGsGDMB2vfX5mW0yNseBB5NJw3clUYZ2DzD3Cs7hzxenJ8QrbCXA",
-	"+D2zA2vrk77bNGxzLrOrUIxlRn7o+aSaVvSx4yD5OvbHqF1Kx3WX+EXv2YGd3M+ryI/1iTcw6Us6usrT",
-	"LSmOdvCvri7CzpobQh56BKebdLdLrbmHJY9gDNWqaxavcuio2OmY9ofmZJnl6/Ro/4deXRLND3+/1/vx",
-	"xx+er/JSlKVmnV6qNNXqSSGtV+IkA5pZqUW4V8BK0tL8JgCyOMDUvchoQdBwItIyIi2o7HLlBD5llewF",
-	"Pz7rQYZgOyj6W2dUTKDvMEpDw++K/rl1aeeHVkJemH092hzRhmr1OpOztTAezMOXcru549X9POxiru8j",
-	"5/zCA+IbBavQ38xdoEjQJWYA929r8L54u6090Xi1B3C5At/WG1pAM29swOsHAH3eyABspUodGzBKG2rO",
-	"j1XRx8UyAAyQjKY8iTMmHqsDErkTG8TY3JuMZJKwkVYkF27wvxY1S4FPRvWTyLkodKw0ZTRzCd6RnIuo",
-	"ja+Y/UDx15TVsBfSgmRlV/rjhytBIxpr49QYHzfrqEbYGrfQrIWxwbrkEqHB2e85xURklc9UuWcNxwpb",
-	"M6Z5wZgzaF6inXZDxsAf923mM/zjQtNMv6KLiMSukQPArCfMmvxkZiaE1qELkuXClsKZo4AyvJnTnWPQ",
-	"bEGN83/0ASocqhWTfyB7+5YkEiZiatfUDhoTvRs4t7XKP41xvwR76DdG10Lxwadhwu1y78qedsz7QTFv",
-	"MN2Alr8yu8a5VqlhdFLiWkt827eM9IbkpylhpZZfyOHnEm1OaxbnImYZWKUHJMKV+O5csJzI8QvrVcAy",
-	"Q3QxajqZ+MYwUoyaeMIlnXwripzfyo4NPDQdzty3O1TfjKj+NO2tXFG/97SiMwB/i8zQEWkpxgpNL1mU",
-	"ejpBhvwcUWucImL1Jzuu7SZed3t/g4V/xgVGeb7NW1le4u5iPjz5DGrscPGV5fRKCV0FzzQSkwuiZKYx",
-	"qtUIYkm3mxh4SSe7zgifj+SIX8mRGfz/xu0QBJuDTOGKgPcwhgzBLjnBYqMMelX9njMwUW2+33Ib1RXo",
-	"gXRbuRaX9K5y78yeHljVTy2a0UNo6XnX2Xoa6HeNG9bg9r7RGryOez/JGHDj5nyMs1wrixoAXizg5BYK",
-	"yHo2oI2I5epQfx9XSvjq4FZt1M5DG9dHv2BILxC2kTQFM2x0mXeIg99yFMsi6q4t3T45Dwou3+1InBbi",
-	"b8pAUIKDEj0H6DKwrbYzTHTXK+Az6WQHnvlgwTM/UxJ8AVhMujIV1iViG0osUC3pBKo5rK98DilFXdLH",
-	"RCQHWQk+hXGlJxYtS4aysrcCuvLe6Hq9bet63zJo5U4vXCWb8N58cW4QrKUrugje2r0ybIKja5dRNMqw",
-	"EPb2d5f81tzSws67Kcu6Vx0qYA/3qEnFw+wd4SnBE7//bbOaxWPQqnwMHtQqiAy9dw0SbYTofdEwESJF",
-	"FRtGzkVNM0TIQJ1xpQAV/UZnRMwJj/kYcnM1FCVCmyfMxMT+DcSIQJJwcQXgcbwSx8KEcaI0S/cJFeTo",
-	"17Ojk4sj8GO7HdmAt412+VXE5vnByeHpcf3jWrqH7X4LbFKfv2FG8XI+cl9gEEeQNLqAtFP7MmauPi4Q",
-	"RmEFmIhgTUdUY41pGUA2MAbHuCBCumQEmXmXvsXcc/nBWeGgh2bHNIvJkCcJSeliZjOUaZFTC5+ZkiEV",
-	"V74tpbQh+yz2G1eS0PIvj5WHjOWYPbGMJFs0krcLVR5c1i2lYImYW09aDpd03yPbyjl2w4DGIeUOnXhu",
-	"Q3OwveAGnYDlzQXNFp4UbDxxXEMELSH9twyWU4NnbCbbFltVekRULqofwLV3d+fqqJtraD46ZgwhHQxJ",
-	"vGRYdVGsEdYWmIdtxjCLuWYxYPrZXGY9zWQ+mZYIpEiUXZobREmxAOWBhZG0AUUdAG8xpVnPJVE8RpNq",
-	"plhi+MAI8aMhf748tZ+kmH1lrxJ4eHv46TD83XUswd3tSn4fXAcSpOEh03Nme/ZYxry+IP10L4cbd6PW",
-	"nkUVBNdTlCXlwgZoPK8VGTPLHlZ2DSlu5a7K924bgLgv8aWJLmjANBTLlAS5QrHvJG2uQpmmHLDuKrJ6",
-	"w3QzTfW+Cr/9hotp74hI3yDG4DYpdOMuNKhVb1h+DvrXqKKPRETTK6vvoO4O2o5CtupTbW0b5QAKoKwH",
-	"j2fmtkBEhw4BC1lmpGf72mUl17S/MQdYfGe1VsDRt30H5hQbDxBXC2t4LTmUvqbULcu25yuUy4xBsSU3",
-	"KqJghI61RbEGu2tlN5t7p5DtGMT3XG2/RQazrHc5DW8tZ52rMEWTnGelJJ2gVG4JCE78mpHI2r0R5rs3",
-	"9VUplQNYSx7t5OqfnGVpha9jSK20tjkHOgZc95Amp+F7r99u7f7hFPcMW+yB5bCBW88RH6r61lFUuiGO",
-	"kr9Qe4rVyUjWR7Kcj7QaccztwOWZQm3Ql8Yag3rske1Qg6ntrT1baT2a0oyOjOKwbzvVBiRhWoP7XaXU",
-	"ed6mi3TKhIKab1vxzcQoW6Tof38rqXBdJSbSqwT7JEokFX10FQb4r3OqmfvvY6anMvb/sq2qIAPe/AB1",
-	"OFjoTpPE54rAP1CtCIqHz9BbFmE7SFBauku9lND/hXIWfWQRNmL6xfVhgkeMAEZLcSJgq76hRrMPBy/1",
-	"lhQGHPyO/Dd2Z/fIe3M3bQceFH/0mWBzR5efwRQ3x2rbJBHYLqiSTZavkUzmeGdjPtmBf6SEn2FsFKuq",
-	"ZCzB7l6YuOOtg9m6iWhFQzYfoqmYSba92Ir8tLK2sUtR21kFm6Wa3fTFfsrlXtsiuNUP2/ehMXNxfD9E",
-	"xRpyckguEqYUiWbyml3KyHeKKMPMVG9dYPQWRMyqqPwWLKsJqauNoUVXTQtoRgVmVpecN7+KNRI1iDky",
-	"18XKE4kdXrhbNuL3+NruCowRrAVDRpJQEh32z18VQTaj/XmFY0VXa69xbOYfOoYV12UtPNir/7VSf+7a",
-	"D75NWV6LsFqb3hM0uwUsCVdNfmuYNXjES3rzVs3t783Z9bDUVfSifxH6rqHhW4z6jdinzer5dOc6DlBx",
-	"rbdo4SWHUWhiX+OKjBJGMxa3uwR6VfsM2UXqmwnq4uqV+wpCidQihSbzHoZwlXeh2SF+36zbHXfYWcKb",
-	"utDvxhLelB+t0r2fJJKKjmtl3eigP/bQp0bnRJXTY8diATraumUfW+vWzgvtLoGvwxQYxaOpoaYCaNXm",
-	"AcpcK03R/+68+lSXPH9P9p4itK0hYhaTKU3Gvmc6I3MpuqGIjv7yrv/2w1n/t+Ojk8uIpHShCtXd5meB",
-	"x9Ri6FQ9gODaUzYhD15z7b9nVI+mNvQ4pOLK8EY+yTPWPiBu0vPByeHgrP82IhmrTly0GC/mPiDRy3dv",
-	"3x65VXJ3RqDgO1yl+VQm5fd9TgGcbvGlMNVs6UcrK1CewLmZ08Uu5xBosbsshqfJ3KwFkJG0rHhhAQ+p",
-	"pKgZMwaankNn9tvq6t4w/dYQjaPBLXLmyjw77e0es1jsbusSZ4tW+8ZwBtJ6YIqd58HxjIsnMRvTPNGd",
-	"NfAdzUFYXOCEK+2DNCOZWgSgiM+MSH2FYx76IaMA87b1XFo4ZJ0x1hSkvPH6o6+AnniZMXZXyAfVDmAP",
-	"y3w3RGFpqMiEN1+3dB9qaKx6NYAUm4sSzBxTzjKajaYL6B6P2DRocrgvGFno8cYgVpWuttUEzw1/R/Es",
-	"v7tdC9RvHQZh+dptfuM2NQMO+5dHb07Pf/vw0+DovH9++NNvt/YuahAyt8bD+opE9pmSHFkRbKqXGruw",
-	"0+4ibjtQtXQPq90DP+8mfsLFuj2MdUNc1wF0j6gQUpMh81EhdK3dZAFRu0uOURV8bHRBB4ILHTDGY2hY",
-	"0hznqRPKu7vzoAI391kONYRz3rsYTpXqG3wCt9Jo76uob7v+xfelIGJrFP/5BRJLtLoqlAOODW9M5eBJ",
-	"XsOYQpfzPTamdrdxp75tEjp5OHaU9bg1Q3/TCYs9sAikDh6Q6PfIBwZYZ0Z5QmSGUEOtEVWsw4ViQnHN",
-	"r1lAzL2hXKh2l5xhUwDCZ3Sy1NigW+u4s1rglgFJght8jH0EvIIxFwAgUN2kWSo3j/2eM/i25kfzz0dB",
-	"iQvM6Me3TEz09NH+014veKQNbe4/Uto27txqCwA4tkYMFMFISifgcLbf/wEwngcIozLz1Otuv/ul1llZ",
-	"ezNvt77UTaQUeBYS9fqiWu3grDAczWbgmVdcwQNUEKJhdnH09vWH/qvjwcmHw5/6J2+Oona3weY6dpGI",
-	"NUwtNP52ou7eWFu21gYqY5KE+B6hdE3CXSWrbtBQs1m1YVomLKgm/FS+N0/ShALb/OSxGxTdC6YVFirJ",
-	"zJcYua6k7GPKswVppSybUTM44hBBYpINjudDP5otAwpFK81knI90QGiuZSdjgs3bXXIEUWzFlILWmjfg",
-	"+1zmktmqa8iuoF9OKKwC3SUnkJFPpGCWQ7jr3nzTa/T0C2YF8pk51u3o52boO9LN+4Z+LCerEZtFHeeO",
-	"dz1oNf0CLG4vMFMk5q/G6Vawq0ximtKXZlfr8hAzf5WHkM9hIc0M5FzaXJgtRFNkwnYMZMdAthkvRRCz",
-	"Eg/JkJ7vAw9RmupcbUXpyVVqzHopCBOxy6+r5ypYXzSGpEhUKBM54UJ9YT5ygZvdDifBwXe8ZMdLtqmM",
-	"wKUCSMaM0ZHm17RklN0dT1FMay4m6oniE5GnHSbM4uNGR+H7KSAYEPN4J08BYzNlAtL0ognTFzDMEY4S",
-	"lXEstUROAiHYmlgZ3ITK69sMl1Unarh5as71aLpL47stjc8RA55XuVWWpa7GrL3a6BJmdUMCAKEaejhC",
-	"rzib6M3gmx+Q+ZQnjIwSqVgckMgs4l0alTK1n4Uiuhi8OXl39uHV4KL/8u3Rq6hLzJfvcOFT0HlsPphe",
-	"mJt1zWPmRBiAj3zkymyggBXB9IRQrMpPuGgk5i0Ir5t0/PWE1waXiABY2Zwopr9dJ/RDFEynKWLHwD1y",
-	"N3ntK7wkTFI661yxxVxmcXOsqV+F5ZEiWXTJ0SzVC5ILzROgkfp8iouUzn5242+TsMvzNNB1wpXeiYZb",
-	"RUNKZ+Sq+GSerCqksol4qCUfX1zqgFD2PZrUi17PL8DwdIB42uv1ShhPoWjpjM9mLD4gDAhRCgvwtBzn",
-	"NOKHUa1InMk0hfrTPknNPOYOyRmUesynAHvAdcJCITMylPHCx0fN2IF5NIWCiOUJEptV905wo+LB38lY",
-	"JjEXEwAqHyZydMXiUEA11zzjWuMNRtDvA2JvAKFJxmi8cLhUFrAlY53RlJkRGkTXjTu2BaF143p9RZm1",
-	"5tU2AgtPbiev7lfuLNx0jK98OnOpCi5NJ51JJvN0U6kFGim8GRCZxD55YkUn1jc4z3a7HMEkTVCKhsRx",
-	"tzv5tYrU+kkCvbQm7ouVGgQ5ctmoHKmWhiJBZyxCsfSiLJUOSiIMmzs66fWsXngFN4TTAYmGkmaxioCn",
-	"2fpe+AVRwcwmLBYwVMS27AihKIagwgpFW7tHhfMJwkgru8UCHW6vjRgMf3d9Y3F3q27YTnbc1z6w+H02",
-	"uNRNEuP2zJ26W38mzXUsoe6ZZazsNVlcpV3qzQPsNrkpvW2z7ySQ0qoQ0GobywiswLUbjq08CQrshuU6",
-	"Wzfj6maT905U9HaiYhfg2dgu2e5l90Io19MnPE47tLnL+C8s42NufSKnKRODV+RQCsFGmgxeES2vmCAt",
-	"xSeC6jxjBRaOc4Q/NgJqgYAxXKmcZUEoaB5zJkaM/EOBOj/JwZORcGgQFwc2Na7dJa+5iMuJq2S48MMT",
-	"lQ//mY10QFiiWCgSLq4qz3qGAiAz17id2GVpt1Bu+tG4WW2q2zicb4pBQ2EDqOQtF1eAEyaNTuvi0eis",
-	"sYNCTw2j3MK45nwoeXt62H/rPKP75nnzQCjMLywmeQpd1wAMd45gPzSOM6ZUu8gFpNrN91iRlCo1h15S",
-	"IsYQO00Si9YfChtoVxa+hmrXRY2V9mpjFrAq6DLgPp4gUhzc2F4o7P5oMYY/T6OEIKSRm7pLnvf2IORC",
-	"LZkU/evMPuHVxQF5gSGWo/NfBodHH96d9H/pD972X749slBDesoVRlOc96lELjJrIDabuxyKISNjpkfT",
-	"hlamcjIQ77meDl6d9bckNwavLs327yo3INfTc6bypNaKv0Dy48K274PvxA0tKQnHaFFdI8GUZpPJB/t1",
-	"IzKS8orfQR3srhPxsvRgozzjevFo/x//qZIswCfCfD5ggFQU191f3r7n4CUhY458uW9xPkz4qEm+NLco",
-	"9uKlg1y9w+OV6D6e9yP/S9OCM2lZXrbZ0gGJRJ4knklQ3cQkahMFzH0/hPkGr7ZaUevmaNDa/J67D8c0",
-	"aSC4Q//5jBS6SW1rEdlN6hk2Kyd9RaLEc/A47UclA8LrGNHg1dmHlx/6714Njk4Oj7AFRuLEeKmvqF/q",
-	"S6dVdFcKjJc7gbETGN+TwHj5FQQGMPEVVx5yz10eKZIf1daVDO92jYDIpJhUVWQqSC6uhNGurRo7Ydob",
-	"BqEwyipm/QRVKHs+Y2ZIhbl3LHaGhS2OU/bUWv6N5729dpf0AQV0rxeKMeUJiwnVms1SrUAllsJZC4HR",
-	"YV/0UPeGRnzIRq36jwyNC7L3Atp0aaYCMs4zPTXWgx8TV06eP/0Tic77lxYt9ehVZJHxzpnOFh1YU2QT",
-	"JABQ1EabKE+M8cZVaZpQyCQ+IJSoHL7rOE+shC0VJ+EeHts2YI0a9pYY5VuznB2bfLhtf/60DhKnPKbC",
-	"QTCo+8ktnWEsYs90PoNDPgUOWb7GdVxSos+1nk0eOY+J45RcuBR8LTO2XGNoiY68t5i1tHivsNinXExC",
-	"0VKaJwl52nve7pILZvMflxgyMjkqFo5Zep6AfBLnIzILRWQuksz4X+HP++QloxnLova+HRdPH1OELXz7",
-	"lGUsQIAn26dMSTJhwkzhXUgKuCP0fXMXsIE9neZ6rYiIvdOAP/AAdfX/8Mh+pEM4fEPPfwv+w6MhnDco",
-	"nPanv1Xo/Ai+MPd+nU/Q4mdsVWTrzFW+Jgtbaa6Wi0OAcoH+fNso8Nsp0oK4QUASFk+M5E4lF1oFobCA",
-	"uSrw/qg2yHXfwxa70wSF+6xSodIl76e2Kburj1dEjkNR4GRb11iWC5dfHKBMNTOYVY6929I965KpJtAw",
-	"twCDDkXkHbSAFp5QozxYkVmYNKh/uLtWDLC3opPNMfuEcN+uHfWKSFwFQcF/2lUF8SlCmXypzlHmTnkx",
-	"04RgWUlmvOksrsJAYDWGvSiGRXPIMCRK04Vqd8k5VGfFoQBSxNqr08NB/+2H/uHh6buTy8g6ep3TfSoL",
-	"3431PKOdXWdXBEb77pHo/fnpyZsPZ/2Li/en0LQJPTuMuF7UfhtcoYqP1xfX0z8+WnoXbyvUu7sX2e85",
-	"TVRlUGh4/R4MhuV5XHdbs+tQoMO64/74WO2TvR5JWeZ2vaSlgyO9QSMPRUUlBwlGjWxOAFwfL7i1MCY5",
-	"U0ufEYA3GIdG2+R570+hKDX+gmNzfb6wXZ4ruPMDJNSaMlRABURt/g28elboM1uB2KpM8rmwpjhavHMy",
-	"PFx1e7lwtky2n8lSscStwrceBY+qXOdR8KjCSWr7dAVr6eigi3Sm3Gjci0bH90kJLSvwyXp7vR7J2Mjw",
-	"oFr39ZkZ+yc79Bat3Mo8DS5su8M76ax9h0UJBSaEOSN3CmUSBV20nkJrKGV15wMnmmzblwMbYBZsAm1W",
-	"m4lEbZ08GjPgXXO675ow1KdRhGVvTSRxaMnhmiY5c2lT9JpqihaTtYN8ExqjjBnziQvsYlZPL3bSbRKM",
-	"naKBYuy2v1+K8V9gLTnXVN10aHskG9kZc5UmdAH5dgcrYRjUVM4LeBdAaGyCiHqN3ejB3PWeHZ/ZIeeC",
-	"tDKZsADwcrxVbt1kbSiAte3fm7P5ytT45fXOyhx35EK+5TIgJG68dCm+bZfw3YKx6oIFrX0F69h2BzBL",
-	"G03zyD42ME9FEBYgUUw13Yf3nrRSMfmXf07Z5F8mfPwvczZM2wdDqtgPz4OIvDt/C82frKL4lBy/JDEz",
-	"Wi5U80nFyHChmSIZo0mygLuGTjMzNvSsLFVjIMKocwVzbd2zGIICAxa4AlrSPg6IgiYgfEyoWLSxrxqO",
-	"z13Bmxc9M6ap2Rw2YRIkTw3FEK5C0VKMkQh/eClpFuOJHBBKZjQZy2zGYlfyCK5A5/DqtdHyVyy7htBa",
-	"KCL4CggWC9n0EUn4lS1UsSCy+/ZfbqARzbKFTazDcBuxAFcUnNKPVSgi3GyEm7RfrgxJMaSjK+wvZXbp",
-	"vg/4CXXG05TZ2btkoG1T0VCUW4nGlCcLdyyuj+hagTxpVECum/D3zkpkti0EvtIUOy66C6x9MsYegAcw",
-	"mpV5MN6bTYz+Gf3YGcp40QEW+Gj/2d7zF3//9MdPDrO5mMcqy8xqT+UoGB1hmD8o6n+JkPMDyIid34ix",
-	"SZul7CMHU6rQ11+rpl/4QMzW7tQ7dRuSVCUm5Df8vSnumL3d4eImBFNNcKxWZUDIpOZI7qFLQbcp5KWw",
-	"GHrYocs1F10SzdlQce00iqkUbJFKjSSVMpkmjCSMXrNQgPDfJ5SMeZKwGCiPKwvChr12LA6tnd2Gf7uk",
-	"76pJPV6Pz0FJWRaKavaKkfdTmWe1Ag375JrVtTFLYuldbp3eDCIENtMburfmQme5Mlw9+rXzWmZzmsUs",
-	"Nv8VkalMi8CBeRdPw72QZvLjwkb3qAhFFfDaXDzEAipS9Z/3npEaBKC+zyNyUT0uSK7Y/rI/vkvOfDjB",
-	"KGM/AnTE0x9L1beBhwMGUlQc7CmogKoV7QBStEUsoHd3VQ67VlKNoTlL/XeTYrN5ydMuPLDt3GNXlOvY",
-	"I4ZlPydN8RlEC6r3/jOiAWtC453Bmuqx+B0KluO8cjw+MBYIBGvJcOFaidRrDfcLFK8C9vbwc98bEA0/",
-	"IVlmKcq8IhPWmqBzO3UlvsurEf4DEo1pothymN6rou7Fbihc4upSEq26mYjq8lAJYAHdloS6Sch7yAgo",
-	"IlrWRL/rRCKUKS62HKuuTnJX5q6d/hea8Nrr9b6BHjI+meqd+Xv/zN9z1imfW5Hu9WXC3qtl05AnCReT",
-	"JyMqRixp5jaXeSZUqdkECh/XzcJQNhc5Uza3PILaXab6Ogqsnj+fcpuLaQyCZGHLe0MBzIPMAK+zFI14",
-	"fX501CWHsCyzQoxb2XyWkkFyOQXDBULlFZ5nRpZ8xHw2P36HA19cBooi7rum04Z7y1jvgWGy4EdlPrOQ",
-	"cFXJl4W02soILbMFSO+nxLf3gIhI2xkJJ6cfLt69vDg8H5xdDk5ParEN8AguSiNvVXqX52kS3qVngiWa",
-	"6D6IPJq7cnRpmZbOq3Sv7TXcKJ3lT5ghWKGguqttW8Wszi+YSaGnycID2i4YNZfUXfDyJ98vLgaxY0PN",
-	"piTDfBFYBx4fsVDYOzSkyiUwjIoZUpZxia6HNM9GU/MQjWNAkIK/J1Sg0x2D3MZ4DoW9xcQhilo1wroO",
-	"1FTmSUyMPY5+Ebi2GbUCkQoypVkMhwh/b0JYO3NHtl2/tZljFb6a+3KB/zyIC/e9ednKXDUtPs1al+fG",
-	"dcgYkG6zqHsNHNvws5gBrcG/M8aF0jRJ9m+2UEuoZgrAGVgKTiZLz4GFl55PqQ4F1ySlPAYVfEoxVI5y",
-	"Mg4K+Tfzd86VaVH72MK6ibhW/t5REYei4Chd0re547avVDmR3rqpzNQW5gKDaMvSCbN+Q+F/7ZITIyiT",
-	"xF1NvPtckRmNS1UjKh9NzWh29/s+tf3D+dHF5em5MaE/nL07P/ypf3EUkRawC2lBJBbFyI9V6QTNqTMa",
-	"t+t778PzZ/bh+yQXCTVaSQX7c5dUX6/9IjU5qvcAMv6G2duVFl/5c6SmzauvI8k64Zkxlc/YJnqxzbCy",
-	"lnaNXuhDPGjpMkFiNpOGbywAs/rcTLlC491c6QxFoXWStZROWAN7GEqn2OmcqwRononycUG6QqWMa5u6",
-	"J1Dok0zHK0q63zvbyumUuZoyxBLKGE06ms+YEcUsMTRq7gEfWzpTpEXJWT40FATv7ZNoxpSiExbZYhX3",
-	"70EcBQSzaDDZBnEgInDCqekln7EI5WFUJrWoDdLP+qf20QTEdRqJaJaJSmp5WQQRiyY2Cwa2YpdhNGUz",
-	"Cd5/W3mDbSq6oUAo4D9fnJ4QCQAUmErCFVFTmjLSomKBPSABLmrIyIwrBaDerrgdO0SWU+zakGuDzjkW",
-	"k6e95wUqVHHqSsvUHLjOFlxMDkoJOGY5lqPg1Da9BfyDodCLlAGm+PNezykUgFUO2Sk/PCc/85fw571n",
-	"9ZxmxPg1uzCLOCmd4db6NC3P86m1Jnbhsfkosf3c7U/2r323qBMDoekVK1KmUP8rLn7lut/KtUohneVc",
-	"kB9evHj2QwODQg20mUX5OufIKt6DOPKGbOQ0EyiijUp3akKvWeFuAjdYoR53Q3FZuKUIVRa3zhZoD42I",
-	"LwKbcK/AvkAkzdJApbcyZj6zue0j6DPQisoM+sPFZf/y6EP/8HLwy1HkAPYIFnTTqdGyQWvBhAHc6AGh",
-	"wpbeIsDeJKNCe21kvwTu5hbh84ANQwLGIce+Hs33rUWGEYrIaV8fBifQrD7C9ERnGKGDLjH/mTIRm4UY",
-	"+8nwIX8AN8c6Ob10+8RY2rJpdtPh6BRQKJH8qF2VZCjsMQ09fJ7ZwGPlHBheYUXDS46hRY0jDle34fr8",
-	"KvCSQCU9elgSqQrlzqY1lt2ZJUuvckNKIh39nF3SL9lsfjtg0dHlaKJiGs28QklEx2j5TIEwQoGrYXGX",
-	"HNHRtER2PuLuDheLoIfQ+cIe634JSQUJ2Si1QSjg2KhYQCML+IB/ItGrd2dvB4eGSL2ZuFlTYzvujY6k",
-	"oQjF+2mFTItQU8boaGoIzGV1mi8JAs/+e0KzIZ0woGUhvfkbigJkbJ+8gDyRWhjDG5mbB+6DW+0+BokM",
-	"wteqLdVT65KBIGAFzWRs1ACnD4En2vrC2vis+W40g4ZTOLF5rxOFwqgE/lP50J+yMFiFqxtKSSr6dWPA",
-	"7eKG+b0lie3muKOg220GSt8e60HVcl12CHANvIGrXYHqPUr+R1L25nThjBYxAWnneOln2kxQfros7R4F",
-	"j2qEVinP5CZLrLWzygTa5OcvReWggt7wQycmQNy1LKSiUQKgYb05gnFNAKsmdU4x3T4gkeG6Zxghs9N4",
-	"TjaTtq8RJNAXDAbTV8DygulDVBXmXLGDisLFVU3kwSmOFfeAg4a0TE4K1tQL7J56OL7fCjikrrhyGpv7",
-	"+iXN4ie2k9btzRUufcUH2rliUVWXugQLXb0PnWLGKahQzdArhzj//W638J00Txj5b+EpSWIoEGnkM7FZ",
-	"Nu2fYEljVfuEgijR4Gs5E8rfFdcproQkZGuxwP/CFbFN2oCHq5TOQuGb2IEevl8uPGB+wKJBHGldnPWP",
-	"2weOlQbFUfpHqAoFNNEaspGcMUWuueJDw+PBf92i+KSxC6x96nBlGms/yzdnC5gjOPod6ZJub02AwO6j",
-	"3l3nuF2DhkZ+chRzvX1uskKMPcErtHnL/iWOU+vmOrfXs8wLbMi3Ig9Vl5wK520qIyCZ/3QvtjDFqf/2",
-	"/Kj/6rcP50dnp+eXR6+i9kGpn797uGyM49cut/jHdyPL3MZ8rKehsLMDb6kuuRXBj+eMKikigm9ftPeN",
-	"/VX0KcBOG94/DyxzCjn76NJxfcbJ0JjJ1e3X+rHNcjYR+ed2p/f/gn/jITL8ECuutRVbnwA2VFBvfSd9",
-	"b+YtX5Pb2MC1REX2yzOBKOYZA3DEiLw7M/rwq9P3Jxh2JkISMzNZMG0rD5x38KAw9PwALoKNOZZYRG5e",
-	"x2dRmykexloAhiE1w19gpnrucmArqUGTCAX7SEea5CI2T9GMJglL4HVl/akpc9CgoyvVJb9I8I9JUcOK",
-	"SlXm0Jfk7esPv5xeHkFVumeKUwz/lWCgWQXRERyO1mhoxXShlrJQAVaa/FUKZoa1QDkW02cMccUhS+Sc",
-	"9Nr7oegQRL1+d4beVLOxjPzdHmkVcFFQfr5oB6XqdfJ3L4onXrgnusV45rvul1/o7MFfi6Tb8nydvcA7",
-	"oV15vEX2cD5wqvGb0YyRCb9mAqPNLSrIu7PHKhTErEnTK/sXo02aRTxWpLNHMqbzTLC4HRD4nskCEqdK",
-	"45adpRR/wmQKrs3YRTH9iKYwjcIFuNQJs7kLoDK/t4adADR27WaodZyM/CEh0p9bAOSNeZq2VArwAOYv",
-	"MOLY1jLaU2+9OyN/9yKAkyCdPVsMiYfOaCbw3PZwWuWWbwTzu7MaEsD2BuWoAuzbEmNx+GScMWbxKtXU",
-	"7BJcKVSbUYx1QVPrrDfHfQ03JihtG3PPiP2LvepIwbBqMpMIPYGgq2Y/jxWZy0xPax3Kcttqv5nhjnR+",
-	"nLqprhHVfiQUWxNrmZ+PIgGveazg151BcJ+cx+YzGUn3ZW2CQnswsqded1hWEBDjpDmIfZwnmqc004YB",
-	"zYoyEwvcgvIJMzyiMU9YtE/OTt4E5M9nR28C8mbw2ugC79nwLCAxG/GYFbHPUCDmTMuIQs9CAULK8rqY",
-	"jRJoVe8AaEpB5UJw7r1oFxiIL8jxy1C0nu89a7sgoMOSKYHCgAoyk9csJkM2tpksmWPLJOUfWaJIwsba",
-	"YrsAJM5+KMy2SP/sTBDFJvCFrEYCLOvPrwevAzI4PCxBvsSkH8shgyDu0Uc+Dsivx2euuYT5IRQy40xo",
-	"TAKayHbgqELZx+yui2vOBLbLgW/QokSxkRQxSflI5xlrH4Ti7OQNGU1zcVVZH3CFjJtrmhj+ihPo85OL",
-	"gEz6x/2AjH46Pw6IOn/zMiD88PAsIOrl4DIgw5/fvApCkf70m/L8pW8moYLPcOV2OrNP9utgHBB99KsO",
-	"yF8vzf9y+F89OD4yOzwAiiBHvw5eo0AwR+LeR+Hyy9mPv5JxQicKIT6gH7QhJ6dNQbQdoYfhlAo2azQ7",
-	"/7el3Z8cXV4c9s+OnnZ7T/ong+OjXy8v9ro9kkiZdkmfjDHzWipWohaXmxCKqRHwWk6wWK6k9Jl3rcI5",
-	"ox6XJ3p52j9/9WFw3H9z9OFVf/D2N6ymiiy0EArfULRe9EguEqZUqQPVQRXRxMEKaynb+w7EZ82ySdJC",
-	"ClGlLh4Q6Y7polHHbHeJqxb1F96oY3SoZJJrRqI8SyAhmyel+1vqs4d5NVjJ4RoTBlDywUiaQ609JYbt",
-	"AGQSTPAuSxTmcljkKaNaCAlPwXcW0h9LrtwJ2qthLPISUFRsveO1DsMqetRK5WHmWOATwwI7ANO9flsm",
-	"2BVM97VxEXDq87e1qAh34yXcFXaugSoHBOxvgI2kGuG8rCRY2b02sNGLp8+f/vhj75MqPkFZmC28Q2E1",
-	"7qzTPN3TgbFjSojFKQWLjNHR1OabmA1ecp0wl2ErlT6kmk1ktoiaKq6OF4duOZvGUs4okNatz13wvzLw",
-	"e2zbtY8LunlTTwWD4zIC3x3nQ7m3d3SFjhf+pDZUrG/Su6HDNYkdHm2gdBf2AqWLi1GSG024hbRv/7hP",
-	"jESI2s3UDq37HzCpm/WvQ+dwkjsiv43IU0sOVQrHX9ch79W0jaAyBza1z6dSAs8GdWxEs8w1+faXIJot",
-	"jHUb2dZ2riFU0YhpPxSRS+uOSMIV5AWTUcagwwdNwPE1Z0niYDX1XJI5XUCNrwLTxyinoQjFaRazbB+y",
-	"vUdM4ZUjrfIFbNuOGs48fEamUuPBkRb8kqcd9PmWnw8FYh7b9GPzXHlUo+27cYjteoKgZ7EDPPGwY0+f",
-	"A3aBsueoQ5Ewir5VN3WXnIGCP6fJFSnaqBiShtxYcFz6+dRUzmFDmOed2t61obB/AJca1aVw1XBBYqrZ",
-	"funb0TQF8FYpRozQUSY9XIpZiBzDCszHQU8gIPaDwzqxPkpbxwltFM2oVn22i4U5QHd34X2Z2WKRITO2",
-	"7BS7bOs5sw2T4OrbQRTgFhnzvEteWsaJn4xmDK1ymWvSqsbXoHWSA7bDsIGN9pl9tLskGjl9wljKV3jK",
-	"iO3aokmC/6l8/heH1DRNJ5GN/8ESQgH4r76rlKaTxnrwT+LWYJQ4zecvOcsW6/BueOuSTtZ+4XsTCg+t",
-	"75r5NGu1XqvUxRiy20AsOCyppqgeKORkD7AHe70K9iBEvuEvT3tBr9cjrTQxjEezj7pdbklibghwFHj4",
-	"WS8UxTCkpTM+m7H4wEbbFIkzmaYQzikNUfINWKMBSmjA/+BL1IaLUNyEhbY9Ba0xZfM+UVp1SYSSA5JE",
-	"p1JI8FrAC1XOIkWyCIWxS2x1HLZjLSVWqVLsbp/83V5vKV5TclDakAtpWZYm4sLf51xL4APMhQaoQls+",
-	"uOyfMUII+Cy6qzR8K5nhl7HOK2UEd0pnxGZwkdaIKtbhQjGhuObXDOv8LNysz9+q5kJcnPWPA5+gpeXy",
-	"8VhxV+a2WBCDcShw35iDsSg6CPhV4IQvK8C1eDYgXc/QCt4KJrVU+o7wK2FXTWAeIKzvLKvrO4rJvM84",
-	"5HzWelo21Km/QO7wK9vU0mhxhRelkp0AWVc2FcklG4diOdvY8SHvQTUj4jirE5H9ZdtlId9tFvKmFLlB",
-	"/vEKw4+0fOtcX8fujTuubkaY210yQMeGIlHGkGhjlhmZDRLMSkro82hNn3jZXVJuZdaKEqtFn5dHszaK",
-	"7w2ZJMYY7HvhZQndZ9UYgbUiLS/AvpOMkYrQayj9qL8Uva8nC3zqYfmEP/3qfZNX6LPV6HNG400u3mpM",
-	"4M9P/DdU8XlZ/8uXwmbFQuadA38wUiVPjHxRoYhGXuOKDiqKslOBl83v3BaV46NFiydl50IFFcK9oKIa",
-	"W3651IAsVxqUXQlCzgu91oLPVysOuqE4ijlkFmE2kVc9V3SMukc6Ze970Cl3iUG3VgpsTeI36aq3h/Vu",
-	"VwraXfKT1IUt21ryiC47Qgn4QUNRcoS2nRoAxqFM4uVAirF53ZV3iSB1yfmhiAyPiYjIkyQg7OOIpbrG",
-	"si+PV6c3CCk6t2fxO2ffLhi5Uz4+X/lwVAQAKPWsoCGI+TXVkFp/4cvCKQg+wcLT5+zTNX1jPsUKLzO6",
-	"fkm/qPxBNQCy4qoOrqKVXFU1KBxSFaWg7/SL21PzG3xS96/qcG9XdbjTJQqH1lctOyypFGgHbF5udCuX",
-	"6d90znfJBdOqMFO0BFcyafGYzVJpbkL7wMeJE4v0jHc/4QD1c+N6n8DTd23wf/0rtXmjom/bD3dMr5wX",
-	"jlBLQ2sp56A4foGLVPb0bKyft7vkBD1sVslu1Kdr9N9QbKYAl/10D1gJ7oNaso4ObM9054H70krwcY2v",
-	"+F565Fbc2k8rub9V/JXr7VF53bTYHt5aq9Le5nl9gTJ7nHNFjT2maa3ttm+upl87brUrpb9vpfS11/te",
-	"1NGXLnYu7lizhaZsn6XavrNb2Cm3O+UWlFsbszH/kc1osr6c/VI67qchU9x6oe43LIVZ8xYwKZYU+ZuA",
-	"FGu7vHZoFDs0ih0axUZoFFsMJ++gKHZe4i1CUXyhoPOngFA4Fb/JuVWrF581p08HcF0zOQcxq833qWRO",
-	"mdlCASQbIOvxlq2tIQJrFFPTynltWBXkPGY4cOCbKbvfhwtnAUPdC1UYomphqKpTfR3wAqb0mhl9BN9q",
-	"rAC0pv8Ddq05m3ug2WwdB5v/LnhY6gFYDA/R9i4KrErXaU1LHE2A+hv9JOZqxtUKfJnaq+2Sn/G6WWeS",
-	"rd0A5VVmJeQ1oxYrYyRjrnQu9EEoQNPgmsypTxILymCyxb0MzGO1KLRd0neXFJUKyaCcQRP2kVed5bVp",
-	"1Lj34tJuQynwk2ygF9TlcOMwd+EMu7cm+UMU5/Y7lupxbB4J0vFGV/oTrXpNJ51JJvP09mAVrSsQRh5U",
-	"7V/YtiZ7UcKJViLOQ2Y0TaHxvzHLqbZFnU75XH7ICFpb9onITmmaLKCsyReBFtjVhOsA+VAoYKAm2ewq",
-	"MN/g1r9E2ec2BbFb6apOwnhwu5LLlZGqSzpxFAYXDQiodM9K16G++NLdnvHHJxlFL1gj1kQGPYbGZI9E",
-	"xsqPCBck0hKrHLWEssKbQE6Bq6R//StJM3nNY5aBPwDcU1jdjXqvlVA29YzyDE0DgFhyrcbcCAEWj0/l",
-	"HAzmGRULX8AdCppl/Jp5jfzANboS2JO7KNv03gqbtmW22CW+7ZJf75jyRAXod7M1I6U3vHZg1sxVMXzL",
-	"KAVRTDWLiKILReZTPpoi8BX4/Mz87QPbQElA4T0OW6pV5GqjRk1Fbn0ofAdzKchQ6ilRPGbKqw57yz2V",
-	"sLkV+N7sJwY4HPONZ7mCKNzg4pQ8f7r39wSYsiGBXLF9KCJDNyR2NiMR9IrpQxO31/3B26NXERF0Zjs3",
-	"hQLy/oNiAcVZG3Md0NAoT4xq6H5PpLzKU4ueB1agq5clMy5yzYrGXaGAT0EVgP2DY8XmAfNCcar79oq0",
-	"ZGaOu+1XZpbj/TNdcgqd7IyJhcQKLB/7alYoxrkkzFvW4enrIdDH9vpXkvAZ16QVvf61AtAWhGKly7N9",
-	"UFlzUDkQypM88x5bC2kAq5xTDmnIoXAVGvbv4KxKErga44yxLjm9to4UWOF+E9IbWQJ6s7XCy2hvfuMO",
-	"9q3dUOD0+tdzw4Q2FV+vf32dydk6NubrXy/ldkWb3UKDUAP+8lDqaB8WdNmlRLcr+4jqm+fMlHg2aLhC",
-	"STqOP27iXFqNUYZwaL72doXm2SWgbnkURhEvYy22Cue2ekwiek01zSKHYshUm9CEX7Eu6YtQILYA+o2t",
-	"4goOZxQwI+gTaNnkgtGMtKJD81vnUAqdyWTfAiUGoZjRjx06Yf/wbO/Fsx96vV5A+GyWa3PWUdsj8ehM",
-	"igmJji7pJDog0WDcOZGCdY6pHk0jB9GK2CSO1YbiWe85sTIOIAK6JPoVVsCE7hirpXMKh6T2iZBK8PHY",
-	"4Z4MMzlXAAMpy8xaL9KmBlkVYMXNGMlgbPYCW1mHS8DRP5nwcZU9jGU2o/rR/qMhF4Y2g0dmtY/2Hymd",
-	"cTEBusVX/zllk099NxWf/OqcDdNN361lZzBc91HwaMqoSxCsUFdNUNSSG1lFbY+C0tpu7sLQXr2KanFC",
-	"HZUaPqgXAJNzy5D11FizfEeeK8czIz6r83ScSOiHycfcxXmXL5C5NrwCevoNnO/fdvmJt7eVfiXnooK+",
-	"uR7k5raTDYGTVrINZcoETXl3QWfJSoPxNGWifzYgsRzlvgmF0WZZRpgYy2xkZBVV5Lf+8dsueS0zkjKZ",
-	"WuRqLWWiAmjLbMTXxauf1b4RUplR6qOPHW6/hwVuIa1zFstRYnSAaJiLOGGk00Gg7U7xNJo0is94QjOc",
-	"A2B/QsEdcMxHC5DoDYQ3kowSDg3EFgROgKa8gz/BKTRIIrv/zZKc3KmuuE31IVChMzqyWU0P+R5cTrny",
-	"2yndgaKmu/kGuK9snc+OYnO1Knu96OYIiQYIJWVecV2tPZBmBYav1hH3Tj3s7HOz/rVyz9Vn5Z3v4mG1",
-	"NgwgqOWWhBzd479rw15NmWdYHKgIJW9PD/tvXdqXVeFTqtRcZjGwXsUnopOnCDM/zHXJ9azQ+lfQjp51",
-	"ZpQnvp0o3pBSEOpPJDo8PXn9dnB4GXUbqhUNcW2rVNFPcEfVirC3Bt5svuBDCG3tOm433kykL0LhW651",
-	"ORsUMnAiuJtSdiDASLdid/UVifBvWKQSBRbQ2bXEz9g4VzQx5jI+V8rNpCPs4lAqoOi/Oh6cfDj8qX/y",
-	"5ihqdxvQuPzFvbdoXLvU6gb8LtBjoEdJkthkRegh8RkkXCRZlamnKdmqAefLKBNWLEFy5w2t6wDqcCI/",
-	"VgGmCX047LtTqrp1qnc9xfZ27P67uQFvmP4C7Prz7Wfk06sAtA5dugGdoeVrda0W9WqXC7NV9ax2l5zL",
-	"hAVEaapz60pOqLB+4FA4mLoiCFMuZONSlICymkGqtqi2FRPcUW7x93iPd3reqgY48ZfR8xrL/ZZ1v1iO",
-	"VuQeG32OZUyMmAOpF3E5c6HkKnEd56hSDGI/4GmLyXCBz6HjLRQtLPCJYOYnURuiRQ5+n8xldqV8rAb9",
-	"KYaTwqYPINauFMTDYZpSFmIo7DH8nbmCZXfekhOPrOPDC8UnOPHIGj68UGzmxHtlvs+tHEizj/rJVH+S",
-	"6+6ny+O3cPgP33d3XqHWz3feTRlN9PSvzffDkt/TXo/MpzxhLgnDjE6yXKgDwjUiPfp8PujgWKs1/gTT",
-	"bVNvtDM0laXahXNFaMKvvwGCOLM7MrsR5ouvTxJAAOBtav7++N2ZgHqMScYu/vLWsaQDyJpymdiui2KX",
-	"nLOYK8wissnnw1wDg3Jax34obCaeglpCrPbSsjwJEpsfi87rwazfMH3OaMzt1rdY2eAmqaEs88fFnZDS",
-	"F99bUBmnLG82qAvHt+pO6gSogMaLg/K3drTjEvJalPg1QTZDu0v6ZCkhzKJWYOsEFhOqMcMXG75m/n0j",
-	"wC0ObSkjeQQpoJbKSkuxpNYOhRO8kDhn9kO4UJpR6Di5mkW7qaGjUXbNiM7oeAxMeP27uZS+un7uKmgh",
-	"aDndZIA2OFjRa0qqjJHm+87NVVaLqLb6TFTk4oXCJsy4SgxD1U4laEUzesWMhIhwcEWmWqf7T54kckST",
-	"qVR6/8fejz2bqZZnyaP9R0/AhrNntLx85OxB6dP6+kO/Ea1YMjaSx5h6j/bLx2yOa6lLJnrmA3TR2xTG",
-	"kvueOHeIjcIXqbHl5leoKE1ER+a6NLMxPGrmhG/AJ4LFZkKft1dyHu67ZKWgmrUUFOsyU4LvkUtRmtI+",
-	"vv6sUFHsa7vNqFOutMwW5UGhKrdmzP6SnTt2Ib7HJJMJ5EiB0RyAxawqi76BLi1FsmiXZrVD1X00m6up",
-	"mNZcTMw0+WjqUqBdsAWLkG+dxg1SM8/xqnjlrQOjNVP/Ifzxz2mSMG0Gwy+vbA6YEeXuq6gAq6AxUGQr",
-	"p6kghtfGecJUaVI73m3T6rnsJOyaJYSLkXQekY8pE4oRW4HBKwMXP946Np0o0jo7PzoevDtuHxAmNDSR",
-	"g65akHpjhiyPDZf95qiDm0uzYwVkJgWcknINMpD3wt/AQ8MEeOvtC6XJ7C81850bVpuV3iKtMf8IDXqW",
-	"F6Kw49oCSN4spfzhMzdO7VGxWZpA3NCYamMQaELXrPP3nI+uOs2rhfs8hd7pMRvTPNGlD+dD7SNq5Fy6",
-	"uJVa7Ridld/52Gw1WZBhHk8M1aaQSY4VLYGr0nc3nmVcQplPpm3RoVmGo4vS1Ha0hj2aEx/p4itAsil+",
-	"/ubBkHTqWIemmivNRwoBjsWYZzMWF4SlMyrU2BydN2/rpjG7rFvxqWAdSCF3RwRtvCl05yMZpMzWDScF",
-	"M2+9XHkS/oYpDaBbfqBym10KNQOGU0EhVCLlFclTCDT/nkNpvp+Ui2umdAdHq5nzZb5AycaSxJxLjH0D",
-	"9aqlHJCpTMzNQ9LDjNmJJIJNqAZja3l6HLhm+p/sQOayX3Mx6dBrlhk9ZCSVBhUg4WaXZonXNMlRBoEA",
-	"1MgEYMNGi8mYqqcWuwZjo4xlwuVtJy+YRnAI/K7wpVvgpFFQH2FsMDrkCdecqfJEgml4r2YCrHJ3fcvk",
-	"bJYLo2nY+jXbsjDyf4gCEilqDsT8l+apitru7gGMTBCKMp6k7akO4FFdq1ND9mPqun9m2E9BMBarog0o",
-	"6mTuVpWgAm7uwONZW1Qb7JJbXpJX0yraToEvvjSRr0+uY9K+5PFmPXMJ+6XC7R6XO5fdmM1VSNZIIEwV",
-	"x5ZzNsPb7s6mSOP9KFyAvpDkxiw2r/DmJG98aZnKJxOmXKk2CNKgVNSIpHCw3JuNxYitN6tKVFeSVk/R",
-	"y+dTQdg2p2R7eyK8X00fO6od4ZS5YkpnHdfgo2FmewudhJrylCiZxBCgFISmaQeOlqh86F8FfTjOR+bg",
-	"0zwbTaliobhmGR9bMzVYYkull0kL4WAMy1D5jMH/mynanlrgn4+x8tsPqao3gEOFUs2mjoTOFiTO6BiQ",
-	"J2gMrUvlGHGBqI8J2aSeKTVkShIusKSNfYRid0rSqdQSxVvGRoynuktOrDPNWGf02qUz2zxJbK0HeEJm",
-	"co/YYyfU0sm3CsPT9KpOML6WGeMTUa3sKNVvwVATaJ9Y2EC28AHUgHL5B/wS07INMf5YxzhcEe+QiiuS",
-	"0gUksFY+AmmluZqaE7o4vsDekwQRmAgXWhaKnlXMAhLn6LxgvpGNBwSyQ8rxWLEyHyjPeKvGPpUJIwmL",
-	"JxhVB9gglhmWyWLy54vTkyIVt+UtaFAYzWztwLdos2RY5hR0dJWn9YoXW0C/3JiUe+oui2PDVb1JMTKn",
-	"a+jWnaxhWyA5lDkRhRpDnNE5TRS4V5zyAzMpb3+A844b6cex+hA1MSEzd+xl1uMUqEd/+6e//f8BAAD/",
-	"/w==",
+	"7L3/jyNJlh/2r4SoA5q8zaom60vPdBUOEruK3c2dqmINizW9vcO+yiAzSOZWMoKTESw2Z66Nsy0bks6G",
+	"DzCkheCTsYBlAQZkwLJlQwL0k+4/0Y/auf/BiPci8hszyWRVdc/M7gjQ7TQrM/JFxIsX7+vnfVcZiulM",
+	"cMaVrBx9V5nRkE6ZYiH864WgoXdCFRuLcPnlnIVL/avH5DD0Z8oXvHJU6XBGBvq5Y8LuWLjEf5CFryZi",
+	"roivditOxddPfgMDOBVOp6xyVBmacStORQ4nbEr12H8SslHlqPL3n8ZkPcW/yqcpaiofPjhIX4+OC0kL",
+	"lmQmpJJkSMNw6fMxURNfEkXHRVQpOk4RNKXvzxgfq0nlaL/uVKY+t/9sOBW1nOl3pAp9PkaK5t6Yqfbp",
+	"KjG9CSMD+OsTSXwv+v6Mqkn8ed+rOJWQfTP3Q+ZVjlQ4Z0lqRiKcUqWf4+rZQQXo8afzaZIanys2ZmGC",
+	"nHPBNcF5FAXMG7OQTPUTDmkQJUhjj1QlY0RNGBEzFlL9OBmJkCwmLGTEV2TAxj6XtaI1hNFKz2N/T8+D",
+	"vjfz2Cs5qbeMhvlzWjIaEjGCCSTnV0Sufv6e1D5//vx5kt7n9XouyZZrixjDnoVPyBonExoiZ8hVml6L",
+	"BZlSvsSFk7CUQ/0CkROxkA5h3NOnSZ9y+OPYv2OcCM7W8oRMHS2Pjeg8UJWjZ86aJd472DwVMZ0yXnjq",
+	"hvjnT7i2pzizTbtuFuCH2P0WV+HS0vfSDxQLC+Qn4yr0mcQD5cuIWCJC4itJ5HywY37zmdwk7Nte5cFk",
+	"Fy2npvSTr+ElnoS1Szgzp6Wqv1jTCyf0z0PBR344ZR6pjmggWc2uddEimnFSK2joGggRMMpjunp0XGpb",
+	"Vy5Goj/2kW5HpIy9V6VIW0yEZGTKpkIvlaI+l4ZK9l6R6pBKtuNzybj0lX/HCq+jb4pIbtRL0xxSLkcs",
+	"XEu3MjxoT4t5R2b3HS5WNWFh9LTZ/2MyEGqir1lO6EAyXqg72bHLscJyxtYS7vOhmLKIPvZ+xrhkm7gR",
+	"PldWd4sIicl6Q4OAqa1kzwJeKSII//pACfPyVy9DMV2lp33VIQd7jc/IUHjMahfDeRgyPoSjfMdCxTwy",
+	"CsXUIfPZjIVEc2gRsfq5tdKIvafTWaAfvb46rThalCkW6pH+/Ovmzq/ffbf/4U8qeQz78lc9cX/6lShD",
+	"vRIlaf+i+2Yr2nPXXgv3kR9KRTy6tLSHlI8ZqYIG4irh1jasdA5LeFSxXDLaowvB2TlVwwK12W316NjV",
+	"pFAyFDM808PAZ1yRiQi8+NBMGPXgnBpq2qMdPfYODl4smOq5dE3pmBVdf77+I1x/DnAh0EQ9L2RSEnc+",
+	"CwT1wGCCUVxCuVywkD30spzP4clVYs/ZdMDCImqn8NdPeFuvMYJAN9WmT+BLlbCCkLe0eeButHUeybY5",
+	"F3cs7/g2Od4YIRuK0LNnABdRk7uY+EPUxD0WMH2QBdfMYCXoVNytUc3hmw9Z3Aum3ohQTcrZE2CV+1xJ",
+	"Up1zX5HzzkXvdc1JiCRl9iSgUt3HotArvW4f6qVndM19tTqfSyR/Zk1LUjWfhlte/7xg7JZU9f+VRCpt",
+	"OQlOzgX36LKQl/RilL5RUwQmKX6jv7lmCzRN2R1402p9kdkAmMC69Ye5FSz//lqL7tnm5e9wpvwpW+9O",
+	"0XJUP/Xp/SqXdMxyuIKOGeFzfSaNCG4UqvJ6gPy1W8u59Xq9vnn1LoUsXLSZkJ9ypb6c+8PbtWbbN/qJ",
+	"T268dZlmdJ+Pi8gK7QOfnLQr/9sc5morNkWJo3mniK+kfjeXr7TMW8tYm+lSVMltNbR767+btTSgJ++y",
+	"BMcmzVUXfT4M5h7zavfUbEtStd45+QM6Iq+UGN4WsbzUf/yEjN6j41ehmM+K6FF0TMb6gU9L0xpyPiUh",
+	"2zC2QyxjW61Vny93PZdvw9W9kHqFlofSf/yUS6O/B5y80R8DpMUOBOBwUhWcpVXoJ8XBDHjlgU4F6z5a",
+	"s4Dw90+4huh9KSIIXSmfkJxy0ZyUoWY5HX4sZnUjVMsI0b1SQvSDnrecCS4ZBkmp12XfzJkEO2EouGIc",
+	"/pPOZoE/hPDZ01koBgGb/uI3Uk8s4SHRb3j6A181z9qnzV67c3Hzstk+a51WnIrHFPWDylHlKZtSPzgi",
+	"07lUZMAI5YTt6J8iA1/OhxNCJXhv/6EZfXcIdywLQxHKytHX31VGPgu8aDw9dyYl6LKVewz94R2yAJOq",
+	"rUc9HO0Nn9MG+2yw7x0Mn9HPWX3UGOzB2VFUzWXl6ACW1FfgHHpBPWKXLlpoOhBzdTQIKL+tfChrDF3i",
+	"8uLu5Oly8BHiSzKlgWYAbSCHhBJYEP27z+9o4Huk6q5shOvgs1MRMiJnbOiP/CH60dIxUs2VWpBASIqP",
+	"An/4MJY46Vy8PGuf9JKcAGLMbJAvCQ1CRr0l8TmZS1a5x348j/cjIvqTbMbQfE1iFHExobBBUolQX2Ou",
+	"nb27/eq/FOHA9zzGH7T8LzvdF+3T09ZFcv3BQ049LSSkCqkSoeappV59vGIigu6zGfvxZsRz+Gi7ceWP",
+	"OfM07wzminChCA0CsYDVjyaP3O9edlvn7evzm27ry+t2t3XqQkYAJS+7rZb1QwlOKDEPxutwj9PT5oqF",
+	"nAYP2r72Ra/VvWieJXePcjLn7P2MDRXzCAhGIobg8vCOyTdzoZCqSGB4GI0J2UyEShuD4KHZcl8Pk0LP",
+	"zo1csfCOhaSlifh4e9xMzXhE/WAeMlJ17eq4tV2CGQiag31JAjEeM4/MucdC4kYzdR3CmaZXTsSCwy5d",
+	"CPVSzLn3oF266PRuXnauL1LXneEnzZEj+MI9jtJBvOQXQpGXZpyPtMwXAq9J9M86GBwnAxYIPpZaY6HG",
+	"gWumVnWjibvI85d0GQjq9YQ4o+GYPWhRL5tvzzrN05tep3Nz1uy+aqVvkJi/B0LfHZIIvbON+sHnh589",
+	"I4OlYvIeS95ISC9zrZMWV75akp4QBKf1Sa6W1LRSUuaJJIE/9RWpuiuL5NaOUYRDBAfkW/SeJErfT4re",
+	"MsIFfkAJgTsXsqk/n3YjZfghO5cRsytX/4hRpU8wZ8yTCXGLfCUn/uzHf+80U7fGUNsaXt7NoTcpe+3U",
+	"jrO374xKCdoDM7vth2QWUJRRWsj6Q3bN6R31AzoIHnawrlrdr9onrZvri+ZXzfZZ88VZa2WHpD/mOz4n",
+	"U6YmAnRLLccg2WM81/xxj/sjsT9mRiQ5pY+4U9J8Lq3bGPZbmZuWe0PK9Y8DfRzpcMI8EvrjidYvFn1e",
+	"dXOWsFjBrh2RSyHVOGRXX54Rbw7+WMqJmCs6Zg6hvM99j6GQmYXizvdYiHEM0CN3SZepcEnoSOnbDP6x",
+	"09T/cIlkQ8E9iRc85K/t9jXTY8QWTLvE86vG6ZV5XwmyoCDsR5p+hek0dEx9vpsO8K4zgdHlI84pXxrZ",
+	"KR/Eqd1mr3Vz1j5v9zJCRAgMA2lVQB87pdh0puQxgXXSVJOAKhbeQ4zsJWwJLfH1ZEg0m48n+e2UDL1S",
+	"c1NmeqTqJldEi5FwG864B1/MufIDTEKFGydgyuQv2WtKTUIxH0/uySuKBp256oy6lD9QXeh1es2zm851",
+	"76bz8qbbvEjrC5Qo/a3Ih4Z5A/rsD9hScA8tN8oJnYo5V/r8ww1Kqv/p3z539vb2nf3P9pz6/jPn88MD",
+	"57PPDp3P65+RheC1+7DYXsxi13wWiiGTUstAcmJm/xFlIa5DchFQDFYpGdCA8qGWSETOp5gYgt4qkGzG",
+	"SUvjSKU0yXwOoX3OmSILEeLT2tIYicAXBIWqfi0QlBNNozcPWG3z2vf5xsU/Iu7qvrtoDFihjxo/zlVq",
+	"Qhchnc2YZ4KcxOdSMertkhYdTiwNNLbwaQjJBz6a+D4n/+nfNup/3jh0iBSYawYVA/rw9jn6+KakGjL0",
+	"AThE0mWNUM8j8xku+4iGx5jhoGWshKy1USrxbsAmPvfQ96u3q8+n9FbToMw8gFnwxJEmWYS+YibT0Oyp",
+	"pRrdXmbTzU0H54p5+qL44FSuOZ2rib59hlQ9UPG7vmhe9163Lnrtk2ZGZGuFQhvpSjySl6GRPEN6CiL0",
+	"v2Uf0TpyM7Nzj7QSLZmU1j8ANzb+m0yoJOz9zDf6xEL/k0Now64EbF/tuM8FxzeNyhWr6yaXIWSgHNBA",
+	"2o+0T4kSt4wTGjKyCAUf6+OL/6E1yYUIvT6n3CPgK7jlYhE7RJFB4It0ymoRG8j5TJ9a5p0zz6eQ5vgw",
+	"Xri6vrzsdHut05vz1mm7edN7e5mSyZIZHgdDhEqCEY0jkvwQfOAeZtxhkj2iqRGYG+lh1ucnMuKeSDKF",
+	"z+rv2UOo55p2HSk44lU3f+HAwI6ogwu8qU0ITFDLybWylgmVWVvD1MVMSZULrW+O/MAk3kH8YRZqmpSP",
+	"gYFhyLRYaKqVEBtkrazG2ZwKuuWPvqvweWCsFYysrDzpe7lhlqyuYMMg362OoG2kjVsVUP4VDebMvtCc",
+	"K9FlnC3yEo7xkRYcXblm2hsnp4e5DIU3H6rCSHXI9AboR9LZrIrI+SB63iH+iFC+3C31WUiJKrmu1too",
+	"we3wXLSMocDDvu6lrghY9II9metfQW6+gmfNqx+SEbqvMWRnAz/AFoaY6BOGKbL7mN6QLCMkliJaQifB",
+	"/O+i1ROD37Ch0lNqgqqQd/S44Ducjany75jVKHyU8gMqEynLkLdW1ZqM3ttIiDb2IEFqNf6YTqGK/18i",
+	"4FfP2+fmXE26TEIOzXeZEw43SQGHmssMHjkmILC1DiKJ2zQ3LsiuI/KC0ZCFpD+v1/eH8Dj8J3NJ1VcY",
+	"45H6soSXKRkKceujuFlh4LnczI/X0oRck6yBEzED5G4Y0LxeVuJ9REMPi8RAUK5KRXpHVVGslw6kCOYq",
+	"TlvOBOnTIpdUtZ7KPDJYEnfMVCK52SFDcD30eeDfWqrgJVlDs04y5RAWSLxKVnwI+lv+EDxthpZj4moB",
+	"4vY5vM+ZryYs3CUX1u1kiPKVZMEINFwKqVpa2fe/ZcQTDO8vj2ndH6IlsBYS/Q4fXeTniQMjBsymFO+8",
+	"TXhM76Wv2DT9H+s4z/DQh1h7CEO6BFlqRl8Jza/OTZrkuBKPguZeasmyKwOzcaIkTcypw+HylugFHd7O",
+	"Z8WH44k0daiOtndALDR2SYczgksDrmYo/fH8kA3R32zNIKPcgKE3gA/1+di/Y7IGPOYrrR3PpxIUWixD",
+	"EJJ5kRoFf9wlXTZiWnAyfHCwhHD+EYT7uQqXTp/HGY8iTGZlwpMSvoR5IQ78d1QISI0umihjnFF9E/d5",
+	"VTO1iRQqMdsJ2B0LogePs69ZLQ9DFEMReubH2i45o4qFfW4WUIJZaLLhb33uSX1LcLYgwFQSiLplbEZC",
+	"RqH4Llr5I+KKZHaxdPt8SKfMuIJUnMoohvOp5mAthqLXyYKB5eArpa0I7kH4d8BsxRac5YROjxY/pl9Q",
+	"c+0dmJsnKoE/qnz/V//y9//hH1Xi3y5hCStHegU/vIt+h5P39Xc2uyV6bZZ4PGJRU8lV+eDEL/zur7//",
+	"q3+TeCEeIvvSO6dirOoU8eaGTdJux8zSnpiVubYtgZBodlTZq+8922k0dhrPYNGGE8rHrAt/w+d8LhUN",
+	"Ar0NtrYA/zBlU6E/8E//1d/9t3/5+//7v/v+n/4rLc6E8kdfsOgzIvTHPqeB1TfwV1tHeQRld05F0bGe",
+	"4ruVJXBMTRnM5Hd/98/+5vv/8O9+/z//DaynXY7D9GLgF/I2ceMi7B3edxGAqt//D3/5X/79P/6oi/Bf",
+	"/v0/+f63/+bv/vv/9/v/9X8H/kgfpBSbfL7C4+uWhnHvNLkaezt7n8U5XN//7m++/9/+I9Hf/uf/BNXV",
+	"UGWfrwNF39h8c2RbyFAyYs3MDudZUSG9YyjPbaFmiv79Q6Q/b5NGjEFKO2brQ0Z0em2KtkaJFVZ651SM",
+	"bIHRcK0NKcOhpuVijnZqkokUqvjmt0BQnt5d/cs5BKBSv6S4R/9ySZdTln4tyXn631d6sSOOo3xOA/1x",
+	"9D5Z7onEUWJqTkXMGPf5+AU6R5MK9kmze4rHKD3HSqNR39nbP9g5fPbZ58/rlR/5fDObnp1vw5oYZtYv",
+	"mhdfVD68+5DViaM7orA6LVga1zFcRoIzC9mh/xOrNfFYQRpkGW0MlRY8uVqJmdL3bXyvkaI5UtKSF1CW",
+	"zpPob8ZY80MiQo+Fx+AQjxACYt0ADJscncCq/FLfyJqELScU48OUmFJ0vX23zSfw6KfG36vnfyArH7f6",
+	"TqoGanU+q19Ly76tvhWX6ZT5UEKkbvWVqOimzEdQUK+cCINQkGW00mzSo+MLfXjL8EfiZlihI6ruHyyJ",
+	"viPA48yNHbxELXFKvW35146bQ18OgdHNkQsvYvRXgvbPMVajrakBWp+lnbibttp0zDTfvOMZI8xOLf6s",
+	"YYmUJIrPcJIrM0fBiQRsckuLLTlz4vLsuZQshjAfj/ASYrPGRrCIz5VI+SazeEQZ30jkFlu7rBbUiSXl",
+	"8rLcbljez6ph5Y7vaGWbEihemSEdO53ihT5JkJ5eCevCKD+h2bYTsVSVFvkRfEVy/saBYsAwDBHFMzZq",
+	"43eFG/94jsvt+MIsyb3ZImndrIYvygFAWGV7Y0FS1kxa/8H6zvN33zWcRuNDtd/ftf/8/EPtH+TSkGNt",
+	"fVcWn2qv0I2X2Bg0DTZ68wW48iJbLg0Qsfd5Frlmo/swawaWW7TD1KIdFC1aZE3mRYXsTV7iWpb3Ppex",
+	"mXpfUZbktUh4RcM6a0Ud7Gl8QdmjsLLqGc7N4zYngfMUbf8GiWJDzpmS4QjXx15RPifUeBEj9WCXNO1P",
+	"vowcW1hbhchALri5XDOIe9zn1jcJoYmQUU8St31x0jlvmWdbv7psXVy1XMcgU8S+NPsBmy43QTWf3GkD",
+	"T/b5gIEzLhALg0GDEFWOjTCgYbAQ8JZxnTOuD9/XFSQXFtn6LpCqilMxFCVW0nCvU3m/owfYuaMhaJZ6",
+	"pLYdqRWNdMbGdLiM/oD/tH9+F+3Hhbm5VvUxPThmBqVRPOza2LVKIn1IErIRQHykolxZQzshGg43YVpZ",
+	"QtPmRY6yk4FXwGxqX0lQd6VjDdGs+qP5rRr9Q8uYGsw6COyj8gfRfB5+w0VOqhIXlFVgtoIbS3m2ypTl",
+	"5mgikdyKh4opXyfEikVMwjhco7msDf3gUz/Anm112W6tdP5Ebra0knr/m62YRbpJj8BPi0M8ulyv4e1v",
+	"NIw/MpP99JhGr6lZlnU8Myp5UXps5JtKxeSFeUyi8CI30LP3uyE36s4Z30zOZWn9CmTA1IIxDiqK8Vys",
+	"XvR6hpi3ADgNpGqq29mSBIzeMVlDNUoJ9753ZXygShtVcVhjA0jBiLEjmNFMSB8rdQDuqF7TW+Qal4xr",
+	"5y1Cz+c0jJElfdXnCyrN9jKPUJnaS/2BXdLTSl7kZrPVhzQE4CdU/NY4s55nIFHqZUyzkUG3KX84tzn6",
+	"Smwzdr51Ep1DA6ADSB5GRkf7V3zm3kRCIcNT6TBMSm95drDpvGQMx+bOr+nOt2Tn3S9ybcV0ROeeLo+d",
+	"1b9t3t5k3Oie322U/Y6NRn1XoUHQGUFAb93Wn8XvfHhXQiQl41vrbq9n9yM/CpR97HXawoOzt+qL+Is/",
+	"b9Tr+tf6Ou9EIqy3KgY3rvRKDDDPx7H9tZ4NFm6QIdboKaMN4Ckv4a/M0OBk5EDqxCS2K8XhKVZMrnWa",
+	"kVbXMSMJcoVWIIa3XUal4JG4SN9MbyZLQgHUDmoPEeodCmT0q8w7Im63ddnp9q4wn9LWJB6amn4JiI3u",
+	"1WXz3CVVSuSMTvv8li0XIvRqu6RpYV0BH4UOh2ymjIWOHgu8iHJcCu8V49IfBGzHuicMIRWnoj+HPoNU",
+	"T4scvQJSFx1M/bQpXTYfazfh+tAzn3NfQTsNeodUKH8mSzo8ThLvX9n3e/B+lsyCnTC0AqkGWpZU3Ygu",
+	"1yEuEqb/S1MGtbwbl7fs4q5ZgKhnxFaO92KPertsImbpjM2pBactkda4NFBJGx/Ny/dM4fAbaCQLYbsu",
+	"XAPLh4IgAXaUSHNLp818eAT/Tob8jdRBQ4vVHY6T+svFLOOxAOR1NV01Q5cZfwNdONYKcYOILR+ZSeSM",
+	"lWbr+zJUhn3MXOy31yyImC3zmUjrtAanuVFHFReBwfbqe8+0rmv/qK1wEf9phd0SA5XkODWJ6i3iz5Z5",
+	"Vz8ZvRpRuP1X7Xy2/GZmTyLancQaRIPHBG7anfx6h6GY+VjnWIAtbHOUUjmyURBc0XDMVBz83jYv23y+",
+	"mHbjnF8j5XO6hlhsHAwe2DR/rBLgQhGJHQdWiC0R6NviwIZsyPy7vMXFFja2VYjt1ZAAxCu1lI92zCMD",
+	"NKJ4036UuTDq0Wrps70sPtn3ChRM73sol49wJLe9Zc98qR5aahHnjK29u3CsYlJwAR81K2FllR+EmG/H",
+	"28BimVRkrb/ByB+P4zaoihvcyT8kuz5IQ7yKShUfoOdYiRxL83vI3lF5nOpsTtZGPynK4DM2Uvck7j6H",
+	"GZe2rdg0r4Jqu6tmSn1uYjUl9mMbXVKVRC3ees3nHHmIeZ9Wq026WW1dWEbTTa5oitAVVk6xzqZTBFv9",
+	"MIMVKSltrm5t39oXLgprzCEg1PbWtcNk3mrlWKSFFZWO3VMjm7FwyPI0QdhJ9LKYZyAABYvtECUg08Fj",
+	"Q39Kg7SKCF12TJ2yJPU0M4s5wnMVUIYwKitnMk2aGTwAKN4Zhr1sgTRQIO5YCH8oqQiWP8+ZoxGxU8aP",
+	"kGKDxKYnkxFyTordjOKDEN9SDwe/j5tw5rmu4tzdJLfpTQdY0pxOhxDpGk78wAsZR9dhus7Bl4RNZ2qZ",
+	"hwxhXit9BVzNB8nChqz0fwQwiMRBvce5kiJUndCgIZQpzS3hxI6C2WvQDPKybxGrPSLIiVc7j9HssuZr",
+	"kKbM56UQXk6BpHOPpOUzuPjSSct58rGZWy+LNaZEhGRtYW2uINguNLPVDq2NMqxbdWiWkeNnSJUarT0Y",
+	"eoC4+siqj3p7yp0IqyeWVPq2UoO2y99KaRqriYyJNVm3or2QPbhQv1jUlLYfTyDH9dIAKuUfLhP9sQ9V",
+	"jipDEYZsqMhEhJKRAUQAl0QqOsNblC0SD1MSCD4GfDKPcLaAzjhSziYhzTucK1/L5ObtHeRl8SW/uAHn",
+	"xT63YlBlPpweNXfxICSCvRkyk8C/eCUggrJU2DdzP4hhsxxtM4L9KAfsMIjjdeUj3ytBvg/vnJwon4pb",
+	"OSfie8cISA0Qy2msJsGDcrA/ZqT8uO5AeDkKQ1YBXKXLIew9BLNARqcpq1IAg5EElxc0Ca1mnC/NRkhs",
+	"Z7GR8nsgTHliwU/yTIiCm3oicrTlE/yuRfVT1sDbOyATMQ8Noj/VSqv++bBO5rOdO6FS4bzEIpePky2/",
+	"EpguUI619NOnFlOjiLkQ/jwIILVJUxkr+L6aiDkijokw+ie16D4lUaWkOimb07gaZzUjlLbJ9MM9hG8r",
+	"aPa7wmwIlgeYbxGWVtQzXY+XDzY024aP5jNvO1bNU/fMQphTGZ/ctOCJSUuyO7KyY0Va8vAkqYt4bI2c",
+	"fAwwHCty//DQcMzM8u98FKeVV3rtifJnmvUovyVLMf97q3e2Fb6Ji3qvXqZpd8pq1YPkEgoMcC1ZmE+r",
+	"AeMz3Qj+IWdSsfF41z4RgQCc+/w3PixQWUUGIeAq11et7uqkIwzAtao3PFQy7+jUl7OALmOjY1uNpjxo",
+	"3crqW7y5WUL90XTkbcgp+ldKgsMZbwzeNfOZadrr+WN9syaqiyBAD0riM4T4SecJf9bYq9fTCcKN5/m1",
+	"cOn8s2dF2WangO/F+BDMmxw57M5n0NTG1dLJfcwkmPnMyDxIejn15dSXMp+7MRirr5WDPcf8C8vIKped",
+	"q94qX8YvbB3QSI6+gYcgKasXP7+CVBf/yYlJyuWmBNevSTNPdOUAfM80d9izvV2BVcse4ZVeLOnWWsf6",
+	"np3REFygku34XOod1eyNumtMSKEQirYiaumVEJaHeUbN9jXIqztKF9RXPh93cxm8F84ZWUz8AE/gQvCE",
+	"i5QLRRBWd8nUEThcodxRa8rMH/OdCOIR0ccgs5ySIQ29PoeCSANwiy05ZqEmyyNcJL9jovfEVluSkCqt",
+	"1cwDjwwYmVBvl7SV7HPXfs0ULqbrNV0ASwOsQDdZuOnCROZBgC9R87AvSR1x3/scezMqwDMb+dDiwueO",
+	"VopNMB/noK9BUJ8Vk4pUzd+wzQHCbh/W9x2LsdbnuCZS0aUkEYQ4LjUXZpaUmznWdkkzWOhHAbbG+Ivi",
+	"ZAIYLJXAmFDKN0QDNruQ7mGdrKsh/3jF4vdHWixXK16+JPweRdvrSrELTyXl2vYUmge15bOESowx96Vl",
+	"CgIHXKZ49Zj4CkFOIEcYEfcEAqTn23W2PC7SiFeILUJcKQoZRWU22AcPSPUR/lr6njZfkoi/92Da+3im",
+	"bVHUPU9KnqWzthZ9NQLzkcrPU1I+tTmbAH5hiR7DToowiT6NlSTn0yndbKcDVVfm2Y9lXMXUFK5wgWM1",
+	"k+cSS9XKLy/fVsqgL1ae7zb2Yhi710KxQJ/3jqS3dJWvjiqNwzqo0Tnwevlwgpq4/TXJNlkoA327H5sb",
+	"zGgKZIa1BcZjwe8YANXjGLukicESJUDLmuurWKE2sXLL/+1vM/d7fgTloVAsJZTnEtdq4o7MLNJVhxzs",
+	"NT7D7opQQJlZqTyH1UfHZsm4cgUHwDrA7xYjEitgpsrB2nU44CaKHwPcJYtlF3oRUgF4kaO4G3JfMJ/O",
+	"duR8mlzUHwofZlU/yEHVjlDUH2mtS2LCfIzi+JwK50c4VGuAYApF71V8U2T8N1vFH7cIK2avjmyMsJDU",
+	"kugwmSojySDvgVRjKBZ44uqydbI79bB1DqK813bXgbDcE3HlXZL8gpqjVYSbdPWRwa9xYvCaR605Wp3q",
+	"B6fy8ldW8KX5wss3lScM8uJS5qIISZXRMPBB0aWcKAG5czxYxjEnC1Wv3/DEItMHIQas3S+TXmfD4PH7",
+	"11eneQ+GubO45j6WubtKYNJWw5S2Fwqa+EuN/eeNXcDVzQqbX0Ry5hdFMkakqf6i+2arQHuI6wHLknd+",
+	"Xvos8LBF78qGmmbq+TmmLLBVe7+86lygExI6ZplaCGjcY3oSzWhIp0xB/Emfh/TyRL3aVwtTbfP25ApE",
+	"fdwJNjRPe5w2Lw5MKh47b1FeMxpgtml6QeJGJTE54nbjJ81ruV8SgZcPKnLHQjpmJ0LmXHrn4s7n4x3z",
+	"DBkKqUDlAPAAh4wYZG8Ng7nH9CZlmJNUn9lfZO2Y9Cv1fiWqBplAD2hJJizwcqNi2MLpu/WujRy15I5J",
+	"bU0VXOMnUN9qkHH1LJACUv1mTrFxxd/+liTnWyuZC1iYEGYHzulvGH/fyT3ZOWMJxS5Df8iKkoPB+WUw",
+	"M+FpJ8pxsvIuNP2fEOdjoxcERun5U3b/LkQho4EvmXcZipGfsylX8yliYkkWBCD9oB8h8ySZ+nwOMBnm",
+	"vyBJNMmO6b2UArmpTPKmEsPb0sHgu2TR+jbPF805qt42E7OMa42ucpOIPpNvIsQfgX4v6bxcvYRm9TIf",
+	"J9W95MGNuSdxbu0rpXgItAGvqfKljHGnoZ8ZW8f7kkStC1HMRzO1bS1yFizrN1sRj7jjRrZESY8JL090",
+	"WJ2UYFyRKys8nTqbyUOTmXySk1a5JLuheZK8fdoTt4znOyx8r4edlCps+cvJ4NXQ7/i/vLr+tt248Nuy",
+	"PVWzX5+0n7V/0/JHX+6y5S9nw/1z/YjwXncXw2/F3dlecDs8OQzYq5dq+Op90Ob13eFewAfTl3XvV78M",
+	"VqNZ0SfzBFJnxnj7lJwIztlQxT0DM2qXnDOPmPuczma7mSjis/3PD7YLVVuichdwSsfsunu2ehfOwyB/",
+	"GtCQ6IlcaauU1i8mSs3k0dOnmdDSUzrzn2LLpKf1weHw82Gd7TwbHbKdA3r42c7zUZ3t1L1Dr0732fNR",
+	"o7HxmtdkFk9sFgjqZcuBfSCwOkD0IOyzt7qV+Fh2AS4vXjnkl5etVw551X6pr5M3bHAJAZiplsCH5PxF",
+	"SlzhV0ooSEE+hycye/NC13TKHNLQ7HJYJ8MJDelQsVA6pqVhsCRyRocsszlXNNBTN7AcWwcizwTl7djl",
+	"UWyUlEh/VSw0J7eMXjHP763YAOMg7rGD/phCL0pOelOMS5PZ79DnQ39GAzIL4GJCekveSDP7dsn5ranX",
+	"iAkRcyUVxeCmbS4Ed1DRnMuY/dxCs5idmkX4KvEcEtuVJDWXa1NQRatl3ab3MHStnlHfy3cSJO3/1pfX",
+	"zbOby+bb89ZFT9vz+O9u++Kkfdk8qziVF9dnZ61eSb9A65s5DWIQGfxnYqYv5oBo9S41lwJ3QfGEjMvg",
+	"MZ0D5dfBkH5l+js/NGSSPfQ5wZMNQFh5PknLIuUwrBKwBooG7e2Ex1q/3objkYiQTZP4RJEGlCbIWZPD",
+	"fibGPr9naljZXLDi7K+NaRyzLTLZNyVl5U0fG4o+SuO/RLfdP7x8x2Tj1bU9ANHPsVmANk967a9aFady",
+	"dX112bo4bZ2WFJXNofLvNLFXc2gvzzyQLaudYTdTmfGjIkmuQ9yIpsf1pObNGUnPKSh+GTJGFHuvYm1u",
+	"r55UqtI61NmcDyeYJgh5zoxOM2lSiXrB+HxF4AcrSVzl2tIe28aANmMx3afWwl48Fvrh6gk4x2YlH6PG",
+	"yqPL8scf3j+luVH8H0Ox1ja185z94JXw65oSWUiYJzKR5RVjqM5YGLXwpDMamnC4wZShPIp7kipA0fc5",
+	"oq6C8YGRniMDUzsVdwjIq9+CGokRYVSfMzP+YGn+k/jeLmkm4GP7fMTAVxL3zkEriEYPYU5aee4ygIfR",
+	"yuRw2sfAA1it0uNJaGTsPQRnZVPjoQum3ohQTQpwwqiUrHRn8tI2XeDTgR/4Krel25sJhXRNsWBW6Ue0",
+	"36gvd1kXs5lajiiFWRlPYoKY+5hFFh4XFyo9twQN69a+FzLuPRhALr2TOYyob4iyg1xzX+WXP8Mozjr0",
+	"ueQY+aJixkJfeJgowpnaWejHMVS1WUs571z0XlecyptW64uS+olFI3vD2C1c76vTvB+dH8F6S09P05rI",
+	"PO7Mlb1fcg4NJaksZU/Lv86McXB9jEOxUJNjkwGNREGSceBbv3SsuZx0W81e67QszfHjp9eXZ+2TZk9r",
+	"VKetsxb+2m191epewX+2X110ukbJSs6soAw+6kJUodwLhe/t1GljsDfct1VZmOabyCjrNfaO9g+OGvVf",
+	"1J8fYWYYe68f+foNG/z+//qb7//qd+/6PAnSXm3s7R/Uvv+n/+H7f/nvyd/9i//xT3//P/0L0thz6vX6",
+	"9//LX1e//5f/8fu/+pvf/3//uNZoPG08IzA+Sfb/Jb//x//o+9/91w1nb//AvJVTo59oqJQTiWd3/pA9",
+	"0VKPEz/q0JLcTwe20ZvPAv2DfkVheeEx8Vjo61sRLlVUNd+bVHTTHDrjIV7t4pSMgPf77/caO/3++89a",
+	"BUja8cqvMqJxV+OMiAVrW5mOzW2yNYBTTNmXLEy/56sV5aQwixt3OrfkIvHlJxLXB3Hg8SvV2VxOiAjJ",
+	"1flVzSGBzxkZhIzexgHb3RXdfct6MKAuV2CmzkE+AiKztRPl6k9N9mpuySkmL5s0WlI1h9ch9pTWNKfN",
+	"uUeq0WkGrGKPBQCaUzUHuwYyUOtpS1segAKRQJt44qtkLMwcfKwoEJxQEo2OAnZI+ZAFQVxh0ef2i76S",
+	"Uc4bKGgFEbR4SUUsKNdedzmyFQOwMq+55ZvJMorpLaiM1zCaXLxiZu5wByx8mcmtoN6d3ltpum1tVVFv",
+	"5+YYpojozeOtlWZLHw+GeHOC4TZ9jB4OLfPjhDZ6UKulJPZMyX5LiEqzgoK0kVceAw1ypZHwPUE9UuOs",
+	"h1z8vABycX2f91+y38yJCv3Zmh7vHwGecbVKb6WjawZ4xxTAgNC1Tz8C6M5Pv8FYHttc0lCyNeUKRjH8",
+	"/p//u+9/9zfk+9/99fd/9W9ixS+nEDVXvWiitqC/Dp11AB4XnJoEsrZnVCLUXOil1JCPp0/AvL2N1ZaZ",
+	"aRT7FtP+w70C7+HaQlzrGlhNE20clvE9TVk4nFCer3CGCJIxMSWN6CdamBIMERLo66h142MERotTWUEP",
+	"xK4G5l7P9HICnsjVgPUah5sr2fVT2/TTSuxdfhlypjArWphEXBYo28AY+anZsXoIrTFBL/NCOlL3NSRj",
+	"B9X985oTi5iz+/5wQnDKZBYKbz5k3kOJ7l6fta5KBxDa2sCFN5DYODiWJvVzBAr4PJODATVCtptVOA+Y",
+	"PDYtp1Q45/oiSGfoJfAM1lh0n+ewrCXtKxr4Oe6mO/vzhrQwfC6XvbB+L0JnyWK4z++H/jgsxP69DCgv",
+	"jinJiT8js4DyzT6ll91Wq+JULrut8/b1eUmv0suQaVa9DNnUn09x9wNa4MmYAanRF1bulpmZylrZEORs",
+	"B7xYtDgbom7RCmWibno5XIe4htrHjbhl11qTKnyuXvtS5bZk307nhLG60N9tpfX/vRXQ5KCrjL19uXns",
+	"2s2k8MDvhHoe+CSM2xusb0VvGSdVa6bUSqYtxaZsAluic9F7fXPSOb/UdvyNvolLpNEZmqMhN1XiXkZz",
+	"LHJrF+sQ9Y1CYY3/+VKEaiQCXzyUlWwRQF65uFA0KMGLhpIePl4U8TejrZ1ML/piZkorGfylssiyGeaf",
+	"Jqf7Pina2zlHVhKPt8kfXlmY/B2RPwHAQmhMVhatkFQTqNcg1CW46aJWJGaU2uPBGq6WqTwIqc7Axm0D",
+	"DPdHh2EIaczXYbAlMsZPEfpQ29lDls+BIUNm8XIzGSKowjFT+qS7u6QXGfSSLCbCbofnAPirVJhRHKcE",
+	"NeoAxl4uQy0SCGsVlXshmlgsxh8DgGKiZzPSFUEpGuiQmDmj3dsWZjElAx4DdVHv/2OkIcKN8YeXf6in",
+	"tRZs8USIW0hBV2Ri83woWTB2G9iOXbtJ3jiK+ycmZNXX72Jwj6gBxkgItEGRySHBuk0kvWMeaTj1el3/",
+	"f8Dl8jmhmJtUDPOYUcIDquUye69yXHSbHZ33ushW5HPGYMP6GZaw0gZL4s6heAUGgmIWNypyiGQrFtKk",
+	"5NGK0zGn8Wwsi1bZNhaumepXesti3QOTEYbsmEwEF3NNcg4isdY+bEjQ1pjDSU2XdK6DdkpMZ3/z7qyf",
+	"WiQzt3JuFzQyysq63DMUikHAprnBgO7LE/L84PAzMsOHiMcU9Q3uJCVS6SuQuEPhMXeXNKPHTBDWl9GN",
+	"9OyAfOG/OOpzF4cAwLhh4M9mWEe259QPPieDpWKo90E+HRRkP5HEhf8wKHWmOtuFtw6f4Tt9XqVkOFeE",
+	"cQ/AufqV//yX/7pfwQCxmrAlZKRiqSLgDaDUwFhu1kvkbfaR4kRP9KNaK4M5FeTEgBt4EQo+tom4UIAB",
+	"38eMihkTs4Dl1g+zMBR5SsJLEWKROwarR9QP5iGTDi6cz7EA3tTiGx1PhB7U4YBrOmQYYj+yW9Tne/Vd",
+	"8lU8plRipo/HEMCDJlSamPwU0UUpJ3v1Y+IihT3rKXQRJk3SpUTUvsBHM2A4V1ukNibAB1JHZi/nyGQo",
+	"WFeumth6mBHMJbVaEqdmpuUa13zVt056mBMWcO3Va3F0LAqyk5f+e6ImQuJtI5m+csYgzwWZMBrazJow",
+	"4r88DRFoLIKCs+k5MSPZPZYsvAOpG4ixzOUoWZCtr8d93etd2ix4fQxSTumDbNCl6PbPR+BuavsvVMQA",
+	"e9lVsCJDj5P2gb+gHrGXu1OkbK5+5brbJiEbsZBpzuUUACWzXzomLh2IuToaBJTfxpfWmHEW+kOt+mcy",
+	"6ROPb9Q3TYTEil6z4qaIeY0MPjGSZ2XhUM4CtFXkBR1STuTCV8MJERxNBHvUxIzxI3gcIwzozENBaNOb",
+	"+nwcioWEau1czyrF7/mKeILF0KWI4D+iQUAGdHhLBCcuTtCtITfHa/ZV86x92uy1Oxc3L5vts/LZfMYz",
+	"e9NtfXnd7sJ7L7ut1s1Z+7zdu2n96qTVOoVf875wfdG87r1uXfQgCwbe7XRftE9PWxcVp3LR6d287Fxf",
+	"6N/PW73XndMb/VPz7KzzBh4+6Vy8PGuf9CpOpdvsmW/CX67ary6uL29O21fNF/ipzkkX3tbvtF9dI6VX",
+	"rbOXN191IAER/ht7n1ecSvOs22qevjU/wMMXrVfNXvur1s3rztlp++KVJqDZa73qdN/evG63us3uyeu3",
+	"eqDmeevmsnl19abT1e+96XYuXiV/uOqctJtnN82Tk8411NzBp5un5+2Lm5PXzYtXrWRu5M3ldffkdfNK",
+	"/9g6v+y9vXnRPPni+rLiVC6bb886zdObXqdzc9bswnvXF1fXl0jzzXnrtN286b29xPl1v2qftG6uL5pf",
+	"Ndtnel0qTqV90Wt1L6DOz37npn0Be5X8CdbdFr9cdG6url9cnXTbl3o78Zdu66rX6epRkwT3Or3m2U3n",
+	"unfTeXnTham9w0PkzYe54XE5H0Q/mBgdBmoBsgBBLHJaVZVHm0P5gvmTUT1MNXHcnsh0QDuDWJSL3QNt",
+	"wvy86lTQKwRnZDYPhxM9LvX0zYX1+LOA8ieSsPczP1yaLGGiSf78Wb1hM4qr7mXjHCIsjbduhprLxnku",
+	"NcUwJvCnNMzaE2kKgr7ovoG7lgsy9blA+Lv0Fw+e5wb082qVYe+K7kXcTrvBPmiWg7lR75XAy1gJcsfC",
+	"VBJEPPUZhtJuplhAtDkkERFk1yeFTmE2sEDm6zcfI8nJcv4G46J8rCkU+cACsMb+mDNvx+dx3RwEtH22",
+	"MCfBD23R/uqZimo8HxGI2Js1L/2hmod5l+cdVTS06A+m5sdjCBwU4Vk0S7n0gCeuMPNnWQxnZtuI0IBx",
+	"j5ryJn1PQl1RIjlHa2mJCigyYGOfS1Kd0aUeB36UtWPSsAAq6SE3YC9+vikhprghXslAcNykJaC8paUN",
+	"k2t8dCW6xdwrLAcspvkVHBAFlWFJVqWGJwCcjSpKrrtnpGqBdfQg+m8Wzca6f6dMUf10zfqJ+xxMijmX",
+	"TO0S8NqClbXggIsE6ceooy/o8ogMBA29CNl8SMNwiY2QDGv6XCpGvT6vuuiS3UU63douwRwTQ7eWYxOx",
+	"sCgShjVAgdO3z0T4Q7Y2Rzkp0fEAlBAw8Fy042V7YqzpX2gLsU1qHYxoeC/LUU4c+Y0oTp/7DA9kz+oa",
+	"IQcvFCRMpNhK8zI9AvZ4OuPjY32dPztw/K9edLqL+hevxqLZbDYvrq4nreux/s+W/j8vTppv9f+OXg6v",
+	"fqn/46QetL78qnvAX12Mm812s9m8bjZ/NWPffPu5/nPz6vqrTveLw5O37faf5eRorOX0JnETRFZnfPwX",
+	"v5mx8V+M/dFfLNhgVrNEu5rlAWesX+lXACY4YDTMOBv3M/W1xVdgTFPBSie4pyB9DoCE8NaIs+VI1T3r",
+	"nDTPtJ7SPr28adr/eOHWjkngc3TucswCieR6QBUL+zyyW0wfBF/tkubGJJKkRb7eSgHStLqrKTP/+wJU",
+	"0S/n/vD2MXpNPDjfvXx7sSIY/sJr4h7xoB8HwHy6c+pWAPN57B1v9mPocgnWuX+2ejzI+lT1g0N9vG0v",
+	"JxFyfZyGYjRirETP13Lp5yYN4rGhwLdBit6+Oe1PFr85l7fzWUQo1mWjkMkcONMR9YM8T+oJ+JQW4N1E",
+	"Zzr2lYEMDUZCHI95YPsuyS1jM2MRQIJBEuaylooIbZQd0dBbYC+I4S1Mc+NJigd37NTz1qzLqOdzJnNT",
+	"yqQah5sBJbINsoAQz9/+vZVkNPN9O14+/UPmz9RpSEeqwKkAjul5wGxCc8hopqgzWVHnKxMTSKSur6Co",
+	"54KulczC32yTJbLyE0nzydLY73/7f37/3/zH73/312XGi0LXhVjywwkNxyyOqhTXKTzPL1PY8kQn0utt",
+	"b4xCyGazwT1TJZJZervt65uQJVhkbT3rSHNBoncOgtIE+nwQyWY0hBSjwTJZyZopbcjdpT6POQIrnfv8",
+	"7/7Z//Ff/p9/RJ47ptHG5qIUx0x3zSo9Pu4ieMImAks+5JDyONQDX0wm6JBz/3ExGLtMM2E+YvQnVTk9",
+	"dI6UiBR9ROWUs/dRqVdOLTZ7r7TpzxwLLx+i0ZAMo/lDUxT+reCMVJuXlze99nnr152LVs1J+3NMtzYa",
+	"BPIIfECuR5duFKND944/wq5tpg/cjErlxHHDqN5ek4b+HdI04wzYUkDiigW4CcBCww8S2w0u+qNF2anu",
+	"N+JH9uvkQtyBGwSI3/tcT3rvOXnJBuGchstj/Qjlnv4NwjuCR39LjFrbJSfYUgZqqLEMEL0aiGSDdzya",
+	"UZsBfX6SFoHm8MguiDht7aF8DNMgPuH3twyiMdYbBs8O0fKHs7x3GNkIXSzi/VFbBl6ec/Y0dszCOTkm",
+	"FOPRkfd1LsFjF3P6ev/qfmOTf/UjWyg/aosDdyGfASENJcF+mdAa5u+g0cDZArNWUorDdxXfk5Wjr/ed",
+	"hrP3LgfeOn2ktqwTTWXBYt6V/Xfm1AGe0TdzZv6sV2tVuhQdw0yv1yI4nRAehEyqgZhnsYkwJSVdSAYd",
+	"bJ3KSeccwFfLFZJdItK57cz9LofEQu9dHp2k6mo6XIe4hpDHreDKTjKil3l6N/Jco6H5u772TFYvpgmK",
+	"0LZ8Xw1X/XA1FT/OGof71JkVpzFhhYiSLBg5tiHMavf9UsVEem+3SSlf29H5Mbs4x2jA+WlRdh2eSAJP",
+	"kKrtVAvr4CDyTOKB2u5mCyi3UXS0F+ty4aNk9eSSFqfBr6+/Sx7Jx8hiTx3xP7xs9i4D3bkIfwkzz2XZ",
+	"2qIUxmmJF7QNU/5pkcRDKfvSN9YtXf47YdKqLXWux2WHToGJlngeFSh5HyBN+2rcpjaJkmlXPjnbzGI5",
+	"0e6vLP0meM2uCNajHociYJvr06+vWt2KU4GEspJKxbWEOC1AYOMVLYKCUCvGk83oKxpd2Wjzql9XFDlL",
+	"otj0ppXJ1KXrZdBaDVD6uDpNeoU/OJUrf8yvZ/dEYbdBHdPEvywou1NZsIH0AXpoDUL7WqsDHipp1Jz6",
+	"chbQpbVqksDu6zFKzHMfEgRnd/KM0TuGeCu7pEkGQkE3eoSFo7YzveAMOyKM5rIAYm9LRHkz8zy+01s6",
+	"n7W41uyyrkdmf4WG9atrH7+0AR7DPplLwIxOv2BLTafMfP82+vnrypBKnwvA/GUGzqayamndJgbKK4Yp",
+	"A8oUm1uHG9ERou/lziwD1b2uOWl5dOVkdVRW3YiRth9jvPu0OE0PWRpoCUtf8a0n2EreN3U3WtuU88FO",
+	"fEE9KamDr8MVM4W1QxEEbKhk5DPVX43La+0I92xfP5z4gRdiX6vtN+REv523y1aKbTTIxIIXwxnpmUaJ",
+	"gfhFY/ncB/E55Y3MYpNpOhKrsZFvcOYfNWhQOvmw/DwLp2VyM+/Z6+lTdTA23y9/ys8tUv9DOi7/9JoI",
+	"bAfTtwVSfeFCZ/H0c+BO8irM8PEQGgOYPHzU+kuKTzFX64c1jQa2HviROgr5WqhoIosWbi7zNVVbb5Zo",
+	"b7KiSMQ1aRuc5XG3mS066UIiSB4aWFG72u29XOs73JYOc9LwFs/HZniJosDno8fG0p03DYmpIodkmGyt",
+	"Pwg24jEiYbij94+CJVKDtmCLdXtcUBtzurlDsFrXqHfD9Yhbk1N3Aq8Xzjz/oOLEK/X64fP9enI4W55k",
+	"2bPyRefqsh3bmFd0Kud8TFpauQsF94dy9YgPc2sbQRMVHqb/YkJZVJRxy8VC2iqt4S0ZLEk1YApRCz1/",
+	"7CvpEHdXW+M7WMGUMtzWwcs3d35Nd76t7zzf3Xn3XcPZq3/4k02n2mMjCm45sxglCsKA7CcSi6PkMfmi",
+	"+yaLiJ8h6t13+/mUxJKhKHca10iF1GOSVEe2TRSR8+GEUElgzxxy0bw6bX5ZW8n0zq5WaQG0pbmXFE9Z",
+	"2Jto4SIHTPviq9ZVz9x3MmqM/WC44fxzVGy1KxGyJFB7fpGuCBkJGQ3g8KYbYYB37XI+eHo1HxAA+vdY",
+	"4N+xENxspAVZFFB/jvW7+iUa9DnAUoAzyRSnQzkvOJmYd5RKVQH0ikCMYcR0Ie53yXb5HlUUuw3v/fpX",
+	"v/yWvnk+b/9G+OdXB4s2r/9Z3P9eb1Klsf/s+bPn+wfPnh8can6dDwJfTrC5eLLlRb1xVK8f1eu79Xr9",
+	"1+BgT5RcQl2d0Kspbavdp8m/y6eweDuh8viq5EjQvuFOSG/SuXlvhZg8IWT3JlUpCmk1ZqOiPhBphs/1",
+	"Dm1moPPEfhTSYiaOGLjIXln05ozJplToD+bK/MvzfOSjy/R6bphAVrZZcuLRwVtsRdjKZJHBNrXAcAjW",
+	"ouwwro+fR3551bnIrO+zw8P9Z7lJnxGDFqAjZFt96FMViPGYeWTOTT7B5nVIcXtum5H4SMOTwCSk2n15",
+	"Qvb395/XUguVlZRl+cZUd7ZPi6VOXPHqIGrZyCBQuK9aPQLtrAd+EPh8/NQ8Kl1AC5Cbql/Xi/fk9YUX",
+	"6jvzv7s37/409ybDKZmy5cK6K1vkm0ORLXm2bdPFjH4zZzvQpXxHG347asJ2YF12m52dXzY63+7nFlLF",
+	"hcQbxUq8BR9WCMgN6Nqy7Lh3Om7UmN4x2zOdVGehzxHaoXl10m4DFjN2ws4UZJeaY2qzDurPn63brb+3",
+	"81/lNtZZV96cmnfuPTkfFDsjH95NY0ZDxtW981KlCFUnNNWOZeKD98hN3JxcGE0iSVDBYm64syI1CfGT",
+	"uWfhDBJv5qa0iC7jbJEr0kDXAH5NXoShfh7AnFxmqzLdfHAslqwDzpOYCO0BQE0R4uJIhORlt9WCSWD+",
+	"w4yFU6oX284ujdtFJCvuyrRZeWXvlemrvbaDFK4nZvxLTM0FUAeEVqiRxcQPGNErugNLBMobj6aV6rxz",
+	"z5rorWuxt0FIsIZKYq/zUDA3XRLb4eOaEl+WKO9N74eT4NHkhPJOSY+OP4ao2U5WrDn16894j45fhWI+",
+	"y0n2ENQE1lb3EP+GeEX6bX2ZBD6TRAnbXmLKKLc9WuDx0nCg+YlfK6GvB6/wttWj6yQr5lSYJVu3zo/h",
+	"e4r27P7uJztEEXQlNVFYg0X5LuFp0T+QCR34cTZJEpRyONGmMh+znGjtj4Ol0jHf/eJ4W0KZOdzsV3g0",
+	"TMbDTUHobZjukfjtYayW37akSRQdQwKxQxpECbJfz7QFUehSQIU0fQWokN6xYJMPaWWVo4rZVR40tEhS",
+	"NQoCpNbon1JFM0umYgMnoQHp3SADNhR6CHNjlV1dm3uyBmQwL9MbplPQMxRPq1ml1T6cJfJiIrryuK9g",
+	"owu6nf8YQoRbszzMpSjP8z6hwQ0hwbUnKCYmtylmTjZjwTJ8tOjy+ov2fsE/fDG6ZXMWzU4+d9lC6rFH",
+	"6VRSOnY/YqUiMLEYaxyCvzK3qHQLHad07Cf+8meNvfq6b38zpwBlsmlURJR9Rjz8NSOmG+s+If3NMLew",
+	"iVe+F2exQ5jhfvwEKpt933w/ahkWTTgOZyEIxfqIIhD4GKnlyK5/eDnlMK/8W8pLNphs7DSemTWHcxHt",
+	"g+HV5BZpxrIbeFR5cf02sa9HjQ/OfXNvzPktVzRjzoGtIVxp7/CSmYw2Rd/HuVcQH4uKfE18zob5jkk9",
+	"HZ9Lnu3HoeoScBJnLCRyQsNCShDOFYh9IjGP2CF2/cnf/hZDig6UW3ELTBD4t4xQvjQBI4C6j8rN/7xx",
+	"SKoH9boFxHWfwhBuDbERpdBjrXyB/IKMGMu8OGLMre1mpdTjrM+VXhWJM/ecBNT0tywUu1uLrU0Sa10l",
+	"4Ep+SUnBVXgKr/x8dN/BfIltOiULgs2J+HjerlpnZyXT8F/MNXFXLAjAKMzI9HIEmQT4x0x3T84DyYJU",
+	"p4cmIn5q/QIyGODYKnsQjazRJweAAZKIKQoC9mDNcHbPRNcRw5ay9/aEa1143Qj5b7wpDN33opw0O3fX",
+	"KIku0aeFVLEROTS2MSgI5vkFlVFX9whpUYCXw1dRarKTwFqI2/OP5tJESn4QYDQltltDJbZaQdS3cQHv",
+	"Ncc89cuwdpQrnNrXFIkRvgGqYUmWSU49xY0ltDU444+ksKG8+IPU2WBq6yEa9iOIhpQat3do1Tiop0gf",
+	"3IZl58oJDT0y8IMgvetHew/GcniYOG2C2DQYSwhtYqAg8Xg4ADkUGjx7yokIPYTqMRLHdmRwUOiKkNQh",
+	"olQobyNEh0Y9/f/SqLPlpGqpEx53iA4YvWOSVCn25tb7oe+GGfUToFsDym/Nq7WNmU8Pg6EoKaLiCYSM",
+	"DidMHqM64PmjEQuR8uRqbE11frJ8CamVd5yuodWWgXvNP1MZZOcE4AnUz5Ev/GlOXlI5OOjNeM/gft37",
+	"vHZMAjZSZM4Rr9RLGSPkjbb09w4d0q9YIJ9+RXPL3mGE7AMDHZBTNsR/2rYWiE+EXx35gWKhY7pfSQf6",
+	"ffhS+UNjL1mIlB3NKPpmJgPB5/Kx4KZLVwOW9Xzi/l7LIoEZlUrqrdxQKZm/0x+57LGgnrB4wqbte37d",
+	"atznA5oVRns6Rzg/LTwlAkj76/DZcwu4MDRvvoMokKtg6pDjwi3IPvMI29GDpl1TxXWr5XDh49YBe842",
+	"7tFEC2JTGfsR4M8fkvZQlOxAqlFGRO3+6QSfFre7iHkfQ/+DQ/CHp/t9pQ/N0pY3F+THlazlXk16S1RX",
+	"pxL79g42Jm3YV3OJTvZbzZNMd0JlIQaGVK5iDFxWnMpp501pgIGZfl4sEF0gp+trASnZmv5L1yGu/u4j",
+	"F/TH0zHkFThi46XT76w6UJNLW7rv7aoWFf2laA+LkEc8U9pa4qB8mla9hI4U5KnFDdDivCUDTLugkgwp",
+	"H7IgwLL+jcIR83C2zfaZz0wT2PWdXFFFzfFuIeb9xVzfh6VKvwY00NPKqaCYMQDwNg+QWQBt3PjID6dQ",
+	"lzgUU0amPk/9bOymslXe6OqKjtfH9LwEgvI1PeU3f0kPcM7UJK+F0muxwMbXgnLEfwCrq+q2vrxunt1c",
+	"Nt8CaplD7A/d9sVJ+xJ7Eby4PjtrlYc0W7+lBdIjRUfFqWTIqDgVpAKEC8wU+sXksnC5pTIZeA9Y7G4u",
+	"4mqT8zkNiH421KI/pAoiHzMWDsFSx04sK+HSjSdBfxIMsDx/w2boaKrJ+ipqzp8LpFYYVhd42F7Eh7EE",
+	"R3+MFGRTr7xNDnKG9likJCl0MqIpdR4T2506ZilOTG5QmsNWFz8jWYol6GOkVBlZfP+sKhygwD+XFuiV",
+	"RqO+s7d/sHP47LPPn9fTy4j9nNHZlBRWK4c/eb73n9WTp61ysLuXWmrjC6wbSPW4u4MaoxKaZd2dBBVm",
+	"qmedZg4O08pdlQOSblq4iBBdWhyePbbI/4wPw+VMreDsPDvYVICYLF6o7zzHCk6yk1vEUOKaKuP121n9",
+	"Wzkx2FyDu8LesyGAJ8PFgy6te/slG9vfgmsRZuMnN98pEX3P7kdS4rbJyUel/PaJJCP/PfOISTSHKxre",
+	"Odb/GdAhkxYyEvGo2Tf6njEP7ZKX2qLmJHOjmxvf3NhDccdCQhUJGJXo2cS+WhZNO7q1qvHOkr/9LbEH",
+	"kDwljb163SGhmHOPebUIydKqYQvokDEOxSKKcDHuZYLqiRVxax+fH+55UdeJEqShZ1twZcfulYPdw8rG",
+	"UwzF1x+q/f6u/dfBh9o/+JO/+PNGva5/rdtfKp/i9i/yd9sUDK0mMlgb6GswoXoX3aSocWv5RTHbwzuv",
+	"qhdr/fcA0LW1wrAWy7n43ssHLNbrdetz6ExtYzW5uQzEPWl2T6EBPCXDkHm+wrui6itJOBtT5d/Fx8eX",
+	"ZGEygMVCn68+d09et06+uMFhNBsOzBAOcc/bF9dXLkSG7lgITSDspeQQ97J1cdXuXLhELWe+NimXhBJk",
+	"hZ07ywsWXwWLqI06ftK8eq117ubFF9CO96v2xasr6NYL7XdjiioO3p5OBUiBdrhftQCu2Hxd/1enjUp9",
+	"76Skr+OEyon+PvafxkIArWKdUECcO5mw4a35by3G9ee1oac/z++whfalNjFA17oUPmhhLTUE8yGrQ5bY",
+	"3I+VFvIR1/mDU3nLaBgsHyVRenuIJLkdMhkiPuUhkpXGUFoyeq8KJnivEDopms6qiNA2DhvOQ18tr/Rc",
+	"TOUJoyEL19TLSjqNAxZQ5eqAPxyZSppCfIFNyBmbkaEQtz5yFawZyFv4Sjy5iVJQpGPGPYFXVr9/lfws",
+	"eNoHS2hyuzOfRcGTQGCo7rVSsw4Plg65olN25Sv2Z2f0Pbay4uCPhY9EWreJb9wYGmLi6Mz/QovsD8BJ",
+	"I4EQKVxRbGCdfh06rUPrYkanFacyDwMzP3n09GkmhvLUY3cs0HwtV2v57YB6EWUUynkiyUTMJZuIwLMh",
+	"ymoEuhHl4MSYgHH0sM99EC9acZEO4UyRhQjVpOaQcM6lAbKec1+ZqiHMWL4TACOAINMYd8QWn5CO2OfQ",
+	"kZvQKGyCdMqJPyNqEor52PTRFQMowJzN0MDY7fM+//t/n5wIfsc4QEv0+Q5ACxh0DSwyoaHe0gULT+iU",
+	"BSdUsl0Cd6jJqDTnIrfFE7Sv7nMCja2dbFdr8iXmA8IiIfALzE6rUvjdtNIkSbVfaeztQjJHvV+p7WqC",
+	"e/6USUWnM3zF4gkcxx2AvWg89+3bt293zs93Tk/dY1Of1a94dNmvOKSPR7VfwWUlpF9ZMHaLgWO4FMEx",
+	"WNjzRvr06RUT80AfCgOBc0z0EJJIrXsRwfXKQWMYTfklHWvbxpf61NJbRtwZHTOXVCEpoFGDxXCl/63+",
+	"zQxI9urJzkh1fAgvF02z+x0ITYfooRyiX3YIhFA+uPBRhE9hYShCPS8XitcQ+OHpLBSDgE1/8RspuIvQ",
+	"DM8PDj+rIR9SPYtBwMh8NmPhzlBvtDsUHnP1h6NbbUg5kQtfDSdE8F3SNHFUK5dMm1H23peK/OmfipAM",
+	"WCD05ioRdSdFFv7TP4WBTRfgg/qBPjPaBDmo7zuQhuuB29o01NPUQzOdHdKi+uszFqKOYpbY4CdBr+Eh",
+	"hA71yJhhDIho0JT9/Y5Zhh14GCZXdb/rVw40zx2Rr6+a562by+bV1ZtO9/Sd5puD+gH85aLTu3nZub44",
+	"fffBrTmEvYerHRodc2brAWOypnQZT/CIaBvHhcb/zV67c3Hzstk+a526DjmoN4h7fdG87r1uXfTaJ82e",
+	"+XmfuC873Rft09PWhUuqqTioHjn6lKxpQ8s1EuKm2/ryut1tnbpRBVnyUT3yIXHPW73XndMbPafm2Vnn",
+	"DX6zsQ9cdtl8e9Zpnt70Op2bs2b3VQv+dqjJvLq+vOx0e63Tm/PWabt503t7qf96qGfXvui1uhfNMxe4",
+	"9rCOg121ul+1T1o31xfNr5rts+aLs5aLWd2AEKV3T2/QUmoq+ZFVmSj+eSnm0XXHxQLjwzQI9ND6LrCJ",
+	"UbjFwB5NMhDeEpRevLH8qa9iRmvsx92aonVx9A8cCuqAk/WBhT79eigY1X3dahpV3cbLomHcV62em9j6",
+	"6nwGomOoVVH90blkmi0FJ+7TCaOBmnzrOrA6T0NGveW3uGTuU08MpVszcEagCiDr6r9OGPX0YFTiB50E",
+	"YGxEZhNFvLU0YCV8iWvAoON/g5z7L8icB0ziqYnplrALtlQfj8b7nSl9v6PH2RksFZNu7ZjMud4LjqMn",
+	"4Jj8MRegBE9poBUtg2WTOOR1IPLCmKTJdwHXy8PQlf7bEdHmKq4LQD0FC03dLGRSyyGfk5DJmeCS4a53",
+	"IhaPhnq/A/Y7p4EdrApxMq1dhHSoAMUBIGE059GZv7uk08C1qo6ef8hGTN91DCQuvoB7BERpzWzGxEzf",
+	"vPolIQJ5jLlseoSphaocM86wC+DV6RfS3s1G35J9fpWvZBkRRiOF0AXVzCxKIAUoab6y95bVyYxS2Odu",
+	"Rutyd8mLUCwkixXKkAVLe4jwtWOrTNhHJNM3punF7n8Lq3xEXoCSSfrzen1/CHTBfzJ3l0CeRzLAHQLq",
+	"70CoiYNqBL6LiuYCp+r1eUyD5lnDTfqSsfNnXHMLRDz368TTDGHPgD5iIiSNz83v+BQspNPnkDQNtwsW",
+	"xoJny+5DdkkgVQivKhH6Y5/3+UkopNzBf9l5Id8atHStFQxwHJk6XPgKHEEZqxjacu90r6zsvel026/a",
+	"F1eu3lDl8zGpamWR7sTtI3Eg6VgYuz53rdpLZ7PdjOrrHmM3/iMtw/SXYumhCA2CmvEJWqoMmUCZ1n6g",
+	"agYP7Sxko8AfTxSpup1LfXddubV4DRC62XBkIBYSHBla5aSBRIwQs3t9jntbQx5I8xP0RxJcMa52tPVt",
+	"BOKvdkxoYad96kYMZeaCBTtaNTesgyoKNGp1u0yFy52m5oK8sezev5kIfVNDUB1cJVaM9HlGzbBc7L7f",
+	"0VeUlG42F5+FhPGRCEHTlWQR+koxftTnLoBiDV1S5cKuRs0hLipC+m7naGgxb8fnRj/SDxiAEf1ExgCA",
+	"shTe5ymt4JhQzKIyz2i7BBWJFd0AVQZ4G76fTrM67qdUNalHymokNUzExPvHTMohlHDBd3C+icWLb4AG",
+	"OpMCf2g9DMbCuwzFLPSZwtaf6w07+3bcTCiy55qAx3nHQol2Xn23sVu3fkQ68ytHlf3d+u4+Qk6iJwLu",
+	"AOMae6q1Csx/GOfhTDbNTPKSWSlU3BPzcXv7eWI410YhqbrmLy5pmEOg7/g+j56AVmEkRU6IrXBcVEl2",
+	"SdfkLcLNpO9zBmwKuzVYGhgDUKT7fLAkvnek2RrTXm2TNBm5JfV/Ryjs9vZJAOIjRpNjAfH7XNGx3CUQ",
+	"F9VC7ZbN1FGMSgngA/rZ2ECOW9hJoY0keLOK40oyYCMRMji++okU3H4tMrjB5KIK7lROoLLCB+vDhNgw",
+	"tGZ0EE5mAdUyW0UgRdH6+pl9Ewte2yUXaAnbXQzZjFGlZddCpAA31UL0eWJmYoQK43LGEEsP/mmXDKyq",
+	"SI/TS1+DY9SvkOpeDU1SUt2v9SvkP//lvyZS9Dlqk7HO4eurhE4H/ngu5nKXRFDcdqZu1PDGJdXB0jok",
+	"4WMIXEGlXVw9G+l7uCOuWVlXiww7yBMJJQd+bjVB6i1QklHo2peN10LfL4MlmQnp4x65xj/ikokIDLCK",
+	"DWOZP2UxLPrclpGlksSrInSinKYJxcIxx74cUKWvBkbDwI9eAV1ePyrFlNWO+9xNtwxyrR3AMXHUUITm",
+	"iZ74UCWibiZtCM5C7OrRe9Hn2Mc2jIqWLMtBuxWQKHDNLER4C1rjszqRbCi0PqN1bI9RL/A52zE/urU+",
+	"x7NBErbLYX3/2Bz12KIjn6NEjX4BtMBXTL1AQeZUIkVZS7O9et162EzMMekj+I1p14fu141wNvgFcN3l",
+	"RS5h2tFKaCF8UG8UDRpR+fSa07k+6UpTxTx8b3/ze5d4W3at+1a/1yjzHl0Ggno9Ic5oiDCph7hK699r",
+	"G+sCXyjxoSv0K11zekd9DMqBn3g+nepbL4Nlt5iIgGWuFruYScQj3IR3TsUqJjEyGYQWsrxVOXpW159N",
+	"33px+7Lcay9FWeLcuktGrYIF58R1UMajShx3+PDyuPTMlyru3qVV3SlT0GqgIFkyfuQpvveW0bDywSn5",
+	"tAkkvPuYZwI+BLk5Oeei84U5BiXY6wWNsp5/PjmbTo5e8ERb8LhHXBoYTBacE9OeM78GXL9oL/ss3FJC",
+	"Hage1A9i70nNlDHo8wHHwzRbdjHRxbUZBH/eONzt8+gzcOX738wRGiGlmsEAR0b94WNQ6977Ev5bkxbr",
+	"2M+Je9K5eHnWPum5pjjFY4r6gdEAEbjRvIoffiKJ75EqOBWwPHsh8FNMkpAOWS3v/J7AAy8s5pqxz16Y",
+	"lquPeJ6ig5COzxn4qcxhbjzyx/MOMs7c+8mc5vrB5vcuhHop5ty88HzzCyeCjwIfEyLuKy8OGodlVkLO",
+	"Z9jx9Jx5PrWdvH8gYYObTyiJ0AbLSRn9Yyr8oGmBrfm6EkUX9Luw+l9X7CGuvPtQdGE/HU5M3k/utf3S",
+	"ZGDh3aytBCyxPHBsDIs8q6FkkYRxLwJSwnv9aXynB55Wr8FvdhQr8ZGoxSgUqVIZI7lQNZe1qJdanGcv",
+	"Z/glkHuoqPuyuDr0yFCUqjJ1SVQTPcN6VscMNdUyGqTuEgOvEG/z6JJAzsaUmJ5E+hejYkd/BLB0bTYa",
+	"i8Mjf0YaR8YoNvFG+FPNKYwVFmnjsEwnE0wB/mSqzubHgSST3fgJNCNcgT9K1ehgb2/zez19jjpz1Rl1",
+	"Kf9BVSrcL0LH1OdSRacWFBPbXuwhck+vxteVXqfXPLvpXPduOi9vus2LV6210k7MEFA9V1nD6HessMH5",
+	"FPNwyKyYsQ3JsBV49Cv6cULKJR0i9DO1j2RGo9Nk20IJUUbj6HVQ+UPnzC2bqV1yImZLUNXMl4T+vvGY",
+	"Q9IfRsRW9SoxW8Z20cdTq/R3tlKt6h+FAKi1y1OyxMz/CelYf0wakJgtH2JuFZ3vOJWw0AsRueWMOy5y",
+	"QlhlhVQjGytGm+IC0m5rsZM7Ww1oLTs4qFKQEQ3/CBWUtk10/ANyxpg5/axz/Ph1jmYkUjLHfEW0mE19",
+	"LIXDqczy2o5eMSVJVYRRmU3NOE9WZBBd7+BZOXGX8+yJ+3jXPH7iB73o/6jP4EMu+J/YAb5iSTfsJz7E",
+	"RVqFCfqVC25kYoHSsaFFzPIFD4iDUXe49heI4SjBQFKYdugrqc0kX3hHq/gC5sJ3JWoKirlaULiMe/iP",
+	"6kCAUTIM5h7zalq45ITpqUrG6dORc4hWi5EJbkYvZmOnyYCyCaSLxYSFrChU00kFTz9mZDH1pY3BlJ+v",
+	"4o8VUckehsQJTkfSH/Mi3hCIgeQ0zAcJ9RqRanx2MFkcdObE+Ypz6vefPYP0wJoTtRYNlkWxHZv5UBzj",
+	"2SUup1PmYt+QRj3ZOERr/3rUwOcsXysgzQjwNTqjBgfRV6uCKNWHqjAYkzo5H0mrSH3jBwrNpOf5xxih",
+	"+VkbKR+oyZylxxFjeYGbB6gnT7/zvQ8o+LRQyGt4oX+XubIqKyzyBAS+vyogUif0oOi7P5+kH0mqA27H",
+	"J2PqDx+2dQalOKx9Ci6eXOu6a7ErWNz1O5E4Gc6DuF8F5iLksTWinv647736p7v3fkL29M9X3uNLB3Om",
+	"fux3HmYHFFrklyw0ZB+BLozas2PwL5LWMFrdxtdtvOKUKDHbCdgdC+IH4fuoWaet5SdRaNMk5YdsSn3I",
+	"565GGBxgO2vTA74XhxEMIAyBGqBqEngRelsjSI4vSb222+fAJfLI5kS7hHqeTNBqFX3oQxPTGCdKYy4X",
+	"ZphHZjypSiiQnPh8bGepFv6Q1Y6JC+RC2aJxBmS9Eam4xzFx5xw/xjzXBj1sXjMWmnFB7BPR4u5im4uh",
+	"Yl7bNGvwZSpLJOsxTS1VKjhj2j2csRHS7SsC1VRmKrt9bkrcVtwqBtpEW3/+mFv0I0hJxxT4oeB3TB9w",
+	"szHHUfb6qgPkjy3wc4UH8g8q8GPm9HPg56cU+DFuHmn58VOnmDzECttofP1sdf3kra6Pk/O5vZW12byC",
+	"ezKhhmAzDXmcKvJzMhnqGMs0hxBq3AF5sOqZ+XPPmGL6tpqKO0Z8VSs2yz5BbjgiEf6g0c2f7bA/3Ewn",
+	"ODTRkXhibZHHFwDZCym2UIoDl1kzxxTcxqW2yUjlqulDqu5w4gdeyLhbS79YFAM8ian6iMfK9sjvhYx9",
+	"jNDfT68sMLIFVciSgfQEl6T5D5WSdZVNnC1SuazgOPBIQKVtsuSiqdnWtqDCjNWUXSpMC8Mccxsbzt6a",
+	"WBbUSFep6YsFpe7KoDxE0DDEPWn2Wq863bc3r9utbrN78votAsunvhlDQlFrCVcL3y6Ok1kO+0hXkx3+",
+	"B4qORbP7MQXGfr5lNgeqhjFblj3hBRdMXb+7AjgG+KHZc4IlR9vcSE/9qV684lR8SN027bcmNGReVG+U",
+	"uqmMx8MaUA7AMUJVolATAiJFYpwcX0YHGKdTLU20hFnOWC0xBKEBAGqBcwz8PgBorSWTL4m89Wcz5gG6",
+	"XDjnHHurorMMfXHGjbZLcmE+tOjNkyhtWIxTpPHnC/IHSkcH19kKk21zVa7h95AJ260i19a6nBsMQgOo",
+	"lOBykzFmvHJjH4DmEAZF+oMAoC8BytU08QnQ44yPmLc059U0VxLfJH/5iLS4oSY5Aa+Yx7hdnFWGZR//",
+	"NjTf2eoyzHOJQOfSn6+tH821Zfb1fsftEQyjjc66ZiL7USu0GfMn1iVtItYaVZJ0LDqkhSWay8KqewMB",
+	"507FHesJ16LtGlittAIdXV7JIjN9szlECYMxlmgBjjdfyIbzMEQcAI98M/eHt/aBmvHL8MRocW1bsXMy",
+	"oRJv54o6h0nmefR/sof4U5W//9DezB+Rvplb9r4tK1oeXp92AqfRISHTp0wSEcKJkYn1QAioic9CGg4n",
+	"yzgXxR2mzEeX6FtxiQhptKS0QRiptFm7TvCADwrrSFct7SfGujbe3dwAtxICJ4RPIh34gpYvAYuhzW2o",
+	"uWpRr0QYZRLUnITYEWFa6oA0THqWzZs2fz1N01FGYDp5OCUQ7Z9LmFSxi/nHaMnXP4kl/0O4mH/GEXk8",
+	"KYz8+xOQwlkNzBz5Qr90y4gEk1ifzlAg1TzQsKKkhZqpZclk/I9CMcW6GSVch6RLZkyEy4AI4kcx0YT5",
+	"oH/5Eu2wXXLBFkwqHNsYagqfhN+HxldGXkKveHlE3IXpsO86xLX71vZcUi3wsdcc4io61o+Dy9Mhrkk3",
+	"gp9MAor+729cUgXQSpvNxKbCIUMq2Y7PJePS14ahNgMTVACOa5KOpHWYMgvTtqBr2DCJy7hSE613KJEn",
+	"hClEiCWK/cFgUYhkARsqUqVBADjZsnZMLFqEvR3AW5PJtvGjHdnNAZIjY0GUGDPYMaQE9pfg5j/VO39M",
+	"qGEJOaNcrtR5FEUxDINuremWTXQpjb7yMhTTMs9p9XrzU3paS2xhhAxb+iV7zWz5Wo+Ot31jOWNbvnKJ",
+	"rLTthwyzbfsae7/F2kH/9hLPXfnfso+b8YQrBeT8NBWFP6KqOhZfj9TUiSZufnu5PsRp4ty3yC6TPGna",
+	"I7m25Y++phArngZNU9EGIpu9R3OiC2V41Nyvx3jtRsVvviR0gP0b4I5aGetvf5sdyjSTJBMajMh8ZnMk",
+	"F+DIcH0uFQ0CTeq5RTjbQ4SzGsDz8GCJQIw8vsg4obbznulvl75BoXMbxBjoiqcGLj9jcu3CxS5dSJMB",
+	"i0VfR/Bi8hJesnw3LYBlozEI2WS7pAfw2SGzWO9HGTx3ae5UeHMNuDuA21tw9mjxV/cJ051f/grbW2Zm",
+	"CCqRyZhd3amjPo+ZAlcM9KaBVhpI+6pDDvYan2EPF5+DbVhlgWQQ6IU+KAmWivuYzEJx56NHMQhqTp+j",
+	"WR0Icav3Hqueg0BawuPnMe/ZglWlFtqjfrDUT2MnmOrB3vM+d7vNXuvmrH3e7rU0I0C4O9U0wFRyH5PD",
+	"+r7NU8aVGlKY6IR6awLMIJA/kk0KY/9AoWWc10+s4PKlCAe+5zH+U6o7eV7mYhPnlFtWkD+CCLbpNfDA",
+	"+2xfv5iVa4UG6x4YrMkDvcZofcqF8keG94sD2F1GPXQIhp62sQaU35Lkq9haYDaXE/3nq/MrArYb3Olf",
+	"iJBRju/6Us6xX4cewulzA8kJXQpIi48DX070HTUlfehhSv60sbd/QOhMCzfmkeurUwJ98bR1c9Vrdl9c",
+	"n3xx1a8km8PJPt+r140UE3OFNRj676Zihni+h2axaSrkSwJvTKhitlMWTGBB5RE0vDrptqAX2REoKXjz",
+	"uOYSdQHxwljHUICvwqVb2yVtJcFujesmQn3hmFYT+k7pc2KqSkDDAPm8XNN5z9X7w7ymckGnwGGjnFUg",
+	"25/CqFHZDczDlsfU0PNpWiNkyzlgi8zfEskF0IDS59ISqx97IiE1inj+2IdmFxNmNxcauFg/54wFENSt",
+	"2fbX2P4dGnOIEL+ix0UNYzZjNIxAUzXlx1FRDFT0TKkaTqwBHceK9PTYezpU0L6JEa3PEGwMF3eGjfp8",
+	"wM0pODsmcAkb9I9JGstwFrKRHwTMi0sw7Z/1sGBY215H6UVcrcXBtQROsGuZ4odj22ELvQnYAM5y2Zwr",
+	"P4hH3SXtWM2L4RVRkUtME7S9XdLUwxo9difqVVmk0KJalNFujjO8NAt9roAZuNCqZ1SPlqM/pfk6UqB8",
+	"ZfpirSoROO4CBcrLX0WHwBMLjlth34FWMF7UV71IwwkZHU6wQTSJdTrIgFF+ENhza0ptXbqgvvL5GBVu",
+	"rT/gokSQFcfYMyaaN/FhLQyz+DxClvFlcteaaXmp1WEQNYFmJOgHScRcSd/7/9l7m+c2dm1f7F9BeWKy",
+	"TpOm/LHfPlLdAS3L3jpbX0eSt/eu27fcIBskcdUE+jTQonnuPZnko1L13uAOUnmpujepN0hVMsgolaq8",
+	"+ftvkp3/IYW1AHQ31U2RsmlJNifnbFPdQANYWN/rt/y9x057b96fHUEfxKjUu6baTiWCkX9m8wiBzJXn",
+	"QXjDkdrt1b+CbqZuLzABoxggcHGKmGXc8FuoyrriIg7s9Q7wBrt7787ekRDuMrfusoLhKVmKvxoqilnC",
+	"r6EzgmEX2LQGqIZDNIobqyszlJwQLSUM6xDYyzcd1ml36uDowLHoIRVDliRWNv3+f//vv/93/6FtuUdc",
+	"YuELdX/wefZYW8g//J0x63E3wz7TriwSME4y4juVAM3vFUHyuRETZkgfXi+dkpNMM6qwY2p0fvDLwflF",
+	"3XqKZdzgNXtl8cRt9WFpcdCEc/HIfOtuWMxUQmcux+x2PcabUOypsg1xFtBg5m3owTka2WbuhRAMDMEV",
+	"XLKyDiUh4UyCfMTWqdBI0pH+4buT03PYAMf+6+Qs4Fq290iUMQrNXKFx42wy3yU0NuyGKy7GAaHQJZOD",
+	"OAocY+rEOXTKQ1ZhrsGQBdA7fphwwWL3HDT0RSWEJuYF8097/YW7TIau4QItnBdQgJNcQrrNA8N0gS2U",
+	"boUx3iodNkuswBGZuTrAC7kCs5DFJE+hXhN+/ZKW4i223dtMTk/KuuRmbL3yFPcUg6x+QhNa74cJFtou",
+	"HC/fAvh+Q2beZZ4JZxU5laoq5YWR7IvSpmQOVsyvFeGBnemW0gx7Bi632TB3yjF9L6wMswevlu3KSgGb",
+	"q6xUmxdj0gqf/P4//l+//6d/I7//p3/5/d//H2TnedDr9X7/138JnwShCJ8M5WjEGHnZfXVF5kxplvkm",
+	"4//v//Yffv+f/tff/89/+/1f/4X8f//1//z7v/83/MOLZzsvye//+j/8/t/8Z/KqZx77138hv/8v/+3/",
+	"85//e2PKAQtNqc0dzWLoKOb3qUtOrDgwOhy9hkbYtkOla4oJLI+qK+R4/UMCm7UKv+sfIr8LRSvqH358",
+	"0z88+g0N6SjAZqqNwdmgakD2D509uufcZyWbMxRckZfP/0hu973ZvqHYIA3NgcqHQyk8tFrHQpX+oaHC",
+	"UIB2MM6N7BDFjtn27rBnl5XNaVFBTlMm+ocdcx+o5oMEUmk0/DthtqOwjFkCDmWqjMSxkWJsnB4K12EL",
+	"iWrEZu7T9zyOTWdAFchWmNaFYkFv7h86T3Hx9UEoRpQnxsrk4B7OoQkjvqXklOHacpEraKQsMzLiAhLY",
+	"Ld13oXhHmc202gEfTkLAi0gzGedDhuZknNGR7pI3vot+xpRMrp04Bk19mYG+ZzYAQ+x4v+Yldy6Y6UCY",
+	"M5knMUm4T0sc5To34jxjUCYkUO0GA9u8BRLd34eSZpHhHVeFrteaSsHm0G6u7WwsG+e3241bA+1SUYGp",
+	"+kEaWrOjm9poOFEtgK8Z24cMNyT8i0nuSfTDB8SNPt9LT0FfW8ZvZfUK2dk0LgxoOCYn+jSSrJPJXJg7",
+	"uI6Hdj2Xq9UGnsGvjVlDP8kZmRr93ueMzCjXzuKjTcnL+2ZQmyNQ5HVs7kbgTDDrtvLmxHsxFhJ+Vg0A",
+	"NNLMran9jrBB6Po2tFx5Z4NE/INM5mNMzPIPtarJp+2gqUteqTVuSvWk3Zw8X4T7tgnwjygB/suEq1ZM",
+	"ZW/uaVK4OIFO6Vg1gDU1kFlv8+HdbziH6J5o8B04IDdCgOsXTsC5rwvWCXr4sHCJ2S71hnVOA8I+DVnq",
+	"DFPhMn9szgzGYSopNXSsSEsxEZPo7/8BknszBpVMZjhIey3LmIWgERRH1gkEVxexGWmw6TybUEDnZ+sC",
+	"3iWUCCk6Pr+mFMeyhsxibs3yBJpQ3DWD5nYjfgkq0MPKjflGmefm02IeRW3HIzPaXE3IfeTRLOosa6fW",
+	"GJ39mbXXwE17dxFU6+B9m8kphMotwCbye4fsKsiAJlQMy2VsAKWqqeZK86Hqkn38OCymK8UScSArKhwK",
+	"RCj6lfDzQqR8zCyebCkyPmEZCyziaJnj29goadEyy6VJsgbfbe/aYr2bKQSYTVG4tF71XkDbqhpGLZ2z",
+	"FscMajh34JNNYPGhqKZnUGXDtkYkL2KqgtMOG1zAvvAbpdEtFqNbOBQ2L0EozWjcxmmVdAFX+KN5mMV2",
+	"4WYXYeUzWor+kZY9SNzE+pxMfGKrPj8Ifv7IUhsddVX1z83bjCvzXy6umdLPjPQbyYTLpbjaSsvh1S75",
+	"S06F5npOJoC6P5XXXIw79JpldGwUUqWh0y+g95CWe7ozY3w8geShQT4nIwYwPlh3Fwrr2zcv7xkeAS14",
+	"LG8rUqpSqTj48oeJVEa1luSvLJOAXGzWUfCSlhvNsNDZhGoIIZkPhlJkmnAIqmRyZLRSQLpTLEmMfp7J",
+	"IWOxIlMucuTSI8bsv8D9X16oHZ1wHQolYXTgkK7xl8xYTP6SSwuACdYDn7KAXNMktxk3fj//y3/ERzFV",
+	"pngCPxNT2g0TM9wTzqIUMME5uILXzD5o/EBgjIYHK0laEf6xr/el0pExjKZWhmQsFLOJTBjJBbQQsmkw",
+	"ZpanqpT+slhV0aIzOscQjDkKKJlIpFJMtfFXzIihQx2KmA35lCY2uAV93xWhMXBiP5uPGQ6oYkVGUevn",
+	"8w9tzNOr92+ceRLepAvXT7LtKvaVeWn5fIvog7n1nYJ7bQri2bJJuGTmq0cZU5PmdIK+C6bjrfRq28im",
+	"X1r2kGZ8iOWxhv/ERtMUQ42lL3Qqxbiq0+H1CEXL1aq+tBY55CwOWRmxkxIXWm5bTVZm1hdhg8GogsXM",
+	"4c3jF8aSKcggIFdCzmy+KNUEYsrmX1xBEppKzF/RFWP4BYRfb7I75VCtuCCRGYPFUbfwfNBS4Lr4hmqM",
+	"FWpoauL81KVeOB7otsdq74RNUz23AwWEeuWcCGDvVF1xMW53ySU4noQkAxnP67Gu4Lj/DIe/Se4CM9jZ",
+	"vgEGc2/BS9hAJEO1PrdouvxIX6u1AsVnPTYBYl3pCZuTGcsAMRCSSmorzC9wng3SGczwjfTGvM9qXOVO",
+	"aoHC7O8N5NVcQos6XblUAwAWZEZmmBDbJZFh2UUSdI2MKVKNZAZOg5/Pf0VGr/LhBPzuvd6rP77oRTb9",
+	"VvPhFcva3QpABajckPAeYI3mgNWVooYiOjz55eDi0hXEAsYYQpX5y+Azpj2KRODxzOzfAF3oZa9nATgE",
+	"052ZzPQkFDpjVhdmNj3fDYerN1sEQIiuiAb2vlv2b1toRzAXfj7/sGdtBKyiDgXuOhcFxprPYs8YURM5",
+	"E3iPjUpdTnA3f05YKTUCq4utYtucAwzXb0M+bBj7nuo7cV1bQPtvFXSoH8eE4gVbk+fdGbCxInpXbrDi",
+	"bckCBQaV4iRxbEJnNGZL2q0Ud/RhJmVsW60sBSfcKJGuGyAHWlopQF52uUCYXKEjy2MIQjCXS4HYgbZq",
+	"FmkZgtrNgdOHJXR6W6GzFTrrdVG5D7mDN2s1kw+fDRz+G/yzhA4HF1mUvT+2Nq+2oTysKhStCP7jMI72",
+	"yA21GiVcSatud8kZHTcblpe4mnXZF7wG1+wxolvB1z8kdKut5G60p7Uj0IU7bn//fLHdYHcPcoCcVQz1",
+	"wzrIJW9WumBNRFqIKbXz3NZ3g034A3FBjoBMZcZCoSdUuChVBB5fm+g1YiwiLdd3oNcGe9K+TZTOjFWL",
+	"ZehOJbCCHmtt0oTOwbEaCixNw6ZNwGUa3E6ubHgPs9xiVq6wmdIrVraoie9gSyH0NCep5EJX++6cHLzr",
+	"Xx7+cvDxp9OjN4cn7yLSoomSNmI3k67GTJGMDtluSTOHItzhlQvQh6LQyisLXIKTBFd7QyoNjH1PdjSu",
+	"a8uuvt3eB+Yaujv4ZdgdoPcu3sZVu/NUtJ1brexzNgIsFzCpG7iAj9g7ZoI8ZiwLruLCNlzbFpGYWTXI",
+	"58AzNaGgKFm2DDGbJUUUBS/Y2uuP0F6/r5twJ114ZVMePt+b8l2y8s1B4cdtANhKRTkyF8PJzxaCWwN8",
+	"tYs2FdBDINyxMwHA5aDpAM+1y/Ke3pD2zR6EhyVue1txuxW363kQHoq4FUxDcOsZxLYavQsnzKjmmZ64",
+	"UBcTsU8WsfYJpF0g6rmKEK9ekVYuuCbR8enJ5U+2gsRaGYGxVkCNV22AE4xmjF2piMD/uRc/HBz8HAX2",
+	"N8jhOpYipnPDSi5y818B2XnhxgmITGKmtIM2wFwWQB2CTF1EvqMe5Q5Ri5egApQR+PHhp8raHly5kQFZ",
+	"gIo4FDYLemZxc6+EnAn8e5f0lWJa7ZIhVZNOwq+Yj1LilvLMJX6TlkwZtPVzP6QJ5vtZaAif7A0NSyya",
+	"MIWVBSV4et9JICBTKnKadIo0vtLcNjqpf6FJzqIgFBhFLR7BlJ3hlSql+FUCnzwrhT6F/xbyX/5jQRgY",
+	"GcasnFAsIG6RlksRdGIjYwgnAegcmGp5zXxmPLifaRYHNhXSfGIiqV9WKNyXapZNVZcccTrgCdfQswVg",
+	"X5TLgnXgxinlMWlRB5LodUM7ZzuAGdxphSLNuBjylCYkY1PK8bzmdjsMP4/zhFW2o+WSfuy6YW/MV0OC",
+	"aTso5oRVhcItt0vOFvoQYOcBIWdmp7oE0zQ8Dt3NjEXAdgZsDochUpe2eML0B3PJL4EXrKuPuLffC65X",
+	"8be55xHyep03PhhusFlXXXUrHoZA/j5yK09cvgXRlgw95pKVVWshPKyRWCmH2bOMDRlPl7SEvWDC9hnh",
+	"UzpmpDXNE81TmmlbTBqNeMKiXXJ28i4gfzo7eBeQd4dvA/KBDc4C8vr4LCCXh2/fGv539uZt4Jp9hGKn",
+	"R47567bDhj/dP/cSqQSRa2FnkgQ8aGMBueMIYAdSgiJERihaBYYjJIEEIK7aAD2DkpRrh+53E9vHYWE6",
+	"0Jm5U/mneySCGSDxR5gPAYV+xhUrl744zQBy1jF8iPi9wIfMsB4OCtLhEQ+K9CHzcaG8p/Dz7bwgVBEl",
+	"pcD6HQWAf9CZN2FirCde7HZD8ar3gkSn++cfjQa0f3ry9vDd+3Oo8nS2idtfRNmFLb9ic8RKjy4Ozn85",
+	"3D/4+P6k/0v/8Kj/+uggCkWrpkS0GLB8aD5NNZZYjeUTSQWoGNgI1RARlBxgh0QhEWWTKzIyCrJfuk8i",
+	"jRyWj0XOQjKEouQayrm9Lss87YGzzG7dETmrOKY61CyALv3SqFm1+bFwKf7Kzu1FXmYj+qv7bCSzaSem",
+	"mq7TDRYmeJ8afvu17UQ7OWA2NQAaLbAHXwyHCDplLrBFNvyW0JLsqRewzwAkkPnrsBQtqWxqTumnjmHG",
+	"ncFcGwre6b3qPd95+XJ1KCW7qL9/cpMJ18lfaMTYua0r22nJwmuKLv/ZjPQVUJT8PPNNZTA/wshppZ9m",
+	"ieCqx1sPo9QcF9VsmiaQwQCJwiPg6sICNN/sYWPYHRRaSFF0BaWuJQ0ZMQrAfa27taZpN7bIoebdSj+c",
+	"xpBhQTwbcmQWE9xT8LC0wm2nlW/Vo2k7ppSu/Xy9S//5oA+3iJKaKGJd2G7hPn7XbfzvOwb3pYnp86Nt",
+	"BXWsCy/VHMV6qBKg95UkwLeJJ/Q9tn5+UMzfd3dvNiJez10YCOJUTXbEeTHSZo15nGVrRHgjoujQf9OQ",
+	"KJ3velZEFFOEmNshWpIXO0aLVxNzm1xTb9um3/XIonPSQk6OXqynikSCfdJvADlJTeRM2RrBT7b7Ntdk",
+	"BHXwUgDWX9m6wApKVzD//OYawc8mNU1ICzIyzMtoTX88+HX/4OANmh7OiMFhMfpF4ykXXOmMapkpMqHX",
+	"ALB0SwcQT3kbkj9+/HsyQIr1PST7YytQbrcmqndjvsbtX5YlcQMe/0nwpOaSrS9obk1UPHBg4EnGaDwn",
+	"UxozH4VpqpZCdbh6SbdmyT2aJV+cKj/fLvHU8eXMkocpFXpfRyp8y03mH7OF8RWu3k32DulKzbkArsbb",
+	"1nJXopQJi8csIy2bkRSATzlwfffAHe390j5lKwhFsU6j1lV86QEqqcnc44LKkb3R8IeASME6EJy1DwSY",
+	"lobJhdB3NLBxZpcQZNcYIzJTxlyrRqPHOsS0WA5zaJHFhZkhFPC9dGh2wcLKcIUFPrvk9vXaJph1aw6K",
+	"D6+svEuOF1Zue/wgyBN066pCgbikPXsMdn98sBq1/aIaaUCHFoXTrHrvxkYCuhTkP/AMFH1bDcU+pWyo",
+	"WexPBtv5uIgApIW49Ej8EgvlOlcWgJQrAGidQ7pAblYljfkAx2qzxejwarc8BHb/Fb6dJlU2o6xL3mbM",
+	"5kyoUMQSsw7SFBrKFufourHemTYXjgdy+TxUbakk6+D47PK3j6/7+z+/P4tIi7v6LkAxR1WpbWlUScyT",
+	"iP7pb1BgOse0kuKjp1wpLMtwkoKkmRFfGnrC1rQ+wn6KbMQyJoYMks9d0KZE1D47I2YjLqCJZMZSbFWJ",
+	"7Y4pUfmgUzQRRlz1lAKB2ZOmRMu0k7BrlhTdiB2+AzRy4+Xuv1KYJdrzzTWhoYCsRNtoLoDiE7OhEL0V",
+	"jqyKkbFXpf0XPspiomfQBhMjZMxD03qoSpcgGNmDi6DUcAL5M4M5FMkV6aM2ceNlrxeKusZSgk5dVQBm",
+	"PrUiD6G88/wZElfU7hLw/2FMzWyVR2ELRSlqZyuQDZ16SHvcaPNVPhfVpk1Cv9eWT0N1vVIMYWP1nqPM",
+	"KTQft+yhhHxfRvxpYxtTy0xKuMCXpaZv5dTeGS2e9+3YIG9pSudkwGxO7g8vyTF/vYtdSY2+D5H4Qa7m",
+	"XjrsvCraBGH6Lh3IXIfi1aug1+sVF2xkx/yvdsjP/HUJXG/KphIvMLAW2zHaZ362yQiwnWFjMmk4uiTK",
+	"0G75kv3p4vSEeFWw1NVgx6zAehFI3y0aljmT2VUoRjIjP/R8uk4r+tRxYH8d+2PULiX6Ovbwqvdiz07u",
+	"51Xkx/qUHpj0NR1e5emGVFI7+FdXRGFlzc1I9z021E262ybtPMBiSjCzahVBi4Q5cFTstFf7Q3MazuJ1",
+	"erL7Q8/8DtmAHTn4RzbUTr99svukLHJr03h++Hc7vR9//OHlMj9JZZAazVhpqtWzQl9YitQMeGqlNvxe",
+	"BSxJVfObANDkAJMHI6OHQfeUSMuItKC2zBU0+KRZshP8+KIHOYoOAh7SWakYQ8trlJqGLxatm+sS3/et",
+	"JL0w63qyPqYO1eptJqcroUyYhy/lZrPXq+t53OVk30fW+4Xv7mAUsULPM3eBIkGXmAbcv40BDOPtthZN",
+	"49U+hMsV+I7y5pYJ5s0deH0PwNcbGYCtlaljA0a5Qw37qSqaElkGgCGa4YQnccbEU7VHIrdjhzH2lSdD",
+	"mSRsqBXJhRv8r0XVVNEbwk8iZ6LQxdKU0cylmEdyJiLb18GsB8rPJqyGvZAWpEu74iM/XAmcsd0Nxakx",
+	"f25Wcg2x03OhgQtjBXbJJYKTs7/kFFOhVT5V5QZMHGt8zZjmBWP2oIGLluINWQR/3LW51/CPC00z/YbO",
+	"IxK7riQA9J4w63QgUzMhdMKdkywXthjPbAUUAk6djh2DBgzqnv+jD5HhUK2Y/B3Z2bUkkTARU/tN7aAx",
+	"1byBc1u/wN0Y92uwm35jdCUcIXwaJtws966sacu8HxXzBhMPaPkrs2uca5kaRsclrrXAt33/U29w3k0J",
+	"K/WvQw4/k2ibWvM5FzHLwHrdK1pf21Zz8DmR4xfW+4CFjujk1HQ89l2OpBg28YRLOv5WFDm/lC0beGw6",
+	"nLlv96i+GVF9N+2tXNO/87yiMwB/i8zQEWkpxgpNL5mXGpRBjv4McXOcImL1JzuubY5fd3t/gw//jAuM",
+	"8nyTt7L8iduL+fjkM6ixg/lXltNLJXQVvtNITC6IkpnGuFojjCbdbGriJR1vezN8PpYknpIjM/j/tRsy",
+	"CDYDmcIVAS9jDDmKXXKC5U4ZdMv6S87ARLUZh4s9gZfgF9JNZXtc0vvK/jNremR1R7V4So+hP+195wtq",
+	"oN8VbliD2/tGn/s67v0sY8CNmzNCznKtLG4BeLGAk1swIuvZgEYmlqsDAkBcKSKsA3y10T0PrlwfJYMh",
+	"vUDYRNoWzLDWZd5iHn7L0S6L6buydLtzJhZcvtuxQC3I4ISBoAQHJXoO0GVg+8ZnmGqvlwB40vEWvvPR",
+	"wnd+piT4AsCcdGkyrksFN5RY4GrSMdSTWF/5DFKPuqSPCUsONBN8CqNKVy5algxlZW8JeOaD0fV6m9b1",
+	"vmXYzK1euEw24b354twgWElXdBG8lbt12BRL17CjaNVhQfTt7y5Jrrmphp13XZb1oHpkwBoeUJuMx9m9",
+	"wlOCJ37/23pVk8egVfkYPKhVEBn64Fo02gjRh6JlI0SKKjaMnImadoyQqeoye2/2ZsSs9JiPIIdXQ1kk",
+	"NJrCjE3sIEGMCCQJF1cAX8crcSxMWSdKs3SXUFGNM/k12ZC3jXf574jhDRemqntBS/e4XXOBkOpzOMw4",
+	"XtZH7hQO4wgSTOeQompfxizXpwXOKXwDJiNY8xFVWWNeBpA5jAEyLoiQLiFBZt6tb5H/XC5xVjjpoeUy",
+	"zWIy4ElCUjqf2mxmWuTfwlFTMqDiyjfHlDZsn8V+4UoSWv7lqfLAtRwzKBbxbIt29vZDlYe4dZ9SsEXM",
+	"8Ccth4666/F15Qx7ckD7knKfUNy3gdnYXnCDVsD65oJm8xI52KjiqIYQWkL60wwWE4mnbCrbFuNVemRW",
+	"LqpH4NrMu511NM41NEEdMYbQEoYoXjOs/ii+Er4tMA/b/GIWc81iwBa0mc96ksl8PCmRSJFWuzA3CJTi",
+	"A5QHOEbiBjR3AN7FBGg9k0TxGA2rqWKJ4QZDxLGGPP7y1H6SYvalPVPg4c3huMPw99c5BVe3LT1+dJ1Q",
+	"kIYHTM+Y7R1kWfPq4vTuvg437lotRouaCa4nKE3KZRDQAF8rMmKWPSztXlLcym218f02InEn8aWJLmjA",
+	"VhSLlAQZQ7HvaG2uQpmmHMDvMrJ6x3QzTfW+Cr/9hot674lI3yHW4SYpdO1uOKhXr1kGD/rXsKKPRETT",
+	"K6vvoPYO2o5CtuoTbm075wDKpawfj2fmtkBchw4Ak1lmpGf762UlB7W/MXtYqmf1VsDzt/0PZhQbIBBX",
+	"k2t4LdmXvrbVfZZtE1golxmDok9uVETBCB1pi6YN1tfSrjoPTiHbMojvuep/gwxmUe9yGt5KLjtXj4pG",
+	"Oc9KqTpBqTgTkKT4NSORtXwjzHpv6u9SKgqwtjxaytU/OcvSCl/HkFppbZMQdA24LiZNrsMPXr/d2P3D",
+	"KR4Yxtkjy2QD554jPlT1rauodEMcJX+hNhnLU5Ksj2QxK2k58plbgcs2hQqhL415BtXbQ9spBxPcWzu2",
+	"Lns4oRkdGsVh13bMDUjCtAYnvEqp871N5umECQUV4rY+nIlhNk/RC38kqXDdLcbSqwS7JEokFX10Fgb4",
+	"r3OqmfvvY6YnMvb/si2zIA/e/ADVOFgWT5PEZ4zAP1CtCIqHz9BfFmFbSlBaugs9ndADZkETwEsWYUOo",
+	"X1w/KHjECGC0FMcCluobezT7cPBSb0hhwMHvyX9jV/aAvDf30/7gUfFHnw82c3T5GUxxfcy4ddKB7QdV",
+	"csryFVLKHO9szCrb84+U0DaMjWJVlYwl2GUM03e8dTBdNR2taAznAzUVM8m2OVuSpVbWNraJalurYL2E",
+	"s5u+2Ltc7pUtglv9sH0fHDMXx/dlVKwhM4fkImFKkWgqr9mljHzHijIoTfXWBUZvQeSuispvQbuaEMPa",
+	"GFx0NbWAfVRgd3XJefOrWClRg68jc118eSKx0wx3n41oP77CuwJ6BN+CISNJKIn2++dviiCb0f68wrGk",
+	"u7bXONbzDx3DF9flLjzaq/+1EoDu2w++SVlei/Ram+QTNLsFLAlXTX5rmDV4xEt680bN7e/N2fW41FX0",
+	"on8R+q6h4VuM+rXYp83tubtzHQeouNZbtPCSwyg0sa9xRYYJoxmL210CPbN9nuw89U0NdXH1yv0NoVBq",
+	"nkKzew+HuMy70OwQf2jW7ZY7bC3hdV3o92MJr8uPlunezxJJRce11G500B97CFajc6LK6TFssQwdbd2y",
+	"j611aweIdpfA6TAFRvFwYqipAHy1mYAy10pT9L87rz7VJc/fs53nCLFriJjFZEKTke/dzshMim4oooM/",
+	"v+8ffTzr/3Z8cHIZkZTOVaG62/ws8JhaJJ2qBxBce8qm5MFrrg35lOrhxIYeB1RcGd7Ix3nG2nvETXp+",
+	"eLJ/eNY/ikjGqhMXrc6LufdI9Pr90dGB+0ru9ggUfIeuNJvIpPy+zymA3S1OClPNFn60sgLlCeyb2V3s",
+	"tg6BFrvKYniazMy3AD6SlhUvLKAilRQ1Y8ZA83XoEH9bdd07po8M0Tga3CBnrsyz1d4eMIvFLrsudbZo",
+	"+W8MZyCtR6bYeR4cT7l4FrMRzRPdWQHl0WyERRFOuNI+SDOUqcUBivjUiNQ3OOa+HzIKMHtbz6QFT9YZ",
+	"Y01ByhuvP/kKGIqXGWP3hX9Q7UT2uMx3QxSWhopceHO6pftQQ2PVqwGk2FyaYOaYcJbRbDiZQxd7RKhB",
+	"k8OdYGQh0BuDWFW62lQzPjf8PcWz/Oq2rVi/dTCExWu3/o1b1wzY718evDs9/+3jT4cH5/3z/Z9+u7WH",
+	"UoOQuTUe1lckss+U5MiSYFO91NiGnbYXcdOBqoV7WO1i+Hk38Q4X6/Yw1g1xXQfTPaRCSE0GzEeF0LV2",
+	"kwVE7S45RlXwqdEFHRQu9MsYjaBxSnOcp04ob+/OowrcPGQ51BDO+eBiOFWqb/AJ3Eqjva+ivm37KD+U",
+	"goiNUfznF0gs0OqyUA44NrwxlYMneQVjCl3OD9iY2t7Grfq2Tujk8dhR1uPWDABOxyz28CKQOrhHor9E",
+	"PjDAOlPKEyIzBBxqDaliHS4UE4prfs0CYu4N5UK1u+QMWwMQPqXjhfYG3VrHndUCNwxLEtzgY+wTIBaM",
+	"uAAIgeoizady89hfcgZna340/3wSlLjAlH46YmKsJ092n/d6wRNtaHP3idK2gehGGwHAtjUioQhGUjoG",
+	"h7M9/0fAeB4hmMrUU6+7/e6XWmdl7c283fpSN/FS4FlI1OuLarWDs8JwNJuBZ15xBQ9QQYiG2cXB0duP",
+	"/TfHhycf93/qn7w7iNrdBpvr2EUiVjC10PjbiroHY23ZWhuojEkS4nuV0hUJd5msukFDzWbVmmmZ8EE1",
+	"4afyvXmWJhTY5p3HblB0L5hWWKgkM19i5Lqjsk8pz+aklbJsSs3giEYEiUk2OJ4P/Gi2DCgUrTSTcT7U",
+	"AaG5lp2MCTZrd8kBRLEVUwoacd4A8XOZS2aprjG8gq45obAKdJecQEY+kYJZDuGue/NNr9HTL5gVyGdm",
+	"Wzejn5uh70k37xv6sZysRmwWdZxb3vWo1fQLsLi9wEyRmL8ap1vCrjKJaUpfml2tykPM/FUeQj6HhTQz",
+	"kHNpc2E2EE2RCdsykC0D2WS8FEHMSjwkQ3p+CDxEaapztRGlJ1epMeulIEzELr+unqtgfdEIkiJRoUzk",
+	"mAv1hfnIBS52M5wEB9/yki0v2aQyApcKIBkzRoeaX9OSUXZ/PEUxrbkYq2eKj0WedpgwHx83Ogo/TADB",
+	"gJjHO3kKKJspE5CmF42ZvoBhDnCUqIxjqSVyEgjB1sTK4CZUXt9kuKw6UcPNUzOuh5NtGt9taXyOGHC/",
+	"yg2zLHU1Zu3VRpcwqxsSAAjV0MkROsbZRG8GZ75HZhOeMDJMpGJxQCLzEe/TqJSp/SIU0cXhu5P3Zx/f",
+	"HF70Xx8dvIm6xJx8hwufgs5jc2B6bm7WNY+ZE2EAPvKJK7OAAlYE0xNCsSw/4aKRmDcgvG7S8dcTXmtc",
+	"IgJgZTOimP52ndCPUTCdpogdA/fI3eSVr/CCMEnptHPF5jOZxc2xpn4VlkeKZN4lB9NUz0kuNE+ARurz",
+	"KS5SOv3Zjb9Jwi7P00DXCVd6KxpuFQ0pnZKr4sg8WVVIZR3xUEs+vrjUAaHsejSpV72e/wDD0wHiaafX",
+	"K2E8haKlMz6dsniPMCBEKSzA02Kc04gfRrUicSbTFOpP+yQ185g7JKdQ6jGbAOwB1wkLhczIQMZzHx81",
+	"Ywfm0RQKIhYnSGxW3XvBjYoHfycjmcRcjAGqfJDI4RWLQwHVXLOMa403GEG/94i9AYQmGaPx3OFSWcCW",
+	"jHWGE2ZGaBBdN+7YBoTWjev1FWXWilfbCCzcua28eli5s3DTMb5yd+ZSFVyajjvjTObpulILNFJ4MyAy",
+	"iX3yxJJ+rO9wns32OoJJmqAUDYnjarfyaxmp9ZMEOmqN3YmV2gQ5clmrHKmWhiJBpyxCsfSqLJX2SiIM",
+	"Wzw66fWiXngFN4TTHokGkmaxioCn2fpe+AVRwcwiLBYwVMS27AihKIagwgpFW7tHhfMJwkhLe8YCHW6u",
+	"mRgMf3/dY3F1y27YVnY81G6weD5rXOomiXF75k7drT+T5jqWUPfMZyztOFlcpW3qzSPsObkuvW2y+ySQ",
+	"0rIQ0HIbywiswDUdjq08CQrshsU6Wzfj8paTD05U9LaiYhvgWdsu2exl90Io15NnPE47tLnX+C8s4yNu",
+	"fSKnKROHb8i+FIINNTl8Q7S8YoK0FB8LqvOMFVg4zhH+1AioOQLGcKVylgWhoHnMmRgy8ncF6vw4B09G",
+	"wqFFXBzY1Lh2l7zlIi4nrpLB3A9PVD74RzbUAWGJYqFIuLiqPOsZCoDMXONyYpel3UK56Ufj5mtT3cbh",
+	"fFMMGgobQCVHXFwBTpg0Oq2LR6Ozxg4KPTWMcgvjmv2h5Oh0v3/kPKO75nnzQCjMLywmeQpd1wAMd4Zg",
+	"PzSOM6ZUu8gFpNrN91SRlCo1g15SIsYQO00Si9YfChtoVxa+hmrXRY2V1mpjFvBV0GXAHZ4gUuzdWF4o",
+	"7PpoMYbfT6OEIKSRm7pLXvZ2IORCLZkU/evMOuHV+R55hSGWg/NfDvcPPr4/6f/SPzzqvz46sFBDesIV",
+	"RlOc96lELjJrIDabuxyKASMjpoeThoamcnwoPnA9OXxz1t+Q3Dh8c2mWf1+5AbmenDOVJ7VW/AWSHxe2",
+	"fR+cEze0pCRso0V1jQRTmo3HH+3pRmQo5RW/hzrYbT/iRenBhnnG9fzJ7t//QyVZgI+FOT5ggFQU191f",
+	"3r7n4CUhY7Z8sXtxPkj4sEm+NDcq9uKlg1y9w+Ol6D6e9yP/S9OCM2lZ/myzpD0SiTxJPJOguolJ1CYK",
+	"mPu+D/MdvtloRa2bo0Fr82vuPh7TpIHg9v3xGSl0k9pWIrKb1DNoVk76ikSJ5+Bx2o9KBoTXMaLDN2cf",
+	"X3/sv39zeHCyf4AtMBInxkt9Rf2nvnZaRXepwHi9FRhbgfE9CYzXX0FgABNfcuUh99zlkSL5UW1dyfBu",
+	"1wiITIpxVUWmguTiShjt2qqxY6a9YRAKo6xi1k9QhbLnU2aGVJh7x2JnWNjiOGV3reXfeNnbaXdJH1BA",
+	"d3qhGFGesJhQrdk01QpUYimctRAYHfZVD3VvaMSHbNSq/8jQuCA7r6BNl2YqIKM80xNjPfgx8cvJy+d/",
+	"JNF5/9KipR68iSwy3jnT2bwD3xTZBAkAFLXRJsoTY7xxVZomFDKJ9wglKodzHeWJlbCl4iRcw1PbBqxR",
+	"w94Qozwyn7Nlk4+37c8fV0HilMdUOAgG9TC5pTOMReyZzmdwyOfAIcvXuI5LSvS51rPJA+cxcZySC5eC",
+	"r2XGFmsMLdGRDxazlhbvFRb7hItxKFpK8yQhz3sv211ywWz+4wJDRiZHxdwxS88TkE/ifERmoYjMRZIZ",
+	"/yv8eZe8ZjRjWdTetePi7mOKsIVvn7CMBQjwZPuUKUnGTJgpvAtJAXeEvm/uAjawp9NcrxQRsXca8Ace",
+	"oa7+T0/sIe3D5ht6/lvwT08GsN+gcNqf/lah8wM4Ye79OnfQ4qdsWWTrzFW+JnNbaa4Wi0OAcoH+fNso",
+	"8Nsp0oK4QUASFo+N5E4lF1oFobCAuSrw/qg2yHXfwxa70wSF+6xSodIlHya2Kburj1dEjkJR4GRb11iW",
+	"C5dfHKBMNTOYrxx5t6V71iVTjaFhbgEGHYrIO2gBLTyhRnmwIrMwaVD/cHetGGBnSSebY3aHcN+2HfWS",
+	"SFwFQcEf7bKC+BShTL5U5yhzp7yYaUKwrCQz3nQWV2EgsBrDXhTDojlkGBKl6Vy1u+QcqrPiUAApYu3V",
+	"6f5h/+hjf3//9P3JZWQdvc7pPpGF78Z6ntHOrrMrAqN990j04fz05N3Hs/7FxYdTaNqEnh1GXC9qvwyu",
+	"UMXH64vf0z8+WHgXbyvUu7sX2V9ymqjKoNDw+gMYDIvzuO62ZtWhQId1x/3xqdolOz2SssytekFLB0d6",
+	"g0YeiopKDhKMGtmcALg+XnBrYYxzphaOEYA3GIdG2+Rl74+hKDX+gm1zfb6wXZ4ruPMDJNSaMlRABURt",
+	"/g28elboMxuB2KpM8rmwpjhavHUyPF51e7Fwtky2n8lSscStwreeBE+qXOdJ8KTCSWr7dAUr6eigi3Qm",
+	"3Gjc80bH90kJLSvwyXo7vR7J2NDwoG4oQhEdn55c/vRx//T47Ojg8uDjfD6fHx9HVhPCZhkds88goQZS",
+	"5Mr2ITYjWa0Ii6AMw0J1KRTwXnvXNvb0/NYLBmB/5W7fLd8gHBVw1yedKB4z1SZDCVFN1KViOneMx3FW",
+	"nBi/t0tOjWRwQ8egvGsJb2WE0SzhhoGZTwD+yHUouDJ/ADVcFCt/WjRSMTsIqhK8rvQeWCGzjGurlblN",
+	"Km1cKMyYUF/YogI+aO5y4gNoKBhjYr5fetEz/qkiI8bMLxkD06rdUHVyZs7gJ0sMG/RLVOZpCDpYmryX",
+	"Xuj3WEZSoHiYPXK7UGYqcE/qeUrN3V7eq8KRvG3Us2dTAgQbQ2PcbiORqI2TR2PNgmsn+F0ThrobRViB",
+	"1EQS+5YcrmmSM5foRq+ppmjjOh7t2gYZ9dlwXi6w71w9vdhJN0kwdooGirHL/n4pxp/ASppJUz3avu1q",
+	"bWRSzFWa0DlkSO4tBc5QEzkrAHkAU7MJ1OstAIehg8L74nwujpwJ0spkwgJAOPJ+FOvYbEPJsm3Y35x/",
+	"WabGL28pVOa4J6f/LZcBQYzjhUvxbTvx7xc+VxcsaOUrWMe2O4Ay2+hMiexjh+Yp0LopiWKq6S6896yV",
+	"ivE//2PKxv885qN/nrFB2t4bUMV+eBlE5P35EbTrsqr9c3L8msTM2CVQfykVI4O5UUgzRpNkDncN3Zxm",
+	"bOgyWqqfQUxY57w3Kqsu0kjA5QBcAX0fPnKLgiYgfGT04TZ2wsPxuStR9KJnyjQ1i8O2WYLkqaEYwlUo",
+	"WooxEuEPryXNYtyRPULJlCYjadRjV6QKzlvnouy10VejWHYNwdBQRHAKCO8L9Q8RSfiVLS2ysL+79l9u",
+	"oCHNsrlNhcQAKbGQZBTCCE9VKCJcbISLtCdXBhEZ0OEVdgQzq3TnA55dnfE0ZXb2LjnUtg1sKMrNX2PK",
+	"k7nbFtf5daXQqzGPCNdNiIlnJTLbFGZiaYotF92GQu+MighwD4xmZR6M92YdN82UfuoMZDzvAAt8svti",
+	"5+Wrf/f8xzsHRl2UapllZrWnctySDjExIygqtomQsz3IYZ7diIpKm1fuYz0TqjA6U6umX/jQ2cbu1Ht1",
+	"G/ZXJYrnF/y9Ke6Yb9/h4iZoVk04s1ZlQJCr5tj7visasEn/pUAmxkSgLzkXXRLN2EBx7TSKiRRsnkqN",
+	"JJUymSaMJIxes1CA8N8llIx4koD7CyQ3wuZhdySLHGxntwH7Lum7+l+PsOSzhlKWhaKab2Tk/UTmWa1A",
+	"w87G5uvamNey8K71RqYMYjo2Nx88c7nQWa4MV49+7byV2YxmMYvNf0VkItPC9Wjexd1wL6SZ/DS38Vgq",
+	"QlGFKDcXD9GbiuKKl70XpAazqe8zv1wclguSK7a7GEHpkjMfADLK2I/gR33+Y6leOvAAzkCKioM9BTVr",
+	"taIdYKU2iN70/r4KmFdKgzI0Z6n/fpKi1i9S2wZ0Np0t7sqoHXvEQPrnJJa+gPhO9d5/RvxmRTDDM/im",
+	"+u4JDrfMcV45Gu0ZCwTC62Qwd81f6rWGhwVjWIHne/zVCg0YlHdIb1rIC1iSu2xN0JmduhKR59WcjD0S",
+	"jWii2GJihVdF3YvdULhU44W0Z3UzddhlDhNAb7otbXidJIUBI6CIaFmTr1AnEqGwdL7h7ILqJPdl7trp",
+	"f6EJr71eHxroIePjid6avw/P/D1nnfK+FQl6XyZRYblsGvAk4WL8bEjFkCXN3OYyz4QqtQdB4eP6jxjK",
+	"5iJnylYDRFBtzVRfR4HV82cTbrNnjUGQzG1BdiiAeZApIKyWohFvzw8OumQfPst8IcatbAZSySC5nIDh",
+	"AskNFZ5nRpZ8yHz9BZ7Dni8HBEUR113TG8W9Zaz3wDBZ8KMynwtKuKpkOEMidGWEllkCFGRQ4huyQESk",
+	"7YyEk9OPF+9fX+yfH55dHp6e1KJR4BZclEbeqPQuz9MkvEvPBAs00X0UmU/35ejSMi3tV+le22u4VgLS",
+	"HzGns0JBdVfbNvdZnl8AqSvJ3EMQzxk1l9Rd8PKR7xYXg9ixocpWkkE+D6wDjw9ZKOwdGlDlEhiGxQwp",
+	"y7hE10OaZ8OJeYjGMWB+wd8TKtDpjkFuYzyHwt5i4jBgrRphXQdqIvMkJsYeR78IXNuMWoFIBZnQLIZN",
+	"hL83YeKduS3brN/azLEMEc+dXOCPB5H8vjcvW5mrpsXRrHR5blwHm1nVLOreAsc2/CxmQGvw74xxoTRN",
+	"kt2bTe8SqpkCOA2WgpPJ0nNgAcFnE6pDwTVJKY9BBZ9QDJWjnIyDQv5N/Z1zhXXUPja3biKulb93VMSh",
+	"KDhKl/Rttr/tBFYufbBuKjO1BSbBINqidMI87VD4X7vkxAjKJHFXE+8+V2RK41Kdj8qHEzOaXf2uL0b4",
+	"eH5wcXl6bkzoj2fvz/d/6l8cRKQF7EJa2I95MfJTVdpBs+uMxrUxrnM8yjP78EOSi4Qql8O3LYNYrv0i",
+	"NTmq95A//obZ25UWp/w5UtNWQtSRZJ3wzJjKp2wdvdhmWFlLu0Yv9CEetHSZIDGbSsM35oAyfm6mXKLx",
+	"rq90hqLQOslKSid8A3scSqfY6pzLBGieifJ2QbpCpfBuk7onUOizTMdLivA/ONvK6ZS5mjBEf8oYTTqa",
+	"T5kRxSwxNGruAR9ZOlOkRclZPjAUBO/tkmjKlKJjFtnyIvfvwzgKCGbRYLINIndE4IRTk0s+ZRHKw6hM",
+	"alEbpJ/1T+2iCYjfaSSi+UxUUsufRRBjamyzYGAp9jOMpmwmwftva6WwsUg3FAje/KeL0xMiATIEU0m4",
+	"ImpCU0ZaVMyxaycAfA0YmXKlAIbdwRFgT89yil0bcm3QOcdi8rz3ssDxKnZdaZmaDdfZnIvxXikBx3yO",
+	"5Sg4tU1vAf9gKPQ8ZYAC/7LXcwoFoMtDdsoPL8nP/DX8eedFPacZMn7NLsxHnJT2cGOdtRbnuWt1kP3w",
+	"2BxKbI+7fWf/2neLE3IoNL1iRcoU6n/Fxa9c91u5Vimks5gL8sOrVy9+aGBQqIE2syhfmR5Zxfswjrwh",
+	"GznNBMqeo9KdGtNrVribwA1WqMfdUFwWbilClUUatCX1AyPii8Am3CuwLxD7tDRQ6a2MmWM2t30InSFa",
+	"UZlBf7y47F8efOzvXx7+chA5SESCJfh0YrRs0FowYQAXChUvWCyNkIjjjArttZHdEhyf+wifB2wYEjAO",
+	"OfIVhL7TMDKMUERO+/p4ePJL/+jwTYTpic4wQgddYv4zZSI2H2LsJ8OH/AbcHOvk9NKtE2Npi6bZTYej",
+	"U0ChqPWTdnWtobDbNPCAh2YBT5VzYHiFFQ0vOYKmQo44XN2G68yswEsC2AfoYUmkKpQ7m9ZYdmeWLL3K",
+	"DSmJdPRzdkm/ZLP55YBFRxejiYppNPMKJREdo+U9BcIIBX4Ni7vkgA4nJbLzEXe3uVi2PoBeJXZbd0vY",
+	"N0jIRqkNQgHbRsUcWo/AAf6RRG/enx0d7hsi9Wbiem2o7bg3esiGIhQfJhUyLUJNGaPDCRRi2ZCaOUkQ",
+	"ePbfY5oN6JgBLQvpzd9QFLBwu+QV5InUAk/eyNzccwdutfsYJDIIX6u2VHetSw4FAStoKmOjBjh9CDzR",
+	"1hfWxmfNudEM6uxwYvNeJwqFUQn8UfnQn7LAZYWrG0pJKvp1Y8Dt4ob5vSGJ7ea4p6DbbQZK327rXtVy",
+	"XXQIcA28gattSfEDSv5HUvbmdOGMFjEBaed46WfaTFAwvCjtngRPaoRWKc/kJkustbPKBNrk5y9F5QDz",
+	"wPBDJyZA3LUsCKZRAt6eHxzAFoxqAlg1qXOK6fYeiQzXPcMImZ3Gc7KptJ2oIIG+YDCYvgKWF0wfoqow",
+	"44rtVRQurmoiD05xrLgHHJinZXJSsKbubQ/Uw/H9VsAhdcWV3Vjf1y9pFj+zvc9ub4dx6Ss+0M4V86q6",
+	"1CVY6Op96BQzTkGFagbL2cf5H3aDjO+k3cXQn4WnJImhQKSRz0TTWbfjhSWNZQ0vCqJEg6/lTKgSngL2",
+	"9ithP9laLPC/cEVsWz3g4Sql01D4toOgh++WCw+YH7Bo6UdaF2f94/aeY6VBsZX+EapCAW3PBmwop0yR",
+	"a674wPB48F+3KD5p7AJrnzokoMbaz/LN2QBKDI5+T7qkW1sThLM71Pvr9bdtqdHITw5irjfPTZaIsWd4",
+	"hcBV9Tkcp9bNdW6vZ5kX2JBvRR6qLjkVzttUxqxKWdFxtIUpTv2j84P+m98+nh+cnZ5fHryJ2nuG39jI",
+	"uXu4bIzjaUMRijGoj97adyPL3EZ8pCehsLMDb6l+ciuCH88ZVVJEBN++aO8a+6voLIG9Ubx/HljmBHL2",
+	"0aXjOsOTgTGTq8uv9WObz1lH5J/blT78C/6Nh8jwIJZcayu27gAPVVAvmnSLd92beYvX5DY2cC1Rkf3y",
+	"TCCKecYAzjIi78+MPvzm9MMJhp2JkMTMTOZM28oD5x3cKww9P4CLYGOOJRaRm9fxWdRmioexFoBhSM3w",
+	"F5ipnrvs2Upq0CRCwT7RoSa5iM1TNKNJwhJ4XVl/asocmOvwSnXJLxL8Y1LUsKJSlTl0kjl6+/GX08sD",
+	"qEr3THGC4b8ScDerYHCCw9EaDa2YztVCFioAgZO/SsHMsBYox2L6jCCuOGCJnJFeezcUHYI45e/P0Jtq",
+	"FpaRP+yQVgHwBeXn83ZQql4nf3hVPPHKPdEtxjPnult+obMDfy2SbsvzdXYC74R25fEW2cP5wKnGM6MZ",
+	"syBgEG1uUUHenz1VoSDmmzS9sn8x2qT5iKeKdHZIxnSeCRa3AwLnmcwhcao0btlZSvEnTKbg2oxdFNMP",
+	"aQrTKPwAlzphFncBVObX1rASADOvXQy1jpOh3yTEZnQfAHljnqYtlQI8gPkLjDiytYx211vvz8gfXgWw",
+	"E6Sz0+6St/YB3HhqhralP1DLiFOTNMnLw+6a26olDqN9dCNPO+avT5UhGDyOzk7bzqalGfv9GUHIsgaS",
+	"UtJOb+4MbgL6hfTEvljeYEv1xSmTUcaYhTJVE7Od4LOhgLBmzBia2qiAmekarmZQ2l9MciP2L5an4FXB",
+	"2acSMS4Qj9eudmY+r9ZzLTdtX5gZ7sm4wKmbCijRvkCKtMW3lsv6cBUwtacKft1aHg/JS22OyYjUL2t8",
+	"FGqKEXL1SsqiJoJgKs3R8uM80TylmTY8YlrUs1iEGBSEmEoSjXjCol1ydvIuIH86O3gXkHeHb43S8YEN",
+	"zgISsyGPWRFkDQWC27SMzPW8GrCqLM+M2TChGYs90k0pel1I6J1X7QIe8xU5fh2K1sudF20XbXSgNSX0",
+	"GdB1EL5xwEY2ZSZz/J+k/BNLFEnYSFsQGcDe2Q2FWRbpn50JotgYTsiqPsCy/vT28G1ADvf3S9gyMenH",
+	"csAgWnzwiY8C8uvxmes7Yn4Ihcw4ExqzjcayHTiqUPYxu+rimjOBnZTgDFqUKDaUIiYpH+o8Y+29UJyd",
+	"vCPDSS6uKt8HXCHj5pomhr/iBPr85CIg4/5xPyDDn86PA6LO370OCN/fPwuIen14GZDBz+/eBKFIf/pN",
+	"ef7SN5NQwaf45XY6s0726+EoIPrgVx2Qv16a/+Xwv/rw+MCscA8oghz8evgWBYLZEvc+Cpdfzn78lYwS",
+	"OlaIJQKtwg05ObUNwvqISg27VLBZo0L6vy2s/uTg8mK/f3bwvNt71j85PD749fJip9sjiZRpl/TJCFO8",
+	"pWIlanFJEKGYGE1CyzFW5ZW0S/Ou1Wyn1AMARa9P++dvPh4e998dfHzTPzz6Dcu2IothhFI5FK1XPZKL",
+	"hClVak62V4VOcYjTWsr2rkMLWrE+k7SQQlSpwQuE1GM6b1Rm213iylL9hTd6Hx0omeSakSjPEsj85knp",
+	"/pZaMGICD5aMuJ6VAdSWMJLmUNRPiWE7gM0EE7zPEoVJIxbiyqgWQsJTcM5C+m3JldtBezWM6V9CpIqt",
+	"G77WM1mFqVqqPEwdC3xmWGAHENxX79gFq4LpvjYAA059flQLv3A/7shtBekK8HVAwP4G2JCtEc6LSoKV",
+	"3SsjKL16/vL5jz/27lRaCsrCdO49F8sBbp3m6Z4OjGVTArNOKZh+jA4nNrHFLPCS64S5VF6p9D7VbCyz",
+	"edRU2nU833efs27Q5owCad363AX/KwMHy6ZjCPhBN2/qqWCwXUbgu+18LPf2nq7Q8dzv1JqK9U16N3S4",
+	"IrHDow2U7uJroHRxMUxyowm3kPbtH3eJkQhRu5naz+BjHi+pm+9fhc5hJ7dEfhuRp5YcqhSOv65C3stp",
+	"G9Fr9mwOoc/ZBJ4N6tiQZpnr/+4vQTSdG+s2sl0PXa+wokfXbigilz8ekYQrSEAmw4xB8xeagIdtxpLE",
+	"4XfqmSQzOodiYgWmjwAs/VCcZjHLdiGtfMgUXjnSKl/Atm224szDF2QiNW4cacEv1qemKs+7PgU2z9k8",
+	"Vx7VaPtuHGIb4iC6WuyQVTy+2fOXAJKg7D7qUCSMohPXTd0lZ6Dgz2hyRYoOO4akIQkXPKR+PjWRM+Ga",
+	"GWiZ2rbGobB/AJca1aW42GAOLRR2S2dH0xRQYqHvAx1m0uOymA+RI/gCczjoCYTWAOAZT6wz1BaMQodN",
+	"M6pVn+3Hwhygu7s8ApnZqpQBM7bsBBuw6xmzvbTg6ttBFAAkGfO8S15bxolHRjOGVrnMNWlVA3nQVcsh",
+	"6GF8woYVzTraXRINnT5hLOUr3GUEkW3RJMH/VD7RjEMOnKbjyAYa4RNCAUCzvuGYpuPGwvM7cWswSpzm",
+	"8+ecZfNVeDe8dUnHK7/wvQmFx9aSzxzNSl35KgU4huzWEAsOtKopfAgKOfHNYsoghxBih7887wW9Xo+0",
+	"0sQwHs0+6Xa5W425IcBR4OEXvVAUw5CWzvh0yuI9G9ZTJM5kmkLcqDREyTdgjQao1QH/g6+FG8xDcRN/",
+	"2rabtMaU6zkD0qpLIpQckI06kUKC1wJeqHIWKZJ5KIxdYsvwsFNvKYNLlYKEu+QPO72FwFDJQWljMaRl",
+	"WZqIC3+fcy2BDzAXGjARbZ3ion/GCCHgs+iu0nBWMsOTsc4rZQR3SqfEpoqR1pAq1uFCMaG45tcMCwot",
+	"rq1PFKsmXVyc9Y8Dnwmm5eL2WHFX5rZYeUMzoUIB7huzMRauB5HFCkDyRQW4FjgHpOsZWsEbAb+WSt8T",
+	"UCasqgk1BIT1vaWPfUcxmQ/QCKrB07KmTv0FkpTf2H6nRosrvCiVNAhI77I5Ty6rORSLac2OD3kPqhkR",
+	"x1me8ewv2zbd+X7TndelyDUSnZcYfqTluyr7gnlv3HF1M8Lc7pJDdGwoEmUMiTZmmZHZIMGspIQWoNb0",
+	"iRfdJeUud60osVr0eXk0a6P4tqFJYozBvhdeltB9+o4RWEvy/wJsScoYqQi9xl5tdZei9/Vkgc9xLO/w",
+	"3a/eN3mFPluNPmc0XufiLQcf/vwKA0MVn1desHgpbPotpPg5lAkjVfLEyBcVimjoNa5or6IoOxV40fzO",
+	"bfU6Plr0klJ2LlRQIdwLKqqx5RdrGshiSUPZlSDkrNBrLcp9tbShG4qDmGNbSpvLZFXPJa2pHpBO2fse",
+	"dMptYtCtJQkbk/hNuurtYb3blYJ2l/wkdWHLthY8oouOUAJ+0FCUHKFtpwaAcSiTeDGQYmxed+VdIkhd",
+	"FUAoIsNjIiLyJAkI+zRkqa6x7Mvj1ekNQorO7eUCztm3DUZulY/PVz4cFQHSSj0raAhifk01pNZf+Lpw",
+	"CoJPsPD0Oft0Rd+YT7HCy4yuX9IvSoxQDYCsuKqDq+hZV1UNCodURSnoO/3i9hqABp/Uwytv3NmWN251",
+	"icKh9VXrG0sqBdoB69c13cpl+jed811ywbQqzBQtwZVMWjxm01Sam9De83HixEJK491POGAK3bjeJ/D0",
+	"fRv8X/9Krd8R6dv2wx3TK+eFI9TS0ErKOSiOX+AilT09a+vn7S45QQ+bVbIb9eka/TcU6ynAZT/dI1aC",
+	"+6CWrKID2z3deuC+tBJ8XOMrfpAeuSW39m61/beKv3JhPyqv61b1w1srlfTbPK8vUM+Pcy4p5sc0rZXd",
+	"9s1l+yvHrbY1+w+tZr/2ej+Igv3Sxc7FPWu20P3ts1Tb93YJW+V2q9yCcmtjNuY/silNVpezX0rHvRsE",
+	"xq0X6mHjX5hv3gD4xYIifxP5YmWX1xb2Ygt7sYW9eJiwFxuMW28xL7bu6A1iXnyh6PZd0C6cLdHkRatV",
+	"wM+a87QDuK6ZnIE81+Z8KilaZrZQAMkGyJO8CW2LlcDsxRy4cgIdlh851xwOHPj20O73wdyZ2lBgQxXG",
+	"wloYE+tUXwdgggm9ZkbxwbcaSw2tj+ER+/CccX+o2XQVT54/F9ws9QhMk8do5BeVXKXrtKLJj7ZG/Y1+",
+	"FnM15WoJkE3t1XZZ1njdrNfKFomAliyzEpac0b+VscYxKTsXei8UoElxTWbUZ6MFZXjc4l4G5rFaXN0u",
+	"6btLikqFZFA3oQn7xKte+dp8bVx7cWk3oRT4SdbQC+qSxXGY+/C6PVjb/zGKc3uOpcIfm7CCdLzWlb6j",
+	"+0DTcWecyTy9PSpG6yqRkQdVOzK2rW+gqBVFcxTnIVOapkZGSGP/U22rR53yufiQEbS2vhQhpNI0mUP9",
+	"lK82LdC4CdcB8qFQwEBNstmVer7DpX+J+tJNCmL3pct6I+PGbWs7l4bELunYURhcNCCg0j0rXYf6Kk93",
+	"e0afnmUU3W2NoBYZdE0akR0SjTI5jQgXJNISyym1hPrFm4hRgSvZf/srSTN5zWOWgeMB/GBYRo56r5VQ",
+	"NseN8gxNA8Bycs3T3AgBVqlP5AwM5ikVc18pHgqaZfyaeY18z7XuEthlvKgP9W4Rmx9mltglvpGU/94R",
+	"5YkK0MFni1NKb3jtwHwzV8XwLaMURDHVLCKKzhWZTfhwgghb4Fw087f3bEsoARX+OGypKJKrtVpPFUn8",
+	"ofA92aUgA6knRPGYKa867Cx2icJ2XeDks0cMuDvmjKe5gnDf4cUpefl8598RYMqGBHLFdqFaDf2d2KuN",
+	"RND9pg9t6d72D48O3kRE0KntRRUKKDAIig8o9tqY6wC7RnliVEP3eyLlVZ5amD6wAl1hLplykWtWtCIL",
+	"BRwFVdC+ABwrNuGYF4pT3dkr0pKZ2e62/zLzOd4/0yWn0JvPmFhIrMDysVNohWKcS8K8ZT2rvvACnXlv",
+	"fyUJn3JNWtHbXytIcEEolvpW23uVbw4qG0J5kmfeNWyxE+ArZ5RDvnMoXCmI/Ts4q5IErsYoY6xLTq+t",
+	"IwW+cLcJUo4sIMrZouRFWDm/cIcv126opHr767lhQuuKr7e/vs3kdBUb8+2vl3Kzos0uoUGoAX95LAW7",
+	"jwsj7VKi25V9QvXNc2ZKPBs0XKEkHUef1nEuLQdDQ9w1X+S7RPPsElC3PNyjiBdBHVuFF109JRG9pppm",
+	"kYNLZKpNaMKvWJf0RSgQxAD9xlZxBYczCpghdD60bHLOaEZa0b75rbMvhc5ksmsRGYNQTOmnDh2zv3ux",
+	"8+rFD71eLyB8Os212euo7SF/dCbFmEQHl3Qc7ZHocNQ5kYJ1jqkeTiKHBYsgKI7VhuJF7yWxMg6wCLok",
+	"+hW+gAndMVZL5xQ2Se0SIZXgo5EDWBlkcqYAb1KWmbWep00tvyoIjusxksORWQssZRUuAVv/bMxHVfYw",
+	"ktmU6ie7TwZcGNoMnpivfbL7ROmMizHQLb76jykb3/XdVNz51RkbpOu+W8vOYLjuk+DJhFGXiVihrpro",
+	"qyU3sozangSlb7u5CkN79SqqBSR1VGr4oJ4DHs8tQ9ZTY83nO/JcOp4Z8UWdp+NEQodPPuIuoLx4gcy1",
+	"4RV01W9gf/+2TYS8vVH2GzkTFZjP1bA9N53VCJy0ktYoUyZoyrtzOk2WGoynKRP9s0MSy2Hu22oYbZZl",
+	"hImRzIZGVlFFfusfH2F4OGUytRDZWspEBdBo2oivizc/q10jpDKj1EefOtyeh0WIIa1zFsthYnSAaJCL",
+	"OGGk00FE707xNJo0ik95QjOcA/CFQsEdQs0ni8ToDYR3kgwTDi3R5gR2gKa8gz/BLjRIIrv+9bKp3K4u",
+	"uU31IVChMzq06VOP+R5cTrjyyyndgaJ4vPkGuFO2zmdHsblaliZf9KeEjAbErDKvuD7dHrGzgvdX64h7",
+	"rx53mrv5/pWS3NVnJbhv42G1NgxAteWWhBzd479rw15NKW5YhagIJUen+/0jl19mVfiUKjWTWQysV/Gx",
+	"6OQp4tkPcl1yPSu0/hU02GedKeWJb5CKN6QUhPojifZPT94eHe5fRt2GskhDXJuqifQT3FNZJKytgTeb",
+	"E3wMoa1tD/HGm4n0RSic5UqXs0EhAyeCuyllBwKMdCtIWF+RCP+G1TBRYJGjXZP/jI1yRRNjLuNzpSRQ",
+	"OsR2EaVKjf6b48OTj/s/9U/eHUTtbgPsl7+4Dxb2a5vD3QAUBnoMNENJEpusCM0qPoOEiySrMvU0JVs1",
+	"AIoZZcKKJcgivaF17UHBT+THKlA7oeGHfXdCVbdO9a6n2N6W3X83N+Ad01+AXX++/Yx8ehlS175LN6BT",
+	"tHytrtWiXu1yYbaqntXuknOZsIAoTXVuXckJFdYPHAqHh1cEYcoVc1yKEiJXMxrWBtW2YoJ7yi3+Hu/x",
+	"Vs9b1mkn/jJ6XmNd4aLuF8vhktxjo8+xjIkhc2j4Ii5nLpRcJa61HVWKQewHPG0xGczxOXS8haKFlUQR",
+	"zPwswkIIh/NPZjK7Uj5Wg/4Uw0lh0XsQa1cK4uEwTSkLMRR2G/5grmDZnbfgxCOr+PBCcQcnHlnBhxeK",
+	"9Zx4b8z53MqBNPukn030nVx3P10eH8HmP37f3XmFWj/feTdhNNGTvzbfD0t+z3s9MpvwhLkkDDM6yXKh",
+	"9gjXCCnp8/mgVWSt1vgTTLdJvdHO0FT/aj+cK0ITfv0NEMSZXZFZjTAnvjpJAAGAt6n5/PHcmYB6jHHG",
+	"Lv585FjSHmRNuUxs166xS85ZzBVmEdnk80GugUE5rWM3FDYTT0HRIlZ7aVmeBInNj0Vn9ajZ75g+ZzTm",
+	"dukbrGxwk9RQlvnj/F5I6YuvLaiMU5Y3axSg41t1O3UCVEDj+V75rB3tuIS8FiX+myCbod0lfbKQEGbh",
+	"MbBHA4sJ1Zjhi51lM/++EeAW8LaUkTyEFFBLZaVPsaTWDoUTvJA4Z9ZDuFCaUWhtuZxFu6mhdVJ2zYjO",
+	"6GgETHj1u7mQvrp67ipoIWg53WSANjhY0WtKqoyR5rvOzVVWi6i2+kxU5OKFwibMuEoMQ9VOJWhFU3rF",
+	"jISIcHBFJlqnu8+eJXJIk4lUevfH3o89m6mWZ8mT3SfPwIaze7T4+cjZg9LR+vpDvxCtWDIykseYek92",
+	"y9tstmuhHSd65gN00dsUxpL7njh3iI3CF6mx5S5bqCiNRUfmujSzMTxq5oQz4GPBYjOhz9srOQ93XbJS",
+	"UM1aCorvMlOC75FLUZrSPr76rFC67IvIzagTrrTM5uVBoSq3Zsz+gp07ciG+pySTCeRIgdEcgMWsKh99",
+	"A8ZaimTeLs1qh6o7NJurqZjWXIzNNPlw4lKgXbDFVj3fNo0bpGae42XxylsHRmum/iD89s9okjBtBsOT",
+	"VzYHzIhydyoqwCpoDBTBJiaSCmJ4bZwnTJUmtePdNq2eyU7CrllCuBhK5xH5lDKhGLEVGLwycPHjrWPT",
+	"sSKts/OD48P3x+09woSGbnXQvgtSb8yQ5bHhst8c9fDmp9mxAjKVAnZJuU4cyHvhb+ChYQK89faF0mT2",
+	"l5r5zg2rzUpvkdaIf4JOQIsforC12xxI3nxK+eAzN07tVrFpmkDc0JhqIxBoQtd8519yPrzqNH8t3OcJ",
+	"NGmP2YjmiS4dnA+1D6mRc+n8Vmq1Y3SWnvOxWWoyJ4M8HhuqTSGTHCtaAlel7248y7iEMp9M26JD8xmO",
+	"LkpT29Ea1mh2fKiLU4BkUzz+5sGQdOpYh6aaK82HCpGUxYhnUxYXhKUzKtTIbJ03b+umMaus++JTwTqQ",
+	"Qu62CPqFU2gDSDJIma0bTgpm3nq9dCf8DVMa0L38QOV+vhRqBgyngkKoRMorkqcQaP5LDqX5flIurpnS",
+	"HRytZs7X+RwlG0sSsy8xNijUyz5lj0xkYm4ekh5mzI4lEWxMNRhbi9PjwDXT/2QHMpf9motxh16zzOgh",
+	"Q6k0qAAJN6s0n3hNkxxlEAhAjUwAFmy0mIypemqx32BslJFMuLxt5wXTCA6B5won3QInjYL6CGOD0QFP",
+	"uOZMlScSTMN7NRNglbtrkCan01wYTcPWr9neiJH/QxSQSFGzIea/NE9V1HZ3D/BqglCUgStt83ZAqepa",
+	"nRqyH1PXZjTDxg2CsVgV/UZRJ3O3qgQVcHMFHjjbwudgO97yJ3k1raLtFEDmCxP5+uQ6Ju1LHm/WM5dA",
+	"Zirc7mm5RdqN2VyFZI0EwlRx7G1nM7zt6myKNN6PwgXoC0luzGLzCm9O8s6Xlql8PGbKlWqDIA1KRY1I",
+	"CnuLTeBYjCB+06pEdSVp9RS9uD8VKG+zS7aJKOII1jTMo9oRTpkrpnTacZ1EGma2t9BJqAlPiZJJDAFK",
+	"QWiadmBricoH/lXQh+N8aDY+zbPhhCoWimuW8ZE1U4MFtlR6mbQQDsawDJVPGfy/maLtqQX++RQrv/2Q",
+	"qnoDOFQo1SzqQOhsTuKMjgB5gsbQI1WOEICI+piQTeqZUEOmJOECS9rYJyh2pySdSC1RvGVsyHiqu+TE",
+	"OtOMdUavXTqzzZPEHn4AXGQm99BAdkItnXyrMDxNr+oE41uZMT4W1cqOUv0WDDWGPo2FDWQLH0ANKJd/",
+	"wC8xLdsQo091jMMV8Q6ouCIpnUMCa+UQSCvN1cTs0MXxBTa5JAj1RLjQslD0rGIWkDhH5wXzHXM8IJAd",
+	"Uo5GipX5QHnGWzX2iUwYSVg8xqg6wAaxzLBMFpM/XZyeFKm4LW9Bg8JoZmsHvhecJcMyp6DDqzytV7zY",
+	"HBrzxqTcvHdRHBuu6k2KodldQ7duZw3bAsmhzI4o1BjijM5oosC94pQfmEl5+wOcd9xIP47Vh6iJCZm5",
+	"bS+zHqdAPfnbP/zt/w8AAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -18,6 +18,30 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for BackupEntryType.
+const (
+	BackupEntryTypeExpense       BackupEntryType = "expense"
+	BackupEntryTypeIncome        BackupEntryType = "income"
+	BackupEntryTypeLegacyExpense BackupEntryType = "EXPENSE"
+	BackupEntryTypeLegacyIncome  BackupEntryType = "INCOME"
+)
+
+// Valid indicates whether the value is a known member of the BackupEntryType enum.
+func (e BackupEntryType) Valid() bool {
+	switch e {
+	case BackupEntryTypeExpense:
+		return true
+	case BackupEntryTypeIncome:
+		return true
+	case BackupEntryTypeLegacyExpense:
+		return true
+	case BackupEntryTypeLegacyIncome:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BoardCategory.
 const (
 	BoardCategoryCommunity BoardCategory = "community"
@@ -41,8 +65,8 @@ func (e BoardCategory) Valid() bool {
 
 // Defines values for EntryType.
 const (
-	EntryTypeExpense EntryType = "EXPENSE"
-	EntryTypeIncome  EntryType = "INCOME"
+	EntryTypeExpense EntryType = "expense"
+	EntryTypeIncome  EntryType = "income"
 )
 
 // Valid indicates whether the value is a known member of the EntryType enum.
@@ -315,7 +339,7 @@ type AuthorPage struct {
 // versions add record kinds in new arrays and keep reading version 1: `onetimeBudgets`
 // came after the first documents of version 1 were written and may be absent.
 //
-// Example: {"budgets":[{"amount":400000,"category":"식비","categoryParent":null}],"categories":[{"name":"식비","parent":null,"type":"EXPENSE"},{"name":"점심","parent":"식비","type":"EXPENSE"}],"entries":[{"amount":12000,"category":"점심","categoryParent":"식비","currency":null,"date":"2026-11-16","exchangeRate":null,"installmentMonths":null,"memo":"스타벅스","notifKey":null,"originalAmount":null,"pending":false,"tags":[],"type":"EXPENSE","wallet":"신한카드"},{"amount":500,"category":null,"categoryParent":null,"currency":null,"date":"2026-11-25","exchangeRate":null,"installmentMonths":null,"memo":"카드대금","notifKey":null,"originalAmount":null,"pending":false,"tags":[],"type":"EXPENSE","wallet":"급여통장"}],"onetimeBudgets":[{"amount":800000,"category":null,"categoryParent":null,"endDate":"2026-12-27","name":"제주 여행","startDate":"2026-12-20"}],"quickEntries":[],"recurring":[],"tags":["travel"],"transfers":[{"amount":350000,"date":"2026-11-25","feeEntry":1,"from":"급여통장","memo":"카드대금","to":"신한카드"}],"version":1,"wallets":[{"accountNumber":null,"currentValue":null,"loanAmount":null,"loanMethod":null,"loanMonths":null,"loanPayment":null,"loanRate":null,"loanStart":null,"manualValuation":false,"name":"신한카드","openingBalance":0,"type":"CARD"},{"accountNumber":"110-234-567890","currentValue":null,"loanAmount":null,"loanMethod":null,"loanMonths":null,"loanPayment":null,"loanRate":null,"loanStart":null,"manualValuation":false,"name":"급여통장","openingBalance":1000000,"type":"BANK"}]}
+// Example: {"budgets":[{"amount":400000,"category":"식비","categoryParent":null}],"categories":[{"name":"식비","parent":null,"type":"expense"},{"name":"점심","parent":"식비","type":"expense"}],"entries":[{"amount":12000,"category":"점심","categoryParent":"식비","currency":null,"date":"2026-11-16","exchangeRate":null,"installmentMonths":null,"memo":"스타벅스","notifKey":null,"originalAmount":null,"pending":false,"tags":[],"type":"expense","wallet":"신한카드"},{"amount":500,"category":null,"categoryParent":null,"currency":null,"date":"2026-11-25","exchangeRate":null,"installmentMonths":null,"memo":"카드대금","notifKey":null,"originalAmount":null,"pending":false,"tags":[],"type":"expense","wallet":"급여통장"}],"onetimeBudgets":[{"amount":800000,"category":null,"categoryParent":null,"endDate":"2026-12-27","name":"제주 여행","startDate":"2026-12-20"}],"quickEntries":[],"recurring":[],"tags":["travel"],"transfers":[{"amount":350000,"date":"2026-11-25","feeEntry":1,"from":"급여통장","memo":"카드대금","to":"신한카드"}],"version":1,"wallets":[{"accountNumber":null,"currentValue":null,"loanAmount":null,"loanMethod":null,"loanMonths":null,"loanPayment":null,"loanRate":null,"loanStart":null,"manualValuation":false,"name":"신한카드","openingBalance":0,"type":"CARD"},{"accountNumber":"110-234-567890","currentValue":null,"loanAmount":null,"loanMethod":null,"loanMonths":null,"loanPayment":null,"loanRate":null,"loanStart":null,"manualValuation":false,"name":"급여통장","openingBalance":1000000,"type":"BANK"}]}
 type Backup struct {
 	// Budgets The monthly budgets of one month, one per category.
 	Budgets []BackupBudget `json:"budgets"`
@@ -365,8 +389,10 @@ type BackupCategory struct {
 	// Example: 신한카드
 	Parent *BackupRef `json:"parent"`
 
-	// Type Income or expense, as a request sets it.
-	Type EntryType `json:"type"`
+	// Type Income or expense in a backup document. A backup is written with `income` and `expense`;
+	// restore also reads `INCOME` and `EXPENSE`, which documents written before the type values
+	// became lower case carry, as the same two types.
+	Type BackupEntryType `json:"type"`
 }
 
 // BackupEntry defines model for BackupEntry.
@@ -398,14 +424,21 @@ type BackupEntry struct {
 	// Tags Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
 	Tags TagNames `json:"tags"`
 
-	// Type Income or expense, as a request sets it.
-	Type EntryType `json:"type"`
+	// Type Income or expense in a backup document. A backup is written with `income` and `expense`;
+	// restore also reads `INCOME` and `EXPENSE`, which documents written before the type values
+	// became lower case carry, as the same two types.
+	Type BackupEntryType `json:"type"`
 
 	// Wallet The name of a record defined in the document; null for none.
 	//
 	// Example: 신한카드
 	Wallet *BackupRef `json:"wallet"`
 }
+
+// BackupEntryType Income or expense in a backup document. A backup is written with `income` and `expense`;
+// restore also reads `INCOME` and `EXPENSE`, which documents written before the type values
+// became lower case carry, as the same two types.
+type BackupEntryType string
 
 // BackupName The name of a record of the document, which other records refer to.
 //
@@ -460,8 +493,10 @@ type BackupQuickEntry struct {
 	// Tags Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
 	Tags TagNames `json:"tags"`
 
-	// Type Income or expense, as a request sets it.
-	Type EntryType `json:"type"`
+	// Type Income or expense in a backup document. A backup is written with `income` and `expense`;
+	// restore also reads `INCOME` and `EXPENSE`, which documents written before the type values
+	// became lower case carry, as the same two types.
+	Type BackupEntryType `json:"type"`
 
 	// Wallet The name of a record defined in the document; null for none.
 	//
@@ -497,8 +532,10 @@ type BackupRecurring struct {
 	// Example: 신한카드
 	Name BackupName `json:"name"`
 
-	// Type Income or expense, as a request sets it.
-	Type EntryType `json:"type"`
+	// Type Income or expense in a backup document. A backup is written with `income` and `expense`;
+	// restore also reads `INCOME` and `EXPENSE`, which documents written before the type values
+	// became lower case carry, as the same two types.
+	Type BackupEntryType `json:"type"`
 
 	// Wallet The name of a record defined in the document; null for none.
 	//
@@ -702,11 +739,11 @@ type Category struct {
 	ParentID  *int64        `json:"parentId"`
 	SortOrder int32         `json:"sortOrder"`
 
-	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+	// Type Income or expense as answered (`income`, `expense`); a client must accept other values.
 	Type EntryTypeValue `json:"type"`
 }
 
-// CategoryRequest Example: {"name":"Food","type":"EXPENSE"}
+// CategoryRequest Example: {"name":"Food","type":"expense"}
 type CategoryRequest struct {
 	// Name A name, 1 to 50 characters, not only spaces.
 	//
@@ -716,7 +753,7 @@ type CategoryRequest struct {
 	// ParentID A top-level category; absent or null for a top-level category.
 	ParentID *int64 `json:"parentId,omitempty"`
 
-	// Type Income or expense, as a request sets it.
+	// Type Income or expense, as a request sets it (lower case, as SPEC.md writes them).
 	Type EntryType `json:"type"`
 }
 
@@ -838,7 +875,14 @@ type Email = openapi_types.Email
 
 // Entry defines model for Entry.
 type Entry struct {
-	Amount            int64              `json:"amount"`
+	Amount int64 `json:"amount"`
+
+	// AwaitingRate True while the won amount is not known yet: a pending foreign-currency entry from a card
+	// notification that printed no won amount when no exchange rate could be had. Its
+	// `currency` and `originalAmount` are set, `exchangeRate` is null and `amount` is 0 until
+	// the rate is filled in, at confirmation at the latest (confirming answers 503, and the
+	// entry stays pending, while no rate can be had). Always false for a confirmed entry.
+	AwaitingRate      bool               `json:"awaitingRate"`
 	CategoryID        *int64             `json:"categoryId"`
 	CreatedAt         time.Time          `json:"createdAt"`
 	Currency          *string            `json:"currency"`
@@ -856,7 +900,7 @@ type Entry struct {
 	// TransferID The transfer this entry is one side of, if any.
 	TransferID *int64 `json:"transferId"`
 
-	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+	// Type Income or expense as answered (`income`, `expense`); a client must accept other values.
 	Type     EntryTypeValue `json:"type"`
 	WalletID *int64         `json:"walletId"`
 }
@@ -870,7 +914,7 @@ type EntryPage struct {
 	Total   int64        `json:"total"`
 }
 
-// EntryRequest Example: {"categoryId":12,"currency":"JPY","date":"2026-11-16","exchangeRate":"9.12","memo":"Hotel in Osaka","originalAmount":"15000","tags":["travel"],"type":"EXPENSE","walletId":3}
+// EntryRequest Example: {"categoryId":12,"currency":"JPY","date":"2026-11-16","exchangeRate":"9.12","memo":"Hotel in Osaka","originalAmount":"15000","tags":["travel"],"type":"expense","walletId":3}
 type EntryRequest struct {
 	// Amount In won; for a foreign payment the converted amount. Absent to compute it from `originalAmount` × `exchangeRate`.
 	Amount     *int64 `json:"amount,omitempty"`
@@ -897,7 +941,7 @@ type EntryRequest struct {
 	// Tags Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
 	Tags *TagNames `json:"tags,omitempty"`
 
-	// Type Income or expense, as a request sets it.
+	// Type Income or expense, as a request sets it (lower case, as SPEC.md writes them).
 	Type     EntryType `json:"type"`
 	WalletID *int64    `json:"walletId,omitempty"`
 }
@@ -908,10 +952,10 @@ type EntrySummary struct {
 	Income  int64 `json:"income"`
 }
 
-// EntryType Income or expense, as a request sets it.
+// EntryType Income or expense, as a request sets it (lower case, as SPEC.md writes them).
 type EntryType string
 
-// EntryTypeValue Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+// EntryTypeValue Income or expense as answered (`income`, `expense`); a client must accept other values.
 type EntryTypeValue = string
 
 // FXRate defines model for FXRate.
@@ -1117,31 +1161,6 @@ type NetWorthUnit string
 // NetWorthUnitValue The period of a net-worth point, as answered; a client must accept other values.
 type NetWorthUnitValue = string
 
-// NotificationEntry The entry created (CREATED, REVERSED), found (DUPLICATE) or deleted (DELETED), with the fields of Entry; null when IGNORED, and on a DUPLICATE of a cancellation that deleted its payment.
-type NotificationEntry struct {
-	Amount            int64              `json:"amount"`
-	CategoryID        *int64             `json:"categoryId"`
-	CreatedAt         time.Time          `json:"createdAt"`
-	Currency          *string            `json:"currency"`
-	Date              openapi_types.Date `json:"date"`
-	ExchangeRate      *string            `json:"exchangeRate"`
-	ID                int64              `json:"id"`
-	InstallmentMonths *int32             `json:"installmentMonths"`
-	Memo              string             `json:"memo"`
-	OriginalAmount    *string            `json:"originalAmount"`
-
-	// Pending True while an automatically recognised entry awaits confirmation; it then counts in no total.
-	Pending bool     `json:"pending"`
-	Tags    []string `json:"tags"`
-
-	// TransferID The transfer this entry is one side of, if any.
-	TransferID *int64 `json:"transferId"`
-
-	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
-	Type     EntryTypeValue `json:"type"`
-	WalletID *int64         `json:"walletId"`
-}
-
 // NotificationOutcome What a notification did. Open for growth; known values are listed.
 //
 // Example: CREATED
@@ -1152,8 +1171,8 @@ type NotificationRequest struct {
 	// NotifKey The device's own id of the notification, for duplicate detection; derived from the text when absent.
 	NotifKey *string `json:"notifKey,omitempty"`
 
-	// PostedAt When the device received the notification.
-	PostedAt time.Time `json:"postedAt"`
+	// PostedAt When the device received the notification; absent, the time the service received it.
+	PostedAt *time.Time `json:"postedAt,omitempty"`
 
 	// Text The notification's text as received (push or SMS), line breaks included.
 	Text string `json:"text"`
@@ -1161,8 +1180,10 @@ type NotificationRequest struct {
 
 // NotificationResult defines model for NotificationResult.
 type NotificationResult struct {
-	// Entry The entry created (CREATED, REVERSED), found (DUPLICATE) or deleted (DELETED), with the fields of Entry; null when IGNORED, and on a DUPLICATE of a cancellation that deleted its payment.
-	Entry *NotificationEntry `json:"entry"`
+	// Entry The entry created (CREATED, REVERSED), found (DUPLICATE) or deleted (DELETED), as every
+	// entry answer gives it; null when IGNORED, and on a DUPLICATE of a cancellation that
+	// deleted its payment.
+	Entry *Entry `json:"entry"`
 
 	// Outcome What a notification did. Open for growth; known values are listed.
 	//
@@ -1233,13 +1254,13 @@ type ParsedEntry struct {
 
 	// Type The entry type of a draft. Open for growth; known values are listed.
 	//
-	// Example: EXPENSE
+	// Example: expense
 	Type ParsedEntryType `json:"type"`
 }
 
 // ParsedEntryType The entry type of a draft. Open for growth; known values are listed.
 //
-// Example: EXPENSE
+// Example: expense
 type ParsedEntryType = string
 
 // ParserName Which parser produced a draft. Open for growth; known values are listed.
@@ -1491,7 +1512,7 @@ type QuickEntry struct {
 	Name       string   `json:"name"`
 	Tags       []string `json:"tags"`
 
-	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+	// Type Income or expense as answered (`income`, `expense`); a client must accept other values.
 	Type     EntryTypeValue `json:"type"`
 	WalletID *int64         `json:"walletId"`
 }
@@ -1501,7 +1522,7 @@ type QuickEntryList struct {
 	Items []QuickEntry `json:"items"`
 }
 
-// QuickEntryRequest Example: {"amount":4500,"name":"Morning coffee","type":"EXPENSE"}
+// QuickEntryRequest Example: {"amount":4500,"name":"Morning coffee","type":"expense"}
 type QuickEntryRequest struct {
 	// Amount A non-negative amount in the base currency unit (won).
 	//
@@ -1522,7 +1543,7 @@ type QuickEntryRequest struct {
 	// Tags Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
 	Tags *TagNames `json:"tags,omitempty"`
 
-	// Type Income or expense, as a request sets it.
+	// Type Income or expense, as a request sets it (lower case, as SPEC.md writes them).
 	Type     EntryType `json:"type"`
 	WalletID *int64    `json:"walletId,omitempty"`
 }
@@ -1588,7 +1609,7 @@ type Recurring struct {
 	// NextDate The next date, today or later in the service time zone (APP_TIMEZONE), on which the entry falls: day `day` of this month if that is not past, otherwise of the next month. A `day` beyond a month's length falls on that month's last day (31 falls on 30 November, on 28 or 29 February; 30 and 29 fall on February's last day). Computed on every answer, not stored.
 	NextDate openapi_types.Date `json:"nextDate"`
 
-	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+	// Type Income or expense as answered (`income`, `expense`); a client must accept other values.
 	Type     EntryTypeValue `json:"type"`
 	WalletID *int64         `json:"walletId"`
 }
@@ -1598,7 +1619,7 @@ type RecurringList struct {
 	Items []Recurring `json:"items"`
 }
 
-// RecurringRequest Example: {"amount":650000,"day":25,"name":"Rent","type":"EXPENSE"}
+// RecurringRequest Example: {"amount":650000,"day":25,"name":"Rent","type":"expense"}
 type RecurringRequest struct {
 	// Amount A non-negative amount in the base currency unit (won).
 	//
@@ -1619,7 +1640,7 @@ type RecurringRequest struct {
 	// Example: Salary account
 	Name LedgerName `json:"name"`
 
-	// Type Income or expense, as a request sets it.
+	// Type Income or expense, as a request sets it (lower case, as SPEC.md writes them).
 	Type     EntryType `json:"type"`
 	WalletID *int64    `json:"walletId,omitempty"`
 }
@@ -1877,7 +1898,7 @@ type SubCategory struct {
 	ParentID  *int64 `json:"parentId"`
 	SortOrder int32  `json:"sortOrder"`
 
-	// Type Income or expense as answered (`INCOME`, `EXPENSE`); a client must accept other values.
+	// Type Income or expense as answered (`income`, `expense`); a client must accept other values.
 	Type EntryTypeValue `json:"type"`
 }
 
@@ -2038,13 +2059,13 @@ type Transfer struct {
 	FeeEntryID  *int64 `json:"feeEntryId"`
 	FromEntryID int64  `json:"fromEntryId"`
 
-	// FromWalletID The wallet of the EXPENSE side (null only if that wallet was deleted without moving its entries, which the service refuses).
+	// FromWalletID The wallet of the `expense` side (null only if that wallet was deleted without moving its entries, which the service refuses).
 	FromWalletID *int64 `json:"fromWalletId"`
 	ID           int64  `json:"id"`
 	Memo         string `json:"memo"`
 	ToEntryID    int64  `json:"toEntryId"`
 
-	// ToWalletID The wallet of the INCOME side.
+	// ToWalletID The wallet of the `income` side.
 	ToWalletID *int64 `json:"toWalletId"`
 }
 
@@ -2293,7 +2314,7 @@ type EntryTextFilter = string
 // EntryTransferFilter defines model for EntryTransferFilter.
 type EntryTransferFilter = bool
 
-// EntryTypeFilter Income or expense, as a request sets it.
+// EntryTypeFilter Income or expense, as a request sets it (lower case, as SPEC.md writes them).
 type EntryTypeFilter = EntryType
 
 // EntryWalletFilter defines model for EntryWalletFilter.
@@ -3263,7 +3284,7 @@ type ClientInterface interface {
 	// Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
 	// or the plain English form "Card *1234 approved USD 12.50 at STARBUCKS") and answers
 	// 200 with `outcome` and what it did; the answer is 200 whatever the text was:
-	// - `CREATED`: a pending EXPENSE was created (`entry`). Its memo is the merchant, its date
+	// - `CREATED`: a pending `expense` was created (`entry`). Its memo is the merchant, its date
 	//   the payment's day in the service time zone (`postedAt` gives the year and the time
 	//   when the text has none). The wallet is the member's card wallet whose name contains
 	//   the card's last digits, the issuer (any of its spellings) or the card name, or whose
@@ -3272,8 +3293,10 @@ type ClientInterface interface {
 	//   most used by the member's confirmed expenses whose memo contains the merchant; the
 	//   entry stays pending until confirmed. Installments are kept on a CARD wallet only. A
 	//   foreign-currency payment keeps `currency` and `originalAmount`; when the text prints
-	//   no won amount, the FX rate of the payment's day converts it (503 when the FX service
-	//   is down and has no rate stored).
+	//   no won amount, the FX rate of the payment's day converts it. When no rate can be had
+	//   now (the FX service down with no rate stored, or the member's daily FX limit reached),
+	//   the entry is still created, with `awaitingRate` true and `amount` 0; its won amount is
+	//   filled in when it is confirmed. A notification is never lost to an outside service.
 	// - `DUPLICATE`: an entry with the same `notifKey` exists (`entry` is that one). The key is
 	//   the given `notifKey`, or one derived from kind, issuer, card digits, amount, currency,
 	//   time and merchant, so the same text delivered any number of times, in parallel too,
@@ -3281,16 +3304,15 @@ type ClientInterface interface {
 	// - `DELETED`: a cancellation (취소) matched a pending expense of the same amount (or
 	//   currency and original amount) and merchant on or before its day; that entry was
 	//   deleted (`entry` is what it was).
-	// - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
+	// - `REVERSED`: a cancellation matched a confirmed expense; a pending `income` of the same
 	//   amount, currency, wallet and memo (no category: the expense's is an expense category)
 	//   offsets it (`entry`), keyed by the cancellation so it too is recorded once.
 	// - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
 	//   billing, payment-due or limit notice, a declined payment, no approval or no amount in
 	//   the text, or a cancellation that matches no expense.
 	//
-	// A rate lookup that calls the FX provider counts against the member's daily FX limit:
-	// over it the answer is 429 `RATE_LIMITED` with `Retry-After`, and nothing is recorded (send the
-	// notification again after it).
+	// A notification delivered again is answered `DUPLICATE` before any rate is looked up.
+	// A rate lookup that calls the FX provider counts against the member's daily FX limit.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3302,7 +3324,7 @@ type ClientInterface interface {
 	// Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
 	// or the plain English form "Card *1234 approved USD 12.50 at STARBUCKS") and answers
 	// 200 with `outcome` and what it did; the answer is 200 whatever the text was:
-	// - `CREATED`: a pending EXPENSE was created (`entry`). Its memo is the merchant, its date
+	// - `CREATED`: a pending `expense` was created (`entry`). Its memo is the merchant, its date
 	//   the payment's day in the service time zone (`postedAt` gives the year and the time
 	//   when the text has none). The wallet is the member's card wallet whose name contains
 	//   the card's last digits, the issuer (any of its spellings) or the card name, or whose
@@ -3311,8 +3333,10 @@ type ClientInterface interface {
 	//   most used by the member's confirmed expenses whose memo contains the merchant; the
 	//   entry stays pending until confirmed. Installments are kept on a CARD wallet only. A
 	//   foreign-currency payment keeps `currency` and `originalAmount`; when the text prints
-	//   no won amount, the FX rate of the payment's day converts it (503 when the FX service
-	//   is down and has no rate stored).
+	//   no won amount, the FX rate of the payment's day converts it. When no rate can be had
+	//   now (the FX service down with no rate stored, or the member's daily FX limit reached),
+	//   the entry is still created, with `awaitingRate` true and `amount` 0; its won amount is
+	//   filled in when it is confirmed. A notification is never lost to an outside service.
 	// - `DUPLICATE`: an entry with the same `notifKey` exists (`entry` is that one). The key is
 	//   the given `notifKey`, or one derived from kind, issuer, card digits, amount, currency,
 	//   time and merchant, so the same text delivered any number of times, in parallel too,
@@ -3320,16 +3344,15 @@ type ClientInterface interface {
 	// - `DELETED`: a cancellation (취소) matched a pending expense of the same amount (or
 	//   currency and original amount) and merchant on or before its day; that entry was
 	//   deleted (`entry` is what it was).
-	// - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
+	// - `REVERSED`: a cancellation matched a confirmed expense; a pending `income` of the same
 	//   amount, currency, wallet and memo (no category: the expense's is an expense category)
 	//   offsets it (`entry`), keyed by the cancellation so it too is recorded once.
 	// - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
 	//   billing, payment-due or limit notice, a declined payment, no approval or no amount in
 	//   the text, or a cancellation that matches no expense.
 	//
-	// A rate lookup that calls the FX provider counts against the member's daily FX limit:
-	// over it the answer is 429 `RATE_LIMITED` with `Retry-After`, and nothing is recorded (send the
-	// notification again after it).
+	// A notification delivered again is answered `DUPLICATE` before any rate is looked up.
+	// A rate lookup that calls the FX provider counts against the member's daily FX limit.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3352,7 +3375,7 @@ type ClientInterface interface {
 	// fails, times out, answers something unusable or finds no amount. `parser` says which
 	// one produced the draft. Dates are resolved against today in the service time zone; a
 	// month and day without a year that would lie in the future are taken from last year.
-	// A pasted cancellation reads as INCOME (money back). When neither parser finds an
+	// A pasted cancellation reads as `income` (money back). When neither parser finds an
 	// amount the answer is 400 `VALIDATION_FAILED` on `/text`.
 	//
 	// Takes any type of body and a specified content type.
@@ -3376,7 +3399,7 @@ type ClientInterface interface {
 	// fails, times out, answers something unusable or finds no amount. `parser` says which
 	// one produced the draft. Dates are resolved against today in the service time zone; a
 	// month and day without a year that would lie in the future are taken from last year.
-	// A pasted cancellation reads as INCOME (money back). When neither parser finds an
+	// A pasted cancellation reads as `income` (money back). When neither parser finds an
 	// amount the answer is 400 `VALIDATION_FAILED` on `/text`.
 	//
 	// Takes a body of the `application/json` content type.
@@ -3434,6 +3457,11 @@ type ClientInterface interface {
 	// ConfirmEntry Confirm a pending entry
 	//
 	// From now on the entry counts in balances, budgets and statistics. Confirming a confirmed entry changes nothing.
+	// An entry with `awaitingRate` gets its won amount here, at the FX rate of its day (a
+	// provider call counts against the member's daily FX limit): while no rate can be had the
+	// answer is 503 (or 429 `RATE_LIMITED` over the limit), with `Retry-After`, and the entry
+	// stays pending as it was. A converted amount past 10^15 won is 409 `CONFLICT` (edit the
+	// entry instead), and so is an entry edited while its rate was looked up (confirm again).
 	//
 	// Corresponds with POST /api/account/entries/{id}/confirm (the `ConfirmEntry` operationId).
 	ConfirmEntry(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3727,7 +3755,8 @@ type ClientInterface interface {
 	// their dates. The expected monthly income is not part of the ledger and stays as it is.
 	// Any failure rolls everything back: the ledger is then exactly as before. Free limits
 	// do not apply. A document with no wallets, tags, categories, entries, transfers,
-	// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete).
+	// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete), and
+	// so does `{}`; any other document missing a required property is `VALIDATION_FAILED`.
 	// A reference to a name the document does not define, a repeated name, a sub-category
 	// whose parent is not a top-level category of its type, installments on anything but a
 	// card expense, a budget of an income category or a category budgeted twice, or a fee
@@ -3758,7 +3787,8 @@ type ClientInterface interface {
 	// their dates. The expected monthly income is not part of the ledger and stays as it is.
 	// Any failure rolls everything back: the ledger is then exactly as before. Free limits
 	// do not apply. A document with no wallets, tags, categories, entries, transfers,
-	// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete).
+	// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete), and
+	// so does `{}`; any other document missing a required property is `VALIDATION_FAILED`.
 	// A reference to a name the document does not define, a repeated name, a sub-category
 	// whose parent is not a top-level category of its type, installments on anything but a
 	// card expense, a budget of an income category or a category budgeted twice, or a fee
@@ -3885,8 +3915,8 @@ type ClientInterface interface {
 
 	// CreateTransferWithBody Record a transfer between two wallets
 	//
-	// Moves `amount` from `fromWalletId` to `toWalletId`, both the member's own (another member's or a missing wallet answers 404) and different (400). It is recorded as a linked pair of entries in one step: an EXPENSE of `amount` on the `from` wallet and an INCOME of `amount` on the `to` wallet, both without a category and carrying `transferId`. They move both wallets' balances and appear in the entry list, but count in no income or expense total, budget or statistic. A card bill payment is a transfer from a bank wallet to the card wallet, so a card wallet's balance is its opening balance minus its expenses plus the payments transferred in (negative: what is owed).
-	// `fee`, when given and above 0, is recorded as an ordinary EXPENSE entry of the `from` wallet (no category, the transfer's memo) that does count in expense totals; the transfer answers it as `feeEntryId`. Being an ordinary entry, it may be edited or deleted through the entry operations; the transfer then answers its current amount (or none). The two sides themselves change only through the transfer operations.
+	// Moves `amount` from `fromWalletId` to `toWalletId`, both the member's own (another member's or a missing wallet answers 404) and different (400). It is recorded as a linked pair of entries in one step: an `expense` of `amount` on the `from` wallet and an `income` of `amount` on the `to` wallet, both without a category and carrying `transferId`. They move both wallets' balances and appear in the entry list, but count in no income or expense total, budget or statistic. A card bill payment is a transfer from a bank wallet to the card wallet, so a card wallet's balance is its opening balance minus its expenses plus the payments transferred in (negative: what is owed).
+	// `fee`, when given and above 0, is recorded as an ordinary `expense` entry of the `from` wallet (no category, the transfer's memo) that does count in expense totals; the transfer answers it as `feeEntryId`. Being an ordinary entry, it may be edited or deleted through the entry operations; the transfer then answers its current amount (or none). The two sides themselves change only through the transfer operations.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3895,8 +3925,8 @@ type ClientInterface interface {
 
 	// CreateTransfer Record a transfer between two wallets
 	//
-	// Moves `amount` from `fromWalletId` to `toWalletId`, both the member's own (another member's or a missing wallet answers 404) and different (400). It is recorded as a linked pair of entries in one step: an EXPENSE of `amount` on the `from` wallet and an INCOME of `amount` on the `to` wallet, both without a category and carrying `transferId`. They move both wallets' balances and appear in the entry list, but count in no income or expense total, budget or statistic. A card bill payment is a transfer from a bank wallet to the card wallet, so a card wallet's balance is its opening balance minus its expenses plus the payments transferred in (negative: what is owed).
-	// `fee`, when given and above 0, is recorded as an ordinary EXPENSE entry of the `from` wallet (no category, the transfer's memo) that does count in expense totals; the transfer answers it as `feeEntryId`. Being an ordinary entry, it may be edited or deleted through the entry operations; the transfer then answers its current amount (or none). The two sides themselves change only through the transfer operations.
+	// Moves `amount` from `fromWalletId` to `toWalletId`, both the member's own (another member's or a missing wallet answers 404) and different (400). It is recorded as a linked pair of entries in one step: an `expense` of `amount` on the `from` wallet and an `income` of `amount` on the `to` wallet, both without a category and carrying `transferId`. They move both wallets' balances and appear in the entry list, but count in no income or expense total, budget or statistic. A card bill payment is a transfer from a bank wallet to the card wallet, so a card wallet's balance is its opening balance minus its expenses plus the payments transferred in (negative: what is owed).
+	// `fee`, when given and above 0, is recorded as an ordinary `expense` entry of the `from` wallet (no category, the transfer's memo) that does count in expense totals; the transfer answers it as `feeEntryId`. Being an ordinary entry, it may be edited or deleted through the entry operations; the transfer then answers its current amount (or none). The two sides themselves change only through the transfer operations.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4423,6 +4453,12 @@ type ClientInterface interface {
 	//
 	// Newest first, at most 100 records.
 	//
+	// `MONTH_COMPLETE_yyyyMM` is the month-complete bonus (1 to 100 points, once per ledger
+	// month): given when the member's counting entries (confirmed, not transfer sides) cover
+	// every day of the current ledger month. Only entries dated today or earlier count, so it
+	// is earned on the month's last day at the earliest; any write that completes the month
+	// earns it (an entry written, moved or confirmed, a transfer's fee, a restore).
+	//
 	// Corresponds with GET /api/auth/point-history (the `GetPointHistory` operationId).
 	GetPointHistory(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -4733,8 +4769,9 @@ type ClientInterface interface {
 	//   +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
 	//   the daily cap takes back nothing.
 	// - Switching: the author's points from the old vote are given back as when cancelling, then
-	//   the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
-	//   +1 when switching to UP (at most 10 a day) and loses nothing.
+	//   the new direction counts as a new vote for the author (UP +5, DOWN -1). For the voter a
+	//   switch is a cancel plus a new vote: UP to DOWN takes the up-vote's +1 back (-1), DOWN to
+	//   UP earns +1 (at most 10 a day), so switching back and forth earns nothing.
 	// - Points taken back free their share of that day's cap again, so voting, cancelling and
 	//   voting again never earns more than one vote's worth.
 	//
@@ -4757,8 +4794,9 @@ type ClientInterface interface {
 	//   +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
 	//   the daily cap takes back nothing.
 	// - Switching: the author's points from the old vote are given back as when cancelling, then
-	//   the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
-	//   +1 when switching to UP (at most 10 a day) and loses nothing.
+	//   the new direction counts as a new vote for the author (UP +5, DOWN -1). For the voter a
+	//   switch is a cancel plus a new vote: UP to DOWN takes the up-vote's +1 back (-1), DOWN to
+	//   UP earns +1 (at most 10 a day), so switching back and forth earns nothing.
 	// - Points taken back free their share of that day's cap again, so voting, cancelling and
 	//   voting again never earns more than one vote's worth.
 	//
@@ -4972,8 +5010,9 @@ type ClientInterface interface {
 	//   +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
 	//   the daily cap takes back nothing.
 	// - Switching: the author's points from the old vote are given back as when cancelling, then
-	//   the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
-	//   +1 when switching to UP (at most 10 a day) and loses nothing.
+	//   the new direction counts as a new vote for the author (UP +5, DOWN -1). For the voter a
+	//   switch is a cancel plus a new vote: UP to DOWN takes the up-vote's +1 back (-1), DOWN to
+	//   UP earns +1 (at most 10 a day), so switching back and forth earns nothing.
 	// - Points taken back free their share of that day's cap again, so voting, cancelling and
 	//   voting again never earns more than one vote's worth.
 	//
@@ -4996,8 +5035,9 @@ type ClientInterface interface {
 	//   +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
 	//   the daily cap takes back nothing.
 	// - Switching: the author's points from the old vote are given back as when cancelling, then
-	//   the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
-	//   +1 when switching to UP (at most 10 a day) and loses nothing.
+	//   the new direction counts as a new vote for the author (UP +5, DOWN -1). For the voter a
+	//   switch is a cancel plus a new vote: UP to DOWN takes the up-vote's +1 back (-1), DOWN to
+	//   UP earns +1 (at most 10 a day), so switching back and forth earns nothing.
 	// - Points taken back free their share of that day's cap again, so voting, cancelling and
 	//   voting again never earns more than one vote's worth.
 	//
@@ -5773,7 +5813,7 @@ func (c *Client) CreateEntry(ctx context.Context, body CreateEntryJSONRequestBod
 // Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
 // or the plain English form "Card *1234 approved USD 12.50 at STARBUCKS") and answers
 // 200 with `outcome` and what it did; the answer is 200 whatever the text was:
-//   - `CREATED`: a pending EXPENSE was created (`entry`). Its memo is the merchant, its date
+//   - `CREATED`: a pending `expense` was created (`entry`). Its memo is the merchant, its date
 //     the payment's day in the service time zone (`postedAt` gives the year and the time
 //     when the text has none). The wallet is the member's card wallet whose name contains
 //     the card's last digits, the issuer (any of its spellings) or the card name, or whose
@@ -5782,8 +5822,10 @@ func (c *Client) CreateEntry(ctx context.Context, body CreateEntryJSONRequestBod
 //     most used by the member's confirmed expenses whose memo contains the merchant; the
 //     entry stays pending until confirmed. Installments are kept on a CARD wallet only. A
 //     foreign-currency payment keeps `currency` and `originalAmount`; when the text prints
-//     no won amount, the FX rate of the payment's day converts it (503 when the FX service
-//     is down and has no rate stored).
+//     no won amount, the FX rate of the payment's day converts it. When no rate can be had
+//     now (the FX service down with no rate stored, or the member's daily FX limit reached),
+//     the entry is still created, with `awaitingRate` true and `amount` 0; its won amount is
+//     filled in when it is confirmed. A notification is never lost to an outside service.
 //   - `DUPLICATE`: an entry with the same `notifKey` exists (`entry` is that one). The key is
 //     the given `notifKey`, or one derived from kind, issuer, card digits, amount, currency,
 //     time and merchant, so the same text delivered any number of times, in parallel too,
@@ -5791,16 +5833,15 @@ func (c *Client) CreateEntry(ctx context.Context, body CreateEntryJSONRequestBod
 //   - `DELETED`: a cancellation (취소) matched a pending expense of the same amount (or
 //     currency and original amount) and merchant on or before its day; that entry was
 //     deleted (`entry` is what it was).
-//   - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
+//   - `REVERSED`: a cancellation matched a confirmed expense; a pending `income` of the same
 //     amount, currency, wallet and memo (no category: the expense's is an expense category)
 //     offsets it (`entry`), keyed by the cancellation so it too is recorded once.
 //   - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
 //     billing, payment-due or limit notice, a declined payment, no approval or no amount in
 //     the text, or a cancellation that matches no expense.
 //
-// A rate lookup that calls the FX provider counts against the member's daily FX limit:
-// over it the answer is 429 `RATE_LIMITED` with `Retry-After`, and nothing is recorded (send the
-// notification again after it).
+// A notification delivered again is answered `DUPLICATE` before any rate is looked up.
+// A rate lookup that calls the FX provider counts against the member's daily FX limit.
 //
 // Takes any type of body and a specified content type.
 //
@@ -5822,7 +5863,7 @@ func (c *Client) CreateEntryFromNotificationWithBody(ctx context.Context, conten
 // Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
 // or the plain English form "Card *1234 approved USD 12.50 at STARBUCKS") and answers
 // 200 with `outcome` and what it did; the answer is 200 whatever the text was:
-//   - `CREATED`: a pending EXPENSE was created (`entry`). Its memo is the merchant, its date
+//   - `CREATED`: a pending `expense` was created (`entry`). Its memo is the merchant, its date
 //     the payment's day in the service time zone (`postedAt` gives the year and the time
 //     when the text has none). The wallet is the member's card wallet whose name contains
 //     the card's last digits, the issuer (any of its spellings) or the card name, or whose
@@ -5831,8 +5872,10 @@ func (c *Client) CreateEntryFromNotificationWithBody(ctx context.Context, conten
 //     most used by the member's confirmed expenses whose memo contains the merchant; the
 //     entry stays pending until confirmed. Installments are kept on a CARD wallet only. A
 //     foreign-currency payment keeps `currency` and `originalAmount`; when the text prints
-//     no won amount, the FX rate of the payment's day converts it (503 when the FX service
-//     is down and has no rate stored).
+//     no won amount, the FX rate of the payment's day converts it. When no rate can be had
+//     now (the FX service down with no rate stored, or the member's daily FX limit reached),
+//     the entry is still created, with `awaitingRate` true and `amount` 0; its won amount is
+//     filled in when it is confirmed. A notification is never lost to an outside service.
 //   - `DUPLICATE`: an entry with the same `notifKey` exists (`entry` is that one). The key is
 //     the given `notifKey`, or one derived from kind, issuer, card digits, amount, currency,
 //     time and merchant, so the same text delivered any number of times, in parallel too,
@@ -5840,16 +5883,15 @@ func (c *Client) CreateEntryFromNotificationWithBody(ctx context.Context, conten
 //   - `DELETED`: a cancellation (취소) matched a pending expense of the same amount (or
 //     currency and original amount) and merchant on or before its day; that entry was
 //     deleted (`entry` is what it was).
-//   - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
+//   - `REVERSED`: a cancellation matched a confirmed expense; a pending `income` of the same
 //     amount, currency, wallet and memo (no category: the expense's is an expense category)
 //     offsets it (`entry`), keyed by the cancellation so it too is recorded once.
 //   - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
 //     billing, payment-due or limit notice, a declined payment, no approval or no amount in
 //     the text, or a cancellation that matches no expense.
 //
-// A rate lookup that calls the FX provider counts against the member's daily FX limit:
-// over it the answer is 429 `RATE_LIMITED` with `Retry-After`, and nothing is recorded (send the
-// notification again after it).
+// A notification delivered again is answered `DUPLICATE` before any rate is looked up.
+// A rate lookup that calls the FX provider counts against the member's daily FX limit.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -5882,7 +5924,7 @@ func (c *Client) CreateEntryFromNotification(ctx context.Context, body CreateEnt
 // fails, times out, answers something unusable or finds no amount. `parser` says which
 // one produced the draft. Dates are resolved against today in the service time zone; a
 // month and day without a year that would lie in the future are taken from last year.
-// A pasted cancellation reads as INCOME (money back). When neither parser finds an
+// A pasted cancellation reads as `income` (money back). When neither parser finds an
 // amount the answer is 400 `VALIDATION_FAILED` on `/text`.
 //
 // Takes any type of body and a specified content type.
@@ -5916,7 +5958,7 @@ func (c *Client) ParseEntryTextWithBody(ctx context.Context, contentType string,
 // fails, times out, answers something unusable or finds no amount. `parser` says which
 // one produced the draft. Dates are resolved against today in the service time zone; a
 // month and day without a year that would lie in the future are taken from last year.
-// A pasted cancellation reads as INCOME (money back). When neither parser finds an
+// A pasted cancellation reads as `income` (money back). When neither parser finds an
 // amount the answer is 400 `VALIDATION_FAILED` on `/text`.
 //
 // Takes a body of the `application/json` content type.
@@ -6034,6 +6076,11 @@ func (c *Client) UpdateEntry(ctx context.Context, id EntryID, body UpdateEntryJS
 // ConfirmEntry Confirm a pending entry
 //
 // From now on the entry counts in balances, budgets and statistics. Confirming a confirmed entry changes nothing.
+// An entry with `awaitingRate` gets its won amount here, at the FX rate of its day (a
+// provider call counts against the member's daily FX limit): while no rate can be had the
+// answer is 503 (or 429 `RATE_LIMITED` over the limit), with `Retry-After`, and the entry
+// stays pending as it was. A converted amount past 10^15 won is 409 `CONFLICT` (edit the
+// entry instead), and so is an entry edited while its rate was looked up (confirm again).
 //
 // Corresponds with POST /api/account/entries/{id}/confirm (the `ConfirmEntry` operationId).
 func (c *Client) ConfirmEntry(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -6617,7 +6664,8 @@ func (c *Client) UpdateRecurring(ctx context.Context, id RecurringID, body Updat
 // their dates. The expected monthly income is not part of the ledger and stays as it is.
 // Any failure rolls everything back: the ledger is then exactly as before. Free limits
 // do not apply. A document with no wallets, tags, categories, entries, transfers,
-// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete).
+// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete), and
+// so does `{}`; any other document missing a required property is `VALIDATION_FAILED`.
 // A reference to a name the document does not define, a repeated name, a sub-category
 // whose parent is not a top-level category of its type, installments on anything but a
 // card expense, a budget of an income category or a category budgeted twice, or a fee
@@ -6658,7 +6706,8 @@ func (c *Client) RestoreBackupWithBody(ctx context.Context, contentType string, 
 // their dates. The expected monthly income is not part of the ledger and stays as it is.
 // Any failure rolls everything back: the ledger is then exactly as before. Free limits
 // do not apply. A document with no wallets, tags, categories, entries, transfers,
-// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete).
+// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete), and
+// so does `{}`; any other document missing a required property is `VALIDATION_FAILED`.
 // A reference to a name the document does not define, a repeated name, a sub-category
 // whose parent is not a top-level category of its type, installments on anything but a
 // card expense, a budget of an income category or a category budgeted twice, or a fee
@@ -6925,8 +6974,8 @@ func (c *Client) ListTransfers(ctx context.Context, params *ListTransfersParams,
 
 // CreateTransferWithBody Record a transfer between two wallets
 //
-// Moves `amount` from `fromWalletId` to `toWalletId`, both the member's own (another member's or a missing wallet answers 404) and different (400). It is recorded as a linked pair of entries in one step: an EXPENSE of `amount` on the `from` wallet and an INCOME of `amount` on the `to` wallet, both without a category and carrying `transferId`. They move both wallets' balances and appear in the entry list, but count in no income or expense total, budget or statistic. A card bill payment is a transfer from a bank wallet to the card wallet, so a card wallet's balance is its opening balance minus its expenses plus the payments transferred in (negative: what is owed).
-// `fee`, when given and above 0, is recorded as an ordinary EXPENSE entry of the `from` wallet (no category, the transfer's memo) that does count in expense totals; the transfer answers it as `feeEntryId`. Being an ordinary entry, it may be edited or deleted through the entry operations; the transfer then answers its current amount (or none). The two sides themselves change only through the transfer operations.
+// Moves `amount` from `fromWalletId` to `toWalletId`, both the member's own (another member's or a missing wallet answers 404) and different (400). It is recorded as a linked pair of entries in one step: an `expense` of `amount` on the `from` wallet and an `income` of `amount` on the `to` wallet, both without a category and carrying `transferId`. They move both wallets' balances and appear in the entry list, but count in no income or expense total, budget or statistic. A card bill payment is a transfer from a bank wallet to the card wallet, so a card wallet's balance is its opening balance minus its expenses plus the payments transferred in (negative: what is owed).
+// `fee`, when given and above 0, is recorded as an ordinary `expense` entry of the `from` wallet (no category, the transfer's memo) that does count in expense totals; the transfer answers it as `feeEntryId`. Being an ordinary entry, it may be edited or deleted through the entry operations; the transfer then answers its current amount (or none). The two sides themselves change only through the transfer operations.
 //
 // Takes any type of body and a specified content type.
 //
@@ -6945,8 +6994,8 @@ func (c *Client) CreateTransferWithBody(ctx context.Context, contentType string,
 
 // CreateTransfer Record a transfer between two wallets
 //
-// Moves `amount` from `fromWalletId` to `toWalletId`, both the member's own (another member's or a missing wallet answers 404) and different (400). It is recorded as a linked pair of entries in one step: an EXPENSE of `amount` on the `from` wallet and an INCOME of `amount` on the `to` wallet, both without a category and carrying `transferId`. They move both wallets' balances and appear in the entry list, but count in no income or expense total, budget or statistic. A card bill payment is a transfer from a bank wallet to the card wallet, so a card wallet's balance is its opening balance minus its expenses plus the payments transferred in (negative: what is owed).
-// `fee`, when given and above 0, is recorded as an ordinary EXPENSE entry of the `from` wallet (no category, the transfer's memo) that does count in expense totals; the transfer answers it as `feeEntryId`. Being an ordinary entry, it may be edited or deleted through the entry operations; the transfer then answers its current amount (or none). The two sides themselves change only through the transfer operations.
+// Moves `amount` from `fromWalletId` to `toWalletId`, both the member's own (another member's or a missing wallet answers 404) and different (400). It is recorded as a linked pair of entries in one step: an `expense` of `amount` on the `from` wallet and an `income` of `amount` on the `to` wallet, both without a category and carrying `transferId`. They move both wallets' balances and appear in the entry list, but count in no income or expense total, budget or statistic. A card bill payment is a transfer from a bank wallet to the card wallet, so a card wallet's balance is its opening balance minus its expenses plus the payments transferred in (negative: what is owed).
+// `fee`, when given and above 0, is recorded as an ordinary `expense` entry of the `from` wallet (no category, the transfer's memo) that does count in expense totals; the transfer answers it as `feeEntryId`. Being an ordinary entry, it may be edited or deleted through the entry operations; the transfer then answers its current amount (or none). The two sides themselves change only through the transfer operations.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8023,6 +8072,12 @@ func (c *Client) ChangePassword(ctx context.Context, body ChangePasswordJSONRequ
 //
 // Newest first, at most 100 records.
 //
+// `MONTH_COMPLETE_yyyyMM` is the month-complete bonus (1 to 100 points, once per ledger
+// month): given when the member's counting entries (confirmed, not transfer sides) cover
+// every day of the current ledger month. Only entries dated today or earlier count, so it
+// is earned on the month's last day at the earliest; any write that completes the month
+// earns it (an entry written, moved or confirmed, a transfer's fee, a restore).
+//
 // Corresponds with GET /api/auth/point-history (the `GetPointHistory` operationId).
 func (c *Client) GetPointHistory(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetPointHistoryRequest(c.Server)
@@ -8593,8 +8648,9 @@ func (c *Client) ReportComment(ctx context.Context, id CommentID, reqEditors ...
 //     +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
 //     the daily cap takes back nothing.
 //   - Switching: the author's points from the old vote are given back as when cancelling, then
-//     the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
-//     +1 when switching to UP (at most 10 a day) and loses nothing.
+//     the new direction counts as a new vote for the author (UP +5, DOWN -1). For the voter a
+//     switch is a cancel plus a new vote: UP to DOWN takes the up-vote's +1 back (-1), DOWN to
+//     UP earns +1 (at most 10 a day), so switching back and forth earns nothing.
 //   - Points taken back free their share of that day's cap again, so voting, cancelling and
 //     voting again never earns more than one vote's worth.
 //
@@ -8627,8 +8683,9 @@ func (c *Client) VoteCommentWithBody(ctx context.Context, id CommentID, contentT
 //     +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
 //     the daily cap takes back nothing.
 //   - Switching: the author's points from the old vote are given back as when cancelling, then
-//     the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
-//     +1 when switching to UP (at most 10 a day) and loses nothing.
+//     the new direction counts as a new vote for the author (UP +5, DOWN -1). For the voter a
+//     switch is a cancel plus a new vote: UP to DOWN takes the up-vote's +1 back (-1), DOWN to
+//     UP earns +1 (at most 10 a day), so switching back and forth earns nothing.
 //   - Points taken back free their share of that day's cap again, so voting, cancelling and
 //     voting again never earns more than one vote's worth.
 //
@@ -9022,8 +9079,9 @@ func (c *Client) UnnoticePost(ctx context.Context, id PostID, reqEditors ...Requ
 //     +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
 //     the daily cap takes back nothing.
 //   - Switching: the author's points from the old vote are given back as when cancelling, then
-//     the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
-//     +1 when switching to UP (at most 10 a day) and loses nothing.
+//     the new direction counts as a new vote for the author (UP +5, DOWN -1). For the voter a
+//     switch is a cancel plus a new vote: UP to DOWN takes the up-vote's +1 back (-1), DOWN to
+//     UP earns +1 (at most 10 a day), so switching back and forth earns nothing.
 //   - Points taken back free their share of that day's cap again, so voting, cancelling and
 //     voting again never earns more than one vote's worth.
 //
@@ -9056,8 +9114,9 @@ func (c *Client) VotePostWithBody(ctx context.Context, id PostID, contentType st
 //     +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
 //     the daily cap takes back nothing.
 //   - Switching: the author's points from the old vote are given back as when cancelling, then
-//     the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
-//     +1 when switching to UP (at most 10 a day) and loses nothing.
+//     the new direction counts as a new vote for the author (UP +5, DOWN -1). For the voter a
+//     switch is a cancel plus a new vote: UP to DOWN takes the up-vote's +1 back (-1), DOWN to
+//     UP earns +1 (at most 10 a day), so switching back and forth earns nothing.
 //   - Points taken back free their share of that day's cap again, so voting, cancelling and
 //     voting again never earns more than one vote's worth.
 //
@@ -15816,7 +15875,7 @@ type ClientWithResponsesInterface interface {
 	// Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
 	// or the plain English form "Card *1234 approved USD 12.50 at STARBUCKS") and answers
 	// 200 with `outcome` and what it did; the answer is 200 whatever the text was:
-	// - `CREATED`: a pending EXPENSE was created (`entry`). Its memo is the merchant, its date
+	// - `CREATED`: a pending `expense` was created (`entry`). Its memo is the merchant, its date
 	//   the payment's day in the service time zone (`postedAt` gives the year and the time
 	//   when the text has none). The wallet is the member's card wallet whose name contains
 	//   the card's last digits, the issuer (any of its spellings) or the card name, or whose
@@ -15825,8 +15884,10 @@ type ClientWithResponsesInterface interface {
 	//   most used by the member's confirmed expenses whose memo contains the merchant; the
 	//   entry stays pending until confirmed. Installments are kept on a CARD wallet only. A
 	//   foreign-currency payment keeps `currency` and `originalAmount`; when the text prints
-	//   no won amount, the FX rate of the payment's day converts it (503 when the FX service
-	//   is down and has no rate stored).
+	//   no won amount, the FX rate of the payment's day converts it. When no rate can be had
+	//   now (the FX service down with no rate stored, or the member's daily FX limit reached),
+	//   the entry is still created, with `awaitingRate` true and `amount` 0; its won amount is
+	//   filled in when it is confirmed. A notification is never lost to an outside service.
 	// - `DUPLICATE`: an entry with the same `notifKey` exists (`entry` is that one). The key is
 	//   the given `notifKey`, or one derived from kind, issuer, card digits, amount, currency,
 	//   time and merchant, so the same text delivered any number of times, in parallel too,
@@ -15834,16 +15895,15 @@ type ClientWithResponsesInterface interface {
 	// - `DELETED`: a cancellation (취소) matched a pending expense of the same amount (or
 	//   currency and original amount) and merchant on or before its day; that entry was
 	//   deleted (`entry` is what it was).
-	// - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
+	// - `REVERSED`: a cancellation matched a confirmed expense; a pending `income` of the same
 	//   amount, currency, wallet and memo (no category: the expense's is an expense category)
 	//   offsets it (`entry`), keyed by the cancellation so it too is recorded once.
 	// - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
 	//   billing, payment-due or limit notice, a declined payment, no approval or no amount in
 	//   the text, or a cancellation that matches no expense.
 	//
-	// A rate lookup that calls the FX provider counts against the member's daily FX limit:
-	// over it the answer is 429 `RATE_LIMITED` with `Retry-After`, and nothing is recorded (send the
-	// notification again after it).
+	// A notification delivered again is answered `DUPLICATE` before any rate is looked up.
+	// A rate lookup that calls the FX provider counts against the member's daily FX limit.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15855,7 +15915,7 @@ type ClientWithResponsesInterface interface {
 	// Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
 	// or the plain English form "Card *1234 approved USD 12.50 at STARBUCKS") and answers
 	// 200 with `outcome` and what it did; the answer is 200 whatever the text was:
-	// - `CREATED`: a pending EXPENSE was created (`entry`). Its memo is the merchant, its date
+	// - `CREATED`: a pending `expense` was created (`entry`). Its memo is the merchant, its date
 	//   the payment's day in the service time zone (`postedAt` gives the year and the time
 	//   when the text has none). The wallet is the member's card wallet whose name contains
 	//   the card's last digits, the issuer (any of its spellings) or the card name, or whose
@@ -15864,8 +15924,10 @@ type ClientWithResponsesInterface interface {
 	//   most used by the member's confirmed expenses whose memo contains the merchant; the
 	//   entry stays pending until confirmed. Installments are kept on a CARD wallet only. A
 	//   foreign-currency payment keeps `currency` and `originalAmount`; when the text prints
-	//   no won amount, the FX rate of the payment's day converts it (503 when the FX service
-	//   is down and has no rate stored).
+	//   no won amount, the FX rate of the payment's day converts it. When no rate can be had
+	//   now (the FX service down with no rate stored, or the member's daily FX limit reached),
+	//   the entry is still created, with `awaitingRate` true and `amount` 0; its won amount is
+	//   filled in when it is confirmed. A notification is never lost to an outside service.
 	// - `DUPLICATE`: an entry with the same `notifKey` exists (`entry` is that one). The key is
 	//   the given `notifKey`, or one derived from kind, issuer, card digits, amount, currency,
 	//   time and merchant, so the same text delivered any number of times, in parallel too,
@@ -15873,16 +15935,15 @@ type ClientWithResponsesInterface interface {
 	// - `DELETED`: a cancellation (취소) matched a pending expense of the same amount (or
 	//   currency and original amount) and merchant on or before its day; that entry was
 	//   deleted (`entry` is what it was).
-	// - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
+	// - `REVERSED`: a cancellation matched a confirmed expense; a pending `income` of the same
 	//   amount, currency, wallet and memo (no category: the expense's is an expense category)
 	//   offsets it (`entry`), keyed by the cancellation so it too is recorded once.
 	// - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
 	//   billing, payment-due or limit notice, a declined payment, no approval or no amount in
 	//   the text, or a cancellation that matches no expense.
 	//
-	// A rate lookup that calls the FX provider counts against the member's daily FX limit:
-	// over it the answer is 429 `RATE_LIMITED` with `Retry-After`, and nothing is recorded (send the
-	// notification again after it).
+	// A notification delivered again is answered `DUPLICATE` before any rate is looked up.
+	// A rate lookup that calls the FX provider counts against the member's daily FX limit.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15905,7 +15966,7 @@ type ClientWithResponsesInterface interface {
 	// fails, times out, answers something unusable or finds no amount. `parser` says which
 	// one produced the draft. Dates are resolved against today in the service time zone; a
 	// month and day without a year that would lie in the future are taken from last year.
-	// A pasted cancellation reads as INCOME (money back). When neither parser finds an
+	// A pasted cancellation reads as `income` (money back). When neither parser finds an
 	// amount the answer is 400 `VALIDATION_FAILED` on `/text`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -15929,7 +15990,7 @@ type ClientWithResponsesInterface interface {
 	// fails, times out, answers something unusable or finds no amount. `parser` says which
 	// one produced the draft. Dates are resolved against today in the service time zone; a
 	// month and day without a year that would lie in the future are taken from last year.
-	// A pasted cancellation reads as INCOME (money back). When neither parser finds an
+	// A pasted cancellation reads as `income` (money back). When neither parser finds an
 	// amount the answer is 400 `VALIDATION_FAILED` on `/text`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -15993,6 +16054,11 @@ type ClientWithResponsesInterface interface {
 	// ConfirmEntryWithResponse Confirm a pending entry
 	//
 	// From now on the entry counts in balances, budgets and statistics. Confirming a confirmed entry changes nothing.
+	// An entry with `awaitingRate` gets its won amount here, at the FX rate of its day (a
+	// provider call counts against the member's daily FX limit): while no rate can be had the
+	// answer is 503 (or 429 `RATE_LIMITED` over the limit), with `Retry-After`, and the entry
+	// stays pending as it was. A converted amount past 10^15 won is 409 `CONFLICT` (edit the
+	// entry instead), and so is an entry edited while its rate was looked up (confirm again).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16310,7 +16376,8 @@ type ClientWithResponsesInterface interface {
 	// their dates. The expected monthly income is not part of the ledger and stays as it is.
 	// Any failure rolls everything back: the ledger is then exactly as before. Free limits
 	// do not apply. A document with no wallets, tags, categories, entries, transfers,
-	// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete).
+	// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete), and
+	// so does `{}`; any other document missing a required property is `VALIDATION_FAILED`.
 	// A reference to a name the document does not define, a repeated name, a sub-category
 	// whose parent is not a top-level category of its type, installments on anything but a
 	// card expense, a budget of an income category or a category budgeted twice, or a fee
@@ -16341,7 +16408,8 @@ type ClientWithResponsesInterface interface {
 	// their dates. The expected monthly income is not part of the ledger and stays as it is.
 	// Any failure rolls everything back: the ledger is then exactly as before. Free limits
 	// do not apply. A document with no wallets, tags, categories, entries, transfers,
-	// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete).
+	// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete), and
+	// so does `{}`; any other document missing a required property is `VALIDATION_FAILED`.
 	// A reference to a name the document does not define, a repeated name, a sub-category
 	// whose parent is not a top-level category of its type, installments on anything but a
 	// card expense, a budget of an income category or a category budgeted twice, or a fee
@@ -16482,8 +16550,8 @@ type ClientWithResponsesInterface interface {
 
 	// CreateTransferWithBodyWithResponse Record a transfer between two wallets
 	//
-	// Moves `amount` from `fromWalletId` to `toWalletId`, both the member's own (another member's or a missing wallet answers 404) and different (400). It is recorded as a linked pair of entries in one step: an EXPENSE of `amount` on the `from` wallet and an INCOME of `amount` on the `to` wallet, both without a category and carrying `transferId`. They move both wallets' balances and appear in the entry list, but count in no income or expense total, budget or statistic. A card bill payment is a transfer from a bank wallet to the card wallet, so a card wallet's balance is its opening balance minus its expenses plus the payments transferred in (negative: what is owed).
-	// `fee`, when given and above 0, is recorded as an ordinary EXPENSE entry of the `from` wallet (no category, the transfer's memo) that does count in expense totals; the transfer answers it as `feeEntryId`. Being an ordinary entry, it may be edited or deleted through the entry operations; the transfer then answers its current amount (or none). The two sides themselves change only through the transfer operations.
+	// Moves `amount` from `fromWalletId` to `toWalletId`, both the member's own (another member's or a missing wallet answers 404) and different (400). It is recorded as a linked pair of entries in one step: an `expense` of `amount` on the `from` wallet and an `income` of `amount` on the `to` wallet, both without a category and carrying `transferId`. They move both wallets' balances and appear in the entry list, but count in no income or expense total, budget or statistic. A card bill payment is a transfer from a bank wallet to the card wallet, so a card wallet's balance is its opening balance minus its expenses plus the payments transferred in (negative: what is owed).
+	// `fee`, when given and above 0, is recorded as an ordinary `expense` entry of the `from` wallet (no category, the transfer's memo) that does count in expense totals; the transfer answers it as `feeEntryId`. Being an ordinary entry, it may be edited or deleted through the entry operations; the transfer then answers its current amount (or none). The two sides themselves change only through the transfer operations.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16492,8 +16560,8 @@ type ClientWithResponsesInterface interface {
 
 	// CreateTransferWithResponse Record a transfer between two wallets
 	//
-	// Moves `amount` from `fromWalletId` to `toWalletId`, both the member's own (another member's or a missing wallet answers 404) and different (400). It is recorded as a linked pair of entries in one step: an EXPENSE of `amount` on the `from` wallet and an INCOME of `amount` on the `to` wallet, both without a category and carrying `transferId`. They move both wallets' balances and appear in the entry list, but count in no income or expense total, budget or statistic. A card bill payment is a transfer from a bank wallet to the card wallet, so a card wallet's balance is its opening balance minus its expenses plus the payments transferred in (negative: what is owed).
-	// `fee`, when given and above 0, is recorded as an ordinary EXPENSE entry of the `from` wallet (no category, the transfer's memo) that does count in expense totals; the transfer answers it as `feeEntryId`. Being an ordinary entry, it may be edited or deleted through the entry operations; the transfer then answers its current amount (or none). The two sides themselves change only through the transfer operations.
+	// Moves `amount` from `fromWalletId` to `toWalletId`, both the member's own (another member's or a missing wallet answers 404) and different (400). It is recorded as a linked pair of entries in one step: an `expense` of `amount` on the `from` wallet and an `income` of `amount` on the `to` wallet, both without a category and carrying `transferId`. They move both wallets' balances and appear in the entry list, but count in no income or expense total, budget or statistic. A card bill payment is a transfer from a bank wallet to the card wallet, so a card wallet's balance is its opening balance minus its expenses plus the payments transferred in (negative: what is owed).
+	// `fee`, when given and above 0, is recorded as an ordinary `expense` entry of the `from` wallet (no category, the transfer's memo) that does count in expense totals; the transfer answers it as `feeEntryId`. Being an ordinary entry, it may be edited or deleted through the entry operations; the transfer then answers its current amount (or none). The two sides themselves change only through the transfer operations.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17056,6 +17124,12 @@ type ClientWithResponsesInterface interface {
 	//
 	// Newest first, at most 100 records.
 	//
+	// `MONTH_COMPLETE_yyyyMM` is the month-complete bonus (1 to 100 points, once per ledger
+	// month): given when the member's counting entries (confirmed, not transfer sides) cover
+	// every day of the current ledger month. Only entries dated today or earlier count, so it
+	// is earned on the month's last day at the earliest; any write that completes the month
+	// earns it (an entry written, moved or confirmed, a transfer's fee, a restore).
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/auth/point-history (the `GetPointHistory` operationId).
@@ -17390,8 +17464,9 @@ type ClientWithResponsesInterface interface {
 	//   +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
 	//   the daily cap takes back nothing.
 	// - Switching: the author's points from the old vote are given back as when cancelling, then
-	//   the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
-	//   +1 when switching to UP (at most 10 a day) and loses nothing.
+	//   the new direction counts as a new vote for the author (UP +5, DOWN -1). For the voter a
+	//   switch is a cancel plus a new vote: UP to DOWN takes the up-vote's +1 back (-1), DOWN to
+	//   UP earns +1 (at most 10 a day), so switching back and forth earns nothing.
 	// - Points taken back free their share of that day's cap again, so voting, cancelling and
 	//   voting again never earns more than one vote's worth.
 	//
@@ -17414,8 +17489,9 @@ type ClientWithResponsesInterface interface {
 	//   +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
 	//   the daily cap takes back nothing.
 	// - Switching: the author's points from the old vote are given back as when cancelling, then
-	//   the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
-	//   +1 when switching to UP (at most 10 a day) and loses nothing.
+	//   the new direction counts as a new vote for the author (UP +5, DOWN -1). For the voter a
+	//   switch is a cancel plus a new vote: UP to DOWN takes the up-vote's +1 back (-1), DOWN to
+	//   UP earns +1 (at most 10 a day), so switching back and forth earns nothing.
 	// - Points taken back free their share of that day's cap again, so voting, cancelling and
 	//   voting again never earns more than one vote's worth.
 	//
@@ -17649,8 +17725,9 @@ type ClientWithResponsesInterface interface {
 	//   +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
 	//   the daily cap takes back nothing.
 	// - Switching: the author's points from the old vote are given back as when cancelling, then
-	//   the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
-	//   +1 when switching to UP (at most 10 a day) and loses nothing.
+	//   the new direction counts as a new vote for the author (UP +5, DOWN -1). For the voter a
+	//   switch is a cancel plus a new vote: UP to DOWN takes the up-vote's +1 back (-1), DOWN to
+	//   UP earns +1 (at most 10 a day), so switching back and forth earns nothing.
 	// - Points taken back free their share of that day's cap again, so voting, cancelling and
 	//   voting again never earns more than one vote's worth.
 	//
@@ -17673,8 +17750,9 @@ type ClientWithResponsesInterface interface {
 	//   +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
 	//   the daily cap takes back nothing.
 	// - Switching: the author's points from the old vote are given back as when cancelling, then
-	//   the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
-	//   +1 when switching to UP (at most 10 a day) and loses nothing.
+	//   the new direction counts as a new vote for the author (UP +5, DOWN -1). For the voter a
+	//   switch is a cancel plus a new vote: UP to DOWN takes the up-vote's +1 back (-1), DOWN to
+	//   UP earns +1 (at most 10 a day), so switching back and forth earns nothing.
 	// - Points taken back free their share of that day's cap again, so voting, cancelling and
 	//   voting again never earns more than one vote's worth.
 	//
@@ -20562,6 +20640,11 @@ func (r UpdateEntryResponse) ContentType() string {
 	return ""
 }
 
+// ConfirmEntryResponse429Headers the declared response headers of an HTTP 429 response for ConfirmEntry
+type ConfirmEntryResponse429Headers struct {
+	RetryAfter *int
+}
+
 // ConfirmEntryResponse503Headers the declared response headers of an HTTP 503 response for ConfirmEntry
 type ConfirmEntryResponse503Headers struct {
 	RetryAfter *int
@@ -20578,12 +20661,18 @@ type ConfirmEntryResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationProblemJSON429 *TooManyRequests
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ConfirmEntryResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *ConfirmEntryResponse503Headers
 }
@@ -20608,9 +20697,19 @@ func (r ConfirmEntryResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
 }
 
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ConfirmEntryResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r ConfirmEntryResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ConfirmEntryResponse) GetApplicationProblemJSON429() *TooManyRequests {
+	return r.ApplicationProblemJSON429
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -31677,7 +31776,7 @@ func (c *ClientWithResponses) CreateEntryWithResponse(ctx context.Context, body 
 // Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
 // or the plain English form "Card *1234 approved USD 12.50 at STARBUCKS") and answers
 // 200 with `outcome` and what it did; the answer is 200 whatever the text was:
-//   - `CREATED`: a pending EXPENSE was created (`entry`). Its memo is the merchant, its date
+//   - `CREATED`: a pending `expense` was created (`entry`). Its memo is the merchant, its date
 //     the payment's day in the service time zone (`postedAt` gives the year and the time
 //     when the text has none). The wallet is the member's card wallet whose name contains
 //     the card's last digits, the issuer (any of its spellings) or the card name, or whose
@@ -31686,8 +31785,10 @@ func (c *ClientWithResponses) CreateEntryWithResponse(ctx context.Context, body 
 //     most used by the member's confirmed expenses whose memo contains the merchant; the
 //     entry stays pending until confirmed. Installments are kept on a CARD wallet only. A
 //     foreign-currency payment keeps `currency` and `originalAmount`; when the text prints
-//     no won amount, the FX rate of the payment's day converts it (503 when the FX service
-//     is down and has no rate stored).
+//     no won amount, the FX rate of the payment's day converts it. When no rate can be had
+//     now (the FX service down with no rate stored, or the member's daily FX limit reached),
+//     the entry is still created, with `awaitingRate` true and `amount` 0; its won amount is
+//     filled in when it is confirmed. A notification is never lost to an outside service.
 //   - `DUPLICATE`: an entry with the same `notifKey` exists (`entry` is that one). The key is
 //     the given `notifKey`, or one derived from kind, issuer, card digits, amount, currency,
 //     time and merchant, so the same text delivered any number of times, in parallel too,
@@ -31695,16 +31796,15 @@ func (c *ClientWithResponses) CreateEntryWithResponse(ctx context.Context, body 
 //   - `DELETED`: a cancellation (취소) matched a pending expense of the same amount (or
 //     currency and original amount) and merchant on or before its day; that entry was
 //     deleted (`entry` is what it was).
-//   - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
+//   - `REVERSED`: a cancellation matched a confirmed expense; a pending `income` of the same
 //     amount, currency, wallet and memo (no category: the expense's is an expense category)
 //     offsets it (`entry`), keyed by the cancellation so it too is recorded once.
 //   - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
 //     billing, payment-due or limit notice, a declined payment, no approval or no amount in
 //     the text, or a cancellation that matches no expense.
 //
-// A rate lookup that calls the FX provider counts against the member's daily FX limit:
-// over it the answer is 429 `RATE_LIMITED` with `Retry-After`, and nothing is recorded (send the
-// notification again after it).
+// A notification delivered again is answered `DUPLICATE` before any rate is looked up.
+// A rate lookup that calls the FX provider counts against the member's daily FX limit.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -31722,7 +31822,7 @@ func (c *ClientWithResponses) CreateEntryFromNotificationWithBodyWithResponse(ct
 // Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
 // or the plain English form "Card *1234 approved USD 12.50 at STARBUCKS") and answers
 // 200 with `outcome` and what it did; the answer is 200 whatever the text was:
-//   - `CREATED`: a pending EXPENSE was created (`entry`). Its memo is the merchant, its date
+//   - `CREATED`: a pending `expense` was created (`entry`). Its memo is the merchant, its date
 //     the payment's day in the service time zone (`postedAt` gives the year and the time
 //     when the text has none). The wallet is the member's card wallet whose name contains
 //     the card's last digits, the issuer (any of its spellings) or the card name, or whose
@@ -31731,8 +31831,10 @@ func (c *ClientWithResponses) CreateEntryFromNotificationWithBodyWithResponse(ct
 //     most used by the member's confirmed expenses whose memo contains the merchant; the
 //     entry stays pending until confirmed. Installments are kept on a CARD wallet only. A
 //     foreign-currency payment keeps `currency` and `originalAmount`; when the text prints
-//     no won amount, the FX rate of the payment's day converts it (503 when the FX service
-//     is down and has no rate stored).
+//     no won amount, the FX rate of the payment's day converts it. When no rate can be had
+//     now (the FX service down with no rate stored, or the member's daily FX limit reached),
+//     the entry is still created, with `awaitingRate` true and `amount` 0; its won amount is
+//     filled in when it is confirmed. A notification is never lost to an outside service.
 //   - `DUPLICATE`: an entry with the same `notifKey` exists (`entry` is that one). The key is
 //     the given `notifKey`, or one derived from kind, issuer, card digits, amount, currency,
 //     time and merchant, so the same text delivered any number of times, in parallel too,
@@ -31740,16 +31842,15 @@ func (c *ClientWithResponses) CreateEntryFromNotificationWithBodyWithResponse(ct
 //   - `DELETED`: a cancellation (취소) matched a pending expense of the same amount (or
 //     currency and original amount) and merchant on or before its day; that entry was
 //     deleted (`entry` is what it was).
-//   - `REVERSED`: a cancellation matched a confirmed expense; a pending INCOME of the same
+//   - `REVERSED`: a cancellation matched a confirmed expense; a pending `income` of the same
 //     amount, currency, wallet and memo (no category: the expense's is an expense category)
 //     offsets it (`entry`), keyed by the cancellation so it too is recorded once.
 //   - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
 //     billing, payment-due or limit notice, a declined payment, no approval or no amount in
 //     the text, or a cancellation that matches no expense.
 //
-// A rate lookup that calls the FX provider counts against the member's daily FX limit:
-// over it the answer is 429 `RATE_LIMITED` with `Retry-After`, and nothing is recorded (send the
-// notification again after it).
+// A notification delivered again is answered `DUPLICATE` before any rate is looked up.
+// A rate lookup that calls the FX provider counts against the member's daily FX limit.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -31778,7 +31879,7 @@ func (c *ClientWithResponses) CreateEntryFromNotificationWithResponse(ctx contex
 // fails, times out, answers something unusable or finds no amount. `parser` says which
 // one produced the draft. Dates are resolved against today in the service time zone; a
 // month and day without a year that would lie in the future are taken from last year.
-// A pasted cancellation reads as INCOME (money back). When neither parser finds an
+// A pasted cancellation reads as `income` (money back). When neither parser finds an
 // amount the answer is 400 `VALIDATION_FAILED` on `/text`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -31808,7 +31909,7 @@ func (c *ClientWithResponses) ParseEntryTextWithBodyWithResponse(ctx context.Con
 // fails, times out, answers something unusable or finds no amount. `parser` says which
 // one produced the draft. Dates are resolved against today in the service time zone; a
 // month and day without a year that would lie in the future are taken from last year.
-// A pasted cancellation reads as INCOME (money back). When neither parser finds an
+// A pasted cancellation reads as `income` (money back). When neither parser finds an
 // amount the answer is 400 `VALIDATION_FAILED` on `/text`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -31908,6 +32009,11 @@ func (c *ClientWithResponses) UpdateEntryWithResponse(ctx context.Context, id En
 // ConfirmEntryWithResponse Confirm a pending entry
 //
 // From now on the entry counts in balances, budgets and statistics. Confirming a confirmed entry changes nothing.
+// An entry with `awaitingRate` gets its won amount here, at the FX rate of its day (a
+// provider call counts against the member's daily FX limit): while no rate can be had the
+// answer is 503 (or 429 `RATE_LIMITED` over the limit), with `Retry-After`, and the entry
+// stays pending as it was. A converted amount past 10^15 won is 409 `CONFLICT` (edit the
+// entry instead), and so is an entry edited while its rate was looked up (confirm again).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -32399,7 +32505,8 @@ func (c *ClientWithResponses) UpdateRecurringWithResponse(ctx context.Context, i
 // their dates. The expected monthly income is not part of the ledger and stays as it is.
 // Any failure rolls everything back: the ledger is then exactly as before. Free limits
 // do not apply. A document with no wallets, tags, categories, entries, transfers,
-// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete).
+// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete), and
+// so does `{}`; any other document missing a required property is `VALIDATION_FAILED`.
 // A reference to a name the document does not define, a repeated name, a sub-category
 // whose parent is not a top-level category of its type, installments on anything but a
 // card expense, a budget of an income category or a category budgeted twice, or a fee
@@ -32436,7 +32543,8 @@ func (c *ClientWithResponses) RestoreBackupWithBodyWithResponse(ctx context.Cont
 // their dates. The expected monthly income is not part of the ledger and stays as it is.
 // Any failure rolls everything back: the ledger is then exactly as before. Free limits
 // do not apply. A document with no wallets, tags, categories, entries, transfers,
-// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete).
+// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete), and
+// so does `{}`; any other document missing a required property is `VALIDATION_FAILED`.
 // A reference to a name the document does not define, a repeated name, a sub-category
 // whose parent is not a top-level category of its type, installments on anything but a
 // card expense, a budget of an income category or a category budgeted twice, or a fee
@@ -32661,8 +32769,8 @@ func (c *ClientWithResponses) ListTransfersWithResponse(ctx context.Context, par
 
 // CreateTransferWithBodyWithResponse Record a transfer between two wallets
 //
-// Moves `amount` from `fromWalletId` to `toWalletId`, both the member's own (another member's or a missing wallet answers 404) and different (400). It is recorded as a linked pair of entries in one step: an EXPENSE of `amount` on the `from` wallet and an INCOME of `amount` on the `to` wallet, both without a category and carrying `transferId`. They move both wallets' balances and appear in the entry list, but count in no income or expense total, budget or statistic. A card bill payment is a transfer from a bank wallet to the card wallet, so a card wallet's balance is its opening balance minus its expenses plus the payments transferred in (negative: what is owed).
-// `fee`, when given and above 0, is recorded as an ordinary EXPENSE entry of the `from` wallet (no category, the transfer's memo) that does count in expense totals; the transfer answers it as `feeEntryId`. Being an ordinary entry, it may be edited or deleted through the entry operations; the transfer then answers its current amount (or none). The two sides themselves change only through the transfer operations.
+// Moves `amount` from `fromWalletId` to `toWalletId`, both the member's own (another member's or a missing wallet answers 404) and different (400). It is recorded as a linked pair of entries in one step: an `expense` of `amount` on the `from` wallet and an `income` of `amount` on the `to` wallet, both without a category and carrying `transferId`. They move both wallets' balances and appear in the entry list, but count in no income or expense total, budget or statistic. A card bill payment is a transfer from a bank wallet to the card wallet, so a card wallet's balance is its opening balance minus its expenses plus the payments transferred in (negative: what is owed).
+// `fee`, when given and above 0, is recorded as an ordinary `expense` entry of the `from` wallet (no category, the transfer's memo) that does count in expense totals; the transfer answers it as `feeEntryId`. Being an ordinary entry, it may be edited or deleted through the entry operations; the transfer then answers its current amount (or none). The two sides themselves change only through the transfer operations.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -32677,8 +32785,8 @@ func (c *ClientWithResponses) CreateTransferWithBodyWithResponse(ctx context.Con
 
 // CreateTransferWithResponse Record a transfer between two wallets
 //
-// Moves `amount` from `fromWalletId` to `toWalletId`, both the member's own (another member's or a missing wallet answers 404) and different (400). It is recorded as a linked pair of entries in one step: an EXPENSE of `amount` on the `from` wallet and an INCOME of `amount` on the `to` wallet, both without a category and carrying `transferId`. They move both wallets' balances and appear in the entry list, but count in no income or expense total, budget or statistic. A card bill payment is a transfer from a bank wallet to the card wallet, so a card wallet's balance is its opening balance minus its expenses plus the payments transferred in (negative: what is owed).
-// `fee`, when given and above 0, is recorded as an ordinary EXPENSE entry of the `from` wallet (no category, the transfer's memo) that does count in expense totals; the transfer answers it as `feeEntryId`. Being an ordinary entry, it may be edited or deleted through the entry operations; the transfer then answers its current amount (or none). The two sides themselves change only through the transfer operations.
+// Moves `amount` from `fromWalletId` to `toWalletId`, both the member's own (another member's or a missing wallet answers 404) and different (400). It is recorded as a linked pair of entries in one step: an `expense` of `amount` on the `from` wallet and an `income` of `amount` on the `to` wallet, both without a category and carrying `transferId`. They move both wallets' balances and appear in the entry list, but count in no income or expense total, budget or statistic. A card bill payment is a transfer from a bank wallet to the card wallet, so a card wallet's balance is its opening balance minus its expenses plus the payments transferred in (negative: what is owed).
+// `fee`, when given and above 0, is recorded as an ordinary `expense` entry of the `from` wallet (no category, the transfer's memo) that does count in expense totals; the transfer answers it as `feeEntryId`. Being an ordinary entry, it may be edited or deleted through the entry operations; the transfer then answers its current amount (or none). The two sides themselves change only through the transfer operations.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -33571,6 +33679,12 @@ func (c *ClientWithResponses) ChangePasswordWithResponse(ctx context.Context, bo
 //
 // Newest first, at most 100 records.
 //
+// `MONTH_COMPLETE_yyyyMM` is the month-complete bonus (1 to 100 points, once per ledger
+// month): given when the member's counting entries (confirmed, not transfer sides) cover
+// every day of the current ledger month. Only entries dated today or earlier count, so it
+// is earned on the month's last day at the earliest; any write that completes the month
+// earns it (an entry written, moved or confirmed, a transfer's fee, a restore).
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/auth/point-history (the `GetPointHistory` operationId).
@@ -34061,8 +34175,9 @@ func (c *ClientWithResponses) ReportCommentWithResponse(ctx context.Context, id 
 //     +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
 //     the daily cap takes back nothing.
 //   - Switching: the author's points from the old vote are given back as when cancelling, then
-//     the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
-//     +1 when switching to UP (at most 10 a day) and loses nothing.
+//     the new direction counts as a new vote for the author (UP +5, DOWN -1). For the voter a
+//     switch is a cancel plus a new vote: UP to DOWN takes the up-vote's +1 back (-1), DOWN to
+//     UP earns +1 (at most 10 a day), so switching back and forth earns nothing.
 //   - Points taken back free their share of that day's cap again, so voting, cancelling and
 //     voting again never earns more than one vote's worth.
 //
@@ -34091,8 +34206,9 @@ func (c *ClientWithResponses) VoteCommentWithBodyWithResponse(ctx context.Contex
 //     +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
 //     the daily cap takes back nothing.
 //   - Switching: the author's points from the old vote are given back as when cancelling, then
-//     the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
-//     +1 when switching to UP (at most 10 a day) and loses nothing.
+//     the new direction counts as a new vote for the author (UP +5, DOWN -1). For the voter a
+//     switch is a cancel plus a new vote: UP to DOWN takes the up-vote's +1 back (-1), DOWN to
+//     UP earns +1 (at most 10 a day), so switching back and forth earns nothing.
 //   - Points taken back free their share of that day's cap again, so voting, cancelling and
 //     voting again never earns more than one vote's worth.
 //
@@ -34434,8 +34550,9 @@ func (c *ClientWithResponses) UnnoticePostWithResponse(ctx context.Context, id P
 //     +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
 //     the daily cap takes back nothing.
 //   - Switching: the author's points from the old vote are given back as when cancelling, then
-//     the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
-//     +1 when switching to UP (at most 10 a day) and loses nothing.
+//     the new direction counts as a new vote for the author (UP +5, DOWN -1). For the voter a
+//     switch is a cancel plus a new vote: UP to DOWN takes the up-vote's +1 back (-1), DOWN to
+//     UP earns +1 (at most 10 a day), so switching back and forth earns nothing.
 //   - Points taken back free their share of that day's cap again, so voting, cancelling and
 //     voting again never earns more than one vote's worth.
 //
@@ -34464,8 +34581,9 @@ func (c *ClientWithResponses) VotePostWithBodyWithResponse(ctx context.Context, 
 //     +5 taken back, a DOWN's -1 returned), exactly what that vote changed, so a vote that hit
 //     the daily cap takes back nothing.
 //   - Switching: the author's points from the old vote are given back as when cancelling, then
-//     the new direction counts as a new vote for the author (UP +5, DOWN -1); the voter earns
-//     +1 when switching to UP (at most 10 a day) and loses nothing.
+//     the new direction counts as a new vote for the author (UP +5, DOWN -1). For the voter a
+//     switch is a cancel plus a new vote: UP to DOWN takes the up-vote's +1 back (-1), DOWN to
+//     UP earns +1 (at most 10 a day), so switching back and forth earns nothing.
 //   - Points taken back free their share of that day's cap again, so voting, cancelling and
 //     voting again never earns more than one vote's worth.
 //
@@ -37265,12 +37383,26 @@ func ParseConfirmEntryResponse(rsp *http.Response) (*ConfirmEntryResponse, error
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON429 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -37289,6 +37421,16 @@ func ParseConfirmEntryResponse(rsp *http.Response) (*ConfirmEntryResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 429:
+		var headers ConfirmEntryResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers ConfirmEntryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {

@@ -83,7 +83,7 @@ func (q *Queries) ListBackupBudgets(ctx context.Context, arg ListBackupBudgetsPa
 }
 
 const listBackupEntries = `-- name: ListBackupEntries :many
-SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at FROM account_entry
+SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate FROM account_entry
 WHERE member_id = $1 AND transfer_id IS NULL
 ORDER BY entry_date, created_at, id
 `
@@ -116,6 +116,7 @@ func (q *Queries) ListBackupEntries(ctx context.Context, memberID int64) ([]Acco
 			&i.NotifKey,
 			&i.TransferID,
 			&i.CreatedAt,
+			&i.AwaitingRate,
 		); err != nil {
 			return nil, err
 		}
@@ -204,8 +205,8 @@ const listBackupTransfers = `-- name: ListBackupTransfers :many
 SELECT t.id, t.transfer_date, t.amount, t.memo, t.fee_entry_id,
     f.wallet_id AS from_wallet_id, i.wallet_id AS to_wallet_id
 FROM transfer t
-JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'EXPENSE'
-JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'INCOME'
+JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'expense'
+JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'
 WHERE t.member_id = $1
 ORDER BY t.transfer_date, t.id
 `

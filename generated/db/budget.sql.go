@@ -19,7 +19,7 @@ WITH months AS (
     SELECT date_trunc('month', e.entry_date - $3::int + 1)::date AS month, sum(e.amount) AS spent
     FROM account_entry e
     WHERE e.member_id = $4 AND e.entry_date >= $5 AND e.entry_date < $6
-      AND e.type = 'EXPENSE' AND NOT e.pending AND e.transfer_id IS NULL
+      AND e.type = 'expense' AND NOT e.pending AND e.transfer_id IS NULL
     GROUP BY 1
 ), bt AS (
     SELECT make_date(bu.year, bu.month, 1) AS month, sum(bu.amount) AS budget
@@ -99,7 +99,7 @@ WITH spent AS (
     FROM account_entry e
     LEFT JOIN account_category c ON c.member_id = e.member_id AND c.id = e.category_id
     WHERE e.member_id = $1 AND e.entry_date >= $2 AND e.entry_date < $3
-      AND e.type = 'EXPENSE' AND NOT e.pending AND e.transfer_id IS NULL
+      AND e.type = 'expense' AND NOT e.pending AND e.transfer_id IS NULL
     GROUP BY e.category_id, c.parent_id
 ), b AS (
     SELECT bu.id, bu.category_id, bu.amount, c.name, c.parent_id

@@ -41,7 +41,7 @@ func (q *Queries) GetBudgetIncome(ctx context.Context, arg GetBudgetIncomeParams
 const incomeOfRange = `-- name: IncomeOfRange :one
 SELECT COALESCE(sum(amount), 0)::numeric FROM account_entry
 WHERE member_id = $1 AND entry_date >= $2 AND entry_date < $3
-  AND type = 'INCOME' AND NOT pending AND transfer_id IS NULL
+  AND type = 'income' AND NOT pending AND transfer_id IS NULL
 `
 
 type IncomeOfRangeParams struct {

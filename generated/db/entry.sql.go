@@ -40,8 +40,8 @@ func (q *Queries) ClearEntryTags(ctx context.Context, entryID int64) error {
 const confirmEntry = `-- name: ConfirmEntry :one
 UPDATE account_entry SET pending = false
 FROM (SELECT o.id, o.pending FROM account_entry o WHERE o.member_id = $1 AND o.id = $2 FOR UPDATE) AS old
-WHERE account_entry.id = old.id
-RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, account_entry.category_id, account_entry.type, account_entry.amount, account_entry.entry_date, account_entry.memo, account_entry.currency, account_entry.original_amount, account_entry.exchange_rate, account_entry.installment_months, account_entry.pending, account_entry.notif_key, account_entry.transfer_id, account_entry.created_at, old.pending AS was_pending
+WHERE account_entry.id = old.id AND NOT account_entry.awaiting_rate
+RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, account_entry.category_id, account_entry.type, account_entry.amount, account_entry.entry_date, account_entry.memo, account_entry.currency, account_entry.original_amount, account_entry.exchange_rate, account_entry.installment_months, account_entry.pending, account_entry.notif_key, account_entry.transfer_id, account_entry.created_at, account_entry.awaiting_rate, old.pending AS was_pending
 `
 
 type ConfirmEntryParams struct {
@@ -55,7 +55,8 @@ type ConfirmEntryRow struct {
 }
 
 // Confirms a pending entry; was_pending is false when it was confirmed
-// already (a retried confirmation), which changes nothing.
+// already (a retried confirmation), which changes nothing. An entry awaiting
+// its exchange rate is not confirmed here (no row): ConfirmEntryAtRate does.
 func (q *Queries) ConfirmEntry(ctx context.Context, arg ConfirmEntryParams) (ConfirmEntryRow, error) {
 	row := q.db.QueryRow(ctx, confirmEntry, arg.MemberID, arg.ID)
 	var i ConfirmEntryRow
@@ -76,7 +77,60 @@ func (q *Queries) ConfirmEntry(ctx context.Context, arg ConfirmEntryParams) (Con
 		&i.AccountEntry.NotifKey,
 		&i.AccountEntry.TransferID,
 		&i.AccountEntry.CreatedAt,
+		&i.AccountEntry.AwaitingRate,
 		&i.WasPending,
+	)
+	return i, err
+}
+
+const confirmEntryAtRate = `-- name: ConfirmEntryAtRate :one
+UPDATE account_entry SET pending = false, amount = $1, exchange_rate = $2
+WHERE member_id = $3 AND id = $4 AND awaiting_rate
+  AND currency = $5 AND original_amount = $6 AND entry_date = $7
+RETURNING id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate
+`
+
+type ConfirmEntryAtRateParams struct {
+	Amount         int64
+	ExchangeRate   decimal.NullDecimal
+	MemberID       int64
+	ID             int64
+	Currency       *string
+	OriginalAmount decimal.NullDecimal
+	EntryDate      time.Time
+}
+
+// Confirms an entry that awaited its exchange rate, with the won amount at
+// the rate looked up; no row when the entry changed since it was read.
+func (q *Queries) ConfirmEntryAtRate(ctx context.Context, arg ConfirmEntryAtRateParams) (AccountEntry, error) {
+	row := q.db.QueryRow(ctx, confirmEntryAtRate,
+		arg.Amount,
+		arg.ExchangeRate,
+		arg.MemberID,
+		arg.ID,
+		arg.Currency,
+		arg.OriginalAmount,
+		arg.EntryDate,
+	)
+	var i AccountEntry
+	err := row.Scan(
+		&i.ID,
+		&i.MemberID,
+		&i.WalletID,
+		&i.CategoryID,
+		&i.Type,
+		&i.Amount,
+		&i.EntryDate,
+		&i.Memo,
+		&i.Currency,
+		&i.OriginalAmount,
+		&i.ExchangeRate,
+		&i.InstallmentMonths,
+		&i.Pending,
+		&i.NotifKey,
+		&i.TransferID,
+		&i.CreatedAt,
+		&i.AwaitingRate,
 	)
 	return i, err
 }
@@ -101,7 +155,7 @@ INSERT INTO account_entry (
     $8, $9, $10, $11,
     $12, $13
 )
-RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, account_entry.category_id, account_entry.type, account_entry.amount, account_entry.entry_date, account_entry.memo, account_entry.currency, account_entry.original_amount, account_entry.exchange_rate, account_entry.installment_months, account_entry.pending, account_entry.notif_key, account_entry.transfer_id, account_entry.created_at,
+RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, account_entry.category_id, account_entry.type, account_entry.amount, account_entry.entry_date, account_entry.memo, account_entry.currency, account_entry.original_amount, account_entry.exchange_rate, account_entry.installment_months, account_entry.pending, account_entry.notif_key, account_entry.transfer_id, account_entry.created_at, account_entry.awaiting_rate,
     -- Whether the entry is the first that counts on its day (the statement
     -- does not see its own row): only such a write can complete a month.
     (NOT EXISTS (SELECT 1 FROM account_entry o
@@ -163,6 +217,7 @@ func (q *Queries) CreateEntry(ctx context.Context, arg CreateEntryParams) (Creat
 		&i.AccountEntry.NotifKey,
 		&i.AccountEntry.TransferID,
 		&i.AccountEntry.CreatedAt,
+		&i.AccountEntry.AwaitingRate,
 		&i.NewDay,
 	)
 	return i, err
@@ -195,7 +250,7 @@ func (q *Queries) DeleteMemberEntries(ctx context.Context, memberID int64) error
 }
 
 const getEntry = `-- name: GetEntry :one
-SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at FROM account_entry WHERE member_id = $1 AND id = $2
+SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate FROM account_entry WHERE member_id = $1 AND id = $2
 `
 
 type GetEntryParams struct {
@@ -223,12 +278,13 @@ func (q *Queries) GetEntry(ctx context.Context, arg GetEntryParams) (AccountEntr
 		&i.NotifKey,
 		&i.TransferID,
 		&i.CreatedAt,
+		&i.AwaitingRate,
 	)
 	return i, err
 }
 
 const getEntryForUpdate = `-- name: GetEntryForUpdate :one
-SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at FROM account_entry WHERE member_id = $1 AND id = $2 FOR UPDATE
+SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate FROM account_entry WHERE member_id = $1 AND id = $2 FOR UPDATE
 `
 
 type GetEntryForUpdateParams struct {
@@ -256,12 +312,13 @@ func (q *Queries) GetEntryForUpdate(ctx context.Context, arg GetEntryForUpdatePa
 		&i.NotifKey,
 		&i.TransferID,
 		&i.CreatedAt,
+		&i.AwaitingRate,
 	)
 	return i, err
 }
 
 const listEntries = `-- name: ListEntries :many
-SELECT e.id, e.member_id, e.wallet_id, e.category_id, e.type, e.amount, e.entry_date, e.memo, e.currency, e.original_amount, e.exchange_rate, e.installment_months, e.pending, e.notif_key, e.transfer_id, e.created_at FROM account_entry e
+SELECT e.id, e.member_id, e.wallet_id, e.category_id, e.type, e.amount, e.entry_date, e.memo, e.currency, e.original_amount, e.exchange_rate, e.installment_months, e.pending, e.notif_key, e.transfer_id, e.created_at, e.awaiting_rate FROM account_entry e
 WHERE e.member_id = $1
   AND e.entry_date >= $2 AND e.entry_date < $3
   AND ($4::bigint IS NULL OR e.wallet_id = $4)
@@ -333,6 +390,7 @@ func (q *Queries) ListEntries(ctx context.Context, arg ListEntriesParams) ([]Acc
 			&i.NotifKey,
 			&i.TransferID,
 			&i.CreatedAt,
+			&i.AwaitingRate,
 		); err != nil {
 			return nil, err
 		}
@@ -384,8 +442,8 @@ func (q *Queries) ListEntryTags(ctx context.Context, arg ListEntryTagsParams) ([
 
 const summarizeEntries = `-- name: SummarizeEntries :one
 SELECT count(*) AS total,
-    COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'INCOME' AND NOT e.pending AND e.transfer_id IS NULL), 0)::numeric AS income,
-    COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'EXPENSE' AND NOT e.pending AND e.transfer_id IS NULL), 0)::numeric AS expense
+    COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'income' AND NOT e.pending AND e.transfer_id IS NULL), 0)::numeric AS income,
+    COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'expense' AND NOT e.pending AND e.transfer_id IS NULL), 0)::numeric AS expense
 FROM account_entry e
 WHERE e.member_id = $1
   AND e.entry_date >= $2 AND e.entry_date < $3
@@ -447,7 +505,7 @@ UPDATE account_entry SET
     original_amount = $8, exchange_rate = $9,
     installment_months = $10
 WHERE member_id = $11 AND id = $12
-RETURNING id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at
+RETURNING id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate
 `
 
 type UpdateEntryParams struct {
@@ -498,6 +556,7 @@ func (q *Queries) UpdateEntry(ctx context.Context, arg UpdateEntryParams) (Accou
 		&i.NotifKey,
 		&i.TransferID,
 		&i.CreatedAt,
+		&i.AwaitingRate,
 	)
 	return i, err
 }

@@ -38,6 +38,7 @@ type AccountEntry struct {
 	NotifKey          *string
 	TransferID        *int64
 	CreatedAt         time.Time
+	AwaitingRate      bool
 }
 
 type AccountEntryTag struct {

@@ -110,7 +110,7 @@ func (q *Queries) QuotesOn(ctx context.Context, arg QuotesOnParams) ([]QuotesOnR
 
 const walletBalancesOn = `-- name: WalletBalancesOn :many
 SELECT d.day::date AS day, e.wallet_id::bigint AS wallet_id,
-       SUM(CASE WHEN e.type = 'INCOME' THEN e.amount ELSE -e.amount END)::numeric AS net
+       SUM(CASE WHEN e.type = 'income' THEN e.amount ELSE -e.amount END)::numeric AS net
 FROM unnest($1::date[]) AS d(day)
 JOIN account_entry e ON e.member_id = $2 AND NOT e.pending
     AND e.wallet_id IS NOT NULL AND e.entry_date <= d.day

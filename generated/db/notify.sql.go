@@ -46,8 +46,8 @@ func (q *Queries) DeleteNotificationKeysBefore(ctx context.Context, before time.
 }
 
 const findCancelledEntry = `-- name: FindCancelledEntry :one
-SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at FROM account_entry
-WHERE member_id = $1 AND type = 'EXPENSE' AND transfer_id IS NULL
+SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate FROM account_entry
+WHERE member_id = $1 AND type = 'expense' AND transfer_id IS NULL
   AND entry_date <= $2
   AND (($3::text IS NULL AND currency IS NULL AND amount = $4)
        OR (currency = $3::text AND original_amount = $5::numeric))
@@ -99,12 +99,13 @@ func (q *Queries) FindCancelledEntry(ctx context.Context, arg FindCancelledEntry
 		&i.NotifKey,
 		&i.TransferID,
 		&i.CreatedAt,
+		&i.AwaitingRate,
 	)
 	return i, err
 }
 
 const getEntryByNotifKey = `-- name: GetEntryByNotifKey :one
-SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at FROM account_entry WHERE member_id = $1 AND notif_key = $2
+SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate FROM account_entry WHERE member_id = $1 AND notif_key = $2
 `
 
 type GetEntryByNotifKeyParams struct {
@@ -132,6 +133,7 @@ func (q *Queries) GetEntryByNotifKey(ctx context.Context, arg GetEntryByNotifKey
 		&i.NotifKey,
 		&i.TransferID,
 		&i.CreatedAt,
+		&i.AwaitingRate,
 	)
 	return i, err
 }

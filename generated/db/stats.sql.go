@@ -236,8 +236,8 @@ func (q *Queries) TagStats(ctx context.Context, arg TagStatsParams) ([]TagStatsR
 }
 
 const taggedTotals = `-- name: TaggedTotals :one
-SELECT COALESCE(sum(e.amount) FILTER (WHERE e.type = 'INCOME'), 0)::numeric AS income,
-    COALESCE(sum(e.amount) FILTER (WHERE e.type = 'EXPENSE'), 0)::numeric AS expense
+SELECT COALESCE(sum(e.amount) FILTER (WHERE e.type = 'income'), 0)::numeric AS income,
+    COALESCE(sum(e.amount) FILTER (WHERE e.type = 'expense'), 0)::numeric AS expense
 FROM account_entry e
 WHERE e.member_id = $1 AND e.entry_date >= $2 AND e.entry_date < $3
   AND NOT e.pending AND e.transfer_id IS NULL

@@ -173,7 +173,7 @@ func (q *Queries) GetWallet(ctx context.Context, arg GetWalletParams) (Wallet, e
 
 const getWalletWithBalance = `-- name: GetWalletWithBalance :one
 SELECT w.id, w.member_id, w.name, w.type, w.opening_balance, w.account_number, w.loan_amount, w.loan_rate, w.loan_method, w.loan_months, w.loan_start, w.loan_payment, w.manual_valuation, w.current_value, w.sort_order, w.created_at, (w.opening_balance + COALESCE((
-    SELECT SUM(CASE WHEN e.type = 'INCOME' THEN e.amount ELSE -e.amount END)
+    SELECT SUM(CASE WHEN e.type = 'income' THEN e.amount ELSE -e.amount END)
     FROM account_entry e
     WHERE e.member_id = $1 AND e.wallet_id = w.id AND NOT e.pending
 ), 0))::numeric AS balance
@@ -220,7 +220,7 @@ const listWalletsWithBalance = `-- name: ListWalletsWithBalance :many
 SELECT w.id, w.member_id, w.name, w.type, w.opening_balance, w.account_number, w.loan_amount, w.loan_rate, w.loan_method, w.loan_months, w.loan_start, w.loan_payment, w.manual_valuation, w.current_value, w.sort_order, w.created_at, (w.opening_balance + COALESCE(b.net, 0))::numeric AS balance
 FROM wallet w
 LEFT JOIN (
-    SELECT e.wallet_id, SUM(CASE WHEN e.type = 'INCOME' THEN e.amount ELSE -e.amount END) AS net
+    SELECT e.wallet_id, SUM(CASE WHEN e.type = 'income' THEN e.amount ELSE -e.amount END) AS net
     FROM account_entry e
     WHERE e.member_id = $1 AND NOT e.pending AND e.wallet_id IS NOT NULL
     GROUP BY e.wallet_id

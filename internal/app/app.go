@@ -152,6 +152,10 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		budgetHandler.SetRandSource(o.BonusRand)
 	}
 	ledgerHandler.OnEntryWritten(budgetHandler.MonthComplete)
+	transferHandler := transfer.NewHandler(pool)
+	transferHandler.OnEntryWritten(budgetHandler.MonthComplete)
+	backupHandler := backup.NewHandler(pool, ledgerHandler.Crypto(), o.Clock, cfg.Timezone)
+	backupHandler.OnEntryWritten(budgetHandler.MonthComplete)
 	ledgerHandler.UseRates(a.FX, cfg.BaseCurrency)
 	images := board.NewImageStore(o.Clock, cfg.Timezone, cfg.BoardImageDailyLimit)
 	handler, err := server.New(server.Deps{
@@ -173,11 +177,11 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		FX:       fx.NewHandler(a.FX),
 		Ledger:   ledgerHandler,
 		Board:    board.NewHandler(pool, o.Clock, cfg.Timezone, cfg.PublicBaseURL, images),
-		Transfer: transfer.NewHandler(pool),
+		Transfer: transferHandler,
 		Invest:   invest.NewHandler(pool, o.Clock, cfg.Timezone, cfg.BaseCurrency, quote.New(cfg.QuoteAPIURL, o.HTTPClient)),
 		Budget:   budgetHandler,
 		Notify:   notify.NewHandler(pool, o.Clock, cfg.Timezone, a.FX, cfg.BaseCurrency),
-		Backup:   backup.NewHandler(pool, ledgerHandler.Crypto(), o.Clock, cfg.Timezone),
+		Backup:   backupHandler,
 	})
 	if err != nil {
 		a.Close()

@@ -32,7 +32,14 @@ type BackupHandler struct {
 	crypto *ledger.AccountCrypto
 	clock  clock.Clock
 	loc    *time.Location
+	// entryHook is the ledger's entry hook (the month-complete check), run
+	// after a restore wrote entries.
+	entryHook ledger.EntryHook
 }
+
+// OnEntryWritten sets the hook run after a restore committed entries: a
+// restored month may be complete, as after any other entry write.
+func (h *BackupHandler) OnEntryWritten(f ledger.EntryHook) { h.entryHook = f }
 
 // NewHandler returns the backup handler; crypto opens and seals account
 // numbers (the ledger's, LedgerHandler.Crypto); the clock in loc
@@ -124,7 +131,7 @@ func (h *BackupHandler) Export(ctx context.Context, memberID int64) (api.Backup,
 		position[e.ID] = int32(i)
 		cat, parent := refs.of(e.CategoryID)
 		be := api.BackupEntry{
-			Date: types.Date{Time: e.EntryDate}, Type: api.EntryType(e.Type), Amount: e.Amount,
+			Date: types.Date{Time: e.EntryDate}, Type: api.BackupEntryType(e.Type), Amount: e.Amount,
 			Wallet: nameOf(walletName, e.WalletID), Category: cat, CategoryParent: parent, Memo: e.Memo,
 			Tags: entryTags[e.ID], Currency: e.Currency, InstallmentMonths: e.InstallmentMonths,
 			Pending: e.Pending, NotifKey: e.NotifKey,
@@ -168,7 +175,7 @@ func (h *BackupHandler) Export(ctx context.Context, memberID int64) (api.Backup,
 	for _, r := range recs {
 		cat, parent := refs.of(r.CategoryID)
 		doc.Recurring = append(doc.Recurring, api.BackupRecurring{
-			Name: r.Name, Type: api.EntryType(r.Type), Amount: r.Amount, Wallet: nameOf(walletName, r.WalletID),
+			Name: r.Name, Type: api.BackupEntryType(r.Type), Amount: r.Amount, Wallet: nameOf(walletName, r.WalletID),
 			Category: cat, CategoryParent: parent, Day: r.Day, Memo: r.Memo,
 		})
 	}
@@ -209,7 +216,7 @@ func (h *BackupHandler) Export(ctx context.Context, memberID int64) (api.Backup,
 			tags = []string{}
 		}
 		doc.QuickEntries = append(doc.QuickEntries, api.BackupQuickEntry{
-			Name: e.Name, Type: api.EntryType(e.Type), Amount: e.Amount, Wallet: nameOf(walletName, e.WalletID),
+			Name: e.Name, Type: api.BackupEntryType(e.Type), Amount: e.Amount, Wallet: nameOf(walletName, e.WalletID),
 			Category: cat, CategoryParent: parent, Memo: e.Memo, Tags: tags,
 		})
 	}
@@ -277,11 +284,11 @@ func exportCategories(cats []db.AccountCategory, doc *api.Backup) categoryRefs {
 		}
 		name := names.take(top.Type+"\x00", top.Name)
 		refs[top.ID] = [2]string{name, ""}
-		doc.Categories = append(doc.Categories, api.BackupCategory{Name: name, Type: api.EntryType(top.Type)})
+		doc.Categories = append(doc.Categories, api.BackupCategory{Name: name, Type: api.BackupEntryType(top.Type)})
 		for _, c := range children[top.ID] {
 			sub := names.take(c.Type+"\x00"+name+"\x00", c.Name)
 			refs[c.ID] = [2]string{sub, name}
-			doc.Categories = append(doc.Categories, api.BackupCategory{Name: sub, Type: api.EntryType(c.Type), Parent: ptr(name)})
+			doc.Categories = append(doc.Categories, api.BackupCategory{Name: sub, Type: api.BackupEntryType(c.Type), Parent: ptr(name)})
 		}
 	}
 	return refs

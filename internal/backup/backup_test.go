@@ -95,7 +95,7 @@ func richLedger(t *testing.T, m *apitest.Member) {
 	lt.Entry(m.Client, api.EntryRequest{Date: lt.Date(2026, 11, 10), Type: api.EntryTypeExpense, Amount: lt.Ptr[int64](4500)})
 	lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 1), 7000, cash.ID))
 	m.Do(http.MethodPost, "/api/account/entries/notification", api.NotificationRequest{
-		Text: shinhan, PostedAt: time.Date(2026, 11, 16, 12, 40, 0, 0, time.UTC),
+		Text: shinhan, PostedAt: lt.Ptr(time.Date(2026, 11, 16, 12, 40, 0, 0, time.UTC)),
 	}).Want(http.StatusOK)
 
 	var bill api.Transfer
@@ -214,7 +214,7 @@ func TestBackupRestoredGivesBackAnEqualLedger(t *testing.T) {
 	// is a duplicate.
 	var again api.NotificationResult
 	b.Do(http.MethodPost, "/api/account/entries/notification", api.NotificationRequest{
-		Text: shinhan, PostedAt: time.Date(2026, 11, 16, 12, 40, 0, 0, time.UTC),
+		Text: shinhan, PostedAt: lt.Ptr(time.Date(2026, 11, 16, 12, 40, 0, 0, time.UTC)),
 	}).Want(http.StatusOK).JSON(&again)
 	if again.Outcome != "DUPLICATE" {
 		t.Fatalf("notification after restore: %+v", again)
@@ -263,12 +263,17 @@ func TestRestoreRefusesBadDocuments(t *testing.T) {
 		Budgets: []api.BackupBudget{}, Transfers: []api.BackupTransfer{},
 	}
 	m.Do(http.MethodPost, "/api/account/restore", empty).WantProblem(http.StatusBadRequest, "EMPTY_BACKUP")
+	for _, body := range []string{`{}`, " { \n } "} {
+		m.Raw().Do(http.MethodPost, "/api/account/restore", []byte(body)).WantProblem(http.StatusBadRequest, "EMPTY_BACKUP")
+	}
+	// Any other document missing what is required names it.
+	m.Raw().Do(http.MethodPost, "/api/account/restore", []byte(`{"version": 1}`)).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
 
 	wallet := func(name string) api.BackupWallet {
 		return api.BackupWallet{Name: name, Type: api.WalletTypeCash}
 	}
 	entry := func() api.BackupEntry {
-		return api.BackupEntry{Date: lt.Date(2026, 11, 1), Type: api.EntryTypeExpense, Amount: 1, Tags: []string{}}
+		return api.BackupEntry{Date: lt.Date(2026, 11, 1), Type: api.BackupEntryTypeExpense, Amount: 1, Tags: []string{}}
 	}
 	for name, tc := range map[string]struct {
 		edit  func(d *api.Backup)
@@ -282,15 +287,15 @@ func TestRestoreRefusesBadDocuments(t *testing.T) {
 			d.Entries = []api.BackupEntry{e}
 		}, "/entries/0/wallet"},
 		"unknown category": {func(d *api.Backup) {
-			d.Categories = []api.BackupCategory{{Name: "식비", Type: api.EntryTypeIncome}}
+			d.Categories = []api.BackupCategory{{Name: "식비", Type: api.BackupEntryTypeIncome}}
 			e := entry()
 			e.Category = lt.Ptr("식비") // an income category for an expense
 			d.Entries = []api.BackupEntry{e}
 		}, "/entries/0/category"},
 		"sub-category of a sub-category": {func(d *api.Backup) {
 			d.Categories = []api.BackupCategory{
-				{Name: "a", Type: api.EntryTypeExpense}, {Name: "b", Type: api.EntryTypeExpense, Parent: lt.Ptr("a")},
-				{Name: "c", Type: api.EntryTypeExpense, Parent: lt.Ptr("b")},
+				{Name: "a", Type: api.BackupEntryTypeExpense}, {Name: "b", Type: api.BackupEntryTypeExpense, Parent: lt.Ptr("a")},
+				{Name: "c", Type: api.BackupEntryTypeExpense, Parent: lt.Ptr("b")},
 			}
 		}, "/categories/2/parent"},
 		"installments on cash": {func(d *api.Backup) {
@@ -333,11 +338,11 @@ func TestRestoreRefusesBadDocuments(t *testing.T) {
 			d.Transfers = []api.BackupTransfer{{Date: lt.Date(2026, 11, 1), Amount: 1, From: "a", To: "b", Memo: "a\x1bb"}}
 		}, "/transfers/0/memo"},
 		"budget of an income category": {func(d *api.Backup) {
-			d.Categories = []api.BackupCategory{{Name: "급여", Type: api.EntryTypeIncome}}
+			d.Categories = []api.BackupCategory{{Name: "급여", Type: api.BackupEntryTypeIncome}}
 			d.Budgets = []api.BackupBudget{{Category: "급여", Amount: 1}}
 		}, "/budgets/0/category"},
 		"category budgeted twice": {func(d *api.Backup) {
-			d.Categories = []api.BackupCategory{{Name: "식비", Type: api.EntryTypeExpense}}
+			d.Categories = []api.BackupCategory{{Name: "식비", Type: api.BackupEntryTypeExpense}}
 			d.Budgets = []api.BackupBudget{{Category: "식비", Amount: 1}, {Category: " 식비", Amount: 2}}
 		}, "/budgets/1/category"},
 		"one-time budget ending before it starts": {func(d *api.Backup) {
@@ -481,4 +486,36 @@ func TestTransferWithinOneWalletSurvivesARestore(t *testing.T) {
 	}
 	restore(t, m, doc)
 	mustEqual(t, "backup after restore", doc, backupOf(t, m))
+}
+
+// A backup written before the type values became lower case carries INCOME
+// and EXPENSE: it restores, and the ledger then answers income and expense.
+func TestRestoreReadsUpperCaseTypesOfOlderBackups(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	doc := api.Backup{
+		Version: 1, Wallets: []api.BackupWallet{}, Tags: []string{},
+		Categories: []api.BackupCategory{{Name: "식비", Type: api.BackupEntryTypeLegacyExpense}, {Name: "급여", Type: api.BackupEntryTypeLegacyIncome}},
+		Entries: []api.BackupEntry{
+			{Date: lt.Date(2026, 11, 1), Type: api.BackupEntryTypeLegacyExpense, Amount: 9000, Category: lt.Ptr("식비"), Tags: []string{}},
+			{Date: lt.Date(2026, 11, 2), Type: api.BackupEntryTypeLegacyIncome, Amount: 100, Category: lt.Ptr("급여"), Tags: []string{}},
+		},
+		Recurring:    []api.BackupRecurring{{Name: "월세", Type: api.BackupEntryTypeLegacyExpense, Amount: 1, Day: 25}},
+		QuickEntries: []api.BackupQuickEntry{{Name: "버스", Type: api.BackupEntryTypeLegacyExpense, Amount: 1500, Tags: []string{}}},
+		Budgets:      []api.BackupBudget{}, Transfers: []api.BackupTransfer{},
+	}
+	if c := restore(t, m, doc); c.Entries != 2 || c.Categories != 2 {
+		t.Fatalf("restored %+v", c)
+	}
+	got := backupOf(t, m)
+	var types []api.BackupEntryType
+	for _, c := range got.Categories {
+		types = append(types, c.Type)
+	}
+	for _, e := range got.Entries {
+		types = append(types, e.Type)
+	}
+	types = append(types, got.Recurring[0].Type, got.QuickEntries[0].Type)
+	mustEqual(t, "types", []api.BackupEntryType{"expense", "income", "expense", "income", "expense", "expense"}, types)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
@@ -27,9 +28,15 @@ type Counts struct {
 
 // RestoreBackup replaces the member's ledger with the document's.
 func (h *BackupHandler) RestoreBackup(ctx context.Context, req api.RestoreBackupRequestObject) (api.RestoreBackupResponseObject, error) {
-	c, err := h.Restore(ctx, session.PrincipalFrom(ctx).MemberID, *req.Body)
+	memberID := session.PrincipalFrom(ctx).MemberID
+	c, err := h.Restore(ctx, memberID, *req.Body)
 	if err != nil {
 		return nil, err
+	}
+	if c.Entries > 0 {
+		// The current month's days up to today may now all be covered.
+		y, m, d := h.clock.Now().In(h.loc).Date()
+		h.entryHook.Run(ctx, memberID, time.Date(y, m, d, 0, 0, 0, 0, time.UTC))
 	}
 	return api.RestoreBackup200JSONResponse{
 		Wallets: int32(c.Wallets), Tags: int32(c.Tags), Categories: int32(c.Categories), Entries: int32(c.Entries),
@@ -204,7 +211,7 @@ func (r *restorer) restoreCategories(ctx context.Context, doc api.Backup) error 
 				continue
 			}
 			at := fmt.Sprintf("/categories/%d", i)
-			in, err := ledger.CategoryInputFrom(api.CategoryRequest{Name: c.Name, Type: c.Type})
+			in, err := ledger.CategoryInputFrom(api.CategoryRequest{Name: c.Name, Type: entryType(c.Type)})
 			if err != nil {
 				return under(at, err)
 			}
@@ -267,7 +274,7 @@ func (r *restorer) restoreEntries(ctx context.Context, doc api.Backup) error {
 		amount := e.Amount
 		tags := e.Tags
 		in, err := ledger.EntryInputFrom(api.EntryRequest{
-			Date: e.Date, Type: e.Type, Amount: &amount, Memo: &e.Memo, Tags: &tags, Currency: e.Currency,
+			Date: e.Date, Type: entryType(e.Type), Amount: &amount, Memo: &e.Memo, Tags: &tags, Currency: e.Currency,
 			OriginalAmount: e.OriginalAmount, ExchangeRate: e.ExchangeRate, InstallmentMonths: e.InstallmentMonths,
 		}, true)
 		if err != nil {
@@ -330,7 +337,7 @@ func (r *restorer) restoreEntries(ctx context.Context, doc api.Backup) error {
 }
 
 // restoreTransfers checks the transfers, writes their rows and answers their
-// sides as entry rows to write: the EXPENSE leaving `from`, the INCOME
+// sides as entry rows to write: the expense leaving `from`, the income
 // reaching `to`. Two sides on one wallet (a wallet deleted with its entries
 // moved to the other) are kept as the ledger had them.
 func (r *restorer) restoreTransfers(ctx context.Context, doc api.Backup) ([]db.CopyEntriesParams, error) {
@@ -469,7 +476,7 @@ func (r *restorer) restoreRecurring(ctx context.Context, doc api.Backup) error {
 	for i, rec := range doc.Recurring {
 		at := fmt.Sprintf("/recurring/%d", i)
 		in, err := ledger.RecurringInputFrom(api.RecurringRequest{
-			Name: rec.Name, Type: rec.Type, Amount: rec.Amount, Day: rec.Day, Memo: &rec.Memo,
+			Name: rec.Name, Type: entryType(rec.Type), Amount: rec.Amount, Day: rec.Day, Memo: &rec.Memo,
 		})
 		if err != nil {
 			return under(at, err)
@@ -489,7 +496,7 @@ func (r *restorer) restoreQuickEntries(ctx context.Context, doc api.Backup) erro
 		at := fmt.Sprintf("/quickEntries/%d", i)
 		tags := e.Tags
 		in, err := ledger.QuickEntryInputFrom(api.QuickEntryRequest{
-			Name: e.Name, Type: e.Type, Amount: e.Amount, Memo: &e.Memo, Tags: &tags,
+			Name: e.Name, Type: entryType(e.Type), Amount: e.Amount, Memo: &e.Memo, Tags: &tags,
 		}, true)
 		if err != nil {
 			return under(at, err)
@@ -522,4 +529,10 @@ func under(at string, err error) error {
 		out.Fields[i] = f
 	}
 	return &out
+}
+
+// entryType reads a backup's entry type: documents written before the type
+// values became lower case carry INCOME and EXPENSE, which mean the same.
+func entryType(t api.BackupEntryType) api.EntryType {
+	return api.EntryType(strings.ToLower(string(t)))
 }

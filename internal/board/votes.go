@@ -85,9 +85,16 @@ func voteTx(ctx context.Context, q *db.Queries, s voteStore, voterID, authorID i
 			return api.VoteResult{}, err
 		}
 		mine = ""
-	default: // the other direction switches
+	default: // the other direction switches: a cancel and a new vote, for points
 		if err := withdrawAuthor(ctx, q, authorID, old, oldPoints, now); err != nil {
 			return api.VoteResult{}, err
+		}
+		if old == string(api.VoteDirectionUp) {
+			// The up-vote's +1 goes back (DECISIONS.md section 9), so
+			// switching back and forth earns the voter nothing.
+			if _, err := points.AwardTx(ctx, q, voterID, pointsVoteCancelled, points.ReasonVoteCancelled, points.Cap{}, now); err != nil {
+				return api.VoteResult{}, err
+			}
 		}
 		ap, err := awardAuthor(ctx, q, authorID, direction, now)
 		if err != nil {

@@ -30,8 +30,13 @@ func TestVoteTogglesAndPoints(t *testing.T) {
 		{api.VoteDirectionUp, 0, 0, nil, 10, 0},     // cancel: author -5 back, voter -1
 		{api.VoteDirectionDown, 0, 1, "DOWN", 9, 0}, // new DOWN: author -1
 		{api.VoteDirectionUp, 1, 0, "UP", 15, 1},    // switch: author +1 back, +5; voter +1
-		{api.VoteDirectionDown, 0, 1, "DOWN", 9, 1}, // switch: author -5 back, -1
-		{api.VoteDirectionDown, 0, 0, nil, 10, 0},   // cancel: author +1 back, voter -1
+		{api.VoteDirectionDown, 0, 1, "DOWN", 9, 0}, // switch: author -5 back, -1; voter's +1 taken back
+		{api.VoteDirectionDown, 0, 0, nil, 10, 0},   // cancel: author +1 back, voter -1 (floored at 0)
+		// Switching back and forth earns the voter nothing.
+		{api.VoteDirectionUp, 1, 0, "UP", 15, 1},
+		{api.VoteDirectionDown, 0, 1, "DOWN", 9, 0},
+		{api.VoteDirectionUp, 1, 0, "UP", 15, 1},
+		{api.VoteDirectionDown, 0, 1, "DOWN", 9, 0},
 	}
 	for i, s := range steps {
 		r := vote(t, voter, path, s.dir)
@@ -47,12 +52,12 @@ func TestVoteTogglesAndPoints(t *testing.T) {
 	voter.Raw().Do(http.MethodPost, path, map[string]string{"direction": "SIDEWAYS"}).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
 
 	// Comments follow the same rules.
-	c := comment(t, author, p.ID, "a comment") // author: 20
+	c := comment(t, author, p.ID, "a comment") // author: 19
 	cpath := fmt.Sprintf("/api/board/comments/%d/vote", c.ID)
 	if r := vote(t, voter, cpath, api.VoteDirectionUp); r.Up != 1 || deref(r.MyVote) != "UP" {
 		t.Fatalf("comment vote %+v", r)
 	}
-	if a := balance(t, author); a != 25 {
+	if a := balance(t, author); a != 24 {
 		t.Fatalf("author after a comment up-vote: %d", a)
 	}
 	author.Do(http.MethodPost, cpath, api.VoteRequest{Direction: api.VoteDirectionDown}).WantProblem(http.StatusBadRequest, "SELF_VOTE")

@@ -28,7 +28,7 @@ func bonusEnv(t *testing.T) *apitest.Env {
 func fillDays(t *testing.T, env *apitest.Env, m *apitest.Member, from, to time.Time) {
 	t.Helper()
 	env.Exec(`INSERT INTO account_entry (member_id, type, amount, entry_date)
-		SELECT $1, 'EXPENSE', 1000, d::date FROM generate_series($2::date, $3::date - 1, interval '1 day') d`, m.ID, from, to)
+		SELECT $1, 'expense', 1000, d::date FROM generate_series($2::date, $3::date - 1, interval '1 day') d`, m.ID, from, to)
 }
 
 type award struct {
@@ -71,9 +71,9 @@ func TestMonthCompleteBonusOnceUnderParallelWrites(t *testing.T) {
 	seoul := env.Clock.Now().Location()
 	env.Clock.Set(time.Date(2026, 11, 30, 23, 59, 0, 0, seoul))
 	fillDays(t, env, m, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC))
-	env.Exec(`INSERT INTO account_entry (member_id, type, amount, entry_date, pending) VALUES ($1, 'EXPENSE', 1, '2026-11-30', true)`, m.ID)
+	env.Exec(`INSERT INTO account_entry (member_id, type, amount, entry_date, pending) VALUES ($1, 'expense', 1, '2026-11-30', true)`, m.ID)
 	env.Exec(`WITH t AS (INSERT INTO transfer (member_id, transfer_date, amount) VALUES ($1, '2026-11-30', 1) RETURNING id)
-		INSERT INTO account_entry (member_id, type, amount, entry_date, transfer_id) SELECT $1, 'EXPENSE', 1, '2026-11-30', id FROM t`, m.ID)
+		INSERT INTO account_entry (member_id, type, amount, entry_date, transfer_id) SELECT $1, 'expense', 1, '2026-11-30', id FROM t`, m.ID)
 	// A write of another day changes nothing: the 30th is still missing.
 	five := int64(5)
 	lt.Entry(m.Client, api.EntryRequest{Date: lt.Date(2026, 11, 29), Type: api.EntryTypeExpense, Amount: &five})
@@ -131,7 +131,7 @@ func TestMonthCompleteBonusFollowsPaydayMonthsAndConfirmation(t *testing.T) {
 	fillDays(t, env, m, time.Date(2026, 12, 25, 0, 0, 0, 0, time.UTC), time.Date(2027, 1, 24, 0, 0, 0, 0, time.UTC))
 	var pendingID int64
 	if err := env.Pool.QueryRow(context.Background(), `INSERT INTO account_entry (member_id, type, amount, entry_date, pending)
-		VALUES ($1, 'EXPENSE', 1, '2027-01-24', true) RETURNING id`, m.ID).Scan(&pendingID); err != nil {
+		VALUES ($1, 'expense', 1, '2027-01-24', true) RETURNING id`, m.ID).Scan(&pendingID); err != nil {
 		t.Fatal(err)
 	}
 	if a := awards(t, env, m); len(a) != 0 {
@@ -233,7 +233,7 @@ func TestConfirmingAConfirmedEntryChangesNothing(t *testing.T) {
 	}
 	var pendingID int64
 	if err := env.Pool.QueryRow(context.Background(), `INSERT INTO account_entry (member_id, type, amount, entry_date, pending)
-		VALUES ($1, 'EXPENSE', 1, '2026-11-30', true) RETURNING id`, m.ID).Scan(&pendingID); err != nil {
+		VALUES ($1, 'expense', 1, '2026-11-30', true) RETURNING id`, m.ID).Scan(&pendingID); err != nil {
 		t.Fatal(err)
 	}
 	m.Do(http.MethodPost, fmt.Sprintf("/api/account/entries/%d/confirm", pendingID), nil).Want(http.StatusOK).JSON(&after)
@@ -244,4 +244,48 @@ func TestConfirmingAConfirmedEntryChangesNothing(t *testing.T) {
 		t.Fatalf("confirming a pending entry of the complete month gave %v, want one award", a)
 	}
 	m.Do(http.MethodPost, fmt.Sprintf("/api/account/entries/%d/confirm", 999999), nil).WantProblem(http.StatusNotFound, "NOT_FOUND")
+}
+
+// A month completed by a transfer's fee or by a restore earns the bonus as
+// one completed by an entry write does (DECISIONS.md section 9).
+func TestMonthCompletedByATransferFeeOrARestore(t *testing.T) {
+	t.Parallel()
+	env := bonusEnv(t)
+	seoul := env.Clock.Now().Location()
+	env.Clock.Set(time.Date(2026, 11, 30, 21, 0, 0, 0, seoul))
+	nov1, nov30 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+
+	byFee := env.NewMember()
+	fillDays(t, env, byFee, nov1, nov30)
+	bank := lt.Wallet(byFee.Client, "bank", api.WalletTypeBank, 0)
+	card := lt.Wallet(byFee.Client, "card", api.WalletTypeCard, 0)
+	// Without a fee the transfer's sides fill no day.
+	byFee.Do(http.MethodPost, "/api/account/transfers", api.TransferRequest{
+		Date: lt.Date(2026, 11, 30), Amount: 1000, FromWalletID: bank.ID, ToWalletID: card.ID,
+	}).Want(http.StatusCreated)
+	if a := awards(t, env, byFee); len(a) != 0 {
+		t.Fatalf("a transfer without a fee gave %v", a)
+	}
+	byFee.Do(http.MethodPost, "/api/account/transfers", api.TransferRequest{
+		Date: lt.Date(2026, 11, 30), Amount: 1000, FromWalletID: bank.ID, ToWalletID: card.ID, Fee: lt.Ptr[int64](500),
+	}).Want(http.StatusCreated)
+	if a := awards(t, env, byFee); len(a) != 1 || a[0].Reason != "MONTH_COMPLETE_202611" {
+		t.Fatalf("after a fee on the last missing day: %v", a)
+	}
+
+	byRestore := env.NewMember(apitest.AsPremium())
+	doc := api.Backup{
+		Version: 1, Wallets: []api.BackupWallet{}, Tags: []string{}, Categories: []api.BackupCategory{},
+		Recurring: []api.BackupRecurring{}, QuickEntries: []api.BackupQuickEntry{}, Budgets: []api.BackupBudget{},
+		Transfers: []api.BackupTransfer{},
+	}
+	for d := nov1; !d.After(nov30); d = d.AddDate(0, 0, 1) {
+		doc.Entries = append(doc.Entries, api.BackupEntry{
+			Date: lt.Date(d.Year(), d.Month(), d.Day()), Type: api.BackupEntryTypeExpense, Amount: 100, Tags: []string{},
+		})
+	}
+	byRestore.Do(http.MethodPost, "/api/account/restore", doc).Want(http.StatusOK)
+	if a := awards(t, env, byRestore); len(a) != 1 || a[0].Reason != "MONTH_COMPLETE_202611" {
+		t.Fatalf("after restoring a complete month: %v", a)
+	}
 }

@@ -25,14 +25,14 @@ func seedBudgetYear(tb testing.TB, env *apitest.Env, members ...*apitest.Member)
 	for _, m := range members {
 		env.Exec(`INSERT INTO wallet (member_id, name, type, sort_order) VALUES ($1, 'Seed bank', 'BANK', 98), ($1, 'Seed card', 'CARD', 99)`, m.ID)
 		env.Exec(`INSERT INTO account_category (member_id, name, type, sort_order)
-			SELECT $1, 'c' || i, 'EXPENSE', i FROM generate_series(1, 12) i`, m.ID)
+			SELECT $1, 'c' || i, 'expense', i FROM generate_series(1, 12) i`, m.ID)
 		env.Exec(`INSERT INTO account_category (member_id, parent_id, name, type, sort_order)
 			SELECT member_id, id, name || ' sub', type, sort_order FROM account_category WHERE member_id = $1`, m.ID)
 		env.Exec(`INSERT INTO account_entry (member_id, wallet_id, type, amount, entry_date, category_id)
 			SELECT $1, (SELECT id FROM wallet WHERE member_id = $1 AND name = 'Seed bank'),
-			       CASE WHEN i % 10 = 0 THEN 'INCOME' ELSE 'EXPENSE' END, 1000 + i,
+			       CASE WHEN i % 10 = 0 THEN 'income' ELSE 'expense' END, 1000 + i,
 			       DATE '2026-01-01' + (i % 365),
-			       (SELECT id FROM account_category WHERE member_id = $1 AND type = 'EXPENSE' ORDER BY id OFFSET (i % 24) LIMIT 1)
+			       (SELECT id FROM account_category WHERE member_id = $1 AND type = 'expense' ORDER BY id OFFSET (i % 24) LIMIT 1)
 			FROM generate_series(1, 1500) i`, m.ID)
 		env.Exec(`WITH t AS (
 				INSERT INTO transfer (member_id, transfer_date, amount)
@@ -40,7 +40,7 @@ func seedBudgetYear(tb testing.TB, env *apitest.Env, members ...*apitest.Member)
 				RETURNING id, transfer_date, amount)
 			INSERT INTO account_entry (member_id, wallet_id, type, amount, entry_date, transfer_id)
 			SELECT $1, w.id, s.type, t.amount, t.transfer_date, t.id
-			FROM t CROSS JOIN (VALUES ('EXPENSE', 'Seed bank'), ('INCOME', 'Seed card')) s (type, wallet)
+			FROM t CROSS JOIN (VALUES ('expense', 'Seed bank'), ('income', 'Seed card')) s (type, wallet)
 			JOIN wallet w ON w.member_id = $1 AND w.name = s.wallet`, m.ID)
 		env.Exec(`INSERT INTO budget (member_id, category_id, year, month, amount)
 			SELECT c.member_id, c.id, 2026, mo, 100000 FROM account_category c, generate_series(1, 12) mo

@@ -63,7 +63,7 @@ func TestStatisticsTotalsEqualTheEntriesTheyCover(t *testing.T) {
 	for range 150 {
 		e := randomEntry{
 			date:   start.AddDate(0, 0, rng.IntN(62)),
-			typ:    []string{"INCOME", "EXPENSE"}[rng.IntN(2)],
+			typ:    []string{"income", "expense"}[rng.IntN(2)],
 			amount: rng.Int64N(1_000_000),
 			counts: rng.IntN(6) != 0,
 		}
@@ -101,7 +101,7 @@ func TestStatisticsTotalsEqualTheEntriesTheyCover(t *testing.T) {
 	sum := func(from, to time.Time, keep func(randomEntry) bool) (income, expense int64) {
 		for _, e := range entries {
 			if e.counts && !e.date.Before(from) && e.date.Before(to) && keep(e) {
-				if e.typ == "INCOME" {
+				if e.typ == "income" {
 					income += e.amount
 				} else {
 					expense += e.amount
@@ -288,7 +288,7 @@ func TestMonthlyStatsTransfersPerWallet(t *testing.T) {
 		t.Fatal(err)
 	}
 	env.Exec(`INSERT INTO account_entry (member_id, wallet_id, type, amount, entry_date, pending, transfer_id)
-		VALUES ($1, $2, 'INCOME', 100000, '2026-11-15', true, $3)`, m.ID, savings.ID, pendingTransfer)
+		VALUES ($1, $2, 'income', 100000, '2026-11-15', true, $3)`, m.ID, savings.ID, pendingTransfer)
 
 	for _, c := range []struct {
 		startDay      int32

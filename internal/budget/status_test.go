@@ -48,7 +48,7 @@ func TestBudgetStatusCountsSubCategoriesAndConfirmedExpensesOnly(t *testing.T) {
 	tr := expense(3, 777, &food.ID)
 	env.Exec(`WITH t AS (INSERT INTO transfer (member_id, transfer_date, amount) VALUES ($2, '2026-11-03', 777) RETURNING id)
 		UPDATE account_entry SET transfer_id = (SELECT id FROM t) WHERE id = $1`, tr.ID, m.ID)
-	env.Exec(`INSERT INTO account_entry (member_id, type, amount, entry_date, category_id) VALUES ($1, 'EXPENSE', 4242, '2026-12-01', $2)`, m.ID, food.ID)
+	env.Exec(`INSERT INTO account_entry (member_id, type, amount, entry_date, category_id) VALUES ($1, 'expense', 4242, '2026-12-01', $2)`, m.ID, food.ID)
 
 	fb := createBudget(m, food.ID, 2026, 11, 20000)
 	lb := createBudget(m, lunch.ID, 2026, 11, 4000)

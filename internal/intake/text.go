@@ -15,8 +15,8 @@ type EntryType string
 
 // Entry types, spelled as the contract spells them.
 const (
-	Expense EntryType = "EXPENSE"
-	Income  EntryType = "INCOME"
+	Expense EntryType = "expense"
+	Income  EntryType = "income"
 )
 
 // Draft is an entry read out of free text or a notification. Date is midnight

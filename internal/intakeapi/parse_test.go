@@ -36,10 +36,10 @@ func TestParseWithoutAIUsesTheRules(t *testing.T) {
 		text, typ, merchant, date string
 		amount                    int64
 	}{
-		{"어제 점심 12,000원", "EXPENSE", "점심", "2026-11-15", 12000},
-		{"coffee 4.5k yesterday", "EXPENSE", "coffee", "2026-11-15", 4500},
-		{"만오천원 택시", "EXPENSE", "택시", "2026-11-16", 15000},
-		{"3/14 월세 50만원 입금", "INCOME", "월세", "2026-03-14", 500000},
+		{"어제 점심 12,000원", "expense", "점심", "2026-11-15", 12000},
+		{"coffee 4.5k yesterday", "expense", "coffee", "2026-11-15", 4500},
+		{"만오천원 택시", "expense", "택시", "2026-11-16", 15000},
+		{"3/14 월세 50만원 입금", "income", "월세", "2026-03-14", 500000},
 	}
 	for _, c := range cases {
 		got := parse(t, m, c.text)
@@ -99,19 +99,19 @@ func TestParseRefusesAnImpossibleAIAnswer(t *testing.T) {
 	env := apitest.New(t, withAI(fake))
 	m := env.NewMember()
 	for _, answer := range []map[string]any{
-		{"found": true, "type": "EXPENSE", "amount": -5, "merchant": "x", "date": "2026-11-15"},
+		{"found": true, "type": "expense", "amount": -5, "merchant": "x", "date": "2026-11-15"},
 		{"found": true, "type": "TRANSFER", "amount": 5, "merchant": "x", "date": "2026-11-15"},
-		{"found": true, "type": "EXPENSE", "amount": 5, "merchant": "x", "date": "2099-01-01"},
-		{"found": true, "type": "EXPENSE", "amount": 5, "merchant": "x", "date": "yesterday"},
-		{"found": true, "type": "EXPENSE", "amount": 5, "merchant": "x"},
-		{"found": true, "type": "EXPENSE", "amount": 5, "merchant": "x", "date": "2026-11-15", "extra": 1},
+		{"found": true, "type": "expense", "amount": 5, "merchant": "x", "date": "2099-01-01"},
+		{"found": true, "type": "expense", "amount": 5, "merchant": "x", "date": "yesterday"},
+		{"found": true, "type": "expense", "amount": 5, "merchant": "x"},
+		{"found": true, "type": "expense", "amount": 5, "merchant": "x", "date": "2026-11-15", "extra": 1},
 	} {
 		fake.SetAnswer(answer)
 		if got := parse(t, m, "만오천원 택시"); got.Parser != "RULES" || got.Amount != 15000 {
 			t.Fatalf("answer %v: got %+v", answer, got)
 		}
 	}
-	fake.SetAnswer(map[string]any{"found": true, "type": "INCOME", "amount": 7, "merchant": "a\x00b\u202e" + strings.Repeat("가", 300), "date": "2026-11-16"})
+	fake.SetAnswer(map[string]any{"found": true, "type": "income", "amount": 7, "merchant": "a\x00b\u202e" + strings.Repeat("가", 300), "date": "2026-11-16"})
 	if got := parse(t, m, "만오천원 택시"); got.Parser != "AI" || len([]rune(got.Merchant)) != 200 || strings.ContainsRune(got.Merchant, 0) {
 		t.Fatalf("cleaned merchant: %+v", got)
 	}

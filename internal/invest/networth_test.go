@@ -33,7 +33,7 @@ func netWorthOfEveryWalletKind(t *testing.T, env *apitest.Env, m *apitest.Member
 	lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 10), 200_000, bank.ID))
 	lt.Entry(m.Client, lt.Expense(lt.Date(2026, 10, 20), 300_000, card.ID))
 	// A pending entry counts nowhere; a card payment is a transfer pair.
-	env.Exec(`INSERT INTO account_entry (member_id, wallet_id, type, amount, entry_date, pending) VALUES ($1, $2, 'EXPENSE', 100000, '2026-11-01', true)`, m.ID, bank.ID)
+	env.Exec(`INSERT INTO account_entry (member_id, wallet_id, type, amount, entry_date, pending) VALUES ($1, $2, 'expense', 100000, '2026-11-01', true)`, m.ID, bank.ID)
 	m.Do(http.MethodPost, "/api/account/transfers", api.TransferRequest{
 		Date: lt.Date(2026, 11, 12), Amount: 50000, FromWalletID: bank.ID, ToWalletID: card.ID,
 	}).Want(http.StatusCreated)

@@ -43,13 +43,13 @@ func TestHostileStringsAreRefused(t *testing.T) {
 	}{
 		{m, "/api/account/wallets", map[string]any{"name": "W", "type": "CASH"}, "name"},
 		{m, "/api/account/wallets", map[string]any{"name": "W", "type": "BANK"}, "accountNumber"},
-		{m, "/api/account/categories", map[string]any{"name": "C", "type": "EXPENSE"}, "name"},
-		{admin, "/api/admin/default-categories", map[string]any{"name": "C", "type": "EXPENSE"}, "name"},
+		{m, "/api/account/categories", map[string]any{"name": "C", "type": "expense"}, "name"},
+		{admin, "/api/admin/default-categories", map[string]any{"name": "C", "type": "expense"}, "name"},
 		{m, "/api/account/tags", map[string]any{"name": "t"}, "name"},
-		{m, "/api/account/entries", map[string]any{"date": "2026-11-16", "type": "EXPENSE", "amount": 1}, "memo"},
-		{m, "/api/account/recurrings", map[string]any{"name": "R", "type": "EXPENSE", "amount": 1, "day": 1}, "name"},
-		{m, "/api/account/recurrings", map[string]any{"name": "R", "type": "EXPENSE", "amount": 1, "day": 1}, "memo"},
-		{m, "/api/account/quick-entries", map[string]any{"name": "Q", "type": "EXPENSE", "amount": 1}, "name"},
+		{m, "/api/account/entries", map[string]any{"date": "2026-11-16", "type": "expense", "amount": 1}, "memo"},
+		{m, "/api/account/recurrings", map[string]any{"name": "R", "type": "expense", "amount": 1, "day": 1}, "name"},
+		{m, "/api/account/recurrings", map[string]any{"name": "R", "type": "expense", "amount": 1, "day": 1}, "memo"},
+		{m, "/api/account/quick-entries", map[string]any{"name": "Q", "type": "expense", "amount": 1}, "name"},
 	}
 	for _, c := range cases {
 		for what, value := range hostile {
@@ -67,7 +67,7 @@ func TestHostileStringsAreRefused(t *testing.T) {
 	}
 	// Tags inside an entry too.
 	for what, value := range hostile {
-		raw, _ := json.Marshal(map[string]any{"date": "2026-11-16", "type": "EXPENSE", "amount": 1, "tags": []string{value}})
+		raw, _ := json.Marshal(map[string]any{"date": "2026-11-16", "type": "expense", "amount": 1, "tags": []string{value}})
 		if res := m.Raw().Do(http.MethodPost, "/api/account/entries", raw); res.Status != http.StatusBadRequest {
 			t.Errorf("entry tag %s: %d %s", what, res.Status, res.Body)
 		}

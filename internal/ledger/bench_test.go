@@ -47,12 +47,12 @@ func BenchmarkEntryCreate(b *testing.B) {
 	env := apitest.New(b)
 	m := env.NewMember()
 	insert := apitest.Statement{
-		SQL:  `INSERT INTO account_entry (member_id, type, amount, entry_date, memo) VALUES ($1, 'EXPENSE', 4500, DATE '2026-11-16', 'Coffee') RETURNING id`,
+		SQL:  `INSERT INTO account_entry (member_id, type, amount, entry_date, memo) VALUES ($1, 'expense', 4500, DATE '2026-11-16', 'Coffee') RETURNING id`,
 		Args: []any{m.ID},
 	}
 	env.BenchAgainstFloor(b, m, apitest.BenchRequest{
 		Method: http.MethodPost, Path: "/api/account/entries", Want: http.StatusCreated,
-		Body: `{"date":"2026-11-16","type":"EXPENSE","amount":4500,"memo":"Coffee"}`,
+		Body: `{"date":"2026-11-16","type":"expense","amount":4500,"memo":"Coffee"}`,
 	}, []apitest.Statement{insert})
 }
 

@@ -38,7 +38,7 @@ func TestCategoryHierarchy(t *testing.T) {
 	// Retyping a parent retypes its children.
 	var got api.Category
 	m.Do(http.MethodPut, fmt.Sprintf("/api/account/categories/%d", food.ID), api.CategoryRequest{Name: "Meals", Type: api.EntryTypeIncome}).Want(http.StatusOK).JSON(&got)
-	if got.Name != "Meals" || len(got.Children) != 1 || got.Children[0].Type != "INCOME" {
+	if got.Name != "Meals" || len(got.Children) != 1 || got.Children[0].Type != "income" {
 		t.Fatalf("updated %+v", got)
 	}
 	// A sub-category moves to the top level.
@@ -196,7 +196,7 @@ func TestDefaultCategoriesListUpdateDelete(t *testing.T) {
 
 	var got api.Category
 	admin.Do(http.MethodPut, fmt.Sprintf("%s/%d", base, salary.ID), api.CategoryRequest{Name: "Wages", Type: api.EntryTypeIncome}).Want(http.StatusOK).JSON(&got)
-	if got.ID != salary.ID || got.Name != "Wages" || got.Type != "INCOME" {
+	if got.ID != salary.ID || got.Name != "Wages" || got.Type != "income" {
 		t.Fatalf("updated %+v", got)
 	}
 	admin.Do(http.MethodPut, fmt.Sprintf("%s/%d", base, groceries.ID), api.CategoryRequest{Name: "Market", Type: api.EntryTypeExpense, ParentID: &food.ID}).

@@ -420,6 +420,10 @@ func (h *LedgerHandler) ConfirmEntry(ctx context.Context, req api.ConfirmEntryRe
 	memberID := caller(ctx).MemberID
 	q := db.New(h.pool)
 	row, err := q.ConfirmEntry(ctx, db.ConfirmEntryParams{MemberID: memberID, ID: req.ID})
+	if errors.Is(err, pgx.ErrNoRows) {
+		// Not the member's, or awaiting its exchange rate.
+		row, err = h.confirmAtRate(ctx, q, memberID, req.ID)
+	}
 	if err := database.NoRows(err, ErrEntryNotFound, fmt.Sprintf("confirm entry %d", req.ID)); err != nil {
 		return nil, err
 	}
@@ -433,6 +437,43 @@ func (h *LedgerHandler) ConfirmEntry(ctx context.Context, req api.ConfirmEntryRe
 		h.entryWritten(ctx, memberID, e)
 	}
 	return api.ConfirmEntry200JSONResponse(ToAPIEntry(e)), nil
+}
+
+// confirmAtRate confirms an entry that awaits its exchange rate (a foreign
+// card payment stored while no rate could be had): the rate of its day is
+// looked up with no connection held, then the entry is confirmed with its
+// won amount in one statement that finds it unchanged. No rate now is the
+// lookup's 503 or 429, and the entry stays pending. pgx.ErrNoRows: no such
+// entry of the member.
+func (h *LedgerHandler) confirmAtRate(ctx context.Context, q *db.Queries, memberID, id int64) (db.ConfirmEntryRow, error) {
+	e, err := q.GetEntry(ctx, db.GetEntryParams{MemberID: memberID, ID: id})
+	if err != nil {
+		return db.ConfirmEntryRow{}, err
+	}
+	if !e.AwaitingRate || e.Currency == nil {
+		// Confirmed or given an amount since the first statement.
+		return q.ConfirmEntry(ctx, db.ConfirmEntryParams{MemberID: memberID, ID: id})
+	}
+	if h.rates == nil {
+		return db.ConfirmEntryRow{}, problem.Unavailable(problem.CodeServiceUnavailable, "no exchange rate service is configured", nil)
+	}
+	r, err := h.rates.RateOn(ctx, memberID, *e.Currency, h.base, e.EntryDate)
+	if err != nil {
+		return db.ConfirmEntryRow{}, err
+	}
+	amount := ConvertAmount(e.OriginalAmount.Decimal, r.Rate)
+	if amount < 0 || amount > maxAmount {
+		return db.ConfirmEntryRow{}, problem.Conflict(problem.CodeConflict,
+			fmt.Sprintf("%s %s at %s is past 10^15 won: edit the entry instead", e.OriginalAmount.Decimal, *e.Currency, r.Rate))
+	}
+	done, err := q.ConfirmEntryAtRate(ctx, db.ConfirmEntryAtRateParams{
+		MemberID: memberID, ID: id, Amount: amount, ExchangeRate: decimal.NullDecimal{Decimal: r.Rate, Valid: true},
+		Currency: e.Currency, OriginalAmount: e.OriginalAmount, EntryDate: e.EntryDate,
+	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return db.ConfirmEntryRow{}, problem.Conflict(problem.CodeConflict, fmt.Sprintf("entry %d changed while its exchange rate was looked up: confirm it again", id))
+	}
+	return db.ConfirmEntryRow{AccountEntry: done, WasPending: true}, err
 }
 
 // CountPendingEntries answers how many entries await confirmation.
@@ -642,7 +683,8 @@ func ToAPIEntry(e Entry) api.Entry {
 	out := api.Entry{
 		ID: e.ID, Date: types.Date{Time: e.EntryDate}, Type: e.Type, Amount: e.Amount,
 		WalletID: e.WalletID, CategoryID: e.CategoryID, Memo: e.Memo, Tags: e.Tags, Currency: e.Currency,
-		InstallmentMonths: e.InstallmentMonths, Pending: e.Pending, TransferID: e.TransferID, CreatedAt: e.CreatedAt,
+		InstallmentMonths: e.InstallmentMonths, Pending: e.Pending, AwaitingRate: e.AwaitingRate,
+		TransferID: e.TransferID, CreatedAt: e.CreatedAt,
 	}
 	if out.Tags == nil {
 		out.Tags = []string{}

@@ -94,14 +94,14 @@ func TestEntryRules(t *testing.T) {
 		}
 	}
 	for name, raw := range map[string]string{
-		"installments 1":  `{"date":"2026-11-10","type":"EXPENSE","amount":1,"installmentMonths":1}`,
-		"installments 25": `{"date":"2026-11-10","type":"EXPENSE","amount":1,"installmentMonths":25}`,
-		"negative amount": `{"date":"2026-11-10","type":"EXPENSE","amount":-1}`,
-		"huge memo":       `{"date":"2026-11-10","type":"EXPENSE","amount":1,"memo":"` + strings.Repeat("x", 201) + `"}`,
-		"NUL in memo":     `{"date":"2026-11-10","type":"EXPENSE","amount":1,"memo":"a\u0000"}`,
-		"bad date":        `{"date":"2026-13-10","type":"EXPENSE","amount":1}`,
-		"bad currency":    `{"date":"2026-11-10","type":"EXPENSE","amount":1,"currency":"usd"}`,
-		"bad rate":        `{"date":"2026-11-10","type":"EXPENSE","originalAmount":"1","exchangeRate":"1e5"}`,
+		"installments 1":  `{"date":"2026-11-10","type":"expense","amount":1,"installmentMonths":1}`,
+		"installments 25": `{"date":"2026-11-10","type":"expense","amount":1,"installmentMonths":25}`,
+		"negative amount": `{"date":"2026-11-10","type":"expense","amount":-1}`,
+		"huge memo":       `{"date":"2026-11-10","type":"expense","amount":1,"memo":"` + strings.Repeat("x", 201) + `"}`,
+		"NUL in memo":     `{"date":"2026-11-10","type":"expense","amount":1,"memo":"a\u0000"}`,
+		"bad date":        `{"date":"2026-13-10","type":"expense","amount":1}`,
+		"bad currency":    `{"date":"2026-11-10","type":"expense","amount":1,"currency":"usd"}`,
+		"bad rate":        `{"date":"2026-11-10","type":"expense","originalAmount":"1","exchangeRate":"1e5"}`,
 		"bad type":        `{"date":"2026-11-10","type":"TRANSFER","amount":1}`,
 	} {
 		if res := free.Raw().Do(http.MethodPost, "/api/account/entries", raw); res.Status != http.StatusBadRequest {
@@ -204,7 +204,7 @@ func TestListEntriesFiltersAndSummary(t *testing.T) {
 		fmt.Sprintf("year=2026&month=11&categoryId=%d", food.ID):  2, // with its sub-category
 		fmt.Sprintf("year=2026&month=11&categoryId=%d", lunch.ID): 1,
 		"year=2026&month=11&tag=work":                             2,
-		"year=2026&month=11&type=INCOME":                          1,
+		"year=2026&month=11&type=income":                          1,
 		"year=2026&month=11&q=" + url.QueryEscape("100%"):         1,
 		"year=2026&month=11&q=bus_":                               1,
 		"year=2026&month=11&q=_":                                  1, // a literal underscore, not a wildcard
@@ -245,7 +245,7 @@ func seedYear(t testing.TB, env *apitest.Env, members ...*apitest.Member) {
 		env.Exec(`
 			INSERT INTO account_entry (member_id, wallet_id, type, amount, entry_date, memo)
 			SELECT $1, (SELECT id FROM wallet WHERE member_id = $1 AND name = 'Seed'),
-			       CASE WHEN g % 10 = 0 THEN 'INCOME' ELSE 'EXPENSE' END, 1000 + g, DATE '2026-01-01' + (g % 365), 'seed ' || g
+			       CASE WHEN g % 10 = 0 THEN 'income' ELSE 'expense' END, 1000 + g, DATE '2026-01-01' + (g % 365), 'seed ' || g
 			FROM generate_series(1, 1500) g`, m.ID)
 		env.Exec(`
 			INSERT INTO account_entry_tag (entry_id, tag_id)
@@ -344,7 +344,7 @@ func TestCreateTellsTheFirstCountingEntryOfItsDay(t *testing.T) {
 	}
 	env.Exec(`INSERT INTO transfer (member_id, transfer_date, amount) VALUES ($1, DATE '2026-11-05', 1)`, m.ID)
 	env.Exec(`INSERT INTO account_entry (member_id, type, amount, entry_date, transfer_id)
-		SELECT member_id, 'EXPENSE', 1, transfer_date, id FROM transfer WHERE member_id = $1`, m.ID)
+		SELECT member_id, 'expense', 1, transfer_date, id FROM transfer WHERE member_id = $1`, m.ID)
 	if !create(m.ID, expense(5)) {
 		t.Fatal("a transfer side on the day counted")
 	}

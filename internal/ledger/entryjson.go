@@ -58,6 +58,8 @@ func appendEntryPage(b []byte, p api.EntryPage) []byte {
 func appendEntry(b []byte, e *api.Entry) []byte {
 	b = append(b, `{"amount":`...)
 	b = strconv.AppendInt(b, e.Amount, 10)
+	b = append(b, `,"awaitingRate":`...)
+	b = strconv.AppendBool(b, e.AwaitingRate)
 	b = append(b, `,"categoryId":`...)
 	b = appendIntPtr(b, e.CategoryID)
 	b = append(b, `,"createdAt":"`...)

@@ -29,8 +29,8 @@ import (
 
 // Entry and category types, as stored.
 const (
-	TypeIncome  = "INCOME"
-	TypeExpense = "EXPENSE"
+	TypeIncome  = "income"
+	TypeExpense = "expense"
 )
 
 // LedgerHandler implements the ledger operations of the contract.
@@ -69,11 +69,21 @@ func (h *LedgerHandler) OnEntryWritten(f EntryHook) { h.entryHook = f }
 const hookDeadline = 3 * time.Second
 
 func (h *LedgerHandler) entryWritten(ctx context.Context, memberID int64, e Entry) {
-	if h.entryHook != nil && !e.Pending && e.TransferID == nil {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), hookDeadline)
-		defer cancel()
-		h.entryHook(ctx, memberID, e.EntryDate)
+	if !e.Pending && e.TransferID == nil {
+		h.entryHook.Run(ctx, memberID, e.EntryDate)
 	}
+}
+
+// Run calls the hook, if any, after a write committed: on a context that
+// outlives the caller's hang-up, with its own deadline. Other areas that
+// write counting entries (a transfer's fee, a restore) run it too.
+func (f EntryHook) Run(ctx context.Context, memberID int64, day time.Time) {
+	if f == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), hookDeadline)
+	defer cancel()
+	f(ctx, memberID, day)
 }
 
 // NewHandler returns the ledger handler. key is ACCOUNT_CRYPTO_KEY (nil
@@ -123,7 +133,7 @@ func cleanMemo(field string, s *string) (string, error) {
 // cleanType checks an entry or category type.
 func cleanType(field, t string) (string, error) {
 	if t != TypeIncome && t != TypeExpense {
-		return "", problem.Invalid(field, "must be INCOME or EXPENSE")
+		return "", problem.Invalid(field, "must be income or expense")
 	}
 	return t, nil
 }

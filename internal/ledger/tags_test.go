@@ -59,7 +59,7 @@ func TestRecurringAndQuickEntries(t *testing.T) {
 	if r.Amount != 700000 || r.Day != 25 || r.WalletID != nil {
 		t.Fatalf("recurring %+v", r)
 	}
-	for _, raw := range []string{`{"name":"x","type":"EXPENSE","amount":1,"day":0}`, `{"name":"x","type":"EXPENSE","amount":1,"day":32}`, `{"name":"","type":"EXPENSE","amount":1,"day":1}`} {
+	for _, raw := range []string{`{"name":"x","type":"expense","amount":1,"day":0}`, `{"name":"x","type":"expense","amount":1,"day":32}`, `{"name":"","type":"expense","amount":1,"day":1}`} {
 		if res := m.Raw().Do(http.MethodPost, "/api/account/recurrings", raw); res.Status != http.StatusBadRequest {
 			t.Errorf("%s: %d", raw, res.Status)
 		}

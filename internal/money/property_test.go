@@ -61,13 +61,13 @@ func TestTotalsMatchBigIntOrAnswerTheProblem(t *testing.T) {
 		huge := r.IntN(2) == 0
 		for g := range 1 + r.IntN(4) {
 			n := 1 + r.IntN(20)
-			a, w, typ := amount(), r.IntN(len(walletIDs)), "INCOME"
+			a, w, typ := amount(), r.IntN(len(walletIDs)), "income"
 			if huge && g == 0 {
 				n, a = 8800+r.IntN(900), bound-r.Int64N(1000)
 			}
 			total := new(big.Int).Mul(big.NewInt(a), big.NewInt(int64(n)))
 			if r.IntN(2) == 0 {
-				typ = "EXPENSE"
+				typ = "expense"
 				expense.Add(expense, total)
 				balance[w].Sub(balance[w], total)
 			} else {

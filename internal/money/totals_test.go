@@ -30,9 +30,9 @@ func ledgerOfHugeMonth(t *testing.T, env *apitest.Env, m *apitest.Member, n int)
 	m.Do(http.MethodPut, "/api/account/budgets/income", api.PutBudgetIncomeJSONRequestBody{Year: 2026, Month: 11, Amount: bound}).
 		Want(http.StatusOK)
 	env.Exec(`INSERT INTO account_entry (member_id, wallet_id, type, amount, entry_date)
-		SELECT $1, $2, 'INCOME', $3, '2026-11-02' FROM generate_series(1, $4)`, m.ID, bank.ID, int64(bound), n)
+		SELECT $1, $2, 'income', $3, '2026-11-02' FROM generate_series(1, $4)`, m.ID, bank.ID, int64(bound), n)
 	env.Exec(`INSERT INTO account_entry (member_id, wallet_id, category_id, type, amount, entry_date)
-		SELECT $1, $2, $3, 'EXPENSE', $4, '2026-11-02' FROM generate_series(1, $5)`, m.ID, cash.ID, food.ID, int64(bound), n)
+		SELECT $1, $2, $3, 'expense', $4, '2026-11-02' FROM generate_series(1, $5)`, m.ID, cash.ID, food.ID, int64(bound), n)
 	return []string{
 		"/api/account/wallets",
 		fmt.Sprintf("/api/account/wallets/%d", bank.ID),

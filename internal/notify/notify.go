@@ -7,13 +7,16 @@
 // One notification runs in one transaction under a per-member advisory lock,
 // so the same text delivered many times in parallel creates, or cancels,
 // exactly one entry. An FX rate a foreign payment needs is looked up before
-// that transaction, never inside it.
+// that transaction, never inside it, and a payment whose rate cannot be had
+// now is stored awaiting it rather than lost.
 package notify
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"net/http"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -97,13 +100,17 @@ func (h *NotifyHandler) CreateEntryFromNotification(ctx context.Context, req api
 			return nil, problem.Invalid("/notifKey", "must be 1 to 128 printable ASCII characters without spaces")
 		}
 	}
-	res, err := h.Intake(ctx, session.PrincipalFrom(ctx).MemberID, body.Text, body.PostedAt, key)
+	postedAt := h.clock.Now()
+	if body.PostedAt != nil {
+		postedAt = *body.PostedAt
+	}
+	res, err := h.Intake(ctx, session.PrincipalFrom(ctx).MemberID, body.Text, postedAt, key)
 	if err != nil {
 		return nil, err
 	}
 	out := api.CreateEntryFromNotification200JSONResponse{Outcome: api.NotificationOutcome(res.Outcome)}
 	if res.Entry != nil {
-		e := api.NotificationEntry(ledger.ToAPIEntry(*res.Entry))
+		e := ledger.ToAPIEntry(*res.Entry)
 		out.Entry = &e
 	}
 	if res.Reason != "" {
@@ -128,6 +135,14 @@ func (h *NotifyHandler) Intake(ctx context.Context, memberID int64, msg string, 
 	}
 	if key == "" {
 		key = n.Key()
+	}
+	if h.needsRate(n) {
+		// A redelivery is answered before a rate is looked up (and
+		// counted against the member's FX limit); the check is repeated
+		// under the lock below.
+		if res, dup, err := duplicate(ctx, db.New(h.pool), memberID, key, false); dup || err != nil {
+			return res, err
+		}
 	}
 	p, err := h.payment(ctx, memberID, n)
 	if err != nil {
@@ -192,9 +207,19 @@ type payment struct {
 	wallet         *db.ListNotifyWalletsRow
 }
 
+// needsRate says whether n is a foreign-currency payment that prints no won
+// amount, which the FX rate of its day converts. (A cancellation matches by
+// currency and original amount: it needs no rate.)
+func (h *NotifyHandler) needsRate(n intake.Notification) bool {
+	return n.Kind == intake.KindPayment && n.Currency != "" && n.Currency != h.base && n.Amount == 0
+}
+
 // payment converts a parsed notification, with the FX rate of its day when
-// it is in a foreign currency and prints no won amount (a lookup that calls
-// the FX provider counts against the member's daily FX limit).
+// it needs one (a lookup that calls the FX provider counts against the
+// member's daily FX limit). When no rate can be had now, the payment is
+// recorded without one (amount 0: the entry awaits its rate, which its
+// confirmation looks up): a notification is never lost to an outside
+// service (DECISIONS.md section 9).
 func (h *NotifyHandler) payment(ctx context.Context, memberID int64, n intake.Notification) (payment, error) {
 	at := n.At.In(h.loc)
 	p := payment{
@@ -207,21 +232,33 @@ func (h *NotifyHandler) payment(ctx context.Context, memberID int64, n intake.No
 		c := n.Currency
 		p.currency = &c
 		p.originalAmount = decimal.NullDecimal{Decimal: n.OriginalAmount, Valid: true}
-		// A cancellation matches by currency and original amount: it
-		// needs no rate.
-		if n.Amount == 0 && n.Kind == intake.KindPayment {
+		if h.needsRate(n) {
 			r, err := h.rates.RateOn(ctx, memberID, n.Currency, h.base, at)
-			if err != nil {
+			switch {
+			case err == nil:
+				p.exchangeRate = decimal.NullDecimal{Decimal: r.Rate, Valid: true}
+				p.amount = ledger.ConvertAmount(n.OriginalAmount, r.Rate)
+			case rateLater(err):
+				slog.WarnContext(ctx, "notification stored awaiting its exchange rate",
+					"member_id", memberID, "currency", n.Currency, "error", err)
+			default:
 				return p, err
 			}
-			p.exchangeRate = decimal.NullDecimal{Decimal: r.Rate, Valid: true}
-			p.amount = ledger.ConvertAmount(n.OriginalAmount, r.Rate)
 		}
 	}
 	if p.amount < 0 || p.amount > maxAmount {
 		return p, problem.Invalid("/text", "the amount is out of range")
 	}
 	return p, nil
+}
+
+// rateLater says whether a rate lookup failed for now only: the provider
+// down or slow with nothing stored, or the member's daily FX limit reached.
+func rateLater(err error) bool {
+	if p, ok := problem.As(err); ok {
+		return p.Status == http.StatusServiceUnavailable || p.Status == http.StatusTooManyRequests
+	}
+	return errors.Is(err, context.DeadlineExceeded)
 }
 
 // memo is the merchant, or the card when the text names no merchant, cut to

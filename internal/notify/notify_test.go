@@ -34,7 +34,7 @@ func send(t *testing.T, m *apitest.Member, text string, key *string) api.Notific
 	t.Helper()
 	var out api.NotificationResult
 	m.Do(http.MethodPost, "/api/account/entries/notification",
-		api.NotificationRequest{Text: text, PostedAt: posted, NotifKey: key}).Want(http.StatusOK).JSON(&out)
+		api.NotificationRequest{Text: text, PostedAt: &posted, NotifKey: key}).Want(http.StatusOK).JSON(&out)
 	return out
 }
 
@@ -59,7 +59,7 @@ func TestNotificationCreatesPendingExpenseOnTheMatchedCard(t *testing.T) {
 	if got.Outcome != "CREATED" || e == nil || got.Reason != nil {
 		t.Fatalf("got %+v", got)
 	}
-	if !e.Pending || e.Type != "EXPENSE" || e.Amount != 12500 || e.Memo != "스타벅스" ||
+	if !e.Pending || e.Type != "expense" || e.Amount != 12500 || e.Memo != "스타벅스" ||
 		e.Date.Format(time.DateOnly) != "2026-11-16" || e.WalletID == nil || *e.WalletID != card.ID ||
 		e.CategoryID != nil || e.Currency != nil || e.InstallmentMonths != nil {
 		t.Fatalf("entry %+v (wallet %v), want a pending 12,500 expense at 스타벅스 on %d", e, e.WalletID, card.ID)
@@ -131,7 +131,7 @@ func TestNotificationPrefillsTheMostUsedCategoryOfConfirmedEntries(t *testing.T)
 	add(api.EntryTypeIncome, "스타벅스 환급", gift.ID)
 	add(api.EntryTypeIncome, "스타벅스 환급", gift.ID)
 	env.Exec(`INSERT INTO account_entry (member_id, type, amount, entry_date, memo, category_id, pending)
-		SELECT $1, 'EXPENSE', 1, '2026-11-02', '스타벅스', $2, true FROM generate_series(1, 5)`, m.ID, food.ID)
+		SELECT $1, 'expense', 1, '2026-11-02', '스타벅스', $2, true FROM generate_series(1, 5)`, m.ID, food.ID)
 
 	e := send(t, m, shinhan, nil).Entry
 	if e == nil || e.CategoryID == nil || *e.CategoryID != cafe.ID || !e.Pending {
@@ -152,7 +152,7 @@ func TestNotificationParallelDeliveryCreatesOneEntry(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			var out api.NotificationResult
-			r := m.Do(http.MethodPost, "/api/account/entries/notification", api.NotificationRequest{Text: shinhan, PostedAt: posted})
+			r := m.Do(http.MethodPost, "/api/account/entries/notification", api.NotificationRequest{Text: shinhan, PostedAt: &posted})
 			if r.Status == http.StatusOK {
 				r.JSON(&out)
 			}
@@ -208,7 +208,7 @@ func TestNotificationCancellationOffsetsThePayment(t *testing.T) {
 	}())
 	got = send(t, m, shinhanCancel, lt.Ptr("cancel-2"))
 	e := got.Entry
-	if got.Outcome != "REVERSED" || e == nil || e.Type != "INCOME" || e.Amount != 12500 || !e.Pending ||
+	if got.Outcome != "REVERSED" || e == nil || e.Type != "income" || e.Amount != 12500 || !e.Pending ||
 		e.WalletID == nil || *e.WalletID != card.ID {
 		t.Fatalf("cancel of a confirmed payment: %+v", got)
 	}
@@ -277,7 +277,7 @@ func TestNotificationParallelCancellationDeletesOnePayment(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			var out api.NotificationResult
-			r := m.Do(http.MethodPost, "/api/account/entries/notification", api.NotificationRequest{Text: shinhanCancel, PostedAt: posted})
+			r := m.Do(http.MethodPost, "/api/account/entries/notification", api.NotificationRequest{Text: shinhanCancel, PostedAt: &posted})
 			if r.Status == http.StatusOK {
 				r.JSON(&out)
 			}
@@ -332,13 +332,83 @@ func TestNotificationForeignPaymentUsesTheRateOfItsDay(t *testing.T) {
 		e.ExchangeRate == nil || *e.ExchangeRate != "1391.25" || e.Amount != 17391 || e.Date.Format(time.DateOnly) != "2026-11-14" {
 		t.Fatalf("entry %+v", e)
 	}
-	// The provider down and no rate stored for the day: 503, nothing created.
+}
+
+// A foreign payment that prints no won amount is recorded even when no rate
+// can be had (DECISIONS.md section 9): pending, awaiting its rate, which its
+// confirmation looks up.
+func TestNotificationForeignPaymentIsNeverLostToTheFXService(t *testing.T) {
+	t.Parallel()
+	fake := fxtest.New(t)
+	env := apitest.New(t, apitest.WithConfig(func(cfg *config.Config) { cfg.FXAPIURL = fake.URL; cfg.FXDailyLimit = 3 }))
+	m := env.NewMember(apitest.AsPremium())
 	fake.SetMode(fxtest.Fail)
-	m.Do(http.MethodPost, "/api/account/entries/notification",
-		api.NotificationRequest{Text: strings.Replace(foreign, "11/14", "11/12", 1), PostedAt: posted}).
-		WantProblem(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
-	if n := pendingCount(t, m); n != 1 {
-		t.Fatalf("%d pending entries", n)
+	got := send(t, m, foreign, nil)
+	e := got.Entry
+	if got.Outcome != "CREATED" || e == nil || !e.AwaitingRate || !e.Pending || e.Amount != 0 || e.ExchangeRate != nil ||
+		e.Currency == nil || *e.Currency != "USD" || e.OriginalAmount == nil || *e.OriginalAmount != "12.5" {
+		t.Fatalf("with the FX service down: %+v %+v", got, e)
+	}
+	if fake.Calls() == 0 {
+		t.Fatal("no rate was asked for")
+	}
+
+	// Delivered again, past the remembered miss: DUPLICATE, and no lookup.
+	env.Clock.Advance(2 * time.Minute)
+	calls := fake.Calls()
+	if again := send(t, m, foreign, nil); again.Outcome != "DUPLICATE" || again.Entry == nil || again.Entry.ID != e.ID {
+		t.Fatalf("redelivery: %+v", again)
+	}
+	if fake.Calls() != calls {
+		t.Fatal("a redelivery looked up a rate")
+	}
+
+	// Confirming while no rate can be had: 503 with Retry-After; still pending.
+	confirm := fmt.Sprintf("/api/account/entries/%d/confirm", e.ID)
+	res := m.Do(http.MethodPost, confirm, nil)
+	res.WantProblem(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
+	if res.Header.Get("Retry-After") == "" {
+		t.Error("503 without Retry-After")
+	}
+	var now api.Entry
+	m.Do(http.MethodGet, fmt.Sprintf("/api/account/entries/%d", e.ID), nil).Want(http.StatusOK).JSON(&now)
+	if !now.Pending || !now.AwaitingRate || now.Amount != 0 {
+		t.Fatalf("after a failed confirmation: %+v", now)
+	}
+
+	// The service back: the confirmation fills the won amount at the rate
+	// of the payment's day.
+	fake.SetMode(fxtest.Good)
+	env.Clock.Advance(2 * time.Minute)
+	var done api.Entry
+	m.Do(http.MethodPost, confirm, nil).Want(http.StatusOK).JSON(&done)
+	if done.Pending || done.AwaitingRate || done.ExchangeRate == nil || *done.ExchangeRate != "1391.25" || done.Amount != 17391 {
+		t.Fatalf("confirmed: %+v", done)
+	}
+	// Confirming again changes nothing and looks nothing up.
+	calls = fake.Calls()
+	var twice api.Entry
+	m.Do(http.MethodPost, confirm, nil).Want(http.StatusOK).JSON(&twice)
+	if twice.Amount != 17391 || fake.Calls() != calls {
+		t.Fatalf("confirmed twice: %+v, %d calls", twice, fake.Calls()-calls)
+	}
+
+	// Over the member's daily FX limit the notification is still recorded.
+	for i := 10; i < 14; i++ {
+		text := strings.Replace(foreign, "11/14", fmt.Sprintf("11/%d", i), 1)
+		if r := send(t, m, text, nil); r.Outcome != "CREATED" || r.Entry == nil {
+			t.Fatalf("payment of 11/%d: %+v", i, r)
+		}
+	}
+	var awaiting int
+	if err := env.Pool.QueryRow(t.Context(), `SELECT count(*) FROM account_entry WHERE member_id = $1 AND awaiting_rate`, m.ID).Scan(&awaiting); err != nil {
+		t.Fatal(err)
+	}
+	if awaiting == 0 {
+		t.Fatal("no payment over the FX limit awaits its rate")
+	}
+	if n := pendingCount(t, m); n != 4 {
+		t.Fatalf("%d pending entries, want 4", n)
 	}
 }
 
@@ -346,18 +416,18 @@ func TestNotificationAccessAndBadInput(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
 	free := env.NewMember()
-	free.Do(http.MethodPost, "/api/account/entries/notification", api.NotificationRequest{Text: shinhan, PostedAt: posted}).
+	free.Do(http.MethodPost, "/api/account/entries/notification", api.NotificationRequest{Text: shinhan, PostedAt: &posted}).
 		WantProblem(http.StatusForbidden, "PREMIUM_REQUIRED")
 	m := env.NewMember(apitest.AsPremium())
 	for name, body := range map[string]api.NotificationRequest{
-		"empty":         {Text: "", PostedAt: posted},
-		"huge":          {Text: strings.Repeat("가", 2001), PostedAt: posted},
-		"control":       {Text: "신한카드 승인 \x07 12,500원", PostedAt: posted},
-		"bidi":          {Text: "신한카드 승인 \u202e 12,500원", PostedAt: posted},
-		"key spaces":    {Text: shinhan, PostedAt: posted, NotifKey: lt.Ptr("a b")},
-		"key too long":  {Text: shinhan, PostedAt: posted, NotifKey: lt.Ptr(strings.Repeat("k", 129))},
-		"key empty":     {Text: shinhan, PostedAt: posted, NotifKey: lt.Ptr("")},
-		"key non-ascii": {Text: shinhan, PostedAt: posted, NotifKey: lt.Ptr("키")},
+		"empty":         {Text: "", PostedAt: &posted},
+		"huge":          {Text: strings.Repeat("가", 2001), PostedAt: &posted},
+		"control":       {Text: "신한카드 승인 \x07 12,500원", PostedAt: &posted},
+		"bidi":          {Text: "신한카드 승인 \u202e 12,500원", PostedAt: &posted},
+		"key spaces":    {Text: shinhan, PostedAt: &posted, NotifKey: lt.Ptr("a b")},
+		"key too long":  {Text: shinhan, PostedAt: &posted, NotifKey: lt.Ptr(strings.Repeat("k", 129))},
+		"key empty":     {Text: shinhan, PostedAt: &posted, NotifKey: lt.Ptr("")},
+		"key non-ascii": {Text: shinhan, PostedAt: &posted, NotifKey: lt.Ptr("키")},
 	} {
 		r := m.Raw().Do(http.MethodPost, "/api/account/entries/notification", body)
 		if r.Status != http.StatusBadRequest {

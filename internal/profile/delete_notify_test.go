@@ -19,7 +19,7 @@ func init() {
 			"[Web발신]\n신한카드(1234)승인 홍*동 12,500원(일시불)11/16 12:34 스타벅스",
 			"[Web발신]\n신한카드(1234)승인취소 홍*동 12,500원(일시불)11/16 12:34 스타벅스",
 		} {
-			m.Do(http.MethodPost, "/api/account/entries/notification", api.NotificationRequest{Text: text, PostedAt: posted}).
+			m.Do(http.MethodPost, "/api/account/entries/notification", api.NotificationRequest{Text: text, PostedAt: &posted}).
 				Want(http.StatusOK)
 		}
 	}})

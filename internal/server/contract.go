@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net/http"
 	"net/mail"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -66,6 +67,9 @@ func LoadContract() (*Contract, error) {
 				bad = append(bad, method+" "+path+": "+err.Error())
 			}
 			if _, err := OperationDeadline(op); err != nil {
+				bad = append(bad, method+" "+path+": "+err.Error())
+			}
+			if _, err := EmptyObjectProblem(op); err != nil {
 				bad = append(bad, method+" "+path+": "+err.Error())
 			}
 		}
@@ -234,6 +238,9 @@ func validate(ctx context.Context, r *http.Request, body []byte, route *routers.
 		}
 	}
 	schema := jsonBodySchema(r, route.Operation)
+	if code, _ := EmptyObjectProblem(route.Operation); code != "" && schema != nil && isEmptyObject(body) {
+		return problem.New(http.StatusBadRequest, code, "the body is an empty object: there is nothing to do")
+	}
 	in := &openapi3filter.RequestValidationInput{
 		Request:    r,
 		PathParams: params,
@@ -439,4 +446,33 @@ func capFields(fields []problem.FieldError) ([]problem.FieldError, bool) {
 // pointerEscape escapes a JSON Pointer reference token (RFC 6901).
 func pointerEscape(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// EmptyObjectProblem is the x-empty-object-problem code of op: the 400 a JSON
+// body of just {} answers instead of naming every missing property (a restore
+// of {} is EMPTY_BACKUP, like a document whose lists are all empty). The code
+// must be one of the operation's x-problem-codes for 400.
+func EmptyObjectProblem(op *openapi3.Operation) (string, error) {
+	raw, ok := op.Extensions["x-empty-object-problem"]
+	if !ok {
+		return "", nil
+	}
+	code, _ := raw.(string)
+	codes, err := ProblemCodes(op)
+	if err != nil {
+		return "", err
+	}
+	if !slices.Contains(codes[http.StatusBadRequest], code) {
+		return "", fmt.Errorf("x-empty-object-problem %v is not among x-problem-codes for 400", raw)
+	}
+	return code, nil
+}
+
+// isEmptyObject tells whether body is a JSON object with no members.
+func isEmptyObject(body []byte) bool {
+	b := bytes.TrimSpace(body)
+	if len(b) < 2 || b[0] != '{' || b[len(b)-1] != '}' {
+		return false
+	}
+	return len(bytes.TrimSpace(b[1:len(b)-1])) == 0
 }

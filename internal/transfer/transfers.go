@@ -2,7 +2,7 @@
 // payments, savings, cash withdrawals.
 //
 // A transfer is a linked pair of ledger entries (account_entry.transfer_id):
-// an EXPENSE on the wallet the money leaves and an INCOME on the wallet it
+// an expense on the wallet the money leaves and an income on the wallet it
 // reaches. Balances and the entry list see them like any entry; income and
 // expense totals, budgets and statistics leave out entries with a
 // transfer_id. A fee is an ordinary expense entry of the leaving wallet that
@@ -32,11 +32,24 @@ var ErrTransferNotFound = problem.NotFound("transfer")
 
 // TransferHandler implements the transfer operations of the contract.
 type TransferHandler struct {
-	pool *pgxpool.Pool
+	pool      *pgxpool.Pool
+	entryHook ledger.EntryHook
 }
 
 // NewHandler returns the transfer handler.
 func NewHandler(pool *pgxpool.Pool) *TransferHandler { return &TransferHandler{pool: pool} }
+
+// OnEntryWritten sets the hook run after a transfer wrote a fee entry (an
+// ordinary expense, so it may complete a month), as the ledger runs it
+// after its own entry writes.
+func (h *TransferHandler) OnEntryWritten(f ledger.EntryHook) { h.entryHook = f }
+
+// feeWritten runs the entry hook for t's fee, if it has one.
+func (h *TransferHandler) feeWritten(ctx context.Context, memberID int64, t Transfer) {
+	if t.FeeEntryID != nil {
+		h.entryHook.Run(ctx, memberID, t.TransferDate)
+	}
+}
 
 // Input is a checked transfer request. From and To carry the checked
 // date, amount and memo of the two sides.
@@ -295,6 +308,7 @@ func (h *TransferHandler) CreateTransfer(ctx context.Context, req api.CreateTran
 	if err != nil {
 		return nil, err
 	}
+	h.feeWritten(ctx, memberID, t)
 	return api.CreateTransfer201JSONResponse(toAPI(t)), nil
 }
 
@@ -320,6 +334,7 @@ func (h *TransferHandler) UpdateTransfer(ctx context.Context, req api.UpdateTran
 	if err != nil {
 		return nil, err
 	}
+	h.feeWritten(ctx, memberID, t)
 	return api.UpdateTransfer200JSONResponse(toAPI(t)), nil
 }
 

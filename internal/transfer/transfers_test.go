@@ -90,11 +90,11 @@ func TestCardBillTransferLeavesExpenseTotalsAndMovesBalances(t *testing.T) {
 		}
 		switch e.ID {
 		case tr.FromEntryID:
-			if string(e.Type) != "EXPENSE" || *e.WalletID != bank.ID {
+			if string(e.Type) != "expense" || *e.WalletID != bank.ID {
 				t.Fatalf("from side %+v", e)
 			}
 		case tr.ToEntryID:
-			if string(e.Type) != "INCOME" || *e.WalletID != card.ID {
+			if string(e.Type) != "income" || *e.WalletID != card.ID {
 				t.Fatalf("to side %+v", e)
 			}
 		default:
@@ -128,7 +128,7 @@ func TestTransferFeeIsAnExpense(t *testing.T) {
 	}
 	var fee api.Entry
 	m.Do(http.MethodGet, fmt.Sprintf("/api/account/entries/%d", *tr.FeeEntryID), nil).Want(http.StatusOK).JSON(&fee)
-	if string(fee.Type) != "EXPENSE" || fee.Amount != 1_300 || *fee.WalletID != bank.ID || fee.TransferID != nil {
+	if string(fee.Type) != "expense" || fee.Amount != 1_300 || *fee.WalletID != bank.ID || fee.TransferID != nil {
 		t.Fatalf("fee entry %+v", fee)
 	}
 	if s := monthEntries(t, m, "").Summary; s.Expense != 1_300 || s.Income != 0 {

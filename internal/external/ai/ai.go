@@ -66,7 +66,7 @@ func (c *Client) Configured() bool {
 	return c != nil && c.endpoint != "" && c.key != "" && c.model != ""
 }
 
-// Draft is the entry the model read. Type is INCOME or EXPENSE; Date is a
+// Draft is the entry the model read. Type is income or expense; Date is a
 // calendar day (midnight UTC).
 type Draft struct {
 	Type     string
@@ -90,7 +90,7 @@ var answerSchema = map[string]any{
 	"required":             []string{"found", "type", "amount", "merchant", "date"},
 	"properties": map[string]any{
 		"found":    map[string]any{"type": "boolean", "description": "false when the text describes no payment or income"},
-		"type":     map[string]any{"type": "string", "enum": []string{"INCOME", "EXPENSE"}},
+		"type":     map[string]any{"type": "string", "enum": []string{"income", "expense"}},
 		"amount":   map[string]any{"type": "integer", "description": "amount in whole Korean won, positive"},
 		"merchant": map[string]any{"type": "string", "description": "merchant, payee or short memo; empty if none"},
 		"date":     map[string]any{"type": "string", "description": "YYYY-MM-DD"},
@@ -100,7 +100,7 @@ var answerSchema = map[string]any{
 const instructions = `You read household ledger entries out of short texts in Korean or English: ` +
 	`typed notes ("어제 점심 12,000원", "coffee 4.5k yesterday") or pasted card notifications. ` +
 	`Answer only with the JSON object of the schema. amount is in whole won (만 = 10,000, k = 1,000). ` +
-	`type is INCOME for money received (입금, 월급, refund, a cancelled card payment), else EXPENSE. ` +
+	`type is income for money received (입금, 월급, refund, a cancelled card payment), else expense. ` +
 	`merchant is the shop, payee or what the money was for, without the amount or date words. ` +
 	`Resolve relative dates against today, %s (%s); a month and day without a year that would be in the ` +
 	`future belong to last year. found is false when the text states no amount.`
@@ -182,7 +182,10 @@ func readAnswer(content string, today time.Time) (Draft, error) {
 	if !*a.Found {
 		return Draft{}, ErrNothingFound
 	}
-	if *a.Type != "INCOME" && *a.Type != "EXPENSE" {
+	// The schema asks for lower case; a model that answers in capitals still
+	// means the same type.
+	typ := strings.ToLower(*a.Type)
+	if typ != "income" && typ != "expense" {
 		return Draft{}, fmt.Errorf("%w: type %q", ErrGarbage, *a.Type)
 	}
 	if *a.Amount <= 0 || *a.Amount > maxAmount {
@@ -197,7 +200,7 @@ func readAnswer(content string, today time.Time) (Draft, error) {
 	if date.After(todayUTC.AddDate(0, 0, 1)) || date.Before(todayUTC.AddDate(-10, 0, 0)) {
 		return Draft{}, fmt.Errorf("%w: date %s is far from today", ErrGarbage, *a.Date)
 	}
-	return Draft{Type: *a.Type, Amount: *a.Amount, Merchant: cleanText(*a.Merchant), Date: date}, nil
+	return Draft{Type: typ, Amount: *a.Amount, Merchant: cleanText(*a.Merchant), Date: date}, nil
 }
 
 // cleanText drops control characters and bounds the length of a string the

@@ -17,9 +17,15 @@ func TestParseEntryAgainstTheFake(t *testing.T) {
 	fake := aitest.New(t)
 	c := ai.New(fake.URL+"/v1", aitest.Key, "m", nil)
 	d, err := c.ParseEntry(context.Background(), "어제 점심 12,000원", today)
-	if err != nil || d.Type != "EXPENSE" || d.Amount != 12000 || d.Merchant != "AI 점심" || d.Date.Format(time.DateOnly) != "2026-11-15" {
+	if err != nil || d.Type != "expense" || d.Amount != 12000 || d.Merchant != "AI 점심" || d.Date.Format(time.DateOnly) != "2026-11-15" {
 		t.Fatalf("%+v %v", d, err)
 	}
+	// A model answering the type in capitals means the same type.
+	fake.SetAnswer(map[string]any{"found": true, "type": "INCOME", "amount": 5000, "merchant": "환불", "date": "2026-11-15"})
+	if d, err := c.ParseEntry(context.Background(), "환불 5,000원", today); err != nil || d.Type != "income" {
+		t.Fatalf("upper-case type: %+v %v", d, err)
+	}
+	fake.SetAnswer(map[string]any{"found": true, "type": "expense", "amount": 12000, "merchant": "AI 점심", "date": "2026-11-15"})
 	// The full chat-completions address works as well as the base.
 	if _, err := ai.New(fake.URL+"/v1/chat/completions", aitest.Key, "m", nil).ParseEntry(context.Background(), "x", today); err != nil {
 		t.Fatal(err)

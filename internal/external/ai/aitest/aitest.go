@@ -39,9 +39,9 @@ type Server struct {
 	lastReq map[string]any
 }
 
-// New starts a fake answering an EXPENSE of 12000 at "AI 점심" on 2026-11-15.
+// New starts a fake answering an expense of 12000 at "AI 점심" on 2026-11-15.
 func New(t testing.TB) *Server {
-	s := &Server{answer: map[string]any{"found": true, "type": "EXPENSE", "amount": 12000, "merchant": "AI 점심", "date": "2026-11-15"}}
+	s := &Server{answer: map[string]any{"found": true, "type": "expense", "amount": 12000, "merchant": "AI 점심", "date": "2026-11-15"}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	return s
@@ -102,7 +102,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeCompletion(w, "Sure! The amount is twelve thousand won.")
 		return
 	case NothingFound:
-		answer = map[string]any{"found": false, "type": "EXPENSE", "amount": 0, "merchant": "", "date": "2026-11-16"}
+		answer = map[string]any{"found": false, "type": "expense", "amount": 0, "merchant": "", "date": "2026-11-16"}
 	}
 	content, _ := json.Marshal(answer)
 	writeCompletion(w, string(content))
