@@ -35,6 +35,8 @@ check: generate lint ## Regenerate and fail on any drift, vet, lint the contract
 	@extra=$$(git ls-files | cut -d/ -f1 | sort -u | grep -vxE 'api|queries|schema|internal|generated|cmd|sqlc.yaml|oapi.yaml|go.mod|go.sum|Makefile|README.md|\.ci'); \
 	if [ -n "$$extra" ]; then echo "not part of the top-level layout: $$extra"; exit 1; fi
 	go vet ./...
+	@# One owner per table (issue 20): no area calls another's queries.
+	go test -count=1 -run 'TestEveryTableHasOneOwner|TestOwnershipRule' ./internal/app/
 	go mod tidy -diff
 	cd internal/tools && go mod tidy -diff
 

@@ -101,3 +101,12 @@ ORDER BY m.month;
 
 -- name: DeleteMemberBudgets :exec
 DELETE FROM budget WHERE member_id = @member_id;
+
+-- name: ListBackupBudgets :many
+-- The monthly budgets of the latest month up to (year, month) that has any.
+SELECT b.category_id, b.amount FROM budget b
+WHERE b.member_id = @member_id AND (b.year, b.month) = (
+    SELECT l.year, l.month FROM budget l
+    WHERE l.member_id = @member_id AND (l.year, l.month) <= (@year::integer, @month::integer)
+    ORDER BY l.year DESC, l.month DESC LIMIT 1)
+ORDER BY b.category_id;

@@ -26,3 +26,8 @@ DELETE FROM budget_onetime WHERE member_id = @member_id AND id = @id;
 
 -- name: DeleteMemberOnetimeBudgets :exec
 DELETE FROM budget_onetime WHERE member_id = @member_id;
+
+-- name: ListBackupOnetimeBudgets :many
+SELECT name, amount, start_date, end_date, category_id FROM budget_onetime
+WHERE member_id = @member_id
+ORDER BY start_date, id;

@@ -106,3 +106,72 @@ DELETE FROM account_entry_tag WHERE entry_id = @entry_id;
 
 -- name: DeleteMemberEntries :exec
 DELETE FROM account_entry WHERE member_id = @member_id;
+
+-- name: GetEntryByNotifKey :one
+SELECT * FROM account_entry WHERE member_id = @member_id AND notif_key = @notif_key;
+
+-- name: MostUsedCategoryForMemo :one
+-- The category most used by the member's confirmed entries of a type whose
+-- memo contains the pattern; the latest use breaks a tie.
+SELECT category_id::bigint FROM account_entry
+WHERE member_id = @member_id AND type = @type AND NOT pending AND category_id IS NOT NULL
+  AND memo ILIKE @memo_pattern
+GROUP BY category_id
+ORDER BY count(*) DESC, max(entry_date) DESC, category_id DESC
+LIMIT 1;
+
+-- name: FindCancelledEntry :one
+-- The latest expense a cancellation undoes: the same won amount (or the same
+-- currency and original amount), the same merchant when it has one, the same
+-- wallet when one matched, on or before the cancellation's day.
+SELECT * FROM account_entry
+WHERE member_id = @member_id AND type = 'expense' AND transfer_id IS NULL
+  AND entry_date <= @entry_date
+  AND ((sqlc.narg(currency)::text IS NULL AND currency IS NULL AND amount = @amount)
+       OR (currency = sqlc.narg(currency)::text AND original_amount = sqlc.narg(original_amount)::numeric))
+  AND (@merchant::text = '' OR lower(memo) = lower(@merchant::text))
+  AND (sqlc.narg(wallet_id)::bigint IS NULL OR wallet_id = sqlc.narg(wallet_id)::bigint)
+ORDER BY entry_date DESC, id DESC
+LIMIT 1
+FOR UPDATE;
+
+-- name: ListBackupEntries :many
+-- Every entry of the member that is not one side of a transfer (fees are
+-- ordinary entries and are in it), oldest first, as a backup lists them.
+SELECT * FROM account_entry
+WHERE member_id = @member_id AND transfer_id IS NULL
+ORDER BY entry_date, created_at, id;
+
+-- name: ListBackupEntryTags :many
+-- The tag names of all of the member's entries, in one query.
+SELECT et.entry_id, t.name
+FROM account_entry_tag et JOIN account_tag t ON t.id = et.tag_id
+WHERE t.member_id = @member_id
+ORDER BY et.entry_id, t.sort_order, t.id;
+
+-- name: CopyEntries :copyfrom
+INSERT INTO account_entry (
+    member_id, wallet_id, category_id, type, amount, entry_date, memo,
+    currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id
+) VALUES (
+    @member_id, @wallet_id, @category_id, @type, @amount, @entry_date, @memo,
+    @currency, @original_amount, @exchange_rate, @installment_months, @pending, @notif_key, @transfer_id
+);
+
+-- name: ListEntryIDs :many
+-- The ids of the member's entries that this transaction inserted, in the
+-- order it inserted them.
+SELECT id FROM account_entry WHERE member_id = @member_id AND xmin = pg_current_xact_id()::xid ORDER BY id;
+
+-- name: CopyEntryTags :copyfrom
+INSERT INTO account_entry_tag (entry_id, tag_id) VALUES (@entry_id, @tag_id);
+
+-- name: LinkTransferEntries :execrows
+-- Marks entries as the sides of a transfer.
+UPDATE account_entry SET transfer_id = @transfer_id
+WHERE member_id = @member_id AND id = ANY(@entry_ids::bigint[]);
+
+-- name: ListTransferSides :many
+-- The sides of a transfer: EXPENSE leaves a wallet, INCOME reaches one.
+SELECT id, type, wallet_id FROM account_entry
+WHERE member_id = @member_id AND transfer_id = @transfer_id;

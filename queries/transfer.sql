@@ -17,16 +17,6 @@ DELETE FROM transfer WHERE member_id = @member_id AND id = @id;
 -- name: DeleteMemberTransfers :exec
 DELETE FROM transfer WHERE member_id = @member_id;
 
--- name: LinkTransferEntries :execrows
--- Marks entries as the sides of a transfer.
-UPDATE account_entry SET transfer_id = @transfer_id
-WHERE member_id = @member_id AND id = ANY(@entry_ids::bigint[]);
-
--- name: ListTransferSides :many
--- The sides of a transfer: EXPENSE leaves a wallet, INCOME reaches one.
-SELECT id, type, wallet_id FROM account_entry
-WHERE member_id = @member_id AND transfer_id = @transfer_id;
-
 -- name: GetTransfer :one
 SELECT t.id, t.transfer_date, t.amount, t.memo, t.created_at,
     f.id AS from_entry_id, f.wallet_id AS from_wallet_id,
@@ -54,3 +44,28 @@ LIMIT @lim OFFSET @off;
 
 -- name: CountTransfers :one
 SELECT count(*) FROM transfer WHERE member_id = @member_id;
+
+-- name: ListBackupTransfers :many
+-- Every transfer of the member with the wallets of its two sides, by date
+-- then as they were made.
+SELECT t.id, t.transfer_date, t.amount, t.memo, t.fee_entry_id,
+    f.wallet_id AS from_wallet_id, i.wallet_id AS to_wallet_id
+FROM transfer t
+JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'expense'
+JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'
+WHERE t.member_id = @member_id
+ORDER BY t.transfer_date, t.id;
+
+-- name: CopyTransfers :copyfrom
+INSERT INTO transfer (member_id, transfer_date, amount, memo) VALUES (@member_id, @transfer_date, @amount, @memo);
+
+-- name: ListTransferIDs :many
+-- The ids of the member's transfers that this transaction inserted, in the
+-- order it inserted them.
+SELECT id FROM transfer WHERE member_id = @member_id AND xmin = pg_current_xact_id()::xid ORDER BY id;
+
+-- name: SetTransferFees :execrows
+-- Points transfers at their fee entries, pairwise.
+UPDATE transfer t SET fee_entry_id = f.entry_id
+FROM (SELECT unnest(@transfer_ids::bigint[]) AS transfer_id, unnest(@entry_ids::bigint[]) AS entry_id) f
+WHERE t.member_id = @member_id AND t.id = f.transfer_id;

@@ -89,3 +89,10 @@ DELETE FROM wallet WHERE member_id = @member_id;
 
 -- name: WalletHasInstallments :one
 SELECT EXISTS (SELECT 1 FROM account_entry WHERE member_id = @member_id AND wallet_id = @wallet_id AND installment_months IS NOT NULL);
+
+-- name: ListNotifyWallets :many
+-- The member's wallets a notification can be matched to, in their order.
+SELECT id, name, type FROM wallet WHERE member_id = @member_id ORDER BY sort_order, id;
+
+-- name: ListBackupWallets :many
+SELECT * FROM wallet WHERE member_id = @member_id ORDER BY sort_order, id;

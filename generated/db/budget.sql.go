@@ -312,6 +312,47 @@ func (q *Queries) FindBudget(ctx context.Context, arg FindBudgetParams) (int64, 
 	return id, err
 }
 
+const listBackupBudgets = `-- name: ListBackupBudgets :many
+SELECT b.category_id, b.amount FROM budget b
+WHERE b.member_id = $1 AND (b.year, b.month) = (
+    SELECT l.year, l.month FROM budget l
+    WHERE l.member_id = $1 AND (l.year, l.month) <= ($2::integer, $3::integer)
+    ORDER BY l.year DESC, l.month DESC LIMIT 1)
+ORDER BY b.category_id
+`
+
+type ListBackupBudgetsParams struct {
+	MemberID int64
+	Year     int32
+	Month    int32
+}
+
+type ListBackupBudgetsRow struct {
+	CategoryID int64
+	Amount     int64
+}
+
+// The monthly budgets of the latest month up to (year, month) that has any.
+func (q *Queries) ListBackupBudgets(ctx context.Context, arg ListBackupBudgetsParams) ([]ListBackupBudgetsRow, error) {
+	rows, err := q.db.Query(ctx, listBackupBudgets, arg.MemberID, arg.Year, arg.Month)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListBackupBudgetsRow{}
+	for rows.Next() {
+		var i ListBackupBudgetsRow
+		if err := rows.Scan(&i.CategoryID, &i.Amount); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listBudgets = `-- name: ListBudgets :many
 SELECT b.id, b.category_id, b.year, b.month, b.amount
 FROM budget b

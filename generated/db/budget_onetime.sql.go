@@ -67,6 +67,46 @@ func (q *Queries) DeleteOnetimeBudget(ctx context.Context, arg DeleteOnetimeBudg
 	return result.RowsAffected(), nil
 }
 
+const listBackupOnetimeBudgets = `-- name: ListBackupOnetimeBudgets :many
+SELECT name, amount, start_date, end_date, category_id FROM budget_onetime
+WHERE member_id = $1
+ORDER BY start_date, id
+`
+
+type ListBackupOnetimeBudgetsRow struct {
+	Name       string
+	Amount     int64
+	StartDate  time.Time
+	EndDate    time.Time
+	CategoryID *int64
+}
+
+func (q *Queries) ListBackupOnetimeBudgets(ctx context.Context, memberID int64) ([]ListBackupOnetimeBudgetsRow, error) {
+	rows, err := q.db.Query(ctx, listBackupOnetimeBudgets, memberID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListBackupOnetimeBudgetsRow{}
+	for rows.Next() {
+		var i ListBackupOnetimeBudgetsRow
+		if err := rows.Scan(
+			&i.Name,
+			&i.Amount,
+			&i.StartDate,
+			&i.EndDate,
+			&i.CategoryID,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listOnetimeBudgets = `-- name: ListOnetimeBudgets :many
 SELECT o.id, o.name, o.amount, o.start_date, o.end_date, o.category_id,
     (SELECT COALESCE(sum(e.amount), 0) FROM account_entry e

@@ -135,6 +135,28 @@ func (q *Queries) ConfirmEntryAtRate(ctx context.Context, arg ConfirmEntryAtRate
 	return i, err
 }
 
+type CopyEntriesParams struct {
+	MemberID          int64
+	WalletID          *int64
+	CategoryID        *int64
+	Type              string
+	Amount            int64
+	EntryDate         time.Time
+	Memo              string
+	Currency          *string
+	OriginalAmount    decimal.NullDecimal
+	ExchangeRate      decimal.NullDecimal
+	InstallmentMonths *int32
+	Pending           bool
+	NotifKey          *string
+	TransferID        *int64
+}
+
+type CopyEntryTagsParams struct {
+	EntryID int64
+	TagID   int64
+}
+
 const countPendingEntries = `-- name: CountPendingEntries :one
 SELECT count(*) FROM account_entry WHERE member_id = $1 AND pending
 `
@@ -249,6 +271,65 @@ func (q *Queries) DeleteMemberEntries(ctx context.Context, memberID int64) error
 	return err
 }
 
+const findCancelledEntry = `-- name: FindCancelledEntry :one
+SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate FROM account_entry
+WHERE member_id = $1 AND type = 'expense' AND transfer_id IS NULL
+  AND entry_date <= $2
+  AND (($3::text IS NULL AND currency IS NULL AND amount = $4)
+       OR (currency = $3::text AND original_amount = $5::numeric))
+  AND ($6::text = '' OR lower(memo) = lower($6::text))
+  AND ($7::bigint IS NULL OR wallet_id = $7::bigint)
+ORDER BY entry_date DESC, id DESC
+LIMIT 1
+FOR UPDATE
+`
+
+type FindCancelledEntryParams struct {
+	MemberID       int64
+	EntryDate      time.Time
+	Currency       *string
+	Amount         int64
+	OriginalAmount decimal.NullDecimal
+	Merchant       string
+	WalletID       *int64
+}
+
+// The latest expense a cancellation undoes: the same won amount (or the same
+// currency and original amount), the same merchant when it has one, the same
+// wallet when one matched, on or before the cancellation's day.
+func (q *Queries) FindCancelledEntry(ctx context.Context, arg FindCancelledEntryParams) (AccountEntry, error) {
+	row := q.db.QueryRow(ctx, findCancelledEntry,
+		arg.MemberID,
+		arg.EntryDate,
+		arg.Currency,
+		arg.Amount,
+		arg.OriginalAmount,
+		arg.Merchant,
+		arg.WalletID,
+	)
+	var i AccountEntry
+	err := row.Scan(
+		&i.ID,
+		&i.MemberID,
+		&i.WalletID,
+		&i.CategoryID,
+		&i.Type,
+		&i.Amount,
+		&i.EntryDate,
+		&i.Memo,
+		&i.Currency,
+		&i.OriginalAmount,
+		&i.ExchangeRate,
+		&i.InstallmentMonths,
+		&i.Pending,
+		&i.NotifKey,
+		&i.TransferID,
+		&i.CreatedAt,
+		&i.AwaitingRate,
+	)
+	return i, err
+}
+
 const getEntry = `-- name: GetEntry :one
 SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate FROM account_entry WHERE member_id = $1 AND id = $2
 `
@@ -260,6 +341,40 @@ type GetEntryParams struct {
 
 func (q *Queries) GetEntry(ctx context.Context, arg GetEntryParams) (AccountEntry, error) {
 	row := q.db.QueryRow(ctx, getEntry, arg.MemberID, arg.ID)
+	var i AccountEntry
+	err := row.Scan(
+		&i.ID,
+		&i.MemberID,
+		&i.WalletID,
+		&i.CategoryID,
+		&i.Type,
+		&i.Amount,
+		&i.EntryDate,
+		&i.Memo,
+		&i.Currency,
+		&i.OriginalAmount,
+		&i.ExchangeRate,
+		&i.InstallmentMonths,
+		&i.Pending,
+		&i.NotifKey,
+		&i.TransferID,
+		&i.CreatedAt,
+		&i.AwaitingRate,
+	)
+	return i, err
+}
+
+const getEntryByNotifKey = `-- name: GetEntryByNotifKey :one
+SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate FROM account_entry WHERE member_id = $1 AND notif_key = $2
+`
+
+type GetEntryByNotifKeyParams struct {
+	MemberID int64
+	NotifKey *string
+}
+
+func (q *Queries) GetEntryByNotifKey(ctx context.Context, arg GetEntryByNotifKeyParams) (AccountEntry, error) {
+	row := q.db.QueryRow(ctx, getEntryByNotifKey, arg.MemberID, arg.NotifKey)
 	var i AccountEntry
 	err := row.Scan(
 		&i.ID,
@@ -315,6 +430,105 @@ func (q *Queries) GetEntryForUpdate(ctx context.Context, arg GetEntryForUpdatePa
 		&i.AwaitingRate,
 	)
 	return i, err
+}
+
+const linkTransferEntries = `-- name: LinkTransferEntries :execrows
+UPDATE account_entry SET transfer_id = $1
+WHERE member_id = $2 AND id = ANY($3::bigint[])
+`
+
+type LinkTransferEntriesParams struct {
+	TransferID *int64
+	MemberID   int64
+	EntryIds   []int64
+}
+
+// Marks entries as the sides of a transfer.
+func (q *Queries) LinkTransferEntries(ctx context.Context, arg LinkTransferEntriesParams) (int64, error) {
+	result, err := q.db.Exec(ctx, linkTransferEntries, arg.TransferID, arg.MemberID, arg.EntryIds)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const listBackupEntries = `-- name: ListBackupEntries :many
+SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate FROM account_entry
+WHERE member_id = $1 AND transfer_id IS NULL
+ORDER BY entry_date, created_at, id
+`
+
+// Every entry of the member that is not one side of a transfer (fees are
+// ordinary entries and are in it), oldest first, as a backup lists them.
+func (q *Queries) ListBackupEntries(ctx context.Context, memberID int64) ([]AccountEntry, error) {
+	rows, err := q.db.Query(ctx, listBackupEntries, memberID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []AccountEntry{}
+	for rows.Next() {
+		var i AccountEntry
+		if err := rows.Scan(
+			&i.ID,
+			&i.MemberID,
+			&i.WalletID,
+			&i.CategoryID,
+			&i.Type,
+			&i.Amount,
+			&i.EntryDate,
+			&i.Memo,
+			&i.Currency,
+			&i.OriginalAmount,
+			&i.ExchangeRate,
+			&i.InstallmentMonths,
+			&i.Pending,
+			&i.NotifKey,
+			&i.TransferID,
+			&i.CreatedAt,
+			&i.AwaitingRate,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listBackupEntryTags = `-- name: ListBackupEntryTags :many
+SELECT et.entry_id, t.name
+FROM account_entry_tag et JOIN account_tag t ON t.id = et.tag_id
+WHERE t.member_id = $1
+ORDER BY et.entry_id, t.sort_order, t.id
+`
+
+type ListBackupEntryTagsRow struct {
+	EntryID int64
+	Name    string
+}
+
+// The tag names of all of the member's entries, in one query.
+func (q *Queries) ListBackupEntryTags(ctx context.Context, memberID int64) ([]ListBackupEntryTagsRow, error) {
+	rows, err := q.db.Query(ctx, listBackupEntryTags, memberID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListBackupEntryTagsRow{}
+	for rows.Next() {
+		var i ListBackupEntryTagsRow
+		if err := rows.Scan(&i.EntryID, &i.Name); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const listEntries = `-- name: ListEntries :many
@@ -402,6 +616,32 @@ func (q *Queries) ListEntries(ctx context.Context, arg ListEntriesParams) ([]Acc
 	return items, nil
 }
 
+const listEntryIDs = `-- name: ListEntryIDs :many
+SELECT id FROM account_entry WHERE member_id = $1 AND xmin = pg_current_xact_id()::xid ORDER BY id
+`
+
+// The ids of the member's entries that this transaction inserted, in the
+// order it inserted them.
+func (q *Queries) ListEntryIDs(ctx context.Context, memberID int64) ([]int64, error) {
+	rows, err := q.db.Query(ctx, listEntryIDs, memberID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listEntryTags = `-- name: ListEntryTags :many
 SELECT et.entry_id, t.name
 FROM account_entry_tag et JOIN account_tag t ON t.id = et.tag_id
@@ -438,6 +678,67 @@ func (q *Queries) ListEntryTags(ctx context.Context, arg ListEntryTagsParams) ([
 		return nil, err
 	}
 	return items, nil
+}
+
+const listTransferSides = `-- name: ListTransferSides :many
+SELECT id, type, wallet_id FROM account_entry
+WHERE member_id = $1 AND transfer_id = $2
+`
+
+type ListTransferSidesParams struct {
+	MemberID   int64
+	TransferID *int64
+}
+
+type ListTransferSidesRow struct {
+	ID       int64
+	Type     string
+	WalletID *int64
+}
+
+// The sides of a transfer: EXPENSE leaves a wallet, INCOME reaches one.
+func (q *Queries) ListTransferSides(ctx context.Context, arg ListTransferSidesParams) ([]ListTransferSidesRow, error) {
+	rows, err := q.db.Query(ctx, listTransferSides, arg.MemberID, arg.TransferID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListTransferSidesRow{}
+	for rows.Next() {
+		var i ListTransferSidesRow
+		if err := rows.Scan(&i.ID, &i.Type, &i.WalletID); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const mostUsedCategoryForMemo = `-- name: MostUsedCategoryForMemo :one
+SELECT category_id::bigint FROM account_entry
+WHERE member_id = $1 AND type = $2 AND NOT pending AND category_id IS NOT NULL
+  AND memo ILIKE $3
+GROUP BY category_id
+ORDER BY count(*) DESC, max(entry_date) DESC, category_id DESC
+LIMIT 1
+`
+
+type MostUsedCategoryForMemoParams struct {
+	MemberID    int64
+	Type        string
+	MemoPattern string
+}
+
+// The category most used by the member's confirmed entries of a type whose
+// memo contains the pattern; the latest use breaks a tie.
+func (q *Queries) MostUsedCategoryForMemo(ctx context.Context, arg MostUsedCategoryForMemoParams) (int64, error) {
+	row := q.db.QueryRow(ctx, mostUsedCategoryForMemo, arg.MemberID, arg.Type, arg.MemoPattern)
+	var category_id int64
+	err := row.Scan(&category_id)
+	return category_id, err
 }
 
 const summarizeEntries = `-- name: SummarizeEntries :one

@@ -442,6 +442,78 @@ func (q *Queries) LinkIdpB(ctx context.Context, arg LinkIdpBParams) (Member, err
 	return i, err
 }
 
+const listAdminMembers = `-- name: ListAdminMembers :many
+SELECT id, email, name, role, status, provider, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at,
+       count(*) OVER () AS total
+FROM member
+WHERE $1::text IS NULL
+   OR email ILIKE '%' || $1 || '%'
+   OR name ILIKE '%' || $1 || '%'
+ORDER BY id DESC
+LIMIT $3::int OFFSET $2::bigint
+`
+
+type ListAdminMembersParams struct {
+	Q   *string
+	Off int64
+	Lim int32
+}
+
+type ListAdminMembersRow struct {
+	ID            int64
+	Email         *string
+	Name          string
+	Role          string
+	Status        string
+	Provider      string
+	Plan          string
+	PlanExpiresAt *time.Time
+	PlanProduct   *string
+	PlanAutoRenew bool
+	Points        int64
+	CreatedAt     time.Time
+	Total         int64
+}
+
+// The member list of the administration: newest first, without the columns
+// it never shows (a profile image can be megabytes, the hash is secret), each
+// row carrying the number of members that match, so a page and its total
+// come from one statement. A page past the end has no row to carry it: the
+// caller counts with CountMembers then.
+func (q *Queries) ListAdminMembers(ctx context.Context, arg ListAdminMembersParams) ([]ListAdminMembersRow, error) {
+	rows, err := q.db.Query(ctx, listAdminMembers, arg.Q, arg.Off, arg.Lim)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListAdminMembersRow{}
+	for rows.Next() {
+		var i ListAdminMembersRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Email,
+			&i.Name,
+			&i.Role,
+			&i.Status,
+			&i.Provider,
+			&i.Plan,
+			&i.PlanExpiresAt,
+			&i.PlanProduct,
+			&i.PlanAutoRenew,
+			&i.Points,
+			&i.CreatedAt,
+			&i.Total,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const replaceMemberPassword = `-- name: ReplaceMemberPassword :one
 UPDATE member SET password_hash = $1, session_epoch = session_epoch + 1, updated_at = now()
 WHERE id = $2 AND password_hash = $3

@@ -10,6 +10,13 @@ import (
 	"time"
 )
 
+type CopyTransfersParams struct {
+	MemberID     int64
+	TransferDate time.Time
+	Amount       int64
+	Memo         string
+}
+
 const countTransfers = `-- name: CountTransfers :one
 SELECT count(*) FROM transfer WHERE member_id = $1
 `
@@ -130,56 +137,75 @@ func (q *Queries) GetTransfer(ctx context.Context, arg GetTransferParams) (GetTr
 	return i, err
 }
 
-const linkTransferEntries = `-- name: LinkTransferEntries :execrows
-UPDATE account_entry SET transfer_id = $1
-WHERE member_id = $2 AND id = ANY($3::bigint[])
+const listBackupTransfers = `-- name: ListBackupTransfers :many
+SELECT t.id, t.transfer_date, t.amount, t.memo, t.fee_entry_id,
+    f.wallet_id AS from_wallet_id, i.wallet_id AS to_wallet_id
+FROM transfer t
+JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'expense'
+JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'
+WHERE t.member_id = $1
+ORDER BY t.transfer_date, t.id
 `
 
-type LinkTransferEntriesParams struct {
-	TransferID *int64
-	MemberID   int64
-	EntryIds   []int64
+type ListBackupTransfersRow struct {
+	ID           int64
+	TransferDate time.Time
+	Amount       int64
+	Memo         string
+	FeeEntryID   *int64
+	FromWalletID *int64
+	ToWalletID   *int64
 }
 
-// Marks entries as the sides of a transfer.
-func (q *Queries) LinkTransferEntries(ctx context.Context, arg LinkTransferEntriesParams) (int64, error) {
-	result, err := q.db.Exec(ctx, linkTransferEntries, arg.TransferID, arg.MemberID, arg.EntryIds)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
-}
-
-const listTransferSides = `-- name: ListTransferSides :many
-SELECT id, type, wallet_id FROM account_entry
-WHERE member_id = $1 AND transfer_id = $2
-`
-
-type ListTransferSidesParams struct {
-	MemberID   int64
-	TransferID *int64
-}
-
-type ListTransferSidesRow struct {
-	ID       int64
-	Type     string
-	WalletID *int64
-}
-
-// The sides of a transfer: EXPENSE leaves a wallet, INCOME reaches one.
-func (q *Queries) ListTransferSides(ctx context.Context, arg ListTransferSidesParams) ([]ListTransferSidesRow, error) {
-	rows, err := q.db.Query(ctx, listTransferSides, arg.MemberID, arg.TransferID)
+// Every transfer of the member with the wallets of its two sides, by date
+// then as they were made.
+func (q *Queries) ListBackupTransfers(ctx context.Context, memberID int64) ([]ListBackupTransfersRow, error) {
+	rows, err := q.db.Query(ctx, listBackupTransfers, memberID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []ListTransferSidesRow{}
+	items := []ListBackupTransfersRow{}
 	for rows.Next() {
-		var i ListTransferSidesRow
-		if err := rows.Scan(&i.ID, &i.Type, &i.WalletID); err != nil {
+		var i ListBackupTransfersRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TransferDate,
+			&i.Amount,
+			&i.Memo,
+			&i.FeeEntryID,
+			&i.FromWalletID,
+			&i.ToWalletID,
+		); err != nil {
 			return nil, err
 		}
 		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listTransferIDs = `-- name: ListTransferIDs :many
+SELECT id FROM transfer WHERE member_id = $1 AND xmin = pg_current_xact_id()::xid ORDER BY id
+`
+
+// The ids of the member's transfers that this transaction inserted, in the
+// order it inserted them.
+func (q *Queries) ListTransferIDs(ctx context.Context, memberID int64) ([]int64, error) {
+	rows, err := q.db.Query(ctx, listTransferIDs, memberID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -277,6 +303,27 @@ func (q *Queries) LockTransfer(ctx context.Context, arg LockTransferParams) (Tra
 		&i.CreatedAt,
 	)
 	return i, err
+}
+
+const setTransferFees = `-- name: SetTransferFees :execrows
+UPDATE transfer t SET fee_entry_id = f.entry_id
+FROM (SELECT unnest($2::bigint[]) AS transfer_id, unnest($3::bigint[]) AS entry_id) f
+WHERE t.member_id = $1 AND t.id = f.transfer_id
+`
+
+type SetTransferFeesParams struct {
+	MemberID    int64
+	TransferIds []int64
+	EntryIds    []int64
+}
+
+// Points transfers at their fee entries, pairwise.
+func (q *Queries) SetTransferFees(ctx context.Context, arg SetTransferFeesParams) (int64, error) {
+	result, err := q.db.Exec(ctx, setTransferFees, arg.MemberID, arg.TransferIds, arg.EntryIds)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }
 
 const updateTransfer = `-- name: UpdateTransfer :exec

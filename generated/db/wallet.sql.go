@@ -216,6 +216,78 @@ func (q *Queries) GetWalletWithBalance(ctx context.Context, arg GetWalletWithBal
 	return i, err
 }
 
+const listBackupWallets = `-- name: ListBackupWallets :many
+SELECT id, member_id, name, type, opening_balance, account_number, loan_amount, loan_rate, loan_method, loan_months, loan_start, loan_payment, manual_valuation, current_value, sort_order, created_at FROM wallet WHERE member_id = $1 ORDER BY sort_order, id
+`
+
+func (q *Queries) ListBackupWallets(ctx context.Context, memberID int64) ([]Wallet, error) {
+	rows, err := q.db.Query(ctx, listBackupWallets, memberID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []Wallet{}
+	for rows.Next() {
+		var i Wallet
+		if err := rows.Scan(
+			&i.ID,
+			&i.MemberID,
+			&i.Name,
+			&i.Type,
+			&i.OpeningBalance,
+			&i.AccountNumber,
+			&i.LoanAmount,
+			&i.LoanRate,
+			&i.LoanMethod,
+			&i.LoanMonths,
+			&i.LoanStart,
+			&i.LoanPayment,
+			&i.ManualValuation,
+			&i.CurrentValue,
+			&i.SortOrder,
+			&i.CreatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listNotifyWallets = `-- name: ListNotifyWallets :many
+SELECT id, name, type FROM wallet WHERE member_id = $1 ORDER BY sort_order, id
+`
+
+type ListNotifyWalletsRow struct {
+	ID   int64
+	Name string
+	Type string
+}
+
+// The member's wallets a notification can be matched to, in their order.
+func (q *Queries) ListNotifyWallets(ctx context.Context, memberID int64) ([]ListNotifyWalletsRow, error) {
+	rows, err := q.db.Query(ctx, listNotifyWallets, memberID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListNotifyWalletsRow{}
+	for rows.Next() {
+		var i ListNotifyWalletsRow
+		if err := rows.Scan(&i.ID, &i.Name, &i.Type); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listWalletsWithBalance = `-- name: ListWalletsWithBalance :many
 SELECT w.id, w.member_id, w.name, w.type, w.opening_balance, w.account_number, w.loan_amount, w.loan_rate, w.loan_method, w.loan_months, w.loan_start, w.loan_payment, w.manual_valuation, w.current_value, w.sort_order, w.created_at, (w.opening_balance + COALESCE(b.net, 0))::numeric AS balance
 FROM wallet w

@@ -89,7 +89,7 @@ func (p paging) offset() int64 { return int64(p.page-1) * int64(p.size) }
 // text (all members when it is nil or blank), and how many match in all.
 func listMembers(ctx context.Context, q *db.Queries, p paging, text *string) ([]db.Member, int64, error) {
 	contains := likeText(text)
-	rows, err := q.ListAdminMembers(ctx, db.ListAdminMembersParams{Q: contains, Lim: p.size, Off: p.offset()})
+	rows, err := member.ListForAdmin(ctx, q, db.ListAdminMembersParams{Q: contains, Lim: p.size, Off: p.offset()})
 	if err != nil {
 		return nil, 0, fmt.Errorf("list members: %w", err)
 	}
@@ -97,7 +97,7 @@ func listMembers(ctx context.Context, q *db.Queries, p paging, text *string) ([]
 	if len(rows) > 0 {
 		total = rows[0].Total
 	} else if p.offset() > 0 {
-		if total, err = q.CountMembers(ctx, contains); err != nil {
+		if total, err = member.Count(ctx, q, contains); err != nil {
 			return nil, 0, fmt.Errorf("count members: %w", err)
 		}
 	}
@@ -152,7 +152,7 @@ func setRole(ctx context.Context, q *db.Queries, actor, id int64, role string) (
 	if err := notSelf(actor, id); err != nil {
 		return db.Member{}, err
 	}
-	m, err := q.SetMemberRole(ctx, db.SetMemberRoleParams{ID: id, Role: role})
+	m, err := member.SetRole(ctx, q, db.SetMemberRoleParams{ID: id, Role: role})
 	return m, changed(err, "set role", id)
 }
 
@@ -161,7 +161,7 @@ func setPlan(ctx context.Context, q *db.Queries, actor, id int64, plan string) (
 	if err := notSelf(actor, id); err != nil {
 		return db.Member{}, err
 	}
-	m, err := q.SetMemberPlanPermanent(ctx, db.SetMemberPlanPermanentParams{ID: id, Plan: plan})
+	m, err := member.SetPlanPermanent(ctx, q, db.SetMemberPlanPermanentParams{ID: id, Plan: plan})
 	return m, changed(err, "set plan", id)
 }
 
@@ -175,13 +175,13 @@ func (h *AdminHandler) setStatus(ctx context.Context, actor, id int64, status st
 	var m db.Member
 	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
 		var err error
-		m, err = q.SetMemberStatus(ctx, db.SetMemberStatusParams{ID: id, Status: status})
+		m, err = member.SetStatus(ctx, q, db.SetMemberStatusParams{ID: id, Status: status})
 		if err = changed(err, "set status", id); err != nil || !suspend {
 			return err
 		}
 		// Revoking keeps every session of the member ended, also after a
 		// later reactivation.
-		if _, err := q.RevokeMemberSessions(ctx, id); err != nil {
+		if _, err := member.RevokeSessions(ctx, q, id); err != nil {
 			return fmt.Errorf("revoke sessions of member %d: %w", id, err)
 		}
 		return nil

@@ -79,7 +79,7 @@ func updateUser(ctx context.Context, q *db.Queries, id int64, email, name string
 	if err != nil {
 		return db.Member{}, err
 	}
-	m, err := q.UpdateMemberEmailName(ctx, db.UpdateMemberEmailNameParams{ID: id, Email: &email, Name: name})
+	m, err := member.UpdateEmailName(ctx, q, db.UpdateMemberEmailNameParams{ID: id, Email: &email, Name: name})
 	if database.IsUniqueViolation(err, "member_email_key") {
 		return db.Member{}, member.ErrEmailTaken
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/nestegg/nestegg/internal/external/idp"
 	"github.com/nestegg/nestegg/internal/member"
 	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/session"
 )
 
 // LogInWithIDPA signs in with an ID token of provider A.
@@ -47,10 +48,10 @@ type provider struct {
 var providerA = provider{
 	name: member.ProviderIDPA,
 	bySubject: func(q *db.Queries, ctx context.Context, sub string) (db.Member, error) {
-		return q.GetMemberByIdpA(ctx, &sub)
+		return member.GetByIdpA(ctx, q, &sub)
 	},
 	link: func(q *db.Queries, ctx context.Context, id int64, c idp.Claims) (db.Member, error) {
-		return q.LinkIdpA(ctx, db.LinkIdpAParams{ID: id, Subject: &c.Subject, Picture: optional(c.Picture)})
+		return member.LinkIdpA(ctx, q, db.LinkIdpAParams{ID: id, Subject: &c.Subject, Picture: optional(c.Picture)})
 	},
 	subjectOf: func(m db.Member) *string { return m.IdpAID },
 	newMember: func(c idp.Claims) db.CreateMemberParams {
@@ -61,10 +62,10 @@ var providerA = provider{
 var providerB = provider{
 	name: member.ProviderIDPB,
 	bySubject: func(q *db.Queries, ctx context.Context, sub string) (db.Member, error) {
-		return q.GetMemberByIdpB(ctx, &sub)
+		return member.GetByIdpB(ctx, q, &sub)
 	},
 	link: func(q *db.Queries, ctx context.Context, id int64, c idp.Claims) (db.Member, error) {
-		return q.LinkIdpB(ctx, db.LinkIdpBParams{ID: id, Subject: &c.Subject})
+		return member.LinkIdpB(ctx, q, db.LinkIdpBParams{ID: id, Subject: &c.Subject})
 	},
 	subjectOf: func(m db.Member) *string { return m.IdpBID },
 	newMember: func(c idp.Claims) db.CreateMemberParams {
@@ -127,7 +128,7 @@ func findOrCreate(ctx context.Context, q *db.Queries, p provider, c idp.Claims) 
 	}
 	email := strings.ToLower(strings.TrimSpace(c.Email))
 	if c.EmailVerified && email != "" {
-		m, err := q.GetMemberByEmail(ctx, email)
+		m, err := member.GetByEmail(ctx, q, email)
 		switch {
 		case err == nil:
 			if sub := p.subjectOf(m); sub != nil && *sub != c.Subject {
@@ -143,7 +144,7 @@ func findOrCreate(ctx context.Context, q *db.Queries, p provider, c idp.Claims) 
 				return db.Member{}, fmt.Errorf("link %s identity: %w", p.name, err)
 			}
 			if !m.EmailVerified {
-				if _, err := q.DeleteMemberAuthSessions(ctx, db.DeleteMemberAuthSessionsParams{MemberID: m.ID}); err != nil {
+				if _, err := session.EndMemberSessionsTx(ctx, q, db.DeleteMemberAuthSessionsParams{MemberID: m.ID}); err != nil {
 					return db.Member{}, fmt.Errorf("end sessions of linked member: %w", err)
 				}
 			}
@@ -159,7 +160,7 @@ func findOrCreate(ctx context.Context, q *db.Queries, p provider, c idp.Claims) 
 	}
 	params.Name = displayName(c)
 	params.Role = "USER"
-	m, err = q.CreateMember(ctx, params)
+	m, err = member.Create(ctx, q, params)
 	if err != nil {
 		return db.Member{}, fmt.Errorf("create member: %w", err)
 	}

@@ -121,7 +121,7 @@ func (h *Handler) LogIn(ctx context.Context, req api.LogInRequestObject) (api.Lo
 	if err != nil {
 		return nil, err
 	}
-	m, err := db.New(h.pool).GetMemberCredentials(ctx, email)
+	m, err := member.GetCredentials(ctx, db.New(h.pool), email)
 	var hash *string
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):

@@ -16,9 +16,11 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/budget"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/session"
+	"github.com/nestegg/nestegg/internal/transfer"
 )
 
 // Version is the document format this service writes and reads.
@@ -83,7 +85,7 @@ func (h *BackupHandler) Export(ctx context.Context, memberID int64) (api.Backup,
 		Budgets: []api.BackupBudget{}, OnetimeBudgets: &[]api.BackupOnetimeBudget{}, Transfers: []api.BackupTransfer{},
 	}
 
-	wallets, err := q.ListBackupWallets(ctx, memberID)
+	wallets, err := ledger.WalletsForBackupTx(ctx, q, memberID)
 	if err != nil {
 		return doc, fmt.Errorf("wallets of member %d: %w", memberID, err)
 	}
@@ -99,7 +101,7 @@ func (h *BackupHandler) Export(ctx context.Context, memberID int64) (api.Backup,
 		doc.Wallets = append(doc.Wallets, bw)
 	}
 
-	tags, err := q.ListTags(ctx, memberID)
+	tags, err := ledger.ListTagsTx(ctx, q, memberID)
 	if err != nil {
 		return doc, fmt.Errorf("tags of member %d: %w", memberID, err)
 	}
@@ -107,17 +109,17 @@ func (h *BackupHandler) Export(ctx context.Context, memberID int64) (api.Backup,
 		doc.Tags = append(doc.Tags, t.Name)
 	}
 
-	cats, err := q.ListCategories(ctx, memberID)
+	cats, err := ledger.ListCategoriesTx(ctx, q, memberID)
 	if err != nil {
 		return doc, fmt.Errorf("categories of member %d: %w", memberID, err)
 	}
 	refs := exportCategories(cats, &doc)
 
-	entries, err := q.ListBackupEntries(ctx, memberID)
+	entries, err := ledger.EntriesForBackupTx(ctx, q, memberID)
 	if err != nil {
 		return doc, fmt.Errorf("entries of member %d: %w", memberID, err)
 	}
-	tagRows, err := q.ListBackupEntryTags(ctx, memberID)
+	tagRows, err := ledger.EntryTagsForBackupTx(ctx, q, memberID)
 	if err != nil {
 		return doc, fmt.Errorf("entry tags of member %d: %w", memberID, err)
 	}
@@ -148,7 +150,7 @@ func (h *BackupHandler) Export(ctx context.Context, memberID int64) (api.Backup,
 		doc.Entries = append(doc.Entries, be)
 	}
 
-	transfers, err := q.ListBackupTransfers(ctx, memberID)
+	transfers, err := transfer.ForBackupTx(ctx, q, memberID)
 	if err != nil {
 		return doc, fmt.Errorf("transfers of member %d: %w", memberID, err)
 	}
@@ -168,7 +170,7 @@ func (h *BackupHandler) Export(ctx context.Context, memberID int64) (api.Backup,
 		doc.Transfers = append(doc.Transfers, bt)
 	}
 
-	recs, err := q.ListRecurrings(ctx, memberID)
+	recs, err := ledger.ListRecurringsTx(ctx, q, memberID)
 	if err != nil {
 		return doc, fmt.Errorf("recurring entries of member %d: %w", memberID, err)
 	}
@@ -184,7 +186,7 @@ func (h *BackupHandler) Export(ctx context.Context, memberID int64) (api.Backup,
 	if err != nil {
 		return doc, err
 	}
-	budgets, err := q.ListBackupBudgets(ctx, db.ListBackupBudgetsParams{MemberID: memberID, Year: year, Month: month})
+	budgets, err := budget.ForBackupTx(ctx, q, db.ListBackupBudgetsParams{MemberID: memberID, Year: year, Month: month})
 	if err != nil {
 		return doc, fmt.Errorf("budgets of member %d: %w", memberID, err)
 	}
@@ -193,7 +195,7 @@ func (h *BackupHandler) Export(ctx context.Context, memberID int64) (api.Backup,
 			doc.Budgets = append(doc.Budgets, api.BackupBudget{Category: *cat, CategoryParent: parent, Amount: b.Amount})
 		}
 	}
-	onetime, err := q.ListBackupOnetimeBudgets(ctx, memberID)
+	onetime, err := budget.OnetimeForBackupTx(ctx, q, memberID)
 	if err != nil {
 		return doc, fmt.Errorf("one-time budgets of member %d: %w", memberID, err)
 	}
@@ -205,7 +207,7 @@ func (h *BackupHandler) Export(ctx context.Context, memberID int64) (api.Backup,
 		})
 	}
 
-	quick, err := q.ListQuickEntries(ctx, memberID)
+	quick, err := ledger.ListQuickEntriesTx(ctx, q, memberID)
 	if err != nil {
 		return doc, fmt.Errorf("quick entries of member %d: %w", memberID, err)
 	}

@@ -90,7 +90,7 @@ type restorer struct {
 func (r *restorer) run(ctx context.Context, doc api.Backup) (Counts, error) {
 	// The ledger's own lock: a parallel create cannot slip in between the
 	// deletion and the recreation.
-	if err := r.q.LockMemberLedger(ctx, r.memberID); err != nil {
+	if err := ledger.LockLedgerTx(ctx, r.q, r.memberID); err != nil {
 		return Counts{}, fmt.Errorf("lock ledger of member %d: %w", r.memberID, err)
 	}
 	// Transfers first (their sides are entries), and investments, which
@@ -102,10 +102,10 @@ func (r *restorer) run(ctx context.Context, doc api.Backup) (Counts, error) {
 		return Counts{}, err
 	}
 	// Budgets of every month (the document holds one month's).
-	if err := r.q.DeleteMemberBudgets(ctx, r.memberID); err != nil {
+	if err := budget.DeleteAllTx(ctx, r.q, r.memberID); err != nil {
 		return Counts{}, fmt.Errorf("delete budgets of member %d: %w", r.memberID, err)
 	}
-	if err := r.q.DeleteMemberOnetimeBudgets(ctx, r.memberID); err != nil {
+	if err := budget.DeleteAllOnetimeTx(ctx, r.q, r.memberID); err != nil {
 		return Counts{}, fmt.Errorf("delete one-time budgets of member %d: %w", r.memberID, err)
 	}
 	if err := ledger.DeleteLedgerTx(ctx, r.q, r.memberID); err != nil {
@@ -191,7 +191,7 @@ func (r *restorer) restoreTags(ctx context.Context, doc api.Backup) error {
 	if len(names) == 0 {
 		return nil
 	}
-	rows, err := r.q.EnsureTags(ctx, db.EnsureTagsParams{MemberID: r.memberID, Names: names})
+	rows, err := ledger.EnsureTagRowsTx(ctx, r.q, db.EnsureTagsParams{MemberID: r.memberID, Names: names})
 	if err != nil {
 		return fmt.Errorf("restore tags: %w", err)
 	}
@@ -304,12 +304,12 @@ func (r *restorer) restoreEntries(ctx context.Context, doc api.Backup) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	if _, err := r.q.CopyEntries(ctx, rows); err != nil {
+	if _, err := ledger.CopyEntriesTx(ctx, r.q, rows); err != nil {
 		return fmt.Errorf("restore entries: %w", err)
 	}
 	// The entries this transaction inserted, in id order, are the
 	// document's (an entry the member writes meanwhile is not among them).
-	ids, err := r.q.ListEntryIDs(ctx, r.memberID)
+	ids, err := ledger.InsertedEntryIDsTx(ctx, r.q, r.memberID)
 	if err != nil {
 		return fmt.Errorf("restored entry ids: %w", err)
 	}
@@ -329,7 +329,7 @@ func (r *restorer) restoreEntries(ctx context.Context, doc api.Backup) error {
 		}
 	}
 	if len(links) > 0 {
-		if _, err := r.q.CopyEntryTags(ctx, links); err != nil {
+		if _, err := ledger.CopyEntryTagsTx(ctx, r.q, links); err != nil {
 			return fmt.Errorf("restore entry tags: %w", err)
 		}
 	}
@@ -374,11 +374,11 @@ func (r *restorer) restoreTransfers(ctx context.Context, doc api.Backup) ([]db.C
 		inputs[i] = in
 		rows[i] = db.CopyTransfersParams{MemberID: r.memberID, TransferDate: in.From.Date, Amount: in.From.Amount, Memo: in.From.Memo}
 	}
-	if _, err := r.q.CopyTransfers(ctx, rows); err != nil {
+	if _, err := transfer.CopyTx(ctx, r.q, rows); err != nil {
 		return nil, fmt.Errorf("restore transfers: %w", err)
 	}
 	// As with entries: the transfers this transaction inserted, in id order.
-	ids, err := r.q.ListTransferIDs(ctx, r.memberID)
+	ids, err := transfer.InsertedIDsTx(ctx, r.q, r.memberID)
 	if err != nil {
 		return nil, fmt.Errorf("restored transfer ids: %w", err)
 	}
@@ -410,7 +410,7 @@ func (r *restorer) linkFees(ctx context.Context, doc api.Backup) error {
 	if len(transfers) == 0 {
 		return nil
 	}
-	n, err := r.q.SetTransferFees(ctx, db.SetTransferFeesParams{MemberID: r.memberID, TransferIds: transfers, EntryIds: entries})
+	n, err := transfer.SetFeesTx(ctx, r.q, db.SetTransferFeesParams{MemberID: r.memberID, TransferIds: transfers, EntryIds: entries})
 	if err != nil {
 		return fmt.Errorf("link transfer fees: %w", err)
 	}

@@ -2,16 +2,14 @@ package board
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
 	"golang.org/x/text/cases"
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/settings"
 	"github.com/nestegg/nestegg/internal/text"
 )
 
@@ -51,29 +49,14 @@ func SetSpamKeywords(ctx context.Context, q *db.Queries, keywords []string) ([]s
 			clean = append(clean, k)
 		}
 	}
-	raw, err := json.Marshal(clean)
-	if err != nil {
-		return nil, fmt.Errorf("encode spam keywords: %w", err)
-	}
-	if err := q.PutSpamKeywords(ctx, raw); err != nil {
-		return nil, fmt.Errorf("store spam keywords: %w", err)
+	if err := settings.SetSpamKeywords(ctx, q, clean); err != nil {
+		return nil, err
 	}
 	return clean, nil
 }
 
 func spamKeywords(ctx context.Context, q *db.Queries) ([]string, error) {
-	raw, err := q.GetSpamKeywords(ctx)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return []string{}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read spam keywords: %w", err)
-	}
-	keywords := []string{}
-	if err := json.Unmarshal(raw, &keywords); err != nil {
-		return nil, fmt.Errorf("decode spam keywords: %w", err)
-	}
-	return keywords, nil
+	return settings.SpamKeywords(ctx, q)
 }
 
 // fold maps text to its Unicode case-folded form, so that "ÄPFEL" matches

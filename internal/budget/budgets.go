@@ -121,7 +121,7 @@ func CreateBudgetTx(ctx context.Context, q *db.Queries, memberID int64, b Budget
 	if err := checkAmount("/amount", b.Amount); err != nil {
 		return Budget{}, err
 	}
-	c, err := q.GetCategory(ctx, db.GetCategoryParams{MemberID: memberID, ID: b.CategoryID})
+	c, err := ledger.GetCategoryTx(ctx, q, db.GetCategoryParams{MemberID: memberID, ID: b.CategoryID})
 	if err := database.NoRows(err, ledger.ErrCategoryNotFound, fmt.Sprintf("category %d", b.CategoryID)); err != nil {
 		return Budget{}, err
 	}

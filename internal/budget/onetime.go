@@ -56,7 +56,7 @@ func checkOnetimeCategory(ctx context.Context, q *db.Queries, memberID int64, id
 	if id == nil {
 		return nil
 	}
-	c, err := q.GetCategory(ctx, db.GetCategoryParams{MemberID: memberID, ID: *id})
+	c, err := ledger.GetCategoryTx(ctx, q, db.GetCategoryParams{MemberID: memberID, ID: *id})
 	if err := database.NoRows(err, ledger.ErrCategoryNotFound, fmt.Sprintf("category %d", *id)); err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/problem"
 )
 
@@ -57,7 +58,7 @@ func checkWallet(ctx context.Context, q *db.Queries, memberID int64, id *int64) 
 	if id == nil {
 		return nil
 	}
-	w, err := q.GetWallet(ctx, db.GetWalletParams{MemberID: memberID, ID: *id})
+	w, err := ledger.GetWalletTx(ctx, q, db.GetWalletParams{MemberID: memberID, ID: *id})
 	if err := database.NoRows(err, errWalletNotFound, fmt.Sprintf("wallet %d", *id)); err != nil {
 		return err
 	}

@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/jackc/pgx/v5"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/oapi-codegen/runtime/types"
 	"github.com/shopspring/decimal"
@@ -15,6 +16,7 @@ import (
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/fx"
+	"github.com/nestegg/nestegg/internal/member"
 	"github.com/nestegg/nestegg/internal/money"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
@@ -581,7 +583,7 @@ func MonthStartDay(ctx context.Context, q *db.Queries, memberID int64) (int, err
 	if p := session.PrincipalFrom(ctx); p != nil && p.MemberID == memberID && p.MonthStartDay >= 1 {
 		return p.MonthStartDay, nil
 	}
-	d, err := q.GetMonthStartDay(ctx, memberID)
+	d, err := member.MonthStartDay(ctx, q, memberID)
 	if err != nil {
 		return 1, fmt.Errorf("month start day of member %d: %w", memberID, err)
 	}

@@ -243,7 +243,7 @@ func BootstrapAdmin(ctx context.Context, pool *pgxpool.Pool, email, pw string) e
 		if err := q.ResetAdminAccount(ctx, db.ResetAdminAccountParams{ID: existing.ID, PasswordHash: &hash}); err != nil {
 			return fmt.Errorf("reset administrator account: %w", err)
 		}
-		if _, err := q.DeleteMemberAuthSessions(ctx, db.DeleteMemberAuthSessionsParams{MemberID: existing.ID}); err != nil {
+		if _, err := session.EndMemberSessionsTx(ctx, q, db.DeleteMemberAuthSessionsParams{MemberID: existing.ID}); err != nil {
 			return fmt.Errorf("end administrator account's sessions: %w", err)
 		}
 		return nil

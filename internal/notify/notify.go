@@ -155,7 +155,7 @@ func (h *NotifyHandler) Intake(ctx context.Context, memberID int64, msg string, 
 		if res, dup, err := duplicate(ctx, q, memberID, key, n.Kind == intake.KindCancel); dup || err != nil {
 			return res, err
 		}
-		wallets, err := q.ListNotifyWallets(ctx, memberID)
+		wallets, err := ledger.ListWalletNamesTx(ctx, q, memberID)
 		if err != nil {
 			return Result{}, fmt.Errorf("wallets of member %d: %w", memberID, err)
 		}
@@ -174,7 +174,7 @@ func (h *NotifyHandler) Intake(ctx context.Context, memberID int64, msg string, 
 // with it, and a redelivery must not match and delete the next equal
 // payment. The caller holds the member's notification lock.
 func duplicate(ctx context.Context, q *db.Queries, memberID int64, key string, cancel bool) (Result, bool, error) {
-	old, err := q.GetEntryByNotifKey(ctx, db.GetEntryByNotifKeyParams{MemberID: memberID, NotifKey: &key})
+	old, err := ledger.EntryByNotifKeyTx(ctx, q, db.GetEntryByNotifKeyParams{MemberID: memberID, NotifKey: &key})
 	switch {
 	case err == nil:
 		e, err := withTags(ctx, q, memberID, old)
@@ -301,7 +301,7 @@ func createTx(ctx context.Context, q *db.Queries, memberID int64, p payment, key
 		}
 	}
 	if p.merchant != "" {
-		id, err := q.MostUsedCategoryForMemo(ctx, db.MostUsedCategoryForMemoParams{
+		id, err := ledger.MostUsedCategoryForMemoTx(ctx, q, db.MostUsedCategoryForMemoParams{
 			MemberID: memberID, Type: ledger.TypeExpense, MemoPattern: "%" + likeEscaper.Replace(p.merchant) + "%",
 		})
 		switch {
@@ -329,7 +329,7 @@ func cancelTx(ctx context.Context, q *db.Queries, memberID int64, p payment, key
 	if p.wallet != nil {
 		arg.WalletID = &p.wallet.ID
 	}
-	old, err := q.FindCancelledEntry(ctx, arg)
+	old, err := ledger.FindCancelledEntryTx(ctx, q, arg)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Result{Outcome: OutcomeIgnored, Reason: ReasonNoMatch}, nil
 	}
@@ -341,7 +341,7 @@ func cancelTx(ctx context.Context, q *db.Queries, memberID int64, p payment, key
 		return Result{}, err
 	}
 	if old.Pending {
-		if _, err := q.DeleteEntry(ctx, db.DeleteEntryParams{MemberID: memberID, ID: old.ID}); err != nil {
+		if _, err := ledger.DeleteEntryTx(ctx, q, db.DeleteEntryParams{MemberID: memberID, ID: old.ID}); err != nil {
 			return Result{}, fmt.Errorf("delete cancelled entry %d: %w", old.ID, err)
 		}
 		return Result{Outcome: OutcomeDeleted, Entry: &e}, nil
@@ -358,7 +358,7 @@ func cancelTx(ctx context.Context, q *db.Queries, memberID int64, p payment, key
 }
 
 func withTags(ctx context.Context, q *db.Queries, memberID int64, row db.AccountEntry) (ledger.Entry, error) {
-	rows, err := q.ListEntryTags(ctx, db.ListEntryTagsParams{MemberID: memberID, EntryIds: []int64{row.ID}})
+	rows, err := ledger.ListEntryTagsTx(ctx, q, db.ListEntryTagsParams{MemberID: memberID, EntryIds: []int64{row.ID}})
 	if err != nil {
 		return ledger.Entry{}, fmt.Errorf("tags of entry %d: %w", row.ID, err)
 	}

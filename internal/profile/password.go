@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/jackc/pgx/v5"
+
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
@@ -74,7 +75,7 @@ func (h *ProfileHandler) changePassword(ctx context.Context, p *session.Principa
 		return err
 	}
 	return database.InTx(ctx, h.pool, func(q *db.Queries) error {
-		epoch, err := q.ReplaceMemberPassword(ctx, db.ReplaceMemberPasswordParams{ID: p.MemberID, NewHash: &newHash, OldHash: oldHash})
+		epoch, err := member.ReplacePassword(ctx, q, db.ReplaceMemberPasswordParams{ID: p.MemberID, NewHash: &newHash, OldHash: oldHash})
 		if errors.Is(err, pgx.ErrNoRows) {
 			return errPasswordChanged
 		}
@@ -89,7 +90,7 @@ func (h *ProfileHandler) changePassword(ctx context.Context, p *session.Principa
 // one against the member's guesses. It returns the hash pw matched, or nil
 // for a wrong password.
 func (h *ProfileHandler) checkPassword(ctx context.Context, id int64, pw string) (*string, error) {
-	hash, err := db.New(h.pool).GetMemberPasswordHash(ctx, id)
+	hash, err := member.PasswordHash(ctx, db.New(h.pool), id)
 	if err = member.Self(err, id); err != nil {
 		return nil, err
 	}

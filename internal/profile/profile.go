@@ -38,7 +38,7 @@ func (h *ProfileHandler) UpdateProfile(ctx context.Context, req api.UpdateProfil
 		if err != nil || req.Body.MonthStartDay == nil {
 			return m, err
 		}
-		m, err = q.SetMonthStartDay(ctx, db.SetMonthStartDayParams{ID: id, MonthStartDay: int16(*req.Body.MonthStartDay)})
+		m, err = member.SetMonthStartDay(ctx, q, db.SetMonthStartDayParams{ID: id, MonthStartDay: int16(*req.Body.MonthStartDay)})
 		return m, updated(err, id)
 	})
 	if err != nil {
@@ -53,7 +53,7 @@ func rename(ctx context.Context, q *db.Queries, id int64, name string) (db.Membe
 	if err != nil {
 		return db.Member{}, err
 	}
-	m, err := q.UpdateMemberName(ctx, db.UpdateMemberNameParams{ID: id, Name: name})
+	m, err := member.UpdateName(ctx, q, db.UpdateMemberNameParams{ID: id, Name: name})
 	return m, updated(err, id)
 }
 
@@ -92,7 +92,7 @@ func (h *ProfileHandler) setProfileImageTx(ctx context.Context, q *db.Queries, i
 		params.ProfileImage = &clean
 		params.ProfileImageID = pgtype.UUID{Bytes: img.ID, Valid: true}
 	}
-	m, err := q.UpdateMemberProfileImage(ctx, params)
+	m, err := member.UpdateProfileImage(ctx, q, params)
 	return m, updated(err, id)
 }
 

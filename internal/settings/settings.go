@@ -59,3 +59,19 @@ func put(ctx context.Context, q *db.Queries, key string, v any) error {
 	}
 	return nil
 }
+
+// SpamKeywords answers the board's spam keyword list (none until an
+// administrator sets one).
+func SpamKeywords(ctx context.Context, q *db.Queries) ([]string, error) {
+	keywords := []string{}
+	if err := get(ctx, q, KeySpamKeywords, &keywords); err != nil {
+		return nil, err
+	}
+	return keywords, nil
+}
+
+// SetSpamKeywords stores the board's spam keyword list as given (the board
+// cleans it).
+func SetSpamKeywords(ctx context.Context, q *db.Queries, keywords []string) error {
+	return put(ctx, q, KeySpamKeywords, keywords)
+}

@@ -112,7 +112,7 @@ func CreateTx(ctx context.Context, q *db.Queries, memberID int64, in Input) (Tra
 	if err != nil {
 		return Transfer{}, err
 	}
-	if _, err := q.LinkTransferEntries(ctx, db.LinkTransferEntriesParams{
+	if _, err := ledger.LinkTransferEntriesTx(ctx, q, db.LinkTransferEntriesParams{
 		MemberID: memberID, TransferID: &t.ID, EntryIds: []int64{from.ID, to.ID},
 	}); err != nil {
 		return Transfer{}, fmt.Errorf("link entries of transfer %d: %w", t.ID, err)
@@ -142,7 +142,7 @@ func UpdateTx(ctx context.Context, q *db.Queries, memberID, id int64, in Input) 
 	if err := checkWallets(ctx, q, memberID, in); err != nil {
 		return Transfer{}, err
 	}
-	sides, err := q.ListTransferSides(ctx, db.ListTransferSidesParams{MemberID: memberID, TransferID: &t.ID})
+	sides, err := ledger.TransferSidesTx(ctx, q, db.ListTransferSidesParams{MemberID: memberID, TransferID: &t.ID})
 	if err != nil {
 		return Transfer{}, fmt.Errorf("sides of transfer %d: %w", id, err)
 	}
@@ -172,7 +172,7 @@ func UpdateTx(ctx context.Context, q *db.Queries, memberID, id int64, in Input) 
 // from a missing one by a different answer.
 func checkWallets(ctx context.Context, q *db.Queries, memberID int64, in Input) error {
 	for _, id := range []int64{*in.From.WalletID, *in.To.WalletID} {
-		_, err := q.GetWallet(ctx, db.GetWalletParams{MemberID: memberID, ID: id})
+		_, err := ledger.GetWalletTx(ctx, q, db.GetWalletParams{MemberID: memberID, ID: id})
 		if err := database.NoRows(err, ledger.ErrWalletNotFound, fmt.Sprintf("wallet %d", id)); err != nil {
 			return err
 		}
@@ -201,7 +201,7 @@ func updateEntry(ctx context.Context, q *db.Queries, memberID, id int64, e ledge
 // or deleted. It answers the fee entry's id (nil for none).
 func updateFee(ctx context.Context, q *db.Queries, memberID int64, old *int64, in Input) (*int64, error) {
 	if old != nil {
-		prev, err := q.GetEntryForUpdate(ctx, db.GetEntryForUpdateParams{MemberID: memberID, ID: *old})
+		prev, err := ledger.GetEntryForUpdateTx(ctx, q, db.GetEntryForUpdateParams{MemberID: memberID, ID: *old})
 		if errors.Is(err, pgx.ErrNoRows) {
 			// The member deleted the fee entry meanwhile: as if there were none.
 			return updateFee(ctx, q, memberID, nil, in)
@@ -210,7 +210,7 @@ func updateFee(ctx context.Context, q *db.Queries, memberID int64, old *int64, i
 			return nil, fmt.Errorf("fee entry %d: %w", *old, err)
 		}
 		if in.Fee == 0 {
-			if _, err := q.DeleteEntry(ctx, db.DeleteEntryParams{MemberID: memberID, ID: *old}); err != nil {
+			if _, err := ledger.DeleteEntryTx(ctx, q, db.DeleteEntryParams{MemberID: memberID, ID: *old}); err != nil {
 				return nil, fmt.Errorf("delete fee entry %d: %w", *old, err)
 			}
 			return nil, nil
@@ -235,7 +235,7 @@ func DeleteTx(ctx context.Context, q *db.Queries, memberID, id int64) error {
 		return err
 	}
 	if t.FeeEntryID != nil {
-		if _, err := q.DeleteEntry(ctx, db.DeleteEntryParams{MemberID: memberID, ID: *t.FeeEntryID}); err != nil {
+		if _, err := ledger.DeleteEntryTx(ctx, q, db.DeleteEntryParams{MemberID: memberID, ID: *t.FeeEntryID}); err != nil {
 			return fmt.Errorf("delete fee entry of transfer %d: %w", id, err)
 		}
 	}

@@ -1,0 +1,126 @@
+package ledger
+
+import (
+	"context"
+
+	"github.com/nestegg/nestegg/generated/db"
+)
+
+// Reads and writes of the ledger's tables for other areas (backup, transfer,
+// notify, budget, invest), inside their transaction (q): the ledger owns
+// these tables, and no other area calls their queries itself.
+
+// ListTagsTx answers the member's tags in their order.
+func ListTagsTx(ctx context.Context, q *db.Queries, memberID int64) ([]db.AccountTag, error) {
+	return q.ListTags(ctx, memberID)
+}
+
+// ListCategoriesTx answers the member's categories in their order.
+func ListCategoriesTx(ctx context.Context, q *db.Queries, memberID int64) ([]db.AccountCategory, error) {
+	return q.ListCategories(ctx, memberID)
+}
+
+// EntriesForBackupTx answers every entry of the member that is not a transfer side, oldest first.
+func EntriesForBackupTx(ctx context.Context, q *db.Queries, memberID int64) ([]db.AccountEntry, error) {
+	return q.ListBackupEntries(ctx, memberID)
+}
+
+// EntryTagsForBackupTx answers the tag names of all of the member's entries.
+func EntryTagsForBackupTx(ctx context.Context, q *db.Queries, memberID int64) ([]db.ListBackupEntryTagsRow, error) {
+	return q.ListBackupEntryTags(ctx, memberID)
+}
+
+// ListRecurringsTx answers the member's recurring entries.
+func ListRecurringsTx(ctx context.Context, q *db.Queries, memberID int64) ([]db.Recurring, error) {
+	return q.ListRecurrings(ctx, memberID)
+}
+
+// ListQuickEntriesTx answers the member's quick entries.
+func ListQuickEntriesTx(ctx context.Context, q *db.Queries, memberID int64) ([]db.QuickEntry, error) {
+	return q.ListQuickEntries(ctx, memberID)
+}
+
+// WalletsForBackupTx answers the member's wallets in their order.
+func WalletsForBackupTx(ctx context.Context, q *db.Queries, memberID int64) ([]db.Wallet, error) {
+	return q.ListBackupWallets(ctx, memberID)
+}
+
+// EnsureTagRowsTx creates the member's tags of the names that do not exist yet and answers every name's row.
+func EnsureTagRowsTx(ctx context.Context, q *db.Queries, arg db.EnsureTagsParams) ([]db.EnsureTagsRow, error) {
+	return q.EnsureTags(ctx, arg)
+}
+
+// CopyEntriesTx inserts many entries with COPY (restore).
+func CopyEntriesTx(ctx context.Context, q *db.Queries, arg []db.CopyEntriesParams) (int64, error) {
+	return q.CopyEntries(ctx, arg)
+}
+
+// InsertedEntryIDsTx answers the ids of the member's entries this transaction inserted, in order.
+func InsertedEntryIDsTx(ctx context.Context, q *db.Queries, memberID int64) ([]int64, error) {
+	return q.ListEntryIDs(ctx, memberID)
+}
+
+// CopyEntryTagsTx inserts many entry tags with COPY (restore).
+func CopyEntryTagsTx(ctx context.Context, q *db.Queries, arg []db.CopyEntryTagsParams) (int64, error) {
+	return q.CopyEntryTags(ctx, arg)
+}
+
+// LockLedgerTx takes the member's ledger lock for the transaction.
+func LockLedgerTx(ctx context.Context, q *db.Queries, memberID int64) error {
+	return q.LockMemberLedger(ctx, memberID)
+}
+
+// GetCategoryTx answers one of the member's categories (pgx.ErrNoRows for none).
+func GetCategoryTx(ctx context.Context, q *db.Queries, arg db.GetCategoryParams) (db.AccountCategory, error) {
+	return q.GetCategory(ctx, arg)
+}
+
+// GetWalletTx answers one of the member's wallets (pgx.ErrNoRows for none).
+func GetWalletTx(ctx context.Context, q *db.Queries, arg db.GetWalletParams) (db.Wallet, error) {
+	return q.GetWallet(ctx, arg)
+}
+
+// ListWalletNamesTx answers the member's wallets' ids, names and types in their order.
+func ListWalletNamesTx(ctx context.Context, q *db.Queries, memberID int64) ([]db.ListNotifyWalletsRow, error) {
+	return q.ListNotifyWallets(ctx, memberID)
+}
+
+// EntryByNotifKeyTx answers the member's entry recorded from the notification key (pgx.ErrNoRows for none).
+func EntryByNotifKeyTx(ctx context.Context, q *db.Queries, arg db.GetEntryByNotifKeyParams) (db.AccountEntry, error) {
+	return q.GetEntryByNotifKey(ctx, arg)
+}
+
+// MostUsedCategoryForMemoTx answers the category most used by the member's confirmed entries of a type whose memo matches.
+func MostUsedCategoryForMemoTx(ctx context.Context, q *db.Queries, arg db.MostUsedCategoryForMemoParams) (int64, error) {
+	return q.MostUsedCategoryForMemo(ctx, arg)
+}
+
+// FindCancelledEntryTx finds and locks the latest expense a card cancellation undoes.
+func FindCancelledEntryTx(ctx context.Context, q *db.Queries, arg db.FindCancelledEntryParams) (db.AccountEntry, error) {
+	return q.FindCancelledEntry(ctx, arg)
+}
+
+// DeleteEntryTx deletes one of the member's entries as it is (no transfer check: the caller owns that rule).
+func DeleteEntryTx(ctx context.Context, q *db.Queries, arg db.DeleteEntryParams) (int64, error) {
+	return q.DeleteEntry(ctx, arg)
+}
+
+// ListEntryTagsTx answers the tag names of the member's entries.
+func ListEntryTagsTx(ctx context.Context, q *db.Queries, arg db.ListEntryTagsParams) ([]db.ListEntryTagsRow, error) {
+	return q.ListEntryTags(ctx, arg)
+}
+
+// LinkTransferEntriesTx marks entries as the sides of a transfer.
+func LinkTransferEntriesTx(ctx context.Context, q *db.Queries, arg db.LinkTransferEntriesParams) (int64, error) {
+	return q.LinkTransferEntries(ctx, arg)
+}
+
+// TransferSidesTx answers the sides of a transfer.
+func TransferSidesTx(ctx context.Context, q *db.Queries, arg db.ListTransferSidesParams) ([]db.ListTransferSidesRow, error) {
+	return q.ListTransferSides(ctx, arg)
+}
+
+// GetEntryForUpdateTx answers and locks one of the member's entries.
+func GetEntryForUpdateTx(ctx context.Context, q *db.Queries, arg db.GetEntryForUpdateParams) (db.AccountEntry, error) {
+	return q.GetEntryForUpdate(ctx, arg)
+}
