@@ -4,11 +4,25 @@ VALUES (@member_id, @content_type, @data, @sha256, @now)
 RETURNING id;
 
 -- name: GetBoardImage :one
-SELECT content_type, data, sha256 FROM board_image WHERE id = @id;
+SELECT content_type, data, sha256, meta_stripped FROM board_image WHERE id = @id;
 
 -- name: GetBoardImageTag :one
--- Enough to answer a conditional request without reading the bytes.
-SELECT sha256 FROM board_image WHERE id = @id;
+-- Enough to answer a conditional request without reading the bytes (an
+-- image stored before stripping has no tag of its served bytes yet).
+SELECT sha256, meta_stripped FROM board_image WHERE id = @id;
+
+-- name: ListUnstrippedImages :many
+-- A batch of images stored before metadata was stripped.
+SELECT id, content_type, data FROM board_image WHERE NOT meta_stripped ORDER BY id LIMIT @lim;
+
+-- name: SaveStrippedImage :execrows
+UPDATE board_image SET data = @data, sha256 = @sha256, meta_stripped = true
+WHERE id = @id AND NOT meta_stripped;
+
+-- name: DeleteUnstrippableImage :execrows
+-- An old image whose container does not hold together: it cannot be shown
+-- without what it carries, so it goes (an upload would be refused today).
+DELETE FROM board_image WHERE id = @id AND NOT meta_stripped;
 
 
 -- name: ReserveImageUpload :one

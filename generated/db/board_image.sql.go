@@ -48,6 +48,20 @@ func (q *Queries) DeleteImageUploadDaysBefore(ctx context.Context, before time.T
 	return err
 }
 
+const deleteUnstrippableImage = `-- name: DeleteUnstrippableImage :execrows
+DELETE FROM board_image WHERE id = $1 AND NOT meta_stripped
+`
+
+// An old image whose container does not hold together: it cannot be shown
+// without what it carries, so it goes (an upload would be refused today).
+func (q *Queries) DeleteUnstrippableImage(ctx context.Context, id pgtype.UUID) (int64, error) {
+	result, err := q.db.Exec(ctx, deleteUnstrippableImage, id)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const deleteUnusedImages = `-- name: DeleteUnusedImages :execrows
 DELETE FROM board_image WHERE id IN (
     SELECT i.id FROM board_image i
@@ -69,32 +83,75 @@ func (q *Queries) DeleteUnusedImages(ctx context.Context, before time.Time) (int
 }
 
 const getBoardImage = `-- name: GetBoardImage :one
-SELECT content_type, data, sha256 FROM board_image WHERE id = $1
+SELECT content_type, data, sha256, meta_stripped FROM board_image WHERE id = $1
 `
 
 type GetBoardImageRow struct {
-	ContentType string
-	Data        []byte
-	Sha256      string
+	ContentType  string
+	Data         []byte
+	Sha256       string
+	MetaStripped bool
 }
 
 func (q *Queries) GetBoardImage(ctx context.Context, id pgtype.UUID) (GetBoardImageRow, error) {
 	row := q.db.QueryRow(ctx, getBoardImage, id)
 	var i GetBoardImageRow
-	err := row.Scan(&i.ContentType, &i.Data, &i.Sha256)
+	err := row.Scan(
+		&i.ContentType,
+		&i.Data,
+		&i.Sha256,
+		&i.MetaStripped,
+	)
 	return i, err
 }
 
 const getBoardImageTag = `-- name: GetBoardImageTag :one
-SELECT sha256 FROM board_image WHERE id = $1
+SELECT sha256, meta_stripped FROM board_image WHERE id = $1
 `
 
-// Enough to answer a conditional request without reading the bytes.
-func (q *Queries) GetBoardImageTag(ctx context.Context, id pgtype.UUID) (string, error) {
+type GetBoardImageTagRow struct {
+	Sha256       string
+	MetaStripped bool
+}
+
+// Enough to answer a conditional request without reading the bytes (an
+// image stored before stripping has no tag of its served bytes yet).
+func (q *Queries) GetBoardImageTag(ctx context.Context, id pgtype.UUID) (GetBoardImageTagRow, error) {
 	row := q.db.QueryRow(ctx, getBoardImageTag, id)
-	var sha256 string
-	err := row.Scan(&sha256)
-	return sha256, err
+	var i GetBoardImageTagRow
+	err := row.Scan(&i.Sha256, &i.MetaStripped)
+	return i, err
+}
+
+const listUnstrippedImages = `-- name: ListUnstrippedImages :many
+SELECT id, content_type, data FROM board_image WHERE NOT meta_stripped ORDER BY id LIMIT $1
+`
+
+type ListUnstrippedImagesRow struct {
+	ID          pgtype.UUID
+	ContentType string
+	Data        []byte
+}
+
+// A batch of images stored before metadata was stripped.
+func (q *Queries) ListUnstrippedImages(ctx context.Context, lim int32) ([]ListUnstrippedImagesRow, error) {
+	rows, err := q.db.Query(ctx, listUnstrippedImages, lim)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListUnstrippedImagesRow{}
+	for rows.Next() {
+		var i ListUnstrippedImagesRow
+		if err := rows.Scan(&i.ID, &i.ContentType, &i.Data); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const lockMemberImages = `-- name: LockMemberImages :many
@@ -149,4 +206,23 @@ func (q *Queries) ReserveImageUpload(ctx context.Context, arg ReserveImageUpload
 	var uploads int32
 	err := row.Scan(&uploads)
 	return uploads, err
+}
+
+const saveStrippedImage = `-- name: SaveStrippedImage :execrows
+UPDATE board_image SET data = $1, sha256 = $2, meta_stripped = true
+WHERE id = $3 AND NOT meta_stripped
+`
+
+type SaveStrippedImageParams struct {
+	Data   []byte
+	Sha256 string
+	ID     pgtype.UUID
+}
+
+func (q *Queries) SaveStrippedImage(ctx context.Context, arg SaveStrippedImageParams) (int64, error) {
+	result, err := q.db.Exec(ctx, saveStrippedImage, arg.Data, arg.Sha256, arg.ID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }

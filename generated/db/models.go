@@ -77,12 +77,13 @@ type AuthSession struct {
 }
 
 type BoardImage struct {
-	ID          pgtype.UUID
-	MemberID    int64
-	ContentType string
-	Data        []byte
-	Sha256      string
-	CreatedAt   time.Time
+	ID           pgtype.UUID
+	MemberID     int64
+	ContentType  string
+	Data         []byte
+	Sha256       string
+	CreatedAt    time.Time
+	MetaStripped bool
 }
 
 type Budget struct {

@@ -175,18 +175,29 @@ func (h *BoardHandler) GetBoardImage(ctx context.Context, req api.GetBoardImageR
 	id := pgtype.UUID{Bytes: req.ID, Valid: true}
 	cacheControl := imageCacheControl
 	if inm := req.Params.IfNoneMatch; inm != nil {
-		sum, err := q.GetBoardImageTag(ctx, id)
+		tag, err := q.GetBoardImageTag(ctx, id)
 		if err := database.NoRows(err, errImageNotFound, "read image tag"); err != nil {
 			return nil, err
 		}
-		etag := `"` + sum + `"`
-		if etagMatches(*inm, etag) {
+		etag := `"` + tag.Sha256 + `"`
+		if tag.MetaStripped && etagMatches(*inm, etag) {
 			return api.GetBoardImage304Response{Headers: api.GetBoardImage304ResponseHeaders{CacheControl: &cacheControl, ETag: &etag}}, nil
 		}
 	}
 	img, err := q.GetBoardImage(ctx, id)
 	if err := database.NoRows(err, errImageNotFound, "read image"); err != nil {
 		return nil, err
+	}
+	if !img.MetaStripped {
+		// Stored before every metadata container was stripped: served
+		// stripped until the image-cleanup job rewrites it, never as stored.
+		data, err := imagemeta.Strip(img.ContentType, img.Data)
+		if err != nil {
+			slog.WarnContext(ctx, "an old image cannot be stripped of its metadata: not served", "image_id", req.ID, "error", err)
+			return nil, errImageNotFound
+		}
+		sum := sha256.Sum256(data)
+		img.Data, img.Sha256 = data, hex.EncodeToString(sum[:])
 	}
 	etag := `"` + img.Sha256 + `"`
 	nosniff := "nosniff"
@@ -235,6 +246,9 @@ func ImageCleanupJob(pool *pgxpool.Pool, loc *time.Location) jobs.Job {
 			if n > 0 {
 				slog.Info("deleted unused images", "count", n)
 			}
+			if err := restripImages(ctx, q); err != nil {
+				return err
+			}
 			// Yesterday's counter may still be in use across midnight.
 			local := now.In(loc)
 			day := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, loc).AddDate(0, 0, -1)
@@ -244,4 +258,43 @@ func ImageCleanupJob(pool *pgxpool.Pool, loc *time.Location) jobs.Job {
 			return nil
 		},
 	}
+}
+
+// restripBatch is how many images stored before stripping one pass of the
+// image-cleanup job rewrites; restripPasses bounds the passes of one run.
+const (
+	restripBatch  = 50
+	restripPasses = 20
+)
+
+// restripImages rewrites images stored before every metadata container was
+// stripped (migration 00210 marks them), a batch at a time: each is
+// stripped in Go with no connection held and saved unless it changed
+// meanwhile. One whose container does not hold together is deleted: it
+// cannot be shown without what it carries.
+func restripImages(ctx context.Context, q *db.Queries) error {
+	for range restripPasses {
+		batch, err := q.ListUnstrippedImages(ctx, restripBatch)
+		if err != nil {
+			return fmt.Errorf("list unstripped images: %w", err)
+		}
+		for _, img := range batch {
+			data, err := imagemeta.Strip(img.ContentType, img.Data)
+			if err != nil {
+				slog.WarnContext(ctx, "deleting an old image that cannot be stripped of its metadata", "image_id", uuid.UUID(img.ID.Bytes), "error", err)
+				if _, err := q.DeleteUnstrippableImage(ctx, img.ID); err != nil {
+					return fmt.Errorf("delete unstrippable image: %w", err)
+				}
+				continue
+			}
+			sum := sha256.Sum256(data)
+			if _, err := q.SaveStrippedImage(ctx, db.SaveStrippedImageParams{ID: img.ID, Data: data, Sha256: hex.EncodeToString(sum[:])}); err != nil {
+				return fmt.Errorf("save stripped image: %w", err)
+			}
+		}
+		if len(batch) < restripBatch {
+			return nil
+		}
+	}
+	return nil
 }
