@@ -8,14 +8,14 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/problem"
 )
 
 // inUse answers a delete that another record still refers to. A foreign key
 // added by a later area (budgets, stocks) ends here rather than in a 500.
 func inUse(err error, what string) error {
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == "23503" { // foreign_key_violation
+	if database.IsForeignKeyViolation(err) {
 		return problem.Conflict(problem.CodeConflict, what+" is still in use")
 	}
 	return err
@@ -26,7 +26,7 @@ func inUse(err error, what string) error {
 // before this write committed. It answers as if the check had missed it.
 func refGone(err error, doing string) error {
 	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == "23503" {
+	if database.IsForeignKeyViolation(err) && errors.As(err, &pgErr) {
 		switch {
 		case strings.Contains(pgErr.ConstraintName, "wallet"):
 			return ErrWalletNotFound
