@@ -11,7 +11,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
-	lt "github.com/nestegg/nestegg/internal/ledger/ledgertest"
+	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
 )
 
 const shinhan = "[Web발신]\n신한카드(1234)승인 홍*동 12,500원(일시불)11/16 12:34 스타벅스 누적1,234,567원"

@@ -13,7 +13,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
-	lt "github.com/nestegg/nestegg/internal/ledger/ledgertest"
+	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
 )
 
 // Many entries restore well within the request deadline: they go in with

@@ -11,8 +11,8 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
+	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
 	"github.com/nestegg/nestegg/internal/app"
-	lt "github.com/nestegg/nestegg/internal/ledger/ledgertest"
 )
 
 // fixedBonus is the first draw of the source the tests fix.

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nestegg/nestegg/generated/api"
@@ -132,7 +131,7 @@ func CreateBudgetTx(ctx context.Context, q *db.Queries, memberID int64, b Budget
 	if err == nil {
 		return Budget(row), nil
 	}
-	if isFK(err) { // the category was deleted in between
+	if database.IsForeignKeyViolation(err) { // the category was deleted in between
 		return Budget{}, ledger.ErrCategoryNotFound
 	}
 	if !errors.Is(err, pgx.ErrNoRows) {
@@ -148,11 +147,6 @@ func CreateBudgetTx(ctx context.Context, q *db.Queries, memberID int64, b Budget
 		return Budget{}, fmt.Errorf("find the conflicting budget: %w", err)
 	}
 	return Budget{}, problem.Conflict(problem.CodeConflict, fmt.Sprintf("budget %d already holds this category and month", id))
-}
-
-func isFK(err error) bool {
-	var pgErr *pgconn.PgError
-	return errors.As(err, &pgErr) && pgErr.Code == "23503"
 }
 
 // UpdateBudget changes a budget's amount.

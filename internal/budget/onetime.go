@@ -141,7 +141,7 @@ func (h *BudgetHandler) UpdateOnetimeBudget(ctx context.Context, req api.UpdateO
 			MemberID: memberID, ID: req.ID, Name: in.Name, Amount: in.Amount, StartDate: in.Start, EndDate: in.End, CategoryID: in.CategoryID,
 		})
 		switch {
-		case isFK(err):
+		case database.IsForeignKeyViolation(err):
 			return api.OnetimeBudget{}, ledger.ErrCategoryNotFound
 		case err != nil:
 			return api.OnetimeBudget{}, fmt.Errorf("update one-time budget %d: %w", req.ID, err)

@@ -8,8 +8,8 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
+	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
 	"github.com/nestegg/nestegg/internal/ledger"
-	lt "github.com/nestegg/nestegg/internal/ledger/ledgertest"
 )
 
 func setStartDay(t *testing.T, m *apitest.Member, day int32) {

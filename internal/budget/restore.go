@@ -6,6 +6,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/ledger"
 )
 
@@ -29,7 +30,7 @@ func createOnetimeTx(ctx context.Context, q *db.Queries, memberID int64, in onet
 	id, err := q.CreateOnetimeBudget(ctx, db.CreateOnetimeBudgetParams{
 		MemberID: memberID, Name: in.Name, Amount: in.Amount, StartDate: in.Start, EndDate: in.End, CategoryID: in.CategoryID,
 	})
-	if isFK(err) {
+	if database.IsForeignKeyViolation(err) {
 		return 0, ledger.ErrCategoryNotFound
 	}
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
-	lt "github.com/nestegg/nestegg/internal/ledger/ledgertest"
+	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
 )
 
 func statusOf(m *apitest.Member, year, month int) api.BudgetStatus {

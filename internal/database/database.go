@@ -208,3 +208,11 @@ func IsUniqueViolation(err error, constraint string) bool {
 	var pgErr *pgconn.PgError
 	return errors.As(err, &pgErr) && pgErr.Code == "23505" && (constraint == "" || pgErr.ConstraintName == constraint)
 }
+
+// IsForeignKeyViolation reports whether err is a foreign key violation
+// (23503): a write named a row that is gone, or a delete left rows that still
+// refer to it.
+func IsForeignKeyViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "23503"
+}

@@ -2,6 +2,7 @@ package database_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -210,5 +211,27 @@ func TestInTxGivesUpAfterOneRetry(t *testing.T) {
 	})
 	if runs != 1 {
 		t.Errorf("a unique violation ran fn %d times, want 1", runs)
+	}
+}
+
+func TestIsForeignKeyViolation(t *testing.T) {
+	t.Parallel()
+	fk := &pgconn.PgError{Code: "23503", ConstraintName: "entries_wallet_id_fkey"}
+	cases := []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"foreign key violation", fk, true},
+		{"wrapped", fmt.Errorf("create entry: %w", fk), true},
+		{"unique violation", &pgconn.PgError{Code: "23505"}, false},
+		{"wrapped other code", fmt.Errorf("vote: %w", &pgconn.PgError{Code: "40P01"}), false},
+		{"not a PostgreSQL error", errors.New("23503"), false},
+		{"nil", nil, false},
+	}
+	for _, tc := range cases {
+		if got := database.IsForeignKeyViolation(tc.err); got != tc.want {
+			t.Errorf("%s: IsForeignKeyViolation(%v) = %v, want %v", tc.name, tc.err, got, tc.want)
+		}
 	}
 }

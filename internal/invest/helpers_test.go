@@ -6,7 +6,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
-	lt "github.com/nestegg/nestegg/internal/ledger/ledgertest"
+	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
 )
 
 func newStock(t *testing.T, m *apitest.Member, code string, walletID *int64) api.Stock {

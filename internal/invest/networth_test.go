@@ -9,8 +9,8 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/apitest"
+	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
 	"github.com/nestegg/nestegg/internal/invest"
-	lt "github.com/nestegg/nestegg/internal/ledger/ledgertest"
 )
 
 // netWorthOfEveryWalletKind gives the member one wallet of each kind the

@@ -157,7 +157,7 @@ func walletGone(err error, doing string) error {
 	if err == nil {
 		return nil
 	}
-	if isFKViolation(err) {
+	if database.IsForeignKeyViolation(err) {
 		return errWalletNotFound
 	}
 	if _, ok := problem.As(err); ok {

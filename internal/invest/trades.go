@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/oapi-codegen/runtime/types"
 	"github.com/shopspring/decimal"
 
@@ -275,9 +274,4 @@ func toAPITrade(t db.InvestTrade) api.Trade {
 		ID: t.ID, StockID: t.StockID, Side: api.TradeSideValue(t.Side), Date: types.Date{Time: t.TradeDate},
 		Quantity: t.Quantity.StringFixed(6), Price: t.Price.StringFixed(6), Fee: t.Fee.StringFixed(6), CreatedAt: t.CreatedAt,
 	}
-}
-
-func isFKViolation(err error) bool {
-	var pgErr *pgconn.PgError
-	return errors.As(err, &pgErr) && pgErr.Code == "23503"
 }

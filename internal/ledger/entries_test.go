@@ -12,8 +12,8 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/apitest"
+	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
 	"github.com/nestegg/nestegg/internal/ledger"
-	lt "github.com/nestegg/nestegg/internal/ledger/ledgertest"
 )
 
 func TestEntryLifecycleWithTags(t *testing.T) {

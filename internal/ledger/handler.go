@@ -9,28 +9,13 @@ package ledger
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"net/http"
-	"strings"
 	"time"
-	"unicode/utf8"
 
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/fx"
-	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
-	"github.com/nestegg/nestegg/internal/text"
-)
-
-// Entry and category types, as stored.
-const (
-	TypeIncome  = "income"
-	TypeExpense = "expense"
 )
 
 // LedgerHandler implements the ledger operations of the contract.
@@ -103,112 +88,4 @@ func (h *LedgerHandler) Crypto() *AccountCrypto { return h.crypto }
 // caller is the signed-in member of a request.
 func caller(ctx context.Context) *session.Principal { return session.PrincipalFrom(ctx) }
 
-// cleanName trims a name and checks its length and characters.
-func cleanName(field, s string, maxLen int) (string, error) {
-	s = strings.TrimSpace(s)
-	if n := utf8.RuneCountInString(s); n < 1 || n > maxLen {
-		return "", problem.Invalid(field, fmt.Sprintf("must be 1 to %d characters, not only spaces", maxLen))
-	}
-	if err := text.CheckLine(field, s); err != nil {
-		return "", err
-	}
-	return s, nil
-}
-
-// cleanMemo trims a memo and checks it (line breaks and tabs are allowed).
-func cleanMemo(field string, s *string) (string, error) {
-	if s == nil {
-		return "", nil
-	}
-	m := strings.TrimSpace(*s)
-	if utf8.RuneCountInString(m) > 200 {
-		return "", problem.Invalid(field, "must be at most 200 characters")
-	}
-	if err := text.CheckMultiline(field, m); err != nil {
-		return "", err
-	}
-	return m, nil
-}
-
-// cleanType checks an entry or category type.
-func cleanType(field, t string) (string, error) {
-	if t != TypeIncome && t != TypeExpense {
-		return "", problem.Invalid(field, "must be income or expense")
-	}
-	return t, nil
-}
-
-// checkIDs refuses an empty or repeated id list (the contract says so too).
-func checkIDs(ids []int64) error {
-	if len(ids) == 0 {
-		return problem.Invalid("/ids", "must list at least one id")
-	}
-	seen := make(map[int64]bool, len(ids))
-	for _, id := range ids {
-		if seen[id] {
-			return problem.Invalid("/ids", "must not repeat an id")
-		}
-		seen[id] = true
-	}
-	return nil
-}
-
-// inUse answers a delete that another record still refers to. A foreign key
-// added by a later area (budgets, stocks) ends here rather than in a 500.
-func inUse(err error, what string) error {
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == "23503" { // foreign_key_violation
-		return problem.Conflict(problem.CodeConflict, what+" is still in use")
-	}
-	return err
-}
-
-// refGone maps a foreign key violation of a write that names a wallet or
-// category: the record was checked, then deleted by a parallel request
-// before this write committed. It answers as if the check had missed it.
-func refGone(err error, doing string) error {
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == "23503" {
-		switch {
-		case strings.Contains(pgErr.ConstraintName, "wallet"):
-			return ErrWalletNotFound
-		case strings.Contains(pgErr.ConstraintName, "category"):
-			return ErrCategoryNotFound
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", doing, err)
-	}
-	return nil
-}
-
-// ErrFreeLimit is the answer to a FREE member over a free limit.
-func errFreeLimit(detail string) error {
-	return problem.New(http.StatusBadRequest, problem.CodeFreeLimitExceeded, detail)
-}
-
-// errPremiumTags answers a FREE member who sends tags.
-var errPremiumTags = problem.New(http.StatusForbidden, problem.CodePremiumRequired, "tags need a PREMIUM membership")
-
 func ptr[T any](v T) *T { return &v }
-
-// DeleteLedgerTx deletes all of a member's ledger (restore starts with it).
-func DeleteLedgerTx(ctx context.Context, q *db.Queries, memberID int64) error {
-	steps := []struct {
-		what string
-		del  func(context.Context, int64) error
-	}{
-		{"entries", q.DeleteMemberEntries},
-		{"recurring entries", q.DeleteMemberRecurrings},
-		{"quick entries", q.DeleteMemberQuickEntries},
-		{"categories", q.DeleteMemberCategories},
-		{"tags", q.DeleteMemberTags},
-		{"wallets", q.DeleteMemberWallets},
-	}
-	for _, s := range steps {
-		if err := s.del(ctx, memberID); err != nil {
-			return fmt.Errorf("delete %s of member %d: %w", s.what, memberID, err)
-		}
-	}
-	return nil
-}

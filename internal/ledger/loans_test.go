@@ -11,8 +11,8 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
+	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
 	"github.com/nestegg/nestegg/internal/ledger"
-	lt "github.com/nestegg/nestegg/internal/ledger/ledgertest"
 )
 
 func day(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
-	lt "github.com/nestegg/nestegg/internal/ledger/ledgertest"
+	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
 )
 
 // fits answers whether i is an int64, and its value.

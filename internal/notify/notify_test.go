@@ -13,9 +13,9 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
+	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
 	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/external/fx/fxtest"
-	lt "github.com/nestegg/nestegg/internal/ledger/ledgertest"
 	"github.com/nestegg/nestegg/internal/notify"
 )
 

@@ -7,8 +7,8 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
+	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
 	"github.com/nestegg/nestegg/internal/database"
-	lt "github.com/nestegg/nestegg/internal/ledger/ledgertest"
 )
 
 // A transfer's update goes through the ledger's entry checks: a fee entry
