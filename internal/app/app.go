@@ -24,10 +24,9 @@ import (
 	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/external/ai"
-	fxclient "github.com/nestegg/nestegg/internal/external/fx"
+	"github.com/nestegg/nestegg/internal/external/fx"
 	"github.com/nestegg/nestegg/internal/external/ocr"
 	"github.com/nestegg/nestegg/internal/external/quote"
-	"github.com/nestegg/nestegg/internal/fx"
 	"github.com/nestegg/nestegg/internal/intakeapi"
 	"github.com/nestegg/nestegg/internal/invest"
 	"github.com/nestegg/nestegg/internal/jobs"
@@ -37,6 +36,7 @@ import (
 	"github.com/nestegg/nestegg/internal/points"
 	"github.com/nestegg/nestegg/internal/profile"
 	"github.com/nestegg/nestegg/internal/quota"
+	"github.com/nestegg/nestegg/internal/rates"
 	"github.com/nestegg/nestegg/internal/server"
 	"github.com/nestegg/nestegg/internal/session"
 	"github.com/nestegg/nestegg/internal/throttle"
@@ -52,7 +52,7 @@ type App struct {
 	Sessions *session.Manager
 	closers  []func()
 	// FX answers exchange rates (FX.RateOn for a day's rate).
-	FX *fx.Rates
+	FX *rates.Cache
 }
 
 // Options override parts of the wiring; tests use them.
@@ -140,7 +140,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 
 	guard := throttle.New(pool, o.Clock)
 	meter := quota.New(pool, o.Clock, cfg.Timezone, quota.Limits{FX: cfg.FXDailyLimit, AI: cfg.AIDailyLimit, OCR: cfg.OCRDailyLimit})
-	a.FX = fx.New(pool, fxclient.New(cfg.FXAPIURL, o.HTTPClient), meter, o.Clock, cfg.Timezone)
+	a.FX = rates.New(pool, fx.New(cfg.FXAPIURL, o.HTTPClient), meter, o.Clock, cfg.Timezone)
 	ledgerHandler, err := ledger.NewHandler(pool, o.Clock, cfg.Timezone, cfg.AccountCryptoKey)
 	if err != nil {
 		a.Close()
@@ -174,7 +174,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		Billing: billingHandler,
 		Intake: intakeapi.NewHandler(ai.New(cfg.AIAPIURL, cfg.AIAPIKey, cfg.AIModel, o.HTTPClient),
 			ocr.New(cfg.OCRAPIURL, cfg.OCRAPIKey, o.HTTPClient), meter, o.Clock, cfg.Timezone),
-		FX:       fx.NewHandler(a.FX),
+		FX:       rates.NewHandler(a.FX),
 		Ledger:   ledgerHandler,
 		Board:    board.NewHandler(pool, o.Clock, cfg.Timezone, cfg.PublicBaseURL, images),
 		Transfer: transferHandler,

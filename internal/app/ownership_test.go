@@ -27,7 +27,7 @@ import (
 var tableArea = map[string]string{
 	"app_setting": "settings", "auth_failure": "throttle", "auth_session": "session",
 	"signup_attempt": "auth", "member": "member", "point_history": "points", "job_run": "jobs",
-	"iap_purchase": "billing", "outside_call_count": "quota", "fx_rate": "fx", "fx_lookup": "fx",
+	"iap_purchase": "billing", "outside_call_count": "quota", "fx_rate": "rates", "fx_lookup": "rates",
 	"notification_key": "notify",
 	"wallet":           "ledger", "account_category": "ledger", "account_tag": "ledger", "account_entry": "ledger",
 	"account_entry_tag": "ledger", "recurring": "ledger", "quick_entry": "ledger", "default_category": "ledger",
@@ -45,7 +45,7 @@ var queryFileArea = map[string]string{
 	"app_setting": "settings", "auth_failure": "throttle", "auth_session": "session",
 	"signup_attempt": "auth", "member": "member", "member_plan": "member", "point_history": "points",
 	"point_award": "points", "job_run": "jobs", "iap_purchase": "billing",
-	"outside_call_count": "quota", "fx_rate": "fx", "notification_key": "notify",
+	"outside_call_count": "quota", "fx_rate": "rates", "notification_key": "notify",
 	"wallet": "ledger", "category": "ledger", "tag": "ledger", "entry": "ledger", "recurring": "ledger",
 	"quick_entry": "ledger", "default_category": "ledger", "entry_stats": "budget",
 	"transfer": "transfer",

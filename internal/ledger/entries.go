@@ -15,10 +15,10 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
-	"github.com/nestegg/nestegg/internal/fx"
 	"github.com/nestegg/nestegg/internal/member"
 	"github.com/nestegg/nestegg/internal/money"
 	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/rates"
 	"github.com/nestegg/nestegg/internal/session"
 )
 
@@ -77,7 +77,7 @@ func (h *LedgerHandler) fillRate(ctx context.Context, memberID int64, e *EntryIn
 	if h.rates == nil {
 		return problem.Invalid("/exchangeRate", "is required when amount is absent")
 	}
-	if !fx.IsCurrency(*e.Currency) {
+	if !rates.IsCurrency(*e.Currency) {
 		return problem.Invalid("/currency", "must be an ISO 4217 currency code such as USD")
 	}
 	r, err := h.rates.RateOn(ctx, memberID, *e.Currency, h.base, e.Date)

@@ -14,7 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nestegg/nestegg/internal/clock"
-	"github.com/nestegg/nestegg/internal/fx"
+	"github.com/nestegg/nestegg/internal/rates"
 	"github.com/nestegg/nestegg/internal/session"
 )
 
@@ -29,14 +29,14 @@ type LedgerHandler struct {
 	entryHook EntryHook
 	// rates and base convert a foreign entry given without amount and rate
 	// (UseRates); nil refuses such an entry.
-	rates *fx.Rates
+	rates *rates.Cache
 	base  string
 }
 
 // UseRates lets a foreign entry given with neither amount nor exchange rate
-// take the FX rate of its date from rates, into base (BASE_CURRENCY).
-func (h *LedgerHandler) UseRates(rates *fx.Rates, base string) {
-	h.rates, h.base = rates, base
+// take the FX rate of its date from rateCache, into base (BASE_CURRENCY).
+func (h *LedgerHandler) UseRates(rateCache *rates.Cache, base string) {
+	h.rates, h.base = rateCache, base
 }
 
 // EntryHook is told of a confirmed entry written on a day, after its

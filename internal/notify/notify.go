@@ -29,10 +29,10 @@ import (
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/database"
-	"github.com/nestegg/nestegg/internal/fx"
 	"github.com/nestegg/nestegg/internal/intake"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/rates"
 	"github.com/nestegg/nestegg/internal/session"
 	"github.com/nestegg/nestegg/internal/text"
 )
@@ -70,14 +70,14 @@ type NotifyHandler struct {
 	pool  *pgxpool.Pool
 	clock clock.Clock
 	loc   *time.Location
-	rates *fx.Rates
+	rates *rates.Cache
 	base  string
 }
 
 // NewHandler returns the notification handler; loc is APP_TIMEZONE and base
 // BASE_CURRENCY, the currency entry amounts are in.
-func NewHandler(pool *pgxpool.Pool, clk clock.Clock, loc *time.Location, rates *fx.Rates, base string) *NotifyHandler {
-	return &NotifyHandler{pool: pool, clock: clk, loc: loc, rates: rates, base: base}
+func NewHandler(pool *pgxpool.Pool, clk clock.Clock, loc *time.Location, rateCache *rates.Cache, base string) *NotifyHandler {
+	return &NotifyHandler{pool: pool, clock: clk, loc: loc, rates: rateCache, base: base}
 }
 
 // Result is what one notification did.

@@ -21,7 +21,6 @@ import (
 	"github.com/nestegg/nestegg/internal/board"
 	"github.com/nestegg/nestegg/internal/budget"
 	"github.com/nestegg/nestegg/internal/clientaddr"
-	"github.com/nestegg/nestegg/internal/fx"
 	"github.com/nestegg/nestegg/internal/intakeapi"
 	"github.com/nestegg/nestegg/internal/invest"
 	"github.com/nestegg/nestegg/internal/ledger"
@@ -29,6 +28,7 @@ import (
 	"github.com/nestegg/nestegg/internal/points"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/profile"
+	"github.com/nestegg/nestegg/internal/rates"
 	"github.com/nestegg/nestegg/internal/transfer"
 )
 
@@ -41,7 +41,7 @@ type Server struct {
 	*admin.AdminHandler
 	*billing.BillingHandler
 	*intakeapi.IntakeHandler
-	*fx.FXHandler
+	*rates.FXHandler
 	*ledger.LedgerHandler
 	*board.BoardHandler
 	*transfer.TransferHandler
@@ -69,7 +69,7 @@ type Deps struct {
 	Admin          *admin.AdminHandler
 	Billing        *billing.BillingHandler
 	Intake         *intakeapi.IntakeHandler
-	FX             *fx.FXHandler
+	FX             *rates.FXHandler
 	Ledger         *ledger.LedgerHandler
 	Board          *board.BoardHandler
 	Transfer       *transfer.TransferHandler

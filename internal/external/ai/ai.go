@@ -6,16 +6,16 @@
 package ai
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/nestegg/nestegg/internal/external/httpcall"
 )
 
 var (
@@ -43,27 +43,27 @@ const (
 
 // Client calls the chat-completions API.
 type Client struct {
-	endpoint, key, model string
-	http                 *http.Client
+	api        httpcall.Endpoint
+	key, model string
 }
 
 // New returns a client. baseURL is the API's base ("https://api.openai.com/v1")
 // or its chat-completions address; an empty url, key or model leaves the
 // client unconfigured.
 func New(baseURL, key, model string, httpClient *http.Client) *Client {
-	if httpClient == nil {
-		httpClient = &http.Client{}
-	}
 	endpoint := strings.TrimRight(baseURL, "/")
 	if endpoint != "" && !strings.HasSuffix(endpoint, "/chat/completions") {
 		endpoint += "/chat/completions"
 	}
-	return &Client{endpoint: endpoint, key: key, model: model, http: httpClient}
+	return &Client{
+		api: httpcall.Endpoint{URL: endpoint, HTTP: httpClient, Timeout: Timeout, MaxAnswer: maxAnswer},
+		key: key, model: model,
+	}
 }
 
 // Configured reports whether address, key and model are all set.
 func (c *Client) Configured() bool {
-	return c != nil && c.endpoint != "" && c.key != "" && c.model != ""
+	return c != nil && c.api.URL != "" && c.key != "" && c.model != ""
 }
 
 // Draft is the entry the model read. Type is income or expense; Date is a
@@ -111,8 +111,6 @@ func (c *Client) ParseEntry(ctx context.Context, text string, today time.Time) (
 	if !c.Configured() {
 		return Draft{}, ErrNotConfigured
 	}
-	ctx, cancel := context.WithTimeout(ctx, Timeout)
-	defer cancel()
 	body, err := json.Marshal(map[string]any{
 		"model":       c.model,
 		"temperature": 0,
@@ -130,23 +128,12 @@ func (c *Client) ParseEntry(ctx context.Context, text string, today time.Time) (
 	if err != nil {
 		return Draft{}, fmt.Errorf("ai: encode request: %w", err)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
+	raw, err := c.api.Post(ctx, "", http.Header{
+		"Content-Type":  {"application/json"},
+		"Authorization": {"Bearer " + c.key},
+	}, body)
 	if err != nil {
 		return Draft{}, fmt.Errorf("%w: %v", ErrUnavailable, err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+c.key)
-	res, err := c.http.Do(req)
-	if err != nil {
-		return Draft{}, fmt.Errorf("%w: %v", ErrUnavailable, err)
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(res.Body, maxAnswer))
-	if err != nil {
-		return Draft{}, fmt.Errorf("%w: read answer: %v", ErrUnavailable, err)
-	}
-	if res.StatusCode != http.StatusOK {
-		return Draft{}, fmt.Errorf("%w: status %d", ErrUnavailable, res.StatusCode)
 	}
 	var completion struct {
 		Choices []struct {

@@ -14,13 +14,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/nestegg/nestegg/internal/external/httpcall"
 )
 
 var (
@@ -39,20 +40,18 @@ const maxAnswer = 64 << 10
 
 // Client asks the provider for rates.
 type Client struct {
-	baseURL string
-	http    *http.Client
+	api httpcall.Endpoint
 }
 
 // New returns a client of the provider at baseURL ("" leaves it unconfigured).
 func New(baseURL string, httpClient *http.Client) *Client {
-	if httpClient == nil {
-		httpClient = &http.Client{}
-	}
-	return &Client{baseURL: strings.TrimRight(baseURL, "/"), http: httpClient}
+	return &Client{api: httpcall.Endpoint{
+		URL: strings.TrimRight(baseURL, "/"), HTTP: httpClient, Timeout: Timeout, MaxAnswer: maxAnswer,
+	}}
 }
 
 // Configured reports whether a provider address is set.
-func (c *Client) Configured() bool { return c != nil && c.baseURL != "" }
+func (c *Client) Configured() bool { return c != nil && c.api.URL != "" }
 
 // Quote is one rate: 1 From is Rate To, as of Date.
 type Quote struct {
@@ -67,29 +66,14 @@ func (c *Client) Rate(ctx context.Context, from, to string, day time.Time, lates
 	if !c.Configured() {
 		return Quote{}, ErrNotConfigured
 	}
-	ctx, cancel := context.WithTimeout(ctx, Timeout)
-	defer cancel()
 	path := "/latest"
 	if !latest {
 		path = "/" + day.Format(time.DateOnly)
 	}
 	q := url.Values{"base": {from}, "symbols": {to}}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.baseURL+path+"?"+q.Encode(), nil)
+	body, err := c.api.Get(ctx, path+"?"+q.Encode(), http.Header{"Accept": {"application/json"}})
 	if err != nil {
 		return Quote{}, fmt.Errorf("%w: %v", ErrUnavailable, err)
-	}
-	req.Header.Set("Accept", "application/json")
-	res, err := c.http.Do(req)
-	if err != nil {
-		return Quote{}, fmt.Errorf("%w: %v", ErrUnavailable, err)
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(res.Body, maxAnswer))
-	if err != nil {
-		return Quote{}, fmt.Errorf("%w: read answer: %v", ErrUnavailable, err)
-	}
-	if res.StatusCode != http.StatusOK {
-		return Quote{}, fmt.Errorf("%w: status %d", ErrUnavailable, res.StatusCode)
 	}
 	var answer struct {
 		Base  string                 `json:"base"`

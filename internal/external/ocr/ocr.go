@@ -10,15 +10,15 @@
 package ocr
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"time"
+
+	"github.com/nestegg/nestegg/internal/external/httpcall"
 )
 
 // DefaultURL is the images:annotate address used when OCR_API_URL is unset.
@@ -38,8 +38,8 @@ const maxAnswer = 8 << 20
 
 // Client calls the OCR API.
 type Client struct {
-	url, key string
-	http     *http.Client
+	api httpcall.Endpoint
+	key string
 }
 
 // New returns a client; an empty key leaves it unconfigured.
@@ -47,10 +47,7 @@ func New(url, key string, httpClient *http.Client) *Client {
 	if url == "" {
 		url = DefaultURL
 	}
-	if httpClient == nil {
-		httpClient = &http.Client{}
-	}
-	return &Client{url: url, key: key, http: httpClient}
+	return &Client{api: httpcall.Endpoint{URL: url, HTTP: httpClient, Timeout: Timeout, MaxAnswer: maxAnswer}, key: key}
 }
 
 // Configured reports whether a key is set.
@@ -63,13 +60,25 @@ type apiError struct {
 	Status  string `json:"status"`
 }
 
+// annotateAnswer is the answer of images:annotate, a failed call's included.
+type annotateAnswer struct {
+	Error     *apiError `json:"error"`
+	Responses []struct {
+		Error              *apiError `json:"error"`
+		FullTextAnnotation *struct {
+			Text string `json:"text"`
+		} `json:"fullTextAnnotation"`
+		TextAnnotations []struct {
+			Description string `json:"description"`
+		} `json:"textAnnotations"`
+	} `json:"responses"`
+}
+
 // Text returns the full text recognised in image ("" when it has none).
 func (c *Client) Text(ctx context.Context, image []byte) (string, error) {
 	if !c.Configured() {
 		return "", ErrNotConfigured
 	}
-	ctx, cancel := context.WithTimeout(ctx, Timeout)
-	defer cancel()
 	body, err := json.Marshal(map[string]any{
 		"requests": []map[string]any{{
 			"image":    map[string]string{"content": base64.StdEncoding.EncodeToString(image)},
@@ -79,42 +88,19 @@ func (c *Client) Text(ctx context.Context, image []byte) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("ocr: encode request: %w", err)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(body))
-	if err != nil {
-		return "", fmt.Errorf("%w: %v", ErrUnavailable, err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-Goog-Api-Key", c.key)
-	res, err := c.http.Do(req)
-	if err != nil {
-		return "", fmt.Errorf("%w: %v", ErrUnavailable, err)
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(res.Body, maxAnswer))
-	if err != nil {
-		return "", fmt.Errorf("%w: read answer: %v", ErrUnavailable, err)
-	}
-	var answer struct {
-		Error     *apiError `json:"error"`
-		Responses []struct {
-			Error              *apiError `json:"error"`
-			FullTextAnnotation *struct {
-				Text string `json:"text"`
-			} `json:"fullTextAnnotation"`
-			TextAnnotations []struct {
-				Description string `json:"description"`
-			} `json:"textAnnotations"`
-		} `json:"responses"`
-	}
-	jsonErr := json.Unmarshal(raw, &answer)
-	if res.StatusCode != http.StatusOK {
-		if jsonErr == nil && answer.Error != nil {
-			return "", fmt.Errorf("%w: status %d: %s %s", ErrUnavailable, res.StatusCode, answer.Error.Status, answer.Error.Message)
+	raw, err := c.api.Post(ctx, "", http.Header{"Content-Type": {"application/json"}, "X-Goog-Api-Key": {c.key}}, body)
+	if refused, ok := errors.AsType[*httpcall.StatusError](err); ok {
+		var failed annotateAnswer
+		if json.Unmarshal(refused.Body, &failed) == nil && failed.Error != nil {
+			return "", fmt.Errorf("%w: status %d: %s %s", ErrUnavailable, refused.Status, failed.Error.Status, failed.Error.Message)
 		}
-		return "", fmt.Errorf("%w: status %d", ErrUnavailable, res.StatusCode)
 	}
-	if jsonErr != nil {
-		return "", fmt.Errorf("%w: malformed answer: %v", ErrUnavailable, jsonErr)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	var answer annotateAnswer
+	if err := json.Unmarshal(raw, &answer); err != nil {
+		return "", fmt.Errorf("%w: malformed answer: %v", ErrUnavailable, err)
 	}
 	if len(answer.Responses) == 0 {
 		return "", fmt.Errorf("%w: no response for the image", ErrUnavailable)

@@ -15,13 +15,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/nestegg/nestegg/internal/external/httpcall"
 )
 
 var (
@@ -42,28 +43,25 @@ const maxAnswer = 64 << 10
 
 // Client asks the provider for quotes.
 type Client struct {
-	baseURL string
-	http    *http.Client
-	timeout time.Duration
+	api httpcall.Endpoint
 }
 
 // New returns a client of the provider at baseURL ("" leaves it unconfigured).
 func New(baseURL string, httpClient *http.Client) *Client {
-	if httpClient == nil {
-		httpClient = &http.Client{}
-	}
-	return &Client{baseURL: strings.TrimRight(baseURL, "/"), http: httpClient, timeout: Timeout}
+	return &Client{api: httpcall.Endpoint{
+		URL: strings.TrimRight(baseURL, "/"), HTTP: httpClient, Timeout: Timeout, MaxAnswer: maxAnswer,
+	}}
 }
 
 // WithTimeout returns a copy of the client whose calls give up after d.
 func (c *Client) WithTimeout(d time.Duration) *Client {
 	cp := *c
-	cp.timeout = d
+	cp.api.Timeout = d
 	return &cp
 }
 
 // Configured reports whether a provider address is set.
-func (c *Client) Configured() bool { return c != nil && c.baseURL != "" }
+func (c *Client) Configured() bool { return c != nil && c.api.URL != "" }
 
 // Quote is one price of a code.
 type Quote struct {
@@ -78,27 +76,12 @@ func (c *Client) Get(ctx context.Context, code string) (Quote, error) {
 	if !c.Configured() {
 		return Quote{}, ErrNotConfigured
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.baseURL+"/quote?"+url.Values{"symbol": {code}}.Encode(), nil)
-	if err != nil {
-		return Quote{}, fmt.Errorf("%w: %v", ErrUnavailable, err)
-	}
-	req.Header.Set("Accept", "application/json")
-	res, err := c.http.Do(req)
-	if err != nil {
-		return Quote{}, fmt.Errorf("%w: %v", ErrUnavailable, err)
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(res.Body, maxAnswer))
-	if err != nil {
-		return Quote{}, fmt.Errorf("%w: read answer: %v", ErrUnavailable, err)
-	}
-	switch {
-	case res.StatusCode == http.StatusNotFound:
+	body, err := c.api.Get(ctx, "/quote?"+url.Values{"symbol": {code}}.Encode(), http.Header{"Accept": {"application/json"}})
+	if refused, ok := errors.AsType[*httpcall.StatusError](err); ok && refused.Status == http.StatusNotFound {
 		return Quote{}, fmt.Errorf("%w: %s", ErrUnknownCode, code)
-	case res.StatusCode != http.StatusOK:
-		return Quote{}, fmt.Errorf("%w: status %d", ErrUnavailable, res.StatusCode)
+	}
+	if err != nil {
+		return Quote{}, fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
 	var answer struct {
 		Symbol   string          `json:"symbol"`

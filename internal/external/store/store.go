@@ -15,11 +15,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/nestegg/nestegg/internal/external/httpcall"
 )
 
 // Subscription states of the store (SubscriptionPurchaseV2.subscriptionState).
@@ -85,8 +86,8 @@ func (p Purchase) Item(productID string) (LineItem, bool) {
 
 // Client calls the store API. It is safe for concurrent use.
 type Client struct {
-	cfg  Config
-	http *http.Client
+	cfg Config
+	api httpcall.Endpoint
 }
 
 // maxResponse bounds how much of an answer is read: a subscription purchase
@@ -96,14 +97,11 @@ const maxResponse = 1 << 20
 // New returns a client; hc nil uses a plain http.Client (the deadline comes
 // from cfg.Timeout either way).
 func New(cfg Config, hc *http.Client) *Client {
-	if hc == nil {
-		hc = &http.Client{}
-	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 5 * time.Second
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	return &Client{cfg: cfg, http: hc}
+	return &Client{cfg: cfg, api: httpcall.Endpoint{URL: cfg.BaseURL, HTTP: hc, Timeout: cfg.Timeout, MaxAnswer: maxResponse}}
 }
 
 // Configured reports whether the client has an address to call.
@@ -130,40 +128,28 @@ func (c *Client) Subscription(ctx context.Context, token string) (Purchase, erro
 	if !c.Configured() {
 		return Purchase{}, ErrNotConfigured
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-	defer cancel()
-	u := c.cfg.BaseURL + "/androidpublisher/v3/applications/" + url.PathEscape(c.cfg.PackageName) +
+	path := "/androidpublisher/v3/applications/" + url.PathEscape(c.cfg.PackageName) +
 		"/purchases/subscriptionsv2/tokens/" + url.PathEscape(token)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return Purchase{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
-	}
-	req.Header.Set("Accept", "application/json")
+	header := http.Header{"Accept": {"application/json"}}
 	if c.cfg.Credential != "" {
-		req.Header.Set("Authorization", "Bearer "+c.cfg.Credential)
+		header.Set("Authorization", "Bearer "+c.cfg.Credential)
 	}
-	res, err := c.http.Do(req)
+	body, err := c.api.Get(ctx, path, header)
+	if refused, ok := errors.AsType[*httpcall.StatusError](err); ok {
+		switch refused.Status {
+		case http.StatusNotFound, http.StatusGone, http.StatusBadRequest:
+			// 404 unknown token, 410 a purchase too old to keep, 400 a token
+			// the store cannot read: all say this token is no purchase.
+			return Purchase{}, fmt.Errorf("%w (%d%s)", ErrNotFound, refused.Status, apiMessage(refused.Body))
+		}
+		return Purchase{}, fmt.Errorf("%w: status %d%s", ErrUnavailable, refused.Status, apiMessage(refused.Body))
+	}
 	if err != nil {
 		// The URL holds the purchase token: keep it out of the error text.
-		var ue *url.Error
-		if errors.As(err, &ue) {
+		if ue, ok := errors.AsType[*url.Error](err); ok {
 			err = ue.Err
 		}
 		return Purchase{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(res.Body, maxResponse))
-	if err != nil {
-		return Purchase{}, fmt.Errorf("%w: read answer: %w", ErrUnavailable, err)
-	}
-	switch {
-	case res.StatusCode == http.StatusOK:
-	case res.StatusCode == http.StatusNotFound || res.StatusCode == http.StatusGone || res.StatusCode == http.StatusBadRequest:
-		// 404 unknown token, 410 a purchase too old to keep, 400 a token
-		// the store cannot read: all say this token is no purchase.
-		return Purchase{}, fmt.Errorf("%w (%d%s)", ErrNotFound, res.StatusCode, apiMessage(body))
-	default:
-		return Purchase{}, fmt.Errorf("%w: status %d%s", ErrUnavailable, res.StatusCode, apiMessage(body))
 	}
 	return decode(body)
 }

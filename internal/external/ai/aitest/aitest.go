@@ -4,13 +4,12 @@ package aitest
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/nestegg/nestegg/internal/external/fake"
 )
 
 // Mode is how the fake answers.
@@ -29,48 +28,35 @@ const (
 // Key is the API key the fake accepts.
 const Key = "test-ai-key"
 
-// Server is a running fake.
+// Server is a running fake. Besides its own methods it counts calls (Calls)
+// and is switched with SetMode: see package fake.
 type Server struct {
-	*httptest.Server
-	mu      sync.Mutex
-	mode    Mode
-	answer  map[string]any
-	calls   atomic.Int64
-	lastReq map[string]any
+	*fake.Server
+	fake.Switch[Mode]
+	mu     sync.Mutex
+	answer map[string]any
 }
 
 // New starts a fake answering an expense of 12000 at "AI 점심" on 2026-11-15.
 func New(t testing.TB) *Server {
 	s := &Server{answer: map[string]any{"found": true, "type": "expense", "amount": 12000, "merchant": "AI 점심", "date": "2026-11-15"}}
-	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
-	t.Cleanup(s.Close)
+	s.Server = fake.Start(t, s.serve)
 	return s
 }
-
-// SetMode switches how the fake answers.
-func (s *Server) SetMode(m Mode) { s.mu.Lock(); s.mode = m; s.mu.Unlock() }
 
 // SetAnswer sets the JSON object a good answer carries.
 func (s *Server) SetAnswer(a map[string]any) { s.mu.Lock(); s.answer = a; s.mu.Unlock() }
 
-// Calls is how many requests the fake received.
-func (s *Server) Calls() int64 { return s.calls.Load() }
-
 // LastRequest is the last request body, decoded.
 func (s *Server) LastRequest() map[string]any {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.lastReq
+	var req map[string]any
+	_ = json.Unmarshal(s.LastBody(), &req)
+	return req
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
-	s.calls.Add(1)
-	body, _ := io.ReadAll(r.Body)
-	var req map[string]any
-	_ = json.Unmarshal(body, &req)
 	s.mu.Lock()
-	s.lastReq = req
-	mode, answer := s.mode, s.answer
+	answer := s.answer
 	s.mu.Unlock()
 	if r.URL.Path != "/v1/chat/completions" || r.Method != http.MethodPost {
 		http.Error(w, `{"error":{"message":"not found"}}`, http.StatusNotFound)
@@ -82,12 +68,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	switch mode {
+	switch s.Mode() {
 	case Hang:
-		select {
-		case <-r.Context().Done():
-		case <-time.After(30 * time.Second):
-		}
+		fake.Hang(r)
 		return
 	case Fail:
 		w.WriteHeader(http.StatusInternalServerError)

@@ -16,24 +16,25 @@ import (
 	"encoding/pem"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
 
 	jose "github.com/go-jose/go-jose/v4"
+
+	"github.com/nestegg/nestegg/internal/external/fake"
 )
 
 // Provider is a fake identity provider. Its issuer is URL.
 type Provider struct {
 	URL string
+	srv *fake.Server
 
 	mu        sync.Mutex
 	key       *rsa.PrivateKey   // current signing key
 	kid       string            // key id of key
 	published []jose.JSONWebKey // public keys served at /jwks
 	failing   bool              // /jwks answers 500 while set
-	fetches   int               // requests to /jwks, failed ones included
 	nextKeyID int               // makes key ids unique per provider
 }
 
@@ -45,9 +46,8 @@ func NewProvider(t testing.TB) *Provider {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /.well-known/openid-configuration", p.serveDiscovery)
 	mux.HandleFunc("GET /jwks", p.serveKeySet)
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	p.URL = srv.URL
+	p.srv = fake.Start(t, mux.ServeHTTP)
+	p.URL = p.srv.URL
 	p.RotateKey(t)
 	return p
 }
@@ -58,9 +58,13 @@ func (p *Provider) KeySetURL() string { return p.URL + "/jwks" }
 // KeySetFetches counts requests to the key set, failed ones included, so
 // tests can tell a cached key from a refetched one.
 func (p *Provider) KeySetFetches() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.fetches
+	n := 0
+	for _, r := range p.srv.Requests() {
+		if r.Method == http.MethodGet && r.Path == "/jwks" {
+			n++
+		}
+	}
+	return n
 }
 
 // SetFailing makes the key set endpoint answer 500 while failing is true.
@@ -271,7 +275,6 @@ func (p *Provider) serveDiscovery(w http.ResponseWriter, _ *http.Request) {
 
 func (p *Provider) serveKeySet(w http.ResponseWriter, _ *http.Request) {
 	p.mu.Lock()
-	p.fetches++
 	failing := p.failing
 	set := jose.JSONWebKeySet{Keys: append([]jose.JSONWebKey(nil), p.published...)}
 	p.mu.Unlock()

@@ -7,11 +7,10 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
+
+	"github.com/nestegg/nestegg/internal/external/fake"
 )
 
 // Mode is how the fake answers.
@@ -34,41 +33,33 @@ const Key = "test-ocr-key"
 // Path is where the fake serves images:annotate.
 const Path = "/v1/images:annotate"
 
-// Server is a running fake.
+// Server is a running fake. Besides its own methods it counts calls (Calls)
+// and is switched with SetMode: see package fake.
 type Server struct {
-	*httptest.Server
+	*fake.Server
+	fake.Switch[Mode]
 	mu        sync.Mutex
-	mode      Mode
 	text      string
-	calls     atomic.Int64
 	lastImage []byte
 }
 
 // New starts a fake recognising a short Korean receipt.
 func New(t testing.TB) *Server {
 	s := &Server{text: "스타벅스 역삼점\n사업자 123-45-67890\n2026-11-15 12:34\n아메리카노 2 9,000\n합계 9,000\n"}
-	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
-	t.Cleanup(s.Close)
+	s.Server = fake.Start(t, s.serve)
 	return s
 }
 
 // URL is the images:annotate address of the fake.
 func (s *Server) URL() string { return s.Server.URL + Path }
 
-// SetMode switches how the fake answers.
-func (s *Server) SetMode(m Mode) { s.mu.Lock(); s.mode = m; s.mu.Unlock() }
-
 // SetText sets the recognised text.
 func (s *Server) SetText(text string) { s.mu.Lock(); s.text = text; s.mu.Unlock() }
-
-// Calls is how many requests the fake received.
-func (s *Server) Calls() int64 { return s.calls.Load() }
 
 // LastImage is the decoded image of the last request.
 func (s *Server) LastImage() []byte { s.mu.Lock(); defer s.mu.Unlock(); return s.lastImage }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
-	s.calls.Add(1)
 	w.Header().Set("Content-Type", "application/json")
 	if r.URL.Path != Path || r.Method != http.MethodPost {
 		w.WriteHeader(http.StatusNotFound)
@@ -104,15 +95,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	s.lastImage = image
-	mode, text := s.mode, s.text
+	text := s.text
 	s.mu.Unlock()
 	var answer any
-	switch mode {
+	switch s.Mode() {
 	case Hang:
-		select {
-		case <-r.Context().Done():
-		case <-time.After(60 * time.Second):
-		}
+		fake.Hang(r)
 		return
 	case Fail:
 		w.WriteHeader(http.StatusInternalServerError)

@@ -6,11 +6,11 @@ package quotetest
 import (
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/nestegg/nestegg/internal/external/fake"
 )
 
 // Mode is how the fake answers for a code.
@@ -25,26 +25,21 @@ const (
 	Slow         // answers after the client gave up
 )
 
-// Server is a running fake provider.
+// Server is a running fake provider. Besides its own methods it counts calls
+// (Calls, MaxInFlight) and can be slowed (SetDelay): see package fake.
 type Server struct {
-	*httptest.Server
-	mu       sync.Mutex
-	prices   map[string]string
-	modes    map[string]Mode
-	delay    time.Duration
-	at       time.Time
-	calls    atomic.Int64
-	inFlight atomic.Int64
-	maxIn    atomic.Int64
-	asked    map[string]int
+	*fake.Server
+	mu     sync.Mutex
+	prices map[string]string
+	modes  map[string]Mode
+	at     time.Time
 }
 
 // New starts a fake; a code it has no price for answers 404.
 func New(t testing.TB) *Server {
-	s := &Server{prices: map[string]string{}, modes: map[string]Mode{}, asked: map[string]int{},
+	s := &Server{prices: map[string]string{}, modes: map[string]Mode{},
 		at: time.Date(2026, 11, 16, 15, 30, 0, 0, time.FixedZone("KST", 9*3600))}
-	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
-	t.Cleanup(s.Close)
+	s.Server = fake.Start(t, s.serve)
 	return s
 }
 
@@ -57,41 +52,23 @@ func (s *Server) SetMode(code string, m Mode) { s.mu.Lock(); s.modes[code] = m; 
 // SetTime sets the time every quote carries.
 func (s *Server) SetTime(at time.Time) { s.mu.Lock(); s.at = at; s.mu.Unlock() }
 
-// SetDelay makes every answer wait d (to see concurrency).
-func (s *Server) SetDelay(d time.Duration) { s.mu.Lock(); s.delay = d; s.mu.Unlock() }
-
-// Calls is how many requests the fake received.
-func (s *Server) Calls() int64 { return s.calls.Load() }
-
-// MaxInFlight is the most requests the fake served at once.
-func (s *Server) MaxInFlight() int64 { return s.maxIn.Load() }
-
 // Asked is how many times a code was asked for.
-func (s *Server) Asked(code string) int { s.mu.Lock(); defer s.mu.Unlock(); return s.asked[code] }
+func (s *Server) Asked(code string) int {
+	n := 0
+	for _, r := range s.Requests() {
+		if r.Query.Get("symbol") == code {
+			n++
+		}
+	}
+	return n
+}
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
-	s.calls.Add(1)
-	n := s.inFlight.Add(1)
-	defer s.inFlight.Add(-1)
-	for {
-		m := s.maxIn.Load()
-		if n <= m || s.maxIn.CompareAndSwap(m, n) {
-			break
-		}
-	}
 	code := r.URL.Query().Get("symbol")
 	s.mu.Lock()
-	s.asked[code]++
 	price, ok := s.prices[code]
-	mode, delay, at := s.modes[code], s.delay, s.at
+	mode, at := s.modes[code], s.at
 	s.mu.Unlock()
-	if delay > 0 {
-		select {
-		case <-r.Context().Done():
-			return
-		case <-time.After(delay):
-		}
-	}
 	if r.URL.Path != "/quote" {
 		http.NotFound(w, r)
 		return
@@ -105,10 +82,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte(`<html>maintenance</html>`))
 		return
 	case mode == Slow:
-		select {
-		case <-r.Context().Done():
-		case <-time.After(30 * time.Second):
-		}
+		fake.Hang(r)
 		return
 	case mode == Unknown || !ok:
 		w.WriteHeader(http.StatusNotFound)

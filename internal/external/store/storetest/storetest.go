@@ -9,13 +9,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/nestegg/nestegg/internal/external/fake"
 	"github.com/nestegg/nestegg/internal/external/store"
 )
 
@@ -47,21 +46,20 @@ type Purchase struct {
 	AutoRenew bool
 }
 
-// Fake is a running fake store.
+// Fake is a running fake store. Besides its own methods it counts calls
+// (Calls): see package fake.
 type Fake struct {
-	Server *httptest.Server
-	calls  atomic.Int64
+	*fake.Server
+	failure fake.Switch[Failure]
 
 	mu        sync.Mutex
 	purchases map[string]Purchase
-	failure   Failure
 }
 
 // New starts a fake store, closed when t ends.
 func New(t testing.TB) *Fake {
 	f := &Fake{purchases: map[string]Purchase{}}
-	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.Server.Close)
+	f.Server = fake.Start(t, f.serve)
 	return f
 }
 
@@ -72,9 +70,6 @@ func (f *Fake) URL() string { return f.Server.URL }
 func (f *Fake) Config(timeout time.Duration) store.Config {
 	return store.Config{BaseURL: f.URL(), PackageName: PackageName, Credential: Credential, Timeout: timeout}
 }
-
-// Calls is how many calls the fake has received.
-func (f *Fake) Calls() int64 { return f.calls.Load() }
 
 // Add registers a purchase under a new token and returns the token.
 func (f *Fake) Add(p Purchase) string {
@@ -109,20 +104,12 @@ func (f *Fake) Active(productID string, expiry time.Time) string {
 }
 
 // SetFailure makes every later call fail as given (Healthy ends it).
-func (f *Fake) SetFailure(failure Failure) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.failure = failure
-}
+func (f *Fake) SetFailure(failure Failure) { f.failure.SetMode(failure) }
 
 const pathPrefix = "/androidpublisher/v3/applications/"
 
 func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
-	f.calls.Add(1)
-	f.mu.Lock()
-	failure := f.failure
-	f.mu.Unlock()
-	switch failure {
+	switch f.failure.Mode() {
 	case Fail500:
 		writeError(w, http.StatusInternalServerError, "INTERNAL", "Internal error encountered.")
 		return
@@ -131,7 +118,7 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte("<html>upstream connect error</html>"))
 		return
 	case Hang:
-		<-r.Context().Done()
+		fake.Hang(r)
 		return
 	}
 	if r.Method != http.MethodGet {

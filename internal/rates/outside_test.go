@@ -1,4 +1,4 @@
-package fx_test
+package rates_test
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 	"github.com/nestegg/nestegg/internal/apitest"
 	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/external/fx/fxtest"
-	"github.com/nestegg/nestegg/internal/fx"
 	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/rates"
 )
 
 // madeUpPairs are n distinct pairs of real ISO 4217 codes the fake provider
@@ -26,7 +26,7 @@ func madeUpPairs(t *testing.T, n int) [][2]string {
 		for b := 'A'; b <= 'Z' && len(out) < n; b++ {
 			for c := 'A'; c <= 'Z' && len(out) < n; c++ {
 				code := string([]rune{a, b, c})
-				if fx.IsCurrency(code) && code != "KRW" && code != "USD" && code != "EUR" && code != "JPY" {
+				if rates.IsCurrency(code) && code != "KRW" && code != "USD" && code != "EUR" && code != "JPY" {
 					out = append(out, [2]string{code, "KRW"})
 				}
 			}

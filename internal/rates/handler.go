@@ -1,4 +1,4 @@
-package fx
+package rates
 
 import (
 	"context"
@@ -11,11 +11,11 @@ import (
 
 // FXHandler implements the exchange rate operation of the contract.
 type FXHandler struct {
-	rates *Rates
+	rates *Cache
 }
 
 // NewHandler returns the FX handler.
-func NewHandler(rates *Rates) *FXHandler { return &FXHandler{rates: rates} }
+func NewHandler(rates *Cache) *FXHandler { return &FXHandler{rates: rates} }
 
 // GetFXRate answers today's rate of a pair.
 func (h *FXHandler) GetFXRate(ctx context.Context, req api.GetFXRateRequestObject) (api.GetFXRateResponseObject, error) {

@@ -1,5 +1,5 @@
-// Package fx answers exchange rates: from PostgreSQL when the pair's rate of
-// the day is stored, else from the provider (package external/fx), stored
+// Package rates answers exchange rates: from PostgreSQL when the pair's rate
+// of the day is stored, else from the provider (package external/fx), stored
 // for everyone after.
 //
 // One provider call per pair per day, across requests and replicas, and no
@@ -16,7 +16,7 @@
 // Only a request that calls the provider counts against the member's daily
 // FX limit (package quota): stored rates, remembered failures and waiting
 // for another request's call are free.
-package fx
+package rates
 
 import (
 	"context"
@@ -31,7 +31,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/clock"
-	fxclient "github.com/nestegg/nestegg/internal/external/fx"
+	"github.com/nestegg/nestegg/internal/external/fx"
 	"github.com/nestegg/nestegg/internal/jobs"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/quota"
@@ -40,7 +40,7 @@ import (
 const (
 	// claimFor is how long a claim keeps others from calling: one call's
 	// deadline plus a margin for storing the answer.
-	claimFor = fxclient.Timeout + 2*time.Second
+	claimFor = fx.Timeout + 2*time.Second
 	// waitFor bounds how long a request waits for another's provider call.
 	waitFor = claimFor
 	// pollEvery is how often a waiting request reads the stored rate.
@@ -62,22 +62,23 @@ type Rate struct {
 	Day      time.Time
 }
 
-// Rates looks rates up and keeps them.
-type Rates struct {
+// Cache looks rates up, in PostgreSQL first and at the provider for the ones
+// it lacks, and keeps them.
+type Cache struct {
 	pool     *pgxpool.Pool
-	provider *fxclient.Client
+	provider *fx.Client
 	meter    *quota.Meter
 	clock    clock.Clock
 	loc      *time.Location
 }
 
-// New returns the rate service; loc is APP_TIMEZONE, which decides days.
-func New(pool *pgxpool.Pool, provider *fxclient.Client, meter *quota.Meter, clk clock.Clock, loc *time.Location) *Rates {
-	return &Rates{pool: pool, provider: provider, meter: meter, clock: clk, loc: loc}
+// New returns the rate cache; loc is APP_TIMEZONE, which decides days.
+func New(pool *pgxpool.Pool, provider *fx.Client, meter *quota.Meter, clk clock.Clock, loc *time.Location) *Cache {
+	return &Cache{pool: pool, provider: provider, meter: meter, clock: clk, loc: loc}
 }
 
 // Today returns today's rate from → to for the member.
-func (r *Rates) Today(ctx context.Context, memberID int64, from, to string) (Rate, error) {
+func (r *Cache) Today(ctx context.Context, memberID int64, from, to string) (Rate, error) {
 	return r.RateOn(ctx, memberID, from, to, r.clock.Now())
 }
 
@@ -87,7 +88,7 @@ func (r *Rates) Today(ctx context.Context, memberID int64, from, to string) (Rat
 // code uses it for a foreign entry without a rate. A currency that is not an
 // ISO 4217 code is a 400 on /from or /to, without a provider call; a provider
 // that fails with nothing stored is a 503.
-func (r *Rates) RateOn(ctx context.Context, memberID int64, from, to string, day time.Time) (Rate, error) {
+func (r *Cache) RateOn(ctx context.Context, memberID int64, from, to string, day time.Time) (Rate, error) {
 	if !IsCurrency(from) {
 		return Rate{}, problem.Invalid("/from", "must be an ISO 4217 currency code such as USD")
 	}
@@ -108,7 +109,7 @@ func (r *Rates) RateOn(ctx context.Context, memberID int64, from, to string, day
 // lookup answers the stored rate, or calls the provider under a claim, or
 // waits for another request's call; see the package comment. Every statement
 // is a short one on a pooled connection, released before the next.
-func (r *Rates) lookup(ctx context.Context, memberID int64, key db.GetFXRateParams, latest bool) (Rate, error) {
+func (r *Cache) lookup(ctx context.Context, memberID int64, key db.GetFXRateParams, latest bool) (Rate, error) {
 	q := db.New(r.pool)
 	lk := db.GetFXLookupParams(key)
 	name := fmt.Sprintf("%s/%s %s", key.FromCurrency, key.ToCurrency, key.Day.Format(time.DateOnly))
@@ -164,7 +165,7 @@ func (r *Rates) lookup(ctx context.Context, memberID int64, key db.GetFXRatePara
 // fetch calls the provider for a pair and day this request has claimed, and
 // stores the answer or remembers the failure. No connection is held during
 // the call.
-func (r *Rates) fetch(ctx context.Context, memberID int64, key db.GetFXRateParams, latest bool) (Rate, error) {
+func (r *Cache) fetch(ctx context.Context, memberID int64, key db.GetFXRateParams, latest bool) (Rate, error) {
 	q := db.New(r.pool)
 	end := db.EndFXLookupParams(key)
 	// Others may be waiting for this call: it and what follows are finished
@@ -209,7 +210,7 @@ func (r *Rates) fetch(ctx context.Context, memberID int64, key db.GetFXRateParam
 
 // fallback answers the newest stored rate on or before the day when the
 // provider cannot be asked, else a 503.
-func (r *Rates) fallback(ctx context.Context, key db.GetFXRateParams, cause error) (Rate, error) {
+func (r *Cache) fallback(ctx context.Context, key db.GetFXRateParams, cause error) (Rate, error) {
 	row, err := db.New(r.pool).LatestFXRateBefore(ctx, db.LatestFXRateBeforeParams(key))
 	if err == nil {
 		return Rate{From: key.FromCurrency, To: key.ToCurrency, Rate: row.Rate, Day: row.Day}, nil
@@ -224,7 +225,7 @@ func (r *Rates) fallback(ctx context.Context, key db.GetFXRateParams, cause erro
 }
 
 // CleanupJob deletes claims and remembered failures that have ended.
-func (r *Rates) CleanupJob() jobs.Job {
+func (r *Cache) CleanupJob() jobs.Job {
 	return jobs.Job{
 		Name:  "fx-lookup-cleanup",
 		Every: 24 * time.Hour,

@@ -1,4 +1,4 @@
-package fx_test
+package rates_test
 
 import (
 	"context"
