@@ -17,6 +17,7 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/budget"
+	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/session"
@@ -51,28 +52,26 @@ func NewHandler(pool *pgxpool.Pool, crypto *ledger.AccountCrypto, c clock.Clock,
 	return &BackupHandler{pool: pool, crypto: crypto, clock: c, loc: loc}
 }
 
-// currentMonth is the member's ledger month today.
-func (h *BackupHandler) currentMonth(ctx context.Context, q *db.Queries, memberID int64) (year int32, month int32, err error) {
-	startDay, err := ledger.MonthStartDay(ctx, q, memberID)
-	if err != nil {
-		return 0, 0, err
-	}
-	y, m := ledger.MonthOf(h.clock.Now().In(h.loc), startDay)
-	return int32(y), int32(m), nil
+// currentMonth is the ledger month that holds today, for a member whose
+// month begins on startDay.
+func (h *BackupHandler) currentMonth(startDay int) calendar.Month {
+	return calendar.MonthOf(calendar.Day(h.clock.Now(), h.loc), startDay)
 }
 
 // GetBackup answers the member's ledger as a backup document.
 func (h *BackupHandler) GetBackup(ctx context.Context, _ api.GetBackupRequestObject) (api.GetBackupResponseObject, error) {
-	doc, err := h.Export(ctx, session.PrincipalFrom(ctx).MemberID)
+	p := session.PrincipalFrom(ctx)
+	doc, err := h.Export(ctx, p.MemberID, h.currentMonth(p.MonthStartDay))
 	if err != nil {
 		return nil, err
 	}
 	return api.GetBackup200JSONResponse(doc), nil
 }
 
-// Export reads the member's ledger as one document. The reads share one
-// snapshot, so a write in between cannot leave a reference dangling.
-func (h *BackupHandler) Export(ctx context.Context, memberID int64) (api.Backup, error) {
+// Export reads the member's ledger as one document, with the budgets of
+// month (the current ledger month). The reads share one snapshot, so a write
+// in between cannot leave a reference dangling.
+func (h *BackupHandler) Export(ctx context.Context, memberID int64, month calendar.Month) (api.Backup, error) {
 	tx, err := h.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return api.Backup{}, fmt.Errorf("backup of member %d: begin: %w", memberID, err)
@@ -182,11 +181,7 @@ func (h *BackupHandler) Export(ctx context.Context, memberID int64) (api.Backup,
 		})
 	}
 
-	year, month, err := h.currentMonth(ctx, q, memberID)
-	if err != nil {
-		return doc, err
-	}
-	budgets, err := budget.ForBackupTx(ctx, q, db.ListBackupBudgetsParams{MemberID: memberID, Year: year, Month: month})
+	budgets, err := budget.ForBackupTx(ctx, q, db.ListBackupBudgetsParams{MemberID: memberID, Year: int32(month.Year()), Month: int32(month.Month())})
 	if err != nil {
 		return doc, fmt.Errorf("budgets of member %d: %w", memberID, err)
 	}

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/budget"
+	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/invest"
 	"github.com/nestegg/nestegg/internal/ledger"
@@ -28,15 +28,14 @@ type Counts struct {
 
 // RestoreBackup replaces the member's ledger with the document's.
 func (h *BackupHandler) RestoreBackup(ctx context.Context, req api.RestoreBackupRequestObject) (api.RestoreBackupResponseObject, error) {
-	memberID := session.PrincipalFrom(ctx).MemberID
-	c, err := h.Restore(ctx, memberID, *req.Body)
+	p := session.PrincipalFrom(ctx)
+	c, err := h.Restore(ctx, p.MemberID, h.currentMonth(p.MonthStartDay), *req.Body)
 	if err != nil {
 		return nil, err
 	}
 	if c.Entries > 0 {
 		// The current month's days up to today may now all be covered.
-		y, m, d := h.clock.Now().In(h.loc).Date()
-		h.entryHook.Run(ctx, memberID, time.Date(y, m, d, 0, 0, 0, 0, time.UTC))
+		h.entryHook.Run(ctx, p.MemberID, p.MonthStartDay, calendar.Day(h.clock.Now(), h.loc))
 	}
 	return api.RestoreBackup200JSONResponse{
 		Wallets: int32(c.Wallets), Tags: int32(c.Tags), Categories: int32(c.Categories), Entries: int32(c.Entries),
@@ -48,9 +47,9 @@ func (h *BackupHandler) RestoreBackup(ctx context.Context, req api.RestoreBackup
 // Restore deletes the member's ledger and recreates it from doc in one
 // transaction, in SPEC.md's order: wallets, tags, categories, entries (with
 // transfers, whose sides are entries), recurring, budgets, quick entries.
-// Monthly budgets go into the member's current ledger month. Any error rolls
-// all of it back. Free limits do not apply.
-func (h *BackupHandler) Restore(ctx context.Context, memberID int64, doc api.Backup) (Counts, error) {
+// Monthly budgets go into month, the member's current ledger month. Any
+// error rolls all of it back. Free limits do not apply.
+func (h *BackupHandler) Restore(ctx context.Context, memberID int64, month calendar.Month, doc api.Backup) (Counts, error) {
 	if doc.Version != Version {
 		return Counts{}, problem.Invalid("/version", fmt.Sprintf("must be %d", Version))
 	}
@@ -62,11 +61,7 @@ func (h *BackupHandler) Restore(ctx context.Context, memberID int64, doc api.Bac
 		return Counts{}, errEmptyBackup
 	}
 	return database.InTxV(ctx, h.pool, func(q *db.Queries) (Counts, error) {
-		year, month, err := h.currentMonth(ctx, q, memberID)
-		if err != nil {
-			return Counts{}, err
-		}
-		r := &restorer{q: q, memberID: memberID, crypto: h.crypto, year: year, month: month}
+		r := &restorer{q: q, memberID: memberID, crypto: h.crypto, month: month}
 		return r.run(ctx, doc)
 	})
 }
@@ -83,8 +78,8 @@ type restorer struct {
 	// entryIDs are the ids of the document's entries, by position;
 	// transferIDs those of its transfers.
 	entryIDs, transferIDs []int64
-	// year and month are the current ledger month, which budgets go into.
-	year, month int32
+	// month is the current ledger month, which budgets go into.
+	month calendar.Month
 }
 
 func (r *restorer) run(ctx context.Context, doc api.Backup) (Counts, error) {
@@ -436,7 +431,7 @@ func (r *restorer) restoreBudgets(ctx context.Context, doc api.Backup) error {
 		}
 		budgeted[*categoryID] = i
 		if _, err := budget.CreateBudgetTx(ctx, r.q, r.memberID, budget.Budget{
-			CategoryID: *categoryID, Year: r.year, Month: r.month, Amount: b.Amount,
+			CategoryID: *categoryID, Year: int32(r.month.Year()), Month: int32(r.month.Month()), Amount: b.Amount,
 		}); err != nil {
 			return under(at, err)
 		}

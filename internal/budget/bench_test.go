@@ -3,10 +3,12 @@ package budget_test
 import (
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/apitest"
 	"github.com/nestegg/nestegg/internal/budget"
+	"github.com/nestegg/nestegg/internal/calendar"
 )
 
 // The benchmarks measure requests against their floor as internal/ledger's
@@ -19,7 +21,7 @@ func BenchmarkBudgetStatus(b *testing.B) {
 	m := env.NewMember(apitest.AsPremium())
 	seedBudgetYear(b, env, m)
 	rec := &apitest.RecordingDB{DBTX: env.Pool}
-	if _, err := budget.Status(asRequest(m, 1), db.New(rec), m.ID, 2026, 3); err != nil {
+	if _, err := budget.Status(asRequest(m, 1), db.New(rec), m.ID, calendar.NewMonth(2026, time.March, 1)); err != nil {
 		b.Fatal(err)
 	}
 	env.BenchAgainstFloor(b, m, apitest.BenchRequest{Method: http.MethodGet, Path: "/api/account/budgets/status?year=2026&month=3", Want: http.StatusOK}, rec.Sent)
@@ -33,7 +35,7 @@ func BenchmarkMonthlyStats(b *testing.B) {
 	m := env.NewMember(apitest.AsPremium())
 	seedBudgetYear(b, env, m)
 	rec := &apitest.RecordingDB{DBTX: env.Pool}
-	if _, err := budget.MonthlyStats(asRequest(m, 1), db.New(rec), m.ID, 2026, 3); err != nil {
+	if _, err := budget.MonthlyStats(asRequest(m, 1), db.New(rec), m.ID, calendar.NewMonth(2026, time.March, 1)); err != nil {
 		b.Fatal(err)
 	}
 	env.BenchAgainstFloor(b, m, apitest.BenchRequest{Method: http.MethodGet, Path: "/api/account/stats/monthly?year=2026&month=3", Want: http.StatusOK}, rec.Sent)

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/database"
-	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/points"
 )
 
@@ -19,16 +19,16 @@ const ReasonMonthComplete = "MONTH_COMPLETE_"
 // MonthComplete is the ledger's entry hook: after an entry of day is written
 // or confirmed, it gives the month-complete bonus if it is now due. The
 // entry is already saved, so a failure here is logged, not answered.
-func (h *BudgetHandler) MonthComplete(ctx context.Context, memberID int64, day time.Time) {
-	if _, err := h.AwardMonthComplete(ctx, memberID, day); err != nil {
+func (h *BudgetHandler) MonthComplete(ctx context.Context, memberID int64, startDay int, day time.Time) {
+	if _, err := h.AwardMonthComplete(ctx, memberID, startDay, day); err != nil {
 		slog.ErrorContext(ctx, "month-complete bonus", "member_id", memberID, "error", err)
 	}
 }
 
 // AwardMonthComplete gives a random 1..100 points, once per member and
 // ledger month, when the member's counting entries cover every day of the
-// current month and day lies in it (back-filling another month gives
-// nothing). It answers the points given.
+// current month (their month begins on startDay) and day lies in it
+// (back-filling another month gives nothing). It answers the points given.
 //
 // Only entries dated today or earlier count (DECISIONS 9): entries written
 // ahead into the rest of the month would otherwise earn the bonus on its
@@ -38,24 +38,16 @@ func (h *BudgetHandler) MonthComplete(ctx context.Context, memberID int64, day t
 // The member's row is locked before anything is read: parallel writes of
 // the last missing day take turns, and each one after the first sees the
 // first one's award (READ COMMITTED reads anew after the lock).
-func (h *BudgetHandler) AwardMonthComplete(ctx context.Context, memberID int64, day time.Time) (int, error) {
+func (h *BudgetHandler) AwardMonthComplete(ctx context.Context, memberID int64, startDay int, day time.Time) (int, error) {
 	now := h.clock.Now().In(h.loc)
-	startDay, err := ledger.MonthStartDay(ctx, db.New(h.pool), memberID)
-	if err != nil {
-		return 0, err
-	}
-	year, month := ledger.MonthOf(now, startDay)
-	from, to := ledger.MonthRange(year, month, startDay)
-	if day.Before(from) || !day.Before(to) {
+	today := calendar.Day(now, h.loc)
+	month := calendar.MonthOf(today, startDay)
+	if !month.Contains(day) || today.Before(month.Last()) || day.After(today) {
 		return 0, nil
 	}
-	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
-	if lastDay := to.AddDate(0, 0, -1); today.Before(lastDay) || day.After(today) {
-		return 0, nil
-	}
-	reason := fmt.Sprintf("%s%04d%02d", ReasonMonthComplete, year, month)
+	reason := ReasonMonthComplete + month.Key()
 	due := func(q *db.Queries) (bool, error) {
-		d, err := q.MonthBonusDue(ctx, db.MonthBonusDueParams{MemberID: memberID, Reason: reason, FromDate: from, ToDate: to})
+		d, err := q.MonthBonusDue(ctx, db.MonthBonusDueParams{MemberID: memberID, Reason: reason, FromDate: month.From(), ToDate: month.To()})
 		if err != nil {
 			return false, fmt.Errorf("month-complete check of member %d: %w", memberID, err)
 		}

@@ -1,7 +1,8 @@
 // Package budget holds monthly budgets (with their status, period chart and
 // copy), the expected monthly income, statistics and the month-complete
-// bonus. Months are the member's ledger months (payday months): ledger.MonthRange
-// turns one into dates.
+// bonus. Months are the member's ledger months (payday months,
+// calendar.Month); a handler names one with the start day the session read
+// (monthOf) and passes it down.
 //
 // Every statistic counts confirmed entries that are not one side of a
 // transfer (transfer_id IS NULL), as every query here says.
@@ -20,6 +21,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/ledger"
@@ -55,6 +57,13 @@ func (h *BudgetHandler) SetRandSource(src rand.Source) {
 }
 
 func memberOf(ctx context.Context) int64 { return session.PrincipalFrom(ctx).MemberID }
+
+// monthOf is the requesting member's ledger month named by year and month,
+// with the month start day their session read on this request. Handlers call
+// it; the functions below them take the month.
+func monthOf(ctx context.Context, year, month int32) calendar.Month {
+	return calendar.NewMonth(int(year), time.Month(month), session.PrincipalFrom(ctx).MonthStartDay)
+}
 
 // Budget is a monthly budget.
 type Budget struct {

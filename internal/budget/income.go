@@ -9,6 +9,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/money"
 )
@@ -29,7 +30,7 @@ func (h *BudgetHandler) GetBudgetIncome(ctx context.Context, req api.GetBudgetIn
 	case !errors.Is(err, pgx.ErrNoRows):
 		return nil, fmt.Errorf("expected income of member %d: %w", memberID, err)
 	}
-	if out.Received, err = received(ctx, q, memberID, p.Year, p.Month); err != nil {
+	if out.Received, err = received(ctx, q, memberID, monthOf(ctx, p.Year, p.Month)); err != nil {
 		return nil, err
 	}
 	return api.GetBudgetIncome200JSONResponse(out), nil
@@ -45,6 +46,7 @@ func (h *BudgetHandler) PutBudgetIncome(ctx context.Context, req api.PutBudgetIn
 		return nil, err
 	}
 	memberID := memberOf(ctx)
+	m := monthOf(ctx, b.Year, b.Month)
 	// One transaction, so that an answer that cannot be given (a received
 	// total out of range) leaves nothing stored, as every write does.
 	out, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (api.BudgetIncome, error) {
@@ -53,7 +55,7 @@ func (h *BudgetHandler) PutBudgetIncome(ctx context.Context, req api.PutBudgetIn
 			return api.BudgetIncome{}, fmt.Errorf("set expected income of member %d: %w", memberID, err)
 		}
 		out := api.BudgetIncome{Year: b.Year, Month: b.Month, Amount: &amount}
-		if out.Received, err = received(ctx, q, memberID, b.Year, b.Month); err != nil {
+		if out.Received, err = received(ctx, q, memberID, m); err != nil {
 			return api.BudgetIncome{}, err
 		}
 		return out, nil
@@ -64,12 +66,8 @@ func (h *BudgetHandler) PutBudgetIncome(ctx context.Context, req api.PutBudgetIn
 	return api.PutBudgetIncome200JSONResponse(out), nil
 }
 
-func received(ctx context.Context, q *db.Queries, memberID int64, year, month int32) (int64, error) {
-	from, to, _, err := monthRange(ctx, q, memberID, year, month)
-	if err != nil {
-		return 0, err
-	}
-	n, err := q.IncomeOfRange(ctx, db.IncomeOfRangeParams{MemberID: memberID, FromDate: from, ToDate: to})
+func received(ctx context.Context, q *db.Queries, memberID int64, m calendar.Month) (int64, error) {
+	n, err := q.IncomeOfRange(ctx, db.IncomeOfRangeParams{MemberID: memberID, FromDate: m.From(), ToDate: m.To()})
 	if err != nil {
 		return 0, fmt.Errorf("income of member %d: %w", memberID, err)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
 	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
-	"github.com/nestegg/nestegg/internal/ledger"
+	"github.com/nestegg/nestegg/internal/calendar"
 )
 
 func setStartDay(t *testing.T, m *apitest.Member, day int32) {
@@ -35,20 +35,21 @@ func TestMonthRangeAndMonthOfFollowTheStartDay(t *testing.T) {
 		{5, 2026, time.November, "2026-11-05", "2026-12-04"},
 		{28, 2027, time.January, "2027-01-28", "2027-02-27"},
 	} {
-		from, to := ledger.MonthRange(c.year, c.month, c.start)
+		mo := calendar.NewMonth(c.year, c.month, c.start)
+		from, to := mo.From(), mo.To()
 		if from.Format(time.DateOnly) != c.from || to.AddDate(0, 0, -1).Format(time.DateOnly) != c.last {
 			t.Errorf("start %d, %d-%02d: %s to %s, want %s to %s", c.start, c.year, c.month, from, to, c.from, c.last)
 		}
 		// Every day of the range belongs to that month, and the days around it do not.
 		for d := from; d.Before(to); d = d.AddDate(0, 0, 1) {
-			if y, m := ledger.MonthOf(d, c.start); y != c.year || m != c.month {
-				t.Fatalf("start %d: %s is in %d-%02d", c.start, d.Format(time.DateOnly), y, m)
+			if m := calendar.MonthOf(d, c.start); m.Year() != c.year || m.Month() != c.month {
+				t.Fatalf("start %d: %s is in %d-%02d", c.start, d.Format(time.DateOnly), m.Year(), m.Month())
 			}
 		}
-		if y, m := ledger.MonthOf(to, c.start); y == c.year && m == c.month {
+		if calendar.MonthOf(to, c.start) == mo {
 			t.Errorf("start %d: %s still in the month", c.start, to)
 		}
-		if y, m := ledger.MonthOf(from.AddDate(0, 0, -1), c.start); y == c.year && m == c.month {
+		if calendar.MonthOf(from.AddDate(0, 0, -1), c.start) == mo {
 			t.Errorf("start %d: the day before %s is in the month", c.start, from)
 		}
 	}

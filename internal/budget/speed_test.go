@@ -12,6 +12,7 @@ import (
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/apitest"
 	"github.com/nestegg/nestegg/internal/budget"
+	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/session"
 )
 
@@ -82,17 +83,17 @@ func TestStatusAndMonthlyStatsAreOneIndexedStatement(t *testing.T) {
 	// seeded month it read is empty.
 	reads := []struct {
 		name string
-		read func(ctx context.Context, q *db.Queries) (time.Time, error)
+		read func(ctx context.Context, q *db.Queries, mo calendar.Month) (time.Time, error)
 	}{
-		{"budget status", func(ctx context.Context, q *db.Queries) (time.Time, error) {
-			s, err := budget.Status(ctx, q, m.ID, 2026, 3)
+		{"budget status", func(ctx context.Context, q *db.Queries, mo calendar.Month) (time.Time, error) {
+			s, err := budget.Status(ctx, q, m.ID, mo)
 			if err == nil && (len(s.Items) == 0 || s.Spent == 0) {
 				err = errors.New("no budgets or no spending")
 			}
 			return s.From.Time, err
 		}},
-		{"monthly statistics", func(ctx context.Context, q *db.Queries) (time.Time, error) {
-			s, err := budget.MonthlyStats(ctx, q, m.ID, 2026, 3)
+		{"monthly statistics", func(ctx context.Context, q *db.Queries, mo calendar.Month) (time.Time, error) {
+			s, err := budget.MonthlyStats(ctx, q, m.ID, mo)
 			if err == nil && (len(s.Days) == 0 || len(s.Categories.Expense) == 0 || len(s.Transfers) != 2) {
 				err = fmt.Errorf("%d days, %d expense categories, %d wallets with transfers", len(s.Days), len(s.Categories.Expense), len(s.Transfers))
 			}
@@ -113,9 +114,10 @@ func TestStatusAndMonthlyStatsAreOneIndexedStatement(t *testing.T) {
 	for _, startDay := range []int{1, 25} {
 		env.Exec(`UPDATE member SET month_start_day = $2 WHERE id = $1`, m.ID, startDay)
 		ctx := asRequest(m, startDay)
+		mo := calendar.NewMonth(2026, time.March, startDay)
 		for _, r := range reads {
 			c := &apitest.RecordingDB{DBTX: env.Pool}
-			from, err := r.read(ctx, db.New(c))
+			from, err := r.read(ctx, db.New(c), mo)
 			if err != nil {
 				t.Fatalf("start day %d, %s: %v", startDay, r.name, err)
 			}
@@ -127,7 +129,7 @@ func TestStatusAndMonthlyStatsAreOneIndexedStatement(t *testing.T) {
 			}
 
 			x := &apitest.ExplainingDB{DBTX: conn}
-			_, _ = r.read(ctx, db.New(x))
+			_, _ = r.read(ctx, db.New(x), mo)
 			if x.Plan == "" {
 				t.Fatalf("start day %d, %s: no query to explain", startDay, r.name)
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/money"
 	"github.com/nestegg/nestegg/internal/problem"
@@ -72,26 +73,23 @@ func (h *BudgetHandler) GetMonthlyStats(ctx context.Context, req api.GetMonthlyS
 	if err := checkMonth("year", "month", p.Year, p.Month); err != nil {
 		return nil, err
 	}
-	s, err := MonthlyStats(ctx, db.New(h.pool), memberOf(ctx), p.Year, p.Month)
+	s, err := MonthlyStats(ctx, db.New(h.pool), memberOf(ctx), monthOf(ctx, p.Year, p.Month))
 	if err != nil {
 		return nil, err
 	}
 	return api.GetMonthlyStats200JSONResponse(s), nil
 }
 
-// MonthlyStats computes a month's statistics in one query: income, expense,
-// categories and days, and the month's transfers per wallet.
-func MonthlyStats(ctx context.Context, q *db.Queries, memberID int64, year, month int32) (api.MonthlyStats, error) {
-	from, to, _, err := monthRange(ctx, q, memberID, year, month)
-	if err != nil {
-		return api.MonthlyStats{}, err
-	}
-	rows, err := q.MonthlyStats(ctx, db.MonthlyStatsParams{MemberID: memberID, FromDate: from, ToDate: to})
+// MonthlyStats computes the statistics of the member's ledger month m in one
+// query: income, expense, categories and days, and the month's transfers per
+// wallet.
+func MonthlyStats(ctx context.Context, q *db.Queries, memberID int64, m calendar.Month) (api.MonthlyStats, error) {
+	rows, err := q.MonthlyStats(ctx, db.MonthlyStatsParams{MemberID: memberID, FromDate: m.From(), ToDate: m.To()})
 	if err != nil {
 		return api.MonthlyStats{}, fmt.Errorf("monthly statistics of member %d: %w", memberID, err)
 	}
 	out := api.MonthlyStats{
-		Year: year, Month: month, From: date(from), To: date(to.AddDate(0, 0, -1)),
+		Year: int32(m.Year()), Month: int32(m.Month()), From: date(m.From()), To: date(m.Last()),
 		Days: []api.StatsDay{}, Transfers: []api.StatsWalletTransfers{},
 	}
 	var c money.Checked
@@ -146,21 +144,17 @@ func (h *BudgetHandler) GetYearlyStats(ctx context.Context, req api.GetYearlySta
 		return nil, err
 	}
 	memberID := memberOf(ctx)
-	q := db.New(h.pool)
-	startDay, err := ledger.MonthStartDay(ctx, q, memberID)
-	if err != nil {
-		return nil, err
-	}
-	from, _ := ledger.MonthRange(int(year), time.January, startDay)
-	_, to := ledger.MonthRange(int(year), time.December, startDay)
-	rows, err := q.YearlyStats(ctx, db.YearlyStatsParams{StartDay: int32(startDay), MemberID: memberID, FromDate: from, ToDate: to})
+	january := monthOf(ctx, year, 1)
+	rows, err := db.New(h.pool).YearlyStats(ctx, db.YearlyStatsParams{
+		StartDay: int32(january.StartDay()), MemberID: memberID, FromDate: january.From(), ToDate: january.Add(11).To(),
+	})
 	if err != nil {
 		return nil, fmt.Errorf("yearly statistics of member %d: %w", memberID, err)
 	}
 	out := api.YearlyStats{Year: year, Months: make([]api.StatsMonth, 12)}
 	for i := range out.Months {
-		f, t := ledger.MonthRange(int(year), time.Month(i+1), startDay)
-		out.Months[i] = api.StatsMonth{Month: int32(i + 1), From: date(f), To: date(t.AddDate(0, 0, -1))}
+		m := january.Add(i)
+		out.Months[i] = api.StatsMonth{Month: int32(m.Month()), From: date(m.From()), To: date(m.Last())}
 	}
 	var c money.Checked
 	for _, r := range rows {

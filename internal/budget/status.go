@@ -10,20 +10,10 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
-	"github.com/nestegg/nestegg/internal/ledger"
+	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/money"
 	"github.com/nestegg/nestegg/internal/problem"
 )
-
-// monthRange answers the member's ledger month as dates [from, to).
-func monthRange(ctx context.Context, q *db.Queries, memberID int64, year, month int32) (from, to time.Time, startDay int, err error) {
-	startDay, err = ledger.MonthStartDay(ctx, q, memberID)
-	if err != nil {
-		return from, to, 0, err
-	}
-	from, to = ledger.MonthRange(int(year), time.Month(month), startDay)
-	return from, to, startDay, nil
-}
 
 func date(t time.Time) types.Date { return types.Date{Time: t} }
 
@@ -33,24 +23,22 @@ func (h *BudgetHandler) GetBudgetStatus(ctx context.Context, req api.GetBudgetSt
 	if err := checkMonth("year", "month", p.Year, p.Month); err != nil {
 		return nil, err
 	}
-	s, err := Status(ctx, db.New(h.pool), memberOf(ctx), p.Year, p.Month)
+	s, err := Status(ctx, db.New(h.pool), memberOf(ctx), monthOf(ctx, p.Year, p.Month))
 	if err != nil {
 		return nil, err
 	}
 	return api.GetBudgetStatus200JSONResponse(s), nil
 }
 
-// Status computes a month's budget status in one query.
-func Status(ctx context.Context, q *db.Queries, memberID int64, year, month int32) (api.BudgetStatus, error) {
-	from, to, _, err := monthRange(ctx, q, memberID, year, month)
-	if err != nil {
-		return api.BudgetStatus{}, err
-	}
-	rows, err := q.BudgetStatus(ctx, db.BudgetStatusParams{MemberID: memberID, FromDate: from, ToDate: to, Year: year, Month: month})
+// Status computes the budget status of the member's ledger month m in one
+// query.
+func Status(ctx context.Context, q *db.Queries, memberID int64, m calendar.Month) (api.BudgetStatus, error) {
+	year, month := int32(m.Year()), int32(m.Month())
+	rows, err := q.BudgetStatus(ctx, db.BudgetStatusParams{MemberID: memberID, FromDate: m.From(), ToDate: m.To(), Year: year, Month: month})
 	if err != nil {
 		return api.BudgetStatus{}, fmt.Errorf("budget status of member %d: %w", memberID, err)
 	}
-	out := api.BudgetStatus{Year: year, Month: month, From: date(from), To: date(to.AddDate(0, 0, -1)), Items: []api.BudgetStatusItem{}}
+	out := api.BudgetStatus{Year: year, Month: month, From: date(m.From()), To: date(m.Last()), Items: []api.BudgetStatusItem{}}
 	budgeted := map[int64]bool{}
 	for _, r := range rows {
 		if r.BudgetID != nil {
@@ -108,17 +96,12 @@ func (h *BudgetHandler) GetBudgetChart(ctx context.Context, req api.GetBudgetCha
 		return nil, problem.Invalid("months", "must be 1 to 24")
 	}
 	memberID := memberOf(ctx)
-	q := db.New(h.pool)
-	startDay, err := ledger.MonthStartDay(ctx, q, memberID)
-	if err != nil {
-		return nil, err
-	}
-	last := time.Date(int(p.Year), time.Month(p.Month), 1, 0, 0, 0, 0, time.UTC)
-	first := last.AddDate(0, -int(n-1), 0)
-	from, _ := ledger.MonthRange(first.Year(), first.Month(), startDay)
-	_, to := ledger.MonthRange(last.Year(), last.Month(), startDay)
-	rows, err := q.BudgetChart(ctx, db.BudgetChartParams{
-		FirstMonth: first, LastMonth: last, StartDay: int32(startDay), MemberID: memberID, FromDate: from, ToDate: to,
+	last := monthOf(ctx, p.Year, p.Month)
+	first := last.Add(-int(n - 1))
+	// The query names a ledger month by the first of its calendar month.
+	rows, err := db.New(h.pool).BudgetChart(ctx, db.BudgetChartParams{
+		FirstMonth: calendar.Date(first.Year(), first.Month(), 1), LastMonth: calendar.Date(last.Year(), last.Month(), 1),
+		StartDay: int32(last.StartDay()), MemberID: memberID, FromDate: first.From(), ToDate: last.To(),
 		FirstYear: int32(first.Year()), FirstMonthNo: int32(first.Month()), LastYear: int32(last.Year()), LastMonthNo: int32(last.Month()),
 	})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 
 	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/external/ai"
 	"github.com/nestegg/nestegg/internal/intake"
 	"github.com/nestegg/nestegg/internal/problem"
@@ -70,9 +71,8 @@ func (h *IntakeHandler) Parse(ctx context.Context, memberID int64, text string) 
 	if !ok {
 		return Draft{}, problem.Invalid("/text", "no amount found in the text")
 	}
-	y, m, day := d.Date.Date()
 	return Draft{
 		Type: string(d.Type), Amount: d.Amount, Merchant: d.Merchant,
-		Date: time.Date(y, m, day, 0, 0, 0, 0, time.UTC), Parser: "RULES",
+		Date: calendar.Day(d.Date, h.loc), Parser: "RULES",
 	}, nil
 }

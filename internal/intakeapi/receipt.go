@@ -8,11 +8,11 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
-	"time"
 
 	openapi_types "github.com/oapi-codegen/runtime/types"
 
 	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/external/ocr"
 	"github.com/nestegg/nestegg/internal/intake"
 	"github.com/nestegg/nestegg/internal/problem"
@@ -59,8 +59,7 @@ func (h *IntakeHandler) RecognizeReceipt(ctx context.Context, req api.RecognizeR
 			out.Draft.Total = &draft.Total
 		}
 		if !draft.Date.IsZero() {
-			y, m, d := draft.Date.Date()
-			out.Draft.Date = &openapi_types.Date{Time: time.Date(y, m, d, 0, 0, 0, 0, time.UTC)}
+			out.Draft.Date = &openapi_types.Date{Time: calendar.Day(draft.Date, h.loc)}
 		}
 	}
 	return out, nil

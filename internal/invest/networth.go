@@ -10,6 +10,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/money"
 	"github.com/nestegg/nestegg/internal/problem"
@@ -26,8 +27,7 @@ type Point struct {
 // to Sunday), the current one dated today. Days are UTC midnights of
 // calendar dates in the service time zone.
 func PointDays(now time.Time, loc *time.Location, unit string, n int) []time.Time {
-	local := now.In(loc)
-	today := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, time.UTC)
+	today := calendar.Day(now, loc)
 	days := make([]time.Time, 0, n)
 	for k := n - 1; k >= 0; k-- {
 		var end time.Time
@@ -35,7 +35,7 @@ func PointDays(now time.Time, loc *time.Location, unit string, n int) []time.Tim
 			monday := today.AddDate(0, 0, -((int(today.Weekday()) + 6) % 7))
 			end = monday.AddDate(0, 0, 6-7*k)
 		} else {
-			first := time.Date(today.Year(), today.Month()-time.Month(k), 1, 0, 0, 0, 0, time.UTC)
+			first := calendar.Date(today.Year(), today.Month()-time.Month(k), 1)
 			end = first.AddDate(0, 1, -1)
 		}
 		if end.After(today) {
@@ -231,7 +231,7 @@ func NetWorthOn(ctx context.Context, q *db.Queries, memberID int64, days []time.
 // before the loan starts, then what remains after the last instalment due on
 // or before that day.
 func remainingOn(l ledger.Loan, schedule []ledger.Installment, day time.Time) int64 {
-	start := time.Date(l.Start.Year(), l.Start.Month(), l.Start.Day(), 0, 0, 0, 0, time.UTC)
+	start := calendar.Day(l.Start, l.Start.Location())
 	if day.Before(start) {
 		return 0
 	}

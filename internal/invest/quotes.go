@@ -10,6 +10,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/external/quote"
 	"github.com/nestegg/nestegg/internal/problem"
@@ -50,7 +51,7 @@ func (h *InvestHandler) RefreshQuotes(ctx context.Context, _ api.RefreshQuotesRe
 		err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
 			for _, g := range got {
 				err := q.UpsertStockQuote(ctx, db.UpsertStockQuoteParams{
-					Code: g.Code, QuoteDay: pgDay(g.Time.In(h.loc)), Price: g.Price, Currency: g.Currency, QuotedAt: g.Time,
+					Code: g.Code, QuoteDay: calendar.Day(g.Time, h.loc), Price: g.Price, Currency: g.Currency, QuotedAt: g.Time,
 				})
 				if err != nil {
 					return fmt.Errorf("store quote of %s: %w", g.Code, err)
@@ -107,8 +108,4 @@ func (h *InvestHandler) fetchQuotes(ctx context.Context, codes []string) ([]quot
 		got = append(got, results[i])
 	}
 	return got, failed
-}
-
-func pgDay(t time.Time) time.Time {
-	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/apitest"
+	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/ledger"
 )
 
@@ -31,7 +32,8 @@ func benchMonthList(b *testing.B, size int32) {
 	env := apitest.New(b)
 	m := env.NewMember(apitest.AsPremium())
 	seedYear(b, env, m)
-	from, to := ledger.MonthRange(2026, time.March, 1)
+	march := calendar.NewMonth(2026, time.March, 1)
+	from, to := march.From(), march.To()
 	rec := &apitest.RecordingDB{DBTX: env.Pool}
 	if _, err := ledger.ListEntriesTx(context.Background(), db.New(rec), m.ID, ledger.EntryFilter{From: from, To: to, Page: 1, Size: size}); err != nil {
 		b.Fatal(err)

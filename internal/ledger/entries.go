@@ -14,12 +14,11 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/database"
-	"github.com/nestegg/nestegg/internal/member"
 	"github.com/nestegg/nestegg/internal/money"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/rates"
-	"github.com/nestegg/nestegg/internal/session"
 )
 
 // Limits of an entry.
@@ -322,7 +321,7 @@ func (h *LedgerHandler) CreateEntry(ctx context.Context, req api.CreateEntryRequ
 		return nil, err
 	}
 	if h.mayCompleteMonth(e) {
-		h.entryWritten(ctx, p.MemberID, e)
+		h.entryWritten(ctx, p, e)
 	}
 	return api.CreateEntry201JSONResponse(ToAPIEntry(e)), nil
 }
@@ -337,8 +336,7 @@ func (h *LedgerHandler) mayCompleteMonth(e Entry) bool {
 	if e.NewDay {
 		return true
 	}
-	y, m, d := h.today().Date()
-	return e.EntryDate.Equal(time.Date(y, m, d, 0, 0, 0, 0, time.UTC))
+	return e.EntryDate.Equal(calendar.Day(h.clock.Now(), h.loc))
 }
 
 // GetEntry answers one entry with its tags.
@@ -392,7 +390,7 @@ func (h *LedgerHandler) UpdateEntry(ctx context.Context, req api.UpdateEntryRequ
 		return nil, err
 	}
 	if h.mayCompleteMonth(e) {
-		h.entryWritten(ctx, p.MemberID, e)
+		h.entryWritten(ctx, p, e)
 	}
 	return api.UpdateEntry200JSONResponse(ToAPIEntry(e)), nil
 }
@@ -419,7 +417,8 @@ func (h *LedgerHandler) DeleteEntry(ctx context.Context, req api.DeleteEntryRequ
 
 // ConfirmEntry makes a pending entry count.
 func (h *LedgerHandler) ConfirmEntry(ctx context.Context, req api.ConfirmEntryRequestObject) (api.ConfirmEntryResponseObject, error) {
-	memberID := caller(ctx).MemberID
+	p := caller(ctx)
+	memberID := p.MemberID
 	q := db.New(h.pool)
 	row, err := q.ConfirmEntry(ctx, db.ConfirmEntryParams{MemberID: memberID, ID: req.ID})
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -436,7 +435,7 @@ func (h *LedgerHandler) ConfirmEntry(ctx context.Context, req api.ConfirmEntryRe
 	// A confirmation retried after it went through changes nothing, and
 	// asks for no second month-complete check.
 	if row.WasPending {
-		h.entryWritten(ctx, memberID, e)
+		h.entryWritten(ctx, p, e)
 	}
 	return api.ConfirmEntry200JSONResponse(ToAPIEntry(e)), nil
 }
@@ -553,53 +552,10 @@ func ListEntriesTx(ctx context.Context, q *db.Queries, memberID int64, f EntryFi
 
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
-// MonthRange is the one place a ledger month becomes dates: the half-open
-// range [from, to) of the member's month. With a payday start day d (1..28),
-// month m begins on day d of m and ends before day d of the next month; d = 1
-// is the calendar month.
-func MonthRange(year int, month time.Month, startDay int) (from, to time.Time) {
-	if startDay < 1 || startDay > 28 {
-		startDay = 1
-	}
-	from = time.Date(year, month, startDay, 0, 0, 0, 0, time.UTC)
-	return from, from.AddDate(0, 1, 0)
-}
-
-// MonthOf is the ledger month that holds the calendar day t (its date in
-// t's location), for a member whose month begins on startDay.
-func MonthOf(t time.Time, startDay int) (year int, month time.Month) {
-	y, m, d := t.Date()
-	first := time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)
-	if d < startDay {
-		first = first.AddDate(0, -1, 0)
-	}
-	return first.Year(), first.Month()
-}
-
-// MonthStartDay is the day a member's ledger month begins. A request of the
-// member has it already (read with its session, on this request); anything
-// else reads it.
-func MonthStartDay(ctx context.Context, q *db.Queries, memberID int64) (int, error) {
-	if p := session.PrincipalFrom(ctx); p != nil && p.MemberID == memberID && p.MonthStartDay >= 1 {
-		return p.MonthStartDay, nil
-	}
-	d, err := member.MonthStartDay(ctx, q, memberID)
-	if err != nil {
-		return 1, fmt.Errorf("month start day of member %d: %w", memberID, err)
-	}
-	return int(d), nil
-}
-
-// period turns the list's period parameters into a date range: a month, a
-// from/to range (both days included), or the current month in the service
-// time zone.
-func (h *LedgerHandler) period(ctx context.Context, memberID int64, p api.ListEntriesParams) (from, to time.Time, err error) {
-	startDay := 1
-	if p.From == nil && p.To == nil {
-		if startDay, err = MonthStartDay(ctx, db.New(h.pool), memberID); err != nil {
-			return from, to, err
-		}
-	}
+// period turns the list's period parameters into a date range: a ledger
+// month of a member whose month begins on startDay, a from/to range (both
+// days included), or the current ledger month in the service time zone.
+func (h *LedgerHandler) period(startDay int, p api.ListEntriesParams) (from, to time.Time, err error) {
 	switch {
 	case p.Year != nil || p.Month != nil:
 		if p.Year == nil || p.Month == nil {
@@ -611,8 +567,8 @@ func (h *LedgerHandler) period(ctx context.Context, memberID int64, p api.ListEn
 		if *p.Month < 1 || *p.Month > 12 {
 			return from, to, problem.Invalid("month", "must be 1 to 12")
 		}
-		from, to = MonthRange(int(*p.Year), time.Month(*p.Month), startDay)
-		return from, to, nil
+		m := calendar.NewMonth(int(*p.Year), time.Month(*p.Month), startDay)
+		return m.From(), m.To(), nil
 	case p.From != nil || p.To != nil:
 		if p.From == nil || p.To == nil {
 			return from, to, problem.Invalid("from", "from and to go together")
@@ -626,19 +582,19 @@ func (h *LedgerHandler) period(ctx context.Context, memberID int64, p api.ListEn
 		}
 		return from, to, nil
 	default:
-		y, m := MonthOf(h.clock.Now().In(h.loc), startDay)
-		from, to = MonthRange(y, m, startDay)
-		return from, to, nil
+		m := calendar.MonthOf(calendar.Day(h.clock.Now(), h.loc), startDay)
+		return m.From(), m.To(), nil
 	}
 }
 
 // ListEntries answers a page of a period's entries with the period's summary.
 func (h *LedgerHandler) ListEntries(ctx context.Context, req api.ListEntriesRequestObject) (api.ListEntriesResponseObject, error) {
-	memberID := caller(ctx).MemberID
+	who := caller(ctx)
+	memberID := who.MemberID
 	p := req.Params
 	f := EntryFilter{WalletID: p.WalletID, CategoryID: p.CategoryID, Tag: p.Tag, Pending: p.Pending, Transfer: p.Transfer, Text: p.Q, Page: 1, Size: 20}
 	var err error
-	if f.From, f.To, err = h.period(ctx, memberID, p); err != nil {
+	if f.From, f.To, err = h.period(who.MonthStartDay, p); err != nil {
 		return nil, err
 	}
 	if p.Type != nil {

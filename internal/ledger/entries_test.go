@@ -13,6 +13,7 @@ import (
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/apitest"
 	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
+	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/ledger"
 )
 
@@ -228,7 +229,8 @@ func TestListEntriesFiltersAndSummary(t *testing.T) {
 
 func TestMonthRangeIsCalendarMonth(t *testing.T) {
 	t.Parallel()
-	from, to := ledger.MonthRange(2026, time.December, 1)
+	december := calendar.NewMonth(2026, time.December, 1)
+	from, to := december.From(), december.To()
 	if from.Format(time.DateOnly) != "2026-12-01" || to.Format(time.DateOnly) != "2027-01-01" {
 		t.Fatalf("December 2026 is %s to %s", from, to)
 	}
@@ -268,7 +270,8 @@ func TestMonthListIsAFixedNumberOfIndexedQueries(t *testing.T) {
 	seedYear(t, env, members...)
 	m := members[0]
 	ctx := context.Background()
-	from, to := ledger.MonthRange(2026, time.March, 1)
+	march := calendar.NewMonth(2026, time.March, 1)
+	from, to := march.From(), march.To()
 	for _, size := range []int32{1, 20, 100} {
 		c := &apitest.RecordingDB{DBTX: env.Pool}
 		list, err := ledger.ListEntriesTx(ctx, db.New(c), m.ID, ledger.EntryFilter{From: from, To: to, Page: 1, Size: size})

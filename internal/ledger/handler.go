@@ -40,8 +40,9 @@ func (h *LedgerHandler) UseRates(rateCache *rates.Cache, base string) {
 }
 
 // EntryHook is told of a confirmed entry written on a day, after its
-// transaction committed.
-type EntryHook func(ctx context.Context, memberID int64, day time.Time)
+// transaction committed, with the member's month start day (read with the
+// request's session).
+type EntryHook func(ctx context.Context, memberID int64, startDay int, day time.Time)
 
 // OnEntryWritten sets the hook run after an entry is updated or confirmed,
 // or created as the first counting entry of its day (a day covered before
@@ -53,22 +54,22 @@ func (h *LedgerHandler) OnEntryWritten(f EntryHook) { h.entryHook = f }
 // its write does not cost it the month-complete bonus.
 const hookDeadline = 3 * time.Second
 
-func (h *LedgerHandler) entryWritten(ctx context.Context, memberID int64, e Entry) {
+func (h *LedgerHandler) entryWritten(ctx context.Context, p *session.Principal, e Entry) {
 	if !e.Pending && e.TransferID == nil {
-		h.entryHook.Run(ctx, memberID, e.EntryDate)
+		h.entryHook.Run(ctx, p.MemberID, p.MonthStartDay, e.EntryDate)
 	}
 }
 
 // Run calls the hook, if any, after a write committed: on a context that
 // outlives the caller's hang-up, with its own deadline. Other areas that
 // write counting entries (a transfer's fee, a restore) run it too.
-func (f EntryHook) Run(ctx context.Context, memberID int64, day time.Time) {
+func (f EntryHook) Run(ctx context.Context, memberID int64, startDay int, day time.Time) {
 	if f == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), hookDeadline)
 	defer cancel()
-	f(ctx, memberID, day)
+	f(ctx, memberID, startDay, day)
 }
 
 // NewHandler returns the ledger handler. key is ACCOUNT_CRYPTO_KEY (nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/problem"
 )
@@ -78,9 +79,9 @@ func nextOccurrence(today time.Time, day int) time.Time {
 // shorter; a month past 12 runs into the next year (loan instalments and
 // recurring entries share the rule).
 func dayOfMonth(year int, month time.Month, day int) time.Time {
-	first := time.Date(year, month, 1, 0, 0, 0, 0, time.UTC)
+	first := calendar.Date(year, month, 1)
 	last := first.AddDate(0, 1, -1).Day()
-	return time.Date(first.Year(), first.Month(), min(day, last), 0, 0, 0, 0, time.UTC)
+	return calendar.Date(first.Year(), first.Month(), min(day, last))
 }
 
 // today is the current date in the service time zone.

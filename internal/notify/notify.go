@@ -27,6 +27,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/intake"
@@ -221,9 +222,8 @@ func (h *NotifyHandler) needsRate(n intake.Notification) bool {
 // confirmation looks up): a notification is never lost to an outside
 // service (DECISIONS.md section 9).
 func (h *NotifyHandler) payment(ctx context.Context, memberID int64, n intake.Notification) (payment, error) {
-	at := n.At.In(h.loc)
 	p := payment{
-		day:          time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, time.UTC),
+		day:          calendar.Day(n.At, h.loc),
 		amount:       n.Amount,
 		installments: n.Installments,
 		merchant:     memo(n),
@@ -233,7 +233,7 @@ func (h *NotifyHandler) payment(ctx context.Context, memberID int64, n intake.No
 		p.currency = &c
 		p.originalAmount = decimal.NullDecimal{Decimal: n.OriginalAmount, Valid: true}
 		if h.needsRate(n) {
-			r, err := h.rates.RateOn(ctx, memberID, n.Currency, h.base, at)
+			r, err := h.rates.RateOn(ctx, memberID, n.Currency, h.base, n.At)
 			switch {
 			case err == nil:
 				p.exchangeRate = decimal.NullDecimal{Decimal: r.Rate, Valid: true}

@@ -19,6 +19,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/jobs"
 	"github.com/nestegg/nestegg/internal/problem"
@@ -71,12 +72,12 @@ var names = map[Kind]string{FX: "exchange rate lookups", AI: "AI text parses", O
 // when today's limit is reached.
 func (m *Meter) Reserve(ctx context.Context, memberID int64, kind Kind) error {
 	now := m.clock.Now().In(m.loc)
-	y, mo, d := now.Date()
 	limit := m.limits.of(kind)
 	_, err := db.New(m.pool).ReserveOutsideCall(ctx, db.ReserveOutsideCallParams{
-		MemberID: memberID, Kind: string(kind), Day: time.Date(y, mo, d, 0, 0, 0, 0, time.UTC), DailyLimit: int32(min(limit, math.MaxInt32)),
+		MemberID: memberID, Kind: string(kind), Day: calendar.Day(now, m.loc), DailyLimit: int32(min(limit, math.MaxInt32)),
 	})
 	if errors.Is(err, pgx.ErrNoRows) {
+		y, mo, d := now.Date()
 		next := time.Date(y, mo, d+1, 0, 0, 0, 0, m.loc)
 		p := problem.New(http.StatusTooManyRequests, problem.CodeRateLimited,
 			fmt.Sprintf("the daily limit of %d %s is used up; it starts again at midnight", limit, names[kind]))
@@ -97,8 +98,8 @@ func (m *Meter) CleanupJob() jobs.Job {
 		Name:  "outside-call-count-cleanup",
 		Every: 24 * time.Hour,
 		Run: func(ctx context.Context, now time.Time) error {
-			y, mo, d := now.In(m.loc).Date()
-			_, err := db.New(m.pool).DeleteOutsideCallCountsBefore(ctx, time.Date(y, mo, d-1, 0, 0, 0, 0, time.UTC))
+			yesterday := calendar.Day(now, m.loc).AddDate(0, 0, -1)
+			_, err := db.New(m.pool).DeleteOutsideCallCountsBefore(ctx, yesterday)
 			if err != nil {
 				return fmt.Errorf("delete old outside call counts: %w", err)
 			}

@@ -30,6 +30,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/external/fx"
 	"github.com/nestegg/nestegg/internal/jobs"
@@ -95,8 +96,8 @@ func (r *Cache) RateOn(ctx context.Context, memberID int64, from, to string, day
 	if !IsCurrency(to) {
 		return Rate{}, problem.Invalid("/to", "must be an ISO 4217 currency code such as KRW")
 	}
-	today := civilDay(r.clock.Now(), r.loc)
-	d := civilDay(day, r.loc)
+	today := calendar.Day(r.clock.Now(), r.loc)
+	d := calendar.Day(day, r.loc)
 	if d.After(today) {
 		d = today
 	}
@@ -192,7 +193,7 @@ func (r *Cache) fetch(ctx context.Context, memberID int64, key db.GetFXRateParam
 	}
 	err = q.SaveFXRate(detached, db.SaveFXRateParams{
 		FromCurrency: key.FromCurrency, ToCurrency: key.ToCurrency, Day: key.Day,
-		Rate: quote.Rate, RateDate: civilDay(quote.Date, time.UTC), FetchedAt: r.clock.Now(),
+		Rate: quote.Rate, RateDate: calendar.Day(quote.Date, time.UTC), FetchedAt: r.clock.Now(),
 	})
 	if err != nil {
 		return Rate{}, fmt.Errorf("fx: store %s/%s: %w", key.FromCurrency, key.ToCurrency, err)
@@ -236,11 +237,4 @@ func (r *Cache) CleanupJob() jobs.Job {
 			return nil
 		},
 	}
-}
-
-// civilDay is t's calendar day in loc, as a UTC midnight (how dates are
-// stored and compared).
-func civilDay(t time.Time, loc *time.Location) time.Time {
-	y, m, d := t.In(loc).Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }

@@ -45,9 +45,9 @@ func NewHandler(pool *pgxpool.Pool) *TransferHandler { return &TransferHandler{p
 func (h *TransferHandler) OnEntryWritten(f ledger.EntryHook) { h.entryHook = f }
 
 // feeWritten runs the entry hook for t's fee, if it has one.
-func (h *TransferHandler) feeWritten(ctx context.Context, memberID int64, t Transfer) {
+func (h *TransferHandler) feeWritten(ctx context.Context, p *session.Principal, t Transfer) {
 	if t.FeeEntryID != nil {
-		h.entryHook.Run(ctx, memberID, t.TransferDate)
+		h.entryHook.Run(ctx, p.MemberID, p.MonthStartDay, t.TransferDate)
 	}
 }
 
@@ -297,7 +297,8 @@ func (h *TransferHandler) ListTransfers(ctx context.Context, req api.ListTransfe
 
 // CreateTransfer records a transfer.
 func (h *TransferHandler) CreateTransfer(ctx context.Context, req api.CreateTransferRequestObject) (api.CreateTransferResponseObject, error) {
-	memberID := caller(ctx)
+	p := session.PrincipalFrom(ctx)
+	memberID := p.MemberID
 	in, err := InputFrom(*req.Body)
 	if err != nil {
 		return nil, err
@@ -308,7 +309,7 @@ func (h *TransferHandler) CreateTransfer(ctx context.Context, req api.CreateTran
 	if err != nil {
 		return nil, err
 	}
-	h.feeWritten(ctx, memberID, t)
+	h.feeWritten(ctx, p, t)
 	return api.CreateTransfer201JSONResponse(toAPI(t)), nil
 }
 
@@ -323,7 +324,8 @@ func (h *TransferHandler) GetTransfer(ctx context.Context, req api.GetTransferRe
 
 // UpdateTransfer replaces a transfer and both its sides.
 func (h *TransferHandler) UpdateTransfer(ctx context.Context, req api.UpdateTransferRequestObject) (api.UpdateTransferResponseObject, error) {
-	memberID := caller(ctx)
+	p := session.PrincipalFrom(ctx)
+	memberID := p.MemberID
 	in, err := InputFrom(*req.Body)
 	if err != nil {
 		return nil, err
@@ -334,7 +336,7 @@ func (h *TransferHandler) UpdateTransfer(ctx context.Context, req api.UpdateTran
 	if err != nil {
 		return nil, err
 	}
-	h.feeWritten(ctx, memberID, t)
+	h.feeWritten(ctx, p, t)
 	return api.UpdateTransfer200JSONResponse(toAPI(t)), nil
 }
 

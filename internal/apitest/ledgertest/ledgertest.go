@@ -10,11 +10,12 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
+	"github.com/nestegg/nestegg/internal/calendar"
 )
 
 // Date is a calendar date for request bodies.
 func Date(year int, month time.Month, day int) types.Date {
-	return types.Date{Time: time.Date(year, month, day, 0, 0, 0, 0, time.UTC)}
+	return types.Date{Time: calendar.Date(year, month, day)}
 }
 
 // Ptr returns a pointer to v, for optional request fields.

@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/external/httpcall"
 )
 
@@ -182,8 +183,7 @@ func readAnswer(content string, today time.Time) (Draft, error) {
 	if err != nil {
 		return Draft{}, fmt.Errorf("%w: date %q", ErrGarbage, *a.Date)
 	}
-	y, m, d := today.Date()
-	todayUTC := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	todayUTC := calendar.Day(today, today.Location())
 	if date.After(todayUTC.AddDate(0, 0, 1)) || date.Before(todayUTC.AddDate(-10, 0, 0)) {
 		return Draft{}, fmt.Errorf("%w: date %s is far from today", ErrGarbage, *a.Date)
 	}
