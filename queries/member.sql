@@ -107,10 +107,6 @@ UPDATE member SET role = 'ADMIN', password_hash = @password_hash,
     session_epoch = session_epoch + 1, updated_at = now()
 WHERE id = @id;
 
--- name: GetMonthStartDay :one
--- The day a member's ledger month begins (payday months).
-SELECT month_start_day::int FROM member WHERE id = @member_id;
-
 -- name: SetMonthStartDay :one
 UPDATE member SET month_start_day = @month_start_day, updated_at = now() WHERE id = @id RETURNING *;
 

@@ -336,18 +336,6 @@ func (q *Queries) GetMemberPasswordHash(ctx context.Context, id int64) (*string,
 	return password_hash, err
 }
 
-const getMonthStartDay = `-- name: GetMonthStartDay :one
-SELECT month_start_day::int FROM member WHERE id = $1
-`
-
-// The day a member's ledger month begins (payday months).
-func (q *Queries) GetMonthStartDay(ctx context.Context, memberID int64) (int32, error) {
-	row := q.db.QueryRow(ctx, getMonthStartDay, memberID)
-	var month_start_day int32
-	err := row.Scan(&month_start_day)
-	return month_start_day, err
-}
-
 const linkIdpA = `-- name: LinkIdpA :one
 UPDATE member
 SET idp_a_id = $1, idp_a_picture = COALESCE($2, idp_a_picture),

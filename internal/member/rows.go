@@ -104,8 +104,3 @@ func UpdateName(ctx context.Context, q *db.Queries, arg db.UpdateMemberNameParam
 func UpdateProfileImage(ctx context.Context, q *db.Queries, arg db.UpdateMemberProfileImageParams) (db.Member, error) {
 	return q.UpdateMemberProfileImage(ctx, arg)
 }
-
-// MonthStartDay answers the day (1..28) a member's ledger month begins.
-func MonthStartDay(ctx context.Context, q *db.Queries, memberID int64) (int32, error) {
-	return q.GetMonthStartDay(ctx, memberID)
-}
