@@ -25,7 +25,7 @@ type Endpoint struct {
 	// Timeout bounds each call, reading the answer included.
 	Timeout time.Duration
 	// MaxAnswer is how many bytes of an answer are read at most; the rest
-	// is left unread, so an answer that long fails to decode.
+	// is left unread (a JSON answer cut there fails to decode).
 	MaxAnswer int64
 }
 

@@ -146,7 +146,8 @@ func (c *Client) Subscription(ctx context.Context, token string) (Purchase, erro
 	}
 	if err != nil {
 		// The URL holds the purchase token: keep it out of the error text.
-		if ue, ok := errors.AsType[*url.Error](err); ok {
+		var ue *url.Error
+		if errors.As(err, &ue) {
 			err = ue.Err
 		}
 		return Purchase{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
