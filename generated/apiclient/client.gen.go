@@ -20044,11 +20044,6 @@ func (r CreateEntryResponse) ContentType() string {
 	return ""
 }
 
-// CreateEntryFromNotificationResponse429Headers the declared response headers of an HTTP 429 response for CreateEntryFromNotification
-type CreateEntryFromNotificationResponse429Headers struct {
-	RetryAfter *int
-}
-
 // CreateEntryFromNotificationResponse503Headers the declared response headers of an HTTP 503 response for CreateEntryFromNotification
 type CreateEntryFromNotificationResponse503Headers struct {
 	RetryAfter *int
@@ -20069,14 +20064,10 @@ type CreateEntryFromNotificationResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
-	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
-	ApplicationProblemJSON429 *TooManyRequests
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
-	// Headers429 the parsed response headers for an HTTP 429 response
-	Headers429 *CreateEntryFromNotificationResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateEntryFromNotificationResponse503Headers
 }
@@ -20109,11 +20100,6 @@ func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON413() *Pay
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
-}
-
-// GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON429() *TooManyRequests {
-	return r.ApplicationProblemJSON429
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -36843,13 +36829,6 @@ func ParseCreateEntryFromNotificationResponse(rsp *http.Response) (*CreateEntryF
 		}
 		response.ApplicationProblemJSON415 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.ApplicationProblemJSON429 = &dest
-
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -36867,16 +36846,6 @@ func ParseCreateEntryFromNotificationResponse(rsp *http.Response) (*CreateEntryF
 	}
 
 	switch {
-	case rsp.StatusCode == 429:
-		var headers CreateEntryFromNotificationResponse429Headers
-		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RetryAfter = &value
-		}
-		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateEntryFromNotificationResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
