@@ -12,8 +12,9 @@ SELECT content_type, data, sha256, meta_stripped FROM board_image WHERE id = @id
 SELECT sha256, meta_stripped FROM board_image WHERE id = @id;
 
 -- name: ListUnstrippedImages :many
--- A batch of images stored before metadata was stripped.
-SELECT id, content_type, data FROM board_image WHERE NOT meta_stripped ORDER BY id LIMIT @lim;
+-- A batch of images stored before metadata was stripped (ids only: each is
+-- read alone, so one pass holds one image in memory, not a batch of 5 MB ones).
+SELECT id FROM board_image WHERE NOT meta_stripped ORDER BY id LIMIT @lim;
 
 -- name: SaveStrippedImage :execrows
 UPDATE board_image SET data = @data, sha256 = @sha256, meta_stripped = true

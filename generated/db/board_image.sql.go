@@ -124,29 +124,24 @@ func (q *Queries) GetBoardImageTag(ctx context.Context, id pgtype.UUID) (GetBoar
 }
 
 const listUnstrippedImages = `-- name: ListUnstrippedImages :many
-SELECT id, content_type, data FROM board_image WHERE NOT meta_stripped ORDER BY id LIMIT $1
+SELECT id FROM board_image WHERE NOT meta_stripped ORDER BY id LIMIT $1
 `
 
-type ListUnstrippedImagesRow struct {
-	ID          pgtype.UUID
-	ContentType string
-	Data        []byte
-}
-
-// A batch of images stored before metadata was stripped.
-func (q *Queries) ListUnstrippedImages(ctx context.Context, lim int32) ([]ListUnstrippedImagesRow, error) {
+// A batch of images stored before metadata was stripped (ids only: each is
+// read alone, so one pass holds one image in memory, not a batch of 5 MB ones).
+func (q *Queries) ListUnstrippedImages(ctx context.Context, lim int32) ([]pgtype.UUID, error) {
 	rows, err := q.db.Query(ctx, listUnstrippedImages, lim)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []ListUnstrippedImagesRow{}
+	items := []pgtype.UUID{}
 	for rows.Next() {
-		var i ListUnstrippedImagesRow
-		if err := rows.Scan(&i.ID, &i.ContentType, &i.Data); err != nil {
+		var id pgtype.UUID
+		if err := rows.Scan(&id); err != nil {
 			return nil, err
 		}
-		items = append(items, i)
+		items = append(items, id)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err

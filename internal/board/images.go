@@ -268,7 +268,7 @@ const (
 )
 
 // restripImages rewrites images stored before every metadata container was
-// stripped (migration 00210 marks them), a batch at a time: each is
+// stripped (migration 00210 marks them), a batch of ids at a time: each is read alone (one image in memory),
 // stripped in Go with no connection held and saved unless it changed
 // meanwhile. One whose container does not hold together is deleted: it
 // cannot be shown without what it carries.
@@ -278,17 +278,27 @@ func restripImages(ctx context.Context, q *db.Queries) error {
 		if err != nil {
 			return fmt.Errorf("list unstripped images: %w", err)
 		}
-		for _, img := range batch {
+		for _, id := range batch {
+			img, err := q.GetBoardImage(ctx, id)
+			if errors.Is(err, pgx.ErrNoRows) {
+				continue // deleted meanwhile
+			}
+			if err != nil {
+				return fmt.Errorf("read unstripped image: %w", err)
+			}
+			if img.MetaStripped {
+				continue
+			}
 			data, err := imagemeta.Strip(img.ContentType, img.Data)
 			if err != nil {
-				slog.WarnContext(ctx, "deleting an old image that cannot be stripped of its metadata", "image_id", uuid.UUID(img.ID.Bytes), "error", err)
-				if _, err := q.DeleteUnstrippableImage(ctx, img.ID); err != nil {
+				slog.WarnContext(ctx, "deleting an old image that cannot be stripped of its metadata", "image_id", uuid.UUID(id.Bytes), "error", err)
+				if _, err := q.DeleteUnstrippableImage(ctx, id); err != nil {
 					return fmt.Errorf("delete unstrippable image: %w", err)
 				}
 				continue
 			}
 			sum := sha256.Sum256(data)
-			if _, err := q.SaveStrippedImage(ctx, db.SaveStrippedImageParams{ID: img.ID, Data: data, Sha256: hex.EncodeToString(sum[:])}); err != nil {
+			if _, err := q.SaveStrippedImage(ctx, db.SaveStrippedImageParams{ID: id, Data: data, Sha256: hex.EncodeToString(sum[:])}); err != nil {
 				return fmt.Errorf("save stripped image: %w", err)
 			}
 		}
