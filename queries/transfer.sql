@@ -39,11 +39,17 @@ JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f
 JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'
 LEFT JOIN account_entry fe ON fe.member_id = t.member_id AND fe.id = t.fee_entry_id
 WHERE t.member_id = @member_id
+  AND (sqlc.narg(date_from)::date IS NULL OR t.transfer_date >= sqlc.narg(date_from)::date)
+  AND (sqlc.narg(date_to)::date IS NULL OR t.transfer_date < sqlc.narg(date_to)::date)
 ORDER BY t.transfer_date DESC, t.id DESC
 LIMIT @lim OFFSET @off;
 
 -- name: CountTransfers :one
-SELECT count(*) FROM transfer WHERE member_id = @member_id;
+-- How many transfers ListTransfers pages through (the same period).
+SELECT count(*) FROM transfer
+WHERE member_id = @member_id
+  AND (sqlc.narg(date_from)::date IS NULL OR transfer_date >= sqlc.narg(date_from)::date)
+  AND (sqlc.narg(date_to)::date IS NULL OR transfer_date < sqlc.narg(date_to)::date);
 
 -- name: ListBackupTransfers :many
 -- Every transfer of the member with the wallets of its two sides, by date

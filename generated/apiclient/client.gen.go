@@ -2610,6 +2610,18 @@ type GetYearlyStatsParams struct {
 
 // ListTransfersParams defines parameters for ListTransfers.
 type ListTransfersParams struct {
+	// Year The year of the month to list (with `month`).
+	Year *Year `form:"year,omitempty" json:"year,omitempty"`
+
+	// Month The month to list, 1 to 12 (with `year`).
+	Month *Month `form:"month,omitempty" json:"month,omitempty"`
+
+	// From The first day of the range (with `to`).
+	From *From `form:"from,omitempty" json:"from,omitempty"`
+
+	// To The last day of the range, included (with `from`).
+	To *To `form:"to,omitempty" json:"to,omitempty"`
+
 	// Page Page number, from 1.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
@@ -3908,7 +3920,11 @@ type ClientInterface interface {
 
 	// ListTransfers List transfers
 	//
-	// The member's transfers, newest date first, then newest created.
+	// The member's transfers, newest date first, then newest created. Filter by a ledger month with
+	// `year` and `month` (the member's month, as the entry list reads it: it begins on the profile's
+	// month start day) or by a day range with `from` and `to` (both days included, at most 366 days);
+	// with neither, every transfer. A half pair (`year` without `month`, `from` without `to`) or both
+	// kinds at once is 400 naming the parameter.
 	//
 	// Corresponds with GET /api/account/transfers (the `ListTransfers` operationId).
 	ListTransfers(ctx context.Context, params *ListTransfersParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6957,7 +6973,11 @@ func (c *Client) UpdateTag(ctx context.Context, id TagID, body UpdateTagJSONRequ
 
 // ListTransfers List transfers
 //
-// The member's transfers, newest date first, then newest created.
+// The member's transfers, newest date first, then newest created. Filter by a ledger month with
+// `year` and `month` (the member's month, as the entry list reads it: it begins on the profile's
+// month start day) or by a day range with `from` and `to` (both days included, at most 366 days);
+// with neither, every transfer. A half pair (`year` without `month`, `from` without `to`) or both
+// kinds at once is 400 naming the parameter.
 //
 // Corresponds with GET /api/account/transfers (the `ListTransfers` operationId).
 func (c *Client) ListTransfers(ctx context.Context, params *ListTransfersParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -12069,6 +12089,54 @@ func NewListTransfersRequest(server string, params *ListTransfersParams) (*http.
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
+		if params.Year != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "year", *params.Year, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Month != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "month", *params.Month, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Page != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
@@ -16541,7 +16609,11 @@ type ClientWithResponsesInterface interface {
 
 	// ListTransfersWithResponse List transfers
 	//
-	// The member's transfers, newest date first, then newest created.
+	// The member's transfers, newest date first, then newest created. Filter by a ledger month with
+	// `year` and `month` (the member's month, as the entry list reads it: it begins on the profile's
+	// month start day) or by a day range with `from` and `to` (both days included, at most 366 days);
+	// with neither, every transfer. A half pair (`year` without `month`, `from` without `to`) or both
+	// kinds at once is 400 naming the parameter.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -32740,7 +32812,11 @@ func (c *ClientWithResponses) UpdateTagWithResponse(ctx context.Context, id TagI
 
 // ListTransfersWithResponse List transfers
 //
-// The member's transfers, newest date first, then newest created.
+// The member's transfers, newest date first, then newest created. Filter by a ledger month with
+// `year` and `month` (the member's month, as the entry list reads it: it begins on the profile's
+// month start day) or by a day range with `from` and `to` (both days included, at most 366 days);
+// with neither, every transfer. A half pair (`year` without `month`, `from` without `to`) or both
+// kinds at once is 400 naming the parameter.
 //
 // Returns a wrapper object for the known response body format(s).
 //

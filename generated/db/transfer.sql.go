@@ -8,6 +8,8 @@ package db
 import (
 	"context"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 type CopyTransfersParams struct {
@@ -18,11 +20,21 @@ type CopyTransfersParams struct {
 }
 
 const countTransfers = `-- name: CountTransfers :one
-SELECT count(*) FROM transfer WHERE member_id = $1
+SELECT count(*) FROM transfer
+WHERE member_id = $1
+  AND ($2::date IS NULL OR transfer_date >= $2::date)
+  AND ($3::date IS NULL OR transfer_date < $3::date)
 `
 
-func (q *Queries) CountTransfers(ctx context.Context, memberID int64) (int64, error) {
-	row := q.db.QueryRow(ctx, countTransfers, memberID)
+type CountTransfersParams struct {
+	MemberID int64
+	DateFrom pgtype.Date
+	DateTo   pgtype.Date
+}
+
+// How many transfers ListTransfers pages through (the same period).
+func (q *Queries) CountTransfers(ctx context.Context, arg CountTransfersParams) (int64, error) {
+	row := q.db.QueryRow(ctx, countTransfers, arg.MemberID, arg.DateFrom, arg.DateTo)
 	var count int64
 	err := row.Scan(&count)
 	return count, err
@@ -223,12 +235,16 @@ JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f
 JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'
 LEFT JOIN account_entry fe ON fe.member_id = t.member_id AND fe.id = t.fee_entry_id
 WHERE t.member_id = $1
+  AND ($2::date IS NULL OR t.transfer_date >= $2::date)
+  AND ($3::date IS NULL OR t.transfer_date < $3::date)
 ORDER BY t.transfer_date DESC, t.id DESC
-LIMIT $3 OFFSET $2
+LIMIT $5 OFFSET $4
 `
 
 type ListTransfersParams struct {
 	MemberID int64
+	DateFrom pgtype.Date
+	DateTo   pgtype.Date
 	Off      int32
 	Lim      int32
 }
@@ -249,7 +265,13 @@ type ListTransfersRow struct {
 
 // One page of transfers, newest date first.
 func (q *Queries) ListTransfers(ctx context.Context, arg ListTransfersParams) ([]ListTransfersRow, error) {
-	rows, err := q.db.Query(ctx, listTransfers, arg.MemberID, arg.Off, arg.Lim)
+	rows, err := q.db.Query(ctx, listTransfers,
+		arg.MemberID,
+		arg.DateFrom,
+		arg.DateTo,
+		arg.Off,
+		arg.Lim,
+	)
 	if err != nil {
 		return nil, err
 	}

@@ -552,39 +552,50 @@ func ListEntriesTx(ctx context.Context, q *db.Queries, memberID int64, f EntryFi
 
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
-// period turns the list's period parameters into a date range: a ledger
-// month of a member whose month begins on startDay, a from/to range (both
-// days included), or the current ledger month in the service time zone.
-func (h *LedgerHandler) period(startDay int, p api.ListEntriesParams) (from, to time.Time, err error) {
+// Period turns a list's period parameters into a date range [from, to): a
+// ledger month of a member whose month begins on startDay (year and month),
+// or a from/to range (both days included, at most maxRangeDays). given is
+// false when none of them was sent; each caller picks its own default. The
+// entry and transfer lists share it, so both read a month the same way.
+func Period(startDay int, year, month *int32, fromDay, toDay *types.Date) (from, to time.Time, given bool, err error) {
 	switch {
-	case p.Year != nil || p.Month != nil:
-		if p.Year == nil || p.Month == nil {
-			return from, to, problem.Invalid("year", "year and month go together")
+	case year != nil || month != nil:
+		if year == nil || month == nil {
+			return from, to, true, problem.Invalid("year", "year and month go together")
 		}
-		if p.From != nil || p.To != nil {
-			return from, to, problem.Invalid("from", "give either year and month or from and to")
+		if fromDay != nil || toDay != nil {
+			return from, to, true, problem.Invalid("from", "give either year and month or from and to")
 		}
-		if *p.Month < 1 || *p.Month > 12 {
-			return from, to, problem.Invalid("month", "must be 1 to 12")
+		if *month < 1 || *month > 12 {
+			return from, to, true, problem.Invalid("month", "must be 1 to 12")
 		}
-		m := calendar.NewMonth(int(*p.Year), time.Month(*p.Month), startDay)
-		return m.From(), m.To(), nil
-	case p.From != nil || p.To != nil:
-		if p.From == nil || p.To == nil {
-			return from, to, problem.Invalid("from", "from and to go together")
+		m := calendar.NewMonth(int(*year), time.Month(*month), startDay)
+		return m.From(), m.To(), true, nil
+	case fromDay != nil || toDay != nil:
+		if fromDay == nil || toDay == nil {
+			return from, to, true, problem.Invalid("from", "from and to go together")
 		}
-		from, to = p.From.Time, p.To.Time.AddDate(0, 0, 1)
+		from, to = fromDay.Time, toDay.Time.AddDate(0, 0, 1)
 		if !to.After(from) {
-			return from, to, problem.Invalid("to", "must not be before from")
+			return from, to, true, problem.Invalid("to", "must not be before from")
 		}
 		if to.Sub(from) > maxRangeDays*24*time.Hour {
-			return from, to, problem.Invalid("to", fmt.Sprintf("a range spans at most %d days", maxRangeDays))
+			return from, to, true, problem.Invalid("to", fmt.Sprintf("a range spans at most %d days", maxRangeDays))
 		}
-		return from, to, nil
-	default:
-		m := calendar.MonthOf(calendar.Day(h.clock.Now(), h.loc), startDay)
-		return m.From(), m.To(), nil
+		return from, to, true, nil
 	}
+	return from, to, false, nil
+}
+
+// period is the entry list's period: Period, or the current ledger month in
+// the service time zone when none was given.
+func (h *LedgerHandler) period(startDay int, p api.ListEntriesParams) (from, to time.Time, err error) {
+	from, to, given, err := Period(startDay, p.Year, p.Month, p.From, p.To)
+	if given || err != nil {
+		return from, to, err
+	}
+	m := calendar.MonthOf(calendar.Day(h.clock.Now(), h.loc), startDay)
+	return m.From(), m.To(), nil
 }
 
 // ListEntries answers a page of a period's entries with the period's summary.

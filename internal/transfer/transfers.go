@@ -16,6 +16,7 @@ import (
 	"net/http"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/oapi-codegen/runtime/types"
 
@@ -268,7 +269,17 @@ func caller(ctx context.Context) int64 { return session.PrincipalFrom(ctx).Membe
 
 // ListTransfers answers a page of transfers.
 func (h *TransferHandler) ListTransfers(ctx context.Context, req api.ListTransfersRequestObject) (api.ListTransfersResponseObject, error) {
-	memberID := caller(ctx)
+	who := session.PrincipalFrom(ctx)
+	memberID := who.MemberID
+	p := req.Params
+	from, to, given, err := ledger.Period(who.MonthStartDay, p.Year, p.Month, p.From, p.To)
+	if err != nil {
+		return nil, err
+	}
+	var dateFrom, dateTo pgtype.Date
+	if given {
+		dateFrom, dateTo = pgtype.Date{Time: from, Valid: true}, pgtype.Date{Time: to, Valid: true}
+	}
 	page, size := int32(1), int32(20)
 	if req.Params.Page != nil {
 		page = *req.Params.Page
@@ -280,11 +291,11 @@ func (h *TransferHandler) ListTransfers(ctx context.Context, req api.ListTransfe
 		return nil, problem.Invalid("size", "page from 1, size 1 to 100")
 	}
 	q := db.New(h.pool)
-	rows, err := q.ListTransfers(ctx, db.ListTransfersParams{MemberID: memberID, Lim: size, Off: (page - 1) * size})
+	rows, err := q.ListTransfers(ctx, db.ListTransfersParams{MemberID: memberID, DateFrom: dateFrom, DateTo: dateTo, Lim: size, Off: (page - 1) * size})
 	if err != nil {
 		return nil, fmt.Errorf("list transfers of member %d: %w", memberID, err)
 	}
-	total, err := q.CountTransfers(ctx, memberID)
+	total, err := q.CountTransfers(ctx, db.CountTransfersParams{MemberID: memberID, DateFrom: dateFrom, DateTo: dateTo})
 	if err != nil {
 		return nil, fmt.Errorf("count transfers of member %d: %w", memberID, err)
 	}
