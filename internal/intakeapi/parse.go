@@ -11,7 +11,7 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/external/ai"
-	"github.com/nestegg/nestegg/internal/intake"
+	"github.com/nestegg/nestegg/internal/intake/parser"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/quota"
 	"github.com/nestegg/nestegg/internal/session"
@@ -67,7 +67,7 @@ func (h *IntakeHandler) Parse(ctx context.Context, memberID int64, text string) 
 			slog.WarnContext(ctx, "AI parser failed; the rule parser answers", "error", err)
 		}
 	}
-	d, ok := intake.ParseText(text, now)
+	d, ok := parser.ParseText(text, now)
 	if !ok {
 		return Draft{}, problem.Invalid("/text", "no amount found in the text")
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/external/ocr"
-	"github.com/nestegg/nestegg/internal/intake"
+	"github.com/nestegg/nestegg/internal/intake/parser"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/quota"
 	"github.com/nestegg/nestegg/internal/session"
@@ -68,7 +68,7 @@ func (h *IntakeHandler) RecognizeReceipt(ctx context.Context, req api.RecognizeR
 // Receipt recognises the image's text and reads a draft out of it (nil when
 // the rule parser finds nothing). The OCR call counts against the member's
 // daily OCR limit (429 over it).
-func (h *IntakeHandler) Receipt(ctx context.Context, memberID int64, image []byte) (string, *intake.Receipt, error) {
+func (h *IntakeHandler) Receipt(ctx context.Context, memberID int64, image []byte) (string, *parser.Receipt, error) {
 	if h.ocr.Configured() {
 		if err := h.meter.Reserve(ctx, memberID, quota.OCR); err != nil {
 			return "", nil, err
@@ -86,7 +86,7 @@ func (h *IntakeHandler) Receipt(ctx context.Context, memberID int64, image []byt
 		p.Headers = map[string]string{"Retry-After": retryAfter}
 		return "", nil, p
 	}
-	r, ok := intake.ParseReceipt(text, h.clock.Now().In(h.loc))
+	r, ok := parser.ParseReceipt(text, h.clock.Now().In(h.loc))
 	if !ok {
 		return text, nil, nil
 	}

@@ -30,7 +30,7 @@ import (
 	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/database"
-	"github.com/nestegg/nestegg/internal/intake"
+	"github.com/nestegg/nestegg/internal/intake/parser"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/rates"
@@ -130,8 +130,8 @@ func checkText(s string) error {
 // Intake reads a notification posted at postedAt and records it. key is the
 // device's id of the notification; "" derives one from what the text says.
 func (h *NotifyHandler) Intake(ctx context.Context, memberID int64, msg string, postedAt time.Time, key string) (Result, error) {
-	n := intake.ParseNotification(msg, postedAt.In(h.loc))
-	if n.Kind == intake.KindNotPayment {
+	n := parser.ParseNotification(msg, postedAt.In(h.loc))
+	if n.Kind == parser.KindNotPayment {
 		return Result{Outcome: OutcomeIgnored, Reason: n.Reason}, nil
 	}
 	if key == "" {
@@ -153,7 +153,7 @@ func (h *NotifyHandler) Intake(ctx context.Context, memberID int64, msg string, 
 		if err := q.LockMemberNotifications(ctx, memberID); err != nil {
 			return Result{}, fmt.Errorf("lock notifications of member %d: %w", memberID, err)
 		}
-		if res, dup, err := duplicate(ctx, q, memberID, key, n.Kind == intake.KindCancel); dup || err != nil {
+		if res, dup, err := duplicate(ctx, q, memberID, key, n.Kind == parser.KindCancel); dup || err != nil {
 			return res, err
 		}
 		wallets, err := ledger.ListWalletNamesTx(ctx, q, memberID)
@@ -161,7 +161,7 @@ func (h *NotifyHandler) Intake(ctx context.Context, memberID int64, msg string, 
 			return Result{}, fmt.Errorf("wallets of member %d: %w", memberID, err)
 		}
 		p.wallet = MatchWallet(n, msg, wallets)
-		if n.Kind == intake.KindCancel {
+		if n.Kind == parser.KindCancel {
 			return cancelTx(ctx, q, memberID, p, key)
 		}
 		return createTx(ctx, q, memberID, p, key)
@@ -211,8 +211,8 @@ type payment struct {
 // needsRate says whether n is a foreign-currency payment that prints no won
 // amount, which the FX rate of its day converts. (A cancellation matches by
 // currency and original amount: it needs no rate.)
-func (h *NotifyHandler) needsRate(n intake.Notification) bool {
-	return n.Kind == intake.KindPayment && n.Currency != "" && n.Currency != h.base && n.Amount == 0
+func (h *NotifyHandler) needsRate(n parser.Notification) bool {
+	return n.Kind == parser.KindPayment && n.Currency != "" && n.Currency != h.base && n.Amount == 0
 }
 
 // payment converts a parsed notification, with the FX rate of its day when
@@ -221,7 +221,7 @@ func (h *NotifyHandler) needsRate(n intake.Notification) bool {
 // recorded without one (amount 0: the entry awaits its rate, which its
 // confirmation looks up): a notification is never lost to an outside
 // service (DECISIONS.md section 9).
-func (h *NotifyHandler) payment(ctx context.Context, memberID int64, n intake.Notification) (payment, error) {
+func (h *NotifyHandler) payment(ctx context.Context, memberID int64, n parser.Notification) (payment, error) {
 	p := payment{
 		day:          calendar.Day(n.At, h.loc),
 		amount:       n.Amount,
@@ -263,7 +263,7 @@ func rateLater(err error) bool {
 
 // memo is the merchant, or the card when the text names no merchant, cut to
 // a memo's length.
-func memo(n intake.Notification) string {
+func memo(n parser.Notification) string {
 	m := strings.TrimSpace(n.Merchant)
 	if m == "" {
 		m = strings.TrimSpace(n.CardName)
@@ -377,10 +377,10 @@ var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 // Only card wallets are matched (a bank notification of a check card names
 // the bank too, and a cash wallet is never what a card paid with). With no
 // match, the only card wallet when the member has exactly one; else none.
-func MatchWallet(n intake.Notification, msg string, wallets []db.ListNotifyWalletsRow) *db.ListNotifyWalletsRow {
+func MatchWallet(n parser.Notification, msg string, wallets []db.ListNotifyWalletsRow) *db.ListNotifyWalletsRow {
 	flatText := flat(msg)
 	var names []string
-	for _, a := range intake.Aliases(n.Issuer) {
+	for _, a := range parser.Aliases(n.Issuer) {
 		names = append(names, flat(a))
 	}
 	card := flat(n.CardName)
