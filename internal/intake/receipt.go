@@ -1,4 +1,4 @@
-package intakeapi
+package intake
 
 import (
 	"bytes"
@@ -37,7 +37,7 @@ func notConfigured(cause error) error {
 }
 
 // RecognizeReceipt answers the text of a receipt image and a draft from it.
-func (h *IntakeHandler) RecognizeReceipt(ctx context.Context, req api.RecognizeReceiptRequestObject) (api.RecognizeReceiptResponseObject, error) {
+func (h *DraftHandler) RecognizeReceipt(ctx context.Context, req api.RecognizeReceiptRequestObject) (api.RecognizeReceiptResponseObject, error) {
 	if !h.ocr.Configured() {
 		return nil, notConfigured(nil)
 	}
@@ -68,7 +68,7 @@ func (h *IntakeHandler) RecognizeReceipt(ctx context.Context, req api.RecognizeR
 // Receipt recognises the image's text and reads a draft out of it (nil when
 // the rule parser finds nothing). The OCR call counts against the member's
 // daily OCR limit (429 over it).
-func (h *IntakeHandler) Receipt(ctx context.Context, memberID int64, image []byte) (string, *parser.Receipt, error) {
+func (h *DraftHandler) Receipt(ctx context.Context, memberID int64, image []byte) (string, *parser.Receipt, error) {
 	if h.ocr.Configured() {
 		if err := h.meter.Reserve(ctx, memberID, quota.OCR); err != nil {
 			return "", nil, err

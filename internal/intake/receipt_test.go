@@ -1,4 +1,4 @@
-package intakeapi_test
+package intake_test
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 	"github.com/nestegg/nestegg/internal/apitest"
 	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/external/ocr/ocrtest"
-	"github.com/nestegg/nestegg/internal/intakeapi"
+	"github.com/nestegg/nestegg/internal/intake"
 	"github.com/nestegg/nestegg/internal/problem"
 )
 
@@ -125,7 +125,7 @@ func TestReceiptBadUploads(t *testing.T) {
 		WantProblem(http.StatusUnsupportedMediaType, problem.CodeUnsupportedMediaType)
 	// A file one byte over 10 MiB fits the body limit (which leaves room for
 	// the envelope) but not the image limit.
-	big := append(append([]byte{}, pngHeader...), make([]byte, intakeapi.MaxReceiptBytes+1-len(pngHeader))...)
+	big := append(append([]byte{}, pngHeader...), make([]byte, intake.MaxReceiptBytes+1-len(pngHeader))...)
 	upload(m, t, big).WantProblem(http.StatusRequestEntityTooLarge, problem.CodePayloadTooLarge)
 	if fake.Calls() != 0 {
 		t.Fatalf("%d OCR calls for refused uploads", fake.Calls())

@@ -1,15 +1,4 @@
-// Package notify turns card and bank payment notifications into pending
-// ledger entries: it parses the text (package intake), ignores what is not a
-// payment, drops duplicates by notif_key (the key of an entry, or of a
-// cancellation seen before), matches the card wallet, prefills the category
-// from the member's history and offsets cancellations.
-//
-// One notification runs in one transaction under a per-member advisory lock,
-// so the same text delivered many times in parallel creates, or cancels,
-// exactly one entry. An FX rate a foreign payment needs is looked up before
-// that transaction, never inside it, and a payment whose rate cannot be had
-// now is stored awaiting it rather than lost.
-package notify
+package intake
 
 import (
 	"context"
@@ -47,14 +36,13 @@ const (
 	OutcomeIgnored   = "IGNORED"
 )
 
-// Reasons of this package (package intake gives the not-a-payment ones).
+// Reasons of this package (package parser gives the not-a-payment ones).
 const (
 	ReasonDuplicate = "already recorded"
 	ReasonNoMatch   = "a cancellation that matches no expense"
 )
 
 const (
-	maxTextRunes = 2000
 	maxKeyLen    = 128
 	maxMemoRunes = 200
 	maxAmount    = 1_000_000_000_000_000
@@ -66,8 +54,19 @@ const (
 	walletCheckCard = "CHECK_CARD"
 )
 
-// NotifyHandler implements the notification operation of the contract.
-type NotifyHandler struct {
+// NotificationHandler implements the notification operation of the contract:
+// it turns card and bank payment notifications into pending ledger entries.
+// It parses the text (package parser), ignores what is not a payment, drops
+// duplicates by notif_key (the key of an entry, or of a cancellation seen
+// before), matches the card wallet, prefills the category from the member's
+// history and offsets cancellations.
+//
+// One notification runs in one transaction under a per-member advisory lock,
+// so the same text delivered many times in parallel creates, or cancels,
+// exactly one entry. An FX rate a foreign payment needs is looked up before
+// that transaction, never inside it, and a payment whose rate cannot be had
+// now is stored awaiting it rather than lost.
+type NotificationHandler struct {
 	pool  *pgxpool.Pool
 	clock clock.Clock
 	loc   *time.Location
@@ -75,10 +74,10 @@ type NotifyHandler struct {
 	base  string
 }
 
-// NewHandler returns the notification handler; loc is APP_TIMEZONE and base
-// BASE_CURRENCY, the currency entry amounts are in.
-func NewHandler(pool *pgxpool.Pool, clk clock.Clock, loc *time.Location, rateCache *rates.Cache, base string) *NotifyHandler {
-	return &NotifyHandler{pool: pool, clock: clk, loc: loc, rates: rateCache, base: base}
+// NewNotificationHandler returns the notification handler; loc is
+// APP_TIMEZONE and base BASE_CURRENCY, the currency entry amounts are in.
+func NewNotificationHandler(pool *pgxpool.Pool, clk clock.Clock, loc *time.Location, rateCache *rates.Cache, base string) *NotificationHandler {
+	return &NotificationHandler{pool: pool, clock: clk, loc: loc, rates: rateCache, base: base}
 }
 
 // Result is what one notification did.
@@ -89,7 +88,7 @@ type Result struct {
 }
 
 // CreateEntryFromNotification handles a card payment notification.
-func (h *NotifyHandler) CreateEntryFromNotification(ctx context.Context, req api.CreateEntryFromNotificationRequestObject) (api.CreateEntryFromNotificationResponseObject, error) {
+func (h *NotificationHandler) CreateEntryFromNotification(ctx context.Context, req api.CreateEntryFromNotificationRequestObject) (api.CreateEntryFromNotificationResponseObject, error) {
 	body := req.Body
 	if err := checkText(body.Text); err != nil {
 		return nil, err
@@ -129,7 +128,7 @@ func checkText(s string) error {
 
 // Intake reads a notification posted at postedAt and records it. key is the
 // device's id of the notification; "" derives one from what the text says.
-func (h *NotifyHandler) Intake(ctx context.Context, memberID int64, msg string, postedAt time.Time, key string) (Result, error) {
+func (h *NotificationHandler) Intake(ctx context.Context, memberID int64, msg string, postedAt time.Time, key string) (Result, error) {
 	n := parser.ParseNotification(msg, postedAt.In(h.loc))
 	if n.Kind == parser.KindNotPayment {
 		return Result{Outcome: OutcomeIgnored, Reason: n.Reason}, nil
@@ -211,7 +210,7 @@ type payment struct {
 // needsRate says whether n is a foreign-currency payment that prints no won
 // amount, which the FX rate of its day converts. (A cancellation matches by
 // currency and original amount: it needs no rate.)
-func (h *NotifyHandler) needsRate(n parser.Notification) bool {
+func (h *NotificationHandler) needsRate(n parser.Notification) bool {
 	return n.Kind == parser.KindPayment && n.Currency != "" && n.Currency != h.base && n.Amount == 0
 }
 
@@ -221,7 +220,7 @@ func (h *NotifyHandler) needsRate(n parser.Notification) bool {
 // recorded without one (amount 0: the entry awaits its rate, which its
 // confirmation looks up): a notification is never lost to an outside
 // service (DECISIONS.md section 9).
-func (h *NotifyHandler) payment(ctx context.Context, memberID int64, n parser.Notification) (payment, error) {
+func (h *NotificationHandler) payment(ctx context.Context, memberID int64, n parser.Notification) (payment, error) {
 	p := payment{
 		day:          calendar.Day(n.At, h.loc),
 		amount:       n.Amount,

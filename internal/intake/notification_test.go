@@ -1,4 +1,4 @@
-package notify_test
+package intake_test
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
 	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/external/fx/fxtest"
-	"github.com/nestegg/nestegg/internal/notify"
+	"github.com/nestegg/nestegg/internal/intake"
 )
 
 const (
@@ -452,10 +452,10 @@ func TestCleanupJobDeletesCancellationKeysPastTheWindow(t *testing.T) {
 		t.Fatalf("the other member's cancellation: %+v", got)
 	}
 	now := env.Clock.Now()
-	env.Exec(`UPDATE notification_key SET created_at = $2 WHERE member_id = $1`, m.ID, now.Add(-notify.KeyWindow-time.Minute))
-	env.Exec(`UPDATE notification_key SET created_at = $2 WHERE member_id = $1`, other.ID, now.Add(-notify.KeyWindow+time.Minute))
+	env.Exec(`UPDATE notification_key SET created_at = $2 WHERE member_id = $1`, m.ID, now.Add(-intake.KeyWindow-time.Minute))
+	env.Exec(`UPDATE notification_key SET created_at = $2 WHERE member_id = $1`, other.ID, now.Add(-intake.KeyWindow+time.Minute))
 
-	if ran, err := env.App.Jobs.Run(context.Background(), notify.CleanupJobName); err != nil || !ran {
+	if ran, err := env.App.Jobs.Run(context.Background(), intake.CleanupJobName); err != nil || !ran {
 		t.Fatalf("ran=%v err=%v", ran, err)
 	}
 	var left []int64
