@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -43,6 +42,20 @@ func pendingCount(t *testing.T, m *apitest.Member) int64 {
 	var c api.PendingCount
 	m.Do(http.MethodGet, "/api/account/entries/pending/count", nil).Want(http.StatusOK).JSON(&c)
 	return c.Count
+}
+
+// entryIDs are the ids of the member's entries in the database, in order.
+func entryIDs(t *testing.T, env *apitest.Env, m *apitest.Member) []int64 {
+	t.Helper()
+	rows, err := env.Pool.Query(t.Context(), `SELECT id FROM account_entry WHERE member_id = $1 ORDER BY id`, m.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
 }
 
 func TestNotificationCreatesPendingExpenseOnTheMatchedCard(t *testing.T) {
@@ -145,33 +158,39 @@ func TestNotificationParallelDeliveryCreatesOneEntry(t *testing.T) {
 	m := env.NewMember(apitest.AsPremium())
 	lt.Wallet(m.Client, "신한카드", api.WalletTypeCard, 0)
 	const n = 20
+	answers := apitest.TogetherV(n, func(int) *apitest.Response {
+		return m.Do(http.MethodPost, "/api/account/entries/notification", api.NotificationRequest{Text: shinhan, PostedAt: &posted})
+	})
 	outcomes := make([]string, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var out api.NotificationResult
-			r := m.Do(http.MethodPost, "/api/account/entries/notification", api.NotificationRequest{Text: shinhan, PostedAt: &posted})
-			if r.Status == http.StatusOK {
-				r.JSON(&out)
-			}
-			outcomes[i] = fmt.Sprintf("%d %s", r.Status, out.Outcome)
-		}()
-	}
-	wg.Wait()
+	results := make([]api.NotificationResult, n)
+	var createdID int64
 	created := 0
-	for _, o := range outcomes {
-		switch o {
+	for i, r := range answers {
+		out := &results[i]
+		if r.Status == http.StatusOK {
+			r.JSON(out)
+		}
+		outcomes[i] = fmt.Sprintf("%d %s", r.Status, out.Outcome)
+		switch outcomes[i] {
 		case "200 CREATED":
 			created++
+			createdID = out.Entry.ID
 		case "200 DUPLICATE":
 		default:
-			t.Errorf("outcome %q", o)
+			t.Errorf("outcome %q", outcomes[i])
 		}
 	}
 	if created != 1 || pendingCount(t, m) != 1 {
 		t.Fatalf("%d created, %d pending; outcomes %v", created, pendingCount(t, m), outcomes)
+	}
+	// Every duplicate answers the one entry, and the database holds one row.
+	for _, out := range results {
+		if out.Outcome == "DUPLICATE" && (out.Entry == nil || out.Entry.ID != createdID) {
+			t.Errorf("a duplicate answers %+v, not entry %d", out.Entry, createdID)
+		}
+	}
+	if ids := entryIDs(t, env, m); len(ids) != 1 || ids[0] != createdID {
+		t.Fatalf("entries in the database %v, want [%d]", ids, createdID)
 	}
 	// A given key decides: the same key is a duplicate whatever the text
 	// (the push and the SMS of one payment read differently).
@@ -268,35 +287,44 @@ func TestNotificationParallelCancellationDeletesOnePayment(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
 	m := env.NewMember(apitest.AsPremium())
-	twoEqualPayments(t, m)
+	paid := twoEqualPayments(t, m)
 	const n = 10
+	answers := apitest.TogetherV(n, func(int) *apitest.Response {
+		return m.Do(http.MethodPost, "/api/account/entries/notification", api.NotificationRequest{Text: shinhanCancel, PostedAt: &posted})
+	})
 	outcomes := make([]string, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var out api.NotificationResult
-			r := m.Do(http.MethodPost, "/api/account/entries/notification", api.NotificationRequest{Text: shinhanCancel, PostedAt: &posted})
-			if r.Status == http.StatusOK {
-				r.JSON(&out)
-			}
-			outcomes[i] = fmt.Sprintf("%d %s", r.Status, out.Outcome)
-		}()
-	}
-	wg.Wait()
+	var deletedID int64
 	deleted := 0
-	for _, o := range outcomes {
-		switch o {
+	for i, r := range answers {
+		var out api.NotificationResult
+		if r.Status == http.StatusOK {
+			r.JSON(&out)
+		}
+		outcomes[i] = fmt.Sprintf("%d %s", r.Status, out.Outcome)
+		switch outcomes[i] {
 		case "200 DELETED":
 			deleted++
+			deletedID = out.Entry.ID
 		case "200 DUPLICATE":
 		default:
-			t.Errorf("outcome %q", o)
+			t.Errorf("outcome %q", outcomes[i])
 		}
 	}
 	if left := pendingCount(t, m); deleted != 1 || left != 1 {
 		t.Fatalf("%d deleted, %d pending; outcomes %v", deleted, left, outcomes)
+	}
+	// The other payment is the row left, and the cancellation's key is
+	// remembered once.
+	other := paid[0]
+	if deletedID == other {
+		other = paid[1]
+	}
+	if ids := entryIDs(t, env, m); len(ids) != 1 || ids[0] != other || (deletedID != paid[0] && deletedID != paid[1]) {
+		t.Fatalf("deleted %d of %v; entries in the database %v", deletedID, paid, ids)
+	}
+	var keys int
+	if err := env.Pool.QueryRow(t.Context(), `SELECT count(*) FROM notification_key WHERE member_id = $1`, m.ID).Scan(&keys); err != nil || keys != 1 {
+		t.Fatalf("%d cancellation keys (%v), want 1", keys, err)
 	}
 }
 
