@@ -44,6 +44,43 @@ func pendingCount(t *testing.T, m *apitest.Member) int64 {
 	return c.Count
 }
 
+// sendTogether delivers text n times at once and answers the results,
+// decoded after every delivery has answered; an answer other than 200 fails
+// the test.
+func sendTogether(t *testing.T, m *apitest.Member, text string, n int) []api.NotificationResult {
+	t.Helper()
+	answers := apitest.TogetherV(n, func(int) *apitest.Response {
+		return m.Do(http.MethodPost, "/api/account/entries/notification", api.NotificationRequest{Text: text, PostedAt: &posted})
+	})
+	results := make([]api.NotificationResult, n)
+	for i, r := range answers {
+		r.Want(http.StatusOK).JSON(&results[i])
+	}
+	return results
+}
+
+// theOneAmongDuplicates checks that exactly one result has the outcome and
+// every other is DUPLICATE, and answers that one.
+func theOneAmongDuplicates(t *testing.T, results []api.NotificationResult, outcome api.NotificationOutcome) api.NotificationResult {
+	t.Helper()
+	var one []api.NotificationResult
+	outcomes := make([]api.NotificationOutcome, len(results))
+	for i, r := range results {
+		outcomes[i] = r.Outcome
+		switch r.Outcome {
+		case outcome:
+			one = append(one, r)
+		case "DUPLICATE":
+		default:
+			t.Errorf("outcome %s", r.Outcome)
+		}
+	}
+	if len(one) != 1 || one[0].Entry == nil {
+		t.Fatalf("want one %s among duplicates, got %v", outcome, outcomes)
+	}
+	return one[0]
+}
+
 // entryIDs are the ids of the member's entries in the database, in order.
 func entryIDs(t *testing.T, env *apitest.Env, m *apitest.Member) []int64 {
 	t.Helper()
@@ -157,31 +194,10 @@ func TestNotificationParallelDeliveryCreatesOneEntry(t *testing.T) {
 	env := apitest.New(t)
 	m := env.NewMember(apitest.AsPremium())
 	lt.Wallet(m.Client, "신한카드", api.WalletTypeCard, 0)
-	const n = 20
-	answers := apitest.TogetherV(n, func(int) *apitest.Response {
-		return m.Do(http.MethodPost, "/api/account/entries/notification", api.NotificationRequest{Text: shinhan, PostedAt: &posted})
-	})
-	outcomes := make([]string, n)
-	results := make([]api.NotificationResult, n)
-	var createdID int64
-	created := 0
-	for i, r := range answers {
-		out := &results[i]
-		if r.Status == http.StatusOK {
-			r.JSON(out)
-		}
-		outcomes[i] = fmt.Sprintf("%d %s", r.Status, out.Outcome)
-		switch outcomes[i] {
-		case "200 CREATED":
-			created++
-			createdID = out.Entry.ID
-		case "200 DUPLICATE":
-		default:
-			t.Errorf("outcome %q", outcomes[i])
-		}
-	}
-	if created != 1 || pendingCount(t, m) != 1 {
-		t.Fatalf("%d created, %d pending; outcomes %v", created, pendingCount(t, m), outcomes)
+	results := sendTogether(t, m, shinhan, 20)
+	createdID := theOneAmongDuplicates(t, results, "CREATED").Entry.ID
+	if n := pendingCount(t, m); n != 1 {
+		t.Fatalf("%d pending", n)
 	}
 	// Every duplicate answers the one entry, and the database holds one row.
 	for _, out := range results {
@@ -288,30 +304,9 @@ func TestNotificationParallelCancellationDeletesOnePayment(t *testing.T) {
 	env := apitest.New(t)
 	m := env.NewMember(apitest.AsPremium())
 	paid := twoEqualPayments(t, m)
-	const n = 10
-	answers := apitest.TogetherV(n, func(int) *apitest.Response {
-		return m.Do(http.MethodPost, "/api/account/entries/notification", api.NotificationRequest{Text: shinhanCancel, PostedAt: &posted})
-	})
-	outcomes := make([]string, n)
-	var deletedID int64
-	deleted := 0
-	for i, r := range answers {
-		var out api.NotificationResult
-		if r.Status == http.StatusOK {
-			r.JSON(&out)
-		}
-		outcomes[i] = fmt.Sprintf("%d %s", r.Status, out.Outcome)
-		switch outcomes[i] {
-		case "200 DELETED":
-			deleted++
-			deletedID = out.Entry.ID
-		case "200 DUPLICATE":
-		default:
-			t.Errorf("outcome %q", outcomes[i])
-		}
-	}
-	if left := pendingCount(t, m); deleted != 1 || left != 1 {
-		t.Fatalf("%d deleted, %d pending; outcomes %v", deleted, left, outcomes)
+	deletedID := theOneAmongDuplicates(t, sendTogether(t, m, shinhanCancel, 10), "DELETED").Entry.ID
+	if left := pendingCount(t, m); left != 1 {
+		t.Fatalf("%d pending", left)
 	}
 	// The other payment is the row left, and the cancellation's key is
 	// remembered once.
