@@ -27,12 +27,11 @@ import (
 	"github.com/nestegg/nestegg/internal/external/fx"
 	"github.com/nestegg/nestegg/internal/external/ocr"
 	"github.com/nestegg/nestegg/internal/external/quote"
-	"github.com/nestegg/nestegg/internal/intakeapi"
+	"github.com/nestegg/nestegg/internal/intake"
 	"github.com/nestegg/nestegg/internal/invest"
 	"github.com/nestegg/nestegg/internal/jobs"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/member"
-	"github.com/nestegg/nestegg/internal/notify"
 	"github.com/nestegg/nestegg/internal/points"
 	"github.com/nestegg/nestegg/internal/profile"
 	"github.com/nestegg/nestegg/internal/quota"
@@ -172,16 +171,16 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		Points:  points.NewHandler(pool),
 		Admin:   admin.NewHandler(pool, a.Sessions),
 		Billing: billingHandler,
-		Intake: intakeapi.NewHandler(ai.New(cfg.AIAPIURL, cfg.AIAPIKey, cfg.AIModel, o.HTTPClient),
+		Drafts: intake.NewDraftHandler(ai.New(cfg.AIAPIURL, cfg.AIAPIKey, cfg.AIModel, o.HTTPClient),
 			ocr.New(cfg.OCRAPIURL, cfg.OCRAPIKey, o.HTTPClient), meter, o.Clock, cfg.Timezone),
-		FX:       rates.NewHandler(a.FX),
-		Ledger:   ledgerHandler,
-		Board:    board.NewHandler(pool, o.Clock, cfg.Timezone, cfg.PublicBaseURL, images),
-		Transfer: transferHandler,
-		Invest:   invest.NewHandler(pool, o.Clock, cfg.Timezone, cfg.BaseCurrency, quote.New(cfg.QuoteAPIURL, o.HTTPClient)),
-		Budget:   budgetHandler,
-		Notify:   notify.NewHandler(pool, o.Clock, cfg.Timezone, a.FX, cfg.BaseCurrency),
-		Backup:   backupHandler,
+		FX:            rates.NewHandler(a.FX),
+		Ledger:        ledgerHandler,
+		Board:         board.NewHandler(pool, o.Clock, cfg.Timezone, cfg.PublicBaseURL, images),
+		Transfer:      transferHandler,
+		Invest:        invest.NewHandler(pool, o.Clock, cfg.Timezone, cfg.BaseCurrency, quote.New(cfg.QuoteAPIURL, o.HTTPClient)),
+		Budget:        budgetHandler,
+		Notifications: intake.NewNotificationHandler(pool, o.Clock, cfg.Timezone, a.FX, cfg.BaseCurrency),
+		Backup:        backupHandler,
 	})
 	if err != nil {
 		a.Close()
@@ -189,7 +188,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 	}
 	a.Handler = handler
 	a.Jobs = jobs.NewRunner(pool, o.Clock, store.CleanupJob(), auth.CleanupJob(pool), guard.CleanupJob(),
-		billing.ExpiryJob(pool), billingHandler.RenewalJob(), notify.CleanupJob(pool),
+		billing.ExpiryJob(pool), billingHandler.RenewalJob(), intake.CleanupJob(pool),
 		meter.CleanupJob(), a.FX.CleanupJob(), board.ImageCleanupJob(pool, cfg.Timezone))
 	return a, nil
 }

@@ -1,107 +1,140 @@
 package intake
 
 import (
-	"regexp"
-	"strconv"
-	"strings"
-	"time"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+
+	openapi_types "github.com/oapi-codegen/runtime/types"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/internal/calendar"
+	"github.com/nestegg/nestegg/internal/external/ocr"
+	"github.com/nestegg/nestegg/internal/intake/parser"
+	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/quota"
+	"github.com/nestegg/nestegg/internal/session"
 )
 
-// Receipt is the draft read out of a receipt's recognised text. Each field is
-// zero when the text does not show it.
-type Receipt struct {
-	Merchant string
-	Total    int64
-	Date     time.Time
-}
+// MaxReceiptBytes is the largest receipt image (10 MiB); the contract's body
+// limit adds room for the multipart envelope.
+const MaxReceiptBytes = 10 << 20
 
-var (
-	// Total lines, best first: what was actually charged beats a subtotal.
-	totalLabels = [][]string{
-		{"결제금액", "받을금액", "승인금액", "카드결제", "AMOUNTDUE", "GRANDTOTAL"},
-		{"합계금액", "총합계", "총액", "총금액", "합계", "TOTAL"},
-	}
-	merchantLabelRE = regexp.MustCompile(`(?i)^\s*(상호|상호명|가맹점|가맹점명|매장명|매장|store|merchant)\s*[:：]?\s*(.+)$`)
-	receiptDateRE   = regexp.MustCompile(`(20[0-9]{2})\s?[-./년]\s?([0-9]{1,2})\s?[-./월]\s?([0-9]{1,2})|\b([0-9]{2})[-./]([0-9]{2})[-./]([0-9]{2})\b`)
-	receiptNumberRE = regexp.MustCompile(`[0-9][0-9,]*(\.[0-9]{1,2}\b)?`)
-	receiptSkipRE   = regexp.MustCompile(`(?i)(영수증|receipt|매출전표|카드전표|신용승인|고객용|사업자|대표|전화|tel|주소|pos|no\.|[0-9]{3}-[0-9]{2}-[0-9]{5})`)
+// Retry-After of the 503s: an outage is often short, a missing key is not.
+const (
+	retryAfter              = "30"
+	retryAfterNotConfigured = "3600"
 )
 
-// ParseReceipt reads merchant, total and date out of a receipt's text. ok is
-// false when it finds none of them. A two-digit year is taken as 20xx.
-func ParseReceipt(text string, today time.Time) (Receipt, bool) {
-	s := normalize(text)
-	var r Receipt
-	lines := strings.Split(s, "\n")
-	r.Total = receiptTotal(lines)
-	if m := receiptDateRE.FindStringSubmatch(s); m != nil {
-		y, mo, d := m[1], m[2], m[3]
-		if y == "" {
-			y, mo, d = "20"+m[4], m[5], m[6]
-		}
-		yy, _ := strconv.Atoi(y)
-		mm, _ := strconv.Atoi(mo)
-		dd, _ := strconv.Atoi(d)
-		if t, ok := dateIn(dayOf(today), yy, mm, dd, 0, 0, 0); ok {
-			r.Date = t
-		}
-	}
-	r.Merchant = receiptMerchant(lines)
-	return r, r.Total > 0 || r.Merchant != "" || !r.Date.IsZero()
+func notConfigured(cause error) error {
+	p := problem.Unavailable(problem.CodeOCRNotConfigured, "receipt OCR is not configured on this service", cause)
+	p.Headers = map[string]string{"Retry-After": retryAfterNotConfigured}
+	return p
 }
 
-func receiptTotal(lines []string) int64 {
-	for _, labels := range totalLabels {
-		for i, line := range lines {
-			if !containsAny(asciiUpper(compact(line)), labels...) {
-				continue
-			}
-			// The figure is on the label's line, or on the next one when
-			// the receipt prints it in a column below.
-			for _, l := range []string{line, next(lines, i)} {
-				if v := lastFigure(l); v > 0 {
-					return v
-				}
-			}
+// RecognizeReceipt answers the text of a receipt image and a draft from it.
+func (h *DraftHandler) RecognizeReceipt(ctx context.Context, req api.RecognizeReceiptRequestObject) (api.RecognizeReceiptResponseObject, error) {
+	if !h.ocr.Configured() {
+		return nil, notConfigured(nil)
+	}
+	image, err := receiptFile(req.Body)
+	if err != nil {
+		return nil, err
+	}
+	text, draft, err := h.Receipt(ctx, session.PrincipalFrom(ctx).MemberID, image)
+	if err != nil {
+		return nil, err
+	}
+	out := api.RecognizeReceipt200JSONResponse{Text: text}
+	if draft != nil {
+		out.Draft = &api.ReceiptDraft{}
+		if draft.Merchant != "" {
+			out.Draft.Merchant = &draft.Merchant
+		}
+		if draft.Total > 0 {
+			out.Draft.Total = &draft.Total
+		}
+		if !draft.Date.IsZero() {
+			out.Draft.Date = &openapi_types.Date{Time: calendar.Day(draft.Date, h.loc)}
 		}
 	}
-	return 0
+	return out, nil
 }
 
-func next(lines []string, i int) string {
-	if i+1 < len(lines) {
-		return lines[i+1]
-	}
-	return ""
-}
-
-func lastFigure(line string) int64 {
-	all := receiptNumberRE.FindAllString(line, -1)
-	for i := len(all) - 1; i >= 0; i-- {
-		// A foreign receipt's cents are dropped: the draft is a hint.
-		whole, _, _ := strings.Cut(all[i], ".")
-		if v, ok := parseDigits(whole); ok && v > 0 {
-			return v
+// Receipt recognises the image's text and reads a draft out of it (nil when
+// the rule parser finds nothing). The OCR call counts against the member's
+// daily OCR limit (429 over it).
+func (h *DraftHandler) Receipt(ctx context.Context, memberID int64, image []byte) (string, *parser.Receipt, error) {
+	if h.ocr.Configured() {
+		if err := h.meter.Reserve(ctx, memberID, quota.OCR); err != nil {
+			return "", nil, err
 		}
 	}
-	return 0
+	text, err := h.ocr.Text(ctx, image)
+	switch {
+	case errors.Is(err, ocr.ErrNotConfigured):
+		return "", nil, notConfigured(err)
+	case err != nil:
+		if ctx.Err() != nil {
+			return "", nil, ctx.Err()
+		}
+		p := problem.Unavailable(problem.CodeServiceUnavailable, "the OCR service is not answering; try again later", err)
+		p.Headers = map[string]string{"Retry-After": retryAfter}
+		return "", nil, p
+	}
+	r, ok := parser.ParseReceipt(text, h.clock.Now().In(h.loc))
+	if !ok {
+		return text, nil, nil
+	}
+	return text, &r, nil
 }
 
-func receiptMerchant(lines []string) string {
-	for _, l := range lines {
-		if m := merchantLabelRE.FindStringSubmatch(l); m != nil {
-			if name := cleanMerchant(m[2]); name != "" {
-				return name
-			}
-		}
+// receiptFile reads the multipart field "file": an image of at most
+// MaxReceiptBytes whose bytes are an image (or a PDF scan).
+func receiptFile(body *multipart.Reader) ([]byte, error) {
+	if body == nil {
+		return nil, problem.Invalid("/file", "send the image as the multipart field file")
 	}
-	for _, l := range lines {
-		if receiptSkipRE.MatchString(l) || receiptDateRE.MatchString(l) || lastFigure(l) > 0 && !hasHangul(l) {
+	for {
+		part, err := body.NextPart()
+		if errors.Is(err, io.EOF) {
+			return nil, problem.Invalid("/file", "send the image as the multipart field file")
+		}
+		if err != nil {
+			return nil, &problem.Error{Status: http.StatusBadRequest, Code: problem.CodeValidationFailed,
+				Detail: "the multipart body could not be read", Fields: []problem.FieldError{{Field: "/file", Message: "malformed multipart body"}}, Err: err}
+		}
+		if part.FormName() != "file" {
 			continue
 		}
-		if name := cleanMerchant(l); name != "" {
-			return name
+		data, err := io.ReadAll(io.LimitReader(part, MaxReceiptBytes+1))
+		if err != nil {
+			return nil, &problem.Error{Status: http.StatusBadRequest, Code: problem.CodeValidationFailed,
+				Detail: "the file could not be read", Fields: []problem.FieldError{{Field: "/file", Message: "malformed multipart body"}}, Err: err}
 		}
+		if len(data) > MaxReceiptBytes {
+			return nil, problem.New(http.StatusRequestEntityTooLarge, problem.CodePayloadTooLarge,
+				fmt.Sprintf("the image is over %d bytes", MaxReceiptBytes))
+		}
+		if len(data) == 0 {
+			return nil, problem.Invalid("/file", "the file is empty")
+		}
+		if !isImage(data) {
+			return nil, problem.New(http.StatusUnsupportedMediaType, problem.CodeUnsupportedMediaType,
+				"the file must be a PNG, JPEG, GIF, WebP, BMP, TIFF or PDF")
+		}
+		return data, nil
 	}
-	return ""
+}
+
+func isImage(data []byte) bool {
+	switch http.DetectContentType(data) {
+	case "image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp", "application/pdf":
+		return true
+	}
+	return bytes.HasPrefix(data, []byte("II*\x00")) || bytes.HasPrefix(data, []byte("MM\x00*"))
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // Reads and writes of the ledger's tables for other areas (backup, transfer,
-// notify, budget, invest), inside their transaction (q): the ledger owns
+// intake, budget, invest), inside their transaction (q): the ledger owns
 // these tables, and no other area calls their queries itself.
 
 // ListTagsTx answers the member's tags in their order.

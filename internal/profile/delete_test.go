@@ -19,7 +19,7 @@ import (
 type memberFiller struct {
 	// order runs fillers whose rows depend on another area's after it
 	// (identity 0, ledger 10, budget 20, transfer 30, invest 40, board 50,
-	// billing 60, notify 70).
+	// billing 60, intake 70).
 	order int
 	area  string
 	fill  func(t *testing.T, env *apitest.Env, m *apitest.Member)

@@ -21,10 +21,9 @@ import (
 	"github.com/nestegg/nestegg/internal/board"
 	"github.com/nestegg/nestegg/internal/budget"
 	"github.com/nestegg/nestegg/internal/clientaddr"
-	"github.com/nestegg/nestegg/internal/intakeapi"
+	"github.com/nestegg/nestegg/internal/intake"
 	"github.com/nestegg/nestegg/internal/invest"
 	"github.com/nestegg/nestegg/internal/ledger"
-	"github.com/nestegg/nestegg/internal/notify"
 	"github.com/nestegg/nestegg/internal/points"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/profile"
@@ -40,14 +39,14 @@ type Server struct {
 	*points.PointsHandler
 	*admin.AdminHandler
 	*billing.BillingHandler
-	*intakeapi.IntakeHandler
+	*intake.DraftHandler
 	*rates.FXHandler
 	*ledger.LedgerHandler
 	*board.BoardHandler
 	*transfer.TransferHandler
 	*invest.InvestHandler
 	*budget.BudgetHandler
-	*notify.NotifyHandler
+	*intake.NotificationHandler
 	*backup.BackupHandler
 }
 
@@ -68,14 +67,14 @@ type Deps struct {
 	Points         *points.PointsHandler
 	Admin          *admin.AdminHandler
 	Billing        *billing.BillingHandler
-	Intake         *intakeapi.IntakeHandler
+	Drafts         *intake.DraftHandler // the intake area: parse, receipt OCR
 	FX             *rates.FXHandler
 	Ledger         *ledger.LedgerHandler
 	Board          *board.BoardHandler
 	Transfer       *transfer.TransferHandler
 	Invest         *invest.InvestHandler
 	Budget         *budget.BudgetHandler
-	Notify         *notify.NotifyHandler
+	Notifications  *intake.NotificationHandler // the intake area: card notifications
 	Backup         *backup.BackupHandler
 }
 
@@ -87,21 +86,21 @@ func New(deps Deps) (http.Handler, error) {
 	}
 	ops := newOpsHandler(deps.Pool, deps.Redis)
 	srv := &Server{
-		opsHandler:      ops,
-		Handler:         deps.Auth,
-		ProfileHandler:  deps.Profile,
-		PointsHandler:   deps.Points,
-		AdminHandler:    deps.Admin,
-		BillingHandler:  deps.Billing,
-		IntakeHandler:   deps.Intake,
-		FXHandler:       deps.FX,
-		LedgerHandler:   deps.Ledger,
-		BoardHandler:    deps.Board,
-		TransferHandler: deps.Transfer,
-		InvestHandler:   deps.Invest,
-		BudgetHandler:   deps.Budget,
-		NotifyHandler:   deps.Notify,
-		BackupHandler:   deps.Backup,
+		opsHandler:          ops,
+		Handler:             deps.Auth,
+		ProfileHandler:      deps.Profile,
+		PointsHandler:       deps.Points,
+		AdminHandler:        deps.Admin,
+		BillingHandler:      deps.Billing,
+		DraftHandler:        deps.Drafts,
+		FXHandler:           deps.FX,
+		LedgerHandler:       deps.Ledger,
+		BoardHandler:        deps.Board,
+		TransferHandler:     deps.Transfer,
+		InvestHandler:       deps.Invest,
+		BudgetHandler:       deps.Budget,
+		NotificationHandler: deps.Notifications,
+		BackupHandler:       deps.Backup,
 	}
 
 	strict := apigen.NewStrictHandlerWithOptions(srv, nil, apigen.StrictHTTPServerOptions{

@@ -1,9 +1,11 @@
-// Package intake reads entry drafts out of text: card and bank payment
-// notifications (push and SMS) of Korean issuers, free text typed by a member
-// ("어제 점심 12,000원", "coffee 4.5k yesterday") and the text of a receipt.
-// It does no I/O and keeps no state: every function is a pure function of its
-// arguments, so callers decide about storage, time and outside services.
-package intake
+// Package parser is the intake area's rule parser. It reads entry drafts out
+// of text: card and bank payment notifications (push and SMS) of Korean
+// issuers, free text typed by a member ("어제 점심 12,000원", "coffee 4.5k
+// yesterday") and the text of a receipt. It does no I/O and keeps no state:
+// every function is a pure function of its arguments (the time it reads
+// against is passed in), so package intake, its caller, decides about
+// storage, time and outside services.
+package parser
 
 import (
 	"regexp"

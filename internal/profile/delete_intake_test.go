@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	memberFillers = append(memberFillers, memberFiller{order: 70, area: "notify", fill: func(t *testing.T, env *apitest.Env, m *apitest.Member) {
+	memberFillers = append(memberFillers, memberFiller{order: 70, area: "intake", fill: func(t *testing.T, env *apitest.Env, m *apitest.Member) {
 		// notification_key: a card payment's notification, then its
 		// cancellation, whose key is remembered. Notifications are PREMIUM.
 		env.Exec(`UPDATE member SET plan = 'PREMIUM' WHERE id = $1`, m.ID)

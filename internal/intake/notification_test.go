@@ -1,11 +1,10 @@
-package notify_test
+package intake_test
 
 import (
 	"context"
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,7 +15,7 @@ import (
 	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
 	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/external/fx/fxtest"
-	"github.com/nestegg/nestegg/internal/notify"
+	"github.com/nestegg/nestegg/internal/intake"
 )
 
 const (
@@ -43,6 +42,57 @@ func pendingCount(t *testing.T, m *apitest.Member) int64 {
 	var c api.PendingCount
 	m.Do(http.MethodGet, "/api/account/entries/pending/count", nil).Want(http.StatusOK).JSON(&c)
 	return c.Count
+}
+
+// sendTogether delivers text n times at once and answers the results,
+// decoded after every delivery has answered; an answer other than 200 fails
+// the test.
+func sendTogether(t *testing.T, m *apitest.Member, text string, n int) []api.NotificationResult {
+	t.Helper()
+	answers := apitest.TogetherV(n, func(int) *apitest.Response {
+		return m.Do(http.MethodPost, "/api/account/entries/notification", api.NotificationRequest{Text: text, PostedAt: &posted})
+	})
+	results := make([]api.NotificationResult, n)
+	for i, r := range answers {
+		r.Want(http.StatusOK).JSON(&results[i])
+	}
+	return results
+}
+
+// theOneAmongDuplicates checks that exactly one result has the outcome and
+// every other is DUPLICATE, and answers that one.
+func theOneAmongDuplicates(t *testing.T, results []api.NotificationResult, outcome api.NotificationOutcome) api.NotificationResult {
+	t.Helper()
+	var one []api.NotificationResult
+	outcomes := make([]api.NotificationOutcome, len(results))
+	for i, r := range results {
+		outcomes[i] = r.Outcome
+		switch r.Outcome {
+		case outcome:
+			one = append(one, r)
+		case "DUPLICATE":
+		default:
+			t.Errorf("outcome %s", r.Outcome)
+		}
+	}
+	if len(one) != 1 || one[0].Entry == nil {
+		t.Fatalf("want one %s among duplicates, got %v", outcome, outcomes)
+	}
+	return one[0]
+}
+
+// entryIDs are the ids of the member's entries in the database, in order.
+func entryIDs(t *testing.T, env *apitest.Env, m *apitest.Member) []int64 {
+	t.Helper()
+	rows, err := env.Pool.Query(t.Context(), `SELECT id FROM account_entry WHERE member_id = $1 ORDER BY id`, m.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
 }
 
 func TestNotificationCreatesPendingExpenseOnTheMatchedCard(t *testing.T) {
@@ -144,34 +194,19 @@ func TestNotificationParallelDeliveryCreatesOneEntry(t *testing.T) {
 	env := apitest.New(t)
 	m := env.NewMember(apitest.AsPremium())
 	lt.Wallet(m.Client, "신한카드", api.WalletTypeCard, 0)
-	const n = 20
-	outcomes := make([]string, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var out api.NotificationResult
-			r := m.Do(http.MethodPost, "/api/account/entries/notification", api.NotificationRequest{Text: shinhan, PostedAt: &posted})
-			if r.Status == http.StatusOK {
-				r.JSON(&out)
-			}
-			outcomes[i] = fmt.Sprintf("%d %s", r.Status, out.Outcome)
-		}()
+	results := sendTogether(t, m, shinhan, 20)
+	createdID := theOneAmongDuplicates(t, results, "CREATED").Entry.ID
+	if n := pendingCount(t, m); n != 1 {
+		t.Fatalf("%d pending", n)
 	}
-	wg.Wait()
-	created := 0
-	for _, o := range outcomes {
-		switch o {
-		case "200 CREATED":
-			created++
-		case "200 DUPLICATE":
-		default:
-			t.Errorf("outcome %q", o)
+	// Every duplicate answers the one entry, and the database holds one row.
+	for _, out := range results {
+		if out.Outcome == "DUPLICATE" && (out.Entry == nil || out.Entry.ID != createdID) {
+			t.Errorf("a duplicate answers %+v, not entry %d", out.Entry, createdID)
 		}
 	}
-	if created != 1 || pendingCount(t, m) != 1 {
-		t.Fatalf("%d created, %d pending; outcomes %v", created, pendingCount(t, m), outcomes)
+	if ids := entryIDs(t, env, m); len(ids) != 1 || ids[0] != createdID {
+		t.Fatalf("entries in the database %v, want [%d]", ids, createdID)
 	}
 	// A given key decides: the same key is a duplicate whatever the text
 	// (the push and the SMS of one payment read differently).
@@ -268,35 +303,23 @@ func TestNotificationParallelCancellationDeletesOnePayment(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
 	m := env.NewMember(apitest.AsPremium())
-	twoEqualPayments(t, m)
-	const n = 10
-	outcomes := make([]string, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var out api.NotificationResult
-			r := m.Do(http.MethodPost, "/api/account/entries/notification", api.NotificationRequest{Text: shinhanCancel, PostedAt: &posted})
-			if r.Status == http.StatusOK {
-				r.JSON(&out)
-			}
-			outcomes[i] = fmt.Sprintf("%d %s", r.Status, out.Outcome)
-		}()
+	paid := twoEqualPayments(t, m)
+	deletedID := theOneAmongDuplicates(t, sendTogether(t, m, shinhanCancel, 10), "DELETED").Entry.ID
+	if left := pendingCount(t, m); left != 1 {
+		t.Fatalf("%d pending", left)
 	}
-	wg.Wait()
-	deleted := 0
-	for _, o := range outcomes {
-		switch o {
-		case "200 DELETED":
-			deleted++
-		case "200 DUPLICATE":
-		default:
-			t.Errorf("outcome %q", o)
-		}
+	// The other payment is the row left, and the cancellation's key is
+	// remembered once.
+	other := paid[0]
+	if deletedID == other {
+		other = paid[1]
 	}
-	if left := pendingCount(t, m); deleted != 1 || left != 1 {
-		t.Fatalf("%d deleted, %d pending; outcomes %v", deleted, left, outcomes)
+	if ids := entryIDs(t, env, m); len(ids) != 1 || ids[0] != other || (deletedID != paid[0] && deletedID != paid[1]) {
+		t.Fatalf("deleted %d of %v; entries in the database %v", deletedID, paid, ids)
+	}
+	var keys int
+	if err := env.Pool.QueryRow(t.Context(), `SELECT count(*) FROM notification_key WHERE member_id = $1`, m.ID).Scan(&keys); err != nil || keys != 1 {
+		t.Fatalf("%d cancellation keys (%v), want 1", keys, err)
 	}
 }
 
@@ -452,10 +475,10 @@ func TestCleanupJobDeletesCancellationKeysPastTheWindow(t *testing.T) {
 		t.Fatalf("the other member's cancellation: %+v", got)
 	}
 	now := env.Clock.Now()
-	env.Exec(`UPDATE notification_key SET created_at = $2 WHERE member_id = $1`, m.ID, now.Add(-notify.KeyWindow-time.Minute))
-	env.Exec(`UPDATE notification_key SET created_at = $2 WHERE member_id = $1`, other.ID, now.Add(-notify.KeyWindow+time.Minute))
+	env.Exec(`UPDATE notification_key SET created_at = $2 WHERE member_id = $1`, m.ID, now.Add(-intake.KeyWindow-time.Minute))
+	env.Exec(`UPDATE notification_key SET created_at = $2 WHERE member_id = $1`, other.ID, now.Add(-intake.KeyWindow+time.Minute))
 
-	if ran, err := env.App.Jobs.Run(context.Background(), notify.CleanupJobName); err != nil || !ran {
+	if ran, err := env.App.Jobs.Run(context.Background(), intake.CleanupJobName); err != nil || !ran {
 		t.Fatalf("ran=%v err=%v", ran, err)
 	}
 	var left []int64

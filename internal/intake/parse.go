@@ -1,4 +1,4 @@
-package intakeapi
+package intake
 
 import (
 	"context"
@@ -11,14 +11,14 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/external/ai"
-	"github.com/nestegg/nestegg/internal/intake"
+	"github.com/nestegg/nestegg/internal/intake/parser"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/quota"
 	"github.com/nestegg/nestegg/internal/session"
 )
 
-// maxTextRunes repeats the contract's maxLength of /text for callers that
-// are not the HTTP layer.
+// maxTextRunes repeats the contract's maxLength of /text (a text to parse, a
+// notification) for callers that are not the HTTP layer.
 const maxTextRunes = 2000
 
 // Draft is a parsed entry and the parser that produced it.
@@ -31,7 +31,7 @@ type Draft struct {
 }
 
 // ParseEntryText answers the draft read out of the text.
-func (h *IntakeHandler) ParseEntryText(ctx context.Context, req api.ParseEntryTextRequestObject) (api.ParseEntryTextResponseObject, error) {
+func (h *DraftHandler) ParseEntryText(ctx context.Context, req api.ParseEntryTextRequestObject) (api.ParseEntryTextResponseObject, error) {
 	d, err := h.Parse(ctx, session.PrincipalFrom(ctx).MemberID, req.Body.Text)
 	if err != nil {
 		return nil, err
@@ -47,7 +47,7 @@ func (h *IntakeHandler) ParseEntryText(ctx context.Context, req api.ParseEntryTe
 // nothing. A text in which neither finds an amount is a 400 on /text. An AI
 // call counts against the member's daily AI limit: over it the answer is 429,
 // not the rule parser's (a client told to slow down learns it).
-func (h *IntakeHandler) Parse(ctx context.Context, memberID int64, text string) (Draft, error) {
+func (h *DraftHandler) Parse(ctx context.Context, memberID int64, text string) (Draft, error) {
 	if len([]rune(text)) > maxTextRunes {
 		return Draft{}, problem.Invalid("/text", "must be at most 2000 characters")
 	}
@@ -67,7 +67,7 @@ func (h *IntakeHandler) Parse(ctx context.Context, memberID int64, text string) 
 			slog.WarnContext(ctx, "AI parser failed; the rule parser answers", "error", err)
 		}
 	}
-	d, ok := intake.ParseText(text, now)
+	d, ok := parser.ParseText(text, now)
 	if !ok {
 		return Draft{}, problem.Invalid("/text", "no amount found in the text")
 	}

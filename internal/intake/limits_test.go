@@ -1,4 +1,4 @@
-package intakeapi_test
+package intake_test
 
 import (
 	"math"
@@ -48,6 +48,17 @@ func countLimited(t *testing.T, env *apitest.Env, answers []*apitest.Response, l
 	}
 }
 
+// wantCounted checks the member's count of calls of the kind today: the
+// reserved calls, exactly the limit, however many asked at once.
+func wantCounted(t *testing.T, env *apitest.Env, m *apitest.Member, kind string, want int) {
+	t.Helper()
+	var calls int
+	err := env.Pool.QueryRow(t.Context(), `SELECT calls FROM outside_call_count WHERE member_id = $1 AND kind = $2`, m.ID, kind).Scan(&calls)
+	if err != nil || calls != want {
+		t.Fatalf("%s calls counted: %d (%v), want %d", kind, calls, err, want)
+	}
+}
+
 func TestAIParsesAreLimitedPerMemberPerDay(t *testing.T) {
 	t.Parallel()
 	const limit = 3
@@ -61,6 +72,7 @@ func TestAIParsesAreLimitedPerMemberPerDay(t *testing.T) {
 	if fake.Calls() != limit {
 		t.Fatalf("%d AI calls, want %d", fake.Calls(), limit)
 	}
+	wantCounted(t, env, m, "AI", limit)
 	// The limit is the member's: another member still parses.
 	if got := parse(t, env.NewMember(), "어제 점심 12,000원"); got.Parser != "AI" {
 		t.Fatalf("another member: %+v", got)
@@ -97,5 +109,6 @@ func TestReceiptsAreLimitedPerMemberPerDay(t *testing.T) {
 	if fake.Calls() != limit {
 		t.Fatalf("%d OCR calls, want %d", fake.Calls(), limit)
 	}
+	wantCounted(t, env, m, "OCR", limit)
 	upload(env.NewMember(apitest.AsPremium()), t, pngHeader).Want(http.StatusOK)
 }

@@ -1,4 +1,4 @@
-package intakeapi_test
+package intake_test
 
 import (
 	"net/http"
