@@ -361,3 +361,24 @@ func TestRecurringAutoPostOff(t *testing.T) {
 	wantLines(t, "after turning it on", entriesOf(t, m, "2026-11-01", "2027-02-28"),
 		"2027-01-16 Manual 8 pending", "2027-02-16 Manual 8 pending")
 }
+
+// A run is bounded: one whose context ends first posts nothing it cannot
+// finish, says it is unfinished, and the next run goes on.
+func TestRecurringPostRunStopsAtItsDeadline(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	createRecurring(t, m, api.RecurringRequest{Name: "Rent", Type: api.EntryTypeExpense, Amount: 5, Day: 16})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := ledger.PostRecurrings(ctx, env.Pool, apitest.Start, apitest.Start.Location())
+	if err != nil || !res.Unfinished || res.Entries != 0 {
+		t.Fatalf("run with its context ended: %+v, %v", res, err)
+	}
+	wantLines(t, "after the cut-short run", entriesOf(t, m, "2026-11-01", "2026-11-30"))
+	res, err = ledger.PostRecurrings(context.Background(), env.Pool, apitest.Start, apitest.Start.Location())
+	if err != nil || res.Unfinished || res.Entries != 1 {
+		t.Fatalf("next run: %+v, %v", res, err)
+	}
+	wantLines(t, "after the next run", entriesOf(t, m, "2026-11-01", "2026-11-30"), "2026-11-16 Rent 5 pending")
+}
