@@ -18,7 +18,10 @@ UPDATE recurring SET next_month = CASE
          >= EXTRACT(day FROM current_date)::int
     THEN date_trunc('month', current_date)::date
     ELSE (date_trunc('month', current_date) + interval '1 month')::date END;
-ALTER TABLE recurring ALTER COLUMN next_month SET NOT NULL;
+-- The service always names next_month; a row inserted without it starts
+-- with the next month, so it never posts a date already past.
+ALTER TABLE recurring ALTER COLUMN next_month SET NOT NULL,
+    ALTER COLUMN next_month SET DEFAULT (date_trunc('month', current_date) + interval '1 month')::date;
 -- The job finds the rows with a month to settle.
 CREATE INDEX recurring_due_idx ON recurring (next_month, id) WHERE auto_post;
 

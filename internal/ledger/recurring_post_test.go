@@ -127,7 +127,7 @@ func TestRecurringPostsEachOccurrenceOnItsDay(t *testing.T) {
 		t.Errorf("salary after posting: lastPostedOn %s, nextDate %s", lastPosted(s), s.NextDate)
 	}
 
-	runDaily(t, env, calendarDay(2026, 11, 17), calendarDay(2027, 3, 1))
+	runDaily(t, env, day(2026, 11, 17), day(2027, 3, 1))
 	wantLines(t, "16 November 2026 to 1 March 2027", entriesOf(t, m, "2026-11-01", "2027-03-31"),
 		"2026-11-16 Salary 3000000 pending", "2026-12-16 Salary 3000000 pending",
 		"2027-01-16 Salary 3000000 pending", "2027-02-16 Salary 3000000 pending",
@@ -181,8 +181,6 @@ func TestRecurringPostsEachOccurrenceOnItsDay(t *testing.T) {
 	}
 }
 
-func calendarDay(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
-
 // A service down for a week catches up when it starts again: every missed
 // occurrence once, each with its own date. After a long outage it goes back
 // CatchUpMonths months at most.
@@ -216,7 +214,7 @@ func TestRecurringCatchesUpMissedRuns(t *testing.T) {
 	if r := recurringNamed(t, m, "day 22"); lastPosted(r) != "2027-05-22" || r.NextDate.String() != "2027-06-22" {
 		t.Errorf("day 22 on 20 June: lastPostedOn %s, nextDate %s", lastPosted(r), r.NextDate)
 	}
-	runDaily(t, env, calendarDay(2027, 6, 21), calendarDay(2027, 6, 30))
+	runDaily(t, env, day(2027, 6, 21), day(2027, 6, 30))
 	if got := entriesOf(t, m, "2027-06-01", "2027-06-30"); len(got) != 4 {
 		t.Errorf("June: %v", got)
 	}
@@ -295,7 +293,7 @@ func TestRecurringDeletedMidMonth(t *testing.T) {
 	for _, r := range []api.Recurring{early, late} {
 		m.Do(http.MethodDelete, fmt.Sprintf("/api/account/recurrings/%d", r.ID), nil).Want(http.StatusNoContent)
 	}
-	runDaily(t, env, calendarDay(2026, 11, 21), calendarDay(2026, 12, 31))
+	runDaily(t, env, day(2026, 11, 21), day(2026, 12, 31))
 	wantLines(t, "after the deletion", entriesOf(t, m, "2026-11-01", "2026-12-31"), "2026-11-16 Early 10 pending")
 }
 
@@ -308,7 +306,7 @@ func TestRecurringDayEdits(t *testing.T) {
 	env.Clock.Set(seoulAt(2026, 12, 1, 9))
 	later := createRecurring(t, m, api.RecurringRequest{Name: "Later", Type: api.EntryTypeExpense, Amount: 1, Day: 5})
 	earlier := createRecurring(t, m, api.RecurringRequest{Name: "Earlier", Type: api.EntryTypeExpense, Amount: 2, Day: 20})
-	runDaily(t, env, calendarDay(2026, 12, 2), calendarDay(2026, 12, 10))
+	runDaily(t, env, day(2026, 12, 2), day(2026, 12, 10))
 	wantLines(t, "by 10 December", entriesOf(t, m, "2026-12-01", "2026-12-31"), "2026-12-05 Later 1 pending")
 
 	// On 10 December: Later moves to the 20th after December posted on the
@@ -322,7 +320,7 @@ func TestRecurringDayEdits(t *testing.T) {
 	}
 	m.Do(http.MethodPut, fmt.Sprintf("/api/account/recurrings/%d", earlier.ID),
 		api.RecurringRequest{Name: "Earlier", Type: api.EntryTypeExpense, Amount: 2, Day: 5}).Want(http.StatusOK)
-	runDaily(t, env, calendarDay(2026, 12, 11), calendarDay(2027, 1, 31))
+	runDaily(t, env, day(2026, 12, 11), day(2027, 1, 31))
 	wantLines(t, "December and January", entriesOf(t, m, "2026-12-01", "2027-01-31"),
 		"2026-12-05 Later 1 pending", "2026-12-05 Earlier 2 pending",
 		"2027-01-20 Later 1 pending", "2027-01-05 Earlier 2 pending")
@@ -339,14 +337,14 @@ func TestRecurringAutoPostOff(t *testing.T) {
 	if off.AutoPost {
 		t.Fatal("autoPost false came back true")
 	}
-	runDaily(t, env, calendarDay(2026, 11, 17), calendarDay(2026, 12, 20))
+	runDaily(t, env, day(2026, 11, 17), day(2026, 12, 20))
 	var got api.Recurring
 	m.Do(http.MethodPut, fmt.Sprintf("/api/account/recurrings/%d", off.ID),
 		api.RecurringRequest{Name: "Manual", Type: api.EntryTypeExpense, Amount: 8, Day: 16}).Want(http.StatusOK).JSON(&got)
 	if got.AutoPost || got.LastPostedOn != nil {
 		t.Fatalf("an update without autoPost: autoPost %v, lastPostedOn %s", got.AutoPost, lastPosted(got))
 	}
-	runDaily(t, env, calendarDay(2026, 12, 21), calendarDay(2027, 1, 10))
+	runDaily(t, env, day(2026, 12, 21), day(2027, 1, 10))
 	wantLines(t, "while off", entriesOf(t, m, "2026-11-01", "2027-01-31"))
 
 	// On 10 January it is turned on: December, while it was off, is not
@@ -357,7 +355,7 @@ func TestRecurringAutoPostOff(t *testing.T) {
 	if !got.AutoPost || got.NextDate.String() != "2027-01-16" {
 		t.Fatalf("turned on: autoPost %v, nextDate %s", got.AutoPost, got.NextDate)
 	}
-	runDaily(t, env, calendarDay(2027, 1, 11), calendarDay(2027, 2, 16))
+	runDaily(t, env, day(2027, 1, 11), day(2027, 2, 16))
 	wantLines(t, "after turning it on", entriesOf(t, m, "2026-11-01", "2027-02-28"),
 		"2027-01-16 Manual 8 pending", "2027-02-16 Manual 8 pending")
 }
