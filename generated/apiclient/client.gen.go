@@ -511,6 +511,9 @@ type BackupRecurring struct {
 	// Example: 12000
 	Amount Amount `json:"amount"`
 
+	// AutoPost Whether it posts its occurrences as pending entries (see `createRecurring`); a backup always writes it, and an older backup without it restores it on. A restored recurring entry posts from its first occurrence on or after the day of the restore.
+	AutoPost *bool `json:"autoPost,omitempty"`
+
 	// Category The name of a record defined in the document; null for none.
 	//
 	// Example: 신한카드

@@ -475,7 +475,7 @@ func (r *restorer) restoreRecurring(ctx context.Context, doc api.Backup) error {
 	for i, rec := range doc.Recurring {
 		at := fmt.Sprintf("/recurring/%d", i)
 		in, err := ledger.RecurringInputFrom(api.RecurringRequest{
-			Name: rec.Name, Type: entryType(rec.Type), Amount: rec.Amount, Day: rec.Day, Memo: &rec.Memo,
+			Name: rec.Name, Type: entryType(rec.Type), Amount: rec.Amount, Day: rec.Day, Memo: &rec.Memo, AutoPost: rec.AutoPost,
 		})
 		if err != nil {
 			return under(at, err)
