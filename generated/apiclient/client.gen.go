@@ -511,6 +511,9 @@ type BackupRecurring struct {
 	// Example: 12000
 	Amount Amount `json:"amount"`
 
+	// AutoPost Whether it posts its occurrences as pending entries (see `createRecurring`); a backup always writes it, and an older backup without it restores it on. A restored recurring entry posts from its first occurrence on or after the day of the restore.
+	AutoPost *bool `json:"autoPost,omitempty"`
+
 	// Category The name of a record defined in the document; null for none.
 	//
 	// Example: 신한카드
@@ -1599,14 +1602,20 @@ type ReceiptUpload struct {
 
 // Recurring defines model for Recurring.
 type Recurring struct {
-	Amount     int64  `json:"amount"`
+	Amount int64 `json:"amount"`
+
+	// AutoPost Whether the hourly job posts each occurrence as a pending entry (see `createRecurring`).
+	AutoPost   bool   `json:"autoPost"`
 	CategoryID *int64 `json:"categoryId"`
 	Day        int32  `json:"day"`
 	ID         int64  `json:"id"`
-	Memo       string `json:"memo"`
-	Name       string `json:"name"`
 
-	// NextDate The next date, today or later in the service time zone (APP_TIMEZONE), on which the entry falls: day `day` of this month if that is not past, otherwise of the next month. A `day` beyond a month's length falls on that month's last day (31 falls on 30 November, on 28 or 29 February; 30 and 29 fall on February's last day). Computed on every answer, not stored.
+	// LastPostedOn The date of the last occurrence the job posted as a pending entry; null until one has.
+	LastPostedOn *openapi_types.Date `json:"lastPostedOn"`
+	Memo         string              `json:"memo"`
+	Name         string              `json:"name"`
+
+	// NextDate The next date, today or later in the service time zone (APP_TIMEZONE), on which the entry falls: day `day` of this month if that is not past, otherwise of the next month. A `day` beyond a month's length falls on that month's last day (31 falls on 30 November, on 28 or 29 February; 30 and 29 fall on February's last day). A month whose occurrence has already posted is passed over (after `day` moved later in it, `nextDate` is in the next month). Computed on every answer, not stored.
 	NextDate openapi_types.Date `json:"nextDate"`
 
 	// Type Income or expense as answered (`income`, `expense`); a client must accept other values.
@@ -1624,7 +1633,10 @@ type RecurringRequest struct {
 	// Amount A non-negative amount in the base currency unit (won).
 	//
 	// Example: 12000
-	Amount     Amount `json:"amount"`
+	Amount Amount `json:"amount"`
+
+	// AutoPost Whether the hourly job posts each occurrence as a pending entry. Absent: on when created, unchanged when updated.
+	AutoPost   *bool  `json:"autoPost,omitempty"`
 	CategoryID *int64 `json:"categoryId,omitempty"`
 
 	// Day Day of the month; a shorter month uses its last day.
@@ -3717,6 +3729,8 @@ type ClientInterface interface {
 	//
 	// `day` is 1 to 31; a shorter month uses its last day (every answer's `nextDate` shows the next date it falls on). A FREE member holds at most 2 recurring entries in total (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
 	//
+	// **Posting.** While `autoPost` is on (the default), an hourly job creates each occurrence as a **pending** entry dated the occurrence's day (in APP_TIMEZONE), with the recurring entry's type, amount, wallet and category, and its memo (its name when the memo is empty). Like a card notification's entry, it counts in no balance, budget, statistic, net worth or month-complete check until the member confirms it (`POST /api/account/entries/{id}/confirm`), edits or deletes it. A new recurring entry posts from its first occurrence on or after the day it is created: created on its day, today's occurrence posts (within the hour). Each calendar month posts at most once per recurring entry, whatever runs the job (replicas, restarts); a service that was down catches up when it starts again, each missed occurrence with its own date, at most the current month and the two before it (older missed occurrences are not posted). Pending entries posted this way count against no free limit (FREE members have no entry limit) and recurring entries are not a PREMIUM feature, so FREE and PREMIUM members' entries post alike (a lapsed PREMIUM member's recurring entries beyond the FREE limit keep posting: the limit applies when one is created).
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/recurrings (the `CreateRecurring` operationId).
@@ -3726,6 +3740,8 @@ type ClientInterface interface {
 	//
 	// `day` is 1 to 31; a shorter month uses its last day (every answer's `nextDate` shows the next date it falls on). A FREE member holds at most 2 recurring entries in total (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
 	//
+	// **Posting.** While `autoPost` is on (the default), an hourly job creates each occurrence as a **pending** entry dated the occurrence's day (in APP_TIMEZONE), with the recurring entry's type, amount, wallet and category, and its memo (its name when the memo is empty). Like a card notification's entry, it counts in no balance, budget, statistic, net worth or month-complete check until the member confirms it (`POST /api/account/entries/{id}/confirm`), edits or deletes it. A new recurring entry posts from its first occurrence on or after the day it is created: created on its day, today's occurrence posts (within the hour). Each calendar month posts at most once per recurring entry, whatever runs the job (replicas, restarts); a service that was down catches up when it starts again, each missed occurrence with its own date, at most the current month and the two before it (older missed occurrences are not posted). Pending entries posted this way count against no free limit (FREE members have no entry limit) and recurring entries are not a PREMIUM feature, so FREE and PREMIUM members' entries post alike (a lapsed PREMIUM member's recurring entries beyond the FREE limit keep posting: the limit applies when one is created).
+	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/recurrings (the `CreateRecurring` operationId).
@@ -3733,14 +3749,14 @@ type ClientInterface interface {
 
 	// DeleteRecurring Delete a recurring entry
 	//
-	// Entries already made from it stay.
+	// It posts nothing more. Entries already made from it stay, pending ones too (confirm or delete them as any pending entry).
 	//
 	// Corresponds with DELETE /api/account/recurrings/{id} (the `DeleteRecurring` operationId).
 	DeleteRecurring(ctx context.Context, id RecurringID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateRecurringWithBody Update a recurring entry
 	//
-	// Replaces every field.
+	// Replaces every field; an absent `autoPost` keeps its value. An edit never posts a month twice nor skips one: a month whose occurrence has posted is done (moving `day` later in that month posts next month), and a month not yet posted posts on the `day` in force when the job reaches it (moving `day` to a date already past this month posts this month's occurrence at once, dated the new day). Turning `autoPost` off stops posting; turning it on again posts from the next occurrence on or after today (the months it was off are not posted).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3749,7 +3765,7 @@ type ClientInterface interface {
 
 	// UpdateRecurring Update a recurring entry
 	//
-	// Replaces every field.
+	// Replaces every field; an absent `autoPost` keeps its value. An edit never posts a month twice nor skips one: a month whose occurrence has posted is done (moving `day` later in that month posts next month), and a month not yet posted posts on the `day` in force when the job reaches it (moving `day` to a date already past this month posts this month's occurrence at once, dated the new day). Turning `autoPost` off stops posting; turning it on again posts from the next occurrence on or after today (the months it was off are not posted).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6580,6 +6596,8 @@ func (c *Client) ListRecurrings(ctx context.Context, reqEditors ...RequestEditor
 //
 // `day` is 1 to 31; a shorter month uses its last day (every answer's `nextDate` shows the next date it falls on). A FREE member holds at most 2 recurring entries in total (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
 //
+// **Posting.** While `autoPost` is on (the default), an hourly job creates each occurrence as a **pending** entry dated the occurrence's day (in APP_TIMEZONE), with the recurring entry's type, amount, wallet and category, and its memo (its name when the memo is empty). Like a card notification's entry, it counts in no balance, budget, statistic, net worth or month-complete check until the member confirms it (`POST /api/account/entries/{id}/confirm`), edits or deletes it. A new recurring entry posts from its first occurrence on or after the day it is created: created on its day, today's occurrence posts (within the hour). Each calendar month posts at most once per recurring entry, whatever runs the job (replicas, restarts); a service that was down catches up when it starts again, each missed occurrence with its own date, at most the current month and the two before it (older missed occurrences are not posted). Pending entries posted this way count against no free limit (FREE members have no entry limit) and recurring entries are not a PREMIUM feature, so FREE and PREMIUM members' entries post alike (a lapsed PREMIUM member's recurring entries beyond the FREE limit keep posting: the limit applies when one is created).
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/recurrings (the `CreateRecurring` operationId).
@@ -6599,6 +6617,8 @@ func (c *Client) CreateRecurringWithBody(ctx context.Context, contentType string
 //
 // `day` is 1 to 31; a shorter month uses its last day (every answer's `nextDate` shows the next date it falls on). A FREE member holds at most 2 recurring entries in total (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
 //
+// **Posting.** While `autoPost` is on (the default), an hourly job creates each occurrence as a **pending** entry dated the occurrence's day (in APP_TIMEZONE), with the recurring entry's type, amount, wallet and category, and its memo (its name when the memo is empty). Like a card notification's entry, it counts in no balance, budget, statistic, net worth or month-complete check until the member confirms it (`POST /api/account/entries/{id}/confirm`), edits or deletes it. A new recurring entry posts from its first occurrence on or after the day it is created: created on its day, today's occurrence posts (within the hour). Each calendar month posts at most once per recurring entry, whatever runs the job (replicas, restarts); a service that was down catches up when it starts again, each missed occurrence with its own date, at most the current month and the two before it (older missed occurrences are not posted). Pending entries posted this way count against no free limit (FREE members have no entry limit) and recurring entries are not a PREMIUM feature, so FREE and PREMIUM members' entries post alike (a lapsed PREMIUM member's recurring entries beyond the FREE limit keep posting: the limit applies when one is created).
+//
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/recurrings (the `CreateRecurring` operationId).
@@ -6616,7 +6636,7 @@ func (c *Client) CreateRecurring(ctx context.Context, body CreateRecurringJSONRe
 
 // DeleteRecurring Delete a recurring entry
 //
-// Entries already made from it stay.
+// It posts nothing more. Entries already made from it stay, pending ones too (confirm or delete them as any pending entry).
 //
 // Corresponds with DELETE /api/account/recurrings/{id} (the `DeleteRecurring` operationId).
 func (c *Client) DeleteRecurring(ctx context.Context, id RecurringID, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -6633,7 +6653,7 @@ func (c *Client) DeleteRecurring(ctx context.Context, id RecurringID, reqEditors
 
 // UpdateRecurringWithBody Update a recurring entry
 //
-// Replaces every field.
+// Replaces every field; an absent `autoPost` keeps its value. An edit never posts a month twice nor skips one: a month whose occurrence has posted is done (moving `day` later in that month posts next month), and a month not yet posted posts on the `day` in force when the job reaches it (moving `day` to a date already past this month posts this month's occurrence at once, dated the new day). Turning `autoPost` off stops posting; turning it on again posts from the next occurrence on or after today (the months it was off are not posted).
 //
 // Takes any type of body and a specified content type.
 //
@@ -6652,7 +6672,7 @@ func (c *Client) UpdateRecurringWithBody(ctx context.Context, id RecurringID, co
 
 // UpdateRecurring Update a recurring entry
 //
-// Replaces every field.
+// Replaces every field; an absent `autoPost` keeps its value. An edit never posts a month twice nor skips one: a month whose occurrence has posted is done (moving `day` later in that month posts next month), and a month not yet posted posts on the `day` in force when the job reaches it (moving `day` to a date already past this month posts this month's occurrence at once, dated the new day). Turning `autoPost` off stops posting; turning it on again posts from the next occurrence on or after today (the months it was off are not posted).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -16392,6 +16412,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// `day` is 1 to 31; a shorter month uses its last day (every answer's `nextDate` shows the next date it falls on). A FREE member holds at most 2 recurring entries in total (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
 	//
+	// **Posting.** While `autoPost` is on (the default), an hourly job creates each occurrence as a **pending** entry dated the occurrence's day (in APP_TIMEZONE), with the recurring entry's type, amount, wallet and category, and its memo (its name when the memo is empty). Like a card notification's entry, it counts in no balance, budget, statistic, net worth or month-complete check until the member confirms it (`POST /api/account/entries/{id}/confirm`), edits or deletes it. A new recurring entry posts from its first occurrence on or after the day it is created: created on its day, today's occurrence posts (within the hour). Each calendar month posts at most once per recurring entry, whatever runs the job (replicas, restarts); a service that was down catches up when it starts again, each missed occurrence with its own date, at most the current month and the two before it (older missed occurrences are not posted). Pending entries posted this way count against no free limit (FREE members have no entry limit) and recurring entries are not a PREMIUM feature, so FREE and PREMIUM members' entries post alike (a lapsed PREMIUM member's recurring entries beyond the FREE limit keep posting: the limit applies when one is created).
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/recurrings (the `CreateRecurring` operationId).
@@ -16401,6 +16423,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// `day` is 1 to 31; a shorter month uses its last day (every answer's `nextDate` shows the next date it falls on). A FREE member holds at most 2 recurring entries in total (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
 	//
+	// **Posting.** While `autoPost` is on (the default), an hourly job creates each occurrence as a **pending** entry dated the occurrence's day (in APP_TIMEZONE), with the recurring entry's type, amount, wallet and category, and its memo (its name when the memo is empty). Like a card notification's entry, it counts in no balance, budget, statistic, net worth or month-complete check until the member confirms it (`POST /api/account/entries/{id}/confirm`), edits or deletes it. A new recurring entry posts from its first occurrence on or after the day it is created: created on its day, today's occurrence posts (within the hour). Each calendar month posts at most once per recurring entry, whatever runs the job (replicas, restarts); a service that was down catches up when it starts again, each missed occurrence with its own date, at most the current month and the two before it (older missed occurrences are not posted). Pending entries posted this way count against no free limit (FREE members have no entry limit) and recurring entries are not a PREMIUM feature, so FREE and PREMIUM members' entries post alike (a lapsed PREMIUM member's recurring entries beyond the FREE limit keep posting: the limit applies when one is created).
+	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/recurrings (the `CreateRecurring` operationId).
@@ -16408,7 +16432,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteRecurringWithResponse Delete a recurring entry
 	//
-	// Entries already made from it stay.
+	// It posts nothing more. Entries already made from it stay, pending ones too (confirm or delete them as any pending entry).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16417,7 +16441,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateRecurringWithBodyWithResponse Update a recurring entry
 	//
-	// Replaces every field.
+	// Replaces every field; an absent `autoPost` keeps its value. An edit never posts a month twice nor skips one: a month whose occurrence has posted is done (moving `day` later in that month posts next month), and a month not yet posted posts on the `day` in force when the job reaches it (moving `day` to a date already past this month posts this month's occurrence at once, dated the new day). Turning `autoPost` off stops posting; turning it on again posts from the next occurrence on or after today (the months it was off are not posted).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16426,7 +16450,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateRecurringWithResponse Update a recurring entry
 	//
-	// Replaces every field.
+	// Replaces every field; an absent `autoPost` keeps its value. An edit never posts a month twice nor skips one: a month whose occurrence has posted is done (moving `day` later in that month posts next month), and a month not yet posted posts on the `day` in force when the job reaches it (moving `day` to a date already past this month posts this month's occurrence at once, dated the new day). Turning `autoPost` off stops posting; turning it on again posts from the next occurrence on or after today (the months it was off are not posted).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -32481,6 +32505,8 @@ func (c *ClientWithResponses) ListRecurringsWithResponse(ctx context.Context, re
 //
 // `day` is 1 to 31; a shorter month uses its last day (every answer's `nextDate` shows the next date it falls on). A FREE member holds at most 2 recurring entries in total (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
 //
+// **Posting.** While `autoPost` is on (the default), an hourly job creates each occurrence as a **pending** entry dated the occurrence's day (in APP_TIMEZONE), with the recurring entry's type, amount, wallet and category, and its memo (its name when the memo is empty). Like a card notification's entry, it counts in no balance, budget, statistic, net worth or month-complete check until the member confirms it (`POST /api/account/entries/{id}/confirm`), edits or deletes it. A new recurring entry posts from its first occurrence on or after the day it is created: created on its day, today's occurrence posts (within the hour). Each calendar month posts at most once per recurring entry, whatever runs the job (replicas, restarts); a service that was down catches up when it starts again, each missed occurrence with its own date, at most the current month and the two before it (older missed occurrences are not posted). Pending entries posted this way count against no free limit (FREE members have no entry limit) and recurring entries are not a PREMIUM feature, so FREE and PREMIUM members' entries post alike (a lapsed PREMIUM member's recurring entries beyond the FREE limit keep posting: the limit applies when one is created).
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/recurrings (the `CreateRecurring` operationId).
@@ -32496,6 +32522,8 @@ func (c *ClientWithResponses) CreateRecurringWithBodyWithResponse(ctx context.Co
 //
 // `day` is 1 to 31; a shorter month uses its last day (every answer's `nextDate` shows the next date it falls on). A FREE member holds at most 2 recurring entries in total (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
 //
+// **Posting.** While `autoPost` is on (the default), an hourly job creates each occurrence as a **pending** entry dated the occurrence's day (in APP_TIMEZONE), with the recurring entry's type, amount, wallet and category, and its memo (its name when the memo is empty). Like a card notification's entry, it counts in no balance, budget, statistic, net worth or month-complete check until the member confirms it (`POST /api/account/entries/{id}/confirm`), edits or deletes it. A new recurring entry posts from its first occurrence on or after the day it is created: created on its day, today's occurrence posts (within the hour). Each calendar month posts at most once per recurring entry, whatever runs the job (replicas, restarts); a service that was down catches up when it starts again, each missed occurrence with its own date, at most the current month and the two before it (older missed occurrences are not posted). Pending entries posted this way count against no free limit (FREE members have no entry limit) and recurring entries are not a PREMIUM feature, so FREE and PREMIUM members' entries post alike (a lapsed PREMIUM member's recurring entries beyond the FREE limit keep posting: the limit applies when one is created).
+//
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/recurrings (the `CreateRecurring` operationId).
@@ -32509,7 +32537,7 @@ func (c *ClientWithResponses) CreateRecurringWithResponse(ctx context.Context, b
 
 // DeleteRecurringWithResponse Delete a recurring entry
 //
-// Entries already made from it stay.
+// It posts nothing more. Entries already made from it stay, pending ones too (confirm or delete them as any pending entry).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -32524,7 +32552,7 @@ func (c *ClientWithResponses) DeleteRecurringWithResponse(ctx context.Context, i
 
 // UpdateRecurringWithBodyWithResponse Update a recurring entry
 //
-// Replaces every field.
+// Replaces every field; an absent `autoPost` keeps its value. An edit never posts a month twice nor skips one: a month whose occurrence has posted is done (moving `day` later in that month posts next month), and a month not yet posted posts on the `day` in force when the job reaches it (moving `day` to a date already past this month posts this month's occurrence at once, dated the new day). Turning `autoPost` off stops posting; turning it on again posts from the next occurrence on or after today (the months it was off are not posted).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -32539,7 +32567,7 @@ func (c *ClientWithResponses) UpdateRecurringWithBodyWithResponse(ctx context.Co
 
 // UpdateRecurringWithResponse Update a recurring entry
 //
-// Replaces every field.
+// Replaces every field; an absent `autoPost` keeps its value. An edit never posts a month twice nor skips one: a month whose occurrence has posted is done (moving `day` later in that month posts next month), and a month not yet posted posts on the `day` in force when the job reaches it (moving `day` to a date already past this month posts this month's occurrence at once, dated the new day). Turning `autoPost` off stops posting; turning it on again posts from the next occurrence on or after today (the months it was off are not posted).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -292,16 +292,26 @@ type QuickEntry struct {
 }
 
 type Recurring struct {
-	ID         int64
-	MemberID   int64
-	Name       string
-	Type       string
-	Amount     int64
-	WalletID   *int64
-	CategoryID *int64
-	Day        int32
-	Memo       string
-	CreatedAt  time.Time
+	ID           int64
+	MemberID     int64
+	Name         string
+	Type         string
+	Amount       int64
+	WalletID     *int64
+	CategoryID   *int64
+	Day          int32
+	Memo         string
+	CreatedAt    time.Time
+	AutoPost     bool
+	LastPostedOn pgtype.Date
+	NextMonth    time.Time
+}
+
+type RecurringPost struct {
+	RecurringID int64
+	Month       time.Time
+	OccursOn    time.Time
+	CreatedAt   time.Time
 }
 
 type Report struct {

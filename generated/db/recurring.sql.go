@@ -7,7 +7,48 @@ package db
 
 import (
 	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgtype"
 )
+
+const advanceRecurring = `-- name: AdvanceRecurring :exec
+UPDATE recurring SET next_month = GREATEST(next_month, $1::date),
+    last_posted_on = GREATEST(last_posted_on, $2::date)
+WHERE id = $3
+`
+
+type AdvanceRecurringParams struct {
+	NextMonth time.Time
+	PostedOn  pgtype.Date
+	ID        int64
+}
+
+// Records what the job settled; neither date moves back.
+func (q *Queries) AdvanceRecurring(ctx context.Context, arg AdvanceRecurringParams) error {
+	_, err := q.db.Exec(ctx, advanceRecurring, arg.NextMonth, arg.PostedOn, arg.ID)
+	return err
+}
+
+const claimRecurringPost = `-- name: ClaimRecurringPost :execrows
+INSERT INTO recurring_post (recurring_id, month, occurs_on) VALUES ($1, $2, $3)
+ON CONFLICT DO NOTHING
+`
+
+type ClaimRecurringPostParams struct {
+	RecurringID int64
+	Month       time.Time
+	OccursOn    time.Time
+}
+
+// Claims a recurring entry's month: 0 rows when it was posted already.
+func (q *Queries) ClaimRecurringPost(ctx context.Context, arg ClaimRecurringPostParams) (int64, error) {
+	result, err := q.db.Exec(ctx, claimRecurringPost, arg.RecurringID, arg.Month, arg.OccursOn)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
 
 const countRecurrings = `-- name: CountRecurrings :one
 SELECT count(*) FROM recurring WHERE member_id = $1
@@ -21,9 +62,9 @@ func (q *Queries) CountRecurrings(ctx context.Context, memberID int64) (int64, e
 }
 
 const createRecurring = `-- name: CreateRecurring :one
-INSERT INTO recurring (member_id, name, type, amount, wallet_id, category_id, day, memo)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-RETURNING id, member_id, name, type, amount, wallet_id, category_id, day, memo, created_at
+INSERT INTO recurring (member_id, name, type, amount, wallet_id, category_id, day, memo, auto_post, next_month)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+RETURNING id, member_id, name, type, amount, wallet_id, category_id, day, memo, created_at, auto_post, last_posted_on, next_month
 `
 
 type CreateRecurringParams struct {
@@ -35,8 +76,12 @@ type CreateRecurringParams struct {
 	CategoryID *int64
 	Day        int32
 	Memo       string
+	AutoPost   bool
+	NextMonth  time.Time
 }
 
+// next_month is the month of the first occurrence on or after the day of
+// creation (recurrings.go, firstMonth).
 func (q *Queries) CreateRecurring(ctx context.Context, arg CreateRecurringParams) (Recurring, error) {
 	row := q.db.QueryRow(ctx, createRecurring,
 		arg.MemberID,
@@ -47,6 +92,8 @@ func (q *Queries) CreateRecurring(ctx context.Context, arg CreateRecurringParams
 		arg.CategoryID,
 		arg.Day,
 		arg.Memo,
+		arg.AutoPost,
+		arg.NextMonth,
 	)
 	var i Recurring
 	err := row.Scan(
@@ -60,6 +107,9 @@ func (q *Queries) CreateRecurring(ctx context.Context, arg CreateRecurringParams
 		&i.Day,
 		&i.Memo,
 		&i.CreatedAt,
+		&i.AutoPost,
+		&i.LastPostedOn,
+		&i.NextMonth,
 	)
 	return i, err
 }
@@ -90,8 +140,78 @@ func (q *Queries) DeleteRecurring(ctx context.Context, arg DeleteRecurringParams
 	return result.RowsAffected(), nil
 }
 
+const getRecurringForPost = `-- name: GetRecurringForPost :one
+SELECT id, member_id, name, type, amount, wallet_id, category_id, day, memo, created_at, auto_post, last_posted_on, next_month FROM recurring WHERE id = $1
+`
+
+func (q *Queries) GetRecurringForPost(ctx context.Context, id int64) (Recurring, error) {
+	row := q.db.QueryRow(ctx, getRecurringForPost, id)
+	var i Recurring
+	err := row.Scan(
+		&i.ID,
+		&i.MemberID,
+		&i.Name,
+		&i.Type,
+		&i.Amount,
+		&i.WalletID,
+		&i.CategoryID,
+		&i.Day,
+		&i.Memo,
+		&i.CreatedAt,
+		&i.AutoPost,
+		&i.LastPostedOn,
+		&i.NextMonth,
+	)
+	return i, err
+}
+
+const listDueRecurrings = `-- name: ListDueRecurrings :many
+SELECT id FROM recurring
+WHERE auto_post AND id > $1 AND next_month <= $2::date
+  AND (next_month < $2::date OR LEAST(day, $3::int) <= $4::int)
+ORDER BY id
+LIMIT $5
+`
+
+type ListDueRecurringsParams struct {
+	After     int64
+	ThisMonth time.Time
+	MonthDays int32
+	TodayDay  int32
+	Lim       int32
+}
+
+// The recurring entries, after id @after, with a month to settle by @today:
+// a month before this one, or this one once its day (a shorter month's last
+// day) has come.
+func (q *Queries) ListDueRecurrings(ctx context.Context, arg ListDueRecurringsParams) ([]int64, error) {
+	rows, err := q.db.Query(ctx, listDueRecurrings,
+		arg.After,
+		arg.ThisMonth,
+		arg.MonthDays,
+		arg.TodayDay,
+		arg.Lim,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listRecurrings = `-- name: ListRecurrings :many
-SELECT id, member_id, name, type, amount, wallet_id, category_id, day, memo, created_at FROM recurring WHERE member_id = $1 ORDER BY day, id
+SELECT id, member_id, name, type, amount, wallet_id, category_id, day, memo, created_at, auto_post, last_posted_on, next_month FROM recurring WHERE member_id = $1 ORDER BY day, id
 `
 
 func (q *Queries) ListRecurrings(ctx context.Context, memberID int64) ([]Recurring, error) {
@@ -114,6 +234,9 @@ func (q *Queries) ListRecurrings(ctx context.Context, memberID int64) ([]Recurri
 			&i.Day,
 			&i.Memo,
 			&i.CreatedAt,
+			&i.AutoPost,
+			&i.LastPostedOn,
+			&i.NextMonth,
 		); err != nil {
 			return nil, err
 		}
@@ -127,21 +250,30 @@ func (q *Queries) ListRecurrings(ctx context.Context, memberID int64) ([]Recurri
 
 const updateRecurring = `-- name: UpdateRecurring :one
 UPDATE recurring SET name = $1, type = $2, amount = $3, wallet_id = $4,
-    category_id = $5, day = $6, memo = $7
-WHERE member_id = $8 AND id = $9
-RETURNING id, member_id, name, type, amount, wallet_id, category_id, day, memo, created_at
+    category_id = $5, day = $6, memo = $7,
+    -- NULL keeps auto_post as it is.
+    auto_post = COALESCE($8::boolean, auto_post),
+    -- Turning auto_post on passes over the months it was off: posting
+    -- resumes with @resume_month (the month of the next occurrence on or
+    -- after today). next_month never moves back.
+    next_month = CASE WHEN $8::boolean AND NOT auto_post
+        THEN GREATEST(next_month, $9::date) ELSE next_month END
+WHERE member_id = $10 AND id = $11
+RETURNING id, member_id, name, type, amount, wallet_id, category_id, day, memo, created_at, auto_post, last_posted_on, next_month
 `
 
 type UpdateRecurringParams struct {
-	Name       string
-	Type       string
-	Amount     int64
-	WalletID   *int64
-	CategoryID *int64
-	Day        int32
-	Memo       string
-	MemberID   int64
-	ID         int64
+	Name        string
+	Type        string
+	Amount      int64
+	WalletID    *int64
+	CategoryID  *int64
+	Day         int32
+	Memo        string
+	AutoPost    *bool
+	ResumeMonth time.Time
+	MemberID    int64
+	ID          int64
 }
 
 func (q *Queries) UpdateRecurring(ctx context.Context, arg UpdateRecurringParams) (Recurring, error) {
@@ -153,6 +285,8 @@ func (q *Queries) UpdateRecurring(ctx context.Context, arg UpdateRecurringParams
 		arg.CategoryID,
 		arg.Day,
 		arg.Memo,
+		arg.AutoPost,
+		arg.ResumeMonth,
 		arg.MemberID,
 		arg.ID,
 	)
@@ -168,6 +302,9 @@ func (q *Queries) UpdateRecurring(ctx context.Context, arg UpdateRecurringParams
 		&i.Day,
 		&i.Memo,
 		&i.CreatedAt,
+		&i.AutoPost,
+		&i.LastPostedOn,
+		&i.NextMonth,
 	)
 	return i, err
 }

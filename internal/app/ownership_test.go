@@ -30,7 +30,7 @@ var tableArea = map[string]string{
 	"iap_purchase": "billing", "outside_call_count": "quota", "fx_rate": "rates", "fx_lookup": "rates",
 	"notification_key": "intake",
 	"wallet":           "ledger", "account_category": "ledger", "account_tag": "ledger", "account_entry": "ledger",
-	"account_entry_tag": "ledger", "recurring": "ledger", "quick_entry": "ledger", "default_category": "ledger",
+	"account_entry_tag": "ledger", "recurring": "ledger", "recurring_post": "ledger", "quick_entry": "ledger", "default_category": "ledger",
 	"transfer": "transfer",
 	"budget":   "budget", "budget_income": "budget", "budget_onetime": "budget",
 	"stock": "invest", "invest_trade": "invest", "stock_quote": "invest",

@@ -177,7 +177,7 @@ func (h *BackupHandler) Export(ctx context.Context, memberID int64, month calend
 		cat, parent := refs.of(r.CategoryID)
 		doc.Recurring = append(doc.Recurring, api.BackupRecurring{
 			Name: r.Name, Type: api.BackupEntryType(r.Type), Amount: r.Amount, Wallet: nameOf(walletName, r.WalletID),
-			Category: cat, CategoryParent: parent, Day: r.Day, Memo: r.Memo,
+			Category: cat, CategoryParent: parent, Day: r.Day, Memo: r.Memo, AutoPost: &r.AutoPost,
 		})
 	}
 

@@ -126,7 +126,7 @@ func richLedger(t *testing.T, m *apitest.Member) {
 	m.Do(http.MethodPost, "/api/account/recurrings", api.RecurringRequest{
 		Name: "월세", Type: api.EntryTypeExpense, Amount: 650000, Day: 25, WalletID: &bank.ID, CategoryID: &otherTraffic.ID, Memo: lt.Ptr("집주인"),
 	}).Want(http.StatusCreated)
-	m.Do(http.MethodPost, "/api/account/recurrings", api.RecurringRequest{Name: "용돈", Type: api.EntryTypeIncome, Amount: 100000, Day: 31}).
+	m.Do(http.MethodPost, "/api/account/recurrings", api.RecurringRequest{Name: "용돈", Type: api.EntryTypeIncome, Amount: 100000, Day: 31, AutoPost: lt.Ptr(false)}).
 		Want(http.StatusCreated)
 	m.Do(http.MethodPost, "/api/account/quick-entries", api.QuickEntryRequest{
 		Name: "아메리카노", Type: api.EntryTypeExpense, Amount: 4500, WalletID: &card.ID, CategoryID: &lunch.ID, Tags: &[]string{"work", "coffee"},
@@ -153,6 +153,10 @@ func TestBackupRestoredGivesBackAnEqualLedger(t *testing.T) {
 		doc.Entries[*bill.FeeEntry].Amount != 500 || *doc.Entries[*bill.FeeEntry].Category != "기타" ||
 		doc.Entries[*bill.FeeEntry].Memo != "이체 수수료" || doc.Transfers[0].FeeEntry != nil {
 		t.Fatalf("transfers %+v", doc.Transfers)
+	}
+	// Whether a recurring entry posts itself travels with it.
+	if r := doc.Recurring; r[0].AutoPost == nil || !*r[0].AutoPost || r[1].AutoPost == nil || *r[1].AutoPost {
+		t.Fatalf("recurring autoPost %v, %v", r[0].AutoPost, r[1].AutoPost)
 	}
 	// This month's budgets, not October's.
 	mustEqual(t, "budgets", []api.BackupBudget{

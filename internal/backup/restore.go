@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
@@ -61,7 +62,7 @@ func (h *BackupHandler) Restore(ctx context.Context, memberID int64, month calen
 		return Counts{}, errEmptyBackup
 	}
 	return database.InTxV(ctx, h.pool, func(q *db.Queries) (Counts, error) {
-		r := &restorer{q: q, memberID: memberID, crypto: h.crypto, month: month}
+		r := &restorer{q: q, memberID: memberID, crypto: h.crypto, month: month, now: h.clock.Now().In(h.loc)}
 		return r.run(ctx, doc)
 	})
 }
@@ -80,6 +81,9 @@ type restorer struct {
 	entryIDs, transferIDs []int64
 	// month is the current ledger month, which budgets go into.
 	month calendar.Month
+	// now is the time in the service time zone: restored recurring entries
+	// post from their first occurrence on or after its date.
+	now time.Time
 }
 
 func (r *restorer) run(ctx context.Context, doc api.Backup) (Counts, error) {
@@ -471,7 +475,7 @@ func (r *restorer) restoreRecurring(ctx context.Context, doc api.Backup) error {
 	for i, rec := range doc.Recurring {
 		at := fmt.Sprintf("/recurring/%d", i)
 		in, err := ledger.RecurringInputFrom(api.RecurringRequest{
-			Name: rec.Name, Type: entryType(rec.Type), Amount: rec.Amount, Day: rec.Day, Memo: &rec.Memo,
+			Name: rec.Name, Type: entryType(rec.Type), Amount: rec.Amount, Day: rec.Day, Memo: &rec.Memo, AutoPost: rec.AutoPost,
 		})
 		if err != nil {
 			return under(at, err)
@@ -479,7 +483,7 @@ func (r *restorer) restoreRecurring(ctx context.Context, doc api.Backup) error {
 		if in.WalletID, in.CategoryID, _, err = r.refs(at, in.Type, rec.Wallet, rec.Category, rec.CategoryParent); err != nil {
 			return err
 		}
-		if _, err := ledger.CreateRecurringTx(ctx, r.q, r.memberID, in); err != nil {
+		if _, err := ledger.CreateRecurringTx(ctx, r.q, r.memberID, in, r.now); err != nil {
 			return under(at, err)
 		}
 	}

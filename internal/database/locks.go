@@ -20,6 +20,10 @@ package database
 //     so trade edits lock the stock before the trade); transfer, then the
 //     wallets it touches (key-share, ascending id), then category, then
 //     entries (a wallet's deletion locks the wallet before it moves entries).
+//     A recurring entry's row comes after these: the posting job
+//     (ledger.PostRecurrings) updates it after the entry it posts, and before
+//     them takes only a key-share lock on it, which conflicts with nothing but
+//     its deletion.
 //  4. board: post, then comment, then vote and report rows (the triggers
 //     keeping the counters update post and comment rows after these).
 //

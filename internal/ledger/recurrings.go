@@ -23,11 +23,13 @@ type RecurringInput struct {
 	Amount               int64
 	WalletID, CategoryID *int64
 	Day                  int32
+	// AutoPost nil: on when created, unchanged when updated.
+	AutoPost *bool
 }
 
 // RecurringInputFrom checks a recurring entry request.
 func RecurringInputFrom(in api.RecurringRequest) (RecurringInput, error) {
-	r := RecurringInput{Amount: in.Amount, WalletID: in.WalletID, CategoryID: in.CategoryID, Day: in.Day}
+	r := RecurringInput{Amount: in.Amount, WalletID: in.WalletID, CategoryID: in.CategoryID, Day: in.Day, AutoPost: in.AutoPost}
 	var err error
 	if r.Name, err = cleanName("/name", in.Name, 50); err != nil {
 		return r, err
@@ -84,14 +86,37 @@ func dayOfMonth(year int, month time.Month, day int) time.Time {
 	return calendar.Date(first.Year(), first.Month(), min(day, last))
 }
 
+// monthOf is the first day of date's month.
+func monthOf(date time.Time) time.Time { return calendar.Date(date.Year(), date.Month(), 1) }
+
+// firstMonth is the month of day's first occurrence on or after today (in
+// today's location): where a new recurring entry starts posting, and where
+// one whose auto-posting is turned on again resumes.
+func firstMonth(today time.Time, day int) time.Time { return monthOf(nextOccurrence(today, day)) }
+
+// nextDate is the next date on or after today on which r falls and that is
+// still to post: a month whose occurrence has posted (before next_month) is
+// passed over.
+func nextDate(r db.Recurring, today time.Time) time.Time {
+	next := nextOccurrence(today, int(r.Day))
+	if unposted := dayOfMonth(r.NextMonth.Year(), r.NextMonth.Month(), int(r.Day)); unposted.After(next) {
+		return unposted
+	}
+	return next
+}
+
 // today is the current date in the service time zone.
 func (h *LedgerHandler) today() time.Time { return h.clock.Now().In(h.loc) }
 
 func toAPIRecurring(r db.Recurring, today time.Time) api.Recurring {
-	return api.Recurring{
+	out := api.Recurring{
 		ID: r.ID, Name: r.Name, Type: r.Type, Amount: r.Amount, WalletID: r.WalletID, CategoryID: r.CategoryID, Day: r.Day, Memo: r.Memo,
-		NextDate: types.Date{Time: nextOccurrence(today, int(r.Day))},
+		NextDate: types.Date{Time: nextDate(r, today)}, AutoPost: r.AutoPost,
 	}
+	if r.LastPostedOn.Valid {
+		out.LastPostedOn = &types.Date{Time: r.LastPostedOn.Time}
+	}
+	return out
 }
 
 // ListRecurrings answers the member's recurring entries by day.
@@ -120,7 +145,7 @@ func (h *LedgerHandler) CreateRecurring(ctx context.Context, req api.CreateRecur
 		if err := CheckFreeLimit(ctx, q, p.MemberID, p.HasPremium(), Recurrings); err != nil {
 			return db.Recurring{}, err
 		}
-		return CreateRecurringTx(ctx, q, p.MemberID, in)
+		return CreateRecurringTx(ctx, q, p.MemberID, in, h.today())
 	})
 	if err != nil {
 		return nil, err
@@ -128,14 +153,18 @@ func (h *LedgerHandler) CreateRecurring(ctx context.Context, req api.CreateRecur
 	return api.CreateRecurring201JSONResponse(toAPIRecurring(r, h.today())), nil
 }
 
-// CreateRecurringTx creates a recurring entry without the free limit.
-func CreateRecurringTx(ctx context.Context, q *db.Queries, memberID int64, in RecurringInput) (db.Recurring, error) {
+// CreateRecurringTx creates a recurring entry without the free limit. It
+// posts from its first occurrence on or after today (the current time in the
+// service time zone): created on its day, today's occurrence posts.
+func CreateRecurringTx(ctx context.Context, q *db.Queries, memberID int64, in RecurringInput, today time.Time) (db.Recurring, error) {
 	if err := checkTemplateRefs(ctx, q, memberID, in.Type, in.WalletID, in.CategoryID); err != nil {
 		return db.Recurring{}, err
 	}
+	autoPost := in.AutoPost == nil || *in.AutoPost
 	r, err := q.CreateRecurring(ctx, db.CreateRecurringParams{
 		MemberID: memberID, Name: in.Name, Type: in.Type, Amount: in.Amount,
 		WalletID: in.WalletID, CategoryID: in.CategoryID, Day: in.Day, Memo: in.Memo,
+		AutoPost: autoPost, NextMonth: firstMonth(today, int(in.Day)),
 	})
 	if err != nil {
 		return db.Recurring{}, refGone(err, "create recurring entry")
@@ -143,13 +172,17 @@ func CreateRecurringTx(ctx context.Context, q *db.Queries, memberID int64, in Re
 	return r, nil
 }
 
-// UpdateRecurring replaces a recurring entry's fields.
+// UpdateRecurring replaces a recurring entry's fields (autoPost only when
+// sent). The posting cursor (next_month) stays where it is, so a month posts
+// once whatever happens to the day; turning autoPost on moves it to the
+// first occurrence on or after today.
 func (h *LedgerHandler) UpdateRecurring(ctx context.Context, req api.UpdateRecurringRequestObject) (api.UpdateRecurringResponseObject, error) {
 	memberID := caller(ctx).MemberID
 	in, err := RecurringInputFrom(*req.Body)
 	if err != nil {
 		return nil, err
 	}
+	today := h.today()
 	r, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (db.Recurring, error) {
 		if err := checkTemplateRefs(ctx, q, memberID, in.Type, in.WalletID, in.CategoryID); err != nil {
 			return db.Recurring{}, err
@@ -157,6 +190,7 @@ func (h *LedgerHandler) UpdateRecurring(ctx context.Context, req api.UpdateRecur
 		r, err := q.UpdateRecurring(ctx, db.UpdateRecurringParams{
 			MemberID: memberID, ID: req.ID, Name: in.Name, Type: in.Type, Amount: in.Amount,
 			WalletID: in.WalletID, CategoryID: in.CategoryID, Day: in.Day, Memo: in.Memo,
+			AutoPost: in.AutoPost, ResumeMonth: firstMonth(today, int(in.Day)),
 		})
 		if err := database.NoRows(err, ErrRecurringNotFound, ""); err == ErrRecurringNotFound {
 			return r, err
@@ -166,7 +200,7 @@ func (h *LedgerHandler) UpdateRecurring(ctx context.Context, req api.UpdateRecur
 	if err != nil {
 		return nil, err
 	}
-	return api.UpdateRecurring200JSONResponse(toAPIRecurring(r, h.today())), nil
+	return api.UpdateRecurring200JSONResponse(toAPIRecurring(r, today)), nil
 }
 
 // DeleteRecurring deletes a recurring entry.
