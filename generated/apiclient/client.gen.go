@@ -980,15 +980,26 @@ type FXRate struct {
 	To string `json:"to"`
 }
 
-// FieldError defines model for FieldError.
+// FieldError One invalid part of the request. A body field is named by `pointer`, a query, path or header
+// parameter by `parameter`; at most one of the two is present, and neither when the message is
+// about the request as a whole (its path, say). A form maps `pointer` to its input and
+// `parameter` to its filter or page controls.
 type FieldError struct {
-	// Field The field, as a JSON pointer into the body or the parameter's name.
-	//
-	// Example: /email
-	Field string `json:"field"`
-
 	// Message Example: must be a valid e-mail address
 	Message string `json:"message"`
+
+	// Parameter The name of the query, path or header parameter, as the contract spells it (`year`, `Idempotency-Key`).
+	//
+	// Example: year
+	Parameter *string `json:"parameter,omitempty"`
+
+	// Pointer A JSON pointer (RFC 6901) into the request body: `/entries/3/amount`. The empty string is
+	// the body as a whole (malformed JSON, a missing body); a multipart form's part is named as
+	// `/` and its name (`/file`).
+	//
+	//
+	// Example: /email
+	Pointer *string `json:"pointer,omitempty"`
 }
 
 // Health defines model for Health.

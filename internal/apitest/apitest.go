@@ -28,6 +28,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/app"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/config"
@@ -391,16 +392,45 @@ type Response struct {
 
 // Problem is the decoded body of an error answer.
 type Problem struct {
-	Type      string `json:"type"`
-	Title     string `json:"title"`
-	Status    int    `json:"status"`
-	Detail    string `json:"detail"`
-	Code      string `json:"code"`
-	RequestID string `json:"requestId"`
-	Errors    []struct {
-		Field   string `json:"field"`
-		Message string `json:"message"`
-	} `json:"errors"`
+	Type      string       `json:"type"`
+	Title     string       `json:"title"`
+	Status    int          `json:"status"`
+	Detail    string       `json:"detail"`
+	Code      string       `json:"code"`
+	RequestID string       `json:"requestId"`
+	Errors    []FieldError `json:"errors"`
+}
+
+// FieldError is one entry of a problem's errors. Field is what a test
+// compares: the pointer when the answer has one ("body" for the pointer "",
+// the body as a whole), else the parameter's name; Pointer and Parameter say
+// which property the answer used.
+type FieldError struct {
+	Field              string
+	Pointer, Parameter *string
+	Message            string
+}
+
+// UnmarshalJSON reads the contract's FieldError.
+func (f *FieldError) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Pointer   *string `json:"pointer"`
+		Parameter *string `json:"parameter"`
+		Message   string  `json:"message"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	*f = FieldError{Pointer: raw.Pointer, Parameter: raw.Parameter, Message: raw.Message}
+	switch {
+	case raw.Pointer != nil && *raw.Pointer == "":
+		f.Field = "body"
+	case raw.Pointer != nil:
+		f.Field = *raw.Pointer
+	case raw.Parameter != nil:
+		f.Field = *raw.Parameter
+	}
+	return nil
 }
 
 // Client sends requests to an Env as one caller.
@@ -608,4 +638,19 @@ func (e *Env) Exec(sql string, args ...any) {
 	if _, err := e.Pool.Exec(context.Background(), sql, args...); err != nil {
 		e.T.Fatalf("apitest: %s: %v", sql, err)
 	}
+}
+
+// FieldName is what a test compares of a generated api.FieldError, as
+// FieldError.Field: the pointer ("body" for "", the body as a whole), else
+// the parameter's name.
+func FieldName(e api.FieldError) string {
+	switch {
+	case e.Pointer != nil && *e.Pointer == "":
+		return "body"
+	case e.Pointer != nil:
+		return *e.Pointer
+	case e.Parameter != nil:
+		return *e.Parameter
+	}
+	return ""
 }

@@ -78,7 +78,7 @@ func readImagePart(r *multipart.Reader) ([]byte, error) {
 	for {
 		part, err := r.NextPart()
 		if errors.Is(err, io.EOF) {
-			return nil, problem.Invalid("file", "the form has no file field")
+			return nil, problem.Invalid("/file", "the form has no file field")
 		}
 		if err != nil {
 			return nil, problem.Invalid("body", "the multipart form could not be read")
@@ -88,7 +88,7 @@ func readImagePart(r *multipart.Reader) ([]byte, error) {
 		}
 		data, err := io.ReadAll(io.LimitReader(part, maxImageBytes+1))
 		if err != nil {
-			return nil, problem.Invalid("file", "the file could not be read")
+			return nil, problem.Invalid("/file", "the file could not be read")
 		}
 		if len(data) > maxImageBytes {
 			return nil, problem.New(http.StatusRequestEntityTooLarge, problem.CodePayloadTooLarge, "an image is at most 5 MB")
@@ -117,7 +117,7 @@ func NewImageStore(c clock.Clock, loc *time.Location, dailyLimit int) *ImageStor
 // caller's transaction (so a failed write gives the upload back).
 func (s *ImageStore) StoreTx(ctx context.Context, q *db.Queries, memberID int64, data []byte) (StoredImage, error) {
 	if len(data) == 0 {
-		return StoredImage{}, problem.Invalid("file", "the file is empty")
+		return StoredImage{}, problem.Invalid("/file", "the file is empty")
 	}
 	mt := mimetype.Detect(data).String()
 	if !imageTypes[mt] {
@@ -150,7 +150,7 @@ type StoredImage struct {
 }
 
 // ErrMalformedImage answers a file whose container does not hold together.
-var ErrMalformedImage = problem.Invalid("file", "the image is malformed")
+var ErrMalformedImage = problem.Invalid("/file", "the image is malformed")
 
 // reserveTx counts one upload against the member's day, or answers 429 with
 // the time left until the next day when the day is used up.

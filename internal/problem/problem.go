@@ -5,9 +5,11 @@
 package problem
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 )
 
 // Stable codes a client can switch on; the contract lists the same set.
@@ -70,11 +72,53 @@ const (
 // (end of money codes)
 )
 
-// FieldError names one invalid field: a JSON pointer into the body, or a
-// parameter's name.
+// FieldError names one invalid part of a request. Field says which, in one
+// string the service's code writes easily; the answer splits it into the
+// contract's distinct properties (MarshalJSON), so a form maps a body field
+// and a query, path or header parameter without guessing:
+//
+//   - "/a/0/b", a JSON pointer (RFC 6901) into the body, or the name of a
+//     multipart form's part written as one ("/file"): `pointer`;
+//   - Body: the body as a whole (malformed JSON, a missing body): `pointer` "";
+//   - Request, the empty string: the request as a whole (its path, say):
+//     neither;
+//   - any other string: the name of a parameter: `parameter`.
 type FieldError struct {
-	Field   string `json:"field"`
-	Message string `json:"message"`
+	Field   string
+	Message string
+}
+
+const (
+	// Body names the request body as a whole.
+	Body = "body"
+	// Request names the request as a whole.
+	Request = ""
+)
+
+// MarshalJSON writes the contract's FieldError: pointer or parameter, and
+// message.
+func (f FieldError) MarshalJSON() ([]byte, error) {
+	type pointer struct {
+		Pointer string `json:"pointer"`
+		Message string `json:"message"`
+	}
+	type parameter struct {
+		Parameter string `json:"parameter"`
+		Message   string `json:"message"`
+	}
+	type whole struct {
+		Message string `json:"message"`
+	}
+	switch {
+	case f.Field == Body:
+		return json.Marshal(pointer{Pointer: "", Message: f.Message})
+	case strings.HasPrefix(f.Field, "/"):
+		return json.Marshal(pointer{Pointer: f.Field, Message: f.Message})
+	case f.Field == Request:
+		return json.Marshal(whole{Message: f.Message})
+	default:
+		return json.Marshal(parameter{Parameter: f.Field, Message: f.Message})
+	}
 }
 
 // Error is an expected failure with its HTTP status and stable code.

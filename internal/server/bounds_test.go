@@ -62,8 +62,8 @@ func TestManyBadValuesAnswerTwentyErrors(t *testing.T) {
 		want = append(want, "/ids/"+strconv.Itoa(i))
 	}
 	for i, e := range *p.Errors {
-		if e.Field != want[i] {
-			t.Fatalf("error %d names %s, want %s", i, e.Field, want[i])
+		if apitest.FieldName(e) != want[i] {
+			t.Fatalf("error %d names %s, want %s", i, apitest.FieldName(e), want[i])
 		}
 	}
 	if p.Detail == nil || len(*p.Detail) > 2048 {
@@ -91,7 +91,7 @@ func TestArrayRulesAreCheckedWhileStreaming(t *testing.T) {
 	env := apitest.New(t)
 	m := env.NewMember()
 	p := boundedProblem(t, m.Raw().Send(http.MethodPut, "/api/account/wallets/reorder", "application/json", []byte(`{"ids": [1, 2, 1]}`)))
-	if len(*p.Errors) != 1 || (*p.Errors)[0].Field != "/ids" || !strings.Contains((*p.Errors)[0].Message, "duplicate") {
+	if len(*p.Errors) != 1 || apitest.FieldName((*p.Errors)[0]) != "/ids" || !strings.Contains((*p.Errors)[0].Message, "duplicate") {
 		t.Fatalf("errors %+v, want one duplicate at /ids", *p.Errors)
 	}
 	ids := make([]int64, 1001)
@@ -100,7 +100,7 @@ func TestArrayRulesAreCheckedWhileStreaming(t *testing.T) {
 	}
 	raw, _ := json.Marshal(api.ReorderWalletsJSONRequestBody{Ids: ids})
 	p = boundedProblem(t, m.Raw().Send(http.MethodPut, "/api/account/wallets/reorder", "application/json", raw))
-	if len(*p.Errors) != 1 || (*p.Errors)[0].Field != "/ids" {
+	if len(*p.Errors) != 1 || apitest.FieldName((*p.Errors)[0]) != "/ids" {
 		t.Fatalf("errors %+v, want one at /ids (maxItems)", *p.Errors)
 	}
 	p = boundedProblem(t, m.Raw().Send(http.MethodPut, "/api/account/wallets/reorder", "application/json", []byte(`{}`)))
@@ -108,7 +108,7 @@ func TestArrayRulesAreCheckedWhileStreaming(t *testing.T) {
 		t.Fatalf("errors %+v, want ids missing", *p.Errors)
 	}
 	p = boundedProblem(t, m.Raw().Send(http.MethodPut, "/api/account/wallets/reorder", "application/json", []byte(`{"ids": [1, 2`)))
-	if last := (*p.Errors)[len(*p.Errors)-1]; last.Field != "body" || !strings.HasPrefix(last.Message, "malformed JSON") {
+	if last := (*p.Errors)[len(*p.Errors)-1]; apitest.FieldName(last) != "body" || !strings.HasPrefix(last.Message, "malformed JSON") {
 		t.Fatalf("errors %+v, want malformed JSON", *p.Errors)
 	}
 }
@@ -122,8 +122,8 @@ func TestHostileStringsGetABoundedAnswer(t *testing.T) {
 	huge := strings.Repeat("x", 1<<20-64)
 	key, _ := json.Marshal(map[string]any{huge + "\x00": 1})
 	p := boundedProblem(t, m.Raw().Send(http.MethodPost, "/api/account/wallets", "application/json", key))
-	if len((*p.Errors)[0].Field) > 256 || !strings.HasSuffix((*p.Errors)[0].Field, "…") {
-		t.Fatalf("the field is %d bytes: not clipped", len((*p.Errors)[0].Field))
+	if len(apitest.FieldName((*p.Errors)[0])) > 256 || !strings.HasSuffix(apitest.FieldName((*p.Errors)[0]), "…") {
+		t.Fatalf("the field is %d bytes: not clipped", len(apitest.FieldName((*p.Errors)[0])))
 	}
 	// A value the validator refuses: it is not quoted whole anywhere.
 	value, _ := json.Marshal(api.CreateWalletJSONRequestBody{Name: huge, Type: api.WalletTypeCash})

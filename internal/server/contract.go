@@ -259,7 +259,7 @@ func validate(ctx context.Context, r *http.Request, body []byte, route *routers.
 	if err != nil {
 		collectFieldErrors(err, &fields)
 		if len(fields) == 0 {
-			fields = []problem.FieldError{{Field: "request", Message: "the request does not match the contract"}}
+			fields = []problem.FieldError{{Field: problem.Request, Message: "the request does not match the contract"}}
 		}
 	}
 	cut := false
@@ -369,7 +369,7 @@ func nulFields(r *http.Request, body []byte) ([]problem.FieldError, bool) {
 	const msg = "must not contain a NUL character"
 	var out []problem.FieldError
 	if strings.ContainsRune(r.URL.Path, 0) {
-		out = append(out, problem.FieldError{Field: "path", Message: msg})
+		out = append(out, problem.FieldError{Field: problem.Request, Message: "the path " + msg})
 	}
 	for k, vs := range r.URL.Query() {
 		for _, v := range vs {
