@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"sync"
 	"testing"
 
 	"github.com/nestegg/nestegg/generated/api"
@@ -304,21 +303,16 @@ func TestConcurrentChangesOfOneMember(t *testing.T) {
 	user := env.NewMember()
 
 	plans := []string{"PREMIUM", "FREE", "PREMIUM", "FREE", "PREMIUM", "FREE", "PREMIUM", "FREE", "PREMIUM", "FREE", "PREMIUM", "FREE"}
-	statuses := make([]int, len(plans)+1)
-	var wg sync.WaitGroup
-	for i, plan := range plans {
-		wg.Go(func() {
-			statuses[i] = admin.Do(http.MethodPut, memberPath(user.ID, "/plan"), api.SetMemberPlanJSONRequestBody{Plan: api.Plan(plan)}).Status
-		})
-	}
 	// A role change at the same time must not be lost to the plan changes.
-	wg.Go(func() {
-		statuses[len(plans)] = admin.Do(http.MethodPut, memberPath(user.ID, "/role"), api.SetMemberRoleJSONRequestBody{Role: api.RoleAdmin}).Status
+	answers := apitest.TogetherV(len(plans)+1, func(i int) *apitest.Response {
+		if i == len(plans) {
+			return admin.Do(http.MethodPut, memberPath(user.ID, "/role"), api.SetMemberRoleJSONRequestBody{Role: api.RoleAdmin})
+		}
+		return admin.Do(http.MethodPut, memberPath(user.ID, "/plan"), api.SetMemberPlanJSONRequestBody{Plan: api.Plan(plans[i])})
 	})
-	wg.Wait()
-	for i, s := range statuses {
-		if s != http.StatusOK {
-			t.Errorf("change %d answered %d, want 200", i, s)
+	for i, res := range answers {
+		if res.Status != http.StatusOK {
+			t.Errorf("change %d answered %d, want 200: %s", i, res.Status, res.Body)
 		}
 	}
 

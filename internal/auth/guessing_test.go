@@ -3,7 +3,6 @@ package auth_test
 import (
 	"context"
 	"net/http"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,20 +13,10 @@ import (
 
 // statusCounts sends n requests at once and counts their statuses.
 func statusCounts(n int, send func() *apitest.Response) map[int]int {
-	var mu sync.Mutex
 	counts := map[int]int{}
-	var wg sync.WaitGroup
-	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			status := send().Status
-			mu.Lock()
-			counts[status]++
-			mu.Unlock()
-		}()
+	for _, r := range apitest.TogetherV(n, func(int) *apitest.Response { return send() }) {
+		counts[r.Status]++
 	}
-	wg.Wait()
 	return counts
 }
 

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"net/http"
-	"sync"
 	"testing"
 	"time"
 
@@ -193,19 +192,11 @@ func TestParallelFirstIdpLogins(t *testing.T) {
 	t.Parallel()
 	env, a, _ := idpEnv(t)
 	token := a.Sign(t, claims(a, "racer", "racer@nestegg.test", clientA))
-	answers := make(chan *apitest.Response, 6)
-	var wg sync.WaitGroup
-	for range 6 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			answers <- idpLogin(env.Client(), "/api/auth/idp-a", token)
-		}()
-	}
-	wg.Wait()
-	close(answers)
+	answers := apitest.TogetherV(6, func(int) *apitest.Response {
+		return idpLogin(env.Client(), "/api/auth/idp-a", token)
+	})
 	var first int64
-	for res := range answers {
+	for _, res := range answers {
 		var auth api.AuthResult
 		res.Want(http.StatusOK).JSON(&auth)
 		id := auth.User.ID

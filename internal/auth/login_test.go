@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -59,19 +58,11 @@ func TestParallelLoginsOfOneMember(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
 	m := env.NewMember()
-	answers := make(chan *apitest.Response, 8)
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			answers <- login(env.Client(), m.Email, apitest.DefaultPassword)
-		}()
-	}
-	wg.Wait()
-	close(answers)
+	answers := apitest.TogetherV(8, func(int) *apitest.Response {
+		return login(env.Client(), m.Email, apitest.DefaultPassword)
+	})
 	seen := map[string]bool{}
-	for res := range answers {
+	for _, res := range answers {
 		// Checked here: Want stops the test, which only its own goroutine may do.
 		var auth api.AuthResult
 		res.Want(http.StatusOK).JSON(&auth)

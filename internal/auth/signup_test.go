@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -152,20 +151,12 @@ func TestSignUpLimitBehindTrustedProxy(t *testing.T) {
 func TestParallelSignUpsOverTheLimit(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
-	statuses := make(chan int, 12)
-	var wg sync.WaitGroup
-	for i := range 12 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			statuses <- env.Client().Do(http.MethodPost, "/api/auth/signup", signUpBody(fmt.Sprintf("p%d@nestegg.test", i))).Status
-		}()
-	}
-	wg.Wait()
-	close(statuses)
+	answers := apitest.TogetherV(12, func(i int) *apitest.Response {
+		return env.Client().Do(http.MethodPost, "/api/auth/signup", signUpBody(fmt.Sprintf("p%d@nestegg.test", i)))
+	})
 	counts := map[int]int{}
-	for s := range statuses {
-		counts[s]++
+	for _, r := range answers {
+		counts[r.Status]++
 	}
 	if counts[http.StatusCreated] != 5 || counts[http.StatusTooManyRequests] != 7 {
 		t.Fatalf("statuses %v, want 5 created and 7 refused", counts)

@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -163,38 +162,23 @@ func TestParallelVerificationsOfOneToken(t *testing.T) {
 	members := []*apitest.Member{env.NewMember(), env.NewMember()}
 	token := fake.Active("premium_monthly", apitest.Start.AddDate(0, 1, 0))
 	const n = 20
-	statuses := make([]int, n)
-	codes := make([]string, n)
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			res := verify(members[i%2], "premium_monthly", token)
-			statuses[i] = res.Status
-			if res.Status != http.StatusOK {
-				var p apitest.Problem
-				res.JSON(&p)
-				codes[i] = p.Code
-			}
-		}()
-	}
-	close(start)
-	wg.Wait()
-	ok := 0
-	for i, s := range statuses {
-		switch {
-		case s == http.StatusOK:
+	answers := apitest.TogetherV(n, func(i int) *apitest.Response {
+		return verify(members[i%2], "premium_monthly", token)
+	})
+	ok, duplicates := 0, 0
+	for i, res := range answers {
+		switch res.Status {
+		case http.StatusOK:
 			ok++
-		case s == http.StatusConflict && codes[i] == "DUPLICATE_PURCHASE":
+		case http.StatusConflict:
+			duplicates++
+			res.WantProblem(http.StatusConflict, "DUPLICATE_PURCHASE")
 		default:
-			t.Errorf("verification %d answered %d %s", i, s, codes[i])
+			t.Errorf("verification %d answered %d %s", i, res.Status, res.Body)
 		}
 	}
-	if ok != 1 {
-		t.Fatalf("%d verifications accepted, want 1", ok)
+	if ok != 1 || duplicates != n-1 {
+		t.Fatalf("%d verifications accepted and %d refused as duplicates, want 1 and %d", ok, duplicates, n-1)
 	}
 	var rows int
 	if err := env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM iap_purchase WHERE purchase_token = $1`, token).Scan(&rows); err != nil {
@@ -219,21 +203,20 @@ func TestParallelPurchasesOfOneMemberAllCount(t *testing.T) {
 	env, fake := newEnv(t)
 	m := env.NewMember()
 	const n = 6
-	var wg sync.WaitGroup
-	statuses := make([]int, n)
-	for i := range n {
-		token := fake.Active("premium_monthly", apitest.Start.AddDate(1, 0, 0))
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			statuses[i] = verify(m, "premium_monthly", token).Status
-		}()
+	tokens := make([]string, n)
+	for i := range tokens {
+		tokens[i] = fake.Active("premium_monthly", apitest.Start.AddDate(1, 0, 0))
 	}
-	wg.Wait()
-	for i, s := range statuses {
-		if s != http.StatusOK {
-			t.Fatalf("purchase %d answered %d", i, s)
+	answers := apitest.TogetherV(n, func(i int) *apitest.Response {
+		return verify(m, "premium_monthly", tokens[i])
+	})
+	for i, res := range answers {
+		if res.Status != http.StatusOK {
+			t.Errorf("purchase %d answered %d: %s", i, res.Status, res.Body)
 		}
+	}
+	if t.Failed() {
+		t.FailNow()
 	}
 	wantTime(t, "expiresAt", subscription(t, m.Client).ExpiresAt, apitest.Start.AddDate(0, n, 0))
 }

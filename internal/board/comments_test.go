@@ -83,19 +83,19 @@ func TestWritingPointsAreCappedUnderParallelWrites(t *testing.T) {
 	env := apitest.New(t)
 	m := env.NewMember()
 	p := post(t, m, api.BoardCategoryCommunity, "first")
-	done := make(chan struct{})
-	for i := range 50 {
-		go func() {
-			defer func() { done <- struct{}{} }()
-			if i%2 == 0 {
-				m.Do(http.MethodPost, "/api/board/posts", api.PostRequest{Category: "tips", Title: "t", Body: "b"}).Want(http.StatusCreated)
-			} else {
-				m.Do(http.MethodPost, fmt.Sprintf("/api/board/posts/%d/comments", p.ID), api.CommentRequest{Body: "c"}).Want(http.StatusCreated)
-			}
-		}()
+	answers := apitest.TogetherV(50, func(i int) *apitest.Response {
+		if i%2 == 0 {
+			return m.Do(http.MethodPost, "/api/board/posts", api.PostRequest{Category: "tips", Title: "t", Body: "b"})
+		}
+		return m.Do(http.MethodPost, fmt.Sprintf("/api/board/posts/%d/comments", p.ID), api.CommentRequest{Body: "c"})
+	})
+	for i, r := range answers {
+		if r.Status != http.StatusCreated {
+			t.Errorf("write %d answered %d: %s", i, r.Status, r.Body)
+		}
 	}
-	for range 50 {
-		<-done
+	if t.Failed() {
+		t.FailNow()
 	}
 	if b := balance(t, m); b != 50 {
 		t.Fatalf("balance %d, want 50", b)

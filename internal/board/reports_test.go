@@ -185,19 +185,14 @@ func TestParallelReports(t *testing.T) {
 	for i := range reporters {
 		reporters[i] = env.NewMember()
 	}
-	statuses := make(chan int, 11)
-	for i, r := range reporters {
-		clicks := 1
-		if i == 0 {
-			clicks = 2
-		}
-		for range clicks {
-			go func() { statuses <- r.Do(http.MethodPost, path, nil).Status }()
-		}
-	}
+	// The first reporter clicks twice.
+	clicks := append([]*apitest.Member{reporters[0]}, reporters...)
+	answers := apitest.TogetherV(len(clicks), func(i int) *apitest.Response {
+		return clicks[i].Do(http.MethodPost, path, nil)
+	})
 	counts := map[int]int{}
-	for range 11 {
-		counts[<-statuses]++
+	for _, r := range answers {
+		counts[r.Status]++
 	}
 	if counts[http.StatusNoContent] != 5 || counts[http.StatusNotFound]+counts[http.StatusConflict] != 6 {
 		t.Fatalf("answers %v, want 5 × 204 and 6 × 404 or 409", counts)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"sync"
 	"testing"
 	"time"
 
@@ -102,19 +101,19 @@ func TestParallelVotersAndDoubleClicks(t *testing.T) {
 		voters[i] = env.NewMember()
 	}
 	path := fmt.Sprintf("/api/board/posts/%d/vote", p.ID)
-	var wg sync.WaitGroup
-	for _, v := range voters {
-		// One single click and one double click of UP per voter: three UPs
-		// in all, so each voter ends with an UP vote, whatever the order.
-		for range 3 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				v.Do(http.MethodPost, path, api.VoteRequest{Direction: api.VoteDirectionUp}).Want(http.StatusOK)
-			}()
+	// One single click and one double click of UP per voter: three UPs in
+	// all, so each voter ends with an UP vote, whatever the order.
+	answers := apitest.TogetherV(3*len(voters), func(i int) *apitest.Response {
+		return voters[i/3].Do(http.MethodPost, path, api.VoteRequest{Direction: api.VoteDirectionUp})
+	})
+	for i, r := range answers {
+		if r.Status != http.StatusOK {
+			t.Errorf("click %d of voter %d answered %d: %s", i%3, i/3, r.Status, r.Body)
 		}
 	}
-	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
 	var got api.Post
 	env.Client().Do(http.MethodGet, fmt.Sprintf("/api/board/posts/%d", p.ID), nil).Want(http.StatusOK).JSON(&got)
 	if got.UpCount != 50 || got.DownCount != 0 {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"sync"
 	"testing"
 	"time"
 
@@ -81,18 +80,15 @@ func TestMonthCompleteBonusOnceUnderParallelWrites(t *testing.T) {
 		t.Fatalf("awarded %v before the month was complete", a)
 	}
 
-	var wg sync.WaitGroup
-	for range 20 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			amount := int64(100)
-			if res := m.Do(http.MethodPost, "/api/account/entries", api.EntryRequest{Date: lt.Date(2026, 11, 30), Type: api.EntryTypeExpense, Amount: &amount}); res.Status != http.StatusCreated {
-				t.Errorf("create: %d %s", res.Status, res.Body)
-			}
-		}()
+	amount := int64(100)
+	answers := apitest.TogetherV(20, func(int) *apitest.Response {
+		return m.Do(http.MethodPost, "/api/account/entries", api.EntryRequest{Date: lt.Date(2026, 11, 30), Type: api.EntryTypeExpense, Amount: &amount})
+	})
+	for _, res := range answers {
+		if res.Status != http.StatusCreated {
+			t.Errorf("create: %d %s", res.Status, res.Body)
+		}
 	}
-	wg.Wait()
 	want := []award{{fixedBonus(), "MONTH_COMPLETE_202611"}}
 	if got := awards(t, env, m); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("awards %v, want %v", got, want)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/nestegg/nestegg/generated/api"
@@ -100,27 +99,21 @@ func TestParallelCreatesOfOneBudgetMakeOne(t *testing.T) {
 	env := apitest.New(t)
 	m := env.NewMember(apitest.AsPremium())
 	food := lt.Category(m.Client, "Food", api.EntryTypeExpense, nil)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
+	answers := apitest.TogetherV(20, func(int) *apitest.Response {
+		return m.Do(http.MethodPost, "/api/account/budgets", api.BudgetRequest{CategoryID: food.ID, Year: 2026, Month: 12, Amount: 5})
+	})
 	created, conflicts := 0, 0
-	for range 20 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res := m.Do(http.MethodPost, "/api/account/budgets", api.BudgetRequest{CategoryID: food.ID, Year: 2026, Month: 12, Amount: 5})
-			mu.Lock()
-			defer mu.Unlock()
-			switch res.Status {
-			case http.StatusCreated:
-				created++
-			case http.StatusConflict:
-				conflicts++
-			default:
-				t.Errorf("create: %d %s", res.Status, res.Body)
-			}
-		}()
+	for _, res := range answers {
+		switch res.Status {
+		case http.StatusCreated:
+			created++
+		case http.StatusConflict:
+			conflicts++
+			res.WantProblem(http.StatusConflict, "CONFLICT")
+		default:
+			t.Errorf("create: %d %s", res.Status, res.Body)
+		}
 	}
-	wg.Wait()
 	if created != 1 || conflicts != 19 {
 		t.Fatalf("created %d, conflicts %d; want 1 and 19", created, conflicts)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -13,6 +12,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/db"
 
+	"github.com/nestegg/nestegg/internal/apitest"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/dbtest"
 )
@@ -23,18 +23,8 @@ func TestMigrateIsIdempotentAndSafeConcurrently(t *testing.T) {
 	t.Parallel()
 	pool := dbtest.NewPool(t) // already migrated from the template
 	ctx := context.Background()
-	var wg sync.WaitGroup
-	errs := make(chan error, 3)
-	for range 3 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs <- database.Migrate(ctx, pool)
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
+	errs := apitest.TogetherV(3, func(int) error { return database.Migrate(ctx, pool) })
+	for _, err := range errs {
 		if err != nil {
 			t.Fatalf("migrate: %v", err)
 		}
@@ -121,17 +111,10 @@ func TestInTxRunsADeadlockVictimAgain(t *testing.T) {
 			return bump(tx, 2-me)
 		})
 	}
-	errs := make([]error, 2)
-	var wg sync.WaitGroup
-	for i := range 2 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer close(done[i])
-			errs[i] = side(i)
-		}()
-	}
-	wg.Wait()
+	errs := apitest.TogetherV(2, func(i int) error {
+		defer close(done[i])
+		return side(i)
+	})
 	for i, err := range errs {
 		if err != nil {
 			t.Errorf("side %d: %v", i, err)

@@ -76,19 +76,28 @@ func TestRacingSellsCannotBothPass(t *testing.T) {
 	m := env.NewMember(apitest.AsPremium())
 	s := newStock(t, m, "005930", nil)
 	newTrade(t, m, tradeReq(s.ID, api.TradeSideBuy, 2, "10", "100", ""))
-	statuses := apitest.TogetherV(10, func(int) int {
-		return m.Do(http.MethodPost, "/api/account/invest/trades", tradeReq(s.ID, api.TradeSideSell, 3, "10", "100", "")).Status
+	answers := apitest.TogetherV(10, func(int) *apitest.Response {
+		return m.Do(http.MethodPost, "/api/account/invest/trades", tradeReq(s.ID, api.TradeSideSell, 3, "10", "100", ""))
 	})
 	created := 0
-	for _, st := range statuses {
-		if st == http.StatusCreated {
+	for _, res := range answers {
+		switch res.Status {
+		case http.StatusCreated:
 			created++
-		} else if st != http.StatusBadRequest {
-			t.Fatalf("status %d", st)
+		case http.StatusBadRequest:
+			// Refused because the first sell emptied the holding.
+			res.WantProblem(http.StatusBadRequest, "NEGATIVE_HOLDING")
+		default:
+			t.Fatalf("status %d: %s", res.Status, res.Body)
 		}
 	}
 	if created != 1 {
 		t.Fatalf("%d sells of the whole holding passed, want 1", created)
+	}
+	var sells api.TradePage
+	m.Do(http.MethodGet, fmt.Sprintf("/api/account/invest/trades?stockId=%d", s.ID), nil).Want(http.StatusOK).JSON(&sells)
+	if sells.Total != 2 {
+		t.Fatalf("%d trades stored, want the buy and one sell", sells.Total)
 	}
 
 	// Two buys of 5 and a sell of 10: deleting either buy alone is refused
@@ -97,14 +106,17 @@ func TestRacingSellsCannotBothPass(t *testing.T) {
 	b1 := newTrade(t, m, tradeReq(t2.ID, api.TradeSideBuy, 2, "5", "100", ""))
 	b2 := newTrade(t, m, tradeReq(t2.ID, api.TradeSideBuy, 2, "5", "100", ""))
 	newTrade(t, m, tradeReq(t2.ID, api.TradeSideSell, 3, "5", "100", ""))
-	deleted := apitest.TogetherV(2, func(i int) int {
-		return m.Do(http.MethodDelete, fmt.Sprintf("/api/account/invest/trades/%d", []int64{b1.ID, b2.ID}[i]), nil).Status
+	deleted := apitest.TogetherV(2, func(i int) *apitest.Response {
+		return m.Do(http.MethodDelete, fmt.Sprintf("/api/account/invest/trades/%d", []int64{b1.ID, b2.ID}[i]), nil)
 	})
 	// One deletion passed, the other was refused: the refusal is the
 	// contested path, the second deletion seeing the first's result.
-	if deleted[0]+deleted[1] != http.StatusNoContent+http.StatusBadRequest {
-		t.Fatalf("deletions answered %v, want one 204 and one 400", deleted)
+	refused := deleted[1]
+	if deleted[0].Status != http.StatusNoContent {
+		refused = deleted[0]
+		deleted[1].Want(http.StatusNoContent)
 	}
+	refused.WantProblem(http.StatusBadRequest, "NEGATIVE_HOLDING")
 	var page api.TradePage
 	m.Do(http.MethodGet, fmt.Sprintf("/api/account/invest/trades?stockId=%d", t2.ID), nil).Want(http.StatusOK).JSON(&page)
 	if page.Total != 2 {

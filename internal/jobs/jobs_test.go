@@ -3,11 +3,11 @@ package jobs_test
 import (
 	"context"
 	"errors"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/nestegg/nestegg/internal/apitest"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/dbtest"
 	"github.com/nestegg/nestegg/internal/jobs"
@@ -46,20 +46,27 @@ func TestReplicasRunAJobOnce(t *testing.T) {
 		runs.Add(1)
 		return nil
 	}}
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			replica := jobs.NewRunner(pool, fake, job)
-			if _, err := replica.Run(context.Background(), "cleanup"); err != nil {
-				t.Error(err)
-			}
-		}()
+	replicas := make([]*jobs.Runner, 8)
+	for i := range replicas {
+		replicas[i] = jobs.NewRunner(pool, fake, job)
 	}
-	wg.Wait()
-	if got := runs.Load(); got != 1 {
-		t.Fatalf("ran %d times across replicas, want 1", got)
+	errs := make([]error, len(replicas))
+	ran := apitest.TogetherV(len(replicas), func(i int) bool {
+		var ran bool
+		ran, errs[i] = replicas[i].Run(context.Background(), "cleanup")
+		return ran
+	})
+	winners := 0
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("replica %d: %v", i, err)
+		}
+		if ran[i] {
+			winners++
+		}
+	}
+	if got := runs.Load(); got != 1 || winners != 1 {
+		t.Fatalf("ran %d times across replicas, %d said they ran; want 1 and 1", got, winners)
 	}
 }
 

@@ -1,10 +1,8 @@
 package ledger_test
 
 import (
-	"bytes"
 	"fmt"
 	"net/http"
-	"sync"
 	"testing"
 
 	"github.com/nestegg/nestegg/generated/api"
@@ -96,33 +94,25 @@ func TestFreeRecurringLimitIsExactUnderParallelCreation(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
 	m := env.NewMember()
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	created := 0
-	for i := range 20 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res := m.Do(http.MethodPost, "/api/account/recurrings", api.RecurringRequest{Name: fmt.Sprintf("R%d", i), Type: api.EntryTypeExpense, Amount: 1, Day: 1})
-			switch res.Status {
-			case http.StatusCreated:
-				mu.Lock()
-				created++
-				mu.Unlock()
-			case http.StatusBadRequest:
-				if !bytes.Contains(res.Body, []byte("FREE_LIMIT_EXCEEDED")) {
-					t.Errorf("refused with %s", res.Body)
-				}
-			default:
-				t.Errorf("status %d: %s", res.Status, res.Body)
-			}
-		}()
+	answers := apitest.TogetherV(20, func(i int) *apitest.Response {
+		return m.Do(http.MethodPost, "/api/account/recurrings", api.RecurringRequest{Name: fmt.Sprintf("R%d", i), Type: api.EntryTypeExpense, Amount: 1, Day: 1})
+	})
+	created, refused := 0, 0
+	for _, res := range answers {
+		switch res.Status {
+		case http.StatusCreated:
+			created++
+		case http.StatusBadRequest:
+			refused++
+			res.WantProblem(http.StatusBadRequest, "FREE_LIMIT_EXCEEDED")
+		default:
+			t.Errorf("status %d: %s", res.Status, res.Body)
+		}
 	}
-	wg.Wait()
 	var list api.RecurringList
 	m.Do(http.MethodGet, "/api/account/recurrings", nil).Want(http.StatusOK).JSON(&list)
-	if created != ledger.FreeLimit || len(list.Items) != ledger.FreeLimit {
-		t.Fatalf("%d created, %d stored; want %d", created, len(list.Items), ledger.FreeLimit)
+	if created != ledger.FreeLimit || refused != 20-ledger.FreeLimit || len(list.Items) != ledger.FreeLimit {
+		t.Fatalf("%d created, %d refused, %d stored; want %d, %d, %d", created, refused, len(list.Items), ledger.FreeLimit, 20-ledger.FreeLimit, ledger.FreeLimit)
 	}
 	p := env.NewMember(apitest.AsPremium())
 	for i := range 3 {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/nestegg/nestegg/generated/api"
@@ -89,24 +88,20 @@ func TestFreeWalletLimitIsExactUnderParallelCreation(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
 	m := env.NewMember()
-	var wg sync.WaitGroup
-	statuses := make([]int, 20)
-	for i := range statuses {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res := m.Do(http.MethodPost, "/api/account/wallets", api.CreateWalletJSONRequestBody{Name: fmt.Sprintf("Card %d", i), Type: api.WalletTypeCard})
-			statuses[i] = res.Status
-			if res.Status == http.StatusBadRequest && !bytes.Contains(res.Body, []byte("FREE_LIMIT_EXCEEDED")) {
-				t.Errorf("refused with %s", res.Body)
-			}
-		}()
-	}
-	wg.Wait()
+	answers := apitest.TogetherV(20, func(i int) *apitest.Response {
+		return m.Do(http.MethodPost, "/api/account/wallets", api.CreateWalletJSONRequestBody{Name: fmt.Sprintf("Card %d", i), Type: api.WalletTypeCard})
+	})
 	created := 0
-	for _, s := range statuses {
-		if s == http.StatusCreated {
+	statuses := make([]int, len(answers))
+	for i, res := range answers {
+		statuses[i] = res.Status
+		switch res.Status {
+		case http.StatusCreated:
 			created++
+		case http.StatusBadRequest:
+			res.WantProblem(http.StatusBadRequest, "FREE_LIMIT_EXCEEDED")
+		default:
+			t.Errorf("status %d: %s", res.Status, res.Body)
 		}
 	}
 	var n int

@@ -25,6 +25,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/apitest"
 	"github.com/nestegg/nestegg/internal/session"
 )
 
@@ -164,14 +165,11 @@ func burst(t *testing.T, client *http.Client, base, token string, workers int) {
 	t.Helper()
 	phase := 3 * time.Second
 	report(t, "session reads before the burst", run(client, base+"/api/auth/session", token, workers, phase))
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	statuses := map[int]int{}
-	var mu sync.Mutex
-	for i := range 200 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	// The 200 logins are released together, on a goroutine of their own
+	// while the reads run.
+	done := make(chan []int)
+	go func() {
+		done <- apitest.TogetherV(200, func(i int) int {
 			body, _ := json.Marshal(map[string]string{"email": fmt.Sprintf("burst-%d@nestegg.test", i), "password": "wrong password"})
 			req, _ := http.NewRequest(http.MethodPost, base+"/api/auth/login", bytes.NewReader(body))
 			req.Header.Set("Content-Type", "application/json")
@@ -180,20 +178,19 @@ func burst(t *testing.T, client *http.Client, base, token string, workers int) {
 			// short: every login costs a real password check.
 			req.Header.Set("X-Forwarded-For", fmt.Sprintf("198.18.%d.%d", time.Now().Unix()%200, i))
 			res, err := client.Do(req)
-			status := 0
-			if err == nil {
-				_, _ = io.Copy(io.Discard, res.Body)
-				res.Body.Close()
-				status = res.StatusCode
+			if err != nil {
+				return 0
 			}
-			mu.Lock()
-			statuses[status]++
-			mu.Unlock()
-		}()
-	}
-	go func() { wg.Wait(); close(done) }()
+			_, _ = io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			return res.StatusCode
+		})
+	}()
 	during := run(client, base+"/api/auth/session", token, workers, phase)
-	<-done
+	statuses := map[int]int{}
+	for _, s := range <-done {
+		statuses[s]++
+	}
 	report(t, "session reads during 200 wrong logins", during)
 	t.Logf("the burst's logins answered %v", statuses)
 	report(t, "session reads after the burst", run(client, base+"/api/auth/session", token, workers, phase))

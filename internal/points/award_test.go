@@ -2,13 +2,13 @@ package points_test
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/apitest"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/dbtest"
 	"github.com/nestegg/nestegg/internal/points"
@@ -130,42 +130,45 @@ func TestAwardCapIsExactUnderParallelAwards(t *testing.T) {
 	pool := dbtest.NewPool(t)
 	id := newMember(t, pool)
 	now := time.Date(2026, 11, 16, 10, 0, 0, 0, seoul)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	total := 0
-	for range 50 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			n, err := database.InTxV(context.Background(), pool, func(q *db.Queries) (int, error) {
-				return points.AwardTx(context.Background(), q, id, 5, points.ReasonUpvoteReceived, points.UpvoteReceivedCap, now)
-			})
-			if err != nil {
-				t.Error(err)
-			}
-			mu.Lock()
-			total += n
-			mu.Unlock()
-		}()
+	errs := make([]error, 50)
+	gained := apitest.TogetherV(50, func(i int) int {
+		n, err := database.InTxV(context.Background(), pool, func(q *db.Queries) (int, error) {
+			return points.AwardTx(context.Background(), q, id, 5, points.ReasonUpvoteReceived, points.UpvoteReceivedCap, now)
+		})
+		errs[i] = err
+		return n
+	})
+	total, awarded := 0, map[int]int{}
+	for i, n := range gained {
+		if errs[i] != nil {
+			t.Error(errs[i])
+		}
+		total += n
+		awarded[n]++
 	}
-	wg.Wait()
-	if balance, rows := state(t, pool, id); balance != 50 || rows != 10 || total != 50 {
-		t.Fatalf("balance %d, %d rows, %d answered; want 50, 10, 50", balance, rows, total)
+	// Ten awards of 5 reach the cap of 50; the other forty found it reached.
+	if balance, rows := state(t, pool, id); balance != 50 || rows != 10 || total != 50 || awarded[5] != 10 || awarded[0] != 40 {
+		t.Fatalf("balance %d, %d rows, %d answered (%v); want 50, 10, 50 (10 × 5, 40 × 0)", balance, rows, total, awarded)
 	}
-	// And parallel losses stop at 0.
-	for range 50 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, err := database.InTxV(context.Background(), pool, func(q *db.Queries) (int, error) {
-				return points.AwardTx(context.Background(), q, id, -3, points.ReasonVoteCancelled, points.Cap{}, now)
-			})
-			if err != nil {
-				t.Error(err)
-			}
-		}()
+	// And parallel losses stop at 0: sixteen take 3, one the last 2, the
+	// rest nothing.
+	lost := apitest.TogetherV(50, func(i int) int {
+		n, err := database.InTxV(context.Background(), pool, func(q *db.Queries) (int, error) {
+			return points.AwardTx(context.Background(), q, id, -3, points.ReasonVoteCancelled, points.Cap{}, now)
+		})
+		errs[i] = err
+		return n
+	})
+	taken := map[int]int{}
+	for i, n := range lost {
+		if errs[i] != nil {
+			t.Error(errs[i])
+		}
+		taken[n]++
 	}
-	wg.Wait()
+	if taken[-3] != 16 || taken[-2] != 1 || taken[0] != 33 {
+		t.Fatalf("parallel losses took %v, want 16 × -3, 1 × -2, 33 × 0", taken)
+	}
 	if balance, _ := state(t, pool, id); balance != 0 {
 		t.Fatalf("balance %d after parallel losses", balance)
 	}

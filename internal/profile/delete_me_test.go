@@ -2,7 +2,6 @@ package profile_test
 
 import (
 	"net/http"
-	"sync"
 	"testing"
 
 	"github.com/nestegg/nestegg/internal/apitest"
@@ -17,15 +16,11 @@ func TestConcurrentDeleteMeAnswersOnlyDeclaredStatuses(t *testing.T) {
 	env := apitest.New(t)
 	m := env.NewMember()
 	const n = 8
-	answers := make(chan *apitest.Response, n)
-	var wg sync.WaitGroup
-	for range n {
-		wg.Go(func() { answers <- m.Do(http.MethodDelete, "/api/auth/me", nil) })
-	}
-	wg.Wait()
-	close(answers)
+	answers := apitest.TogetherV(n, func(int) *apitest.Response {
+		return m.Do(http.MethodDelete, "/api/auth/me", nil)
+	})
 	counts := map[int]int{}
-	for res := range answers {
+	for _, res := range answers {
 		counts[res.Status]++
 		switch res.Status {
 		case http.StatusNoContent:

@@ -3,7 +3,6 @@ package rates_test
 import (
 	"context"
 	"net/http"
-	"sync"
 	"testing"
 	"time"
 
@@ -65,19 +64,12 @@ func TestFXRateParallelRequestsForANewPairMakeOneCall(t *testing.T) {
 	env, fake := newEnv(t)
 	fake.SetDelay(300 * time.Millisecond)
 	members := []*apitest.Member{env.NewMember(), env.NewMember(), env.NewMember()}
-	var wg sync.WaitGroup
-	statuses := make([]int, 16)
-	for i := range statuses {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			statuses[i] = members[i%len(members)].Do(http.MethodGet, "/api/fx/rate?from=EUR&to=KRW", nil).Status
-		}()
-	}
-	wg.Wait()
-	for i, s := range statuses {
-		if s != http.StatusOK {
-			t.Errorf("request %d: status %d", i, s)
+	answers := apitest.TogetherV(16, func(i int) *apitest.Response {
+		return members[i%len(members)].Do(http.MethodGet, "/api/fx/rate?from=EUR&to=KRW", nil)
+	})
+	for i, r := range answers {
+		if r.Status != http.StatusOK {
+			t.Errorf("request %d: status %d: %s", i, r.Status, r.Body)
 		}
 	}
 	if fake.Calls() != 1 {

@@ -2,8 +2,6 @@ package session
 
 import (
 	"context"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -144,62 +142,6 @@ func TestSaveOfAnEndedSessionDoesNotBringItBack(t *testing.T) {
 	}
 	if e.redis.Exists(ctx, e.prefix+"h4").Val() != 0 {
 		t.Fatal("a save brought the ended session back to Redis")
-	}
-}
-
-// Reads do not write: the idle expiry moves once per step, by exactly one of
-// several parallel requests.
-func TestSlideWritesOncePerStep(t *testing.T) {
-	t.Parallel()
-	e := newStoreEnv(t)
-	ctx := context.Background()
-	deadline := time.Now().Add(24 * time.Hour)
-	e.start(t, "h5", deadline)
-	exp, _ := e.durable(t, "h5")
-	if wrote, err := e.store.Slide(ctx, "h5", exp, deadline); err != nil || wrote {
-		t.Fatalf("a fresh session slid (%v, %v)", wrote, err)
-	}
-	// The session was last used one step and a bit ago.
-	behind := exp.Add(-slideStep - time.Minute)
-	if _, err := e.pool.Exec(ctx, "UPDATE auth_session SET expires_at = $1 WHERE token_hash = 'h5'", behind); err != nil {
-		t.Fatal(err)
-	}
-	e.redis.PExpireAt(ctx, e.prefix+"h5", behind)
-	var writes atomic.Int32
-	var wg sync.WaitGroup
-	for range 10 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			wrote, err := e.store.Slide(ctx, "h5", behind, deadline)
-			if err != nil {
-				t.Error(err)
-			}
-			if wrote {
-				writes.Add(1)
-			}
-		}()
-	}
-	wg.Wait()
-	if n := writes.Load(); n != 1 {
-		t.Fatalf("%d parallel slides wrote, want exactly 1", n)
-	}
-	if now, _ := e.durable(t, "h5"); !now.After(behind.Add(slideStep)) {
-		t.Fatalf("durable expiry %v did not slide from %v", now, behind)
-	}
-	if ttl := e.redis.PTTL(ctx, e.prefix+"h5").Val(); ttl < 59*time.Minute {
-		t.Fatalf("Redis TTL %v did not slide", ttl)
-	}
-	// Never past the absolute deadline.
-	near := time.Now().Add(10 * time.Minute)
-	if _, err := e.pool.Exec(ctx, "UPDATE auth_session SET expires_at = now() WHERE token_hash = 'h5'"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.store.Slide(ctx, "h5", time.Now(), near); err != nil {
-		t.Fatal(err)
-	}
-	if now, _ := e.durable(t, "h5"); now.After(near) {
-		t.Fatalf("slid to %v, past the deadline %v", now, near)
 	}
 }
 

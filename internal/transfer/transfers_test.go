@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/nestegg/nestegg/generated/api"
@@ -341,29 +340,29 @@ func TestParallelTransferChangesNeverHalfWrite(t *testing.T) {
 	}
 	for round := range 4 {
 		tr := createTransfer(t, m, api.TransferRequest{Date: lt.Date(2026, 11, 1), Amount: 1, FromWalletID: wallets[0].ID, ToWalletID: wallets[1].ID, Fee: lt.Ptr[int64](1)})
-		var wg sync.WaitGroup
-		for i := range 8 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				if round%2 == 1 && i == 5 {
-					res := m.Do(http.MethodDelete, transferPath(tr.ID), nil)
-					if res.Status != http.StatusNoContent {
-						t.Errorf("delete: %d %s", res.Status, res.Body)
-					}
-					return
+		deleting := round%2 == 1
+		answers := apitest.TogetherV(8, func(i int) *apitest.Response {
+			if deleting && i == 5 {
+				return m.Do(http.MethodDelete, transferPath(tr.ID), nil)
+			}
+			body := api.TransferRequest{
+				Date: lt.Date(2026, 11, 1+i), Amount: int64(100 * (i + 1)),
+				FromWalletID: wallets[i%3].ID, ToWalletID: wallets[(i+1)%3].ID, Fee: lt.Ptr(int64(i % 3)),
+			}
+			return m.Do(http.MethodPut, transferPath(tr.ID), body)
+		})
+		for i, res := range answers {
+			switch {
+			case deleting && i == 5:
+				if res.Status != http.StatusNoContent {
+					t.Errorf("round %d: delete: %d %s", round, res.Status, res.Body)
 				}
-				body := api.TransferRequest{
-					Date: lt.Date(2026, 11, 1+i), Amount: int64(100 * (i + 1)),
-					FromWalletID: wallets[i%3].ID, ToWalletID: wallets[(i+1)%3].ID, Fee: lt.Ptr(int64(i % 3)),
-				}
-				res := m.Do(http.MethodPut, transferPath(tr.ID), body)
-				if res.Status != http.StatusOK && res.Status != http.StatusNotFound {
-					t.Errorf("update: %d %s", res.Status, res.Body)
-				}
-			}()
+			case res.Status == http.StatusNotFound && !deleting:
+				t.Errorf("round %d: update %d found no transfer, and nothing deleted it", round, i)
+			case res.Status != http.StatusOK && res.Status != http.StatusNotFound:
+				t.Errorf("round %d: update %d: %d %s", round, i, res.Status, res.Body)
+			}
 		}
-		wg.Wait()
 		var sides, amountsAgree, feeEntries int
 		err := env.Pool.QueryRow(context.Background(), `
 			SELECT count(e.*),
@@ -373,7 +372,12 @@ func TestParallelTransferChangesNeverHalfWrite(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The deletion always goes through, whichever update came before
+		// or after it: the transfer is gone exactly in the deleting rounds.
 		res := m.Do(http.MethodGet, transferPath(tr.ID), nil)
+		if want := map[bool]int{true: http.StatusNotFound, false: http.StatusOK}[deleting]; res.Status != want {
+			t.Fatalf("round %d: the transfer reads back %d, want %d", round, res.Status, want)
+		}
 		if res.Status == http.StatusNotFound {
 			if sides != 0 || feeEntries != 0 {
 				t.Fatalf("round %d: deleted transfer left %d sides and %d fee entries", round, sides, feeEntries)
