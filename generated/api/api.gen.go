@@ -71,6 +71,120 @@ func (e BoardCategory) Valid() bool {
 	}
 }
 
+// Defines values for CsvImportDuplicateReason.
+const (
+	CsvImportDuplicateReasonIMPORTEDBEFORE CsvImportDuplicateReason = "IMPORTED_BEFORE"
+	CsvImportDuplicateReasonSAMEENTRY      CsvImportDuplicateReason = "SAME_ENTRY"
+)
+
+// Valid indicates whether the value is a known member of the CsvImportDuplicateReason enum.
+func (e CsvImportDuplicateReason) Valid() bool {
+	switch e {
+	case CsvImportDuplicateReasonIMPORTEDBEFORE:
+		return true
+	case CsvImportDuplicateReasonSAMEENTRY:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CsvImportMappingDecimalSeparator.
+const (
+	CsvImportMappingDecimalSeparatorDot   CsvImportMappingDecimalSeparator = "."
+	CsvImportMappingDecimalSeparatorEmpty CsvImportMappingDecimalSeparator = ","
+)
+
+// Valid indicates whether the value is a known member of the CsvImportMappingDecimalSeparator enum.
+func (e CsvImportMappingDecimalSeparator) Valid() bool {
+	switch e {
+	case CsvImportMappingDecimalSeparatorDot:
+		return true
+	case CsvImportMappingDecimalSeparatorEmpty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CsvImportMappingEncoding.
+const (
+	CsvImportMappingEncodingEUCKR CsvImportMappingEncoding = "EUC-KR"
+	CsvImportMappingEncodingUTF8  CsvImportMappingEncoding = "UTF-8"
+)
+
+// Valid indicates whether the value is a known member of the CsvImportMappingEncoding enum.
+func (e CsvImportMappingEncoding) Valid() bool {
+	switch e {
+	case CsvImportMappingEncodingEUCKR:
+		return true
+	case CsvImportMappingEncodingUTF8:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CsvImportMappingSignConvention.
+const (
+	CsvImportMappingSignConventionNEGATIVEISEXPENSE CsvImportMappingSignConvention = "NEGATIVE_IS_EXPENSE"
+	CsvImportMappingSignConventionPOSITIVEISEXPENSE CsvImportMappingSignConvention = "POSITIVE_IS_EXPENSE"
+)
+
+// Valid indicates whether the value is a known member of the CsvImportMappingSignConvention enum.
+func (e CsvImportMappingSignConvention) Valid() bool {
+	switch e {
+	case CsvImportMappingSignConventionNEGATIVEISEXPENSE:
+		return true
+	case CsvImportMappingSignConventionPOSITIVEISEXPENSE:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CsvImportMappingThousandsSeparator.
+const (
+	CsvImportMappingThousandsSeparatorDot   CsvImportMappingThousandsSeparator = "."
+	CsvImportMappingThousandsSeparatorEmpty CsvImportMappingThousandsSeparator = ","
+	CsvImportMappingThousandsSeparatorN1    CsvImportMappingThousandsSeparator = " "
+	CsvImportMappingThousandsSeparatorN2    CsvImportMappingThousandsSeparator = "'"
+)
+
+// Valid indicates whether the value is a known member of the CsvImportMappingThousandsSeparator enum.
+func (e CsvImportMappingThousandsSeparator) Valid() bool {
+	switch e {
+	case CsvImportMappingThousandsSeparatorDot:
+		return true
+	case CsvImportMappingThousandsSeparatorEmpty:
+		return true
+	case CsvImportMappingThousandsSeparatorN1:
+		return true
+	case CsvImportMappingThousandsSeparatorN2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CsvImportReportFormat.
+const (
+	CsvImportReportFormatMAPPED  CsvImportReportFormat = "MAPPED"
+	CsvImportReportFormatNESTEGG CsvImportReportFormat = "NESTEGG"
+)
+
+// Valid indicates whether the value is a known member of the CsvImportReportFormat enum.
+func (e CsvImportReportFormat) Valid() bool {
+	switch e {
+	case CsvImportReportFormatMAPPED:
+		return true
+	case CsvImportReportFormatNESTEGG:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for EntryType.
 const (
 	EntryTypeExpense EntryType = "expense"
@@ -853,6 +967,154 @@ type CreateUserRequest struct {
 
 	// Role A member's role, as a request sets it.
 	Role *Role `json:"role,omitempty"`
+}
+
+// CsvImportDuplicate defines model for CsvImportDuplicate.
+type CsvImportDuplicate struct {
+	// Reason `SAME_ENTRY`: an entry of the same date, type, amount and memo exists; `IMPORTED_BEFORE`: an earlier import created this row.
+	Reason CsvImportDuplicateReason `json:"reason"`
+	Row    int32                    `json:"row"`
+}
+
+// CsvImportDuplicateReason `SAME_ENTRY`: an entry of the same date, type, amount and memo exists; `IMPORTED_BEFORE`: an earlier import created this row.
+type CsvImportDuplicateReason string
+
+// CsvImportError defines model for CsvImportError.
+type CsvImportError struct {
+	// Column The column's header text (or the mapping's name for it); empty for the whole row.
+	Column  string `json:"column"`
+	Message string `json:"message"`
+	Row     int32  `json:"row"`
+}
+
+// CsvImportMapping How to read a file that is not in the service's own format. Columns are named by their
+// header text (trimmed). Give `amount`, or `debit` and/or `credit`. A row's wallet is the
+// `wallet` column's, else `walletName`; its category the `category` column's (none when
+// absent or empty).
+//
+// Example: {"credit":"입금액","date":"거래일시","dateFormat":"yyyy.MM.dd HH:mm:ss","debit":"출금액","headerRow":1,"memo":"적요","walletName":"국민은행"}
+type CsvImportMapping struct {
+	// Amount One signed amount column (see `signConvention`).
+	Amount *string `json:"amount,omitempty"`
+
+	// Category The category column (a name or `parent/child`).
+	Category *string `json:"category,omitempty"`
+
+	// Credit The column of money in (입금), read as income.
+	Credit *string `json:"credit,omitempty"`
+
+	// Date The date column.
+	Date *string `json:"date,omitempty"`
+
+	// DateFormat The date's layout with `yyyy`, `yy`, `MM`, `M`, `dd`, `d`, `HH`, `mm`, `ss` (for example
+	// `yyyy.MM.dd HH:mm:ss`). Absent: a year, month and day in that order, separated by
+	// `-`, `.` or `/` or not at all, anything after them (a time) ignored.
+	//
+	//
+	// Example: yyyy.MM.dd
+	DateFormat *string `json:"dateFormat,omitempty"`
+
+	// Debit The column of money out (출금), read as an expense.
+	Debit            *string                           `json:"debit,omitempty"`
+	DecimalSeparator *CsvImportMappingDecimalSeparator `json:"decimalSeparator,omitempty"`
+
+	// Encoding The file's encoding (EUC-KR includes CP949). Absent, UTF-8 unless the bytes are not UTF-8.
+	Encoding *CsvImportMappingEncoding `json:"encoding,omitempty"`
+
+	// HeaderRow The line of the header row; lines above it (an account summary) are skipped.
+	HeaderRow *int32 `json:"headerRow,omitempty"`
+
+	// Memo The memo column (적요, 내용, 가맹점명 …).
+	Memo *string `json:"memo,omitempty"`
+
+	// SignConvention How the `amount` column's sign reads: `NEGATIVE_IS_EXPENSE` (an account history:
+	// money out is negative) or `POSITIVE_IS_EXPENSE` (a card statement: spending is
+	// positive, a refund negative).
+	SignConvention *CsvImportMappingSignConvention `json:"signConvention,omitempty"`
+
+	// ThousandsSeparator Taken out of amounts before they are read; `""` for none.
+	ThousandsSeparator *CsvImportMappingThousandsSeparator `json:"thousandsSeparator,omitempty"`
+
+	// Wallet The wallet column (a wallet's name).
+	Wallet *string `json:"wallet,omitempty"`
+
+	// WalletName The wallet of every row without a wallet column (a bank file is one account).
+	WalletName *string `json:"walletName,omitempty"`
+}
+
+// CsvImportMappingDecimalSeparator defines model for CsvImportMapping.DecimalSeparator.
+type CsvImportMappingDecimalSeparator string
+
+// CsvImportMappingEncoding The file's encoding (EUC-KR includes CP949). Absent, UTF-8 unless the bytes are not UTF-8.
+type CsvImportMappingEncoding string
+
+// CsvImportMappingSignConvention How the `amount` column's sign reads: `NEGATIVE_IS_EXPENSE` (an account history:
+// money out is negative) or `POSITIVE_IS_EXPENSE` (a card statement: spending is
+// positive, a refund negative).
+type CsvImportMappingSignConvention string
+
+// CsvImportMappingThousandsSeparator Taken out of amounts before they are read; `""` for none.
+type CsvImportMappingThousandsSeparator string
+
+// CsvImportReport defines model for CsvImportReport.
+type CsvImportReport struct {
+	// Created Entries created (in a dry run, that would be created); a transfer counts its two rows.
+	Created             int32                `json:"created"`
+	DryRun              bool                 `json:"dryRun"`
+	DuplicateRows       []CsvImportDuplicate `json:"duplicateRows"`
+	Duplicates          int32                `json:"duplicates"`
+	DuplicatesTruncated bool                 `json:"duplicatesTruncated"`
+	Errors              []CsvImportError     `json:"errors"`
+	ErrorsTruncated     bool                 `json:"errorsTruncated"`
+
+	// Format `NESTEGG`: the service's own export format; `MAPPED`: read with the mapping.
+	Format  CsvImportReportFormat `json:"format"`
+	Invalid int32                 `json:"invalid"`
+
+	// Preview The first 100 rows created (or to create).
+	Preview          []CsvImportRow `json:"preview"`
+	PreviewTruncated bool           `json:"previewTruncated"`
+
+	// Rows Data rows read (blank rows are not counted).
+	Rows int32 `json:"rows"`
+}
+
+// CsvImportReportFormat `NESTEGG`: the service's own export format; `MAPPED`: read with the mapping.
+type CsvImportReportFormat string
+
+// CsvImportRow defines model for CsvImportRow.
+type CsvImportRow struct {
+	Amount int64 `json:"amount"`
+
+	// Category The category's name, `parent/child` for a sub-category.
+	Category *string            `json:"category,omitempty"`
+	Date     openapi_types.Date `json:"date"`
+	Memo     string             `json:"memo"`
+
+	// Row The row's line in the file.
+	Row int32 `json:"row"`
+
+	// TransferID The file's `transfer_id` (own format), for a transfer's side.
+	TransferID *string `json:"transferId,omitempty"`
+
+	// Type Income or expense, as a request sets it (lower case, as SPEC.md writes them).
+	Type   EntryType `json:"type"`
+	Wallet *string   `json:"wallet,omitempty"`
+}
+
+// CsvImportUpload defines model for CsvImportUpload.
+type CsvImportUpload struct {
+	// File The CSV file.
+	File openapi_types.File `json:"file"`
+
+	// Mapping How to read a file that is not in the service's own format. Columns are named by their
+	// header text (trimmed). Give `amount`, or `debit` and/or `credit`. A row's wallet is the
+	// `wallet` column's, else `walletName`; its category the `category` column's (none when
+	// absent or empty).
+	//
+	//
+	// Example: {"credit":"입금액","date":"거래일시","dateFormat":"yyyy.MM.dd HH:mm:ss","debit":"출금액","headerRow":1,"memo":"적요","walletName":"국민은행"}
+	Mapping *CsvImportMapping `json:"mapping,omitempty"`
 }
 
 // DecimalAmount A non-negative decimal with up to 12 digits before the point and 6 after.
@@ -2559,6 +2821,21 @@ type ListEntriesParams struct {
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
 }
 
+// ExportEntriesParams defines parameters for ExportEntries.
+type ExportEntriesParams struct {
+	// From The first day of the period.
+	From openapi_types.Date `form:"from" json:"from"`
+
+	// To The last day of the period (not before `from`, at most 3,660 days after it).
+	To openapi_types.Date `form:"to" json:"to"`
+}
+
+// ImportEntriesParams defines parameters for ImportEntries.
+type ImportEntriesParams struct {
+	// DryRun `true`: only answer the report, write nothing.
+	DryRun *bool `form:"dryRun,omitempty" json:"dryRun,omitempty"`
+}
+
 // ListTradesParams defines parameters for ListTrades.
 type ListTradesParams struct {
 	// StockID Only the trades of this stock (one of the member's).
@@ -2762,6 +3039,9 @@ type UpdateCategoryJSONRequestBody = CategoryRequest
 
 // CreateEntryJSONRequestBody defines body for CreateEntry for application/json ContentType.
 type CreateEntryJSONRequestBody = EntryRequest
+
+// ImportEntriesMultipartRequestBody defines body for ImportEntries for multipart/form-data ContentType.
+type ImportEntriesMultipartRequestBody = CsvImportUpload
 
 // CreateEntryFromNotificationJSONRequestBody defines body for CreateEntryFromNotification for application/json ContentType.
 type CreateEntryFromNotificationJSONRequestBody = NotificationRequest
@@ -2984,6 +3264,12 @@ type ServerInterface interface {
 	// CreateEntry Create an entry
 	// (POST /api/account/entries)
 	CreateEntry(w http.ResponseWriter, r *http.Request)
+	// ExportEntries The member's entries of a period as a CSV file
+	// (GET /api/account/entries/export)
+	ExportEntries(w http.ResponseWriter, r *http.Request, params ExportEntriesParams)
+	// ImportEntries Create entries from a CSV file (with a dry run)
+	// (POST /api/account/entries/import)
+	ImportEntries(w http.ResponseWriter, r *http.Request, params ImportEntriesParams)
 	// CreateEntryFromNotification Turn a card payment notification into a pending expense
 	// (POST /api/account/entries/notification)
 	CreateEntryFromNotification(w http.ResponseWriter, r *http.Request)
@@ -4070,6 +4356,85 @@ func (siw *ServerInterfaceWrapper) CreateEntry(w http.ResponseWriter, r *http.Re
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.CreateEntry(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ExportEntries operation middleware
+func (siw *ServerInterfaceWrapper) ExportEntries(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ExportEntriesParams
+
+	// ------------- Required query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ExportEntries(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ImportEntries operation middleware
+func (siw *ServerInterfaceWrapper) ImportEntries(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ImportEntriesParams
+
+	// ------------- Optional query parameter "dryRun" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "dryRun", r.URL.Query(), &params.DryRun, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "dryRun"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "dryRun", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ImportEntries(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7269,6 +7634,8 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/entries/notification", wrapper.CreateEntryFromNotification)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/backup", wrapper.GetBackup)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/restore", wrapper.RestoreBackup)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/entries/export", wrapper.ExportEntries)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/entries/import", wrapper.ImportEntries)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/transfers", wrapper.ListTransfers)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/transfers", wrapper.CreateTransfer)
 	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/transfers/{id}", wrapper.DeleteTransfer)
@@ -10311,6 +10678,279 @@ type CreateEntry503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response CreateEntry503ApplicationProblemPlusJSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportEntriesRequestObject struct {
+	Params ExportEntriesParams
+}
+
+type ExportEntriesResponseObject interface {
+	VisitExportEntriesResponse(w http.ResponseWriter) error
+}
+
+type ExportEntries200ResponseHeaders struct {
+	ContentDisposition *string
+}
+
+type ExportEntries200TextCsvResponse struct {
+	Body          io.Reader
+	Headers       ExportEntries200ResponseHeaders
+	ContentLength int64
+}
+
+func (response ExportEntries200TextCsvResponse) VisitExportEntriesResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/csv")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentDisposition != nil {
+		w.Header().Set("Content-Disposition", fmt.Sprint(*response.Headers.ContentDisposition))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type ExportEntries400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ExportEntries400ApplicationProblemPlusJSONResponse) VisitExportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportEntries401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ExportEntries401ApplicationProblemPlusJSONResponse) VisitExportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportEntries403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response ExportEntries403ApplicationProblemPlusJSONResponse) VisitExportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportEntries413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ExportEntries413ApplicationProblemPlusJSONResponse) VisitExportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportEntries500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ExportEntries500ApplicationProblemPlusJSONResponse) VisitExportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportEntries503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ExportEntries503ApplicationProblemPlusJSONResponse) VisitExportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportEntriesRequestObject struct {
+	Params ImportEntriesParams
+	Body   *multipart.Reader
+}
+
+type ImportEntriesResponseObject interface {
+	VisitImportEntriesResponse(w http.ResponseWriter) error
+}
+
+type ImportEntries200JSONResponse CsvImportReport
+
+func (response ImportEntries200JSONResponse) VisitImportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportEntries400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ImportEntries400ApplicationProblemPlusJSONResponse) VisitImportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportEntries401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ImportEntries401ApplicationProblemPlusJSONResponse) VisitImportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportEntries403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response ImportEntries403ApplicationProblemPlusJSONResponse) VisitImportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportEntries413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ImportEntries413ApplicationProblemPlusJSONResponse) VisitImportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportEntries415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response ImportEntries415ApplicationProblemPlusJSONResponse) VisitImportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportEntries500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ImportEntries500ApplicationProblemPlusJSONResponse) VisitImportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportEntries503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ImportEntries503ApplicationProblemPlusJSONResponse) VisitImportEntriesResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -26025,6 +26665,12 @@ type StrictServerInterface interface {
 	// CreateEntry Create an entry
 	// (POST /api/account/entries)
 	CreateEntry(ctx context.Context, request CreateEntryRequestObject) (CreateEntryResponseObject, error)
+	// ExportEntries The member's entries of a period as a CSV file
+	// (GET /api/account/entries/export)
+	ExportEntries(ctx context.Context, request ExportEntriesRequestObject) (ExportEntriesResponseObject, error)
+	// ImportEntries Create entries from a CSV file (with a dry run)
+	// (POST /api/account/entries/import)
+	ImportEntries(ctx context.Context, request ImportEntriesRequestObject) (ImportEntriesResponseObject, error)
 	// CreateEntryFromNotification Turn a card payment notification into a pending expense
 	// (POST /api/account/entries/notification)
 	CreateEntryFromNotification(ctx context.Context, request CreateEntryFromNotificationRequestObject) (CreateEntryFromNotificationResponseObject, error)
@@ -27052,6 +27698,65 @@ func (sh *strictHandler) CreateEntry(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(CreateEntryResponseObject); ok {
 		if err := validResponse.VisitCreateEntryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ExportEntries operation middleware
+func (sh *strictHandler) ExportEntries(w http.ResponseWriter, r *http.Request, params ExportEntriesParams) {
+	var request ExportEntriesRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ExportEntries(ctx, request.(ExportEntriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ExportEntries")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ExportEntriesResponseObject); ok {
+		if err := validResponse.VisitExportEntriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ImportEntries operation middleware
+func (sh *strictHandler) ImportEntries(w http.ResponseWriter, r *http.Request, params ImportEntriesParams) {
+	var request ImportEntriesRequestObject
+
+	request.Params = params
+
+	if reader, err := r.MultipartReader(); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode multipart body: %w", err))
+		return
+	} else {
+		request.Body = reader
+	}
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ImportEntries(ctx, request.(ImportEntriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ImportEntries")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ImportEntriesResponseObject); ok {
+		if err := validResponse.VisitImportEntriesResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -30527,751 +31232,811 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3/jyNJlh/2r4SoA5q8zaom60vPdBUOEruK3c2dqmINizW9vcO+yiAzSOZWMoKTESw2Z66Nsy0bks6G",
-	"DzCkheCTsYBlAQZkwLJlQwL0k+4/0Y/auf/BiPci8hszyWRVdc/M7gjQ7TQrM/JFxIsX7+vnfVcZiulM",
-	"cMaVrBx9V5nRkE6ZYiH864WgoXdCFRuLcPnlnIVL/avH5DD0Z8oXvHJU6XBGBvq5Y8LuWLjEf5CFryZi",
-	"roivditOxddPfgMDOBVOp6xyVBmacStORQ4nbEr12H8SslHlqPL3n8ZkPcW/yqcpaiofPjhIX4+OC0kL",
-	"lmQmpJJkSMNw6fMxURNfEkXHRVQpOk4RNKXvzxgfq0nlaL/uVKY+t/9sOBW1nOl3pAp9PkaK5t6Yqfbp",
-	"KjG9CSMD+OsTSXwv+v6Mqkn8ed+rOJWQfTP3Q+ZVjlQ4Z0lqRiKcUqWf4+rZQQXo8afzaZIanys2ZmGC",
-	"nHPBNcF5FAXMG7OQTPUTDmkQJUhjj1QlY0RNGBEzFlL9OBmJkCwmLGTEV2TAxj6XtaI1hNFKz2N/T8+D",
-	"vjfz2Cs5qbeMhvlzWjIaEjGCCSTnV0Sufv6e1D5//vx5kt7n9XouyZZrixjDnoVPyBonExoiZ8hVml6L",
-	"BZlSvsSFk7CUQ/0CkROxkA5h3NOnSZ9y+OPYv2OcCM7W8oRMHS2Pjeg8UJWjZ86aJd472DwVMZ0yXnjq",
-	"hvjnT7i2pzizTbtuFuCH2P0WV+HS0vfSDxQLC+Qn4yr0mcQD5cuIWCJC4itJ5HywY37zmdwk7Nte5cFk",
-	"Fy2npvSTr+ElnoS1Szgzp6Wqv1jTCyf0z0PBR344ZR6pjmggWc2uddEimnFSK2joGggRMMpjunp0XGpb",
-	"Vy5Goj/2kW5HpIy9V6VIW0yEZGTKpkIvlaI+l4ZK9l6R6pBKtuNzybj0lX/HCq+jb4pIbtRL0xxSLkcs",
-	"XEu3MjxoT4t5R2b3HS5WNWFh9LTZ/2MyEGqir1lO6EAyXqg72bHLscJyxtYS7vOhmLKIPvZ+xrhkm7gR",
-	"PldWd4sIicl6Q4OAqa1kzwJeKSII//pACfPyVy9DMV2lp33VIQd7jc/IUHjMahfDeRgyPoSjfMdCxTwy",
-	"CsXUIfPZjIVEc2gRsfq5tdKIvafTWaAfvb46rThalCkW6pH+/Ovmzq/ffbf/4U8qeQz78lc9cX/6lShD",
-	"vRIlaf+i+2Yr2nPXXgv3kR9KRTy6tLSHlI8ZqYIG4irh1jasdA5LeFSxXDLaowvB2TlVwwK12W316NjV",
-	"pFAyFDM808PAZ1yRiQi8+NBMGPXgnBpq2qMdPfYODl4smOq5dE3pmBVdf77+I1x/DnAh0EQ9L2RSEnc+",
-	"CwT1wGCCUVxCuVywkD30spzP4clVYs/ZdMDCImqn8NdPeFuvMYJAN9WmT+BLlbCCkLe0eeButHUeybY5",
-	"F3cs7/g2Od4YIRuK0LNnABdRk7uY+EPUxD0WMH2QBdfMYCXoVNytUc3hmw9Z3Aum3ohQTcrZE2CV+1xJ",
-	"Up1zX5HzzkXvdc1JiCRl9iSgUt3HotArvW4f6qVndM19tTqfSyR/Zk1LUjWfhlte/7xg7JZU9f+VRCpt",
-	"OQlOzgX36LKQl/RilL5RUwQmKX6jv7lmCzRN2R1402p9kdkAmMC69Ye5FSz//lqL7tnm5e9wpvwpW+9O",
-	"0XJUP/Xp/SqXdMxyuIKOGeFzfSaNCG4UqvJ6gPy1W8u59Xq9vnn1LoUsXLSZkJ9ypb6c+8PbtWbbN/qJ",
-	"T268dZlmdJ+Pi8gK7QOfnLQr/9sc5morNkWJo3mniK+kfjeXr7TMW8tYm+lSVMltNbR767+btTSgJ++y",
-	"BMcmzVUXfT4M5h7zavfUbEtStd45+QM6Iq+UGN4WsbzUf/yEjN6j41ehmM+K6FF0TMb6gU9L0xpyPiUh",
-	"2zC2QyxjW61Vny93PZdvw9W9kHqFlofSf/yUS6O/B5y80R8DpMUOBOBwUhWcpVXoJ8XBDHjlgU4F6z5a",
-	"s4Dw90+4huh9KSIIXSmfkJxy0ZyUoWY5HX4sZnUjVMsI0b1SQvSDnrecCS4ZBkmp12XfzJkEO2EouGIc",
-	"/pPOZoE/hPDZ01koBgGb/uI3Uk8s4SHRb3j6A181z9qnzV67c3Hzstk+a51WnIrHFPWDylHlKZtSPzgi",
-	"07lUZMAI5YTt6J8iA1/OhxNCJXhv/6EZfXcIdywLQxHKytHX31VGPgu8aDw9dyYl6LKVewz94R2yAJOq",
-	"rUc9HO0Nn9MG+2yw7x0Mn9HPWX3UGOzB2VFUzWXl6ACW1FfgHHpBPWKXLlpoOhBzdTQIKL+tfChrDF3i",
-	"8uLu5Oly8BHiSzKlgWYAbSCHhBJYEP27z+9o4Huk6q5shOvgs1MRMiJnbOiP/CH60dIxUs2VWpBASIqP",
-	"An/4MJY46Vy8PGuf9JKcAGLMbJAvCQ1CRr0l8TmZS1a5x348j/cjIvqTbMbQfE1iFHExobBBUolQX2Ou",
-	"nb27/eq/FOHA9zzGH7T8LzvdF+3T09ZFcv3BQ049LSSkCqkSoeappV59vGIigu6zGfvxZsRz+Gi7ceWP",
-	"OfM07wzminChCA0CsYDVjyaP3O9edlvn7evzm27ry+t2t3XqQkYAJS+7rZb1QwlOKDEPxutwj9PT5oqF",
-	"nAYP2r72Ra/VvWieJXePcjLn7P2MDRXzCAhGIobg8vCOyTdzoZCqSGB4GI0J2UyEShuD4KHZcl8Pk0LP",
-	"zo1csfCOhaSlifh4e9xMzXhE/WAeMlJ17eq4tV2CGQiag31JAjEeM4/MucdC4kYzdR3CmaZXTsSCwy5d",
-	"CPVSzLn3oF266PRuXnauL1LXneEnzZEj+MI9jtJBvOQXQpGXZpyPtMwXAq9J9M86GBwnAxYIPpZaY6HG",
-	"gWumVnWjibvI85d0GQjq9YQ4o+GYPWhRL5tvzzrN05tep3Nz1uy+aqVvkJi/B0LfHZIIvbON+sHnh589",
-	"I4OlYvIeS95ISC9zrZMWV75akp4QBKf1Sa6W1LRSUuaJJIE/9RWpuiuL5NaOUYRDBAfkW/SeJErfT4re",
-	"MsIFfkAJgTsXsqk/n3YjZfghO5cRsytX/4hRpU8wZ8yTCXGLfCUn/uzHf+80U7fGUNsaXt7NoTcpe+3U",
-	"jrO374xKCdoDM7vth2QWUJRRWsj6Q3bN6R31AzoIHnawrlrdr9onrZvri+ZXzfZZ88VZa2WHpD/mOz4n",
-	"U6YmAnRLLccg2WM81/xxj/sjsT9mRiQ5pY+4U9J8Lq3bGPZbmZuWe0PK9Y8DfRzpcMI8EvrjidYvFn1e",
-	"dXOWsFjBrh2RSyHVOGRXX54Rbw7+WMqJmCs6Zg6hvM99j6GQmYXizvdYiHEM0CN3SZepcEnoSOnbDP6x",
-	"09T/cIlkQ8E9iRc85K/t9jXTY8QWTLvE86vG6ZV5XwmyoCDsR5p+hek0dEx9vpsO8K4zgdHlI84pXxrZ",
-	"KR/Eqd1mr3Vz1j5v9zJCRAgMA2lVQB87pdh0puQxgXXSVJOAKhbeQ4zsJWwJLfH1ZEg0m48n+e2UDL1S",
-	"c1NmeqTqJldEi5FwG864B1/MufIDTEKFGydgyuQv2WtKTUIxH0/uySuKBp256oy6lD9QXeh1es2zm851",
-	"76bz8qbbvEjrC5Qo/a3Ih4Z5A/rsD9hScA8tN8oJnYo5V/r8ww1Kqv/p3z539vb2nf3P9pz6/jPn88MD",
-	"57PPDp3P65+RheC1+7DYXsxi13wWiiGTUstAcmJm/xFlIa5DchFQDFYpGdCA8qGWSETOp5gYgt4qkGzG",
-	"SUvjSKU0yXwOoX3OmSILEeLT2tIYicAXBIWqfi0QlBNNozcPWG3z2vf5xsU/Iu7qvrtoDFihjxo/zlVq",
-	"Qhchnc2YZ4KcxOdSMertkhYdTiwNNLbwaQjJBz6a+D4n/+nfNup/3jh0iBSYawYVA/rw9jn6+KakGjL0",
-	"AThE0mWNUM8j8xku+4iGx5jhoGWshKy1USrxbsAmPvfQ96u3q8+n9FbToMw8gFnwxJEmWYS+YibT0Oyp",
-	"pRrdXmbTzU0H54p5+qL44FSuOZ2rib59hlQ9UPG7vmhe9163Lnrtk2ZGZGuFQhvpSjySl6GRPEN6CiL0",
-	"v2Uf0TpyM7Nzj7QSLZmU1j8ANzb+m0yoJOz9zDf6xEL/k0Now64EbF/tuM8FxzeNyhWr6yaXIWSgHNBA",
-	"2o+0T4kSt4wTGjKyCAUf6+OL/6E1yYUIvT6n3CPgK7jlYhE7RJFB4It0ymoRG8j5TJ9a5p0zz6eQ5vgw",
-	"Xri6vrzsdHut05vz1mm7edN7e5mSyZIZHgdDhEqCEY0jkvwQfOAeZtxhkj2iqRGYG+lh1ucnMuKeSDKF",
-	"z+rv2UOo55p2HSk44lU3f+HAwI6ogwu8qU0ITFDLybWylgmVWVvD1MVMSZULrW+O/MAk3kH8YRZqmpSP",
-	"gYFhyLRYaKqVEBtkrazG2ZwKuuWPvqvweWCsFYysrDzpe7lhlqyuYMMg362OoG2kjVsVUP4VDebMvtCc",
-	"K9FlnC3yEo7xkRYcXblm2hsnp4e5DIU3H6rCSHXI9AboR9LZrIrI+SB63iH+iFC+3C31WUiJKrmu1too",
-	"we3wXLSMocDDvu6lrghY9II9metfQW6+gmfNqx+SEbqvMWRnAz/AFoaY6BOGKbL7mN6QLCMkliJaQifB",
-	"/O+i1ROD37Ch0lNqgqqQd/S44Ducjany75jVKHyU8gMqEynLkLdW1ZqM3ttIiDb2IEFqNf6YTqGK/18i",
-	"4FfP2+fmXE26TEIOzXeZEw43SQGHmssMHjkmILC1DiKJ2zQ3LsiuI/KC0ZCFpD+v1/eH8Dj8J3NJ1VcY",
-	"45H6soSXKRkKceujuFlh4LnczI/X0oRck6yBEzED5G4Y0LxeVuJ9REMPi8RAUK5KRXpHVVGslw6kCOYq",
-	"TlvOBOnTIpdUtZ7KPDJYEnfMVCK52SFDcD30eeDfWqrgJVlDs04y5RAWSLxKVnwI+lv+EDxthpZj4moB",
-	"4vY5vM+ZryYs3CUX1u1kiPKVZMEINFwKqVpa2fe/ZcQTDO8vj2ndH6IlsBYS/Q4fXeTniQMjBsymFO+8",
-	"TXhM76Wv2DT9H+s4z/DQh1h7CEO6BFlqRl8Jza/OTZrkuBKPguZeasmyKwOzcaIkTcypw+HylugFHd7O",
-	"Z8WH44k0daiOtndALDR2SYczgksDrmYo/fH8kA3R32zNIKPcgKE3gA/1+di/Y7IGPOYrrR3PpxIUWixD",
-	"EJJ5kRoFf9wlXTZiWnAyfHCwhHD+EYT7uQqXTp/HGY8iTGZlwpMSvoR5IQ78d1QISI0umihjnFF9E/d5",
-	"VTO1iRQqMdsJ2B0LogePs69ZLQ9DFEMReubH2i45o4qFfW4WUIJZaLLhb33uSX1LcLYgwFQSiLplbEZC",
-	"RqH4Llr5I+KKZHaxdPt8SKfMuIJUnMoohvOp5mAthqLXyYKB5eArpa0I7kH4d8BsxRac5YROjxY/pl9Q",
-	"c+0dmJsnKoE/qnz/V//y9//hH1Xi3y5hCStHegU/vIt+h5P39Xc2uyV6bZZ4PGJRU8lV+eDEL/zur7//",
-	"q3+TeCEeIvvSO6dirOoU8eaGTdJux8zSnpiVubYtgZBodlTZq+8922k0dhrPYNGGE8rHrAt/w+d8LhUN",
-	"Ar0NtrYA/zBlU6E/8E//1d/9t3/5+//7v/v+n/4rLc6E8kdfsOgzIvTHPqeB1TfwV1tHeQRld05F0bGe",
-	"4ruVJXBMTRnM5Hd/98/+5vv/8O9+/z//DaynXY7D9GLgF/I2ceMi7B3edxGAqt//D3/5X/79P/6oi/Bf",
-	"/v0/+f63/+bv/vv/9/v/9X8H/kgfpBSbfL7C4+uWhnHvNLkaezt7n8U5XN//7m++/9/+I9Hf/uf/BNXV",
-	"UGWfrwNF39h8c2RbyFAyYs3MDudZUSG9YyjPbaFmiv79Q6Q/b5NGjEFKO2brQ0Z0em2KtkaJFVZ651SM",
-	"bIHRcK0NKcOhpuVijnZqkokUqvjmt0BQnt5d/cs5BKBSv6S4R/9ySZdTln4tyXn631d6sSOOo3xOA/1x",
-	"9D5Z7onEUWJqTkXMGPf5+AU6R5MK9kmze4rHKD3HSqNR39nbP9g5fPbZ58/rlR/5fDObnp1vw5oYZtYv",
-	"mhdfVD68+5DViaM7orA6LVga1zFcRoIzC9mh/xOrNfFYQRpkGW0MlRY8uVqJmdL3bXyvkaI5UtKSF1CW",
-	"zpPob8ZY80MiQo+Fx+AQjxACYt0ADJscncCq/FLfyJqELScU48OUmFJ0vX23zSfw6KfG36vnfyArH7f6",
-	"TqoGanU+q19Ly76tvhWX6ZT5UEKkbvWVqOimzEdQUK+cCINQkGW00mzSo+MLfXjL8EfiZlihI6ruHyyJ",
-	"viPA48yNHbxELXFKvW35146bQ18OgdHNkQsvYvRXgvbPMVajrakBWp+lnbibttp0zDTfvOMZI8xOLf6s",
-	"YYmUJIrPcJIrM0fBiQRsckuLLTlz4vLsuZQshjAfj/ASYrPGRrCIz5VI+SazeEQZ30jkFlu7rBbUiSXl",
-	"8rLcbljez6ph5Y7vaGWbEihemSEdO53ihT5JkJ5eCevCKD+h2bYTsVSVFvkRfEVy/saBYsAwDBHFMzZq",
-	"43eFG/94jsvt+MIsyb3ZImndrIYvygFAWGV7Y0FS1kxa/8H6zvN33zWcRuNDtd/ftf/8/EPtH+TSkGNt",
-	"fVcWn2qv0I2X2Bg0DTZ68wW48iJbLg0Qsfd5Frlmo/swawaWW7TD1KIdFC1aZE3mRYXsTV7iWpb3Ppex",
-	"mXpfUZbktUh4RcM6a0Ud7Gl8QdmjsLLqGc7N4zYngfMUbf8GiWJDzpmS4QjXx15RPifUeBEj9WCXNO1P",
-	"vowcW1hbhchALri5XDOIe9zn1jcJoYmQUU8St31x0jlvmWdbv7psXVy1XMcgU8S+NPsBmy43QTWf3GkD",
-	"T/b5gIEzLhALg0GDEFWOjTCgYbAQ8JZxnTOuD9/XFSQXFtn6LpCqilMxFCVW0nCvU3m/owfYuaMhaJZ6",
-	"pLYdqRWNdMbGdLiM/oD/tH9+F+3Hhbm5VvUxPThmBqVRPOza2LVKIn1IErIRQHykolxZQzshGg43YVpZ",
-	"QtPmRY6yk4FXwGxqX0lQd6VjDdGs+qP5rRr9Q8uYGsw6COyj8gfRfB5+w0VOqhIXlFVgtoIbS3m2ypTl",
-	"5mgikdyKh4opXyfEikVMwjhco7msDf3gUz/Anm112W6tdP5Ebra0knr/m62YRbpJj8BPi0M8ulyv4e1v",
-	"NIw/MpP99JhGr6lZlnU8Myp5UXps5JtKxeSFeUyi8CI30LP3uyE36s4Z30zOZWn9CmTA1IIxDiqK8Vys",
-	"XvR6hpi3ADgNpGqq29mSBIzeMVlDNUoJ9753ZXygShtVcVhjA0jBiLEjmNFMSB8rdQDuqF7TW+Qal4xr",
-	"5y1Cz+c0jJElfdXnCyrN9jKPUJnaS/2BXdLTSl7kZrPVhzQE4CdU/NY4s55nIFHqZUyzkUG3KX84tzn6",
-	"Smwzdr51Ep1DA6ADSB5GRkf7V3zm3kRCIcNT6TBMSm95drDpvGQMx+bOr+nOt2Tn3S9ybcV0ROeeLo+d",
-	"1b9t3t5k3Oie322U/Y6NRn1XoUHQGUFAb93Wn8XvfHhXQiQl41vrbq9n9yM/CpR97HXawoOzt+qL+Is/",
-	"b9Tr+tf6Ou9EIqy3KgY3rvRKDDDPx7H9tZ4NFm6QIdboKaMN4Ckv4a/M0OBk5EDqxCS2K8XhKVZMrnWa",
-	"kVbXMSMJcoVWIIa3XUal4JG4SN9MbyZLQgHUDmoPEeodCmT0q8w7Im63ddnp9q4wn9LWJB6amn4JiI3u",
-	"1WXz3CVVSuSMTvv8li0XIvRqu6RpYV0BH4UOh2ymjIWOHgu8iHJcCu8V49IfBGzHuicMIRWnoj+HPoNU",
-	"T4scvQJSFx1M/bQpXTYfazfh+tAzn3NfQTsNeodUKH8mSzo8ThLvX9n3e/B+lsyCnTC0AqkGWpZU3Ygu",
-	"1yEuEqb/S1MGtbwbl7fs4q5ZgKhnxFaO92KPertsImbpjM2pBactkda4NFBJGx/Ny/dM4fAbaCQLYbsu",
-	"XAPLh4IgAXaUSHNLp818eAT/Tob8jdRBQ4vVHY6T+svFLOOxAOR1NV01Q5cZfwNdONYKcYOILR+ZSeSM",
-	"lWbr+zJUhn3MXOy31yyImC3zmUjrtAanuVFHFReBwfbqe8+0rmv/qK1wEf9phd0SA5XkODWJ6i3iz5Z5",
-	"Vz8ZvRpRuP1X7Xy2/GZmTyLancQaRIPHBG7anfx6h6GY+VjnWIAtbHOUUjmyURBc0XDMVBz83jYv23y+",
-	"mHbjnF8j5XO6hlhsHAwe2DR/rBLgQhGJHQdWiC0R6NviwIZsyPy7vMXFFja2VYjt1ZAAxCu1lI92zCMD",
-	"NKJ4036UuTDq0Wrps70sPtn3ChRM73sol49wJLe9Zc98qR5aahHnjK29u3CsYlJwAR81K2FllR+EmG/H",
-	"28BimVRkrb/ByB+P4zaoihvcyT8kuz5IQ7yKShUfoOdYiRxL83vI3lF5nOpsTtZGPynK4DM2Uvck7j6H",
-	"GZe2rdg0r4Jqu6tmSn1uYjUl9mMbXVKVRC3ees3nHHmIeZ9Wq026WW1dWEbTTa5oitAVVk6xzqZTBFv9",
-	"MIMVKSltrm5t39oXLgprzCEg1PbWtcNk3mrlWKSFFZWO3VMjm7FwyPI0QdhJ9LKYZyAABYvtECUg08Fj",
-	"Q39Kg7SKCF12TJ2yJPU0M4s5wnMVUIYwKitnMk2aGTwAKN4Zhr1sgTRQIO5YCH8oqQiWP8+ZoxGxU8aP",
-	"kGKDxKYnkxFyTordjOKDEN9SDwe/j5tw5rmu4tzdJLfpTQdY0pxOhxDpGk78wAsZR9dhus7Bl4RNZ2qZ",
-	"hwxhXit9BVzNB8nChqz0fwQwiMRBvce5kiJUndCgIZQpzS3hxI6C2WvQDPKybxGrPSLIiVc7j9HssuZr",
-	"kKbM56UQXk6BpHOPpOUzuPjSSct58rGZWy+LNaZEhGRtYW2uINguNLPVDq2NMqxbdWiWkeNnSJUarT0Y",
-	"eoC4+siqj3p7yp0IqyeWVPq2UoO2y99KaRqriYyJNVm3or2QPbhQv1jUlLYfTyDH9dIAKuUfLhP9sQ9V",
-	"jipDEYZsqMhEhJKRAUQAl0QqOsNblC0SD1MSCD4GfDKPcLaAzjhSziYhzTucK1/L5ObtHeRl8SW/uAHn",
-	"xT63YlBlPpweNXfxICSCvRkyk8C/eCUggrJU2DdzP4hhsxxtM4L9KAfsMIjjdeUj3ytBvg/vnJwon4pb",
-	"OSfie8cISA0Qy2msJsGDcrA/ZqT8uO5AeDkKQ1YBXKXLIew9BLNARqcpq1IAg5EElxc0Ca1mnC/NRkhs",
-	"Z7GR8nsgTHliwU/yTIiCm3oicrTlE/yuRfVT1sDbOyATMQ8Noj/VSqv++bBO5rOdO6FS4bzEIpePky2/",
-	"EpguUI619NOnFlOjiLkQ/jwIILVJUxkr+L6aiDkijokw+ie16D4lUaWkOimb07gaZzUjlLbJ9MM9hG8r",
-	"aPa7wmwIlgeYbxGWVtQzXY+XDzY024aP5jNvO1bNU/fMQphTGZ/ctOCJSUuyO7KyY0Va8vAkqYt4bI2c",
-	"fAwwHCty//DQcMzM8u98FKeVV3rtifJnmvUovyVLMf97q3e2Fb6Ji3qvXqZpd8pq1YPkEgoMcC1ZmE+r",
-	"AeMz3Qj+IWdSsfF41z4RgQCc+/w3PixQWUUGIeAq11et7uqkIwzAtao3PFQy7+jUl7OALmOjY1uNpjxo",
-	"3crqW7y5WUL90XTkbcgp+ldKgsMZbwzeNfOZadrr+WN9syaqiyBAD0riM4T4SecJf9bYq9fTCcKN5/m1",
-	"cOn8s2dF2WangO/F+BDMmxw57M5n0NTG1dLJfcwkmPnMyDxIejn15dSXMp+7MRirr5WDPcf8C8vIKped",
-	"q94qX8YvbB3QSI6+gYcgKasXP7+CVBf/yYlJyuWmBNevSTNPdOUAfM80d9izvV2BVcse4ZVeLOnWWsf6",
-	"np3REFygku34XOod1eyNumtMSKEQirYiaumVEJaHeUbN9jXIqztKF9RXPh93cxm8F84ZWUz8AE/gQvCE",
-	"i5QLRRBWd8nUEThcodxRa8rMH/OdCOIR0ccgs5ySIQ29PoeCSANwiy05ZqEmyyNcJL9jovfEVluSkCqt",
-	"1cwDjwwYmVBvl7SV7HPXfs0ULqbrNV0ASwOsQDdZuOnCROZBgC9R87AvSR1x3/scezMqwDMb+dDiwueO",
-	"VopNMB/noK9BUJ8Vk4pUzd+wzQHCbh/W9x2LsdbnuCZS0aUkEYQ4LjUXZpaUmznWdkkzWOhHAbbG+Ivi",
-	"ZAIYLJXAmFDKN0QDNruQ7mGdrKsh/3jF4vdHWixXK16+JPweRdvrSrELTyXl2vYUmge15bOESowx96Vl",
-	"CgIHXKZ49Zj4CkFOIEcYEfcEAqTn23W2PC7SiFeILUJcKQoZRWU22AcPSPUR/lr6njZfkoi/92Da+3im",
-	"bVHUPU9KnqWzthZ9NQLzkcrPU1I+tTmbAH5hiR7DToowiT6NlSTn0yndbKcDVVfm2Y9lXMXUFK5wgWM1",
-	"k+cSS9XKLy/fVsqgL1ae7zb2Yhi710KxQJ/3jqS3dJWvjiqNwzqo0Tnwevlwgpq4/TXJNlkoA327H5sb",
-	"zGgKZIa1BcZjwe8YANXjGLukicESJUDLmuurWKE2sXLL/+1vM/d7fgTloVAsJZTnEtdq4o7MLNJVhxzs",
-	"NT7D7opQQJlZqTyH1UfHZsm4cgUHwDrA7xYjEitgpsrB2nU44CaKHwPcJYtlF3oRUgF4kaO4G3JfMJ/O",
-	"duR8mlzUHwofZlU/yEHVjlDUH2mtS2LCfIzi+JwK50c4VGuAYApF71V8U2T8N1vFH7cIK2avjmyMsJDU",
-	"kugwmSojySDvgVRjKBZ44uqydbI79bB1DqK813bXgbDcE3HlXZL8gpqjVYSbdPWRwa9xYvCaR605Wp3q",
-	"B6fy8ldW8KX5wss3lScM8uJS5qIISZXRMPBB0aWcKAG5czxYxjEnC1Wv3/DEItMHIQas3S+TXmfD4PH7",
-	"11eneQ+GubO45j6WubtKYNJWw5S2Fwqa+EuN/eeNXcDVzQqbX0Ry5hdFMkakqf6i+2arQHuI6wHLknd+",
-	"Xvos8LBF78qGmmbq+TmmLLBVe7+86lygExI6ZplaCGjcY3oSzWhIp0xB/Emfh/TyRL3aVwtTbfP25ApE",
-	"fdwJNjRPe5w2Lw5MKh47b1FeMxpgtml6QeJGJTE54nbjJ81ruV8SgZcPKnLHQjpmJ0LmXHrn4s7n4x3z",
-	"DBkKqUDlAPAAh4wYZG8Ng7nH9CZlmJNUn9lfZO2Y9Cv1fiWqBplAD2hJJizwcqNi2MLpu/WujRy15I5J",
-	"bU0VXOMnUN9qkHH1LJACUv1mTrFxxd/+liTnWyuZC1iYEGYHzulvGH/fyT3ZOWMJxS5Df8iKkoPB+WUw",
-	"M+FpJ8pxsvIuNP2fEOdjoxcERun5U3b/LkQho4EvmXcZipGfsylX8yliYkkWBCD9oB8h8ySZ+nwOMBnm",
-	"vyBJNMmO6b2UArmpTPKmEsPb0sHgu2TR+jbPF805qt42E7OMa42ucpOIPpNvIsQfgX4v6bxcvYRm9TIf",
-	"J9W95MGNuSdxbu0rpXgItAGvqfKljHGnoZ8ZW8f7kkStC1HMRzO1bS1yFizrN1sRj7jjRrZESY8JL090",
-	"WJ2UYFyRKys8nTqbyUOTmXySk1a5JLuheZK8fdoTt4znOyx8r4edlCps+cvJ4NXQ7/i/vLr+tt248Nuy",
-	"PVWzX5+0n7V/0/JHX+6y5S9nw/1z/YjwXncXw2/F3dlecDs8OQzYq5dq+Op90Ob13eFewAfTl3XvV78M",
-	"VqNZ0SfzBFJnxnj7lJwIztlQxT0DM2qXnDOPmPuczma7mSjis/3PD7YLVVuichdwSsfsunu2ehfOwyB/",
-	"GtCQ6IlcaauU1i8mSs3k0dOnmdDSUzrzn2LLpKf1weHw82Gd7TwbHbKdA3r42c7zUZ3t1L1Dr0732fNR",
-	"o7HxmtdkFk9sFgjqZcuBfSCwOkD0IOyzt7qV+Fh2AS4vXjnkl5etVw551X6pr5M3bHAJAZiplsCH5PxF",
-	"SlzhV0ooSEE+hycye/NC13TKHNLQ7HJYJ8MJDelQsVA6pqVhsCRyRocsszlXNNBTN7AcWwcizwTl7djl",
-	"UWyUlEh/VSw0J7eMXjHP763YAOMg7rGD/phCL0pOelOMS5PZ79DnQ39GAzIL4GJCekveSDP7dsn5ranX",
-	"iAkRcyUVxeCmbS4Ed1DRnMuY/dxCs5idmkX4KvEcEtuVJDWXa1NQRatl3ab3MHStnlHfy3cSJO3/1pfX",
-	"zbOby+bb89ZFT9vz+O9u++Kkfdk8qziVF9dnZ61eSb9A65s5DWIQGfxnYqYv5oBo9S41lwJ3QfGEjMvg",
-	"MZ0D5dfBkH5l+js/NGSSPfQ5wZMNQFh5PknLIuUwrBKwBooG7e2Ex1q/3objkYiQTZP4RJEGlCbIWZPD",
-	"fibGPr9naljZXLDi7K+NaRyzLTLZNyVl5U0fG4o+SuO/RLfdP7x8x2Tj1bU9ANHPsVmANk967a9aFady",
-	"dX112bo4bZ2WFJXNofLvNLFXc2gvzzyQLaudYTdTmfGjIkmuQ9yIpsf1pObNGUnPKSh+GTJGFHuvYm1u",
-	"r55UqtI61NmcDyeYJgh5zoxOM2lSiXrB+HxF4AcrSVzl2tIe28aANmMx3afWwl48Fvrh6gk4x2YlH6PG",
-	"yqPL8scf3j+luVH8H0Ox1ja185z94JXw65oSWUiYJzKR5RVjqM5YGLXwpDMamnC4wZShPIp7kipA0fc5",
-	"oq6C8YGRniMDUzsVdwjIq9+CGokRYVSfMzP+YGn+k/jeLmkm4GP7fMTAVxL3zkEriEYPYU5aee4ygIfR",
-	"yuRw2sfAA1it0uNJaGTsPQRnZVPjoQum3ohQTQpwwqiUrHRn8tI2XeDTgR/4Krel25sJhXRNsWBW6Ue0",
-	"36gvd1kXs5lajiiFWRlPYoKY+5hFFh4XFyo9twQN69a+FzLuPRhALr2TOYyob4iyg1xzX+WXP8Mozjr0",
-	"ueQY+aJixkJfeJgowpnaWejHMVS1WUs571z0XlecyptW64uS+olFI3vD2C1c76vTvB+dH8F6S09P05rI",
-	"PO7Mlb1fcg4NJaksZU/Lv86McXB9jEOxUJNjkwGNREGSceBbv3SsuZx0W81e67QszfHjp9eXZ+2TZk9r",
-	"VKetsxb+2m191epewX+2X110ukbJSs6soAw+6kJUodwLhe/t1GljsDfct1VZmOabyCjrNfaO9g+OGvVf",
-	"1J8fYWYYe68f+foNG/z+//qb7//qd+/6PAnSXm3s7R/Uvv+n/+H7f/nvyd/9i//xT3//P/0L0thz6vX6",
-	"9//LX1e//5f/8fu/+pvf/3//uNZoPG08IzA+Sfb/Jb//x//o+9/91w1nb//AvJVTo59oqJQTiWd3/pA9",
-	"0VKPEz/q0JLcTwe20ZvPAv2DfkVheeEx8Vjo61sRLlVUNd+bVHTTHDrjIV7t4pSMgPf77/caO/3++89a",
-	"BUja8cqvMqJxV+OMiAVrW5mOzW2yNYBTTNmXLEy/56sV5aQwixt3OrfkIvHlJxLXB3Hg8SvV2VxOiAjJ",
-	"1flVzSGBzxkZhIzexgHb3RXdfct6MKAuV2CmzkE+AiKztRPl6k9N9mpuySkmL5s0WlI1h9ch9pTWNKfN",
-	"uUeq0WkGrGKPBQCaUzUHuwYyUOtpS1segAKRQJt44qtkLMwcfKwoEJxQEo2OAnZI+ZAFQVxh0ef2i76S",
-	"Uc4bKGgFEbR4SUUsKNdedzmyFQOwMq+55ZvJMorpLaiM1zCaXLxiZu5wByx8mcmtoN6d3ltpum1tVVFv",
-	"5+YYpojozeOtlWZLHw+GeHOC4TZ9jB4OLfPjhDZ6UKulJPZMyX5LiEqzgoK0kVceAw1ypZHwPUE9UuOs",
-	"h1z8vABycX2f91+y38yJCv3Zmh7vHwGecbVKb6WjawZ4xxTAgNC1Tz8C6M5Pv8FYHttc0lCyNeUKRjH8",
-	"/p//u+9/9zfk+9/99fd/9W9ixS+nEDVXvWiitqC/Dp11AB4XnJoEsrZnVCLUXOil1JCPp0/AvL2N1ZaZ",
-	"aRT7FtP+w70C7+HaQlzrGlhNE20clvE9TVk4nFCer3CGCJIxMSWN6CdamBIMERLo66h142MERotTWUEP",
-	"xK4G5l7P9HICnsjVgPUah5sr2fVT2/TTSuxdfhlypjArWphEXBYo28AY+anZsXoIrTFBL/NCOlL3NSRj",
-	"B9X985oTi5iz+/5wQnDKZBYKbz5k3kOJ7l6fta5KBxDa2sCFN5DYODiWJvVzBAr4PJODATVCtptVOA+Y",
-	"PDYtp1Q45/oiSGfoJfAM1lh0n+ewrCXtKxr4Oe6mO/vzhrQwfC6XvbB+L0JnyWK4z++H/jgsxP69DCgv",
-	"jinJiT8js4DyzT6ll91Wq+JULrut8/b1eUmv0suQaVa9DNnUn09x9wNa4MmYAanRF1bulpmZylrZEORs",
-	"B7xYtDgbom7RCmWibno5XIe4htrHjbhl11qTKnyuXvtS5bZk307nhLG60N9tpfX/vRXQ5KCrjL19uXns",
-	"2s2k8MDvhHoe+CSM2xusb0VvGSdVa6bUSqYtxaZsAluic9F7fXPSOb/UdvyNvolLpNEZmqMhN1XiXkZz",
-	"LHJrF+sQ9Y1CYY3/+VKEaiQCXzyUlWwRQF65uFA0KMGLhpIePl4U8TejrZ1ML/piZkorGfylssiyGeaf",
-	"Jqf7Pina2zlHVhKPt8kfXlmY/B2RPwHAQmhMVhatkFQTqNcg1CW46aJWJGaU2uPBGq6WqTwIqc7Axm0D",
-	"DPdHh2EIaczXYbAlMsZPEfpQ29lDls+BIUNm8XIzGSKowjFT+qS7u6QXGfSSLCbCbofnAPirVJhRHKcE",
-	"NeoAxl4uQy0SCGsVlXshmlgsxh8DgGKiZzPSFUEpGuiQmDmj3dsWZjElAx4DdVHv/2OkIcKN8YeXf6in",
-	"tRZs8USIW0hBV2Ri83woWTB2G9iOXbtJ3jiK+ycmZNXX72Jwj6gBxkgItEGRySHBuk0kvWMeaTj1el3/",
-	"f8Dl8jmhmJtUDPOYUcIDquUye69yXHSbHZ33ushW5HPGYMP6GZaw0gZL4s6heAUGgmIWNypyiGQrFtKk",
-	"5NGK0zGn8Wwsi1bZNhaumepXesti3QOTEYbsmEwEF3NNcg4isdY+bEjQ1pjDSU2XdK6DdkpMZ3/z7qyf",
-	"WiQzt3JuFzQyysq63DMUikHAprnBgO7LE/L84PAzMsOHiMcU9Q3uJCVS6SuQuEPhMXeXNKPHTBDWl9GN",
-	"9OyAfOG/OOpzF4cAwLhh4M9mWEe259QPPieDpWKo90E+HRRkP5HEhf8wKHWmOtuFtw6f4Tt9XqVkOFeE",
-	"cQ/AufqV//yX/7pfwQCxmrAlZKRiqSLgDaDUwFhu1kvkbfaR4kRP9KNaK4M5FeTEgBt4EQo+tom4UIAB",
-	"38eMihkTs4Dl1g+zMBR5SsJLEWKROwarR9QP5iGTDi6cz7EA3tTiGx1PhB7U4YBrOmQYYj+yW9Tne/Vd",
-	"8lU8plRipo/HEMCDJlSamPwU0UUpJ3v1Y+IihT3rKXQRJk3SpUTUvsBHM2A4V1ukNibAB1JHZi/nyGQo",
-	"WFeumth6mBHMJbVaEqdmpuUa13zVt056mBMWcO3Va3F0LAqyk5f+e6ImQuJtI5m+csYgzwWZMBrazJow",
-	"4r88DRFoLIKCs+k5MSPZPZYsvAOpG4ixzOUoWZCtr8d93etd2ix4fQxSTumDbNCl6PbPR+BuavsvVMQA",
-	"e9lVsCJDj5P2gb+gHrGXu1OkbK5+5brbJiEbsZBpzuUUACWzXzomLh2IuToaBJTfxpfWmHEW+kOt+mcy",
-	"6ROPb9Q3TYTEil6z4qaIeY0MPjGSZ2XhUM4CtFXkBR1STuTCV8MJERxNBHvUxIzxI3gcIwzozENBaNOb",
-	"+nwcioWEau1czyrF7/mKeILF0KWI4D+iQUAGdHhLBCcuTtCtITfHa/ZV86x92uy1Oxc3L5vts/LZfMYz",
-	"e9NtfXnd7sJ7L7ut1s1Z+7zdu2n96qTVOoVf875wfdG87r1uXfQgCwbe7XRftE9PWxcVp3LR6d287Fxf",
-	"6N/PW73XndMb/VPz7KzzBh4+6Vy8PGuf9CpOpdvsmW/CX67ary6uL29O21fNF/ipzkkX3tbvtF9dI6VX",
-	"rbOXN191IAER/ht7n1ecSvOs22qevjU/wMMXrVfNXvur1s3rztlp++KVJqDZa73qdN/evG63us3uyeu3",
-	"eqDmeevmsnl19abT1e+96XYuXiV/uOqctJtnN82Tk8411NzBp5un5+2Lm5PXzYtXrWRu5M3ldffkdfNK",
-	"/9g6v+y9vXnRPPni+rLiVC6bb886zdObXqdzc9bswnvXF1fXl0jzzXnrtN286b29xPl1v2qftG6uL5pf",
-	"Ndtnel0qTqV90Wt1L6DOz37npn0Be5X8CdbdFr9cdG6url9cnXTbl3o78Zdu66rX6epRkwT3Or3m2U3n",
-	"unfTeXnTham9w0PkzYe54XE5H0Q/mBgdBmoBsgBBLHJaVZVHm0P5gvmTUT1MNXHcnsh0QDuDWJSL3QNt",
-	"wvy86lTQKwRnZDYPhxM9LvX0zYX1+LOA8ieSsPczP1yaLGGiSf78Wb1hM4qr7mXjHCIsjbduhprLxnku",
-	"NcUwJvCnNMzaE2kKgr7ovoG7lgsy9blA+Lv0Fw+e5wb082qVYe+K7kXcTrvBPmiWg7lR75XAy1gJcsfC",
-	"VBJEPPUZhtJuplhAtDkkERFk1yeFTmE2sEDm6zcfI8nJcv4G46J8rCkU+cACsMb+mDNvx+dx3RwEtH22",
-	"MCfBD23R/uqZimo8HxGI2Js1L/2hmod5l+cdVTS06A+m5sdjCBwU4Vk0S7n0gCeuMPNnWQxnZtuI0IBx",
-	"j5ryJn1PQl1RIjlHa2mJCigyYGOfS1Kd0aUeB36UtWPSsAAq6SE3YC9+vikhprghXslAcNykJaC8paUN",
-	"k2t8dCW6xdwrLAcspvkVHBAFlWFJVqWGJwCcjSpKrrtnpGqBdfQg+m8Wzca6f6dMUf10zfqJ+xxMijmX",
-	"TO0S8NqClbXggIsE6ceooy/o8ogMBA29CNl8SMNwiY2QDGv6XCpGvT6vuuiS3UU63douwRwTQ7eWYxOx",
-	"sCgShjVAgdO3z0T4Q7Y2Rzkp0fEAlBAw8Fy042V7YqzpX2gLsU1qHYxoeC/LUU4c+Y0oTp/7DA9kz+oa",
-	"IQcvFCRMpNhK8zI9AvZ4OuPjY32dPztw/K9edLqL+hevxqLZbDYvrq4nreux/s+W/j8vTppv9f+OXg6v",
-	"fqn/46QetL78qnvAX12Mm812s9m8bjZ/NWPffPu5/nPz6vqrTveLw5O37faf5eRorOX0JnETRFZnfPwX",
-	"v5mx8V+M/dFfLNhgVrNEu5rlAWesX+lXACY4YDTMOBv3M/W1xVdgTFPBSie4pyB9DoCE8NaIs+VI1T3r",
-	"nDTPtJ7SPr28adr/eOHWjkngc3TucswCieR6QBUL+zyyW0wfBF/tkubGJJKkRb7eSgHStLqrKTP/+wJU",
-	"0S/n/vD2MXpNPDjfvXx7sSIY/sJr4h7xoB8HwHy6c+pWAPN57B1v9mPocgnWuX+2ejzI+lT1g0N9vG0v",
-	"JxFyfZyGYjRirETP13Lp5yYN4rGhwLdBit6+Oe1PFr85l7fzWUQo1mWjkMkcONMR9YM8T+oJ+JQW4N1E",
-	"Zzr2lYEMDUZCHI95YPsuyS1jM2MRQIJBEuaylooIbZQd0dBbYC+I4S1Mc+NJigd37NTz1qzLqOdzJnNT",
-	"yqQah5sBJbINsoAQz9/+vZVkNPN9O14+/UPmz9RpSEeqwKkAjul5wGxCc8hopqgzWVHnKxMTSKSur6Co",
-	"54KulczC32yTJbLyE0nzydLY73/7f37/3/zH73/312XGi0LXhVjywwkNxyyOqhTXKTzPL1PY8kQn0utt",
-	"b4xCyGazwT1TJZJZervt65uQJVhkbT3rSHNBoncOgtIE+nwQyWY0hBSjwTJZyZopbcjdpT6POQIrnfv8",
-	"7/7Z//Ff/p9/RJ47ptHG5qIUx0x3zSo9Pu4ieMImAks+5JDyONQDX0wm6JBz/3ExGLtMM2E+YvQnVTk9",
-	"dI6UiBR9ROWUs/dRqVdOLTZ7r7TpzxwLLx+i0ZAMo/lDUxT+reCMVJuXlze99nnr152LVs1J+3NMtzYa",
-	"BPIIfECuR5duFKND944/wq5tpg/cjErlxHHDqN5ek4b+HdI04wzYUkDiigW4CcBCww8S2w0u+qNF2anu",
-	"N+JH9uvkQtyBGwSI3/tcT3rvOXnJBuGchstj/Qjlnv4NwjuCR39LjFrbJSfYUgZqqLEMEL0aiGSDdzya",
-	"UZsBfX6SFoHm8MguiDht7aF8DNMgPuH3twyiMdYbBs8O0fKHs7x3GNkIXSzi/VFbBl6ec/Y0dszCOTkm",
-	"FOPRkfd1LsFjF3P6ev/qfmOTf/UjWyg/aosDdyGfASENJcF+mdAa5u+g0cDZArNWUorDdxXfk5Wjr/ed",
-	"hrP3LgfeOn2ktqwTTWXBYt6V/Xfm1AGe0TdzZv6sV2tVuhQdw0yv1yI4nRAehEyqgZhnsYkwJSVdSAYd",
-	"bJ3KSeccwFfLFZJdItK57cz9LofEQu9dHp2k6mo6XIe4hpDHreDKTjKil3l6N/Jco6H5u772TFYvpgmK",
-	"0LZ8Xw1X/XA1FT/OGof71JkVpzFhhYiSLBg5tiHMavf9UsVEem+3SSlf29H5Mbs4x2jA+WlRdh2eSAJP",
-	"kKrtVAvr4CDyTOKB2u5mCyi3UXS0F+ty4aNk9eSSFqfBr6+/Sx7Jx8hiTx3xP7xs9i4D3bkIfwkzz2XZ",
-	"2qIUxmmJF7QNU/5pkcRDKfvSN9YtXf47YdKqLXWux2WHToGJlngeFSh5HyBN+2rcpjaJkmlXPjnbzGI5",
-	"0e6vLP0meM2uCNajHociYJvr06+vWt2KU4GEspJKxbWEOC1AYOMVLYKCUCvGk83oKxpd2Wjzql9XFDlL",
-	"otj0ppXJ1KXrZdBaDVD6uDpNeoU/OJUrf8yvZ/dEYbdBHdPEvywou1NZsIH0AXpoDUL7WqsDHipp1Jz6",
-	"chbQpbVqksDu6zFKzHMfEgRnd/KM0TuGeCu7pEkGQkE3eoSFo7YzveAMOyKM5rIAYm9LRHkz8zy+01s6",
-	"n7W41uyyrkdmf4WG9atrH7+0AR7DPplLwIxOv2BLTafMfP82+vnrypBKnwvA/GUGzqayamndJgbKK4Yp",
-	"A8oUm1uHG9ERou/lziwD1b2uOWl5dOVkdVRW3YiRth9jvPu0OE0PWRpoCUtf8a0n2EreN3U3WtuU88FO",
-	"fEE9KamDr8MVM4W1QxEEbKhk5DPVX43La+0I92xfP5z4gRdiX6vtN+REv523y1aKbTTIxIIXwxnpmUaJ",
-	"gfhFY/ncB/E55Y3MYpNpOhKrsZFvcOYfNWhQOvmw/DwLp2VyM+/Z6+lTdTA23y9/ys8tUv9DOi7/9JoI",
-	"bAfTtwVSfeFCZ/H0c+BO8irM8PEQGgOYPHzU+kuKTzFX64c1jQa2HviROgr5WqhoIosWbi7zNVVbb5Zo",
-	"b7KiSMQ1aRuc5XG3mS066UIiSB4aWFG72u29XOs73JYOc9LwFs/HZniJosDno8fG0p03DYmpIodkmGyt",
-	"Pwg24jEiYbij94+CJVKDtmCLdXtcUBtzurlDsFrXqHfD9Yhbk1N3Aq8Xzjz/oOLEK/X64fP9enI4W55k",
-	"2bPyRefqsh3bmFd0Kud8TFpauQsF94dy9YgPc2sbQRMVHqb/YkJZVJRxy8VC2iqt4S0ZLEk1YApRCz1/",
-	"7CvpEHdXW+M7WMGUMtzWwcs3d35Nd76t7zzf3Xn3XcPZq3/4k02n2mMjCm45sxglCsKA7CcSi6PkMfmi",
-	"+yaLiJ8h6t13+/mUxJKhKHca10iF1GOSVEe2TRSR8+GEUElgzxxy0bw6bX5ZW8n0zq5WaQG0pbmXFE9Z",
-	"2Jto4SIHTPviq9ZVz9x3MmqM/WC44fxzVGy1KxGyJFB7fpGuCBkJGQ3g8KYbYYB37XI+eHo1HxAA+vdY",
-	"4N+xENxspAVZFFB/jvW7+iUa9DnAUoAzyRSnQzkvOJmYd5RKVQH0ikCMYcR0Ie53yXb5HlUUuw3v/fpX",
-	"v/yWvnk+b/9G+OdXB4s2r/9Z3P9eb1Klsf/s+bPn+wfPnh8can6dDwJfTrC5eLLlRb1xVK8f1eu79Xr9",
-	"1+BgT5RcQl2d0Kspbavdp8m/y6eweDuh8viq5EjQvuFOSG/SuXlvhZg8IWT3JlUpCmk1ZqOiPhBphs/1",
-	"Dm1moPPEfhTSYiaOGLjIXln05ozJplToD+bK/MvzfOSjy/R6bphAVrZZcuLRwVtsRdjKZJHBNrXAcAjW",
-	"ouwwro+fR3551bnIrO+zw8P9Z7lJnxGDFqAjZFt96FMViPGYeWTOTT7B5nVIcXtum5H4SMOTwCSk2n15",
-	"Qvb395/XUguVlZRl+cZUd7ZPi6VOXPHqIGrZyCBQuK9aPQLtrAd+EPh8/NQ8Kl1AC5Cbql/Xi/fk9YUX",
-	"6jvzv7s37/409ybDKZmy5cK6K1vkm0ORLXm2bdPFjH4zZzvQpXxHG347asJ2YF12m52dXzY63+7nFlLF",
-	"hcQbxUq8BR9WCMgN6Nqy7Lh3Om7UmN4x2zOdVGehzxHaoXl10m4DFjN2ws4UZJeaY2qzDurPn63brb+3",
-	"81/lNtZZV96cmnfuPTkfFDsjH95NY0ZDxtW981KlCFUnNNWOZeKD98hN3JxcGE0iSVDBYm64syI1CfGT",
-	"uWfhDBJv5qa0iC7jbJEr0kDXAH5NXoShfh7AnFxmqzLdfHAslqwDzpOYCO0BQE0R4uJIhORlt9WCSWD+",
-	"w4yFU6oX284ujdtFJCvuyrRZeWXvlemrvbaDFK4nZvxLTM0FUAeEVqiRxcQPGNErugNLBMobj6aV6rxz",
-	"z5rorWuxt0FIsIZKYq/zUDA3XRLb4eOaEl+WKO9N74eT4NHkhPJOSY+OP4ao2U5WrDn16894j45fhWI+",
-	"y0n2ENQE1lb3EP+GeEX6bX2ZBD6TRAnbXmLKKLc9WuDx0nCg+YlfK6GvB6/wttWj6yQr5lSYJVu3zo/h",
-	"e4r27P7uJztEEXQlNVFYg0X5LuFp0T+QCR34cTZJEpRyONGmMh+znGjtj4Ol0jHf/eJ4W0KZOdzsV3g0",
-	"TMbDTUHobZjukfjtYayW37akSRQdQwKxQxpECbJfz7QFUehSQIU0fQWokN6xYJMPaWWVo4rZVR40tEhS",
-	"NQoCpNbon1JFM0umYgMnoQHp3SADNhR6CHNjlV1dm3uyBmQwL9MbplPQMxRPq1ml1T6cJfJiIrryuK9g",
-	"owu6nf8YQoRbszzMpSjP8z6hwQ0hwbUnKCYmtylmTjZjwTJ8tOjy+ov2fsE/fDG6ZXMWzU4+d9lC6rFH",
-	"6VRSOnY/YqUiMLEYaxyCvzK3qHQLHad07Cf+8meNvfq6b38zpwBlsmlURJR9Rjz8NSOmG+s+If3NMLew",
-	"iVe+F2exQ5jhfvwEKpt933w/ahkWTTgOZyEIxfqIIhD4GKnlyK5/eDnlMK/8W8pLNphs7DSemTWHcxHt",
-	"g+HV5BZpxrIbeFR5cf02sa9HjQ/OfXNvzPktVzRjzoGtIVxp7/CSmYw2Rd/HuVcQH4uKfE18zob5jkk9",
-	"HZ9Lnu3HoeoScBJnLCRyQsNCShDOFYh9IjGP2CF2/cnf/hZDig6UW3ELTBD4t4xQvjQBI4C6j8rN/7xx",
-	"SKoH9boFxHWfwhBuDbERpdBjrXyB/IKMGMu8OGLMre1mpdTjrM+VXhWJM/ecBNT0tywUu1uLrU0Sa10l",
-	"4Ep+SUnBVXgKr/x8dN/BfIltOiULgs2J+HjerlpnZyXT8F/MNXFXLAjAKMzI9HIEmQT4x0x3T84DyYJU",
-	"p4cmIn5q/QIyGODYKnsQjazRJweAAZKIKQoC9mDNcHbPRNcRw5ay9/aEa1143Qj5b7wpDN33opw0O3fX",
-	"KIku0aeFVLEROTS2MSgI5vkFlVFX9whpUYCXw1dRarKTwFqI2/OP5tJESn4QYDQltltDJbZaQdS3cQHv",
-	"Ncc89cuwdpQrnNrXFIkRvgGqYUmWSU49xY0ltDU444+ksKG8+IPU2WBq6yEa9iOIhpQat3do1Tiop0gf",
-	"3IZl58oJDT0y8IMgvetHew/GcniYOG2C2DQYSwhtYqAg8Xg4ADkUGjx7yokIPYTqMRLHdmRwUOiKkNQh",
-	"olQobyNEh0Y9/f/SqLPlpGqpEx53iA4YvWOSVCn25tb7oe+GGfUToFsDym/Nq7WNmU8Pg6EoKaLiCYSM",
-	"DidMHqM64PmjEQuR8uRqbE11frJ8CamVd5yuodWWgXvNP1MZZOcE4AnUz5Ev/GlOXlI5OOjNeM/gft37",
-	"vHZMAjZSZM4Rr9RLGSPkjbb09w4d0q9YIJ9+RXPL3mGE7AMDHZBTNsR/2rYWiE+EXx35gWKhY7pfSQf6",
-	"ffhS+UNjL1mIlB3NKPpmJgPB5/Kx4KZLVwOW9Xzi/l7LIoEZlUrqrdxQKZm/0x+57LGgnrB4wqbte37d",
-	"atznA5oVRns6Rzg/LTwlAkj76/DZcwu4MDRvvoMokKtg6pDjwi3IPvMI29GDpl1TxXWr5XDh49YBe842",
-	"7tFEC2JTGfsR4M8fkvZQlOxAqlFGRO3+6QSfFre7iHkfQ/+DQ/CHp/t9pQ/N0pY3F+THlazlXk16S1RX",
-	"pxL79g42Jm3YV3OJTvZbzZNMd0JlIQaGVK5iDFxWnMpp501pgIGZfl4sEF0gp+trASnZmv5L1yGu/u4j",
-	"F/TH0zHkFThi46XT76w6UJNLW7rv7aoWFf2laA+LkEc8U9pa4qB8mla9hI4U5KnFDdDivCUDTLugkgwp",
-	"H7IgwLL+jcIR83C2zfaZz0wT2PWdXFFFzfFuIeb9xVzfh6VKvwY00NPKqaCYMQDwNg+QWQBt3PjID6dQ",
-	"lzgUU0amPk/9bOymslXe6OqKjtfH9LwEgvI1PeU3f0kPcM7UJK+F0muxwMbXgnLEfwCrq+q2vrxunt1c",
-	"Nt8CaplD7A/d9sVJ+xJ7Eby4PjtrlYc0W7+lBdIjRUfFqWTIqDgVpAKEC8wU+sXksnC5pTIZeA9Y7G4u",
-	"4mqT8zkNiH421KI/pAoiHzMWDsFSx04sK+HSjSdBfxIMsDx/w2boaKrJ+ipqzp8LpFYYVhd42F7Eh7EE",
-	"R3+MFGRTr7xNDnKG9likJCl0MqIpdR4T2506ZilOTG5QmsNWFz8jWYol6GOkVBlZfP+sKhygwD+XFuiV",
-	"RqO+s7d/sHP47LPPn9fTy4j9nNHZlBRWK4c/eb73n9WTp61ysLuXWmrjC6wbSPW4u4MaoxKaZd2dBBVm",
-	"qmedZg4O08pdlQOSblq4iBBdWhyePbbI/4wPw+VMreDsPDvYVICYLF6o7zzHCk6yk1vEUOKaKuP121n9",
-	"Wzkx2FyDu8LesyGAJ8PFgy6te/slG9vfgmsRZuMnN98pEX3P7kdS4rbJyUel/PaJJCP/PfOISTSHKxre",
-	"Odb/GdAhkxYyEvGo2Tf6njEP7ZKX2qLmJHOjmxvf3NhDccdCQhUJGJXo2cS+WhZNO7q1qvHOkr/9LbEH",
-	"kDwljb163SGhmHOPebUIydKqYQvokDEOxSKKcDHuZYLqiRVxax+fH+55UdeJEqShZ1twZcfulYPdw8rG",
-	"UwzF1x+q/f6u/dfBh9o/+JO/+PNGva5/rdtfKp/i9i/yd9sUDK0mMlgb6GswoXoX3aSocWv5RTHbwzuv",
-	"qhdr/fcA0LW1wrAWy7n43ssHLNbrdetz6ExtYzW5uQzEPWl2T6EBPCXDkHm+wrui6itJOBtT5d/Fx8eX",
-	"ZGEygMVCn68+d09et06+uMFhNBsOzBAOcc/bF9dXLkSG7lgITSDspeQQ97J1cdXuXLhELWe+NimXhBJk",
-	"hZ07ywsWXwWLqI06ftK8eq117ubFF9CO96v2xasr6NYL7XdjiioO3p5OBUiBdrhftQCu2Hxd/1enjUp9",
-	"76Skr+OEyon+PvafxkIArWKdUECcO5mw4a35by3G9ee1oac/z++whfalNjFA17oUPmhhLTUE8yGrQ5bY",
-	"3I+VFvIR1/mDU3nLaBgsHyVRenuIJLkdMhkiPuUhkpXGUFoyeq8KJnivEDopms6qiNA2DhvOQ18tr/Rc",
-	"TOUJoyEL19TLSjqNAxZQ5eqAPxyZSppCfIFNyBmbkaEQtz5yFawZyFv4Sjy5iVJQpGPGPYFXVr9/lfws",
-	"eNoHS2hyuzOfRcGTQGCo7rVSsw4Plg65olN25Sv2Z2f0Pbay4uCPhY9EWreJb9wYGmLi6Mz/QovsD8BJ",
-	"I4EQKVxRbGCdfh06rUPrYkanFacyDwMzP3n09GkmhvLUY3cs0HwtV2v57YB6EWUUynkiyUTMJZuIwLMh",
-	"ymoEuhHl4MSYgHH0sM99EC9acZEO4UyRhQjVpOaQcM6lAbKec1+ZqiHMWL4TACOAINMYd8QWn5CO2OfQ",
-	"kZvQKGyCdMqJPyNqEor52PTRFQMowJzN0MDY7fM+//t/n5wIfsc4QEv0+Q5ACxh0DSwyoaHe0gULT+iU",
-	"BSdUsl0Cd6jJqDTnIrfFE7Sv7nMCja2dbFdr8iXmA8IiIfALzE6rUvjdtNIkSbVfaeztQjJHvV+p7WqC",
-	"e/6USUWnM3zF4gkcxx2AvWg89+3bt293zs93Tk/dY1Of1a94dNmvOKSPR7VfwWUlpF9ZMHaLgWO4FMEx",
-	"WNjzRvr06RUT80AfCgOBc0z0EJJIrXsRwfXKQWMYTfklHWvbxpf61NJbRtwZHTOXVCEpoFGDxXCl/63+",
-	"zQxI9urJzkh1fAgvF02z+x0ITYfooRyiX3YIhFA+uPBRhE9hYShCPS8XitcQ+OHpLBSDgE1/8RspuIvQ",
-	"DM8PDj+rIR9SPYtBwMh8NmPhzlBvtDsUHnP1h6NbbUg5kQtfDSdE8F3SNHFUK5dMm1H23peK/OmfipAM",
-	"WCD05ioRdSdFFv7TP4WBTRfgg/qBPjPaBDmo7zuQhuuB29o01NPUQzOdHdKi+uszFqKOYpbY4CdBr+Eh",
-	"hA71yJhhDIho0JT9/Y5Zhh14GCZXdb/rVw40zx2Rr6+a562by+bV1ZtO9/Sd5puD+gH85aLTu3nZub44",
-	"fffBrTmEvYerHRodc2brAWOypnQZT/CIaBvHhcb/zV67c3Hzstk+a526DjmoN4h7fdG87r1uXfTaJ82e",
-	"+XmfuC873Rft09PWhUuqqTioHjn6lKxpQ8s1EuKm2/ryut1tnbpRBVnyUT3yIXHPW73XndMbPafm2Vnn",
-	"DX6zsQ9cdtl8e9Zpnt70Op2bs2b3VQv+dqjJvLq+vOx0e63Tm/PWabt503t7qf96qGfXvui1uhfNMxe4",
-	"9rCOg121ul+1T1o31xfNr5rts+aLs5aLWd2AEKV3T2/QUmoq+ZFVmSj+eSnm0XXHxQLjwzQI9ND6LrCJ",
-	"UbjFwB5NMhDeEpRevLH8qa9iRmvsx92aonVx9A8cCuqAk/WBhT79eigY1X3dahpV3cbLomHcV62em9j6",
-	"6nwGomOoVVH90blkmi0FJ+7TCaOBmnzrOrA6T0NGveW3uGTuU08MpVszcEagCiDr6r9OGPX0YFTiB50E",
-	"YGxEZhNFvLU0YCV8iWvAoON/g5z7L8icB0ziqYnplrALtlQfj8b7nSl9v6PH2RksFZNu7ZjMud4LjqMn",
-	"4Jj8MRegBE9poBUtg2WTOOR1IPLCmKTJdwHXy8PQlf7bEdHmKq4LQD0FC03dLGRSyyGfk5DJmeCS4a53",
-	"IhaPhnq/A/Y7p4EdrApxMq1dhHSoAMUBIGE059GZv7uk08C1qo6ef8hGTN91DCQuvoB7BERpzWzGxEzf",
-	"vPolIQJ5jLlseoSphaocM86wC+DV6RfS3s1G35J9fpWvZBkRRiOF0AXVzCxKIAUoab6y95bVyYxS2Odu",
-	"Rutyd8mLUCwkixXKkAVLe4jwtWOrTNhHJNM3punF7n8Lq3xEXoCSSfrzen1/CHTBfzJ3l0CeRzLAHQLq",
-	"70CoiYNqBL6LiuYCp+r1eUyD5lnDTfqSsfNnXHMLRDz368TTDGHPgD5iIiSNz83v+BQspNPnkDQNtwsW",
-	"xoJny+5DdkkgVQivKhH6Y5/3+UkopNzBf9l5Id8atHStFQxwHJk6XPgKHEEZqxjacu90r6zsvel026/a",
-	"F1eu3lDl8zGpamWR7sTtI3Eg6VgYuz53rdpLZ7PdjOrrHmM3/iMtw/SXYumhCA2CmvEJWqoMmUCZ1n6g",
-	"agYP7Sxko8AfTxSpup1LfXddubV4DRC62XBkIBYSHBla5aSBRIwQs3t9jntbQx5I8xP0RxJcMa52tPVt",
-	"BOKvdkxoYad96kYMZeaCBTtaNTesgyoKNGp1u0yFy52m5oK8sezev5kIfVNDUB1cJVaM9HlGzbBc7L7f",
-	"0VeUlG42F5+FhPGRCEHTlWQR+koxftTnLoBiDV1S5cKuRs0hLipC+m7naGgxb8fnRj/SDxiAEf1ExgCA",
-	"shTe5ymt4JhQzKIyz2i7BBWJFd0AVQZ4G76fTrM67qdUNalHymokNUzExPvHTMohlHDBd3C+icWLb4AG",
-	"OpMCf2g9DMbCuwzFLPSZwtaf6w07+3bcTCiy55qAx3nHQol2Xn23sVu3fkQ68ytHlf3d+u4+Qk6iJwLu",
-	"AOMae6q1Csx/GOfhTDbNTPKSWSlU3BPzcXv7eWI410YhqbrmLy5pmEOg7/g+j56AVmEkRU6IrXBcVEl2",
-	"SdfkLcLNpO9zBmwKuzVYGhgDUKT7fLAkvnek2RrTXm2TNBm5JfV/Ryjs9vZJAOIjRpNjAfH7XNGx3CUQ",
-	"F9VC7ZbN1FGMSgngA/rZ2ECOW9hJoY0keLOK40oyYCMRMji++okU3H4tMrjB5KIK7lROoLLCB+vDhNgw",
-	"tGZ0EE5mAdUyW0UgRdH6+pl9Ewte2yUXaAnbXQzZjFGlZddCpAA31UL0eWJmYoQK43LGEEsP/mmXDKyq",
-	"SI/TS1+DY9SvkOpeDU1SUt2v9SvkP//lvyZS9Dlqk7HO4eurhE4H/ngu5nKXRFDcdqZu1PDGJdXB0jok",
-	"4WMIXEGlXVw9G+l7uCOuWVlXiww7yBMJJQd+bjVB6i1QklHo2peN10LfL4MlmQnp4x65xj/ikokIDLCK",
-	"DWOZP2UxLPrclpGlksSrInSinKYJxcIxx74cUKWvBkbDwI9eAV1ePyrFlNWO+9xNtwxyrR3AMXHUUITm",
-	"iZ74UCWibiZtCM5C7OrRe9Hn2Mc2jIqWLMtBuxWQKHDNLER4C1rjszqRbCi0PqN1bI9RL/A52zE/urU+",
-	"x7NBErbLYX3/2Bz12KIjn6NEjX4BtMBXTL1AQeZUIkVZS7O9et162EzMMekj+I1p14fu141wNvgFcN3l",
-	"RS5h2tFKaCF8UG8UDRpR+fSa07k+6UpTxTx8b3/ze5d4W3at+1a/1yjzHl0Ggno9Ic5oiDCph7hK699r",
-	"G+sCXyjxoSv0K11zekd9DMqBn3g+nepbL4Nlt5iIgGWuFruYScQj3IR3TsUqJjEyGYQWsrxVOXpW159N",
-	"33px+7Lcay9FWeLcuktGrYIF58R1UMajShx3+PDyuPTMlyru3qVV3SlT0GqgIFkyfuQpvveW0bDywSn5",
-	"tAkkvPuYZwI+BLk5Oeei84U5BiXY6wWNsp5/PjmbTo5e8ERb8LhHXBoYTBacE9OeM78GXL9oL/ss3FJC",
-	"Hage1A9i70nNlDHo8wHHwzRbdjHRxbUZBH/eONzt8+gzcOX738wRGiGlmsEAR0b94WNQ6977Ev5bkxbr",
-	"2M+Je9K5eHnWPum5pjjFY4r6gdEAEbjRvIoffiKJ75EqOBWwPHsh8FNMkpAOWS3v/J7AAy8s5pqxz16Y",
-	"lquPeJ6ig5COzxn4qcxhbjzyx/MOMs7c+8mc5vrB5vcuhHop5ty88HzzCyeCjwIfEyLuKy8OGodlVkLO",
-	"Z9jx9Jx5PrWdvH8gYYObTyiJ0AbLSRn9Yyr8oGmBrfm6EkUX9Luw+l9X7CGuvPtQdGE/HU5M3k/utf3S",
-	"ZGDh3aytBCyxPHBsDIs8q6FkkYRxLwJSwnv9aXynB55Wr8FvdhQr8ZGoxSgUqVIZI7lQNZe1qJdanGcv",
-	"Z/glkHuoqPuyuDr0yFCUqjJ1SVQTPcN6VscMNdUyGqTuEgOvEG/z6JJAzsaUmJ5E+hejYkd/BLB0bTYa",
-	"i8Mjf0YaR8YoNvFG+FPNKYwVFmnjsEwnE0wB/mSqzubHgSST3fgJNCNcgT9K1ehgb2/zez19jjpz1Rl1",
-	"Kf9BVSrcL0LH1OdSRacWFBPbXuwhck+vxteVXqfXPLvpXPduOi9vus2LV6210k7MEFA9V1nD6HessMH5",
-	"FPNwyKyYsQ3JsBV49Cv6cULKJR0i9DO1j2RGo9Nk20IJUUbj6HVQ+UPnzC2bqV1yImZLUNXMl4T+vvGY",
-	"Q9IfRsRW9SoxW8Z20cdTq/R3tlKt6h+FAKi1y1OyxMz/CelYf0wakJgtH2JuFZ3vOJWw0AsRueWMOy5y",
-	"QlhlhVQjGytGm+IC0m5rsZM7Ww1oLTs4qFKQEQ3/CBWUtk10/ANyxpg5/axz/Ph1jmYkUjLHfEW0mE19",
-	"LIXDqczy2o5eMSVJVYRRmU3NOE9WZBBd7+BZOXGX8+yJ+3jXPH7iB73o/6jP4EMu+J/YAb5iSTfsJz7E",
-	"RVqFCfqVC25kYoHSsaFFzPIFD4iDUXe49heI4SjBQFKYdugrqc0kX3hHq/gC5sJ3JWoKirlaULiMe/iP",
-	"6kCAUTIM5h7zalq45ITpqUrG6dORc4hWi5EJbkYvZmOnyYCyCaSLxYSFrChU00kFTz9mZDH1pY3BlJ+v",
-	"4o8VUckehsQJTkfSH/Mi3hCIgeQ0zAcJ9RqRanx2MFkcdObE+Ypz6vefPYP0wJoTtRYNlkWxHZv5UBzj",
-	"2SUup1PmYt+QRj3ZOERr/3rUwOcsXysgzQjwNTqjBgfRV6uCKNWHqjAYkzo5H0mrSH3jBwrNpOf5xxih",
-	"+VkbKR+oyZylxxFjeYGbB6gnT7/zvQ8o+LRQyGt4oX+XubIqKyzyBAS+vyogUif0oOi7P5+kH0mqA27H",
-	"J2PqDx+2dQalOKx9Ci6eXOu6a7ErWNz1O5E4Gc6DuF8F5iLksTWinv647736p7v3fkL29M9X3uNLB3Om",
-	"fux3HmYHFFrklyw0ZB+BLozas2PwL5LWMFrdxtdtvOKUKDHbCdgdC+IH4fuoWaet5SdRaNMk5YdsSn3I",
-	"565GGBxgO2vTA74XhxEMIAyBGqBqEngRelsjSI4vSb222+fAJfLI5kS7hHqeTNBqFX3oQxPTGCdKYy4X",
-	"ZphHZjypSiiQnPh8bGepFv6Q1Y6JC+RC2aJxBmS9Eam4xzFx5xw/xjzXBj1sXjMWmnFB7BPR4u5im4uh",
-	"Yl7bNGvwZSpLJOsxTS1VKjhj2j2csRHS7SsC1VRmKrt9bkrcVtwqBtpEW3/+mFv0I0hJxxT4oeB3TB9w",
-	"szHHUfb6qgPkjy3wc4UH8g8q8GPm9HPg56cU+DFuHmn58VOnmDzECttofP1sdf3kra6Pk/O5vZW12byC",
-	"ezKhhmAzDXmcKvJzMhnqGMs0hxBq3AF5sOqZ+XPPmGL6tpqKO0Z8VSs2yz5BbjgiEf6g0c2f7bA/3Ewn",
-	"ODTRkXhibZHHFwDZCym2UIoDl1kzxxTcxqW2yUjlqulDqu5w4gdeyLhbS79YFAM8ian6iMfK9sjvhYx9",
-	"jNDfT68sMLIFVciSgfQEl6T5D5WSdZVNnC1SuazgOPBIQKVtsuSiqdnWtqDCjNWUXSpMC8Mccxsbzt6a",
-	"WBbUSFep6YsFpe7KoDxE0DDEPWn2Wq863bc3r9utbrN78votAsunvhlDQlFrCVcL3y6Ok1kO+0hXkx3+",
-	"B4qORbP7MQXGfr5lNgeqhjFblj3hBRdMXb+7AjgG+KHZc4IlR9vcSE/9qV684lR8SN027bcmNGReVG+U",
-	"uqmMx8MaUA7AMUJVolATAiJFYpwcX0YHGKdTLU20hFnOWC0xBKEBAGqBcwz8PgBorSWTL4m89Wcz5gG6",
-	"XDjnHHurorMMfXHGjbZLcmE+tOjNkyhtWIxTpPHnC/IHSkcH19kKk21zVa7h95AJ260i19a6nBsMQgOo",
-	"lOBykzFmvHJjH4DmEAZF+oMAoC8BytU08QnQ44yPmLc059U0VxLfJH/5iLS4oSY5Aa+Yx7hdnFWGZR//",
-	"NjTf2eoyzHOJQOfSn6+tH821Zfb1fsftEQyjjc66ZiL7USu0GfMn1iVtItYaVZJ0LDqkhSWay8KqewMB",
-	"507FHesJ16LtGlittAIdXV7JIjN9szlECYMxlmgBjjdfyIbzMEQcAI98M/eHt/aBmvHL8MRocW1bsXMy",
-	"oRJv54o6h0nmefR/sof4U5W//9DezB+Rvplb9r4tK1oeXp92AqfRISHTp0wSEcKJkYn1QAioic9CGg4n",
-	"yzgXxR2mzEeX6FtxiQhptKS0QRiptFm7TvCADwrrSFct7SfGujbe3dwAtxICJ4RPIh34gpYvAYuhzW2o",
-	"uWpRr0QYZRLUnITYEWFa6oA0THqWzZs2fz1N01FGYDp5OCUQ7Z9LmFSxi/nHaMnXP4kl/0O4mH/GEXk8",
-	"KYz8+xOQwlkNzBz5Qr90y4gEk1ifzlAg1TzQsKKkhZqpZclk/I9CMcW6GSVch6RLZkyEy4AI4kcx0YT5",
-	"oH/5Eu2wXXLBFkwqHNsYagqfhN+HxldGXkKveHlE3IXpsO86xLX71vZcUi3wsdcc4io61o+Dy9Mhrkk3",
-	"gp9MAor+729cUgXQSpvNxKbCIUMq2Y7PJePS14ahNgMTVACOa5KOpHWYMgvTtqBr2DCJy7hSE613KJEn",
-	"hClEiCWK/cFgUYhkARsqUqVBADjZsnZMLFqEvR3AW5PJtvGjHdnNAZIjY0GUGDPYMaQE9pfg5j/VO39M",
-	"qGEJOaNcrtR5FEUxDINuremWTXQpjb7yMhTTMs9p9XrzU3paS2xhhAxb+iV7zWz5Wo+Ot31jOWNbvnKJ",
-	"rLTthwyzbfsae7/F2kH/9hLPXfnfso+b8YQrBeT8NBWFP6KqOhZfj9TUiSZufnu5PsRp4ty3yC6TPGna",
-	"I7m25Y++phArngZNU9EGIpu9R3OiC2V41Nyvx3jtRsVvviR0gP0b4I5aGetvf5sdyjSTJBMajMh8ZnMk",
-	"F+DIcH0uFQ0CTeq5RTjbQ4SzGsDz8GCJQIw8vsg4obbznulvl75BoXMbxBjoiqcGLj9jcu3CxS5dSJMB",
-	"i0VfR/Bi8hJesnw3LYBlozEI2WS7pAfw2SGzWO9HGTx3ae5UeHMNuDuA21tw9mjxV/cJ051f/grbW2Zm",
-	"CCqRyZhd3amjPo+ZAlcM9KaBVhpI+6pDDvYan2EPF5+DbVhlgWQQ6IU+KAmWivuYzEJx56NHMQhqTp+j",
-	"WR0Icav3Hqueg0BawuPnMe/ZglWlFtqjfrDUT2MnmOrB3vM+d7vNXuvmrH3e7rU0I0C4O9U0wFRyH5PD",
-	"+r7NU8aVGlKY6IR6awLMIJA/kk0KY/9AoWWc10+s4PKlCAe+5zH+U6o7eV7mYhPnlFtWkD+CCLbpNfDA",
-	"+2xfv5iVa4UG6x4YrMkDvcZofcqF8keG94sD2F1GPXQIhp62sQaU35Lkq9haYDaXE/3nq/MrArYb3Olf",
-	"iJBRju/6Us6xX4cewulzA8kJXQpIi48DX070HTUlfehhSv60sbd/QOhMCzfmkeurUwJ98bR1c9Vrdl9c",
-	"n3xx1a8km8PJPt+r140UE3OFNRj676Zihni+h2axaSrkSwJvTKhitlMWTGBB5RE0vDrptqAX2REoKXjz",
-	"uOYSdQHxwljHUICvwqVb2yVtJcFujesmQn3hmFYT+k7pc2KqSkDDAPm8XNN5z9X7w7ymckGnwGGjnFUg",
-	"25/CqFHZDczDlsfU0PNpWiNkyzlgi8zfEskF0IDS59ISqx97IiE1inj+2IdmFxNmNxcauFg/54wFENSt",
-	"2fbX2P4dGnOIEL+ix0UNYzZjNIxAUzXlx1FRDFT0TKkaTqwBHceK9PTYezpU0L6JEa3PEGwMF3eGjfp8",
-	"wM0pODsmcAkb9I9JGstwFrKRHwTMi0sw7Z/1sGBY215H6UVcrcXBtQROsGuZ4odj22ELvQnYAM5y2Zwr",
-	"P4hH3SXtWM2L4RVRkUtME7S9XdLUwxo9difqVVmk0KJalNFujjO8NAt9roAZuNCqZ1SPlqM/pfk6UqB8",
-	"ZfpirSoROO4CBcrLX0WHwBMLjlth34FWMF7UV71IwwkZHU6wQTSJdTrIgFF+ENhza0ptXbqgvvL5GBVu",
-	"rT/gokSQFcfYMyaaN/FhLQyz+DxClvFlcteaaXmp1WEQNYFmJOgHScRcSd/7/9l7m+c2dm1f7F9BeWKy",
-	"TpOm/LHfPlLdAS3L3jpbX0eSt/eu27fcIBskcdUE+jTQonnuPZnko1L13uAOUnmpujepN0hVMsgolaq8",
-	"+ftvkp3/IYW1AHQ31U2RsmlJNifnbFPdQANYWN/rt/y9x057b96fHUEfxKjUu6baTiWCkX9m8wiBzJXn",
-	"QXjDkdrt1b+CbqZuLzABoxggcHGKmGXc8FuoyrriIg7s9Q7wBrt7787ekRDuMrfusoLhKVmKvxoqilnC",
-	"r6EzgmEX2LQGqIZDNIobqyszlJwQLSUM6xDYyzcd1ml36uDowLHoIRVDliRWNv3+f//vv/93/6FtuUdc",
-	"YuELdX/wefZYW8g//J0x63E3wz7TriwSME4y4juVAM3vFUHyuRETZkgfXi+dkpNMM6qwY2p0fvDLwflF",
-	"3XqKZdzgNXtl8cRt9WFpcdCEc/HIfOtuWMxUQmcux+x2PcabUOypsg1xFtBg5m3owTka2WbuhRAMDMEV",
-	"XLKyDiUh4UyCfMTWqdBI0pH+4buT03PYAMf+6+Qs4Fq290iUMQrNXKFx42wy3yU0NuyGKy7GAaHQJZOD",
-	"OAocY+rEOXTKQ1ZhrsGQBdA7fphwwWL3HDT0RSWEJuYF8097/YW7TIau4QItnBdQgJNcQrrNA8N0gS2U",
-	"boUx3iodNkuswBGZuTrAC7kCs5DFJE+hXhN+/ZKW4i223dtMTk/KuuRmbL3yFPcUg6x+QhNa74cJFtou",
-	"HC/fAvg+wNDjZZ4JZ9041agqrYWR0ItSo2TWVcyoFWF+nQmW0gx7/y23vTAHyjFvL3QM0wbvlO2uSgFj",
-	"q6wcmxdj0gqf/P4//l+//6d/I7//p3/5/d//H2TnedDr9X7/138JnwShCJ8M5WjEGHnZfXVF5kxplvlm",
-	"4f/v//Yffv+f/tff/89/+/1f/4X8f//1//z7v/83/MOLZzsvye//+j/8/t/8Z/KqZx77138hv/8v/+3/",
-	"85//e2OSAStMqc0BzWLoDOb3qUtOLFs3uhi9hobWttOka24JrIuqK+Rc/UMCm7UK3+ofIt8KRSvqH358",
-	"0z88+g0N4ijApqiNQdagagj2D51duefcYCXbMRRckZfP/0hu96HZ/p/Y6AzV+sqHQ0k7tEzHgpP+oaHC",
-	"UICUH+dGBohix2ybdtizy8rmtKggpykT/cOOuQ9U80ECKTEa/p0w2xlYxiwBxzBVRnLYiC82QA+F65SF",
-	"RDViM/fpex6PpjOgCmQkTOtCqqD/9g+dx7f4+iAUI8oTYy1ycPPm0EwR31JyynBtucgVNESWGRlxAYno",
-	"lu67UISjzGZaKc+HkxBwH9JMxvmQoVkYZ3Sku+SN74afMSWTaydWQeNeZmjvmQ3AUDner3nJLQvmNhDm",
-	"TOZJTBLu0wtHuc6NWM4YlPsIVJ/BUDZvgWT296GkIWR4x1Whs7WmUrA5tI1rO1vJxuvtduPWQNtTVESq",
-	"/oyGFuvobjaaSlQLxGvG9qG/DQnxYpJ7EuHwAXGj7/bSU9DXltVb1+oKWdY0LgxhOCYn+jSSrJPJXJg7",
-	"uI6ndT3XqdUGnsGvjdk/P8kZmRo93ed+zCjXznKjTUnI+2ZQG+sv8jM2dyNwJph1W0Fz4r0RC4k7qzry",
-	"G2nm1hR9R9ggdH07Wa6800AijkEm8zEmWPmHWtUk0nbQ1O2u1OI2pXrSbk6CL8J220T2R5TI/mXCTium",
-	"pDf3JilclUCndKwaQJcayKy3+TDtN5wLdE80+A4ciRshwPULIODc1wXdBD18WLi2bLd5wzqnAWGfhix1",
-	"hqlwGTw29wXjKZXUGDpWpKWYiEn09/8ASboZg4okMxykr5ZlzELwB4oc6wSCq2/YjDTYdL5MKKCDs3Xl",
-	"7hJKhBQdnydTikdZQ2YxR2Z5Ikwo7poJc7sRvwTd52HluHyjzHPz6S2PokbjkRltrrbjPvJhFnWWtVNk",
-	"jM7+zNpr4Ka9uwiqdfC+zeQUQt4WKBP5vUNoFWRAEyqG5XI0gETVVHOl+VB1yT5+HBbFlWKCOJAVFQ7N",
-	"IRT9Shh5IeI9ZhYXthThnrCMBRY5tMzxbYyTtGiZ5dIkWYPvtndt0d3NVADMiihcWq96L6D9VA2jls5Z",
-	"i2MGNZw78EkjsPhQVNMsqLLhVyOSF7FRwWmHjSpgX/iNEucWi9EtHAqbXyCUZjRu47RKusAp/NE8zGK7",
-	"cLOLsPIZLUXxSMseJG5ifW4lPrFVnx8EP39kKYqOuqr65+ZtxpX5LxfXTOlnRvqNZMLlUnxspeXwapf8",
-	"JadCcz0nE0DPn8prLsYdes0yOjYKqdLQsRdQeEjLPd2ZMT6eQBLQIJ+TEQM4HqyfC4X17ZuX9wyPgFY6",
-	"lrcVqVGpVBx8+cNEKqNaS/JXlklAIDbrKHhJy41mWOhsQjWEkMwHQ0kxTTgEVTI5MlopINYpliRGP8/k",
-	"kLFYkSkXOXLpEWP2X+D+Ly/Ujk64DoWSMDpwSNfAS2YsJn/JpQWyBOuBT1lArmmS28wZv5//5T/io5jy",
-	"UjyBn4mp6YaJGe4JZ1EKmOAcXMFrZh80fiAwRsODlSStCP/Y1/tS6cgYRlMrQzIWitlEJozkAloB2XQW",
-	"M8tTVUpjWayOaNEZnWMIxhwFlD4kUimm2vgrZrbQoQ5FzIZ8ShMb3IL+7YrQGDixn83HDAdUsSIzqPXz",
-	"+Yc25tvV+zfOPAlv0oXrJ9l2B/vKvLR8vkX0wdz6TsG9NgXVbNkkXDLz1aOMqUlzOkHfBdPxVnq1bWTT",
-	"KC17SDM+xDJXw39io2mKocYSFjqVYlzV6fB6hKLlak5fWosccg+HrIy8SYkLLbetJisz64uwwWBUwWLm",
-	"cOPxC2PJFGQQkCshZzbvk2oCMWXzL64gmUwl5q/oijH8AsKvN9mdcuhUXJDIjMHiqFt4PmgpcF18QzXG",
-	"CrUwNXF+6lIvHA9022O1d8KmqZ7bgQJCvXJOBLB3qq64GLe75BIcT0KSgYzn9ZhVcNx/hsPfJHeBGexs",
-	"3wCDubfgJWwgkqFan1s0XX6kr9VaeuKzHmMAMav0hM3JjGWA/AdJJbWV4hc4zwbpDGb4Rnpc3mdVrXIn",
-	"tUBh9vcG8mouhUWdrlxyAUAJMiMzTGztksiw7CKZuUbGFKlGMgOnwc/nvyKjV/lwAn73Xu/VH1/0IptG",
-	"q/nwimXtbgVoAlRuSFwPsNZywOpKSkMRHZ78cnBx6QpbASsMIcf8ZfCZzx4NIvC4ZPZvgBL0stezQBqC",
-	"6c5MZnoSCp0xqwszm2bvhsPVmy0CQENXDAN73y37ty1EI5gLP59/2LM2AlZDhwJ3nYsCK81no2eMqImc",
-	"CbzHRqUuJ6qbPyeslBqBVcJWsW3O5YXrtyEfNox9T3WauK4tMP23msHbj2NC8YKtyfPuDLxYEb0rN0rx",
-	"tmSB5oJKcZI4NqEzGrMlbVOKO/owkzK2LVOWggxulEjXDZADLa0UIC+7XCBMrtCR5bEAIZjLpUAMQFv9",
-	"irQMQe3mwOnDEjq9rdDZCp31uqHch9zBm7WayYfPBg7HDf5ZQnmDiyzK3h9bY1fbGB5WFYpWBP9xGEd7",
-	"5IZajRKupFW3u+SMjpsNy0tczbrsC16Da/YYUarg6x8SStVWcjfa09oR6MIdt79/vthusLsHOUDHKob6",
-	"YR10kjcrXbAmIi3Ehtp5buu0wSb8gbggR0CmMmOh0BMqXJQqAo+vTfQaMRaRlusf0GuDPWnfJkpnxqrF",
-	"cnKnElhBj7U2aULn4FgNBZamYfMl4DINbidX/ruHWW4xK1fYTOkVK1vUxHeipRB6mpNUcqGr/XNODt71",
-	"Lw9/Ofj40+nRm8OTdxFp0URJG7GbSVdjpkhGh2y3pJlDMe3wygXoQ1Fo5ZUFLsE7gqu9IZUGxr4nOxrX",
-	"tWVX324PA3MN3R38MuwOUHgXb+OqXXYq2s6tVvY5GwEmC5jUDVzAR+wdM0EeM5YFV3FhG65tq0fMrBrk",
-	"c+CZmlBQlCxbhpjNkiKKghds7fVHaK/f1024ky68sikPn+9N+S5Z+eag8OM2AGylohyZi+HkZwtBqgGG",
-	"2kWbCgghEO7YYQBgb9B0gOfaZXlPb0j7Zg/CwxK3va243Yrb9TwID0XcCqYhuPUMYluN3oUTZlTzTE9c",
-	"qIuJ2CeLWPsE0i4QvVxFiDuvSCsXXJPo+PTk8idbQWKtjMBYK6DGqzbAAkYzxq5UROD/3IsfDg5+jgL7",
-	"G+RwHUsR07lhJRe5+a+A7Lxw4wREJjFT2kEbYC4LoAdBpi4i2FGPVofow0tQAcpI+vjwU2VtD67cyIAs",
-	"QEUcCpsFPbP4t1dCzgT+vUv6SjGtdsmQqkkn4VfMRylxS3nmEr9JS6YM2vO5H9IE8/0sNIRP9obGIxYV",
-	"mMLKghLMvO8IEJApFTlNOkUaX2luG53Uv9AkZ1EQCoyiFo9gys7wSpVS/CqBT56VQp/Cfwv5L/+xIAyM",
-	"DGNWTigWkLNIy6UIOrGRMYSTAHQOTLW8Zj4zHtzPNIsDmwppPjGR1C8rFO5LNcumqkuOOB3whGvovQKw",
-	"L8plwTqQ4pTymLSoAzv0uqGdsx3ADO60QpFmXAx5ShOSsSnleF5zux2Gn8d5wirb0XJJP3bdsDfmqyHB",
-	"tB0Uc8KqQuGW2yVnC/0EsIOAkDOzU12CaRoeT+5mxiJgNAM2h8MQqUtbPGH6g7nkl8AL1tVH3NvvBder",
-	"+Nvc8whdvc4bHww32KyrrroVD0Mgfx+5lScu34JoS4Yec8nKqrUQHtZIrJTD7FnGhoynS1q7XjBh+4Xw",
-	"KR0z0prmieYpzbQtJo1GPGHRLjk7eReQP50dvAvIu8O3AfnABmcBeX18FpDLw7dvDf87e/M2cE07QrHT",
-	"I8f8ddthvJ/un3uJVIK6tbAzSQIetLGA3HEEogMpQREiIxStAosRkkACEFdtgJ5BScq1Q+m7ie3jMC0d",
-	"6MzcqfzTPRLBDJD4I8yHgEI/44qVS1+cZgA56xg+RBxe4ENmWA8HBenwiAdF+pD5uFDeU/j5dl4QqoiS",
-	"UmD9jgLgPuiwmzAx1hMvdruheNV7QaLT/fOPRgPaPz15e/ju/TlUeTrbxO0vouXCll+xOWKeRxcH578c",
-	"7h98fH/S/6V/eNR/fXQQhaJVUyJaDFg+NJ+mGkusxvKJpAJUDGxoaogISg6w06GQiJbJFRkZBdkv3SeR",
-	"Rg7LxyJnIRlCUXIN5dxel2We9sBZZrfuiJxVHFMdahZAkH5p1Kza/Fi4FH9l5/YiL7MR/dV9NpLZtBNT",
-	"Tdfp6goTvE8Nv/3adqKdHDCbGgCNFtiDL4ZDBJ0yF9giFH5LaEn21Av4ZgASyPx1WIqWVDY1p/RTxzDj",
-	"zmCuDQXv9F71nu+8fLk6lJJd1N8/ucmE6+QvNFTs3NZd7bRk4TVFl/9sRvoKKEp+nvmmMpgfYeS00hez",
-	"RHDV462HUWqOi2o2TRPIYIBE4RFwdWGBlm/2ojHsDgotpCi6e1LXWoaMGAXgvtbdWsy0G1vdUPNupa9N",
-	"Y8iwIJ4NOTKLCe4peFha4bZjyrfq0bSdT0rXfr7epf980IdbRElNFLEubLdwH7/rdvz3HYP70sT0+dG2",
-	"gjrWhZdqjmI9VAnQ+0oS4NvEE/oeWzg/KObvu7Q3GxGv5y4MBHGqJjvivBhps8Y8zrI1IrwRUXTav2lI",
-	"lM53PSsiiilCzO0QLcmLHaPFq4m5Ta45t22373pd0TlpISdHL9ZTRSLBPuk3gJykJnKmbI3gJ9tFm2sy",
-	"gjp4KQDrr2xdYAWlK5h/fnON4GeTmiakBRkZ5mW0pj8e/Lp/cPAGTQ9nxOCwGP2i8ZQLrnRGtcwUmdBr",
-	"AFi6pZOHp7wNyR8//j0ZIMX6HpL9sRUot1sT1bsxX+P2L8uSuAGP/yR4UnPJ1hc0tyYqHjgw8CRjNJ6T",
-	"KY2Zj8I0VUuhOly9pFuz5B7Nki9OlZ9vl3jq+HJmycOUCr2vIxW+5Wbxj9nC+ApX7yZ7h3Sl5lwAV+Nt",
-	"a7krUcqExWOWkZbNSArApxy4/nngjvZ+aZ+yFYSiWKdR6yq+9ACV1GTucUHlyN5o+ENApGAdCM7aBwJM",
-	"S8PkQugfGtg4s0sIsmuMEZkpY67lotFjHWJaLIc5tMjiwswQCvheOjS7YGFluMICn11y+3ptM8u6NQfF",
-	"h1dW3iXHCyu3PX4Q5Am6dVWhQFzSnj0Guz8+WI3aflGNNKBDi8JpVr13YyMBXQryH3gGir6thmKfUjbU",
-	"LPYng+18XEQA0kJceiR+iYVynSsLQMoVALTOIV0gN6uSxnyAY7XZYnR4tVseArv4Ct8WkyqbUdYlbzNm",
-	"cyZUKGKJWQdpCo1hi3N0XVXvTJsLxwO5fB6qtlSSdXB8dvnbx9f9/Z/fn0WkxV19F6CYo6rUtjSqJOZJ",
-	"RP/0NygwnWNaSfHRU64UlmU4SUHSzIgvDb1da1ofYV9ENmIZE0MGyecuaFMiap+dEbMRF9AMMmMptpzE",
-	"tsWUqHzQKZoBI656SoHA7ElTomXaSdg1S4quwg7fARq58XIXXynMEu355prQUEBWom00F0DxidlQiN4K",
-	"R1bFyNhz0v4LH2Ux0TNoZ4kRMuahaT1UpUsQjOzBRVBqOIH8mcEciuSK9FGbuPGy1wtFXWMpQaeuKgAz",
-	"n1qRh1Deef4MiStqdwn4/zCmZrbKo7CFohS1sxXIhk49pD1utPkqn4tq0yahb2vLp6G6XimGsLF6z1Hm",
-	"FJqIW/ZQQr4vI/60sR2pZSYlXODLUtO3cmrvjBbP+3ZskLc0pXMyYDYn94eX5Ji/3sXuokbfh0j8IFdz",
-	"Lx12XhVtgjB9lw5krkPx6lXQ6/WKCzayY/5XO+Rn/roErjdlU4kXGFiL7fzsMz/bZATYzrAxmTQcXRJl",
-	"aLd8yf50cXpCvCpY6mqwY1ZgvQik7xYNy5zJ7CoUI5mRH3o+XacVfeo4sL+O/TFqlxJ9HXt41XuxZyf3",
-	"8yryY31KD0z6mg6v8nRDKqkd/KsrorCy5qai+x4b6ibdbZN2HmAxJZhZtYqgRcIcOCp22qv9oTkNZ/E6",
-	"Pdn9oWd+h2zAjhz8Ixtqp98+2X1SFrm1aTw//Lud3o8//vBymZ+kMkiNZqw01epZoS8sRWoGPLVSO32v",
-	"ApakqvlNAGhygMmDkdHDoHtKpGVEWlBb5goafNIs2Ql+fNGDHEUHAQ/prFSMoXU1Sk3DF4sWzHWJ7/tW",
-	"kl6YdT1ZH1OHavU2k9OVUCbMw5dys9nr1fU87nKy7yPr/cJ3dzCKWKHnmbtAkaBLTAPu38YAhvF2W4um",
-	"8WofwuUKfGd4c8sE8+YOvL4H4OuNDMDWytSxAaPcoYb9VBVNiSwDwBDNcMKTOGPiqdojkduxwxj7w5Oh",
-	"TBI21Irkwg3+16JqqugN4SeRM1HoYmnKaOZSzCM5E5Ht62DWA+VnE1bDXkgL0qVd8ZEfrgTO2O6G4tSY",
-	"PzcruYbY6bnQwIWxArvkEsHJ2V9yiqnQKp+qcgMmjjW+ZkzzgjF70MBFS/GGLII/7trca/jHhaaZfkPn",
-	"EYldVxIAek+YdTqQqZkQOuHOSZYLW4xntgIKAadOx45BAwZ1z//Rh8hwqFZM/o7s7FqSSJiIqf2mdtCY",
-	"at7Aua1f4G6M+zXYTb8xuhKOED4NE26We1fWtGXej4p5g4kHtPyV2TXOtUwNo+MS11rg277/qTc476aE",
-	"lfrXIYefSbRNrfmci5hlYL3uFa2vbas5+JzI8QvrfcBCR3Ryajoe+y5HUgybeMIlHX8ripxfypYNPDYd",
-	"zty3e1TfjKi+m/ZWrunfeV7RGYC/RWboiLQUY4Wml8xLDcogR3+GuDlOEbH6kx3XNsevu72/wYd/xgVG",
-	"eb7JW1n+xO3FfHzyGdTYwfwry+mlEroK32kkJhdEyUxjXK0RRpNuNjXxko63vRk+H0sST8mRGfz/2g0Z",
-	"BJuBTOGKgJcxhhzFLjnBcqcMumX9JWdgotqMw8WewEvwC+mmsj0u6X1l/5k1PbK6o1o8pcfQn/a+8wU1",
-	"0O8KN6zB7X2jz30d936WMeDGzRkhZ7lWFrcAvFjAyS0YkfVsQCMTy9UBASCuFBHWAb7a6J4HV66PksGQ",
-	"XiBsIm0LZljrMm8xD7/laJfF9F1Zut05Ewsu3+1YoBZkcMJAUIKDEj0H6DKwfeMzTLXXSwA86XgL3/lo",
-	"4Ts/UxJ8AWBOujQZ16WCG0oscDXpGOpJrK98BqlHXdLHhCUHmgk+hVGlKxctS4aysrcEPPPB6Hq9Tet6",
-	"3zJs5lYvXCab8N58cW4QrKQrugjeyt06bIqla9hRtOqwIPr2d5ck19xUw867Lst6UD0yYA0PqE3G4+xe",
-	"4SnBE7//bb2qyWPQqnwMHtQqiAx9cC0abYToQ9GyESJFFRtGzkRNO0bIVHWZvTd7M2JWesxHkMOroSwS",
-	"Gk1hxiZ2kCBGBJKEiyuAr+OVOBamrBOlWbpLqKjGmfyabMjbxrv8d8TwhgtT1b2gpXvcrrlASPU5HGYc",
-	"L+sjdwqHcQQJpnNIUbUvY5br0wLnFL4BkxGs+YiqrDEvA8gcxgAZF0RIl5AgM+/Wt8h/Lpc4K5z00HKZ",
-	"ZjEZ8CQhKZ1PbTYzLfJv4agpGVBx5ZtjShu2z2K/cCUJLf/yVHngWo4ZFIt4tkU7e/uhykPcuk8p2CJm",
-	"+JOWQ0fd9fi6coY9OaB9SblPKO7bwGxsL7hBK2B9c0GzeYkcbFRxVEMILSH9aQaLicRTNpVti/EqPTIr",
-	"F9UjcG3m3c46GucamqCOGENoCUMUrxlWfxRfCd8WmIdtfjGLuWYxYAvazGc9yWQ+npRIpEirXZgbBErx",
-	"AcoDHCNxA5o7AO9iArSeSaJ4jIbVVLHEcIMh4lhDHn95aj9JMfvSninw8OZw3GH4++ucgqvblh4/uk4o",
-	"SMMDpmfM9g6yrHl1cXp3X4cbd60Wo0XNBNcTlCblMghogK8VGTHLHpZ2Lylu5bba+H4bkbiT+NJEFzRg",
-	"K4pFSoKModh3tDZXoUxTDuB3GVm9Y7qZpnpfhd9+w0W990Sk7xDrcJMUunY3HNSr1yyDB/1rWNFHIqLp",
-	"ldV3UHsHbUchW/UJt7adcwDlUtaPxzNzWyCuQweAySwz0rP99bKSg9rfmD0s1bN6K+D52/4HM4oNEIir",
-	"yTW8luxLX9vqPsu2CSyUy4xB0Sc3KqJghI60RdMG62tpV50Hp5BtGcT3XPW/QQazqHc5DW8ll52rR0Wj",
-	"nGelVJ2gVJwJSFL8mpHIWr4RZr039XcpFQVYWx4t5eqfnGVpha9jSK20tkkIugZcF5Mm1+EHr99u7P7h",
-	"FA8M4+yRZbKBc88RH6r61lVUuiGOkr9Qm4zlKUnWR7KYlbQc+cytwGWbQoXQl8Y8g+rtoe2UgwnurR1b",
-	"lz2c0IwOjeKwazvmBiRhWoMTXqXU+d4m83TChIIKcVsfzsQwm6fohT+SVLjuFmPpVYJdEiWSij46CwP8",
-	"1znVzP33MdMTGft/2ZZZkAdvfoBqHCyLp0niM0bgH6hWBMXDZ+gvi7AtJSgt3YWeTugBs6AJ4CWLsCHU",
-	"L64fFDxiBDBaimMBS/WNPZp9OHipN6Qw4OD35L+xK3tA3pv7aX/wqPijzwebObr8DKa4PmbcOunA9oMq",
-	"OWX5Cilljnc2ZpXt+UdKaBvGRrGqSsYS7DKG6TveOpiumo5WNIbzgZqKmWTbnC3JUitrG9tEta1VsF7C",
-	"2U1f7F0u98oWwa1+2L4PjpmL4/syKtaQmUNykTClSDSV1+xSRr5jRRmUpnrrAqO3IHJXReW3oF1NiGFt",
-	"DC66mlrAPiqwu7rkvPlVrJSowdeRuS6+PJHYaYa7z0a0H1/hXQE9gm/BkJEklET7/fM3RZDNaH9e4VjS",
-	"XdtrHOv5h47hi+tyFx7t1f9aCUD37QffpCyvRXqtTfIJmt0CloSrJr81zBo84iW9eaPm9vfm7Hpc6ip6",
-	"0b8IfdfQ8C1G/Vrs0+b23N25jgNUXOstWnjJYRSa2Ne4IsOE0YzF7S6Bntk+T3ae+qaGurh65f6GUCg1",
-	"T6HZvYdDXOZdaHaIPzTrdssdtpbwui70+7GE1+VHy3TvZ4mkouNaajc66I89BKvROVHl9Bi2WIaOtm7Z",
-	"x9a6tQNEu0vgdJgCo3g4MdRUAL7aTECZa6Up+t+dV5/qkufv2c5zhNg1RMxiMqHJyPduZ2QmRTcU0cGf",
-	"3/ePPp71fzs+OLmMSErnqlDdbX4WeEwtkk7VAwiuPWVT8uA114Z8SvVwYkOPAyquDG/k4zxj7T3iJj0/",
-	"PNk/POsfRSRj1YmLVufF3Hskev3+6OjAfSV3ewQKvkNXmk1kUn7f5xTA7hYnhalmCz9aWYHyBPbN7C52",
-	"W4dAi11lMTxNZuZbAB9Jy4oXFlCRSoqaMWOg+Tp0iL+tuu4d00eGaBwNbpAzV+bZam8PmMVil12XOlu0",
-	"/DeGM5DWI1PsPA+Op1w8i9mI5onurIDyaDbCoggnXGkfpBnK1OIARXxqROobHHPfDxkFmL2tZ9KCJ+uM",
-	"saYg5Y3Xn3wFDMXLjLH7wj+odiJ7XOa7IQpLQ0UuvDnd0n2oobHq1QBSbC5NMHNMOMtoNpzMoYs9ItSg",
-	"yeFOMLIQ6I1BrCpdbaoZnxv+nuJZfnXbVqzfOhjC4rVb/8atawbs9y8P3p2e//bxp8OD8/75/k+/3dpD",
-	"qUHI3BoP6ysS2WdKcmRJsKleamzDTtuLuOlA1cI9rHYx/LybeIeLdXsY64a4roPpHlIhpCYD5qNC6Fq7",
-	"yQKidpccoyr41OiCDgoX+mWMRtA4pTnOUyeUt3fnUQVuHrIcagjnfHAxnCrVN/gEbqXR3ldR37Z9lB9K",
-	"QcTGKP7zCyQWaHVZKAccG96YysGTvIIxhS7nB2xMbW/jVn1bJ3TyeOwo63FrBgCnYxZ7eBFIHdwj0V8i",
-	"HxhgnSnlCZEZAg61hlSxDheKCcU1v2YBMfeGcqHaXXKGrQEIn9LxQnuDbq3jzmqBG4YlCW7wMfYJEAtG",
-	"XACEQHWR5lO5eewvOYOzNT+afz4JSlxgSj8dMTHWkye7z3u94Ik2tLn7RGnbQHSjjQBg2xqRUAQjKR2D",
-	"w9me/yNgPI8QTGXqqdfdfvdLrbOy9mbebn2pm3gp8Cwk6vVFtdrBWWE4ms3AM6+4ggeoIETD7OLg6O3H",
-	"/pvjw5OP+z/1T94dRO1ug8117CIRK5haaPxtRd2DsbZsrQ1UxiQJ8b1K6YqEu0xW3aChZrNqzbRM+KCa",
-	"8FP53jxLEwps885jNyi6F0wrLFSSmS8xct1R2aeUZ3PSSlk2pWZwRCOCxCQbHM8HfjRbBhSKVprJOB/q",
-	"gNBcy07GBJu1u+QAotiKKQWNOG+A+LnMJbNU1xheQdecUFgFuktOICOfSMEsh3DXvfmm1+jpF8wK5DOz",
-	"rZvRz83Q96Sb9w39WE5WIzaLOs4t73rUavoFWNxeYKZIzF+N0y1hV5nENKUvza5W5SFm/ioPIZ/DQpoZ",
-	"yLm0uTAbiKbIhG0ZyJaBbDJeiiBmJR6SIT0/BB6iNNW52ojSk6vUmPVSECZil19Xz1WwvmgESZGoUCZy",
-	"zIX6wnzkAhe7GU6Cg295yZaXbFIZgUsFkIwZo0PNr2nJKLs/nqKY1lyM1TPFxyJPO0yYj48bHYUfJoBg",
-	"QMzjnTwFlM2UCUjTi8ZMX8AwBzhKVMax1BI5CYRga2JlcBMqr28yXFadqOHmqRnXw8k2je+2ND5HDLhf",
-	"5YZZlroas/Zqo0uY1Q0JAIRq6OQIHeNsojeDM98jswlPGBkmUrE4IJH5iPdpVMrUfhGK6OLw3cn7s49v",
-	"Di/6r48O3kRdYk6+w4VPQeexOTA9NzfrmsfMiTAAH/nElVlAASuC6QmhWJafcNFIzBsQXjfp+OsJrzUu",
-	"EQGwshlRTH+7TujHKJhOU8SOgXvkbvLKV3hBmKR02rli85nM4uZYU78KyyNFMu+Sg2mq5yQXmidAI/X5",
-	"FBcpnf7sxt8kYZfnaaDrhCu9FQ23ioaUTslVcWSerCqkso54qCUfX1zqgFB2PZrUq17Pf4Dh6QDxtNPr",
-	"lTCeQtHSGZ9OWbxHGBCiFBbgaTHOacQPo1qROJNpCvWnfZKaecwdklMo9ZhNAPaA64SFQmZkIOO5j4+a",
-	"sQPzaAoFEYsTJDar7r3gRsWDv5ORTGIuxgBVPkjk8IrFoYBqrlnGtcYbjKDfe8TeAEKTjNF47nCpLGBL",
-	"xjrDCTMjNIiuG3dsA0LrxvX6ijJrxattBBbu3FZePazcWbjpGF+5O3OpCi5Nx51xJvN0XakFGim8GRCZ",
-	"xD55Ykk/1nc4z2Z7HcEkTVCKhsRxtVv5tYzU+kkCHbXG7sRKbYIcuaxVjlRLQ5GgUxahWHpVlkp7JRGG",
-	"LR6d9HpRL7yCG8Jpj0QDSbNYRcDTbH0v/IKoYGYRFgsYKmJbdoRQFENQYYWird2jwvkEYaSlPWOBDjfX",
-	"TAyGv7/usbi6ZTdsKzseajdYPJ81LnWTxLg9c6fu1p9Jcx1LqHvmM5Z2nCyu0jb15hH2nFyX3jbZfRJI",
-	"aVkIaLmNZQRW4JoOx1aeBAV2w2KdrZtxecvJBycqeltRsQ3wrG2XbPayeyGU68kzHqcd2txr/BeW8RG3",
-	"PpHTlInDN2RfCsGGmhy+IVpeMUFaio8F1XnGCiwc5wh/agTUHAFjuFI5y4JQ0DzmTAwZ+bsCdX6cgycj",
-	"4dAiLg5saly7S95yEZcTV8lg7ocnKh/8IxvqgLBEsVAkXFxVnvUMBUBmrnE5scvSbqHc9KNx87WpbuNw",
-	"vikGDYUNoJIjLq4AJ0wandbFo9FZYweFnhpGuYVxzf5QcnS63z9yntFd87x5IBTmFxaTPIWuawCGO0Ow",
-	"HxrHGVOqXeQCUu3me6pISpWaQS8pEWOInSaJResPhQ20KwtfQ7XrosZKa7UxC/gq6DLgDk8QKfZuLC8U",
-	"dn20GMPvp1FCENLITd0lL3s7EHKhlkyK/nVmnfDqfI+8whDLwfkvh/sHH9+f9H/pHx71Xx8dWKghPeEK",
-	"oynO+1QiF5k1EJvNXQ7FgJER08NJQ0NTOT4UH7ieHL45629Ibhy+uTTLv6/cgFxPzpnKk1or/gLJjwvb",
-	"vg/OiRtaUhK20aK6RoIpzcbjj/Z0IzKU8orfQx3sth/xovRgwzzjev5k9+//oZIswMfCHB8wQCqK6+4v",
-	"b99z8JKQMVu+2L04HyR82CRfmhsVe/HSQa7e4fFSdB/P+5H/pWnBmbQsf7ZZ0h6JRJ4knklQ3cQkahMF",
-	"zH3fh/kO32y0otbN0aC1+TV3H49p0kBw+/74jBS6SW0rEdlN6hk0Kyd9RaLEc/A47UclA8LrGNHhm7OP",
-	"rz/23785PDjZP8AWGIkT46W+ov5TXzutortUYLzeCoytwPieBMbrryAwgIkvufKQe+7ySJH8qLauZHi3",
-	"awREJsW4qiJTQXJxJYx2bdXYMdPeMAiFUVYx6yeoQtnzKTNDKsy9Y7EzLGxxnLK71vJvvOzttLukDyig",
-	"O71QjChPWEyo1myaagUqsRTOWgiMDvuqh7o3NOJDNmrVf2RoXJCdV9CmSzMVkFGe6YmxHvyY+OXk5fM/",
-	"kui8f2nRUg/eRBYZ75zpbN6Bb4psggQAitpoE+WJMd64Kk0TCpnEe4QSlcO5jvLESthScRKu4altA9ao",
-	"YW+IUR6Zz9myycfb9uePqyBxymMqHASDepjc0hnGIvZM5zM45HPgkOVrXMclJfpc69nkgfOYOE7JhUvB",
-	"1zJjizWGlujIB4tZS4v3Cot9wsU4FC2leZKQ572X7S65YDb/cYEhI5OjYu6YpecJyCdxPiKzUETmIsmM",
-	"/xX+vEteM5qxLGrv2nFx9zFF2MK3T1jGAgR4sn3KlCRjJswU3oWkgDtC3zd3ARvY02muV4qI2DsN+AOP",
-	"UFf/pyf2kPZh8w09/y34pycD2G9QOO1Pf6vQ+QGcMPd+nTto8VO2LLJ15ipfk7mtNFeLxSFAuUB/vm0U",
-	"+O0UaUHcICAJi8dGcqeSC62CUFjAXBV4f1Qb5LrvYYvdaYLCfVapUOmSDxPblN3VxysiR6EocLKtayzL",
-	"hcsvDlCmmhnMV46829I965KpxtAwtwCDDkXkHbSAFp5QozxYkVmYNKh/uLtWDLCzpJPNMbtDuG/bjnpJ",
-	"JK6CoOCPdllBfIpQJl+qc5S5U17MNCFYVpIZbzqLqzAQWI1hL4ph0RwyDInSdK7aXXIO1VlxKIAUsfbq",
-	"dP+wf/Sxv79/+v7kMrKOXud0n8jCd2M9z2hn19kVgdG+eyT6cH568u7jWf/i4sMpNG1Czw4jrhe1XwZX",
-	"qOLj9cXv6R8fLLyLtxXq3d2L7C85TVRlUGh4/QEMhsV5XHdbs+pQoMO64/74VO2SnR5JWeZWvaClgyO9",
-	"QSMPRUUlBwlGjWxOAFwfL7i1MMY5UwvHCMAbjEOjbfKy98dQlBp/wba5Pl/YLs8V3PkBEmpNGSqgAqI2",
-	"/wZePSv0mY1AbFUm+VxYUxwt3joZHq+6vVg4Wybbz2SpWOJW4VtPgidVrvMkeFLhJLV9uoKVdHTQRToT",
-	"bjTueaPj+6SElhX4ZL2dXo9kbGh4UDcUoYiOT08uf/q4f3p8dnRwefBxPp/Pj48jqwlhs4yO2WeQUAMp",
-	"cmX7EJuRrFaERVCGYaG6FAp4r71rG3t6fusFA7C/crfvlm8Qjgq465NOFI+ZapOhhKgm6lIxnTvG4zgr",
-	"Tozf2yWnRjK4oWNQ3rWEtzLCaJZww8DMJwB/5DoUXJk/gBouipU/LRqpmB0EVQleV3oPrJBZxrXVytwm",
-	"lTYuFGZMqC9sUQEfNHc58QE0FIwxMd8vvegZ/1SREWPml4yBadVuqDo5M2fwkyWGDfolKvM0BB0sTd5L",
-	"L/R7LCMpUDzMHrldKDMVuCf1PKXmbi/vVeFI3jbq2bMpAYKNoTFut5FI1MbJo7FmwbUT/K4JQ92NIqxA",
-	"aiKJfUsO1zTJmUt0o9dUU7RxHY92bYOM+mw4LxfYd66eXuykmyQYO0UDxdhlf78U409gJc2kqR5t33a1",
-	"NjIp5ipN6BwyJPeWAmeoiZwVgDyAqdkE6vUWgMPQQeF9cT4XR84EaWUyYQEgHHk/inVstqFk2Tbsb86/",
-	"LFPjl7cUKnPck9P/lsuAIMbxwqX4tp349wufqwsWtPIVrGPbHUCZbXSmRPaxQ/MUaN2URDHVdBfee9ZK",
-	"xfif/zFl438e89E/z9ggbe8NqGI/vAwi8v78CNp1WdX+OTl+TWJm7BKov5SKkcHcKKQZo0kyh7uGbk4z",
-	"NnQZLdXPICasc94blVUXaSTgcgCugL4PH7lFQRMQPjL6cBs74eH43JUoetEzZZqaxWHbLEHy1FAM4SoU",
-	"LcUYifCH15JmMe7IHqFkSpORNOqxK1IF561zUfba6KtRLLuGYGgoIjgFhPeF+oeIJPzKlhZZ2N9d+y83",
-	"0JBm2dymQmKAlFhIMgphhKcqFBEuNsJF2pMrg4gM6PAKO4KZVbrzAc+uzniaMjt7lxxq2wY2FOXmrzHl",
-	"ydxti+v8ulLo1ZhHhOsmxMSzEpltCjOxNMWWi25DoXdGRQS4B0azMg/Ge7OOm2ZKP3UGMp53gAU+2X2x",
-	"8/LVv3v+450Doy5Ktcwys9pTOW5Jh5iYERQV20TI2R7kMM9uREWlzSv3sZ4JVRidqVXTL3zobGN36r26",
-	"DfurEsXzC/7eFHfMt+9wcRM0qyacWasyIMhVc+x93xUN2KT/UiATYyLQl5yLLolmbKC4dhrFRAo2T6VG",
-	"kkqZTBNGEkavWShA+O8SSkY8ScD9BZIbYfOwO5JFDraz24B9l/Rd/a9HWPJZQynLQlHNNzLyfiLzrFag",
-	"YWdj83VtzGtZeNd6I1MGMR2bmw+euVzoLFeGq0e/dt7KbEazmMXmvyIykWnhejTv4m64F9JMfprbeCwV",
-	"oahClJuLh+hNRXHFy94LUoPZ1PeZXy4OywXJFdtdjKB0yZkPABll7Efwoz7/sVQvHXgAZyBFxcGegpq1",
-	"WtEOsFIbRG96f18FzCulQRmas9R/P0lR6xepbQM6m84Wd2XUjj1iIP1zEktfQHyneu8/I36zIpjhGXxT",
-	"ffcEh1vmOK8cjfaMBQLhdTKYu+Yv9VrDw4IxrMDzPf5qhQYMyjukNy3kBSzJXbYm6MxOXYnI82pOxh6J",
-	"RjRRbDGxwqui7sVuKFyq8ULas7qZOuwyhwmgN92WNrxOksKAEVBEtKzJV6gTiVBYOt9wdkF1kvsyd+30",
-	"v9CE116vDw30kPHxRG/N34dn/p6zTnnfigS9L5OosFw2DXiScDF+NqRiyJJmbnOZZ0KV2oOg8HH9Rwxl",
-	"c5EzZasBIqi2Zqqvo8Dq+bMJt9mzxiBI5rYgOxTAPMgUEFZL0Yi35wcHXbIPn2W+EONWNgOpZJBcTsBw",
-	"geSGCs8zI0s+ZL7+As9hz5cDgqKI667pjeLeMtZ7YJgs+FGZzwUlXFUynCERujJCyywBCjIo8Q1ZICLS",
-	"dkbCyenHi/evL/bPD88uD09PatEocAsuSiNvVHqX52kS3qVnggWa6D6KzKf7cnRpmZb2q3Sv7TVcKwHp",
-	"j5jTWaGguqttm/sszy+A1JVk7iGI54yaS+ouePnId4uLQezYUGUrySCfB9aBx4csFPYODahyCQzDYoaU",
-	"ZVyi6yHNs+HEPETjGDC/4O8JFeh0xyC3MZ5DYW8xcRiwVo2wrgM1kXkSE2OPo18Erm1GrUCkgkxoFsMm",
-	"wt+bMPHO3JZt1m9t5liGiOdOLvDHg0h+35uXrcxV0+JoVro8N66DzaxqFnVvgWMbfhYzoDX4d8a4UJom",
-	"ye7NpncJ1UwBnAZLwclk6TmwgOCzCdWh4JqklMeggk8ohspRTsZBIf+m/s65wjpqH5tbNxHXyt87KuJQ",
-	"FBylS/o22992AiuXPlg3lZnaApNgEG1ROmGedij8r11yYgRlkririXefKzKlcanOR+XDiRnNrn7XFyN8",
-	"PD+4uDw9Nyb0x7P35/s/9S8OItICdiEt7Me8GPmpKu2g2XVG49oY1zke5Zl9+CHJRUKVy+HblkEs136R",
-	"mhzVe8gff8Ps7UqLU/4cqWkrIepIsk54ZkzlU7aOXmwzrKylXaMX+hAPWrpMkJhNpeEbc0AZPzdTLtF4",
-	"11c6Q1FonWQlpRO+gT0OpVNsdc5lAjTPRHm7IF2hUni3Sd0TKPRZpuMlRfgfnG3ldMpcTRiiP2WMJh3N",
-	"p8yIYpYYGjX3gI8snSnSouQsHxgKgvd2STRlStExi2x5kfv3YRwFBLNoMNkGkTsicMKpySWfsgjlYVQm",
-	"tagN0s/6p3bRBMTvNBLRfCYqqeXPIogxNbZZMLAU+xlGUzaT4P23tVLYWKQbCgRv/tPF6QmRABmCqSRc",
-	"ETWhKSMtKubYtRMAvgaMTLlSAMPu4Aiwp2c5xa4NuTbonGMxed57WeB4FbuutEzNhutszsV4r5SAYz7H",
-	"chSc2qa3gH8wFHqeMkCBf9nrOYUC0OUhO+WHl+Rn/hr+vPOintMMGb9mF+YjTkp7uLHOWovz3LU6yH54",
-	"bA4ltsfdvrN/7bvFCTkUml6xImUK9b/i4leu+61cqxTSWcwF+eHVqxc/NDAo1ECbWZSvTI+s4n0YR96Q",
-	"jZxmAmXPUelOjek1K9xN4AYr1ONuKC4LtxShyiIN2pL6gRHxRWAT7hXYF4h9Whqo9FbGzDGb2z6EzhCt",
-	"qMygP15c9i8PPvb3Lw9/OYgcJCLBEnw6MVo2aC2YMIALhYoXLJZGSMRxRoX22shuCY7PfYTPAzYMCRiH",
-	"HPkKQt9pGBlGKCKnfX08PPmlf3T4JsL0RGcYoYMuMf+ZMhGbDzH2k+FDfgNujnVyeunWibG0RdPspsPR",
-	"KaBQ1PpJu7rWUNhtGnjAQ7OAp8o5MLzCioaXHEFTIUccrm7DdWZW4CUB7AP0sCRSFcqdTWssuzNLll7l",
-	"hpREOvo5u6Rfstn8csCio4vRRMU0mnmFkoiO0fKeAmGEAr+GxV1yQIeTEtn5iLvbXCxbH0CvErutuyXs",
-	"GyRko9QGoYBto2IOrUfgAP9Iojfvz44O9w2RejNxvTbUdtwbPWRDEYoPkwqZFqGmjNHhBAqxbEjNnCQI",
-	"PPvvMc0GdMyAloX05m8oCli4XfIK8kRqgSdvZG7uuQO32n0MEhmEr1VbqrvWJYeCgBU0lbFRA5w+BJ5o",
-	"6wtr47Pm3GgGdXY4sXmvE4XCqAT+qHzoT1ngssLVDaUkFf26MeB2ccP83pDEdnPcU9DtNgOlb7d1r2q5",
-	"LjoEuAbewNW2pPgBJf8jKXtzunBGi5iAtHO89DNtJigYXpR2T4InNUKrlGdykyXW2lllAm3y85eicoB5",
-	"YPihExMg7loWBNMoAW/PDw5gC0Y1Aaya1DnFdHuPRIbrnmGEzE7jOdlU2k5UkEBfMBhMXwHLC6YPUVWY",
-	"ccX2KgoXVzWRB6c4VtwDDszTMjkpWFP3tgfq4fh+K+CQuuLKbqzv65c0i5/Z3me3t8O49BUfaOeKeVVd",
-	"6hIsdPU+dIoZp6BCNYPl7OP8D7tBxnfS7mLoz8JTksRQINLIZ6LprNvxwpLGsoYXBVGiwddyJlQJTwF7",
-	"+5Wwn2wtFvhfuCK2rR7wcJXSaSh820HQw3fLhQfMD1i09COti7P+cXvPsdKg2Er/CFWhgLZnAzaUU6bI",
-	"NVd8YHg8+K9bFJ80doG1Tx0SUGPtZ/nmbAAlBke/J13Sra0Jwtkd6v31+tu21GjkJwcx15vnJkvE2DO8",
-	"QuCq+hyOU+vmOrfXs8wLbMi3Ig9Vl5wK520qY1alrOg42sIUp/7R+UH/zW8fzw/OTs8vD95E7T3Db2zk",
-	"3D1cNsbxtKEIxRjUR2/tu5FlbiM+0pNQ2NmBt1Q/uRXBj+eMKikigm9ftHeN/VV0lsDeKN4/DyxzAjn7",
-	"6NJxneHJwJjJ1eXX+rHN56wj8s/tSh/+Bf/GQ2R4EEuutRVbd4CHKqgXTbrFu+7NvMVrchsbuJaoyH55",
-	"JhDFPGMAZxmR92dGH35z+uEEw85ESGJmJnOmbeWB8w7uFYaeH8BFsDHHEovIzev4LGozxcNYC8AwpGb4",
-	"C8xUz132bCU1aBKhYJ/oUJNcxOYpmtEkYQm8rqw/NWUOzHV4pbrkFwn+MSlqWFGpyhw6yRy9/fjL6eUB",
-	"VKV7pjjB8F8JuJtVMDjB4WiNhlZM52ohCxWAwMlfpWBmWAuUYzF9RhBXHLBEzkivvRuKDkGc8vdn6E01",
-	"C8vIH3ZIqwD4gvLzeTsoVa+TP7wqnnjlnugW45lz3S2/0NmBvxZJt+X5OjuBd0K78niL7OF84FTjmdGM",
-	"WRAwiDa3qCDvz56qUBDzTZpe2b8YbdJ8xFNFOjskYzrPBIvbAYHzTOaQOFUat+wspfgTJlNwbcYuiumH",
-	"NIVpFH6AS50wi7sAKvNra1gJgJnXLoZax8nQbxJiM7oPgLwxT9OWSgEewPwFRhzZWka76633Z+QPrwLY",
-	"CdLZaXfJW/sAbjw1Q9vSH6hlxKlJmuTlYXfNbdUSh9E+upGnHfPXp8oQDB5HZ6dtZ9PSjP3+jCBkWQNJ",
-	"KWmnN3cGNwH9QnpiXyxvsKX64pTJKGPMQpmqidlO8NlQQFgzZgxNbVTAzHQNVzMo7S8muRH7F8tT8Krg",
-	"7FOJGBeIx2tXOzOfV+u5lpu2L8wM92Rc4NRNBZRoXyBF2uJby2V9uAqY2lMFv24tj4fkpTbHZETqlzU+",
-	"CjXFCLl6JWVRE0EwleZo+XGeaJ7STBseMS3qWSxCDApCTCWJRjxh0S45O3kXkD+dHbwLyLvDt0bp+MAG",
-	"ZwGJ2ZDHrAiyhgLBbVpG5npeDVhVlmfGbJjQjMUe6aYUvS4k9M6rdgGP+Yocvw5F6+XOi7aLNjrQmhL6",
-	"DOg6CN84YCObMpM5/k9S/okliiRspC2IDGDv7IbCLIv0z84EUWwMJ2RVH2BZf3p7+DYgh/v7JWyZmPRj",
-	"OWAQLT74xEcB+fX4zPUdMT+EQmacCY3ZRmPZDhxVKPuYXXVxzZnATkpwBi1KFBtKEZOUD3WesfZeKM5O",
-	"3pHhJBdXle8DrpBxc00Tw19xAn1+chGQcf+4H5DhT+fHAVHn714HhO/vnwVEvT68DMjg53dvglCkP/2m",
-	"PH/pm0mo4FP8cjudWSf79XAUEH3wqw7IXy/N/3L4X314fGBWuAcUQQ5+PXyLAsFsiXsfhcsvZz/+SkYJ",
-	"HSvEEoFW4YacnNoGYX1EpYZdKtisUSH93xZWf3JwebHfPzt43u09658cHh/8enmx0+2RRMq0S/pkhCne",
-	"UrEStbgkiFBMjCah5Rir8krapXnXarZT6gGAoten/fM3Hw+P++8OPr7pHx79hmVbkcUwQqkcitarHslF",
-	"wpQqNSfbq0KnOMRpLWV716EFrVifSVpIIarU4AVC6jGdNyqz7S5xZan+whu9jw6UTHLNSJRnCWR+86R0",
-	"f0stGDGBB0tGXM/KAGpLGElzKOqnxLAdwGaCCd5nicKkEQtxZVQLIeEpOGch/bbkyu2gvRrG9C8hUsXW",
-	"DV/rmazCVC1VHqaOBT4zLLADCO6rd+yCVcF0XxuAAac+P6qFX7gfd+S2gnQF+DogYH8DbMjWCOdFJcHK",
-	"7pURlF49f/n8xx97dyotBWVhOveei+UAt07zdE8HxrIpgVmnFEw/RocTm9hiFnjJdcJcKq9Uep9qNpbZ",
-	"PGoq7Tqe77vPWTdoc0aBtG597oL/lYGDZdMxBPygmzf1VDDYLiPw3XY+lnt7T1foeO53ak3F+ia9Gzpc",
-	"kdjh0QZKd/E1ULq4GCa50YRbSPv2j7vESISo3UztZ/Axj5fUzfevQuewk1siv43IU0sOVQrHX1ch7+W0",
-	"jeg1ezaH0OdsAs8GdWxIs8z1f/eXIJrOjXUb2a6HrldY0aNrNxSRyx+PSMIVJCCTYcag+QtNwMM2Y0ni",
-	"8Dv1TJIZnUMxsQLTRwCWfihOs5hlu5BWPmQKrxxplS9g2zZbcebhCzKRGjeOtOAX61NTleddnwKb52ye",
-	"K49qtH03DrENcRBdLXbIKh7f7PlLAElQdh91KBJG0Ynrpu6SM1DwZzS5IkWHHUPSkIQLHlI/n5rImXDN",
-	"DLRMbVvjUNg/gEuN6lJcbDCHFgq7pbOjaQoosdD3gQ4z6XFZzIfIEXyBORz0BEJrAPCMJ9YZagtGocOm",
-	"GdWqz/ZjYQ7Q3V0egcxsVcqAGVt2gg3Y9YzZXlpw9e0gCgCSjHneJa8t48QjoxlDq1zmmrSqgTzoquUQ",
-	"9DA+YcOKZh3tLomGTp8wlvIV7jKCyLZokuB/Kp9oxiEHTtNxZAON8AmhAKBZ33BM03Fj4fmduDUYJU7z",
-	"+XPOsvkqvBveuqTjlV/43oTCY2vJZ45mpa58lQIcQ3ZriAUHWtUUPgSFnPhmMWWQQwixw1+e94Jer0da",
-	"aWIYj2afdLvcrcbcEOAo8PCLXiiKYUhLZ3w6ZfGeDespEmcyTSFuVBqi5BuwRgPU6oD/wdfCDeahuIk/",
-	"bdtNWmPK9ZwBadUlEUoOyEadSCHBawEvVDmLFMk8FMYusWV42Km3lMGlSkHCXfKHnd5CYKjkoLSxGNKy",
-	"LE3Ehb/PuZbAB5gLDZiItk5x0T9jhBDwWXRXaTgrmeHJWOeVMoI7pVNiU8VIa0gV63ChmFBc82uGBYUW",
-	"19YnilWTLi7O+seBzwTTcnF7rLgrc1usvKGZUKEA943ZGAvXg8hiBSD5ogJcC5wD0vUMreCNgF9Lpe8J",
-	"KBNW1YQaAsL63tLHvqOYzAdoBNXgaVlTp/4CScpvbL9To8UVXpRKGgSkd9mcJ5fVHIrFtGbHh7wH1YyI",
-	"4yzPePaXbZvufL/pzutS5BqJzksMP9LyXZV9wbw37ri6GWFud8khOjYUiTKGRBuzzMhskGBWUkILUGv6",
-	"xIvuknKXu1aUWC36vDyatVF829AkMcZg3wsvS+g+fccIrCX5fwG2JGWMVIReY6+2ukvR+3qywOc4lnf4",
-	"7lfvm7xCn61GnzMar3PxloMPf36FgaGKzysvWLwUNv0WUvwcyoSRKnli5IsKRTT0Gle0V1GUnQq8aH7n",
-	"tnodHy16SSk7FyqoEO4FFdXY8os1DWSxpKHsShByVui1FuW+WtrQDcVBzLEtpc1lsqrnktZUD0in7H0P",
-	"OuU2MejWkoSNSfwmXfX2sN7tSkG7S36SurBlWwse0UVHKAE/aChKjtC2UwPAOJRJvBhIMTavu/IuEaSu",
-	"CiAUkeExERF5kgSEfRqyVNdY9uXx6vQGIUXn9nIB5+zbBiO3ysfnKx+OigBppZ4VNAQxv6YaUusvfF04",
-	"BcEnWHj6nH26om/Mp1jhZUbXL+kXJUaoBkBWXNXBVfSsq6oGhUOqohT0nX5xew1Ag0/q4ZU37mzLG7e6",
-	"ROHQ+qr1jSWVAu2A9euabuUy/ZvO+S65YFoVZoqW4EomLR6zaSrNTWjv+ThxYiGl8e4nHDCFblzvE3j6",
-	"vg3+r3+l1u+I9G374Y7plfPCEWppaCXlHBTHL3CRyp6etfXzdpecoIfNKtmN+nSN/huK9RTgsp/uESvB",
-	"fVBLVtGB7Z5uPXBfWgk+rvEVP0iP3JJbe7fa/lvFX7mwH5XXdav64a2VSvptntcXqOfHOZcU82Oa1spu",
-	"++ay/ZXjVtua/YdWs197vR9EwX7pYufinjVb6P72Warte7uErXK7VW5BubUxG/Mf2ZQmq8vZL6Xj3g0C",
-	"49YL9bDxL8w3bwD8YkGRv4l8sbLLawt7sYW92MJePEzYiw3GrbeYF1t39AYxL75QdPsuaBfOlmjyotUq",
-	"4GfNedoBXNdMzkCea3M+lRQtM1sogGQD5EnehLbFSmD2Yg5cOYEOy4+caw4HDnx7aPf7YO5MbSiwoQpj",
-	"YS2MiXWqrwMwwYReM6P44FuNpYbWx/CIfXjOuD/UbLqKJ8+fC26WegSmyWM08otKrtJ1WtHkR1uj/kY/",
-	"i7macrUEyKb2arssa7xu1mtli0RAS5ZZCUvO6N/KWOOYlJ0LvRcK0KS4JjPqs9GCMjxucS8D81gtrm6X",
-	"9N0lRaVCMqib0IR94lWvfG2+Nq69uLSbUAr8JGvoBXXJ4jjMfXjdHqzt/xjFuT3HUuGPTVhBOl7rSt/R",
-	"faDpuDPOZJ7eHhWjdZXIyIOqHRnb1jdQ1IqiOYrzkClNUyMjpLH/qbbVo075XHzICFpbX4oQUmmazKF+",
-	"ylebFmjchOsA+VAoYKAm2exKPd/h0r9EfekmBbH70mW9kXHjtrWdS0Nil3TsKAwuGhBQ6Z6VrkN9lae7",
-	"PaNPzzKK7rZGUIsMuiaNyA6JRpmcRoQLEmmJ5ZRaQv3iTcSowJXsv/2VpJm85jHLwPEAfjAsI0e910oo",
-	"m+NGeYamAWA5ueZpboQAq9QncgYG85SKua8UDwXNMn7NvEa+51p3CewyXtSHereIzQ8zS+wS30jKf++I",
-	"8kQF6OCzxSmlN7x2YL6Zq2L4llEKophqFhFF54rMJnw4QYQtcC6a+dt7tiWUgAp/HLZUFMnVWq2niiT+",
-	"UPie7FKQgdQTonjMlFcddha7RGG7LnDy2SMG3B1zxtNcQbjv8OKUvHy+8+8IMGVDArliu1Cthv5O7NVG",
-	"Iuh+04e2dG/7h0cHbyIi6NT2ogoFFBgExQcUe23MdYBdozwxqqH7PZHyKk8tTB9Yga4wl0y5yDUrWpGF",
-	"Ao6CKmhfAI4Vm3DMC8Wp7uwVacnMbHfbf5n5HO+f6ZJT6M1nTCwkVmD52Cm0QjHOJWHesp5VX3iBzry3",
-	"v5KET7kmrejtrxUkuCAUS32r7b3KNweVDaE8yTPvGrbYCfCVM8oh3zkUrhTE/h2cVUkCV2OUMdYlp9fW",
-	"kQJfuNsEKUcWEOVsUfIirJxfuMOXazdUUr399dwwoXXF19tf32ZyuoqN+fbXS7lZ0WaX0CDUgL88loLd",
-	"x4WRdinR7co+ofrmOTMlng0arlCSjqNP6ziXloOhIe6aL/Jdonl2CahbHu5RxIugjq3Ci66ekoheU02z",
-	"yMElMtUmNOFXrEv6IhQIYoB+Y6u4gsMZBcwQOh9aNjlnNCOtaN/81tmXQmcy2bWIjEEopvRTh47Z373Y",
-	"efXih16vFxA+neba7HXU9pA/OpNiTKKDSzqO9kh0OOqcSME6x1QPJ5HDgkUQFMdqQ/Gi95JYGQdYBF0S",
-	"/QpfwITuGKulcwqbpHaJkErw0cgBrAwyOVOANynLzFrP06aWXxUEx/UYyeHIrAWWsgqXgK1/NuajKnsY",
-	"yWxK9ZPdJwMuDG0GT8zXPtl9onTGxRjoFl/9x5SN7/puKu786owN0nXfrWVnMFz3SfBkwqjLRKxQV030",
-	"1ZIbWUZtT4LSt91chaG9ehXVApI6KjV8UM8Bj+eWIeupsebzHXkuHc+M+KLO03EiocMnH3EXUF68QOba",
-	"8Aq66jewv3/bJkLe3ij7jZyJCsznatiem85qBE5aSWuUKRM05d05nSZLDcbTlIn+2SGJ5TD3bTWMNssy",
-	"wsRIZkMjq6giv/WPjzA8nDKZWohsLWWiAmg0bcTXxZuf1a4RUplR6qNPHW7PwyLEkNY5i+UwMTpANMhF",
-	"nDDS6SCid6d4Gk0axac8oRnOAfhCoeAOoeaTRWL0BsI7SYYJh5ZocwI7QFPewZ9gFxokkV3/etlUbleX",
-	"3Kb6EKjQGR3a9KnHfA8uJ1z55ZTuQFE83nwD3Clb57Oj2FwtS5Mv+lNCRgNiVplXXJ9uj9hZwfurdcS9",
-	"V487zd18/0pJ7uqzEty38bBaGwag2nJLQo7u8d+1Ya+mFDesQlSEkqPT/f6Ryy+zKnxKlZrJLAbWq/hY",
-	"dPIU8ewHuS65nhVa/woa7LPOlPLEN0jFG1IKQv2RRPunJ2+PDvcvo25DWaQhrk3VRPoJ7qksEtbWwJvN",
-	"CT6G0Na2h3jjzUT6IhTOcqXL2aCQgRPB3ZSyAwFGuhUkrK9IhH/DapgosMjRrsl/xka5ookxl/G5UhIo",
-	"HWK7iFKlRv/N8eHJx/2f+ifvDqJ2twH2y1/cBwv7tc3hbgAKAz0GmqEkiU1WhGYVn0HCRZJVmXqakq0a",
-	"AMWMMmHFEmSR3tC69qDgJ/JjFaid0PDDvjuhqlunetdTbG/L7r+bG/CO6S/Arj/ffkY+vQypa9+lG9Ap",
-	"Wr5W12pRr3a5MFtVz2p3yblMWECUpjq3ruSECusHDoXDwyuCMOWKOS5FCZGrGQ1rg2pbMcE95RZ/j/d4",
-	"q+ct67QTfxk9r7GucFH3i+VwSe6x0edYxsSQOTR8EZczF0quEtfajirFIPYDnraYDOb4HDreQtHCSqII",
-	"Zn4WYSGEw/knM5ldKR+rQX+K4aSw6D2ItSsF8XCYppSFGAq7DX8wV7Dszltw4pFVfHihuIMTj6zgwwvF",
-	"ek68N+Z8buVAmn3Szyb6Tq67ny6Pj2DzH7/v7rxCrZ/vvJswmujJX5vvhyW/570emU14wlwShhmdZLlQ",
-	"e4RrhJT0+XzQKrJWa/wJptuk3mhnaKp/tR/OFaEJv/4GCOLMrsisRpgTX50kgADA29R8/njuTEA9xjhj",
-	"F38+cixpD7KmXCa2a9fYJecs5gqziGzy+SDXwKCc1rEbCpuJp6BoEau9tCxPgsTmx6KzetTsd0yfMxpz",
-	"u/QNVja4SWooy/xxfi+k9MXXFlTGKcubNQrQ8a26nToBKqDxfK981o52XEJeixL/TZDN0O6SPllICLPw",
-	"GNijgcWEaszwxc6ymX/fCHALeFvKSB5CCqilstKnWFJrh8IJXkicM+shXCjNKLS2XM6i3dTQOim7ZkRn",
-	"dDQCJrz63VxIX109dxW0ELScbjJAGxys6DUlVcZI813n5iqrRVRbfSYqcvFCYRNmXCWGoWqnErSiKb1i",
-	"RkJEOLgiE63T3WfPEjmkyUQqvftj78eezVTLs+TJ7pNnYMPZPVr8fOTsQeloff2hX4hWLBkZyWNMvSe7",
-	"5W0227XQjhM98wG66G0KY8l9T5w7xEbhi9TYcpctVJTGoiNzXZrZGB41c8IZ8LFgsZnQ5+2VnIe7Llkp",
-	"qGYtBcV3mSnB98ilKE1pH199Vihd9kXkZtQJV1pm8/KgUJVbM2Z/wc4duRDfU5LJBHKkwGgOwGJWlY++",
-	"AWMtRTJvl2a1Q9Udms3VVExrLsZmmnw4cSnQLthiq55vm8YNUjPP8bJ45a0DozVTfxB++2c0SZg2g+HJ",
-	"K5sDZkS5OxUVYBU0BopgExNJBTG8Ns4TpkqT2vFum1bPZCdh1ywhXAyl84h8SplQjNgKDF4ZuPjx1rHp",
-	"WJHW2fnB8eH74/YeYUJDtzpo3wWpN2bI8thw2W+Oenjz0+xYAZlKAbukXCcO5L3wN/DQMAHeevtCaTL7",
-	"S81854bVZqW3SGvEP0EnoMUPUdjabQ4kbz6lfPCZG6d2q9g0TSBuaEy1EQg0oWu+8y85H151mr8W7vME",
-	"mrTHbETzRJcOzofah9TIuXR+K7XaMTpLz/nYLDWZk0Eejw3VppBJjhUtgavSdzeeZVxCmU+mbdGh+QxH",
-	"F6Wp7WgNazQ7PtTFKUCyKR5/82BIOnWsQ1PNleZDhUjKYsSzKYsLwtIZFWpkts6bt3XTmFXWffGpYB1I",
-	"IXdbBP3CKbQBJBmkzNYNJwUzb71euhP+hikN6F5+oHI/Xwo1A4ZTQSFUIuUVyVMINP8lh9J8PykX10zp",
-	"Do5WM+frfI6SjSWJ2ZcYGxTqZZ+yRyYyMTcPSQ8zZseSCDamGoytxelx4Jrpf7IDmct+zcW4Q69ZZvSQ",
-	"oVQaVICEm1WaT7ymSY4yCASgRiYACzZaTMZUPbXYbzA2ykgmXN6284JpBIfAc4WTboGTRkF9hLHB6IAn",
-	"XHOmyhMJpuG9mgmwyt01SJPTaS6MpmHr12xvxMj/IQpIpKjZEPNfmqcqaru7B3g1QSjKwJW2eTugVHWt",
-	"Tg3Zj6lrM5ph4wbBWKyKfqOok7lbVYIKuLkCD5xt4XOwHW/5k7yaVtF2CiDzhYl8fXIdk/YljzfrmUsg",
-	"MxVu97TcIu3GbK5CskYCYao49razGd52dTZFGu9H4QL0hSQ3ZrF5hTcneedLy1Q+HjPlSrVBkAalokYk",
-	"hb3FJnAsRhC/aVWiupK0eope3J8KlLfZJdtEFHEEaxrmUe0Ip8wVUzrtuE4iDTPbW+gk1ISnRMkkhgCl",
-	"IDRNO7C1ROUD/yrow3E+NBuf5tlwQhULxTXL+MiaqcECWyq9TFoIB2NYhsqnDP7fTNH21AL/fIqV335I",
-	"Vb0BHCqUahZ1IHQ2J3FGR4A8QWPokSpHCEBEfUzIJvVMqCFTknCBJW3sExS7U5JOpJYo3jI2ZDzVXXJi",
-	"nWnGOqPXLp3Z5kliDz8ALjKTe2ggO6GWTr5VGJ6mV3WC8a3MGB+LamVHqX4LhhpDn8bCBrKFD6AGlMs/",
-	"4JeYlm2I0ac6xuGKeAdUXJGUziGBtXIIpJXmamJ26OL4AptcEoR6IlxoWSh6VjELSJyj84L5jjkeEMgO",
-	"KUcjxcp8oDzjrRr7RCaMJCweY1QdYINYZlgmi8mfLk5PilTclregQWE0s7UD3wvOkmGZU9DhVZ7WK15s",
-	"Do15Y1Ju3rsojg1X9SbF0OyuoVu3s4ZtgeRQZkcUagxxRmc0UeBeccoPzKS8/QHOO26kH8fqQ9TEhMzc",
-	"tpdZj1OgnvztH/72/wcAAP//",
+	"7P1tjyNJkh+IfxUXtUCRM5FZZD5UV2ViIbEyWVXszkxmk8yqqWnWZDgZTjImg+7s8GCy2L31x+hh/1jt",
+	"3uEWuJPmpJsV5nB7Ougg4STdStgF9pX2m+zL6ZrvcHAz93hiBBlkZlV3z/QAU50kI9zN3c3Nze3hZ1+X",
+	"BmIyFZzxQJaOvi5NqU8nLGA+fHoqqO+c0ICNhL/4fMb8hfrWYXLgu9PAFbx0VGpxRvrquWPCbpm/wA9k",
+	"7gZjMQuIG+yWrJKrnvwSGrBKnE5Y6ag00O2WrJIcjNmEqrb/wGfD0lHpHz6MyHqIv8qHCWpK795ZSF+X",
+	"jnJJ8xZkKmQgyYD6/sLlIxKMXUkCOsqjKqCjBEET+vaM8VEwLh3tV63SxOXmY80qBYupekcGvstHSNHM",
+	"GbGgebpMTHfMSB9+fSCJ64T9T2kwjrp3nZJV8tmXM9dnTuko8GcsTs1Q+BMaqOd48OigBPS4k9kkTo3L",
+	"AzZifoycc8EVwVkUecwZMZ9M1BMWqZFAkNoeKUvGSDBmREyZT9XjZCh8Mh8znxE3IH02crms5M0htFZ4",
+	"HPt7ahz0rR7HXsFBvWbUzx7TglGfiCEMID6+PHLV81tS++TJkydxep9Uq5kkG67NYwyzFz4ia5yMqY+c",
+	"IZdpeiHmZEL5AidOwlQO1AtEjsVcWoRxR+0mtcvhx5F7yzgRnK3kCZnYWg4b0pkXlI4eWSumeO9g/VDE",
+	"ZMJ47q4b4M8fcW5PcWTrVl1PwLex+g0e+AtD3zPXC5ifIz8ZD3yXSdxQrgyJJcInbiCJnPV39Hcuk+uE",
+	"fdMp3ZnsvOlUlH70ObzEnbByCqd6t5RVjxU1cUJ9PRB86PoT5pDykHqSVcxc502ibicxg5quvhAeozyi",
+	"q0tHhZZ16WAkqrMPdDoiZextUIi0+VhIRiZsItRUBdTlUlPJ3gakPKCS7bhcMi7dwL1lucfRl3kk16qF",
+	"afYpl0Pmr6Q70Dxodot+R6bXHQ7WYMz88Gm9/sekL4KxOmY5oX3JeK7uZNouxgqLKVtJuMsHYsJC+tjb",
+	"KeOSreNG6K6o7hYSEpH1inoeCzaSPXN4JY8g/PWOEubZT575YrJMT7PTIgd7tU/IQDjMaBeDme8zPoCt",
+	"fMv8gDlk6IuJRWbTKfOJ4tA8YtVzK6URe0snU089etU5LVlKlAXMVy397Iv6zk/ffL3/7g9KWQz77Cdd",
+	"sT39gShCfSAK0v5Z+9VGtGfOvRLuQ9eXAXHowtDuUz5ipAwaiB0Iu7JmpjNYwqEByySjObwQnJ3TYJCj",
+	"NtuNLh3ZihRKBmKKe3rguYwHZCw8J9o0Y0Yd2KeamuZwR7W9g43nC6ZqJl0TOmJ5x5+rfoTjzwIuBJqo",
+	"4/hMSmLPpp6gDlyYoBWbUC7nzGd3PSxnM3hymdhzNukzP4/aCfz6EU/rFZcg0E3V1cdzZRC7BSFvqeuB",
+	"vfauc093m3Nxy7K2b53jieGzgfAdswdwEhW587E7QE3cYR5TG1lwxQxGgk7E7QrVHPq8y+ResOCV8INx",
+	"sfsE3MpdHkhSnnE3IOeti+6LihUTSYFeE4/KYJsbhZrpVetQLTyiK+4Gy+O5RPKn5mpJyrprOOXV13PG",
+	"bkhZ/SuJDNTNSXByLrhDF7m8pCaj8ImaIDBO8SvV54olUDSlV+BVo/FZagFgAKvmH8aWM/37K290j9ZP",
+	"f4uzwJ2w1eYUJUfVUx/frnJJRyyDK+iIET5Te1KL4FquKq8ayJ67lZxbrVar62fvUsjcSZsK+TFn6vOZ",
+	"O7hZeW37Uj3x0S9vbaYY3eWjPLJ888BHJ63jfpXBXM2ATVDiKN7J4yup3s3kKyXzVjLWeroCGshNNbSt",
+	"9d/1WhrQk3VYgmGTZqqLLh94M4c5lS0124JUrTZOfouGyE4gBjd5LC/Vjx+R0bt09NwXs2kePQEdkZF6",
+	"4OPStIKcj0nIJoxtEcPYRmtV+8tezeWbcHXXp07uzSNQP37MqVH9ASevtccAaZEBATiclAVnSRX6Qb4z",
+	"A165o1HBmI9WTCD8/hHnEK0veQShKeUjklPMm5O4qBlOhy/zWV0L1SJCdK+QEH2nxi2ngkuGTlLqtNmX",
+	"MybhnjAQPGAc/qTTqecOwH32cOqLvscmP/65VAOLWUjUG47q4GX9rHla7zZbF9fP6s2zxmnJKjksoK5X",
+	"Oio9ZBPqekdkMpMB6TNCOWE76qvwgi9ngzGhEqy3/1i3vjuAM5b5vvBl6eiLr0tDl3lO2J4aO5MSdNnS",
+	"Fk2/e4MswGTQVK0eDvcGT2iNfdLfdw4Gj+hjVh3W+nuwdwIazGTp6ACm1A3AOPSUOsRMXTjRtC9mwVHf",
+	"o/ym9K7oZegSpxdXJ0uXg06IK8mEeooB1AXZJ5TAhKjvXX5LPdchZXtpIWwLn50InxE5ZQN36A7Qjpb0",
+	"kSquVIIEXFJ86LmDu7HESevi2VnzpBvnBBBjeoFcSajnM+osiMvJTLLSFuvxJFqPkOiPshgD3ZtEL+J8",
+	"TGGBZCB8dYzZZvT25rP/TPh913EYv9P0P2u1nzZPTxsX8fkHCzl1lJCQgU8D4SueWqjZxyMmJGibxdiP",
+	"FiMawwdbjY474sxRvNOfBYSLgFDPE3OY/XDwyP32Zbtx3rw6v243Pr9qthunNkQEUPKs3WgYO5TghBL9",
+	"YDQPW+yeJg+Yz6l3p+VrXnQb7Yv6WXz1KCczzt5O2SBgDgHBSMQATB7OMflyJgKkKhQYDnpjfDYVfqAu",
+	"g2Ch2XBdD+NCz4yNdJh/y3zSUER8uDWuJ0Y8pK438xkp22Z27MouwQgExcGuJJ4YjZhDZtxhPrHDkdoW",
+	"4UzRK8dizmGVLkTwTMy4c6dVumh1r5+1ri4Sx53mJ8WRQ+hhi610EE35hQjIM93OB5rmC4HHJNpnLXSO",
+	"kz7zBB9JpbFQbcDVQyvb4cBt5PlLuvAEdbpCnFF/xO40qZf112et+ul1t9W6Pqu3nzeSJ0jE332hzg5J",
+	"hFrZWvXg8eEnj0h/ETC5xZTXYtJLH+ukwQM3WJCuEASH9VGOlsSwElLmgSSeO3EDUraXJsmuHKMIBw8O",
+	"yLfwPUkCdT4F9IYRLrCDQAhcOZ9N3NmkHSrDd1m5lJhdOvqHjAZqB3PGHBkTt8hXcuxOv/vnTj1xagzU",
+	"XcPJOjnUIqWPncpx+vSdUilBe2B6tV2fTD2KMkoJWXfArji9pa5H+97dNlan0X7ZPGlcX13UX9abZ/Wn",
+	"Z42lFZLuiO+4nExYMBagWyo5BsEeo5nijy3Oj9j66BGR+JA+4EpJ3V1St9HstzQ2JfcGlKsv+2o70sGY",
+	"OcR3R2OlX8x7vGxnTGG+gl05IpdCBiOfdT4/I84M7LGUEzEL6IhZhPIedx2GQmbqi1vXYT76MUCP3CVt",
+	"FvgLQoeBOs3gw05dfbCJZAPBHYkHPMSv7fYU06PHFq52seeXL6cd/X4gyJyCsB8q+gMMp6Ej6vLdpIN3",
+	"1RUYTT7inPKFlp3yTpzarncb12fN82Y3JUSEQDeQUgXUtgsCNpkG8pjAPCmqiUcD5m8hRvZidwkl8dVg",
+	"SDiaDyf5zZA0vVJxU2p4pGzHZ0SJEX8TztiCL2Y8cD0MQoUTx2OBjl8yx1Qw9sVsNN6SVwLqtWZBa9im",
+	"/I7qQrfVrZ9dt666161n1+36RVJfoCRQfYU2NIwbUHu/zxaCO3hzo5zQiZjxQO1/OEFJ+b//5yfW3t6+",
+	"tf/JnlXdf2Q9PjywPvnk0Hpc/YTMBa9sw2J7EYtd8akvBkxKJQPJiR79B5SFOA/xSUAxWKakTz3KB0oi",
+	"ETmbYGAIWqtAsmkjLY08lVIH81mE9jhnAZkLH59WN42h8FxBUKiq1zxBOVE0OjOPVdbPfY+vnfwjYi+v",
+	"u42XASP0UePHsUpF6Nyn0ylztJOTuFwGjDq7pEEHY0MDjW741IfgAxev+C4n//0/16o/qx1aRAqMNYOM",
+	"AbV5exxtfBNS9hnaACwi6aJCqOOQ2RSnfUj9Y4xwUDJWQtTaMBF412djlzto+1XL1eMTeqNoCPQ4gFlw",
+	"x5E6mftuwHSkoV5TQzWavfSi65MO9hVz1EHxzipdcToLxur0GdDgjorf1UX9qvuicdFtntRTIlspFOqS",
+	"Hoh7sjLU4ntIDUH47lfsA96O7NTo7COlREsmpbEPwImNn8mYSsLeTl2tT8zVRw6uDTMTsHyV4x4XHN/U",
+	"KlekrutYBp+BckA9aTppnpJA3DBOqM/I3Bd8pLYv/qE0ybnwnR6n3CFgK7jhYh4ZRJFBoEc6YZWQDeRs",
+	"qnYtc86Z41IIc7wbL3SuLi9b7W7j9Pq8cdqsX3dfXyZksmSax+EiQiVBj8YRiXcEHWxxjTuMs0c4NAJj",
+	"I12M+vxIl7gHkkygW9Wf2YRqrEnTUQBbvGxnTxxcsEPq4ACvqysEBqhlxFqZmwmV6buGzouZkDIXSt8c",
+	"up4OvAP/w9RXNAUuOgYGPlNioR4sudggamXZz2aV0Cx/9HWJzzx9W0HPytKTrpPpZknrCsYN8vVyC+qO",
+	"tHapPMpfUm/GzAv1WSDajLN5VsAxPtKArStXDHvt4FQzl75wZoMg11PtM7UA6pFkNGtA5KwfPm8Rd0go",
+	"X+wW6hZCogrOq7ltFOB2eC6cRl/gZl/1Ult4LHzB7MzVryA3d+BZ/eq7uIfuC3TZGccPsIUmJuxCM0V6",
+	"HZMLkmaE2FSEU2jFmP9NOHui/3M2CNSQ6qAqZG09LvgOZyMauLfMaBQuSvk+lbGQZYhbKytNRq1tKERr",
+	"exAgtex/TIZQRf+LOfyqWetcnwXjNpMQQ/N1aofDSZLDofowg0eOCQhspYNIYtf1iQuy64g8ZdRnPunN",
+	"qtX9ATwOfzKblN0AfTxSHZbwMiUDIW5cFDdLDDyT6/nxSmqXa5w1cCC6gcwFA5pXy0o8j6jvYJIYCMpl",
+	"qUhvaZDn66V9KbxZEIUtp5z0SZFLykpPZQ7pL4g9YkEsuNkiAzA99Ljn3hiq4CVZwWudZIFFmCfxKFmy",
+	"Iai+3AFY2jQtx8RWAsTucXifMzcYM3+XXBizkybKDSTzhqDhUgjVUsq++xUjjmB4fjlM6f7gLYG5kGh3",
+	"+OAiP0scaDGgFyV/5U3AY3It3YBNkn+s4jzNQ+8i7cH36QJkqW59yTW/PDapg+MKPAqae6EpS88MjMYK",
+	"gzQxpg6by5qip3RwM5vmb44HUuehWuq+A2KhtktanBGcGjA1Q+qP4/psgPZmcw3Syg1c9PrQUY+P3Fsm",
+	"K8BjbqC049lEgkKLaQhCMidUo+DHXdJmQ6YEJ8MH+wtw5x+Bu58H/sLq8SjiUfjxqEx4UkJPGBdiwd9h",
+	"IiDVumgsjXFK1Unc42XF1NpTGIjpjsdumRc+eJx+zWh56KIYCN/RX1Z2yRkNmN/jegIlXAt1NPyNyx2p",
+	"TgnO5gSYSgJRN4xNic8oJN+FM39EbBGPLpZ2jw/ohGlTUBCFMorBbKI4WImh8HUyZ3BzcINA3SK4A+7f",
+	"PjMZW7CXYzo93vgx/ILqY+9AnzxhCvxR6f2f/cU3f/PPS9F3lzCFpSM1g+/ehN/DzvviaxPdEr42jT0e",
+	"sqjO5Cq9s6IXfv3n7//sP8ReiJpIv/TGKulbdYJ4fcLGaTdtpmmPjUof24ZACDQ7Ku1V9x7t1Go7tUcw",
+	"aYMx5SPWht/wOZfLgHqeWgaTW4A/TNhEqA7+9C9/+89+8c1/+eP3f/qXSpyJwB1+xsJuhO+OXE49o2/g",
+	"tyaP8gjS7qxSQEdqiG+WpsDSOWUwkl//9l/+6v3f/NU3//OvYD7NdBwmJwN7yFrEtZOwd7jtJABV3/wP",
+	"v/jNX//JB52E3/z1v3j/y//w2///f33/b/9P4I/kRkqwyeMlHl81NYw7p/HZ2NvZ+ySK4Xr/61+9/z/+",
+	"lqi+/9W/QHXVD9LPV4GiL028ObItRChpsaZHh+MsBT69ZSjPTaJmgv79Q6Q/a5GGjEFIO0brQ0R0cm7y",
+	"liYQS6z0xipp2QKt4VxrUgYDRcvFDO+pcSYKUMXX33mC8uTqqm/OwQGV+CbBPeqbS7qYsORrcc5Tnztq",
+	"skOOo3xGPdU5Wp8M94TiKDY0qySmjLt89BSNo3EF+6TePsVtlBxjqVar7uztH+wcPvrk8ZNq6Ts+3tSi",
+	"p8dbM1cMPeqn9YvPSu/evEvrxOEZkZud5i206RgOI8GZgexQf2K2Jm4rCIMsoo2h0oI7VykxE/q2ie/V",
+	"EjSHSlr8AErTeRL+pi9rrk+E7zD/GAziIUJApBvAxSZDJzAqv1QnsiJhwwFF+DAFhhQeb19v0gVu/UT7",
+	"e9XsDtLycaN+EjlQy+NZ7i0p+zbqK0rTKdJRTKRu1EuYdFOkExTUSztCIxSkGa0wm3Tp6EJt3iL8ETsZ",
+	"lugIs/v7C6LOCLA4c30PXqCWOKHOpvxr2s2gL4PA8OTIhBfR+ivB+88xZqOtyAFaHaUdO5s2WnSMNF+/",
+	"4qlLmBla1K1miYQkivZwnCtTW8EKBWx8SfNvcnrHZd3nErIY3Hw8xEuIrjXGg0VcHoiEbTKNR5SyjYRm",
+	"sZXTakCdWFwuL4qthuH9tBpWbPsOl5YphuKVatIyw8mf6JMY6cmZMCaM4gOabjoQQ1VhkR/CV8THrw0o",
+	"GgxDE5E/Yq02fp278PdnuNyML/SUbM0W8dvNsvuiGACEUbbXJiSlr0mrO6zuPHnzdc2q1d6Ve71d8/Hx",
+	"u8o/yqQh47b1dVF8qr1cM15sYfBqsNaaL8CUF97lkgARe4/TyDVrzYfpa2CxSTtMTNpB3qSFt8ksr5A5",
+	"yQscy3LrfRldU7cVZXFeC4VX2Ky1UtTBmkYHlNkKS7Oe4twsbrNiOE/h8q+RKMblnEoZDnF9zBHlckK1",
+	"FTFUD3ZJ3XzlytCwhblViAxkg5nL1o3Yxz1ubJPgmvAZdSSxmxcnrfOGfrbxk8vGRadhWxqZIrKlmQ5M",
+	"uNwY1Xxyqy54ssf7DIxxnphrDBqEqLKMhwEvBnMBb2nTOeNq831RQnJhko3tAqkqWSVNUWwmNfdapbc7",
+	"qoGdW+qDZqlaapqWGmFLZ2xEB4vwB/xofn4TrseFPrmW9THVOEYGJVE8zNyYuYojfUjisyFAfCS8XOmL",
+	"dkw0HK7DtDKEJq8XGcpOCl4Bo6ndQIK6Ky1zEU2rP4rfyuEHJWMqMGrPM4/Kb0XzufsJFxqpChxQRoHZ",
+	"CG4sYdkqkpaboYmEcitqKqJ8lRDLFzGxy+EKzWWl6wef+hbWbKPDdmOl83tysiWV1O1PtnwWacctAt8v",
+	"DnHoYrWGt7/2YvyBmez7xzRqTvW0rOKZYcGD0mFDV2cqxg/MYxK6F7mGnt3uhFyrO6dsMxmHpbErkD4L",
+	"5oxxUFG05WL5oFcjxLgFwGkgZZ3dzhbEY/SWyQqqUYGwtz0row1V+FIVuTXWgBQMGTuCEU2FdDFTB+CO",
+	"qhW1RLY2ydhm3MJ3XE79CFnSDXp8TqVeXuYQKhNrqTrYJV2l5IVmNpN9SH0AfkLFb4Ux60kKEqVa5Go2",
+	"1Og2xTfnJls/EJu0nX07CfehBtABJA8to8P1y99zr0KhkOKppBsmobc8Oli3X1IXx/rOT+nOV2TnzY8z",
+	"74pJj86WJo+d5d/WL2/cb7Rlv7Wi/Rhv1Ncl6nmtITj0Vi39WfTOuzcFRFLcv7Xq9Hq0Hfmho+xDz9MG",
+	"Fpy9ZVvEH/2sVq2qb6urrBMxt96yGFw700s+wCwbx+bHetpZuEaGmEtPEW0Ad3kBe2WKBislBxI7JrZc",
+	"CQ5PsGJ8rpOMtDyPKUmQKbQ8MbhpMyoFD8VF8mR6NV4QCqB2kHuIUO+QIKNeZc4RsduNy1a728F4SpOT",
+	"eKhz+iUgNtqdy/q5TcqUyCmd9PgNW8yF71R2Sd3AugI+Ch0M2DTQN3S0WOBBlGFSeBswLt2+x3aMeUIT",
+	"UrJKqju0GSRqWmToFRC6aGHopwnpMvFYuzHThxr5jLsBlNOgt0hF4E5lQYPHSez9jnm/C++nycxZCU0r",
+	"kKqhZUnZDumyLWIjYeovRRnk8q6d3qKTu2ICwpoRGxne8y3qzaKBmIUjNicGnLZAWONCQyWtfTQr3jOB",
+	"w6+hkQyE7Sp3DUwfCoIY2FEszC0ZNvPuHuw7KfLXUgcFLZZXOArqL+azjNoCkNflcNUUXbr9NXRhW0vE",
+	"9UO2vGcmkVNWmK23ZagU++ixmL5XTIiYLrKZSOm0Gqe5VkUVF4HB9qp7j5Sua35Ut3AR/bTEbrGGCnJc",
+	"MA7zLaJui7yrngxfDSncvFczng37TK1JSLsVm4Ow8YjAdauTne8wEFMX8xxzsIVNjFIiRjZ0ggfUH7Eg",
+	"cn5vGpetu8+nXRvnV0j5jKohBhsHnQcmzB+zBLgIiMSKA0vEFnD0bbBhfTZg7m3W5GIJG1MqxNRqiAHi",
+	"FZrKe9vm4QU0pHjdehQ5MKrhbKm9vcjf2Vs5CibbbsrFPWzJTU/ZM1cGd021iGLGVp5d2FY+KTiB9xqV",
+	"sDTLd0LMN+2tYbFUKLLS36DlD8dxa1TFNebkb5Nd76QhdsJUxTvoOUYiR9J8C9k7LI5TnY7JWmsnRRl8",
+	"xobBlsRts5lxapsBm2RlUG121Eyoy7WvpsB6bKJLBgVRizee8xlHHmLOx9Vq42ZWkxeW0nTjM5ogdImV",
+	"E6yzbhfBUt/twoqUFL6ubny/NS9c5OaYg0Oo6awqh8mc5cyxUAvLSx3bUiObMn/AsjRBWEm0suhnwAEF",
+	"k22RQECkg8MG7oR6SRURquzoPGVJqklmFjOE58qhDGFUlvZkkjTduAdQvFN0e5kEaaBA3DIffiioCBbf",
+	"z6mtEbJTyo6QYIPYoseDETJ2ilmM/I0QnVJ3B7+PinBmma6i2N04t6lFB1jSjEqH4OkajF3P8RlH02Ey",
+	"z8GVhE2mwSILGUK/VvgI6Mz68cSGtPS/BzCI2EbdYl9J4QctX6MhFEnNLWDEDp3ZK9AMsqJvEas9JMiK",
+	"ZjuL0cy0ZmuQOs3nmRBORoKktUXQ8hkcfMmg5Sz5WM/Ml8UcUyJ8sjKxNlMQbOaa2WiFVnoZVs06FMvI",
+	"sDMkUo1WbgzVQJR9ZNRHtTzFdoTREwsqfRupQZvFbyU0jeVAxticrJrRrs/unKifL2oK3x9PIMb1UgMq",
+	"ZW8u7f0xD5WOSgPh+2wQkLHwJSN98AAuiAzoFE9RNo89TIkn+AjwyRzC2Rwq40g5Hfs0a3Mu9ZaKzds7",
+	"yIrii/e4BufFPLd0oUp1nGw1c/LAJYK1GVKDwF+cAhBBaSrMm5kdotssQ9sMYT+KATv0I39dcc/3kpPv",
+	"3Rsrw8sXRKWcY/69YwSkBojlJFaT4F4x2B/dUrZfty+cDIUhrQAu02UR9hacWSCjk5SVKYDBSILTC5qE",
+	"UjPOF3ohJJazWEv5FghTjpjzk6wrRM5JPRYZ2vIJ9mtQ/QJzwds7IGMx8zWiP1VKq/r6sEpm051bESTc",
+	"ebFJLu4nW7wUGC5QjLXU06cGUyOPuRD+3PMgtElRGSn4bjAWM0QcE374kRp0n4KoUjI4KRrTuOxn1S0U",
+	"vpOph7sI35ZT7HeJ2RAsDzDfQiytsGa6ai8bbGi6CR/Nps5mrJql7umJ0Lsy2rlJwRORFmd3ZGXLiLT4",
+	"5olTF/LYCjl5H2A4RuT+7qHh6JFln/koTkvP1dyTwJ0q1qP8hizE7B8sn9lG+MYO6r1qkaLdiVuraiST",
+	"UGCAK8n8bFo1GJ+uRvCPOZMBG412zRMhCMC5y3/uwgQVVWQQAq501Wm0lwcdYgCuVL3hoYJxR6eunHp0",
+	"EV06NtVoioPWLc2+wZubxtQfRUfmgsjb5mQq/OB0hiiWGbvMD5WL1IncqZ83rhsX3fZrO0I1SqAJ6Czt",
+	"xZRZIVYtd7DAPHurrvnHxG6ea/zIp41nrXZDt0V9z2U+cYE6oiWHBnMW83gcTkRGySqlGlsOxYGZnW9j",
+	"plSvWWY2Vk4mFhjJ8OV6swnPczeq3x5IgpjXuuC+RlCd0OnU5aMHWBAK9Bs3qByjsQM+qqfmY+ExMznL",
+	"IXWm7NTX9zwhelRRDyun5hyHAvqE40AkM/UuY9Ok0T6Wvd0Bpr1BBSmPYXEIDU+qFSKNofxAEqWe4mh2",
+	"yQnQhxhcYRA4wBj0eGKyA9+dTJhT2SXP3VtGbGRYXYzHYX03gEy7h+rjwGeOG9i7pK4m/IGB6dJIWj1u",
+	"42c7XFeNfKe/V3LBPk5ieqkR2OZT9CIpc6ULKb23xyNjhLZzpaGvkK7SUen9v/3j3/z1n7z/l/97KcTT",
+	"+c1//k/f/Nv/9f1f/O37P/uV/vaZWfHFYrHYPT/fdRzy4sXRZHIkJYDf9rGx//arsDGcsrbimFqEufPr",
+	"f/L+3/wvYarChYZq+a//8Zv/52/f/8Uvfvuv/kVphZMvrTIhujBzQohtmApSlowRW/10Ivgt4+p51No3",
+	"zPga5FoluzFwtLBbqrMjfGKj8eghmLe261qvT74IUPIT0xJcTsq4jBVLs77UwQhb9GxSEjJAK2hgOt+y",
+	"XcNGea0/kMSjC6XH6/ruiwUEJ+K/5+fwr/rHceBf9c+LF+rfyQSCGKVNykNIqgVO73E7g2Htyi6pwwY5",
+	"IhSKGFoaEF6dOQ5doJygAcKXWESyKfXhWOkvetzeUV3tQu0z+yH8B/DHoUSXRShfqJvXKMKsmyjWUJp0",
+	"hbgjLnwEKY8nxEREJuf1oMC04tYrwidqXsu4RWOMEqFkbLOo6Hbp4AQZFFJd1rgUP3zV31bmKcv4QDiZ",
+	"7hV0CXtYLB8fIuXG1cnOZ21TVFWSk8snB0/CFbXIVffZzmMy4+CUAdzTRaCRFdUywc9xwuCLklXCdjMp",
+	"jImyZDXwDGeqG9Uv1YeGL+bH8L0ktC9uGXEDUqac6HhuImeTCfUXFSBR3rjTKXPWoMGsqwgd5b5kYFYp",
+	"ncqILJTHFvnmn/7V+3/z7y3ym//0i2/+r795/+s//+b//mPy97/4d9uIrqTgTXLEReN5vdt82bhudq5N",
+	"1nfmGT6OztXohAOMeUhpPyJ2RlN2Yl7HrgyEvzjq8Yj9lR6gHXQYXH7Z6jQzWiEDwMoNaMAmICdMTQji",
+	"yh7H1KpbKP/gs+EMjJy61WTWe/Z4MzrN5LtgLGaSckfm7C9rae669IZBCZ7IRSpj6fwL4DE1g8fE7pV6",
+	"JTuZoaepVu2qz6RklR6UrFImcVEOY16N2tjBGBat5QDOvzlTxfWFFT2KIWFQt8IX85hNaImevrrYIlwx",
+	"AvRrpkmTdljgQpuvw7YhjSFDv8dLyvJINCpSeIspAyiEo8Yz4xaeSXMx8xzSZ+YhiNQPUxwHuORKYQzm",
+	"Qk2DzJQlyxLD8RftWU4GjWMufW0x38COsnxnTCNNLVtYwq5kQeNJ9ELXn/Gw2sfyIEyt3U2px0taClMu",
+	"A7AOml9DwzBHAbIvGp1u4/lz+yjjgsLewtXWQIXZ5/XLSyjUAUc4aEqxy99uQvxAqyWrhO9kbmRdXrfg",
+	"dE99duuy+ar4rVq1CowXsbG6eAr9sVIYdS3aR2JegHM0ZWtWwNccnCT+lAYUaYY5LUPZDPzCKA6ws9St",
+	"r8h2SieI4t4KX9RkhIbOUoLvoyWJpjtjeOltmb0VQr5f5tCV92+t7dxDSs7q25M+E6zUnUn7z+NxG4Us",
+	"+oUTqo2ClGfjyCh+Avd3UPC0HUEdIAWlqxHQefFWWs21zXPXrmOTcmSeqFgmoiBK9ZYuQhiunZQNAwbi",
+	"Z/tmnkw09OSANeVCDoQ8dzX1BHWW2U5NTva0nXReLq9CHzLaMxc9MioVEjzGCLUUD6AIyhrKKd6HCtbQ",
+	"0LcnFOGzqZKRtT3iuCM3obURyGOCy+kjvFUm4RQ+qe1VqymV6kk2ZFgyTfdRXlLuKZRBYHwAUSAZc2/P",
+	"pnj/dcSc2/eZKzibatcQ5AaeunLiSpntBMCcFbWjDvYs/QnRtpSG3V22JEUvbBz3HW99jakdlL5u9PxS",
+	"QY/oJysiKZObYs6BFWgcseLFUAYpyR3GBbIZDlXDeDqWSlabglum9IaaAupDpKhkOy6XakUVe6OLPyIk",
+	"11cTLoVxSMR9SodZsR+bQzUuryidUzdw+aidbe/yZ4zMx2hAZmQueCySVKkDWH1swcCGZC6Hase6I74T",
+	"VsJBTwcAcOCdsscBN07XAUONfuorshzCRbwfneREDCgd8dH8prX/MXV2STOQPW6b3jS+WxLWzkazAgss",
+	"Ysfx7WwYyMzz8CVz13YlqWJ5zB6HUg+qU1cqIetBipNFaGBynnAMNNBRBgGTASnr37AaLFYnPKzuW6YU",
+	"RY/jnMiALiQJKy3iVHOhR0m5HmNll9S9uXoU7P36EIxyrqCxRJ53TNdbEzS9PtJuiyCOVVCbHw5Tc/uC",
+	"NMUgNYsjZ26BbbkKsTJ3V1JO6CwQigcH1PMWAFgz4q40TEFgg8sErx4TN0AsaHNPhi0GDvPs8BeDIhZe",
+	"WHKUq2Vg6jxNL7yqg4sSSdVGCKXQETGMF0bbgmm3CeA1Kt+WOyUrIGQlZOdyoPoHQulMSPnE4qyrgwZT",
+	"dB/hJCF0+8cJJtHm5EJUdfSzHyoGJaImd4Zz4k9T6YCRVC19evm6VKRITenJbm0vqvbxQgTMU/u9JekN",
+	"Xearo1LtsApqdEYVkuyqK4q4/cLuyiZXp/uxPsG0pkCmCMGiA7v4LYN6ntiG8WmA7URMprMAfAegTSyd",
+	"8n/3y9T5nh1oflfE6gLKc4FjNXZGpiap0yIHe7VPoMI84sylZirrwvvBIaxTEa+CQ10PKHMohiRSwDQY",
+	"jLnXYYPrKL4PDOx0yQ/fCQFdIdg2TE9A7vNmk+mOnE3ik/ptwWgv6wcZxQfDYpP3NNcFobM/BIZohqHl",
+	"HjbVCrzsXNHbiU6KVJjbRmkaG2RfpI+OdCpFLqkFQbRTYEySgSuElCPEaniic9k42Z04WGEci2FWdldh",
+	"VW8JTP0mTn4ONNMyEHgSpEnDfFsRxve9QjMtD/WdVXr2k3ZmgN+q0BCMSwqvi8InZROaF4wpJ4GAFGPu",
+	"LaLQfFPRU73hiHmqXGxU12u/SBayyRaK3r/qnGY96GeO4oq7iAZqBwKtzzWNAJoraKKeavtPartQfiwt",
+	"bH4cypkf58kYkaT6s/arjfKRfJwPmJas/fPMZZ6TE2g4VL/lGaSZZ8DNPu20LtAIqdbKQMZAfXMdUjil",
+	"Pp2wAMzSaj8kp+ehMeysCjaMGYoUU/cZoQS8ICmL0/rJgUGtDjN8waiHSfnJCYnqOUfkiJu1XerXMnsS",
+	"npONvXzLfDpiJ0JmHHrn4tblox39DBkIGYDKARirFhkySHKFCBi1SCnmJOVH5htZOSa9UrVXCkFzxhjF",
+	"QMbMczIDQLHS/derTRtZXkQm1W0q5xg/ARhAHfKrRoEUkPKXM4r1ff/ulyQ+3krBlOncvFnT8DItnah/",
+	"K3NnZ7QlAnbpuwOWh6EAxi9dWgietsJUUCPvfF0mnxfz2kArXXfCti/W7jPquZI5l74YZkWJdWYTLB0g",
+	"meeB9Jv6YsCYI8nE5TNAE9Z/QS59nB2TaymF5xTNcQ/E4KZwzsxtHNtzk+fzxhyCXOqBGcY1l65igwi7",
+	"yb4iRJ1AWewkfIGaQj17qc5JeS++cSPuie1b80ohHgJtwKkH2VJGm9PQzgzspjpAJoYKxorEcKSm+m/G",
+	"hKXtZkviEVdcy5YwNzxm5Qk3q5UQjEtyZYmnE3szvmlSg49z0jKXpBc0S5I3T7vihvFsg4XrdLHgfIkt",
+	"Ph33nw/clvtp5+qrZu3CbcrmJJj+9KT5qPnzhjv8fJctPp0O9s/VI8J50Z4PvhK3Z3vezeDk0GPPnwWD",
+	"52+9Jq/uDvY83p88qzo/+dRb9maFXWYJpNaU8eYpORGcs0FAmqdY7T6tdskZc4g+z+l0mg7MerT/+GCz",
+	"jB5DVOYETuiIXbXPls/Cme9lDwPqtj+QS9Xnk/rFOAim8ujhw5Rr6SGdug+xsvzDav9w8HhQZTuPhods",
+	"54AefrLzZFhlO1Xn0KnSffZkWKutPeYVmfkDC53XcdRE8FyXyuiSxuFUlpcy28F9efHcIp9eNp5b5Hnz",
+	"mTpOXrH+JThgJkoCH5Lzp4Uc30W91zEAhCzXNYRp1BS7HFbJYEx9OgiYLy3wh4FmL6d0wFKL06GeGroO",
+	"sNvYEXkmKG9GJo/8S0kBlICA+XrnFtErQrz15ETUwjwajHZCe0yuFSUjgiqC706tt+/ygTulHpl6cDAh",
+	"vQVPpKl5u+D4VsDaRISIWSADis5NE88OZ1DemItc+7lBsNYrNQ1hqKMxxJYrTmom1yYQ3ZdjiSnxBIXT",
+	"y2dT6jrZRoL4/b/x+VX97Pqy/vq8cdFV93n83G5enDQv62clq/T06uys0S1oF2h8OaNehLWNH2MjfTqD",
+	"aJs3ibHkmAvyB6RNBvdpHCg+D5r0zmDMnJl3Z5dJetNnOE/W1AvIskkaFikG9R9Dfw2o19xMeKy0663Z",
+	"HjEP2SQO4x5qQEmCrBVQH2di5PItM2iLpszmJ8muDeOYbgD4sS53NWv45zC2+/Dh1Z2Jy7G538G0cBxY",
+	"BBC5VFoXfn8gCdo51gvQ+km3+bJRskqdq85l4+I0K/I4U1TWB4F7q4jtzCDjgjkgW+IE5kLcp6hM2VGR",
+	"JNsidkjT/VpSs8aMpGck4jzzGYNs0kib26vGlaqkDnU244NxFOkdMDpJhUnFAqKj/RVixC4FcUUOFbDk",
+	"QSlHE7MEbq3yXPDKMZnQBemzMLslQVXNoAPfV5GY5R1wjjWdPwQUlUMXxbc/vH9KM7343wVMq00gRjn7",
+	"1gFDV9VuN8jZD2QsyisqNTVlvs7msQidUl+7wzX0NuWh35OUoWJnj2NxKkwJA0/PkU6HnIhbrFum3tIp",
+	"U4yqfabb7y/CbG1nl9Rjodc9PmRgK4mSJ/EWFMVnY0xace7SdWHCmcngtA8Bm7oMZsbjFeSwRDvslXX1",
+	"2S9Y8Er4wTinnAKVUtenL8B5he90nkv7rueGd8EUMhVm/os5M0q/ydzbzNjH9dAyRCmMSlsSY8Rscy0y",
+	"VcRwopJji9Gwau67PuPOnetsJFcygxHVCVG0kSvuBtkokdCKtapIR7yNbFExZb4rHAwU4SzYmavH0VW1",
+	"Xks5b110X5Ss0qtG47OC+okp2vCKsRs43peHuR2dH+D2lhyeojUWedyaBeZ8ydg0lCSilB0l/1pTBsko",
+	"ZOSLeTA+1hHQSBQEGXuusUtHmstJu1HvNk6L0hw9fnp1edY8qXeVRnXaOGvgt+3Gy0a7A382n1+02lrJ",
+	"io8sBy00LNZeotzxhevsVGmtvzfYN+BVGOYbiyjr1vaO9g+OatUfV58cYWQYe6se+eIV63/zn371/s9+",
+	"/abH47Usy7W9/YPK+z/9m/d/8dfkt//6f/zRN//Tvya1Patarb7/3/68jIga3/y3P6nUag9rjwi0T97/",
+	"6V/+9p/94pv/8sfv//QvyTd/8s/f//qf1Ky9/QP9VgaUaazufIYnnsUyB92wkHV8PTGVKEwWIw4LEIXt",
+	"mDjMd9WpCIcqqppvdSg6BhClLcTLxe7jHvBe7+1ebafXe/tJI6fgYDTzy4yozdU4ImJqWiwNx8Q2Gai0",
+	"CYvnUEbvucGScpIbxY0rnZlyEev5gcT5wXKZ2Et5OpNjInzSOe9ULEwX6/uM3kQO290l3X1D2CygLlNg",
+	"JvZBdqEYZnInisH06ejVTGQ+DF4Oszz15rWI2aWQtDbjDimHuxmy7h3mAbZ4WW/sCshASNw26QEoEMnI",
+	"vYVyanFfmN74mFEgOKEkbB0F7IDyAfO8KMOix02PbiDDmDdQ0HI8aNGUikhQrjzuMmTrOysXEuvVeBH6",
+	"9OY0likbDi6aMT12OAPmrkzFVlDnVq2tRKG6WbqeGZulmWIlaNVSTfoPV61tfYDhJuXe747A/d1EgL9T",
+	"Rfo4RHfBsvQI3r0EFr+WV+6jaE6S+bbHPk60s7oyzeOcyjQh62lVYW9n75MIcPBT9vMZCXx3mpjO2LPV",
+	"0oeoYrOcpadvwbn45DoBBtEyYgBAdwzt3mRjmv22Kb7M9lxfhOGz2OaS+pKtSFfQiuH7f/VX73/9K/L+",
+	"13/+/s/+Q6T4ZSSiZqoXddQWVO8Ge04bNQlEbU+pxIocvpNQQz6cPgHjdtZmW6aGkW9bTNoP93KshysT",
+	"cY1pYDlMtHZYxPY0Yf5gTHm2wukjlvBYpzSinWiuUzCETwaAquiLiYFUDENZQQ/E4q/6XE+VvAeeyNSA",
+	"1Rz76wE/1VMGJrRInHls7bLTkJfS8/XExPyyQNkaxsgOzY7UQ/Uu6mWOT4fBthfJyEC1fVxzbBIzVt8d",
+	"jAkOmUx94cwGzLkr0e2rs0ansAOhqS648AYSGznHkqQ+RqCAx6kYDMgRMkX//ZnH5LGuzB8YyI+EgI/B",
+	"vq640T3OYFlD2kuDG5MUDCGczJqwMHwuk70wfy8EsU7Do862K5IzyC2RdulRnu9TkmN3SqYe5ettSs/a",
+	"DUD4ajfOm1fnBa1Kz3ymWPXSZxN3NsHV92iOJWMKpIY9LJ0tUz2UlbLBy1gOeDFvctZ43cIZSnnd1HTY",
+	"FrE1tffrcUvPtSJVuDx4gcBvd9U5oa02G2iY5ZXoQ4UV0Hijebhgm6SbR6bdVAgPfE+o44BNQpu94fYd",
+	"AEZcOUKsKxa2FF1lY9gSrYvui+uT1vmlusdfq5O4QBidpjlscl0m7mU4xjyzdr4OUV0rFFbYny+FHwyF",
+	"54q7spJJAshKFxcB9Qrwoqaki4/nefx1aysH0w17TA1pKYK/UBRZOsL848R0bxOivZlxZCnweJP44aWJ",
+	"yV4R+T2o6zIVsnhRF1KOFQcEoS7BTBdWbNatVO6v+stK1ObNC3ro6hqb1M/4vSv1AmHMV763ITLG97FC",
+	"jLpnD1gOlCBDZnEyIxnCii4jFqidbu+Sbnihl2Q+FmY5HAtqZMkAI4qjkKBatVoYLDESCGtgErdANDEl",
+	"a74LdWbC3W3oCivOaOiQiDnD1du0Gk1CBtxHcRq1/vcRhggnxu9e/KEa1sqaNCdC3EAIekDGJs6Hkjlj",
+	"N95Cl6rdjfPGUUnSW7w5xGTVF28icI+wTvBQCLyDIpNDgHWTSHrLHFKzqtWq+j/gcgEWLwbR5FbDSSnh",
+	"HlVymb0NMkx0m5UfKHyQLcnn1IUN82dY7JbWXxB7Bskr0BAks9hhkkMoWzGRJiGPloyOGYCLkSxaZttI",
+	"uKayX+kNi3QPDEYYsGMyFlzMFMkZhduU9mFcgibHHHZqMqVzFbRTbDj761dn9dBCmbmRcTun3nta1mXu",
+	"IV/0PTbJdAa0n52QJweHn5ApPkQcFlBX405SIgN1BBJ7IBwGlUrMY9oJ68rwRHp0QD5znx71uI1NAGDc",
+	"wAPMeqUS7lnVg8cGcZ87GE8HCdkPJLHhD41Sp7OzbXjr8BG+0+NlSgazgDDuADhXr/T3v/h3vRI6iAHA",
+	"fEIXOlUR8AZQaqAvN20lctbbSHGgJ+pRqGYQZKIeQkwMmIHnvuAjE4gLCRjQP0ZUTJmYIhTpMqBMiD2d",
+	"igMWPia5o7N6SF1v5jNp4cRpGGCTi691PChKgZOhNjC62I/MEvX4XnWXvIzalIGYqu0xAPCgMZXaJz9B",
+	"dFHKyV71mNgpcGAbYdIkXehCNZ6L14DBLNggtDEGPrANgHZeumps6WFEMJbEbEkcmh6WrU3zZdcY6WFM",
+	"mMC1V61E3rHQyU6euW9JMBYSTxvJ1JEzAnkuyJhR30TW+CH/ZWmIQGMeFJwJz4kYKV6hCKSuJ0Yyk6Nk",
+	"TrS+avdFt3tpouDVNkgYpQ/STpe80z+7UGFd3f/8sGqFmQUjMlQ7SRv4U+oQc7ivwCZO93LVbhKfDZnP",
+	"FOdyCoCS6Z6OiU37YhYcAV53dGiNGGe+O1CqfyqSPvb4Wn1Te0iM6NUzrpOYV8jgEy15liYO5SxAW4VW",
+	"0AHlRM7dYDAmguMVwWw1MWX8CB5HDwMa81AQmvCmHh/5Yi4hWzvTskqxPzcgjmARdCkWOh1SzyN9Orgh",
+	"ghMbB2ini0WVXtbPmqf1brN1cf2s3jwrHs2nLbPX7cbnV802vPes3WhcnzXPm93rxk9OGo1T+Darh6uL",
+	"+lX3ReOiC1Ew8G6r/bR5etq4KFmli1b3+lnr6kJ9f97ovmidXquv6mdnrVfw8Enr4tlZ86Rbskrtelf3",
+	"Cb90ms8vri6vT5ud+lPsqnXShrfVO83nV0hpp3H27PplCwIQ4e9247LVVu3Vz9qN+ulr/QU8HNb5eNE6",
+	"O21ePFcE1LuN56326+sXzUa73j558Vo1VD9vXF/WO51XrbZ671W7dfE8/kWnddKsn13XT05aV5BzB13X",
+	"T8+bF9cnL+oXzxvx2Mjry6v2yYs6FBVpnF92X18/rZ98dnVZskqX9ddnrfrpdbfVuj6rt+G9q4vO1aUu",
+	"e3feOG3Wr7uvL3F87ZfNk8b11UX9Zb15pualZJWaF91G+wLy/Ew/180LWKv4VzDvJvnlonXduXraOWk3",
+	"L9Vy4jftRqfbaqtW4wR3W9362XXrqnvdenbdhqG9wU3kzAaZ7nE564dfaB8dOmoBsgBBLDIq+hdHm0P5",
+	"gvGTYT5MOVmRIeHQTiEWZWL3WCWM/s3RKwRnZDrzB2PVLnXUyYX5+FOP8geSsLdT11/oKGGiSH78qFoz",
+	"EcVl+7IGFbEua6/tFDWXtfNMavJhTOCnJMzaA6kTgj5rv4KzlgsycblA+LtkjwdPMh36WbnKsHZ55yIu",
+	"p1lgFzTL/kyr94HAwzgQ5Jb5iSCIaOhTdKVdTzCBaL1LIiTIzE8CnUIvYI7MV2/eR5CT4fw1l4viviZf",
+	"5CPnY+W8HZdHeXPg0HbZXO8E1zdJ+8t7KszxvEcgYmdav3QHwczPOjxvaUB9g/6gc34chsBBIZ5FvZBJ",
+	"D3iig5E/i3w4M1NtmXqMO1SnN6lzEvKKYsE5SkuLZUCRPhu5XJLylC5UO/ClrByTmgFQSTa5Bnvx8bqA",
+	"mNyoxaKO4KiWtUd5Q0kbJlfY6AoU1d7KLQcspvgVDBC5tcsiVqWaJwCcjQaUXLXPSNkA66hG1G8GzcaY",
+	"fycsoOrpirET9zhcKWZcsmCXgNUWbllzDrhIEH6MOvqcLo5IX1DfCZHNB9T3F1gvXrOmy2XAqNPjZRtN",
+	"srtIp13ZJRhjoulWcmws5gZFQrMGKHDq9BkLd8BWxijHJTpugAICBp4LV7xo6eDsBB6wx5pEbB1aBy1q",
+	"3ktzlBV5fkOKk/s+xQPpvbpCyMELOQETCbZSvEyPgD0eTvnoWB3njw4s9+XTVnte/ez5SNTr9fpF52rc",
+	"uBqpPxvqn6cn9dfqv8Nng86n6o+Tqtf4/GX7gD+/GNXrzXq9flWv/2TKvvzqsfq53rl62Wp/dnjyutn8",
+	"w4wYjZWcXid2jMjylI/+6OdTNvqjkTv8oznrTyuGaFuxPOCM9Uq9EsAEe4z6KWPjfiq/Nv8IjGjKmekY",
+	"9+SEzwGQkC7AF0bLkbJ91jqpnyk9pXl6eV03fzy1K1AaEY27HKNAQrnu0YD5PR7eW3QdBDfYJfW1QSTx",
+	"G/nqWwqQptRdRZn+71NQRT+fuYOb+6g1ced498KnaC4Mf+4xsYU/6LsBMK8lzjYA81nsHS32fehyMdbZ",
+	"Plo9amR1qPrBodrepuS98LnaTgMxHLKYU80EQm4Zfq7DIO4bCnwTpOgi9fRjEFbfZ/zmTN7OZhERsDYb",
+	"+kxmwJkOqetlWVJPwKY0B+smGtOxrgxEaDDiY3vMgbvvgtwwNtU3AggwiMNcJsv5rZUdYdMbYC+IwQ0M",
+	"c+1Oihq3zNCz5qzNqONyJjNDymQw8tcDSqQLZAEhjrv5e0vBaLp/0142/QPmToNTnw6DHKMCGKZnHjMB",
+	"zVDVMJHUGc+ocwPtE4iFri+hqGeCrhWMwl9/J4tF5ceC5uOpse9/+R/f/9O/ff/rPy9U8c64rnOx5Adj",
+	"6o9Y5FXJz1N4kp2msOGOjoXXm9oYuZDNeoG7OkskNfVm2VcXIYuxyMp81qHigljtHASlwXLV8brn8UzW",
+	"VGpD5ir1eMQRmOnc47/9l//+N//vPydPLF1oY31SiqWHu2KW7h93ESxhY4EpH3JAeeTqgR7jATrk3L1f",
+	"DMY2U0yYjRj9UVVOB40jBTxFH1A55extmOqVkYvN3gbq6s8sAy/v46Uh7kZzBzop/CvBGSnXLy+vu83z",
+	"xk9bF42KlbTn6Gpt1PPkEdiAbIcu7NBHh+Ydd4hV23QduCmVgRX5DcN8e0Ua2ndIXbfTZwsBgSsG4MaD",
+	"Gxp2SEw1uPBHg7JT3q9Fj+xXyYW4BTMIEL/3WA167wl5xvr+jPqLY/UI5Y76Dtw7goe/xVqt7JITLCkD",
+	"OdSYBohWDUSywTMer1HrAX2+lzcCxeHhvSDktJWb8j6uBtEO3/5mELax+mLw6BBv/rCX9w7DO0Ibk3i/",
+	"0zcDJ8s4exoZZmGfHBOK/ujQ+jqTDMufG05fbV/dr62zr37gG8p3+saBq5DNgBCGEmO/lGsN43fw0sDZ",
+	"HKNWEorD1yXXkaWjL/atmrX3JgPeOrmlNswTTUTBYtyV+ZzadYBn9OWM6Z/VbC1Ll7xtmKr1mgen48OD",
+	"EEnVF7M0NhGGpCQTyaCCrVU6aZ0D+GqxRLJLRDo/wfhVsGGlScy13mXRScq2osO2iK0Jud8MrvQgQ3qZ",
+	"o1YjyzTq69/VsaejejFMUPhEx+0uu6u+vZyK72aOwzZ5ZvlhTJghEkjmDS1TEEYvxQMJvxbEvsC13SSk",
+	"fGVF5/us4hyhAWeHRZl5eCAJPEHKplItzIOFyDOxByq7629AmYWiw7VYFQsfBqvHpzQ/DH51/l18S95H",
+	"FHtii//uRbO3GejOefhLGHkui+YWJTBOC7yg7jDFnxZxPJSiL31pzNLF+/Hjt9pC+3pUtOkEmGiB51GB",
+	"ktsAaZpXozK1cZRMM/Px0aYmywpXf2nq18FrtoW3GvXYFx5bn59+1Wm0S1YJAsoKKhVXEvy0AIGNR7Tw",
+	"clyt6E/WrS9pdEW9zct2XZFnLAl90+tmJpWXrqZBaTVA6f3qNMkZfmeVOu6IX023RGE3Th1dxL8oKLtV",
+	"mrO+dAF6aAVC+8pbBzxU8FJz6sqpRxfmVhMHdl+NUaKfexcjOL2SZ4zeMsRb2SV10hcBVKNHWDhqKtML",
+	"zrAiwnAmcyD2NkSU1yPP4ju1pLNpgyvNLm16ZOZbKFi/PPfRS2vgMcyTmQRM6eQztlB0ylT/N+HXX5QG",
+	"VLpcAOYv03A2peWb1k2soaxkmCKgTNF163AtOkLYX+bIUlDdq4qTFkdXjmdHpdWNCGn7PtrbpsRpssnC",
+	"QEuY+opvPcBS8q7Ou1Happz1d6ID6kFBHXwVrphOrB0Iz2ODQIY2U9VrlF5rWtiyfP1g7HqOj3WtNl+Q",
+	"E/V21iobKbb2QibmPB/OSI00DAzEHvXNZxvE54Q1Mo1NpuiIzcZavsGRf1CnQeHgw+LjzB2Wjs3cstbT",
+	"x6pgrPsvvsvPDVL/XSouf/+KCGwG07cBUn3uRKfx9DPgTrIyzPBxHwoD6Dh81PoLik8xC1Y3qwsNbNzw",
+	"PVUUcpVQUUTmTdxMZmuqJt8sVt5kSZGIctLWGMujajMbVNKFQJAsNLC8crWbW7lWV7gt7Oak/g3uj/Xw",
+	"EnmOz3v3jSUrb2oSE0kOcTfZSnsQLMR9eMJwRbf3gsVCgzZgi1VrnJMbc7q+QnCwqlDvmuMRlyYj7wRe",
+	"zx159kbFgZeq1cMn+9V4cyY9ybBn6bNW57IZ3TE7dCJnfEQaSrnzBXcHcnmLDzJzG0ETFQ6G/2JAWZiU",
+	"ccPFXJosrcEN6S9I2WMBohY67sgNpEXsXXUb38EMpsTFbRW8fH3np3Tnq+rOk92dN1/XrL3quz9Yt6sd",
+	"NqRgltOTUSAhDMh+IDE5Sh6Tz9qv0oj4KaLefL2fTUkkGfJip3GOAp86TJLy0JSJInI2GBMqCayZRS7q",
+	"ndP655WlSO/0bBUWQBte9+LiKQ17E05caIBpXrxsdLr6vJNhYew7ww1n76P8W3sgfBYHas9O0hU+Iz6j",
+	"HmzeZCEMsK5dzvoPO7M+AaB/h3nuLfPBzEYaEEUB+eeYv6teol6PAywFGJN0cjqk84KRiTlHiVAVQK/w",
+	"xAhaTCbifh0vl+/QgGK14b2f/uTTr+irJ7Pmz4V73jmYN3n1D6P692qRSrX9R08ePdk/ePTk4FDx66zv",
+	"uXKMxcXjJS+qtaNq9aha3a1Wqz8FA3ss5RLy6oSaTWlK7T6M/y4fwuTt+IHDlyVHjPY1Z0Jykc71e0vE",
+	"ZAkhszaJTFEIq9ELFdaBSDJ8pnVoPQOdx9YjlxY9cMTARfZKozenrmxB4Lv9WaA/OY6LfHSZnM81A0jL",
+	"NkNO1DpYi40IWxosMti6EhgWwVyUHcbV9nPIp53WRWp+Hx0e7j/KDPoMGTQHHSFd6kPtKk+MRswhM67j",
+	"CdbPQ4LbM8uMRFsangQmIeX2sxOyv7//pJKYqLSkLMo3OruzeZovdaKMVwtRy4YagcJ+3ugSKGfddz3P",
+	"5aOH+lFpA1qAXJf9ulq8x48vPFDf6P/uXr/5UeZJhkPSacu5eVcmyTeDIpPybMqmiyn9csZ2oEr5jrr4",
+	"7QRjtgPzsltv7Xxaa321n5lIFSUSrxUr0RK8WyIg06Fr0rKj2um4UCN6y0zNdFKe+i5HaId656TZBCxm",
+	"rISdSsguNMbEYh1UnzxatVr/YOf/l1lYZ1V6c2LcmefkrJ9vjLx7NY0p9RkPto5LlcIPWr7OdiziH9wi",
+	"NnF9cGE4iDhBOZO55swK1STET+aOgTOIvZkZ0iLajLN5pkgDXQP4NX4Q+up5AHOymcnKtLPBsVg8DzhL",
+	"YiK0BwA1hYiLQ+GTZ+1GAwaB8Q9T5k+ommwzuiRuF5EsvyrTeuWVvQ10Xe2VFaRwPjHiX2JoLoA6ILRC",
+	"hczHrseImtEdmCJQ3ng4rETlnS1zojfOxd4EIcFcVGJrnYWCue6Q2AwfV6f4slh6b3I9rBiPxgeUtUu6",
+	"dPQhRM1msmLFrl+9x7t09NwXs2lGsIeg2rG2vIb4G+IVqbfVYeK5TJJAmPISE0a5qdECjxeGA80O/Fpy",
+	"fd15hjfNHl0lWTGmQk/Zqnm+D9tTuGbbm59ME3nQlVR7YTUW5ZuYpUV9Qca070bRJHFQysFYXZX5iGV4",
+	"a78bLJX0+e7n+9tiyszhervCvWEyHq5zQm/CdPfEb3djteyyJXUS0BEEEFukRgJB9qupsiABmhRQIU0e",
+	"AYFPb5m3zoa0NMthxuwyD2paJClrBQFCa9RXiaSZBQuiC05MA1KrQfpsIFQT+sQqOrsm9mQFyGBWpDcM",
+	"J6dmKO5WPUvLdTgLxMWEdGVxX85C51Q7/y64CDdmeRhLXpznNq7BNS7BlTsoIiazKGZGNGPONHww7/Lq",
+	"g3Y75x++GJ6yGZNmBp85bT512L1UKinsux+yQh6YSIzVDsFemZlUuoGOU9j3E/X8SW2vuqrvL2cUoEzW",
+	"tYqIso+Ig9+mxHRtVRfSXQ9zC4vYcZ0oih3cDNvxE6hs5n3df1gyLBxw5M5CEIrVHkUg8D5Cy5Fdf/di",
+	"ymFc2aeUEy8wWdupPdJzDvsiXAfNq/ElUoxlFvCo9PTqdWxdj2rvrG1jb/T+LZY0o/eBySFcKu/wjOmI",
+	"toC+jWKvwD8WJvlq/5xx8x2TatI/F9/b90PVJeAkTplP5Jj6uZQgnCsQ+0BiHLFFzPyTv/sluhQtSLfi",
+	"BpjAc28YoXyhHUYAdR+mm/+sdkjKB9WqAcS1H0ITdgWxEaVQbS31QH5MhoylXhwyZld201Lqfuano2ZF",
+	"4sgdKwY1/RXzxe7GYmudxFqVCbgUX1JQcOXuwo6bje7bny2wTKdknrc+EB/3W6dxdlYwDP/pTBHXYZ4H",
+	"l8KUTC9GkA6Av89w9/g4kCwIdbprIOLH1i8gggG2bWA2opY1aucAMEAcMSUAhz3cZjjbMtB1yLCk7NaW",
+	"cKULr2oh+41Xua77bhiTZsZuayXRJmq3kDIWIofCNhoFQT8/pzKs6h4iLQqwcrhBGJpsxbAWovL8w5nU",
+	"npJvBRgtEJvNYSA2mkHUt3ECtxpjlvqlWTuMFU6sa4LEEN8A1bA4y8SHnuDGAtoa7PF7UthQXvxO6mww",
+	"tNUQDfshRENCjds7NGoc5FMkN27NsHPphPoO6buel1z1o707YzncTZzWQWxqjCWENtFQkLg9LIAc8jWe",
+	"PeVE+A5C9WiJYyoyWCh0hU+q4FHKlbchokOtmvxfEnW2mFQttMOjCtEeo7dMkjLF2txqPdTZMKVuDHSr",
+	"T/mNfrWyNvLpbjAUBUVUNACf0cGYyWNUBxx3OGQ+Uh6fjY2pzg6WLyC1srbTFZTa0nCv2XsqhewcAzyB",
+	"/DnymTvJiEsqBge9Hu8ZzK97jyvHxGPDgMw44pU6icsIeaVu+nuHFumVDJBPr6S4Ze8wRPaBhg7IKRvg",
+	"R1PWAvGJsNeh6wXMt3T1K2lBvQ9XBu5A35cMRMqOYhR1MpO+4DN5X3DThbMBi1o+cX2vZJ7ADFMl1VKu",
+	"yZTMXukPnPaYk0+YP2Bd9j07bzWq8wHFCsM1nSGcnxKeEgGk3VX47JkJXOia1/0gCuQymDrEuHADss8c",
+	"wnZUo0nTVH7eajFc+Kh0wJ61iXk0VoJYZ8Z+APjzu4Q95AU7kHIYEVHZPpzg4+J25zHvfeh/sAl+93S/",
+	"l2rTLEx6c058XMFc7uWgt1h2dSKwb+9gbdCGeTWT6Hi91SzJdCuCNMTAgMpljIHLklU6bb0qDDAwVc+L",
+	"OaILZFR9zSElndN/aVvEVv3ec0J/NBxNXo4hNpo69c6yATU+tYXr3i5rUeEveWuYhzzi6NTWAhvl45Tq",
+	"JXQYQJxaVAAtilvSwLRzKsmA8gHzPEzrXyscMQ5n02if2VQXgV1dyRVV1AzrFmLeX8zUeVgo9atPPTWs",
+	"jAyKKQMAb/0AmXpQxo0PXX8CeYkDMWFk4vLE1/reVDTLG01d4fb6kJYXT1C+oqb8+p5UA+csGGeVUHoh",
+	"5lj4WlCO+A9w6yrbjc+v6mfXl/XXgFpmEfNFu3lx0rzEWgRPr87OGsUhzVYvaY70SNBRskopMkpWCakA",
+	"4QIjhXoxmSxcbKp0BN4dJrudibha53xGPaKe9ZXo92kAno8p8wdwU8dKLEvu0rU7QXUJF7Ase8N66Giq",
+	"yHoZFufPBFLLdasL3GxPo81YgKM/RAiyzlfeJAY5RXskUuIUWinRlNiPseVObLMEJ8YXKMlhy5Ofkiz5",
+	"EvQ+Qqq0LN4+qgobyLHPJQV6qVar7uztH+wcPvrk8ZNqchqxnjMam+LCamnzx/f3/qNqfLeVDnb3ElOt",
+	"bYFVDakeVXcIRqiEpll3J0aFHupZq56Bw7R0VmWApOsSLsJHkxaHZ48N8j/jA38xDZZwdh4drEtAjCcv",
+	"VHeeYAYn2clMYihwTBWx+u0s/1ZMDNZX4K6wt2wA4Mlw8KBJa2u7ZG3zU3Alwmz05PozJaTv0XYkxU6b",
+	"jHhUym8eSDJ03zKH6EBzOKLhnWP1p0cHTBrISMSjZl+qc0Y/tEueqRs1J6kTXZ/4+sQeiFvmExoQj1GJ",
+	"lk2sq2XQtMNTqxytLPm7XxKzAclDUturVi3iixl3mFMJkSyNGjaHChkjX8xDDxfjTsqpHpsRu/Lh+WHL",
+	"g7pKAkFqarQ5R3ZkXjnYPSyt3cWQfP2u3Ovtmk8H7yr/6A/+6Ge1alV9WzXflD7G6Z9n7zYhGEpNZDA3",
+	"UNdgTNUq2nFRY1eyk2I2h3deVi9W2u8BoGtjhWEllnP+uZcNWKzm68blUJna+GoyYxmIfVJvn0IBeEoG",
+	"PnPcAM+KshtIwtmIBu5ttH1cSeY6AljM1f7qcfvkRePks2tsRrFhXzdhEfu8eXHVscEzdMt8KAJhDiWL",
+	"2JeNi06zdWGTYDF11ZVyQShBVti5Nbxg8FUwiVqr4yf1zgulc9cvPoNyvC+bF887UK0Xyu9GFJUsPD2t",
+	"EpAC5XBfNgCuWPeu/mo1UanvnhS0dZxQOVb9Y/1pTARQKtYJBcS5kzEb3Oi/lRhX3auLnuqe32IJ7Ut1",
+	"xQBd61K4oIU1ggFcH9I6ZIHF/VBhIR9wnt9ZpdeM+t7iXgKlN4dIkpshkyHiUxYiWWEMpQWjW2UwwXu5",
+	"0EnhcJZFhLrjsMHMd4NFR41FZ54w6jN/Rb6spJPIYQFZrhbYw5GppE7EF1iEnLEpGQhx4yJXwZyBvIVe",
+	"osGNgwCSdHS7J/DKcv+deLdgae8voMjtzmwaOk88ga66F0EwbXFvYZEOnbCOG7A/PKNvsZQVB3ssdBJq",
+	"3dq/ca1piIijU/czJbLfAScNBUKk8IBiAevk61BpHUoXMzopWaWZ7+nxyaOHD1M+lIcOu2We4mu5nMtv",
+	"GlSTKENXzgNJxmIm2Vh4jnFRlkPQjTAGJ8IEjLyHPe6CeFGKi7QIZwGZCz8YVyziz7jUQNYz7gY6awgj",
+	"lm8FwAggyDT6HbHEJ4Qj9jhU5CY0dJsgnXLsTkkw9sVspOvoij4kYE6neMHY7fEe/4f/kJwIfss4QEv0",
+	"+A5AC2h0DUwyob5a0jnzT+iEeSdUsl0CZ6iOqNT7IrPEE5Sv7nECha2tdFVr8jnGA8IkIfALjE6pUthv",
+	"UmmSpNwr1fZ2IZij2itVdhXBXXfCZEAnU3zF4AkcRxWAnbA9+/Xr1693zs93Tk/tY52f1Ss5dNErWaSH",
+	"W7VXwmklpFeaM3aDjmM4FMEwmFvzRrr0YYeJmac2hYbAOSaqCUmk0r2I4GrmoDCMovySjtTdxpVq19Ib",
+	"RuwpHTGblCEooFaBybCl+5X6TjdI9qrxykhVfAgPF0Wz/TUITYuopiyiXrYIuFDe2dApwqcw3xe+GpcN",
+	"yWsI/PBw6ou+xyY//rkU3EZohicHh59UkA+pGkXfY2Q2nTJ/Z6AW2h4Ih9mq4/BUG1BO5NwNBmMi+C6p",
+	"az+qkUu6zCh768qA/OhHwid95gm1uIEIq5MiC//oR9CwrgJ8UD1Qe0ZdQQ6q+xaE4TpgttYF9RT1UExn",
+	"hzSo6n3KfNRR9BRr/CSoNTwA16FqGSOMARENirK/3dHTsAMPw+DK9te90oHiuSPyRad+3ri+rHc6r1rt",
+	"0zeKbw6qB/DLRat7/ax1dXH65p1dsQh7C0c7FDrmzOQDRmRN6CIa4BFRdxwbCv/Xu83WxfWzevOscWpb",
+	"5KBaI/bVRf2q+6Jx0W2e1Lv6631iP2u1nzZPTxsXNikn/KCq5bArWVEXLVtLiOt24/OrZrtxaocZZPFH",
+	"VcuHxD5vdF+0Tq/VmOpnZ61X2GdtH7jssv76rFU/ve62Wtdn9fbzBvx2qMjsXF1ettrdxun1eeO0Wb/u",
+	"vr5Uvx6q0TUvuo32Rf3MBq49rGJjnUb7ZfOkcX11UX9Zb57Vn541bIzqBoQotXpqgRZSUcmPjMpE8eeF",
+	"mIXHHRdz9A9Tz1NNq7PABEbhEgN71ElfOAtQevHEciduEDFabT+q1hTOi6W+4JBQB5ysNizU6VdNQav2",
+	"i0Zdq+rGXxY2Yz9vdO3Y0pdnUxAdA6WKqk5nkim2FJzYD8eMesH4K9uC2XnoM+osvsIpsx86YiDtioYz",
+	"AlUAWVf9OmbUUY1RiR1aMcDYkMw6inhz04CZcCXOAYOK/zVy7j4lM+4xibsmolvCKphUfdwab3cm9O2O",
+	"amenvwiYtCvHZMbVWnBsPQbH5I64ACV4Qj2laGksm9gmrwKRF/pKGn8XcL0cdF2p346Iuq7ivADUkzdX",
+	"1E19JpUccjnxmZwKLhmueitk8bCptztwf+fUM42VwU+mtAufDgJAcQBIGMV5dOruLujEs42qo8bvsyFT",
+	"Zx0DiYsv4BoBUUozmzIxVSevekkITx5jLJtqYWKgKkeMM6wC2Dn9TJqzWetbssc72UqWFmE0VAhtUM30",
+	"pHhSgJLmBubcMjqZVgp73E5pXfYueeqLuWSRQukzb2E2Eb52bJQJ84hk6sTUtdjdr2CWj8hTUDJJb1at",
+	"7g+ALviT2bsE4jziDm4fUH/7IhhbqEbgu6hoznGoTo9HNCie1dykDhkzfsYVt4DHc79KHMUQZg+oLSZ8",
+	"Unusv8enYCKtHoegaThdMDEWLFtmHdJTAqFCeFQJ3x25vMdPfCHlDn4y40K+1WjpSivoYzsysbnwFdiC",
+	"MlIx1M291e4Y2XvdajefNy86tlrQwOUjUlbKIt2JykdiQ9IyMHY9bhu1l06nuynV1z7GavxHSoapniLp",
+	"ERDqeRVtEzRUaTKBMqX9QNYMbtqpz4aeOxoHpGy3LtXZ1bEr0RwgdLPmSE/MJRgylMpJPYkYIXr1ehzX",
+	"toI8kOQnqI8keMB4sKNu31og/mRHuxZ2mqd2yFB6LJiwo1RzzTqookChVrvNAn+xU1dckNWWWftXY6FO",
+	"anCqg6nEiJEeT6kZhovttzvqiJLSTsfiM58wPhQ+aLqSzH03CBg/6nEbQLEGNilzYWajYhEbFSF1tnO8",
+	"aDFnx+VaP1IPaIAR9UTqAgBpKbzHE1rBMaEYRaWfUfcSVCSWdANUGeBt6D8ZZnXcS6hqUrWU1kgqGIiJ",
+	"548elEUo4YLv4HhjkxedADU0JnnuwFgY9A3v0hdT32UBlv5cfbEzb0fFhML7XB3wOG+ZL/GeV92t7VaN",
+	"HZFO3dJRaX+3uruPkJNoiYAzQJvGHiqtAuMfRlk4k3U9kqxgVgoZ90R3bk4/Rwxm6lJIyrb+xSY1vQnU",
+	"Gd/j4RNQKowkyPGxFI6NKskuaeu4RTiZ1HnOgE1htfoLDWMAinSP9xfEdY4UW2PYqymSJkOzpPo7RGE3",
+	"p08MEB8xmiwDiN/jAR3JXQJ+USXUbtg0OIpQKQF8QD0bXZCjEnZSqEsSvFnGdiXps6HwGWxf9UQCbr8S",
+	"XrjhykUDOFM5gcwKF24f2sWGrjWtg3Ay9aiS2UEIUhTOr5taNzHnlV1ygTdhs4o+mzIaKNk1FwnAzWAu",
+	"ejw2MjFEhXExZYilBx/NlMGtKtTj1NRXYBv1SqS8V8ErKSnvV3ol8ve/+HdEih5HbTLSOVx1lNBJ3x3N",
+	"xEzukhCK24zUDgve2KTcXxiDJHSGwBVUmslVo5Gugyti65m1lcgwjTyQkHLgZmYTJN4CJRmFrnlZWy3U",
+	"+dJfkKmQLq6Rre0jNhkLTwOrGDeW/imNYdHjJo0sESReFr4VxjSNKSaOWeZljwbqaGDU99zwFdDl1aNS",
+	"TFjluMftZMkg29wDOAaOaorweqIGPghiXjcdNgR7ITL1qLXocaxj64dJS4bloNwKSBQ4ZubCvwGt8VGV",
+	"SDYQSp9ROrbDqOO5nO3oL+1Kj+PeILG7y2F1/1hv9ehGRx6jRA2/AbTA5yx4ioLMKoWKspJme9WqsbBp",
+	"n2PcRvBzXa4Pza9r4WywBzDdZXkuYdjhTCghfFCt5TUaUvnwitOZ2umBooo5+N7++vcu8bRsG/Oteq9W",
+	"5D268AR1ukKcUR9hUg9xlla/19S3C3yhQEcdtCtdcXpLXXTKgZ14NpmoUy+FZTcfC4+ljhYzmXHEI1yE",
+	"N1bJKCYRMhm4FtK8VTp6VFXdJk+9qHxZ5rGXoCy2b+0Fo0bBgn1iWyjjUSWOKnw4WVx65sogqt6lVN0J",
+	"C6DUQE6wZPTIQ3zvNaN+6Z1V8GntSHjzIfcEdASxORn7ovWZ3gYF2OspDaOef9g563aOmvBYWfCoRlwS",
+	"GEzm7BNdnjM7B1y9aA77NNxSTB0oH1QPIutJRacxqP0B20MXW7Yx0MU2EQQ/qx3u9njYDRz57pczhEZI",
+	"qGbQwJFWf/gI1Lq3roS/FWmRjv2E2Ceti2dnzZOurZNTHBZQ19MaIAI36lex4weSuA4pg1EB07PnArti",
+	"kvh0wCpZ+/cEHnhqMNf0/eypLrl6j/sp3AhJ/5yGn0pt5to9d561kXHkzvdmN1cP1r93IYJnYsb1C0/W",
+	"v3Ai+NBzMSBiW3lxUDssMhNyNsWKp+fMcamp5P0tCRtcfEJJiDZYTMqoLxPuB0ULLM0XpdC7oN6F2f+i",
+	"ZDZx6c27vAP74WCs434yj+1nOgILz2Z1S8AUywPL+LDIowpKFkkYd0IgJTzXH0Znuuco9RrsZkeREh+K",
+	"WvRCkTKVEZILDWayEtZSi+Ls5RR7ArmHiror87NDjzRFiSxTm4Q50VPMZ7V0UxMlo0HqLtDxCv42hy4I",
+	"xGxMiK5JpL7RKnb4I4Clq2ujvnE45A9J7UhfirW/EX6qWLm+wjxtHKbpZIwhwB9N1Vn/OJCkoxs/gmaE",
+	"M/B7qRod7O2tf6+r9lFrFrSGbcq/VZUK14vQEXW5DMJdC4qJKS92F7mnZuOLUrfVrZ9dt666161n1+36",
+	"xfPGSmknpgionqmsofc7Uthgf4qZP2BGzJiCZFgKPPwW7Tg+5ZIOEPqZmkdSrdFJvGyhBC+jNvRaqPyh",
+	"ceaGTYNdciKmC1DVdE9C9a8t5hD0hx6xZb1KTBfRvejDqVWqn41Uq+oHIQBy7bKULDF1v0c61u+TBiSm",
+	"i7tct/L2dxRKmGuFCM1y2hwXGiGMskLK4R0rQpviAsJuK5GRO50NaG52sFGlIEPq/x4qKE0T6Pg7ZIzR",
+	"Y/pB5/ju6xz1UKSktvmSaNGLel8Kh1WaZpUd7bBAkrLwwzSbijaeLMkgutrAs7TjLmfpHffhjnns4ls9",
+	"6H+v9+BdDvjv2QbusLgZ9iNv4jytQjv9ijk3Ur5AaRnXIkb5ggXEQq87HPtzxHCUcEEKMOzQDaS6JrnC",
+	"OVrGF9AHvi1RUwiYrQSFzbiDH8p9AZeSgTdzmFNRwiXDTU+DuJ8+6TkHb7UYaudm+GLadxp3KGtHupiP",
+	"mc/yXDWthPP0Q3oWEz2tdab8cBR/KI9KejPEdnDSk36fB/EaRwwEp2E8iK/miJSjvYPB4qAzx/ZXFFO/",
+	"/+gRhAdWrLC0qLfI8+2YyId8H88usTmdMBvrhtSq8cIhSvtXrXouZ9laAamHgK/hHtU4iG6wLIgSdahy",
+	"nTGJnfOBtIpEH9+SayY5zt9HD80P2khxR01qL92PGMty3NxBPXn4teu8Q8GnhEJWwQv1vcyUVWlhkSUg",
+	"8P1lAZHYoQd5/f6wk74joQ64HB+Nqd+929QYlOCw5imYeDJv122DXcGiqt+xwEl/5kX1KjAWIYutEfX0",
+	"u33uVT/eufc9uk//cOTdv3TQe+q7fuZhdEDujfyS+ZrsI9CFUXu2NP5F/DaMt25t69ZWcUoCMd3x2C3z",
+	"ogehf9Ssk7flB6FrUwfl+2xCXYjnLocYHHB3VlcP6C9yI2hAGAI5QOU48CLUtkaQHFeSamW3x4FL5JGJ",
+	"ibYJdRwZo9Uo+lCHJqIxCpTGWC6MMA+v8aQsIUFy7PKRGWUwdwesckxsIBfSFrUxIG2NSPg9jok949gZ",
+	"c2zj9DBxzZhoxgUxT4STu4tlLgYBc5q6WIMrE1EiaYtpYqoSzhld7uGMDZFuNyCQTaWHstvjOsVtyayi",
+	"oU3U7c8dcYN+BCHpGAI/EPyWqQ2uF+Y4jF5fNoD8vjl+Orghf6ccP3pMPzh+vk+OH23mkYYfP3aIyV1u",
+	"YWsvXz/cur73t64PE/O5+S1r/fUKzsmYGoLFNORxIsnPSkWooy9Tb0LIcQfkwbKjx88dfRVTp9VE3DLi",
+	"BpX8a9lHiA1HJMJv1bv5wz3sdzfSCTZNuCUemLvI/QuA9IEU3VDyHZfpa45OuI1SbeOeyuWrDynbg7Hr",
+	"OT7jdiX5Yp4P8CSi6gNuK1Mjv+sz9iFcf9+/tMDwLhj4LO5Ij3FJkv9QKVmV2cTZPBHLCoYDh3hUmiJL",
+	"Nl41m+ouGGDEauJeKnQJw4zrNhacvdG+LMiRLlNdFwtS3QON8hBCwxD7pN5tPG+1X1+/aDba9fbJi9cI",
+	"LJ/oM4KEouYmXM59O99PZjjsAx1NpvlvyTsWju675Bj74ZRZ76gaRGxZdIfnHDBV9e4S4Bjgh6b3CaYc",
+	"bXIiPXQnavLyQ/EhdFuX3xpTnzlhvlHipNIWD3OBsgCOEbISRTAmIFIk+snxZTSAcTpR0kRJmMWUVWJN",
+	"EOoBoBYYx8DuA4DWSjK5ksgbdzplDqDL+TPOsbYqGsvQFqfNaLskE+ZDid4sidKEyThFGn84IL+lcHQw",
+	"nS0x2SZH5Qp+95kw1Soy71qXM41BqAGVYlyuI8a0VW7kAtAcwqBIt+8B9CVAueoiPh5anPER/ZbivIri",
+	"SuLq4C8XkRbX5CTH4BWzGLeNo0qx7P2fhrqfjQ7DLJMIVC794dj6zhxbel232273cDFaa6yrx6IflUKb",
+	"uv5EuqQJxFqhSpKWQYc0sEQzmZt1ryHg7Im4ZV1hG7RdDauVVKDDwyueZKZONosEQmOMxUqA48nns8HM",
+	"9xEHwCFfztzBjXmgou0yPNZalNuWb5yMqcSbmaLOYZBZFv3v7Sb+WOnv37Y18zukb2amvW/KioaHV4ed",
+	"wG60iM/ULpNE+LBjZGw+EAJq7DKf+oPxIopFsQeJ66NN1Km4QIQ0WlDaIIxU8lq7SvCADQrzSJdv2g/0",
+	"7VpbdzMd3IEQOCB8EunAF5R88VgEbW5czWWDeiX8MJKgYsXEjvCTUgek4f/H3t/1NpJs6WLwXwnUTZF7",
+	"p1hUffR0S9jAy1KpqrW79DGSqqs3Tg4qg8wgGaNkBDsjKBb3zH5vfGwcYM7FADY8NmbGOBcG7AsbBoxj",
+	"ew5swBfzb2ba8F8wYq0VkZlUJiVVFVtSN+diTxeVGZEZGbG+1/OUI8t0p69frz7TzpLAjOpwSiDbPzPw",
+	"Us0h5vvoyXd/Fk/+LkLMGxyRLyeFcf8+ACm8bIHRkW+MS++TSKDC+mqFAmvVgYY1FS20qZdlqeJ/mOsJ",
+	"9s1YnUSs2jJDGS4CEcRJsdBESLC/pEE/rMOOxFwYi2OTo2bxSvh9QLEy9hq44s0OS+bEsJ9ELPHf7SBN",
+	"WKshxt6OWGL5yF0OIc+IJVRuBD9RAYr77x8T1gLQSl/NJCY6YgNuxJZURigjnWPo3MDSUwCOa/k5yt5h",
+	"xS2s+oIJbcMyLuOVnmj3hUp1QlhChFiiyA8Gi8KMyMTAshbPMsDJNu1d5tEivHaAaM1StY0MX6RTAyTH",
+	"RppZPRLwxfBJ4Psy/PhP3JffZZy2hJlyZa70eTRlMWiD3trSvWmhy43RV17nenKT65x5ff1V7rUWSGGE",
+	"G/bGN3k1c8vbzvnotncspuKWt5zgVrrtRLTZbnub+HiLtQP+9htcdyb/KNZb8YQrBY/zMA2FX1FXnSjU",
+	"I6c+0ZLm98r1c4Im0ac22S0VTxI9UuIpf5yaQqx4nvWoow1EtviI7sQptOFx0q+7qHZD85s0jPeRvwF0",
+	"1JWx/vnvlociMkk25tmQzaa+RnIOgYxEKmN5lrlHPfQIZ08R4awN8DwqWyAQoyoUmWLcM+8Rv11VgwJz",
+	"G+QY+JVIDSg/crk6oNhNAmUy4LE4dQQ3lpXwQtSHaQEsG51BqCbrsHOAz86Fx3rfWcJzN6RT4c4V4O4A",
+	"bu/B2cPiX/1OWO78+gekt1x6QzCJqGL26pfaiVWxKXDFwG7qO6OBHZwds+dPt/8MOVykAt+wJTIjINEL",
+	"PCilLVXwmExzfSkxophl7ShW6FZnWl+4b49dz1lm/IMX12Pdswerqix0ymW2cFcjE0zr+dNvYpWc9s73",
+	"P7w9ODw433cbAdLdFdIA6uTeZS+6z3ydMq7UgMOLjnm6IsEMAnlNPimMfUepZXyvB9Zw+VrnfZmmQj2k",
+	"vpNvbqLY9CFXfiuYe5DBJq6Bz9Rnz9yNy3Kt0WF9Cg5r+UCvcFqfiI8+dX1zgodStwHp7hRYWap+6BJ0",
+	"w653R2L1LPrqKySmiZgVCmouTRtZYffOvneelNhh785fb33t6dj6C+uTgBOeX0CXh5nmgqdmLISNFZ9O",
+	"kTOLfadzwRVzvmM7YkvMMRHbO337GtrQgT8nAmWEFCos13OU2+63XM9jNQUWE5svAuZn4RsDm4IiXpsU",
+	"6bUWbC5y4clO2h12UnX8YtVC+nNt5ZAkDhEBhlBi8BHnXFrsYoHlhouRackpUnKLYa2AfGBR7dpgM2Vl",
+	"VnyrKHTpuFsCfS5kabGLA7UGqMs9nc0mylAgwpkOmKKFxotAlYgcebtYOoV3wO9gZwC/EE+dtYLTxEqo",
+	"tL3DkhSBPQp+wraPBrAW9bugI082SuL+7vV2a47EKoAHHysku/Bkeb5Byd2AxkxC7MFABCImU4sGkNIK",
+	"LhqEwHULnrAURsZbqObrCRQGJoRiXQ5V142KdlALFipWBWtRf8GS3YS4bjSETGosyQ/0qlFhn3zIwUCp",
+	"mngfAootPoHvs1p4ijiIxbdLYZUPMsUXLXgqIM4cKyNTUdg7TJrya1X4L9zfl2gyCi4N9/Hdv3I9N23Y",
+	"SD04h2wgsgwhYwpM3d+5N/yt+58t9z//vyQCnMk+kPkgwRAfCZYLO8uBM4pOVaxIJmSCw9lKHiesdfy+",
+	"d3by2DCeQsTMmz5DnU9mGWdS/aWAhB/UdRaCwy2Sae/GCkt4qEgPTCvuvIJcT935Hg5xxA47gg1X2e7V",
+	"vec52mJFz+vkGnwWTkSk56UzaGwuuJOk3JAXAIRNrXL0D0NSnA3FnI1nKs1FCisM7FUQGwROL26FJ/lD",
+	"L6odYU8VBB21MtI4e4cZxadmrAOKJ55+KKdAZRC4OWJ1I3IOtx2GXGazXBDRWEGXDyx5KBTB0xnMAj+V",
+	"Vgo/CVQgQfmilTzDpcE1dZauAR7/TNS3O+/DEzcGsK4iG+FjpTz4MLhWgan3x5kAfU08TG4BHy0blFHJ",
+	"OFwmmF8ilP9TVPcQGa97BtYqA7aALi1htQSdSWssbbvpoa3+rEe+PjDjzvSTgblEdmxP7f///p//txsx",
+	"gmQ99agStVKQlk40RhDK9aIvWpJ7UUXoRVcFXlQSZ3Eeq6fdp19tbW9vdZ9GpDCi7afdbjf6l//tf/7X",
+	"/+X/+uk//cd//S//Ifrpb/7xX//Tv33y03/7Tz/9zT9G0U//4W9/+pv/KXL/58Z4VF6f5fWo5XPxdor7",
+	"BsTA5u71rG2vpPGsP1eNqoRbywdj9067MIj7br+LPWvXFlkAW8gm6DYCkglueXpB/GdnYC7jR8nqZ9/w",
+	"a6ybmaYmflU1Zct5LHP5udw03nC/rub01Km40lOw1mSWWQnty/A/ifs1KZMqG6CpdMPusLGeswlXC9Q0",
+	"cz3LUtZ3FhL6tVRwGgTqdrdLwmzS9kyAqKNywdIZuteU+MC/ImnXJc9kGpFKh3ZzPScGM1SC7iEfGzDY",
+	"MUBDtjqRVEe41GWN7vnPpG1jxAR1tS/iT/PF6Uz9DilQfaN4YV0UPH7SRpTj8Q+ptNoK7wJPKo1PitXg",
+	"ZmMKiFaF6TzCYBupygjNRXzEUJqEy18m1t31qwRrV5meCMvF0DI9w1ydN/5iZayeonMCONxgefzmN69B",
+	"9pvOb37DemSEVFKNSAPnDQHUFKyVvNk/j9UK/zGBWgg9UpLYP53RXXhVbaaEgIJiNuHTqVSjXcZjtWRD",
+	"whu1wlJUzNa2LxQJa+ys176wc0E+GPDREUGdM2YWxA1G5oTwbGtLh4CeJ2Gt358dH0Us2TOXWMF8SH9p",
+	"7xBjajD6gA8fe9Mt7UpqKmy5x0PuSroa0AdT0QfiMugWTKWNVbAfjfdX+1xdGL/wP/3v//Av//Tvnvz0",
+	"3/3n//JP/64dheRnqZ0EX3U3PAd9rF20rjybPG4uPTPc2W/kiuic2h7dk2JUUyHQe3HAHhv3PbBOxi1h",
+	"rKQhl7x11R2Xhg0lpqejpndy52n/3d7Wd6dP9k6+ef5NrFqJUANNyV9YJouwCAEyAs1H7/LC9O1d+hWN",
+	"dLC/JWVFkRn+ebfrvDdwDZ6AkKPNf8jtAAraf/MbhnnBK/yMSL5sB2Pcxhj3nmg1ukKViCS9aKeSDABy",
+	"SU8H7bwYT1aI40DHkJMawEjfYb1Kv5F3U5nOY1V1O3edawBR5X4ITOd6HgLvEClvuUnpwDoHHCMFXjpx",
+	"4wTNoojYU3CdVuZVkNAoGUi28ZK8Cd+krrfAc2qWajZjRacDSjfpfEBjrZho1iL5vQMnX/w44xlJNHLc",
+	"3EHCn3FkgAKMFUVmmPV8TG3YOfBw7imI8JC8uSCbbdWjwjwOd88+ZnoYK2gLxJvQuXrshFU+4RkItEue",
+	"zUh5ARbhgIxXkJ7uFwS2wOKx4EbHShaPAAxT5BT/5jdv5USiFA7OoHO6QLB4iz8ZmMsP+EwfJvzjByQc",
+	"p83f2u6WmcuvkN8CF3aAZtwlfwqC+M+eujsJXmRpDvcJEidOYKOaWLWedqNut9veYVPns+BJA278OmJ8",
+	"cCLpU/v9WkA8QpqK9Wys4P2edovDgGvrjIiyrZCHBoJWgped5zOI0aQJHr+kuLz0J8MXbOKcKPA7BzOS",
+	"kj4r4v4w1plvIZhUfF53hGJ1rc/b8VmpiGXywtM7NrfD3NBDTcAs2cEIGhGeIwiPGyQCI0WEvpwG9w8t",
+	"nIpbQJ0gj3aGPDMiuHx9rTPBlff5mlIzQWc+cfJly20P8PxIeMMlqCxLN57jFFdSK2BJ36zYz2vid1Nn",
+	"9//stYZ++lNY/DpH8L1HOwY2VumsuzQHOJsomMxtLwLQUFiyhd1P3r5zJ26D/n1v2xG9nwcxtbJfReFI",
+	"+vLtz3L33O8T/nGrr9PFFoj6RzvPnn21/c03X33d6AqWswnXO4SQgNA5GGeVRATqyOnM6cScnR2eYewW",
+	"/Foy6OBeacwMOdfdEFGsiFYNmKbZvhpl0ozBFGHxoz13x2+2nz57zvh0mutLkbJ3Z6/Y9tPOi67TdWfn",
+	"vdOX7/a+O4sfVXzRWD3tdilUrGcWswLoPgLqGUtlinKd5KQ0DO4oB0LhBebc7MRqiyV7p/u98/1XyQ44",
+	"6piYCUkGOMfBuwVy54WT8wfWoMkSsK/ywZgrogt3Nk6sGCGDQZUI5NgXjSWcrJW47yPSnk2gLgSHDbgj",
+	"8NhyAqMGmwvew0OctdEqJ3rrZUgu+ET0t1KDqBOJzrLyD+suc341RCLlSAJhuRNG+HGBhN/Xqk9FBo15",
+	"UH3qb6YEiQ45BEbW8nQqeB6I79yT7wZgM3C20b4u5B8ZlO71xEc+sBlQULO93ukrMIYZ2/t2f++7D/CD",
+	"52oH618rscugkIIQ3MdVPqppLoYyy5xH4eML/s9uWDBDZuSxNmU4PZ4ariXsBL+Wlf2wizkuRvaqsXxh",
+	"wi5bysV12EER1iwosjA+UHpNsAM6rOeGpVqkLR83bSxKQsNuqUJld2kvTXOpLGwGpZ1dFjAFa2pgqvs6",
+	"FMFI22Hv6wtBcNw5CpTXP4RDkDofBT6Fvwfo/NPIb6ymKpXcGegibUd++/o8FTNWZlmhYlFe+NQpFk05",
+	"QwEXJcCO7yLvf3hvJmEtaLNIFdgBpCl/tV5VXkoT8hTGOjOXK6ZnFpJp9ModEDyv3p28Pdjrne8nO4Wv",
+	"VKXET2Dk78QiIVchyCA84bjb6ehfiAU9cdFEWwwQ+V6TVOTSyVvQWBdSpREd7whPsD/3/tuHkDyMLKnk",
+	"uRB4Rpd66NwuSkUmL4Hd2okLCtu5XSOho0gq5qzdLBMZs1rDsJ5Ft3zS4T1ppfbf7nsRPeBqILKMdNNP",
+	"/8f/+NN/8e/bwTsvRPgSdqMhnx3jMSA/wplx7+NPBl3Trrwk4NTnLLDNw57fLRodF05NuCFDi2TpK3nN",
+	"NOfg6G2x5HT/+/3Ts7r3KV7jiqzZLaunkA8ve9bs6ifzEqPwsJUOwm4n8PQoIx4bDC8uI/ov2m5gPRwa",
+	"Aae7UIKR23CFlKy8h9EAGqA15i4HOk9FyrTyW//gzdHxKSyAF/91eha4ydq7LMkFN1qBC+fWc7HDeOrE",
+	"jTRSjSLG3SP2JaijyAumrXQm3EdDUeGOwUBEziATA2depf66yEkdNEJ4xiBfH46/8ofJ7evIp6BL7wk7",
+	"wGsupf3iUZK7IhZKp2LkLKJSMLcsCvwmgyC7k4XSQMJTpAw8yR7++iWr/a6pz3ud68lR2ZZcT71eeYo7",
+	"6iOrPkIT4+J7XyBT/bxyQ8J4D72081muvHfjTaOqtlZWX9UaJW+t4kbdkKrRu2BTnhtxve9VDoZGhdKB",
+	"zA5YXDPyt6BArWQcuxtT1oof/fRf/8ef/sM/MMxfs+2nUbfb/env/zZ+FMUqfjTQw6EQ7HnnxQVbCGNF",
+	"nvJF/Chi8aN//R/+/U//zX//0//6Dz/9/d+y/+c/+8ef/uYf8A/Pnmw/Zz/9/X/107/9J/ai6y77+79l",
+	"mHlwLhmIwiknHI88jVV5nTrsqEihGX4pUpCI+3wwZiQ7KFBvLlBy9Q4YLNZN5FbvAOVWrFpJ7+DDq97B",
+	"2z9gUWMSYS1EY6NcVHUEewfer9z1pcwl3xGSG8+ffsOur4OmODLGBtGsrzw4wBKnfNGmfGPvANNxoOVH",
+	"M6cDSklHioKHsqBicVpcseOpUL2DLXceuJX9DNqa7RbVw0Dp4ESnIoPifm6c5qCuPQxJxMqHGHBTDcXc",
+	"P/pu4BTY6nMDOhKm9YlgsH97B75qv3j6KFZDLjPnLUoo1Z/ZKNxl9ETgu83UzLhD6rbPUCrM/eG+70BR",
+	"nXGLSVpeDsYY2Z/mOp0NBCXXcj60HfYqxIJzYXR26dUqWNyrHG1IMWK7I56vRam0Htxt2JgYp8tkyIQO",
+	"ZxYqmXIB1WAKzWdwlN1doJnDeShZCDmecVPYbK2JVmIBseG295UoV0XLjUsD0Xs0RKrxDOiCv9K/mmDL",
+	"gLNUkloyRTd2aN9akxIvJrkjFQ4PkDbW35+HHfRz6+pNefwNkHJ4WjjC8Jm86rO4Zb1OlsqdwdtUy9+u",
+	"/J2sgSfwa2MV/Le+GKZSm10pzK4nLp8pSxXgRQJofScCZ4JZNyhoRyEasdR8fdNmjMY9cy3MUikbXhRK",
+	"O3nugwYasahzPRthk3y4qFUFAmnXIoGUK7gfGzbldtxuBjIqWq82YEQPCIzoy7QO3RBWqJlfvghVwj7l",
+	"I9NAnNGwzbrrb7X7Bfdz39EefAOBxLVswNuDWMF3vy1xGtjhgyK0lYTODjGJmPg4EFPvmCrfhU19O5hP",
+	"qbQ3Q32VESplyb/5C2hwywWgykG9a4f1KjpmKfmDnRU1CsFjVK1HG6y75zlWHFhdcZF3GGdKq63Q61zK",
+	"R5Ejs9znvLqZOVaf2s18vRO/gqHhfvUp/0KF5/pblB8EztYDc9o8Ptdd9DQv2yy3bnN2NvsT8tcgTPvp",
+	"Kqg2wPs61xNIeRPZGcp7z7KnWJ9nXA3KkIJAa2e5lcbKgemwPXw4BDasdlgvgqrwlX+x6lXSyEsZ75Eg",
+	"br9ShnsschFRK25Z4lOOk7V4WeTyLLuF3G3vUO3r1VIArIooQlovus9YS+d10Vbtg7U4ZlQjuYsmZqqw",
+	"rZZZYBPlnANK+jK/HVawhkpUVEsVmNqWSGVoVYb6AmWs4GkbpzXaJ07hj+5iqFWHLgpr8M3nvJTFYy36",
+	"kLiI9fgYeMXGfL4X8vyBwUz43VW1P9fvM95Y/kp1KYx94rTfUGdSr+Q4NVYPLnbYjzOurLQLNgYG5Im+",
+	"lGq0xS9FzkfOIDWWTd3VY54L1vJXb82FHI2hCKg/W7ChAEoFxJ6IFcX23c3QTQG96CTbitIo37LJBpk2",
+	"zrTW7I8i18Ai6d6jkCUtP5oTofMxt5BCcg8MsLDUNwCUl5a1oL3AiCxz9nmuB9CNNJFqhlJ6KAT9C8L/",
+	"5Rel0Zm0sTIaRgcJya0wlqqn2I8zTWRk4D3IiYigZYEqZ8J6/vPf4aVY8lJcgY+JnWhOiDnpCd+ilDDB",
+	"OaTBXgjoUoAHBMHoZLDRrJXgH3t2TxubOMdoEmruYwVF92ymoIWCylncLI9NqYxlGeGqxed8gSkY9ykA",
+	"kCDTxgjTxl+xsoUPbKyo6YmSWxb4ZRlPQRKH2ULOsM+NKCqDWt+dvm9jvV19fOMkbOF1hnDDJGuI3244",
+	"N1fJ0vL3LbIP7tRvFdJrXXSbJCbhkLmnHubCjJvLCXo+mY6nMphtQyqjJPEwzeUAoUqd/EmdpakGFmHI",
+	"apra8HjEquU7kJ6TRw61hwNRZk/jzKeW22TJ6pxiEZQMRhOMYEXCE6ZaGKggYBdKz6nuk1toigXocWmg",
+	"mMxk7q8YinHyAtKvV8Wd8Q1CUrHEjSHSpFNEPngpcV08QzXHCnhmNXl+7ksvvAz0y0PWOwGk4EDQ9Ojz",
+	"+thsys2FVKN2h51D4Elp1tfpop53BD73n8PHX6d0gRlotl+AgLmz5CUsIG5Dc3tp0XT4cX81sxtePaoB",
+	"J3oZfwpgl5rQfs9wnjXuM5jBTbXZZJ+FjGr8l1raYfR7w/ZqhjNFm67ccgHIQjpncyxs7bDEieykgg62",
+	"pGOKUiOdQ9Dgu9MfUNCb2WAMcfdu98U3z7oJldFaObgQebtTAQsHkxsK16Ois/kqLGiskoOj7/fPzj04",
+	"KfC9YGN/OAyh8jkgekeBW4b+BkwPz7tdAkNXwm7NdW7HsbK5UKHBFwuCaDh8e7dEQErlm2Fg7Tvl+DY1",
+	"V4K78N3p+13yERARBIAYBhfQHOj5bkI1ei6YGeu5wnPsTOpyoXoZ3MEvzFwrMmyba3nh+K0phg1j3xHW",
+	"Jr7Xhlz4l1rB20tTxvGA3VLmfTJ5VkX13pjsPviSBSI/GsUI90IpvFSsoL4vzuj9LMrY0N6vJIpa6ya9",
+	"bYIc9tKNEuTlkAukyQlvJ/A5QTJXakXYkdj9insZktrNidP7pXS6G6WzUTq3Y7S/C72DJ+tmLh9eG3ku",
+	"HvhnPRoxRX+ox64dMQ0D8ixbeA4ieKtYtRL4j4M02WVXzGrUcCWrut1hJ3zU7Fie49vcVnzBbXDMHiLT",
+	"CDz9fWIa2WjuRn/a+g26dMbp989X2w1+d38G9H9GoH1YR38R3EqfrElYC/k9tp9Snzb4hF95ZDcTAcRR",
+	"rOyYK5+lSiDiS4VeQyES1vIc0F3EA/O4cAgQarCd3JsEpOix12aa8QUEVhHIC2NMxAfWEHby7b+ED52K",
+	"cofNhF+IskddAky2iE021VKV3fguS4723/TOD77f//Dt8dtXB0dvEtbimdGUsZtr32NmWM4HYqdkmUMz",
+	"7eDCJ+hjVVjllRdcwVkBR3tNJg2MfUd+NL7XRlz9cnmo3TH0Z/DLiDtgUlw+jfXlWtdYO9d62adiCJgs",
+	"4FI3SIGQsffCBGXMSBdSZR5gXJ0QzITFyqr+bAEy0zIOhhKJZcjZrGiiKGTBxl9/gP76XZ2ET7KFb+zK",
+	"w+MHV77DbnxyUPlJSgCTVtRDhI5F/dlColGgcPHZpgJCCJQ7skQD7A26DnBdu6zv+RVt3xxBuF/qtrtR",
+	"txt1e7sIwn1Rt0pYSG49gdxWY3ThSDjTPLdjn+oSKg3FIp4bhBtLDLQmQe5gw1ozJS1LDo+Pzr+lDhLy",
+	"MiLnrYAZb9oAC5jMhbgwCYP/5298v7//XRLRb1DDdahVyhdOlJzN3H9FbPuZHycwLxG0AdayAHoQVOqW",
+	"uTScjU8I/M2oAGU2ZLz4sSHfQ3omK0QWAIhZqoKeE4chgjvD3zusZ4ywZocNuBlvAQ6sz1LiksrcF36z",
+	"lp4K5QSh/2GaYb0fQUNU6LQ8syOHN4tKVMGB1TliE65mPNsqyvhKc1N20n7PsxkQB2EWtbgES3YGF6ZU",
+	"4ldJfMq8lPpU4VnYP/9dsTEwM4xVObFaQs5iLV8i6NVGLhBOAtA5sNTyUoTKeAg/8zyNqBTSPWKmeXgt",
+	"5AhwT2pFPjEd9lbyvsykBf58gH0xvgrWE01OuUxZi3uww2Ab0pztCGYwgaBqmks1kFOesVxMuMTvtaDl",
+	"cPI8nWWishwtX/RD7w1r454aCkzbUTEnvFWs/OteoQarsnd1GJZpBDy5qxWLHhW9wBCpK1s8Eva9O+Tn",
+	"IAtua4/4u98paW8Sb/PXI/3obe5476TBekN11aW4Hwr511FbeeTrLZilbRgwl0hX3Qrh4RaFlXqQP8nF",
+	"QMjpCqqUM6GIHUJO+KjClILNpEiVssNOjt5E7Pcn+28i9ubgdcTei/5JxF4enkTs/OD1ayf/Tl69jgqm",
+	"Q0Rpb3ue3uO906CRyrQrCDuTZWUSDQSiAy3BESIjVq0CixGKQCJQV23kDANNKq1H6buK7eMxLT3ozMKb",
+	"/JNdlsAMUPij3IME6Phy64u3DBDxHtKHiMMLcsgNG+CgoBwe8aBYDyofl9p7ijjf9jPGDTNaK+zfMQDc",
+	"x3ORskyokR0HtduJ1YvuM5Yc751+cBbQ3vHR64M3706hy9P7JoE1DSoyYckvxAJ5a5Oz/dPvD/b2P7w7",
+	"6n3fO3jbe/l2P4lVq6ZFtBiw/NFCmWqqsRsrFJIqMDEIUZ6PBLQcIG2I0oiWKQ0bOgO5YNvxRaSJx/Ih",
+	"5CzchtCUXLNzru/LclcH4Cy3Wp+InFV8pjrULIAg/dKoWbX1sXAo/ihO6SB/Alb9zTQETXA3ePM0OWA2",
+	"NQAaLYmH0AyHCDplKbBBKPwloSXRVy/gmwFIIA/HYSVaUtnVXIaW3+6+6D7dfv785lBK9FL/5tFVIVyn",
+	"f3+cycGFJ7RrdEWPSx5eU3b5z91IPwOKUphnsa4K5geYOYXPWAOgVP289TBKzXlRKybTjKirGGdDkOqK",
+	"gJY7Ho8D/BzkHFbI96aVf5SIcU/EwoaCA3Bfi7PXp/v7vsbZkJsFIB7Qu/HcWQLLredIYwoI9pZcfe9F",
+	"cncv8Y+5yUVzyrDYPGsKZBYT3FHysPSGG9b7XzbhCS8d+8XtDv3ngz5co0pqsoh1abul8/jLAEB7oDm4",
+	"L72ZPj/bVuyO28JLNWex7qsG6P5MGuCXiSf0KxL+Hubnfgn/XAxmOZSsNToRLxc+DQR5qiY/4rQYab3O",
+	"PM6ycSKCExG+YY0jUfq+t/MikpQjxNw2s5o923ZWvBm705TjPmAzI0o95JC0QUmOUazHhiVKfLSvADnJ",
+	"jPXcUI8ghKQs5LKG0AevFWD9lb0L7KD0DfNPr74jxNm05RlrQUWGuxm96Q/7P+zt779C18M7MTgsZr8q",
+	"hJ6GjfklACxdw+QRdt6a9E8Y/44ckOL97pP/sVEo13sT1bOxuMXpX1UlcQUe/1H0qOaQ3V7RXFuouO/B",
+	"wIkJecJTEbIwTd1SaA5XD+nGLblDt+SL78rP90vC7vhybsn91Ardn0cr/IIBoh+0h/EzHL2r4h3KlZpr",
+	"AXyPN/VyV7KUmUhHImctqkiKIKYcef48CEeHuHQo2YpiVbynM+sqsfQIjdRsEXBB9ZBONPwhYlqJLUjO",
+	"0gURlqVhcSHwh0aUZ/YFQfSOKSIz5cJTLjo71iOmpXowA4osqdwMsYLn5QO3CgQrIw02+Oyw69+XyCzr",
+	"3jkqHrzy5h12uPTmxPGDIE/A1lWFAvFFe/QZaH1Cshqt/aIbqc8HhMLp3nr3ykICuhTUP8gcDH3qhhIf",
+	"p2JgRRq+DNL5+IwAlIX48kh8EoJyXRgCIJUGAFoXUC4wc2+lnfsAn5WqxfjgYqc8BLL4qkCLyQ1VlHXY",
+	"61xQzYSJVaqx6mA6BWLY4jt6VtVP3ptLnwdq+QJUbakla//w5PwPH1729r57d5KwlvT9XYBijqZSm/ao",
+	"0VgnkfzVn6DBdIFlJcVDT6Qx2JbhNQWb5k59WeB2raE+Ql5EMRS5UAMBxec+aVPa1KE6IxVDqYAMMhdT",
+	"pJxE2mLOzKy/VZABI676lMMGoy/NmdXTrUxciqxgFfb4DkDkJsssvlq5V6TvO7OMxwqqEoloLoLmE7eg",
+	"kL1VflsVIyPnJP0LLxUps3Ogs8QMmQjQtAGq0hcIJvThEmg1HEP9TH8BTXJF+SgVbjzvdmNVRyyl+MR3",
+	"BWDlUysJEMrbT5/g5kraHQbxP8ypuaUKKGyxKmXtqAPZ7dMAaY8L7Z4q1KJS2STwtrZCGarnSnEbG7v3",
+	"/M6cAIk4iYcS8n0Z8aeNdKQkTEq4wOcl0rdyae+cF9cHOjaoW5rwBesLqsn96jk7lC93kF3U2fuQie/P",
+	"zCJoh+0XBU0Qlu/yvp7ZWL14EXW73eKADWnM//82+06+LIHrTcRE4wEG0ULMz6Hys82GgO0MC5NrJ9E1",
+	"M27vlg/Z78+Oj1gwBUusBtvuDSiKwHr+peE15zq/iNVQ5+yrbijXaSVXqeqTdqnQ14uHF91nuzR5mNew",
+	"r+tLemDSl3xwMZuuySSlwX92QxTerJlUdC9gQ13dd5uinXvYTAluVq0hSEiYfb+LvfVKPzSX4Swfp0c7",
+	"X3Xd71ANuKX7fykG1tu3j3YelVVubRnPV3+23f3666+er4qTVAapsYyN5dY8KeyFlUjNgKdWotMPJmBJ",
+	"q7rfFIAmR1g8mDg7DNhTEqsT1oLeMt/QEIpm2Xb09bMu1Ch6CHgoZ+VqBNTVqDWdXCwomOsK3/dIk565",
+	"93p0e0wdbs3rXE9uhDLhLj7X661er77Pw24n+3VUvZ8FdgdniBV2njsLHDd0SWjA+VsbwDCebvJoGo/2",
+	"ARyuKDDDu1OmRHB34PZdAF9vFADUK1MnBpxxhxb2Y1OQEpEAwBTNYCyzNBfqsdlliV+xgxT54dlAZ5kY",
+	"WMNmyg/+x6JrquCGCJPouSpsselU8NyXmCd6rhLidXDvA+1nY1EjXlgLyqV981EYrgTO2O7E6ti5P1c7",
+	"uQbI9FxY4Mp5gR12juDk4scZx1JoM5uYMgGTxB5fN6a7wbk96OCip3hFF8Efd6j2Gv5xZnluX/FFwlLP",
+	"SgJA75mgoAObuAmBCXfB8pmiZjy3FNAIOPE2dgoWMJh74Y8hRYZDtVL2O7a9Q1siEyrl9EztqLHUvEFy",
+	"U1zg0wT3S/Cb/iD4jXCE8GqYcL3Su/JOG+H9oIQ3uHiwl39mcY1zrTLD+KgktZbkduA/DQ7npxlhJf46",
+	"lPBzjb4puc8zlYocvNfdgvqaqObgcRIvLyj6gI2OGOS0fDQKLEdaDZpkwjkf/VIMufAqGzHw0Gw4d97u",
+	"0HxzqvrTrLdyT//204rNAPItcUMnrGWEKCy9bFEiKIMa/Tni5nhDhOwnGpfI8etO7x/gwT/jAKM+X+ep",
+	"LD/i5mA+PP0MZmx/8TPr6ZUaugrf6TSmVMzo3GJerRFGk6+3NPGcjzbcDJ+PJYlfyW8z+P+3JmRQYg46",
+	"RRoGUcYUahQ77AjbnXJgy/pxJsBFpYrDZU7gFfiFfF3VHuf8rqr/3Ds9sL6jWjylh8BPe9f1ghb27w1O",
+	"WEPY+wrPfZ30fpILkMbNFSEnM2sItwCiWCDJCYyIIhtAZEJSHRAA0koTYR3gK2X3ArhyfZYMhgwKYR1l",
+	"WzDDrQ7zBvPwl5ztIkzfG2u3T67EgsN3PRYogQyOBShKCFBi5ABDBsQbn2OpvV0B4MlHG/jOBwvf+Zma",
+	"4AsAc/KVxbi+FNztxAJXk4+gn4Ri5XMoPeqwHhYsedBMiCkMK6xcvKwZysbeCvDMe2Prdddt6/2SYTM3",
+	"duEq3YTn5otLg+hGtqLP4N2YrYNKLD1hR0HVQSD69Lsvkmsm1aB5byuy7hVHBrzDPaLJeJjsFWEnhM0f",
+	"frtd1+QhWFUhBw9mFWSG3nuKRsoQvS8oGyFTVPFh9FzV0DFCpaqv7L3KzYhV6akcQg2vhbZIIJrCik1k",
+	"kGBOBbJMqguAr5OVPBaWrDNjxXSHcVXNM4V3opQ35bvCc6Rwh09T1d1gtb+c3rlASA01HG6coOsT/xUO",
+	"0gQKTBdQoko3Y5Xr4wLnFJ4BixHIfURT1rmXEVQOY4JMKqa0L0jQeQjrE/KfryXOiyA9UC7zPGV9mWVs",
+	"yhcTqmbmRf0tfGrO+lxdBHJMTWn7PA0vbjTj5V8emwBcK7GCYhnPtqCzpwc1AeLWP0ohFrHCn7U8OupO",
+	"wNfVc+TkAPqSMk8orlvfLWw3urJXwPuWiueL0nagrOKwZiO0lA5fM1ouJJ6IiW4TxqsOyKxSVT+Bp5n3",
+	"K+v3uLRAgjoUAqEl3KZ4KbD7o3hKeLbIXUz1xSKVVqSALUiVz3ac69loXNoiRVnt0tygUIoHMAHgGDc3",
+	"oLkD8C4WQNu5Zkam6FhNjMicNBggjjXU8ZenDpMUs6/kTIGL14fjDsPfHXMKvt2m9fjBMaHgHu4LOxfE",
+	"HUSi+ebq9NNjHX7cW1GMFj0T0o5Rm5TbIIAA3xo2FCQeVrKXFKdy0218t0Qk/kt86U0XNWArquWdBBVD",
+	"aWC0dkehvKc8wO+qbfVG2OY91f1Z5O0vuKn3jjbpG8Q6XOcOvTUbDtrVt2yDB/trULFHEmb5Bdk7aL2D",
+	"tWNQrIaCW6JzjqBdiuJ4MnenBfI6vA+YzDpnXeLXy0sB6nBidrFVj+xWwPMn/oM5RwIE5ntynaxlezr0",
+	"tvrHIprAwrjMBTR9SmciKsH40BKaNnhfK1l17p1BthEQv+au/zUKmGW7y1t4NwrZ+X5UdMplXirViUrN",
+	"mYAkJS8FS8jzTbDqvYnfpdQUQL48esrVP3nPkpSvF0itaS1JCIYGPItJU+jwfbBv13b+cIp7hnH2wCrZ",
+	"ILjnNx+a+hQqKp0Qv5O/EE3G6pIkipEsVyWtRj7zb+CrTaFD6EtjnkH39oCYcrDAvbVNfdmDMc/5wBkO",
+	"O8SYG7FMWAtBeDPlPvY2XkzHQhnoEKf+cKEG+WKKUfi3mivPbjHSwSTYYUmmuephsDDCf51yK/x/Hwo7",
+	"1mn4F1FmQR28+wG6cbAtnmdZqBiBf6BZERUXn2C8LEFaSjBaOkucThgBI9AEiJIlSAj1veeDgkucAkZP",
+	"caTgVQOxR3MMBw/1mgwGHPyO4jf0ZvcoenM39AcPSj6GerC535efIRRvjxl3m3JgeqBKTdnsBiVlXnY2",
+	"VpXthktKaBvORyFTJRcZsoxh+U7wDiY3LUcriOFCoqbiJhHN2YoqtbK1sSlU23gFtys4uxqL/ZTDfWOP",
+	"4No4bC8kx9zBCbyMRjRU5rCZyoQxLJnoS3Guk8BYUQalqZ66yNktiNxVMfkJtKsJMayNyUXfUwvYRwV2",
+	"V4edNt+KnRI1+Dp6ZosnzzQyzUj/2Ij2Ezq8K6BH8CyYMtKMs2Svd/qqSLI56y8YHCvYtYPFcbv40CE8",
+	"cV3twoM9+j9XAdBdx8HXqctrkV5ri3yi5rAAbeGqy0+OWUNEvGQ3r9Xd/rUFux6WuYpR9C+yv2v28DVO",
+	"/a3EJ9X2fHpwHQeohNZbvIiSwyg8o9ukYYNM8Fyk7Q4DzuxQJ7uYBlJDWxy9Mr8hNEotpkB2H+AQV0UX",
+	"mgPi98273UiHjSd82xD63XjCt5VHq2zvJ5nmastTajcG6A8DBKuzOdHkDBi22IaOvm45xta6lgGi3WHw",
+	"dYQBp3gwdrupAHylSkA9s8ZyjL/7qD63pcjfk+2nCLHrNrFI2Zhnw8DdLthcq06skv0/f9d7++Gk94fD",
+	"/aPzhE35whSmO9VnQcSUkHSqEUAI7RkqyYPbPA35hNvBmFKPfa4unGyUo1ku2rvMT3p6cLR3cNJ7m7Bc",
+	"VCcuqM6LuXdZ8vLd27f7/imlXyMw8D260nyss/L9oaYAVrf4UlhqtvQj6QrUJ7BubnWRbR0SLfSWxfA8",
+	"m7tnAXwkqytRWEBFKhlqzo0B8nVgiL+uu+6NsG/dpvF7cI2SuTLPxnq7xyIWWXZ96WxB+e8cZ9haD8yw",
+	"CzI4nUj1JBVDPsvs1g1QHt1CEIpwJo0NSZqBnhIOUCInTqW+wjH3wpBJhNXbdq4JPNnmQjQlKa/c/uhn",
+	"wFA8z4W4K/yDKhPZw3Lf3aagPVTUwruvWzoPNXusejRgKza3Jrg5xlLkPB+MF8Bijwg16HL4L5gQBHpj",
+	"Equ6r9ZFxueHv6N8Vni7DRXrLx0MYfnY3f7E3dYN2Oud7785Pv3Dh28P9k97p3vf/uFaDqUGJXNtPqxn",
+	"WELXlPTIimRTvdbYpJ02B3Hdiaqlc1hlMfy8k/gJB+v6NNYVdV0H0z3gSmnL+iJkhTC0dlUEJO0OO0RT",
+	"8LGzBT0ULvBlDIdAnNKc56lTypuz86ASN/dZDzWkc977HE511zfEBK7do92fxXzb8Cjfl4aIte34z2+Q",
+	"WNqrq1I5ENgIztQMIsk3cKYw5HyPnanNadyYb7dJnTwcP4oibs0A4Hwk0gAvAqWDuyz5MQmJAbE14TJj",
+	"OkfAodaAG7EllRHKSCsvRcTcueFSmXaHnSA1AJMTPlqiN+jUBu7IClwzLEl0RY6Jj4BYMJQKIASqL+ke",
+	"VbrLfpwJ+LbuR/fPR1FJCkz4x7dCjez40c7Tbjd6ZN3e3HlkLBGIrpUIAJatEQlFCTblIwg40/d/AILn",
+	"AYKpTMLu9aff/1IbrKw9mdd7X+YqXgpcC4V6PVXtdvBeGI5GFXjuFt/wAB2E6Jid7b99/aH36vDg6MPe",
+	"t72jN/tJu9Pgcx36TMQNXC10/jaq7t54W9RrA50xWcYCVym/4cZdpauu7KFmt+qWZZnwQDXpp/K5eTLN",
+	"OIjNTx67wdA9E9Zgo5LOQ4uRZ0cVH6cyX7DWVOQT7gZHNCIoTKLk+KwfRqM2oFi1prlOZwMbMT6zeisX",
+	"SszbHbYPWWwjjAEizisgfr5yyb2qJ4Y3wJoTKzKgO+wIKvKZVoIkhD/uzSe9xk4/E6SQT9yyrsc+d0Pf",
+	"kW3ec/uHJFmN2iz6ODey60Gb6WfgcQeFOcXN/LNJuhXiKtdYpvSlxdVNZYibvypD2OeIkGYBcqqpFmYN",
+	"2RSdiY0A2QiQdeZLEcSsJENy3M/3QYYYy+3MrMXomZmpc+u1YkKlvr6uXqpgf9EQiiLRoMz0SCrzheXI",
+	"Gb7seiQJDr6RJRtZsk5jBA4VQDLmgg+svOQlp+zuZIoR1ko1Mk+MHKnZdEso9/BpY6Dw/RgQDJi7fGs2",
+	"BZTNqVBQppeMhD2DYfZxlKSMY2k1ShJIwdbkyuAkVG5fZ7qsOlHDyTNzaQfjTRnfdWV8fjPgepUJs2h3",
+	"NVbt1WaXsKobCgAYt8DkCIxxVOgt4JvvsvlYZoINMm1EGrHEPcS7aVKq1H4Wq+Ts4M3Ru5MPrw7Oei/f",
+	"7r9KOsx9+S2pQgm6TN0Hswt3si5lKrwKA/CRj9K4FyhgRbA8IVar6hPOGjfzGpTX1X388ymvWxwiBmBl",
+	"c2aE/eUGoR+iYjqeInYMnCN/km98hJeUyZRPti7EYq7ztDnX1KvC8miVLTpsfzK1CzZTVmawR+rrKc6m",
+	"fPKdH3+dG7s8T8O+zqSxG9VwrWqY8gm7KD5Z2FaVrXIb9VC7fUJzqQdC2QloUi+63fAATqYDxNN2t1vC",
+	"eIpVy+ZyMhHpLhOwEbUigKflPKdTP4Jbw9JcT6fQf9pjUzePO0N6Aq0e8zHAHkibiVjpnPV1ugj5UTd2",
+	"5C6dQkPE8gQZVdW9U9KZePB3NtRZKtUIoMr7mR5ciDRW0M01z6W1eIIR9HuX0QlgPMsFTxcel4oAW3Kx",
+	"NRgLN0KD6rpyxtagtK4cr59RZ93waDuFhSu30Vf3q3YWTjrmVz5duFQVl+WjrVGuZ9Pbai2wSOHOiOks",
+	"DcUTK/hY3+A86+U6gkmaoBTdFse33eivVVutl2XAqDXyX6xEE+S3y63akWr3UKL4RCSoll6UtdJuSYUh",
+	"xaPXXs/qlVd0RTntsqSveZ6aBGQa9ffCL4gK5l6CsIChI7ZFI8SqGIIrUorUu8eVjwnCSCs5Y2Efro9M",
+	"DIa/O/ZYfLtVJ2yjO+4rGyx+n1sc6iaNcX3lTt2pP9HuOJZQ99xjrGScLI7SpvTmAXJO3na/rZN9ErbS",
+	"qhTQah/LKazIkw6npE+iArthuc/Wz7iacvLeqYruRlVsEjy39kvWe9iDEprZ8ROZTrd4M9f49yKXQ0kx",
+	"keOpUAev2J5WSgwsO3jFrL4QirWMHCluZ7kosHB8IPyxU1ALBIyRxsxEHsWKz1Ip1ECw3xWo86MZRDIy",
+	"CRRxaUSlce0Oey1VWi5cZf1FGJ6ZWf8vxcBGTGRGxCqT6qJybRAoADJzia+T+irtFurNMJp0Tzu1bRwu",
+	"kGLwWFEClb2V6gJwwrSzaX0+GoM1NChwajjjFsZ168PZ2+O93lsfGd1x17sLYuV+ESmbTYF1DcBw5wj2",
+	"w9M0F8a0i1pAbv18jw2bcmPmwCWlUkyx8ywjtP5YUaLdEHwNt55FTZTelXIW8FTAMuA/nmJa7V55vVjR",
+	"+/FijLCezghBSCM/dYc9725DyoXTNin469x7wq2LXfYCUyz7p98f7O1/eHfU+7538Lb38u0+QQ3ZsTSY",
+	"TfHRp9J20XnDZqPa5Vj1BRsKOxg3EJrq0YF6L+344NVJb0164+DVuXv9u6oNmNnxqTCzrNaLP8PtJxXR",
+	"98F3km4vGQ3LSKiuiRLGitHoA33dhA20vpB30Ae74SNe1h5iMMulXTza+Td/USkWkCPlPh8IQK6K4x4O",
+	"by9I8JKScUu+zF4862dy0KRfmomKg3rZQqm+JdOV6D5B9qP8m04LyWR1+bHdK+2yRM2yLAgJbpuERG2h",
+	"gDvvezDfwau1dtT6ORqstvDOnYfjmjRsuL3w+ZwWurrbbrTJru6efrNx0jMsyYIET6e9pORABBsjOXh1",
+	"8uHlh967Vwf7R3v7SIGReTVe4hUNj/rSWxWdlQrj5UZhbBTGr0lhvPwZFAYI8RVHHmrPfR0pbj9uKZQM",
+	"93acgsi1GlVNZK7YTF0oZ12TGTsSNjgGsXLGKlb9RFUoezkRbkiDtXci9Y4FNccZWrVWuON5d7vdYT1A",
+	"Ad3uxmrIZSZSxq0Vk6k1YBJr5b2FyNmwL7poewMRH4pRMv9RoEnFtl8ATZcVJmLDWW7HznsIY+KTs+dP",
+	"v2HJae+c0FL3XyWEjHcqbL7YgmdKqEACAEUp28Rl5pw3aUrTxEpn6S7jzMzguw5nGWnYUnMSvsNjogFr",
+	"tLDXJCjfusfZiMmHS/vzzU2QOPUhVx6CwdxPaekdY5UGofMZEvIpSMjyMa6TkhpjrvVict9HTLyklMqX",
+	"4Fudi+UeQ9p07D1h1vLivsJjH0s1ilXLWJll7Gn3ebvDzgTVPy4JZBRyXC28sAwyAeUkzsd0HqvEHSSd",
+	"yz/Cn3fYS8FzkSftHRoXVx9LhAm+fSxyESHAE/GUGc1GQrkpQgjJgHQE3jd/ABvE0/HM3igjQmca8Ace",
+	"oK3+V4/oI+3B4rv9/Kforx71Yb3B4KSf/lTZ5/vwhWWI63yCFT8RqzJbJ77zNVtQp7lZbg6BnQv7L9BG",
+	"QdzOsBbkDSKWiXTkNPdUS2VNFCsCzDVRiEe1Qa8HDltkp4mK8FmlQ6XD3o+JlN33xxumh7EqcLIpNJbP",
+	"lK8vjlCnuhncUw5D2NJf64upRkCYW4BBxyoJAVpAC8+4Mx5IZRYuDdof/qwVA2yvYLI5FJ+Q7tvQUa/I",
+	"xFUQFMKnXdUQP0Uoky/FHOXOVFAzTQiWlWLGq8HiKgwEdmPQQXEiWkKFITOWL0y7w06hOyuNFWxF7L06",
+	"3jvovf3Q29s7fnd0nlCg1wfdx7qI3VDkGf3sOr8ictZ3lyXvT4+P3nw46Z2dvT8G0iaM7AjmuajDa0iD",
+	"Jj4eX3ye3uH+0r14WqHf3d8ofpzxzFQGBcLr9+AwLM/j2W3dW8cKA9Zb/o+PzQ7b7rKpyP1bL1npEEhv",
+	"sMhjVTHJQYNxp5szANfHA04exmgmzNJnBOANIYFomz3vfhOrEvEXLJvn+UK6PN9wFwbIOLkyXEEHRG39",
+	"Ddx6Utgza4HYqkzyubCmOFq6CTI8XHN7uXG2vG0/U6Rii1tFbj2KHlWlzqPoUUWS1PJ0RTey0cEW2RpL",
+	"Z3EvGgPfRyW0rCgU6213uywXAyeDOrGKVXJ4fHT+7Ye948OTt/vn+x8Wi8Xi8DAhSwjJMrbcOoOG6ms1",
+	"M8RD7EYiqwiboJzAQnMpVnBfe4eIPYO8DYoBxF+Z7bsVCMLRAPc86czIVJg2G2jIaqItlfKFFzxesuLE",
+	"+Lwdduw0gx86BePdargrZ4LnmXQCzD0CyEdpYyWN+wOY4ap488cFkYpbQTCV4HZjd8ELmefSklXmF6m0",
+	"cLFyY0J/YYsreKCFr4mPgFAwxcL88OoFZ/xjw4ZCuF9yAa5Vu6Hr5MR9g29pM6wxLlGZpyHpQHvyTrjQ",
+	"77CNpEDxcGvkV6EsVOCc1MuUmrO9mqvCb3ki6tmlkgAlRkCM22ncJGbt26OxZ8HTCf6qN4b5tB1BCqlp",
+	"S+zRdrjk2Uz4Qjd+yS1HH9fLaE8b5MxnJ3mlQt65+v1Ck65zw9AUDTuGXvvXu2PCF7iRZdLUj7ZHrNZO",
+	"J6XSTDO+gArJ3ZXAGWas5wUgD2BqNoF6vQbgMAxQhFhcqMXRc8Vauc5EBAhHIY5Cgc02tCwTYX9z/WV5",
+	"N355T6Eyxx0F/a85DAhinC4dil92EP9u4XNtIYJufATrxPYWoMw2BlMSuuzAXQVWN2dJyi3fgfuetKZq",
+	"9Nd/ORWjvx7J4V/PRX/a3u1zI756HiXs3elboOsi0/4pO3zJUuH8Eui/1Eaw/sIZpLngWbaAs4ZhTjc2",
+	"sIyW+mcQE9YH753JaosyEgg5gFTA2EfI3KKiiZgcOnu4jUx4OL70LYpB9UyE5e7lkDZLsdnU7RgmTaxa",
+	"RgiW4A8vNc9TXJFdxtmEZ0PtzGPfpArBWx+i7LYxVmNEfgnJ0Fgl8BUQ3hf6HxKWyQtqLSLY3x36lx9o",
+	"wPN8QaWQmCBlBEnGIY3w2MQqwZdN8CXpy5VBRPp8cIGMYO4t/feByK7N5XQqaPYOO7BEAxurMvlrymW2",
+	"8MvimV9vlHp17hGTtgkx8aS0zdaFmViaYiNFN6nQT0ZFBLgHwfOyDMZzc5swzYR/3OrrdLEFIvDRzrPt",
+	"5y/+7OnXn5wY9VmqVZ4ZWU/lvCUfYGFGVHRsM6Xnu1DDPL+SFdVUVx5yPWNuMDtTa6afhdTZ2s7UO3Md",
+	"9lclixde+NdmuGO9/ZZUV0GzatKZtSYDglw15973fNMAFf2XEpmYEwFecqk6LJmLvpHWWxRjrcRiqi1u",
+	"qanQ00ywTPBLEStQ/juMs6HMMgh/geZG2DxkRyLkYJqdEvYd1vP9vwFhKVQNTUUeq2q9kdP3Yz3LaxUa",
+	"Mhu7p2tjXcvSvRSNnArI6VBtPkTmZsrmM+OkevLD1mudz3meitT9V8LGelqEHt29uBr+hmmuPy4oH8tV",
+	"rKoQ5e7gIXpT0VzxvPuM1WA29ULll8/DSsVmRuwsZ1A67CQkgJwx9jXEUZ9+XeqXjgKAM2xFI8Gfgp61",
+	"WtUOsFJrRG96d1cNzDcqg3J7jnb/3RRF3b5JbZPQWXe1uG+j9uIRE+mfU1j6DPI71XP/GfmbG4IZnsAz",
+	"1bMneNwyL3n1cLjrPBBIr7P+wpO/1FsN9wvGsALP9/C7FRowKD+hvGmpLmBF7TK5oHOaupKRl9WajF2W",
+	"DHlmxHJhRTBF/Y2dWPlS46WyZ3O1dNhXDjNAb7qubPg2RQp9wcAQsbqmXqFOJUJj6WLN1QXVSe7K3aXp",
+	"v+eZrD1e7xv2Qy5HY7txf++f+3sqtsrrVhTofZlChdW6qS+zTKrRkwFXA5E1S5vzWa5MiR4ElY/nH3E7",
+	"W6qZMNQNkEC3tTA9m0Rk58/HkqpnnUOQLaghO1YgPNgEEFZL2YjXp/v7HbYHj+WeEPNWVIFUckjOx+C4",
+	"QHFDRea5kbUciNB/gd9hN7QDgqGI713DjeLvct575IQsxFFFqAVl0lQqnKEQujJCy70CNGRwFghZICPS",
+	"9k7C0fGHs3cvz/ZOD07OD46PatEocAnOSiOvVXuX52lS3qVroqU90XkQlU93Feiyelpar9K5pmN4qwKk",
+	"b7Cms7KD6o42kfusri+A0pVsESCIF4K7Q+oPePmT7xQHg9HY0GWrWX+2iCiAJwciVnSG+tz4AoZBMcNU",
+	"5FJj6GE6ywdjdxFPU8D8gr9nXGHQHZPcznmOFZ1i5jFgyYyg0IEZ61mWMuePY1wEjm3OSSFyxcY8T2ER",
+	"4e9NmHgnfsnWG7d2c6xCxPNfLgqfB5H8fm1RtrJUnRaf5kaH58pxoMqqZlX3GiS2k2epgL0G/86FVMby",
+	"LNu5SnqXcSsMwGmIKQSZaD9HBAg+H3MbK2nZlMsUTPAxx1Q56sk0KvTfJJw531jH6bIFhYmkNeHccZXG",
+	"qpAoHdajan9iAiu3PlCYyk1NwCSYRFvWTlinHavwa4cdOUWZZf5o4tmXhk14WurzMbPB2I1Gb78TmhE+",
+	"nO6fnR+fOhf6w8m7071ve2f7CWuBuNAE+7EoRn5sSivoVl3wtDbHdYqf8oQuvk96kXHja/g2bRCrrV/c",
+	"TX7XB8ifcMLodE2Lr/w5WpM6Ieq2ZJ3yzIWZTcRt7GKqsCJPu8YuDCke9HSFYqmYaCc3FoAyfuqmXGHx",
+	"3t7ojFVhdbIbGZ3wDOJhGJ1qY3OuUqCzXJWXC8oVKo1367Q9YYc+yW26ogn/vfetvE05M2OB6E+54NmW",
+	"lRPhVLHI3B5150AOaZ8Z1uLsZNZ3Owju22HJRBjDRyKh9iL/74M0iRhW0WCxDSJ3JBCEM+NzOREJ6sOk",
+	"vNWSNmg/ik/toAuIz+k0ontMNFLLj8UQY2pEVTDwKvQYzlJ2k+D5p14pJBbpxArBm39/dnzENECGYCmJ",
+	"NMyM+VSwFlcLZO0EgK++YBNpDMCwezgC5PQsl9i1odYGg3MiZU+7zwscr2LVjdVTt+A2X0g12i0V4LjH",
+	"IYmCU1N5C8QHY2UXUwEo8M+7XW9QALo8VKd89Zx9J1/Cn7ef1UuagZCX4sw9xFFpDdfGrLU8z6d2B9GD",
+	"p+6jpPS5258cX/vV4oQcKMsvRFEyhfZfcfArx/1aqVVK6SzXgnz14sWzrxoEFFqgzSIqdKYnZHgfpElw",
+	"ZBNvmUDbc1I6UyN+KYpwE4TBCvO4E6vzIizFuCGkQWqp7zsVXyQ24VyBf4HYp6WBSnflwn1md9oHwAzR",
+	"SsoC+sPZee98/0Nv7/zg+/3EQyIybMHnY2dlg9WCBQP4otDxgs3SCIk4yrmywRrZKcHx+YcIdcBOIIHg",
+	"0MPQQRiYhlFgxCrx1teHg6Pve28PXiVYnugdIwzQZe4/p0Kl7kGc/+TkUFiAq2MdHZ/798Rc2rJrdjXg",
+	"6A1QaGr9aH1fa6xomfoB8NC9wGPjAxjBYEXHSw+BVMhvDt+34ZmZDURJAPsAIyyZNoVxR2WN5XBmydOr",
+	"nJCSSsc4Z4f1Sj5beB3w6PhyNtEIi25eYSRiYLS8prAxYoVPI9IO2+eDcWnbhYy7X1xsW+8DVwkt604J",
+	"+wY3sjNqo1jBsnG1AOoR+IDfsOTVu5O3B3tukwY38XY01DTuFQ7ZWMXq/biyTYtUUy74YAyNWJRSc18S",
+	"FB79e8TzPh8J2MtKB/c3VgUs3A57AXUitcCTVyo3d/0HJ+s+BY0MypfMluqqddiBYuAFTXTqzABvD0Ek",
+	"mmJhbbzWfTeeQ58dTuzu20pi5UyC8KlC6s8QcFkR6oZWkop93ZhwO7vifq9JY/s57ijpdp2D0qNl3a16",
+	"rssBAWlBNkizaSm+R8X/uJWDO10Eo1XKQNt5WfqZPhM0DC9ru0fRoxqlVaozuSoSa/2s8gZtivOXsnKA",
+	"eeDkoVcToO5aBILpjIDXp/v7sATDmgRWTemcEba9yxIndU8wQ0bTBEk20cREBQX0hYDB8hXwvGD6GE2F",
+	"uTRit2JwSVOTefCGYyU84ME8SchpJZrY2+5phOPX2wGHuyutrMbtY/2a5+kT4j67ng7jPHR8oJ+rFlVz",
+	"qcOw0TXE0DlWnIIJ1QyWs4fz32+CjF8J3cUgfIuwkzSmAnGPfCaazm0ZL2hrrCK8KDYlOnwt70KV8BSQ",
+	"26+E/US9WBB/kYYRrR7IcDPlk1gF2kGww3fKjQciDFhQ+rHW2UnvsL3rRWlULGW4hJtYAe1ZXwz0RBh2",
+	"KY3sOxkP8esWxyudX0D+qUcCauz9LJ+cNaDE4Oh3ZEv6d2uCcPYf9e64/jaUGo3yZD+Vdv3SZIUae4JH",
+	"CEJVnyNxasNcp3Q8y7KAUr4VfWg67Fj5aFMZs2oqCsbRFpY49d6e7vde/eHD6f7J8en5/qukvevkDWXO",
+	"/cVlZxy/NjShOIf67Wu6NyHhNpRDO44VzQ6ypfrIrQR+PBXcaJUwvPusveP8r4JZArlRQnweROYYavYx",
+	"pOOZ4VnfucnV16+NY7vHuY3KP6U3vf8H/BeeIsMPseJYk9r6BHioYveiS7d81oObt3xMrhMDlxoN2S8v",
+	"BJJU5gLgLBP27sTZw6+O3x9h2pkpzdzMbCEsdR746OBu4eiFAXwGG2sssYnc3Y7XojVTXIy9AAJTak6+",
+	"wEz10mWXOqnBkoiV+MgHls1U6q7iOc8ykcHthuKpU+HBXAcXpsO+1xAf06pGFJW6zIFJ5u3rD98fn+9D",
+	"V3oQimNM/5WAu0UFgxMCjuQ0tFK+MEtVqAAEzv6olXDDElAOYfoMIa/YF5mes257J1ZbDHHK351gNNW9",
+	"WM5+u81aBcAXtJ8v2lGpe5399kVxxQt/RacYz33XnfINW9vw16Lotjzf1nYUgtC+PZ6QPXwMnFv8ZjwX",
+	"BAIG2eYWV+zdyWMTK+aeyfIL+ouzJt1DPDZsa5vlws5yJdJ2xOB7ZgsonCqNWw6WcvwJiymkdWMXzfQD",
+	"PoVpDD6AL51wL3cGuyy8W8ObAJh57ctwCpwMwiIhNqN/AKgbC3uadinAA7i/wIhD6mWkVW+9O2G/fRHB",
+	"SrCt7XaHvaYLcOG5G5paf6CXEadm02xWHnbHnVarcRgbshuz6Zb762PjNgx+jq3tNs1mtRv73QlDyLKG",
+	"LWU0Te/ODC4CxoXsmG4sLzDt+uIrs2EuBEGZmrFbTojZcEBYc24Mn1JWwM10CUczKq0vFrkx+gvJFDwq",
+	"OPtEI8YF4vHS287d49VGrvW6/Qs3wx05Fzh1UwMl+he4I6n5lqRsSFeBUHts4NeN53GfotTuMzmV+mWd",
+	"j8JMcUqu3khZtkQQTKU5W344y6yc8tw6GTEp+lkIIQYVIZaSJEOZiWSHnRy9idjvT/bfROzNwWtndLwX",
+	"/ZOIpWIgU1EkWWOF4DYtp3ODrAasKpKZqRhkPBdpQLopZa8LDb39ol3AY75ghy9j1Xq+/azts40etKaE",
+	"PgO2DsI39sWQSmZyL//ZVH4UmWGZGFoCkQHsnZ1YuddivZMTxYwYwRci0wdE1u9fH7yO2MHeXglbJmW9",
+	"VPcFZIv3P8phxH44PPG8I+6HWOlcCmWx2mik25HfFYYuo7cujrlQyKQE36DFmREDrVI2lQM7y0V7N1Yn",
+	"R2/YYDxTF5XnA6mQS3dMMydfcQJ7enQWsVHvsBexwbenhxEzp29eRkzu7Z1EzLw8OI9Y/7s3r6JYTb/9",
+	"gwnypecm4UpO8MlpOvee4oeDYcTs/g82Yn88d/8r4X/tweG+e8Nd2BFs/4eD16gQ3JL4+1G5fH/y9Q9s",
+	"mPGRQSwRoAp328mbbZDWR1RqWKVCzDoTMvxt6e2P9s/P9non+0873Se9o4PD/R/Oz7Y7XZZpPe2wHhti",
+	"ibc2orRbfBFErMbOkrB6hF15JevS3UuW7YQHAKDk5XHv9NWHg8Pem/0Pr3oHb/+AbVsJYRihVo5V60WX",
+	"zVQmjCmRk+1WoVM84rTVur3j0YJu2J/JWrhDTIngBVLqKV80GrPtDvNtqeHAO7uP943OZlawZJZnUPkt",
+	"s9L5LVEwYgEPtox4zsoIeksEm86gqZ8zJ3YAmwkmeJdnBotGCOLKmRZKw1XwnZUOyzIzfgXpaDjXv4RI",
+	"lVIYvjYyWYWpWmk8TLwIfOJE4BYguN+csQveCqb7uQEYcOrTt7XwC3cTjtx0kN4Avg42cDgBlLJ1ynnZ",
+	"SCDdfWMEpRdPnz/9+uvuJ7WWgrEwWYTIxWqAW295+qsj59mUwKynHFw/wQdjKmxxL3gubSZ8Ka82do9b",
+	"MdL5Imlq7Tpc7PnHuW3S5oTD1rr2ujP5RwEBlnXnEPCBrp7UYyVguZzC98v5UM7tHR2hw0VYqVsa1lf3",
+	"u9uHN9zscGnDTvf5NTC6pBpkM2cJt3Dv0x93mNMISbt5t5/Awzzcre6e/yb7HFZys8mv2+RT2g7VHY6/",
+	"3mR7r97biF6zSzWEoWYTZDaYYwOe557/PRyCZLJw3m1CrIeeK6zg6NqJVeLrxxOWSQMFyGyQCyB/4RlE",
+	"2OYiyzx+p51rNucLaCY24PoowNKP1XGeinwHysoHwuCRY63yAWwT2Yp3D5+xsba4cKwFv1BMzVSu9zwF",
+	"VOfsriuP6qx9Pw4jQhxEV0s9skrAN3v6HEASDK2jjVUmOAZx/dQddgIG/pxnF6xg2HFbGopwIUIa5jNj",
+	"PVeezMDqKdEax4r+ACE1bkt5sf4CKBR2St+OT6eAEgu8D3yQ64DL4h5ED+EJ3MfBSCBQA0BkPKNgKDWM",
+	"AsOmG5XMZ3pYmANsd19HoHPqSukL58uOkYDdzgVxacHRp0EMACQ597zDXpLgxE/Gc4FeuZ5Z1qom8oBV",
+	"yyPoYX6C0oruPdodlgy8PeE85QtcZQSRbfEsw/80odBMQg2c5aOEEo3wCLECoNlAOGb5qLHx/JOkNTgl",
+	"3vL585nIFzeR3XDXOR/d+IZfm1J4aJR87tPciJWv0oDjtt0t1IIHrWpKH4JBzgJZTBnkEFLs8Jen3ajb",
+	"7bLWNHOCx4qPtl1mq3EnBCQKXPysG6tiGNayuZxMRLpLaT3D0lxPp5A3Kg1Rig2Q0wC9OhB/CL1w/UWs",
+	"ruJPE90kOVOecwa0VYclqDmgGnWslYaoBdxQlSxaZYtYOb+E2vCQqbdUwWVKScId9tvt7lJiqBSgpFwM",
+	"a5FIU2kR7/OhJYgBzpQFTETqU1yOzzglBHIWw1UWvpXO8ctQ8Mo4xT3lE0alYqw14EZsSWWEMtLKS4EN",
+	"hYRrGwrFqkUXZye9wyhUglm9vDyk7srSFjtveK5MrCB84xaG4HoQWawAJF82gGuBc0C7nqAXvBbwa23s",
+	"HQFlwls1oYaAsr6z8rFfUU7mPRBBNURabmlTf4Ei5VfEd+qsuCKKUimDgPIuqnnyVc2xWi5r9nIoRFDd",
+	"iDjO6orncNg25c53W+582x15i0LnFY4fawVW5dAwH5w7aa5mmNsddoCBDcOSXOCmTUXudDZoMNKUQAFK",
+	"rk+6HC4ps9y1koys6NPyaOSjBNrQLHPOYC8oL9rooXzHKawV9X8RUpIKwSpKr5Grre5QdH8+XRBqHMsr",
+	"/OlH7xd5hD7bjD4VPL3NwVsNPvz5HQZuV3xee8HyoaDyWyjx8ygTTqvMMqdfTKySQbC4kt2KoexN4GX3",
+	"e0bd63hpwSVlaC40UCHdCyaq8+WXexrYcktDOZSg9Lywawnlvtra0InVfiqRlpJqmcj0XEFNdY9syu6v",
+	"wabcFAZd25KwNo3fZKten9a73ihod9i32ha+bGspIrocCGUQB41VKRDa9mYAOIc6S5cTKc7n9UfeF4LU",
+	"dQHEKnEyJmFqlmUREx8HYmprPPvyeHV2g9Jq6/p2AR/s2yQjN8bH5xsffhcB0kq9KGhIYv6cZkhtvPBl",
+	"ERSEmGAR6fP+6Q1jY6HECg8zhn5Zr2gxQjMAquKqAa6Cs65qGhQBqYpR0PP2xfU9AA0xqfvX3ri9aW/c",
+	"2BJFQOtn7W8smRToB9y+r+laKdO7GpzvsDNhTeGmWA2hZNaSqZhMtTsJ7d2QJ84IUhrPfiYBU+jK8T6C",
+	"q+/a4f/5j9TtGZF+2XG4Q37ho3CM0x66kXEOhuMXOEjlSM+t7fN2hx1hhI2M7EZ7usb+jdXtDOBynO4B",
+	"G8E9MEtuYgPTmm4icF/aCD6siRXfy4jcilP7ab3916q/cmM/Gq+37eqHu27U0k91Xl+gnx/nXNHMj2Va",
+	"Nw7bN7ft3zhvtenZv289+7XH+1407JcO9kzdsWUL7G+fZdq+o1fYGLcb4xaMW8rZuP/IJzy7uZ79Ujbu",
+	"p0FgXHug7jf+hXvmNYBfLBnyV5Evbhzy2sBebGAvNrAX9xP2Yo156w3mxSYcvUbMiy+U3f4UtAvvSzRF",
+	"0WoN8JPmOu0Ijmuu56DPrfs+lRItN1usYMtGKJOCC03NSuD2Yg1cuYAO2498aA4HjgI9tP+9v/CuNjTY",
+	"cIO5sBbmxLaqtwMwwZhfCmf44F2NrYYUY3jAMTzv3B9YMblJJC98F1ws8wBck4fo5BedXKXjdEOXH32N",
+	"+hP9JJVmIs0KIJvao+2rrPG4UdSKmkTAStZ5CUvO2d/GeeNYlD1TdjdWYElJy+Y8VKNFZXjc4lxG7rJa",
+	"XN0O6/lDikaFFtA3YZn4KKtR+dp6bXz34tCuwygIk9zCLqgrFsdh7iLqdm99/4eozuk7lhp/qGAF9/Gt",
+	"jvQnhg8sH22Ncj2bXp8V43WdyCiDqoyMbYoNFL2i6I7iPGzCp1OnI7Tz/7ml7lFvfC5f5BQt9ZcihNR0",
+	"mi2gfyp0mxZo3EzaCOVQrGCgJt3sWz3f4Kt/if7SdSpi/6SruJFx4Ta9nStTYud85HcYHDTYQKVzVjoO",
+	"9V2e/vQMPz7JOYbbGkEtcmBNGrJtlgxzPUmYVCyxGtsprYb+xauIUZFv2X/9A5vm+lKmIofAA8TBsI0c",
+	"7V7SUFTjxmWOrgFgOXnyND9ChF3qYz0Hh3nC1SJ0iseK57m8FMEi3/XUXQpZxov+0BAWofow94odFoik",
+	"wvMOucxMhAE+ak4p3RGsA/fM0hTDt5xRkKTcioQZvjBsPpaDMSJsQXDRzd/eJUooBR3+OGypKVKaW1FP",
+	"FUX8sQqc7FqxvrZjZmQqTDAdtpdZopCuC4J89IkBd8d948nMQLrv4OyYPX+6/WcMhLLbAjMjdqBbDeOd",
+	"yNXGEmC/6QEt3evewdv9VwlTfEJcVLGCBoOoeIBirZ27DrBrXGbONPS/Z1pfzKYE0wdeoG/MZROpZlYU",
+	"VGSxgk/BDdAXQGCFCo5lYTjVfXvDWjp3y90OT+YeJ8RnOuwYuPmci4WbFUQ+MoVWdowPSbi7KLIaGi8w",
+	"mPf6B5bJibSslbz+oYIEF8VqZWy1vVt55qiyIFxmszyEhgk7AZ5yziXUO8fKt4LQ3yFYlWVwNIa5EB12",
+	"fEmBFHjCnSZIObaEKEdNycuwcuHFPb5cu6GT6vUPp04I3VZ9vf7hda4nN/ExX/9wrter2ugVGpQayJeH",
+	"0rD7sDDSzjWGXcVHNN+CZOYsiEEnFUracfjxNsGl1WBoiLsWmnxXWJ4dBuZWgHtU6TKoY6uIopvHLOGX",
+	"3PI88XCJwrQZz+SF6LCeihWCGGDcmAxXCDijghkA8yGJyYXgOWsle+63rT2tbK6zHUJkjGI14R+3+Ej8",
+	"7tn2i2dfdbvdiMnJZGbdWiftAPljc61GLNk/56NklyUHw60jrcTWIbeDceKxYBEExYvaWD3rPmek4wCL",
+	"oMOSH+AJhLJbzmvZOoZFMjtMaaPkcOgBVvq5nhvAm9RlYW0X0ybKrwqC4+0EycHQvQu8yk2kBCz9k5Ec",
+	"VsXDUOcTbh/tPOpL5fZm9Mg97aOdR8bmUo1g3+KtfzkVo0+9d6o++da56E9ve2+tOIPhOo+iR2PBfSVi",
+	"ZXfVZF9pu7FVu+1RVHq2q2/h9l69iUqApH6XOjloF4DHc82Q9bux5vH99lw5nhvxWV2k40gDw6ccSp9Q",
+	"Xj5A7tjICrrqL2B9/7QphLyeKPuVnqsKzOfNsD3XXdUIkrRS1qinQvGp7Cz4JFvpMB5PheqdHLBUD2aB",
+	"VsNZsyJnQg11PnC6ihv2h97hW0wPT4WeEkS21TozERBNO/V19uo7s+OUVO6M+uTjlqTvQQgxrHUqUj3I",
+	"nA2Q9GcqzQTb2kJE763ianRpjJzIjOc4B+ALxUp6hJqPhMQYHIQ3mg0yCZRoCwYrwKdyC3+CVWjQRPT+",
+	"t6um8qu64jTVp0CVzfmAyqce8jk4H0sTXqd0Borm8eYT4L8yBZ/9jp2ZVWXyBT8lVDQgZpW7xfN0B8TO",
+	"Ct5fbSDunXnYZe7u+W9U5G4+q8B9kw+r9WEAqm1GW8jve/x3bdqrqcQNuxAN4+zt8V7vra8vIxN+yo2Z",
+	"6zwF0WvkSG3Npohn35/ZUujZoPdvgGBfbE24zAJBKp6QUhLqG5bsHR+9fnuwd550Gtoi3eZaV09kmOCO",
+	"2iLh3Rpks/uCDyG1teEQbzyZuL8Yh295o8PZYJBBEMGflHIAAUa6FiSsZ1iCf8NumCQi5GhP8p+L4czw",
+	"zLnLeF2pCJQPkC6i1KnRe3V4cPRh79ve0Zv9pN1pgP0KB/fewn5targbgMLAjgEylCyjYkUgq/iMLVwU",
+	"WZV3T1OxVQOgmDMmSC1BFekVq2sXGn6SMFaB2gmEH3TvmJtOneldv2O7G3H/qzkBb4T9AuL68/1nlNOr",
+	"kLr2fLkBn6DnS7ZWiwezy6fZqnZWu8NOdSYiZiy3MwolZ1xRHDhWHg+vSMKUO+akViVErmY0rDWabcUE",
+	"d1Rb/Gs8xxs7bxXTTvpl7LzGvsJl2y/VgxW1x86eE7lQA+HR8FVarlwohUo8tR03RkDuByJtKesv8DoM",
+	"vMWqhZ1ECcz8JMFGCI/zz+Y6vzAhV4PxFCdJ4aV3IdduDOTDYZpSFWKsaBl+645gOZy3FMRjN4nhxeoT",
+	"gnjsBjG8WN0uiPfKfZ9rJZAVH+2Tsf2k0N2354dvYfEffuzutLJbPz94NxY8s+M/Np8P2n5Pu102H8tM",
+	"+CIMNzrLZ8rsMmkRUjLU8wFVZK3V+C1Mt067kWZo6n+lB5eG8Uxe/gI2xAm9kXsb5b74zbcEbACINjV/",
+	"f/zuQkE/xigXZ3/+1oukXaia8pXYnq6xw05FKg1WEVHxeX9mQUB5q2MnVlSJZ6BpEbu9rC5PgpstjMXn",
+	"9ajZb4Q9FTyV9Opr7Gzwk9TsLPfHxZ1spS/+blFlnLK+uUUDOt5Vt1JHsAt4utgtf2u/d3xBXouz8ExQ",
+	"zdDusB5bKggjeAzkaBAp4xYrfJFZNg/3OwVOgLeliuQBlIDSLis9Cm21dqy84oXCOfc+TCpjBQdqy9Ui",
+	"2k8N1En5pWA258MhCOGbn82l8tWb166CFYKe01UBSMnBil1TMmWcNt/xYa6yWcQt2TNJUYsXKyqY8Z0Y",
+	"bld7k6CVTPiFcBoiwcENG1s73XnyJNMDno21sTtfd7/uUqXaLM8e7Tx6Aj4crdHy46Nkj0qfNvQfhhex",
+	"RmRDp3mcq/dop7zMbrmW6DgxMh9hiJ5KGEvhe+bDIZSFL0pjyyxbaCiN1Jae2dLMzvGomRO+gRwpkboJ",
+	"Q91eKXi444uVomrVUlQ8l5sSYo9Sq9KUdPnNZ4XW5dBE7kYdS2N1vigPCl25NWP2lvzcoU/xPWa5zqBG",
+	"CpzmCDxmU3noKzDWWmWLdmlWGqruo1GtphHWSjVy08wGY18C7ZMt1PV83TR+kJp5DlflK68dGL2Z+g8R",
+	"ln/Os0xYNxh+eUM1YE6V+69iIuyCxkQRLGKmuWJO1qazTJjSpDTeddPaud7KxKXImFQD7SMiH6dCGcGo",
+	"A0NWBi5+vHZsPjKsdXK6f3jw7rC9y4SywFYH9F1QeuOGLI8Nh/3qqAdXH43GithEK1gl45k4UPbC3yBC",
+	"IxRE6+mG0mT0S818p07U5qW7WGsoPwIT0PKDGKR2W8CWd49S/vC5H6d2qcRkmkHe0LlqQ1BoytY8548z",
+	"ObjYan5aOM9jIGlPxZDPMlv6cCHVPuBOz00X1+5WGmNr5Xc+dK+aLVh/lo7crp1CJTl2tES+S9+feJFL",
+	"DW0+uaWmQ/cYfl+UpqbRGt7RrfjAFl8Bik3x8zcPhlunTnRYbqWxcmAQSVkNZT4RabGxbM6VGbqlC+5t",
+	"3TTuLeue+FiJLSgh90sEfOEcaABZDiWzdcNpJdxdL1euRDhhxgK6VxiozOfLoWfASSpohMq0vmCzKSSa",
+	"f5xBa36YVKpLYewWjlYz58vZAjWbyDK3LikSFNpVj7LLxjpzJw+3HlbMjjRTYsQtOFvL0+PANdN/SwO5",
+	"w34p1WiLX4rc2SEDbSyYAJl0b+ke8ZJnM9RBoAAtCgF4YWfF5MLU7xZ6BuejDHUm9XUrr4RFcAj8rvCl",
+	"WxCkMdAf4Xww3peZtFKY8kRKWLivZgLscvcEaXoymSlnaVD/GnEjJuEPScQSw92CuP+ycmqStj97gFcT",
+	"xaoMXEnk7YBS1SGbGqofp55mNEfiBiVEagq+UbTJ/KkqQQVcfYMAnE3wOUjHW36kYKZVrJ0CyHxpotCf",
+	"XCekQ8vj1X7mEshMRdo9LlOkXZnNd0jWaCAsFUduO6rwprejEmk8H0UIMDSSXJmF6gqvTvImtJaZ2Wgk",
+	"jG/VBkUalZoacSvsLpPAiRRB/CZVjepb0up39PL6VKC83SoRiSjiCNYQ5nHrN05ZKk75ZMsziTTMTKfQ",
+	"a6ixnDKjsxQSlIrx6XQLlpaZWT/cCvZwOhu4hZ/O8sGYGxGrS5HLIbmp0ZJYKt3MWggH40SGmU0E/H83",
+	"RTvsFvjnY+z8DkOa6gmQ0KFU81L7yuYLluZ8CMgTPAWOVD1EACIeckJU1DPmbpuyTCpsaRMfodmds+lY",
+	"W43qLRcDIae2w44omOa8M37py5mpThI5/AC4yE0eoIFoQqu9fqsIPMsv6hTja50LOVLVzo5S/xYMNQKe",
+	"xsIHosYHMAPK7R/wS8rLPsTwY53g8E28fa4u2JQvoIC18hFYazozY7dCZ4dnSHLJEOqJSWV1YeiRYRax",
+	"dIbBCxEYcwIgEA2ph0MjynKgPOO1FvtYZ4JlIh1hVh1gg0TuRKZI2e/Pjo+KUtxW8KDBYHSztaPABUfb",
+	"sCwp+OBiNr3uCbx1Cin9vbPvGTiILfERkEXQTKVLYDvCNyyujMpiiiQxbED3ER4DbsIAWmeMmcF8LTlx",
+	"I0fewEjzhfPpy+ptYC7rzUWxADrhlJUph5eNCPcEwRGCud1p8/vBCVvQd8Z9R4N2TprzOc8MBIW8yQYz",
+	"meA1QchROp0tsWcS7Uelc79ZygLTm32P/vQXf/r/AgAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
