@@ -13,6 +13,9 @@ import (
 
 const exportPath = "/api/account/entries/export"
 
+// transferID is the transfer_id cell at a line's end.
+var transferID = regexp.MustCompile(`,\d+\r\n`)
+
 func exportCSV(t *testing.T, m *apitest.Member, from, to string) string {
 	t.Helper()
 	res := m.Do(http.MethodGet, exportPath+"?from="+from+"&to="+to, nil).Want(http.StatusOK)
