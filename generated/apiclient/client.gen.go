@@ -138,7 +138,7 @@ func (e CsvImportMappingSignConvention) Valid() bool {
 // Defines values for CsvImportMappingThousandsSeparator.
 const (
 	CsvImportMappingThousandsSeparatorDot   CsvImportMappingThousandsSeparator = "."
-	CsvImportMappingThousandsSeparatorEmpty CsvImportMappingThousandsSeparator = ""
+	CsvImportMappingThousandsSeparatorEmpty CsvImportMappingThousandsSeparator = ","
 	CsvImportMappingThousandsSeparatorN1    CsvImportMappingThousandsSeparator = " "
 	CsvImportMappingThousandsSeparatorN2    CsvImportMappingThousandsSeparator = "'"
 )
@@ -1094,7 +1094,7 @@ type CsvImportRow struct {
 	Wallet *string   `json:"wallet,omitempty"`
 }
 
-// CsvImportUpload defines model for CsvImportUpload.
+// CsvImportUpload Example: {"file":"(the CSV file)","mapping":{"credit":"입금(원)","date":"거래일자","dateFormat":"yyyy-MM-dd","debit":"출금(원)","memo":"내용","walletName":"신한은행"}}
 type CsvImportUpload struct {
 	// File The CSV file.
 	File openapi_types.File `json:"file"`

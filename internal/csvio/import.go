@@ -60,7 +60,7 @@ func (h *CSVHandler) Import(ctx context.Context, memberID int64, file []byte, m 
 	if err != nil {
 		return api.CsvImportReport{}, err
 	}
-	sh, err := readSheet(txt, m, maxRows)
+	sh, err := readSheet(ctx, txt, m, maxRows)
 	if err != nil {
 		return api.CsvImportReport{}, err
 	}

@@ -388,3 +388,30 @@ func TestImportRoundTrip(t *testing.T) {
 func withoutIDs(s string) string {
 	return transferID.ReplaceAllString(s, ",\r\n")
 }
+
+// Two imports of one file at once: the ledger's lock makes the second find
+// every row imported, so each row is created once.
+func TestImportTwiceAtOnceCreatesEachRowOnce(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	bankWallets(m)
+	f := bankMappings[2]
+	ct, body := multipartCSV(t, fixture(t, f.file), &f.mapping)
+	res := apitest.TogetherV(2, func(int) *apitest.Response {
+		return m.Send(http.MethodPost, importPath, ct, body)
+	})
+	created := int32(0)
+	for _, r := range res {
+		var rep api.CsvImportReport
+		r.Want(http.StatusOK).JSON(&rep)
+		created += rep.Created
+	}
+	if created != f.created {
+		t.Fatalf("created %d, want %d", created, f.created)
+	}
+	want := exportHeader + strings.Join(f.export, "\r\n") + "\r\n"
+	if got := exportCSV(t, m, "2026-11-01", "2026-11-30"); got != want {
+		t.Fatalf("export:\n%s", got)
+	}
+}

@@ -2,6 +2,7 @@ package csvio
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -126,7 +127,7 @@ type sheet struct {
 
 // readSheet reads the text into rows, by the service's own header or the
 // mapping. More than maxRows data rows is 413.
-func readSheet(txt string, m *api.CsvImportMapping, maxRows int64) (sheet, error) {
+func readSheet(ctx context.Context, txt string, m *api.CsvImportMapping, maxRows int64) (sheet, error) {
 	r := csv.NewReader(strings.NewReader(txt))
 	r.FieldsPerRecord = -1
 	r.LazyQuotes = true
@@ -177,6 +178,9 @@ func readSheet(txt string, m *api.CsvImportMapping, maxRows int64) (sheet, error
 		}
 		if blank(rec) {
 			continue
+		}
+		if len(out.rows)%1000 == 999 && ctx.Err() != nil {
+			return sheet{}, ctx.Err()
 		}
 		if int64(len(out.rows)) >= maxRows {
 			return sheet{}, problem.New(http.StatusRequestEntityTooLarge, problem.CodePayloadTooLarge,
