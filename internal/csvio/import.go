@@ -212,13 +212,13 @@ func (im *importer) resolve(r *resolved) {
 	if r.wallet != "" {
 		switch ws := im.wallets[r.wallet]; len(ws) {
 		case 0:
-			r.fail("wallet", fmt.Sprintf("no wallet is named %q", r.wallet))
+			r.fail(r.walletCol, fmt.Sprintf("no wallet is named %q", r.wallet))
 			return
 		case 1:
 			wallet = &ws[0]
 			r.walletID = &ws[0].ID
 		default:
-			r.fail("wallet", fmt.Sprintf("%d wallets are named %q", len(ws), r.wallet))
+			r.fail(r.walletCol, fmt.Sprintf("%d wallets are named %q", len(ws), r.wallet))
 			return
 		}
 	}
@@ -229,13 +229,13 @@ func (im *importer) resolve(r *resolved) {
 		}
 		switch len(ids) {
 		case 0:
-			r.fail("category", fmt.Sprintf("no %s category is named %q", r.typ, r.category))
+			r.fail(r.categoryCol, fmt.Sprintf("no %s category is named %q", r.typ, r.category))
 			return
 		case 1:
 			r.categoryID = &ids[0]
 			r.category = im.catName[ids[0]]
 		default:
-			r.fail("category", fmt.Sprintf("%q names %d %s categories: write parent/child", r.category, len(ids), r.typ))
+			r.fail(r.categoryCol, fmt.Sprintf("%q names %d %s categories: write parent/child", r.category, len(ids), r.typ))
 			return
 		}
 	}

@@ -263,7 +263,7 @@ func TestImportMatchesNamesAndNeverCreatesThem(t *testing.T) {
 	mapping := &api.CsvImportMapping{Date: lt.Ptr("날짜"), Amount: lt.Ptr("금액"), Memo: lt.Ptr("내용"), Category: lt.Ptr("분류"), Wallet: lt.Ptr("지갑")}
 	rep := importCSV(t, m, []byte(file), mapping, false)
 	wantReport(t, rep, 13, 5, 0, 8, []rowErr{
-		{5, "category"}, {7, "category"}, {8, "wallet"}, {9, "wallet"}, {10, "category"}, {12, "금액"}, {13, "금액"}, {14, "금액"},
+		{5, "분류"}, {7, "분류"}, {8, "지갑"}, {9, "지갑"}, {10, "분류"}, {12, "금액"}, {13, "금액"}, {14, "금액"},
 	})
 	var cats []string
 	for _, r := range rep.Preview {
@@ -413,5 +413,35 @@ func TestImportTwiceAtOnceCreatesEachRowOnce(t *testing.T) {
 	want := exportHeader + strings.Join(f.export, "\r\n") + "\r\n"
 	if got := exportCSV(t, m, "2026-11-01", "2026-11-30"); got != want {
 		t.Fatalf("export:\n%s", got)
+	}
+}
+
+// Rows of the service's own format are checked column by column.
+func TestImportOwnFormatRowErrors(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	lt.Wallet(m.Client, "현금", api.WalletTypeCash, 0)
+	lt.Wallet(m.Client, "카드", api.WalletTypeCard, 0)
+	file := strings.Join([]string{
+		strings.TrimPrefix(strings.TrimSuffix(exportHeader, "\r\n"), "\uFEFF"),
+		"2026-11-01,expense,1000,현금,,,ok,,,,,",
+		"2026-11-31,expense,1000,현금,,,,,,,,",          // date
+		"2026-11-01,spend,1000,현금,,,,,,,,",            // type
+		"2026-11-01,expense,-5,현금,,,,,,,,",            // amount
+		"2026-11-01,expense,1000,없는지갑,,,,,,,,",        // wallet
+		"2026-11-01,expense,1000,현금,,,,,,,3,",         // installments off a card
+		"2026-11-01,expense,1000,카드,,,,usd,,,,",       // currency
+		"2026-11-01,expense,1000,카드,,,,,-1,,,",        // original amount
+		"2026-11-01,expense,1000,현금,,,,,,,,77",        // one side of a transfer
+		"2026-11-01,expense,1000,카드,,,'=SUM(A1),,,,,", // neutralised memo, kept
+	}, "\r\n")
+	rep := importCSV(t, m, []byte(file), nil, false)
+	wantReport(t, rep, 10, 2, 0, 8, []rowErr{
+		{3, "date"}, {4, "type"}, {5, "amount"}, {6, "wallet"}, {7, "installment_months"}, {8, "currency"},
+		{9, "original_amount"}, {10, "transfer_id"},
+	})
+	if rep.Preview[1].Memo != "=SUM(A1)" {
+		t.Fatalf("memo %q", rep.Preview[1].Memo)
 	}
 }

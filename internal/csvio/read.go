@@ -106,11 +106,14 @@ type row struct {
 	wallet   string
 	category string
 	tags     []string
-	currency *string
-	original decimal.NullDecimal
-	rate     decimal.NullDecimal
-	months   *int32
-	transfer string
+	// walletCol and categoryCol name where the wallet and category came
+	// from, for a row error: the column's header, or the mapping's field.
+	walletCol, categoryCol string
+	currency               *string
+	original               decimal.NullDecimal
+	rate                   decimal.NullDecimal
+	months                 *int32
+	transfer               string
 }
 
 func (r *row) fail(column, message string) {
@@ -248,6 +251,7 @@ func readOwn(rec []string, r *row) {
 		return
 	}
 	r.amount = amount
+	r.walletCol, r.categoryCol = "wallet", "category"
 	r.wallet = unsafeText(cell(rec, 3))
 	r.category = unsafeText(cell(rec, 4))
 	if tags := unsafeText(cell(rec, 5)); tags != "" {
@@ -525,11 +529,11 @@ func (c columns) read(rec []string, r *row) {
 	if c.memo >= 0 && !r.setMemo(c.names[c.memo], cell(rec, c.memo)) {
 		return
 	}
-	r.wallet = c.walletName
+	r.wallet, r.walletCol = c.walletName, "walletName"
 	if c.wallet >= 0 {
-		r.wallet = cell(rec, c.wallet)
+		r.wallet, r.walletCol = cell(rec, c.wallet), c.names[c.wallet]
 	}
 	if c.category >= 0 {
-		r.category = cell(rec, c.category)
+		r.category, r.categoryCol = cell(rec, c.category), c.names[c.category]
 	}
 }
