@@ -138,7 +138,7 @@ func (e CsvImportMappingSignConvention) Valid() bool {
 // Defines values for CsvImportMappingThousandsSeparator.
 const (
 	CsvImportMappingThousandsSeparatorDot   CsvImportMappingThousandsSeparator = "."
-	CsvImportMappingThousandsSeparatorEmpty CsvImportMappingThousandsSeparator = ","
+	CsvImportMappingThousandsSeparatorEmpty CsvImportMappingThousandsSeparator = ""
 	CsvImportMappingThousandsSeparatorN1    CsvImportMappingThousandsSeparator = " "
 	CsvImportMappingThousandsSeparatorN2    CsvImportMappingThousandsSeparator = "'"
 )
@@ -3572,7 +3572,7 @@ type ClientInterface interface {
 	// end): `date` (YYYY-MM-DD), `type` (`income` or `expense`), `amount` (won, a whole
 	// number, never negative), `wallet` (its name, empty for none), `category` (the
 	// category's name, `parent/child` for a sub-category, empty for none), `tags` (names
-	// separated by `;`), `memo`, `currency`, `original_amount`, `exchange_rate`,
+	// separated by `;`; a tag name holding `;` reads back as two on import), `memo`, `currency`, `original_amount`, `exchange_rate`,
 	// `installment_months` (empty when they do not apply), `transfer_id` (the transfer whose
 	// side the entry is, empty for an ordinary entry; a transfer's two sides are two rows).
 	//
@@ -6175,7 +6175,7 @@ func (c *Client) CreateEntry(ctx context.Context, body CreateEntryJSONRequestBod
 // end): `date` (YYYY-MM-DD), `type` (`income` or `expense`), `amount` (won, a whole
 // number, never negative), `wallet` (its name, empty for none), `category` (the
 // category's name, `parent/child` for a sub-category, empty for none), `tags` (names
-// separated by `;`), `memo`, `currency`, `original_amount`, `exchange_rate`,
+// separated by `;`; a tag name holding `;` reads back as two on import), `memo`, `currency`, `original_amount`, `exchange_rate`,
 // `installment_months` (empty when they do not apply), `transfer_id` (the transfer whose
 // side the entry is, empty for an ordinary entry; a transfer's two sides are two rows).
 //
@@ -16445,7 +16445,7 @@ type ClientWithResponsesInterface interface {
 	// end): `date` (YYYY-MM-DD), `type` (`income` or `expense`), `amount` (won, a whole
 	// number, never negative), `wallet` (its name, empty for none), `category` (the
 	// category's name, `parent/child` for a sub-category, empty for none), `tags` (names
-	// separated by `;`), `memo`, `currency`, `original_amount`, `exchange_rate`,
+	// separated by `;`; a tag name holding `;` reads back as two on import), `memo`, `currency`, `original_amount`, `exchange_rate`,
 	// `installment_months` (empty when they do not apply), `transfer_id` (the transfer whose
 	// side the entry is, empty for an ordinary entry; a transfer's two sides are two rows).
 	//
@@ -32595,7 +32595,7 @@ func (c *ClientWithResponses) CreateEntryWithResponse(ctx context.Context, body 
 // end): `date` (YYYY-MM-DD), `type` (`income` or `expense`), `amount` (won, a whole
 // number, never negative), `wallet` (its name, empty for none), `category` (the
 // category's name, `parent/child` for a sub-category, empty for none), `tags` (names
-// separated by `;`), `memo`, `currency`, `original_amount`, `exchange_rate`,
+// separated by `;`; a tag name holding `;` reads back as two on import), `memo`, `currency`, `original_amount`, `exchange_rate`,
 // `installment_months` (empty when they do not apply), `transfer_id` (the transfer whose
 // side the entry is, empty for an ordinary entry; a transfer's two sides are two rows).
 //
