@@ -83,16 +83,16 @@ func (e CsvImportDuplicateReason) Valid() bool {
 
 // Defines values for CsvImportMappingDecimalSeparator.
 const (
+	CsvImportMappingDecimalSeparatorComma CsvImportMappingDecimalSeparator = ","
 	CsvImportMappingDecimalSeparatorDot   CsvImportMappingDecimalSeparator = "."
-	CsvImportMappingDecimalSeparatorEmpty CsvImportMappingDecimalSeparator = ","
 )
 
 // Valid indicates whether the value is a known member of the CsvImportMappingDecimalSeparator enum.
 func (e CsvImportMappingDecimalSeparator) Valid() bool {
 	switch e {
-	case CsvImportMappingDecimalSeparatorDot:
+	case CsvImportMappingDecimalSeparatorComma:
 		return true
-	case CsvImportMappingDecimalSeparatorEmpty:
+	case CsvImportMappingDecimalSeparatorDot:
 		return true
 	default:
 		return false
@@ -137,22 +137,25 @@ func (e CsvImportMappingSignConvention) Valid() bool {
 
 // Defines values for CsvImportMappingThousandsSeparator.
 const (
-	CsvImportMappingThousandsSeparatorDot   CsvImportMappingThousandsSeparator = "."
-	CsvImportMappingThousandsSeparatorEmpty CsvImportMappingThousandsSeparator = ""
-	CsvImportMappingThousandsSeparatorN1    CsvImportMappingThousandsSeparator = " "
-	CsvImportMappingThousandsSeparatorN2    CsvImportMappingThousandsSeparator = "'"
+	CsvImportMappingThousandsSeparatorApostrophe CsvImportMappingThousandsSeparator = "'"
+	CsvImportMappingThousandsSeparatorComma      CsvImportMappingThousandsSeparator = ","
+	CsvImportMappingThousandsSeparatorDot        CsvImportMappingThousandsSeparator = "."
+	CsvImportMappingThousandsSeparatorNone       CsvImportMappingThousandsSeparator = ""
+	CsvImportMappingThousandsSeparatorSpace      CsvImportMappingThousandsSeparator = " "
 )
 
 // Valid indicates whether the value is a known member of the CsvImportMappingThousandsSeparator enum.
 func (e CsvImportMappingThousandsSeparator) Valid() bool {
 	switch e {
+	case CsvImportMappingThousandsSeparatorApostrophe:
+		return true
+	case CsvImportMappingThousandsSeparatorComma:
+		return true
 	case CsvImportMappingThousandsSeparatorDot:
 		return true
-	case CsvImportMappingThousandsSeparatorEmpty:
+	case CsvImportMappingThousandsSeparatorNone:
 		return true
-	case CsvImportMappingThousandsSeparatorN1:
-		return true
-	case CsvImportMappingThousandsSeparatorN2:
+	case CsvImportMappingThousandsSeparatorSpace:
 		return true
 	default:
 		return false
