@@ -175,3 +175,32 @@ WHERE member_id = @member_id AND id = ANY(@entry_ids::bigint[]);
 -- The sides of a transfer: EXPENSE leaves a wallet, INCOME reaches one.
 SELECT id, type, wallet_id FROM account_entry
 WHERE member_id = @member_id AND transfer_id = @transfer_id;
+
+-- name: ListEntriesForExport :many
+-- One batch of a period's confirmed entries for the CSV export, oldest date
+-- first, then the order they were written, after the keyset (after_date,
+-- after_created, after_id); the first batch starts before every entry. Names
+-- and tags come along so a batch is one statement.
+SELECT e.id, e.entry_date, e.created_at, e.type, e.amount, e.memo, e.currency, e.original_amount,
+    e.exchange_rate, e.installment_months, e.transfer_id,
+    COALESCE(w.name, '')::text AS wallet_name, COALESCE(c.name, '')::text AS category_name,
+    COALESCE(p.name, '')::text AS parent_name,
+    COALESCE((SELECT array_agg(t.name ORDER BY t.sort_order, t.id) FROM account_entry_tag et
+        JOIN account_tag t ON t.id = et.tag_id WHERE et.entry_id = e.id), '{}')::text[] AS tags
+FROM account_entry e
+LEFT JOIN wallet w ON w.member_id = e.member_id AND w.id = e.wallet_id
+LEFT JOIN account_category c ON c.member_id = e.member_id AND c.id = e.category_id
+LEFT JOIN account_category p ON p.member_id = e.member_id AND p.id = c.parent_id
+WHERE e.member_id = @member_id AND NOT e.pending
+  AND e.entry_date >= @from_date AND e.entry_date <= @to_date
+  AND (e.entry_date, e.created_at, e.id) > (@after_date::date, @after_created::timestamptz, @after_id::bigint)
+ORDER BY e.entry_date, e.created_at, e.id
+LIMIT @batch_size;
+
+-- name: CountEntriesByKey :many
+-- How many of the member's entries have each date, type, amount and memo
+-- within a period (CSV import's duplicate check).
+SELECT entry_date, type, amount, memo, count(*)::int AS n
+FROM account_entry
+WHERE member_id = @member_id AND entry_date >= @from_date AND entry_date <= @to_date
+GROUP BY entry_date, type, amount, memo;

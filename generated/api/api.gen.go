@@ -71,6 +71,123 @@ func (e BoardCategory) Valid() bool {
 	}
 }
 
+// Defines values for CsvImportDuplicateReason.
+const (
+	CsvImportDuplicateReasonIMPORTEDBEFORE CsvImportDuplicateReason = "IMPORTED_BEFORE"
+	CsvImportDuplicateReasonSAMEENTRY      CsvImportDuplicateReason = "SAME_ENTRY"
+)
+
+// Valid indicates whether the value is a known member of the CsvImportDuplicateReason enum.
+func (e CsvImportDuplicateReason) Valid() bool {
+	switch e {
+	case CsvImportDuplicateReasonIMPORTEDBEFORE:
+		return true
+	case CsvImportDuplicateReasonSAMEENTRY:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CsvImportMappingDecimalSeparator.
+const (
+	CsvImportMappingDecimalSeparatorComma CsvImportMappingDecimalSeparator = ","
+	CsvImportMappingDecimalSeparatorDot   CsvImportMappingDecimalSeparator = "."
+)
+
+// Valid indicates whether the value is a known member of the CsvImportMappingDecimalSeparator enum.
+func (e CsvImportMappingDecimalSeparator) Valid() bool {
+	switch e {
+	case CsvImportMappingDecimalSeparatorComma:
+		return true
+	case CsvImportMappingDecimalSeparatorDot:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CsvImportMappingEncoding.
+const (
+	CsvImportMappingEncodingEUCKR CsvImportMappingEncoding = "EUC-KR"
+	CsvImportMappingEncodingUTF8  CsvImportMappingEncoding = "UTF-8"
+)
+
+// Valid indicates whether the value is a known member of the CsvImportMappingEncoding enum.
+func (e CsvImportMappingEncoding) Valid() bool {
+	switch e {
+	case CsvImportMappingEncodingEUCKR:
+		return true
+	case CsvImportMappingEncodingUTF8:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CsvImportMappingSignConvention.
+const (
+	CsvImportMappingSignConventionNEGATIVEISEXPENSE CsvImportMappingSignConvention = "NEGATIVE_IS_EXPENSE"
+	CsvImportMappingSignConventionPOSITIVEISEXPENSE CsvImportMappingSignConvention = "POSITIVE_IS_EXPENSE"
+)
+
+// Valid indicates whether the value is a known member of the CsvImportMappingSignConvention enum.
+func (e CsvImportMappingSignConvention) Valid() bool {
+	switch e {
+	case CsvImportMappingSignConventionNEGATIVEISEXPENSE:
+		return true
+	case CsvImportMappingSignConventionPOSITIVEISEXPENSE:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CsvImportMappingThousandsSeparator.
+const (
+	CsvImportMappingThousandsSeparatorApostrophe CsvImportMappingThousandsSeparator = "'"
+	CsvImportMappingThousandsSeparatorComma      CsvImportMappingThousandsSeparator = ","
+	CsvImportMappingThousandsSeparatorDot        CsvImportMappingThousandsSeparator = "."
+	CsvImportMappingThousandsSeparatorNone       CsvImportMappingThousandsSeparator = ""
+	CsvImportMappingThousandsSeparatorSpace      CsvImportMappingThousandsSeparator = " "
+)
+
+// Valid indicates whether the value is a known member of the CsvImportMappingThousandsSeparator enum.
+func (e CsvImportMappingThousandsSeparator) Valid() bool {
+	switch e {
+	case CsvImportMappingThousandsSeparatorApostrophe:
+		return true
+	case CsvImportMappingThousandsSeparatorComma:
+		return true
+	case CsvImportMappingThousandsSeparatorDot:
+		return true
+	case CsvImportMappingThousandsSeparatorNone:
+		return true
+	case CsvImportMappingThousandsSeparatorSpace:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CsvImportReportFormat.
+const (
+	CsvImportReportFormatMAPPED  CsvImportReportFormat = "MAPPED"
+	CsvImportReportFormatNESTEGG CsvImportReportFormat = "NESTEGG"
+)
+
+// Valid indicates whether the value is a known member of the CsvImportReportFormat enum.
+func (e CsvImportReportFormat) Valid() bool {
+	switch e {
+	case CsvImportReportFormatMAPPED:
+		return true
+	case CsvImportReportFormatNESTEGG:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for EntryType.
 const (
 	EntryTypeExpense EntryType = "expense"
@@ -856,6 +973,154 @@ type CreateUserRequest struct {
 
 	// Role A member's role, as a request sets it.
 	Role *Role `json:"role,omitempty"`
+}
+
+// CsvImportDuplicate defines model for CsvImportDuplicate.
+type CsvImportDuplicate struct {
+	// Reason `SAME_ENTRY`: an entry of the same date, type, amount and memo exists; `IMPORTED_BEFORE`: an earlier import created this row.
+	Reason CsvImportDuplicateReason `json:"reason"`
+	Row    int32                    `json:"row"`
+}
+
+// CsvImportDuplicateReason `SAME_ENTRY`: an entry of the same date, type, amount and memo exists; `IMPORTED_BEFORE`: an earlier import created this row.
+type CsvImportDuplicateReason string
+
+// CsvImportError defines model for CsvImportError.
+type CsvImportError struct {
+	// Column The column's header text (or the mapping's name for it); empty for the whole row.
+	Column  string `json:"column"`
+	Message string `json:"message"`
+	Row     int32  `json:"row"`
+}
+
+// CsvImportMapping How to read a file that is not in the service's own format. Columns are named by their
+// header text (trimmed). Give `amount`, or `debit` and/or `credit`. A row's wallet is the
+// `wallet` column's, else `walletName`; its category the `category` column's (none when
+// absent or empty).
+//
+// Example: {"credit":"입금액","date":"거래일시","dateFormat":"yyyy.MM.dd HH:mm:ss","debit":"출금액","headerRow":1,"memo":"적요","walletName":"국민은행"}
+type CsvImportMapping struct {
+	// Amount One signed amount column (see `signConvention`).
+	Amount *string `json:"amount,omitempty"`
+
+	// Category The category column (a name or `parent/child`).
+	Category *string `json:"category,omitempty"`
+
+	// Credit The column of money in (입금), read as income.
+	Credit *string `json:"credit,omitempty"`
+
+	// Date The date column.
+	Date *string `json:"date,omitempty"`
+
+	// DateFormat The date's layout with `yyyy`, `yy`, `MM`, `M`, `dd`, `d`, `HH`, `mm`, `ss` (for example
+	// `yyyy.MM.dd HH:mm:ss`). Absent: a year, month and day in that order, separated by
+	// `-`, `.` or `/` or not at all, anything after them (a time) ignored.
+	//
+	//
+	// Example: yyyy.MM.dd
+	DateFormat *string `json:"dateFormat,omitempty"`
+
+	// Debit The column of money out (출금), read as an expense.
+	Debit            *string                           `json:"debit,omitempty"`
+	DecimalSeparator *CsvImportMappingDecimalSeparator `json:"decimalSeparator,omitempty"`
+
+	// Encoding The file's encoding (EUC-KR includes CP949). Absent, UTF-8 unless the bytes are not UTF-8.
+	Encoding *CsvImportMappingEncoding `json:"encoding,omitempty"`
+
+	// HeaderRow The line of the header row; lines above it (an account summary) are skipped.
+	HeaderRow *int32 `json:"headerRow,omitempty"`
+
+	// Memo The memo column (적요, 내용, 가맹점명 …).
+	Memo *string `json:"memo,omitempty"`
+
+	// SignConvention How the `amount` column's sign reads: `NEGATIVE_IS_EXPENSE` (an account history:
+	// money out is negative) or `POSITIVE_IS_EXPENSE` (a card statement: spending is
+	// positive, a refund negative).
+	SignConvention *CsvImportMappingSignConvention `json:"signConvention,omitempty"`
+
+	// ThousandsSeparator Taken out of amounts before they are read; `""` for none.
+	ThousandsSeparator *CsvImportMappingThousandsSeparator `json:"thousandsSeparator,omitempty"`
+
+	// Wallet The wallet column (a wallet's name).
+	Wallet *string `json:"wallet,omitempty"`
+
+	// WalletName The wallet of every row without a wallet column (a bank file is one account).
+	WalletName *string `json:"walletName,omitempty"`
+}
+
+// CsvImportMappingDecimalSeparator defines model for CsvImportMapping.DecimalSeparator.
+type CsvImportMappingDecimalSeparator string
+
+// CsvImportMappingEncoding The file's encoding (EUC-KR includes CP949). Absent, UTF-8 unless the bytes are not UTF-8.
+type CsvImportMappingEncoding string
+
+// CsvImportMappingSignConvention How the `amount` column's sign reads: `NEGATIVE_IS_EXPENSE` (an account history:
+// money out is negative) or `POSITIVE_IS_EXPENSE` (a card statement: spending is
+// positive, a refund negative).
+type CsvImportMappingSignConvention string
+
+// CsvImportMappingThousandsSeparator Taken out of amounts before they are read; `""` for none.
+type CsvImportMappingThousandsSeparator string
+
+// CsvImportReport defines model for CsvImportReport.
+type CsvImportReport struct {
+	// Created Entries created (in a dry run, that would be created); a transfer counts its two rows.
+	Created             int32                `json:"created"`
+	DryRun              bool                 `json:"dryRun"`
+	DuplicateRows       []CsvImportDuplicate `json:"duplicateRows"`
+	Duplicates          int32                `json:"duplicates"`
+	DuplicatesTruncated bool                 `json:"duplicatesTruncated"`
+	Errors              []CsvImportError     `json:"errors"`
+	ErrorsTruncated     bool                 `json:"errorsTruncated"`
+
+	// Format `NESTEGG`: the service's own export format; `MAPPED`: read with the mapping.
+	Format  CsvImportReportFormat `json:"format"`
+	Invalid int32                 `json:"invalid"`
+
+	// Preview The first 100 rows created (or to create).
+	Preview          []CsvImportRow `json:"preview"`
+	PreviewTruncated bool           `json:"previewTruncated"`
+
+	// Rows Data rows read (blank rows are not counted).
+	Rows int32 `json:"rows"`
+}
+
+// CsvImportReportFormat `NESTEGG`: the service's own export format; `MAPPED`: read with the mapping.
+type CsvImportReportFormat string
+
+// CsvImportRow defines model for CsvImportRow.
+type CsvImportRow struct {
+	Amount int64 `json:"amount"`
+
+	// Category The category's name, `parent/child` for a sub-category.
+	Category *string            `json:"category,omitempty"`
+	Date     openapi_types.Date `json:"date"`
+	Memo     string             `json:"memo"`
+
+	// Row The row's line in the file.
+	Row int32 `json:"row"`
+
+	// TransferID The file's `transfer_id` (own format), for a transfer's side.
+	TransferID *string `json:"transferId,omitempty"`
+
+	// Type Income or expense, as a request sets it (lower case, as SPEC.md writes them).
+	Type   EntryType `json:"type"`
+	Wallet *string   `json:"wallet,omitempty"`
+}
+
+// CsvImportUpload Example: {"file":"(the CSV file)","mapping":{"credit":"입금(원)","date":"거래일자","dateFormat":"yyyy-MM-dd","debit":"출금(원)","memo":"내용","walletName":"신한은행"}}
+type CsvImportUpload struct {
+	// File The CSV file.
+	File openapi_types.File `json:"file"`
+
+	// Mapping How to read a file that is not in the service's own format. Columns are named by their
+	// header text (trimmed). Give `amount`, or `debit` and/or `credit`. A row's wallet is the
+	// `wallet` column's, else `walletName`; its category the `category` column's (none when
+	// absent or empty).
+	//
+	//
+	// Example: {"credit":"입금액","date":"거래일시","dateFormat":"yyyy.MM.dd HH:mm:ss","debit":"출금액","headerRow":1,"memo":"적요","walletName":"국민은행"}
+	Mapping *CsvImportMapping `json:"mapping,omitempty"`
 }
 
 // DecimalAmount A non-negative decimal with up to 12 digits before the point and 6 after.
@@ -2582,6 +2847,21 @@ type ListEntriesParams struct {
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
 }
 
+// ExportEntriesParams defines parameters for ExportEntries.
+type ExportEntriesParams struct {
+	// From The first day of the period.
+	From openapi_types.Date `form:"from" json:"from"`
+
+	// To The last day of the period (not before `from`, at most 3,660 days after it).
+	To openapi_types.Date `form:"to" json:"to"`
+}
+
+// ImportEntriesParams defines parameters for ImportEntries.
+type ImportEntriesParams struct {
+	// DryRun `true`: only answer the report, write nothing.
+	DryRun *bool `form:"dryRun,omitempty" json:"dryRun,omitempty"`
+}
+
 // ListTradesParams defines parameters for ListTrades.
 type ListTradesParams struct {
 	// StockID Only the trades of this stock (one of the member's).
@@ -2797,6 +3077,9 @@ type UpdateCategoryJSONRequestBody = CategoryRequest
 
 // CreateEntryJSONRequestBody defines body for CreateEntry for application/json ContentType.
 type CreateEntryJSONRequestBody = EntryRequest
+
+// ImportEntriesMultipartRequestBody defines body for ImportEntries for multipart/form-data ContentType.
+type ImportEntriesMultipartRequestBody = CsvImportUpload
 
 // CreateEntryFromNotificationJSONRequestBody defines body for CreateEntryFromNotification for application/json ContentType.
 type CreateEntryFromNotificationJSONRequestBody = NotificationRequest
@@ -3019,6 +3302,12 @@ type ServerInterface interface {
 	// CreateEntry Create an entry
 	// (POST /api/account/entries)
 	CreateEntry(w http.ResponseWriter, r *http.Request)
+	// ExportEntries The member's entries of a period as a CSV file
+	// (GET /api/account/entries/export)
+	ExportEntries(w http.ResponseWriter, r *http.Request, params ExportEntriesParams)
+	// ImportEntries Create entries from a CSV file (with a dry run)
+	// (POST /api/account/entries/import)
+	ImportEntries(w http.ResponseWriter, r *http.Request, params ImportEntriesParams)
 	// CreateEntryFromNotification Turn a card payment notification into a pending expense
 	// (POST /api/account/entries/notification)
 	CreateEntryFromNotification(w http.ResponseWriter, r *http.Request)
@@ -4105,6 +4394,85 @@ func (siw *ServerInterfaceWrapper) CreateEntry(w http.ResponseWriter, r *http.Re
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.CreateEntry(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ExportEntries operation middleware
+func (siw *ServerInterfaceWrapper) ExportEntries(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ExportEntriesParams
+
+	// ------------- Required query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ExportEntries(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ImportEntries operation middleware
+func (siw *ServerInterfaceWrapper) ImportEntries(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ImportEntriesParams
+
+	// ------------- Optional query parameter "dryRun" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "dryRun", r.URL.Query(), &params.DryRun, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "dryRun"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "dryRun", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ImportEntries(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7356,6 +7724,8 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/entries/notification", wrapper.CreateEntryFromNotification)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/backup", wrapper.GetBackup)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/restore", wrapper.RestoreBackup)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/entries/export", wrapper.ExportEntries)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/entries/import", wrapper.ImportEntries)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/transfers", wrapper.ListTransfers)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/transfers", wrapper.CreateTransfer)
 	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/transfers/{id}", wrapper.DeleteTransfer)
@@ -10398,6 +10768,279 @@ type CreateEntry503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response CreateEntry503ApplicationProblemPlusJSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportEntriesRequestObject struct {
+	Params ExportEntriesParams
+}
+
+type ExportEntriesResponseObject interface {
+	VisitExportEntriesResponse(w http.ResponseWriter) error
+}
+
+type ExportEntries200ResponseHeaders struct {
+	ContentDisposition *string
+}
+
+type ExportEntries200TextCsvResponse struct {
+	Body          io.Reader
+	Headers       ExportEntries200ResponseHeaders
+	ContentLength int64
+}
+
+func (response ExportEntries200TextCsvResponse) VisitExportEntriesResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/csv")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentDisposition != nil {
+		w.Header().Set("Content-Disposition", fmt.Sprint(*response.Headers.ContentDisposition))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type ExportEntries400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ExportEntries400ApplicationProblemPlusJSONResponse) VisitExportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportEntries401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ExportEntries401ApplicationProblemPlusJSONResponse) VisitExportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportEntries403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response ExportEntries403ApplicationProblemPlusJSONResponse) VisitExportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportEntries413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ExportEntries413ApplicationProblemPlusJSONResponse) VisitExportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportEntries500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ExportEntries500ApplicationProblemPlusJSONResponse) VisitExportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportEntries503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ExportEntries503ApplicationProblemPlusJSONResponse) VisitExportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportEntriesRequestObject struct {
+	Params ImportEntriesParams
+	Body   *multipart.Reader
+}
+
+type ImportEntriesResponseObject interface {
+	VisitImportEntriesResponse(w http.ResponseWriter) error
+}
+
+type ImportEntries200JSONResponse CsvImportReport
+
+func (response ImportEntries200JSONResponse) VisitImportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportEntries400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ImportEntries400ApplicationProblemPlusJSONResponse) VisitImportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportEntries401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ImportEntries401ApplicationProblemPlusJSONResponse) VisitImportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportEntries403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response ImportEntries403ApplicationProblemPlusJSONResponse) VisitImportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportEntries413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ImportEntries413ApplicationProblemPlusJSONResponse) VisitImportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportEntries415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response ImportEntries415ApplicationProblemPlusJSONResponse) VisitImportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportEntries500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ImportEntries500ApplicationProblemPlusJSONResponse) VisitImportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportEntries503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ImportEntries503ApplicationProblemPlusJSONResponse) VisitImportEntriesResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -26112,6 +26755,12 @@ type StrictServerInterface interface {
 	// CreateEntry Create an entry
 	// (POST /api/account/entries)
 	CreateEntry(ctx context.Context, request CreateEntryRequestObject) (CreateEntryResponseObject, error)
+	// ExportEntries The member's entries of a period as a CSV file
+	// (GET /api/account/entries/export)
+	ExportEntries(ctx context.Context, request ExportEntriesRequestObject) (ExportEntriesResponseObject, error)
+	// ImportEntries Create entries from a CSV file (with a dry run)
+	// (POST /api/account/entries/import)
+	ImportEntries(ctx context.Context, request ImportEntriesRequestObject) (ImportEntriesResponseObject, error)
 	// CreateEntryFromNotification Turn a card payment notification into a pending expense
 	// (POST /api/account/entries/notification)
 	CreateEntryFromNotification(ctx context.Context, request CreateEntryFromNotificationRequestObject) (CreateEntryFromNotificationResponseObject, error)
@@ -27139,6 +27788,65 @@ func (sh *strictHandler) CreateEntry(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(CreateEntryResponseObject); ok {
 		if err := validResponse.VisitCreateEntryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ExportEntries operation middleware
+func (sh *strictHandler) ExportEntries(w http.ResponseWriter, r *http.Request, params ExportEntriesParams) {
+	var request ExportEntriesRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ExportEntries(ctx, request.(ExportEntriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ExportEntries")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ExportEntriesResponseObject); ok {
+		if err := validResponse.VisitExportEntriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ImportEntries operation middleware
+func (sh *strictHandler) ImportEntries(w http.ResponseWriter, r *http.Request, params ImportEntriesParams) {
+	var request ImportEntriesRequestObject
+
+	request.Params = params
+
+	if reader, err := r.MultipartReader(); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode multipart body: %w", err))
+		return
+	} else {
+		request.Body = reader
+	}
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ImportEntries(ctx, request.(ImportEntriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ImportEntries")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ImportEntriesResponseObject); ok {
+		if err := validResponse.VisitImportEntriesResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -30614,773 +31322,836 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3/byNJlif2r8TxFihyJqUi9aW6SsLijiVRVeyWRDVFVU1Ns0YZZAbJHCUjsjOSYrF7y1jbZ+Pu1oYX",
-	"MO4GB88aA/h8gIE14LPPxi6wP93+J/fjTu//YMR7EfmNmWRSX6q7Z3qBnS4lMyNeRLx48eJ9+bxvK0Mx",
-	"9QVnPJSVg28rPg3olIUsgL9eCho4RzRkYxEsvpyxYKGeOkwOA9cPXcErB5UOZ2Sg3jsk7JYFC/yDzN1w",
-	"ImYhccPtilVx1ZtfQwNWhdMpqxxUhrrdilWRwwmbUtX2nwRsVDmo/NOnMVlP8Vf5NEVN5eNHC+nr0XEh",
-	"ad6C+EKGkgxpECxcPibhxJUkpOMiqkI6ThE0pR9OGR+Hk8rBbt2qTF1u/mxYlXDhq29kGLh8jBTNnDEL",
-	"28fLxPQmjAzg1yeSuE7Uv0/DSdy961SsSsC+nrkBcyoHYTBjSWpGIpjSUL3Hw2d7FaDHnc6mSWpcHrIx",
-	"CxLknAmuCM6jyGPOmAVkqt6wSIOEgjR2SFUyRsIJI8JnAVWvk5EIyHzCAkbckAzY2OWyVjSH0Frpcezu",
-	"qHHQD3ocOyUH9Y7RIH9MC0YDIkYwgOT4ishV79+R2hcvXrxI0vuiXs8l2XBtEWOYvfAJWeNoQgPkDLlM",
-	"02sxJ1PKFzhxEqZyqD4gciLm0iKMO2o3qV0OP47dW8aJ4GwlT8jU1nLYiM68sHLwzFoxxTt764ciplPG",
-	"C3fdEH/+hHN7jCNbt+p6Ar6P1W/xMFgY+k5cL2RBgfxkPAxcJnFDuTIiloiAuKEkcjbY0s9cJtcJ+7ZT",
-	"uTfZRdOpKP3kc3iBO2HlFPp6t1RVjzU1cUI9Hgo+coMpc0h1RD3JamauiyZRt5OaQU3XQAiPUR7T1aPj",
-	"Usu6dDAS1dkjnY5IGfsQliJtPhGSkSmbCjVVIXW51FSyDyGpDqlkWy6XjEs3dG9Z4XH0dRHJjXppmgPK",
-	"5YgFK+kONQ+a3aK/kdl1h4M1nLAgeluv/yEZiHCijllO6EAyXqg7mbbLscLCZysJd/lQTFlEH/vgMy7Z",
-	"Om6E7srqbhEhMVlvqeexcCPZM4dPigjCX+8pYU5+cRKI6TI97csO2dtpfEaGwmFGuxjOgoDxIWzlWxaE",
-	"zCGjQEwtMvN9FhDFoUXEqvdWSiP2gU59T716dXlcsZQoC1mgWvrVV82tX77/dvfjn1TyGPbkFz1xd/pD",
-	"UYb6UJSk/Yvu241oz517JdxHbiBD4tCFoT2gfMxIFTQQOxR2bc1M57CEQ0OWS0Z7dC44O6PhsEBttls9",
-	"OrYVKZQMhY97eui5jIdkIjwn3jQTRh3Yp5qa9mhLtb2FjRcLpnouXVM6ZkXHn6t+hOPPAi4EmqjjBExK",
-	"Ys98T1AHLkzQik0ol3MWsPselrMZvLlM7BmbDlhQRO0Ufv2Ep/WKSxDopurq47kyTNyCkLfU9cBee9d5",
-	"oLvNmbhledu3yfHECNhQBI7ZAziJitz5xB2iJu4wj6mNLLhiBiNBp+J2hWoOfd5ncs9Z+FYE4aTcfQJu",
-	"5S4PJanOuBuSs85573XNSoikUK+JR2V4lxuFmulV61AvPaIr7obL47lA8n1ztSRV3TWc8urxnLEbUlX/",
-	"K4kM1c1JcHImuEMXhbykJqP0iZoiMEnxW9XniiVQNGVX4G2r9UVmAWAAq+YfxlYw/bsrb3TP1k9/h7PQ",
-	"nbLV5hQlR9Vbn96uckHHLIcr6JgRPlN7UovgRqEqrxrIn7uVnFuv1+vrZ+9CyMJJ84X8lDP15cwd3qy8",
-	"tn2t3vjkl7cuU4zu8nERWYF54ZOTdul+k8Nc7ZBNUeIo3iniK6m+zeUrJfNWMtZ6ukIayk01tDvrv+u1",
-	"NKAn77AEwybNVRddPvRmDnNqd9RsS1K12jj5PRoiL0MxvClieal+/ISM3qPjV4GY+UX0hHRMxuqFT0vT",
-	"CnI+JSGbMLZFDGMbrVXtL3s1l2/C1b2AOoU3j1D9+CmnRvUHnLzWHgOkxQYE4HBSFZylVegnxc4M+OSe",
-	"RgVjPloxgfD7J5xDtL4UEYSmlE9ITjlvTuqiZjgdHhazuhaqZYToTikh+lGNW/qCS4ZOUup02dczJuGe",
-	"MBQ8ZBz+SX3fc4fgPnvqB2LgsenPfy3VwBIWEvWFozp40zxtHzd77c759Umzfdo6rlgVh4XU9SoHlads",
-	"Sl3vgExnMiQDRignbEs9ii74cjacECrBevvPdevbQzhjWRCIQFYOvvq2MmVSgupauVNLcGdQ+00TVPn4",
-	"HpmAybDtVA4q+6Od4QvaYJ8Ndp294TP6nNVHjcEO7J6QhjNZOdiDSXVDMA+9pA4xkxdNNR2IWXgw8Ci/",
-	"qXwsex26wAnG9cnT5qAT4koypZ5iAXVFDgglI5d5jnru8lvquQ6p2ktLYVv47lQEjEifDd2RO0RLWtpL",
-	"qvhSiRJwSvGR5w7vxxRHnfOT0/ZRL8kLIMj0mrmSUC9g1FkQl5OZZJU7rMeLeD0ioj/JYgx1bxL9iPMJ",
-	"hQWSoQjUQWab0dubz/6JCAau4zB+r+k/6XRfto+PW+fJ+QcbOXWUmJBhQEMRKJ5aqNnHQyYi6C6LsRsv",
-	"RjyGR1uNS3fMmaN4ZzALCRchoZ4n5jD70eCR++2LbuusfXV23W19edXuto5tiAmg5KTbahlLlOCEEv1i",
-	"PA932D1tJWc49e61fO3zXqt73jxNrh7lZMbZB58NQ+YQEI1EDMHo4RySr2ciRKoigeGgPyZgvghCdR0E",
-	"G82G67qfFHpmbOSSBbcsIC1FxOOtcTM14hF1vVnASNU2s2PXtgnGICgOdiXxxHjMHDLjDguIHY3Utghn",
-	"il45EXMOq3QuwhMx4869Vum807s+6Vydpw48zU+KI0fQwx220l485eciJCe6nUea5nOBJydaaC10j5MB",
-	"8wQfS6WzUG3C1UOr2tHAbeT5C7rwBHV6QpzSYMzuNakXzXennebxda/TuT5tdl+10idIzN8Doc4OSYRa",
-	"2UZ97/n+Z8/IYBEyeYcpbySklz7WSYuHbrggPSEIDuuTHC2pYaWkzBNJPHfqhqRqL02SXTtEEQ4+HJBv",
-	"0XeShOp8CukNI1xgB6EQuHIBm7qzaTdSh++zchkxu3T0jxgN1Q7mjDkyIW6Rr+TE9X/4504zdWoM1W3D",
-	"yTs51CJlj53aYfb09amUoD0wvdpuQHyPooxSQtYdsitOb6nr0YF3v4112eq+aR+1rq/Om2+a7dPmy9PW",
-	"0gpJd8y3XE6mLJwI0C2VHINwj/FM8ccdzo/E+ugRkeSQHnGlpO4urdto9lsam5J7Q8rVw4HajnQ4YQ4J",
-	"3PFE6RfzPq/aOVNYrGDXDsiFkOE4YJdfnhJnBhZZyomYhXTMLEJ5n7sOQyHjB+LWdViAngzQI7dJl4XB",
-	"gtBRqE4z+GOrqf6wiWRDwR2JBzxEsG33FdOjzxYud4n3l6+nl/r7UJA5BWE/UvSHGFBDx9Tl22kX76pL",
-	"MBp9xBnlCy075b04tdvsta5P22ftXkaICIGOIKUKqG0Xhmzqh/KQwDwpqolHQxbcQYzsJO4SSuKrwZBo",
-	"NI8n+c2QNL1ScVNmeKRqJ2dEiZFgE864A1/MeOh6GIYKJ47HQh3BZI6pcBKI2XhyR14JqdeZhZ1Rl/J7",
-	"qgu9Tq95et256l13Tq67zfO0vkBJqPqKrGgYOaD2/oAtBHfw5kY5oVMx46Ha/3CCkup//o8vrJ2dXWv3",
-	"sx2rvvvMer6/Z3322b71vP4ZmQteuwuL7cQsdsX9QAyZlEoGkiM9+keUhTgPyUlAMVilZEA9yodKIhE5",
-	"m2JoCNqrQLJpMy2NfZVSh/NZhPY5ZyGZiwDfVjeNkfBcQVCoqs88QTlRNDozj9XWz32fr538A2Ivr7uN",
-	"lwEj9FHjx7FKReg8oL7PHO3mJC6XIaPONmnR4cTQQOMbPg0g/MDFK77LyX/+j436rxr7FpECo80gZ0Bt",
-	"3j5HK9+UVAOGNgCLSLqoEeo4ZObjtI9ocIgxDkrGSohbG6VC7wZs4nIHrb9qufp8Sm8UDaEeBzAL7jjS",
-	"JPPADZmONdRraqhGS5hedH3Swb5ijjooPlqVK05n4USdPkMa3lPxuzpvXvVet8577aNmRmQrhUJd0kPx",
-	"QFaGRnIPqSGIwP2GPeLtyM6Mzj5QSrRkUhr7AJzY+DeZUEnYB9/V+sRc/cnBuWFmApavdtjnguOXWuWK",
-	"1XUdzRAwUA6oJ00n7WMSihvGCQ0YmQeCj9X2xX8oTXIuAqfPKXcI2ApuuJjHNlJkEOiRTlktYgM589Wu",
-	"Zc4Zc1wKgY7344XLq4uLTrfXOr4+ax23m9e9dxcpmSyZ5nG4iFBJ0KdxQJIdQQd3uMbtJ9kjGhqBsZEe",
-	"xn1+okvcE0mm0K3qz2xCNda06SiELV618ycOLtgRdXCAN9UVAkPUcqKtzM2EyuxdQ2fGTEmVC6VvjlxP",
-	"h96BB8IPFE2hi66BYcCUWGiGS042iFtZ9rRZFbSrH3xb4TNP31bQt7L0puvkOlqyuoJxhHy73IK6I61d",
-	"Ko/yN9SbMfNBcxaKLuNsnhdyjK+0YOvKFcNeOzjVzEUgnNkwLPRVB0wtgHolHc8aEjkbRO9bxB0Ryhfb",
-	"pbqFoKiS82puGyW4Hd6LpjEQuNlXfdQVHos+MDtz9SfIzZfwrv70Y9JH9xU67ZDDNFtoYqIuNFNk1zG9",
-	"IFlGSExFNIVWgvnfR7MnBr9mw1ANqQmqQt7W44JvcTamoXvLjEbhopQfUJkIWobItarSZNTaRkK0sQMh",
-	"UsseyHQQVfx/CZdfPW+dm7Nw0mUSomi+zexwOEkKOFQfZvDKIQGBrXQQSeymPnFBdh2Ql4wGLCD9Wb2+",
-	"O4TX4Z/MJlU3RB+PVIclfEzJUIgbF8XNEgPP5Hp+vJLa6ZpkDRyIbiB3wYDm1bISzyMaOJgmBoJyWSrS",
-	"WxoWeXvpQApvFsaByxk3fVrkkqrSU5lDBgtij1mYCG+2yBBMD33uuTeGKvhI1vBaJ1loEeZJPEqWbAiq",
-	"L3cIljZNyyGxlQCx+xy+58wNJyzYJufG7KSJckPJvBFouBSCtZSy737DiCMYnl8OU7o/eEtgLiTaHR5d",
-	"5OeJAy0G9KIUr7wJeUyvpRuyafofqzhP89DHWHsIAroAWapbX3LOL49N6vC4Eq+C5l5qyrIzA6OxojBN",
-	"jKrD5vKm6CUd3sz84s3xROpMVEvdd0AsNLZJhzOCUwOmZkj+cdyADdHebK5BWrmBi94AOurzsXvLZA14",
-	"zA2VdjybSlBoMRFBSOZEahT8uE26bMSU4GT44mABHv4DiADgYbCw+jyOeRRBMi4T3pTQE0aGWPDvKBWQ",
-	"al00kcjoU3US93lVMbX2FIbC3/LYLfOiFw+znxktD10UQxE4+mFtm5zSkAV9ridQwrVQx8PfuNyR6pTg",
-	"bE6AqSQQdcOYTwJGIf0umvkDYotkfLG0+3xIp0ybgsI4mFEMZ1PFwUoMRZ+TOYObgxuG6hbBHXD/DpjJ",
-	"2YK9nNDp8caPARhUH3t7+uSJkuAPKt/9xV/9/m//RSV+dgFTWDlQM/jxffQcdt5X35r4lugzP/F6xKI6",
-	"l6vy0Yo/+N1ffvcXf534IG4i+9F7q6Jv1Sni9QmbpN20maU9MSp9bBsCIdTsoLJT33m21WhsNZ7BpA0n",
-	"lI9ZF37D91wuQ+p5ahlMdgH+MGVToTr41//+H//bP//9//3fffev/70SZyJ0R1+wqBsRuGOXU8/oG/jU",
-	"ZFIeQOKdVQnpWA3x/dIUWDqrDEbyu3/8N7/97m//0+//59/CfJrp2E9PBvaQt4hrJ2Fn/66TAFT9/n/4",
-	"83/4m3/5qJPwD3/zr777zV//43///373v/7vwB/pjZRik+dLPL5qahh3jpOzsbO181kcxfXd73773f/2",
-	"d0T1/W//FaqrQZh9vw4UfW0izpFtIUJJizU9OhxnJQzoLUN5blI1U/Tv7iP9eYs0YgyC2jFeH2Ki03NT",
-	"tDShWGKl91ZFyxZoDedakzIcKlrOZ3hPTTJRiCq+fuYJytOrq56cgQMq9STFPerJBV1MWfqzJOepvy/V",
-	"ZEccR/mMeqpztD4Z7onEUWJoVkX4jLt8/BKNo0kF+6jZPcZtlB5jpdGob+3s7m3tP/vs+Yt65Qc+3syi",
-	"Z8fbMFcMPeqXzfMvKh/ff8zqxNEZUZif5i206RgOI8GZAe1Q/8R8TdxWEAhZRhtDpQV3rlJipvRDG79r",
-	"pGiOlLTkAZSl8yj6TV/W3ICIwGHBIRjEI4yAWDeAi02OTmBUfqlOZEXChgOKEWJKDCk63r7dpAvc+qn2",
-	"d+r5HWTl40b9pLKglsez3Fta9m3UV5yoU6ajhEjdqJco7aZMJyiol3aExijIMlppNunR8bnavGX4I3Ey",
-	"LNER5fcPFkSdEWBx5voevEAtcUqdTfnXtJtDXw6B0cmRCzCi9VeC959DzEdbkQW0Ok47cTZttOgYa75+",
-	"xTOXMDO0uFvNEilJFO/hJFdmtoIVCdjkkhbf5PSOy7vPpWQxuPl4hJgQX2uMB4u4PBQp22QWkShjG4nM",
-	"Yiun1cA6saRcXpRbDcP7WTWs3PYdLS1TAscr06RlhlM80UcJ0tMzYUwY5QfkbzoQQ1VpkR8BWCTHrw0o",
-	"Gg5DE1E8Yq02flu48A9nuNyML/SU3JktkrebZfdFOQgIo2yvTUnKXpNWd1jfevH+24bVaHys9vvb5s/n",
-	"H2v/LJeGnNvWt2URqnYKzXiJhcGrwVprvgBTXnSXS0NE7DzPYtesNR9mr4HlJm0/NWl7RZMW3SbzvELm",
-	"JC9xLMs778v4mnpXUZbktUh4Rc1aK0UdrGl8QJmtsDTrGc7N4zYrgfQULf8aiWJczpmk4QjZxxxRLidU",
-	"WxEj9WCbNM0jV0aGLcyuQmwgG8xctm7EPuxzY5sE10TAqCOJ3T4/6py19LutX1y0zi9btqWxKWJbmunA",
-	"hMtNUM0nt+qCJ/t8wMAY54m5RqFBkCrLeBjwYjAX8JU2nTOuNt9XFSQXJtnYLpCqilXRFCVmUnOvVfmw",
-	"pRrYuqUBaJaqpbZpqRW1dMrGdLiIfsA/zc/vo/U41yfXsj6mGsfIoDSOh5kbM1dJrA9JAjYCkI+Ulyt7",
-	"0U6Ihv11qFaG0PT1IkfZyQAsYDS1G0pQd6VlLqJZ9UfxWzX6Q8mYGoza88yr8nvRfO5/wkVGqhIHlFFg",
-	"NgIcS1m2yiTm5mgikdyKm4opXyXEikVM4nK4QnNZ6frBt76HNdvosN1Y6fyRnGxpJfXuJ1sxi3STFoH7",
-	"cQidheJCyByR9HbCQDS6ocb1VcJIp2+hZ0tGaIsRuJ5kjNgYjRARCVkE5tCj3pwu8FwCL5dFdPSX8BwW",
-	"mLdiRGNzu4OYQgFRhNF9LwMboskEMBhFK/qVYoqJ4BAfGjmekpn92CYecMs61afeRw5drNaDd9eaDx55",
-	"K/74tpaaUz0tq3bWqKQ64bCRq/M5k2rFIYmcsFxD9N5Nj1h7w8hYsHJUCmN9IQMWzhnjoMhp+86yOqRG",
-	"iNEdgGdBqhoFgC2Ix+gtkzVUNkNh31WjiMVO6atn7PxZA+YwYuwARuQL6WI+E0iCek0tka0llG3GLQLH",
-	"5TSIETjdsM/nVOrlZQ6hMrWWqoNt0lOqcGSMNDmaNACALJQeK0x+LzLQMfUyF9iRRgEqvzk32fqh2KTt",
-	"/DtctA810BAgnuiTLFq/4j33NhIKGZ5KO6tS2t2zvXX7JXO9bm79km59Q7be/zz3Rp32e93RMLS1/Nv6",
-	"5U161+7Yb6NsP8Zn922Fel5nBG7PVUt/Gn/z8X0JkZT0Aq46vZ7djfzInfjY87SBnWtn2WLzZ79q1Ovq",
-	"aX2VDSfh/FwWg2tneslTmmcJ2vxYz7pU18gQczUsow3gLi9h1c3QYGXkQGrHJJYrxeEpVkzOdZqRlucx",
-	"IwlyhZYnhjddRqXgkbjIas4LQkEbhQxNhMSHNCL1KXMOiN1tXXS6vUuMOjWZm/sa+UACsqV9edE8s0mV",
-	"EunTaZ/fsMVcBE5NqcAa/haAZehwyPxQ2zHQrpNSY5OGlw8h49IdeGzLGHE0IRWrorpDy0qq9keOXgEB",
-	"nhYGyJrANxO1tp0wEKmRz7gbQtkReotUhK4vS5qFjhLfX5rve/B9lsyCldC0AqkagpdU7Ygu2yI2Eqb+",
-	"pSjDu8q66S07uSsmIKqtsZF7otjv0C4brlo6rnVqQHxLBH8uNKTU2lfzomJT9Qo0hJSB+l3l1ILpQ0GQ",
-	"AIVKBAOmg4s+PoAVLEP+Wuqg8MfyCsepD+U8u3FbAIa7HNSboUu3v4YubGuJuEHElg/MJNJnpdn6rgyV",
-	"YR89FtP3igkR/iKfiZROq/GsG3VUcRFAbae+80zpuuZHdQsX8U9L7JZoqCTHhZMoKyXutsy36s3o04jC",
-	"zXs149mwz8yaRLRbiTmIGo8JXLc6+VkhQ+G7mA1agMFsIrlSkcRRqEBIgzEL4xCBTaPXdffFtGsXxgop",
-	"n1NdxSAIoYvFJENgLgUXIZFYmWGJ2BLu0A02bMCGzL3Nm1ws9WNKqpiaFgngwFJT+WDbPLqARhSvW48y",
-	"B0Y9mi21txfFO/tO7pTpXTfl4gG25Kan7Kkrw/smpMSRdSvPLmyrmBScwAeN3Via5XtVFjDtrWGxTMC2",
-	"0t+g5cfjuDWq4hpz8vfJrvfSEC+jhM576DlGIsfS/A6yd1QezzsbubbWTooy+JSNwjsSd5fNjFPbDtk0",
-	"L89ss6NmSl2uPVol1mMTXTIsie688ZzPOPIQcz6tVps0s5rsuYymm5zRFKFLrJxinXW7CJb6fhdWpKT0",
-	"dXXj+6354LwwEx8cQm1nVdlQ5izn10VaWFGC3R01Mp8FQ5anCcJKopVFvwMOKJhsi4QC4kEcNnSn1Eur",
-	"iFCNSGdzS1JPM7OYIYhZAWUINrO0J9Ok6cY9wDD20e1l0siBAnHLAvihpCJYfj9ntkbEThk7QooNEoue",
-	"DNnI2SlmMYo3QnxK3b9IQFysNM90FUc4J7lNLTqAt+ZUhARP13Diek7AOJoO09kgriRs6oeLPPwM/Vnp",
-	"I+ByNkimf2Sl/wNAZiQ26h32lRRB2Ak0ZkSZBOYSRuzImb0C8yEvRhkx7SOCrHi28xjNTGu+BqmToU6E",
-	"cHLSSK07hHafwsGXDu3Ok4/N3KxizMQlIiAr049zBcFmrpmNVmill2HVrENRkRw7Qyoha+XGUA3EOVpG",
-	"fVTLU25HGD2xpNK3kRq0WZRbStNYDvdMzMmqGe0F7N5wBsWipvT98QgigS807FT+5tLeH/NS5aAyFEHA",
-	"hiGZiEAyMgAP4ILIkPp4irJ54mVKPMHHgOLmEM7mUEFISn8S0LzNudRbJoJxZy8v1jHZ4xo0HPPe0oUq",
-	"03G61dzJA5cI1rDIDAJ/cUoAKWWpMF/mdohusxxtMwJHKQd/MYj9deU930tOvo/vrRwvXxiXvE749w4R",
-	"thuAqNOIVoJ75cCRdEv5ft2BcHIUhqwCuEyXRdgHcGaBjE5TVqUAmSMJTi9oEkrNOFvohZBY9mMt5XfA",
-	"4XLEnB/lXSEKTuqJyNGWj7Bfg30Ymgvezh6ZiFmg6x5QpbSqx/t1MvO3bkWYcuclJrm8n2zxRmC4QDnW",
-	"Um8fG+SRIuZCkHjPg9AmRWWs4OvQSMCgC6I/qcFAKom9JcOjsjGNy35W3ULpO5l6uYcgdwVFkZeYDSEF",
-	"ARkvQhyLasur9vIhmfxN+GjmO5uxap66pydC78p456YFT0xakt2RlS0j0pKbJ0ldxGMr5ORDQAYZkfuH",
-	"hxmkR5Z/5qM4rbxSc09C11esR/kNWYjZP1k+s43wTRzUO/Uyxc1Tt1bVSC6hwABXkgX5tGrIQl2z4Z9z",
-	"JkM2Hm+bNyKohDOX/9qFCSqryCBQXuXqstVdHnSElLhS9cYyReXijo5d6Xt0EV86NtVoykP7Lc2+QeXz",
-	"E+qPoiNvQY7RvlISQk9bY/Csmfm6uLHjjtXJmsjBAgc9KInPMB49HSf8WWOnXk8HCDde5GcMpuPPnhVF",
-	"mx0DChrjQ7je5Mhhe+ZD6R9bSSf7IYNgZr6WeRD0cuzKqStlPnejM1YdK3s7lv4Lk+0qF53L3jJfxh9s",
-	"7NBItr6GhyAoqxe/v4TnF/9kxSTlclOC61eEmSdqlwAKapo7zN7eLA2tZbbwUsWadE2yQ3XO+jQAE6hk",
-	"Wy6XakUVe6PuGhNSKISipTA7LSks9/MuNZtnai+vKJ1TN3T5uJvL4L1gxsh84nq4A+eCJ0ykXIQEwYcX",
-	"LDwAgysmtqgd6475VgSEiZkmEFlOyZAGTp9D2qiGAcbCJX6gyHIIF8l+tPeemJxUEtBQaTUzzyEDRibU",
-	"2SbtUPa5bXrT6Z3prFYbIOUAUdFOprfaMJCZ5+FHVL/sSlJHdPw+xxqWIaC+jVwoBOJySynF2pmPY1DH",
-	"IKjPIZMhqerfsBgEgpPv13ctg0TX5zgnMqSLKCPI0lPNhR4l5XqMtW3SxBwgAPfR9qI4mAAaW5eHc2ej",
-	"4B1uJ6sy7R8vpf7ueJTlMurLJ87fIbV9VcJ64a6kXN09heJBdfNZQCbGmLvSMAWBDS5TvHpI3BChYCBG",
-	"GHEJBcLI59/rTBJhpBEvEVuES1PkMorSbLBaIJDqIki4dB11fUniIt+Bae9imTZJUXfcKXk3nZUZ+8se",
-	"mEdK0k9J+dTirINBhil6iHtShNz0aW5Jcjad0vX3dKDqUr/7WJermJrCGS4wrGbiXGKpWvn84l2lDEZl",
-	"5cV2YycG+3stQuap/d6R9IYu89VBpbFfBzU6B4QwH3RREbe7ItgmC/igTvdDfYJpTYH4mFugLRb8lgGc",
-	"P7axTZroLAkFaFkzdRSHqE0snfJ//5vM+Z7vQbkvYE0J5bnEsZo4IzOTdNkhezuNz7AGJSRQZmYqz2D1",
-	"6Ag2GVOu4ADrByjnYkRiBUxnOZh7HTa4juKHgMDJIv4FToTnAFbkyO+G3OfNpv6WnE2Tk/p9oegs6wc5",
-	"2OMR1vwDzXVJ5JzHgBDIyXB+gE21Ai6nUPRexidFxn6zkf9xA7di9ujI+ggLSS2JoZPJMpIM4h5INQas",
-	"gTcuL1pH21PHwAqEEzatba+CqrkjLs37JPkFOUfLOEDp7CON8mPFED8PmnO0PNSPVuXkF0bwpfnCyb8q",
-	"a2yE1HVRBKTKaOC5oOhSTkIBsXPcW8Q+JwPor75wxDxTLSKG9d0tE15n3ODx91eXx3kvBrmjuOIuprnb",
-	"ocCgrYZObS8UNHFPjd0XjW1AH84Km59HcubnRTJGpKn+ovt2I0d7gPMB05K3f05c5jlYyDjHncKi4uo+",
-	"DcIY3wI2EKBPCWcRV2KPs/51wXk1OwTq+lvEp1gkDYvx9blPAzplIQvwA/OXfUhoSKaQ78gjd004F6oD",
-	"P2AS8AXQJQ51HGKG0UXyiSv7HMobpQpCwzLNJ8JjpKoWU9GDdcrUQBQDkSn1ZUy7UqxcuAX6M7Cv9nmC",
-	"TPPryPXUGEQAFSOUlhYGwtNZk+kNEhXxTy5oVM+f4ESnDWi5gG2GhtXgEmrsuVNPogYiZC6gmg5DIn3m",
-	"eSgV7QWjagHttsOmvgjVsbr1BVvYmX2o40nzS/LkY0l8ftk5J/p3Uu2eHJFnL+qNWpxIkywkdUDspxpw",
-	"4enuU22JwmJ3EH6mtxyserKuVrTYU+qp1WUO9Ks4cupKqT5Rr4K8nM680AUWV29ilGYYczSVfW4/RQOa",
-	"WnOY4qr9dOR6zK5l6gZUnhpD5epdarghb1e+ZtTDcOc0B8X1hOLuxM3arvRnuT0Jz8nH/rllAR2zo1w4",
-	"nzNx6/Lxln6HDNVu9Q16hUVGDMIHh97MYY61JB1J9Zl5ImuHpF+p9ytROtIE15JMmOfkumWx0tq3q21r",
-	"OXrxLZPqOl+gRx6BwNEA1moUSAGpfj2jWF/m739DkuOtlQxGLYxINA3nlCGN+7dyj5actkTILgJ3yIqi",
-	"08H6qqGO4G0rCrIz8jPQZdoQaGatGQ5a6blTdvdiYQGjniuZcxGIkZuzKJezKULXSZBKYkSgbChzJJm6",
-	"fAY4LfpfEKWcZMf0WkqB3FQmejgUw5vS0Qi3SdSETd4vGnMEH6AHZhjX3PrLDSLqJv+OGncCZZnSgeFq",
-	"CvXsZTon1Z3kxo25J7FvzSeleAjUUacZ5ksZbc9FRwewm+ogqjCKR0U0UlN9JmfCsobbJfGIK65lSxR1",
-	"mzAzRpvVSgnGJbmyxNOpvZncNJnBJzlpmUuyC5onydvHPXHDeL7FzHV6WPCswhafTwavhm7H/fzy6pt2",
-	"49xty/Y09H951H7W/nXLHX25zRaf+8PdM/WKcF5358NvxO3pjnczPNr32KuTcPjqg9fm9e3hjscH05O6",
-	"84vPvWV3atRlnkDq+Iy3j8mR4JwNw7i0Z0bvlzPmEK0TUN/fzrixn+0+39ssVsIQlTuBUzpmV93T5bNw",
-	"Fnj5w4C6YU/kUvWztIY0CUNfHjx9mvFtPqW++xQrmz2tD/aHz4d1tvVstM+29uj+Z1svRnW2VXf2nTrd",
-	"ZS9GjcbaY16RWTww3xPUyeaju0BgdYDwVVgOc3kp8bXsBFycv7LI5xetVxZ51T5Rx8lbNriwIvV9n5y9",
-	"TIkr7GX99UX1ljeORGh5XuwEnTKLNBS77NfJcEKVQssCaenKo96CSJ8OWWZxLqmnhq5xYTb2hJ8Kytux",
-	"za34Vlwi/jpkgd65ZfSKWX4J1AbcTuNSWGgQLDTj5cTXxcBImfUOXD50feoR34ODCekteSL55uuS41uR",
-	"MBQTImahDCl61w0UI5xBRWMuY3fiBhtIr5QfAfzEY0gsV5LUXK5NYWUt4wroEuFQXN6nrpNvpUoaoFpf",
-	"XjVPry+a785a572KZf7uts+P2hfN04pVeXl1etrqlTRMtb6eUS9GMcI/EyN9OQNItfepsRTYq4oHpG1W",
-	"D2mdKj8PmvRLXYb9vj677KbP8d6tQWLLM4obFikHopbA1Qip195MeKw0LK/ZHgkX7TQJkBVpQGmCrBVJ",
-	"FKdi7PI7xiaWDUYsDj9cG0fkb5BKsS4qMG/4WPf3QepzJopi/+EF3CbrI68s1Yl2jvUCtHnUa79pVazK",
-	"5dXlRev8uHVcUlQ2h6F7q4i9nEmIgXRAtiwXcF5PZcaQjyTZFrEjmh7WlJ83ZiQ9J6P9JGCMhOxDGGtz",
-	"O/WkUpXWoU5nfDjBOFUw1jI6zcTpJRJW4/0VoW8sRRGWqx59aOp3mpDZdDlpg7vyUPCbyzvgDGsKPUaS",
-	"n0MX5bc/fH9Mc8NIfgjZgpuAN3D2vUMxrKodZjCJnshEmGEM4uuzIKq0S9GgDAji6MajPHK8kypUjOhz",
-	"hP2Fywe6Gg80TvJU3CIitPoKknRGhFG1z3T7g4X+J3GdbdJM4Bf3+YiBrSQucYW3IBq9hEbr8tylETej",
-	"mcnhtMcApFhOE+VJbG4sEQZ7ZV19sHMWvhVBOCkAqqNS6vpoJTiv9J3Oc+nA9dwwt/Li2wkFH4OYM6P0",
-	"I9x0VD6/rIlZDy1HlMKotCUxQcxdrkUGnxknKj22BA2r5r4XMO7cG8EwvZI5jKhOiLKNXHE3zM+/h1as",
-	"VfCHyTbyRYXPAlc4GKnEWbg1V6+j52u9lnLWOe+9rliVt63WFyX1EwOH95axGzjel4d5Nzof4faWHp6i",
-	"NRH63pmF5nzJ2TSUpMLkHSX/Oj7jYPoYB2IeTg51CD4SBVHunmvs0rHmctRtNXut47I0x68fX12cto+a",
-	"PaVRHbdOW/i023rT6l7CP9uvzjtdrWQlR1aAwxAVC6tQ7gTCdbbqtDHYGe6atECMM0+ENPYaOwe7eweN",
-	"+s/rLw4wNJF9UK989ZYNfv9//fa7v/jd+z5PVgmoNnZ292rf/eu//e6v/ob847/7H3/2+//p35HGjlWv",
-	"17/7X/6y+t1f/d13f/Hb3/9//7LWaDxtPCPQPkmW6Sa//5f/4rvf/dcNa2d3T3+VAxKRqHuWEwrCbt0h",
-	"e6KkHiduVEgpuZ4WLKMz8z31QH0SYn7rIXFY4KpTEQ5VVDU/6FwIXcM9YyFeLraWDMHo9z/sNLb6/Q+f",
-	"tQqg3OOZz6looos1wIiIQQtcGo4JrjNJqFPMGZEsSH/nhkvKSWEaAa50rvc/0fMTifODhQiwl6o/kxAL",
-	"cHl2WbOI53JGBgGjN7HDdntJd98wIRGoyxWYqX2QD8HJTPJOuQRoHT6dm/OM0fM6jptU9ea1iNmlNcVp",
-	"M+6QarSbASzbYR6gNlX1xq6BDFR62sLkp6BAJGP3FoCqk74wvfExRkVwQknUOgrYIeVD5nlxik+fmx4x",
-	"LgWDLkFBK/CgxVMqYkG58rjLka3ogJV5NWjfThaRT29OZTyH0eDiGdNjhzNg7spMfhl1btXaSl0UbyNI",
-	"BzM2SzNFRG8eby3VRHs8HOz1Ea6blBu7P7bRDxNb614V0ZLgRyXLoiEs0hIM11peeQg40qV633dElUm1",
-	"sxrz83kB5mfEelpV2Nna+SxO5f6c/XpGwsD1U9OZeLdeeQx80OU00aXCyxnkJ52BBULXvP0AqE8//jqA",
-	"eWxzQQPJVuTLaMXwu3/7n7773W/Jd7/7y+/+4q9jxS8nEzpXvWiitqB6hyBPDLmcDjD6kRKfSsQ6DJyU",
-	"GvJ4+gSM21mb7psZRrFtMW0/3CmwHq7MBDemgeU45cZ+GdvTlAXDCeX5CmeAKC0TnVOLdqK5zgESAYHy",
-	"q0o3PtShkVFoLOiBWFZDn+uZYmLAEwXRppIF66EU1FubFHRLrF1+HnwmMzCamIRfFihbwxj5uQGxeggV",
-	"bEEvcwI6Cu96kYwNVHcPrE9MYs7qu8MJwSETPxDObMic+xLdvTptXZZ2ILTVBRe+QGJj51ia1OeIVPE8",
-	"E4MBSWqmnFow85g81DXPwmDG1UGQjtBLAGqsuNE9z2FZQ9ob6rk55qZb83hNWBi+l8temEAawQNliwjM",
-	"7gY/OiwEn77wKC/2KcmJ6xPfo3y9Temk22pVrMpFt3XWvjoraVU6CZhi1YuATd3ZFFffowWWDB9IjXpY",
-	"Olt8PZSVssHLWQ74sGhy1njdohnKeN3UdNgWsTW1D+txy861IlW4PHztylDknVib6ZzQVhcKDGIRrw9t",
-	"/KyRcFZtqoAmG11m7M3xDmLTbiaEB54T6jhgk9Bmb7h9h/SGcVI115RaybCl+CqbADfpnPdeXx91zi7U",
-	"Pf5ancQlwug0zVGT61LBL6IxFpm1i3WI+lqhsML+fCGCcCQ8V9yXlUwSQB5egQipV4IXNSU9fL3I469b",
-	"WzmYXtRjZkhLEfylosiyEeafJqb7LiHamxlHlgKPN4kfXpqY/BWRPwLETKiMVxYuk1QTsOsg1CWY6aJa",
-	"OLqV2sPhai6nqdwLKlHjFm6CTPhHB6IJYcxXgbchNMuPEXtT3bOHLJ8DA4bM4uRGMkRYmWMWqp2uU+oM",
-	"UNh8IsxyOBagD8sQI4rjkKBGHaoBlItQiwTCSkXlTpA6Bgz0h4DgmSgajnRFWJ4auyZmzmj1NsX5TMmA",
-	"h4D9VOv/EGGIcGL84cUfqmGtRPs8EuIGQtBDMjFxPpTMGbvxTMm47SRvHMQFPBOy6qv3MbpMVIFlJATe",
-	"QZHJIcC6TSS9ZQ5pWPV6Xf0/AMO5nFCMTSrGGc0o4R5Vcpl9CHNMdOsNnXc6yJbkc+bChvkzLHFLGyyI",
-	"PYPkFWgIklnsKMkhkq2YSJOSR0tGx5zKx7EsWmbbWLhmsl/pDYt1DwxGGLJDMhFczBTJOZDYSvswLkED",
-	"cgA7NZ3SuQpbLDGc3fWrs3pokczcyLhdUEkrK+ty91AgBh6b5joDuidH5MXe/mfEx5eIw0LqauBTSmSo",
-	"jkBiD4XD7G3SjF7TTlhXRifSsz3yhfvyoM9tbAIQC4ee6/uYR7Zj1feek8EiZKj3QTwdwBc8kcSGf2iY",
-	"RJ2dDWn+O/vP8Js+r1IynIWEcQfQ4fqV//Ln/6FfqZlE+gVEpGKqYhIpIQcMwKQxr5SnONAj9arSymBM",
-	"BTExYAaeB4KPTSAuJGBA/xhR4TPheyw3f5gFgchTEk5EgLAE6KweUdebBUxaOHEGGwLmzTIWdRE4kIcD",
-	"pumAoYv9wCxRn+/Ut8mbuE0ZCl9tjyGgV02o1D75KcLbUk526ofERgp7xlJoI06fpAuJsJGei9eA4Szc",
-	"ILQxgX6R2jI7OVsmQ8GqdNUkhIEaEYwlNVsSh6aHZWvTfNU1RnoYEyZw7dRrsXcscrKTE/cDCSdC4mkj",
-	"mTpyxiDPBZkwGsRgHYb/8jREoLEIi9CE58SMZNZYsuAWpK4nxjKXo2RBtL5q93Wvd2Gi4NU2SBml97JO",
-	"l6LTPx8Cvqnuf0FINLKcmQUjMlQ7aRv4S+oQc7hbRcrmci9X3TYJ2IgFTHEup4Bomu3pkNiAQ3Iw8Ci/",
-	"iQ+tMeMscIdK9c9E0ideX6tvag+JEb16xnUS8woZfKQlz9LEoZwFbLXICjqknMi5Gw4nRHC8IpitJnzG",
-	"D+B19DCgMU8jiujwpj4fB2IuIVs717JKsT83JI5gMXYulpAYUc8jAzq8IYITGwe4jLfxpnnaPm722p3z",
-	"65Nm+7R8NJ+2zF53W19etbvw3Um31bo+bZ+1e9etXxy1WsfwNK+Hq/PmVe9167wHUTDwbaf7sn183Dqv",
-	"WJXzTu/6pHN1rp6ftXqvO8fX6lHz9LTzFl4+6pyfnLaPehWr0m32dJ/wy2X71fnVxfVx+7L5ErvqHHXh",
-	"a/VN+9UVUnrZOj25ftOBAET4Nxbfr1iV5mm31Tx+px/Ay+etV81e+03r+nXn9Lh9/koR0Oy1XnW6765f",
-	"t1vdZvfo9TvVUPOsdX3RvLx82+mq7952O+evkg8uO0ft5ul18+iocwU5d9B18/isfX599Lp5/qqVjI28",
-	"vrjqHr1uXqqHrbOL3rvrl82jL64uKlblovnutNM8vu51OtenzS58d3V+eXWBNF+ftY7bzeveuwscX/dN",
-	"+6h1fXXefNNsn6p5qViV9nmv1T2HPD/Tz3X7HNYq+Qjm3SS/nHeuL69eXh512xdqOfFJt3XZ63RVq0mC",
-	"e51e8/S6c9W77pxcd2Fo73ETObNhrntczgbRA+2jQ0ctQBYgiEVOrbTycIcoXzB+MsqHqSa22xOZdmhn",
-	"oHpywaOgTp2bl50KeoXgjPizYDhR7VJHnVyYj+97lD+RhH3w3WCho4SJIvn5s3rDRBRX7YvGGXhYGu+y",
-	"wEEXjbNcaophTOCnNM7fE6kTgr7ovoWzlgsydblA/MV0j3svch36ebnKsHZF5yIup1lgFzTLwUyr96HA",
-	"wzgU5JYFqSCIeOg+utKup5hAtN4lERFk5ieFTqEXsEDmqy8fIsjJcP6ay0V5X1Mg8oEFYI7dMWfOlsvj",
-	"vDlwaLtsrneCG5ik/eU9FeV4PiAStuM3L9xhOAvyDs9bGtLAoD/onB+HIXBQhGfRLGXSA564xMifRTGe",
-	"nqljQz3GHarTm9Q5CXlFieAcpaUlMqDIgI1dLknVpwvVDjyUtUPSMAAq6SbXgH8+XxcQU1yRsaQjOK4S",
-	"5FHeUtKGyRU2uhLliu7klgMWU/wKBoiCzLAkq1LNE4AOSENKrrqnpGqAdVQj6jeDZmPMv1MWUvV2zdiJ",
-	"+xyuFDMuWbhNwGoLt6w5B1wkCD9GHX1OFwdkIGjgRND6QxoEC6zEpVnT5TJk1Onzqo0m2W2k065tE4wx",
-	"0XQrOTYRc4MioVkDFDh1+kyEO2QrY5STEh03QAkBA+9FK162KMuKApomEVuH1kGLmveyHGXFnt+I4vS+",
-	"z/BAdq+uEHLwQUHARIqtFC/TA2CPpz4fH6rj/Nme5b552enO61+8Gotms9k8v7yatK7G6p8t9T8vj5rv",
-	"1H9HJ8PLz9U/jupe68s33T3+6nzcbLabzeZVs/kLn339zXP1c/Py6k2n+8X+0bt2+09zYjRWcnqT2Aki",
-	"qz4f/9mvfTb+s7E7+rM5G/g1Q7StWB5wxvqVfgVwqj1Gg4yxcTeTX1t8BMY0Fcx0gnsKwucASAhPjTha",
-	"jlTt085R8xTADo8vrpvmHy/t2iHxXI7GXY5RIJFc92jIgj6P7i26EIcLwJjrgkiSN/LVtxQgTam7ijL9",
-	"35egin45c4c3D1Hs5N7x7uXr2xXVgSg8Ju7gD/phVDhIl+7dqMJBHnvHi/0QulyCde4erR43sjpUfW9f",
-	"bW9TTEwEXG2noRiNGCtRdLhc+LkOg3hoLPpNoMo3r478owUQz+XtfBYRIeuyUcBkDpzpiLpeniX1CGxK",
-	"c7BuojEdCxtBhAYjAbbHHLj7LsgNY76+EUCAQRLmspbyCK2VHVHTG2AviOENDHPtToobt8zQ8+asy6jj",
-	"ciZzQ8pkOA7WA0pkK7QBIY67+XdLwWi6f9NePv1D5vrhcUBHYYFRAQzTM4+ZgOaA0UxSZzKjzg21TyAR",
-	"ur4E458LulYyCn/9nSwRlZ8Imk+mxn73m//zu//m77773V+WaS9yXRcWMxhOaDBmsVelOE/hRX6awoY7",
-	"OhFeb4qzFGKG6wXu6SyRzNSbZV9dBS/BIivzWUeKCxLFmxCUxlP7g0jm0wBCjAaLZCZrJrUhd5X6POYI",
-	"zHTu83/8N//HP/w//4K8sHSll/VJKZYe7opZenjcRbCETQSmfMgh5bGrB3pMBuiQM/dhMRi7TDFhPmL0",
-	"RvX1ZqG4yEV9fTthoCirEU3ELPAW5NdiAL52iX5HMdQbgRncWkQAxISOqmSM2BgFE1GLtsdHqAHnoI2m",
-	"hMOqtI6szrALyDvv8CL7TxjZg+HES8yIembmC90xmQnSkhWq+IF1d0Ll9t2E4qa6PGcfosy4nNR19iGE",
-	"oVmmHESAd6yk19Ed6hz6bxTp1ebFxXWvfdb6Zee8VbPS5i9dXZF6njwAk5nt0IUduTTRGuaOsMqirtvo",
-	"UxlasZs1gidQpKE5jDR1OwO2EBDnY/CAPLjQYofEVG+MfjSgRNXdRvzKbp2ci1uwGgHxO8/VoHdekBM2",
-	"CGZULdZuHczKOy/QGyZ49FuiVShhgANCrSnBEBPFAp46YReGKVypBqrEKaBrVxE6E4eFsEPRvLuhRWyz",
-	"bjYCPGempLZNjrD+FOS7Y8omWqAQdQj1Mbzyrgdf+lHe3pQYiO5wEZsnxFxmW68UrQ9xwYvl9N3vd1Eb",
-	"q693z/bRfgOicGc/uul1MRX7oe93j3ZymIJqByhGTICWUsJmHI07OlJch1XesbDoZjdQJ88JcBw7AGAL",
-	"HhKKcQ+RlX8mwTIci4jVdvzdxjo7/iPfhH/QN1tchfwtAuFOiQ2SceE6RmC6AeFsjtFRKQX124rryMrB",
-	"V7tWw9p5nwOjnt70G+Yjp6KtMb7P/J2RC4Cb9fWM6Z/VbC1LxiJBkSlqXQTbFMCLELE3ELMsBhaGPqUT",
-	"FqFUt1U56pwByG+5hEUtcXWhfrCVZkkstBLn0UmqtqLDtoitCXnYTMHsICN6maNWI88EH+jflb6go8cx",
-	"HFUERMeHL7tFv7/cnR9mLs1d8hmLw+UwEymUzBuB0wMLK8FSPJHwa0mMFVzbTVIXVpauf8hy9THqdH74",
-	"nZmHJ5LAG6RqSnLDPFiIcJR4oba9/qadWxE/WotVORdRUkRySovTLVbneSa35ENkS6S2+B9e1kSXgd5f",
-	"hPOFGQ6ybA5bCku3xAe6YljJt0USd6fsR18b90f5foKk9aTUvh6XbToFWlvifVSg5F0AW82ncT3uJBqr",
-	"mfnkaDOTZUWrvzT162Bcu8Jbja4dCI+tx0G4umx1K1YFAhdLKhVXEuIBAGodj2jhFbj0MW5Bt76k0ZWN",
-	"alj2H4gio1wUA7FuZjL4B2oalFYDlD6sTpOe4Y9W5dId8yv/jmj/xnno8l+7G4D/W5U5G0gXIK5WVAJY",
-	"eeuAl0peao5d6Xt0YW41yQICq7Fw9HsfEwRnV/KU0Vtd8hArb4Zk5GKxRrVu6t9ggGFYeWM0kwVQjhtW",
-	"LtAjz+M7taQzv8WVZpc1cTPzdEQ9yZbnPv5oDQyLeTOXAJ9Ov2ALRafM9H8TPf6qMqTS5QKwpZmGTaos",
-	"37RuEg3lJV2VAf+Kr1v7a1E4ov5yR5aBhF9Vhbk8incyCy+rbsSI7g/R3l1qOaebLA3ohSnW+NUTSfT5",
-	"ExXrlLPBVnxAPSmpg6/Cr9MJ3EPheWwYysjYrHqN07hNC7kdlqiCP3E9J8D6aZsvyJH6Om+VjRRbeyET",
-	"c14Mm6VGGgWgYo/65nMXZPGUJTWLgafoSMzGWr7BkT9qPFTpINfy4ywclo4BvmNNsU9Vql33X36Xn5mK",
-	"EPcpLf/jK1axGRzkBhURCic6W7chB1YnL5MRXw+gAIXO90Ctv6T4FLNwdbO6oMXGDT9Q5SpXCRVFZNHE",
-	"zWS+pmryGhNldJYUiTj3cY2xPK5qtEHFZgg4ykOdKyqLvLmVa3Ul5dKxnjS4wf2xHsakyGP84H69dIVX",
-	"TWIqmSbp4ltpD4KFeAhfHa7o3f10iRC0Ddhi1RoX5GAdr69EHa4qCL3meMSlyclvgs8LR56/UXHglXp9",
-	"/8VuPdmcSYMz7Fn5onN50Y7vmJd0Kmd8TFpKuQsEd4dyeYsPc3NoQRMVDtO190WYKGZ7w8VcmmzA4Q0Z",
-	"LEjVYyGiYzru2A2lRextdRvfwmiV1MVtVRmD5tYv6dY39a0X21vvv21YO/WPf7JuVztsRMEspyejROIh",
-	"kP1EYhKePCRfdN9mKy9kiHr/7W4+JbFkKIrRxzkKA+owSaojU46MyNlwQqgksGYWOW9eHje/rC1lFGRn",
-	"q7QA2vC6lxRPWXilaOIiA0z7/E3rsqfPOxkVYL83rHX+Piq+tYciYMmCAPnJ4CJgJGDUg82bLrgC1rWL",
-	"2eDp5WxAoKCEwzz3lgVgZiMtiAABnAPME1cfUa/PAf4EjEkaBAHSxsHIxJyDVIwPoKR4YgwtphO+v61o",
-	"cA6tClOsar3zy198/g19+2LW/rVwzy735m1e/1MIyoCX1SJVGrvPXjx7sbv37MXevuLX2cBz5QSL2CdL",
-	"q9QbB/X6Qb2+Xa/XfwkG9kRqL+RvCjWb0pR0fpr8XT6FydsKQocvS44E7WvOhPQinenvlojJE0JmbVIZ",
-	"yRCPpBcqqjeSZvhc69B6BjpLrEchLXrgiLWM7JVFCc9c2cIwcAezUP/lOC7y0UV6PtcMICvbDDlx62At",
-	"NiJsabDIYOtKrVgEc562GFfbzyGfX3bOM/P7bH9/91luHF3EoAUoHNmSMmpXeWI8Zg6ZcR1PsH4eUtye",
-	"W84m3tLwJjAJqXZPjsju7u6LWmqispKyLN/oLOL2cbHUiTOrLUTHG2mkE/tVq0egbPrA9TyXj5/qV6UN",
-	"qBRyXZb1avGePL7wQH2v/7t9/f5nuScZDkmnxxfm95lk8hyKTGq9Kc8vfPr1jG1BNfwtdfHbCidsC+Zl",
-	"u9nZ+rzR+WY3N2EvTlhfK1biJfi4RECuQ9ek/8c1+nGhxvSWmdr8pOoHLkcIkeblUbsNmN9YcT2T+F9q",
-	"jKnF2qu/eLZqtf7J1n+VW8BpVRp9aty55+RsUGyMvH/VFp8GjId3DjyWIgg7gc6qLeMfvENc5frAyGgQ",
-	"SYIKJnPNmRWpSYjTzR0Dm5H4MjekRXQZZ/PV4YCpgzBQ7wNomM1M9q+dHx/OkvnmeRITIWQAECxC9hyJ",
-	"gJx0Wy0YBMY/+CyYUjXZZnRpfDgiWXH1r/XKK/sQ6vrtKyuV4XxiZonEAF4AD0EIjxqZT1yPETWjWzBF",
-	"oLzxaFipCk93zL3fOOd/EyQOc1FJrHUe2uq6Q2IzHGadSs4SaeTp9bASPJocUN4u6dHxY4iazWTFil2/",
-	"eo/36PhVIGZ+TrCHoNqxtryG+BviYqmv1WHiuUySUJgyJlNGuakFBK+Xhp3ND/xacn3de4Y3zVJeJVkx",
-	"pkJP2ap5fgjbU7Rmdzc/mSaKIFKp9sJqzNP3CUuLekAmdODG0SRJ8NPhRF2V+ZjleGt/GCyV9vnuFvvb",
-	"EsrM/nq7woNhf+6vc0JvwnQPxG/3Y7X88jhNEtIxBBBbpEFCQXbrmfIzIZoUUCFNHwFhQG+Zt86GtDTL",
-	"UWb2Mg9qWiSpagUBQmvUo1S20YKF8QUnoQGp1SADNhSqCX1ilZ1dE3uyAswyL9IbhlNQmxZ3q56l5Xqv",
-	"JeJiIrryuK9goQuq6v8QXIQbszyMpSjO8y6uwTUuwZU7KCYmt/hqTjRjwTQ8mnd59UF7N+cffhidsjmT",
-	"ZgafO20BddiDVMQp7bsfsVIemFiMNfbBXpmbvLyBjlPa9xP3/Fljp76q769nFCBz1rWKyMXPiINPM2K6",
-	"saoL6a6HU4ZFvHSdOIod3Ax34ydQ2cz3uv+oNF004NidhWAnqz2KQOBDhJYju/7hxZTDuPJPKSdZyLSx",
-	"1Xim5xz2RbQOmleTS6QYyyzgQeXl1bvEuh40Plp3jb3R+7dc0ozeBybLcamMyAnTEW0h/RDHXoF/LMqO",
-	"1v454+Y7JPW0fy65tx+GqgvA4/RZQOSEBoWUIGwwEPtEYhyxRcz8k7//DboULUi34gYAw3NvGKF8oR1G",
-	"UFIhgjX4VWOfVPfqdQO8bD+FJuwaYnBKodpa6oH8nIwYy3w4YsyubWel1MPMz6WaFYkjd6wEpPk3LBDb",
-	"G4utdRJrVSbgUnxJScFVuAsv3XwU6cFsgeVgJfO89YH4uN8uW6enJcPwX84UcZfM8+BSmJHp5QjSAfAP",
-	"Ge6eHAeSBaFO9w1E/NT6BUQwwLYNzUbUskbtnCR+hAG6DxjeZji7Y6DriGHp4jtbwpUuvKqF/C/eFrru",
-	"e1FMmhm7rZVEm6jdQqpY8B4KKGn4CP3+nEpiavlHiJ4CrBxuGIUmWwmQCuPvxoB9WbvjJN4fgC8Um81h",
-	"KDaaQdS3cQLvNMY89UuzdhQrnFrXFIkRNgOqYUmWSQ49xY0ltDXY4w+ksKG8+IPU2WBoq0EkdiMQiZQa",
-	"t7Nv1DjIp0hv3IZh58oRDRwycD0vveoHO/dGm7ifOG2C2NRYXogJoyFHcXtYAG0V6LoJlBMROAgJpSWO",
-	"qfxhodAVAamDR6lQ3kaIDo16+v/S6MblpGqpHR5XIvcYvWWSVCnWgFfrgVAzbgLcbUD5jf60tjby6X4w",
-	"FCVFVDyAgNHhhMlDVAccdzRiAVKenI2Nqc4Pli8htfK20xVgj2hY4fw9lUEQT0CyQP4c+cKd5sQllYMd",
-	"X48rDubXnee1Q+KxUZiFTtGXEfJW3fR39i3SrxgEpH5FccvOfgSJBA3tkWM2xD9N+RQEdsJeR64XssDS",
-	"VdakBXVlXBm6Q31fMhApW4pR1MlMBoLP5EPBmpfOBixr+cT1vZJFAjNKlVRLuSZTMn+lHzntsSCfsHjA",
-	"EtXk/LzVuJ4MFMWM1nSGsJFKeEoEKndX1QHITeBC17zuB3GzlkH7IcaFm2IOzCFsSzWaNk0V562Wqz8Q",
-	"l6jYsTYxjyZKXevM2EeA2b9P2ENRsAOpRhERtbuHE3xafPgi5n0I/Q82wR+e7vdGbZqFSW8uiI8rmcu9",
-	"HPSWyK5OBfbt7K0N2jCf5hKdrOubJ5luRZiFGBhSuYwxcFGxKsedt6UBBnz1vpgjukBOdeECUrI5/Re2",
-	"RWzV7wMn9MfD0eQVGGLjqVPfLBtQk1Nbur7yshYV/VK0hkXII45ObS2xUT5NSWiC+IvJQntx3JIGQJ5T",
-	"SYaUD5nnYVr/WuGIcTibRvvMfF1seHXFYFRRc6xbWFvhfKbOw1KpXwPqqWHlZFD4DIDi9QvE96BcIB+5",
-	"wRTyEodiysjU5anH+t5UNssbTV3R9npMy4snKG8WG//W96QaOGPhJK9U12sxRzRYQTniP8Ctq2q3vrxq",
-	"nl5fNN8BaplFzINu+/yofYE1L15enZ62ykOarV7SAumRoqNiVTJkVKwKUgHCBUYKdYlyWbjcVOkIvHtM",
-	"djcXqrbJ+Yx6RL0bKNEf0BA8Hz4LhnBTx4o/S+7StTtBdQkXsDx7w3o0XqrIUpwc5fQsh7MWutUFbraX",
-	"8WYswdGPEYKs85U3iUHO0B6LlCSFVkY0pfZjYrlT2yzFickFSnPY8uRnJEuxBH2IkCoti+8eVYUNFNjn",
-	"0gK90mjUt3Z297b2n332/EU9PY1YNxyNTUlhtbT5k/t791k9udsqe9s7qanWtsC6hu6Pq4iEY1RCs6y7",
-	"laBCD/W008zBYVo6q3LA+HWpIBGgSYvDu4emwgTjw2Dhh0s4O8/21iUgJpMX6lsvMIOTbOUmMZQ4pspY",
-	"/baWfysnBpsrcFfYBzYE4Gc4eNCkdWe7ZGPzU3Alwmz85vozJaLv2d1ISpw2OfGolN88kWTkfmAO0YHm",
-	"cETDN4fqnx4dMmkgIxFLm32tzhn90jY5UTdqTjInuj7x9Yk9BDxvGhKPUYmWTazfZmDIo1OrGq8s+fvf",
-	"ELMByVPS2KnXLRKIGXeYU4uQLI0aNodKLONAzCMPF+NOxqmemBG79vj8cMeDuk5CQRpqtAVHdmxe2dve",
-	"r6zdxZB8/bHa72+bv/Y+1v7Zn/zZrxr1unpaN08qn+L0L7J3mxAMpSYymBuonzGhahXtpKgpKpqwObzz",
-	"snqx0n4PAF0bKwwrsZyLz718wGI1XzcuhwroxleTG8tA7KNm9xiQ8SkZBsxxQzwrqm4oCWdjGrq38fZx",
-	"JZnrCGAxV/urz+2j162jL66xGcWGA92EReyz9vnVpQ2eoVsWQLERcyhZxL5onV+2O+c2CRe+q66UC0IJ",
-	"ssLWreEFg6+CSdRaHT9qXr5WOnfz/Aso+/ymff7qEqpCQ5nnmKKKhaenVQFSoOzymxbAFeve1b86bVTq",
-	"e0clbR1HVE5U/1jnHBMBlIp1RAFx7mjChjf630qMq+7VRU91z2+xVPuFumKArnUhXNDCWuEQrg9ZHbLE",
-	"4j5WWMgjzvNHq/KO0cBbPEig9OYQSXIzZDJEfMpDJCuNobRg9E4ZTPBdIXRSNJxlEaHuOGw4C9xwcanG",
-	"ojNPGA1YsCJfVtJp7LCALFcL7OHIVFIn4gssds+YT4ZC3LjIVTBnIG+hl3hwkzCEJB3d7hF8stz/ZbJb",
-	"sLQPFlBMeWvmR84TT6Cr7nUY+h3uLSxySafs0g3Zn57SD1gyjYM9FjqJtG7t37jWNMTEUd/9Qonsj8BJ",
-	"I4EQKTykWCg9/TlU9IcS2YxOK1ZlFnh6fPLg6dOMD+Wpw26Zp/haLufymwbVJMrIlfNEkomYSTYRnmNc",
-	"lNUIdCOKwYkxAWPvYZ+7IF6U4iItwllI5iIIJzWLBDMuNZD1jLuhzhrCiOVbATACCDKNfkcsJQvhiH0O",
-	"ld8JjdwmSKecuD4JJ4GYjXW9ZjGABEzfxwvGdp/3+T/9p+RI8FvGAVqiz7cAWkCja2CSCQ3Uks5ZcESn",
-	"zDuikm0TOEN1RKXeF7mlxKBMep8TKKBuZaunky8xHhAmCYFfYHRKlcJ+00qTJNV+pbGzDcEc9X6ltq0I",
-	"7rlTJkM69fETgydwGFeadqL27Hfv3r3bOjvbOj62D3V+Vr/i0EW/YpE+btV+BaeVkH5lztgNOo7hUATD",
-	"YGGxIOnSp5dMzDy1KTQEziFRTUgile5FBFczBxV1FOUXdKzuNq5Uu5beMGL7dMxsUoWggEYNJsOW7jfq",
-	"mW6Q7NSTFbjq+BIeLopm+1sQmhZRTVlEfWwRcKF8tKFThE9hQSACNS4bktcQ+OGpH4iBx6Y//7UU3EZo",
-	"hhd7+5/VkA+pGsXAY2Tm+yzYGqqFtofCYbbqODrVhpQTOXfD4YQIvk2a2o9q5JIuZ8s+uDIkP/uZCMiA",
-	"eUItbiiiKrjIwj/7GTSsq03v1ffUnlFXkL36rgVhuA6YrXXhRkU9lE3ZIi0ox+KzAHUUPcUaPwlqWg/B",
-	"dahaxghjQESD4v8ftvQ0bMHLMLiq/W2/sqd47oB8ddk8a11fNC8v33a6x+8V3+zV9+CX807v+qRzdX78",
-	"/qNdswj7AEc7FNTmzOQDxmRN6SIe4AFRdxz7TfO0fdzstTvn1yfN9mnr2LbIXr1B7Kvz5lXvdeu81z5q",
-	"9vTjXWKfdLov28fHrXObVFN+UNVy1JWsqYuWrSXEdbf15VW72zq2owyy5Kuq5X1in7V6rzvH12pMzdPT",
-	"zlvss7ELXHbRfHfaaR5f9zqd69Nm91ULfttXZF5eXVx0ur3W8fVZ67jdvO69u1C/7qvRtc97re5589QG",
-	"rt2vY2OXre6b9lHr+uq8+abZPm2+PG3ZGNUNCFFq9dQCLaSikh8YlYnizwsxi447LuboH6aep5pWZ4EJ",
-	"jMIlBvZokoFwFlieCk4sd+qGMaM1duNKU9G8WOoBh4Q64GS1YRUrQ1PQqv261dSquvGXRc3Yr1o9O7H0",
-	"1ZkPomOoVFHV6UwyxZaCE/vphFEvnHxjWzA7T6G41jc4ZfZTRwylXdNwRqAKIOuqXyeMOqoxKrFDKwEY",
-	"G5HZRBFvbhowE67EOWAOXFrJmfuSzLjHJO6amG4Jq2BS9XFrfNia0g9bqp2twSJk0q4dkhlXa8Gx9QQc",
-	"kzvmApTgKfWUoqWxbBKbvA5EnusrafJbwPVy0HWlfjsg6rqK8wJQT95cUecHTCo55HISMOkLLhmueidi",
-	"8aipD1twf+fUM41VwU+mtIuADkNAcQBIGMV51He3F3Tq2UbVUeMP2IhhzScfiu6H0RoBUUoz85nw1cmr",
-	"PhLCk4cYy6ZamBqoyjHjDKtNXh5/Ic3ZrPUt2eeX+UqWFmE0UghtUM30pHhSgJLmhubcMjqZVgr73M5o",
-	"XfY2eRmIuWSxQhkwb2E2EX52aJQJ84pk6sTUNf/db2CWD8hLUDJJf1av7w6BLvgns7cJxHkkHdwBoP4O",
-	"RDixUI3Ab1HRnONQnT6PaYBicchN6pAx42dccQt4PHfrxFEMYfaA2mIiII3n+jm+BRNp9TkETcPpgomx",
-	"YNky65CdEggVwqNKBO7Y5X1+FAgpt/AvMy7kW42WrrSCAbYjU5sLP4EtKGMVQ93cO91LI3uvO932q/b5",
-	"pa0WNHT5mFSVski34jKl2JC0DIxdn9tG7aW+v51RfW21SSULD5QMUz3F0iMk1PNq2iZoqNJkAmVK+4Gs",
-	"Gdy0fsBGnjuehKRqdy7U2XVp1+I5QOhmzZGemEswZCiVk3oSMUL06vU5rm0NeSDNT1AfSfCQ8XBL3b61",
-	"QPzFlnYtbLWP7Yih9FgwYUep5pp1UEWBgsB2l4XBYqupuCCvLbP2bydCndTgVAdTiREjfZ5RMwwX2x+2",
-	"1BElpZ2NxWcBYXwkAtB0JZkHbhgyftDnNoBiDW1S5cLMRs0iNipC6mzneNFizpbLtX6kXtAAI+qNzAUA",
-	"0lJ4n6e0gkNCMYpKv6PuJahILOkGqDLA19B/OszqsJ9S1aRqKauR1DAQE88fPSiLUMIF38LxJiYvPgEa",
-	"aEzy3KGxMOgb3kUg/MBlIZaYXX2xM1/HxYSi+1wT8DhvWSDxnlffbmzXjR2R+m7loLK7Xd/eRchJtETA",
-	"GaBNY0+VVoHxD+M8nMmmHkleMCuFjHuiOzennyOGM3UpJFVb/2KTht4E6ozv8+gNKBVGUuQEWArHRpVk",
-	"m3R13CKcTOo8x+KEsFqDhYYxAEW6zwcL4joHiq0x7NUUSZORWVL9O0JhN6dPAhAfMZosA4jf5yEdy20C",
-	"flEl1G6YHx7EqJQAPqDejS/IcQk7KdQlCb6sYruSDNhIBAy2r3ojBbdfiy7ccOWiIZypurKiC7cP7WJD",
-	"15rWQTjxPapkdhiBFEXz62bWTcx5bZuc403YrGLAfEZDJbvmIgW4Gc5FnydGJkaoMC58hlh68KeZMrhV",
-	"RXqcmvoabKN+hVR3anglJdXdWr9C/suf/wciRZ+jNhnrHK46Suh04I5nYia3SQTFbUZqRwVvbFIdLIxB",
-	"EjpD4AoqzeSq0UjXwRWx9czaSmSYRp5ISDlwc7MJUl+BkoxC13ysrRbqfBlAsVgX18jW9hGbTISngVWM",
-	"G0v/lMWw6HOTRpYKEq+KwIpimiYUE8esuJZxqI4GRgPPjT4BXV69KsWU1Q773E6XDLLNPYBj4KimCK8n",
-	"auDDMOF102FDsBdiU49aiz7HAsBBlLRkWA7KrYBEgWNmLoIb0Bqf1YlkQ6H0GaVjO4w6nsvZln5o1/oc",
-	"9wZJ3F3267uHeqvHNzryHCVq9ATQAl+x8CUKMqsSKcpKmu3U68bCpn2OSRvBr3W5PjS/roWzwR7AdJfn",
-	"uYRhRzOhhPBevVHUaETl0ytOZ2qnh4oq5uB3u+u/u8DTsmvMt+q7Rpnv6MIT1OkJcUoDhEndx1la/V1b",
-	"3y7wgxIdXaJd6YrTW+qiUw7sxLPpVJ16GSy7+UR4LHO0mMlMIh7hIry3KkYxiZHJwLWQ5a3KwbO66jZ9",
-	"6sXly3KPvRRliX1rLxg1ChbsE9tCGY8qcVzhw8nj0lNXhnH1LqXqTlkIpQYKgiXjV57id+8YDSofrZJv",
-	"a0fC+8fcE9ARxObk7IvOF3oblGCvlzSKev5p56zbOWrCE/XU4xpxaWAwWbBPdHnO/Bxw9aE57LNwSwl1",
-	"oLpX34utJzWdxqD2B2wPXWzZxkAX20QQ/Kqxv93nUTdw5LtfzxAaIaWaQQMHWv3hY1DrPrgS/q1Ii3Xs",
-	"F8Q+6pyfnLaPerZOTnFYSF1Pa4AI3Kg/xY6fSOI6pApGBUzPngtdw1qSgA5ZLW//HsELLw3mmr6fvdQl",
-	"Vx9wP0UbIe2f0/BTmc3ceODO8zYyjtz50ezm+t76785FeCJmXH/wYv0HR4KPPBcDIu4qL/Ya+2VmQs58",
-	"rHh6xhyXmkre35OwwcUnlERog+WkjHqYcj8oWmBpvqpE3gX1Lcz+VxWziSvvPxYd2E+HEx33k3tsn+gI",
-	"LDyb1S0BUyz3LOPDIs9qKFkk0QXt4eKC5/rT+Ez3HKVeg93sIFbiI1GLXihSpTJGcqHhTNaiWmpxnL3U",
-	"pfNB7qGi7sri7NADTVEqy9QmUU60j/mslm5qqmQ0SN0FOl7B3+bQBYGYjSnRNYnUE61iRz8CWLq6Nuob",
-	"h0P+lDQO9KVY+xvhp5pV6Css0sZhmo4mGAL8yVSd9a8DSTq68RNoRjgDf5Sq0d7OzvrvemofdWZhZ9Sl",
-	"/HtVqXC9CB1Tl8sw2rWgmJjyYveRe2o2vqr0Or3m6XXnqnfdObnuNs9ftVZKO+EjoHqusobe71hhg/0p",
-	"ZsGQGTFjCpJhKfDoKdpxAsolHSL0MzWvZFqj02TZQgleRm3otVD5Q+PMDfPDbXIk/AWoaronofrXFnMI",
-	"+kOP2LJeJfxFfC96PLVK9bORalV/FAIg1y5PyRK++yPSsf6YNCDhL+5z3Sra33EoYaEVIjLLaXNcZIQw",
-	"ygqpRnesGG2KCwi7rcVG7mw2oLnZwUaVgoxo8EeooLRNoOMfkDFGj+knneOHr3M0I5GS2eZLomVLP38o",
-	"jcOq+Hl1Ry9ZKElVBFGeTU1bT5aEEF1t4Vnachez7JZ7vHMeu/heT/o/6k14nxP+R7aDL1nSDvupd3GR",
-	"XqHdfuXcGxlvoLSMcxHjfMEGYqHfHQ7+OaI4SrgihRh46IZSXZRc4RwsIwzoI9+WqCuEzFaSwmbcwT+q",
-	"AwHXkqE3c5hTU9Ilx1FPw6SnPu07B3+1GGn3ZvRh1nuadClrV7qYT1jAipw1nZT79DF9i6me1rpTfjqM",
-	"H8unkt0MiS2sN9XWQ1/+1/tiID4NQ0ICNUmkGm8ejBcHtTmxweKw+t1nzyBCsGZF1UW9RZF7xwQ/FLt5",
-	"tonN6ZTZWDqkUU/WDlEXANWq53KWrxeQZoT5Gm1SDYXohsuSKFWKqtAfk9o6j6RXpPr4nrwz6XH+MTpp",
-	"ftJHyvtqMnvpgeRYnvPmHgrK029d5yNKPiUV8opeqOcyV1hlpUWehMDvlyVEaovuFfX701b6gYQ74HJ8",
-	"Oq7++HFTi1CKxdrHYOfJvWF3DYAFi0t/J6Ing5kXF63AgIQ8vkbo0x/2yVf/dCffj+hO/dOh9/DiQe+p",
-	"H/yphzEChbfyCxZoug9AHUYF2tIoGMkbMd68tcVb28YpCYW/5bFb5sUvQv+oXKdvzE8iB6cOzQ/YlLoQ",
-	"1V2NkDjg/qxuH9Bf7EzQsDAEMoGqSfhFqHCNUDmuJPXadp8Dm8gDExltE+o4MkGr0fWhGk1MYxwujRFd",
-	"GGceXeVJVUKa5MTlYzPKcO4OWe2Q2EAuJC9qg0DWIpHyfhwSe8axM+bYxvVhopsx3YwLYt6IJncbi10M",
-	"Q+a0dckGV6ZiRbJm09RUpVw0uujDKRsh3W5IIKdKD2W7z3Wi25JpRQOcqAugO+YGAwkC0zEQfij4LVM7",
-	"XC/MYRTDvmwE+WNz/1zihvyDcv/oMf3k/vkxuX+0pUcafvzUgSb3uYetvX79dO/60d+7Hifyc/Nr1vr7",
-	"FZyTCTUES2rIw1Sqn5WJU0eHpt6EkOkO+INVR4+fO/oupk6rqbhlxA1rxfeyTxAhjniE36uL86eL2B9u",
-	"vBNsmmhLPDF3kYcXANkDKb6hFDsvs9ccnXYbJ9wmvZXLVx9StYcT13MCxu1a+sMiP+BRTNUjbitTKb8X",
-	"MPYY7r8fX3JgdBcMA5b0pie4JM1/qJSsym/ibJ6KaAXLgUM8Kk2pJRuvmm11FwwxbjV1LxW6kGHOdRvL",
-	"zt5odxZkSlepro4FCe+hxnqIAGKIfdTstV51uu+uX7db3Wb36PU7hJdP9RkDQ1FzE64Wfl3sKjMc9khH",
-	"k2n+e3KQRaP7IfnGfjpl1vuqhjFblt3hBQdMXX27BDsGKKLZfYKJR5ucSE/dqZq84oB8CODWRbgmNGBO",
-	"lHWUOqm0xcNcoCwAZYTcRBFOCIgUia5y/BgNYJxOlTRREmbhs1qiCUI9gNUC4xjYfQDWWkkmVxJ54/o+",
-	"cwBjLphxjhVW0ViGtjhtRtsmuWAfSvTmSZQ2TMYx0vjTAfk9BaWD6WyJyTY5Klfwe8CEqVmRe9e6mGkk",
-	"Qg2rlOByHTWmrXJjF+DmEAxFugMPADAB0FWX8vHQ4oyv6K8U59UUVxJXB4C5iLe4JjM5AbKYx7hdHFWG",
-	"ZR/+NNT9bHQY5plEoH7pT8fWD+bY0ut6t+32ABejtca6ZiICUim0metPrEuaWKwVqiTpGIxIA040k4W5",
-	"9xoIzp6KW9YTtsHc1eBaaQU6OrySqWbqZLNIKDTSWKIQOJ58ARvOggDRABzy9cwd3pgXatouwxOtxRlu",
-	"xcbJhEq8mSnqDAaZZ9H/0W7iT5UE/31bM39A+mZu8vumrGh4eHXcCexGiwRM7TJJRAA7RibmA4GgJi4L",
-	"aDCcLOJgFHuYuj7aRJ2KC8RJoyWlDYJJpa+1qwQP2KAwm3T5pv1E3661dTfXwR0KgQPCN5EO/EDJF4/F",
-	"AOfG1Vw12FciiEIJalZC7IggLXVAGiYty/pLE8OepukgIzCtPLQS8PbPJAyq2MT8Q7zJ1z/JTf77MDH/",
-	"hCbycFIY+fdHIIWzGpje8oV26ZYWCTq2Ph2hQKp50GFFQQs1nc+SCfofBWKKuTOhsC2STpvRHi4NJYid",
-	"YqAJc0H/ciXew7bJOZszGWLb+qIW4pvwfKhtZeQEKsbLA2LPdZ192yK2Wbe2Y5NqgY29ZhE7pGP1Opg8",
-	"LWLrcCN4pANQ1L+/tkkVoCtNNBObCosMqWRbLpeMS1ddDNU1MEEFoLkm6UjeDlPXwvRd0NZsmERnXMqM",
-	"ViuUiBPCECJEFMUqYTApRDKPDUNSpZ4HaNmydkgMZoQ5HcBak4m2caMV2c6BkyNjQUIxZrBiSAmsL8HF",
-	"f6pW/pBQzRLSp1wupXoUeTE0g26s6ZYNdCmNwXISiGmZ95R6vf4tNawFFjJChi39kTlmNvysR8ebfrHw",
-	"2YafXCArbdqRZrZNP2MfNpg7qOJe4r1L9xv2uBFPOFNAzo9TUfgjyqxj8fFIda5o4uQ3h+t9jCbWXfPs",
-	"MsGTukiSbQr/qGMKEeOp19RJbSCy2Qe8TnQhE4/q8/UQj90o/82VhA6wigOcUUtt/f1vsk3pkpJkQr0R",
-	"mfkmRnIOhgzb5TKknqdIPTM4ZzuIc1YDkB7uLRCOkccHGSfU1N/TVe7SJyjUbwMfA12y1MDhp69c23Cw",
-	"SxvCZODGoo4j+DB5CC9YvpkWILPxMgjRZNukByDaATOI7wcZVHepz1T4cgXEO0DcG4j2aPKX1wnDnU9+",
-	"gUUuMyMElUhHzC6v1EGfx0yBMwZ600ApDaR92SF7O43PsJKLy+FuWGWeZODohWooCZaKq5n4gbh10aLo",
-	"eTWrz/Fa7Qlxo9YeM589TxrC4/cx7tlAVqUm2qGut1BvYz2Y6t7Oiz63u81e6/q0fdbutRQjgLs7VTpA",
-	"Z3Mfkv36rolTxpkaUhjohDorHMwgkB/pTgptf0+uZRzXjyzn8kQEA9dxGP8xJZ68KHOwiTPKDSvIH4AH",
-	"W1ccuOd5tqs+zMq1wgvrDlxYkxt6xaX1KRehO9K8X+zA7jLqoEEwcNQda0D5DUl+igUG/JmcqJ8vzy4J",
-	"3N3gTP9CBIxy/NaVcoZVO1QTVp9rYE6oVUBafOy5cqLOqCnpQyVT8rPGzu4eob4Sbsz5/9l7m+c2kmxf",
-	"7F/J0EbATAEi9dG3h4y7gChKzWnxY0iq1e2LG6okKgHksJBZU5kghLl3vPFHOOK9xV04/Bxxrx1v4Qh7",
-	"4ZXDEX7799/Y7f/hRZ5zMqsKrAIJSRBJNTYzLbAqv+rk+T6/w96dvWLQHc9ZN2fnvdOX7/Z+POs/KreI",
-	"M331dGuLuJieWqzBcH+nihmWyATNYmotJA2DN8bcCt8vCzYw42YH2l7tne5DR7IdUFJQ8sQkRGNAvSDr",
-	"GGrwbT6P2112YA3YrUXdRO4EDjWccDKlrxhVlYCGAfx5vqT/Xuy+j0h6NgadAocNOauwbDmBUUPZDezD",
-	"l8e00fNJDRIWyzngE9HfSskF0IZSKuMX6x57bCA1iiVyJKHlxVj4jwttXLyfMxMpBHXbvgk2NoGH9hw6",
-	"x1ncuKhhZJngeYBOdSvfDUUxUNEz4XYw9gZ0ESty2xMf+cBCEyfBnD7DsD1c0R82dPsAyamV2GUghAkB",
-	"ZFxFNMxyMZRpKpKiBtP/2Q0LhrXveFQ9xOu1OHiWQAn+LCv0sOv7bKE3AdvAeSqbKivTYtQuOyjUvAJk",
-	"ERW50jZB2+uynhuW9NhO6FjZpNCiWrSg3ewu0FKWS2WBGJR2qmeoR6vRn6p0HRQoaak71nUlAsedIUN5",
-	"/XO4BImeKfwU/h1oCJOE7upNGk4u+GCMbaJZodNBBoyVaervLdXaxnzGpZVqhAq30x/wUAJqxS52jgn7",
-	"ZhLOgohFqoAuI035q/Wq/NKpw8BqUkdI0BWS6ak1Mgn3HvvtvXp38ha6IcalDjbVpioxjPyjmMcIZ24C",
-	"D8IbjtROV/8Sepr6s8AEjGKAyMcpEpFLx2+hKutSqiSi6x3hDfb33n97T0J4ypLcZQXDM7oUf3VUlIhU",
-	"XkF/BMcusHUNUI2EaJR0VlfuKDllVmsY1uOwl2867JNOav/tvmfRA64GIk1JNv36//wfv/73/75N3CMp",
-	"sfCFuj9YHn3WFvKPcGfcfvzNoGfalU0CzEnOQr8SoPndIkg+d2LCDRnC66Wv5CXTjBvsmxqf7v+0f3pW",
-	"t59iG9d4zW5ZPEmqPixtDlpxLn6y0MAbNjPR0J/LM7udAPSmjHhsqC3OAiDMvA2dOIdDauleCMHIEVzB",
-	"JSv7MBoSzjTIR2ygCu0kPekfvDk6PoUD8Oy/Ts4CumV7l8W54NDSFdo3zsbzHcYTx26kkWoUMQ69MiWI",
-	"o8gzpk4yhX55yCrcNRiICDrID1KpROKfg7a+qITw1L3g/knXX/nL5OgaLtDC9wIK8JJLaX94YJgusIXS",
-	"rXDGW6XPZokVeCJzVwd4oTRgFoqETTOo14Rfv6SleINt9zrXk6OyLrkeW688xR3FIKtLaMLsfT/GQtuF",
-	"zys3ML73MPR4Ps2Vt268alSV1spJ6EWpUTLrKmbULcF+vQmW8Rw7AC63vTAHyjPvIHQc0wbvFPVY5QCz",
-	"VVaO3YsJa/Uf/fo//d+//sd/Y7/+x3/59d/9n2z7abS1tfXrv/5L/1HUV/1HAz0cCsGed19csrkwVuSh",
-	"Zfj/97//+1//5//t1//r3379139h//9/87/8+u/+Df/w7Mn2c/brv/6Pv/63/4m92HKP/eu/sF//1//u",
-	"//1P/4MzyYAVZpxyQPME+oOFc+qyI2LrThfjV9DWmvpN+haXwLq4uUTO1TtgcFi34Vu9A+RbfdWKewcf",
-	"XvUO3v6CBnEcYWvUxiBrVDUEewfertz1brCS7dhX0rDnT//AbvahURdQbHeGan1l4VDSDo3TseCkd+Co",
-	"sK9Ayo+mTgao4sSoWTuc2XnlcFpcseNMqN5Bx90HbuVFCikxFv6dCuoPrBORgmOYGyc5KOKLbdD7yvfL",
-	"QqIaiplf+m4ApOlccAMyEqb1IVXQf3sH3uNbrD7qqyGXqbMWJbh5p9BSEd8yeiJwb1M1NdAWWedsKBUk",
-	"ohPdd6EIx7jDJCkvB+M+4D5kuU6mA4FmYZLzoe2yV6Enfi6MTq+8WAWNe5mhvesOAEPleL/mJbcsmNtA",
-	"mDM9TROWypBeOJzaqRPLuYByH4XqMxjK7i2QzOE+lDSEHO+4KXS21kQrMYfmcW1vK1G8no4bjwaan6Ii",
-	"UvVnNDRaR3ez01TiWjReN3YI/a1JiBeT3JEIhwUkjb7b80BBX1tWb1yrt8iy5klhCMNn8qLPIsl6mSyV",
-	"u4OreFpXc52SNvAEfm3M/vlBz9jE6ekh92PGpfWWG29KQt5zg1Ksv8jPWN+NwJlg1k0FzVHwRiwk7tzW",
-	"kd9IMzem6HvCBqEbmspKE5wGGnEMcj0dYYJVeKhVTSJtR00970qNbjNux+3mJPgibLdJZH9AiexfJux0",
-	"y5T05g4lhasS6JSPTAPoUgOZba0/TPsN5wLdEQ2+AUfiWghw9QII+O6rom6CHj4oXFvUc96xzknExMeB",
-	"yLxhqnwGD+W+YDylkhrDR4a1jFAJi//hHyFJNxdQkeSGg/TVsoxZCP5AkWOdQPD1DeuRBuvOl+kr6ONM",
-	"rtwdxpnSqhPyZErxKDJkFnNklifC9NWnZsLcbMQvQfe5Xzku3yjzXH96y4Oo0XhgRpuv7biLfJhFnWXl",
-	"FBmnsz8hew3ctJ8ugmodvK9zPYGQNwFlIr/3CK2KXfCUq0G5HA0gUS230lg5MF22h4vDorhSTBAHIlHh",
-	"0Rz6qlcJIy9EvEeCcGFLEe6xyEVEyKFljk8xTtbiZZbL03QFvtveoaK766kAmBVRuLRebD2DHlQ1jFp7",
-	"Zy2OGdVw7igkjcDm+6qaZsENhV+dSF7ERgWnHfaqgHOR10qcWyJBt3BfUX6BMlbwpI3TGu0Dp/BH97BI",
-	"aOPuFGHnM16K4rEWfUg8xPrcSnxioz7fC37+wFIUPXVV9c/124y35r9SXQljnzjpN9Sp1EvxsY3Vg8sd",
-	"9pcpV1baORsDfP5EX0k16vArkfORU0iNhb69gMLDWv7pzkzI0RiSgC6mczYUAMeD9XN9Rb599/Ku4xHQ",
-	"TYd4W5EalWkjwZc/SLVxqrVmfxW5BgRit4+Cl7T8aI6FzsbcQgjJLRhKinkqIaiS66HTSgGxzog0dfp5",
-	"rgdCJIZNpJoilx4KQf8C9395ozQ6k7avjIbRgUP6Jl46Fwn7y1QTkCVYD3IiInbF0yllzoTz/M//AR/F",
-	"lJfiCVwmpqY7Jua4J3yLUsAE55AGXnPnYHGBwBgdDzaatWL8Y8/uaWNjZxhNSIbkoq9mY50KNlXQDYjS",
-	"Wdwsj00pjWWxOqLFZ3yOIRj3KaD0IdXGCNPGXzGzhQ9sXyViICc8peAWdHE3jCfAicNsIWZ4wY0oMoNa",
-	"P56+b2O+Xb1/4ySQ8DpduGGSTYewr8xLy9+3iD64W98puNe6oJqJTcIlc6se5sKMm9MJej6YjrcyqG1D",
-	"SqMk9pDlcoBlro7/JE7TVAOLJSx8otWoqtPh9eirlq85fU4WOeQeDkQZeZMzH1pukyarc/JFUDAYVbBE",
-	"eNx4XGGihYEMAnap9IzyPrllEFN2/5IGkslM6v6KrhjHLyD8ep3dGY9OJRWL3RgiibuF54OXAtfFGqox",
-	"VqiFqYnzc5964XmgPx7S3pmYZHZOA0WMB+WcKWDv3FxKNWp32Tk4npRmFzqZ12NWwef+E3z8dXIXmIFm",
-	"+wYYzJ0FL+EAkQzN6tyi6fIjfd2urSc+GzAGELPKjsWczUQOyH+QVFJbKX6G86yRzmCGb6TP5V1W1Rr/",
-	"pRYojH5vIK/mUljU6colFwCUoHM2w8TWLosdyy6SmWtkTJFqpHNwGvx4+jMyejMdjMHvvrX14g/PtmJK",
-	"o7VycCnydrcCNAEqNySuR1hreSHqSkr7Kj44+mn/7NwXtgJWGEKOhcsQMp8DGkQUcMnob4AS9Hxri4A0",
-	"lLCdmc7tuK9sLkgXFpRm74fD3bsjAkBDXwwDZ98t+7cJohHMhR9P3++SjYDV0H2Fpy5VgZUWstFzwcxY",
-	"zxTeY6dSlxPV3Z9TUUqNwCphUmybc3nh+q3Jhw1j31GdJu5rA0z/rWbw9pKEcbxgK/K8TwZerIjeWzdK",
-	"CbZkgeaCSnGaejZhc56IJW1Tijt6P5MyNi1TloIMrpVIVw2QAy3dKkBedrlAmNygIytgAUIwV2qFGIBU",
-	"/Yq0DEHt5sDp/RI6WxuhsxE6q3VDuQu5gzfrdiYfPht5HDf4ZwnlDS6yKnt/qMautjc87KqvWjH8x0ES",
-	"77JrajVKuJJW3e6yEz5qNizPcTersi94Da7ZQ0SpgtXfJ5SqjeRutKetJ9CFO06/f77YbrC7L6YAHWsE",
-	"6od10EnBrPTBmpi1EBtq+ynVaYNN+B3zQY6ITXQu+sqOufJRqhg8vpToNRQiZi3fP2CrDfYkvc2MzZ1V",
-	"i+XkXiUgQY+1NlnK5+BY7SssTcPmS8BlGtxOvvx3F7PcElGusJnwS1G2qFnoRMsh9DRnmZbKVvvnHO2/",
-	"6Z0f/LT/4Yfjt68Ojt7ErMVToyliN9O+xsywnA/ETkkzh2LawaUP0PdVoZVXNrgE7wiu9ppUGhj7juxo",
-	"3NeGXX27PQzcNfR38MuwO0DhXbyNt+2yU9F2brSyT8UQMFnApG7gAiFi75kJ8piRLriKD9tIS60eMbPq",
-	"YjoHnmkZB0WJ2DLEbJYUURS8YGOvP0B7/a5uwifpwrc25WH5wZTvslvfHBR+kgLAJBX10F0MLz9bCFIN",
-	"MNQ+2lRACIFwxw4DAHuDpgM81y7Le35N2jd7EO6XuN3aiNuNuF3Ng3BfxK0SFoJbTyC21ehdOBJONc/t",
-	"2Ie6hEpCsgjZJ5B2gejlJkbcecNaUyUtiw+Pj85/oAoSsjIiZ62AGm/aAAsYz4S4NDGD//Mvvt/f/zGO",
-	"6DfI4TrUKuFzx0rOpu6/Irb9zI8TMZ0mwlgPbYC5LIAeBJm6iGDHA1odog8vQQUoI+njw48N2R7S+JEB",
-	"WYCrpK8oC3pG+LeXSs8U/r3LesYIa3bYgJtxJ5WXIkQp8Uhl7hO/WUtnAtrz+R+yFPP9CBoiJHtD4xFC",
-	"Beaws6gEMx86AkRswtWUp50ija80N0Un7U88nYo46iuMohaPYMrO4NKUUvwqgU+Zl0KfKqyF/ef/UBAG",
-	"RoYxK6evFpCzWMunCHqxkQuEkwB0Dky1vBIhMx7czzxPIkqFdEtMNQ/b6iu/Uivyiemyt5JfyFRa6L0C",
-	"sC/GZ8F6kOKMy4S1uAc7DLohzdmOYAb/tfoqy6UayIynLBcTLvF7zek4HD9PpqmoHEfLJ/3QvuFs3Koh",
-	"wbQdFXPCrvrKb7fLThb6CWAHAaVn7qS6DNM0Ap7c9YxFwGgGbA6PIVKXtngk7Ht3yc+BF6yqj/i33ylp",
-	"b+Nv888jdPUqb7x33GC9rrrqUdwPgfzbyK088vkWzBIZBswlklUrITyskFipB/mTXAyEzJa0dj0TivqF",
-	"yAkfCdaaTFMrM55bKiaNhzIV8Q47OXoTsT+e7L+J2JuD1xF7Ly5OIvby8CRi5wevXzv+d/LqdeSbdvTV",
-	"9hY7lC/bHuP9eO80SKQS1C3BzqQpeNBGCnLHEYgOpARHiIy+ahVYjJAEEoG4agP0DEpSaT1K33VsH49p",
-	"6UFn5l7ln+yyGGaAxB/lFgIK/UwaUS598ZoB5Kxj+BBxeIEPuWEDHBSkwyMeFOtB5uNCeU/h59t+xrhh",
-	"RmuF9TsGgPugw24q1MiOg9jt9tWLrWcsPt47/eA0oL3jo9cHb96dQpWnt038+SJaLhz5pZgj5nl8tn/6",
-	"08He/od3R72fegdvey/f7sd91aopES0GLH+0kKaaaKzGComkClQMbGjqiAhKDrDTodKIlikNGzoFOWw9",
-	"JJHGHsuHkLOQDKEouYZybq7Lck8H4Cx3Wp+InFV8pjrULIAg/dKoWbX5sXAp/ipO6SIvsxHD1X0y1Pmk",
-	"k3DLV+nqChO8yxy//dp2Ik0OmE0NgEYL7CEUwyGCTpkLbBAKvyW0JPrqBXwzAAnk4TosRUsqm5oT/rHj",
-	"mHHnYm4dBW9vvdh6uv38+e2hlGhT//DoOhOuk7/QULFzU3e145KF1xRd/pMb6SugKIV55uvKYH6AkdNK",
-	"X8wSwVU/bz2MUnNc1IpJlkIGAyQKD4GrKwJavt6LxrE7KLTQqujuyX1rGTYUHID7Wp/WYqbd2OqGu3cr",
-	"fW0aQ4YF8azJkVlMcEfBw9IONx1TvlWPJnU+KV37+WqX/vNBH24QJTVRxLqw3cJ9/E2347/rGNyXJqbP",
-	"j7YV1LEqvFRzFOu+SoCtryQBvk08od9iC+d7xfxDl/ZmI+Ll3IeBIE7VZEecFiOt15jHWTZGRDAiik77",
-	"1w2J0vddzYqIE44Qc9vMavZs22nxZuxuk2/OTe32fa8rPmct5OToxXpsWKzER/sKkJPMWM8M1Qh+pC7a",
-	"0rIh1MFrBVh/ZesCKyh9wfzT63sEP5u2PGUtyMhwL6M1/WH/5739/VdoengjBofF6BdPJlJJY3NudW7Y",
-	"mF8BwJLv5NFXv/vdiTZWqlH3d79j7wGHKOZTq92vMTYLRc8bhWcBx4iN9TRP5+zP+qJoxgOO3QGFloSz",
-	"sTj73e8onPa733mgZh91LT1LXaFaUrHeycmH84PD/f/q+GjfozdZ9FqVzsT3Gi3aIJQ61/hWNFFAM8Fe",
-	"Nu6/wDYLXlnfkg0cqO0ueysvhW//UG5Q8NjgrBGTtoTHpbQPAnpErqhA44qYCrFxTWTkUfcFG4zF4PKa",
-	"E9NDdlHnnJPjs3N2IxJZ3I4ARgpdylRdJi00mhKzxYNj7gYY7+EzlPdf+mwYgeVDS452QMfHHlZol+2E",
-	"xjtaeeCvCIPZj015JJwJ/OLSJ9pN83aXgXt6ofs9PuzvgIb3Rb64+pJbOZ9S7zRHg61cAJM1EcsFwvKA",
-	"KR4c01iTa7B52IA68EyzEM4oQ/lQesBEGuM2WWwoINi6QRwdhyBNTWf90IZvpsvxbJ0mjqksjm1CJBb7",
-	"+rWvh3bxD8yOpWEzTrhwwYGvNBvmwsdFWiX2Ulx6JAAERoP1XWc0fhXXPCLQuAtGdS8ucJrHlUUyDlkM",
-	"Lc5SnrltVp9+bGrmvRBzTQcGk+A2LoXIYEipRjvlsI8TqYIaTGglStS5JBU7iNM1KdVh/DvyqhT7u09O",
-	"lY2WfLOLZIHLraDSLEv9utbz41H0qEZzWF17vjH7+sASPw/dOnUuumzfM5k0FzyZswlPRIg4G+vEiE++",
-	"0Uoghk8APwzCDfCSQbtQ8ypk3ZLU6+rd37hw7tCF88WJ/fN9OIE6VnXh7JaRvwutuYCcAkwQBO9OpKVO",
-	"n6TrkKJgZ05DUTpn5lJmEBvYCX9EqO6SDjLmQROQTp1RgrUQ3JChFYP1CB4LpKxcgTECP7Q9cDb+OWS6",
-	"4bj4NGHQkmmk2FDng5Lq7LQubKiKymplDdAjDT0AdNUBNhVUl/KKih+qmmPACiuMBafKYkes82kOOXWl",
-	"89bDITNWZ8YrC7vM0lMSG+ICRGNJ9Q3GWZPmC7mbYPdQwipiwsJUi6paox/vfmocW19H4/iGOyo8aJfc",
-	"V+C/11UHyO9tTp7zoCgEflJJ60lFMhI5a1EKbwRB2Mhb+RC/DYHckOMc9VWxT8frKsHnCC91Og9A2npI",
-	"bB3+EDkm3IFsJnogwjxuzMaHhtsRJWZ5ZkB7TIJlRW4RaQuOk+jBFHpKSjBb+grWywfuFAiHTRqsiN1h",
-	"N++XvCN1e46KhVd23mWHCzunpniIigjtLavYWd6qpc9A5xPMcJJhoXz3gg8IttrtevfaQYJshIRBmQN7",
-	"p/Jh8TETA8fs/ZfB/nc+hA55lL6eAFdC2OdzQ4jd0gCi+Rzy66ZuVzpNSVpTejUfXO6Uh8C29yr0keaG",
-	"TPUuex2MadNXiUajOMugk3rxHX0b8k+mzYXPA8nvAdu9VMO8f3hy/suHl729H9+dxKwlfUE0tP1AvbhN",
-	"NGo0JhbG//Q3QGSYYx5mseiJNAbrGL2kYFnuxJeFZug1vQKxkbAYChSUIN4py6FE1CGdMRFDqaB7ci4y",
-	"dBVhn3/OzPSiU3TPR+0m40Bg9KU5szrrpOJKpEUbfg+IBC4/WW5774S78t93ahnvK3DfUWfWCKo13YFC",
-	"upPyZFWMjE2a6V/4qFM5ZtD/GVNKRMByD9jOPqM+pg8XQ23+GBJOL+bg9CnqLSjT8fnWVl/VdWJUfOLL",
-	"6DBVuBUHT9/20ydIXHEbDag5JqG4owqwpX1VSnMhR4ij09ADBg/arSoUb1CdATQ6b4W6Dd9czBE2lrt7",
-	"ypzoK6hpWWwVU4bIa2P/bmImJSD981KX1HItjNOo/POhfykk+k74nF0IKmL57jk7lC93sB23Mxohde1i",
-	"auZBOmy/KHxY6JHkF3pq++rFi2hra6u4YEMa87/eZj/KlyU02omYaLzAwFocG5AjFUol2mwIzRDgYHLt",
-	"OLpmxtFu+ZL98ez4iAVVsNQGaNvtgNzurOc3Dduc6fyyr4Y6Z99thfzWVvyx49FxO/Rj3C55Ej17eLH1",
-	"bJcmD/Ma9n19DixM+pIPLqfZmlRSGvyrK6Kws+Yu3HsBTPE63W2yXO8h+gDY2rWKIEFHX3gq9tor/dCc",
-	"t7p4nR7tfLflfofoT0df/FkMrNdvH+08Kovc2rzX7/5ue+v77797vswHVxmkRjM2llvzpNAXlrY2AABS",
-	"iDSE5/E0SlLV/aagy0CE2fax08PAJI+tjlkLirF9BWARwNiOvn+2BUn9lagbVyPx2Hip6fgiCdaGSrE9",
-	"kqRnbl+PVgeh49a8zvXkVrBM7uFzvd5yr+p+Hnb99W+jTOwstENyilih57m7wJGgS0wD7t/aEPnxdpNF",
-	"03i1D+ByRf5mwS1TIpg78PouREMbGQAVl9axAafcoYb92BRd/IgBoJNyMJZpkgv12Oyy2J/YQRJjFddA",
-	"p6kYWMOmyg/+16LMuGimFCbRM1XoYlkmeO5rsmI9UzE5H91+oF57LGrYC2tBfZGv1i2HJz2acbvbV8fO",
-	"/Lle+jzAnIBCAwe/a5edYzcP8Zcpx7C7mU5MuWOhRFAMN6Z7wZk9aOCipXhNFsEfd6hYCf5xZnluX/F5",
-	"zBLvQoXOKKkgpwObuAmhdfwcg9jgHnBHAZXzE69jJ6ABg7oX/hjcljhUK2F/z7Z3iCTK8fR21Fib1cC5",
-	"yS/waYz7JdhNvwh+K+A9fBomXC/3ruxpw7wfFPMGEw9o+Suza5xrmRrGRyWutcC3Q8PwYHB+mhJWaviK",
-	"HH6m0TYl83mqEpGD9brLYlxJ6M0Ky4k9vyDvA6aLoJPT8tEotAXUatDEE8756FtR5MJWNmzgoelw7r7d",
-	"ofrmRPWnaW9lEJztpxWdAfhb7IaOWcsIUWh66bzU0ROK2mYINOcVEdKfaFw3RMPt/QUW/hkXGOX5Om9l",
-	"eYmbi/nw5DOosRfzryynl0roKt61k5hSMaNzi3G1Rtxpvt5c/nM+2jQz+nzwZfxKnszg/1fuYKTEDGSK",
-	"NAy8jAkk9XfZEdYH59Be8i9TTECmxOzFJvpLAH/5urI9zvldZZa6PT2wQt1aAMKH0ND9rnNRLdDvLW5Y",
-	"g9t7oclvPfd+kgvgxs0ZISdTayjjG9PeHScn9D7ybEDnL+LqAJmTVKru6xDSKboXuhHUR8lgyCAQ1pG2",
-	"BTOsdJk3IMHfcrSLQPBvLd0+ORMLLt/N4NmEyjsWICjBQYmeA3QZYJs5nmNtml2CeM1HG7zrB4t3/ZmS",
-	"4AsgWfOlGdm+nsBRYgFEzUdQgBmyhhUHSDVMWPIo0+BTGFbaWPKyZCgre0vQpu+Nrre1bl3vW8aZ3uiF",
-	"y2QT3psvzg2iW+mKPoJ36/ZWlGLpO1wVva2o6wz9HpLksF0Uu5gzXnHQUaIXuejAsQ6/EwxhmJLyYbkJ",
-	"McQ5qKwApOeE4w7AaYqRVGYhIPjY9BXOBdWnUN4ACaBzTGFDbycFFzGAAOsoIgiEwbgYRnj23XcYRNhF",
-	"vGOmhHRcL/LufzomxxXHPB2yjMuctWivPuZK+4383OF3q2Ncp3YndIlAoFSzKzFftZTRGNj5ko5f9I1X",
-	"FQ+3jTdSpPHmB28bsTjXD66/GBzxPWox9jA7fwVCDXww/LYa4sQhKNghHQM0bLhn7317awoWvi/aXcOV",
-	"rzAfPVM1rawhadkneV/va40FCokcQjq3BUgJaNKJybvYfQvRG1KpLgH6V1ZCmli9wIwV2Q7jqhpyDHvy",
-	"BWTEPQp8BveGj1jWveD4Gz5Oey7Q5UM6D+I8kNoX+69wkMSQazyHbGV6GROeHxcY8bAGzEshT0LBtiNI",
-	"IsdYKSI8UG6KzkOEh1CTfVp5XsRrHEOF7PMLmaYs4/MJJbbzIhUbPjVnF1xdhsbimjI48iRs3GgPRIG/",
-	"PDYB9F9iMs1iLwBEvIeUbVyoCe0B/FIKCYnFHqzlkeV3Qm8CPcOSNmj9Vu6xjud24Q52K7pGK+CIkYrn",
-	"8xI5UIB5WEMILaVLQB0LOeUTMdFtwsfXAdVequonMLuV9wKNSwsN5IdCICyXI4qXAguBilUWgB6Uai4S",
-	"CaAWeUiCt+NcT0fjEokUGdYLc4NuUSzABDAIJG7ohANNCzAX3s40MzJBG3tiROq4wQB7gEBJR3nqMEkx",
-	"+9J+c/Dw+nrgwPB313UOd7dBOHhwXeSQhi+EnQnqu0is+fbi9NPdXn7cldqzF+UzTonGnJ1SRYxHFxoK",
-	"Yg9LO78Vt3KDPnC3Tdz8l/jSRBc14FKrRUqC5LHEhKq2ma7QlG+OsIys3gjbTFNbX4XffsP13XdEpG8Q",
-	"J3qdFLpyJ0HUq1eExQD9a1DRR2Jm+SXpO6i9g7ZjkK2G3Gs9EuipuBQiIxeCzN1tgRAfQW3onG1Rb+K8",
-	"FKsIN2YXqzZJb4VeSNQ7asaxeVRArXO8lu3pUObsl0UtlgvlMhcEO5XAHwqANLC+lnYkvHcK2YZB/JYB",
-	"INbIYBb1Lq/h3cp760uT0SiXeSlrKyrV6QIKp7wSLCbLN8YCiKbeeKX6ELLl0VKu/slbliR8PUNqZbUN",
-	"1irgj+0mz+b7oN+u7f7hFPcMH/aBJTWCc88TH6r65Coq3RBPyV+oxdjy7DTykSwmqC1HjfU78InHUCz2",
-	"pfFioZB/QF0GsdahtU0l+oMxz/nAKQ47LJEjaU3EUmEtxGNMxr3vbTzPxkIZAAsgqAChBvk8wwaEbzVX",
-	"vjPYSAeVYIfFqeaqh87CCP91yq3w/30o7Fgn4V/UbhQiJu4HKMxChASepiF5CP6BakVUPHyC/rIYW3qD",
-	"0tJd6IeJHjDCzwAvWYzNNH/yvTThESeA0VIcKdhqaIrW7MPBS70mhQEHvyP/De3sHnlv7qZ11IPijyE1",
-	"cObp8jOY4urQlKtkhtOCKumF01tkF3re2ZhguBseKQGvADwtqiq5SLFDK2ZyBetgctvMxKKpbgjUVMwk",
-	"QtJckrBY1jY2OYsbq2C13MPrvthPudy3tghu9MP2QnDMXZzQ09qIhiQtNlWpMIbFE30lznUcun2V8Ymq",
-	"ty5yeguCuFVU/ioy9jXwuDYGF315NcBgFTBuXXba/CoWzdRALVG+Ba481dilT/plF8i5aACV8a9gLRgy",
-	"0oyzeK93+qoIsjntLygcS+Bxg8axmn/oEFZcl7vwYK/+18oFu2s/+DpleS2gdG2+V9TsFiASrpr8ZJg1",
-	"eMRLevNaze3fmrPrYamr6EX/IvRdQ8M3GPUrsU/K7fl05zoOUHGttwpAag2j8JRek4YNUsFzaC6x59TK",
-	"kDI9z0JDaFtcvXJvaKiZm2fisam0mWj2LjQ7xO+bdbvhDhtLeFUX+t1Ywqvyo2W695NUc9VxlJtMU9Ho",
-	"oD8MaLxO50SVM8AZU6MbsHXLPrbWjd2z2l0GX0cY7Cw0dtRUYP9SJqCeWmM5+t+9V5/bkufvyfZTRFt2",
-	"RCwSTGZGeE/gY1p1+yre/9O73tsPJ71fDvePzmOW8bkpVHfKz8KOPwiqVPUAgmvPUEoevEZnxibURsj9",
-	"eMHVpeONcjTNRXuX+UlPD472Dk56b2OWi+rEWS7VQGY8Lc29y+KX796+3ferlP6MQMH3QFuzsU7L74ec",
-	"Ajjd4kthqtnCjyQrUJ7AubnTzcWESwWBFtplMTxPZ24tAJVldcULCwBZJUXNmTHuz8yKfHJjoeUbYd86",
-	"ovE0uEbOXJlno73dYxZ7Dr3efOpsuGtgOANpPTDFLvDgZCLVE+qh17kF4Kc7CAKUhnoSH6QZ6IwgoWI5",
-	"cSL1FY65F4aMI8zetjNNONo2F6IpSHnt9UdfAU7zPBfirqAwql1cH5b5fl70YSxy4d3XLd2HGhqrXg0g",
-	"xebSBDfHWIqc54PxnOXTFP1WZHL4LxgTGn5jEKtKV+tqZOyHv6N4Vtjdpo39t46LsXjtVr9xq5oBe73z",
-	"/TfHp798+OFg/7R3uvfDLze2amsQMjfGw3qGxfRMSY4sCTbVS41N2GlzEdcdqFq4h9UO0J93Ez/hYt0c",
-	"xromrusQ2wdcKW3ZhQhRIXStXWcBcbvLDn3X1YHOKk1bh0PoodMc56kTypu786ACN/dZDjWEc977GE6V",
-	"6ht8AjfS6NZXUd/uKeDFb4roMZSzNor//AKJBVpdFsoBx0YwpqbgSb6FMYUu53tsTG1u40Z9WyV08nDs",
-	"KPK4NWPB85FIAtIMpA7usvgvcQgMiM6Ey5TpHLGnWgNuREcqI5SRVl6JiLl7w6Uy7S47QVAYJid8tNDp",
-	"olvruCMtcOWkndVgSaJrfEx8BMSCoVQAIVDdpFuqdI/9ZSrg27of3T8fRSUuMOEf3wo1suNHO0+3tqJH",
-	"1tHmziNjqZfsWntCwLE1IqEowTI+Aoczff8HwHgeIJjKJFCvv/3+l1pnZe3NvNn6MtfxUuBZSNTrqWq1",
-	"g7fCijbzModXfMEDVBCiYXa2//b1h96rw4OjD3s/9I7e7MftboPNdegjEbcwtdD424i6e2NtUa0NVMak",
-	"KQtta/ktCXeZrLpGQ81m1YppmbCgmvBT+d48yVIObPOTx25QdM+ENViopPNQYuQb5YqPmcznrJWJfMLd",
-	"4IhGBIlJFByfXoTRqAyor1pZrpPpwEaMT63u5EKJWbvL9iGKbYQx0JP1Gp6jz1xyW8W0BUl98PuKFOgu",
-	"O4KMfKaVIA7hr3vzTa/R088ECeQTd6zr0c/d0Hekm/cc/RAnqxGbRR3nhnc9aDX9DCzuIDAzJOavxumW",
-	"sKtcY5rSl2ZXt+Uhbv4qD2Gfw0KaGcipplyYNURTdCo2DGTDQNYZL0UQsxIPyZGe7wMPMZbbqVmL0jM1",
-	"mTPrtWJCJT6/rp6rYH3REJIiUaFM9Ugq84X5yBludj2cBAff8JINL1mnMgKXCiAZc8EHVl7xklF2dzzF",
-	"CGulGpknRo7UNOsI5RafNDoK348BwYC5xzvTDFA2M6EgTS8eCXsGw+zjKHEZx9Jq5CQQgq2JlcFNqLy+",
-	"znBZdaKGm2dm0g7GmzS+m9L4PDHgeZV7pxF1NWbt1UaXMKsbEgACGPdQ5z7RW8A332WzsUwFG6TaiCRi",
-	"sVvEuywuZWo/66v47ODN0buTD68Oznov3+6/irvMffmOVCEFXSbug9m5u1lXMhFehAH4yEdp3AYKWBFM",
-	"T+irZfkJZ43EvAbhdZ2Ov57wWuESMQArmzEj7LfrhH6Iguk4Q+wYuEf+Jt/6Ci8Ik4xPOpdiPtN50hxr",
-	"6lVhebRK5122P8nsnE2VlSnQSH0+xVnGJz/68ddJ2OV5Gug6lcZuRMONoiHjE3ZZfLJAVhVSWUU81JJP",
-	"KC71QCg7AU3qxdZWWIDj6QDxtL21VcJ46quWzeVkIpJdJoAQtSKAp8U4pxM/glvDklxnGdSf9ljm5nF3",
-	"SE+g1GM2BtgDaVPRV9BdIpmH+KgbO3KPZlAQsThBSll175R0Kh78nQ11mkg1Aqjyi1QPLkXSV1DNNcul",
-	"tXiDEfR7l9ENYDzNBU/mHpeKAFty0RmMhRuhQXRdu2NrEFrXrtdXlFm3vNpOYOHJbeTV/cqdhZuO8ZVP",
-	"Zy5VwWX5qDPK9TRbVWqBRgpvRkynSUieWNKa9w3Os962VzBJE5SiI3Hc7UZ+LSO1XppCc7WR/2KljlGe",
-	"XFYqR6qloVjxiYhRLL0oS6XdkgjDbp9eej2rF17RNeG0y+ILzfPExMDTqL4XfkFUMLcJwgKGitgWjdBX",
-	"xRBckVCk2j2uvE8QRlraPhjocH195WD4u2skjLtbdsM2suO+NgbG77PCpW6SGDdn7tTd+hPtrmMJdc8t",
-	"Y2nz0eIqbVJvHmD70VXpbZ2NSIGUloWAlttYTmBFvv90QvIkKrAbFuts/YzLu4/eO1GxtREVmwDPynbJ",
-	"ei97EEJTO34ik6zDm9vO/yRyOZTkEznOhDp4xfa0UmJg2cErZvWlUKxl5EhxO81FgYXjHeGPnYCaI2CM",
-	"NGYq8qiv+DSRQg0E+/sCdX40BU9GKqFFXBJRaly7y15DR81SwPhiHoZnZnrxZzGwEROpEX2VSnVZeTYw",
-	"FACZucLtJD5Lu4VyM4wm3Woz28bhQlMM3lcUQGVvpboEnDDtdFofj0ZnDQ0KPTWccgvjuvPh7O3xXu+t",
-	"94zuuOfdA33lfhEJm2bQdQ3AcGcI9sOTJBfGtItcQG79fI8Ny7gxM+glpRIMsfM0JbT+vqJAuyH4Gm59",
-	"FzVR2ivFLGBV0GXAfzzFtNq9tr2+ov3xYoxwnk4JQUgjP3WXPd/ahpALJzIp+te5fcKr8132AkMs+6c/",
-	"Heztf3h31Pupd/C29/LtPkEN2bE0GE3x3qcSuei8gdgod7mvLgQbCjsY17uq3urRgXov7fjg1UlvTXLj",
-	"4NW52/5d5QZM7fhUmGlaa8WfIflJRe374DtJR0tGwzESqmushLFiNPpAXzdmA60v5R3UwW5aUy9KDzGY",
-	"5tLOH+38wz9WkgXkSLnPBwyQq+K6h8vbCxy8JGTckS82sp5epHLQJF+ae1YH8dJBrt6RyVJ0n8D7kf9l",
-	"WcGZrC4v221pl8VqmqaBSXDbxCRqEwXcfd+D+Q5erbWi1s/RoLWFPXcfjmnSQHB74fM5KXSd2m5FZNep",
-	"56JZOekZFqeBgydZLy4ZEEHHiA9enXx4+aH37tXB/tHePrbASL0YL/UVDUt96bWK7lKB8XIjMDYC47ck",
-	"MF5+BYEBTHzJlYfcc59HiuTHLbmS4d2uExC5VqOqiswVm6pL5bRrUmNHwgbDoK+csopZP1EVyl5OhBvS",
-	"YO6dSLxhQcVxhk6tFd54vrXd7rIeoIBub/XVkMtUJIxbKyaZNaASa+WthcjpsC+2UPeGRnzIRkn9R4Ym",
-	"Fdt+AW26rDARG05zO3bWQxgTV86eP/0Di09754SWuv8qJmS8U2HzeQfWFFOCBACKUrSJy9QZb9KUpukr",
-	"nSa7jDMzhe86nKYkYUvFSbiHx9QGrFHDXhOjfOuWs2GTD7ftzx9ug8SpD7nyEAzmfnJLbxirJDCdz+CQ",
-	"T4FDlq9xHZfU6HOtZ5P73mPiOaVUPgXf6lws1hgS0bH3hFnLi/cKi30s1aivWsbKNGVPt563u+xMUP7j",
-	"AkNGJsfV3DPLwBOQT+J8TOd9FbuLpHP5V/jzDnspeC7yuL1D4+LpY4owwbePRS4iBHiiPmVGs5FQborg",
-	"QjLAHaHvm7+ADezpeGpvFRGhOw34Aw9QV/+nR/SR9uDwHT3/LfqnRxdw3qBw0k9/q9D5PnxhGfw6n6DF",
-	"T8SyyNaJr3xN51RpbhaLQ4Bygf5C2yjw2xnWgrhBxFKRjJzkzrRU1kR9RYC5Jgr+qDbI9dDDFrvTRIX7",
-	"rFKh0mXvx9SU3dfHG6aHfVXgZJNrLJ8qn18coUx1M7hVDoPb0j/rk6lG0DC3AIPuqzg4aAEtPOVOeSCR",
-	"WZg0qH/4u1YMsL2kk82h+IRw36Yd9ZJIXAVBIXzaZQXxGUKZfKnOUe5OBTHThGBZSWa87iyuwkBgNQZd",
-	"FMeiJWQYMmP53LS77BSqs5K+AlLE2qvjvYPe2w+9vb3jd0fnMTl6vdN9rAvfDXme0c6usysip31vsfj9",
-	"6fHRmw8nvbOz98fQtAk9O4L5XtRhG9Kgio/XF9fTO9xfeBdvK9S7+xfFX6Y8NZVBoeH1ezAYFufx3W3d",
-	"rvsKHdYd/8fHZodtb7FM5H7XC1o6ONIbNPK+qqjkIMG4k80pgOvjBScLYzQVZuEzAvCGkNBomz3f+kNf",
-	"lRp/wbH5Pl/YLs8X3IUBUk6mDFdQAVGbfwOvnhT6zFogtiqTfC6sKY6WbJwMD1fdXiycLZPtZ7JULHGr",
-	"8K1H0aMq13kUPapwkto+XdGtdHTQRTpj6TTueaPj+6iElhWFZL3trS2Wi4HjQd2+6qv48Pjo/IcPe8eH",
-	"J2/3z/c/zOfz+eFhTJoQNsvouHMGCXWh1dRQH2I3EmlFWATlGBaqS30F77V3qLFn4LdBMAD7K3f7boUG",
-	"4aiA+z7pzMhEmDYbaIhqoi6V8LlnPJ6z4sS43i47dpLBD52A8m41vJUzwfNUOgbmlgD8Udq+ksb9AdRw",
-	"Vez8cdFIxZ0gqErwurG7YIXMcmlJK/OHVDq4vnJjQn1hiytY0NznxEfQUDDBxPyw9aJn/GPDhkK4X3IB",
-	"plW7oerkxH2DH4gY1uiXqMzTEHQgmryTXuh3WEZSoHi4M/KnUGYqcE/qeUrN3V7eq8KTPDXq2aWUACVG",
-	"0Bi320gkZu3k0Viz4NsJ/qYJw3waRZBAaiKJPSKHK55OhU9041fccrRxPY/2bYOc+uw4r1TYd66eXmjS",
-	"dRIMTdFAMbTt3y7FhC9wK82kqR5tj7paO5mUSJOlfA4ZkrtLgTPMWM8KQB7A1GwC9XoNwGHooAi+uJCL",
-	"o2eKtXKdiggQjoIfhRybbShZpob9zfmXZWr88pZCZY47cvrfcBkQxDhZuBTfthP/buFzbcGCbn0F69h2",
-	"B1BmG50pMT124J4CrZuzOOGW78B7T1qZGv3znzMx+ueRHP7zTFxk7d0LbsR3z6OYvTt9C+26SLV/yg5f",
-	"skQ4uwTqL7UR7GLuFNJc8DSdw11DN6cbG7qMlupnEBPWO++dymqLNBJwOQBXQN9HiNyioImYHDp9uI2d",
-	"8HB86UsUg+iZCMvd5rBtlmLTzFEMk6avWkYIFuMPLzXPEzyRXcbZhKdD7dRjX6QKzlvvotxqo6/GiPwK",
-	"gqF9FcNXQHhfqH+IWSovqbSIYH936F9+oAHP8zmlQmKAlBEkGYcwwmPTVzFuNsZN0pcrg4hc8MEldgRz",
-	"u/TfBzy7NpdZJmj2Ljuw1Aa2r8rNXxMu07k/Ft/59VahV2ceMWmbEBNPSmS2LszE0hQbLroJhX4yKiLA",
-	"PQiel3kw3ptV3DQT/rFzoZN5B1jgo51n289f/N3T7z85MOqjVMssM9KeynFLPsDEjKio2GZKz3Yhh3l2",
-	"LSqqKa88xHrG3GB0plZNPwuhs7XdqXfmJuyvShQvbPi3prhjvn1HquugWTXhzFqVAUGummPve75ogJL+",
-	"S4FMjIlAX3KpuiyeiQsjrdcoxlqJeaYtklQmdJYKlgp+JfoKhP8O42wo0xTcXyC5ETYPuyMRcjDNTgH7",
-	"Luv5+t+AsBSyhjKR91U138jJ+7Ge5rUCDTsbu9W1Ma9l4V3yRmYCYjqUmw+euamy+dQ4rh7/3Hmt8xnP",
-	"E5G4/4rZWGeF69G9i6fhX8hy/XFO8Viu+qoKUe4uHqI3FcUVz7eesRrMpl7I/PJxWKnY1IidxQhKl52E",
-	"AJBTxr4HP+rT70v10lEAcAZSNBLsKahZqxXtACu1RvSmd3dVwHyrNChHc0T9d5MUtXqR2iags+5scV9G",
-	"7dkjBtI/J7H0GcR3qvf+M+I3twQzPIE11XdP8LhlnvPq4XDXWSAQXmcXc9/8pV5ruF8whhV4vodfrdCA",
-	"QfkJ6U0LeQFLcpfJBJ3R1JWIvKzmZOyyeMhTIxYTK4Iq6l/s9pVPNV5IezbXU4d95jAD9Kab0oZXSVK4",
-	"EAwUEatr8hXqRCIUls7XnF1QneSuzF2a/ieeytrr9b6BHnI5GtuN+Xv/zN9T0SmfW5Gg92USFZbLpguZ",
-	"plKNngy4Goi0mducT3NlSu1BUPj4/iOOsqWaCkPVADFUWwvTs3FEev5sLCl71hkE6ZwKsvsKmAebAMJq",
-	"KRrx+nR/v8v2YFluhRi3ogykkkFyPgbDBZIbKjzPjazlQIT6C/wOu6EcEBRF3HdNbxT/lrPeI8dkwY8q",
-	"Qi4ok6aS4QyJ0JURWm4LUJDBWWjIAhGRtjcSjo4/nL17ebZ3enByfnB8VItGgUdwVhp5rdK7PE+T8C49",
-	"Ey3QRPdBZD7dlaPL6qx0XqV7TddwpQSkP2BOZ4WC6q42NfdZnl8AqSvpPEAQzwV3l9Rf8PIn3ykuBqOx",
-	"ocpWs4vpPCIHnhyIvqI7dMGNT2AYFDNkIpcaXQ/ZNB+M3UM8SQDzC/6ecoVOdwxyO+O5r+gWM48BS2oE",
-	"uQ7MWE/ThDl7HP0icG1zTgKRKzbmeQKHCH9vwsQ78Ue2Xr+1m2MZIp7/clH4PIjk91vzspW5alZ8mltd",
-	"nmvXgTKrmkXda+DYjp8lAmgN/p0LqYzlabpzveldyq0wAKchMnAyET1HBAg+G3PbV9KyjMsEVPAxx1A5",
-	"yskkKuTfJNw5X1jH6bE5uYmkNeHecZX0VcFRuqxH2f7UCaxc+kBuKjc1AZNgEG1ROmGedl+FX7vsyAnK",
-	"NPVXE+++NGzCk1Kdj5kOxm402v1OKEb4cLp/dn586kzoDyfvTvd+6J3tx6wF7EIT7Me8GPmxKZ2gO3XB",
-	"k9oY1yl+yhN6+D7JRcaNz+HblEEs136RmjzVB8ifcMPodmXFV/4cqUmVEHUkWSc8c2GmE7GKXkwZVmRp",
-	"1+iFIcSDlq5QLBET7fjGHFDGT92USzTe1ZXOviq0TnYrpRPWIB6G0qk2OucyATrNVfm4IF2hUni3Tt0T",
-	"KPRJbpMlRfjvvW3ldcqpGQtEf8oFTztWToQTxSJ1NOrugRwSnRnW4uxkeuEoCN7bYfFEGMNHIqbyIv/v",
-	"gySOGGbRYLINInfE4IQz43M5ETHKw7hManEbpB/5p3bQBMR1OonololKanlZDDGmRpQFA1uhZThN2U2C",
-	"959qpbCxSLevELz5j2fHR0wDZAimkkjDzJhngrW4mmPXTgD4uhBsIo0BGHYPR4A9Pcspdm3ItUHnnEjY",
-	"063nBY5XcerG6swduM3nUo12Swk4bjnEUXBqSm8B/2Bf2XkmAAX++daWVygAXR6yU757zn6UL+HP28/q",
-	"Oc1AyCtx5hZxVDrDtXXWWpznU6uDaOGJ+ygJfe72J/vXfrM4IQfK8ktRpEyh/ldc/Mp1v5FrlUI6i7kg",
-	"37148ey7BgaFGmgziwqV6TEp3gdJHAzZ2GsmUPYcl+7UiF+Jwt0EbrBCPe721XnhlmLcENIgldRfOBFf",
-	"BDbhXoF9gdinpYFKb+XCfWZ32wfQGaIVlxn0h7Pz3vn+h97e+cFP+7GHRGRYgs/HTssGrQUTBnCjUPGC",
-	"xdIIiTjKubJBG9kpwfH5RYQ8YMeQgHHoYaggDJ2GkWH0Vey1rw8HRz/13h68ijE90RtG6KBL3X9mQiVu",
-	"Ic5+cnwoHMD1sY6Oz/0+MZa2aJpddzh6BRSKWj9aX9faV3RMFwHw0G3gsfEOjKCwouGlh9BUyBOHr9vw",
-	"nZkNeEkA+wA9LKk2hXJHaY1ld2bJ0qvckJJIRz9nl/VKNlvYDlh0fDGaaIRFM69QEtExWj5TIIy+wtWI",
-	"pMv2+WBcIrsQcfeHi2XrF9CrhI51p4R9g4TslNqor+DYuJpD6xH4gH9g8at3J28P9hyRBjNxtTbUNO61",
-	"HrJ91VfvxxUyLUJNueCDMRRiUUjNfUkQePTvEc8v+EgALSsdzN++KmDhdtgLyBOpBZ68lrm56z84afcJ",
-	"SGQQvqS2VE+tyw4UAytoohOnBnh9CDzR5Atr47Puu/Ec6uxwYvdeJ+4rpxKETxVCf4aAywpXN5SSVPTr",
-	"xoDb2TXze00S289xR0G3mwyUHh3rbtVyXXQISAu8QZpNSfE9Sv5HUg7mdOGMVgkDaed56WfaTFAwvCjt",
-	"HkWPaoRWKc/kOkustbPKBNrk5y9F5QDzwPFDLyZA3LUIBNMpAa9P9/fhCIY1Aaya1DkjbHuXxY7rnmCE",
-	"jKYJnGyiqRMVJNAXDAbTV8Dygun7qCrMpBG7FYVLmprIg1ccK+4BD+ZJTE4r0dS97Z56OH67FXBIXUnl",
-	"NFb39WueJ0+o99nN7TDOQ8UH2rlqXlWXugwLXYMPnWPGKahQzWA5ezj//W6Q8RtpdzEI3yJQksZQINLI",
-	"Z6LprNrxgkhjWcOLgijR4Gt5E6qEp4C9/UrYT1SLBf4XaRi11QMebjI+6avQdhD08J1y4YEIAxYt/Vjr",
-	"7KR32N71rDQqjjI8wk1fQduzCzHQE2HYlTTywvF48F+3OD7p7AKyTz0SUGPtZ/nmrAElBke/I13S760J",
-	"wtl/1Lvr9bdpqdHIT/YTadfPTZaIsSd4hcBV9Tkcp9bNdUrXs8wLKORbkYemy46V9zaVMasyUXQcbWGK",
-	"U+/t6X7v1S8fTvdPjk/P91/F7V3Hbyhy7h8uG+P4taEIxRnUb1/TuzExt6Ec2nFf0ezAW6pLbsXw46ng",
-	"RquY4dtn7R1nfxWdJbA3SvDPA8scQ84+unR8Z3h24czk6vZr/dhuOauI/FPa6f2/4N94iAw/xJJrTWLr",
-	"E+ChCupFk27xrgczb/Ga3MQGrjQqsl+eCcSJzAXAWcbs3YnTh18dvz/CsDNTmrmZ2VxYqjzw3sHdwtAL",
-	"A/gINuZYYhG5ex2fRW2meBhrAQSG1Bx/gZnqucsuVVKDJtFX4iMfWDZViXuK5zxNRQqvG/KnZsKDuQ4u",
-	"TZf9pME/plUNKypVmUMnmbevP/x0fL4PVemBKY4x/FcC7hYVDE5wOJLR0Er43CxkoQIQOPurVsINS0A5",
-	"hOkzhLjihUj1jG21d/qqwxCn/N0JelPdxnL2+23WKgC+oPx83o5K1evs9y+KJ174J7rFeO677pRf6GzD",
-	"X4uk2/J8ne0oOKF9eTwhe3gfOLf4zXguCAQMos0trti7k8emr5hbk+WX9BenTbpFPDass81yYae5Ekk7",
-	"YvA90zkkTpXGLTtLOf6EyRTSurGLYvoBz2AagwvwqRNuc2dAZWFvDTsBMPPazXBynAzCISE2o18A5I0F",
-	"miYqBXgA9xcYcUi1jHTqrXcn7PcvIjgJ1tlud9lregAPnruhqfQHahlxapal0/KwO+62Wo3D2BDdmGYd",
-	"99fHxhEMfo7Odptms9qN/e6EIWRZA0kZTdO7O4OHgH4hO6YXywdMVF98ZTbMhSAoUzN2xwk+Gw4Ia86M",
-	"4RlFBdxMV3A1o9L5YpIbo78QT8GrgrNPNGJcIB4v7Xbmllfrudbrti/cDHdkXODUTQWUaF8gRVLxLXHZ",
-	"EK4CpvbYwK8by+M+eandZ3Ii9csaH4Wa4oRcvZKyqIkgmEpztPxwmlqZ8dw6HjEp6lkIIQYFIaaSxEOZ",
-	"iniHnRy9idgfT/bfROzNwWundLwXFycRS8RAJqIIsvYVgtu0nMwNvBqwqohnJmKQ8lwkAemmFL0uJPT2",
-	"i3YBj/mCHb7sq9bz7WdtH230oDUl9BnQdRC+8UIMKWUm9/yfZfKjSA1LxdASiAxg7+z0ldsW652cKGbE",
-	"CL4QqT7Asv74+uB1xA729krYMgnrJfpCQLR4/6McRuznwxPfd8T90Fc6l0JZzDYa6XbkqcLQY7Tr4poL",
-	"hZ2U4Bu0ODNioFXCMjmw01y0d/vq5OgNG4yn6rKyPuAKuXTXNHX8FSewp0dnERv1DnsRG/xwehgxc/rm",
-	"ZcTk3t5JxMzLg/OIXfz45lXUV9kPv5jAX3puEq7kBFdO07l9ip8PhhGz+z/biP313P2vhP+1B4f7boe7",
-	"QBFs/+eD1ygQ3JH491G4/HTy/c9smPKRQSwRaBXuyMmrbRDWR1RqOKWCzToVMvxtYfdH++dne72T/afd",
-	"rSe9o4PD/Z/Pz7a7WyzVOuuyHhtiirc2okQtPgmir8ZOk7B6hFV5Je3SvUua7YQHAKD45XHv9NWHg8Pe",
-	"m/0Pr3oHb3/Bsq2YMIxQKvdV68UWm6pUGFNqTrZbhU7xiNNW6/aORwu6ZX0mayGFmFKDFwipJ3zeqMy2",
-	"u8yXpYYL7/Q+fmF0OrWCxdM8hcxvmZbub6kFIybwYMmI71kZQW2JYNkUivo5c2wHsJlggnd5ajBphCCu",
-	"nGqhNDwF31npcCxT40+QroYz/UuIVAm54Ws9k1WYqqXKw8SzwCeOBXYAwf32HbtgVzDd1wZgwKlP39bC",
-	"L9yNO3JTQXoL+Dog4HADKGTrhPOikkCy+9YISi+ePn/6/fdbn1RaCsrCZB48F8sBbr3m6Z+OnGVTArPO",
-	"OJh+gg/GlNjiNngubSp8Kq82do9bMdL5PG4q7Tqc7/nlrBq0OeFAWjc+dyb/KsDBsu4YAi7o+k09VgKO",
-	"ywl8f5wP5d7e0RU6nIeTWlGxvk7vjg5vSezwaAOl+/gaKF1SDdKp04RbSPv0xx3mJELcbqb2E1jMwyV1",
-	"t/7b0Dmc5IbIbyLyjMihSuH4623IezltI3rNLuUQhpxN4Nmgjg14nvv+7+ESxJO5s25j6nroe4UVPbp2",
-	"+ir2+eMxS6WBBGQ2yAU0f+EpeNhmIk09fqedaTbjcygmNmD6KMDS76vjPBH5DqSVD4TBK8da5QvYpmYr",
-	"3jx8xsba4sGxFvxCPjVTed73KaA8Z/dceVSn7ftxGDXEQXS1xCOrBHyzp88BJMHQOdq+SgVHJ66fustO",
-	"QMGf8fSSFR12HElDEi54SMN8ZqxnyjczsDqjtsZ9RX8Alxq3pbjYxRxaKOyUvh3PMkCJhb4PfJDrgMvi",
-	"FqKHsAL3cdATCK0BwDOekjOUCkahw6YbldRnWizMAbq7zyPQOVWlXAhny46xAbudCeqlBVefBjEAkOTM",
-	"8y57SYwTPxnPBVrlempZqxrIg65aHkEP4xMUVnT7aHdZPPD6hLOUL/GUEUS2xdMU/9OERDMJOXCWj2IK",
-	"NMIS+gqAZkPDMctHjYXnn8StwSjxms+fpiKf34Z3w1vnfHTrF35rQuGhteRzn+ZWXfkqBTiO7FYQCx60",
-	"qil8CAo5C81iyiCHEGKHvzzdira2tlgrSx3jseKjbZe71bgbAhwFHn621VfFMKxlczmZiGSXwnqGJbnO",
-	"MogblYYo+QbIaIBaHfA/hFq4i3lfXcefpnaTZEz5njMgrbosRskB2ahjrTR4LeCFKmfRKp33lbNLqAwP",
-	"O/WWMrhMKUi4w36/vbUQGCo5KCkWw1rE0lRS+Pu8awl8gFNlAROR6hQX/TNOCAGfRXeVhW+lc/wy5Lwy",
-	"TnBnfMIoVYy1BtyIjlRGKCOtvBJYUEi4tiFRrJp0cXbSO4xCJpjVi8dD4q7MbbHyhufK9BW4b9zBEFwP",
-	"IosVgOSLCnAtcA5I1xO0gtcCfq2NvSOgTNhVE2oICOs7Sx/7DcVk3kMjqAZPy4o69RdIUn5F/U6dFld4",
-	"USppEJDeRTlPPqu5rxbTmj0fCh5UNyKOszzjOVy2Tbrz3aY7r0qRKyQ6LzH8WCt0VQ4F88G4k+Z6hLnd",
-	"ZQfo2DAszgUSbSJyJ7NBgpGkhBagZPoki+6Scpe7VpySFn1aHo1slNA2NE2dMdgLwosIPaTvOIG1JP8v",
-	"wpakQrCK0Gvs1VZ3Kba+niwIOY7lE/70q/dNXqHPVqNPBU9WuXjLwYc/v8LAUcXnlRcsXgpKv4UUP48y",
-	"4aTKNHXyxfRVPAgaV7xbUZS9Crxofk+peh0fLXpJGZoLFVQI94KK6mz5xZoGtljSUHYlKD0r9FpCua+W",
-	"NnT7aj+R2JaScplI9VzSmuoe6ZRbvwWdcpMYdGNJwtokfpOuenNY72aloN1lP2hb2LKtBY/ooiOUgR+0",
-	"r0qO0LZXA8A41GmyGEhxNq+/8j4RpK4KoK9ix2NipqZpGjHxcSAyW2PZl8er0xuUVp2bywW8s28TjNwo",
-	"H5+vfHgqAqSVelbQEMT8mmpIrb/wZeEUBJ9g4enz9uktfWMhxQovM7p+Wa8oMUI1ALLiqg6uomddVTUo",
-	"HFIVpaDn9YubawAafFL3r7xxe1PeuNElCofWV61vLKkUaAesXtd0I5fpXXfOd9mZsKYwU6wGVzJryURM",
-	"Mu1uQns3xIlTgpTGu59KwBS6dr2P4Om7Nvi//pVavSPSt+2HO+SX3gvHONHQrZRzUBy/wEUqe3pW1s/b",
-	"XXaEHjZSshv16Rr9t69WU4DLfroHrAT3QC25jQ5MZ7rxwH1pJfiwxld8Lz1yS27tp9X23yj+yoX9qLyu",
-	"WtUPb92qpJ/yvL5APT/OuaSYH9O0bu22by7bv3XcalOzf99q9muv970o2C9d7Km6Y80Wur99lmr7jraw",
-	"UW43yi0otxSzcf+RT3h6ezn7pXTcT4PAuPFC3W/8C7fmNYBfLCjy15Evbu3y2sBebGAvNrAX9xP2Yo1x",
-	"6w3mxcYdvUbMiy8U3f4UtAtvSzR50WoV8JPmPO0IrmuuZyDPrfs+lRQtN1tfAclGyJOCCU3FSmD2Yg5c",
-	"OYEOy4+8aw4HjkJ7aP/7xdyb2lBgww3GwloYE+tUXwdggjG/Ek7xwbcaSw3Jx/CAfXjeuD+wYnIbT174",
-	"LnhY5gGYJg/RyC8quUrX6ZYmP9oa9Tf6SSLNRJolQDa1V9tnWeN1I68VFYmAlqzzEpac07+Ns8YxKXuq",
-	"7G5fgSYlLZvxkI0WleFxi3sZucdqcXW7rOcvKSoVWkDdhGXio6x65WvztXHvxaVdh1IQJllBL6hLFsdh",
-	"7sLrdm9t/4cozuk7lgp/KGEF6XilK/2J7gPLR51RrqfZzVExXleJjDyo2pGxTb6BolYUzVGch014ljkZ",
-	"oZ39zy1Vj3rlc/EhJ2ipvhQhpLIsnUP9VKg2LdC4mbQR8qG+goGaZLMv9XyDW/8S9aXrFMR+pct6I+PB",
-	"bWo7l4bEzvnIUxhcNCCg0j0rXYf6Kk9/e4Yfn+Qc3W2NoBY5dE0asm0WD3M9iZlULLYayymthvrF64hR",
-	"kS/Zf/0zy3J9JRORg+MB/GBYRo56L0koynHjMkfTALCcfPM0P0KEVepjPQODecLVPFSK9xXPc3klgka+",
-	"61t3KewyXtSHBrcI5Ye5LXZZaCQV1jvkMjUROvioOKX0RtAO3JqlKYZvOaUgTrgVMTN8bthsLAdjRNgC",
-	"56Kbv71LLaEUVPjjsKWiSGlWaj1VJPH3VejJrhW70HbMjEyECarD9mKXKGzXBU4++sSAu+O+8WRqINx3",
-	"cHbMnj/d/jsGTNmRwNSIHahWQ38n9mpjMXS/6UFbute9g7f7r2Km+IR6UfUVFBhExQKKs3bmOsCucZk6",
-	"1dD/nmp9Oc0Ipg+sQF+YyyZSTa0oWpH1FXwKbqB9AThWKOFYFopT3bc3rKVzd9ztsDK3nOCf6bJj6M3n",
-	"TCwkVmD52Cm0QjHeJeHeIs9qKLxAZ97rn1kqJ9KyVvz65woSXNRXS32r7d3KmqPKgXCZTvPgGibsBFjl",
-	"jEvId+4rXwpCfwdnVZrC1RjmQnTZ8RU5UmCFO02QcmwBUY6Kkhdh5cLGPb5cu6GS6vXPp44JrSq+Xv/8",
-	"OteT29iYr38+1+sVbbSFBqEG/OWhFOw+LIy0c41uV/ER1bfAmTkLbNBxhZJ0HH5cxbm0HAwNcddCke8S",
-	"zbPLQN0KcI8qWQR1bBVedPOYxfyKW57HHi5RmDbjqbwUXdZTfYUgBug3JsUVHM4oYAbQ+ZDY5FzwnLXi",
-	"PfdbZ08rm+t0hxAZo76a8I8dPhJ//2z7xbPvtra2IiYnk6l1Zx23A+SPzbUasXj/nI/iXRYfDDtHWonO",
-	"IbeDceyxYBEExbPavnq29ZyRjAMsgi6Lf4YVCGU7zmrpHMMhmR2mtFFyOPQAKxe5nhnAm9RlZm3nWVPL",
-	"rwqC42qM5GDo9gJbuQ2XgKN/MpLDKnsY6nzC7aOdRxdSOdqMHrnVPtp5ZGwu1QjoFl/9cyZGn/pupj75",
-	"1Zm4yFZ9t5adwXDdR9GjseA+E7FCXTXRVyI3tozaHkWltV3fhaO9ehWVAEk9lTo+aOeAx3PDkPXUWLN8",
-	"T55Lx3MjPqvzdBxp6PAph9IHlBcvkLs2soKu+g2c7982iZA3N8p+pWeqAvN5O2zPdWc1AietpDXqTCie",
-	"ye6cT9KlBuNxJlTv5IAlejANbTWcNityJtRQ5wMnq7hhv/QO32J4OBM6I4hsq3VqImg07cTX2asfzY4T",
-	"UrlT6uOPHUnfgxBiWOtUJHqQOh0gvpiqJBWs00FE707xNJo0Rk5kynOcA/CF+kp6hJqPhMQYDIQ3mg1S",
-	"CS3R5gxOgGeygz/BKTRIItr/atlU/lSX3Kb6EKiyOR9Q+tRDvgfnY2nCdkp3oCgeb74B/iuT89lT7NQs",
-	"S5Mv+lNCRgNiVrlXfJ/ugNhZwfurdcS9Mw87zd2t/1ZJ7uazEtw38bBaGwag2qZEQp7u8d+1Ya+mFDes",
-	"QjSMs7fHe723Pr+MVPiMGzPTeQKs18iR6kwzxLO/mNqS69mg9W+gwb7oTLhMQ4NUvCGlINQfWLx3fPT6",
-	"7cHeedxtKIt0xLWumsgwwR2VRcLeGniz+4IPIbS16SHeeDORvhiHb3mry9mgkIETwd+UsgMBRroRJKxn",
-	"WIx/w2qYOCLkaN/kPxfDqeGpM5fxuVISKB9gu4hSpUbv1eHB0Ye9H3pHb/bjdrcB9itc3HsL+7XJ4W4A",
-	"CgM9BpqhpCklK0Kzis8g4SLJqkw9TclWDYBiTpkgsQRZpNe0rl0o+InDWAVqJzT8oHfH3HTrVO96it3a",
-	"sPvfzA14I+wXYNefbz8jn16G1LXn0w34BC1f0rVaPKhdPsxW1bPaXXaqUxExY7mdkis55Yr8wH3l8fCK",
-	"IEy5Yk5qVULkakbDWqPaVkxwR7nFv8V7vNHzlnXaSb6MntdYV7io+yV6sCT32OlzIhdqIDwavkrKmQsl",
-	"V4lvbceNERD7AU9bwi7m+Bw63vqqhZVEMcz8JMZCCI/zz2Y6vzQhVoP+FMdJYdO7EGs3BuLhME0pC7Gv",
-	"6Bh+765g2Z234MRjt/Hh9dUnOPHYLXx4fbWaE++V+z43ciArPtonY/tJrrsfzg/fwuE/fN/daYVaP995",
-	"NxY8teO/Nt8PIr+nW1tsNpap8EkYbnSWT5XZZdIipGTI54NWkbVa4w8w3Tr1Rpqhqf6VFi4N46m8+gYI",
-	"4oR25Haj3Be/PUkAAYC3qfn743cXCuoxRrk4+9Nbz5J2IWvKZ2L7do1ddioSaTCLiJLPL6YWGJTXOnb6",
-	"ijLxDBQtYrWX1eVJkNjCWHxWj5r9RthTwRNJW19jZYOfpIay3B/nd0JKX3xvUWWcsrxZoQAd36o7qSOg",
-	"Ap7Md8vf2tOOT8hrcRbWBNkM7S7rsYWEMILHwB4NImHcYoYvdpbNw/tOgBPgbSkjeQApoERlpaUQqbX7",
-	"ygteSJxz+2FSGSs4tLZczqL91NA6Kb8SzOZ8OAQmfPu7uZC+evvcVdBC0HK6zgApOFjRa0qqjJPmO97N",
-	"VVaLuCV9Ji5y8fqKEmZ8JYajaq8StOIJvxROQsQ4uGFja7OdJ09SPeDpWBu78/3W91uUqTbN00c7j56A",
-	"DUdntLh85OxR6dOG+sOwEWtEOnSSx5l6j3bKx+yOa6EdJ3rmI3TRUwpjyX3PvDuEovBFamy5yxYqSiPV",
-	"0VNbmtkZHjVzwjeQIyUSN2HI2ys5D3d8slJUzVqKinW5KcH3KLUqTUmP335WKF0OReRu1LE0Vufz8qBQ",
-	"lVszZm/Bzh36EN9jlusUcqTAaI7AYjaVRV+DsdYqnbdLs9JQdR+NcjWNsFaqkZtmOhj7FGgfbKGq55um",
-	"8YPUzHO4LF5548BozdR/iHD8M56mwrrB8MsbygFzotx/FRNhFTQGiuAQU80Vc7w2mabClCal8W6a1s50",
-	"JxVXImVSDbT3iHzMhDKCUQWGrAxc/Hjj2HxkWOvkdP/w4N1he5cJZaFbHbTvgtQbN2R5bLjs10c9uL40",
-	"GitiE63glIzvxIG8F/4GHhqhwFtPL5Qmo19q5jt1rDYvvcVaQ/kROgEtLsRga7c5kLxbSvnD536c2qMS",
-	"kyyFuKEz1YYg0JStWedfpnJw2WleLdznMTRpT8SQT1Nb+nAh1D7gTs5l8xuplcboLP3Oh26r6ZxdTJOR",
-	"o9oMMsmxoiXyVfr+xotcaijzyS0VHbpleLooTU2jNezRnfjAFl8Bkk3x8zcP1sGH63iH5VYaKwcGoZTV",
-	"UOYTkRSUZXOuzNCdXbBv6+Zx26xb8rESHcgh92cEDcM59AFkOeTM1g2nlXBvdZafRbhjxgK+Vxip3NGX",
-	"Q9WA41VQCpVqfcmmGYSa/zKF4vwwq1RXwtgOjlYz58vpHGWbSFN3MAm2KLTLlrLLxjp1dw+JD3NmR5op",
-	"MeIWzK3F6XHgmul/oIHcdb+SatThVyJ3mshAGwtKQCrdLt0Sr3g6RSkEItAiG4ANOz0mF6aeXmgNzkoZ",
-	"6lTqm05eCYvwEPhh4VO3wE1joELCWWH8QqbSSmHKEylh4b2aCbDO3bdI05PJVDldgyrYqDtiHP4QRyw2",
-	"3B2I+y8rMxO3/e0DxJqor8rQldS+HXCquqRVQ/5j5huN5ti6QQmRmKLjKGpl/l6VwAKu7yBAZxOADjbk",
-	"LS8pKGoVfaeAMl+YKFQo17HpUPR4vaK5BDNT4XePy03Srs3mayRrZBAmi2N3O8rxpt1RkjTej8IJGEpJ",
-	"rs1CmYXXJ3kTisvMdDQSxhdrgyiNSmWNSAq7i23gRIIwfpOqTPVFafUUvXg+FTBvd0rURhSRBGta5nHr",
-	"CafMFjM+6fheIg0z0y30MmosM2Z0mkCIUjGeZR04WmamF+FV0IiT6cAdfDbNB2NuRF9diVwOyVCNFthS",
-	"6WXWQkAYxzLMdCLg/90U7UAt8M/HWPsdhjTVGyChRqlmU/vK5nOW5HwI2BM8gS6peogQRDxEhSitZ8wd",
-	"mbJUKixqEx+h3J2zbKytRgGXi4GQme2yI3KnOfuMX/mEZsqUxC5+AF3kJg/gQDSh1V7AVRie5Zd1kvG1",
-	"zoUcqWptR6mCC4YaQafGwgqi0gdQBMoFIPBLwstWxPBjHePwZbwXXF2yjM8hhbXyEVgrm5qxO6GzwzNs",
-	"c8kQ7IlJZXWh6pFqFrFkiu4LEXrmBEggGlIPh0aU+UB5xht19rFOBUtFMsK4OgAHidyxTJGwP54dHxXJ",
-	"uK1gQ4PK6GZrR6EbHJFhmVPwweU0q1e9xBxa8yas3L53URw7rhqMioE7XUe3/mQd2wLJYdyJGNQYkpzP",
-	"eGrAweK1H5jJBAsE3HfSST+J9Yeoiymd+2Mvsx6vQT362z/+7b8EAAD//w==",
+	"7L17cxtLlh/4VdLwRAicLlIAH7oSGRM2REIS+pIELwhKrb7QsBKoBFCtQiZuZYIQ7h1ttB+zMZ7Zje2I",
+	"XXvWds9Eb+ysN7xhx9pe2zETMX95von/7Kv+Dht5Tma9UAUUSEp9bz8iWpcAqjJPZp48efI8fuebykBM",
+	"poIzrmTl8JvKlIZ0whQL4dNTQUPvmCo2EuHiixkLF/pbj8lB6E+VL3jlsNLmjPT1c0eE3bBwgR/I3Fdj",
+	"MVPEVzsVp+LrJ7+CBpwKpxNWOawMTLsVpyIHYzahuu3fC9mwclj5+w9jsh7ir/JhiprK+/cO0telo0LS",
+	"ggWZCqkkGdAwXPh8RNTYl0TRURFVio5SBE3ou1PGR2pcOdyrOZWJz+3HulNRi6l+R6rQ5yOkaOaNmGqd",
+	"LBPTHTPSh18fSOJ7Uf9TqsZx975XcSoh+2rmh8yrHKpwxpLUDEU4oUo/x9Wj/QrQ409mkyQ1PldsxMIE",
+	"OWeCa4LzKAqYN2IhmegnHFInSpD6LqlKxogaMyKmLKT6cTIUIZmPWciIr0ifjXwut4rmEForPY69XT0O",
+	"+s6MY7fkoF4zGuaPacFoSMQQBpAcXxG5+vlbUvvkyZMnSXqf1Gq5JFuuLWIMuxc+IWscj2mInCGXaXoh",
+	"5mRC+QInTsJUDvQLRI7FXDqEcU/vJr3L4ceRf8M4EZyt5AmZ2loeG9JZoCqHj5wVU7y7v34oYjJhvHDX",
+	"DfDnTzi3JziydatuJuDXsfpNrsKFpe+ZHygWFshPxlXoM4kbypcRsUSExFeSyFl/23znM7lO2Le8yp3J",
+	"LppOTeknn8ML3Akrp3BqdktV97ilJ07orweCD/1wwjxSHdJAsi0710WTaNpJzaChqy9EwCiP6erSUall",
+	"XToYie7sI52OSBl7p0qRNh8LyciETYSeKkV9Lg2V7J0i1QGVbNvnknHpK/+GFR5HXxWRXK+VpjmkXA5Z",
+	"uJJuZXjQ7hbzjsyuOxysaszC6Gmz/kekL9RYH7Oc0L5kvFB3sm2XY4XFlK0k3OcDMWERfezdlHHJ1nEj",
+	"dFdWd4sIicl6RYOAqY1kzxxeKSIIf72jhHn2o2ehmCzT07psk/3d+mdkIDxmtYvBLAwZH8BWvmGhYh4Z",
+	"hmLikNl0ykKiObSIWP3cSmnE3tHJNNCPXl2eVBwtyhQLdUt/+GVj+8dvvtl7/3uVPIZ99qOuuD39SpSh",
+	"XomStH/eebUR7blzr4X70A+lIh5dWNpDykeMVEEDcZVwt9bMdA5LeFSxXDJaw3PB2RlVgwK12W126cjV",
+	"pFAyEFPc04PAZ1yRsQi8eNOMGfVgnxpqWsNt3fY2Nl4smGq5dE3oiBUdf77+EY4/B7gQaKKeFzIpiTub",
+	"BoJ6cGGCVlxCuZyzkN31sJzN4MllYs/YpM/CImon8OsnPK1XXIJAN9VXn8CXKnELQt7S1wN37V3nnu42",
+	"Z+KG5W3fBscTI2QDEXp2D+AkanLnY3+AmrjHAqY3suCaGawEnYibFao59HmXyT1n6pUI1bjcfQJu5T5X",
+	"klRn3FfkrH3efbHlJESSMmsSUKluc6PQM71qHWqlR3TFfbU8ngskf2qvlqRquoZTXn89Z+wtqep/JZFK",
+	"35wEJ2eCe3RRyEt6MkqfqCkCkxS/0n2uWAJNU3YFXjWbn2cWAAawav5hbAXTv7fyRvdo/fS3OVP+hK02",
+	"p2g5qp/69HaVCzpiOVxBR4zwmd6TRgTXC1V53UD+3K3k3FqtVls/exdCFk7aVMhPOVNfzPzB25XXtq/0",
+	"E5/88tZhmtF9PioiK7QPfHLSLv2vc5irpdgEJY7mnSK+kvrdXL7SMm8lY62nS1ElN9XQbq3/rtfSgJ68",
+	"wxIMmzRXXfT5IJh5zNu6pWZbkqrVxslfoyHyUonB2yKWl/rHT8joXTp6HorZtIgeRUdkpB/4tDStIOdT",
+	"ErIJYzvEMrbVWvX+cldz+SZc3Q2pV3jzUPrHTzk1uj/g5LX2GCAtNiAAh5Oq4CytQj8odmbAK3c0Kljz",
+	"0YoJhN8/4Ryi9aWIIDSlfEJyynlzUhc1y+nwZTGrG6FaRojulhKi7/W45VRwydBJSr0O+2rGJNwTBoIr",
+	"xuFPOp0G/gDcZw+noegHbPKDn0g9sISFRL/h6Q5eNk5bJ41uq31+/azROm2eVJyKxxT1g8ph5SGbUD84",
+	"JJOZVKTPCOWEbeuvogu+nA3GhEqw3v5D0/rOAM5YFoYilJXDL7+pTJiUoLpWbtUS3Bn0fjMEVd6/QSZg",
+	"UrW8ymHlYLg7eELr7LP+nrc/eEQfs9qw3t+F3aOomsnK4T5Mqq/APPSUesROXjTVtC9m6rAfUP628r7s",
+	"degCJxjXJ0+bg06IL8mEBpoF9BU5JJQMfRZ4+nuf39DA90jVXVoK18FnJyJkRE7ZwB/6A7Skpb2kmi+1",
+	"KAGnFB8G/uBuTHHcPn922jruJnkBBJlZM18SGoSMegviczKTrHKL9XgSr0dE9CdZjIHpTaIfcT6msEBS",
+	"iVAfZK4dvbv57D8TYd/3PMbvNP3P2p2nrZOT5nly/sFGTj0tJqQKqRKh5qmFnn08ZCKCbrMYe/FixGP4",
+	"aKtx6Y848zTv9GeKcKEIDQIxh9mPBo/c7150mmetq7PrTvOLq1aneeJCTAAlzzrNprVECU4oMQ/G83CL",
+	"3dPScobT4E7L1zrvNjvnjdPk6lFOZpy9m7KBYh4B0UjEAIwe3hH5aiYUUhUJDA/9MSGbilDp6yDYaDZc",
+	"14Ok0LNjI5csvGEhaWoiPt4aN1IjHlI/mIWMVF07O+7WDsEYBM3BviSBGI2YR2bcYyFxo5G6DuFM0yvH",
+	"Ys5hlc6FeiZm3LvTKp23u9fP2lfnqQPP8JPmyCH0cIuttB9P+blQ5Jlp5yNN87nAkxMttA66x0mfBYKP",
+	"pNZZqDHhmqFV3WjgLvL8BV0EgnpdIU5pOGJ3mtSLxuvTduPkuttuX582Os+b6RMk5u++0GeHJEKvbL22",
+	"//jgs0ekv1BM3mLK6wnpZY510uTKVwvSFYLgsD7J0ZIaVkrKPJAk8Ce+IlV3aZLcrSMU4eDDAfkWvSeJ",
+	"0ueTom8Z4QI7UELgyoVs4s8mnUgdvsvKZcTs0tE/ZFTpHcwZ82RC3CJfybE//e6fO43UqTHQtw0v7+TQ",
+	"i5Q9draOsqfvlEoJ2gMzq+2HZBpQlFFayPoDdsXpDfUD2g/utrEum52XrePm9dV542Wjddp4etpcWiHp",
+	"j/i2z8mEqbEA3VLLMQj3GM00f9zi/EisjxkRSQ7pI66UNN2ldRvDfktj03JvQLn+sq+3Ix2MmUdCfzTW",
+	"+sW8x6tuzhQWK9hbh+RCSDUK2eUXp8SbgUWWciJmio6YQyjvcd9jKGSmobjxPRaiJwP0yB3SYSpcEDpU",
+	"+jSDD9sN/cElkg0E9yQe8BDBttPTTI8+W7jcJZ5fvp5emveVIHMKwn6o6VcYUENH1Oc7aRfvqkswGn3E",
+	"GeULIzvlnTi10+g2r09bZ61uRogIgY4grQrobacUm0yVPCIwT5pqElDFwluIkd3EXUJLfD0YEo3m40l+",
+	"OyRDr9TclBkeqbrJGdFiJNyEM27BFzOu/ADDUOHECZgyEUz2mFLjUMxG41vyiqJBe6baww7ld1QXuu1u",
+	"4/S6fdW9bj+77jTO0/oCJUr3FVnRMHJA7/0+Wwju4c2NckInYsaV3v9wgpLqf/uPT5zd3T1n77Ndp7b3",
+	"yHl8sO989tmB87j2GZkLvnUbFtuNWeyKT0MxYFJqGUiOzeg/oizEeUhOAorBKiV9GlA+0BKJyNkEQ0PQ",
+	"XgWSzZhpaeyrlCaczyG0xzlTZC5CfFrfNIYi8AVBoapfCwTlRNPozQK2tX7ue3zt5B8Sd3ndXbwMWKGP",
+	"Gj+OVWpC5yGdTpln3JzE51Ix6u2QJh2MLQ00vuHTEMIPfLzi+5z8t/9Yr/1h/cAhUmC0GeQM6M3b42jl",
+	"m5BqyNAG4BBJF1uEeh6ZTXHahzQ8whgHLWMlxK0NU6F3fTb2uYfWX71cPT6hbzUNyowDmAV3HGmQeegr",
+	"ZmINzZpaqtESZhbdnHSwr5inD4r3TuWK05ka69NnQNUdFb+r88ZV90XzvNs6bmREtlYo9CVdiXuyMtST",
+	"e0gPQYT+1+wj3o7czOjcQ61ESyaltQ/AiY2fyZhKwt5NfaNPzPVHDs4NOxOwfFtHPS44vmlUrlhdN9EM",
+	"IQPlgAbSdtI6IUq8ZZzQkJF5KPhIb1/8Q2uScxF6PU65R8BW8JaLeWwjRQaBHumEbUVsIGdTvWuZd8Y8",
+	"n0Kg49144fLq4qLd6TZPrs+aJ63Gdff1RUomS2Z4HC4iVBL0aRySZEfQwS2ucQdJ9oiGRmBspItxn5/o",
+	"EvdAkgl0q/uzm1CPNW06UrDFq27+xMEFO6IODvCGvkJgiFpOtJW9mVCZvWuYzJgJqXKh9c2hH5jQO/BA",
+	"TENNk/LRNTAImRYLDbXkZIO4lWVPm1NBu/rhNxU+C8xtBX0rS0/6Xq6jJasrWEfIN8st6DvS2qUKKH9J",
+	"gxmzLzRmSnQYZ/O8kGN8pAlbV64Y9trB6WYuQuHNBqrQVx0yvQD6kXQ8qyJy1o+ed4g/JJQvdkp1C0FR",
+	"JefV3jZKcDs8F01jKHCzr3qpIwIWvWB35upXkJsv4Vnz6vukj+5LdNohhxm2MMREXRimyK5jekGyjJCY",
+	"imgKnQTzv4lmT/R/wgZKD6kBqkLe1uOCb3M2osq/YVaj8FHK96lMBC1D5FpVazJ6bSMhWt+FEKllD2Q6",
+	"iCr+X8LlV8tb58ZMjTtMQhTNN5kdDidJAYeawwweOSIgsLUOIonbMCcuyK5D8pTRkIWkN6vV9gbwOPzJ",
+	"XFL1Ffp4pD4s4WVKBkK89VHcLDHwTK7nxytpnK5J1sCBmAZyFwxoXi0r8TyioYdpYiAol6UivaGqyNtL",
+	"+1IEMxUHLmfc9GmRS6paT2Ue6S+IO2IqEd7skAGYHno88N9aquAluYXXOsmUQ1gg8ShZsiHovvwBWNoM",
+	"LUfE1QLE7XF4nzNfjVm4Q86t2ckQ5SvJgiFouBSCtbSy73/NiCcYnl8e07o/eEtgLiTaHT66yM8TB0YM",
+	"mEUpXnkb8pheS1+xSfqPVZxneOh9rD2EIV2ALDWtLznnl8cmTXhciUdBcy81ZdmZgdE4UZgmRtVhc3lT",
+	"9JQO3s6mxZvjgTSZqI6+74BYqO+QNmcEpwZMzZD84/khG6C92V6DjHIDF70+dNTjI/+GyS3gMV9p7Xg2",
+	"kaDQYiKCkMyL1Cj4cYd02JBpwcnwwf4CPPyHEAHAVbhwejyOeRRhMi4TnpTQE0aGOPB3lApIjS6aSGSc",
+	"Un0S93hVM7XxFCox3Q7YDQuiB4+yr1ktD10UAxF65sutHXJKFQt73EyghGuhiYd/63NP6lOCszkBppJA",
+	"1FvGpiRkFNLvopk/JK5IxhdLt8cHdMKMKUjFwYxiMJtoDtZiKHqdzBncHHyl9C2Ce+D+7TObswV7OaHT",
+	"440fAzCoOfb2zckTJcEfVj782V98+zf/tBJ/dwFTWDnUM/j+TfQ97Lwvv7HxLdFr08TjEYuaXK7Keyd+",
+	"4Rc/+/Bn/y7xQtxE9qU3TsXcqlPEmxM2SbttM0t7YlTm2LYEQqjZYWW3tvtou17frj+CSRuMKR+xDvyG",
+	"z/lcKhoEehlsdgH+MGEToTv407/61T/56bf/6Y8//OlfaXEmlD/8nEXdiNAf+ZwGVt/Ab20m5SEk3jkV",
+	"RUd6iG+WpsAxWWUwkl/86p///MPf/Odv/9efw3za6ThITwb2kLeIaydh9+C2kwBUffs//fSXf/0nH3US",
+	"fvnX/+zDn/+7X/2P/+XDX/5fwB/pjZRik8dLPL5qahj3TpKzsbu9+1kcxfXhFz//8H/+LdF9/4t/hupq",
+	"qLLP14Cir2zEObItRCgZsWZGh+OsqJDeMJTnNlUzRf/eAdKft0hDxiCoHeP1ISY6PTdFS6PEEiu9cSpG",
+	"tkBrONeGlMFA03I+w3tqkokUqvjmu0BQnl5d/c0ZOKBS36S4R39zQRcTln4tyXn686We7IjjKJ/RQHeO",
+	"1ifLPZE4SgzNqYgp4z4fPUXjaFLBPm50TnAbpcdYqddr27t7+9sHjz57/KRW+Y6PN7Po2fHW7RXDjPpp",
+	"4/zzyvs377M6cXRGFOanBQtjOobDSHBmQTv0n5ividsKAiHLaGOotODO1UrMhL5r4Xv1FM2RkpY8gLJ0",
+	"Hke/mcuaHxIReiw8AoN4hBEQ6wZwscnRCazKL/WJrEnYcEAxQkyJIUXH2zebdIFbP9X+bi2/g6x83Kif",
+	"VBbU8niWe0vLvo36ihN1ynSUEKkb9RKl3ZTpBAX10o4wGAVZRivNJl06Otebtwx/JE6GJTqi/P7+gugz",
+	"AizO3NyDF6glTqi3Kf/adnPoyyEwOjlyAUaM/krw/nOE+WgrsoBWx2knzqaNFh1jzdeveOYSZocWd2tY",
+	"IiWJ4j2c5MrMVnAiAZtc0uKbnNlxefe5lCwGNx+PEBPia431YBGfK5GyTWYRiTK2kcgstnJaLawTS8rl",
+	"RbnVsLyfVcPKbd/h0jIlcLwyTTp2OMUTfZwgPT0T1oRRfkDTTQdiqSot8iMAi+T4jQHFwGEYIopHbNTG",
+	"bwoX/v4Ml5vxhZmSW7NF8naz7L4oBwFhle21KUnZa9LqDmvbT958U3fq9ffVXm/Hfnz8fusf5NKQc9v6",
+	"pixC1W6hGS+xMHg1WGvNF2DKi+5yaYiI3cdZ7Jq15sPsNbDcpB2kJm2/aNKi22SeV8ie5CWOZXnrfRlf",
+	"U28rypK8FgmvqFlnpaiDNY0PKLsVlmY9w7l53OYkkJ6i5V8jUazLOZM0HCH72CPK54QaK2KkHuyQhv3K",
+	"l5FhC7OrEBvIBTOXaxpxj3rc2ibBNREy6knits6P22dN82zzRxfN88um6xhsitiWZjuw4XJjVPPJjb7g",
+	"yR7vMzDGBWJuUGgQpMqxHga8GMwFvGVM54zrzfdlBcmFSba2C6Sq4lQMRYmZNNzrVN5t6wa2b2gImqVu",
+	"qWVbakYtnbIRHSyiH/Cj/flNtB7n5uRa1sd04xgZlMbxsHNj5yqJ9SFJyIYA8pHycmUv2gnRcLAO1coS",
+	"mr5e5Cg7GYAFjKb2lQR1Vzr2IppVfzS/VaMPWsZswaiDwD4qfy2az91PuMhIVeKAsgrMRoBjKctWmcTc",
+	"HE0kkltxUzHlq4RYsYhJXA5XaC4rXT/41K9hzTY6bDdWOr8nJ1taSb39yVbMIp2kReBuHEJnSlwImSOS",
+	"Xo0ZiEZfGVxfLYxM+hZ6tmSEthiB60nGiIvRCBGRkEVgDz0azOkCzyXwcjnERH+JwGOhfSpGNLa3O4gp",
+	"FBBFGN33MrAhhkwAg9G0ol8pppgIDvGhkeMpmdmPbeIBt6xTfep95NHFaj14b6354CNvxe/f1tJzaqZl",
+	"1c4allQnPDb0TT5nUq04IpETlhuI3tvpEWtvGBkLVo5KYa0vpM/UnDEOipyx7yyrQ3qEGN0BeBakalAA",
+	"2IIEjN4wuYXKphLubTWKWOyUvnrGzp81YA5Dxg5hRFMhfcxnAklQ29JL5BoJ5dpxi9DzOQ1jBE5f9fic",
+	"SrO8zCNUptZSd7BDuloVjoyRNkeThgCQhdJjhcnvSQY6plbmAjs0KEDlN+cmW1+JTdrOv8NF+9AADQHi",
+	"iTnJovUr3nOvIqGQ4am0syql3T3aX7dfMtfrxvaP6fbXZPvND3Jv1Gm/1y0NQ9vLv61f3qR37Zb91sv2",
+	"Y31231RoELSH4PZctfSn8Tvv35QQSUkv4KrT69HtyI/ciR97njawc+0uW2z+6A/rtZr+trbKhpNwfi6L",
+	"wbUzveQpzbMEbX6sZ12qa2SIvRqW0QZwl5ew6mZocDJyILVjEsuV4vAUKybnOs1Iy/OYkQS5QisQg7cd",
+	"RqXgkbjIas4LQkEbhQxNhMSHNCL9KvMOidtpXrQ73UuMOrWZmwcG+UACsqV7edE4c0mVEjmlkx5/yxZz",
+	"EXpbWgU28LcALEMHAzZVxo6Bdp2UGps0vLxTjEu/H7Bta8QxhFSciu4OLSup2h85egUEeDoYIGsD32zU",
+	"2k7CQKRHPuO+grIj9AapUP5UljQLHSfev7Tvd+H9LJkFK2FoBVINBC+puhFdrkNcJEz/pSnDu8q66S07",
+	"uSsmIKqtsZF7otjv0Cobrlo6rnViQXxLBH8uDKTU2kfzomJT9QoMhJSF+l3l1ILpQ0GQAIVKBAOmg4ve",
+	"34MVLEP+Wuqg8MfyCsepD+U8u3FbAIa7HNSbocu0v4YubGuJuH7ElvfMJHLKSrP1bRkqwz5mLLbvFRMi",
+	"pot8JtI6rcGzrtdQxUUAtd3a7iOt69of9S1cxD8tsVuioZIcp8ZRVkrcbZl39ZPRqxGFm/dqx7Nhn5k1",
+	"iWh3EnMQNR4TuG518rNCBmLqYzZoAQazjeRKRRJHoQKKhiOm4hCBTaPXTffFtBsXxgopn1NdxSIIoYvF",
+	"JkNgLgUXikiszLBEbAl36AYbNmQD5t/kTS6W+rElVWxNiwRwYKmpvLdtHl1AI4rXrUeZA6MWzZbe24vi",
+	"nX0rd8rktptycQ9bctNT9tSX6q4JKXFk3cqzC9sqJgUn8F5jN5Zm+U6VBWx7a1gsE7Ct9Tdo+eNx3BpV",
+	"cY05+dfJrnfSEC+jhM476DlWIsfS/Bayd1gezzsbubbWTooy+JQN1S2Ju81mxqltKTbJyzPb7KiZUJ8b",
+	"j1aJ9dhEl1Ql0Z03nvMZRx5i3qfVapNmVps9l9F0kzOaInSJlVOss24XwVLf7cKKlJS+rm58v7UvnBdm",
+	"4oNDqOWtKhvKvOX8ukgLK0qwu6VGNmXhgOVpgrCSaGUxz4ADCibbIUpAPIjHBv6EBmkVEaoRmWxuSWpp",
+	"ZhYzBDEroAzBZpb2ZJo003gAGMZTdHvZNHKgQNywEH4oqQiW38+ZrRGxU8aOkGKDxKInQzZydopdjOKN",
+	"EJ9Sdy8SEBcrzTNdxRHOSW7Tiw7grTkVIcHTNRj7gRcyjqbDdDaILwmbTNUiDz/DvFb6CLic9ZPpH1np",
+	"fw+QGYmNeot9JUWo2qHBjCiTwFzCiB05s1dgPuTFKCOmfUSQE892HqPZac3XIE0y1DMhvJw0UucWod2n",
+	"cPClQ7vz5GMjN6sYM3GJCMnK9ONcQbCZa2ajFVrpZVg161BUJMfOkErIWrkxdANxjpZVH/XylNsRVk8s",
+	"qfRtpAZtFuWW0jSWwz0Tc7JqRrshuzOcQbGoKX1/PIZI4AsDO5W/uYz3xz5UOawMRBiygSJjEUpG+uAB",
+	"XBCp6BRPUTZPPExJIPgIUNw8wtkcKghJOR2HNG9zLvWWiWDc3c+LdUz2uAYNxz63dKHKdJxuNXfywCWC",
+	"NSwyg8BfvBJASlkq7Ju5HaLbLEfbjMBRysFf9GN/XXnP95KT7/0bJ8fLp+KS1wn/3hHCdgMQdRrRSvCg",
+	"HDiSaSnfr9sXXo7CkFUAl+lyCHsHziyQ0WnKqhQgcyTB6QVNQqsZZwuzEBLLfqyl/BY4XJ6Y8+O8K0TB",
+	"ST0WOdryMfZrsQ+VveDt7pOxmIWm7gHVSqv++qBGZtPtG6FS7rzEJJf3ky1eCgwXKMda+ukTizxSxFwI",
+	"Eh8EENqkqYwVfBMaCRh0YfSRWgykkthbUh2XjWlc9rOaFkrfyfTDXQS5KyiKvMRsCCkIyHgR4lhUW163",
+	"lw/JNN2Ej2ZTbzNWzVP3zESYXRnv3LTgiUlLsjuysmNFWnLzJKmLeGyFnLwPyCArcn/zMIPMyPLPfBSn",
+	"led67onyp5r1KH9LFmL295bPbCt8Ewf1bq1McfPUrVU3kksoMMCVZGE+rQay0NRs+IecScVGox37RASV",
+	"cObzn/gwQWUVGQTKq1xdNjvLg46QEleq3limqFzc0YkvpwFdxJeOTTWa8tB+S7NvUfmmCfVH05G7IPKm",
+	"NZmKUJ3MEOszZ5eFkXKROZEvG2fN6+Z5t/PajbGfUpgLJpd9MWVOhOjLPSzEz97pa/4RcVtnBmXzafNZ",
+	"u9M0bdEw8FlIfKCOGMlhIK/FPBmHE5NRcSqZxpZDcWBm57cxU+rXHDsbKycTy7Dk+HKD2YQXuRv1bw8k",
+	"QWRwotg7RaoGZ3ZCp1Ofjx5gJS3Qb3y1dYTGDvion5qPRcDs5CyH1Nl6Xd/c84SYUcU9rJyaMxwK6BOe",
+	"B5HMNLhITJPBRFn2ditMDoQ6WwHDEhoGxNUoRAZp+oEkWj3F0eyQY6APkcqiIHAAe+jx1GSr0J9MmLe1",
+	"Q577N4y4yLCmZJHH+r6CfMSH+uMgZJ6vXMjXEPMHFszM4I31uIuf3WhdDT6g+V7LBfcojXymR+DaT/GL",
+	"pMq1LqT13h6PjRHGzpUFCEO6KoeVD3/5x7/86z/58M//j0qEOvTL//gfvv3L//3DX/zthz/7ufn2mV3x",
+	"xWKx2Dk72/E88uLF4WRyKCVABPexsf/686gxnLKO5ph6jEz0i3/04V/9b1GqwrkBtPkv//7b//dvP/zF",
+	"T3/1L/5ZZYWTL6syIQYz8yIgcpgKk32jfzoW/IZx/Txq7RvmxQ0KrZLdBIRc1C012REhcdF49BDMW7fr",
+	"2qxPsQjQ8hPTEnxOqriMW45hfWmCEW7Rs01JyIH2oMp2fst2LRsVtf5AkoAutB5v6uAvFhCciP+encG/",
+	"+h/Pg3/1Py9e6H8nEwhilC6pDiH1GDi9x90chnW3dkgDNsghoVDs0TGw+frM8egC5QRVCPLiEMmmNIRj",
+	"pb/ocXdbd7UDFeLch/AfQGmHQmYOoXyhb16jOMFqollDa9JbxB9xESKUezIhJiYyPa/7JaYVt14ZPtHz",
+	"WsUtmmCUGEvkNouKbpdLnCCL1WrKP1eSh6/+2ykZ8HoCtwGtrFKIEGV8ILxcBww6jQPNOPYhUm1eHW9/",
+	"3rHlaSU5vniy/yRac4dcdZ9tPyYzDm4bwI9dKINQqRcSfk6SDl9UnAq2m6spJIRduq56jrvVjyvBmmMl",
+	"FPMj+F4S2hc3jPiKVCknJuKbyNlkQsPFFpAo3/rTKfPWoOqsq60dZ8fkYH9prcsKNZTYDvn2H//nD//q",
+	"3zrkl//hp9/+33/z4Rc/+/b/+WPy33/6b24j3NKiOc0z583njW7rZfO6dXlts+dzT/lxfPLGZyBg9QM0",
+	"wCFxc5pyU/M69qUS4eKwx+MNojUF48LD8POL9mUrpxUyAMxhRRWbgCSxtTWIL3sck69uoIxGyIYzMIOa",
+	"VtPoAfnjzek0l+/UWMwk5Z4s2IHO0tx16VsGpYxiJ6pMwCIsgMf0DB4Rt1fpVdx0Dp+hWrerP5OKU3lQ",
+	"cSobRLLTimM2+OWUQmJDYyqkCsV0rD+cC47ABnGOZFGt4MTBGxUP5lAiYXOWTOojK3oUQ8Kgekgo5gmb",
+	"0xI9fX1xRtBoLJNgWC5L2kGJC3OxjtyBNImc+wNegpZHYrCpoltSFaA5PD2eGXfwzJuLWeCRPrMPQSZA",
+	"lEI5QIbRCqmaCz0NMlcSLcsbL1x0ZgUZOp69VHbEfAM7zfKdNIv3tWzBibqSJY0z8QvdcMajmivLg7A1",
+	"jzelHi+BGWS/HNhAaH4NDcMCBcs9b152m8+fu4c5FyD2Dq7OFrDNPWtcXEC5FFARQBNLXC53UsILWq04",
+	"FXwnV0aZIsclp3sashufzVfFh9VrNWC8mI31xVaYj1ulse/ifSTmJTjHULZmBULDwWniT6iiSDPMaRWK",
+	"l+AXVu2AnaVvlWW2UzYBFfdW9KIhIzKkVlJ8Hy9JPN05w8tuy/ytEPH9MoeuvN8bXekeUn5W387MmeBk",
+	"7mTGP5+MCynlMSidsG3VqyIbSk4JGrAPgHpo7BT6ACkpXa2ALornMkqya5+79j2XVGPzx5ZjIxbiVHLp",
+	"I5Dk2knZMCAhebZv5ilFQ1IBZFYhpEHEc1fTQFAvm9jiwxUM0vyPL1/CTG3BKR0ZoDLGkuqHf/2zrTxz",
+	"yV/+LM9csn12tg0Xu7SVxLZiLCOoX2ctIwYpwVhGlnNp/KBAX7EjSbFPH1L9c7k1HmwpiWmtc0uBEpqg",
+	"vDU4wYtiyRIs5lqJZ89sqoV7fZd4/shPKasEErzg1v4Ir9tpnInP6ru1WkYXfJKPOJfOX35UlK18AlU0",
+	"GB9AeEzO3LuzKRoGPDHn7n0mUc6mxmcG2vGJLye+lPneEUzm0aJgf9cxnxCsTV8sussmtviFjQPik62v",
+	"8UGAttqNn1+qBxP/5MQk5XJTwmuyAqYkUfsaqmilucP6hjaDMWtaF9BSxXNbr81WbtFTQEMIoZVs2+dS",
+	"r6hmb4x9iAkpdGJFS2E9NUln20FeUMzmSJ/LK0rn1Fc+H3XyDYHhjJH5GC3rjMwFT4TYaj0Gi9ctGBjX",
+	"7J1Y71h/xLejQkroAgJkErxK9zjADpoycngVmYaaLI9wkezHZH8Ri2lIQrRLmmvLmHo7pKVkj7u2NwMP",
+	"mEZFdNGawpRD3CQ8ogsDmQUBvmRNDL4kNayu2uOAlKQ79aUWsgHkfjmEKpsMhmOgyoRfKCYVqZrfsJgw",
+	"Frc8qO05tpJJj+OcSEUXEaKUY6aaCzNKys0Yt3ZIAzGkwBFiTu84GQ0aW4fjdOug0ltEt6xCav14kKy3",
+	"r2dUDpG1PPDqLaBRVwGeFu5KygmdKaF5cECDYAFIPiPuS8sUBDa4TPHqEfEVQonbCz5sMYgkyI8LsiB0",
+	"0U2rQCtcxjUvUlEjGwP4bpFUYz3RmigRw2RdvVsw7W0im60+dsudkhcpsxLxdTmC/yOBvKakfGpx1pXR",
+	"gym6jzibCPn/00TZGCt6KaouzbMfKzgnpqZwhgsCczN5krFUrfzw4nWlTI2jypOd+m588XghFAv0fm9L",
+	"+pYu89VhpX5QAzU6p4hNftEeTdxeaT9ui+vT/cicYEZTIFPEpjERb/yGQTlYbMO6csDoIybTmQKXCWgT",
+	"S6f83/155nzPj8C/K+B5CeW5xLGaOCMzk3TZJvu79c/IQHgGgC8zU3k39Y+OgJ4JBRYcysJAlUwxJLEC",
+	"ZlBy7L0OG1xH8X1AqGcrxoRehAcMUchR3gZyXzCbTLflbJKc1F8XCvuyfpBTuzKqVXpPc10Sef1jQNDm",
+	"WIjuYVOtgFsvFL2X8UmRif/bKH9lg7SU7NGRzTEpJLUkBnsGpUoy8OGQagx4Dk9cXjSPdyaehaVVYzbZ",
+	"2lkFdX5LXPM3SfILMKuWceTT6FUGJd6JIeLvFbNqeajvncqzH3VyIx9XxcxgwFZ0XRQhqdqYRTWmnCgB",
+	"udc8WMQ5C7YgrH7DE/NMteG4LNxemfRsm0YVv391eZL3YJg7iivuI0yqqwSazesGGrVQ0MQ91fee1Heg",
+	"el1W2PwgkjM/KJIxIk31551XGyVqhTgfMC15++eZzwIvisBcji0zThIypaGK8ZFhA0H1AuEtyFC3AQaD",
+	"CDUWbJIs1LNDvpqxcOGQKVVjzcgY7tHjUxrSCVMsxBfsJ/eIUEUmgJcXx4ioudAdTEOG0SuYUgV1gGOG",
+	"MSGVEHsA5fGT1OIyYdRnVS+mpschki4ARE8zEJnQqYxp14qVD7fA6Qzsqz2eINP+OvQDPQYRQsVhraWp",
+	"UAQGdS+9QRJBpQm7l96jfUYowYlOG9ByC35YGlaDE+ux5049iRqIKjsA1XSgiJyyIECp6C4Y1Qvotjw2",
+	"mQqlj9Xtz9nCzexDg0eQX9I9H4v4h5ftc2J+J9XOs2Py6EmtvhUDMdk10+x1SNyHBrD34d5DY4naIQCN",
+	"BBG92CWsOtbB9hapxZ7QQK8u86BfzZETX0r9in4U5OVkFigfWFw/iVn+KuZoKnvcfYgGNL3mMMVV9+HQ",
+	"D5ibDSutPLSGytW7dFUA8AtGA4TLSHNQXI8+7k68XduVeS23JxF4+djxNyykI3acCwd/Jm58Pto2z5CB",
+	"3q1Ti37skCGD9HOIPPOcJelIqo/sN3LriPQqtV4lgrMa41qSMQu83NBsrfvnmlqS94Y8/zuT+jpfoEce",
+	"g8Axwfh6FEgBqX41o1if/O/+nCTHu1USzKAwo902vEzLZdy/k3u05LQlFLsI/QErQjcB66uByoennShJ",
+	"28rPkKH1mpfzd0IrXX/CCq2fa5sIGQ18ybyLUAzz4jcvZxMsfSJBKomh1gkGjHmSTHw+A5xv8xegXCTZ",
+	"Mb2WUgReWfQJJQZvS2ez3SRRdzd5vmjMEfysGZhlXHvrLzeIqJv8O2rcCZT1TwOL6Ck0s5fpnFR3kxs3",
+	"5p7EvrWvlOIhUEe9hsqXMsaei44OYDfdATIxVGDXJEYjtdXLcyYsa7hdEo+44ka2RKgNCTNjtFmdlGBc",
+	"kitLPJ3am8lNkxl8kpOWuSS7oHmSvHXSFW8Zz7eY+R78WDmssMUPx/3nA7/t//Dy6utW/dxvydZETX98",
+	"3HrU+knTH36xwxY/nA72zvQjwnvRmQ++Fjenu8HbwfFBwJ4/U4Pn74IWr+0MdgPenzyreT/6YbDsTo26",
+	"zBNI7SnjrRNyLDhnA0VaJ0Tph7N6v5wxjxidgE6n2ZDGR3uP9zfLtbNE5U7ghI7YVed0+SychUH+MHz9",
+	"ygNJaF+KYKaYVdvSGtJYqak8fPgw49t8SKf+Q2hBPqz1DwaPBzW2/Wh4wLb36cFn20+GNbZd8w68Gt1j",
+	"T4b1+tpjXpNZPLBVYR8YE4HD2aqUjLC4OH/ukB9eNJ875HnrmT5OXrH+hROp7wfk7GmpyIuy4RMJaJK8",
+	"2AkIcKprdjmokcGYaoWWhdIBhyxcLeWUDlhmcS5poIduQlM39oSfCspbsc2t+FZcAr9DsdDs3DJ6RVQJ",
+	"IT0R9SjDDeME0SBYaMbLiT2MgfUz6x36fOBPaUCmARxMSG/JE2lq3y45vhWAUzEhYqakouhdt5kmcAYV",
+	"jbmM3YlbbHmzUtMIID4eQ2K5kqTmcm2q1sJyDD8lgaBweoVsSn0v30qVNEA1v7hqnF5fNF6fNc+7Fcd+",
+	"7rTOj1sXjdOKU3l6dXra7JY0TDW/mtEgRsHHj4mRPp1BnNqb1FgK7FXFAzI2q/u0TpWfB0P65WDMvFlw",
+	"Z59ddtPneO/WVPLIM4pbFilXhCOBy6xo0NpMeKw0LK/ZHgkX7SRZYCHSgNIEOStAeE7FyOe3zG0vm8xe",
+	"nL6+No5ougEUz7qs8rzhn8HY7sOJ3PAmPsfmfgMBG3BgMXTrUmlw+P2BJGjnWC9AG8fd1stmxalcXl1e",
+	"NM9P8mL2c0VlY6D8G03s5QwynZgHsiVJYGHxiQyVGUM+kuQ6xI1oul9Tft6YkfScBLhnIWOQ5x1rc7u1",
+	"pFKV1qFOZ3wwjnMkFKOTTJxeIpUg3l8RevNSFGHs0QOLHpSitUFz4FetzgXfOiITuiB9FmWVpaiqW9zu",
+	"+yrftLwDzrAm/ccAifPoovz2h/dPaG4YyXcBbW4T8F/Ofu1QvlFNt4LMUN3QA5kIM4yLwE1ZaPLgHELR",
+	"oAwVKNGNR3nkeCdVqDjc41g2DlMxwdV4aBKVJ+IGKwrqt0yqIqN6n5n2+4sIR8HbIY1E0kKPDxnYSuK0",
+	"ZrwFxZkNaLQuz12mYlM0Mzmc9jEAjZdhBnmytqMPiTywV5LLlneInDP1SoRqXFDohEp9TpTkvNJ3usCn",
+	"fT/wo7tgBjMOMTnEnFml32bMbmbs42ZoOaIURmUsiQlibnMtsvX9cKLSY0vQsGruuyHj3p0r4KRXMocR",
+	"9QlRtpEr7qt8/FZoxVlVPifZRr6omLLQFx5GKnGmtuf6cfR8rddSztrn3RcVp/Kq2fy8pH5iy6m8Yuwt",
+	"HO/Lw7wdnR/h9pYenqY1Efrenil7vuRsGkpSYfKeln/tKYM0LjIKxVyNj0wIPhIFUe6Bb+3SseZy3Gk2",
+	"us2TsjTHj59cXZy2jhtdrVGdNE+b+G2n+bLZuYQ/W8/P2x2jZCVHVoDjq5/4XGtDFcq9UPjedo3W+7uD",
+	"PQsrh3HmiZDGbn33cG//sF77Qe3JIYYmsnf6kS9fsf63/+HnH/7sF296PFlltlrf3dvf+vCnf/PhL/6a",
+	"/Opf/s+//+3/8i9Jfdep1Wof/vXPqoh18+1//ZOtev1h/RGB9smHP/2rX/2Tn377n/74w5/+Ffn2T/7p",
+	"h1/8o7qzu7dv3soBGY6GkhsKwhI5t35UiD+5npiEF6VZEo8pxEc8Ih4LfX0qwqGKquY7kwuBEWxZC/Hu",
+	"46wFLxmC0eu9261v93rvPmsWlAKNZz6nIrYp9gsjIrbazNJwbHCdBTGcsGT2cfyer5aUk8I0AlzpXO9/",
+	"oucHEucHC9liL9XpTEIswOXZ5ZaDiZb9kNG3scN2Z0l33xDQDqjLFZipfZBfwonZ5J1yAJomfDoXMxOj",
+	"56P8aLN5HWJ3KaR7zrhHqtFuBrQLjwWA+l81G3sLZCBAHtj8FBSIZOTfQKHDpC/MbHyMURGcUBK1jgJ2",
+	"QPmABUGc4tPjtkeMS8GgS1DQCjxo8ZSKWFCuPO5yZOt7pxCs7tV4Efn05jSRYx4NLp4xM3Y4A+a+zOSX",
+	"Ue9Gr61EobpZoqsdm2OYYiWcXJszvVs+RR3F9RGujHsnpe3+d8bG/27WZnAqUtFQlZyHFeD5cY2GqL14",
+	"hjN5IstlHNbyyn2Us0oz3+1RyVPtrK4Z9bigZlTEekZV2N3e/SyGAv0h+8mMqNCfpqYz8Wyt8jHqSy2n",
+	"iZpbcGHlAJOBhTgzCWiuO+YWbLIx7X7bFNfp9lxfhuHz2OaChpKtyJcxiuGHf/GfP/zi5+TDL3724c/+",
+	"Xaz45WRC56oXDdQWdO8WFdIYNQmkDUypxFo5oZdSQz6ePgHj9tam+2aGUWxbTNsPdwushyszwa1pYDlO",
+	"uX5QxvY0YeFgTHm+whkiyvfY5NSinWhucoBESAaAdxqKiQU7jUJjQQ/EsszmXE8f08gTBdGmkoXroXj1",
+	"UxbAt0yiQ2Lt8vPgl4AtzMQk/LJA2RrGyM8NiNVD/S7qZV5Ih+q2F8nYQHX7wPrEJOasvj8YExwymYbC",
+	"mw2Yd1eiO1enzcvSDoSWvuDCG0hs7BxLk/oYkSoeZ2IwIEkN7FuCk3AWMKl1kRsWEmXBclICPgHIvOJG",
+	"9ziHZS1pLy3iUlowREBMa8LC8Llc9sIE0ghePgtcPLtd+apBYfHCi4DyYp+SHPtTMg0oX29TetZpArJe",
+	"p3nWujoraVV6FjLNqhchm/izCa5+QAssGVMgNeph6WyZmqGslA1BznLAi0WTs8brFs1Qxuump8N1iGuo",
+	"vV+PW3auNanC5+oFAi7eVeeEtjpsYADQV+J2lVZAk40WIeptgncQm3YzITzwPaGeBzYJY/aG27cCbMZq",
+	"jBRZLmwpvsomwE3a590X18ftswt9j7/WJ3GJMDpDc9TkulTwi2iMRWbtYh2itlYorLA/X4hQDUXgi7uy",
+	"kk0CyMMrEIoGJXjRUNLFx4s8/qa1lYPpRj1mhrQUwV8qiiwbYf5pYrpvE6K9mXFkKfB4k/jhpYnJXxH5",
+	"Pai4NBWyfLklUk2U7QShLsFMF9VSN61s3V9dppV46puX2jF1bzapbPNbV4QJwpivwmBDaJbvY+0mfc8e",
+	"sAIQTobM4uVGMkS1lkZM6Z1uUuosUNh8LOxyeA5Ur5MKI4rjkKB6rVYaZjQWCGsARm8BqWOLSX0XKkBF",
+	"u9vSFdWCMtg1MXNGq7dpnaiUDLiPslF6/e8jDBFOjN+8+EM9rJXVoo6FeAsh6IqMbZwPJXPG3gYLU0R6",
+	"J8kbhxVJb/DmkJBVX76J0WWiCt5DIfAOikwOAdYtIukN80jdqdVq+v8ADAco1hhEU1inKqOEB1TLZfZO",
+	"5ZjoNisMUvogW5LPmQsb5s+wxC2tvyDuDJJXoCFIZnGjJIdItmIiTUoeLRkdcxA/Y1m0zLaxcM1kv9K3",
+	"LNY9MBhhwI7IWHAx0yTnlFTU2od1CVqQA9ip6ZTOVdhiieHsrV+d1UOLZOZGxu2svaJA1uXuoVD0A6wX",
+	"v+QM6Dw7Jk/2Dz4jU3yIeExR3wCfUiKVPgKJOxAegxpC9jHjhPVldCI92ief+08Pe9zFJgCxcBBArQit",
+	"Eu46tf3HttIF9zCeDuALHkjiwh8GJtFkZ0Oa/+7BI3ynx6uUDGaKMO4BOlyv8t9/+m96lS2bSL+AiFRM",
+	"VUwiJeSAAdg05pXyFAd6rB+FOiMqF3YTYmLADDwPBR/ZQFxIwID+MaJiysQUsXCXEY0i1PZMHLAIEZYA",
+	"ndVD6gezkEkHJ85iQ8C8OdaiDuVicDL0BkYX+6Fdoh7fre2Ql3GbUomp3h4DQK8aU2l88hOEt6Wc7NaO",
+	"iJuB1XYRp0/ShSkhFfh4DRjM1AahjQn0i9tAzxelqyYhDPSIYCyp2ZI4NDMs15jmq7410sOYMIFrt7YV",
+	"e8ciJzt55r8jaiwknjaS6SNnBPJckDGjYQzWYfkvT0MEGouwCG14TsxIydphIHUDMZK5HCULovV1uy+6",
+	"3QsbBa+3QcoovZ91uhSd/vklRBv6/hdG1WLsLFiRodtJ28CfUo/Yw30Fqne2l6tOi4RsyEKmOZdTQDTN",
+	"9nREXMAhOQSk+/jQGjHOQn+gVf9MJH3i8bX6pvGQWNFrZtwkMa+QwcdG8ixNHMpZwFaLrKADyomc+2ow",
+	"JoLjFcFuNTFl/BAeRw8DGvMMoogJb+rxUSjmErK1cy2rFPvzFfEEi7FzsQTxkAYB6dPBWyI4cXGAy3gb",
+	"LxunrZNGt9U+v37WaJ2Wj+YzltnrTvOLq1YH3nvWaTavT1tnre5180fHzeYJfJvXw9V546r7onnehSgY",
+	"eLfdedo6OWmeV5zKebt7/ax9da6/P2t2X7RPrvVXjdPT9it4+Lh9/uy0ddytOJVOo2v6hF8uW8/Pry6u",
+	"T1qXjafYVfu4A2/rd1rPr5DSy+bps+uXbQhAhL87zYt2R7fXOO00GyevzRfwcFRf50X79KR1/lwT0Og2",
+	"n7c7r69ftJqdRuf4xWvdUOOseX3RuLx81e7o91512ufPk19cto9bjdPrxvFx+wpy7qDrxslZ6/z6+EXj",
+	"/HkzGRt5fXHVOX7RgGI+zbOL7uvrp43jz68uKk7lovH6tN04ue6229enjQ68d3V+eXVhClKeNU9ajevu",
+	"6wscX+dl67h5fXXeeNlonep5qTiV1nm32TmHPD/bz3XrHNYq+RXMu01+OW9fX149vTzutC70cuI3neZl",
+	"t93RrSYJ7ra7jdPr9lX3uv3sugNDe4ObyJsNct3jctaPvjA+OnTUAmQBgljsVPLrvpeCO0T5gvGTUT5M",
+	"NV3LJOXQzkD15IJHORWM/i3QKwRnZDoLB2PdLvX0yYX5+NOA8geSsHdTP1yYKGGiSX78qFa3EcVV96IO",
+	"teou6q+zwEEX9bNcaophTOCnNM7fA2kSgj7vvIKzlgsy8blA/MV0j/tPch36ebnKsHZF5yIup11gHzTL",
+	"/syo90rgYawEuWFhKggiHvoUXWnXE0wgWu+SiAiy85NCpzALWCDz9Zv3EeRkOX/N5aK8rykUxaUbsKbl",
+	"ts/jvDlwaPtsbnaCH9qk/eU9FeV43iMStjdtXPgDNQvzDs8bqmho0R9Mzo/HEDgowrNolDLpAU9cYuTP",
+	"ohhPz9ZBpwHjHjXpTfqchLyiRHCO1tISGVCkz0Y+l6Q6pQvdDnwpt45I3QKopJtcA/75eF1ATGHUYllH",
+	"cFxlPqC8qaUNkytsdCXK3d/KLQcspvkVDBCFNQNjVqWGJwAdkCpKrjqnpGqBdXQj+jeLZmPNvxOmqH56",
+	"y9qJexyuFDMumdohYLWFW9acAy4ShB+jjj6ni0PSFzT0Imj9AQ3DBUQVW9b0uVSMej1eddEku4N0uls7",
+	"BGNMDN1ajo3F3KJIGNYABU6fPmPhD9jKGOWkRMcNUELAwHPRipct6p2fwAP2WJuIbULroEXDe1mOcmLP",
+	"b0Rxet9neCC7V1cIOXihIGAixVaal+khsMfDKR8d6eP80b7jv3za7sxrnz8fiUaj0Ti/vBo3r0b6z6b+",
+	"5+lx47X+7/DZ4PKH+o/jWtD84mVnnz8/HzUarUajcdVo/GjKvvr6sf65cXn1st35/OD4dav1BzkxGis5",
+	"vUHcBJHVKR/90U+mbPRHI3/4R3PWn25Zol3N8oAz1qv0KoBTHTAaZoyNe5n82uIjMKapYKYT3FMQPgdA",
+	"QqbwZRQtR6ruafu4cQpghycX1w37x1N3C0qSonGXYxRIJNcDqljY49G9xRTi8AEYc10QSfJGvvqWAqRp",
+	"dVdTZv77FFTRL2b+4O19FDu5c7x76VO0sA5E4TFxC3/Qd6PCgZE4t6lwkMfe8WLfhy6XYJ3bR6vHjawO",
+	"Vd8/0NvbRKCfiZDr7TQQwyFLONVsIOQtw89NGMR9Y9FvAlVuWXglfksMYfV9BhDP5e18FhGKddgwZDIH",
+	"znRI/SDPknoMNqU5WDfRmI6FjSBCg5EQ22Me3H0X5C1jU3MjgACDJMxluhDmWtkRNb0B9oIYvIVhrt1J",
+	"ceOOHXrenHUY9XzOZG5ImVSjcD2gRLZCGxDi+Zu/txSMZvq37eXTP2D+VJ2EdKgKjApgmJ4FzAY0Qz3Q",
+	"VFJnMqPOV8YnkAhdX4LxzwVdKxmFv/5OlojKTwTNJ1NjP/z5v//wj//2wy9+VqpWpHVdFxYzGIxpOGKx",
+	"V6U4T+FJfprChjs6EV5vi7MUYoabBe6aLJHM1NtlX10FL8EiK/NZh5oLEsWbEJQGy8RLLPeNPuJEJmsm",
+	"tSF3lXo85gjMdO7xX/3zf/vL/++fkieOqfSyPinFMcNdMUv3j7sIlrCxwJQPOaA8dvVAj8kAHXLm3y8G",
+	"Y4dpJsxHjN6ovt5MiYtc1NdXYwaKsh7RWMzCYEF+Ivrga5fodxQDsxGYxa1FBEBM6KhKxoiLUTARtWh7",
+	"/Ag14Dy00ZRwWJXWkfUZdgF5521eZP9RkT0YTrzEjOjv7HyhOyYzQUayQhU/sO6Oqdy5nVDcVJfn7F2U",
+	"GZeTus7eKRiaY8tBhHjHSnod/YHJof9ak15tXFxcd1tnzR+3z5tbTtr8Zaor0iCQh2Aycz26cCOXJlrD",
+	"/CFWWTR1G6dUKid2s0bwBJo0NIeRhmmnzxYC4nwsHlAAF1rskNjqjdGPFpSoulePH9mrkXNxA1YjIH73",
+	"sR707hPyjPXDGdWLtVcDs/LuE/SGCR79lmgVShjggFBrSjDEWLNAoE/YhWUKX+qBanEK6NpVhM7EYSHs",
+	"UDTvvnKIa9fNRYDnzJRs7ZBjrD8F+e6YsokWKEQdQn0Mr7zrwZe+l7c3LQaiO1zE5gkxl9nWK0XrfVzw",
+	"Yjl9+/td1Mbq692jA7TfgCjcPYhueh1Mxb7v+91HOzlsQbVDFCM2QEsrYTOOxh0TKW7CKm9ZWHSzG6iX",
+	"5wQ4iR0AsAWPCMW4h8jKP5NgGY5FxGo7/l59nR3/I9+Ev9M3W1yF/C0C4U6JDZJx4XpWYPoh4WyO0VEp",
+	"BfWbiu/JyuGXe07d2X2TA6Oe3vQb5iOnoq0xvs9+zsgFwM36asbMz3q2liVjkaDIFLUugm0K4UGI2OuL",
+	"WRYDC0Of0gmLUKrbqRy3zwDkt1zCopG4xxgnDbbSLImFVuI8OknV1XS4DnENIfebKZgdZEQv8/Rq5Jng",
+	"Q/O71hdM9DiGo4qQmPjwZbfory9357uZS3ObfMbicDnMRFKSBUNwemBhJViKBxJ+LYmxgmu7SerCytL1",
+	"91muPkadzg+/s/PwQBJ4glRtSW6YBwcRjhIPbO2sv2nnVsSP1mJVzkWUFJGc0uJ0i9V5nskteR/ZEqkt",
+	"/puXNdFhoPcX4XxhhoMsm8OWwtIt8YKpGFbyaZHE3Sn70lfW/VG+nzBpPSm1r0dlm06B1pZ4HhUoeRvA",
+	"VvtqXI87icZqZz452sxkOdHqL039OhjXjghWo2uHImDrcRCuLpudilOBwMWSSsWVhHgAgFrHI1oEBS59",
+	"jFswrS9pdGWjGpb9B6LIKBfFQKybmQz+gZ4GrdUApfer06Rn+L1TufRH/Gp6S7R/6zz0+U/8DcD/ncqc",
+	"9aUPEFcrKgGsvHXAQyUvNSe+nAZ0YW81yQICq7FwzHPvEwRnV/KU0RtT8hArbyoy9LFYo143/TcYYBhW",
+	"3hjOZAGU44aVC8zI8/hOL+ls2uRas8uauJn9dkgDyZbnPn5pDQyLfTKXgCmdfM4Wmk6Z6f9t9PWXlQGV",
+	"PheALc0MbFJl+ab1NtFQXtJVGfCv+Lp1sBaFI+ovd2QZSPhVVZjLo3gns/Cy6kaM6H4f7d2mlnO6ydKA",
+	"XphijW89kMScP1GxTjnrb8cH1IOSOvgq/DqTwD0QQcAGSkbGZt1rnMZtW8jtsEQV/LEfeCHWT9t8QY71",
+	"23mrbKXY2guZmPNi2Cw90igAFXs0N5/bIIunLKlZDDxNR2I21vINjvyjxkOVDnItP87CYZkY4FvWFPtU",
+	"pdpN/+V3+ZmtCHGX0vLfv2IVm8FBblARoXCis3UbcmB18jIZ8fEQClCYfA/U+kuKTzFTq5s1BS02bvie",
+	"Klf5WqhoIosmbibzNVWb15goo7OkSMS5j2uM5XFVow0qNkPAUR7qXFFZ5M2tXKsrKZeO9aThW9wf62FM",
+	"ijzG9+7XS1d4NSSmkmmSLr6V9iBYiPvw1eGK3t5PlwhB24AtVq1xQQ7WyfpK1GpVQeg1xyMuTU5+E7xe",
+	"OPL8jYoDr9RqB0/2asnmbBqcZc/K5+3Li1Z8x7ykEznjI9LUyl0ouD+Qy1t8kJtDC5qo8JipvS9Uopjt",
+	"Wy7m0mYDDt6S/oJUA6YQHdPzR76SDnF39G18G6NVUhe3VWUMGts/pttf17af7Gy/+abu7Nbe/966Xe2x",
+	"IQWznJmMEomHQPYDiUl48oh83nmVrbyQIerNN3v5lMSSoShGH+dIhdRjklSHthwZkbPBmFBJYM0cct64",
+	"PGl8sbWUUZCdrdICaMPrXlI8ZeGVoomLDDCt85fNy64572RUgP3OsNb5+6j41q5EyJIFAfKTwUXISMho",
+	"AJs3XXAFrGsXs/7Dy1mfQEEJjwX+DQvBzEaaEAECOAeYJ65fokGPA/wJGJMMCAKkjYORiXmHqRgfQEkJ",
+	"xAhaTCd8f1Mx4BxGFaZY1Xr3xz/64df01ZNZ6yfCP7vcn7d47Q8gKAMe1otUqe89evLoyd7+oyf7B5pf",
+	"Z/3Al2MsYp8srVKrH9Zqh7XaTq1W+zEY2BOpvZC/KfRsSlvS+WHyd/kQJm87VB5flhwJ2tecCelFOjPv",
+	"LRGTJ4Ts2qQykiEeySxUVG8kzfC51qH1DHSWWI9CWszAEWsZ2SuLEp65sikV+v2ZMp88z0c+ukjP55oB",
+	"ZGWbJSduHazFVoQtDRYZbF2pFYdgztM243r7eeSHl+3zzPw+OjjYe5QbRxcxaAEKR7akjN5VgRiNmEdm",
+	"3MQTrJ+HFLfnlrOJtzQ8CUxCqp1nx2Rvb+/JVmqispKyLN+YLOLWSbHUiTOrHUTHGxqkE/d5s0ugbHrf",
+	"DwKfjx6aR6ULqBRyXZb1avGePL7wQH1j/rtz/eb3c08yHJJJjy/M77PJ5DkU2dR6W55fTOlXM7YN1fC3",
+	"9cVvW43ZNszLTqO9/cN6++u93IS9OGF9rViJl+D9EgG5Dl2b/h/X6MeFGtEbZmvzk+o09DlCiDQuj1st",
+	"wPzGiuuZxP9SY0wt1n7tyaNVq/X3tv+H3AJOq9LoU+POPSdn/WJj5N2rtkxpyLi6deCxFKFqhyartox/",
+	"8BZxlesDI6NBJAkqmMw1Z1akJiFON/csbEbizdyQFtFhnM1XhwOmDsJQPw+gYS6z2b9ufnw4S+ab50lM",
+	"hJABQLAI2XMoQvKs02zCIDD+YcrCCdWTbUeXxocjkhVX/1qvvLJ3ytRvX1mpDOcTM0skBvACeAhCeGyR",
+	"+dgPGNEzug1TBMobj4aVqvB0y9z7jXP+N0HisBeVxFrnoa2uOyQ2w2E2qeQskUaeXg8nwaPJAeXtki4d",
+	"fQxRs5msWLHrV+/xLh09D8VsmhPsIahxrC2vIf6GuFj6bX2YBD6TRAlbxmTCKLe1gODx0rCz+YFfS66v",
+	"O8/wplnKqyQrxlSYKVs1z/dhe4rW7PbmJ9tEEUQqNV5Yg3n6JmFp0V+QMe37cTRJEvx0MNZXZT5iOd7a",
+	"7wZLpX2+e8X+toQyc7DernBv2J8H65zQmzDdPfHb3VgtvzxOgyg6ggBih9SJEmSvlik/o9CkgApp+ghQ",
+	"Ib1hwTob0tIsR5nZyzxoaJGkahQECK3RX6WyjRZMxRechAakV4P02UDoJsyJVXZ2bezJCjDLvEhvGE5B",
+	"bVrcrWaWluu9loiLiejK476ChS6oqv9dcBFuzPIwlqI4z9u4Bte4BFfuoJiY3OKrOdGMBdPw0bzLqw/a",
+	"2zn/8MXolM2ZNDv43GkLqcfupSJOad/9kJXywMRirH4A9src5OUNdJzSvp+458/qu7VVfX81owCZs65V",
+	"RC5+RDz8NiOm66u6kP56OGVYxEvfi6PYwc1wO34Clc2+b/qPStNFA47dWQh2stqjCATeR2g5sutvXkw5",
+	"jCv/lPKShUzr2/VHZs5hX0TrYHg1uUSasewCHlaeXr1OrOth/b1z29gbs3/LJc2YfWCzHJfKiDxjJqJN",
+	"0Xdx7BX4x6LsaOOfs26+I1JL++eSe/t+qLoAPM4pC4kc07CQEoQNBmIfSIwjdoidf/J3f44uRQfSrbgF",
+	"wAj8t4xQvjAOIyipEMEa/GH9gFT3azULvOw+hCbcLcTglEK3tdQD+QEZMpZ5cciYu7WTlVL3Mz+XelYk",
+	"jtxzEpDmX7NQ7GwsttZJrFWZgEvxJSUFV+EuvPTzUaT7swWWg5UsCNYH4uN+u2yenpYMw38608RdsiCA",
+	"S2FGppcjyATA32e4e3IcSBaEOt01EPFT6xcQwQDbVtmNaGSN3jlJ/AgLdB8yvM1wdstA1yHD0sW3toRr",
+	"XXhVC/lvvCp03XejmDQ7dtcoiS7Ru4VUseA9FFAy8BHm+TmVxNbyjxA9BVg5fBWFJjsJkArr78aAfbl1",
+	"y0m8OwCfEpvNoRIbzSDq2ziBtxpjnvplWDuKFU6ta4rECJsB1bAkyySHnuLGEtoa7PF7UthQXvxG6mww",
+	"tNUgEnsRiERKjds9sGoc5FOkN27dsnPlmIYe6ftBkF71w907o03cTZw2QGwaLC/EhDGQo7g9HIC2Ck3d",
+	"BMqJCD2EhDISx1b+cFDoipDUwKNUKG8jRId6Lf2/NLpxOalaaofHlcgDRm+YJFWKNeD1eiDUjJ8Ad+tT",
+	"/ta8urU28uluMBQlRVQ8gJDRwZjJI1QHPH84ZCFSnpyNjanOD5YvIbXyttMVYI8YWOH8PZVBEE9AskD+",
+	"HPncn+TEJZWDHV+PKw7m193HW0ckYEOVhU4xlxHySt/0dw8c0qtYBKReRXPL7kEEiQQN7ZMTNsCPtnwK",
+	"Ajthr0M/UCx0TJU16UBdGV8qf2DuSxYiZVszij6ZSV/wmbwvWPPS2YBlLZ+4vleySGBGqZJ6KddkSuav",
+	"9EdOeyzIJywesEQ1OT9vNa4nA0UxozWdIWykFp4Sgcr9VXUAchO40DVv+kHcrGXQfohx4baYA/MI29aN",
+	"pk1TxXmr5eoPxCUqdp1NzKOJUtcmM/YjwOzfJeyhKNiBVKOIiK3bhxN8Wnz4Iua9D/0PNsFvnu73Um+a",
+	"hU1vLoiPK5nLvRz0lsiuTgX27e6vDdqwr+YSnazrmyeZboTKQgwMqFzGGLioOJWT9qvSAANT/byYI7pA",
+	"TnXhAlKyOf0XrkNc3e89J/THwzHkFRhi46nT7ywbUJNTW7q+8rIWFf1StIZFyCOeSW0tsVE+TUlogviL",
+	"yUJ7cdySAUCeU0kGlA9YEGBa/1rhiHE4m0b7zKam2PDqisGoouZYt7C2wvlMn4elUr/6NNDDysmgmDIA",
+	"ijcPkGkA5QL50A8nkJc4EBNGJj5PfW3uTWWzvNHUFW2vj2l5CQTljWLj3/qedANnTI3zSnW9EHNEgxWU",
+	"I/4D3LqqbvOLq8bp9UXjNaCWOcR+0WmdH7cusObF06vT02Z5SLPVS1ogPVJ0VJxKhoyKU0EqQLjASKEu",
+	"US4Ll5sqE4F3h8nu5ELVNjif0YDoZ0Mt+kOqwPMxZeEAbupY8WfJXbp2J+gu4QKWZ29Yj8ZLNVmak6Oc",
+	"nuVw1kK3usDN9jTejCU4+mOEIJt85U1ikDO0xyIlSaGTEU2p/ZhY7tQ2S3FicoHSHLY8+RnJUixB7yOk",
+	"ysji20dVYQMF9rm0QK/U67Xt3b397YNHnz1+UktPI9YNR2NTUlgtbf7k/t57VEvutsr+zm5qqo0tsGag",
+	"++MqImqESmiWdbcTVJihnrYbOThMS2dVDhi/KRUkQjRpcXj2yFaYYHwQLqZqCWfn0f66BMRk8kJt+wlm",
+	"cJLt3CSGEsdUGavf9vJv5cRgYwXuCnvHBgD8DAcPmrRubZesb34KrkSYjZ9cf6ZE9D26HUmJ0yYnHpXy",
+	"tw8kGfrvmEdMoDkc0fDOkf4zoAMmLWQkYmmzr/Q5Yx7aIc/0jZqTzIluTnxzYg8Az5sqEjAq0bKJ9dss",
+	"DHl0alXjlSV/9+fEbkDykNR3azWHhGLGPeZtRUiWVg2bQyWWUSjmkYeLcS/jVE/MiLv18fnhlgd1jShB",
+	"6nq0BUd2bF7Z3zmorN3FkHz9vtrr7dhP+++3/sHv/dEf1ms1/W3NflP5FKd/kb3bhmBoNZHB3ED9jDHV",
+	"q+gmRU1R0YTN4Z2X1YuV9nsA6NpYYViJ5Vx87uUDFuv5eutzqIBufTW5sQzEPW50TgAZn5JByDxf4VlR",
+	"9ZUknI2o8m/i7eNLMjcRwGKu91ePu8cvmsefX2Mzmg37pgmHuGet86tLFzxDNyyEYiP2UHKIe9E8v2y1",
+	"z12iFlNfXykXhBJkhe0bywsWXwWTqI06fty4fKF17sb551D2+WXr/PklVIWGMs8xRRUHT0+nAqRA2eWX",
+	"TYArNr3rv9otVOq7xyVtHcdUjnX/WOccEwG0inVMAXHueMwGb83fWozr7vVFT3fPb7BU+4W+YoCudSF8",
+	"0MKaagDXh6wOWWJxP1ZYyEec5/dO5TWjYbC4l0DpzSGS5GbIZIj4lIdIVhpDacHorTKY4L1C6KRoOMsi",
+	"Qt9x2GAW+mpxqcdiMk8YDVm4Il9W0knssIAsVwfs4chU0iTiCyx2z9iUDIR46yNXwZyBvIVe4sGNlYIk",
+	"HdPuMbyy3P9lsluwtPcXUEx5ezaNnCeBQFfdC6WmbR4sHHJJJ+zSV+wPTuk7LJnGwR4LnURat/FvXBsa",
+	"YuLo1P9ci+z3wElDgRApXFEslJ5+HSr6Q4lsRicVpzILAzM+efjwYcaH8tBjNyzQfC2Xc/ltg3oSZeTK",
+	"eSDJWMwkG4vAsy7KagS6EcXgxJiAsfewx30QL1pxkQ7hTJG5CNV4yyHhjEsDZD3jvjJZQxixfCMARgBB",
+	"ptHviKVkIRyxx6HyO6GR2wTplGN/StQ4FLORqdcs+pCAOZ3iBWOnx3v87/99ciz4DeMALdHj2wAtYNA1",
+	"MMmEhnpJ5yw8phMWHFPJdgicoSai0uyL3FJiUCa9xwkUUHey1dPJFxgPCJOEwC8wOq1KYb9ppUmSaq9S",
+	"392BYI5ar7K1ownu+hMmFZ1M8RWLJ3AUV5r2ovbc169fv94+O9s+OXGPTH5Wr+LRRa/ikB5u1V4Fp5WQ",
+	"XmXO2Ft0HMOhCIbBwmJB0qcPL5mYBXpTGAicI6KbkERq3YsIrmcOKupoyi/oSN9tfKl3LX3LiDulI+aS",
+	"KgQF1LdgMlzpf62/Mw2S3VqyAlcNH8LDRdPsfgNC0yG6KYfolx0CLpT3LnSK8CksDEWox+VC8hoCPzyc",
+	"hqIfsMkPfiIFdxGa4cn+wWdbyIdUj6IfMDKbTlm4PdAL7Q6Ex1zdcXSqDSgncu6rwZgIvkMaxo9q5ZIp",
+	"Z8ve+VKR3/99EZI+C4ReXCWiKrjIwr//+9CwqTa9X9vXe0ZfQfZrew6E4XpgtjaFGzX1UDZlmzShHMuU",
+	"haijmCk2+ElQ03oArkPdMkYYAyIaFP9/t22mYRsehsFV3W96lX3Nc4fky8vGWfP6onF5+ardOXmj+Wa/",
+	"tg+/nLe718/aV+cnb967Ww5h7+Boh4LanNl8wJisCV3EAzwk+o7jvmyctk4a3Vb7/PpZo3XaPHEdsl+r",
+	"E/fqvHHVfdE877aOG13z9R5xn7U7T1snJ81zl1RTflDdctSV3NIXLddIiOtO84urVqd54kYZZMlHdcsH",
+	"xD1rdl+0T671mBqnp+1X2Gd9D7jsovH6tN04ue6229enjc7zJvx2oMm8vLq4aHe6zZPrs+ZJq3HdfX2h",
+	"fz3Qo2udd5ud88apC1x7UMPGLpudl63j5vXVeeNlo3XaeHradDGqGxCi9OrpBVpITSU/tCoTxZ8XYhYd",
+	"d1zM0T9Mg0A3rc8CGxiFSwzs0SB94S2wPBWcWP7EVzGj1ffiSlPRvDj6Cw4JdcDJesNqVoamoFX3RbNh",
+	"VHXrL4uacZ83u25i6auzKYiOgVZFdaczyTRbCk7ch2NGAzX+2nVgdh5Cca2vccrch54YSHfLwBmBKoCs",
+	"q38dM+rpxqjEDp0EYGxEZgNFvL1pwEz4EueAeXBpJWf+UzLjAZO4a2K6JayCTdXHrfFue0Lfbet2tvsL",
+	"xaS7dURmXK8Fx9YTcEz+iAtQgic00IqWwbJJbPIaEHlurqTJdwHXy0PXlf7tkOjrKs4LQD0Fc03dNGRS",
+	"yyGfk5DJqeCS4aq3IxaPmnq3Dfd3TgPbWBX8ZFq7COlAAYoDQMJozqNTf2dBJ4FrVR09/pANGdZ8mkLR",
+	"fRWtERClNbMpE1N98uqXhAjkEcay6RYmFqpyxDjDapOXJ59LezYbfUv2+GW+kmVEGI0UQhdUMzMpgRSg",
+	"pPnKnltWJzNKYY+7Ga3L3SFPQzGXLFYoQxYs7CbC146sMmEfkUyfmKbmv/81zPIheQpKJunNarW9AdAF",
+	"fzJ3h0CcR9LBHQLqb1+osYNqBL6LiuYch+r1eEwDFItDbtKHjB0/45pbwOO5VyOeZgi7B/QWEyGpPzbf",
+	"41MwkU6PQ9A0nC6YGAuWLbsO2SmBUCE8qkToj3ze48ehkHIbP9lxId8atHStFfSxHZnaXPgKbEEZqxj6",
+	"5t7uXFrZe93utJ63zi9dvaDK5yNS1coi3Y7LlGJD0rEwdj3uWrWXTqc7GdXX1ZtUMnWoZZjuKZYeitAg",
+	"2DI2QUuVIRMo09oPZM3gpp2GbBj4o7EiVbd9oc+uS3crngOEbjYcGYi5BEOGVjlpIBEjxKxej+PabiEP",
+	"pPkJ6iMJrhhX2/r2bQTij7aNa2G7deJGDGXGggk7WjU3rIMqChQEdjtMhYvthuaCvLbs2r8aC31Sg1Md",
+	"TCVWjPR4Rs2wXOy+29ZHlJRuNhafhYTxoQhB05VkHvpKMX7Y4y6AYg1cUuXCzsaWQ1xUhPTZzvGixbxt",
+	"nxv9SD9gAEb0E5kLAKSl8B5PaQVHhGIUlXlG30tQkVjSDVBlgLeh/3SY1VEvpapJ3VJWI9nCQEw8f8yg",
+	"HEIJF3wbx5uYvPgEqKMxKfAH1sJgbngXoZiGPlNYYnb1xc6+HRcTiu5zDcDjvGGhxHtebae+U7N2RDr1",
+	"K4eVvZ3azh5CTqIlAs4AYxp7qLUKjH8Y5eFMNsxI8oJZKWTcE9O5Pf08MZjpSyGpuuYXl9TNJtBnfI9H",
+	"T0CpMJIiJ8RSOC6qJDukY+IW4WTS5zkWJ4TV6i8MjAEo0j3eXxDfO9RsjWGvtkiajMyS+u8Ihd2ePglA",
+	"fMRociwgfo8rOpI7BPyiWqi9ZVN1GKNSAviAfja+IMcl7KTQlyR4s4rtStJnQxEy2L76iRTc/lZ04YYr",
+	"F1VwpprKij7cPoyLDV1rRgfhZBpQLbNVBFIUza+fWTcx51s75BxvwnYVQzZlVGnZNRcpwE01Fz2eGJkY",
+	"osK4mDLE0oOPdsrgVhXpcXrqt2Ab9SqkuruFV1JS3dvqVch//+m/IVL0OGqTsc7h66OETvr+aCZmcodE",
+	"UNx2pG5U8MYl1f7CGiShMwSuoNJOrh6N9D1cEdfMrKtFhm3kgYSUAz83myD1FijJKHTty8Zqoc+XPhSL",
+	"9XGNXGMfcclYBAZYxbqxzE9ZDIset2lkqSDxqgidKKZpTDFxzIlrGSt9NDAaBn70Cujy+lEpJmzrqMfd",
+	"dMkg194DOAaOGorweqIHPlAJr5sJG4K9EJt69Fr0OBYADqOkJctyUG4FJAocM3MRvgWt8VGNSDYQWp/R",
+	"OrbHqBf4nG2bL92tHse9QRJ3l4Pa3pHZ6vGNjjxGiRp9A2iBz5l6ioLMqUSKspZmu7WatbAZn2PSRvAT",
+	"U64Pza9r4WywBzDd5XkuYdjRTGghvF+rFzUaUfnwitOZ3ulKU8U8fG9v/XsXeFp2rPlWv1cv8x5dBIJ6",
+	"XSFOaYgwqQc4S6vfa5nbBb5QoqNLtCtdcXpDfXTKgZ14NpnoUy+DZTcfi4BljhY7mUnEI1yEN07FKiYx",
+	"Mhm4FrK8VTl8VNPdpk+9uHxZ7rGXoiyxb90Fo1bBgn3iOijjUSWOK3x4eVx66ksVV+/Squ6EKSg1UBAs",
+	"GT/yEN97zWhYee+UfNo4Et58zD0BHUFsTs6+aH9utkEJ9npKo6jn3+2cdTtHT3iinnpcIy4NDCYL9okp",
+	"z5mfA65ftId9Fm4poQ5U92v7sfVky6Qx6P0B28MUW3Yx0MW1EQR/WD/Y6fGoGzjy/a9mCI2QUs2ggUOj",
+	"/vARqHXvfAl/a9JiHfsJcY/b589OW8dd1ySneExRPzAaIAI3mlex4weS+B6pglEB07PnwtSwliSkA7aV",
+	"t3+P4YGnFnPN3M+empKr97ifoo2Q9s8Z+KnMZq7fc+d5GxlH7n1vdnNtf/1750I9EzNuXniy/oVjwYeB",
+	"jwERt5UX+/WDMjMhZ1OseHrGPJ/aSt6/JmGDi08oidAGy0kZ/WXK/aBpgaX5shJ5F/S7MPtfVuwmrrx5",
+	"X3RgPxyMTdxP7rH9zERg4dmsbwmYYrnvWB8WebSFkkUSU9AeLi54rj+Mz/TA0+o12M0OYyU+ErXohSJV",
+	"KmMkF6pmciuqpRbH2UtTOh/kHirqvizODj00FKWyTF0S5URPMZ/VMU1NtIwGqbtAxyv42zy6IBCzMSGm",
+	"JpH+xqjY0Y8Alq6vjebG4ZE/IPVDcyk2/kb4acsp9BUWaeMwTcdjDAH+ZKrO+seBJBPd+Ak0I5yB30rV",
+	"aH93d/17Xb2P2jPVHnYo/7WqVLhehI6oz6WKdi0oJra82F3knp6NLyvddrdxet2+6l63n113GufPmyul",
+	"nZgioHqusobe71hhg/0pZuGAWTFjC5JhKfDoW7TjhJRLOkDoZ2ofybRGJ8myhRK8jMbQ66Dyh8aZt2yq",
+	"dsixmC5AVTM9Cd2/sZhD0B96xJb1KjFdxPeij6dW6X42Uq1qH4UAyLXLU7LE1P8e6Vi/TRqQmC7uct0q",
+	"2t9xKGGhFSIyyxlzXGSEsMoKqUZ3rBhtigsIu92KjdzZbEB7s4ONKgUZ0vC3UEFp2UDH3yBjjBnT73SO",
+	"777O0YhESmabL4mWbfP9fWkcTmWaV3f0kilJqiKM8my2jPVkSQjR1RaepS13MctuuY93zmMXv9aT/rd6",
+	"E97lhP+e7eBLlrTDfupdXKRXGLdfOfdGxhsoHetcxDhfsIE46HeHg3+OKI4SrkgKAw99JfVFyRfe4TLC",
+	"gDnyXYm6gmKulhQu4x5+qPYFXEsGwcxj3paWLjmOeqqSnvq07xz81WJo3JvRi1nvadKlbFzpYj5mISty",
+	"1rRT7tOP6VtM9bTWnfK7w/hj+VSymyGxhc2m2r7vy/96XwzEp2FISKgniVTjzYPx4qA2JzZYHFa/9+gR",
+	"RAhuOVF10WBR5N6xwQ/Fbp4d4nI6YS6WDqnXkrVD9AVAtxr4nOXrBaQRYb5Gm9RAIfpqWRKlSlEV+mNS",
+	"W+cj6RWpPn5N3pn0OH8bnTS/00fK+2oye+me5Fie8+YOCsrDb3zvPUo+LRXyil7o72WusMpKizwJge8v",
+	"S4jUFt0v6vd3W+k7Eu6Ay/HpuPr9+00tQikWa52AnSf3ht2xABYsLv2diJ4MZ0FctAIDEvL4GqFPv9sn",
+	"X+3TnXzfozv17w69+xcPZk995089jBEovJVfsNDQfQjqMCrQjkHBSN6I8eZtLN7GNk6JEtPtgN2wIH4Q",
+	"+kflOn1jfhA5OE1ofsgm1Ieo7mqExAH3Z337gP5iZ4KBhSGQCVRNwi9ChWuEyvElqW3t9DiwiTy0kdEu",
+	"oZ4nE7RaXR+q0cQ0xuHSGNGFcebRVZ5UJaRJjn0+sqNUc3/Ato6IC+RC8qIxCGQtEinvxxFxZxw7Y55r",
+	"XR82uhnTzbgg9olocnew2MVAMa9lSjb4MhUrkjWbpqYq5aIxRR9O2RDp9hWBnCozlJ0eN4luS6YVA3Ci",
+	"L4D+iFsMJAhMx0D4geA3TO9wszBHUQz7shHkt839c4kb8jfK/WPG9Dv3z/fJ/WMsPdLy46cONLnLPWzt",
+	"9et3967v/b3r40R+bn7NWn+/gnMyoYZgSY3/n733620k2fLEvkpAL0X2TbGo+tPTLeECZqlU1bpd+jOS",
+	"qqvbm4vKEDNIxlUygp0RFIt3ZvzitbHA7MMANjw2ZsbYBwP2gw0DxtqehQ34Yb7NTBv+CkaccyIyk8qk",
+	"pKpiSermPNzpojIjIyMjzv/z+5mdSqtftFCnjglNOoTQ6Q74g62U3l+l5Is5bTXWl4JJ2272y75AhTji",
+	"Ed5pinPtiP16653g0IQj8cj7Ip9fACwqpMJDaU5eLro51HZbNNyWs5VXXR/WSvojmaW5UEm7emNTHnC3",
+	"mNUKj5Vnyj/LhVhF+u/hNQcGX9DmopxNL+2S6v5Do2RZf5MSs0pFK0QOUpZx46mWEnQ1950vaLFuteKX",
+	"aiIyrHG3kXb2gtJZ0Cnd4sSOBQ3vlrAeAkAMS3Z7Z3uvj05+ev/d/t5J72T3u58QXr7yzAIYintPuNV4",
+	"d3OqzO+wFakmP/wdJcjC292n3Nhay1yfq+oX2/KmJ7xBwXTdvVdgxwBFdPGcYOPRbTTSYzl2i9dckA8F",
+	"3ETCNeK5SEPXUUVTUcTDO1ARgDJCb6K2IwYixWCqHG/GAJjiYydNnISZT0S7NATjGcBqQXAM4j4Aa+0k",
+	"kzTMXMjJRKSAMZdPlUKGVQyWYSyOwmgdVgv24URvnUTZh8V4iXNcK8g7KkqH0NmVTXYbVblkv+dCe86K",
+	"Wl/reEpIhASrVNrlVDVGUbmhBLg5BEMx8jwDAEwAdCUqnwwjzngJ3eV2XtvtSiapAEwi3uI1ncklkMW6",
+	"jXuCb7WwZT+/NqTn3EoZ1oVEgL90rbbujdqi7/pxx+0zOEbXBut6pQpIZ9AuuD+FLelrsZaYkuzIY0R6",
+	"cKKpaey9JyC4ZKwvxZlOPOYugWtVDeigvMqtZk6zRcxqQhorEYGj5stFf5rniAaQsp+nsn/hL2hTXEaV",
+	"Ris63JqDkyWT+HahqAN4ybqI/oM9xF+qCf6uo5n3yN6sbX6/7Vb0e3h53Qmcxojlwp0yw3QOJ8aU1gOB",
+	"oEZS5Dzvj+ZFMUrSr7iPCXNacY44afyG0gbBpKpu7TLBAzEo7Ca96mk/Iu+aoru1CW6rNb4QXonzwBuc",
+	"fMlEAXDuU80tj32l81BK0I5KYkfnVakD0rAcWaY7fQ17dU7bCwIzqkMrgWz/1MBLNYeY76Mn3/0invxd",
+	"hJjXaCKfTwrj/n0AUnjRAqMj3xiX3iORQLX11QoF1qqDDmsqWmhTP8tC0f8g12PsnbE6iVi1bYYyXAQl",
+	"iA/FQhMhwf6SBv2wDjsUM2Esjk2OmsUr4fc+xcrYK2CMN9ssmRHPfhKxxH+3/TRhrYYYeztiieVDdzmE",
+	"PCOWULkR/EQFKO6/f05YC6ArfTWTGOuI9bkRm1IZoYx0jqFzA0uzADTX8jzK3mHFLaz6ggltwzI645XO",
+	"aPeFSnVCWEKEiKLIEgaLwozIRN+yFs8yQMs27R3mMSO8doBozUK1jQxfpFMDJ8eGmlk9FPDFcCbwfRl+",
+	"/Mfuy+8wTlvCTLgyV1o9mrIYtEFvbenetNDlxhgsr3I9vsl1zry+/ir3WnMkMsINe+ObvJq55W1nfHjb",
+	"O+YTcctbjnEr3fZBtNlue5v4cIu1Axb3G1x3Kv8kVlvxhCsF03mYhsJvqLNOFOqRU69oSfN75fopQZPo",
+	"Y/vsFooniSQp8cQ/Tk0hYjzPetTUBiJbfEB34gQ68Tjp1x1Uu6H/TRrGz5HFAXTUlbH+6W8XhyJKSTbi",
+	"2YBNJ75GcgaBjEQqY3mWuakeeJyzJ4hz1gaQHpXNEY5RFYpMMe7594jlrqpBgb8Ncgz8SqQGlB+5XB1Q",
+	"7CaBMhnwWJw6ghvLSngu6sO0AJmNziBUk3XYGYBo58Ijvm8voLob0qlw5xKId4C49xDtYfGvficsd371",
+	"I5JcLrwhmERUMXv1S23HqtgUuGJgN507o4Htnx6xZ0+2/gyZXKQC37AlMiMg0QtsKKUtVbCZTHJ9KTGi",
+	"mGXtKFboVmdaX7hvj53PWWb8xIvrse7ZQ1ZVFjrlMpu7q5EPpvXsybexSk56Z3vv3+wf7J/tuY0A6e4K",
+	"dQB1c++w592nvk4ZV6rP4UVHPF2SYAaBvCKfFMa+o9QyvtcD67l8pfNzmaZCPaTGk29votj0AVd+K5h7",
+	"kMEmxoFP1GdP3Y2Lcq3RYX0CDmv5QC9xWh+LDz51fXOah1K3AenuFLhZqn7oAnzDjndHYvU0+vprpKeJ",
+	"mBUKai5NG7lhd09/cJ6U2GZvz15tfuNJ2c7n1icBxzy/gC4PM8kFT81ICBsrPpkgcxb7XueCK+Z8x3bE",
+	"FvhjIrZ78uYVdKIDi04EygiJVFiuZyi33W+5nsVqAlwmNp8H5M/CNwZOBUXsNimSbM3ZTOTCU560O+y4",
+	"6vjFqoUk6NrKAUkcogMMocTgI864tNjFAssNFyPfklOk5BbDWgEFwbzatcGmysqs+FZR6NJxtwQSXcjS",
+	"YhcHag1Ql7s6m46VoUCEMx0wRQuNF4EwEZnydrB0Cu+A38HOAJYhnjprBR8TK6HS9jZLUgT3KFgK2z4a",
+	"wFrU74KOPNkoifu719utGdKrACp8rJDywlPm+QYldwMaMwlxCAMdiBhPLBpASiu4qB8C1y2YYSmMjLdQ",
+	"zddjKAxMCMu6HKquGxXtoBYsVKwK7qLzOUt2kGqCD9E0GukM9keykwBhj0E2N24AeForhqUlxJKjIcxS",
+	"Y32+p+WJCpvmfQ5GTdUsfB/wb3HWvjdr7snlIH7fLoVi3ssUF6dguIDYdKyMTEVhIzFpyktRYc5wf18g",
+	"2ChYONyGcf/K9cy0YfP14OyyvsgyhJop0Hh/797wd+5/Nt3//CdJBIt5DjRASE3Eh4Llwk5zYJuikxgr",
+	"kiOZ4LjejxLWOnrXOz1+ZBhPIcrmzaWBzsfTjDOp/iggSQi1oIWwcYtk2juxwm9DhX1gjnHnSeR64mTC",
+	"YIAjdtghbNLKEanuV8/uFiuaL2wA91k4UZielc6tsbngTvpyQ54DUD21yhFDDGNxNhAzNpqqNBcprDDw",
+	"XkE8EdjAuBWeHhA9r3aEfVgQqNTKSONsJGYUn5iRDvifKDGgBAMVSGD1iNWNaD3cdhhwmU1zQRRlBdE+",
+	"8OuhIAXvqD8NzFZaKfwkULUEJY9W8gyXBtfUWcdORY0nmajvkd6DGTcGva4iIuG0Uh78HlyrwPH781SA",
+	"jicGJ7eAG4tGaFQyKBep6Reo6P8qqptExuvmwFplnBfQvyWIl6BnaY2lbTdN2upPmvL1wRx3ph/3zSXy",
+	"agN/1cb2xv/3f/0/bsQIEvzU10qkTEHCOnEaQfjXi75oQe5FFaEXXRV4UUmcxXmsnnSffL25tbXZfRKR",
+	"kom2nnS73eif//f/5V/+1//7l//4H/7lv/r76Je//od/+Y//5vEv/90//vLX/xBFv/z7v/nlr//nyP2f",
+	"G2OjvD6L61HLBONtG/cNiLvN3ev53l5K4/mCrhpiCbeW90funXZgEPfdfh97vq9Nsho2kYfQbQSkIdz0",
+	"xIT4z07fXMYbyfK5r5k5Vs1pUxPzqpq/5dyXufxUVhtv7F9Xp3oCFkgxC9YaTzMroeUZ/idxvyZlOmYD",
+	"BJdu2G020jM25mqOmmamp1nKzp1Vhb4wFakGgbrV7ZIwG7c9hyDqqFywdIouOSVL8K9I93XJM5lGpNKh",
+	"RV3PiPsMlaCb5CMDRj4Gdci+J3rrCJe6rNE9c5q0bYyyoK72hf9pPj+Zqt8jeapvLi+si4IBUNqI8kJ+",
+	"kkqrzfAuMFNpfCKtBnEb00a0KkznEQboSFVGaGLiFEM5Ey5/mZJ3x68SrF3l8UR1LgaW6Snm97zxFytj",
+	"9QQdGkDwBsvjq69egew3na++Yj0yQirpSSSQ84YAagrWSl7vncVqic+ZQP2EHipJvKHOUC88sTZTQkAR",
+	"MhvzyUSq4Q7jsVqwIeGNWmEpKmZr2xeXhDV21uu5sDNBfhsw2RG1nTNm5sQqRuaE8DxtC4eA5pOw1h9O",
+	"jw4jluyaS6x6PqC/tLeJazUYfcCkj/3slnYlNSK23PSQ9ZKuBtTCVJwD5Rl0GKbSxirYj8b7uOdcXRi/",
+	"8L/8H3//z//4bx//8t//F//8j/+2HYWEaakFBV91J8yDPtYOWleehx43l54a7uw3cl90Tq2SbqYYCVUI",
+	"EV8csEfGfQ+srXFLGCtpyI1vXXXhpWEDiSntqOmd3Hnae7u7+f3J493jb599G6tWIlRfU8IYlskilEKA",
+	"mUDz0bvJ8Pj2Dv2KRjrY35Iyqcgp/6zbdQ4ZuAaPQcjR5j/gtg9F8F99xTCXeIXZEWmbbX+E2xhj5WOt",
+	"hldIFpHeF+1UkgFAS+mJpJ0X42kOcRzoMnJSA7jsO6xX6VHyri3TeayqruqOcw0gEn0egtm5noVgPUTX",
+	"W+6hdGCd047RBS+duHGCZl5E+SkgTyvzMkholAwk23hJ3oRvUteP4Nk4S3WesaLTAeWedD6gGVeMNWuR",
+	"/N6Gky9+nvKMJBo5bu4g4c84MiAIxoqiOcx6Jqc27ByYnJsFUSWSNxdks616VJj74W7uI6YHsYJWQrwJ",
+	"natHTljlY56BQLvk2ZSUF0AY9sl4BenpfkEwDCw4C250rGQxBeCmIqf4q6/eyLFEKRycQed0gWDxFn/S",
+	"N5fvcU7vx/zDe6Qqp83f2uqWOc+v0OYCi3ZAdNwhfwoC/0+fuDsJkmThGe4TJE6cwEY1sWo96Ubdbre9",
+	"zSbOZ8GTBqz6dZT64ETSp/b7tUCGhNQW69lYwfs96RaHAdfWGRFlWyEPTQetBC87y6cQ10kTPH5JcXnp",
+	"T4bP2dg5UeB39qckJX0mxf1hpDPfdjCu+LzuCMXqWp+34zNZEcvkhSeGbG6huaGHmoBZso1RN6JKR+Ae",
+	"N0gERooIvTwN7h9aOBW3gLpHNrYHPDMiuHznWmeCK+/zNaVzgs587OTLptse4PmR8IZLUFmWbjzDR1xJ",
+	"x4AlfbMCQa+J306c3f/F6xP9409g8escwXceJRl4XKWz7tIcIHCiYDK3vQhAQ2HBFnY/efvOnbg1bPi9",
+	"bWH0fh7E1Mp+FYUj6cu3P8ndc7+P+YfNc53ON0HUb2w/ffr11rfffv1NoytYzkBc7xBC0kLnYJxVkheo",
+	"IydTpxNzdnpwirFb8GvJoIN7pTFTZGt3Q0SxIkI24Khme2qYSTMCU4TFG7vujq+2njx9xvhkkutLkbK3",
+	"py/Z1pPO867TdadnvZMXb3e/P403Kr5orJ50uxQq1lOLmQR0HwEpjaUyRblOclIaBneUA6HwAjNutmO1",
+	"yZLdk73e2d7LZBscdUzmhMQEnOPg3QIt9NzJ+X1r0GQJeFl5f8QVEY07GydWjNDEoLIE8vLzxrJP1krc",
+	"9xFpzyZQS4LDBqwSmLYcw6jB5oL38LBobbTKiRh7EcYLPhH9rdRU6kSis6z8ZN1lzq+GSKQcSqA6d8II",
+	"Py7Q9/v69onIoJkPKlb9zZRU0SGHwMhankwEzwNlnpv5TgBDA2cb7etC/pFB6V5PfOB9mwF5NdvtnbwE",
+	"Y5ix3e/2dr9/Dz94lnew/rUSOwyKLwj5fVRlsprkYiCzzHkUPr7g/+yGBTNkSh5rU1bUY7DhWsJO8GtZ",
+	"2Q87mBdjZK8ay+cm7LKF/F2H7RdhzYJcC+MDpdcEO6DDem5Yql/a9HHTxkImNOwWqlp2FvbSJJfKwmZQ",
+	"2tllAYewpm6muq9D4Yy0HfauvngEx52hQHn1YzgEqfNR4FP4e4zVuVONtLGaKltyZ6CLtB357evzVMxY",
+	"mWWFikV54dOtWGjlDAVclIBWvgMbu3hvJmEtaLNIFVgFpCl/tV5VXkoT8hTGOjOXK6anFpJp9ModEDwv",
+	"3x6/2d/tne0l24WvVCXTT2Dk78U8IVchyCA84bjb6ehfiDnNuGi8LQaIfH9KKnLp5C1orAup0oiOd4Qn",
+	"2J97/+1DSB5GllQmXQg8o0t9d24XpSKTl8CL7cQFhe3crpHQhSQVc9ZulomMWa1hWM+/Wz7p8J60Untv",
+	"9ryI7nPVF1lGuumX//N/+uW//Hft4J0XInwB79GQz47xGJAf4cy49/Eng65pV14S4O1zFnjqYc/vFM2R",
+	"c6cm3JChrbL0lbxmmnFw9DZZcrL3w97Jad37FK9xRdbslNVTyKGXPWt29ZN5iVF42EoHYbcdCH6UEY8M",
+	"hhcXiQDmbTewHgyMgNNdKMHIbbhCSlbew2gAGtAac5d9naciZVr5rb//+vDoBBbAi/86PQusZu0dluSC",
+	"G63AhXPrOd9mPHXiRhqphhHjbornEtRR5AXTZjoV7qOhqHDHoC8iZ5CJvjOvUn9d5KQOGiE8Y5DjD8df",
+	"+cPk9nXkU9Cl94Qd4DWX0n7xKMldEQulUzF0FlEpmFsWBX6TQZDdyUJpIOEpUgaeZA9//ZwVgtfU9L3K",
+	"9fiwbEuupsav/Ig76j2rTqGJq/GdL6qpfl65pm+8h17a2TRX3rvxplFVWyurr2qNkrdWcaNuSPLoXbAJ",
+	"z4243vcqB0OjQulAZgcsrin5W1DUVjKO3Y0pa8Ubv/w3/+GXf//3DPPXbOtJ1O12f/m7v4k3oljFG309",
+	"GAjBnnWeX7C5MFbkKZ/HGxGLN/7lf/x3v/y3/8Mv/9vf//J3f8P+3//8H37567/HPzx9vPWM/fJ3//Uv",
+	"/+Yf2fOuu+zv/oZh5sG5ZCAKJ5ywP/I0VuV16rDDIoVm+KVIQSLu8f6IkeygQL25QMnV22ewWDeRW719",
+	"lFuxaiW9/fcve/tvfsJCyCTCWojG5rqo6gj29r1fuePLn0u+IyQ3nj35ll1fO01xZIwNollfmThAGad8",
+	"3qZ8Y28f03Gg5YdTpwNKSUeKgoeyoGJxWlyxo4lQvf1Ndx64lecZtELbTaqHgXLDsU5FBg0B3DjNQZ1+",
+	"GJKIlQ8x4KYaiJmf+k4gItg85wZ0JDzWJ4LB/u3t+0r/YvZRrAZcZs5blFDeP7VRuMvoscB3m6qpcYfU",
+	"bZ+BVJj7w33fgUI84xaTtLzsjzCyP8l1Ou0LSq7lfGA77GWIBefC6OzSq1WwuJc52pBixBZJPF/zUjk+",
+	"uNuwMTFOl8mQCR1MLVQy5QKqwRSaz+Aou7tAM4fzULIQsOSPm8Jma421EnOIDbe9r0S5KlpuXBqI3qMh",
+	"Uo1nQOf8lZ7XBNsMnKWS1LIwurFDy9eKlHjxkDtS4TCBtLFm/yzsoC+tq9cl9TdA1+Fp4QjDZ/Kqz+KW",
+	"9TpZKncGb1Nhf7uSebIGHsOvjZXz3/limEo9d6WYu57yfKosVY0XCaDVnQh8Ejx1jZx2GKIRCw3bN23g",
+	"aNwz10IzlbLhRaG0k+c+aKARvzrX0yE21oeLWlXwkHYteki5gvuRYRNuR+1m8KOiXWsNYPSAAIw+T7vR",
+	"DaGImpnpi1Al7FM+NA1kGw3brLv69rxfcQ/4He3B1xBIXMkGvD3wFXz327KtgR3eL0JbSejsEOOIiQ99",
+	"MfGOqfKd29Trg/mUSks01FcZoVKW/Kt/DU1xuQAkOqh37bBeRccsJH+ws6JGIXhcq9Vog1X3SceKAxks",
+	"LvI240xptRn6o0v5KHJkFnujlzdAx+pjO6Cvd+KXsDrcr97mX6nwXH1b84PA5npgTpvH9LqLPuhFm+XW",
+	"rdHOZn9M/hqEaT9eBdUGeF/legwpbyJIQ3nvmfkUO+cZV/0yDCFQ4VlupbGybzpsFyeHYIjVrux5UBW+",
+	"8i9WvUoaeSHjPRTEB1jKcI9ELiJq3y1LfMpxshYvi1yeZbeQu+1tqn29WgqAVRFFSOt59ylr6bwu2qp9",
+	"sBbHjGokd9H4TBW21TILbKKccUBWX+TEwwrWUImKaqkCbdsSqQztzVBfoIwVPG3jY432iVP4o7sYatWh",
+	"i8IafPMZL2XxWIs+JC5iPaYGXrE2n++FPH9g0BR+d1Xtz9X7jDeWv1JdCmMfO+030JnUS3lRjdX9i232",
+	"85QrK+2cjYA2eawvpRpu8kuR86EzSI1lE3f1iOeCtfzVmzMhhyMoAjqfztlAAA0D4lXEimL77mbopoBe",
+	"dJJtRWmUb9lk/UwbZ1pr9ieRa2CedO9RyJKWH82J0NmIW0ghuQkDlCz1DQBNpmUtaC8wIsucfZ7rPnQj",
+	"jaWaopQeCEH/gvB/+UVpdCZtrIyG0UFCciuMpeop9vNUE4EZeA9yLCJoWaDKmbCe//S3eCmWvBRX4DSx",
+	"E80JMSc94VuUEib4DGmwFwK6FGCCIBidDDaatRL8Y8/uamMT5xiNQ819rKDonk0VtFBQOYt7yiNTKmNZ",
+	"RMVq8RmfYwrGfQoAJMi0McK08VesbOF9GytqeqLklgVOWsZTkMThaSFneM6NKCqDWt+fvGtjvV19fOM4",
+	"bOFVhnDDQ1YQv13zdC6TpeXvW2Qf3KnfLKTXqig6SUzCIXOzHuTCjJrLCXo+mY6nMphtAyqjJPEwyWUf",
+	"4U2d/Emdpan6FqHLapra8HjEquU7kJ6RRw61h31RZlzjzKeW22TJ6pxiEZQMRhOMYEXCDFMtDFQQsAul",
+	"Z1T3yS00xQJcuTRQTGYy91cMxTh5AenXq+LO+AYhqVjixhBp0ikiH7yUuC7mUM2xAgZaTZ6f+9ILLwP9",
+	"8pD1TgApOBA0Pfq8PjabcnMh1bDdYWcQeFKanet0Xs9VAp/7z+Hjr1K6wBPoab8CAXNnyUtYQNyG5vbS",
+	"ounw4/5qZkS8elQDtvQiZhVANTUhBJ/ic1a4z+AJ7lHrTfZJaKrGf6mFHUa/N2yvZghUtOnKLReALKRz",
+	"NsPC1g5LnMhOKohiCzqmKDXSOQQNvj/5EQW9mfZHEHfvdp9/+7SbUBmtlf0Lkbc7FYBxMLmhcD0qOpuv",
+	"QonGKtk//GHv9MwDmgJHDDb2h8MQKp8DCngU+Gjob8AO8azbJQB1JezmTOd2FCubCxUafLEgiIbDtydQ",
+	"LxOaYWDtO+X4NjVXgrvw/cm7HfIREBEEgBj6F9Ac6DlyQjV6LpgZ6ZnCc+xM6nKhehncwS/MTCsybJtr",
+	"eeH4rSiGDWPfET4nvteakPjXWsHbS1PG8YDdUuZ9NOFWRfXemCA/+JIFij8axQj3Qim8VCyhyy/O6P0s",
+	"ylhT5S8ll1rpJr1tghz20o0S5OWQC6TJCW8ncEBBMldqRdiR2P2KexmS2s2J0/uldLprpbNWOrdjwb8L",
+	"vYMn62YuH14bef4e+Gc9gjFFf6jHrh0xDQPyLJt73iJ4q1i1EviP/TTZYVfMatRwJau63WHHfNjsWJ7h",
+	"29xWfMFtcMweIjsJzP4+sZOsNXejP239Bl044/T7p6vtBr/7fAqUgUagfVhHmRHcSp+sSVgLOUG2nlCf",
+	"NviEX3tkNxMBxFGs7Igrn6VKIOJLhV4DIRLW8rzRXcQD87hwCBBqsJ3cmwSk6LHXZpLxOQRWEcgLY0zE",
+	"IdYQdvLtv4QPnYpyh82YX4iyR10CTLaITTbRUpXd+C5LDvde9872f9h7/93Rm5f7h68T1uKZ0ZSxm2nf",
+	"Y2ZYzvtiu2SZQzNt/8In6GNVWOWVF1zCcwFHe0UmDYx9R340vtdaXP16uavdMfRn8POIO2BfXDyN9eVa",
+	"11g713rZJ2IAmCzgUjdIgZCx98IEZcxQF1JlFmBcnRDMhMXKqvPpHGSmZRwMJRLLkLNZ0kRRyIK1v/4A",
+	"/fW7OgkfZQvf2JWH6QdXvsNufHJQ+UlKAJNW1AOEjkX92UJyUqB98dmmAkIIlDsySwPsDboOcF27rO/5",
+	"FW3fHEG4X+q2u1a3a3V7uwjCfVG3SlhIbj2G3FZjdOFQONM8tyOf6hIqDcUinhuEG0ustSZBvmHDWlMl",
+	"LUsOjg7PvqMOEvIyIuetgBlv2gALmMyEuDAJg//nb3y3t/d9EtFvUMN1oFXK506UnE7df0Vs66kfJ7A1",
+	"EbQB1rIAehBU6pa5NJyNTwj8zagAZQZlvPiRId9DevYrRBYAiFmqgp4R7yGCO8PfO6xnjLBmm/W5GW0C",
+	"DqzPUuKSytwXfrOWngjlBKH/YZJhvR9BQ1QouDwbJIc3i0r0woEJOmJjrqY82yzK+ErPpuyk/YFnUyAO",
+	"wixqcQmW7PQvTKnEr5L4lHkp9anCXNg//W2xMTAzjFU5sVpAzmItXyLo1UYuEE4C0Dmw1PJShMp4CD/z",
+	"PI2oFNJNMdM8vBZyBLiZWpGPTYe9kfxcZtIC5z7AvhhfBevJKSdcpqzFPdhhsA3pme0InmACqdUkl6ov",
+	"JzxjuRhzid9rTsvh5Hk6zURlOVq+6IfeG9bGzRoKTNtR8Ux4q1j5171CJ1Zl/OowLNMIeHJXKxY9KnqB",
+	"IVJXtngo7Dt3yM9AFtzWHvF3v1XS3iTe5q9HytLb3PHOSYPVhuqqS3E/FPJvo7by0NdbMEvbMGAuka66",
+	"FcLDLQordT9/nIu+kJMlVCmnQhE7hBzzYYUpBZtJkSplmx0fvo7YH473Xkfs9f6riL0T58cRe3FwHLGz",
+	"/VevnPw7fvkqKtgREaW97bl9j3ZPgkYq064g7EyWlUk0EIgOtARHiIxYtQosRigCiUBdtZEzDDSptB6l",
+	"7yq2j8e09KAzc2/yj3dYAk+Awh/lJhKg48utL94yQMR7SB8iDi/IITdsgIOCcnjEg2I9qHxcaO8p4nxb",
+	"Txk3zGitsH/HAHAfz0XKMqGGdhTUbidWz7tPWXK0e/LeWUC7R4ev9l+/PYEuT++bBNY0qMiEJb8Qc+S6",
+	"TU73Tn7Y3917//aw90Nv/03vxZu9JFatmhbRYsDyRwtlqqnGbqxQSKrAxCBEeT4U0HKAtCFKI1qmNGzg",
+	"DOSCbccXkSYey4eQs3AbQlNyzc65vi/LXR2As9xqfSRyVvGZ6lCzAIL0c6Nm1dbHwqH4kzihg/wRWPU3",
+	"0xD0gLvBm6eHA2ZTA6DRgngIzXCIoFOWAmuEwl8TWhJ99QK+GYAE8nAclqIllV3NRWj5re7z7pOtZ89u",
+	"DqVEL/WvNq4K4Tr9+/NU9i88oV2jK3pU8vCasst/7kb6AihK4TnzVVUwP8DMKXzGGgCl6ueth1Fqzota",
+	"MZ5kRF3FOBuAVFcEtNzxeBzg5yBPsUK+N638VCLGPRELGwgOwH0tzl6d7O35GmdDbhaAeEDvxjNnCSy2",
+	"niONKSDYW3L1vReJFL/IP+YeLppThsXmWVEgs3jAHSUPS2+4Zsr/dROe8NKxn9/u0H866MM1qqQmi1iX",
+	"tls4j78OALQHmoP73Jvp07Ntxe64LbxUcxbrvmqA7hfSAL9OPKHfkPD3MD/3S/jnoj/NoWSt0Yl4Mfdp",
+	"IMhTNfkRJ8VIq3Xm8SlrJyI4EeEb1jgSpe97Oy8iSTlCzG0xq9nTLWfFm5E7TTnuAzY1otRDDkkblOQY",
+	"xXpkWKLEB/sSkJPMSM8M9QhCSMpCLmsAffBaAdZf2bvADkrfMP/k6jtCnE1bnrEWVGS4m9Gbfr/34+7e",
+	"3kt0PbwTg8Ni9qtC6GnYiF8CwJJn8ojVV18da2M9oS3gECV8arX7FdbEc7pRehZwjNhIT/Nszv6ozwsy",
+	"HgjsFqymwKn91VeUTvvqKw/U7LOupWuJFaolFesdH78/2z/Y+0+PDvc8ehOSV5bXZE60tQUNQom5xlPR",
+	"RAHNBLlsAjlumYUWY9LjiZ23O+yNhHITZCYrERQQQfs8YtKW8LiU9klAj8gVFWhcEVMhN65pG3nUfcH6",
+	"I9G/uBLE9JBdxJxzfHR6xq5FIkvaEcBIYUiZusukBaIpMVtcOOZOgPERPkN1/6XPhhlYPrAUaAd0fFsi",
+	"Kd8OxDtaeeCvCJPZjyq0tvgkiItLX2g3zdsdBuHpPs+ESrk/YHixPwMa7hf54uxLYeV8Stxpbg+2cgFC",
+	"1kQsFwjLA654CEx7jk0gD+sTA890EtIZZSgfKg8YS2PcSxYvFBBs3SBITOwnXK4HKOgCiFK8nM/WGfBd",
+	"L45d8FMjr1/7amoX/8DsSBo244QLFwL4SrNBLnxepFUSL8WhJxJkAEaD+V0VNH4WVyIiQNwFo7obFyTN",
+	"o8okGYcqhhZnGZ+416xe/cjUPPdczDUtGDwEX+NCiAkMKdVwu5z2cSpVEMGEVqK0O5eUYgd1uiKjOox/",
+	"R1GV4v3uU1BlbSVfHyJZkHK3MGmWlX5d4fzYiDZqLIfbW8/XVl/vW5Lnga1T56LD9ryQIdb3MU9FyDgb",
+	"69SIL77RSiCGTwA/DMoN8JLBulDzKmTdktLr6tlfh3DuMITz2Tf7p8dwwu64bQhnp4z8XVjNBeQUYIIg",
+	"eHcqLTF9kq1DhoKdOQtF6ZyZCzmB3MB2+CNCdZdskBEPloB05owSrIXghgy9GOxH8FggZeMKnBH4oe2B",
+	"s/HPodINx8WrCYOWXCPFBjrvl0xnZ3UhoSoaq5U5AEcaRgDoqANsKpgu5RkVP1Qtx4AVVjgLzpRFRqyz",
+	"aQ41daX11oMBM1ZPjDcWdpilqyQS4gJEY8n0Dc5Zk+ULtZvg91DBKmLCwqMWTbXGON79tDi6X8bi+BUz",
+	"KjzokNwXkL9XTQeo720unvOgKAR+UinryUQ6FDlrUQlvBEnYyHv5kL8NidxQ4xzFqnhPJ+sqyecID3U2",
+	"D0DaekBiHf4QOSG8CdVMdEGEddxYjQ+E2xEVZnlhQO+YBs+KwiLSFhIn1f0pcEpKcFtiBfPlfbcKhMMm",
+	"DXbEbrPr35eiI3XvHBUTr7x5hx0svDmR4iEqItBbVrGzvFdLn4HWJ7jhpMNC++457xNstXvrnSsLCboR",
+	"CgZlDuKd2ofFh4noO2Hvvwzy3/kUOtRR+n4CnAlhn88NIXZLA4jmc6ivm7q30llG2prKq3n/Yrs8BNLe",
+	"q8AjzQ256h32KjjTJlapRqd4MgEm9eI7ehryj96bC58Hit8Dtnuph3nv4Pjsp/cvervfvz1OWEv6hmig",
+	"/UC7uE171GgsLEz+4q8AkWGOdZjFpMfSGOxj9JqCTXKnviyQoddwBSKRsBgIVJSg3qnKobSpQzljKgZS",
+	"AXtyLiYYKkKef87M9HyzYM9H62bCYYPRl+bM6slmJi5FVtDwe0AkCPnJMu29U+7Kf9+pZTxWEL4jZtYI",
+	"ujXdgkK5k/LbqhgZSZrpX3ipMzlmwP+MJSUiYLkHbGdfUZ/Qh0ugN38EBafncwj6FP0WVOn4rNuNVR0T",
+	"o+Jj30aHpcKtJET6tp48xs2VtNGBmmMRiluqAFsaq1KZCwVC3D4NHDC40G5WoXmD+gyA6LwV+jY8uZjb",
+	"2Nju7nfmWF9CT8siVUwZIq+N/N0kTEpA+mclltRyL4yzqPz1gb8UCn3HfM7OBTWxfP2MHcgX20jH7ZxG",
+	"KF07n5p50A5bz4sYFkYk+bme2lg9fx51u93igA1ozP9si30vX5TQaMdirPEAg2hxYkAOVWiVaLMBkCHA",
+	"wuTaSXTNjNu75UP2h9OjQxZMwRIN0JZ7Awq7s55/aXjNmc4vYjXQOfu6G+pbW8mHTY+Ou0k/Ju1SJNGL",
+	"h+fdpzv08PBcw76pr4GFh77g/YvpZEUmKQ3+xQ1ReLNmFu7dAKZ4dd+tq1zvIfoA+Nq1hiBBR5/7Xeyt",
+	"V/qhuW518ThtbH/ddb9D9mdTn/9R9K23bze2N8oqt7bu9es/2+p+883Xz5bF4CqD1FjGxnJrHhf2wlJq",
+	"AwAghUxDuB5Xo6RV3W8KWAYirLZPnB0GLnlidcJa0IztOwCLBMZW9M3TLhT1V7JuXA3FI+O1ppOLpFgb",
+	"OsV2SZOeuvfauD0IHbfmVa7HN4Jlchef6dW2e1Xf52H3X/822sROAx2SM8QKO8+dBY4buiQ04PytDJEf",
+	"Tzd5NI1Hex8OV+RPFpwyJYK7A7fvQDa0UQBQc2mdGHDGHVrYj0zB4kcCAIOU/ZHM0lyoR2aHJX7F9tME",
+	"u7j6OstE3xo2VX7wPxVtxgWZUniInqnCFptMBM99T1aiZyqh4KN7H+jXHoka8cJa0F/ku3XL6UmPZtzu",
+	"xOrIuT9XW5/7WBNQWOAQd+2wM2TzED9POabdzXRsyoyFEkEx3JjuBuf2oIOLnuIVXQR/3KZmJfjHqeW5",
+	"fcnnCUt9CBWYUTJBQQc2dg8E6vg5JrEhPOCWAjrnx97GTsECBnMv/DGELXGoVsp+z7a2aUuU8+ntqLE3",
+	"q0FyU1zg4wT3C/CbfhL8RsB7eDU8cLXSu/JOa+H9oIQ3uHiwl7+wuMZnLTPD+LAktRbkdiAMDw7nxxlh",
+	"JcJXlPAzjb4puc9TlYocvNcdluBMAjcrTCfx8oKiD1gugkFOy4fDQAuoVb9JJpzx4a/FkAuvshYDD82G",
+	"c+ftDs03p6o/znorg+BsPanYDCDfEjd0wlpGiMLSy+YlRk9oapsh0Jw3RMh+onHdEA2n9yeY+CccYNTn",
+	"qzyV5SmuD+bD089gxp7Pv7CeXqqhq3jXTmNKxYzOLebVGnGn+Wpr+c/4cE1m9Ongy/iV/DaD/39rBiMl",
+	"ZqBTpGEQZUyhqL/DDrE/OAd6yZ+nWIBMhdmLJPpLAH/5qqo9zvhdVZa6d3pgjbq1AIQPgdD9rmtRLezf",
+	"G5ywhrD3AslvvfR+nAuQxs0VIcdTa6jiG8venSQn9D6KbADzF0l1gMxJK133dQjplN0LbAT1WTIYMiiE",
+	"VZRtwRNudZjXIMG/5mwXgeDfWLt9dCUWHL7rwbMJlXckQFFCgBIjBxgyQJo5nmNvml2CeM2Ha7zrB4t3",
+	"/Yma4DMgWfOlFdm+n8DtxAKImg+hATNUDSsOkGpYsORRpiGmMKjQWPKyZigbe0vQpu+Nrdddta33a8aZ",
+	"XtuFy3QTnpvPLg2iG9mKPoN3Y3orKrH0DFcFtxWxztDvoUgO6aLY+ZzxSoCOCr0oRAeBdfidYAjDI6ke",
+	"lpuQQ5yDyQpAek45bgOcphhKZRYSgo9MrPBZ0H0K7Q1QADrHEjaMdlJyERMIMI8ig0AYjItphKdff41J",
+	"hB3EO2ZKSCf1Ih/+p2VyUnHEswGbcJmzFr2rz7nS+0b+2eF3qxOcp3YrdIFAoNSzK7FetVTRGMT5EsYv",
+	"+sa3VQ83zTdSpvH6C2+asTjTD45fDJb4HlGMPUzmr7BRgxwMv90OceIADOxQjgEWNpyzd57empKF7wq6",
+	"azjyFeGjZ6qGyhqKln2R91Vea2xQSOUAyrktQEoASScW7yL7FqI3ZFJdAPSvrKQ0sXuBGSsm24yrasox",
+	"vJNvICPpUeAzuDt8xrLuBiff8HJ65wJdPpTzIM4DmX2J/wr7aQK1xnOoVqabseD5UYERD3PAuhSKJBRi",
+	"O4IicsyVIsID1aboPGR4CDXZl5XnRb7GCVSoPj+XWcYmfD6mwnZelGLDp+bsnKuLQCyuqYIjT8OLG+2B",
+	"KPCXRyaA/kssplnkAkDEeyjZxomaQA/gp1JoSGz2YC2PLL8duAn0DFvagPqtzLGO63buFrYbXdkrEIiR",
+	"iufz0nagBPOgZiO0lC4BdSzUlI/FWLcJH18HVHupqp/A7FTuC3tcWiCQHwiBsFxuU7wQ2AhUzLIA9KBS",
+	"c5FKALXIQxG8HeV6OhyVtkhRYb3wbLAtigmYAAaBmxuYcIC0AGvh7UwzI1P0scdGZE4a9JEDBFo6yo8O",
+	"DymevpRvDi5eHQcODH93rHP4dmuEgwfHIod7+FzYmSDeRRLNN1enHx/28uPeip69aJ9xRjTW7JQ6Yjy6",
+	"0ECQeFjK/FacyjX6wN2SuPkv8bk3XdSAS60WdxIUj6UmdLXNdGVPeXKEZdvqtbDNe6r7ReTtr7i/+442",
+	"6WvEiV7lDr01kyDa1beExQD7q1+xRxJm+QXZO2i9g7VjUKyG2ms9FBipuBBiQiEEmbvTAik+gtrQOesS",
+	"N3FeylWEE7ODXZtktwIXEnFHzTiSRwXUOidr2a4Obc5+WkSxXBiXuSDYqRT+UACkgfe1lJHw3hlkawHx",
+	"WwaAWKGAWbS7vIV3o+itb01Gp1zmpaqtqNSnCyic8lKwhDzfBBsgmrjxSv0h5Mujp1z9k/csSfl6gdSa",
+	"1BKsVcAf202RzXfBvl3Z+cNH3DN82AdW1AjBPb/50NSnUFHphPid/JkoxpZXp1GMZLFAbTlqrH8DX3gM",
+	"zWKfGy8WGvn7xDKIvQ6tLWrR7494zvvOcNhmqRxKayKWCWshH2Mm3MfeRvPJSCgDYAEEFSBUP59PkIDw",
+	"jebKM4MNdTAJtlmSaa56GCyM8F8n3Ar/3wfCjnQa/kV0o5AxcT9AYxYiJPAsC8VD8A80K6Li4mOMlyVI",
+	"6Q1GS2eBDxMjYISfAVGyBMk0f/BcmnCJU8DoKQ4VvGogRWuO4eChXpHBgIPfUfyG3uweRW/uhjrqQcnH",
+	"UBo48/vyE4Ti7aEpb1MZThOqlBdOb1Bd6GVnY4HhTrikBLwC8LRoquQiQ4ZWrOQK3sH4ppWJBaluSNRU",
+	"3CRC0lxSsFi2NtY1i2uv4Ha1h1djsR9zuG/sEVwbh+2F5Jg7OIHT2oiGIi02VZkwhiVjfSnOdBLYvsr4",
+	"RNVTFzm7BUHcKiZ/FRn7CnhcG5OLvr0aYLAKGLcOO2m+FZtmaqCWqN4CZ55pZOmTftoFci46QGX8K5gL",
+	"pow04yzZ7Z28LJJszvoLBscSeNxgcdwuPnQAM66rXXiwR/9L1YLddRx8lbq8FlC6tt4rag4L0Bauuvzk",
+	"mDVExEt280rd7d9asOthmasYRf8s+7tmD1/j1N9KfFJtz8cH13GASmi9VQBSaxiFZ3SbNKyfCZ4DucSu",
+	"MytDyfR8EgihbXH0ytzQ0DM3n4hHpkIz0RxdaA6I3zfvdi0d1p7wbUPod+MJ31YeLbO9H2eaq023c9Np",
+	"JhoD9AcBjdfZnGhyBjhjIroBX7ccY2tdy57V7jD4OsIgs9DI7aYC+5cqAfXUGssx/u6j+tyWIn+Pt54g",
+	"2rLbxCLFYmaE9wQ5plUnVsnen7/tvXl/3PvpYO/wLGETPjeF6U71Wcj4g6BK1QgghPYMleTBbbRmbEw0",
+	"Qu7Hc64unGyUw2ku2jvMP/Rk/3B3/7j3JmG5qD54kkvVlxOelZ69w5IXb9+82fOzlH6NwMD3QFuzkc7K",
+	"94eaAljd4kthqdnCj6QrUJ/AurnVzcWYSwWJFnrLYniezdxcACrL6koUFgCySoaac2Pcn5kV+fjaRsvX",
+	"wr5xm8bvwRVK5spz1tbbPRaxZ8D15ktnw1kDxxm21gMz7IIMTsdSPSYOvc0bAH66hSBAaegn8Umavp4Q",
+	"JFQix06lvsQxd8OQSYTV23amCUfb5kI0JSmv3L7xBeA0z3Ih7goKo8ri+rDc97OCh7GohXdft3QeavZY",
+	"9WjAVmxuTXDPGEmR87w/mrN8mmHcilwO/wUTQsNvTGJV99WqiIz98HeUzwpvt6ax/7XjYiweu9ufuNu6",
+	"Abu9s73XRyc/vf9uf++kd7L73U/XUrU1KJlr82E9wxK6pqRHliSb6rXGOu20PoirTlQtnMMqA/SnncSP",
+	"OFjXp7GuqOs6xPY+V0pbdi5CVghDa1dFQNLusAPPutrXkwpp62AAHDrNeZ46pbw+Ow8qcXOf9VBDOued",
+	"z+FUd31DTODaPdr9IubbPQW8+E1tekzlrGzHf3qDxMJeXZbKgcBGcKamEEm+gTOFIed77EytT+PafLtN",
+	"6uTh+FEUcWvGgudDkQakGSgd3GHJz0lIDIjNMZcZ0zliT7X63IhNqYxQRlp5KSLmzg2XyrQ77BhBYZgc",
+	"8+EC00WnNnBHVuCti3ZuB0sSXZFj4gMgFgykAgiB6ku6qUp32c9TAd/W/ej+uRGVpMCYf3gj1NCONraf",
+	"dLvRhnV7c3vDWOKSXSknBCxbIxKKEmzChxBwpu//AATPAwRTGYfd60+//6U2WFl7Mq/3vsxVvBS4Fgr1",
+	"eqra7eC9sIJmXuZwi294gA5CdMxO9968et97ebB/+H73u97h672k3WnwuQ58JuIGrhY6f2tVd2+8Leq1",
+	"gc6YLGOBtpbfcOMu01VX9lCzW3XLskyYUE36qXxuHk8yDmLzo8duMHRPhTXYqKTz0GLkiXLFh4nM56w1",
+	"EfmYu8ERjQgKkyg5Pj0Po1EbUKxak1yn076NGJ9avZkLJWbtDtuDLLYRxgAn6xU8R1+55F4VyxYk8eDH",
+	"igzoDjuEinymlSAJ4Y9780mvsdNPBSnkY7esq7HP3dB3ZJv33P4hSVajNos+zrXsetBm+il43EFhTnAz",
+	"fzFJt0Rc5RrLlD63uLqpDHHPr8oQ9ikipFmAnGiqhVlBNkVnYi1A1gJklflSBDEryZAc9/N9kCHGcjs1",
+	"KzF6pmbi3HqtmFCpr6+rlyrYXzSAokg0KDM9lMp8Zjlyii+7GkmCg69lyVqWrNIYgUMFkIy54H0rL3nJ",
+	"Kbs7mWKEtVINzWMjh2o62RTKTT5tDBS+GwGCAXOXb04ngLI5EQrK9JKhsKcwzB6OkpRxLK1GSQIp2Jpc",
+	"GZyEyu2rTJdVH9Rw8sxM2v5oXcZ3XRmf3wy4XmXuNNpdjVV7tdklrOqGAoAAxj3QuS/0FvDNd9hsJDPB",
+	"+pk2Io1Y4ibxdpKUKrWfxio53X99+Pb4/cv9096LN3svkw5zX35TqlCCLlP3wezcnaxLmQqvwgB85IM0",
+	"7gUKWBEsT4jVsvqE08bNvALldXUffznldYtDxACsbMaMsL/eIPRDVExHE8SOgXPkT/KNj/CCMpnw8eaF",
+	"mM90njbnmnpVWB6tsnmH7Y0nds6mysoM9kh9PcXphI+/9+OvcmOXn9OwrzNp7Fo1XKsaJnzMLopPFrZV",
+	"ZavcRj3Ubp/QXOqBULYDmtTzbjdMwMl0gHja6nZLGE+xatlcjsci3WECNqJWBPC0mOd06kdwa1ia68kE",
+	"+k97bOKe486QHkOrx2wEsAfSZiJWwC6RzkN+1I0duUsn0BCx+ICMqureKulMPPg7G+gslWoIUOXnme5f",
+	"iDRW0M01y6W1eIIR9HuH0QlgPMsFT+cel4oAW3Kx2R8JN0KD6rpyxlagtK4cry+os254tJ3CwpVb66v7",
+	"VTsLJx3zKx8vXKqKy/Lh5jDX08lttRZYpHBnxHSWhuKJJdS8r/E5q6W9goc0QSm6LY5vu9Zfy7ZaL8uA",
+	"XG3ov1iJMcpvl1u1I9XuoUTxsUhQLT0va6WdkgpDtk+vvZ7WK6/oinLaYcm55nlqEpBp1N8LvyAqmHsJ",
+	"wgKGjtgWjRCrYgiuSClS7x5XPiYIIy2lD4Z9uDpeORj+7oiE8e2WnbC17rivxMD4fW5xqJs0xvWVO3Wn",
+	"/li741hC3XPTWEo+WhyldenNA6Qfve1+WyURKWylZSmg5T6WU1iR559OSZ9EBXbDYp+tf+Jy9tF7pyq6",
+	"a1WxTvDc2i9Z7WEPSmhqR49lOtnkzbTzP4hcDiTFRI4mQu2/ZLtaKdG3bP8ls/pCKNYycqi4neaiwMLx",
+	"gfBHTkHNETBGGjMVeRQrPk2lUH3Bfl+gzg+nEMnIJFDEpRGVxrU77BUwapYSxufzMDwz0/M/ir6NmMiM",
+	"iFUm1UXl2iBQAGTmEl8n9VXaLdSbYTTpZjuxbRwukGLwWFEClb2R6gJwwrSzaX0+GoM1NChwajjjFsZ1",
+	"68PZm6Pd3hsfGd1217sLYuV+ESmbToB1DcBwZwj2w9M0F8a0i1pAbv3zHhk24cbMgEtKpZhi51lGaP2x",
+	"okS7Ifgabj2Lmii9K+UsYFbAMuA/nmJa7Vx5vVjR+/FijLCezghBSCP/6A571t2ClAunbVLw17n3hFvn",
+	"O+w5plj2Tn7Y3917//aw90Nv/03vxZs9ghqyI2kwm+KjT6XtovOGzUa1y7E6F2wgbH9UH6p6o4f76p20",
+	"o/2Xx70V6Y39l2fu9e+qNmBqRyfCTLNaL/4Ut59URN8H30m6vWQ0LCOhuiZKGCuGw/f0dRPW1/pC3kEf",
+	"7JqaelF7iP40l3a+sf2v/nWlWEAOlft8IAC5Ko57OLy9IMFLSsYt+SKR9fQ8k/0m/dLMWR3UyyZK9U2Z",
+	"LkX3CbIf5d9kUkgmq8vTdq+0wxI1zbIgJLhtEhK1hQLuvO/C8/ZfrrSj1j+jwWoL79x5OK5Jw4bbDZ/P",
+	"aaGru+1Gm+zq7jlvNk56hiVZkODppJeUHIhgYyT7L4/fv3jfe/tyf+9wdw8pMDKvxku8omGqL7xV0Vmq",
+	"MF6sFcZaYfyWFMaLL6AwQIgvOfJQe+7rSHH7cUuhZLi34xRErtWwaiJzxabqQjnrmszYobDBMYiVM1ax",
+	"6ieqQtnLsXBDGqy9E6l3LKg5ztCqtcIdz7pb7Q7rAQroVjdWAy4zkTJurRhPrAGTWCvvLUTOhn3eRdsb",
+	"iPhQjJL5jwJNKrb1HGi6rDARG0xzO3LeQxgTZ86ePfmWJSe9M0JL3XuZEDLeibD5fBPmlFCBBACKUraJ",
+	"y8w5b9KUHhMrnaU7jDMzhe86mGakYUvNSfgOj4gGrNHCXpGgfOOmsxaTD5f259ubIHHqA648BIO5n9LS",
+	"O8YqDULnEyTkE5CQ5WNcJyU1xlzrxeSej5h4SSmVL8G3OheLPYa06dg7wqzlxX2Fxz6SahirlrEyy9iT",
+	"7rN2h50Kqn9cEMgo5Liae2EZZALKSXwe03msEneQdC7/BH/eZi8Ez0WetLdpXFx9LBEm+PaRyEWEAE/E",
+	"U2Y0GwrlHhFCSAakI/C++QPYIJ6OpvZGGRE604A/8ABt9b/YoI+0C4vv9vNfRX+xcQ7rDQYn/fRXlX2+",
+	"B19YhrjOR1jxY7Ess3XsO1+zOXWam8XmENi5sP8CbRTE7QxrQd4gYplIh05zT7RU1kSxIsBcE4V4VBv0",
+	"euCwRXaaqAifVTpUOuzdiEjZfX+8YXoQqwInm0Jj+VT5+uIIdap7gpvlIIQt/bW+mGoIhLkFGHSskhCg",
+	"BbTwjDvjgVRm4dKg/eHPWjHA1hImmwPxEem+NR31kkxcBUEhfNplDfEThDL5XMxR7kwFNdOEYFkpZrwa",
+	"LK7CQGA3Bh0UJ6IlVBgyY/nctDvsBLqz0ljBVsTeq6Pd/d6b973d3aO3h2cJBXp90H2ki9gNRZ7Rz67z",
+	"KyJnfXdZ8u7k6PD1++Pe6em7IyBtwsiOYJ6LOryGNGji4/HF+fQO9hbuxdMK/e7+RvHzlGemMigQXr8D",
+	"h2HxOZ7d1r11rDBgven/+Mhss60um4jcv/WClQ6B9AaLPFYVkxw0GHe6OQNwfTzg5GEMp8IsfEYA3hAS",
+	"iLbZs+63sSoRf8GyeZ4vpMvzDXdhgIyTK8MVdEDU1t/ArceFPbMSiK3KQz4V1hRHS9dBhodrbi82zpa3",
+	"7SeKVGxxq8itjWijKnU2oo2KJKnl6YpuZKODLbI5ks7injcGvg9LaFlRKNbb6nZZLvpOBnViFavk4Ojw",
+	"7Lv3u0cHx2/2zvbez+fz+cFBQpYQkmVsunUGDXWu1dQQD7EbiawibIJyAgvNpVjBfe1tIvYM8jYoBhB/",
+	"ZbbvViAIRwPc86QzI1Nh2qyvIauJtlTK517weMmKD8b5dtiR0wx+6BSMd6vhrpwJnmfSCTA3BZCP0sZK",
+	"GvcHMMNV8eaPCiIVt4JgKsHtxu6AFzLLpSWrzC9SaeFi5caE/sIWVzChua+Jj4BQMMXC/PDqBWf8I8MG",
+	"QrhfcgGuVbuh6+TYfYPvaDOsMC5ReU5D0oH25J1wod9hG0mB4uHWyK9CWajAOamXKTVnezlXhd/yRNSz",
+	"QyUBSgyBGLfTuEnMyrdHY8+CpxP8TW8M83E7ghRS05bYpe1wybOp8IVu/JJbjj6ul9GeNsiZz07ySoW8",
+	"c/X7hR66yg1Dj2jYMfTav90dE77AjSyTpn60XWK1djoplWaS8TlUSO4sBc4wIz0rAHkAU7MJ1OsVAIdh",
+	"gCLE4kItjp4p1sp1JiJAOApxFApstqFlmQj7m+svy7vx83sKlWfcUdD/msOAIMbpwqH4dQfx7xY+1xYi",
+	"6MZHsE5sbwLKbGMwJaHL9t1VYHVzlqTc8m2473FrooZ/+ceJGP7lUA7+cibOJ+2dc27E18+ihL09eQN0",
+	"XWTaP2EHL1gqnF8C/ZfaCHY+dwZpLniWzeGsYZjTjQ0so6X+GcSE9cF7Z7LaoowEQg4gFTD2ETK3qGgi",
+	"JgfOHm4jEx6OL32LYlA9Y2G5ezmkzVJsOnE7hkkTq5YRgiX4wwvN8xRXZIdxNubZQDvz2DepQvDWhyi7",
+	"bYzVGJFfQjI0Vgl8BYT3hf6HhGXyglqLCPZ3m/7lB+rzPJ9TKSQmSBlBknFIIzwysUrwZRN8SfpyZRCR",
+	"c96/QEYw95b++0Bk1+ZyMhH09A7bt0QDG6sy+WvKZTb3y+KZX2+UenXuEZO2CTHxuLTNVoWZWHrEWoqu",
+	"U6EfjYoIcA+C52UZjOfmNmGaMf+wea7T+SaIwI3tp1vPnv/Zk28+OjHqs1TLPDOynsp5S97Hwoyo6Nhm",
+	"Ss92oIZ5diUrqqmuPOR6RtxgdqbWTD8NqbOVnam35jrsr0oWL7zwb81wx3r7TamugmbVpDNrTQYEuWrO",
+	"ve/6pgEq+i8lMjEnArzkUnVYMhPnRlpvUYy0EvOJtrilJkJPMsEywS9FrED5bzPOBjLLIPwFmhth85Ad",
+	"iZCD6emUsO+wnu//DQhLoWpoIvJYVeuNnL4f6Wleq9CQ2djNro11LQv3UjRyIiCnQ7X5EJmbKptPjZPq",
+	"yY+br3Q+43kqUvdfCRvpSRF6dPfiavgbJrn+MKd8LFexqkKUu4OH6E1Fc8Wz7lNWg9nUC5VfPg8rFZsa",
+	"sb2YQemw45AAcsbYNxBHffJNqV86CgDOsBWNBH8KetZqVTvASq0QventXTUw36gMyu052v13UxR1+ya1",
+	"dUJn1dXivo3ai0dMpH9KYelTyO9Uz/0n5G9uCGZ4DHOqZ0/wuGVe8urBYMd5IJBeZ+dzT/5SbzXcLxjD",
+	"Cjzfw+9WaMCg/IjypoW6gCW1y+SCzujRlYy8rNZk7LBkwDMjFgsrginqb+zEypcaL5Q9m6ulw75ymAF6",
+	"03Vlw7cpUjgXDAwRq2vqFepUIjSWzldcXVB9yF25u/T4H3gma4/Xu4b9kMvhyK7d3/vn/p6IzfK6FQV6",
+	"n6dQYbluOpdZJtXwcZ+rvsiapc3ZNFemRA+Cysfzj7idLdVUGOoGSKDbWpieTSKy82cjSdWzziHI5tSQ",
+	"HSsQHmwMCKulbMSrk729DtuFabkZYt6KKpBKDsnZCBwXKG6oyDw3spZ9Efov8DvshHZAMBTxvWu4Ufxd",
+	"znuPnJCFOKoItaBMmkqFMxRCV0ZouVeAhgzOAiELZETa3kk4PHp/+vbF6e7J/vHZ/tFhLRoFLsFpaeSV",
+	"au/yc5qUd+maaGFPdB5E5dNdBbqsnpTWq3Su6RjeqgDpW6zprOyguqNN5D7L6wugdCWbBwjiueDukPoD",
+	"Xv7k28XBYDQ2dNlqdj6dRxTAk30RKzpD59z4AoZ+8YSJyKXG0MNkmvdH7iKepoD5BX/PuMKgOya5nfMc",
+	"KzrFzGPAkhlBoQMz0tMsZc4fx7gIHNuck0Lkio14nsIiwt+bMPGO/ZKtNm7tnrEMEc9/uSh8HkTy+61F",
+	"2cpSdVJ8mhsdnivHgSqrmlXdK5DYTp6lAvYa/DsXUhnLs2z7Kuldxq0wAKchJhBkov0cESD4bMRtrKRl",
+	"Ey5TMMFHHFPlqCfTqNB/43DmfGMdp8vmFCaS1oRzx1Uaq0KidFiPqv2JCazc+kBhKvdoAibBJNqidsI6",
+	"7ViFXzvs0CnKLPNHE8++NGzM01Kfj5n2R240evvt0Izw/mTv9OzoxLnQ74/fnux+1zvdS1gLxIUm2I95",
+	"MfIjU1pBt+qCp7U5rhP8lMd08X3Si4wbX8O3boNYbv3ibvK7PkD+hBNGp2tSfOVP0ZrUCVG3JeuUZy7M",
+	"dCxuYxdThRV52jV2YUjxoKcrFEvFWDu5MQeU8RP3yCUW7+2NzlgVVie7kdEJcxAPw+hUa5tzmQKd5qq8",
+	"XFCuUGm8W6XtCTv0cW7TJU3477xv5W3KqRkJRH/KBc82rRwLp4pF5vaoOwdyQPvMsBZnx9Nzt4Pgvm2W",
+	"jIUxfCgSai/y/95Pk4hhFQ0W2yByRwJBODM6k2ORoD5MylstaYP2o/jUNrqAOE+nEd000UgtT4shxtSQ",
+	"qmDgVWgazlJ2D8HzT71SSCzSiRWCN//h9OiQaYAMwVISaZgZ8YlgLa7myNoJAF/ngo2lMQDD7uEIkNOz",
+	"XGLXhlobDM6JlD3pPitwvIpVN1ZP3ILbfC7VcKdUgOOmQxIFH03lLRAfjJWdTwSgwD/rdr1BAejyUJ3y",
+	"9TP2vXwBf956Wi9p+kJeilM3icPSGq6MWWvxOR/bHUQTT91HSelztz86vvabxQnZV5ZfiKJkCu2/4uBX",
+	"jvu1UquU0lmsBfn6+fOnXzcIKLRAm0VU6ExPyPDeT5PgyCbeMoG256R0pob8UhThJgiDFeZxJ1ZnRViK",
+	"cUNIg9RSf+5UfJHYhHMF/gVin5YGKt2VC/eZ3WnvAzNEKykL6PenZ72zvfe93bP9H/YSD4nIsAWfj5yV",
+	"DVYLFgzgi0LHCzZLIyTiMOfKBmtkuwTH5ycR6oCdQALBoQehgzAwDaPAiFXira/3+4c/9N7sv0ywPNE7",
+	"Rhigy9x/ToRK3USc/+TkUFiAq2MdHp3598Rc2qJrdjXg6A1QaGr9YH1fa6xomc4D4KF7gUfGBzCCwYqO",
+	"lx4AqZDfHL5vwzMzG4iSAPYBRlgybQrjjsoay+HMkqdXOSEllY5xzg7rlXy28Drg0fHFbKIRFt28wkjE",
+	"wGh5TWFjxApnI9IO2+P9UWnbhYy7X1xsWz8HrhJa1u0S9g1uZGfURrGCZeNqDtQj8AG/ZcnLt8dv9nfd",
+	"Jg1u4u1oqGncKxyysYrVu1Flmxapplzw/ggasSil5r4kKDz695Dn53woYC8rHdzfWBWwcNvsOdSJ1AJP",
+	"Xqnc3PEfnKz7FDQyKF8yW6qr1mH7ioEXNNapMwO8PQSRaIqFtfFa9914Dn12+GB332YSK2cShE8VUn+G",
+	"gMuKUDe0klTs68aE2+kV93tFGts/446Sbtc5KD1a1p2q57oYEJAWZIM065bie1T8j1s5uNNFMFqlDLSd",
+	"l6Wf6DNBw/CittuINmqUVqnO5KpIrPWzyhu0Kc5fysoB5oGTh15NgLprEQimMwJeneztwRIMahJYNaVz",
+	"Rtj2Dkuc1D3GDBk9JkiysSYmKiigLwQMlq+A5wWPj9FUmEkjdioGlzQ1mQdvOFbCAx7Mk4ScVqKJve2e",
+	"Rjh+ux1wuLvSymrcPtaveZ4+Ju6z6+kwzkLHB/q5al41lzoMG11DDJ1jxSmYUM1gObv4/PtNkPEbobvo",
+	"h28RdpLGVCDukU9E07kt4wVtjWWEF8WmRIev5V2oEp4CcvuVsJ+oFwviL9IwotUDGW4mfByrQDsIdvh2",
+	"ufFAhAELSj/WOj3uHbR3vCiNiqUMl3ATK6A9Oxd9PRaGXUojz52Mh/h1i+OVzi8g/9QjATX2fpZPzgpQ",
+	"YnD0O7Il/bs1QTj7j3p3XH9rSo1GebKXSrt6abJEjT3GIwShqk+ROLVhrhM6nmVZQCnfij40HXakfLSp",
+	"jFk1EQXjaAtLnHpvTvZ6L396f7J3fHRytvcyae84eUOZc39x2RnHrw1NKM6hfvOK7k1IuA3kwI5iRU8H",
+	"2VKdciuBH08EN1olDO8+bW87/6tglkBulBCfB5E5gpp9DOl4Znh27tzk6uvXxrHddG6j8k/oTe//Af+V",
+	"p8jwQyw51qS2PgIeqti96NItnvXg5i0ek+vEwKVGQ/bzC4EklbkAOMuEvT129vDLo3eHmHZmSjP3ZDYX",
+	"ljoPfHRwp3D0wgA+g401lthE7m7Ha9GaKS7GXgCBKTUnX+BJ9dJlhzqpwZKIlfjA+5ZNVequ4jnPMpHB",
+	"7YbiqRPhwVz7F6bDftAQH9OqRhSVusyBSebNq/c/HJ3tQVd6EIojTP+VgLtFBYMTAo7kNLRSPjcLVagA",
+	"BM7+pJVwwxJQDmH6DCCveC4yPWPd9nasNhnilL89xmiqe7Gc/W6LtQqAL2g/n7ejUvc6+93z4orn/opO",
+	"MZ77rtvlGza34K9F0W35eZtbUQhC+/Z4QvbwMXBu8ZvxXBAIGGSbW1yxt8ePTKyYm5PlF/QXZ026STwy",
+	"bHOL5cJOcyXSdsTge2ZzKJwqjVsOlnL8CYsppHVjF830fT6BxxicgC+dcC93CrssvFvDmwCYee3LcAqc",
+	"9MMiITajnwDUjYU9TbsU4AHcX2DEAfUy0qq33h6z3z2PYCXY5la7w17RBbjw3A1NrT/Qy4iPZpNsWh52",
+	"251Wq3EYG7Ib08mm++sj4zYMfo7NrTY9zWo39ttjhpBlDVvKaHq8OzO4CBgXsiO6sbzAtOuLr8wGuRAE",
+	"ZWpGbjkhZsMBYc25MXxCWQH3pEs4mlFpfbHIjdFfSKbgUcGnjzViXCAeL73tzE2vNnKtV+1fuCfckXOB",
+	"j25qoET/AnckNd+SlA3pKhBqjwz8uvY87lOU2n0mp1I/r/NRmClOydUbKYuWCIKpNGfLD6aZlROeWycj",
+	"xkU/CyHEoCLEUpJkIDORbLPjw9cR+8Px3uuIvd5/5YyOd+L8OGKp6MtUFEnWWCG4Tcvp3CCrAauKZGYq",
+	"+hnPRRqQbkrZ60JDbz1vF/CYz9nBi1i1nm09bftsowetKaHPgK2D8I3nYkAlM7mX/2wiP4jMsEwMLIHI",
+	"APbOdqzca7He8bFiRgzhC5HpAyLrD6/2X0Vsf3e3hC2Tsl6qzwVki/c+yEHEfjw49rwj7odY6VwKZbHa",
+	"aKjbkd8Vhi6jty6OuVDIpATfoMWZEX2tUjaRfTvNRXsnVseHr1l/NFUXlfmBVMilO6aZk6/4AHtyeBqx",
+	"Ye+gF7H+dycHETMnr19ETO7uHkfMvNg/i9j5969fRrGafPeTCfKl5x7ClRzjzOlx7j3Fj/uDiNm9H23E",
+	"/nTm/lfC/9r9gz33hjuwI9jej/uvUCG4JfH3o3L54fibH9kg40ODWCJAFe62kzfbIK2PqNSwSoWYdSZk",
+	"+NvC2x/unZ3u9o73nnS6j3uH+wd7P56dbnW6LNN60mE9NsASb21Eabf4IohYjZwlYfUQu/JK1qW7lyzb",
+	"MQ8AQMmLo97Jy/f7B73Xe+9f9vbf/IRtWwlhGKFWjlXreZdNVSaMKZGT7VShUzzitNW6ve3Rgm7Yn8la",
+	"uENMieAFUuopnzcas+0O822p4cA7u4+fG51NrWDJNM+g8ltmpfNbomDEAh5sGfGclRH0lgg2mUJTP2dO",
+	"7AA2EzzgbZ4ZLBohiCtnWigNV8F3Vjosy9T4FaSj4Vz/EiJVSmH42shkFaZqqfEw9iLwsROBm4DgfnPG",
+	"LngreNyXBmDAR5+8qYVfuJtw5LqD9AbwdbCBwwmglK1TzotGAunuGyMoPX/y7Mk333Q/qrUUjIXxPEQu",
+	"lgPcesvTXx05z6YEZj3h4PoJ3h9RYYt7wTNpM+FLebWxu9yKoc7nSVNr18F810/ntkmbYw5b69rrTuWf",
+	"BARYVp1DwAldPalHSsByOYXvl/OhnNs7OkIH87BStzSsr+53tw9vuNnh0oad7vNrYHRJ1c+mzhJu4d6n",
+	"P24zpxGSdvNuP4bJPNyt7uZ/k30OK7ne5Ndt8glth+oOx19vsr2X721Er9mhGsJQswkyG8yxPs9zz/8e",
+	"DkEynjvvNiHWQ88VVnB0bccq8fXjCcukgQJk1s8FkL/wDCJsM5FlHr/TzjSb8Tk0ExtwfRRg6cfqKE9F",
+	"vg1l5X1h8MixVvkAtolsxbuHT9lIW1w41oJfKKZmKtd7ngKqc3bXlUd11r4fhxEhDqKrpR5ZJeCbPXkG",
+	"IAmG1tHGKhMcg7j+0R12DAb+jGcXrGDYcVsainAhQhqeZ0Z6pjyZgdUTojWOFf0BQmrclvJi53OgUNgu",
+	"fTs+mQBKLPA+8H6uAy6Lm4gewAzcx8FIIFADQGQ8o2AoNYwCw6Yblcxnmiw8A2x3X0egc+pKORfOlx0h",
+	"AbudCeLSgqNPgxgASHLueYe9IMGJn4znAr1yPbWsVU3kAauWR9DD/ASlFd17tDss6Xt7wnnKF7jKCCLb",
+	"4lmG/2lCoZmEGjjLhwklGmEKsQKg2UA4ZvmwsfH8o6Q1OCXe8vnzqcjnN5HdcNcZH974ht+aUnholHzu",
+	"09yIla/SgOO23S3UggetakofgkHOAllMGeQQUuzwlyfdqNvtstYkc4LHig+2XWarcScEJApc/LQbq2IY",
+	"1rK5HI9FukNpPcPSXE8mkDcqDVGKDZDTAL06EH8IvXDn81hdxZ8muklypjznDGirDktQc0A16kgrDVEL",
+	"uKEqWbTK5rFyfgm14SFTb6mCy5SShNvsd1vdhcRQKUBJuRjWIpGm0iLe50NLEAOcKguYiNSnuBifcUoI",
+	"5CyGqyx8K53jl6HglXGKe8LHjErFWKvPjdiUyghlpJWXAhsKCdc2FIpViy5Oj3sHUagEs3pxeUjdlaUt",
+	"dt7wXJlYQfjGLQzB9SCyWAFIvmgA1wLngHY9Ri94JeDX2tg7AsqEt2pCDQFlfWflY7+hnMw7IIJqiLTc",
+	"0qb+DEXKL4nv1FlxRRSlUgYB5V1U8+SrmmO1WNbs5VCIoLoRcZzlFc/hsK3Lne+23Pm2O/IWhc5LHD/W",
+	"CqzKoWE+OHfSXM0wtztsHwMbhiW5wE2bitzpbNBgpCmBApRcn3QxXFJmuWslGVnRJ+XRyEcJtKFZ5pzB",
+	"XlBetNFD+Y5TWEvq/yKkJBWCVZReI1db3aHofjldEGocyyv88UfvV3mEPtmMPhE8vc3BWw4+/OkdBm5X",
+	"fFp7weKhoPJbKPHzKBNOq0wzp19MrJJ+sLiSnYqh7E3gRfd7St3reGnBJWXoWWigQroXTFTnyy/2NLDF",
+	"loZyKEHpWWHXEsp9tbWhE6u9VCItJdUykem5hJrqHtmU3d+CTbkuDLq2JWFlGr/JVr0+rXe9UdDusO+0",
+	"LXzZ1kJEdDEQyiAOGqtSILTtzQBwDnWWLiZSnM/rj7wvBKnrAohV4mRMwtQ0yyImPvTFxNZ49uXx6uwG",
+	"pdXm9e0CPti3TkaujY9PNz78LgKklXpR0JDE/JJmSG288EURFISYYBHp8/7pDWNjocQKDzOGflmvaDFC",
+	"MwCq4qoBroKzrmoaFAGpilHQ8/bF9T0ADTGp+9feuLVub1zbEkVA64v2N5ZMCvQDbt/XdK2U6V0NznfY",
+	"qbCmcFOshlAya8lUjCfanYT2TsgTZwQpjWc/k4ApdOV4H8LVd+3wf/kjdXtGpF93HO6AX/goHOO0h25k",
+	"nIPh+BkOUjnSc2v7vN1hhxhhIyO70Z6usX9jdTsDuByne8BGcA/MkpvYwLSm6wjc5zaCD2pixfcyIrfk",
+	"1H5cb/+16q/c2I/G6227+uGuG7X0U53XZ+jnx2cuaebHMq0bh+2b2/ZvnLda9+zft5792uN9Lxr2Swd7",
+	"qu7YsgX2t08ybd/SK6yN27VxC8Yt5Wzcf+Rjnt1cz34uG/fjIDCuPVD3G//CzXkF4BcLhvxV5Isbh7zW",
+	"sBdr2Is17MX9hL1YYd56jXmxDkevEPPiM2W3PwbtwvsSTVG0WgP8uLlOO4LjmusZ6HPrvk+lRMs9LVaw",
+	"ZSOUScGFpmYlcHuxBq5cQIftRz40hwNHgR7a/34+9642NNhwg7mwFubENqu3AzDBiF8KZ/jgXY2thhRj",
+	"eMAxPO/c71sxvkkkL3wXXCzzAFyTh+jkF51cpeN0Q5cffY36E/04lWYszRIgm9qj7aus8bhR1IqaRMBK",
+	"1nkJS87Z38Z541iUPVV2J1ZgSUnLZjxUo0VleNziXEbuslpc3Q7r+UOKRoUW0Ddhmfggq1H52nptfPfi",
+	"0K7CKAgPuYVdUFcsjsPcRdTt3vr+D1Gd03csNf5QwQru41sd6Y8MH1g+3Bzmejq5PivG6zqRUQZVGRnb",
+	"FBsoekXRHcXnsDGfTJyO0M7/55a6R73xuXiRU7TUX4oQUpNJNof+qdBtWqBxM2kjlEOxgoGadLNv9XyN",
+	"r/45+ktXqYj9TJdxI+PCrXs7l6bEzvjQ7zA4aLCBSuesdBzquzz96Rl8eJxzDLc1glrkwJo0YFssGeR6",
+	"nDCpWGI1tlNaDf2LVxGjIt+y/+pHNsn1pUxFDoEHiINhGznavaShqMaNyxxdA8By8uRpfoQIu9RHegYO",
+	"85ireegUjxXPc3kpgkW+46m7FLKMF/2hISxC9WHuFTssEEmF+Q64zEyEAT5qTindEawDN2dpiuFbzihI",
+	"Um5FwgyfGzYbyf4IEbYguOie394hSigFHf44bKkpUppbUU8VRfyxCpzsWrFzbUfMyFSYYDpsLbJEIV0X",
+	"BPnoEwPujvvG46mBdN/+6RF79mTrzxgIZbcFpkZsQ7caxjuRq40lwH7TA1q6V739N3svE6b4mLioYgUN",
+	"BlExgWKtnbsOsGtcZs409L9nWl9MJwTTB16gb8xlY6mmVhRUZLGCT8EN0BdAYIUKjmVhONV9e8NaOnfL",
+	"3Q4zc9MJ8ZkOOwJuPudi4WYFkY9MoZUd40MS7i6KrIbGCwzmvfqRZXIsLWslr36sIMFFsVoaW23vVOYc",
+	"VRaEy2yah9AwYSfALGdcQr1zrHwrCP0dglVZBkdjkAvRYUeXFEiBGW43QcqxBUQ5akpehJULL+7x5doN",
+	"nVSvfjxxQui26uvVj69yPb6Jj/nqxzO9WtVGr9Cg1EC+PJSG3YeFkXamMewqPqD5FiQzZ0EMOqlQ0o6D",
+	"D7cJLi0HQ0PctdDku8Ty7DAwtwLco0oXQR1bRRTdPGIJv+SW54mHSxSmzXgmL0SH9VSsEMQA48ZkuELA",
+	"GRVMH5gPSUzOBc9ZK9l1v23uamVznW0TImMUqzH/sMmH4vdPt54//brb7UZMjsdT69Y6aQfIH5trNWTJ",
+	"3hkfJjss2R9sHmolNg+47Y8SjwWLIChe1MbqafcZIx0HWAQdlvwIMxDKbjqvZfMIFslsM6WNkoOBB1g5",
+	"z/XMAN6kLgtrO580UX5VEBxvJ0j2B+5d4FVuIiVg6R8P5aAqHgY6H3O7sb1xLpXbm9GGm+3G9oaxuVRD",
+	"2Ld46x8nYvix907UR986E+eT295bK85guM5GtDES3FciVnZXTfaVthtbtts2otLcrr6F23v1JioBkvpd",
+	"6uSgnQMezzVD1u/Gmun77bl0PDfi07pIx6EGhk85kD6hvHiA3LGRFXTVX8H6/tW6EPJ6ouyXeqYqMJ83",
+	"w/ZcdVUjSNJKWaOeCMUnsjPn42ypw3g0Eap3vM9S3Z8GWg1nzYqcCTXQed/pKm7YT72DN5gengg9IYhs",
+	"q3VmIiCadurr9OX3ZtspqdwZ9cmHTUnfgxBiWOtEpLqfORsgOZ+qNBNscxMRvTeLq9GlMXIsM57jMwBf",
+	"KFbSI9R8ICTG4CC81qyfSaBEmzNYAT6Rm/gTrEKDJqL3v101lV/VJaepPgWqbM77VD71kM/B2Uia8Dql",
+	"M1A0jzefAP+VKfjsd+zULCuTL/gpoaIBMavcLZ6nOyB2VvD+agNxb83DLnN3879Rkbv5pAL3dT6s1ocB",
+	"qLYpbSG/7/HftWmvphI37EI0jLM3R7u9N76+jEz4CTdmpvMURK+RQ7U5nSCe/fnUlkLPBr1/AwT7YnPM",
+	"ZRYIUvGElJJQ37Jk9+jw1Zv93bOk09AW6TbXqnoiwwPuqC0S3q1BNrsv+BBSW2sO8caTifuLcfiWNzqc",
+	"DQYZBBH8SSkHEGCka0HCeoYl+DfshkkiQo72JP+5GEwNz5y7jNeVikB5H+kiSp0avZcH+4fvd7/rHb7e",
+	"S9qdBtivcHDvLezXuoa7ASgM7BggQ8kyKlYEsopP2MJFkVV59zQVWzUAijljgtQSVJFesbp2oOEnCWMV",
+	"qJ1A+EH3jrjp1Jne9Tu2uxb3v5kT8FrYzyCuP91/Rjm9DKlr15cb8DF6vmRrtXgwu3yarWpntTvsRGci",
+	"YsZyO6VQcsYVxYFj5fHwiiRMuWNOalVC5GpGw1qh2VY84I5qi3+L53ht5y1j2kk/j53X2Fe4aPulur+k",
+	"9tjZcyIXqi88Gr5Ky5ULpVCJp7bjxgjI/UCkLWXnc7wOA2+xamEnUQJPfpxgI4TH+WcznV+YkKvBeIqT",
+	"pPDSO5BrNwby4fCYUhVirGgZfueOYDmctxDEYzeJ4cXqI4J47AYxvFjdLoj30n2fayWQFR/s45H9qNDd",
+	"d2cHb2DxH37s7qSyWz89eDcSPLOjPzWfD9p+T7pdNhvJTPgiDDc6y6fK7DBpEVIy1PMBVWSt1fgdPG6V",
+	"diM9oan/lSYuDeOZvPwVbIhjeiP3Nsp98ZtvCdgAEG1q/v743YWCfoxhLk7//I0XSTtQNeUrsT1dY4ed",
+	"iFQarCKi4vPzqQUB5a2O7VhRJZ6BpkXs9rK6/BDcbGEsPqtHzX4t7IngqaRXX2Fng39Izc5yf5zfyVb6",
+	"7O8WVcYp65tbNKDjXXUrdQi7gKfznfK39nvHF+S1OAtzgmqGdof12EJBGMFjIEeDSBm3WOGLzLJ5uN8p",
+	"cAK8LVUk96EElHZZaSq01dqx8ooXCufc+zCpjBUcqC2Xi2j/aKBOyi8FszkfDEAI3/xsLpSv3rx2FawQ",
+	"9JyuCkBKDlbsmpIp47T5tg9zlc0ibsmeSYpavFhRwYzvxHC72psErWTML4TTEAkObtjI2sn248eZ7vNs",
+	"pI3d/qb7TZcq1aZ5trG98Rh8OFqjxemjZI9Knzb0H4YXsUZkA6d5nKu3sV1eZrdcC3ScGJmPMERPJYyl",
+	"8D3z4RDKwhelsWWWLTSUhmpTT23pyc7xqHkmfAM5VCJ1Dwx1e6Xg4bYvVoqqVUtRMS/3SIg9Sq1Kj6TL",
+	"b/5UaF0OTeRu1JE0Vufz8qDQlVszZm/Bzx34FN8jlusMaqTAaY7AYzaVSV+BsdYqm7dLT6Wh6j4a1Woa",
+	"Ya1UQ/eYaX/kS6B9soW6nq97jB+k5jkHy/KV1w6M3kz9hwjLP+NZJqwbDL+8oRowp8r9VzERdkFjoggW",
+	"MdNcMSdr02kmTOmhNN51j7UzvZmJS5ExqfraR0Q+TIQyglEHhqwMXPx47dh8aFjr+GTvYP/tQXuHCWWB",
+	"rQ7ou6D0xg1ZHhsO+9VR969OjcaK2FgrWCXjmThQ9sLfIEIjFETr6YbSw+iXmuedOFGbl+5irYH8AExA",
+	"ixMxSO02hy3vplL+8Lkfp3apxHiSQd7QuWoDUGjK1szz56nsX2w2zxbO8whI2lMx4NPMlj5cSLX3udNz",
+	"k/m1u5XG2Fz6nQ/cq2Zzdj5Nh27XTqCSHDtaIt+l70+8yKWGNp/cUtOhm4bfF6VH02gN7+hWvG+LrwDF",
+	"pvj5mwfbxIvrZIflVhor+wahlNVA5mORFjvL5lyZgVu74N/WPce9Zt2Uj5TYhBpyv0ZAGM6BB5DlUDNb",
+	"N5xWwt21uXwtwhkzFvC9wkhlRl8OXQNOVkErVKb1BZtOINX88xSa88NTpboUxm7iaDXPfDGdo24TWeYW",
+	"JkWKQrtsKjtspDN39nDzYc3sUDMlhtyCu7X4eBy45vHf0UDuuF9KNdzklyJ3lkhfGwtGQCbdW7opXvJs",
+	"iloIVKBFMQAv7OyYXJj6/UJzcF7KQGdSX7fySliEh8APC5+6BWEaAx0Szgvj5zKTVgpTfpASFu6reQD2",
+	"uXuKND0eT5WzNaiDjdgRk/CHJGKJ4W5B3H9ZOTFJ258+QKyJYlWGriT6dsCp6pBVDfWPE080miN1gxIi",
+	"NQXjKFpl/lyVwAKuvkGAziYAHSTkLU8pGGoVe6eAMl94UOhQrhPToenxakdzCWamIu8elUnSrjzN90jW",
+	"6CAsFkd2O6rxprejImk8H0UQMLSSXHkKVRZefcjr0FxmpsOhML5ZG1RpVGprxK2ws0gDJ1KE8RtXdapv",
+	"Sqvf0YvrUwHzdqtENKKIJPj/E3YtOW7DMPQqRDfjATy9RNEuCnS6CNBVu+BYcizEsQTJSpPF3L3g0yfy",
+	"wEVWQQJbdCzq8VHiZ6dlHq9FcVpYdHx+Kb1E/iM5r8JioybjKNhZ4YhyIXbuBa+WQnyrt4IRqzjIi3fR",
+	"DxMH/Xu5aG/G7Kj2H2CpuZm6VBBGICPEs8aniHiu2oKvTyn3uw4ZtivAIEdp5099XVZ/I+V5RO0JVuiS",
+	"asdUgojrqVAO65lY1JRms6SkNn1FujuTm+xqk4HzetDGrZ/pNW+niX/GlxLQnCMlUxc/lC4S4bU4UBa4",
+	"2mLgNoC38mnPMn6zXpvjss3taDK4MNQRnRrvXlBOfQARaBNA8Ivi1osYr3vAUdJ433g5keMbQlg3k0Cd",
+	"i2GSN3T4cUhtLikVeyKzrPZO9TI160nFtH2ha8+cWhIoD2nHMegWB1qJDzn7ZGdNs1bHdK6OwkHaC2Rq",
+	"Rd8PP1/vwbhd9aFBGUXac1+7wWU1bJGCh1N0j56g8FMc6n85/CK4iJ2+orZIIqr5Eqgj5vB+Zd/CVEZi",
+	"KKBMwhMqJwxIngkhQl5nzjJyXwiG8jfx6lvzNoTLPmHUNzQUVtQ2Hf5IIuQJqisE2bLaij4I2MLeBZnH",
+	"kHiO8vyX54BtocLZIClUvwmbjkZstklZk4lBLtYXZWkBs/C+T+9/3v8FAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -63,6 +63,123 @@ func (e BoardCategory) Valid() bool {
 	}
 }
 
+// Defines values for CsvImportDuplicateReason.
+const (
+	CsvImportDuplicateReasonIMPORTEDBEFORE CsvImportDuplicateReason = "IMPORTED_BEFORE"
+	CsvImportDuplicateReasonSAMEENTRY      CsvImportDuplicateReason = "SAME_ENTRY"
+)
+
+// Valid indicates whether the value is a known member of the CsvImportDuplicateReason enum.
+func (e CsvImportDuplicateReason) Valid() bool {
+	switch e {
+	case CsvImportDuplicateReasonIMPORTEDBEFORE:
+		return true
+	case CsvImportDuplicateReasonSAMEENTRY:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CsvImportMappingDecimalSeparator.
+const (
+	CsvImportMappingDecimalSeparatorComma CsvImportMappingDecimalSeparator = ","
+	CsvImportMappingDecimalSeparatorDot   CsvImportMappingDecimalSeparator = "."
+)
+
+// Valid indicates whether the value is a known member of the CsvImportMappingDecimalSeparator enum.
+func (e CsvImportMappingDecimalSeparator) Valid() bool {
+	switch e {
+	case CsvImportMappingDecimalSeparatorComma:
+		return true
+	case CsvImportMappingDecimalSeparatorDot:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CsvImportMappingEncoding.
+const (
+	CsvImportMappingEncodingEUCKR CsvImportMappingEncoding = "EUC-KR"
+	CsvImportMappingEncodingUTF8  CsvImportMappingEncoding = "UTF-8"
+)
+
+// Valid indicates whether the value is a known member of the CsvImportMappingEncoding enum.
+func (e CsvImportMappingEncoding) Valid() bool {
+	switch e {
+	case CsvImportMappingEncodingEUCKR:
+		return true
+	case CsvImportMappingEncodingUTF8:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CsvImportMappingSignConvention.
+const (
+	CsvImportMappingSignConventionNEGATIVEISEXPENSE CsvImportMappingSignConvention = "NEGATIVE_IS_EXPENSE"
+	CsvImportMappingSignConventionPOSITIVEISEXPENSE CsvImportMappingSignConvention = "POSITIVE_IS_EXPENSE"
+)
+
+// Valid indicates whether the value is a known member of the CsvImportMappingSignConvention enum.
+func (e CsvImportMappingSignConvention) Valid() bool {
+	switch e {
+	case CsvImportMappingSignConventionNEGATIVEISEXPENSE:
+		return true
+	case CsvImportMappingSignConventionPOSITIVEISEXPENSE:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CsvImportMappingThousandsSeparator.
+const (
+	CsvImportMappingThousandsSeparatorApostrophe CsvImportMappingThousandsSeparator = "'"
+	CsvImportMappingThousandsSeparatorComma      CsvImportMappingThousandsSeparator = ","
+	CsvImportMappingThousandsSeparatorDot        CsvImportMappingThousandsSeparator = "."
+	CsvImportMappingThousandsSeparatorNone       CsvImportMappingThousandsSeparator = ""
+	CsvImportMappingThousandsSeparatorSpace      CsvImportMappingThousandsSeparator = " "
+)
+
+// Valid indicates whether the value is a known member of the CsvImportMappingThousandsSeparator enum.
+func (e CsvImportMappingThousandsSeparator) Valid() bool {
+	switch e {
+	case CsvImportMappingThousandsSeparatorApostrophe:
+		return true
+	case CsvImportMappingThousandsSeparatorComma:
+		return true
+	case CsvImportMappingThousandsSeparatorDot:
+		return true
+	case CsvImportMappingThousandsSeparatorNone:
+		return true
+	case CsvImportMappingThousandsSeparatorSpace:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CsvImportReportFormat.
+const (
+	CsvImportReportFormatMAPPED  CsvImportReportFormat = "MAPPED"
+	CsvImportReportFormatNESTEGG CsvImportReportFormat = "NESTEGG"
+)
+
+// Valid indicates whether the value is a known member of the CsvImportReportFormat enum.
+func (e CsvImportReportFormat) Valid() bool {
+	switch e {
+	case CsvImportReportFormatMAPPED:
+		return true
+	case CsvImportReportFormatNESTEGG:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for EntryType.
 const (
 	EntryTypeExpense EntryType = "expense"
@@ -848,6 +965,154 @@ type CreateUserRequest struct {
 
 	// Role A member's role, as a request sets it.
 	Role *Role `json:"role,omitempty"`
+}
+
+// CsvImportDuplicate defines model for CsvImportDuplicate.
+type CsvImportDuplicate struct {
+	// Reason `SAME_ENTRY`: an entry of the same date, type, amount and memo exists; `IMPORTED_BEFORE`: an earlier import created this row.
+	Reason CsvImportDuplicateReason `json:"reason"`
+	Row    int32                    `json:"row"`
+}
+
+// CsvImportDuplicateReason `SAME_ENTRY`: an entry of the same date, type, amount and memo exists; `IMPORTED_BEFORE`: an earlier import created this row.
+type CsvImportDuplicateReason string
+
+// CsvImportError defines model for CsvImportError.
+type CsvImportError struct {
+	// Column The column's header text (or the mapping's name for it); empty for the whole row.
+	Column  string `json:"column"`
+	Message string `json:"message"`
+	Row     int32  `json:"row"`
+}
+
+// CsvImportMapping How to read a file that is not in the service's own format. Columns are named by their
+// header text (trimmed). Give `amount`, or `debit` and/or `credit`. A row's wallet is the
+// `wallet` column's, else `walletName`; its category the `category` column's (none when
+// absent or empty).
+//
+// Example: {"credit":"입금액","date":"거래일시","dateFormat":"yyyy.MM.dd HH:mm:ss","debit":"출금액","headerRow":1,"memo":"적요","walletName":"국민은행"}
+type CsvImportMapping struct {
+	// Amount One signed amount column (see `signConvention`).
+	Amount *string `json:"amount,omitempty"`
+
+	// Category The category column (a name or `parent/child`).
+	Category *string `json:"category,omitempty"`
+
+	// Credit The column of money in (입금), read as income.
+	Credit *string `json:"credit,omitempty"`
+
+	// Date The date column.
+	Date *string `json:"date,omitempty"`
+
+	// DateFormat The date's layout with `yyyy`, `yy`, `MM`, `M`, `dd`, `d`, `HH`, `mm`, `ss` (for example
+	// `yyyy.MM.dd HH:mm:ss`). Absent: a year, month and day in that order, separated by
+	// `-`, `.` or `/` or not at all, anything after them (a time) ignored.
+	//
+	//
+	// Example: yyyy.MM.dd
+	DateFormat *string `json:"dateFormat,omitempty"`
+
+	// Debit The column of money out (출금), read as an expense.
+	Debit            *string                           `json:"debit,omitempty"`
+	DecimalSeparator *CsvImportMappingDecimalSeparator `json:"decimalSeparator,omitempty"`
+
+	// Encoding The file's encoding (EUC-KR includes CP949). Absent, UTF-8 unless the bytes are not UTF-8.
+	Encoding *CsvImportMappingEncoding `json:"encoding,omitempty"`
+
+	// HeaderRow The line of the header row; lines above it (an account summary) are skipped.
+	HeaderRow *int32 `json:"headerRow,omitempty"`
+
+	// Memo The memo column (적요, 내용, 가맹점명 …).
+	Memo *string `json:"memo,omitempty"`
+
+	// SignConvention How the `amount` column's sign reads: `NEGATIVE_IS_EXPENSE` (an account history:
+	// money out is negative) or `POSITIVE_IS_EXPENSE` (a card statement: spending is
+	// positive, a refund negative).
+	SignConvention *CsvImportMappingSignConvention `json:"signConvention,omitempty"`
+
+	// ThousandsSeparator Taken out of amounts before they are read; `""` for none.
+	ThousandsSeparator *CsvImportMappingThousandsSeparator `json:"thousandsSeparator,omitempty"`
+
+	// Wallet The wallet column (a wallet's name).
+	Wallet *string `json:"wallet,omitempty"`
+
+	// WalletName The wallet of every row without a wallet column (a bank file is one account).
+	WalletName *string `json:"walletName,omitempty"`
+}
+
+// CsvImportMappingDecimalSeparator defines model for CsvImportMapping.DecimalSeparator.
+type CsvImportMappingDecimalSeparator string
+
+// CsvImportMappingEncoding The file's encoding (EUC-KR includes CP949). Absent, UTF-8 unless the bytes are not UTF-8.
+type CsvImportMappingEncoding string
+
+// CsvImportMappingSignConvention How the `amount` column's sign reads: `NEGATIVE_IS_EXPENSE` (an account history:
+// money out is negative) or `POSITIVE_IS_EXPENSE` (a card statement: spending is
+// positive, a refund negative).
+type CsvImportMappingSignConvention string
+
+// CsvImportMappingThousandsSeparator Taken out of amounts before they are read; `""` for none.
+type CsvImportMappingThousandsSeparator string
+
+// CsvImportReport defines model for CsvImportReport.
+type CsvImportReport struct {
+	// Created Entries created (in a dry run, that would be created); a transfer counts its two rows.
+	Created             int32                `json:"created"`
+	DryRun              bool                 `json:"dryRun"`
+	DuplicateRows       []CsvImportDuplicate `json:"duplicateRows"`
+	Duplicates          int32                `json:"duplicates"`
+	DuplicatesTruncated bool                 `json:"duplicatesTruncated"`
+	Errors              []CsvImportError     `json:"errors"`
+	ErrorsTruncated     bool                 `json:"errorsTruncated"`
+
+	// Format `NESTEGG`: the service's own export format; `MAPPED`: read with the mapping.
+	Format  CsvImportReportFormat `json:"format"`
+	Invalid int32                 `json:"invalid"`
+
+	// Preview The first 100 rows created (or to create).
+	Preview          []CsvImportRow `json:"preview"`
+	PreviewTruncated bool           `json:"previewTruncated"`
+
+	// Rows Data rows read (blank rows are not counted).
+	Rows int32 `json:"rows"`
+}
+
+// CsvImportReportFormat `NESTEGG`: the service's own export format; `MAPPED`: read with the mapping.
+type CsvImportReportFormat string
+
+// CsvImportRow defines model for CsvImportRow.
+type CsvImportRow struct {
+	Amount int64 `json:"amount"`
+
+	// Category The category's name, `parent/child` for a sub-category.
+	Category *string            `json:"category,omitempty"`
+	Date     openapi_types.Date `json:"date"`
+	Memo     string             `json:"memo"`
+
+	// Row The row's line in the file.
+	Row int32 `json:"row"`
+
+	// TransferID The file's `transfer_id` (own format), for a transfer's side.
+	TransferID *string `json:"transferId,omitempty"`
+
+	// Type Income or expense, as a request sets it (lower case, as SPEC.md writes them).
+	Type   EntryType `json:"type"`
+	Wallet *string   `json:"wallet,omitempty"`
+}
+
+// CsvImportUpload Example: {"file":"(the CSV file)","mapping":{"credit":"입금(원)","date":"거래일자","dateFormat":"yyyy-MM-dd","debit":"출금(원)","memo":"내용","walletName":"신한은행"}}
+type CsvImportUpload struct {
+	// File The CSV file.
+	File openapi_types.File `json:"file"`
+
+	// Mapping How to read a file that is not in the service's own format. Columns are named by their
+	// header text (trimmed). Give `amount`, or `debit` and/or `credit`. A row's wallet is the
+	// `wallet` column's, else `walletName`; its category the `category` column's (none when
+	// absent or empty).
+	//
+	//
+	// Example: {"credit":"입금액","date":"거래일시","dateFormat":"yyyy.MM.dd HH:mm:ss","debit":"출금액","headerRow":1,"memo":"적요","walletName":"국민은행"}
+	Mapping *CsvImportMapping `json:"mapping,omitempty"`
 }
 
 // DecimalAmount A non-negative decimal with up to 12 digits before the point and 6 after.
@@ -2574,6 +2839,21 @@ type ListEntriesParams struct {
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
 }
 
+// ExportEntriesParams defines parameters for ExportEntries.
+type ExportEntriesParams struct {
+	// From The first day of the period.
+	From openapi_types.Date `form:"from" json:"from"`
+
+	// To The last day of the period (not before `from`, at most 3,660 days after it).
+	To openapi_types.Date `form:"to" json:"to"`
+}
+
+// ImportEntriesParams defines parameters for ImportEntries.
+type ImportEntriesParams struct {
+	// DryRun `true`: only answer the report, write nothing.
+	DryRun *bool `form:"dryRun,omitempty" json:"dryRun,omitempty"`
+}
+
 // ListTradesParams defines parameters for ListTrades.
 type ListTradesParams struct {
 	// StockID Only the trades of this stock (one of the member's).
@@ -2789,6 +3069,9 @@ type UpdateCategoryJSONRequestBody = CategoryRequest
 
 // CreateEntryJSONRequestBody defines body for CreateEntry for application/json ContentType.
 type CreateEntryJSONRequestBody = EntryRequest
+
+// ImportEntriesMultipartRequestBody defines body for ImportEntries for multipart/form-data ContentType.
+type ImportEntriesMultipartRequestBody = CsvImportUpload
 
 // CreateEntryFromNotificationJSONRequestBody defines body for CreateEntryFromNotification for application/json ContentType.
 type CreateEntryFromNotificationJSONRequestBody = NotificationRequest
@@ -3313,6 +3596,80 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/account/entries (the `CreateEntry` operationId).
 	CreateEntry(ctx context.Context, body CreateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ExportEntries The member's entries of a period as a CSV file
+	//
+	// Answers the member's confirmed entries dated `from` to `to` (both included; at most
+	// 3,660 days, ten years) as a CSV file: UTF-8 with a byte order mark (so spreadsheet
+	// apps open Korean text), comma-separated, CRLF line ends, one header row then one row
+	// per entry, oldest date first (then the order they were written). Pending entries
+	// (card notifications and recurring entries awaiting confirmation) are not in the file:
+	// they count nowhere until confirmed, and the file is what the ledger counts.
+	//
+	// Columns, in this order (the names are stable; new columns are only ever added at the
+	// end): `date` (YYYY-MM-DD), `type` (`income` or `expense`), `amount` (won, a whole
+	// number, never negative), `wallet` (its name, empty for none), `category` (the
+	// category's name, `parent/child` for a sub-category, empty for none), `tags` (names
+	// separated by `;`; a tag name holding `;` reads back as two on import), `memo`, `currency`, `original_amount`, `exchange_rate`,
+	// `installment_months` (empty when they do not apply), `transfer_id` (the transfer whose
+	// side the entry is, empty for an ordinary entry; a transfer's two sides are two rows).
+	//
+	// A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is written
+	// with a leading `'` (OWASP's advice against formula injection in spreadsheet apps);
+	// import takes that apostrophe off again. Number columns are never negative and are
+	// written as they are.
+	//
+	// The file is streamed as it is read (the service holds a few hundred rows at a time,
+	// whatever the period), from one consistent snapshot of the ledger. An export may work
+	// for 60 seconds (`x-deadline-seconds`); a failure after the first bytes were sent cuts
+	// the connection, so a partial file never looks complete.
+	//
+	// Corresponds with GET /api/account/entries/export (the `ExportEntries` operationId).
+	ExportEntries(ctx context.Context, params *ExportEntriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ImportEntriesWithBody Create entries from a CSV file (with a dry run)
+	//
+	// Reads a CSV file (multipart part `file`) and answers a report: how many rows would be
+	// created (and the first 100 of them), which rows are duplicates and which are invalid,
+	// with the row number (the file's line, the header counted, as a spreadsheet numbers it)
+	// and column. With `dryRun=true` nothing is written. Without it, every valid,
+	// non-duplicate row is created in one transaction (all of them or, on a failure, none)
+	// and the same report is answered; invalid and duplicate rows are left out, they do not
+	// stop the others.
+	//
+	// **Formats.** A file in the service's own export format (`GET
+	// /api/account/entries/export`, recognised by its header row) needs no mapping; a
+	// transfer's two rows (the same `transfer_id`) become one transfer between the two
+	// wallets. Any other file needs the multipart part `mapping` (JSON, `CsvImportMapping`):
+	// which columns hold the date, the amount (one signed column, or debit and credit
+	// columns as Korean banks export 출금/입금), memo, category and wallet; the date format;
+	// the decimal and thousands separators; the sign convention; the header's row. The file
+	// is UTF-8 (a byte order mark is fine) or, as Korean banks export it, EUC-KR/CP949
+	// (`encoding`, or detected when the bytes are not UTF-8); bytes that are neither answer
+	// 400 naming `/file`.
+	//
+	// **Matching.** Wallets and categories are matched by name among the member's own and
+	// never created: an unknown or ambiguous name is a row error. A category is its name or
+	// `parent/child`; it must be of the row's type. Tags (own format only) are created as
+	// any entry's tags are.
+	//
+	// **Duplicates.** A row is a duplicate when the member already has an entry of the same
+	// date, type, amount and memo (counted: two equal rows against one equal entry leave
+	// one row to create), or when an earlier import created it (the service keeps a hash of
+	// each imported row's normalised values and its occurrence in its file, while the entry
+	// it created exists).
+	//
+	// **Limits.** The file may hold at most `csv_import_max_bytes` bytes (10 MiB unless an
+	// administrator set otherwise; never over 32 MiB) and `csv_import_max_rows` data rows
+	// (20,000): past either, 413 `PAYLOAD_TOO_LARGE`. An amount must be 0 to 10^15 won. At
+	// most 20 row errors and 100 duplicates are listed (`errorsTruncated` and
+	// `duplicatesTruncated` say more were cut; the counts are whole). An import may work for
+	// 60 seconds (`x-deadline-seconds`). PREMIUM, like backup.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/account/entries/import (the `ImportEntries` operationId).
+	ImportEntriesWithBody(ctx context.Context, params *ImportEntriesParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateEntryFromNotificationWithBody Turn a card payment notification into a pending expense
 	//
@@ -5841,6 +6198,100 @@ func (c *Client) CreateEntryWithBody(ctx context.Context, contentType string, bo
 // Corresponds with POST /api/account/entries (the `CreateEntry` operationId).
 func (c *Client) CreateEntry(ctx context.Context, body CreateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateEntryRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ExportEntries The member's entries of a period as a CSV file
+//
+// Answers the member's confirmed entries dated `from` to `to` (both included; at most
+// 3,660 days, ten years) as a CSV file: UTF-8 with a byte order mark (so spreadsheet
+// apps open Korean text), comma-separated, CRLF line ends, one header row then one row
+// per entry, oldest date first (then the order they were written). Pending entries
+// (card notifications and recurring entries awaiting confirmation) are not in the file:
+// they count nowhere until confirmed, and the file is what the ledger counts.
+//
+// Columns, in this order (the names are stable; new columns are only ever added at the
+// end): `date` (YYYY-MM-DD), `type` (`income` or `expense`), `amount` (won, a whole
+// number, never negative), `wallet` (its name, empty for none), `category` (the
+// category's name, `parent/child` for a sub-category, empty for none), `tags` (names
+// separated by `;`; a tag name holding `;` reads back as two on import), `memo`, `currency`, `original_amount`, `exchange_rate`,
+// `installment_months` (empty when they do not apply), `transfer_id` (the transfer whose
+// side the entry is, empty for an ordinary entry; a transfer's two sides are two rows).
+//
+// A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is written
+// with a leading `'` (OWASP's advice against formula injection in spreadsheet apps);
+// import takes that apostrophe off again. Number columns are never negative and are
+// written as they are.
+//
+// The file is streamed as it is read (the service holds a few hundred rows at a time,
+// whatever the period), from one consistent snapshot of the ledger. An export may work
+// for 60 seconds (`x-deadline-seconds`); a failure after the first bytes were sent cuts
+// the connection, so a partial file never looks complete.
+//
+// Corresponds with GET /api/account/entries/export (the `ExportEntries` operationId).
+func (c *Client) ExportEntries(ctx context.Context, params *ExportEntriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExportEntriesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ImportEntriesWithBody Create entries from a CSV file (with a dry run)
+//
+// Reads a CSV file (multipart part `file`) and answers a report: how many rows would be
+// created (and the first 100 of them), which rows are duplicates and which are invalid,
+// with the row number (the file's line, the header counted, as a spreadsheet numbers it)
+// and column. With `dryRun=true` nothing is written. Without it, every valid,
+// non-duplicate row is created in one transaction (all of them or, on a failure, none)
+// and the same report is answered; invalid and duplicate rows are left out, they do not
+// stop the others.
+//
+// **Formats.** A file in the service's own export format (`GET
+// /api/account/entries/export`, recognised by its header row) needs no mapping; a
+// transfer's two rows (the same `transfer_id`) become one transfer between the two
+// wallets. Any other file needs the multipart part `mapping` (JSON, `CsvImportMapping`):
+// which columns hold the date, the amount (one signed column, or debit and credit
+// columns as Korean banks export 출금/입금), memo, category and wallet; the date format;
+// the decimal and thousands separators; the sign convention; the header's row. The file
+// is UTF-8 (a byte order mark is fine) or, as Korean banks export it, EUC-KR/CP949
+// (`encoding`, or detected when the bytes are not UTF-8); bytes that are neither answer
+// 400 naming `/file`.
+//
+// **Matching.** Wallets and categories are matched by name among the member's own and
+// never created: an unknown or ambiguous name is a row error. A category is its name or
+// `parent/child`; it must be of the row's type. Tags (own format only) are created as
+// any entry's tags are.
+//
+// **Duplicates.** A row is a duplicate when the member already has an entry of the same
+// date, type, amount and memo (counted: two equal rows against one equal entry leave
+// one row to create), or when an earlier import created it (the service keeps a hash of
+// each imported row's normalised values and its occurrence in its file, while the entry
+// it created exists).
+//
+// **Limits.** The file may hold at most `csv_import_max_bytes` bytes (10 MiB unless an
+// administrator set otherwise; never over 32 MiB) and `csv_import_max_rows` data rows
+// (20,000): past either, 413 `PAYLOAD_TOO_LARGE`. An amount must be 0 to 10^15 won. At
+// most 20 row errors and 100 duplicates are listed (`errorsTruncated` and
+// `duplicatesTruncated` say more were cut; the counts are whole). An import may work for
+// 60 seconds (`x-deadline-seconds`). PREMIUM, like backup.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/account/entries/import (the `ImportEntries` operationId).
+func (c *Client) ImportEntriesWithBody(ctx context.Context, params *ImportEntriesParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewImportEntriesRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10568,6 +11019,120 @@ func NewCreateEntryRequestWithBody(server string, contentType string, body io.Re
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewExportEntriesRequest constructs an http.Request for the ExportEntries method
+func NewExportEntriesRequest(server string, params *ExportEntriesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/entries/export")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewImportEntriesRequestWithBody constructs an http.Request for the ImportEntries method, with any body, and a specified content type
+func NewImportEntriesRequestWithBody(server string, params *ImportEntriesParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/entries/import")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.DryRun != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "dryRun", *params.DryRun, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
@@ -15969,6 +16534,82 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/account/entries (the `CreateEntry` operationId).
 	CreateEntryWithResponse(ctx context.Context, body CreateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateEntryResponse, error)
 
+	// ExportEntriesWithResponse The member's entries of a period as a CSV file
+	//
+	// Answers the member's confirmed entries dated `from` to `to` (both included; at most
+	// 3,660 days, ten years) as a CSV file: UTF-8 with a byte order mark (so spreadsheet
+	// apps open Korean text), comma-separated, CRLF line ends, one header row then one row
+	// per entry, oldest date first (then the order they were written). Pending entries
+	// (card notifications and recurring entries awaiting confirmation) are not in the file:
+	// they count nowhere until confirmed, and the file is what the ledger counts.
+	//
+	// Columns, in this order (the names are stable; new columns are only ever added at the
+	// end): `date` (YYYY-MM-DD), `type` (`income` or `expense`), `amount` (won, a whole
+	// number, never negative), `wallet` (its name, empty for none), `category` (the
+	// category's name, `parent/child` for a sub-category, empty for none), `tags` (names
+	// separated by `;`; a tag name holding `;` reads back as two on import), `memo`, `currency`, `original_amount`, `exchange_rate`,
+	// `installment_months` (empty when they do not apply), `transfer_id` (the transfer whose
+	// side the entry is, empty for an ordinary entry; a transfer's two sides are two rows).
+	//
+	// A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is written
+	// with a leading `'` (OWASP's advice against formula injection in spreadsheet apps);
+	// import takes that apostrophe off again. Number columns are never negative and are
+	// written as they are.
+	//
+	// The file is streamed as it is read (the service holds a few hundred rows at a time,
+	// whatever the period), from one consistent snapshot of the ledger. An export may work
+	// for 60 seconds (`x-deadline-seconds`); a failure after the first bytes were sent cuts
+	// the connection, so a partial file never looks complete.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/account/entries/export (the `ExportEntries` operationId).
+	ExportEntriesWithResponse(ctx context.Context, params *ExportEntriesParams, reqEditors ...RequestEditorFn) (*ExportEntriesResponse, error)
+
+	// ImportEntriesWithBodyWithResponse Create entries from a CSV file (with a dry run)
+	//
+	// Reads a CSV file (multipart part `file`) and answers a report: how many rows would be
+	// created (and the first 100 of them), which rows are duplicates and which are invalid,
+	// with the row number (the file's line, the header counted, as a spreadsheet numbers it)
+	// and column. With `dryRun=true` nothing is written. Without it, every valid,
+	// non-duplicate row is created in one transaction (all of them or, on a failure, none)
+	// and the same report is answered; invalid and duplicate rows are left out, they do not
+	// stop the others.
+	//
+	// **Formats.** A file in the service's own export format (`GET
+	// /api/account/entries/export`, recognised by its header row) needs no mapping; a
+	// transfer's two rows (the same `transfer_id`) become one transfer between the two
+	// wallets. Any other file needs the multipart part `mapping` (JSON, `CsvImportMapping`):
+	// which columns hold the date, the amount (one signed column, or debit and credit
+	// columns as Korean banks export 출금/입금), memo, category and wallet; the date format;
+	// the decimal and thousands separators; the sign convention; the header's row. The file
+	// is UTF-8 (a byte order mark is fine) or, as Korean banks export it, EUC-KR/CP949
+	// (`encoding`, or detected when the bytes are not UTF-8); bytes that are neither answer
+	// 400 naming `/file`.
+	//
+	// **Matching.** Wallets and categories are matched by name among the member's own and
+	// never created: an unknown or ambiguous name is a row error. A category is its name or
+	// `parent/child`; it must be of the row's type. Tags (own format only) are created as
+	// any entry's tags are.
+	//
+	// **Duplicates.** A row is a duplicate when the member already has an entry of the same
+	// date, type, amount and memo (counted: two equal rows against one equal entry leave
+	// one row to create), or when an earlier import created it (the service keeps a hash of
+	// each imported row's normalised values and its occurrence in its file, while the entry
+	// it created exists).
+	//
+	// **Limits.** The file may hold at most `csv_import_max_bytes` bytes (10 MiB unless an
+	// administrator set otherwise; never over 32 MiB) and `csv_import_max_rows` data rows
+	// (20,000): past either, 413 `PAYLOAD_TOO_LARGE`. An amount must be 0 to 10^15 won. At
+	// most 20 row errors and 100 duplicates are listed (`errorsTruncated` and
+	// `duplicatesTruncated` say more were cut; the counts are whole). An import may work for
+	// 60 seconds (`x-deadline-seconds`). PREMIUM, like backup.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/entries/import (the `ImportEntries` operationId).
+	ImportEntriesWithBodyWithResponse(ctx context.Context, params *ImportEntriesParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ImportEntriesResponse, error)
+
 	// CreateEntryFromNotificationWithBodyWithResponse Turn a card payment notification into a pending expense
 	//
 	// Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
@@ -20145,6 +20786,193 @@ func (r CreateEntryResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r CreateEntryResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ExportEntriesResponse200Headers the declared response headers of an HTTP 200 response for ExportEntries
+type ExportEntriesResponse200Headers struct {
+	ContentDisposition *string
+}
+
+// ExportEntriesResponse503Headers the declared response headers of an HTTP 503 response for ExportEntries
+type ExportEntriesResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ExportEntriesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ExportEntriesResponse200Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ExportEntriesResponse503Headers
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ExportEntriesResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ExportEntriesResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ExportEntriesResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ExportEntriesResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ExportEntriesResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ExportEntriesResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ExportEntriesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ExportEntriesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ExportEntriesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ExportEntriesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ImportEntriesResponse503Headers the declared response headers of an HTTP 503 response for ImportEntries
+type ImportEntriesResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ImportEntriesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CsvImportReport
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ImportEntriesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ImportEntriesResponse) GetJSON200() *CsvImportReport {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ImportEntriesResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ImportEntriesResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ImportEntriesResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ImportEntriesResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r ImportEntriesResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ImportEntriesResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ImportEntriesResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ImportEntriesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ImportEntriesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ImportEntriesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ImportEntriesResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -31864,6 +32692,94 @@ func (c *ClientWithResponses) CreateEntryWithResponse(ctx context.Context, body 
 	return ParseCreateEntryResponse(rsp)
 }
 
+// ExportEntriesWithResponse The member's entries of a period as a CSV file
+//
+// Answers the member's confirmed entries dated `from` to `to` (both included; at most
+// 3,660 days, ten years) as a CSV file: UTF-8 with a byte order mark (so spreadsheet
+// apps open Korean text), comma-separated, CRLF line ends, one header row then one row
+// per entry, oldest date first (then the order they were written). Pending entries
+// (card notifications and recurring entries awaiting confirmation) are not in the file:
+// they count nowhere until confirmed, and the file is what the ledger counts.
+//
+// Columns, in this order (the names are stable; new columns are only ever added at the
+// end): `date` (YYYY-MM-DD), `type` (`income` or `expense`), `amount` (won, a whole
+// number, never negative), `wallet` (its name, empty for none), `category` (the
+// category's name, `parent/child` for a sub-category, empty for none), `tags` (names
+// separated by `;`; a tag name holding `;` reads back as two on import), `memo`, `currency`, `original_amount`, `exchange_rate`,
+// `installment_months` (empty when they do not apply), `transfer_id` (the transfer whose
+// side the entry is, empty for an ordinary entry; a transfer's two sides are two rows).
+//
+// A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is written
+// with a leading `'` (OWASP's advice against formula injection in spreadsheet apps);
+// import takes that apostrophe off again. Number columns are never negative and are
+// written as they are.
+//
+// The file is streamed as it is read (the service holds a few hundred rows at a time,
+// whatever the period), from one consistent snapshot of the ledger. An export may work
+// for 60 seconds (`x-deadline-seconds`); a failure after the first bytes were sent cuts
+// the connection, so a partial file never looks complete.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/account/entries/export (the `ExportEntries` operationId).
+func (c *ClientWithResponses) ExportEntriesWithResponse(ctx context.Context, params *ExportEntriesParams, reqEditors ...RequestEditorFn) (*ExportEntriesResponse, error) {
+	rsp, err := c.ExportEntries(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExportEntriesResponse(rsp)
+}
+
+// ImportEntriesWithBodyWithResponse Create entries from a CSV file (with a dry run)
+//
+// Reads a CSV file (multipart part `file`) and answers a report: how many rows would be
+// created (and the first 100 of them), which rows are duplicates and which are invalid,
+// with the row number (the file's line, the header counted, as a spreadsheet numbers it)
+// and column. With `dryRun=true` nothing is written. Without it, every valid,
+// non-duplicate row is created in one transaction (all of them or, on a failure, none)
+// and the same report is answered; invalid and duplicate rows are left out, they do not
+// stop the others.
+//
+// **Formats.** A file in the service's own export format (`GET
+// /api/account/entries/export`, recognised by its header row) needs no mapping; a
+// transfer's two rows (the same `transfer_id`) become one transfer between the two
+// wallets. Any other file needs the multipart part `mapping` (JSON, `CsvImportMapping`):
+// which columns hold the date, the amount (one signed column, or debit and credit
+// columns as Korean banks export 출금/입금), memo, category and wallet; the date format;
+// the decimal and thousands separators; the sign convention; the header's row. The file
+// is UTF-8 (a byte order mark is fine) or, as Korean banks export it, EUC-KR/CP949
+// (`encoding`, or detected when the bytes are not UTF-8); bytes that are neither answer
+// 400 naming `/file`.
+//
+// **Matching.** Wallets and categories are matched by name among the member's own and
+// never created: an unknown or ambiguous name is a row error. A category is its name or
+// `parent/child`; it must be of the row's type. Tags (own format only) are created as
+// any entry's tags are.
+//
+// **Duplicates.** A row is a duplicate when the member already has an entry of the same
+// date, type, amount and memo (counted: two equal rows against one equal entry leave
+// one row to create), or when an earlier import created it (the service keeps a hash of
+// each imported row's normalised values and its occurrence in its file, while the entry
+// it created exists).
+//
+// **Limits.** The file may hold at most `csv_import_max_bytes` bytes (10 MiB unless an
+// administrator set otherwise; never over 32 MiB) and `csv_import_max_rows` data rows
+// (20,000): past either, 413 `PAYLOAD_TOO_LARGE`. An amount must be 0 to 10^15 won. At
+// most 20 row errors and 100 duplicates are listed (`errorsTruncated` and
+// `duplicatesTruncated` say more were cut; the counts are whole). An import may work for
+// 60 seconds (`x-deadline-seconds`). PREMIUM, like backup.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/entries/import (the `ImportEntries` operationId).
+func (c *ClientWithResponses) ImportEntriesWithBodyWithResponse(ctx context.Context, params *ImportEntriesParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ImportEntriesResponse, error) {
+	rsp, err := c.ImportEntriesWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseImportEntriesResponse(rsp)
+}
+
 // CreateEntryFromNotificationWithBodyWithResponse Turn a card payment notification into a pending expense
 //
 // Reads a card or bank notification (the push or SMS text of a Korean card issuer or bank,
@@ -36875,6 +37791,178 @@ func ParseCreateEntryResponse(rsp *http.Response) (*CreateEntryResponse, error) 
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateEntryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseExportEntriesResponse parses an HTTP response from a ExportEntriesWithResponse call
+func ParseExportEntriesResponse(rsp *http.Response) (*ExportEntriesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ExportEntriesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ExportEntriesResponse200Headers
+		if values := rsp.Header.Values("Content-Disposition"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Disposition", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentDisposition = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 503:
+		var headers ExportEntriesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseImportEntriesResponse parses an HTTP response from a ImportEntriesWithResponse call
+func ParseImportEntriesResponse(rsp *http.Response) (*ImportEntriesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ImportEntriesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CsvImportReport
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ImportEntriesResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -87,6 +87,40 @@ func (q *Queries) CopyEntryTags(ctx context.Context, arg []CopyEntryTagsParams) 
 	return q.db.CopyFrom(ctx, []string{"account_entry_tag"}, []string{"entry_id", "tag_id"}, &iteratorForCopyEntryTags{rows: arg})
 }
 
+// iteratorForCopyImportedRows implements pgx.CopyFromSource.
+type iteratorForCopyImportedRows struct {
+	rows                 []CopyImportedRowsParams
+	skippedFirstNextCall bool
+}
+
+func (r *iteratorForCopyImportedRows) Next() bool {
+	if len(r.rows) == 0 {
+		return false
+	}
+	if !r.skippedFirstNextCall {
+		r.skippedFirstNextCall = true
+		return true
+	}
+	r.rows = r.rows[1:]
+	return len(r.rows) > 0
+}
+
+func (r iteratorForCopyImportedRows) Values() ([]interface{}, error) {
+	return []interface{}{
+		r.rows[0].MemberID,
+		r.rows[0].RowHash,
+		r.rows[0].EntryID,
+	}, nil
+}
+
+func (r iteratorForCopyImportedRows) Err() error {
+	return nil
+}
+
+func (q *Queries) CopyImportedRows(ctx context.Context, arg []CopyImportedRowsParams) (int64, error) {
+	return q.db.CopyFrom(ctx, []string{"account_entry_import"}, []string{"member_id", "row_hash", "entry_id"}, &iteratorForCopyImportedRows{rows: arg})
+}
+
 // iteratorForCopyTransfers implements pgx.CopyFromSource.
 type iteratorForCopyTransfers struct {
 	rows                 []CopyTransfersParams

@@ -157,6 +157,55 @@ type CopyEntryTagsParams struct {
 	TagID   int64
 }
 
+const countEntriesByKey = `-- name: CountEntriesByKey :many
+SELECT entry_date, type, amount, memo, count(*)::int AS n
+FROM account_entry
+WHERE member_id = $1 AND entry_date >= $2 AND entry_date <= $3
+GROUP BY entry_date, type, amount, memo
+`
+
+type CountEntriesByKeyParams struct {
+	MemberID int64
+	FromDate time.Time
+	ToDate   time.Time
+}
+
+type CountEntriesByKeyRow struct {
+	EntryDate time.Time
+	Type      string
+	Amount    int64
+	Memo      string
+	N         int32
+}
+
+// How many of the member's entries have each date, type, amount and memo
+// within a period (CSV import's duplicate check).
+func (q *Queries) CountEntriesByKey(ctx context.Context, arg CountEntriesByKeyParams) ([]CountEntriesByKeyRow, error) {
+	rows, err := q.db.Query(ctx, countEntriesByKey, arg.MemberID, arg.FromDate, arg.ToDate)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []CountEntriesByKeyRow{}
+	for rows.Next() {
+		var i CountEntriesByKeyRow
+		if err := rows.Scan(
+			&i.EntryDate,
+			&i.Type,
+			&i.Amount,
+			&i.Memo,
+			&i.N,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const countPendingEntries = `-- name: CountPendingEntries :one
 SELECT count(*) FROM account_entry WHERE member_id = $1 AND pending
 `
@@ -605,6 +654,100 @@ func (q *Queries) ListEntries(ctx context.Context, arg ListEntriesParams) ([]Acc
 			&i.TransferID,
 			&i.CreatedAt,
 			&i.AwaitingRate,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listEntriesForExport = `-- name: ListEntriesForExport :many
+SELECT e.id, e.entry_date, e.created_at, e.type, e.amount, e.memo, e.currency, e.original_amount,
+    e.exchange_rate, e.installment_months, e.transfer_id,
+    COALESCE(w.name, '')::text AS wallet_name, COALESCE(c.name, '')::text AS category_name,
+    COALESCE(p.name, '')::text AS parent_name,
+    COALESCE((SELECT array_agg(t.name ORDER BY t.sort_order, t.id) FROM account_entry_tag et
+        JOIN account_tag t ON t.id = et.tag_id WHERE et.entry_id = e.id), '{}')::text[] AS tags
+FROM account_entry e
+LEFT JOIN wallet w ON w.member_id = e.member_id AND w.id = e.wallet_id
+LEFT JOIN account_category c ON c.member_id = e.member_id AND c.id = e.category_id
+LEFT JOIN account_category p ON p.member_id = e.member_id AND p.id = c.parent_id
+WHERE e.member_id = $1 AND NOT e.pending
+  AND e.entry_date >= $2 AND e.entry_date <= $3
+  AND (e.entry_date, e.created_at, e.id) > ($4::date, $5::timestamptz, $6::bigint)
+ORDER BY e.entry_date, e.created_at, e.id
+LIMIT $7
+`
+
+type ListEntriesForExportParams struct {
+	MemberID     int64
+	FromDate     time.Time
+	ToDate       time.Time
+	AfterDate    time.Time
+	AfterCreated time.Time
+	AfterID      int64
+	BatchSize    int32
+}
+
+type ListEntriesForExportRow struct {
+	ID                int64
+	EntryDate         time.Time
+	CreatedAt         time.Time
+	Type              string
+	Amount            int64
+	Memo              string
+	Currency          *string
+	OriginalAmount    decimal.NullDecimal
+	ExchangeRate      decimal.NullDecimal
+	InstallmentMonths *int32
+	TransferID        *int64
+	WalletName        string
+	CategoryName      string
+	ParentName        string
+	Tags              []string
+}
+
+// One batch of a period's confirmed entries for the CSV export, oldest date
+// first, then the order they were written, after the keyset (after_date,
+// after_created, after_id); the first batch starts before every entry. Names
+// and tags come along so a batch is one statement.
+func (q *Queries) ListEntriesForExport(ctx context.Context, arg ListEntriesForExportParams) ([]ListEntriesForExportRow, error) {
+	rows, err := q.db.Query(ctx, listEntriesForExport,
+		arg.MemberID,
+		arg.FromDate,
+		arg.ToDate,
+		arg.AfterDate,
+		arg.AfterCreated,
+		arg.AfterID,
+		arg.BatchSize,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListEntriesForExportRow{}
+	for rows.Next() {
+		var i ListEntriesForExportRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.EntryDate,
+			&i.CreatedAt,
+			&i.Type,
+			&i.Amount,
+			&i.Memo,
+			&i.Currency,
+			&i.OriginalAmount,
+			&i.ExchangeRate,
+			&i.InstallmentMonths,
+			&i.TransferID,
+			&i.WalletName,
+			&i.CategoryName,
+			&i.ParentName,
+			&i.Tags,
 		); err != nil {
 			return nil, err
 		}

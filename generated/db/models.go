@@ -41,6 +41,13 @@ type AccountEntry struct {
 	AwaitingRate      bool
 }
 
+type AccountEntryImport struct {
+	MemberID  int64
+	RowHash   []byte
+	EntryID   int64
+	CreatedAt time.Time
+}
+
 type AccountEntryTag struct {
 	EntryID int64
 	TagID   int64

@@ -22,6 +22,7 @@ import (
 	"github.com/nestegg/nestegg/internal/budget"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/config"
+	"github.com/nestegg/nestegg/internal/csvio"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/external/ai"
 	"github.com/nestegg/nestegg/internal/external/fx"
@@ -155,6 +156,8 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 	transferHandler.OnEntryWritten(budgetHandler.MonthComplete)
 	backupHandler := backup.NewHandler(pool, ledgerHandler.Crypto(), o.Clock, cfg.Timezone)
 	backupHandler.OnEntryWritten(budgetHandler.MonthComplete)
+	csvHandler := csvio.NewHandler(pool, o.Clock, cfg.Timezone)
+	csvHandler.OnEntryWritten(budgetHandler.MonthComplete)
 	ledgerHandler.UseRates(a.FX, cfg.BaseCurrency)
 	images := board.NewImageStore(o.Clock, cfg.Timezone, cfg.BoardImageDailyLimit)
 	handler, err := server.New(server.Deps{
@@ -181,6 +184,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		Budget:        budgetHandler,
 		Notifications: intake.NewNotificationHandler(pool, o.Clock, cfg.Timezone, a.FX, cfg.BaseCurrency),
 		Backup:        backupHandler,
+		CSV:           csvHandler,
 	})
 	if err != nil {
 		a.Close()

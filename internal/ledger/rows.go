@@ -124,3 +124,18 @@ func TransferSidesTx(ctx context.Context, q *db.Queries, arg db.ListTransferSide
 func GetEntryForUpdateTx(ctx context.Context, q *db.Queries, arg db.GetEntryForUpdateParams) (db.AccountEntry, error) {
 	return q.GetEntryForUpdate(ctx, arg)
 }
+
+// MaxEntryAmount is the largest amount an entry may have (10^15 won).
+const MaxEntryAmount = maxAmount
+
+// EntriesForExportTx answers one batch of a period's confirmed entries with
+// their wallet, category and tag names, after the arg's keyset (CSV export).
+func EntriesForExportTx(ctx context.Context, q *db.Queries, arg db.ListEntriesForExportParams) ([]db.ListEntriesForExportRow, error) {
+	return q.ListEntriesForExport(ctx, arg)
+}
+
+// CountEntriesByKeyTx answers how many of the member's entries of a period
+// have each date, type, amount and memo (CSV import's duplicate check).
+func CountEntriesByKeyTx(ctx context.Context, q *db.Queries, arg db.CountEntriesByKeyParams) ([]db.CountEntriesByKeyRow, error) {
+	return q.CountEntriesByKey(ctx, arg)
+}

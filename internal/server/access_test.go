@@ -44,6 +44,8 @@ var accessRules = []accessRule{
 	// waived for it).
 	{regexp.MustCompile(`^\S+ /api/account/(stats|budgets|tags|invest|backup|restore|ocr)(/|$)`), server.AccessPremium},
 	{regexp.MustCompile(`^POST /api/account/entries/notification$`), server.AccessPremium},
+	// CSV export and import (issue 24): PREMIUM like backup.
+	{regexp.MustCompile(`^(GET /api/account/entries/export|POST /api/account/entries/import)$`), server.AccessPremium},
 	// Every other ledger, board write, billing, FX and account operation
 	// needs a signed-in member (SPEC 5.5).
 	{regexp.MustCompile(`^\S+ /api/(account|board|billing|fx|auth)(/|$)`), server.AccessMember},

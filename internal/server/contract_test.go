@@ -224,12 +224,13 @@ func TestRequestBodiesHaveValidExamples(t *testing.T) {
 	}
 }
 
-// Backup and restore move a decade of a ledger and have their own deadline;
+// Backup and restore (and CSV export and import) move a decade of a ledger
+// and have their own deadline;
 // every other operation keeps the deadline of every request.
 func TestOperationDeadlines(t *testing.T) {
 	t.Parallel()
 	_, ops := contractOps(t)
-	long := map[string]bool{"getBackup": true, "restoreBackup": true}
+	long := map[string]bool{"getBackup": true, "restoreBackup": true, "exportEntries": true, "importEntries": true}
 	for _, op := range ops {
 		d, err := server.OperationDeadline(op.Operation)
 		if err != nil {

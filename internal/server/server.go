@@ -21,6 +21,7 @@ import (
 	"github.com/nestegg/nestegg/internal/board"
 	"github.com/nestegg/nestegg/internal/budget"
 	"github.com/nestegg/nestegg/internal/clientaddr"
+	"github.com/nestegg/nestegg/internal/csvio"
 	"github.com/nestegg/nestegg/internal/intake"
 	"github.com/nestegg/nestegg/internal/invest"
 	"github.com/nestegg/nestegg/internal/ledger"
@@ -48,6 +49,7 @@ type Server struct {
 	*budget.BudgetHandler
 	*intake.NotificationHandler
 	*backup.BackupHandler
+	*csvio.CSVHandler
 }
 
 var _ apigen.StrictServerInterface = (*Server)(nil)
@@ -76,6 +78,7 @@ type Deps struct {
 	Budget         *budget.BudgetHandler
 	Notifications  *intake.NotificationHandler // the intake area: card notifications
 	Backup         *backup.BackupHandler
+	CSV            *csvio.CSVHandler
 }
 
 // New returns the service's root handler.
@@ -101,6 +104,7 @@ func New(deps Deps) (http.Handler, error) {
 		BudgetHandler:       deps.Budget,
 		NotificationHandler: deps.Notifications,
 		BackupHandler:       deps.Backup,
+		CSVHandler:          deps.CSV,
 	}
 
 	strict := apigen.NewStrictHandlerWithOptions(srv, nil, apigen.StrictHTTPServerOptions{

@@ -75,3 +75,37 @@ func SpamKeywords(ctx context.Context, q *db.Queries) ([]string, error) {
 func SetSpamKeywords(ctx context.Context, q *db.Queries, keywords []string) error {
 	return put(ctx, q, KeySpamKeywords, keywords)
 }
+
+// Keys of the CSV import's limits.
+const (
+	KeyCSVImportMaxBytes = "csv_import_max_bytes"
+	KeyCSVImportMaxRows  = "csv_import_max_rows"
+)
+
+// Defaults of the CSV import's limits: a decade of a busy account's
+// history fits in either.
+const (
+	DefaultCSVImportMaxBytes = 10 << 20
+	DefaultCSVImportMaxRows  = 20_000
+)
+
+// CSVImportLimits answers the largest CSV file (bytes) and the most data rows
+// an import takes.
+func CSVImportLimits(ctx context.Context, q *db.Queries) (maxBytes, maxRows int64, err error) {
+	maxBytes, maxRows = DefaultCSVImportMaxBytes, DefaultCSVImportMaxRows
+	if err := get(ctx, q, KeyCSVImportMaxBytes, &maxBytes); err != nil {
+		return 0, 0, err
+	}
+	if err := get(ctx, q, KeyCSVImportMaxRows, &maxRows); err != nil {
+		return 0, 0, err
+	}
+	return maxBytes, maxRows, nil
+}
+
+// SetCSVImportLimits stores the CSV import's limits.
+func SetCSVImportLimits(ctx context.Context, q *db.Queries, maxBytes, maxRows int64) error {
+	if err := put(ctx, q, KeyCSVImportMaxBytes, maxBytes); err != nil {
+		return err
+	}
+	return put(ctx, q, KeyCSVImportMaxRows, maxRows)
+}

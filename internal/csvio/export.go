@@ -1,0 +1,223 @@
+package csvio
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/ledger"
+	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/session"
+)
+
+// Header is the export's header row. Its names are stable: columns are only
+// ever added at the end. Import recognises a file in this format by it.
+var Header = []string{
+	"date", "type", "amount", "wallet", "category", "tags", "memo",
+	"currency", "original_amount", "exchange_rate", "installment_months", "transfer_id",
+}
+
+// bom is UTF-8's byte order mark: spreadsheet apps read a CSV file without
+// it in the system's code page, which garbles Korean text.
+const bom = "\uFEFF"
+
+// maxExportDays bounds an export's period (ten years).
+const maxExportDays = 3660
+
+// exportBatch is how many rows one query reads: memory holds one batch,
+// whatever the period.
+const exportBatch = 500
+
+// tagSeparator joins an entry's tags in one cell.
+const tagSeparator = ";"
+
+// ExportEntries streams the member's confirmed entries of a period as CSV.
+func (h *CSVHandler) ExportEntries(ctx context.Context, req api.ExportEntriesRequestObject) (api.ExportEntriesResponseObject, error) {
+	from, to := req.Params.From.Time, req.Params.To.Time
+	if to.Before(from) {
+		return nil, problem.Invalid("to", "must not be before from")
+	}
+	if to.Sub(from) > maxExportDays*24*time.Hour {
+		return nil, problem.Invalid("to", fmt.Sprintf("must be at most %d days after from", maxExportDays))
+	}
+	s, err := h.StartExport(ctx, session.PrincipalFrom(ctx).MemberID, from, to)
+	if err != nil {
+		return nil, err
+	}
+	return exportResponse{s: s, filename: fmt.Sprintf("nestegg-entries-%s-%s.csv", from.Format(time.DateOnly), to.Format(time.DateOnly))}, nil
+}
+
+// Export is an export under way: a read-only transaction (one snapshot of
+// the ledger) and the batch read so far. Its WriteTo writes the file and
+// ends the transaction; so does Close.
+type Export struct {
+	tx    pgx.Tx
+	q     *db.Queries
+	ctx   context.Context
+	arg   db.ListEntriesForExportParams
+	batch []db.ListEntriesForExportRow
+}
+
+// StartExport opens the snapshot and reads the first batch, so that a
+// failure to read is still an error answer, not a cut file.
+func (h *CSVHandler) StartExport(ctx context.Context, memberID int64, from, to time.Time) (*Export, error) {
+	tx, err := h.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return nil, fmt.Errorf("export of member %d: begin: %w", memberID, err)
+	}
+	e := &Export{tx: tx, q: db.New(tx), ctx: ctx, arg: db.ListEntriesForExportParams{
+		MemberID: memberID, FromDate: from, ToDate: to,
+		// Before every entry: the day before from, at the zero time.
+		AfterDate: from.AddDate(0, 0, -1), AfterCreated: time.Time{}, AfterID: 0, BatchSize: exportBatch,
+	}}
+	if err := e.next(); err != nil {
+		e.Close()
+		return nil, err
+	}
+	return e, nil
+}
+
+func (e *Export) next() error {
+	rows, err := ledger.EntriesForExportTx(e.ctx, e.q, e.arg)
+	if err != nil {
+		return fmt.Errorf("export of member %d: read entries: %w", e.arg.MemberID, err)
+	}
+	e.batch = rows
+	if n := len(rows); n > 0 {
+		last := rows[n-1]
+		e.arg.AfterDate, e.arg.AfterCreated, e.arg.AfterID = last.EntryDate, last.CreatedAt, last.ID
+	}
+	return nil
+}
+
+// Close ends the export's transaction.
+func (e *Export) Close() { _ = e.tx.Rollback(context.WithoutCancel(e.ctx)) }
+
+// WriteTo writes the whole file to w, batch by batch, and closes the
+// export. It stops at the request's deadline.
+func (e *Export) WriteTo(w io.Writer) (int64, error) {
+	defer e.Close()
+	cw := &countingWriter{w: w}
+	if _, err := io.WriteString(cw, bom); err != nil {
+		return cw.n, err
+	}
+	out := csv.NewWriter(cw)
+	out.UseCRLF = true
+	if err := out.Write(Header); err != nil {
+		return cw.n, err
+	}
+	record := make([]string, len(Header))
+	for len(e.batch) > 0 {
+		for _, r := range e.batch {
+			fillRecord(record, r)
+			if err := out.Write(record); err != nil {
+				return cw.n, err
+			}
+		}
+		out.Flush()
+		if err := out.Error(); err != nil {
+			return cw.n, err
+		}
+		if len(e.batch) < exportBatch {
+			break
+		}
+		if err := e.next(); err != nil {
+			return cw.n, err
+		}
+	}
+	out.Flush()
+	return cw.n, out.Error()
+}
+
+func fillRecord(rec []string, r db.ListEntriesForExportRow) {
+	rec[0] = r.EntryDate.Format(time.DateOnly)
+	rec[1] = r.Type
+	rec[2] = strconv.FormatInt(r.Amount, 10)
+	rec[3] = safeText(r.WalletName)
+	rec[4] = safeText(categoryPath(r.ParentName, r.CategoryName))
+	rec[5] = safeText(strings.Join(r.Tags, tagSeparator))
+	rec[6] = safeText(r.Memo)
+	rec[7], rec[8], rec[9], rec[10], rec[11] = "", "", "", "", ""
+	if r.Currency != nil {
+		rec[7] = safeText(*r.Currency)
+	}
+	if r.OriginalAmount.Valid {
+		rec[8] = r.OriginalAmount.Decimal.String()
+	}
+	if r.ExchangeRate.Valid {
+		rec[9] = r.ExchangeRate.Decimal.String()
+	}
+	if r.InstallmentMonths != nil {
+		rec[10] = strconv.Itoa(int(*r.InstallmentMonths))
+	}
+	if r.TransferID != nil {
+		rec[11] = strconv.FormatInt(*r.TransferID, 10)
+	}
+}
+
+// categoryPath is "parent/child" for a sub-category, the name for a
+// top-level one, "" for none.
+func categoryPath(parent, name string) string {
+	if parent == "" {
+		return name
+	}
+	return parent + "/" + name
+}
+
+// safeText neutralises a cell a spreadsheet app would read as a formula, as
+// OWASP advises (CSV injection): a leading apostrophe. Only text cells pass
+// here; number cells are never negative.
+func safeText(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+// unsafeText undoes safeText on import.
+func unsafeText(s string) string {
+	if len(s) > 1 && s[0] == '\'' && strings.ContainsRune("=+-@\t\r", rune(s[1])) {
+		return s[1:]
+	}
+	return s
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// exportResponse streams an export as the 200 answer. Once the first byte
+// is out the status cannot change: a failure then cuts the connection
+// (http.ErrAbortHandler), so a client never takes a partial file for a whole.
+type exportResponse struct {
+	s        *Export
+	filename string
+}
+
+func (r exportResponse) VisitExportEntriesResponse(w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+r.filename+`"`)
+	w.WriteHeader(http.StatusOK)
+	if _, err := r.s.WriteTo(w); err != nil {
+		slog.WarnContext(r.s.ctx, "csv export cut", "member_id", r.s.arg.MemberID, "error", err)
+		panic(http.ErrAbortHandler)
+	}
+	return nil
+}
