@@ -81,6 +81,11 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
+// statusClientClosed is what the access log and the metrics record for a
+// request whose client closed the connection before it was answered (nginx's
+// 499 "client closed request"); the client never sees it.
+const statusClientClosed = 499
+
 // withAccessLog writes one structured line per request and records metrics.
 // It never logs the query string or headers, where tokens could travel.
 func withAccessLog(m *metrics, next http.Handler) http.Handler {
@@ -93,9 +98,16 @@ func withAccessLog(m *metrics, next http.Handler) http.Handler {
 		}
 		elapsed := time.Since(start)
 		ri := infoFrom(r.Context())
+		if sw.status >= 400 && r.Context().Err() != nil {
+			// The client closed the connection before its answer: nothing
+			// failed on our side (the cancelled work answered 503 or a
+			// broken body 400, to nobody). Counted as nginx does.
+			sw.status = statusClientClosed
+		}
 		m.observe(ri.Operation, sw.status, elapsed)
 		level := slog.LevelInfo
 		switch {
+		case sw.status == statusClientClosed:
 		case sw.status == http.StatusServiceUnavailable:
 			// A dependency away or unconfigured: expected, and its cause
 			// is logged once per outage by the problem writer.
@@ -159,6 +171,10 @@ func withDeadline(c *Contract, next http.Handler) http.Handler {
 		d := requestDeadline
 		if f.err == nil {
 			d, _ = OperationDeadline(f.route.Operation) // checked at start-up
+			// Named before the session layer runs, so a request it
+			// answers (503 while PostgreSQL is down) is logged and counted
+			// under its operation, not "unmatched".
+			infoFrom(r.Context()).Operation = f.route.Operation.OperationID
 		}
 		ctx, cancel := context.WithTimeout(context.WithValue(r.Context(), foundRouteKey{}, f), d)
 		defer cancel()
