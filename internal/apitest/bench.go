@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -80,6 +81,10 @@ func (e *ExplainingDB) Query(ctx context.Context, sql string, args ...any) (pgx.
 // BenchRequest is one request a benchmark sends over and over.
 type BenchRequest struct {
 	Method, Path, Body string
+	// Bodies, when set, gives the body of the i-th request (i from 0,
+	// called from many goroutines) instead of Body: a mix of the shapes
+	// members send.
+	Bodies func(i int64) string
 	// Want is the status every answer must have.
 	Want int
 }
@@ -118,9 +123,13 @@ func (e *Env) BenchAgainstFloor(b *testing.B, m *Member, req BenchRequest, stmts
 	defer floor.Close()
 
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1024}}
+	var sent atomic.Int64
 	send := func(base string) error {
 		var body io.Reader
-		if req.Body != "" {
+		switch {
+		case req.Bodies != nil && base != floor.URL:
+			body = strings.NewReader(req.Bodies(sent.Add(1) - 1))
+		case req.Body != "" || req.Bodies != nil:
 			body = strings.NewReader(req.Body)
 		}
 		r, err := http.NewRequest(req.Method, base+req.Path, body)
@@ -128,7 +137,7 @@ func (e *Env) BenchAgainstFloor(b *testing.B, m *Member, req BenchRequest, stmts
 			return err
 		}
 		r.Header.Set("Authorization", "Bearer "+m.Token)
-		if req.Body != "" {
+		if body != nil {
 			r.Header.Set("Content-Type", "application/json")
 		}
 		res, err := client.Do(r)
@@ -149,6 +158,10 @@ func (e *Env) BenchAgainstFloor(b *testing.B, m *Member, req BenchRequest, stmts
 	n := max(int64(b.N), 200)
 	floorNs := float64(rounds(b, n, func() error { return send(floor.URL) }).Nanoseconds()) / float64(n)
 
+	// The service logs each request at info, as in production (the lines
+	// are formatted, then dropped).
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo})))
 	b.SetParallelism(BenchParallelism)
 	b.ResetTimer()
 	start := time.Now()
