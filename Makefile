@@ -100,8 +100,8 @@ load: ## Start a server on 127.0.0.1:18080 (database nestegg_bench, Redis db 1),
 	  echo 'removed database $(LOAD_DB) and the nestegg:* keys of Redis db 1'" EXIT; \
 	for i in $$(seq 1 100); do curl -fs http://$(LOAD_ADDR)/readyz >/dev/null && break; sleep 0.2; done; \
 	NESTEGG_LOAD_URL=http://$(LOAD_ADDR) REDIS_URL=redis://127.0.0.1:6379/1 DATABASE_URL=$(LOAD_URL) \
-	  go test -count=1 -timeout 30m -run '^TestLoad$$' -v ./internal/loadtest | tee $$dir/load.out; \
-	grep -h 'TARGET' $$dir/load.out | sed 's/^ *load_test.go:[0-9]*: //'
+	  go test -count=1 -timeout 30m -run '^(TestLoad|TestGrowth)$$' -v ./internal/loadtest | tee $$dir/load.out; \
+	grep -hE 'TARGET|GROWTH' $$dir/load.out | sed 's/^ *load_test.go:[0-9]*: //'
 
 db-reset: ## Drop and recreate the local database (migrations run on next start)
 	psql "$(subst /nestegg?,/postgres?,$(DB_URL))" -c 'DROP DATABASE IF EXISTS nestegg WITH (FORCE)'
