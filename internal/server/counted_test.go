@@ -2,11 +2,15 @@ package server_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -52,10 +56,13 @@ func requestCounts(t *testing.T, base string) map[string]int {
 }
 
 // While PostgreSQL cannot be reached, the session layer answers 503 before
-// the handler runs; the answer is still counted (and logged) under the
-// operation the request was for, not "unmatched".
+// the handler runs; the answer is still counted and logged under the
+// operation the request was for, not "unmatched", and logged with the member
+// the session names. Not parallel: it reads the process's log.
 func TestOutageIsCountedUnderItsOperation(t *testing.T) {
-	t.Parallel()
+	var logs syncBuffer
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo})))
 	env := apitest.New(t)
 	m := env.NewMember()
 	broken, err := pgxpool.New(context.Background(), "postgres://postgres@127.0.0.1:1/nestegg?sslmode=disable&connect_timeout=1")
@@ -80,6 +87,40 @@ func TestOutageIsCountedUnderItsOperation(t *testing.T) {
 	if n := counts["unmatched 503"]; n != 0 {
 		t.Errorf(`%d answers of 503 counted under "unmatched" (all: %v)`, n, counts)
 	}
+	logged := map[string]bool{}
+	for _, line := range strings.Split(logs.String(), "\n") {
+		var l struct {
+			Msg, Operation string
+			Status         int
+			MemberID       int64 `json:"member_id"`
+		}
+		if json.Unmarshal([]byte(line), &l) == nil && l.Msg == "request" && l.Status == http.StatusServiceUnavailable {
+			logged[fmt.Sprintf("%s %d", l.Operation, l.MemberID)] = true
+		}
+	}
+	for _, op := range []string{"getSession", "createEntry", "votePost"} {
+		if !logged[fmt.Sprintf("%s %d", op, m.ID)] {
+			t.Errorf("no 503 of %s logged for member %d (logged: %v)", op, m.ID, logged)
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer the server's goroutines may write at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // A client that hangs up while its request waits is counted as 499 (client

@@ -50,7 +50,11 @@ func withRequestInfo(next http.Handler) http.Handler {
 			id = hex.EncodeToString(b[:])
 		}
 		w.Header().Set("X-Request-ID", id)
-		ctx := context.WithValue(r.Context(), requestInfoKey{}, &requestInfo{ID: id, Operation: "unmatched"})
+		ri := &requestInfo{ID: id, Operation: "unmatched"}
+		ctx := context.WithValue(r.Context(), requestInfoKey{}, ri)
+		// A session the session layer cannot confirm (PostgreSQL down)
+		// still names its member in the log line of the failed request.
+		ctx = session.WithClaimNote(ctx, func(memberID int64) { ri.MemberID = memberID })
 		ctx = problem.WithRequestID(ctx, id)
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
