@@ -550,6 +550,7 @@ func TestGrowth(t *testing.T) {
 		}
 		return out
 	}
+	_ = measure("small data set, warm-up (not counted)")
 	small := measure("small data set")
 	start := time.Now()
 	what, err := SeedCrowd(ctx, pool, FullCrowd(scale), day)
@@ -557,6 +558,7 @@ func TestGrowth(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("seeded the crowd (BENCH_SCALE %g): %s, in %s", scale, what, time.Since(start).Round(time.Second))
+	_ = measure("large data set, warm-up (not counted)")
 	large := measure("large data set")
 
 	t.Logf("growth (median latency at one connection, %s each):", duration)
