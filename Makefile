@@ -79,7 +79,7 @@ test-clean: ## Remove what an interrupted test run left: test and template datab
 	@for pid in $$(pgrep -f '^redis-server 127\.0\.0\.1:[0-9]+' || true); do \
 		case "$$(tr '\0' ' ' < /proc/$$pid/cmdline)" in *:6379*) ;; *) echo "stopping private redis-server $$pid"; kill $$pid;; esac; done
 
-bench: ## Go benchmarks, then a load run against a live server
+bench: ## Go benchmarks, then make load (BENCH_SCALE=0.1 seeds a tenth of the growth data set)
 	go test -run '^$$' -bench . -benchmem -benchtime $(BENCH_TIME) ./...
 	@$(MAKE) --no-print-directory load
 
