@@ -79,20 +79,29 @@ test-clean: ## Remove what an interrupted test run left: test and template datab
 	@for pid in $$(pgrep -f '^redis-server 127\.0\.0\.1:[0-9]+' || true); do \
 		case "$$(tr '\0' ' ' < /proc/$$pid/cmdline)" in *:6379*) ;; *) echo "stopping private redis-server $$pid"; kill $$pid;; esac; done
 
-bench: ## Go benchmarks, then a load run against a live server
+bench: ## Go benchmarks, then make load (BENCH_SCALE=0.1 seeds a tenth of the growth data set)
 	go test -run '^$$' -bench . -benchmem -benchtime $(BENCH_TIME) ./...
 	@$(MAKE) --no-print-directory load
 
 LOAD_ADDR ?= 127.0.0.1:18080
-load: ## Start a server on 127.0.0.1:18080 (database nestegg_bench) and run a bounded load against it
-	@set -e; bin=$$(mktemp -d)/nestegg; go build -o $$bin ./cmd/nestegg; \
-	HTTP_ADDR=$(LOAD_ADDR) LOG_LEVEL=warn REDIS_URL=redis://127.0.0.1:6379/1 TRUSTED_PROXIES=127.0.0.1/32 \
-	  DATABASE_URL=$(subst /nestegg?,/nestegg_bench?,$(DB_URL)) $$bin & pid=$$!; \
-	trap "kill $$pid 2>/dev/null; wait $$pid 2>/dev/null; rm -f $$bin" EXIT; \
+LOAD_DB   ?= nestegg_bench
+LOAD_URL  := $(subst /nestegg?,/$(LOAD_DB)?,$(DB_URL))
+# The server logs every request at info, as in production (to a file, whose
+# warnings and errors are counted at the end). Afterwards the database and
+# the Redis keys the run used are removed.
+load: ## Start a server on 127.0.0.1:18080 (database nestegg_bench, Redis db 1), load it against its floors, clean up
+	@set -e; dir=$$(mktemp -d); bin=$$dir/nestegg; go build -o $$bin ./cmd/nestegg; \
+	HTTP_ADDR=$(LOAD_ADDR) LOG_LEVEL=info STORE_TEST_MODE=true REDIS_URL=redis://127.0.0.1:6379/1 TRUSTED_PROXIES=127.0.0.1/32 \
+	  DATABASE_URL=$(LOAD_URL) $$bin 2>$$dir/server.log & pid=$$!; \
+	trap "kill $$pid 2>/dev/null; wait $$pid 2>/dev/null; \
+	  echo \"server log: \$$(wc -l <$$dir/server.log) lines, \$$(grep -c '\"level\":\"ERROR\"' $$dir/server.log) errors\"; rm -rf $$dir; \
+	  psql '$(subst /nestegg?,/postgres?,$(DB_URL))' -qc 'DROP DATABASE IF EXISTS $(LOAD_DB) WITH (FORCE)'; \
+	  redis-cli -n 1 --scan --pattern 'nestegg:*' | xargs -r -n 500 redis-cli -n 1 DEL >/dev/null; \
+	  echo 'removed database $(LOAD_DB) and the nestegg:* keys of Redis db 1'" EXIT; \
 	for i in $$(seq 1 100); do curl -fs http://$(LOAD_ADDR)/readyz >/dev/null && break; sleep 0.2; done; \
-	NESTEGG_LOAD_URL=http://$(LOAD_ADDR) REDIS_URL=redis://127.0.0.1:6379/1 \
-	  DATABASE_URL=$(subst /nestegg?,/nestegg_bench?,$(DB_URL)) \
-	  go test -count=1 -run '^TestLoad$$' -v ./internal/loadtest
+	NESTEGG_LOAD_URL=http://$(LOAD_ADDR) REDIS_URL=redis://127.0.0.1:6379/1 DATABASE_URL=$(LOAD_URL) \
+	  go test -count=1 -timeout 30m -run '^(TestLoad|TestGrowth)$$' -v ./internal/loadtest | tee $$dir/load.out; \
+	grep -hE 'TARGET|GROWTH' $$dir/load.out | sed 's/^ *load_test.go:[0-9]*: //'
 
 db-reset: ## Drop and recreate the local database (migrations run on next start)
 	psql "$(subst /nestegg?,/postgres?,$(DB_URL))" -c 'DROP DATABASE IF EXISTS nestegg WITH (FORCE)'

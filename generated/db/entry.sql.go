@@ -217,23 +217,29 @@ func (q *Queries) CountPendingEntries(ctx context.Context, memberID int64) (int6
 	return count, err
 }
 
-const createEntry = `-- name: CreateEntry :one
+const createEntryChecked = `-- name: CreateEntryChecked :one
 INSERT INTO account_entry (
     member_id, wallet_id, category_id, type, amount, entry_date, memo,
     currency, original_amount, exchange_rate, installment_months, pending, notif_key
-) VALUES (
-    $1, $2, $3, $4, $5, $6, $7,
-    $8, $9, $10, $11,
-    $12, $13
 )
+SELECT $1::bigint, $2::bigint, $3::bigint, $4::text, $5::bigint,
+    $6::date, $7::text, $8::text, $9::numeric,
+    $10::numeric, $11::integer, $12::boolean, $13::text
+WHERE ($2::bigint IS NULL OR EXISTS (
+        SELECT 1 FROM wallet w WHERE w.member_id = $1::bigint AND w.id = $2::bigint
+            AND ($11::integer IS NULL OR w.type = 'CARD')))
+    AND ($3::bigint IS NULL OR EXISTS (
+        SELECT 1 FROM account_category c WHERE c.member_id = $1::bigint AND c.id = $3::bigint
+            AND c.type = $4::text))
+    AND ($11::integer IS NULL OR ($4::text = 'expense' AND $2::bigint IS NOT NULL))
 RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, account_entry.category_id, account_entry.type, account_entry.amount, account_entry.entry_date, account_entry.memo, account_entry.currency, account_entry.original_amount, account_entry.exchange_rate, account_entry.installment_months, account_entry.pending, account_entry.notif_key, account_entry.transfer_id, account_entry.created_at, account_entry.awaiting_rate,
     -- Whether the entry is the first that counts on its day (the statement
     -- does not see its own row): only such a write can complete a month.
     (NOT EXISTS (SELECT 1 FROM account_entry o
-        WHERE o.member_id = $1 AND o.entry_date = $6 AND NOT o.pending AND o.transfer_id IS NULL))::bool AS new_day
+        WHERE o.member_id = $1::bigint AND o.entry_date = $6::date AND NOT o.pending AND o.transfer_id IS NULL))::bool AS new_day
 `
 
-type CreateEntryParams struct {
+type CreateEntryCheckedParams struct {
 	MemberID          int64
 	WalletID          *int64
 	CategoryID        *int64
@@ -249,13 +255,18 @@ type CreateEntryParams struct {
 	NotifKey          *string
 }
 
-type CreateEntryRow struct {
+type CreateEntryCheckedRow struct {
 	AccountEntry AccountEntry
 	NewDay       bool
 }
 
-func (q *Queries) CreateEntry(ctx context.Context, arg CreateEntryParams) (CreateEntryRow, error) {
-	row := q.db.QueryRow(ctx, createEntry,
+// Creates an entry in one statement that also checks what it names: the
+// member's own wallet and category, a category of the entry's type, and
+// installments only on an expense on a CARD wallet. No row comes back when a
+// check fails; the caller then asks which (checkEntryRefs). A wallet or
+// category deleted meanwhile fails its foreign key instead.
+func (q *Queries) CreateEntryChecked(ctx context.Context, arg CreateEntryCheckedParams) (CreateEntryCheckedRow, error) {
+	row := q.db.QueryRow(ctx, createEntryChecked,
 		arg.MemberID,
 		arg.WalletID,
 		arg.CategoryID,
@@ -270,7 +281,7 @@ func (q *Queries) CreateEntry(ctx context.Context, arg CreateEntryParams) (Creat
 		arg.Pending,
 		arg.NotifKey,
 	)
-	var i CreateEntryRow
+	var i CreateEntryCheckedRow
 	err := row.Scan(
 		&i.AccountEntry.ID,
 		&i.AccountEntry.MemberID,
@@ -940,6 +951,59 @@ func (q *Queries) SummarizeEntries(ctx context.Context, arg SummarizeEntriesPara
 	var i SummarizeEntriesRow
 	err := row.Scan(&i.Total, &i.Income, &i.Expense)
 	return i, err
+}
+
+const tagNewEntry = `-- name: TagNewEntry :many
+WITH wanted AS (
+    SELECT x.name, x.ord FROM unnest($1::text[]) WITH ORDINALITY AS x(name, ord)
+), added AS (
+    INSERT INTO account_tag (member_id, name, sort_order)
+    SELECT $2, wanted.name,
+        (SELECT COALESCE(MAX(sort_order), 0) FROM account_tag WHERE member_id = $2) + wanted.ord
+    FROM wanted
+    ON CONFLICT (member_id, name) DO NOTHING
+    RETURNING id, name, sort_order
+), tags AS (
+    SELECT added.id, added.name, added.sort_order FROM added
+    UNION ALL
+    SELECT t.id, t.name, t.sort_order FROM account_tag t JOIN wanted ON wanted.name = t.name WHERE t.member_id = $2
+), linked AS (
+    INSERT INTO account_entry_tag (entry_id, tag_id)
+    SELECT $3::bigint, tags.id FROM tags
+    ON CONFLICT DO NOTHING
+)
+SELECT tags.name FROM tags ORDER BY tags.sort_order, tags.id
+`
+
+type TagNewEntryParams struct {
+	Names    []string
+	MemberID int64
+	EntryID  int64
+}
+
+// Makes every name one of the member's tags (new ones last, in the given
+// order), links them all to the entry and answers the entry's tag names in
+// tag order, in one statement. A tag another transaction added meanwhile is
+// invisible to this statement's snapshot (neither added nor linked): the
+// caller sends it again when fewer names come back.
+func (q *Queries) TagNewEntry(ctx context.Context, arg TagNewEntryParams) ([]string, error) {
+	rows, err := q.db.Query(ctx, tagNewEntry, arg.Names, arg.MemberID, arg.EntryID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []string{}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, err
+		}
+		items = append(items, name)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const updateEntry = `-- name: UpdateEntry :one

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"runtime"
 	"strings"
 	"sync"
@@ -80,12 +80,17 @@ func (e *ExplainingDB) Query(ctx context.Context, sql string, args ...any) (pgx.
 // BenchRequest is one request a benchmark sends over and over.
 type BenchRequest struct {
 	Method, Path, Body string
+	// Bodies, when set, gives the body of the i-th request (i from 0,
+	// called from many goroutines) instead of Body: a mix of the shapes
+	// members send.
+	Bodies func(i int64) string
 	// Want is the status every answer must have.
 	Want int
 }
 
 // BenchAgainstFloor measures req sent by m against its floor, the README's:
-// a bare HTTP handler in this process doing only what the request needs
+// a bare HTTP handler in a process of its own (floorproc.go), as the
+// service would be in production, doing only what the request needs
 // from the stores (the session's Redis GET, the session's PostgreSQL read,
 // then stmts over pgx, rows read and dropped) and answering "{}". Both are
 // driven alike (same client, same parallelism, warm pools) and the
@@ -93,34 +98,32 @@ type BenchRequest struct {
 // floor's, "%floor".
 func (e *Env) BenchAgainstFloor(b *testing.B, m *Member, req BenchRequest, stmts []Statement) {
 	b.Helper()
-	key, hash := e.RedisKey(m.Token), session.HashToken(m.Token)
-	q := db.New(e.Pool)
-	floor := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ctx := r.Context()
-		err := e.Redis.Get(ctx, key).Err()
-		if err == nil {
-			_, err = q.GetSessionPrincipal(ctx, db.GetSessionPrincipalParams{TokenHash: hash, Now: time.Now()})
-		}
-		for _, s := range stmts {
+	spec := floorSpec{
+		DatabaseURL: e.Pool.Config().ConnString(), MaxConns: e.Pool.Config().MaxConns,
+		RedisAddr: e.Redis.Options().Addr, RedisDB: e.Redis.Options().DB,
+		RedisKey: e.RedisKey(m.Token), TokenHash: session.HashToken(m.Token), Status: req.Want,
+	}
+	for _, s := range stmts {
+		fs := floorStmt{SQL: s.SQL}
+		for _, a := range s.Args {
+			fa, err := encodeArg(a)
 			if err != nil {
-				break
+				b.Fatal(err)
 			}
-			err = drain(ctx, e.Pool, s)
+			fs.Args = append(fs.Args, fa)
 		}
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(req.Want)
-		_, _ = io.WriteString(w, "{}")
-	}))
-	defer floor.Close()
+		spec.Statements = append(spec.Statements, fs)
+	}
+	floorURL := startFloor(b, spec)
 
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1024}}
+	var sent atomic.Int64
 	send := func(base string) error {
 		var body io.Reader
-		if req.Body != "" {
+		switch {
+		case req.Bodies != nil && base != floorURL:
+			body = strings.NewReader(req.Bodies(sent.Add(1) - 1))
+		case req.Body != "" || req.Bodies != nil:
 			body = strings.NewReader(req.Body)
 		}
 		r, err := http.NewRequest(req.Method, base+req.Path, body)
@@ -128,7 +131,7 @@ func (e *Env) BenchAgainstFloor(b *testing.B, m *Member, req BenchRequest, stmts
 			return err
 		}
 		r.Header.Set("Authorization", "Bearer "+m.Token)
-		if req.Body != "" {
+		if body != nil {
 			r.Header.Set("Content-Type", "application/json")
 		}
 		res, err := client.Do(r)
@@ -145,10 +148,14 @@ func (e *Env) BenchAgainstFloor(b *testing.B, m *Member, req BenchRequest, stmts
 	// The first round opens connections and prepares statements; the second,
 	// warm as the service is by then and as many requests as the service
 	// gets (b.N), counts.
-	_ = rounds(b, 2000, func() error { return send(floor.URL) })
+	_ = rounds(b, 2000, func() error { return send(floorURL) })
 	n := max(int64(b.N), 200)
-	floorNs := float64(rounds(b, n, func() error { return send(floor.URL) }).Nanoseconds()) / float64(n)
+	floorNs := float64(rounds(b, n, func() error { return send(floorURL) }).Nanoseconds()) / float64(n)
 
+	// The service logs each request at info, as in production (the lines
+	// are formatted, then dropped).
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo})))
 	b.SetParallelism(BenchParallelism)
 	b.ResetTimer()
 	start := time.Now()

@@ -201,18 +201,37 @@ func checkEntryRefs(ctx context.Context, q *db.Queries, memberID int64, e EntryI
 
 // CreateEntryTx creates an entry with its tags. The caller has decided
 // whether the member may use tags.
+//
+// An entry without tags is one statement (CreateEntryChecked: the checks of
+// checkEntryRefs and the INSERT, answering the whole row), so it needs no
+// transaction of its own; tags add one more (TagNewEntry: the tags made,
+// linked and named), which needs the caller's. Only a refused entry reads
+// again, to say which check refused it.
 func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryInput) (Entry, error) {
 	if e.needsRate {
 		return Entry{}, errors.New("create entry: the exchange rate was not filled in (fillRate)")
 	}
-	if err := checkEntryRefs(ctx, q, memberID, e); err != nil {
-		return Entry{}, err
-	}
-	row, err := q.CreateEntry(ctx, db.CreateEntryParams{
+	params := db.CreateEntryCheckedParams{
 		MemberID: memberID, WalletID: e.WalletID, CategoryID: e.CategoryID, Type: e.Type, Amount: e.Amount,
 		EntryDate: e.Date, Memo: e.Memo, Currency: e.Currency, OriginalAmount: e.OriginalAmount,
 		ExchangeRate: e.ExchangeRate, InstallmentMonths: e.InstallmentMonths, Pending: e.Pending, NotifKey: e.NotifKey,
-	})
+	}
+	row, err := q.CreateEntryChecked(ctx, params)
+	if errors.Is(err, pgx.ErrNoRows) {
+		// A check refused it: say which. When none does now, what the
+		// entry names changed in between (a wallet's type, say): one more
+		// try decides.
+		if err := checkEntryRefs(ctx, q, memberID, e); err != nil {
+			return Entry{}, err
+		}
+		row, err = q.CreateEntryChecked(ctx, params)
+		if errors.Is(err, pgx.ErrNoRows) {
+			if err := checkEntryRefs(ctx, q, memberID, e); err != nil {
+				return Entry{}, err
+			}
+			return Entry{}, errors.New("create entry: refused twice by checks that pass")
+		}
+	}
 	if err != nil {
 		return Entry{}, refGone(err, "create entry")
 	}
@@ -220,10 +239,34 @@ func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryIn
 	if len(e.Tags) == 0 {
 		return out, nil
 	}
-	if out.Tags, err = setEntryTags(ctx, q, memberID, out.ID, e.Tags, false); err != nil {
+	if out.Tags, err = tagNewEntry(ctx, q, memberID, out.ID, e.Tags); err != nil {
 		return Entry{}, err
 	}
 	return out, nil
+}
+
+// tagNewEntry gives a new entry the named tags, making the ones the member
+// lacks, and answers its tag names in tag order.
+func tagNewEntry(ctx context.Context, q *db.Queries, memberID, entryID int64, names []string) ([]string, error) {
+	p := db.TagNewEntryParams{Names: names, MemberID: memberID, EntryID: entryID}
+	tags, err := q.TagNewEntry(ctx, p)
+	if err == nil && len(tags) < distinct(names) {
+		// A tag another transaction added meanwhile was invisible to the
+		// statement's snapshot; a second pass sees it.
+		tags, err = q.TagNewEntry(ctx, p)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("tag entry %d: %w", entryID, err)
+	}
+	return tags, nil
+}
+
+func distinct(names []string) int {
+	seen := make(map[string]bool, len(names))
+	for _, n := range names {
+		seen[n] = true
+	}
+	return len(seen)
 }
 
 // UpdateEntryTx rewrites an entry's fields (not its tags) inside the

@@ -50,7 +50,11 @@ func withRequestInfo(next http.Handler) http.Handler {
 			id = hex.EncodeToString(b[:])
 		}
 		w.Header().Set("X-Request-ID", id)
-		ctx := context.WithValue(r.Context(), requestInfoKey{}, &requestInfo{ID: id, Operation: "unmatched"})
+		ri := &requestInfo{ID: id, Operation: "unmatched"}
+		ctx := context.WithValue(r.Context(), requestInfoKey{}, ri)
+		// A session the session layer cannot confirm (PostgreSQL down)
+		// still names its member in the log line of the failed request.
+		ctx = session.WithClaimNote(ctx, func(memberID int64) { ri.MemberID = memberID })
 		ctx = problem.WithRequestID(ctx, id)
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
@@ -81,6 +85,11 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
+// statusClientClosed is what the access log and the metrics record for a
+// request whose client closed the connection before it was answered (nginx's
+// 499 "client closed request"); the client never sees it.
+const statusClientClosed = 499
+
 // withAccessLog writes one structured line per request and records metrics.
 // It never logs the query string or headers, where tokens could travel.
 func withAccessLog(m *metrics, next http.Handler) http.Handler {
@@ -93,9 +102,16 @@ func withAccessLog(m *metrics, next http.Handler) http.Handler {
 		}
 		elapsed := time.Since(start)
 		ri := infoFrom(r.Context())
+		if sw.status >= 400 && r.Context().Err() != nil {
+			// The client closed the connection before its answer: nothing
+			// failed on our side (the cancelled work answered 503 or a
+			// broken body 400, to nobody). Counted as nginx does.
+			sw.status = statusClientClosed
+		}
 		m.observe(ri.Operation, sw.status, elapsed)
 		level := slog.LevelInfo
 		switch {
+		case sw.status == statusClientClosed:
 		case sw.status == http.StatusServiceUnavailable:
 			// A dependency away or unconfigured: expected, and its cause
 			// is logged once per outage by the problem writer.
@@ -159,6 +175,10 @@ func withDeadline(c *Contract, next http.Handler) http.Handler {
 		d := requestDeadline
 		if f.err == nil {
 			d, _ = OperationDeadline(f.route.Operation) // checked at start-up
+			// Named before the session layer runs, so a request it
+			// answers (503 while PostgreSQL is down) is logged and counted
+			// under its operation, not "unmatched".
+			infoFrom(r.Context()).Operation = f.route.Operation.OperationID
 		}
 		ctx, cancel := context.WithTimeout(context.WithValue(r.Context(), foundRouteKey{}, f), d)
 		defer cancel()

@@ -103,6 +103,7 @@ func (m *Manager) Middleware(next http.Handler) http.Handler {
 		ctx = context.WithValue(ctx, stateKey{}, st)
 		p, err := m.principal(ctx, token)
 		if err != nil {
+			noteClaim(ctx, m.scs.GetInt64(ctx, keyMemberID))
 			problem.Write(w, r, err)
 			return
 		}

@@ -50,3 +50,19 @@ func PrincipalFrom(ctx context.Context) *Principal {
 	p, _ := ctx.Value(principalKey{}).(*Principal)
 	return p
 }
+
+type claimNoteKey struct{}
+
+// WithClaimNote has the session layer tell note the member a session names
+// when it cannot confirm them (PostgreSQL unreachable): the access log then
+// names the member whose request failed. The claim comes from the session's
+// data, not from PostgreSQL; nothing is authorized on it.
+func WithClaimNote(ctx context.Context, note func(memberID int64)) context.Context {
+	return context.WithValue(ctx, claimNoteKey{}, note)
+}
+
+func noteClaim(ctx context.Context, memberID int64) {
+	if note, ok := ctx.Value(claimNoteKey{}).(func(int64)); ok && memberID != 0 {
+		note(memberID)
+	}
+}
