@@ -377,3 +377,11 @@ type Wallet struct {
 	SortOrder       int32
 	CreatedAt       time.Time
 }
+
+type WalletNet struct {
+	MemberID int64
+	WalletID int64
+	Period   string
+	Start    time.Time
+	Net      decimal.Decimal
+}
