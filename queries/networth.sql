@@ -5,8 +5,11 @@
 -- @week_after (NULL for none; a total's start is NULL), and as period 'part' the net of its entries
 -- after part_after[i] and before part_before[i] (start = part_after[i]): a
 -- day that does not end its month or week (today) takes off the entries
--- dated after it in its own week. Each branch is an index range scan, so the
--- rows read are the trend's periods × wallets, whatever the history.
+-- dated after it in its own week; as period 'delta' (start = its day) the
+-- nets not folded into wallet_net yet (a write made while another of the
+-- member's was folding; the next write folds them). Each branch is an index
+-- range scan, so the rows read are the trend's periods × wallets, whatever
+-- the history.
 SELECT t.period, t.wallet_id, NULL::date AS start, t.net FROM wallet_net t
 WHERE t.member_id = @member_id AND t.period = 'total'
 UNION ALL
@@ -21,7 +24,10 @@ SELECT 'part', e.wallet_id::bigint, r.after,
 FROM (SELECT unnest(@part_after::date[]) AS after, unnest(@part_before::date[]) AS before) AS r
 JOIN account_entry e ON e.member_id = @member_id AND NOT e.pending AND e.wallet_id IS NOT NULL
     AND e.entry_date > r.after AND e.entry_date < r.before
-GROUP BY e.wallet_id, r.after;
+GROUP BY e.wallet_id, r.after
+UNION ALL
+SELECT 'delta', d.wallet_id, d.day, d.net FROM wallet_net_delta d
+WHERE d.member_id = @member_id;
 
 -- name: QuotesOn :many
 -- The last stored quote on or before each day of each code.

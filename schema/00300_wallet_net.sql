@@ -1,8 +1,8 @@
 -- +goose Up
 -- Each wallet's balance movement (issue 21), kept by triggers on
--- account_entry in the same statement as every write that moves it, so the
--- net-worth trend reads O(points × wallets) rows whatever the length of the
--- member's history. A row is the net (income +, expense −) of the wallet's
+-- account_entry in the same transaction as every write that moves it, so the
+-- net-worth trend reads O(points × wallets) rows (and the few deltas below)
+-- whatever the length of the member's history. A row is the net (income +, expense −) of the wallet's
 -- entries that count in a balance, the same ones the trend has always
 -- counted: not pending (an entry awaiting its rate is pending), on a wallet,
 -- transfer sides and fees included. Three grains:
@@ -26,34 +26,70 @@ CREATE TABLE wallet_net (
 -- Serves the cascade of a wallet's deletion.
 CREATE INDEX wallet_net_wallet_idx ON wallet_net (wallet_id);
 
--- wallet_net_add adds nets per (member, wallet, day) to the rollup. Lock
--- order (database.LockOrder): after the entries, the member's rollup lock
--- (advisory "wallet_net:" id, per member in ascending id), then its rows in
--- primary key order. The advisory lock makes one transaction at a time hold
--- a member's rollup rows: a transaction that writes entries of two wallets
--- in two statements (a transfer, in either direction) cannot deadlock with
--- another doing the same the other way round. Wallets deleted in the same
--- statement (a member's deletion cascading) are skipped: their rows are gone.
+-- Nets per wallet and day that a write could not fold into wallet_net
+-- because another transaction of the member was folding at that moment
+-- (below). Readers add them to wallet_net; the member's next write folds
+-- them. The member's writes made one after the other leave none.
+CREATE TABLE wallet_net_delta (
+    member_id bigint  NOT NULL,
+    wallet_id bigint  NOT NULL,
+    day       date    NOT NULL,
+    net       numeric NOT NULL,
+    FOREIGN KEY (member_id, wallet_id) REFERENCES wallet (member_id, id) ON DELETE CASCADE
+);
+CREATE INDEX wallet_net_delta_member_idx ON wallet_net_delta (member_id);
+CREATE INDEX wallet_net_delta_wallet_idx ON wallet_net_delta (wallet_id);
+
+-- wallet_net_add adds nets per (member, wallet, day). A write never waits
+-- for another writer here: it tries the member's advisory lock "wallet_net:"
+-- id (held to the commit; a transaction that has it keeps it). Got it, it
+-- folds its nets and the member's deltas that others committed into
+-- wallet_net, whose rows only the lock's holder writes; not got it (another
+-- transaction of the member is folding), it appends its nets to
+-- wallet_net_delta, which takes no lock others hold. So parallel writes of
+-- one member (a benchmark's, two devices') do not queue on the member's
+-- rows up to each other's commit, and the rollup adds no deadlock between
+-- writers. Wallets deleted in the same statement (a member's deletion
+-- cascading) are skipped: their rows are gone.
 -- +goose StatementBegin
 CREATE FUNCTION wallet_net_add(members bigint[], wallets bigint[], days date[], nets numeric[]) RETURNS void
 LANGUAGE plpgsql AS $$
+DECLARE
+    mid bigint;
 BEGIN
-    PERFORM pg_advisory_xact_lock(hashtextextended('wallet_net:' || m, 0))
-    FROM (SELECT DISTINCT m FROM unnest(members) AS u(m) ORDER BY m) AS s;
-
-    INSERT INTO wallet_net AS r (member_id, wallet_id, period, start, net)
-    SELECT x.member_id, x.wallet_id, p.period, p.start, sum(x.net)
-    FROM unnest(members, wallets, days, nets) AS x(member_id, wallet_id, day, net)
-    JOIN wallet w ON w.member_id = x.member_id AND w.id = x.wallet_id
-    CROSS JOIN LATERAL (VALUES
-        ('total', '-infinity'::date),
-        ('month', date_trunc('month', x.day::timestamp)::date),
-        ('week',  date_trunc('week', x.day::timestamp)::date)
-    ) AS p(period, start)
-    GROUP BY x.member_id, p.period, p.start, x.wallet_id
-    HAVING sum(x.net) <> 0
-    ORDER BY x.member_id, p.period, p.start, x.wallet_id
-    ON CONFLICT (member_id, period, start, wallet_id) DO UPDATE SET net = r.net + EXCLUDED.net;
+    FOR mid IN SELECT DISTINCT u.id FROM unnest(members) AS u(id) ORDER BY 1 LOOP
+        IF pg_try_advisory_xact_lock(hashtextextended('wallet_net:' || mid, 0)) THEN
+            WITH folded AS (
+                DELETE FROM wallet_net_delta d WHERE d.member_id = mid
+                RETURNING d.wallet_id, d.day, d.net
+            ), x AS (
+                SELECT f.wallet_id, f.day, f.net FROM folded f
+                UNION ALL
+                SELECT u.wallet_id, u.day, u.net
+                FROM unnest(members, wallets, days, nets) AS u(member_id, wallet_id, day, net)
+                WHERE u.member_id = mid
+            )
+            INSERT INTO wallet_net AS r (member_id, wallet_id, period, start, net)
+            SELECT mid, x.wallet_id, p.period, p.start, sum(x.net)
+            FROM x
+            JOIN wallet w ON w.member_id = mid AND w.id = x.wallet_id
+            CROSS JOIN LATERAL (VALUES
+                ('total', '-infinity'::date),
+                ('month', date_trunc('month', x.day::timestamp)::date),
+                ('week',  date_trunc('week', x.day::timestamp)::date)
+            ) AS p(period, start)
+            GROUP BY p.period, p.start, x.wallet_id
+            HAVING sum(x.net) <> 0
+            ORDER BY p.period, p.start, x.wallet_id
+            ON CONFLICT (member_id, period, start, wallet_id) DO UPDATE SET net = r.net + EXCLUDED.net;
+        ELSE
+            INSERT INTO wallet_net_delta (member_id, wallet_id, day, net)
+            SELECT mid, u.wallet_id, u.day, u.net
+            FROM unnest(members, wallets, days, nets) AS u(member_id, wallet_id, day, net)
+            JOIN wallet w ON w.member_id = mid AND w.id = u.wallet_id
+            WHERE u.member_id = mid;
+        END IF;
+    END LOOP;
 END
 $$;
 -- +goose StatementEnd
@@ -132,4 +168,5 @@ DROP TRIGGER account_entry_wallet_net_update ON account_entry;
 DROP TRIGGER account_entry_wallet_net_insert ON account_entry;
 DROP FUNCTION wallet_net_entries();
 DROP FUNCTION wallet_net_add(bigint[], bigint[], date[], numeric[]);
+DROP TABLE wallet_net_delta;
 DROP TABLE wallet_net;

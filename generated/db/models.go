@@ -385,3 +385,10 @@ type WalletNet struct {
 	Start    time.Time
 	Net      decimal.Decimal
 }
+
+type WalletNetDeltum struct {
+	MemberID int64
+	WalletID int64
+	Day      time.Time
+	Net      decimal.Decimal
+}

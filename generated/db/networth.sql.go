@@ -124,6 +124,9 @@ FROM (SELECT unnest($4::date[]) AS after, unnest($5::date[]) AS before) AS r
 JOIN account_entry e ON e.member_id = $1 AND NOT e.pending AND e.wallet_id IS NOT NULL
     AND e.entry_date > r.after AND e.entry_date < r.before
 GROUP BY e.wallet_id, r.after
+UNION ALL
+SELECT 'delta', d.wallet_id, d.day, d.net FROM wallet_net_delta d
+WHERE d.member_id = $1
 `
 
 type WalletNetsParams struct {
@@ -147,8 +150,11 @@ type WalletNetsRow struct {
 // @week_after (NULL for none; a total's start is NULL), and as period 'part' the net of its entries
 // after part_after[i] and before part_before[i] (start = part_after[i]): a
 // day that does not end its month or week (today) takes off the entries
-// dated after it in its own week. Each branch is an index range scan, so the
-// rows read are the trend's periods × wallets, whatever the history.
+// dated after it in its own week; as period 'delta' (start = its day) the
+// nets not folded into wallet_net yet (a write made while another of the
+// member's was folding; the next write folds them). Each branch is an index
+// range scan, so the rows read are the trend's periods × wallets, whatever
+// the history.
 func (q *Queries) WalletNets(ctx context.Context, arg WalletNetsParams) ([]WalletNetsRow, error) {
 	rows, err := q.db.Query(ctx, walletNets,
 		arg.MemberID,

@@ -247,7 +247,8 @@ func remainingOn(l ledger.Loan, schedule []ledger.Installment, day time.Time) in
 // a wallet, transfer sides included) up to the end of each day, in one query
 // of the rollup wallet_net (see its migration): the wallet's total, minus
 // the periods that start after the day, minus the entries after the day in
-// its own period. A day that ends a calendar month is taken by months, any
+// its own period, plus the deltas not folded into the rollup yet that are
+// dated before the next period. A day that ends a calendar month is taken by months, any
 // other by weeks (Monday to Sunday): the trend's days end their month or
 // week, except today, whose period's later entries (dated ahead) are read
 // from the entries themselves. The rows read are the periods from the first
@@ -256,6 +257,8 @@ func remainingOn(l ledger.Loan, schedule []ledger.Installment, day time.Time) in
 func walletNetsOn(ctx context.Context, q *db.Queries, memberID int64, days []time.Time) (map[int64][]decimal.Decimal, error) {
 	const month, week = "month", "week"
 	grain := make([]string, len(days))
+	// bound[i] is the start of the period after day i's.
+	bound := make([]time.Time, len(days))
 	var arg db.WalletNetsParams
 	arg.MemberID = memberID
 	arg.PartAfter, arg.PartBefore = []time.Time{}, []time.Time{}
@@ -269,9 +272,10 @@ func walletNetsOn(ctx context.Context, q *db.Queries, memberID int64, days []tim
 		if a := after[grain[i]]; !a.Valid || d.Before(a.Time) {
 			*a = pgtype.Date{Time: d, Valid: true}
 		}
+		bound[i] = next
 		if grain[i] == week && next.Weekday() != time.Monday {
-			monday := next.AddDate(0, 0, (8-int(next.Weekday()))%7)
-			arg.PartAfter, arg.PartBefore = append(arg.PartAfter, d), append(arg.PartBefore, monday)
+			bound[i] = next.AddDate(0, 0, (8-int(next.Weekday()))%7)
+			arg.PartAfter, arg.PartBefore = append(arg.PartAfter, d), append(arg.PartBefore, bound[i])
 		}
 	}
 	rows, err := q.WalletNets(ctx, arg)
@@ -288,6 +292,7 @@ func walletNetsOn(ctx context.Context, q *db.Queries, memberID int64, days []tim
 	total := map[int64]decimal.Decimal{}
 	periods := map[string]map[int64][]periodNet{month: {}, week: {}}
 	parts := map[int64]map[string]decimal.Decimal{}
+	deltas := map[int64][]periodNet{}
 	for _, r := range rows {
 		if _, seen := total[r.WalletID]; !seen {
 			total[r.WalletID] = decimal.Zero
@@ -302,6 +307,8 @@ func walletNetsOn(ctx context.Context, q *db.Queries, memberID int64, days []tim
 				parts[r.WalletID] = map[string]decimal.Decimal{}
 			}
 			parts[r.WalletID][r.Start.Time.Format(time.DateOnly)] = r.Net
+		case "delta":
+			deltas[r.WalletID] = append(deltas[r.WalletID], periodNet{r.Start.Time, r.Net})
 		}
 	}
 	out := make(map[int64][]decimal.Decimal, len(total))
@@ -325,6 +332,16 @@ func walletNetsOn(ctx context.Context, q *db.Queries, memberID int64, days []tim
 					next++
 				}
 				nets[i] = nets[i].Sub(later)
+			}
+		}
+		// A delta is in neither the total nor the periods, but it is in
+		// the part of a day whose period it falls in after the day: it
+		// counts up to the period's end.
+		for _, d := range deltas[w] {
+			for i := range days {
+				if d.start.Before(bound[i]) {
+					nets[i] = nets[i].Add(d.net)
+				}
 			}
 		}
 		out[w] = nets

@@ -28,11 +28,22 @@ import (
 // recomputation from the entries after random histories written through
 // the API, and the trend equal to the balances summed from the entries.
 
-// recomputedRollupDiff answers the rows in which wallet_net and a
-// recomputation from the member's entries differ (a row at 0 is no row).
+// recomputedRollupDiff answers the rows in which wallet_net with the deltas
+// not folded into it yet and a recomputation from the member's entries
+// differ (a row at 0 is no row).
 const recomputedRollupDiff = `
 WITH r AS (
-    SELECT wallet_id, period, start, net FROM wallet_net WHERE member_id = $1 AND net <> 0
+    SELECT wallet_id, period, start, sum(net) AS net FROM (
+        SELECT wallet_id, period, start, net FROM wallet_net WHERE member_id = $1
+        UNION ALL
+        SELECT d.wallet_id, p.period, p.start, d.net FROM wallet_net_delta d
+        CROSS JOIN LATERAL (VALUES ('total', '-infinity'::date),
+            ('month', date_trunc('month', d.day::timestamp)::date),
+            ('week', date_trunc('week', d.day::timestamp)::date)) AS p(period, start)
+        WHERE d.member_id = $1
+    ) AS u
+    GROUP BY wallet_id, period, start
+    HAVING sum(net) <> 0
 ), c AS (
     SELECT e.wallet_id, p.period, p.start, sum(CASE WHEN e.type = 'income' THEN e.amount ELSE -e.amount END) AS net
     FROM account_entry e
@@ -129,9 +140,26 @@ func (h *rollupHistory) refreshWallets() {
 }
 
 // step writes one random change through the API (pending entries and
-// entries awaiting their rate are stored as card notifications store them).
+// entries awaiting their rate are stored as card notifications store them),
+// sometimes while another connection holds the member's rollup lock, as a
+// parallel write of the member does: the change is then left as deltas.
 func (h *rollupHistory) step() {
 	h.t.Helper()
+	if h.rng.IntN(6) == 0 {
+		ctx := context.Background()
+		conn, err := h.env.Pool.Acquire(ctx)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock(hashtextextended('wallet_net:' || $1::bigint, 0))`, h.m.ID); err != nil {
+			h.t.Fatal(err)
+		}
+		h.do("(rollup lock held elsewhere)")
+		defer func() {
+			_, _ = conn.Exec(ctx, `SELECT pg_advisory_unlock_all()`)
+			conn.Release()
+		}()
+	}
 	m := h.m
 	plain := `SELECT id FROM account_entry WHERE member_id = $1 AND transfer_id IS NULL ORDER BY id`
 	switch k := h.rng.IntN(100); {
@@ -312,6 +340,11 @@ func TestRollupEqualsEntriesAfterRandomHistories(t *testing.T) {
 			}
 		}
 		h.check(fmt.Sprintf("run %d end", run))
+		// The member's next write folds every delta left.
+		lt.Entry(h.m.Client, lt.Income(lt.Date(2026, 11, 1), 1, h.wallets[0]))
+		h.do("create entry")
+		h.wantNoDeltas(fmt.Sprintf("run %d after a last write", run))
+		h.check(fmt.Sprintf("run %d after a last write", run))
 	}
 
 	// The migration's backfill of the same entries.
@@ -326,6 +359,7 @@ func TestRollupEqualsEntriesAfterRandomHistories(t *testing.T) {
 	}
 	backfill := text[from : from+strings.Index(text[from:], ";")]
 	env.Exec(`DELETE FROM wallet_net`)
+	env.Exec(`DELETE FROM wallet_net_delta`)
 	env.Exec(backfill)
 	var members []int64
 	rows, err := env.Pool.Query(context.Background(), `SELECT DISTINCT member_id FROM wallet ORDER BY 1`)
@@ -338,6 +372,17 @@ func TestRollupEqualsEntriesAfterRandomHistories(t *testing.T) {
 	for _, id := range members {
 		h := &rollupHistory{t: t, env: env, m: &apitest.Member{ID: id}, log: []string{"the backfill"}}
 		h.checkRollupOnly("backfill")
+	}
+}
+
+func (h *rollupHistory) wantNoDeltas(when string) {
+	h.t.Helper()
+	var n int
+	if err := h.env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM wallet_net_delta WHERE member_id = $1`, h.m.ID).Scan(&n); err != nil {
+		h.t.Fatal(err)
+	}
+	if n != 0 {
+		h.t.Fatalf("%s: %d deltas of member %d not folded", when, n, h.m.ID)
 	}
 }
 
@@ -354,8 +399,9 @@ func (h *rollupHistory) checkRollupOnly(when string) {
 
 // TestRollupUnderConcurrentWrites: transfers both ways between two wallets
 // and entries on both, sent together, all succeed and leave the rollup
-// equal to the entries (no lost update, no deadlock that outlives the
-// retry); the member's deletion takes their rollup with it.
+// (with the deltas of the writes that found another folding) equal to the
+// entries; the next write folds every delta; the member's deletion takes
+// their rollup with it.
 func TestRollupUnderConcurrentWrites(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
@@ -387,10 +433,13 @@ func TestRollupUnderConcurrentWrites(t *testing.T) {
 	}
 	h := &rollupHistory{t: t, env: env, m: m}
 	h.check("concurrent writes")
+	lt.Entry(m.Client, lt.Income(lt.Date(2026, 11, 1), 1, a.ID))
+	h.wantNoDeltas("concurrent writes and one more")
+	h.check("concurrent writes and one more")
 
 	m.Do(http.MethodDelete, "/api/auth/me", nil).Want(http.StatusNoContent)
 	var left int
-	if err := env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM wallet_net WHERE member_id = $1`, m.ID).Scan(&left); err != nil {
+	if err := env.Pool.QueryRow(context.Background(), `SELECT count(*) + (SELECT count(*) FROM wallet_net_delta WHERE member_id = $1) FROM wallet_net WHERE member_id = $1`, m.ID).Scan(&left); err != nil {
 		t.Fatal(err)
 	}
 	if left != 0 {
