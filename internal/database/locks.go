@@ -21,18 +21,16 @@ package database
 //     wallets it touches (key-share, ascending id), then category, then
 //     entries (a wallet's deletion locks the wallet before it moves entries),
 //     then the wallets' rollup: the triggers on account_entry, at the end of
-//     each statement that changes what counts in a balance, take the
-//     member's advisory lock "wallet_net:" id (several members in ascending
-//     id) and then its wallet_net rows in key order, and hold them to the
-//     commit. So one transaction at a time holds a member's rollup rows, and
-//     two transactions writing entries of two wallets in opposite orders (a
-//     transfer each way) wait for each other instead of deadlocking. Two
-//     paths lock something earlier after a counting entry write and can meet
-//     a member's own parallel request in a deadlock that InTx runs again: a
-//     transfer's update locks its fee entry after writing its sides (against
-//     an edit of that fee entry), and an entry written on a wallet holds the
-//     wallet's key-share lock while a deletion of that wallet with moveTo
-//     has moved its entries and waits to delete it.
+//     each statement that changes what counts in a balance, try the
+//     member's advisory lock "wallet_net:" id without waiting
+//     (pg_try_advisory_xact_lock, held to the commit) and, holding it, write
+//     the member's wallet_net rows in key order; not getting it, they append
+//     to wallet_net_delta, rows no one else locks. Only the lock's holder
+//     writes a member's wallet_net rows, so writers never wait for one
+//     another there and the rollup adds no deadlock between them. One rare
+//     meeting remains, which InTx runs again: a wallet's deletion (its
+//     cascade to wallet_net) at the moment another transaction folds old
+//     deltas of that wallet (a new row's key-share lock on the wallet).
 //  4. board: post, then comment, then vote and report rows (the triggers
 //     keeping the counters update post and comment rows after these).
 //
