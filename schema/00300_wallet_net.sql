@@ -50,7 +50,9 @@ CREATE INDEX wallet_net_delta_wallet_idx ON wallet_net_delta (wallet_id);
 -- one member (a benchmark's, two devices') do not queue on the member's
 -- rows up to each other's commit, and the rollup adds no deadlock between
 -- writers. Wallets deleted in the same statement (a member's deletion
--- cascading) are skipped: their rows are gone.
+-- cascading) are skipped: their rows are gone. Writers run at READ
+-- COMMITTED (the service's only isolation for writes): a fold then sees the
+-- folds committed before it took the lock.
 -- +goose StatementBegin
 CREATE FUNCTION wallet_net_add(members bigint[], wallets bigint[], days date[], nets numeric[]) RETURNS void
 LANGUAGE plpgsql AS $$
