@@ -394,3 +394,18 @@ type Wallet struct {
 	SortOrder       int32
 	CreatedAt       time.Time
 }
+
+type WalletNet struct {
+	MemberID int64
+	WalletID int64
+	Period   string
+	Start    time.Time
+	Net      decimal.Decimal
+}
+
+type WalletNetDeltum struct {
+	MemberID int64
+	WalletID int64
+	Day      time.Time
+	Net      decimal.Decimal
+}

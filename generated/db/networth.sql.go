@@ -108,38 +108,74 @@ func (q *Queries) QuotesOn(ctx context.Context, arg QuotesOnParams) ([]QuotesOnR
 	return items, nil
 }
 
-const walletBalancesOn = `-- name: WalletBalancesOn :many
-SELECT d.day::date AS day, e.wallet_id::bigint AS wallet_id,
-       SUM(CASE WHEN e.type = 'income' THEN e.amount ELSE -e.amount END)::numeric AS net
-FROM unnest($1::date[]) AS d(day)
-JOIN account_entry e ON e.member_id = $2 AND NOT e.pending
-    AND e.wallet_id IS NOT NULL AND e.entry_date <= d.day
-GROUP BY d.day, e.wallet_id
+const walletNets = `-- name: WalletNets :many
+SELECT t.period, t.wallet_id, NULL::date AS start, t.net FROM wallet_net t
+WHERE t.member_id = $1 AND t.period = 'total'
+UNION ALL
+SELECT m.period, m.wallet_id, m.start, m.net FROM wallet_net m
+WHERE m.member_id = $1 AND m.period = 'month' AND m.start > $2::date
+UNION ALL
+SELECT w.period, w.wallet_id, w.start, w.net FROM wallet_net w
+WHERE w.member_id = $1 AND w.period = 'week' AND w.start > $3::date
+UNION ALL
+SELECT 'part', e.wallet_id::bigint, r.after,
+       SUM(CASE WHEN e.type = 'income' THEN e.amount ELSE -e.amount END)::numeric
+FROM (SELECT unnest($4::date[]) AS after, unnest($5::date[]) AS before) AS r
+JOIN account_entry e ON e.member_id = $1 AND NOT e.pending AND e.wallet_id IS NOT NULL
+    AND e.entry_date > r.after AND e.entry_date < r.before
+GROUP BY e.wallet_id, r.after
+UNION ALL
+SELECT 'delta', d.wallet_id, d.day, d.net FROM wallet_net_delta d
+WHERE d.member_id = $1
 `
 
-type WalletBalancesOnParams struct {
-	Days     []time.Time
-	MemberID int64
+type WalletNetsParams struct {
+	MemberID   int64
+	MonthAfter pgtype.Date
+	WeekAfter  pgtype.Date
+	PartAfter  []time.Time
+	PartBefore []time.Time
 }
 
-type WalletBalancesOnRow struct {
-	Day      time.Time
+type WalletNetsRow struct {
+	Period   string
 	WalletID int64
+	Start    pgtype.Date
 	Net      decimal.Decimal
 }
 
-// Each wallet's net of confirmed entries (transfers included) up to each
-// day, in one pass whatever the number of days.
-func (q *Queries) WalletBalancesOn(ctx context.Context, arg WalletBalancesOnParams) ([]WalletBalancesOnRow, error) {
-	rows, err := q.db.Query(ctx, walletBalancesOn, arg.Days, arg.MemberID)
+// What the balances of the trend's days need from the rollup (wallet_net,
+// the ledger's, kept by triggers on account_entry): each wallet's total,
+// its months starting after @month_after and its weeks starting after
+// @week_after (NULL for none; a total's start is NULL), and as period 'part' the net of its entries
+// after part_after[i] and before part_before[i] (start = part_after[i]): a
+// day that does not end its month or week (today) takes off the entries
+// dated after it in its own week; as period 'delta' (start = its day) the
+// nets not folded into wallet_net yet (a write made while another of the
+// member's was folding; the next write folds them). Each branch is an index
+// range scan, so the rows read are the trend's periods × wallets, whatever
+// the history.
+func (q *Queries) WalletNets(ctx context.Context, arg WalletNetsParams) ([]WalletNetsRow, error) {
+	rows, err := q.db.Query(ctx, walletNets,
+		arg.MemberID,
+		arg.MonthAfter,
+		arg.WeekAfter,
+		arg.PartAfter,
+		arg.PartBefore,
+	)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []WalletBalancesOnRow{}
+	items := []WalletNetsRow{}
 	for rows.Next() {
-		var i WalletBalancesOnRow
-		if err := rows.Scan(&i.Day, &i.WalletID, &i.Net); err != nil {
+		var i WalletNetsRow
+		if err := rows.Scan(
+			&i.Period,
+			&i.WalletID,
+			&i.Start,
+			&i.Net,
+		); err != nil {
 			return nil, err
 		}
 		items = append(items, i)

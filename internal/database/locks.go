@@ -19,7 +19,18 @@ package database
 //  3. money: stock, then its trades (a stock's DELETE cascades to its trades,
 //     so trade edits lock the stock before the trade); transfer, then the
 //     wallets it touches (key-share, ascending id), then category, then
-//     entries (a wallet's deletion locks the wallet before it moves entries).
+//     entries (a wallet's deletion locks the wallet before it moves entries),
+//     then the wallets' rollup: the triggers on account_entry, at the end of
+//     each statement that changes what counts in a balance, try the
+//     member's advisory lock "wallet_net:" id without waiting
+//     (pg_try_advisory_xact_lock, held to the commit) and, holding it, write
+//     the member's wallet_net rows in key order; not getting it, they append
+//     to wallet_net_delta, rows no one else locks. Only the lock's holder
+//     writes a member's wallet_net rows, so writers never wait for one
+//     another there and the rollup adds no deadlock between them. One rare
+//     meeting remains, which InTx runs again: a wallet's deletion (its
+//     cascade to wallet_net) at the moment another transaction folds old
+//     deltas of that wallet (a new row's key-share lock on the wallet).
 //     A recurring entry's row comes after these: the posting job
 //     (ledger.PostRecurrings) updates it after the entry it posts, and before
 //     them takes only a key-share lock on it, which conflicts with nothing but
@@ -29,4 +40,4 @@ package database
 //
 // Advisory locks that are not per member (sign-up and sign-in throttles,
 // default categories, jobs) are taken alone, with no row lock held.
-const LockOrder = "member, member advisory, stock, trade, transfer, wallet, category, entry, post, comment, vote"
+const LockOrder = "member, member advisory, stock, trade, transfer, wallet, category, entry, wallet_net, post, comment, vote"

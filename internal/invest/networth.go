@@ -3,8 +3,10 @@ package invest
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/oapi-codegen/runtime/types"
 	"github.com/shopspring/decimal"
 
@@ -88,7 +90,9 @@ func (h *InvestHandler) GetNetWorthTrend(ctx context.Context, req api.GetNetWort
 }
 
 // NetWorthOn computes the net worth at the end of each day (ascending) in
-// five queries, whatever the number of days, wallets or stocks. Every sum is
+// five queries, whatever the number of days, wallets or stocks; the wallets'
+// balances come from the rollup (walletNetsOn), so the rows read do not grow
+// with the member's history. Every sum is
 // checked: a day whose assets or liabilities pass what int64 holds answers
 // money.ErrOutOfRange.
 func NetWorthOn(ctx context.Context, q *db.Queries, memberID int64, days []time.Time, base string) ([]Point, error) {
@@ -100,9 +104,9 @@ func NetWorthOn(ctx context.Context, q *db.Queries, memberID int64, days []time.
 	if err != nil {
 		return nil, fmt.Errorf("wallets of member %d: %w", memberID, err)
 	}
-	nets, err := q.WalletBalancesOn(ctx, db.WalletBalancesOnParams{MemberID: memberID, Days: days})
+	netOf, err := walletNetsOn(ctx, q, memberID, days)
 	if err != nil {
-		return nil, fmt.Errorf("wallet balances: %w", err)
+		return nil, err
 	}
 	stocks, err := q.ListStocks(ctx, memberID)
 	if err != nil {
@@ -130,17 +134,6 @@ func NetWorthOn(ctx context.Context, q *db.Queries, memberID int64, days []time.
 		code string
 	}
 	var c money.Checked
-	// Nets stay decimal until the opening balance is added: a net past
-	// int64 may still give a balance within it.
-	netOf := map[int64][]decimal.Decimal{}
-	for _, w := range wallets {
-		netOf[w.ID] = make([]decimal.Decimal, len(days))
-	}
-	for _, r := range nets {
-		if i, ok := index[r.Day.Format(time.DateOnly)]; ok && netOf[r.WalletID] != nil {
-			netOf[r.WalletID][i] = r.Net
-		}
-	}
 	priceOf := map[dayKey]decimal.Decimal{}
 	for _, r := range quotes {
 		priceOf[dayKey{index[r.Day.Format(time.DateOnly)], r.Code}] = r.Price
@@ -216,8 +209,13 @@ func NetWorthOn(ctx context.Context, q *db.Queries, memberID int64, days []time.
 				c.Add(&points[i].Liabilities, remainingOn(l, schedule, d))
 			}
 		default:
+			nets := netOf[w.ID]
 			for i := range days {
-				add(i, c.Won(netOf[w.ID][i].Add(decimal.NewFromInt(w.OpeningBalance))))
+				net := decimal.Zero
+				if nets != nil {
+					net = nets[i]
+				}
+				add(i, c.Won(net.Add(decimal.NewFromInt(w.OpeningBalance))))
 			}
 		}
 	}
@@ -243,4 +241,110 @@ func remainingOn(l ledger.Loan, schedule []ledger.Installment, day time.Time) in
 		remaining = inst.Remaining
 	}
 	return remaining
+}
+
+// walletNetsOn answers each wallet's net of counting entries (confirmed, on
+// a wallet, transfer sides included) up to the end of each day, in one query
+// of the rollup wallet_net (see its migration): the wallet's total, minus
+// the periods that start after the day, minus the entries after the day in
+// its own period, plus the deltas not folded into the rollup yet that are
+// dated before the next period. A day that ends a calendar month is taken by months, any
+// other by weeks (Monday to Sunday): the trend's days end their month or
+// week, except today, whose period's later entries (dated ahead) are read
+// from the entries themselves. The rows read are the periods from the first
+// day on × wallets, not the history. Nets stay decimal until the opening
+// balance is added: a net past int64 may still give a balance within it.
+func walletNetsOn(ctx context.Context, q *db.Queries, memberID int64, days []time.Time) (map[int64][]decimal.Decimal, error) {
+	const month, week = "month", "week"
+	grain := make([]string, len(days))
+	// bound[i] is the start of the period after day i's.
+	bound := make([]time.Time, len(days))
+	var arg db.WalletNetsParams
+	arg.MemberID = memberID
+	arg.PartAfter, arg.PartBefore = []time.Time{}, []time.Time{}
+	after := map[string]*pgtype.Date{month: &arg.MonthAfter, week: &arg.WeekAfter}
+	for i, d := range days {
+		next := d.AddDate(0, 0, 1)
+		grain[i] = week
+		if next.Day() == 1 {
+			grain[i] = month
+		}
+		if a := after[grain[i]]; !a.Valid || d.Before(a.Time) {
+			*a = pgtype.Date{Time: d, Valid: true}
+		}
+		bound[i] = next
+		if grain[i] == week && next.Weekday() != time.Monday {
+			bound[i] = next.AddDate(0, 0, (8-int(next.Weekday()))%7)
+			arg.PartAfter, arg.PartBefore = append(arg.PartAfter, d), append(arg.PartBefore, bound[i])
+		}
+	}
+	rows, err := q.WalletNets(ctx, arg)
+	if err != nil {
+		return nil, fmt.Errorf("wallet nets of member %d: %w", memberID, err)
+	}
+
+	// Per wallet: its total, its periods of each grain, its parts by day.
+	type periodNet struct {
+		start time.Time
+		net   decimal.Decimal
+	}
+	// A wallet whose total is 0 may have no total row but periods.
+	total := map[int64]decimal.Decimal{}
+	periods := map[string]map[int64][]periodNet{month: {}, week: {}}
+	parts := map[int64]map[string]decimal.Decimal{}
+	deltas := map[int64][]periodNet{}
+	for _, r := range rows {
+		if _, seen := total[r.WalletID]; !seen {
+			total[r.WalletID] = decimal.Zero
+		}
+		switch r.Period {
+		case "total":
+			total[r.WalletID] = r.Net
+		case month, week:
+			periods[r.Period][r.WalletID] = append(periods[r.Period][r.WalletID], periodNet{r.Start.Time, r.Net})
+		case "part":
+			if parts[r.WalletID] == nil {
+				parts[r.WalletID] = map[string]decimal.Decimal{}
+			}
+			parts[r.WalletID][r.Start.Time.Format(time.DateOnly)] = r.Net
+		case "delta":
+			deltas[r.WalletID] = append(deltas[r.WalletID], periodNet{r.Start.Time, r.Net})
+		}
+	}
+	out := make(map[int64][]decimal.Decimal, len(total))
+	for w, t := range total {
+		nets := make([]decimal.Decimal, len(days))
+		for i := range nets {
+			nets[i] = t.Sub(parts[w][days[i].Format(time.DateOnly)])
+		}
+		// The periods after each day, summed from the latest day back: the
+		// days of one grain ascend, so one pass over its periods each.
+		for g, byWallet := range periods {
+			ps := byWallet[w]
+			slices.SortFunc(ps, func(a, b periodNet) int { return b.start.Compare(a.start) })
+			later, next := decimal.Zero, 0
+			for i := len(days) - 1; i >= 0; i-- {
+				if grain[i] != g {
+					continue
+				}
+				for next < len(ps) && ps[next].start.After(days[i]) {
+					later = later.Add(ps[next].net)
+					next++
+				}
+				nets[i] = nets[i].Sub(later)
+			}
+		}
+		// A delta is in neither the total nor the periods, but it is in
+		// the part of a day whose period it falls in after the day: it
+		// counts up to the period's end.
+		for _, d := range deltas[w] {
+			for i := range days {
+				if d.start.Before(bound[i]) {
+					nets[i] = nets[i].Add(d.net)
+				}
+			}
+		}
+		out[w] = nets
+	}
+	return out, nil
 }

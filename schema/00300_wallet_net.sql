@@ -1,0 +1,174 @@
+-- +goose Up
+-- Each wallet's balance movement (issue 21), kept by triggers on
+-- account_entry in the same transaction as every write that moves it, so the
+-- net-worth trend reads O(points × wallets) rows (and the few deltas below)
+-- whatever the length of the member's history. A row is the net (income +, expense −) of the wallet's
+-- entries that count in a balance, the same ones the trend has always
+-- counted: not pending (an entry awaiting its rate is pending), on a wallet,
+-- transfer sides and fees included. Three grains:
+--   period 'total', start '-infinity': every such entry, future dates too;
+--   period 'month', start the 1st: the entries dated in that calendar month;
+--   period 'week',  start the Monday: the entries dated in that week.
+-- A wallet's balance at the end of day d is opening balance + total − the
+-- months (or weeks) starting after d − the entries after d in d's own month
+-- (week), none when d ends it. Rows are not deleted when they fall to 0.
+-- The ledger owns the table; only these triggers write it. A wallet's rows go
+-- with the wallet (a wallet is deleted only once no entry uses it).
+CREATE TABLE wallet_net (
+    member_id bigint  NOT NULL,
+    wallet_id bigint  NOT NULL,
+    period    text    NOT NULL CHECK (period IN ('total', 'month', 'week')),
+    start     date    NOT NULL,
+    net       numeric NOT NULL,
+    PRIMARY KEY (member_id, period, start, wallet_id),
+    FOREIGN KEY (member_id, wallet_id) REFERENCES wallet (member_id, id) ON DELETE CASCADE
+);
+-- Serves the cascade of a wallet's deletion.
+CREATE INDEX wallet_net_wallet_idx ON wallet_net (wallet_id);
+
+-- Nets per wallet and day that a write could not fold into wallet_net
+-- because another transaction of the member was folding at that moment
+-- (below). Readers add them to wallet_net; the member's next write folds
+-- them. The member's writes made one after the other leave none.
+CREATE TABLE wallet_net_delta (
+    member_id bigint  NOT NULL,
+    wallet_id bigint  NOT NULL,
+    day       date    NOT NULL,
+    net       numeric NOT NULL,
+    FOREIGN KEY (member_id, wallet_id) REFERENCES wallet (member_id, id) ON DELETE CASCADE
+);
+CREATE INDEX wallet_net_delta_member_idx ON wallet_net_delta (member_id);
+CREATE INDEX wallet_net_delta_wallet_idx ON wallet_net_delta (wallet_id);
+
+-- wallet_net_add adds nets per (member, wallet, day). A write never waits
+-- for another writer here: it tries the member's advisory lock "wallet_net:"
+-- id (held to the commit; a transaction that has it keeps it). Got it, it
+-- folds its nets and the member's deltas that others committed into
+-- wallet_net, whose rows only the lock's holder writes; not got it (another
+-- transaction of the member is folding), it appends its nets to
+-- wallet_net_delta, which takes no lock others hold. So parallel writes of
+-- one member (a benchmark's, two devices') do not queue on the member's
+-- rows up to each other's commit, and the rollup adds no deadlock between
+-- writers. Wallets deleted in the same statement (a member's deletion
+-- cascading) are skipped: their rows are gone. Writers run at READ
+-- COMMITTED (the service's only isolation for writes): a fold then sees the
+-- folds committed before it took the lock.
+-- +goose StatementBegin
+CREATE FUNCTION wallet_net_add(members bigint[], wallets bigint[], days date[], nets numeric[]) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+    mid bigint;
+BEGIN
+    FOR mid IN SELECT DISTINCT u.id FROM unnest(members) AS u(id) ORDER BY 1 LOOP
+        IF pg_try_advisory_xact_lock(hashtextextended('wallet_net:' || mid, 0)) THEN
+            WITH folded AS (
+                DELETE FROM wallet_net_delta d WHERE d.member_id = mid
+                RETURNING d.wallet_id, d.day, d.net
+            ), x AS (
+                SELECT f.wallet_id, f.day, f.net FROM folded f
+                UNION ALL
+                SELECT u.wallet_id, u.day, u.net
+                FROM unnest(members, wallets, days, nets) AS u(member_id, wallet_id, day, net)
+                WHERE u.member_id = mid
+            )
+            INSERT INTO wallet_net AS r (member_id, wallet_id, period, start, net)
+            SELECT mid, x.wallet_id, p.period, p.start, sum(x.net)
+            FROM x
+            JOIN wallet w ON w.member_id = mid AND w.id = x.wallet_id
+            CROSS JOIN LATERAL (VALUES
+                ('total', '-infinity'::date),
+                ('month', date_trunc('month', x.day::timestamp)::date),
+                ('week',  date_trunc('week', x.day::timestamp)::date)
+            ) AS p(period, start)
+            GROUP BY p.period, p.start, x.wallet_id
+            HAVING sum(x.net) <> 0
+            ORDER BY p.period, p.start, x.wallet_id
+            ON CONFLICT (member_id, period, start, wallet_id) DO UPDATE SET net = r.net + EXCLUDED.net;
+        ELSE
+            INSERT INTO wallet_net_delta (member_id, wallet_id, day, net)
+            SELECT mid, u.wallet_id, u.day, u.net
+            FROM unnest(members, wallets, days, nets) AS u(member_id, wallet_id, day, net)
+            JOIN wallet w ON w.member_id = mid AND w.id = u.wallet_id
+            WHERE u.member_id = mid;
+        END IF;
+    END LOOP;
+END
+$$;
+-- +goose StatementEnd
+
+-- wallet_net_entries is the statement trigger of account_entry's INSERT
+-- (COPY included), UPDATE and DELETE (cascades included): the rows that
+-- stopped counting come off, the rows that count now go on, netted per
+-- wallet and day first, so an edit that moves no money (a memo, a tag, a
+-- transfer link) writes nothing and takes no lock.
+-- +goose StatementBegin
+CREATE FUNCTION wallet_net_entries() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+    ms bigint[]; ws bigint[]; ds date[]; ns numeric[];
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        SELECT array_agg(member_id), array_agg(wallet_id), array_agg(entry_date), array_agg(net)
+        INTO ms, ws, ds, ns
+        FROM (SELECT member_id, wallet_id, entry_date,
+                     sum(CASE WHEN type = 'income' THEN amount ELSE -amount END)::numeric AS net
+              FROM new_rows WHERE NOT pending AND wallet_id IS NOT NULL
+              GROUP BY member_id, wallet_id, entry_date) AS d
+        WHERE net <> 0;
+    ELSIF TG_OP = 'DELETE' THEN
+        SELECT array_agg(member_id), array_agg(wallet_id), array_agg(entry_date), array_agg(net)
+        INTO ms, ws, ds, ns
+        FROM (SELECT member_id, wallet_id, entry_date,
+                     sum(CASE WHEN type = 'income' THEN -amount ELSE amount END)::numeric AS net
+              FROM old_rows WHERE NOT pending AND wallet_id IS NOT NULL
+              GROUP BY member_id, wallet_id, entry_date) AS d
+        WHERE net <> 0;
+    ELSE
+        SELECT array_agg(member_id), array_agg(wallet_id), array_agg(entry_date), array_agg(net)
+        INTO ms, ws, ds, ns
+        FROM (SELECT member_id, wallet_id, entry_date, sum(net)::numeric AS net
+              FROM (SELECT member_id, wallet_id, entry_date, CASE WHEN type = 'income' THEN amount ELSE -amount END AS net
+                    FROM new_rows WHERE NOT pending AND wallet_id IS NOT NULL
+                    UNION ALL
+                    SELECT member_id, wallet_id, entry_date, CASE WHEN type = 'income' THEN -amount ELSE amount END
+                    FROM old_rows WHERE NOT pending AND wallet_id IS NOT NULL) AS c
+              GROUP BY member_id, wallet_id, entry_date) AS d
+        WHERE net <> 0;
+    END IF;
+    IF ms IS NOT NULL THEN
+        PERFORM wallet_net_add(ms, ws, ds, ns);
+    END IF;
+    RETURN NULL;
+END
+$$;
+-- +goose StatementEnd
+
+CREATE TRIGGER account_entry_wallet_net_insert AFTER INSERT ON account_entry
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION wallet_net_entries();
+CREATE TRIGGER account_entry_wallet_net_update AFTER UPDATE ON account_entry
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION wallet_net_entries();
+CREATE TRIGGER account_entry_wallet_net_delete AFTER DELETE ON account_entry
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION wallet_net_entries();
+
+-- The rollup of the entries already there.
+INSERT INTO wallet_net (member_id, wallet_id, period, start, net)
+SELECT e.member_id, e.wallet_id, p.period, p.start,
+       sum(CASE WHEN e.type = 'income' THEN e.amount ELSE -e.amount END)
+FROM account_entry e
+CROSS JOIN LATERAL (VALUES
+    ('total', '-infinity'::date),
+    ('month', date_trunc('month', e.entry_date::timestamp)::date),
+    ('week',  date_trunc('week', e.entry_date::timestamp)::date)
+) AS p(period, start)
+WHERE NOT e.pending AND e.wallet_id IS NOT NULL
+GROUP BY e.member_id, p.period, p.start, e.wallet_id
+HAVING sum(CASE WHEN e.type = 'income' THEN e.amount ELSE -e.amount END) <> 0;
+
+-- +goose Down
+DROP TRIGGER account_entry_wallet_net_delete ON account_entry;
+DROP TRIGGER account_entry_wallet_net_update ON account_entry;
+DROP TRIGGER account_entry_wallet_net_insert ON account_entry;
+DROP FUNCTION wallet_net_entries();
+DROP FUNCTION wallet_net_add(bigint[], bigint[], date[], numeric[]);
+DROP TABLE wallet_net_delta;
+DROP TABLE wallet_net;
