@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/exaring/otelpgx"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
 
@@ -39,6 +41,7 @@ import (
 	"github.com/nestegg/nestegg/internal/server"
 	"github.com/nestegg/nestegg/internal/session"
 	"github.com/nestegg/nestegg/internal/throttle"
+	"github.com/nestegg/nestegg/internal/tracing"
 	"github.com/nestegg/nestegg/internal/transfer"
 )
 
@@ -75,17 +78,37 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		f(&o)
 	}
 	a := &App{}
+	// Tracing first, so its shutdown (which flushes the last spans) is the
+	// last closer to run.
+	stopTracing, err := tracing.Start(tracing.Config{
+		Endpoint: cfg.OTLPEndpoint, ServiceName: cfg.OTelServiceName, SampleRatio: cfg.TraceSampleRatio,
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.closers = append(a.closers, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := stopTracing(ctx); err != nil {
+			slog.Warn("flush traces", "error", err)
+		}
+	})
+	tracingOn := cfg.OTLPEndpoint != ""
 	pool := o.Pool
 	if pool == nil {
-		var err error
-		pool, err = database.Open(ctx, cfg.DatabaseURL)
+		var sqlTracer pgx.QueryTracer
+		if tracingOn {
+			sqlTracer = otelpgx.NewTracer(otelpgx.WithTrimSQLInSpanName())
+		}
+		pool, err = database.OpenTraced(ctx, cfg.DatabaseURL, sqlTracer)
 		if err != nil {
+			a.Close()
 			return nil, fmt.Errorf("DATABASE_URL: %w", err)
 		}
 		a.closers = append(a.closers, pool.Close)
 		if cfg.SQLInitMode == "always" {
 			if err := database.Migrate(ctx, pool); err != nil {
-				pool.Close()
+				a.Close()
 				return nil, err
 			}
 		}
@@ -181,6 +204,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		Budget:        budgetHandler,
 		Notifications: intake.NewNotificationHandler(pool, o.Clock, cfg.Timezone, a.FX, cfg.BaseCurrency),
 		Backup:        backupHandler,
+		Tracing:       tracingOn,
 	})
 	if err != nil {
 		a.Close()
