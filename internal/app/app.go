@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
+	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 
 	"github.com/nestegg/nestegg/internal/admin"
 	"github.com/nestegg/nestegg/internal/auth"
@@ -188,7 +189,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		CORSOrigins:    cfg.CORSAllowedOrigins,
 		Auth: auth.NewHandler(auth.Deps{
 			Pool: pool, Sessions: a.Sessions, Clock: o.Clock, Config: cfg,
-			HTTPClient: o.HTTPClient, Throttle: guard,
+			HTTPClient: keySetClient(o.HTTPClient, tracingOn), Throttle: guard,
 		}),
 		Profile: profile.NewHandler(pool, a.Sessions, guard, images),
 		Points:  points.NewHandler(pool),
@@ -216,6 +217,19 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		meter.CleanupJob(), a.FX.CleanupJob(), board.ImageCleanupJob(pool, cfg.Timezone),
 		ledger.RecurringPostJob(pool, cfg.Timezone))
 	return a, nil
+}
+
+// keySetClient is the client the identity providers' key sets are fetched
+// with. go-oidc makes those calls itself, not through httpcall, so with
+// tracing on its transport makes their client spans (each its own trace:
+// go-oidc fetches under its own context, not the request's).
+func keySetClient(c *http.Client, tracingOn bool) *http.Client {
+	if !tracingOn {
+		return c
+	}
+	traced := *c
+	traced.Transport = otelhttp.NewTransport(c.Transport)
+	return &traced
 }
 
 // Close releases what New opened.
