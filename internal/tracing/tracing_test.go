@@ -209,3 +209,20 @@ func TestProblemQuotesTraceID(t *testing.T) {
 		t.Fatalf("no trace %s exported", p.RequestID)
 	}
 }
+
+// A caller's traceparent continues the caller's trace, whose id is then the
+// request id.
+func TestCallerTraceIsContinued(t *testing.T) {
+	rc := newReceiver(t)
+	env := tracedEnv(t, rc, "")
+	const traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
+	res := env.Client().WithHeader("traceparent", "00-"+traceID+"-00f067aa0ba902b7-01").Do(http.MethodGet, "/healthz", nil).Want(http.StatusOK)
+	if id := res.Header.Get("X-Request-ID"); id != traceID {
+		t.Fatalf("X-Request-ID %q, want the caller's trace id", id)
+	}
+	env.App.Close()
+	spans := rc.trace(traceID)
+	if len(spans) != 1 || spans[0].Name != "getHealth" || hex.EncodeToString(spans[0].ParentSpanId) != "00f067aa0ba902b7" {
+		t.Fatalf("spans of the caller's trace: %v", spans)
+	}
+}
