@@ -11,8 +11,11 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/exaring/otelpgx"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
+	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 
 	"github.com/nestegg/nestegg/internal/admin"
 	"github.com/nestegg/nestegg/internal/auth"
@@ -40,6 +43,7 @@ import (
 	"github.com/nestegg/nestegg/internal/server"
 	"github.com/nestegg/nestegg/internal/session"
 	"github.com/nestegg/nestegg/internal/throttle"
+	"github.com/nestegg/nestegg/internal/tracing"
 	"github.com/nestegg/nestegg/internal/transfer"
 )
 
@@ -76,17 +80,37 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		f(&o)
 	}
 	a := &App{}
+	// Tracing first, so its shutdown (which flushes the last spans) is the
+	// last closer to run.
+	stopTracing, err := tracing.Start(tracing.Config{
+		Endpoint: cfg.OTLPEndpoint, ServiceName: cfg.OTelServiceName, SampleRatio: cfg.TraceSampleRatio,
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.closers = append(a.closers, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := stopTracing(ctx); err != nil {
+			slog.Warn("flush traces", "error", err)
+		}
+	})
+	tracingOn := cfg.OTLPEndpoint != ""
 	pool := o.Pool
 	if pool == nil {
-		var err error
-		pool, err = database.Open(ctx, cfg.DatabaseURL)
+		var sqlTracer pgx.QueryTracer
+		if tracingOn {
+			sqlTracer = otelpgx.NewTracer(otelpgx.WithTrimSQLInSpanName())
+		}
+		pool, err = database.OpenTraced(ctx, cfg.DatabaseURL, sqlTracer)
 		if err != nil {
+			a.Close()
 			return nil, fmt.Errorf("DATABASE_URL: %w", err)
 		}
 		a.closers = append(a.closers, pool.Close)
 		if cfg.SQLInitMode == "always" {
 			if err := database.Migrate(ctx, pool); err != nil {
-				pool.Close()
+				a.Close()
 				return nil, err
 			}
 		}
@@ -168,7 +192,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		CORSOrigins:    cfg.CORSAllowedOrigins,
 		Auth: auth.NewHandler(auth.Deps{
 			Pool: pool, Sessions: a.Sessions, Clock: o.Clock, Config: cfg,
-			HTTPClient: o.HTTPClient, Throttle: guard,
+			HTTPClient: keySetClient(o.HTTPClient, tracingOn), Throttle: guard,
 		}),
 		Profile: profile.NewHandler(pool, a.Sessions, guard, images),
 		Points:  points.NewHandler(pool),
@@ -185,6 +209,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		Notifications: intake.NewNotificationHandler(pool, o.Clock, cfg.Timezone, a.FX, cfg.BaseCurrency),
 		Backup:        backupHandler,
 		CSV:           csvHandler,
+		Tracing:       tracingOn,
 	})
 	if err != nil {
 		a.Close()
@@ -196,6 +221,19 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		meter.CleanupJob(), a.FX.CleanupJob(), board.ImageCleanupJob(pool, cfg.Timezone),
 		ledger.RecurringPostJob(pool, cfg.Timezone))
 	return a, nil
+}
+
+// keySetClient is the client the identity providers' key sets are fetched
+// with. go-oidc makes those calls itself, not through httpcall, so with
+// tracing on its transport makes their client spans (each its own trace:
+// go-oidc fetches under its own context, not the request's).
+func keySetClient(c *http.Client, tracingOn bool) *http.Client {
+	if !tracingOn {
+		return c
+	}
+	traced := *c
+	traced.Transport = otelhttp.NewTransport(c.Transport)
+	return &traced
 }
 
 // Close releases what New opened.

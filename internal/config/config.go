@@ -76,6 +76,13 @@ type Config struct {
 	// BoardImageDailyLimit is how many images (board uploads and profile
 	// images) one member may upload per day.
 	BoardImageDailyLimit int
+
+	// OTLPEndpoint is where traces go over OTLP/HTTP ("" turns tracing
+	// off); OTelServiceName names the service in them and TraceSampleRatio
+	// is the share of new traces recorded (package tracing).
+	OTLPEndpoint     string
+	OTelServiceName  string
+	TraceSampleRatio float64
 }
 
 // Setting describes one environment variable, for the README and --help.
@@ -129,6 +136,9 @@ var Settings = []Setting{
 	{"SESSION_LIFETIME", "4320h", "a session ends this long after login, used or not"},
 	{"LOG_LEVEL", "info", "debug, info, warn or error"},
 	{"BOARD_IMAGE_DAILY_LIMIT", "50", "images (board uploads and profile images) one member may upload per day; over it 429"},
+	{"OTEL_EXPORTER_OTLP_ENDPOINT", "", "OTLP/HTTP collector address (`http://collector:4318`); spans of requests, SQL statements and outside calls are posted to its `/v1/traces`, and request ids become trace ids. Unset: no tracing at all"},
+	{"OTEL_SERVICE_NAME", "nestegg", "service name in the traces"},
+	{"OTEL_TRACES_SAMPLER_ARG", "1", "share of new traces recorded, 0 to 1 (a request inside a sampled trace, by its `traceparent`, is always recorded)"},
 }
 
 // Load reads the settings through getenv (os.Getenv in production).
@@ -174,6 +184,9 @@ func Load(getenv func(string) string) (Config, error) {
 		LogLevel:           r.oneOf("LOG_LEVEL", "debug", "info", "warn", "error"),
 	}
 	c.BoardImageDailyLimit = r.positiveInt("BOARD_IMAGE_DAILY_LIMIT")
+	c.OTLPEndpoint = strings.TrimRight(r.optURL("OTEL_EXPORTER_OTLP_ENDPOINT"), "/")
+	c.OTelServiceName = r.str("OTEL_SERVICE_NAME")
+	c.TraceSampleRatio = r.ratio("OTEL_TRACES_SAMPLER_ARG")
 	c.TrustedProxies = r.prefixes("TRUSTED_PROXIES")
 	c.CORSAllowedOrigins = r.origins("CORS_ALLOWED_ORIGINS")
 	c.AccountCryptoKey = r.key32("ACCOUNT_CRYPTO_KEY")
@@ -250,6 +263,17 @@ func (r *reader) positiveInt(name string) int {
 		return 1
 	}
 	return n
+}
+
+// ratio reads a share from 0 to 1.
+func (r *reader) ratio(name string) float64 {
+	v := r.str(name)
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || !(f >= 0 && f <= 1) {
+		r.fail(name, fmt.Sprintf("%q is not a number from 0 to 1", v))
+		return 1
+	}
+	return f
 }
 
 func (r *reader) duration(name string) time.Duration {

@@ -26,6 +26,13 @@ import (
 // Open connects to url, creating its database first when it does not exist
 // yet, so a fresh machine needs no manual step.
 func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
+	return OpenTraced(ctx, url, nil)
+}
+
+// OpenTraced is Open with tracer seeing every statement of the pool's
+// connections (nil: none, as Open). The pool has no other tracer; one added
+// later is chained with this one (pgx's multitracer).
+func OpenTraced(ctx context.Context, url string, tracer pgx.QueryTracer) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("parse DATABASE_URL: %w", err)
@@ -40,6 +47,9 @@ func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
 	}
 	if err := ensureDatabase(ctx, cfg.ConnConfig); err != nil {
 		return nil, err
+	}
+	if tracer != nil {
+		cfg.ConnConfig.Tracer = tracer
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/routers"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
@@ -39,12 +41,15 @@ func RequestID(r *http.Request) string { return infoFrom(r.Context()).ID }
 
 var validRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 
-// withRequestInfo gives each request an id (the caller's X-Request-ID when it
-// is sane) and answers it in X-Request-ID.
+// withRequestInfo gives each request an id and answers it in X-Request-ID:
+// with tracing on, the id of the request's trace; off, the caller's
+// X-Request-ID when it is sane, or a random one.
 func withRequestInfo(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id := r.Header.Get("X-Request-ID")
-		if !validRequestID.MatchString(id) {
+		var id string
+		if sc := trace.SpanContextFromContext(r.Context()); sc.HasTraceID() {
+			id = sc.TraceID().String()
+		} else if id = r.Header.Get("X-Request-ID"); !validRequestID.MatchString(id) {
 			var b [12]byte
 			_, _ = rand.Read(b[:])
 			id = hex.EncodeToString(b[:])
@@ -208,6 +213,10 @@ func withContract(c *Contract, next http.Handler) http.Handler {
 		}
 		ri := infoFrom(r.Context())
 		ri.Operation = route.Operation.OperationID
+		if span := trace.SpanFromContext(r.Context()); span.IsRecording() {
+			span.SetName(ri.Operation)
+			span.SetAttributes(attribute.String("http.route", route.Path))
+		}
 		p := session.PrincipalFrom(r.Context())
 		if p != nil {
 			ri.MemberID = p.MemberID

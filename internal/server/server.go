@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
+	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 
 	apigen "github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/admin"
@@ -79,6 +80,10 @@ type Deps struct {
 	Notifications  *intake.NotificationHandler // the intake area: card notifications
 	Backup         *backup.BackupHandler
 	CSV            *csvio.CSVHandler
+	// Tracing puts every request in a span (package tracing started the
+	// provider): named by its operation id, its id is the trace id. Off,
+	// no tracing middleware is installed at all.
+	Tracing bool
 }
 
 // New returns the service's root handler.
@@ -131,7 +136,14 @@ func New(deps Deps) (http.Handler, error) {
 	// above instead of letting the contract's getDocs answer.
 	root.Handle("/docs", api)
 	root.Handle("/", api)
-	return withRequestInfo(withAccessLog(m, withRecover(withCORS(deps.CORSOrigins, root)))), nil
+	h := withRequestInfo(withAccessLog(m, withRecover(withCORS(deps.CORSOrigins, root))))
+	if deps.Tracing {
+		// The span is named after the method until withContract finds the
+		// operation (or the request matches none).
+		h = otelhttp.NewHandler(h, "request",
+			otelhttp.WithSpanNameFormatter(func(_ string, r *http.Request) string { return r.Method }))
+	}
+	return h, nil
 }
 
 // badRequest answers a request the generated code could not decode (a

@@ -13,7 +13,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"time"
+
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Endpoint is an outside service as its client calls it.
@@ -58,9 +65,16 @@ func (e Endpoint) Post(ctx context.Context, path string, header http.Header, bod
 // http.Client reports them), a failed read ("read answer: …") and any status
 // but 200 (*StatusError) are all the caller's ErrUnavailable unless it gives
 // a status a meaning of its own, and the caller wraps them.
-func (e Endpoint) do(ctx context.Context, method, path string, header http.Header, body io.Reader) ([]byte, error) {
+func (e Endpoint) do(ctx context.Context, method, path string, header http.Header, body io.Reader) (answer []byte, err error) {
 	ctx, cancel := context.WithTimeout(ctx, e.Timeout)
 	defer cancel()
+	ctx, span := otel.GetTracerProvider().Tracer(tracerName).Start(ctx, method, trace.WithSpanKind(trace.SpanKindClient))
+	defer func() {
+		if err != nil {
+			span.SetStatus(codes.Error, err.Error())
+		}
+		span.End()
+	}()
 	req, err := http.NewRequestWithContext(ctx, method, e.URL+path, body)
 	if err != nil {
 		return nil, err
@@ -70,6 +84,10 @@ func (e Endpoint) do(ctx context.Context, method, path string, header http.Heade
 			req.Header.Add(name, v)
 		}
 	}
+	if span.IsRecording() {
+		describe(span, req)
+	}
+	otel.GetTextMapPropagator().Inject(ctx, propagation.HeaderCarrier(req.Header))
 	client := e.HTTP
 	if client == nil {
 		client = plainClient
@@ -79,7 +97,8 @@ func (e Endpoint) do(ctx context.Context, method, path string, header http.Heade
 		return nil, err
 	}
 	defer res.Body.Close()
-	answer, err := io.ReadAll(io.LimitReader(res.Body, e.MaxAnswer))
+	span.SetAttributes(attribute.Int("http.response.status_code", res.StatusCode))
+	answer, err = io.ReadAll(io.LimitReader(res.Body, e.MaxAnswer))
 	if err != nil {
 		return nil, fmt.Errorf("read answer: %w", err)
 	}
@@ -87,4 +106,24 @@ func (e Endpoint) do(ctx context.Context, method, path string, header http.Heade
 		return nil, &StatusError{Status: res.StatusCode, Body: answer}
 	}
 	return answer, nil
+}
+
+// tracerName is the instrumentation scope of outside-call spans. The tracer
+// is asked of the provider on each call rather than kept: one taken before
+// tracing starts would stay bound to the first provider ever installed.
+const tracerName = "github.com/nestegg/nestegg/internal/external/httpcall"
+
+// describe names the client span of an outside call after its method and
+// host and gives it the method, host and address without the query, where
+// some services take their key. With tracing off (package tracing) the
+// provider is OpenTelemetry's no-op one, its spans record nothing, and this is
+// not called.
+func describe(span trace.Span, req *http.Request) {
+	u := url.URL{Scheme: req.URL.Scheme, Host: req.URL.Host, Path: req.URL.Path}
+	span.SetName(req.Method + " " + req.URL.Host)
+	span.SetAttributes(
+		attribute.String("http.request.method", req.Method),
+		attribute.String("server.address", req.URL.Hostname()),
+		attribute.String("url.full", u.String()),
+	)
 }
