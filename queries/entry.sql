@@ -175,3 +175,6 @@ WHERE member_id = @member_id AND id = ANY(@entry_ids::bigint[]);
 -- The sides of a transfer: EXPENSE leaves a wallet, INCOME reaches one.
 SELECT id, type, wallet_id FROM account_entry
 WHERE member_id = @member_id AND transfer_id = @transfer_id;
+
+-- name: ListEntriesByIDs :many
+SELECT * FROM account_entry WHERE member_id = @member_id AND id = ANY(@ids::bigint[]);

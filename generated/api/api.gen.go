@@ -779,6 +779,61 @@ type CategoryTree struct {
 	Items []Category `json:"items"`
 }
 
+// Change defines model for Change.
+type Change struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID string `json:"id"`
+
+	// Kind The kind of record a change is about: `WALLET` (Wallet), `CATEGORY` (Category), `TAG` (Tag),
+	// `ENTRY` (Entry), `TRANSFER` (Transfer), `RECURRING` (Recurring), `QUICK_ENTRY` (QuickEntry),
+	// `BUDGET` (Budget), `ONETIME_BUDGET` (OnetimeBudget), `BUDGET_INCOME` (BudgetIncome),
+	// `STOCK` (Stock), `TRADE` (Trade), `PROFILE` (LedgerProfile). The list grows with the
+	// ledger: a client must accept (and may skip) a kind it does not know.
+	Kind ChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone). A client must accept other values.
+	Op ChangeOp `json:"op"`
+
+	// Record The record as its GET (or list item) answers it now, for `UPSERT`; null for `DELETE`.
+	// Which schema it is follows from `kind` (see `ChangeKind`); it is declared as `anyOf` the
+	// record schemas, as the records carry no kind of their own and several would match one
+	// another's shape, so a client switches on `kind` and decodes `record` as that schema.
+	Record *Change_Record `json:"record"`
+}
+
+// Change_Record The record as its GET (or list item) answers it now, for `UPSERT`; null for `DELETE`.
+// Which schema it is follows from `kind` (see `ChangeKind`); it is declared as `anyOf` the
+// record schemas, as the records carry no kind of their own and several would match one
+// another's shape, so a client switches on `kind` and decodes `record` as that schema.
+type Change_Record struct {
+	union json.RawMessage
+}
+
+// ChangeKind The kind of record a change is about: `WALLET` (Wallet), `CATEGORY` (Category), `TAG` (Tag),
+// `ENTRY` (Entry), `TRANSFER` (Transfer), `RECURRING` (Recurring), `QUICK_ENTRY` (QuickEntry),
+// `BUDGET` (Budget), `ONETIME_BUDGET` (OnetimeBudget), `BUDGET_INCOME` (BudgetIncome),
+// `STOCK` (Stock), `TRADE` (Trade), `PROFILE` (LedgerProfile). The list grows with the
+// ledger: a client must accept (and may skip) a kind it does not know.
+type ChangeKind = string
+
+// ChangeOp `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone). A client must accept other values.
+type ChangeOp = string
+
+// ChangePage defines model for ChangePage.
+type ChangePage struct {
+	Changes []Change `json:"changes"`
+
+	// HasMore More changes are ready now; ask again with `next` at once.
+	HasMore bool `json:"hasMore"`
+
+	// Next The cursor to pass as `since` next; store it once the page is applied.
+	Next string `json:"next"`
+}
+
 // ChangePasswordRequest Example: {"currentPassword":"correct horse battery staple","newPassword":"a longer and newer passphrase"}
 type ChangePasswordRequest struct {
 	CurrentPassword string `json:"currentPassword"`
@@ -1059,6 +1114,12 @@ type ImageUpload struct {
 //
 // Example: Salary account
 type LedgerName = string
+
+// LedgerProfile The part of the profile the ledger depends on (kind `PROFILE`, `id` the member's id).
+type LedgerProfile struct {
+	// MonthStartDay Where the member's ledger month begins (see the profile).
+	MonthStartDay int32 `json:"monthStartDay"`
+}
 
 // LoanInstallment defines model for LoanInstallment.
 type LoanInstallment struct {
@@ -2295,6 +2356,12 @@ type BudgetYear = int32
 // CategoryID defines model for CategoryID.
 type CategoryID = int64
 
+// ChangesLimit defines model for ChangesLimit.
+type ChangesLimit = int32
+
+// ChangesSince defines model for ChangesSince.
+type ChangesSince = string
+
 // ChartMonths defines model for ChartMonths.
 type ChartMonths = int32
 
@@ -2447,6 +2514,11 @@ type PayloadTooLarge = Problem
 // (a cut ends in "…"), as they may quote the request.
 type PremiumRequired = Problem
 
+// ResyncRequired An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
+type ResyncRequired = Problem
+
 // ServiceUnavailable An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
 // `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
 // (a cut ends in "…"), as they may quote the request.
@@ -2515,6 +2587,15 @@ type GetBudgetStatusParams struct {
 type DeleteCategoryParams struct {
 	// MoveTo Another record of the member to which the deleted one's entries move.
 	MoveTo *MoveTo `form:"moveTo,omitempty" json:"moveTo,omitempty"`
+}
+
+// ListChangesParams defines parameters for ListChanges.
+type ListChangesParams struct {
+	// Since The `next` of the previous page; absent or empty for the first page of a full sync.
+	Since *ChangesSince `form:"since,omitempty" json:"since,omitempty"`
+
+	// Limit Changes per page, 1 to 500.
+	Limit *ChangesLimit `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
 // ListEntriesParams defines parameters for ListEntries.
@@ -2916,6 +2997,354 @@ type CreateUserJSONRequestBody = CreateUserRequest
 // UpdateUserJSONRequestBody defines body for UpdateUser for application/json ContentType.
 type UpdateUserJSONRequestBody = UpdateUserRequest
 
+// AsWallet returns the union data inside the Change_Record as a Wallet
+func (t Change_Record) AsWallet() (Wallet, error) {
+	var body Wallet
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromWallet overwrites any union data inside the Change_Record as the provided Wallet
+func (t *Change_Record) FromWallet(v Wallet) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeWallet performs a merge with any union data inside the Change_Record, using the provided Wallet
+func (t *Change_Record) MergeWallet(v Wallet) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCategory returns the union data inside the Change_Record as a Category
+func (t Change_Record) AsCategory() (Category, error) {
+	var body Category
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCategory overwrites any union data inside the Change_Record as the provided Category
+func (t *Change_Record) FromCategory(v Category) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCategory performs a merge with any union data inside the Change_Record, using the provided Category
+func (t *Change_Record) MergeCategory(v Category) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsTag returns the union data inside the Change_Record as a Tag
+func (t Change_Record) AsTag() (Tag, error) {
+	var body Tag
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromTag overwrites any union data inside the Change_Record as the provided Tag
+func (t *Change_Record) FromTag(v Tag) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeTag performs a merge with any union data inside the Change_Record, using the provided Tag
+func (t *Change_Record) MergeTag(v Tag) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEntry returns the union data inside the Change_Record as a Entry
+func (t Change_Record) AsEntry() (Entry, error) {
+	var body Entry
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEntry overwrites any union data inside the Change_Record as the provided Entry
+func (t *Change_Record) FromEntry(v Entry) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEntry performs a merge with any union data inside the Change_Record, using the provided Entry
+func (t *Change_Record) MergeEntry(v Entry) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsTransfer returns the union data inside the Change_Record as a Transfer
+func (t Change_Record) AsTransfer() (Transfer, error) {
+	var body Transfer
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromTransfer overwrites any union data inside the Change_Record as the provided Transfer
+func (t *Change_Record) FromTransfer(v Transfer) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeTransfer performs a merge with any union data inside the Change_Record, using the provided Transfer
+func (t *Change_Record) MergeTransfer(v Transfer) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsRecurring returns the union data inside the Change_Record as a Recurring
+func (t Change_Record) AsRecurring() (Recurring, error) {
+	var body Recurring
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRecurring overwrites any union data inside the Change_Record as the provided Recurring
+func (t *Change_Record) FromRecurring(v Recurring) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeRecurring performs a merge with any union data inside the Change_Record, using the provided Recurring
+func (t *Change_Record) MergeRecurring(v Recurring) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsQuickEntry returns the union data inside the Change_Record as a QuickEntry
+func (t Change_Record) AsQuickEntry() (QuickEntry, error) {
+	var body QuickEntry
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromQuickEntry overwrites any union data inside the Change_Record as the provided QuickEntry
+func (t *Change_Record) FromQuickEntry(v QuickEntry) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeQuickEntry performs a merge with any union data inside the Change_Record, using the provided QuickEntry
+func (t *Change_Record) MergeQuickEntry(v QuickEntry) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBudget returns the union data inside the Change_Record as a Budget
+func (t Change_Record) AsBudget() (Budget, error) {
+	var body Budget
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBudget overwrites any union data inside the Change_Record as the provided Budget
+func (t *Change_Record) FromBudget(v Budget) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBudget performs a merge with any union data inside the Change_Record, using the provided Budget
+func (t *Change_Record) MergeBudget(v Budget) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsOnetimeBudget returns the union data inside the Change_Record as a OnetimeBudget
+func (t Change_Record) AsOnetimeBudget() (OnetimeBudget, error) {
+	var body OnetimeBudget
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromOnetimeBudget overwrites any union data inside the Change_Record as the provided OnetimeBudget
+func (t *Change_Record) FromOnetimeBudget(v OnetimeBudget) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeOnetimeBudget performs a merge with any union data inside the Change_Record, using the provided OnetimeBudget
+func (t *Change_Record) MergeOnetimeBudget(v OnetimeBudget) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBudgetIncome returns the union data inside the Change_Record as a BudgetIncome
+func (t Change_Record) AsBudgetIncome() (BudgetIncome, error) {
+	var body BudgetIncome
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBudgetIncome overwrites any union data inside the Change_Record as the provided BudgetIncome
+func (t *Change_Record) FromBudgetIncome(v BudgetIncome) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBudgetIncome performs a merge with any union data inside the Change_Record, using the provided BudgetIncome
+func (t *Change_Record) MergeBudgetIncome(v BudgetIncome) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStock returns the union data inside the Change_Record as a Stock
+func (t Change_Record) AsStock() (Stock, error) {
+	var body Stock
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStock overwrites any union data inside the Change_Record as the provided Stock
+func (t *Change_Record) FromStock(v Stock) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeStock performs a merge with any union data inside the Change_Record, using the provided Stock
+func (t *Change_Record) MergeStock(v Stock) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsTrade returns the union data inside the Change_Record as a Trade
+func (t Change_Record) AsTrade() (Trade, error) {
+	var body Trade
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromTrade overwrites any union data inside the Change_Record as the provided Trade
+func (t *Change_Record) FromTrade(v Trade) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeTrade performs a merge with any union data inside the Change_Record, using the provided Trade
+func (t *Change_Record) MergeTrade(v Trade) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsLedgerProfile returns the union data inside the Change_Record as a LedgerProfile
+func (t Change_Record) AsLedgerProfile() (LedgerProfile, error) {
+	var body LedgerProfile
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromLedgerProfile overwrites any union data inside the Change_Record as the provided LedgerProfile
+func (t *Change_Record) FromLedgerProfile(v LedgerProfile) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeLedgerProfile performs a merge with any union data inside the Change_Record, using the provided LedgerProfile
+func (t *Change_Record) MergeLedgerProfile(v LedgerProfile) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t Change_Record) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *Change_Record) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
 	// GetBackup The member's whole ledger as one document
@@ -2978,6 +3407,9 @@ type ServerInterface interface {
 	// UpdateCategory Update a category
 	// (PUT /api/account/categories/{id})
 	UpdateCategory(w http.ResponseWriter, r *http.Request, id CategoryID)
+	// ListChanges The member's ledger changes since a cursor
+	// (GET /api/account/changes)
+	ListChanges(w http.ResponseWriter, r *http.Request, params ListChangesParams)
 	// ListEntries List entries of a period
 	// (GET /api/account/entries)
 	ListEntries(w http.ResponseWriter, r *http.Request, params ListEntriesParams)
@@ -3867,6 +4299,52 @@ func (siw *ServerInterfaceWrapper) UpdateCategory(w http.ResponseWriter, r *http
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateCategory(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListChanges operation middleware
+func (siw *ServerInterfaceWrapper) ListChanges(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListChangesParams
+
+	// ------------- Optional query parameter "since" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "since", r.URL.Query(), &params.Since, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "since"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "since", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListChanges(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7274,6 +7752,7 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/transfers/{id}", wrapper.DeleteTransfer)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/transfers/{id}", wrapper.GetTransfer)
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/transfers/{id}", wrapper.UpdateTransfer)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/changes", wrapper.ListChanges)
 
 	return m
 }
@@ -7291,6 +7770,8 @@ type NotFoundApplicationProblemPlusJSONResponse Problem
 type PayloadTooLargeApplicationProblemPlusJSONResponse Problem
 
 type PremiumRequiredApplicationProblemPlusJSONResponse Problem
+
+type ResyncRequiredApplicationProblemPlusJSONResponse Problem
 
 type ServiceUnavailableResponseHeaders struct {
 	RetryAfter *int
@@ -10002,6 +10483,143 @@ type UpdateCategory503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response UpdateCategory503ApplicationProblemPlusJSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangesRequestObject struct {
+	Params ListChangesParams
+}
+
+type ListChangesResponseObject interface {
+	VisitListChangesResponse(w http.ResponseWriter) error
+}
+
+type ListChanges200JSONResponse ChangePage
+
+func (response ListChanges200JSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListChanges400ApplicationProblemPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListChanges401ApplicationProblemPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges410ApplicationProblemPlusJSONResponse struct {
+	ResyncRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response ListChanges410ApplicationProblemPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(410)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListChanges413ApplicationProblemPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response ListChanges422ApplicationProblemPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListChanges500ApplicationProblemPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListChanges503ApplicationProblemPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -26019,6 +26637,9 @@ type StrictServerInterface interface {
 	// UpdateCategory Update a category
 	// (PUT /api/account/categories/{id})
 	UpdateCategory(ctx context.Context, request UpdateCategoryRequestObject) (UpdateCategoryResponseObject, error)
+	// ListChanges The member's ledger changes since a cursor
+	// (GET /api/account/changes)
+	ListChanges(ctx context.Context, request ListChangesRequestObject) (ListChangesResponseObject, error)
 	// ListEntries List entries of a period
 	// (GET /api/account/entries)
 	ListEntries(ctx context.Context, request ListEntriesRequestObject) (ListEntriesResponseObject, error)
@@ -26995,6 +27616,32 @@ func (sh *strictHandler) UpdateCategory(w http.ResponseWriter, r *http.Request, 
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(UpdateCategoryResponseObject); ok {
 		if err := validResponse.VisitUpdateCategoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListChanges operation middleware
+func (sh *strictHandler) ListChanges(w http.ResponseWriter, r *http.Request, params ListChangesParams) {
+	var request ListChangesRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListChanges(ctx, request.(ListChangesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListChanges")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListChangesResponseObject); ok {
+		if err := validResponse.VisitListChangesResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -30527,751 +31174,791 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3/jyNJlh/2r4SoA5q8zaom60vPdBUOEruK3c2dqmINizW9vcO+yiAzSOZWMoKTESw2Z66Nsy0bks6G",
-	"DzCkheCTsYBlAQZkwLJlQwL0k+4/0Y/auf/BiPci8hszyWRVdc/M7gjQ7TQrM/JFxIsX7+vnfVcZiulM",
-	"cMaVrBx9V5nRkE6ZYiH864WgoXdCFRuLcPnlnIVL/avH5DD0Z8oXvHJU6XBGBvq5Y8LuWLjEf5CFryZi",
-	"roivditOxddPfgMDOBVOp6xyVBmacStORQ4nbEr12H8SslHlqPL3n8ZkPcW/yqcpaiofPjhIX4+OC0kL",
-	"lmQmpJJkSMNw6fMxURNfEkXHRVQpOk4RNKXvzxgfq0nlaL/uVKY+t/9sOBW1nOl3pAp9PkaK5t6Yqfbp",
-	"KjG9CSMD+OsTSXwv+v6Mqkn8ed+rOJWQfTP3Q+ZVjlQ4Z0lqRiKcUqWf4+rZQQXo8afzaZIanys2ZmGC",
-	"nHPBNcF5FAXMG7OQTPUTDmkQJUhjj1QlY0RNGBEzFlL9OBmJkCwmLGTEV2TAxj6XtaI1hNFKz2N/T8+D",
-	"vjfz2Cs5qbeMhvlzWjIaEjGCCSTnV0Sufv6e1D5//vx5kt7n9XouyZZrixjDnoVPyBonExoiZ8hVml6L",
-	"BZlSvsSFk7CUQ/0CkROxkA5h3NOnSZ9y+OPYv2OcCM7W8oRMHS2Pjeg8UJWjZ86aJd472DwVMZ0yXnjq",
-	"hvjnT7i2pzizTbtuFuCH2P0WV+HS0vfSDxQLC+Qn4yr0mcQD5cuIWCJC4itJ5HywY37zmdwk7Nte5cFk",
-	"Fy2npvSTr+ElnoS1Szgzp6Wqv1jTCyf0z0PBR344ZR6pjmggWc2uddEimnFSK2joGggRMMpjunp0XGpb",
-	"Vy5Goj/2kW5HpIy9V6VIW0yEZGTKpkIvlaI+l4ZK9l6R6pBKtuNzybj0lX/HCq+jb4pIbtRL0xxSLkcs",
-	"XEu3MjxoT4t5R2b3HS5WNWFh9LTZ/2MyEGqir1lO6EAyXqg72bHLscJyxtYS7vOhmLKIPvZ+xrhkm7gR",
-	"PldWd4sIicl6Q4OAqa1kzwJeKSII//pACfPyVy9DMV2lp33VIQd7jc/IUHjMahfDeRgyPoSjfMdCxTwy",
-	"CsXUIfPZjIVEc2gRsfq5tdKIvafTWaAfvb46rThalCkW6pH+/Ovmzq/ffbf/4U8qeQz78lc9cX/6lShD",
-	"vRIlaf+i+2Yr2nPXXgv3kR9KRTy6tLSHlI8ZqYIG4irh1jasdA5LeFSxXDLaowvB2TlVwwK12W316NjV",
-	"pFAyFDM808PAZ1yRiQi8+NBMGPXgnBpq2qMdPfYODl4smOq5dE3pmBVdf77+I1x/DnAh0EQ9L2RSEnc+",
-	"CwT1wGCCUVxCuVywkD30spzP4clVYs/ZdMDCImqn8NdPeFuvMYJAN9WmT+BLlbCCkLe0eeButHUeybY5",
-	"F3cs7/g2Od4YIRuK0LNnABdRk7uY+EPUxD0WMH2QBdfMYCXoVNytUc3hmw9Z3Aum3ohQTcrZE2CV+1xJ",
-	"Up1zX5HzzkXvdc1JiCRl9iSgUt3HotArvW4f6qVndM19tTqfSyR/Zk1LUjWfhlte/7xg7JZU9f+VRCpt",
-	"OQlOzgX36LKQl/RilL5RUwQmKX6jv7lmCzRN2R1402p9kdkAmMC69Ye5FSz//lqL7tnm5e9wpvwpW+9O",
-	"0XJUP/Xp/SqXdMxyuIKOGeFzfSaNCG4UqvJ6gPy1W8u59Xq9vnn1LoUsXLSZkJ9ypb6c+8PbtWbbN/qJ",
-	"T268dZlmdJ+Pi8gK7QOfnLQr/9sc5morNkWJo3mniK+kfjeXr7TMW8tYm+lSVMltNbR767+btTSgJ++y",
-	"BMcmzVUXfT4M5h7zavfUbEtStd45+QM6Iq+UGN4WsbzUf/yEjN6j41ehmM+K6FF0TMb6gU9L0xpyPiUh",
-	"2zC2QyxjW61Vny93PZdvw9W9kHqFlofSf/yUS6O/B5y80R8DpMUOBOBwUhWcpVXoJ8XBDHjlgU4F6z5a",
-	"s4Dw90+4huh9KSIIXSmfkJxy0ZyUoWY5HX4sZnUjVMsI0b1SQvSDnrecCS4ZBkmp12XfzJkEO2EouGIc",
-	"/pPOZoE/hPDZ01koBgGb/uI3Uk8s4SHRb3j6A181z9qnzV67c3Hzstk+a51WnIrHFPWDylHlKZtSPzgi",
-	"07lUZMAI5YTt6J8iA1/OhxNCJXhv/6EZfXcIdywLQxHKytHX31VGPgu8aDw9dyYl6LKVewz94R2yAJOq",
-	"rUc9HO0Nn9MG+2yw7x0Mn9HPWX3UGOzB2VFUzWXl6ACW1FfgHHpBPWKXLlpoOhBzdTQIKL+tfChrDF3i",
-	"8uLu5Oly8BHiSzKlgWYAbSCHhBJYEP27z+9o4Huk6q5shOvgs1MRMiJnbOiP/CH60dIxUs2VWpBASIqP",
-	"An/4MJY46Vy8PGuf9JKcAGLMbJAvCQ1CRr0l8TmZS1a5x348j/cjIvqTbMbQfE1iFHExobBBUolQX2Ou",
-	"nb27/eq/FOHA9zzGH7T8LzvdF+3T09ZFcv3BQ049LSSkCqkSoeappV59vGIigu6zGfvxZsRz+Gi7ceWP",
-	"OfM07wzminChCA0CsYDVjyaP3O9edlvn7evzm27ry+t2t3XqQkYAJS+7rZb1QwlOKDEPxutwj9PT5oqF",
-	"nAYP2r72Ra/VvWieJXePcjLn7P2MDRXzCAhGIobg8vCOyTdzoZCqSGB4GI0J2UyEShuD4KHZcl8Pk0LP",
-	"zo1csfCOhaSlifh4e9xMzXhE/WAeMlJ17eq4tV2CGQiag31JAjEeM4/MucdC4kYzdR3CmaZXTsSCwy5d",
-	"CPVSzLn3oF266PRuXnauL1LXneEnzZEj+MI9jtJBvOQXQpGXZpyPtMwXAq9J9M86GBwnAxYIPpZaY6HG",
-	"gWumVnWjibvI85d0GQjq9YQ4o+GYPWhRL5tvzzrN05tep3Nz1uy+aqVvkJi/B0LfHZIIvbON+sHnh589",
-	"I4OlYvIeS95ISC9zrZMWV75akp4QBKf1Sa6W1LRSUuaJJIE/9RWpuiuL5NaOUYRDBAfkW/SeJErfT4re",
-	"MsIFfkAJgTsXsqk/n3YjZfghO5cRsytX/4hRpU8wZ8yTCXGLfCUn/uzHf+80U7fGUNsaXt7NoTcpe+3U",
-	"jrO374xKCdoDM7vth2QWUJRRWsj6Q3bN6R31AzoIHnawrlrdr9onrZvri+ZXzfZZ88VZa2WHpD/mOz4n",
-	"U6YmAnRLLccg2WM81/xxj/sjsT9mRiQ5pY+4U9J8Lq3bGPZbmZuWe0PK9Y8DfRzpcMI8EvrjidYvFn1e",
-	"dXOWsFjBrh2RSyHVOGRXX54Rbw7+WMqJmCs6Zg6hvM99j6GQmYXizvdYiHEM0CN3SZepcEnoSOnbDP6x",
-	"09T/cIlkQ8E9iRc85K/t9jXTY8QWTLvE86vG6ZV5XwmyoCDsR5p+hek0dEx9vpsO8K4zgdHlI84pXxrZ",
-	"KR/Eqd1mr3Vz1j5v9zJCRAgMA2lVQB87pdh0puQxgXXSVJOAKhbeQ4zsJWwJLfH1ZEg0m48n+e2UDL1S",
-	"c1NmeqTqJldEi5FwG864B1/MufIDTEKFGydgyuQv2WtKTUIxH0/uySuKBp256oy6lD9QXeh1es2zm851",
-	"76bz8qbbvEjrC5Qo/a3Ih4Z5A/rsD9hScA8tN8oJnYo5V/r8ww1Kqv/p3z539vb2nf3P9pz6/jPn88MD",
-	"57PPDp3P65+RheC1+7DYXsxi13wWiiGTUstAcmJm/xFlIa5DchFQDFYpGdCA8qGWSETOp5gYgt4qkGzG",
-	"SUvjSKU0yXwOoX3OmSILEeLT2tIYicAXBIWqfi0QlBNNozcPWG3z2vf5xsU/Iu7qvrtoDFihjxo/zlVq",
-	"Qhchnc2YZ4KcxOdSMertkhYdTiwNNLbwaQjJBz6a+D4n/+nfNup/3jh0iBSYawYVA/rw9jn6+KakGjL0",
-	"AThE0mWNUM8j8xku+4iGx5jhoGWshKy1USrxbsAmPvfQ96u3q8+n9FbToMw8gFnwxJEmWYS+YibT0Oyp",
-	"pRrdXmbTzU0H54p5+qL44FSuOZ2rib59hlQ9UPG7vmhe9163Lnrtk2ZGZGuFQhvpSjySl6GRPEN6CiL0",
-	"v2Uf0TpyM7Nzj7QSLZmU1j8ANzb+m0yoJOz9zDf6xEL/k0Now64EbF/tuM8FxzeNyhWr6yaXIWSgHNBA",
-	"2o+0T4kSt4wTGjKyCAUf6+OL/6E1yYUIvT6n3CPgK7jlYhE7RJFB4It0ymoRG8j5TJ9a5p0zz6eQ5vgw",
-	"Xri6vrzsdHut05vz1mm7edN7e5mSyZIZHgdDhEqCEY0jkvwQfOAeZtxhkj2iqRGYG+lh1ucnMuKeSDKF",
-	"z+rv2UOo55p2HSk44lU3f+HAwI6ogwu8qU0ITFDLybWylgmVWVvD1MVMSZULrW+O/MAk3kH8YRZqmpSP",
-	"gYFhyLRYaKqVEBtkrazG2ZwKuuWPvqvweWCsFYysrDzpe7lhlqyuYMMg362OoG2kjVsVUP4VDebMvtCc",
-	"K9FlnC3yEo7xkRYcXblm2hsnp4e5DIU3H6rCSHXI9AboR9LZrIrI+SB63iH+iFC+3C31WUiJKrmu1too",
-	"we3wXLSMocDDvu6lrghY9II9metfQW6+gmfNqx+SEbqvMWRnAz/AFoaY6BOGKbL7mN6QLCMkliJaQifB",
-	"/O+i1ROD37Ch0lNqgqqQd/S44Ducjany75jVKHyU8gMqEynLkLdW1ZqM3ttIiDb2IEFqNf6YTqGK/18i",
-	"4FfP2+fmXE26TEIOzXeZEw43SQGHmssMHjkmILC1DiKJ2zQ3LsiuI/KC0ZCFpD+v1/eH8Dj8J3NJ1VcY",
-	"45H6soSXKRkKceujuFlh4LnczI/X0oRck6yBEzED5G4Y0LxeVuJ9REMPi8RAUK5KRXpHVVGslw6kCOYq",
-	"TlvOBOnTIpdUtZ7KPDJYEnfMVCK52SFDcD30eeDfWqrgJVlDs04y5RAWSLxKVnwI+lv+EDxthpZj4moB",
-	"4vY5vM+ZryYs3CUX1u1kiPKVZMEINFwKqVpa2fe/ZcQTDO8vj2ndH6IlsBYS/Q4fXeTniQMjBsymFO+8",
-	"TXhM76Wv2DT9H+s4z/DQh1h7CEO6BFlqRl8Jza/OTZrkuBKPguZeasmyKwOzcaIkTcypw+HylugFHd7O",
-	"Z8WH44k0daiOtndALDR2SYczgksDrmYo/fH8kA3R32zNIKPcgKE3gA/1+di/Y7IGPOYrrR3PpxIUWixD",
-	"EJJ5kRoFf9wlXTZiWnAyfHCwhHD+EYT7uQqXTp/HGY8iTGZlwpMSvoR5IQ78d1QISI0umihjnFF9E/d5",
-	"VTO1iRQqMdsJ2B0LogePs69ZLQ9DFEMReubH2i45o4qFfW4WUIJZaLLhb33uSX1LcLYgwFQSiLplbEZC",
-	"RqH4Llr5I+KKZHaxdPt8SKfMuIJUnMoohvOp5mAthqLXyYKB5eArpa0I7kH4d8BsxRac5YROjxY/pl9Q",
-	"c+0dmJsnKoE/qnz/V//y9//hH1Xi3y5hCStHegU/vIt+h5P39Xc2uyV6bZZ4PGJRU8lV+eDEL/zur7//",
-	"q3+TeCEeIvvSO6dirOoU8eaGTdJux8zSnpiVubYtgZBodlTZq+8922k0dhrPYNGGE8rHrAt/w+d8LhUN",
-	"Ar0NtrYA/zBlU6E/8E//1d/9t3/5+//7v/v+n/4rLc6E8kdfsOgzIvTHPqeB1TfwV1tHeQRld05F0bGe",
-	"4ruVJXBMTRnM5Hd/98/+5vv/8O9+/z//DaynXY7D9GLgF/I2ceMi7B3edxGAqt//D3/5X/79P/6oi/Bf",
-	"/v0/+f63/+bv/vv/9/v/9X8H/kgfpBSbfL7C4+uWhnHvNLkaezt7n8U5XN//7m++/9/+I9Hf/uf/BNXV",
-	"UGWfrwNF39h8c2RbyFAyYs3MDudZUSG9YyjPbaFmiv79Q6Q/b5NGjEFKO2brQ0Z0em2KtkaJFVZ651SM",
-	"bIHRcK0NKcOhpuVijnZqkokUqvjmt0BQnt5d/cs5BKBSv6S4R/9ySZdTln4tyXn631d6sSOOo3xOA/1x",
-	"9D5Z7onEUWJqTkXMGPf5+AU6R5MK9kmze4rHKD3HSqNR39nbP9g5fPbZ58/rlR/5fDObnp1vw5oYZtYv",
-	"mhdfVD68+5DViaM7orA6LVga1zFcRoIzC9mh/xOrNfFYQRpkGW0MlRY8uVqJmdL3bXyvkaI5UtKSF1CW",
-	"zpPob8ZY80MiQo+Fx+AQjxACYt0ADJscncCq/FLfyJqELScU48OUmFJ0vX23zSfw6KfG36vnfyArH7f6",
-	"TqoGanU+q19Ly76tvhWX6ZT5UEKkbvWVqOimzEdQUK+cCINQkGW00mzSo+MLfXjL8EfiZlihI6ruHyyJ",
-	"viPA48yNHbxELXFKvW35146bQ18OgdHNkQsvYvRXgvbPMVajrakBWp+lnbibttp0zDTfvOMZI8xOLf6s",
-	"YYmUJIrPcJIrM0fBiQRsckuLLTlz4vLsuZQshjAfj/ASYrPGRrCIz5VI+SazeEQZ30jkFlu7rBbUiSXl",
-	"8rLcbljez6ph5Y7vaGWbEihemSEdO53ihT5JkJ5eCevCKD+h2bYTsVSVFvkRfEVy/saBYsAwDBHFMzZq",
-	"43eFG/94jsvt+MIsyb3ZImndrIYvygFAWGV7Y0FS1kxa/8H6zvN33zWcRuNDtd/ftf/8/EPtH+TSkGNt",
-	"fVcWn2qv0I2X2Bg0DTZ68wW48iJbLg0Qsfd5Frlmo/swawaWW7TD1KIdFC1aZE3mRYXsTV7iWpb3Ppex",
-	"mXpfUZbktUh4RcM6a0Ud7Gl8QdmjsLLqGc7N4zYngfMUbf8GiWJDzpmS4QjXx15RPifUeBEj9WCXNO1P",
-	"vowcW1hbhchALri5XDOIe9zn1jcJoYmQUU8St31x0jlvmWdbv7psXVy1XMcgU8S+NPsBmy43QTWf3GkD",
-	"T/b5gIEzLhALg0GDEFWOjTCgYbAQ8JZxnTOuD9/XFSQXFtn6LpCqilMxFCVW0nCvU3m/owfYuaMhaJZ6",
-	"pLYdqRWNdMbGdLiM/oD/tH9+F+3Hhbm5VvUxPThmBqVRPOza2LVKIn1IErIRQHykolxZQzshGg43YVpZ",
-	"QtPmRY6yk4FXwGxqX0lQd6VjDdGs+qP5rRr9Q8uYGsw6COyj8gfRfB5+w0VOqhIXlFVgtoIbS3m2ypTl",
-	"5mgikdyKh4opXyfEikVMwjhco7msDf3gUz/Anm112W6tdP5Ebra0knr/m62YRbpJj8BPi0M8ulyv4e1v",
-	"NIw/MpP99JhGr6lZlnU8Myp5UXps5JtKxeSFeUyi8CI30LP3uyE36s4Z30zOZWn9CmTA1IIxDiqK8Vys",
-	"XvR6hpi3ADgNpGqq29mSBIzeMVlDNUoJ9753ZXygShtVcVhjA0jBiLEjmNFMSB8rdQDuqF7TW+Qal4xr",
-	"5y1Cz+c0jJElfdXnCyrN9jKPUJnaS/2BXdLTSl7kZrPVhzQE4CdU/NY4s55nIFHqZUyzkUG3KX84tzn6",
-	"Smwzdr51Ep1DA6ADSB5GRkf7V3zm3kRCIcNT6TBMSm95drDpvGQMx+bOr+nOt2Tn3S9ybcV0ROeeLo+d",
-	"1b9t3t5k3Oie322U/Y6NRn1XoUHQGUFAb93Wn8XvfHhXQiQl41vrbq9n9yM/CpR97HXawoOzt+qL+Is/",
-	"b9Tr+tf6Ou9EIqy3KgY3rvRKDDDPx7H9tZ4NFm6QIdboKaMN4Ckv4a/M0OBk5EDqxCS2K8XhKVZMrnWa",
-	"kVbXMSMJcoVWIIa3XUal4JG4SN9MbyZLQgHUDmoPEeodCmT0q8w7Im63ddnp9q4wn9LWJB6amn4JiI3u",
-	"1WXz3CVVSuSMTvv8li0XIvRqu6RpYV0BH4UOh2ymjIWOHgu8iHJcCu8V49IfBGzHuicMIRWnoj+HPoNU",
-	"T4scvQJSFx1M/bQpXTYfazfh+tAzn3NfQTsNeodUKH8mSzo8ThLvX9n3e/B+lsyCnTC0AqkGWpZU3Ygu",
-	"1yEuEqb/S1MGtbwbl7fs4q5ZgKhnxFaO92KPertsImbpjM2pBactkda4NFBJGx/Ny/dM4fAbaCQLYbsu",
-	"XAPLh4IgAXaUSHNLp818eAT/Tob8jdRBQ4vVHY6T+svFLOOxAOR1NV01Q5cZfwNdONYKcYOILR+ZSeSM",
-	"lWbr+zJUhn3MXOy31yyImC3zmUjrtAanuVFHFReBwfbqe8+0rmv/qK1wEf9phd0SA5XkODWJ6i3iz5Z5",
-	"Vz8ZvRpRuP1X7Xy2/GZmTyLancQaRIPHBG7anfx6h6GY+VjnWIAtbHOUUjmyURBc0XDMVBz83jYv23y+",
-	"mHbjnF8j5XO6hlhsHAwe2DR/rBLgQhGJHQdWiC0R6NviwIZsyPy7vMXFFja2VYjt1ZAAxCu1lI92zCMD",
-	"NKJ4036UuTDq0Wrps70sPtn3ChRM73sol49wJLe9Zc98qR5aahHnjK29u3CsYlJwAR81K2FllR+EmG/H",
-	"28BimVRkrb/ByB+P4zaoihvcyT8kuz5IQ7yKShUfoOdYiRxL83vI3lF5nOpsTtZGPynK4DM2Uvck7j6H",
-	"GZe2rdg0r4Jqu6tmSn1uYjUl9mMbXVKVRC3ees3nHHmIeZ9Wq026WW1dWEbTTa5oitAVVk6xzqZTBFv9",
-	"MIMVKSltrm5t39oXLgprzCEg1PbWtcNk3mrlWKSFFZWO3VMjm7FwyPI0QdhJ9LKYZyAABYvtECUg08Fj",
-	"Q39Kg7SKCF12TJ2yJPU0M4s5wnMVUIYwKitnMk2aGTwAKN4Zhr1sgTRQIO5YCH8oqQiWP8+ZoxGxU8aP",
-	"kGKDxKYnkxFyTordjOKDEN9SDwe/j5tw5rmu4tzdJLfpTQdY0pxOhxDpGk78wAsZR9dhus7Bl4RNZ2qZ",
-	"hwxhXit9BVzNB8nChqz0fwQwiMRBvce5kiJUndCgIZQpzS3hxI6C2WvQDPKybxGrPSLIiVc7j9HssuZr",
-	"kKbM56UQXk6BpHOPpOUzuPjSSct58rGZWy+LNaZEhGRtYW2uINguNLPVDq2NMqxbdWiWkeNnSJUarT0Y",
-	"eoC4+siqj3p7yp0IqyeWVPq2UoO2y99KaRqriYyJNVm3or2QPbhQv1jUlLYfTyDH9dIAKuUfLhP9sQ9V",
-	"jipDEYZsqMhEhJKRAUQAl0QqOsNblC0SD1MSCD4GfDKPcLaAzjhSziYhzTucK1/L5ObtHeRl8SW/uAHn",
-	"xT63YlBlPpweNXfxICSCvRkyk8C/eCUggrJU2DdzP4hhsxxtM4L9KAfsMIjjdeUj3ytBvg/vnJwon4pb",
-	"OSfie8cISA0Qy2msJsGDcrA/ZqT8uO5AeDkKQ1YBXKXLIew9BLNARqcpq1IAg5EElxc0Ca1mnC/NRkhs",
-	"Z7GR8nsgTHliwU/yTIiCm3oicrTlE/yuRfVT1sDbOyATMQ8Noj/VSqv++bBO5rOdO6FS4bzEIpePky2/",
-	"EpguUI619NOnFlOjiLkQ/jwIILVJUxkr+L6aiDkijokw+ie16D4lUaWkOimb07gaZzUjlLbJ9MM9hG8r",
-	"aPa7wmwIlgeYbxGWVtQzXY+XDzY024aP5jNvO1bNU/fMQphTGZ/ctOCJSUuyO7KyY0Va8vAkqYt4bI2c",
-	"fAwwHCty//DQcMzM8u98FKeVV3rtifJnmvUovyVLMf97q3e2Fb6Ji3qvXqZpd8pq1YPkEgoMcC1ZmE+r",
-	"AeMz3Qj+IWdSsfF41z4RgQCc+/w3PixQWUUGIeAq11et7uqkIwzAtao3PFQy7+jUl7OALmOjY1uNpjxo",
-	"3crqW7y5WUL90XTkbcgp+ldKgsMZbwzeNfOZadrr+WN9syaqiyBAD0riM4T4SecJf9bYq9fTCcKN5/m1",
-	"cOn8s2dF2WangO/F+BDMmxw57M5n0NTG1dLJfcwkmPnMyDxIejn15dSXMp+7MRirr5WDPcf8C8vIKped",
-	"q94qX8YvbB3QSI6+gYcgKasXP7+CVBf/yYlJyuWmBNevSTNPdOUAfM80d9izvV2BVcse4ZVeLOnWWsf6",
-	"np3REFygku34XOod1eyNumtMSKEQirYiaumVEJaHeUbN9jXIqztKF9RXPh93cxm8F84ZWUz8AE/gQvCE",
-	"i5QLRRBWd8nUEThcodxRa8rMH/OdCOIR0ccgs5ySIQ29PoeCSANwiy05ZqEmyyNcJL9jovfEVluSkCqt",
-	"1cwDjwwYmVBvl7SV7HPXfs0ULqbrNV0ASwOsQDdZuOnCROZBgC9R87AvSR1x3/scezMqwDMb+dDiwueO",
-	"VopNMB/noK9BUJ8Vk4pUzd+wzQHCbh/W9x2LsdbnuCZS0aUkEYQ4LjUXZpaUmznWdkkzWOhHAbbG+Ivi",
-	"ZAIYLJXAmFDKN0QDNruQ7mGdrKsh/3jF4vdHWixXK16+JPweRdvrSrELTyXl2vYUmge15bOESowx96Vl",
-	"CgIHXKZ49Zj4CkFOIEcYEfcEAqTn23W2PC7SiFeILUJcKQoZRWU22AcPSPUR/lr6njZfkoi/92Da+3im",
-	"bVHUPU9KnqWzthZ9NQLzkcrPU1I+tTmbAH5hiR7DToowiT6NlSTn0yndbKcDVVfm2Y9lXMXUFK5wgWM1",
-	"k+cSS9XKLy/fVsqgL1ae7zb2Yhi710KxQJ/3jqS3dJWvjiqNwzqo0Tnwevlwgpq4/TXJNlkoA327H5sb",
-	"zGgKZIa1BcZjwe8YANXjGLukicESJUDLmuurWKE2sXLL/+1vM/d7fgTloVAsJZTnEtdq4o7MLNJVhxzs",
-	"NT7D7opQQJlZqTyH1UfHZsm4cgUHwDrA7xYjEitgpsrB2nU44CaKHwPcJYtlF3oRUgF4kaO4G3JfMJ/O",
-	"duR8mlzUHwofZlU/yEHVjlDUH2mtS2LCfIzi+JwK50c4VGuAYApF71V8U2T8N1vFH7cIK2avjmyMsJDU",
-	"kugwmSojySDvgVRjKBZ44uqydbI79bB1DqK813bXgbDcE3HlXZL8gpqjVYSbdPWRwa9xYvCaR605Wp3q",
-	"B6fy8ldW8KX5wss3lScM8uJS5qIISZXRMPBB0aWcKAG5czxYxjEnC1Wv3/DEItMHIQas3S+TXmfD4PH7",
-	"11eneQ+GubO45j6WubtKYNJWw5S2Fwqa+EuN/eeNXcDVzQqbX0Ry5hdFMkakqf6i+2arQHuI6wHLknd+",
-	"Xvos8LBF78qGmmbq+TmmLLBVe7+86lygExI6ZplaCGjcY3oSzWhIp0xB/Emfh/TyRL3aVwtTbfP25ApE",
-	"fdwJNjRPe5w2Lw5MKh47b1FeMxpgtml6QeJGJTE54nbjJ81ruV8SgZcPKnLHQjpmJ0LmXHrn4s7n4x3z",
-	"DBkKqUDlAPAAh4wYZG8Ng7nH9CZlmJNUn9lfZO2Y9Cv1fiWqBplAD2hJJizwcqNi2MLpu/WujRy15I5J",
-	"bU0VXOMnUN9qkHH1LJACUv1mTrFxxd/+liTnWyuZC1iYEGYHzulvGH/fyT3ZOWMJxS5Df8iKkoPB+WUw",
-	"M+FpJ8pxsvIuNP2fEOdjoxcERun5U3b/LkQho4EvmXcZipGfsylX8yliYkkWBCD9oB8h8ySZ+nwOMBnm",
-	"vyBJNMmO6b2UArmpTPKmEsPb0sHgu2TR+jbPF805qt42E7OMa42ucpOIPpNvIsQfgX4v6bxcvYRm9TIf",
-	"J9W95MGNuSdxbu0rpXgItAGvqfKljHGnoZ8ZW8f7kkStC1HMRzO1bS1yFizrN1sRj7jjRrZESY8JL090",
-	"WJ2UYFyRKys8nTqbyUOTmXySk1a5JLuheZK8fdoTt4znOyx8r4edlCps+cvJ4NXQ7/i/vLr+tt248Nuy",
-	"PVWzX5+0n7V/0/JHX+6y5S9nw/1z/YjwXncXw2/F3dlecDs8OQzYq5dq+Op90Ob13eFewAfTl3XvV78M",
-	"VqNZ0SfzBFJnxnj7lJwIztlQxT0DM2qXnDOPmPuczma7mSjis/3PD7YLVVuichdwSsfsunu2ehfOwyB/",
-	"GtCQ6IlcaauU1i8mSs3k0dOnmdDSUzrzn2LLpKf1weHw82Gd7TwbHbKdA3r42c7zUZ3t1L1Dr0732fNR",
-	"o7HxmtdkFk9sFgjqZcuBfSCwOkD0IOyzt7qV+Fh2AS4vXjnkl5etVw551X6pr5M3bHAJAZiplsCH5PxF",
-	"SlzhV0ooSEE+hycye/NC13TKHNLQ7HJYJ8MJDelQsVA6pqVhsCRyRocsszlXNNBTN7AcWwcizwTl7djl",
-	"UWyUlEh/VSw0J7eMXjHP763YAOMg7rGD/phCL0pOelOMS5PZ79DnQ39GAzIL4GJCekveSDP7dsn5ranX",
-	"iAkRcyUVxeCmbS4Ed1DRnMuY/dxCs5idmkX4KvEcEtuVJDWXa1NQRatl3ab3MHStnlHfy3cSJO3/1pfX",
-	"zbOby+bb89ZFT9vz+O9u++Kkfdk8qziVF9dnZ61eSb9A65s5DWIQGfxnYqYv5oBo9S41lwJ3QfGEjMvg",
-	"MZ0D5dfBkH5l+js/NGSSPfQ5wZMNQFh5PknLIuUwrBKwBooG7e2Ex1q/3objkYiQTZP4RJEGlCbIWZPD",
-	"fibGPr9naljZXLDi7K+NaRyzLTLZNyVl5U0fG4o+SuO/RLfdP7x8x2Tj1bU9ANHPsVmANk967a9aFady",
-	"dX112bo4bZ2WFJXNofLvNLFXc2gvzzyQLaudYTdTmfGjIkmuQ9yIpsf1pObNGUnPKSh+GTJGFHuvYm1u",
-	"r55UqtI61NmcDyeYJgh5zoxOM2lSiXrB+HxF4AcrSVzl2tIe28aANmMx3afWwl48Fvrh6gk4x2YlH6PG",
-	"yqPL8scf3j+luVH8H0Ox1ja185z94JXw65oSWUiYJzKR5RVjqM5YGLXwpDMamnC4wZShPIp7kipA0fc5",
-	"oq6C8YGRniMDUzsVdwjIq9+CGokRYVSfMzP+YGn+k/jeLmkm4GP7fMTAVxL3zkEriEYPYU5aee4ygIfR",
-	"yuRw2sfAA1it0uNJaGTsPQRnZVPjoQum3ohQTQpwwqiUrHRn8tI2XeDTgR/4Krel25sJhXRNsWBW6Ue0",
-	"36gvd1kXs5lajiiFWRlPYoKY+5hFFh4XFyo9twQN69a+FzLuPRhALr2TOYyob4iyg1xzX+WXP8Mozjr0",
-	"ueQY+aJixkJfeJgowpnaWejHMVS1WUs571z0XlecyptW64uS+olFI3vD2C1c76vTvB+dH8F6S09P05rI",
-	"PO7Mlb1fcg4NJaksZU/Lv86McXB9jEOxUJNjkwGNREGSceBbv3SsuZx0W81e67QszfHjp9eXZ+2TZk9r",
-	"VKetsxb+2m191epewX+2X110ukbJSs6soAw+6kJUodwLhe/t1GljsDfct1VZmOabyCjrNfaO9g+OGvVf",
-	"1J8fYWYYe68f+foNG/z+//qb7//qd+/6PAnSXm3s7R/Uvv+n/+H7f/nvyd/9i//xT3//P/0L0thz6vX6",
-	"9//LX1e//5f/8fu/+pvf/3//uNZoPG08IzA+Sfb/Jb//x//o+9/91w1nb//AvJVTo59oqJQTiWd3/pA9",
-	"0VKPEz/q0JLcTwe20ZvPAv2DfkVheeEx8Vjo61sRLlVUNd+bVHTTHDrjIV7t4pSMgPf77/caO/3++89a",
-	"BUja8cqvMqJxV+OMiAVrW5mOzW2yNYBTTNmXLEy/56sV5aQwixt3OrfkIvHlJxLXB3Hg8SvV2VxOiAjJ",
-	"1flVzSGBzxkZhIzexgHb3RXdfct6MKAuV2CmzkE+AiKztRPl6k9N9mpuySkmL5s0WlI1h9ch9pTWNKfN",
-	"uUeq0WkGrGKPBQCaUzUHuwYyUOtpS1segAKRQJt44qtkLMwcfKwoEJxQEo2OAnZI+ZAFQVxh0ef2i76S",
-	"Uc4bKGgFEbR4SUUsKNdedzmyFQOwMq+55ZvJMorpLaiM1zCaXLxiZu5wByx8mcmtoN6d3ltpum1tVVFv",
-	"5+YYpojozeOtlWZLHw+GeHOC4TZ9jB4OLfPjhDZ6UKulJPZMyX5LiEqzgoK0kVceAw1ypZHwPUE9UuOs",
-	"h1z8vABycX2f91+y38yJCv3Zmh7vHwGecbVKb6WjawZ4xxTAgNC1Tz8C6M5Pv8FYHttc0lCyNeUKRjH8",
-	"/p//u+9/9zfk+9/99fd/9W9ixS+nEDVXvWiitqC/Dp11AB4XnJoEsrZnVCLUXOil1JCPp0/AvL2N1ZaZ",
-	"aRT7FtP+w70C7+HaQlzrGlhNE20clvE9TVk4nFCer3CGCJIxMSWN6CdamBIMERLo66h142MERotTWUEP",
-	"xK4G5l7P9HICnsjVgPUah5sr2fVT2/TTSuxdfhlypjArWphEXBYo28AY+anZsXoIrTFBL/NCOlL3NSRj",
-	"B9X985oTi5iz+/5wQnDKZBYKbz5k3kOJ7l6fta5KBxDa2sCFN5DYODiWJvVzBAr4PJODATVCtptVOA+Y",
-	"PDYtp1Q45/oiSGfoJfAM1lh0n+ewrCXtKxr4Oe6mO/vzhrQwfC6XvbB+L0JnyWK4z++H/jgsxP69DCgv",
-	"jinJiT8js4DyzT6ll91Wq+JULrut8/b1eUmv0suQaVa9DNnUn09x9wNa4MmYAanRF1bulpmZylrZEORs",
-	"B7xYtDgbom7RCmWibno5XIe4htrHjbhl11qTKnyuXvtS5bZk307nhLG60N9tpfX/vRXQ5KCrjL19uXns",
-	"2s2k8MDvhHoe+CSM2xusb0VvGSdVa6bUSqYtxaZsAluic9F7fXPSOb/UdvyNvolLpNEZmqMhN1XiXkZz",
-	"LHJrF+sQ9Y1CYY3/+VKEaiQCXzyUlWwRQF65uFA0KMGLhpIePl4U8TejrZ1ML/piZkorGfylssiyGeaf",
-	"Jqf7Pina2zlHVhKPt8kfXlmY/B2RPwHAQmhMVhatkFQTqNcg1CW46aJWJGaU2uPBGq6WqTwIqc7Axm0D",
-	"DPdHh2EIaczXYbAlMsZPEfpQ29lDls+BIUNm8XIzGSKowjFT+qS7u6QXGfSSLCbCbofnAPirVJhRHKcE",
-	"NeoAxl4uQy0SCGsVlXshmlgsxh8DgGKiZzPSFUEpGuiQmDmj3dsWZjElAx4DdVHv/2OkIcKN8YeXf6in",
-	"tRZs8USIW0hBV2Ri83woWTB2G9iOXbtJ3jiK+ycmZNXX72Jwj6gBxkgItEGRySHBuk0kvWMeaTj1el3/",
-	"f8Dl8jmhmJtUDPOYUcIDquUye69yXHSbHZ33ushW5HPGYMP6GZaw0gZL4s6heAUGgmIWNypyiGQrFtKk",
-	"5NGK0zGn8Wwsi1bZNhaumepXesti3QOTEYbsmEwEF3NNcg4isdY+bEjQ1pjDSU2XdK6DdkpMZ3/z7qyf",
-	"WiQzt3JuFzQyysq63DMUikHAprnBgO7LE/L84PAzMsOHiMcU9Q3uJCVS6SuQuEPhMXeXNKPHTBDWl9GN",
-	"9OyAfOG/OOpzF4cAwLhh4M9mWEe259QPPieDpWKo90E+HRRkP5HEhf8wKHWmOtuFtw6f4Tt9XqVkOFeE",
-	"cQ/AufqV//yX/7pfwQCxmrAlZKRiqSLgDaDUwFhu1kvkbfaR4kRP9KNaK4M5FeTEgBt4EQo+tom4UIAB",
-	"38eMihkTs4Dl1g+zMBR5SsJLEWKROwarR9QP5iGTDi6cz7EA3tTiGx1PhB7U4YBrOmQYYj+yW9Tne/Vd",
-	"8lU8plRipo/HEMCDJlSamPwU0UUpJ3v1Y+IihT3rKXQRJk3SpUTUvsBHM2A4V1ukNibAB1JHZi/nyGQo",
-	"WFeumth6mBHMJbVaEqdmpuUa13zVt056mBMWcO3Va3F0LAqyk5f+e6ImQuJtI5m+csYgzwWZMBrazJow",
-	"4r88DRFoLIKCs+k5MSPZPZYsvAOpG4ixzOUoWZCtr8d93etd2ix4fQxSTumDbNCl6PbPR+BuavsvVMQA",
-	"e9lVsCJDj5P2gb+gHrGXu1OkbK5+5brbJiEbsZBpzuUUACWzXzomLh2IuToaBJTfxpfWmHEW+kOt+mcy",
-	"6ROPb9Q3TYTEil6z4qaIeY0MPjGSZ2XhUM4CtFXkBR1STuTCV8MJERxNBHvUxIzxI3gcIwzozENBaNOb",
-	"+nwcioWEau1czyrF7/mKeILF0KWI4D+iQUAGdHhLBCcuTtCtITfHa/ZV86x92uy1Oxc3L5vts/LZfMYz",
-	"e9NtfXnd7sJ7L7ut1s1Z+7zdu2n96qTVOoVf875wfdG87r1uXfQgCwbe7XRftE9PWxcVp3LR6d287Fxf",
-	"6N/PW73XndMb/VPz7KzzBh4+6Vy8PGuf9CpOpdvsmW/CX67ary6uL29O21fNF/ipzkkX3tbvtF9dI6VX",
-	"rbOXN191IAER/ht7n1ecSvOs22qevjU/wMMXrVfNXvur1s3rztlp++KVJqDZa73qdN/evG63us3uyeu3",
-	"eqDmeevmsnl19abT1e+96XYuXiV/uOqctJtnN82Tk8411NzBp5un5+2Lm5PXzYtXrWRu5M3ldffkdfNK",
-	"/9g6v+y9vXnRPPni+rLiVC6bb886zdObXqdzc9bswnvXF1fXl0jzzXnrtN286b29xPl1v2qftG6uL5pf",
-	"Ndtnel0qTqV90Wt1L6DOz37npn0Be5X8CdbdFr9cdG6url9cnXTbl3o78Zdu66rX6epRkwT3Or3m2U3n",
-	"unfTeXnTham9w0PkzYe54XE5H0Q/mBgdBmoBsgBBLHJaVZVHm0P5gvmTUT1MNXHcnsh0QDuDWJSL3QNt",
-	"wvy86lTQKwRnZDYPhxM9LvX0zYX1+LOA8ieSsPczP1yaLGGiSf78Wb1hM4qr7mXjHCIsjbduhprLxnku",
-	"NcUwJvCnNMzaE2kKgr7ovoG7lgsy9blA+Lv0Fw+e5wb082qVYe+K7kXcTrvBPmiWg7lR75XAy1gJcsfC",
-	"VBJEPPUZhtJuplhAtDkkERFk1yeFTmE2sEDm6zcfI8nJcv4G46J8rCkU+cACsMb+mDNvx+dx3RwEtH22",
-	"MCfBD23R/uqZimo8HxGI2Js1L/2hmod5l+cdVTS06A+m5sdjCBwU4Vk0S7n0gCeuMPNnWQxnZtuI0IBx",
-	"j5ryJn1PQl1RIjlHa2mJCigyYGOfS1Kd0aUeB36UtWPSsAAq6SE3YC9+vikhprghXslAcNykJaC8paUN",
-	"k2t8dCW6xdwrLAcspvkVHBAFlWFJVqWGJwCcjSpKrrtnpGqBdfQg+m8Wzca6f6dMUf10zfqJ+xxMijmX",
-	"TO0S8NqClbXggIsE6ceooy/o8ogMBA29CNl8SMNwiY2QDGv6XCpGvT6vuuiS3UU63douwRwTQ7eWYxOx",
-	"sCgShjVAgdO3z0T4Q7Y2Rzkp0fEAlBAw8Fy042V7YqzpX2gLsU1qHYxoeC/LUU4c+Y0oTp/7DA9kz+oa",
-	"IQcvFCRMpNhK8zI9AvZ4OuPjY32dPztw/K9edLqL+hevxqLZbDYvrq4nreux/s+W/j8vTppv9f+OXg6v",
-	"fqn/46QetL78qnvAX12Mm812s9m8bjZ/NWPffPu5/nPz6vqrTveLw5O37faf5eRorOX0JnETRFZnfPwX",
-	"v5mx8V+M/dFfLNhgVrNEu5rlAWesX+lXACY4YDTMOBv3M/W1xVdgTFPBSie4pyB9DoCE8NaIs+VI1T3r",
-	"nDTPtJ7SPr28adr/eOHWjkngc3TucswCieR6QBUL+zyyW0wfBF/tkubGJJKkRb7eSgHStLqrKTP/+wJU",
-	"0S/n/vD2MXpNPDjfvXx7sSIY/sJr4h7xoB8HwHy6c+pWAPN57B1v9mPocgnWuX+2ejzI+lT1g0N9vG0v",
-	"JxFyfZyGYjRirETP13Lp5yYN4rGhwLdBit6+Oe1PFr85l7fzWUQo1mWjkMkcONMR9YM8T+oJ+JQW4N1E",
-	"Zzr2lYEMDUZCHI95YPsuyS1jM2MRQIJBEuaylooIbZQd0dBbYC+I4S1Mc+NJigd37NTz1qzLqOdzJnNT",
-	"yqQah5sBJbINsoAQz9/+vZVkNPN9O14+/UPmz9RpSEeqwKkAjul5wGxCc8hopqgzWVHnKxMTSKSur6Co",
-	"54KulczC32yTJbLyE0nzydLY73/7f37/3/zH73/312XGi0LXhVjywwkNxyyOqhTXKTzPL1PY8kQn0utt",
-	"b4xCyGazwT1TJZJZervt65uQJVhkbT3rSHNBoncOgtIE+nwQyWY0hBSjwTJZyZopbcjdpT6POQIrnfv8",
-	"7/7Z//Ff/p9/RJ47ptHG5qIUx0x3zSo9Pu4ieMImAks+5JDyONQDX0wm6JBz/3ExGLtMM2E+YvQnVTk9",
-	"dI6UiBR9ROWUs/dRqVdOLTZ7r7TpzxwLLx+i0ZAMo/lDUxT+reCMVJuXlze99nnr152LVs1J+3NMtzYa",
-	"BPIIfECuR5duFKND944/wq5tpg/cjErlxHHDqN5ek4b+HdI04wzYUkDiigW4CcBCww8S2w0u+qNF2anu",
-	"N+JH9uvkQtyBGwSI3/tcT3rvOXnJBuGchstj/Qjlnv4NwjuCR39LjFrbJSfYUgZqqLEMEL0aiGSDdzya",
-	"UZsBfX6SFoHm8MguiDht7aF8DNMgPuH3twyiMdYbBs8O0fKHs7x3GNkIXSzi/VFbBl6ec/Y0dszCOTkm",
-	"FOPRkfd1LsFjF3P6ev/qfmOTf/UjWyg/aosDdyGfASENJcF+mdAa5u+g0cDZArNWUorDdxXfk5Wjr/ed",
-	"hrP3LgfeOn2ktqwTTWXBYt6V/Xfm1AGe0TdzZv6sV2tVuhQdw0yv1yI4nRAehEyqgZhnsYkwJSVdSAYd",
-	"bJ3KSeccwFfLFZJdItK57cz9LofEQu9dHp2k6mo6XIe4hpDHreDKTjKil3l6N/Jco6H5u772TFYvpgmK",
-	"0LZ8Xw1X/XA1FT/OGof71JkVpzFhhYiSLBg5tiHMavf9UsVEem+3SSlf29H5Mbs4x2jA+WlRdh2eSAJP",
-	"kKrtVAvr4CDyTOKB2u5mCyi3UXS0F+ty4aNk9eSSFqfBr6+/Sx7Jx8hiTx3xP7xs9i4D3bkIfwkzz2XZ",
-	"2qIUxmmJF7QNU/5pkcRDKfvSN9YtXf47YdKqLXWux2WHToGJlngeFSh5HyBN+2rcpjaJkmlXPjnbzGI5",
-	"0e6vLP0meM2uCNajHociYJvr06+vWt2KU4GEspJKxbWEOC1AYOMVLYKCUCvGk83oKxpd2Wjzql9XFDlL",
-	"otj0ppXJ1KXrZdBaDVD6uDpNeoU/OJUrf8yvZ/dEYbdBHdPEvywou1NZsIH0AXpoDUL7WqsDHipp1Jz6",
-	"chbQpbVqksDu6zFKzHMfEgRnd/KM0TuGeCu7pEkGQkE3eoSFo7YzveAMOyKM5rIAYm9LRHkz8zy+01s6",
-	"n7W41uyyrkdmf4WG9atrH7+0AR7DPplLwIxOv2BLTafMfP82+vnrypBKnwvA/GUGzqayamndJgbKK4Yp",
-	"A8oUm1uHG9ERou/lziwD1b2uOWl5dOVkdVRW3YiRth9jvPu0OE0PWRpoCUtf8a0n2EreN3U3WtuU88FO",
-	"fEE9KamDr8MVM4W1QxEEbKhk5DPVX43La+0I92xfP5z4gRdiX6vtN+REv523y1aKbTTIxIIXwxnpmUaJ",
-	"gfhFY/ncB/E55Y3MYpNpOhKrsZFvcOYfNWhQOvmw/DwLp2VyM+/Z6+lTdTA23y9/ys8tUv9DOi7/9JoI",
-	"bAfTtwVSfeFCZ/H0c+BO8irM8PEQGgOYPHzU+kuKTzFX64c1jQa2HviROgr5WqhoIosWbi7zNVVbb5Zo",
-	"b7KiSMQ1aRuc5XG3mS066UIiSB4aWFG72u29XOs73JYOc9LwFs/HZniJosDno8fG0p03DYmpIodkmGyt",
-	"Pwg24jEiYbij94+CJVKDtmCLdXtcUBtzurlDsFrXqHfD9Yhbk1N3Aq8Xzjz/oOLEK/X64fP9enI4W55k",
-	"2bPyRefqsh3bmFd0Kud8TFpauQsF94dy9YgPc2sbQRMVHqb/YkJZVJRxy8VC2iqt4S0ZLEk1YApRCz1/",
-	"7CvpEHdXW+M7WMGUMtzWwcs3d35Nd76t7zzf3Xn3XcPZq3/4k02n2mMjCm45sxglCsKA7CcSi6PkMfmi",
-	"+yaLiJ8h6t13+/mUxJKhKHca10iF1GOSVEe2TRSR8+GEUElgzxxy0bw6bX5ZW8n0zq5WaQG0pbmXFE9Z",
-	"2Jto4SIHTPviq9ZVz9x3MmqM/WC44fxzVGy1KxGyJFB7fpGuCBkJGQ3g8KYbYYB37XI+eHo1HxAA+vdY",
-	"4N+xENxspAVZFFB/jvW7+iUa9DnAUoAzyRSnQzkvOJmYd5RKVQH0ikCMYcR0Ie53yXb5HlUUuw3v/fpX",
-	"v/yWvnk+b/9G+OdXB4s2r/9Z3P9eb1Klsf/s+bPn+wfPnh8can6dDwJfTrC5eLLlRb1xVK8f1eu79Xr9",
-	"1+BgT5RcQl2d0Kspbavdp8m/y6eweDuh8viq5EjQvuFOSG/SuXlvhZg8IWT3JlUpCmk1ZqOiPhBphs/1",
-	"Dm1moPPEfhTSYiaOGLjIXln05ozJplToD+bK/MvzfOSjy/R6bphAVrZZcuLRwVtsRdjKZJHBNrXAcAjW",
-	"ouwwro+fR3551bnIrO+zw8P9Z7lJnxGDFqAjZFt96FMViPGYeWTOTT7B5nVIcXtum5H4SMOTwCSk2n15",
-	"Qvb395/XUguVlZRl+cZUd7ZPi6VOXPHqIGrZyCBQuK9aPQLtrAd+EPh8/NQ8Kl1AC5Cbql/Xi/fk9YUX",
-	"6jvzv7s37/409ybDKZmy5cK6K1vkm0ORLXm2bdPFjH4zZzvQpXxHG347asJ2YF12m52dXzY63+7nFlLF",
-	"hcQbxUq8BR9WCMgN6Nqy7Lh3Om7UmN4x2zOdVGehzxHaoXl10m4DFjN2ws4UZJeaY2qzDurPn63brb+3",
-	"81/lNtZZV96cmnfuPTkfFDsjH95NY0ZDxtW981KlCFUnNNWOZeKD98hN3JxcGE0iSVDBYm64syI1CfGT",
-	"uWfhDBJv5qa0iC7jbJEr0kDXAH5NXoShfh7AnFxmqzLdfHAslqwDzpOYCO0BQE0R4uJIhORlt9WCSWD+",
-	"w4yFU6oX284ujdtFJCvuyrRZeWXvlemrvbaDFK4nZvxLTM0FUAeEVqiRxcQPGNErugNLBMobj6aV6rxz",
-	"z5rorWuxt0FIsIZKYq/zUDA3XRLb4eOaEl+WKO9N74eT4NHkhPJOSY+OP4ao2U5WrDn16894j45fhWI+",
-	"y0n2ENQE1lb3EP+GeEX6bX2ZBD6TRAnbXmLKKLc9WuDx0nCg+YlfK6GvB6/wttWj6yQr5lSYJVu3zo/h",
-	"e4r27P7uJztEEXQlNVFYg0X5LuFp0T+QCR34cTZJEpRyONGmMh+znGjtj4Ol0jHf/eJ4W0KZOdzsV3g0",
-	"TMbDTUHobZjukfjtYayW37akSRQdQwKxQxpECbJfz7QFUehSQIU0fQWokN6xYJMPaWWVo4rZVR40tEhS",
-	"NQoCpNbon1JFM0umYgMnoQHp3SADNhR6CHNjlV1dm3uyBmQwL9MbplPQMxRPq1ml1T6cJfJiIrryuK9g",
-	"owu6nf8YQoRbszzMpSjP8z6hwQ0hwbUnKCYmtylmTjZjwTJ8tOjy+ov2fsE/fDG6ZXMWzU4+d9lC6rFH",
-	"6VRSOnY/YqUiMLEYaxyCvzK3qHQLHad07Cf+8meNvfq6b38zpwBlsmlURJR9Rjz8NSOmG+s+If3NMLew",
-	"iVe+F2exQ5jhfvwEKpt933w/ahkWTTgOZyEIxfqIIhD4GKnlyK5/eDnlMK/8W8pLNphs7DSemTWHcxHt",
-	"g+HV5BZpxrIbeFR5cf02sa9HjQ/OfXNvzPktVzRjzoGtIVxp7/CSmYw2Rd/HuVcQH4uKfE18zob5jkk9",
-	"HZ9Lnu3HoeoScBJnLCRyQsNCShDOFYh9IjGP2CF2/cnf/hZDig6UW3ELTBD4t4xQvjQBI4C6j8rN/7xx",
-	"SKoH9boFxHWfwhBuDbERpdBjrXyB/IKMGMu8OGLMre1mpdTjrM+VXhWJM/ecBNT0tywUu1uLrU0Sa10l",
-	"4Ep+SUnBVXgKr/x8dN/BfIltOiULgs2J+HjerlpnZyXT8F/MNXFXLAjAKMzI9HIEmQT4x0x3T84DyYJU",
-	"p4cmIn5q/QIyGODYKnsQjazRJweAAZKIKQoC9mDNcHbPRNcRw5ay9/aEa1143Qj5b7wpDN33opw0O3fX",
-	"KIku0aeFVLEROTS2MSgI5vkFlVFX9whpUYCXw1dRarKTwFqI2/OP5tJESn4QYDQltltDJbZaQdS3cQHv",
-	"Ncc89cuwdpQrnNrXFIkRvgGqYUmWSU49xY0ltDU444+ksKG8+IPU2WBq6yEa9iOIhpQat3do1Tiop0gf",
-	"3IZl58oJDT0y8IMgvetHew/GcniYOG2C2DQYSwhtYqAg8Xg4ADkUGjx7yokIPYTqMRLHdmRwUOiKkNQh",
-	"olQobyNEh0Y9/f/SqLPlpGqpEx53iA4YvWOSVCn25tb7oe+GGfUToFsDym/Nq7WNmU8Pg6EoKaLiCYSM",
-	"DidMHqM64PmjEQuR8uRqbE11frJ8CamVd5yuodWWgXvNP1MZZOcE4AnUz5Ev/GlOXlI5OOjNeM/gft37",
-	"vHZMAjZSZM4Rr9RLGSPkjbb09w4d0q9YIJ9+RXPL3mGE7AMDHZBTNsR/2rYWiE+EXx35gWKhY7pfSQf6",
-	"ffhS+UNjL1mIlB3NKPpmJgPB5/Kx4KZLVwOW9Xzi/l7LIoEZlUrqrdxQKZm/0x+57LGgnrB4wqbte37d",
-	"atznA5oVRns6Rzg/LTwlAkj76/DZcwu4MDRvvoMokKtg6pDjwi3IPvMI29GDpl1TxXWr5XDh49YBe842",
-	"7tFEC2JTGfsR4M8fkvZQlOxAqlFGRO3+6QSfFre7iHkfQ/+DQ/CHp/t9pQ/N0pY3F+THlazlXk16S1RX",
-	"pxL79g42Jm3YV3OJTvZbzZNMd0JlIQaGVK5iDFxWnMpp501pgIGZfl4sEF0gp+trASnZmv5L1yGu/u4j",
-	"F/TH0zHkFThi46XT76w6UJNLW7rv7aoWFf2laA+LkEc8U9pa4qB8mla9hI4U5KnFDdDivCUDTLugkgwp",
-	"H7IgwLL+jcIR83C2zfaZz0wT2PWdXFFFzfFuIeb9xVzfh6VKvwY00NPKqaCYMQDwNg+QWQBt3PjID6dQ",
-	"lzgUU0amPk/9bOymslXe6OqKjtfH9LwEgvI1PeU3f0kPcM7UJK+F0muxwMbXgnLEfwCrq+q2vrxunt1c",
-	"Nt8CaplD7A/d9sVJ+xJ7Eby4PjtrlYc0W7+lBdIjRUfFqWTIqDgVpAKEC8wU+sXksnC5pTIZeA9Y7G4u",
-	"4mqT8zkNiH421KI/pAoiHzMWDsFSx04sK+HSjSdBfxIMsDx/w2boaKrJ+ipqzp8LpFYYVhd42F7Eh7EE",
-	"R3+MFGRTr7xNDnKG9likJCl0MqIpdR4T2506ZilOTG5QmsNWFz8jWYol6GOkVBlZfP+sKhygwD+XFuiV",
-	"RqO+s7d/sHP47LPPn9fTy4j9nNHZlBRWK4c/eb73n9WTp61ysLuXWmrjC6wbSPW4u4MaoxKaZd2dBBVm",
-	"qmedZg4O08pdlQOSblq4iBBdWhyePbbI/4wPw+VMreDsPDvYVICYLF6o7zzHCk6yk1vEUOKaKuP121n9",
-	"Wzkx2FyDu8LesyGAJ8PFgy6te/slG9vfgmsRZuMnN98pEX3P7kdS4rbJyUel/PaJJCP/PfOISTSHKxre",
-	"Odb/GdAhkxYyEvGo2Tf6njEP7ZKX2qLmJHOjmxvf3NhDccdCQhUJGJXo2cS+WhZNO7q1qvHOkr/9LbEH",
-	"kDwljb163SGhmHOPebUIydKqYQvokDEOxSKKcDHuZYLqiRVxax+fH+55UdeJEqShZ1twZcfulYPdw8rG",
-	"UwzF1x+q/f6u/dfBh9o/+JO/+PNGva5/rdtfKp/i9i/yd9sUDK0mMlgb6GswoXoX3aSocWv5RTHbwzuv",
-	"qhdr/fcA0LW1wrAWy7n43ssHLNbrdetz6ExtYzW5uQzEPWl2T6EBPCXDkHm+wrui6itJOBtT5d/Fx8eX",
-	"ZGEygMVCn68+d09et06+uMFhNBsOzBAOcc/bF9dXLkSG7lgITSDspeQQ97J1cdXuXLhELWe+NimXhBJk",
-	"hZ07ywsWXwWLqI06ftK8eq117ubFF9CO96v2xasr6NYL7XdjiioO3p5OBUiBdrhftQCu2Hxd/1enjUp9",
-	"76Skr+OEyon+PvafxkIArWKdUECcO5mw4a35by3G9ee1oac/z++whfalNjFA17oUPmhhLTUE8yGrQ5bY",
-	"3I+VFvIR1/mDU3nLaBgsHyVRenuIJLkdMhkiPuUhkpXGUFoyeq8KJnivEDopms6qiNA2DhvOQ18tr/Rc",
-	"TOUJoyEL19TLSjqNAxZQ5eqAPxyZSppCfIFNyBmbkaEQtz5yFawZyFv4Sjy5iVJQpGPGPYFXVr9/lfws",
-	"eNoHS2hyuzOfRcGTQGCo7rVSsw4Plg65olN25Sv2Z2f0Pbay4uCPhY9EWreJb9wYGmLi6Mz/QovsD8BJ",
-	"I4EQKVxRbGCdfh06rUPrYkanFacyDwMzP3n09GkmhvLUY3cs0HwtV2v57YB6EWUUynkiyUTMJZuIwLMh",
-	"ymoEuhHl4MSYgHH0sM99EC9acZEO4UyRhQjVpOaQcM6lAbKec1+ZqiHMWL4TACOAINMYd8QWn5CO2OfQ",
-	"kZvQKGyCdMqJPyNqEor52PTRFQMowJzN0MDY7fM+//t/n5wIfsc4QEv0+Q5ACxh0DSwyoaHe0gULT+iU",
-	"BSdUsl0Cd6jJqDTnIrfFE7Sv7nMCja2dbFdr8iXmA8IiIfALzE6rUvjdtNIkSbVfaeztQjJHvV+p7WqC",
-	"e/6USUWnM3zF4gkcxx2AvWg89+3bt293zs93Tk/dY1Of1a94dNmvOKSPR7VfwWUlpF9ZMHaLgWO4FMEx",
-	"WNjzRvr06RUT80AfCgOBc0z0EJJIrXsRwfXKQWMYTfklHWvbxpf61NJbRtwZHTOXVCEpoFGDxXCl/63+",
-	"zQxI9urJzkh1fAgvF02z+x0ITYfooRyiX3YIhFA+uPBRhE9hYShCPS8XitcQ+OHpLBSDgE1/8RspuIvQ",
-	"DM8PDj+rIR9SPYtBwMh8NmPhzlBvtDsUHnP1h6NbbUg5kQtfDSdE8F3SNHFUK5dMm1H23peK/OmfipAM",
-	"WCD05ioRdSdFFv7TP4WBTRfgg/qBPjPaBDmo7zuQhuuB29o01NPUQzOdHdKi+uszFqKOYpbY4CdBr+Eh",
-	"hA71yJhhDIho0JT9/Y5Zhh14GCZXdb/rVw40zx2Rr6+a562by+bV1ZtO9/Sd5puD+gH85aLTu3nZub44",
-	"fffBrTmEvYerHRodc2brAWOypnQZT/CIaBvHhcb/zV67c3Hzstk+a526DjmoN4h7fdG87r1uXfTaJ82e",
-	"+XmfuC873Rft09PWhUuqqTioHjn6lKxpQ8s1EuKm2/ryut1tnbpRBVnyUT3yIXHPW73XndMbPafm2Vnn",
-	"DX6zsQ9cdtl8e9Zpnt70Op2bs2b3VQv+dqjJvLq+vOx0e63Tm/PWabt503t7qf96qGfXvui1uhfNMxe4",
-	"9rCOg121ul+1T1o31xfNr5rts+aLs5aLWd2AEKV3T2/QUmoq+ZFVmSj+eSnm0XXHxQLjwzQI9ND6LrCJ",
-	"UbjFwB5NMhDeEpRevLH8qa9iRmvsx92aonVx9A8cCuqAk/WBhT79eigY1X3dahpV3cbLomHcV62em9j6",
-	"6nwGomOoVVH90blkmi0FJ+7TCaOBmnzrOrA6T0NGveW3uGTuU08MpVszcEagCiDr6r9OGPX0YFTiB50E",
-	"YGxEZhNFvLU0YCV8iWvAoON/g5z7L8icB0ziqYnplrALtlQfj8b7nSl9v6PH2RksFZNu7ZjMud4LjqMn",
-	"4Jj8MRegBE9poBUtg2WTOOR1IPLCmKTJdwHXy8PQlf7bEdHmKq4LQD0FC03dLGRSyyGfk5DJmeCS4a53",
-	"IhaPhnq/A/Y7p4EdrApxMq1dhHSoAMUBIGE059GZv7uk08C1qo6ef8hGTN91DCQuvoB7BERpzWzGxEzf",
-	"vPolIQJ5jLlseoSphaocM86wC+DV6RfS3s1G35J9fpWvZBkRRiOF0AXVzCxKIAUoab6y95bVyYxS2Odu",
-	"Rutyd8mLUCwkixXKkAVLe4jwtWOrTNhHJNM3punF7n8Lq3xEXoCSSfrzen1/CHTBfzJ3l0CeRzLAHQLq",
-	"70CoiYNqBL6LiuYCp+r1eUyD5lnDTfqSsfNnXHMLRDz368TTDGHPgD5iIiSNz83v+BQspNPnkDQNtwsW",
-	"xoJny+5DdkkgVQivKhH6Y5/3+UkopNzBf9l5Id8atHStFQxwHJk6XPgKHEEZqxjacu90r6zsvel026/a",
-	"F1eu3lDl8zGpamWR7sTtI3Eg6VgYuz53rdpLZ7PdjOrrHmM3/iMtw/SXYumhCA2CmvEJWqoMmUCZ1n6g",
-	"agYP7Sxko8AfTxSpup1LfXddubV4DRC62XBkIBYSHBla5aSBRIwQs3t9jntbQx5I8xP0RxJcMa52tPVt",
-	"BOKvdkxoYad96kYMZeaCBTtaNTesgyoKNGp1u0yFy52m5oK8sezev5kIfVNDUB1cJVaM9HlGzbBc7L7f",
-	"0VeUlG42F5+FhPGRCEHTlWQR+koxftTnLoBiDV1S5cKuRs0hLipC+m7naGgxb8fnRj/SDxiAEf1ExgCA",
-	"shTe5ymt4JhQzKIyz2i7BBWJFd0AVQZ4G76fTrM67qdUNalHymokNUzExPvHTMohlHDBd3C+icWLb4AG",
-	"OpMCf2g9DMbCuwzFLPSZwtaf6w07+3bcTCiy55qAx3nHQol2Xn23sVu3fkQ68ytHlf3d+u4+Qk6iJwLu",
-	"AOMae6q1Csx/GOfhTDbNTPKSWSlU3BPzcXv7eWI410YhqbrmLy5pmEOg7/g+j56AVmEkRU6IrXBcVEl2",
-	"SdfkLcLNpO9zBmwKuzVYGhgDUKT7fLAkvnek2RrTXm2TNBm5JfV/Ryjs9vZJAOIjRpNjAfH7XNGx3CUQ",
-	"F9VC7ZbN1FGMSgngA/rZ2ECOW9hJoY0keLOK40oyYCMRMji++okU3H4tMrjB5KIK7lROoLLCB+vDhNgw",
-	"tGZ0EE5mAdUyW0UgRdH6+pl9Ewte2yUXaAnbXQzZjFGlZddCpAA31UL0eWJmYoQK43LGEEsP/mmXDKyq",
-	"SI/TS1+DY9SvkOpeDU1SUt2v9SvkP//lvyZS9Dlqk7HO4eurhE4H/ngu5nKXRFDcdqZu1PDGJdXB0jok",
-	"4WMIXEGlXVw9G+l7uCOuWVlXiww7yBMJJQd+bjVB6i1QklHo2peN10LfL4MlmQnp4x65xj/ikokIDLCK",
-	"DWOZP2UxLPrclpGlksSrInSinKYJxcIxx74cUKWvBkbDwI9eAV1ePyrFlNWO+9xNtwxyrR3AMXHUUITm",
-	"iZ74UCWibiZtCM5C7OrRe9Hn2Mc2jIqWLMtBuxWQKHDNLER4C1rjszqRbCi0PqN1bI9RL/A52zE/urU+",
-	"x7NBErbLYX3/2Bz12KIjn6NEjX4BtMBXTL1AQeZUIkVZS7O9et162EzMMekj+I1p14fu141wNvgFcN3l",
-	"RS5h2tFKaCF8UG8UDRpR+fSa07k+6UpTxTx8b3/ze5d4W3at+1a/1yjzHl0Ggno9Ic5oiDCph7hK699r",
-	"G+sCXyjxoSv0K11zekd9DMqBn3g+nepbL4Nlt5iIgGWuFruYScQj3IR3TsUqJjEyGYQWsrxVOXpW159N",
-	"33px+7Lcay9FWeLcuktGrYIF58R1UMajShx3+PDyuPTMlyru3qVV3SlT0GqgIFkyfuQpvveW0bDywSn5",
-	"tAkkvPuYZwI+BLk5Oeei84U5BiXY6wWNsp5/PjmbTo5e8ERb8LhHXBoYTBacE9OeM78GXL9oL/ss3FJC",
-	"Hage1A9i70nNlDHo8wHHwzRbdjHRxbUZBH/eONzt8+gzcOX738wRGiGlmsEAR0b94WNQ6977Ev5bkxbr",
-	"2M+Je9K5eHnWPum5pjjFY4r6gdEAEbjRvIoffiKJ75EqOBWwPHsh8FNMkpAOWS3v/J7AAy8s5pqxz16Y",
-	"lquPeJ6ig5COzxn4qcxhbjzyx/MOMs7c+8mc5vrB5vcuhHop5ty88HzzCyeCjwIfEyLuKy8OGodlVkLO",
-	"Z9jx9Jx5PrWdvH8gYYObTyiJ0AbLSRn9Yyr8oGmBrfm6EkUX9Luw+l9X7CGuvPtQdGE/HU5M3k/utf3S",
-	"ZGDh3aytBCyxPHBsDIs8q6FkkYRxLwJSwnv9aXynB55Wr8FvdhQr8ZGoxSgUqVIZI7lQNZe1qJdanGcv",
-	"Z/glkHuoqPuyuDr0yFCUqjJ1SVQTPcN6VscMNdUyGqTuEgOvEG/z6JJAzsaUmJ5E+hejYkd/BLB0bTYa",
-	"i8Mjf0YaR8YoNvFG+FPNKYwVFmnjsEwnE0wB/mSqzubHgSST3fgJNCNcgT9K1ehgb2/zez19jjpz1Rl1",
-	"Kf9BVSrcL0LH1OdSRacWFBPbXuwhck+vxteVXqfXPLvpXPduOi9vus2LV6210k7MEFA9V1nD6HessMH5",
-	"FPNwyKyYsQ3JsBV49Cv6cULKJR0i9DO1j2RGo9Nk20IJUUbj6HVQ+UPnzC2bqV1yImZLUNXMl4T+vvGY",
-	"Q9IfRsRW9SoxW8Z20cdTq/R3tlKt6h+FAKi1y1OyxMz/CelYf0wakJgtH2JuFZ3vOJWw0AsRueWMOy5y",
-	"QlhlhVQjGytGm+IC0m5rsZM7Ww1oLTs4qFKQEQ3/CBWUtk10/ANyxpg5/axz/Ph1jmYkUjLHfEW0mE19",
-	"LIXDqczy2o5eMSVJVYRRmU3NOE9WZBBd7+BZOXGX8+yJ+3jXPH7iB73o/6jP4EMu+J/YAb5iSTfsJz7E",
-	"RVqFCfqVC25kYoHSsaFFzPIFD4iDUXe49heI4SjBQFKYdugrqc0kX3hHq/gC5sJ3JWoKirlaULiMe/iP",
-	"6kCAUTIM5h7zalq45ITpqUrG6dORc4hWi5EJbkYvZmOnyYCyCaSLxYSFrChU00kFTz9mZDH1pY3BlJ+v",
-	"4o8VUckehsQJTkfSH/Mi3hCIgeQ0zAcJ9RqRanx2MFkcdObE+Ypz6vefPYP0wJoTtRYNlkWxHZv5UBzj",
-	"2SUup1PmYt+QRj3ZOERr/3rUwOcsXysgzQjwNTqjBgfRV6uCKNWHqjAYkzo5H0mrSH3jBwrNpOf5xxih",
-	"+VkbKR+oyZylxxFjeYGbB6gnT7/zvQ8o+LRQyGt4oX+XubIqKyzyBAS+vyogUif0oOi7P5+kH0mqA27H",
-	"J2PqDx+2dQalOKx9Ci6eXOu6a7ErWNz1O5E4Gc6DuF8F5iLksTWinv647736p7v3fkL29M9X3uNLB3Om",
-	"fux3HmYHFFrklyw0ZB+BLozas2PwL5LWMFrdxtdtvOKUKDHbCdgdC+IH4fuoWaet5SdRaNMk5YdsSn3I",
-	"565GGBxgO2vTA74XhxEMIAyBGqBqEngRelsjSI4vSb222+fAJfLI5kS7hHqeTNBqFX3oQxPTGCdKYy4X",
-	"ZphHZjypSiiQnPh8bGepFv6Q1Y6JC+RC2aJxBmS9Eam4xzFx5xw/xjzXBj1sXjMWmnFB7BPR4u5im4uh",
-	"Yl7bNGvwZSpLJOsxTS1VKjhj2j2csRHS7SsC1VRmKrt9bkrcVtwqBtpEW3/+mFv0I0hJxxT4oeB3TB9w",
-	"szHHUfb6qgPkjy3wc4UH8g8q8GPm9HPg56cU+DFuHmn58VOnmDzECttofP1sdf3kra6Pk/O5vZW12byC",
-	"ezKhhmAzDXmcKvJzMhnqGMs0hxBq3AF5sOqZ+XPPmGL6tpqKO0Z8VSs2yz5BbjgiEf6g0c2f7bA/3Ewn",
-	"ODTRkXhibZHHFwDZCym2UIoDl1kzxxTcxqW2yUjlqulDqu5w4gdeyLhbS79YFAM8ian6iMfK9sjvhYx9",
-	"jNDfT68sMLIFVciSgfQEl6T5D5WSdZVNnC1SuazgOPBIQKVtsuSiqdnWtqDCjNWUXSpMC8Mccxsbzt6a",
-	"WBbUSFep6YsFpe7KoDxE0DDEPWn2Wq863bc3r9utbrN78votAsunvhlDQlFrCVcL3y6Ok1kO+0hXkx3+",
-	"B4qORbP7MQXGfr5lNgeqhjFblj3hBRdMXb+7AjgG+KHZc4IlR9vcSE/9qV684lR8SN027bcmNGReVG+U",
-	"uqmMx8MaUA7AMUJVolATAiJFYpwcX0YHGKdTLU20hFnOWC0xBKEBAGqBcwz8PgBorSWTL4m89Wcz5gG6",
-	"XDjnHHurorMMfXHGjbZLcmE+tOjNkyhtWIxTpPHnC/IHSkcH19kKk21zVa7h95AJ260i19a6nBsMQgOo",
-	"lOBykzFmvHJjH4DmEAZF+oMAoC8BytU08QnQ44yPmLc059U0VxLfJH/5iLS4oSY5Aa+Yx7hdnFWGZR//",
-	"NjTf2eoyzHOJQOfSn6+tH821Zfb1fsftEQyjjc66ZiL7USu0GfMn1iVtItYaVZJ0LDqkhSWay8KqewMB",
-	"507FHesJ16LtGlittAIdXV7JIjN9szlECYMxlmgBjjdfyIbzMEQcAI98M/eHt/aBmvHL8MRocW1bsXMy",
-	"oRJv54o6h0nmefR/sof4U5W//9DezB+Rvplb9r4tK1oeXp92AqfRISHTp0wSEcKJkYn1QAioic9CGg4n",
-	"yzgXxR2mzEeX6FtxiQhptKS0QRiptFm7TvCADwrrSFct7SfGujbe3dwAtxICJ4RPIh34gpYvAYuhzW2o",
-	"uWpRr0QYZRLUnITYEWFa6oA0THqWzZs2fz1N01FGYDp5OCUQ7Z9LmFSxi/nHaMnXP4kl/0O4mH/GEXk8",
-	"KYz8+xOQwlkNzBz5Qr90y4gEk1ifzlAg1TzQsKKkhZqpZclk/I9CMcW6GSVch6RLZkyEy4AI4kcx0YT5",
-	"oH/5Eu2wXXLBFkwqHNsYagqfhN+HxldGXkKveHlE3IXpsO86xLX71vZcUi3wsdcc4io61o+Dy9Mhrkk3",
-	"gp9MAor+729cUgXQSpvNxKbCIUMq2Y7PJePS14ahNgMTVACOa5KOpHWYMgvTtqBr2DCJy7hSE613KJEn",
-	"hClEiCWK/cFgUYhkARsqUqVBADjZsnZMLFqEvR3AW5PJtvGjHdnNAZIjY0GUGDPYMaQE9pfg5j/VO39M",
-	"qGEJOaNcrtR5FEUxDINuremWTXQpjb7yMhTTMs9p9XrzU3paS2xhhAxb+iV7zWz5Wo+Ot31jOWNbvnKJ",
-	"rLTthwyzbfsae7/F2kH/9hLPXfnfso+b8YQrBeT8NBWFP6KqOhZfj9TUiSZufnu5PsRp4ty3yC6TPGna",
-	"I7m25Y++phArngZNU9EGIpu9R3OiC2V41Nyvx3jtRsVvviR0gP0b4I5aGetvf5sdyjSTJBMajMh8ZnMk",
-	"F+DIcH0uFQ0CTeq5RTjbQ4SzGsDz8GCJQIw8vsg4obbznulvl75BoXMbxBjoiqcGLj9jcu3CxS5dSJMB",
-	"i0VfR/Bi8hJesnw3LYBlozEI2WS7pAfw2SGzWO9HGTx3ae5UeHMNuDuA21tw9mjxV/cJ051f/grbW2Zm",
-	"CCqRyZhd3amjPo+ZAlcM9KaBVhpI+6pDDvYan2EPF5+DbVhlgWQQ6IU+KAmWivuYzEJx56NHMQhqTp+j",
-	"WR0Icav3Hqueg0BawuPnMe/ZglWlFtqjfrDUT2MnmOrB3vM+d7vNXuvmrH3e7rU0I0C4O9U0wFRyH5PD",
-	"+r7NU8aVGlKY6IR6awLMIJA/kk0KY/9AoWWc10+s4PKlCAe+5zH+U6o7eV7mYhPnlFtWkD+CCLbpNfDA",
-	"+2xfv5iVa4UG6x4YrMkDvcZofcqF8keG94sD2F1GPXQIhp62sQaU35Lkq9haYDaXE/3nq/MrArYb3Olf",
-	"iJBRju/6Us6xX4cewulzA8kJXQpIi48DX070HTUlfehhSv60sbd/QOhMCzfmkeurUwJ98bR1c9Vrdl9c",
-	"n3xx1a8km8PJPt+r140UE3OFNRj676Zihni+h2axaSrkSwJvTKhitlMWTGBB5RE0vDrptqAX2REoKXjz",
-	"uOYSdQHxwljHUICvwqVb2yVtJcFujesmQn3hmFYT+k7pc2KqSkDDAPm8XNN5z9X7w7ymckGnwGGjnFUg",
-	"25/CqFHZDczDlsfU0PNpWiNkyzlgi8zfEskF0IDS59ISqx97IiE1inj+2IdmFxNmNxcauFg/54wFENSt",
-	"2fbX2P4dGnOIEL+ix0UNYzZjNIxAUzXlx1FRDFT0TKkaTqwBHceK9PTYezpU0L6JEa3PEGwMF3eGjfp8",
-	"wM0pODsmcAkb9I9JGstwFrKRHwTMi0sw7Z/1sGBY215H6UVcrcXBtQROsGuZ4odj22ELvQnYAM5y2Zwr",
-	"P4hH3SXtWM2L4RVRkUtME7S9XdLUwxo9difqVVmk0KJalNFujjO8NAt9roAZuNCqZ1SPlqM/pfk6UqB8",
-	"ZfpirSoROO4CBcrLX0WHwBMLjlth34FWMF7UV71IwwkZHU6wQTSJdTrIgFF+ENhza0ptXbqgvvL5GBVu",
-	"rT/gokSQFcfYMyaaN/FhLQyz+DxClvFlcteaaXmp1WEQNYFmJOgHScRcSd/7/9l7m+c2dm1f7F9BeWKy",
-	"TpOm/LHfPlLdAS3L3jpbX0eSt/eu27fcIBskcdUE+jTQonnuPZnko1L13uAOUnmpujepN0hVMsgolaq8",
-	"+ftvkp3/IYW1AHQ31U2RsmlJNifnbFPdQANYWN/rt/y9x057b96fHUEfxKjUu6baTiWCkX9m8wiBzJXn",
-	"QXjDkdrt1b+CbqZuLzABoxggcHGKmGXc8FuoyrriIg7s9Q7wBrt7787ekRDuMrfusoLhKVmKvxoqilnC",
-	"r6EzgmEX2LQGqIZDNIobqyszlJwQLSUM6xDYyzcd1ml36uDowLHoIRVDliRWNv3+f//vv/93/6FtuUdc",
-	"YuELdX/wefZYW8g//J0x63E3wz7TriwSME4y4juVAM3vFUHyuRETZkgfXi+dkpNMM6qwY2p0fvDLwflF",
-	"3XqKZdzgNXtl8cRt9WFpcdCEc/HIfOtuWMxUQmcux+x2PcabUOypsg1xFtBg5m3owTka2WbuhRAMDMEV",
-	"XLKyDiUh4UyCfMTWqdBI0pH+4buT03PYAMf+6+Qs4Fq290iUMQrNXKFx42wy3yU0NuyGKy7GAaHQJZOD",
-	"OAocY+rEOXTKQ1ZhrsGQBdA7fphwwWL3HDT0RSWEJuYF8097/YW7TIau4QItnBdQgJNcQrrNA8N0gS2U",
-	"boUx3iodNkuswBGZuTrAC7kCs5DFJE+hXhN+/ZKW4i223dtMTk/KuuRmbL3yFPcUg6x+QhNa74cJFtou",
-	"HC/fAvg+wNDjZZ4JZ9041agqrYWR0ItSo2TWVcyoFWF+nQmW0gx7/y23vTAHyjFvL3QM0wbvlO2uSgFj",
-	"q6wcmxdj0gqf/P4//l+//6d/I7//p3/5/d//H2TnedDr9X7/138JnwShCJ8M5WjEGHnZfXVF5kxplvlm",
-	"4f/v//Yffv+f/tff/89/+/1f/4X8f//1//z7v/83/MOLZzsvye//+j/8/t/8Z/KqZx77138hv/8v/+3/",
-	"85//e2OSAStMqc0BzWLoDOb3qUtOLFs3uhi9hobWttOka24JrIuqK+Rc/UMCm7UK3+ofIt8KRSvqH358",
-	"0z88+g0N4ijApqiNQdagagj2D51duefcYCXbMRRckZfP/0hu96HZ/p/Y6AzV+sqHQ0k7tEzHgpP+oaHC",
-	"UICUH+dGBohix2ybdtizy8rmtKggpykT/cOOuQ9U80ECKTEa/p0w2xlYxiwBxzBVRnLYiC82QA+F65SF",
-	"RDViM/fpex6PpjOgCmQkTOtCqqD/9g+dx7f4+iAUI8oTYy1ycPPm0EwR31JyynBtucgVNESWGRlxAYno",
-	"lu67UISjzGZaKc+HkxBwH9JMxvmQoVkYZ3Sku+SN74afMSWTaydWQeNeZmjvmQ3AUDner3nJLQvmNhDm",
-	"TOZJTBLu0wtHuc6NWM4YlPsIVJ/BUDZvgWT296GkIWR4x1Whs7WmUrA5tI1rO1vJxuvtduPWQNtTVESq",
-	"/oyGFuvobjaaSlQLxGvG9qG/DQnxYpJ7EuHwAXGj7/bSU9DXltVb1+oKWdY0LgxhOCYn+jSSrJPJXJg7",
-	"uI6ndT3XqdUGnsGvjdk/P8kZmRo93ed+zCjXznKjTUnI+2ZQG+sv8jM2dyNwJph1W0Fz4r0RC4k7qzry",
-	"G2nm1hR9R9ggdH07Wa6800AijkEm8zEmWPmHWtUk0nbQ1O2u1OI2pXrSbk6CL8J220T2R5TI/mXCTium",
-	"pDf3JilclUCndKwaQJcayKy3+TDtN5wLdE80+A4ciRshwPULIODc1wXdBD18WLi2bLd5wzqnAWGfhix1",
-	"hqlwGTw29wXjKZXUGDpWpKWYiEn09/8ASboZg4okMxykr5ZlzELwB4oc6wSCq2/YjDTYdL5MKKCDs3Xl",
-	"7hJKhBQdnydTikdZQ2YxR2Z5Ikwo7poJc7sRvwTd52HluHyjzHPz6S2PokbjkRltrrbjPvJhFnWWtVNk",
-	"jM7+zNpr4Ka9uwiqdfC+zeQUQt4WKBP5vUNoFWRAEyqG5XI0gETVVHOl+VB1yT5+HBbFlWKCOJAVFQ7N",
-	"IRT9Shh5IeI9ZhYXthThnrCMBRY5tMzxbYyTtGiZ5dIkWYPvtndt0d3NVADMiihcWq96L6D9VA2jls5Z",
-	"i2MGNZw78EkjsPhQVNMsqLLhVyOSF7FRwWmHjSpgX/iNEucWi9EtHAqbXyCUZjRu47RKusAp/NE8zGK7",
-	"cLOLsPIZLUXxSMseJG5ifW4lPrFVnx8EP39kKYqOuqr65+ZtxpX5LxfXTOlnRvqNZMLlUnxspeXwapf8",
-	"JadCcz0nE0DPn8prLsYdes0yOjYKqdLQsRdQeEjLPd2ZMT6eQBLQIJ+TEQM4HqyfC4X17ZuX9wyPgFY6",
-	"lrcVqVGpVBx8+cNEKqNaS/JXlklAIDbrKHhJy41mWOhsQjWEkMwHQ0kxTTgEVTI5MlopINYpliRGP8/k",
-	"kLFYkSkXOXLpEWP2X+D+Ly/Ujk64DoWSMDpwSNfAS2YsJn/JpQWyBOuBT1lArmmS28wZv5//5T/io5jy",
-	"UjyBn4mp6YaJGe4JZ1EKmOAcXMFrZh80fiAwRsODlSStCP/Y1/tS6cgYRlMrQzIWitlEJozkAloB2XQW",
-	"M8tTVUpjWayOaNEZnWMIxhwFlD4kUimm2vgrZrbQoQ5FzIZ8ShMb3IL+7YrQGDixn83HDAdUsSIzqPXz",
-	"+Yc25tvV+zfOPAlv0oXrJ9l2B/vKvLR8vkX0wdz6TsG9NgXVbNkkXDLz1aOMqUlzOkHfBdPxVnq1bWTT",
-	"KC17SDM+xDJXw39io2mKocYSFjqVYlzV6fB6hKLlak5fWosccg+HrIy8SYkLLbetJisz64uwwWBUwWLm",
-	"cOPxC2PJFGQQkCshZzbvk2oCMWXzL64gmUwl5q/oijH8AsKvN9mdcuhUXJDIjMHiqFt4PmgpcF18QzXG",
-	"CrUwNXF+6lIvHA9022O1d8KmqZ7bgQJCvXJOBLB3qq64GLe75BIcT0KSgYzn9ZhVcNx/hsPfJHeBGexs",
-	"3wCDubfgJWwgkqFan1s0XX6kr9VaeuKzHmMAMav0hM3JjGWA/AdJJbWV4hc4zwbpDGb4Rnpc3mdVrXIn",
-	"tUBh9vcG8mouhUWdrlxyAUAJMiMzTGztksiw7CKZuUbGFKlGMgOnwc/nvyKjV/lwAn73Xu/VH1/0IptG",
-	"q/nwimXtbgVoAlRuSFwPsNZywOpKSkMRHZ78cnBx6QpbASsMIcf8ZfCZzx4NIvC4ZPZvgBL0stezQBqC",
-	"6c5MZnoSCp0xqwszm2bvhsPVmy0CQENXDAN73y37ty1EI5gLP59/2LM2AlZDhwJ3nYsCK81no2eMqImc",
-	"CbzHRqUuJ6qbPyeslBqBVcJWsW3O5YXrtyEfNox9T3WauK4tMP23msHbj2NC8YKtyfPuDLxYEb0rN0rx",
-	"tmSB5oJKcZI4NqEzGrMlbVOKO/owkzK2LVOWggxulEjXDZADLa0UIC+7XCBMrtCR5bEAIZjLpUAMQFv9",
-	"irQMQe3mwOnDEjq9rdDZCp31uqHch9zBm7WayYfPBg7HDf5ZQnmDiyzK3h9bY1fbGB5WFYpWBP9xGEd7",
-	"5IZajRKupFW3u+SMjpsNy0tczbrsC16Da/YYUarg6x8SStVWcjfa09oR6MIdt79/vthusLsHOUDHKob6",
-	"YR10kjcrXbAmIi3Ehtp5buu0wSb8gbggR0CmMmOh0BMqXJQqAo+vTfQaMRaRlusf0GuDPWnfJkpnxqrF",
-	"cnKnElhBj7U2aULn4FgNBZamYfMl4DINbidX/ruHWW4xK1fYTOkVK1vUxHeipRB6mpNUcqGr/XNODt71",
-	"Lw9/Ofj40+nRm8OTdxFp0URJG7GbSVdjpkhGh2y3pJlDMe3wygXoQ1Fo5ZUFLsE7gqu9IZUGxr4nOxrX",
-	"tWVX324PA3MN3R38MuwOUHgXb+OqXXYq2s6tVvY5GwEmC5jUDVzAR+wdM0EeM5YFV3FhG65tq0fMrBrk",
-	"c+CZmlBQlCxbhpjNkiKKghds7fVHaK/f1024ky68sikPn+9N+S5Z+eag8OM2AGylohyZi+HkZwtBqgGG",
-	"2kWbCgghEO7YYQBgb9B0gOfaZXlPb0j7Zg/CwxK3va243Yrb9TwID0XcCqYhuPUMYluN3oUTZlTzTE9c",
-	"qIuJ2CeLWPsE0i4QvVxFiDuvSCsXXJPo+PTk8idbQWKtjMBYK6DGqzbAAkYzxq5UROD/3IsfDg5+jgL7",
-	"G+RwHUsR07lhJRe5+a+A7Lxw4wREJjFT2kEbYC4LoAdBpi4i2FGPVofow0tQAcpI+vjwU2VtD67cyIAs",
-	"QEUcCpsFPbP4t1dCzgT+vUv6SjGtdsmQqkkn4VfMRylxS3nmEr9JS6YM2vO5H9IE8/0sNIRP9obGIxYV",
-	"mMLKghLMvO8IEJApFTlNOkUaX2luG53Uv9AkZ1EQCoyiFo9gys7wSpVS/CqBT56VQp/Cfwv5L/+xIAyM",
-	"DGNWTigWkLNIy6UIOrGRMYSTAHQOTLW8Zj4zHtzPNIsDmwppPjGR1C8rFO5LNcumqkuOOB3whGvovQKw",
-	"L8plwTqQ4pTymLSoAzv0uqGdsx3ADO60QpFmXAx5ShOSsSnleF5zux2Gn8d5wirb0XJJP3bdsDfmqyHB",
-	"tB0Uc8KqQuGW2yVnC/0EsIOAkDOzU12CaRoeT+5mxiJgNAM2h8MQqUtbPGH6g7nkl8AL1tVH3NvvBder",
-	"+Nvc8whdvc4bHww32KyrrroVD0Mgfx+5lScu34JoS4Yec8nKqrUQHtZIrJTD7FnGhoynS1q7XjBh+4Xw",
-	"KR0z0prmieYpzbQtJo1GPGHRLjk7eReQP50dvAvIu8O3AfnABmcBeX18FpDLw7dvDf87e/M2cE07QrHT",
-	"I8f8ddthvJ/un3uJVIK6tbAzSQIetLGA3HEEogMpQREiIxStAosRkkACEFdtgJ5BScq1Q+m7ie3jMC0d",
-	"6MzcqfzTPRLBDJD4I8yHgEI/44qVS1+cZgA56xg+RBxe4ENmWA8HBenwiAdF+pD5uFDeU/j5dl4QqoiS",
-	"UmD9jgLgPuiwmzAx1hMvdruheNV7QaLT/fOPRgPaPz15e/ju/TlUeTrbxO0vouXCll+xOWKeRxcH578c",
-	"7h98fH/S/6V/eNR/fXQQhaJVUyJaDFg+NJ+mGkusxvKJpAJUDGxoaogISg6w06GQiJbJFRkZBdkv3SeR",
-	"Rg7LxyJnIRlCUXIN5dxel2We9sBZZrfuiJxVHFMdahZAkH5p1Kza/Fi4FH9l5/YiL7MR/dV9NpLZtBNT",
-	"Tdfp6goTvE8Nv/3adqKdHDCbGgCNFtiDL4ZDBJ0yF9giFH5LaEn21Av4ZgASyPx1WIqWVDY1p/RTxzDj",
-	"zmCuDQXv9F71nu+8fLk6lJJd1N8/ucmE6+QvNFTs3NZd7bRk4TVFl/9sRvoKKEp+nvmmMpgfYeS00hez",
-	"RHDV462HUWqOi2o2TRPIYIBE4RFwdWGBlm/2ojHsDgotpCi6e1LXWoaMGAXgvtbdWsy0G1vdUPNupa9N",
-	"Y8iwIJ4NOTKLCe4peFha4bZjyrfq0bSdT0rXfr7epf980IdbRElNFLEubLdwH7/rdvz3HYP70sT0+dG2",
-	"gjrWhZdqjmI9VAnQ+0oS4NvEE/oeWzg/KObvu7Q3GxGv5y4MBHGqJjvivBhps8Y8zrI1IrwRUXTav2lI",
-	"lM53PSsiiilCzO0QLcmLHaPFq4m5Ta45t22373pd0TlpISdHL9ZTRSLBPuk3gJykJnKmbI3gJ9tFm2sy",
-	"gjp4KQDrr2xdYAWlK5h/fnON4GeTmiakBRkZ5mW0pj8e/Lp/cPAGTQ9nxOCwGP2i8ZQLrnRGtcwUmdBr",
-	"AFi6pZOHp7wNyR8//j0ZIMX6HpL9sRUot1sT1bsxX+P2L8uSuAGP/yR4UnPJ1hc0tyYqHjgw8CRjNJ6T",
-	"KY2Zj8I0VUuhOly9pFuz5B7Nki9OlZ9vl3jq+HJmycOUCr2vIxW+5Wbxj9nC+ApX7yZ7h3Sl5lwAV+Nt",
-	"a7krUcqExWOWkZbNSArApxy4/nngjvZ+aZ+yFYSiWKdR6yq+9ACV1GTucUHlyN5o+ENApGAdCM7aBwJM",
-	"S8PkQugfGtg4s0sIsmuMEZkpY67lotFjHWJaLIc5tMjiwswQCvheOjS7YGFluMICn11y+3ptM8u6NQfF",
-	"h1dW3iXHCyu3PX4Q5Am6dVWhQFzSnj0Guz8+WI3aflGNNKBDi8JpVr13YyMBXQryH3gGir6thmKfUjbU",
-	"LPYng+18XEQA0kJceiR+iYVynSsLQMoVALTOIV0gN6uSxnyAY7XZYnR4tVseArv4Ct8WkyqbUdYlbzNm",
-	"cyZUKGKJWQdpCo1hi3N0XVXvTJsLxwO5fB6qtlSSdXB8dvnbx9f9/Z/fn0WkxV19F6CYo6rUtjSqJOZJ",
-	"RP/0NygwnWNaSfHRU64UlmU4SUHSzIgvDb1da1ofYV9ENmIZE0MGyecuaFMiap+dEbMRF9AMMmMptpzE",
-	"tsWUqHzQKZoBI656SoHA7ElTomXaSdg1S4quwg7fARq58XIXXynMEu355prQUEBWom00F0DxidlQiN4K",
-	"R1bFyNhz0v4LH2Ux0TNoZ4kRMuahaT1UpUsQjOzBRVBqOIH8mcEciuSK9FGbuPGy1wtFXWMpQaeuKgAz",
-	"n1qRh1Deef4MiStqdwn4/zCmZrbKo7CFohS1sxXIhk49pD1utPkqn4tq0yahb2vLp6G6XimGsLF6z1Hm",
-	"FJqIW/ZQQr4vI/60sR2pZSYlXODLUtO3cmrvjBbP+3ZskLc0pXMyYDYn94eX5Ji/3sXuokbfh0j8IFdz",
-	"Lx12XhVtgjB9lw5krkPx6lXQ6/WKCzayY/5XO+Rn/roErjdlU4kXGFiL7fzsMz/bZATYzrAxmTQcXRJl",
-	"aLd8yf50cXpCvCpY6mqwY1ZgvQik7xYNy5zJ7CoUI5mRH3o+XacVfeo4sL+O/TFqlxJ9HXt41XuxZyf3",
-	"8yryY31KD0z6mg6v8nRDKqkd/KsrorCy5qai+x4b6ibdbZN2HmAxJZhZtYqgRcIcOCp22qv9oTkNZ/E6",
-	"Pdn9oWd+h2zAjhz8Ixtqp98+2X1SFrm1aTw//Lud3o8//vBymZ+kMkiNZqw01epZoS8sRWoGPLVSO32v",
-	"ApakqvlNAGhygMmDkdHDoHtKpGVEWlBb5goafNIs2Ql+fNGDHEUHAQ/prFSMoXU1Sk3DF4sWzHWJ7/tW",
-	"kl6YdT1ZH1OHavU2k9OVUCbMw5dys9nr1fU87nKy7yPr/cJ3dzCKWKHnmbtAkaBLTAPu38YAhvF2W4um",
-	"8WofwuUKfGd4c8sE8+YOvL4H4OuNDMDWytSxAaPcoYb9VBVNiSwDwBDNcMKTOGPiqdojkduxwxj7w5Oh",
-	"TBI21Irkwg3+16JqqugN4SeRM1HoYmnKaOZSzCM5E5Ht62DWA+VnE1bDXkgL0qVd8ZEfrgTO2O6G4tSY",
-	"PzcruYbY6bnQwIWxArvkEsHJ2V9yiqnQKp+qcgMmjjW+ZkzzgjF70MBFS/GGLII/7trca/jHhaaZfkPn",
-	"EYldVxIAek+YdTqQqZkQOuHOSZYLW4xntgIKAadOx45BAwZ1z//Rh8hwqFZM/o7s7FqSSJiIqf2mdtCY",
-	"at7Aua1f4G6M+zXYTb8xuhKOED4NE26We1fWtGXej4p5g4kHtPyV2TXOtUwNo+MS11rg277/qTc476aE",
-	"lfrXIYefSbRNrfmci5hlYL3uFa2vbas5+JzI8QvrfcBCR3Ryajoe+y5HUgybeMIlHX8ripxfypYNPDYd",
-	"zty3e1TfjKi+m/ZWrunfeV7RGYC/RWboiLQUY4Wml8xLDcogR3+GuDlOEbH6kx3XNsevu72/wYd/xgVG",
-	"eb7JW1n+xO3FfHzyGdTYwfwry+mlEroK32kkJhdEyUxjXK0RRpNuNjXxko63vRk+H0sST8mRGfz/2g0Z",
-	"BJuBTOGKgJcxhhzFLjnBcqcMumX9JWdgotqMw8WewEvwC+mmsj0u6X1l/5k1PbK6o1o8pcfQn/a+8wU1",
-	"0O8KN6zB7X2jz30d936WMeDGzRkhZ7lWFrcAvFjAyS0YkfVsQCMTy9UBASCuFBHWAb7a6J4HV66PksGQ",
-	"XiBsIm0LZljrMm8xD7/laJfF9F1Zut05Ewsu3+1YoBZkcMJAUIKDEj0H6DKwfeMzTLXXSwA86XgL3/lo",
-	"4Ts/UxJ8AWBOujQZ16WCG0oscDXpGOpJrK98BqlHXdLHhCUHmgk+hVGlKxctS4aysrcEPPPB6Hq9Tet6",
-	"3zJs5lYvXCab8N58cW4QrKQrugjeyt06bIqla9hRtOqwIPr2d5ck19xUw867Lst6UD0yYA0PqE3G4+xe",
-	"4SnBE7//bb2qyWPQqnwMHtQqiAx9cC0abYToQ9GyESJFFRtGzkRNO0bIVHWZvTd7M2JWesxHkMOroSwS",
-	"Gk1hxiZ2kCBGBJKEiyuAr+OVOBamrBOlWbpLqKjGmfyabMjbxrv8d8TwhgtT1b2gpXvcrrlASPU5HGYc",
-	"L+sjdwqHcQQJpnNIUbUvY5br0wLnFL4BkxGs+YiqrDEvA8gcxgAZF0RIl5AgM+/Wt8h/Lpc4K5z00HKZ",
-	"ZjEZ8CQhKZ1PbTYzLfJv4agpGVBx5ZtjShu2z2K/cCUJLf/yVHngWo4ZFIt4tkU7e/uhykPcuk8p2CJm",
-	"+JOWQ0fd9fi6coY9OaB9SblPKO7bwGxsL7hBK2B9c0GzeYkcbFRxVEMILSH9aQaLicRTNpVti/EqPTIr",
-	"F9UjcG3m3c46GucamqCOGENoCUMUrxlWfxRfCd8WmIdtfjGLuWYxYAvazGc9yWQ+npRIpEirXZgbBErx",
-	"AcoDHCNxA5o7AO9iArSeSaJ4jIbVVLHEcIMh4lhDHn95aj9JMfvSninw8OZw3GH4++ucgqvblh4/uk4o",
-	"SMMDpmfM9g6yrHl1cXp3X4cbd60Wo0XNBNcTlCblMghogK8VGTHLHpZ2Lylu5bba+H4bkbiT+NJEFzRg",
-	"K4pFSoKModh3tDZXoUxTDuB3GVm9Y7qZpnpfhd9+w0W990Sk7xDrcJMUunY3HNSr1yyDB/1rWNFHIqLp",
-	"ldV3UHsHbUchW/UJt7adcwDlUtaPxzNzWyCuQweAySwz0rP99bKSg9rfmD0s1bN6K+D52/4HM4oNEIir",
-	"yTW8luxLX9vqPsu2CSyUy4xB0Sc3KqJghI60RdMG62tpV50Hp5BtGcT3XPW/QQazqHc5DW8ll52rR0Wj",
-	"nGelVJ2gVJwJSFL8mpHIWr4RZr039XcpFQVYWx4t5eqfnGVpha9jSK20tkkIugZcF5Mm1+EHr99u7P7h",
-	"FA8M4+yRZbKBc88RH6r61lVUuiGOkr9Qm4zlKUnWR7KYlbQc+cytwGWbQoXQl8Y8g+rtoe2UgwnurR1b",
-	"lz2c0IwOjeKwazvmBiRhWoMTXqXU+d4m83TChIIKcVsfzsQwm6fohT+SVLjuFmPpVYJdEiWSij46CwP8",
-	"1znVzP33MdMTGft/2ZZZkAdvfoBqHCyLp0niM0bgH6hWBMXDZ+gvi7AtJSgt3YWeTugBs6AJ4CWLsCHU",
-	"L64fFDxiBDBaimMBS/WNPZp9OHipN6Qw4OD35L+xK3tA3pv7aX/wqPijzwebObr8DKa4PmbcOunA9oMq",
-	"OWX5Cilljnc2ZpXt+UdKaBvGRrGqSsYS7DKG6TveOpiumo5WNIbzgZqKmWTbnC3JUitrG9tEta1VsF7C",
-	"2U1f7F0u98oWwa1+2L4PjpmL4/syKtaQmUNykTClSDSV1+xSRr5jRRmUpnrrAqO3IHJXReW3oF1NiGFt",
-	"DC66mlrAPiqwu7rkvPlVrJSowdeRuS6+PJHYaYa7z0a0H1/hXQE9gm/BkJEklET7/fM3RZDNaH9e4VjS",
-	"XdtrHOv5h47hi+tyFx7t1f9aCUD37QffpCyvRXqtTfIJmt0CloSrJr81zBo84iW9eaPm9vfm7Hpc6ip6",
-	"0b8IfdfQ8C1G/Vrs0+b23N25jgNUXOstWnjJYRSa2Ne4IsOE0YzF7S6Bntk+T3ae+qaGurh65f6GUCg1",
-	"T6HZvYdDXOZdaHaIPzTrdssdtpbwui70+7GE1+VHy3TvZ4mkouNaajc66I89BKvROVHl9Bi2WIaOtm7Z",
-	"x9a6tQNEu0vgdJgCo3g4MdRUAL7aTECZa6Up+t+dV5/qkufv2c5zhNg1RMxiMqHJyPduZ2QmRTcU0cGf",
-	"3/ePPp71fzs+OLmMSErnqlDdbX4WeEwtkk7VAwiuPWVT8uA114Z8SvVwYkOPAyquDG/k4zxj7T3iJj0/",
-	"PNk/POsfRSRj1YmLVufF3Hskev3+6OjAfSV3ewQKvkNXmk1kUn7f5xTA7hYnhalmCz9aWYHyBPbN7C52",
-	"W4dAi11lMTxNZuZbAB9Jy4oXFlCRSoqaMWOg+Tp0iL+tuu4d00eGaBwNbpAzV+bZam8PmMVil12XOlu0",
-	"/DeGM5DWI1PsPA+Op1w8i9mI5onurIDyaDbCoggnXGkfpBnK1OIARXxqROobHHPfDxkFmL2tZ9KCJ+uM",
-	"saYg5Y3Xn3wFDMXLjLH7wj+odiJ7XOa7IQpLQ0UuvDnd0n2oobHq1QBSbC5NMHNMOMtoNpzMoYs9ItSg",
-	"yeFOMLIQ6I1BrCpdbaoZnxv+nuJZfnXbVqzfOhjC4rVb/8atawbs9y8P3p2e//bxp8OD8/75/k+/3dpD",
-	"qUHI3BoP6ysS2WdKcmRJsKleamzDTtuLuOlA1cI9rHYx/LybeIeLdXsY64a4roPpHlIhpCYD5qNC6Fq7",
-	"yQKidpccoyr41OiCDgoX+mWMRtA4pTnOUyeUt3fnUQVuHrIcagjnfHAxnCrVN/gEbqXR3ldR37Z9lB9K",
-	"QcTGKP7zCyQWaHVZKAccG96YysGTvIIxhS7nB2xMbW/jVn1bJ3TyeOwo63FrBgCnYxZ7eBFIHdwj0V8i",
-	"HxhgnSnlCZEZAg61hlSxDheKCcU1v2YBMfeGcqHaXXKGrQEIn9LxQnuDbq3jzmqBG4YlCW7wMfYJEAtG",
-	"XACEQHWR5lO5eewvOYOzNT+afz4JSlxgSj8dMTHWkye7z3u94Ik2tLn7RGnbQHSjjQBg2xqRUAQjKR2D",
-	"w9me/yNgPI8QTGXqqdfdfvdLrbOy9mbebn2pm3gp8Cwk6vVFtdrBWWE4ms3AM6+4ggeoIETD7OLg6O3H",
-	"/pvjw5OP+z/1T94dRO1ug8117CIRK5haaPxtRd2DsbZsrQ1UxiQJ8b1K6YqEu0xW3aChZrNqzbRM+KCa",
-	"8FP53jxLEwps885jNyi6F0wrLFSSmS8xct1R2aeUZ3PSSlk2pWZwRCOCxCQbHM8HfjRbBhSKVprJOB/q",
-	"gNBcy07GBJu1u+QAotiKKQWNOG+A+LnMJbNU1xheQdecUFgFuktOICOfSMEsh3DXvfmm1+jpF8wK5DOz",
-	"rZvRz83Q96Sb9w39WE5WIzaLOs4t73rUavoFWNxeYKZIzF+N0y1hV5nENKUvza5W5SFm/ioPIZ/DQpoZ",
-	"yLm0uTAbiKbIhG0ZyJaBbDJeiiBmJR6SIT0/BB6iNNW52ojSk6vUmPVSECZil19Xz1WwvmgESZGoUCZy",
-	"zIX6wnzkAhe7GU6Cg295yZaXbFIZgUsFkIwZo0PNr2nJKLs/nqKY1lyM1TPFxyJPO0yYj48bHYUfJoBg",
-	"QMzjnTwFlM2UCUjTi8ZMX8AwBzhKVMax1BI5CYRga2JlcBMqr28yXFadqOHmqRnXw8k2je+2ND5HDLhf",
-	"5YZZlroas/Zqo0uY1Q0JAIRq6OQIHeNsojeDM98jswlPGBkmUrE4IJH5iPdpVMrUfhGK6OLw3cn7s49v",
-	"Di/6r48O3kRdYk6+w4VPQeexOTA9NzfrmsfMiTAAH/nElVlAASuC6QmhWJafcNFIzBsQXjfp+OsJrzUu",
-	"EQGwshlRTH+7TujHKJhOU8SOgXvkbvLKV3hBmKR02rli85nM4uZYU78KyyNFMu+Sg2mq5yQXmidAI/X5",
-	"FBcpnf7sxt8kYZfnaaDrhCu9FQ23ioaUTslVcWSerCqkso54qCUfX1zqgFB2PZrUq17Pf4Dh6QDxtNPr",
-	"lTCeQtHSGZ9OWbxHGBCiFBbgaTHOacQPo1qROJNpCvWnfZKaecwdklMo9ZhNAPaA64SFQmZkIOO5j4+a",
-	"sQPzaAoFEYsTJDar7r3gRsWDv5ORTGIuxgBVPkjk8IrFoYBqrlnGtcYbjKDfe8TeAEKTjNF47nCpLGBL",
-	"xjrDCTMjNIiuG3dsA0LrxvX6ijJrxattBBbu3FZePazcWbjpGF+5O3OpCi5Nx51xJvN0XakFGim8GRCZ",
-	"xD55Ykk/1nc4z2Z7HcEkTVCKhsRxtVv5tYzU+kkCHbXG7sRKbYIcuaxVjlRLQ5GgUxahWHpVlkp7JRGG",
-	"LR6d9HpRL7yCG8Jpj0QDSbNYRcDTbH0v/IKoYGYRFgsYKmJbdoRQFENQYYWird2jwvkEYaSlPWOBDjfX",
-	"TAyGv7/usbi6ZTdsKzseajdYPJ81LnWTxLg9c6fu1p9Jcx1LqHvmM5Z2nCyu0jb15hH2nFyX3jbZfRJI",
-	"aVkIaLmNZQRW4JoOx1aeBAV2w2KdrZtxecvJBycqeltRsQ3wrG2XbPayeyGU68kzHqcd2txr/BeW8RG3",
-	"PpHTlInDN2RfCsGGmhy+IVpeMUFaio8F1XnGCiwc5wh/agTUHAFjuFI5y4JQ0DzmTAwZ+bsCdX6cgycj",
-	"4dAiLg5saly7S95yEZcTV8lg7ocnKh/8IxvqgLBEsVAkXFxVnvUMBUBmrnE5scvSbqHc9KNx87WpbuNw",
-	"vikGDYUNoJIjLq4AJ0wandbFo9FZYweFnhpGuYVxzf5QcnS63z9yntFd87x5IBTmFxaTPIWuawCGO0Ow",
-	"HxrHGVOqXeQCUu3me6pISpWaQS8pEWOInSaJResPhQ20KwtfQ7XrosZKa7UxC/gq6DLgDk8QKfZuLC8U",
-	"dn20GMPvp1FCENLITd0lL3s7EHKhlkyK/nVmnfDqfI+8whDLwfkvh/sHH9+f9H/pHx71Xx8dWKghPeEK",
-	"oynO+1QiF5k1EJvNXQ7FgJER08NJQ0NTOT4UH7ieHL45629Ibhy+uTTLv6/cgFxPzpnKk1or/gLJjwvb",
-	"vg/OiRtaUhK20aK6RoIpzcbjj/Z0IzKU8orfQx3sth/xovRgwzzjev5k9+//oZIswMfCHB8wQCqK6+4v",
-	"b99z8JKQMVu+2L04HyR82CRfmhsVe/HSQa7e4fFSdB/P+5H/pWnBmbQsf7ZZ0h6JRJ4knklQ3cQkahMF",
-	"zH3fh/kO32y0otbN0aC1+TV3H49p0kBw+/74jBS6SW0rEdlN6hk0Kyd9RaLEc/A47UclA8LrGNHhm7OP",
-	"rz/23785PDjZP8AWGIkT46W+ov5TXzutortUYLzeCoytwPieBMbrryAwgIkvufKQe+7ySJH8qLauZHi3",
-	"awREJsW4qiJTQXJxJYx2bdXYMdPeMAiFUVYx6yeoQtnzKTNDKsy9Y7EzLGxxnLK71vJvvOzttLukDyig",
-	"O71QjChPWEyo1myaagUqsRTOWgiMDvuqh7o3NOJDNmrVf2RoXJCdV9CmSzMVkFGe6YmxHvyY+OXk5fM/",
-	"kui8f2nRUg/eRBYZ75zpbN6Bb4psggQAitpoE+WJMd64Kk0TCpnEe4QSlcO5jvLESthScRKu4altA9ao",
-	"YW+IUR6Zz9myycfb9uePqyBxymMqHASDepjc0hnGIvZM5zM45HPgkOVrXMclJfpc69nkgfOYOE7JhUvB",
-	"1zJjizWGlujIB4tZS4v3Cot9wsU4FC2leZKQ572X7S65YDb/cYEhI5OjYu6YpecJyCdxPiKzUETmIsmM",
-	"/xX+vEteM5qxLGrv2nFx9zFF2MK3T1jGAgR4sn3KlCRjJswU3oWkgDtC3zd3ARvY02muV4qI2DsN+AOP",
-	"UFf/pyf2kPZh8w09/y34pycD2G9QOO1Pf6vQ+QGcMPd+nTto8VO2LLJ15ipfk7mtNFeLxSFAuUB/vm0U",
-	"+O0UaUHcICAJi8dGcqeSC62CUFjAXBV4f1Qb5LrvYYvdaYLCfVapUOmSDxPblN3VxysiR6EocLKtayzL",
-	"hcsvDlCmmhnMV46829I965KpxtAwtwCDDkXkHbSAFp5QozxYkVmYNKh/uLtWDLCzpJPNMbtDuG/bjnpJ",
-	"JK6CoOCPdllBfIpQJl+qc5S5U17MNCFYVpIZbzqLqzAQWI1hL4ph0RwyDInSdK7aXXIO1VlxKIAUsfbq",
-	"dP+wf/Sxv79/+v7kMrKOXud0n8jCd2M9z2hn19kVgdG+eyT6cH568u7jWf/i4sMpNG1Czw4jrhe1XwZX",
-	"qOLj9cXv6R8fLLyLtxXq3d2L7C85TVRlUGh4/QEMhsV5XHdbs+pQoMO64/74VO2SnR5JWeZWvaClgyO9",
-	"QSMPRUUlBwlGjWxOAFwfL7i1MMY5UwvHCMAbjEOjbfKy98dQlBp/wba5Pl/YLs8V3PkBEmpNGSqgAqI2",
-	"/wZePSv0mY1AbFUm+VxYUxwt3joZHq+6vVg4Wybbz2SpWOJW4VtPgidVrvMkeFLhJLV9uoKVdHTQRToT",
-	"bjTueaPj+6SElhX4ZL2dXo9kbGh4UDcUoYiOT08uf/q4f3p8dnRwefBxPp/Pj48jqwlhs4yO2WeQUAMp",
-	"cmX7EJuRrFaERVCGYaG6FAp4r71rG3t6fusFA7C/crfvlm8Qjgq465NOFI+ZapOhhKgm6lIxnTvG4zgr",
-	"Tozf2yWnRjK4oWNQ3rWEtzLCaJZww8DMJwB/5DoUXJk/gBouipU/LRqpmB0EVQleV3oPrJBZxrXVytwm",
-	"lTYuFGZMqC9sUQEfNHc58QE0FIwxMd8vvegZ/1SREWPml4yBadVuqDo5M2fwkyWGDfolKvM0BB0sTd5L",
-	"L/R7LCMpUDzMHrldKDMVuCf1PKXmbi/vVeFI3jbq2bMpAYKNoTFut5FI1MbJo7FmwbUT/K4JQ92NIqxA",
-	"aiKJfUsO1zTJmUt0o9dUU7RxHY92bYOM+mw4LxfYd66eXuykmyQYO0UDxdhlf78U409gJc2kqR5t33a1",
-	"NjIp5ipN6BwyJPeWAmeoiZwVgDyAqdkE6vUWgMPQQeF9cT4XR84EaWUyYQEgHHk/inVstqFk2Tbsb86/",
-	"LFPjl7cUKnPck9P/lsuAIMbxwqX4tp349wufqwsWtPIVrGPbHUCZbXSmRPaxQ/MUaN2URDHVdBfee9ZK",
-	"xfif/zFl438e89E/z9ggbe8NqGI/vAwi8v78CNp1WdX+OTl+TWJm7BKov5SKkcHcKKQZo0kyh7uGbk4z",
-	"NnQZLdXPICasc94blVUXaSTgcgCugL4PH7lFQRMQPjL6cBs74eH43JUoetEzZZqaxWHbLEHy1FAM4SoU",
-	"LcUYifCH15JmMe7IHqFkSpORNOqxK1IF561zUfba6KtRLLuGYGgoIjgFhPeF+oeIJPzKlhZZ2N9d+y83",
-	"0JBm2dymQmKAlFhIMgphhKcqFBEuNsJF2pMrg4gM6PAKO4KZVbrzAc+uzniaMjt7lxxq2wY2FOXmrzHl",
-	"ydxti+v8ulLo1ZhHhOsmxMSzEpltCjOxNMWWi25DoXdGRQS4B0azMg/Ge7OOm2ZKP3UGMp53gAU+2X2x",
-	"8/LVv3v+450Doy5Ktcwys9pTOW5Jh5iYERQV20TI2R7kMM9uREWlzSv3sZ4JVRidqVXTL3zobGN36r26",
-	"DfurEsXzC/7eFHfMt+9wcRM0qyacWasyIMhVc+x93xUN2KT/UiATYyLQl5yLLolmbKC4dhrFRAo2T6VG",
-	"kkqZTBNGEkavWShA+O8SSkY8ScD9BZIbYfOwO5JFDraz24B9l/Rd/a9HWPJZQynLQlHNNzLyfiLzrFag",
-	"YWdj83VtzGtZeNd6I1MGMR2bmw+euVzoLFeGq0e/dt7KbEazmMXmvyIykWnhejTv4m64F9JMfprbeCwV",
-	"oahClJuLh+hNRXHFy94LUoPZ1PeZXy4OywXJFdtdjKB0yZkPABll7Efwoz7/sVQvHXgAZyBFxcGegpq1",
-	"WtEOsFIbRG96f18FzCulQRmas9R/P0lR6xepbQM6m84Wd2XUjj1iIP1zEktfQHyneu8/I36zIpjhGXxT",
-	"ffcEh1vmOK8cjfaMBQLhdTKYu+Yv9VrDw4IxrMDzPf5qhQYMyjukNy3kBSzJXbYm6MxOXYnI82pOxh6J",
-	"RjRRbDGxwqui7sVuKFyq8ULas7qZOuwyhwmgN92WNrxOksKAEVBEtKzJV6gTiVBYOt9wdkF1kvsyd+30",
-	"v9CE116vDw30kPHxRG/N34dn/p6zTnnfigS9L5OosFw2DXiScDF+NqRiyJJmbnOZZ0KV2oOg8HH9Rwxl",
-	"c5EzZasBIqi2Zqqvo8Dq+bMJt9mzxiBI5rYgOxTAPMgUEFZL0Yi35wcHXbIPn2W+EONWNgOpZJBcTsBw",
-	"geSGCs8zI0s+ZL7+As9hz5cDgqKI667pjeLeMtZ7YJgs+FGZzwUlXFUynCERujJCyywBCjIo8Q1ZICLS",
-	"dkbCyenHi/evL/bPD88uD09PatEocAsuSiNvVHqX52kS3qVnggWa6D6KzKf7cnRpmZb2q3Sv7TVcKwHp",
-	"j5jTWaGguqttm/sszy+A1JVk7iGI54yaS+ouePnId4uLQezYUGUrySCfB9aBx4csFPYODahyCQzDYoaU",
-	"ZVyi6yHNs+HEPETjGDC/4O8JFeh0xyC3MZ5DYW8xcRiwVo2wrgM1kXkSE2OPo18Erm1GrUCkgkxoFsMm",
-	"wt+bMPHO3JZt1m9t5liGiOdOLvDHg0h+35uXrcxV0+JoVro8N66DzaxqFnVvgWMbfhYzoDX4d8a4UJom",
-	"ye7NpncJ1UwBnAZLwclk6TmwgOCzCdWh4JqklMeggk8ohspRTsZBIf+m/s65wjpqH5tbNxHXyt87KuJQ",
-	"FBylS/o22992AiuXPlg3lZnaApNgEG1ROmGedij8r11yYgRlkririXefKzKlcanOR+XDiRnNrn7XFyN8",
-	"PD+4uDw9Nyb0x7P35/s/9S8OItICdiEt7Me8GPmpKu2g2XVG49oY1zke5Zl9+CHJRUKVy+HblkEs136R",
-	"mhzVe8gff8Ps7UqLU/4cqWkrIepIsk54ZkzlU7aOXmwzrKylXaMX+hAPWrpMkJhNpeEbc0AZPzdTLtF4",
-	"11c6Q1FonWQlpRO+gT0OpVNsdc5lAjTPRHm7IF2hUni3Sd0TKPRZpuMlRfgfnG3ldMpcTRiiP2WMJh3N",
-	"p8yIYpYYGjX3gI8snSnSouQsHxgKgvd2STRlStExi2x5kfv3YRwFBLNoMNkGkTsicMKpySWfsgjlYVQm",
-	"tagN0s/6p3bRBMTvNBLRfCYqqeXPIogxNbZZMLAU+xlGUzaT4P23tVLYWKQbCgRv/tPF6QmRABmCqSRc",
-	"ETWhKSMtKubYtRMAvgaMTLlSAMPu4Aiwp2c5xa4NuTbonGMxed57WeB4FbuutEzNhutszsV4r5SAYz7H",
-	"chSc2qa3gH8wFHqeMkCBf9nrOYUC0OUhO+WHl+Rn/hr+vPOintMMGb9mF+YjTkp7uLHOWovz3LU6yH54",
-	"bA4ltsfdvrN/7bvFCTkUml6xImUK9b/i4leu+61cqxTSWcwF+eHVqxc/NDAo1ECbWZSvTI+s4n0YR96Q",
-	"jZxmAmXPUelOjek1K9xN4AYr1ONuKC4LtxShyiIN2pL6gRHxRWAT7hXYF4h9Whqo9FbGzDGb2z6EzhCt",
-	"qMygP15c9i8PPvb3Lw9/OYgcJCLBEnw6MVo2aC2YMIALhYoXLJZGSMRxRoX22shuCY7PfYTPAzYMCRiH",
-	"HPkKQt9pGBlGKCKnfX08PPmlf3T4JsL0RGcYoYMuMf+ZMhGbDzH2k+FDfgNujnVyeunWibG0RdPspsPR",
-	"KaBQ1PpJu7rWUNhtGnjAQ7OAp8o5MLzCioaXHEFTIUccrm7DdWZW4CUB7AP0sCRSFcqdTWssuzNLll7l",
-	"hpREOvo5u6Rfstn8csCio4vRRMU0mnmFkoiO0fKeAmGEAr+GxV1yQIeTEtn5iLvbXCxbH0CvErutuyXs",
-	"GyRko9QGoYBto2IOrUfgAP9Iojfvz44O9w2RejNxvTbUdtwbPWRDEYoPkwqZFqGmjNHhBAqxbEjNnCQI",
-	"PPvvMc0GdMyAloX05m8oCli4XfIK8kRqgSdvZG7uuQO32n0MEhmEr1VbqrvWJYeCgBU0lbFRA5w+BJ5o",
-	"6wtr47Pm3GgGdXY4sXmvE4XCqAT+qHzoT1ngssLVDaUkFf26MeB2ccP83pDEdnPcU9DtNgOlb7d1r2q5",
-	"LjoEuAbewNW2pPgBJf8jKXtzunBGi5iAtHO89DNtJigYXpR2T4InNUKrlGdykyXW2lllAm3y85eicoB5",
-	"YPihExMg7loWBNMoAW/PDw5gC0Y1Aaya1DnFdHuPRIbrnmGEzE7jOdlU2k5UkEBfMBhMXwHLC6YPUVWY",
-	"ccX2KgoXVzWRB6c4VtwDDszTMjkpWFP3tgfq4fh+K+CQuuLKbqzv65c0i5/Z3me3t8O49BUfaOeKeVVd",
-	"6hIsdPU+dIoZp6BCNYPl7OP8D7tBxnfS7mLoz8JTksRQINLIZ6LprNvxwpLGsoYXBVGiwddyJlQJTwF7",
-	"+5Wwn2wtFvhfuCK2rR7wcJXSaSh820HQw3fLhQfMD1i09COti7P+cXvPsdKg2Er/CFWhgLZnAzaUU6bI",
-	"NVd8YHg8+K9bFJ80doG1Tx0SUGPtZ/nmbAAlBke/J13Sra0Jwtkd6v31+tu21GjkJwcx15vnJkvE2DO8",
-	"QuCq+hyOU+vmOrfXs8wLbMi3Ig9Vl5wK520qY1alrOg42sIUp/7R+UH/zW8fzw/OTs8vD95E7T3Db2zk",
-	"3D1cNsbxtKEIxRjUR2/tu5FlbiM+0pNQ2NmBt1Q/uRXBj+eMKikigm9ftHeN/VV0lsDeKN4/DyxzAjn7",
-	"6NJxneHJwJjJ1eXX+rHN56wj8s/tSh/+Bf/GQ2R4EEuutRVbd4CHKqgXTbrFu+7NvMVrchsbuJaoyH55",
-	"JhDFPGMAZxmR92dGH35z+uEEw85ESGJmJnOmbeWB8w7uFYaeH8BFsDHHEovIzev4LGozxcNYC8AwpGb4",
-	"C8xUz132bCU1aBKhYJ/oUJNcxOYpmtEkYQm8rqw/NWUOzHV4pbrkFwn+MSlqWFGpyhw6yRy9/fjL6eUB",
-	"VKV7pjjB8F8JuJtVMDjB4WiNhlZM52ohCxWAwMlfpWBmWAuUYzF9RhBXHLBEzkivvRuKDkGc8vdn6E01",
-	"C8vIH3ZIqwD4gvLzeTsoVa+TP7wqnnjlnugW45lz3S2/0NmBvxZJt+X5OjuBd0K78niL7OF84FTjmdGM",
-	"WRAwiDa3qCDvz56qUBDzTZpe2b8YbdJ8xFNFOjskYzrPBIvbAYHzTOaQOFUat+wspfgTJlNwbcYuiumH",
-	"NIVpFH6AS50wi7sAKvNra1gJgJnXLoZax8nQbxJiM7oPgLwxT9OWSgEewPwFRhzZWka76633Z+QPrwLY",
-	"CdLZaXfJW/sAbjw1Q9vSH6hlxKlJmuTlYXfNbdUSh9E+upGnHfPXp8oQDB5HZ6dtZ9PSjP3+jCBkWQNJ",
-	"KWmnN3cGNwH9QnpiXyxvsKX64pTJKGPMQpmqidlO8NlQQFgzZgxNbVTAzHQNVzMo7S8muRH7F8tT8Krg",
-	"7FOJGBeIx2tXOzOfV+u5lpu2L8wM92Rc4NRNBZRoXyBF2uJby2V9uAqY2lMFv24tj4fkpTbHZETqlzU+",
-	"CjXFCLl6JWVRE0EwleZo+XGeaJ7STBseMS3qWSxCDApCTCWJRjxh0S45O3kXkD+dHbwLyLvDt0bp+MAG",
-	"ZwGJ2ZDHrAiyhgLBbVpG5npeDVhVlmfGbJjQjMUe6aYUvS4k9M6rdgGP+Yocvw5F6+XOi7aLNjrQmhL6",
-	"DOg6CN84YCObMpM5/k9S/okliiRspC2IDGDv7IbCLIv0z84EUWwMJ2RVH2BZf3p7+DYgh/v7JWyZmPRj",
-	"OWAQLT74xEcB+fX4zPUdMT+EQmacCY3ZRmPZDhxVKPuYXXVxzZnATkpwBi1KFBtKEZOUD3WesfZeKM5O",
-	"3pHhJBdXle8DrpBxc00Tw19xAn1+chGQcf+4H5DhT+fHAVHn714HhO/vnwVEvT68DMjg53dvglCkP/2m",
-	"PH/pm0mo4FP8cjudWSf79XAUEH3wqw7IXy/N/3L4X314fGBWuAcUQQ5+PXyLAsFsiXsfhcsvZz/+SkYJ",
-	"HSvEEoFW4YacnNoGYX1EpYZdKtisUSH93xZWf3JwebHfPzt43u09658cHh/8enmx0+2RRMq0S/pkhCne",
-	"UrEStbgkiFBMjCah5Rir8krapXnXarZT6gGAoten/fM3Hw+P++8OPr7pHx79hmVbkcUwQqkcitarHslF",
-	"wpQqNSfbq0KnOMRpLWV716EFrVifSVpIIarU4AVC6jGdNyqz7S5xZan+whu9jw6UTHLNSJRnCWR+86R0",
-	"f0stGDGBB0tGXM/KAGpLGElzKOqnxLAdwGaCCd5nicKkEQtxZVQLIeEpOGch/bbkyu2gvRrG9C8hUsXW",
-	"DV/rmazCVC1VHqaOBT4zLLADCO6rd+yCVcF0XxuAAac+P6qFX7gfd+S2gnQF+DogYH8DbMjWCOdFJcHK",
-	"7pURlF49f/n8xx97dyotBWVhOveei+UAt07zdE8HxrIpgVmnFEw/RocTm9hiFnjJdcJcKq9Uep9qNpbZ",
-	"PGoq7Tqe77vPWTdoc0aBtG597oL/lYGDZdMxBPygmzf1VDDYLiPw3XY+lnt7T1foeO53ak3F+ia9Gzpc",
-	"kdjh0QZKd/E1ULq4GCa50YRbSPv2j7vESISo3UztZ/Axj5fUzfevQuewk1siv43IU0sOVQrHX1ch7+W0",
-	"jeg1ezaH0OdsAs8GdWxIs8z1f/eXIJrOjXUb2a6HrldY0aNrNxSRyx+PSMIVJCCTYcag+QtNwMM2Y0ni",
-	"8Dv1TJIZnUMxsQLTRwCWfihOs5hlu5BWPmQKrxxplS9g2zZbcebhCzKRGjeOtOAX61NTleddnwKb52ye",
-	"K49qtH03DrENcRBdLXbIKh7f7PlLAElQdh91KBJG0Ynrpu6SM1DwZzS5IkWHHUPSkIQLHlI/n5rImXDN",
-	"DLRMbVvjUNg/gEuN6lJcbDCHFgq7pbOjaQoosdD3gQ4z6XFZzIfIEXyBORz0BEJrAPCMJ9YZagtGocOm",
-	"GdWqz/ZjYQ7Q3V0egcxsVcqAGVt2gg3Y9YzZXlpw9e0gCgCSjHneJa8t48QjoxlDq1zmmrSqgTzoquUQ",
-	"9DA+YcOKZh3tLomGTp8wlvIV7jKCyLZokuB/Kp9oxiEHTtNxZAON8AmhAKBZ33BM03Fj4fmduDUYJU7z",
-	"+XPOsvkqvBveuqTjlV/43oTCY2vJZ45mpa58lQIcQ3ZriAUHWtUUPgSFnPhmMWWQQwixw1+e94Jer0da",
-	"aWIYj2afdLvcrcbcEOAo8PCLXiiKYUhLZ3w6ZfGeDespEmcyTSFuVBqi5BuwRgPU6oD/wdfCDeahuIk/",
-	"bdtNWmPK9ZwBadUlEUoOyEadSCHBawEvVDmLFMk8FMYusWV42Km3lMGlSkHCXfKHnd5CYKjkoLSxGNKy",
-	"LE3Ehb/PuZbAB5gLDZiItk5x0T9jhBDwWXRXaTgrmeHJWOeVMoI7pVNiU8VIa0gV63ChmFBc82uGBYUW",
-	"19YnilWTLi7O+seBzwTTcnF7rLgrc1usvKGZUKEA943ZGAvXg8hiBSD5ogJcC5wD0vUMreCNgF9Lpe8J",
-	"KBNW1YQaAsL63tLHvqOYzAdoBNXgaVlTp/4CScpvbL9To8UVXpRKGgSkd9mcJ5fVHIrFtGbHh7wH1YyI",
-	"4yzPePaXbZvufL/pzutS5BqJzksMP9LyXZV9wbw37ri6GWFud8khOjYUiTKGRBuzzMhskGBWUkILUGv6",
-	"xIvuknKXu1aUWC36vDyatVF829AkMcZg3wsvS+g+fccIrCX5fwG2JGWMVIReY6+2ukvR+3qywOc4lnf4",
-	"7lfvm7xCn61GnzMar3PxloMPf36FgaGKzysvWLwUNv0WUvwcyoSRKnli5IsKRTT0Gle0V1GUnQq8aH7n",
-	"tnodHy16SSk7FyqoEO4FFdXY8os1DWSxpKHsShByVui1FuW+WtrQDcVBzLEtpc1lsqrnktZUD0in7H0P",
-	"OuU2MejWkoSNSfwmXfX2sN7tSkG7S36SurBlWwse0UVHKAE/aChKjtC2UwPAOJRJvBhIMTavu/IuEaSu",
-	"CiAUkeExERF5kgSEfRqyVNdY9uXx6vQGIUXn9nIB5+zbBiO3ysfnKx+OigBppZ4VNAQxv6YaUusvfF04",
-	"BcEnWHj6nH26om/Mp1jhZUbXL+kXJUaoBkBWXNXBVfSsq6oGhUOqohT0nX5xew1Ag0/q4ZU37mzLG7e6",
-	"ROHQ+qr1jSWVAu2A9euabuUy/ZvO+S65YFoVZoqW4EomLR6zaSrNTWjv+ThxYiGl8e4nHDCFblzvE3j6",
-	"vg3+r3+l1u+I9G374Y7plfPCEWppaCXlHBTHL3CRyp6etfXzdpecoIfNKtmN+nSN/huK9RTgsp/uESvB",
-	"fVBLVtGB7Z5uPXBfWgk+rvEVP0iP3JJbe7fa/lvFX7mwH5XXdav64a2VSvptntcXqOfHOZcU82Oa1spu",
-	"++ay/ZXjVtua/YdWs197vR9EwX7pYufinjVb6P72Warte7uErXK7VW5BubUxG/Mf2ZQmq8vZL6Xj3g0C",
-	"49YL9bDxL8w3bwD8YkGRv4l8sbLLawt7sYW92MJePEzYiw3GrbeYF1t39AYxL75QdPsuaBfOlmjyotUq",
-	"4GfNedoBXNdMzkCea3M+lRQtM1sogGQD5EnehLbFSmD2Yg5cOYEOy4+caw4HDnx7aPf7YO5MbSiwoQpj",
-	"YS2MiXWqrwMwwYReM6P44FuNpYbWx/CIfXjOuD/UbLqKJ8+fC26WegSmyWM08otKrtJ1WtHkR1uj/kY/",
-	"i7macrUEyKb2arssa7xu1mtli0RAS5ZZCUvO6N/KWOOYlJ0LvRcK0KS4JjPqs9GCMjxucS8D81gtrm6X",
-	"9N0lRaVCMqib0IR94lWvfG2+Nq69uLSbUAr8JGvoBXXJ4jjMfXjdHqzt/xjFuT3HUuGPTVhBOl7rSt/R",
-	"faDpuDPOZJ7eHhWjdZXIyIOqHRnb1jdQ1IqiOYrzkClNUyMjpLH/qbbVo075XHzICFpbX4oQUmmazKF+",
-	"ylebFmjchOsA+VAoYKAm2exKPd/h0r9EfekmBbH70mW9kXHjtrWdS0Nil3TsKAwuGhBQ6Z6VrkN9lae7",
-	"PaNPzzKK7rZGUIsMuiaNyA6JRpmcRoQLEmmJ5ZRaQv3iTcSowJXsv/2VpJm85jHLwPEAfjAsI0e910oo",
-	"m+NGeYamAWA5ueZpboQAq9QncgYG85SKua8UDwXNMn7NvEa+51p3CewyXtSHereIzQ8zS+wS30jKf++I",
-	"8kQF6OCzxSmlN7x2YL6Zq2L4llEKophqFhFF54rMJnw4QYQtcC6a+dt7tiWUgAp/HLZUFMnVWq2niiT+",
-	"UPie7FKQgdQTonjMlFcddha7RGG7LnDy2SMG3B1zxtNcQbjv8OKUvHy+8+8IMGVDArliu1Cthv5O7NVG",
-	"Iuh+04e2dG/7h0cHbyIi6NT2ogoFFBgExQcUe23MdYBdozwxqqH7PZHyKk8tTB9Yga4wl0y5yDUrWpGF",
-	"Ao6CKmhfAI4Vm3DMC8Wp7uwVacnMbHfbf5n5HO+f6ZJT6M1nTCwkVmD52Cm0QjHOJWHesp5VX3iBzry3",
-	"v5KET7kmrejtrxUkuCAUS32r7b3KNweVDaE8yTPvGrbYCfCVM8oh3zkUrhTE/h2cVUkCV2OUMdYlp9fW",
-	"kQJfuNsEKUcWEOVsUfIirJxfuMOXazdUUr399dwwoXXF19tf32ZyuoqN+fbXS7lZ0WaX0CDUgL88loLd",
-	"x4WRdinR7co+ofrmOTMlng0arlCSjqNP6ziXloOhIe6aL/Jdonl2CahbHu5RxIugjq3Ci66ekoheU02z",
-	"yMElMtUmNOFXrEv6IhQIYoB+Y6u4gsMZBcwQOh9aNjlnNCOtaN/81tmXQmcy2bWIjEEopvRTh47Z373Y",
-	"efXih16vFxA+neba7HXU9pA/OpNiTKKDSzqO9kh0OOqcSME6x1QPJ5HDgkUQFMdqQ/Gi95JYGQdYBF0S",
-	"/QpfwITuGKulcwqbpHaJkErw0cgBrAwyOVOANynLzFrP06aWXxUEx/UYyeHIrAWWsgqXgK1/NuajKnsY",
-	"yWxK9ZPdJwMuDG0GT8zXPtl9onTGxRjoFl/9x5SN7/puKu786owN0nXfrWVnMFz3SfBkwqjLRKxQV030",
-	"1ZIbWUZtT4LSt91chaG9ehXVApI6KjV8UM8Bj+eWIeupsebzHXkuHc+M+KLO03EiocMnH3EXUF68QOba",
-	"8Aq66jewv3/bJkLe3ij7jZyJCsznatiem85qBE5aSWuUKRM05d05nSZLDcbTlIn+2SGJ5TD3bTWMNssy",
-	"wsRIZkMjq6giv/WPjzA8nDKZWohsLWWiAmg0bcTXxZuf1a4RUplR6qNPHW7PwyLEkNY5i+UwMTpANMhF",
-	"nDDS6SCid6d4Gk0axac8oRnOAfhCoeAOoeaTRWL0BsI7SYYJh5ZocwI7QFPewZ9gFxokkV3/etlUbleX",
-	"3Kb6EKjQGR3a9KnHfA8uJ1z55ZTuQFE83nwD3Clb57Oj2FwtS5Mv+lNCRgNiVplXXJ9uj9hZwfurdcS9",
-	"V487zd18/0pJ7uqzEty38bBaGwag2nJLQo7u8d+1Ya+mFDesQlSEkqPT/f6Ryy+zKnxKlZrJLAbWq/hY",
-	"dPIU8ewHuS65nhVa/woa7LPOlPLEN0jFG1IKQv2RRPunJ2+PDvcvo25DWaQhrk3VRPoJ7qksEtbWwJvN",
-	"CT6G0Na2h3jjzUT6IhTOcqXL2aCQgRPB3ZSyAwFGuhUkrK9IhH/DapgosMjRrsl/xka5ookxl/G5UhIo",
-	"HWK7iFKlRv/N8eHJx/2f+ifvDqJ2twH2y1/cBwv7tc3hbgAKAz0GmqEkiU1WhGYVn0HCRZJVmXqakq0a",
-	"AMWMMmHFEmSR3tC69qDgJ/JjFaid0PDDvjuhqlunetdTbG/L7r+bG/CO6S/Arj/ffkY+vQypa9+lG9Ap",
-	"Wr5W12pRr3a5MFtVz2p3yblMWECUpjq3ruSECusHDoXDwyuCMOWKOS5FCZGrGQ1rg2pbMcE95RZ/j/d4",
-	"q+ct67QTfxk9r7GucFH3i+VwSe6x0edYxsSQOTR8EZczF0quEtfajirFIPYDnraYDOb4HDreQtHCSqII",
-	"Zn4WYSGEw/knM5ldKR+rQX+K4aSw6D2ItSsF8XCYppSFGAq7DX8wV7Dszltw4pFVfHihuIMTj6zgwwvF",
-	"ek68N+Z8buVAmn3Szyb6Tq67ny6Pj2DzH7/v7rxCrZ/vvJswmujJX5vvhyW/570emU14wlwShhmdZLlQ",
-	"e4RrhJT0+XzQKrJWa/wJptuk3mhnaKp/tR/OFaEJv/4GCOLMrsisRpgTX50kgADA29R8/njuTEA9xjhj",
-	"F38+cixpD7KmXCa2a9fYJecs5gqziGzy+SDXwKCc1rEbCpuJp6BoEau9tCxPgsTmx6KzetTsd0yfMxpz",
-	"u/QNVja4SWooy/xxfi+k9MXXFlTGKcubNQrQ8a26nToBKqDxfK981o52XEJeixL/TZDN0O6SPllICLPw",
-	"GNijgcWEaszwxc6ymX/fCHALeFvKSB5CCqilstKnWFJrh8IJXkicM+shXCjNKLS2XM6i3dTQOim7ZkRn",
-	"dDQCJrz63VxIX109dxW0ELScbjJAGxys6DUlVcZI813n5iqrRVRbfSYqcvFCYRNmXCWGoWqnErSiKb1i",
-	"RkJEOLgiE63T3WfPEjmkyUQqvftj78eezVTLs+TJ7pNnYMPZPVr8fOTsQeloff2hX4hWLBkZyWNMvSe7",
-	"5W0227XQjhM98wG66G0KY8l9T5w7xEbhi9TYcpctVJTGoiNzXZrZGB41c8IZ8LFgsZnQ5+2VnIe7Llkp",
-	"qGYtBcV3mSnB98ilKE1pH199Vihd9kXkZtQJV1pm8/KgUJVbM2Z/wc4duRDfU5LJBHKkwGgOwGJWlY++",
-	"AWMtRTJvl2a1Q9Udms3VVExrLsZmmnw4cSnQLthiq55vm8YNUjPP8bJ45a0DozVTfxB++2c0SZg2g+HJ",
-	"K5sDZkS5OxUVYBU0BopgExNJBTG8Ns4TpkqT2vFum1bPZCdh1ywhXAyl84h8SplQjNgKDF4ZuPjx1rHp",
-	"WJHW2fnB8eH74/YeYUJDtzpo3wWpN2bI8thw2W+Oenjz0+xYAZlKAbukXCcO5L3wN/DQMAHeevtCaTL7",
-	"S81854bVZqW3SGvEP0EnoMUPUdjabQ4kbz6lfPCZG6d2q9g0TSBuaEy1EQg0oWu+8y85H151mr8W7vME",
-	"mrTHbETzRJcOzofah9TIuXR+K7XaMTpLz/nYLDWZk0Eejw3VppBJjhUtgavSdzeeZVxCmU+mbdGh+QxH",
-	"F6Wp7WgNazQ7PtTFKUCyKR5/82BIOnWsQ1PNleZDhUjKYsSzKYsLwtIZFWpkts6bt3XTmFXWffGpYB1I",
-	"IXdbBP3CKbQBJBmkzNYNJwUzb71euhP+hikN6F5+oHI/Xwo1A4ZTQSFUIuUVyVMINP8lh9J8PykX10zp",
-	"Do5WM+frfI6SjSWJ2ZcYGxTqZZ+yRyYyMTcPSQ8zZseSCDamGoytxelx4Jrpf7IDmct+zcW4Q69ZZvSQ",
-	"oVQaVICEm1WaT7ymSY4yCASgRiYACzZaTMZUPbXYbzA2ykgmXN6284JpBIfAc4WTboGTRkF9hLHB6IAn",
-	"XHOmyhMJpuG9mgmwyt01SJPTaS6MpmHr12xvxMj/IQpIpKjZEPNfmqcqaru7B3g1QSjKwJW2eTugVHWt",
-	"Tg3Zj6lrM5ph4wbBWKyKfqOok7lbVYIKuLkCD5xt4XOwHW/5k7yaVtF2CiDzhYl8fXIdk/YljzfrmUsg",
-	"MxVu97TcIu3GbK5CskYCYao49razGd52dTZFGu9H4QL0hSQ3ZrF5hTcneedLy1Q+HjPlSrVBkAalokYk",
-	"hb3FJnAsRhC/aVWiupK0eope3J8KlLfZJdtEFHEEaxrmUe0Ip8wVUzrtuE4iDTPbW+gk1ISnRMkkhgCl",
-	"IDRNO7C1ROUD/yrow3E+NBuf5tlwQhULxTXL+MiaqcECWyq9TFoIB2NYhsqnDP7fTNH21AL/fIqV335I",
-	"Vb0BHCqUahZ1IHQ2J3FGR4A8QWPokSpHCEBEfUzIJvVMqCFTknCBJW3sExS7U5JOpJYo3jI2ZDzVXXJi",
-	"nWnGOqPXLp3Z5kliDz8ALjKTe2ggO6GWTr5VGJ6mV3WC8a3MGB+LamVHqX4LhhpDn8bCBrKFD6AGlMs/",
-	"4JeYlm2I0ac6xuGKeAdUXJGUziGBtXIIpJXmamJ26OL4AptcEoR6IlxoWSh6VjELSJyj84L5jjkeEMgO",
-	"KUcjxcp8oDzjrRr7RCaMJCweY1QdYINYZlgmi8mfLk5PilTclregQWE0s7UD3wvOkmGZU9DhVZ7WK15s",
-	"Do15Y1Ju3rsojg1X9SbF0OyuoVu3s4ZtgeRQZkcUagxxRmc0UeBeccoPzKS8/QHOO26kH8fqQ9TEhMzc",
-	"tpdZj1OgnvztH/72/wcAAP//",
+	"7P1tbyPJlh+If5UwPUCR96ZUpB6quyQMbJbEqmK3JKopqurWbdYog8wgmVfJCHZGUCx2T/0x/7W9sGd2",
+	"sQMs7IGx48UFdtbAAl5g7fUubMCvPN/EL+f2fIdFnBORT8wkkypVdfe9PcDcLiUzI05EnDhx4jz8zneV",
+	"oZjOBGdcycrRd5UZDemUKRbCX88EDb0TqthYhMuv5ixc6qcek8PQnylf8MpRpcMZGej3jgm7Y+ES/yAL",
+	"X03EXBFf7Vaciq/f/AYacCqcTlnlqDI07VacihxO2JTqtv8oZKPKUeUfPo7Jeoy/yscpairv3ztIX4+O",
+	"C0kLlmQmpJJkSMNw6fMxURNfEkXHRVQpOk4RNKXvzhgfq0nlaL/uVKY+t382nIpazvQ3UoU+HyNFc2/M",
+	"VPt0lZjehJEB/PpIEt+L+p9RNYm7972KUwnZN3M/ZF7lSIVzlqRmJMIpVfo9rp4cVIAefzqfJqnxuWJj",
+	"FibIORdcE5xHUcC8MQvJVL/hkAZRgjT2SFUyRtSEETFjIdWvk5EIyWLCQkZ8RQZs7HNZK5pDaK30OPb3",
+	"9DjoOzOOvZKDesNomD+mJaMhESMYQHJ8ReTq9+9J7dOnT58m6X1ar+eSbLm2iDHsXviErHEyoXzM5Jk/",
+	"9dUqUeZXMmMhmdExM7xxWK8XzWIADSUp8tiIzgNVOWroWSmexMN6vSy1Vz4fsvwpdDl7p1y77rOQ3fli",
+	"LoH4Y0IHknFFREjYdKaWwM36tZEfSgXv6A8pGc2DgMglHxaNUgIBBQJiL7H6CZlwMqEh7kG5SvpLsSBT",
+	"ypfIohKoGuoPiJyIhXQI456WW1qewo9j/45xIjhbu/tk/ko8WbcOewebl0FMp4wXyrch/vwJufgUR7Zp",
+	"f5kJ+CH2WYurcGnpe+4HioUFJxXjKvSZRBb2ZUSsZltfSSLngx3zzGdy07Ha9iofTHbRdGpKP/kcXuJO",
+	"WDuFM7NbqrrHmp44oR8PBR/54ZR5pDqigWQ1O9dFk2jaSc2goWsgRMAoj+nq0XGpZV1RQYju7CPpIUgZ",
+	"e6dKkbaYCMnIlE2FnipFfS4NleydItUhlWzH55Jx6Sv/jhUe/N8Ukdyol6Y5pFyOWLiWbmV40O4W843M",
+	"rjuoMGrCwuhts/7HZCDURCs03JwNhetg2i7HCssZW0u4z4diyiL62LsZ45Jt4kborqyWHBESk/WaBgFT",
+	"W8meBXxSRBD++oES5vmvnodiukpP+6pDDvYan5Gh8Jg9z4fzMGR8CFv5joWKeWQUiqlD5jOtomgOLSJW",
+	"v7dWGrF3dDoL9KvXV6cVR4syxULd0p983dz59dvv9t//USWPYZ//qifuT78SZahXoiTtX3Zfb0V77tz3",
+	"Ip3Io0tLe6hVL1IFDcRVwq1tmOkclvCoYrlktEcXgrNzqoYFFxS31aNjF7WzoZjhnh4GvlbnJiLw4k0z",
+	"YdSDfWqoaY92dNs72HixYMrV2dpTOmZFx5+vf4TjzwEuBJqo54VMSuLOZ4GgHlxNoRWXUC4XLGQfeljO",
+	"5/DmKrHnbDpgYRG1U/j1E57Wa66boJvqi0TgS5W4byJv6YuYu/FW+UC3yHNxx/K2b5PjiRGyoQg9uwdw",
+	"EjW5i4k/RE3cYwHTG1lwzQxWgk7F3RrVHPr8kMm9YOq1CNWk3H0C7B8+V5JU59xX5Lxz0XtZcxIiSZk1",
+	"CahU97lR6Jletw710iO65nkX0Uskf2Yv8aRquoZTXj9eMHZLqvp/JZFK35wEJ+eCe3RZyEt6MkqfqCkC",
+	"kxS/1n2uWQJNU3YFXrdaX2YWAAawbv5hbAXTv7/2Rvdk8/R3OFP+lK03XGk5qt/69BasSzrOufDrp4TP",
+	"9Z40IrhRqMrrBvLnbi3n1uv1EnaJSyELJ20m5Kecqa/m/vB27bXtG/3GJ7+8dZlmdJ+Pi8gK7QufnLQr",
+	"/9sc5morNo0tX8WWoG8L+GqvvoGxNtOlqJLbamj31n83a2lAT95hCSZkmqsu+nwYzD3m1e6p2Zakar0Z",
+	"+Ac0+V4pMbwtYnmpf/yEjN6j4xehmM+K6FF0TMb6hU9L0xpyPiUh2zC2QyxjW61V7y93PZdvw9W9kHqF",
+	"Nw+lf/yUU6P7A07eaI8B0mIDAnA4qQrO0ir0o2K3EXzygUYFaz5aM4Hw+yecQ7S+FBGEppRPSE45v1nq",
+	"omY5HR4Ws7oRqmWE6F4pIfpej1vOBJcM3dHU67Jv5kzCPWEouGIc/klns8AfgqPy8SwUg4BNf/kbqQeW",
+	"sJDoLzzdwavmWfu02Wt3Lm6eN9tnrdOKU/GYon5QOao8ZlPqB0dkOpeKDBihnLAd/Si64Mv5cEKoBOvt",
+	"Pzat7w7hjGVhKEJZOfr6u8rIZ4EXtafHzqQEXbZyj6bfv0UWYFK1dauHo73hU9pgnw32vYPhE/o5q48a",
+	"gz3YO4qquawcHcCU+gqMQ8+oR+zURRNNB2KujgYB5beV92UvQ5c4vbg6ebocdEJ8SaY00AygL8ghoQQm",
+	"RD/3+R0NfI9U3ZWFcB18dypCRuSMDf2RP0Q7WtobrblSCxJwSfFR4A8/jCVOOhfPz9onvSQngBgzC+RL",
+	"QoOQUW9JfE7mklXusR5P4/WIiP4kizE0vUn0Ii4mFBZIKhHqY8y1o3e3n/3nIhz4nsf4B03/8073Wfv0",
+	"tHWRnH+wkFNPCwmpQqpEqHlqqWcfj5iIoPssxn68GPEYPtpqXPljzjzNO4O5IlwoQoNALGD2o8Ej97uX",
+	"3dZ5+/r8ptv66rrdbZ264K2m5Hm31bJ2KMEJJebFeB7usXvaXLGQ0+CDlq990Wt1L5pnydWjnMw5ezdj",
+	"Q8U8AoKRiCGYPLxj8s1cKKQqEhgeemNCNhOh0pdBsNBsua6HSaFnx0auWHjHQtLSRHy8NW6mRjyifjAP",
+	"Gam6dnbc2i7BWA/Nwb4kgRiPmUfm3GMhcaORug7hTNMrJ2LBYZUuhHou5tz7oFW66PRunneuL1LHneEn",
+	"zZEj6OEeW+kgnvILochz085HmuYLgcck2mcddI6TAQsEH0utsVBjwDVDq7rRwF3k+Uu6DAT1ekKc0XDM",
+	"PmhSL5tvzjrN05tep3Nz1uy+aKVPkJi/B0KfHZIIvbKN+sHnh589IYOlYvIeU95ISC9zrJMWV75akp4Q",
+	"BIf1SY6W1LBSUuaRJBASRKruyiS5tWMU4eDBAfkWfSeJ0ueToreMcIEdKCFw5UI29efTbqQMf8jKZcTs",
+	"ytE/YlTpHcwZ82RC3CJfyYk/+/GfO83UqTHUdw0v7+TQi5Q9dmrH2dN3RqUE7YGZ1fZDMgsoyqguk0s+",
+	"fJCl6bau3lycFKxMFNO3oJKEzCgxdKSAJF+S4TyUIjyGMC5Cx9TnsZMOo7/wjfvsu8Tp8kLwj7zHhiYG",
+	"b2VsZEi53hta5LFQXyWUCLQqkZk4t3aUunmbmevznKnzFYhSJaYDqQSPuvUVWbBQb/ipuNP6ipqwJaEh",
+	"I7dspghVJGBUKvK0Tjy6lLXdPr/aMPG7fa7nSJ/K/pBdc3pH/YAOgg+TxFet7qv2Sevm+qL5qtk+az47",
+	"a61saemP+Y7PyZSpiYDLiD74IDpoPNdcew+FI7GhzYhIckgfcWtL011aGTbyamVsBPlGPxzo5aTDCfNI",
+	"6I8nWiFd9HnVzZnC4htZ7YhcCqnGIbv66ox4czDgU07EXEG8KOV97nsMT6VZKO58j4Xo+ALG2yVdpsKl",
+	"YTMX/thp6j9cItlQcE+iRggBj5pnHOPiB1tA4v1Va8aV+V4JsqCgHYw0/Qrjr4A1d9MRAetsJmgjFOeU",
+	"L81hKz9MvDV7rZuz9nm7l5FtQqDfUOuOemMqpbeNPCYwT7ChAqrYfSTXXuLyqVUEPRgSjebjiTE7JEOv",
+	"1NyUGZ6WW4kZ0edOuA1n3IMv5lz5AcaHg4oSMGUC3qxeoyahmI8n9+QVRYPOXHVGXS3AP4hXep1e8+ym",
+	"c9276Ty/6TYv0gomJUr3FRldMdBE7/0BWwru4VWfckKnYs4VnBsTOCr+679/6uzt7Tv7n+059f0nzueH",
+	"B85nnx06n9c/IwvBa/dhsb2Yxa75LBRDJqWWgeTEjP4jykKch+QkoBisUjKgAeVDLZGInE8xkgjNmyDZ",
+	"jFWfxq5taaI/HUL7nDNFFiLEt/XVdCQCXxAUqvqzQFBONI3ePGC1zXPf5xsn/4i4q+vu4u3RCn28IuJY",
+	"pSZ0EdLZjHnGK058LhWj3i5p0eHE0kBjkxANIVrFR5uQz8l//feN+p80Dh0iBQYnQjKP3rx9jkbhKala",
+	"pcEhki5rhHoemc9w2kc0PMaQGC1jJYQ5jlKRmgM28bmHzgK9XH0+pbeaBmXGAcyCO440ySL0FTOhqWZN",
+	"LdVoJzWLbk462FfMM8rFNadzNdGnz5CqD1RHry+a172XrYte+6SZEdlaoSA+1wfNw5ilGsk9pIcgQv9b",
+	"9hGv025mdO6R1iwlk9IalODExr/JhErC3s18o09oPZJx8IXZmYDlqx33ueD4pVG54vudCX4JGSgHNJC2",
+	"k/YpUeKWcdAuF6HgY7198R/66rEQodfnlHsEjEu3XCxiCzoyCPRIp6wWsYGcz/SuZd4583wKcbEfxgtX",
+	"15eXnW6vdXpz3jptN296by5TMlkyw+Nwc6WSoAvsiCQ7gg7ucf84TLJHNDQCYyM9DBP+RLf+R5JMoVvd",
+	"n92EeqxpW6OCLV518ycOLDIRdXCAN/WdEyMac4Lz7FWWyuzl1KSsTUmVC61vjvzARGqCw2oWapqUj56k",
+	"Yci0WGiqFZ8shDmtOmadCvpxjr6r8Hlgbivoilt50/dy/XJZXcH6zb5bbUFfqjcuVUD5KxrMmf2gOVei",
+	"yzhb5EWo4yst2LpyzbA3Dk43cxkKbz5UhaENIdMLoF9Jhz8rIueD6H2H+CNC+XK3VLcQQ1dyXu1towS3",
+	"w3vRNIYCN/u6j7oiYNEHdmeu/wS5+QreNZ++T7p0v0Yfr/UUAlsYYqIuDFNk1zG9IFlGSExFNIVOgvnf",
+	"RrMnBr9hQ6WH1ARVIW/rccF3OBtT5d8xq1H4KOUHVCZi3CHQsao1Gb22kRBt7NWziYDosE7H3MX/l/AQ",
+	"1/PWuTlXky6TEHT1XWaHw0lSwKHmMINXjgkIbK2DSOI2zYkLsuuIPGM0ZCHpz+v1/SG8Dv9kLqn6Cp2C",
+	"Uh+W8DElQyFufRQ3Kww8l5v58VoaH32SNXAgpoHcBQOa18tKPI9o6GFWIQjKValI76gqCg6gAymCuYrj",
+	"3DNRHWmRS6paT2UeGSyJO2YqEQ3vkCGYHvo88G8tVfCRrOG1TjLlEBZIPEpWbAi6L38IpllDyzFxtQBx",
+	"+xy+58xXExbukgtrpzRE+UqyYAQaLoXYPq3s+98y4gmG55fHtO4P7jWYC4l2h48u8vPEgREDZlGKV95G",
+	"yKbX0ldsmv7HOs4zPPQ+1h7CkC5BlprWV2I5VscmTTRliVdBcy81ZdmZgdE4UVQvBmFic3lT9IwOb+ez",
+	"4s0RGUUdfd8BsdDYJR3OCE4N+CYgV8zzQzZEB4W9BhnlBi56A+ioz8f+HZM14DFfae14PpWg0GLeipDM",
+	"i9Qo+HGXdNmIacHJ8MXBEuI/jiA+hKtw6fR5HCIrwmQYL7wpoScMJHLg31HmKDW6aCLvdUb1SdznVc3U",
+	"xrWsxGwnYHcsiF48zn5mtTz0aQ1F6JmHtV1yRhUL+9xMoIRroUmfuPW5J/UpwdmCAFNJIOqWsRkJGYVs",
+	"zWjmj4grkuHo0u3zIZ2yyAQexb6K4XyqOViLoehztFTre6PStwjuQbzAgNkUP9jLCZ0eb/wYr0PNsXdg",
+	"Tp4IneKo8v1f/Jvf/ed/WomfXcIUVo70DL5/Gz2Hnff1dzYcKvpslng9YlGT+ld578Qf/PYvv/+Lf5f4",
+	"IG4i+9Fbp2Ju1SnizQmbpN22maU9MSpzbFsCITLxqLJX33uy02jsNJ7ApKEzogu/4Xs+l4oGgV4Gm4yC",
+	"P0zZVOgO/vxv/v6f/Nnv/sM/+/7P/0aLM6H80Zcs6kaE/tjnNLD6Bj61ibdHkKfpVBQd6yG+XZkCxyQh",
+	"wkh++/f/8q+//8//8Xf/81/DfNrpOExPBvaQt4gbJ2Hv8L6TAFT97n/4s7/7T//8o07C3/2nf/H9X/27",
+	"v//v/5/v/9f/HfgjvZFSbPL5Co+vmxrGvdPkbOzt7H0WB/19/9u//v5/+y9E9/2v/gWqq6HKvl8Hir6x",
+	"CQrIthDSZsSaGR2Os6JCesdQntvM3hT9+4dIf94ijRiDHAhM74AQ+vTcFC2NEius9NapGNkCreFcG1KG",
+	"Q03LxRzvqUkmUqjim2eBoDy9uvrJOTigUk9S3KOfXNLllKU/S3Ke/vtKT3bEcZTPaaA7R+uT5Z5IHCWG",
+	"5lTEjHGfj5+hcTSpYJ80u6e4jdJjrDQa9Z29/YOdwyefff60XvmRjzez6NnxNuwVw4z6WfPiy8r7t++z",
+	"OnF0RhSmMwZLYzqGw0hwZtF09D8xvRe3FcTNltHGUGnBnauVmCl918bvGimaIyUteQCtILlEv5nLmh8S",
+	"EXosPAaDeAQpEesGcLHJ0Qmsyi/1iaxJ2HJAMXRTiSFFx9t323SBWz/V/l49v4OsfNyqn1TS3Op4VntL",
+	"y76t+orzusp0lBCpW/USZWmV6QQF9cqOMJAWWUYrzSY9Or7Qm7cMfyROhhU6IjiIwZLoMwIsztzcg5eo",
+	"JU6pty3/2nZz6MshMDo5cvFojP5K8P5zjOmLa5LG1of1J86mrRYdUxM2r3jmEmaHFndrWCIlieI9nOTK",
+	"zFZwIgGbXNLim5zZcXn3uZQsBjcfjwA24mtNFPbicyVStsksVFjGNhKZxdZOq8VbY0m5vCy3Gpb3s2pY",
+	"ue07WlmmBMBepknHDqd4ok8SpKdnwpowyg9otu1ALFWlRX6Ed5IcvzGgGPQUQ0TxiI3a+F3hwj+c4XI7",
+	"vjBTcm+2SN5uVt0X5RBDrLK9MYMte01a32F95+nb7xpOo/G+2u/v2j8/f1/7R7k05Ny2visLaLZXaMZL",
+	"LAxeDTZa8wWY8qK7XBpRZO/zLNTRRvNh9hpYbtIOU5N2UDRp0W0yzytkT/ISx7K8976Mr6n3FWVJXouE",
+	"V9Sss1bUwZrGB5TdCiuznuHcPG5zEsBg0fJvkCjW5ZzJMY+AoOwR5XNCjRUxUg92SdM+8mVk2MJkPISS",
+	"csHM5ZpG3OM+t7ZJcE2EjHqSuO2Lk855y7zb+tVl6+Kq5ToGyiS2pdkObLjcBNV8cqcveLLPBwyMcYFY",
+	"GNAixDRzrIcBLwYLAV8Z0znjevN9XUFyYZKt7QKpqjgVQ1FiJg33OpV3O7qBnTsagmapW2rbllpRS2ds",
+	"TIfL6Af80/78NlqPC3NyrepjunGMDErDvti5sXOVhIaRJGQjwIRJebmyF+2EaDjcBIJmCU1fL3KUnQwe",
+	"B4bf+0qCuisdexHNqj+a36rRH1rG1GDUQWBflT+I5vPhJ1xkpCpxQFkFZit8upRlq0wed44mEsmtuKmY",
+	"8nVCrFjEJC6HazSXta4ffOsHWLOtDtutlc6fyMmWVlLvf7IVs0g3aRH4aXGIR5frNbz9jRfjj8xkPz2m",
+	"0XNqpmUdz4xKHpQeG/kmtTV5YB6TyL3IDVbx/U7IjbpzxjaTc1hauwIZMLVgjIOKYiwXqwe9HiHGLQCw",
+	"ByS8kKk+10jA6B2TNVSjlHDve1bGG6r0pSp2a2xAtRgxhkk/MyF9TO2CJJx6TS+Ra0wyEU62CD2f0zCG",
+	"IvWVTQ/Sy8s8QmVqLXUHu6SnlbzIzGbTVWkISGGo+K0xZj3NYOjUy1zNRgYOqfzm3GbrK7FN2/m3k2gf",
+	"GsQlgH4xMjpav+I99zoSChmeSrthUnrLk4NN+yVzcWzu/JrufEt23v4y966Y9ujc0+Sxs/rb5uVN+o3u",
+	"2W+jbD/WG/VdhQZBZwQOvXVLfxZ/8/5tCZGU9G+tO72e3I/8yFH2sedpCwvO3qot4k//pFGv66f1ddaJ",
+	"hFtvVQxunOkVH2CejWP7Yz3rLNwgQ+ylp4w2gLu8hL0yQ4OTkQOpHZNYrhSHp1gxOddpRlqdx4wkyBVa",
+	"gRjedhmVgkfiIn0yvZ4sCQUURMg9xNoAkCCjP2XeEXG7rctOt3eF8ZQ2J/HQgEBIgPh0ry6b5y6pUiJn",
+	"dNrnt2y5EKFX2yVNiwMMgDp0OGQzZW7oaLHAgyjHpPBOMS79QcB2rHnCEFJxKro7tBmkys3k6BUQuuhg",
+	"6KcN6bLxWLsJ04ce+Zz7Cird0DukQvkzWdLgcZL4/sp+34Pvs2QWrIShFUg1WMSk6kZ0uQ5xkTD9L00Z",
+	"JH9vnN6yk7tmAqJyLlsZ3ost6u2ygZilIzanFs24RFjj0mBrbXw1L94zVbjBYGlZzON17hqYPhQECXSs",
+	"RJhbOmzm/QPYdzLkb6QOKqCsrnAc1F/OZxm3BajAq+GqGbpM+xvowrZWiBtEbPnATCJnrDRb35ehMuxj",
+	"xmL7XjMhYrbMZyKt0xpg70YdVVxEktur7z3Ruq79Ud/CRfzTCrslGirJcWoS5VvE3Zb5Vr8ZfRpRuH2v",
+	"djxb9plZk4h2JzEHUeMxgZtWJz/fYShmPuY5FoBR2xilVIxs5ARXNBwzFTu/t43LNt0X026M82ukfE6Z",
+	"GQumhM4DG+aPWQJcKCKxRMUKsSUcfVts2JANmX+XN7lY88jWlrHFPRIIiqWm8sG2eXQBjSjetB5lDox6",
+	"NFt6by+Ld/a9HAXT+27K5QNsyW1P2TNfqg9NtYhjxtaeXdhWMSk4gQ8albAyyx9UYsG2t4HFMqHIWn+D",
+	"lj8ex21QFTeYk39Idv0gDfEqSlX8AD3HSuRYmt9D9o7KA5tnY7I22klRBp+xkboncffZzDi1bcWmeRlU",
+	"2x01U+pz46spsR7b6JKqJMz11nM+58hDzPu0Wm3SzGrzwjKabnJGU4SusHKKdTbtIljqD7uwIiWlr6tb",
+	"32/tBxeFOebgEGp76yrVMm81cyzSwopSx+6pkc1YOGR5miCsJFpZzDvggILJdogSEOngsaE/pUFaRYSy",
+	"TCZPWZJ6mpnFHOG5CihDGJWVPZkmzTQeAHbzDN1eNkEaKBB3LIQfSiqC5fdzZmtE7JSxI6TYILHoyWCE",
+	"nJ1iF6N4I8Sn1IdXS4jr4+aZruLY3SS36UUHHNuc0pjg6RpO/MALGUfTYTrPwZcISJeHDGE+K30EXM0H",
+	"ycSGrPR/ADCIxEa9x76SIlSd0KAhlEnNLWHEjpzZa9AM8qJvEdw/IsiJZzuP0ey05muQJs3nuRBeToKk",
+	"c4+g5TM4+NJBy3nysZmbLxuXGF6bWJsrCLZzzWy1Qmu9DOtmHaqr5NgZUqlGazeGbiDOPrLqo16ecjvC",
+	"6okllb6t1KDt4rdSmsZqIGNiTtbNaC9kH5yoXyxqSt8fsZR2DiFeYXkmzPb2PYsVpkXurc+t8wNn7cgU",
+	"xYODmLi+B0EGNlYSQH0n9A4iBJw+d9+8efNm5/wc9YiMpcdJQ0v4XlSw26BMZFK5Kwd7eXyhSdw4oTAb",
+	"X+o3wfFX7v3OzBiGRIh+ZL4s4UeO0m1Kr/HG8LWN79jEsQ0txalNG9BvEmli699Mpa2VNImsfy2bdFem",
+	"UaPdb3oZStyUmSVvc1t4jFwio0LAQNGe0rtHb6UXrR6pihBrreiNW4uA/XwAZ3WA/93ry6tWt+cm4nHc",
+	"09ZZq9dyd/v8NQQoG9QKRKcZiSAQC4kovK7eDS6pSsaIG3O9Wzs2b3tsGFAABJbEBYZ29ZYD8AlNrBlf",
+	"FO1tdzbEgBMuQCKYS6QfErFACAbJ7lhIA7IQ88AjU6qGEy0C+tzgtD+SRE7ojBlYFuNzlAtfDSdMEsEt",
+	"5boxjw2FxyRxsXMXaaHKEJeH1pIVjCAUHNRRBEJ4wy4uFpVfGjGyuox2xHY5DWQzJNAC/BpxXzfPzlo9",
+	"l1Rx89cc4p40e60Xne4bl1TtVtePe80XLqn26LimxWProgdvwA6Cn7vNi6vnra5+x+xW/bjbOrnudtsX",
+	"+ttoc+ofvrpun3x5Y5uJdyO0/uz69AVQhbtEv9+5aPXa562b6KfUdtNv4C83Npmgmtxh0OpVr3PypUuq",
+	"sJsMzactJNhj+sFlt/O8faYfpXaJqYwA/D8ONctCjgNwH5ojjvLd0VUL8iFv/VmNUFwRX8WIPrdcLLaI",
+	"A8DlqjgVu0gVp9Jrvqg4FZhJ/ZdZh4pTiea+4lQS011xKjhVFaeSntXol5so9wHmDJs91X+bGQLPeHTW",
+	"rDCfFQUYnWjYT3NdYmtIujQRFEZI6ItQhO9dKn6i7KwhNRWngj0liM8HJzLI5uW1HlRZcq5XEyrPRZgT",
+	"8qCfxgjqAGBOPS2mFseEylsDp4ypNJy9Uy6higg+ZIlBJ2OI2LsCJ5WBZFcC4fH1CkifD5lL9DfHBg/P",
+	"x8ZRh6FGRBjE0o3qp50uQ0Y86mKZdWnwMvPvTia4x75UOaoMRRiyoSITEUpGBhDgtSRS0RkaSdgi8TK1",
+	"yPN693G2gEqZUs4mIc27e630lkm92DvIS9JI9rgBxs++tzJvmY7TreZOHmwIrNWWGQT+4pVAgMxSYb/M",
+	"7RCjonKMiRGqWzncrkEcjlU+sHElhmtVW3k9MSXXV8K3jrFADZRcSUNxCh6UQ3U0LeWH7Q2El2MPytr3",
+	"VulyCHsHogyu4GnK4LzQKhdOLxiK9KlzvjQLIbG83UbK7wEg6okFP8mzEBcYYiYiR+KcYL/2Iqas/X7v",
+	"gEzEPDQHZ1SV4bBO5rOdO6FSwjwxyeXDoJavBEaDlmMt/faphUwrYi4shxQEoAVqKmP7ra8mYo6AsiKM",
+	"/qQWvLEkaKhUJ2VTVlbD6EwLpU3u+uUeovPmVsnMYTa86AKkbwSVir89khA5mY8lOduGj+YzbztWzbPm",
+	"mYkwuzLeuWnBE5OWZHdkZceKtOTmSVIX8dgaOfkQWIdW5P7+gR2akeWf+ShOKy/03BPlzzTrUX5LlmL+",
+	"D1bPbCt8Ewf1Xn1jkmTWKaEbySUUGOBasjCfVoO1bKqT/WPOpGLj8a59I8J4Ovf5b3yYoLKKDCL8Vq6v",
+	"Wt3VQUcQz2sNKvBSybDyU1/OArqMbcrbajTlMYlXZt/CCc8S6o+mI29BTtFqVxL719r44KyZz7QG0Ngj",
+	"nj/WJ2sieRziL0FJfIIIjuk0sM8ae/V6Ov+r8TQf6iCdXvCkKJngFOBbGR+C9TpHDrvzGRS5dLV0ch8y",
+	"xnk+MzIPLj+nvpz6UuZzN8ba6WPlYM8xfyFKQOWyc9Vb5cv4g63jVZKtb7LszUSoevH7K0DE8U9OTFIu",
+	"NyW4fk0WYaJKH8C3p7nD7u3t8udbdguv1GZMl9o91ufsDMxdQyrZjs+lXlHN3qi7xoQUCqFoKaISvwlh",
+	"eZh3qdkeYmZ1RemC+srn424ug/fCOSOLiR/gDlwInvCAW3sIJ0umjsCfDmgWWlNm/pjvRAjeCC4LdkNK",
+	"hjT0+hzwLkz9ArS5zUJNlke4SPZjgjOJBdMgIVVaq5kHHhkwMqHeLmkr2eeu7c3gUqThOFy4tAMUtJvE",
+	"5XBhIPMgwI+oedmXpI5lffoca7UruGOPfCh553NHK8UmVhPHoI9BUJ8Vk4pUzW9YxQqNr4f1fcdC6PY5",
+	"zolUdClJVCEGp5oLM0rKzRhru6QZLPSrgEpo3IFxrCg0lrJLJZTyDcEemz2E97idrIMI+nhYQPcH0i4H",
+	"BVQe8ecemDzrkHYKdyXl+u4pNA/qm88SjHdj7kvLFAQ2uEzxKpjoAcMOUsAQUFlg/Zv8e51FP4g04hVi",
+	"iwD1iiKCoixqrIsNpPpY3UT6nr6+JAs63INp7xN4YHPe77lT8m46a6GGVgNsPhK6UErKpxZnU/0GmKKH",
+	"uCdFkJOf5pYk59Mp3XxPB6quzLsf63IVU1M4wwWG1UwYcyxVK19cvqmUAdeuPN1t7MUoxS+FYoHe7x1J",
+	"b+kqXx1VGod1UKNz0JPz0aI1cftrYqmzSFX6dD82J5jRFMgMU0eNxYLfMahDhG3skibGwigBWtZcgf0b",
+	"vZDZU/5v/ypzvucHyHwo0l4J5bnEsZo4IzOTdNUhB3uNz7DaOuBjZGYqz2D10aH3MqZcwQGPGMqziBGJ",
+	"FTATx2HvddjgJoofArsvC1UcehEQFViRo7Aq5L5gPp3tyPk0Oak/FPzfqn6QUzQlKpLzQHNdEvLvY2Af",
+	"5QDYPMCmWoPzVyh6r+KTImO/2Sq8bIuosezRkQ0BKyS1JPhfJolcMghrJdUYaQ/euLpsnexOPayMiEV8",
+	"arvrMPbuCaj3Nkl+QUr5KoBhOrncwBM6MTbhg6aUrw71vVN5/isr+NJ84eVflScM0h5S10URkiqjYeCD",
+	"oks5UQJSI3iwjH1OthIRRM2IRabMVVyPYL9M9oSNcoy/v746zXsxzB3FNfcRxchVAmPpGga5qFDQxD01",
+	"9p82dqFsQlbY/DKSM78skjEiTfWX3ddbxVGGOB8wLXn757nPAq8VhugEzeQQ69+KUohYYOMSv7jqXKAR",
+	"EgqimlRXqMtowwlpSKdMgf9J74f09Dy2hp1V3BEmpdGCE4YizdQDRqhmZt/LWJw2Tw4MKm47b1JeMhpg",
+	"MlF6QuI6dDE54nZjl+az3J5E4OVjxt2xkI7ZiZAqL+rizufjHfMOGQqpQOUAbCiHjBgE5w+Ducf0ImWY",
+	"k1Sf2Ceydkz6lXq/EiX7TvQLviQTFni5XjGs0PndetNGjlpyx6S+TRUc4ycAX2IKH+hRIAWk+s2cYl2y",
+	"v/0rkhxvrWSqR2G8v204p3x13L+Tu7Nz2hKKXYb+kBXlfoHxy0Ciw9tOFMJu5V1oynsijNtGKwi00vOn",
+	"7P5FJkNGA18yD8LDchblaj5FyFPJggCkH5SbZp4kU5/PAQXN/AtygJLsmF5LKZCbyuTmKDG8Le0Mvkti",
+	"Em3zftGYI3AeMzDLuPbSVW4QUTf5V4S4Ewi0Tqdd6Sk0s5fpnFT3khs35p7EvrWflOIh0Aa8psqXMsac",
+	"hnZmYDfdQVSZGsV8NFJbtSxnwrJ2sxXxiCtuZEuU05Kw8kSb1UkJxhW5ssLTqb2Z3DSZwSc5aZVLsgua",
+	"J8nbpz1xy3i+wcL3elgos8KWX0wGL4Z+x//i6vrbduPCb8v2VM1+fdJ+0v5Nyx99tcuWX8yG++f6FeG9",
+	"7C6G34q7s73gdnhyGLAXz9Xwxbugzeu7w72AD6bP696vvghWvVlRl3kCqTNjvH1KTgTnbKjiktAZtUvO",
+	"mUfMeU5ns92MF/HJ/ucH27mqLVG5EzilY3bdPVs9C+dhkD8MqDf5SK5UzUzrFxOlZvLo8eOMa+kxnfmP",
+	"sSLm4/rgcPj5sM52nowO2c4BPfxs5+moznbq3qFXp/vs6ajR2HjMazKLBzYLBPWyaC8+EFgdIDgkllFe",
+	"XUp8LTsBlxcvHPLFZeuFQ160n+vj5DUbXIIDZqol8CE5f5YSV9hLCQUpyOfwROJWnuuaTplDGppdDutk",
+	"OKEhHSoWSsdUrA6WRM7okGUW54oGeugGdW1rR2Q6CyCXSWY0jI4jWz01kYCNtUghAr4KYc1R9LSD2TWZ",
+	"HJmcZEbIlL5CsOllHkAbM576TDFMTP4mAzb2ucSUgQSRtQ1ml8/XO6Uzq5qmMXd5BeXt2HpUfL8rkSim",
+	"WGiEYBkVbZ5fhbwRpSMhYAGatgoNUjmRYjGCY2brhD4f+jMakFkAZzzSW/Jwn9mvS45vTWZzTIiYK6ko",
+	"+oltGU44zovGXMaCwi2IoVmpWYREGI8hsVxJUos4JAb1XAVAoiQQFBSBkM2o7+XbW5KmlNZX182zm8vm",
+	"m/PWRa/i2L+77YuT9mXzDAL5IVOgnIml9c2cBjHcIv6ZGOmzOWSGvU2NpcDyUjwgY315SDtL+XkwpF8N",
+	"J8ybBx/sfcpu+hw/1AbI2DzzrmWRcmivCQAwRYP2dsJjrYl0w/ZIOBunSSTPSJlME+SsyfY8E2Of3zPK",
+	"rmxYXXEg3caImNkWSQGb4tvyho+l9x+kRLY39Tk293sYOooDizGCCqtlo8loswBtnvTaryDB6frqsnVx",
+	"2jotKSqbQ+XfaWKv5hKi+TyQLUkCC1FOM1RmTNJIktaeIpoe1iidN2YkPQd653motSr2TsWK8V49qZ+m",
+	"1dGzOR9OorQ4ohidZiLOEsga8f6KYMJW4uFi3xQYRaGajw3/Ag9hdSF47diW0LbBnymqGhYg7qFwwld3",
+	"wDmW9fsYaAQeXZbf/vD9Kc0NiPgxwBpsgzLF2Q+OGbWufKcFT3wkEwFzcbWBGQujYvcU7lAQWWDQFymP",
+	"XMikCkWb+hzrE8A9Dp1mR6agw1TcYekK/RWkm4wIo3qfmfYHS/NP4nu7pJkotNDnI4ZZfDz24ukLJY1e",
+	"wvC+8txloMGjmcnhtI+BnLWKZ8GTRUSwSifslU0lOi+Yei1CNSlA1KVSmhKlJTiv9J0u8OnAD3yVW/z4",
+	"9YRC5KtYMKv0Y12MO7ad3ZSboeWIUhiVMcomiLnPtcgWksCJSo8tQcO6ue+FDLPVPwhqOb2SOYyoT4iy",
+	"jVxzX+UDBUErzjqc5mQbBVYUFvrCw5gbztTOQr+OXr/NWsp556L3suJUXrdaX5bUTyxu72vGbuF4Xx3m",
+	"/ej8CLe39PA0rYkg7s5c2fMlZ9NQkgr49rT868wYB9PHOBQLNTk2weRIFMRrB7418ceay0m31ey1TsvS",
+	"HL9+en151j5p9lpRYvkpJN2/anWv4J/tFxedrlGykiMrAIyK6nVWKPdC4Xs7ddoY7A33bYIbRkwngvN6",
+	"jb2j/YOjRv2X9adHGGQHeeCVr1+zwe/+r7/+/i9++7bPk+WMqo29/YPa93/+n7//N/+J/P2//h9/8bv/",
+	"6V+Txp5Tr9e//1/+svr9v/kv3//FX//u//3ntUbjceMJgfbJ93/+N3//T/7sd//hn33/539DfvfP/+n3",
+	"v/3/N5y9/QPzVQ6aVaL0aE5QA7vzh+yRBAgOP6plmFxPBBTx5rNAP9CfKMzUPCYeC319KsKhiqrmOxPV",
+	"j7FYWWP7ar3TZDBBv/9ur7HT77/7rFVQcyae+Rz7pKkqBSMiFtZ4ZTg2TMymU07RXilZmP7OVyvKSWFA",
+	"vCrM+E/2/Eji/GDFJOylOpvLCREhuTq/qjkk8Dkjg5DR29j3vbuiu2+ZWgfU5QrM1D7IxwpnNg2lXCqv",
+	"CQTOzd7FOHATkUyqZvM6xO7Smua0OfdINdrNgEnhsQDgJatmY9dABmo9bWkzLVAgkrF/BxU1km5Fs/Ex",
+	"OUNwQknUOgrYIeVDFgRxskqf2x59JaPwwRy4mJwpFbGgXHvc5chW9GXLvDLwryfLyD26oDKew2hw8YyZ",
+	"scMZsPBlJkyFend6baWpS7sVOIEdm2OYIqI3j7dWypJ+vIIdm2M1t6n4+eEgjD9OENAPKkqaRGksWZkU",
+	"8RtX8EI38spD4KZn0b/uC3+Xamc9OPnnBeDkEesZVWFvZ++zOCn5C/abOVGhP0tNZ+LdeuVjAJmvJjxm",
+	"iv+uQFSaXCIQuvbtB4Cn/OmX4s1jm0saSrYm88Moht//q//4/W//mnz/27/8/i/+Xaz45eT05qoXTdQW",
+	"dO9QgzL2zRIIgJ9RiaDMoZdSQz6ePgHj9jYmrmaGUWxbTNsP9wqsh2tzmq1pYDXitnFYxvY0ZeFwQrkq",
+	"coiLkCwmJjsU7UQLk80iQgIV0LVufIwQwnFUMOiBWP/LnOuZqqfAE7kasJ7jcDMogH5rm8qzibXLz+jO",
+	"5LhFE5PwywJlGxgjP8o9Vg+hiDzoZV5IR+q+F8nYQHX/EPHEJOasvj+cEBwymYXCmw+Z96FEd6/PWlel",
+	"HQhtfcGFL5DY2DmWJvVzxFz4PBPOAulWtu5rOA+YPDbFWVU45/ogSAc7JqAh1tzoPs9hWUvaKxr4Oeam",
+	"O/t4Q4QdvpfLXpgKGQHdZKsdze+Hkz4srJJxGVBe7FOSE39GZgHlm21Kz7stBPJrnbevz0talZ6HTLPq",
+	"Zcim/nyKqx/QAkvGDEiNelg5W2ZmKGtlQ5CzHPBh0eRs8LpFM5TxuunpcAH6Eah9WI9bdq41qcLn6qUv",
+	"lcg7sbbTOaGtLuKDQrXRd238rJFwVm2rgCYbXWXs7TP3Y9NuJoQHnhPqeWCTMGZvuH0ress4qdprSq1k",
+	"2FJ8lU3AdHQuei9vTjrnl/oef6NP4hIRiYbmqMlNSc2X0RiLzNrFOkR9o1BYY3++FKEaicAXH8pKNp8i",
+	"L/NeKBqU4EVDSQ9fL/L4m9bWDqYX9ZgZ0koyRKkosmyw/qcJj79PtPt2xpGVGO5tQrFXJiZ/ReRPAPsR",
+	"SviWBX4k1UR9GBDqEsx0UdE+00rt4RAiVzN+Pgj0zyDwbYOx9wcHBwkR4ddhsCXIyE8RRVLfs4csnwND",
+	"hszi5UYyRKiPY6b0TncR5tpCXi0mwi6H5wCOrlQYURyHBDXqULaoXIRaJBDWKir3AoexsJY/BizKaHdb",
+	"uiJUSoPCEjNntHrbIlamZMBDAFjq9X+IMEQ4MX7/4g/1sNbiVp4IcQsh6IpMbJwPJQvGbgNb23Y3yRtH",
+	"caXxhKz6+m2MkxKVihsJgXdQZHIIsG4TSe+YRxpOvV7X/w8QZz4nFGOTihEzM0p4QLVcZu9Ujolus6Hz",
+	"XgfZinzOXNgwFYklbmmDJXHnkAcEDUFekBslOUSyFXOSUvJoxei4am1LyKJVto2FayaRmN6yWPfAYIQh",
+	"OyYTwcVck5wD7qy1D+sStOn6sFPT2bHrULISw9nfvDrrhxbJzK2M2wUlP7OyLncPhWIQsGmuM6D7/IQ8",
+	"PTj8jMzwJeIxRX0D4UmJVPoIJO5QeMzdJc3oNeOE9WV0Ij05IF/6z4763MUmAHtvGPizGabk7Tn1g8/J",
+	"YKkY6n0QTwe57Y8kceEfBvDPJLq78NXhE/ymz6uUDOeKQO6Tz0m/8t/+7N/2KzVbd2QJEamY9YnFD0Bq",
+	"oC83ayXyNttIcaAnAiq7VHBMBTExYAZehIKPbSAuJGBA/xhRMWNiFrDcVGwWhiJPSXguQsQLQGf1iPrB",
+	"PGTSwYnzOWIJGFgDo+OJ0IM8HDBNhwxd7Ed2ifp8r75LXsVtSiVmEusP+IpMqDQ++SkCtVJO9urHxEUK",
+	"e9ZS6CLinKRLaSpx+HgNGM7VFqGNCRyH1JbZy9kyGQrWZf4mlh5GBGNJzZbEoZlhucY0X/WtkR7GhAlc",
+	"e/Va7B2LnOzkuf+OqImQzBSy0UcOlI1QgkwYDW1kTRjxX56GCDQWoerZ8JyYkewaSxbeYUqeGMtcjpIF",
+	"0fq63Ze93qWNgtfbIGWUPsg6XYpO/3ww86a+/4WKGIy0RAojiAzdTtoG/ox6xB7uTpGyudrLdbdNQjZi",
+	"IdOcyylgc2Z7OiYultoZBJTfxofWmHEW+kOt+mci6ROvb9Q3jYfEil4z4yYffI0MPjGSZ2XiUM4CSlhk",
+	"BR1SbuodEcETlXB8ScSM8SOCNY9oyIwxzxRgMuFNfQ4lc9L1k5KWVYr9ZaviYDGEEQ0CMqDDW6i0hAN0",
+	"a9n6aq+aZ+3TZq/dubh53myflY/mM5bZm27rq+t2F7573m21bs7a5+3eTetXJ63WKTzN6+H6onnde9m6",
+	"6EEUDHzb6T5rn562LipO5aLTu3neub7Qz89bvZed0xv9qHl21nkNL590Lp6ftU96FafSbfZMn/DLVfvF",
+	"xfXlzWn7qvkMu+qcdOFr/U37xTVSetU6e37zqgMBiPDvbuuyA3VummfdVvP0jXkAL1+0XjR77Vetm5ed",
+	"s1OsCWRrCN28bLe6ze7Jyze6oeZ56+ayeXX1utPV373udi5eJB9cdU7azbOb5slJ5xpy7qDr5ul5++Lm",
+	"5GXz4kUrGRt5c3ndPXnZvNIPW+eXvTc3z5onX15fVpzKZfPNWad5etPrdG7Oml347vri6voSab45b522",
+	"mze9N5c4vu6r9knr5vqi+arZPtPzUnEq7Yteq3sBeX62n5v2BaxV8hHMu01+uejcXF0/uzrpti/1cuKT",
+	"buuq1+nqVpME9zq95tlN57p303l+0zVD67au3lycxBzzFreVNx/mOszlfBA9MF47dN1i4R1ACMkp81oe",
+	"yg8lDkZURhky1cQGfCTTLu4MHFQuMBKU2PXz8lVB0xCckdk8HE50u9TTZxmCHcwCyh9Jwt7N/HBp4oaJ",
+	"JvnzJ/WGjTGuupeNc/C5NN64GWouG+e51BRjxMBPaQy7R9KkCH3ZfQ2nLxdk6nOB2ILpHg+e5rr487KX",
+	"Ye2KTkpcTrvAPuiag7lR+JXA41kJcsfCVFhEPPQZOtdupphStNlJERFk5ycF/WEWsOAU0F8+RNiT5fwN",
+	"143y3qd1iATSH3Pm7fg8zqQDF7fPFnFhP4OIsLqnoqzPB0R59mbNS3+o5nklvpp3VNHQQmuYLCCPISpT",
+	"BBbSLGXk24CUYLHibI0WGjDuUYuTIDiBTKMSUAozutTtwENZOyYNi06TbvLDEBbWFZMu6RqOK+AElLe0",
+	"tGFyjdWuRCmeeznqgMU0v4JJoiBXLMmq1PAEIN9RRcl194xULWqRbkT/ZqGCrEF4yhTVb9es5bjP4ZIx",
+	"55KpXQJ2XLh3LTiATkFAMmrtC7o8IgNBQy+CjceCmD76XoE1fS4Vo16fV1000u4inW5tl2DUiaFby7GJ",
+	"WFhcCcMaoNLp02ci/CFbG7WclOi4AUoIGHgvWvGyBUfW1P62qdkm2A5aNLyX5Sgn9gVHFKf3fYYHnBKI",
+	"IZeJDwpCKFJspXmZHgF7PJ7x8bE+zp8cOP6rZ53uov7li7FoNpvNi6vrSet6rP/Z0v/z7KT5Rv939Hx4",
+	"9YX+x0k9aH31qnvAX1yMm812s9m8bjZ/NWPffPu5/rl5df2q0/3y8ORNu/3HOVEbazm9SdwEkdUZH//p",
+	"b2Zs/Kdjf/SnCzaY1SzRrmZ5AHHrV/oVwGAOGA0z5sf9TMZt8REY01Qw0wnuWYMwY06NOH6OVN2zzknz",
+	"TOsp7dPLm6b9xzO3dkwCn6O5F4vExnI9oIqFfR7dZGzFVVWmnmX5OqBAmlaANWXmv89AFU3UNf6BI+DL",
+	"124rqnFQeEzcw0P040DvT1a33xK9P4+948V+CF0uVRL7vgpc3Mj64PWDQ729baEsEXK9nYZiNGIJN5sN",
+	"jbxnQLoJjHhonPVtYLjLVOFK4IP9lMGxc3k7n0WEYl02CpnMwYodUT/Is62egJVpAfZONK9j0R6I2WAk",
+	"xPaYB3ffJbllbGZuBBBykMQQraV8RBtlR9T0FmgMYngLw9y4k+LGHTv0vDnrMur5nMncIDOpxuFmiIls",
+	"9TEgxPO3/24lPM30b9vLp3/I/Jk6DelIFRgVwFQ9D5gNcQ4ZzaR5JnPsfGW8BIlg9hWI+lwYtpJx+Zvv",
+	"ZIk4/UQYfTJZ9vu/+j+//+/+y/e//csy7UXO7EKg/uGEhmMW+1mKMxee5icubLmjEwH3tvBIIR62WeCe",
+	"yRvJTL1d9vUV3hIssjbDdaS5IFGYCGFqAr0/iGQzGkLQ0WCZzG3NJDvkrlKfxxyBuc99/vf/8v/4u//7",
+	"n5KnjqlisjlNxTHDXTNLDw9qCZawicAkEDmkPHb+QI/JkB1y7j8swGVU2P+HVjk9NI6U8B19ROWUs3dR",
+	"8ldOdjZ7p/TVnzkWuz/ES0PSseYPTZr4t4IzUm1eXt702uetX3cuWjUnbc8xpfBoEMgjsAG5Hl26kdcO",
+	"zTv+CEvimSJ7MyqVE3sSowx8TRrad0jTtDNgSwGhLBbyJoAbGnZIbKm96EeLu1Pdb8Sv7NfJhbgDMwgQ",
+	"v/e5HvTeU/KcDcI5DZfH+hXKPf0MHD6CR78lWq3tkhOs1wNZ1ZgYiFYNxLbBMx6vUZshfn6SNwLN4dG9",
+	"IOK0tZvyIa4G8Q6//80gamP9xeDJId78YS/vHUZ3hC6m9f6obwZennH2NDbMwj45JhQ91JH1dS7BYhdz",
+	"+nr76n5jk331I99QftQ3DlyFfAaEwJQE+2VcaxjRg5cGzhYYx5JSHL6r+J6sHH297zScvbc52OHpLbVl",
+	"5mgqLhYjsezfmV0HCEffzJn5Wc/WqnQp2oaZQrpFADshvAixVQMxz6IVYZBKOrUMygM7lZPOOcCxlkst",
+	"u0QYeVv2/G0OiYXWuzw6SdXVdLgOcQ0hD5vTlR1kRC/z9GrkmUZD87s+9kycLwYOitDW0191V/1wWRY/",
+	"zqyH+2SeFQc2Yc6IkiwYObbajlmKRxJ+LYmGgWu7TZD52nLZD1kiO8YHzg+UsvPwSBJ4g1RtGWCYBwex",
+	"aBIv1HY334Byq3BHa7EuOj4KX09OaXFg/PqMvOSWfIi49tQW//2Lb+8y0J2LEJkwFl2WzTZKoZ6W+EDf",
+	"Ycq/LZIIKWU/+saapcv3EyZvtaX29bhs0yl40RLvowIl7wOtaT+NawAncTPtzCdHm5ksJ1r9lanfBLjZ",
+	"FcF6HORQBGxzxvr1VatbcSoQYlZSqbiW4KcFUGw8okVQ4GpFf7JpfUWjK+ttXrXriiJjSeSb3jQzmUx1",
+	"PQ1aqwFKH1anSc/we6dy5Y/59eyeuOzWqePz3/hbwLQ7lQUbSB/AiNZgtq+9dcBLJS81p76cBXRpbzVJ",
+	"qPf1qCXmvfcJgrMrecboHUMEll3SJAOhoNQ/AsVRW/ZfcIY1EkZzWQC6tyXGvBl5Ht/pJZ3PWlxrdlnT",
+	"I7NPRzSQbHXu4482AGbYN3MJmNHpl2yp6ZSZ/m+jx19XhlT6XAAKMDMAN5XVm9ZtoqG89JgyME3xdetw",
+	"I15C1F/uyDLg3esqv5bHW07mS2XVjRh7+yHau0/92HSTpaGXMBkWv3qEdfp9k4mjtU05H+zEB9Sjkjr4",
+	"OqQxk2o7FEHAhkpGNlPda5xwa1vI7bBE5e2JH3ghFg3bfkFO9Nd5q2yl2MYLmVjwYoAjPdIoMBB7NDef",
+	"+2BAp6yRWbQyTUdiNjbyDY78ozoNSgcflh9n4bBMbOY9qz99qvLQpv/yu/zcYvd/SDnrn15Zge2A+7bA",
+	"ri+c6CzCfg4ASl7OGb4eQqkAE4ePWn9J8Snman2zpvTA1g0/UI0hXwsVTWTRxM1lvqZqM9ASBU9WFIk4",
+	"S22DsTyuP7NFmWIIBMnDByuqBby9lWt9+eDSbk4a3uL+2Aw4UeT4fHDfWLqsqSExleSQdJOttQfBQjyE",
+	"JwxX9P5esERo0BZssW6NC3JjTjeXX1brqiBvOB5xaXLyTuDzwpHnb1QceKVeP3y6X082Z9OTLHtWvuxc",
+	"XbbjO+YVnco5H5OWVu5Cwf2hXN3iw9xsR9BEhYfhvxhQFiVl3HKxkDZLa3hLBktSDZhCHEPPH/tKOsTd",
+	"1bfxHcxgSl3c1gHON3d+TXe+re883d15+13D2au//6NNu9pjIwpmOTMZJRLCgOxHEpOj5DH5svs6i5Gf",
+	"Iertd/v5lMSSoSh2GudIhdRjklRHtnAUkfPhhFBJYM0cctG8Om1+VVuJ9M7OVmkBtOV1LymeskA40cRF",
+	"Bpj2xavWVc+cdzKqOv7BAMT5+6j41q5EyJLQ7flpuyJkJGQ0gM2bLo0B1rXL+eDx1XxAAPrfY4F/x0Iw",
+	"s5EWRFFARjpm9OqPaNDnAFQBxiSTrg4JvmBkYt5RKlQF8CwCMYYW06m531UMjIJRhSmWct779a+++Ja+",
+	"fjpv/0b451cHizav/zEENsDLepEqjf0nT5883T948vTgUPPrfBD4coKV25NFMOqNo3r9qF7frdfrvwYD",
+	"eyLlEvLqhJ5NaesYP07+Lh/D5O2EyuOrkiNB+4YzIb1I5+a7FWLyhJBdm1SmKITVmIWKKkOkGT7XOrSZ",
+	"gc4T61FIixk4ouIie2XxnDNXNqVCfzBX5i/P85GPLtPzuWEAWdlmyYlbB2uxFWErg0UG21QUwyGYi7LD",
+	"uN5+HvniqnORmd8nh4f7T3KDPiMGLcBLyBb/0LsqEOMx88icm3iCzfOQ4vbcwiPxloY3gUlItfv8hOzv",
+	"7z+tpSYqKynL8o3J7myfFkudOOPVQRyzkcGkcF+0egRqhQ/8IPD5+LF5VbqAHyA3Zb+uF+/J4wsP1Lfm",
+	"v7s3b3+Re5LhkEzacmHelU3yzaHIpjzbmvRiRr+Zsx0oAb+jL347asJ2YF52m52dLxqdb/dzE6niROKN",
+	"YiVegvcrBOQ6dG1adlyYHhdqTO+YLUhPqrPQ5wj20Lw6abcBnRnLjGcSskuNMbVYB/WnT9at1j/Y+f/l",
+	"ltpZl96cGnfuOTkfFBsjP7y+xoyGjKt7x6VKEapOaLIdy/gH7xGbuDm4MBpEkqCCydxwZkVqEiIqc8/C",
+	"GSS+zA1pEV3G2SJXpIGuAfyaPAhD/T7AO7nMZmW6+XBZLJkHnCcxEewDoJsiDMaRCMnzbqsFg8D4hxkL",
+	"p1RPth1dGsmLSFZcp2mz8sreKVNpe21NKZxPjPiXGJoLoA4IrVAji4kfMKJndAemCJQ3Hg0rVYvnnjnR",
+	"W+dib4OQYC8qibXOw8XcdEhsh5hrUnxZIr03vR5OgkeTA8rbJT06/hiiZjtZsWbXr9/jPTp+EYr5LCfY",
+	"Q1DjWFtdQ/wNEYz01/owCXwmiRK24MSUUW6rtsDrpQFC8wO/VlxfHzzD22aPrpOsGFNhpmzdPD+E7Sla",
+	"s/ubn2wTRWCW1HhhDTrl24SlRT8gEzrw42iSJEzlcKKvynzMcry1Pw6WSvt894v9bQll5nCzXeHBUBoP",
+	"Nzmht2G6B+K3D2O1/EImTaLoGAKIHdIgSpD9eqZQiEKTAiqk6SNAhfSOBZtsSCuzHGXMrvKgoUWSqlEQ",
+	"ILRGP0olzSyZii84CQ1IrwYZsKHQTZgTq+zs2tiTNbCDeZHeMJyCKqK4W80srVbmLBEXE9GVx30FC11Q",
+	"//zH4CLcmuVhLEVxnvdxDW5wCa7dQTExuWUyc6IZC6bho3mX1x+093P+4YfRKZszaXbwudMWUo89SO2S",
+	"0r77ESvlgYnFWOMQ7JW5SaVb6DilfT9xz5819urr+v5mTgHKZFOriDH7hHj4NCOmG+u6kP5m4FtYxCvf",
+	"i6PYwc1wP34Clc1+b/qPiohFA47dWQhCsd6jCAQ+RGg5suvvX0w5jCv/lPKSJScbO40nZs5hX0TrYHg1",
+	"uUSasewCHlWeXb9JrOtR471z39gbs3/LJc2YfWBzCFcKPjxnJqJN0Xdx7BX4x6IkX+Ofs26+Y1JP++eS",
+	"e/thqLoEnMQZC4mc0LCQEgR4BWIfSYwjdoidf/K3f4UuRQfSrbgFJgj8W0YoXxqHEYDfR+nmf9I4JNWD",
+	"et1C5LqPoQm3htiIUui2VnogvyQjxjIfjhhza7tZKfUw83OlZ0XiyD0nAT79LQvF7tZia5PEWpcJuBJf",
+	"UlJwFe7CKz8f73cwX2LhTsmCYHMgPu63q9bZWckw/GdzTdwVCwK4FGZkejmCTAD8Q4a7J8eBZEGo04cG",
+	"In5q/QIiGGDbKrsRjazROweAAZKIKQoc9nCb4eyega4jhkVm720J17rwuhbyv3hd6LrvRTFpduyuURJd",
+	"oncLqWJpcih1Y1AQzPsLKqM67xHSogArh6+i0GQngbUQF+wfzaXxlPwgwGhKbDeHSmw1g6hv4wTea4x5",
+	"6pdh7ShWOLWuKRIjfANUw5Iskxx6ihtLaGuwxx9IYUN58Xups8HQ1kM07EcQDSk1bu/QqnGQT5HeuA3L",
+	"zpUTGnpk4AdBetWP9j4Yy+HDxGkTxKbBWEJoEwMFidvDAcih0CDcU05E6CFUj5E4tkaDg0JXhKQOHqVC",
+	"eRshOjTq6f9Lo86Wk6qldnhcMzpg9I5JUqVYrVuvhz4bZtRPgG4NKL81n9Y2Rj59GAxFSREVDyBkdDhh",
+	"8hjVAc8fjViIlCdnY2uq84PlS0itvO10DcW3DNxr/p7KIDsnAE8gf4586U9z4pLKwUFvxnsG8+ve57Vj",
+	"ErCRInOOeKVe6jJCXuub/t6hQ/oVC+TTr2hu2TuMkH2goQNyyob4py10gfhE2OvIDxQLHVMPSzpQAcSX",
+	"yh+a+5KFSNnRjKJPZjIQfC4fCm66dDZgWcsnru+1LBKYUaqkXsoNmZL5K/2R0x4L8gmLB2wKwefnrcaV",
+	"P6B8YbSmc4Tz08JTIoC0vw6fPTeBC13zph9EgVwFU4cYF25B9plH2I5uNG2aKs5bLYcLH5cO2HO2MY8m",
+	"ihKbzNiPAH/+IWEPRcEOpBpFRNTuH07waXG7i5j3IfQ/2AS/f7rfK71plja9uSA+rmQu92rQWyK7OhXY",
+	"t3ewMWjDfppLdLICa55kuhMqCzEwpHIVY+Cy4lROO69LAwzM9PtigegCOXVgC0jJ5vRfug5xdb8PnNAf",
+	"D8eQV2CIjadOf7NqQE1ObelKuKtaVPRL0RoWIY94JrW1xEb5NMV7CR0piFOLS6LFcUsGmHZBJRlSPmRB",
+	"gGn9G4UjxuFsG+0zn5mysOtru6KKmmPdQsz7i7k+D0ulfg1ooIeVk0ExYwDgbV4gswAKu/GRH04hL3Eo",
+	"poxMfZ56bO5NZbO80dQVba+PaXkJBOVrqsxv7kk3cM7UJK+E0kuxwFLYgnLEf4BbV9VtfXXdPLu5bL4B",
+	"1DKH2Afd9sVJ+xJrETy7PjtrlYc0W7+kBdIjRUfFqWTIqDgVpAKEC4wU6sXksnC5qTIReB8w2d1cxNUm",
+	"53MaEP1uqEV/SBV4PmYsHMJNHSuxrLhLN+4E3SVcwPLsDZuho6km61VUrj8XSK3QrS5wsz2LN2MJjv4Y",
+	"IcgmX3mbGOQM7bFISVLoZERTaj8mlju1zVKcmFygNIetTn5GshRL0IcIqTKy+P5RVdhAgX0uLdArjUZ9",
+	"Z2//YOfwyWefP62npxErPKOxKSmsVjZ/cn/vP6knd1vlYHcvNdXGFlg3kOpxdQc1RiU0y7o7CSrMUM86",
+	"zRwcppWzKgck3ZRwESGatDi8e2yR/xkfhsuZWsHZeXKwKQExmbxQ33mKGZxkJzeJocQxVcbqt7P6Wzkx",
+	"2FyDu8LesSGAJ8PBgyate9slG9ufgmsRZuM3N58pEX1P7kdS4rTJiUel/PaRJCP/HfOICTSHIxq+Odb/",
+	"DOiQSQsZiXjU7Bt9zpiXdslzfaPmJHOimxPfnNhDccdCQhUJGJVo2cS6WhZNOzq1qvHKkr/9K2I3IHlM",
+	"Gnv1ukNCMece82oRkqVVwxZQIWMcikXk4WLcyzjVEzPi1j4+P9zzoK4TJUhDj7bgyI7NKwe7h5WNuxiS",
+	"r99X+/1d+9fB+9o/+qM//ZNGva6f1u2Tyqc4/Yvs3TYEQ6uJDOYG6hpMqF5FNylq3Fp+Usz28M6r6sVa",
+	"+z0AdG2tMKzFci4+9/IBi/V83focalVbX01uLANxT5rdUygJT8kwZJ6v8Kyo+koSzsZU+Xfx9vElWZgI",
+	"YLHQ+6vP3ZOXrZMvb7AZzYYD04RD3PP2xfWVC56hOxZCEQh7KDnEvWxdXLU7Fy5Ry5mvr5RLQgmyws6d",
+	"5QWLr4JJ1EYdP2levdQ6d/PiSyjQ+6p98eIK6vdCQd6YooqDp6dTAVKgQO6rFsAVm971vzptVOp7JyVt",
+	"HSdUTnT/WJEaEwG0inVCAXHuZMKGt+bfWozr7vVFT3fP77Co9qW+YoCudSl80MJaagjXh6wOWWJxP1ZY",
+	"yEec5/dO5Q2jYbB8kEDp7SGS5HbIZIj4lIdIVhpDacnovTKY4LtC6KRoOKsiQt9x2HAe+mp5pcdiMk8Y",
+	"DVm4Jl9W0mnssIAsVwfs4chU0iTiCyxLztiMDIW49ZGrYM5A3kIv8eAmSkGSjmn3BD5Z7f8q2S1Y2gdL",
+	"KHK7M59FzpNAoKvupVKzDg+WDrmiU3blK/bHZ/QdlrLiYI+FTiKt2/g3bgwNMXF05n+pRfZ74KSRQIgU",
+	"rigWsE5/DrXXoXQxo9OKU5mHgRmfPHr8OONDeeyxOxZovparufy2QT2JMnLlPJJkIuaSTUTgWRdlNQLd",
+	"iGJwYkzA2HvY5z6IF624SIdwpshChGpSc0g459IAWc+5r0zWEEYs3wmAEUCQafQ7YolPCEfsc6jITWjk",
+	"NkE65cSfETUJxXxs6uiKASRgzmZ4wdjt8z7/h/+QnAh+xzhAS/T5DkALGHQNTDKhoV7SBQtP6JQFJ1Sy",
+	"XQJnqImoNPsit8QTlK/ucwKFrZ1sVWvyFcYDwiQh8AuMTqtS2G9aaZKk2q809nYhmKPer9R2NcE9f8qk",
+	"otMZfmLxBI7jCsBe1J775s2bNzvn5zunp+6xyc/qVzy67Fcc0set2q/gtBLSrywYu0XHMRyKYBgsrHkj",
+	"ffr4iol5oDeFgcA5JroJSaTWvYjgeuagMIym/JKO9d3Gl3rX0ltG3BkdM5dUISigUYPJcKX/rX5mGiR7",
+	"9WRlpDq+hIeLptn9DoSmQ3RTDtEfOwRcKO9d6BThU1gYilCPy4XkNQR+eDwLxSBg01/+RgruIjTD04PD",
+	"z2rIh1SPYhAwMp/NWLgz1AvtDoXHXN1xdKoNKSdy4avhhAi+S5rGj2rlkikzyt75UpFf/EKEZMACoRdX",
+	"iag6KbLwL34BDZsqwAf1A71n9BXkoL7vQBiuB2ZrU1BPUw/FdHZIi+reZyxEHcVMscFPglrDQ3Ad6pYx",
+	"whgQ0aAo+7sdMw078DIMrup+168caJ47Il9fNc9bN5fNq6vXne7pW803B/UD+OWi07t53rm+OH373q05",
+	"hL2Dox0KHXNm8wFjsqZ0GQ/wiOg7jvuqedY+bfbanYub5832WevUdchBvUHc64vmde9l66LXPmn2zON9",
+	"4j7vdJ+1T09bFy6ppvyguuWoK1nTFy3XSIibbuur63a3depGGWTJV3XLh8Q9b/Vedk5v9JiaZ2ed19hn",
+	"Yx+47LL55qzTPL3pdTo3Z83uixb8dqjJvLq+vOx0e63Tm/PWabt503tzqX891KNrX/Ra3YvmmQtce1jH",
+	"xq5a3Vftk9bN9UXzVbN91nx21nIxqhsQovTq6QVaSk0lP7IqE8Wfl2IeHXdcLNA/TINAN63PAhsYhUsM",
+	"7NEkA+EtQenFE8uf+ipmtMZ+XK0pmhdHP+CQUAecrDcs1OnXTUGr7stW06jq1l8WNeO+aPXcxNJX5zMQ",
+	"HUOtiupO55JpthScuI8njAZq8q3rwOw8Dhn1lt/ilLmPPTGUbs3AGYEqgKyrf50w6unGqMQOnQRgbERm",
+	"E0W8vWnATPgS54BBxf8GOfefkTkPmMRdE9MtYRVsqj5ujXc7U/puR7ezM1gqJt3aMZlzvRYcW0/AMflj",
+	"LkAJntJAK1oGyyaxyetA5IW5kia/BVwvD11X+rcjoq+rOC8A9RQsNHWzkEkth3xOQiZngkuGq96JWDxq",
+	"6t0O3N85DWxjVfCTae0ipEMFKA4ACaM5j8783SWdBq5VdfT4QzZi+qxjIHHxA1wjIEprZjMmZvrk1R8J",
+	"EchjjGXTLUwtVOWYcYZVAK9Ov5T2bDb6luzzq3wly4gwGimELqhmZlICKUBJ85U9t6xOZpTCPnczWpe7",
+	"S56FYiFZrFCGLFjaTYSfHVtlwr4imT4xTS12/1uY5SPyDJRM0p/X6/tDoAv+ydxdAnEeSQd3CKi/A6Em",
+	"DqoR+C0qmgscqtfnMQ2aZw036UPGjp9xzS3g8dyvE08zhN0DeouJkDQ+N8/xLZhIp88haBpOF0yMBcuW",
+	"XYfslECoEB5VIvTHPu/zk1BIuYN/2XEh3xq0dK0VDLAdmdpc+AlsQRmrGPrm3uleWdl70+m2X7Qvrly9",
+	"oMrnY1LVyiLdictHYkPSsTB2fe5atZfOZrsZ1dc9xmr8R1qG6Z5i6aEIDYKasQlaqgyZQJnWfiBrBjft",
+	"LGSjwB9PFKm6nUt9dl25tXgOELrZcGQgFhIMGVrlpIFEjBCzen2Oa1tDHkjzE9RHElwxrnb07dsIxF/t",
+	"GNfCTvvUjRjKjAUTdrRqblgHVRQo1Op2mQqXO03NBXlt2bV/PRH6pAanOphKrBjp84yaYbnYfbejjygp",
+	"3WwsPgsJ4yMRgqYrySL0lWL8qM9dAMUauqTKhZ2NmkNcVIT02c7xosW8HZ8b/Ui/YABG9BuZCwCkpfA+",
+	"T2kFx4RiFJV5R99LUJFY0Q1QZYCvof90mNVxP6WqSd1SViOpYSAmnj9mUA6hhAu+g+NNTF58AjTQmBT4",
+	"Q2thMDe8y1DMQp8pLP25/mJnv46LCUX3uSbgcd6xUOI9r77b2K1bOyKd+ZWjyv5ufXcfISfREgFngDGN",
+	"PdZaBcY/jPNwJptmJHnBrBQy7onp3J5+nhjO9aWQVF3zi0saZhPoM77PozegVBhJkRNiKRwXVZJd0jVx",
+	"i3Ay6fOcAZvCag2WBsYAFOk+HyyJ7x1ptsawV1skTUZmSf3vCIXdnj4JQHzEaHIsIH6fKzqWuwT8olqo",
+	"3bKZOopRKQF8QL8bX5DjEnZS6EsSfFnFdiUZsJEIGWxf/UYKbr8WXbjhykUVnKmcQGaFD7cP42JD15rR",
+	"QTiZBVTLbBWBFEXz62fWTSx4bZdc4E3YrmLIZowqLbsWIgW4qRaizxMjEyNUGJczhlh68KedMrhVRXqc",
+	"nvoabKN+hVT3anglJdX9Wr9C/tuf/VsiRZ+jNhnrHL4+Suh04I/nYi53SQTFbUfqRgVvXFIdLK1BEjpD",
+	"4Aoq7eTq0UjfwxVxzcy6WmTYRh5JSDnwc7MJUl+BkoxC135srBb6fBksyUxIH9fINfYRl0xEYIBVrBvL",
+	"/JTFsOhzm0aWChKvitCJYpomFBPHHPtxQJU+GhgNAz/6BHR5/aoUU1Y77nM3XTLItfcAjoGjhiK8nuiB",
+	"D1XC62bChmAvxKYevRZ9jnVswyhpybIclFsBiQLHzEKEt6A1PqkTyYZC6zNax/YY9QKfsx3z0K31Oe4N",
+	"kri7HNb3j81Wj2905HOUqNETQAt8wdQzFGROJVKUtTTbq9ethc34HJM2gt+Ycn1oft0IZ4M9gOkuz3MJ",
+	"w45mQgvhg3qjqNGIysfXnM71TleaKubhd/ubv7vE07Jrzbf6u0aZ7+gyENTrCXFGQ4RJPcRZWv9d29wu",
+	"8IMSHV2hXema0zvqo1MO7MTz6VSfehksu8VEBCxztNjJTCIe4SK8dSpWMYmRycC1kOWtytGTuu42ferF",
+	"5ctyj70UZYl96y4ZtQoW7BPXQRmPKnFc4cPL49IzX6q4epdWdadMQamBgmDJ+JXH+N0bRsPKe6fk28aR",
+	"8PZj7gnoCGJzcvZF50uzDUqw1zMaRT3/vHM27Rw94Ymy4HGNuDQwmCzYJ6Y8Z34OuP7QHvZZuKWEOlA9",
+	"qB/E1pOaSWPQ+wO2hym27GKgi2sjCP6kcbjb51E3cOT738wRGiGlmkEDR0b94WNQ6975Ev6tSYt17KfE",
+	"PelcPD9rn/Rck5ziMUX9wGiACNxoPsWOH0nie6QKRgVMz14I7IpJEtIhq+Xt3xN44ZnFXDP3s2em5OoD",
+	"7qdoI6T9cwZ+KrOZGw/ced5GxpF7P5ndXD/Y/N2FUM/FnJsPnm7+4ETwUeBjQMR95cVB47DMTMj5DCue",
+	"njPPp7aS9w8kbHDxCSUR2mA5KaMfptwPmhZYmq8rkXdBfwuz/3XFbuLK2/dFB/bj4cTE/eQe289NBBae",
+	"zfqWgCmWB471YZEnNZQskjDuRUBKeK4/js/0wNPqNdjNjmIlPhK16IUiVSpjJBeq5rIW1VKL4+zlDHsC",
+	"uYeKui+Ls0OPDEWpLFOXRDnRM8xndUxTUy2jQeou0fEK/jaPLgnEbEyJqUmknxgVO/oRwNL1tdHcODzy",
+	"x6RxZC7Fxt8IP9WcQl9hkTYO03QywRDgT6bqbH4dSDLRjZ9AM8IZ+INUjQ729jZ/19P7qDNXnVGX8h9U",
+	"pcL1InRMfS5VtGtBMbHlxT5E7unZ+LrS6/SaZzed695N5/lNt3nxorVW2okZAqrnKmvo/Y4VNtifYh4O",
+	"mRUztiAZlgKPnqIdJ6Rc0iFCP1P7SqY1Ok2WLZTgZTSGXgeVPzTO3LKZ2iUnYrYEVc30JHT/xmIOQX/o",
+	"EVvVq8RsGd+LPp5apfvZSrWqfxQCINcuT8kSM/8npGP9IWlAYrb8kOtW0f6OQwkLrRCRWc6Y4yIjhFVW",
+	"SDW6Y8VoU1xA2G0tNnJnswHtzQ42qhRkRMM/QAWlbQMdf4+MMWZMP+scP36doxmJlMw2XxEtZlEfSuFw",
+	"KrO8sqNXTElSFWGUZlMzxpMVGUTXG3hWdtzlPLvjPt4xj138oAf9H/Qe/JAD/ie2ga9Y0gz7iTdxkVZh",
+	"nH7lnBsZX6B0rGsRo3zBAuKg1x2O/QViOEq4ICkMO/SV1NckX3hHq/gC5sB3JWoKirlaULiMe/hHdSDg",
+	"UjIM5h7zalq45LjpqUr66dOec/BWi5FxbkYfZn2nSYeycaSLxYSFrMhV00k5Tz+mZzHV00Znys9H8cfy",
+	"qGQ3Q2IHpz3pD3kQb3DEQHAaxoOEeo5INd47GCwOOnNif8Ux9ftPnkB4YM2JSosGyyLfjo18KPbx7BKX",
+	"0ylzsW5Io54sHKK1f91q4HOWrxWQZgT4Gu1Rg4Poq1VBlKpDVeiMSe2cj6RVpPr4gVwz6XH+IXpoftZG",
+	"yjtqMnvpYcRYnuPmA9STx9/53nsUfFoo5BW80M9lrqzKCos8AYHfrwqI1A49KOr35530Iwl1wOX4ZEz9",
+	"/v22xqAUh7VPwcSTe7vuWuwKFlf9TgROhvMgrleBsQh5bI2opz/uc6/+6c69n9B9+ucj7+Glg9lTP/Yz",
+	"D6MDCm/klyw0ZB+BLozas2PwL5K3Ybx1G1u3sYpTosRsJ2B3LIhfhP5Rs07flh9Frk0TlB+yKfUhnrsa",
+	"YXDA3VlfPaC/2I1gAGEI5ABVk8CLUNsaQXJ8Seq13T4HLpFHNibaJdTzZIJWq+hDHZqYxjhQGmO5MMI8",
+	"usaTqoQEyYnPx3aUauEPWe2YuEAupC0aY0DWGpHyexwTd86xM+a51ulh45ox0YwLYt+IJncXy1wMFfPa",
+	"pliDL1NRIlmLaWqqUs4ZU+7hjI2Qbl8RyKYyQ9ntc5PitmJWMdAm+vbnj7lFP4KQdAyBHwp+x/QGNwtz",
+	"HEWvrxpA/tAcP1e4IX+vHD9mTD87fn5Kjh9j5pGWHz91iMmH3MI2Xr5+vnX95G9dHyfmc/tb1ubrFZyT",
+	"CTUEi2nI41SSn5OJUEdfptmEkOMOyINVz4yfe+Yqpk+rqbhjxFe14mvZJ4gNRyTCH9S7+fM97Pc30gk2",
+	"TbQlHtm7yMMLgOyBFN9Qih2X2WuOSbiNU22TnsrVqw+pusOJH3gh424t/WGRD/AkpuojbitbI78XMvYx",
+	"XH8/vbTA6C6oQpZ0pCe4JM1/qJSsy2zibJGKZQXDgUcCKm2RJRevmm19F1QYsZq6lwpTwjDnuo0FZ2+N",
+	"LwtypKvU1MWCVHdlUB4iaBjinjR7rRed7publ+1Wt9k9efkGgeVTfcaQUNTehKuFXxf7ySyHfaSjyTb/",
+	"A3nHotH9mBxjP58ymx1Vw5gty+7wggOmrr9dARwD/NDsPsGUo21OpMf+VE9ecSg+hG6b8lsTGjIvyjdK",
+	"nVTG4mEvUA7AMUJWolATAiJFop8cP0YDGKdTLU20hFnOWC3RBKEBAGqBcQzsPgBorSWTL4m89Wcz5gG6",
+	"XDjnHGurorEMbXHGjLZLcmE+tOjNkyhtmIxTpPHnA/IHCkcH09kKk21zVK7h95AJW60i9651OTcYhAZQ",
+	"KcHlJmLMWOXGPgDNIQyK9AcBQF8ClKsp4hOgxRlfMV9pzqtpriS+Cf7yEWlxQ05yAl4xj3G7OKoMyz78",
+	"aWj62eowzDOJQOXSn4+tH82xZdb1ftvtAS5GG411zUT0o1ZoM9efWJe0gVhrVEnSseiQFpZoLguz7g0E",
+	"nDsVd6wnXIu2a2C10gp0dHglk8z0yeYQJQzGWKIEOJ58IRvOwxBxADzyzdwf3toXasYuwxOtxbltxcbJ",
+	"hEq8nSnqHAaZZ9H/yW7iT5X+/kNbM39E+mZu2vu2rGh5eH3YCexGh4RM7zJJRAg7RibmAyGgJj4LaTic",
+	"LONYFHeYuj66RJ+KS0RIoyWlDcJIpa+16wQP2KAwj3T1pv3I3K6NdTfXwa2EwAHhm0gHfqDlS8BiaHPr",
+	"aq5a1CsRRpEENSchdkSYljogDZOWZfOljV9P03SUEZhOHk4JePvnEgZVbGL+Md7k65/kJv9DmJh/xhF5",
+	"OCmM/PsTkMIrGhjKmrUJNVYejRjzAFBwNAp8HqG0yiUfmgiIqi/lnJG9PQN8nY21sKW6EXTQloRHgF9X",
+	"+nzIYoASI9TMnYtK4n5nCHEgfsIhEyrPRcjeu7sEQjZQVHPR56YtxIxk05lakuE8lCI0dGE5rBkdo2GD",
+	"A6IhsaCNBgY/UuYm1JZwUGI6kApA4sUoGo3VOI2aFlCpyFMDXgwHUggWUzNdnvE6mwAoBFPsc4SdxAuh",
+	"Z2A6ATYZ/dN+ApNff1GDU4CTGZUSHQOovj6SxNWz48KM4TToxpUfENdMGATjjGggmYMlJswn5uiTt4gU",
+	"AdlSoXU4AMzuL/4/9t7muY1kyxf7VzK0EXCnCIH6uNOXjLeAKErN2+LHkFSrO169UCVQCSCHhUx0ZUIQ",
+	"7sz1xh/hiPcWs3B4HDFjx1s4wl545XCE337+G7v9PzjynJNZVWAVSEiCSHZjc28LrMqszDx5vs/v/OG9",
+	"+0DuD0eazh/+wJIrqdKEtYwQLMEoyw/ulxKcaLmiyd2LUgeOkLgTxWqFKlxq7n+9rmspJwmWNbjCwVNR",
+	"wqSmPJ7HxleHA92kfOEzllJU8Cl7zJ1vhyV6mrDk3dnF4fllEtCDiycAmlOSIT8HeE38Q7LHxCc+sNkC",
+	"TxtOF/+EkKXszeGltzug1MuJV8DRl1ZMGGQwwdCYIQaPt8qi13sUmNKpoITbIhBEwGXXNY39WC1tGQ6V",
+	"lEs8kxAUoIyy0gbusQR7e53hv5MIEaeXd9Vv3qvDt4eXh9QfK9yivbBRsHezLOtgSwi/r9Op4IB07UaG",
+	"IqZBsIYcN4JyINgzLOxDstwDxHIYwbMYdAzCdXDUC7wAAcRj5QaNiriaRyw1llvRYT1P67ATPIOCIG/9",
+	"hbMkfHfpWVv4g39Z6xJ6b1nBI6DXVkK9wZI2Yvn6axFVypRjVdQpu6coh8xto5AfRZoU+YzXi44w5RCK",
+	"GQnCVbqJMRuvvR8r7u7mY8NyUKvDZ8IHkGpI5Yp5vmDSXo/olBaGEZ1YlQOT7gUl5suXL7yHHHiJNOEM",
+	"uBnwFNgobZjOA4LvInBgn8QHlnoEZAAMrs3EBOzuMoeXllk9G4yFoe4nyHpiBYfkGSlWo0GvAerIGHJC",
+	"oZEAOPo4NHoj0yNkvft0PsTvdT+7Lca1tvdKnVhwZFOkBoIygbWlKV8kBDRDLBhEMlDwH/4AwDVT/stM",
+	"RIjmQ75zzAHRVis52Cv49UBPJtLaIHM5rmHuGFhohoG9W/zd64ux9GWq7uEgYCJE14cWlk4jhkkdm0PE",
+	"6pKfwrB8ptxNdTcN4erdcJGfXqtsQQTpCcFxnvIAMP0cuCHPMjaUSpqxPwtqjO6OIYAg44vMWJllIULQ",
+	"4izTauSpImLGMX4SwNCDxJbUneXNklQ4LFKG8lRC00uD9hgoR6BLZCDfpPXY3eZKTs1eSfqC6GUTwZVh",
+	"8SOf7wtqgmPYSs/jR0gzxV8przl+1GFnOstQQhNBPN/tsuT88OLnk4MCFv4Pf6CcUuR1kjQ0ykYNN+Oa",
+	"yxk1tQjuFz1c0nrK2aiAxgwcNReO8lPWKj3poZOKPqSkErUjQMgu73TY3wGHrGR3SCJnfTd1lnbYq1xP",
+	"qZvGgGdsAJA1KgXNk3QVWByIoLK65y520cEEfwM5G2SAHi41M4rcVj3vdmNV0+Mn9DZFxWqfJdCOBfgD",
+	"FI6+6HaLFlC7XcgVd0d0MRUidUfCA9cArU6l4pNIkYNcc/7jnc313GDbe/cGPOluutO5YhW00JCozEeN",
+	"Rd8HpOuv7YnB9y7cmm+JQ+eef+u2ZrPJwTjTGR/dFzyK3VtMdS4c3f4OM4MvayxCzwKqqlnZeiaiXcN0",
+	"3gXTeYkhrl3fQhpPo2V8SBoRlZxXc/dZqw5Ouymdv00oD0u18I6nIaKEddpMFUxi33N3UFZxUizBEBLY",
+	"mTQYoeywEzF3yjEqFWhOW3wSfh9QFgl7LUG73WMJ6lhHaRKxxCtZR87Ea8g+a0cssXzkHodkoIglJLDg",
+	"J1Jl3X//4oxyp+L4Oh8x0c48NGJHKiOUkVZ+hABp6Sugw0n5O8px0wrPrEZJE6K9cseCa2hh7oRKFTSk",
+	"goKejq4CVPmNyMTAspZTP8Bx0N73Qjkox6B6L9WhyHAinRqIdTbSzOqRgBPDL4HzZXj4T9zJO50GScJM",
+	"ncqwjIDQxO6JQNdm97ctAbk1LunrXE9u89ylvs1TblkLbO6LBHvrl7wDds3XLvlo3TcWU7HmK2dISutO",
+	"RMS27mvi0xp7h+L15ucu5F/EZsU97tT9kfbfLKHgAeLNiEI8cnI6lKS6F65fkk4QfS78zFJZITUOTnwz",
+	"XCemsIsaz3qE9QIsW3xCZeQcXAKc5Os+it0ACyMN433sbAgy6tpY//bPy0PljkBEysY8G7LZ1FcPziHE",
+	"n0hlLM8y96nHHvv7KWJ/t9GQyBbo6VOFIFOM+5701Pm9KkGhpzl4efi1HAbv/3CivAOC3SRgz0EsD3w4",
+	"6CIthPBC1CcwQRspDJOC/dJhl9BYKhe+C9reUqczQzIV3lzR9gwMK9+2LGz+9XNC/9nrn6Bb8fIKQSWi",
+	"WtLrJ7UXq4IocMdAb+o7pYEdXZyy5093/xa7m0oFUdOWcKb9824XO4SWSKro8DnN9UeJuTZZ1o5ihQHn",
+	"TOsrd/boYMsy4z+8eB4rgj2Mc2WjUy6zhXsae6S2nj/9U6yS897l4Ye3R8dHl854Re9YpZ0eYZztsxfd",
+	"Z76CF3fKmeJ9Z+SnK1KvgSFvKFoLY99R0jWu64FBEb3WeV+mqVAPCZHhT7cRbPqYK08K5h7kdpMf/wvl",
+	"2TP34jJfawzlPoVQbvlCrzBanyht5ZBovzm1+1zwFFNl8tTZWH2urlj5VQygTmdm7P58cXzBwHYDmf6D",
+	"zgVX+C6EfXM/RBQralYB/fvYoRpl0oydjJqw+NGBe+MPu0+fPWd86pibSNm7i1cMOsY76+bisnf+8t3B",
+	"Dxfxo3LbdBOrp90ucTE9sxij8l5niJDKFM3iIhwDb5BTGqNlbgFzbvagFfTB+SF06QbHHEmehIRoAl5l",
+	"so4Bms7mi6TdYUfWgN1aIArkTuBQE0YnU2LFyBsHGgbw58WKnvSJOx+R9mwCOgUOG6o54bPlBEYNwQdY",
+	"hweOwGiwD40sAx3AEdHfSmn3jlM6SeI/1j322GD4OpUjCW0gx8IfLrQ29RlAU5FBujN4LvzL1LJS5ziL",
+	"Gxc1DAolyOLL9wNcBPq+uR2MvQFdCbyHAKrbJ6fPMGyZfvD94cEPH+AH3wETJKdWYp+BECZczHEV5X+a",
+	"i6HMMh8rKmc5uWHBsPZdgKubeB2lAvcSKMHvZYUe9n3vafQmYGt0T2UYQgijdthRoeaVvOegyJWWCdpe",
+	"h/XcsKTH7ngto1GhRbVoSbvZX6KlaS6VBWJQ2qmeAamlRn+q0nVQoKSljtHXlQgcd44M5fVP4RKkeq58",
+	"3ga+A2GJNPKE1aTh5IIPxiJtR558cZOloZgP3VsfE+dzLq1UI1S4nf6AmxLAHPcxGhvWzSTsBRGLVCHU",
+	"JE351HpVfunUYWA1mSMkqyFdZmaNTMO9xx70r96dvT066F0eJqW4cLXRaAIj/yAWCbb4MoEH+TgzK67+",
+	"lVjQFxelCcUAkc/gS0UuHb+FcMmVVGlE1zvCG+zvvT97T0K4y5LcZQXDM7qUmQyRS5HJjxBGdOwC27kC",
+	"1UjI05TO6sodJWfMag3D+t5k5ZsO66SdgtQBZNEDrgYiy0g2/fp//++//nf/qU3cIy2x8CVEHPg8OtYW",
+	"8o9wZ9x6/M2gZ9qVRQL6Z85CD0+g+f0ifXyB4VNWJJ6XTslLpjk3bVzO+eGPh+cXdesplnGN1+yXxZMs",
+	"Z2f4xsPs+pF5joGLmWjoWe2Z3V5IK1BGPDbUKnYJJ3XRdgPr4dAIS8kCJAQjR3AFl6ysw2gMrWuMjQ90",
+	"7mxbiP3CDhy9OTk9hw3w7L9OzkI6SHufJbngRquEGegRP17sMZ46diONVKOIcfeJfQniKPKMaSedQQ95",
+	"ZBXuGgxExDhLxSCTSqT+uchxHVRCeMYg9hquv/KXyUKyGQYNy+vE1BiSXEr7zQPDdIktlG4FRCul91SL",
+	"tMwKQnRWLZAXSgNmoUjZbApIRvDr17QUb7DtXud6clLWJTdj65WnuKPs3OonNPWxeY9pXGLpeOW2tc09",
+	"TMq9nOXKWzdeNapKa+Uk9LLUKJl1FTPqlg1wvAk25Tl2xV9te2F1kGfeQeg4pg3eKYCJdvYWpNyWlGP3",
+	"Yspa8aNf/8f/69f//K/s1//8T7/+x/+D7T6Nut3ur//yT/GjKFbxo4EeDoVgzzsvrthCGCvylC+wZ/n/",
+	"+7/9p1//p//11//zX3/9l39i/99//T//+h//Ff/w7Mnuc/brv/wPv/43/4W96LrH/uWf2K//y3/7//yX",
+	"/96ZZBoTh6g6Mk+hZ3bYpw47IbbudDH+UaTAESmvDwifcunMFXKu3hGDzboN3+odId+KVSvpHX141Tt6",
+	"+zMaxEmEGbeNQdaoagj2jrxdue/dYCXbMVbSsOdP/8Ru9qG1cDpsAY5qfeXDKaNr0SYoht6Ro8JYgZQf",
+	"zSDlqtgx2ALas8vK5rS4YqdToXpHO+4+cCv7GeTQWPh3JjBVaqJTkYFjmBsnOSjiCx/OY+V7SCNRDcXc",
+	"f/p+QGrd6XMDMhKm9SFV0H97R97jW3x9FKshl5mzFiW4eWc2Cm8ZPRG4tpmaGXdJHfkMpYISbaL7DsBT",
+	"GLeZJOXlYBwDIuI01+lsgKlVLM350HbYK1AXnYmUC6Ozj16sgsa9ytDedxuAoXK8X4uSWxbMbcwz07Ms",
+	"ZZksUk1ndubEci4ACIOyjcBQdm+BZA73oaQh5HjHTaGztSZaiQU0VG97W4ni9bTduDVcxYoUkao/A2qL",
+	"ahKTwN3sNJWktkWNGzuE/jYkxItJ7kiEwwekjb7by0BB3zwraOtavbn+mKeFIQzH5EWfRZL1MlkqdwfX",
+	"8bSu5zolbeAJ/NqY/fO9nrOJ09ND7secS+stN95UnnvgBqVYf5GfsbkbgTPBrFtsiZPgjVhK3LmtI7+R",
+	"Zm4sXveEDULXpwg5fu6dBhoR/nI9G40r+f+sVS2vbEdNfeD9G48Nm3I7bjeXhxdhu22J9wMq8f46Yadb",
+	"Fms3d+0sXJVAp3xkGuCIG8isu/kw7W84F+iOaPANOBI3QoDrQwPAua/bjgL08EHh2koI1M6OxSRi4tNA",
+	"TL1hqnwGD+W+YDylkhrDR4a1jFApS/79f4AkXSyCgOEgfbUsY5aCPwD/UycQQvnLRqTBpvNlYsWhVxZu",
+	"8h7jTGm1E/JkSvEoMmSWc2RWJ8LE6nMzYW424lfg3t6vHJffKPPcfHrLg0AveGBGm0c9uIt8mGWdZe0U",
+	"GaezPyF7Ddy0ny+Cah28r3M9gZA3VWZR6S/1LlGM6n1LQC1Q0ma5lcbKgemwA/w4hIspxQQrNcQe5zBW",
+	"vUoYeSniPRLUMaUU4R6LXETUU6PM8SnGyVq8zHJ5lq3Bd9t7BEdzPRUAsyIKl9aL7jNozFzDqLV31uKY",
+	"UQ3njkLSCCw+VtU0C24o/ApVxEtdQ8Bphy0cYV/kNfCvlkjRLUxVwcytW/C0jdMa7QOn8Ef3MBSluoW7",
+	"XYSVz3kpisdadJC4ifW5lfjEVn2+F/z8gaUoeuqq6p+btxlvzX+l+iiMfeKk31BnUq/sHAU4HnvslxlX",
+	"VtoFG0NfuYn+KNVoh38UOYeqdmOhJhbwaVnLP70zF3I0hiSg/mzBhgKAarF+Llbk23cv74fabuJtpRp/",
+	"bST48geZNk611uwvItfQm8eto+AlLT+aY6FzQIGQBj4YwLZ4JiGokuuh00oBssWILHP6ea4HQqSGTaSa",
+	"IZceCkH/Avd/eaE0OpM2VkbD6Ig6Q62tdS5S9stMU4sHsB7kRETsI89mlDkT9vPf/hkfxZSX4gn8TExN",
+	"zwkHA86iFDDBOaSB19w+WPxAYIyOBxvNWgn+sWcPtLGJM4wmJENyEav5WGeCzRQ0yaV0FjfLY1NKY1mu",
+	"jmjxOV9gCMYdBZQ+ZNoYYdqhDByTiWKVioGc8IyCWxa6djGeAicOs4WYYZ8bUWQGtX44f9/GfLt6/8ZZ",
+	"IOFNunDDJNu+2d+Yl5bPt4g+uFu/U3CvTTUxIjYJl8x99TAXZtycTtDzwXS8lUFtG1IaJbGHaS4HWObq",
+	"+E/qNE01sFjCwidajao6HV6PWLV8zelzssgJzKPck4IzH1pukyYL4FVF+JJUsFR4ICH8wlQLAxkE7Erp",
+	"OeV9cssgpswQusJqzUzm/oquGIT8qWV3xuM2S8USN4ZIk07h+eClwHXxDdUYK9TC1MT5uU+98DzQbw9p",
+	"74Q0hgMBZJmP6ytg79xcSTVqd9glOJ6UZn2dLurRnOG4/w4Of5PcBWag2X4DDObOgpewgUiGZn1u0XT5",
+	"kb5WYvMtXdWAMYBoznYsFgCb42QeJJXUVopf4DwbpDOYwU21JbIvqqo1/qSWKIx+byCv5lJY1OnKJRcA",
+	"lKBzNsfE1g5LHMsukplrZEyRaqRzcBr8cP4TMnozG4zB797tvvjTs25CabRWDq5E3u5UgCZA5YbE9Qhr",
+	"LfuirqQ0VsnRyY+HF5e+sBVQtMsIPo9Nkfkc0CCiAPNDfwP83OfdLgFpKGF35jq341jZXJAu7PHO/HC4",
+	"erdFAPXvi2Fg7ztl/zYhAIG58MP5+32yEbAaOla461IVKOIhGz0XzIz1XOE9dip1OVHd/TkTpdQIrBIm",
+	"xbY5lxeu34Z82DD2HdVp4rq2Ldt+qxm8vTRlHC/Ymjzvs1sSVETvrVuIBluyQHNBpTjLPJtAKNLmpIzi",
+	"jt7PpIxtM9GV8PsbJdJ1A+RAS7cKkJddLhAmN+jICij5EMyVWiE6PlW/EqyusXzRHDi9X0KnuxU6W6Gz",
+	"Xp/Qu5A7eLNuZ/Lhs5HHcYN/llDe4CKrsveHauzaEdMwIM+yhcevg1XFqpXAfxylyT67plajhCtp1e0O",
+	"O+OjZsPyElezLvuC1+CaPUSUKvj6+4RStZXcjfa09QS6dMfp9y8X2w12d38GTVWMQP2wDjopmJU+WJOw",
+	"FmJD7T6lOm2wCf/IfJAjAgzhWNkxVz5KlYDHlxK9hkIkBTxttw32JL3NjM2dVYvl5F4l8Pj5UGszzfgC",
+	"HKuxwtI0bEsMXKbB7eTLfwmXORXlCpsJvxJli5opMcKOeRxCTws21VLZamfZk8M3vcujHw8/fH/69tXR",
+	"yZuEtXhmNEXs5trXmBmW8wHB2pO9bVimB1c+QB+rQiuvLHAF3hFc7Q2pNDD2HdnRuK4tu/rtdvfDfgpI",
+	"7l+H3QHI7vJtvG3/2Yq2c6OVfS6GgMkCJnUDFwgRe89MkMeMdMFVfNhGWscEM2Exs6o/WwDPtIxTyxNg",
+	"yxCzWVFEUfCCrb3+AO31u7oJn6UL39qUh88PpnyH3frmoPCTFAAmqaiHiNOP8rOFINUAQ+2jTQWEEAh3",
+	"bIABsDdoOsBz7bK859ekfbMH4X6J2+5W3G7F7XoehPsibpWwENx6ArGtRu/CiXCqeW7HPtQlVBqSRcg+",
+	"gbQLRC83CeLOG9aaKWlZcnx6cvk9VZCQlRE5awXUeNMGWMBkLsSVSRj8n3/x/eHhD0lEv0EO17FWKV84",
+	"VnIxc/8Vsd1nfpzQIo6gDTCXBdCDIFMXEex4QKujlkfNqABlJH18+LEh20MaPzIgC0AjMcqCnhP+7ZXS",
+	"c4V/77CeMcKaPTbgZryTySsRopS4pTL3id+spacC2tL4H6DJB6ygmuwNLTkJFZjDykpd04qOABGbcDXj",
+	"2U6Rxleam6KT9keezUQSxQqjqMUjmLIzuDKlFL9K4FPmpdCnCt/C/u2fC8LAyDBm5cRqCTmLtXyKoBcb",
+	"uUA4CUDnwFTLjyJkxoP7medpRKmQ7hMzzcOyYuW/1Ip8YjrsreR9mUkLrdEA9sX4LFgPUjzlMoVmfAh2",
+	"GHRDmrMdwQz+tGI1zaUayCnPWC4mXOJ5LWg7HD9PZ5mobEfLJ/347jnQt4YrTDBtR8WcsKpY+eV22NlS",
+	"PwHsIKA09IHrMEzTCHhy1zMWAaMZsDk8hkhd2uKJsO/dJb8EXrCuPuLffqekvY2/zT+P0NXrvPHecYPN",
+	"uuqqW3FPWsj8LnIrT3y+BbNEhgFziWTVWggPayRW6kH+BNrlTW1zOuWFUNQvRE74SLDWZJZZOeW5pWLS",
+	"BLoe7rGzkzcR+/PZ4ZuIvTl6HbH3on8WsZfHZxG7PHr92vG/s1evI9+0I1a7XXYsX7Y9xvvpwXmQSCWo",
+	"W4KdyTLwoI0U5I4jEB1ICY4QGbFqFViMkAQSgbhqY58okKTSepS+69g+HtPSg84svMo/2WcJzBA6MzJQ",
+	"6OfSiHLpi9cMIGcdw4eIwwt8yA0b4KAgHR7xoFgPMh+XynsKP9/uM8YNM1orrN8xANzHc5GyTKiRHQex",
+	"24nVi+4zlpwenH9wGtDB6cnrozfvzqHK09sm5YZlSsOWX4kFYp4nF4fnPx4dHH54d9L7sXf0tvfy7WES",
+	"q1ZNiWgxYPnQQppqaM/qE0kVqBhQ6wtEBCUHAG3kvgKb4Bg2dApyWHpIIk08lg8hZyEZQlFyDeXcXJfl",
+	"ng7AWW63PhM5qzimOtQsgCD92qhZtfmxcCn+Is7pIq+yEcPVfTLU+WQn5ZbfXkLQBO+mjt9+azuRJgfM",
+	"pgZAoyX2EIrhEEGnzAW2CIW/JbQkOvUCvhmABPJwHVaiJZVNzQn/tOOY8U5/YR0F73ZfdJ/uPn9+eygl",
+	"WtS/f3SdCdfJX+jqvHNTd7XTkoXXFF3+OzfSN0BRCvMsNpXB/AAjp5Xm3CWCqx5vPYxSc1zUisk0gwwG",
+	"SBQeAldXBLR8vReNY3dQaKFV0Sec+9YybCg4APe1Pq/FTLux1Q00Sq70tWkMGRbEsyFHZjHBHQUPSyvc",
+	"dkz5rXo0qfNJ6dov1rv0Xw76cIMoqYki1oXtlu7jbwMA7YHG4L42MX15tK2gjnXhpZqjWPdVAnS/kQT4",
+	"beIJ/Y6Yv4f5uV/MPxeDWQ4pa41GxMuFDwNBnKrJjjgvRtqsMY+zbI2IYESEM6wxJErnu54VkaR8UXTk",
+	"f7brtHgzdrfJN+eeGVGqIYegDXJy9GI9NixR4pN9BchJZqznhmoEP1EXbWnZEOrgtQKsv7J1gRWUvmD+",
+	"6fU1gp9NW56xFmRkuJfRmv5w+NPB4eErND28EYPDYvSLpxOppLE5tzo3bMw/AsDSDZ08AuVtSP6E8e/I",
+	"ACnWd5/sj61AudmaqN6NxRq3f1WWxDV4/EfRo5pLtr6guTFR8dCDgWe54OmCTXgqQhSmqVoK1eHqJd2a",
+	"JXdolnx1qvxyuyRQx9czS+6nVOh+G6nwW24W/5AtjG9w9a6zd0hXas4F8DXeVMtdiVJmIh2JnLUoIykC",
+	"n3Lk++eBOzr4pUPKVhSrYp1Orav40iNUUrNFwAXVQ7rR8IeIaSV2IDhLD0SYlobJhdA/NKI4s08IojWm",
+	"iMyUC99y0emxHjEt1YMZtMiSys0QK/hePnC7QLAy0mCBzx67eb3UzLJuzVHx4ZWVd9jx0sqpxw+CPEG3",
+	"rioUiE/ao2Og/QnBatT2i2qkPh8QCqdb9f61jQR0Kch/kDko+lQNJT5NxcCKNJwMtvPxEQFIC/Hpkfgl",
+	"BOW6MARAKg0AtC4gXWDmVqWd+QDHStlifHC1Vx4Cu/iq0BaTG8oo67DXuaCcCROrVGPWwXQKjWGLc/Rd",
+	"VT+bNpeOB3L5AlRtqSTr8Pjs8ucPL3sHP7w7S1hL+vouQDFHValNNGo05kkk//BXKDBdYFpJ8dETaQyW",
+	"ZXhJwaa5E18WervWtD7CvohiKHKhBgKSz33QpkTUITsjFUOpoBlkLqbYchLbFnNmZv2dohkw4qpPORAY",
+	"nTRnVk93MvFRZEVXYY/vAI3cZLmLr1ZuiXS+M8t4rCArkRrNRVB84jYUorfKk1UxMvacpH/hoyJldg7t",
+	"LDFCJgI0bYCq9AmCCR1cAqWGY8if6S+gSK5IH6XEjefdbqzqGkspPvFVAZj51EoChPLu0ydIXEm7w8D/",
+	"hzE1t1UBhS1WpagdVSA7Og2Q9rjR7qtCLiqlTULf1lZIQ/W9UhxhY/Wep8wJNBEn9lBCvi8j/rSxHSkx",
+	"kxIu8GWp6Vs5tXfOi+dDOzbIW5rwBesLysn943N2LF/uYXdRp+9DJL4/M4sgHXZfFG2CMH2X9/XMxurF",
+	"i6jb7RYXbEhj/le77Af5sgSuNxETjRcYWAt1fg6Zn202BGxn2JhcO46umXG0W75kf744PWFBFSx1Ndh1",
+	"KyAvAuv5RcMy5zq/itVQ5+yP3ZCu00o+7Xiwvx36MWmXEn09e3jRfbZPk4d5DfuuPqUHJn3JB1ez6YZU",
+	"Uhr8myuisLLmpqIHARvqOt1tk3buYTElmFm1iiAhYfY9FXvtlX5oTsNZvk6P9v7Ydb9DNuCO7v+9GFiv",
+	"3z7ae1QWubVpPH/8293ud9/98fkqP0llkBrN2FhuzZNCX1iJ1Ax4aqV2+kEFLElV95sC0OQIkwcTp4dB",
+	"95TE6oS1oLbMFzSEpFm2G333rAs5ih4CHtJZuRpB62qUmo4vFi2Y6xLfD0iSXrh1PVofU4db8zrXk1uh",
+	"TLiHL/Vms9er63nY5WS/j6z3i9DdwSlihZ7n7gJHgi4xDbh/GwMYxttNFk3j1T6CyxWFzvDulikRzB14",
+	"fR/A1xsZANXK1LEBp9yhhv3YFE2JiAFgiGYwllmaC/XY7LPE79hRiv3h2UBnmRhYw2bKD/6Xomqq6A0R",
+	"JtFzVehi06nguU8xT/RcJdTXwa0Hys/Gooa9sBakS/viozBcCZyx3YnVqTN/rldyDbDTc6GBK2cFdtgl",
+	"gpOLX2YcU6HNbGLKDZgk1vi6Md0LzuxBAxctxWuyCP64R7nX8I8Ly3P7ii8SlvquJAD0nglyOrCJmxA6",
+	"4S5YPlNUjOe2AgoBJ17HTkEDBnUv/DGEyHCoVsr+HdvdI5LIhEo5fVM7akw1b+Dc5Bf4PMb9EuymnwW/",
+	"FY4QPg0TbpZ7V9a0Zd4PinmDiQe0/I3ZNc61Sg3joxLXWuLbof9pMDg/Twkr9a9DDj/XaJuS+TxTqcjB",
+	"et0vWl9Tqzn4nMTzC/I+YKEjOjktH41ClyOtBk084ZKPfiuKXFjKlg08NB3O3bc7VN+cqP487a1c07/7",
+	"tKIzAH9L3NAJaxkhCk0vW5QalEGO/hxxc7wiQvoTjUvN8etu78/w4V9wgVGeb/JWlj9xezEfnnwGNba/",
+	"+MZyeqWErsJ3OokpFTM6txhXa4TR5JtNTbzko21vhi/HksRT8mQG/792QwYl5iBTpGHgZUwhR7HDTrDc",
+	"KYduWb/MBJiolHG43BN4BX4h31S2xyW/q+w/t6YHVndUi6f0EPrT3nW+oAX6vcUNa3B7X+tzX8e9n+QC",
+	"uHFzRsjZzBrCLQAvFnByAiMizwY0MiGuDggAaaWIsA7wlaJ7AVy5PkoGQwaBsIm0LZhhrcu8xTz8LUe7",
+	"CNP31tLtszOx4PLdjAVKIINjAYISHJToOUCXAfWNzzHV3q4A8OSjLXzng4Xv/EJJ8BWAOfnKZFyfCu4o",
+	"scDV5COoJyFf+RxSjzqshwlLHjQTfArDSlcuXpYMZWVvBXjmvdH1upvW9X7LsJlbvXCVbMJ789W5QXQr",
+	"XdFH8G7drYNSLH3DjqJVB4Ho0+8+Sa65qQbNuy7Lulc9MmAN96hNxsPsXhEoIRB/+G29qslj0KpCDB7U",
+	"KogMvfctGilC9L5o2QiRoooNo+eqph0jZKr6zN7rvRkxKz2VQ8jhtVAWCY2mMGMTO0gwJwJZJtUVwNfJ",
+	"ShwLU9aZsWK6x7iqxpnCmijkTfGu8B0pvOHDVHUvWO0fpzUXCKkhh8ONE2R94k/hKE0gwXQBKar0Mma5",
+	"Pi5wTuEbMBmBzEdUZZ15GUHmMAbIpGJK+4QEnQe3PiH/+VzivHDSQ8tlnqesL7OMTfliQtnMvMi/haPm",
+	"rM/VVWiOqSlsn6dh4UYzXv7lsQnAtRIzKJbxbIt29vShJkDc+k8p2CJm+LOWR0fdC/i6eo49OaB9SblP",
+	"KO5b321sN7pGK2B9S8XzRYkcKKo4rCGEltLhNKPlROKJmOg2YbzqgMwqVfUIfJt5v7OexqWFJqhDIRBa",
+	"whHFS4HVH8VXwrdF7mHKLxaptCIFbEHKfLbjXM9G4xKJFGm1S3ODQCk+wASAYyRuQHMH4F1MgLZzzYxM",
+	"0bCaGJE5bjBAHGvI4y9PHSYpZl/ZMwUe3hyOOwx/d51TcHXb0uMH1wkFabgv7FxQ7yBizbcXp5/v6/Dj",
+	"rtVitKiZkHaM0qRcBgEN8K1hQ0HsYWX3kuJWbquN77YRiT+Jr010UQO2olqmJMgYSkNHa3cVyjTlAX5X",
+	"kdUbYZtpqvtN+O1vuKj3joj0DWIdbpJC1+6Gg3r1mmXwoH8NKvpIwiy/In0HtXfQdgyy1ZBwS+2cIyiX",
+	"Ij+ezN1tgbgO7wMms85Zl/rr5SUHdbgx+1iqR3or4PlT/4M5xwYIzNfkOl7LDnSobfWfRW0CC+UyF1D0",
+	"KZ2KqATjQ0to2mB9reyqc+8Usi2D+D1X/W+QwSzrXV7Du5XLztejolEu81KqTlQqzgQkKflRsIQs3wSz",
+	"3pv6u5SKAsiWR0u5+idvWZLw9QypNa1tEoKuAd/FpMl1+D7otxu7fzjFPcM4e2CZbODc88SHqj65iko3",
+	"xFPyV2qTsToliXwky1lJq5HP/Ap8tilUCH1tzDOo3h5QpxxMcG/tUl32YMxzPnCKwx51zI1YJqwFJ7yZ",
+	"cu97Gy+mY6EMVIhTfbhQg3wxRS/8W82V724x0kEl2GNJprnqobMwwn+dcyv8fx8LO9Zp+Be1zII8ePcD",
+	"VONgWTzPspAxAv9AtSIqHj5Df1mCbSlBaeks9XRCDxiBJoCXLMGGUD/6flDwiBPAaCmOFCw1NPZo9uHg",
+	"pd6QwoCD35H/hlZ2j7w3d9P+4EHxx5APNvd0+QVMcX3MuHXSgemDKjlls1uklHne2ZhVth8eKaFtOBuF",
+	"VJVcZNhlDNN3gnUwuW06WtEYLgRqKmYStTlbkaVW1ja2iWpbq2C9hLPrvtjPudy3tghu9MP2QnDMXZzQ",
+	"l9GIhswcNlOZMIYlE/1RXOokdKwog9JUb13k9BZE7qqo/ATa1YQY1sbgoq+pBeyjArurw86bX8VKiRp8",
+	"HT2zxZdnGjvNSP/ZiPYTKrwroEfwLRgy0oyz5KB3/qoIsjntLygcK7prB41jPf/QMXxxXe7Cg7363yoB",
+	"6K794JuU5bVIr7VJPlGzW4BIuGryk2HW4BEv6c0bNbd/b86uh6Wuohf9q9B3DQ3fYNSvxT4pt+fznes4",
+	"QMW13uKFlxxG4Rm9Jg0bZILnIm13GPTMDnmyi2loamiLq1fubwiFUospNLsPcIirvAvNDvH7Zt1uucPW",
+	"El7XhX43lvC6/GiV7v0k01zt+JbajQ764wDB6nROVDkDhi2WoaOtW/axtW7sANHuMDgdYcAoHowdNRWA",
+	"r5QJqGfWWI7+d+/V57bk+Xuy+xQhdh0Ri5SNeTYMvdsFm2vViVVy+Hfvem8/nPV+Pj48uUzYlC9MobpT",
+	"fhZ4TAlJp+oBBNeeoZQ8eM23IZ9wOxhT6LHP1ZXjjXI0y0V7n/lJz49ODo7Oem8TlovqxEWr82LufZa8",
+	"fPf27aH/Sun3CBR8j640H+us/H7IKYDdLU4KU82WfiRZgfIE9s3tLnZbh0ALrbIYnmdz9y2Aj2R1xQsL",
+	"qEglRc2ZMdB8HTrE31Rd90bYt45oPA1ukDNX5tlqb/eYxWKXXZ86W7T8d4YzkNYDU+wCD04nUj1JxZDP",
+	"MrtzC5RHtxGEIpxJY0OQZqCnhAOUyIkTqa9wzIMwZBJh9radawJPtrkQTUHKa68/+gYYipe5EHeFf1Dt",
+	"RPawzHdHFERDRS68O93SfaihserVAFJsLk1wc4ylyHk+GC+giz0i1KDJ4U8wIQj0xiBWla421YzPD39H",
+	"8aywum0r1t86GMLytVv/xq1rBhz0Lg/fnJ7//OH7o8Pz3vnB9z/f2EOpQcjcGA/rGZbQMyU5siLYVC81",
+	"tmGn7UXcdKBq6R5Wuxh+2U38jIt1cxjrmriug+kecKW0ZX0RokLoWrvOApJ2hx2jKvjY6YIeChf6ZQyH",
+	"0DilOc5TJ5S3d+dBBW7usxxqCOe89zGcKtU3+ARupNHuN1Hftn2U70tBxMYo/ssLJJZodVUoBxwbwZia",
+	"gSf5FsYUupzvsTG1vY1b9W2d0MnDsaPI49YMAM5HIg3wIpA6uM+SX5IQGBA7Ey4zpnMEHGoNuBE7Uhmh",
+	"jLTyo4iYuzdcKtPusDNsDcDkhI+W2ht0ah13pAVuGJYkusbHxCdALBhKBRAC1UW6T5XusV9mAs7W/ej+",
+	"+SgqcYEJ//RWqJEdP9p72u1Gj6yjzb1HxlID0Y02AoBta0RCUYJN+QgcznT+D4DxPEAwlUmgXn/7/S+1",
+	"zsram3mz9WWu46XAs5Co11PVagdvheFolIHnXvEFD1BBiIbZxeHb1x96r46PTj4cfN87eXOYtDsNNtex",
+	"j0TcwtRC428r6u6NtUW1NlAZk2Us9CrltyTcVbLqGg01m1VrpmXCB9WEn8r35sk048A2P3vsBkX3QliD",
+	"hUo6DyVGvjuq+DSV+YK1piKfcDc4ohFBYhIFx2f9MBqVAcWqNc11OhvYiPGZ1Tu5UGLe7rBDiGIbYQw0",
+	"4rwG4uczl9xSfWN4A11zYkUKdIedQEY+00oQh/DXvfmm1+jpF4IE8pnb1s3o527oO9LNe45+iJPViM2i",
+	"jnPLux60mn4BFncQmFMk5m/G6Vawq1xjmtLXZle35SFu/ioPYV/CQpoZyLmmXJgNRFN0JrYMZMtANhkv",
+	"RRCzEg/JkZ7vAw8xltuZ2YjSMzNTZ9ZrxYRKfX5dPVfB+qIhJEWiQpnpkVTmK/ORC1zsZjgJDr7lJVte",
+	"skllBC4VQDLmgg+s/MhLRtnd8RQjrJVqZJ4YOVKz6Y5Q7uPTRkfh+zEgGDD3+M5sCiibU6EgTS8ZCXsB",
+	"wxziKEkZx9Jq5CQQgq2JlcFNqLy+yXBZdaKGm2fm0g7G2zS+m9L4PDHgfpUbZhF1NWbt1UaXMKsbEgAY",
+	"t9DJETrGUaK3gDPfZ/OxzAQbZNqINGKJ+4h306SUqf0sVsnF0ZuTd2cfXh1d9F6+PXyVdJg7+R2pQgq6",
+	"TN2B2YW7WR9lKrwIA/CRT9K4BRSwIpieEKtV+QkXjcS8AeF1nY6/nfBa4xIxACubMyPsb9cJ/RAF0+kU",
+	"sWPgHvmbfOsrvCRMpnyycyUWc52nzbGmXhWWR6ts0WGHk6ldsJmyMgMaqc+nuJjyyQ9+/E0SdnmeBrrO",
+	"pLFb0XCjaJjyCbsqjiyQVYVU1hEPteQTiks9EMpeQJN60e2GD3A8HSCedrvdEsZTrFo2l5OJSPeZAELU",
+	"igCeluOcTvwIbg1Lcz2dQv1pj03dPO4O6QmUeszHAHsgbSZipXPW1+kixEfd2JF7dAoFEcsTZJRV905J",
+	"p+LB39lQZ6lUI4Aq72d6cCXSWEE11zyX1uINRtDvfUY3gPEsFzxdeFwqAmzJxc5gLNwIDaLr2h3bgNC6",
+	"dr2+ocy65dV2Agt3biuv7lfuLNx0jK98PnOpCi7LRzujXM+m60ot0EjhzYjpLA3JEyv6sb7BeTbb6wgm",
+	"aYJSdCSOq93Kr1Wk1ssy6Kg18idWahPkyWWtcqRaGkoUn4gExdKLslTaL4kwbPHopdezeuEVXRNO+yzp",
+	"a56nJgGeRvW98AuigrlFEBYwVMS2aIRYFUNwRUKRave48j5BGGllz1igw801E4Ph7657LK5u1Q3byo77",
+	"2g0Wz2eNS90kMW7O3Km79WfaXccS6p77jJUdJ4urtE29eYA9J9elt012nwRSWhUCWm1jOYEV+abDKcmT",
+	"qMBuWK6z9TOubjl570RFdysqtgGete2SzV72IIRmdvxEptMd3txr/EeRy6Ekn8jpVKijV+xAKyUGlh29",
+	"YlZfCcVaRo4Ut7NcFFg43hH+2AmoBQLGSGNmIo9ixWepFGog2L8rUOdHM/BkZBJaxKURpca1O+y1VGk5",
+	"cZX1F2F4Zmb9vxcDGzGRGRGrTKqryrOBoQDIzEdcTuqztFsoN8No0n3t1LZxuNAUg8eKAqjsrVRXgBOm",
+	"nU7r49HorKFBoaeGU25hXLc/nL09Pei99Z7RPfe8eyBW7heRstkUuq4BGO4cwX54mubCmHaRC8itn++x",
+	"YVNuzBx6SakUQ+w8ywitP1YUaDcEX8Ot76ImSmulmAV8FXQZ8IenmFb715YXK1ofL8YI++mUEIQ08lN3",
+	"2PPuLoRcOJFJ0b/OrRNeXeyzFxhiOTz/8ejg8MO7k96PvaO3vZdvDwlqyI6lwWiK9z6VyEXnDcRGucux",
+	"6gs2FHYwbmhoqkdH6r2046NXZ70NyY2jV5du+XeVGzCz43NhZlmtFX+B5CcVte+Dc5KOloyGbSRU10QJ",
+	"Y8Vo9IFON2EDra/kHdTBbvsRL0sPMZjl0i4e7f37/1BJFpAj5Y4PGCBXxXUPl7cXOHhJyLgtX+5ePOtn",
+	"ctAkX5obFQfxsoNcfUemK9F9Au9H/jedFpzJ6vJnuyXts0TNsiwwCW6bmERtooC77wcw39GrjVbU+jka",
+	"tLaw5s7DMU0aCO4gHJ+TQtep7VZEdp16+s3KSc+wJAscPJ32kpIBEXSM5OjV2YeXH3rvXh0dnhwcYguM",
+	"zIvxUl/R8KkvvVbRWSkwXm4FxlZg/J4ExstvIDCAia+48pB77vNIkfy4JVcyvNtxAiLXalRVkbliM3Wl",
+	"nHZNauxI2GAYxMopq5j1E1Wh7OVEuCEN5t6J1BsWVBxnaNda4Y3n3d12h/UABXS3G6shl5lIGbdWTKbW",
+	"gEqslbcWIqfDvuii7g2N+JCNkvqPDE0qtvsC2nRZYSI2nOV27KyHMCZ+OXv+9E8sOe9dElrq4auEkPHO",
+	"hc0XO/BNCSVIAKAoRZu4zJzxJk1pmljpLN1nnJkZnOtwlpGELRUn4RoeUxuwRg17Q4zyrfucLZt8uG1/",
+	"/nQbJE59zJWHYDD3k1t6w1ilgel8AYd8ChyyfI3ruKRGn2s9mzz0HhPPKaXyKfhW52K5xpCIjr0nzFpe",
+	"vFdY7GOpRrFqGSuzjD3tPm932IWg/MclhoxMjquFZ5aBJyCfxPmYzmOVuIukc/kX+PMeeyl4LvKkvUfj",
+	"4u5jijDBt49FLiIEeKI+ZUazkVBuiuBCMsAdoe+bv4AN7Ol0Zm8VEaE7DfgDD1BX/4dHdEgHsPmOnv8a",
+	"/cOjPuw3KJz0018rdH4IJyyDX+cztPiJWBXZOvOVr9mCKs3NcnEIUC7QX2gbBX47w1oQN4hYJtKRk9xT",
+	"LZU1UawIMNdEwR/VBrkeethid5qocJ9VKlQ67P2YmrL7+njD9DBWBU42ucbymfL5xRHKVDeD+8phcFv6",
+	"Z30y1Qga5hZg0LFKgoMW0MIz7pQHEpmFSYP6h79rxQC7KzrZHIvPCPdt21GviMRVEBTC0a4qiJ8ilMnX",
+	"6hzl7lQQM00IlpVkxuvO4ioMBFZj0EVxLFpChiEzli9Mu8POoTorjRWQItZenR4c9d5+6B0cnL47uUzI",
+	"0eud7mNd+G7I84x2dp1dETntu8uS9+enJ28+nPUuLt6fQtMm9OwI5ntRh2VIgyo+Xl/8nt7x4dK7eFuh",
+	"3t2/KH6Z8cxUBoWG1+/BYFiex3e3dauOFTqsd/wfH5s9tttlU5H7VS9p6eBIb9DIY1VRyUGCcSebMwDX",
+	"xwtOFsZoJszSMQLwhpDQaJs97/4pVqXGX7Btvs8XtsvzBXdhgIyTKcMVVEDU5t/Aq2eFPrMRiK3KJF8K",
+	"a4qjpVsnw8NVt5cLZ8tk+4UsFUvcKnzrUfSoynUeRY8qnKS2T1d0Kx0ddJGdsXQa96LR8X1SQsuKQrLe",
+	"brfLcjFwPKgTq1glx6cnl99/ODg9Pnt7eHn4YbFYLI6PE9KEsFnGjttnkFB9rWaG+hC7kUgrwiIox7BQ",
+	"XYoVvNfeo8aegd8GwQDsr9ztuxUahKMC7vukMyNTYdpsoCGqibpUyhee8XjOihPj93bYqZMMfugUlHer",
+	"4a2cCZ5n0jEw9wnAH6WNlTTuD6CGq2Llj4tGKm4HQVWC143dBytknktLWpnfpNLGxcqNCfWFLa7ggxY+",
+	"Jz6ChoIpJuaHpRc94x8bNhTC/ZILMK3aDVUnZ+4Mvidi2KBfojJPQ9CBaPJOeqHfYRlJgeLh9sjvQpmp",
+	"wD2p5yk1d3t1rwpP8tSoZ59SApQYQWPcTiORmI2TR2PNgm8n+LsmDPN5FEECqYkkDogcPvJsJnyiG//I",
+	"LUcb1/No3zbIqc+O80qFfefq6YUm3STB0BQNFEPL/v1STDiBW2kmTfVoB9TV2smkVJppxheQIbm/EjjD",
+	"jPW8AOQBTM0mUK/XAByGDorgiwu5OHquWCvXmYgA4Sj4Ucix2YaSZWrY35x/WabGr28pVOa4I6f/DZcB",
+	"QYzTpUvx23bi3y18ri1Y0K2vYB3b3gGU2UZnSkKPHbmnQOvmLEm55Xvw3pPWVI3+8e+nYvSPIzn8x7no",
+	"T9v7fW7EH59HCXt3/hbadZFq/5Qdv2SpcHYJ1F9qI1h/4RTSXPAsW8BdQzenGxu6jJbqZxAT1jvvncpq",
+	"izQScDkAV0DfR4jcoqCJmBw6fbiNnfBwfOlLFIPomQjL3eKwbZZis6mjGCZNrFpGCJbgDy81z1PckX3G",
+	"2YRnQ+3UY1+kCs5b76LsttFXY0T+EYKhsUrgFBDeF+ofEpbJKyotItjfPfqXH2jA83xBqZAYIGUEScYh",
+	"jPDYxCrBxSa4SDq5MohInw+usCOYW6U/H/Ds2lxOp4Jm77AjS21gY1Vu/ppymS38tvjOr7cKvTrziEnb",
+	"hJh4ViKzTWEmlqbYctFtKPSzUREB7kHwvMyD8d6s46aZ8E87fZ0udoAFPtp7tvv8xd8+/e6zA6M+SrXK",
+	"MiPtqRy35ANMzIiKim2m9Hwfcpjn16KimvLKQ6xnzA1GZ2rV9IsQOtvYnXpnbsL+qkTxwoJ/b4o75tvv",
+	"SHUdNKsmnFmrMiDIVXPs/cAXDVDSfymQiTER6EsuVYclc9E30nqNYqyVWEy1RZKaCj3NBMsE/yhiBcJ/",
+	"j3E2lFkG7i+Q3Aibh92RCDmYZqeAfYf1fP1vQFgKWUNTkceqmm/k5P1Yz/JagYadjd3XtTGvZeld8kZO",
+	"BcR0KDcfPHMzZfOZcVw9+Wnntc7nPE9F6v4rYWM9LVyP7l3cDf/CNNefFhSP5SpWVYhyd/EQvakornje",
+	"fcZqMJt6IfPLx2GlYjMj9pYjKB12FgJAThn7DvyoT78r1UtHAcAZSNFIsKegZq1WtAOs1AbRm97dVQHz",
+	"rdKgHM0R9d9NUtT6RWrbgM6ms8V9GbVnjxhI/5LE0mcQ36ne+y+I39wSzPAMvqm+e4LHLfOcVw+H+84C",
+	"gfA66y9885d6reF+wRhW4PkefrVCAwblZ6Q3LeUFrMhdJhN0TlNXIvKympOxz5Ihz4xYTqwIqqh/sRMr",
+	"n2q8lPZsrqcO+8xhBuhNN6UNr5Ok0BcMFBGra/IV6kQiFJYuNpxdUJ3krsxdmv5Hnsna6/W+gR5yORrb",
+	"rfl7/8zfc7FT3rciQe/rJCqslk19mWVSjZ4MuBqIrJnbXM5yZUrtQVD4+P4jjrKlmglD1QAJVFsL07NJ",
+	"RHr+fCwpe9YZBNmCCrJjBcyDTQBhtRSNeH1+eNhhB/BZ7gsxbkUZSCWD5HIMhgskN1R4nhtZy4EI9Rd4",
+	"DvuhHBAURVx3TW8U/5az3iPHZMGPKkIuKJOmkuEMidCVEVpuCVCQwVloyAIRkbY3Ek5OP1y8e3lxcH50",
+	"dnl0elKLRoFbcFEaeaPSuzxPk/AuPRMt0UTnQWQ+3ZWjy+ppab9K95qu4VoJSH/CnM4KBdVdbWruszq/",
+	"AFJXskWAIF4I7i6pv+DlI98rLgajsaHKVrP+bBGRA08ORKzoDvW58QkMg2KGqcilRtfDdJYPxu4hnqaA",
+	"+QV/z7hCpzsGuZ3xHCu6xcxjwJIaQa4DM9azLGXOHke/CFzbnJNA5IqNeZ7CJsLfmzDxzvyWbdZv7eZY",
+	"hYjnTy4Kx4NIfr83L1uZq06Lo7nV5bl2HSizqlnUvQaO7fhZKoDW4N+5kMpYnmV715veZdwKA3AaYgpO",
+	"JqLniADB52NuYyUtm3KZggo+5hgqRzmZRoX8m4Q75wvrOD22IDeRtCbcO67SWBUcpcN6lO1PncDKpQ/k",
+	"pnJTEzAJBtGWpRPmaccq/NphJ05QZpm/mnj3pWETnpbqfMxsMHaj0er3QjHCh/PDi8vTc2dCfzh7d37w",
+	"fe/iMGEtYBeaYD8WxciPTWkH3a4LntbGuM7xKM/o4fskFxk3PodvWwaxWvtFavJUHyB/wg2j2zUtTvlL",
+	"pCZVQtSRZJ3wzIWZTcQ6ejFlWJGlXaMXhhAPWrpCsVRMtOMbC0AZP3dTrtB411c6Y1VonexWSid8g3gY",
+	"Sqfa6pyrBOgsV+XtgnSFSuHdJnVPoNAnuU1XFOG/97aV1ylnZiwQ/SkXPNuxciKcKBaZo1F3D+SQ6Myw",
+	"Fmdns76jIHhvjyUTYQwfiYTKi/y/j9IkYphFg8k2iNyRgBPOjC/lRCQoD5MyqSVtkH7kn9pDExC/00lE",
+	"95mopJY/iyHG1IiyYGAp9BlOU3aT4P2nWilsLNKJFYI3//ni9IRpgAzBVBJpmBnzqWAtrhbYtRMAvvqC",
+	"TaQxAMPu4Qiwp2c5xa4NuTbonBMpe9p9XuB4FbturJ66Dbf5QqrRfikBx30OcRScmtJbwD8YK7uYCkCB",
+	"f97teoUC0OUhO+WPz9kP8iX8efdZPacZCPlRXLiPOCnt4cY6ay3P87nVQfThqTuUlI67/dn+td8tTsiR",
+	"svxKFClTqP8VF79y3W/kWqWQznIuyB9fvHj2xwYGhRpoM4sKlekJKd5HaRIM2cRrJlD2nJTu1Ih/FIW7",
+	"CdxghXrcidVl4ZZi3BDSIJXU952ILwKbcK/AvkDs09JApbdy4Y7Z3fYBdIZoJWUG/eHisnd5+KF3cHn0",
+	"42HiIREZluDzsdOyQWvBhAFcKFS8YLE0QiKOcq5s0Eb2SnB8/iNCHrBjSMA49DBUEIZOw8gwYpV47evD",
+	"0cmPvbdHrxJMT/SGETroMvefU6FS9yHOfnJ8KGzA9bFOTi/9OjGWtmyaXXc4egUUilo/WV/XGivapn4A",
+	"PHQLeGy8AyMorGh46SE0FfLE4es2fGdmA14SwD5AD0umTaHcUVpj2Z1ZsvQqN6Qk0tHP2WG9ks0WlgMW",
+	"HV+OJhph0cwrlER0jJb3FAgjVvg1Iu2wQz4Yl8guRNz95mLZeh96ldC27pWwb5CQnVIbxQq2jasFtB6B",
+	"A/wTS169O3t7dOCINJiJ67WhpnGv9ZCNVazejytkWoSacsEHYyjEopCaO0kQePTvEc/7fCSAlpUO5m+s",
+	"Cli4PfYC8kRqgSevZW7u+wMn7T4FiQzCl9SW6q512JFiYAVNdOrUAK8PgSeafGFtfNadG8+hzg4ndu/t",
+	"JLFyKkE4qhD6MwRcVri6oZSkol83BtwurpnfG5LYfo47CrrdZKD0aFv3q5brskNAWuAN0mxLiu9R8j+S",
+	"cjCnC2e0ShlIO89Lv9BmgoLhZWn3KHpUI7RKeSbXWWKtnVUm0CY/fykqB5gHjh96MQHirkUgmE4JeH1+",
+	"eAhbMKwJYNWkzhlh2/sscVz3DCNkNE3gZBNNnagggb5gMJi+ApYXTB+jqjCXRuxXFC5paiIPXnGsuAc8",
+	"mCcxOa1EU/e2e+rh+P1WwCF1pZXdWN/Xr3mePqHeZze3w7gMFR9o56pFVV3qMCx0DT50jhmnoEI1g+Uc",
+	"4Pz3u0HG76TdxSCcRaAkjaFApJEvRNNZt+MFkcaqhhcFUaLB1/ImVAlPAXv7lbCfqBYL/C/SMGqrBzzc",
+	"TPkkVqHtIOjhe+XCAxEGLFr6sdbFWe+4ve9ZaVRsZXiEm1hB27O+GOiJMOyjNLLveDz4r1scn3R2Admn",
+	"HgmosfazfHM2gBKDo9+RLunX1gTh7A/17nr9bVtqNPKTw1TazXOTFWLsCV4hcFV9CcepdXOd0/Us8wIK",
+	"+VbkoemwU+W9TWXMqqkoOo62MMWp9/b8sPfq5w/nh2en55eHr5L2vuM3FDn3D5eNcTxtKEJxBvXb1/Ru",
+	"QsxtKId2HCuaHXhL9ZNbCfx4LrjRKmH49kV7z9lfRWcJ7I0S/PPAMseQs48uHd8ZnvWdmVxdfq0f233O",
+	"OiL/nFZ6/y/4bzxEhgex4lqT2PoMeKiCetGkW77rwcxbviY3sYGPGhXZr88EklTmAuAsE/buzOnDr07f",
+	"n2DYmSnN3MxsISxVHnjv4H5h6IUBfAQbcyyxiNy9js+iNlM8jLUAAkNqjr/ATPXcZZ8qqUGTiJX4xAeW",
+	"zVTqnuI5zzKRweuG/KlT4cFcB1emw37U4B/TqoYVlarMoZPM29cffjy9PISq9MAUxxj+KwF3iwoGJzgc",
+	"yWhopXxhlrJQAQic/UUr4YYloBzC9BlCXLEvMj1n3fZerHYY4pS/O0NvqltYzv5ml7UKgC8oP1+0o1L1",
+	"OvubF8UTL/wTnWI8d6575Rd2duGvRdJteb6d3Sg4oX15PCF7eB84t3hmPBcEAgbR5hZX7N3ZYxMr5r7J",
+	"8iv6i9Mm3Uc8Nmxnl+XCznIl0nbE4DyzBSROlcYtO0s5/oTJFNK6sYti+gGfwjQGP8CnTrjFXQCVhbU1",
+	"rATAzGsXw8lxMgibhNiM/gMgbyzQNFEpwAO4v8CIQ6plpF1vvTtjf/Migp1gO7vtDntND+DGczc0lf5A",
+	"LSNOzabZrDzsnrutVuMwNkQ3ZtMd99fHxhEMHsfObptms9qN/e6MIWRZA0kZTdO7O4ObgH4hO6YXyxtM",
+	"VF+cMhvmQhCUqRm77QSfDQeENWfG8ClFBdxMH+FqRqX9xSQ3Rn8hnoJXBWefaMS4QDxeWu3cfV6t51pv",
+	"2r5wM9yRcYFTNxVQon2BFEnFt8RlQ7gKmNpjA79uLY/75KV2x+RE6tc1Pgo1xQm5eiVlWRNBMJXmaPnx",
+	"LLNyynPreMSkqGchhBgUhJhKkgxlJpI9dnbyJmJ/Pjt8E7E3R6+d0vFe9M8iloqBTEURZI0Vgtu0nMwN",
+	"vBqwqohnpmKQ8VykAemmFL0uJPTui3YBj/mCHb+MVev57rO2jzZ60JoS+gzoOgjf2BdDSpnJPf9nU/lJ",
+	"ZIZlYmgJRAawd/Zi5ZbFemdnihkxghMi1QdY1p9fH72O2NHBQQlbJmW9VPcFRIsPP8lhxH46PvN9R9wP",
+	"sdK5FMpittFItyNPFYYeo1UX11wo7KQEZ9DizIiBVimbyoGd5aK9H6uzkzdsMJ6pq8r3AVfIpbummeOv",
+	"OIE9P7mI2Kh33IvY4Pvz44iZ8zcvIyYPDs4iZl4eXUas/8ObV1Gspt//bAJ/6blJuJIT/HKazq1T/HQ0",
+	"jJg9/MlG7C+X7n8l/K89Oj50K9wHimCHPx29RoHgtsS/j8Llx7PvfmLDjI8MYolAq3BHTl5tg7A+olLD",
+	"LhVs1qmQ4W9Lqz85vLw46J0dPu10n/ROjo4Pf7q82O10Wab1tMN6bIgp3tqIErX4JIhYjZ0mYfUIq/JK",
+	"2qV7lzTbCQ8AQMnL0975qw9Hx703hx9e9Y7e/oxlWwlhGKFUjlXrRZfNVCaMKTUn269Cp3jEaat1e8+j",
+	"Bd2yPpO1kEJMqcELhNRTvmhUZtsd5stSw4V3eh/vG53NrGDJLM8g81tmpftbasGICTxYMuJ7VkZQWyLY",
+	"dAZF/Zw5tgPYTDDBuzwzmDRCEFdOtVAanoJzVjpsy8z4HaSr4Uz/EiJVSm74Ws9kFaZqpfIw8SzwiWOB",
+	"O4DgfvuOXbAqmO5bAzDg1Odva+EX7sYdua0gvQV8HRBwuAEUsnXCeVlJINl9awSlF0+fP/3uu+5nlZaC",
+	"sjBZBM/FaoBbr3n6pyNn2ZTArKccTD/BB2NKbHELvJQ2Ez6VVxt7wK0Y6XyRNJV2HS8O/OesG7Q540Ba",
+	"Nz53If8iwMGy6RgCftD1m3qqBGyXE/h+Ox/Kvb2jK3S8CDu1pmJ9nd4dHd6S2OHRBkr38TVQuqQaZDOn",
+	"CbeQ9umPe8xJhKTdTO1n8DEPl9Td99+GzmEnt0R+E5FPiRyqFI6/3oa8V9M2otfsUw5hyNkEng3q2IDn",
+	"ue//Hi5BMlk46zahroe+V1jRo2svVonPH09YJg0kILNBLqD5C8/AwzYXWebxO+1cszlfQDGxAdNHAZZ+",
+	"rE7zVOR7kFY+EAavHGuVL2Cbmq148/AZG2uLG8da8Av51Ezled+ngPKc3XPlUZ2278dh1BAH0dVSj6wS",
+	"8M2ePgeQBEP7aGOVCY5OXD91h52Bgj/n2RUrOuw4koYkXPCQhvnMWM+Vb2Zg9ZTaGseK/gAuNW5LcbH+",
+	"Aloo7JXOjk+ngBILfR/4INcBl8V9iB7CF7jDQU8gtAYAz3hGzlAqGIUOm25UUp/pY2EO0N19HoHOqSql",
+	"L5wtO8YG7HYuqJcWXH0axABAkjPPO+wlMU48Mp4LtMr1zLJWNZAHXbU8gh7GJyis6NbR7rBk4PUJZylf",
+	"4S4jiGyLZxn+pwmJZhJy4CwfJRRohE+IFQDNhoZjlo8aC88/i1uDUeI1n7+biXxxG94Nb13y0a1f+L0J",
+	"hYfWks8dza268lUKcBzZrSEWPGhVU/gQFHIWmsWUQQ4hxA5/edqNut0ua00zx3is+GTb5W417oYAR4GH",
+	"n3VjVQzDWjaXk4lI9ymsZ1ia6+kU4kalIUq+ATIaoFYH/A+hFq6/iNV1/GlqN0nGlO85A9KqwxKUHJCN",
+	"OtZKg9cCXqhyFq2yRaycXUJleNipt5TBZUpBwj32N7vdpcBQyUFJsRjWIpam0sLf511L4AOcKQuYiFSn",
+	"uOyfcUII+Cy6qyyclc7xZMh5ZZzgnvIJo1Qx1hpwI3akMkIZaeVHgQWFhGsbEsWqSRcXZ73jKGSCWb28",
+	"PSTuytwWK294rkyswH3jNobgehBZrAAkX1aAa4FzQLqeoRW8EfBrbewdAWXCqppQQ0BY31n62O8oJvMe",
+	"GkE1eFrW1Km/QpLyK+p36rS4wotSSYOA9C7KefJZzbFaTmv2fCh4UN2IOM7qjOdw2bbpzneb7rwuRa6R",
+	"6LzC8GOt0FU5FMwH406a6xHmdocdoWPDsCQXSLSpyJ3MBglGkhJagJLpky67S8pd7lpJRlr0eXk0slFC",
+	"29Asc8ZgLwgvIvSQvuME1or8vwhbkgrBKkKvsVdb3aXofjtZEHIcyzv8+VfvN3mFvliNPhc8XefirQYf",
+	"/vIKA0cVX1ZesHwpKP0WUvw8yoSTKrPMyRcTq2QQNK5kv6IoexV42fyeUfU6Plr0kjI0FyqoEO4FFdXZ",
+	"8ss1DWy5pKHsSlB6Xui1hHJfLW3oxOowldiWknKZSPVc0ZrqHumU3d+DTrlNDLqxJGFjEr9JV705rHez",
+	"UtDusO+1LWzZ1pJHdNkRysAPGquSI7Tt1QAwDnWWLgdSnM3rr7xPBKmrAohV4nhMwtQsyyImPg3E1NZY",
+	"9uXx6vQGpdXOzeUC3tm3DUZulY8vVz48FQHSSj0raAhifks1pNZf+LJwCoJPsPD0efv0lr6xkGKFlxld",
+	"v6xXlBihGgBZcVUHV9GzrqoaFA6pilLQ8/rFzTUADT6p+1feuLstb9zqEoVD65vWN5ZUCrQD1q9rupHL",
+	"9K475zvsQlhTmClWgyuZtWQqJlPtbkJ7P8SJM4KUxrufScAUuna9T+Dpuzb4v/2VWr8j0m/bD3fMr7wX",
+	"jnGioVsp56A4foWLVPb0rK2ftzvsBD1spGQ36tM1+m+s1lOAy366B6wE90AtuY0OTHu69cB9bSX4uMZX",
+	"fC89citu7efV9t8o/sqF/ai8rlvVD2/dqqSf8ry+Qj0/zrmimB/TtG7ttm8u27913Gpbs3/favZrr/e9",
+	"KNgvXeyZumPNFrq/fZFq+46WsFVut8otKLcUs3H/kU94dns5+7V03M+DwLjxQt1v/Av3zRsAv1hS5K8j",
+	"X9za5bWFvdjCXmxhL+4n7MUG49ZbzIutO3qDmBdfKbr9OWgX3pZo8qLVKuBnzXnaEVzXXM9Bnlt3PpUU",
+	"LTdbrIBkI+RJwYSmYiUwezEHrpxAh+VH3jWHA0ehPbT/vb/wpjYU2HCDsbAWxsR2qq8DMMGYfxRO8cG3",
+	"GksNycfwgH143rg/smJyG09eOBfcLPMATJOHaOQXlVyl63RLkx9tjfob/SSVZiLNCiCb2qvts6zxupHX",
+	"iopEQEvWeQlLzunfxlnjmJQ9U3Y/VqBJScvmPGSjRWV43OJeRu6xWlzdDuv5S4pKhRZQN2GZ+CSrXvna",
+	"fG1ce3FpN6EUhEnW0AvqksVxmLvwut1b2/8hinM6x1LhDyWsIB2vdaU/031g+WhnlOvZ9OaoGK+rREYe",
+	"VO3I2CbfQFEriuYozsMmfDp1MkI7+59bqh71yufyQ07QUn0pQkhNp9kC6qdCtWmBxs2kjZAPxQoGapLN",
+	"vtTzDS79a9SXblIQ+y9d1RsZN25b27kyJHbJR57C4KIBAZXuWek61Fd5+tsz/PQk5+huawS1yKFr0pDt",
+	"smSY60nCpGKJ1VhOaTXUL15HjIp8yf7rn9g01x9lKnJwPIAfDMvIUe8lCUU5blzmaBoAlpNvnuZHiLBK",
+	"faznYDBPuFqESvFY8TyXH0XQyPd96y6FXcaL+tDgFqH8MLfEDguNpML3DrnMTIQOPipOKb0RtAP3zdIU",
+	"w7ecUpCk3IqEGb4wbD6WgzEibIFz0c3f3qeWUAoq/HHYUlGkNGu1niqS+GMVerJrxfrajpmRqTBBddhd",
+	"7hKF7brAyUdHDLg77ownMwPhvqOLU/b86e7fMmDKjgRmRuxBtRr6O7FXG0ug+00P2tK97h29PXyVMMUn",
+	"1IsqVlBgEBUfUOy1M9cBdo3LzKmG/vdM66vZlGD6wAr0hblsItXMiqIVWazgKLiB9gXgWKGEY1koTnVn",
+	"b1hL52672+HL3OcE/0yHnUJvPmdiIbECy8dOoRWK8S4J9xZ5VkPhBTrzXv/EMjmRlrWS1z9VkOCiWK30",
+	"rbb3K98cVTaEy2yWB9cwYSfAV865hHznWPlSEPo7OKuyDK7GMBeiw04/kiMFvnCvCVKOLSHKUVHyMqxc",
+	"WLjHl2s3VFK9/uncMaF1xdfrn17nenIbG/P1T5d6s6KNltAg1IC/PJSC3YeFkXap0e0qPqH6FjgzZ4EN",
+	"Oq5Qko7DT+s4l1aDoSHuWijyXaF5dhioWwHuUaXLoI6twotuHrOEf+SW54mHSxSmzXgmr0SH9VSsEMQA",
+	"/cakuILDGQXMADofEptcCJ6zVnLgfts50MrmOtsjRMYoVhP+aYePxL97tvvi2R+73W7E5GQys26vk3aA",
+	"/LG5ViOWHF7yUbLPkqPhzolWYueY28E48ViwCILiWW2snnWfM5JxgEXQYclP8AVC2R1nteycwiaZPaa0",
+	"UXI49AAr/VzPDeBN6jKztotpU8uvCoLjeozkaOjWAku5DZeArX8yksMqexjqfMLto71HfakcbUaP3Nc+",
+	"2ntkbC7VCOgWX/37qRh97rtT9dmvzkV/uu67tewMhus8ih6NBfeZiBXqqom+ErmxVdT2KCp92/VVONqr",
+	"V1EJkNRTqeODdgF4PDcMWU+NNZ/vyXPleG7EZ3WejhMNHT7lUPqA8vIFctdGVtBVfwP7+9dtIuTNjbJf",
+	"6bmqwHzeDttz01mNwEkraY16KhSfys6CT7KVBuPpVKje2RFL9WAW2mo4bVbkTKihzgdOVnHDfu4dv8Xw",
+	"8FToKUFkW60zE0GjaSe+Ll79YPackMqdUp982pF0HoQQw1rnItWDzOkASX+m0kywnR1E9N4pnkaTxsiJ",
+	"zHiOcwC+UKykR6j5REiMwUB4o9kgk9ASbcFgB/hU7uBPsAsNkojWv142ld/VFbepPgSqbM4HlD71kO/B",
+	"5ViasJzSHSiKx5tvgD9lcj57ip2ZVWnyRX9KyGhAzCr3iu/THRA7K3h/tY64d+Zhp7m7779Vkrv5ogT3",
+	"bTys1oYBqLYZkZCne/x3bdirKcUNqxAN4+zt6UHvrc8vIxV+yo2Z6zwF1mvkSO3Mpohn35/ZkuvZoPVv",
+	"oMG+2JlwmYUGqXhDSkGoP7Hk4PTk9dujg8uk01AW6YhrUzWRYYI7KouEtTXwZneCDyG0te0h3ngzkb4Y",
+	"h7O81eVsUMjAieBvStmBACPdCBLWMyzBv2E1TBIRcrRv8p+L4czwzJnL+FwpCZQPsF1EqVKj9+r46OTD",
+	"wfe9kzeHSbvTAPsVLu69hf3a5nA3AIWBHgPNULKMkhWhWcUXkHCRZFWmnqZkqwZAMadMkFiCLNJrWtc+",
+	"FPwkYawCtRMaftC7Y246dap3PcV2t+z+d3MD3gj7Fdj1l9vPyKdXIXUd+HQDPkHLl3StFg9qlw+zVfWs",
+	"doed60xEzFhuZ+RKzrgiP3CsPB5eEYQpV8xJrUqIXM1oWBtU24oJ7ii3+Pd4j7d63qpOO+nX0fMa6wqX",
+	"db9UD1bkHjt9TuRCDYRHw1dpOXOh5Crxre24MQJiP+BpS1l/gc+h4y1WLawkSmDmJwkWQnicfzbX+ZUJ",
+	"sRr0pzhOCoveh1i7MRAPh2lKWYixom34G3cFy+68JSceu40PL1af4cRjt/DhxWo9J94rdz43ciArPtkn",
+	"Y/tZrrvvL4/fwuY/fN/deYVav9x5NxY8s+O/NN8PIr+n3S6bj2UmfBKGG53lM2X2mbQIKRny+aBVZK3W",
+	"+D1Mt0m9kWZoqn+lD5eG8Ux+/A0QxBmtyK1GuRO/PUkAAYC3qfn88dyFgnqMUS4u/u6tZ0n7kDXlM7F9",
+	"u8YOOxepNJhFRMnn/ZkFBuW1jr1YUSaegaJFrPayujwJElsYi8/rUbPfCHsueCpp6RusbPCT1FCW++Pi",
+	"Tkjpq68tqoxTljdrFKDjW3U7dQJUwNPFfvmsPe34hLwWZ+GbIJuh3WE9tpQQRvAY2KNBpIxbzPDFzrJ5",
+	"eN8JcAK8LWUkDyAFlKis9ClEau1YecELiXNuPUwqYwWH1parWbSfGlon5R8FszkfDoEJ3/5uLqWv3j53",
+	"FbQQtJyuM0AKDlb0mpIq46T5nndzldUibkmfSYpcvFhRwoyvxHBU7VWCVjLhV8JJiAQHN2xs7XTvyZNM",
+	"D3g21sbufdf9rkuZarM8e7T36AnYcLRHy5+PnD0qHW2oPwwLsUZkQyd5nKn3aK+8zW67ltpxomc+Qhc9",
+	"pTCW3PfMu0MoCl+kxpa7bKGiNFI7emZLMzvDo2ZOOAM5UiJ1E4a8vZLzcM8nK0XVrKWo+C43JfgepVal",
+	"Kenx288KpcuhiNyNOpbG6nxRHhSqcmvG7C3ZuUMf4nvMcp1BjhQYzRFYzKby0ddgrLXKFu3SrDRU3aFR",
+	"rqYR1ko1ctPMBmOfAu2DLVT1fNM0fpCaeY5XxStvHBitmfqDCNs/51kmrBsMT95QDpgT5f5UTIRV0Bgo",
+	"gk3MNFfM8dp0lglTmpTGu2laO9c7mfgoMibVQHuPyKepUEYwqsCQlYGLH28cm48Ma52dHx4fvTtu7zOh",
+	"LHSrg/ZdkHrjhiyPDZf9+qhH1z+NxorYRCvYJeM7cSDvhb+Bh0Yo8NbTC6XJ6Jea+c4dq81Lb7HWUH6C",
+	"TkDLH2KwtdsCSN59Svngcz9O7VaJyTSDuKEz1YYg0JSt+c5fZnJwtdP8tXCfx9CkPRVDPsts6eBCqH3A",
+	"nZybLm6kVhpjZ+U5H7ulZgvWn6UjR7VTyCTHipbIV+n7Gy9yqaHMJ7dUdOg+w9NFaWoarWGNbscHtjgF",
+	"SDbF428eDEmnjnVYbqWxcmAQSVkNZT4RaUFYNufKDN3WBfO2bhq3yrovPlViB1LI/RZBv3AObQBZDimz",
+	"dcNpJdxbL1fuRLhhxgK6Vxio3M+XQ82A41RQCJVpfcVmUwg0/zKD0vwwqVQfhbE7OFrNnC9nC5RsIsvc",
+	"vqTYoNCu+pR9NtaZu3lIepgxO9JMiRG3YGwtT48D10z/PQ3kLvtHqUY7/KPInR4y0MaCCpBJt0r3iR95",
+	"NkMZBALQIhOABTstJhemnlroG5yNMtSZ1DftvBIWwSHwXOGkW+CkMVAf4Www3peZtFKY8kRKWHivZgKs",
+	"cvcN0vRkMlNO06D6NeqNmIQ/JBFLDHcb4v7LyqlJ2v7uAV5NFKsycCU1bweUqg7p1JD9OPVtRnNs3KCE",
+	"SE3RbxR1Mn+rSlAB11cQgLMJPgfb8ZY/KahpFW2nADJfmijUJ9cx6VDyeL2euQQyU+F2j8st0q7N5isk",
+	"ayQQpopjbzvK8KbVUYo03o/CBRgKSa7NQnmF1yd5E0rLzGw0EsaXaoMgjUpFjUgK+8tN4ESKIH6TqkT1",
+	"JWn1FL28PxUob7dL1EQUcQRrGuZx6wmnzBWnfLLjO4k0zEy30EuosZwyo7MUApSK8el0B7aWmVk/vAr6",
+	"cDobuI2fzvLBmBsRq48il0MyU6MltlR6mbUQDsaxDDObCPh/N0U7UAv88zFWfochTfUGSKhQqlnUobL5",
+	"gqU5HwLyBE+hR6oeIgARDzEhSuoZc0emLJMKS9rEJyh252w61lajeMvFQMip7bATcqY564x/9OnMlCeJ",
+	"PfwAuMhNHqCBaEKrvXyrMDzLr+oE42udCzlS1cqOUv0WDDWCPo2FDUSFD6AGlMs/4JeUl22I4ac6xuGL",
+	"ePtcXbEpX0ACa+UQWGs6M2O3QxfHF9jkkiHUE5PK6kLRI8UsYukMnRcidMwJgEA0pB4OjSjzgfKMN2rs",
+	"Y50Jlol0hFF1gA0SuWOZImV/vjg9KVJxW8GCBoXRzdaOQi84IsMyp+CDq9m0XvESC2jMm7Jy895lcey4",
+	"ajApBm53Hd36nXVsCySHcTtiUGNIcz7nmQH3ild+YCYT7A9w3kkn/SRWH6ImpnTut73MerwC1bCRvu57",
+	"KKB205iZYE+furvozgWuhafvhRogBXbYhRDs/LD36viQxY9eziSoBtffiR+VTRac6dFf/8Nf//8AAAD/",
+	"/w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -20,6 +20,7 @@ import (
 	"github.com/nestegg/nestegg/internal/billing"
 	"github.com/nestegg/nestegg/internal/board"
 	"github.com/nestegg/nestegg/internal/budget"
+	"github.com/nestegg/nestegg/internal/changes"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/database"
@@ -182,6 +183,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		Budget:   budgetHandler,
 		Notify:   notify.NewHandler(pool, o.Clock, cfg.Timezone, a.FX, cfg.BaseCurrency),
 		Backup:   backupHandler,
+		Changes:  changes.NewHandler(pool, ledgerHandler),
 	})
 	if err != nil {
 		a.Close()
@@ -190,7 +192,8 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 	a.Handler = handler
 	a.Jobs = jobs.NewRunner(pool, o.Clock, store.CleanupJob(), auth.CleanupJob(pool), guard.CleanupJob(),
 		billing.ExpiryJob(pool), billingHandler.RenewalJob(), notify.CleanupJob(pool),
-		meter.CleanupJob(), a.FX.CleanupJob(), board.ImageCleanupJob(pool, cfg.Timezone))
+		meter.CleanupJob(), a.FX.CleanupJob(), board.ImageCleanupJob(pool, cfg.Timezone),
+		changes.PruneJob(pool))
 	return a, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/budget"
 	"github.com/nestegg/nestegg/internal/calendar"
+	"github.com/nestegg/nestegg/internal/changes"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/invest"
 	"github.com/nestegg/nestegg/internal/ledger"
@@ -61,6 +62,11 @@ func (h *BackupHandler) Restore(ctx context.Context, memberID int64, month calen
 		return Counts{}, errEmptyBackup
 	}
 	return database.InTxV(ctx, h.pool, func(q *db.Queries) (Counts, error) {
+		// Every changes-feed cursor of the member ends with the ledger it
+		// described: clients sync again from the empty cursor (410).
+		if err := changes.RestartTx(ctx, q, memberID); err != nil {
+			return Counts{}, err
+		}
 		r := &restorer{q: q, memberID: memberID, crypto: h.crypto, month: month}
 		return r.run(ctx, doc)
 	})

@@ -20,6 +20,7 @@ import (
 	"github.com/nestegg/nestegg/internal/billing"
 	"github.com/nestegg/nestegg/internal/board"
 	"github.com/nestegg/nestegg/internal/budget"
+	"github.com/nestegg/nestegg/internal/changes"
 	"github.com/nestegg/nestegg/internal/clientaddr"
 	"github.com/nestegg/nestegg/internal/intakeapi"
 	"github.com/nestegg/nestegg/internal/invest"
@@ -49,6 +50,7 @@ type Server struct {
 	*budget.BudgetHandler
 	*notify.NotifyHandler
 	*backup.BackupHandler
+	*changes.ChangesHandler
 }
 
 var _ apigen.StrictServerInterface = (*Server)(nil)
@@ -77,6 +79,7 @@ type Deps struct {
 	Budget         *budget.BudgetHandler
 	Notify         *notify.NotifyHandler
 	Backup         *backup.BackupHandler
+	Changes        *changes.ChangesHandler
 }
 
 // New returns the service's root handler.
@@ -102,6 +105,7 @@ func New(deps Deps) (http.Handler, error) {
 		BudgetHandler:   deps.Budget,
 		NotifyHandler:   deps.Notify,
 		BackupHandler:   deps.Backup,
+		ChangesHandler:  deps.Changes,
 	}
 
 	strict := apigen.NewStrictHandlerWithOptions(srv, nil, apigen.StrictHTTPServerOptions{
