@@ -20,11 +20,10 @@ SELECT COALESCE((SELECT epoch FROM ledger_change_epoch e WHERE e.member_id = @me
 INSERT INTO ledger_change_epoch (member_id, epoch) VALUES (@member_id, 2)
 ON CONFLICT (member_id) DO UPDATE SET epoch = ledger_change_epoch.epoch + 1;
 
--- name: DeleteLedgerChangesBefore :exec
--- After a restore the rows of earlier transactions describe a ledger that is
--- gone; a full sync needs only this transaction's.
-DELETE FROM ledger_change
-WHERE member_id = @member_id AND xid <> pg_current_xact_id()::text::bigint;
+-- name: DeleteLedgerTombstones :exec
+-- After a restore (at the end of its transaction) every cursor is void and
+-- clients sync from the empty cursor, which needs no tombstones.
+DELETE FROM ledger_change WHERE member_id = @member_id AND deleted;
 
 -- name: PruneLedgerTombstones :execrows
 -- Tombstones older than the cutoff go; each member's pruned horizon moves to

@@ -21,15 +21,14 @@ func (q *Queries) BumpLedgerEpoch(ctx context.Context, memberID int64) error {
 	return err
 }
 
-const deleteLedgerChangesBefore = `-- name: DeleteLedgerChangesBefore :exec
-DELETE FROM ledger_change
-WHERE member_id = $1 AND xid <> pg_current_xact_id()::text::bigint
+const deleteLedgerTombstones = `-- name: DeleteLedgerTombstones :exec
+DELETE FROM ledger_change WHERE member_id = $1 AND deleted
 `
 
-// After a restore the rows of earlier transactions describe a ledger that is
-// gone; a full sync needs only this transaction's.
-func (q *Queries) DeleteLedgerChangesBefore(ctx context.Context, memberID int64) error {
-	_, err := q.db.Exec(ctx, deleteLedgerChangesBefore, memberID)
+// After a restore (at the end of its transaction) every cursor is void and
+// clients sync from the empty cursor, which needs no tombstones.
+func (q *Queries) DeleteLedgerTombstones(ctx context.Context, memberID int64) error {
+	_, err := q.db.Exec(ctx, deleteLedgerTombstones, memberID)
 	return err
 }
 

@@ -37,6 +37,7 @@ var tableArea = map[string]string{
 	"post": "board", "post_total": "board", "comment": "board", "post_vote": "board", "comment_vote": "board",
 	"report": "board", "spam_keyword": "board", "tag_group": "board", "tag_group_board": "board",
 	"board_image": "board", "post_image": "board", "image_upload_day": "board",
+	"ledger_change": "changes", "ledger_change_epoch": "changes",
 }
 
 // queryFileArea is the area each query file belongs to: the owner of the
@@ -53,6 +54,7 @@ var queryFileArea = map[string]string{
 	"stock": "invest", "invest_trade": "invest", "stock_quote": "invest", "networth": "invest",
 	"post": "board", "comment": "board", "post_vote": "board", "comment_vote": "board", "report": "board",
 	"spam_keyword": "board", "tag_group": "board", "board_image": "board", "post_image": "board",
+	"ledger_change": "changes",
 }
 
 // crossReads are the reads of another area's tables a query may make, for

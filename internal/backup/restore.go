@@ -62,13 +62,14 @@ func (h *BackupHandler) Restore(ctx context.Context, memberID int64, month calen
 		return Counts{}, errEmptyBackup
 	}
 	return database.InTxV(ctx, h.pool, func(q *db.Queries) (Counts, error) {
-		// Every changes-feed cursor of the member ends with the ledger it
-		// described: clients sync again from the empty cursor (410).
-		if err := changes.RestartTx(ctx, q, memberID); err != nil {
+		r := &restorer{q: q, memberID: memberID, crypto: h.crypto, month: month}
+		counts, err := r.run(ctx, doc)
+		if err != nil {
 			return Counts{}, err
 		}
-		r := &restorer{q: q, memberID: memberID, crypto: h.crypto, month: month}
-		return r.run(ctx, doc)
+		// Every changes-feed cursor of the member ends with the ledger it
+		// described: clients sync again from the empty cursor (410).
+		return counts, changes.RestartTx(ctx, q, memberID)
 	})
 }
 

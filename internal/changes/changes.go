@@ -220,15 +220,16 @@ func PruneJob(pool *pgxpool.Pool) jobs.Job {
 	}
 }
 
-// RestartTx starts the member's feed over inside a restore's transaction:
-// every cursor handed out before answers 410, and the change rows of earlier
-// transactions (a ledger that is gone) are dropped; this transaction's stay.
+// RestartTx starts the member's feed over at the end of a restore's
+// transaction: every cursor handed out before answers 410, and as clients
+// then sync from the empty cursor, the member's tombstones go (the records a
+// restore kept, such as stocks and expected income, keep their rows).
 func RestartTx(ctx context.Context, q *db.Queries, memberID int64) error {
 	if err := q.BumpLedgerEpoch(ctx, memberID); err != nil {
 		return fmt.Errorf("bump feed epoch of member %d: %w", memberID, err)
 	}
-	if err := q.DeleteLedgerChangesBefore(ctx, memberID); err != nil {
-		return fmt.Errorf("drop old changes of member %d: %w", memberID, err)
+	if err := q.DeleteLedgerTombstones(ctx, memberID); err != nil {
+		return fmt.Errorf("drop tombstones of member %d: %w", memberID, err)
 	}
 	return nil
 }
