@@ -1,10 +1,14 @@
 -- +goose Up
 -- The changes feed (issue 22). Triggers on every ledger table keep one row per
--- (member, kind, record): the latest change of that record, stamped with the
--- writing transaction's id (pg_current_xact_id, 64 bits, never wraps) and a
--- sequence number. The feed serves only rows whose transaction id is below the
--- reading snapshot's xmin, so every transaction they could come from has
--- finished and nothing can later appear behind a cursor a client holds.
+-- (member, kind, record): the latest change of that record. Its position in
+-- the member's feed, seq, is stamped at commit: a deferred trigger takes a
+-- per-member transaction lock and gives the transaction's rows of that member
+-- fresh numbers from a sequence. The lock is held until the commit is
+-- visible, so one member's stamps follow commit order, and a reader's snapshot
+-- always holds a prefix of them: a change committed later never appears
+-- behind a cursor a client holds, on any replica, however transactions
+-- interleave. It is taken as the last lock of a transaction (the stamp runs
+-- after every statement), so it cannot close a lock cycle.
 --
 -- Every write path (handlers, restore, cascades such as a wallet deleted with
 -- moveTo, foreign keys that delete or null rows) reaches these triggers, in the
@@ -22,25 +26,28 @@ CREATE TABLE ledger_change (
     -- The record's id; an expected income's is year * 100 + month and the
     -- profile's the member id.
     record_id  bigint      NOT NULL,
-    -- pg_current_xact_id() as bigint (xid8 fits: it stays below 2^63).
+    -- The writing transaction (pg_current_xact_id() as bigint: xid8 stays
+    -- below 2^63), so the commit-time stamp finds its rows.
     xid        bigint      NOT NULL,
+    -- The position in the member's feed, stamped at commit.
     seq        bigint      NOT NULL,
     deleted    boolean     NOT NULL,
     changed_at timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (member_id, kind, record_id)
 );
-CREATE INDEX ledger_change_feed_idx ON ledger_change (member_id, xid, seq);
+CREATE INDEX ledger_change_feed_idx ON ledger_change (member_id, seq);
+CREATE INDEX ledger_change_xid_idx ON ledger_change (member_id, xid);
 CREATE INDEX ledger_change_tombstone_idx ON ledger_change (changed_at) WHERE deleted;
 CREATE SEQUENCE ledger_change_seq;
 
 -- A member's feed epoch (bumped by a restore: every cursor before it answers
--- 410) and the newest transaction whose tombstones the prune job removed (a
--- cursor at or before it may have missed one: 410). No row: epoch 1, nothing
+-- 410) and the newest position whose tombstone the prune job removed (a
+-- cursor before it may have missed one: 410). No row: epoch 1, nothing
 -- pruned.
 CREATE TABLE ledger_change_epoch (
     member_id  bigint NOT NULL PRIMARY KEY REFERENCES member (id) ON DELETE CASCADE,
     epoch      bigint NOT NULL DEFAULT 1,
-    pruned_xid bigint NOT NULL DEFAULT 0
+    pruned_seq bigint NOT NULL DEFAULT 0
 );
 
 -- +goose StatementBegin
@@ -259,6 +266,29 @@ BEGIN
 END $$;
 -- +goose StatementEnd
 
+-- +goose StatementBegin
+-- At commit (deferred), once per transaction and member: the member's lock,
+-- then fresh positions for this transaction's rows of the member. The stamp
+-- sets only seq, so it does not fire this trigger again.
+CREATE FUNCTION ledger_change_stamp() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    flag text := 'nestegg.feed_stamped_' || NEW.member_id;
+    me text := pg_current_xact_id()::text;
+BEGIN
+    IF current_setting(flag, true) IS NOT DISTINCT FROM me THEN
+        RETURN NULL;
+    END IF;
+    PERFORM set_config(flag, me, true);
+    PERFORM pg_advisory_xact_lock(hashtextextended('feed:' || NEW.member_id, 0));
+    UPDATE ledger_change SET seq = nextval('ledger_change_seq')
+    WHERE member_id = NEW.member_id AND xid = me::bigint;
+    RETURN NULL;
+END $$;
+-- +goose StatementEnd
+
+CREATE CONSTRAINT TRIGGER ledger_change_stamp AFTER INSERT OR UPDATE OF xid ON ledger_change
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_change_stamp();
+
 CREATE TRIGGER ledger_change_ins AFTER INSERT ON wallet REFERENCING NEW TABLE AS new_rows
     FOR EACH STATEMENT EXECUTE FUNCTION ledger_change_plain('WALLET');
 CREATE TRIGGER ledger_change_upd AFTER UPDATE ON wallet REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
@@ -372,6 +402,7 @@ SELECT ledger_change_note(k, false, ms, ids) FROM (
 ) t WHERE ms IS NOT NULL;
 
 -- +goose Down
+DROP TRIGGER ledger_change_stamp ON ledger_change;
 DROP TRIGGER ledger_change_ins ON member;
 DROP TRIGGER ledger_change_upd ON member;
 DROP TRIGGER ledger_change_ins ON wallet;
@@ -412,6 +443,7 @@ DROP TRIGGER ledger_change_del ON stock;
 DROP TRIGGER ledger_change_ins ON invest_trade;
 DROP TRIGGER ledger_change_upd ON invest_trade;
 DROP TRIGGER ledger_change_del ON invest_trade;
+DROP FUNCTION ledger_change_stamp();
 DROP FUNCTION ledger_change_member();
 DROP FUNCTION ledger_change_category();
 DROP FUNCTION ledger_change_tag();

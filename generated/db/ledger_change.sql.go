@@ -34,35 +34,32 @@ func (q *Queries) DeleteLedgerTombstones(ctx context.Context, memberID int64) er
 
 const getLedgerFeed = `-- name: GetLedgerFeed :one
 SELECT COALESCE((SELECT epoch FROM ledger_change_epoch e WHERE e.member_id = $1), 1)::bigint AS epoch,
-    COALESCE((SELECT pruned_xid FROM ledger_change_epoch e WHERE e.member_id = $1), 0)::bigint AS pruned_xid
+    COALESCE((SELECT pruned_seq FROM ledger_change_epoch e WHERE e.member_id = $1), 0)::bigint AS pruned_seq
 `
 
 type GetLedgerFeedRow struct {
 	Epoch     int64
-	PrunedXid int64
+	PrunedSeq int64
 }
 
 // The member's feed epoch and pruned horizon (no row: epoch 1, nothing pruned).
 func (q *Queries) GetLedgerFeed(ctx context.Context, memberID int64) (GetLedgerFeedRow, error) {
 	row := q.db.QueryRow(ctx, getLedgerFeed, memberID)
 	var i GetLedgerFeedRow
-	err := row.Scan(&i.Epoch, &i.PrunedXid)
+	err := row.Scan(&i.Epoch, &i.PrunedSeq)
 	return i, err
 }
 
 const listLedgerChanges = `-- name: ListLedgerChanges :many
-SELECT kind, record_id, xid, seq, deleted
+SELECT kind, record_id, seq, deleted
 FROM ledger_change
-WHERE member_id = $1
-  AND (xid, seq) > ($2::bigint, $3::bigint)
-  AND xid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
-ORDER BY xid, seq
-LIMIT $4
+WHERE member_id = $1 AND seq > $2
+ORDER BY seq
+LIMIT $3
 `
 
 type ListLedgerChangesParams struct {
 	MemberID int64
-	AfterXid int64
 	AfterSeq int64
 	MaxRows  int32
 }
@@ -70,21 +67,15 @@ type ListLedgerChangesParams struct {
 type ListLedgerChangesRow struct {
 	Kind     string
 	RecordID int64
-	Xid      int64
 	Seq      int64
 	Deleted  bool
 }
 
-// One page of the feed: the member's changes after the cursor, of
-// transactions that have all finished (below the snapshot's xmin), in commit
-// order. One range scan of ledger_change_feed_idx.
+// One page of the feed: the member's changes after the cursor in commit
+// order (seq is stamped at commit under the member's feed lock). One range
+// scan of ledger_change_feed_idx.
 func (q *Queries) ListLedgerChanges(ctx context.Context, arg ListLedgerChangesParams) ([]ListLedgerChangesRow, error) {
-	rows, err := q.db.Query(ctx, listLedgerChanges,
-		arg.MemberID,
-		arg.AfterXid,
-		arg.AfterSeq,
-		arg.MaxRows,
-	)
+	rows, err := q.db.Query(ctx, listLedgerChanges, arg.MemberID, arg.AfterSeq, arg.MaxRows)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +86,6 @@ func (q *Queries) ListLedgerChanges(ctx context.Context, arg ListLedgerChangesPa
 		if err := rows.Scan(
 			&i.Kind,
 			&i.RecordID,
-			&i.Xid,
 			&i.Seq,
 			&i.Deleted,
 		); err != nil {
@@ -113,16 +103,16 @@ const pruneLedgerTombstones = `-- name: PruneLedgerTombstones :execrows
 WITH gone AS (
     DELETE FROM ledger_change
     WHERE deleted AND changed_at < $1
-    RETURNING member_id, xid
+    RETURNING member_id, seq
 )
-INSERT INTO ledger_change_epoch (member_id, pruned_xid)
-SELECT member_id, max(xid) FROM gone GROUP BY member_id
+INSERT INTO ledger_change_epoch (member_id, pruned_seq)
+SELECT member_id, max(seq) FROM gone GROUP BY member_id
 ON CONFLICT (member_id) DO UPDATE
-    SET pruned_xid = GREATEST(ledger_change_epoch.pruned_xid, excluded.pruned_xid)
+    SET pruned_seq = GREATEST(ledger_change_epoch.pruned_seq, excluded.pruned_seq)
 `
 
 // Tombstones older than the cutoff go; each member's pruned horizon moves to
-// the newest transaction pruned, so cursors at or before it answer 410.
+// the newest position pruned, so cursors before it answer 410.
 func (q *Queries) PruneLedgerTombstones(ctx context.Context, cutoff time.Time) (int64, error) {
 	result, err := q.db.Exec(ctx, pruneLedgerTombstones, cutoff)
 	if err != nil {

@@ -209,7 +209,7 @@ type LedgerChange struct {
 type LedgerChangeEpoch struct {
 	MemberID  int64
 	Epoch     int64
-	PrunedXid int64
+	PrunedSeq int64
 }
 
 type Member struct {

@@ -2,12 +2,13 @@
 // records that changed after a cursor, in commit order, for offline clients.
 //
 // Triggers (migration 00320) keep ledger_change: one row per (member, kind,
-// record) with the writing transaction's id and a sequence number, so every
-// write path and cascade is covered without Go code in the writers. A page is
-// read in one REPEATABLE READ snapshot: the change rows of transactions below
-// the snapshot's xmin (all finished, so nothing can commit behind them later),
-// then each kind's records through the owning area's exported function, from
-// the same snapshot. A record the snapshot no longer holds is a tombstone.
+// record), its latest change, so every write path and cascade is covered
+// without Go code in the writers. Its position (seq) is stamped at commit
+// under a per-member lock, so one member's positions follow commit order and
+// a snapshot holds a prefix of them. A page is read in one REPEATABLE READ
+// snapshot: the change rows after the cursor, then each kind's records
+// through the owning area's exported function, from the same snapshot. A
+// record the snapshot no longer holds is a tombstone.
 package changes
 
 import (
@@ -78,15 +79,15 @@ func NewHandler(pool *pgxpool.Pool, l *ledger.LedgerHandler) *ChangesHandler {
 }
 
 // cursor is a position in one member's feed: the epoch it belongs to and the
-// last change served, (xid, seq). The zero position is the empty cursor.
+// last change served. Position 0 is the start.
 type cursor struct {
-	member, epoch, xid, seq int64
+	member, epoch, seq int64
 }
 
 const cursorPrefix = "c1."
 
 func (c cursor) String() string {
-	s := fmt.Sprintf("%s%d.%d.%d.%d", cursorPrefix, c.member, c.epoch, c.xid, c.seq)
+	s := fmt.Sprintf("%s%d.%d.%d", cursorPrefix, c.member, c.epoch, c.seq)
 	return base64.RawURLEncoding.EncodeToString([]byte(s))
 }
 
@@ -100,16 +101,16 @@ func parseCursor(s string, member int64) (cursor, error) {
 		return cursor{}, errBadCursor()
 	}
 	parts := strings.Split(strings.TrimPrefix(string(raw), cursorPrefix), ".")
-	if len(parts) != 4 {
+	if len(parts) != 3 {
 		return cursor{}, errBadCursor()
 	}
-	var n [4]int64
+	var n [3]int64
 	for i, p := range parts {
 		if n[i], err = strconv.ParseInt(p, 10, 64); err != nil || n[i] < 0 {
 			return cursor{}, errBadCursor()
 		}
 	}
-	c := cursor{member: n[0], epoch: n[1], xid: n[2], seq: n[3]}
+	c := cursor{member: n[0], epoch: n[1], seq: n[2]}
 	if c.member != member || c.epoch < 1 {
 		return cursor{}, errBadCursor()
 	}
@@ -162,13 +163,13 @@ func (h *ChangesHandler) Page(ctx context.Context, memberID int64, since *cursor
 		if since.epoch != feed.Epoch {
 			return api.ChangePage{}, errResync("the ledger was restored after this cursor; sync again from the empty cursor")
 		}
-		if feed.PrunedXid > 0 && since.xid <= feed.PrunedXid {
+		if since.seq < feed.PrunedSeq {
 			return api.ChangePage{}, errResync("deletions after this cursor are no longer kept; sync again from the empty cursor")
 		}
 		at = *since
 	}
 	rows, err := q.ListLedgerChanges(ctx, db.ListLedgerChangesParams{
-		MemberID: memberID, AfterXid: at.xid, AfterSeq: at.seq, MaxRows: int32(limit + 1),
+		MemberID: memberID, AfterSeq: at.seq, MaxRows: int32(limit + 1),
 	})
 	if err != nil {
 		return api.ChangePage{}, fmt.Errorf("changes of member %d: %w", memberID, err)
@@ -188,7 +189,7 @@ func (h *ChangesHandler) Page(ctx context.Context, memberID int64, since *cursor
 			c.Op, c.Record = OpUpsert, rec
 		}
 		out.Changes = append(out.Changes, c)
-		at.xid, at.seq = r.Xid, r.Seq
+		at.seq = r.Seq
 	}
 	out.Next = at.String()
 	return out, nil
