@@ -153,7 +153,12 @@ func (h *ChangesHandler) Page(ctx context.Context, memberID int64, since *cursor
 		return api.ChangePage{}, fmt.Errorf("begin: %w", err)
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck // read-only
-	q := db.New(tx)
+	return h.PageTx(ctx, db.New(tx), memberID, since, limit)
+}
+
+// PageTx reads one page with q, which should hold one snapshot (Page's
+// transaction); benchmarks record its statements for their floor.
+func (h *ChangesHandler) PageTx(ctx context.Context, q *db.Queries, memberID int64, since *cursor, limit int) (api.ChangePage, error) {
 	feed, err := q.GetLedgerFeed(ctx, memberID)
 	if err != nil {
 		return api.ChangePage{}, fmt.Errorf("feed of member %d: %w", memberID, err)

@@ -48,7 +48,7 @@ func (h *ChangesHandler) render(ctx context.Context, q *db.Queries, memberID int
 		case KindTag:
 			err = put(out, kind, list, ledger.TagsByID, (*api.Change_Record).FromTag, ctx, q, memberID)
 		case KindEntry:
-			err = put(out, kind, list, ledger.EntriesByID, (*api.Change_Record).FromEntry, ctx, q, memberID)
+			err = put(out, kind, list, ledger.EntriesByID, fromEntry, ctx, q, memberID)
 		case KindTransfer:
 			err = put(out, kind, list, transfer.ByID, (*api.Change_Record).FromTransfer, ctx, q, memberID)
 		case KindRecurring:
@@ -109,4 +109,10 @@ func set[T any](out map[key]*api.Change_Record, k key, r T, from func(*api.Chang
 	}
 	out[k] = &rec
 	return nil
+}
+
+// fromEntry is FromEntry by appending (ledger.AppendEntryJSON writes what
+// encoding/json writes): entries are most of a large page.
+func fromEntry(rec *api.Change_Record, e api.Entry) error {
+	return rec.UnmarshalJSON(ledger.AppendEntryJSON(nil, &e))
 }

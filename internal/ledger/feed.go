@@ -119,3 +119,7 @@ func only[T any](all map[int64]T, ids []int64) map[int64]T {
 	}
 	return out
 }
+
+// AppendEntryJSON appends e as encoding/json writes it, by appending (see
+// entryjson.go): the changes feed writes pages of up to 500 entries.
+func AppendEntryJSON(b []byte, e *api.Entry) []byte { return appendEntry(b, e) }
