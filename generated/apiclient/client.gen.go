@@ -3698,10 +3698,10 @@ type ClientInterface interface {
 	//
 	// **The cursor** is opaque, per member and monotonic: a change committed after a page was
 	// answered never appears behind that page's `next`, on any replica and whatever
-	// transactions run at once. For that, a page only holds changes of transactions that were
-	// all finished when it was read; a transaction still running (a long restore, say) holds
-	// back the changes committed after it started until it ends. The feed then lags, it never
-	// skips: `hasMore` false means "nothing more for now", not "nothing pending". Poll again.
+	// transactions run at once (a change's position is given at commit, in the member's commit
+	// order). A write is in the feed as soon as it has answered. `hasMore` false means
+	// "nothing more now"; ask again later with `next`. A page is read in one snapshot, so its
+	// records are consistent with one another.
 	//
 	// **410 `RESYNC_REQUIRED`**: the cursor is from before a restore of the member's ledger, or
 	// before tombstones the service has since removed (tombstones are kept at least 90 days), so
@@ -6242,10 +6242,10 @@ func (c *Client) UpdateCategory(ctx context.Context, id CategoryID, body UpdateC
 //
 // **The cursor** is opaque, per member and monotonic: a change committed after a page was
 // answered never appears behind that page's `next`, on any replica and whatever
-// transactions run at once. For that, a page only holds changes of transactions that were
-// all finished when it was read; a transaction still running (a long restore, say) holds
-// back the changes committed after it started until it ends. The feed then lags, it never
-// skips: `hasMore` false means "nothing more for now", not "nothing pending". Poll again.
+// transactions run at once (a change's position is given at commit, in the member's commit
+// order). A write is in the feed as soon as it has answered. `hasMore` false means
+// "nothing more now"; ask again later with `next`. A page is read in one snapshot, so its
+// records are consistent with one another.
 //
 // **410 `RESYNC_REQUIRED`**: the cursor is from before a restore of the member's ledger, or
 // before tombstones the service has since removed (tombstones are kept at least 90 days), so
@@ -16453,10 +16453,10 @@ type ClientWithResponsesInterface interface {
 	//
 	// **The cursor** is opaque, per member and monotonic: a change committed after a page was
 	// answered never appears behind that page's `next`, on any replica and whatever
-	// transactions run at once. For that, a page only holds changes of transactions that were
-	// all finished when it was read; a transaction still running (a long restore, say) holds
-	// back the changes committed after it started until it ends. The feed then lags, it never
-	// skips: `hasMore` false means "nothing more for now", not "nothing pending". Poll again.
+	// transactions run at once (a change's position is given at commit, in the member's commit
+	// order). A write is in the feed as soon as it has answered. `hasMore` false means
+	// "nothing more now"; ask again later with `next`. A page is read in one snapshot, so its
+	// records are consistent with one another.
 	//
 	// **410 `RESYNC_REQUIRED`**: the cursor is from before a restore of the member's ledger, or
 	// before tombstones the service has since removed (tombstones are kept at least 90 days), so
@@ -32466,10 +32466,10 @@ func (c *ClientWithResponses) UpdateCategoryWithResponse(ctx context.Context, id
 //
 // **The cursor** is opaque, per member and monotonic: a change committed after a page was
 // answered never appears behind that page's `next`, on any replica and whatever
-// transactions run at once. For that, a page only holds changes of transactions that were
-// all finished when it was read; a transaction still running (a long restore, say) holds
-// back the changes committed after it started until it ends. The feed then lags, it never
-// skips: `hasMore` false means "nothing more for now", not "nothing pending". Poll again.
+// transactions run at once (a change's position is given at commit, in the member's commit
+// order). A write is in the feed as soon as it has answered. `hasMore` false means
+// "nothing more now"; ask again later with `next`. A page is read in one snapshot, so its
+// records are consistent with one another.
 //
 // **410 `RESYNC_REQUIRED`**: the cursor is from before a restore of the member's ledger, or
 // before tombstones the service has since removed (tombstones are kept at least 90 days), so
