@@ -265,3 +265,67 @@ func readQuery(t *testing.T, name string) string {
 	text, _, _ := strings.Cut(rest, "-- name: ")
 	return text
 }
+
+// The derived records: an expected income's received income follows its
+// month's income entries and the month start day, a one-time budget's spent
+// follows the entries in its period; stocks and trades are in the feed as
+// their lists answer them.
+func TestFeedCarriesDerivedRecords(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	w := lt.Wallet(m.Client, "Bank", api.WalletTypeBank, 0)
+	m.Do(http.MethodPut, "/api/account/budgets/income", api.BudgetIncomeRequest{Year: 2026, Month: 11, Amount: 5000}).Want(http.StatusOK)
+	m.Do(http.MethodPost, "/api/account/budgets/onetime", api.OnetimeBudgetRequest{
+		Name: "Trip", Amount: 1000, StartDate: lt.Date(2026, 11, 10), EndDate: lt.Date(2026, 11, 20),
+	}).Want(http.StatusCreated)
+	var stock api.Stock
+	m.Do(http.MethodPost, "/api/account/invest/stocks", api.StockRequest{Code: "005930", Name: "Samsung"}).Want(http.StatusCreated).JSON(&stock)
+	m.Do(http.MethodPost, "/api/account/invest/trades", api.TradeRequest{
+		StockID: stock.ID, Side: api.TradeSideBuy, Date: lt.Date(2026, 11, 2), Quantity: "2", Price: "70000",
+	}).Want(http.StatusCreated)
+	r := newReplica(m.Client)
+	r.sync(t, 3)
+	// An income on the 5th is November's with start day 1 and October's
+	// with start day 10; an expense on the 15th is the trip's.
+	lt.Entry(m.Client, lt.Income(lt.Date(2026, 11, 5), 700, w.ID))
+	lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 15), 300, w.ID))
+	r.sync(t, 2)
+	check := func() {
+		t.Helper()
+		var income api.BudgetIncome
+		m.Do(http.MethodGet, "/api/account/budgets/income?year=2026&month=11", nil).Want(http.StatusOK).JSON(&income)
+		got := r.data["BUDGET_INCOME"]["2026-11"].(map[string]any)
+		if got["received"] != float64(income.Received) || got["amount"] != float64(*income.Amount) {
+			t.Fatalf("expected income in the feed %v, its GET %+v", got, income)
+		}
+		want := store{}
+		for _, o := range items(t, m.Client, "/api/account/budgets/onetime") {
+			want["ONETIME_BUDGET"] = map[string]any{idOf(o): o}
+		}
+		for _, s := range items(t, m.Client, "/api/account/invest/stocks") {
+			want["STOCK"] = map[string]any{idOf(s): s}
+		}
+		for _, tr := range items(t, m.Client, "/api/account/invest/trades") {
+			want["TRADE"] = map[string]any{idOf(tr): tr}
+		}
+		got2 := store{"ONETIME_BUDGET": r.data["ONETIME_BUDGET"], "STOCK": r.data["STOCK"], "TRADE": r.data["TRADE"]}
+		if d := diff(want, got2); d != "" {
+			t.Fatal(d)
+		}
+	}
+	check()
+	if got := r.data["BUDGET_INCOME"]["2026-11"].(map[string]any)["received"]; got != float64(700) {
+		t.Fatalf("received %v, want 700", got)
+	}
+	d := int32(10)
+	m.Do(http.MethodPut, "/api/auth/profile", api.UpdateProfileRequest{Name: "Member", MonthStartDay: &d}).Want(http.StatusOK)
+	r.sync(t, 5)
+	check()
+	if got := r.data["BUDGET_INCOME"]["2026-11"].(map[string]any)["received"]; got != float64(0) {
+		t.Fatalf("received %v after the start day moved to 10, want 0", got)
+	}
+	if got := r.data["PROFILE"][fmt.Sprint(m.ID)].(map[string]any)["monthStartDay"]; got != float64(10) {
+		t.Fatalf("profile in the feed %v", got)
+	}
+}
