@@ -113,6 +113,7 @@ DECLARE
     ms bigint[];
     ids bigint[];
     touched account_entry[] := '{}';
+    members bigint[];
 BEGIN
     IF TG_OP IN ('UPDATE', 'DELETE') THEN
         touched := touched || ARRAY(SELECT r::account_entry FROM old_rows r);
@@ -127,15 +128,24 @@ BEGIN
         SELECT array_agg(member_id), array_agg(id) INTO ms, ids FROM new_rows;
         PERFORM ledger_change_note('ENTRY', false, ms, ids);
     END IF;
+    -- Every lookup below is held to these members (usually one), so it
+    -- reads their rows by index, never another member's.
+    members := ARRAY(SELECT DISTINCT t.member_id FROM unnest(touched) t);
 
     SELECT array_agg(w.member_id), array_agg(w.id) INTO ms, ids
-    FROM wallet w WHERE (w.member_id, w.id) IN (SELECT t.member_id, t.wallet_id FROM unnest(touched) t);
+    FROM wallet w
+    WHERE w.member_id = ANY(members)
+      AND (w.member_id, w.id) IN (SELECT t.member_id, t.wallet_id FROM unnest(touched) t);
     PERFORM ledger_change_note('WALLET', false, ms, ids);
 
-    SELECT array_agg(tr.member_id), array_agg(tr.id) INTO ms, ids
-    FROM transfer tr
-    WHERE (tr.member_id, tr.id) IN (SELECT t.member_id, t.transfer_id FROM unnest(touched) t)
-       OR (tr.member_id, tr.fee_entry_id) IN (SELECT t.member_id, t.id FROM unnest(touched) t);
+    SELECT array_agg(tr.member_id), array_agg(tr.id) INTO ms, ids FROM (
+        SELECT x.member_id, x.id FROM transfer x
+        WHERE x.member_id = ANY(members)
+          AND (x.member_id, x.id) IN (SELECT t.member_id, t.transfer_id FROM unnest(touched) t)
+        UNION
+        SELECT x.member_id, x.id FROM transfer x
+        WHERE x.fee_entry_id = ANY(ARRAY(SELECT t.id FROM unnest(touched) t))
+    ) tr;
     PERFORM ledger_change_note('TRANSFER', false, ms, ids);
 
     -- The ledger month of a date with start day d: its calendar month from
@@ -143,7 +153,7 @@ BEGIN
     SELECT array_agg(b.member_id), array_agg(b.year * 100 + b.month) INTO ms, ids
     FROM budget_income b
     JOIN member m ON m.id = b.member_id
-    WHERE EXISTS (
+    WHERE b.member_id = ANY(members) AND EXISTS (
         SELECT 1 FROM unnest(touched) e
         WHERE e.member_id = b.member_id AND e.type = 'income'
           AND make_date(b.year, b.month, 1) = date_trunc('month',
@@ -153,7 +163,7 @@ BEGIN
 
     SELECT array_agg(o.member_id), array_agg(o.id) INTO ms, ids
     FROM budget_onetime o
-    WHERE EXISTS (
+    WHERE o.member_id = ANY(members) AND EXISTS (
         SELECT 1 FROM unnest(touched) e
         WHERE e.member_id = o.member_id AND e.entry_date BETWEEN o.start_date AND o.end_date);
     PERFORM ledger_change_note('ONETIME_BUDGET', false, ms, ids);
@@ -236,13 +246,15 @@ BEGIN
 
     SELECT array_agg(c.member_id), array_agg(c.id) INTO ms, ids
     FROM account_category c
-    WHERE (c.member_id, c.id) IN (SELECT t.member_id, t.parent_id FROM unnest(touched) t);
+    WHERE c.member_id = ANY(ARRAY(SELECT DISTINCT t.member_id FROM unnest(touched) t))
+      AND (c.member_id, c.id) IN (SELECT t.member_id, t.parent_id FROM unnest(touched) t);
     PERFORM ledger_change_note('CATEGORY', false, ms, ids);
 
     IF TG_OP = 'UPDATE' THEN
         SELECT array_agg(o.member_id), array_agg(o.id) INTO ms, ids
         FROM budget_onetime o
-        WHERE (o.member_id, o.category_id) IN (
+        WHERE o.member_id = ANY(ARRAY(SELECT DISTINCT t.member_id FROM unnest(touched) t))
+          AND (o.member_id, o.category_id) IN (
             SELECT t.member_id, t.id FROM unnest(touched) t
             UNION SELECT t.member_id, t.parent_id FROM unnest(touched) t);
         PERFORM ledger_change_note('ONETIME_BUDGET', false, ms, ids);
