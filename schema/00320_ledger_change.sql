@@ -7,11 +7,12 @@
 -- visible, so one member's stamps follow commit order, and a reader's snapshot
 -- always holds a prefix of them: a change committed later never appears
 -- behind a cursor a client holds, on any replica, however transactions
--- interleave. The same lock is taken before a transaction's first change
--- row of the member is written (after the statement that caused it), so one
--- member's change rows are always locked under it and never in opposite
--- orders; it serialises one member's ledger writes from their first change
--- to their commit.
+-- interleave. It is the last lock a transaction takes (the stamp runs after
+-- every statement). The change rows themselves are row-locked by the upserts
+-- as statements run: two transactions that each bump the same two records
+-- in opposite orders (two transfers in opposite directions between the same
+-- wallets, each bumping both wallets) can deadlock on them; the database
+-- layer retries once, then answers 503.
 --
 -- Every write path (handlers, restore, cascades such as a wallet deleted with
 -- moveTo, foreign keys that delete or null rows) reaches these triggers, in the
@@ -56,12 +57,6 @@ CREATE TABLE ledger_change_epoch (
 -- +goose StatementBegin
 CREATE FUNCTION ledger_change_note(p_kind text, p_deleted boolean, p_members bigint[], p_ids bigint[])
 RETURNS void LANGUAGE sql AS $$
-    -- The member's feed lock before its rows: all of one member's change
-    -- rows are written under it, so two transactions never lock them in
-    -- opposite orders (two transfers between the same wallets, say); the
-    -- stamp at commit takes it again, at no cost.
-    SELECT pg_advisory_xact_lock(hashtextextended('feed:' || m, 0))
-    FROM (SELECT DISTINCT u.m FROM unnest(p_members) AS u (m) WHERE u.m IS NOT NULL ORDER BY 1) x;
     INSERT INTO ledger_change AS c (member_id, kind, record_id, xid, seq, deleted)
     SELECT r.member_id, p_kind, r.record_id, pg_current_xact_id()::text::bigint,
         nextval('ledger_change_seq'), p_deleted
