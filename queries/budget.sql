@@ -110,3 +110,8 @@ WHERE b.member_id = @member_id AND (b.year, b.month) = (
     WHERE l.member_id = @member_id AND (l.year, l.month) <= (@year::integer, @month::integer)
     ORDER BY l.year DESC, l.month DESC LIMIT 1)
 ORDER BY b.category_id;
+
+-- name: ListBudgetsByIDs :many
+SELECT b.id, b.category_id, b.year, b.month, b.amount
+FROM budget b
+WHERE b.member_id = @member_id AND b.id = ANY(@ids::bigint[]);

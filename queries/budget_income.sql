@@ -15,3 +15,8 @@ WHERE member_id = @member_id AND entry_date >= @from_date AND entry_date < @to_d
 
 -- name: DeleteMemberBudgetIncomes :exec
 DELETE FROM budget_income WHERE member_id = @member_id;
+
+-- name: ListBudgetIncomesByMonths :many
+-- These months' expected incomes, a month given as year * 100 + month.
+SELECT year, month, amount FROM budget_income
+WHERE member_id = @member_id AND year * 100 + month = ANY(@months::bigint[]);

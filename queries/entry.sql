@@ -241,3 +241,6 @@ SELECT entry_date, type, amount, memo, count(*)::int AS n
 FROM account_entry
 WHERE member_id = @member_id AND entry_date >= @from_date AND entry_date <= @to_date
 GROUP BY entry_date, type, amount, memo;
+
+-- name: ListEntriesByIDs :many
+SELECT * FROM account_entry WHERE member_id = @member_id AND id = ANY(@ids::bigint[]);

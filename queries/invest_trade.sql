@@ -42,3 +42,6 @@ SELECT * FROM invest_trade WHERE member_id = @member_id AND id = @id FOR UPDATE;
 -- A trade read without a lock, to learn its stock: edits lock the stock
 -- before the trade (database.LockOrder), as a stock's deletion does.
 SELECT * FROM invest_trade WHERE member_id = @member_id AND id = @id;
+
+-- name: ListTradesByIDs :many
+SELECT * FROM invest_trade WHERE member_id = @member_id AND id = ANY(@ids::bigint[]);

@@ -75,3 +75,16 @@ SELECT id FROM transfer WHERE member_id = @member_id AND xmin = pg_current_xact_
 UPDATE transfer t SET fee_entry_id = f.entry_id
 FROM (SELECT unnest(@transfer_ids::bigint[]) AS transfer_id, unnest(@entry_ids::bigint[]) AS entry_id) f
 WHERE t.member_id = @member_id AND t.id = f.transfer_id;
+
+-- name: ListTransfersByIDs :many
+-- These transfers with their sides (the changes feed renders a page's
+-- transfers in one statement).
+SELECT t.id, t.transfer_date, t.amount, t.memo, t.created_at,
+    f.id AS from_entry_id, f.wallet_id AS from_wallet_id,
+    i.id AS to_entry_id, i.wallet_id AS to_wallet_id,
+    fe.id AS fee_entry_id, fe.amount AS fee
+FROM transfer t
+JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'expense'
+JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'
+LEFT JOIN account_entry fe ON fe.member_id = t.member_id AND fe.id = t.fee_entry_id
+WHERE t.member_id = @member_id AND t.id = ANY(@ids::bigint[]);

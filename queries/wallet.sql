@@ -96,3 +96,16 @@ SELECT id, name, type FROM wallet WHERE member_id = @member_id ORDER BY sort_ord
 
 -- name: ListBackupWallets :many
 SELECT * FROM wallet WHERE member_id = @member_id ORDER BY sort_order, id;
+
+-- name: ListWalletsWithBalanceByIDs :many
+-- These wallets with their balances (the changes feed renders a page's
+-- wallets in one statement).
+SELECT sqlc.embed(w), (w.opening_balance + COALESCE(b.net, 0))::numeric AS balance
+FROM wallet w
+LEFT JOIN (
+    SELECT e.wallet_id, SUM(CASE WHEN e.type = 'income' THEN e.amount ELSE -e.amount END) AS net
+    FROM account_entry e
+    WHERE e.member_id = @member_id AND NOT e.pending AND e.wallet_id = ANY(@ids::bigint[])
+    GROUP BY e.wallet_id
+) b ON b.wallet_id = w.id
+WHERE w.member_id = @member_id AND w.id = ANY(@ids::bigint[]);

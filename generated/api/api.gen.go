@@ -899,6 +899,61 @@ type CategoryTree struct {
 	Items []Category `json:"items"`
 }
 
+// Change defines model for Change.
+type Change struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID string `json:"id"`
+
+	// Kind The kind of record a change is about: `WALLET` (Wallet), `CATEGORY` (Category), `TAG` (Tag),
+	// `ENTRY` (Entry), `TRANSFER` (Transfer), `RECURRING` (Recurring), `QUICK_ENTRY` (QuickEntry),
+	// `BUDGET` (Budget), `ONETIME_BUDGET` (OnetimeBudget), `BUDGET_INCOME` (BudgetIncome),
+	// `STOCK` (Stock), `TRADE` (Trade), `PROFILE` (LedgerProfile). The list grows with the
+	// ledger: a client must accept (and may skip) a kind it does not know.
+	Kind ChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone). A client must accept other values.
+	Op ChangeOp `json:"op"`
+
+	// Record The record as its GET (or list item) answers it now, for `UPSERT`; null for `DELETE`.
+	// Which schema it is follows from `kind` (see `ChangeKind`); it is declared as `anyOf` the
+	// record schemas, as the records carry no kind of their own and several would match one
+	// another's shape, so a client switches on `kind` and decodes `record` as that schema.
+	Record *Change_Record `json:"record"`
+}
+
+// Change_Record The record as its GET (or list item) answers it now, for `UPSERT`; null for `DELETE`.
+// Which schema it is follows from `kind` (see `ChangeKind`); it is declared as `anyOf` the
+// record schemas, as the records carry no kind of their own and several would match one
+// another's shape, so a client switches on `kind` and decodes `record` as that schema.
+type Change_Record struct {
+	union json.RawMessage
+}
+
+// ChangeKind The kind of record a change is about: `WALLET` (Wallet), `CATEGORY` (Category), `TAG` (Tag),
+// `ENTRY` (Entry), `TRANSFER` (Transfer), `RECURRING` (Recurring), `QUICK_ENTRY` (QuickEntry),
+// `BUDGET` (Budget), `ONETIME_BUDGET` (OnetimeBudget), `BUDGET_INCOME` (BudgetIncome),
+// `STOCK` (Stock), `TRADE` (Trade), `PROFILE` (LedgerProfile). The list grows with the
+// ledger: a client must accept (and may skip) a kind it does not know.
+type ChangeKind = string
+
+// ChangeOp `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone). A client must accept other values.
+type ChangeOp = string
+
+// ChangePage defines model for ChangePage.
+type ChangePage struct {
+	Changes []Change `json:"changes"`
+
+	// HasMore More changes are ready now; ask again with `next` at once.
+	HasMore bool `json:"hasMore"`
+
+	// Next The cursor to pass as `since` next; store it once the page is applied.
+	Next string `json:"next"`
+}
+
 // ChangePasswordRequest Example: {"currentPassword":"correct horse battery staple","newPassword":"a longer and newer passphrase"}
 type ChangePasswordRequest struct {
 	CurrentPassword string `json:"currentPassword"`
@@ -1338,6 +1393,12 @@ type ImageUpload struct {
 //
 // Example: Salary account
 type LedgerName = string
+
+// LedgerProfile The part of the profile the ledger depends on (kind `PROFILE`, `id` the member's id).
+type LedgerProfile struct {
+	// MonthStartDay Where the member's ledger month begins (see the profile).
+	MonthStartDay int32 `json:"monthStartDay"`
+}
 
 // LoanInstallment defines model for LoanInstallment.
 type LoanInstallment struct {
@@ -2583,6 +2644,12 @@ type BudgetYear = int32
 // CategoryID defines model for CategoryID.
 type CategoryID = int64
 
+// ChangesLimit defines model for ChangesLimit.
+type ChangesLimit = int32
+
+// ChangesSince defines model for ChangesSince.
+type ChangesSince = string
+
 // ChartMonths defines model for ChartMonths.
 type ChartMonths = int32
 
@@ -2735,6 +2802,11 @@ type PayloadTooLarge = Problem
 // (a cut ends in "…"), as they may quote the request.
 type PremiumRequired = Problem
 
+// ResyncRequired An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
+type ResyncRequired = Problem
+
 // ServiceUnavailable An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
 // `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
 // (a cut ends in "…"), as they may quote the request.
@@ -2803,6 +2875,15 @@ type GetBudgetStatusParams struct {
 type DeleteCategoryParams struct {
 	// MoveTo Another record of the member to which the deleted one's entries move.
 	MoveTo *MoveTo `form:"moveTo,omitempty" json:"moveTo,omitempty"`
+}
+
+// ListChangesParams defines parameters for ListChanges.
+type ListChangesParams struct {
+	// Since The `next` of the previous page; absent or empty for the first page of a full sync.
+	Since *ChangesSince `form:"since,omitempty" json:"since,omitempty"`
+
+	// Limit Changes per page, 1 to 500.
+	Limit *ChangesLimit `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
 // ListEntriesParams defines parameters for ListEntries.
@@ -3234,6 +3315,354 @@ type CreateUserJSONRequestBody = CreateUserRequest
 // UpdateUserJSONRequestBody defines body for UpdateUser for application/json ContentType.
 type UpdateUserJSONRequestBody = UpdateUserRequest
 
+// AsWallet returns the union data inside the Change_Record as a Wallet
+func (t Change_Record) AsWallet() (Wallet, error) {
+	var body Wallet
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromWallet overwrites any union data inside the Change_Record as the provided Wallet
+func (t *Change_Record) FromWallet(v Wallet) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeWallet performs a merge with any union data inside the Change_Record, using the provided Wallet
+func (t *Change_Record) MergeWallet(v Wallet) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCategory returns the union data inside the Change_Record as a Category
+func (t Change_Record) AsCategory() (Category, error) {
+	var body Category
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCategory overwrites any union data inside the Change_Record as the provided Category
+func (t *Change_Record) FromCategory(v Category) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCategory performs a merge with any union data inside the Change_Record, using the provided Category
+func (t *Change_Record) MergeCategory(v Category) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsTag returns the union data inside the Change_Record as a Tag
+func (t Change_Record) AsTag() (Tag, error) {
+	var body Tag
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromTag overwrites any union data inside the Change_Record as the provided Tag
+func (t *Change_Record) FromTag(v Tag) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeTag performs a merge with any union data inside the Change_Record, using the provided Tag
+func (t *Change_Record) MergeTag(v Tag) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEntry returns the union data inside the Change_Record as a Entry
+func (t Change_Record) AsEntry() (Entry, error) {
+	var body Entry
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEntry overwrites any union data inside the Change_Record as the provided Entry
+func (t *Change_Record) FromEntry(v Entry) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEntry performs a merge with any union data inside the Change_Record, using the provided Entry
+func (t *Change_Record) MergeEntry(v Entry) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsTransfer returns the union data inside the Change_Record as a Transfer
+func (t Change_Record) AsTransfer() (Transfer, error) {
+	var body Transfer
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromTransfer overwrites any union data inside the Change_Record as the provided Transfer
+func (t *Change_Record) FromTransfer(v Transfer) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeTransfer performs a merge with any union data inside the Change_Record, using the provided Transfer
+func (t *Change_Record) MergeTransfer(v Transfer) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsRecurring returns the union data inside the Change_Record as a Recurring
+func (t Change_Record) AsRecurring() (Recurring, error) {
+	var body Recurring
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRecurring overwrites any union data inside the Change_Record as the provided Recurring
+func (t *Change_Record) FromRecurring(v Recurring) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeRecurring performs a merge with any union data inside the Change_Record, using the provided Recurring
+func (t *Change_Record) MergeRecurring(v Recurring) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsQuickEntry returns the union data inside the Change_Record as a QuickEntry
+func (t Change_Record) AsQuickEntry() (QuickEntry, error) {
+	var body QuickEntry
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromQuickEntry overwrites any union data inside the Change_Record as the provided QuickEntry
+func (t *Change_Record) FromQuickEntry(v QuickEntry) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeQuickEntry performs a merge with any union data inside the Change_Record, using the provided QuickEntry
+func (t *Change_Record) MergeQuickEntry(v QuickEntry) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBudget returns the union data inside the Change_Record as a Budget
+func (t Change_Record) AsBudget() (Budget, error) {
+	var body Budget
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBudget overwrites any union data inside the Change_Record as the provided Budget
+func (t *Change_Record) FromBudget(v Budget) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBudget performs a merge with any union data inside the Change_Record, using the provided Budget
+func (t *Change_Record) MergeBudget(v Budget) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsOnetimeBudget returns the union data inside the Change_Record as a OnetimeBudget
+func (t Change_Record) AsOnetimeBudget() (OnetimeBudget, error) {
+	var body OnetimeBudget
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromOnetimeBudget overwrites any union data inside the Change_Record as the provided OnetimeBudget
+func (t *Change_Record) FromOnetimeBudget(v OnetimeBudget) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeOnetimeBudget performs a merge with any union data inside the Change_Record, using the provided OnetimeBudget
+func (t *Change_Record) MergeOnetimeBudget(v OnetimeBudget) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBudgetIncome returns the union data inside the Change_Record as a BudgetIncome
+func (t Change_Record) AsBudgetIncome() (BudgetIncome, error) {
+	var body BudgetIncome
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBudgetIncome overwrites any union data inside the Change_Record as the provided BudgetIncome
+func (t *Change_Record) FromBudgetIncome(v BudgetIncome) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBudgetIncome performs a merge with any union data inside the Change_Record, using the provided BudgetIncome
+func (t *Change_Record) MergeBudgetIncome(v BudgetIncome) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStock returns the union data inside the Change_Record as a Stock
+func (t Change_Record) AsStock() (Stock, error) {
+	var body Stock
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStock overwrites any union data inside the Change_Record as the provided Stock
+func (t *Change_Record) FromStock(v Stock) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeStock performs a merge with any union data inside the Change_Record, using the provided Stock
+func (t *Change_Record) MergeStock(v Stock) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsTrade returns the union data inside the Change_Record as a Trade
+func (t Change_Record) AsTrade() (Trade, error) {
+	var body Trade
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromTrade overwrites any union data inside the Change_Record as the provided Trade
+func (t *Change_Record) FromTrade(v Trade) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeTrade performs a merge with any union data inside the Change_Record, using the provided Trade
+func (t *Change_Record) MergeTrade(v Trade) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsLedgerProfile returns the union data inside the Change_Record as a LedgerProfile
+func (t Change_Record) AsLedgerProfile() (LedgerProfile, error) {
+	var body LedgerProfile
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromLedgerProfile overwrites any union data inside the Change_Record as the provided LedgerProfile
+func (t *Change_Record) FromLedgerProfile(v LedgerProfile) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeLedgerProfile performs a merge with any union data inside the Change_Record, using the provided LedgerProfile
+func (t *Change_Record) MergeLedgerProfile(v LedgerProfile) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t Change_Record) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *Change_Record) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
 	// GetBackup The member's whole ledger as one document
@@ -3296,6 +3725,9 @@ type ServerInterface interface {
 	// UpdateCategory Update a category
 	// (PUT /api/account/categories/{id})
 	UpdateCategory(w http.ResponseWriter, r *http.Request, id CategoryID)
+	// ListChanges The member's ledger changes since a cursor
+	// (GET /api/account/changes)
+	ListChanges(w http.ResponseWriter, r *http.Request, params ListChangesParams)
 	// ListEntries List entries of a period
 	// (GET /api/account/entries)
 	ListEntries(w http.ResponseWriter, r *http.Request, params ListEntriesParams)
@@ -4191,6 +4623,52 @@ func (siw *ServerInterfaceWrapper) UpdateCategory(w http.ResponseWriter, r *http
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateCategory(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListChanges operation middleware
+func (siw *ServerInterfaceWrapper) ListChanges(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListChangesParams
+
+	// ------------- Optional query parameter "since" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "since", r.URL.Query(), &params.Since, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "since"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "since", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListChanges(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7731,6 +8209,7 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/account/transfers/{id}", wrapper.DeleteTransfer)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/transfers/{id}", wrapper.GetTransfer)
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/transfers/{id}", wrapper.UpdateTransfer)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/changes", wrapper.ListChanges)
 
 	return m
 }
@@ -7748,6 +8227,8 @@ type NotFoundApplicationProblemPlusJSONResponse Problem
 type PayloadTooLargeApplicationProblemPlusJSONResponse Problem
 
 type PremiumRequiredApplicationProblemPlusJSONResponse Problem
+
+type ResyncRequiredApplicationProblemPlusJSONResponse Problem
 
 type ServiceUnavailableResponseHeaders struct {
 	RetryAfter *int
@@ -10459,6 +10940,143 @@ type UpdateCategory503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response UpdateCategory503ApplicationProblemPlusJSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChangesRequestObject struct {
+	Params ListChangesParams
+}
+
+type ListChangesResponseObject interface {
+	VisitListChangesResponse(w http.ResponseWriter) error
+}
+
+type ListChanges200JSONResponse ChangePage
+
+func (response ListChanges200JSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListChanges400ApplicationProblemPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListChanges401ApplicationProblemPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges410ApplicationProblemPlusJSONResponse struct {
+	ResyncRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response ListChanges410ApplicationProblemPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(410)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListChanges413ApplicationProblemPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response ListChanges422ApplicationProblemPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListChanges500ApplicationProblemPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListChanges503ApplicationProblemPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -26749,6 +27367,9 @@ type StrictServerInterface interface {
 	// UpdateCategory Update a category
 	// (PUT /api/account/categories/{id})
 	UpdateCategory(ctx context.Context, request UpdateCategoryRequestObject) (UpdateCategoryResponseObject, error)
+	// ListChanges The member's ledger changes since a cursor
+	// (GET /api/account/changes)
+	ListChanges(ctx context.Context, request ListChangesRequestObject) (ListChangesResponseObject, error)
 	// ListEntries List entries of a period
 	// (GET /api/account/entries)
 	ListEntries(ctx context.Context, request ListEntriesRequestObject) (ListEntriesResponseObject, error)
@@ -27731,6 +28352,32 @@ func (sh *strictHandler) UpdateCategory(w http.ResponseWriter, r *http.Request, 
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(UpdateCategoryResponseObject); ok {
 		if err := validResponse.VisitUpdateCategoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListChanges operation middleware
+func (sh *strictHandler) ListChanges(w http.ResponseWriter, r *http.Request, params ListChangesParams) {
+	var request ListChangesRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListChanges(ctx, request.(ListChangesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListChanges")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListChangesResponseObject); ok {
+		if err := validResponse.VisitListChangesResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -31322,836 +31969,875 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L17cxtLlh/4VdLwRAicLlIAH7oSGRM2REIS+pIELwhKrb7QsBKoBFCtQiZuZYIQ7h1ttB+zMZ7Zje2I",
-	"XXvWds9Eb+ysN7xhx9pe2zETMX95von/7Kv+Dht5Tma9UAUUSEp9bz8iWpcAqjJPZp48efI8fuebykBM",
-	"poIzrmTl8JvKlIZ0whQL4dNTQUPvmCo2EuHiixkLF/pbj8lB6E+VL3jlsNLmjPT1c0eE3bBwgR/I3Fdj",
-	"MVPEVzsVp+LrJ7+CBpwKpxNWOawMTLsVpyIHYzahuu3fC9mwclj5+w9jsh7ir/JhiprK+/cO0telo0LS",
-	"ggWZCqkkGdAwXPh8RNTYl0TRURFVio5SBE3ou1PGR2pcOdyrOZWJz+3HulNRi6l+R6rQ5yOkaOaNmGqd",
-	"LBPTHTPSh18fSOJ7Uf9TqsZx975XcSoh+2rmh8yrHKpwxpLUDEU4oUo/x9Wj/QrQ409mkyQ1PldsxMIE",
-	"OWeCa4LzKAqYN2IhmegnHFInSpD6LqlKxogaMyKmLKT6cTIUIZmPWciIr0ifjXwut4rmEForPY69XT0O",
-	"+s6MY7fkoF4zGuaPacFoSMQQBpAcXxG5+vlbUvvkyZMnSXqf1Gq5JFuuLWIMuxc+IWscj2mInCGXaXoh",
-	"5mRC+QInTsJUDvQLRI7FXDqEcU/vJr3L4ceRf8M4EZyt5AmZ2loeG9JZoCqHj5wVU7y7v34oYjJhvHDX",
-	"DfDnTzi3JziydatuJuDXsfpNrsKFpe+ZHygWFshPxlXoM4kbypcRsUSExFeSyFl/23znM7lO2Le8yp3J",
-	"LppOTeknn8ML3Akrp3BqdktV97ilJ07orweCD/1wwjxSHdJAsi0710WTaNpJzaChqy9EwCiP6erSUall",
-	"XToYie7sI52OSBl7p0qRNh8LyciETYSeKkV9Lg2V7J0i1QGVbNvnknHpK/+GFR5HXxWRXK+VpjmkXA5Z",
-	"uJJuZXjQ7hbzjsyuOxysaszC6Gmz/kekL9RYH7Oc0L5kvFB3sm2XY4XFlK0k3OcDMWERfezdlHHJ1nEj",
-	"dFdWd4sIicl6RYOAqY1kzxxeKSIIf72jhHn2o2ehmCzT07psk/3d+mdkIDxmtYvBLAwZH8BWvmGhYh4Z",
-	"hmLikNl0ykKiObSIWP3cSmnE3tHJNNCPXl2eVBwtyhQLdUt/+GVj+8dvvtl7/3uVPIZ99qOuuD39SpSh",
-	"XomStH/eebUR7blzr4X70A+lIh5dWNpDykeMVEEDcZVwt9bMdA5LeFSxXDJaw3PB2RlVgwK12W126cjV",
-	"pFAyEFPc04PAZ1yRsQi8eNOMGfVgnxpqWsNt3fY2Nl4smGq5dE3oiBUdf77+EY4/B7gQaKKeFzIpiTub",
-	"BoJ6cGGCVlxCuZyzkN31sJzN4MllYs/YpM/CImon8OsnPK1XXIJAN9VXn8CXKnELQt7S1wN37V3nnu42",
-	"Z+KG5W3fBscTI2QDEXp2D+AkanLnY3+AmrjHAqY3suCaGawEnYibFao59HmXyT1n6pUI1bjcfQJu5T5X",
-	"klRn3FfkrH3efbHlJESSMmsSUKluc6PQM71qHWqlR3TFfbU8ngskf2qvlqRquoZTXn89Z+wtqep/JZFK",
-	"35wEJ2eCe3RRyEt6MkqfqCkCkxS/0n2uWAJNU3YFXjWbn2cWAAawav5hbAXTv7fyRvdo/fS3OVP+hK02",
-	"p2g5qp/69HaVCzpiOVxBR4zwmd6TRgTXC1V53UD+3K3k3FqtVls/exdCFk7aVMhPOVNfzPzB25XXtq/0",
-	"E5/88tZhmtF9PioiK7QPfHLSLv2vc5irpdgEJY7mnSK+kvrdXL7SMm8lY62nS1ElN9XQbq3/rtfSgJ68",
-	"wxIMmzRXXfT5IJh5zNu6pWZbkqrVxslfoyHyUonB2yKWl/rHT8joXTp6HorZtIgeRUdkpB/4tDStIOdT",
-	"ErIJYzvEMrbVWvX+cldz+SZc3Q2pV3jzUPrHTzk1uj/g5LX2GCAtNiAAh5Oq4CytQj8odmbAK3c0Kljz",
-	"0YoJhN8/4Ryi9aWIIDSlfEJyynlzUhc1y+nwZTGrG6FaRojulhKi7/W45VRwydBJSr0O+2rGJNwTBoIr",
-	"xuFPOp0G/gDcZw+noegHbPKDn0g9sISFRL/h6Q5eNk5bJ41uq31+/azROm2eVJyKxxT1g8ph5SGbUD84",
-	"JJOZVKTPCOWEbeuvogu+nA3GhEqw3v5D0/rOAM5YFoYilJXDL7+pTJiUoLpWbtUS3Bn0fjMEVd6/QSZg",
-	"UrW8ymHlYLg7eELr7LP+nrc/eEQfs9qw3t+F3aOomsnK4T5Mqq/APPSUesROXjTVtC9m6rAfUP628r7s",
-	"degCJxjXJ0+bg06IL8mEBpoF9BU5JJQMfRZ4+nuf39DA90jVXVoK18FnJyJkRE7ZwB/6A7Skpb2kmi+1",
-	"KAGnFB8G/uBuTHHcPn922jruJnkBBJlZM18SGoSMegviczKTrHKL9XgSr0dE9CdZjIHpTaIfcT6msEBS",
-	"iVAfZK4dvbv57D8TYd/3PMbvNP3P2p2nrZOT5nly/sFGTj0tJqQKqRKh5qmFnn08ZCKCbrMYe/FixGP4",
-	"aKtx6Y848zTv9GeKcKEIDQIxh9mPBo/c7150mmetq7PrTvOLq1aneeJCTAAlzzrNprVECU4oMQ/G83CL",
-	"3dPScobT4E7L1zrvNjvnjdPk6lFOZpy9m7KBYh4B0UjEAIwe3hH5aiYUUhUJDA/9MSGbilDp6yDYaDZc",
-	"14Ok0LNjI5csvGEhaWoiPt4aN1IjHlI/mIWMVF07O+7WDsEYBM3BviSBGI2YR2bcYyFxo5G6DuFM0yvH",
-	"Ys5hlc6FeiZm3LvTKp23u9fP2lfnqQPP8JPmyCH0cIuttB9P+blQ5Jlp5yNN87nAkxMttA66x0mfBYKP",
-	"pNZZqDHhmqFV3WjgLvL8BV0EgnpdIU5pOGJ3mtSLxuvTduPkuttuX582Os+b6RMk5u++0GeHJEKvbL22",
-	"//jgs0ekv1BM3mLK6wnpZY510uTKVwvSFYLgsD7J0ZIaVkrKPJAk8Ce+IlV3aZLcrSMU4eDDAfkWvSeJ",
-	"0ueTom8Z4QI7UELgyoVs4s8mnUgdvsvKZcTs0tE/ZFTpHcwZ82RC3CJfybE//e6fO43UqTHQtw0v7+TQ",
-	"i5Q9draOsqfvlEoJ2gMzq+2HZBpQlFFayPoDdsXpDfUD2g/utrEum52XrePm9dV542Wjddp4etpcWiHp",
-	"j/i2z8mEqbEA3VLLMQj3GM00f9zi/EisjxkRSQ7pI66UNN2ldRvDfktj03JvQLn+sq+3Ix2MmUdCfzTW",
-	"+sW8x6tuzhQWK9hbh+RCSDUK2eUXp8SbgUWWciJmio6YQyjvcd9jKGSmobjxPRaiJwP0yB3SYSpcEDpU",
-	"+jSDD9sN/cElkg0E9yQe8BDBttPTTI8+W7jcJZ5fvp5emveVIHMKwn6o6VcYUENH1Oc7aRfvqkswGn3E",
-	"GeULIzvlnTi10+g2r09bZ61uRogIgY4grQrobacUm0yVPCIwT5pqElDFwluIkd3EXUJLfD0YEo3m40l+",
-	"OyRDr9TclBkeqbrJGdFiJNyEM27BFzOu/ADDUOHECZgyEUz2mFLjUMxG41vyiqJBe6baww7ld1QXuu1u",
-	"4/S6fdW9bj+77jTO0/oCJUr3FVnRMHJA7/0+Wwju4c2NckInYsaV3v9wgpLqf/uPT5zd3T1n77Ndp7b3",
-	"yHl8sO989tmB87j2GZkLvnUbFtuNWeyKT0MxYFJqGUiOzeg/oizEeUhOAorBKiV9GlA+0BKJyNkEQ0PQ",
-	"XgWSzZhpaeyrlCaczyG0xzlTZC5CfFrfNIYi8AVBoapfCwTlRNPozQK2tX7ue3zt5B8Sd3ndXbwMWKGP",
-	"Gj+OVWpC5yGdTpln3JzE51Ix6u2QJh2MLQ00vuHTEMIPfLzi+5z8t/9Yr/1h/cAhUmC0GeQM6M3b42jl",
-	"m5BqyNAG4BBJF1uEeh6ZTXHahzQ8whgHLWMlxK0NU6F3fTb2uYfWX71cPT6hbzUNyowDmAV3HGmQeegr",
-	"ZmINzZpaqtESZhbdnHSwr5inD4r3TuWK05ka69NnQNUdFb+r88ZV90XzvNs6bmREtlYo9CVdiXuyMtST",
-	"e0gPQYT+1+wj3o7czOjcQ61ESyaltQ/AiY2fyZhKwt5NfaNPzPVHDs4NOxOwfFtHPS44vmlUrlhdN9EM",
-	"IQPlgAbSdtI6IUq8ZZzQkJF5KPhIb1/8Q2uScxF6PU65R8BW8JaLeWwjRQaBHumEbUVsIGdTvWuZd8Y8",
-	"n0Kg49144fLq4qLd6TZPrs+aJ63Gdff1RUomS2Z4HC4iVBL0aRySZEfQwS2ucQdJ9oiGRmBspItxn5/o",
-	"EvdAkgl0q/uzm1CPNW06UrDFq27+xMEFO6IODvCGvkJgiFpOtJW9mVCZvWuYzJgJqXKh9c2hH5jQO/BA",
-	"TENNk/LRNTAImRYLDbXkZIO4lWVPm1NBu/rhNxU+C8xtBX0rS0/6Xq6jJasrWEfIN8st6DvS2qUKKH9J",
-	"gxmzLzRmSnQYZ/O8kGN8pAlbV64Y9trB6WYuQuHNBqrQVx0yvQD6kXQ8qyJy1o+ed4g/JJQvdkp1C0FR",
-	"JefV3jZKcDs8F01jKHCzr3qpIwIWvWB35upXkJsv4Vnz6vukj+5LdNohhxm2MMREXRimyK5jekGyjJCY",
-	"imgKnQTzv4lmT/R/wgZKD6kBqkLe1uOCb3M2osq/YVaj8FHK96lMBC1D5FpVazJ6bSMhWt+FEKllD2Q6",
-	"iCr+X8LlV8tb58ZMjTtMQhTNN5kdDidJAYeawwweOSIgsLUOIonbMCcuyK5D8pTRkIWkN6vV9gbwOPzJ",
-	"XFL1Ffp4pD4s4WVKBkK89VHcLDHwTK7nxytpnK5J1sCBmAZyFwxoXi0r8TyioYdpYiAol6UivaGqyNtL",
-	"+1IEMxUHLmfc9GmRS6paT2Ue6S+IO2IqEd7skAGYHno88N9aquAluYXXOsmUQ1gg8ShZsiHovvwBWNoM",
-	"LUfE1QLE7XF4nzNfjVm4Q86t2ckQ5SvJgiFouBSCtbSy73/NiCcYnl8e07o/eEtgLiTaHT66yM8TB0YM",
-	"mEUpXnkb8pheS1+xSfqPVZxneOh9rD2EIV2ALDWtLznnl8cmTXhciUdBcy81ZdmZgdE4UZgmRtVhc3lT",
-	"9JQO3s6mxZvjgTSZqI6+74BYqO+QNmcEpwZMzZD84/khG6C92V6DjHIDF70+dNTjI/+GyS3gMV9p7Xg2",
-	"kaDQYiKCkMyL1Cj4cYd02JBpwcnwwf4CPPyHEAHAVbhwejyOeRRhMi4TnpTQE0aGOPB3lApIjS6aSGSc",
-	"Un0S93hVM7XxFCox3Q7YDQuiB4+yr1ktD10UAxF65sutHXJKFQt73EyghGuhiYd/63NP6lOCszkBppJA",
-	"1FvGpiRkFNLvopk/JK5IxhdLt8cHdMKMKUjFwYxiMJtoDtZiKHqdzBncHHyl9C2Ce+D+7TObswV7OaHT",
-	"440fAzCoOfb2zckTJcEfVj782V98+zf/tBJ/dwFTWDnUM/j+TfQ97Lwvv7HxLdFr08TjEYuaXK7Keyd+",
-	"4Rc/+/Bn/y7xQtxE9qU3TsXcqlPEmxM2SbttM0t7YlTm2LYEQqjZYWW3tvtou17frj+CSRuMKR+xDvyG",
-	"z/lcKhoEehlsdgH+MGEToTv407/61T/56bf/6Y8//OlfaXEmlD/8nEXdiNAf+ZwGVt/Ab20m5SEk3jkV",
-	"RUd6iG+WpsAxWWUwkl/86p///MPf/Odv/9efw3za6ThITwb2kLeIaydh9+C2kwBUffs//fSXf/0nH3US",
-	"fvnX/+zDn/+7X/2P/+XDX/5fwB/pjZRik8dLPL5qahj3TpKzsbu9+1kcxfXhFz//8H/+LdF9/4t/hupq",
-	"qLLP14Cir2zEObItRCgZsWZGh+OsqJDeMJTnNlUzRf/eAdKft0hDxiCoHeP1ISY6PTdFS6PEEiu9cSpG",
-	"tkBrONeGlMFA03I+w3tqkokUqvjmu0BQnl5d/c0ZOKBS36S4R39zQRcTln4tyXn686We7IjjKJ/RQHeO",
-	"1ifLPZE4SgzNqYgp4z4fPUXjaFLBPm50TnAbpcdYqddr27t7+9sHjz57/KRW+Y6PN7Po2fHW7RXDjPpp",
-	"4/zzyvs377M6cXRGFOanBQtjOobDSHBmQTv0n5ividsKAiHLaGOotODO1UrMhL5r4Xv1FM2RkpY8gLJ0",
-	"Hke/mcuaHxIReiw8AoN4hBEQ6wZwscnRCazKL/WJrEnYcEAxQkyJIUXH2zebdIFbP9X+bi2/g6x83Kif",
-	"VBbU8niWe0vLvo36ihN1ynSUEKkb9RKl3ZTpBAX10o4wGAVZRivNJl06Otebtwx/JE6GJTqi/P7+gugz",
-	"AizO3NyDF6glTqi3Kf/adnPoyyEwOjlyAUaM/krw/nOE+WgrsoBWx2knzqaNFh1jzdeveOYSZocWd2tY",
-	"IiWJ4j2c5MrMVnAiAZtc0uKbnNlxefe5lCwGNx+PEBPia431YBGfK5GyTWYRiTK2kcgstnJaLawTS8rl",
-	"RbnVsLyfVcPKbd/h0jIlcLwyTTp2OMUTfZwgPT0T1oRRfkDTTQdiqSot8iMAi+T4jQHFwGEYIopHbNTG",
-	"bwoX/v4Ml5vxhZmSW7NF8naz7L4oBwFhle21KUnZa9LqDmvbT958U3fq9ffVXm/Hfnz8fusf5NKQc9v6",
-	"pixC1W6hGS+xMHg1WGvNF2DKi+5yaYiI3cdZ7Jq15sPsNbDcpB2kJm2/aNKi22SeV8ie5CWOZXnrfRlf",
-	"U28rypK8FgmvqFlnpaiDNY0PKLsVlmY9w7l53OYkkJ6i5V8jUazLOZM0HCH72CPK54QaK2KkHuyQhv3K",
-	"l5FhC7OrEBvIBTOXaxpxj3rc2ibBNREy6knits6P22dN82zzRxfN88um6xhsitiWZjuw4XJjVPPJjb7g",
-	"yR7vMzDGBWJuUGgQpMqxHga8GMwFvGVM54zrzfdlBcmFSba2C6Sq4lQMRYmZNNzrVN5t6wa2b2gImqVu",
-	"qWVbakYtnbIRHSyiH/Cj/flNtB7n5uRa1sd04xgZlMbxsHNj5yqJ9SFJyIYA8pHycmUv2gnRcLAO1coS",
-	"mr5e5Cg7GYAFjKb2lQR1Vzr2IppVfzS/VaMPWsZswaiDwD4qfy2az91PuMhIVeKAsgrMRoBjKctWmcTc",
-	"HE0kkltxUzHlq4RYsYhJXA5XaC4rXT/41K9hzTY6bDdWOr8nJ1taSb39yVbMIp2kReBuHEJnSlwImSOS",
-	"Xo0ZiEZfGVxfLYxM+hZ6tmSEthiB60nGiIvRCBGRkEVgDz0azOkCzyXwcjnERH+JwGOhfSpGNLa3O4gp",
-	"FBBFGN33MrAhhkwAg9G0ol8pppgIDvGhkeMpmdmPbeIBt6xTfep95NHFaj14b6354CNvxe/f1tJzaqZl",
-	"1c4allQnPDb0TT5nUq04IpETlhuI3tvpEWtvGBkLVo5KYa0vpM/UnDEOipyx7yyrQ3qEGN0BeBakalAA",
-	"2IIEjN4wuYXKphLubTWKWOyUvnrGzp81YA5Dxg5hRFMhfcxnAklQ29JL5BoJ5dpxi9DzOQ1jBE5f9fic",
-	"SrO8zCNUptZSd7BDuloVjoyRNkeThgCQhdJjhcnvSQY6plbmAjs0KEDlN+cmW1+JTdrOv8NF+9AADQHi",
-	"iTnJovUr3nOvIqGQ4am0syql3T3aX7dfMtfrxvaP6fbXZPvND3Jv1Gm/1y0NQ9vLv61f3qR37Zb91sv2",
-	"Y31231RoELSH4PZctfSn8Tvv35QQSUkv4KrT69HtyI/ciR97njawc+0uW2z+6A/rtZr+trbKhpNwfi6L",
-	"wbUzveQpzbMEbX6sZ12qa2SIvRqW0QZwl5ew6mZocDJyILVjEsuV4vAUKybnOs1Iy/OYkQS5QisQg7cd",
-	"RqXgkbjIas4LQkEbhQxNhMSHNCL9KvMOidtpXrQ73UuMOrWZmwcG+UACsqV7edE4c0mVEjmlkx5/yxZz",
-	"EXpbWgU28LcALEMHAzZVxo6Bdp2UGps0vLxTjEu/H7Bta8QxhFSciu4OLSup2h85egUEeDoYIGsD32zU",
-	"2k7CQKRHPuO+grIj9AapUP5UljQLHSfev7Tvd+H9LJkFK2FoBVINBC+puhFdrkNcJEz/pSnDu8q66S07",
-	"uSsmIKqtsZF7otjv0Cobrlo6rnViQXxLBH8uDKTU2kfzomJT9QoMhJSF+l3l1ILpQ0GQAIVKBAOmg4ve",
-	"34MVLEP+Wuqg8MfyCsepD+U8u3FbAIa7HNSbocu0v4YubGuJuH7ElvfMJHLKSrP1bRkqwz5mLLbvFRMi",
-	"pot8JtI6rcGzrtdQxUUAtd3a7iOt69of9S1cxD8tsVuioZIcp8ZRVkrcbZl39ZPRqxGFm/dqx7Nhn5k1",
-	"iWh3EnMQNR4TuG518rNCBmLqYzZoAQazjeRKRRJHoQKKhiOm4hCBTaPXTffFtBsXxgopn1NdxSIIoYvF",
-	"JkNgLgUXikiszLBEbAl36AYbNmQD5t/kTS6W+rElVWxNiwRwYKmpvLdtHl1AI4rXrUeZA6MWzZbe24vi",
-	"nX0rd8rktptycQ9bctNT9tSX6q4JKXFk3cqzC9sqJgUn8F5jN5Zm+U6VBWx7a1gsE7Ct9Tdo+eNx3BpV",
-	"cY05+dfJrnfSEC+jhM476DlWIsfS/Bayd1gezzsbubbWTooy+JQN1S2Ju81mxqltKTbJyzPb7KiZUJ8b",
-	"j1aJ9dhEl1Ql0Z03nvMZRx5i3qfVapNmVps9l9F0kzOaInSJlVOss24XwVLf7cKKlJS+rm58v7UvnBdm",
-	"4oNDqOWtKhvKvOX8ukgLK0qwu6VGNmXhgOVpgrCSaGUxz4ADCibbIUpAPIjHBv6EBmkVEaoRmWxuSWpp",
-	"ZhYzBDEroAzBZpb2ZJo003gAGMZTdHvZNHKgQNywEH4oqQiW38+ZrRGxU8aOkGKDxKInQzZydopdjOKN",
-	"EJ9Sdy8SEBcrzTNdxRHOSW7Tiw7grTkVIcHTNRj7gRcyjqbDdDaILwmbTNUiDz/DvFb6CLic9ZPpH1np",
-	"fw+QGYmNeot9JUWo2qHBjCiTwFzCiB05s1dgPuTFKCOmfUSQE892HqPZac3XIE0y1DMhvJw0UucWod2n",
-	"cPClQ7vz5GMjN6sYM3GJCMnK9ONcQbCZa2ajFVrpZVg161BUJMfOkErIWrkxdANxjpZVH/XylNsRVk8s",
-	"qfRtpAZtFuWW0jSWwz0Tc7JqRrshuzOcQbGoKX1/PIZI4AsDO5W/uYz3xz5UOawMRBiygSJjEUpG+uAB",
-	"XBCp6BRPUTZPPExJIPgIUNw8wtkcKghJOR2HNG9zLvWWiWDc3c+LdUz2uAYNxz63dKHKdJxuNXfywCWC",
-	"NSwyg8BfvBJASlkq7Ju5HaLbLEfbjMBRysFf9GN/XXnP95KT7/0bJ8fLp+KS1wn/3hHCdgMQdRrRSvCg",
-	"HDiSaSnfr9sXXo7CkFUAl+lyCHsHziyQ0WnKqhQgcyTB6QVNQqsZZwuzEBLLfqyl/BY4XJ6Y8+O8K0TB",
-	"ST0WOdryMfZrsQ+VveDt7pOxmIWm7gHVSqv++qBGZtPtG6FS7rzEJJf3ky1eCgwXKMda+ukTizxSxFwI",
-	"Eh8EENqkqYwVfBMaCRh0YfSRWgykkthbUh2XjWlc9rOaFkrfyfTDXQS5KyiKvMRsCCkIyHgR4lhUW163",
-	"lw/JNN2Ej2ZTbzNWzVP3zESYXRnv3LTgiUlLsjuysmNFWnLzJKmLeGyFnLwPyCArcn/zMIPMyPLPfBSn",
-	"led67onyp5r1KH9LFmL295bPbCt8Ewf1bq1McfPUrVU3kksoMMCVZGE+rQay0NRs+IecScVGox37RASV",
-	"cObzn/gwQWUVGQTKq1xdNjvLg46QEleq3limqFzc0YkvpwFdxJeOTTWa8tB+S7NvUfmmCfVH05G7IPKm",
-	"NZmKUJ3MEOszZ5eFkXKROZEvG2fN6+Z5t/PajbGfUpgLJpd9MWVOhOjLPSzEz97pa/4RcVtnBmXzafNZ",
-	"u9M0bdEw8FlIfKCOGMlhIK/FPBmHE5NRcSqZxpZDcWBm57cxU+rXHDsbKycTy7Dk+HKD2YQXuRv1bw8k",
-	"QWRwotg7RaoGZ3ZCp1Ofjx5gJS3Qb3y1dYTGDvion5qPRcDs5CyH1Nl6Xd/c84SYUcU9rJyaMxwK6BOe",
-	"B5HMNLhITJPBRFn2ditMDoQ6WwHDEhoGxNUoRAZp+oEkWj3F0eyQY6APkcqiIHAAe+jx1GSr0J9MmLe1",
-	"Q577N4y4yLCmZJHH+r6CfMSH+uMgZJ6vXMjXEPMHFszM4I31uIuf3WhdDT6g+V7LBfcojXymR+DaT/GL",
-	"pMq1LqT13h6PjRHGzpUFCEO6KoeVD3/5x7/86z/58M//j0qEOvTL//gfvv3L//3DX/zthz/7ufn2mV3x",
-	"xWKx2Dk72/E88uLF4WRyKCVABPexsf/686gxnLKO5ph6jEz0i3/04V/9b1GqwrkBtPkv//7b//dvP/zF",
-	"T3/1L/5ZZYWTL6syIQYz8yIgcpgKk32jfzoW/IZx/Txq7RvmxQ0KrZLdBIRc1C012REhcdF49BDMW7fr",
-	"2qxPsQjQ8hPTEnxOqriMW45hfWmCEW7Rs01JyIH2oMp2fst2LRsVtf5AkoAutB5v6uAvFhCciP+encG/",
-	"+h/Pg3/1Py9e6H8nEwhilC6pDiH1GDi9x90chnW3dkgDNsghoVDs0TGw+frM8egC5QRVCPLiEMmmNIRj",
-	"pb/ocXdbd7UDFeLch/AfQGmHQmYOoXyhb16jOMFqollDa9JbxB9xESKUezIhJiYyPa/7JaYVt14ZPtHz",
-	"WsUtmmCUGEvkNouKbpdLnCCL1WrKP1eSh6/+2ykZ8HoCtwGtrFKIEGV8ILxcBww6jQPNOPYhUm1eHW9/",
-	"3rHlaSU5vniy/yRac4dcdZ9tPyYzDm4bwI9dKINQqRcSfk6SDl9UnAq2m6spJIRduq56jrvVjyvBmmMl",
-	"FPMj+F4S2hc3jPiKVCknJuKbyNlkQsPFFpAo3/rTKfPWoOqsq60dZ8fkYH9prcsKNZTYDvn2H//nD//q",
-	"3zrkl//hp9/+33/z4Rc/+/b/+WPy33/6b24j3NKiOc0z583njW7rZfO6dXlts+dzT/lxfPLGZyBg9QM0",
-	"wCFxc5pyU/M69qUS4eKwx+MNojUF48LD8POL9mUrpxUyAMxhRRWbgCSxtTWIL3sck69uoIxGyIYzMIOa",
-	"VtPoAfnjzek0l+/UWMwk5Z4s2IHO0tx16VsGpYxiJ6pMwCIsgMf0DB4Rt1fpVdx0Dp+hWrerP5OKU3lQ",
-	"cSobRLLTimM2+OWUQmJDYyqkCsV0rD+cC47ABnGOZFGt4MTBGxUP5lAiYXOWTOojK3oUQ8Kgekgo5gmb",
-	"0xI9fX1xRtBoLJNgWC5L2kGJC3OxjtyBNImc+wNegpZHYrCpoltSFaA5PD2eGXfwzJuLWeCRPrMPQSZA",
-	"lEI5QIbRCqmaCz0NMlcSLcsbL1x0ZgUZOp69VHbEfAM7zfKdNIv3tWzBibqSJY0z8QvdcMajmivLg7A1",
-	"jzelHi+BGWS/HNhAaH4NDcMCBcs9b152m8+fu4c5FyD2Dq7OFrDNPWtcXEC5FFARQBNLXC53UsILWq04",
-	"FXwnV0aZIsclp3sashufzVfFh9VrNWC8mI31xVaYj1ulse/ifSTmJTjHULZmBULDwWniT6iiSDPMaRWK",
-	"l+AXVu2AnaVvlWW2UzYBFfdW9KIhIzKkVlJ8Hy9JPN05w8tuy/ytEPH9MoeuvN8bXekeUn5W387MmeBk",
-	"7mTGP5+MCynlMSidsG3VqyIbSk4JGrAPgHpo7BT6ACkpXa2ALornMkqya5+79j2XVGPzx5ZjIxbiVHLp",
-	"I5Dk2knZMCAhebZv5ilFQ1IBZFYhpEHEc1fTQFAvm9jiwxUM0vyPL1/CTG3BKR0ZoDLGkuqHf/2zrTxz",
-	"yV/+LM9csn12tg0Xu7SVxLZiLCOoX2ctIwYpwVhGlnNp/KBAX7EjSbFPH1L9c7k1HmwpiWmtc0uBEpqg",
-	"vDU4wYtiyRIs5lqJZ89sqoV7fZd4/shPKasEErzg1v4Ir9tpnInP6ru1WkYXfJKPOJfOX35UlK18AlU0",
-	"GB9AeEzO3LuzKRoGPDHn7n0mUc6mxmcG2vGJLye+lPneEUzm0aJgf9cxnxCsTV8sussmtviFjQPik62v",
-	"8UGAttqNn1+qBxP/5MQk5XJTwmuyAqYkUfsaqmilucP6hjaDMWtaF9BSxXNbr81WbtFTQEMIoZVs2+dS",
-	"r6hmb4x9iAkpdGJFS2E9NUln20FeUMzmSJ/LK0rn1Fc+H3XyDYHhjJH5GC3rjMwFT4TYaj0Gi9ctGBjX",
-	"7J1Y71h/xLejQkroAgJkErxK9zjADpoycngVmYaaLI9wkezHZH8Ri2lIQrRLmmvLmHo7pKVkj7u2NwMP",
-	"mEZFdNGawpRD3CQ8ogsDmQUBvmRNDL4kNayu2uOAlKQ79aUWsgHkfjmEKpsMhmOgyoRfKCYVqZrfsJgw",
-	"Frc8qO05tpJJj+OcSEUXEaKUY6aaCzNKys0Yt3ZIAzGkwBFiTu84GQ0aW4fjdOug0ltEt6xCav14kKy3",
-	"r2dUDpG1PPDqLaBRVwGeFu5KygmdKaF5cECDYAFIPiPuS8sUBDa4TPHqEfEVQonbCz5sMYgkyI8LsiB0",
-	"0U2rQCtcxjUvUlEjGwP4bpFUYz3RmigRw2RdvVsw7W0im60+dsudkhcpsxLxdTmC/yOBvKakfGpx1pXR",
-	"gym6jzibCPn/00TZGCt6KaouzbMfKzgnpqZwhgsCczN5krFUrfzw4nWlTI2jypOd+m588XghFAv0fm9L",
-	"+pYu89VhpX5QAzU6p4hNftEeTdxeaT9ui+vT/cicYEZTIFPEpjERb/yGQTlYbMO6csDoIybTmQKXCWgT",
-	"S6f83/155nzPj8C/K+B5CeW5xLGaOCMzk3TZJvu79c/IQHgGgC8zU3k39Y+OgJ4JBRYcysJAlUwxJLEC",
-	"ZlBy7L0OG1xH8X1AqGcrxoRehAcMUchR3gZyXzCbTLflbJKc1F8XCvuyfpBTuzKqVXpPc10Sef1jQNDm",
-	"WIjuYVOtgFsvFL2X8UmRif/bKH9lg7SU7NGRzTEpJLUkBnsGpUoy8OGQagx4Dk9cXjSPdyaehaVVYzbZ",
-	"2lkFdX5LXPM3SfILMKuWceTT6FUGJd6JIeLvFbNqeajvncqzH3VyIx9XxcxgwFZ0XRQhqdqYRTWmnCgB",
-	"udc8WMQ5C7YgrH7DE/NMteG4LNxemfRsm0YVv391eZL3YJg7iivuI0yqqwSazesGGrVQ0MQ91fee1Heg",
-	"el1W2PwgkjM/KJIxIk31551XGyVqhTgfMC15++eZzwIvisBcji0zThIypaGK8ZFhA0H1AuEtyFC3AQaD",
-	"CDUWbJIs1LNDvpqxcOGQKVVjzcgY7tHjUxrSCVMsxBfsJ/eIUEUmgJcXx4ioudAdTEOG0SuYUgV1gGOG",
-	"MSGVEHsA5fGT1OIyYdRnVS+mpschki4ARE8zEJnQqYxp14qVD7fA6Qzsqz2eINP+OvQDPQYRQsVhraWp",
-	"UAQGdS+9QRJBpQm7l96jfUYowYlOG9ByC35YGlaDE+ux5049iRqIKjsA1XSgiJyyIECp6C4Y1Qvotjw2",
-	"mQqlj9Xtz9nCzexDg0eQX9I9H4v4h5ftc2J+J9XOs2Py6EmtvhUDMdk10+x1SNyHBrD34d5DY4naIQCN",
-	"BBG92CWsOtbB9hapxZ7QQK8u86BfzZETX0r9in4U5OVkFigfWFw/iVn+KuZoKnvcfYgGNL3mMMVV9+HQ",
-	"D5ibDSutPLSGytW7dFUA8AtGA4TLSHNQXI8+7k68XduVeS23JxF4+djxNyykI3acCwd/Jm58Pto2z5CB",
-	"3q1Ti37skCGD9HOIPPOcJelIqo/sN3LriPQqtV4lgrMa41qSMQu83NBsrfvnmlqS94Y8/zuT+jpfoEce",
-	"g8Axwfh6FEgBqX41o1if/O/+nCTHu1USzKAwo902vEzLZdy/k3u05LQlFLsI/QErQjcB66uByoennShJ",
-	"28rPkKH1mpfzd0IrXX/CCq2fa5sIGQ18ybyLUAzz4jcvZxMsfSJBKomh1gkGjHmSTHw+A5xv8xegXCTZ",
-	"Mb2WUgReWfQJJQZvS2ez3SRRdzd5vmjMEfysGZhlXHvrLzeIqJv8O2rcCZT1TwOL6Ck0s5fpnFR3kxs3",
-	"5p7EvrWvlOIhUEe9hsqXMsaei44OYDfdATIxVGDXJEYjtdXLcyYsa7hdEo+44ka2RKgNCTNjtFmdlGBc",
-	"kitLPJ3am8lNkxl8kpOWuSS7oHmSvHXSFW8Zz7eY+R78WDmssMUPx/3nA7/t//Dy6utW/dxvydZETX98",
-	"3HrU+knTH36xwxY/nA72zvQjwnvRmQ++Fjenu8HbwfFBwJ4/U4Pn74IWr+0MdgPenzyreT/6YbDsTo26",
-	"zBNI7SnjrRNyLDhnA0VaJ0Tph7N6v5wxjxidgE6n2ZDGR3uP9zfLtbNE5U7ghI7YVed0+SychUH+MHz9",
-	"ygNJaF+KYKaYVdvSGtJYqak8fPgw49t8SKf+Q2hBPqz1DwaPBzW2/Wh4wLb36cFn20+GNbZd8w68Gt1j",
-	"T4b1+tpjXpNZPLBVYR8YE4HD2aqUjLC4OH/ukB9eNJ875HnrmT5OXrH+hROp7wfk7GmpyIuy4RMJaJK8",
-	"2AkIcKprdjmokcGYaoWWhdIBhyxcLeWUDlhmcS5poIduQlM39oSfCspbsc2t+FZcAr9DsdDs3DJ6RVQJ",
-	"IT0R9SjDDeME0SBYaMbLiT2MgfUz6x36fOBPaUCmARxMSG/JE2lq3y45vhWAUzEhYqakouhdt5kmcAYV",
-	"jbmM3YlbbHmzUtMIID4eQ2K5kqTmcm2q1sJyDD8lgaBweoVsSn0v30qVNEA1v7hqnF5fNF6fNc+7Fcd+",
-	"7rTOj1sXjdOKU3l6dXra7JY0TDW/mtEgRsHHj4mRPp1BnNqb1FgK7FXFAzI2q/u0TpWfB0P65WDMvFlw",
-	"Z59ddtPneO/WVPLIM4pbFilXhCOBy6xo0NpMeKw0LK/ZHgkX7SRZYCHSgNIEOStAeE7FyOe3zG0vm8xe",
-	"nL6+No5ougEUz7qs8rzhn8HY7sOJ3PAmPsfmfgMBG3BgMXTrUmlw+P2BJGjnWC9AG8fd1stmxalcXl1e",
-	"NM9P8mL2c0VlY6D8G03s5QwynZgHsiVJYGHxiQyVGUM+kuQ6xI1oul9Tft6YkfScBLhnIWOQ5x1rc7u1",
-	"pFKV1qFOZ3wwjnMkFKOTTJxeIpUg3l8RevNSFGHs0QOLHpSitUFz4FetzgXfOiITuiB9FmWVpaiqW9zu",
-	"+yrftLwDzrAm/ccAifPoovz2h/dPaG4YyXcBbW4T8F/Ofu1QvlFNt4LMUN3QA5kIM4yLwE1ZaPLgHELR",
-	"oAwVKNGNR3nkeCdVqDjc41g2DlMxwdV4aBKVJ+IGKwrqt0yqIqN6n5n2+4sIR8HbIY1E0kKPDxnYSuK0",
-	"ZrwFxZkNaLQuz12mYlM0Mzmc9jEAjZdhBnmytqMPiTywV5LLlneInDP1SoRqXFDohEp9TpTkvNJ3usCn",
-	"fT/wo7tgBjMOMTnEnFml32bMbmbs42ZoOaIURmUsiQlibnMtsvX9cKLSY0vQsGruuyHj3p0r4KRXMocR",
-	"9QlRtpEr7qt8/FZoxVlVPifZRr6omLLQFx5GKnGmtuf6cfR8rddSztrn3RcVp/Kq2fy8pH5iy6m8Yuwt",
-	"HO/Lw7wdnR/h9pYenqY1Efrenil7vuRsGkpSYfKeln/tKYM0LjIKxVyNj0wIPhIFUe6Bb+3SseZy3Gk2",
-	"us2TsjTHj59cXZy2jhtdrVGdNE+b+G2n+bLZuYQ/W8/P2x2jZCVHVoDjq5/4XGtDFcq9UPjedo3W+7uD",
-	"PQsrh3HmiZDGbn33cG//sF77Qe3JIYYmsnf6kS9fsf63/+HnH/7sF296PFlltlrf3dvf+vCnf/PhL/6a",
-	"/Opf/s+//+3/8i9Jfdep1Wof/vXPqoh18+1//ZOtev1h/RGB9smHP/2rX/2Tn377n/74w5/+Ffn2T/7p",
-	"h1/8o7qzu7dv3soBGY6GkhsKwhI5t35UiD+5npiEF6VZEo8pxEc8Ih4LfX0qwqGKquY7kwuBEWxZC/Hu",
-	"46wFLxmC0eu9261v93rvPmsWlAKNZz6nIrYp9gsjIrbazNJwbHCdBTGcsGT2cfyer5aUk8I0AlzpXO9/",
-	"oucHEucHC9liL9XpTEIswOXZ5ZaDiZb9kNG3scN2Z0l33xDQDqjLFZipfZBfwonZ5J1yAJomfDoXMxOj",
-	"56P8aLN5HWJ3KaR7zrhHqtFuBrQLjwWA+l81G3sLZCBAHtj8FBSIZOTfQKHDpC/MbHyMURGcUBK1jgJ2",
-	"QPmABUGc4tPjtkeMS8GgS1DQCjxo8ZSKWFCuPO5yZOt7pxCs7tV4Efn05jSRYx4NLp4xM3Y4A+a+zOSX",
-	"Ue9Gr61EobpZoqsdm2OYYiWcXJszvVs+RR3F9RGujHsnpe3+d8bG/27WZnAqUtFQlZyHFeD5cY2GqL14",
-	"hjN5IstlHNbyyn2Us0oz3+1RyVPtrK4Z9bigZlTEekZV2N3e/SyGAv0h+8mMqNCfpqYz8Wyt8jHqSy2n",
-	"iZpbcGHlAJOBhTgzCWiuO+YWbLIx7X7bFNfp9lxfhuHz2OaChpKtyJcxiuGHf/GfP/zi5+TDL3724c/+",
-	"Xaz45WRC56oXDdQWdO8WFdIYNQmkDUypxFo5oZdSQz6ePgHj9tam+2aGUWxbTNsPdwushyszwa1pYDlO",
-	"uX5QxvY0YeFgTHm+whkiyvfY5NSinWhucoBESAaAdxqKiQU7jUJjQQ/EsszmXE8f08gTBdGmkoXroXj1",
-	"UxbAt0yiQ2Lt8vPgl4AtzMQk/LJA2RrGyM8NiNVD/S7qZV5Ih+q2F8nYQHX7wPrEJOasvj8YExwymYbC",
-	"mw2Yd1eiO1enzcvSDoSWvuDCG0hs7BxLk/oYkSoeZ2IwIEkN7FuCk3AWMKl1kRsWEmXBclICPgHIvOJG",
-	"9ziHZS1pLy3iUlowREBMa8LC8Llc9sIE0ghePgtcPLtd+apBYfHCi4DyYp+SHPtTMg0oX29TetZpArJe",
-	"p3nWujoraVV6FjLNqhchm/izCa5+QAssGVMgNeph6WyZmqGslA1BznLAi0WTs8brFs1Qxuump8N1iGuo",
-	"vV+PW3auNanC5+oFAi7eVeeEtjpsYADQV+J2lVZAk40WIeptgncQm3YzITzwPaGeBzYJY/aG27cCbMZq",
-	"jBRZLmwpvsomwE3a590X18ftswt9j7/WJ3GJMDpDc9TkulTwi2iMRWbtYh2itlYorLA/X4hQDUXgi7uy",
-	"kk0CyMMrEIoGJXjRUNLFx4s8/qa1lYPpRj1mhrQUwV8qiiwbYf5pYrpvE6K9mXFkKfB4k/jhpYnJXxH5",
-	"Pai4NBWyfLklUk2U7QShLsFMF9VSN61s3V9dppV46puX2jF1bzapbPNbV4QJwpivwmBDaJbvY+0mfc8e",
-	"sAIQTobM4uVGMkS1lkZM6Z1uUuosUNh8LOxyeA5Ur5MKI4rjkKB6rVYaZjQWCGsARm8BqWOLSX0XKkBF",
-	"u9vSFdWCMtg1MXNGq7dpnaiUDLiPslF6/e8jDBFOjN+8+EM9rJXVoo6FeAsh6IqMbZwPJXPG3gYLU0R6",
-	"J8kbhxVJb/DmkJBVX76J0WWiCt5DIfAOikwOAdYtIukN80jdqdVq+v8ADAco1hhEU1inKqOEB1TLZfZO",
-	"5ZjoNisMUvogW5LPmQsb5s+wxC2tvyDuDJJXoCFIZnGjJIdItmIiTUoeLRkdcxA/Y1m0zLaxcM1kv9K3",
-	"LNY9MBhhwI7IWHAx0yTnlFTU2od1CVqQA9ip6ZTOVdhiieHsrV+d1UOLZOZGxu2svaJA1uXuoVD0A6wX",
-	"v+QM6Dw7Jk/2Dz4jU3yIeExR3wCfUiKVPgKJOxAegxpC9jHjhPVldCI92ief+08Pe9zFJgCxcBBArQit",
-	"Eu46tf3HttIF9zCeDuALHkjiwh8GJtFkZ0Oa/+7BI3ynx6uUDGaKMO4BOlyv8t9/+m96lS2bSL+AiFRM",
-	"VUwiJeSAAdg05pXyFAd6rB+FOiMqF3YTYmLADDwPBR/ZQFxIwID+MaJiysQUsXCXEY0i1PZMHLAIEZYA",
-	"ndVD6gezkEkHJ85iQ8C8OdaiDuVicDL0BkYX+6Fdoh7fre2Ql3GbUomp3h4DQK8aU2l88hOEt6Wc7NaO",
-	"iJuB1XYRp0/ShSkhFfh4DRjM1AahjQn0i9tAzxelqyYhDPSIYCyp2ZI4NDMs15jmq7410sOYMIFrt7YV",
-	"e8ciJzt55r8jaiwknjaS6SNnBPJckDGjYQzWYfkvT0MEGouwCG14TsxIydphIHUDMZK5HCULovV1uy+6",
-	"3QsbBa+3QcoovZ91uhSd/vklRBv6/hdG1WLsLFiRodtJ28CfUo/Yw30Fqne2l6tOi4RsyEKmOZdTQDTN",
-	"9nREXMAhOQSk+/jQGjHOQn+gVf9MJH3i8bX6pvGQWNFrZtwkMa+QwcdG8ixNHMpZwFaLrKADyomc+2ow",
-	"JoLjFcFuNTFl/BAeRw8DGvMMoogJb+rxUSjmErK1cy2rFPvzFfEEi7FzsQTxkAYB6dPBWyI4cXGAy3gb",
-	"LxunrZNGt9U+v37WaJ2Wj+YzltnrTvOLq1YH3nvWaTavT1tnre5180fHzeYJfJvXw9V546r7onnehSgY",
-	"eLfdedo6OWmeV5zKebt7/ax9da6/P2t2X7RPrvVXjdPT9it4+Lh9/uy0ddytOJVOo2v6hF8uW8/Pry6u",
-	"T1qXjafYVfu4A2/rd1rPr5DSy+bps+uXbQhAhL87zYt2R7fXOO00GyevzRfwcFRf50X79KR1/lwT0Og2",
-	"n7c7r69ftJqdRuf4xWvdUOOseX3RuLx81e7o91512ufPk19cto9bjdPrxvFx+wpy7qDrxslZ6/z6+EXj",
-	"/HkzGRt5fXHVOX7RgGI+zbOL7uvrp43jz68uKk7lovH6tN04ue6229enjQ68d3V+eXVhClKeNU9ajevu",
-	"6wscX+dl67h5fXXeeNlonep5qTiV1nm32TmHPD/bz3XrHNYq+RXMu01+OW9fX149vTzutC70cuI3neZl",
-	"t93RrSYJ7ra7jdPr9lX3uv3sugNDe4ObyJsNct3jctaPvjA+OnTUAmQBgljsVPLrvpeCO0T5gvGTUT5M",
-	"NV3LJOXQzkD15IJHORWM/i3QKwRnZDoLB2PdLvX0yYX5+NOA8geSsHdTP1yYKGGiSX78qFa3EcVV96IO",
-	"teou6q+zwEEX9bNcaophTOCnNM7fA2kSgj7vvIKzlgsy8blA/MV0j/tPch36ebnKsHZF5yIup11gHzTL",
-	"/syo90rgYawEuWFhKggiHvoUXWnXE0wgWu+SiAiy85NCpzALWCDz9Zv3EeRkOX/N5aK8rykUxaUbsKbl",
-	"ts/jvDlwaPtsbnaCH9qk/eU9FeV43iMStjdtXPgDNQvzDs8bqmho0R9Mzo/HEDgowrNolDLpAU9cYuTP",
-	"ohhPz9ZBpwHjHjXpTfqchLyiRHCO1tISGVCkz0Y+l6Q6pQvdDnwpt45I3QKopJtcA/75eF1ATGHUYllH",
-	"cFxlPqC8qaUNkytsdCXK3d/KLQcspvkVDBCFNQNjVqWGJwAdkCpKrjqnpGqBdXQj+jeLZmPNvxOmqH56",
-	"y9qJexyuFDMumdohYLWFW9acAy4ShB+jjj6ni0PSFzT0Imj9AQ3DBUQVW9b0uVSMej1eddEku4N0uls7",
-	"BGNMDN1ajo3F3KJIGNYABU6fPmPhD9jKGOWkRMcNUELAwHPRipct6p2fwAP2WJuIbULroEXDe1mOcmLP",
-	"b0Rxet9neCC7V1cIOXihIGAixVaal+khsMfDKR8d6eP80b7jv3za7sxrnz8fiUaj0Ti/vBo3r0b6z6b+",
-	"5+lx47X+7/DZ4PKH+o/jWtD84mVnnz8/HzUarUajcdVo/GjKvvr6sf65cXn1st35/OD4dav1BzkxGis5",
-	"vUHcBJHVKR/90U+mbPRHI3/4R3PWn25Zol3N8oAz1qv0KoBTHTAaZoyNe5n82uIjMKapYKYT3FMQPgdA",
-	"QqbwZRQtR6ruafu4cQpghycX1w37x1N3C0qSonGXYxRIJNcDqljY49G9xRTi8AEYc10QSfJGvvqWAqRp",
-	"dVdTZv77FFTRL2b+4O19FDu5c7x76VO0sA5E4TFxC3/Qd6PCgZE4t6lwkMfe8WLfhy6XYJ3bR6vHjawO",
-	"Vd8/0NvbRKCfiZDr7TQQwyFLONVsIOQtw89NGMR9Y9FvAlVuWXglfksMYfV9BhDP5e18FhGKddgwZDIH",
-	"znRI/SDPknoMNqU5WDfRmI6FjSBCg5EQ22Me3H0X5C1jU3MjgACDJMxluhDmWtkRNb0B9oIYvIVhrt1J",
-	"ceOOHXrenHUY9XzOZG5ImVSjcD2gRLZCGxDi+Zu/txSMZvq37eXTP2D+VJ2EdKgKjApgmJ4FzAY0Qz3Q",
-	"VFJnMqPOV8YnkAhdX4LxzwVdKxmFv/5OlojKTwTNJ1NjP/z5v//wj//2wy9+VqpWpHVdFxYzGIxpOGKx",
-	"V6U4T+FJfprChjs6EV5vi7MUYoabBe6aLJHM1NtlX10FL8EiK/NZh5oLEsWbEJQGy8RLLPeNPuJEJmsm",
-	"tSF3lXo85gjMdO7xX/3zf/vL/++fkieOqfSyPinFMcNdMUv3j7sIlrCxwJQPOaA8dvVAj8kAHXLm3y8G",
-	"Y4dpJsxHjN6ovt5MiYtc1NdXYwaKsh7RWMzCYEF+Ivrga5fodxQDsxGYxa1FBEBM6KhKxoiLUTARtWh7",
-	"/Ag14Dy00ZRwWJXWkfUZdgF5521eZP9RkT0YTrzEjOjv7HyhOyYzQUayQhU/sO6Oqdy5nVDcVJfn7F2U",
-	"GZeTus7eKRiaY8tBhHjHSnod/YHJof9ak15tXFxcd1tnzR+3z5tbTtr8Zaor0iCQh2Aycz26cCOXJlrD",
-	"/CFWWTR1G6dUKid2s0bwBJo0NIeRhmmnzxYC4nwsHlAAF1rskNjqjdGPFpSoulePH9mrkXNxA1YjIH73",
-	"sR707hPyjPXDGdWLtVcDs/LuE/SGCR79lmgVShjggFBrSjDEWLNAoE/YhWUKX+qBanEK6NpVhM7EYSHs",
-	"UDTvvnKIa9fNRYDnzJRs7ZBjrD8F+e6YsokWKEQdQn0Mr7zrwZe+l7c3LQaiO1zE5gkxl9nWK0XrfVzw",
-	"Yjl9+/td1Mbq692jA7TfgCjcPYhueh1Mxb7v+91HOzlsQbVDFCM2QEsrYTOOxh0TKW7CKm9ZWHSzG6iX",
-	"5wQ4iR0AsAWPCMW4h8jKP5NgGY5FxGo7/l59nR3/I9+Ev9M3W1yF/C0C4U6JDZJx4XpWYPoh4WyO0VEp",
-	"BfWbiu/JyuGXe07d2X2TA6Oe3vQb5iOnoq0xvs9+zsgFwM36asbMz3q2liVjkaDIFLUugm0K4UGI2OuL",
-	"WRYDC0Of0gmLUKrbqRy3zwDkt1zCopG4xxgnDbbSLImFVuI8OknV1XS4DnENIfebKZgdZEQv8/Rq5Jng",
-	"Q/O71hdM9DiGo4qQmPjwZbfory9357uZS3ObfMbicDnMRFKSBUNwemBhJViKBxJ+LYmxgmu7SerCytL1",
-	"91muPkadzg+/s/PwQBJ4glRtSW6YBwcRjhIPbO2sv2nnVsSP1mJVzkWUFJGc0uJ0i9V5nskteR/ZEqkt",
-	"/puXNdFhoPcX4XxhhoMsm8OWwtIt8YKpGFbyaZHE3Sn70lfW/VG+nzBpPSm1r0dlm06B1pZ4HhUoeRvA",
-	"VvtqXI87icZqZz452sxkOdHqL039OhjXjghWo2uHImDrcRCuLpudilOBwMWSSsWVhHgAgFrHI1oEBS59",
-	"jFswrS9pdGWjGpb9B6LIKBfFQKybmQz+gZ4GrdUApfer06Rn+L1TufRH/Gp6S7R/6zz0+U/8DcD/ncqc",
-	"9aUPEFcrKgGsvHXAQyUvNSe+nAZ0YW81yQICq7FwzHPvEwRnV/KU0RtT8hArbyoy9LFYo143/TcYYBhW",
-	"3hjOZAGU44aVC8zI8/hOL+ls2uRas8uauJn9dkgDyZbnPn5pDQyLfTKXgCmdfM4Wmk6Z6f9t9PWXlQGV",
-	"PheALc0MbFJl+ab1NtFQXtJVGfCv+Lp1sBaFI+ovd2QZSPhVVZjLo3gns/Cy6kaM6H4f7d2mlnO6ydKA",
-	"XphijW89kMScP1GxTjnrb8cH1IOSOvgq/DqTwD0QQcAGSkbGZt1rnMZtW8jtsEQV/LEfeCHWT9t8QY71",
-	"23mrbKXY2guZmPNi2Cw90igAFXs0N5/bIIunLKlZDDxNR2I21vINjvyjxkOVDnItP87CYZkY4FvWFPtU",
-	"pdpN/+V3+ZmtCHGX0vLfv2IVm8FBblARoXCis3UbcmB18jIZ8fEQClCYfA/U+kuKTzFTq5s1BS02bvie",
-	"Klf5WqhoIosmbibzNVWb15goo7OkSMS5j2uM5XFVow0qNkPAUR7qXFFZ5M2tXKsrKZeO9aThW9wf62FM",
-	"ijzG9+7XS1d4NSSmkmmSLr6V9iBYiPvw1eGK3t5PlwhB24AtVq1xQQ7WyfpK1GpVQeg1xyMuTU5+E7xe",
-	"OPL8jYoDr9RqB0/2asnmbBqcZc/K5+3Li1Z8x7ykEznjI9LUyl0ouD+Qy1t8kJtDC5qo8JipvS9Uopjt",
-	"Wy7m0mYDDt6S/oJUA6YQHdPzR76SDnF39G18G6NVUhe3VWUMGts/pttf17af7Gy/+abu7Nbe/966Xe2x",
-	"IQWznJmMEomHQPYDiUl48oh83nmVrbyQIerNN3v5lMSSoShGH+dIhdRjklSHthwZkbPBmFBJYM0cct64",
-	"PGl8sbWUUZCdrdICaMPrXlI8ZeGVoomLDDCt85fNy64572RUgP3OsNb5+6j41q5EyJIFAfKTwUXISMho",
-	"AJs3XXAFrGsXs/7Dy1mfQEEJjwX+DQvBzEaaEAECOAeYJ65fokGPA/wJGJMMCAKkjYORiXmHqRgfQEkJ",
-	"xAhaTCd8f1Mx4BxGFaZY1Xr3xz/64df01ZNZ6yfCP7vcn7d47Q8gKAMe1otUqe89evLoyd7+oyf7B5pf",
-	"Z/3Al2MsYp8srVKrH9Zqh7XaTq1W+zEY2BOpvZC/KfRsSlvS+WHyd/kQJm87VB5flhwJ2tecCelFOjPv",
-	"LRGTJ4Ts2qQykiEeySxUVG8kzfC51qH1DHSWWI9CWszAEWsZ2SuLEp65sikV+v2ZMp88z0c+ukjP55oB",
-	"ZGWbJSduHazFVoQtDRYZbF2pFYdgztM243r7eeSHl+3zzPw+OjjYe5QbRxcxaAEKR7akjN5VgRiNmEdm",
-	"3MQTrJ+HFLfnlrOJtzQ8CUxCqp1nx2Rvb+/JVmqispKyLN+YLOLWSbHUiTOrHUTHGxqkE/d5s0ugbHrf",
-	"DwKfjx6aR6ULqBRyXZb1avGePL7wQH1j/rtz/eb3c08yHJJJjy/M77PJ5DkU2dR6W55fTOlXM7YN1fC3",
-	"9cVvW43ZNszLTqO9/cN6++u93IS9OGF9rViJl+D9EgG5Dl2b/h/X6MeFGtEbZmvzk+o09DlCiDQuj1st",
-	"wPzGiuuZxP9SY0wt1n7tyaNVq/X3tv+H3AJOq9LoU+POPSdn/WJj5N2rtkxpyLi6deCxFKFqhyartox/",
-	"8BZxlesDI6NBJAkqmMw1Z1akJiFON/csbEbizdyQFtFhnM1XhwOmDsJQPw+gYS6z2b9ufnw4S+ab50lM",
-	"hJABQLAI2XMoQvKs02zCIDD+YcrCCdWTbUeXxocjkhVX/1qvvLJ3ytRvX1mpDOcTM0skBvACeAhCeGyR",
-	"+dgPGNEzug1TBMobj4aVqvB0y9z7jXP+N0HisBeVxFrnoa2uOyQ2w2E2qeQskUaeXg8nwaPJAeXtki4d",
-	"fQxRs5msWLHrV+/xLh09D8VsmhPsIahxrC2vIf6GuFj6bX2YBD6TRAlbxmTCKLe1gODx0rCz+YFfS66v",
-	"O8/wplnKqyQrxlSYKVs1z/dhe4rW7PbmJ9tEEUQqNV5Yg3n6JmFp0V+QMe37cTRJEvx0MNZXZT5iOd7a",
-	"7wZLpX2+e8X+toQyc7DernBv2J8H65zQmzDdPfHb3VgtvzxOgyg6ggBih9SJEmSvlik/o9CkgApp+ghQ",
-	"Ib1hwTob0tIsR5nZyzxoaJGkahQECK3RX6WyjRZMxRechAakV4P02UDoJsyJVXZ2bezJCjDLvEhvGE5B",
-	"bVrcrWaWluu9loiLiejK476ChS6oqv9dcBFuzPIwlqI4z9u4Bte4BFfuoJiY3OKrOdGMBdPw0bzLqw/a",
-	"2zn/8MXolM2ZNDv43GkLqcfupSJOad/9kJXywMRirH4A9src5OUNdJzSvp+458/qu7VVfX81owCZs65V",
-	"RC5+RDz8NiOm66u6kP56OGVYxEvfi6PYwc1wO34Clc2+b/qPStNFA47dWQh2stqjCATeR2g5sutvXkw5",
-	"jCv/lPKShUzr2/VHZs5hX0TrYHg1uUSasewCHlaeXr1OrOth/b1z29gbs3/LJc2YfWCzHJfKiDxjJqJN",
-	"0Xdx7BX4x6LsaOOfs26+I1JL++eSe/t+qLoAPM4pC4kc07CQEoQNBmIfSIwjdoidf/J3f44uRQfSrbgF",
-	"wAj8t4xQvjAOIyipEMEa/GH9gFT3azULvOw+hCbcLcTglEK3tdQD+QEZMpZ5cciYu7WTlVL3Mz+XelYk",
-	"jtxzEpDmX7NQ7GwsttZJrFWZgEvxJSUFV+EuvPTzUaT7swWWg5UsCNYH4uN+u2yenpYMw38608RdsiCA",
-	"S2FGppcjyATA32e4e3IcSBaEOt01EPFT6xcQwQDbVtmNaGSN3jlJ/AgLdB8yvM1wdstA1yHD0sW3toRr",
-	"XXhVC/lvvCp03XejmDQ7dtcoiS7Ru4VUseA9FFAy8BHm+TmVxNbyjxA9BVg5fBWFJjsJkArr78aAfbl1",
-	"y0m8OwCfEpvNoRIbzSDq2ziBtxpjnvplWDuKFU6ta4rECJsB1bAkyySHnuLGEtoa7PF7UthQXvxG6mww",
-	"tNUgEnsRiERKjds9sGoc5FOkN27dsnPlmIYe6ftBkF71w907o03cTZw2QGwaLC/EhDGQo7g9HIC2Ck3d",
-	"BMqJCD2EhDISx1b+cFDoipDUwKNUKG8jRId6Lf2/NLpxOalaaofHlcgDRm+YJFWKNeD1eiDUjJ8Ad+tT",
-	"/ta8urU28uluMBQlRVQ8gJDRwZjJI1QHPH84ZCFSnpyNjanOD5YvIbXyttMVYI8YWOH8PZVBEE9AskD+",
-	"HPncn+TEJZWDHV+PKw7m193HW0ckYEOVhU4xlxHySt/0dw8c0qtYBKReRXPL7kEEiQQN7ZMTNsCPtnwK",
-	"Ajthr0M/UCx0TJU16UBdGV8qf2DuSxYiZVszij6ZSV/wmbwvWPPS2YBlLZ+4vleySGBGqZJ6KddkSuav",
-	"9EdOeyzIJywesEQ1OT9vNa4nA0UxozWdIWykFp4Sgcr9VXUAchO40DVv+kHcrGXQfohx4baYA/MI29aN",
-	"pk1TxXmr5eoPxCUqdp1NzKOJUtcmM/YjwOzfJeyhKNiBVKOIiK3bhxN8Wnz4Iua9D/0PNsFvnu73Um+a",
-	"hU1vLoiPK5nLvRz0lsiuTgX27e6vDdqwr+YSnazrmyeZboTKQgwMqFzGGLioOJWT9qvSAANT/byYI7pA",
-	"TnXhAlKyOf0XrkNc3e89J/THwzHkFRhi46nT7ywbUJNTW7q+8rIWFf1StIZFyCOeSW0tsVE+TUlogviL",
-	"yUJ7cdySAUCeU0kGlA9YEGBa/1rhiHE4m0b7zKam2PDqisGoouZYt7C2wvlMn4elUr/6NNDDysmgmDIA",
-	"ijcPkGkA5QL50A8nkJc4EBNGJj5PfW3uTWWzvNHUFW2vj2l5CQTljWLj3/qedANnTI3zSnW9EHNEgxWU",
-	"I/4D3LqqbvOLq8bp9UXjNaCWOcR+0WmdH7cusObF06vT02Z5SLPVS1ogPVJ0VJxKhoyKU0EqQLjASKEu",
-	"US4Ll5sqE4F3h8nu5ELVNjif0YDoZ0Mt+kOqwPMxZeEAbupY8WfJXbp2J+gu4QKWZ29Yj8ZLNVmak6Oc",
-	"nuVw1kK3usDN9jTejCU4+mOEIJt85U1ikDO0xyIlSaGTEU2p/ZhY7tQ2S3FicoHSHLY8+RnJUixB7yOk",
-	"ysji20dVYQMF9rm0QK/U67Xt3b397YNHnz1+UktPI9YNR2NTUlgtbf7k/t57VEvutsr+zm5qqo0tsGag",
-	"++MqImqESmiWdbcTVJihnrYbOThMS2dVDhi/KRUkQjRpcXj2yFaYYHwQLqZqCWfn0f66BMRk8kJt+wlm",
-	"cJLt3CSGEsdUGavf9vJv5cRgYwXuCnvHBgD8DAcPmrRubZesb34KrkSYjZ9cf6ZE9D26HUmJ0yYnHpXy",
-	"tw8kGfrvmEdMoDkc0fDOkf4zoAMmLWQkYmmzr/Q5Yx7aIc/0jZqTzIluTnxzYg8Az5sqEjAq0bKJ9dss",
-	"DHl0alXjlSV/9+fEbkDykNR3azWHhGLGPeZtRUiWVg2bQyWWUSjmkYeLcS/jVE/MiLv18fnhlgd1jShB",
-	"6nq0BUd2bF7Z3zmorN3FkHz9vtrr7dhP+++3/sHv/dEf1ms1/W3NflP5FKd/kb3bhmBoNZHB3ED9jDHV",
-	"q+gmRU1R0YTN4Z2X1YuV9nsA6NpYYViJ5Vx87uUDFuv5eutzqIBufTW5sQzEPW50TgAZn5JByDxf4VlR",
-	"9ZUknI2o8m/i7eNLMjcRwGKu91ePu8cvmsefX2Mzmg37pgmHuGet86tLFzxDNyyEYiP2UHKIe9E8v2y1",
-	"z12iFlNfXykXhBJkhe0bywsWXwWTqI06fty4fKF17sb551D2+WXr/PklVIWGMs8xRRUHT0+nAqRA2eWX",
-	"TYArNr3rv9otVOq7xyVtHcdUjnX/WOccEwG0inVMAXHueMwGb83fWozr7vVFT3fPb7BU+4W+YoCudSF8",
-	"0MKaagDXh6wOWWJxP1ZYyEec5/dO5TWjYbC4l0DpzSGS5GbIZIj4lIdIVhpDacHorTKY4L1C6KRoOMsi",
-	"Qt9x2GAW+mpxqcdiMk8YDVm4Il9W0knssIAsVwfs4chU0iTiCyx2z9iUDIR46yNXwZyBvIVe4sGNlYIk",
-	"HdPuMbyy3P9lsluwtPcXUEx5ezaNnCeBQFfdC6WmbR4sHHJJJ+zSV+wPTuk7LJnGwR4LnURat/FvXBsa",
-	"YuLo1P9ci+z3wElDgRApXFEslJ5+HSr6Q4lsRicVpzILAzM+efjwYcaH8tBjNyzQfC2Xc/ltg3oSZeTK",
-	"eSDJWMwkG4vAsy7KagS6EcXgxJiAsfewx30QL1pxkQ7hTJG5CNV4yyHhjEsDZD3jvjJZQxixfCMARgBB",
-	"ptHviKVkIRyxx6HyO6GR2wTplGN/StQ4FLORqdcs+pCAOZ3iBWOnx3v87/99ciz4DeMALdHj2wAtYNA1",
-	"MMmEhnpJ5yw8phMWHFPJdgicoSai0uyL3FJiUCa9xwkUUHey1dPJFxgPCJOEwC8wOq1KYb9ppUmSaq9S",
-	"392BYI5ar7K1ownu+hMmFZ1M8RWLJ3AUV5r2ovbc169fv94+O9s+OXGPTH5Wr+LRRa/ikB5u1V4Fp5WQ",
-	"XmXO2Ft0HMOhCIbBwmJB0qcPL5mYBXpTGAicI6KbkERq3YsIrmcOKupoyi/oSN9tfKl3LX3LiDulI+aS",
-	"KgQF1LdgMlzpf62/Mw2S3VqyAlcNH8LDRdPsfgNC0yG6KYfolx0CLpT3LnSK8CksDEWox+VC8hoCPzyc",
-	"hqIfsMkPfiIFdxGa4cn+wWdbyIdUj6IfMDKbTlm4PdAL7Q6Ex1zdcXSqDSgncu6rwZgIvkMaxo9q5ZIp",
-	"Z8ve+VKR3/99EZI+C4ReXCWiKrjIwr//+9CwqTa9X9vXe0ZfQfZrew6E4XpgtjaFGzX1UDZlmzShHMuU",
-	"haijmCk2+ElQ03oArkPdMkYYAyIaFP9/t22mYRsehsFV3W96lX3Nc4fky8vGWfP6onF5+ardOXmj+Wa/",
-	"tg+/nLe718/aV+cnb967Ww5h7+Boh4LanNl8wJisCV3EAzwk+o7jvmyctk4a3Vb7/PpZo3XaPHEdsl+r",
-	"E/fqvHHVfdE877aOG13z9R5xn7U7T1snJ81zl1RTflDdctSV3NIXLddIiOtO84urVqd54kYZZMlHdcsH",
-	"xD1rdl+0T671mBqnp+1X2Gd9D7jsovH6tN04ue6229enjc7zJvx2oMm8vLq4aHe6zZPrs+ZJq3HdfX2h",
-	"fz3Qo2udd5ud88apC1x7UMPGLpudl63j5vXVeeNlo3XaeHradDGqGxCi9OrpBVpITSU/tCoTxZ8XYhYd",
-	"d1zM0T9Mg0A3rc8CGxiFSwzs0SB94S2wPBWcWP7EVzGj1ffiSlPRvDj6Cw4JdcDJesNqVoamoFX3RbNh",
-	"VHXrL4uacZ83u25i6auzKYiOgVZFdaczyTRbCk7ch2NGAzX+2nVgdh5Cca2vccrch54YSHfLwBmBKoCs",
-	"q38dM+rpxqjEDp0EYGxEZgNFvL1pwEz4EueAeXBpJWf+UzLjAZO4a2K6JayCTdXHrfFue0Lfbet2tvsL",
-	"xaS7dURmXK8Fx9YTcEz+iAtQgic00IqWwbJJbPIaEHlurqTJdwHXy0PXlf7tkOjrKs4LQD0Fc03dNGRS",
-	"yyGfk5DJqeCS4aq3IxaPmnq3Dfd3TgPbWBX8ZFq7COlAAYoDQMJozqNTf2dBJ4FrVR09/pANGdZ8mkLR",
-	"fRWtERClNbMpE1N98uqXhAjkEcay6RYmFqpyxDjDapOXJ59LezYbfUv2+GW+kmVEGI0UQhdUMzMpgRSg",
-	"pPnKnltWJzNKYY+7Ga3L3SFPQzGXLFYoQxYs7CbC146sMmEfkUyfmKbmv/81zPIheQpKJunNarW9AdAF",
-	"fzJ3h0CcR9LBHQLqb1+osYNqBL6LiuYch+r1eEwDFItDbtKHjB0/45pbwOO5VyOeZgi7B/QWEyGpPzbf",
-	"41MwkU6PQ9A0nC6YGAuWLbsO2SmBUCE8qkToj3ze48ehkHIbP9lxId8atHStFfSxHZnaXPgKbEEZqxj6",
-	"5t7uXFrZe93utJ63zi9dvaDK5yNS1coi3Y7LlGJD0rEwdj3uWrWXTqc7GdXX1ZtUMnWoZZjuKZYeitAg",
-	"2DI2QUuVIRMo09oPZM3gpp2GbBj4o7EiVbd9oc+uS3crngOEbjYcGYi5BEOGVjlpIBEjxKxej+PabiEP",
-	"pPkJ6iMJrhhX2/r2bQTij7aNa2G7deJGDGXGggk7WjU3rIMqChQEdjtMhYvthuaCvLbs2r8aC31Sg1Md",
-	"TCVWjPR4Rs2wXOy+29ZHlJRuNhafhYTxoQhB05VkHvpKMX7Y4y6AYg1cUuXCzsaWQ1xUhPTZzvGixbxt",
-	"nxv9SD9gAEb0E5kLAKSl8B5PaQVHhGIUlXlG30tQkVjSDVBlgLeh/3SY1VEvpapJ3VJWI9nCQEw8f8yg",
-	"HEIJF3wbx5uYvPgEqKMxKfAH1sJgbngXoZiGPlNYYnb1xc6+HRcTiu5zDcDjvGGhxHtebae+U7N2RDr1",
-	"K4eVvZ3azh5CTqIlAs4AYxp7qLUKjH8Y5eFMNsxI8oJZKWTcE9O5Pf08MZjpSyGpuuYXl9TNJtBnfI9H",
-	"T0CpMJIiJ8RSOC6qJDukY+IW4WTS5zkWJ4TV6i8MjAEo0j3eXxDfO9RsjWGvtkiajMyS+u8Ihd2ePglA",
-	"fMRociwgfo8rOpI7BPyiWqi9ZVN1GKNSAviAfja+IMcl7KTQlyR4s4rtStJnQxEy2L76iRTc/lZ04YYr",
-	"F1VwpprKij7cPoyLDV1rRgfhZBpQLbNVBFIUza+fWTcx51s75BxvwnYVQzZlVGnZNRcpwE01Fz2eGJkY",
-	"osK4mDLE0oOPdsrgVhXpcXrqt2Ab9SqkuruFV1JS3dvqVch//+m/IVL0OGqTsc7h66OETvr+aCZmcodE",
-	"UNx2pG5U8MYl1f7CGiShMwSuoNJOrh6N9D1cEdfMrKtFhm3kgYSUAz83myD1FijJKHTty8Zqoc+XPhSL",
-	"9XGNXGMfcclYBAZYxbqxzE9ZDIset2lkqSDxqgidKKZpTDFxzIlrGSt9NDAaBn70Cujy+lEpJmzrqMfd",
-	"dMkg194DOAaOGorweqIHPlAJr5sJG4K9EJt69Fr0OBYADqOkJctyUG4FJAocM3MRvgWt8VGNSDYQWp/R",
-	"OrbHqBf4nG2bL92tHse9QRJ3l4Pa3pHZ6vGNjjxGiRp9A2iBz5l6ioLMqUSKspZmu7WatbAZn2PSRvAT",
-	"U64Pza9r4WywBzDd5XkuYdjRTGghvF+rFzUaUfnwitOZ3ulKU8U8fG9v/XsXeFp2rPlWv1cv8x5dBIJ6",
-	"XSFOaYgwqQc4S6vfa5nbBb5QoqNLtCtdcXpDfXTKgZ14NpnoUy+DZTcfi4BljhY7mUnEI1yEN07FKiYx",
-	"Mhm4FrK8VTl8VNPdpk+9uHxZ7rGXoiyxb90Fo1bBgn3iOijjUSWOK3x4eVx66ksVV+/Squ6EKSg1UBAs",
-	"GT/yEN97zWhYee+UfNo4Et58zD0BHUFsTs6+aH9utkEJ9npKo6jn3+2cdTtHT3iinnpcIy4NDCYL9okp",
-	"z5mfA65ftId9Fm4poQ5U92v7sfVky6Qx6P0B28MUW3Yx0MW1EQR/WD/Y6fGoGzjy/a9mCI2QUs2ggUOj",
-	"/vARqHXvfAl/a9JiHfsJcY/b589OW8dd1ySneExRPzAaIAI3mlex4weS+B6pglEB07PnwtSwliSkA7aV",
-	"t3+P4YGnFnPN3M+empKr97ifoo2Q9s8Z+KnMZq7fc+d5GxlH7n1vdnNtf/1750I9EzNuXniy/oVjwYeB",
-	"jwERt5UX+/WDMjMhZ1OseHrGPJ/aSt6/JmGDi08oidAGy0kZ/WXK/aBpgaX5shJ5F/S7MPtfVuwmrrx5",
-	"X3RgPxyMTdxP7rH9zERg4dmsbwmYYrnvWB8WebSFkkUSU9AeLi54rj+Mz/TA0+o12M0OYyU+ErXohSJV",
-	"KmMkF6pmciuqpRbH2UtTOh/kHirqvizODj00FKWyTF0S5URPMZ/VMU1NtIwGqbtAxyv42zy6IBCzMSGm",
-	"JpH+xqjY0Y8Alq6vjebG4ZE/IPVDcyk2/kb4acsp9BUWaeMwTcdjDAH+ZKrO+seBJBPd+Ak0I5yB30rV",
-	"aH93d/17Xb2P2jPVHnYo/7WqVLhehI6oz6WKdi0oJra82F3knp6NLyvddrdxet2+6l63n113GufPmyul",
-	"nZgioHqusobe71hhg/0pZuGAWTFjC5JhKfDoW7TjhJRLOkDoZ2ofybRGJ8myhRK8jMbQ66Dyh8aZt2yq",
-	"dsixmC5AVTM9Cd2/sZhD0B96xJb1KjFdxPeij6dW6X42Uq1qH4UAyLXLU7LE1P8e6Vi/TRqQmC7uct0q",
-	"2t9xKGGhFSIyyxlzXGSEsMoKqUZ3rBhtigsIu92KjdzZbEB7s4ONKgUZ0vC3UEFp2UDH3yBjjBnT73SO",
-	"777O0YhESmabL4mWbfP9fWkcTmWaV3f0kilJqiKM8my2jPVkSQjR1RaepS13MctuuY93zmMXv9aT/rd6",
-	"E97lhP+e7eBLlrTDfupdXKRXGLdfOfdGxhsoHetcxDhfsIE46HeHg3+OKI4SrkgKAw99JfVFyRfe4TLC",
-	"gDnyXYm6gmKulhQu4x5+qPYFXEsGwcxj3paWLjmOeqqSnvq07xz81WJo3JvRi1nvadKlbFzpYj5mISty",
-	"1rRT7tOP6VtM9bTWnfK7w/hj+VSymyGxhc2m2r7vy/96XwzEp2FISKgniVTjzYPx4qA2JzZYHFa/9+gR",
-	"RAhuOVF10WBR5N6xwQ/Fbp4d4nI6YS6WDqnXkrVD9AVAtxr4nOXrBaQRYb5Gm9RAIfpqWRKlSlEV+mNS",
-	"W+cj6RWpPn5N3pn0OH8bnTS/00fK+2oye+me5Fie8+YOCsrDb3zvPUo+LRXyil7o72WusMpKizwJge8v",
-	"S4jUFt0v6vd3W+k7Eu6Ay/HpuPr9+00tQikWa52AnSf3ht2xABYsLv2diJ4MZ0FctAIDEvL4GqFPv9sn",
-	"X+3TnXzfozv17w69+xcPZk995089jBEovJVfsNDQfQjqMCrQjkHBSN6I8eZtLN7GNk6JEtPtgN2wIH4Q",
-	"+kflOn1jfhA5OE1ofsgm1Ieo7mqExAH3Z337gP5iZ4KBhSGQCVRNwi9ChWuEyvElqW3t9DiwiTy0kdEu",
-	"oZ4nE7RaXR+q0cQ0xuHSGNGFcebRVZ5UJaRJjn0+sqNUc3/Ato6IC+RC8qIxCGQtEinvxxFxZxw7Y55r",
-	"XR82uhnTzbgg9olocnew2MVAMa9lSjb4MhUrkjWbpqYq5aIxRR9O2RDp9hWBnCozlJ0eN4luS6YVA3Ci",
-	"L4D+iFsMJAhMx0D4geA3TO9wszBHUQz7shHkt839c4kb8jfK/WPG9Dv3z/fJ/WMsPdLy46cONLnLPWzt",
-	"9et3967v/b3r40R+bn7NWn+/gnMyoYZgSY3/n733620k2fLEvkpAL0X2TbGo+tPTLeECZqlU1bpd+jOS",
-	"qqvbm4vKEDNIxlUygp0RFIt3ZvzitbHA7MMANjw2ZsbYBwP2gw0DxtqehQ34Yb7NTBv+CkaccyIyk8qk",
-	"pKpiSermPNzpojIjIyMjzv/z+5mdSqtftFCnjglNOoTQ6Q74g62U3l+l5Is5bTXWl4JJ2272y75AhTji",
-	"Ed5pinPtiP16653g0IQj8cj7Ip9fACwqpMJDaU5eLro51HZbNNyWs5VXXR/WSvojmaW5UEm7emNTHnC3",
-	"mNUKj5Vnyj/LhVhF+u/hNQcGX9DmopxNL+2S6v5Do2RZf5MSs0pFK0QOUpZx46mWEnQ1950vaLFuteKX",
-	"aiIyrHG3kXb2gtJZ0Cnd4sSOBQ3vlrAeAkAMS3Z7Z3uvj05+ev/d/t5J72T3u58QXr7yzAIYintPuNV4",
-	"d3OqzO+wFakmP/wdJcjC292n3Nhay1yfq+oX2/KmJ7xBwXTdvVdgxwBFdPGcYOPRbTTSYzl2i9dckA8F",
-	"3ETCNeK5SEPXUUVTUcTDO1ARgDJCb6K2IwYixWCqHG/GAJjiYydNnISZT0S7NATjGcBqQXAM4j4Aa+0k",
-	"kzTMXMjJRKSAMZdPlUKGVQyWYSyOwmgdVgv24URvnUTZh8V4iXNcK8g7KkqH0NmVTXYbVblkv+dCe86K",
-	"Wl/reEpIhASrVNrlVDVGUbmhBLg5BEMx8jwDAEwAdCUqnwwjzngJ3eV2XtvtSiapAEwi3uI1ncklkMW6",
-	"jXuCb7WwZT+/NqTn3EoZ1oVEgL90rbbujdqi7/pxx+0zOEbXBut6pQpIZ9AuuD+FLelrsZaYkuzIY0R6",
-	"cKKpaey9JyC4ZKwvxZlOPOYugWtVDeigvMqtZk6zRcxqQhorEYGj5stFf5rniAaQsp+nsn/hL2hTXEaV",
-	"Ris63JqDkyWT+HahqAN4ybqI/oM9xF+qCf6uo5n3yN6sbX6/7Vb0e3h53Qmcxojlwp0yw3QOJ8aU1gOB",
-	"oEZS5Dzvj+ZFMUrSr7iPCXNacY44afyG0gbBpKpu7TLBAzEo7Ca96mk/Iu+aoru1CW6rNb4QXonzwBuc",
-	"fMlEAXDuU80tj32l81BK0I5KYkfnVakD0rAcWaY7fQ17dU7bCwIzqkMrgWz/1MBLNYeY76Mn3/0invxd",
-	"hJjXaCKfTwrj/n0AUnjRAqMj3xiX3iORQLX11QoF1qqDDmsqWmhTP8tC0f8g12PsnbE6iVi1bYYyXAQl",
-	"iA/FQhMhwf6SBv2wDjsUM2Esjk2OmsUr4fc+xcrYK2CMN9ssmRHPfhKxxH+3/TRhrYYYeztiieVDdzmE",
-	"PCOWULkR/EQFKO6/f05YC6ArfTWTGOuI9bkRm1IZoYx0jqFzA0uzADTX8jzK3mHFLaz6ggltwzI645XO",
-	"aPeFSnVCWEKEiKLIEgaLwozIRN+yFs8yQMs27R3mMSO8doBozUK1jQxfpFMDJ8eGmlk9FPDFcCbwfRl+",
-	"/Mfuy+8wTlvCTLgyV1o9mrIYtEFvbenetNDlxhgsr3I9vsl1zry+/ir3WnMkMsINe+ObvJq55W1nfHjb",
-	"O+YTcctbjnEr3fZBtNlue5v4cIu1Axb3G1x3Kv8kVlvxhCsF03mYhsJvqLNOFOqRU69oSfN75fopQZPo",
-	"Y/vsFooniSQp8cQ/Tk0hYjzPetTUBiJbfEB34gQ68Tjp1x1Uu6H/TRrGz5HFAXTUlbH+6W8XhyJKSTbi",
-	"2YBNJ75GcgaBjEQqY3mWuakeeJyzJ4hz1gaQHpXNEY5RFYpMMe7594jlrqpBgb8Ncgz8SqQGlB+5XB1Q",
-	"7CaBMhnwWJw6ghvLSngu6sO0AJmNziBUk3XYGYBo58Ijvm8voLob0qlw5xKId4C49xDtYfGvficsd371",
-	"I5JcLrwhmERUMXv1S23HqtgUuGJgN507o4Htnx6xZ0+2/gyZXKQC37AlMiMg0QtsKKUtVbCZTHJ9KTGi",
-	"mGXtKFboVmdaX7hvj53PWWb8xIvrse7ZQ1ZVFjrlMpu7q5EPpvXsybexSk56Z3vv3+wf7J/tuY0A6e4K",
-	"dQB1c++w592nvk4ZV6rP4UVHPF2SYAaBvCKfFMa+o9QyvtcD67l8pfNzmaZCPaTGk29votj0AVd+K5h7",
-	"kMEmxoFP1GdP3Y2Lcq3RYX0CDmv5QC9xWh+LDz51fXOah1K3AenuFLhZqn7oAnzDjndHYvU0+vprpKeJ",
-	"mBUKai5NG7lhd09/cJ6U2GZvz15tfuNJ2c7n1icBxzy/gC4PM8kFT81ICBsrPpkgcxb7XueCK+Z8x3bE",
-	"FvhjIrZ78uYVdKIDi04EygiJVFiuZyi33W+5nsVqAlwmNp8H5M/CNwZOBUXsNimSbM3ZTOTCU560O+y4",
-	"6vjFqoUk6NrKAUkcogMMocTgI864tNjFAssNFyPfklOk5BbDWgEFwbzatcGmysqs+FZR6NJxtwQSXcjS",
-	"YhcHag1Ql7s6m46VoUCEMx0wRQuNF4EwEZnydrB0Cu+A38HOAJYhnjprBR8TK6HS9jZLUgT3KFgK2z4a",
-	"wFrU74KOPNkoifu719utGdKrACp8rJDywlPm+QYldwMaMwlxCAMdiBhPLBpASiu4qB8C1y2YYSmMjLdQ",
-	"zddjKAxMCMu6HKquGxXtoBYsVKwK7qLzOUt2kGqCD9E0GukM9keykwBhj0E2N24AeForhqUlxJKjIcxS",
-	"Y32+p+WJCpvmfQ5GTdUsfB/wb3HWvjdr7snlIH7fLoVi3ssUF6dguIDYdKyMTEVhIzFpyktRYc5wf18g",
-	"2ChYONyGcf/K9cy0YfP14OyyvsgyhJop0Hh/797wd+5/Nt3//CdJBIt5DjRASE3Eh4Llwk5zYJuikxgr",
-	"kiOZ4LjejxLWOnrXOz1+ZBhPIcrmzaWBzsfTjDOp/iggSQi1oIWwcYtk2juxwm9DhX1gjnHnSeR64mTC",
-	"YIAjdtghbNLKEanuV8/uFiuaL2wA91k4UZielc6tsbngTvpyQ54DUD21yhFDDGNxNhAzNpqqNBcprDDw",
-	"XkE8EdjAuBWeHhA9r3aEfVgQqNTKSONsJGYUn5iRDvifKDGgBAMVSGD1iNWNaD3cdhhwmU1zQRRlBdE+",
-	"8OuhIAXvqD8NzFZaKfwkULUEJY9W8gyXBtfUWcdORY0nmajvkd6DGTcGva4iIuG0Uh78HlyrwPH781SA",
-	"jicGJ7eAG4tGaFQyKBep6Reo6P8qqptExuvmwFplnBfQvyWIl6BnaY2lbTdN2upPmvL1wRx3ph/3zSXy",
-	"agN/1cb2xv/3f/0/bsQIEvzU10qkTEHCOnEaQfjXi75oQe5FFaEXXRV4UUmcxXmsnnSffL25tbXZfRKR",
-	"kom2nnS73eif//f/5V/+1//7l//4H/7lv/r76Je//od/+Y//5vEv/90//vLX/xBFv/z7v/nlr//nyP2f",
-	"G2OjvD6L61HLBONtG/cNiLvN3ev53l5K4/mCrhpiCbeW90funXZgEPfdfh97vq9Nsho2kYfQbQSkIdz0",
-	"xIT4z07fXMYbyfK5r5k5Vs1pUxPzqpq/5dyXufxUVhtv7F9Xp3oCFkgxC9YaTzMroeUZ/idxvyZlOmYD",
-	"BJdu2G020jM25mqOmmamp1nKzp1Vhb4wFakGgbrV7ZIwG7c9hyDqqFywdIouOSVL8K9I93XJM5lGpNKh",
-	"RV3PiPsMlaCb5CMDRj4Gdci+J3rrCJe6rNE9c5q0bYyyoK72hf9pPj+Zqt8jeapvLi+si4IBUNqI8kJ+",
-	"kkqrzfAuMFNpfCKtBnEb00a0KkznEQboSFVGaGLiFEM5Ey5/mZJ3x68SrF3l8UR1LgaW6Snm97zxFytj",
-	"9QQdGkDwBsvjq69egew3na++Yj0yQirpSSSQ84YAagrWSl7vncVqic+ZQP2EHipJvKHOUC88sTZTQkAR",
-	"MhvzyUSq4Q7jsVqwIeGNWmEpKmZr2xeXhDV21uu5sDNBfhsw2RG1nTNm5sQqRuaE8DxtC4eA5pOw1h9O",
-	"jw4jluyaS6x6PqC/tLeJazUYfcCkj/3slnYlNSK23PSQ9ZKuBtTCVJwD5Rl0GKbSxirYj8b7uOdcXRi/",
-	"8L/8H3//z//4bx//8t//F//8j/+2HYWEaakFBV91J8yDPtYOWleehx43l54a7uw3cl90Tq2SbqYYCVUI",
-	"EV8csEfGfQ+srXFLGCtpyI1vXXXhpWEDiSntqOmd3Hnae7u7+f3J493jb599G6tWIlRfU8IYlskilEKA",
-	"mUDz0bvJ8Pj2Dv2KRjrY35Iyqcgp/6zbdQ4ZuAaPQcjR5j/gtg9F8F99xTCXeIXZEWmbbX+E2xhj5WOt",
-	"hldIFpHeF+1UkgFAS+mJpJ0X42kOcRzoMnJSA7jsO6xX6VHyri3TeayqruqOcw0gEn0egtm5noVgPUTX",
-	"W+6hdGCd047RBS+duHGCZl5E+SkgTyvzMkholAwk23hJ3oRvUteP4Nk4S3WesaLTAeWedD6gGVeMNWuR",
-	"/N6Gky9+nvKMJBo5bu4g4c84MiAIxoqiOcx6Jqc27ByYnJsFUSWSNxdks616VJj74W7uI6YHsYJWQrwJ",
-	"natHTljlY56BQLvk2ZSUF0AY9sl4BenpfkEwDCw4C250rGQxBeCmIqf4q6/eyLFEKRycQed0gWDxFn/S",
-	"N5fvcU7vx/zDe6Qqp83f2uqWOc+v0OYCi3ZAdNwhfwoC/0+fuDsJkmThGe4TJE6cwEY1sWo96Ubdbre9",
-	"zSbOZ8GTBqz6dZT64ETSp/b7tUCGhNQW69lYwfs96RaHAdfWGRFlWyEPTQetBC87y6cQ10kTPH5JcXnp",
-	"T4bP2dg5UeB39qckJX0mxf1hpDPfdjCu+LzuCMXqWp+34zNZEcvkhSeGbG6huaGHmoBZso1RN6JKR+Ae",
-	"N0gERooIvTwN7h9aOBW3gLpHNrYHPDMiuHznWmeCK+/zNaVzgs587OTLptse4PmR8IZLUFmWbjzDR1xJ",
-	"x4AlfbMCQa+J306c3f/F6xP9409g8escwXceJRl4XKWz7tIcIHCiYDK3vQhAQ2HBFnY/efvOnbg1bPi9",
-	"bWH0fh7E1Mp+FYUj6cu3P8ndc7+P+YfNc53ON0HUb2w/ffr11rfffv1NoytYzkBc7xBC0kLnYJxVkheo",
-	"IydTpxNzdnpwirFb8GvJoIN7pTFTZGt3Q0SxIkI24Khme2qYSTMCU4TFG7vujq+2njx9xvhkkutLkbK3",
-	"py/Z1pPO867TdadnvZMXb3e/P403Kr5orJ50uxQq1lOLmQR0HwEpjaUyRblOclIaBneUA6HwAjNutmO1",
-	"yZLdk73e2d7LZBscdUzmhMQEnOPg3QIt9NzJ+X1r0GQJeFl5f8QVEY07GydWjNDEoLIE8vLzxrJP1krc",
-	"9xFpzyZQS4LDBqwSmLYcw6jB5oL38LBobbTKiRh7EcYLPhH9rdRU6kSis6z8ZN1lzq+GSKQcSqA6d8II",
-	"Py7Q9/v69onIoJkPKlb9zZRU0SGHwMhankwEzwNlnpv5TgBDA2cb7etC/pFB6V5PfOB9mwF5NdvtnbwE",
-	"Y5ix3e/2dr9/Dz94lnew/rUSOwyKLwj5fVRlsprkYiCzzHkUPr7g/+yGBTNkSh5rU1bUY7DhWsJO8GtZ",
-	"2Q87mBdjZK8ay+cm7LKF/F2H7RdhzYJcC+MDpdcEO6DDem5Yql/a9HHTxkImNOwWqlp2FvbSJJfKwmZQ",
-	"2tllAYewpm6muq9D4Yy0HfauvngEx52hQHn1YzgEqfNR4FP4e4zVuVONtLGaKltyZ6CLtB357evzVMxY",
-	"mWWFikV54dOtWGjlDAVclIBWvgMbu3hvJmEtaLNIFVgFpCl/tV5VXkoT8hTGOjOXK6anFpJp9ModEDwv",
-	"3x6/2d/tne0l24WvVCXTT2Dk78U8IVchyCA84bjb6ehfiDnNuGi8LQaIfH9KKnLp5C1orAup0oiOd4Qn",
-	"2J97/+1DSB5GllQmXQg8o0t9d24XpSKTl8CL7cQFhe3crpHQhSQVc9ZulomMWa1hWM+/Wz7p8J60Untv",
-	"9ryI7nPVF1lGuumX//N/+uW//Hft4J0XInwB79GQz47xGJAf4cy49/Eng65pV14S4O1zFnjqYc/vFM2R",
-	"c6cm3JChrbL0lbxmmnFw9DZZcrL3w97Jad37FK9xRdbslNVTyKGXPWt29ZN5iVF42EoHYbcdCH6UEY8M",
-	"hhcXiQDmbTewHgyMgNNdKMHIbbhCSlbew2gAGtAac5d9naciZVr5rb//+vDoBBbAi/86PQusZu0dluSC",
-	"G63AhXPrOd9mPHXiRhqphhHjbornEtRR5AXTZjoV7qOhqHDHoC8iZ5CJvjOvUn9d5KQOGiE8Y5DjD8df",
-	"+cPk9nXkU9Cl94Qd4DWX0n7xKMldEQulUzF0FlEpmFsWBX6TQZDdyUJpIOEpUgaeZA9//ZwVgtfU9L3K",
-	"9fiwbEuupsav/Ig76j2rTqGJq/GdL6qpfl65pm+8h17a2TRX3rvxplFVWyurr2qNkrdWcaNuSPLoXbAJ",
-	"z4243vcqB0OjQulAZgcsrin5W1DUVjKO3Y0pa8Ubv/w3/+GXf//3DPPXbOtJ1O12f/m7v4k3oljFG309",
-	"GAjBnnWeX7C5MFbkKZ/HGxGLN/7lf/x3v/y3/8Mv/9vf//J3f8P+3//8H37567/HPzx9vPWM/fJ3//Uv",
-	"/+Yf2fOuu+zv/oZh5sG5ZCAKJ5ywP/I0VuV16rDDIoVm+KVIQSLu8f6IkeygQL25QMnV22ewWDeRW719",
-	"lFuxaiW9/fcve/tvfsJCyCTCWojG5rqo6gj29r1fuePLn0u+IyQ3nj35ll1fO01xZIwNollfmThAGad8",
-	"3qZ8Y28f03Gg5YdTpwNKSUeKgoeyoGJxWlyxo4lQvf1Ndx64lecZtELbTaqHgXLDsU5FBg0B3DjNQZ1+",
-	"GJKIlQ8x4KYaiJmf+k4gItg85wZ0JDzWJ4LB/u3t+0r/YvZRrAZcZs5blFDeP7VRuMvoscB3m6qpcYfU",
-	"bZ+BVJj7w33fgUI84xaTtLzsjzCyP8l1Ou0LSq7lfGA77GWIBefC6OzSq1WwuJc52pBixBZJPF/zUjk+",
-	"uNuwMTFOl8mQCR1MLVQy5QKqwRSaz+Aou7tAM4fzULIQsOSPm8Jma421EnOIDbe9r0S5KlpuXBqI3qMh",
-	"Uo1nQOf8lZ7XBNsMnKWS1LIwurFDy9eKlHjxkDtS4TCBtLFm/yzsoC+tq9cl9TdA1+Fp4QjDZ/Kqz+KW",
-	"9TpZKncGb1Nhf7uSebIGHsOvjZXz3/limEo9d6WYu57yfKosVY0XCaDVnQh8Ejx1jZx2GKIRCw3bN23g",
-	"aNwz10IzlbLhRaG0k+c+aKARvzrX0yE21oeLWlXwkHYteki5gvuRYRNuR+1m8KOiXWsNYPSAAIw+T7vR",
-	"DaGImpnpi1Al7FM+NA1kGw3brLv69rxfcQ/4He3B1xBIXMkGvD3wFXz327KtgR3eL0JbSejsEOOIiQ99",
-	"MfGOqfKd29Trg/mUSks01FcZoVKW/Kt/DU1xuQAkOqh37bBeRccsJH+ws6JGIXhcq9Vog1X3SceKAxks",
-	"LvI240xptRn6o0v5KHJkFnujlzdAx+pjO6Cvd+KXsDrcr97mX6nwXH1b84PA5npgTpvH9LqLPuhFm+XW",
-	"rdHOZn9M/hqEaT9eBdUGeF/legwpbyJIQ3nvmfkUO+cZV/0yDCFQ4VlupbGybzpsFyeHYIjVrux5UBW+",
-	"8i9WvUoaeSHjPRTEB1jKcI9ELiJq3y1LfMpxshYvi1yeZbeQu+1tqn29WgqAVRFFSOt59ylr6bwu2qp9",
-	"sBbHjGokd9H4TBW21TILbKKccUBWX+TEwwrWUImKaqkCbdsSqQztzVBfoIwVPG3jY432iVP4o7sYatWh",
-	"i8IafPMZL2XxWIs+JC5iPaYGXrE2n++FPH9g0BR+d1Xtz9X7jDeWv1JdCmMfO+030JnUS3lRjdX9i232",
-	"85QrK+2cjYA2eawvpRpu8kuR86EzSI1lE3f1iOeCtfzVmzMhhyMoAjqfztlAAA0D4lXEimL77mbopoBe",
-	"dJJtRWmUb9lk/UwbZ1pr9ieRa2CedO9RyJKWH82J0NmIW0ghuQkDlCz1DQBNpmUtaC8wIsucfZ7rPnQj",
-	"jaWaopQeCEH/gvB/+UVpdCZtrIyG0UFCciuMpeop9vNUE4EZeA9yLCJoWaDKmbCe//S3eCmWvBRX4DSx",
-	"E80JMSc94VuUEib4DGmwFwK6FGCCIBidDDaatRL8Y8/uamMT5xiNQ819rKDonk0VtFBQOYt7yiNTKmNZ",
-	"RMVq8RmfYwrGfQoAJMi0McK08VesbOF9GytqeqLklgVOWsZTkMThaSFneM6NKCqDWt+fvGtjvV19fOM4",
-	"bOFVhnDDQ1YQv13zdC6TpeXvW2Qf3KnfLKTXqig6SUzCIXOzHuTCjJrLCXo+mY6nMphtAyqjJPEwyWUf",
-	"4U2d/Emdpan6FqHLapra8HjEquU7kJ6RRw61h31RZlzjzKeW22TJ6pxiEZQMRhOMYEXCDFMtDFQQsAul",
-	"Z1T3yS00xQJcuTRQTGYy91cMxTh5AenXq+LO+AYhqVjixhBp0ikiH7yUuC7mUM2xAgZaTZ6f+9ILLwP9",
-	"8pD1TgApOBA0Pfq8PjabcnMh1bDdYWcQeFKanet0Xs9VAp/7z+Hjr1K6wBPoab8CAXNnyUtYQNyG5vbS",
-	"ounw4/5qZkS8elQDtvQiZhVANTUhBJ/ic1a4z+AJ7lHrTfZJaKrGf6mFHUa/N2yvZghUtOnKLReALKRz",
-	"NsPC1g5LnMhOKohiCzqmKDXSOQQNvj/5EQW9mfZHEHfvdp9/+7SbUBmtlf0Lkbc7FYBxMLmhcD0qOpuv",
-	"QonGKtk//GHv9MwDmgJHDDb2h8MQKp8DCngU+Gjob8AO8azbJQB1JezmTOd2FCubCxUafLEgiIbDtydQ",
-	"LxOaYWDtO+X4NjVXgrvw/cm7HfIREBEEgBj6F9Ac6DlyQjV6LpgZ6ZnCc+xM6nKhehncwS/MTCsybJtr",
-	"eeH4rSiGDWPfET4nvteakPjXWsHbS1PG8YDdUuZ9NOFWRfXemCA/+JIFij8axQj3Qim8VCyhyy/O6P0s",
-	"ylhT5S8ll1rpJr1tghz20o0S5OWQC6TJCW8ncEBBMldqRdiR2P2KexmS2s2J0/uldLprpbNWOrdjwb8L",
-	"vYMn62YuH14bef4e+Gc9gjFFf6jHrh0xDQPyLJt73iJ4q1i1EviP/TTZYVfMatRwJau63WHHfNjsWJ7h",
-	"29xWfMFtcMweIjsJzP4+sZOsNXejP239Bl044/T7p6vtBr/7fAqUgUagfVhHmRHcSp+sSVgLOUG2nlCf",
-	"NviEX3tkNxMBxFGs7Igrn6VKIOJLhV4DIRLW8rzRXcQD87hwCBBqsJ3cmwSk6LHXZpLxOQRWEcgLY0zE",
-	"IdYQdvLtv4QPnYpyh82YX4iyR10CTLaITTbRUpXd+C5LDvde9872f9h7/93Rm5f7h68T1uKZ0ZSxm2nf",
-	"Y2ZYzvtiu2SZQzNt/8In6GNVWOWVF1zCcwFHe0UmDYx9R340vtdaXP16uavdMfRn8POIO2BfXDyN9eVa",
-	"11g713rZJ2IAmCzgUjdIgZCx98IEZcxQF1JlFmBcnRDMhMXKqvPpHGSmZRwMJRLLkLNZ0kRRyIK1v/4A",
-	"/fW7OgkfZQvf2JWH6QdXvsNufHJQ+UlKAJNW1AOEjkX92UJyUqB98dmmAkIIlDsySwPsDboOcF27rO/5",
-	"FW3fHEG4X+q2u1a3a3V7uwjCfVG3SlhIbj2G3FZjdOFQONM8tyOf6hIqDcUinhuEG0ustSZBvmHDWlMl",
-	"LUsOjg7PvqMOEvIyIuetgBlv2gALmMyEuDAJg//nb3y3t/d9EtFvUMN1oFXK506UnE7df0Vs66kfJ7A1",
-	"EbQB1rIAehBU6pa5NJyNTwj8zagAZQZlvPiRId9DevYrRBYAiFmqgp4R7yGCO8PfO6xnjLBmm/W5GW0C",
-	"DqzPUuKSytwXfrOWngjlBKH/YZJhvR9BQ1QouDwbJIc3i0r0woEJOmJjrqY82yzK+ErPpuyk/YFnUyAO",
-	"wixqcQmW7PQvTKnEr5L4lHkp9anCXNg//W2xMTAzjFU5sVpAzmItXyLo1UYuEE4C0Dmw1PJShMp4CD/z",
-	"PI2oFNJNMdM8vBZyBLiZWpGPTYe9kfxcZtIC5z7AvhhfBevJKSdcpqzFPdhhsA3pme0InmACqdUkl6ov",
-	"JzxjuRhzid9rTsvh5Hk6zURlOVq+6IfeG9bGzRoKTNtR8Ux4q1j5171CJ1Zl/OowLNMIeHJXKxY9KnqB",
-	"IVJXtngo7Dt3yM9AFtzWHvF3v1XS3iTe5q9HytLb3PHOSYPVhuqqS3E/FPJvo7by0NdbMEvbMGAuka66",
-	"FcLDLQordT9/nIu+kJMlVCmnQhE7hBzzYYUpBZtJkSplmx0fvo7YH473Xkfs9f6riL0T58cRe3FwHLGz",
-	"/VevnPw7fvkqKtgREaW97bl9j3ZPgkYq064g7EyWlUk0EIgOtARHiIxYtQosRigCiUBdtZEzDDSptB6l",
-	"7yq2j8e09KAzc2/yj3dYAk+Awh/lJhKg48utL94yQMR7SB8iDi/IITdsgIOCcnjEg2I9qHxcaO8p4nxb",
-	"Txk3zGitsH/HAHAfz0XKMqGGdhTUbidWz7tPWXK0e/LeWUC7R4ev9l+/PYEuT++bBNY0qMiEJb8Qc+S6",
-	"TU73Tn7Y3917//aw90Nv/03vxZu9JFatmhbRYsDyRwtlqqnGbqxQSKrAxCBEeT4U0HKAtCFKI1qmNGzg",
-	"DOSCbccXkSYey4eQs3AbQlNyzc65vi/LXR2As9xqfSRyVvGZ6lCzAIL0c6Nm1dbHwqH4kzihg/wRWPU3",
-	"0xD0gLvBm6eHA2ZTA6DRgngIzXCIoFOWAmuEwl8TWhJ99QK+GYAE8nAclqIllV3NRWj5re7z7pOtZ89u",
-	"DqVEL/WvNq4K4Tr9+/NU9i88oV2jK3pU8vCasst/7kb6AihK4TnzVVUwP8DMKXzGGgCl6ueth1Fqzota",
-	"MZ5kRF3FOBuAVFcEtNzxeBzg5yBPsUK+N638VCLGPRELGwgOwH0tzl6d7O35GmdDbhaAeEDvxjNnCSy2",
-	"niONKSDYW3L1vReJFL/IP+YeLppThsXmWVEgs3jAHSUPS2+4Zsr/dROe8NKxn9/u0H866MM1qqQmi1iX",
-	"tls4j78OALQHmoP73Jvp07Ntxe64LbxUcxbrvmqA7hfSAL9OPKHfkPD3MD/3S/jnoj/NoWSt0Yl4Mfdp",
-	"IMhTNfkRJ8VIq3Xm8SlrJyI4EeEb1jgSpe97Oy8iSTlCzG0xq9nTLWfFm5E7TTnuAzY1otRDDkkblOQY",
-	"xXpkWKLEB/sSkJPMSM8M9QhCSMpCLmsAffBaAdZf2bvADkrfMP/k6jtCnE1bnrEWVGS4m9Gbfr/34+7e",
-	"3kt0PbwTg8Ni9qtC6GnYiF8CwJJn8ojVV18da2M9oS3gECV8arX7FdbEc7pRehZwjNhIT/Nszv6ozwsy",
-	"HgjsFqymwKn91VeUTvvqKw/U7LOupWuJFaolFesdH78/2z/Y+0+PDvc8ehOSV5bXZE60tQUNQom5xlPR",
-	"RAHNBLlsAjlumYUWY9LjiZ23O+yNhHITZCYrERQQQfs8YtKW8LiU9klAj8gVFWhcEVMhN65pG3nUfcH6",
-	"I9G/uBLE9JBdxJxzfHR6xq5FIkvaEcBIYUiZusukBaIpMVtcOOZOgPERPkN1/6XPhhlYPrAUaAd0fFsi",
-	"Kd8OxDtaeeCvCJPZjyq0tvgkiItLX2g3zdsdBuHpPs+ESrk/YHixPwMa7hf54uxLYeV8Stxpbg+2cgFC",
-	"1kQsFwjLA654CEx7jk0gD+sTA890EtIZZSgfKg8YS2PcSxYvFBBs3SBITOwnXK4HKOgCiFK8nM/WGfBd",
-	"L45d8FMjr1/7amoX/8DsSBo244QLFwL4SrNBLnxepFUSL8WhJxJkAEaD+V0VNH4WVyIiQNwFo7obFyTN",
-	"o8okGYcqhhZnGZ+416xe/cjUPPdczDUtGDwEX+NCiAkMKdVwu5z2cSpVEMGEVqK0O5eUYgd1uiKjOox/",
-	"R1GV4v3uU1BlbSVfHyJZkHK3MGmWlX5d4fzYiDZqLIfbW8/XVl/vW5Lnga1T56LD9ryQIdb3MU9FyDgb",
-	"69SIL77RSiCGTwA/DMoN8JLBulDzKmTdktLr6tlfh3DuMITz2Tf7p8dwwu64bQhnp4z8XVjNBeQUYIIg",
-	"eHcqLTF9kq1DhoKdOQtF6ZyZCzmB3MB2+CNCdZdskBEPloB05owSrIXghgy9GOxH8FggZeMKnBH4oe2B",
-	"s/HPodINx8WrCYOWXCPFBjrvl0xnZ3UhoSoaq5U5AEcaRgDoqANsKpgu5RkVP1Qtx4AVVjgLzpRFRqyz",
-	"aQ41daX11oMBM1ZPjDcWdpilqyQS4gJEY8n0Dc5Zk+ULtZvg91DBKmLCwqMWTbXGON79tDi6X8bi+BUz",
-	"KjzokNwXkL9XTQeo720unvOgKAR+UinryUQ6FDlrUQlvBEnYyHv5kL8NidxQ4xzFqnhPJ+sqyecID3U2",
-	"D0DaekBiHf4QOSG8CdVMdEGEddxYjQ+E2xEVZnlhQO+YBs+KwiLSFhIn1f0pcEpKcFtiBfPlfbcKhMMm",
-	"DXbEbrPr35eiI3XvHBUTr7x5hx0svDmR4iEqItBbVrGzvFdLn4HWJ7jhpMNC++457xNstXvrnSsLCboR",
-	"CgZlDuKd2ofFh4noO2Hvvwzy3/kUOtRR+n4CnAlhn88NIXZLA4jmc6ivm7q30llG2prKq3n/Yrs8BNLe",
-	"q8AjzQ256h32KjjTJlapRqd4MgEm9eI7ehryj96bC58Hit8Dtnuph3nv4Pjsp/cvervfvz1OWEv6hmig",
-	"/UC7uE171GgsLEz+4q8AkWGOdZjFpMfSGOxj9JqCTXKnviyQoddwBSKRsBgIVJSg3qnKobSpQzljKgZS",
-	"AXtyLiYYKkKef87M9HyzYM9H62bCYYPRl+bM6slmJi5FVtDwe0AkCPnJMu29U+7Kf9+pZTxWEL4jZtYI",
-	"ujXdgkK5k/LbqhgZSZrpX3ipMzlmwP+MJSUiYLkHbGdfUZ/Qh0ugN38EBafncwj6FP0WVOn4rNuNVR0T",
-	"o+Jj30aHpcKtJET6tp48xs2VtNGBmmMRiluqAFsaq1KZCwVC3D4NHDC40G5WoXmD+gyA6LwV+jY8uZjb",
-	"2Nju7nfmWF9CT8siVUwZIq+N/N0kTEpA+mclltRyL4yzqPz1gb8UCn3HfM7OBTWxfP2MHcgX20jH7ZxG",
-	"KF07n5p50A5bz4sYFkYk+bme2lg9fx51u93igA1ozP9si30vX5TQaMdirPEAg2hxYkAOVWiVaLMBkCHA",
-	"wuTaSXTNjNu75UP2h9OjQxZMwRIN0JZ7Awq7s55/aXjNmc4vYjXQOfu6G+pbW8mHTY+Ou0k/Ju1SJNGL",
-	"h+fdpzv08PBcw76pr4GFh77g/YvpZEUmKQ3+xQ1ReLNmFu7dAKZ4dd+tq1zvIfoA+Nq1hiBBR5/7Xeyt",
-	"V/qhuW518ThtbH/ddb9D9mdTn/9R9K23bze2N8oqt7bu9es/2+p+883Xz5bF4CqD1FjGxnJrHhf2wlJq",
-	"AwAghUxDuB5Xo6RV3W8KWAYirLZPnB0GLnlidcJa0IztOwCLBMZW9M3TLhT1V7JuXA3FI+O1ppOLpFgb",
-	"OsV2SZOeuvfauD0IHbfmVa7HN4Jlchef6dW2e1Xf52H3X/822sROAx2SM8QKO8+dBY4buiQ04PytDJEf",
-	"Tzd5NI1Hex8OV+RPFpwyJYK7A7fvQDa0UQBQc2mdGHDGHVrYj0zB4kcCAIOU/ZHM0lyoR2aHJX7F9tME",
-	"u7j6OstE3xo2VX7wPxVtxgWZUniInqnCFptMBM99T1aiZyqh4KN7H+jXHoka8cJa0F/ku3XL6UmPZtzu",
-	"xOrIuT9XW5/7WBNQWOAQd+2wM2TzED9POabdzXRsyoyFEkEx3JjuBuf2oIOLnuIVXQR/3KZmJfjHqeW5",
-	"fcnnCUt9CBWYUTJBQQc2dg8E6vg5JrEhPOCWAjrnx97GTsECBnMv/DGELXGoVsp+z7a2aUuU8+ntqLE3",
-	"q0FyU1zg4wT3C/CbfhL8RsB7eDU8cLXSu/JOa+H9oIQ3uHiwl7+wuMZnLTPD+LAktRbkdiAMDw7nxxlh",
-	"JcJXlPAzjb4puc9TlYocvNcdluBMAjcrTCfx8oKiD1gugkFOy4fDQAuoVb9JJpzx4a/FkAuvshYDD82G",
-	"c+ftDs03p6o/znorg+BsPanYDCDfEjd0wlpGiMLSy+YlRk9oapsh0Jw3RMh+onHdEA2n9yeY+CccYNTn",
-	"qzyV5SmuD+bD089gxp7Pv7CeXqqhq3jXTmNKxYzOLebVGnGn+Wpr+c/4cE1m9Ongy/iV/DaD/39rBiMl",
-	"ZqBTpGEQZUyhqL/DDrE/OAd6yZ+nWIBMhdmLJPpLAH/5qqo9zvhdVZa6d3pgjbq1AIQPgdD9rmtRLezf",
-	"G5ywhrD3AslvvfR+nAuQxs0VIcdTa6jiG8venSQn9D6KbADzF0l1gMxJK133dQjplN0LbAT1WTIYMiiE",
-	"VZRtwRNudZjXIMG/5mwXgeDfWLt9dCUWHL7rwbMJlXckQFFCgBIjBxgyQJo5nmNvml2CeM2Ha7zrB4t3",
-	"/Yma4DMgWfOlFdm+n8DtxAKImg+hATNUDSsOkGpYsORRpiGmMKjQWPKyZigbe0vQpu+Nrdddta33a8aZ",
-	"XtuFy3QTnpvPLg2iG9mKPoN3Y3orKrH0DFcFtxWxztDvoUgO6aLY+ZzxSoCOCr0oRAeBdfidYAjDI6ke",
-	"lpuQQ5yDyQpAek45bgOcphhKZRYSgo9MrPBZ0H0K7Q1QADrHEjaMdlJyERMIMI8ig0AYjItphKdff41J",
-	"hB3EO2ZKSCf1Ih/+p2VyUnHEswGbcJmzFr2rz7nS+0b+2eF3qxOcp3YrdIFAoNSzK7FetVTRGMT5EsYv",
-	"+sa3VQ83zTdSpvH6C2+asTjTD45fDJb4HlGMPUzmr7BRgxwMv90OceIADOxQjgEWNpyzd57empKF7wq6",
-	"azjyFeGjZ6qGyhqKln2R91Vea2xQSOUAyrktQEoASScW7yL7FqI3ZFJdAPSvrKQ0sXuBGSsm24yrasox",
-	"vJNvICPpUeAzuDt8xrLuBiff8HJ65wJdPpTzIM4DmX2J/wr7aQK1xnOoVqabseD5UYERD3PAuhSKJBRi",
-	"O4IicsyVIsID1aboPGR4CDXZl5XnRb7GCVSoPj+XWcYmfD6mwnZelGLDp+bsnKuLQCyuqYIjT8OLG+2B",
-	"KPCXRyaA/kssplnkAkDEeyjZxomaQA/gp1JoSGz2YC2PLL8duAn0DFvagPqtzLGO63buFrYbXdkrEIiR",
-	"iufz0nagBPOgZiO0lC4BdSzUlI/FWLcJH18HVHupqp/A7FTuC3tcWiCQHwiBsFxuU7wQ2AhUzLIA9KBS",
-	"c5FKALXIQxG8HeV6OhyVtkhRYb3wbLAtigmYAAaBmxuYcIC0AGvh7UwzI1P0scdGZE4a9JEDBFo6yo8O",
-	"DymevpRvDi5eHQcODH93rHP4dmuEgwfHIod7+FzYmSDeRRLNN1enHx/28uPeip69aJ9xRjTW7JQ6Yjy6",
-	"0ECQeFjK/FacyjX6wN2SuPkv8bk3XdSAS60WdxIUj6UmdLXNdGVPeXKEZdvqtbDNe6r7ReTtr7i/+442",
-	"6WvEiV7lDr01kyDa1beExQD7q1+xRxJm+QXZO2i9g7VjUKyG2ms9FBipuBBiQiEEmbvTAik+gtrQOesS",
-	"N3FeylWEE7ODXZtktwIXEnFHzTiSRwXUOidr2a4Obc5+WkSxXBiXuSDYqRT+UACkgfe1lJHw3hlkawHx",
-	"WwaAWKGAWbS7vIV3o+itb01Gp1zmpaqtqNSnCyic8lKwhDzfBBsgmrjxSv0h5Mujp1z9k/csSfl6gdSa",
-	"1BKsVcAf202RzXfBvl3Z+cNH3DN82AdW1AjBPb/50NSnUFHphPid/JkoxpZXp1GMZLFAbTlqrH8DX3gM",
-	"zWKfGy8WGvn7xDKIvQ6tLWrR7494zvvOcNhmqRxKayKWCWshH2Mm3MfeRvPJSCgDYAEEFSBUP59PkIDw",
-	"jebKM4MNdTAJtlmSaa56GCyM8F8n3Ar/3wfCjnQa/kV0o5AxcT9AYxYiJPAsC8VD8A80K6Li4mOMlyVI",
-	"6Q1GS2eBDxMjYISfAVGyBMk0f/BcmnCJU8DoKQ4VvGogRWuO4eChXpHBgIPfUfyG3uweRW/uhjrqQcnH",
-	"UBo48/vyE4Ti7aEpb1MZThOqlBdOb1Bd6GVnY4HhTrikBLwC8LRoquQiQ4ZWrOQK3sH4ppWJBaluSNRU",
-	"3CRC0lxSsFi2NtY1i2uv4Ha1h1djsR9zuG/sEVwbh+2F5Jg7OIHT2oiGIi02VZkwhiVjfSnOdBLYvsr4",
-	"RNVTFzm7BUHcKiZ/FRn7CnhcG5OLvr0aYLAKGLcOO2m+FZtmaqCWqN4CZ55pZOmTftoFci46QGX8K5gL",
-	"pow04yzZ7Z28LJJszvoLBscSeNxgcdwuPnQAM66rXXiwR/9L1YLddRx8lbq8FlC6tt4rag4L0Bauuvzk",
-	"mDVExEt280rd7d9asOthmasYRf8s+7tmD1/j1N9KfFJtz8cH13GASmi9VQBSaxiFZ3SbNKyfCZ4DucSu",
-	"MytDyfR8EgihbXH0ytzQ0DM3n4hHpkIz0RxdaA6I3zfvdi0d1p7wbUPod+MJ31YeLbO9H2eaq023c9Np",
-	"JhoD9AcBjdfZnGhyBjhjIroBX7ccY2tdy57V7jD4OsIgs9DI7aYC+5cqAfXUGssx/u6j+tyWIn+Pt54g",
-	"2rLbxCLFYmaE9wQ5plUnVsnen7/tvXl/3PvpYO/wLGETPjeF6U71Wcj4g6BK1QgghPYMleTBbbRmbEw0",
-	"Qu7Hc64unGyUw2ku2jvMP/Rk/3B3/7j3JmG5qD54kkvVlxOelZ69w5IXb9+82fOzlH6NwMD3QFuzkc7K",
-	"94eaAljd4kthqdnCj6QrUJ/AurnVzcWYSwWJFnrLYniezdxcACrL6koUFgCySoaac2Pcn5kV+fjaRsvX",
-	"wr5xm8bvwRVK5spz1tbbPRaxZ8D15ktnw1kDxxm21gMz7IIMTsdSPSYOvc0bAH66hSBAaegn8Umavp4Q",
-	"JFQix06lvsQxd8OQSYTV23amCUfb5kI0JSmv3L7xBeA0z3Ih7goKo8ri+rDc97OCh7GohXdft3QeavZY",
-	"9WjAVmxuTXDPGEmR87w/mrN8mmHcilwO/wUTQsNvTGJV99WqiIz98HeUzwpvt6ax/7XjYiweu9ufuNu6",
-	"Abu9s73XRyc/vf9uf++kd7L73U/XUrU1KJlr82E9wxK6pqRHliSb6rXGOu20PoirTlQtnMMqA/SnncSP",
-	"OFjXp7GuqOs6xPY+V0pbdi5CVghDa1dFQNLusAPPutrXkwpp62AAHDrNeZ46pbw+Ow8qcXOf9VBDOued",
-	"z+FUd31DTODaPdr9IubbPQW8+E1tekzlrGzHf3qDxMJeXZbKgcBGcKamEEm+gTOFIed77EytT+PafLtN",
-	"6uTh+FEUcWvGgudDkQakGSgd3GHJz0lIDIjNMZcZ0zliT7X63IhNqYxQRlp5KSLmzg2XyrQ77BhBYZgc",
-	"8+EC00WnNnBHVuCti3ZuB0sSXZFj4gMgFgykAgiB6ku6qUp32c9TAd/W/ej+uRGVpMCYf3gj1NCONraf",
-	"dLvRhnV7c3vDWOKSXSknBCxbIxKKEmzChxBwpu//AATPAwRTGYfd60+//6U2WFl7Mq/3vsxVvBS4Fgr1",
-	"eqra7eC9sIJmXuZwi294gA5CdMxO9968et97ebB/+H73u97h672k3WnwuQ58JuIGrhY6f2tVd2+8Leq1",
-	"gc6YLGOBtpbfcOMu01VX9lCzW3XLskyYUE36qXxuHk8yDmLzo8duMHRPhTXYqKTz0GLkiXLFh4nM56w1",
-	"EfmYu8ERjQgKkyg5Pj0Po1EbUKxak1yn076NGJ9avZkLJWbtDtuDLLYRxgAn6xU8R1+55F4VyxYk8eDH",
-	"igzoDjuEinymlSAJ4Y9780mvsdNPBSnkY7esq7HP3dB3ZJv33P4hSVajNos+zrXsetBm+il43EFhTnAz",
-	"fzFJt0Rc5RrLlD63uLqpDHHPr8oQ9ikipFmAnGiqhVlBNkVnYi1A1gJklflSBDEryZAc9/N9kCHGcjs1",
-	"KzF6pmbi3HqtmFCpr6+rlyrYXzSAokg0KDM9lMp8Zjlyii+7GkmCg69lyVqWrNIYgUMFkIy54H0rL3nJ",
-	"Kbs7mWKEtVINzWMjh2o62RTKTT5tDBS+GwGCAXOXb04ngLI5EQrK9JKhsKcwzB6OkpRxLK1GSQIp2Jpc",
-	"GZyEyu2rTJdVH9Rw8sxM2v5oXcZ3XRmf3wy4XmXuNNpdjVV7tdklrOqGAoAAxj3QuS/0FvDNd9hsJDPB",
-	"+pk2Io1Y4ibxdpKUKrWfxio53X99+Pb4/cv9096LN3svkw5zX35TqlCCLlP3wezcnaxLmQqvwgB85IM0",
-	"7gUKWBEsT4jVsvqE08bNvALldXUffznldYtDxACsbMaMsL/eIPRDVExHE8SOgXPkT/KNj/CCMpnw8eaF",
-	"mM90njbnmnpVWB6tsnmH7Y0nds6mysoM9kh9PcXphI+/9+OvcmOXn9OwrzNp7Fo1XKsaJnzMLopPFrZV",
-	"ZavcRj3Ubp/QXOqBULYDmtTzbjdMwMl0gHja6nZLGE+xatlcjsci3WECNqJWBPC0mOd06kdwa1ia68kE",
-	"+k97bOKe486QHkOrx2wEsAfSZiJWwC6RzkN+1I0duUsn0BCx+ICMqureKulMPPg7G+gslWoIUOXnme5f",
-	"iDRW0M01y6W1eIIR9HuH0QlgPMsFT+cel4oAW3Kx2R8JN0KD6rpyxlagtK4cry+os254tJ3CwpVb66v7",
-	"VTsLJx3zKx8vXKqKy/Lh5jDX08lttRZYpHBnxHSWhuKJJdS8r/E5q6W9goc0QSm6LY5vu9Zfy7ZaL8uA",
-	"XG3ov1iJMcpvl1u1I9XuoUTxsUhQLT0va6WdkgpDtk+vvZ7WK6/oinLaYcm55nlqEpBp1N8LvyAqmHsJ",
-	"wgKGjtgWjRCrYgiuSClS7x5XPiYIIy2lD4Z9uDpeORj+7oiE8e2WnbC17rivxMD4fW5xqJs0xvWVO3Wn",
-	"/li741hC3XPTWEo+WhyldenNA6Qfve1+WyURKWylZSmg5T6WU1iR559OSZ9EBXbDYp+tf+Jy9tF7pyq6",
-	"a1WxTvDc2i9Z7WEPSmhqR49lOtnkzbTzP4hcDiTFRI4mQu2/ZLtaKdG3bP8ls/pCKNYycqi4neaiwMLx",
-	"gfBHTkHNETBGGjMVeRQrPk2lUH3Bfl+gzg+nEMnIJFDEpRGVxrU77BUwapYSxufzMDwz0/M/ir6NmMiM",
-	"iFUm1UXl2iBQAGTmEl8n9VXaLdSbYTTpZjuxbRwukGLwWFEClb2R6gJwwrSzaX0+GoM1NChwajjjFsZ1",
-	"68PZm6Pd3hsfGd1217sLYuV+ESmbToB1DcBwZwj2w9M0F8a0i1pAbv3zHhk24cbMgEtKpZhi51lGaP2x",
-	"okS7Ifgabj2Lmii9K+UsYFbAMuA/nmJa7Vx5vVjR+/FijLCezghBSCP/6A571t2ClAunbVLw17n3hFvn",
-	"O+w5plj2Tn7Y3917//aw90Nv/03vxZs9ghqyI2kwm+KjT6XtovOGzUa1y7E6F2wgbH9UH6p6o4f76p20",
-	"o/2Xx70V6Y39l2fu9e+qNmBqRyfCTLNaL/4Ut59URN8H30m6vWQ0LCOhuiZKGCuGw/f0dRPW1/pC3kEf",
-	"7JqaelF7iP40l3a+sf2v/nWlWEAOlft8IAC5Ko57OLy9IMFLSsYt+SKR9fQ8k/0m/dLMWR3UyyZK9U2Z",
-	"LkX3CbIf5d9kUkgmq8vTdq+0wxI1zbIgJLhtEhK1hQLuvO/C8/ZfrrSj1j+jwWoL79x5OK5Jw4bbDZ/P",
-	"aaGru+1Gm+zq7jlvNk56hiVZkODppJeUHIhgYyT7L4/fv3jfe/tyf+9wdw8pMDKvxku8omGqL7xV0Vmq",
-	"MF6sFcZaYfyWFMaLL6AwQIgvOfJQe+7rSHH7cUuhZLi34xRErtWwaiJzxabqQjnrmszYobDBMYiVM1ax",
-	"6ieqQtnLsXBDGqy9E6l3LKg5ztCqtcIdz7pb7Q7rAQroVjdWAy4zkTJurRhPrAGTWCvvLUTOhn3eRdsb",
-	"iPhQjJL5jwJNKrb1HGi6rDARG0xzO3LeQxgTZ86ePfmWJSe9M0JL3XuZEDLeibD5fBPmlFCBBACKUraJ",
-	"y8w5b9KUHhMrnaU7jDMzhe86mGakYUvNSfgOj4gGrNHCXpGgfOOmsxaTD5f259ubIHHqA648BIO5n9LS",
-	"O8YqDULnEyTkE5CQ5WNcJyU1xlzrxeSej5h4SSmVL8G3OheLPYa06dg7wqzlxX2Fxz6SahirlrEyy9iT",
-	"7rN2h50Kqn9cEMgo5Liae2EZZALKSXwe03msEneQdC7/BH/eZi8Ez0WetLdpXFx9LBEm+PaRyEWEAE/E",
-	"U2Y0GwrlHhFCSAakI/C++QPYIJ6OpvZGGRE604A/8ABt9b/YoI+0C4vv9vNfRX+xcQ7rDQYn/fRXlX2+",
-	"B19YhrjOR1jxY7Ess3XsO1+zOXWam8XmENi5sP8CbRTE7QxrQd4gYplIh05zT7RU1kSxIsBcE4V4VBv0",
-	"euCwRXaaqAifVTpUOuzdiEjZfX+8YXoQqwInm0Jj+VT5+uIIdap7gpvlIIQt/bW+mGoIhLkFGHSskhCg",
-	"BbTwjDvjgVRm4dKg/eHPWjHA1hImmwPxEem+NR31kkxcBUEhfNplDfEThDL5XMxR7kwFNdOEYFkpZrwa",
-	"LK7CQGA3Bh0UJ6IlVBgyY/nctDvsBLqz0ljBVsTeq6Pd/d6b973d3aO3h2cJBXp90H2ki9gNRZ7Rz67z",
-	"KyJnfXdZ8u7k6PD1++Pe6em7IyBtwsiOYJ6LOryGNGji4/HF+fQO9hbuxdMK/e7+RvHzlGemMigQXr8D",
-	"h2HxOZ7d1r11rDBgven/+Mhss60um4jcv/WClQ6B9AaLPFYVkxw0GHe6OQNwfTzg5GEMp8IsfEYA3hAS",
-	"iLbZs+63sSoRf8GyeZ4vpMvzDXdhgIyTK8MVdEDU1t/ArceFPbMSiK3KQz4V1hRHS9dBhodrbi82zpa3",
-	"7SeKVGxxq8itjWijKnU2oo2KJKnl6YpuZKODLbI5ks7injcGvg9LaFlRKNbb6nZZLvpOBnViFavk4Ojw",
-	"7Lv3u0cHx2/2zvbez+fz+cFBQpYQkmVsunUGDXWu1dQQD7EbiawibIJyAgvNpVjBfe1tIvYM8jYoBhB/",
-	"ZbbvViAIRwPc86QzI1Nh2qyvIauJtlTK517weMmKD8b5dtiR0wx+6BSMd6vhrpwJnmfSCTA3BZCP0sZK",
-	"GvcHMMNV8eaPCiIVt4JgKsHtxu6AFzLLpSWrzC9SaeFi5caE/sIWVzChua+Jj4BQMMXC/PDqBWf8I8MG",
-	"QrhfcgGuVbuh6+TYfYPvaDOsMC5ReU5D0oH25J1wod9hG0mB4uHWyK9CWajAOamXKTVnezlXhd/yRNSz",
-	"QyUBSgyBGLfTuEnMyrdHY8+CpxP8TW8M83E7ghRS05bYpe1wybOp8IVu/JJbjj6ul9GeNsiZz07ySoW8",
-	"c/X7hR66yg1Dj2jYMfTav90dE77AjSyTpn60XWK1djoplWaS8TlUSO4sBc4wIz0rAHkAU7MJ1OsVAIdh",
-	"gCLE4kItjp4p1sp1JiJAOApxFApstqFlmQj7m+svy7vx83sKlWfcUdD/msOAIMbpwqH4dQfx7xY+1xYi",
-	"6MZHsE5sbwLKbGMwJaHL9t1VYHVzlqTc8m2473FrooZ/+ceJGP7lUA7+cibOJ+2dc27E18+ihL09eQN0",
-	"XWTaP2EHL1gqnF8C/ZfaCHY+dwZpLniWzeGsYZjTjQ0so6X+GcSE9cF7Z7LaoowEQg4gFTD2ETK3qGgi",
-	"JgfOHm4jEx6OL32LYlA9Y2G5ezmkzVJsOnE7hkkTq5YRgiX4wwvN8xRXZIdxNubZQDvz2DepQvDWhyi7",
-	"bYzVGJFfQjI0Vgl8BYT3hf6HhGXyglqLCPZ3m/7lB+rzPJ9TKSQmSBlBknFIIzwysUrwZRN8SfpyZRCR",
-	"c96/QEYw95b++0Bk1+ZyMhH09A7bt0QDG6sy+WvKZTb3y+KZX2+UenXuEZO2CTHxuLTNVoWZWHrEWoqu",
-	"U6EfjYoIcA+C52UZjOfmNmGaMf+wea7T+SaIwI3tp1vPnv/Zk28+OjHqs1TLPDOynsp5S97Hwoyo6Nhm",
-	"Ss92oIZ5diUrqqmuPOR6RtxgdqbWTD8NqbOVnam35jrsr0oWL7zwb81wx3r7TamugmbVpDNrTQYEuWrO",
-	"ve/6pgEq+i8lMjEnArzkUnVYMhPnRlpvUYy0EvOJtrilJkJPMsEywS9FrED5bzPOBjLLIPwFmhth85Ad",
-	"iZCD6emUsO+wnu//DQhLoWpoIvJYVeuNnL4f6Wleq9CQ2djNro11LQv3UjRyIiCnQ7X5EJmbKptPjZPq",
-	"yY+br3Q+43kqUvdfCRvpSRF6dPfiavgbJrn+MKd8LFexqkKUu4OH6E1Fc8Wz7lNWg9nUC5VfPg8rFZsa",
-	"sb2YQemw45AAcsbYNxBHffJNqV86CgDOsBWNBH8KetZqVTvASq0QventXTUw36gMyu052v13UxR1+ya1",
-	"dUJn1dXivo3ai0dMpH9KYelTyO9Uz/0n5G9uCGZ4DHOqZ0/wuGVe8urBYMd5IJBeZ+dzT/5SbzXcLxjD",
-	"Cjzfw+9WaMCg/IjypoW6gCW1y+SCzujRlYy8rNZk7LBkwDMjFgsrginqb+zEypcaL5Q9m6ulw75ymAF6",
-	"03Vlw7cpUjgXDAwRq2vqFepUIjSWzldcXVB9yF25u/T4H3gma4/Xu4b9kMvhyK7d3/vn/p6IzfK6FQV6",
-	"n6dQYbluOpdZJtXwcZ+rvsiapc3ZNFemRA+Cysfzj7idLdVUGOoGSKDbWpieTSKy82cjSdWzziHI5tSQ",
-	"HSsQHmwMCKulbMSrk729DtuFabkZYt6KKpBKDsnZCBwXKG6oyDw3spZ9Efov8DvshHZAMBTxvWu4Ufxd",
-	"znuPnJCFOKoItaBMmkqFMxRCV0ZouVeAhgzOAiELZETa3kk4PHp/+vbF6e7J/vHZ/tFhLRoFLsFpaeSV",
-	"au/yc5qUd+maaGFPdB5E5dNdBbqsnpTWq3Su6RjeqgDpW6zprOyguqNN5D7L6wugdCWbBwjiueDukPoD",
-	"Xv7k28XBYDQ2dNlqdj6dRxTAk30RKzpD59z4AoZ+8YSJyKXG0MNkmvdH7iKepoD5BX/PuMKgOya5nfMc",
-	"KzrFzGPAkhlBoQMz0tMsZc4fx7gIHNuck0Lkio14nsIiwt+bMPGO/ZKtNm7tnrEMEc9/uSh8HkTy+61F",
-	"2cpSdVJ8mhsdnivHgSqrmlXdK5DYTp6lAvYa/DsXUhnLs2z7Kuldxq0wAKchJhBkov0cESD4bMRtrKRl",
-	"Ey5TMMFHHFPlqCfTqNB/43DmfGMdp8vmFCaS1oRzx1Uaq0KidFiPqv2JCazc+kBhKvdoAibBJNqidsI6",
-	"7ViFXzvs0CnKLPNHE8++NGzM01Kfj5n2R240evvt0Izw/mTv9OzoxLnQ74/fnux+1zvdS1gLxIUm2I95",
-	"MfIjU1pBt+qCp7U5rhP8lMd08X3Si4wbX8O3boNYbv3ibvK7PkD+hBNGp2tSfOVP0ZrUCVG3JeuUZy7M",
-	"dCxuYxdThRV52jV2YUjxoKcrFEvFWDu5MQeU8RP3yCUW7+2NzlgVVie7kdEJcxAPw+hUa5tzmQKd5qq8",
-	"XFCuUGm8W6XtCTv0cW7TJU3477xv5W3KqRkJRH/KBc82rRwLp4pF5vaoOwdyQPvMsBZnx9Nzt4Pgvm2W",
-	"jIUxfCgSai/y/95Pk4hhFQ0W2yByRwJBODM6k2ORoD5MylstaYP2o/jUNrqAOE+nEd000UgtT4shxtSQ",
-	"qmDgVWgazlJ2D8HzT71SSCzSiRWCN//h9OiQaYAMwVISaZgZ8YlgLa7myNoJAF/ngo2lMQDD7uEIkNOz",
-	"XGLXhlobDM6JlD3pPitwvIpVN1ZP3ILbfC7VcKdUgOOmQxIFH03lLRAfjJWdTwSgwD/rdr1BAejyUJ3y",
-	"9TP2vXwBf956Wi9p+kJeilM3icPSGq6MWWvxOR/bHUQTT91HSelztz86vvabxQnZV5ZfiKJkCu2/4uBX",
-	"jvu1UquU0lmsBfn6+fOnXzcIKLRAm0VU6ExPyPDeT5PgyCbeMoG256R0pob8UhThJgiDFeZxJ1ZnRViK",
-	"cUNIg9RSf+5UfJHYhHMF/gVin5YGKt2VC/eZ3WnvAzNEKykL6PenZ72zvfe93bP9H/YSD4nIsAWfj5yV",
-	"DVYLFgzgi0LHCzZLIyTiMOfKBmtkuwTH5ycR6oCdQALBoQehgzAwDaPAiFXira/3+4c/9N7sv0ywPNE7",
-	"Rhigy9x/ToRK3USc/+TkUFiAq2MdHp3598Rc2qJrdjXg6A1QaGr9YH1fa6xomc4D4KF7gUfGBzCCwYqO",
-	"lx4AqZDfHL5vwzMzG4iSAPYBRlgybQrjjsoay+HMkqdXOSEllY5xzg7rlXy28Drg0fHFbKIRFt28wkjE",
-	"wGh5TWFjxApnI9IO2+P9UWnbhYy7X1xsWz8HrhJa1u0S9g1uZGfURrGCZeNqDtQj8AG/ZcnLt8dv9nfd",
-	"Jg1u4u1oqGncKxyysYrVu1Flmxapplzw/ggasSil5r4kKDz695Dn53woYC8rHdzfWBWwcNvsOdSJ1AJP",
-	"Xqnc3PEfnKz7FDQyKF8yW6qr1mH7ioEXNNapMwO8PQSRaIqFtfFa9914Dn12+GB332YSK2cShE8VUn+G",
-	"gMuKUDe0klTs68aE2+kV93tFGts/446Sbtc5KD1a1p2q57oYEJAWZIM065bie1T8j1s5uNNFMFqlDLSd",
-	"l6Wf6DNBw/CittuINmqUVqnO5KpIrPWzyhu0Kc5fysoB5oGTh15NgLprEQimMwJeneztwRIMahJYNaVz",
-	"Rtj2Dkuc1D3GDBk9JkiysSYmKiigLwQMlq+A5wWPj9FUmEkjdioGlzQ1mQdvOFbCAx7Mk4ScVqKJve2e",
-	"Rjh+ux1wuLvSymrcPtaveZ4+Ju6z6+kwzkLHB/q5al41lzoMG11DDJ1jxSmYUM1gObv4/PtNkPEbobvo",
-	"h28RdpLGVCDukU9E07kt4wVtjWWEF8WmRIev5V2oEp4CcvuVsJ+oFwviL9IwotUDGW4mfByrQDsIdvh2",
-	"ufFAhAELSj/WOj3uHbR3vCiNiqUMl3ATK6A9Oxd9PRaGXUojz52Mh/h1i+OVzi8g/9QjATX2fpZPzgpQ",
-	"YnD0O7Il/bs1QTj7j3p3XH9rSo1GebKXSrt6abJEjT3GIwShqk+ROLVhrhM6nmVZQCnfij40HXakfLSp",
-	"jFk1EQXjaAtLnHpvTvZ6L396f7J3fHRytvcyae84eUOZc39x2RnHrw1NKM6hfvOK7k1IuA3kwI5iRU8H",
-	"2VKdciuBH08EN1olDO8+bW87/6tglkBulBCfB5E5gpp9DOl4Znh27tzk6uvXxrHddG6j8k/oTe//Af+V",
-	"p8jwQyw51qS2PgIeqti96NItnvXg5i0ek+vEwKVGQ/bzC4EklbkAOMuEvT129vDLo3eHmHZmSjP3ZDYX",
-	"ljoPfHRwp3D0wgA+g401lthE7m7Ha9GaKS7GXgCBKTUnX+BJ9dJlhzqpwZKIlfjA+5ZNVequ4jnPMpHB",
-	"7YbiqRPhwVz7F6bDftAQH9OqRhSVusyBSebNq/c/HJ3tQVd6EIojTP+VgLtFBYMTAo7kNLRSPjcLVagA",
-	"BM7+pJVwwxJQDmH6DCCveC4yPWPd9nasNhnilL89xmiqe7Gc/W6LtQqAL2g/n7ejUvc6+93z4orn/opO",
-	"MZ77rtvlGza34K9F0W35eZtbUQhC+/Z4QvbwMXBu8ZvxXBAIGGSbW1yxt8ePTKyYm5PlF/QXZ026STwy",
-	"bHOL5cJOcyXSdsTge2ZzKJwqjVsOlnL8CYsppHVjF830fT6BxxicgC+dcC93CrssvFvDmwCYee3LcAqc",
-	"9MMiITajnwDUjYU9TbsU4AHcX2DEAfUy0qq33h6z3z2PYCXY5la7w17RBbjw3A1NrT/Qy4iPZpNsWh52",
-	"251Wq3EYG7Ib08mm++sj4zYMfo7NrTY9zWo39ttjhpBlDVvKaHq8OzO4CBgXsiO6sbzAtOuLr8wGuRAE",
-	"ZWpGbjkhZsMBYc25MXxCWQH3pEs4mlFpfbHIjdFfSKbgUcGnjzViXCAeL73tzE2vNnKtV+1fuCfckXOB",
-	"j25qoET/AnckNd+SlA3pKhBqjwz8uvY87lOU2n0mp1I/r/NRmClOydUbKYuWCIKpNGfLD6aZlROeWycj",
-	"xkU/CyHEoCLEUpJkIDORbLPjw9cR+8Px3uuIvd5/5YyOd+L8OGKp6MtUFEnWWCG4Tcvp3CCrAauKZGYq",
-	"+hnPRRqQbkrZ60JDbz1vF/CYz9nBi1i1nm09bftsowetKaHPgK2D8I3nYkAlM7mX/2wiP4jMsEwMLIHI",
-	"APbOdqzca7He8bFiRgzhC5HpAyLrD6/2X0Vsf3e3hC2Tsl6qzwVki/c+yEHEfjw49rwj7odY6VwKZbHa",
-	"aKjbkd8Vhi6jty6OuVDIpATfoMWZEX2tUjaRfTvNRXsnVseHr1l/NFUXlfmBVMilO6aZk6/4AHtyeBqx",
-	"Ye+gF7H+dycHETMnr19ETO7uHkfMvNg/i9j5969fRrGafPeTCfKl5x7ClRzjzOlx7j3Fj/uDiNm9H23E",
-	"/nTm/lfC/9r9gz33hjuwI9jej/uvUCG4JfH3o3L54fibH9kg40ODWCJAFe62kzfbIK2PqNSwSoWYdSZk",
-	"+NvC2x/unZ3u9o73nnS6j3uH+wd7P56dbnW6LNN60mE9NsASb21Eabf4IohYjZwlYfUQu/JK1qW7lyzb",
-	"MQ8AQMmLo97Jy/f7B73Xe+9f9vbf/IRtWwlhGKFWjlXreZdNVSaMKZGT7VShUzzitNW6ve3Rgm7Yn8la",
-	"uENMieAFUuopnzcas+0O822p4cA7u4+fG51NrWDJNM+g8ltmpfNbomDEAh5sGfGclRH0lgg2mUJTP2dO",
-	"7AA2EzzgbZ4ZLBohiCtnWigNV8F3Vjosy9T4FaSj4Vz/EiJVSmH42shkFaZqqfEw9iLwsROBm4DgfnPG",
-	"LngreNyXBmDAR5+8qYVfuJtw5LqD9AbwdbCBwwmglK1TzotGAunuGyMoPX/y7Mk333Q/qrUUjIXxPEQu",
-	"lgPcesvTXx05z6YEZj3h4PoJ3h9RYYt7wTNpM+FLebWxu9yKoc7nSVNr18F810/ntkmbYw5b69rrTuWf",
-	"BARYVp1DwAldPalHSsByOYXvl/OhnNs7OkIH87BStzSsr+53tw9vuNnh0oad7vNrYHRJ1c+mzhJu4d6n",
-	"P24zpxGSdvNuP4bJPNyt7uZ/k30OK7ne5Ndt8glth+oOx19vsr2X721Er9mhGsJQswkyG8yxPs9zz/8e",
-	"DkEynjvvNiHWQ88VVnB0bccq8fXjCcukgQJk1s8FkL/wDCJsM5FlHr/TzjSb8Tk0ExtwfRRg6cfqKE9F",
-	"vg1l5X1h8MixVvkAtolsxbuHT9lIW1w41oJfKKZmKtd7ngKqc3bXlUd11r4fhxEhDqKrpR5ZJeCbPXkG",
-	"IAmG1tHGKhMcg7j+0R12DAb+jGcXrGDYcVsainAhQhqeZ0Z6pjyZgdUTojWOFf0BQmrclvJi53OgUNgu",
-	"fTs+mQBKLPA+8H6uAy6Lm4gewAzcx8FIIFADQGQ8o2AoNYwCw6Yblcxnmiw8A2x3X0egc+pKORfOlx0h",
-	"AbudCeLSgqNPgxgASHLueYe9IMGJn4znAr1yPbWsVU3kAauWR9DD/ASlFd17tDss6Xt7wnnKF7jKCCLb",
-	"4lmG/2lCoZmEGjjLhwklGmEKsQKg2UA4ZvmwsfH8o6Q1OCXe8vnzqcjnN5HdcNcZH974ht+aUnholHzu",
-	"09yIla/SgOO23S3UggetakofgkHOAllMGeQQUuzwlyfdqNvtstYkc4LHig+2XWarcScEJApc/LQbq2IY",
-	"1rK5HI9FukNpPcPSXE8mkDcqDVGKDZDTAL06EH8IvXDn81hdxZ8muklypjznDGirDktQc0A16kgrDVEL",
-	"uKEqWbTK5rFyfgm14SFTb6mCy5SShNvsd1vdhcRQKUBJuRjWIpGm0iLe50NLEAOcKguYiNSnuBifcUoI",
-	"5CyGqyx8K53jl6HglXGKe8LHjErFWKvPjdiUyghlpJWXAhsKCdc2FIpViy5Oj3sHUagEs3pxeUjdlaUt",
-	"dt7wXJlYQfjGLQzB9SCyWAFIvmgA1wLngHY9Ri94JeDX2tg7AsqEt2pCDQFlfWflY7+hnMw7IIJqiLTc",
-	"0qb+DEXKL4nv1FlxRRSlUgYB5V1U8+SrmmO1WNbs5VCIoLoRcZzlFc/hsK3Lne+23Pm2O/IWhc5LHD/W",
-	"CqzKoWE+OHfSXM0wtztsHwMbhiW5wE2bitzpbNBgpCmBApRcn3QxXFJmuWslGVnRJ+XRyEcJtKFZ5pzB",
-	"XlBetNFD+Y5TWEvq/yKkJBWCVZReI1db3aHofjldEGocyyv88UfvV3mEPtmMPhE8vc3BWw4+/OkdBm5X",
-	"fFp7weKhoPJbKPHzKBNOq0wzp19MrJJ+sLiSnYqh7E3gRfd7St3reGnBJWXoWWigQroXTFTnyy/2NLDF",
-	"loZyKEHpWWHXEsp9tbWhE6u9VCItJdUykem5hJrqHtmU3d+CTbkuDLq2JWFlGr/JVr0+rXe9UdDusO+0",
-	"LXzZ1kJEdDEQyiAOGqtSILTtzQBwDnWWLiZSnM/rj7wvBKnrAohV4mRMwtQ0yyImPvTFxNZ49uXx6uwG",
-	"pdXm9e0CPti3TkaujY9PNz78LgKklXpR0JDE/JJmSG288EURFISYYBHp8/7pDWNjocQKDzOGflmvaDFC",
-	"MwCq4qoBroKzrmoaFAGpilHQ8/bF9T0ADTGp+9feuLVub1zbEkVA64v2N5ZMCvQDbt/XdK2U6V0NznfY",
-	"qbCmcFOshlAya8lUjCfanYT2TsgTZwQpjWc/k4ApdOV4H8LVd+3wf/kjdXtGpF93HO6AX/goHOO0h25k",
-	"nIPh+BkOUjnSc2v7vN1hhxhhIyO70Z6usX9jdTsDuByne8BGcA/MkpvYwLSm6wjc5zaCD2pixfcyIrfk",
-	"1H5cb/+16q/c2I/G6227+uGuG7X0U53XZ+jnx2cuaebHMq0bh+2b2/ZvnLda9+zft5792uN9Lxr2Swd7",
-	"qu7YsgX2t08ybd/SK6yN27VxC8Yt5Wzcf+Rjnt1cz34uG/fjIDCuPVD3G//CzXkF4BcLhvxV5Isbh7zW",
-	"sBdr2Is17MX9hL1YYd56jXmxDkevEPPiM2W3PwbtwvsSTVG0WgP8uLlOO4LjmusZ6HPrvk+lRMs9LVaw",
-	"ZSOUScGFpmYlcHuxBq5cQIftRz40hwNHgR7a/34+9642NNhwg7mwFubENqu3AzDBiF8KZ/jgXY2thhRj",
-	"eMAxPO/c71sxvkkkL3wXXCzzAFyTh+jkF51cpeN0Q5cffY36E/04lWYszRIgm9qj7aus8bhR1IqaRMBK",
-	"1nkJS87Z38Z541iUPVV2J1ZgSUnLZjxUo0VleNziXEbuslpc3Q7r+UOKRoUW0Ddhmfggq1H52nptfPfi",
-	"0K7CKAgPuYVdUFcsjsPcRdTt3vr+D1Gd03csNf5QwQru41sd6Y8MH1g+3Bzmejq5PivG6zqRUQZVGRnb",
-	"FBsoekXRHcXnsDGfTJyO0M7/55a6R73xuXiRU7TUX4oQUpNJNof+qdBtWqBxM2kjlEOxgoGadLNv9XyN",
-	"r/45+ktXqYj9TJdxI+PCrXs7l6bEzvjQ7zA4aLCBSuesdBzquzz96Rl8eJxzDLc1glrkwJo0YFssGeR6",
-	"nDCpWGI1tlNaDf2LVxGjIt+y/+pHNsn1pUxFDoEHiINhGznavaShqMaNyxxdA8By8uRpfoQIu9RHegYO",
-	"85ireegUjxXPc3kpgkW+46m7FLKMF/2hISxC9WHuFTssEEmF+Q64zEyEAT5qTindEawDN2dpiuFbzihI",
-	"Um5FwgyfGzYbyf4IEbYguOie394hSigFHf44bKkpUppbUU8VRfyxCpzsWrFzbUfMyFSYYDpsLbJEIV0X",
-	"BPnoEwPujvvG46mBdN/+6RF79mTrzxgIZbcFpkZsQ7caxjuRq40lwH7TA1q6V739N3svE6b4mLioYgUN",
-	"BlExgWKtnbsOsGtcZs409L9nWl9MJwTTB16gb8xlY6mmVhRUZLGCT8EN0BdAYIUKjmVhONV9e8NaOnfL",
-	"3Q4zc9MJ8ZkOOwJuPudi4WYFkY9MoZUd40MS7i6KrIbGCwzmvfqRZXIsLWslr36sIMFFsVoaW23vVOYc",
-	"VRaEy2yah9AwYSfALGdcQr1zrHwrCP0dglVZBkdjkAvRYUeXFEiBGW43QcqxBUQ5akpehJULL+7x5doN",
-	"nVSvfjxxQui26uvVj69yPb6Jj/nqxzO9WtVGr9Cg1EC+PJSG3YeFkXamMewqPqD5FiQzZ0EMOqlQ0o6D",
-	"D7cJLi0HQ0PctdDku8Ty7DAwtwLco0oXQR1bRRTdPGIJv+SW54mHSxSmzXgmL0SH9VSsEMQA48ZkuELA",
-	"GRVMH5gPSUzOBc9ZK9l1v23uamVznW0TImMUqzH/sMmH4vdPt54//brb7UZMjsdT69Y6aQfIH5trNWTJ",
-	"3hkfJjss2R9sHmolNg+47Y8SjwWLIChe1MbqafcZIx0HWAQdlvwIMxDKbjqvZfMIFslsM6WNkoOBB1g5",
-	"z/XMAN6kLgtrO580UX5VEBxvJ0j2B+5d4FVuIiVg6R8P5aAqHgY6H3O7sb1xLpXbm9GGm+3G9oaxuVRD",
-	"2Ld46x8nYvix907UR986E+eT295bK85guM5GtDES3FciVnZXTfaVthtbtts2otLcrr6F23v1JioBkvpd",
-	"6uSgnQMezzVD1u/Gmun77bl0PDfi07pIx6EGhk85kD6hvHiA3LGRFXTVX8H6/tW6EPJ6ouyXeqYqMJ83",
-	"w/ZcdVUjSNJKWaOeCMUnsjPn42ypw3g0Eap3vM9S3Z8GWg1nzYqcCTXQed/pKm7YT72DN5gengg9IYhs",
-	"q3VmIiCadurr9OX3ZtspqdwZ9cmHTUnfgxBiWOtEpLqfORsgOZ+qNBNscxMRvTeLq9GlMXIsM57jMwBf",
-	"KFbSI9R8ICTG4CC81qyfSaBEmzNYAT6Rm/gTrEKDJqL3v101lV/VJaepPgWqbM77VD71kM/B2Uia8Dql",
-	"M1A0jzefAP+VKfjsd+zULCuTL/gpoaIBMavcLZ6nOyB2VvD+agNxb83DLnN3879Rkbv5pAL3dT6s1ocB",
-	"qLYpbSG/7/HftWmvphI37EI0jLM3R7u9N76+jEz4CTdmpvMURK+RQ7U5nSCe/fnUlkLPBr1/AwT7YnPM",
-	"ZRYIUvGElJJQ37Jk9+jw1Zv93bOk09AW6TbXqnoiwwPuqC0S3q1BNrsv+BBSW2sO8caTifuLcfiWNzqc",
-	"DQYZBBH8SSkHEGCka0HCeoYl+DfshkkiQo72JP+5GEwNz5y7jNeVikB5H+kiSp0avZcH+4fvd7/rHb7e",
-	"S9qdBtivcHDvLezXuoa7ASgM7BggQ8kyKlYEsopP2MJFkVV59zQVWzUAijljgtQSVJFesbp2oOEnCWMV",
-	"qJ1A+EH3jrjp1Jne9Tu2uxb3v5kT8FrYzyCuP91/Rjm9DKlr15cb8DF6vmRrtXgwu3yarWpntTvsRGci",
-	"YsZyO6VQcsYVxYFj5fHwiiRMuWNOalVC5GpGw1qh2VY84I5qi3+L53ht5y1j2kk/j53X2Fe4aPulur+k",
-	"9tjZcyIXqi88Gr5Ky5ULpVCJp7bjxgjI/UCkLWXnc7wOA2+xamEnUQJPfpxgI4TH+WcznV+YkKvBeIqT",
-	"pPDSO5BrNwby4fCYUhVirGgZfueOYDmctxDEYzeJ4cXqI4J47AYxvFjdLoj30n2fayWQFR/s45H9qNDd",
-	"d2cHb2DxH37s7qSyWz89eDcSPLOjPzWfD9p+T7pdNhvJTPgiDDc6y6fK7DBpEVIy1PMBVWSt1fgdPG6V",
-	"diM9oan/lSYuDeOZvPwVbIhjeiP3Nsp98ZtvCdgAEG1q/v743YWCfoxhLk7//I0XSTtQNeUrsT1dY4ed",
-	"iFQarCKi4vPzqQUB5a2O7VhRJZ6BpkXs9rK6/BDcbGEsPqtHzX4t7IngqaRXX2Fng39Izc5yf5zfyVb6",
-	"7O8WVcYp65tbNKDjXXUrdQi7gKfznfK39nvHF+S1OAtzgmqGdof12EJBGMFjIEeDSBm3WOGLzLJ5uN8p",
-	"cAK8LVUk96EElHZZaSq01dqx8ooXCufc+zCpjBUcqC2Xi2j/aKBOyi8FszkfDEAI3/xsLpSv3rx2FawQ",
-	"9JyuCkBKDlbsmpIp47T5tg9zlc0ibsmeSYpavFhRwYzvxHC72psErWTML4TTEAkObtjI2sn248eZ7vNs",
-	"pI3d/qb7TZcq1aZ5trG98Rh8OFqjxemjZI9Knzb0H4YXsUZkA6d5nKu3sV1eZrdcC3ScGJmPMERPJYyl",
-	"8D3z4RDKwhelsWWWLTSUhmpTT23pyc7xqHkmfAM5VCJ1Dwx1e6Xg4bYvVoqqVUtRMS/3SIg9Sq1Kj6TL",
-	"b/5UaF0OTeRu1JE0Vufz8qDQlVszZm/Bzx34FN8jlusMaqTAaY7AYzaVSV+BsdYqm7dLT6Wh6j4a1Woa",
-	"Ya1UQ/eYaX/kS6B9soW6nq97jB+k5jkHy/KV1w6M3kz9hwjLP+NZJqwbDL+8oRowp8r9VzERdkFjoggW",
-	"MdNcMSdr02kmTOmhNN51j7UzvZmJS5ExqfraR0Q+TIQyglEHhqwMXPx47dh8aFjr+GTvYP/tQXuHCWWB",
-	"rQ7ou6D0xg1ZHhsO+9VR969OjcaK2FgrWCXjmThQ9sLfIEIjFETr6YbSw+iXmuedOFGbl+5irYH8AExA",
-	"ixMxSO02hy3vplL+8Lkfp3apxHiSQd7QuWoDUGjK1szz56nsX2w2zxbO8whI2lMx4NPMlj5cSLX3udNz",
-	"k/m1u5XG2Fz6nQ/cq2Zzdj5Nh27XTqCSHDtaIt+l70+8yKWGNp/cUtOhm4bfF6VH02gN7+hWvG+LrwDF",
-	"pvj5mwfbxIvrZIflVhor+wahlNVA5mORFjvL5lyZgVu74N/WPce9Zt2Uj5TYhBpyv0ZAGM6BB5DlUDNb",
-	"N5xWwt21uXwtwhkzFvC9wkhlRl8OXQNOVkErVKb1BZtOINX88xSa88NTpboUxm7iaDXPfDGdo24TWeYW",
-	"JkWKQrtsKjtspDN39nDzYc3sUDMlhtyCu7X4eBy45vHf0UDuuF9KNdzklyJ3lkhfGwtGQCbdW7opXvJs",
-	"iloIVKBFMQAv7OyYXJj6/UJzcF7KQGdSX7fySliEh8APC5+6BWEaAx0Szgvj5zKTVgpTfpASFu6reQD2",
-	"uXuKND0eT5WzNaiDjdgRk/CHJGKJ4W5B3H9ZOTFJ258+QKyJYlWGriT6dsCp6pBVDfWPE080miN1gxIi",
-	"NQXjKFpl/lyVwAKuvkGAziYAHSTkLU8pGGoVe6eAMl94UOhQrhPToenxakdzCWamIu8elUnSrjzN90jW",
-	"6CAsFkd2O6rxprejImk8H0UQMLSSXHkKVRZefcjr0FxmpsOhML5ZG1RpVGprxK2ws0gDJ1KE8RtXdapv",
-	"Sqvf0YvrUwHzdqtENKKIJPj/E3YtOW7DMPQqRDfjATy9RNEuCnS6CNBVu+BYcizEsQTJSpPF3L3g0yfy",
-	"wEVWQQJbdCzq8VHiZ6dlHq9FcVpYdHx+Kb1E/iM5r8JioybjKNhZ4YhyIXbuBa+WQnyrt4IRqzjIi3fR",
-	"DxMH/Xu5aG/G7Kj2H2CpuZm6VBBGICPEs8aniHiu2oKvTyn3uw4ZtivAIEdp5099XVZ/I+V5RO0JVuiS",
-	"asdUgojrqVAO65lY1JRms6SkNn1FujuTm+xqk4HzetDGrZ/pNW+niX/GlxLQnCMlUxc/lC4S4bU4UBa4",
-	"2mLgNoC38mnPMn6zXpvjss3taDK4MNQRnRrvXlBOfQARaBNA8Ivi1osYr3vAUdJ433g5keMbQlg3k0Cd",
-	"i2GSN3T4cUhtLikVeyKzrPZO9TI160nFtH2ha8+cWhIoD2nHMegWB1qJDzn7ZGdNs1bHdK6OwkHaC2Rq",
-	"Rd8PP1/vwbhd9aFBGUXac1+7wWU1bJGCh1N0j56g8FMc6n85/CK4iJ2+orZIIqr5Eqgj5vB+Zd/CVEZi",
-	"KKBMwhMqJwxIngkhQl5nzjJyXwiG8jfx6lvzNoTLPmHUNzQUVtQ2Hf5IIuQJqisE2bLaij4I2MLeBZnH",
-	"kHiO8vyX54BtocLZIClUvwmbjkZstklZk4lBLtYXZWkBs/C+T+9/3v8FAAD//w==",
+	"7P1tjyNJkh+IfxUXtUCRM5FZZD5UV2VCkFiZzCp2ZSazSWbV1DRrMpwMJxmTQXd2eDBZ7N76Y/Swf6x2",
+	"73AD6KQ9SbOLOdyeDjpIOEm3EnaBfSV9E72crvkOBzdzjydGkEFmVs3D3QBTnSQj3M3Nzc3Nzc1+9l1p",
+	"ICZTwRkPZOnou9KU+nTCAubDp+eC+s4JDdhI+IuvZsxfqG8dJge+Ow1cwUtHpRZnpK+eOybsjvkL/EDm",
+	"bjAWs4C4wW7JKrnqyW+gAavE6YSVjkoD3W7JKsnBmE2oavsPfDYsHZX+7uOIrMf4q3ycoKb04YOF9HXp",
+	"KJc0b0GmQgaSDKjvL1w+IsHYlSSgozyqAjpKEDSh788ZHwXj0tF+1SpNXG4+1qxSsJiqd2Tgu3yEFM2c",
+	"EQuap8vEdMeM9OHXR5K4Ttj/lAbjqHvXKVkln30zc33mlI4Cf8bi1AyFP6GBeo4HTw5KQI87mU3i1Lg8",
+	"YCPmx8i5EFwRnEWRx5wR88lEPWGRGgkEqe2RsmSMBGNGxJT5VD1OhsIn8zHzGXED0mcjl8tKHg+htcLj",
+	"2N9T46Dv9Tj2Cg7qLaN+9pgWjPpEDGEA8fHlkaue35LaZ8+ePYvT+6xazSTZSG2eYJi18BlF42RM+YjJ",
+	"c3fiBstE6V/JlPlkSkdMy8ZhtZrHRQ8ailPksCGdeUHpqKa4ks/Ew2q1KLUdlw9YNgttzt4Htpn3qc/u",
+	"XDGTQPwxoX3JeECET9hkGixAmtVjQ9eXATyjXqRkOPM8Ihd8kDdKCQTkKIi92OzHdMLJmPq4BuUy6S/F",
+	"nEwoX6CISqBqoF4gcizm0iKMO0pvKX0KP47cO8aJ4Gzl6pPZM/Fk1TzsHayfBjGZMJ6r3wb482eU4lMc",
+	"2br1pRnwm1hnDR74C0PfmesFzM/ZqRgPfJdJFGFXhsQqsXUDSeSsv6O/c5lct602ndK9yc5jp6L0s/Pw",
+	"ClfCShZO9Wopqx4rinFCfT0QfOj6E+aQ8pB6klUMr/OYqNtJcFDT1RfCY5RHdHXpqNC0LpkgRHX2iewQ",
+	"pIy9DwqRNh8LyciETYRiVUBdLjWV7H1AygMq2Y7LJePSDdw7lrvxf5NHcq1amGafcjlk/kq6Ay2DZrXo",
+	"d2R63sGECcbMD5/W839M+iIYK4OG670hdx5028VEYTFlKwl3+UBMWEgfez9lXLJ10gjdFbWSQ0Iist5Q",
+	"z2PBRrpnDq/kEYS/3lPDnP3ozBeTZXqanRY52Kt9QQbCYWY/H8x8n/EBLOU75gfMIUNfTCwymyoTRUlo",
+	"HrHquZXaiL2nk6mnHr3unJYspcoC5quWfvJ1fefH777b//AHpSyBPftRV2xPfyCKUB+IgrS/ar/ZiPZM",
+	"3ndDm8ihC0O7r0wvUgYLxA6EXVnD6QyRcGjAMsloDi8FZxc0GOQcUOxGl45stM4GYopreuC5ypwbC8+J",
+	"Fs2YUQfWqaamOdxRbe9g4/mKKdNma07oiOVtf676EbY/C6QQaKKO4zMpiT2beoI6cDSFVmxCuZwzn913",
+	"s5zN4MllYi/YpM/8PGon8Otn3K1XHDfBNlUHCc+VQey8ibKlDmL22lPlA50iL8Qdy1q+dY47hs8GwnfM",
+	"GkAmKnLnY3eAlrjDPKYWsuBKGIwGnYi7FaY59Hkf5l6y4I3wg3Gx8wT4P1weSFKecTcgF63L7suKFVNJ",
+	"gZ4Tj8pgmxOF4vSqeagWHtE1zzqIXiH5U3OIJ2XdNezy6us5Y7ekrP6VRAbq5CQ4uRDcoYtcWVLMKLyj",
+	"JgiMU/xG9bliChRN6Rl402i8Sk0ADGAV/2FsOezfX3mie7Ke/S3OAnfCVjuulB5VT31+D9YVHWUc+NW3",
+	"hM/UmtQquJZryqsGsnm3UnKr1WoBv8SVkLlMmwr5OTn11cwd3K48tn2jnvjsh7c2U4Lu8lEeWb554LOT",
+	"1nG/zRCuZsAmkecr3xP0bY5c7VXXCNZ6ugIayE0ttK3t3/VWGtCTtVmCC5lmmosuH3gzhzmVLS3bglSt",
+	"dgP/Bl2+nUAMbvNEXqofP6Ogd+nohS9m0zx6AjoiI/XA56VpBTmfk5BNBNsiRrCN1arWl71ayjeR6q5P",
+	"ndyTR6B+/JysUf2BJK/1xwBpkQMBJJyUBWdJE/pR/rURvHJPp4JxH61gIPz+GXmI3pc8gtCV8hnJKXZv",
+	"ljioGUmHL/NFXSvVIkp0r5AS/aDGLaeCS4bX0dRps29mTMI5YSB4wDj8SadTzx3AReXjqS/6Hpv88KdS",
+	"DSzmIVFvOKqD1/Xz5mm922xd3pzVm+eN05JVclhAXa90VHrMJtT1jshkJgPSZ4RywnbUV+EBX84GY0Il",
+	"eG//gW59dwB7LPN94cvS0dfflSZMSjBdS1u1BGcGtd40QaUP71AImAyaTumodDjcGzyjNfZFf985GDyh",
+	"T1l1WOvvweoJaDCTpaMDYKobgHvoOXWIYV7IatoXs+Co71F+W/pQ9Dh0hQzG+cmy5qAT4koyoZ4SAXVE",
+	"9gklQ5d5jvre5XfUcx1Stpemwrbw2YnwGZFTNnCH7gA9acn7aCWXSpXApRQfeu7gfkJx0ro8O2+edOOy",
+	"AIpMz5krCfV8Rp0FcTmZSVbaYj6eRfMREv1ZJmOge5N4jzgfU5ggGQhfbWS2Gb29OffPhN93HYfxe7H/",
+	"rNV+3jw9bVzG+Q8+cuooNSEDnwbCVzK1UNzHTSYkaJvJ2I8mIxrDJ5uNjjvizFGy058FhIuAUM8Tc+B+",
+	"OHiUfvuq3bhoXl/ctBtfXTfbjVMb7qspOWs3GsYTJTihRD8Y8WGL1dNUeoZT717T17zsNtqX9fP47FFO",
+	"Zpy9n7JBwBwCqpGIATg9nGPyzUwESFWoMBy8j/HZVPiBOg6Cj2bDeT2MKz0zNtJh/h3zSUMR8enmuJ4Y",
+	"8ZC63sxnpGwb7tiVXYLRHkqCXUk8MRoxh8y4w3xihyO1LcKZoleOxZzDLF2K4EzMuHOvWbpsdW/OWteX",
+	"iQ1Py5OSyCH0sMVSOohYfikCcqbb+URsvhS4c6KH1sLrcdJnnuAjqWwWql24emhlOxy4jTJ/RReeoE5X",
+	"iHPqj9i9mHpVf3veqp/edFutm/N6+0UjuYNE8t0Xau+QRKiZrVUPnh5+8YT0FwGTW7C8FtNeelsnDR64",
+	"wYJ0hSA4rM+ytSSGldAyjySBoCBStpeYZFeOUYXDHQ7ot/A9SQK1PwX0lhEusINACJw5n03c2aQdmsP3",
+	"mbmUml3a+oeMBmoFc8YcGVO3KFdy7E5/+/edemLXGKjThpO1c6hJSm87leP07julUoL1wPRsuz6ZehR1",
+	"VJvJBR88yNS0G523lyc5MxNG9c2pJD7TRgwdBkCSK8lg5kvhH0MgF6Ej6vLomg7jv/CJbdZdbHd5Ifgn",
+	"XmMDHYW3NDYyoFytDaXymK9OF4HwlCmRYpxdOUqcvTXnejyDdW4AqjQQk74MBA+7dQMyZ75a8BNxp+yV",
+	"YMwWhPqM3LJpQGhAPEZlQJ5ViUMXsrLb4501jN/tccUjtSu7A3bN6R11Pdr37qeJO4326+ZJ4+b6sv66",
+	"3jyvPz9vLC1p6Y74jsvJhAVjAYcRtfFBfNBopqR2C4MjtqD1iEh8SJ9waUvdXdIY1vpqaWwE5UZ92VfT",
+	"SQdj5hDfHY2VQTrv8bKdwcL8E1nliFwJGYx81vnqnDgzcOFTTsQsgIhRynvcdRjuSlNf3LkO8/HqCwRv",
+	"l7RZ4C+0mNnwYaeuPthEsoHgjkSLEEIelcxY+pIfvAGx55f9GR39fiDInIJ1MFT0BxiBBaK5m4wJWOU1",
+	"QS+huKB8oTdbeT/1Vu82bs6bF81uSrcJgTeHynZUCzMI1LKRxwT4BAvKowHbRnPtxQ6fykRQgyHhaD6d",
+	"GjND0vRKJU2p4Sm9FeOI2nf8TSRjC7mY8cD1MEIcTBSPBTrkzdg1wdgXs9F4S1kJqNeaBa1hWynwe8lK",
+	"t9Wtn9+0rrs3rbObdv0yaWBSEqi+Qrcrhpqotd9nC8EdPOpTTuhEzHgA+8YYtor/+h+fWXt7+9b+F3tW",
+	"df+J9fTwwPrii0PrafULMhe8so2I7UUids2nvhgwKZUOJCd69J9QFyIf4kxANVimpE89ygdKIxE5m2As",
+	"ETo4QbNpvz6NLreljv+0CO1xzgIyFz4+rY6mQ+G5gqBSVa95gnKiaHRmHqus532Pr2X+EbGX593G06NR",
+	"+nhExLFKRejcp9Mpc/S9OHG5DBh1dkmDDsaGBhq5hKgP8Sou+oRcTv7rf6xVf1I7tIgUGJ4I6Txq8fY4",
+	"uoUnpGyMBotIuqgQ6jhkNkW2D6l/jEExSsdKCHQcJmI1+2zscgevC9R09fiE3ioaAj0OEBZccaRO5r4b",
+	"MB2cqufUUI2uUz3peqeDdcUcbVxcczoLxmr3GdDgnubo9WX9uvuycdltntRTKlsZFMTlaqN5GLdULb6G",
+	"1BCE737LPuFx2k6Nzj5SlqVkUhqHEuzY+JmMqSTs/dTV9oSyIxmH2zDDCZi+ynGPC45vapMrOt/p8Bef",
+	"gXFAPWk6aZ6SQNwyDtbl3Bd8pJYv/qGOHnPhOz1OuUPAuXTLxTxyqqOAQI90wiqhGMjZVK1a5lwwx6UQ",
+	"GXs/WehcX1212t3G6c1F47RZv+m+vUroZMm0jMPJlUqCl2BHJN4RdLDF+eMwLh7h0AiMjXQxUPgznfof",
+	"STKBblV/ZhGqsSZ9jQEs8bKdzTjwyITUwQZeV2dOjGnMCM8zR1kq04dTnbQ2IWUulL05dD0dqwlXVlNf",
+	"0RS4eJc08JlSC/Vg6VYWAp2Wr2atEl7EHH1X4jNPn1bwMm7pSdfJvJlL2wrm5uy75RbUoXrtVHmUv6be",
+	"jJkX6rNAtBln86wYdXykAUtXrhj22sGpZq584cwGQW5wg8/UBKhHkgHQAZGzfvi8RdwhoXyxW6hbiKIr",
+	"yFdz2igg7fBcyEZf4GJf9VJbeCx8wazM1a+gNHfgWf3qh/il7td4y4sSpsVCExN2oYUiPY/JCUkLQowV",
+	"IQutmPC/C7kn+j9lg0ANqQ6mQtbS44LvcDaigXvHjEXhopbvUxmLcodQx7KyZNTchkq0tldNpwLilXUy",
+	"6i76X+yOuJo1z/VZMG4zCWFX36VWOOwkORKqNzN45JiAwlY2iCR2Xe+4oLuOyHNGfeaT3qxa3R/A4/An",
+	"s0nZDfBSUKrNEl6mZCDErYvqZkmAZ3K9PF5LfUsfFw0ciG4gc8KA5tW6Evcj6juYVwiKclkr0jsa5IUH",
+	"0L4U3iyIIt1TcR1JlUvKyk5lDukviD1iQSwe3iIDcD30uOfeGqrgJVnBY51kgUWYJ3ErWfIhqL7cAbhm",
+	"NS3HxFYKxO5xeJ8zNxgzf5dcGj+lJsoNJPOGYOFSiO5Txr77LSOOYLh/OUzZ/nC9BryQ6Hf45Co/Sx1o",
+	"NaAnJX/mTYxsci7dgE2Sf6ySPC1DHyLrwffpAnSpbn0pmmN5bFLHUxZ4FCz3QixLcwZGY4VxvRiGic1l",
+	"seg5HdzOpvmLI3SKWuq8A2qhtktanBFkDdxNQLaY4/psgBcU5hikjRs46PWhox4fuXdMVkDG3EBZx7OJ",
+	"BIMWM1eEZE5oRsGPu6TNhkwpToYP9hcQEnIEISM88BdWj0dBssKPB/LCkxJ6wlAiC/4Oc0eptkVjma9T",
+	"qnbiHi8rodZXy4GY7njsjnnhg8fp14yVh3daA+E7+svKLjmnAfN7XDNQwrFQJ1DcutyRapfgbE5AqCQQ",
+	"dcvYlPiMQr5myPkjYot4QLq0e3xAJyx0gYfRr2IwmygJVmoofB091ercGKhTBHcgXqDPTJIfrOWYTY8n",
+	"fozYoXrbO9A7T4hPcVT6+Kd//v3f/JNS9N0VsLB0pDj44V34Pay8r78zAVHha9PY46GI6uS/0gcreuGX",
+	"P//4p/8u9kLURPqld1ZJn6oTxOsdNk67aTNNe2xUets2BEJs4lFpr7r3ZKdW26k9AabhZUQbfsPnXC4D",
+	"6nlqGkw6Cv4wYROhOviTv/z1P/7Z9//pjz7+yV8qdSYCd/iKhd0I3x25nHrG3sBvTertEWRqWqWAjtQQ",
+	"3y2xwNJpiDCSX/76n//i49/81ff/7BfAT8OOwyQzsIesSVzLhL3DbZkAVH3/P/zsV3/9x5+UCb/663/6",
+	"8c/+3a/////541/87yAfyYWUEJOnSzK+ijWMO6dxbuzt7H0Rhf19/OUvPv5vf0tU3//in6K56gfp56tA",
+	"0TcmRQHFFkLatFrTo8NxlgKf3jHU5ya3N0H//iHSnzVJQ8YgCwITPCCIPsmbvKkJxJIovbNKWrdAa8hr",
+	"TcpgoGi5nOE5NS5EAZr4+jtPUJ6cXfXNBVxAJb5JSI/65oouJiz5Wlzy1OeOYnYocZTPqKc6R++TkZ5Q",
+	"HcWGZpXElHGXj56jczRuYJ/U26e4jJJjLNVq1Z29/YOdwydfPH1WLf2Wjzc16enx1swRQ4/6ef3yVenD",
+	"uw9pmzjcI3ITGr2Fdh3DZiQ4M3g66k9M8MVlBZGzRawxNFpw5SojZkLfN/G9WoLm0EiLb0BLWC7hb/qw",
+	"5vpE+A7zj8EhHoJKRLYBHGwybAJj8ku1IysSNhxQBN5UYEjh9vbdJl3g0k+0v1fN7iCtHzfqJ5E2tzye",
+	"5d6Sum+jvqLMriIdxVTqRr2EeVpFOkFFvbQiNKhFWtAKi0mXji7V4i0iH7GdYYmOEBCivyBqjwCPM9fn",
+	"4AVaiRPqbCq/pt0M+jIIDHeOTEQabb8SPP8cYwLjirSx1YH9sb1po0nH5IT1M546hJmhRd1qkUhoomgN",
+	"x6UytRSsUMHGpzT/JKdXXNZ5LqGL4ZqPhxAb0bEmDHtxeSASvsk0WFjKNxK6xVay1SCusbheXhSbDSP7",
+	"aTOs2PIdLk1TDGIv1aRlhpPP6JMY6UlOGBdG8QFNNx2Ioaqwyg8RT+Lj1w4UjZ+iicgfsTYbv8ud+Idz",
+	"XG4mF5olW4tF/HSzfH1RDDPEGNtrc9jSx6TVHVZ3nr37rmbVah/Kvd6u+fj0Q+XvZ9KQcdr6riik2V6u",
+	"Gy82MXg0WOvNF+DKC89ySUyRvadpsKO17sP0MbAY0w4TTDvIY1p4msy6FTI7eYFtWW69LqNj6raqLC5r",
+	"ofIKm7VWqjqY02iDMkthiespyc2SNisGDRZO/xqNYq6cU1nmIRSU2aJcTqj2IobmwS6pm69cGTq2MB0P",
+	"waRscHPZuhH7uMeNbxKuJnxGHUns5uVJ66Khn2386Kpx2WnYlgYziXxppgMTLjdGM5/cqQOe7PE+A2ec",
+	"J+YatghRzSxzw4AHg7mAt7TrnHG1+L4uIbnAZOO7QKpKVklTFOOkll6r9H5HNbBzR32wLFVLTdNSI2zp",
+	"nI3oYBH+gB/Nz+/C+bjUO9eyPaYax8igJPCL4Y3hVRwcRhKfDQEVJnHLlT5ox1TD4ToYNENo8niRYeyk",
+	"EDkw/N4NJJi70jIH0bT5o+StHH5QOqYCo/Y886j8jVg+99/hQidVgQ3KGDAbIdQlPFtFMrkzLJFQb0VN",
+	"RZSvUmL5KiZ2OFxhuay8+sGnfgNzttFmu7HR+TuysyWN1O13tnwRacc9AveTEDoLxJWQGSrpzZiBanQD",
+	"DbmtlJHO98ObLRnCc4ZojJIxYmM0QkgkpJ2YTY96c7rAfQluuSyio7+E5zDfPBWBjZvTHcQUCogiDM97",
+	"KZwZTSYkKCha8V4popgIDvGh4cVTHAoC28QNbtmm+tzryKGL1Xbw/lr3wSdeir97S0vxVLNl1coaFjQn",
+	"HDZ0dQJw3Kw4JuElLNeYztvZEWtPGCkPVoZJYbwvpM+COWMcDDnt31k2h9QIMboDAFAgLYhM1O5PPEbv",
+	"mKygsRkIe1uLIlI7hY+e0eXPGvSPIWOYGjUV0sUEONAE1YqaIltrqBBPXPiOy6kfQba6gUmiUtPLHEJl",
+	"Yi5VB7ukq0zh0BlpknqpD4hqqD1WuPyepbCGqkUOsEMNG1V8cW6y9AOxSdvZZ7hwHWpkKoDI0TtZOH/5",
+	"a+5NqBRSMpW8rEpYd08O1q2X1PG6vvNjuvMt2Xn3w8wTdfLea0vH0M7yb+unN367tmW/taL9mDu770rU",
+	"81pDuPZcNfXn0Tsf3hVQSfFbwFW715PtyA+vEz81nzbwc+0te2z+8Ce1alV9W13lw4ldfi6rwbWcXrop",
+	"zfIEbb6tp69U1+gQczQsYg3gKi/g1U3RYKX0QGLFxKYrIeEJUYzzOilIy3xMaYJMpeWJwW2bUSl4qC7S",
+	"lvOCULBGIUMTayhAGpF6lTlHxG43rlrtbgejTk3m5qGGypAAhWp3ruoXNilTIqd00uO3bDEXvlNRJrDG",
+	"SwYkIjoYsGmg/Rjo10mYsXHHy/uAcen2PbZjnDiakJJVUt2hZyVRlifDroAATwsDZE3gm4la2405iNTI",
+	"Z9wNoCIQvUMqAncqC7qFTmLvd8z7XXg/TWbOTGhagVSN2UzKdkiXbREbCVN/KcrwrLKOvUWZu4IBYdmb",
+	"ja4n8u8dmkXDVQvHtU4M6nOB4M+FxiBb+2hWVGyiwIXGHDPY0KsutYB9qAhiKGKxYMBkcNGHB/CCpchf",
+	"Sx1Uilme4Sj1odjNbtQWoCcvB/Wm6NLtr6EL21oirh+K5QMLiZyywmK9rUClxEePxfS9giFiusgWImXT",
+	"agD0WhVNXETc26vuPVG2rvlRncJF9NOSuMUaKihxwTjMSom6LfKuejJ8NaRw817NeDbsMzUnIe1WjAdh",
+	"4xGB62YnOytkIKYuZoPmgHabSK5EJHEYKhBQf8SCKERg0+h13X0+7foKY4WWzyjHYyCn8IrFJENgLgUX",
+	"AZFYymOJ2ALXoRssWJ8NmHuXxVysDWVq8JgiKDGkyUKsfLBlHh5AQ4rXzUeRDaMackut7UX+yt7qOmWy",
+	"7aJcPMCS3HSXPXdlcN+ElCiybuXehW3lk4IMfNDYjSUu36sUhWlvjYilAraV/QYtfzqJW2MqrnEn/ybF",
+	"9V4WYidM6LyHnWM0cqTNt9C9w+IA8OnItbV+UtTB52wYbEncNosZWdsM2CQrz2yzrWZCXa5vtArMxya2",
+	"ZFAQDnxjns84yhBzPq9VG3ezmuy5lKUb52iC0CVRTojOulUEU32/AytSUvi4uvH51rxwmZuJDxdCTWdV",
+	"RV/mLOfXhVZYXoLdlhbZlPkDlmUJwkyil0U/AxdQwGyLBALiQRw2cCfUS5qIUL5KZ3NLUk0Ks5ghiFkO",
+	"ZQg2s7Qmk6Tpxj0AvZ7itZdJIwcKxB3z4YeChmDx9ZxaGqE4pfwICTGITXo8ZCNjpZjJyF8I0S51/6oS",
+	"UR3hLNdVFOEclzY16YD2m1FCFG66BmPXc3zG0XWYzAZxJcL2ZeFn6NcKbwGdWT+e/pHW/g8AmRFbqFus",
+	"Kyn8oOVrzIgiCcwFnNjhZfYKzIesGGUsghASZEXczhI0w9ZsC1InQ50J4WSkkVpbhHafw8aXDO3O0o/1",
+	"zKziqBTzyvTjTEWw2dXMRjO08pZhFdehCk2GnyGRkLVyYagGohwtYz6q6Sm2IoydWNDo28gM2izKLWFp",
+	"LId7xniyiqNdn90bziBf1RQ+P2LJ8QxCnNwyVpgT7zoGUU2p3FuXm8sP5NqRLh4IGzGxXQeCDExEKUAf",
+	"j+kdRAhYPW6/ffv27c7FBdoRKU+PlQTgcJ2wsLnG4kglvJcO9rLkQpG4lqHAjVfqSbj4K/Z8a6odQ8LH",
+	"e2S+KHCPHCYlFZ7jtUF+a58x6XVrWooSwNZgBMWS6VY/mUjuK+gSWf1YOjWxSKPaul/3MJQCKsIlZ31b",
+	"uI1coaBCwEDemlKrRy2lF40uKQsfa9KohVsJ4Q9dgLC1QP7t66tOo921Y/E49mnjvNFt2Ls9/gbCuDW2",
+	"B2L4DIXnibkOBbTVarB1aGIk9XblWD/tsIFHATZZEhsE2lZLDiA6FLF6fGFMvFnZEClPuACNoA+Rrk/E",
+	"HIEqJLtjPvXIXMw8h0xoMBgrFdDjGs3+kSRyTKdMg9foO0c5d4PBmEkiuKFcNeawgXCYJDZ2biMtNNDE",
+	"rcS0MRowpShBSVhoswgEPodVna86X2m1sjythgNmejXQNaQdA2gdsd/Uz88bXZuUURlULGKf1LuNF632",
+	"W5uUzdJXX3frL2xS7tJRRanLxmUXnoAVBT+365eds0ZbPaNXr/q63Ti5brebl+rdcLGqH766bp68ujHN",
+	"RKsTWn9+ffoCqMJVo55vXTa6zYvGTfhTYvmpJ/CXG5OCUY6vOGi1022dvLJJGVaXpvm0gQQ7TH1x1W6d",
+	"Nc/VV4lVo+tJwHoY+UqEITMEpBHdE0fZ19NlA40ib91phVCcETeIcJBuuZhvEBeA01WySmaSSlapW39R",
+	"skrASfVJz0PJKoW8L1mlGLtLVglZVbJKSa6Gv9yEGSPAM2z2VH3WHIKb8nDvWRI+oxowWlGLnwuxyeFS",
+	"kXShIyq00lAHoxAVvVA8RVGuITUlq4Q9xYjPhnTSePDFrSA0YTKOW2MqL4SfEQKhvo1w5wH2nTpKbc2P",
+	"CZW3GoQaE5A4ex/YhAZE8AHbzYyEVo/k3AchkH0gsKiAmgHp8gGziXrnWKMIutg42jRUqwiN87rWHDXs",
+	"0mREo87XWVcaZTT7LKWDfcxDpaPSQPg+GwRkLHzJSB8CvhZEBnSKThM2jz1MDV6/Wn2czaHCqJTTsU+z",
+	"zmJLvaUSVvYOslJb4j2uAT80zy3xLdVxstVM5sGCwBp3qUHgL04B3Mw0FebNzA4xSirDuRhi4RVDO+tH",
+	"4VnFAx2XYrqWrZc3Y12qfimc6xjL+kChmiSAqeBeMSxM3VJ2GF9fOBn+obS/b5kui7D3oMrgSJ6kDPYL",
+	"ZYIhe8FxpHadi4WeCIllAddSvgXsqiPm/CTLY5zjmBmLDI1zgv2ag1lg/Pl7B2QsZr7eOMNaFodVMpvu",
+	"3IkgocxjTC4eFrV4LTA6tJhoqadPDdBcnnBhESnPA6tQURn5c3UmDEAO++FHaiAvC0KtyuCkaArLclid",
+	"bqGwC1493EVM48zqohnChgdfAEIOAWbxt0cSIimzETinm8jRbOpsJqpZ3j3NCL0qo5WbVDwRaXFxR1G2",
+	"jEqLL544daGMrdCTD4EQaVTu7x9EpB5Z9p6P6rT0QvGeBO5UiR7lt2QhZn9nec82yje2Ue9V16aWpi8p",
+	"VCOZhIIAXEvmZ9OqEap1Tbd/wJkM2Gi0a54IkbEuXP5TFxhU1JBBXOTSdafRXh50CIy90sGCZUyLhZmf",
+	"unLq0UXkY97UoimO5LzEfQPCPI2ZP4qOzAmRd83JVPjB6Qyh3TNWmR8aF6kduVO/aOiDZgT1mYDY0tBF",
+	"C3XqNwUc1MGNTQRh710ZyGNiNy80qPrzxlmr3dBtUd9zmU9coI5ozaErnIh5POw6IqNklVKNLUdeA2fn",
+	"29xKq9csw42VzMQyjRmhe95swvOiy9RvjyTBQjAkYO8D8BWBg5ROpy4fPcJKu2DfuEHlWJekMi7T+Vh4",
+	"zDBnOYPC1PP97oEZokcV9bCSNRc4FLAnHAcS16h3FWOThsBbDm4MEAsC6vB6DL1BGrNfG0S6sMgjCT4p",
+	"HM0uOQH68CwY5vyB66rHE8wOfHcyYU5ll7xw7xixUWB1SVOH9d0AfFOP1ceBzxw3sCE9V8wfGexaDS/b",
+	"4zZ+tsN51XDQ+nulF+zjJNCtGoFtPkUvkjJXtpCye3s8unvS15ppPFikq3RU+vgXf/Srv/7jj//8fy2F",
+	"IJO/+o//4fu/+F8+/vnffvzTX+hvz8yMLxaLxe7Fxa7jkJcvjyaTIymhIkQfG/svvwgbQ5a1lcTUIiDK",
+	"X/7Dj//qfw4zUy81fuF//vff/19/+/HPf/brf/FPSytiutImE5bcYE5YdwZYoT2a6qcTwe8YV8+j1b4h",
+	"DMIg9xK6G0MMDrulOhnWJzbeFT6G28ztutbzk68ClP7ELFSXkzJOY8XSoi/1vckWPZsM1AwkNxqYzrds",
+	"14hRXuuPJPHoQtnx6HdR0mZb6r/q34sL+Ff94zjwr/rn5Uv172QCOSvSJmW8PgJJ73E7Q2Dtyi6pwwI5",
+	"IhSKwVu6ShJ4lOkC9QQNENPPIpJNqQ/bSn/R4/aO6moXKkjbj+E/UJQHCh1bhPKFOnmNonz6CfjV3Amr",
+	"EHfEhY+Ve+K3VRGRSb4eFGArLr0icqL4WsYlGhOUCDpum0nFy70OMshA8w8pRKSX4puv+tsqmN90CqcB",
+	"ZaxS8BQyPhBOZrwNxgh6SnDMQ6TcuD7ZedVWK8CbOUySk6tnB8/CObfIdfds5ymZcYjSgXIBi0D7ANVE",
+	"ws9x0uGLklXCdjMthZiyizGglnWc9VweHuX0tuKL+TF8D7cCd+AMLFNOdIIfkbPJhPqLCpAob93pFJ2C",
+	"K2Jx0/md+TgIGVCvyuoySg01tkW+/0d/9fFf/VuL/Oo//Oz7/+NvPv7y59//n39E/vvP/s02yi2pmpMy",
+	"c9l4Ue82Xzdump0bA5aUucuPo5032gOhNBMgQR0RO6MpO8HXsSsD4S+OejxaIMpS0BFb6Bu/anWaGa2Q",
+	"AZSYCGjAJqBJTCk14soex1z7O6ia5rPhDNygutUkWFT2eDM6zZS7YCxmknJH5qxAa4l3XXrLoHJlFDMn",
+	"YyhYi9AVfkzsXqlXspOQDZpq1a76TEpW6VHJKm2QuEhLll7gnSmFPNb6VMjAF9Ox+nApOOJYRZAYyxKq",
+	"jaho48UvtN27jUjG7ZEVPYohYVAszhfzmM9piZ6+OjhjjRCsiqVFLk3aYYEDc76N3Ias2IzzAx6Clkei",
+	"oUjDU1IZkNgcNZ4Zt3DPw2vZPjMPQeJniJgxQIFRBmkwF4oNMlMTLesbx1+0ZzkJ2Y45VLbFfAM/zfKZ",
+	"NA3vuuzBCbuSBZ0z0Qtdf8bDEnvLg4DC/1tQj4fAFJBzBko0NL+GhmGOgWVfNjrdxosX9lHGAYi9h6Oz",
+	"wee1L+pXV1AdD0wEc9FqDpe7CeUFrZasEr6TqaNcfke9ZTdyDrunPrtz2XxVOkCtWgXBi8QYr9fwY6Uw",
+	"1HG0jsS8gORoytbMgK8lOEn8KQ0o0gw8LUOtOvzCmB2wstSpsshySuON4NoKX9RkhI7UUkLuoymJ2J0x",
+	"vPSyzF4KodwvS+jK8722lR4gw3v16UzvCVbqTKbDMeNhwIVuDArj8xjzKs+HkhECBP4BMA+1nwIC24pp",
+	"V6Og88L3tZFsm+duXMcm5cj9UbFMgGqEHCRdxA1fy5QN40/je/tmN6XoSMpBSM1FsApl7nrqCeqk85hd",
+	"OIJBnMRJ5zVwqgK7dOiASjlLyh//9c8rWe6Sv/h5lrtk5+JiBw52SS+JaUV7RtC+TntGNDCW9owsp067",
+	"Xo69YkaSEJ8+IDtlSms02EIa03jnluJiFUFZc3CKB8WCFfdMzCjsPbOpUu61PeK4IzdhrBLI54dT+xM8",
+	"bidhxb6o7VWrKVvwWTbAcBKu5kkeOM0pFE1jfADR0Bm8t2dTdAw4Ys7th8TMmE31nRlYx6eunLhSZt+O",
+	"YO62UgUHe5b+hNi86mDRXXaxRS9snP8Yb31dpKiSnG70/FL5v+gnKyIpU5pityYrUOmAzXhFBEVTk9Jh",
+	"7oY2Q61tmCuglABH5XlNoT7FAgifHFDJdlwu1Ywq8cbYh4iQ3EuscCrMTU38su0wKyhmc2D35Rmlc+oG",
+	"Lh+1sx2B/oyR+Rg964zMBY9lVJl4Ok4WDJxr5kysVqw74jth3Uy8AoI4VDxK9zigTOuqwXgUmfqKLIdw",
+	"Ee9HJ/sTA2FNfPRL6mPLmDq7pBnIHrdNbxoNOgmCbaM3hQUWseNo2DYMZOZ5+JJxMbiSVLGYfo9DSJ3q",
+	"1JVKyXoQpm4RGpjcfxwDDXT4RcBkQMr6N3AN6mDew+q+ZQrX9TjyRAZ0EQKIWprVXOhRUq7HWNkldYQM",
+	"hYsQvXtH2APQ2DrYzq1ziLaIblkFzP/pEPi3L19ZDIC/OM7+Fkj4q/Dtc1cl5YTOAqFkcEA9bwHBnyPu",
+	"SiMUBBa4TMgqhHxD5RhzwIclBpEE2XFBBnM4PGnlWIXLZWzyTNTQxwB3t0iq9p4oS5SIYbyM8hZCu00i",
+	"m7HHtlwpWZEyKwH+lxM2PxGmf0LLJyZnXdVkYNFDxNmEhZ4+T5SN9qIXoqqjn/1UwTkRNbkczgnMTcFi",
+	"RFq19OXV21KRkpalZ7u1vejg8VIEzFPrvSXpLV2Wq6NS7bAKZnRGzcLsGo2KuP3C97hNrnb3Y72DaUuB",
+	"TBGKUEe88TsG1f+xDXOVA04fMZnOArgywayW9C7/3/4stb9nJ1zet75NAeO5wLYa2yNTTOq0yMFe7Qsy",
+	"EI7GW05xKuuk/skL3qRCgQWHKoBQFF0MSWSA6bxAc67DBtdR/BAVc9IFAn0nLP8AUchhmi5KnzebTHfk",
+	"bBJn6m+q6M6yfZBRqjwsTf9AvC5YaOdTVBzI8BA9wKJaUV0nV/V2op0iFf+3UbryBlnI6a0jnVKcS2rB",
+	"kjspUFLJ4A6HlKP6NvBE56pxsjtxTBWCYMwmld1VlW22LGPzLk5+DkTpctmgJFipLgpkRRWBHhSidHmo",
+	"H6zS2Y/amZGPq2JmMGArPC4Kn5RNzGIwppwEAqB2uLeIchZM/X/IwhRzXkk6DMIqwPtF0HhM1nz0/nXn",
+	"NOtBP3MU19xFVHw7EOg2r2kk/FxFE/VU239W24VixWll88NQz/wwT8eIJNWv2m82ysv3kR/Alqz1c+Yy",
+	"zwkjMJdjy/QlCZlSP4jKYcACgmJVwlmQoWoDHAZhkQDwSTJfcYd8M2P+wiJTGoyVIGO4R49PqU8nLGA+",
+	"vmA+2ceEBmQC8MhRjEgwF6qDqc8wegVTqlyQ6VBgdEglxB5AYmmcWpwmjPosq8lU9FhE0gXk+CkBIhM6",
+	"lRHtyrBy4RQ4nYF/tcdjZJpfh66nxiB8TFgbCB74wtMgy8kFEgsqjfm91BrtM0IJMjrpQMus72ZoWF2L",
+	"Qo09k/UkbCBMWgaq6SAgcso8D7WivWBUTaDddNhkKgK1re68Ygs7tQ41/FRGWgmwMcvN/WWndUn076Tc",
+	"PjshT55Va5UId9PMmRKvI2I/1vUZHu8/1p4ozITFiF7sEmYd4piUSMYne0I9NbvMgX6VRE5cKdUr6lHQ",
+	"l5OZF7gg4upJBHUKIommssftx+hAU3MOLC7bj4eux+x0WGnpsXFUrl6lqwKAXzLqITpaUoJkiFYXdSdu",
+	"13alX8vsSXhOdqmgO+bTETvJrP5zIe5cPtrRz5CBWq1TU+zCIkMGaEMQeeZYS9qRlJ+Yb2TlmPRK1V4p",
+	"RC8d41ySMfOczNBsZftnulri54as+3cm1XE+x448AYWjg/HVKJACUv5mRnngBgt1hIqPt1IQuyoXwMg0",
+	"vExLJ+rfytxaMtoSAbvy3QHLA7MD76uujARPWyEmj9GfPkPvNS923wmtdN0Jy/V+rm3CZ9RzJXMgvz1j",
+	"UjqzCVa6k6CVxFDZBAPGHEkmLp9BWRf9F4CaxcUxOZdSeE5RsLFADG4LZ7PdxYssbPJ83pjDagN6YEZw",
+	"zam/2CDCbrLPqFEngByTxJFTLNTcS3VOynvxhRtJT2zdmlcKyRCYo049yNYy2p+LFx0gbqoDFGLAxVAk",
+	"hiPV2QRZDEs7bpfUI8641i0hSFfMzRguViuhGJf0ypJMJ9ZmfNGkBh+XpGUpSU9oliZvnnbFLePZHjPX",
+	"gR9LRyW2+HLcfzFwW+6Xnetvm7VLtymbk2D645Pmk+ZPG+7wq122+HI62L9QjwjnZXs++Fbcne95t4OT",
+	"Q4+9OAsGL957TV7dHex5vD85qzo/+tJbvk4Nu8xSSK0p481TciI4Z4OANE9JoB5O2/1yxhyibQI6naZD",
+	"Gp/sPz3YLNfOEJXJwAkdsev2+fJeOPO97GG46pVHktC+FN4sYMZsS1pI4yCYyqPHj1N3m4/p1H0MLcjH",
+	"1f7h4OmgynaeDA/ZzgE9/GLn2bDKdqrOoVOl++zZsFZbu80rMvMHtirsA2MicDiVUsEIi6vLFxb58qrx",
+	"wiIvmmdqO3nD+ldWaL4fkovnhSIvioZPxJDosmInIMCppsTlsEoGY6oMWuZLCy5k4Wgpp3TAUpPToZ4a",
+	"ug5N3fgmPAlrlCkk8aOTBuqKI8o6EE0BkD5lwGUJ4V8shAtLgX5loDNC3kYHa4wuMms16lCRsJk4mi3p",
+	"s5HLdXnGGJGVNX6/p6ujItLmboLGzOkVlDcj92W+g6EA8l3AfK0Ei5hoYQ2xJN9qYbIghlyibzXXI5oR",
+	"xhmVpEotHd/lA3dKPTL1YI9Hegtu7lPzdsHxrYBqjQgRs0AGFAMVTNIObOd5Yy7iwuOmKpOeqWlYWika",
+	"Q2y64qTmSUhUpWw5HYIST1AwBHw2pa6T7fCL+/IaX13Xz2+u6m8vGpfdkmU+t5uXJ82r+jkgEQHUUTEf",
+	"X+ObGfWi+lH4MTbS5zMI+XuXGEuO6y9/QNr995COvuJ80KR3BmPmzLx7X3+mF33GReiaGnhZ9wtGRIqV",
+	"r4tVNAmo19xMeaz00a9ZHrHb7km8NFloTCYJslbAV56Lkcu3hAkoiguQjwSwNiRrugGq0boE/azhX8DY",
+	"HuI+vu5MXI7N/R5iX+DAoqIHaSMqNBDQZbRegdZPus3XgNB23blqXJ5mpT9kqsr6IHDvFLGdGSSNMQd0",
+	"S5zA3LJtKSpTdyJIkrKeQpoe9lYka8xIekYu4ZmvrCr2PogM471q3D5NmqPnMz4YR+kmAaOTVMhjLCsj",
+	"Wl9h3ZOlgMzochSco1QCFhvGH8IVdXkueOUY4AH7LEzQS1BVMxVvHqrw6fIKgMtq75PAKzt0UXz5w/un",
+	"NDMi57cBp3mTshmc/caLYITVkHOSbFVDj2QsYjMqnzxlvk4ptAhF3zzUbscbUcrDGAZSno/dwbjHseAy",
+	"ZrXCre2RzvmeiDusxa3e0lmfjKp1ptvvL0JICmeX1GP5Hz0+ZAhDyKNrZMh0Dx9C/39x6dK1TkPOZEja",
+	"pygFsgzQzeNV0V3IiYK1Ep+2rE3kkgVvhB+Mc0oEUqn2iYKSV/hM57m073pueBZMnXAR3kTMmTH6TfLx",
+	"Zn5TroeWoUphVNopGyNmm2ORqYyNjEqOLUbDKt53fYZwu/eqHZmcyQxBVDtE0UauuRtkVz6AVqxVhSfj",
+	"beR4UZjvCgeDvjgLdubqcbxEXG+lXLQuuy9LVulNo/GqoH1iChG+YewWtvflYW5H5yc4vSWHp2iNZRG0",
+	"ZoHZXzIWDSWJjANH6b/WlEFGHIAMB+Njnc2AREHCgOcaF39kuZy0G/Vu47QozdHjp9dX582TercRIuOe",
+	"Amrw60a7A382X1y22trIio8spwKGeuKVsoZKlDu+cJ2dKq319wb7BqEPQ/Zj0aHd2t7R/sFRrfrD6rMj",
+	"jPIEINvS129Y//v/8IuPf/rLdz2u09D+5q++/2e/KNf29g8qH//kbz7++V+TX//L//EH3/9P/5LU9qxq",
+	"tfrxX/+8jLBB3/+XP67Uao9rTwi0Tz7+yV/++h//7Pv/9Ecf/+Qvyfd//E8+/vIf1qy9/QP9VkZ5jnAo",
+	"mVE1LJa+7BqM8cR8Yj5jmLFKHBYg1OQxcZjvql0RNlU0Nd/rtBIMBkw727W/L+YMjUez9Hrv92o7vd77",
+	"Lxo5RfQjzmf4J7mukqBGREydxqXhmDhFgwc5YfFE7ug9N1gyTnIzMoJcyOJ4z48k8ofKqJfydCYhrKJz",
+	"0alYmLPa9xm9je6+d5ds9w2xAYG6TIWZWAfZxU+ZyYMqhkWqI9Ez4UcxESFMNdeL1yJmlULm7Iw7pByu",
+	"ZgAOcZgH9bLKemFXQAcCeoRJ9UGFSEbuHZQIj18r6oWP4T6CE0rC1lHBDigfMM+LsqV63PSIIT4Yv1oE",
+	"/94qiUhRrtzuMnTrBysX9+/NeBFej85pLF0/HFzEMT122APmrkyl6lHnTs2tRKW6Wc6wGZulhWIlMl+y",
+	"osQnrUC+PliYcee0sN//3lWlfjurmlkliRcnhfiwouxUVN0sbC/icCrlZrkA2lpZeYhCsOlyJtvW80m0",
+	"s7ra6tOcaquh6GlTYW9n74sIVfVL9tMZCXx3mmBn7Nlq6VNUZl3OuNWn4NyaWzqZDSF7Yihn90zT2GRh",
+	"mvW2KUTW9lJfROCzxOaK+pKtSD3ShuHHf/FXH3/5C/Lxlz//+Kf/LjL8MpLKM82LOloLqncDsKmdmgQy",
+	"MKZUYpVJ30mYIZ/OnoBxO2szp1PDyPctJv2Heznew5VJ9cY1sBzyXTss4nuaMH8wpjzIuxAXPpmPdXoy",
+	"+onmOp1K+GQA0LG+mBjc2DDKGOxAOCaafT25TaNM5ATuSuavRzVWTxks5CI5I7G5y4YUWMII0YyJ3csC",
+	"ZWsEIzvNIjIP1btolzk+HQbbHiQjB9X2OQoxJmbMvjsYExwymfrCmQ2Yc1+i29fnjU7hC4SmOuDCG0hs",
+	"dDmWJPUpgn48TYWzQL4f+LcEJ/7MY1LZInfMJ4HBHUoo+Bi29YoT3dMMkTWkvTbgVUnFEGJarYmww+cy",
+	"xQtzcUOk/jQG9Gy7wq+D3LLfVx7l+XdKcuxOydSjfL1P6azdwEpEjYvm9UVBr9KZz5SoXvls4s4mOPse",
+	"zfFkTIHUsIelvWWqh7JSN3gZ0wEv5jFnza1byKHUrZtihw21q4Dah71xS/NakSpcHrxE7Mr72pzQVhsL",
+	"nK2DQCtsgMYbzQMn3AQ6InLtpkJ44HtCHQd8EtrtDafvAGAuyxHoZrGwpegoG8OJaV12X96ctC6u1Dn+",
+	"Ru3EBSISNc1hk+uy6q/CMea5tfNtiOpapbDC/3wl/GAoPFfcV5RMPkUW9IMIqFdAFjUlXXw878Zft7Zy",
+	"MN2wx9SQlpIhCkWRpYP1P094/DbR7ps5R5ZiuDcJxV5iTPaMyN+B4lVTIYtXriLlWMF7UOoS3HQmH8C0",
+	"Unm4Elcroek3r1qkSwhtUiTo/3X1rCAi/Nr3NkS5+V0sg6XO2QOWg2fKUFiczEiGsGzViAVqpevsRIO5",
+	"Nh8LMx2OBYUAZYARxVFIUK1aLYzYGimENVitW6ATmbpcvw3FtMLVbegKy2ppGKBIOMPZ27TkVkIHPEQF",
+	"LjX/DxGGCDvG71/8oRrWysJbJ0LcQgh6QMYmzoeSOWO33oL0wTG6G5eNo5Kkd3hyiOmqr99FQD34Eli+",
+	"As+gKOQQYN0kkt4xh9SsarWq/g8YewAIjkE0uSW/Uka4R5VeZu+DDBfdZjVWCm9kS/o5dWDDVCQWO6X1",
+	"F8SeQR4QNAR5QXaY5BDqVsxJSuijJadjBnhqpIuWxTZSrqlEYnrLItsDgxEG7JiMBRczRXJGdUplfZgr",
+	"QYMXASs1mR27CqYtNpz99bOzemihztzIuZ32V+Tousw15Iu+xyaZlwHtsxPy7ODwCzLFh4jDAupqDFlK",
+	"ZKC2QGIPhMOgHJN5TF/CujLckZ4ckFfu86Met7EJAH8ceFB2Q5mEe1b14KkpGsIdjKcDJIhHktjwh0ac",
+	"1InugJiwd/gE3+nxMiWDWUAg98nlpFf67z/7N71SxWASLCAiFbM+46ATGbgKJiN8pT7FgZ4IKFVfwjHl",
+	"xMSAG3juCz4ygbiQgAH9Y0TFlImpxzJTsSMA/FQcsPAR4QEvq4fU9WY+kxYyzsBsAN8s41GHyjvIDLWA",
+	"8Yr9yExRj+9Vd8nrqE0ZiKnEAspuQMZU6jv5CSIFU072qsfETiGU2wh5KOlCV+PCevtSzc4GoY0xIJFt",
+	"UPzzMn/jaBBqRDCWBLckDk0Py9au+bJrnPQwJkzg2qtWotux8JKdnLnvSTAWkunK/GrLgbrXgSBjRv0I",
+	"98TIX5aFCDTmwTqa8JxIkOJl2DAlT4xkpkTJnGh91e7LbvfKRMGrZZBwSh+kL13ydv/saqx1df7zw8I7",
+	"sRRGUBmqnaQP/Dl1iNncVwCkp3u5bjeJz4bMZ0pyOQVw2HRPx8QGSJcjKBoQbVojxpnvDpTpn4qkjz2+",
+	"1t7UNyRG9WqO63zwFTr4RGueJcahngWYutALOqCcyLkbDMZE8Fgpf1cSMWX8CB7HGwZ05mlwFh3e1ONQ",
+	"8x8S3zM9qxT7S5f1x2rOQ+p5pE8Ht0RwYuMAl6FLXtfPm6f1brN1eXNWb54Xj+bTntmbduOr62Yb3jtr",
+	"Nxo3582LZvem8aOTRuMUvs3q4fqyft192bjsQhQMvNtqP2+enjYuS1bpstW9OWtdX6rvLxrdl63TG/VV",
+	"/fy89QYePmldnp03T7olq9Sud3Wf8Eun+eLy+urmtNmpP8euWidteFu903xxjZR2GudnN69bEIAIf7cb",
+	"Vy0o1F8/bzfqp2/1F/BwWKroZev8tHn5QhFQ7zZetNpvb142G+16++TlW9VQ/aJxc1XvdN602uq9N+3W",
+	"5Yv4F53WSbN+flM/OWldQ84ddF0/vWhe3py8rF++aMRjI2+urtsnL+tQF6lxcdV9e/O8fvLq+qpkla7q",
+	"b89b9dObbqt1c15vw3vXl53rK13b86Jx2qzfdN9e4fjar5snjZvry/rrevNc8aVklZqX3Ub7EvL8TD83",
+	"zUuYq/hXwHeT/HLZuulcP++ctJtXajrxm3aj0221Vatxgrutbv38pnXdvWmd3bT10NqNztvLk0hi3uGy",
+	"cmaDzAtzOeuHX+hbO7y6BTwIRAhZzozeAEsSNQ5GVIYZMuVkoZjEFXcKBykTmcsqYTxwjqUhOCPTmT8Y",
+	"q3apo/YyBDuYepQ/koS9n7r+QscNE0Xy0yfVmokxLttXNSgEeFV7m0ZluqpdZFKTjxEDPyVBFB9JnSL0",
+	"qv0Gdl8uyMTlAsEtkz0ePMu84s/KXoa5y9spcTrNBLtga/Zn2uAPBG7PgSB3zE+ERURDn+Ll2s0EU4rW",
+	"X1KEBBn+JKA/9ATm7ALqzYcIezKSv+a4Ufz2aRUiARYM3XF5lEkHV9wum+uV4PoGEWF5TYVZnw8IM+5M",
+	"61fuIJj5WdvpHQ2ob6A1dBaQwxCVKQQLqRdy8q1BSjBghabIPPUYd6jBSRCcQKZRASiFKV2oduBLWTkm",
+	"NYNOk2zyfggLK+IYi14NRyX8PcobStswucJrtx6bfbuLOhAxJa/gksgtyBiJKtUyAdCLNKDkun1Oyga1",
+	"SDWifjNQQcYhPGEBVU9XjOe4x+GQMeOSBbsE/Lhw7ppzAJ2CgGS02ud0cUT6gvpOWLdgQH1/AXHGRjRd",
+	"LgNGnR4v2+ik3UU67couwagTTbfSY2MxN7gSWjTApFO7z1i4A7Yyajmu0XEBFFAw8Fw440Urpmen9ICH",
+	"1qRm62A7aFHLXlqirOguOKQ4ue5TMmAVQAy5ir2QE0KRECsly/QIxOPxlI+O1Xb+5MByXz9vtefVVy9G",
+	"ol6v1y871+PG9Uj92VD/PD+pv1X/HZ4NOl+qP06qXuOr1+0D/uJyVK836/X6db3+oyn75tun6ud65/p1",
+	"q/3q8ORts/n3MqI2Vkp6ndgxIstTPvrDn07Z6A9H7vAP56w/rRiibSXyAOLWK/VKAALuMeqn3I/7qYzb",
+	"/C0woimH0zHpWYEwY6qKhvFzpGyft07q54AkeXp1Uzd/PLcrUO8V3b0c40JCve7RgPk9Hp5kdJUTF1BH",
+	"14WVxM/oq88tQJoygBVl+r/PwRT9auYObh+iksy9I+AL76K5RTZyt4ktboh+O8pHaI2zTfmILPGOJvsh",
+	"bLmY6Gwfvx41sjp4/eBQLW8dk34hfK6W00AMhyx2zWZCI7cMSNeBEQ8N9L8JDrwR4ZWILhE+2O8yOnum",
+	"bGeLiAhYmw19JjOwYofU9bJ8qyfgZZqDvxPd61g1CmI2GPGxPebA2XdBbhmb6hMBhBzEMUSTVUbX6o6w",
+	"6Q3QGMTgFoa5diVFjVtm6Fk8azPquJzJzCAzGYz89RAT6fJ3QIjjbv7eUnia7t+0l03/gLnT4NSnwyDH",
+	"qQCu6pnHTIgzFFtNpHnGc+zcQN8SxILZl2okZMKwFYzLX38mi8Xpx8Lo48myH//s33/8R3/78Zc/L1SI",
+	"01xm51aKGIypP2LRPUt+5sKz7MSFDVd0LODeVL7JBWTXE9zVeSMp1ptpX11iMCYiKzNch0oKYpWxEKYG",
+	"a/BLrKWOt8ax3NZUskPmLPV4JBGY+9zjv/7n//ZX//c/Ic8sXUZnfZqKpYe7gksPD2oJnrCxwCQQOaA8",
+	"uvyBHuMhO+TCfViAyzZTQpgNx71R8cJZIK4yIXXfjBkYympEYzHzvQX5qejD7bvEm0gx0AuBGVBgxATE",
+	"FA/AiLQxLiakFn2Pn6DAnoM+mgJXWIVtZLWHXUEmeovn+X+C0B8MO16MI+o7wy+8oEkxSGtWKJEI3t0x",
+	"lbvbKcVNbXnO3oe5chnJ7Ox9AEOzTK0NH89Y8XtId6Cz6r9VpJfrV1c33eZF48ety0bFSrq/dOlK6nny",
+	"CFxmtkMXdnjJid4wd4glLHVRzCmVgRVdvIaABYo0dIeRum6nzxYCIn8MQpAHB1rskJjSmOGPBqaovF+L",
+	"HtmvkktxB14jIH7vqRr03jNyxvr+jKrJ2q+CW3nvGd6PCR7+FmsV6kPggNBqignEWImAp3bYhREKV6qB",
+	"KnUK0OVlBNPEYSEQUch3N7CIbebNRvTsFEsqu+QEi3tBBjwmcaIHCnGI0B7DI+96OKbfydObUgPhGS4U",
+	"85iaSy3rlar1IQ54kZ7e/nwXtrH6ePfkEP03oAr3DsOTXhuTsx/6fPfJdg5Tre4I1YgJ2VJG2Iyjc0fH",
+	"jutAyy2rtm52AnWyLgFOowsAWILHhGIkROjln0nwDEcqYrUff7+2zo//iU/Cv9UnW5yF7CUCAVCxBZK6",
+	"wnWMwnR9wtkc46USBup3JdeRpaOv962atfcuA6M+ueg3zFBOxF9jxJ/5nNILgKT1zYzpnxW3ljVjnqJI",
+	"VQzPA3Ly4UGI4euLWRoVC4OhkimMUAfdKp20LgD2t1gKo9a4Jxg5Db7SNIm5XuIsOknZVnTYFrE1IQ+b",
+	"O5geZEgvc9RsZLngff27shd0PDkGqAqf6Ijx5WvR31w2z29nds02GY75AXSYmxRI5g3h0gOrVsFUPJLw",
+	"a0HUFZzbTZIZwiL8BbE0Eyt1tRmRtWzyA/IMHx5JAk+Qsql3DnywEPMo9kBld/1JO6I2NtJwLlZlYYRp",
+	"EnGW5idgrM78jC/Jh8ifSCzx3788ijYDuz8P+QtzHmTRrLYEum6BF3Q5toJPizgST9GXvjHXH8X78ePe",
+	"k0LrelS06QSMbYHn0YCS20C4mlejYudxfFbD+fhoU8yywtlfYv06YNe28FbjbfvCY+uREa47jXbJKkEo",
+	"Y0Gj4lpCPACAr+MWLbycK32MW9CtL1l0RaMalu8PRJ5TLoyBWMeZFCKCYoOyaoDSh7Vpkhz+YJU67ohf",
+	"T7fE/zeXhy7/qbtBOQCrNGd96QLo1YraACtPHfBQwUPNqSunHl2YU028pMBqdBz93IcYwemZPGf0TteT",
+	"xLKmARm6WAlTzZv6GxwwDGtxDGcyB9xxw1oGeuRZcqemdDZtcGXZpV3czHw7pJ5ky7yPXloDzGKezCRg",
+	"Siev2ELRKVP934Zff10aUOlyAWjTTAMplZZPWrexhrLSsIrAgUXHrcO1uBxhf5kjS4HErypxXRzXO56X",
+	"lzY3Ioz3h2hvm0LZySYLQ3xh0jW+9UgSvf+ElVDlrL8TbVCPCtrgqxDtdEr3QHgeGwQydDarXqPEbtNC",
+	"Zofr/T6Dses5Phan23xCTtTbWbNstNjaA5mY83wgLTXSMAAVe9Qnn22wxhOe1DQqnqIjxo21coMj/6Tx",
+	"UIWDXIuPM3dYOgZ4yypjn6sOvu6/+Cq/MDUi7lO3/3evfMVmAJEb1EjIZXS6kkMG0E5WbiM+7kNJCp3v",
+	"gVZ/QfUpZsHqZnWJi40bfqBaVq5SKorIPMbNZLalajIdY4V1lgyJKBtyjbM8qnO0QTlsCDjKwqHLqzm9",
+	"uZdrdZnqwrGe1L/F9bEe2CTvxvjB7/WS5XM1iYlkmvgV30p/EEzEQ9zV4Yxuf08XC0HbQCxWzXFODtbp",
+	"+jLfwapq22u2R5yajPwmeD135NkLFQdeqlYPn+1X482ZNDgjnqVXrc5VMzpjduhEzviINJRx5wvuDuTy",
+	"Eh9kZtWCJSocDMLAwMUw+eeWi7k02YCDW9JfkLLHAsTLdNyRG0iL2LvqNL6D0SqJg9uqwgb1nR/TnW+r",
+	"O892d959V7P2qh/+YN2qdtiQgltOM6NA4iGQ/UhiEp48Jq/ab9K1GFJEvftuP5uSSDPkxegjjwKfOkyS",
+	"8tAUKCNyNhgTKgnMmUUu653T+leVpYyCNLcKK6ANj3tx9ZQGXAoZFzpgmpevG52u3u9kWN3+3kDX2eso",
+	"/9QeCJ/FSwRkp4cLnxGfUQ8Wb7IEC3jXrmb9x51Zn0CJCYd57h3zwc1GGhABAsgHmDmuXqJejwMgCjiT",
+	"NCwCJJKDk4k5R4kYH8BN8cQIWkymgH9X0nAd2hSmWDJ878c/+vJb+ubZrPlT4V50DuZNXv17EJQBD6tJ",
+	"KtX2nzx78mz/4Mmzg0Mlr7O+58oxFDtPFFup1o6q1aNqdbdarf4YHOyx1F7I3xSKm9LUy34c/10+Bubt",
+	"+IHDlzVHjPY1e0Jyki70e0vEZCkhMzeJjGSIR9ITFVYgSQp8pndovQBdxOYjlxY9cERfRvFK44anjmxB",
+	"4Lv9WaA/OY6LcnSV5OeaAaR1myEnah28xUaFLQ0WBWxd8RWLYM7TDuNq+Tnky07rMsXfJ4eH+08y4+hC",
+	"Ac3B5UgXmVGryhOjEXPIjOt4gvV8SEh7ZoGbaEnDkyAkpNw+OyH7+/vPKglGpTVlUbnRWcTN03ytE2VW",
+	"W4iXN9TYJ/aLRpdATfq+63kuHz3Wj0obcCrkuizr1eo9vn3hhvpO/3f35t0PMncyHJJOj8/N7zPJ5BkU",
+	"mdR6rPl/VBJT+s2M7QTq4446+O0EY7YDfNmtt3a+rLW+3c9M2IsS1teqlWgKPiwRkHmha9L/gaoYosGI",
+	"3umUuumUlKe+yxFUpN45aTYBBRzL2acS/wuNMTFZB9VnT1bN1t/Z+f9llnRalUafGHfmPjnr5zsj71/H",
+	"ZUp9xoOtA4+l8IOWr7Nqi9wPbhFXuT4wMhxEnKAcZq7Zs0IzCZG7uWNgM2JvZoa0iDbjbL46HDCxEfrq",
+	"eYARs5nJ/rWz48NZPN88S2MiqAxAhIVYn0Phk7N2owGDwPiHKfMnVDHbjC6JGEcky68Htt54Ze8DXdF9",
+	"Ze0y5CdmlkgM4AXwEITwqJD52PUYURzdARaB8cbDYSVqPm2Ze79xzv8mSBzmoBKb6yz81XWbxGbIzDqV",
+	"nMXSyJPzYcVkND6grFXSpaNPoWo20xUrVv3qNd6loxe+mE0zgj0E1Rdry3OIvyFSlnpbbSaeyyQJhCls",
+	"MmGUm+pA8HhhINrswK+lq697c3jTLOVVmhVjKjTLVvH5IXxP4Zxt734yTeSBplJ9C6tRUN/FPC3qCzKm",
+	"fTeKJonDoQ7G6qjMRyzjtva3Q6SSd777+fdtMWPmcL1f4cHQQA/XXUJvInQPJG/3E7Xsgjl1EtARBBBb",
+	"pEYCQfarqYI0AboU0CBNbgGBT++Yt86HtMTlMDN7WQY1LZKUtYEAoTXqq0S20YIF0QEnZgGp2SB9NhCq",
+	"Cb1jFeWuiT1ZAW+ZFekNw8mpVourVXNpuQJsgbiYkK4s6cuZ6Jw6+78NV4QbizyMJS/Oc5urwTVXgitX",
+	"UERMZjnWjGjGHDZ8stvl1Rvtdpd/+GK4y2YwzQw+k20+ddiD1MgpfHc/ZIVuYCI1VjsEf2Vm8vIGNk7h",
+	"u5+o5y9qe9VVfX8zowCZs65VxDJ+Qhz8NqWma6u6kO56gGWYxI7rRFHscM2wnTyByWbe1/2HxerCAUfX",
+	"WQh2svpGEQh8iNByFNffv5hyGFf2LuXES5vWdmpPNM9hXYTzoGU1PkVKsMwEHpWeX7+NzetR7YO1beyN",
+	"Xr/Fkmb0OjBZjkuFRc6YjmgL6Pso9grux8LsaH0/Z675jkk1eT8XX9sPQ9UV4HFOmU/kmPq5lCCQMBD7",
+	"SGIcsUUM/8l/+zO8UrQg3YobAAzPvWWE8oW+MIIiCyGswU9qh6R8UK0aKGb7MTRhVxCDUwrV1lIP5Idk",
+	"yFjqxSFjdmU3raUehj8dxRWJI3esGMj5t8wXuxurrXUaa1Um4FJ8SUHFlbsKO242rnR/tsACsZJ53vpA",
+	"fFxvncb5ecEw/OczRVyHeR4cClM6vRhBOgD+IcPd4+NAsiDU6b6BiJ/bvoAIBli2gVmIWteolRPHjzDQ",
+	"9z7D0wxnWwa6DhkWM97aE65s4VUtZL/xJvfqvhvGpJmx29pItIlaLaSMJfChpJKGj9DPz6kkprp/iOgp",
+	"wMvhBmFoshUDqTD33RiwLytbMvH+AHyB2IyHgdiIg2hvIwO3GmOW+aVFO4wVTsxrgsQQmwHNsLjIxIee",
+	"kMYC1hqs8Qcy2FBf/F7abDC01SAS+yGIRMKM2zs0ZhzkUyQXbs2Ic+mE+g7pu56XnPWjvXujTdxPndZB",
+	"bWosL8SE0ZCjuDwsgLbydSUFyonwHYSE0hrH1AKxUOkKn1ThRilX34aIDrVq8n9JdONiWrXQCo9qk3uM",
+	"3jFJyhSrwqv5QKgZNwbu1qf8Vr9aWRv5dD8YioIqKhqAz+hgzOQxmgOOOxwyHymPc2NjqrOD5Qtorazl",
+	"dA3YIxpWOHtNpRDEY5AskD9HXrmTjLikYrDj63HFwf2697RyTDw2DNLQKfowQt6ok/7eoUV6JYOA1Csp",
+	"adk7DCGRoKEDcsoG+NEUVEFgJ+x16HoB8y1dd01aUGnGlYE70OclA5GyowRF7cykL/hMPhSseeFswKKe",
+	"T5zfa5mnMMNUSTWVazIls2f6E6c95uQT5g9YopmcnbcaVZiBMpnhnM4QNlIpT4lA5e6qOgCZCVx4Na/7",
+	"QdysZdB+iHHhppgDcwjbUY0mXVP5eavF6g9EJSr2rE3co7Hi1zoz9hPA7N8n7CEv2IGUw4iIyvbhBJ8X",
+	"Hz5PeB/C/oNF8Ptn+71Wi2Zh0ptz4uMK5nIvB73FsqsTgX17B2uDNsyrmUTHK/1maaY7EaQhBgZULmMM",
+	"XJWs0mnrTWGAgal6XswRXSCj3nAOKemc/ivbIrbq94ET+qPhaPJyHLER69Q7yw7UOGsLV1xetqLCX/Lm",
+	"MA95xNGprQUWyucpEk0QfzFeei+KW9IAyHMqyYDyAfM8TOtfqxwxDmfTaJ/ZVJcfXl1DGE3UDO8W1la4",
+	"nKn9sFDqV596algZGRRTBkDx+gEy9aCAIB+6/gTyEgdiwsjE5Ymv9bmpaJY3urrC5fUpPS+eoLye7/xb",
+	"35Nq4IIF46xSXS/FHNFgBeWI/wCnrrLd+Oq6fn5zVX8LqGUWMV+0m5cnzSusefH8+vy8URzSbPWU5miP",
+	"BB0lq5Qio2SVkApQLjBSqEuUKcLFWKUj8O7B7HYmVG2d8xn1iHrWV6rfpwHcfEyZP4CTOlb8WbouXbsS",
+	"VJdwAMvyN6xH46WKLCXJYU7Pcjhr7rW6wMX2PFqMBST6U4Qg63zlTWKQU7RHKiVOoZVSTYn1GJvuxDJL",
+	"SGJ8gpIStsz8lGbJ16APEVKldfH2UVXYQI5/LqnQS7VadWdv/2Dn8MkXT59Vk2zESuLobIorq6XFH1/f",
+	"+0+q8dVWOtjdS7Ba+wKrGro/qiISjNAITYvuTowKPdTzVj0Dh2lpr8oA49elgoSPLi0Ozx6bChOMD/zF",
+	"NFjC2XlysC4BMZ68UN15hhmcZCcziaHANlXE67ez/FsxNVhfgbvC3rMBAD/DxoMura39krXNd8GVCLPR",
+	"k+v3lJC+J9uRFNttMuJRKb99JMnQfc8cogPNYYuGd47Vnx4dMGkgIxFLm32j9hn90C45UydqTlI7ut7x",
+	"9Y49ADxvGhCPUYmeTazfZmDIw12rHM0s+W9/RswCJI9Jba9atYgvZtxhTiVEsjRm2BwqsYx8MQ9vuBh3",
+	"UpfqMY7YlU8vD1tu1FUSCFJTo83ZsiP3ysHuYWntKobk6w/lXm/XfDr4UPn7f/CHP6lVq+rbqvmm9Dl2",
+	"/zx/twnBUGYiA95A/YwxVbNox1VNXtGEzeGdl82Llf57AOja2GBYieWcv+9lAxYrft26HGqim7uazFgG",
+	"Yp/U26eAjE/JwGeOG+BeUXYDSTgb0cC9i5aPK8lcRwCLuVpfPW6fvGycvLrBZpQY9nUTFrEvmpfXHRtu",
+	"hu6YD8VGzKZkEfuqcdlpti5tEiymrjpSLgglKAo7d0YWDL4KJlFrc/yk3nmpbO765SsoBP26efmiA3Wi",
+	"ofBzRFHJwt3TKgEpUIj5dQPginXv6q9WE4367klBX8cJlWPVP1Y+x0QAZWKdUECcOxmzwa3+W6lx1b06",
+	"6Knu+R0Wb79SRwywta6EC1ZYIxjA8SFtQxaY3E8VFvIJ+fzBKr1l1PcWDxIovTlEktwMmQwRn7IQyQpj",
+	"KC0Y3SqDCd7LhU4Kh7OsItQZhw1mvhssOmosOvOEUZ/5K/JlJZ1EFxaQ5WqBPxyFSupEfIHl7xmbkoEQ",
+	"ty5KFfAM9C30Eg1uHASQpKPbPYFXlvvvxLsFT3t/AcWUd2bT8PLEE3hV9zIIpi3uLSzSoRPWcQP2987p",
+	"eyyZxsEfC52EVre+37jRNETE0an7SqnsDyBJQ4EQKTygWCg9+TrU+IcS2YxOSlZp5nt6fPLo8ePUHcpj",
+	"h90xT8m1XM7lNw0qJsrwKueRJGMxk2wsPMdcUZZD0I0wBifCBIxuD3vcBfWiDBdpEc4CMhd+MK5YxJ9x",
+	"qYGsZ9wNdNYQRizfCYARQJBpvHfEUrIQjtjjUPmd0PDaBOmUY3dKgrEvZiNdr1n0IQFzOsUDxm6P9/jf",
+	"/bvkRPA7xgFaosd3AFpAo2tgkgn11ZTOmX9CJ8w7oZLtEthDdUSlXheZpcSgTHqPEyigbqWrp5OvMB4Q",
+	"mITALzA6ZUphv0mjSZJyr1Tb24VgjmqvVNlVBHfdCZMBnUzxFYMncBxVmnbC9uy3b9++3bm42Dk9tY91",
+	"flav5NBFr2SRHi7VXgnZSkivNGfsFi+OYVMEx2BusSDp0scdJmaeWhQaAueYqCYkkcr2IoIrzkFFHUX5",
+	"FR2ps40r1aqlt4zYUzpiNilDUECtAsywpfut+k43SPaq8QpcVXwINxdFs/0dKE2LqKYsol62CFyhfLCh",
+	"U4RPYb4vfDUuG5LXEPjh8dQXfY9NfvhTKbiN0AzPDg6/qKAcUjWKvsfIbDpl/s5ATbQ9EA6zVcfhrjag",
+	"nMi5GwzGRPBdUtf3qEYv6XK27L0rA/KDHwif9Jkn1OQGIqyCiyL8gx9Aw7ra9EH1QK0ZdQQ5qO5bEIbr",
+	"gNtaF25U1EPZlB3SgHIsU+ajjaJZrPGToKb1AK4OVcsYYQyIaFD8//2OZsMOPAyDK9vf9UoHSuaOyNed",
+	"+kXj5qre6bxptU/fKbk5qB7AL5et7s1Z6/ry9N0Hu2IR9h62diiozZnJB4zImtBFNMAjos449uv6efO0",
+	"3m22Lm/O6s3zxqltkYNqjdjXl/Xr7svGZbd5Uu/qr/eJfdZqP2+enjYubVJO3IOqlsOuZEUdtGytIW7a",
+	"ja+um+3GqR1mkMUfVS0fEvui0X3ZOr1RY6qfn7feYJ+1fZCyq/rb81b99Kbbat2c19svGvDboSKzc311",
+	"1Wp3G6c3F43TZv2m+/ZK/XqoRte87Dbal/VzG6T2sIqNdRrt182Txs31Zf11vXlef37esDGqGxCi1Oyp",
+	"CVpIRSU/MiYTxZ8XYhZud1zM8X6Yep5qWu0FJjAKpxjEo076wllgeSrYsdyJG0SCVtuPKk2FfLHUFxwS",
+	"6kCS1YJVogxNQav2y0Zdm+rmvixsxn7R6NqxqS/PpqA6BsoUVZ3OJFNiKTixH48Z9YLxt7YF3HkMxbW+",
+	"RZbZjx0xkHZFwxmBKYCiq34dM+qoxqjEDq0YYGxIZh1VvDlpACdciTxgDhxayYX7nMy4xySumohuCbNg",
+	"UvVxabzfmdD3O6qdnf4iYNKuHJMZV3PBsfUYHJM74gKM4An1lKGlsWxii7wKRF7qI2n8XcD1cvDqSv12",
+	"RNRxFfkCUE/eXFE39ZlUesjlxGdyKrhkOOutUMTDpt7vwPmdU880VoZ7MmVd+HQQAIoDQMIoyaNTd3dB",
+	"J55tTB01fp8NGdZ8mkLR/SCcIyBKWWZTJqZq51UvCeHJY4xlUy1MDFTliHGG1SY7p6+k2Zu1vSV7vJNt",
+	"ZGkVRkOD0AbTTDPFkwKMNDcw+5axybRR2ON2yuqyd8lzX8wliwxKn3kLs4jwtWNjTJhHJFM7pq75734L",
+	"XD4iz8HIJL1Ztbo/ALrgT2bvEojziF9w+4D62xfB2EIzAt9FQ3OOQ3V6PKIBisWhNKlNxoyfcSUtcOO5",
+	"XyWOEgizBtQSEz6pPdXf41PASKvHIWgadhdMjAXPlpmHNEsgVAi3KuG7I5f3+IkvpNzBT2ZcKLcaLV1Z",
+	"BX1sRyYWF74CS1BGJoY6ubfaHaN7b1rt5ovmZcdWExq4fETKylikO1GZUmxIWgbGrsdtY/bS6XQ3Zfra",
+	"apFKFhwpHaZ6irRHQKjnVbRP0FClyQTKlPUDWTO4aKc+G3ruaByQst26UntXx65EPEDoZi2RnphLcGQo",
+	"k5N6EjFC9Oz1OM5tBWUgKU9QH0nwgPFgR52+tUL80Y6+WthpntqhQOmxYMKOMs216KCJAgWB7TYL/MVO",
+	"XUlBVltm7t+Mhdqp4VIdXCVGjfR4yswwUmy/31FblJR2Ohaf+YTxofDB0pVk7rtBwPhRj9sAijWwSZkL",
+	"w42KRWw0hNTezvGgxZwdl2v7SD2gAUbUE6kDAKSl8B5PWAXHhGIUlX5GnUvQkFiyDdBkgLeh/2SY1XEv",
+	"YapJ1VLaIqlgICbuP3pQFqGEC76D440xL9oBauhM8tyB8TDoE96VL6a+ywIsMbv6YGfejooJhee5OuBx",
+	"3jFf4jmvulvbrRo/Ip26paPS/m51dx8hJ9ETAXuAdo09VlYFxj+MsnAm63okWcGsFDLuie7c7H6OGMzU",
+	"oZCUbf2LTWp6Eag9vsfDJ6BUGEmQ42MpHBtNkl3S1nGLsDOp/RyLE8Js9RcaxgAM6R7vL4jrHCmxxrBX",
+	"UyRNhm5J9XeIwm52nxggPmI0WQYQv8cDOpK7BO5FlVK7ZdPgKEKlBPAB9Wx0QI5K2EmhDknwZhnblaTP",
+	"hsJnsHzVEwm4/Up44IYjFw1gT9WVFV04fegrNrxa0zYIJ1OPKp0dhCBFIX/d1LyJOa/skks8CZtZ9NmU",
+	"0UDprrlIAG4Gc9HjsZGJIRqMiylDLD34aFgGp6rQjlOsr8Ay6pVIea+CR1JS3q/0SuS//+zfECl6HK3J",
+	"yOZw1VZCJ313NBMzuUtCKG4zUjsseGOTcn9hHJLQGQJXUGmYq0YjXQdnxNactZXKMI08kpBy4GZmEyTe",
+	"AiMZla55WXst1P7Sh2KxLs6Rrf0jNhkLTwOrmGss/VMaw6LHTRpZIki8LHwrjGkaU0wcs6JaxoHaGhj1",
+	"PTd8BWx59agUE1Y57nE7WTLINucAjoGjmiI8nqiBD4LYrZsOG4K1ELl61Fz0OBYA9sOkJSNyUG4FNAps",
+	"M3Ph34LV+KRKJBsIZc8oG9th1PFcznb0l3alx3FtkNjZ5bC6f6yXenSiI09Ro4bfAFrgCxY8R0VmlUJD",
+	"WWmzvWrVeNj0nWPcR/BTXa4P3a9r4WywB3DdZd1cwrBDTiglfFCt5TUaUvn4mtOZWumBooo5+N7++veu",
+	"cLdsG/eteq9W5D268AR1ukKcUx9hUg+RS6vfa+rTBb5QoKMO+pWuOb2jLl7KgZ94NpmoXS+FZTcfC4+l",
+	"thbDzDjiEU7CO6tkDJMImQyuFtKyVTp6UlXdJne9qHxZ5raXoCy2bu0Fo8bAgnViW6jj0SSOKnw4WVJ6",
+	"7sogqt6lTN0JC6DUQE6wZPTIY3zvLaN+6YNV8Gl9kfDuU64J6AhiczLWReuVXgYFxOs5DaOe/7+Vs27l",
+	"KIbH6qlHNeKSwGAyZ53o8pzZOeDqRbPZp+GWYuZA+aB6EHlPKjqNQa0PWB662LKNgS62iSD4Se1wt8fD",
+	"bmDLd7+ZITRCwjSDBo60+cNHYNa9dyX8rUiLbOxnxD5pXZ6dN0+6tk5OcVhAXU9bgAjcqF/Fjh9J4jqk",
+	"DE4FTM+eC13DWhKfDlgla/2ewAPPDeaaPp891yVXH3A9hQsheT+n4adSi7n2wJ1nLWQcufM7s5qrB+vf",
+	"uxTBmZhx/cKz9S+cCD70XAyI2FZfHNQOi3BCzqZY8fSCOS41lbx/Q8oGJ59QEqINFtMy6svE9YOiBabm",
+	"61J4u6DeBe5/XTKLuPTuQ96G/Xgw1nE/mdv2mY7Awr1ZnRIwxfLAMndY5EkFNYskuqD9/8Pe2/W4kXRp",
+	"Yn8loBuRPVkUSx893UW8gKlSSV3Tqo+pKrW6PblQRjGDZEwlI9gZSVF8Z1/feG0sMHsxgA2vjZk19sKA",
+	"fWHDgLG2Z2EDvth/s9OG/4IR55yIjCSZrKIkqqpanIt3WqzMyMjIiPN9ngccF9Trj0qdnqXWvIa42V5p",
+	"xHtRi1ko1uCmRHLhxcQ0PZdaWWdviDof5B4a6tLUd4fu0YwqXaYJ8z3RY+xnjWiokZXRIHVnmHiFfFvK",
+	"ZwxqNkaMOInsL2Ri+z8CWLp1G8njSNkf2O4eOcWUb4Q/NaPaXGGdNQ7LtD/EEuAvZupcfzlMiaobv4Bl",
+	"hCvwVZpGTx8/vv6+C3uOTibFSf+Mq1s1qfB7MT7gUpnCn1owTBy92KfIPbsaf/Xg4uSi+/rdyZuLdycv",
+	"3511j18drJR2eoyA6kuNNcx+lwYbnE89yXvCiRlHSIZU4P5XjOPkXBneQ+hn7i6ZG42PQtpCA1lGCvRG",
+	"aPxhcOZKjIsW29fjGZhq9CRtn08Rcyj6w4zYol2lx7PSL9qcWWWfs5Zp1d7IBKDXbpmRpcfyHtlYX5MF",
+	"pMezT3G36s53WUpYG4XwYTkKx/kghDNWWMP7WCXalNJQdtssg9zz3YDOs4ODajTr8/wrNFAOXaHj7ygY",
+	"Q++0tTnuvs3R9SJl7pgviJYd+v1zWRzRg/Ey3tFzURjW0Lnvs2lS9GRBCPHVEZ6FI3c6mT9ym9Pz+Ihb",
+	"1fRf9SH8FA1/z07wuQjjsF/6FNfZFZT2u1l6Yy4baCKXXMQ6X4iBRJh3B8U/RRRHAy5SgYWHsjDWUZI6",
+	"3VtEGCCVnxi0FQqRWEmRCJXiPxqXGtySXjZJRdq00mVJop4XYaa+mjuHfLXuU3rT3zifPQ1TypRK19Oh",
+	"yEVdsuakkj7dZG6x8qRr0ylbZbypnMr8YQiOMB2qnc/t/F+fi4H6NCwJye0isUZ5eLBeHMzm4ICVZfVP",
+	"vv0WKgSbkWcXzWZ16R1X/FCf5mmxRPGRSJA6ZLcdcodYB8COmkklltsFrOsxX/0hJShEWSxKogoVVW0+",
+	"pnJ0NmRXVJ5xS9mZ6nt+jUmarT1y81zN3Fn6THJsWfLmEwyUR38j0z+h5LNSYRnphf3dLBVW89JimYTA",
+	"+xclROWIPq177vYo3ZFyB/wcX25X/+lP60aEKlvs8AXEeZZ62GcOwEKU1N9B9WQ+yUrSCixIWLavEfr0",
+	"bmu+9pfTfPfIp94qvc8vHuhM3XmthzUCtV75qchp3ntgDqMBHREKRugRo+dNEW+KjXNW6PFOJt6LrLwQ",
+	"no/GddVjfugTnFSan4sRl1DV3fBIHOA/W+8DnlcmEwgWhkEnUCOEXwSGa4TKkYa1m61YwTYxe64yOmE8",
+	"TU0wV2frAxtNOceyXBorurDO3LvyrGGgTXIo1cC9ZTGVPdHssASmC82LFBCYj0hUsh8dlkwUPkykiUt9",
+	"uOpmbDdTmrkr/OK2kOyiV4j0kCgbpKnUisyHTStLVUnREOnDa9HHecuCQU8VvUorVtTothBaIYAT6wDK",
+	"gXIYSFCYjoXwPa3eC3vC6cN0fA37YhDka0v/nOOB/F2lf+idtumf+5T+oUiPcfvxSxeafIofdq37tfW7",
+	"7r3ftZnKz/XdrOv9K9CTgRmClBqmU2n1i+bq1DGhSYcQOt0Bf7CR0vurlHwxq61G+r1gsmjW+2VfoEIc",
+	"8QhvNcW5dcR+v/VOcGj8kXjofJHPLwDmFVLpodQnL+fdHGq7LRtuw2zlouvDGklvKLM0FyppVm+sywPu",
+	"l7Pa4LFyTPkXuRCbSP/dv+ZA7wsWuQiz6cEuqe4/NEpW9TcpMa1UtELkIGUZN45qKUFX89D6ggXWrVb8",
+	"Uk1EhkvcbaSdvaJ0FnRKNzixY0HDe0FYDx4ghiX73YuDVydnv7z74fDgrHu2/8MvCC9feWYJDMWdJ9yo",
+	"vbs+VeZ22IZUkxv+lhJk/u3uUm5sq2Wuz1X1ym150xNeo2Da9t4F2DFAEZ0/J9h4tI5GeiRHdvHqC/Kh",
+	"gJtIuIY8F6nvOqpoKop4OAcqAlBG6E3UxZCBSDGYKsebMQCm+MhKEythZmPRDIZgPANYLQiOQdwHYK2t",
+	"ZJKGmSs5HosUMObyiVLIsIrBMozFURitxZaCfVjRu0yiHMJivMA5bhXkLRWlQ+hsYZOtoypX7PdcaMdZ",
+	"sdTXOp0QEiHBKgW7nKrGKCo3kAA3h2AoRl5mAIAJgK5E5ZNhxBkvobvszmvaXckkFYBJxFu8pjM5AFlc",
+	"tnHP8K3mtuzn14b0nLWU4bKQCPCXbtXWnVFb9F0/7rh9Bsfo2mBdN6iAtAbtnPtT2pKuFmuFKclOHEak",
+	"AyeamNreewKCS0b6vbjQicPcJXCtqgHtlVfYamY1W8QKTUhjARE4ar5c9CZ5jmgAKft1IntX7oImxWVU",
+	"MFrZ4VYfnAxM4vVCUUfwkssi+vf2EH+pJvjbjmbeIXtzafP7ulvR7eHVdSdwGiOWC3vKDNM5nBgTrAcC",
+	"QQ2lyHneG87KYpSkV3EfE2a14gxx0vgNpQ2CSVXd2lWCB2JQ2E266Gk/JO+aortLE9yF1vhCeCXOA2+w",
+	"8iUTJcC5SzU3HPaVzn0pQTMKxI7Oq1IHpGEYWaY7XQ17dU57cwIzWoZWAtn+iYGXqg8x30VPvv1FPPnb",
+	"CDFv0UQ+nxTG/XsPpPCCBYayZmVTjZNHfSFSgBXs9zOpPFarmakeVUA0pDETwR4/Jvjr+VoLR9iN0IOO",
+	"GB5hfhMjVU+UMCUk1Mjn4oYlf0MTiaB+ImJDbo50Lv6UtBiUbKCoVjpWNBYiR4rRuJix3iQ3Oqd5ISnW",
+	"mA8wsKEA15A56EYCw/fG3JA7IodCjy5NAVDxuu/fxlmcZKZl3BTse4IwBoWUQ8SUliulrDMVQCGkYqwQ",
+	"fBIdwpTAOgE8GfPTMkDmt3c0QQsoNubGYGIAzdeHhiV2dRJYMVwGO3ghM5bQgkExTp9nRkRINEG3kOoz",
+	"V4gXAR1TuUs4ANjuN9+8tRPk7uNI0/rmG5ZcSZUmrGGEYAlmWX60vwSgomFXkz0XAQ+HL9yJYrXCFA4o",
+	"/hd7u+ZqkuC1elc4eCoCZGqq43loXI847JuUz1zFUooGPlWP2e/bYokeJyx5c3p+cHaReAzh8goA6JTk",
+	"yE8BZBP/kOwx8YH3imyGXxu+Lv4JgUvZq4ML53dAu5dVr4CmLwsxYlDBBENjhRhc3ghVr4soMKVTQRW3",
+	"ZSKI4MsWLY1OrOaWDIdKwj7PxCcFqKIsWMA9liDD1yn+O4kQd3p+Vd3ivTh4fXBxQCxZ/hTt+YWCtZtk",
+	"WQuJIdy6jseCA961HRkamXreG7LSCDqCYM2wuQ+35R7glsMITsRgYBCOg929IAsQRjxWdtCozKs53FJT",
+	"8EK0WNftdVgJnkFPkPP+/LcklHfpRJv/g7tZ6wDDNzTwCO61kRBDWNJERF93LKJKr3KsymZlexXVkNll",
+	"FPK9SJOynnGx7whLDqGhkYBcpX0wVuM1O7Hi9mw+NCwHs9pPEyZApiG1LOb5jMliMaMTvBhmdGIVJibt",
+	"DUpM5w+fvw8l8NzWhG/ATY+nIEZpwXTucXxnXgK7Ij7w1CPYBiDgmkyMwO8OJbwsWKEnvaEwxIGCoidW",
+	"8JGcIMWGNGAcIF5GXxMKdAIQ6ONA90auhy97d+V8iOJrf7ZLjO/a3Av4WHBkU5YGgjGB/aUpnyUEN0Mi",
+	"GFQy7OBvvgH4mjH/dSIixPSh2DnWgOhCK9nbK+V1T49Gsii8zuX4DlMrwDwlBjK4uLN3KYbStarai72C",
+	"iRBjH4gsrUUMD7ViDnGrgziFYflE2ZMKx7fhZvPQeIhh+xoYTuUFTdKHWctgKPweKwhUNe03m+ayQJqB",
+	"UiQwQAq2UzOuS9a9WSvQgKD+2EhwZWIVP3BFt6CrlZ7GDzrLFSG+u3145esT/JBRfGyGukDum8I4QYB4",
+	"Qj2tjDTWkcCxEPARJAl92qe7bZacHZz/crxfwrx/8w1Vh6LUkmRrUV2p3+MLwWO0uSI4KXRxYL+EdaWA",
+	"rgyyMRd2D6esEVzpoJBKXlEybpoRIF4XgYmI24rYe5RmmVbW7ru0j87SFnuR6zGxY/R4xnoAQaNSsCFp",
+	"seHlQJmEhptd8ZKRBH8Djemlue7PkRNFdqmettuxWsLZ47lK0UTqsAToVeCkQxfos3a7pHTabUPVt/1E",
+	"52MhUvtJuN8BYJ+pVHwQKe6GhTA+nr5cTw3S2Ns74Ep7Zq31FCtvT/qSYz6obeHeJ6t97ZgK3ndu3/mG",
+	"uHL2+td2aTZb5otPOuWDuwIvsXuDR50Ju2+/whrfiyW+nRMBVSMr9INp067hBO+CEzwnENfuVCHbpdbH",
+	"PSDbhvrHq1X4rLEMHruuML9JmA1zje1WpiE+RGHtkio0RMdJdzA78aHYTCEkiDOnHFvsWEytmYvmATrG",
+	"BV4Jv/eoHoS9lGCn7rEEraXDNIlY4sylQ+us1dSRNSOWFHxgL4eynogl1FIDP5FRav/7V+teW2Ol1NPa",
+	"OnpG7EhlhLKa/T2kOoNZAGNJOI8wA1qRmdV8Z0J7L2QgWED/sl8o6IUhYxIsbnT60Xg3IhO9gjV4lmEI",
+	"oNlhDhfRmblgRM91lEj/RVpLINPZQLNCDwR8MZwJfF+GH/+R/fLW/MUtYcZcmQU4gzpxTxt0bXF/02aO",
+	"G+OMvsz16CbXXeibXGVfa4Zkvbhhb3yTC6WuedsFH6x7x2ws1rzlFLfSug+izbbubeLDGmuH6vX6687l",
+	"H8Vm1T2u1N3R9l+sNOAeoseIUj1yCh8EWt0p108pDIg+FktmrkGQiIATR25r1RSyovGsS8AtILLFBzRG",
+	"zsC556RfO6h2PcaLNIxfIlMh6KiFsf7Dv54fKrcbRKRsyLM+m4xdH+AUkvWJVKbgWWaneuSwvB8jlncT",
+	"HYlshjE7VSoyxbjjmCcm96oGBY5yiNfwhWoEF8mwqrwFit0k4M9BVg6iMRjsLJXwTCwvRQJaKEx4gv/S",
+	"YhdAFJULx2q2N8dcZkinwp0raMzAsXI0ZH7xF78TRsJe/gzsw/NvCCYRdYUufqm9WJWbAlcM7KZLazSw",
+	"w/MT9vTx7p8jW6lUkP9siMwIKGYGxs9gS5WMneNcv5dYNZNlzShWmDrOtL6y3x5DZVlm3MTL67G318Ey",
+	"VxY65TKb2auR87Tx9PH3sUrOuhcH714fHh1eWOcVQxEVejxCLOuwZ+0nrhcXV8q64pfWyU9XFFGDQN5Q",
+	"3hXGvqXyaXyve4Yr9FLnlzJNhbpP4Arf30Sx6SOu3FYwd6BKmyLyn6jPntgb5+VabVL2MSRlwwO9wml9",
+	"JD648uybUxkGHfWku1PgH636oXMQhR3njsTqSfTttxjii1ghFPQVmqbVk5ztn//EMAP05uLlzneOePxy",
+	"VrhC1xHPrwDJwIxzwVMzFKKIFR+PkR2a/ahzwRWzvmMzYnMcqRHbP3v9EtDWgCkWsn1EFspyPUW5DfEz",
+	"PY3VGPg6i3zm08albwzZX0UMrphcFTM2FblwtJ7NFjutOn6xavR4nlpNKPskcYjy3qcmvY845bJApAZY",
+	"brgYOYWtInUxabtWECSdVZEJGCZl/beKfObG3mLVMeUMPX8Yag1Ql/s6m4yUoUCENR2wDBkyCFigmAti",
+	"g+9gexDeAb+DnYFR/tRaK/iYWAmVNvdYkiKAZcnE33TRANYgTAd05MlGSezfnd5uTJFCFJjPYoW0jo4W",
+	"3oFw2BvQmElYQxaGKC8x4GsNIKUVXNTzxVkNmGFQKoW3UF/TI8gxuYRnmJNaNiraQQ1YqFiV/LyXM5Z0",
+	"kE6RD9A0GuoM9kfSSSBia5CxnBsgV9KKYfsEMcFqCLMssT7f0fJEpU3zLgejpmoWvvMcLzhrl2uaOQJ1",
+	"qFFrBqGYdzKlOgfP4giJvlgZmYrSRmLShEtRYYe0f58jkSyZJu2Gsf/K9dRgELwLZ5f1RJZhDq9knPmD",
+	"fcM/s/+zY//nP4EkXMEvKVLP81zygWC5KCY5ZH3oJMaK5EgmOK73w4Q1Tt52z08fGsZTiLI5c6mv89Ek",
+	"40yqvxY9TB+pUNjYRTLNTqzw21DzGuZvrSeR67GVCf0+jthix7BJK0ekul8dg3msaL6wAexn4QAxEquL",
+	"4NyaIhd8hKko9BwwQ1hJuUAYi7O+mLLhRKW5SDE/AOUVhRwJYLzGbJrDp5E6bUaYIIFAZZlPcoknz6QJ",
+	"EgPaDFCBeObKWN2IutJuhz6X2SQXlNQp62aAQx4FKXhHvYlnb9ZK4SeBDBi09RWSZ7g0uKbWOsZsaiaW",
+	"44AdwIxrg16LBUo4rZR7vwfXqvUgeiDtNb9OBOh4Yim2C/hg3giNAoPSbjBePNh7YCWhtQ2skbP3wBRW",
+	"/ltLYtkkoOxnYQ6sEWKZgv4NYEy9nvWJs2bdpAv9SVO+Pphjz/Sjnnlv/5s4mh/sPfj//q//x44YQRE7",
+	"YTcR8bCXsFDQA+FfJ/qiObkXVYRetCjwokCcxXmsHrcff7uzu7vTfhyRkol2H7fb7eg//u//yz/9r//3",
+	"b//+3/3Tf/UP0W9/+2/+6d//i0e//Xf/+Nvf/pso+u3f/t1vf/s/R/b/7BgPwvWZX4+lbKfOtrHfgPjJ",
+	"7b2O0/yFNC5hvWiIJbwoeG9o36kDg9jv9ofYcVrvkNWwg1z7diMg1f6OI9/Hf7Z65n38IFk99y375KZz",
+	"WktiXlXzN8xrmfefytzqjP3rejHPwAIpZ8Eao0lWSID1gv9JoBgLi4BcBoWzXNhh99hQT9kISjasppnq",
+	"SZayS2tVoS9MjZheoO622yTMRk3Hk486KhcsnaBLTskS/CtSWr/nmUwjUulQJqenxO+NSpBK8OyyYFCH",
+	"7HtYDLCEoT890OiOHVwWTYyyoK52ze1pPjubqD9YoZh4ALXSuihZ7mURUV7ITVJptePfBWYqjUukLWGV",
+	"wrQRrQqDGgRVqsoITUycom/ZweVHTm6sROm4VYK1qzweVzcT/YLpCeb3nPEXK1NQ+QSyVFFJwkuQ/VCK",
+	"2SUjpJKepFpDMgRQU7BG8urgIlYrfM4EegT0QEmDtrE11EtPrMmUENBoy0Z8PJZq0GGc6n5KGxLeqOGX",
+	"omK2Nl0DhV/jPtSKFFNBfhuwtVMRqTVmZsScTeaEcFzkc4eA5pOwxl+cnxxHLNk377Gz94j+0tyz1pXd",
+	"ss7ogwpgxGwraFcS2E4DKnvkQAm37aDwJBWXQOsNKDqpLGLl7UfjfNxLrq6MW/jf/o9/+I//+C8f/fbf",
+	"/xf/8R//ZTPyCdMAZgFftePnQR+rg9ZVKnpyxDPyE/XEcGu/kfuic4IDsjPFSKhCGrTygD009ntg/4hd",
+	"wlhJQ258Y9GFl4b1Jaa0o7p3sufp4M3+zo9nj/ZPv3/6fawaiVA9TQljWKYCi/l82Ryaj85Nhsc3O/Qr",
+	"Gulgf0vKpNoTE6un7bYv2XkEQo42/xEvetDo/c03DHOJKJDC1tlcsJG9DLcxxspHWg3moJenCguF0U4l",
+	"GQBlmxN1peyfrRfjqPxxHChotVJD5DlWKYU4HM61hRqsqqvasa4BRKIvfTA711MfrIfoesM+lA6sddox",
+	"uuCkE1btzcooPwXkaWVeeAmNkoFkGw/kjf8my3ruXbVq0MsYKzod0NJI5wOKDcVIswbJ7z04+eLXCc9I",
+	"opHjZg8S/owjA0p+rCiawwrHVtyEnQOTs7PgeSatcYzenJfNRdWjwtwPt3MfMt2PFVTF403oXD20wiof",
+	"8QwE2nueTUh5AUx/j4xXkJ72FwR8xKYq70ZDNbabAvAvG1cZBlVSsNbeGbROFwgWZ/EnPfP+Hc7p3Yh/",
+	"eAe7PqHN39htsyP53HWcchUrno6kkqaAA86MKErWgg75UxD4f/LY3klF7HPPsJ8gseIENqqJVeNxO2q3",
+	"2809NrY+C560iD3dfcKS0+4vr0+6L95dnJy8e909e3WQgBNJn9rt15L9AFJbrOsKtB+3y8OAa2uNiNBW",
+	"yH1jfSPByy7yCcR10gSPX1JeHvzJ8BlWZ4Lf2ZuQlHSZFPuHoc5ca/2o4vPaIxSra33elstkRSyTV4Ih",
+	"K389TMQNPdQEzJI9jLpRoTg2D9hBIqpidXgVNe4fWjgVt4CKEx/sYSuHcxMutc4EV87nq0vneJ35yMqX",
+	"Hbs9wPMj4Q2XoLIMbrzARyykY8CSvlmdn9PEb8bW7v/iPXju8Wew+MscwbeOCahh9Z601l2aA8xr5E3m",
+	"phMBaCjM2cL2J2ff2RO3pca6szA9zs+DmFroV1E4kr5885PcPfv7iH/YudTpbAdE/YO9J0++3f3++2+/",
+	"q3UFwwzE9Q4hJC10DsZZJXmBOnI8sToxZ+dH5xi7Bb+WDDq4Fxr3cjdEFCsiHR9nXCp2oAaZNEMwRVj8",
+	"YN/e8c3u4ydPGR+Pc6gYf3P+gu0+bj1rW113ftE9e/5m/8fz+EHFF43V43abQsV6UmAmwfUNQI+bTFGu",
+	"lw01cEcYCIUXmHKzF6sdluyfHXQvDl4kUJBNyRyfmIBz7L3bBDS4lfOHhUGTxWNC570hVwW23lgbJ1aM",
+	"qrChsgTy8rPask/WSOz3EWm3SKCWBIf1eJwwbTmCUb3NBe/hoL+xn881t8xDVcMnor8FwElWJFrLyk3W",
+	"Xmb9aohEyoEsDMon+rgNayy6Hu6xyACwBipW3c2UVNE+h8DIWqZmEFnOvOMBv7FxAuzrUv6VrZO+Bc6u",
+	"03737AUYw4zt/3Cw/+M7+IECimj9ayU6DIoviN1sWGVrHueiL7PMdfuEfep2WDBDJuSx1mVFHc44riXs",
+	"BLeWlf3QwbwYI3vVFHxm/C6by9+12GEZ1gy6JiA+ELwm2AEt1rXDUv3Sjoub1hYyoWE3V9XSmdtL41yq",
+	"AjaD0tYu81j7S+pmqvvaF87IosXeLi8ewXGnKFBe/uwPQWp9FOq8xXugHSWN3Maqq2zJrYEu0mbktq/L",
+	"UzFTyCwrVSzKC5duxUIrayjgonhGrg720/n3ZhLWgjaLVJ45T5rwq3Wr8lIan6cwhTVzuWJ6UkAyjV65",
+	"BYLnxZvT14f73YuDJOjs81sSox0w8o9ilpCr4GWQ6xRk5dG/EjOacQkuVQ4QOQyGVOTSylvQWFdSpREd",
+	"7whPsDv37tv7kDyMLKlMuhR4RgfYMtB7JjL5HhrBrLigsJ3dNRKQNqRi1trNMpGxQmsYFr9U9aTDe9JK",
+	"QfMniugeVz2RZaSbfvs//6ff/st/1fTeeSnC5zgNDPnsGI8B+eHPjH0fdzLommblJYHCLXdJGJTws04J",
+	"ADTDBjhWQgcFX8lppikHR2+HJWcHPx2cnS97n/I1FmRNJ1RPMuyvdZ41W/xkTmKUHrbSXtjt+cZQZcRD",
+	"g+HFebK7WdMOrPt9Iwpq9yQlGNkNV0rJyntA85r9upi77Ok8FSl07+EKHL46PjmDBXDif5mehYbeZocl",
+	"ueBGK3Dh7HrO9hhPrbiRRqpBxLid4qUEdRQ5wbSTToT9aCgq7DHoicgaZKJnzavUXRdZqYNGCM8Y5Pj9",
+	"8VfuMBUAF0Ap6OA9sbmZNJfSbvEoyV0RC8GpgC61IJgbigLfladmKAulgYSnSBl4kl389XNWCF5T0/cy",
+	"16Pj0JbcTI1f+IhbwlepTsFY17jOvYMymcrnlenWS7t7XtrFJFfOu3GmUVVbq0Ivao3AW6u4UcvdtloX",
+	"bMxzI673vcJgaFQqHcjsgMU1IX8LitoC49jemLJG/OC3/+bf/fZv/4Fh/prtPo7a7fZvf/938YMoVvGD",
+	"nu73hWBPW8+u2EyYQuQpn8UPIhY/+Kf/8V/99t/+D7/9b//w29//Hft///N/89vf/gP+4cmj3afst7//",
+	"r3/7F//InrXtZX//dwwzD9Yl09j6TfiWeRqrcJ1a7LhMoRn+XqQgEQmZATY+BerNFUqu7iGDxbqJ3Ooe",
+	"otyKVSPpHr570T18/QsWQiYR1kLUNtdFVUewe+j8yo4rfw58R0huPH38Pbu+dpriyBgbRLO+MnHqyZ81",
+	"Kd/YPcR0HGj5wQSa5ssVoyi4LwsqF6fBFTsZC9U93LHngRfyMoPe6WKH6mGg3HCkU5FBQwA3VnNQpx+G",
+	"JGLlQgy4qfpi6qbe8WR7O5fcgI6Ex7pEMNi/3UNX6V/OPopVn8vMeosSyvsnReTvMnok8N0mamLsIbXb",
+	"py8V5v5w37egEM/YxSQtL3tDjOyPc51OeoKSaznvFy32wseCc2F09t6pVbC4VznakGLEFkk8X7OgHB/c",
+	"bdiYGKfLZAkWMimgkikXUA1GXebgKNu7QDP78xBYCFjyx01pszVGWokZxIabzleiXBUtNy4NRO/REKnG",
+	"MwAdbklDOrQZFIAusESjn9qxfcvXhpR4+ZBbUuEwgbS2Zv/C76Av3g2+Lam/HkGWp6UjDJ/Jqb4Ct6zT",
+	"yVLZM7hOhf16JfNkDTyCX2sr539wxTCVeu5KMfdS09oOSlXjZQJocycCnwRP3aKDH/toxFzD9k0bOGr3",
+	"zLXww0E2vCyUtvLcBQ00cjTlejIYVhCcWKMKkNlcipAZVnA/NGzMi2GzHuC3bNfagvTeI5Dez9NudEO4",
+	"3Vo8xyBUCfuUD0wNoWTNNmtvvj3vd9wDfkt78BUEEjeyAdcHd4bvvi6jONjhvTK0lfjODjGKmPjQE2Pn",
+	"mCrXuU29PphPqbREQ32VESplyV/9M2iKQ/ArrHcFhK9Ax8wlf7CzYolCcCg4m9EGm+6TjhW3U6dQ7h7j",
+	"TGm14/ujg3wUOTLzvdGrG6Bj9bEd0Nc78SuYC+9Wb/PvVHhuvq35XuBP3zOnzeFW30Yf9LzNsnZrtLXZ",
+	"H5G/BmHaj1dBSwO8L3M9gpQ3IfIReCuxzytGiK0B1D5AGRa8kKaQPdNi+zg5BPyvdmWXoKeu8i9W3Uoa",
+	"eS7jPRDEeR9kuIciFxG174YSn3KcrMFDkcuzbA2529yj2tfFUgCsiihDWs/aT1hD58uirdoFa3HMaInk",
+	"LhufqcK2WmaBTZRTDiit87zvWMHqK1FRLVXoWxoilb69GeoLlCkET5v4WKNd4hT+aC+GWnXooigMvvmU",
+	"B1k81qAPiYu4HFMDr9iaz3dCnt8zaAq3u6r25+Z9xhvLX6neC1M8stqvrzOpa0NspyJHJPY99uuEq0IW",
+	"MzYUWRqxkX4v1WCHvxc5B1xiUwAWKjAMsoa7emcq5GAIRUCXkxnrC6AaRLyKWFFs394M3RTQi06yLUBp",
+	"dhjDvUwba1pr9keR62bE8D1KWdJwo1kROgUcb2lgwkCXQn0DgIBesAa0FxiRZdY+z3UPupFGUk1QSveF",
+	"oH9B+D98URqdySJWRsPoyBsAGOZYPcV+nWgi6QbvQY5EBC0LVDnj1/M//Gu8FEteyitwmtiJlhOSOXyL",
+	"IGGCz5AGeyFSBF82mLqENI7RrJHgH7vFvjZFYh2jka+5jxUU3bOJghYKKmexT3logjKWeVSsBp/yGaZg",
+	"7KcAQIJMGyNM08P/YjFRrKjpiZJbhS54ZhhPQRL7p/mc4SU3oqwMavx49raJ9XbL4xunfgtvMoTrH7KB",
+	"+O2XLiK4X/h14fctsw/21O+U0msdsu91YGdJTMIhs7Pu58IM68sJui6ZjqfSm219KqMk8TDOZQ/hTa38",
+	"Sa2lqXoFQpctaWrD4xGrhutAekoeOcGxh6zinLnUcpMsWaAfKdOXZIIRrIifYaqFgQoCdqX0lOo+eQFN",
+	"scCAIg0Uk5nM/hVDMUjasFTcGdcgJBVL7BgiTVpl5IMHietyDtUcK2CgLcnzc1d64WSgWx6y3gkgBQeC",
+	"pkeX18dmU26upBo0W+wCAk9Ks0udzpbzccLn/kv4+JuULvAEetrvQMDcWvISFhC3oVlfWtQdftxfK9mV",
+	"5o6qx5aex6wCqKY6hOBzfM4G9xk8wT5qu8k+CU3VuC81t8Po95rtVQ+BijZd2HIByEI6Z1MsbG2xxIrs",
+	"pIIoNqdjylIjnUPQ4Mezn1HQm0lvCHH3dvvZ90/aCZXRFrJ3BSQcIcA4mNxQuB6Vnc2LUKKxSg6Pfzo4",
+	"v3CApsCDGjI3PDRl5bNHAY88vQP9DRgQn7bbBKCuRLEz1XkxjFWRC+UbfLEgiIbDtydQL+ObYWDtW2F8",
+	"m5orwV348exth3wERAQBIIbeFTQHOh5YX42eC2aGeqrwHFuTOixUD8Ed3MJMtSLDtr6WF47fhmLYMPYt",
+	"4XPie92fGPYyKbTlla6Xed00ZRwP2Joy76NJpSuq99rCjhdEx+d9yRLFH41ihHuhFF4qTH1RRnlG72ZR",
+	"xh3f3rdNoLzRTbpughz20o0S5GHIBdLkhLfjeY4hmSu1IuxI7H4lYkRT8Fl94vRuKZ32Vulslc7NQujI",
+	"t3U7egdP1s1cPrw2cvw98M/lCMaO4BJ77JoR0zAgz7KZ4y2Ct4pVI4H/OEyTDlswq1HDBVZ1s8VO+aDe",
+	"sbzAt1lXfMFtcMzuIzsJzP4usZNsNXetP124DTp3xun3T1fbNX735QRo8Y1A+3AZZYZ3K12yJmEN5ATZ",
+	"fUx92uATfuuQ3UwEEEexKoZcuSxVAhFfKvTqC5GUtIRtxANzuHAIEGqwndyZBI4BGXptxhmfQWAVgbww",
+	"xkQcYjVhJ9f+S/jQqQg7bEb8SoQedQCYXCA22VhLFbrxbZYcH7zqXhz+dPDuh5PXLw6PXyWswTOjKWM3",
+	"1a7HzLCc94iYmPxtwzLdu3IJ+liVVnnlBVfwXMDR3pBJA2Pfkh+N77UVV79Xk+aMGLFxu38ecQfkivOn",
+	"cXm51jXWzrVe9pnoAyYLuNQ1UsBn7J0wQRkz0KVUmXoYVysEM1FgZdXlZAYys2CcuHpBLEPOZkUTRSkL",
+	"tv76PfTXb+skfJQtfGNXHqbvXfkWu/HJQeUnKQFMWlH3EToW9WcDyUmB9sVlm0oIIVDuSGEOsDfoOsB1",
+	"zVDf8wVtXx9BuFvqtr1Vt1t1u14E4a6oWyUKSG49gtxWbXThWFjTPC+GLtUlVOqLRRw3CDcFsdaaBPmG",
+	"DWtMlCxYcnRyfPEDdZCQlxFZbwXMeNMEWMBkKsSVSRj8P3fj24ODH5OIfoMariOtUj6zouR8Yv8rYrtP",
+	"3DierYmgDbCWBdCDoFI35NKwNj4h8NejAoQMynjxQ0O+h3TsV4gsABCzVAU9Jd5DBHeGv7dY1xhRmD3W",
+	"42a4AziwLkuJSypzV/jNGnoslBWE7gcgd0eiogUKLscGyeHNooBe2DNBR2zE1YRnO2UZX/Bsyk4WP/Fs",
+	"AsRBmEUtL8GSnd6VCUr8KolPmQepT+Xnwv7Dvy43BmaGsSonVnPIWazhSgSd2sgFwkkAOgeWWr4XvjIe",
+	"ws88TyMqhbRTzDT3r4UcAXamhchHpsVeS34pM1lIAV8gT5lxVbCOnHLMZcoa3IEdetuQntmM4AnGk1qN",
+	"c6l6cswzlosRl/i9ZrQcVp6nk0xUlqPhin7ovWFt7KyhwLQZlc+Et4qVe90FOrEq41eLYZmGx5NbrFh0",
+	"qOglhsiyssVjUby1h/wCZMG69oi7+42SxU3ibe56pCxd5463VhpsNlRXXYq7oZC/jtrKY1dvwQrahh5z",
+	"iXTVWggPaxRW6l7+KBc9IccrqFLOhSJ2CDnigwpTCjaTIlXKHjs9fhWxvzg9eBWxV4cvI/ZWXJ5G7PnR",
+	"acQuDl++tPLv9MXLqGRHRJT2puP2Pdk/8xoppF1B2JksC0k0EIgOtARHiIxYNUosRigCiUBdNZEzDDSp",
+	"LBxK3yK2j8O0dKAzM2fyjzosgSdA4Y+yE/HQ8WHri7MMEPEe0oeIwwtyyA7r4aCgHB7xoFgXKh/n2nvK",
+	"ON/uE8YNM1or7N8xANzHc5GyTKhBMfRqtxWrZ+0nLDnZP3tnLaD9k+OXh6/enEGXp/NNPGsaVGTCkl+J",
+	"GXLdJucHZz8d7h+8e3Pc/al7+Lr7/PVBEqvGkhbRcsDwo/ky1VRjN5YvJFVgYhCiPB8IaDlA2hClES1T",
+	"Gta3BnLJtuOKSBOH5UPIWbgNoSl5yc65vi/LXu2Bs+xqfSRyVvmZlqFmAQTp50bNWlofC4fij+KMDvJH",
+	"YNXfTEPQA24Hb54eDphNNYBGc+LBN8Mhgk4oBbYIhb8ntCT66iV8MwAJ5P44rERLCl3NeWj53faz9uPd",
+	"p09vDqVEL/VXDxaF8DL9++tE9q4coV2tK3oSeHh12eW/tCN9ARQl/5zZpiqY72HmFD7jEgCl6uddDqNU",
+	"nxctxGicEXUV46wPUl0R0HLL4XGAn4M8xQr53rRyU4kYd0QsrC84APc1OHt5dnDgapwNuVkA4gG9G0+t",
+	"JTDfeo40poBgX5Cr77xIpPhF/jH7cFGfMiw3z4YCmeUDbil5GLzhlin/9014woNjP1vv0H866MM1qmRJ",
+	"FnFZ2m7uPP4+ANDuaQ7uc2+mT8+2lbtjXXip+izWXdUA7S+kAX6feEJfkfB3MD93S/jnojfJoWSt1ol4",
+	"PnNpIMhT1fkRZ+VIm3Xm8SlbJ8I7Ef4bLnEkgu+7nheRpBwh5nZZodmTXWvFm6E9TTnuAzYxIughh6QN",
+	"SnKMYj00LFHiQ/ECkJPMUE8N9QhCSKqAXFYf+uC1Aqy/0LvADkrXMP948R0hzqYLnrEGVGTYm9Gbfnfw",
+	"8/7BwQt0PZwTg8Ni9qtC6GnYkL8HgCXH5BGrb7451aZwhLaAQ5TwSaHtr7AmjtON0rOAY8SGepJnM/bX",
+	"+rIk44HAbslqCpza33xD6bRvvnFAzS7rGlxLrFANqVj39PTdxeHRwX96cnzg0JuQvDJckxnR1pY0CAFz",
+	"jaOiiTyaCXLZeHLckIUWY9KjcTFrtthrCeUmyEwWEBQQQfssYrII8LiUdklAh8gVlWhcEVM+N65pGznU",
+	"fcF6Q9G7WghiOsguYs45PTm/YNcikSXNCGCkMKRM3WWyAKIpMZ1fOGZPgHERPkN1/8Fnwwws7xcUaAd0",
+	"/CIgKd/zxDtaOeCvCJPZDyu0tvgkiItLV2g3yZstBuHpHs+ESrk7YHixOwMa7hf5/OyDsHI+Ie40uwcb",
+	"uQAhayKWC4TlAVfcB6YdxyaQh/WIgWcy9umMEMqHygNG0hj7kuULeQRbOwgSE7sJh/UAJV0AUYqH+Wyd",
+	"Ad/1/NglPzXy+jUXU7v4B1YMpWFTTrhwPoCvNOvnwuVFGoF4KQ89kSADMBrMb1HQuFksRESAuAtGtTfO",
+	"SZqHlUkyDlUMDc4yPravWb36oVny3Esx07Rg8BB8jSshxjCkVIO9MO1jVaogggmtRLA7V5Rie3W6IaPa",
+	"j39LUZXy/e5SUGVrJV8fIpmTcmuYNKtKvxY4Px5ED5ZYDutbz9dWXx8WJM89W6fORYsdOCFDrO8jngqf",
+	"cTaFVSOu+EYrgRg+HvzQKzfASwbrQs2qkHUrSq+rZ38bwrnFEM5n3+yfHsPxu2PdEE4nRP4ureYScgow",
+	"QRC8O5UFMX2SrUOGQjG1ForSOTNXcgy5gT3/R4TqDmyQIfeWgLTmjBKsgeCGDL0Y7EdwWCChcQXOCPzQ",
+	"dMDZ+Gdf6Ybj4tWEQUuukWJ9nfcC09laXUioisZqZQ7AkYYRADrqAJsKpks4o/KHquXoscJKZ8GassiI",
+	"dTHJoaYuWG/d7zNT6LFxxkKHFXSVREJcgGgMTF/vnNVZvlC7CX4PFawiJiw8at5Uq43j3U2Lo/1lLI7f",
+	"MaPCvQ7JfQH5u2g6QH1vffGcA0Uh8JNKWU8m0oHIWYNKeCNIwkbOy4f8rU/k+hrnKFble1pZV0k+R3io",
+	"s5kH0tZ9Euvwh8gK4R2oZqILIqzjxmp8INyOqDDLCQN6x9R7VhQWkUUpcVLdmwCnpAS3JVYwX96zq0A4",
+	"bNJgR+weu/59KTqy7J2jcuKVN2+xo7k3J1I8REUEessqdpbzaukz0Pp4N5x0mG/fveQ9gq22b91ZWEjQ",
+	"jVAwKHMQ79Q+LD6MRc8Ke/dlkP/OpdChjtL1E+BMCPt8ZgixWxpANJ9Bfd3EvpXOMtLWVF7Ne1d74RBI",
+	"e688jzQ35Kq32EvvTJtYpRqd4vEYmNTL7+hoyD96b859Hih+99juQQ/zwdHpxS/vnnf3f3xzmrCGdA3R",
+	"QPuBdnGT9qjRWFiY/M2fAJFhhnWY5aRH0hjsY3Sago1zq74KIENfwhWIRMKiL1BRgnqnKodgU/tyxlT0",
+	"pQL25FyMMVSEPP+cmcnlTsmej9bNmMMGoy/NWaHHO5l4L7KSht8BIkHIT4a091a5K/d9JwXjsYLwHTGz",
+	"RtCtaRcUyp2U21blyEjSTP/CS63JMQX+ZywpER7L3WM7u4r6hD5cAr35Qyg4vZxB0Kfst6BKx6ftdqyW",
+	"MTEqPnJtdFgq3Eh8pG/38SPcXEkTHagZFqHYpfKwpbEKylwoEGL3qeeAwYW2s/LNG9RnAETnDd+34cjF",
+	"7MbGdne3M0f6PfS0zFPFhBB5TeTvJmESAOlfBCypYS+Mtajc9Z6/FAp9R3zGLgU1sXz7lB3J53tIx22d",
+	"Rihdu5yYmdcOu8/KGBZGJPmlnhSxevYsarfb5QHr05j/2S77UT4P0GhHYqTxAINosWJADpRvlWiyPpAh",
+	"wMLk2kp0zYzdu+Eh+4vzk2PmTcGABmjXvgGF3VnXvTS85lTnV7Hq65x92/b1rY3kw45Dx92hH5NmEEl0",
+	"4uFZ+0mHHu6fa9h3y2tg4aHPee9qMt6QSUqDf3FDFN6snoV734MpLu67bZXrHUQfAF97qSFI0NGXbhc7",
+	"65V+qK9bnT9OD/a+bdvfIfuzoy//WvQKZ98+2HsQqtylda/f/vlu+7vvvn26KgZXGWSJZWwKXphHpb2w",
+	"ktoAAEgh0+Cvx9UItKr9TQHLQITV9om1w8AlTwqdsAY0Y7sOwDKBsRt996QNRf2VrBtXA/HQOK1p5SIp",
+	"1ppOsX3SpOf2vR6sD0LHC/My16MbwTLZiy/0Ztu9qu9zv/uvv442sXNPh2QNsdLOs2eB44YOhAacv40h",
+	"8uPpJo+m9mgfwuGK3MmCU6aEd3fg9g5kQ2sFADWXLhMD1rhDC/uhKVn8SABgkLI3lFmaC/XQdFjiVuww",
+	"TbCLq6ezTPQKwybKDf7Hss24JFPyD9FTVdpi47HguevJSvRUJRR8tO8D/dpDsUS8sAb0F7lu3TA96dCM",
+	"m61YnVj3Z7H1uYc1AaUFDnHXFrtANg/x64Rj2t1MRiZkLJQIimHHtDdYtwcdXPQUF3QR/HGPmpXgH+cF",
+	"z4sXfJaw1IVQgRklExR0YCP7QKCOn2ESG8IDdimgc37kbOwULGAw9/wffdgSh2qk7A9sd4+2RJhPb0a1",
+	"vVk1kpviAh8nuJ+D3/SL4DcC3sOr4YGbld6Vd9oK73slvMHFg738hcU1PmuVGcYHgdSak9ueMNw7nB9n",
+	"hAWEryjhpxp9U3KfJyoVOXivHZbgTDw3K0wncfKCog9YLoJBzoIPBp4WUKtenUy44IPfiyHnX2UrBu6b",
+	"DWfP2y2ab1ZVf5z1FoLg7D6u2Awg3xI7dMIaRojS0stmAaMnNLVNEWjOGSJkP9G4doia0/sLTPwTDjDq",
+	"802eynCK24N5//QzmLGXsy+sp1dq6CretdWYUjGj8wLzarW403yztfwXfLAlM/p08GX8Sm6bwf9fm8FI",
+	"iSnoFGkYRBlTKOpvsWPsD86BXvLXCRYgU2H2PIn+CsBfvqlqjwt+W5Wl9p3uWaPuUgDC+0Doftu1qAXs",
+	"3xucsJqw9xzJ73Lp/SgXII3rK0JOJ4Whim8se7eSnND7KLIBzF8k1QEyJ6103S9DSKfsnmcjWJ4lgyG9",
+	"QthE2RY8Ya3DvAUJ/j1nuwgE/8ba7aMrseDwXQ+eTai8QwGKEgKUGDnAkAHSzPEce9OKFYjXfLDFu763",
+	"eNefqAk+A5I1X1mR7foJ7E4sgaj5ABowfdWw4gCphgVLDmUaYgr9Co0lDzVDaOytQJu+M7Zee9O23u8Z",
+	"Z3prF67STXhuPrs0iG5kK7oM3o3prajE0jFcldxWxDpDv/siOaSLYpczxisBOir0ohAdBNbhd4Ih9I+k",
+	"elhufA5xBiYrAOlZ5bgHcJpiIJWZSwg+NLHCZ0H3KbQ3QAHoDEvYMNpJyUVMIMA8ygwCYTDOpxGefPst",
+	"JhE6iHfMlJBW6kUu/E/LZKXikGd9NuYyZw16V5dzpfeN3LP974VOcJ7artAVAoFSz67EetWgotGL8xWM",
+	"X/SN11UPN803Uqbx+gtvmrG40PeOXwyW+A5RjN1P5i+/Ub0c9L+thzhxBAa2L8cACxvO2VtHb03Jwrcl",
+	"3TUc+Yrw0VO1hMoaipZdkfcirzU2KKSyD+XcBUBKAEknFu8i+xaiN2RSXQH0r6ykNLF7gZlCjPcYV9WU",
+	"o38n10BG0qPEZ7B3uIzlshusfMPL6Z1LdHlfzoM4D2T2Je4rHKYJ1BrPoFqZbsaC54clRjzMAetSKJJQ",
+	"iu0IisgxV4oID1SbonOf4SHUZFdWnpf5GitQofr8UmYZG/PZiArbeVmKDZ+as0uurjyxuKYKjjz1L260",
+	"A6LAXx4aD/ovsZhmngsAEe+hZBsnajw9gJtKqSGx2YM1HLL8nucm0FNsaQPqt5BjHdft0i5sO1rYKxCI",
+	"kYrns2A7UIK5v2QjNJQOgDrmaspHYqSbhI+vPaq9VNVPYDqV+/welwUQyPeFQFguuymeC2wEKmdZAnpQ",
+	"qblIJYBa5L4IvhjmejIYBlukrLCeezbYFuUEjAeDwM0NTDhAWoC18MVUMyNT9LFHRmRWGvSQAwRaOsJH",
+	"+4eUT1/JNwcXb44DB4a/PdY5fLstwsG9Y5HDPXwpiqkg3kUSzTdXpx8f9nLjrkXPXrbPWCMaa3aCjhiH",
+	"LtQXJB5WMr+Vp3KLPnC7JG7uS3zuTRfV4FKr+Z0ExWOp8V1tU13ZU44cYdW2eiWK+j3V/iLy9nfc331L",
+	"m/QV4kRvcoeuzSSIdvWasBhgf/Uq9kjCCn5F9g5a72DtGBSrvvZaDwRGKq6EGFMIQeb2tECKj6A2dM7a",
+	"xE2cB7kKf2I62LVJditwIRF31JQjeZRHrbOylu1r3+bspkUUy6VxmQuCnUrhDyVAGnhfKxkJ75xBthUQ",
+	"XzMAxAYFzLzd5Sy8G0VvXWsyOuUyD6q2oqBPF1A45XvBEvJ8E2yAqOPGC/pDyJdHT7n6J+dZkvJ1Aqkx",
+	"XkqwVgF/bNZFNt96+3Zj5w8fccfwYe9ZUSME99zmQ1OfQkXBCXE7+TNRjK2uTqMYyXyB2mrUWPcGrvAY",
+	"msU+N14sNPL3iGUQex0au9Si3xvynPes4bDHUjmQhYlYJooC8jFmzF3sbTgbD4UyABZAUAFC9fLZGAkI",
+	"X2uuHDPYQHuTYI8lmeaqi8HCCP91xgvh/vtIFEOd+n8R3ShkTOwP0JiFCAk8y3zxEPwDzYqovPgU42UJ",
+	"UnqD0dKa48PECBjhZ0CULEEyzZ8clyZcYhUweooDBa/qSdHqYzh4qDdkMODgtxS/oTe7Q9Gb26GOulfy",
+	"0ZcGTt2+/AShuD405TqV4TShSnnh5AbVhU521hYYdvwlAfAKwNOiqZKLDBlasZLLewejm1YmlqS6PlFT",
+	"cZMISXNFwWJobWxrFrdewXq1h4ux2I853Df2CK6Nw3Z9csweHM9pbURNkRabqEwYw5KRfi8udOLZvkJ8",
+	"ouqpi6zdgiBuFZO/ioy9AB7XxOSia68GGKwSxq3FzupvxaaZJVBLVG+BM880svRJN+0SORcdoBD/CuaC",
+	"KSPNOEv2u2cvyiSbtf68wbECHtdbHOvFh45gxstqF+7t0f9StWC3HQffpC5fCii9tN4rqg8L0Bauuvzk",
+	"mNVExAO7eaPu9tcW7Lpf5ipG0T/L/l6yh69x6tcSn1Tb8/HBdRygElpvlIDUGkbhGd0mDetlgudALrFv",
+	"zUpfMj0be0Loojx6ITc09MzNxuKhqdBM1EcX6gPid8273UqHrSe8bgj9djzhdeXRKtv7Uaa52rE7N51k",
+	"ojZAf+TReK3NiSanhzMmohvwdcMYW+Na9qxmi8HXEQaZhYZ2N5XYv1QJqCeFKTjG311UnxdB5O/R7mNE",
+	"W7abWKRYzIzwniDHtGrFKjn4yzfd1+9Ou78cHRxfJGzMZ6Y03ak+Cxl/EFSpGgGE0J6hkjy4jdaMjYhG",
+	"yP54ydWVlY1yMMlFs8PcQ88Oj/cPT7uvE5aL6oPHuVQ9OeZZ8OwOS56/ef36wM1SujUCA98BbU2HOgvv",
+	"9zUFsLrll8JSs7kfSVegPoF1s6ubixGXChIt9Jbl8Dyb2rkAVFahK1FYAMgKDDXrxtg/s0Lko2sbLV+J",
+	"4rXdNG4PblAyV56ztd7usIi9AK43Vzrrzxo4zrC17plh52VwOpLqEXHo7dwA8NMuBAFKQz+JS9L09Jgg",
+	"oRI5sir1BY6574dMIqzeLqaacLSLXIi6JOXC7Q++AJzmRS7EbUFhVFlc75f7flHyMJa18PbrBudhyR6r",
+	"Hg3YivWtCfYZQylynveGM5ZPMoxbkcvhvmBCaPi1SazqvtoUkbEb/pbyWf7ttjT2v3dcjPljt/6JW9cN",
+	"2O9eHLw6Ofvl3Q+HB2fds/0ffrmWqq1GyVybD+saltA1gR5ZkWxarjW2aaftQdx0omruHFYZoD/tJH7E",
+	"wbo+jbWgrpchtve4Urpgl8JnhTC0tigCkmaLHTnW1Z4eV0hb+33g0KnP8yxTytuzc68SN3dZD9Wkc966",
+	"HE5119fEBK7do+0vYr7dUcCLr2rTYypnYzv+0xsk5vbqqlQOBDa8MzWBSPINnCkMOd9hZ2p7Grfm2zqp",
+	"k/vjR1HErR4Lng9E6pFmoHSww5JfE58YEDsjLjOmc8SeavS4ETtSGaGMLOR7ETF7brhUptlipwgKw+SI",
+	"D+aYLlpLA3dkBa5dtLMeLEm0IMfEB0As6EsFEALVl7RTlfayXycCvq390f7zQRRIgRH/8FqoQTF8sPe4",
+	"3Y4eFHZv7j0wBXHJbpQTApatFglFCTbmAwg40/e/B4LnHoKpjPzudaff/bI0WLn0ZF7vfZlFvBS4Fgr1",
+	"uqra7eC8sJJmXuZwi2t4gA5CdMzOD16/fNd9cXR4/G7/h+7xq4Ok2arxuY5cJuIGrhY6f1tVd2e8Leq1",
+	"gc6YLGOetpbfcOOu0lULe6jerVqzLBMmtCT9FJ6bR+OMg9j86LFrDN1zURhsVNK5bzFyRLniw1jmM9YY",
+	"i3zE7eCIRgSFSZQcn1z60agNKFaNca7TSa+IGJ8UeicXSkybLXYAWWwjjAFO1gU8R1e5ZF8VyxYk8eDH",
+	"igzoFjuGinymlSAJ4Y57/UlfYqefC1LIp3ZZN2Of26FvyTbv2v1DkmyJ2iz7OLey616b6efgcXuFOcbN",
+	"/MUk3QpxlWssU/rc4uqmMsQ+vypD2KeIkHoBcqapFmYD2RSdia0A2QqQTeZLEcQskCE57ue7IENMwYuJ",
+	"2YjRMzFj69ZrxYRKXX3dcqmC/UV9KIpEgzLTA6nMZ5Yj5/iym5EkOPhWlmxlySaNEThUAMmYC94r5Hse",
+	"OGW3J1OMKAqpBuaRkQM1Ge8IZSef1gYK3w4BwYDZy3cmY0DZHAsFZXrJQBTnMMwBjpKEOJaFRkkCKdgl",
+	"uTI4CZXbN5kuqz6o5uSZqSx6w20Z33VlfG4z4HqF3Gm0u2qr9pZml7CqGwoAPBh3X+eu0FvAN++w6VBm",
+	"gvUybUQascRO4s04CSq1n8QqOT98dfzm9N2Lw/Pu89cHL5IWs19+Rypfgi5T+8GKmT1Z72UqnAoD8JEP",
+	"0tgXKGFFsDwhVqvqE85rN/MGlNfiPv5yymuNQ8QArGzKjCh+v0Ho+6iYTsaIHQPnyJ3kGx/hOWUy5qOd",
+	"KzGb6jytzzV1q7A8WmWzFjsYjYsZm6hCZrBHltdTnI/56Ec3/iY3dvicmn2dSVNsVcO1qmHMR+yq/GR+",
+	"W1W2yjrqYen28c2lDghlz6NJPWu3/QSsTAeIp912O8B4ilWjyOVoJNIOE7ARtSKAp/k8p1U/gheGpbke",
+	"j6H/tMvG9jn2DOkRtHpMhwB7IItMxArYJdKZz4/asSN76RgaIuYfkFFV3RslrYkHf2d9naVSDQCq/DLT",
+	"vSuRxgq6uaa5LAo8wQj63WF0AhjPcsHTmcOlIsCWXOz0hsKOUKO6Fs7YBpTWwvH6gjrrhkfbKixcua2+",
+	"ulu1s3DSMb/y8cKlqrgKPtgZ5HoyXldrgUUKd0ZMZ6kvnlhBzfsKn7NZ2it4SB2Uot3i+LZb/bVqq3Wz",
+	"DMjVBu6LBYxRbrus1Y60dA8lio9EgmrpWaiVOoEKQ7ZPp72eLFde0YJy6rDkUvM8NQnINOrvhV8QFcy+",
+	"BGEBQ0dsg0aIVTkEV6QUqXePKxcThJFW0gfDPtwcrxwMf3tEwvh2q07YVnfcVWJg/D5rHOo6jXF95c6y",
+	"U3+q7XEMUPfsNFaSj5ZHaVt6cw/pR9fdb5skIoWttCoFtNrHsgorcvzTKemTqMRumO+zdU9czT5651RF",
+	"e6sqtgmetf2SzR52r4QmxfCRTMc7vJ52/ieRy76kmMjJWKjDF2xfKyV6BTt8wQp9JRRrGDlQvJjkosTC",
+	"cYHwh1ZBzRAwRhozEXkUKz5JpVA9wf5Qos4PJhDJyCRQxKURlcY1W+wlMGoGCePLmR+emcnlX4teETGR",
+	"GRGrTKqryrVeoADIzHt8ndRVaTdQb/rRpJ3tuGjicJ4Ug8eKEqjstVRXgBOmrU3r8tEYrKFBgVPDGrcw",
+	"rl0fzl6f7Hdfu8jonr3eXhAr+4tI2WQMrGsAhjtFsB+eprkwplnWAvLCPe+hYWNuzBS4pFSKKXaeZYTW",
+	"HytKtBuCr+GFY1ETwbtSzgJmBSwD7uMpplVn4fViRe/HyzH8elojBCGN3KNb7Gl7F1IunLZJyV9n3xNu",
+	"nXXYM0yxHJz9dLh/8O7Ncfen7uHr7vPXBwQ1VAylwWyKiz4F20XnNZuNapdjdSlYXxS94fJQ1Ws9OFRv",
+	"ZTE8fHHa3ZDeOHxxYV//tmoDJsXwTJhJttSLP8ftJxXR98F3knYvGQ3LSKiuiRKmEIPBO/q6CetpfSVv",
+	"oQ92S009rz1Eb5LLYvZg76/+WaVYQA6U/XwgALkqj7s/vF0vwQMlY5d8nsh6cpnJXp1+qees9uplB6X6",
+	"jkxXovt42Y/ybzwuJVOhw2nbV+qwRE2yzAsJXtQJiaWFAva878PzDl9stKPWPaPGavPv3Lo/rknNhtv3",
+	"n89qocXddqNNtrh7LuuNk65hSeYleDruJoED4W2M5PDF6bvn77pvXhweHO8fIAVG5tR4wCvqp/rcWRWt",
+	"lQrj+VZhbBXG16Qwnn8BhQFCfMWRh9pzV0eK248XFEqGe1tWQeRaDaomMldsoq6Uta7JjB2IwjsGsbLG",
+	"Klb9RFUoezkSdkiDtXcidY4FNccZWrWGv+Npe7fZYl1AAd1tx6rPZSZSxotCjMaFAZNYK+ctRNaGfdZG",
+	"2xuI+FCMkvmPAk0qtvsMaLoKYSLWn+TF0HoPfkycOXv6+HuWnHUvCC314EVCyHhnoshnOzCnhAokAFCU",
+	"sk1cZtZ5kyZ4TKx0lnYYZ2YC37U/yUjDBs1J+A4PiQas1sLekKB8baezFZP3l/bn+5sgceojrhwEg7mb",
+	"0tI5xir1QucTJORjkJDhMV4mJTXGXJeLyQMXMXGSUipXgl/oXMz3GNKmY28Js5aX95Ue+1CqQawappBZ",
+	"xh63nzZb7FxQ/eOcQEYhx9XMCUsvE1BO4vOYzmOV2IOkc/lH+PMeey54LvKkuUfj4upjiTDBtw9FLiIE",
+	"eCKeMqPZQCj7CB9CMiAdgffNHcAa8XQyKW6UEaEzDfgD99BW/5sH9JH2YfHtfv5T9DcPLmG9weCkn/5U",
+	"2ecH8IWlj+t8hBU/EqsyW6eu8zWbUae5mW8OgZ0L+8/TRkHczrAG5A0ilol0YDX3WEtVmChWBJhrIh+P",
+	"aoJe9xy2yE4TleGzSodKi70dEim76483TPdjVeJkU2gsnyhXXxyhTrVPsLPs+7Clu9YVUw2AMLcEg45V",
+	"4gO0gBaecWs8kMosXRq0P9xZKwfYXcFkcyQ+It23paNekYmrICj4T7uqIX6MUCafiznKnimvZuoQLCvF",
+	"jIvB4ioMBHZj0EGxIlpChSEzBZ+ZZoudQXdWGivYith7dbJ/2H39rru/f/Lm+CKhQK8Lug91GbuhyDP6",
+	"2cv8isha322WvD07OX717rR7fv72BEibMLIjmOOi9q8hDZr4eHxxPt2jg7l78bRCv7u7Ufw64ZmpDAqE",
+	"12/BYZh/jmO3tW8dKwxY77g/PjR7bLfNxiJ3bz1npUMgvcYij1XFJAcNxq1uzgBcHw84eRiDiTBznxGA",
+	"N4QEom32tP19rALiL1g2x/OFdHmu4c4PkHFyZbiCDoil9Tdw62lpz2wEYqvykE+FNcXR0m2Q4f6a2/ON",
+	"s+G2/USRii1uFbn1IHpQlToPogcVSbKUpyu6kY0OtsjOUFqLe1Yb+D4O0LIiX6y3226zXPSsDGrFKlbJ",
+	"0cnxxQ/v9k+OTl8fXBy8m81ms6OjhCwhJMvYsesMGupSq4khHmI7EllF2ARlBRaaS7GC+5p7ROzp5a1X",
+	"DCD+QrbvhicIRwPc8aQzI1NhmqynIauJtlTKZ07wOMmKD8b5ttiJ1Qxu6BSM90LDXTkTPM+kFWB2CiAf",
+	"ZREraewfwAxX5Zs/LIlU7AqCqQS3m6IDXsg0lwVZZW6RgoWLlR0T+gsbXMGEZq4mPgJCwRQL8/2rl5zx",
+	"Dw3rC2F/yQW4Vs2arpNT+w1+oM2wwbhE5Tk1SQfak7fChX6LbSQlioddI7cKoVCBc7Jcpiw526u5KtyW",
+	"J6KeDpUEKDEAYtxW7SYxG98etT0Ljk7wq94Y5uN2BCmkui2xT9vhPc8mwhW68fe84OjjOhntaIOs+Wwl",
+	"r1TIO7d8v9BDN7lh6BE1O4Ze++vdMf4L3MgyqetH2ydWa6uTUmnGGZ9BhWRnJXCGGeppCcgDmJp1oF4v",
+	"ATgMAxQ+FudrcfRUsUauMxEBwpGPo1Bgswkty0TYX19/Ge7Gz+8pVJ5xS0H/aw4Dghinc4fi9x3Ev134",
+	"3KIUQTc+gsvE9g6gzNYGUxK67NBeBVY3Z0nKC74H9z1qjNXgn//1WAz++UD2//lUXI6bnUtuxLdPo4S9",
+	"OXsNdF1k2j9mR89ZKqxfAv2X2gh2ObMGaS54ls3grGGY044NLKNB/wxiwrrgvTVZi7KMBEIOIBUw9uEz",
+	"t6hoIib71h5uIhMeji9di6JXPSNRcPtySJul2GRsdwyTJlYNIwRL8IfnmucprkiHcTbiWV9b89g1qULw",
+	"1oUo202M1RiRv4dkaKwS+AoI7wv9DwnL5BW1FhHs7x79yw3U43k+o1JITJAygiTjkEZ4aGKV4Msm+JL0",
+	"5UIQkUveu0JGMPuW7vtAZLfI5Xgs6OktdlgQDWysQvLXlMts5pbFMb/eKPVq3SMmizrExNNgm20KMzF4",
+	"xFaKblOhH42KCHAPguehDMZzs06YZsQ/7FzqdLYDIvDB3pPdp8/+/PF3H50YdVmqVZ4ZWU9h3pL3sDAj",
+	"Kju2mdLTDtQwTxeyoprqyn2uZ8gNZmeWmunnPnW2sTP1xlyH/VXJ4vkX/toMd6y335FqETRrSTpzqcmA",
+	"IFf1ufd91zRARf9BIhNzIsBLLlWLJVNxaWThLIqhVmI21gVuqbHQ40ywTPD3Ilag/PcYZ32ZZRD+As2N",
+	"sHnIjkTIwfR0Sti3WNf1/3qEJV81NBZ5rKr1RlbfD/UkX6rQkNnYzq6JdS1z91I0ciwgp0O1+RCZm6gi",
+	"nxgr1ZOfd17qfMrzVKT2vxI21OMy9GjvxdVwN4xz/WFG+ViuYlWFKLcHD9GbyuaKp+0nbAlmU9dXfrk8",
+	"rFRsYsTefAalxU59AsgaY99BHPXxd0G/dOQBnGErGgn+FPSsLVXtACu1QfSmN7fVwHyjMii752j3305R",
+	"1PpNatuEzqarxV0btROPmEj/lMLSJ5DfqZ77T8jf3BDM8BTmtJw9weGWOcmr+/2O9UAgvc4uZ478ZbnV",
+	"cLdgDCvwfPe/W6EGg/Ijypvm6gJW1C6TCzqlR1cy8rJak9FhSZ9nRswXVnhT1N3YipUrNZ4rezaLpcOu",
+	"cpgBetN1ZcPrFClcCgaGSKGX1CssU4nQWDrbcHVB9SG35e7S43/imVx6vN7W7IdcDobF1v29e+7vmdgJ",
+	"160s0Ps8hQqrddOlzDKpBo96XPVEVi9tLia5MgE9CCofxz9id7ZUE2GoGyCBbmthukUSkZ0/HUqqnrUO",
+	"QTajhuxYgfBgI0BYDbIRL88ODlpsH6ZlZ4h5K6pAChySiyE4LlDcUJF5dmQte8L3X+B36Ph2QDAU8b2X",
+	"cKO4u6z3HlkhC3FU4WtBmTSVCmcohK6M0LCvAA0ZnHlCFsiINJ2TcHzy7vzN8/P9s8PTi8OT46VoFLgE",
+	"58HIG9Xe4XPqlHdwTTS3J1r3ovLptgJdhR4H6xWcazqGaxUgfY81nZUdtOxoE7nP6voCKF3JZh6CeCa4",
+	"PaTugIeffK88GIzGhi5bzS4ns4gCeLInYkVn6JIbV8DQK58wFrnUGHoYT/Le0F7E0xQwv+DvGVcYdMck",
+	"t3WeY0WnmDkMWDIjKHRghnqSpcz64xgXgWObc1KIXLEhz1NYRPh7HSbeqVuyzcat7TNWIeK5Lxf5z4NI",
+	"fl9blC2UquPy09zo8CwcB6qsqld1L0FiW3mWCthr8O9cSGUKnmV7i6R3GS+EATgNMYYgE+3niADBp0Ne",
+	"xEoWbMxlCib4kGOqHPVkGpX6b+TPnGus43TZjMJEsjD+3HGVxqqUKC3WpWp/YgILWx8oTGUfTcAkmESb",
+	"105Ypx0r/2uLHVtFmWXuaOLZl4aNeBr0+ZhJb2hHo7ff880I784Ozi9OzqwL/e70zdn+D93zg4Q1QFxo",
+	"gv2YlSM/NMEK2lUXPF2a4zrDT3lKF98lvci4cTV82zaI1dYv7ia36z3kjz9hdLrG5Vf+FK1JnRDLtuQy",
+	"5ZkLMxmJdexiqrAiT3uJXehTPOjpCsVSMdJWbswAZfzMPnKFxbu+0Rmr0upkNzI6YQ7ifhidamtzrlKg",
+	"k1yFywXlCpXGu03anrBDH+VFuqIJ/63zrZxNOTFDgehPueDZTiFHwqpikdk9as+B7NM+M6zB2enk0u4g",
+	"uG+PJSNhDB+IhNqL3L8P0yRiWEWDxTaI3JFAEM4ML+RIJKgPk3CrJU3QfhSf2kMXEOdpNaKdJhqp4bQY",
+	"YkwNqAoGXoWmYS1l+xA8/9QrhcQirVghePNfnJ8cMw2QIVhKIg0zQz4WrMHVDFk7AeDrUrCRNAZg2B0c",
+	"AXJ6hiV2Tai1weCcSNnj9tMSx6tcdVPosV3wIp9JNegEBTh2OiRR8NFU3gLxwVgVs7EAFPin7bYzKABd",
+	"HqpTvn3KfpTP4c+7T5ZLmp6Q78W5ncRxsIYbY9aaf87HdgfRxFP7UVL63M2Pjq99tTghh6rgV6IsmUL7",
+	"rzz4leN+rdQKUjrztSDfPnv25NsaAYUWaL2I8p3pCRneh2niHdnEWSbQ9pwEZ2rA34sy3ARhsNI8bsXq",
+	"ogxLMW4IaZBa6i+tii8Tm3CuwL9A7NNgoOCuXNjPbE97D5ghGkkooN+dX3QvDt519y8OfzpIHCQiwxZ8",
+	"PrRWNlgtWDCALwodL9gsjZCIg5yrwlsjewEcn5uErwO2AgkEh+77DkLPNIwCI1aJs77eHR7/1H19+CLB",
+	"8kTnGGGALrP/ORYqtROx/pOVQ34BFsc6Prlw74m5tHnXbDHg6AxQaGr9ULi+1ljRMl16wEP7Ag+NC2B4",
+	"gxUdL90HUiG3OVzfhmNmNhAlAewDjLBk2pTGHZU1huHMwNOrnJBApWOcs8W6gc/mXwc8Oj6fTTSiQDev",
+	"NBIxMBquKWyMWOFsRNpiB7w3DLadz7i7xcW29UvgKqFl3Quwb3AjW6M2ihUsG1czoB6BD/g9S168OX19",
+	"uG83qXcT16OhpnEXOGRjFau3w8o2LVNNueC9ITRiUUrNfklQePTvAc8v+UDAXlbau7+xKmHh9tgzqBNZ",
+	"Cjy5ULnZcR+crPsUNDIoXzJbqqvWYoeKgRc00qk1A5w9BJFoioU18Vr73XgOfXb4YHvfThIraxL4T+VT",
+	"f4aAy8pQN7SSVOzr2oTb+YL7vSGN7Z5xS0m36xyULi1rp+q5zgcEZAGyQZptS/EdKv7Hrezd6TIYrVIG",
+	"2s7J0k/0maBheF7bPYgeLFFaQZ3Jokhc6meFG7Quzh9k5QDzwMpDpyZA3TUIBNMaAS/PDg5gCfpLElhL",
+	"SueMKJodllipe4oZMnqMl2QjTUxUUEBfChgsXwHPCx4fo6kwlUZ0KgaXNEsyD85wrIQHHJgnCTmtRB17",
+	"2x2NcHy9HXC4u9LKaqwf69c8Tx8R99n1dBgXvuMD/Vw1q5pLLYaNrj6GzrHiFEyoerCcfXz+3SbI+Ero",
+	"Lnr+W/idpDEViHvkE9F01mW8oK2xivCi3JTo8DWcCxXgKSC3X4D9RL1YEH+RhhGtHshwM+ajWHnaQbDD",
+	"98LGA+EHLCn9WOP8tHvU7DhRGpVL6S/hJlZAe3YpenokDHsvjby0Mh7i1w2OV1q/gPxThwRU2/sZnpwN",
+	"oMTg6LdkS7p3q4Nwdh/19rj+tpQatfLkIJXF5qXJCjX2CI8QhKo+ReIsDXOd0fEMZQGlfCv60LTYiXLR",
+	"phCzaixKxtEGljh1X58ddF/88u7s4PTk7OLgRdLsWHlDmXN3ceiM49eGJhTrUL9+SfcmJNz6sl8MY0VP",
+	"B9lSnXIjgR/PBDdaJQzvPm/uWf+rZJZAbhQfnweROYSafQzpOGZ4dmnd5OrrL41j2+mso/LP6E3v/gH/",
+	"nafI8EOsONaktj4CHqrcvejSzZ917+bNH5PrxMB7jYbs5xcCSSpzAXCWCXtzau3hFydvjzHtzJRm9sls",
+	"JgrqPHDRwU7p6PkBXAYbayyxidzejteiNVNejL0AAlNqVr7Ak5ZLlw51UoMlESvxgfcKNlGpvYrnPMtE",
+	"BrcbiqeOhQNz7V2ZFvtJQ3xMqyWiKOgyByaZ1y/f/XRycQBd6V4oDjH9FwB3iwoGJwQcyWlopHxm5qpQ",
+	"AQic/VErYYcloBzC9OlDXvFSZHrK2s29WO0wxCl/c4rRVPtiOfuzXdYoAb6g/XzWjILudfZnz8ornrkr",
+	"WuV49rvuhTfs7MJfy6Lb8Hk7u5EPQrv2eEL2cDFwXuA347kgEDDINje4Ym9OH5pYMTungl/RX6w1aSfx",
+	"0LCdXZaLYpIrkTYjBt8zm0HhVDBuGCzl+BMWU8jCjl020/f4GB5jcAKudMK+3DnsMv9uNW8CYOZLX4ZT",
+	"4KTnFwmxGd0EoG7M72napQAPYP8CI/apl5FWvfHmlP3ZswhWgu3sNlvsJV2AC8/t0NT6A72M+Gg2zibh",
+	"sHv2tBYahyl8dmMy3rF/fWjshsHPsbPbpKcV2o795pQhZFnNljKaHm/PDC4CxoWKId0YLjDt+vIrs34u",
+	"BEGZmqFdTojZcEBYs24MH1NWwD7pPRzNKFhfLHJj9BeSKXhU8OkjjRgXiMdLbzu101saudab9i/sE27J",
+	"ucBH1zVQon+BO5Kab0nK+nQVCLWHBn7deh53KUptP5NVqZ/X+SjNFKvklhsp85YIgqnUZ8uPJlkhxzwv",
+	"rIwYlf0shBCDihBLSZK+zESyx06PX0XsL04PXkXs1eFLa3S8FZenEUtFT6aiTLLGCsFtGlbnelkNWFUk",
+	"M1PRy3guUo90E2SvSw29+6xZwmM+Y0fPY9V4uvuk6bKNDrQmQJ8BWwfhGy9Fn0pmcif/2Vh+EJlhmegX",
+	"BCID2Dt7sbKvxbqnp4oZMYAvRKYPiKy/eHn4MmKH+/sBtkzKuqm+FJAtPvgg+xH7+ejU8Y7YH2KlcylU",
+	"gdVGA92M3K4wdBm9dXnMhUImJfgGDc6M6GmVsrHsFZNcNDuxOj1+xXrDibqqzA+kQi7tMc2sfMUHFGfH",
+	"5xEbdI+6Eev9cHYUMXP26nnE5P7+acTM88OLiF3++OpFFKvxD78YL1+69iFcyRHOnB5n31P8fNiPWHHw",
+	"cxGxP17Y/5Xwv8Xh0YF9ww7sCHbw8+FLVAh2Sdz9qFx+Ov3uZ9bP+MAglghQhdvt5Mw2SOsjKjWsUilm",
+	"rQnp/zb39scHF+f73dODx632o+7x4dHBzxfnu602y7Qet1iX9bHEWxsR7BZXBBGrobUkCj3ArrzAurT3",
+	"kmU74h4AKHl+0j178e7wqPvq4N2L7uHrX7BtKyEMI9TKsWo8a7OJyoQxATlZpwqd4hCnC62bew4t6Ib9",
+	"mayBO8QEBC+QUk/5rNaYbbaYa0v1B97affzS6GxSCJZM8gwqv2UWnN+AghELeLBlxHFWRtBbIth4Ak39",
+	"nFmxA9hM8IA3eWawaIQgrqxpoTRcBd9Zab8sE+NWkI6Gdf0DRKqUwvBLI5NVmKqVxsPIicBHVgTuAIL7",
+	"zRm74K3gcV8agAEfffZ6KfzC7YQjtx2kN4Cvgw3sTwClbK1ynjcSSHffGEHp2eOnj7/7rv1RraVgLIxm",
+	"PnKxGuDWWZ7u6sh6NgGY9ZiD6yd4b0iFLfYFL2SRCVfKq02xzwsx0PksqWvtOprtu+msm7Q55bC1rr3u",
+	"XP5RQIBl0zkEnNDiST1RApbLKny3nPfl3N7SETqa+ZVa07Be3O92H95ws8OlNTvd5dfA6JKql02sJdzA",
+	"vU9/3GNWIyTN+t1+CpO5v1vdzv8m+xxWcrvJr9vkY9oO1R2Ov95ke6/e24he06EaQl+zCTIbzLEez3PH",
+	"/+4PQTKaWe82IdZDxxVWcnTtxSpx9eMJy6SBAmTWywWQv/AMImxTkWUOv7OYajblM2gmNuD6KMDSj9VJ",
+	"nop8D8rKe8LgkWON8AA2iWzFuYdP2FAXuHCsAb9QTM1Urnc8BVTnbK8LR7XWvhuHESEOoqulDlnF45s9",
+	"fgogCYbWsYhVJjgGcd2jW+wUDPwpz65YybBjtzQU4UKE1D/PDPVUOTKDQo+J1jhW9AcIqfEiyItdzoBC",
+	"YS/4dnw8BpRY4H3gvVx7XBY7Ed2HGdiPg5FAoAaAyHhGwVBqGAWGTTsqmc80WXgG2O6ujkDn1JVyKawv",
+	"O0QC9mIqiEsLjj4NYgAgybrnLfacBCd+Mp4L9Mr1pGCNaiIPWLUcgh7mJyitaN+j2WJJz9kT1lO+wlVG",
+	"ENkGzzL8T+MLzSTUwBV8kFCiEaYQKwCa9YRjBR/UNp5/lLQGp8RZPn85EfnsJrIb7rrggxvf8LUphftG",
+	"yWc/zY1Y+SoNOHbbraEWHGhVXfoQDHLmyWJCkENIscNfHrejdrvNGuPMCp5CfCiaIVuNPSEgUeDiJ+1Y",
+	"lcOwRpHL0UikHUrrGZbmejyGvFEwRBAbIKcBenUg/uB74S5nsVrEnya6SXKmHOcMaKsWS1BzQDXqUCsN",
+	"UQu4oSpZtMpmsbJ+CbXhIVNvUMFlgiThHvuz3fZcYigIUFIuhjVIpKm0jPe50BLEACeqAExE6lOcj89Y",
+	"JQRyFsNVBXwrneOXoeCVsYp7zEeMSsVYo8eN2JHKCGVkId8LbCgkXFtfKFYtujg/7R5FvhKs0PPLQ+ou",
+	"lLbYecNzZWIF4Ru7MATXg8hiJSD5vAG8FDgHtOspesEbAb/WprgloEx4qzrUEFDWt1Y+9hXlZN4CEVRN",
+	"pGVNm/ozFCm/IL5Ta8WVUZRKGQSUd1HNk6tqjtV8WbOTQz6CakfEcVZXPPvDti13vt1y53V35BqFzisc",
+	"P9bwrMq+Yd47d9IsZpibLXaIgQ3Dklzgpk1FbnU2aDDSlEABSq5POh8uCVnuGklGVvRZOBr5KJ42NMus",
+	"M9j1yos2ui/fsQprRf1fhJSkQrCK0qvlalt2KNpfThf4GsdwhT/+6P0uj9Anm9FngqfrHLzV4MOf3mFg",
+	"d8WntRfMHwoqv4USP4cyYbXKJLP6xcQq6XmLK+lUDGVnAs+73xPqXsdLSy4pQ89CAxXSvWCiWl9+vqeB",
+	"zbc0hKEEpaelXUso99XWhlasDlKJtJRUy0Sm5wpqqjtkU7a/BptyWxh0bUvCxjR+na16fVrveqOg2WI/",
+	"6KL0ZRtzEdH5QCiDOGisgkBo05kB4BzqLJ1PpFif1x15VwiyrAsgVomVMQlTkyyLmPjQE+NiiWcfjrfM",
+	"blBa7VzfLuCCfdtk5Nb4+HTjw+0iQFpZLgpqkphf0gxZGi98XgYFISZYRvqcf3rD2JgvscLDjKFf1i1b",
+	"jNAMgKq4aoCr5KyrmgZlQKpiFHSdfXF9D0BNTOrutTfubtsbt7ZEGdD6ov2NgUmBfsD6fU3XSpnuYnC+",
+	"xc5FYUo3pdAQSmYNmYrRWNuT0Oz4PHFGkNJ49jMJmEILx/sYrr5th//LH6n1GZF+33G4I37lonCM0x66",
+	"kXEOhuNnOEhhpGdt+7zZYscYYSMju9aeXmL/xmo9AziM091jI7gLZslNbGBa020E7nMbwUdLYsV3MiK3",
+	"4tR+XG//teovbOxH43Xdrn6460Yt/VTn9Rn6+fGZK5r5sUzrxmH7+rb9G+ettj37d61nf+nxvhMN+8HB",
+	"nqhbtmyB/e2TTNs39Apb43Zr3IJxSzkb+x/5iGc317Ofy8b9OAiMaw/U3ca/sHPeAPjFnCG/iHxx45DX",
+	"FvZiC3uxhb24m7AXG8xbbzEvtuHoDWJefKbs9segXThfoi6KttQAP62v047guOZ6Cvq8sN+nUqJlnxYr",
+	"2LIRyiTvQlOzEri9WAMXFtBh+5ELzeHAkaeHdr9fzpyrDQ023GAurIE5sZ3q7QBMMOTvhTV88K7aVkOK",
+	"MdzjGJ5z7g8LMbpJJM9/F1wscw9ck/vo5JedXMFxuqHLj77G8hP9KJVmJM0KIJulR9tVWeNxo6gVNYmA",
+	"lazzAEvO2t/GeuNYlD1RRSdWYEnJgk25r0aLQnjc8lxG9rKluLot1nWHFI0KLaBvomDig6xG5ZfWa+O7",
+	"l4d2E0aBf8gadsGyYnEc5jaibnfW97+P6py+Y9D4QwUruI/XOtIfGT4o+GBnkOvJ+PqsGF/WiYwyqMrI",
+	"2KTYQNkriu4oPoeN+HhsdYS2/j8vqHvUGZ/zF1lFS/2lCCE1Hmcz6J/y3aYlGjeTRYRyKFYwUJ1udq2e",
+	"r/DVP0d/6SYVsZvpKm5kXLhtb+fKlNgFH7gdBgcNNlBwzoLjsLzL052e/odHOcdwWy2oRQ6sSX22y5J+",
+	"rkcJk4olhcZ2ykJD/+IiYlTkWvZf/szGuX4vU5FD4AHiYNhGjnYvaSiqceMyR9cAsJwceZobIcIu9aGe",
+	"gsM84mrmO8VjxfNcvhfeIu846i6FLONlf6gPi1B9mH3FFvNEUn6+fS4zE2GAj5pTgju8dWDnLE05fMMa",
+	"BUnKC5Eww2eGTYeyN0SELQgu2uc3O0QJpaDDH4cNmiKlWYt6qizij5XnZNeKXepiyIxMhfGmw+48SxTS",
+	"dUGQjz4x4O7YbzyaGEj3HZ6fsKePd/+cgVC2W2BixB50q2G8E7naWALsN12gpXvZPXx98CJhio+IiypW",
+	"0GAQlRMo19q66wC7xmVmTUP3e6b11WRMMH3gBbrGXDaSalKIkoosVvApuAH6AgisUMGxLA2nZd/esIbO",
+	"7XI3/czsdHx8psVOgJvPuli4WUHkI1NoZce4kIS9iyKrvvECg3kvf2aZHMmCNZKXP1eQ4KJYrYytNjuV",
+	"OUeVBeEym+Q+NEzYCTDLKZdQ7xwr1wpCf4dgVZbB0ejnQrTYyXsKpMAM9+og5dgcohw1Jc/DyvkXd/hy",
+	"zZpOqpc/n1khtK76evnzy1yPbuJjvvz5Qm9WtdEr1Cg1kC/3pWH3fmGkXWgMu4oPaL55ycyZF4NWKgTa",
+	"sf9hneDSajA0xF3zTb4rLM8WA3PLwz2qdB7UsVFG0c1DlvD3vOB54uAShWkynskr0WJdFSsEMcC4MRmu",
+	"EHBGBdMD5kMSkzPBc9ZI9u1vO/taFbnO9giRMYrViH/Y4QPxhye7z5582263IyZHo0lh1zppesifItdq",
+	"wJKDCz5IOiw57O8cayV2jnjRGyYOCxZBUJyojdWT9lNGOg6wCFos+RlmIFSxY72WnRNYJLPHlDb/P3vX",
+	"19xGbsO/CkcvkacrOZO+XO0nn5NL3NpOauc60xl1KmqXK7GmyL0l17Y6k+/eAUBSXGlXUv540tz5KbEk",
+	"AvwDgiD4A6BlWYYEK7PaPFjMN2lSZe1WVV/Jr1YGx89TJBcljAWHcoiWwKk/nsuyrR5KUy+5G5wMZlKD",
+	"bGYD6O3gZGBdLfUc5Zaa/qcS8y9tW+kvbvogZtXntu1UZ0huPMgGC8EDErElXR2vr17c2C5pG2RJ37ZH",
+	"AbLXbaL6hKRBSkEPuhXm49lDslsaO7ofxHMnPaD45y5Px7XBCp+ylOFBeXMDwbaRreyqv4P5/fQMhNxf",
+	"KPu1edCtNJ+H5fZ8alQjatIWrNFUQvNKjld8qXZeGN9XQp99uGCFyZtYVgOsWVEzoUtT53BWccv+eXZ1",
+	"Sc/DlTCVT5HtjFE2w0LTcHzdvv6bPYFDqgajfvo4kn49fIYYNrwRhckV2ADTWaMLJdhoRBm9R+tf05XG",
+	"yqVUvCYemF9oomXIUPPoMzHGC8Jbw3IlsSTaiuEM8EqO6COchZ6TyI//89BUYVZ37KbuJ1Dtap57+NSP",
+	"vA8+LqSNw0n2wDp4vH8HhFX2zucgsY3dBZNf16dERAPlrIImoU53zNjZyvfX6Yj71f7YMHfo/0Egd/tV",
+	"APfn97DOOwymamu8CAW5p787n736IG4UhWgZZ5fvz88uA77Mm/AVt/bB1AWqXivnetRUlM9+1rjE9Wzp",
+	"9m+xwL4YLblUsUAq7ZDkEeovbHr+/vqXy4vzj9NxT1gkCNdTxURGBt8pLBLH1qObYQV/hKet5xrivTuT",
+	"5ItxXMuDNmePQYZOhLBTUgcCUtqbJOzMsil9R9Ew08xnjg5F/mtRNpYruC7T7xIQKM+pXEQSqXH2+uri",
+	"+t/n786u376ZHo170n7Fjft/m/brGcPdkygM7RgshqKUBytisYqvEOE1yCqVnj6wVU9CMTAm/LGEKNIt",
+	"q+sUA36mkdY6aycW/PBtF9yOu0zvbol9+azu/zA74K1w30Bdf/39mfT0rkxd5wFuwJd08/W21pBHsys8",
+	"s7XtrKMxuzFKZMw67hrvSlZcez/wRId8eOtHmDRiThqdZOTqz4b1hGbbmsF3whb/Effxs523q9JO8W3s",
+	"vN64wk3brzD5Duwx2HOiFjoXIRu+LlLkQuIqCaXtuLUC337Q01aw2Yp+R463iR5SJNEUOR9PKRAi5Pln",
+	"D6a+s/GthvwpoElx0Kf41m4tvocjmwSFONF+Gv4EWzB152048dghPryJ/gInHjvAhzfRn+fEew3rs1cD",
+	"OfHojhfui1x37z5eXeLk//i+u5uWtH69824huHKL//bvDy9+r16+ZA8LqUQAYQB1VjfanjLpKKVkxPNh",
+	"qchOq/EdsntKu9Fz6It/9R2XlnEl738HAvHBjwhGo2HFDxcJFAD0NvWvP6270BiPMa/F7d8vg0o6RdRU",
+	"QGKHco1jdiMKaQlF5MHns8ahggpWx8lEeySexaBFivZyJmVCwhZp8YfurNlvhbsRvJB+6E8Y2RCYdEgW",
+	"fLn6LqL0zceWteik581nBKBTq66ZukYp4MXqNF3rIDsBkDfkLPYJ0QxHY3bGNgBhPj0G1WgQBeOOEL5U",
+	"WbaO7eEA9wlvE0RyjhBQL2VJV7yoHU10OHgROAfjYVJbJziWttytogNrLJ1U3wvmal6WqIQP35sb8NXD",
+	"satohdDNaVsB+sfBll2TmDJwmp8EN1dqFnHn7ZnpGos30R4wEyIxQKqDSTCcLvmdgBNiSsQtWzhXnRwf",
+	"K5NztTDWnfz08qeXHqnW1GpwMjjGO5yfo83uk2bPkqWN8YdxIM4KVcLJA1e9wUk6zTBdG+U4yTOfkYve",
+	"QxgT9z0L7hD/Cr+GxqZVtshQmuuRaVzCGS4eHTxxDeRciwIYRtxe4jw8CWClrI1aytb9Apboe5RGJyz9",
+	"zw/niqHLMYgcqC6kdaZepUQxKreD5tnGPbcMT3wvWG0UYqTw0pzhjdm2Or2VxtpotTpKuHpSXYvmsZpW",
+	"OCf1HNg0+SJAoMNji4963scmEOngc7XrvXIvYbrNdC9EnP4HrpRwQIxW3noMGBzlYVVsRlHQ9FCEk6gM",
+	"1wx0bdEoYROmnt4+tu7BjJS4F4pJnZvgEXmshLaC+QgM2SK8/nAvbT63bPjh5s3Vxa9XR6dMaIfV6rB8",
+	"F0JvgGRKGzf7NtWL7a55WhlbGo2zZEMlDtK9+B16aIRGb71vkDDzn3TwuwFVWyet2LCUj1gJaLMjlkq7",
+	"rVDkoSvpwteBTudUiWWl8N0QrmolHmjadfTzt0bmd6P+3uJ+XmCR9kKUvFEuWbj41J5zOOeq1V5p9TRG",
+	"O9f5CoaqVmzWFHOQ2gqR5BTRkoUo/bDjRS0NhvnUzgcdQjeCXCSsPbWeMcKM5269Cgg2peXvJzaiH3fp",
+	"DsedtE7mllIp61LWS1GsJcvVXNsS5i7eb7v4wDC7uvxeixFiyMMcYcFwjnUAWY2Y2S5yRgtoNdo9F3GP",
+	"WYf5vSKltKIvx6gB0FUYCqWMuWNNhU/NvzUYnB+5Sn0vrBsRtQ6ePzcrOtuEUjAxBZUodLu6csoWRsHe",
+	"I+EjzOzcMC3m3OF1a5M9Ee5g/84Tgu1+L/V8xO9FDZZIbqxDI0BJGCV08Z6rhk4hPAIdqQEcMNgxtbDd",
+	"8uL7ALeU0ihp9s28Fo7SQ9DC4lIP0U1jMUICbmF8JpV0UtiUkRYO23UwoDj3UCLNLJeNBlvDR7D56ojT",
+	"+MU0Y1PLYULgf05WdnoUdh9mrMkmOk1d6cu3Y56qsbeqEf9YhUKjNZVu0EIUdl1xlKyysK+SZAHbI4ip",
+	"s30CHSrIm3YpGmote2edynyDUYxQ7lLTMehxO6I5STPT0ncv0iJpW9xCjGTHGURgcapu5zHefnQeJE37",
+	"Y+0EjKEkW1w8snCbydsYXGab+VzYEKyNR2mWhDWSKJxuloETBaXxW7bP1BCU1i3Rm/PTSuYNs+TLiFIm",
+	"wY6SedwFwUnVYsWXo1BLpIez34XhjFrIilmjCnyi1IxX1QinltlmFpuiRVw0OUx81dT5glsx0feilqW/",
+	"qGYbailpzIaUEAZUhm2WAv8FFkdRWvDPFxT7HUna9g6QGKPUMag32tUrVtS8xNwTvMAqqaakFEQ8vgp5",
+	"WM+Cg5gyJTUFtYlHDHfnrFoYZ+iAq0UuZOXG7Nq70+B+xu8DoNkjJamKH6YuAuYxOZBn6Ew44FoKz/G7",
+	"rpPxF1MLOdft2I4kggtJzbFS4/oW5EMf0BBIA0Dwk4Knt4jysUtxhDDeGdd3rOIrhLC2FoENq8YuYIZu",
+	"r26pzCWjZE9MamfWpp43zTJWNOS+ELFmTkwJ5EmasrQi1QMpx702+8IowZQo5vSujomDRA0qUxTsr7fv",
+	"r9dg3GG8Q6PJCNyOslgNzothqil4ftdU+3oQ7FN81D+//QfDK+JQPGJuETJU/U9QHHEN17/MUjXlNTEK",
+	"ICzCC8yckGPwjLUN8hvKJVDOgoFR1Cu41afHW27vuw1GscKCwgVLiw5vGhHQg3gVQt6w24I8gLLF887C",
+	"Olqyc4qaP3Bl0S0UbDbkZOO9CZ2OEs5sSVGTZEFqUwdhSRVmsPt6Jj/Eq5cCY05hatirVzDZIE24mcOu",
+	"XOmc9s2Y3QrBbt6cvb56wyaDnxuJBs12m8kgnUriNPj0r0//CwAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -891,6 +891,61 @@ type CategoryTree struct {
 	Items []Category `json:"items"`
 }
 
+// Change defines model for Change.
+type Change struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID string `json:"id"`
+
+	// Kind The kind of record a change is about: `WALLET` (Wallet), `CATEGORY` (Category), `TAG` (Tag),
+	// `ENTRY` (Entry), `TRANSFER` (Transfer), `RECURRING` (Recurring), `QUICK_ENTRY` (QuickEntry),
+	// `BUDGET` (Budget), `ONETIME_BUDGET` (OnetimeBudget), `BUDGET_INCOME` (BudgetIncome),
+	// `STOCK` (Stock), `TRADE` (Trade), `PROFILE` (LedgerProfile). The list grows with the
+	// ledger: a client must accept (and may skip) a kind it does not know.
+	Kind ChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone). A client must accept other values.
+	Op ChangeOp `json:"op"`
+
+	// Record The record as its GET (or list item) answers it now, for `UPSERT`; null for `DELETE`.
+	// Which schema it is follows from `kind` (see `ChangeKind`); it is declared as `anyOf` the
+	// record schemas, as the records carry no kind of their own and several would match one
+	// another's shape, so a client switches on `kind` and decodes `record` as that schema.
+	Record *Change_Record `json:"record"`
+}
+
+// Change_Record The record as its GET (or list item) answers it now, for `UPSERT`; null for `DELETE`.
+// Which schema it is follows from `kind` (see `ChangeKind`); it is declared as `anyOf` the
+// record schemas, as the records carry no kind of their own and several would match one
+// another's shape, so a client switches on `kind` and decodes `record` as that schema.
+type Change_Record struct {
+	union json.RawMessage
+}
+
+// ChangeKind The kind of record a change is about: `WALLET` (Wallet), `CATEGORY` (Category), `TAG` (Tag),
+// `ENTRY` (Entry), `TRANSFER` (Transfer), `RECURRING` (Recurring), `QUICK_ENTRY` (QuickEntry),
+// `BUDGET` (Budget), `ONETIME_BUDGET` (OnetimeBudget), `BUDGET_INCOME` (BudgetIncome),
+// `STOCK` (Stock), `TRADE` (Trade), `PROFILE` (LedgerProfile). The list grows with the
+// ledger: a client must accept (and may skip) a kind it does not know.
+type ChangeKind = string
+
+// ChangeOp `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone). A client must accept other values.
+type ChangeOp = string
+
+// ChangePage defines model for ChangePage.
+type ChangePage struct {
+	Changes []Change `json:"changes"`
+
+	// HasMore More changes are ready now; ask again with `next` at once.
+	HasMore bool `json:"hasMore"`
+
+	// Next The cursor to pass as `since` next; store it once the page is applied.
+	Next string `json:"next"`
+}
+
 // ChangePasswordRequest Example: {"currentPassword":"correct horse battery staple","newPassword":"a longer and newer passphrase"}
 type ChangePasswordRequest struct {
 	CurrentPassword string `json:"currentPassword"`
@@ -1330,6 +1385,12 @@ type ImageUpload struct {
 //
 // Example: Salary account
 type LedgerName = string
+
+// LedgerProfile The part of the profile the ledger depends on (kind `PROFILE`, `id` the member's id).
+type LedgerProfile struct {
+	// MonthStartDay Where the member's ledger month begins (see the profile).
+	MonthStartDay int32 `json:"monthStartDay"`
+}
 
 // LoanInstallment defines model for LoanInstallment.
 type LoanInstallment struct {
@@ -2575,6 +2636,12 @@ type BudgetYear = int32
 // CategoryID defines model for CategoryID.
 type CategoryID = int64
 
+// ChangesLimit defines model for ChangesLimit.
+type ChangesLimit = int32
+
+// ChangesSince defines model for ChangesSince.
+type ChangesSince = string
+
 // ChartMonths defines model for ChartMonths.
 type ChartMonths = int32
 
@@ -2727,6 +2794,11 @@ type PayloadTooLarge = Problem
 // (a cut ends in "…"), as they may quote the request.
 type PremiumRequired = Problem
 
+// ResyncRequired An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
+type ResyncRequired = Problem
+
 // ServiceUnavailable An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
 // `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
 // (a cut ends in "…"), as they may quote the request.
@@ -2795,6 +2867,15 @@ type GetBudgetStatusParams struct {
 type DeleteCategoryParams struct {
 	// MoveTo Another record of the member to which the deleted one's entries move.
 	MoveTo *MoveTo `form:"moveTo,omitempty" json:"moveTo,omitempty"`
+}
+
+// ListChangesParams defines parameters for ListChanges.
+type ListChangesParams struct {
+	// Since The `next` of the previous page; absent or empty for the first page of a full sync.
+	Since *ChangesSince `form:"since,omitempty" json:"since,omitempty"`
+
+	// Limit Changes per page, 1 to 500.
+	Limit *ChangesLimit `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
 // ListEntriesParams defines parameters for ListEntries.
@@ -3226,6 +3307,354 @@ type CreateUserJSONRequestBody = CreateUserRequest
 // UpdateUserJSONRequestBody defines body for UpdateUser for application/json ContentType.
 type UpdateUserJSONRequestBody = UpdateUserRequest
 
+// AsWallet returns the union data inside the Change_Record as a Wallet
+func (t Change_Record) AsWallet() (Wallet, error) {
+	var body Wallet
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromWallet overwrites any union data inside the Change_Record as the provided Wallet
+func (t *Change_Record) FromWallet(v Wallet) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeWallet performs a merge with any union data inside the Change_Record, using the provided Wallet
+func (t *Change_Record) MergeWallet(v Wallet) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCategory returns the union data inside the Change_Record as a Category
+func (t Change_Record) AsCategory() (Category, error) {
+	var body Category
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCategory overwrites any union data inside the Change_Record as the provided Category
+func (t *Change_Record) FromCategory(v Category) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCategory performs a merge with any union data inside the Change_Record, using the provided Category
+func (t *Change_Record) MergeCategory(v Category) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsTag returns the union data inside the Change_Record as a Tag
+func (t Change_Record) AsTag() (Tag, error) {
+	var body Tag
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromTag overwrites any union data inside the Change_Record as the provided Tag
+func (t *Change_Record) FromTag(v Tag) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeTag performs a merge with any union data inside the Change_Record, using the provided Tag
+func (t *Change_Record) MergeTag(v Tag) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEntry returns the union data inside the Change_Record as a Entry
+func (t Change_Record) AsEntry() (Entry, error) {
+	var body Entry
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEntry overwrites any union data inside the Change_Record as the provided Entry
+func (t *Change_Record) FromEntry(v Entry) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEntry performs a merge with any union data inside the Change_Record, using the provided Entry
+func (t *Change_Record) MergeEntry(v Entry) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsTransfer returns the union data inside the Change_Record as a Transfer
+func (t Change_Record) AsTransfer() (Transfer, error) {
+	var body Transfer
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromTransfer overwrites any union data inside the Change_Record as the provided Transfer
+func (t *Change_Record) FromTransfer(v Transfer) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeTransfer performs a merge with any union data inside the Change_Record, using the provided Transfer
+func (t *Change_Record) MergeTransfer(v Transfer) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsRecurring returns the union data inside the Change_Record as a Recurring
+func (t Change_Record) AsRecurring() (Recurring, error) {
+	var body Recurring
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRecurring overwrites any union data inside the Change_Record as the provided Recurring
+func (t *Change_Record) FromRecurring(v Recurring) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeRecurring performs a merge with any union data inside the Change_Record, using the provided Recurring
+func (t *Change_Record) MergeRecurring(v Recurring) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsQuickEntry returns the union data inside the Change_Record as a QuickEntry
+func (t Change_Record) AsQuickEntry() (QuickEntry, error) {
+	var body QuickEntry
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromQuickEntry overwrites any union data inside the Change_Record as the provided QuickEntry
+func (t *Change_Record) FromQuickEntry(v QuickEntry) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeQuickEntry performs a merge with any union data inside the Change_Record, using the provided QuickEntry
+func (t *Change_Record) MergeQuickEntry(v QuickEntry) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBudget returns the union data inside the Change_Record as a Budget
+func (t Change_Record) AsBudget() (Budget, error) {
+	var body Budget
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBudget overwrites any union data inside the Change_Record as the provided Budget
+func (t *Change_Record) FromBudget(v Budget) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBudget performs a merge with any union data inside the Change_Record, using the provided Budget
+func (t *Change_Record) MergeBudget(v Budget) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsOnetimeBudget returns the union data inside the Change_Record as a OnetimeBudget
+func (t Change_Record) AsOnetimeBudget() (OnetimeBudget, error) {
+	var body OnetimeBudget
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromOnetimeBudget overwrites any union data inside the Change_Record as the provided OnetimeBudget
+func (t *Change_Record) FromOnetimeBudget(v OnetimeBudget) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeOnetimeBudget performs a merge with any union data inside the Change_Record, using the provided OnetimeBudget
+func (t *Change_Record) MergeOnetimeBudget(v OnetimeBudget) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBudgetIncome returns the union data inside the Change_Record as a BudgetIncome
+func (t Change_Record) AsBudgetIncome() (BudgetIncome, error) {
+	var body BudgetIncome
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBudgetIncome overwrites any union data inside the Change_Record as the provided BudgetIncome
+func (t *Change_Record) FromBudgetIncome(v BudgetIncome) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBudgetIncome performs a merge with any union data inside the Change_Record, using the provided BudgetIncome
+func (t *Change_Record) MergeBudgetIncome(v BudgetIncome) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStock returns the union data inside the Change_Record as a Stock
+func (t Change_Record) AsStock() (Stock, error) {
+	var body Stock
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStock overwrites any union data inside the Change_Record as the provided Stock
+func (t *Change_Record) FromStock(v Stock) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeStock performs a merge with any union data inside the Change_Record, using the provided Stock
+func (t *Change_Record) MergeStock(v Stock) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsTrade returns the union data inside the Change_Record as a Trade
+func (t Change_Record) AsTrade() (Trade, error) {
+	var body Trade
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromTrade overwrites any union data inside the Change_Record as the provided Trade
+func (t *Change_Record) FromTrade(v Trade) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeTrade performs a merge with any union data inside the Change_Record, using the provided Trade
+func (t *Change_Record) MergeTrade(v Trade) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsLedgerProfile returns the union data inside the Change_Record as a LedgerProfile
+func (t Change_Record) AsLedgerProfile() (LedgerProfile, error) {
+	var body LedgerProfile
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromLedgerProfile overwrites any union data inside the Change_Record as the provided LedgerProfile
+func (t *Change_Record) FromLedgerProfile(v LedgerProfile) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeLedgerProfile performs a merge with any union data inside the Change_Record, using the provided LedgerProfile
+func (t *Change_Record) MergeLedgerProfile(v LedgerProfile) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t Change_Record) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *Change_Record) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error
 
@@ -3558,6 +3987,51 @@ type ClientInterface interface {
 	//
 	// Corresponds with PUT /api/account/categories/{id} (the `UpdateCategory` operationId).
 	UpdateCategory(ctx context.Context, id CategoryID, body UpdateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListChanges The member's ledger changes since a cursor
+	//
+	// The changes feed an offline client syncs from (issue 22): the member's ledger records that
+	// changed after `since`, oldest change first, as `{changes, next, hasMore}`. Start with no
+	// `since` (the empty cursor): the first pages then hold every record the member has, and
+	// tombstones of records deleted in the last 90 days or more (a client deletes what it holds
+	// under that id, and ignores one it does not hold). Then pass each answer's `next` as `since`
+	// until `hasMore` is false, store `next`, and ask again later with it.
+	//
+	// **What a change is.** `kind` (see `ChangeKind`: wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, budgets, one-time budgets, expected income, stocks, trades and
+	// the profile's month start day) and `id` name the record. `op` `UPSERT` carries the record as
+	// it is now in `record`: exactly what that record's own GET answers, or its list item where
+	// it has no GET (categories: the tree node, with `children` for a top-level category;
+	// expected income: the `BudgetIncome` of that month; the profile: `LedgerProfile`, the
+	// month start day). `op` `DELETE` is a tombstone: `record` is null. Each record appears at
+	// most once in the feed, at its latest change: a record changed twice since a cursor comes
+	// once, with its current state. A change that alters another record's answer is that
+	// record's change too: an entry changes its wallet (`balance`), its transfer, the expected
+	// income of its month (`received`) and the one-time budgets whose period holds it (`spent`);
+	// a tag's rename changes the entries that carry it; a sub-category changes its parent
+	// (`children`); a new month start day changes every expected income. A cascade (a wallet or
+	// category deleted with `moveTo`, a restore) emits every record it touches. A recurring
+	// entry's `nextDate` is computed when the page is read (it moves with the calendar, not with
+	// a change): a client computes the next date from `day` itself.
+	//
+	// **The cursor** is opaque, per member and monotonic: a change committed after a page was
+	// answered never appears behind that page's `next`, on any replica and whatever
+	// transactions run at once (a change's position is given at commit, in the member's commit
+	// order). A write is in the feed as soon as it has answered. `hasMore` false means
+	// "nothing more now"; ask again later with `next`. A page is read in one snapshot, so its
+	// records are consistent with one another.
+	//
+	// **410 `RESYNC_REQUIRED`**: the cursor is from before a restore of the member's ledger, or
+	// before tombstones the service has since removed (tombstones are kept at least 90 days), so
+	// the changes after it can no longer be told. Drop the local copy and sync again from the
+	// empty cursor. A malformed cursor, or a cursor of another member, is 400
+	// `VALIDATION_FAILED` naming `since`; `limit` is 1 to 500 (default 100).
+	//
+	// **Speed**: a page is one indexed read of the member's change rows plus one read per kind
+	// of record on the page.
+	//
+	// Corresponds with GET /api/account/changes (the `ListChanges` operationId).
+	ListChanges(ctx context.Context, params *ListChangesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListEntries List entries of a period
 	//
@@ -6130,6 +6604,61 @@ func (c *Client) UpdateCategoryWithBody(ctx context.Context, id CategoryID, cont
 // Corresponds with PUT /api/account/categories/{id} (the `UpdateCategory` operationId).
 func (c *Client) UpdateCategory(ctx context.Context, id CategoryID, body UpdateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateCategoryRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListChanges The member's ledger changes since a cursor
+//
+// The changes feed an offline client syncs from (issue 22): the member's ledger records that
+// changed after `since`, oldest change first, as `{changes, next, hasMore}`. Start with no
+// `since` (the empty cursor): the first pages then hold every record the member has, and
+// tombstones of records deleted in the last 90 days or more (a client deletes what it holds
+// under that id, and ignores one it does not hold). Then pass each answer's `next` as `since`
+// until `hasMore` is false, store `next`, and ask again later with it.
+//
+// **What a change is.** `kind` (see `ChangeKind`: wallets, categories, tags, entries, transfers,
+// recurring and quick entries, budgets, one-time budgets, expected income, stocks, trades and
+// the profile's month start day) and `id` name the record. `op` `UPSERT` carries the record as
+// it is now in `record`: exactly what that record's own GET answers, or its list item where
+// it has no GET (categories: the tree node, with `children` for a top-level category;
+// expected income: the `BudgetIncome` of that month; the profile: `LedgerProfile`, the
+// month start day). `op` `DELETE` is a tombstone: `record` is null. Each record appears at
+// most once in the feed, at its latest change: a record changed twice since a cursor comes
+// once, with its current state. A change that alters another record's answer is that
+// record's change too: an entry changes its wallet (`balance`), its transfer, the expected
+// income of its month (`received`) and the one-time budgets whose period holds it (`spent`);
+// a tag's rename changes the entries that carry it; a sub-category changes its parent
+// (`children`); a new month start day changes every expected income. A cascade (a wallet or
+// category deleted with `moveTo`, a restore) emits every record it touches. A recurring
+// entry's `nextDate` is computed when the page is read (it moves with the calendar, not with
+// a change): a client computes the next date from `day` itself.
+//
+// **The cursor** is opaque, per member and monotonic: a change committed after a page was
+// answered never appears behind that page's `next`, on any replica and whatever
+// transactions run at once (a change's position is given at commit, in the member's commit
+// order). A write is in the feed as soon as it has answered. `hasMore` false means
+// "nothing more now"; ask again later with `next`. A page is read in one snapshot, so its
+// records are consistent with one another.
+//
+// **410 `RESYNC_REQUIRED`**: the cursor is from before a restore of the member's ledger, or
+// before tombstones the service has since removed (tombstones are kept at least 90 days), so
+// the changes after it can no longer be told. Drop the local copy and sync again from the
+// empty cursor. A malformed cursor, or a cursor of another member, is 400
+// `VALIDATION_FAILED` naming `since`; `limit` is 1 to 500 (default 100).
+//
+// **Speed**: a page is one indexed read of the member's change rows plus one read per kind
+// of record on the page.
+//
+// Corresponds with GET /api/account/changes (the `ListChanges` operationId).
+func (c *Client) ListChanges(ctx context.Context, params *ListChangesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListChangesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -10789,6 +11318,72 @@ func NewUpdateCategoryRequestWithBody(server string, id CategoryID, contentType 
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListChangesRequest constructs an http.Request for the ListChanges method
+func NewListChangesRequest(server string, params *ListChangesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/changes")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Since != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "since", *params.Since, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -16494,6 +17089,53 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /api/account/categories/{id} (the `UpdateCategory` operationId).
 	UpdateCategoryWithResponse(ctx context.Context, id CategoryID, body UpdateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCategoryResponse, error)
 
+	// ListChangesWithResponse The member's ledger changes since a cursor
+	//
+	// The changes feed an offline client syncs from (issue 22): the member's ledger records that
+	// changed after `since`, oldest change first, as `{changes, next, hasMore}`. Start with no
+	// `since` (the empty cursor): the first pages then hold every record the member has, and
+	// tombstones of records deleted in the last 90 days or more (a client deletes what it holds
+	// under that id, and ignores one it does not hold). Then pass each answer's `next` as `since`
+	// until `hasMore` is false, store `next`, and ask again later with it.
+	//
+	// **What a change is.** `kind` (see `ChangeKind`: wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, budgets, one-time budgets, expected income, stocks, trades and
+	// the profile's month start day) and `id` name the record. `op` `UPSERT` carries the record as
+	// it is now in `record`: exactly what that record's own GET answers, or its list item where
+	// it has no GET (categories: the tree node, with `children` for a top-level category;
+	// expected income: the `BudgetIncome` of that month; the profile: `LedgerProfile`, the
+	// month start day). `op` `DELETE` is a tombstone: `record` is null. Each record appears at
+	// most once in the feed, at its latest change: a record changed twice since a cursor comes
+	// once, with its current state. A change that alters another record's answer is that
+	// record's change too: an entry changes its wallet (`balance`), its transfer, the expected
+	// income of its month (`received`) and the one-time budgets whose period holds it (`spent`);
+	// a tag's rename changes the entries that carry it; a sub-category changes its parent
+	// (`children`); a new month start day changes every expected income. A cascade (a wallet or
+	// category deleted with `moveTo`, a restore) emits every record it touches. A recurring
+	// entry's `nextDate` is computed when the page is read (it moves with the calendar, not with
+	// a change): a client computes the next date from `day` itself.
+	//
+	// **The cursor** is opaque, per member and monotonic: a change committed after a page was
+	// answered never appears behind that page's `next`, on any replica and whatever
+	// transactions run at once (a change's position is given at commit, in the member's commit
+	// order). A write is in the feed as soon as it has answered. `hasMore` false means
+	// "nothing more now"; ask again later with `next`. A page is read in one snapshot, so its
+	// records are consistent with one another.
+	//
+	// **410 `RESYNC_REQUIRED`**: the cursor is from before a restore of the member's ledger, or
+	// before tombstones the service has since removed (tombstones are kept at least 90 days), so
+	// the changes after it can no longer be told. Drop the local copy and sync again from the
+	// empty cursor. A malformed cursor, or a cursor of another member, is 400
+	// `VALIDATION_FAILED` naming `since`; `limit` is 1 to 500 (default 100).
+	//
+	// **Speed**: a page is one indexed read of the member's change rows plus one read per kind
+	// of record on the page.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/account/changes (the `ListChanges` operationId).
+	ListChangesWithResponse(ctx context.Context, params *ListChangesParams, reqEditors ...RequestEditorFn) (*ListChangesResponse, error)
+
 	// ListEntriesWithResponse List entries of a period
 	//
 	// Entries of one calendar month (`year` and `month`, in the service time zone) or of a date range (`from` to `to`, both included); the current month when neither is given. Newest date first, then newest created. Filters: `walletId`, `categoryId` (with its sub-categories), `tag`, `type`, `pending`, `transfer`, `q` (text in the memo, case-insensitive). A `walletId` or `categoryId` that is not the member's answers 404.
@@ -20571,6 +21213,103 @@ func (r UpdateCategoryResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateCategoryResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListChangesResponse503Headers the declared response headers of an HTTP 503 response for ListChanges
+type ListChangesResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListChangesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ChangePage
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON410 the response for an HTTP 410 `application/problem+json` response
+	ApplicationProblemJSON410 *ResyncRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListChangesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListChangesResponse) GetJSON200() *ChangePage {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListChangesResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListChangesResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON410 returns the response for an HTTP 410 `application/problem+json` response
+func (r ListChangesResponse) GetApplicationProblemJSON410() *ResyncRequired {
+	return r.ApplicationProblemJSON410
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListChangesResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ListChangesResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListChangesResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListChangesResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListChangesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListChangesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListChangesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListChangesResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -32634,6 +33373,59 @@ func (c *ClientWithResponses) UpdateCategoryWithResponse(ctx context.Context, id
 	return ParseUpdateCategoryResponse(rsp)
 }
 
+// ListChangesWithResponse The member's ledger changes since a cursor
+//
+// The changes feed an offline client syncs from (issue 22): the member's ledger records that
+// changed after `since`, oldest change first, as `{changes, next, hasMore}`. Start with no
+// `since` (the empty cursor): the first pages then hold every record the member has, and
+// tombstones of records deleted in the last 90 days or more (a client deletes what it holds
+// under that id, and ignores one it does not hold). Then pass each answer's `next` as `since`
+// until `hasMore` is false, store `next`, and ask again later with it.
+//
+// **What a change is.** `kind` (see `ChangeKind`: wallets, categories, tags, entries, transfers,
+// recurring and quick entries, budgets, one-time budgets, expected income, stocks, trades and
+// the profile's month start day) and `id` name the record. `op` `UPSERT` carries the record as
+// it is now in `record`: exactly what that record's own GET answers, or its list item where
+// it has no GET (categories: the tree node, with `children` for a top-level category;
+// expected income: the `BudgetIncome` of that month; the profile: `LedgerProfile`, the
+// month start day). `op` `DELETE` is a tombstone: `record` is null. Each record appears at
+// most once in the feed, at its latest change: a record changed twice since a cursor comes
+// once, with its current state. A change that alters another record's answer is that
+// record's change too: an entry changes its wallet (`balance`), its transfer, the expected
+// income of its month (`received`) and the one-time budgets whose period holds it (`spent`);
+// a tag's rename changes the entries that carry it; a sub-category changes its parent
+// (`children`); a new month start day changes every expected income. A cascade (a wallet or
+// category deleted with `moveTo`, a restore) emits every record it touches. A recurring
+// entry's `nextDate` is computed when the page is read (it moves with the calendar, not with
+// a change): a client computes the next date from `day` itself.
+//
+// **The cursor** is opaque, per member and monotonic: a change committed after a page was
+// answered never appears behind that page's `next`, on any replica and whatever
+// transactions run at once (a change's position is given at commit, in the member's commit
+// order). A write is in the feed as soon as it has answered. `hasMore` false means
+// "nothing more now"; ask again later with `next`. A page is read in one snapshot, so its
+// records are consistent with one another.
+//
+// **410 `RESYNC_REQUIRED`**: the cursor is from before a restore of the member's ledger, or
+// before tombstones the service has since removed (tombstones are kept at least 90 days), so
+// the changes after it can no longer be told. Drop the local copy and sync again from the
+// empty cursor. A malformed cursor, or a cursor of another member, is 400
+// `VALIDATION_FAILED` naming `since`; `limit` is 1 to 500 (default 100).
+//
+// **Speed**: a page is one indexed read of the member's change rows plus one read per kind
+// of record on the page.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/account/changes (the `ListChanges` operationId).
+func (c *ClientWithResponses) ListChangesWithResponse(ctx context.Context, params *ListChangesParams, reqEditors ...RequestEditorFn) (*ListChangesResponse, error) {
+	rsp, err := c.ListChanges(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListChangesResponse(rsp)
+}
+
 // ListEntriesWithResponse List entries of a period
 //
 // Entries of one calendar month (`year` and `month`, in the service time zone) or of a date range (`from` to `to`, both included); the current month when neither is given. Newest date first, then newest created. Filters: `walletId`, `categoryId` (with its sub-categories), `tag`, `type`, `pending`, `transfer`, `q` (text in the memo, case-insensitive). A `walletId` or `categoryId` that is not the member's answers 404.
@@ -37591,6 +38383,94 @@ func ParseUpdateCategoryResponse(rsp *http.Response) (*UpdateCategoryResponse, e
 	switch {
 	case rsp.StatusCode == 503:
 		var headers UpdateCategoryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListChangesResponse parses an HTTP response from a ListChangesWithResponse call
+func ParseListChangesResponse(rsp *http.Response) (*ListChangesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListChangesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ChangePage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 410:
+		var dest ResyncRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON410 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListChangesResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

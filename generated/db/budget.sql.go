@@ -400,6 +400,51 @@ func (q *Queries) ListBudgets(ctx context.Context, arg ListBudgetsParams) ([]Lis
 	return items, nil
 }
 
+const listBudgetsByIDs = `-- name: ListBudgetsByIDs :many
+SELECT b.id, b.category_id, b.year, b.month, b.amount
+FROM budget b
+WHERE b.member_id = $1 AND b.id = ANY($2::bigint[])
+`
+
+type ListBudgetsByIDsParams struct {
+	MemberID int64
+	Ids      []int64
+}
+
+type ListBudgetsByIDsRow struct {
+	ID         int64
+	CategoryID int64
+	Year       int32
+	Month      int32
+	Amount     int64
+}
+
+func (q *Queries) ListBudgetsByIDs(ctx context.Context, arg ListBudgetsByIDsParams) ([]ListBudgetsByIDsRow, error) {
+	rows, err := q.db.Query(ctx, listBudgetsByIDs, arg.MemberID, arg.Ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListBudgetsByIDsRow{}
+	for rows.Next() {
+		var i ListBudgetsByIDsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.CategoryID,
+			&i.Year,
+			&i.Month,
+			&i.Amount,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const updateBudget = `-- name: UpdateBudget :one
 UPDATE budget SET amount = $1
 WHERE member_id = $2 AND id = $3

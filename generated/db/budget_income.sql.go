@@ -58,6 +58,43 @@ func (q *Queries) IncomeOfRange(ctx context.Context, arg IncomeOfRangeParams) (d
 	return column_1, err
 }
 
+const listBudgetIncomesByMonths = `-- name: ListBudgetIncomesByMonths :many
+SELECT year, month, amount FROM budget_income
+WHERE member_id = $1 AND year * 100 + month = ANY($2::bigint[])
+`
+
+type ListBudgetIncomesByMonthsParams struct {
+	MemberID int64
+	Months   []int64
+}
+
+type ListBudgetIncomesByMonthsRow struct {
+	Year   int32
+	Month  int32
+	Amount int64
+}
+
+// These months' expected incomes, a month given as year * 100 + month.
+func (q *Queries) ListBudgetIncomesByMonths(ctx context.Context, arg ListBudgetIncomesByMonthsParams) ([]ListBudgetIncomesByMonthsRow, error) {
+	rows, err := q.db.Query(ctx, listBudgetIncomesByMonths, arg.MemberID, arg.Months)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListBudgetIncomesByMonthsRow{}
+	for rows.Next() {
+		var i ListBudgetIncomesByMonthsRow
+		if err := rows.Scan(&i.Year, &i.Month, &i.Amount); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const putBudgetIncome = `-- name: PutBudgetIncome :one
 INSERT INTO budget_income (member_id, year, month, amount)
 VALUES ($1, $2, $3, $4)

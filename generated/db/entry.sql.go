@@ -676,6 +676,53 @@ func (q *Queries) ListEntries(ctx context.Context, arg ListEntriesParams) ([]Acc
 	return items, nil
 }
 
+const listEntriesByIDs = `-- name: ListEntriesByIDs :many
+SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate FROM account_entry WHERE member_id = $1 AND id = ANY($2::bigint[])
+`
+
+type ListEntriesByIDsParams struct {
+	MemberID int64
+	Ids      []int64
+}
+
+func (q *Queries) ListEntriesByIDs(ctx context.Context, arg ListEntriesByIDsParams) ([]AccountEntry, error) {
+	rows, err := q.db.Query(ctx, listEntriesByIDs, arg.MemberID, arg.Ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []AccountEntry{}
+	for rows.Next() {
+		var i AccountEntry
+		if err := rows.Scan(
+			&i.ID,
+			&i.MemberID,
+			&i.WalletID,
+			&i.CategoryID,
+			&i.Type,
+			&i.Amount,
+			&i.EntryDate,
+			&i.Memo,
+			&i.Currency,
+			&i.OriginalAmount,
+			&i.ExchangeRate,
+			&i.InstallmentMonths,
+			&i.Pending,
+			&i.NotifKey,
+			&i.TransferID,
+			&i.CreatedAt,
+			&i.AwaitingRate,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listEntriesForExport = `-- name: ListEntriesForExport :many
 SELECT e.id, e.entry_date, e.created_at, e.type, e.amount, e.memo, e.currency, e.original_amount,
     e.exchange_rate, e.installment_months, e.transfer_id,

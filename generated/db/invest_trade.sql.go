@@ -275,6 +275,45 @@ func (q *Queries) ListTrades(ctx context.Context, arg ListTradesParams) ([]Inves
 	return items, nil
 }
 
+const listTradesByIDs = `-- name: ListTradesByIDs :many
+SELECT id, member_id, stock_id, side, trade_date, quantity, price, fee, created_at FROM invest_trade WHERE member_id = $1 AND id = ANY($2::bigint[])
+`
+
+type ListTradesByIDsParams struct {
+	MemberID int64
+	Ids      []int64
+}
+
+func (q *Queries) ListTradesByIDs(ctx context.Context, arg ListTradesByIDsParams) ([]InvestTrade, error) {
+	rows, err := q.db.Query(ctx, listTradesByIDs, arg.MemberID, arg.Ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []InvestTrade{}
+	for rows.Next() {
+		var i InvestTrade
+		if err := rows.Scan(
+			&i.ID,
+			&i.MemberID,
+			&i.StockID,
+			&i.Side,
+			&i.TradeDate,
+			&i.Quantity,
+			&i.Price,
+			&i.Fee,
+			&i.CreatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const updateTrade = `-- name: UpdateTrade :one
 UPDATE invest_trade SET stock_id = $1, side = $2, trade_date = $3,
     quantity = $4, price = $5, fee = $6

@@ -203,6 +203,22 @@ type JobRun struct {
 	LastRunAt time.Time
 }
 
+type LedgerChange struct {
+	MemberID  int64
+	Kind      string
+	RecordID  int64
+	Xid       int64
+	Seq       int64
+	Deleted   bool
+	ChangedAt time.Time
+}
+
+type LedgerChangeEpoch struct {
+	MemberID  int64
+	Epoch     int64
+	PrunedSeq int64
+}
+
 type Member struct {
 	ID             int64
 	Email          *string

@@ -302,6 +302,71 @@ func (q *Queries) ListTransfers(ctx context.Context, arg ListTransfersParams) ([
 	return items, nil
 }
 
+const listTransfersByIDs = `-- name: ListTransfersByIDs :many
+SELECT t.id, t.transfer_date, t.amount, t.memo, t.created_at,
+    f.id AS from_entry_id, f.wallet_id AS from_wallet_id,
+    i.id AS to_entry_id, i.wallet_id AS to_wallet_id,
+    fe.id AS fee_entry_id, fe.amount AS fee
+FROM transfer t
+JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'expense'
+JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'
+LEFT JOIN account_entry fe ON fe.member_id = t.member_id AND fe.id = t.fee_entry_id
+WHERE t.member_id = $1 AND t.id = ANY($2::bigint[])
+`
+
+type ListTransfersByIDsParams struct {
+	MemberID int64
+	Ids      []int64
+}
+
+type ListTransfersByIDsRow struct {
+	ID           int64
+	TransferDate time.Time
+	Amount       int64
+	Memo         string
+	CreatedAt    time.Time
+	FromEntryID  int64
+	FromWalletID *int64
+	ToEntryID    int64
+	ToWalletID   *int64
+	FeeEntryID   *int64
+	Fee          *int64
+}
+
+// These transfers with their sides (the changes feed renders a page's
+// transfers in one statement).
+func (q *Queries) ListTransfersByIDs(ctx context.Context, arg ListTransfersByIDsParams) ([]ListTransfersByIDsRow, error) {
+	rows, err := q.db.Query(ctx, listTransfersByIDs, arg.MemberID, arg.Ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListTransfersByIDsRow{}
+	for rows.Next() {
+		var i ListTransfersByIDsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TransferDate,
+			&i.Amount,
+			&i.Memo,
+			&i.CreatedAt,
+			&i.FromEntryID,
+			&i.FromWalletID,
+			&i.ToEntryID,
+			&i.ToWalletID,
+			&i.FeeEntryID,
+			&i.Fee,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const lockTransfer = `-- name: LockTransfer :one
 SELECT id, member_id, transfer_date, amount, memo, fee_entry_id, created_at FROM transfer WHERE member_id = $1 AND id = $2 FOR UPDATE
 `

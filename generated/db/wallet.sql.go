@@ -346,6 +346,68 @@ func (q *Queries) ListWalletsWithBalance(ctx context.Context, memberID int64) ([
 	return items, nil
 }
 
+const listWalletsWithBalanceByIDs = `-- name: ListWalletsWithBalanceByIDs :many
+SELECT w.id, w.member_id, w.name, w.type, w.opening_balance, w.account_number, w.loan_amount, w.loan_rate, w.loan_method, w.loan_months, w.loan_start, w.loan_payment, w.manual_valuation, w.current_value, w.sort_order, w.created_at, (w.opening_balance + COALESCE(b.net, 0))::numeric AS balance
+FROM wallet w
+LEFT JOIN (
+    SELECT e.wallet_id, SUM(CASE WHEN e.type = 'income' THEN e.amount ELSE -e.amount END) AS net
+    FROM account_entry e
+    WHERE e.member_id = $1 AND NOT e.pending AND e.wallet_id = ANY($2::bigint[])
+    GROUP BY e.wallet_id
+) b ON b.wallet_id = w.id
+WHERE w.member_id = $1 AND w.id = ANY($2::bigint[])
+`
+
+type ListWalletsWithBalanceByIDsParams struct {
+	MemberID int64
+	Ids      []int64
+}
+
+type ListWalletsWithBalanceByIDsRow struct {
+	Wallet  Wallet
+	Balance decimal.Decimal
+}
+
+// These wallets with their balances (the changes feed renders a page's
+// wallets in one statement).
+func (q *Queries) ListWalletsWithBalanceByIDs(ctx context.Context, arg ListWalletsWithBalanceByIDsParams) ([]ListWalletsWithBalanceByIDsRow, error) {
+	rows, err := q.db.Query(ctx, listWalletsWithBalanceByIDs, arg.MemberID, arg.Ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListWalletsWithBalanceByIDsRow{}
+	for rows.Next() {
+		var i ListWalletsWithBalanceByIDsRow
+		if err := rows.Scan(
+			&i.Wallet.ID,
+			&i.Wallet.MemberID,
+			&i.Wallet.Name,
+			&i.Wallet.Type,
+			&i.Wallet.OpeningBalance,
+			&i.Wallet.AccountNumber,
+			&i.Wallet.LoanAmount,
+			&i.Wallet.LoanRate,
+			&i.Wallet.LoanMethod,
+			&i.Wallet.LoanMonths,
+			&i.Wallet.LoanStart,
+			&i.Wallet.LoanPayment,
+			&i.Wallet.ManualValuation,
+			&i.Wallet.CurrentValue,
+			&i.Wallet.SortOrder,
+			&i.Wallet.CreatedAt,
+			&i.Balance,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const lockMemberLedger = `-- name: LockMemberLedger :exec
 SELECT pg_advisory_xact_lock(hashtextextended('ledger:' || $1::bigint, 0))
 `

@@ -213,9 +213,11 @@ func forbidExtraProperties(doc *openapi3.T) {
 		if known, ok := s.Extensions["x-extensible-enum"].([]any); ok && len(s.Enum) == 0 {
 			s.Enum = known
 		}
-		// A nullable wrapper of a reference (type: object, allOf: [$ref])
-		// has no properties of its own: the referenced schema is closed.
-		if s.Type.Is("object") && len(s.AllOf) == 0 && s.AdditionalProperties.Has == nil && s.AdditionalProperties.Schema == nil {
+		// A nullable wrapper of references (type: object, allOf, anyOf or
+		// oneOf of $refs) has no properties of its own: the referenced
+		// schemas are closed.
+		if s.Type.Is("object") && len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) == 0 &&
+			s.AdditionalProperties.Has == nil && s.AdditionalProperties.Schema == nil {
 			no := false
 			s.AdditionalProperties.Has = &no
 		}

@@ -23,6 +23,7 @@ import (
 	"github.com/nestegg/nestegg/internal/billing"
 	"github.com/nestegg/nestegg/internal/board"
 	"github.com/nestegg/nestegg/internal/budget"
+	"github.com/nestegg/nestegg/internal/changes"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/csvio"
@@ -210,6 +211,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		Backup:        backupHandler,
 		CSV:           csvHandler,
 		Tracing:       tracingOn,
+		Changes:       changes.NewHandler(pool, ledgerHandler),
 	})
 	if err != nil {
 		a.Close()
@@ -219,7 +221,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 	a.Jobs = jobs.NewRunner(pool, o.Clock, store.CleanupJob(), auth.CleanupJob(pool), guard.CleanupJob(),
 		billing.ExpiryJob(pool), billingHandler.RenewalJob(), intake.CleanupJob(pool),
 		meter.CleanupJob(), a.FX.CleanupJob(), board.ImageCleanupJob(pool, cfg.Timezone),
-		ledger.RecurringPostJob(pool, cfg.Timezone))
+		ledger.RecurringPostJob(pool, cfg.Timezone), changes.PruneJob(pool))
 	return a, nil
 }
 

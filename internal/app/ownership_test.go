@@ -38,6 +38,7 @@ var tableArea = map[string]string{
 	"report": "board", "spam_keyword": "board", "tag_group": "board", "tag_group_board": "board",
 	"board_image": "board", "post_image": "board", "image_upload_day": "board",
 	"account_entry_import": "csvio",
+	"ledger_change": "changes", "ledger_change_epoch": "changes",
 }
 
 // queryFileArea is the area each query file belongs to: the owner of the
@@ -55,6 +56,7 @@ var queryFileArea = map[string]string{
 	"post": "board", "comment": "board", "post_vote": "board", "comment_vote": "board", "report": "board",
 	"spam_keyword": "board", "tag_group": "board", "board_image": "board", "post_image": "board",
 	"entry_import": "csvio",
+	"ledger_change": "changes",
 }
 
 // crossReads are the reads of another area's tables a query may make, for

@@ -11,6 +11,7 @@ import (
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/budget"
 	"github.com/nestegg/nestegg/internal/calendar"
+	"github.com/nestegg/nestegg/internal/changes"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/invest"
 	"github.com/nestegg/nestegg/internal/ledger"
@@ -63,7 +64,13 @@ func (h *BackupHandler) Restore(ctx context.Context, memberID int64, month calen
 	}
 	return database.InTxV(ctx, h.pool, func(q *db.Queries) (Counts, error) {
 		r := &restorer{q: q, memberID: memberID, crypto: h.crypto, month: month, now: h.clock.Now().In(h.loc)}
-		return r.run(ctx, doc)
+		counts, err := r.run(ctx, doc)
+		if err != nil {
+			return Counts{}, err
+		}
+		// Every changes-feed cursor of the member ends with the ledger it
+		// described: clients sync again from the empty cursor (410).
+		return counts, changes.RestartTx(ctx, q, memberID)
 	})
 }
 

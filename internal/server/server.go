@@ -21,6 +21,7 @@ import (
 	"github.com/nestegg/nestegg/internal/billing"
 	"github.com/nestegg/nestegg/internal/board"
 	"github.com/nestegg/nestegg/internal/budget"
+	"github.com/nestegg/nestegg/internal/changes"
 	"github.com/nestegg/nestegg/internal/clientaddr"
 	"github.com/nestegg/nestegg/internal/csvio"
 	"github.com/nestegg/nestegg/internal/intake"
@@ -51,6 +52,7 @@ type Server struct {
 	*intake.NotificationHandler
 	*backup.BackupHandler
 	*csvio.CSVHandler
+	*changes.ChangesHandler
 }
 
 var _ apigen.StrictServerInterface = (*Server)(nil)
@@ -84,6 +86,7 @@ type Deps struct {
 	// provider): named by its operation id, its id is the trace id. Off,
 	// no tracing middleware is installed at all.
 	Tracing bool
+	Changes *changes.ChangesHandler
 }
 
 // New returns the service's root handler.
@@ -110,6 +113,7 @@ func New(deps Deps) (http.Handler, error) {
 		NotificationHandler: deps.Notifications,
 		BackupHandler:       deps.Backup,
 		CSVHandler:          deps.CSV,
+		ChangesHandler:      deps.Changes,
 	}
 
 	strict := apigen.NewStrictHandlerWithOptions(srv, nil, apigen.StrictHTTPServerOptions{

@@ -1,0 +1,241 @@
+// Package changes serves the changes feed (issue 22): a member's ledger
+// records that changed after a cursor, in commit order, for offline clients.
+//
+// Triggers (migration 00320) keep ledger_change: one row per (member, kind,
+// record), its latest change, so every write path and cascade is covered
+// without Go code in the writers. Its position (seq) is stamped at commit
+// under a per-member lock, so one member's positions follow commit order and
+// a snapshot holds a prefix of them. A page is read in one REPEATABLE READ
+// snapshot: the change rows after the cursor, then each kind's records
+// through the owning area's exported function, from the same snapshot. A
+// record the snapshot no longer holds is a tombstone.
+package changes
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/jobs"
+	"github.com/nestegg/nestegg/internal/ledger"
+	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/session"
+)
+
+// Page sizes: the default and the ceiling (the contract says the same).
+const (
+	DefaultLimit = 100
+	MaxLimit     = 500
+)
+
+// TombstoneAge is how long a deletion stays in the feed at least.
+const TombstoneAge = 90 * 24 * time.Hour
+
+// CodeResyncRequired answers a cursor whose changes can no longer be told.
+const CodeResyncRequired = "RESYNC_REQUIRED"
+
+// Kinds, as the contract's ChangeKind lists them and the triggers write them.
+const (
+	KindWallet        = "WALLET"
+	KindCategory      = "CATEGORY"
+	KindTag           = "TAG"
+	KindEntry         = "ENTRY"
+	KindTransfer      = "TRANSFER"
+	KindRecurring     = "RECURRING"
+	KindQuickEntry    = "QUICK_ENTRY"
+	KindBudget        = "BUDGET"
+	KindOnetimeBudget = "ONETIME_BUDGET"
+	KindBudgetIncome  = "BUDGET_INCOME"
+	KindStock         = "STOCK"
+	KindTrade         = "TRADE"
+	KindProfile       = "PROFILE"
+)
+
+// Ops of a change.
+const (
+	OpUpsert = "UPSERT"
+	OpDelete = "DELETE"
+)
+
+// ChangesHandler serves GET /api/account/changes.
+type ChangesHandler struct {
+	pool   *pgxpool.Pool
+	ledger *ledger.LedgerHandler
+}
+
+// NewHandler returns the feed's handler; the ledger handler renders wallets
+// (it opens account numbers) and recurring entries (it knows today).
+func NewHandler(pool *pgxpool.Pool, l *ledger.LedgerHandler) *ChangesHandler {
+	return &ChangesHandler{pool: pool, ledger: l}
+}
+
+// cursor is a position in one member's feed: the epoch it belongs to and the
+// last change served. Position 0 is the start.
+type cursor struct {
+	member, epoch, seq int64
+}
+
+const cursorPrefix = "c1."
+
+func (c cursor) String() string {
+	s := fmt.Sprintf("%s%d.%d.%d", cursorPrefix, c.member, c.epoch, c.seq)
+	return base64.RawURLEncoding.EncodeToString([]byte(s))
+}
+
+func errBadCursor() error {
+	return problem.Invalid("since", "is not a cursor of this feed: pass the `next` of a page, or nothing to start over")
+}
+
+func parseCursor(s string, member int64) (cursor, error) {
+	raw, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil || !strings.HasPrefix(string(raw), cursorPrefix) {
+		return cursor{}, errBadCursor()
+	}
+	parts := strings.Split(strings.TrimPrefix(string(raw), cursorPrefix), ".")
+	if len(parts) != 3 {
+		return cursor{}, errBadCursor()
+	}
+	var n [3]int64
+	for i, p := range parts {
+		if n[i], err = strconv.ParseInt(p, 10, 64); err != nil || n[i] < 0 {
+			return cursor{}, errBadCursor()
+		}
+	}
+	c := cursor{member: n[0], epoch: n[1], seq: n[2]}
+	if c.member != member || c.epoch < 1 {
+		return cursor{}, errBadCursor()
+	}
+	return c, nil
+}
+
+func errResync(detail string) error {
+	return problem.New(http.StatusGone, CodeResyncRequired, detail)
+}
+
+// ListChanges answers one page of the member's feed.
+func (h *ChangesHandler) ListChanges(ctx context.Context, req api.ListChangesRequestObject) (api.ListChangesResponseObject, error) {
+	p := session.PrincipalFrom(ctx)
+	limit := DefaultLimit
+	if l := req.Params.Limit; l != nil {
+		if *l < 1 || *l > MaxLimit {
+			return nil, problem.Invalid("limit", fmt.Sprintf("must be 1 to %d", MaxLimit))
+		}
+		limit = int(*l)
+	}
+	var since *cursor
+	if s := req.Params.Since; s != nil && *s != "" {
+		c, err := parseCursor(*s, p.MemberID)
+		if err != nil {
+			return nil, err
+		}
+		since = &c
+	}
+	page, err := h.Page(ctx, p.MemberID, since, limit)
+	if err != nil {
+		return nil, err
+	}
+	return api.ListChanges200JSONResponse(page), nil
+}
+
+// Page reads one page in one read-only snapshot.
+func (h *ChangesHandler) Page(ctx context.Context, memberID int64, since *cursor, limit int) (api.ChangePage, error) {
+	tx, err := h.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return api.ChangePage{}, fmt.Errorf("begin: %w", err)
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck // read-only
+	return h.PageTx(ctx, db.New(tx), memberID, since, limit)
+}
+
+// PageTx reads one page with q, which should hold one snapshot (Page's
+// transaction); benchmarks record its statements for their floor.
+func (h *ChangesHandler) PageTx(ctx context.Context, q *db.Queries, memberID int64, since *cursor, limit int) (api.ChangePage, error) {
+	feed, err := q.GetLedgerFeed(ctx, memberID)
+	if err != nil {
+		return api.ChangePage{}, fmt.Errorf("feed of member %d: %w", memberID, err)
+	}
+	at := cursor{member: memberID, epoch: feed.Epoch}
+	if since != nil {
+		if since.epoch != feed.Epoch {
+			return api.ChangePage{}, errResync("the ledger was restored after this cursor; sync again from the empty cursor")
+		}
+		if since.seq < feed.PrunedSeq {
+			return api.ChangePage{}, errResync("deletions after this cursor are no longer kept; sync again from the empty cursor")
+		}
+		at = *since
+	}
+	rows, err := q.ListLedgerChanges(ctx, db.ListLedgerChangesParams{
+		MemberID: memberID, AfterSeq: at.seq, MaxRows: int32(limit + 1),
+	})
+	if err != nil {
+		return api.ChangePage{}, fmt.Errorf("changes of member %d: %w", memberID, err)
+	}
+	hasMore := len(rows) > limit
+	if hasMore {
+		rows = rows[:limit]
+	}
+	records, err := h.render(ctx, q, memberID, rows)
+	if err != nil {
+		return api.ChangePage{}, err
+	}
+	out := api.ChangePage{Changes: make([]api.Change, 0, len(rows)), HasMore: hasMore}
+	for _, r := range rows {
+		c := api.Change{Kind: r.Kind, ID: recordID(r.Kind, r.RecordID), Op: OpDelete}
+		if rec, ok := records[key{r.Kind, r.RecordID}]; ok {
+			c.Op, c.Record = OpUpsert, rec
+		}
+		out.Changes = append(out.Changes, c)
+		at.seq = r.Seq
+	}
+	out.Next = at.String()
+	return out, nil
+}
+
+// recordID is a record's id on the wire: expected income's is its month.
+func recordID(kind string, id int64) string {
+	if kind == KindBudgetIncome {
+		return fmt.Sprintf("%04d-%02d", id/100, id%100)
+	}
+	return strconv.FormatInt(id, 10)
+}
+
+// PruneJobName is the daily job that removes old tombstones.
+const PruneJobName = "ledger-change-prune"
+
+// PruneJob removes tombstones older than TombstoneAge (the jobs runner holds
+// its advisory lock); cursors from before them answer 410 afterwards.
+func PruneJob(pool *pgxpool.Pool) jobs.Job {
+	return jobs.Job{
+		Name:  PruneJobName,
+		Every: 24 * time.Hour,
+		Run: func(ctx context.Context, now time.Time) error {
+			if _, err := db.New(pool).PruneLedgerTombstones(ctx, now.Add(-TombstoneAge)); err != nil {
+				return fmt.Errorf("prune feed tombstones: %w", err)
+			}
+			return nil
+		},
+	}
+}
+
+// RestartTx starts the member's feed over at the end of a restore's
+// transaction: every cursor handed out before answers 410, and as clients
+// then sync from the empty cursor, the member's tombstones go (the records a
+// restore kept, such as stocks and expected income, keep their rows).
+func RestartTx(ctx context.Context, q *db.Queries, memberID int64) error {
+	if err := q.BumpLedgerEpoch(ctx, memberID); err != nil {
+		return fmt.Errorf("bump feed epoch of member %d: %w", memberID, err)
+	}
+	if err := q.DeleteLedgerTombstones(ctx, memberID); err != nil {
+		return fmt.Errorf("drop tombstones of member %d: %w", memberID, err)
+	}
+	return nil
+}

@@ -1,0 +1,334 @@
+package changes_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/internal/apitest"
+	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
+	"github.com/nestegg/nestegg/internal/changes"
+)
+
+func page(t *testing.T, c *apitest.Client, since string, limit int) api.ChangePage {
+	t.Helper()
+	var p api.ChangePage
+	c.Do(http.MethodGet, fmt.Sprintf("/api/account/changes?limit=%d&since=%s", limit, since), nil).
+		Want(http.StatusOK).JSON(&p)
+	return p
+}
+
+// A first page from the empty cursor holds the member's records as their
+// GETs answer them; an entry's change is its wallet's change too (balance);
+// a deletion is a tombstone; a record changed twice comes once.
+func TestFeedAnswersRecordsAsTheirGETsAndTombstones(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	w := lt.Wallet(m.Client, "Bank", api.WalletTypeBank, 1000)
+	first := page(t, m.Client, "", 100)
+	if len(first.Changes) != 2 || first.HasMore {
+		t.Fatalf("first page %+v", first)
+	}
+
+	e := lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 3), 300, w.ID))
+	m.Do(http.MethodPut, fmt.Sprintf("/api/account/entries/%d", e.ID), lt.Expense(lt.Date(2026, 11, 4), 400, w.ID)).Want(http.StatusOK)
+	next := page(t, m.Client, first.Next, 100)
+	kinds := map[string]api.Change{}
+	for _, c := range next.Changes {
+		if _, dup := kinds[c.Kind+c.ID]; dup {
+			t.Fatalf("%s %s twice in one page", c.Kind, c.ID)
+		}
+		kinds[c.Kind+c.ID] = c
+	}
+	var gotWallet, wantWallet api.Wallet
+	m.Do(http.MethodGet, fmt.Sprintf("/api/account/wallets/%d", w.ID), nil).Want(http.StatusOK).JSON(&wantWallet)
+	wc, ok := kinds[fmt.Sprintf("WALLET%d", w.ID)]
+	if !ok || wc.Op != "UPSERT" {
+		t.Fatalf("no wallet change after its entry changed: %+v", next.Changes)
+	}
+	raw, _ := json.Marshal(wc.Record)
+	if err := json.Unmarshal(raw, &gotWallet); err != nil || gotWallet.Balance != 600 || gotWallet != wantWallet {
+		t.Fatalf("wallet in the feed %+v, its GET %+v (%v)", gotWallet, wantWallet, err)
+	}
+	ec := kinds[fmt.Sprintf("ENTRY%d", e.ID)]
+	var gotEntry, wantEntry api.Entry
+	raw, _ = json.Marshal(ec.Record)
+	_ = json.Unmarshal(raw, &gotEntry)
+	m.Do(http.MethodGet, fmt.Sprintf("/api/account/entries/%d", e.ID), nil).Want(http.StatusOK).JSON(&wantEntry)
+	if gotEntry.Amount != 400 || !gotEntry.CreatedAt.Equal(wantEntry.CreatedAt) || gotEntry.Date != wantEntry.Date {
+		t.Fatalf("entry in the feed %+v, its GET %+v", gotEntry, wantEntry)
+	}
+
+	m.Do(http.MethodDelete, fmt.Sprintf("/api/account/entries/%d", e.ID), nil).Want(http.StatusNoContent)
+	last := page(t, m.Client, next.Next, 100)
+	var tomb *api.Change
+	for i, c := range last.Changes {
+		if c.Kind == "ENTRY" && c.ID == fmt.Sprint(e.ID) {
+			tomb = &last.Changes[i]
+		}
+	}
+	if tomb == nil || tomb.Op != "DELETE" || tomb.Record != nil {
+		t.Fatalf("no tombstone for the deleted entry: %+v", last.Changes)
+	}
+	if again := page(t, m.Client, last.Next, 100); len(again.Changes) != 0 || again.Next != last.Next {
+		t.Fatalf("nothing changed, yet %+v", again)
+	}
+}
+
+// Bad requests: a malformed cursor, another member's cursor, a limit out of
+// range.
+func TestFeedRefusesBadCursorsAndLimits(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	a, b := env.NewMember(), env.NewMember()
+	mine := page(t, a.Client, "", 10).Next
+	for _, since := range []string{"nonsense", "YzEuMQ", mine} {
+		p := b.Do(http.MethodGet, "/api/account/changes?since="+since, nil).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
+		if !strings.Contains(p.Detail, "since") {
+			t.Errorf("detail %q does not name since", p.Detail)
+		}
+	}
+	for _, limit := range []string{"0", "501"} {
+		b.Raw().Do(http.MethodGet, "/api/account/changes?limit="+limit, nil).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
+	}
+	if p := page(t, b.Client, "", 500); p.HasMore {
+		t.Fatal("a new member's feed has more than 500 changes")
+	}
+}
+
+// A restore voids every cursor (410 RESYNC_REQUIRED); the empty cursor then
+// gives the restored ledger.
+func TestFeedAnswersResyncAfterRestore(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	w := lt.Wallet(m.Client, "Bank", api.WalletTypeBank, 1000)
+	lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 3), 300, w.ID))
+	cur := page(t, m.Client, "", 100).Next
+	var doc api.Backup
+	m.Do(http.MethodGet, "/api/account/backup", nil).Want(http.StatusOK).JSON(&doc)
+	m.Do(http.MethodPost, "/api/account/restore", doc).Want(http.StatusOK)
+	m.Do(http.MethodGet, "/api/account/changes?since="+cur, nil).WantProblem(http.StatusGone, "RESYNC_REQUIRED")
+	fresh := page(t, m.Client, "", 100)
+	n := map[string]int{}
+	for _, c := range fresh.Changes {
+		if c.Op != "UPSERT" {
+			t.Fatalf("a tombstone after a restore: %+v", c)
+		}
+		n[c.Kind]++
+	}
+	if n["WALLET"] != 1 || n["ENTRY"] != 1 || n["PROFILE"] != 1 {
+		t.Fatalf("after the restore the feed holds %v", n)
+	}
+}
+
+// Tombstones older than 90 days go with the daily job; a cursor from before
+// them answers 410, a later one and the empty cursor keep working.
+func TestFeedPruneJobRemovesOldTombstones(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	old := page(t, m.Client, "", 100).Next
+	w := lt.Wallet(m.Client, "Gone", api.WalletTypeCash, 0)
+	m.Do(http.MethodDelete, fmt.Sprintf("/api/account/wallets/%d", w.ID), nil).Want(http.StatusNoContent)
+	recent := page(t, m.Client, old, 100).Next
+	env.Exec("UPDATE ledger_change SET changed_at = $2 WHERE member_id = $1 AND deleted", m.ID, env.Clock.Now().Add(-91*24*time.Hour))
+	if ran, err := env.App.Jobs.Run(context.Background(), changes.PruneJobName); err != nil || !ran {
+		t.Fatalf("prune job ran %v: %v", ran, err)
+	}
+	m.Do(http.MethodGet, "/api/account/changes?since="+old, nil).WantProblem(http.StatusGone, "RESYNC_REQUIRED")
+	page(t, m.Client, recent, 100)
+	for _, c := range page(t, m.Client, "", 100).Changes {
+		if c.Op == "DELETE" {
+			t.Fatalf("a pruned tombstone is still served: %+v", c)
+		}
+	}
+}
+
+// A page is one range scan of the member's rows in the feed index: no
+// sequential scan and no sort of the member's whole log.
+func TestFeedPageIsOneIndexScan(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	// Many members with many changes, so the planner's choice is the one a
+	// full table gets.
+	env.Exec(`INSERT INTO member (email, name) SELECT 'm' || g || '@feed.test', 'M' FROM generate_series(1, 50) g`)
+	env.Exec(`INSERT INTO ledger_change (member_id, kind, record_id, xid, seq, deleted)
+		SELECT mm.id, 'ENTRY', g, 1, nextval('ledger_change_seq'), false
+		FROM member mm, generate_series(1, 2000) g`)
+	env.Exec(`ANALYZE ledger_change`)
+	rows, err := env.Pool.Query(context.Background(), `EXPLAIN SELECT kind, record_id, seq, deleted
+		FROM ledger_change WHERE member_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, m.ID, 1000, 501)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plan []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, line)
+	}
+	rows.Close()
+	text := strings.Join(plan, "\n")
+	if !strings.Contains(text, "Index Scan using ledger_change_feed_idx") || strings.Contains(text, "Seq Scan") ||
+		strings.Contains(text, "Sort") || strings.Contains(text, "Bitmap") {
+		t.Fatalf("the page query is not one ordered index scan:\n%s", text)
+	}
+	// The query in queries/ledger_change.sql is the one explained above.
+	sql := readQuery(t, "ListLedgerChanges")
+	if !strings.Contains(sql, "WHERE member_id = @member_id AND seq > @after_seq") || !strings.Contains(sql, "ORDER BY seq") {
+		t.Fatalf("ListLedgerChanges changed; explain the new text:\n%s", sql)
+	}
+}
+
+// Parallel writers and a reader: no change ever appears behind a cursor the
+// reader already holds, so the reader, syncing while they write, ends with
+// exactly the member's entries and wallets.
+func TestFeedNeverSkipsUnderConcurrentWriters(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	wallets := make([]api.Wallet, 3)
+	for i := range wallets {
+		wallets[i] = lt.Wallet(m.Client, fmt.Sprintf("W%d", i), api.WalletTypeCash, 0)
+	}
+	const writers, each = 4, 12
+	r := newReplica(m.Client)
+	var readErr error
+	done := make(chan struct{})
+	var left atomic.Int32
+	left.Store(writers)
+	apitest.Together(writers+1, func(i int) {
+		if i == writers {
+			// The reader: sync until the writers are done, then once more.
+			for {
+				select {
+				case <-done:
+					readErr = r.syncE(37)
+					return
+				default:
+					if readErr = r.syncE(1 + len(r.data)%7); readErr != nil {
+						return
+					}
+				}
+			}
+		}
+		for k := range each {
+			w := wallets[(i+k)%len(wallets)]
+			amount := int64(100 * (k + 1))
+			m.Do(http.MethodPost, "/api/account/entries", lt.Expense(lt.Date(2026, 11, 1+k), amount, w.ID))
+			if k%4 == 3 {
+				// Transfers go one way (the first wallet to the others):
+				// opposite directions at once can deadlock on the feed's
+				// change rows (README, lock order).
+				m.Do(http.MethodPost, "/api/account/transfers", api.TransferRequest{
+					Date: lt.Date(2026, 11, 20), Amount: 50, FromWalletID: wallets[0].ID, ToWalletID: wallets[1+(i+k)%2].ID,
+				})
+			}
+		}
+		if left.Add(-1) == 0 {
+			close(done)
+		}
+	})
+	if readErr != nil {
+		t.Fatal(readErr)
+	}
+	want := expected(t, m.Client, m.ID)
+	if d := diff(want, r.data); d != "" {
+		t.Fatalf("the reader missed a change committed behind its cursor: %s", d)
+	}
+	if got := len(r.data["ENTRY"]); got != writers*each+2*writers*(each/4) {
+		t.Fatalf("%d entries in the replica", got)
+	}
+}
+
+// readQuery answers the text of one query of queries/ledger_change.sql.
+func readQuery(t *testing.T, name string) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "queries", "ledger_change.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(raw), "-- name: "+name+" ")
+	if !ok {
+		t.Fatalf("no query %s", name)
+	}
+	text, _, _ := strings.Cut(rest, "-- name: ")
+	return text
+}
+
+// The derived records: an expected income's received income follows its
+// month's income entries and the month start day, a one-time budget's spent
+// follows the entries in its period; stocks and trades are in the feed as
+// their lists answer them.
+func TestFeedCarriesDerivedRecords(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	w := lt.Wallet(m.Client, "Bank", api.WalletTypeBank, 0)
+	m.Do(http.MethodPut, "/api/account/budgets/income", api.BudgetIncomeRequest{Year: 2026, Month: 11, Amount: 5000}).Want(http.StatusOK)
+	m.Do(http.MethodPost, "/api/account/budgets/onetime", api.OnetimeBudgetRequest{
+		Name: "Trip", Amount: 1000, StartDate: lt.Date(2026, 11, 10), EndDate: lt.Date(2026, 11, 20),
+	}).Want(http.StatusCreated)
+	var stock api.Stock
+	m.Do(http.MethodPost, "/api/account/invest/stocks", api.StockRequest{Code: "005930", Name: "Samsung"}).Want(http.StatusCreated).JSON(&stock)
+	m.Do(http.MethodPost, "/api/account/invest/trades", api.TradeRequest{
+		StockID: stock.ID, Side: api.TradeSideBuy, Date: lt.Date(2026, 11, 2), Quantity: "2", Price: "70000",
+	}).Want(http.StatusCreated)
+	r := newReplica(m.Client)
+	r.sync(t, 3)
+	// An income on the 5th is November's with start day 1 and October's
+	// with start day 10; an expense on the 15th is the trip's.
+	lt.Entry(m.Client, lt.Income(lt.Date(2026, 11, 5), 700, w.ID))
+	lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 15), 300, w.ID))
+	r.sync(t, 2)
+	check := func() {
+		t.Helper()
+		var income api.BudgetIncome
+		m.Do(http.MethodGet, "/api/account/budgets/income?year=2026&month=11", nil).Want(http.StatusOK).JSON(&income)
+		got := r.data["BUDGET_INCOME"]["2026-11"].(map[string]any)
+		if got["received"] != float64(income.Received) || got["amount"] != float64(*income.Amount) {
+			t.Fatalf("expected income in the feed %v, its GET %+v", got, income)
+		}
+		want := store{}
+		for _, o := range items(t, m.Client, "/api/account/budgets/onetime") {
+			want["ONETIME_BUDGET"] = map[string]any{idOf(o): o}
+		}
+		for _, s := range items(t, m.Client, "/api/account/invest/stocks") {
+			want["STOCK"] = map[string]any{idOf(s): s}
+		}
+		for _, tr := range items(t, m.Client, "/api/account/invest/trades") {
+			want["TRADE"] = map[string]any{idOf(tr): tr}
+		}
+		got2 := store{"ONETIME_BUDGET": r.data["ONETIME_BUDGET"], "STOCK": r.data["STOCK"], "TRADE": r.data["TRADE"]}
+		if d := diff(want, got2); d != "" {
+			t.Fatal(d)
+		}
+	}
+	check()
+	if got := r.data["BUDGET_INCOME"]["2026-11"].(map[string]any)["received"]; got != float64(700) {
+		t.Fatalf("received %v, want 700", got)
+	}
+	d := int32(10)
+	m.Do(http.MethodPut, "/api/auth/profile", api.UpdateProfileRequest{Name: "Member", MonthStartDay: &d}).Want(http.StatusOK)
+	r.sync(t, 5)
+	check()
+	if got := r.data["BUDGET_INCOME"]["2026-11"].(map[string]any)["received"]; got != float64(0) {
+		t.Fatalf("received %v after the start day moved to 10, want 0", got)
+	}
+	if got := r.data["PROFILE"][fmt.Sprint(m.ID)].(map[string]any)["monthStartDay"]; got != float64(10) {
+		t.Fatalf("profile in the feed %v", got)
+	}
+}
