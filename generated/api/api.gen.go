@@ -2337,6 +2337,9 @@ type FXTo = string
 // From defines model for From.
 type From = openapi_types.Date
 
+// IdempotencyKey defines model for IdempotencyKey.
+type IdempotencyKey = string
+
 // IfNoneMatch defines model for IfNoneMatch.
 type IfNoneMatch = string
 
@@ -2427,6 +2430,11 @@ type Conflict = Problem
 // (a cut ends in "…"), as they may quote the request.
 type Forbidden = Problem
 
+// IdempotencyKeyReused An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
+type IdempotencyKeyReused = Problem
+
 // Internal An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
 // `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
 // (a cut ends in "…"), as they may quote the request.
@@ -2481,6 +2489,26 @@ type ListBudgetsParams struct {
 	Month BudgetMonth `form:"month" json:"month"`
 }
 
+// CreateBudgetParams defines parameters for CreateBudget.
+type CreateBudgetParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // GetBudgetChartParams defines parameters for GetBudgetChart.
 type GetBudgetChartParams struct {
 	// Year The year of the ledger month.
@@ -2502,6 +2530,26 @@ type GetBudgetIncomeParams struct {
 	Month BudgetMonth `form:"month" json:"month"`
 }
 
+// CreateOnetimeBudgetParams defines parameters for CreateOnetimeBudget.
+type CreateOnetimeBudgetParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // GetBudgetStatusParams defines parameters for GetBudgetStatus.
 type GetBudgetStatusParams struct {
 	// Year The year of the ledger month.
@@ -2509,6 +2557,26 @@ type GetBudgetStatusParams struct {
 
 	// Month The ledger month, 1 to 12 (see the operation for where it begins).
 	Month BudgetMonth `form:"month" json:"month"`
+}
+
+// CreateCategoryParams defines parameters for CreateCategory.
+type CreateCategoryParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // DeleteCategoryParams defines parameters for DeleteCategory.
@@ -2559,6 +2627,66 @@ type ListEntriesParams struct {
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
 }
 
+// CreateEntryParams defines parameters for CreateEntry.
+type CreateEntryParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CreateEntryFromNotificationParams defines parameters for CreateEntryFromNotification.
+type CreateEntryFromNotificationParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CreateStockParams defines parameters for CreateStock.
+type CreateStockParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // ListTradesParams defines parameters for ListTrades.
 type ListTradesParams struct {
 	// StockID Only the trades of this stock (one of the member's).
@@ -2571,6 +2699,26 @@ type ListTradesParams struct {
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
 }
 
+// CreateTradeParams defines parameters for CreateTrade.
+type CreateTradeParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // GetNetWorthTrendParams defines parameters for GetNetWorthTrend.
 type GetNetWorthTrendParams struct {
 	// Unit Points per month (default) or per week (weeks start on Monday).
@@ -2581,6 +2729,46 @@ type GetNetWorthTrendParams struct {
 
 	// Weeks How many weekly points (unit WEEK), the current week last.
 	Weeks *NetWorthWeeks `form:"weeks,omitempty" json:"weeks,omitempty"`
+}
+
+// CreateQuickEntryParams defines parameters for CreateQuickEntry.
+type CreateQuickEntryParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CreateRecurringParams defines parameters for CreateRecurring.
+type CreateRecurringParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // GetCategoryStatsParams defines parameters for GetCategoryStats.
@@ -2616,6 +2804,26 @@ type GetYearlyStatsParams struct {
 	Year StatsYear `form:"year" json:"year"`
 }
 
+// CreateTagParams defines parameters for CreateTag.
+type CreateTagParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // ListTransfersParams defines parameters for ListTransfers.
 type ListTransfersParams struct {
 	// Page Page number, from 1.
@@ -2623,6 +2831,46 @@ type ListTransfersParams struct {
 
 	// Size Items per page.
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// CreateTransferParams defines parameters for CreateTransfer.
+type CreateTransferParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CreateWalletParams defines parameters for CreateWallet.
+type CreateWalletParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // DeleteWalletParams defines parameters for DeleteWallet.
@@ -2641,6 +2889,46 @@ type ListMembersParams struct {
 
 	// Q Text to find in e-mail or name.
 	Q *string `form:"q,omitempty" json:"q,omitempty"`
+}
+
+// VerifyStorePurchaseParams defines parameters for VerifyStorePurchase.
+type VerifyStorePurchaseParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// UploadBoardImageParams defines parameters for UploadBoardImage.
+type UploadBoardImageParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // ListMyCommentsParams defines parameters for ListMyComments.
@@ -2676,6 +2964,26 @@ type ListPostsParams struct {
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
 }
 
+// CreatePostParams defines parameters for CreatePost.
+type CreatePostParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // ListPostCommentsParams defines parameters for ListPostComments.
 type ListPostCommentsParams struct {
 	// Page Page number, from 1.
@@ -2683,6 +2991,26 @@ type ListPostCommentsParams struct {
 
 	// Size Items per page.
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// CreateCommentParams defines parameters for CreateComment.
+type CreateCommentParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // ListPostRecommendersParams defines parameters for ListPostRecommenders.
@@ -2926,7 +3254,7 @@ type ServerInterface interface {
 	ListBudgets(w http.ResponseWriter, r *http.Request, params ListBudgetsParams)
 	// CreateBudget Create a budget
 	// (POST /api/account/budgets)
-	CreateBudget(w http.ResponseWriter, r *http.Request)
+	CreateBudget(w http.ResponseWriter, r *http.Request, params CreateBudgetParams)
 	// GetBudgetChart Budget against spending per month
 	// (GET /api/account/budgets/chart)
 	GetBudgetChart(w http.ResponseWriter, r *http.Request, params GetBudgetChartParams)
@@ -2944,7 +3272,7 @@ type ServerInterface interface {
 	ListOnetimeBudgets(w http.ResponseWriter, r *http.Request)
 	// CreateOnetimeBudget Create a one-time budget
 	// (POST /api/account/budgets/onetime)
-	CreateOnetimeBudget(w http.ResponseWriter, r *http.Request)
+	CreateOnetimeBudget(w http.ResponseWriter, r *http.Request, params CreateOnetimeBudgetParams)
 	// DeleteOnetimeBudget Delete a one-time budget
 	// (DELETE /api/account/budgets/onetime/{id})
 	DeleteOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID)
@@ -2965,7 +3293,7 @@ type ServerInterface interface {
 	ListCategories(w http.ResponseWriter, r *http.Request)
 	// CreateCategory Create a category
 	// (POST /api/account/categories)
-	CreateCategory(w http.ResponseWriter, r *http.Request)
+	CreateCategory(w http.ResponseWriter, r *http.Request, params CreateCategoryParams)
 	// ImportDefaultCategories Copy the default categories
 	// (POST /api/account/categories/import)
 	ImportDefaultCategories(w http.ResponseWriter, r *http.Request)
@@ -2983,10 +3311,10 @@ type ServerInterface interface {
 	ListEntries(w http.ResponseWriter, r *http.Request, params ListEntriesParams)
 	// CreateEntry Create an entry
 	// (POST /api/account/entries)
-	CreateEntry(w http.ResponseWriter, r *http.Request)
+	CreateEntry(w http.ResponseWriter, r *http.Request, params CreateEntryParams)
 	// CreateEntryFromNotification Turn a card payment notification into a pending expense
 	// (POST /api/account/entries/notification)
-	CreateEntryFromNotification(w http.ResponseWriter, r *http.Request)
+	CreateEntryFromNotification(w http.ResponseWriter, r *http.Request, params CreateEntryFromNotificationParams)
 	// ParseEntryText Read an entry draft out of text
 	// (POST /api/account/entries/parse)
 	ParseEntryText(w http.ResponseWriter, r *http.Request)
@@ -3016,7 +3344,7 @@ type ServerInterface interface {
 	ListStocks(w http.ResponseWriter, r *http.Request)
 	// CreateStock Add a stock
 	// (POST /api/account/invest/stocks)
-	CreateStock(w http.ResponseWriter, r *http.Request)
+	CreateStock(w http.ResponseWriter, r *http.Request, params CreateStockParams)
 	// DeleteStock Delete a stock
 	// (DELETE /api/account/invest/stocks/{id})
 	DeleteStock(w http.ResponseWriter, r *http.Request, id StockID)
@@ -3028,7 +3356,7 @@ type ServerInterface interface {
 	ListTrades(w http.ResponseWriter, r *http.Request, params ListTradesParams)
 	// CreateTrade Record a trade
 	// (POST /api/account/invest/trades)
-	CreateTrade(w http.ResponseWriter, r *http.Request)
+	CreateTrade(w http.ResponseWriter, r *http.Request, params CreateTradeParams)
 	// DeleteTrade Delete a trade
 	// (DELETE /api/account/invest/trades/{id})
 	DeleteTrade(w http.ResponseWriter, r *http.Request, id TradeID)
@@ -3046,7 +3374,7 @@ type ServerInterface interface {
 	ListQuickEntries(w http.ResponseWriter, r *http.Request)
 	// CreateQuickEntry Create a quick entry
 	// (POST /api/account/quick-entries)
-	CreateQuickEntry(w http.ResponseWriter, r *http.Request)
+	CreateQuickEntry(w http.ResponseWriter, r *http.Request, params CreateQuickEntryParams)
 	// DeleteQuickEntry Delete a quick entry
 	// (DELETE /api/account/quick-entries/{id})
 	DeleteQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID)
@@ -3058,7 +3386,7 @@ type ServerInterface interface {
 	ListRecurrings(w http.ResponseWriter, r *http.Request)
 	// CreateRecurring Create a recurring entry
 	// (POST /api/account/recurrings)
-	CreateRecurring(w http.ResponseWriter, r *http.Request)
+	CreateRecurring(w http.ResponseWriter, r *http.Request, params CreateRecurringParams)
 	// DeleteRecurring Delete a recurring entry
 	// (DELETE /api/account/recurrings/{id})
 	DeleteRecurring(w http.ResponseWriter, r *http.Request, id RecurringID)
@@ -3085,7 +3413,7 @@ type ServerInterface interface {
 	ListTags(w http.ResponseWriter, r *http.Request)
 	// CreateTag Create a tag
 	// (POST /api/account/tags)
-	CreateTag(w http.ResponseWriter, r *http.Request)
+	CreateTag(w http.ResponseWriter, r *http.Request, params CreateTagParams)
 	// ReorderTags Reorder tags
 	// (POST /api/account/tags/reorder)
 	ReorderTags(w http.ResponseWriter, r *http.Request)
@@ -3100,7 +3428,7 @@ type ServerInterface interface {
 	ListTransfers(w http.ResponseWriter, r *http.Request, params ListTransfersParams)
 	// CreateTransfer Record a transfer between two wallets
 	// (POST /api/account/transfers)
-	CreateTransfer(w http.ResponseWriter, r *http.Request)
+	CreateTransfer(w http.ResponseWriter, r *http.Request, params CreateTransferParams)
 	// DeleteTransfer Delete a transfer
 	// (DELETE /api/account/transfers/{id})
 	DeleteTransfer(w http.ResponseWriter, r *http.Request, id TransferID)
@@ -3115,7 +3443,7 @@ type ServerInterface interface {
 	ListWallets(w http.ResponseWriter, r *http.Request)
 	// CreateWallet Create a wallet
 	// (POST /api/account/wallets)
-	CreateWallet(w http.ResponseWriter, r *http.Request)
+	CreateWallet(w http.ResponseWriter, r *http.Request, params CreateWalletParams)
 	// ReorderWallets Reorder wallets
 	// (PUT /api/account/wallets/reorder)
 	ReorderWallets(w http.ResponseWriter, r *http.Request)
@@ -3253,7 +3581,7 @@ type ServerInterface interface {
 	ReceiveStoreNotification(w http.ResponseWriter, r *http.Request)
 	// VerifyStorePurchase Verify a store purchase and grant PREMIUM
 	// (POST /api/billing/store/verify)
-	VerifyStorePurchase(w http.ResponseWriter, r *http.Request)
+	VerifyStorePurchase(w http.ResponseWriter, r *http.Request, params VerifyStorePurchaseParams)
 	// GetSubscription The member's plan and subscription
 	// (GET /api/billing/subscription)
 	GetSubscription(w http.ResponseWriter, r *http.Request)
@@ -3271,7 +3599,7 @@ type ServerInterface interface {
 	VoteComment(w http.ResponseWriter, r *http.Request, id CommentID)
 	// UploadBoardImage Upload an image for a post
 	// (POST /api/board/images)
-	UploadBoardImage(w http.ResponseWriter, r *http.Request)
+	UploadBoardImage(w http.ResponseWriter, r *http.Request, params UploadBoardImageParams)
 	// ListMyComments My comments
 	// (GET /api/board/my/comments)
 	ListMyComments(w http.ResponseWriter, r *http.Request, params ListMyCommentsParams)
@@ -3283,7 +3611,7 @@ type ServerInterface interface {
 	ListPosts(w http.ResponseWriter, r *http.Request, params ListPostsParams)
 	// CreatePost Write a post
 	// (POST /api/board/posts)
-	CreatePost(w http.ResponseWriter, r *http.Request)
+	CreatePost(w http.ResponseWriter, r *http.Request, params CreatePostParams)
 	// DeletePost Delete a post
 	// (DELETE /api/board/posts/{id})
 	DeletePost(w http.ResponseWriter, r *http.Request, id PostID)
@@ -3298,7 +3626,7 @@ type ServerInterface interface {
 	ListPostComments(w http.ResponseWriter, r *http.Request, id PostID, params ListPostCommentsParams)
 	// CreateComment Write a comment
 	// (POST /api/board/posts/{id}/comments)
-	CreateComment(w http.ResponseWriter, r *http.Request, id PostID)
+	CreateComment(w http.ResponseWriter, r *http.Request, id PostID, params CreateCommentParams)
 	// NoticePost Make a post a notice
 	// (POST /api/board/posts/{id}/notice)
 	NoticePost(w http.ResponseWriter, r *http.Request, id PostID)
@@ -3430,8 +3758,35 @@ func (siw *ServerInterfaceWrapper) ListBudgets(w http.ResponseWriter, r *http.Re
 // CreateBudget operation middleware
 func (siw *ServerInterfaceWrapper) CreateBudget(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateBudgetParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateBudget(w, r)
+		siw.Handler.CreateBudget(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -3591,8 +3946,35 @@ func (siw *ServerInterfaceWrapper) ListOnetimeBudgets(w http.ResponseWriter, r *
 // CreateOnetimeBudget operation middleware
 func (siw *ServerInterfaceWrapper) CreateOnetimeBudget(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateOnetimeBudgetParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateOnetimeBudget(w, r)
+		siw.Handler.CreateOnetimeBudget(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -3769,8 +4151,35 @@ func (siw *ServerInterfaceWrapper) ListCategories(w http.ResponseWriter, r *http
 // CreateCategory operation middleware
 func (siw *ServerInterfaceWrapper) CreateCategory(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateCategoryParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateCategory(w, r)
+		siw.Handler.CreateCategory(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4068,8 +4477,35 @@ func (siw *ServerInterfaceWrapper) ListEntries(w http.ResponseWriter, r *http.Re
 // CreateEntry operation middleware
 func (siw *ServerInterfaceWrapper) CreateEntry(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateEntryParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateEntry(w, r)
+		siw.Handler.CreateEntry(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4082,8 +4518,35 @@ func (siw *ServerInterfaceWrapper) CreateEntry(w http.ResponseWriter, r *http.Re
 // CreateEntryFromNotification operation middleware
 func (siw *ServerInterfaceWrapper) CreateEntryFromNotification(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateEntryFromNotificationParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateEntryFromNotification(w, r)
+		siw.Handler.CreateEntryFromNotification(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4270,8 +4733,35 @@ func (siw *ServerInterfaceWrapper) ListStocks(w http.ResponseWriter, r *http.Req
 // CreateStock operation middleware
 func (siw *ServerInterfaceWrapper) CreateStock(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateStockParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateStock(w, r)
+		siw.Handler.CreateStock(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4395,8 +4885,35 @@ func (siw *ServerInterfaceWrapper) ListTrades(w http.ResponseWriter, r *http.Req
 // CreateTrade operation middleware
 func (siw *ServerInterfaceWrapper) CreateTrade(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateTradeParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateTrade(w, r)
+		siw.Handler.CreateTrade(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4548,8 +5065,35 @@ func (siw *ServerInterfaceWrapper) ListQuickEntries(w http.ResponseWriter, r *ht
 // CreateQuickEntry operation middleware
 func (siw *ServerInterfaceWrapper) CreateQuickEntry(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateQuickEntryParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateQuickEntry(w, r)
+		siw.Handler.CreateQuickEntry(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4628,8 +5172,35 @@ func (siw *ServerInterfaceWrapper) ListRecurrings(w http.ResponseWriter, r *http
 // CreateRecurring operation middleware
 func (siw *ServerInterfaceWrapper) CreateRecurring(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateRecurringParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateRecurring(w, r)
+		siw.Handler.CreateRecurring(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4893,8 +5464,35 @@ func (siw *ServerInterfaceWrapper) ListTags(w http.ResponseWriter, r *http.Reque
 // CreateTag operation middleware
 func (siw *ServerInterfaceWrapper) CreateTag(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateTagParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateTag(w, r)
+		siw.Handler.CreateTag(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5019,8 +5617,35 @@ func (siw *ServerInterfaceWrapper) ListTransfers(w http.ResponseWriter, r *http.
 // CreateTransfer operation middleware
 func (siw *ServerInterfaceWrapper) CreateTransfer(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateTransferParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateTransfer(w, r)
+		siw.Handler.CreateTransfer(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5125,8 +5750,35 @@ func (siw *ServerInterfaceWrapper) ListWallets(w http.ResponseWriter, r *http.Re
 // CreateWallet operation middleware
 func (siw *ServerInterfaceWrapper) CreateWallet(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateWalletParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateWallet(w, r)
+		siw.Handler.CreateWallet(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5986,8 +6638,35 @@ func (siw *ServerInterfaceWrapper) ReceiveStoreNotification(w http.ResponseWrite
 // VerifyStorePurchase operation middleware
 func (siw *ServerInterfaceWrapper) VerifyStorePurchase(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params VerifyStorePurchaseParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.VerifyStorePurchase(w, r)
+		siw.Handler.VerifyStorePurchase(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6118,8 +6797,35 @@ func (siw *ServerInterfaceWrapper) VoteComment(w http.ResponseWriter, r *http.Re
 // UploadBoardImage operation middleware
 func (siw *ServerInterfaceWrapper) UploadBoardImage(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UploadBoardImageParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UploadBoardImage(w, r)
+		siw.Handler.UploadBoardImage(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6296,8 +7002,35 @@ func (siw *ServerInterfaceWrapper) ListPosts(w http.ResponseWriter, r *http.Requ
 // CreatePost operation middleware
 func (siw *ServerInterfaceWrapper) CreatePost(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreatePostParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreatePost(w, r)
+		siw.Handler.CreatePost(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6455,8 +7188,32 @@ func (siw *ServerInterfaceWrapper) CreateComment(w http.ResponseWriter, r *http.
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateCommentParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateComment(w, r, id)
+		siw.Handler.CreateComment(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7280,9 +8037,18 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 
 type BadRequestApplicationProblemPlusJSONResponse Problem
 
-type ConflictApplicationProblemPlusJSONResponse Problem
+type ConflictResponseHeaders struct {
+	RetryAfter *int
+}
+type ConflictApplicationProblemPlusJSONResponse struct {
+	Body Problem
+
+	Headers ConflictResponseHeaders
+}
 
 type ForbiddenApplicationProblemPlusJSONResponse Problem
+
+type IdempotencyKeyReusedApplicationProblemPlusJSONResponse Problem
 
 type InternalApplicationProblemPlusJSONResponse Problem
 
@@ -7542,7 +8308,8 @@ func (response ListBudgets503ApplicationProblemPlusJSONResponse) VisitListBudget
 }
 
 type CreateBudgetRequestObject struct {
-	Body *CreateBudgetJSONRequestBody
+	Params CreateBudgetParams
+	Body   *CreateBudgetJSONRequestBody
 }
 
 type CreateBudgetResponseObject interface {
@@ -7634,10 +8401,13 @@ type CreateBudget409ApplicationProblemPlusJSONResponse struct {
 func (response CreateBudget409ApplicationProblemPlusJSONResponse) VisitCreateBudgetResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -7671,6 +8441,22 @@ func (response CreateBudget415ApplicationProblemPlusJSONResponse) VisitCreateBud
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBudget422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBudget422ApplicationProblemPlusJSONResponse) VisitCreateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8395,7 +9181,8 @@ func (response ListOnetimeBudgets503ApplicationProblemPlusJSONResponse) VisitLis
 }
 
 type CreateOnetimeBudgetRequestObject struct {
-	Body *CreateOnetimeBudgetJSONRequestBody
+	Params CreateOnetimeBudgetParams
+	Body   *CreateOnetimeBudgetJSONRequestBody
 }
 
 type CreateOnetimeBudgetResponseObject interface {
@@ -8476,6 +9263,25 @@ func (response CreateOnetimeBudget404ApplicationProblemPlusJSONResponse) VisitCr
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOnetimeBudget409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateOnetimeBudget409ApplicationProblemPlusJSONResponse) VisitCreateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9375,7 +10181,8 @@ func (response ListCategories503ApplicationProblemPlusJSONResponse) VisitListCat
 }
 
 type CreateCategoryRequestObject struct {
-	Body *CreateCategoryJSONRequestBody
+	Params CreateCategoryParams
+	Body   *CreateCategoryJSONRequestBody
 }
 
 type CreateCategoryResponseObject interface {
@@ -9444,6 +10251,25 @@ func (response CreateCategory404ApplicationProblemPlusJSONResponse) VisitCreateC
 	return err
 }
 
+type CreateCategory409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateCategory409ApplicationProblemPlusJSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateCategory413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -9472,6 +10298,22 @@ func (response CreateCategory415ApplicationProblemPlusJSONResponse) VisitCreateC
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCategory422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateCategory422ApplicationProblemPlusJSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9802,10 +10644,13 @@ type DeleteCategory409ApplicationProblemPlusJSONResponse struct {
 func (response DeleteCategory409ApplicationProblemPlusJSONResponse) VisitDeleteCategoryResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -9940,10 +10785,13 @@ type UpdateCategory409ApplicationProblemPlusJSONResponse struct {
 func (response UpdateCategory409ApplicationProblemPlusJSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -10154,7 +11002,8 @@ func (response ListEntries503ApplicationProblemPlusJSONResponse) VisitListEntrie
 }
 
 type CreateEntryRequestObject struct {
-	Body *CreateEntryJSONRequestBody
+	Params CreateEntryParams
+	Body   *CreateEntryJSONRequestBody
 }
 
 type CreateEntryResponseObject interface {
@@ -10239,6 +11088,25 @@ func (response CreateEntry404ApplicationProblemPlusJSONResponse) VisitCreateEntr
 	return err
 }
 
+type CreateEntry409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntry409ApplicationProblemPlusJSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateEntry413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -10267,6 +11135,22 @@ func (response CreateEntry415ApplicationProblemPlusJSONResponse) VisitCreateEntr
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntry422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntry422ApplicationProblemPlusJSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10326,7 +11210,8 @@ func (response CreateEntry503ApplicationProblemPlusJSONResponse) VisitCreateEntr
 }
 
 type CreateEntryFromNotificationRequestObject struct {
-	Body *CreateEntryFromNotificationJSONRequestBody
+	Params CreateEntryFromNotificationParams
+	Body   *CreateEntryFromNotificationJSONRequestBody
 }
 
 type CreateEntryFromNotificationResponseObject interface {
@@ -10395,6 +11280,25 @@ func (response CreateEntryFromNotification403ApplicationProblemPlusJSONResponse)
 	return err
 }
 
+type CreateEntryFromNotification409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntryFromNotification409ApplicationProblemPlusJSONResponse) VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateEntryFromNotification413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -10423,6 +11327,22 @@ func (response CreateEntryFromNotification415ApplicationProblemPlusJSONResponse)
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntryFromNotification422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntryFromNotification422ApplicationProblemPlusJSONResponse) VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10761,10 +11681,13 @@ type DeleteEntry409ApplicationProblemPlusJSONResponse struct {
 func (response DeleteEntry409ApplicationProblemPlusJSONResponse) VisitDeleteEntryResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -11036,10 +11959,13 @@ type UpdateEntry409ApplicationProblemPlusJSONResponse struct {
 func (response UpdateEntry409ApplicationProblemPlusJSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -11208,10 +12134,13 @@ type ConfirmEntry409ApplicationProblemPlusJSONResponse struct {
 func (response ConfirmEntry409ApplicationProblemPlusJSONResponse) VisitConfirmEntryResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -11616,7 +12545,8 @@ func (response ListStocks503ApplicationProblemPlusJSONResponse) VisitListStocksR
 }
 
 type CreateStockRequestObject struct {
-	Body *CreateStockJSONRequestBody
+	Params CreateStockParams
+	Body   *CreateStockJSONRequestBody
 }
 
 type CreateStockResponseObject interface {
@@ -11701,6 +12631,25 @@ func (response CreateStock404ApplicationProblemPlusJSONResponse) VisitCreateStoc
 	return err
 }
 
+type CreateStock409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateStock409ApplicationProblemPlusJSONResponse) VisitCreateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateStock413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -11729,6 +12678,22 @@ func (response CreateStock415ApplicationProblemPlusJSONResponse) VisitCreateStoc
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateStock422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateStock422ApplicationProblemPlusJSONResponse) VisitCreateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12191,7 +13156,8 @@ func (response ListTrades503ApplicationProblemPlusJSONResponse) VisitListTradesR
 }
 
 type CreateTradeRequestObject struct {
-	Body *CreateTradeJSONRequestBody
+	Params CreateTradeParams
+	Body   *CreateTradeJSONRequestBody
 }
 
 type CreateTradeResponseObject interface {
@@ -12276,6 +13242,25 @@ func (response CreateTrade404ApplicationProblemPlusJSONResponse) VisitCreateTrad
 	return err
 }
 
+type CreateTrade409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTrade409ApplicationProblemPlusJSONResponse) VisitCreateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateTrade413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -12304,6 +13289,22 @@ func (response CreateTrade415ApplicationProblemPlusJSONResponse) VisitCreateTrad
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTrade422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTrade422ApplicationProblemPlusJSONResponse) VisitCreateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12994,7 +13995,8 @@ func (response ListQuickEntries503ApplicationProblemPlusJSONResponse) VisitListQ
 }
 
 type CreateQuickEntryRequestObject struct {
-	Body *CreateQuickEntryJSONRequestBody
+	Params CreateQuickEntryParams
+	Body   *CreateQuickEntryJSONRequestBody
 }
 
 type CreateQuickEntryResponseObject interface {
@@ -13079,6 +14081,25 @@ func (response CreateQuickEntry404ApplicationProblemPlusJSONResponse) VisitCreat
 	return err
 }
 
+type CreateQuickEntry409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateQuickEntry409ApplicationProblemPlusJSONResponse) VisitCreateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateQuickEntry413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -13107,6 +14128,22 @@ func (response CreateQuickEntry415ApplicationProblemPlusJSONResponse) VisitCreat
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateQuickEntry422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateQuickEntry422ApplicationProblemPlusJSONResponse) VisitCreateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -13504,7 +14541,8 @@ func (response ListRecurrings503ApplicationProblemPlusJSONResponse) VisitListRec
 }
 
 type CreateRecurringRequestObject struct {
-	Body *CreateRecurringJSONRequestBody
+	Params CreateRecurringParams
+	Body   *CreateRecurringJSONRequestBody
 }
 
 type CreateRecurringResponseObject interface {
@@ -13573,6 +14611,25 @@ func (response CreateRecurring404ApplicationProblemPlusJSONResponse) VisitCreate
 	return err
 }
 
+type CreateRecurring409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateRecurring409ApplicationProblemPlusJSONResponse) VisitCreateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateRecurring413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -13601,6 +14658,22 @@ func (response CreateRecurring415ApplicationProblemPlusJSONResponse) VisitCreate
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRecurring422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateRecurring422ApplicationProblemPlusJSONResponse) VisitCreateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14683,7 +15756,8 @@ func (response ListTags503ApplicationProblemPlusJSONResponse) VisitListTagsRespo
 }
 
 type CreateTagRequestObject struct {
-	Body *CreateTagJSONRequestBody
+	Params CreateTagParams
+	Body   *CreateTagJSONRequestBody
 }
 
 type CreateTagResponseObject interface {
@@ -14759,10 +15833,13 @@ type CreateTag409ApplicationProblemPlusJSONResponse struct {
 func (response CreateTag409ApplicationProblemPlusJSONResponse) VisitCreateTagResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -14796,6 +15873,22 @@ func (response CreateTag415ApplicationProblemPlusJSONResponse) VisitCreateTagRes
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTag422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTag422ApplicationProblemPlusJSONResponse) VisitCreateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -15207,10 +16300,13 @@ type UpdateTag409ApplicationProblemPlusJSONResponse struct {
 func (response UpdateTag409ApplicationProblemPlusJSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -15389,7 +16485,8 @@ func (response ListTransfers503ApplicationProblemPlusJSONResponse) VisitListTran
 }
 
 type CreateTransferRequestObject struct {
-	Body *CreateTransferJSONRequestBody
+	Params CreateTransferParams
+	Body   *CreateTransferJSONRequestBody
 }
 
 type CreateTransferResponseObject interface {
@@ -15458,6 +16555,25 @@ func (response CreateTransfer404ApplicationProblemPlusJSONResponse) VisitCreateT
 	return err
 }
 
+type CreateTransfer409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTransfer409ApplicationProblemPlusJSONResponse) VisitCreateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateTransfer413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -15486,6 +16602,22 @@ func (response CreateTransfer415ApplicationProblemPlusJSONResponse) VisitCreateT
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTransfer422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTransfer422ApplicationProblemPlusJSONResponse) VisitCreateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16004,7 +17136,8 @@ func (response ListWallets503ApplicationProblemPlusJSONResponse) VisitListWallet
 }
 
 type CreateWalletRequestObject struct {
-	Body *CreateWalletJSONRequestBody
+	Params CreateWalletParams
+	Body   *CreateWalletJSONRequestBody
 }
 
 type CreateWalletResponseObject interface {
@@ -16053,6 +17186,25 @@ func (response CreateWallet401ApplicationProblemPlusJSONResponse) VisitCreateWal
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWallet409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateWallet409ApplicationProblemPlusJSONResponse) VisitCreateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16343,10 +17495,13 @@ type DeleteWallet409ApplicationProblemPlusJSONResponse struct {
 func (response DeleteWallet409ApplicationProblemPlusJSONResponse) VisitDeleteWalletResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -19440,10 +20595,13 @@ type LogInWithIDPA409ApplicationProblemPlusJSONResponse struct {
 func (response LogInWithIDPA409ApplicationProblemPlusJSONResponse) VisitLogInWithIDPAResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -19649,10 +20807,13 @@ type LogInWithIDPB409ApplicationProblemPlusJSONResponse struct {
 func (response LogInWithIDPB409ApplicationProblemPlusJSONResponse) VisitLogInWithIDPBResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -20084,10 +21245,13 @@ type ChangePassword409ApplicationProblemPlusJSONResponse struct {
 func (response ChangePassword409ApplicationProblemPlusJSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -20853,10 +22017,13 @@ type SignUp409ApplicationProblemPlusJSONResponse struct {
 func (response SignUp409ApplicationProblemPlusJSONResponse) VisitSignUpResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -21204,10 +22371,13 @@ type CancelSubscription409ApplicationProblemPlusJSONResponse struct {
 func (response CancelSubscription409ApplicationProblemPlusJSONResponse) VisitCancelSubscriptionResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -21500,10 +22670,13 @@ type ResumeSubscription409ApplicationProblemPlusJSONResponse struct {
 func (response ResumeSubscription409ApplicationProblemPlusJSONResponse) VisitResumeSubscriptionResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -21660,7 +22833,8 @@ func (response ReceiveStoreNotification503ApplicationProblemPlusJSONResponse) Vi
 }
 
 type VerifyStorePurchaseRequestObject struct {
-	Body *VerifyStorePurchaseJSONRequestBody
+	Params VerifyStorePurchaseParams
+	Body   *VerifyStorePurchaseJSONRequestBody
 }
 
 type VerifyStorePurchaseResponseObject interface {
@@ -21720,10 +22894,13 @@ type VerifyStorePurchase409ApplicationProblemPlusJSONResponse struct {
 func (response VerifyStorePurchase409ApplicationProblemPlusJSONResponse) VisitVerifyStorePurchaseResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -21757,6 +22934,22 @@ func (response VerifyStorePurchase415ApplicationProblemPlusJSONResponse) VisitVe
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyStorePurchase422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyStorePurchase422ApplicationProblemPlusJSONResponse) VisitVerifyStorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -22208,10 +23401,13 @@ type ReportComment409ApplicationProblemPlusJSONResponse struct {
 func (response ReportComment409ApplicationProblemPlusJSONResponse) VisitReportCommentResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -22407,7 +23603,8 @@ func (response VoteComment503ApplicationProblemPlusJSONResponse) VisitVoteCommen
 }
 
 type UploadBoardImageRequestObject struct {
-	Body *multipart.Reader
+	Params UploadBoardImageParams
+	Body   *multipart.Reader
 }
 
 type UploadBoardImageResponseObject interface {
@@ -22460,6 +23657,25 @@ func (response UploadBoardImage401ApplicationProblemPlusJSONResponse) VisitUploa
 	return err
 }
 
+type UploadBoardImage409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response UploadBoardImage409ApplicationProblemPlusJSONResponse) VisitUploadBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UploadBoardImage413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -22488,6 +23704,22 @@ func (response UploadBoardImage415ApplicationProblemPlusJSONResponse) VisitUploa
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBoardImage422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response UploadBoardImage422ApplicationProblemPlusJSONResponse) VisitUploadBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -22846,7 +24078,8 @@ func (response ListPosts503ApplicationProblemPlusJSONResponse) VisitListPostsRes
 }
 
 type CreatePostRequestObject struct {
-	Body *CreatePostJSONRequestBody
+	Params CreatePostParams
+	Body   *CreatePostJSONRequestBody
 }
 
 type CreatePostResponseObject interface {
@@ -22899,6 +24132,25 @@ func (response CreatePost401ApplicationProblemPlusJSONResponse) VisitCreatePostR
 	return err
 }
 
+type CreatePost409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePost409ApplicationProblemPlusJSONResponse) VisitCreatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreatePost413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -22927,6 +24179,22 @@ func (response CreatePost415ApplicationProblemPlusJSONResponse) VisitCreatePostR
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePost422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePost422ApplicationProblemPlusJSONResponse) VisitCreatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -23431,8 +24699,9 @@ func (response ListPostComments503ApplicationProblemPlusJSONResponse) VisitListP
 }
 
 type CreateCommentRequestObject struct {
-	ID   PostID `json:"id"`
-	Body *CreateCommentJSONRequestBody
+	ID     PostID `json:"id"`
+	Params CreateCommentParams
+	Body   *CreateCommentJSONRequestBody
 }
 
 type CreateCommentResponseObject interface {
@@ -23501,6 +24770,25 @@ func (response CreateComment404ApplicationProblemPlusJSONResponse) VisitCreateCo
 	return err
 }
 
+type CreateComment409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateComment409ApplicationProblemPlusJSONResponse) VisitCreateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateComment413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -23529,6 +24817,22 @@ func (response CreateComment415ApplicationProblemPlusJSONResponse) VisitCreateCo
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateComment422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateComment422ApplicationProblemPlusJSONResponse) VisitCreateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -23882,10 +25186,13 @@ type ReportPost409ApplicationProblemPlusJSONResponse struct {
 func (response ReportPost409ApplicationProblemPlusJSONResponse) VisitReportPostResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -25212,10 +26519,13 @@ type CreateUser409ApplicationProblemPlusJSONResponse struct {
 func (response CreateUser409ApplicationProblemPlusJSONResponse) VisitCreateUserResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -25650,10 +26960,13 @@ type UpdateUser409ApplicationProblemPlusJSONResponse struct {
 func (response UpdateUser409ApplicationProblemPlusJSONResponse) VisitUpdateUserResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -26489,8 +27802,10 @@ func (sh *strictHandler) ListBudgets(w http.ResponseWriter, r *http.Request, par
 }
 
 // CreateBudget operation middleware
-func (sh *strictHandler) CreateBudget(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreateBudget(w http.ResponseWriter, r *http.Request, params CreateBudgetParams) {
 	var request CreateBudgetRequestObject
+
+	request.Params = params
 
 	var body CreateBudgetJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -26658,8 +27973,10 @@ func (sh *strictHandler) ListOnetimeBudgets(w http.ResponseWriter, r *http.Reque
 }
 
 // CreateOnetimeBudget operation middleware
-func (sh *strictHandler) CreateOnetimeBudget(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreateOnetimeBudget(w http.ResponseWriter, r *http.Request, params CreateOnetimeBudgetParams) {
 	var request CreateOnetimeBudgetRequestObject
+
+	request.Params = params
 
 	var body CreateOnetimeBudgetJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -26857,8 +28174,10 @@ func (sh *strictHandler) ListCategories(w http.ResponseWriter, r *http.Request) 
 }
 
 // CreateCategory operation middleware
-func (sh *strictHandler) CreateCategory(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreateCategory(w http.ResponseWriter, r *http.Request, params CreateCategoryParams) {
 	var request CreateCategoryRequestObject
+
+	request.Params = params
 
 	var body CreateCategoryJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -27029,8 +28348,10 @@ func (sh *strictHandler) ListEntries(w http.ResponseWriter, r *http.Request, par
 }
 
 // CreateEntry operation middleware
-func (sh *strictHandler) CreateEntry(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreateEntry(w http.ResponseWriter, r *http.Request, params CreateEntryParams) {
 	var request CreateEntryRequestObject
+
+	request.Params = params
 
 	var body CreateEntryJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -27060,8 +28381,10 @@ func (sh *strictHandler) CreateEntry(w http.ResponseWriter, r *http.Request) {
 }
 
 // CreateEntryFromNotification operation middleware
-func (sh *strictHandler) CreateEntryFromNotification(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreateEntryFromNotification(w http.ResponseWriter, r *http.Request, params CreateEntryFromNotificationParams) {
 	var request CreateEntryFromNotificationRequestObject
+
+	request.Params = params
 
 	var body CreateEntryFromNotificationJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -27329,8 +28652,10 @@ func (sh *strictHandler) ListStocks(w http.ResponseWriter, r *http.Request) {
 }
 
 // CreateStock operation middleware
-func (sh *strictHandler) CreateStock(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreateStock(w http.ResponseWriter, r *http.Request, params CreateStockParams) {
 	var request CreateStockRequestObject
+
+	request.Params = params
 
 	var body CreateStockJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -27445,8 +28770,10 @@ func (sh *strictHandler) ListTrades(w http.ResponseWriter, r *http.Request, para
 }
 
 // CreateTrade operation middleware
-func (sh *strictHandler) CreateTrade(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreateTrade(w http.ResponseWriter, r *http.Request, params CreateTradeParams) {
 	var request CreateTradeRequestObject
+
+	request.Params = params
 
 	var body CreateTradeJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -27616,8 +28943,10 @@ func (sh *strictHandler) ListQuickEntries(w http.ResponseWriter, r *http.Request
 }
 
 // CreateQuickEntry operation middleware
-func (sh *strictHandler) CreateQuickEntry(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreateQuickEntry(w http.ResponseWriter, r *http.Request, params CreateQuickEntryParams) {
 	var request CreateQuickEntryRequestObject
+
+	request.Params = params
 
 	var body CreateQuickEntryJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -27730,8 +29059,10 @@ func (sh *strictHandler) ListRecurrings(w http.ResponseWriter, r *http.Request) 
 }
 
 // CreateRecurring operation middleware
-func (sh *strictHandler) CreateRecurring(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreateRecurring(w http.ResponseWriter, r *http.Request, params CreateRecurringParams) {
 	var request CreateRecurringRequestObject
+
+	request.Params = params
 
 	var body CreateRecurringJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -27979,8 +29310,10 @@ func (sh *strictHandler) ListTags(w http.ResponseWriter, r *http.Request) {
 }
 
 // CreateTag operation middleware
-func (sh *strictHandler) CreateTag(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreateTag(w http.ResponseWriter, r *http.Request, params CreateTagParams) {
 	var request CreateTagRequestObject
+
+	request.Params = params
 
 	var body CreateTagJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -28126,8 +29459,10 @@ func (sh *strictHandler) ListTransfers(w http.ResponseWriter, r *http.Request, p
 }
 
 // CreateTransfer operation middleware
-func (sh *strictHandler) CreateTransfer(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreateTransfer(w http.ResponseWriter, r *http.Request, params CreateTransferParams) {
 	var request CreateTransferRequestObject
+
+	request.Params = params
 
 	var body CreateTransferJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -28266,8 +29601,10 @@ func (sh *strictHandler) ListWallets(w http.ResponseWriter, r *http.Request) {
 }
 
 // CreateWallet operation middleware
-func (sh *strictHandler) CreateWallet(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreateWallet(w http.ResponseWriter, r *http.Request, params CreateWalletParams) {
 	var request CreateWalletRequestObject
+
+	request.Params = params
 
 	var body CreateWalletJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -29553,8 +30890,10 @@ func (sh *strictHandler) ReceiveStoreNotification(w http.ResponseWriter, r *http
 }
 
 // VerifyStorePurchase operation middleware
-func (sh *strictHandler) VerifyStorePurchase(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) VerifyStorePurchase(w http.ResponseWriter, r *http.Request, params VerifyStorePurchaseParams) {
 	var request VerifyStorePurchaseRequestObject
+
+	request.Params = params
 
 	var body VerifyStorePurchaseJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -29726,8 +31065,10 @@ func (sh *strictHandler) VoteComment(w http.ResponseWriter, r *http.Request, id 
 }
 
 // UploadBoardImage operation middleware
-func (sh *strictHandler) UploadBoardImage(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) UploadBoardImage(w http.ResponseWriter, r *http.Request, params UploadBoardImageParams) {
 	var request UploadBoardImageRequestObject
+
+	request.Params = params
 
 	if reader, err := r.MultipartReader(); err != nil {
 		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode multipart body: %w", err))
@@ -29835,8 +31176,10 @@ func (sh *strictHandler) ListPosts(w http.ResponseWriter, r *http.Request, param
 }
 
 // CreatePost operation middleware
-func (sh *strictHandler) CreatePost(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreatePost(w http.ResponseWriter, r *http.Request, params CreatePostParams) {
 	var request CreatePostRequestObject
+
+	request.Params = params
 
 	var body CreatePostJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -29978,10 +31321,11 @@ func (sh *strictHandler) ListPostComments(w http.ResponseWriter, r *http.Request
 }
 
 // CreateComment operation middleware
-func (sh *strictHandler) CreateComment(w http.ResponseWriter, r *http.Request, id PostID) {
+func (sh *strictHandler) CreateComment(w http.ResponseWriter, r *http.Request, id PostID, params CreateCommentParams) {
 	var request CreateCommentRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body CreateCommentJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -30527,751 +31871,766 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3/jyNJlh/2r4SoA5q8zaom60vPdBUOEruK3c2dqmINizW9vcO+yiAzSOZWMoKTESw2Z66Nsy0bks6G",
-	"DzCkheCTsYBlAQZkwLJlQwL0k+4/0Y/auf/BiPci8hszyWRVdc/M7gjQ7TQrM/JFxIsX7+vnfVcZiulM",
-	"cMaVrBx9V5nRkE6ZYiH864WgoXdCFRuLcPnlnIVL/avH5DD0Z8oXvHJU6XBGBvq5Y8LuWLjEf5CFryZi",
-	"roivditOxddPfgMDOBVOp6xyVBmacStORQ4nbEr12H8SslHlqPL3n8ZkPcW/yqcpaiofPjhIX4+OC0kL",
-	"lmQmpJJkSMNw6fMxURNfEkXHRVQpOk4RNKXvzxgfq0nlaL/uVKY+t/9sOBW1nOl3pAp9PkaK5t6Yqfbp",
-	"KjG9CSMD+OsTSXwv+v6Mqkn8ed+rOJWQfTP3Q+ZVjlQ4Z0lqRiKcUqWf4+rZQQXo8afzaZIanys2ZmGC",
-	"nHPBNcF5FAXMG7OQTPUTDmkQJUhjj1QlY0RNGBEzFlL9OBmJkCwmLGTEV2TAxj6XtaI1hNFKz2N/T8+D",
-	"vjfz2Cs5qbeMhvlzWjIaEjGCCSTnV0Sufv6e1D5//vx5kt7n9XouyZZrixjDnoVPyBonExoiZ8hVml6L",
-	"BZlSvsSFk7CUQ/0CkROxkA5h3NOnSZ9y+OPYv2OcCM7W8oRMHS2Pjeg8UJWjZ86aJd472DwVMZ0yXnjq",
-	"hvjnT7i2pzizTbtuFuCH2P0WV+HS0vfSDxQLC+Qn4yr0mcQD5cuIWCJC4itJ5HywY37zmdwk7Nte5cFk",
-	"Fy2npvSTr+ElnoS1Szgzp6Wqv1jTCyf0z0PBR344ZR6pjmggWc2uddEimnFSK2joGggRMMpjunp0XGpb",
-	"Vy5Goj/2kW5HpIy9V6VIW0yEZGTKpkIvlaI+l4ZK9l6R6pBKtuNzybj0lX/HCq+jb4pIbtRL0xxSLkcs",
-	"XEu3MjxoT4t5R2b3HS5WNWFh9LTZ/2MyEGqir1lO6EAyXqg72bHLscJyxtYS7vOhmLKIPvZ+xrhkm7gR",
-	"PldWd4sIicl6Q4OAqa1kzwJeKSII//pACfPyVy9DMV2lp33VIQd7jc/IUHjMahfDeRgyPoSjfMdCxTwy",
-	"CsXUIfPZjIVEc2gRsfq5tdKIvafTWaAfvb46rThalCkW6pH+/Ovmzq/ffbf/4U8qeQz78lc9cX/6lShD",
-	"vRIlaf+i+2Yr2nPXXgv3kR9KRTy6tLSHlI8ZqYIG4irh1jasdA5LeFSxXDLaowvB2TlVwwK12W316NjV",
-	"pFAyFDM808PAZ1yRiQi8+NBMGPXgnBpq2qMdPfYODl4smOq5dE3pmBVdf77+I1x/DnAh0EQ9L2RSEnc+",
-	"CwT1wGCCUVxCuVywkD30spzP4clVYs/ZdMDCImqn8NdPeFuvMYJAN9WmT+BLlbCCkLe0eeButHUeybY5",
-	"F3cs7/g2Od4YIRuK0LNnABdRk7uY+EPUxD0WMH2QBdfMYCXoVNytUc3hmw9Z3Aum3ohQTcrZE2CV+1xJ",
-	"Up1zX5HzzkXvdc1JiCRl9iSgUt3HotArvW4f6qVndM19tTqfSyR/Zk1LUjWfhlte/7xg7JZU9f+VRCpt",
-	"OQlOzgX36LKQl/RilL5RUwQmKX6jv7lmCzRN2R1402p9kdkAmMC69Ye5FSz//lqL7tnm5e9wpvwpW+9O",
-	"0XJUP/Xp/SqXdMxyuIKOGeFzfSaNCG4UqvJ6gPy1W8u59Xq9vnn1LoUsXLSZkJ9ypb6c+8PbtWbbN/qJ",
-	"T268dZlmdJ+Pi8gK7QOfnLQr/9sc5morNkWJo3mniK+kfjeXr7TMW8tYm+lSVMltNbR767+btTSgJ++y",
-	"BMcmzVUXfT4M5h7zavfUbEtStd45+QM6Iq+UGN4WsbzUf/yEjN6j41ehmM+K6FF0TMb6gU9L0xpyPiUh",
-	"2zC2QyxjW61Vny93PZdvw9W9kHqFlofSf/yUS6O/B5y80R8DpMUOBOBwUhWcpVXoJ8XBDHjlgU4F6z5a",
-	"s4Dw90+4huh9KSIIXSmfkJxy0ZyUoWY5HX4sZnUjVMsI0b1SQvSDnrecCS4ZBkmp12XfzJkEO2EouGIc",
-	"/pPOZoE/hPDZ01koBgGb/uI3Uk8s4SHRb3j6A181z9qnzV67c3Hzstk+a51WnIrHFPWDylHlKZtSPzgi",
-	"07lUZMAI5YTt6J8iA1/OhxNCJXhv/6EZfXcIdywLQxHKytHX31VGPgu8aDw9dyYl6LKVewz94R2yAJOq",
-	"rUc9HO0Nn9MG+2yw7x0Mn9HPWX3UGOzB2VFUzWXl6ACW1FfgHHpBPWKXLlpoOhBzdTQIKL+tfChrDF3i",
-	"8uLu5Oly8BHiSzKlgWYAbSCHhBJYEP27z+9o4Huk6q5shOvgs1MRMiJnbOiP/CH60dIxUs2VWpBASIqP",
-	"An/4MJY46Vy8PGuf9JKcAGLMbJAvCQ1CRr0l8TmZS1a5x348j/cjIvqTbMbQfE1iFHExobBBUolQX2Ou",
-	"nb27/eq/FOHA9zzGH7T8LzvdF+3T09ZFcv3BQ049LSSkCqkSoeappV59vGIigu6zGfvxZsRz+Gi7ceWP",
-	"OfM07wzminChCA0CsYDVjyaP3O9edlvn7evzm27ry+t2t3XqQkYAJS+7rZb1QwlOKDEPxutwj9PT5oqF",
-	"nAYP2r72Ra/VvWieJXePcjLn7P2MDRXzCAhGIobg8vCOyTdzoZCqSGB4GI0J2UyEShuD4KHZcl8Pk0LP",
-	"zo1csfCOhaSlifh4e9xMzXhE/WAeMlJ17eq4tV2CGQiag31JAjEeM4/MucdC4kYzdR3CmaZXTsSCwy5d",
-	"CPVSzLn3oF266PRuXnauL1LXneEnzZEj+MI9jtJBvOQXQpGXZpyPtMwXAq9J9M86GBwnAxYIPpZaY6HG",
-	"gWumVnWjibvI85d0GQjq9YQ4o+GYPWhRL5tvzzrN05tep3Nz1uy+aqVvkJi/B0LfHZIIvbON+sHnh589",
-	"I4OlYvIeS95ISC9zrZMWV75akp4QBKf1Sa6W1LRSUuaJJIE/9RWpuiuL5NaOUYRDBAfkW/SeJErfT4re",
-	"MsIFfkAJgTsXsqk/n3YjZfghO5cRsytX/4hRpU8wZ8yTCXGLfCUn/uzHf+80U7fGUNsaXt7NoTcpe+3U",
-	"jrO374xKCdoDM7vth2QWUJRRWsj6Q3bN6R31AzoIHnawrlrdr9onrZvri+ZXzfZZ88VZa2WHpD/mOz4n",
-	"U6YmAnRLLccg2WM81/xxj/sjsT9mRiQ5pY+4U9J8Lq3bGPZbmZuWe0PK9Y8DfRzpcMI8EvrjidYvFn1e",
-	"dXOWsFjBrh2RSyHVOGRXX54Rbw7+WMqJmCs6Zg6hvM99j6GQmYXizvdYiHEM0CN3SZepcEnoSOnbDP6x",
-	"09T/cIlkQ8E9iRc85K/t9jXTY8QWTLvE86vG6ZV5XwmyoCDsR5p+hek0dEx9vpsO8K4zgdHlI84pXxrZ",
-	"KR/Eqd1mr3Vz1j5v9zJCRAgMA2lVQB87pdh0puQxgXXSVJOAKhbeQ4zsJWwJLfH1ZEg0m48n+e2UDL1S",
-	"c1NmeqTqJldEi5FwG864B1/MufIDTEKFGydgyuQv2WtKTUIxH0/uySuKBp256oy6lD9QXeh1es2zm851",
-	"76bz8qbbvEjrC5Qo/a3Ih4Z5A/rsD9hScA8tN8oJnYo5V/r8ww1Kqv/p3z539vb2nf3P9pz6/jPn88MD",
-	"57PPDp3P65+RheC1+7DYXsxi13wWiiGTUstAcmJm/xFlIa5DchFQDFYpGdCA8qGWSETOp5gYgt4qkGzG",
-	"SUvjSKU0yXwOoX3OmSILEeLT2tIYicAXBIWqfi0QlBNNozcPWG3z2vf5xsU/Iu7qvrtoDFihjxo/zlVq",
-	"Qhchnc2YZ4KcxOdSMertkhYdTiwNNLbwaQjJBz6a+D4n/+nfNup/3jh0iBSYawYVA/rw9jn6+KakGjL0",
-	"AThE0mWNUM8j8xku+4iGx5jhoGWshKy1USrxbsAmPvfQ96u3q8+n9FbToMw8gFnwxJEmWYS+YibT0Oyp",
-	"pRrdXmbTzU0H54p5+qL44FSuOZ2rib59hlQ9UPG7vmhe9163Lnrtk2ZGZGuFQhvpSjySl6GRPEN6CiL0",
-	"v2Uf0TpyM7Nzj7QSLZmU1j8ANzb+m0yoJOz9zDf6xEL/k0Now64EbF/tuM8FxzeNyhWr6yaXIWSgHNBA",
-	"2o+0T4kSt4wTGjKyCAUf6+OL/6E1yYUIvT6n3CPgK7jlYhE7RJFB4It0ymoRG8j5TJ9a5p0zz6eQ5vgw",
-	"Xri6vrzsdHut05vz1mm7edN7e5mSyZIZHgdDhEqCEY0jkvwQfOAeZtxhkj2iqRGYG+lh1ucnMuKeSDKF",
-	"z+rv2UOo55p2HSk44lU3f+HAwI6ogwu8qU0ITFDLybWylgmVWVvD1MVMSZULrW+O/MAk3kH8YRZqmpSP",
-	"gYFhyLRYaKqVEBtkrazG2ZwKuuWPvqvweWCsFYysrDzpe7lhlqyuYMMg362OoG2kjVsVUP4VDebMvtCc",
-	"K9FlnC3yEo7xkRYcXblm2hsnp4e5DIU3H6rCSHXI9AboR9LZrIrI+SB63iH+iFC+3C31WUiJKrmu1too",
-	"we3wXLSMocDDvu6lrghY9II9metfQW6+gmfNqx+SEbqvMWRnAz/AFoaY6BOGKbL7mN6QLCMkliJaQifB",
-	"/O+i1ROD37Ch0lNqgqqQd/S44Ducjany75jVKHyU8gMqEynLkLdW1ZqM3ttIiDb2IEFqNf6YTqGK/18i",
-	"4FfP2+fmXE26TEIOzXeZEw43SQGHmssMHjkmILC1DiKJ2zQ3LsiuI/KC0ZCFpD+v1/eH8Dj8J3NJ1VcY",
-	"45H6soSXKRkKceujuFlh4LnczI/X0oRck6yBEzED5G4Y0LxeVuJ9REMPi8RAUK5KRXpHVVGslw6kCOYq",
-	"TlvOBOnTIpdUtZ7KPDJYEnfMVCK52SFDcD30eeDfWqrgJVlDs04y5RAWSLxKVnwI+lv+EDxthpZj4moB",
-	"4vY5vM+ZryYs3CUX1u1kiPKVZMEINFwKqVpa2fe/ZcQTDO8vj2ndH6IlsBYS/Q4fXeTniQMjBsymFO+8",
-	"TXhM76Wv2DT9H+s4z/DQh1h7CEO6BFlqRl8Jza/OTZrkuBKPguZeasmyKwOzcaIkTcypw+HylugFHd7O",
-	"Z8WH44k0daiOtndALDR2SYczgksDrmYo/fH8kA3R32zNIKPcgKE3gA/1+di/Y7IGPOYrrR3PpxIUWixD",
-	"EJJ5kRoFf9wlXTZiWnAyfHCwhHD+EYT7uQqXTp/HGY8iTGZlwpMSvoR5IQ78d1QISI0umihjnFF9E/d5",
-	"VTO1iRQqMdsJ2B0LogePs69ZLQ9DFEMReubH2i45o4qFfW4WUIJZaLLhb33uSX1LcLYgwFQSiLplbEZC",
-	"RqH4Llr5I+KKZHaxdPt8SKfMuIJUnMoohvOp5mAthqLXyYKB5eArpa0I7kH4d8BsxRac5YROjxY/pl9Q",
-	"c+0dmJsnKoE/qnz/V//y9//hH1Xi3y5hCStHegU/vIt+h5P39Xc2uyV6bZZ4PGJRU8lV+eDEL/zur7//",
-	"q3+TeCEeIvvSO6dirOoU8eaGTdJux8zSnpiVubYtgZBodlTZq+8922k0dhrPYNGGE8rHrAt/w+d8LhUN",
-	"Ar0NtrYA/zBlU6E/8E//1d/9t3/5+//7v/v+n/4rLc6E8kdfsOgzIvTHPqeB1TfwV1tHeQRld05F0bGe",
-	"4ruVJXBMTRnM5Hd/98/+5vv/8O9+/z//DaynXY7D9GLgF/I2ceMi7B3edxGAqt//D3/5X/79P/6oi/Bf",
-	"/v0/+f63/+bv/vv/9/v/9X8H/kgfpBSbfL7C4+uWhnHvNLkaezt7n8U5XN//7m++/9/+I9Hf/uf/BNXV",
-	"UGWfrwNF39h8c2RbyFAyYs3MDudZUSG9YyjPbaFmiv79Q6Q/b5NGjEFKO2brQ0Z0em2KtkaJFVZ651SM",
-	"bIHRcK0NKcOhpuVijnZqkokUqvjmt0BQnt5d/cs5BKBSv6S4R/9ySZdTln4tyXn631d6sSOOo3xOA/1x",
-	"9D5Z7onEUWJqTkXMGPf5+AU6R5MK9kmze4rHKD3HSqNR39nbP9g5fPbZ58/rlR/5fDObnp1vw5oYZtYv",
-	"mhdfVD68+5DViaM7orA6LVga1zFcRoIzC9mh/xOrNfFYQRpkGW0MlRY8uVqJmdL3bXyvkaI5UtKSF1CW",
-	"zpPob8ZY80MiQo+Fx+AQjxACYt0ADJscncCq/FLfyJqELScU48OUmFJ0vX23zSfw6KfG36vnfyArH7f6",
-	"TqoGanU+q19Ly76tvhWX6ZT5UEKkbvWVqOimzEdQUK+cCINQkGW00mzSo+MLfXjL8EfiZlihI6ruHyyJ",
-	"viPA48yNHbxELXFKvW35146bQ18OgdHNkQsvYvRXgvbPMVajrakBWp+lnbibttp0zDTfvOMZI8xOLf6s",
-	"YYmUJIrPcJIrM0fBiQRsckuLLTlz4vLsuZQshjAfj/ASYrPGRrCIz5VI+SazeEQZ30jkFlu7rBbUiSXl",
-	"8rLcbljez6ph5Y7vaGWbEihemSEdO53ihT5JkJ5eCevCKD+h2bYTsVSVFvkRfEVy/saBYsAwDBHFMzZq",
-	"43eFG/94jsvt+MIsyb3ZImndrIYvygFAWGV7Y0FS1kxa/8H6zvN33zWcRuNDtd/ftf/8/EPtH+TSkGNt",
-	"fVcWn2qv0I2X2Bg0DTZ68wW48iJbLg0Qsfd5Frlmo/swawaWW7TD1KIdFC1aZE3mRYXsTV7iWpb3Ppex",
-	"mXpfUZbktUh4RcM6a0Ud7Gl8QdmjsLLqGc7N4zYngfMUbf8GiWJDzpmS4QjXx15RPifUeBEj9WCXNO1P",
-	"vowcW1hbhchALri5XDOIe9zn1jcJoYmQUU8St31x0jlvmWdbv7psXVy1XMcgU8S+NPsBmy43QTWf3GkD",
-	"T/b5gIEzLhALg0GDEFWOjTCgYbAQ8JZxnTOuD9/XFSQXFtn6LpCqilMxFCVW0nCvU3m/owfYuaMhaJZ6",
-	"pLYdqRWNdMbGdLiM/oD/tH9+F+3Hhbm5VvUxPThmBqVRPOza2LVKIn1IErIRQHykolxZQzshGg43YVpZ",
-	"QtPmRY6yk4FXwGxqX0lQd6VjDdGs+qP5rRr9Q8uYGsw6COyj8gfRfB5+w0VOqhIXlFVgtoIbS3m2ypTl",
-	"5mgikdyKh4opXyfEikVMwjhco7msDf3gUz/Anm112W6tdP5Ebra0knr/m62YRbpJj8BPi0M8ulyv4e1v",
-	"NIw/MpP99JhGr6lZlnU8Myp5UXps5JtKxeSFeUyi8CI30LP3uyE36s4Z30zOZWn9CmTA1IIxDiqK8Vys",
-	"XvR6hpi3ADgNpGqq29mSBIzeMVlDNUoJ9753ZXygShtVcVhjA0jBiLEjmNFMSB8rdQDuqF7TW+Qal4xr",
-	"5y1Cz+c0jJElfdXnCyrN9jKPUJnaS/2BXdLTSl7kZrPVhzQE4CdU/NY4s55nIFHqZUyzkUG3KX84tzn6",
-	"Smwzdr51Ep1DA6ADSB5GRkf7V3zm3kRCIcNT6TBMSm95drDpvGQMx+bOr+nOt2Tn3S9ybcV0ROeeLo+d",
-	"1b9t3t5k3Oie322U/Y6NRn1XoUHQGUFAb93Wn8XvfHhXQiQl41vrbq9n9yM/CpR97HXawoOzt+qL+Is/",
-	"b9Tr+tf6Ou9EIqy3KgY3rvRKDDDPx7H9tZ4NFm6QIdboKaMN4Ckv4a/M0OBk5EDqxCS2K8XhKVZMrnWa",
-	"kVbXMSMJcoVWIIa3XUal4JG4SN9MbyZLQgHUDmoPEeodCmT0q8w7Im63ddnp9q4wn9LWJB6amn4JiI3u",
-	"1WXz3CVVSuSMTvv8li0XIvRqu6RpYV0BH4UOh2ymjIWOHgu8iHJcCu8V49IfBGzHuicMIRWnoj+HPoNU",
-	"T4scvQJSFx1M/bQpXTYfazfh+tAzn3NfQTsNeodUKH8mSzo8ThLvX9n3e/B+lsyCnTC0AqkGWpZU3Ygu",
-	"1yEuEqb/S1MGtbwbl7fs4q5ZgKhnxFaO92KPertsImbpjM2pBactkda4NFBJGx/Ny/dM4fAbaCQLYbsu",
-	"XAPLh4IgAXaUSHNLp818eAT/Tob8jdRBQ4vVHY6T+svFLOOxAOR1NV01Q5cZfwNdONYKcYOILR+ZSeSM",
-	"lWbr+zJUhn3MXOy31yyImC3zmUjrtAanuVFHFReBwfbqe8+0rmv/qK1wEf9phd0SA5XkODWJ6i3iz5Z5",
-	"Vz8ZvRpRuP1X7Xy2/GZmTyLancQaRIPHBG7anfx6h6GY+VjnWIAtbHOUUjmyURBc0XDMVBz83jYv23y+",
-	"mHbjnF8j5XO6hlhsHAwe2DR/rBLgQhGJHQdWiC0R6NviwIZsyPy7vMXFFja2VYjt1ZAAxCu1lI92zCMD",
-	"NKJ4036UuTDq0Wrps70sPtn3ChRM73sol49wJLe9Zc98qR5aahHnjK29u3CsYlJwAR81K2FllR+EmG/H",
-	"28BimVRkrb/ByB+P4zaoihvcyT8kuz5IQ7yKShUfoOdYiRxL83vI3lF5nOpsTtZGPynK4DM2Uvck7j6H",
-	"GZe2rdg0r4Jqu6tmSn1uYjUl9mMbXVKVRC3ees3nHHmIeZ9Wq026WW1dWEbTTa5oitAVVk6xzqZTBFv9",
-	"MIMVKSltrm5t39oXLgprzCEg1PbWtcNk3mrlWKSFFZWO3VMjm7FwyPI0QdhJ9LKYZyAABYvtECUg08Fj",
-	"Q39Kg7SKCF12TJ2yJPU0M4s5wnMVUIYwKitnMk2aGTwAKN4Zhr1sgTRQIO5YCH8oqQiWP8+ZoxGxU8aP",
-	"kGKDxKYnkxFyTordjOKDEN9SDwe/j5tw5rmu4tzdJLfpTQdY0pxOhxDpGk78wAsZR9dhus7Bl4RNZ2qZ",
-	"hwxhXit9BVzNB8nChqz0fwQwiMRBvce5kiJUndCgIZQpzS3hxI6C2WvQDPKybxGrPSLIiVc7j9HssuZr",
-	"kKbM56UQXk6BpHOPpOUzuPjSSct58rGZWy+LNaZEhGRtYW2uINguNLPVDq2NMqxbdWiWkeNnSJUarT0Y",
-	"eoC4+siqj3p7yp0IqyeWVPq2UoO2y99KaRqriYyJNVm3or2QPbhQv1jUlLYfTyDH9dIAKuUfLhP9sQ9V",
-	"jipDEYZsqMhEhJKRAUQAl0QqOsNblC0SD1MSCD4GfDKPcLaAzjhSziYhzTucK1/L5ObtHeRl8SW/uAHn",
-	"xT63YlBlPpweNXfxICSCvRkyk8C/eCUggrJU2DdzP4hhsxxtM4L9KAfsMIjjdeUj3ytBvg/vnJwon4pb",
-	"OSfie8cISA0Qy2msJsGDcrA/ZqT8uO5AeDkKQ1YBXKXLIew9BLNARqcpq1IAg5EElxc0Ca1mnC/NRkhs",
-	"Z7GR8nsgTHliwU/yTIiCm3oicrTlE/yuRfVT1sDbOyATMQ8Noj/VSqv++bBO5rOdO6FS4bzEIpePky2/",
-	"EpguUI619NOnFlOjiLkQ/jwIILVJUxkr+L6aiDkijokw+ie16D4lUaWkOimb07gaZzUjlLbJ9MM9hG8r",
-	"aPa7wmwIlgeYbxGWVtQzXY+XDzY024aP5jNvO1bNU/fMQphTGZ/ctOCJSUuyO7KyY0Va8vAkqYt4bI2c",
-	"fAwwHCty//DQcMzM8u98FKeVV3rtifJnmvUovyVLMf97q3e2Fb6Ji3qvXqZpd8pq1YPkEgoMcC1ZmE+r",
-	"AeMz3Qj+IWdSsfF41z4RgQCc+/w3PixQWUUGIeAq11et7uqkIwzAtao3PFQy7+jUl7OALmOjY1uNpjxo",
-	"3crqW7y5WUL90XTkbcgp+ldKgsMZbwzeNfOZadrr+WN9syaqiyBAD0riM4T4SecJf9bYq9fTCcKN5/m1",
-	"cOn8s2dF2WangO/F+BDMmxw57M5n0NTG1dLJfcwkmPnMyDxIejn15dSXMp+7MRirr5WDPcf8C8vIKped",
-	"q94qX8YvbB3QSI6+gYcgKasXP7+CVBf/yYlJyuWmBNevSTNPdOUAfM80d9izvV2BVcse4ZVeLOnWWsf6",
-	"np3REFygku34XOod1eyNumtMSKEQirYiaumVEJaHeUbN9jXIqztKF9RXPh93cxm8F84ZWUz8AE/gQvCE",
-	"i5QLRRBWd8nUEThcodxRa8rMH/OdCOIR0ccgs5ySIQ29PoeCSANwiy05ZqEmyyNcJL9jovfEVluSkCqt",
-	"1cwDjwwYmVBvl7SV7HPXfs0ULqbrNV0ASwOsQDdZuOnCROZBgC9R87AvSR1x3/scezMqwDMb+dDiwueO",
-	"VopNMB/noK9BUJ8Vk4pUzd+wzQHCbh/W9x2LsdbnuCZS0aUkEYQ4LjUXZpaUmznWdkkzWOhHAbbG+Ivi",
-	"ZAIYLJXAmFDKN0QDNruQ7mGdrKsh/3jF4vdHWixXK16+JPweRdvrSrELTyXl2vYUmge15bOESowx96Vl",
-	"CgIHXKZ49Zj4CkFOIEcYEfcEAqTn23W2PC7SiFeILUJcKQoZRWU22AcPSPUR/lr6njZfkoi/92Da+3im",
-	"bVHUPU9KnqWzthZ9NQLzkcrPU1I+tTmbAH5hiR7DToowiT6NlSTn0yndbKcDVVfm2Y9lXMXUFK5wgWM1",
-	"k+cSS9XKLy/fVsqgL1ae7zb2Yhi710KxQJ/3jqS3dJWvjiqNwzqo0Tnwevlwgpq4/TXJNlkoA327H5sb",
-	"zGgKZIa1BcZjwe8YANXjGLukicESJUDLmuurWKE2sXLL/+1vM/d7fgTloVAsJZTnEtdq4o7MLNJVhxzs",
-	"NT7D7opQQJlZqTyH1UfHZsm4cgUHwDrA7xYjEitgpsrB2nU44CaKHwPcJYtlF3oRUgF4kaO4G3JfMJ/O",
-	"duR8mlzUHwofZlU/yEHVjlDUH2mtS2LCfIzi+JwK50c4VGuAYApF71V8U2T8N1vFH7cIK2avjmyMsJDU",
-	"kugwmSojySDvgVRjKBZ44uqydbI79bB1DqK813bXgbDcE3HlXZL8gpqjVYSbdPWRwa9xYvCaR605Wp3q",
-	"B6fy8ldW8KX5wss3lScM8uJS5qIISZXRMPBB0aWcKAG5czxYxjEnC1Wv3/DEItMHIQas3S+TXmfD4PH7",
-	"11eneQ+GubO45j6WubtKYNJWw5S2Fwqa+EuN/eeNXcDVzQqbX0Ry5hdFMkakqf6i+2arQHuI6wHLknd+",
-	"Xvos8LBF78qGmmbq+TmmLLBVe7+86lygExI6ZplaCGjcY3oSzWhIp0xB/Emfh/TyRL3aVwtTbfP25ApE",
-	"fdwJNjRPe5w2Lw5MKh47b1FeMxpgtml6QeJGJTE54nbjJ81ruV8SgZcPKnLHQjpmJ0LmXHrn4s7n4x3z",
-	"DBkKqUDlAPAAh4wYZG8Ng7nH9CZlmJNUn9lfZO2Y9Cv1fiWqBplAD2hJJizwcqNi2MLpu/WujRy15I5J",
-	"bU0VXOMnUN9qkHH1LJACUv1mTrFxxd/+liTnWyuZC1iYEGYHzulvGH/fyT3ZOWMJxS5Df8iKkoPB+WUw",
-	"M+FpJ8pxsvIuNP2fEOdjoxcERun5U3b/LkQho4EvmXcZipGfsylX8yliYkkWBCD9oB8h8ySZ+nwOMBnm",
-	"vyBJNMmO6b2UArmpTPKmEsPb0sHgu2TR+jbPF805qt42E7OMa42ucpOIPpNvIsQfgX4v6bxcvYRm9TIf",
-	"J9W95MGNuSdxbu0rpXgItAGvqfKljHGnoZ8ZW8f7kkStC1HMRzO1bS1yFizrN1sRj7jjRrZESY8JL090",
-	"WJ2UYFyRKys8nTqbyUOTmXySk1a5JLuheZK8fdoTt4znOyx8r4edlCps+cvJ4NXQ7/i/vLr+tt248Nuy",
-	"PVWzX5+0n7V/0/JHX+6y5S9nw/1z/YjwXncXw2/F3dlecDs8OQzYq5dq+Op90Ob13eFewAfTl3XvV78M",
-	"VqNZ0SfzBFJnxnj7lJwIztlQxT0DM2qXnDOPmPuczma7mSjis/3PD7YLVVuichdwSsfsunu2ehfOwyB/",
-	"GtCQ6IlcaauU1i8mSs3k0dOnmdDSUzrzn2LLpKf1weHw82Gd7TwbHbKdA3r42c7zUZ3t1L1Dr0732fNR",
-	"o7HxmtdkFk9sFgjqZcuBfSCwOkD0IOyzt7qV+Fh2AS4vXjnkl5etVw551X6pr5M3bHAJAZiplsCH5PxF",
-	"SlzhV0ooSEE+hycye/NC13TKHNLQ7HJYJ8MJDelQsVA6pqVhsCRyRocsszlXNNBTN7AcWwcizwTl7djl",
-	"UWyUlEh/VSw0J7eMXjHP763YAOMg7rGD/phCL0pOelOMS5PZ79DnQ39GAzIL4GJCekveSDP7dsn5ranX",
-	"iAkRcyUVxeCmbS4Ed1DRnMuY/dxCs5idmkX4KvEcEtuVJDWXa1NQRatl3ab3MHStnlHfy3cSJO3/1pfX",
-	"zbOby+bb89ZFT9vz+O9u++Kkfdk8qziVF9dnZ61eSb9A65s5DWIQGfxnYqYv5oBo9S41lwJ3QfGEjMvg",
-	"MZ0D5dfBkH5l+js/NGSSPfQ5wZMNQFh5PknLIuUwrBKwBooG7e2Ex1q/3objkYiQTZP4RJEGlCbIWZPD",
-	"fibGPr9naljZXLDi7K+NaRyzLTLZNyVl5U0fG4o+SuO/RLfdP7x8x2Tj1bU9ANHPsVmANk967a9aFady",
-	"dX112bo4bZ2WFJXNofLvNLFXc2gvzzyQLaudYTdTmfGjIkmuQ9yIpsf1pObNGUnPKSh+GTJGFHuvYm1u",
-	"r55UqtI61NmcDyeYJgh5zoxOM2lSiXrB+HxF4AcrSVzl2tIe28aANmMx3afWwl48Fvrh6gk4x2YlH6PG",
-	"yqPL8scf3j+luVH8H0Ox1ja185z94JXw65oSWUiYJzKR5RVjqM5YGLXwpDMamnC4wZShPIp7kipA0fc5",
-	"oq6C8YGRniMDUzsVdwjIq9+CGokRYVSfMzP+YGn+k/jeLmkm4GP7fMTAVxL3zkEriEYPYU5aee4ygIfR",
-	"yuRw2sfAA1it0uNJaGTsPQRnZVPjoQum3ohQTQpwwqiUrHRn8tI2XeDTgR/4Krel25sJhXRNsWBW6Ue0",
-	"36gvd1kXs5lajiiFWRlPYoKY+5hFFh4XFyo9twQN69a+FzLuPRhALr2TOYyob4iyg1xzX+WXP8Mozjr0",
-	"ueQY+aJixkJfeJgowpnaWejHMVS1WUs571z0XlecyptW64uS+olFI3vD2C1c76vTvB+dH8F6S09P05rI",
-	"PO7Mlb1fcg4NJaksZU/Lv86McXB9jEOxUJNjkwGNREGSceBbv3SsuZx0W81e67QszfHjp9eXZ+2TZk9r",
-	"VKetsxb+2m191epewX+2X110ukbJSs6soAw+6kJUodwLhe/t1GljsDfct1VZmOabyCjrNfaO9g+OGvVf",
-	"1J8fYWYYe68f+foNG/z+//qb7//qd+/6PAnSXm3s7R/Uvv+n/+H7f/nvyd/9i//xT3//P/0L0thz6vX6",
-	"9//LX1e//5f/8fu/+pvf/3//uNZoPG08IzA+Sfb/Jb//x//o+9/91w1nb//AvJVTo59oqJQTiWd3/pA9",
-	"0VKPEz/q0JLcTwe20ZvPAv2DfkVheeEx8Vjo61sRLlVUNd+bVHTTHDrjIV7t4pSMgPf77/caO/3++89a",
-	"BUja8cqvMqJxV+OMiAVrW5mOzW2yNYBTTNmXLEy/56sV5aQwixt3OrfkIvHlJxLXB3Hg8SvV2VxOiAjJ",
-	"1flVzSGBzxkZhIzexgHb3RXdfct6MKAuV2CmzkE+AiKztRPl6k9N9mpuySkmL5s0WlI1h9ch9pTWNKfN",
-	"uUeq0WkGrGKPBQCaUzUHuwYyUOtpS1segAKRQJt44qtkLMwcfKwoEJxQEo2OAnZI+ZAFQVxh0ef2i76S",
-	"Uc4bKGgFEbR4SUUsKNdedzmyFQOwMq+55ZvJMorpLaiM1zCaXLxiZu5wByx8mcmtoN6d3ltpum1tVVFv",
-	"5+YYpojozeOtlWZLHw+GeHOC4TZ9jB4OLfPjhDZ6UKulJPZMyX5LiEqzgoK0kVceAw1ypZHwPUE9UuOs",
-	"h1z8vABycX2f91+y38yJCv3Zmh7vHwGecbVKb6WjawZ4xxTAgNC1Tz8C6M5Pv8FYHttc0lCyNeUKRjH8",
-	"/p//u+9/9zfk+9/99fd/9W9ixS+nEDVXvWiitqC/Dp11AB4XnJoEsrZnVCLUXOil1JCPp0/AvL2N1ZaZ",
-	"aRT7FtP+w70C7+HaQlzrGlhNE20clvE9TVk4nFCer3CGCJIxMSWN6CdamBIMERLo66h142MERotTWUEP",
-	"xK4G5l7P9HICnsjVgPUah5sr2fVT2/TTSuxdfhlypjArWphEXBYo28AY+anZsXoIrTFBL/NCOlL3NSRj",
-	"B9X985oTi5iz+/5wQnDKZBYKbz5k3kOJ7l6fta5KBxDa2sCFN5DYODiWJvVzBAr4PJODATVCtptVOA+Y",
-	"PDYtp1Q45/oiSGfoJfAM1lh0n+ewrCXtKxr4Oe6mO/vzhrQwfC6XvbB+L0JnyWK4z++H/jgsxP69DCgv",
-	"jinJiT8js4DyzT6ll91Wq+JULrut8/b1eUmv0suQaVa9DNnUn09x9wNa4MmYAanRF1bulpmZylrZEORs",
-	"B7xYtDgbom7RCmWibno5XIe4htrHjbhl11qTKnyuXvtS5bZk307nhLG60N9tpfX/vRXQ5KCrjL19uXns",
-	"2s2k8MDvhHoe+CSM2xusb0VvGSdVa6bUSqYtxaZsAluic9F7fXPSOb/UdvyNvolLpNEZmqMhN1XiXkZz",
-	"LHJrF+sQ9Y1CYY3/+VKEaiQCXzyUlWwRQF65uFA0KMGLhpIePl4U8TejrZ1ML/piZkorGfylssiyGeaf",
-	"Jqf7Pina2zlHVhKPt8kfXlmY/B2RPwHAQmhMVhatkFQTqNcg1CW46aJWJGaU2uPBGq6WqTwIqc7Axm0D",
-	"DPdHh2EIaczXYbAlMsZPEfpQ29lDls+BIUNm8XIzGSKowjFT+qS7u6QXGfSSLCbCbofnAPirVJhRHKcE",
-	"NeoAxl4uQy0SCGsVlXshmlgsxh8DgGKiZzPSFUEpGuiQmDmj3dsWZjElAx4DdVHv/2OkIcKN8YeXf6in",
-	"tRZs8USIW0hBV2Ri83woWTB2G9iOXbtJ3jiK+ycmZNXX72Jwj6gBxkgItEGRySHBuk0kvWMeaTj1el3/",
-	"f8Dl8jmhmJtUDPOYUcIDquUye69yXHSbHZ33ushW5HPGYMP6GZaw0gZL4s6heAUGgmIWNypyiGQrFtKk",
-	"5NGK0zGn8Wwsi1bZNhaumepXesti3QOTEYbsmEwEF3NNcg4isdY+bEjQ1pjDSU2XdK6DdkpMZ3/z7qyf",
-	"WiQzt3JuFzQyysq63DMUikHAprnBgO7LE/L84PAzMsOHiMcU9Q3uJCVS6SuQuEPhMXeXNKPHTBDWl9GN",
-	"9OyAfOG/OOpzF4cAwLhh4M9mWEe259QPPieDpWKo90E+HRRkP5HEhf8wKHWmOtuFtw6f4Tt9XqVkOFeE",
-	"cQ/AufqV//yX/7pfwQCxmrAlZKRiqSLgDaDUwFhu1kvkbfaR4kRP9KNaK4M5FeTEgBt4EQo+tom4UIAB",
-	"38eMihkTs4Dl1g+zMBR5SsJLEWKROwarR9QP5iGTDi6cz7EA3tTiGx1PhB7U4YBrOmQYYj+yW9Tne/Vd",
-	"8lU8plRipo/HEMCDJlSamPwU0UUpJ3v1Y+IihT3rKXQRJk3SpUTUvsBHM2A4V1ukNibAB1JHZi/nyGQo",
-	"WFeumth6mBHMJbVaEqdmpuUa13zVt056mBMWcO3Va3F0LAqyk5f+e6ImQuJtI5m+csYgzwWZMBrazJow",
-	"4r88DRFoLIKCs+k5MSPZPZYsvAOpG4ixzOUoWZCtr8d93etd2ix4fQxSTumDbNCl6PbPR+BuavsvVMQA",
-	"e9lVsCJDj5P2gb+gHrGXu1OkbK5+5brbJiEbsZBpzuUUACWzXzomLh2IuToaBJTfxpfWmHEW+kOt+mcy",
-	"6ROPb9Q3TYTEil6z4qaIeY0MPjGSZ2XhUM4CtFXkBR1STuTCV8MJERxNBHvUxIzxI3gcIwzozENBaNOb",
-	"+nwcioWEau1czyrF7/mKeILF0KWI4D+iQUAGdHhLBCcuTtCtITfHa/ZV86x92uy1Oxc3L5vts/LZfMYz",
-	"e9NtfXnd7sJ7L7ut1s1Z+7zdu2n96qTVOoVf875wfdG87r1uXfQgCwbe7XRftE9PWxcVp3LR6d287Fxf",
-	"6N/PW73XndMb/VPz7KzzBh4+6Vy8PGuf9CpOpdvsmW/CX67ary6uL29O21fNF/ipzkkX3tbvtF9dI6VX",
-	"rbOXN191IAER/ht7n1ecSvOs22qevjU/wMMXrVfNXvur1s3rztlp++KVJqDZa73qdN/evG63us3uyeu3",
-	"eqDmeevmsnl19abT1e+96XYuXiV/uOqctJtnN82Tk8411NzBp5un5+2Lm5PXzYtXrWRu5M3ldffkdfNK",
-	"/9g6v+y9vXnRPPni+rLiVC6bb886zdObXqdzc9bswnvXF1fXl0jzzXnrtN286b29xPl1v2qftG6uL5pf",
-	"Ndtnel0qTqV90Wt1L6DOz37npn0Be5X8CdbdFr9cdG6url9cnXTbl3o78Zdu66rX6epRkwT3Or3m2U3n",
-	"unfTeXnTham9w0PkzYe54XE5H0Q/mBgdBmoBsgBBLHJaVZVHm0P5gvmTUT1MNXHcnsh0QDuDWJSL3QNt",
-	"wvy86lTQKwRnZDYPhxM9LvX0zYX1+LOA8ieSsPczP1yaLGGiSf78Wb1hM4qr7mXjHCIsjbduhprLxnku",
-	"NcUwJvCnNMzaE2kKgr7ovoG7lgsy9blA+Lv0Fw+e5wb082qVYe+K7kXcTrvBPmiWg7lR75XAy1gJcsfC",
-	"VBJEPPUZhtJuplhAtDkkERFk1yeFTmE2sEDm6zcfI8nJcv4G46J8rCkU+cACsMb+mDNvx+dx3RwEtH22",
-	"MCfBD23R/uqZimo8HxGI2Js1L/2hmod5l+cdVTS06A+m5sdjCBwU4Vk0S7n0gCeuMPNnWQxnZtuI0IBx",
-	"j5ryJn1PQl1RIjlHa2mJCigyYGOfS1Kd0aUeB36UtWPSsAAq6SE3YC9+vikhprghXslAcNykJaC8paUN",
-	"k2t8dCW6xdwrLAcspvkVHBAFlWFJVqWGJwCcjSpKrrtnpGqBdfQg+m8Wzca6f6dMUf10zfqJ+xxMijmX",
-	"TO0S8NqClbXggIsE6ceooy/o8ogMBA29CNl8SMNwiY2QDGv6XCpGvT6vuuiS3UU63douwRwTQ7eWYxOx",
-	"sCgShjVAgdO3z0T4Q7Y2Rzkp0fEAlBAw8Fy042V7YqzpX2gLsU1qHYxoeC/LUU4c+Y0oTp/7DA9kz+oa",
-	"IQcvFCRMpNhK8zI9AvZ4OuPjY32dPztw/K9edLqL+hevxqLZbDYvrq4nreux/s+W/j8vTppv9f+OXg6v",
-	"fqn/46QetL78qnvAX12Mm812s9m8bjZ/NWPffPu5/nPz6vqrTveLw5O37faf5eRorOX0JnETRFZnfPwX",
-	"v5mx8V+M/dFfLNhgVrNEu5rlAWesX+lXACY4YDTMOBv3M/W1xVdgTFPBSie4pyB9DoCE8NaIs+VI1T3r",
-	"nDTPtJ7SPr28adr/eOHWjkngc3TucswCieR6QBUL+zyyW0wfBF/tkubGJJKkRb7eSgHStLqrKTP/+wJU",
-	"0S/n/vD2MXpNPDjfvXx7sSIY/sJr4h7xoB8HwHy6c+pWAPN57B1v9mPocgnWuX+2ejzI+lT1g0N9vG0v",
-	"JxFyfZyGYjRirETP13Lp5yYN4rGhwLdBit6+Oe1PFr85l7fzWUQo1mWjkMkcONMR9YM8T+oJ+JQW4N1E",
-	"Zzr2lYEMDUZCHI95YPsuyS1jM2MRQIJBEuaylooIbZQd0dBbYC+I4S1Mc+NJigd37NTz1qzLqOdzJnNT",
-	"yqQah5sBJbINsoAQz9/+vZVkNPN9O14+/UPmz9RpSEeqwKkAjul5wGxCc8hopqgzWVHnKxMTSKSur6Co",
-	"54KulczC32yTJbLyE0nzydLY73/7f37/3/zH73/312XGi0LXhVjywwkNxyyOqhTXKTzPL1PY8kQn0utt",
-	"b4xCyGazwT1TJZJZervt65uQJVhkbT3rSHNBoncOgtIE+nwQyWY0hBSjwTJZyZopbcjdpT6POQIrnfv8",
-	"7/7Z//Ff/p9/RJ47ptHG5qIUx0x3zSo9Pu4ieMImAks+5JDyONQDX0wm6JBz/3ExGLtMM2E+YvQnVTk9",
-	"dI6UiBR9ROWUs/dRqVdOLTZ7r7TpzxwLLx+i0ZAMo/lDUxT+reCMVJuXlze99nnr152LVs1J+3NMtzYa",
-	"BPIIfECuR5duFKND944/wq5tpg/cjErlxHHDqN5ek4b+HdI04wzYUkDiigW4CcBCww8S2w0u+qNF2anu",
-	"N+JH9uvkQtyBGwSI3/tcT3rvOXnJBuGchstj/Qjlnv4NwjuCR39LjFrbJSfYUgZqqLEMEL0aiGSDdzya",
-	"UZsBfX6SFoHm8MguiDht7aF8DNMgPuH3twyiMdYbBs8O0fKHs7x3GNkIXSzi/VFbBl6ec/Y0dszCOTkm",
-	"FOPRkfd1LsFjF3P6ev/qfmOTf/UjWyg/aosDdyGfASENJcF+mdAa5u+g0cDZArNWUorDdxXfk5Wjr/ed",
-	"hrP3LgfeOn2ktqwTTWXBYt6V/Xfm1AGe0TdzZv6sV2tVuhQdw0yv1yI4nRAehEyqgZhnsYkwJSVdSAYd",
-	"bJ3KSeccwFfLFZJdItK57cz9LofEQu9dHp2k6mo6XIe4hpDHreDKTjKil3l6N/Jco6H5u772TFYvpgmK",
-	"0LZ8Xw1X/XA1FT/OGof71JkVpzFhhYiSLBg5tiHMavf9UsVEem+3SSlf29H5Mbs4x2jA+WlRdh2eSAJP",
-	"kKrtVAvr4CDyTOKB2u5mCyi3UXS0F+ty4aNk9eSSFqfBr6+/Sx7Jx8hiTx3xP7xs9i4D3bkIfwkzz2XZ",
-	"2qIUxmmJF7QNU/5pkcRDKfvSN9YtXf47YdKqLXWux2WHToGJlngeFSh5HyBN+2rcpjaJkmlXPjnbzGI5",
-	"0e6vLP0meM2uCNajHociYJvr06+vWt2KU4GEspJKxbWEOC1AYOMVLYKCUCvGk83oKxpd2Wjzql9XFDlL",
-	"otj0ppXJ1KXrZdBaDVD6uDpNeoU/OJUrf8yvZ/dEYbdBHdPEvywou1NZsIH0AXpoDUL7WqsDHipp1Jz6",
-	"chbQpbVqksDu6zFKzHMfEgRnd/KM0TuGeCu7pEkGQkE3eoSFo7YzveAMOyKM5rIAYm9LRHkz8zy+01s6",
-	"n7W41uyyrkdmf4WG9atrH7+0AR7DPplLwIxOv2BLTafMfP82+vnrypBKnwvA/GUGzqayamndJgbKK4Yp",
-	"A8oUm1uHG9ERou/lziwD1b2uOWl5dOVkdVRW3YiRth9jvPu0OE0PWRpoCUtf8a0n2EreN3U3WtuU88FO",
-	"fEE9KamDr8MVM4W1QxEEbKhk5DPVX43La+0I92xfP5z4gRdiX6vtN+REv523y1aKbTTIxIIXwxnpmUaJ",
-	"gfhFY/ncB/E55Y3MYpNpOhKrsZFvcOYfNWhQOvmw/DwLp2VyM+/Z6+lTdTA23y9/ys8tUv9DOi7/9JoI",
-	"bAfTtwVSfeFCZ/H0c+BO8irM8PEQGgOYPHzU+kuKTzFX64c1jQa2HviROgr5WqhoIosWbi7zNVVbb5Zo",
-	"b7KiSMQ1aRuc5XG3mS066UIiSB4aWFG72u29XOs73JYOc9LwFs/HZniJosDno8fG0p03DYmpIodkmGyt",
-	"Pwg24jEiYbij94+CJVKDtmCLdXtcUBtzurlDsFrXqHfD9Yhbk1N3Aq8Xzjz/oOLEK/X64fP9enI4W55k",
-	"2bPyRefqsh3bmFd0Kud8TFpauQsF94dy9YgPc2sbQRMVHqb/YkJZVJRxy8VC2iqt4S0ZLEk1YApRCz1/",
-	"7CvpEHdXW+M7WMGUMtzWwcs3d35Nd76t7zzf3Xn3XcPZq3/4k02n2mMjCm45sxglCsKA7CcSi6PkMfmi",
-	"+yaLiJ8h6t13+/mUxJKhKHca10iF1GOSVEe2TRSR8+GEUElgzxxy0bw6bX5ZW8n0zq5WaQG0pbmXFE9Z",
-	"2Jto4SIHTPviq9ZVz9x3MmqM/WC44fxzVGy1KxGyJFB7fpGuCBkJGQ3g8KYbYYB37XI+eHo1HxAA+vdY",
-	"4N+xENxspAVZFFB/jvW7+iUa9DnAUoAzyRSnQzkvOJmYd5RKVQH0ikCMYcR0Ie53yXb5HlUUuw3v/fpX",
-	"v/yWvnk+b/9G+OdXB4s2r/9Z3P9eb1Klsf/s+bPn+wfPnh8can6dDwJfTrC5eLLlRb1xVK8f1eu79Xr9",
-	"1+BgT5RcQl2d0Kspbavdp8m/y6eweDuh8viq5EjQvuFOSG/SuXlvhZg8IWT3JlUpCmk1ZqOiPhBphs/1",
-	"Dm1moPPEfhTSYiaOGLjIXln05ozJplToD+bK/MvzfOSjy/R6bphAVrZZcuLRwVtsRdjKZJHBNrXAcAjW",
-	"ouwwro+fR3551bnIrO+zw8P9Z7lJnxGDFqAjZFt96FMViPGYeWTOTT7B5nVIcXtum5H4SMOTwCSk2n15",
-	"Qvb395/XUguVlZRl+cZUd7ZPi6VOXPHqIGrZyCBQuK9aPQLtrAd+EPh8/NQ8Kl1AC5Cbql/Xi/fk9YUX",
-	"6jvzv7s37/409ybDKZmy5cK6K1vkm0ORLXm2bdPFjH4zZzvQpXxHG347asJ2YF12m52dXzY63+7nFlLF",
-	"hcQbxUq8BR9WCMgN6Nqy7Lh3Om7UmN4x2zOdVGehzxHaoXl10m4DFjN2ws4UZJeaY2qzDurPn63brb+3",
-	"81/lNtZZV96cmnfuPTkfFDsjH95NY0ZDxtW981KlCFUnNNWOZeKD98hN3JxcGE0iSVDBYm64syI1CfGT",
-	"uWfhDBJv5qa0iC7jbJEr0kDXAH5NXoShfh7AnFxmqzLdfHAslqwDzpOYCO0BQE0R4uJIhORlt9WCSWD+",
-	"w4yFU6oX284ujdtFJCvuyrRZeWXvlemrvbaDFK4nZvxLTM0FUAeEVqiRxcQPGNErugNLBMobj6aV6rxz",
-	"z5rorWuxt0FIsIZKYq/zUDA3XRLb4eOaEl+WKO9N74eT4NHkhPJOSY+OP4ao2U5WrDn16894j45fhWI+",
-	"y0n2ENQE1lb3EP+GeEX6bX2ZBD6TRAnbXmLKKLc9WuDx0nCg+YlfK6GvB6/wttWj6yQr5lSYJVu3zo/h",
-	"e4r27P7uJztEEXQlNVFYg0X5LuFp0T+QCR34cTZJEpRyONGmMh+znGjtj4Ol0jHf/eJ4W0KZOdzsV3g0",
-	"TMbDTUHobZjukfjtYayW37akSRQdQwKxQxpECbJfz7QFUehSQIU0fQWokN6xYJMPaWWVo4rZVR40tEhS",
-	"NQoCpNbon1JFM0umYgMnoQHp3SADNhR6CHNjlV1dm3uyBmQwL9MbplPQMxRPq1ml1T6cJfJiIrryuK9g",
-	"owu6nf8YQoRbszzMpSjP8z6hwQ0hwbUnKCYmtylmTjZjwTJ8tOjy+ov2fsE/fDG6ZXMWzU4+d9lC6rFH",
-	"6VRSOnY/YqUiMLEYaxyCvzK3qHQLHad07Cf+8meNvfq6b38zpwBlsmlURJR9Rjz8NSOmG+s+If3NMLew",
-	"iVe+F2exQ5jhfvwEKpt933w/ahkWTTgOZyEIxfqIIhD4GKnlyK5/eDnlMK/8W8pLNphs7DSemTWHcxHt",
-	"g+HV5BZpxrIbeFR5cf02sa9HjQ/OfXNvzPktVzRjzoGtIVxp7/CSmYw2Rd/HuVcQH4uKfE18zob5jkk9",
-	"HZ9Lnu3HoeoScBJnLCRyQsNCShDOFYh9IjGP2CF2/cnf/hZDig6UW3ELTBD4t4xQvjQBI4C6j8rN/7xx",
-	"SKoH9boFxHWfwhBuDbERpdBjrXyB/IKMGMu8OGLMre1mpdTjrM+VXhWJM/ecBNT0tywUu1uLrU0Sa10l",
-	"4Ep+SUnBVXgKr/x8dN/BfIltOiULgs2J+HjerlpnZyXT8F/MNXFXLAjAKMzI9HIEmQT4x0x3T84DyYJU",
-	"p4cmIn5q/QIyGODYKnsQjazRJweAAZKIKQoC9mDNcHbPRNcRw5ay9/aEa1143Qj5b7wpDN33opw0O3fX",
-	"KIku0aeFVLEROTS2MSgI5vkFlVFX9whpUYCXw1dRarKTwFqI2/OP5tJESn4QYDQltltDJbZaQdS3cQHv",
-	"Ncc89cuwdpQrnNrXFIkRvgGqYUmWSU49xY0ltDU444+ksKG8+IPU2WBq6yEa9iOIhpQat3do1Tiop0gf",
-	"3IZl58oJDT0y8IMgvetHew/GcniYOG2C2DQYSwhtYqAg8Xg4ADkUGjx7yokIPYTqMRLHdmRwUOiKkNQh",
-	"olQobyNEh0Y9/f/SqLPlpGqpEx53iA4YvWOSVCn25tb7oe+GGfUToFsDym/Nq7WNmU8Pg6EoKaLiCYSM",
-	"DidMHqM64PmjEQuR8uRqbE11frJ8CamVd5yuodWWgXvNP1MZZOcE4AnUz5Ev/GlOXlI5OOjNeM/gft37",
-	"vHZMAjZSZM4Rr9RLGSPkjbb09w4d0q9YIJ9+RXPL3mGE7AMDHZBTNsR/2rYWiE+EXx35gWKhY7pfSQf6",
-	"ffhS+UNjL1mIlB3NKPpmJgPB5/Kx4KZLVwOW9Xzi/l7LIoEZlUrqrdxQKZm/0x+57LGgnrB4wqbte37d",
-	"atznA5oVRns6Rzg/LTwlAkj76/DZcwu4MDRvvoMokKtg6pDjwi3IPvMI29GDpl1TxXWr5XDh49YBe842",
-	"7tFEC2JTGfsR4M8fkvZQlOxAqlFGRO3+6QSfFre7iHkfQ/+DQ/CHp/t9pQ/N0pY3F+THlazlXk16S1RX",
-	"pxL79g42Jm3YV3OJTvZbzZNMd0JlIQaGVK5iDFxWnMpp501pgIGZfl4sEF0gp+trASnZmv5L1yGu/u4j",
-	"F/TH0zHkFThi46XT76w6UJNLW7rv7aoWFf2laA+LkEc8U9pa4qB8mla9hI4U5KnFDdDivCUDTLugkgwp",
-	"H7IgwLL+jcIR83C2zfaZz0wT2PWdXFFFzfFuIeb9xVzfh6VKvwY00NPKqaCYMQDwNg+QWQBt3PjID6dQ",
-	"lzgUU0amPk/9bOymslXe6OqKjtfH9LwEgvI1PeU3f0kPcM7UJK+F0muxwMbXgnLEfwCrq+q2vrxunt1c",
-	"Nt8CaplD7A/d9sVJ+xJ7Eby4PjtrlYc0W7+lBdIjRUfFqWTIqDgVpAKEC8wU+sXksnC5pTIZeA9Y7G4u",
-	"4mqT8zkNiH421KI/pAoiHzMWDsFSx04sK+HSjSdBfxIMsDx/w2boaKrJ+ipqzp8LpFYYVhd42F7Eh7EE",
-	"R3+MFGRTr7xNDnKG9likJCl0MqIpdR4T2506ZilOTG5QmsNWFz8jWYol6GOkVBlZfP+sKhygwD+XFuiV",
-	"RqO+s7d/sHP47LPPn9fTy4j9nNHZlBRWK4c/eb73n9WTp61ysLuXWmrjC6wbSPW4u4MaoxKaZd2dBBVm",
-	"qmedZg4O08pdlQOSblq4iBBdWhyePbbI/4wPw+VMreDsPDvYVICYLF6o7zzHCk6yk1vEUOKaKuP121n9",
-	"Wzkx2FyDu8LesyGAJ8PFgy6te/slG9vfgmsRZuMnN98pEX3P7kdS4rbJyUel/PaJJCP/PfOISTSHKxre",
-	"Odb/GdAhkxYyEvGo2Tf6njEP7ZKX2qLmJHOjmxvf3NhDccdCQhUJGJXo2cS+WhZNO7q1qvHOkr/9LbEH",
-	"kDwljb163SGhmHOPebUIydKqYQvokDEOxSKKcDHuZYLqiRVxax+fH+55UdeJEqShZ1twZcfulYPdw8rG",
-	"UwzF1x+q/f6u/dfBh9o/+JO/+PNGva5/rdtfKp/i9i/yd9sUDK0mMlgb6GswoXoX3aSocWv5RTHbwzuv",
-	"qhdr/fcA0LW1wrAWy7n43ssHLNbrdetz6ExtYzW5uQzEPWl2T6EBPCXDkHm+wrui6itJOBtT5d/Fx8eX",
-	"ZGEygMVCn68+d09et06+uMFhNBsOzBAOcc/bF9dXLkSG7lgITSDspeQQ97J1cdXuXLhELWe+NimXhBJk",
-	"hZ07ywsWXwWLqI06ftK8eq117ubFF9CO96v2xasr6NYL7XdjiioO3p5OBUiBdrhftQCu2Hxd/1enjUp9",
-	"76Skr+OEyon+PvafxkIArWKdUECcO5mw4a35by3G9ee1oac/z++whfalNjFA17oUPmhhLTUE8yGrQ5bY",
-	"3I+VFvIR1/mDU3nLaBgsHyVRenuIJLkdMhkiPuUhkpXGUFoyeq8KJnivEDopms6qiNA2DhvOQ18tr/Rc",
-	"TOUJoyEL19TLSjqNAxZQ5eqAPxyZSppCfIFNyBmbkaEQtz5yFawZyFv4Sjy5iVJQpGPGPYFXVr9/lfws",
-	"eNoHS2hyuzOfRcGTQGCo7rVSsw4Plg65olN25Sv2Z2f0Pbay4uCPhY9EWreJb9wYGmLi6Mz/QovsD8BJ",
-	"I4EQKVxRbGCdfh06rUPrYkanFacyDwMzP3n09GkmhvLUY3cs0HwtV2v57YB6EWUUynkiyUTMJZuIwLMh",
-	"ymoEuhHl4MSYgHH0sM99EC9acZEO4UyRhQjVpOaQcM6lAbKec1+ZqiHMWL4TACOAINMYd8QWn5CO2OfQ",
-	"kZvQKGyCdMqJPyNqEor52PTRFQMowJzN0MDY7fM+//t/n5wIfsc4QEv0+Q5ACxh0DSwyoaHe0gULT+iU",
-	"BSdUsl0Cd6jJqDTnIrfFE7Sv7nMCja2dbFdr8iXmA8IiIfALzE6rUvjdtNIkSbVfaeztQjJHvV+p7WqC",
-	"e/6USUWnM3zF4gkcxx2AvWg89+3bt293zs93Tk/dY1Of1a94dNmvOKSPR7VfwWUlpF9ZMHaLgWO4FMEx",
-	"WNjzRvr06RUT80AfCgOBc0z0EJJIrXsRwfXKQWMYTfklHWvbxpf61NJbRtwZHTOXVCEpoFGDxXCl/63+",
-	"zQxI9urJzkh1fAgvF02z+x0ITYfooRyiX3YIhFA+uPBRhE9hYShCPS8XitcQ+OHpLBSDgE1/8RspuIvQ",
-	"DM8PDj+rIR9SPYtBwMh8NmPhzlBvtDsUHnP1h6NbbUg5kQtfDSdE8F3SNHFUK5dMm1H23peK/OmfipAM",
-	"WCD05ioRdSdFFv7TP4WBTRfgg/qBPjPaBDmo7zuQhuuB29o01NPUQzOdHdKi+uszFqKOYpbY4CdBr+Eh",
-	"hA71yJhhDIho0JT9/Y5Zhh14GCZXdb/rVw40zx2Rr6+a562by+bV1ZtO9/Sd5puD+gH85aLTu3nZub44",
-	"fffBrTmEvYerHRodc2brAWOypnQZT/CIaBvHhcb/zV67c3Hzstk+a526DjmoN4h7fdG87r1uXfTaJ82e",
-	"+XmfuC873Rft09PWhUuqqTioHjn6lKxpQ8s1EuKm2/ryut1tnbpRBVnyUT3yIXHPW73XndMbPafm2Vnn",
-	"DX6zsQ9cdtl8e9Zpnt70Op2bs2b3VQv+dqjJvLq+vOx0e63Tm/PWabt503t7qf96qGfXvui1uhfNMxe4",
-	"9rCOg121ul+1T1o31xfNr5rts+aLs5aLWd2AEKV3T2/QUmoq+ZFVmSj+eSnm0XXHxQLjwzQI9ND6LrCJ",
-	"UbjFwB5NMhDeEpRevLH8qa9iRmvsx92aonVx9A8cCuqAk/WBhT79eigY1X3dahpV3cbLomHcV62em9j6",
-	"6nwGomOoVVH90blkmi0FJ+7TCaOBmnzrOrA6T0NGveW3uGTuU08MpVszcEagCiDr6r9OGPX0YFTiB50E",
-	"YGxEZhNFvLU0YCV8iWvAoON/g5z7L8icB0ziqYnplrALtlQfj8b7nSl9v6PH2RksFZNu7ZjMud4LjqMn",
-	"4Jj8MRegBE9poBUtg2WTOOR1IPLCmKTJdwHXy8PQlf7bEdHmKq4LQD0FC03dLGRSyyGfk5DJmeCS4a53",
-	"IhaPhnq/A/Y7p4EdrApxMq1dhHSoAMUBIGE059GZv7uk08C1qo6ef8hGTN91DCQuvoB7BERpzWzGxEzf",
-	"vPolIQJ5jLlseoSphaocM86wC+DV6RfS3s1G35J9fpWvZBkRRiOF0AXVzCxKIAUoab6y95bVyYxS2Odu",
-	"Rutyd8mLUCwkixXKkAVLe4jwtWOrTNhHJNM3punF7n8Lq3xEXoCSSfrzen1/CHTBfzJ3l0CeRzLAHQLq",
-	"70CoiYNqBL6LiuYCp+r1eUyD5lnDTfqSsfNnXHMLRDz368TTDGHPgD5iIiSNz83v+BQspNPnkDQNtwsW",
-	"xoJny+5DdkkgVQivKhH6Y5/3+UkopNzBf9l5Id8atHStFQxwHJk6XPgKHEEZqxjacu90r6zsvel026/a",
-	"F1eu3lDl8zGpamWR7sTtI3Eg6VgYuz53rdpLZ7PdjOrrHmM3/iMtw/SXYumhCA2CmvEJWqoMmUCZ1n6g",
-	"agYP7Sxko8AfTxSpup1LfXddubV4DRC62XBkIBYSHBla5aSBRIwQs3t9jntbQx5I8xP0RxJcMa52tPVt",
-	"BOKvdkxoYad96kYMZeaCBTtaNTesgyoKNGp1u0yFy52m5oK8sezev5kIfVNDUB1cJVaM9HlGzbBc7L7f",
-	"0VeUlG42F5+FhPGRCEHTlWQR+koxftTnLoBiDV1S5cKuRs0hLipC+m7naGgxb8fnRj/SDxiAEf1ExgCA",
-	"shTe5ymt4JhQzKIyz2i7BBWJFd0AVQZ4G76fTrM67qdUNalHymokNUzExPvHTMohlHDBd3C+icWLb4AG",
-	"OpMCf2g9DMbCuwzFLPSZwtaf6w07+3bcTCiy55qAx3nHQol2Xn23sVu3fkQ68ytHlf3d+u4+Qk6iJwLu",
-	"AOMae6q1Csx/GOfhTDbNTPKSWSlU3BPzcXv7eWI410YhqbrmLy5pmEOg7/g+j56AVmEkRU6IrXBcVEl2",
-	"SdfkLcLNpO9zBmwKuzVYGhgDUKT7fLAkvnek2RrTXm2TNBm5JfV/Ryjs9vZJAOIjRpNjAfH7XNGx3CUQ",
-	"F9VC7ZbN1FGMSgngA/rZ2ECOW9hJoY0keLOK40oyYCMRMji++okU3H4tMrjB5KIK7lROoLLCB+vDhNgw",
-	"tGZ0EE5mAdUyW0UgRdH6+pl9Ewte2yUXaAnbXQzZjFGlZddCpAA31UL0eWJmYoQK43LGEEsP/mmXDKyq",
-	"SI/TS1+DY9SvkOpeDU1SUt2v9SvkP//lvyZS9Dlqk7HO4eurhE4H/ngu5nKXRFDcdqZu1PDGJdXB0jok",
-	"4WMIXEGlXVw9G+l7uCOuWVlXiww7yBMJJQd+bjVB6i1QklHo2peN10LfL4MlmQnp4x65xj/ikokIDLCK",
-	"DWOZP2UxLPrclpGlksSrInSinKYJxcIxx74cUKWvBkbDwI9eAV1ePyrFlNWO+9xNtwxyrR3AMXHUUITm",
-	"iZ74UCWibiZtCM5C7OrRe9Hn2Mc2jIqWLMtBuxWQKHDNLER4C1rjszqRbCi0PqN1bI9RL/A52zE/urU+",
-	"x7NBErbLYX3/2Bz12KIjn6NEjX4BtMBXTL1AQeZUIkVZS7O9et162EzMMekj+I1p14fu141wNvgFcN3l",
-	"RS5h2tFKaCF8UG8UDRpR+fSa07k+6UpTxTx8b3/ze5d4W3at+1a/1yjzHl0Ggno9Ic5oiDCph7hK699r",
-	"G+sCXyjxoSv0K11zekd9DMqBn3g+nepbL4Nlt5iIgGWuFruYScQj3IR3TsUqJjEyGYQWsrxVOXpW159N",
-	"33px+7Lcay9FWeLcuktGrYIF58R1UMajShx3+PDyuPTMlyru3qVV3SlT0GqgIFkyfuQpvveW0bDywSn5",
-	"tAkkvPuYZwI+BLk5Oeei84U5BiXY6wWNsp5/PjmbTo5e8ERb8LhHXBoYTBacE9OeM78GXL9oL/ss3FJC",
-	"Hage1A9i70nNlDHo8wHHwzRbdjHRxbUZBH/eONzt8+gzcOX738wRGiGlmsEAR0b94WNQ6977Ev5bkxbr",
-	"2M+Je9K5eHnWPum5pjjFY4r6gdEAEbjRvIoffiKJ75EqOBWwPHsh8FNMkpAOWS3v/J7AAy8s5pqxz16Y",
-	"lquPeJ6ig5COzxn4qcxhbjzyx/MOMs7c+8mc5vrB5vcuhHop5ty88HzzCyeCjwIfEyLuKy8OGodlVkLO",
-	"Z9jx9Jx5PrWdvH8gYYObTyiJ0AbLSRn9Yyr8oGmBrfm6EkUX9Luw+l9X7CGuvPtQdGE/HU5M3k/utf3S",
-	"ZGDh3aytBCyxPHBsDIs8q6FkkYRxLwJSwnv9aXynB55Wr8FvdhQr8ZGoxSgUqVIZI7lQNZe1qJdanGcv",
-	"Z/glkHuoqPuyuDr0yFCUqjJ1SVQTPcN6VscMNdUyGqTuEgOvEG/z6JJAzsaUmJ5E+hejYkd/BLB0bTYa",
-	"i8Mjf0YaR8YoNvFG+FPNKYwVFmnjsEwnE0wB/mSqzubHgSST3fgJNCNcgT9K1ehgb2/zez19jjpz1Rl1",
-	"Kf9BVSrcL0LH1OdSRacWFBPbXuwhck+vxteVXqfXPLvpXPduOi9vus2LV6210k7MEFA9V1nD6HessMH5",
-	"FPNwyKyYsQ3JsBV49Cv6cULKJR0i9DO1j2RGo9Nk20IJUUbj6HVQ+UPnzC2bqV1yImZLUNXMl4T+vvGY",
-	"Q9IfRsRW9SoxW8Z20cdTq/R3tlKt6h+FAKi1y1OyxMz/CelYf0wakJgtH2JuFZ3vOJWw0AsRueWMOy5y",
-	"QlhlhVQjGytGm+IC0m5rsZM7Ww1oLTs4qFKQEQ3/CBWUtk10/ANyxpg5/axz/Ph1jmYkUjLHfEW0mE19",
-	"LIXDqczy2o5eMSVJVYRRmU3NOE9WZBBd7+BZOXGX8+yJ+3jXPH7iB73o/6jP4EMu+J/YAb5iSTfsJz7E",
-	"RVqFCfqVC25kYoHSsaFFzPIFD4iDUXe49heI4SjBQFKYdugrqc0kX3hHq/gC5sJ3JWoKirlaULiMe/iP",
-	"6kCAUTIM5h7zalq45ITpqUrG6dORc4hWi5EJbkYvZmOnyYCyCaSLxYSFrChU00kFTz9mZDH1pY3BlJ+v",
-	"4o8VUckehsQJTkfSH/Mi3hCIgeQ0zAcJ9RqRanx2MFkcdObE+Ypz6vefPYP0wJoTtRYNlkWxHZv5UBzj",
-	"2SUup1PmYt+QRj3ZOERr/3rUwOcsXysgzQjwNTqjBgfRV6uCKNWHqjAYkzo5H0mrSH3jBwrNpOf5xxih",
-	"+VkbKR+oyZylxxFjeYGbB6gnT7/zvQ8o+LRQyGt4oX+XubIqKyzyBAS+vyogUif0oOi7P5+kH0mqA27H",
-	"J2PqDx+2dQalOKx9Ci6eXOu6a7ErWNz1O5E4Gc6DuF8F5iLksTWinv647736p7v3fkL29M9X3uNLB3Om",
-	"fux3HmYHFFrklyw0ZB+BLozas2PwL5LWMFrdxtdtvOKUKDHbCdgdC+IH4fuoWaet5SdRaNMk5YdsSn3I",
-	"565GGBxgO2vTA74XhxEMIAyBGqBqEngRelsjSI4vSb222+fAJfLI5kS7hHqeTNBqFX3oQxPTGCdKYy4X",
-	"ZphHZjypSiiQnPh8bGepFv6Q1Y6JC+RC2aJxBmS9Eam4xzFx5xw/xjzXBj1sXjMWmnFB7BPR4u5im4uh",
-	"Yl7bNGvwZSpLJOsxTS1VKjhj2j2csRHS7SsC1VRmKrt9bkrcVtwqBtpEW3/+mFv0I0hJxxT4oeB3TB9w",
-	"szHHUfb6qgPkjy3wc4UH8g8q8GPm9HPg56cU+DFuHmn58VOnmDzECttofP1sdf3kra6Pk/O5vZW12byC",
-	"ezKhhmAzDXmcKvJzMhnqGMs0hxBq3AF5sOqZ+XPPmGL6tpqKO0Z8VSs2yz5BbjgiEf6g0c2f7bA/3Ewn",
-	"ODTRkXhibZHHFwDZCym2UIoDl1kzxxTcxqW2yUjlqulDqu5w4gdeyLhbS79YFAM8ian6iMfK9sjvhYx9",
-	"jNDfT68sMLIFVciSgfQEl6T5D5WSdZVNnC1SuazgOPBIQKVtsuSiqdnWtqDCjNWUXSpMC8Mccxsbzt6a",
-	"WBbUSFep6YsFpe7KoDxE0DDEPWn2Wq863bc3r9utbrN78votAsunvhlDQlFrCVcL3y6Ok1kO+0hXkx3+",
-	"B4qORbP7MQXGfr5lNgeqhjFblj3hBRdMXb+7AjgG+KHZc4IlR9vcSE/9qV684lR8SN027bcmNGReVG+U",
-	"uqmMx8MaUA7AMUJVolATAiJFYpwcX0YHGKdTLU20hFnOWC0xBKEBAGqBcwz8PgBorSWTL4m89Wcz5gG6",
-	"XDjnHHurorMMfXHGjbZLcmE+tOjNkyhtWIxTpPHnC/IHSkcH19kKk21zVa7h95AJ260i19a6nBsMQgOo",
-	"lOBykzFmvHJjH4DmEAZF+oMAoC8BytU08QnQ44yPmLc059U0VxLfJH/5iLS4oSY5Aa+Yx7hdnFWGZR//",
-	"NjTf2eoyzHOJQOfSn6+tH821Zfb1fsftEQyjjc66ZiL7USu0GfMn1iVtItYaVZJ0LDqkhSWay8KqewMB",
-	"507FHesJ16LtGlittAIdXV7JIjN9szlECYMxlmgBjjdfyIbzMEQcAI98M/eHt/aBmvHL8MRocW1bsXMy",
-	"oRJv54o6h0nmefR/sof4U5W//9DezB+Rvplb9r4tK1oeXp92AqfRISHTp0wSEcKJkYn1QAioic9CGg4n",
-	"yzgXxR2mzEeX6FtxiQhptKS0QRiptFm7TvCADwrrSFct7SfGujbe3dwAtxICJ4RPIh34gpYvAYuhzW2o",
-	"uWpRr0QYZRLUnITYEWFa6oA0THqWzZs2fz1N01FGYDp5OCUQ7Z9LmFSxi/nHaMnXP4kl/0O4mH/GEXk8",
-	"KYz8+xOQwlkNzBz5Qr90y4gEk1ifzlAg1TzQsKKkhZqpZclk/I9CMcW6GSVch6RLZkyEy4AI4kcx0YT5",
-	"oH/5Eu2wXXLBFkwqHNsYagqfhN+HxldGXkKveHlE3IXpsO86xLX71vZcUi3wsdcc4io61o+Dy9Mhrkk3",
-	"gp9MAor+729cUgXQSpvNxKbCIUMq2Y7PJePS14ahNgMTVACOa5KOpHWYMgvTtqBr2DCJy7hSE613KJEn",
-	"hClEiCWK/cFgUYhkARsqUqVBADjZsnZMLFqEvR3AW5PJtvGjHdnNAZIjY0GUGDPYMaQE9pfg5j/VO39M",
-	"qGEJOaNcrtR5FEUxDINuremWTXQpjb7yMhTTMs9p9XrzU3paS2xhhAxb+iV7zWz5Wo+Ot31jOWNbvnKJ",
-	"rLTthwyzbfsae7/F2kH/9hLPXfnfso+b8YQrBeT8NBWFP6KqOhZfj9TUiSZufnu5PsRp4ty3yC6TPGna",
-	"I7m25Y++phArngZNU9EGIpu9R3OiC2V41Nyvx3jtRsVvviR0gP0b4I5aGetvf5sdyjSTJBMajMh8ZnMk",
-	"F+DIcH0uFQ0CTeq5RTjbQ4SzGsDz8GCJQIw8vsg4obbznulvl75BoXMbxBjoiqcGLj9jcu3CxS5dSJMB",
-	"i0VfR/Bi8hJesnw3LYBlozEI2WS7pAfw2SGzWO9HGTx3ae5UeHMNuDuA21tw9mjxV/cJ051f/grbW2Zm",
-	"CCqRyZhd3amjPo+ZAlcM9KaBVhpI+6pDDvYan2EPF5+DbVhlgWQQ6IU+KAmWivuYzEJx56NHMQhqTp+j",
-	"WR0Icav3Hqueg0BawuPnMe/ZglWlFtqjfrDUT2MnmOrB3vM+d7vNXuvmrH3e7rU0I0C4O9U0wFRyH5PD",
-	"+r7NU8aVGlKY6IR6awLMIJA/kk0KY/9AoWWc10+s4PKlCAe+5zH+U6o7eV7mYhPnlFtWkD+CCLbpNfDA",
-	"+2xfv5iVa4UG6x4YrMkDvcZofcqF8keG94sD2F1GPXQIhp62sQaU35Lkq9haYDaXE/3nq/MrArYb3Olf",
-	"iJBRju/6Us6xX4cewulzA8kJXQpIi48DX070HTUlfehhSv60sbd/QOhMCzfmkeurUwJ98bR1c9Vrdl9c",
-	"n3xx1a8km8PJPt+r140UE3OFNRj676Zihni+h2axaSrkSwJvTKhitlMWTGBB5RE0vDrptqAX2REoKXjz",
-	"uOYSdQHxwljHUICvwqVb2yVtJcFujesmQn3hmFYT+k7pc2KqSkDDAPm8XNN5z9X7w7ymckGnwGGjnFUg",
-	"25/CqFHZDczDlsfU0PNpWiNkyzlgi8zfEskF0IDS59ISqx97IiE1inj+2IdmFxNmNxcauFg/54wFENSt",
-	"2fbX2P4dGnOIEL+ix0UNYzZjNIxAUzXlx1FRDFT0TKkaTqwBHceK9PTYezpU0L6JEa3PEGwMF3eGjfp8",
-	"wM0pODsmcAkb9I9JGstwFrKRHwTMi0sw7Z/1sGBY215H6UVcrcXBtQROsGuZ4odj22ELvQnYAM5y2Zwr",
-	"P4hH3SXtWM2L4RVRkUtME7S9XdLUwxo9difqVVmk0KJalNFujjO8NAt9roAZuNCqZ1SPlqM/pfk6UqB8",
-	"ZfpirSoROO4CBcrLX0WHwBMLjlth34FWMF7UV71IwwkZHU6wQTSJdTrIgFF+ENhza0ptXbqgvvL5GBVu",
-	"rT/gokSQFcfYMyaaN/FhLQyz+DxClvFlcteaaXmp1WEQNYFmJOgHScRcSd/7/9l7m+c2dm1f7F9BeWKy",
-	"TpOm/LHfPlLdAS3L3jpbX0eSt/eu27fcIBskcdUE+jTQonnuPZnko1L13uAOUnmpujepN0hVMsgolaq8",
-	"+ftvkp3/IYW1AHQ31U2RsmlJNifnbFPdQANYWN/rt/y9x057b96fHUEfxKjUu6baTiWCkX9m8wiBzJXn",
-	"QXjDkdrt1b+CbqZuLzABoxggcHGKmGXc8FuoyrriIg7s9Q7wBrt7787ekRDuMrfusoLhKVmKvxoqilnC",
-	"r6EzgmEX2LQGqIZDNIobqyszlJwQLSUM6xDYyzcd1ml36uDowLHoIRVDliRWNv3+f//vv/93/6FtuUdc",
-	"YuELdX/wefZYW8g//J0x63E3wz7TriwSME4y4juVAM3vFUHyuRETZkgfXi+dkpNMM6qwY2p0fvDLwflF",
-	"3XqKZdzgNXtl8cRt9WFpcdCEc/HIfOtuWMxUQmcux+x2PcabUOypsg1xFtBg5m3owTka2WbuhRAMDMEV",
-	"XLKyDiUh4UyCfMTWqdBI0pH+4buT03PYAMf+6+Qs4Fq290iUMQrNXKFx42wy3yU0NuyGKy7GAaHQJZOD",
-	"OAocY+rEOXTKQ1ZhrsGQBdA7fphwwWL3HDT0RSWEJuYF8097/YW7TIau4QItnBdQgJNcQrrNA8N0gS2U",
-	"boUx3iodNkuswBGZuTrAC7kCs5DFJE+hXhN+/ZKW4i223dtMTk/KuuRmbL3yFPcUg6x+QhNa74cJFtou",
-	"HC/fAvg+wNDjZZ4JZ9041agqrYWR0ItSo2TWVcyoFWF+nQmW0gx7/y23vTAHyjFvL3QM0wbvlO2uSgFj",
-	"q6wcmxdj0gqf/P4//l+//6d/I7//p3/5/d//H2TnedDr9X7/138JnwShCJ8M5WjEGHnZfXVF5kxplvlm",
-	"4f/v//Yffv+f/tff/89/+/1f/4X8f//1//z7v/83/MOLZzsvye//+j/8/t/8Z/KqZx77138hv/8v/+3/",
-	"85//e2OSAStMqc0BzWLoDOb3qUtOLFs3uhi9hobWttOka24JrIuqK+Rc/UMCm7UK3+ofIt8KRSvqH358",
-	"0z88+g0N4ijApqiNQdagagj2D51duefcYCXbMRRckZfP/0hu96HZ/p/Y6AzV+sqHQ0k7tEzHgpP+oaHC",
-	"UICUH+dGBohix2ybdtizy8rmtKggpykT/cOOuQ9U80ECKTEa/p0w2xlYxiwBxzBVRnLYiC82QA+F65SF",
-	"RDViM/fpex6PpjOgCmQkTOtCqqD/9g+dx7f4+iAUI8oTYy1ycPPm0EwR31JyynBtucgVNESWGRlxAYno",
-	"lu67UISjzGZaKc+HkxBwH9JMxvmQoVkYZ3Sku+SN74afMSWTaydWQeNeZmjvmQ3AUDner3nJLQvmNhDm",
-	"TOZJTBLu0wtHuc6NWM4YlPsIVJ/BUDZvgWT296GkIWR4x1Whs7WmUrA5tI1rO1vJxuvtduPWQNtTVESq",
-	"/oyGFuvobjaaSlQLxGvG9qG/DQnxYpJ7EuHwAXGj7/bSU9DXltVb1+oKWdY0LgxhOCYn+jSSrJPJXJg7",
-	"uI6ndT3XqdUGnsGvjdk/P8kZmRo93ed+zCjXznKjTUnI+2ZQG+sv8jM2dyNwJph1W0Fz4r0RC4k7qzry",
-	"G2nm1hR9R9ggdH07Wa6800AijkEm8zEmWPmHWtUk0nbQ1O2u1OI2pXrSbk6CL8J220T2R5TI/mXCTium",
-	"pDf3JilclUCndKwaQJcayKy3+TDtN5wLdE80+A4ciRshwPULIODc1wXdBD18WLi2bLd5wzqnAWGfhix1",
-	"hqlwGTw29wXjKZXUGDpWpKWYiEn09/8ASboZg4okMxykr5ZlzELwB4oc6wSCq2/YjDTYdL5MKKCDs3Xl",
-	"7hJKhBQdnydTikdZQ2YxR2Z5Ikwo7poJc7sRvwTd52HluHyjzHPz6S2PokbjkRltrrbjPvJhFnWWtVNk",
-	"jM7+zNpr4Ka9uwiqdfC+zeQUQt4WKBP5vUNoFWRAEyqG5XI0gETVVHOl+VB1yT5+HBbFlWKCOJAVFQ7N",
-	"IRT9Shh5IeI9ZhYXthThnrCMBRY5tMzxbYyTtGiZ5dIkWYPvtndt0d3NVADMiihcWq96L6D9VA2jls5Z",
-	"i2MGNZw78EkjsPhQVNMsqLLhVyOSF7FRwWmHjSpgX/iNEucWi9EtHAqbXyCUZjRu47RKusAp/NE8zGK7",
-	"cLOLsPIZLUXxSMseJG5ifW4lPrFVnx8EP39kKYqOuqr65+ZtxpX5LxfXTOlnRvqNZMLlUnxspeXwapf8",
-	"JadCcz0nE0DPn8prLsYdes0yOjYKqdLQsRdQeEjLPd2ZMT6eQBLQIJ+TEQM4HqyfC4X17ZuX9wyPgFY6",
-	"lrcVqVGpVBx8+cNEKqNaS/JXlklAIDbrKHhJy41mWOhsQjWEkMwHQ0kxTTgEVTI5MlopINYpliRGP8/k",
-	"kLFYkSkXOXLpEWP2X+D+Ly/Ujk64DoWSMDpwSNfAS2YsJn/JpQWyBOuBT1lArmmS28wZv5//5T/io5jy",
-	"UjyBn4mp6YaJGe4JZ1EKmOAcXMFrZh80fiAwRsODlSStCP/Y1/tS6cgYRlMrQzIWitlEJozkAloB2XQW",
-	"M8tTVUpjWayOaNEZnWMIxhwFlD4kUimm2vgrZrbQoQ5FzIZ8ShMb3IL+7YrQGDixn83HDAdUsSIzqPXz",
-	"+Yc25tvV+zfOPAlv0oXrJ9l2B/vKvLR8vkX0wdz6TsG9NgXVbNkkXDLz1aOMqUlzOkHfBdPxVnq1bWTT",
-	"KC17SDM+xDJXw39io2mKocYSFjqVYlzV6fB6hKLlak5fWosccg+HrIy8SYkLLbetJisz64uwwWBUwWLm",
-	"cOPxC2PJFGQQkCshZzbvk2oCMWXzL64gmUwl5q/oijH8AsKvN9mdcuhUXJDIjMHiqFt4PmgpcF18QzXG",
-	"CrUwNXF+6lIvHA9022O1d8KmqZ7bgQJCvXJOBLB3qq64GLe75BIcT0KSgYzn9ZhVcNx/hsPfJHeBGexs",
-	"3wCDubfgJWwgkqFan1s0XX6kr9VaeuKzHmMAMav0hM3JjGWA/AdJJbWV4hc4zwbpDGb4Rnpc3mdVrXIn",
-	"tUBh9vcG8mouhUWdrlxyAUAJMiMzTGztksiw7CKZuUbGFKlGMgOnwc/nvyKjV/lwAn73Xu/VH1/0IptG",
-	"q/nwimXtbgVoAlRuSFwPsNZywOpKSkMRHZ78cnBx6QpbASsMIcf8ZfCZzx4NIvC4ZPZvgBL0stezQBqC",
-	"6c5MZnoSCp0xqwszm2bvhsPVmy0CQENXDAN73y37ty1EI5gLP59/2LM2AlZDhwJ3nYsCK81no2eMqImc",
-	"CbzHRqUuJ6qbPyeslBqBVcJWsW3O5YXrtyEfNox9T3WauK4tMP23msHbj2NC8YKtyfPuDLxYEb0rN0rx",
-	"tmSB5oJKcZI4NqEzGrMlbVOKO/owkzK2LVOWggxulEjXDZADLa0UIC+7XCBMrtCR5bEAIZjLpUAMQFv9",
-	"irQMQe3mwOnDEjq9rdDZCp31uqHch9zBm7WayYfPBg7HDf5ZQnmDiyzK3h9bY1fbGB5WFYpWBP9xGEd7",
-	"5IZajRKupFW3u+SMjpsNy0tczbrsC16Da/YYUarg6x8SStVWcjfa09oR6MIdt79/vthusLsHOUDHKob6",
-	"YR10kjcrXbAmIi3Ehtp5buu0wSb8gbggR0CmMmOh0BMqXJQqAo+vTfQaMRaRlusf0GuDPWnfJkpnxqrF",
-	"cnKnElhBj7U2aULn4FgNBZamYfMl4DINbidX/ruHWW4xK1fYTOkVK1vUxHeipRB6mpNUcqGr/XNODt71",
-	"Lw9/Ofj40+nRm8OTdxFp0URJG7GbSVdjpkhGh2y3pJlDMe3wygXoQ1Fo5ZUFLsE7gqu9IZUGxr4nOxrX",
-	"tWVX324PA3MN3R38MuwOUHgXb+OqXXYq2s6tVvY5GwEmC5jUDVzAR+wdM0EeM5YFV3FhG65tq0fMrBrk",
-	"c+CZmlBQlCxbhpjNkiKKghds7fVHaK/f1024ky68sikPn+9N+S5Z+eag8OM2AGylohyZi+HkZwtBqgGG",
-	"2kWbCgghEO7YYQBgb9B0gOfaZXlPb0j7Zg/CwxK3va243Yrb9TwID0XcCqYhuPUMYluN3oUTZlTzTE9c",
-	"qIuJ2CeLWPsE0i4QvVxFiDuvSCsXXJPo+PTk8idbQWKtjMBYK6DGqzbAAkYzxq5UROD/3IsfDg5+jgL7",
-	"G+RwHUsR07lhJRe5+a+A7Lxw4wREJjFT2kEbYC4LoAdBpi4i2FGPVofow0tQAcpI+vjwU2VtD67cyIAs",
-	"QEUcCpsFPbP4t1dCzgT+vUv6SjGtdsmQqkkn4VfMRylxS3nmEr9JS6YM2vO5H9IE8/0sNIRP9obGIxYV",
-	"mMLKghLMvO8IEJApFTlNOkUaX2luG53Uv9AkZ1EQCoyiFo9gys7wSpVS/CqBT56VQp/Cfwv5L/+xIAyM",
-	"DGNWTigWkLNIy6UIOrGRMYSTAHQOTLW8Zj4zHtzPNIsDmwppPjGR1C8rFO5LNcumqkuOOB3whGvovQKw",
-	"L8plwTqQ4pTymLSoAzv0uqGdsx3ADO60QpFmXAx5ShOSsSnleF5zux2Gn8d5wirb0XJJP3bdsDfmqyHB",
-	"tB0Uc8KqQuGW2yVnC/0EsIOAkDOzU12CaRoeT+5mxiJgNAM2h8MQqUtbPGH6g7nkl8AL1tVH3NvvBder",
-	"+Nvc8whdvc4bHww32KyrrroVD0Mgfx+5lScu34JoS4Yec8nKqrUQHtZIrJTD7FnGhoynS1q7XjBh+4Xw",
-	"KR0z0prmieYpzbQtJo1GPGHRLjk7eReQP50dvAvIu8O3AfnABmcBeX18FpDLw7dvDf87e/M2cE07QrHT",
-	"I8f8ddthvJ/un3uJVIK6tbAzSQIetLGA3HEEogMpQREiIxStAosRkkACEFdtgJ5BScq1Q+m7ie3jMC0d",
-	"6MzcqfzTPRLBDJD4I8yHgEI/44qVS1+cZgA56xg+RBxe4ENmWA8HBenwiAdF+pD5uFDeU/j5dl4QqoiS",
-	"UmD9jgLgPuiwmzAx1hMvdruheNV7QaLT/fOPRgPaPz15e/ju/TlUeTrbxO0vouXCll+xOWKeRxcH578c",
-	"7h98fH/S/6V/eNR/fXQQhaJVUyJaDFg+NJ+mGkusxvKJpAJUDGxoaogISg6w06GQiJbJFRkZBdkv3SeR",
-	"Rg7LxyJnIRlCUXIN5dxel2We9sBZZrfuiJxVHFMdahZAkH5p1Kza/Fi4FH9l5/YiL7MR/dV9NpLZtBNT",
-	"Tdfp6goTvE8Nv/3adqKdHDCbGgCNFtiDL4ZDBJ0yF9giFH5LaEn21Av4ZgASyPx1WIqWVDY1p/RTxzDj",
-	"zmCuDQXv9F71nu+8fLk6lJJd1N8/ucmE6+QvNFTs3NZd7bRk4TVFl/9sRvoKKEp+nvmmMpgfYeS00hez",
-	"RHDV462HUWqOi2o2TRPIYIBE4RFwdWGBlm/2ojHsDgotpCi6e1LXWoaMGAXgvtbdWsy0G1vdUPNupa9N",
-	"Y8iwIJ4NOTKLCe4peFha4bZjyrfq0bSdT0rXfr7epf980IdbRElNFLEubLdwH7/rdvz3HYP70sT0+dG2",
-	"gjrWhZdqjmI9VAnQ+0oS4NvEE/oeWzg/KObvu7Q3GxGv5y4MBHGqJjvivBhps8Y8zrI1IrwRUXTav2lI",
-	"lM53PSsiiilCzO0QLcmLHaPFq4m5Ta45t22373pd0TlpISdHL9ZTRSLBPuk3gJykJnKmbI3gJ9tFm2sy",
-	"gjp4KQDrr2xdYAWlK5h/fnON4GeTmiakBRkZ5mW0pj8e/Lp/cPAGTQ9nxOCwGP2i8ZQLrnRGtcwUmdBr",
-	"AFi6pZOHp7wNyR8//j0ZIMX6HpL9sRUot1sT1bsxX+P2L8uSuAGP/yR4UnPJ1hc0tyYqHjgw8CRjNJ6T",
-	"KY2Zj8I0VUuhOly9pFuz5B7Nki9OlZ9vl3jq+HJmycOUCr2vIxW+5Wbxj9nC+ApX7yZ7h3Sl5lwAV+Nt",
-	"a7krUcqExWOWkZbNSArApxy4/nngjvZ+aZ+yFYSiWKdR6yq+9ACV1GTucUHlyN5o+ENApGAdCM7aBwJM",
-	"S8PkQugfGtg4s0sIsmuMEZkpY67lotFjHWJaLIc5tMjiwswQCvheOjS7YGFluMICn11y+3ptM8u6NQfF",
-	"h1dW3iXHCyu3PX4Q5Am6dVWhQFzSnj0Guz8+WI3aflGNNKBDi8JpVr13YyMBXQryH3gGir6thmKfUjbU",
-	"LPYng+18XEQA0kJceiR+iYVynSsLQMoVALTOIV0gN6uSxnyAY7XZYnR4tVseArv4Ct8WkyqbUdYlbzNm",
-	"cyZUKGKJWQdpCo1hi3N0XVXvTJsLxwO5fB6qtlSSdXB8dvnbx9f9/Z/fn0WkxV19F6CYo6rUtjSqJOZJ",
-	"RP/0NygwnWNaSfHRU64UlmU4SUHSzIgvDb1da1ofYV9ENmIZE0MGyecuaFMiap+dEbMRF9AMMmMptpzE",
-	"tsWUqHzQKZoBI656SoHA7ElTomXaSdg1S4quwg7fARq58XIXXynMEu355prQUEBWom00F0DxidlQiN4K",
-	"R1bFyNhz0v4LH2Ux0TNoZ4kRMuahaT1UpUsQjOzBRVBqOIH8mcEciuSK9FGbuPGy1wtFXWMpQaeuKgAz",
-	"n1qRh1Deef4MiStqdwn4/zCmZrbKo7CFohS1sxXIhk49pD1utPkqn4tq0yahb2vLp6G6XimGsLF6z1Hm",
-	"FJqIW/ZQQr4vI/60sR2pZSYlXODLUtO3cmrvjBbP+3ZskLc0pXMyYDYn94eX5Ji/3sXuokbfh0j8IFdz",
-	"Lx12XhVtgjB9lw5krkPx6lXQ6/WKCzayY/5XO+Rn/roErjdlU4kXGFiL7fzsMz/bZATYzrAxmTQcXRJl",
-	"aLd8yf50cXpCvCpY6mqwY1ZgvQik7xYNy5zJ7CoUI5mRH3o+XacVfeo4sL+O/TFqlxJ9HXt41XuxZyf3",
-	"8yryY31KD0z6mg6v8nRDKqkd/KsrorCy5qai+x4b6ibdbZN2HmAxJZhZtYqgRcIcOCp22qv9oTkNZ/E6",
-	"Pdn9oWd+h2zAjhz8Ixtqp98+2X1SFrm1aTw//Lud3o8//vBymZ+kMkiNZqw01epZoS8sRWoGPLVSO32v",
-	"ApakqvlNAGhygMmDkdHDoHtKpGVEWlBb5goafNIs2Ql+fNGDHEUHAQ/prFSMoXU1Sk3DF4sWzHWJ7/tW",
-	"kl6YdT1ZH1OHavU2k9OVUCbMw5dys9nr1fU87nKy7yPr/cJ3dzCKWKHnmbtAkaBLTAPu38YAhvF2W4um",
-	"8WofwuUKfGd4c8sE8+YOvL4H4OuNDMDWytSxAaPcoYb9VBVNiSwDwBDNcMKTOGPiqdojkduxwxj7w5Oh",
-	"TBI21Irkwg3+16JqqugN4SeRM1HoYmnKaOZSzCM5E5Ht62DWA+VnE1bDXkgL0qVd8ZEfrgTO2O6G4tSY",
-	"PzcruYbY6bnQwIWxArvkEsHJ2V9yiqnQKp+qcgMmjjW+ZkzzgjF70MBFS/GGLII/7trca/jHhaaZfkPn",
-	"EYldVxIAek+YdTqQqZkQOuHOSZYLW4xntgIKAadOx45BAwZ1z//Rh8hwqFZM/o7s7FqSSJiIqf2mdtCY",
-	"at7Aua1f4G6M+zXYTb8xuhKOED4NE26We1fWtGXej4p5g4kHtPyV2TXOtUwNo+MS11rg277/qTc476aE",
-	"lfrXIYefSbRNrfmci5hlYL3uFa2vbas5+JzI8QvrfcBCR3Ryajoe+y5HUgybeMIlHX8ripxfypYNPDYd",
-	"zty3e1TfjKi+m/ZWrunfeV7RGYC/RWboiLQUY4Wml8xLDcogR3+GuDlOEbH6kx3XNsevu72/wYd/xgVG",
-	"eb7JW1n+xO3FfHzyGdTYwfwry+mlEroK32kkJhdEyUxjXK0RRpNuNjXxko63vRk+H0sST8mRGfz/2g0Z",
-	"BJuBTOGKgJcxhhzFLjnBcqcMumX9JWdgotqMw8WewEvwC+mmsj0u6X1l/5k1PbK6o1o8pcfQn/a+8wU1",
-	"0O8KN6zB7X2jz30d936WMeDGzRkhZ7lWFrcAvFjAyS0YkfVsQCMTy9UBASCuFBHWAb7a6J4HV66PksGQ",
-	"XiBsIm0LZljrMm8xD7/laJfF9F1Zut05Ewsu3+1YoBZkcMJAUIKDEj0H6DKwfeMzTLXXSwA86XgL3/lo",
-	"4Ts/UxJ8AWBOujQZ16WCG0oscDXpGOpJrK98BqlHXdLHhCUHmgk+hVGlKxctS4aysrcEPPPB6Hq9Tet6",
-	"3zJs5lYvXCab8N58cW4QrKQrugjeyt06bIqla9hRtOqwIPr2d5ck19xUw867Lst6UD0yYA0PqE3G4+xe",
-	"4SnBE7//bb2qyWPQqnwMHtQqiAx9cC0abYToQ9GyESJFFRtGzkRNO0bIVHWZvTd7M2JWesxHkMOroSwS",
-	"Gk1hxiZ2kCBGBJKEiyuAr+OVOBamrBOlWbpLqKjGmfyabMjbxrv8d8TwhgtT1b2gpXvcrrlASPU5HGYc",
-	"L+sjdwqHcQQJpnNIUbUvY5br0wLnFL4BkxGs+YiqrDEvA8gcxgAZF0RIl5AgM+/Wt8h/Lpc4K5z00HKZ",
-	"ZjEZ8CQhKZ1PbTYzLfJv4agpGVBx5ZtjShu2z2K/cCUJLf/yVHngWo4ZFIt4tkU7e/uhykPcuk8p2CJm",
-	"+JOWQ0fd9fi6coY9OaB9SblPKO7bwGxsL7hBK2B9c0GzeYkcbFRxVEMILSH9aQaLicRTNpVti/EqPTIr",
-	"F9UjcG3m3c46GucamqCOGENoCUMUrxlWfxRfCd8WmIdtfjGLuWYxYAvazGc9yWQ+npRIpEirXZgbBErx",
-	"AcoDHCNxA5o7AO9iArSeSaJ4jIbVVLHEcIMh4lhDHn95aj9JMfvSninw8OZw3GH4++ucgqvblh4/uk4o",
-	"SMMDpmfM9g6yrHl1cXp3X4cbd60Wo0XNBNcTlCblMghogK8VGTHLHpZ2Lylu5bba+H4bkbiT+NJEFzRg",
-	"K4pFSoKModh3tDZXoUxTDuB3GVm9Y7qZpnpfhd9+w0W990Sk7xDrcJMUunY3HNSr1yyDB/1rWNFHIqLp",
-	"ldV3UHsHbUchW/UJt7adcwDlUtaPxzNzWyCuQweAySwz0rP99bKSg9rfmD0s1bN6K+D52/4HM4oNEIir",
-	"yTW8luxLX9vqPsu2CSyUy4xB0Sc3KqJghI60RdMG62tpV50Hp5BtGcT3XPW/QQazqHc5DW8ll52rR0Wj",
-	"nGelVJ2gVJwJSFL8mpHIWr4RZr039XcpFQVYWx4t5eqfnGVpha9jSK20tkkIugZcF5Mm1+EHr99u7P7h",
-	"FA8M4+yRZbKBc88RH6r61lVUuiGOkr9Qm4zlKUnWR7KYlbQc+cytwGWbQoXQl8Y8g+rtoe2UgwnurR1b",
-	"lz2c0IwOjeKwazvmBiRhWoMTXqXU+d4m83TChIIKcVsfzsQwm6fohT+SVLjuFmPpVYJdEiWSij46CwP8",
-	"1znVzP33MdMTGft/2ZZZkAdvfoBqHCyLp0niM0bgH6hWBMXDZ+gvi7AtJSgt3YWeTugBs6AJ4CWLsCHU",
-	"L64fFDxiBDBaimMBS/WNPZp9OHipN6Qw4OD35L+xK3tA3pv7aX/wqPijzwebObr8DKa4PmbcOunA9oMq",
-	"OWX5Cilljnc2ZpXt+UdKaBvGRrGqSsYS7DKG6TveOpiumo5WNIbzgZqKmWTbnC3JUitrG9tEta1VsF7C",
-	"2U1f7F0u98oWwa1+2L4PjpmL4/syKtaQmUNykTClSDSV1+xSRr5jRRmUpnrrAqO3IHJXReW3oF1NiGFt",
-	"DC66mlrAPiqwu7rkvPlVrJSowdeRuS6+PJHYaYa7z0a0H1/hXQE9gm/BkJEklET7/fM3RZDNaH9e4VjS",
-	"XdtrHOv5h47hi+tyFx7t1f9aCUD37QffpCyvRXqtTfIJmt0CloSrJr81zBo84iW9eaPm9vfm7Hpc6ip6",
-	"0b8IfdfQ8C1G/Vrs0+b23N25jgNUXOstWnjJYRSa2Ne4IsOE0YzF7S6Bntk+T3ae+qaGurh65f6GUCg1",
-	"T6HZvYdDXOZdaHaIPzTrdssdtpbwui70+7GE1+VHy3TvZ4mkouNaajc66I89BKvROVHl9Bi2WIaOtm7Z",
-	"x9a6tQNEu0vgdJgCo3g4MdRUAL7aTECZa6Up+t+dV5/qkufv2c5zhNg1RMxiMqHJyPduZ2QmRTcU0cGf",
-	"3/ePPp71fzs+OLmMSErnqlDdbX4WeEwtkk7VAwiuPWVT8uA114Z8SvVwYkOPAyquDG/k4zxj7T3iJj0/",
-	"PNk/POsfRSRj1YmLVufF3Hskev3+6OjAfSV3ewQKvkNXmk1kUn7f5xTA7hYnhalmCz9aWYHyBPbN7C52",
-	"W4dAi11lMTxNZuZbAB9Jy4oXFlCRSoqaMWOg+Tp0iL+tuu4d00eGaBwNbpAzV+bZam8PmMVil12XOlu0",
-	"/DeGM5DWI1PsPA+Op1w8i9mI5onurIDyaDbCoggnXGkfpBnK1OIARXxqROobHHPfDxkFmL2tZ9KCJ+uM",
-	"saYg5Y3Xn3wFDMXLjLH7wj+odiJ7XOa7IQpLQ0UuvDnd0n2oobHq1QBSbC5NMHNMOMtoNpzMoYs9ItSg",
-	"yeFOMLIQ6I1BrCpdbaoZnxv+nuJZfnXbVqzfOhjC4rVb/8atawbs9y8P3p2e//bxp8OD8/75/k+/3dpD",
-	"qUHI3BoP6ysS2WdKcmRJsKleamzDTtuLuOlA1cI9rHYx/LybeIeLdXsY64a4roPpHlIhpCYD5qNC6Fq7",
-	"yQKidpccoyr41OiCDgoX+mWMRtA4pTnOUyeUt3fnUQVuHrIcagjnfHAxnCrVN/gEbqXR3ldR37Z9lB9K",
-	"QcTGKP7zCyQWaHVZKAccG96YysGTvIIxhS7nB2xMbW/jVn1bJ3TyeOwo63FrBgCnYxZ7eBFIHdwj0V8i",
-	"HxhgnSnlCZEZAg61hlSxDheKCcU1v2YBMfeGcqHaXXKGrQEIn9LxQnuDbq3jzmqBG4YlCW7wMfYJEAtG",
-	"XACEQHWR5lO5eewvOYOzNT+afz4JSlxgSj8dMTHWkye7z3u94Ik2tLn7RGnbQHSjjQBg2xqRUAQjKR2D",
-	"w9me/yNgPI8QTGXqqdfdfvdLrbOy9mbebn2pm3gp8Cwk6vVFtdrBWWE4ms3AM6+4ggeoIETD7OLg6O3H",
-	"/pvjw5OP+z/1T94dRO1ug8117CIRK5haaPxtRd2DsbZsrQ1UxiQJ8b1K6YqEu0xW3aChZrNqzbRM+KCa",
-	"8FP53jxLEwps885jNyi6F0wrLFSSmS8xct1R2aeUZ3PSSlk2pWZwRCOCxCQbHM8HfjRbBhSKVprJOB/q",
-	"gNBcy07GBJu1u+QAotiKKQWNOG+A+LnMJbNU1xheQdecUFgFuktOICOfSMEsh3DXvfmm1+jpF8wK5DOz",
-	"rZvRz83Q96Sb9w39WE5WIzaLOs4t73rUavoFWNxeYKZIzF+N0y1hV5nENKUvza5W5SFm/ioPIZ/DQpoZ",
-	"yLm0uTAbiKbIhG0ZyJaBbDJeiiBmJR6SIT0/BB6iNNW52ojSk6vUmPVSECZil19Xz1WwvmgESZGoUCZy",
-	"zIX6wnzkAhe7GU6Cg295yZaXbFIZgUsFkIwZo0PNr2nJKLs/nqKY1lyM1TPFxyJPO0yYj48bHYUfJoBg",
-	"QMzjnTwFlM2UCUjTi8ZMX8AwBzhKVMax1BI5CYRga2JlcBMqr28yXFadqOHmqRnXw8k2je+2ND5HDLhf",
-	"5YZZlroas/Zqo0uY1Q0JAIRq6OQIHeNsojeDM98jswlPGBkmUrE4IJH5iPdpVMrUfhGK6OLw3cn7s49v",
-	"Di/6r48O3kRdYk6+w4VPQeexOTA9NzfrmsfMiTAAH/nElVlAASuC6QmhWJafcNFIzBsQXjfp+OsJrzUu",
-	"EQGwshlRTH+7TujHKJhOU8SOgXvkbvLKV3hBmKR02rli85nM4uZYU78KyyNFMu+Sg2mq5yQXmidAI/X5",
-	"FBcpnf7sxt8kYZfnaaDrhCu9FQ23ioaUTslVcWSerCqkso54qCUfX1zqgFB2PZrUq17Pf4Dh6QDxtNPr",
-	"lTCeQtHSGZ9OWbxHGBCiFBbgaTHOacQPo1qROJNpCvWnfZKaecwdklMo9ZhNAPaA64SFQmZkIOO5j4+a",
-	"sQPzaAoFEYsTJDar7r3gRsWDv5ORTGIuxgBVPkjk8IrFoYBqrlnGtcYbjKDfe8TeAEKTjNF47nCpLGBL",
-	"xjrDCTMjNIiuG3dsA0LrxvX6ijJrxattBBbu3FZePazcWbjpGF+5O3OpCi5Nx51xJvN0XakFGim8GRCZ",
-	"xD55Ykk/1nc4z2Z7HcEkTVCKhsRxtVv5tYzU+kkCHbXG7sRKbYIcuaxVjlRLQ5GgUxahWHpVlkp7JRGG",
-	"LR6d9HpRL7yCG8Jpj0QDSbNYRcDTbH0v/IKoYGYRFgsYKmJbdoRQFENQYYWird2jwvkEYaSlPWOBDjfX",
-	"TAyGv7/usbi6ZTdsKzseajdYPJ81LnWTxLg9c6fu1p9Jcx1LqHvmM5Z2nCyu0jb15hH2nFyX3jbZfRJI",
-	"aVkIaLmNZQRW4JoOx1aeBAV2w2KdrZtxecvJBycqeltRsQ3wrG2XbPayeyGU68kzHqcd2txr/BeW8RG3",
-	"PpHTlInDN2RfCsGGmhy+IVpeMUFaio8F1XnGCiwc5wh/agTUHAFjuFI5y4JQ0DzmTAwZ+bsCdX6cgycj",
-	"4dAiLg5saly7S95yEZcTV8lg7ocnKh/8IxvqgLBEsVAkXFxVnvUMBUBmrnE5scvSbqHc9KNx87WpbuNw",
-	"vikGDYUNoJIjLq4AJ0wandbFo9FZYweFnhpGuYVxzf5QcnS63z9yntFd87x5IBTmFxaTPIWuawCGO0Ow",
-	"HxrHGVOqXeQCUu3me6pISpWaQS8pEWOInSaJResPhQ20KwtfQ7XrosZKa7UxC/gq6DLgDk8QKfZuLC8U",
-	"dn20GMPvp1FCENLITd0lL3s7EHKhlkyK/nVmnfDqfI+8whDLwfkvh/sHH9+f9H/pHx71Xx8dWKghPeEK",
-	"oynO+1QiF5k1EJvNXQ7FgJER08NJQ0NTOT4UH7ieHL45629Ibhy+uTTLv6/cgFxPzpnKk1or/gLJjwvb",
-	"vg/OiRtaUhK20aK6RoIpzcbjj/Z0IzKU8orfQx3sth/xovRgwzzjev5k9+//oZIswMfCHB8wQCqK6+4v",
-	"b99z8JKQMVu+2L04HyR82CRfmhsVe/HSQa7e4fFSdB/P+5H/pWnBmbQsf7ZZ0h6JRJ4knklQ3cQkahMF",
-	"zH3fh/kO32y0otbN0aC1+TV3H49p0kBw+/74jBS6SW0rEdlN6hk0Kyd9RaLEc/A47UclA8LrGNHhm7OP",
-	"rz/23785PDjZP8AWGIkT46W+ov5TXzutortUYLzeCoytwPieBMbrryAwgIkvufKQe+7ySJH8qLauZHi3",
-	"awREJsW4qiJTQXJxJYx2bdXYMdPeMAiFUVYx6yeoQtnzKTNDKsy9Y7EzLGxxnLK71vJvvOzttLukDyig",
-	"O71QjChPWEyo1myaagUqsRTOWgiMDvuqh7o3NOJDNmrVf2RoXJCdV9CmSzMVkFGe6YmxHvyY+OXk5fM/",
-	"kui8f2nRUg/eRBYZ75zpbN6Bb4psggQAitpoE+WJMd64Kk0TCpnEe4QSlcO5jvLESthScRKu4altA9ao",
-	"YW+IUR6Zz9myycfb9uePqyBxymMqHASDepjc0hnGIvZM5zM45HPgkOVrXMclJfpc69nkgfOYOE7JhUvB",
-	"1zJjizWGlujIB4tZS4v3Cot9wsU4FC2leZKQ572X7S65YDb/cYEhI5OjYu6YpecJyCdxPiKzUETmIsmM",
-	"/xX+vEteM5qxLGrv2nFx9zFF2MK3T1jGAgR4sn3KlCRjJswU3oWkgDtC3zd3ARvY02muV4qI2DsN+AOP",
-	"UFf/pyf2kPZh8w09/y34pycD2G9QOO1Pf6vQ+QGcMPd+nTto8VO2LLJ15ipfk7mtNFeLxSFAuUB/vm0U",
-	"+O0UaUHcICAJi8dGcqeSC62CUFjAXBV4f1Qb5LrvYYvdaYLCfVapUOmSDxPblN3VxysiR6EocLKtayzL",
-	"hcsvDlCmmhnMV46829I965KpxtAwtwCDDkXkHbSAFp5QozxYkVmYNKh/uLtWDLCzpJPNMbtDuG/bjnpJ",
-	"JK6CoOCPdllBfIpQJl+qc5S5U17MNCFYVpIZbzqLqzAQWI1hL4ph0RwyDInSdK7aXXIO1VlxKIAUsfbq",
-	"dP+wf/Sxv79/+v7kMrKOXud0n8jCd2M9z2hn19kVgdG+eyT6cH568u7jWf/i4sMpNG1Czw4jrhe1XwZX",
-	"qOLj9cXv6R8fLLyLtxXq3d2L7C85TVRlUGh4/QEMhsV5XHdbs+pQoMO64/74VO2SnR5JWeZWvaClgyO9",
-	"QSMPRUUlBwlGjWxOAFwfL7i1MMY5UwvHCMAbjEOjbfKy98dQlBp/wba5Pl/YLs8V3PkBEmpNGSqgAqI2",
-	"/wZePSv0mY1AbFUm+VxYUxwt3joZHq+6vVg4Wybbz2SpWOJW4VtPgidVrvMkeFLhJLV9uoKVdHTQRToT",
-	"bjTueaPj+6SElhX4ZL2dXo9kbGh4UDcUoYiOT08uf/q4f3p8dnRwefBxPp/Pj48jqwlhs4yO2WeQUAMp",
-	"cmX7EJuRrFaERVCGYaG6FAp4r71rG3t6fusFA7C/crfvlm8Qjgq465NOFI+ZapOhhKgm6lIxnTvG4zgr",
-	"Tozf2yWnRjK4oWNQ3rWEtzLCaJZww8DMJwB/5DoUXJk/gBouipU/LRqpmB0EVQleV3oPrJBZxrXVytwm",
-	"lTYuFGZMqC9sUQEfNHc58QE0FIwxMd8vvegZ/1SREWPml4yBadVuqDo5M2fwkyWGDfolKvM0BB0sTd5L",
-	"L/R7LCMpUDzMHrldKDMVuCf1PKXmbi/vVeFI3jbq2bMpAYKNoTFut5FI1MbJo7FmwbUT/K4JQ92NIqxA",
-	"aiKJfUsO1zTJmUt0o9dUU7RxHY92bYOM+mw4LxfYd66eXuykmyQYO0UDxdhlf78U409gJc2kqR5t33a1",
-	"NjIp5ipN6BwyJPeWAmeoiZwVgDyAqdkE6vUWgMPQQeF9cT4XR84EaWUyYQEgHHk/inVstqFk2Tbsb86/",
-	"LFPjl7cUKnPck9P/lsuAIMbxwqX4tp349wufqwsWtPIVrGPbHUCZbXSmRPaxQ/MUaN2URDHVdBfee9ZK",
-	"xfif/zFl438e89E/z9ggbe8NqGI/vAwi8v78CNp1WdX+OTl+TWJm7BKov5SKkcHcKKQZo0kyh7uGbk4z",
-	"NnQZLdXPICasc94blVUXaSTgcgCugL4PH7lFQRMQPjL6cBs74eH43JUoetEzZZqaxWHbLEHy1FAM4SoU",
-	"LcUYifCH15JmMe7IHqFkSpORNOqxK1IF561zUfba6KtRLLuGYGgoIjgFhPeF+oeIJPzKlhZZ2N9d+y83",
-	"0JBm2dymQmKAlFhIMgphhKcqFBEuNsJF2pMrg4gM6PAKO4KZVbrzAc+uzniaMjt7lxxq2wY2FOXmrzHl",
-	"ydxti+v8ulLo1ZhHhOsmxMSzEpltCjOxNMWWi25DoXdGRQS4B0azMg/Ge7OOm2ZKP3UGMp53gAU+2X2x",
-	"8/LVv3v+450Doy5Ktcwys9pTOW5Jh5iYERQV20TI2R7kMM9uREWlzSv3sZ4JVRidqVXTL3zobGN36r26",
-	"DfurEsXzC/7eFHfMt+9wcRM0qyacWasyIMhVc+x93xUN2KT/UiATYyLQl5yLLolmbKC4dhrFRAo2T6VG",
-	"kkqZTBNGEkavWShA+O8SSkY8ScD9BZIbYfOwO5JFDraz24B9l/Rd/a9HWPJZQynLQlHNNzLyfiLzrFag",
-	"YWdj83VtzGtZeNd6I1MGMR2bmw+euVzoLFeGq0e/dt7KbEazmMXmvyIykWnhejTv4m64F9JMfprbeCwV",
-	"oahClJuLh+hNRXHFy94LUoPZ1PeZXy4OywXJFdtdjKB0yZkPABll7Efwoz7/sVQvHXgAZyBFxcGegpq1",
-	"WtEOsFIbRG96f18FzCulQRmas9R/P0lR6xepbQM6m84Wd2XUjj1iIP1zEktfQHyneu8/I36zIpjhGXxT",
-	"ffcEh1vmOK8cjfaMBQLhdTKYu+Yv9VrDw4IxrMDzPf5qhQYMyjukNy3kBSzJXbYm6MxOXYnI82pOxh6J",
-	"RjRRbDGxwqui7sVuKFyq8ULas7qZOuwyhwmgN92WNrxOksKAEVBEtKzJV6gTiVBYOt9wdkF1kvsyd+30",
-	"v9CE116vDw30kPHxRG/N34dn/p6zTnnfigS9L5OosFw2DXiScDF+NqRiyJJmbnOZZ0KV2oOg8HH9Rwxl",
-	"c5EzZasBIqi2Zqqvo8Dq+bMJt9mzxiBI5rYgOxTAPMgUEFZL0Yi35wcHXbIPn2W+EONWNgOpZJBcTsBw",
-	"geSGCs8zI0s+ZL7+As9hz5cDgqKI667pjeLeMtZ7YJgs+FGZzwUlXFUynCERujJCyywBCjIo8Q1ZICLS",
-	"dkbCyenHi/evL/bPD88uD09PatEocAsuSiNvVHqX52kS3qVnggWa6D6KzKf7cnRpmZb2q3Sv7TVcKwHp",
-	"j5jTWaGguqttm/sszy+A1JVk7iGI54yaS+ouePnId4uLQezYUGUrySCfB9aBx4csFPYODahyCQzDYoaU",
-	"ZVyi6yHNs+HEPETjGDC/4O8JFeh0xyC3MZ5DYW8xcRiwVo2wrgM1kXkSE2OPo18Erm1GrUCkgkxoFsMm",
-	"wt+bMPHO3JZt1m9t5liGiOdOLvDHg0h+35uXrcxV0+JoVro8N66DzaxqFnVvgWMbfhYzoDX4d8a4UJom",
-	"ye7NpncJ1UwBnAZLwclk6TmwgOCzCdWh4JqklMeggk8ohspRTsZBIf+m/s65wjpqH5tbNxHXyt87KuJQ",
-	"FBylS/o22992AiuXPlg3lZnaApNgEG1ROmGedij8r11yYgRlkririXefKzKlcanOR+XDiRnNrn7XFyN8",
-	"PD+4uDw9Nyb0x7P35/s/9S8OItICdiEt7Me8GPmpKu2g2XVG49oY1zke5Zl9+CHJRUKVy+HblkEs136R",
-	"mhzVe8gff8Ps7UqLU/4cqWkrIepIsk54ZkzlU7aOXmwzrKylXaMX+hAPWrpMkJhNpeEbc0AZPzdTLtF4",
-	"11c6Q1FonWQlpRO+gT0OpVNsdc5lAjTPRHm7IF2hUni3Sd0TKPRZpuMlRfgfnG3ldMpcTRiiP2WMJh3N",
-	"p8yIYpYYGjX3gI8snSnSouQsHxgKgvd2STRlStExi2x5kfv3YRwFBLNoMNkGkTsicMKpySWfsgjlYVQm",
-	"tagN0s/6p3bRBMTvNBLRfCYqqeXPIogxNbZZMLAU+xlGUzaT4P23tVLYWKQbCgRv/tPF6QmRABmCqSRc",
-	"ETWhKSMtKubYtRMAvgaMTLlSAMPu4Aiwp2c5xa4NuTbonGMxed57WeB4FbuutEzNhutszsV4r5SAYz7H",
-	"chSc2qa3gH8wFHqeMkCBf9nrOYUC0OUhO+WHl+Rn/hr+vPOintMMGb9mF+YjTkp7uLHOWovz3LU6yH54",
-	"bA4ltsfdvrN/7bvFCTkUml6xImUK9b/i4leu+61cqxTSWcwF+eHVqxc/NDAo1ECbWZSvTI+s4n0YR96Q",
-	"jZxmAmXPUelOjek1K9xN4AYr1ONuKC4LtxShyiIN2pL6gRHxRWAT7hXYF4h9Whqo9FbGzDGb2z6EzhCt",
-	"qMygP15c9i8PPvb3Lw9/OYgcJCLBEnw6MVo2aC2YMIALhYoXLJZGSMRxRoX22shuCY7PfYTPAzYMCRiH",
-	"HPkKQt9pGBlGKCKnfX08PPmlf3T4JsL0RGcYoYMuMf+ZMhGbDzH2k+FDfgNujnVyeunWibG0RdPspsPR",
-	"KaBQ1PpJu7rWUNhtGnjAQ7OAp8o5MLzCioaXHEFTIUccrm7DdWZW4CUB7AP0sCRSFcqdTWssuzNLll7l",
-	"hpREOvo5u6Rfstn8csCio4vRRMU0mnmFkoiO0fKeAmGEAr+GxV1yQIeTEtn5iLvbXCxbH0CvErutuyXs",
-	"GyRko9QGoYBto2IOrUfgAP9Iojfvz44O9w2RejNxvTbUdtwbPWRDEYoPkwqZFqGmjNHhBAqxbEjNnCQI",
-	"PPvvMc0GdMyAloX05m8oCli4XfIK8kRqgSdvZG7uuQO32n0MEhmEr1VbqrvWJYeCgBU0lbFRA5w+BJ5o",
-	"6wtr47Pm3GgGdXY4sXmvE4XCqAT+qHzoT1ngssLVDaUkFf26MeB2ccP83pDEdnPcU9DtNgOlb7d1r2q5",
-	"LjoEuAbewNW2pPgBJf8jKXtzunBGi5iAtHO89DNtJigYXpR2T4InNUKrlGdykyXW2lllAm3y85eicoB5",
-	"YPihExMg7loWBNMoAW/PDw5gC0Y1Aaya1DnFdHuPRIbrnmGEzE7jOdlU2k5UkEBfMBhMXwHLC6YPUVWY",
-	"ccX2KgoXVzWRB6c4VtwDDszTMjkpWFP3tgfq4fh+K+CQuuLKbqzv65c0i5/Z3me3t8O49BUfaOeKeVVd",
-	"6hIsdPU+dIoZp6BCNYPl7OP8D7tBxnfS7mLoz8JTksRQINLIZ6LprNvxwpLGsoYXBVGiwddyJlQJTwF7",
-	"+5Wwn2wtFvhfuCK2rR7wcJXSaSh820HQw3fLhQfMD1i09COti7P+cXvPsdKg2Er/CFWhgLZnAzaUU6bI",
-	"NVd8YHg8+K9bFJ80doG1Tx0SUGPtZ/nmbAAlBke/J13Sra0Jwtkd6v31+tu21GjkJwcx15vnJkvE2DO8",
-	"QuCq+hyOU+vmOrfXs8wLbMi3Ig9Vl5wK520qY1alrOg42sIUp/7R+UH/zW8fzw/OTs8vD95E7T3Db2zk",
-	"3D1cNsbxtKEIxRjUR2/tu5FlbiM+0pNQ2NmBt1Q/uRXBj+eMKikigm9ftHeN/VV0lsDeKN4/DyxzAjn7",
-	"6NJxneHJwJjJ1eXX+rHN56wj8s/tSh/+Bf/GQ2R4EEuutRVbd4CHKqgXTbrFu+7NvMVrchsbuJaoyH55",
-	"JhDFPGMAZxmR92dGH35z+uEEw85ESGJmJnOmbeWB8w7uFYaeH8BFsDHHEovIzev4LGozxcNYC8AwpGb4",
-	"C8xUz132bCU1aBKhYJ/oUJNcxOYpmtEkYQm8rqw/NWUOzHV4pbrkFwn+MSlqWFGpyhw6yRy9/fjL6eUB",
-	"VKV7pjjB8F8JuJtVMDjB4WiNhlZM52ohCxWAwMlfpWBmWAuUYzF9RhBXHLBEzkivvRuKDkGc8vdn6E01",
-	"C8vIH3ZIqwD4gvLzeTsoVa+TP7wqnnjlnugW45lz3S2/0NmBvxZJt+X5OjuBd0K78niL7OF84FTjmdGM",
-	"WRAwiDa3qCDvz56qUBDzTZpe2b8YbdJ8xFNFOjskYzrPBIvbAYHzTOaQOFUat+wspfgTJlNwbcYuiumH",
-	"NIVpFH6AS50wi7sAKvNra1gJgJnXLoZax8nQbxJiM7oPgLwxT9OWSgEewPwFRhzZWka76633Z+QPrwLY",
-	"CdLZaXfJW/sAbjw1Q9vSH6hlxKlJmuTlYXfNbdUSh9E+upGnHfPXp8oQDB5HZ6dtZ9PSjP3+jCBkWQNJ",
-	"KWmnN3cGNwH9QnpiXyxvsKX64pTJKGPMQpmqidlO8NlQQFgzZgxNbVTAzHQNVzMo7S8muRH7F8tT8Krg",
-	"7FOJGBeIx2tXOzOfV+u5lpu2L8wM92Rc4NRNBZRoXyBF2uJby2V9uAqY2lMFv24tj4fkpTbHZETqlzU+",
-	"CjXFCLl6JWVRE0EwleZo+XGeaJ7STBseMS3qWSxCDApCTCWJRjxh0S45O3kXkD+dHbwLyLvDt0bp+MAG",
-	"ZwGJ2ZDHrAiyhgLBbVpG5npeDVhVlmfGbJjQjMUe6aYUvS4k9M6rdgGP+Yocvw5F6+XOi7aLNjrQmhL6",
-	"DOg6CN84YCObMpM5/k9S/okliiRspC2IDGDv7IbCLIv0z84EUWwMJ2RVH2BZf3p7+DYgh/v7JWyZmPRj",
-	"OWAQLT74xEcB+fX4zPUdMT+EQmacCY3ZRmPZDhxVKPuYXXVxzZnATkpwBi1KFBtKEZOUD3WesfZeKM5O",
-	"3pHhJBdXle8DrpBxc00Tw19xAn1+chGQcf+4H5DhT+fHAVHn714HhO/vnwVEvT68DMjg53dvglCkP/2m",
-	"PH/pm0mo4FP8cjudWSf79XAUEH3wqw7IXy/N/3L4X314fGBWuAcUQQ5+PXyLAsFsiXsfhcsvZz/+SkYJ",
-	"HSvEEoFW4YacnNoGYX1EpYZdKtisUSH93xZWf3JwebHfPzt43u09658cHh/8enmx0+2RRMq0S/pkhCne",
-	"UrEStbgkiFBMjCah5Rir8krapXnXarZT6gGAoten/fM3Hw+P++8OPr7pHx79hmVbkcUwQqkcitarHslF",
-	"wpQqNSfbq0KnOMRpLWV716EFrVifSVpIIarU4AVC6jGdNyqz7S5xZan+whu9jw6UTHLNSJRnCWR+86R0",
-	"f0stGDGBB0tGXM/KAGpLGElzKOqnxLAdwGaCCd5nicKkEQtxZVQLIeEpOGch/bbkyu2gvRrG9C8hUsXW",
-	"DV/rmazCVC1VHqaOBT4zLLADCO6rd+yCVcF0XxuAAac+P6qFX7gfd+S2gnQF+DogYH8DbMjWCOdFJcHK",
-	"7pURlF49f/n8xx97dyotBWVhOveei+UAt07zdE8HxrIpgVmnFEw/RocTm9hiFnjJdcJcKq9Uep9qNpbZ",
-	"PGoq7Tqe77vPWTdoc0aBtG597oL/lYGDZdMxBPygmzf1VDDYLiPw3XY+lnt7T1foeO53ak3F+ia9Gzpc",
-	"kdjh0QZKd/E1ULq4GCa50YRbSPv2j7vESISo3UztZ/Axj5fUzfevQuewk1siv43IU0sOVQrHX1ch7+W0",
-	"jeg1ezaH0OdsAs8GdWxIs8z1f/eXIJrOjXUb2a6HrldY0aNrNxSRyx+PSMIVJCCTYcag+QtNwMM2Y0ni",
-	"8Dv1TJIZnUMxsQLTRwCWfihOs5hlu5BWPmQKrxxplS9g2zZbcebhCzKRGjeOtOAX61NTleddnwKb52ye",
-	"K49qtH03DrENcRBdLXbIKh7f7PlLAElQdh91KBJG0Ynrpu6SM1DwZzS5IkWHHUPSkIQLHlI/n5rImXDN",
-	"DLRMbVvjUNg/gEuN6lJcbDCHFgq7pbOjaQoosdD3gQ4z6XFZzIfIEXyBORz0BEJrAPCMJ9YZagtGocOm",
-	"GdWqz/ZjYQ7Q3V0egcxsVcqAGVt2gg3Y9YzZXlpw9e0gCgCSjHneJa8t48QjoxlDq1zmmrSqgTzoquUQ",
-	"9DA+YcOKZh3tLomGTp8wlvIV7jKCyLZokuB/Kp9oxiEHTtNxZAON8AmhAKBZ33BM03Fj4fmduDUYJU7z",
-	"+XPOsvkqvBveuqTjlV/43oTCY2vJZ45mpa58lQIcQ3ZriAUHWtUUPgSFnPhmMWWQQwixw1+e94Jer0da",
-	"aWIYj2afdLvcrcbcEOAo8PCLXiiKYUhLZ3w6ZfGeDespEmcyTSFuVBqi5BuwRgPU6oD/wdfCDeahuIk/",
-	"bdtNWmPK9ZwBadUlEUoOyEadSCHBawEvVDmLFMk8FMYusWV42Km3lMGlSkHCXfKHnd5CYKjkoLSxGNKy",
-	"LE3Ehb/PuZbAB5gLDZiItk5x0T9jhBDwWXRXaTgrmeHJWOeVMoI7pVNiU8VIa0gV63ChmFBc82uGBYUW",
-	"19YnilWTLi7O+seBzwTTcnF7rLgrc1usvKGZUKEA943ZGAvXg8hiBSD5ogJcC5wD0vUMreCNgF9Lpe8J",
-	"KBNW1YQaAsL63tLHvqOYzAdoBNXgaVlTp/4CScpvbL9To8UVXpRKGgSkd9mcJ5fVHIrFtGbHh7wH1YyI",
-	"4yzPePaXbZvufL/pzutS5BqJzksMP9LyXZV9wbw37ri6GWFud8khOjYUiTKGRBuzzMhskGBWUkILUGv6",
-	"xIvuknKXu1aUWC36vDyatVF829AkMcZg3wsvS+g+fccIrCX5fwG2JGWMVIReY6+2ukvR+3qywOc4lnf4",
-	"7lfvm7xCn61GnzMar3PxloMPf36FgaGKzysvWLwUNv0WUvwcyoSRKnli5IsKRTT0Gle0V1GUnQq8aH7n",
-	"tnodHy16SSk7FyqoEO4FFdXY8os1DWSxpKHsShByVui1FuW+WtrQDcVBzLEtpc1lsqrnktZUD0in7H0P",
-	"OuU2MejWkoSNSfwmXfX2sN7tSkG7S36SurBlWwse0UVHKAE/aChKjtC2UwPAOJRJvBhIMTavu/IuEaSu",
-	"CiAUkeExERF5kgSEfRqyVNdY9uXx6vQGIUXn9nIB5+zbBiO3ysfnKx+OigBppZ4VNAQxv6YaUusvfF04",
-	"BcEnWHj6nH26om/Mp1jhZUbXL+kXJUaoBkBWXNXBVfSsq6oGhUOqohT0nX5xew1Ag0/q4ZU37mzLG7e6",
-	"ROHQ+qr1jSWVAu2A9euabuUy/ZvO+S65YFoVZoqW4EomLR6zaSrNTWjv+ThxYiGl8e4nHDCFblzvE3j6",
-	"vg3+r3+l1u+I9G374Y7plfPCEWppaCXlHBTHL3CRyp6etfXzdpecoIfNKtmN+nSN/huK9RTgsp/uESvB",
-	"fVBLVtGB7Z5uPXBfWgk+rvEVP0iP3JJbe7fa/lvFX7mwH5XXdav64a2VSvptntcXqOfHOZcU82Oa1spu",
-	"++ay/ZXjVtua/YdWs197vR9EwX7pYufinjVb6P72Warte7uErXK7VW5BubUxG/Mf2ZQmq8vZL6Xj3g0C",
-	"49YL9bDxL8w3bwD8YkGRv4l8sbLLawt7sYW92MJePEzYiw3GrbeYF1t39AYxL75QdPsuaBfOlmjyotUq",
-	"4GfNedoBXNdMzkCea3M+lRQtM1sogGQD5EnehLbFSmD2Yg5cOYEOy4+caw4HDnx7aPf7YO5MbSiwoQpj",
-	"YS2MiXWqrwMwwYReM6P44FuNpYbWx/CIfXjOuD/UbLqKJ8+fC26WegSmyWM08otKrtJ1WtHkR1uj/kY/",
-	"i7macrUEyKb2arssa7xu1mtli0RAS5ZZCUvO6N/KWOOYlJ0LvRcK0KS4JjPqs9GCMjxucS8D81gtrm6X",
-	"9N0lRaVCMqib0IR94lWvfG2+Nq69uLSbUAr8JGvoBXXJ4jjMfXjdHqzt/xjFuT3HUuGPTVhBOl7rSt/R",
-	"faDpuDPOZJ7eHhWjdZXIyIOqHRnb1jdQ1IqiOYrzkClNUyMjpLH/qbbVo075XHzICFpbX4oQUmmazKF+",
-	"ylebFmjchOsA+VAoYKAm2exKPd/h0r9EfekmBbH70mW9kXHjtrWdS0Nil3TsKAwuGhBQ6Z6VrkN9lae7",
-	"PaNPzzKK7rZGUIsMuiaNyA6JRpmcRoQLEmmJ5ZRaQv3iTcSowJXsv/2VpJm85jHLwPEAfjAsI0e910oo",
-	"m+NGeYamAWA5ueZpboQAq9QncgYG85SKua8UDwXNMn7NvEa+51p3CewyXtSHereIzQ8zS+wS30jKf++I",
-	"8kQF6OCzxSmlN7x2YL6Zq2L4llEKophqFhFF54rMJnw4QYQtcC6a+dt7tiWUgAp/HLZUFMnVWq2niiT+",
-	"UPie7FKQgdQTonjMlFcddha7RGG7LnDy2SMG3B1zxtNcQbjv8OKUvHy+8+8IMGVDArliu1Cthv5O7NVG",
-	"Iuh+04e2dG/7h0cHbyIi6NT2ogoFFBgExQcUe23MdYBdozwxqqH7PZHyKk8tTB9Yga4wl0y5yDUrWpGF",
-	"Ao6CKmhfAI4Vm3DMC8Wp7uwVacnMbHfbf5n5HO+f6ZJT6M1nTCwkVmD52Cm0QjHOJWHesp5VX3iBzry3",
-	"v5KET7kmrejtrxUkuCAUS32r7b3KNweVDaE8yTPvGrbYCfCVM8oh3zkUrhTE/h2cVUkCV2OUMdYlp9fW",
-	"kQJfuNsEKUcWEOVsUfIirJxfuMOXazdUUr399dwwoXXF19tf32ZyuoqN+fbXS7lZ0WaX0CDUgL88loLd",
-	"x4WRdinR7co+ofrmOTMlng0arlCSjqNP6ziXloOhIe6aL/Jdonl2CahbHu5RxIugjq3Ci66ekoheU02z",
-	"yMElMtUmNOFXrEv6IhQIYoB+Y6u4gsMZBcwQOh9aNjlnNCOtaN/81tmXQmcy2bWIjEEopvRTh47Z373Y",
-	"efXih16vFxA+neba7HXU9pA/OpNiTKKDSzqO9kh0OOqcSME6x1QPJ5HDgkUQFMdqQ/Gi95JYGQdYBF0S",
-	"/QpfwITuGKulcwqbpHaJkErw0cgBrAwyOVOANynLzFrP06aWXxUEx/UYyeHIrAWWsgqXgK1/NuajKnsY",
-	"yWxK9ZPdJwMuDG0GT8zXPtl9onTGxRjoFl/9x5SN7/puKu786owN0nXfrWVnMFz3SfBkwqjLRKxQV030",
-	"1ZIbWUZtT4LSt91chaG9ehXVApI6KjV8UM8Bj+eWIeupsebzHXkuHc+M+KLO03EiocMnH3EXUF68QOba",
-	"8Aq66jewv3/bJkLe3ij7jZyJCsznatiem85qBE5aSWuUKRM05d05nSZLDcbTlIn+2SGJ5TD3bTWMNssy",
-	"wsRIZkMjq6giv/WPjzA8nDKZWohsLWWiAmg0bcTXxZuf1a4RUplR6qNPHW7PwyLEkNY5i+UwMTpANMhF",
-	"nDDS6SCid6d4Gk0axac8oRnOAfhCoeAOoeaTRWL0BsI7SYYJh5ZocwI7QFPewZ9gFxokkV3/etlUbleX",
-	"3Kb6EKjQGR3a9KnHfA8uJ1z55ZTuQFE83nwD3Clb57Oj2FwtS5Mv+lNCRgNiVplXXJ9uj9hZwfurdcS9",
-	"V487zd18/0pJ7uqzEty38bBaGwag2nJLQo7u8d+1Ya+mFDesQlSEkqPT/f6Ryy+zKnxKlZrJLAbWq/hY",
-	"dPIU8ewHuS65nhVa/woa7LPOlPLEN0jFG1IKQv2RRPunJ2+PDvcvo25DWaQhrk3VRPoJ7qksEtbWwJvN",
-	"CT6G0Na2h3jjzUT6IhTOcqXL2aCQgRPB3ZSyAwFGuhUkrK9IhH/DapgosMjRrsl/xka5ookxl/G5UhIo",
-	"HWK7iFKlRv/N8eHJx/2f+ifvDqJ2twH2y1/cBwv7tc3hbgAKAz0GmqEkiU1WhGYVn0HCRZJVmXqakq0a",
-	"AMWMMmHFEmSR3tC69qDgJ/JjFaid0PDDvjuhqlunetdTbG/L7r+bG/CO6S/Arj/ffkY+vQypa9+lG9Ap",
-	"Wr5W12pRr3a5MFtVz2p3yblMWECUpjq3ruSECusHDoXDwyuCMOWKOS5FCZGrGQ1rg2pbMcE95RZ/j/d4",
-	"q+ct67QTfxk9r7GucFH3i+VwSe6x0edYxsSQOTR8EZczF0quEtfajirFIPYDnraYDOb4HDreQtHCSqII",
-	"Zn4WYSGEw/knM5ldKR+rQX+K4aSw6D2ItSsF8XCYppSFGAq7DX8wV7Dszltw4pFVfHihuIMTj6zgwwvF",
-	"ek68N+Z8buVAmn3Szyb6Tq67ny6Pj2DzH7/v7rxCrZ/vvJswmujJX5vvhyW/570emU14wlwShhmdZLlQ",
-	"e4RrhJT0+XzQKrJWa/wJptuk3mhnaKp/tR/OFaEJv/4GCOLMrsisRpgTX50kgADA29R8/njuTEA9xjhj",
-	"F38+cixpD7KmXCa2a9fYJecs5gqziGzy+SDXwKCc1rEbCpuJp6BoEau9tCxPgsTmx6KzetTsd0yfMxpz",
-	"u/QNVja4SWooy/xxfi+k9MXXFlTGKcubNQrQ8a26nToBKqDxfK981o52XEJeixL/TZDN0O6SPllICLPw",
-	"GNijgcWEaszwxc6ymX/fCHALeFvKSB5CCqilstKnWFJrh8IJXkicM+shXCjNKLS2XM6i3dTQOim7ZkRn",
-	"dDQCJrz63VxIX109dxW0ELScbjJAGxys6DUlVcZI813n5iqrRVRbfSYqcvFCYRNmXCWGoWqnErSiKb1i",
-	"RkJEOLgiE63T3WfPEjmkyUQqvftj78eezVTLs+TJ7pNnYMPZPVr8fOTsQeloff2hX4hWLBkZyWNMvSe7",
-	"5W0227XQjhM98wG66G0KY8l9T5w7xEbhi9TYcpctVJTGoiNzXZrZGB41c8IZ8LFgsZnQ5+2VnIe7Llkp",
-	"qGYtBcV3mSnB98ilKE1pH199Vihd9kXkZtQJV1pm8/KgUJVbM2Z/wc4duRDfU5LJBHKkwGgOwGJWlY++",
-	"AWMtRTJvl2a1Q9Udms3VVExrLsZmmnw4cSnQLthiq55vm8YNUjPP8bJ45a0DozVTfxB++2c0SZg2g+HJ",
-	"K5sDZkS5OxUVYBU0BopgExNJBTG8Ns4TpkqT2vFum1bPZCdh1ywhXAyl84h8SplQjNgKDF4ZuPjx1rHp",
-	"WJHW2fnB8eH74/YeYUJDtzpo3wWpN2bI8thw2W+Oenjz0+xYAZlKAbukXCcO5L3wN/DQMAHeevtCaTL7",
-	"S81854bVZqW3SGvEP0EnoMUPUdjabQ4kbz6lfPCZG6d2q9g0TSBuaEy1EQg0oWu+8y85H151mr8W7vME",
-	"mrTHbETzRJcOzofah9TIuXR+K7XaMTpLz/nYLDWZk0Eejw3VppBJjhUtgavSdzeeZVxCmU+mbdGh+QxH",
-	"F6Wp7WgNazQ7PtTFKUCyKR5/82BIOnWsQ1PNleZDhUjKYsSzKYsLwtIZFWpkts6bt3XTmFXWffGpYB1I",
-	"IXdbBP3CKbQBJBmkzNYNJwUzb71euhP+hikN6F5+oHI/Xwo1A4ZTQSFUIuUVyVMINP8lh9J8PykX10zp",
-	"Do5WM+frfI6SjSWJ2ZcYGxTqZZ+yRyYyMTcPSQ8zZseSCDamGoytxelx4Jrpf7IDmct+zcW4Q69ZZvSQ",
-	"oVQaVICEm1WaT7ymSY4yCASgRiYACzZaTMZUPbXYbzA2ykgmXN6284JpBIfAc4WTboGTRkF9hLHB6IAn",
-	"XHOmyhMJpuG9mgmwyt01SJPTaS6MpmHr12xvxMj/IQpIpKjZEPNfmqcqaru7B3g1QSjKwJW2eTugVHWt",
-	"Tg3Zj6lrM5ph4wbBWKyKfqOok7lbVYIKuLkCD5xt4XOwHW/5k7yaVtF2CiDzhYl8fXIdk/YljzfrmUsg",
-	"MxVu97TcIu3GbK5CskYCYao49razGd52dTZFGu9H4QL0hSQ3ZrF5hTcneedLy1Q+HjPlSrVBkAalokYk",
-	"hb3FJnAsRhC/aVWiupK0eope3J8KlLfZJdtEFHEEaxrmUe0Ip8wVUzrtuE4iDTPbW+gk1ISnRMkkhgCl",
-	"IDRNO7C1ROUD/yrow3E+NBuf5tlwQhULxTXL+MiaqcECWyq9TFoIB2NYhsqnDP7fTNH21AL/fIqV335I",
-	"Vb0BHCqUahZ1IHQ2J3FGR4A8QWPokSpHCEBEfUzIJvVMqCFTknCBJW3sExS7U5JOpJYo3jI2ZDzVXXJi",
-	"nWnGOqPXLp3Z5kliDz8ALjKTe2ggO6GWTr5VGJ6mV3WC8a3MGB+LamVHqX4LhhpDn8bCBrKFD6AGlMs/",
-	"4JeYlm2I0ac6xuGKeAdUXJGUziGBtXIIpJXmamJ26OL4AptcEoR6IlxoWSh6VjELSJyj84L5jjkeEMgO",
-	"KUcjxcp8oDzjrRr7RCaMJCweY1QdYINYZlgmi8mfLk5PilTclregQWE0s7UD3wvOkmGZU9DhVZ7WK15s",
-	"Do15Y1Ju3rsojg1X9SbF0OyuoVu3s4ZtgeRQZkcUagxxRmc0UeBeccoPzKS8/QHOO26kH8fqQ9TEhMzc",
-	"tpdZj1OgnvztH/72/wcAAP//",
+	"7L17jyNLlh/2VULUAk3uZFWT9eh7uwoLiV3F7uZ0VbEui9U9PZe9lUFmkMypZARvRrDYvHfbWNuyIWlt",
+	"eAFDGgheGQNYFmBABixbNiRAf2m/if7U3P0ORpwTkS9mksnq6r6PmQV2blcyM+JExIkTJ87jd76rDMV0",
+	"JjjjSlaOvqvMaEinTLEQ/nomaOidUMXGIlx+NWfhUj/1mByG/kz5gleOKh3OyEC/d0zYHQuX+AdZ+Goi",
+	"5or4arfiVHz95jfQgFPhdMoqR5WhabfiVORwwqZUt/0nIRtVjip//3FM1mP8VT5OUVP58MFB+np0XEha",
+	"sCQzIZUkQxqGS5+PiZr4kig6LqJK0XGKoCl9f8b4WE0qR/t1pzL1uf2z4VTUcqa/kSr0+Rgpmntjptqn",
+	"q8T0JowM4NdHkvhe1P+Mqkncve9VnErIvpn7IfMqRyqcsyQ1IxFOqdLvcfXkoAL0+NP5NEmNzxUbszBB",
+	"zrngmuA8igLmjVlIpvoNhzSIEqSxR6qSMaImjIgZC6l+nYxESBYTFjLiKzJgY5/LWtEcQmulx7G/p8dB",
+	"35tx7JUc1FtGw/wxLRkNiRjBAJLjKyJXv39Pap8+ffo0Se/Tej2XZMu1RYxh98JnZI2TCQ2RM+QqTS/F",
+	"gkwpX+LESZjKof6AyIlYSIcw7undpHc5/Dj27xgngrO1PCFTW8tjIzoPVOXoibNmivcONg9FTKeMF+66",
+	"If78Gef2FEe2adXNBPwQq9/iKlxa+p77gWJhgfxkXIU+k7ihfBkRS0RIfCWJnA92zDOfyU3Cvu1VPprs",
+	"ounUlH72ObzEnbB2Cmdmt1R1jzU9cUI/Hgo+8sMp80h1RAPJanauiybRtJOaQUPXQIiAUR7T1aPjUsu6",
+	"cjAS3dknOh2RMvZelSJtMRGSkSmbCj1VivpcGirZe0WqQyrZjs8l49JX/h0rPI6+KSK5US9Nc0i5HLFw",
+	"Ld3K8KDdLeYbmV13OFjVhIXR22b9j8lAqIk+ZjmhA8l4oe5k2y7HCssZW0u4z4diyiL62PsZ45Jt4kbo",
+	"rqzuFhESk/WGBgFTW8meBXxSRBD++pES5vmvnodiukpP+6pDDvYaX5Ch8JjVLobzMGR8CFv5joWKeWQU",
+	"iqlD5rMZC4nm0CJi9XtrpRF7T6ezQL96fXVacbQoUyzULf35182dX7/7bv/Dn1TyGPb5r3ri/vQrUYZ6",
+	"JUrS/qr7Zivac+deC/eRH0pFPLq0tIeUjxmpggbiKuHWNsx0Dkt4VLFcMtoem86E0lPziuVcLM7pLZOE",
+	"kpCpcBmfjCGjihFJR4xUNYntVu85mSg1ozOfJNrcecWWZMKox8LaLrli3COUcLbo85ByT0zJLVuSKiXX",
+	"1+1Th0i6rKGixehwot+zPVHuwVRIOmXwTfxWRJmvdvv8FVtKQkPU6adsOmDhI0nEgkMTt2ymyN4BmYh5",
+	"KHfJG19NfK5fnR71+U5OD9ETzQFMKlKdMjURnkP0eQttDoS3rBHK5UILQBUtID7pc0LomPrcIVJRNZcO",
+	"fABfuq0eHbtaJgVzj3kOdulG06d2umwW0CXzjojmO9eBz4YTzQ9St8yFHsD4OJ94ylH2WtotjQd7e8Rt",
+	"n7bOLzu91sXJ25tXrbc33db1VevUzWlq4gcsMS7bmi+JVH4QkHDOuT5Wo+brT4l70rl4ftY+6blAiqbV",
+	"7eqF2mmOFAvdI7NsVP+FKwdiUM6HQyblaB6Q6t779/G86iXVq3cEvIgUqAlVZET9gNlJ8eyM4Ez5SvY5",
+	"dhTOucSF2CV6k90yrT+FbChCTw9lEfpKMU6QHXD0cPTQIVwKqbkZADs6RIo+p6kxUBKIaI41S3uhmM00",
+	"ZYJzBo04hBLJwjsWIulS4Rt2EmRfn05TX9VICAuPfWKTOKLERszMA2e6XfxeSzekVBLBh2y3z98YI4Vu",
+	"EPdj5ta7EOGt1MP0FaHBQnfu+d4uORN8jARzsnd4CHcjOlQslEd9flCv7/Z5xUmIwcNBffgF22M7+6OG",
+	"t3MwPDzceep9SXf2Rk8GDVanT4cHDSu+kJBYfmUER5Eys3d4uFmZaY8uBGfnVA0L7AFm98FMDsUMlZVh",
+	"4DOuyEQEXqwNrJA52tFt72DjxRpXPZeuKR2zIr3e1z+CXu/A8Yrr73khk5K481kgqAeWIGjFNazBPvYW",
+	"MJ/Dm6vEnoMALaI2Eq+f6xqyxroDl26iBAl8qRLmHRSpS0ZDd6MR54GMNufijuXpJc1IHIPQMYc7TqIm",
+	"dzHxh3jieCxgeg8LrpnBqoZTcbfG5gB9fszkXjD1RoRqUs5QAuZGnytJqnPuK3Leuei9rDkJXUuZNQmo",
+	"VPcxleiZXrcO9dIjuua+Wh3PJZI/szYzUjVdw/VFP14wdkuq+n/1UUdDRQQn54J7dFnIS3oySl8VUgQm",
+	"KX6j+1yzBJqm7Aq8abVeZRYABrBu/mFsBdO/v9ZU9WTz9Hc4U/6UrbcTazmq3/r8BuNLOmY5XEHHjPC5",
+	"3pNGBDcKbRS6gfy5W8u59Xq9vnn2LoUsnLSZkJ9zpr6a+8Pbtfaob/Qbn90q1WWa0X0+LiIrtC98dtKu",
+	"/G9zmKut2BQljuadIr6S+ttcvtIyby1jbaZLUSW3vXre+2K/+foJ9OQdluCxobn3YHtfqt3zyl6SqvVe",
+	"lx/Qw3KlxPC2iOWl/vEzMnqPjl+EYj4rokfRMRnrFz4vTWvI+ZyEbMPYTmQIsFqr3l/uei7fhqt7IfUK",
+	"bx5K//g5p0b3B5y80dAMpMWWUeBwUhWcpVXoR8VeWvjkI62l1i6+ZgLh9884h2hWLiIIbcSfkZxyburU",
+	"Rc1yOjwsZnUjVMsI0b1SQvSDHrecCS4ZRn9Qr4vGFP3XUHDFOPyTzmaBPwQLyeNZKAYBm/7iN1IPLGH6",
+	"1V94uoPXzbP2abPX7lzcPG+2z1qnFafiMUX9oHJUecym1A+OyHQuFRkwQjlhO/pRdMGX8+GEUAluqX9o",
+	"Wt8dwhnLwlCEsnL09XeVkc8CL2pPj51JCbps5R5Nf3iHLMCkautWD0d7w6e0wb4Y7HsHwyf0S1YfNQZ7",
+	"sHfAflk5OoAp9RWYe55Rj9ipiyaaDsRcHQ0Cym8rH8pehi5xenF18nS5yOw4pYFmAH1BDgklMCH6uc/v",
+	"aOB7pOquLITr4LtTETIiZ2zoj/whOgjSZjDNlVqQgK+djwJ/+HEsYe2gSU4AMWYWyJeEBiGj3pL4nMwl",
+	"q9xjPZ7G6xER/VkWY2h6k2hwXkyosQuLUB9jCSvwmtnv85XpJx2umTh+DiZOhb4InjCRo6HQdVYNzilz",
+	"M6GBFETSpUyYTdMG/lu2XDFp51ipK44xB4LcSPSxKvmu2FBwT4Jph0Io0UiPH5oEH3kRKVn/SZYskJMJ",
+	"o+M6sQyuJhEOfM9j/KM4+Xmn+6x9etq6SLIyeFGpp0mQKqRKhHp7LjUj42kdLeF9+Ho/5ut4DJ+Msa/8",
+	"MWee3oaDuSJcKEKDQCyAkaPBoyBxL7ut8/b1+U239dV1u9s6dSFqjJLn3VbLmvQEJ5SYF+N5uIcgSvvo",
+	"umwu9XH9EUuZ7/tZEVFZPlxQqRfWy/Uu3WN99/bi9b3ms1AM9Uk2CBg5MSP7ZGtd5P46Qq5dETAwdsm4",
+	"sg4iUOGtJ9GInKy/Le0rFCG6CnfJtWToBQWhg4yj/zLfaSmjV50rFnIafNxKX/Ra3YvmWXJtKSdzzt7P",
+	"2FAxj4BmQcQQbIbeMflmLhTyYnTiehinEbKZCJWWXP49VvswqTXYsZErdIe1NBGfbrWbqRGPqB/MQ0aq",
+	"rp0dt4ZOwSHVcsuXJBDjMfPInHssJG40UtcxbjY5EQsOe/NCqOdizj9uP150ejfPO9cXqS1opIiWQyPo",
+	"4R4C9CCe8guhyHPTziea5guBeiY6OBwMmyMDFgg+hmPQbhAztKobDdxFSXdJl4GgXk+IMxqO2UdN6mXz",
+	"7VmneXrT63RuzprdF620fIv5G/zx+qjSK9uoH3x5+MUTMlgqJu8x5Y3EmWX0YtLiyldL0hOC4LA+i26W",
+	"GlbqbHkkSeBPfUWq7sokubVjFIHgAgXhFH0nYzWMcIEdKCFw5UI29efTbnSb/JiVyxyuKwfTiFGldzBn",
+	"zJOJQxb5Sk782Y9f22imdIWhvqx7efqCXqSsslE7zupcMyolqN/MrLYfkllAUUZpIesP2TWnd9QP9AH7",
+	"Uctz1eq+bp+0bq4vmq+b7bPms7PWygpJf8x3fE7wBNRsqOUYhIGO55o/7nF+JNbHjIgkh/QJV0qa7tIa",
+	"rWG/lbFpuTekXD8c6O1IhxPmkdAfT7RWuejzqpszhcU31NoRuRRSjUN29dUZ8eYhBtsQMVd0zBxCeZ/7",
+	"HkMhMwvFne+xEB2BcBHbJd3ELSZ9L5LmjgIHPES2P8gdx9xwMN5mu8tKT4hzypdGdsqP4tRus9e6OWuf",
+	"t3sZISIE+lFN8BBVik1nSh4TmCdNNQmoYuF9lNrEZVxLfD0YEo3m00l+OyRDr9TclBkeqbrJGdFiJNyG",
+	"M+7BF3Ou/AAVZjhxAqZMZHMcvBSK+XhyT15RNOjMVWfUpfwj1YVep9c8u+lc9246z2+6zYu0vkCJ0n1F",
+	"RmgT5uVLMmBLwT00fVBO6FTMudL7H05QUv1P//aps7e37+x/sefU9584Xx4eOF98ceh8Wf+CLASv/bTu",
+	"TU0zD8lJQDFYpWRAA8qHDMLc5lOMrEJzL0g24+WgsatfmjB/h9A+50yRhQjxbX3TGInAFwSFqgPxdZQT",
+	"TaM3D1ht89z3+cbJPyLu6rq7eBmwQh81/igOsc8XIYWwPYwSID6XilFvl7TocGJpiE07QxpC9I6Pt0Sf",
+	"k//0bxv1P28cOkQKjEKHXEK9efscjeRTUg0ZGtFMUCz1PDKf4bSPaHiMIUJaxkqIZx+lQvIHbOKbgFlY",
+	"rj6fgunMt/GJwCwmGrIJsY/M5CCYNbVUo93YLLo56WBfMc9cU685nauJPn2GVH2k4nd90bzuvWxd9Non",
+	"zYzI1goF3L3FA9mWGsk9pIcgQv9b9glvR25mdO6RVqIlk9JaheDExr/JhErC3s98o08s9J8cfIN2JmD5",
+	"asd9LkzIqlG5YnXdsSGroBzQQNpO2qdEiVvGIap2EQo0RuI/tCa5EKHX5xBvqm/Ot1wsYo8CMog1VtYi",
+	"NpDzmd61zDtnnk8hAeLjeOHq+vKy0+21Tm/OW6ft5k3v7WVKJktmeBwDqiVBl+ARSXYEHdzjGneYZI9o",
+	"aATGRnqYD/KZLnGPJJlCt7o/uwn1WNMGQ7SOV938iYMLdkQdHOBNfYXACM+cYEV7M6Eye9cwGbNTUuVC",
+	"65sjPzCRq2CYnoWaJuWjZw3DkL2mWvFRQ9jXqqPaqaBf6+i7Cp8H5raCrsmVN30v10+Z1RWsH/G71Rb0",
+	"HWnjUgWUv6bBnNkPmnMluoyzRV4qEr7Sgq0r1wx74+B0M5eh8OZDVRjqETK9APqVdJ6LInI+iN53iD8i",
+	"lC93S3ULMYUl59XeNkpwO7wXTWMocLOv+6grAhZ9YHfm+k+Qm6/gXfPph6SL+2v0eVvPKbCFISbqwjBF",
+	"dh3TC5JlhMRURFPoJJj/XTR7YvAbNlR6SE1QFfK2Hhd8h7MxVf4dsxqFsTsPqEwkM0HgZ1VrMrvJIPzG",
+	"HkQYrjrw0zGI8f8lPOb1vHVuztWkyyQEoX2X2eFwkhRwqDnM4JVjAgJb6yCSuE1z4oLsOiLPGA1ZSPrz",
+	"en1/CK/DP5lLqr5CJ6nUhyV8TMlQiFsfxc0KA8/lZn68liZmIckaOBDTQO6CAc3rZSWeRzT0MH0cBOWq",
+	"VKR3VBUFS9CBFMFcxXH/mSiXtMglVcgo8chgSdwxU4nsAIcMwfTQ54F/a6mCj2QNr3WSKYewQOJRsmJD",
+	"0H35Q7C0GVqOiasFiNvn8D1nvpqwcJdcWLOTIcpXkgUj0HApxDpqZd//lhFPMDy/PKZ1f/CRwVxItDt8",
+	"cpGfJw6MGDCLUrzyNmI4vZa+YtP0P9ZxnuGhD7H2EIZ0CbLUtL4S27I6NmmiS0u8Cpp7qSnLzgyMxomi",
+	"nDEoFZvLm6JndHg7nxVvjkfSIFQ4+r4DYqGxSzqcEZwaMDVDUrDnh5gvJaNrkFFu4KI3gI76fOzfMVkD",
+	"HvOV1o7n0zjzbxgIybxIjYIfd0mXjZgWnAxfHCwhHuYI4mW4CpdOn8chwyJMhjXDmxJ6wsAqB/4dQQTY",
+	"BMUEwMGM6pO4z6uaqY2bT4nZTsDuWBC9eJz9zGp56KIYitAzD2u75IwqFva5mUAJ10KTTnLrc0/qU4Kz",
+	"BQGmkiblkc1IyCik5Uczf0RckQzPl26fD+mUGVNQnO3nieF8qjlYi6Hoc7JgcHPAnDndzZQuIfIIc7nT",
+	"OWHfVfDGj/FL1Bx7B+bkicBxjirf/9W//P1/+EeV+NklTGHlSM/gh3fRc9h5X39nw8Oiz2aJ1yMWNTne",
+	"lQ9O/MHv/vr7v/o3iQ/iJrIfvXMq5ladIt6csEnabZtZ2hOjMse2JRAiNY8qe/W9JzuNxk7jCUwaZjJ2",
+	"4Td8z+dS0SDQy2CTc/CHKZsK3cE//Vd/99/+5e//7//u+3/6r7Q4E8ofQTIvviVCf+xzGlh9A59ahIUj",
+	"SMh3KoqO9RDfrUyBY7LNYSS/+7t/9jff/4d/9/v/+W9gPu10HKYnA3vIW8SNk7B3eN9JAKp+/z/85X/5",
+	"9//4k07Cf/n3/+T73/6bv/vv/9/v/9f/HfgjvZFSbPLlCo+vmxrGvdPkbOzt7H0RB0F+/7u/+f5/+49E",
+	"9/3P/wmqq6HKvl8Hir6xCRvIthDiZ8SaGR2Os6JCesdQnlsIhxT9+4dIf94ijRiDnBBMd4GUgvTcFC2N",
+	"Eius9M6pGNkCreFcG1KGQ03LxRzvqUkmUqjim2eBoDy9uvrJOTigUk9S3KOfXNLllKU/S3Ke/vtKT3bE",
+	"cZTPaaA7R+uT5Z5IHCWG5lTEjHGfj5+hcTSpYJ80u6e4jdJjrDQa9Z29/YOdwydffPm0XvmRjzez6Nnx",
+	"NuwVw4z6WfPiVeXDuw9ZnTg6IwrTO4OlMR3DYSQ4s2Be+p+I44DbCuKIy2hjqLTgztVKzJS+b+N3jRTN",
+	"kZKWPICydJ5Ev5nLmh8SEXosPAaDeIQdFOsGcLHJ0Qmsyo9Z6MsZ23JAMXJciSFFx9t323SBWz/V/l49",
+	"v4OsfNyqn1QS4ep4VntLy76t+orz3Mp0lBCpW/USZa2V6QQF9cqOMNhFWUYrzSY9Or7Qm7cMfyROhhU6",
+	"ItyfwZJ4AIygANEHtNclaolT6m3Lv7bdHPpyCIxOjlzgMaO/Erz/HGM655okuvVpDomzaatFx1SNzSue",
+	"uYTZocXdGpZISaJ4Dye5MrMVnEjAJpe0+CZndlzefS4li8HNxyMkpfhaYz1YxOdKpGyTWaTCjG0kMout",
+	"nVYL98iScnlZbjUs72fVsHLbd7SyTAl8z0yTjh1O8USfJEhPz4Q1YZQf0GzbgViqSov8CNgqOX5jQDEw",
+	"WYaI4hEbtfG7woV/OMPldnxhpuTebJG83ay6L8pBQ1lle2NGX/aatL7D+s7Td981nEbjQ7Xf37V/fvmh",
+	"9g9yaci5bX1XFrlyr9CMl1gYvBpstOYLMOVFd7k0wsrel1kYmI3mw+w1sNykHaYm7aBo0qLbZJ5XyJ7k",
+	"JY5lee99GV9T7yvKkrwWCa+oWWetqIM1jQ8ouxVWZj3DuXnc5iQQIKPl3yBRrMs5k3MfIf7ZI8rnhBor",
+	"YqQe7JKmfZQAg8LkRMQMdBGyyzTiHve5tU2CayJk1JPEbV+cdM5b5t3Wry5bF1ct1zHQLrEtzXZgw+Um",
+	"qOaTO33Bk30+YGCMC8TCoNMheKVjPQx4MVgI+MqYzhnXm+/rCpILk2xtF0hVxakYihIzabjXqbzf0Q3s",
+	"3NEQNEvdUtu21IpaOmNjOlxGP+Cf9ud30XpcmJNrVR/TjVv0qiQMjp0bO1dJqBxJQjYCjJyUlyt70U6I",
+	"hsNNaJeW0PT1IkfZyeCTYDS1rySou9KxF9Gs+qP5rRr9oWVMDUYdBPZV+YNoPh9/wkVGqhIHlFVgtgIi",
+	"TVm2yuS152gikdyKm4opXyfEikVM4nK4RnNZ6/rBt36ANdvqsN1a6fyJnGxpJfX+J1sxi3STFoGfFod4",
+	"dLlew9vfeDH+xEz202MaPadmWtbxzKjkQemxkW/yU5MH5jGJ3IvcgNLf74TcqDtnbDM5h6W1K5ABUwvG",
+	"OKgoxnKxetDrEWLcAgCdIJDsVJ9rJGD0jskaqlFKuPc9K+MNVfpSFbs1NqB8jBg7ghHNhPQxUwfwwuo1",
+	"vUSuMcm4dtwi9HxOwxhz2ld9vqAWg5R5hMrUWuoOdklPK3mRmc1mH9IQkNNQ8VtjzHqawRSql7majQw8",
+	"VPnNuc3WV2KbtvNvJ9E+NAhUAIVjZHS0fsV77k0kFDI8lXbDpPSWJweb9kvm4tjc+TXd+ZbsvPtF7l0x",
+	"7dG5p8ljZ/W3zcub9Bvds99G2X6sN+q7Cg2CzggceuuW/iz+5sO7EiIp6d9ad3o9uR/5kaPsU8/TFhac",
+	"vVVbxF/8eaNe10/r66wTCbfeqhjcONMrPsA8G8f2x3rWWbhBhthLTxltAHd5CXtlhgYnIwdSOyaxXCkO",
+	"T7Ficq7TjLQ6jxlJkCu0AjG87TIqBY/ERfpkejNZEgqokJB7iEVgIEFGf8q8I+J2W5edbu8K4yltTuKh",
+	"yemXAHnqXl02z11SpUTO6LTPb9lyIUKvtkuaFhcZAIbocMhmytzQ0WKBB1GOSeG9Ylz6g4DtWPOEIaTi",
+	"VHR3aDNIVbvK0SsgdNHB0E8b0mXjsXYTpg898jn3FSBH0zukQvkzWdLgcZL4/sp+34Pvs2QWrIShFUg1",
+	"2Myk6kZ0uQ5xkTD9L00Z5PJunN6yk7tmAqJqUlsZ3ost6u2ygZilIzanFt25RFjj0mCNbXw1L94zVaHH",
+	"YItZDOh17hqYPhQECbSwRJhbOmzmwwPYdzLkb6QOSl2trnAc1F/OZxm3BSjJq+GqGbpM+xvowrZWiBtE",
+	"bPnATCJnrDRb35ehMuxjxmL7XjMhYrbMZyKt0xqg80YdVVxE1tur7z3Ruq79Ud/CRfzTCrslGirJcWoS",
+	"5VvE3Zb5Vr8ZfRpRuH2vdjxb9plZk4h2JzEHUeMxgZtWJz/fYShmPuY5FoBz2xilVIxs5ARXNBwzFTu/",
+	"t43LNt0X026M82ukfE49MYuNg84DG+aPWQJcKCKxFtEKsSUcfVts2JANmX+XN7lY3M4WEbNVnBKIkqWm",
+	"8sG2eXQBjSjetB5lDox6NFt6by+Ld/a9HAXT+27K5QNsyW1P2TNfqo9NtYhjxtaeXdhWMSk4gQ8albAy",
+	"yx9VcsK2t4HFMqHIWn+Dlj8dx21QFTeYk39Idv0oDfEqSlX8CD3HSuRYmt9D9o7KA71nY7I22klRBp+x",
+	"kboncffZzDi1bcWmeRlU2x01U+pz46spsR7b6JKqJOz31nM+58hDzPu8Wm3SzGrzwjKabnJGU4SusHKK",
+	"dTbtIljqj7uwIiWlr6tb32/tBxeFOebgEGp76wplM281cyzSwopSx+6pkc1YOGR5miCsJFpZzDvggILJ",
+	"dogSEOngsaE/pUFaRYQyVSZPWZJ6mpnFHOG5CihDGJWVPZkmzTQeAJb1DN1eNkEaKBB3LIQfSiqC5fdz",
+	"ZmtE7JSxI6TYILHoyWCEnJ1iF6N4I8Sn1MdXj4jLc+eZruLY3SS36UUHMNqcGsjg6RpO/MALGUfTYTrP",
+	"wZeETWdqmYcMYT4rfQRczQfJxIas9H8AMIjERr3HvpIiVJ3QoCGUSc0tYcSOnNlr0Azyom+x2EFEkBPP",
+	"dh6j2WnN1yBNms9zIbycBEnnHkHLZ3DwpYOW8+RjMzdfFnNMiQjJ2sTaXEGwnWtmqxVa62VYN+tQbSbH",
+	"zpBKNVq7MXQDcfaRVR/18pTbEVZPLKn0baUGbRe/ldI0VgMZE3OybkZ7IfvoRP1iUVP6/ngCMa6XBlAp",
+	"f3MZ7499qXJUGYowZENFJiKUjAzAA7gkUtEZnqJskXiZkgDrc1LuEc4WUFpKytkkpHmbc6W3TGze3kFe",
+	"FF+yxw04L/a9lQtVpuN0q7mTBy4RLG6SGQT+4pWACMpSYb/M7RDdZjnaZgT7UQ7YYRD768p7vlecfB/e",
+	"OTlePkijWfHvHSMgNUAsp7GaBA/Kwf6YlvL9ugPh5SgMWQVwlS6HsPfgzAIZnaasagr0Epxe0CS0mnG+",
+	"NAshsR7MRsrvgTDliQU/ybtCFJzUE5GjLZ9gvxbVLx8UnlCttOrHh3Uyn+3cCZVy5yUmubyfbPlaYLhA",
+	"OdbSb59aTI0i5kL48yCA0CZNZazgm8rBgK4WRn9Si+5TElVKqpOyMY2rflbTQuk7mX65h/BtuWWlcpgN",
+	"wfIA8y3C0sLf9IVMYA3N1Rv5bBs+ms+87Vg1T90zE2F2Zbxz04InJi3J7sjKjhVpyc2TpC7isTVy8iHA",
+	"cKzI/fmh4ZiR5Z/5KE4rL/TcE+XPHKiufUuWYv73Vs9sK3yTBbDrG6Pos7dW3UguocAA15KF+bQaMD5T",
+	"jeAfciYVG4937RsRCMC5z3/jwwSVVWQQAq5yfdXqrg46wgBcq3rDSyXjjk59OQvoMr50bKvRlAetW5l9",
+	"izc3S6g/mo68BTlF+0pJcDhjjcGzZj4zVa89f6xP1kR2ETjoQUl8ghA/6TjhLxp79Xo6QLjxND8XLh1/",
+	"9qQo2uwU8L0YH8L1JkcOu/MZVIVytXRyHzIIZj4zMg+CXk59OfWlzOdudMbqY+VgzzF/YRpZ5bJz1Vvl",
+	"y/iDrR0aydY38BAEZfXi91eQ6uKfnJikXG5KcP2aMPNEVQ7A90xzh93b2yVYtewWXqnFkq5Nd6zP2RkN",
+	"wQQq2Y7PpV5Rzd6ou8aEFAqhaCmimngJYXmYd6nZPgd5dUXpgvrK5+NuLoP3wjkji4kf4A5cCJ4wkXKh",
+	"CMLqLpk6AoMrpDtqTZn5Y74TQTwi+hhEllMypKHX55AQaQBusSTHLNRkeYSLZD/Ge09stiUJqdJazTzw",
+	"yICRCfV2SVvJPndtbyZxMZ2v6QJYGmAFusnETRcGMg8C/Iial31J6oj73udY3FQBntnIhxIXPne0Umyc",
+	"+TgGfQyC+qygbJL5DcscIOz2YX3fsRhrfY5zIhVdShJBiONUc2FGSbkZY22XNIOFfhVga4y9KA4mgMZS",
+	"AYwJpXyDN2CzCeket5N1OeSfLln8/kiL5XLFy6eE3yNpe10qduGupFzfPYXmQX3zWUImxpj70jIFgQ0u",
+	"U7x6THyFICcQI4yIewIB0vPvdTY9LtKIV4gtQlwpchlFaTZYSBJI9RH+Wvqevr4kEX/vwbT3sUzbpKh7",
+	"7pS8m87aXPRVD8wnSj9PSfnU4mwC+IUpeoh7UoRJ9HluSXI+ndLN93Sg6sq8+6kuVzE1hTNcYFjNxLnE",
+	"UrXyy8u3lTLoi5Wnu429GMbupVAs0Pu9I+ktXeWro0rjsA5qdA68Xj6coCZuf02wTRbKQJ/ux+YEM5oC",
+	"mWFugbFY8DsGQPXYxi5porNECdCy5vooVqhNrJzyf/vbzPme70H5WCiWEspziWM1cUZmJumqQw72Gl9g",
+	"TU1IoMzMVJ7B6pNjs2RMuYIDYB3gd4sRiRUwk+Vg73XY4CaKHwLcJYtlF3oRUgFYkSO/G3JfMJ/OduR8",
+	"mpzUHwofZlU/yEHVjlDUH2iuS2LCfIrk+JwM5wfYVGuAYApF71V8UmTsN1v5H7dwK2aPjqyPsJDUkugw",
+	"mSwjySDugVRjKBZ44+qydbI79bB0DqK813bXgbDcE3HlXZL8gpyjVYSbdPaRwa9xYvCaB805Wh3qB6fy",
+	"/FdW8KX5wsu/Kk8YxMWlrosiJFVGw8AHRZdyogTEzvFgGfucLFS9/sITi0wdhBiwdr9MeJ11g8ffX1+d",
+	"5r0Y5o7imvuY5u4qgUFbDZPaXiho4p4a+08bu4CrmxU2v4jkzC+KZIxIU/2q+2YrR3uI8wHTkrd/nvss",
+	"8LBE78qCQvH9ohhTFtisvV9edS7QCAkVs0wuBBTuMTWJZjSkU6bA/6T3Q3p6HlvDzmpiKpPSaMEJQ5Fm",
+	"6gEjVDOz72UsTpsnBwYVt503KS8ZDTDaND0hcaGSmBxxu7FL81luTyLw8kFF7lhIx+xEyJxD71zc+Xy8",
+	"Y94hQyEVqBwAHuCQEYPorWEw95hepAxzkuoT+0TWjkm/Uu9XomyQCdSAlmTCAi/XK4YlnL5bb9rIUUvu",
+	"mNS3qYJj/ATyWw0yrh4FUkCq38wpFq7429+S5HhrJWMBCwPCbMM59Q3j/p3cnZ3TllDsMvSHrCg4GIxf",
+	"BjMT3naiGCcr70JT/wlxPjZaQaCVnj9l969CFDIa+JJ5l6EY+TmLcjWfIiaWZEEA0g/qETJPkqnP5wCT",
+	"Yf4FQaJJdkyvpRTITWWCN5UY3pZ2Bt8lk9a3eb9ozFH2thmYZVx76So3iKib/CtC3AnUe0nH5eopNLOX",
+	"6ZxU95IbN+aexL61n5TiIdAGvKbKlzLGnIZ2Ziwd70sSlS5EMR+N1Ja1yJmwrN1sRTziihvZEgU9Jqw8",
+	"0WZ1UoJxRa6s8HRqbyY3TWbwSU5a5ZLsguZJ8vZpT9wynm+w8L0eVlKqsOUvJ4MXQ7/j//Lq+tt248Jv",
+	"y/ZUzX590n7S/k3LH321y5a/nA33z/UrwnvZXQy/FXdne8Ht8OQwYC+eq+GL90Gb13eHewEfTJ/XvV/9",
+	"Mlj1ZkVd5gmkzozx9ik5EZyzoYprBmbULjlnHjHnOZ3NdjNexCf7Xx5s56q2ROVO4JSO2XX3bPUsnIdB",
+	"/jCgINEjuVJWKa1fTJSayaPHjzOupcd05j/GkkmP64PD4ZfDOtt5MjpkOwf08Iudp6M626l7h16d7rOn",
+	"o0Zj4zGvySwe2CwQ1MumA/tAYHWA6EFYZ291KfG17ARcXrxwyC8vWy8c8qL9XB8nb9jgEhwwUy2BD8n5",
+	"s5S4wl5KKEhBPocnInvzXNd0yhzS0OxyWCfDCQ3pULFQOqakYbAkckaHLLM4VzTQQzewHFs7Is8E5e3Y",
+	"5FF8KSkR/qpYaHZuGb1inl9bsQGXg7jGDtpjCq0oOeFNMS5NZr1Dnw/9GQ3ILICDCekteSLN7Nclx7cm",
+	"XyMmRMyVVBSdm7a4EJxBRWMuc+3nFprFrNQswleJx5BYriSpuVybgipaTes2tYehavWM+l6+kSB5/299",
+	"dd08u7lsvj1vXfT0fR7/7rYvTtqXzbOKU3l2fXbW6pW0C7S+mdMgBpHBPxMjfTYHRKt3qbEUmAuKB2RM",
+	"Bg9pHCg/D4b0K1Pf+WNdJtlNn+M82QCElWeTtCxSDsMqAWugaNDeTnistett2B4JD9k0iU8UaUBpgpw1",
+	"MexnYuzze4aGlY0FK47+2hjGMdsikn1TUFbe8LGg6IMU/ktU2/35xTsmC6+urQGIdo7NArR50mu/blWc",
+	"ytX11WXr4rR1WlJUNofKv9PEXs2hvDzzQLasVobdTGXGjookuQ5xI5oe1pKaN2YkPSeh+HnIGFHsvYq1",
+	"ub16UqlK61Bncz6cYJggxDkzOs2ESSXyBeP9FYEfrARxlStLe2wLA9qIxXSdWgt78VDoh6s74ByLlXyK",
+	"HCuPLstvf/j+lOZ68X8MyVrb5M5z9oNnwq8rSmQhYR7JRJRXjKE6Y2FUwpPOaGjc4QZThvLI70mqAEXf",
+	"54i6CpcP9PQcGZjaqbhDQF79FeRIjAijep+Z9gdL80/ie7ukmYCP7fMRA1tJXDsHb0E0eglj0spzlwE8",
+	"jGYmh9M+BR7AapYeT0IjY+0h2CubCg9dMPVGhGpSgBNGpWSlK5OXvtMFPh34ga9yS7q9mVAI1xQLZpV+",
+	"RPuN6nKXNTGboeWIUhiVsSQmiLnPtcjC4+JEpceWoGHd3PdCxr2PBpBLr2QOI+oTomwj19xX+enP0Iqz",
+	"Dn0u2Ua+qJix0BceBopwpnYW+nV0VW3WUs47F72XFafyptV6VVI/sWhkbxi7heN9dZj3o/MT3N7Sw9O0",
+	"JiKPO3Nlz5ecTUNJKkrZ0/KvM2McTB/jUCzU5NhEQCNREGQc+NYuHWsuJ91Ws9c6LUtz/Prp9eVZ+6TZ",
+	"0xrVaeushU+7rdet7hX8s/3iotM1SlZyZAVp8FEVogrlXih8b6dOG4O94b7NysIw30REWa+xd7R/cNSo",
+	"/6L+9Agjw9h7/crXb9jg9//X33z/V7971+dJkPZqY2//oPb9P/0P3//Lf0/+7l/8j3/6+//pX5DGnlOv",
+	"17//X/66+v2//I/f/9Xf/P7/+8e1RuNx4wmB9kmy/i/5/T/+R9//7r9uOHv7B+arnBz9REGlHE88u/OH",
+	"7JGWepz4UYWW5Ho6sIzefBboB/oThemFx8Rjoa9PRThUUdV8b0LRTXHojIV4tYpT0gPe77/fa+z0+++/",
+	"aBUgacczv8qIxlyNIyIWrG1lODa2yeYATjFkX7Iw/Z2vVpSTwihuXOnclItEz48kzg/iwGMv1dlcTogI",
+	"ydX5Vc0hgc8ZGYSM3sYO290V3X3LfDCgLldgpvZBPgIis7kT5fJPTfRqbsopBi+bMFpSNZvXIXaX1jSn",
+	"zblHqtFuBqxijwUAmlM1G7sGMlDraUubHoACkUCZeOKrpC/MbHzMKBCcUBK1jgJ2SPmQBUGcYdHntkdf",
+	"ySjmDRS0Ag9aPKUiFpRrj7sc2YoOWJlX3PLNZBn59BZUxnMYDS6eMTN2OAMWvszEVlDvTq+tNNW2tsqo",
+	"t2NzDFNE9Obx1kqxpU8HQ7w5wHCbOkYfDy3z44Q2+qhSS0nsmZL1lhCVZgUFaSOvPAQa5Eoh4XuCeqTa",
+	"WQ+5+GUB5OL6Ou+/ZL+ZExX6szU13j8BPONqlt5KRdcM8I5JgAGha99+ANCdn36BsTy2uaShZGvSFYxi",
+	"+P0//3ff/+5vyPe/++vv/+rfxIpfTiJqrnrRRG1B9w6VdQAeF4yaBKK2Z1Qi1FzopdSQT6dPwLi9jdmW",
+	"mWEU2xbT9sO9Auvh2kRcaxpYDRNtHJaxPU1ZOJxQnq9whgiSMTEpjWgnWpgUDBESqOuodeNjBEaLQ1lB",
+	"D8SqBuZcz9RyAp7I1YD1HIebM9n1W9vU00qsXX4aciYxK5qYhF8WKNvAGPmh2bF6CKUxQS/zQjpS971I",
+	"xgaq+8c1JyYxZ/X94YTgkMksFN58yLyPJbp7fda6Ku1AaOsLLnyBxMbOsTSpXyJQwJeZGAzIEbLVrMJ5",
+	"wOSxKTmlwjnXB0E6Qi+BZ7DmRvdlDsta0l7TwM8xN93ZxxvCwvC9XPbC/L0InSWL4T6/H/rjsBD79zKg",
+	"vNinJCf+jMwCyjfblJ53W62KU7nsts7b1+clrUrPQ6ZZ9TJkU38+xdUPaIElYwakRj2snC0zM5S1siHI",
+	"WQ74sGhyNnjdohnKeN30dLgOcQ21D+txy861JlX4XL30pcotyb6dzgltdaG+20rp/3sroMlGVxl7+3Tz",
+	"2LSbCeGB54R6HtgkjNkbbt+K3jJOqvaaUisZthRfZRPYEp2L3subk875pb7H3+iTuEQYnaE5anJTJu5l",
+	"NMYis3axDlHfKBTW2J8vRahGIvDFx7KSTQLISxcXigYleNFQ0sPXizz+prW1g+lFPWaGtBLBXyqKLBth",
+	"/nliuu8Tor2dcWQl8Hib+OGViclfEfkTACyEwmRl0QpJNYF6DUJdgpkuKkViWqk9HKzhaprKRyHVGdi4",
+	"bYDh/uAwDCGM+ToMtkTG+ClCH+p79pDlc2DIkFm83EiGCKpwzJTe6e4u6UUXekkWE2GXw3MA/FUqjCiO",
+	"Q4IadQBjLxehFgmEtYrKvRBNLBbjjwFAMVGzGemKoBQNdEjMnNHqbQuzmJIBD4G6qNf/IcIQ4cT4+cUf",
+	"6mGtBVs8EeIWQtAVmdg4H0oWjN0GtmLXbpI3juL6iQlZ9fW7GNwjKoAxEgLvoMjkEGDdJpLeMY80nHq9",
+	"rv8fcLl8TijGJhXDPGaU8IBquczeqxwT3WZD570OshX5nLmwYf4MS9zSBkviziF5BRqCZBY3SnKIZCsm",
+	"0qTk0YrRMafwbCyLVtk2Fq6Z7Fd6y2LdA4MRhuyYTAQXc01yDiKx1j6sS9DmmMNOTad0roN2Sgxnf/Pq",
+	"rB9aJDO3Mm4XFDLKyrrcPRSKQcCmuc6A7vMT8vTg8Asyw5eIxxT1De4kJVLpI5C4Q+Exd5c0o9eME9aX",
+	"0Yn05IC88p8d9bmLTQBg3DDwZzPMI9tz6gdfksFSMdT7IJ4OErIfSeLCPwxKncnOduGrwyf4TZ9XKRnO",
+	"FWHcA3CufuU//+W/7lfQQawmbAkRqZiqCHgDKDXQl5u1EnmbbaQ40BP9qtbKYEwFMTFgBl6Ego9tIC4k",
+	"YED/GFExY2IWsNz8YRaGIk9JeC5CTHJHZ/WI+sE8ZNLBifM5JsCbXHyj44nQgzwcME2HDF3sR3aJ+nyv",
+	"vktex21KJWZ6ewwBPGhCpfHJTxFdlHKyVz8mLlLYs5ZCF2HSJF1KRO0LfLwGDOdqi9DGBPhAasvs5WyZ",
+	"DAXr0lUTSw8jgrGkZkvi0MywXGOar/rWSA9jwgSuvXot9o5FTnby3H9P1ERIPG0k00fOGOS5IBNGQxtZ",
+	"E0b8l6chAo1FUHA2PCdmJLvGkoV3IHUDMZa5HCULovV1uy97vUsbBa+3QcoofZB1uhSd/vkI3E19/wsV",
+	"McBedhasyNDtpG3gz6hH7OHuFCmbq71cd9skZCMWMs25nAKgZLanY+LSgZiro0FA+W18aI0ZZ6E/1Kp/",
+	"JpI+8fpGfdN4SKzoNTNukpjXyOATI3lWJg7lLEBbRVbQIeVELnw1nBDB8Ypgt5qYMX4Er6OHAY15KAht",
+	"eFOfj0OxkJCtnWtZpdifr4gnWAxdigj+IxoEZECHt0Rw4uIA3Rpyczxnr5tn7dNmr925uHnebJ+Vj+Yz",
+	"ltmbbuur63YXvnvebbVuztrn7d5N61cnrdYpPM3r4fqied172broQRQMfNvpPmufnrYuKk7lotO7ed65",
+	"vtDPz1u9l53TG/2oeXbWeQMvn3Qunp+1T3oVp9Jt9kyf8MtV+8XF9eXNafuq+Qy76px04Wv9TfvFNVJ6",
+	"1Tp7fvO6AwGI8G+sfV5xKs2zbqt5+tY8gJcvWi+avfbr1s3Lztlp++KFJqDZa73odN/evGy3us3uycu3",
+	"uqHmeevmsnl19abT1d+96XYuXiQfXHVO2s2zm+bJSecacu6g6+bpefvi5uRl8+JFKxkbeXN53T152bzS",
+	"D1vnl723N8+aJ6+uLytO5bL59qzTPL3pdTo3Z80ufHd9cXV9iTTfnLdO282b3ttLHF/3dfukdXN90Xzd",
+	"bJ/peak4lfZFr9W9gDw/289N+wLWKvkI5t0mv1x0bq6un12ddNuXejnxSbd11et0datJgtunrfPLTq91",
+	"cfL25lVLT+c1RnZedlsnnYvTdpofep1e8+ymc9276Ty/6cJMvMM9582Hud50OR9ED4xLD/26gHCAmBc5",
+	"la3Kg9OhOMJwyyh9pprYnY9k2v+dATjKhfqBqmJ+XjIrqCGCMzKbh8OJbpd6+qDD9P1ZQPkjSdj7mR8u",
+	"TVAx0SR/+aTesAHIVfeycQ4OmcZbN0PNZeM8l5pi1BP4KY3K9kia/KFX3TdwNHNBpj4XiJaX7vHgaa7/",
+	"Py+1Gdau6BjF5bQL7IMiOpib24ASeHYrQe5YmIqZiIc+Q8/bzRTzjTZ7MCKC7PykwCzMAhYcEfrLh4iJ",
+	"spy/4S5S3jUVinwcAphjf8yZt+PzOM0O/N8+W5id4Ic2x391T0UpoQ+IW+zNmpf+UM3DvLP2jioaWrAI",
+	"kyLkMcQZiuAvmqUsgMATVxgotCxGP7NVR2jAuEdNNpQ+ViENKRHLo5W6RMIUGbCxzyWpzuhStwMPZe2Y",
+	"NCzeSrrJDVCNX26Knymun1fSbxzXdAkob2lpw+Qak16J4jL38uIBi2l+BXtFQSJZklWp4QnAcqOKkuvu",
+	"GalaHB7diP7Ngt9Ya/GUKarfrlmzcp/DDWTOJVO7BIy8cClbcIBRgmhlVOkXdHlEBoKGXgSEPqRhuMS6",
+	"SYY1fS4Vo16fV1204O4inW5tl2BIiqFby7GJWFjQCcMaoO/p02ci/CFbG9KclOi4AUoIGHgvWvGyJTTW",
+	"lDu0edsmEg9aNLyX5SgndhRHFKf3fYYHsnt1jZCDDwriK1JspXmZHgF7PJ7x8bE+zp8cOP7rZ53uov7q",
+	"xVg0m83mxdX1pHU91v9s6f95dtJ8q/87ej68+qX+x0k9aH31unvAX1yMm812s9m8bjZ/NWPffPul/rl5",
+	"df260311ePK23f6znJCOtZzeJG6CyOqMj//iNzM2/ouxP/qLBRvMapZoV7M8wJL1K/0KoAoHjIYZ2+R+",
+	"Jh23+AiMaSqY6QT3FETbAe4QnhpxcB2pumedk+aZ1lPap5c3TfuPZ27tmAQ+R1swx6CRSK4HVLGwz6Nr",
+	"jimb4Ktd0twYc5K8wK+/1ABpoL5e3jTNf5+BKvrV3B/ePkRpio8Ojy9fjawItb/wmLiH++jHgUefLrS6",
+	"FR59HnvHi/0QulyCde4f3B43sj6y/eBQb29b+kmEXG+noRiNGCtRIrZctLqJmnho5PBtgKW3r2X7k4V7",
+	"zuXtfBYRinXZKGQyB/10RP0gz/B6AiaoBRhD0faOZWggoIORENtjHtx9l+SWsZm5EUA8QhIVs5ZyIG2U",
+	"HVHTW0A1iOEtDHPjToobd+zQ8+asy6jncyZzI9CkGoeb8Sey9bSAEM/f/ruV2DXTv20vn/4h82fqNKQj",
+	"VWBUADv2PGA2/jlkNJMDmkzA85VxISQi3VdA13Mx2koG7W++kyWC+BMx9slM2u9/+39+/9/8x+9/99dl",
+	"2os83YXQ88MJDccsdsIUpzU8zc9q2HJHJ6LxbSmNQoRns8A9k1SSmXq77OtrliVYZG3660hzQaLUDmLY",
+	"BHp/EMlmNISIpMEymfiayYTIXaU+jzkCE6P7/O/+2f/xX/6ff0SeOqYux+YcFscMd80sPTxMI1jCJgIz",
+	"ROSQ8tgzBD0m43nIuf+wkI1dppkwH2D6s6qcHhpHSjiWPqFyytn7KDMsJ3WbvVf66s8ci0Yf4qUh6XXz",
+	"hyaH/FvBGak2Ly9veu3z1q87F62ak7bnmOJuNAjkEdiAXI8u3cilh+Ydf4RF3kzZuBmVyondjFF6viYN",
+	"7TukadoZsKWAOBeLhxPADQ07JLZ4XPSjBeWp7jfiV/br5ELcgRkEiN/7Ug967yl5zgbhnIbLY/0K5Z5+",
+	"Bt4gwaPfEq3WdskJVqCBlGvMGkSrBgLf4BmP16jN+D8/yRuB5vDoXhBx2tpN+RBXg3iH3/9mELWx/mLw",
+	"5BBv/rCX9w6jO0IXc35/1DcDL884exobZmGfHBOK7uvI+jqXYLGLOX29fXW/scm++olvKD/qGweuQj4D",
+	"QtRKgv0yrjUM98FLA2cLDHJJKQ7fVXxPVo6+3ncazt67HDTs9JbaMq00FTSLYVr278yuA/ijb+bM/Kxn",
+	"a1W6FG3DTGnYIvSdEF6EwKuBmGehjDCCJZ13BgVvncpJ5xywWsvlnV0iMLot5P0uh8RC610enaTqajpc",
+	"h7iGkIdN+MoOMqKXeXo18kyjofldH3smCBijCkVoK8Svuqt+uBSMH2dKxH3S0oqjnjChREkWjBxbP2a1",
+	"WH+p3CO9tttEoK8tAP2QRZ9j8OD8KCo7D48kgTdI1Ra2hXlwEKgm8UJtd/MNKLeudLQW60Lno9j25JQW",
+	"R82vT9dLbsmHCHpPbfGfX/B7l4HuXATXhIHqsmwqUgoStcQH+g5T/m2RhE8p+9E31ixdvp8weastta/H",
+	"ZZtOYY+WeB8VKHkf3E37aVzVNgmqaWc+OdrMZDnR6q9M/SY0zq4I1oMkhyJgm9PZr69a3YpTgfizkkrF",
+	"tQQ/LSBm4xEtggJXK/qTTesrGl1Zb/OqXVcUGUsi3/Smmcmksetp0FoNUPqwOk16hj84lSt/zK9n9wRt",
+	"t04dU/O/LIa7U1mwgfQBqWgNoPvaWwe8VPJSc+rLWUCX9laTxIFfD2li3vuQIDi7kmeM3jGEZ9klTTIQ",
+	"CorXI4octYXsBWdYQGE0lwWIfFsC0JuR5/GdXtL5rMW1Zpc1PTL7FOrbr859/NEGNA37Zi4BMzp9xZaa",
+	"Tpnp/zZ6/HVlSKXPBUAEM4N+U1m9ad0mGsrLnSmD4RRftw43gilE/eWOLIPsva6WaXkw5mQyVVbdiIG5",
+	"H6K9+1RETTdZGpcJM2Xxq0dYed43aTpa25TzwU58QD0qqYOvgyEzebhDEQRsqGRkM9W9xtm4toV7Vrsf",
+	"TvzAC7EM1vYLcqK/zltlK8U2XsjEghejH+mRRoGB2KO5+dwHIDpljcxCmWk6ErOxkW9w5J/UaVA6+LD8",
+	"OAuHZWIz71ka6nMVPDb9l9/l5xbY/2MKNP/0ag5sh+q3BbB94URn4fdz0FHyEtLw9RDqCJg4fNT6S4pP",
+	"MVfrmzV1CbZu+IEKEPlaqGgiiyZuLvM1VZuelqiGsqJIxClsG4zlcXGaLQrvQiBIHnhYUXXb7a1c6wvi",
+	"lnZz0vAW98dmNIoix+eD+8bShToNiakkh6SbbK09CBbiITxhuKL394IlQoO2YIt1a1yQG3O6uaCwWlfX",
+	"d8PxiEuTk3cCnxeOPH+j4sAr9frh0/16sjmbnmTZs/Kqc3XZju+YV3Qq53xMWlq5CwX3h3J1iw9zUyFB",
+	"ExUehv9iQFmUlHHLxULaLK3hLRksSTVgCkEOPX/sK+kQd1ffxncwgyl1cVuHRt/c+TXd+ba+83R35913",
+	"DWev/uFPNu1qj40omOXMZJRICAOyH0lMjpLH5FX3TRZAP0PUu+/28ymJJUNR7DTOkQqpxySpjmxVKSLn",
+	"wwmhksCaOeSieXXa/Kq2Eumdna3SAmjL615SPGVRcqKJiwww7YvXraueOe9kVEf7o9GJ8/dR8a1diZAl",
+	"cd3zc3pFyEjIaACbN103A6xrl/PB46v5gEBdAI8F/h0LwcxGWhBFAenqmO6rP6JBnwOKBRiTTC47ZP+C",
+	"kYl5R6lQFQC7CMQYWkzn7X6XrK7vUUWxOPHer3/1y2/pm6fz9m+Ef351sGjz+p/F5fL1IlUa+0+ePnm6",
+	"f/Dk6cGh5tf5IPDlBGuRJytk1BtH9fpRvb5br9d/DQb2RMol5NUJPZvSVuZ9nPxdPobJ2wmVx1clR4L2",
+	"DWdCepHOzXcrxOQJIbs2qUxRCKsxCxWVjUgzfK51aDMDnSfWo5AWM3CEzEX2yoI9Z65sSoX+YK7MX57n",
+	"Ix9dpudzwwCyss2SE7cO1mIrwlYGiwy2qWKGQzAXZYdxvf088surzkVmfp8cHu4/yQ36jBi0AEwhWxlE",
+	"76pAjMfMI3Nu4gk2z0OK23OrksRbGt4EJiHV7vMTsr+//7SWmqispCzLNya7s31aLHXijFcHQc5GBrDC",
+	"fdHqEah+PfCDwOfjx+ZV6QK4gNyU/bpevCePLzxQ35n/7t68+9PckwyHZNKWC/OubJJvDkU25dlWWRcz",
+	"+s2c7UBR8x198dtRE7YD87Lb7Oz8stH5dj83kSpOJN4oVuIl+LBCQK5D16Zlx6XWcaHG9I7ZEuukOgt9",
+	"jkgQzauTdhugm7FwdiYhu9QYU4t1UH/6ZN1q/b2d/yq3Ds+69ObUuHPPyfmg2Bj58cU3ZjRkXN07LlWK",
+	"UHVCk+1Yxj94j9jEzcGF0SCSBBVM5oYzK1KTEG6ZexbOIPFlbkiL6DLOFrkiDXQN4NfkQRjq9wH7yWU2",
+	"K9PNx9JiyTzgPImJSCCA6xQBNI5ESJ53Wy0YBMY/zFg4pXqy7ejSMF9EsuIiTpuVV/ZemTLcawtO4Xxi",
+	"xL/E0FwAdUBohRpZTPyAET2jOzBFoLzxaFipQj33zIneOhd7G4QEe1FJrHUeaOamQ2I7OF2T4ssS6b3p",
+	"9XASPJocUN4u6dHxpxA128mKNbt+/R7v0fGLUMxnOcEeghrH2uoa4m8Ib6S/1odJ4DNJlLDVKKaMclvS",
+	"BV4vjR6aH/i14vr66BneNnt0nWTFmAozZevm+SFsT9Ga3d/8ZJsoQrqkxgtroCvfJSwt+gGZ0IEfR5Mk",
+	"MSyHE31V5mOW4639cbBU2ue7X+xvSygzh5vtCg8G4Xi4yQm9DdM9EL99HKvlVzlpEkXHEEDskAZRguzX",
+	"M1VEFJoUUCFNHwEqpHcs2GRDWpnlKGN2lQcNLZJUjYIAoTX6USppZslUfMFJaEB6NciADYVuwpxYZWfX",
+	"xp6swSTMi/SG4RSUGMXdamZptWxnibiYiK487itY6ILi6D8GF+HWLA9jKYrzvI9rcINLcO0OionJraGZ",
+	"E81YMA2fzLu8/qC9n/MPP4xO2ZxJs4PPnbaQeuxBCpuU9t2PWCkPTCzGGodgr8xNKt1Cxynt+4l7/qKx",
+	"V1/X9zdzClAmm1pFANonxMOnGTHdWNeF9Dej4sIiXvleHMUObob78ROobPZ7039UYSwacOzOQhCK9R5F",
+	"IPAhQsuRXX9+MeUwrvxTykvWo2zsNJ6YOYd9Ea2D4dXkEmnGsgt4VHl2/TaxrkeND859Y2/M/i2XNGP2",
+	"gc0hXKkG8ZyZiDZF38exV+Afi5J8jX/OuvmOST3tn0vu7Yeh6hJwEmcsJHJCw0JKEP0ViH0kMY7YIXb+",
+	"yd/+Fl2KDqRbcQtMEPi3jFC+NA4jQMaP0s3/vHFIqgf1usXPdR9DE24NsRGl0G2t9EB+QUaMZT4cMebW",
+	"drNS6mHm50rPisSRe04CmfpbFordrcXWJom1LhNwJb6kpOAq3IVXfj4Y8GC+xKqekgXB5kB83G9XrbOz",
+	"kmH4z+aauCsWBHApzMj0cgSZAPiHDHdPjgPJglCnjw1E/Nz6BUQwwLZVdiMaWaN3DgADJBFTFDjs4TbD",
+	"2T0DXUcMK9De2xKudeF1LeR/8abQdd+LYtLs2F2jJLpE7xZSxbrlUAfHoCCY9xdURkXgI6RFAVYOX0Wh",
+	"yU4CayGu5j+aS+Mp+UGA0ZTYbg6V2GoGUd/GCbzXGPPUL8PaUaxwal1TJEb4BqiGJVkmOfQUN5bQ1mCP",
+	"P5DChvLiZ6mzwdDWQzTsRxANKTVu79CqcZBPkd64DcvOlRMaemTgB0F61Y/2PhrL4ePEaRPEpsFYQmgT",
+	"AwWJ28MByKHQwN9TTkToIVSPkTi2gIODQleEpA4epUJ5GyE6NOrp/0ujzpaTqqV2eFxQOmD0jklSpVjK",
+	"W6+HPhtm1E+Abg0ovzWf1jZGPn0cDEVJERUPIGR0OGHyGNUBzx+NWIiUJ2dja6rzg+VLSK287XQNlbkM",
+	"3Gv+nsogOycATyB/jrzypzlxSeXgoDfjPYP5de/L2jEJ2EiROUe8Ui91GSFv9E1/79Ah/YoF8ulXNLfs",
+	"HUbIPtDQATllQ/zTVsFAfCLsdeQHioWOKZYlHSgP4kvlD819yUKk7GhG0SczGQg+lw8FN106G7Cs5RPX",
+	"91oWCcwoVVIv5YZMyfyV/sRpjwX5hMUDNlXi8/NW47IgUNswWtM5wvlp4SkRQNpfh8+em8CFrnnTD6JA",
+	"roKpQ4wLtyD7zCNsRzeaNk0V562Ww4WPSwfsOduYRxMVi01m7CeAP/+YsIeiYAdSjSIiavcPJ/i8uN1F",
+	"zPsQ+h9sgp+f7vdab5qlTW8uiI8rmcu9GvSWyK5OBfbtHWwM2rCf5hKdLM+aJ5nuhMpCDAypXMUYuKw4",
+	"ldPOm9IAAzP9vlggukBOkdgCUrI5/ZeuQ1zd7wMn9MfDMeQVGGLjqdPfrBpQk1NbukzuqhYV/VK0hkXI",
+	"I55JbS2xUT5PZV9CRwri1OJ6aXHckgGmXVBJhpQPWRBgWv9G4YhxONtG+8xnpmbs+sKvqKLmWLcQ8/5i",
+	"rs/DUqlfAxroYeVkUMwYAHibF8gsgKpvfOSHU8hLHIopI1Ofpx6be1PZLG80dUXb61NaXgJB+ZoS9Jt7",
+	"0g2cMzXJK6H0UiywTragHPEf4NZVdVtfXTfPbi6bbwG1zCH2Qbd9cdK+xFoEz67PzlrlIc3WL2mB9EjR",
+	"UXEqGTIqTgWpAOECI4V6MbksXG6qTATeR0x2Nxdxtcn5nAZEvxtq0R9SBZ6PGQuHcFPHSiwr7tKNO0F3",
+	"CRewPHvDZuhoqsl6HdXyzwVSK3SrC9xsz+LNWIKjP0UIsslX3iYGOUN7LFKSFDoZ0ZTaj4nlTm2zFCcm",
+	"FyjNYauTn5EsxRL0IUKqjCy+f1QVNlBgn0sL9EqjUd/Z2z/YOXzyxZdP6+lpxPLPaGxKCquVzZ/c3/tP",
+	"6sndVjnY3UtNtbEF1g2kelzdQY1RCc2y7k6CCjPUs04zB4dp5azKAUk3JVxEiCYtDu8eW+R/xofhcqZW",
+	"cHaeHGxKQEwmL9R3nmIGJ9nJTWIocUyVsfrtrP5WTgw21+CusPdsCODJcPCgSevedsnG9qfgWoTZ+M3N",
+	"Z0pE35P7kZQ4bXLiUSm/fSTJyH/PPGICzeGIhm+O9T8DOmTSQkYiHjX7Rp8z5qVd8lzfqDnJnOjmxDcn",
+	"9lDcsZBQRQJGJVo2sa6WRdOOTq1qvLLkb39L7AYkj0ljr153SCjm3GNeLUKytGrYAipkjEOxiDxcjHsZ",
+	"p3piRtzap+eHex7UdaIEaejRFhzZsXnlYPewsnEXQ/L1h2q/v2v/OvhQ+wd/8hd/3qjX9dO6fVL5HKd/",
+	"kb3bhmBoNZHB3EBdgwnVq+gmRY1by0+K2R7eeVW9WGu/B4CurRWGtVjOxedePmCxnq9bn0Mha+uryY1l",
+	"IO5Js3sK9eIpGYbM8xWeFVVfScLZmCr/Lt4+viQLEwEsFnp/9bl78rJ18uoGm9FsODBNOMQ9b19cX7ng",
+	"GbpjIRSBsIeSQ9zL1sVVu3PhErWc+fpKuSSUICvs3FlesPgqmERt1PGT5tVLrXM3L15B9d7X7YsXV1Dc",
+	"F6r1xhRVHDw9nQqQAtVzX7cArtj0rv/VaaNS3zspaes4oXKi+8dy1ZgIoFWsEwqIcycTNrw1/9ZiXHev",
+	"L3q6e36HFbcv9RUDdK1L4YMW1lJDuD5kdcgSi/upwkI+4Tx/cCpvGQ2D5YMESm8PkSS3QyZDxKc8RLLS",
+	"GEpLRu+VwQTfFUInRcNZFRH6jsOG89BXyys9FpN5wmjIwjX5spJOY4cFZLk6YA9HppImEV9gzXLGZmQo",
+	"xK2PXAVzBvIWeokHN1EKknRMuyfwyWr/V8luwdI+WEKR2535LHKeBAJddS+VmnV4sHTIFZ2yK1+xPzuj",
+	"77GUFQd7LHQSad3Gv3FjaIiJozP/lRbZH4CTRgIhUriiWMA6/TkUZofSxYxOK05lHgZmfPLo8eOMD+Wx",
+	"x+5YoPlaruby2wb1JMrIlfNIkomYSzYRgWddlNUIdCOKwYkxAWPvYZ/7IF604iIdwpkiCxGqSc0h4ZxL",
+	"A2Q9574yWUMYsXwnAEYAQabR74glPiEcsc+hIjehkdsE6ZQTf0bUJBTzsamjKwaQgDmb4QVjt8/7/O//",
+	"fXIi+B3jAC3R5zsALWDQNTDJhIZ6SRcsPKFTFpxQyXYJnKEmotLsi9wST1C+us8JFLZ2slWtyVcYDwiT",
+	"hMAvMDqtSmG/aaVJkmq/0tjbhWCOer9S29UE9/wpk4pOZ/iJxRM4jisAe1F77tu3b9/unJ/vnJ66xyY/",
+	"q1/x6LJfcUgft2q/gtNKSL+yYOwWHcdwKIJhsLDmjfTp4ysm5oHeFAYC55joJiSRWvciguuZg8IwmvJL",
+	"OtZ3G1/qXUtvGXFndMxcUoWggEYNJsOV/rf6mWmQ7NWTlZHq+BIeLppm9zsQmg7RTTlEf+wQcKF8cKFT",
+	"hE9hYShCPS4XktcQ+OHxLBSDgE1/8RspuIvQDE8PDr+oIR9SPYpBwMh8NmPhzlAvtDsUHnN1x9GpNqSc",
+	"yIWvhhMi+C5pGj+qlUumzCh770tF/vRPRUgGLBB6cZWIqpMiC//pn0LDpgrwQf1A7xl9BTmo7zsQhuuB",
+	"2doU1NPUQzGdHdKiuvcZC1FHMVNs8JOg1vAQXIe6ZYwwBkQ0KMr+fsdMww68DIOrut/1Kwea547I11fN",
+	"89bNZfPq6k2ne/pO881B/QB+uej0bp53ri9O331waw5h7+Foh0LHnNl8wJisKV3GAzwi+o7jvm6etU+b",
+	"iRr+rkMO6g3iXl80r3svWxe99kmzZx7vE/d5p/usfXraunBJNeUH1S1HXcmavmi5RkLcdFtfXbe7rVM3",
+	"yiBLvqpbPiTueav3snN6o8fUPDvrvME+G/vAZZfNt2ed5ulNr9O5OWt2X7Tgt0NN5tX15WWn22ud3py3",
+	"TtvNm97bS/3roR5d+6LX6l40z1zg2sM6NnbV6r5un7Ruri+ar5vts+azs5aLUd2AEKVXTy/QUmoq+ZFV",
+	"mSj+vBTz6LjjYoH+YRoEuml9FtjAKFxiYI8mGQhvCUovnlj+1FcxozX242pN0bw4+gGHhDrgZL1hoU6/",
+	"bgpadV+2mkZVt/6yqBn3RavnJpa+Op+B6BhqVVR3OpdMs6XgxH08YTRQk29dB2bncciot/wWp8x97Imh",
+	"dGsGzghUAWRd/euEUU83RiV26CQAYyMymyji7U0DZsKXOAcMKv43yLn/jMx5wCTumphuCatgU/Vxa7zf",
+	"mdL3O7qdncFSMenWjsmc67Xg2HoCjskfcwFK8JQGWtEyWDaJTV4HIi/MlTT5LeB6eei60r8dEX1dxXkB",
+	"qKdgoambhUxqOeRzEjI5E1wyXPVOxOJRU+934P7OaWAbq4KfTGsXIR0qQHEASBjNeXTm7y7pNHCtqqPH",
+	"H7IR02cdA4mLH+AaAVFaM5sxMdMnr/5IiEAeYyybbmFqoSrHjDOsAnh1+kras9noW7LPr/KVLCPCaKQQ",
+	"uqCamUkJpAAlzVf23LI6mVEK+9zNaF3uLnkWioVksUIZsmBpNxF+dmyVCfuKZPrENLXY/W9hlo/IM1Ay",
+	"SX9er+8PgS74J3N3CcR5JB3cIaD+DoSaOKhG4LeoaC5wqF6fxzRonjXcpA8ZO37GNbeAx3O/TjzNEHYP",
+	"6C0mQtL40jzHt2AinT6HoGk4XTAxFixbdh2yUwKhQnhUidAf+7zPT0Ih5Q7+ZceFfGvQ0rVWMMB2ZGpz",
+	"4SewBWWsYuibe6d7ZWXvTafbftG+uHL1giqfj0lVK4t0Jy4fiQ1Jx8LY9blr1V46m+1mVF/3GKvxH2kZ",
+	"pnuKpYciNAhqxiZoqTJkAmVa+4GsGdy0s5CNAn88UaTqdi712XXl1uI5QOhmw5GBWEgwZGiVkwYSMULM",
+	"6vU5rm0NeSDNT1AfSXDFuNrRt28jEH+1Y1wLO+1TN2IoMxZM2NGquWEdVFGgUKvbZSpc7jQ1F+S1Zdf+",
+	"zUTokxqc6mAqsWKkzzNqhuVi9/2OPqKkdLOx+CwkjI9ECJquJIvQV4rxoz53ARRr6JIqF3Y2ag5xURHS",
+	"ZzvHixbzdnxu9CP9ggEY0W9kLgCQlsL7PKUVHBOKUVTmHX0vQUViRTdAlQG+hv7TYVbH/ZSqJnVLWY2k",
+	"hoGYeP6YQTmEEi74Do43MXnxCdBAY1LgD62FwdzwLkMxC32msPTn+oud/TouJhTd55qAx3nHQon3vPpu",
+	"Y7du7Yh05leOKvu79d19hJxESwScAcY09lhrFRj/MM7DmWyakeQFs1LIuCemc3v6eWI415dCUnXNLy5p",
+	"mE2gz/g+j96AUmEkRU6IpXBcVEl2SdfELcLJpM9zBmwKqzVYGhgDUKT7fLAkvnek2RrDXm2RNBmZJfW/",
+	"IxR2e/okAPERo8mxgPh9ruhY7hLwi2qhdstm6ihGpQTwAf1ufEGOS9hJoS9J8GUV25VkwEYiZLB99Rsp",
+	"uP1adOGGKxdVcKZyApkVPtw+jIsNXWtGB+FkFlAts1UEUhTNr59ZN7HgtV1ygTdhu4ohmzGqtOxaiBTg",
+	"plqIPk+MTIxQYVzOGGLpwZ92yuBWFelxeuprsI36FVLdq+GVlFT3a/0K+c9/+a+JFH2O2mSsc/j6KKHT",
+	"gT+ei7ncJREUtx2pGxW8cUl1sLQGSegMgSuotJOrRyN9D1fENTPrapFhG3kkIeXAz80mSH0FSjIKXfux",
+	"sVro82WwJDMhfVwj19hHXDIRgQFWsW4s81MWw6LPbRpZKki8KkInimmaUEwcc+zHAVX6aGA0DPzoE9Dl",
+	"9atSTFntuM/ddMkg194DOAaOGorweqIHPlQJr5sJG4K9EJt69Fr0OdaxDaOkJctyUG4FJAocMwsR3oLW",
+	"+KROJBsKrc9oHdtj1At8znbMQ7fW57g3SOLucljfPzZbPb7RkS9RokZPAC3wBVPPUJA5lUhR1tJsr163",
+	"Fjbjc0zaCH5jyvWh+XUjnA32AKa7PM8lDDuaCS2ED+qNokYjKh9fczrXO11pqpiH3+1v/u4ST8uuNd/q",
+	"7xplvqPLQFCvJ8QZDREm9RBnaf13bXO7wA9KdHSFdqVrTu+oj045sBPPp1N96mWw7BYTEbDM0WInM4l4",
+	"hIvwzqlYxSRGJgPXQpa3KkdP6rrb9KkXly/LPfZSlCX2rbtk1CpYsE9cB2U8qsRxhQ8vj0vPfKni6l1a",
+	"1Z0yBaUGCoIl41ce43dvGQ0rH5ySbxtHwrtPuSegI4jNydkXnVdmG5Rgr2c0inr+487ZtHP0hCfKgsc1",
+	"4tLAYLJgn5jynPk54PpDe9hn4ZYS6kD1oH4QW09qJo1B7w/YHqbYsouBLq6NIPjzxuFun0fdwJHvfzNH",
+	"aISUagYNHBn1h49BrXvvS/i3Ji3WsZ8S96Rz8fysfdJzTXKKxxT1A6MBInCj+RQ7fiSJ75EqGBUwPXsh",
+	"sCsmSUiHrJa3f0/ghWcWc227Ddz22HQmFOPDJTiA3qHnjUn1zNRsfcANGe2ktIPP4FdlpEHjgTvPkwQ4",
+	"dd5PRhzUDzZ/dyHUczHn5oOnmz84EXwU+BhRcV+Bc9A4LDMTcj7DkqnnzPOpLQV+sLdXQlqlGLXL5hLn",
+	"5AcSdcg5hJII67CcjNMPU84PTQus69eVyLehv4Wl+7piRQg80vP0daV92jq/7PRaFydvb1613t50W9dX",
+	"rdPKuw9F+sTj4cSEJeVqFc9NgBiqDvoSgxmgB451sZEnNRR8kjDuRThPqHY8jlWOwNPaP5j1juI7RnQS",
+	"oJOMVKmMgWaomstaVOotTgOQM+wJxDLeI3xZnLx6ZChKJcG6JErZnmG6rWOamuojBA6FJfqFwR3o0SWB",
+	"kJIpMSWT9BNzA4h+BCx3fas1FyKP/BlpHJk7u3GHwk81p9CVWXRZgGk6mWCE8mfTxDa/DiSZ4MvPoLjh",
+	"DPxBam6lZGFP76POXHVGXcp/UI0P14vQMfW5VNGuBb3JVj/7GMGIEq/X6TXPbjrXvZvO85tu8+JFa620",
+	"EzPEe8/VJdE5H+uTsD/FPBwyK2ZsvTSsVB49RTNTSLmkQ0SmpvaVTGt0mqyqKMEJauzQDuqmaDu6ZTO1",
+	"S07EbAmapOlJ6P6NQR9iEtFht6r2idkyvrZ9OqVN97OV4lb/JARAKmCeCidm/k9Ig/sh9KsfSkUSs+XH",
+	"3AaL9ncc6VhoJImshsZaGNlIrLJCqtEVMAbD4gKigmuxDT6brGgvnrBRpSAjGv4BKihtG4f5M7IVmTH9",
+	"Uef48esczUikZLb5imgxi/pQCodTmeVVRb1iSpKqCKMsoJqx7azIILre/rSy4y7n2R336Y557OIHPej/",
+	"oPfgJzeg/Hg28BVLWok/8yYu0iqMT7Kc7yXjqpSO9XxiEDJYQBwMCoBjf4EQkxIuSAqjIn0l9TXJF97R",
+	"KvyBOfBdiZqCYq4WFC7jHv5RHQi4lAyDuce8mhYuOVEEVCXDCNKOfXCmi5HxvUYfZl27SX+38fOLxYSF",
+	"rMiT1En5dj+l4zPV00Zfzx+P4k/l8MluhsQOTjv6H/Ig3uAngtg5DFcJ9RyRarx3MJYddObE/opD/vef",
+	"PIHoxZoTVT4NlkWuJxuYUeyC2iUup1PmYlmTRj1Z10Rr/7rVwOcsXysgzQiPNtqjBqbRV6uCKFUmq9BX",
+	"lNo5P1aXUYrIH8hzlJ6oPzqQfsoOpB+P1Ix8R5nd+zCCcytfUo58de7hYDLkPv7O9z6gWNYiK69aiH4u",
+	"cyVpVpTliS/8Piu+Mtv/oKjfn/E2/WnFieByfLYN8OHDtkdcisPap3DG5d79uxb4g8Ul0xNRp+E8iIt9",
+	"YCBHHlsjZOwqW/+YDtX65ztUf0K3/c+1Uf+Qjkezpz7n+XgfgwHGLhTaCy5ZaMg+Ak0ddXvHgIck7+po",
+	"EzCWeGOzp0SJ2U7A7lgQvwj9o96fvss/ihyvJqMhZFPqQzB8NQIwgZu9vhhBf7GTw6DpEEigqiZRK6Ew",
+	"OCIM+ZLUa7t9Dlwij2xAuUuo58kErfYaAkV8YhrjKHMMhMPw/MjIQKoSsksnPh/bUaqFP2S1Y+ICuZDz",
+	"aUwVWVtJyitzTNw5x86Y51qXjA0Kxyw9Loh9I5rcXawRMlTMa5tKF75MxbBk7bmpqUq5jkytjDM2Qrp9",
+	"RSAVzQxlt89NfuCK0cfgwui7qT/mFjoK4vkxf2Ao+B3TG9wszHEU+r9qnvlDc0td4Yb8WbmlzJj+6Jb6",
+	"KbmljBFKWn783AEwH3ML23j5+uOt6yd/6/o0Iavb37I2X6/gnEyoIViJRB6nMiSdTHg/elrNJgSAAIBt",
+	"rHpm/NwzVzF9Wk3FHSO+qhVfyz7pfQwbRxjHH9T3+sd72M83Dgs2TbQlHtm7yMMLgOyBFN9Qit2q2WuO",
+	"yVaO85STftTVqw+pusOJH3gh424t/WGRh/IkpuoTbivTy7IXMvYpHJM/vZzK6C6oQpZ08ye4JM1/qJSs",
+	"SwvjbJGKtAXDgUcCKm2FKhevmm19F1QYT5u6lwpT/zHnuo3Vem+Npw0SzKvUFBUDnABlIDIiXB3injR7",
+	"rRed7tubl+1Wt9k9efkWUflTfcZ4WtTehKuFXxd78SyH/VgdeJa+H8h3F03Pj8lt98f8rR9b/tYw3kVl",
+	"BVLBeVjX366AywFWbHZbo1Pu0yR9xdQ/9qd6tYpzISB23pRnm9CQeVHCV+owNkYde0d0AK4TslaFmhCQ",
+	"mhIDFfBjtPFxOtUCUwvR5YzVEk0QGgDgGtj/wLQFgOda+PqSyFt/NmMeoA+Gc86x9i7aA9HcaCyFuyQX",
+	"BkafLnlCsw2TcYo0/lEH+IHyAcA6uMJk22gDa/g9ZMJWM8m9Tl7ODUalAdxKcLkJ2TOGx7EPQIQIkyP9",
+	"QQDQqAD1a4o8BWhUx1fMV5rzaporiW+i73xE4tyQs56A38xj3C6OKsOyD39em362Oq7zrD5Q2fbHfrD+",
+	"Ad3/zLreb7s9wN1voz2ymQg/1Tp75oYXq8s2Em6Ntkw6Fj3UwlbNZSEqg4EIdKfijvWEa9GYDexa+o4Q",
+	"HV7JLD99sjlECYNBlygRjydfyIbzMEScCI98M/eHt/aFmjE98URrcXJhsf313lr/OQwyz2nxk93En0s7",
+	"/qENtj9uHXV7w6/l4fWRNbAbHRIyvcskESHsGJmYD4QIm/gspOFwsozDbdxh6obsEn0qLhFBj5aUNggz",
+	"lr65rxM8YGbDRN5VY8IjY0AwBuxcH74SAgeEbyId+IGWLwGLoe+tN71qUdFEGAVL1JyE2BFhWuqANEwa",
+	"z82XNoEgTdNRRmA6eTg2ENAwlzCoYit6Qmz9aGwN9c9ia/ghrOg/SzPDDySFkX9/AlI4q4GZLV9oem8Z",
+	"kWAyG9JBGKSaBypXFJdRM8lEmZSLUSimmLikhOuQdM6SceIZkEnsFGNpmA/6ly/xHrZLLtiCSYVtm4ua",
+	"wjfh+dBY88hzP9DnyxFxEYOz7bkOce26tT2XVAvcCDWHuIqO9etg1XWIayKq4JGJsdH//sYlVQA1tQFb",
+	"bCocMqSS7fhcMi59fTHU18AEFYDzm6QjeTtMXQvTd0HXsGESt3MlKV2vUCIUCqOkEGsW68fBpBDJAjZU",
+	"pEqDAHDUZe2YWLgOezqAtSYTUORHK7KbAzRIxoIoMWawYkgJrC/BxX+sV/6YUMMScka5XEm0KXLUGAbd",
+	"WtMtG8tTGv7meSimZd7T6vXmt/SwlljiChm29Ef2mNnysx4db/vFcsa2/OQSWWnbjgyzbfsZe7/F3EF9",
+	"/xLvXfnfsk8b1IUzBeT8NBWFP6C0RhYfj9Qk6iZOfnu4fozRxLlvlmMmPtSUz3JtSSh9TGEtARo0TUoh",
+	"iGz2Hq8TXciDpOZ8PcZjN8o+9CWhA6zvAWfUSlt/+9tsU6bYKJnQYETmMxsGugBDhutzqWgQaFLPLcTc",
+	"HkLM1QAfiQdLBOrk8UHGyf/P3ts8t5Fs+WL/SgY3AjwFCNRHT18yZgFRlJq3+XVJqtUdUxOqBCoB5LCQ",
+	"WbcyixDuzPXGH+GI9xazcPg5YsaOt3CEvfDK4Qi//ftv7Pb/8CLPycyqAqtAQBJEUsLm3hZRlV918nyf",
+	"36GuM6Ptf1iVoNDZD2IM9JanBoSfNbm6INhVBJlAYLEYcQQvloXwnNW7aQFMHY1BSJjrkiuAV8+Y6wWw",
+	"t4D3r6xMhTeXgP9D8wMH3u8P//Z3wozuN79i+9OFHYJKZJOCb3+pvVAURIEnBnrTwCgN5OjyjLx4tvu3",
+	"2OOHC7ANWyxRDGLZ0CenRFJFn5s0kzccPYpJ0g5CgWZ1IuW1+fZYdp4kyi28eB5Tux1aWOWgY8qTuXka",
+	"OwW1Xjz7Qyiii/7V4Yfjo5Ojq0NDCBDRrzSVsKX0++Rl77lLxcaTGlLY6ITGS2LowJAfagAdFndP0XM8",
+	"mEdW8fpGZgMex0xsg+31wfYXz/6wihyWJ1Q4wlMPIEhvW2d8pvh9bl5cZMNfLhJvT/fvd8o8a4ld/lRI",
+	"zUf2djbH6C8YjdHnmcXGjBxQcU3Kr2J3jTRXE/Pz5cklAfMU1JafZcaowHe5Ujm2rDFDBKGwsK/QqIMc",
+	"inHC1cSI4SkJoY0v+a92nz1/QWhq+DeLybvL1wRaQxoD7vKqf/Hq3cHPl+FOuT+iCsWzXs8yaplrrKQx",
+	"v9u6JxLzGC1/21eLKwJvTKhmrlkcbGBG1R70fDu4OIR2fHugh6FwjayeEAGqinUAAMiDzuZRu0uOtALT",
+	"vKh+yYxMtd1WjNgMBbG1QaBEgQiaL2k+GZnvw+K+jkBtwmF95jEsm09hVF88BftwRU5tdO7a7iCLRTnw",
+	"iexvpfwJ6MHKhXKLNY89UZDgRmI+5tDvZcLcx4UeRs6Vm7IE4tZt1wEe5sDeNDLDWcy4qESlKaOZB+Y1",
+	"K9/3pU1QlzWlejhxPoIiHGa2xz7SoYYOZowYlY1gb8SiObJvdQPKgRRsn4CeYRFmJlW8zDRjI54kLC4K",
+	"ad3PZljwHbh2X9VDvF1RhWcJlODOskIP+67JHDpMsAeio7JcaJ4Uo3bJUaHJFhCeqKuWtgkKbZf0zbBW",
+	"Ve/4dq1NOjtqfgsK3P4CLaUZFxqIQUijXfuqwhoVsUrXXkfk2raGu60n4bgzZChvfvWXIJYzgZ/CvQPd",
+	"kOLAEVaTEpcxOpxgj3RSqK2Q5KN5krh7awumIzqjXHMxRpvCaDh4KB4WZR/bJvl9Ew5nYYmFC49exFX5",
+	"q/Wr/NJo/MBqEkNI0BKVyFwrHvt7j80mX787P4ZWoFGpfVO1o1AEI//M5hFi+SvPg/CGI7Xbq38NDX3d",
+	"WWCOSTFA4EIxMcu44bdQW3fNRRzY6x3gDXb33n17R0J4ytx6BAuGp2QpxGyoKGYJv4HmIIZdYN8moBoO",
+	"ATduDMvMUHJCtJQwrGtCUL7psE97UofHh45FD6kYsiSxsun3/+f/+P2///dtyz3iEgtfqN6E5dnP2kL+",
+	"4e+M2Y+7GfaZdmWTgKOTEd+sB2h+v8gDmBsxYYb0GQSlr+Qk04wqbBocXRz+cnhxWbefYhu3eM1+WTxx",
+	"W0Na2hz0oV38ZL57PWxmKqE5nWN2ex5HUCj2RNmeUAuIQ/M2tKEdjRSD210IwcAQXMElK/tQEnLqJMhH",
+	"7B4MvVQd6R+9PT27gANw7L9OzgJ2anufRBmj0M8YepfOJvM9QmPDbrjiYhwQCo1iOYijwDGmTpxDs0hk",
+	"FeYaDFlAKInZMOGCxe456GmNSghNzAvmn/b6C3eZDF3DBVr4XkABTnIJ6Q4PbO8FtlC6FcY+rTSZLbEC",
+	"R2Tm6gAv5AosXxaTPIWqW/jrlzSG7zBf32RyelrWJR+oOVte4z3FaatLaIKUfj/BeusF+uCPqJJxmza+",
+	"oTqWPBPOGHOaXFW5EEahWBRyJcu1YvWtVW/1+anhzvJMaYZdP5ebnJjd5mSWl7VGVoHf0fZVpgBfV7YJ",
+	"zIsxaYU7v/9P//fv//HfyO//8V9+/3f/J9l9FvR6vd//9V/CnSAU4c5QjkaMkRfdl9dkzpRmWUzn2JPx",
+	"//vf//3v//P/9vv/9W+//+u/kP//v/lffv93/4Y/PH+6+4L8/q//4+//7X8iL3vmsX/9F/L7//rf/b//",
+	"6X8wlihIgJTa7N4shp6A/ry75NRKM6OC0htoZW97zLq2tsCxqbpGht0/InBYq7Dr/hGy61C0ov7Rh9f9",
+	"o+Pf0A8QBdgOuTF8HlTt3/6RM6f3nYOzZDKHgivy4tkfyN3eUdv5F1scojVTWTjgMcR0btvImomF1KEA",
+	"5WacG9EnihODI7BndlU5nBYV5Cxlon/UMfeKaj5IINlJw78TZnuCy5gl4PKnyghMG8uHhdNQuB55SFQj",
+	"NnNL3/dgSp0BVaAawLQuWA5qf//I+fKL1QehGFGeGCOZgwM/hzaq+JaSU4Z7y0WuoBW6zMiICygxsHTf",
+	"hQoyZQ7TKjd8OAkBtCTNZJwPGVrDcUZHukteg5aMLamVTG6cNgGGxjL/wr45AEyCwPs1LzncwcsAhDmT",
+	"eRKThPvE0VGuc6ONZAxq1QRaDeAfMG+BQuLvQ0kxyvCOq0JVbU2lYHNoGNl2JqLNxLDHjUcDDY9R/6q6",
+	"cSA37lZWS4SBBKOgRbUY12ZsH9TdUHpYMck9KR6wgLjRqX7lKehraxj3I/gflRfaiMPC/ofP5ESfRpJ1",
+	"sp0LcwfXcUqv5zG2WsVT+GtjXtdPckamxjzxWT0zyrUzWGlTevmBGdRmcRSZN5u7ETgTzLqtjTr1TpiF",
+	"lKxVYx6NNHNn8YUjbBC6vpE0V95XIhGEI5P5GFPn/EOtanpwO2jqc1lqbp1SPWk3lze4gOy2ROFRlSh8",
+	"mQjdisUGzW1/Cg8t0CkdqwbEsAYy620+fv4NZ3ndEw2+Bf/pRghw/dIW+O7rIsaCHj4sPHqRxZ3QEzYN",
+	"CPs4ZKkzTIXLzbJZTRhGqiQ90bEiLcVETKK//wdIv84Y1JqZ4SAxuSxjFmJeUL5aJxBc5cpmpMGmM6FC",
+	"Ab3brQd7j1AipOj4DKhSGM4aMovZT8tTnELxqTlOdxvxS6CpCi72EJKPvlHmuc07eoxGm6vaeSipQ2vZ",
+	"eUZnf2rtNXDTfroIqnXwvsnkFCL9FuUV+b2DFxZkQBMqhuVCQ8Dz1VRzpflQdckBLg7LHUuhUBzIigqH",
+	"0xGKfiV6vhDoHzMLalwK7E9YxgILe1vm+Da0S1q0zHJpkqzBd9t7tpzydgYEJoMULq2XvefQ2a2GUUvn",
+	"rMUxgxrOHfhcGdh8KKrZJVTZqLMRyYvAvuC0wx4wcC78VvF6i8XoFg6FTasQSjMat3FaJV28GH40D7PY",
+	"btycIux8RkvBS9KyHxIPsT5rFp/Yqs8Pgp8/smxOR11V/XPzNuPK/JeLG6b0UyP9RjLhcim4u9JyeL1H",
+	"/pxTobmekwm0fpjKGy7GHXrDMjo2CqnS0Awb8JVIyz3dmTE+nkDu0yCfkxEDoCWsjAyF9e2bl/cNj4Au",
+	"VZa3FRlhqVQcfPnDRCqjWkvyF5ZJgM82+yh4ScuNZljobEI1hJDMgqFYnCYcgiqZHBmtFOAWFUsSo59n",
+	"cshYrMiUixy59Igx+y9w/5c3akcnXIdCSRgdOKTrjSczFpM/59KisIL1wKcsIDc0yW3CkD/P//wf8FHM",
+	"9CmewGVi0YFhYoZ7wrcoBUxwDq7gNXMOGhcIjNHwYCVJK8If+/pAKh0Zw2hqZUjGQjGbyISRXECXLZvF",
+	"Y2Z5okrZO4t1Ly06o3MMwZhPAUUtiVSKqTb+FRN66FCHImZDPqWJDW5pANYnNAZO7GfzMcMBVaxIiGr9",
+	"fPG+jWmG9f6Nc0/Cm3Th+km2jfe+Mi8tf98i+mBufafgXpvCGbdsEi6ZWfUoY2rSnE7Qd8F0vJVebRvZ",
+	"7FHLHtKMD7GA2fCf2GiaYqixOIlOpRhXdTq8HqFouWriF9Yih5TLISvDxlLiQsttq8nKzPoibDAYVbCY",
+	"uaYHuMJYMgUZBORayJlNd6WaQEzZ/IsryKFTifkVXTGGX0D49Ta7Uw53jAsSmTFYHHULzwctBa6LNVRj",
+	"rFDlVBPnpy71wvFAdzxWeydsmuq5HSgg1CvnRAB7p+qai3G7S67A8SQkGch4Xo9GBp/7T/DxN8ldYAY7",
+	"2zfAYO4teAkHiGSo1ucWTZcf6Wu1brn4rEePQDQyPWFzMmMZYDpCUkktBsAlzrNBOoMZvpH2sfdZL63c",
+	"l1qgMPv3BvJqLnJGna5caQIQGDIjM8zn7ZLIsOwih7tGxhSpRjIDp8HPF78io1f5cAJ+917v5R+e9yKb",
+	"Paz58Jpl7W4FQgRUbsjXD7CKdsDqioVDER2d/nJ4eeVKlgEFDsHk/GXwCd8e5yPwiHP2N8B/etHrWYgU",
+	"wXRnJjM9CYXOmNWFma0ucMPh7s0RAVSlqwGCs++W/dsWfBPMhZ8v3u9bGwHr3EOBp85FgYLnk/AzRtRE",
+	"zgTeY6NSl/Pzzc8JK6VGYP23VWybU5jh+j3UlGVY3D1V4OLBfGdtGbaJy5vqThTHhCI/WJNFf4Eus6tn",
+	"KFe0i5UbGXlzuYAiQr0/SRwn1BmN2ZK2Ro4NPdS8k21Lo6UImRsk7PVzAICWVsoBKHuVIBNAoa/OA1lC",
+	"vJpLgQCWtq4ZaRni9s2x4YKgH4JY7G3F4rZb0XrdijZ6pRvkDt6s1axafDZwIITwzxJEIVxkUXZw2erJ",
+	"dkAkDEiTZO7AF2FXoWhF8B9HcbRPblkOKOFKhkO7S87puNl2vsLdrMu+4DW4Zo8RYg1W/5Ag1raSu9Fl",
+	"oB2BLtxx+/fPF9sNroVBDrjHiqF+WIf75S1nF4+KSAuBzXaf2Qp8MHt/IC6OE5CpzFgo9IQKF4iLwKlt",
+	"c9lGjEWk5Zpf9NpgMtu3idKZMdwRKMCpBFbQYzlRmtA5+I5DgdV32BwNuEyDZ80Vdu9jIl/MykVEU3rN",
+	"yk4D4jtFU4iuzUkqudDV/lanh2/7V0e/HH746ez49dHp24i0aKKkDUrOpCujUySjQ7ZX0syhTHp47XIQ",
+	"QlFo5ZUNLgHrgqv9UF0FsLh7chXgwWxdBVtXwZcJGRiu4VjGl+HOgHi9yDw22QWrotDd6Ui4YCMAFAKv",
+	"QQOj83kXjl8iGx3LgnG64BvXttss5scN8jmIBU0o6IJW8kDkbUkpjGN3W5fEo3RJ3M/tWd9bAWS2srcC",
+	"lu+9FV2y8s1B+c5tGN8KfjkyF8OpCC0EkQeYeBczLPCvQH/BDiCA2YTWETzXLqs09JZC0+wkKa7YQ1AI",
+	"eluFYOskWc9Jcl9MZlHcCqYhRPkUIpSNDpRTZqyPTE9cwJKJ2Kf8WBMMkmewu4CKsC+EIq1ccE2ik7PT",
+	"q59sHZA1pAJjkIGlotqAaRnNGLtWEYH/cy++Pzz8OQrs3yAT70SKmM4NK7nMzX8FZPe5GycgMomZ0g6g",
+	"AjOSAPoK8q0RfpF6qEVEB1+C7VDudIEPP1HWvOLKjQz4EFTEobC57DOLT30t5Ezg713SV4pptUeGVE06",
+	"Cb9mPtaMR8ozl75PWjJl0D7T/SFNMGvTAnz4lH1oDGRRuynsLCi1gfAdOwIypSKnSadIxizNbWPM+hea",
+	"5CwKQoGx8OIRTLwaXqtSomYlfM2zUgBb+LWQ//wfCsLA+D7mVoViAfaNtFyipxMbGUNQEMBYwYTZG+br",
+	"G8DDTrM4sAmtZomJpH5boXAr1Sybqi455nTAE66hNxKAACmXy+xAxFPKY9KiDqnT64Z2znYAM7ivFYo0",
+	"42LIU5qQjE0px+81t8dh+HmcJ6xyHC2XumX3DWdjVg1pwu2gmBN2FQq33S45X+j3gR0+hJyZk+oSTLbx",
+	"YIi3804BQx0QVhwSTF3y6SnT780lvwJesK4+4t5+J7hexaXonkdo+XXeeG+4wWa9kdWjeBgC+fvIkD11",
+	"WTNEWzL0CFxWVq2F07FGeqwcZk8zNmQ8XdJ6+ZIJ28+HT+mYkdY0TzRPaaZtSXA04gmL9sj56duA/PH8",
+	"8G1A3h69Cch7NjgPyKuT84BcHb15Y/jf+es3gWuqE4rdHjnhr9quB8PZwYWXSCWcZgselCTgJBwLqABA",
+	"FEWQEhSBTkLRKoBEIZUnAHHVBgAhlKRcO4jJ2whNDpDVQQfNnco/3ScRzADpW8IsBBT6GVesXMDkNAOo",
+	"PMAIKYJIAx8yw3pQLyhqQFQv0of81YUircKVufucUEWUlAKrsBSgTkIH7ISJsZ54sdsNxcvecxKdHVx8",
+	"MBrQwdnpm6O37y6gVtfZJu58EeoZjvyazbEnQXR5ePHL0cHhh3en/V/6R8f9V8eHUShaNYW+xYDlj+aT",
+	"jWOJNXU+HViAioENhw0RQeEIdiIVEqFeuSIjoyD7rftU4MghMln8MyRDKC2voZy7q+vM0x7+zJzWJ+Kf",
+	"FZ+pDvsM8HO/NPZZbZYzXIq/sAt7kZfZiP7qPh3JbNqJqabrdF2GCd6lht9+bTvRTg7IWw2wVAvswZc0",
+	"Ig5SmQs8GstyWz69kg8YvnqBPQ5wEJm/Dksxr8qm5pR+7Bhm3BnMtaHg3d7L3rPdFy9WB8Sym/r7ndtM",
+	"uE7+QsPTzl3dD89KFl5TAP1PZqSvgIXl55lvKg/9EQaHK31rSwRX/bz1YFjNoV/NpmkCSRqQ7j0Cri4s",
+	"SvjtXlGG3UG5jBRF913qWj+REaMAv9j6tBZQ7cZWVNS8W+k71RgVLYjnoYZGixXeU3y0dETbjkbbGOkX",
+	"7ExU4lLz9XjU/TQpukNa1gRK6yKTFZbzrSD1PdIw45cmwM8PKBbUsS4OWnOgboHiHoyM6n0lGfVtAl99",
+	"j13k71Fg3Gb+GRvmGSQeNtpJr+Yu0gWhuCZT6aIYabP+Cpxlayd5O8l/wxpbqfR91zOUopgiFuIu0ZI8",
+	"3zWGipqY25TZVv25YiWwA4hLISdHR90TRSLBPurXAPGlJnKmbDHrR9vIn2syAsAGKQCUsmxAYamvQ3Z4",
+	"dnuP4EqUmiakBUkn5mV0GHw4/PXg8PA1WlfOTsNhMcBH4ykXXOmMapkpMqE3gAR2R6cdT3kP1cjyC7wn",
+	"G6s4oIdkYm0NpodmMFWv8nwNZrUsb+VW24mdYKeGJ2zSkCqWf2e66aED5k8yRuM5mdKY+VhaU1kfavxl",
+	"PrS1vO7V8vrilPz5ppenji9neVUJ7qHIrd7XkVvfMFj7ozaivsLVu83eIemsOaPDgRFY0IFKrDlh8Zhl",
+	"pGXzygKIDASuhScEFXx0wSfeBaEo9mk010pEJEA9PJl7jF45sjcafgiIFKwDIXb7QIDJhZgiCi2MA5st",
+	"4NK67B5jREnLmOv6alR1h14Yy2EObe+4MDOEAtZLh+YULMQTV1iJtkfu3q/tp1u356BYeGXnXXKysHPb",
+	"bwsB16ADXxWWx6Ve2s9gz8enHKBBU5TNDejQIuKaXe/fOkhAeoMsFp6BLWPL9tjHlA01i/2XwdZaLq4D",
+	"yT0uyRVXYmGV58qCAXMFYMlzSPrIza6ksZDgs9qcPzq83isPgY3Ehe/MS5XNC+ySNxmzmS8qFLHE3JE0",
+	"hd7UxXd0jZ0/mTYXPg9kZHrY6FLt4OHJ+dVvH171D35+dx6RFneFiNBRAFWltqVRJTHbJfqnv0Il9ByT",
+	"g4pFT7lSWFzjJAVJMyO+NLSXrmlDhq1Z2YhlTAwZlBC40FuJqH2OTcxGXEA/2oyl2PUWO6dTovJBp+hH",
+	"jj0OUgoEZr80JVqmnYTdsKRobO6ASKCpIi83EpfCbNF+31wTGgrILbXNIwMoITIHCjF44ciqGBnb3tp/",
+	"4aMsJnoGHXUxzsk8TLSHjXVpnpH9cBHUxE4gC2owh2rOIgnYpt+86PVCUdfkTdCpq+3A/LVW5OHMd589",
+	"ReKK2l0CLk6MjJqj8oiIoSjFXm2pvKFT314CD9qsymcU2+RXaB3d8snErm+RIWwsM3WUOZU3kGi92IWi",
+	"jL7Vxo7IlpmUMLqvSg0YywnaM1o871sjQvbZlM7JgNnM6h9ekBP+ag8bHBt9H/IpBrmae+mw+7Jo2YVJ",
+	"2HQgcx2Kly+DXq9XXLCRHfO/3iU/81cloMspm0q8wMBabPN5n7/bJiPAWYeDyaTh6JIoQ7vlS/bHy7NT",
+	"4lXBUoeRXbMD6yghfbdp2OZMZtehGMmM/NDzSVet6GPHAW927B+jdild27GHl73n+3ZyP68iP9YnZsGk",
+	"r+jwOk83pJLawb+6Igo7a25LfOBx2m7T3Tb16sEpq9bMqlUELSrtwFGx017tH5qTqRav087eDz3zd8jp",
+	"7MjBP7Khdvrtzt5OWeTWJmP98Le7vR9//OHFMt9KZZAazVhpqtXTQl9YipoO2IbYjt49j6dRkqrmbwIA",
+	"zANMAY2MHgadjCItI9KCCkFXluJTn8lu8OPzHmSaunYMkJRMxRi656PUNHyx6AJfV75wYCXppdnXzvrg",
+	"T1SrN5mcrgSHYh6+kputQaju53EXBX4ftQuXvtOKUcQKPc/cBYoEXWIacP82BvaNt9taNI1X+wguV+Bu",
+	"Ftwywby5A6/vQyOERgZgK57q2IBR7lDDfqKKBmGWAWAUajjhSZwx8UTtk8id2FEcYWnBUCYJG2pFcuEG",
+	"/0tR+1b0afGTyJkodLE0ZTRzhQKRnInI9lgx+4EiwgmrYS+kBUnvroTMD1cCSm13Q3FmzJ/b9XhD7Lpe",
+	"aODCWIFdcoWNAtifc4oJ7SqfqnIzNI6V2mZM84Ixe9DARUvxliyCH/dsBj3841LTTL+m84jErkMQNF1I",
+	"mHU6kKmZELpSz0mWC1tSaY4CyjmnTseOQQMGdc//6KOAOFQrJn9HdvcsSSRMxNSuqR00Fgw0cG7rF/g0",
+	"xv0K7KbfGF0J8Aqfhgk3y70re9oy70fFvMHEA1r+yuwa51qmhtFxiWst8G3fi9gbnJ+mhJV6SSKHn0m0",
+	"Ta35nIuYZWC97hdt6G3bR1hO5PiF9T5guSo6OTUdj33HMSmGTTzhio6/FUXOb2XLBh6bDmfu2z2qb0ZU",
+	"f5r2VkZm2H1W0RmAv0Vm6Ii0FGOFppfMS80CodJihuhHThGx+pMd1wzRcHt/g4V/xgVGeb7JW1le4vZi",
+	"Pj75DGrsYP6V5fRSCV3FmTUSkwuiZKYxrtaI90o3m315RcfbPimfD3qKX8mRGfz/2s1RBJuBTOGKgJcx",
+	"hjTMLjnForUMOtf9OWdgotqkysX+3EuANumDTXO8oveV4GgO5ZFVj9XCam0zHDec4ajh9qxwvxuc7p+f",
+	"imjmfJoxEBbNCSvnuVYWHAOcbCBoLOKVdbxAzyMrdABmIq5UqtYBJ9vgowcprw/iwZBeXm0iqwxmWItV",
+	"bIE1v+VgnMXGXln4fnKiGFy+uwFnLZLlhIEcB/8pOjbQo4ENtmiGxQ56CUosHW8xYh8tRuxnioovgP5K",
+	"l+YKu0x1Q4kFeCsdQ0WPdeXPIDOqS/qYT+WQWcHlMao08KNlyVDWRZcgtNJNJR6vq0n2Nq1JbsHa71nr",
+	"vDfZhPfmi3ODmrqWGnHlAowrd72xGaCu8U3R8sY2o7B/dzl8zc1p7LzrsqwH1WsG9vCA2s08zi4wnhI8",
+	"8fu/rVe3egJalU8RALUKAlfvXTdXG8B6X3R3hUBWxYaRM1HTuRUSaV3i8e02rpg0H/MRpBhrKEyFhm2Y",
+	"UIqdWIgRgSTh4howEnklzIYZ9URplu4RKqphML8nG5G34Ti/jhjecFG0uhe0dI/bPRcwvD7FxIzjZX3k",
+	"vsJRHEH+6xwyaO3LmIT7pADThTVgroQ1H1GVNeZlAInNGL/jggjp8iVk5qMOFl7SpTpnRQwBurPTLCYD",
+	"niQkpfOpTbamRXowfGpKBlRc+z660mYVZLHfuJKElv/yRHl0ZI4JHougyQgNDGnEuFDlcZTdUgq2iAUI",
+	"pOUgePc8iLOcYW8baANUbimM5zYwB9sLbtEKWN9c0GxeIgcb9BzVEEJLSP81g8U85ymbyrYFEpYe/peL",
+	"6idQ+5X3PI1zDf2SR4whuIchilcMi1OKVcLaAvOwTX9mMdcsBgBLm5itJ5nMx5MSiRRZvwtzg0ApFqA8",
+	"ijYSN7QMAHRnzM/WM0kUj9GwmiqWGG4wRLB0KDMoT+0nKWZf2nsIHn7A7YdgfffXgQiPZ1v8vXWNLu0o",
+	"hFduwPSM2ZZhVpKsLv2/akdiv5a1uhEXVStcT1BglgtRDMsHRGNmOeDSLkCO8Wzrve+7oY/7El+WUM18",
+	"9RilYpGSIGcr9v39zfUp05QDyl5GVm+Zbqap3leRCN9wWfU9EelbxAzdJIWu3VUKTYc1gQhAxRxWVK6I",
+	"aHptVTo0UEChU8hWfcqz7fweQMGadVXyzNwWCF3RAWCby4z0bCvOrOSD9zdmH4slrWoOfTFsH5EZxUYi",
+	"xFVFG15LDqSvLnbLsh1FC/05Y1B2y40WLBihI21R6cHAXNqdqrimD0Rl3DKI7xl3YYMMZlHvclrhSl5J",
+	"VxGMfgeelZKlglJ5LMCV8RtGImvcR1h30NQnqVSWYd0V6Ayo/uSMZyt8HUNqpbXNdtD74boBNXlH33ud",
+	"eGP3D6d4YEB6jyyXEPyXjvhQ1bfesNINcZT8hdrNLE8Ks26gxbyw5fB6bgcu3xdqtL40sB7Uzw9txyks",
+	"MWjt2sr44YRmdGgUhz3bXDsgCdMa4gwqpc69OJmnEyYU1OjbCn0mhtk8xUDDsaTCdYkZS68S7JEokVT0",
+	"0R8a4L8uqGbuv0+YnsjY/8u2noNKBPMHqIdCYAKaJD4pBv6BakVQPHyOLsEI27uC0tJd6I2GTj4LWwGO",
+	"wAgbq/3i+qrBI0YAo6U4FrBV3yCn2U2Fl/qhOqlwdffkorJH85AcVN+Mv+nhcGSfhTdzN+Ez2PAnYAs2",
+	"OZxqeHmwhhfKLr6S1JevkNPnOHtjWt++f6SExmIsKKtIZSzBXoKYP+Vtl+mq+YBF+0cfKasYcbaZ4ZI0",
+	"wbIutM0U3Nos62X83fYufwojWNleudNL3PfRSXNxfPdVxRpSo0guEqYUiabyhl3JyPelKYMWVW9dYLQq",
+	"RHarGCQW1K0JUa6N0V1Xcw3YWAW2W5dcNL+KlTQ1+Esy18XKE4n9pLhbNqJBeQSACigWrAVjdpJQEh30",
+	"L14XUU6jm3p1aEkP/U/Uh05gxXXJI4/26n8tZeO+vfSblPurogc3OvSNDWRJuOqQsGZjg7/eU/GGnQHf",
+	"myvucam26OP/IvRdQ8N3uBzWYp82uerTXf84QMXx36KFDx9GoYl9jSsyTBjNWNzuEuiM7xOV56lvXaqL",
+	"q1fuYgqFdPOUPVFk5OEyl/k+mt31pVv6IEznLXeIt1bzmg7+e7Ka1+RHy3Tvp4mkouMa5zeGD048RK/R",
+	"OVHl9BjHCFOAtm7ZA9i6swlKu0vg6zAFRvFwYqipAAS2qZgy10pTjA64mAPVJb/k091nCMFsiJjFZEIT",
+	"h/kJfEyKbiiiwz+96x9/OO//dnJ4ehWRlM5VobrbBDnw51qkpap/EhyPyuZEwmv2zMiU6uHEBkYHVFwb",
+	"3sjHecba+8RNenF0enB03j+OSMaqE6cZF0Oe0qQ09z6JXr07Pj50q+TujEDBd+hbs4lMyu/7jAc43eJL",
+	"Ya7fwh+trEB5AudmTjdjU8oFhIHsLovhaTIzawH8LC0rPmJAzSopasaMMT8TzbLpneWNb5k+NkTjaHCD",
+	"nLkyz1Z7e8AsFntpu9xlf9fAcAbSemSKnefB8ZSLpzEb0TzRnRVQQM1BWJTphCvtQ0hDmVqcqIhPjUh9",
+	"jWMe+CGjANPn9UxacG2dMdYUQr31+s5XwNi8yhi7L3yMajO+x2W+G6KwNFQUI5ivW7oPNTRWvRpAis21",
+	"IWaOCWcZzYaTOcnyBP1W1uRwXzCyEPmNIbYqXW2qH6Ub/p6CZX5331e/5O/IP+4DZYvXbv0bt64ZcNC/",
+	"Onx7dvHbh5+ODi/6Fwc//XZnv8oGIXNnPKyvSGSfKcmRJcGmeqmxDTttL+KmA1UL97DayPPzbuInXKy7",
+	"w1i3xHUdjPuQCiE1GTAfFULX2m0WELW75ARVwSdGF3RQydBPZTSCxjrNcZ46oby9O48qcPOQ5VBDOOe9",
+	"i+FUqb7BJ3Anjfa+ivq2bSX+UMo1Nkbxn1++sUCry0I54NjwxlQOnuQVjCl0OT9gY2p7G7fq2zqhk8dj",
+	"R1mPWzNAPB2z2OO7QOrgPon+HPnAAOtMKU+IzBDxqTWkinW4UEworvkNC4i5N5QL1e6Sc2wdQfiUjhfa",
+	"X3RrHXdWC9wwLkxwi4+xjwAZMeICMByqmzRL5eaxP+cMvq35o/nnTlDiAlP68ZiJsZ7s7D3r9YIdbWhz",
+	"b0dp22B2o40i4NgaoWgEIykdg8PZfv9HwHgeIZrN1FOvu/3uL7XOytqbebf1pW4D1sCzkKjXF9VaDGeF",
+	"4Wg2A8+84soxoL4RDbPLw+M3H/qvT45OPxz81D99exi1uw0214mLRKxgaqHxtxV1D8baspVAULeTJMT3",
+	"sqUrEu4yWXWLhprNqjXTMmFBNeGn8r15miYU2OYnj92g6F4yrbCMSma+AMp1z2UfU57NSStl2ZSawREO",
+	"ChKTbHA8H/jRbJFSKFppJuN8qANCcy07GRNs1u6SQ4hiK6YUNGq9haLoMpfMVjFtwVihgn3UobAKdJec",
+	"QkY+kYJZDuGue/NNr9HTL5kVyOfmWDejn5uh70k37xv6sZysRmwWVaZb3vWo1fRLsLi9wEyRmL8ap1vC",
+	"rjKJaUpfml2tykPM/FUeQj6HhTQzkAtpc2E2EE2RCdsykC0D2WS8FFHkSjwkQ3p+CDxEaapztRGlJ1ep",
+	"MeulIEzELr+unqtgfdEIkiJRoUzkmAv1hfnIJW52M5wEB9/yki0v2aQyApcKMDEzRoea39CSUXZ/PEUx",
+	"rbkYq6eKj0Wedpgwi48bHYXvJ4CvQMzjnTwFmNOUCUjTi8ZMX8IwhzhKVAYS1RI5CYRga2JlcBMqr28y",
+	"XFadqOHmqRnXw8k2je+uND5HDHhe5YZqlroas/Zqo0uY1Q0JAIRq6PQJHQVtojeDb75PZhOeMDJMpGJx",
+	"QCKziHdpVMrUfh6K6PLo7em78w+vjy77r44PX0ddYr58hwufgs5j88H03NysGx4zJ8IAGuUjV2YDBegJ",
+	"pieEYll+wmUjMW9AeN2m468nvNa4RASg1GZEMf3tOqEfo2A6SxHZBu6Ru8krX+EFYZLSaeeazWcyi5tj",
+	"Tf0qaJAUybxLDqepnpNcaJ4AjdTnU1ymdPqzG3+ThF2ep4GuE670VjTcKRpSOiXXxSfzZFUhlXXEQy35",
+	"+OJSB4Sy57GuXvZ6fgGGpwMA1W6vV0KgCkVLZ3w6ZfE+YUCIUlj4qcU4pxE/jGpF4kymKdSf9klq5jF3",
+	"SE6h1GM2AdgDrhMWCpmRgYznPj5qxg7MoykURCxOkNisuneCGxUPficjmcRcjAErfpDI4TWLQwHVXLOM",
+	"a403GFHX94m9AYQmGaPx3KFmWcCWjHWGE2ZGaBBdt+7YBoTWrev1FWXWilfbCCw8ua28eli5s3DTMb7y",
+	"6cylKrg0HXfGmczTdaUWaKTwZkBkEvvkiSX9et/iPJttNgWTNAE9GhLH3W7l1zJS6ycJtDQbuy9W6tPk",
+	"yGWtcqRaGooEnbIIxdLLslTaL4kw7LHppNfzeuEV3BJO+yQaSJrFKgKeZut74S+ICmY2YZGKoSK2ZUcI",
+	"RTEEFVYo2to9KpxPEEZa2lMY6HBz3dxg+PtrDoy7W3bDtrLjQRZA+Vu9xqVukhh3Z+7U3fpzaa5jCXXP",
+	"LGNpy8/iKm1Tbx5h08916W2T7T+BlJaFgJbbWEZgBa7rc2zlSVBgNyzW2boZl/f8fHCiorcVFdsAz9p2",
+	"yWYvuxdCuZ485XHaoc3N3n9hGR9x6xM5S5k4ek0OpBBsqMnRa6LlNROkpfhYUJ1nrMDCcY7wJ0ZAzREw",
+	"hiuVsywIBc1jzsSQkb8rMPHHOXgyEg49+uLApsa1u+QNF3E5cZUM5n54ovLBP7KhDghLFAtFwsV15VnP",
+	"UABk5ga3E7ss7RbKTT8aN6tNdRuH8y07aChsAJUcc3ENOGHS6LQuHo3OGjsodPwwyi2Ma86HkuOzg/6x",
+	"84zumefNA6Ewf2ExyVNoewdguDME+6FxnDGl2kUuINVuvieKpFSpGXTHEjGG2GmS2F4CobCBdmXha6h2",
+	"bexYaa82ZgGrgh4I7uMJIsX+re2Fwu6PFmP48zRKCEIauam75EVvF0Iu1JJJ0UDQ7BNene+TlxhiObz4",
+	"5ejg8MO70/4v/aPj/qvjQws1pCdcYTTFeZ9K5CKzBmKzucuhGDAyYno4aegoK8dH4j3Xk6PX5/0NyY2j",
+	"11dm+/eVG5DryQVTeVJrxV8i+XFh+yfCd+KGlpSEY7SorpFgSrPx+IP9uhEZSnnN2Rb7/P6lBxvmGdfz",
+	"nb2//4dKsgAfC/P5gAFSUVx3f3n7noOXhIw58sX20fkg4cMm+dLcKdqLlw5y9Q6Pl6L7eN6P/C9NC86k",
+	"ZXnZZkv7JBJ5kngmQXUTk6hNFDD3/QDmO3q90YpaN0eD1ub33H08pkkDwR34z2ek0G1qW4nIblPPoFk5",
+	"6SsSJZ6Dx2k/KhkQXseIjl6ff3j1of/u9dHh6cEhNuhInBgvNXb1S33ltIruUoHxaiswtgLjexIYr76C",
+	"wAAmvuTKQ+65yyNF8qPaupLh3a4REJkU46qKTAXJxbUw2rVVY8dMe8MgFEZZxayfoAplz6fMDKkw947F",
+	"zrCwxXHKnlrLv/Git9vukj6ggO72QjGiPGExoVqzaaoVqMRSOGshMDrsyx7q3tAmENmoVf+RoXFBdl9C",
+	"EzHNVEBGeaYnxnrwY+LKyYtnfyDRRf/KoqUevo4sMt4F09m8A2uKbIIEAIraaBPliTHeuCpNEwqZxPuE",
+	"EpXDdx3liZWwpeIk3MMT26SsUcPeEKM8NsvZsskvwSbvB+z4D6sgccoTKhwEg3qY3NIZxiL2TOczOOQz",
+	"4JDla1zHJSX6XOvZ5KHzmDhOyYVLwdcyY4s1hpboyHuLWUuL9wqLfcLFOBQtpXmSkGe9F+0uuWQ2/3GB",
+	"ISOTo2LumKXnCcgncT4is1BE5iLJjP8Fft4jrxjNWBa19+y4ePqYImzh2ycsYwECPNkuakqSMRNmCu9C",
+	"UsAdoSudu4AN7Oks1ytFROydBvyBR6ir/9OO/UgHcPiGnv8a/NPOAM4bFE77p79W6PwQvjD3fp1P0OKn",
+	"bFlk69xVviZzW2muFotDgHKB/nzbKPDbKdKCuEFAEhaPjeROJRdaBaGwgLkq8P6oNsh132EXu9MEhfus",
+	"UqHSJe8nts28q49XRI5CUeBkW9dYlguXXxygTDUzmFWOvNvSPeuSqcbQzrcAgw5F5B20gBaeUKM8WJFZ",
+	"mDSof7i7Vgywu6STzQn7hHDftln2kkhcBUHBf9plBfEpQpl8qc5R5k55MdOEYFlJZrztLK7CQGA1hr0o",
+	"hkVzyDAkStO5anfJBVRnxaEAUsTaq7ODo/7xh/7Bwdm706vIOnqd030iC9+N9TyjnV1nVwRG++6R6P3F",
+	"2enbD+f9y8v3Z9C0CT07jLhO2X4bXKGKj9cX19M/OVx4F28r1Lu7F9mfc5qoyqDQjvs9GAyL87jeu2bX",
+	"oUCHdcf9+ETtkd0eSVnmdr2gpYMjvUEjD0VFJQcJRo1sTgBcHy+4tTDGOVMLnxGANxiHNuDkRe8PoSg1",
+	"/oJjc32+sF2eK7jzAyTUmjJUQAVEbf4NvHpe6DMbgdiqTPK5sKY42rYj5yNWtxcLZ8tk+5ksFUvcKnxr",
+	"J9ipcp2dYKfCSRq7c96to4Mu0plwo3HPGx3fpyW0rMAn6+32eiRjQ8ODuqEIRXRydnr104eDs5Pz48Or",
+	"ww/z+Xx+chJZTQibZXTMOYOEGkiRK9sl2YxktSIsgjIMC9WlUMB77T3b2NPzWy8YgP2Ve5G3fPtyVMBd",
+	"F3eieMxUmwwlRDVRl4rp3DEex1lxYlxvl5wZyeCGjkF51xLeygijWcINAzNLAP7IdSi4Mj+AGi6KnT8p",
+	"GqmYEwRVCV5Xeh+skFnGtdXK3CGVDi4UZkyoL2xRAQuau5z4ABoKxpiY77dedLR/osiIMfOXjIFp1W6o",
+	"Ojk33+AnSwwb9EtU5mkIOliavJdO7fdYRlKgeJgzcqdQZipwT+p5Ss3dXt6rwpG8bdSzb1MCBBtDY9xu",
+	"I5GojZNHY82Cayf4XROG+jSKsAKpiSQOLDnc0CRnLtGN3lBN0cZ1PNq1DTLqs+G8XGDfuXp6sZNukmDs",
+	"FA0UY7f9/VKM/wIraSZN9WgHtqu1kUkxV2lC55Ahub8UOENN5KwA5AFMzSZQrzcAHIYOCu+L87k4ciZI",
+	"K5MJCwDhyPtRrGOzDSXLfCygkqkx/7JMjV/eUqjMcU9O/zsuA4IYxwuX4tt24t8vfK4uWNDKV7CObXcA",
+	"ZbbRmRLZx47MU6B1UxLFVNM9eO9pKxXjf/7HlI3/ecxH/zxjg7S9P6CK/fAiiMi7i2No12VV+2fk5BWJ",
+	"mbFLoP5SKkYGc6OQZowmyRzuGro5zdjQZbRUP4OYsM55b1RWXaSRgMsBuAL6PnzkFgVNQPjI6MNt7ISH",
+	"43NXouhFz5RpajaHbbMEyVNDMYSrULQUYyTCP7ySNIvxRPYJJVOajKRRj12RKjhvnYuy10ZfjWLZDQRD",
+	"QxHBV0B4X6h/iEjCr21pkYX93bP/cgMNaZbNbSokBkiJhSSjEEZ4okIR4WYj3KT9cmUQkQEdXmNHMLNL",
+	"933As6sznqbMzt4lR9q2gQ1FuflrTHkyd8fiOr+uFHo15hHhugkx8bxEZpvCTCxNseWi21DoJ6MiAtwD",
+	"o1mZB+O9WcdNM6UfOwMZzzvAAnf2nu++ePm3z3785MCoi1Its8ys9lSOW9IhJmYERcU2EXK2DznMs1tR",
+	"UWnzyn2sZ0IVRmdq1fRLHzrb2J16p+7C/qpE8fyGvzfFHfPtO1zcBs2qCWfWqgwIctUcez9wRQM26b8U",
+	"yMSYCPQl56JLohkbKK6dRjGRgs1TqZGkUibThJGE0RsWChD+e4SSEU8ScH+B5EbYPOyOZJGD7ew2YN8l",
+	"fVf/6xGWfNZQyrJQVPONjLyfyDyrFWjY2disro15LQvvWm9kyiCmY3PzwTOXC53lynD16NfOG5nNaBaz",
+	"2PxXRCYyLVyP5l08DfdCmsmPcxuPpSIUVYhyc/EQvakornjRe05qMJv6PvPLxWG5ILlie4sRlC459wEg",
+	"o4z9CH7UZz+W6qUDD+AMpKg42FNQs1Yr2gFWaoPoTe/uq4B5pTQoQ3OW+u8nKWr9IrVtQGfT2eKujNqx",
+	"Rwykf05i6XOI71Tv/WfEb1YEMzyHNdV3T3C4ZY7zytFo31ggEF4ng7lr/lKvNTwsGMMKPN/jr1ZowKD8",
+	"hPSmhbyAJbnL1gSd2akrEXlezcnYJ9GIJootJlZ4VdS92A2FSzVeSHtWt1OHXeYwAfSmu9KG10lSGDAC",
+	"ioiWNfkKdSIRCkvnG84uqE5yX+aunf4XmvDa6/W+gR4yPp7orfn78MzfC9Ypn1uRoPdlEhWWy6YBTxIu",
+	"xk+HVAxZ0sxtrvJMqFJ7EBQ+rv+IoWwucqZsNUAE1dZM9XUUWD1/NuE2e9YYBMncFmSHApgHmQLCaika",
+	"8ebi8LBLDmBZZoUYt7IZSCWD5GoChgskN1R4nhlZ8iHz9Rf4HfZ9OSAoirjvmt4o7i1jvQeGyYIflflc",
+	"UMJVJcMZEqErI7TMFqAggxLfkAUiIm1nJJyefbh89+ry4OLo/Oro7LQWjQKP4LI08kald3meJuFdeiZY",
+	"oInuo8h8ui9Hl5Zp6bxK99pew7USkP6AOZ0VCqq72ra5z/L8AkhdSeYegnjOqLmk7oKXP/lecTGIHRuq",
+	"bCUZ5PPAOvD4kIXC3qEBVS6BYVjMkLKMS3Q9pHk2nJiHaBwD5hf8nlCBTncMchvjORT2FhOHAWvVCOs6",
+	"UBOZJzEx9jj6ReDaZtQKRCrIhGYxHCL83oSJd+6ObLN+azPHMkQ89+UC/3kQye9787KVuWpafJqVLs+t",
+	"62Azq5pF3Rvg2IafxQxoDf6dMS6Upkmyd7vpXUI1UwCnwVJwMll6Diwg+GxCdSi4JinlMajgE4qhcpST",
+	"cVDIv6m/c66wjtrH5tZNxLXy946KOBQFR+mSvs32t53AyqUP1k1lprbAJBhEW5ROmKcdCv/XLjk1gjJJ",
+	"3NXEu88VmdK4VOej8uHEjGZ3v+eLET5cHF5enV0YE/rD+buLg5/6l4cRaQG7kBb2Y16M/ESVTtCcOqNx",
+	"bYzrAj/luX34IclFQpXL4duWQSzXfpGaHNV7yB9/w+ztSouv/DlS01ZC1JFknfDMmMqnbB292GZYWUu7",
+	"Ri/0IR60dJkgMZtKwzfmgDJ+YaZcovGur3SGotA6yUpKJ6yBPQ6lU2x1zmUCNM9E+bggXaFSeLdJ3RMo",
+	"9Gmm4yVF+O+dbeV0ylxNGKI/ZYwmHc2nzIhilhgaNfeAjyydKdKi5DwfGAqC9/ZINGVK0TGLbHmR+/dR",
+	"HAUEs2gw2QaROyJwwqnJFZ+yCOVhVCa1qA3Sz/qn9tAExHUaiWiWiUpqeVkEMabGNgsGtmKXYTRlMwne",
+	"f1srhY1FuqFA8OY/Xp6dEgmQIZhKwhVRE5oy0qJijl07AeBrwMiUKwUw7A6OAHt6llPs2pBrg845FpNn",
+	"vRcFjldx6krL1By4zuZcjPdLCThmOZaj4NQ2vQX8g6HQ85QBCvyLXs8pFIAuD9kpP7wgP/NX8PPu83pO",
+	"M2T8hl2aRZyWznBjnbUW5/nU6iC78Nh8lNh+7vYn+9e+W5yQI6HpNStSplD/Ky5+5brfybVKIZ3FXJAf",
+	"Xr58/kMDg0INtJlF+cr0yCreR3HkDdnIaSZQ9hyV7tSY3rDC3QRusEI97obiqnBLEaos0qAtqR8YEV8E",
+	"NuFegX2B2KelgUpvZcx8ZnPbh9AZohWVGfSHy6v+1eGH/sHV0S+HkYNEJFiCTydGywatBRMGcKNQ8YLF",
+	"0giJOM6o0F4b2SvB8blF+Dxgw5CAcciRryD0nYaRYYQictrXh6PTX/rHR68jTE90hhE66BLznykTsVmI",
+	"sZ8MH/IHcHus07Mrt0+MpS2aZrcdjk4BhaLWj9rVtYbCHtPAAx6aDTxRzoHhFVY0vOQImgo54nB1G64z",
+	"swIvCWAfoIclkapQ7mxaY9mdWbL0KjekJNLRz9kl/ZLN5rcDFh1djCYqptHMK5REdIyWzxQIIxS4GhZ3",
+	"ySEdTkpk5yPu7nCxbH0AvUrsse6VsG+QkI1SG4QCjo2KObQegQ/4BxK9fnd+fHRgiNSbieu1obbj3uoh",
+	"G4pQvJ9UyLQINWWMDidQiGVDauZLgsCz/x7TbEDHDGhZSG/+hqKAhdsjLyFPpBZ48lbm5r774Fa7j0Ei",
+	"g/C1akv11LrkSBCwgqYyNmqA04fAE219YW181nw3mkGdHU5s3utEoTAqgf9UPvSnLHBZ4eqGUpKKft0Y",
+	"cLtcML/Xg30+itk0lZqJ4fxnNgfo542JfLfIe4ra3WXh9O132a+avoseBa6BuXC1rUmuD/w9W0GhqVDd",
+	"BcsVbvGe7DO8SN6YL1zhIiYgax0n/0yLDcqVF2XtTrBTIzJLWS63GfJOsJD68sw8d/T68OT87Orw9OC3",
+	"Dz8f/vbh4vDdZX2gsUzSjRGJUvwQ0BkM53YCDQRzy8J1GnXlzcXhIRzXqCbUVpPkp5hu75PIyIdzjOXZ",
+	"aTzPnUrbMwtS/QtWiIk2YCPC9CEqNTOu2H5FNeSqJkbiVNyKI8PBjlp2LAVr6jP3QH0x32+tHlJXXDmN",
+	"9aMSkmbxU9ul7e7GHVe+NgUtcjGvKnZdgiW53ttPMTcWlL1mWJ8DnP9ht/L4ThpzDP238JQkMWiJNPKZ",
+	"uD/rKmmWNJa15iiIEk3TljP2SsgP2IWwhFJlq8bAU8QVsQ0AgYerlE5D4RskgsWwVy6RYH7AovkgaV2e",
+	"90/a+46VBsVR+keoCgU0aBuwoZwyRW644gPD48HT3qL4pLFgrCXtMIsaq1TLN2cDeDY4+j0prW5vTWDT",
+	"7qPeX1fCbfOPRn5yGHO9eW6yRIw9xSsETrXP4Ti1DrkLez3LvMAGpyvyUHXJmXB+sTK6VsqK3qgtTMbq",
+	"H18c9l8b3fX87OLq8HXU3jf8xsb43cNltwF+bSiXMab/8Rv7bmSZ24iP9CQUdnbgLdUltyL44wWjSoqI",
+	"4NuX7T1j6BU9MLCLi48kAMucQHUBOp9cD3syMAZ9dfu1HneznHVE/oXd6cO/4N94MA8/xJJrbcXWJwBZ",
+	"FdSL5t/iXfcm4eI1uYsN3EhUZL88E4hinjEA3ozIu3OjD78+e3+KAXIiJDEzkznTtkbC+TH3C0PPD+Bi",
+	"7ZgNiuXu5nV8FrWZ4mGsWmAY/DP8BWaq5y77tuYbNIlQsI90qEkuYvMUzWiSsAReV9bzmzIHOzu8Vl3y",
+	"iwRPnhQ1rKhUDw89b47ffPjl7OoQ6uc9U5xgoLIEMc4qaKHgGrVGQyumc7WQLwuQ5eQvUjAzrIX0sehD",
+	"I4iADlgiZ6TX3gtFhyCi+rtz9PuajWXkb3ZJq4Aig0L5eTso1dmTv3lZPPHSPdEtxjPfda/8QmcXfi3S",
+	"g8vzdXYD7y53hfwWg8R566nGb0YzZuHKIC7eooK8O3+iQkHMmjS9tr8YbdIs4okinV2SMZ1ngsXtgMD3",
+	"TOaQ4lUat+zWpfgnTPvg2oxdlP0PaQrTKFyAS/Iwm7sEKvN7a9gJwK7XboZax8nQHxKiSLoFQIabp2lL",
+	"pQBkYH6BEUe26tKeeuvdOfmblwGcBOnstrvkjX0AD56aoW2RElRd4tQkTfLysHvmtmqJw2gfh8nTjvn1",
+	"iTIEg5+js9u2s2lpxn53ThBcrYGklLTTmzuDh4B+IT2xL5YP2FJ98ZXJKGPMgq6qiTlO8NlQwIIzZgxN",
+	"bfzCzHQDVzMonS+m4xH7i+UpeFVw9qlENA5EDra7nZnl1frY5abtCzPDPRkXOHVTqSfaF0iRtkzYclkf",
+	"WAOm9kTBX7eWxwOyPMyXBT/plzU+CjXFCLl6JWVRE0HYl+a4/kmeaJ7STBseMS0qbyyWDQpCTHqJRjxh",
+	"0R45P30bkD+eH74NyNujN0bpeM8G5wGJ2ZDHrAgHhwJheFpG5npeDahalmfGbJjQjMUek6cUZy8k9O7L",
+	"dgHk+ZKcvApF68Xu87aLizp4nRJODug6CDQ5YCOb3JM5/k9S/pEliiRspC3cDaAE7YXCbIv0z88FUWwM",
+	"X8iqPsCy/vjm6E1Ajg4OSig4MenHcsAgrn34kY8C8uvJueuQYv4QCplxJjTmRY1lO3BUoexjdtfFNWcC",
+	"ez7BN2hRothQipikfKjzjLX3Q3F++pYMJ7m4rqwPuELGzTVNDH/FCfTF6WVAxv2TfkCGP12cBERdvH0V",
+	"EH5wcB4Q9eroKiCDn9++DkKR/vSb8vylbyahgk9x5XY6s0/269EoIPrwVx2Qv1yZ/+Xwv/ro5NDscB8o",
+	"ghz+evQGBYI5Evc+Cpdfzn/8lYwSOlaIegJNzQ05ObUNEhAQPxtOqWCzRoX0vy3s/vTw6vKgf374rNt7",
+	"2j89Ojn89epyt9sjiZRpl/TJCJPRpWIlanHpGqGYGE1CyzHWD5a0S/Ou1Wyn1EMVRa/O+hevPxyd9N8e",
+	"fnjdPzr+DQvMIou2hFI5FK2XPZKLhClVaqO2XwV5cdjYWsr2nsM1WrGSlLSQQlSpFQ0E/2M6b1Rm213i",
+	"Cmj9hTd6Hx0omeSakSjPEshR50np/paaRWKqERa3uO6aAVTBMJLmAD9AiWE7gCIFE7zLEoXpLRaMy6gW",
+	"QsJT8J2F9MeSK3eC9moY07+EnRVbN3ytZ7IKqLXZwPzU8dCnhod2AKx+9eZkcCyw3q+NNYFTXxzXIk3c",
+	"kz/zmw+yP7LSXKTM4sLaCLPRJRZ1GqtqrAxN9fLZi2c//thbravZnXH2OzEoUB+azr1zZjnasFOu3dOB",
+	"Md5KyOIpBeuW0eHEZhmZQ7niOmEur1oqfUA1G8tsHjXV2Z3MD9xy1uVR5xRo+c7nLvlfmOVgmw2T4IJu",
+	"85IzweC4jE7jjvOxlOHf07U7mfuTWtN2uE3vhg5XJHZ4tIHSXQgR9EouhklulP0W0r79cY8YmRW1m6n9",
+	"HBbzeEndrH8VOoeT3BL5XUSeWnKoUjj+dRXyXk7bCCW0bxM6fQIt8GzQOIc0y1wzfn8JouncGPCRbUHp",
+	"GrcVDdP2QhG5ZP6IJFxBNjgZZgw68dAEnIgzliQOTFXPJJnROVR2K7DuBDQ2CMVZFrNsD3L8h0zhlSOt",
+	"8gVs2843zgJ+TiZS48GRFvzFug1V5XnXNMImnZvnyqMag8aNQ2x3IoS6ix3MjQebe/YCECuUPUcdioRR",
+	"9FO7qbvkHGyYGU2uSdHuyJA0ZESDE9jPpyZyJlxnCS1T22M6FPYH8BpSXQr9DebQz2Kv9O1omgJkLzTh",
+	"oMNMepAcsxA5ghWYj4POTujTAM7/xPp7bfUutDs1o1oF3y4W5gDzxKVKyMyWCA2YMdcn2A1fz5htbAZX",
+	"3w6iAK1qKm9Yl7yyjBM/Gc0YOh5krkmrGquEFmcOzhBDMDZyavbR7pJo6PQJkvLhNZ4yIvq2aJLgfyqf",
+	"S8chzU/TcWRjqbCEUADqr+/+pum4EQXgk7g12F1O8/lTzrL5Krwb3rqi45Vf+N6EwmPrj2g+zUotEivV",
+	"UIbs1hALDkGsKUIKCjnxnXvKiJOQRQC/POsFvV6PtNLEMB7NPup2uXWQuSHAUeDh571QFMOQls74dMri",
+	"fRu5VCTOZJpCaKw0RMn9YY0GKJwCF4svTBzMQ3EbDNz2/rQGmGsABNKqSyKUHJBwO5FCgmMGXqhyFimS",
+	"eSiMXWJrIrFtcilJTZXioHvkb3Z7C7Gvkg/WhptIy7I0ERcuTec9AzdnLjQAVNqi0UUXlBFCwGfRI6fh",
+	"W8kMv4z1zykjuFM6JTYbjrSGVLEOF4oJxTW/YVjdaUGGfS5cNa/k8rx/EvhkNy0Xj8eKuzK3xTIomgkV",
+	"CvBQmYOx2EkI81agwy8qwLUoRiBdz9FyfpBlImZt9wR7CsfShAED0v7+Uuy2dR+bUf/fQxOxBmfSEhPg",
+	"CzmM/lpnSnyB9PPXtueuUV4L51ElwQUS92w2m8tXD8Viwrpjv943bkbEcZbnslses01kv+9E9i9E2XUp",
+	"7EvsXdLynb09aIO3abm6nTvQ7pIj9OcoEmUMiTZmmVFVQHBbBQHa0FqLL170EpU7LbaixBoPF+XRrGnm",
+	"W9cmibGB+15mW0L3iVlGTi/J7AywLS5jpCLrG/sF1l2K3teTYD57tXzCn371vskr9NnWwwWj8ToXbzkA",
+	"9ufXjhiq+LzCkcVLYROrIXnTIZ0YqZInRr6oUERDr2hG+xX7wGn+i16H3CIo4KNFPzNl50K9HAL5oJnT",
+	"jN2qViGLxSplD4qQs0Kdt50WqkUr3VAcxhxbo9osNatxL2mP5m70A9CEe9+FJrxN+bqr2GRjEr9JV707",
+	"mnm3UtDukp+kLkz41oIjeNH/S8D9G4qS/7ft1ACwiWUSL8aPjKnvrrxL8amr7whFZHhMRESeJAFhH4cs",
+	"1TUOjfJ4dXqDkKJzdyGI83FuY7Bb5ePzlQ9HRYD2U88KGmK3X1MNqXWTvip8oeAKLRyczj5d0SXok+fw",
+	"MqPHm/SL4jFUAyDfserXK/omVlWDwg9XUQr6Tr+4u7qjwRVXJJY/SG/cp1S+7m4rX++9MO679eNttNA2",
+	"+KIevqdo6qxflHcnI+3fDrt0ySXTqrDEtIQgAWlx9x11e99nACQWuR3ZW8IBuusWBzuFp+/bp/H1L/36",
+	"jce+bVfjCb12jkZCLQ2tZH+AbvwFzI+yM2ttE6TdJafoRLR2RKPJUKPih2I9Hb/sinzEen4fNK9V1Hx7",
+	"plsn45fW809q3OEP0um45NZ+GjDFneKvjEqB+vm6kBTw1kp4FDaD7wuAUeCcS5AoMAFv5chEM+bEyqG5",
+	"LeDEQwOcqL3eDwJtonSxc3HPmi00Wfws1fad3cJWud0qt6Dc2rCU+Y9sSpPV5eyX0nE/Db/lzgv1sMFb",
+	"zJo3gNyyoMjfhm1Z2au3xWzZYrZsMVseJmbLBkPzW8CWbfR+g4AtXyiA/ylQLc6WaPKi1Srg580Z+AFc",
+	"10zOQJ5r830qWWhmtlAAyQbIk7wJbcvQwOzFNL9yjiAWljnXHA4c+C7s7u+DuTO1oXSKKgz3tTDs16m+",
+	"DqgaE3rDjOKDbzUWkVofwyP24Tnj/kiz6SqePP9d8LDUIzBNHqORX9Tola7TiiY/2hr1N/ppzNWUqyUo",
+	"TLVX2yWS43WzXitb/gNassxKQIhG/1bGGse881zo/VCAJsU1mVGfcBeUsZ2LexmYx2pBobuk7y4pKhWS",
+	"QUWMJuwjr3rla1PSce/Fpd2EUuAnWUMvqMuHx2Huw+v2YG3/xyjO7XcslXTZnByk47Wu9Ce6DzQdd8aZ",
+	"zNO7o2K0rsYceVC18Wnb+gaKKmA0R3EeMqVpamSENPY/1bYu2Cmfiw8ZQWsrhxH/LE2TOVTG+TriAkqe",
+	"cB0gHwoFDNQkm10R71vc+peoHN6kIHYrXdaCHA9uW7W7NCR2RceOwuCiAQGV7lnpOtTX77rbM/r4NKPo",
+	"bmuEK8mgOdmI7JJolMlpRLggkZZYKKslVKbehjsLHBjDm19JmskbHrMMHA/gB0OAANR7rYSyaXyUZ2ga",
+	"ABCZ61HoRggQf2AiZ2AwT6mYewyAUNAs4zfMa+T7rkOewGb+ReWvd4vYFDizxS7x/dr8ekeUJypAB5+t",
+	"vym94bUDs2auiuFbRimIYqpZRBSdKzKb8OEE4eHAuWjmb+/bzmsCsBtw2FK5K1drdXgr6hRCgT0Ah3Nz",
+	"kAOpJ0TxmCmvOuwuNmPDrnjg5LOfGBCVzDee5grCfUeXZ+TFs92/JcCUDQnkiu1BQR76O7ElIomgzVMf",
+	"uj++6R8dH76OiKBT2/ItFFBDERQLKM7amOuAGUh5YlRD9/dEyus8tRiTYAW6kmsy5SLXrOj4Fwr4FFRB",
+	"7w1wrNical4oTnXfXpGWzMxxt/3KzHK8f6ZLzqAFpjGxkFiB5WND3grFOJeEect6Vn1tCTrz3vxKEj7l",
+	"mrSiN79WYAyDUCz1rbb3K2sOKgdCeZJn3jVsUTFglTPKIaU7FK7axf4OzqokgasxyhjrkrMb60iBFe41",
+	"4SGSBThEW26+iInoN+7AEdsNxWJvfr0wTGhd8fXm1zeZnK5iY7759UpuVrTZLTQINeAvjwSd6JEh5l1J",
+	"dLuyj6i+ec5MiWeDhiuUpOPo4zrOpeUwd4jC5+uYl2ieXQLqlscqFfEiImmr8KKrJySiN1TTLHJYn0y1",
+	"CU34NeuSvggFwlOg39gqruBwRgEzhAajlk3OGc1IKzowf+scSKEzmexZONEgFFP6sUPH7O+e7758/kOv",
+	"1wsIn05zbc46answJ51JMSbR4RUdR/skOhp1TqVgnROqh5PIARkjvI1jtaF43ntBrIwDlIkuiX6FFTCh",
+	"O8Zq6ZzBIak9IqQSfDRy0DmDTM4UgKXKMrPW87SpX93nwI+OzF5gK6twCTj6p2M+qrKHkcymVO/s7Qy4",
+	"MLQZ7JjV7uztKJ1xMQa6xVf/MWXjT303FZ/86owN0nXfrWVnMFx3J9iZMOoyESvUVRN9teRGllHbTlBa",
+	"2+1dGNqrV1Etmq6jUsMH9RyQlu4Ysp4aa5bvyHPpeGbE53WejlMJjXT5iLuA8uIFMteGV6CBv4Hz/es2",
+	"EfLufvSv5UxUQF9XQ3rddFYjcNJKWqNMmaAp787pNFlqMJ6lTPTPj0gsh7nvCWO0WZYRJkYyGxpZRRX5",
+	"rX9yjOHhlMnU4rtrKRMVQD93I74uX/+s9oyQyoxSH33scPs9LPYPaV2wWA4TowNEg1zECSOdDsLRd4qn",
+	"0aRRfMoTmuEcgBwVCu6whz5ajE1vILyVZJhw6Oc3J3ACNOUd/BOcQoMksvtfL5vKneqS21QfAhU6o0Ob",
+	"PvWY78HVhCu/ndIdKOrjm2+A+8rW+ewoNlfL0uSL5qqQ0YBoZOYV1w7fY7FWkBxrHXHv1ONOczfrXynJ",
+	"XX1Wgvs2HlZrwwAIX25JyNE9/rs27NWU4oaFlopQcnx20D92+WVWhU+pUjOZxcB6FR+LTp5iM4ZBrkuu",
+	"Z4XWvzJ2BmGdKeWJ7+6LN6QUhPoDiVyJWNRtqPw0xLWpfqV+gnsq3IS9NfBm8wUfQ2jrMVRq3tPNRPoi",
+	"FL7lSpdzNbi0v1Zl1J04aH1FIvwNq2GiwGKCW8cqydgoVzQx5jI+V0oCpUPsdVKq1Oi/Pjk6/XDwU//0",
+	"7WHU7jYgm/mL+2CRzbY53A1YaKDHQCefJLHJitAo5TNIuEiyKlNPU7JVA2aaUSasWIIs0lta1z4U/ER+",
+	"rAKPFbrV2HcnVHXrVO96iu1t2f13cwPeMv0F2PXn28/Ip5eBkR24dAM6RcvX6lot6tUuF2ar6lntLrmQ",
+	"CQuI0lTn1pWcUGH9wKFwkH9FEKZcMcelKIGONQN+bVBtKya4p9zi7/Eeb/W8ZX2X4i+j560ApIG6XyyH",
+	"S3KPjT7HMiaGzPU5EHE5c6HkKnF9GalSDGI/4GmLyWCOz6HjLRQtrCSKYOanERZCuA4OZCaza+VjNehP",
+	"MZwUNr0PsXalIB4O05SyEENhj+FvzBUsu/MWnHhkFR9eKD7BiUdW8OGFYj0n3mvzfe7kQJp91E8n+pNc",
+	"dz9dnRzD4T9+391FhVo/33k3YTTRk7803w9Lfs96PTKb8IS5JAwzOslyofYJ14ia6fP5oM9prdb4E0y3",
+	"Sb3RztBU/2oXzhWhCb/5Bgji3O7I7EaYL746SQABgLep+fvjd2cC6jHGGbv807FjSfuQNeUysV2v0S65",
+	"YDFXmEVkk88HuQYG5bSOvVDYTDwFRYtY7aVleRIkNj8WndUDg79l+oLRmNutb7CywU1SQ1nmx/m9kNIX",
+	"31tQGacsb9YoQMe36k7qFKiAxvP98rd2tOMS8lqU+DVBNkO7S/pkISHMwmNg9w0WE6oxwxfbImf+fSPA",
+	"LaZvKSN5CCmglspKS7Gk1g6FE7yQOGf2Q7hQmlHoy7qcRbupoSlWdsOIzuhoBEx49bu5kL66eu4qaCFo",
+	"Od1mgDY4WNFrSqqMkeZ7zs1VVouotvpMVOTihcImzLhKDEPVTiVoRVN6zYyEiHBwRSZap3tPnyZySJOJ",
+	"VHrvx96PPZuplmfJzt7OU7Dh7BktLh85e1D6tL7+0G9EK5aMjOQxpt7OXvmYzXEttIJFz3yALnqbwlhy",
+	"3xPnDrFR+CI1ttw/DRWlsejIXJdmNoZHzZzwDfhYsNhM6PP2Ss7DPZesFFSzloJiXWZK8D1yKUpT2sdX",
+	"nxVKl30RuRl1wpWW2bw8KFTl1ozZX7BzRy7E94RkMoEcKTCaA7CYVWXRt5C6pUjm7dKsdqi6j2ZzNRXT",
+	"mouxmSYfTlwKtAu22Krnu6Zxg9TMc7IsXnnnwGjN1H8If/wzmiRMm8HwyyubA2ZEufsqKsAqaAwUwSEm",
+	"kgpieG2cJ0yVJrXj3TWtnslOwm5YQrgYSucR+ZgyoRixFRi8MnDxxzvHpmNFWucXhydH707a+4QJDX0I",
+	"oTEbpN6YIctjw2W/PerR7aXZsQIylQJOSblmI8h74Tfw0DAB3nr7Qmky+5ea+S4Mq81Kb5HWiH+EHk+L",
+	"C1HYtG8OJG+WUv7wmRun9qjYNE0gbmhMtREINKFr1vnnnA+vO82rhfs8ocZMjdmI5okufTgfah9SI+fS",
+	"+Z3UasfoLP3OJ2aryZwM8nhsqDaFTHKsaAlclb678SzjEsp8Mm2LDs0yHF2UprajNezRnPhQF18Bkk3x",
+	"8zcPhqRTxzo01VxpPlQIFi1GPJuyuCAsnVGhRubovHlbN43ZZd2KzwTrQAq5OyJodk+hwSPJIGW2bjgp",
+	"mHnr1dKT8DdMaUD38gOVOzVTqBkwnAoKoRIpr0meQqD5zzmU5vtJubhhSndwtJo5X+VzlGwsScy5xNh6",
+	"Ui9byj6ZyMTcPCQ9zJgdSyLYmGowthanx4Frpv/JDmQu+w0X4w69YZnRQ4ZSaVABEm52aZZ4Q5McZRAI",
+	"QI1MADZstJiMqXpqsWswNspIJlzedfKCaQSHwO8KX7oFThoF9RHGBqMDnnDNmSpPJJiG92omwCp31/pO",
+	"Tqe5MJqGrV+zXS8j/0MUkEhRcyDmvzRPVdR2dw/waoJQlIEr4SQsSlXX6tSQ/Zi6BrIZ9qYQjMWq6CSL",
+	"Opm7VSWogNs78NjgFj4HGy2Xl+TVtIq2U2C1L0zk65PrmLQvebxdz1wCmalwuyfl5ne3ZnMVkjUSCFPF",
+	"sWuhzfC2u7Mp0ng/ChegLyS5NYvNK7w9yVtfWqby8ZgpV6oNgjQoFTUiKewvtvdjMYL4TasS1ZWk1VP0",
+	"4vlU0MrNKdn2sIgjWNMKkWpHOGWumNJpxzVLaZjZ3kInoSY8JUomMQQoBaFp2oGjJSof+FdBH47zoTn4",
+	"NM+GE6pYKG5YxkfWTA0W2FLpZdJCOBjDMlQ+ZfD/Zoq2pxb45xOs/PZDquoN4FChVLOpQ6GzOYkzOgLk",
+	"CRpD91s5QgAi6mNCNqlnQg2ZkoQLLGljH6HYnZJ0IrVE8ZaxIeOp7pJT60wz1hm9cenMNk8SuzMCcJGZ",
+	"3EMD2Qm1dPKtwvA0va4TjG9kxvhYVCs7SvVbMNQYOnAWNpAtfAA1oFz+AX+JadmGGH2sYxyuiHdAxTVJ",
+	"6RwSWCsfgbTSXE3MCV2eXGL7UoJQT4QLLQtFzypmAYlzdF4w3xTIAwLZIeVopFiZD5RnvFNjn8iEkYTF",
+	"Y4yqA2wQywzLZDH54+XZaZGK2/IWNCiMZrZ24NvdWTIscwo6vM7TesWLzaHlckzKbZkXxbHhqt6kGJrT",
+	"NXTrTtawLZAcypyIQo0hzuiMJgrcK075gZmUtz/AeceN9ONYfYiamJCZO/Yy63EK1M5f/+Gv/yUAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -2329,6 +2329,9 @@ type FXTo = string
 // From defines model for From.
 type From = openapi_types.Date
 
+// IdempotencyKey defines model for IdempotencyKey.
+type IdempotencyKey = string
+
 // IfNoneMatch defines model for IfNoneMatch.
 type IfNoneMatch = string
 
@@ -2419,6 +2422,11 @@ type Conflict = Problem
 // (a cut ends in "…"), as they may quote the request.
 type Forbidden = Problem
 
+// IdempotencyKeyReused An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
+type IdempotencyKeyReused = Problem
+
 // Internal An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
 // `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
 // (a cut ends in "…"), as they may quote the request.
@@ -2473,6 +2481,26 @@ type ListBudgetsParams struct {
 	Month BudgetMonth `form:"month" json:"month"`
 }
 
+// CreateBudgetParams defines parameters for CreateBudget.
+type CreateBudgetParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // GetBudgetChartParams defines parameters for GetBudgetChart.
 type GetBudgetChartParams struct {
 	// Year The year of the ledger month.
@@ -2494,6 +2522,26 @@ type GetBudgetIncomeParams struct {
 	Month BudgetMonth `form:"month" json:"month"`
 }
 
+// CreateOnetimeBudgetParams defines parameters for CreateOnetimeBudget.
+type CreateOnetimeBudgetParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // GetBudgetStatusParams defines parameters for GetBudgetStatus.
 type GetBudgetStatusParams struct {
 	// Year The year of the ledger month.
@@ -2501,6 +2549,26 @@ type GetBudgetStatusParams struct {
 
 	// Month The ledger month, 1 to 12 (see the operation for where it begins).
 	Month BudgetMonth `form:"month" json:"month"`
+}
+
+// CreateCategoryParams defines parameters for CreateCategory.
+type CreateCategoryParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // DeleteCategoryParams defines parameters for DeleteCategory.
@@ -2551,6 +2619,66 @@ type ListEntriesParams struct {
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
 }
 
+// CreateEntryParams defines parameters for CreateEntry.
+type CreateEntryParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CreateEntryFromNotificationParams defines parameters for CreateEntryFromNotification.
+type CreateEntryFromNotificationParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CreateStockParams defines parameters for CreateStock.
+type CreateStockParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // ListTradesParams defines parameters for ListTrades.
 type ListTradesParams struct {
 	// StockID Only the trades of this stock (one of the member's).
@@ -2563,6 +2691,26 @@ type ListTradesParams struct {
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
 }
 
+// CreateTradeParams defines parameters for CreateTrade.
+type CreateTradeParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // GetNetWorthTrendParams defines parameters for GetNetWorthTrend.
 type GetNetWorthTrendParams struct {
 	// Unit Points per month (default) or per week (weeks start on Monday).
@@ -2573,6 +2721,46 @@ type GetNetWorthTrendParams struct {
 
 	// Weeks How many weekly points (unit WEEK), the current week last.
 	Weeks *NetWorthWeeks `form:"weeks,omitempty" json:"weeks,omitempty"`
+}
+
+// CreateQuickEntryParams defines parameters for CreateQuickEntry.
+type CreateQuickEntryParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CreateRecurringParams defines parameters for CreateRecurring.
+type CreateRecurringParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // GetCategoryStatsParams defines parameters for GetCategoryStats.
@@ -2608,6 +2796,26 @@ type GetYearlyStatsParams struct {
 	Year StatsYear `form:"year" json:"year"`
 }
 
+// CreateTagParams defines parameters for CreateTag.
+type CreateTagParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // ListTransfersParams defines parameters for ListTransfers.
 type ListTransfersParams struct {
 	// Page Page number, from 1.
@@ -2615,6 +2823,46 @@ type ListTransfersParams struct {
 
 	// Size Items per page.
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// CreateTransferParams defines parameters for CreateTransfer.
+type CreateTransferParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CreateWalletParams defines parameters for CreateWallet.
+type CreateWalletParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // DeleteWalletParams defines parameters for DeleteWallet.
@@ -2633,6 +2881,46 @@ type ListMembersParams struct {
 
 	// Q Text to find in e-mail or name.
 	Q *string `form:"q,omitempty" json:"q,omitempty"`
+}
+
+// VerifyStorePurchaseParams defines parameters for VerifyStorePurchase.
+type VerifyStorePurchaseParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// UploadBoardImageParams defines parameters for UploadBoardImage.
+type UploadBoardImageParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // ListMyCommentsParams defines parameters for ListMyComments.
@@ -2668,6 +2956,26 @@ type ListPostsParams struct {
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
 }
 
+// CreatePostParams defines parameters for CreatePost.
+type CreatePostParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // ListPostCommentsParams defines parameters for ListPostComments.
 type ListPostCommentsParams struct {
 	// Page Page number, from 1.
@@ -2675,6 +2983,26 @@ type ListPostCommentsParams struct {
 
 	// Size Items per page.
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// CreateCommentParams defines parameters for CreateComment.
+type CreateCommentParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // ListPostRecommendersParams defines parameters for ListPostRecommenders.
@@ -3017,7 +3345,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/budgets (the `CreateBudget` operationId).
-	CreateBudgetWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateBudgetWithBody(ctx context.Context, params *CreateBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateBudget Create a budget
 	//
@@ -3027,7 +3355,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/budgets (the `CreateBudget` operationId).
-	CreateBudget(ctx context.Context, body CreateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateBudget(ctx context.Context, params *CreateBudgetParams, body CreateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetBudgetChart Budget against spending per month
 	//
@@ -3095,7 +3423,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
-	CreateOnetimeBudgetWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateOnetimeBudgetWithBody(ctx context.Context, params *CreateOnetimeBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateOnetimeBudget Create a one-time budget
 	//
@@ -3104,7 +3432,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
-	CreateOnetimeBudget(ctx context.Context, body CreateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateOnetimeBudget(ctx context.Context, params *CreateOnetimeBudgetParams, body CreateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteOnetimeBudget Delete a one-time budget
 	//
@@ -3180,7 +3508,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/categories (the `CreateCategory` operationId).
-	CreateCategoryWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateCategoryWithBody(ctx context.Context, params *CreateCategoryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateCategory Create a category
 	//
@@ -3189,7 +3517,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/categories (the `CreateCategory` operationId).
-	CreateCategory(ctx context.Context, body CreateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateCategory(ctx context.Context, params *CreateCategoryParams, body CreateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ImportDefaultCategories Copy the default categories
 	//
@@ -3262,7 +3590,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/entries (the `CreateEntry` operationId).
-	CreateEntryWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateEntryWithBody(ctx context.Context, params *CreateEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateEntry Create an entry
 	//
@@ -3277,7 +3605,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/entries (the `CreateEntry` operationId).
-	CreateEntry(ctx context.Context, body CreateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateEntry(ctx context.Context, params *CreateEntryParams, body CreateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateEntryFromNotificationWithBody Turn a card payment notification into a pending expense
 	//
@@ -3317,7 +3645,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
-	CreateEntryFromNotificationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateEntryFromNotificationWithBody(ctx context.Context, params *CreateEntryFromNotificationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateEntryFromNotification Turn a card payment notification into a pending expense
 	//
@@ -3357,7 +3685,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
-	CreateEntryFromNotification(ctx context.Context, body CreateEntryFromNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateEntryFromNotification(ctx context.Context, params *CreateEntryFromNotificationParams, body CreateEntryFromNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ParseEntryTextWithBody Read an entry draft out of text
 	//
@@ -3508,7 +3836,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/invest/stocks (the `CreateStock` operationId).
-	CreateStockWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateStockWithBody(ctx context.Context, params *CreateStockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateStock Add a stock
 	//
@@ -3521,7 +3849,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/invest/stocks (the `CreateStock` operationId).
-	CreateStock(ctx context.Context, body CreateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateStock(ctx context.Context, params *CreateStockParams, body CreateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteStock Delete a stock
 	//
@@ -3567,7 +3895,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/invest/trades (the `CreateTrade` operationId).
-	CreateTradeWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateTradeWithBody(ctx context.Context, params *CreateTradeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateTrade Record a trade
 	//
@@ -3580,7 +3908,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/invest/trades (the `CreateTrade` operationId).
-	CreateTrade(ctx context.Context, body CreateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateTrade(ctx context.Context, params *CreateTradeParams, body CreateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteTrade Delete a trade
 	//
@@ -3660,7 +3988,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/quick-entries (the `CreateQuickEntry` operationId).
-	CreateQuickEntryWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateQuickEntryWithBody(ctx context.Context, params *CreateQuickEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateQuickEntry Create a quick entry
 	//
@@ -3669,7 +3997,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/quick-entries (the `CreateQuickEntry` operationId).
-	CreateQuickEntry(ctx context.Context, body CreateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateQuickEntry(ctx context.Context, params *CreateQuickEntryParams, body CreateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteQuickEntry Delete a quick entry
 	//
@@ -3708,7 +4036,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/recurrings (the `CreateRecurring` operationId).
-	CreateRecurringWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateRecurringWithBody(ctx context.Context, params *CreateRecurringParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateRecurring Create a recurring entry
 	//
@@ -3717,7 +4045,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/recurrings (the `CreateRecurring` operationId).
-	CreateRecurring(ctx context.Context, body CreateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateRecurring(ctx context.Context, params *CreateRecurringParams, body CreateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteRecurring Delete a recurring entry
 	//
@@ -3852,7 +4180,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/tags (the `CreateTag` operationId).
-	CreateTagWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateTagWithBody(ctx context.Context, params *CreateTagParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateTag Create a tag
 	//
@@ -3861,7 +4189,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/tags (the `CreateTag` operationId).
-	CreateTag(ctx context.Context, body CreateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateTag(ctx context.Context, params *CreateTagParams, body CreateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ReorderTagsWithBody Reorder tags
 	//
@@ -3921,7 +4249,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/transfers (the `CreateTransfer` operationId).
-	CreateTransferWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateTransferWithBody(ctx context.Context, params *CreateTransferParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateTransfer Record a transfer between two wallets
 	//
@@ -3931,7 +4259,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/transfers (the `CreateTransfer` operationId).
-	CreateTransfer(ctx context.Context, body CreateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateTransfer(ctx context.Context, params *CreateTransferParams, body CreateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteTransfer Delete a transfer
 	//
@@ -3981,7 +4309,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/wallets (the `CreateWallet` operationId).
-	CreateWalletWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateWalletWithBody(ctx context.Context, params *CreateWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateWallet Create a wallet
 	//
@@ -3992,7 +4320,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/wallets (the `CreateWallet` operationId).
-	CreateWallet(ctx context.Context, body CreateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateWallet(ctx context.Context, params *CreateWalletParams, body CreateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ReorderWalletsWithBody Reorder wallets
 	//
@@ -4681,7 +5009,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/billing/store/verify (the `VerifyStorePurchase` operationId).
-	VerifyStorePurchaseWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	VerifyStorePurchaseWithBody(ctx context.Context, params *VerifyStorePurchaseParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// VerifyStorePurchase Verify a store purchase and grant PREMIUM
 	//
@@ -4706,7 +5034,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/billing/store/verify (the `VerifyStorePurchase` operationId).
-	VerifyStorePurchase(ctx context.Context, body VerifyStorePurchaseJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	VerifyStorePurchase(ctx context.Context, params *VerifyStorePurchaseParams, body VerifyStorePurchaseJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetSubscription The member's plan and subscription
 	//
@@ -4826,7 +5154,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/board/images (the `UploadBoardImage` operationId).
-	UploadBoardImageWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UploadBoardImageWithBody(ctx context.Context, params *UploadBoardImageParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListMyComments My comments
 	//
@@ -4874,7 +5202,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/board/posts (the `CreatePost` operationId).
-	CreatePostWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreatePostWithBody(ctx context.Context, params *CreatePostParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreatePost Write a post
 	//
@@ -4891,7 +5219,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/board/posts (the `CreatePost` operationId).
-	CreatePost(ctx context.Context, body CreatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreatePost(ctx context.Context, params *CreatePostParams, body CreatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeletePost Delete a post
 	//
@@ -4952,7 +5280,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/board/posts/{id}/comments (the `CreateComment` operationId).
-	CreateCommentWithBody(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateCommentWithBody(ctx context.Context, id PostID, params *CreateCommentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateComment Write a comment
 	//
@@ -4963,7 +5291,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/board/posts/{id}/comments (the `CreateComment` operationId).
-	CreateComment(ctx context.Context, id PostID, body CreateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateComment(ctx context.Context, id PostID, params *CreateCommentParams, body CreateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// NoticePost Make a post a notice
 	//
@@ -5246,8 +5574,8 @@ func (c *Client) ListBudgets(ctx context.Context, params *ListBudgetsParams, req
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/budgets (the `CreateBudget` operationId).
-func (c *Client) CreateBudgetWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateBudgetRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateBudgetWithBody(ctx context.Context, params *CreateBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateBudgetRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5266,8 +5594,8 @@ func (c *Client) CreateBudgetWithBody(ctx context.Context, contentType string, b
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/budgets (the `CreateBudget` operationId).
-func (c *Client) CreateBudget(ctx context.Context, body CreateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateBudgetRequest(c.Server, body)
+func (c *Client) CreateBudget(ctx context.Context, params *CreateBudgetParams, body CreateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateBudgetRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5414,8 +5742,8 @@ func (c *Client) ListOnetimeBudgets(ctx context.Context, reqEditors ...RequestEd
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
-func (c *Client) CreateOnetimeBudgetWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateOnetimeBudgetRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateOnetimeBudgetWithBody(ctx context.Context, params *CreateOnetimeBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateOnetimeBudgetRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5433,8 +5761,8 @@ func (c *Client) CreateOnetimeBudgetWithBody(ctx context.Context, contentType st
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
-func (c *Client) CreateOnetimeBudget(ctx context.Context, body CreateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateOnetimeBudgetRequest(c.Server, body)
+func (c *Client) CreateOnetimeBudget(ctx context.Context, params *CreateOnetimeBudgetParams, body CreateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateOnetimeBudgetRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5599,8 +5927,8 @@ func (c *Client) ListCategories(ctx context.Context, reqEditors ...RequestEditor
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/categories (the `CreateCategory` operationId).
-func (c *Client) CreateCategoryWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateCategoryRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateCategoryWithBody(ctx context.Context, params *CreateCategoryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateCategoryRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5618,8 +5946,8 @@ func (c *Client) CreateCategoryWithBody(ctx context.Context, contentType string,
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/categories (the `CreateCategory` operationId).
-func (c *Client) CreateCategory(ctx context.Context, body CreateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateCategoryRequest(c.Server, body)
+func (c *Client) CreateCategory(ctx context.Context, params *CreateCategoryParams, body CreateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateCategoryRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5771,8 +6099,8 @@ func (c *Client) ListEntries(ctx context.Context, params *ListEntriesParams, req
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/entries (the `CreateEntry` operationId).
-func (c *Client) CreateEntryWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateEntryRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateEntryWithBody(ctx context.Context, params *CreateEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateEntryRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5796,8 +6124,8 @@ func (c *Client) CreateEntryWithBody(ctx context.Context, contentType string, bo
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/entries (the `CreateEntry` operationId).
-func (c *Client) CreateEntry(ctx context.Context, body CreateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateEntryRequest(c.Server, body)
+func (c *Client) CreateEntry(ctx context.Context, params *CreateEntryParams, body CreateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateEntryRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5846,8 +6174,8 @@ func (c *Client) CreateEntry(ctx context.Context, body CreateEntryJSONRequestBod
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
-func (c *Client) CreateEntryFromNotificationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateEntryFromNotificationRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateEntryFromNotificationWithBody(ctx context.Context, params *CreateEntryFromNotificationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateEntryFromNotificationRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5896,8 +6224,8 @@ func (c *Client) CreateEntryFromNotificationWithBody(ctx context.Context, conten
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
-func (c *Client) CreateEntryFromNotification(ctx context.Context, body CreateEntryFromNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateEntryFromNotificationRequest(c.Server, body)
+func (c *Client) CreateEntryFromNotification(ctx context.Context, params *CreateEntryFromNotificationParams, body CreateEntryFromNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateEntryFromNotificationRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6167,8 +6495,8 @@ func (c *Client) ListStocks(ctx context.Context, reqEditors ...RequestEditorFn) 
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/invest/stocks (the `CreateStock` operationId).
-func (c *Client) CreateStockWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateStockRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateStockWithBody(ctx context.Context, params *CreateStockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateStockRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6190,8 +6518,8 @@ func (c *Client) CreateStockWithBody(ctx context.Context, contentType string, bo
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/invest/stocks (the `CreateStock` operationId).
-func (c *Client) CreateStock(ctx context.Context, body CreateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateStockRequest(c.Server, body)
+func (c *Client) CreateStock(ctx context.Context, params *CreateStockParams, body CreateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateStockRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6286,8 +6614,8 @@ func (c *Client) ListTrades(ctx context.Context, params *ListTradesParams, reqEd
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/invest/trades (the `CreateTrade` operationId).
-func (c *Client) CreateTradeWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateTradeRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateTradeWithBody(ctx context.Context, params *CreateTradeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTradeRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6309,8 +6637,8 @@ func (c *Client) CreateTradeWithBody(ctx context.Context, contentType string, bo
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/invest/trades (the `CreateTrade` operationId).
-func (c *Client) CreateTrade(ctx context.Context, body CreateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateTradeRequest(c.Server, body)
+func (c *Client) CreateTrade(ctx context.Context, params *CreateTradeParams, body CreateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTradeRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6459,8 +6787,8 @@ func (c *Client) ListQuickEntries(ctx context.Context, reqEditors ...RequestEdit
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/quick-entries (the `CreateQuickEntry` operationId).
-func (c *Client) CreateQuickEntryWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateQuickEntryRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateQuickEntryWithBody(ctx context.Context, params *CreateQuickEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateQuickEntryRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6478,8 +6806,8 @@ func (c *Client) CreateQuickEntryWithBody(ctx context.Context, contentType strin
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/quick-entries (the `CreateQuickEntry` operationId).
-func (c *Client) CreateQuickEntry(ctx context.Context, body CreateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateQuickEntryRequest(c.Server, body)
+func (c *Client) CreateQuickEntry(ctx context.Context, params *CreateQuickEntryParams, body CreateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateQuickEntryRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6567,8 +6895,8 @@ func (c *Client) ListRecurrings(ctx context.Context, reqEditors ...RequestEditor
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/recurrings (the `CreateRecurring` operationId).
-func (c *Client) CreateRecurringWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateRecurringRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateRecurringWithBody(ctx context.Context, params *CreateRecurringParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateRecurringRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6586,8 +6914,8 @@ func (c *Client) CreateRecurringWithBody(ctx context.Context, contentType string
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/recurrings (the `CreateRecurring` operationId).
-func (c *Client) CreateRecurring(ctx context.Context, body CreateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateRecurringRequest(c.Server, body)
+func (c *Client) CreateRecurring(ctx context.Context, params *CreateRecurringParams, body CreateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateRecurringRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6831,8 +7159,8 @@ func (c *Client) ListTags(ctx context.Context, reqEditors ...RequestEditorFn) (*
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/tags (the `CreateTag` operationId).
-func (c *Client) CreateTagWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateTagRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateTagWithBody(ctx context.Context, params *CreateTagParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTagRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6850,8 +7178,8 @@ func (c *Client) CreateTagWithBody(ctx context.Context, contentType string, body
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/tags (the `CreateTag` operationId).
-func (c *Client) CreateTag(ctx context.Context, body CreateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateTagRequest(c.Server, body)
+func (c *Client) CreateTag(ctx context.Context, params *CreateTagParams, body CreateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTagRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6980,8 +7308,8 @@ func (c *Client) ListTransfers(ctx context.Context, params *ListTransfersParams,
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/transfers (the `CreateTransfer` operationId).
-func (c *Client) CreateTransferWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateTransferRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateTransferWithBody(ctx context.Context, params *CreateTransferParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTransferRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7000,8 +7328,8 @@ func (c *Client) CreateTransferWithBody(ctx context.Context, contentType string,
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/transfers (the `CreateTransfer` operationId).
-func (c *Client) CreateTransfer(ctx context.Context, body CreateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateTransferRequest(c.Server, body)
+func (c *Client) CreateTransfer(ctx context.Context, params *CreateTransferParams, body CreateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTransferRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7110,8 +7438,8 @@ func (c *Client) ListWallets(ctx context.Context, reqEditors ...RequestEditorFn)
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/wallets (the `CreateWallet` operationId).
-func (c *Client) CreateWalletWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateWalletRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateWalletWithBody(ctx context.Context, params *CreateWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateWalletRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7131,8 +7459,8 @@ func (c *Client) CreateWalletWithBody(ctx context.Context, contentType string, b
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/wallets (the `CreateWallet` operationId).
-func (c *Client) CreateWallet(ctx context.Context, body CreateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateWalletRequest(c.Server, body)
+func (c *Client) CreateWallet(ctx context.Context, params *CreateWalletParams, body CreateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateWalletRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8490,8 +8818,8 @@ func (c *Client) ReceiveStoreNotification(ctx context.Context, body ReceiveStore
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/billing/store/verify (the `VerifyStorePurchase` operationId).
-func (c *Client) VerifyStorePurchaseWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewVerifyStorePurchaseRequestWithBody(c.Server, contentType, body)
+func (c *Client) VerifyStorePurchaseWithBody(ctx context.Context, params *VerifyStorePurchaseParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewVerifyStorePurchaseRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8525,8 +8853,8 @@ func (c *Client) VerifyStorePurchaseWithBody(ctx context.Context, contentType st
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/billing/store/verify (the `VerifyStorePurchase` operationId).
-func (c *Client) VerifyStorePurchase(ctx context.Context, body VerifyStorePurchaseJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewVerifyStorePurchaseRequest(c.Server, body)
+func (c *Client) VerifyStorePurchase(ctx context.Context, params *VerifyStorePurchaseParams, body VerifyStorePurchaseJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewVerifyStorePurchaseRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8725,8 +9053,8 @@ func (c *Client) VoteComment(ctx context.Context, id CommentID, body VoteComment
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/board/images (the `UploadBoardImage` operationId).
-func (c *Client) UploadBoardImageWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUploadBoardImageRequestWithBody(c.Server, contentType, body)
+func (c *Client) UploadBoardImageWithBody(ctx context.Context, params *UploadBoardImageParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUploadBoardImageRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8813,8 +9141,8 @@ func (c *Client) ListPosts(ctx context.Context, params *ListPostsParams, reqEdit
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/board/posts (the `CreatePost` operationId).
-func (c *Client) CreatePostWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreatePostRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreatePostWithBody(ctx context.Context, params *CreatePostParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreatePostRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8840,8 +9168,8 @@ func (c *Client) CreatePostWithBody(ctx context.Context, contentType string, bod
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/board/posts (the `CreatePost` operationId).
-func (c *Client) CreatePost(ctx context.Context, body CreatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreatePostRequest(c.Server, body)
+func (c *Client) CreatePost(ctx context.Context, params *CreatePostParams, body CreatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreatePostRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8961,8 +9289,8 @@ func (c *Client) ListPostComments(ctx context.Context, id PostID, params *ListPo
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/board/posts/{id}/comments (the `CreateComment` operationId).
-func (c *Client) CreateCommentWithBody(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateCommentRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) CreateCommentWithBody(ctx context.Context, id PostID, params *CreateCommentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateCommentRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8982,8 +9310,8 @@ func (c *Client) CreateCommentWithBody(ctx context.Context, id PostID, contentTy
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/board/posts/{id}/comments (the `CreateComment` operationId).
-func (c *Client) CreateComment(ctx context.Context, id PostID, body CreateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateCommentRequest(c.Server, id, body)
+func (c *Client) CreateComment(ctx context.Context, id PostID, params *CreateCommentParams, body CreateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateCommentRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9515,18 +9843,18 @@ func NewListBudgetsRequest(server string, params *ListBudgetsParams) (*http.Requ
 }
 
 // NewCreateBudgetRequest calls the generic CreateBudget builder with application/json body
-func NewCreateBudgetRequest(server string, body CreateBudgetJSONRequestBody) (*http.Request, error) {
+func NewCreateBudgetRequest(server string, params *CreateBudgetParams, body CreateBudgetJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateBudgetRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateBudgetRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateBudgetRequestWithBody constructs an http.Request for the CreateBudget method, with any body, and a specified content type
-func NewCreateBudgetRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateBudgetRequestWithBody(server string, params *CreateBudgetParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -9550,6 +9878,21 @@ func NewCreateBudgetRequestWithBody(server string, contentType string, body io.R
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -9790,18 +10133,18 @@ func NewListOnetimeBudgetsRequest(server string) (*http.Request, error) {
 }
 
 // NewCreateOnetimeBudgetRequest calls the generic CreateOnetimeBudget builder with application/json body
-func NewCreateOnetimeBudgetRequest(server string, body CreateOnetimeBudgetJSONRequestBody) (*http.Request, error) {
+func NewCreateOnetimeBudgetRequest(server string, params *CreateOnetimeBudgetParams, body CreateOnetimeBudgetJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateOnetimeBudgetRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateOnetimeBudgetRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateOnetimeBudgetRequestWithBody constructs an http.Request for the CreateOnetimeBudget method, with any body, and a specified content type
-func NewCreateOnetimeBudgetRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateOnetimeBudgetRequestWithBody(server string, params *CreateOnetimeBudgetParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -9825,6 +10168,21 @@ func NewCreateOnetimeBudgetRequestWithBody(server string, contentType string, bo
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -10077,18 +10435,18 @@ func NewListCategoriesRequest(server string) (*http.Request, error) {
 }
 
 // NewCreateCategoryRequest calls the generic CreateCategory builder with application/json body
-func NewCreateCategoryRequest(server string, body CreateCategoryJSONRequestBody) (*http.Request, error) {
+func NewCreateCategoryRequest(server string, params *CreateCategoryParams, body CreateCategoryJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateCategoryRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateCategoryRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateCategoryRequestWithBody constructs an http.Request for the CreateCategory method, with any body, and a specified content type
-func NewCreateCategoryRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateCategoryRequestWithBody(server string, params *CreateCategoryParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -10112,6 +10470,21 @@ func NewCreateCategoryRequestWithBody(server string, contentType string, body io
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -10490,18 +10863,18 @@ func NewListEntriesRequest(server string, params *ListEntriesParams) (*http.Requ
 }
 
 // NewCreateEntryRequest calls the generic CreateEntry builder with application/json body
-func NewCreateEntryRequest(server string, body CreateEntryJSONRequestBody) (*http.Request, error) {
+func NewCreateEntryRequest(server string, params *CreateEntryParams, body CreateEntryJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateEntryRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateEntryRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateEntryRequestWithBody constructs an http.Request for the CreateEntry method, with any body, and a specified content type
-func NewCreateEntryRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateEntryRequestWithBody(server string, params *CreateEntryParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -10526,22 +10899,37 @@ func NewCreateEntryRequestWithBody(server string, contentType string, body io.Re
 
 	req.Header.Add("Content-Type", contentType)
 
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewCreateEntryFromNotificationRequest calls the generic CreateEntryFromNotification builder with application/json body
-func NewCreateEntryFromNotificationRequest(server string, body CreateEntryFromNotificationJSONRequestBody) (*http.Request, error) {
+func NewCreateEntryFromNotificationRequest(server string, params *CreateEntryFromNotificationParams, body CreateEntryFromNotificationJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateEntryFromNotificationRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateEntryFromNotificationRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateEntryFromNotificationRequestWithBody constructs an http.Request for the CreateEntryFromNotification method, with any body, and a specified content type
-func NewCreateEntryFromNotificationRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateEntryFromNotificationRequestWithBody(server string, params *CreateEntryFromNotificationParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -10565,6 +10953,21 @@ func NewCreateEntryFromNotificationRequestWithBody(server string, contentType st
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -10867,18 +11270,18 @@ func NewListStocksRequest(server string) (*http.Request, error) {
 }
 
 // NewCreateStockRequest calls the generic CreateStock builder with application/json body
-func NewCreateStockRequest(server string, body CreateStockJSONRequestBody) (*http.Request, error) {
+func NewCreateStockRequest(server string, params *CreateStockParams, body CreateStockJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateStockRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateStockRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateStockRequestWithBody constructs an http.Request for the CreateStock method, with any body, and a specified content type
-func NewCreateStockRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateStockRequestWithBody(server string, params *CreateStockParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -10902,6 +11305,21 @@ func NewCreateStockRequestWithBody(server string, contentType string, body io.Re
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -11066,18 +11484,18 @@ func NewListTradesRequest(server string, params *ListTradesParams) (*http.Reques
 }
 
 // NewCreateTradeRequest calls the generic CreateTrade builder with application/json body
-func NewCreateTradeRequest(server string, body CreateTradeJSONRequestBody) (*http.Request, error) {
+func NewCreateTradeRequest(server string, params *CreateTradeParams, body CreateTradeJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateTradeRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateTradeRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateTradeRequestWithBody constructs an http.Request for the CreateTrade method, with any body, and a specified content type
-func NewCreateTradeRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateTradeRequestWithBody(server string, params *CreateTradeParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -11101,6 +11519,21 @@ func NewCreateTradeRequestWithBody(server string, contentType string, body io.Re
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -11321,18 +11754,18 @@ func NewListQuickEntriesRequest(server string) (*http.Request, error) {
 }
 
 // NewCreateQuickEntryRequest calls the generic CreateQuickEntry builder with application/json body
-func NewCreateQuickEntryRequest(server string, body CreateQuickEntryJSONRequestBody) (*http.Request, error) {
+func NewCreateQuickEntryRequest(server string, params *CreateQuickEntryParams, body CreateQuickEntryJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateQuickEntryRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateQuickEntryRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateQuickEntryRequestWithBody constructs an http.Request for the CreateQuickEntry method, with any body, and a specified content type
-func NewCreateQuickEntryRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateQuickEntryRequestWithBody(server string, params *CreateQuickEntryParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -11356,6 +11789,21 @@ func NewCreateQuickEntryRequestWithBody(server string, contentType string, body 
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -11469,18 +11917,18 @@ func NewListRecurringsRequest(server string) (*http.Request, error) {
 }
 
 // NewCreateRecurringRequest calls the generic CreateRecurring builder with application/json body
-func NewCreateRecurringRequest(server string, body CreateRecurringJSONRequestBody) (*http.Request, error) {
+func NewCreateRecurringRequest(server string, params *CreateRecurringParams, body CreateRecurringJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateRecurringRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateRecurringRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateRecurringRequestWithBody constructs an http.Request for the CreateRecurring method, with any body, and a specified content type
-func NewCreateRecurringRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateRecurringRequestWithBody(server string, params *CreateRecurringParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -11504,6 +11952,21 @@ func NewCreateRecurringRequestWithBody(server string, contentType string, body i
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -11881,18 +12344,18 @@ func NewListTagsRequest(server string) (*http.Request, error) {
 }
 
 // NewCreateTagRequest calls the generic CreateTag builder with application/json body
-func NewCreateTagRequest(server string, body CreateTagJSONRequestBody) (*http.Request, error) {
+func NewCreateTagRequest(server string, params *CreateTagParams, body CreateTagJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateTagRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateTagRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateTagRequestWithBody constructs an http.Request for the CreateTag method, with any body, and a specified content type
-func NewCreateTagRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateTagRequestWithBody(server string, params *CreateTagParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -11916,6 +12379,21 @@ func NewCreateTagRequestWithBody(server string, contentType string, body io.Read
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -12108,18 +12586,18 @@ func NewListTransfersRequest(server string, params *ListTransfersParams) (*http.
 }
 
 // NewCreateTransferRequest calls the generic CreateTransfer builder with application/json body
-func NewCreateTransferRequest(server string, body CreateTransferJSONRequestBody) (*http.Request, error) {
+func NewCreateTransferRequest(server string, params *CreateTransferParams, body CreateTransferJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateTransferRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateTransferRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateTransferRequestWithBody constructs an http.Request for the CreateTransfer method, with any body, and a specified content type
-func NewCreateTransferRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateTransferRequestWithBody(server string, params *CreateTransferParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -12143,6 +12621,21 @@ func NewCreateTransferRequestWithBody(server string, contentType string, body io
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -12290,18 +12783,18 @@ func NewListWalletsRequest(server string) (*http.Request, error) {
 }
 
 // NewCreateWalletRequest calls the generic CreateWallet builder with application/json body
-func NewCreateWalletRequest(server string, body CreateWalletJSONRequestBody) (*http.Request, error) {
+func NewCreateWalletRequest(server string, params *CreateWalletParams, body CreateWalletJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateWalletRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateWalletRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateWalletRequestWithBody constructs an http.Request for the CreateWallet method, with any body, and a specified content type
-func NewCreateWalletRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateWalletRequestWithBody(server string, params *CreateWalletParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -12325,6 +12818,21 @@ func NewCreateWalletRequestWithBody(server string, contentType string, body io.R
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -13987,18 +14495,18 @@ func NewReceiveStoreNotificationRequestWithBody(server string, contentType strin
 }
 
 // NewVerifyStorePurchaseRequest calls the generic VerifyStorePurchase builder with application/json body
-func NewVerifyStorePurchaseRequest(server string, body VerifyStorePurchaseJSONRequestBody) (*http.Request, error) {
+func NewVerifyStorePurchaseRequest(server string, params *VerifyStorePurchaseParams, body VerifyStorePurchaseJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewVerifyStorePurchaseRequestWithBody(server, "application/json", bodyReader)
+	return NewVerifyStorePurchaseRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewVerifyStorePurchaseRequestWithBody constructs an http.Request for the VerifyStorePurchase method, with any body, and a specified content type
-func NewVerifyStorePurchaseRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewVerifyStorePurchaseRequestWithBody(server string, params *VerifyStorePurchaseParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -14022,6 +14530,21 @@ func NewVerifyStorePurchaseRequestWithBody(server string, contentType string, bo
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -14216,7 +14739,7 @@ func NewVoteCommentRequestWithBody(server string, id CommentID, contentType stri
 }
 
 // NewUploadBoardImageRequestWithBody constructs an http.Request for the UploadBoardImage method, with any body, and a specified content type
-func NewUploadBoardImageRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewUploadBoardImageRequestWithBody(server string, params *UploadBoardImageParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -14240,6 +14763,21 @@ func NewUploadBoardImageRequestWithBody(server string, contentType string, body 
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -14467,18 +15005,18 @@ func NewListPostsRequest(server string, params *ListPostsParams) (*http.Request,
 }
 
 // NewCreatePostRequest calls the generic CreatePost builder with application/json body
-func NewCreatePostRequest(server string, body CreatePostJSONRequestBody) (*http.Request, error) {
+func NewCreatePostRequest(server string, params *CreatePostParams, body CreatePostJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreatePostRequestWithBody(server, "application/json", bodyReader)
+	return NewCreatePostRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreatePostRequestWithBody constructs an http.Request for the CreatePost method, with any body, and a specified content type
-func NewCreatePostRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreatePostRequestWithBody(server string, params *CreatePostParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -14502,6 +15040,21 @@ func NewCreatePostRequestWithBody(server string, contentType string, body io.Rea
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -14695,18 +15248,18 @@ func NewListPostCommentsRequest(server string, id PostID, params *ListPostCommen
 }
 
 // NewCreateCommentRequest calls the generic CreateComment builder with application/json body
-func NewCreateCommentRequest(server string, id PostID, body CreateCommentJSONRequestBody) (*http.Request, error) {
+func NewCreateCommentRequest(server string, id PostID, params *CreateCommentParams, body CreateCommentJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateCommentRequestWithBody(server, id, "application/json", bodyReader)
+	return NewCreateCommentRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewCreateCommentRequestWithBody constructs an http.Request for the CreateComment method, with any body, and a specified content type
-func NewCreateCommentRequestWithBody(server string, id PostID, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateCommentRequestWithBody(server string, id PostID, params *CreateCommentParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -14737,6 +15290,21 @@ func NewCreateCommentRequestWithBody(server string, id PostID, contentType strin
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -15588,7 +16156,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/budgets (the `CreateBudget` operationId).
-	CreateBudgetWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBudgetResponse, error)
+	CreateBudgetWithBodyWithResponse(ctx context.Context, params *CreateBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBudgetResponse, error)
 
 	// CreateBudgetWithResponse Create a budget
 	//
@@ -15598,7 +16166,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/budgets (the `CreateBudget` operationId).
-	CreateBudgetWithResponse(ctx context.Context, body CreateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBudgetResponse, error)
+	CreateBudgetWithResponse(ctx context.Context, params *CreateBudgetParams, body CreateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBudgetResponse, error)
 
 	// GetBudgetChartWithResponse Budget against spending per month
 	//
@@ -15672,7 +16240,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
-	CreateOnetimeBudgetWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateOnetimeBudgetResponse, error)
+	CreateOnetimeBudgetWithBodyWithResponse(ctx context.Context, params *CreateOnetimeBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateOnetimeBudgetResponse, error)
 
 	// CreateOnetimeBudgetWithResponse Create a one-time budget
 	//
@@ -15681,7 +16249,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
-	CreateOnetimeBudgetWithResponse(ctx context.Context, body CreateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateOnetimeBudgetResponse, error)
+	CreateOnetimeBudgetWithResponse(ctx context.Context, params *CreateOnetimeBudgetParams, body CreateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateOnetimeBudgetResponse, error)
 
 	// DeleteOnetimeBudgetWithResponse Delete a one-time budget
 	//
@@ -15765,7 +16333,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/categories (the `CreateCategory` operationId).
-	CreateCategoryWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCategoryResponse, error)
+	CreateCategoryWithBodyWithResponse(ctx context.Context, params *CreateCategoryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCategoryResponse, error)
 
 	// CreateCategoryWithResponse Create a category
 	//
@@ -15774,7 +16342,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/categories (the `CreateCategory` operationId).
-	CreateCategoryWithResponse(ctx context.Context, body CreateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCategoryResponse, error)
+	CreateCategoryWithResponse(ctx context.Context, params *CreateCategoryParams, body CreateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCategoryResponse, error)
 
 	// ImportDefaultCategoriesWithResponse Copy the default categories
 	//
@@ -15853,7 +16421,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/entries (the `CreateEntry` operationId).
-	CreateEntryWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateEntryResponse, error)
+	CreateEntryWithBodyWithResponse(ctx context.Context, params *CreateEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateEntryResponse, error)
 
 	// CreateEntryWithResponse Create an entry
 	//
@@ -15868,7 +16436,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/entries (the `CreateEntry` operationId).
-	CreateEntryWithResponse(ctx context.Context, body CreateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateEntryResponse, error)
+	CreateEntryWithResponse(ctx context.Context, params *CreateEntryParams, body CreateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateEntryResponse, error)
 
 	// CreateEntryFromNotificationWithBodyWithResponse Turn a card payment notification into a pending expense
 	//
@@ -15908,7 +16476,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
-	CreateEntryFromNotificationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateEntryFromNotificationResponse, error)
+	CreateEntryFromNotificationWithBodyWithResponse(ctx context.Context, params *CreateEntryFromNotificationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateEntryFromNotificationResponse, error)
 
 	// CreateEntryFromNotificationWithResponse Turn a card payment notification into a pending expense
 	//
@@ -15948,7 +16516,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
-	CreateEntryFromNotificationWithResponse(ctx context.Context, body CreateEntryFromNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateEntryFromNotificationResponse, error)
+	CreateEntryFromNotificationWithResponse(ctx context.Context, params *CreateEntryFromNotificationParams, body CreateEntryFromNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateEntryFromNotificationResponse, error)
 
 	// ParseEntryTextWithBodyWithResponse Read an entry draft out of text
 	//
@@ -16113,7 +16681,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/invest/stocks (the `CreateStock` operationId).
-	CreateStockWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateStockResponse, error)
+	CreateStockWithBodyWithResponse(ctx context.Context, params *CreateStockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateStockResponse, error)
 
 	// CreateStockWithResponse Add a stock
 	//
@@ -16126,7 +16694,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/invest/stocks (the `CreateStock` operationId).
-	CreateStockWithResponse(ctx context.Context, body CreateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateStockResponse, error)
+	CreateStockWithResponse(ctx context.Context, params *CreateStockParams, body CreateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateStockResponse, error)
 
 	// DeleteStockWithResponse Delete a stock
 	//
@@ -16176,7 +16744,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/invest/trades (the `CreateTrade` operationId).
-	CreateTradeWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTradeResponse, error)
+	CreateTradeWithBodyWithResponse(ctx context.Context, params *CreateTradeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTradeResponse, error)
 
 	// CreateTradeWithResponse Record a trade
 	//
@@ -16189,7 +16757,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/invest/trades (the `CreateTrade` operationId).
-	CreateTradeWithResponse(ctx context.Context, body CreateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTradeResponse, error)
+	CreateTradeWithResponse(ctx context.Context, params *CreateTradeParams, body CreateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTradeResponse, error)
 
 	// DeleteTradeWithResponse Delete a trade
 	//
@@ -16275,7 +16843,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/quick-entries (the `CreateQuickEntry` operationId).
-	CreateQuickEntryWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateQuickEntryResponse, error)
+	CreateQuickEntryWithBodyWithResponse(ctx context.Context, params *CreateQuickEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateQuickEntryResponse, error)
 
 	// CreateQuickEntryWithResponse Create a quick entry
 	//
@@ -16284,7 +16852,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/quick-entries (the `CreateQuickEntry` operationId).
-	CreateQuickEntryWithResponse(ctx context.Context, body CreateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateQuickEntryResponse, error)
+	CreateQuickEntryWithResponse(ctx context.Context, params *CreateQuickEntryParams, body CreateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateQuickEntryResponse, error)
 
 	// DeleteQuickEntryWithResponse Delete a quick entry
 	//
@@ -16327,7 +16895,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/recurrings (the `CreateRecurring` operationId).
-	CreateRecurringWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateRecurringResponse, error)
+	CreateRecurringWithBodyWithResponse(ctx context.Context, params *CreateRecurringParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateRecurringResponse, error)
 
 	// CreateRecurringWithResponse Create a recurring entry
 	//
@@ -16336,7 +16904,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/recurrings (the `CreateRecurring` operationId).
-	CreateRecurringWithResponse(ctx context.Context, body CreateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateRecurringResponse, error)
+	CreateRecurringWithResponse(ctx context.Context, params *CreateRecurringParams, body CreateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateRecurringResponse, error)
 
 	// DeleteRecurringWithResponse Delete a recurring entry
 	//
@@ -16483,7 +17051,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/tags (the `CreateTag` operationId).
-	CreateTagWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTagResponse, error)
+	CreateTagWithBodyWithResponse(ctx context.Context, params *CreateTagParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTagResponse, error)
 
 	// CreateTagWithResponse Create a tag
 	//
@@ -16492,7 +17060,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/tags (the `CreateTag` operationId).
-	CreateTagWithResponse(ctx context.Context, body CreateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTagResponse, error)
+	CreateTagWithResponse(ctx context.Context, params *CreateTagParams, body CreateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTagResponse, error)
 
 	// ReorderTagsWithBodyWithResponse Reorder tags
 	//
@@ -16556,7 +17124,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/transfers (the `CreateTransfer` operationId).
-	CreateTransferWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTransferResponse, error)
+	CreateTransferWithBodyWithResponse(ctx context.Context, params *CreateTransferParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTransferResponse, error)
 
 	// CreateTransferWithResponse Record a transfer between two wallets
 	//
@@ -16566,7 +17134,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/transfers (the `CreateTransfer` operationId).
-	CreateTransferWithResponse(ctx context.Context, body CreateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTransferResponse, error)
+	CreateTransferWithResponse(ctx context.Context, params *CreateTransferParams, body CreateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTransferResponse, error)
 
 	// DeleteTransferWithResponse Delete a transfer
 	//
@@ -16622,7 +17190,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/wallets (the `CreateWallet` operationId).
-	CreateWalletWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateWalletResponse, error)
+	CreateWalletWithBodyWithResponse(ctx context.Context, params *CreateWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateWalletResponse, error)
 
 	// CreateWalletWithResponse Create a wallet
 	//
@@ -16633,7 +17201,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/wallets (the `CreateWallet` operationId).
-	CreateWalletWithResponse(ctx context.Context, body CreateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateWalletResponse, error)
+	CreateWalletWithResponse(ctx context.Context, params *CreateWalletParams, body CreateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateWalletResponse, error)
 
 	// ReorderWalletsWithBodyWithResponse Reorder wallets
 	//
@@ -17370,7 +17938,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/billing/store/verify (the `VerifyStorePurchase` operationId).
-	VerifyStorePurchaseWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*VerifyStorePurchaseResponse, error)
+	VerifyStorePurchaseWithBodyWithResponse(ctx context.Context, params *VerifyStorePurchaseParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*VerifyStorePurchaseResponse, error)
 
 	// VerifyStorePurchaseWithResponse Verify a store purchase and grant PREMIUM
 	//
@@ -17395,7 +17963,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/billing/store/verify (the `VerifyStorePurchase` operationId).
-	VerifyStorePurchaseWithResponse(ctx context.Context, body VerifyStorePurchaseJSONRequestBody, reqEditors ...RequestEditorFn) (*VerifyStorePurchaseResponse, error)
+	VerifyStorePurchaseWithResponse(ctx context.Context, params *VerifyStorePurchaseParams, body VerifyStorePurchaseJSONRequestBody, reqEditors ...RequestEditorFn) (*VerifyStorePurchaseResponse, error)
 
 	// GetSubscriptionWithResponse The member's plan and subscription
 	//
@@ -17521,7 +18089,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/board/images (the `UploadBoardImage` operationId).
-	UploadBoardImageWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UploadBoardImageResponse, error)
+	UploadBoardImageWithBodyWithResponse(ctx context.Context, params *UploadBoardImageParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UploadBoardImageResponse, error)
 
 	// ListMyCommentsWithResponse My comments
 	//
@@ -17575,7 +18143,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/board/posts (the `CreatePost` operationId).
-	CreatePostWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreatePostResponse, error)
+	CreatePostWithBodyWithResponse(ctx context.Context, params *CreatePostParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreatePostResponse, error)
 
 	// CreatePostWithResponse Write a post
 	//
@@ -17592,7 +18160,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/board/posts (the `CreatePost` operationId).
-	CreatePostWithResponse(ctx context.Context, body CreatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePostResponse, error)
+	CreatePostWithResponse(ctx context.Context, params *CreatePostParams, body CreatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePostResponse, error)
 
 	// DeletePostWithResponse Delete a post
 	//
@@ -17659,7 +18227,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/board/posts/{id}/comments (the `CreateComment` operationId).
-	CreateCommentWithBodyWithResponse(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCommentResponse, error)
+	CreateCommentWithBodyWithResponse(ctx context.Context, id PostID, params *CreateCommentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCommentResponse, error)
 
 	// CreateCommentWithResponse Write a comment
 	//
@@ -17670,7 +18238,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/board/posts/{id}/comments (the `CreateComment` operationId).
-	CreateCommentWithResponse(ctx context.Context, id PostID, body CreateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCommentResponse, error)
+	CreateCommentWithResponse(ctx context.Context, id PostID, params *CreateCommentParams, body CreateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCommentResponse, error)
 
 	// NoticePostWithResponse Make a post a notice
 	//
@@ -18097,6 +18665,11 @@ func (r ListBudgetsResponse) ContentType() string {
 	return ""
 }
 
+// CreateBudgetResponse409Headers the declared response headers of an HTTP 409 response for CreateBudget
+type CreateBudgetResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateBudgetResponse503Headers the declared response headers of an HTTP 503 response for CreateBudget
 type CreateBudgetResponse503Headers struct {
 	RetryAfter *int
@@ -18121,10 +18694,14 @@ type CreateBudgetResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateBudgetResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateBudgetResponse503Headers
 }
@@ -18167,6 +18744,11 @@ func (r CreateBudgetResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateBudgetResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateBudgetResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -18693,6 +19275,11 @@ func (r ListOnetimeBudgetsResponse) ContentType() string {
 	return ""
 }
 
+// CreateOnetimeBudgetResponse409Headers the declared response headers of an HTTP 409 response for CreateOnetimeBudget
+type CreateOnetimeBudgetResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateOnetimeBudgetResponse503Headers the declared response headers of an HTTP 503 response for CreateOnetimeBudget
 type CreateOnetimeBudgetResponse503Headers struct {
 	RetryAfter *int
@@ -18711,6 +19298,8 @@ type CreateOnetimeBudgetResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -18721,6 +19310,8 @@ type CreateOnetimeBudgetResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateOnetimeBudgetResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateOnetimeBudgetResponse503Headers
 }
@@ -18748,6 +19339,11 @@ func (r CreateOnetimeBudgetResponse) GetApplicationProblemJSON403() *PremiumRequ
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r CreateOnetimeBudgetResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateOnetimeBudgetResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -19372,6 +19968,11 @@ func (r ListCategoriesResponse) ContentType() string {
 	return ""
 }
 
+// CreateCategoryResponse409Headers the declared response headers of an HTTP 409 response for CreateCategory
+type CreateCategoryResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateCategoryResponse503Headers the declared response headers of an HTTP 503 response for CreateCategory
 type CreateCategoryResponse503Headers struct {
 	RetryAfter *int
@@ -19388,14 +19989,20 @@ type CreateCategoryResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateCategoryResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateCategoryResponse503Headers
 }
@@ -19420,6 +20027,11 @@ func (r CreateCategoryResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
 }
 
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateCategoryResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r CreateCategoryResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
@@ -19428,6 +20040,11 @@ func (r CreateCategoryResponse) GetApplicationProblemJSON413() *PayloadTooLarge 
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateCategoryResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateCategoryResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -19635,6 +20252,11 @@ func (r ReorderCategoriesResponse) ContentType() string {
 	return ""
 }
 
+// DeleteCategoryResponse409Headers the declared response headers of an HTTP 409 response for DeleteCategory
+type DeleteCategoryResponse409Headers struct {
+	RetryAfter *int
+}
+
 // DeleteCategoryResponse503Headers the declared response headers of an HTTP 503 response for DeleteCategory
 type DeleteCategoryResponse503Headers struct {
 	RetryAfter *int
@@ -19657,6 +20279,8 @@ type DeleteCategoryResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *DeleteCategoryResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteCategoryResponse503Headers
 }
@@ -19725,6 +20349,11 @@ func (r DeleteCategoryResponse) ContentType() string {
 	return ""
 }
 
+// UpdateCategoryResponse409Headers the declared response headers of an HTTP 409 response for UpdateCategory
+type UpdateCategoryResponse409Headers struct {
+	RetryAfter *int
+}
+
 // UpdateCategoryResponse503Headers the declared response headers of an HTTP 503 response for UpdateCategory
 type UpdateCategoryResponse503Headers struct {
 	RetryAfter *int
@@ -19751,6 +20380,8 @@ type UpdateCategoryResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *UpdateCategoryResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateCategoryResponse503Headers
 }
@@ -19926,6 +20557,11 @@ func (r ListEntriesResponse) ContentType() string {
 	return ""
 }
 
+// CreateEntryResponse409Headers the declared response headers of an HTTP 409 response for CreateEntry
+type CreateEntryResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateEntryResponse429Headers the declared response headers of an HTTP 429 response for CreateEntry
 type CreateEntryResponse429Headers struct {
 	RetryAfter *int
@@ -19949,16 +20585,22 @@ type CreateEntryResponse struct {
 	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationProblemJSON429 *TooManyRequests
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateEntryResponse409Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CreateEntryResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -19990,6 +20632,11 @@ func (r CreateEntryResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
 }
 
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateEntryResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r CreateEntryResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
@@ -19998,6 +20645,11 @@ func (r CreateEntryResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateEntryResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateEntryResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -20044,6 +20696,11 @@ func (r CreateEntryResponse) ContentType() string {
 	return ""
 }
 
+// CreateEntryFromNotificationResponse409Headers the declared response headers of an HTTP 409 response for CreateEntryFromNotification
+type CreateEntryFromNotificationResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateEntryFromNotificationResponse503Headers the declared response headers of an HTTP 503 response for CreateEntryFromNotification
 type CreateEntryFromNotificationResponse503Headers struct {
 	RetryAfter *int
@@ -20060,14 +20717,20 @@ type CreateEntryFromNotificationResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateEntryFromNotificationResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateEntryFromNotificationResponse503Headers
 }
@@ -20092,6 +20755,11 @@ func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON403() *Pre
 	return r.ApplicationProblemJSON403
 }
 
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
@@ -20100,6 +20768,11 @@ func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON413() *Pay
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -20321,6 +20994,11 @@ func (r CountPendingEntriesResponse) ContentType() string {
 	return ""
 }
 
+// DeleteEntryResponse409Headers the declared response headers of an HTTP 409 response for DeleteEntry
+type DeleteEntryResponse409Headers struct {
+	RetryAfter *int
+}
+
 // DeleteEntryResponse503Headers the declared response headers of an HTTP 503 response for DeleteEntry
 type DeleteEntryResponse503Headers struct {
 	RetryAfter *int
@@ -20343,6 +21021,8 @@ type DeleteEntryResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *DeleteEntryResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteEntryResponse503Headers
 }
@@ -20501,6 +21181,11 @@ func (r GetEntryResponse) ContentType() string {
 	return ""
 }
 
+// UpdateEntryResponse409Headers the declared response headers of an HTTP 409 response for UpdateEntry
+type UpdateEntryResponse409Headers struct {
+	RetryAfter *int
+}
+
 // UpdateEntryResponse429Headers the declared response headers of an HTTP 429 response for UpdateEntry
 type UpdateEntryResponse429Headers struct {
 	RetryAfter *int
@@ -20536,6 +21221,8 @@ type UpdateEntryResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *UpdateEntryResponse409Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *UpdateEntryResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -20626,6 +21313,11 @@ func (r UpdateEntryResponse) ContentType() string {
 	return ""
 }
 
+// ConfirmEntryResponse409Headers the declared response headers of an HTTP 409 response for ConfirmEntry
+type ConfirmEntryResponse409Headers struct {
+	RetryAfter *int
+}
+
 // ConfirmEntryResponse429Headers the declared response headers of an HTTP 429 response for ConfirmEntry
 type ConfirmEntryResponse429Headers struct {
 	RetryAfter *int
@@ -20657,6 +21349,8 @@ type ConfirmEntryResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *ConfirmEntryResponse409Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ConfirmEntryResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -20993,6 +21687,11 @@ func (r ListStocksResponse) ContentType() string {
 	return ""
 }
 
+// CreateStockResponse409Headers the declared response headers of an HTTP 409 response for CreateStock
+type CreateStockResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateStockResponse503Headers the declared response headers of an HTTP 503 response for CreateStock
 type CreateStockResponse503Headers struct {
 	RetryAfter *int
@@ -21011,14 +21710,20 @@ type CreateStockResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateStockResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateStockResponse503Headers
 }
@@ -21048,6 +21753,11 @@ func (r CreateStockResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
 }
 
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateStockResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r CreateStockResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
@@ -21056,6 +21766,11 @@ func (r CreateStockResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateStockResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateStockResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -21388,6 +22103,11 @@ func (r ListTradesResponse) ContentType() string {
 	return ""
 }
 
+// CreateTradeResponse409Headers the declared response headers of an HTTP 409 response for CreateTrade
+type CreateTradeResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateTradeResponse503Headers the declared response headers of an HTTP 503 response for CreateTrade
 type CreateTradeResponse503Headers struct {
 	RetryAfter *int
@@ -21406,14 +22126,20 @@ type CreateTradeResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateTradeResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateTradeResponse503Headers
 }
@@ -21443,6 +22169,11 @@ func (r CreateTradeResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
 }
 
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateTradeResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r CreateTradeResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
@@ -21451,6 +22182,11 @@ func (r CreateTradeResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateTradeResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateTradeResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -21963,6 +22699,11 @@ func (r ListQuickEntriesResponse) ContentType() string {
 	return ""
 }
 
+// CreateQuickEntryResponse409Headers the declared response headers of an HTTP 409 response for CreateQuickEntry
+type CreateQuickEntryResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateQuickEntryResponse503Headers the declared response headers of an HTTP 503 response for CreateQuickEntry
 type CreateQuickEntryResponse503Headers struct {
 	RetryAfter *int
@@ -21981,14 +22722,20 @@ type CreateQuickEntryResponse struct {
 	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateQuickEntryResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateQuickEntryResponse503Headers
 }
@@ -22018,6 +22765,11 @@ func (r CreateQuickEntryResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
 }
 
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateQuickEntryResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r CreateQuickEntryResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
@@ -22026,6 +22778,11 @@ func (r CreateQuickEntryResponse) GetApplicationProblemJSON413() *PayloadTooLarg
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateQuickEntryResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateQuickEntryResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -22330,6 +23087,11 @@ func (r ListRecurringsResponse) ContentType() string {
 	return ""
 }
 
+// CreateRecurringResponse409Headers the declared response headers of an HTTP 409 response for CreateRecurring
+type CreateRecurringResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateRecurringResponse503Headers the declared response headers of an HTTP 503 response for CreateRecurring
 type CreateRecurringResponse503Headers struct {
 	RetryAfter *int
@@ -22346,14 +23108,20 @@ type CreateRecurringResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateRecurringResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateRecurringResponse503Headers
 }
@@ -22378,6 +23146,11 @@ func (r CreateRecurringResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
 }
 
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateRecurringResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r CreateRecurringResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
@@ -22386,6 +23159,11 @@ func (r CreateRecurringResponse) GetApplicationProblemJSON413() *PayloadTooLarge
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateRecurringResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateRecurringResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -23175,6 +23953,11 @@ func (r ListTagsResponse) ContentType() string {
 	return ""
 }
 
+// CreateTagResponse409Headers the declared response headers of an HTTP 409 response for CreateTag
+type CreateTagResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateTagResponse503Headers the declared response headers of an HTTP 503 response for CreateTag
 type CreateTagResponse503Headers struct {
 	RetryAfter *int
@@ -23197,10 +23980,14 @@ type CreateTagResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateTagResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateTagResponse503Headers
 }
@@ -23238,6 +24025,11 @@ func (r CreateTagResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateTagResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateTagResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -23466,6 +24258,11 @@ func (r DeleteTagResponse) ContentType() string {
 	return ""
 }
 
+// UpdateTagResponse409Headers the declared response headers of an HTTP 409 response for UpdateTag
+type UpdateTagResponse409Headers struct {
+	RetryAfter *int
+}
+
 // UpdateTagResponse503Headers the declared response headers of an HTTP 503 response for UpdateTag
 type UpdateTagResponse503Headers struct {
 	RetryAfter *int
@@ -23494,6 +24291,8 @@ type UpdateTagResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *UpdateTagResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateTagResponse503Headers
 }
@@ -23660,6 +24459,11 @@ func (r ListTransfersResponse) ContentType() string {
 	return ""
 }
 
+// CreateTransferResponse409Headers the declared response headers of an HTTP 409 response for CreateTransfer
+type CreateTransferResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateTransferResponse503Headers the declared response headers of an HTTP 503 response for CreateTransfer
 type CreateTransferResponse503Headers struct {
 	RetryAfter *int
@@ -23676,14 +24480,20 @@ type CreateTransferResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateTransferResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateTransferResponse503Headers
 }
@@ -23708,6 +24518,11 @@ func (r CreateTransferResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
 }
 
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateTransferResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r CreateTransferResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
@@ -23716,6 +24531,11 @@ func (r CreateTransferResponse) GetApplicationProblemJSON413() *PayloadTooLarge 
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateTransferResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateTransferResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -24110,6 +24930,11 @@ func (r ListWalletsResponse) ContentType() string {
 	return ""
 }
 
+// CreateWalletResponse409Headers the declared response headers of an HTTP 409 response for CreateWallet
+type CreateWalletResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateWalletResponse503Headers the declared response headers of an HTTP 503 response for CreateWallet
 type CreateWalletResponse503Headers struct {
 	RetryAfter *int
@@ -24124,6 +24949,8 @@ type CreateWalletResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -24134,6 +24961,8 @@ type CreateWalletResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateWalletResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateWalletResponse503Headers
 }
@@ -24151,6 +24980,11 @@ func (r CreateWalletResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r CreateWalletResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateWalletResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -24297,6 +25131,11 @@ func (r ReorderWalletsResponse) ContentType() string {
 	return ""
 }
 
+// DeleteWalletResponse409Headers the declared response headers of an HTTP 409 response for DeleteWallet
+type DeleteWalletResponse409Headers struct {
+	RetryAfter *int
+}
+
 // DeleteWalletResponse503Headers the declared response headers of an HTTP 503 response for DeleteWallet
 type DeleteWalletResponse503Headers struct {
 	RetryAfter *int
@@ -24319,6 +25158,8 @@ type DeleteWalletResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *DeleteWalletResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteWalletResponse503Headers
 }
@@ -26486,6 +27327,11 @@ func (r UpdateTagGroupResponse) ContentType() string {
 	return ""
 }
 
+// LogInWithIDPAResponse409Headers the declared response headers of an HTTP 409 response for LogInWithIDPA
+type LogInWithIDPAResponse409Headers struct {
+	RetryAfter *int
+}
+
 // LogInWithIDPAResponse503Headers the declared response headers of an HTTP 503 response for LogInWithIDPA
 type LogInWithIDPAResponse503Headers struct {
 	RetryAfter *int
@@ -26510,6 +27356,8 @@ type LogInWithIDPAResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *LogInWithIDPAResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *LogInWithIDPAResponse503Headers
 }
@@ -26652,6 +27500,11 @@ func (r GetIDPAClientIDResponse) ContentType() string {
 	return ""
 }
 
+// LogInWithIDPBResponse409Headers the declared response headers of an HTTP 409 response for LogInWithIDPB
+type LogInWithIDPBResponse409Headers struct {
+	RetryAfter *int
+}
+
 // LogInWithIDPBResponse503Headers the declared response headers of an HTTP 503 response for LogInWithIDPB
 type LogInWithIDPBResponse503Headers struct {
 	RetryAfter *int
@@ -26676,6 +27529,8 @@ type LogInWithIDPBResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *LogInWithIDPBResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *LogInWithIDPBResponse503Headers
 }
@@ -26991,6 +27846,11 @@ func (r DeleteMeResponse) ContentType() string {
 	return ""
 }
 
+// ChangePasswordResponse409Headers the declared response headers of an HTTP 409 response for ChangePassword
+type ChangePasswordResponse409Headers struct {
+	RetryAfter *int
+}
+
 // ChangePasswordResponse429Headers the declared response headers of an HTTP 429 response for ChangePassword
 type ChangePasswordResponse429Headers struct {
 	RetryAfter *int
@@ -27020,6 +27880,8 @@ type ChangePasswordResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *ChangePasswordResponse409Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ChangePasswordResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -27593,6 +28455,11 @@ func (r GetSessionResponse) ContentType() string {
 	return ""
 }
 
+// SignUpResponse409Headers the declared response headers of an HTTP 409 response for SignUp
+type SignUpResponse409Headers struct {
+	RetryAfter *int
+}
+
 // SignUpResponse429Headers the declared response headers of an HTTP 429 response for SignUp
 type SignUpResponse429Headers struct {
 	RetryAfter *int
@@ -27624,6 +28491,8 @@ type SignUpResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *SignUpResponse409Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *SignUpResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -27877,6 +28746,11 @@ func (r VerifyPasswordResponse) ContentType() string {
 	return ""
 }
 
+// CancelSubscriptionResponse409Headers the declared response headers of an HTTP 409 response for CancelSubscription
+type CancelSubscriptionResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CancelSubscriptionResponse503Headers the declared response headers of an HTTP 503 response for CancelSubscription
 type CancelSubscriptionResponse503Headers struct {
 	RetryAfter *int
@@ -27897,6 +28771,8 @@ type CancelSubscriptionResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CancelSubscriptionResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CancelSubscriptionResponse503Headers
 }
@@ -28119,6 +28995,11 @@ func (r RestorePurchaseResponse) ContentType() string {
 	return ""
 }
 
+// ResumeSubscriptionResponse409Headers the declared response headers of an HTTP 409 response for ResumeSubscription
+type ResumeSubscriptionResponse409Headers struct {
+	RetryAfter *int
+}
+
 // ResumeSubscriptionResponse503Headers the declared response headers of an HTTP 503 response for ResumeSubscription
 type ResumeSubscriptionResponse503Headers struct {
 	RetryAfter *int
@@ -28139,6 +29020,8 @@ type ResumeSubscriptionResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *ResumeSubscriptionResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *ResumeSubscriptionResponse503Headers
 }
@@ -28278,6 +29161,11 @@ func (r ReceiveStoreNotificationResponse) ContentType() string {
 	return ""
 }
 
+// VerifyStorePurchaseResponse409Headers the declared response headers of an HTTP 409 response for VerifyStorePurchase
+type VerifyStorePurchaseResponse409Headers struct {
+	RetryAfter *int
+}
+
 // VerifyStorePurchaseResponse503Headers the declared response headers of an HTTP 503 response for VerifyStorePurchase
 type VerifyStorePurchaseResponse503Headers struct {
 	RetryAfter *int
@@ -28298,10 +29186,14 @@ type VerifyStorePurchaseResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *VerifyStorePurchaseResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *VerifyStorePurchaseResponse503Headers
 }
@@ -28334,6 +29226,11 @@ func (r VerifyStorePurchaseResponse) GetApplicationProblemJSON413() *PayloadTooL
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r VerifyStorePurchaseResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r VerifyStorePurchaseResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -28631,6 +29528,11 @@ func (r UpdateCommentResponse) ContentType() string {
 	return ""
 }
 
+// ReportCommentResponse409Headers the declared response headers of an HTTP 409 response for ReportComment
+type ReportCommentResponse409Headers struct {
+	RetryAfter *int
+}
+
 // ReportCommentResponse503Headers the declared response headers of an HTTP 503 response for ReportComment
 type ReportCommentResponse503Headers struct {
 	RetryAfter *int
@@ -28653,6 +29555,8 @@ type ReportCommentResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *ReportCommentResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *ReportCommentResponse503Headers
 }
@@ -28818,6 +29722,11 @@ func (r VoteCommentResponse) ContentType() string {
 	return ""
 }
 
+// UploadBoardImageResponse409Headers the declared response headers of an HTTP 409 response for UploadBoardImage
+type UploadBoardImageResponse409Headers struct {
+	RetryAfter *int
+}
+
 // UploadBoardImageResponse429Headers the declared response headers of an HTTP 429 response for UploadBoardImage
 type UploadBoardImageResponse429Headers struct {
 	RetryAfter *int
@@ -28837,16 +29746,22 @@ type UploadBoardImageResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationProblemJSON429 *TooManyRequests
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *UploadBoardImageResponse409Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *UploadBoardImageResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -28868,6 +29783,11 @@ func (r UploadBoardImageResponse) GetApplicationProblemJSON401() *Unauthenticate
 	return r.ApplicationProblemJSON401
 }
 
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r UploadBoardImageResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r UploadBoardImageResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
@@ -28876,6 +29796,11 @@ func (r UploadBoardImageResponse) GetApplicationProblemJSON413() *PayloadTooLarg
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r UploadBoardImageResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r UploadBoardImageResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -29164,6 +30089,11 @@ func (r ListPostsResponse) ContentType() string {
 	return ""
 }
 
+// CreatePostResponse409Headers the declared response headers of an HTTP 409 response for CreatePost
+type CreatePostResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreatePostResponse503Headers the declared response headers of an HTTP 503 response for CreatePost
 type CreatePostResponse503Headers struct {
 	RetryAfter *int
@@ -29178,14 +30108,20 @@ type CreatePostResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreatePostResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreatePostResponse503Headers
 }
@@ -29205,6 +30141,11 @@ func (r CreatePostResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
 }
 
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreatePostResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r CreatePostResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
@@ -29213,6 +30154,11 @@ func (r CreatePostResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreatePostResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreatePostResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -29600,6 +30546,11 @@ func (r ListPostCommentsResponse) ContentType() string {
 	return ""
 }
 
+// CreateCommentResponse409Headers the declared response headers of an HTTP 409 response for CreateComment
+type CreateCommentResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateCommentResponse503Headers the declared response headers of an HTTP 503 response for CreateComment
 type CreateCommentResponse503Headers struct {
 	RetryAfter *int
@@ -29616,14 +30567,20 @@ type CreateCommentResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateCommentResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateCommentResponse503Headers
 }
@@ -29648,6 +30605,11 @@ func (r CreateCommentResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
 }
 
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateCommentResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r CreateCommentResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
@@ -29656,6 +30618,11 @@ func (r CreateCommentResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateCommentResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateCommentResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -29877,6 +30844,11 @@ func (r ListPostRecommendersResponse) ContentType() string {
 	return ""
 }
 
+// ReportPostResponse409Headers the declared response headers of an HTTP 409 response for ReportPost
+type ReportPostResponse409Headers struct {
+	RetryAfter *int
+}
+
 // ReportPostResponse503Headers the declared response headers of an HTTP 503 response for ReportPost
 type ReportPostResponse503Headers struct {
 	RetryAfter *int
@@ -29899,6 +30871,8 @@ type ReportPostResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *ReportPostResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *ReportPostResponse503Headers
 }
@@ -30704,6 +31678,11 @@ func (r ListUsersResponse) ContentType() string {
 	return ""
 }
 
+// CreateUserResponse409Headers the declared response headers of an HTTP 409 response for CreateUser
+type CreateUserResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateUserResponse503Headers the declared response headers of an HTTP 503 response for CreateUser
 type CreateUserResponse503Headers struct {
 	RetryAfter *int
@@ -30730,6 +31709,8 @@ type CreateUserResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateUserResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateUserResponse503Headers
 }
@@ -30995,6 +31976,11 @@ func (r GetUserResponse) ContentType() string {
 	return ""
 }
 
+// UpdateUserResponse409Headers the declared response headers of an HTTP 409 response for UpdateUser
+type UpdateUserResponse409Headers struct {
+	RetryAfter *int
+}
+
 // UpdateUserResponse503Headers the declared response headers of an HTTP 503 response for UpdateUser
 type UpdateUserResponse503Headers struct {
 	RetryAfter *int
@@ -31023,6 +32009,8 @@ type UpdateUserResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *UpdateUserResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateUserResponse503Headers
 }
@@ -31295,8 +32283,8 @@ func (c *ClientWithResponses) ListBudgetsWithResponse(ctx context.Context, param
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/budgets (the `CreateBudget` operationId).
-func (c *ClientWithResponses) CreateBudgetWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBudgetResponse, error) {
-	rsp, err := c.CreateBudgetWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateBudgetWithBodyWithResponse(ctx context.Context, params *CreateBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBudgetResponse, error) {
+	rsp, err := c.CreateBudgetWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -31311,8 +32299,8 @@ func (c *ClientWithResponses) CreateBudgetWithBodyWithResponse(ctx context.Conte
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/budgets (the `CreateBudget` operationId).
-func (c *ClientWithResponses) CreateBudgetWithResponse(ctx context.Context, body CreateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBudgetResponse, error) {
-	rsp, err := c.CreateBudget(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateBudgetWithResponse(ctx context.Context, params *CreateBudgetParams, body CreateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBudgetResponse, error) {
+	rsp, err := c.CreateBudget(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -31433,8 +32421,8 @@ func (c *ClientWithResponses) ListOnetimeBudgetsWithResponse(ctx context.Context
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
-func (c *ClientWithResponses) CreateOnetimeBudgetWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateOnetimeBudgetResponse, error) {
-	rsp, err := c.CreateOnetimeBudgetWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateOnetimeBudgetWithBodyWithResponse(ctx context.Context, params *CreateOnetimeBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateOnetimeBudgetResponse, error) {
+	rsp, err := c.CreateOnetimeBudgetWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -31448,8 +32436,8 @@ func (c *ClientWithResponses) CreateOnetimeBudgetWithBodyWithResponse(ctx contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
-func (c *ClientWithResponses) CreateOnetimeBudgetWithResponse(ctx context.Context, body CreateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateOnetimeBudgetResponse, error) {
-	rsp, err := c.CreateOnetimeBudget(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateOnetimeBudgetWithResponse(ctx context.Context, params *CreateOnetimeBudgetParams, body CreateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateOnetimeBudgetResponse, error) {
+	rsp, err := c.CreateOnetimeBudget(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -31586,8 +32574,8 @@ func (c *ClientWithResponses) ListCategoriesWithResponse(ctx context.Context, re
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/categories (the `CreateCategory` operationId).
-func (c *ClientWithResponses) CreateCategoryWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCategoryResponse, error) {
-	rsp, err := c.CreateCategoryWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateCategoryWithBodyWithResponse(ctx context.Context, params *CreateCategoryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCategoryResponse, error) {
+	rsp, err := c.CreateCategoryWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -31601,8 +32589,8 @@ func (c *ClientWithResponses) CreateCategoryWithBodyWithResponse(ctx context.Con
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/categories (the `CreateCategory` operationId).
-func (c *ClientWithResponses) CreateCategoryWithResponse(ctx context.Context, body CreateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCategoryResponse, error) {
-	rsp, err := c.CreateCategory(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateCategoryWithResponse(ctx context.Context, params *CreateCategoryParams, body CreateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCategoryResponse, error) {
+	rsp, err := c.CreateCategory(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -31728,8 +32716,8 @@ func (c *ClientWithResponses) ListEntriesWithResponse(ctx context.Context, param
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/entries (the `CreateEntry` operationId).
-func (c *ClientWithResponses) CreateEntryWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateEntryResponse, error) {
-	rsp, err := c.CreateEntryWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateEntryWithBodyWithResponse(ctx context.Context, params *CreateEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateEntryResponse, error) {
+	rsp, err := c.CreateEntryWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -31749,8 +32737,8 @@ func (c *ClientWithResponses) CreateEntryWithBodyWithResponse(ctx context.Contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/entries (the `CreateEntry` operationId).
-func (c *ClientWithResponses) CreateEntryWithResponse(ctx context.Context, body CreateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateEntryResponse, error) {
-	rsp, err := c.CreateEntry(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateEntryWithResponse(ctx context.Context, params *CreateEntryParams, body CreateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateEntryResponse, error) {
+	rsp, err := c.CreateEntry(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -31795,8 +32783,8 @@ func (c *ClientWithResponses) CreateEntryWithResponse(ctx context.Context, body 
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
-func (c *ClientWithResponses) CreateEntryFromNotificationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateEntryFromNotificationResponse, error) {
-	rsp, err := c.CreateEntryFromNotificationWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateEntryFromNotificationWithBodyWithResponse(ctx context.Context, params *CreateEntryFromNotificationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateEntryFromNotificationResponse, error) {
+	rsp, err := c.CreateEntryFromNotificationWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -31841,8 +32829,8 @@ func (c *ClientWithResponses) CreateEntryFromNotificationWithBodyWithResponse(ct
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
-func (c *ClientWithResponses) CreateEntryFromNotificationWithResponse(ctx context.Context, body CreateEntryFromNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateEntryFromNotificationResponse, error) {
-	rsp, err := c.CreateEntryFromNotification(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateEntryFromNotificationWithResponse(ctx context.Context, params *CreateEntryFromNotificationParams, body CreateEntryFromNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateEntryFromNotificationResponse, error) {
+	rsp, err := c.CreateEntryFromNotification(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32078,8 +33066,8 @@ func (c *ClientWithResponses) ListStocksWithResponse(ctx context.Context, reqEdi
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/invest/stocks (the `CreateStock` operationId).
-func (c *ClientWithResponses) CreateStockWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateStockResponse, error) {
-	rsp, err := c.CreateStockWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateStockWithBodyWithResponse(ctx context.Context, params *CreateStockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateStockResponse, error) {
+	rsp, err := c.CreateStockWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32097,8 +33085,8 @@ func (c *ClientWithResponses) CreateStockWithBodyWithResponse(ctx context.Contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/invest/stocks (the `CreateStock` operationId).
-func (c *ClientWithResponses) CreateStockWithResponse(ctx context.Context, body CreateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateStockResponse, error) {
-	rsp, err := c.CreateStock(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateStockWithResponse(ctx context.Context, params *CreateStockParams, body CreateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateStockResponse, error) {
+	rsp, err := c.CreateStock(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32177,8 +33165,8 @@ func (c *ClientWithResponses) ListTradesWithResponse(ctx context.Context, params
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/invest/trades (the `CreateTrade` operationId).
-func (c *ClientWithResponses) CreateTradeWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTradeResponse, error) {
-	rsp, err := c.CreateTradeWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateTradeWithBodyWithResponse(ctx context.Context, params *CreateTradeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTradeResponse, error) {
+	rsp, err := c.CreateTradeWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32196,8 +33184,8 @@ func (c *ClientWithResponses) CreateTradeWithBodyWithResponse(ctx context.Contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/invest/trades (the `CreateTrade` operationId).
-func (c *ClientWithResponses) CreateTradeWithResponse(ctx context.Context, body CreateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTradeResponse, error) {
-	rsp, err := c.CreateTrade(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateTradeWithResponse(ctx context.Context, params *CreateTradeParams, body CreateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTradeResponse, error) {
+	rsp, err := c.CreateTrade(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32324,8 +33312,8 @@ func (c *ClientWithResponses) ListQuickEntriesWithResponse(ctx context.Context, 
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/quick-entries (the `CreateQuickEntry` operationId).
-func (c *ClientWithResponses) CreateQuickEntryWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateQuickEntryResponse, error) {
-	rsp, err := c.CreateQuickEntryWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateQuickEntryWithBodyWithResponse(ctx context.Context, params *CreateQuickEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateQuickEntryResponse, error) {
+	rsp, err := c.CreateQuickEntryWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32339,8 +33327,8 @@ func (c *ClientWithResponses) CreateQuickEntryWithBodyWithResponse(ctx context.C
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/quick-entries (the `CreateQuickEntry` operationId).
-func (c *ClientWithResponses) CreateQuickEntryWithResponse(ctx context.Context, body CreateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateQuickEntryResponse, error) {
-	rsp, err := c.CreateQuickEntry(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateQuickEntryWithResponse(ctx context.Context, params *CreateQuickEntryParams, body CreateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateQuickEntryResponse, error) {
+	rsp, err := c.CreateQuickEntry(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32412,8 +33400,8 @@ func (c *ClientWithResponses) ListRecurringsWithResponse(ctx context.Context, re
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/recurrings (the `CreateRecurring` operationId).
-func (c *ClientWithResponses) CreateRecurringWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateRecurringResponse, error) {
-	rsp, err := c.CreateRecurringWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateRecurringWithBodyWithResponse(ctx context.Context, params *CreateRecurringParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateRecurringResponse, error) {
+	rsp, err := c.CreateRecurringWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32427,8 +33415,8 @@ func (c *ClientWithResponses) CreateRecurringWithBodyWithResponse(ctx context.Co
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/recurrings (the `CreateRecurring` operationId).
-func (c *ClientWithResponses) CreateRecurringWithResponse(ctx context.Context, body CreateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateRecurringResponse, error) {
-	rsp, err := c.CreateRecurring(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateRecurringWithResponse(ctx context.Context, params *CreateRecurringParams, body CreateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateRecurringResponse, error) {
+	rsp, err := c.CreateRecurring(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32640,8 +33628,8 @@ func (c *ClientWithResponses) ListTagsWithResponse(ctx context.Context, reqEdito
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/tags (the `CreateTag` operationId).
-func (c *ClientWithResponses) CreateTagWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTagResponse, error) {
-	rsp, err := c.CreateTagWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateTagWithBodyWithResponse(ctx context.Context, params *CreateTagParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTagResponse, error) {
+	rsp, err := c.CreateTagWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32655,8 +33643,8 @@ func (c *ClientWithResponses) CreateTagWithBodyWithResponse(ctx context.Context,
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/tags (the `CreateTag` operationId).
-func (c *ClientWithResponses) CreateTagWithResponse(ctx context.Context, body CreateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTagResponse, error) {
-	rsp, err := c.CreateTag(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateTagWithResponse(ctx context.Context, params *CreateTagParams, body CreateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTagResponse, error) {
+	rsp, err := c.CreateTag(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32761,8 +33749,8 @@ func (c *ClientWithResponses) ListTransfersWithResponse(ctx context.Context, par
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/transfers (the `CreateTransfer` operationId).
-func (c *ClientWithResponses) CreateTransferWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTransferResponse, error) {
-	rsp, err := c.CreateTransferWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateTransferWithBodyWithResponse(ctx context.Context, params *CreateTransferParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTransferResponse, error) {
+	rsp, err := c.CreateTransferWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32777,8 +33765,8 @@ func (c *ClientWithResponses) CreateTransferWithBodyWithResponse(ctx context.Con
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/transfers (the `CreateTransfer` operationId).
-func (c *ClientWithResponses) CreateTransferWithResponse(ctx context.Context, body CreateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTransferResponse, error) {
-	rsp, err := c.CreateTransfer(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateTransferWithResponse(ctx context.Context, params *CreateTransferParams, body CreateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTransferResponse, error) {
+	rsp, err := c.CreateTransfer(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32869,8 +33857,8 @@ func (c *ClientWithResponses) ListWalletsWithResponse(ctx context.Context, reqEd
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/wallets (the `CreateWallet` operationId).
-func (c *ClientWithResponses) CreateWalletWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateWalletResponse, error) {
-	rsp, err := c.CreateWalletWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateWalletWithBodyWithResponse(ctx context.Context, params *CreateWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateWalletResponse, error) {
+	rsp, err := c.CreateWalletWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32886,8 +33874,8 @@ func (c *ClientWithResponses) CreateWalletWithBodyWithResponse(ctx context.Conte
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/wallets (the `CreateWallet` operationId).
-func (c *ClientWithResponses) CreateWalletWithResponse(ctx context.Context, body CreateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateWalletResponse, error) {
-	rsp, err := c.CreateWallet(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateWalletWithResponse(ctx context.Context, params *CreateWalletParams, body CreateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateWalletResponse, error) {
+	rsp, err := c.CreateWallet(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34025,8 +35013,8 @@ func (c *ClientWithResponses) ReceiveStoreNotificationWithResponse(ctx context.C
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/billing/store/verify (the `VerifyStorePurchase` operationId).
-func (c *ClientWithResponses) VerifyStorePurchaseWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*VerifyStorePurchaseResponse, error) {
-	rsp, err := c.VerifyStorePurchaseWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) VerifyStorePurchaseWithBodyWithResponse(ctx context.Context, params *VerifyStorePurchaseParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*VerifyStorePurchaseResponse, error) {
+	rsp, err := c.VerifyStorePurchaseWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34056,8 +35044,8 @@ func (c *ClientWithResponses) VerifyStorePurchaseWithBodyWithResponse(ctx contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/billing/store/verify (the `VerifyStorePurchase` operationId).
-func (c *ClientWithResponses) VerifyStorePurchaseWithResponse(ctx context.Context, body VerifyStorePurchaseJSONRequestBody, reqEditors ...RequestEditorFn) (*VerifyStorePurchaseResponse, error) {
-	rsp, err := c.VerifyStorePurchase(ctx, body, reqEditors...)
+func (c *ClientWithResponses) VerifyStorePurchaseWithResponse(ctx context.Context, params *VerifyStorePurchaseParams, body VerifyStorePurchaseJSONRequestBody, reqEditors ...RequestEditorFn) (*VerifyStorePurchaseResponse, error) {
+	rsp, err := c.VerifyStorePurchase(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34230,8 +35218,8 @@ func (c *ClientWithResponses) VoteCommentWithResponse(ctx context.Context, id Co
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/board/images (the `UploadBoardImage` operationId).
-func (c *ClientWithResponses) UploadBoardImageWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UploadBoardImageResponse, error) {
-	rsp, err := c.UploadBoardImageWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UploadBoardImageWithBodyWithResponse(ctx context.Context, params *UploadBoardImageParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UploadBoardImageResponse, error) {
+	rsp, err := c.UploadBoardImageWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34308,8 +35296,8 @@ func (c *ClientWithResponses) ListPostsWithResponse(ctx context.Context, params 
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/board/posts (the `CreatePost` operationId).
-func (c *ClientWithResponses) CreatePostWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreatePostResponse, error) {
-	rsp, err := c.CreatePostWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreatePostWithBodyWithResponse(ctx context.Context, params *CreatePostParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreatePostResponse, error) {
+	rsp, err := c.CreatePostWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34331,8 +35319,8 @@ func (c *ClientWithResponses) CreatePostWithBodyWithResponse(ctx context.Context
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/board/posts (the `CreatePost` operationId).
-func (c *ClientWithResponses) CreatePostWithResponse(ctx context.Context, body CreatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePostResponse, error) {
-	rsp, err := c.CreatePost(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreatePostWithResponse(ctx context.Context, params *CreatePostParams, body CreatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePostResponse, error) {
+	rsp, err := c.CreatePost(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34434,8 +35422,8 @@ func (c *ClientWithResponses) ListPostCommentsWithResponse(ctx context.Context, 
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/board/posts/{id}/comments (the `CreateComment` operationId).
-func (c *ClientWithResponses) CreateCommentWithBodyWithResponse(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCommentResponse, error) {
-	rsp, err := c.CreateCommentWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateCommentWithBodyWithResponse(ctx context.Context, id PostID, params *CreateCommentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCommentResponse, error) {
+	rsp, err := c.CreateCommentWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34451,8 +35439,8 @@ func (c *ClientWithResponses) CreateCommentWithBodyWithResponse(ctx context.Cont
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/board/posts/{id}/comments (the `CreateComment` operationId).
-func (c *ClientWithResponses) CreateCommentWithResponse(ctx context.Context, id PostID, body CreateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCommentResponse, error) {
-	rsp, err := c.CreateComment(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) CreateCommentWithResponse(ctx context.Context, id PostID, params *CreateCommentParams, body CreateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCommentResponse, error) {
+	rsp, err := c.CreateComment(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -35061,6 +36049,13 @@ func ParseCreateBudgetResponse(rsp *http.Response) (*CreateBudgetResponse, error
 		}
 		response.ApplicationProblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -35078,6 +36073,16 @@ func ParseCreateBudgetResponse(rsp *http.Response) (*CreateBudgetResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateBudgetResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateBudgetResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -35582,6 +36587,13 @@ func ParseCreateOnetimeBudgetResponse(rsp *http.Response) (*CreateOnetimeBudgetR
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -35620,6 +36632,16 @@ func ParseCreateOnetimeBudgetResponse(rsp *http.Response) (*CreateOnetimeBudgetR
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateOnetimeBudgetResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateOnetimeBudgetResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -36197,6 +37219,13 @@ func ParseCreateCategoryResponse(rsp *http.Response) (*CreateCategoryResponse, e
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -36210,6 +37239,13 @@ func ParseCreateCategoryResponse(rsp *http.Response) (*CreateCategoryResponse, e
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -36228,6 +37264,16 @@ func ParseCreateCategoryResponse(rsp *http.Response) (*CreateCategoryResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateCategoryResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateCategoryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -36463,6 +37509,16 @@ func ParseDeleteCategoryResponse(rsp *http.Response) (*DeleteCategoryResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers DeleteCategoryResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteCategoryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -36558,6 +37614,16 @@ func ParseUpdateCategoryResponse(rsp *http.Response) (*UpdateCategoryResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers UpdateCategoryResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateCategoryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -36710,6 +37776,13 @@ func ParseCreateEntryResponse(rsp *http.Response) (*CreateEntryResponse, error) 
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -36723,6 +37796,13 @@ func ParseCreateEntryResponse(rsp *http.Response) (*CreateEntryResponse, error) 
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
@@ -36748,6 +37828,16 @@ func ParseCreateEntryResponse(rsp *http.Response) (*CreateEntryResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateEntryResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateEntryResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -36815,6 +37905,13 @@ func ParseCreateEntryFromNotificationResponse(rsp *http.Response) (*CreateEntryF
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -36828,6 +37925,13 @@ func ParseCreateEntryFromNotificationResponse(rsp *http.Response) (*CreateEntryF
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -36846,6 +37950,16 @@ func ParseCreateEntryFromNotificationResponse(rsp *http.Response) (*CreateEntryF
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateEntryFromNotificationResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateEntryFromNotificationResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -37095,6 +38209,16 @@ func ParseDeleteEntryResponse(rsp *http.Response) (*DeleteEntryResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers DeleteEntryResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteEntryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -37285,6 +38409,16 @@ func ParseUpdateEntryResponse(rsp *http.Response) (*UpdateEntryResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers UpdateEntryResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 429:
 		var headers UpdateEntryResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -37390,6 +38524,16 @@ func ParseConfirmEntryResponse(rsp *http.Response) (*ConfirmEntryResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers ConfirmEntryResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 429:
 		var headers ConfirmEntryResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -37693,6 +38837,13 @@ func ParseCreateStockResponse(rsp *http.Response) (*CreateStockResponse, error) 
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -37706,6 +38857,13 @@ func ParseCreateStockResponse(rsp *http.Response) (*CreateStockResponse, error) 
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -37724,6 +38882,16 @@ func ParseCreateStockResponse(rsp *http.Response) (*CreateStockResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateStockResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateStockResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -38055,6 +39223,13 @@ func ParseCreateTradeResponse(rsp *http.Response) (*CreateTradeResponse, error) 
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -38068,6 +39243,13 @@ func ParseCreateTradeResponse(rsp *http.Response) (*CreateTradeResponse, error) 
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -38086,6 +39268,16 @@ func ParseCreateTradeResponse(rsp *http.Response) (*CreateTradeResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateTradeResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateTradeResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -38582,6 +39774,13 @@ func ParseCreateQuickEntryResponse(rsp *http.Response) (*CreateQuickEntryRespons
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -38595,6 +39794,13 @@ func ParseCreateQuickEntryResponse(rsp *http.Response) (*CreateQuickEntryRespons
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -38613,6 +39819,16 @@ func ParseCreateQuickEntryResponse(rsp *http.Response) (*CreateQuickEntryRespons
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateQuickEntryResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateQuickEntryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -38909,6 +40125,13 @@ func ParseCreateRecurringResponse(rsp *http.Response) (*CreateRecurringResponse,
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -38922,6 +40145,13 @@ func ParseCreateRecurringResponse(rsp *http.Response) (*CreateRecurringResponse,
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -38940,6 +40170,16 @@ func ParseCreateRecurringResponse(rsp *http.Response) (*CreateRecurringResponse,
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateRecurringResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateRecurringResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -39697,6 +40937,13 @@ func ParseCreateTagResponse(rsp *http.Response) (*CreateTagResponse, error) {
 		}
 		response.ApplicationProblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -39714,6 +40961,16 @@ func ParseCreateTagResponse(rsp *http.Response) (*CreateTagResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateTagResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateTagResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -39991,6 +41248,16 @@ func ParseUpdateTagResponse(rsp *http.Response) (*UpdateTagResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers UpdateTagResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateTagResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -40122,6 +41389,13 @@ func ParseCreateTransferResponse(rsp *http.Response) (*CreateTransferResponse, e
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -40135,6 +41409,13 @@ func ParseCreateTransferResponse(rsp *http.Response) (*CreateTransferResponse, e
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -40153,6 +41434,16 @@ func ParseCreateTransferResponse(rsp *http.Response) (*CreateTransferResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateTransferResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateTransferResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -40523,6 +41814,13 @@ func ParseCreateWalletResponse(rsp *http.Response) (*CreateWalletResponse, error
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -40561,6 +41859,16 @@ func ParseCreateWalletResponse(rsp *http.Response) (*CreateWalletResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateWalletResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateWalletResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -40729,6 +42037,16 @@ func ParseDeleteWalletResponse(rsp *http.Response) (*DeleteWalletResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers DeleteWalletResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteWalletResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -42730,6 +44048,16 @@ func ParseLogInWithIDPAResponse(rsp *http.Response) (*LogInWithIDPAResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers LogInWithIDPAResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers LogInWithIDPAResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -42878,6 +44206,16 @@ func ParseLogInWithIDPBResponse(rsp *http.Response) (*LogInWithIDPBResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers LogInWithIDPBResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers LogInWithIDPBResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -43193,6 +44531,16 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers ChangePasswordResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 429:
 		var headers ChangePasswordResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -43745,6 +45093,16 @@ func ParseSignUpResponse(rsp *http.Response) (*SignUpResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers SignUpResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 429:
 		var headers SignUpResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -43987,6 +45345,16 @@ func ParseCancelSubscriptionResponse(rsp *http.Response) (*CancelSubscriptionRes
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CancelSubscriptionResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CancelSubscriptionResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -44202,6 +45570,16 @@ func ParseResumeSubscriptionResponse(rsp *http.Response) (*ResumeSubscriptionRes
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers ResumeSubscriptionResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers ResumeSubscriptionResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -44343,6 +45721,13 @@ func ParseVerifyStorePurchaseResponse(rsp *http.Response) (*VerifyStorePurchaseR
 		}
 		response.ApplicationProblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -44360,6 +45745,16 @@ func ParseVerifyStorePurchaseResponse(rsp *http.Response) (*VerifyStorePurchaseR
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers VerifyStorePurchaseResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers VerifyStorePurchaseResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -44676,6 +46071,16 @@ func ParseReportCommentResponse(rsp *http.Response) (*ReportCommentResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers ReportCommentResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers ReportCommentResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -44814,6 +46219,13 @@ func ParseUploadBoardImageResponse(rsp *http.Response) (*UploadBoardImageRespons
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -44827,6 +46239,13 @@ func ParseUploadBoardImageResponse(rsp *http.Response) (*UploadBoardImageRespons
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
@@ -44852,6 +46271,16 @@ func ParseUploadBoardImageResponse(rsp *http.Response) (*UploadBoardImageRespons
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers UploadBoardImageResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 429:
 		var headers UploadBoardImageResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -45127,6 +46556,13 @@ func ParseCreatePostResponse(rsp *http.Response) (*CreatePostResponse, error) {
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -45140,6 +46576,13 @@ func ParseCreatePostResponse(rsp *http.Response) (*CreatePostResponse, error) {
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -45158,6 +46601,16 @@ func ParseCreatePostResponse(rsp *http.Response) (*CreatePostResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreatePostResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreatePostResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -45528,6 +46981,13 @@ func ParseCreateCommentResponse(rsp *http.Response) (*CreateCommentResponse, err
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -45541,6 +47001,13 @@ func ParseCreateCommentResponse(rsp *http.Response) (*CreateCommentResponse, err
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -45559,6 +47026,16 @@ func ParseCreateCommentResponse(rsp *http.Response) (*CreateCommentResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateCommentResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateCommentResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -45805,6 +47282,16 @@ func ParseReportPostResponse(rsp *http.Response) (*ReportPostResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers ReportPostResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers ReportPostResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -46598,6 +48085,16 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateUserResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateUserResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -46872,6 +48369,16 @@ func ParseUpdateUserResponse(rsp *http.Response) (*UpdateUserResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers UpdateUserResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateUserResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {

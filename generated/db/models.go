@@ -173,6 +173,16 @@ type IapPurchase struct {
 	CreatedAt      time.Time
 }
 
+type IdempotencyKey struct {
+	MemberID    int64
+	Key         string
+	Fingerprint []byte
+	Status      int16
+	Headers     []byte
+	Body        []byte
+	CreatedAt   time.Time
+}
+
 type ImageUploadDay struct {
 	MemberID int64
 	Day      time.Time

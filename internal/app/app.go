@@ -27,6 +27,7 @@ import (
 	"github.com/nestegg/nestegg/internal/external/fx"
 	"github.com/nestegg/nestegg/internal/external/ocr"
 	"github.com/nestegg/nestegg/internal/external/quote"
+	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/intakeapi"
 	"github.com/nestegg/nestegg/internal/invest"
 	"github.com/nestegg/nestegg/internal/jobs"
@@ -67,6 +68,9 @@ type Options struct {
 	HTTPClient   *http.Client
 	// BonusRand, when set, draws the month-complete bonus (tests fix it).
 	BonusRand rand.Source
+	// IdempotencyHooks stand for a crash around an idempotent request's
+	// commit (tests).
+	IdempotencyHooks idempotency.Hooks
 }
 
 // New builds the service from cfg.
@@ -174,14 +178,15 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		Billing: billingHandler,
 		Intake: intakeapi.NewHandler(ai.New(cfg.AIAPIURL, cfg.AIAPIKey, cfg.AIModel, o.HTTPClient),
 			ocr.New(cfg.OCRAPIURL, cfg.OCRAPIKey, o.HTTPClient), meter, o.Clock, cfg.Timezone),
-		FX:       rates.NewHandler(a.FX),
-		Ledger:   ledgerHandler,
-		Board:    board.NewHandler(pool, o.Clock, cfg.Timezone, cfg.PublicBaseURL, images),
-		Transfer: transferHandler,
-		Invest:   invest.NewHandler(pool, o.Clock, cfg.Timezone, cfg.BaseCurrency, quote.New(cfg.QuoteAPIURL, o.HTTPClient)),
-		Budget:   budgetHandler,
-		Notify:   notify.NewHandler(pool, o.Clock, cfg.Timezone, a.FX, cfg.BaseCurrency),
-		Backup:   backupHandler,
+		FX:          rates.NewHandler(a.FX),
+		Ledger:      ledgerHandler,
+		Board:       board.NewHandler(pool, o.Clock, cfg.Timezone, cfg.PublicBaseURL, images),
+		Transfer:    transferHandler,
+		Invest:      invest.NewHandler(pool, o.Clock, cfg.Timezone, cfg.BaseCurrency, quote.New(cfg.QuoteAPIURL, o.HTTPClient)),
+		Budget:      budgetHandler,
+		Notify:      notify.NewHandler(pool, o.Clock, cfg.Timezone, a.FX, cfg.BaseCurrency),
+		Idempotency: idempotency.New(pool, o.Clock, o.IdempotencyHooks),
+		Backup:      backupHandler,
 	})
 	if err != nil {
 		a.Close()
@@ -190,7 +195,8 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 	a.Handler = handler
 	a.Jobs = jobs.NewRunner(pool, o.Clock, store.CleanupJob(), auth.CleanupJob(pool), guard.CleanupJob(),
 		billing.ExpiryJob(pool), billingHandler.RenewalJob(), notify.CleanupJob(pool),
-		meter.CleanupJob(), a.FX.CleanupJob(), board.ImageCleanupJob(pool, cfg.Timezone))
+		meter.CleanupJob(), a.FX.CleanupJob(), board.ImageCleanupJob(pool, cfg.Timezone),
+		idempotency.CleanupJob(pool))
 	return a, nil
 }
 

@@ -115,7 +115,9 @@ func (h *BudgetHandler) CreateBudget(ctx context.Context, req api.CreateBudgetRe
 	if err := checkMonth("/year", "/month", b.Year, b.Month); err != nil {
 		return nil, err
 	}
-	out, err := CreateBudgetTx(ctx, db.New(h.pool), memberOf(ctx), Budget{CategoryID: b.CategoryID, Year: b.Year, Month: b.Month, Amount: b.Amount})
+	out, err := database.ExecV(ctx, h.pool, func(q *db.Queries) (Budget, error) {
+		return CreateBudgetTx(ctx, q, memberOf(ctx), Budget{CategoryID: b.CategoryID, Year: b.Year, Month: b.Month, Amount: b.Amount})
+	})
 	if err != nil {
 		return nil, err
 	}

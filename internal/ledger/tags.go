@@ -97,7 +97,9 @@ func (h *LedgerHandler) CreateTag(ctx context.Context, req api.CreateTagRequestO
 	if err != nil {
 		return nil, err
 	}
-	t, err := CreateTagTx(ctx, db.New(h.pool), caller(ctx).MemberID, name)
+	t, err := database.ExecV(ctx, h.pool, func(q *db.Queries) (db.AccountTag, error) {
+		return CreateTagTx(ctx, q, caller(ctx).MemberID, name)
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/nestegg/nestegg/internal/board"
 	"github.com/nestegg/nestegg/internal/budget"
 	"github.com/nestegg/nestegg/internal/clientaddr"
+	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/intakeapi"
 	"github.com/nestegg/nestegg/internal/invest"
 	"github.com/nestegg/nestegg/internal/ledger"
@@ -77,6 +78,9 @@ type Deps struct {
 	Budget         *budget.BudgetHandler
 	Notify         *notify.NotifyHandler
 	Backup         *backup.BackupHandler
+	// Idempotency keeps the answers of requests with an Idempotency-Key;
+	// nil ignores the header.
+	Idempotency *idempotency.Store
 }
 
 // New returns the service's root handler.
@@ -113,7 +117,7 @@ func New(deps Deps) (http.Handler, error) {
 		BaseRouter:       apiMux,
 		ErrorHandlerFunc: badRequest,
 	})
-	var api http.Handler = withContract(contract, apiMux)
+	var api http.Handler = withContract(contract, withIdempotency(contract, deps.Idempotency, apiMux))
 	if deps.Sessions != nil {
 		api = deps.Sessions(api)
 	}
