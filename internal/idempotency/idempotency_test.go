@@ -5,6 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/color"
+	pngenc "image/png"
+	"mime/multipart"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -15,6 +19,7 @@ import (
 	"github.com/nestegg/nestegg/internal/apitest"
 	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
 	"github.com/nestegg/nestegg/internal/app"
+	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/idempotency"
 )
 
@@ -231,7 +236,7 @@ func TestRetryAfterACrash(t *testing.T) {
 // answers its retry with the first answer and makes one record.
 func TestEveryCreateReplays(t *testing.T) {
 	t.Parallel()
-	env := apitest.New(t)
+	env := apitest.New(t, apitest.WithConfig(func(c *config.Config) { c.StoreTestMode = true }))
 	m := env.NewMember(apitest.AsPremium())
 	w := lt.Wallet(m.Client, "Cash", api.WalletTypeCash, 0)
 	w2 := lt.Wallet(m.Client, "Bank", api.WalletTypeBank, 0)
@@ -243,6 +248,12 @@ func TestEveryCreateReplays(t *testing.T) {
 	m.Do(http.MethodPost, "/api/board/posts", api.CreatePostJSONRequestBody{Category: "saving", Title: "Hello", Body: "First post"}).
 		Want(http.StatusCreated).JSON(&post)
 
+	var png bytes.Buffer
+	img := image.NewRGBA(image.Rect(0, 0, 4, 4))
+	img.Set(1, 1, color.RGBA{R: 255, A: 255})
+	if err := pngenc.Encode(&png, img); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		path  string
 		body  any
@@ -264,16 +275,37 @@ func TestEveryCreateReplays(t *testing.T) {
 		}, "invest_trade"},
 		{"/api/board/posts", api.CreatePostJSONRequestBody{Category: "saving", Title: "Again", Body: "Second post"}, "post"},
 		{fmt.Sprintf("/api/board/posts/%d/comments", post.ID), api.CreateCommentJSONRequestBody{Body: "Nice"}, "comment"},
+		{"/api/account/budgets/onetime", api.OnetimeBudgetRequest{
+			Name: "Year end", Amount: 100000, StartDate: lt.Date(2026, 12, 20), EndDate: lt.Date(2026, 12, 27),
+		}, "budget_onetime"},
+		{"/api/account/entries/notification", api.NotificationRequest{
+			Text: "[Web발신]\n신한카드(1234)승인 홍*동 12,500원(일시불)11/16 12:34 스타벅스 누적1,234,567원",
+		}, "account_entry"},
+		{"/api/billing/store/verify", api.VerifyStorePurchaseJSONRequestBody{ProductID: "premium_monthly", PurchaseToken: "test-idem"}, "iap_purchase"},
+		{"/api/board/images", png.Bytes(), "board_image"},
 	}
 	for i, tc := range cases {
 		before := count(t, env, "SELECT count(*) FROM "+tc.table)
 		c := m.WithHeader(idempotency.Header, fmt.Sprintf("every-%d", i))
-		first := c.Do(http.MethodPost, tc.path, tc.body)
+		send := func() *apitest.Response { return c.Do(http.MethodPost, tc.path, tc.body) }
+		if data, ok := tc.body.([]byte); ok {
+			// A multipart body built again draws a new boundary: still the
+			// same request.
+			send = func() *apitest.Response {
+				var buf bytes.Buffer
+				mw := multipart.NewWriter(&buf)
+				part, _ := mw.CreateFormFile("file", "upload.png")
+				part.Write(data)
+				mw.Close()
+				return c.Send(http.MethodPost, tc.path, mw.FormDataContentType(), buf.Bytes())
+			}
+		}
+		first := send()
 		if first.Status/100 != 2 {
 			t.Errorf("POST %s: %d %s", tc.path, first.Status, first.Body)
 			continue
 		}
-		again := c.Do(http.MethodPost, tc.path, tc.body)
+		again := send()
 		if again.Status != first.Status || !bytes.Equal(again.Body, first.Body) || again.Header.Get(idempotency.ReplayedHeader) != "true" {
 			t.Errorf("POST %s retry: %d %s (replayed %q), first %d %s", tc.path, again.Status, again.Body,
 				again.Header.Get(idempotency.ReplayedHeader), first.Status, first.Body)
