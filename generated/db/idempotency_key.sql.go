@@ -54,11 +54,12 @@ func (q *Queries) GetIdempotencyKey(ctx context.Context, arg GetIdempotencyKeyPa
 	return i, err
 }
 
-const insertIdempotencyKey = `-- name: InsertIdempotencyKey :exec
+const insertIdempotencyKey = `-- name: InsertIdempotencyKey :execrows
 INSERT INTO idempotency_key (member_id, key, fingerprint, status, headers, body, created_at)
 VALUES ($1, $2, $3, $4, $5, $6, $7)
 ON CONFLICT (member_id, key) DO UPDATE
 SET fingerprint = EXCLUDED.fingerprint, status = EXCLUDED.status, headers = EXCLUDED.headers, body = EXCLUDED.body, created_at = EXCLUDED.created_at
+WHERE idempotency_key.created_at <= $8
 `
 
 type InsertIdempotencyKeyParams struct {
@@ -69,13 +70,14 @@ type InsertIdempotencyKeyParams struct {
 	Headers     []byte
 	Body        []byte
 	CreatedAt   time.Time
+	Since       time.Time
 }
 
-// Stores the first answer of a key. A row past the window (not yet deleted
-// by the cleanup) is replaced; the caller holds the key's lock and found no
-// fresh row.
-func (q *Queries) InsertIdempotencyKey(ctx context.Context, arg InsertIdempotencyKeyParams) error {
-	_, err := q.db.Exec(ctx, insertIdempotencyKey,
+// Stores the first answer of a key: no row when the key has a fresh answer
+// already (a request under it committed after this one's replay check). A
+// row past the window, not yet deleted by the cleanup, is replaced.
+func (q *Queries) InsertIdempotencyKey(ctx context.Context, arg InsertIdempotencyKeyParams) (int64, error) {
+	result, err := q.db.Exec(ctx, insertIdempotencyKey,
 		arg.MemberID,
 		arg.Key,
 		arg.Fingerprint,
@@ -83,8 +85,12 @@ func (q *Queries) InsertIdempotencyKey(ctx context.Context, arg InsertIdempotenc
 		arg.Headers,
 		arg.Body,
 		arg.CreatedAt,
+		arg.Since,
 	)
-	return err
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }
 
 const tryLockIdempotencyKey = `-- name: TryLockIdempotencyKey :one

@@ -21,11 +21,11 @@
 // Concurrency. The transaction's first statement takes a try-advisory
 // transaction lock on (member, key): a retry that arrives while the first
 // request runs does not get it and answers 409 CONFLICT with Retry-After. A
-// retry that gets it looks the key up again in the same transaction (a fresh
-// snapshot, after the lock): a stored answer is replayed, so parallel retries
-// make one record. Before running the handler at all, a retry looks the key
-// up on the pool, so a replay costs one indexed read and never reaches
-// handlers' own duplicate checks (a purchase token used, a notification seen).
+// retry that gets it runs, and its answer's INSERT finds the key answered
+// (the primary key, one indexed write either way): its writes roll back and
+// the stored answer is replayed, so parallel retries make one record. The
+// stored answer is read only when it can matter (see Serve), so a first
+// request pays the lock, its transaction and one INSERT.
 //
 // Only 2xx answers are stored: a failed request changed nothing (its
 // transaction rolls back), so its retry runs again.
@@ -93,24 +93,36 @@ func New(pool *pgxpool.Pool, c clock.Clock, hooks Hooks) *Store {
 	return &Store{pool: pool, clock: c, hooks: hooks}
 }
 
-// errBusy and errFound end the write that opened the request transaction;
-// Serve answers for them, whatever the handler made of them.
-var (
-	errBusy = &problem.Error{
-		Status: http.StatusConflict, Code: problem.CodeConflict,
-		Detail:  "a request with this Idempotency-Key is still running; retry after it has answered",
-		Headers: map[string]string{"Retry-After": "1"},
-	}
-	errFound = problem.New(http.StatusConflict, problem.CodeConflict, "this Idempotency-Key has an answer already")
-)
+// errBusy ends the write that opened the request transaction when another
+// request under the key holds its lock; Serve answers it, whatever the
+// handler made of it.
+var errBusy = &problem.Error{
+	Status: http.StatusConflict, Code: problem.CodeConflict,
+	Detail:  "a request with this Idempotency-Key is still running; retry after it has answered",
+	Headers: map[string]string{"Retry-After": "1"},
+}
+
+// errAnswered ends the commit of a request whose key got an answer while it
+// ran (another request under the key committed first): its writes roll back
+// and the stored answer is replayed.
+var errAnswered = errors.New("the idempotency key has an answer already")
 
 // ErrKeyReused answers a key sent again with another request.
 var ErrKeyReused = problem.New(http.StatusUnprocessableEntity, problem.CodeIdempotencyKeyReused,
 	"this Idempotency-Key was used with another request (method, path or body) in the last 24 hours; use a new key for a new request")
 
-// Serve runs next for a member's request carrying key: the stored answer of
-// the key when there is one, else next with its writes in a request
-// transaction that stores its answer.
+// Serve runs next for a member's request carrying key, its writes in a
+// request transaction that stores its answer; or answers the key's stored
+// answer.
+//
+// The stored answer is looked for only when it can matter, so that a first
+// request (nearly every request) pays no read for it: when the handler
+// answers anything but 2xx (a retry of a create that succeeded often fails
+// the handler's own checks: the purchase token is used, the tag name is
+// taken), when it wrote nothing, and when storing the answer finds the key
+// taken. A retry's handler thus runs up to its first write (checks and reads;
+// the outside calls before it are the ones a first request makes, and a
+// repeated FX lookup of a stored rate is free), and its writes roll back.
 func (s *Store) Serve(w http.ResponseWriter, r *http.Request, memberID int64, key string, next http.Handler) {
 	ctx := r.Context()
 	fp, err := fingerprint(r)
@@ -118,39 +130,15 @@ func (s *Store) Serve(w http.ResponseWriter, r *http.Request, memberID int64, ke
 		problem.Write(w, r, err)
 		return
 	}
-	since := s.clock.Now().Add(-Window)
-	ref := db.GetIdempotencyKeyParams{MemberID: memberID, Key: key, Since: since}
-	// A retry of an answered request: one indexed read, and the handler
-	// never runs.
-	if row, err := db.New(s.pool).GetIdempotencyKey(ctx, ref); err == nil {
-		replay(w, r, row, fp)
-		return
-	} else if !errors.Is(err, pgx.ErrNoRows) {
-		problem.Write(w, r, fmt.Errorf("look up idempotency key: %w", err))
-		return
-	}
-
 	var busy bool
-	var found *db.GetIdempotencyKeyRow
 	rt := database.NewRequestTx(s.pool, func(ctx context.Context, tx pgx.Tx) error {
-		q := db.New(tx)
-		locked, err := q.TryLockIdempotencyKey(ctx, db.TryLockIdempotencyKeyParams{MemberID: memberID, Key: key})
+		locked, err := db.New(tx).TryLockIdempotencyKey(ctx, db.TryLockIdempotencyKeyParams{MemberID: memberID, Key: key})
 		if err != nil {
 			return fmt.Errorf("lock idempotency key: %w", err)
 		}
 		if !locked {
 			busy = true
 			return errBusy
-		}
-		// A new statement after the lock: it sees what the request that
-		// held the lock committed.
-		row, err := q.GetIdempotencyKey(ctx, ref)
-		switch {
-		case err == nil:
-			found = &row
-			return errFound
-		case !errors.Is(err, pgx.ErrNoRows):
-			return fmt.Errorf("look up idempotency key: %w", err)
 		}
 		return nil
 	})
@@ -159,53 +147,85 @@ func (s *Store) Serve(w http.ResponseWriter, r *http.Request, memberID int64, ke
 	rec := &recorder{header: http.Header{}}
 	next.ServeHTTP(rec, r.WithContext(database.WithRequestTx(ctx, rt)))
 
+	// stored answers the key's stored answer, when it has one, instead of
+	// this request's.
+	stored := func() bool {
+		row, err := db.New(s.pool).GetIdempotencyKey(ctx, db.GetIdempotencyKeyParams{
+			MemberID: memberID, Key: key, Since: s.clock.Now().Add(-Window),
+		})
+		switch {
+		case err == nil:
+			replay(w, r, row, fp)
+			return true
+		case !errors.Is(err, pgx.ErrNoRows):
+			problem.Write(w, r, fmt.Errorf("look up idempotency key: %w", err))
+			return true
+		}
+		return false
+	}
 	switch {
 	case busy:
 		rt.Rollback(ctx)
 		problem.Write(w, r, errBusy)
 		return
-	case found != nil:
-		rt.Rollback(ctx)
-		replay(w, r, *found, fp)
-		return
 	case rec.status < 200 || rec.status > 299:
 		// Nothing of a failed request is kept, its key neither: a retry
 		// runs it again.
 		rt.Rollback(ctx)
-		rec.writeTo(w)
+		if !stored() {
+			rec.writeTo(w)
+		}
 		return
-	}
-	if rt.Begun() {
-		headers, err := json.Marshal(rec.stored())
-		if err != nil {
-			problem.Write(w, r, fmt.Errorf("encode answer headers: %w", err))
+	case !rt.Begun():
+		// Nothing written (a notification ignored): no answer to keep,
+		// only the deferred hooks to run.
+		if stored() {
+			rt.Rollback(ctx)
 			return
 		}
-		err = rt.Commit(ctx, func(ctx context.Context, tx pgx.Tx) error {
-			if s.hooks.BeforeCommit != nil {
-				s.hooks.BeforeCommit(r)
-			}
-			err := db.New(tx).InsertIdempotencyKey(ctx, db.InsertIdempotencyKeyParams{
-				MemberID: memberID, Key: key, Fingerprint: fp, Status: int16(rec.status),
-				Headers: headers, Body: rec.body.Bytes(), CreatedAt: s.clock.Now(),
-			})
-			if err != nil {
-				return fmt.Errorf("store idempotency key: %w", err)
-			}
-			return nil
-		})
-		if err != nil {
+		if err := rt.Commit(ctx, nil); err != nil {
 			problem.Write(w, r, err)
 			return
 		}
-		if s.hooks.AfterCommit != nil {
-			s.hooks.AfterCommit(r)
+		rec.writeTo(w)
+		return
+	}
+	headers, err := json.Marshal(rec.stored())
+	if err != nil {
+		problem.Write(w, r, fmt.Errorf("encode answer headers: %w", err))
+		return
+	}
+	now := s.clock.Now()
+	err = rt.Commit(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		if s.hooks.BeforeCommit != nil {
+			s.hooks.BeforeCommit(r)
 		}
-	} else if err := rt.Commit(ctx, nil); err != nil {
-		// Nothing was written: no answer to keep (the retry answers the
-		// same), only the deferred hooks to run.
+		n, err := db.New(tx).InsertIdempotencyKey(ctx, db.InsertIdempotencyKeyParams{
+			MemberID: memberID, Key: key, Fingerprint: fp, Status: int16(rec.status),
+			Headers: headers, Body: rec.body.Bytes(), CreatedAt: now, Since: now.Add(-Window),
+		})
+		switch {
+		case err != nil:
+			return fmt.Errorf("store idempotency key: %w", err)
+		case n == 0:
+			return errAnswered
+		}
+		return nil
+	})
+	switch {
+	case errors.Is(err, errAnswered):
+		if !stored() {
+			// Gone again in between (the cleanup): rare enough to ask
+			// for a retry.
+			problem.Write(w, r, errBusy)
+		}
+		return
+	case err != nil:
 		problem.Write(w, r, err)
 		return
+	}
+	if s.hooks.AfterCommit != nil {
+		s.hooks.AfterCommit(r)
 	}
 	rec.writeTo(w)
 }
