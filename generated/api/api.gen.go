@@ -2340,6 +2340,9 @@ type From = openapi_types.Date
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = string
 
+// IfMatch defines model for IfMatch.
+type IfMatch = string
+
 // IfNoneMatch defines model for IfNoneMatch.
 type IfNoneMatch = string
 
@@ -2450,6 +2453,11 @@ type NotFound = Problem
 // (a cut ends in "…"), as they may quote the request.
 type PayloadTooLarge = Problem
 
+// PreconditionFailed An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
+type PreconditionFailed = Problem
+
 // PremiumRequired An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
 // `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
 // (a cut ends in "…"), as they may quote the request.
@@ -2550,6 +2558,32 @@ type CreateOnetimeBudgetParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// DeleteOnetimeBudgetParams defines parameters for DeleteOnetimeBudget.
+type DeleteOnetimeBudgetParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateOnetimeBudgetParams defines parameters for UpdateOnetimeBudget.
+type UpdateOnetimeBudgetParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
 // GetBudgetStatusParams defines parameters for GetBudgetStatus.
 type GetBudgetStatusParams struct {
 	// Year The year of the ledger month.
@@ -2557,6 +2591,32 @@ type GetBudgetStatusParams struct {
 
 	// Month The ledger month, 1 to 12 (see the operation for where it begins).
 	Month BudgetMonth `form:"month" json:"month"`
+}
+
+// DeleteBudgetParams defines parameters for DeleteBudget.
+type DeleteBudgetParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateBudgetParams defines parameters for UpdateBudget.
+type UpdateBudgetParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // CreateCategoryParams defines parameters for CreateCategory.
@@ -2583,6 +2643,29 @@ type CreateCategoryParams struct {
 type DeleteCategoryParams struct {
 	// MoveTo Another record of the member to which the deleted one's entries move.
 	MoveTo *MoveTo `form:"moveTo,omitempty" json:"moveTo,omitempty"`
+
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateCategoryParams defines parameters for UpdateCategory.
+type UpdateCategoryParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // ListEntriesParams defines parameters for ListEntries.
@@ -2667,6 +2750,38 @@ type CreateEntryFromNotificationParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// DeleteEntryParams defines parameters for DeleteEntry.
+type DeleteEntryParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// GetEntryParams defines parameters for GetEntry.
+type GetEntryParams struct {
+	// IfNoneMatch The `ETag` of a copy the client holds.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// UpdateEntryParams defines parameters for UpdateEntry.
+type UpdateEntryParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
 // CreateStockParams defines parameters for CreateStock.
 type CreateStockParams struct {
 	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
@@ -2685,6 +2800,32 @@ type CreateStockParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeleteStockParams defines parameters for DeleteStock.
+type DeleteStockParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateStockParams defines parameters for UpdateStock.
+type UpdateStockParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // ListTradesParams defines parameters for ListTrades.
@@ -2719,6 +2860,32 @@ type CreateTradeParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// DeleteTradeParams defines parameters for DeleteTrade.
+type DeleteTradeParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateTradeParams defines parameters for UpdateTrade.
+type UpdateTradeParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
 // GetNetWorthTrendParams defines parameters for GetNetWorthTrend.
 type GetNetWorthTrendParams struct {
 	// Unit Points per month (default) or per week (weeks start on Monday).
@@ -2751,6 +2918,32 @@ type CreateQuickEntryParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// DeleteQuickEntryParams defines parameters for DeleteQuickEntry.
+type DeleteQuickEntryParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateQuickEntryParams defines parameters for UpdateQuickEntry.
+type UpdateQuickEntryParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
 // CreateRecurringParams defines parameters for CreateRecurring.
 type CreateRecurringParams struct {
 	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
@@ -2769,6 +2962,32 @@ type CreateRecurringParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeleteRecurringParams defines parameters for DeleteRecurring.
+type DeleteRecurringParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateRecurringParams defines parameters for UpdateRecurring.
+type UpdateRecurringParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // GetCategoryStatsParams defines parameters for GetCategoryStats.
@@ -2824,6 +3043,32 @@ type CreateTagParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// DeleteTagParams defines parameters for DeleteTag.
+type DeleteTagParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateTagParams defines parameters for UpdateTag.
+type UpdateTagParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
 // ListTransfersParams defines parameters for ListTransfers.
 type ListTransfersParams struct {
 	// Page Page number, from 1.
@@ -2853,6 +3098,38 @@ type CreateTransferParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// DeleteTransferParams defines parameters for DeleteTransfer.
+type DeleteTransferParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// GetTransferParams defines parameters for GetTransfer.
+type GetTransferParams struct {
+	// IfNoneMatch The `ETag` of a copy the client holds.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// UpdateTransferParams defines parameters for UpdateTransfer.
+type UpdateTransferParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
 // CreateWalletParams defines parameters for CreateWallet.
 type CreateWalletParams struct {
 	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
@@ -2877,6 +3154,35 @@ type CreateWalletParams struct {
 type DeleteWalletParams struct {
 	// MoveTo Another record of the member to which the deleted one's entries move.
 	MoveTo *MoveTo `form:"moveTo,omitempty" json:"moveTo,omitempty"`
+
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// GetWalletParams defines parameters for GetWallet.
+type GetWalletParams struct {
+	// IfNoneMatch The `ETag` of a copy the client holds.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// UpdateWalletParams defines parameters for UpdateWallet.
+type UpdateWalletParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // ListMembersParams defines parameters for ListMembers.
@@ -2889,6 +3195,25 @@ type ListMembersParams struct {
 
 	// Q Text to find in e-mail or name.
 	Q *string `form:"q,omitempty" json:"q,omitempty"`
+}
+
+// GetProfileParams defines parameters for GetProfile.
+type GetProfileParams struct {
+	// IfNoneMatch The `ETag` of a copy the client holds.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// UpdateProfileParams defines parameters for UpdateProfile.
+type UpdateProfileParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // VerifyStorePurchaseParams defines parameters for VerifyStorePurchase.
@@ -2909,6 +3234,32 @@ type VerifyStorePurchaseParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeleteCommentParams defines parameters for DeleteComment.
+type DeleteCommentParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateCommentParams defines parameters for UpdateComment.
+type UpdateCommentParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // UploadBoardImageParams defines parameters for UploadBoardImage.
@@ -2982,6 +3333,38 @@ type CreatePostParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeletePostParams defines parameters for DeletePost.
+type DeletePostParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// GetPostParams defines parameters for GetPost.
+type GetPostParams struct {
+	// IfNoneMatch The `ETag` of a copy the client holds.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// UpdatePostParams defines parameters for UpdatePost.
+type UpdatePostParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // ListPostCommentsParams defines parameters for ListPostComments.
@@ -3275,19 +3658,19 @@ type ServerInterface interface {
 	CreateOnetimeBudget(w http.ResponseWriter, r *http.Request, params CreateOnetimeBudgetParams)
 	// DeleteOnetimeBudget Delete a one-time budget
 	// (DELETE /api/account/budgets/onetime/{id})
-	DeleteOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID)
+	DeleteOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID, params DeleteOnetimeBudgetParams)
 	// UpdateOnetimeBudget Replace a one-time budget
 	// (PUT /api/account/budgets/onetime/{id})
-	UpdateOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID)
+	UpdateOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID, params UpdateOnetimeBudgetParams)
 	// GetBudgetStatus A month's budget status
 	// (GET /api/account/budgets/status)
 	GetBudgetStatus(w http.ResponseWriter, r *http.Request, params GetBudgetStatusParams)
 	// DeleteBudget Delete a budget
 	// (DELETE /api/account/budgets/{id})
-	DeleteBudget(w http.ResponseWriter, r *http.Request, id BudgetID)
+	DeleteBudget(w http.ResponseWriter, r *http.Request, id BudgetID, params DeleteBudgetParams)
 	// UpdateBudget Change a budget's amount
 	// (PUT /api/account/budgets/{id})
-	UpdateBudget(w http.ResponseWriter, r *http.Request, id BudgetID)
+	UpdateBudget(w http.ResponseWriter, r *http.Request, id BudgetID, params UpdateBudgetParams)
 	// ListCategories The category tree
 	// (GET /api/account/categories)
 	ListCategories(w http.ResponseWriter, r *http.Request)
@@ -3305,7 +3688,7 @@ type ServerInterface interface {
 	DeleteCategory(w http.ResponseWriter, r *http.Request, id CategoryID, params DeleteCategoryParams)
 	// UpdateCategory Update a category
 	// (PUT /api/account/categories/{id})
-	UpdateCategory(w http.ResponseWriter, r *http.Request, id CategoryID)
+	UpdateCategory(w http.ResponseWriter, r *http.Request, id CategoryID, params UpdateCategoryParams)
 	// ListEntries List entries of a period
 	// (GET /api/account/entries)
 	ListEntries(w http.ResponseWriter, r *http.Request, params ListEntriesParams)
@@ -3323,13 +3706,13 @@ type ServerInterface interface {
 	CountPendingEntries(w http.ResponseWriter, r *http.Request)
 	// DeleteEntry Delete an entry
 	// (DELETE /api/account/entries/{id})
-	DeleteEntry(w http.ResponseWriter, r *http.Request, id EntryID)
+	DeleteEntry(w http.ResponseWriter, r *http.Request, id EntryID, params DeleteEntryParams)
 	// GetEntry Get an entry
 	// (GET /api/account/entries/{id})
-	GetEntry(w http.ResponseWriter, r *http.Request, id EntryID)
+	GetEntry(w http.ResponseWriter, r *http.Request, id EntryID, params GetEntryParams)
 	// UpdateEntry Update an entry
 	// (PUT /api/account/entries/{id})
-	UpdateEntry(w http.ResponseWriter, r *http.Request, id EntryID)
+	UpdateEntry(w http.ResponseWriter, r *http.Request, id EntryID, params UpdateEntryParams)
 	// ConfirmEntry Confirm a pending entry
 	// (POST /api/account/entries/{id}/confirm)
 	ConfirmEntry(w http.ResponseWriter, r *http.Request, id EntryID)
@@ -3347,10 +3730,10 @@ type ServerInterface interface {
 	CreateStock(w http.ResponseWriter, r *http.Request, params CreateStockParams)
 	// DeleteStock Delete a stock
 	// (DELETE /api/account/invest/stocks/{id})
-	DeleteStock(w http.ResponseWriter, r *http.Request, id StockID)
+	DeleteStock(w http.ResponseWriter, r *http.Request, id StockID, params DeleteStockParams)
 	// UpdateStock Change a stock
 	// (PUT /api/account/invest/stocks/{id})
-	UpdateStock(w http.ResponseWriter, r *http.Request, id StockID)
+	UpdateStock(w http.ResponseWriter, r *http.Request, id StockID, params UpdateStockParams)
 	// ListTrades List trades
 	// (GET /api/account/invest/trades)
 	ListTrades(w http.ResponseWriter, r *http.Request, params ListTradesParams)
@@ -3359,10 +3742,10 @@ type ServerInterface interface {
 	CreateTrade(w http.ResponseWriter, r *http.Request, params CreateTradeParams)
 	// DeleteTrade Delete a trade
 	// (DELETE /api/account/invest/trades/{id})
-	DeleteTrade(w http.ResponseWriter, r *http.Request, id TradeID)
+	DeleteTrade(w http.ResponseWriter, r *http.Request, id TradeID, params DeleteTradeParams)
 	// UpdateTrade Change a trade
 	// (PUT /api/account/invest/trades/{id})
-	UpdateTrade(w http.ResponseWriter, r *http.Request, id TradeID)
+	UpdateTrade(w http.ResponseWriter, r *http.Request, id TradeID, params UpdateTradeParams)
 	// GetNetWorthTrend Net-worth trend
 	// (GET /api/account/networth/trend)
 	GetNetWorthTrend(w http.ResponseWriter, r *http.Request, params GetNetWorthTrendParams)
@@ -3377,10 +3760,10 @@ type ServerInterface interface {
 	CreateQuickEntry(w http.ResponseWriter, r *http.Request, params CreateQuickEntryParams)
 	// DeleteQuickEntry Delete a quick entry
 	// (DELETE /api/account/quick-entries/{id})
-	DeleteQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID)
+	DeleteQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID, params DeleteQuickEntryParams)
 	// UpdateQuickEntry Update a quick entry
 	// (PUT /api/account/quick-entries/{id})
-	UpdateQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID)
+	UpdateQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID, params UpdateQuickEntryParams)
 	// ListRecurrings List recurring entries
 	// (GET /api/account/recurrings)
 	ListRecurrings(w http.ResponseWriter, r *http.Request)
@@ -3389,10 +3772,10 @@ type ServerInterface interface {
 	CreateRecurring(w http.ResponseWriter, r *http.Request, params CreateRecurringParams)
 	// DeleteRecurring Delete a recurring entry
 	// (DELETE /api/account/recurrings/{id})
-	DeleteRecurring(w http.ResponseWriter, r *http.Request, id RecurringID)
+	DeleteRecurring(w http.ResponseWriter, r *http.Request, id RecurringID, params DeleteRecurringParams)
 	// UpdateRecurring Update a recurring entry
 	// (PUT /api/account/recurrings/{id})
-	UpdateRecurring(w http.ResponseWriter, r *http.Request, id RecurringID)
+	UpdateRecurring(w http.ResponseWriter, r *http.Request, id RecurringID, params UpdateRecurringParams)
 	// RestoreBackup Replace the member's ledger with a backup
 	// (POST /api/account/restore)
 	RestoreBackup(w http.ResponseWriter, r *http.Request)
@@ -3419,10 +3802,10 @@ type ServerInterface interface {
 	ReorderTags(w http.ResponseWriter, r *http.Request)
 	// DeleteTag Delete a tag
 	// (DELETE /api/account/tags/{id})
-	DeleteTag(w http.ResponseWriter, r *http.Request, id TagID)
+	DeleteTag(w http.ResponseWriter, r *http.Request, id TagID, params DeleteTagParams)
 	// UpdateTag Rename a tag
 	// (PUT /api/account/tags/{id})
-	UpdateTag(w http.ResponseWriter, r *http.Request, id TagID)
+	UpdateTag(w http.ResponseWriter, r *http.Request, id TagID, params UpdateTagParams)
 	// ListTransfers List transfers
 	// (GET /api/account/transfers)
 	ListTransfers(w http.ResponseWriter, r *http.Request, params ListTransfersParams)
@@ -3431,13 +3814,13 @@ type ServerInterface interface {
 	CreateTransfer(w http.ResponseWriter, r *http.Request, params CreateTransferParams)
 	// DeleteTransfer Delete a transfer
 	// (DELETE /api/account/transfers/{id})
-	DeleteTransfer(w http.ResponseWriter, r *http.Request, id TransferID)
+	DeleteTransfer(w http.ResponseWriter, r *http.Request, id TransferID, params DeleteTransferParams)
 	// GetTransfer Get a transfer
 	// (GET /api/account/transfers/{id})
-	GetTransfer(w http.ResponseWriter, r *http.Request, id TransferID)
+	GetTransfer(w http.ResponseWriter, r *http.Request, id TransferID, params GetTransferParams)
 	// UpdateTransfer Update a transfer
 	// (PUT /api/account/transfers/{id})
-	UpdateTransfer(w http.ResponseWriter, r *http.Request, id TransferID)
+	UpdateTransfer(w http.ResponseWriter, r *http.Request, id TransferID, params UpdateTransferParams)
 	// ListWallets List wallets with balances
 	// (GET /api/account/wallets)
 	ListWallets(w http.ResponseWriter, r *http.Request)
@@ -3452,10 +3835,10 @@ type ServerInterface interface {
 	DeleteWallet(w http.ResponseWriter, r *http.Request, id WalletID, params DeleteWalletParams)
 	// GetWallet Get a wallet
 	// (GET /api/account/wallets/{id})
-	GetWallet(w http.ResponseWriter, r *http.Request, id WalletID)
+	GetWallet(w http.ResponseWriter, r *http.Request, id WalletID, params GetWalletParams)
 	// UpdateWallet Update a wallet
 	// (PUT /api/account/wallets/{id})
-	UpdateWallet(w http.ResponseWriter, r *http.Request, id WalletID)
+	UpdateWallet(w http.ResponseWriter, r *http.Request, id WalletID, params UpdateWalletParams)
 	// GetLoanSchedule The repayment schedule of a loan wallet
 	// (GET /api/account/wallets/{id}/loan-schedule)
 	GetLoanSchedule(w http.ResponseWriter, r *http.Request, id WalletID)
@@ -3545,10 +3928,10 @@ type ServerInterface interface {
 	GetPoints(w http.ResponseWriter, r *http.Request)
 	// GetProfile The member's profile
 	// (GET /api/auth/profile)
-	GetProfile(w http.ResponseWriter, r *http.Request)
+	GetProfile(w http.ResponseWriter, r *http.Request, params GetProfileParams)
 	// UpdateProfile Update the profile
 	// (PUT /api/auth/profile)
-	UpdateProfile(w http.ResponseWriter, r *http.Request)
+	UpdateProfile(w http.ResponseWriter, r *http.Request, params UpdateProfileParams)
 	// SetProfileImage Set or clear the profile image
 	// (PUT /api/auth/profile-image)
 	SetProfileImage(w http.ResponseWriter, r *http.Request)
@@ -3587,10 +3970,10 @@ type ServerInterface interface {
 	GetSubscription(w http.ResponseWriter, r *http.Request)
 	// DeleteComment Delete a comment
 	// (DELETE /api/board/comments/{id})
-	DeleteComment(w http.ResponseWriter, r *http.Request, id CommentID)
+	DeleteComment(w http.ResponseWriter, r *http.Request, id CommentID, params DeleteCommentParams)
 	// UpdateComment Edit a comment
 	// (PUT /api/board/comments/{id})
-	UpdateComment(w http.ResponseWriter, r *http.Request, id CommentID)
+	UpdateComment(w http.ResponseWriter, r *http.Request, id CommentID, params UpdateCommentParams)
 	// ReportComment Report a comment
 	// (POST /api/board/comments/{id}/report)
 	ReportComment(w http.ResponseWriter, r *http.Request, id CommentID)
@@ -3614,13 +3997,13 @@ type ServerInterface interface {
 	CreatePost(w http.ResponseWriter, r *http.Request, params CreatePostParams)
 	// DeletePost Delete a post
 	// (DELETE /api/board/posts/{id})
-	DeletePost(w http.ResponseWriter, r *http.Request, id PostID)
+	DeletePost(w http.ResponseWriter, r *http.Request, id PostID, params DeletePostParams)
 	// GetPost Read a post
 	// (GET /api/board/posts/{id})
-	GetPost(w http.ResponseWriter, r *http.Request, id PostID)
+	GetPost(w http.ResponseWriter, r *http.Request, id PostID, params GetPostParams)
 	// UpdatePost Edit a post
 	// (PUT /api/board/posts/{id})
-	UpdatePost(w http.ResponseWriter, r *http.Request, id PostID)
+	UpdatePost(w http.ResponseWriter, r *http.Request, id PostID, params UpdatePostParams)
 	// ListPostComments Comments of a post
 	// (GET /api/board/posts/{id}/comments)
 	ListPostComments(w http.ResponseWriter, r *http.Request, id PostID, params ListPostCommentsParams)
@@ -3999,8 +4382,32 @@ func (siw *ServerInterfaceWrapper) DeleteOnetimeBudget(w http.ResponseWriter, r 
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteOnetimeBudgetParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DeleteOnetimeBudget(w, r, id)
+		siw.Handler.DeleteOnetimeBudget(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4025,8 +4432,32 @@ func (siw *ServerInterfaceWrapper) UpdateOnetimeBudget(w http.ResponseWriter, r 
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateOnetimeBudgetParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateOnetimeBudget(w, r, id)
+		siw.Handler.UpdateOnetimeBudget(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4097,8 +4528,32 @@ func (siw *ServerInterfaceWrapper) DeleteBudget(w http.ResponseWriter, r *http.R
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteBudgetParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DeleteBudget(w, r, id)
+		siw.Handler.DeleteBudget(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4123,8 +4578,32 @@ func (siw *ServerInterfaceWrapper) UpdateBudget(w http.ResponseWriter, r *http.R
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateBudgetParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateBudget(w, r, id)
+		siw.Handler.UpdateBudget(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4248,6 +4727,27 @@ func (siw *ServerInterfaceWrapper) DeleteCategory(w http.ResponseWriter, r *http
 		return
 	}
 
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.DeleteCategory(w, r, id, params)
 	}))
@@ -4274,8 +4774,32 @@ func (siw *ServerInterfaceWrapper) UpdateCategory(w http.ResponseWriter, r *http
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateCategoryParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateCategory(w, r, id)
+		siw.Handler.UpdateCategory(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4599,8 +5123,32 @@ func (siw *ServerInterfaceWrapper) DeleteEntry(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteEntryParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DeleteEntry(w, r, id)
+		siw.Handler.DeleteEntry(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4625,8 +5173,32 @@ func (siw *ServerInterfaceWrapper) GetEntry(w http.ResponseWriter, r *http.Reque
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetEntryParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-None-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-None-Match", Err: err})
+			return
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GetEntry(w, r, id)
+		siw.Handler.GetEntry(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4651,8 +5223,32 @@ func (siw *ServerInterfaceWrapper) UpdateEntry(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateEntryParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateEntry(w, r, id)
+		siw.Handler.UpdateEntry(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4786,8 +5382,32 @@ func (siw *ServerInterfaceWrapper) DeleteStock(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteStockParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DeleteStock(w, r, id)
+		siw.Handler.DeleteStock(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4812,8 +5432,32 @@ func (siw *ServerInterfaceWrapper) UpdateStock(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateStockParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateStock(w, r, id)
+		siw.Handler.UpdateStock(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4938,8 +5582,32 @@ func (siw *ServerInterfaceWrapper) DeleteTrade(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteTradeParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DeleteTrade(w, r, id)
+		siw.Handler.DeleteTrade(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4964,8 +5632,32 @@ func (siw *ServerInterfaceWrapper) UpdateTrade(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateTradeParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateTrade(w, r, id)
+		siw.Handler.UpdateTrade(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5118,8 +5810,32 @@ func (siw *ServerInterfaceWrapper) DeleteQuickEntry(w http.ResponseWriter, r *ht
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteQuickEntryParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DeleteQuickEntry(w, r, id)
+		siw.Handler.DeleteQuickEntry(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5144,8 +5860,32 @@ func (siw *ServerInterfaceWrapper) UpdateQuickEntry(w http.ResponseWriter, r *ht
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateQuickEntryParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateQuickEntry(w, r, id)
+		siw.Handler.UpdateQuickEntry(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5225,8 +5965,32 @@ func (siw *ServerInterfaceWrapper) DeleteRecurring(w http.ResponseWriter, r *htt
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteRecurringParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DeleteRecurring(w, r, id)
+		siw.Handler.DeleteRecurring(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5251,8 +6015,32 @@ func (siw *ServerInterfaceWrapper) UpdateRecurring(w http.ResponseWriter, r *htt
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateRecurringParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateRecurring(w, r, id)
+		siw.Handler.UpdateRecurring(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5531,8 +6319,32 @@ func (siw *ServerInterfaceWrapper) DeleteTag(w http.ResponseWriter, r *http.Requ
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteTagParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DeleteTag(w, r, id)
+		siw.Handler.DeleteTag(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5557,8 +6369,32 @@ func (siw *ServerInterfaceWrapper) UpdateTag(w http.ResponseWriter, r *http.Requ
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateTagParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateTag(w, r, id)
+		siw.Handler.UpdateTag(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5670,8 +6506,32 @@ func (siw *ServerInterfaceWrapper) DeleteTransfer(w http.ResponseWriter, r *http
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteTransferParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DeleteTransfer(w, r, id)
+		siw.Handler.DeleteTransfer(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5696,8 +6556,32 @@ func (siw *ServerInterfaceWrapper) GetTransfer(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetTransferParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-None-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-None-Match", Err: err})
+			return
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GetTransfer(w, r, id)
+		siw.Handler.GetTransfer(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5722,8 +6606,32 @@ func (siw *ServerInterfaceWrapper) UpdateTransfer(w http.ResponseWriter, r *http
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateTransferParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateTransfer(w, r, id)
+		siw.Handler.UpdateTransfer(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5833,6 +6741,27 @@ func (siw *ServerInterfaceWrapper) DeleteWallet(w http.ResponseWriter, r *http.R
 		return
 	}
 
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.DeleteWallet(w, r, id, params)
 	}))
@@ -5859,8 +6788,32 @@ func (siw *ServerInterfaceWrapper) GetWallet(w http.ResponseWriter, r *http.Requ
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetWalletParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-None-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-None-Match", Err: err})
+			return
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GetWallet(w, r, id)
+		siw.Handler.GetWallet(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5885,8 +6838,32 @@ func (siw *ServerInterfaceWrapper) UpdateWallet(w http.ResponseWriter, r *http.R
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateWalletParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateWallet(w, r, id)
+		siw.Handler.UpdateWallet(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6470,8 +7447,35 @@ func (siw *ServerInterfaceWrapper) GetPoints(w http.ResponseWriter, r *http.Requ
 // GetProfile operation middleware
 func (siw *ServerInterfaceWrapper) GetProfile(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetProfileParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-None-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-None-Match", Err: err})
+			return
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GetProfile(w, r)
+		siw.Handler.GetProfile(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6484,8 +7488,35 @@ func (siw *ServerInterfaceWrapper) GetProfile(w http.ResponseWriter, r *http.Req
 // UpdateProfile operation middleware
 func (siw *ServerInterfaceWrapper) UpdateProfile(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateProfileParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateProfile(w, r)
+		siw.Handler.UpdateProfile(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6705,8 +7736,32 @@ func (siw *ServerInterfaceWrapper) DeleteComment(w http.ResponseWriter, r *http.
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteCommentParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DeleteComment(w, r, id)
+		siw.Handler.DeleteComment(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6731,8 +7786,32 @@ func (siw *ServerInterfaceWrapper) UpdateComment(w http.ResponseWriter, r *http.
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateCommentParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateComment(w, r, id)
+		siw.Handler.UpdateComment(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7055,8 +8134,32 @@ func (siw *ServerInterfaceWrapper) DeletePost(w http.ResponseWriter, r *http.Req
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeletePostParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DeletePost(w, r, id)
+		siw.Handler.DeletePost(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7081,8 +8184,32 @@ func (siw *ServerInterfaceWrapper) GetPost(w http.ResponseWriter, r *http.Reques
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetPostParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-None-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-None-Match", Err: err})
+			return
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GetPost(w, r, id)
+		siw.Handler.GetPost(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7107,8 +8234,32 @@ func (siw *ServerInterfaceWrapper) UpdatePost(w http.ResponseWriter, r *http.Req
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdatePostParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdatePost(w, r, id)
+		siw.Handler.UpdatePost(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -8054,7 +9205,23 @@ type InternalApplicationProblemPlusJSONResponse Problem
 
 type NotFoundApplicationProblemPlusJSONResponse Problem
 
+type NotModifiedResponseHeaders struct {
+	ETag *string
+}
+type NotModifiedResponse struct {
+	Headers NotModifiedResponseHeaders
+}
+
 type PayloadTooLargeApplicationProblemPlusJSONResponse Problem
+
+type PreconditionFailedResponseHeaders struct {
+	ETag *string
+}
+type PreconditionFailedApplicationProblemPlusJSONResponse struct {
+	Body Problem
+
+	Headers PreconditionFailedResponseHeaders
+}
 
 type PremiumRequiredApplicationProblemPlusJSONResponse Problem
 
@@ -9370,7 +10537,8 @@ func (response CreateOnetimeBudget503ApplicationProblemPlusJSONResponse) VisitCr
 }
 
 type DeleteOnetimeBudgetRequestObject struct {
-	ID OnetimeBudgetID `json:"id"`
+	ID     OnetimeBudgetID `json:"id"`
+	Params DeleteOnetimeBudgetParams
 }
 
 type DeleteOnetimeBudgetResponseObject interface {
@@ -9449,6 +10617,25 @@ func (response DeleteOnetimeBudget404ApplicationProblemPlusJSONResponse) VisitDe
 	return err
 }
 
+type DeleteOnetimeBudget412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteOnetimeBudget412ApplicationProblemPlusJSONResponse) VisitDeleteOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteOnetimeBudget413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -9501,8 +10688,9 @@ func (response DeleteOnetimeBudget503ApplicationProblemPlusJSONResponse) VisitDe
 }
 
 type UpdateOnetimeBudgetRequestObject struct {
-	ID   OnetimeBudgetID `json:"id"`
-	Body *UpdateOnetimeBudgetJSONRequestBody
+	ID     OnetimeBudgetID `json:"id"`
+	Params UpdateOnetimeBudgetParams
+	Body   *UpdateOnetimeBudgetJSONRequestBody
 }
 
 type UpdateOnetimeBudgetResponseObject interface {
@@ -9583,6 +10771,25 @@ func (response UpdateOnetimeBudget404ApplicationProblemPlusJSONResponse) VisitUp
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOnetimeBudget412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateOnetimeBudget412ApplicationProblemPlusJSONResponse) VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9808,7 +11015,8 @@ func (response GetBudgetStatus503ApplicationProblemPlusJSONResponse) VisitGetBud
 }
 
 type DeleteBudgetRequestObject struct {
-	ID BudgetID `json:"id"`
+	ID     BudgetID `json:"id"`
+	Params DeleteBudgetParams
 }
 
 type DeleteBudgetResponseObject interface {
@@ -9887,6 +11095,25 @@ func (response DeleteBudget404ApplicationProblemPlusJSONResponse) VisitDeleteBud
 	return err
 }
 
+type DeleteBudget412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBudget412ApplicationProblemPlusJSONResponse) VisitDeleteBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteBudget413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -9939,8 +11166,9 @@ func (response DeleteBudget503ApplicationProblemPlusJSONResponse) VisitDeleteBud
 }
 
 type UpdateBudgetRequestObject struct {
-	ID   BudgetID `json:"id"`
-	Body *UpdateBudgetJSONRequestBody
+	ID     BudgetID `json:"id"`
+	Params UpdateBudgetParams
+	Body   *UpdateBudgetJSONRequestBody
 }
 
 type UpdateBudgetResponseObject interface {
@@ -10021,6 +11249,25 @@ func (response UpdateBudget404ApplicationProblemPlusJSONResponse) VisitUpdateBud
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBudget412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBudget412ApplicationProblemPlusJSONResponse) VisitUpdateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10656,6 +11903,25 @@ func (response DeleteCategory409ApplicationProblemPlusJSONResponse) VisitDeleteC
 	return err
 }
 
+type DeleteCategory412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteCategory412ApplicationProblemPlusJSONResponse) VisitDeleteCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteCategory413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -10708,8 +11974,9 @@ func (response DeleteCategory503ApplicationProblemPlusJSONResponse) VisitDeleteC
 }
 
 type UpdateCategoryRequestObject struct {
-	ID   CategoryID `json:"id"`
-	Body *UpdateCategoryJSONRequestBody
+	ID     CategoryID `json:"id"`
+	Params UpdateCategoryParams
+	Body   *UpdateCategoryJSONRequestBody
 }
 
 type UpdateCategoryResponseObject interface {
@@ -10793,6 +12060,25 @@ func (response UpdateCategory409ApplicationProblemPlusJSONResponse) VisitUpdateC
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
 	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCategory412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateCategory412ApplicationProblemPlusJSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11611,7 +12897,8 @@ func (response CountPendingEntries503ApplicationProblemPlusJSONResponse) VisitCo
 }
 
 type DeleteEntryRequestObject struct {
-	ID EntryID `json:"id"`
+	ID     EntryID `json:"id"`
+	Params DeleteEntryParams
 }
 
 type DeleteEntryResponseObject interface {
@@ -11693,6 +12980,25 @@ func (response DeleteEntry409ApplicationProblemPlusJSONResponse) VisitDeleteEntr
 	return err
 }
 
+type DeleteEntry412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteEntry412ApplicationProblemPlusJSONResponse) VisitDeleteEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteEntry413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -11745,7 +13051,8 @@ func (response DeleteEntry503ApplicationProblemPlusJSONResponse) VisitDeleteEntr
 }
 
 type GetEntryRequestObject struct {
-	ID EntryID `json:"id"`
+	ID     EntryID `json:"id"`
+	Params GetEntryParams
 }
 
 type GetEntryResponseObject interface {
@@ -11764,6 +13071,16 @@ func (response GetEntry200JSONResponse) VisitGetEntryResponse(w http.ResponseWri
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetEntry304Response = NotModifiedResponse
+
+func (response GetEntry304Response) VisitGetEntryResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetEntry400ApplicationProblemPlusJSONResponse struct {
@@ -11866,8 +13183,9 @@ func (response GetEntry503ApplicationProblemPlusJSONResponse) VisitGetEntryRespo
 }
 
 type UpdateEntryRequestObject struct {
-	ID   EntryID `json:"id"`
-	Body *UpdateEntryJSONRequestBody
+	ID     EntryID `json:"id"`
+	Params UpdateEntryParams
+	Body   *UpdateEntryJSONRequestBody
 }
 
 type UpdateEntryResponseObject interface {
@@ -11967,6 +13285,25 @@ func (response UpdateEntry409ApplicationProblemPlusJSONResponse) VisitUpdateEntr
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
 	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEntry412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEntry412ApplicationProblemPlusJSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12734,7 +14071,8 @@ func (response CreateStock503ApplicationProblemPlusJSONResponse) VisitCreateStoc
 }
 
 type DeleteStockRequestObject struct {
-	ID StockID `json:"id"`
+	ID     StockID `json:"id"`
+	Params DeleteStockParams
 }
 
 type DeleteStockResponseObject interface {
@@ -12813,6 +14151,25 @@ func (response DeleteStock404ApplicationProblemPlusJSONResponse) VisitDeleteStoc
 	return err
 }
 
+type DeleteStock412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteStock412ApplicationProblemPlusJSONResponse) VisitDeleteStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteStock413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -12865,8 +14222,9 @@ func (response DeleteStock503ApplicationProblemPlusJSONResponse) VisitDeleteStoc
 }
 
 type UpdateStockRequestObject struct {
-	ID   StockID `json:"id"`
-	Body *UpdateStockJSONRequestBody
+	ID     StockID `json:"id"`
+	Params UpdateStockParams
+	Body   *UpdateStockJSONRequestBody
 }
 
 type UpdateStockResponseObject interface {
@@ -12947,6 +14305,25 @@ func (response UpdateStock404ApplicationProblemPlusJSONResponse) VisitUpdateStoc
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateStock412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateStock412ApplicationProblemPlusJSONResponse) VisitUpdateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -13345,7 +14722,8 @@ func (response CreateTrade503ApplicationProblemPlusJSONResponse) VisitCreateTrad
 }
 
 type DeleteTradeRequestObject struct {
-	ID TradeID `json:"id"`
+	ID     TradeID `json:"id"`
+	Params DeleteTradeParams
 }
 
 type DeleteTradeResponseObject interface {
@@ -13424,6 +14802,25 @@ func (response DeleteTrade404ApplicationProblemPlusJSONResponse) VisitDeleteTrad
 	return err
 }
 
+type DeleteTrade412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTrade412ApplicationProblemPlusJSONResponse) VisitDeleteTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteTrade413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -13476,8 +14873,9 @@ func (response DeleteTrade503ApplicationProblemPlusJSONResponse) VisitDeleteTrad
 }
 
 type UpdateTradeRequestObject struct {
-	ID   TradeID `json:"id"`
-	Body *UpdateTradeJSONRequestBody
+	ID     TradeID `json:"id"`
+	Params UpdateTradeParams
+	Body   *UpdateTradeJSONRequestBody
 }
 
 type UpdateTradeResponseObject interface {
@@ -13558,6 +14956,25 @@ func (response UpdateTrade404ApplicationProblemPlusJSONResponse) VisitUpdateTrad
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTrade412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTrade412ApplicationProblemPlusJSONResponse) VisitUpdateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14184,7 +15601,8 @@ func (response CreateQuickEntry503ApplicationProblemPlusJSONResponse) VisitCreat
 }
 
 type DeleteQuickEntryRequestObject struct {
-	ID QuickEntryID `json:"id"`
+	ID     QuickEntryID `json:"id"`
+	Params DeleteQuickEntryParams
 }
 
 type DeleteQuickEntryResponseObject interface {
@@ -14247,6 +15665,25 @@ func (response DeleteQuickEntry404ApplicationProblemPlusJSONResponse) VisitDelet
 	return err
 }
 
+type DeleteQuickEntry412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteQuickEntry412ApplicationProblemPlusJSONResponse) VisitDeleteQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteQuickEntry413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -14299,8 +15736,9 @@ func (response DeleteQuickEntry503ApplicationProblemPlusJSONResponse) VisitDelet
 }
 
 type UpdateQuickEntryRequestObject struct {
-	ID   QuickEntryID `json:"id"`
-	Body *UpdateQuickEntryJSONRequestBody
+	ID     QuickEntryID `json:"id"`
+	Params UpdateQuickEntryParams
+	Body   *UpdateQuickEntryJSONRequestBody
 }
 
 type UpdateQuickEntryResponseObject interface {
@@ -14381,6 +15819,25 @@ func (response UpdateQuickEntry404ApplicationProblemPlusJSONResponse) VisitUpdat
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateQuickEntry412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateQuickEntry412ApplicationProblemPlusJSONResponse) VisitUpdateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14714,7 +16171,8 @@ func (response CreateRecurring503ApplicationProblemPlusJSONResponse) VisitCreate
 }
 
 type DeleteRecurringRequestObject struct {
-	ID RecurringID `json:"id"`
+	ID     RecurringID `json:"id"`
+	Params DeleteRecurringParams
 }
 
 type DeleteRecurringResponseObject interface {
@@ -14777,6 +16235,25 @@ func (response DeleteRecurring404ApplicationProblemPlusJSONResponse) VisitDelete
 	return err
 }
 
+type DeleteRecurring412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteRecurring412ApplicationProblemPlusJSONResponse) VisitDeleteRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteRecurring413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -14829,8 +16306,9 @@ func (response DeleteRecurring503ApplicationProblemPlusJSONResponse) VisitDelete
 }
 
 type UpdateRecurringRequestObject struct {
-	ID   RecurringID `json:"id"`
-	Body *UpdateRecurringJSONRequestBody
+	ID     RecurringID `json:"id"`
+	Params UpdateRecurringParams
+	Body   *UpdateRecurringJSONRequestBody
 }
 
 type UpdateRecurringResponseObject interface {
@@ -14895,6 +16373,25 @@ func (response UpdateRecurring404ApplicationProblemPlusJSONResponse) VisitUpdate
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateRecurring412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateRecurring412ApplicationProblemPlusJSONResponse) VisitUpdateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16076,7 +17573,8 @@ func (response ReorderTags503ApplicationProblemPlusJSONResponse) VisitReorderTag
 }
 
 type DeleteTagRequestObject struct {
-	ID TagID `json:"id"`
+	ID     TagID `json:"id"`
+	Params DeleteTagParams
 }
 
 type DeleteTagResponseObject interface {
@@ -16155,6 +17653,25 @@ func (response DeleteTag404ApplicationProblemPlusJSONResponse) VisitDeleteTagRes
 	return err
 }
 
+type DeleteTag412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTag412ApplicationProblemPlusJSONResponse) VisitDeleteTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteTag413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -16207,8 +17724,9 @@ func (response DeleteTag503ApplicationProblemPlusJSONResponse) VisitDeleteTagRes
 }
 
 type UpdateTagRequestObject struct {
-	ID   TagID `json:"id"`
-	Body *UpdateTagJSONRequestBody
+	ID     TagID `json:"id"`
+	Params UpdateTagParams
+	Body   *UpdateTagJSONRequestBody
 }
 
 type UpdateTagResponseObject interface {
@@ -16308,6 +17826,25 @@ func (response UpdateTag409ApplicationProblemPlusJSONResponse) VisitUpdateTagRes
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
 	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTag412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTag412ApplicationProblemPlusJSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16658,7 +18195,8 @@ func (response CreateTransfer503ApplicationProblemPlusJSONResponse) VisitCreateT
 }
 
 type DeleteTransferRequestObject struct {
-	ID TransferID `json:"id"`
+	ID     TransferID `json:"id"`
+	Params DeleteTransferParams
 }
 
 type DeleteTransferResponseObject interface {
@@ -16721,6 +18259,25 @@ func (response DeleteTransfer404ApplicationProblemPlusJSONResponse) VisitDeleteT
 	return err
 }
 
+type DeleteTransfer412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTransfer412ApplicationProblemPlusJSONResponse) VisitDeleteTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteTransfer413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -16773,7 +18330,8 @@ func (response DeleteTransfer503ApplicationProblemPlusJSONResponse) VisitDeleteT
 }
 
 type GetTransferRequestObject struct {
-	ID TransferID `json:"id"`
+	ID     TransferID `json:"id"`
+	Params GetTransferParams
 }
 
 type GetTransferResponseObject interface {
@@ -16792,6 +18350,16 @@ func (response GetTransfer200JSONResponse) VisitGetTransferResponse(w http.Respo
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetTransfer304Response = NotModifiedResponse
+
+func (response GetTransfer304Response) VisitGetTransferResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetTransfer400ApplicationProblemPlusJSONResponse struct {
@@ -16894,8 +18462,9 @@ func (response GetTransfer503ApplicationProblemPlusJSONResponse) VisitGetTransfe
 }
 
 type UpdateTransferRequestObject struct {
-	ID   TransferID `json:"id"`
-	Body *UpdateTransferJSONRequestBody
+	ID     TransferID `json:"id"`
+	Params UpdateTransferParams
+	Body   *UpdateTransferJSONRequestBody
 }
 
 type UpdateTransferResponseObject interface {
@@ -16960,6 +18529,25 @@ func (response UpdateTransfer404ApplicationProblemPlusJSONResponse) VisitUpdateT
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTransfer412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTransfer412ApplicationProblemPlusJSONResponse) VisitUpdateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -17507,6 +19095,25 @@ func (response DeleteWallet409ApplicationProblemPlusJSONResponse) VisitDeleteWal
 	return err
 }
 
+type DeleteWallet412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteWallet412ApplicationProblemPlusJSONResponse) VisitDeleteWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteWallet413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -17559,7 +19166,8 @@ func (response DeleteWallet503ApplicationProblemPlusJSONResponse) VisitDeleteWal
 }
 
 type GetWalletRequestObject struct {
-	ID WalletID `json:"id"`
+	ID     WalletID `json:"id"`
+	Params GetWalletParams
 }
 
 type GetWalletResponseObject interface {
@@ -17578,6 +19186,16 @@ func (response GetWallet200JSONResponse) VisitGetWalletResponse(w http.ResponseW
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetWallet304Response = NotModifiedResponse
+
+func (response GetWallet304Response) VisitGetWalletResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetWallet400ApplicationProblemPlusJSONResponse struct {
@@ -17696,8 +19314,9 @@ func (response GetWallet503ApplicationProblemPlusJSONResponse) VisitGetWalletRes
 }
 
 type UpdateWalletRequestObject struct {
-	ID   WalletID `json:"id"`
-	Body *UpdateWalletJSONRequestBody
+	ID     WalletID `json:"id"`
+	Params UpdateWalletParams
+	Body   *UpdateWalletJSONRequestBody
 }
 
 type UpdateWalletResponseObject interface {
@@ -17762,6 +19381,25 @@ func (response UpdateWallet404ApplicationProblemPlusJSONResponse) VisitUpdateWal
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWallet412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateWallet412ApplicationProblemPlusJSONResponse) VisitUpdateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -21520,6 +23158,7 @@ func (response GetPoints503ApplicationProblemPlusJSONResponse) VisitGetPointsRes
 }
 
 type GetProfileRequestObject struct {
+	Params GetProfileParams
 }
 
 type GetProfileResponseObject interface {
@@ -21538,6 +23177,16 @@ func (response GetProfile200JSONResponse) VisitGetProfileResponse(w http.Respons
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetProfile304Response = NotModifiedResponse
+
+func (response GetProfile304Response) VisitGetProfileResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetProfile401ApplicationProblemPlusJSONResponse struct {
@@ -21608,7 +23257,8 @@ func (response GetProfile503ApplicationProblemPlusJSONResponse) VisitGetProfileR
 }
 
 type UpdateProfileRequestObject struct {
-	Body *UpdateProfileJSONRequestBody
+	Params UpdateProfileParams
+	Body   *UpdateProfileJSONRequestBody
 }
 
 type UpdateProfileResponseObject interface {
@@ -21657,6 +23307,25 @@ func (response UpdateProfile401ApplicationProblemPlusJSONResponse) VisitUpdatePr
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateProfile412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateProfile412ApplicationProblemPlusJSONResponse) VisitUpdateProfileResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -23078,7 +24747,8 @@ func (response GetSubscription503ApplicationProblemPlusJSONResponse) VisitGetSub
 }
 
 type DeleteCommentRequestObject struct {
-	ID CommentID `json:"id"`
+	ID     CommentID `json:"id"`
+	Params DeleteCommentParams
 }
 
 type DeleteCommentResponseObject interface {
@@ -23141,6 +24811,25 @@ func (response DeleteComment404ApplicationProblemPlusJSONResponse) VisitDeleteCo
 	return err
 }
 
+type DeleteComment412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteComment412ApplicationProblemPlusJSONResponse) VisitDeleteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteComment413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -23193,8 +24882,9 @@ func (response DeleteComment503ApplicationProblemPlusJSONResponse) VisitDeleteCo
 }
 
 type UpdateCommentRequestObject struct {
-	ID   CommentID `json:"id"`
-	Body *UpdateCommentJSONRequestBody
+	ID     CommentID `json:"id"`
+	Params UpdateCommentParams
+	Body   *UpdateCommentJSONRequestBody
 }
 
 type UpdateCommentResponseObject interface {
@@ -23259,6 +24949,25 @@ func (response UpdateComment404ApplicationProblemPlusJSONResponse) VisitUpdateCo
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateComment412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateComment412ApplicationProblemPlusJSONResponse) VisitUpdateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -24235,7 +25944,8 @@ func (response CreatePost503ApplicationProblemPlusJSONResponse) VisitCreatePostR
 }
 
 type DeletePostRequestObject struct {
-	ID PostID `json:"id"`
+	ID     PostID `json:"id"`
+	Params DeletePostParams
 }
 
 type DeletePostResponseObject interface {
@@ -24298,6 +26008,25 @@ func (response DeletePost404ApplicationProblemPlusJSONResponse) VisitDeletePostR
 	return err
 }
 
+type DeletePost412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeletePost412ApplicationProblemPlusJSONResponse) VisitDeletePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeletePost413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -24350,7 +26079,8 @@ func (response DeletePost503ApplicationProblemPlusJSONResponse) VisitDeletePostR
 }
 
 type GetPostRequestObject struct {
-	ID PostID `json:"id"`
+	ID     PostID `json:"id"`
+	Params GetPostParams
 }
 
 type GetPostResponseObject interface {
@@ -24369,6 +26099,16 @@ func (response GetPost200JSONResponse) VisitGetPostResponse(w http.ResponseWrite
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetPost304Response = NotModifiedResponse
+
+func (response GetPost304Response) VisitGetPostResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetPost400ApplicationProblemPlusJSONResponse struct {
@@ -24455,8 +26195,9 @@ func (response GetPost503ApplicationProblemPlusJSONResponse) VisitGetPostRespons
 }
 
 type UpdatePostRequestObject struct {
-	ID   PostID `json:"id"`
-	Body *UpdatePostJSONRequestBody
+	ID     PostID `json:"id"`
+	Params UpdatePostParams
+	Body   *UpdatePostJSONRequestBody
 }
 
 type UpdatePostResponseObject interface {
@@ -24521,6 +26262,25 @@ func (response UpdatePost404ApplicationProblemPlusJSONResponse) VisitUpdatePostR
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePost412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePost412ApplicationProblemPlusJSONResponse) VisitUpdatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -28006,10 +29766,11 @@ func (sh *strictHandler) CreateOnetimeBudget(w http.ResponseWriter, r *http.Requ
 }
 
 // DeleteOnetimeBudget operation middleware
-func (sh *strictHandler) DeleteOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID) {
+func (sh *strictHandler) DeleteOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID, params DeleteOnetimeBudgetParams) {
 	var request DeleteOnetimeBudgetRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeleteOnetimeBudget(ctx, request.(DeleteOnetimeBudgetRequestObject))
@@ -28032,10 +29793,11 @@ func (sh *strictHandler) DeleteOnetimeBudget(w http.ResponseWriter, r *http.Requ
 }
 
 // UpdateOnetimeBudget operation middleware
-func (sh *strictHandler) UpdateOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID) {
+func (sh *strictHandler) UpdateOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID, params UpdateOnetimeBudgetParams) {
 	var request UpdateOnetimeBudgetRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdateOnetimeBudgetJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -28091,10 +29853,11 @@ func (sh *strictHandler) GetBudgetStatus(w http.ResponseWriter, r *http.Request,
 }
 
 // DeleteBudget operation middleware
-func (sh *strictHandler) DeleteBudget(w http.ResponseWriter, r *http.Request, id BudgetID) {
+func (sh *strictHandler) DeleteBudget(w http.ResponseWriter, r *http.Request, id BudgetID, params DeleteBudgetParams) {
 	var request DeleteBudgetRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeleteBudget(ctx, request.(DeleteBudgetRequestObject))
@@ -28117,10 +29880,11 @@ func (sh *strictHandler) DeleteBudget(w http.ResponseWriter, r *http.Request, id
 }
 
 // UpdateBudget operation middleware
-func (sh *strictHandler) UpdateBudget(w http.ResponseWriter, r *http.Request, id BudgetID) {
+func (sh *strictHandler) UpdateBudget(w http.ResponseWriter, r *http.Request, id BudgetID, params UpdateBudgetParams) {
 	var request UpdateBudgetRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdateBudgetJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -28289,10 +30053,11 @@ func (sh *strictHandler) DeleteCategory(w http.ResponseWriter, r *http.Request, 
 }
 
 // UpdateCategory operation middleware
-func (sh *strictHandler) UpdateCategory(w http.ResponseWriter, r *http.Request, id CategoryID) {
+func (sh *strictHandler) UpdateCategory(w http.ResponseWriter, r *http.Request, id CategoryID, params UpdateCategoryParams) {
 	var request UpdateCategoryRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdateCategoryJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -28469,10 +30234,11 @@ func (sh *strictHandler) CountPendingEntries(w http.ResponseWriter, r *http.Requ
 }
 
 // DeleteEntry operation middleware
-func (sh *strictHandler) DeleteEntry(w http.ResponseWriter, r *http.Request, id EntryID) {
+func (sh *strictHandler) DeleteEntry(w http.ResponseWriter, r *http.Request, id EntryID, params DeleteEntryParams) {
 	var request DeleteEntryRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeleteEntry(ctx, request.(DeleteEntryRequestObject))
@@ -28495,10 +30261,11 @@ func (sh *strictHandler) DeleteEntry(w http.ResponseWriter, r *http.Request, id 
 }
 
 // GetEntry operation middleware
-func (sh *strictHandler) GetEntry(w http.ResponseWriter, r *http.Request, id EntryID) {
+func (sh *strictHandler) GetEntry(w http.ResponseWriter, r *http.Request, id EntryID, params GetEntryParams) {
 	var request GetEntryRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.GetEntry(ctx, request.(GetEntryRequestObject))
@@ -28521,10 +30288,11 @@ func (sh *strictHandler) GetEntry(w http.ResponseWriter, r *http.Request, id Ent
 }
 
 // UpdateEntry operation middleware
-func (sh *strictHandler) UpdateEntry(w http.ResponseWriter, r *http.Request, id EntryID) {
+func (sh *strictHandler) UpdateEntry(w http.ResponseWriter, r *http.Request, id EntryID, params UpdateEntryParams) {
 	var request UpdateEntryRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdateEntryJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -28685,10 +30453,11 @@ func (sh *strictHandler) CreateStock(w http.ResponseWriter, r *http.Request, par
 }
 
 // DeleteStock operation middleware
-func (sh *strictHandler) DeleteStock(w http.ResponseWriter, r *http.Request, id StockID) {
+func (sh *strictHandler) DeleteStock(w http.ResponseWriter, r *http.Request, id StockID, params DeleteStockParams) {
 	var request DeleteStockRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeleteStock(ctx, request.(DeleteStockRequestObject))
@@ -28711,10 +30480,11 @@ func (sh *strictHandler) DeleteStock(w http.ResponseWriter, r *http.Request, id 
 }
 
 // UpdateStock operation middleware
-func (sh *strictHandler) UpdateStock(w http.ResponseWriter, r *http.Request, id StockID) {
+func (sh *strictHandler) UpdateStock(w http.ResponseWriter, r *http.Request, id StockID, params UpdateStockParams) {
 	var request UpdateStockRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdateStockJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -28803,10 +30573,11 @@ func (sh *strictHandler) CreateTrade(w http.ResponseWriter, r *http.Request, par
 }
 
 // DeleteTrade operation middleware
-func (sh *strictHandler) DeleteTrade(w http.ResponseWriter, r *http.Request, id TradeID) {
+func (sh *strictHandler) DeleteTrade(w http.ResponseWriter, r *http.Request, id TradeID, params DeleteTradeParams) {
 	var request DeleteTradeRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeleteTrade(ctx, request.(DeleteTradeRequestObject))
@@ -28829,10 +30600,11 @@ func (sh *strictHandler) DeleteTrade(w http.ResponseWriter, r *http.Request, id 
 }
 
 // UpdateTrade operation middleware
-func (sh *strictHandler) UpdateTrade(w http.ResponseWriter, r *http.Request, id TradeID) {
+func (sh *strictHandler) UpdateTrade(w http.ResponseWriter, r *http.Request, id TradeID, params UpdateTradeParams) {
 	var request UpdateTradeRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdateTradeJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -28976,10 +30748,11 @@ func (sh *strictHandler) CreateQuickEntry(w http.ResponseWriter, r *http.Request
 }
 
 // DeleteQuickEntry operation middleware
-func (sh *strictHandler) DeleteQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID) {
+func (sh *strictHandler) DeleteQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID, params DeleteQuickEntryParams) {
 	var request DeleteQuickEntryRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeleteQuickEntry(ctx, request.(DeleteQuickEntryRequestObject))
@@ -29002,10 +30775,11 @@ func (sh *strictHandler) DeleteQuickEntry(w http.ResponseWriter, r *http.Request
 }
 
 // UpdateQuickEntry operation middleware
-func (sh *strictHandler) UpdateQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID) {
+func (sh *strictHandler) UpdateQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID, params UpdateQuickEntryParams) {
 	var request UpdateQuickEntryRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdateQuickEntryJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -29092,10 +30866,11 @@ func (sh *strictHandler) CreateRecurring(w http.ResponseWriter, r *http.Request,
 }
 
 // DeleteRecurring operation middleware
-func (sh *strictHandler) DeleteRecurring(w http.ResponseWriter, r *http.Request, id RecurringID) {
+func (sh *strictHandler) DeleteRecurring(w http.ResponseWriter, r *http.Request, id RecurringID, params DeleteRecurringParams) {
 	var request DeleteRecurringRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeleteRecurring(ctx, request.(DeleteRecurringRequestObject))
@@ -29118,10 +30893,11 @@ func (sh *strictHandler) DeleteRecurring(w http.ResponseWriter, r *http.Request,
 }
 
 // UpdateRecurring operation middleware
-func (sh *strictHandler) UpdateRecurring(w http.ResponseWriter, r *http.Request, id RecurringID) {
+func (sh *strictHandler) UpdateRecurring(w http.ResponseWriter, r *http.Request, id RecurringID, params UpdateRecurringParams) {
 	var request UpdateRecurringRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdateRecurringJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -29374,10 +31150,11 @@ func (sh *strictHandler) ReorderTags(w http.ResponseWriter, r *http.Request) {
 }
 
 // DeleteTag operation middleware
-func (sh *strictHandler) DeleteTag(w http.ResponseWriter, r *http.Request, id TagID) {
+func (sh *strictHandler) DeleteTag(w http.ResponseWriter, r *http.Request, id TagID, params DeleteTagParams) {
 	var request DeleteTagRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeleteTag(ctx, request.(DeleteTagRequestObject))
@@ -29400,10 +31177,11 @@ func (sh *strictHandler) DeleteTag(w http.ResponseWriter, r *http.Request, id Ta
 }
 
 // UpdateTag operation middleware
-func (sh *strictHandler) UpdateTag(w http.ResponseWriter, r *http.Request, id TagID) {
+func (sh *strictHandler) UpdateTag(w http.ResponseWriter, r *http.Request, id TagID, params UpdateTagParams) {
 	var request UpdateTagRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdateTagJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -29492,10 +31270,11 @@ func (sh *strictHandler) CreateTransfer(w http.ResponseWriter, r *http.Request, 
 }
 
 // DeleteTransfer operation middleware
-func (sh *strictHandler) DeleteTransfer(w http.ResponseWriter, r *http.Request, id TransferID) {
+func (sh *strictHandler) DeleteTransfer(w http.ResponseWriter, r *http.Request, id TransferID, params DeleteTransferParams) {
 	var request DeleteTransferRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeleteTransfer(ctx, request.(DeleteTransferRequestObject))
@@ -29518,10 +31297,11 @@ func (sh *strictHandler) DeleteTransfer(w http.ResponseWriter, r *http.Request, 
 }
 
 // GetTransfer operation middleware
-func (sh *strictHandler) GetTransfer(w http.ResponseWriter, r *http.Request, id TransferID) {
+func (sh *strictHandler) GetTransfer(w http.ResponseWriter, r *http.Request, id TransferID, params GetTransferParams) {
 	var request GetTransferRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.GetTransfer(ctx, request.(GetTransferRequestObject))
@@ -29544,10 +31324,11 @@ func (sh *strictHandler) GetTransfer(w http.ResponseWriter, r *http.Request, id 
 }
 
 // UpdateTransfer operation middleware
-func (sh *strictHandler) UpdateTransfer(w http.ResponseWriter, r *http.Request, id TransferID) {
+func (sh *strictHandler) UpdateTransfer(w http.ResponseWriter, r *http.Request, id TransferID, params UpdateTransferParams) {
 	var request UpdateTransferRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdateTransferJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -29692,10 +31473,11 @@ func (sh *strictHandler) DeleteWallet(w http.ResponseWriter, r *http.Request, id
 }
 
 // GetWallet operation middleware
-func (sh *strictHandler) GetWallet(w http.ResponseWriter, r *http.Request, id WalletID) {
+func (sh *strictHandler) GetWallet(w http.ResponseWriter, r *http.Request, id WalletID, params GetWalletParams) {
 	var request GetWalletRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.GetWallet(ctx, request.(GetWalletRequestObject))
@@ -29718,10 +31500,11 @@ func (sh *strictHandler) GetWallet(w http.ResponseWriter, r *http.Request, id Wa
 }
 
 // UpdateWallet operation middleware
-func (sh *strictHandler) UpdateWallet(w http.ResponseWriter, r *http.Request, id WalletID) {
+func (sh *strictHandler) UpdateWallet(w http.ResponseWriter, r *http.Request, id WalletID, params UpdateWalletParams) {
 	var request UpdateWalletRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdateWalletJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -30567,8 +32350,10 @@ func (sh *strictHandler) GetPoints(w http.ResponseWriter, r *http.Request) {
 }
 
 // GetProfile operation middleware
-func (sh *strictHandler) GetProfile(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) GetProfile(w http.ResponseWriter, r *http.Request, params GetProfileParams) {
 	var request GetProfileRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.GetProfile(ctx, request.(GetProfileRequestObject))
@@ -30591,8 +32376,10 @@ func (sh *strictHandler) GetProfile(w http.ResponseWriter, r *http.Request) {
 }
 
 // UpdateProfile operation middleware
-func (sh *strictHandler) UpdateProfile(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) UpdateProfile(w http.ResponseWriter, r *http.Request, params UpdateProfileParams) {
 	var request UpdateProfileRequestObject
+
+	request.Params = params
 
 	var body UpdateProfileJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -30947,10 +32734,11 @@ func (sh *strictHandler) GetSubscription(w http.ResponseWriter, r *http.Request)
 }
 
 // DeleteComment operation middleware
-func (sh *strictHandler) DeleteComment(w http.ResponseWriter, r *http.Request, id CommentID) {
+func (sh *strictHandler) DeleteComment(w http.ResponseWriter, r *http.Request, id CommentID, params DeleteCommentParams) {
 	var request DeleteCommentRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeleteComment(ctx, request.(DeleteCommentRequestObject))
@@ -30973,10 +32761,11 @@ func (sh *strictHandler) DeleteComment(w http.ResponseWriter, r *http.Request, i
 }
 
 // UpdateComment operation middleware
-func (sh *strictHandler) UpdateComment(w http.ResponseWriter, r *http.Request, id CommentID) {
+func (sh *strictHandler) UpdateComment(w http.ResponseWriter, r *http.Request, id CommentID, params UpdateCommentParams) {
 	var request UpdateCommentRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdateCommentJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -31209,10 +32998,11 @@ func (sh *strictHandler) CreatePost(w http.ResponseWriter, r *http.Request, para
 }
 
 // DeletePost operation middleware
-func (sh *strictHandler) DeletePost(w http.ResponseWriter, r *http.Request, id PostID) {
+func (sh *strictHandler) DeletePost(w http.ResponseWriter, r *http.Request, id PostID, params DeletePostParams) {
 	var request DeletePostRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeletePost(ctx, request.(DeletePostRequestObject))
@@ -31235,10 +33025,11 @@ func (sh *strictHandler) DeletePost(w http.ResponseWriter, r *http.Request, id P
 }
 
 // GetPost operation middleware
-func (sh *strictHandler) GetPost(w http.ResponseWriter, r *http.Request, id PostID) {
+func (sh *strictHandler) GetPost(w http.ResponseWriter, r *http.Request, id PostID, params GetPostParams) {
 	var request GetPostRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.GetPost(ctx, request.(GetPostRequestObject))
@@ -31261,10 +33052,11 @@ func (sh *strictHandler) GetPost(w http.ResponseWriter, r *http.Request, id Post
 }
 
 // UpdatePost operation middleware
-func (sh *strictHandler) UpdatePost(w http.ResponseWriter, r *http.Request, id PostID) {
+func (sh *strictHandler) UpdatePost(w http.ResponseWriter, r *http.Request, id PostID, params UpdatePostParams) {
 	var request UpdatePostRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdatePostJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -31871,766 +33663,778 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L17jyNLlh/2VULUAk3uZFWT9eh7uwoLiV3F7uZ0VbEui9U9PZe9lUFmkMypZARvRrDYvHfbWNuyIWlt",
-	"eAFDGgheGQNYFmBABixbNiRAf2m/if7U3P0ORpwTkS9mksnq6r6PmQV2blcyM+JExIkTJ87jd76rDMV0",
-	"JjjjSlaOvqvMaEinTLEQ/nomaOidUMXGIlx+NWfhUj/1mByG/kz5gleOKh3OyEC/d0zYHQuX+AdZ+Goi",
-	"5or4arfiVHz95jfQgFPhdMoqR5WhabfiVORwwqZUt/0nIRtVjip//3FM1mP8VT5OUVP58MFB+np0XEha",
-	"sCQzIZUkQxqGS5+PiZr4kig6LqJK0XGKoCl9f8b4WE0qR/t1pzL1uf2z4VTUcqa/kSr0+Rgpmntjptqn",
-	"q8T0JowM4NdHkvhe1P+Mqkncve9VnErIvpn7IfMqRyqcsyQ1IxFOqdLvcfXkoAL0+NP5NEmNzxUbszBB",
-	"zrngmuA8igLmjVlIpvoNhzSIEqSxR6qSMaImjIgZC6l+nYxESBYTFjLiKzJgY5/LWtEcQmulx7G/p8dB",
-	"35tx7JUc1FtGw/wxLRkNiRjBAJLjKyJXv39Pap8+ffo0Se/Tej2XZMu1RYxh98JnZI2TCQ2RM+QqTS/F",
-	"gkwpX+LESZjKof6AyIlYSIcw7undpHc5/Dj27xgngrO1PCFTW8tjIzoPVOXoibNmivcONg9FTKeMF+66",
-	"If78Gef2FEe2adXNBPwQq9/iKlxa+p77gWJhgfxkXIU+k7ihfBkRS0RIfCWJnA92zDOfyU3Cvu1VPprs",
-	"ounUlH72ObzEnbB2Cmdmt1R1jzU9cUI/Hgo+8sMp80h1RAPJanauiybRtJOaQUPXQIiAUR7T1aPjUsu6",
-	"cjAS3dknOh2RMvZelSJtMRGSkSmbCj1VivpcGirZe0WqQyrZjs8l49JX/h0rPI6+KSK5US9Nc0i5HLFw",
-	"Ld3K8KDdLeYbmV13OFjVhIXR22b9j8lAqIk+ZjmhA8l4oe5k2y7HCssZW0u4z4diyiL62PsZ45Jt4kbo",
-	"rqzuFhESk/WGBgFTW8meBXxSRBD++pES5vmvnodiukpP+6pDDvYaX5Ch8JjVLobzMGR8CFv5joWKeWQU",
-	"iqlD5rMZC4nm0CJi9XtrpRF7T6ezQL96fXVacbQoUyzULf35182dX7/7bv/Dn1TyGPb5r3ri/vQrUYZ6",
-	"JUrS/qr7Zivac+deC/eRH0pFPLq0tIeUjxmpggbiKuHWNsx0Dkt4VLFcMtoem86E0lPziuVcLM7pLZOE",
-	"kpCpcBmfjCGjihFJR4xUNYntVu85mSg1ozOfJNrcecWWZMKox8LaLrli3COUcLbo85ByT0zJLVuSKiXX",
-	"1+1Th0i6rKGixehwot+zPVHuwVRIOmXwTfxWRJmvdvv8FVtKQkPU6adsOmDhI0nEgkMTt2ymyN4BmYh5",
-	"KHfJG19NfK5fnR71+U5OD9ETzQFMKlKdMjURnkP0eQttDoS3rBHK5UILQBUtID7pc0LomPrcIVJRNZcO",
-	"fABfuq0eHbtaJgVzj3kOdulG06d2umwW0CXzjojmO9eBz4YTzQ9St8yFHsD4OJ94ylH2WtotjQd7e8Rt",
-	"n7bOLzu91sXJ25tXrbc33db1VevUzWlq4gcsMS7bmi+JVH4QkHDOuT5Wo+brT4l70rl4ftY+6blAiqbV",
-	"7eqF2mmOFAvdI7NsVP+FKwdiUM6HQyblaB6Q6t779/G86iXVq3cEvIgUqAlVZET9gNlJ8eyM4Ez5SvY5",
-	"dhTOucSF2CV6k90yrT+FbChCTw9lEfpKMU6QHXD0cPTQIVwKqbkZADs6RIo+p6kxUBKIaI41S3uhmM00",
-	"ZYJzBo04hBLJwjsWIulS4Rt2EmRfn05TX9VICAuPfWKTOKLERszMA2e6XfxeSzekVBLBh2y3z98YI4Vu",
-	"EPdj5ta7EOGt1MP0FaHBQnfu+d4uORN8jARzsnd4CHcjOlQslEd9flCv7/Z5xUmIwcNBffgF22M7+6OG",
-	"t3MwPDzceep9SXf2Rk8GDVanT4cHDSu+kJBYfmUER5Eys3d4uFmZaY8uBGfnVA0L7AFm98FMDsUMlZVh",
-	"4DOuyEQEXqwNrJA52tFt72DjxRpXPZeuKR2zIr3e1z+CXu/A8Yrr73khk5K481kgqAeWIGjFNazBPvYW",
-	"MJ/Dm6vEnoMALaI2Eq+f6xqyxroDl26iBAl8qRLmHRSpS0ZDd6MR54GMNufijuXpJc1IHIPQMYc7TqIm",
-	"dzHxh3jieCxgeg8LrpnBqoZTcbfG5gB9fszkXjD1RoRqUs5QAuZGnytJqnPuK3Leuei9rDkJXUuZNQmo",
-	"VPcxleiZXrcO9dIjuua+Wh3PJZI/szYzUjVdw/VFP14wdkuq+n/1UUdDRQQn54J7dFnIS3oySl8VUgQm",
-	"KX6j+1yzBJqm7Aq8abVeZRYABrBu/mFsBdO/v9ZU9WTz9Hc4U/6UrbcTazmq3/r8BuNLOmY5XEHHjPC5",
-	"3pNGBDcKbRS6gfy5W8u59Xq9vnn2LoUsnLSZkJ9zpr6a+8Pbtfaob/Qbn90q1WWa0X0+LiIrtC98dtKu",
-	"/G9zmKut2BQljuadIr6S+ttcvtIyby1jbaZLUSW3vXre+2K/+foJ9OQdluCxobn3YHtfqt3zyl6SqvVe",
-	"lx/Qw3KlxPC2iOWl/vEzMnqPjl+EYj4rokfRMRnrFz4vTWvI+ZyEbMPYTmQIsFqr3l/uei7fhqt7IfUK",
-	"bx5K//g5p0b3B5y80dAMpMWWUeBwUhWcpVXoR8VeWvjkI62l1i6+ZgLh9884h2hWLiIIbcSfkZxyburU",
-	"Rc1yOjwsZnUjVMsI0b1SQvSDHrecCS4ZRn9Qr4vGFP3XUHDFOPyTzmaBPwQLyeNZKAYBm/7iN1IPLGH6",
-	"1V94uoPXzbP2abPX7lzcPG+2z1qnFafiMUX9oHJUecym1A+OyHQuFRkwQjlhO/pRdMGX8+GEUAluqX9o",
-	"Wt8dwhnLwlCEsnL09XeVkc8CL2pPj51JCbps5R5Nf3iHLMCkautWD0d7w6e0wb4Y7HsHwyf0S1YfNQZ7",
-	"sHfAflk5OoAp9RWYe55Rj9ipiyaaDsRcHQ0Cym8rH8pehi5xenF18nS5yOw4pYFmAH1BDgklMCH6uc/v",
-	"aOB7pOquLITr4LtTETIiZ2zoj/whOgjSZjDNlVqQgK+djwJ/+HEsYe2gSU4AMWYWyJeEBiGj3pL4nMwl",
-	"q9xjPZ7G6xER/VkWY2h6k2hwXkyosQuLUB9jCSvwmtnv85XpJx2umTh+DiZOhb4InjCRo6HQdVYNzilz",
-	"M6GBFETSpUyYTdMG/lu2XDFp51ipK44xB4LcSPSxKvmu2FBwT4Jph0Io0UiPH5oEH3kRKVn/SZYskJMJ",
-	"o+M6sQyuJhEOfM9j/KM4+Xmn+6x9etq6SLIyeFGpp0mQKqRKhHp7LjUj42kdLeF9+Ho/5ut4DJ+Msa/8",
-	"MWee3oaDuSJcKEKDQCyAkaPBoyBxL7ut8/b1+U239dV1u9s6dSFqjJLn3VbLmvQEJ5SYF+N5uIcgSvvo",
-	"umwu9XH9EUuZ7/tZEVFZPlxQqRfWy/Uu3WN99/bi9b3ms1AM9Uk2CBg5MSP7ZGtd5P46Qq5dETAwdsm4",
-	"sg4iUOGtJ9GInKy/Le0rFCG6CnfJtWToBQWhg4yj/zLfaSmjV50rFnIafNxKX/Ra3YvmWXJtKSdzzt7P",
-	"2FAxj4BmQcQQbIbeMflmLhTyYnTiehinEbKZCJWWXP49VvswqTXYsZErdIe1NBGfbrWbqRGPqB/MQ0aq",
-	"rp0dt4ZOwSHVcsuXJBDjMfPInHssJG40UtcxbjY5EQsOe/NCqOdizj9uP150ejfPO9cXqS1opIiWQyPo",
-	"4R4C9CCe8guhyHPTziea5guBeiY6OBwMmyMDFgg+hmPQbhAztKobDdxFSXdJl4GgXk+IMxqO2UdN6mXz",
-	"7VmneXrT63RuzprdF620fIv5G/zx+qjSK9uoH3x5+MUTMlgqJu8x5Y3EmWX0YtLiyldL0hOC4LA+i26W",
-	"GlbqbHkkSeBPfUWq7sokubVjFIHgAgXhFH0nYzWMcIEdKCFw5UI29efTbnSb/JiVyxyuKwfTiFGldzBn",
-	"zJOJQxb5Sk782Y9f22imdIWhvqx7efqCXqSsslE7zupcMyolqN/MrLYfkllAUUZpIesP2TWnd9QP9AH7",
-	"Uctz1eq+bp+0bq4vmq+b7bPms7PWygpJf8x3fE7wBNRsqOUYhIGO55o/7nF+JNbHjIgkh/QJV0qa7tIa",
-	"rWG/lbFpuTekXD8c6O1IhxPmkdAfT7RWuejzqpszhcU31NoRuRRSjUN29dUZ8eYhBtsQMVd0zBxCeZ/7",
-	"HkMhMwvFne+xEB2BcBHbJd3ELSZ9L5LmjgIHPES2P8gdx9xwMN5mu8tKT4hzypdGdsqP4tRus9e6OWuf",
-	"t3sZISIE+lFN8BBVik1nSh4TmCdNNQmoYuF9lNrEZVxLfD0YEo3m00l+OyRDr9TclBkeqbrJGdFiJNyG",
-	"M+7BF3Ou/AAVZjhxAqZMZHMcvBSK+XhyT15RNOjMVWfUpfwj1YVep9c8u+lc9246z2+6zYu0vkCJ0n1F",
-	"RmgT5uVLMmBLwT00fVBO6FTMudL7H05QUv1P//aps7e37+x/sefU9584Xx4eOF98ceh8Wf+CLASv/bTu",
-	"TU0zD8lJQDFYpWRAA8qHDMLc5lOMrEJzL0g24+WgsatfmjB/h9A+50yRhQjxbX3TGInAFwSFqgPxdZQT",
-	"TaM3D1ht89z3+cbJPyLu6rq7eBmwQh81/igOsc8XIYWwPYwSID6XilFvl7TocGJpiE07QxpC9I6Pt0Sf",
-	"k//0bxv1P28cOkQKjEKHXEK9efscjeRTUg0ZGtFMUCz1PDKf4bSPaHiMIUJaxkqIZx+lQvIHbOKbgFlY",
-	"rj6fgunMt/GJwCwmGrIJsY/M5CCYNbVUo93YLLo56WBfMc9cU685nauJPn2GVH2k4nd90bzuvWxd9Non",
-	"zYzI1goF3L3FA9mWGsk9pIcgQv9b9glvR25mdO6RVqIlk9JaheDExr/JhErC3s98o08s9J8cfIN2JmD5",
-	"asd9LkzIqlG5YnXdsSGroBzQQNpO2qdEiVvGIap2EQo0RuI/tCa5EKHX5xBvqm/Ot1wsYo8CMog1VtYi",
-	"NpDzmd61zDtnnk8hAeLjeOHq+vKy0+21Tm/OW6ft5k3v7WVKJktmeBwDqiVBl+ARSXYEHdzjGneYZI9o",
-	"aATGRnqYD/KZLnGPJJlCt7o/uwn1WNMGQ7SOV938iYMLdkQdHOBNfYXACM+cYEV7M6Eye9cwGbNTUuVC",
-	"65sjPzCRq2CYnoWaJuWjZw3DkL2mWvFRQ9jXqqPaqaBf6+i7Cp8H5raCrsmVN30v10+Z1RWsH/G71Rb0",
-	"HWnjUgWUv6bBnNkPmnMluoyzRV4qEr7Sgq0r1wx74+B0M5eh8OZDVRjqETK9APqVdJ6LInI+iN53iD8i",
-	"lC93S3ULMYUl59XeNkpwO7wXTWMocLOv+6grAhZ9YHfm+k+Qm6/gXfPph6SL+2v0eVvPKbCFISbqwjBF",
-	"dh3TC5JlhMRURFPoJJj/XTR7YvAbNlR6SE1QFfK2Hhd8h7MxVf4dsxqFsTsPqEwkM0HgZ1VrMrvJIPzG",
-	"HkQYrjrw0zGI8f8lPOb1vHVuztWkyyQEoX2X2eFwkhRwqDnM4JVjAgJb6yCSuE1z4oLsOiLPGA1ZSPrz",
-	"en1/CK/DP5lLqr5CJ6nUhyV8TMlQiFsfxc0KA8/lZn68liZmIckaOBDTQO6CAc3rZSWeRzT0MH0cBOWq",
-	"VKR3VBUFS9CBFMFcxXH/mSiXtMglVcgo8chgSdwxU4nsAIcMwfTQ54F/a6mCj2QNr3WSKYewQOJRsmJD",
-	"0H35Q7C0GVqOiasFiNvn8D1nvpqwcJdcWLOTIcpXkgUj0HApxDpqZd//lhFPMDy/PKZ1f/CRwVxItDt8",
-	"cpGfJw6MGDCLUrzyNmI4vZa+YtP0P9ZxnuGhD7H2EIZ0CbLUtL4S27I6NmmiS0u8Cpp7qSnLzgyMxomi",
-	"nDEoFZvLm6JndHg7nxVvjkfSIFQ4+r4DYqGxSzqcEZwaMDVDUrDnh5gvJaNrkFFu4KI3gI76fOzfMVkD",
-	"HvOV1o7n0zjzbxgIybxIjYIfd0mXjZgWnAxfHCwhHuYI4mW4CpdOn8chwyJMhjXDmxJ6wsAqB/4dQQTY",
-	"BMUEwMGM6pO4z6uaqY2bT4nZTsDuWBC9eJz9zGp56KIYitAzD2u75IwqFva5mUAJ10KTTnLrc0/qU4Kz",
-	"BQGmkiblkc1IyCik5Uczf0RckQzPl26fD+mUGVNQnO3nieF8qjlYi6Hoc7JgcHPAnDndzZQuIfIIc7nT",
-	"OWHfVfDGj/FL1Bx7B+bkicBxjirf/9W//P1/+EeV+NklTGHlSM/gh3fRc9h5X39nw8Oiz2aJ1yMWNTne",
-	"lQ9O/MHv/vr7v/o3iQ/iJrIfvXMq5ladIt6csEnabZtZ2hOjMse2JRAiNY8qe/W9JzuNxk7jCUwaZjJ2",
-	"4Td8z+dS0SDQy2CTc/CHKZsK3cE//Vd/99/+5e//7//u+3/6r7Q4E8ofQTIvviVCf+xzGlh9A59ahIUj",
-	"SMh3KoqO9RDfrUyBY7LNYSS/+7t/9jff/4d/9/v/+W9gPu10HKYnA3vIW8SNk7B3eN9JAKp+/z/85X/5",
-	"9//4k07Cf/n3/+T73/6bv/vv/9/v/9f/HfgjvZFSbPLlCo+vmxrGvdPkbOzt7H0RB0F+/7u/+f5/+49E",
-	"9/3P/wmqq6HKvl8Hir6xCRvIthDiZ8SaGR2Os6JCesdQnlsIhxT9+4dIf94ijRiDnBBMd4GUgvTcFC2N",
-	"Eius9M6pGNkCreFcG1KGQ03LxRzvqUkmUqjim2eBoDy9uvrJOTigUk9S3KOfXNLllKU/S3Ke/vtKT3bE",
-	"cZTPaaA7R+uT5Z5IHCWG5lTEjHGfj5+hcTSpYJ80u6e4jdJjrDQa9Z29/YOdwydffPm0XvmRjzez6Nnx",
-	"NuwVw4z6WfPiVeXDuw9ZnTg6IwrTO4OlMR3DYSQ4s2Be+p+I44DbCuKIy2hjqLTgztVKzJS+b+N3jRTN",
-	"kZKWPICydJ5Ev5nLmh8SEXosPAaDeIQdFOsGcLHJ0Qmsyo9Z6MsZ23JAMXJciSFFx9t323SBWz/V/l49",
-	"v4OsfNyqn1QS4ep4VntLy76t+orz3Mp0lBCpW/USZa2V6QQF9cqOMNhFWUYrzSY9Or7Qm7cMfyROhhU6",
-	"ItyfwZJ4AIygANEHtNclaolT6m3Lv7bdHPpyCIxOjlzgMaO/Erz/HGM655okuvVpDomzaatFx1SNzSue",
-	"uYTZocXdGpZISaJ4Dye5MrMVnEjAJpe0+CZndlzefS4li8HNxyMkpfhaYz1YxOdKpGyTWaTCjG0kMout",
-	"nVYL98iScnlZbjUs72fVsHLbd7SyTAl8z0yTjh1O8USfJEhPz4Q1YZQf0GzbgViqSov8CNgqOX5jQDEw",
-	"WYaI4hEbtfG7woV/OMPldnxhpuTebJG83ay6L8pBQ1lle2NGX/aatL7D+s7Td981nEbjQ7Xf37V/fvmh",
-	"9g9yaci5bX1XFrlyr9CMl1gYvBpstOYLMOVFd7k0wsrel1kYmI3mw+w1sNykHaYm7aBo0qLbZJ5XyJ7k",
-	"JY5lee99GV9T7yvKkrwWCa+oWWetqIM1jQ8ouxVWZj3DuXnc5iQQIKPl3yBRrMs5k3MfIf7ZI8rnhBor",
-	"YqQe7JKmfZQAg8LkRMQMdBGyyzTiHve5tU2CayJk1JPEbV+cdM5b5t3Wry5bF1ct1zHQLrEtzXZgw+Um",
-	"qOaTO33Bk30+YGCMC8TCoNMheKVjPQx4MVgI+MqYzhnXm+/rCpILk2xtF0hVxakYihIzabjXqbzf0Q3s",
-	"3NEQNEvdUtu21IpaOmNjOlxGP+Cf9ud30XpcmJNrVR/TjVv0qiQMjp0bO1dJqBxJQjYCjJyUlyt70U6I",
-	"hsNNaJeW0PT1IkfZyeCTYDS1rySou9KxF9Gs+qP5rRr9oWVMDUYdBPZV+YNoPh9/wkVGqhIHlFVgtgIi",
-	"TVm2yuS152gikdyKm4opXyfEikVM4nK4RnNZ6/rBt36ANdvqsN1a6fyJnGxpJfX+J1sxi3STFoGfFod4",
-	"dLlew9vfeDH+xEz202MaPadmWtbxzKjkQemxkW/yU5MH5jGJ3IvcgNLf74TcqDtnbDM5h6W1K5ABUwvG",
-	"OKgoxnKxetDrEWLcAgCdIJDsVJ9rJGD0jskaqlFKuPc9K+MNVfpSFbs1NqB8jBg7ghHNhPQxUwfwwuo1",
-	"vUSuMcm4dtwi9HxOwxhz2ld9vqAWg5R5hMrUWuoOdklPK3mRmc1mH9IQkNNQ8VtjzHqawRSql7majQw8",
-	"VPnNuc3WV2KbtvNvJ9E+NAhUAIVjZHS0fsV77k0kFDI8lXbDpPSWJweb9kvm4tjc+TXd+ZbsvPtF7l0x",
-	"7dG5p8ljZ/W3zcub9Bvds99G2X6sN+q7Cg2CzggceuuW/iz+5sO7EiIp6d9ad3o9uR/5kaPsU8/TFhac",
-	"vVVbxF/8eaNe10/r66wTCbfeqhjcONMrPsA8G8f2x3rWWbhBhthLTxltAHd5CXtlhgYnIwdSOyaxXCkO",
-	"T7Ficq7TjLQ6jxlJkCu0AjG87TIqBY/ERfpkejNZEgqokJB7iEVgIEFGf8q8I+J2W5edbu8K4yltTuKh",
-	"yemXAHnqXl02z11SpUTO6LTPb9lyIUKvtkuaFhcZAIbocMhmytzQ0WKBB1GOSeG9Ylz6g4DtWPOEIaTi",
-	"VHR3aDNIVbvK0SsgdNHB0E8b0mXjsXYTpg898jn3FSBH0zukQvkzWdLgcZL4/sp+34Pvs2QWrIShFUg1",
-	"2Myk6kZ0uQ5xkTD9L00Z5PJunN6yk7tmAqJqUlsZ3ost6u2ygZilIzanFt25RFjj0mCNbXw1L94zVaHH",
-	"YItZDOh17hqYPhQECbSwRJhbOmzmwwPYdzLkb6QOSl2trnAc1F/OZxm3BSjJq+GqGbpM+xvowrZWiBtE",
-	"bPnATCJnrDRb35ehMuxjxmL7XjMhYrbMZyKt0xqg80YdVVxE1tur7z3Ruq79Ud/CRfzTCrslGirJcWoS",
-	"5VvE3Zb5Vr8ZfRpRuH2vdjxb9plZk4h2JzEHUeMxgZtWJz/fYShmPuY5FoBz2xilVIxs5ARXNBwzFTu/",
-	"t43LNt0X026M82ukfE49MYuNg84DG+aPWQJcKCKxFtEKsSUcfVts2JANmX+XN7lY3M4WEbNVnBKIkqWm",
-	"8sG2eXQBjSjetB5lDox6NFt6by+Ld/a9HAXT+27K5QNsyW1P2TNfqo9NtYhjxtaeXdhWMSk4gQ8albAy",
-	"yx9VcsK2t4HFMqHIWn+Dlj8dx21QFTeYk39Idv0oDfEqSlX8CD3HSuRYmt9D9o7KA71nY7I22klRBp+x",
-	"kboncffZzDi1bcWmeRlU2x01U+pz46spsR7b6JKqJOz31nM+58hDzPu8Wm3SzGrzwjKabnJGU4SusHKK",
-	"dTbtIljqj7uwIiWlr6tb32/tBxeFOebgEGp76wplM281cyzSwopSx+6pkc1YOGR5miCsJFpZzDvggILJ",
-	"dogSEOngsaE/pUFaRYQyVSZPWZJ6mpnFHOG5CihDGJWVPZkmzTQeAJb1DN1eNkEaKBB3LIQfSiqC5fdz",
-	"ZmtE7JSxI6TYILHoyWCEnJ1iF6N4I8Sn1MdXj4jLc+eZruLY3SS36UUHMNqcGsjg6RpO/MALGUfTYTrP",
-	"wZeETWdqmYcMYT4rfQRczQfJxIas9H8AMIjERr3HvpIiVJ3QoCGUSc0tYcSOnNlr0Azyom+x2EFEkBPP",
-	"dh6j2WnN1yBNms9zIbycBEnnHkHLZ3DwpYOW8+RjMzdfFnNMiQjJ2sTaXEGwnWtmqxVa62VYN+tQbSbH",
-	"zpBKNVq7MXQDcfaRVR/18pTbEVZPLKn0baUGbRe/ldI0VgMZE3OybkZ7IfvoRP1iUVP6/ngCMa6XBlAp",
-	"f3MZ7499qXJUGYowZENFJiKUjAzAA7gkUtEZnqJskXiZkgDrc1LuEc4WUFpKytkkpHmbc6W3TGze3kFe",
-	"FF+yxw04L/a9lQtVpuN0q7mTBy4RLG6SGQT+4pWACMpSYb/M7RDdZjnaZgT7UQ7YYRD768p7vlecfB/e",
-	"OTlePkijWfHvHSMgNUAsp7GaBA/Kwf6YlvL9ugPh5SgMWQVwlS6HsPfgzAIZnaasagr0Epxe0CS0mnG+",
-	"NAshsR7MRsrvgTDliQU/ybtCFJzUE5GjLZ9gvxbVLx8UnlCttOrHh3Uyn+3cCZVy5yUmubyfbPlaYLhA",
-	"OdbSb59aTI0i5kL48yCA0CZNZazgm8rBgK4WRn9Si+5TElVKqpOyMY2rflbTQuk7mX65h/BtuWWlcpgN",
-	"wfIA8y3C0sLf9IVMYA3N1Rv5bBs+ms+87Vg1T90zE2F2Zbxz04InJi3J7sjKjhVpyc2TpC7isTVy8iHA",
-	"cKzI/fmh4ZiR5Z/5KE4rL/TcE+XPHKiufUuWYv73Vs9sK3yTBbDrG6Pos7dW3UguocAA15KF+bQaMD5T",
-	"jeAfciYVG4937RsRCMC5z3/jwwSVVWQQAq5yfdXqrg46wgBcq3rDSyXjjk59OQvoMr50bKvRlAetW5l9",
-	"izc3S6g/mo68BTlF+0pJcDhjjcGzZj4zVa89f6xP1kR2ETjoQUl8ghA/6TjhLxp79Xo6QLjxND8XLh1/",
-	"9qQo2uwU8L0YH8L1JkcOu/MZVIVytXRyHzIIZj4zMg+CXk59OfWlzOdudMbqY+VgzzF/YRpZ5bJz1Vvl",
-	"y/iDrR0aydY38BAEZfXi91eQ6uKfnJikXG5KcP2aMPNEVQ7A90xzh93b2yVYtewWXqnFkq5Nd6zP2RkN",
-	"wQQq2Y7PpV5Rzd6ou8aEFAqhaCmimngJYXmYd6nZPgd5dUXpgvrK5+NuLoP3wjkji4kf4A5cCJ4wkXKh",
-	"CMLqLpk6AoMrpDtqTZn5Y74TQTwi+hhEllMypKHX55AQaQBusSTHLNRkeYSLZD/Ge09stiUJqdJazTzw",
-	"yICRCfV2SVvJPndtbyZxMZ2v6QJYGmAFusnETRcGMg8C/Iial31J6oj73udY3FQBntnIhxIXPne0Umyc",
-	"+TgGfQyC+qygbJL5DcscIOz2YX3fsRhrfY5zIhVdShJBiONUc2FGSbkZY22XNIOFfhVga4y9KA4mgMZS",
-	"AYwJpXyDN2CzCeket5N1OeSfLln8/kiL5XLFy6eE3yNpe10qduGupFzfPYXmQX3zWUImxpj70jIFgQ0u",
-	"U7x6THyFICcQI4yIewIB0vPvdTY9LtKIV4gtQlwpchlFaTZYSBJI9RH+Wvqevr4kEX/vwbT3sUzbpKh7",
-	"7pS8m87aXPRVD8wnSj9PSfnU4mwC+IUpeoh7UoRJ9HluSXI+ndLN93Sg6sq8+6kuVzE1hTNcYFjNxLnE",
-	"UrXyy8u3lTLoi5Wnu429GMbupVAs0Pu9I+ktXeWro0rjsA5qdA68Xj6coCZuf02wTRbKQJ/ux+YEM5oC",
-	"mWFugbFY8DsGQPXYxi5porNECdCy5vooVqhNrJzyf/vbzPme70H5WCiWEspziWM1cUZmJumqQw72Gl9g",
-	"TU1IoMzMVJ7B6pNjs2RMuYIDYB3gd4sRiRUwk+Vg73XY4CaKHwLcJYtlF3oRUgFYkSO/G3JfMJ/OduR8",
-	"mpzUHwofZlU/yEHVjlDUH2iuS2LCfIrk+JwM5wfYVGuAYApF71V8UmTsN1v5H7dwK2aPjqyPsJDUkugw",
-	"mSwjySDugVRjKBZ44+qydbI79bB0DqK813bXgbDcE3HlXZL8gpyjVYSbdPaRwa9xYvCaB805Wh3qB6fy",
-	"/FdW8KX5wsu/Kk8YxMWlrosiJFVGw8AHRZdyogTEzvFgGfucLFS9/sITi0wdhBiwdr9MeJ11g8ffX1+d",
-	"5r0Y5o7imvuY5u4qgUFbDZPaXiho4p4a+08bu4CrmxU2v4jkzC+KZIxIU/2q+2YrR3uI8wHTkrd/nvss",
-	"8LBE78qCQvH9ohhTFtisvV9edS7QCAkVs0wuBBTuMTWJZjSkU6bA/6T3Q3p6HlvDzmpiKpPSaMEJQ5Fm",
-	"6gEjVDOz72UsTpsnBwYVt503KS8ZDTDaND0hcaGSmBxxu7FL81luTyLw8kFF7lhIx+xEyJxD71zc+Xy8",
-	"Y94hQyEVqBwAHuCQEYPorWEw95hepAxzkuoT+0TWjkm/Uu9XomyQCdSAlmTCAi/XK4YlnL5bb9rIUUvu",
-	"mNS3qYJj/ATyWw0yrh4FUkCq38wpFq7429+S5HhrJWMBCwPCbMM59Q3j/p3cnZ3TllDsMvSHrCg4GIxf",
-	"BjMT3naiGCcr70JT/wlxPjZaQaCVnj9l969CFDIa+JJ5l6EY+TmLcjWfIiaWZEEA0g/qETJPkqnP5wCT",
-	"Yf4FQaJJdkyvpRTITWWCN5UY3pZ2Bt8lk9a3eb9ozFH2thmYZVx76So3iKib/CtC3AnUe0nH5eopNLOX",
-	"6ZxU95IbN+aexL61n5TiIdAGvKbKlzLGnIZ2Ziwd70sSlS5EMR+N1Ja1yJmwrN1sRTziihvZEgU9Jqw8",
-	"0WZ1UoJxRa6s8HRqbyY3TWbwSU5a5ZLsguZJ8vZpT9wynm+w8L0eVlKqsOUvJ4MXQ7/j//Lq+tt248Jv",
-	"y/ZUzX590n7S/k3LH321y5a/nA33z/UrwnvZXQy/FXdne8Ht8OQwYC+eq+GL90Gb13eHewEfTJ/XvV/9",
-	"Mlj1ZkVd5gmkzozx9ik5EZyzoYprBmbULjlnHjHnOZ3NdjNexCf7Xx5s56q2ROVO4JSO2XX3bPUsnIdB",
-	"/jCgINEjuVJWKa1fTJSayaPHjzOupcd05j/GkkmP64PD4ZfDOtt5MjpkOwf08Iudp6M626l7h16d7rOn",
-	"o0Zj4zGvySwe2CwQ1MumA/tAYHWA6EFYZ291KfG17ARcXrxwyC8vWy8c8qL9XB8nb9jgEhwwUy2BD8n5",
-	"s5S4wl5KKEhBPocnInvzXNd0yhzS0OxyWCfDCQ3pULFQOqakYbAkckaHLLM4VzTQQzewHFs7Is8E5e3Y",
-	"5FF8KSkR/qpYaHZuGb1inl9bsQGXg7jGDtpjCq0oOeFNMS5NZr1Dnw/9GQ3ILICDCekteSLN7Nclx7cm",
-	"XyMmRMyVVBSdm7a4EJxBRWMuc+3nFprFrNQswleJx5BYriSpuVybgipaTes2tYehavWM+l6+kSB5/299",
-	"dd08u7lsvj1vXfT0fR7/7rYvTtqXzbOKU3l2fXbW6pW0C7S+mdMgBpHBPxMjfTYHRKt3qbEUmAuKB2RM",
-	"Bg9pHCg/D4b0K1Pf+WNdJtlNn+M82QCElWeTtCxSDsMqAWugaNDeTnistett2B4JD9k0iU8UaUBpgpw1",
-	"MexnYuzze4aGlY0FK47+2hjGMdsikn1TUFbe8LGg6IMU/ktU2/35xTsmC6+urQGIdo7NArR50mu/blWc",
-	"ytX11WXr4rR1WlJUNofKv9PEXs2hvDzzQLasVobdTGXGjookuQ5xI5oe1pKaN2YkPSeh+HnIGFHsvYq1",
-	"ub16UqlK61Bncz6cYJggxDkzOs2ESSXyBeP9FYEfrARxlStLe2wLA9qIxXSdWgt78VDoh6s74ByLlXyK",
-	"HCuPLstvf/j+lOZ68X8MyVrb5M5z9oNnwq8rSmQhYR7JRJRXjKE6Y2FUwpPOaGjc4QZThvLI70mqAEXf",
-	"54i6CpcP9PQcGZjaqbhDQF79FeRIjAijep+Z9gdL80/ie7ukmYCP7fMRA1tJXDsHb0E0eglj0spzlwE8",
-	"jGYmh9M+BR7AapYeT0IjY+0h2CubCg9dMPVGhGpSgBNGpWSlK5OXvtMFPh34ga9yS7q9mVAI1xQLZpV+",
-	"RPuN6nKXNTGboeWIUhiVsSQmiLnPtcjC4+JEpceWoGHd3PdCxr2PBpBLr2QOI+oTomwj19xX+enP0Iqz",
-	"Dn0u2Ua+qJix0BceBopwpnYW+nV0VW3WUs47F72XFafyptV6VVI/sWhkbxi7heN9dZj3o/MT3N7Sw9O0",
-	"JiKPO3Nlz5ecTUNJKkrZ0/KvM2McTB/jUCzU5NhEQCNREGQc+NYuHWsuJ91Ws9c6LUtz/Prp9eVZ+6TZ",
-	"0xrVaeushU+7rdet7hX8s/3iotM1SlZyZAVp8FEVogrlXih8b6dOG4O94b7NysIw30REWa+xd7R/cNSo",
-	"/6L+9Agjw9h7/crXb9jg9//X33z/V7971+dJkPZqY2//oPb9P/0P3//Lf0/+7l/8j3/6+//pX5DGnlOv",
-	"17//X/66+v2//I/f/9Xf/P7/+8e1RuNx4wmB9kmy/i/5/T/+R9//7r9uOHv7B+arnBz9REGlHE88u/OH",
-	"7JGWepz4UYWW5Ho6sIzefBboB/oThemFx8Rjoa9PRThUUdV8b0LRTXHojIV4tYpT0gPe77/fa+z0+++/",
-	"aBUgacczv8qIxlyNIyIWrG1lODa2yeYATjFkX7Iw/Z2vVpSTwihuXOnclItEz48kzg/iwGMv1dlcTogI",
-	"ydX5Vc0hgc8ZGYSM3sYO290V3X3LfDCgLldgpvZBPgIis7kT5fJPTfRqbsopBi+bMFpSNZvXIXaX1jSn",
-	"zblHqtFuBqxijwUAmlM1G7sGMlDraUubHoACkUCZeOKrpC/MbHzMKBCcUBK1jgJ2SPmQBUGcYdHntkdf",
-	"ySjmDRS0Ag9aPKUiFpRrj7sc2YoOWJlX3PLNZBn59BZUxnMYDS6eMTN2OAMWvszEVlDvTq+tNNW2tsqo",
-	"t2NzDFNE9Obx1kqxpU8HQ7w5wHCbOkYfDy3z44Q2+qhSS0nsmZL1lhCVZgUFaSOvPAQa5Eoh4XuCeqTa",
-	"WQ+5+GUB5OL6Ou+/ZL+ZExX6szU13j8BPONqlt5KRdcM8I5JgAGha99+ANCdn36BsTy2uaShZGvSFYxi",
-	"+P0//3ff/+5vyPe/++vv/+rfxIpfTiJqrnrRRG1B9w6VdQAeF4yaBKK2Z1Qi1FzopdSQT6dPwLi9jdmW",
-	"mWEU2xbT9sO9Auvh2kRcaxpYDRNtHJaxPU1ZOJxQnq9whgiSMTEpjWgnWpgUDBESqOuodeNjBEaLQ1lB",
-	"D8SqBuZcz9RyAp7I1YD1HIebM9n1W9vU00qsXX4aciYxK5qYhF8WKNvAGPmh2bF6CKUxQS/zQjpS971I",
-	"xgaq+8c1JyYxZ/X94YTgkMksFN58yLyPJbp7fda6Ku1AaOsLLnyBxMbOsTSpXyJQwJeZGAzIEbLVrMJ5",
-	"wOSxKTmlwjnXB0E6Qi+BZ7DmRvdlDsta0l7TwM8xN93ZxxvCwvC9XPbC/L0InSWL4T6/H/rjsBD79zKg",
-	"vNinJCf+jMwCyjfblJ53W62KU7nsts7b1+clrUrPQ6ZZ9TJkU38+xdUPaIElYwakRj2snC0zM5S1siHI",
-	"WQ74sGhyNnjdohnKeN30dLgOcQ21D+txy861JlX4XL30pcotyb6dzgltdaG+20rp/3sroMlGVxl7+3Tz",
-	"2LSbCeGB54R6HtgkjNkbbt+K3jJOqvaaUisZthRfZRPYEp2L3subk875pb7H3+iTuEQYnaE5anJTJu5l",
-	"NMYis3axDlHfKBTW2J8vRahGIvDFx7KSTQLISxcXigYleNFQ0sPXizz+prW1g+lFPWaGtBLBXyqKLBth",
-	"/nliuu8Tor2dcWQl8Hib+OGViclfEfkTACyEwmRl0QpJNYF6DUJdgpkuKkViWqk9HKzhaprKRyHVGdi4",
-	"bYDh/uAwDCGM+ToMtkTG+ClCH+p79pDlc2DIkFm83EiGCKpwzJTe6e4u6UUXekkWE2GXw3MA/FUqjCiO",
-	"Q4IadQBjLxehFgmEtYrKvRBNLBbjjwFAMVGzGemKoBQNdEjMnNHqbQuzmJIBD4G6qNf/IcIQ4cT4+cUf",
-	"6mGtBVs8EeIWQtAVmdg4H0oWjN0GtmLXbpI3juL6iQlZ9fW7GNwjKoAxEgLvoMjkEGDdJpLeMY80nHq9",
-	"rv8fcLl8TijGJhXDPGaU8IBquczeqxwT3WZD570OshX5nLmwYf4MS9zSBkviziF5BRqCZBY3SnKIZCsm",
-	"0qTk0YrRMafwbCyLVtk2Fq6Z7Fd6y2LdA4MRhuyYTAQXc01yDiKx1j6sS9DmmMNOTad0roN2Sgxnf/Pq",
-	"rB9aJDO3Mm4XFDLKyrrcPRSKQcCmuc6A7vMT8vTg8Asyw5eIxxT1De4kJVLpI5C4Q+Exd5c0o9eME9aX",
-	"0Yn05IC88p8d9bmLTQBg3DDwZzPMI9tz6gdfksFSMdT7IJ4OErIfSeLCPwxKncnOduGrwyf4TZ9XKRnO",
-	"FWHcA3CufuU//+W/7lfQQawmbAkRqZiqCHgDKDXQl5u1EnmbbaQ40BP9qtbKYEwFMTFgBl6Ego9tIC4k",
-	"YED/GFExY2IWsNz8YRaGIk9JeC5CTHJHZ/WI+sE8ZNLBifM5JsCbXHyj44nQgzwcME2HDF3sR3aJ+nyv",
-	"vktex21KJWZ6ewwBPGhCpfHJTxFdlHKyVz8mLlLYs5ZCF2HSJF1KRO0LfLwGDOdqi9DGBPhAasvs5WyZ",
-	"DAXr0lUTSw8jgrGkZkvi0MywXGOar/rWSA9jwgSuvXot9o5FTnby3H9P1ERIPG0k00fOGOS5IBNGQxtZ",
-	"E0b8l6chAo1FUHA2PCdmJLvGkoV3IHUDMZa5HCULovV1uy97vUsbBa+3QcoofZB1uhSd/vkI3E19/wsV",
-	"McBedhasyNDtpG3gz6hH7OHuFCmbq71cd9skZCMWMs25nAKgZLanY+LSgZiro0FA+W18aI0ZZ6E/1Kp/",
-	"JpI+8fpGfdN4SKzoNTNukpjXyOATI3lWJg7lLEBbRVbQIeVELnw1nBDB8Ypgt5qYMX4Er6OHAY15KAht",
-	"eFOfj0OxkJCtnWtZpdifr4gnWAxdigj+IxoEZECHt0Rw4uIA3Rpyczxnr5tn7dNmr925uHnebJ+Vj+Yz",
-	"ltmbbuur63YXvnvebbVuztrn7d5N61cnrdYpPM3r4fqied172broQRQMfNvpPmufnrYuKk7lotO7ed65",
-	"vtDPz1u9l53TG/2oeXbWeQMvn3Qunp+1T3oVp9Jt9kyf8MtV+8XF9eXNafuq+Qy76px04Wv9TfvFNVJ6",
-	"1Tp7fvO6AwGI8G+sfV5xKs2zbqt5+tY8gJcvWi+avfbr1s3Lztlp++KFJqDZa73odN/evGy3us3uycu3",
-	"uqHmeevmsnl19abT1d+96XYuXiQfXHVO2s2zm+bJSecacu6g6+bpefvi5uRl8+JFKxkbeXN53T152bzS",
-	"D1vnl723N8+aJ6+uLytO5bL59qzTPL3pdTo3Z80ufHd9cXV9iTTfnLdO282b3ttLHF/3dfukdXN90Xzd",
-	"bJ/peak4lfZFr9W9gDw/289N+wLWKvkI5t0mv1x0bq6un12ddNuXejnxSbd11et0datJgtunrfPLTq91",
-	"cfL25lVLT+c1RnZedlsnnYvTdpofep1e8+ymc9276Ty/6cJMvMM9582Hud50OR9ED4xLD/26gHCAmBc5",
-	"la3Kg9OhOMJwyyh9pprYnY9k2v+dATjKhfqBqmJ+XjIrqCGCMzKbh8OJbpd6+qDD9P1ZQPkjSdj7mR8u",
-	"TVAx0SR/+aTesAHIVfeycQ4OmcZbN0PNZeM8l5pi1BP4KY3K9kia/KFX3TdwNHNBpj4XiJaX7vHgaa7/",
-	"Py+1Gdau6BjF5bQL7IMiOpib24ASeHYrQe5YmIqZiIc+Q8/bzRTzjTZ7MCKC7PykwCzMAhYcEfrLh4iJ",
-	"spy/4S5S3jUVinwcAphjf8yZt+PzOM0O/N8+W5id4Ic2x391T0UpoQ+IW+zNmpf+UM3DvLP2jioaWrAI",
-	"kyLkMcQZiuAvmqUsgMATVxgotCxGP7NVR2jAuEdNNpQ+ViENKRHLo5W6RMIUGbCxzyWpzuhStwMPZe2Y",
-	"NCzeSrrJDVCNX26Knymun1fSbxzXdAkob2lpw+Qak16J4jL38uIBi2l+BXtFQSJZklWp4QnAcqOKkuvu",
-	"GalaHB7diP7Ngt9Ya/GUKarfrlmzcp/DDWTOJVO7BIy8cClbcIBRgmhlVOkXdHlEBoKGXgSEPqRhuMS6",
-	"SYY1fS4Vo16fV1204O4inW5tl2BIiqFby7GJWFjQCcMaoO/p02ci/CFbG9KclOi4AUoIGHgvWvGyJTTW",
-	"lDu0edsmEg9aNLyX5SgndhRHFKf3fYYHsnt1jZCDDwriK1JspXmZHgF7PJ7x8bE+zp8cOP7rZ53uov7q",
-	"xVg0m83mxdX1pHU91v9s6f95dtJ8q/87ej68+qX+x0k9aH31unvAX1yMm812s9m8bjZ/NWPffPul/rl5",
-	"df260311ePK23f6znJCOtZzeJG6CyOqMj//iNzM2/ouxP/qLBRvMapZoV7M8wJL1K/0KoAoHjIYZ2+R+",
-	"Jh23+AiMaSqY6QT3FETbAe4QnhpxcB2pumedk+aZ1lPap5c3TfuPZ27tmAQ+R1swx6CRSK4HVLGwz6Nr",
-	"jimb4Ktd0twYc5K8wK+/1ABpoL5e3jTNf5+BKvrV3B/ePkRpio8Ojy9fjawItb/wmLiH++jHgUefLrS6",
-	"FR59HnvHi/0QulyCde4f3B43sj6y/eBQb29b+kmEXG+noRiNGCtRIrZctLqJmnho5PBtgKW3r2X7k4V7",
-	"zuXtfBYRinXZKGQyB/10RP0gz/B6AiaoBRhD0faOZWggoIORENtjHtx9l+SWsZm5EUA8QhIVs5ZyIG2U",
-	"HVHTW0A1iOEtDHPjToobd+zQ8+asy6jncyZzI9CkGoeb8Sey9bSAEM/f/ruV2DXTv20vn/4h82fqNKQj",
-	"VWBUADv2PGA2/jlkNJMDmkzA85VxISQi3VdA13Mx2koG7W++kyWC+BMx9slM2u9/+39+/9/8x+9/99dl",
-	"2os83YXQ88MJDccsdsIUpzU8zc9q2HJHJ6LxbSmNQoRns8A9k1SSmXq77OtrliVYZG3660hzQaLUDmLY",
-	"BHp/EMlmNISIpMEymfiayYTIXaU+jzkCE6P7/O/+2f/xX/6ff0SeOqYux+YcFscMd80sPTxMI1jCJgIz",
-	"ROSQ8tgzBD0m43nIuf+wkI1dppkwH2D6s6qcHhpHSjiWPqFyytn7KDMsJ3WbvVf66s8ci0Yf4qUh6XXz",
-	"hyaH/FvBGak2Ly9veu3z1q87F62ak7bnmOJuNAjkEdiAXI8u3cilh+Ydf4RF3kzZuBmVyondjFF6viYN",
-	"7TukadoZsKWAOBeLhxPADQ07JLZ4XPSjBeWp7jfiV/br5ELcgRkEiN/7Ug967yl5zgbhnIbLY/0K5Z5+",
-	"Bt4gwaPfEq3WdskJVqCBlGvMGkSrBgLf4BmP16jN+D8/yRuB5vDoXhBx2tpN+RBXg3iH3/9mELWx/mLw",
-	"5BBv/rCX9w6jO0IXc35/1DcDL884exobZmGfHBOK7uvI+jqXYLGLOX29fXW/scm++olvKD/qGweuQj4D",
-	"QtRKgv0yrjUM98FLA2cLDHJJKQ7fVXxPVo6+3ncazt67HDTs9JbaMq00FTSLYVr278yuA/ijb+bM/Kxn",
-	"a1W6FG3DTGnYIvSdEF6EwKuBmGehjDCCJZ13BgVvncpJ5xywWsvlnV0iMLot5P0uh8RC610enaTqajpc",
-	"h7iGkIdN+MoOMqKXeXo18kyjofldH3smCBijCkVoK8Svuqt+uBSMH2dKxH3S0oqjnjChREkWjBxbP2a1",
-	"WH+p3CO9tttEoK8tAP2QRZ9j8OD8KCo7D48kgTdI1Ra2hXlwEKgm8UJtd/MNKLeudLQW60Lno9j25JQW",
-	"R82vT9dLbsmHCHpPbfGfX/B7l4HuXATXhIHqsmwqUgoStcQH+g5T/m2RhE8p+9E31ixdvp8weastta/H",
-	"ZZtOYY+WeB8VKHkf3E37aVzVNgmqaWc+OdrMZDnR6q9M/SY0zq4I1oMkhyJgm9PZr69a3YpTgfizkkrF",
-	"tQQ/LSBm4xEtggJXK/qTTesrGl1Zb/OqXVcUGUsi3/Smmcmksetp0FoNUPqwOk16hj84lSt/zK9n9wRt",
-	"t04dU/O/LIa7U1mwgfQBqWgNoPvaWwe8VPJSc+rLWUCX9laTxIFfD2li3vuQIDi7kmeM3jGEZ9klTTIQ",
-	"CorXI4octYXsBWdYQGE0lwWIfFsC0JuR5/GdXtL5rMW1Zpc1PTL7FOrbr859/NEGNA37Zi4BMzp9xZaa",
-	"Tpnp/zZ6/HVlSKXPBUAEM4N+U1m9ad0mGsrLnSmD4RRftw43gilE/eWOLIPsva6WaXkw5mQyVVbdiIG5",
-	"H6K9+1RETTdZGpcJM2Xxq0dYed43aTpa25TzwU58QD0qqYOvgyEzebhDEQRsqGRkM9W9xtm4toV7Vrsf",
-	"TvzAC7EM1vYLcqK/zltlK8U2XsjEghejH+mRRoGB2KO5+dwHIDpljcxCmWk6ErOxkW9w5J/UaVA6+LD8",
-	"OAuHZWIz71ka6nMVPDb9l9/l5xbY/2MKNP/0ag5sh+q3BbB94URn4fdz0FHyEtLw9RDqCJg4fNT6S4pP",
-	"MVfrmzV1CbZu+IEKEPlaqGgiiyZuLvM1VZuelqiGsqJIxClsG4zlcXGaLQrvQiBIHnhYUXXb7a1c6wvi",
-	"lnZz0vAW98dmNIoix+eD+8bShToNiakkh6SbbK09CBbiITxhuKL394IlQoO2YIt1a1yQG3O6uaCwWlfX",
-	"d8PxiEuTk3cCnxeOPH+j4sAr9frh0/16sjmbnmTZs/Kqc3XZju+YV3Qq53xMWlq5CwX3h3J1iw9zUyFB",
-	"ExUehv9iQFmUlHHLxULaLK3hLRksSTVgCkEOPX/sK+kQd1ffxncwgyl1cVuHRt/c+TXd+ba+83R35913",
-	"DWev/uFPNu1qj40omOXMZJRICAOyH0lMjpLH5FX3TRZAP0PUu+/28ymJJUNR7DTOkQqpxySpjmxVKSLn",
-	"wwmhksCaOeSieXXa/Kq2Eumdna3SAmjL615SPGVRcqKJiwww7YvXraueOe9kVEf7o9GJ8/dR8a1diZAl",
-	"cd3zc3pFyEjIaACbN103A6xrl/PB46v5gEBdAI8F/h0LwcxGWhBFAenqmO6rP6JBnwOKBRiTTC47ZP+C",
-	"kYl5R6lQFQC7CMQYWkzn7X6XrK7vUUWxOPHer3/1y2/pm6fz9m+Ef351sGjz+p/F5fL1IlUa+0+ePnm6",
-	"f/Dk6cGh5tf5IPDlBGuRJytk1BtH9fpRvb5br9d/DQb2RMol5NUJPZvSVuZ9nPxdPobJ2wmVx1clR4L2",
-	"DWdCepHOzXcrxOQJIbs2qUxRCKsxCxWVjUgzfK51aDMDnSfWo5AWM3CEzEX2yoI9Z65sSoX+YK7MX57n",
-	"Ix9dpudzwwCyss2SE7cO1mIrwlYGiwy2qWKGQzAXZYdxvf088surzkVmfp8cHu4/yQ36jBi0AEwhWxlE",
-	"76pAjMfMI3Nu4gk2z0OK23OrksRbGt4EJiHV7vMTsr+//7SWmqispCzLNya7s31aLHXijFcHQc5GBrDC",
-	"fdHqEah+PfCDwOfjx+ZV6QK4gNyU/bpevCePLzxQ35n/7t68+9PckwyHZNKWC/OubJJvDkU25dlWWRcz",
-	"+s2c7UBR8x198dtRE7YD87Lb7Oz8stH5dj83kSpOJN4oVuIl+LBCQK5D16Zlx6XWcaHG9I7ZEuukOgt9",
-	"jkgQzauTdhugm7FwdiYhu9QYU4t1UH/6ZN1q/b2d/yq3Ds+69ObUuHPPyfmg2Bj58cU3ZjRkXN07LlWK",
-	"UHVCk+1Yxj94j9jEzcGF0SCSBBVM5oYzK1KTEG6ZexbOIPFlbkiL6DLOFrkiDXQN4NfkQRjq9wH7yWU2",
-	"K9PNx9JiyTzgPImJSCCA6xQBNI5ESJ53Wy0YBMY/zFg4pXqy7ejSMF9EsuIiTpuVV/ZemTLcawtO4Xxi",
-	"xL/E0FwAdUBohRpZTPyAET2jOzBFoLzxaFipQj33zIneOhd7G4QEe1FJrHUeaOamQ2I7OF2T4ssS6b3p",
-	"9XASPJocUN4u6dHxpxA128mKNbt+/R7v0fGLUMxnOcEeghrH2uoa4m8Ib6S/1odJ4DNJlLDVKKaMclvS",
-	"BV4vjR6aH/i14vr66BneNnt0nWTFmAozZevm+SFsT9Ga3d/8ZJsoQrqkxgtroCvfJSwt+gGZ0IEfR5Mk",
-	"MSyHE31V5mOW4639cbBU2ue7X+xvSygzh5vtCg8G4Xi4yQm9DdM9EL99HKvlVzlpEkXHEEDskAZRguzX",
-	"M1VEFJoUUCFNHwEqpHcs2GRDWpnlKGN2lQcNLZJUjYIAoTX6USppZslUfMFJaEB6NciADYVuwpxYZWfX",
-	"xp6swSTMi/SG4RSUGMXdamZptWxnibiYiK487itY6ILi6D8GF+HWLA9jKYrzvI9rcINLcO0OionJraGZ",
-	"E81YMA2fzLu8/qC9n/MPP4xO2ZxJs4PPnbaQeuxBCpuU9t2PWCkPTCzGGodgr8xNKt1Cxynt+4l7/qKx",
-	"V1/X9zdzClAmm1pFANonxMOnGTHdWNeF9Dej4sIiXvleHMUObob78ROobPZ7039UYSwacOzOQhCK9R5F",
-	"IPAhQsuRXX9+MeUwrvxTykvWo2zsNJ6YOYd9Ea2D4dXkEmnGsgt4VHl2/TaxrkeND859Y2/M/i2XNGP2",
-	"gc0hXKkG8ZyZiDZF38exV+Afi5J8jX/OuvmOST3tn0vu7Yeh6hJwEmcsJHJCw0JKEP0ViH0kMY7YIXb+",
-	"yd/+Fl2KDqRbcQtMEPi3jFC+NA4jQMaP0s3/vHFIqgf1usXPdR9DE24NsRGl0G2t9EB+QUaMZT4cMebW",
-	"drNS6mHm50rPisSRe04CmfpbFordrcXWJom1LhNwJb6kpOAq3IVXfj4Y8GC+xKqekgXB5kB83G9XrbOz",
-	"kmH4z+aauCsWBHApzMj0cgSZAPiHDHdPjgPJglCnjw1E/Nz6BUQwwLZVdiMaWaN3DgADJBFTFDjs4TbD",
-	"2T0DXUcMK9De2xKudeF1LeR/8abQdd+LYtLs2F2jJLpE7xZSxbrlUAfHoCCY9xdURkXgI6RFAVYOX0Wh",
-	"yU4CayGu5j+aS+Mp+UGA0ZTYbg6V2GoGUd/GCbzXGPPUL8PaUaxwal1TJEb4BqiGJVkmOfQUN5bQ1mCP",
-	"P5DChvLiZ6mzwdDWQzTsRxANKTVu79CqcZBPkd64DcvOlRMaemTgB0F61Y/2PhrL4ePEaRPEpsFYQmgT",
-	"AwWJ28MByKHQwN9TTkToIVSPkTi2gIODQleEpA4epUJ5GyE6NOrp/0ujzpaTqqV2eFxQOmD0jklSpVjK",
-	"W6+HPhtm1E+Abg0ovzWf1jZGPn0cDEVJERUPIGR0OGHyGNUBzx+NWIiUJ2dja6rzg+VLSK287XQNlbkM",
-	"3Gv+nsogOycATyB/jrzypzlxSeXgoDfjPYP5de/L2jEJ2EiROUe8Ui91GSFv9E1/79Ah/YoF8ulXNLfs",
-	"HUbIPtDQATllQ/zTVsFAfCLsdeQHioWOKZYlHSgP4kvlD819yUKk7GhG0SczGQg+lw8FN106G7Cs5RPX",
-	"91oWCcwoVVIv5YZMyfyV/sRpjwX5hMUDNlXi8/NW47IgUNswWtM5wvlp4SkRQNpfh8+em8CFrnnTD6JA",
-	"roKpQ4wLtyD7zCNsRzeaNk0V562Ww4WPSwfsOduYRxMVi01m7CeAP/+YsIeiYAdSjSIiavcPJ/i8uN1F",
-	"zPsQ+h9sgp+f7vdab5qlTW8uiI8rmcu9GvSWyK5OBfbtHWwM2rCf5hKdLM+aJ5nuhMpCDAypXMUYuKw4",
-	"ldPOm9IAAzP9vlggukBOkdgCUrI5/ZeuQ1zd7wMn9MfDMeQVGGLjqdPfrBpQk1NbukzuqhYV/VK0hkXI",
-	"I55JbS2xUT5PZV9CRwri1OJ6aXHckgGmXVBJhpQPWRBgWv9G4YhxONtG+8xnpmbs+sKvqKLmWLcQ8/5i",
-	"rs/DUqlfAxroYeVkUMwYAHibF8gsgKpvfOSHU8hLHIopI1Ofpx6be1PZLG80dUXb61NaXgJB+ZoS9Jt7",
-	"0g2cMzXJK6H0UiywTragHPEf4NZVdVtfXTfPbi6bbwG1zCH2Qbd9cdK+xFoEz67PzlrlIc3WL2mB9EjR",
-	"UXEqGTIqTgWpAOECI4V6MbksXG6qTATeR0x2Nxdxtcn5nAZEvxtq0R9SBZ6PGQuHcFPHSiwr7tKNO0F3",
-	"CRewPHvDZuhoqsl6HdXyzwVSK3SrC9xsz+LNWIKjP0UIsslX3iYGOUN7LFKSFDoZ0ZTaj4nlTm2zFCcm",
-	"FyjNYauTn5EsxRL0IUKqjCy+f1QVNlBgn0sL9EqjUd/Z2z/YOXzyxZdP6+lpxPLPaGxKCquVzZ/c3/tP",
-	"6sndVjnY3UtNtbEF1g2kelzdQY1RCc2y7k6CCjPUs04zB4dp5azKAUk3JVxEiCYtDu8eW+R/xofhcqZW",
-	"cHaeHGxKQEwmL9R3nmIGJ9nJTWIocUyVsfrtrP5WTgw21+CusPdsCODJcPCgSevedsnG9qfgWoTZ+M3N",
-	"Z0pE35P7kZQ4bXLiUSm/fSTJyH/PPGICzeGIhm+O9T8DOmTSQkYiHjX7Rp8z5qVd8lzfqDnJnOjmxDcn",
-	"9lDcsZBQRQJGJVo2sa6WRdOOTq1qvLLkb39L7AYkj0ljr153SCjm3GNeLUKytGrYAipkjEOxiDxcjHsZ",
-	"p3piRtzap+eHex7UdaIEaejRFhzZsXnlYPewsnEXQ/L1h2q/v2v/OvhQ+wd/8hd/3qjX9dO6fVL5HKd/",
-	"kb3bhmBoNZHB3EBdgwnVq+gmRY1by0+K2R7eeVW9WGu/B4CurRWGtVjOxedePmCxnq9bn0Mha+uryY1l",
-	"IO5Js3sK9eIpGYbM8xWeFVVfScLZmCr/Lt4+viQLEwEsFnp/9bl78rJ18uoGm9FsODBNOMQ9b19cX7ng",
-	"GbpjIRSBsIeSQ9zL1sVVu3PhErWc+fpKuSSUICvs3FlesPgqmERt1PGT5tVLrXM3L15B9d7X7YsXV1Dc",
-	"F6r1xhRVHDw9nQqQAtVzX7cArtj0rv/VaaNS3zspaes4oXKi+8dy1ZgIoFWsEwqIcycTNrw1/9ZiXHev",
-	"L3q6e36HFbcv9RUDdK1L4YMW1lJDuD5kdcgSi/upwkI+4Tx/cCpvGQ2D5YMESm8PkSS3QyZDxKc8RLLS",
-	"GEpLRu+VwQTfFUInRcNZFRH6jsOG89BXyys9FpN5wmjIwjX5spJOY4cFZLk6YA9HppImEV9gzXLGZmQo",
-	"xK2PXAVzBvIWeokHN1EKknRMuyfwyWr/V8luwdI+WEKR2535LHKeBAJddS+VmnV4sHTIFZ2yK1+xPzuj",
-	"77GUFQd7LHQSad3Gv3FjaIiJozP/lRbZH4CTRgIhUriiWMA6/TkUZofSxYxOK05lHgZmfPLo8eOMD+Wx",
-	"x+5YoPlaruby2wb1JMrIlfNIkomYSzYRgWddlNUIdCOKwYkxAWPvYZ/7IF604iIdwpkiCxGqSc0h4ZxL",
-	"A2Q9574yWUMYsXwnAEYAQabR74glPiEcsc+hIjehkdsE6ZQTf0bUJBTzsamjKwaQgDmb4QVjt8/7/O//",
-	"fXIi+B3jAC3R5zsALWDQNTDJhIZ6SRcsPKFTFpxQyXYJnKEmotLsi9wST1C+us8JFLZ2slWtyVcYDwiT",
-	"hMAvMDqtSmG/aaVJkmq/0tjbhWCOer9S29UE9/wpk4pOZ/iJxRM4jisAe1F77tu3b9/unJ/vnJ66xyY/",
-	"q1/x6LJfcUgft2q/gtNKSL+yYOwWHcdwKIJhsLDmjfTp4ysm5oHeFAYC55joJiSRWvciguuZg8IwmvJL",
-	"OtZ3G1/qXUtvGXFndMxcUoWggEYNJsOV/rf6mWmQ7NWTlZHq+BIeLppm9zsQmg7RTTlEf+wQcKF8cKFT",
-	"hE9hYShCPS4XktcQ+OHxLBSDgE1/8RspuIvQDE8PDr+oIR9SPYpBwMh8NmPhzlAvtDsUHnN1x9GpNqSc",
-	"yIWvhhMi+C5pGj+qlUumzCh770tF/vRPRUgGLBB6cZWIqpMiC//pn0LDpgrwQf1A7xl9BTmo7zsQhuuB",
-	"2doU1NPUQzGdHdKiuvcZC1FHMVNs8JOg1vAQXIe6ZYwwBkQ0KMr+fsdMww68DIOrut/1Kwea547I11fN",
-	"89bNZfPq6k2ne/pO881B/QB+uej0bp53ri9O331waw5h7+Foh0LHnNl8wJisKV3GAzwi+o7jvm6etU+b",
-	"iRr+rkMO6g3iXl80r3svWxe99kmzZx7vE/d5p/usfXraunBJNeUH1S1HXcmavmi5RkLcdFtfXbe7rVM3",
-	"yiBLvqpbPiTueav3snN6o8fUPDvrvME+G/vAZZfNt2ed5ulNr9O5OWt2X7Tgt0NN5tX15WWn22ud3py3",
-	"TtvNm97bS/3roR5d+6LX6l40z1zg2sM6NnbV6r5un7Ruri+ar5vts+azs5aLUd2AEKVXTy/QUmoq+ZFV",
-	"mSj+vBTz6LjjYoH+YRoEuml9FtjAKFxiYI8mGQhvCUovnlj+1FcxozX242pN0bw4+gGHhDrgZL1hoU6/",
-	"bgpadV+2mkZVt/6yqBn3RavnJpa+Op+B6BhqVVR3OpdMs6XgxH08YTRQk29dB2bncciot/wWp8x97Imh",
-	"dGsGzghUAWRd/euEUU83RiV26CQAYyMymyji7U0DZsKXOAcMKv43yLn/jMx5wCTumphuCatgU/Vxa7zf",
-	"mdL3O7qdncFSMenWjsmc67Xg2HoCjskfcwFK8JQGWtEyWDaJTV4HIi/MlTT5LeB6eei60r8dEX1dxXkB",
-	"qKdgoambhUxqOeRzEjI5E1wyXPVOxOJRU+934P7OaWAbq4KfTGsXIR0qQHEASBjNeXTm7y7pNHCtqqPH",
-	"H7IR02cdA4mLH+AaAVFaM5sxMdMnr/5IiEAeYyybbmFqoSrHjDOsAnh1+kras9noW7LPr/KVLCPCaKQQ",
-	"uqCamUkJpAAlzVf23LI6mVEK+9zNaF3uLnkWioVksUIZsmBpNxF+dmyVCfuKZPrENLXY/W9hlo/IM1Ay",
-	"SX9er+8PgS74J3N3CcR5JB3cIaD+DoSaOKhG4LeoaC5wqF6fxzRonjXcpA8ZO37GNbeAx3O/TjzNEHYP",
-	"6C0mQtL40jzHt2AinT6HoGk4XTAxFixbdh2yUwKhQnhUidAf+7zPT0Ih5Q7+ZceFfGvQ0rVWMMB2ZGpz",
-	"4SewBWWsYuibe6d7ZWXvTafbftG+uHL1giqfj0lVK4t0Jy4fiQ1Jx8LY9blr1V46m+1mVF/3GKvxH2kZ",
-	"pnuKpYciNAhqxiZoqTJkAmVa+4GsGdy0s5CNAn88UaTqdi712XXl1uI5QOhmw5GBWEgwZGiVkwYSMULM",
-	"6vU5rm0NeSDNT1AfSXDFuNrRt28jEH+1Y1wLO+1TN2IoMxZM2NGquWEdVFGgUKvbZSpc7jQ1F+S1Zdf+",
-	"zUTokxqc6mAqsWKkzzNqhuVi9/2OPqKkdLOx+CwkjI9ECJquJIvQV4rxoz53ARRr6JIqF3Y2ag5xURHS",
-	"ZzvHixbzdnxu9CP9ggEY0W9kLgCQlsL7PKUVHBOKUVTmHX0vQUViRTdAlQG+hv7TYVbH/ZSqJnVLWY2k",
-	"hoGYeP6YQTmEEi74Do43MXnxCdBAY1LgD62FwdzwLkMxC32msPTn+oud/TouJhTd55qAx3nHQon3vPpu",
-	"Y7du7Yh05leOKvu79d19hJxESwScAcY09lhrFRj/MM7DmWyakeQFs1LIuCemc3v6eWI415dCUnXNLy5p",
-	"mE2gz/g+j96AUmEkRU6IpXBcVEl2SdfELcLJpM9zBmwKqzVYGhgDUKT7fLAkvnek2RrDXm2RNBmZJfW/",
-	"IxR2e/okAPERo8mxgPh9ruhY7hLwi2qhdstm6ihGpQTwAf1ufEGOS9hJoS9J8GUV25VkwEYiZLB99Rsp",
-	"uP1adOGGKxdVcKZyApkVPtw+jIsNXWtGB+FkFlAts1UEUhTNr59ZN7HgtV1ygTdhu4ohmzGqtOxaiBTg",
-	"plqIPk+MTIxQYVzOGGLpwZ92yuBWFelxeuprsI36FVLdq+GVlFT3a/0K+c9/+a+JFH2O2mSsc/j6KKHT",
-	"gT+ei7ncJREUtx2pGxW8cUl1sLQGSegMgSuotJOrRyN9D1fENTPrapFhG3kkIeXAz80mSH0FSjIKXfux",
-	"sVro82WwJDMhfVwj19hHXDIRgQFWsW4s81MWw6LPbRpZKki8KkInimmaUEwcc+zHAVX6aGA0DPzoE9Dl",
-	"9atSTFntuM/ddMkg194DOAaOGorweqIHPlQJr5sJG4K9EJt69Fr0OdaxDaOkJctyUG4FJAocMwsR3oLW",
-	"+KROJBsKrc9oHdtj1At8znbMQ7fW57g3SOLucljfPzZbPb7RkS9RokZPAC3wBVPPUJA5lUhR1tJsr163",
-	"Fjbjc0zaCH5jyvWh+XUjnA32AKa7PM8lDDuaCS2ED+qNokYjKh9fczrXO11pqpiH3+1v/u4ST8uuNd/q",
-	"7xplvqPLQFCvJ8QZDREm9RBnaf13bXO7wA9KdHSFdqVrTu+oj045sBPPp1N96mWw7BYTEbDM0WInM4l4",
-	"hIvwzqlYxSRGJgPXQpa3KkdP6rrb9KkXly/LPfZSlCX2rbtk1CpYsE9cB2U8qsRxhQ8vj0vPfKni6l1a",
-	"1Z0yBaUGCoIl41ce43dvGQ0rH5ySbxtHwrtPuSegI4jNydkXnVdmG5Rgr2c0inr+487ZtHP0hCfKgsc1",
-	"4tLAYLJgn5jynPk54PpDe9hn4ZYS6kD1oH4QW09qJo1B7w/YHqbYsouBLq6NIPjzxuFun0fdwJHvfzNH",
-	"aISUagYNHBn1h49BrXvvS/i3Ji3WsZ8S96Rz8fysfdJzTXKKxxT1A6MBInCj+RQ7fiSJ75EqGBUwPXsh",
-	"sCsmSUiHrJa3f0/ghWcWc227Ddz22HQmFOPDJTiA3qHnjUn1zNRsfcANGe2ktIPP4FdlpEHjgTvPkwQ4",
-	"dd5PRhzUDzZ/dyHUczHn5oOnmz84EXwU+BhRcV+Bc9A4LDMTcj7DkqnnzPOpLQV+sLdXQlqlGLXL5hLn",
-	"5AcSdcg5hJII67CcjNMPU84PTQus69eVyLehv4Wl+7piRQg80vP0daV92jq/7PRaFydvb1613t50W9dX",
-	"rdPKuw9F+sTj4cSEJeVqFc9NgBiqDvoSgxmgB451sZEnNRR8kjDuRThPqHY8jlWOwNPaP5j1juI7RnQS",
-	"oJOMVKmMgWaomstaVOotTgOQM+wJxDLeI3xZnLx6ZChKJcG6JErZnmG6rWOamuojBA6FJfqFwR3o0SWB",
-	"kJIpMSWT9BNzA4h+BCx3fas1FyKP/BlpHJk7u3GHwk81p9CVWXRZgGk6mWCE8mfTxDa/DiSZ4MvPoLjh",
-	"DPxBam6lZGFP76POXHVGXcp/UI0P14vQMfW5VNGuBb3JVj/7GMGIEq/X6TXPbjrXvZvO85tu8+JFa620",
-	"EzPEe8/VJdE5H+uTsD/FPBwyK2ZsvTSsVB49RTNTSLmkQ0SmpvaVTGt0mqyqKMEJauzQDuqmaDu6ZTO1",
-	"S07EbAmapOlJ6P6NQR9iEtFht6r2idkyvrZ9OqVN97OV4lb/JARAKmCeCidm/k9Ig/sh9KsfSkUSs+XH",
-	"3AaL9ncc6VhoJImshsZaGNlIrLJCqtEVMAbD4gKigmuxDT6brGgvnrBRpSAjGv4BKihtG4f5M7IVmTH9",
-	"Uef48esczUikZLb5imgxi/pQCodTmeVVRb1iSpKqCKMsoJqx7azIILre/rSy4y7n2R336Y557OIHPej/",
-	"oPfgJzeg/Hg28BVLWok/8yYu0iqMT7Kc7yXjqpSO9XxiEDJYQBwMCoBjf4EQkxIuSAqjIn0l9TXJF97R",
-	"KvyBOfBdiZqCYq4WFC7jHv5RHQi4lAyDuce8mhYuOVEEVCXDCNKOfXCmi5HxvUYfZl27SX+38fOLxYSF",
-	"rMiT1En5dj+l4zPV00Zfzx+P4k/l8MluhsQOTjv6H/Ig3uAngtg5DFcJ9RyRarx3MJYddObE/opD/vef",
-	"PIHoxZoTVT4NlkWuJxuYUeyC2iUup1PmYlmTRj1Z10Rr/7rVwOcsXysgzQiPNtqjBqbRV6uCKFUmq9BX",
-	"lNo5P1aXUYrIH8hzlJ6oPzqQfsoOpB+P1Ix8R5nd+zCCcytfUo58de7hYDLkPv7O9z6gWNYiK69aiH4u",
-	"cyVpVpTliS/8Piu+Mtv/oKjfn/E2/WnFieByfLYN8OHDtkdcisPap3DG5d79uxb4g8Ul0xNRp+E8iIt9",
-	"YCBHHlsjZOwqW/+YDtX65ztUf0K3/c+1Uf+Qjkezpz7n+XgfgwHGLhTaCy5ZaMg+Ak0ddXvHgIck7+po",
-	"EzCWeGOzp0SJ2U7A7lgQvwj9o96fvss/ihyvJqMhZFPqQzB8NQIwgZu9vhhBf7GTw6DpEEigqiZRK6Ew",
-	"OCIM+ZLUa7t9Dlwij2xAuUuo58kErfYaAkV8YhrjKHMMhMPw/MjIQKoSsksnPh/bUaqFP2S1Y+ICuZDz",
-	"aUwVWVtJyitzTNw5x86Y51qXjA0Kxyw9Loh9I5rcXawRMlTMa5tKF75MxbBk7bmpqUq5jkytjDM2Qrp9",
-	"RSAVzQxlt89NfuCK0cfgwui7qT/mFjoK4vkxf2Ao+B3TG9wszHEU+r9qnvlDc0td4Yb8WbmlzJj+6Jb6",
-	"KbmljBFKWn783AEwH3ML23j5+uOt6yd/6/o0Iavb37I2X6/gnEyoIViJRB6nMiSdTHg/elrNJgSAAIBt",
-	"rHpm/NwzVzF9Wk3FHSO+qhVfyz7pfQwbRxjHH9T3+sd72M83Dgs2TbQlHtm7yMMLgOyBFN9Qit2q2WuO",
-	"yVaO85STftTVqw+pusOJH3gh424t/WGRh/IkpuoTbivTy7IXMvYpHJM/vZzK6C6oQpZ08ye4JM1/qJSs",
-	"SwvjbJGKtAXDgUcCKm2FKhevmm19F1QYT5u6lwpT/zHnuo3Vem+Npw0SzKvUFBUDnABlIDIiXB3injR7",
-	"rRed7tubl+1Wt9k9efkWUflTfcZ4WtTehKuFXxd78SyH/VgdeJa+H8h3F03Pj8lt98f8rR9b/tYw3kVl",
-	"BVLBeVjX366AywFWbHZbo1Pu0yR9xdQ/9qd6tYpzISB23pRnm9CQeVHCV+owNkYde0d0AK4TslaFmhCQ",
-	"mhIDFfBjtPFxOtUCUwvR5YzVEk0QGgDgGtj/wLQFgOda+PqSyFt/NmMeoA+Gc86x9i7aA9HcaCyFuyQX",
-	"BkafLnlCsw2TcYo0/lEH+IHyAcA6uMJk22gDa/g9ZMJWM8m9Tl7ODUalAdxKcLkJ2TOGx7EPQIQIkyP9",
-	"QQDQqAD1a4o8BWhUx1fMV5rzaporiW+i73xE4tyQs56A38xj3C6OKsOyD39em362Oq7zrD5Q2fbHfrD+",
-	"Ad3/zLreb7s9wN1voz2ymQg/1Tp75oYXq8s2Em6Ntkw6Fj3UwlbNZSEqg4EIdKfijvWEa9GYDexa+o4Q",
-	"HV7JLD99sjlECYNBlygRjydfyIbzMEScCI98M/eHt/aFmjE98URrcXJhsf313lr/OQwyz2nxk93En0s7",
-	"/qENtj9uHXV7w6/l4fWRNbAbHRIyvcskESHsGJmYD4QIm/gspOFwsozDbdxh6obsEn0qLhFBj5aUNggz",
-	"lr65rxM8YGbDRN5VY8IjY0AwBuxcH74SAgeEbyId+IGWLwGLoe+tN71qUdFEGAVL1JyE2BFhWuqANEwa",
-	"z82XNoEgTdNRRmA6eTg2ENAwlzCoYit6Qmz9aGwN9c9ia/ghrOg/SzPDDySFkX9/AlI4q4GZLV9oem8Z",
-	"kWAyG9JBGKSaBypXFJdRM8lEmZSLUSimmLikhOuQdM6SceIZkEnsFGNpmA/6ly/xHrZLLtiCSYVtm4ua",
-	"wjfh+dBY88hzP9DnyxFxEYOz7bkOce26tT2XVAvcCDWHuIqO9etg1XWIayKq4JGJsdH//sYlVQA1tQFb",
-	"bCocMqSS7fhcMi59fTHU18AEFYDzm6QjeTtMXQvTd0HXsGESt3MlKV2vUCIUCqOkEGsW68fBpBDJAjZU",
-	"pEqDAHDUZe2YWLgOezqAtSYTUORHK7KbAzRIxoIoMWawYkgJrC/BxX+sV/6YUMMScka5XEm0KXLUGAbd",
-	"WtMtG8tTGv7meSimZd7T6vXmt/SwlljiChm29Ef2mNnysx4db/vFcsa2/OQSWWnbjgyzbfsZe7/F3EF9",
-	"/xLvXfnfsk8b1IUzBeT8NBWFP6C0RhYfj9Qk6iZOfnu4fozRxLlvlmMmPtSUz3JtSSh9TGEtARo0TUoh",
-	"iGz2Hq8TXciDpOZ8PcZjN8o+9CWhA6zvAWfUSlt/+9tsU6bYKJnQYETmMxsGugBDhutzqWgQaFLPLcTc",
-	"HkLM1QAfiQdLBOrk8UHGyf/P3ts8t5Fs+WL/SgY3AjwFCNRHT18yZgFRlJq3+XVJqtUdUxOqBCoB5LCQ",
-	"WbcyixDuzPXGH+GI9xazcPg5YsaOt3CEvfDK4Qi//ftv7Pb/8CLPycyqAqtAQBJEUsLm3hZRlV918nyf",
-	"36GuM6Ptf1iVoNDZD2IM9JanBoSfNbm6INhVBJlAYLEYcQQvloXwnNW7aQFMHY1BSJjrkiuAV8+Y6wWw",
-	"t4D3r6xMhTeXgP9D8wMH3u8P//Z3wozuN79i+9OFHYJKZJOCb3+pvVAURIEnBnrTwCgN5OjyjLx4tvu3",
-	"2OOHC7ANWyxRDGLZ0CenRFJFn5s0kzccPYpJ0g5CgWZ1IuW1+fZYdp4kyi28eB5Tux1aWOWgY8qTuXka",
-	"OwW1Xjz7Qyiii/7V4Yfjo5Ojq0NDCBDRrzSVsKX0++Rl77lLxcaTGlLY6ITGS2LowJAfagAdFndP0XM8",
-	"mEdW8fpGZgMex0xsg+31wfYXz/6wihyWJ1Q4wlMPIEhvW2d8pvh9bl5cZMNfLhJvT/fvd8o8a4ld/lRI",
-	"zUf2djbH6C8YjdHnmcXGjBxQcU3Kr2J3jTRXE/Pz5cklAfMU1JafZcaowHe5Ujm2rDFDBKGwsK/QqIMc",
-	"inHC1cSI4SkJoY0v+a92nz1/QWhq+DeLybvL1wRaQxoD7vKqf/Hq3cHPl+FOuT+iCsWzXs8yaplrrKQx",
-	"v9u6JxLzGC1/21eLKwJvTKhmrlkcbGBG1R70fDu4OIR2fHugh6FwjayeEAGqinUAAMiDzuZRu0uOtALT",
-	"vKh+yYxMtd1WjNgMBbG1QaBEgQiaL2k+GZnvw+K+jkBtwmF95jEsm09hVF88BftwRU5tdO7a7iCLRTnw",
-	"iexvpfwJ6MHKhXKLNY89UZDgRmI+5tDvZcLcx4UeRs6Vm7IE4tZt1wEe5sDeNDLDWcy4qESlKaOZB+Y1",
-	"K9/3pU1QlzWlejhxPoIiHGa2xz7SoYYOZowYlY1gb8SiObJvdQPKgRRsn4CeYRFmJlW8zDRjI54kLC4K",
-	"ad3PZljwHbh2X9VDvF1RhWcJlODOskIP+67JHDpMsAeio7JcaJ4Uo3bJUaHJFhCeqKuWtgkKbZf0zbBW",
-	"Ve/4dq1NOjtqfgsK3P4CLaUZFxqIQUijXfuqwhoVsUrXXkfk2raGu60n4bgzZChvfvWXIJYzgZ/CvQPd",
-	"kOLAEVaTEpcxOpxgj3RSqK2Q5KN5krh7awumIzqjXHMxRpvCaDh4KB4WZR/bJvl9Ew5nYYmFC49exFX5",
-	"q/Wr/NJo/MBqEkNI0BKVyFwrHvt7j80mX787P4ZWoFGpfVO1o1AEI//M5hFi+SvPg/CGI7Xbq38NDX3d",
-	"WWCOSTFA4EIxMcu44bdQW3fNRRzY6x3gDXb33n17R0J4ytx6BAuGp2QpxGyoKGYJv4HmIIZdYN8moBoO",
-	"ATduDMvMUHJCtJQwrGtCUL7psE97UofHh45FD6kYsiSxsun3/+f/+P2///dtyz3iEgtfqN6E5dnP2kL+",
-	"4e+M2Y+7GfaZdmWTgKOTEd+sB2h+v8gDmBsxYYb0GQSlr+Qk04wqbBocXRz+cnhxWbefYhu3eM1+WTxx",
-	"W0Na2hz0oV38ZL57PWxmKqE5nWN2ex5HUCj2RNmeUAuIQ/M2tKEdjRSD210IwcAQXMElK/tQEnLqJMhH",
-	"7B4MvVQd6R+9PT27gANw7L9OzgJ2anufRBmj0M8YepfOJvM9QmPDbrjiYhwQCo1iOYijwDGmTpxDs0hk",
-	"FeYaDFlAKInZMOGCxe456GmNSghNzAvmn/b6C3eZDF3DBVr4XkABTnIJ6Q4PbO8FtlC6FcY+rTSZLbEC",
-	"R2Tm6gAv5AosXxaTPIWqW/jrlzSG7zBf32RyelrWJR+oOVte4z3FaatLaIKUfj/BeusF+uCPqJJxmza+",
-	"oTqWPBPOGHOaXFW5EEahWBRyJcu1YvWtVW/1+anhzvJMaYZdP5ebnJjd5mSWl7VGVoHf0fZVpgBfV7YJ",
-	"zIsxaYU7v/9P//fv//HfyO//8V9+/3f/J9l9FvR6vd//9V/CnSAU4c5QjkaMkRfdl9dkzpRmWUzn2JPx",
-	"//vf//3v//P/9vv/9W+//+u/kP//v/lffv93/4Y/PH+6+4L8/q//4+//7X8iL3vmsX/9F/L7//rf/b//",
-	"6X8wlihIgJTa7N4shp6A/ry75NRKM6OC0htoZW97zLq2tsCxqbpGht0/InBYq7Dr/hGy61C0ov7Rh9f9",
-	"o+Pf0A8QBdgOuTF8HlTt3/6RM6f3nYOzZDKHgivy4tkfyN3eUdv5F1scojVTWTjgMcR0btvImomF1KEA",
-	"5WacG9EnihODI7BndlU5nBYV5Cxlon/UMfeKaj5IINlJw78TZnuCy5gl4PKnyghMG8uHhdNQuB55SFQj",
-	"NnNL3/dgSp0BVaAawLQuWA5qf//I+fKL1QehGFGeGCOZgwM/hzaq+JaSU4Z7y0WuoBW6zMiICygxsHTf",
-	"hQoyZQ7TKjd8OAkBtCTNZJwPGVrDcUZHukteg5aMLamVTG6cNgGGxjL/wr45AEyCwPs1LzncwcsAhDmT",
-	"eRKThPvE0VGuc6ONZAxq1QRaDeAfMG+BQuLvQ0kxyvCOq0JVbU2lYHNoGNl2JqLNxLDHjUcDDY9R/6q6",
-	"cSA37lZWS4SBBKOgRbUY12ZsH9TdUHpYMck9KR6wgLjRqX7lKehraxj3I/gflRfaiMPC/ofP5ESfRpJ1",
-	"sp0LcwfXcUqv5zG2WsVT+GtjXtdPckamxjzxWT0zyrUzWGlTevmBGdRmcRSZN5u7ETgTzLqtjTr1TpiF",
-	"lKxVYx6NNHNn8YUjbBC6vpE0V95XIhGEI5P5GFPn/EOtanpwO2jqc1lqbp1SPWk3lze4gOy2ROFRlSh8",
-	"mQjdisUGzW1/Cg8t0CkdqwbEsAYy620+fv4NZ3ndEw2+Bf/pRghw/dIW+O7rIsaCHj4sPHqRxZ3QEzYN",
-	"CPs4ZKkzTIXLzbJZTRhGqiQ90bEiLcVETKK//wdIv84Y1JqZ4SAxuSxjFmJeUL5aJxBc5cpmpMGmM6FC",
-	"Ab3brQd7j1AipOj4DKhSGM4aMovZT8tTnELxqTlOdxvxS6CpCi72EJKPvlHmuc07eoxGm6vaeSipQ2vZ",
-	"eUZnf2rtNXDTfroIqnXwvsnkFCL9FuUV+b2DFxZkQBMqhuVCQ8Dz1VRzpflQdckBLg7LHUuhUBzIigqH",
-	"0xGKfiV6vhDoHzMLalwK7E9YxgILe1vm+Da0S1q0zHJpkqzBd9t7tpzydgYEJoMULq2XvefQ2a2GUUvn",
-	"rMUxgxrOHfhcGdh8KKrZJVTZqLMRyYvAvuC0wx4wcC78VvF6i8XoFg6FTasQSjMat3FaJV28GH40D7PY",
-	"btycIux8RkvBS9KyHxIPsT5rFp/Yqs8Pgp8/smxOR11V/XPzNuPK/JeLG6b0UyP9RjLhcim4u9JyeL1H",
-	"/pxTobmekwm0fpjKGy7GHXrDMjo2CqnS0Awb8JVIyz3dmTE+nkDu0yCfkxEDoCWsjAyF9e2bl/cNj4Au",
-	"VZa3FRlhqVQcfPnDRCqjWkvyF5ZJgM82+yh4ScuNZljobEI1hJDMgqFYnCYcgiqZHBmtFOAWFUsSo59n",
-	"cshYrMiUixy59Igx+y9w/5c3akcnXIdCSRgdOKTrjSczFpM/59KisIL1wKcsIDc0yW3CkD/P//wf8FHM",
-	"9CmewGVi0YFhYoZ7wrcoBUxwDq7gNXMOGhcIjNHwYCVJK8If+/pAKh0Zw2hqZUjGQjGbyISRXECXLZvF",
-	"Y2Z5okrZO4t1Ly06o3MMwZhPAUUtiVSKqTb+FRN66FCHImZDPqWJDW5pANYnNAZO7GfzMcMBVaxIiGr9",
-	"fPG+jWmG9f6Nc0/Cm3Th+km2jfe+Mi8tf98i+mBufafgXpvCGbdsEi6ZWfUoY2rSnE7Qd8F0vJVebRvZ",
-	"7FHLHtKMD7GA2fCf2GiaYqixOIlOpRhXdTq8HqFouWriF9Yih5TLISvDxlLiQsttq8nKzPoibDAYVbCY",
-	"uaYHuMJYMgUZBORayJlNd6WaQEzZ/IsryKFTifkVXTGGX0D49Ta7Uw53jAsSmTFYHHULzwctBa6LNVRj",
-	"rFDlVBPnpy71wvFAdzxWeydsmuq5HSgg1CvnRAB7p+qai3G7S67A8SQkGch4Xo9GBp/7T/DxN8ldYAY7",
-	"2zfAYO4teAkHiGSo1ucWTZcf6Wu1brn4rEePQDQyPWFzMmMZYDpCUkktBsAlzrNBOoMZvpH2sfdZL63c",
-	"l1qgMPv3BvJqLnJGna5caQIQGDIjM8zn7ZLIsOwih7tGxhSpRjIDp8HPF78io1f5cAJ+917v5R+e9yKb",
-	"Paz58Jpl7W4FQgRUbsjXD7CKdsDqioVDER2d/nJ4eeVKlgEFDsHk/GXwCd8e5yPwiHP2N8B/etHrWYgU",
-	"wXRnJjM9CYXOmNWFma0ucMPh7s0RAVSlqwGCs++W/dsWfBPMhZ8v3u9bGwHr3EOBp85FgYLnk/AzRtRE",
-	"zgTeY6NSl/Pzzc8JK6VGYP23VWybU5jh+j3UlGVY3D1V4OLBfGdtGbaJy5vqThTHhCI/WJNFf4Eus6tn",
-	"KFe0i5UbGXlzuYAiQr0/SRwn1BmN2ZK2Ro4NPdS8k21Lo6UImRsk7PVzAICWVsoBKHuVIBNAoa/OA1lC",
-	"vJpLgQCWtq4ZaRni9s2x4YKgH4JY7G3F4rZb0XrdijZ6pRvkDt6s1axafDZwIITwzxJEIVxkUXZw2erJ",
-	"dkAkDEiTZO7AF2FXoWhF8B9HcbRPblkOKOFKhkO7S87puNl2vsLdrMu+4DW4Zo8RYg1W/5Ag1raSu9Fl",
-	"oB2BLtxx+/fPF9sNroVBDrjHiqF+WIf75S1nF4+KSAuBzXaf2Qp8MHt/IC6OE5CpzFgo9IQKF4iLwKlt",
-	"c9lGjEWk5Zpf9NpgMtu3idKZMdwRKMCpBFbQYzlRmtA5+I5DgdV32BwNuEyDZ80Vdu9jIl/MykVEU3rN",
-	"yk4D4jtFU4iuzUkqudDV/lanh2/7V0e/HH746ez49dHp24i0aKKkDUrOpCujUySjQ7ZX0syhTHp47XIQ",
-	"QlFo5ZUNLgHrgqv9UF0FsLh7chXgwWxdBVtXwZcJGRiu4VjGl+HOgHi9yDw22QWrotDd6Ui4YCMAFAKv",
-	"QQOj83kXjl8iGx3LgnG64BvXttss5scN8jmIBU0o6IJW8kDkbUkpjGN3W5fEo3RJ3M/tWd9bAWS2srcC",
-	"lu+9FV2y8s1B+c5tGN8KfjkyF8OpCC0EkQeYeBczLPCvQH/BDiCA2YTWETzXLqs09JZC0+wkKa7YQ1AI",
-	"eluFYOskWc9Jcl9MZlHcCqYhRPkUIpSNDpRTZqyPTE9cwJKJ2Kf8WBMMkmewu4CKsC+EIq1ccE2ik7PT",
-	"q59sHZA1pAJjkIGlotqAaRnNGLtWEYH/cy++Pzz8OQrs3yAT70SKmM4NK7nMzX8FZPe5GycgMomZ0g6g",
-	"AjOSAPoK8q0RfpF6qEVEB1+C7VDudIEPP1HWvOLKjQz4EFTEobC57DOLT30t5Ezg713SV4pptUeGVE06",
-	"Cb9mPtaMR8ozl75PWjJl0D7T/SFNMGvTAnz4lH1oDGRRuynsLCi1gfAdOwIypSKnSadIxizNbWPM+hea",
-	"5CwKQoGx8OIRTLwaXqtSomYlfM2zUgBb+LWQ//wfCsLA+D7mVoViAfaNtFyipxMbGUNQEMBYwYTZG+br",
-	"G8DDTrM4sAmtZomJpH5boXAr1Sybqi455nTAE66hNxKAACmXy+xAxFPKY9KiDqnT64Z2znYAM7ivFYo0",
-	"42LIU5qQjE0px+81t8dh+HmcJ6xyHC2XumX3DWdjVg1pwu2gmBN2FQq33S45X+j3gR0+hJyZk+oSTLbx",
-	"YIi3804BQx0QVhwSTF3y6SnT780lvwJesK4+4t5+J7hexaXonkdo+XXeeG+4wWa9kdWjeBgC+fvIkD11",
-	"WTNEWzL0CFxWVq2F07FGeqwcZk8zNmQ8XdJ6+ZIJ28+HT+mYkdY0TzRPaaZtSXA04gmL9sj56duA/PH8",
-	"8G1A3h69Cch7NjgPyKuT84BcHb15Y/jf+es3gWuqE4rdHjnhr9quB8PZwYWXSCWcZgselCTgJBwLqABA",
-	"FEWQEhSBTkLRKoBEIZUnAHHVBgAhlKRcO4jJ2whNDpDVQQfNnco/3ScRzADpW8IsBBT6GVesXMDkNAOo",
-	"PMAIKYJIAx8yw3pQLyhqQFQv0of81YUircKVufucUEWUlAKrsBSgTkIH7ISJsZ54sdsNxcvecxKdHVx8",
-	"MBrQwdnpm6O37y6gVtfZJu58EeoZjvyazbEnQXR5ePHL0cHhh3en/V/6R8f9V8eHUShaNYW+xYDlj+aT",
-	"jWOJNXU+HViAioENhw0RQeEIdiIVEqFeuSIjoyD7rftU4MghMln8MyRDKC2voZy7q+vM0x7+zJzWJ+Kf",
-	"FZ+pDvsM8HO/NPZZbZYzXIq/sAt7kZfZiP7qPh3JbNqJqabrdF2GCd6lht9+bTvRTg7IWw2wVAvswZc0",
-	"Ig5SmQs8GstyWz69kg8YvnqBPQ5wEJm/Dksxr8qm5pR+7Bhm3BnMtaHg3d7L3rPdFy9WB8Sym/r7ndtM",
-	"uE7+QsPTzl3dD89KFl5TAP1PZqSvgIXl55lvKg/9EQaHK31rSwRX/bz1YFjNoV/NpmkCSRqQ7j0Cri4s",
-	"SvjtXlGG3UG5jBRF913qWj+REaMAv9j6tBZQ7cZWVNS8W+k71RgVLYjnoYZGixXeU3y0dETbjkbbGOkX",
-	"7ExU4lLz9XjU/TQpukNa1gRK6yKTFZbzrSD1PdIw45cmwM8PKBbUsS4OWnOgboHiHoyM6n0lGfVtAl99",
-	"j13k71Fg3Gb+GRvmGSQeNtpJr+Yu0gWhuCZT6aIYabP+Cpxlayd5O8l/wxpbqfR91zOUopgiFuIu0ZI8",
-	"3zWGipqY25TZVv25YiWwA4hLISdHR90TRSLBPurXAPGlJnKmbDHrR9vIn2syAsAGKQCUsmxAYamvQ3Z4",
-	"dnuP4EqUmiakBUkn5mV0GHw4/PXg8PA1WlfOTsNhMcBH4ykXXOmMapkpMqE3gAR2R6cdT3kP1cjyC7wn",
-	"G6s4oIdkYm0NpodmMFWv8nwNZrUsb+VW24mdYKeGJ2zSkCqWf2e66aED5k8yRuM5mdKY+VhaU1kfavxl",
-	"PrS1vO7V8vrilPz5ppenji9neVUJ7qHIrd7XkVvfMFj7ozaivsLVu83eIemsOaPDgRFY0IFKrDlh8Zhl",
-	"pGXzygKIDASuhScEFXx0wSfeBaEo9mk010pEJEA9PJl7jF45sjcafgiIFKwDIXb7QIDJhZgiCi2MA5st",
-	"4NK67B5jREnLmOv6alR1h14Yy2EObe+4MDOEAtZLh+YULMQTV1iJtkfu3q/tp1u356BYeGXnXXKysHPb",
-	"bwsB16ADXxWWx6Ve2s9gz8enHKBBU5TNDejQIuKaXe/fOkhAeoMsFp6BLWPL9tjHlA01i/2XwdZaLq4D",
-	"yT0uyRVXYmGV58qCAXMFYMlzSPrIza6ksZDgs9qcPzq83isPgY3Ehe/MS5XNC+ySNxmzmS8qFLHE3JE0",
-	"hd7UxXd0jZ0/mTYXPg9kZHrY6FLt4OHJ+dVvH171D35+dx6RFneFiNBRAFWltqVRJTHbJfqnv0Il9ByT",
-	"g4pFT7lSWFzjJAVJMyO+NLSXrmlDhq1Z2YhlTAwZlBC40FuJqH2OTcxGXEA/2oyl2PUWO6dTovJBp+hH",
-	"jj0OUgoEZr80JVqmnYTdsKRobO6ASKCpIi83EpfCbNF+31wTGgrILbXNIwMoITIHCjF44ciqGBnb3tp/",
-	"4aMsJnoGHXUxzsk8TLSHjXVpnpH9cBHUxE4gC2owh2rOIgnYpt+86PVCUdfkTdCpq+3A/LVW5OHMd589",
-	"ReKK2l0CLk6MjJqj8oiIoSjFXm2pvKFT314CD9qsymcU2+RXaB3d8snErm+RIWwsM3WUOZU3kGi92IWi",
-	"jL7Vxo7IlpmUMLqvSg0YywnaM1o871sjQvbZlM7JgNnM6h9ekBP+ag8bHBt9H/IpBrmae+mw+7Jo2YVJ",
-	"2HQgcx2Kly+DXq9XXLCRHfO/3iU/81cloMspm0q8wMBabPN5n7/bJiPAWYeDyaTh6JIoQ7vlS/bHy7NT",
-	"4lXBUoeRXbMD6yghfbdp2OZMZtehGMmM/NDzSVet6GPHAW927B+jdild27GHl73n+3ZyP68iP9YnZsGk",
-	"r+jwOk83pJLawb+6Igo7a25LfOBx2m7T3Tb16sEpq9bMqlUELSrtwFGx017tH5qTqRav087eDz3zd8jp",
-	"7MjBP7Khdvrtzt5OWeTWJmP98Le7vR9//OHFMt9KZZAazVhpqtXTQl9YipoO2IbYjt49j6dRkqrmbwIA",
-	"zANMAY2MHgadjCItI9KCCkFXluJTn8lu8OPzHmSaunYMkJRMxRi656PUNHyx6AJfV75wYCXppdnXzvrg",
-	"T1SrN5mcrgSHYh6+kputQaju53EXBX4ftQuXvtOKUcQKPc/cBYoEXWIacP82BvaNt9taNI1X+wguV+Bu",
-	"Ftwywby5A6/vQyOERgZgK57q2IBR7lDDfqKKBmGWAWAUajjhSZwx8UTtk8id2FEcYWnBUCYJG2pFcuEG",
-	"/0tR+1b0afGTyJkodLE0ZTRzhQKRnInI9lgx+4EiwgmrYS+kBUnvroTMD1cCSm13Q3FmzJ/b9XhD7Lpe",
-	"aODCWIFdcoWNAtifc4oJ7SqfqnIzNI6V2mZM84Ixe9DARUvxliyCH/dsBj3841LTTL+m84jErkMQNF1I",
-	"mHU6kKmZELpSz0mWC1tSaY4CyjmnTseOQQMGdc//6KOAOFQrJn9HdvcsSSRMxNSuqR00Fgw0cG7rF/g0",
-	"xv0K7KbfGF0J8Aqfhgk3y70re9oy70fFvMHEA1r+yuwa51qmhtFxiWst8G3fi9gbnJ+mhJV6SSKHn0m0",
-	"Ta35nIuYZWC97hdt6G3bR1hO5PiF9T5guSo6OTUdj33HMSmGTTzhio6/FUXOb2XLBh6bDmfu2z2qb0ZU",
-	"f5r2VkZm2H1W0RmAv0Vm6Ii0FGOFppfMS80CodJihuhHThGx+pMd1wzRcHt/g4V/xgVGeb7JW1le4vZi",
-	"Pj75DGrsYP6V5fRSCV3FmTUSkwuiZKYxrtaI90o3m315RcfbPimfD3qKX8mRGfz/2s1RBJuBTOGKgJcx",
-	"hjTMLjnForUMOtf9OWdgotqkysX+3EuANumDTXO8oveV4GgO5ZFVj9XCam0zHDec4ajh9qxwvxuc7p+f",
-	"imjmfJoxEBbNCSvnuVYWHAOcbCBoLOKVdbxAzyMrdABmIq5UqtYBJ9vgowcprw/iwZBeXm0iqwxmWItV",
-	"bIE1v+VgnMXGXln4fnKiGFy+uwFnLZLlhIEcB/8pOjbQo4ENtmiGxQ56CUosHW8xYh8tRuxnioovgP5K",
-	"l+YKu0x1Q4kFeCsdQ0WPdeXPIDOqS/qYT+WQWcHlMao08KNlyVDWRZcgtNJNJR6vq0n2Nq1JbsHa71nr",
-	"vDfZhPfmi3ODmrqWGnHlAowrd72xGaCu8U3R8sY2o7B/dzl8zc1p7LzrsqwH1WsG9vCA2s08zi4wnhI8",
-	"8fu/rVe3egJalU8RALUKAlfvXTdXG8B6X3R3hUBWxYaRM1HTuRUSaV3i8e02rpg0H/MRpBhrKEyFhm2Y",
-	"UIqdWIgRgSTh4howEnklzIYZ9URplu4RKqphML8nG5G34Ti/jhjecFG0uhe0dI/bPRcwvD7FxIzjZX3k",
-	"vsJRHEH+6xwyaO3LmIT7pADThTVgroQ1H1GVNeZlAInNGL/jggjp8iVk5qMOFl7SpTpnRQwBurPTLCYD",
-	"niQkpfOpTbamRXowfGpKBlRc+z660mYVZLHfuJKElv/yRHl0ZI4JHougyQgNDGnEuFDlcZTdUgq2iAUI",
-	"pOUgePc8iLOcYW8baANUbimM5zYwB9sLbtEKWN9c0GxeIgcb9BzVEEJLSP81g8U85ymbyrYFEpYe/peL",
-	"6idQ+5X3PI1zDf2SR4whuIchilcMi1OKVcLaAvOwTX9mMdcsBgBLm5itJ5nMx5MSiRRZvwtzg0ApFqA8",
-	"ijYSN7QMAHRnzM/WM0kUj9GwmiqWGG4wRLB0KDMoT+0nKWZf2nsIHn7A7YdgfffXgQiPZ1v8vXWNLu0o",
-	"hFduwPSM2ZZhVpKsLv2/akdiv5a1uhEXVStcT1BglgtRDMsHRGNmOeDSLkCO8Wzrve+7oY/7El+WUM18",
-	"9RilYpGSIGcr9v39zfUp05QDyl5GVm+Zbqap3leRCN9wWfU9EelbxAzdJIWu3VUKTYc1gQhAxRxWVK6I",
-	"aHptVTo0UEChU8hWfcqz7fweQMGadVXyzNwWCF3RAWCby4z0bCvOrOSD9zdmH4slrWoOfTFsH5EZxUYi",
-	"xFVFG15LDqSvLnbLsh1FC/05Y1B2y40WLBihI21R6cHAXNqdqrimD0Rl3DKI7xl3YYMMZlHvclrhSl5J",
-	"VxGMfgeelZKlglJ5LMCV8RtGImvcR1h30NQnqVSWYd0V6Ayo/uSMZyt8HUNqpbXNdtD74boBNXlH33ud",
-	"eGP3D6d4YEB6jyyXEPyXjvhQ1bfesNINcZT8hdrNLE8Ks26gxbyw5fB6bgcu3xdqtL40sB7Uzw9txyks",
-	"MWjt2sr44YRmdGgUhz3bXDsgCdMa4gwqpc69OJmnEyYU1OjbCn0mhtk8xUDDsaTCdYkZS68S7JEokVT0",
-	"0R8a4L8uqGbuv0+YnsjY/8u2noNKBPMHqIdCYAKaJD4pBv6BakVQPHyOLsEI27uC0tJd6I2GTj4LWwGO",
-	"wAgbq/3i+qrBI0YAo6U4FrBV3yCn2U2Fl/qhOqlwdffkorJH85AcVN+Mv+nhcGSfhTdzN+Ez2PAnYAs2",
-	"OZxqeHmwhhfKLr6S1JevkNPnOHtjWt++f6SExmIsKKtIZSzBXoKYP+Vtl+mq+YBF+0cfKasYcbaZ4ZI0",
-	"wbIutM0U3Nos62X83fYufwojWNleudNL3PfRSXNxfPdVxRpSo0guEqYUiabyhl3JyPelKYMWVW9dYLQq",
-	"RHarGCQW1K0JUa6N0V1Xcw3YWAW2W5dcNL+KlTQ1+Esy18XKE4n9pLhbNqJBeQSACigWrAVjdpJQEh30",
-	"L14XUU6jm3p1aEkP/U/Uh05gxXXJI4/26n8tZeO+vfSblPurogc3OvSNDWRJuOqQsGZjg7/eU/GGnQHf",
-	"myvucam26OP/IvRdQ8N3uBzWYp82uerTXf84QMXx36KFDx9GoYl9jSsyTBjNWNzuEuiM7xOV56lvXaqL",
-	"q1fuYgqFdPOUPVFk5OEyl/k+mt31pVv6IEznLXeIt1bzmg7+e7Ka1+RHy3Tvp4mkouMa5zeGD048RK/R",
-	"OVHl9BjHCFOAtm7ZA9i6swlKu0vg6zAFRvFwYqipAAS2qZgy10pTjA64mAPVJb/k091nCMFsiJjFZEIT",
-	"h/kJfEyKbiiiwz+96x9/OO//dnJ4ehWRlM5VobrbBDnw51qkpap/EhyPyuZEwmv2zMiU6uHEBkYHVFwb",
-	"3sjHecba+8RNenF0enB03j+OSMaqE6cZF0Oe0qQ09z6JXr07Pj50q+TujEDBd+hbs4lMyu/7jAc43eJL",
-	"Ya7fwh+trEB5AudmTjdjU8oFhIHsLovhaTIzawH8LC0rPmJAzSopasaMMT8TzbLpneWNb5k+NkTjaHCD",
-	"nLkyz1Z7e8AsFntpu9xlf9fAcAbSemSKnefB8ZSLpzEb0TzRnRVQQM1BWJTphCvtQ0hDmVqcqIhPjUh9",
-	"jWMe+CGjANPn9UxacG2dMdYUQr31+s5XwNi8yhi7L3yMajO+x2W+G6KwNFQUI5ivW7oPNTRWvRpAis21",
-	"IWaOCWcZzYaTOcnyBP1W1uRwXzCyEPmNIbYqXW2qH6Ub/p6CZX5331e/5O/IP+4DZYvXbv0bt64ZcNC/",
-	"Onx7dvHbh5+ODi/6Fwc//XZnv8oGIXNnPKyvSGSfKcmRJcGmeqmxDTttL+KmA1UL97DayPPzbuInXKy7",
-	"w1i3xHUdjPuQCiE1GTAfFULX2m0WELW75ARVwSdGF3RQydBPZTSCxjrNcZ46oby9O48qcPOQ5VBDOOe9",
-	"i+FUqb7BJ3Anjfa+ivq2bSX+UMo1Nkbxn1++sUCry0I54NjwxlQOnuQVjCl0OT9gY2p7G7fq2zqhk8dj",
-	"R1mPWzNAPB2z2OO7QOrgPon+HPnAAOtMKU+IzBDxqTWkinW4UEworvkNC4i5N5QL1e6Sc2wdQfiUjhfa",
-	"X3RrHXdWC9wwLkxwi4+xjwAZMeICMByqmzRL5eaxP+cMvq35o/nnTlDiAlP68ZiJsZ7s7D3r9YIdbWhz",
-	"b0dp22B2o40i4NgaoWgEIykdg8PZfv9HwHgeIZrN1FOvu/3uL7XOytqbebf1pW4D1sCzkKjXF9VaDGeF",
-	"4Wg2A8+84soxoL4RDbPLw+M3H/qvT45OPxz81D99exi1uw0214mLRKxgaqHxtxV1D8baspVAULeTJMT3",
-	"sqUrEu4yWXWLhprNqjXTMmFBNeGn8r15miYU2OYnj92g6F4yrbCMSma+AMp1z2UfU57NSStl2ZSawREO",
-	"ChKTbHA8H/jRbJFSKFppJuN8qANCcy07GRNs1u6SQ4hiK6YUNGq9haLoMpfMVjFtwVihgn3UobAKdJec",
-	"QkY+kYJZDuGue/NNr9HTL5kVyOfmWDejn5uh70k37xv6sZysRmwWVaZb3vWo1fRLsLi9wEyRmL8ap1vC",
-	"rjKJaUpfml2tykPM/FUeQj6HhTQzkAtpc2E2EE2RCdsykC0D2WS8FFHkSjwkQ3p+CDxEaapztRGlJ1ep",
-	"MeulIEzELr+unqtgfdEIkiJRoUzkmAv1hfnIJW52M5wEB9/yki0v2aQyApcKMDEzRoea39CSUXZ/PEUx",
-	"rbkYq6eKj0Wedpgwi48bHYXvJ4CvQMzjnTwFmNOUCUjTi8ZMX8IwhzhKVAYS1RI5CYRga2JlcBMqr28y",
-	"XFadqOHmqRnXw8k2je+uND5HDHhe5YZqlroas/Zqo0uY1Q0JAIRq6PQJHQVtojeDb75PZhOeMDJMpGJx",
-	"QCKziHdpVMrUfh6K6PLo7em78w+vjy77r44PX0ddYr58hwufgs5j88H03NysGx4zJ8IAGuUjV2YDBegJ",
-	"pieEYll+wmUjMW9AeN2m468nvNa4RASg1GZEMf3tOqEfo2A6SxHZBu6Ru8krX+EFYZLSaeeazWcyi5tj",
-	"Tf0qaJAUybxLDqepnpNcaJ4AjdTnU1ymdPqzG3+ThF2ep4GuE670VjTcKRpSOiXXxSfzZFUhlXXEQy35",
-	"+OJSB4Sy57GuXvZ6fgGGpwMA1W6vV0KgCkVLZ3w6ZfE+YUCIUlj4qcU4pxE/jGpF4kymKdSf9klq5jF3",
-	"SE6h1GM2AdgDrhMWCpmRgYznPj5qxg7MoykURCxOkNisuneCGxUPficjmcRcjAErfpDI4TWLQwHVXLOM",
-	"a403GFHX94m9AYQmGaPx3KFmWcCWjHWGE2ZGaBBdt+7YBoTWrev1FWXWilfbCCw8ua28eli5s3DTMb7y",
-	"6cylKrg0HXfGmczTdaUWaKTwZkBkEvvkiSX9et/iPJttNgWTNAE9GhLH3W7l1zJS6ycJtDQbuy9W6tPk",
-	"yGWtcqRaGooEnbIIxdLLslTaL4kw7LHppNfzeuEV3BJO+yQaSJrFKgKeZut74S+ICmY2YZGKoSK2ZUcI",
-	"RTEEFVYo2to9KpxPEEZa2lMY6HBz3dxg+PtrDoy7W3bDtrLjQRZA+Vu9xqVukhh3Z+7U3fpzaa5jCXXP",
-	"LGNpy8/iKm1Tbx5h08916W2T7T+BlJaFgJbbWEZgBa7rc2zlSVBgNyzW2boZl/f8fHCiorcVFdsAz9p2",
-	"yWYvuxdCuZ485XHaoc3N3n9hGR9x6xM5S5k4ek0OpBBsqMnRa6LlNROkpfhYUJ1nrMDCcY7wJ0ZAzREw",
-	"hiuVsywIBc1jzsSQkb8rMPHHOXgyEg49+uLApsa1u+QNF3E5cZUM5n54ovLBP7KhDghLFAtFwsV15VnP",
-	"UABk5ga3E7ss7RbKTT8aN6tNdRuH8y07aChsAJUcc3ENOGHS6LQuHo3OGjsodPwwyi2Ma86HkuOzg/6x",
-	"84zumefNA6Ewf2ExyVNoewdguDME+6FxnDGl2kUuINVuvieKpFSpGXTHEjGG2GmS2F4CobCBdmXha6h2",
-	"bexYaa82ZgGrgh4I7uMJIsX+re2Fwu6PFmP48zRKCEIauam75EVvF0Iu1JJJ0UDQ7BNene+TlxhiObz4",
-	"5ejg8MO70/4v/aPj/qvjQws1pCdcYTTFeZ9K5CKzBmKzucuhGDAyYno4aegoK8dH4j3Xk6PX5/0NyY2j",
-	"11dm+/eVG5DryQVTeVJrxV8i+XFh+yfCd+KGlpSEY7SorpFgSrPx+IP9uhEZSnnN2Rb7/P6lBxvmGdfz",
-	"nb2//4dKsgAfC/P5gAFSUVx3f3n7noOXhIw58sX20fkg4cMm+dLcKdqLlw5y9Q6Pl6L7eN6P/C9NC86k",
-	"ZXnZZkv7JBJ5kngmQXUTk6hNFDD3/QDmO3q90YpaN0eD1ub33H08pkkDwR34z2ek0G1qW4nIblPPoFk5",
-	"6SsSJZ6Dx2k/KhkQXseIjl6ff3j1of/u9dHh6cEhNuhInBgvNXb1S33ltIruUoHxaiswtgLjexIYr76C",
-	"wAAmvuTKQ+65yyNF8qPaupLh3a4REJkU46qKTAXJxbUw2rVVY8dMe8MgFEZZxayfoAplz6fMDKkw947F",
-	"zrCwxXHKnlrLv/Git9vukj6ggO72QjGiPGExoVqzaaoVqMRSOGshMDrsyx7q3tAmENmoVf+RoXFBdl9C",
-	"EzHNVEBGeaYnxnrwY+LKyYtnfyDRRf/KoqUevo4sMt4F09m8A2uKbIIEAIraaBPliTHeuCpNEwqZxPuE",
-	"EpXDdx3liZWwpeIk3MMT26SsUcPeEKM8NsvZsskvwSbvB+z4D6sgccoTKhwEg3qY3NIZxiL2TOczOOQz",
-	"4JDla1zHJSX6XOvZ5KHzmDhOyYVLwdcyY4s1hpboyHuLWUuL9wqLfcLFOBQtpXmSkGe9F+0uuWQ2/3GB",
-	"ISOTo2LumKXnCcgncT4is1BE5iLJjP8Fft4jrxjNWBa19+y4ePqYImzh2ycsYwECPNkuakqSMRNmCu9C",
-	"UsAdoSudu4AN7Oks1ytFROydBvyBR6ir/9OO/UgHcPiGnv8a/NPOAM4bFE77p79W6PwQvjD3fp1P0OKn",
-	"bFlk69xVviZzW2muFotDgHKB/nzbKPDbKdKCuEFAEhaPjeROJRdaBaGwgLkq8P6oNsh132EXu9MEhfus",
-	"UqHSJe8nts28q49XRI5CUeBkW9dYlguXXxygTDUzmFWOvNvSPeuSqcbQzrcAgw5F5B20gBaeUKM8WJFZ",
-	"mDSof7i7Vgywu6STzQn7hHDftln2kkhcBUHBf9plBfEpQpl8qc5R5k55MdOEYFlJZrztLK7CQGA1hr0o",
-	"hkVzyDAkStO5anfJBVRnxaEAUsTaq7ODo/7xh/7Bwdm706vIOnqd030iC9+N9TyjnV1nVwRG++6R6P3F",
-	"2enbD+f9y8v3Z9C0CT07jLhO2X4bXKGKj9cX19M/OVx4F28r1Lu7F9mfc5qoyqDQjvs9GAyL87jeu2bX",
-	"oUCHdcf9+ETtkd0eSVnmdr2gpYMjvUEjD0VFJQcJRo1sTgBcHy+4tTDGOVMLnxGANxiHNuDkRe8PoSg1",
-	"/oJjc32+sF2eK7jzAyTUmjJUQAVEbf4NvHpe6DMbgdiqTPK5sKY42rYj5yNWtxcLZ8tk+5ksFUvcKnxr",
-	"J9ipcp2dYKfCSRq7c96to4Mu0plwo3HPGx3fpyW0rMAn6+32eiRjQ8ODuqEIRXRydnr104eDs5Pz48Or",
-	"ww/z+Xx+chJZTQibZXTMOYOEGkiRK9sl2YxktSIsgjIMC9WlUMB77T3b2NPzWy8YgP2Ve5G3fPtyVMBd",
-	"F3eieMxUmwwlRDVRl4rp3DEex1lxYlxvl5wZyeCGjkF51xLeygijWcINAzNLAP7IdSi4Mj+AGi6KnT8p",
-	"GqmYEwRVCV5Xeh+skFnGtdXK3CGVDi4UZkyoL2xRAQuau5z4ABoKxpiY77dedLR/osiIMfOXjIFp1W6o",
-	"Ojk33+AnSwwb9EtU5mkIOliavJdO7fdYRlKgeJgzcqdQZipwT+p5Ss3dXt6rwpG8bdSzb1MCBBtDY9xu",
-	"I5GojZNHY82Cayf4XROG+jSKsAKpiSQOLDnc0CRnLtGN3lBN0cZ1PNq1DTLqs+G8XGDfuXp6sZNukmDs",
-	"FA0UY7f9/VKM/wIraSZN9WgHtqu1kUkxV2lC55Ahub8UOENN5KwA5AFMzSZQrzcAHIYOCu+L87k4ciZI",
-	"K5MJCwDhyPtRrGOzDSXLfCygkqkx/7JMjV/eUqjMcU9O/zsuA4IYxwuX4tt24t8vfK4uWNDKV7CObXcA",
-	"ZbbRmRLZx47MU6B1UxLFVNM9eO9pKxXjf/7HlI3/ecxH/zxjg7S9P6CK/fAiiMi7i2No12VV+2fk5BWJ",
-	"mbFLoP5SKkYGc6OQZowmyRzuGro5zdjQZbRUP4OYsM55b1RWXaSRgMsBuAL6PnzkFgVNQPjI6MNt7ISH",
-	"43NXouhFz5RpajaHbbMEyVNDMYSrULQUYyTCP7ySNIvxRPYJJVOajKRRj12RKjhvnYuy10ZfjWLZDQRD",
-	"QxHBV0B4X6h/iEjCr21pkYX93bP/cgMNaZbNbSokBkiJhSSjEEZ4okIR4WYj3KT9cmUQkQEdXmNHMLNL",
-	"933As6sznqbMzt4lR9q2gQ1FuflrTHkyd8fiOr+uFHo15hHhugkx8bxEZpvCTCxNseWi21DoJ6MiAtwD",
-	"o1mZB+O9WcdNM6UfOwMZzzvAAnf2nu++ePm3z3785MCoi1Its8ys9lSOW9IhJmYERcU2EXK2DznMs1tR",
-	"UWnzyn2sZ0IVRmdq1fRLHzrb2J16p+7C/qpE8fyGvzfFHfPtO1zcBs2qCWfWqgwIctUcez9wRQM26b8U",
-	"yMSYCPQl56JLohkbKK6dRjGRgs1TqZGkUibThJGE0RsWChD+e4SSEU8ScH+B5EbYPOyOZJGD7ew2YN8l",
-	"fVf/6xGWfNZQyrJQVPONjLyfyDyrFWjY2disro15LQvvWm9kyiCmY3PzwTOXC53lynD16NfOG5nNaBaz",
-	"2PxXRCYyLVyP5l08DfdCmsmPcxuPpSIUVYhyc/EQvakornjRe05qMJv6PvPLxWG5ILlie4sRlC459wEg",
-	"o4z9CH7UZz+W6qUDD+AMpKg42FNQs1Yr2gFWaoPoTe/uq4B5pTQoQ3OW+u8nKWr9IrVtQGfT2eKujNqx",
-	"Rwykf05i6XOI71Tv/WfEb1YEMzyHNdV3T3C4ZY7zytFo31ggEF4ng7lr/lKvNTwsGMMKPN/jr1ZowKD8",
-	"hPSmhbyAJbnL1gSd2akrEXlezcnYJ9GIJootJlZ4VdS92A2FSzVeSHtWt1OHXeYwAfSmu9KG10lSGDAC",
-	"ioiWNfkKdSIRCkvnG84uqE5yX+aunf4XmvDa6/W+gR4yPp7orfn78MzfC9Ypn1uRoPdlEhWWy6YBTxIu",
-	"xk+HVAxZ0sxtrvJMqFJ7EBQ+rv+IoWwucqZsNUAE1dZM9XUUWD1/NuE2e9YYBMncFmSHApgHmQLCaika",
-	"8ebi8LBLDmBZZoUYt7IZSCWD5GoChgskN1R4nhlZ8iHz9Rf4HfZ9OSAoirjvmt4o7i1jvQeGyYIflflc",
-	"UMJVJcMZEqErI7TMFqAggxLfkAUiIm1nJJyefbh89+ry4OLo/Oro7LQWjQKP4LI08kald3meJuFdeiZY",
-	"oInuo8h8ui9Hl5Zp6bxK99pew7USkP6AOZ0VCqq72ra5z/L8AkhdSeYegnjOqLmk7oKXP/lecTGIHRuq",
-	"bCUZ5PPAOvD4kIXC3qEBVS6BYVjMkLKMS3Q9pHk2nJiHaBwD5hf8nlCBTncMchvjORT2FhOHAWvVCOs6",
-	"UBOZJzEx9jj6ReDaZtQKRCrIhGYxHCL83oSJd+6ObLN+azPHMkQ89+UC/3kQye9787KVuWpafJqVLs+t",
-	"62Azq5pF3Rvg2IafxQxoDf6dMS6Upkmyd7vpXUI1UwCnwVJwMll6Diwg+GxCdSi4JinlMajgE4qhcpST",
-	"cVDIv6m/c66wjtrH5tZNxLXy946KOBQFR+mSvs32t53AyqUP1k1lprbAJBhEW5ROmKcdCv/XLjk1gjJJ",
-	"3NXEu88VmdK4VOej8uHEjGZ3v+eLET5cHF5enV0YE/rD+buLg5/6l4cRaQG7kBb2Y16M/ESVTtCcOqNx",
-	"bYzrAj/luX34IclFQpXL4duWQSzXfpGaHNV7yB9/w+ztSouv/DlS01ZC1JFknfDMmMqnbB292GZYWUu7",
-	"Ri/0IR60dJkgMZtKwzfmgDJ+YaZcovGur3SGotA6yUpKJ6yBPQ6lU2x1zmUCNM9E+bggXaFSeLdJ3RMo",
-	"9Gmm4yVF+O+dbeV0ylxNGKI/ZYwmHc2nzIhilhgaNfeAjyydKdKi5DwfGAqC9/ZINGVK0TGLbHmR+/dR",
-	"HAUEs2gw2QaROyJwwqnJFZ+yCOVhVCa1qA3Sz/qn9tAExHUaiWiWiUpqeVkEMabGNgsGtmKXYTRlMwne",
-	"f1srhY1FuqFA8OY/Xp6dEgmQIZhKwhVRE5oy0qJijl07AeBrwMiUKwUw7A6OAHt6llPs2pBrg845FpNn",
-	"vRcFjldx6krL1By4zuZcjPdLCThmOZaj4NQ2vQX8g6HQ85QBCvyLXs8pFIAuD9kpP7wgP/NX8PPu83pO",
-	"M2T8hl2aRZyWznBjnbUW5/nU6iC78Nh8lNh+7vYn+9e+W5yQI6HpNStSplD/Ky5+5brfybVKIZ3FXJAf",
-	"Xr58/kMDg0INtJlF+cr0yCreR3HkDdnIaSZQ9hyV7tSY3rDC3QRusEI97obiqnBLEaos0qAtqR8YEV8E",
-	"NuFegX2B2KelgUpvZcx8ZnPbh9AZohWVGfSHy6v+1eGH/sHV0S+HkYNEJFiCTydGywatBRMGcKNQ8YLF",
-	"0giJOM6o0F4b2SvB8blF+Dxgw5CAcciRryD0nYaRYYQictrXh6PTX/rHR68jTE90hhE66BLznykTsVmI",
-	"sZ8MH/IHcHus07Mrt0+MpS2aZrcdjk4BhaLWj9rVtYbCHtPAAx6aDTxRzoHhFVY0vOQImgo54nB1G64z",
-	"swIvCWAfoIclkapQ7mxaY9mdWbL0KjekJNLRz9kl/ZLN5rcDFh1djCYqptHMK5REdIyWzxQIIxS4GhZ3",
-	"ySEdTkpk5yPu7nCxbH0AvUrsse6VsG+QkI1SG4QCjo2KObQegQ/4BxK9fnd+fHRgiNSbieu1obbj3uoh",
-	"G4pQvJ9UyLQINWWMDidQiGVDauZLgsCz/x7TbEDHDGhZSG/+hqKAhdsjLyFPpBZ48lbm5r774Fa7j0Ei",
-	"g/C1akv11LrkSBCwgqYyNmqA04fAE219YW181nw3mkGdHU5s3utEoTAqgf9UPvSnLHBZ4eqGUpKKft0Y",
-	"cLtcML/Xg30+itk0lZqJ4fxnNgfo542JfLfIe4ra3WXh9O132a+avoseBa6BuXC1rUmuD/w9W0GhqVDd",
-	"BcsVbvGe7DO8SN6YL1zhIiYgax0n/0yLDcqVF2XtTrBTIzJLWS63GfJOsJD68sw8d/T68OT87Orw9OC3",
-	"Dz8f/vbh4vDdZX2gsUzSjRGJUvwQ0BkM53YCDQRzy8J1GnXlzcXhIRzXqCbUVpPkp5hu75PIyIdzjOXZ",
-	"aTzPnUrbMwtS/QtWiIk2YCPC9CEqNTOu2H5FNeSqJkbiVNyKI8PBjlp2LAVr6jP3QH0x32+tHlJXXDmN",
-	"9aMSkmbxU9ul7e7GHVe+NgUtcjGvKnZdgiW53ttPMTcWlL1mWJ8DnP9ht/L4ThpzDP238JQkMWiJNPKZ",
-	"uD/rKmmWNJa15iiIEk3TljP2SsgP2IWwhFJlq8bAU8QVsQ0AgYerlE5D4RskgsWwVy6RYH7AovkgaV2e",
-	"90/a+46VBsVR+keoCgU0aBuwoZwyRW644gPD48HT3qL4pLFgrCXtMIsaq1TLN2cDeDY4+j0prW5vTWDT",
-	"7qPeX1fCbfOPRn5yGHO9eW6yRIw9xSsETrXP4Ti1DrkLez3LvMAGpyvyUHXJmXB+sTK6VsqK3qgtTMbq",
-	"H18c9l8b3fX87OLq8HXU3jf8xsb43cNltwF+bSiXMab/8Rv7bmSZ24iP9CQUdnbgLdUltyL44wWjSoqI",
-	"4NuX7T1j6BU9MLCLi48kAMucQHUBOp9cD3syMAZ9dfu1HneznHVE/oXd6cO/4N94MA8/xJJrbcXWJwBZ",
-	"FdSL5t/iXfcm4eI1uYsN3EhUZL88E4hinjEA3ozIu3OjD78+e3+KAXIiJDEzkznTtkbC+TH3C0PPD+Bi",
-	"7ZgNiuXu5nV8FrWZ4mGsWmAY/DP8BWaq5y77tuYbNIlQsI90qEkuYvMUzWiSsAReV9bzmzIHOzu8Vl3y",
-	"iwRPnhQ1rKhUDw89b47ffPjl7OoQ6uc9U5xgoLIEMc4qaKHgGrVGQyumc7WQLwuQ5eQvUjAzrIX0sehD",
-	"I4iADlgiZ6TX3gtFhyCi+rtz9PuajWXkb3ZJq4Aig0L5eTso1dmTv3lZPPHSPdEtxjPfda/8QmcXfi3S",
-	"g8vzdXYD7y53hfwWg8R566nGb0YzZuHKIC7eooK8O3+iQkHMmjS9tr8YbdIs4okinV2SMZ1ngsXtgMD3",
-	"TOaQ4lUat+zWpfgnTPvg2oxdlP0PaQrTKFyAS/Iwm7sEKvN7a9gJwK7XboZax8nQHxKiSLoFQIabp2lL",
-	"pQBkYH6BEUe26tKeeuvdOfmblwGcBOnstrvkjX0AD56aoW2RElRd4tQkTfLysHvmtmqJw2gfh8nTjvn1",
-	"iTIEg5+js9u2s2lpxn53ThBcrYGklLTTmzuDh4B+IT2xL5YP2FJ98ZXJKGPMgq6qiTlO8NlQwIIzZgxN",
-	"bfzCzHQDVzMonS+m4xH7i+UpeFVw9qlENA5EDra7nZnl1frY5abtCzPDPRkXOHVTqSfaF0iRtkzYclkf",
-	"WAOm9kTBX7eWxwOyPMyXBT/plzU+CjXFCLl6JWVRE0HYl+a4/kmeaJ7STBseMS0qbyyWDQpCTHqJRjxh",
-	"0R45P30bkD+eH74NyNujN0bpeM8G5wGJ2ZDHrAgHhwJheFpG5npeDahalmfGbJjQjMUek6cUZy8k9O7L",
-	"dgHk+ZKcvApF68Xu87aLizp4nRJODug6CDQ5YCOb3JM5/k9S/pEliiRspC3cDaAE7YXCbIv0z88FUWwM",
-	"X8iqPsCy/vjm6E1Ajg4OSig4MenHcsAgrn34kY8C8uvJueuQYv4QCplxJjTmRY1lO3BUoexjdtfFNWcC",
-	"ez7BN2hRothQipikfKjzjLX3Q3F++pYMJ7m4rqwPuELGzTVNDH/FCfTF6WVAxv2TfkCGP12cBERdvH0V",
-	"EH5wcB4Q9eroKiCDn9++DkKR/vSb8vylbyahgk9x5XY6s0/269EoIPrwVx2Qv1yZ/+Xwv/ro5NDscB8o",
-	"ghz+evQGBYI5Evc+Cpdfzn/8lYwSOlaIegJNzQ05ObUNEhAQPxtOqWCzRoX0vy3s/vTw6vKgf374rNt7",
-	"2j89Ojn89epyt9sjiZRpl/TJCJPRpWIlanHpGqGYGE1CyzHWD5a0S/Ou1Wyn1EMVRa/O+hevPxyd9N8e",
-	"fnjdPzr+DQvMIou2hFI5FK2XPZKLhClVaqO2XwV5cdjYWsr2nsM1WrGSlLSQQlSpFQ0E/2M6b1Rm213i",
-	"Cmj9hTd6Hx0omeSakSjPEshR50np/paaRWKqERa3uO6aAVTBMJLmAD9AiWE7gCIFE7zLEoXpLRaMy6gW",
-	"QsJT8J2F9MeSK3eC9moY07+EnRVbN3ytZ7IKqLXZwPzU8dCnhod2AKx+9eZkcCyw3q+NNYFTXxzXIk3c",
-	"kz/zmw+yP7LSXKTM4sLaCLPRJRZ1GqtqrAxN9fLZi2c//thbravZnXH2OzEoUB+azr1zZjnasFOu3dOB",
-	"Md5KyOIpBeuW0eHEZhmZQ7niOmEur1oqfUA1G8tsHjXV2Z3MD9xy1uVR5xRo+c7nLvlfmOVgmw2T4IJu",
-	"85IzweC4jE7jjvOxlOHf07U7mfuTWtN2uE3vhg5XJHZ4tIHSXQgR9EouhklulP0W0r79cY8YmRW1m6n9",
-	"HBbzeEndrH8VOoeT3BL5XUSeWnKoUjj+dRXyXk7bCCW0bxM6fQIt8GzQOIc0y1wzfn8JouncGPCRbUHp",
-	"GrcVDdP2QhG5ZP6IJFxBNjgZZgw68dAEnIgzliQOTFXPJJnROVR2K7DuBDQ2CMVZFrNsD3L8h0zhlSOt",
-	"8gVs2843zgJ+TiZS48GRFvzFug1V5XnXNMImnZvnyqMag8aNQ2x3IoS6ix3MjQebe/YCECuUPUcdioRR",
-	"9FO7qbvkHGyYGU2uSdHuyJA0ZESDE9jPpyZyJlxnCS1T22M6FPYH8BpSXQr9DebQz2Kv9O1omgJkLzTh",
-	"oMNMepAcsxA5ghWYj4POTujTAM7/xPp7bfUutDs1o1oF3y4W5gDzxKVKyMyWCA2YMdcn2A1fz5htbAZX",
-	"3w6iAK1qKm9Yl7yyjBM/Gc0YOh5krkmrGquEFmcOzhBDMDZyavbR7pJo6PQJkvLhNZ4yIvq2aJLgfyqf",
-	"S8chzU/TcWRjqbCEUADqr+/+pum4EQXgk7g12F1O8/lTzrL5Krwb3rqi45Vf+N6EwmPrj2g+zUotEivV",
-	"UIbs1hALDkGsKUIKCjnxnXvKiJOQRQC/POsFvV6PtNLEMB7NPup2uXWQuSHAUeDh571QFMOQls74dMri",
-	"fRu5VCTOZJpCaKw0RMn9YY0GKJwCF4svTBzMQ3EbDNz2/rQGmGsABNKqSyKUHJBwO5FCgmMGXqhyFimS",
-	"eSiMXWJrIrFtcilJTZXioHvkb3Z7C7Gvkg/WhptIy7I0ERcuTec9AzdnLjQAVNqi0UUXlBFCwGfRI6fh",
-	"W8kMv4z1zykjuFM6JTYbjrSGVLEOF4oJxTW/YVjdaUGGfS5cNa/k8rx/EvhkNy0Xj8eKuzK3xTIomgkV",
-	"CvBQmYOx2EkI81agwy8qwLUoRiBdz9FyfpBlImZt9wR7CsfShAED0v7+Uuy2dR+bUf/fQxOxBmfSEhPg",
-	"CzmM/lpnSnyB9PPXtueuUV4L51ElwQUS92w2m8tXD8Viwrpjv943bkbEcZbnslses01kv+9E9i9E2XUp",
-	"7EvsXdLynb09aIO3abm6nTvQ7pIj9OcoEmUMiTZmmVFVQHBbBQHa0FqLL170EpU7LbaixBoPF+XRrGnm",
-	"W9cmibGB+15mW0L3iVlGTi/J7AywLS5jpCLrG/sF1l2K3teTYD57tXzCn371vskr9NnWwwWj8ToXbzkA",
-	"9ufXjhiq+LzCkcVLYROrIXnTIZ0YqZInRr6oUERDr2hG+xX7wGn+i16H3CIo4KNFPzNl50K9HAL5oJnT",
-	"jN2qViGLxSplD4qQs0Kdt50WqkUr3VAcxhxbo9osNatxL2mP5m70A9CEe9+FJrxN+bqr2GRjEr9JV707",
-	"mnm3UtDukp+kLkz41oIjeNH/S8D9G4qS/7ft1ACwiWUSL8aPjKnvrrxL8amr7whFZHhMRESeJAFhH4cs",
-	"1TUOjfJ4dXqDkKJzdyGI83FuY7Bb5ePzlQ9HRYD2U88KGmK3X1MNqXWTvip8oeAKLRyczj5d0SXok+fw",
-	"MqPHm/SL4jFUAyDfserXK/omVlWDwg9XUQr6Tr+4u7qjwRVXJJY/SG/cp1S+7m4rX++9MO679eNttNA2",
-	"+KIevqdo6qxflHcnI+3fDrt0ySXTqrDEtIQgAWlx9x11e99nACQWuR3ZW8IBuusWBzuFp+/bp/H1L/36",
-	"jce+bVfjCb12jkZCLQ2tZH+AbvwFzI+yM2ttE6TdJafoRLR2RKPJUKPih2I9Hb/sinzEen4fNK9V1Hx7",
-	"plsn45fW809q3OEP0um45NZ+GjDFneKvjEqB+vm6kBTw1kp4FDaD7wuAUeCcS5AoMAFv5chEM+bEyqG5",
-	"LeDEQwOcqL3eDwJtonSxc3HPmi00Wfws1fad3cJWud0qt6Dc2rCU+Y9sSpPV5eyX0nE/Db/lzgv1sMFb",
-	"zJo3gNyyoMjfhm1Z2au3xWzZYrZsMVseJmbLBkPzW8CWbfR+g4AtXyiA/ylQLc6WaPKi1Srg580Z+AFc",
-	"10zOQJ5r830qWWhmtlAAyQbIk7wJbcvQwOzFNL9yjiAWljnXHA4c+C7s7u+DuTO1oXSKKgz3tTDs16m+",
-	"DqgaE3rDjOKDbzUWkVofwyP24Tnj/kiz6SqePP9d8LDUIzBNHqORX9Tola7TiiY/2hr1N/ppzNWUqyUo",
-	"TLVX2yWS43WzXitb/gNassxKQIhG/1bGGse881zo/VCAJsU1mVGfcBeUsZ2LexmYx2pBobuk7y4pKhWS",
-	"QUWMJuwjr3rla1PSce/Fpd2EUuAnWUMvqMuHx2Huw+v2YG3/xyjO7XcslXTZnByk47Wu9Ce6DzQdd8aZ",
-	"zNO7o2K0rsYceVC18Wnb+gaKKmA0R3EeMqVpamSENPY/1bYu2Cmfiw8ZQWsrhxH/LE2TOVTG+TriAkqe",
-	"cB0gHwoFDNQkm10R71vc+peoHN6kIHYrXdaCHA9uW7W7NCR2RceOwuCiAQGV7lnpOtTX77rbM/r4NKPo",
-	"bmuEK8mgOdmI7JJolMlpRLggkZZYKKslVKbehjsLHBjDm19JmskbHrMMHA/gB0OAANR7rYSyaXyUZ2ga",
-	"ABCZ61HoRggQf2AiZ2AwT6mYewyAUNAs4zfMa+T7rkOewGb+ReWvd4vYFDizxS7x/dr8ekeUJypAB5+t",
-	"vym94bUDs2auiuFbRimIYqpZRBSdKzKb8OEE4eHAuWjmb+/bzmsCsBtw2FK5K1drdXgr6hRCgT0Ah3Nz",
-	"kAOpJ0TxmCmvOuwuNmPDrnjg5LOfGBCVzDee5grCfUeXZ+TFs92/JcCUDQnkiu1BQR76O7ElIomgzVMf",
-	"uj++6R8dH76OiKBT2/ItFFBDERQLKM7amOuAGUh5YlRD9/dEyus8tRiTYAW6kmsy5SLXrOj4Fwr4FFRB",
-	"7w1wrNical4oTnXfXpGWzMxxt/3KzHK8f6ZLzqAFpjGxkFiB5WND3grFOJeEect6Vn1tCTrz3vxKEj7l",
-	"mrSiN79WYAyDUCz1rbb3K2sOKgdCeZJn3jVsUTFglTPKIaU7FK7axf4OzqokgasxyhjrkrMb60iBFe41",
-	"4SGSBThEW26+iInoN+7AEdsNxWJvfr0wTGhd8fXm1zeZnK5iY7759UpuVrTZLTQINeAvjwSd6JEh5l1J",
-	"dLuyj6i+ec5MiWeDhiuUpOPo4zrOpeUwd4jC5+uYl2ieXQLqlscqFfEiImmr8KKrJySiN1TTLHJYn0y1",
-	"CU34NeuSvggFwlOg39gqruBwRgEzhAajlk3OGc1IKzowf+scSKEzmexZONEgFFP6sUPH7O+e7758/kOv",
-	"1wsIn05zbc46answJ51JMSbR4RUdR/skOhp1TqVgnROqh5PIARkjvI1jtaF43ntBrIwDlIkuiX6FFTCh",
-	"O8Zq6ZzBIak9IqQSfDRy0DmDTM4UgKXKMrPW87SpX93nwI+OzF5gK6twCTj6p2M+qrKHkcymVO/s7Qy4",
-	"MLQZ7JjV7uztKJ1xMQa6xVf/MWXjT303FZ/86owN0nXfrWVnMFx3J9iZMOoyESvUVRN9teRGllHbTlBa",
-	"2+1dGNqrV1Etmq6jUsMH9RyQlu4Ysp4aa5bvyHPpeGbE53WejlMJjXT5iLuA8uIFMteGV6CBv4Hz/es2",
-	"EfLufvSv5UxUQF9XQ3rddFYjcNJKWqNMmaAp787pNFlqMJ6lTPTPj0gsh7nvCWO0WZYRJkYyGxpZRRX5",
-	"rX9yjOHhlMnU4rtrKRMVQD93I74uX/+s9oyQyoxSH33scPs9LPYPaV2wWA4TowNEg1zECSOdDsLRd4qn",
-	"0aRRfMoTmuEcgBwVCu6whz5ajE1vILyVZJhw6Oc3J3ACNOUd/BOcQoMksvtfL5vKneqS21QfAhU6o0Ob",
-	"PvWY78HVhCu/ndIdKOrjm2+A+8rW+ewoNlfL0uSL5qqQ0YBoZOYV1w7fY7FWkBxrHXHv1ONOczfrXynJ",
-	"XX1Wgvs2HlZrwwAIX25JyNE9/rs27NWU4oaFlopQcnx20D92+WVWhU+pUjOZxcB6FR+LTp5iM4ZBrkuu",
-	"Z4XWvzJ2BmGdKeWJ7+6LN6QUhPoDiVyJWNRtqPw0xLWpfqV+gnsq3IS9NfBm8wUfQ2jrMVRq3tPNRPoi",
-	"FL7lSpdzNbi0v1Zl1J04aH1FIvwNq2GiwGKCW8cqydgoVzQx5jI+V0oCpUPsdVKq1Oi/Pjk6/XDwU//0",
-	"7WHU7jYgm/mL+2CRzbY53A1YaKDHQCefJLHJitAo5TNIuEiyKlNPU7JVA2aaUSasWIIs0lta1z4U/ER+",
-	"rAKPFbrV2HcnVHXrVO96iu1t2f13cwPeMv0F2PXn28/Ip5eBkR24dAM6RcvX6lot6tUuF2ar6lntLrmQ",
-	"CQuI0lTn1pWcUGH9wKFwkH9FEKZcMcelKIGONQN+bVBtKya4p9zi7/Eeb/W8ZX2X4i+j560ApIG6XyyH",
-	"S3KPjT7HMiaGzPU5EHE5c6HkKnF9GalSDGI/4GmLyWCOz6HjLRQtrCSKYOanERZCuA4OZCaza+VjNehP",
-	"MZwUNr0PsXalIB4O05SyEENhj+FvzBUsu/MWnHhkFR9eKD7BiUdW8OGFYj0n3mvzfe7kQJp91E8n+pNc",
-	"dz9dnRzD4T9+391FhVo/33k3YTTRk7803w9Lfs96PTKb8IS5JAwzOslyofYJ14ia6fP5oM9prdb4E0y3",
-	"Sb3RztBU/2oXzhWhCb/5Bgji3O7I7EaYL746SQABgLep+fvjd2cC6jHGGbv807FjSfuQNeUysV2v0S65",
-	"YDFXmEVkk88HuQYG5bSOvVDYTDwFRYtY7aVleRIkNj8WndUDg79l+oLRmNutb7CywU1SQ1nmx/m9kNIX",
-	"31tQGacsb9YoQMe36k7qFKiAxvP98rd2tOMS8lqU+DVBNkO7S/pkISHMwmNg9w0WE6oxwxfbImf+fSPA",
-	"LaZvKSN5CCmglspKS7Gk1g6FE7yQOGf2Q7hQmlHoy7qcRbupoSlWdsOIzuhoBEx49bu5kL66eu4qaCFo",
-	"Od1mgDY4WNFrSqqMkeZ7zs1VVouotvpMVOTihcImzLhKDEPVTiVoRVN6zYyEiHBwRSZap3tPnyZySJOJ",
-	"VHrvx96PPZuplmfJzt7OU7Dh7BktLh85e1D6tL7+0G9EK5aMjOQxpt7OXvmYzXEttIJFz3yALnqbwlhy",
-	"3xPnDrFR+CI1ttw/DRWlsejIXJdmNoZHzZzwDfhYsNhM6PP2Ss7DPZesFFSzloJiXWZK8D1yKUpT2sdX",
-	"nxVKl30RuRl1wpWW2bw8KFTl1ozZX7BzRy7E94RkMoEcKTCaA7CYVWXRt5C6pUjm7dKsdqi6j2ZzNRXT",
-	"mouxmSYfTlwKtAu22Krnu6Zxg9TMc7IsXnnnwGjN1H8If/wzmiRMm8HwyyubA2ZEufsqKsAqaAwUwSEm",
-	"kgpieG2cJ0yVJrXj3TWtnslOwm5YQrgYSucR+ZgyoRixFRi8MnDxxzvHpmNFWucXhydH707a+4QJDX0I",
-	"oTEbpN6YIctjw2W/PerR7aXZsQIylQJOSblmI8h74Tfw0DAB3nr7Qmky+5ea+S4Mq81Kb5HWiH+EHk+L",
-	"C1HYtG8OJG+WUv7wmRun9qjYNE0gbmhMtREINKFr1vnnnA+vO82rhfs8ocZMjdmI5okufTgfah9SI+fS",
-	"+Z3UasfoLP3OJ2aryZwM8nhsqDaFTHKsaAlclb678SzjEsp8Mm2LDs0yHF2UprajNezRnPhQF18Bkk3x",
-	"8zcPhqRTxzo01VxpPlQIFi1GPJuyuCAsnVGhRubovHlbN43ZZd2KzwTrQAq5OyJodk+hwSPJIGW2bjgp",
-	"mHnr1dKT8DdMaUD38gOVOzVTqBkwnAoKoRIpr0meQqD5zzmU5vtJubhhSndwtJo5X+VzlGwsScy5xNh6",
-	"Ui9byj6ZyMTcPCQ9zJgdSyLYmGowthanx4Frpv/JDmQu+w0X4w69YZnRQ4ZSaVABEm52aZZ4Q5McZRAI",
-	"QI1MADZstJiMqXpqsWswNspIJlzedfKCaQSHwO8KX7oFThoF9RHGBqMDnnDNmSpPJJiG92omwCp31/pO",
-	"Tqe5MJqGrV+zXS8j/0MUkEhRcyDmvzRPVdR2dw/waoJQlIEr4SQsSlXX6tSQ/Zi6BrIZ9qYQjMWq6CSL",
-	"Opm7VSWogNs78NjgFj4HGy2Xl+TVtIq2U2C1L0zk65PrmLQvebxdz1wCmalwuyfl5ne3ZnMVkjUSCFPF",
-	"sWuhzfC2u7Mp0ng/ChegLyS5NYvNK7w9yVtfWqby8ZgpV6oNgjQoFTUiKewvtvdjMYL4TasS1ZWk1VP0",
-	"4vlU0MrNKdn2sIgjWNMKkWpHOGWumNJpxzVLaZjZ3kInoSY8JUomMQQoBaFp2oGjJSof+FdBH47zoTn4",
-	"NM+GE6pYKG5YxkfWTA0W2FLpZdJCOBjDMlQ+ZfD/Zoq2pxb45xOs/PZDquoN4FChVLOpQ6GzOYkzOgLk",
-	"CRpD91s5QgAi6mNCNqlnQg2ZkoQLLGljH6HYnZJ0IrVE8ZaxIeOp7pJT60wz1hm9cenMNk8SuzMCcJGZ",
-	"3EMD2Qm1dPKtwvA0va4TjG9kxvhYVCs7SvVbMNQYOnAWNpAtfAA1oFz+AX+JadmGGH2sYxyuiHdAxTVJ",
-	"6RwSWCsfgbTSXE3MCV2eXGL7UoJQT4QLLQtFzypmAYlzdF4w3xTIAwLZIeVopFiZD5RnvFNjn8iEkYTF",
-	"Y4yqA2wQywzLZDH54+XZaZGK2/IWNCiMZrZ24NvdWTIscwo6vM7TesWLzaHlckzKbZkXxbHhqt6kGJrT",
-	"NXTrTtawLZAcypyIQo0hzuiMJgrcK075gZmUtz/AeceN9ONYfYiamJCZO/Yy63EK1M5f/+Gv/yUAAP//",
+	"7L3/jyNJlh/2r4SoA5q8y6om60vPdBUOEruK3c2dqmINi9W9vcO+yiAzSOZWMoKTESw2Z66Nsy0bks6G",
+	"DzCkg+CTsYBlAQZkwLJlQwL0k+4/0Y/auf/BiPci8hszyWRVdc/M7h5wO13JzIgXES9evHhfPu/7ylBM",
+	"Z4IzrmTl6PvKjIZ0yhQL4a8XgobeCVVsLMLl13MWLvVTj8lh6M+UL3jlqNLhjAz0e8eE3bFwiX+Qha8m",
+	"Yq6Ir3YrTsXXb34LDTgVTqesclQZmnYrTkUOJ2xKddt/FLJR5ajy95/GZD3FX+XTFDWVjx8dpK9Hx4Wk",
+	"BUsyE1JJMqRhuPT5mKiJL4mi4yKqFB2nCJrSD2eMj9WkcrRfdypTn9s/G05FLWf6G6lCn4+Rork3Zqp9",
+	"ukpMb8LIAH59IonvRf3PqJrE3ftexamE7Nu5HzKvcqTCOUtSMxLhlCr9HlfPDipAjz+dT5PU+FyxMQsT",
+	"5JwLrgnOoyhg3piFZKrfcEiDKEEae6QqGSNqwoiYsZDq18lIhGQxYSEjviIDNva5rBXNIbRWehz7e3oc",
+	"9IMZx17JQb1jNMwf05LRkIgRDCA5viJy9fv3pPb58+fPk/Q+r9dzSbZcW8QYdi98RtY4mdAQOUOu0vRa",
+	"LMiU8iVOnISpHOoPiJyIhXQI457eTXqXw49j/45xIjhbyxMytbU8NqLzQFWOnjlrpnjvYPNQxHTKeOGu",
+	"G+LPn3FuT3Fkm1bdTMCPsfotrsKlpe+lHygWFshPxlXoM4kbypcRsUSExFeSyPlgxzzzmdwk7Nte5cFk",
+	"F02npvSzz+El7oS1Uzgzu6Wqe6zpiRP68VDwkR9OmUeqIxpIVrNzXTSJpp3UDBq6BkIEjPKYrh4dl1rW",
+	"lYOR6M4+0emIlLEPqhRpi4mQjEzZVOipUtTn0lDJPihSHVLJdnwuGZe+8u9Y4XH0bRHJjXppmkPK5YiF",
+	"a+lWhgftbjHfyOy6w8GqJiyM3jbrf0wGQk30McsJHUjGC3Un23Y5VljO2FrCfT4UUxbRxz7MGJdsEzdC",
+	"d2V1t4iQmKy3NAiY2kr2LOCTIoLw1wdKmJe/fBmK6So97asOOdhrfEGGwmNWuxjOw5DxIWzlOxYq5pFR",
+	"KKYOmc9mLCSaQ4uI1e+tlUbsA53OAv3q9dVpxdGiTLFQt/Rn3zR3fvX++/2Pf1TJY9iXv+yJ+9OvRBnq",
+	"lShJ+1fdt1vRnjv3WriP/FAq4tGlpT2kfMxIFTQQVwm3tmGmc1jCo4rlktH22HQmlJ6ar1jOxeKc3jJJ",
+	"KAmZCpfxyRgyqhiRdMRIVZPYbvVekolSMzrzSaLNna/YkkwY9VhY2yVXjHuEEs4WfR5S7okpuWVLUqXk",
+	"+rp96hBJlzVUtBgdTvR7tifKPZgKSacMvonfiijz1W6ff8WWktAQdfopmw5Y+EQSseDQxC2bKbJ3QCZi",
+	"Hspd8tZXE5/rV6dHfb6T00P0RHMAk4pUp0xNhOcQfd5CmwPhLWuEcrnQAlBFC4hP+pwQOqY+d4hUVM2l",
+	"Ax/Al26rR8eulknB3GOeg1260fSpnS6bBXTJvCOi+c514LPhRPOD1C1zoQcwPs4nnnKUvZZ2S+PB3h5x",
+	"26et88tOr3Vx8u7mq9a7m27r+qp16uY0NfEDlhiXbc2XRCo/CEg451wfq1Hz9efEPelcvDxrn/RcIEXT",
+	"6nb1Qu00R4qF7pFZNqr/wpUDMSjnwyGTcjQPSHXvw4d4XvWS6tU7Al5ECtSEKjKifsDspHh2RnCmfCX7",
+	"HDsK51ziQuwSvclumdafQjYUoaeHsgh9pRgnyA44ejh66BAuhdTcDIAdHSJFn9PUGCgJRDTHmqW9UMxm",
+	"mjLBOYNGHEKJZOEdC5F0qfANOwmyr0+nqa9qJISFxz6xSRxRYiNm5oEz3S5+r6UbUiqJ4EO22+dvjZFC",
+	"N4j7MXPrXYjwVuph+orQYKE793xvl5wJPkaCOdk7PIS7ER0qFsqjPj+o13f7vOIkxODhoD78gu2xnf1R",
+	"w9s5GB4e7jz3vqQ7e6Nngwar0+fDg4YVX0hILL8ygqNImdk7PNyszLRH51QNC2wBZuehLAt8xhUJqFRE",
+	"0kUkdJE1qlqmgvb/qtVztOIAD+J1Qcmjlw4llQixKeb5ygFbArYkIzsRJdLn44DtmC5etXo1ZEr9jW7A",
+	"YwGDRfFln0+pPsVAeUlRhptvAoxJFbljofQFP0Z9a+FLMF9Ee7Kx1+fuZbd10rk4bffanYubl832WevU",
+	"jeUcHpHKTk5C1NhdRaoho16SCBRtfT5l4Zg5yJxmMMMJG95GglvvLwa7WHBGpGKzI2xHLPT2C8Tw1qgU",
+	"ideV6HNlrrW+Qnmdw8T4cj4D4/EEK2JeA3NOn+tBoliRKhR8rAXLt3Oht46ZSsLn+vjA6UWDHzaR5pCQ",
+	"+hIUWxESyvsc7mYOoR5chGD9p+IOBCRcOpQQteym6Vf2+5XCXTHaQVYu1O33DvJ3wIXgbPMuAFkyFDNU",
+	"1812mIjAi/XhHJJ025voSpiIknRN6ZgV3Wx9/SPcbJ3ETvO8kElJ3PksENQDWyi04hoGZw+9B8/n8OYq",
+	"seegQhRRGykYn+sivsa+CWYnogQJfKkSBk5UKpaMhu5GM+YjmS3PxR3L08ybkUICO8fsI5xETe5i4g9R",
+	"FoEEZJ4WFk9kdDmairs1Vjfo8yGTe8HUWxGqSTlTIRjcfa4kqc65r8h556L3uuakRCmuiZY+9zEW6ple",
+	"tw710iO65r5aHc8lkj+zVmNSNV3DBV4/XjB2S6r6f7WyR0NFBCfngnt0WchLejJKX5ZTBCYpfqv7XLME",
+	"mqbsCrxttb7KLAAMYN38w9gKpn9/rbH22ebp73Cm/Clb7ynRclS/9fldJpd0zHK4go6ZOfqMCG4UWul0",
+	"A/lzt5Zz6/V6ffPsXQpZOGkzIT/nTH0994e3ay2y3+o3Prtdtss0o/t8XERWaF/47KRd+d/lMFdbsSlK",
+	"HM07RXwl9be5fKVl3lrG2kyXokpua3y5t2lrswEG6Mk7LHtWb121BFmLQe2eRquSVK33O/6IPsYrJYa3",
+	"RSwv9Y+fkdF7dPwqFPNZET1a5x/rFz4vTWvI+ZyEbMPYTmQKs1qr3l/uei7fhqt7IfUKbx5K//g5p0b3",
+	"B5y80dUCpMW+AeBwUtUX6ZQK/aQ4TgE+eaC/wHqG1kwg/P4Z5xAdK0UEoZfkM5JTLlAjdVGznA4Pi1nd",
+	"CNUyQnSvlBD9qMctZ4JLhvFP1OuiOVH/NRRcMQ7/pLNZ4A/BRvh0FopBwKZ/8mupB5ZwfugvPN3Bm+ZZ",
+	"+7SZsC9VnIrHFPWDylHlKZtSPzgi07lUZMAI5YTt6EfRBV/OhxNCJThm/6FpfXcIZywLQxHKytE331dG",
+	"Pgu8qD09diYl6LKVezT98T2yAJOqrVs9HO0Nn9MG+2Kw7x0Mn9EvWX3UGOzB3gELfuXoAKbUV2C7eUE9",
+	"Yqcummg6EHN1NAgov618LHsZusTpxdXJ0+Uiw/uUBpoB9AU5JJTAhOjnPr+jge+RqruyEK6D705FyIic",
+	"saE/8ofoIksbgjVXakEC0SZ8FPjDh7GE9QQkOQHEmFkgXxIahIx6S+JzMpesco/1eB6vR0T0Z1mMoekN",
+	"zbtkMaHGMyJCfYwl/CBrZr/PV6afdLhm4vg5WCEVeuN4wkmEpnLXWXW5pBwuhAZSEEmXMuE4SLu4btly",
+	"xamT46epOMYcCHIj0ceq5LtiQ8E9CaYdCsF0Iz1+aBLMyUWkZD2IWbJATiaMjuvEMjhbRTjwPY/xB3Hy",
+	"y073Rfv0tHWRZGWwzFNPkyBVSJUI9fZcakbG0zpawvvw9X7M1/EYPhljX/ljzjy9DQdzRbhQhAaBWAAj",
+	"R4NHQeJedlvn7evzm27r6+t2t3Xqgq+DkpfdVsua9AQnlJgX43m4hyBKe6m7bC71cf2Apcz3fq6IqCwf",
+	"LqjUC+vl+lfvsb57e/H6XvNZKIb6JBsEjJyYkX2ytS5yAB8h164IGBi7ZFxZFymo8NaXbkRO1uOc9paL",
+	"EJ3lu+RaMowDAKGDjKP/Mt9pKaNXnSsWcho8bKUveq3uRfMsubaUkzlnH2ZsqJhHQLMgYgg2Q+8YvUDG",
+	"w2NOXA8jlUI2E6HSksu/x2ofJrUGOzZyhQ7hlibi0612MzXiEfWDechI1bWz41qnHdVyCxxy4zHzyJx7",
+	"LCRuNFLXMY5mORELDnvzQqiXYs4fth8vOr2bl53ri9QWNFJEy6ER9HAPAXoQT/mFUOSlaecTTfOFQD0T",
+	"HRwOBo6SAQsEH8MxaDeIGVrVjQbu1uxsngvPH/ko4HItelnvL4s8lm7KMeeCsiuPCRew8XZJC7yYe/V6",
+	"wnlN+xz90bbpIQ3B2wIhr+AbtZ7C6pYu0j5P+Uhrlnk4W9iQAk090JZVLHSP62bgiYyM/IaY3bwQwej2",
+	"jwbvZSCo1xPijIZj9iCOvWy+O+s0T296nc7NWbP7qpU+PGLhAeE+Wg/QI2/UD748/OIZGSwVk/fg50ZC",
+	"ITCXDtLiyldL0hOC4LA+i+KbGlbq4H4iSeBPfUWq7sokubVjPF/AvwySP/pOxjqu5ViihIBtcRmCKunr",
+	"915CxM/DFm81EGJ1+XAzmLgi6fMhS+0165bHTXaftUwc/snxETPAT3f058WBHJFSo3btsI1wIVUj0vrc",
+	"Y3f+kJFFqI9PX9V2yYUJG9Gqg2nyOIp6k4kOczbzZ5EHIZv682k3MgA9jKVS+vCKLjliVOlDlzPmyYRe",
+	"jEeBnPizn/4FoZlS74c0CJiXp+LrrZ+9H9SOs9ekGZUSbszMyBA/JLOAolqh9SJ/yK45vaN+oHXiBy3P",
+	"Vav7pn3Surm+aL5pts+aL85aKysk/THf8TlBpVVzqFY9IHdhPA+Zdx+VL7E+ZkQkOaRPuFLSdJe+hBr2",
+	"WxmbVlWGlOuHA72l6HDCPBL644m+CC76vOrmTGGxUal2RC6FVOOQXX19Rrx5iBGiRMwVHTMHIqV8j+HR",
+	"NQvFne+xEH33YDvZJd2E4SFtypDGrAA6OaRjPYpZwhglMEh0O/tCT4hzypfmRJYP4tRus9e6OWuft3sZ",
+	"ISIEhj6YiFeqFJvOlDwmME+aahJQxcL73EMT9jOtR+jBkGg0n06fsEMy9EqIr0wPj1Td5IxoMRJuwxn3",
+	"4Is5V36Ad1zQYwKmTDpOHHEbivl4ck9eUTTozFVn1NUn4oN4pdfpNc9uOte9m87Lm27zIq2FUqJ0X5Hf",
+	"yOj8viQDthTcQ2sl5YROxZwrvf9BLyPV//Rvnzt7e/vO/hd7Tn3/mfPl4YHzxReHzpf1L8hC8NrPy9TR",
+	"NPOQnAQUg1VKBjSgfMggNns+xWBI9NCAZDOOSRpH50iTm+bomxNniixEiG/PRKhGIvAFQaHqQFA45UTT",
+	"6M0DVts8932+cfKPiLu67i7e363Qx3tWFDzf54uQQqy5ubD5XCpGvV3SosOJpSG2xkZXQDTs+Jz8p3/b",
+	"qP9Z49AhUmAwMlz29Obtc7zsTUk1ZGj3Npkc1PPIfIbTPqLhsYlr5mMiIQlrlMojG7CJb4KFYbn6fArW",
+	"7iiKGZjFhPA3bTQvJM6ZNbVUo6vHLLo56WBfMc9Ylq45nauJPn2GVD1Q8bu+aF73Xrcueu2TZkZka4UC",
+	"zGXikczBjeQe0kMQof/dJ70qZEbnHumrmWRSWkMunNj4N5gj2IeZb/QJrfYzDu58OxOwfLXjPhcmz8Ko",
+	"XPEl0LF5FqAc0EDaTtqnRIlbxiFmewFmiSo1/9Ca5EKEXp9DkgQnc37LxSJ2AiKDWP9CLWIDOZ/pXcu8",
+	"c+b5FLL2HsYLV9eXl51ur3V6c946bTdveu8uUzJZMsPjmAUkCXrxj0iyI+jgHhfKwyR7REMjMDbSwyTG",
+	"z2QaeCLJFLrV/dlNqMeatvGjQ6vq5k8c2MQi6uAAb+orBAZl58QX25sJldm7hoF5mJIqF1rfHPmBCTYH",
+	"X9Is1DQpH53hmMrhNdVKWAlEaq7GljgVdEUffV/h88DcVjCaYOVN38sNLcjqCtb1//1qC/qOtHGpAsrf",
+	"0GDO7AfNuRJdxtkiL38WX2nB1pVrhr1xcLqZy1B486EqjM4KmV4A/Uo6OVMROR9E7zvEHxHKl7uluoUw",
+	"4JLzam8bJbgd3oumMRS42dd91BUBiz6wO3P9J8jNV/Cu+fRjMirlGwxTscEOwBaGmKgLwxTZdUwvSJYR",
+	"ElMRTaGTYP730eyJwa/ZUOkhNUFVyNt6XPAdzsZU+XfMahTGVTSgMpGBC7HaVa3J7CaTYBp7EBS8GnOT",
+	"DhuO/y8R5FLPW+fmXE26TELc6PeZHQ4nSQGHmsMMXjkmILC1DiKJ2zQnLsiuI/KC0ZCFpD+v1/eH8Dr8",
+	"k7mk6iuMa5D6sISPKRkKceujuFlh4LnczI/X0oQZJVkDB2IayF0woHm9rMTziIYeYp6AoFyVivSOqqL4",
+	"JjqQIpirOFUnE5iWFrmkCmmQHhksiTtmKpHQ45AhmB76PPBvLVXwkazhtU4y5RAWSDxKVmwIui9/CJY2",
+	"Q8sxcbUAcfscvufMVxMW7pILa3YyRPlKsmAEGi6F8GSt7PvfMeIJTIEjHtO6P7i1YS4k2h0+ucjPEwdG",
+	"DJhFKV55G+SfXktfsWn6H+s4z/DQx1h7CEO6BFlqWl8JR1sdmzQB4SVeBc291JRlZwZG40SJCRhHjs3l",
+	"TdELOrydz4o3xxNpYJWcyADe2CUdzghODTgwAMnC80NM8pXRNcgoN3DRG0BHfT7278APJgW41xifT+N0",
+	"9WEgJPMiNQp+3CVdNmJacDJ8cbAEw/sRhLhBqiF42UyUvwiTmQjGRK97wlhIB/4d4drY5MwEKs+M6pO4",
+	"z6uaqY1nXonZTsDuWBC9eJz9zGp5KZO+fljbJWdUsbDPzQRKuBYaP8Otzz2pTwnOFgSYSpo8fTYjIaOQ",
+	"QhnN/BFxRTKjRrp9PqRTZkxBcYq6J4bzqeZgLYaiz8mChSxK9NbdTOkSggURgCSdk/l9BW/8GHJIzbF3",
+	"YE6eCNHtqPLDX/7L3/6Hf1SJn13CFFaO9Ax+fB89h533zfc2ojP6bJZ4PWJRA0xS+ejEH/zmr374y3+T",
+	"+CBuIvvRe6dibtUp4s0Jm6TdtpmlPTEqc2xbAiG4+qiyV997ttNo7DSewaShd6cLv+F7PpeKBoFeBptP",
+	"hz9M2VToDv7pv/q7//Yvfvt//3c//NN/pcWZUP4IECjwLRH6Y5/TwOob+NTCAh0BioxTUXSsh/h+ZQoc",
+	"A5ECI/nN3/2zv/nhP/y73/7PfwPzaafjMD0Z2EPeIm6chL3D+04CUPXb/+Ev/su//8efdBL+y7//Jz/8",
+	"9b/5u//+//3hf/3fgT/SGynFJl+u8Pi6qWHcO03Oxt7O3hdx3PIPv/mbH/63/0h03//8n6C6Gqrs+3Wg",
+	"6FubY4VsC1G5RqyZ0eE4KyqkdwzlucUdStG/f4j05y3SiDFI48IMNcgCSs9N0dIoscJK752KkS3QGs61",
+	"IWU41LRczPGemmQihSq+eRYIytOrq5+cgwMq9STFPfrJJV1OWfqzJOfpv6/0ZEccR/mcBrpztD5Z7onE",
+	"UWJoTkXMGPf5+AUaR5MK9kmze4rbKD3GSqNR39nbP9g5fPbFl8/rlZ/4eDOLnh1vw14xzKhfNC++qnx8",
+	"/zGrE0dnRGFGdrA0pmM4jARnFoFS/xPBh3BbQeh/GW0MlRbcuVqJmdIPbfyukaI5UtKSB1CWzpPoN3NZ",
+	"80MiQo+Fx2AQjwDvYt0ALjY5OoFV+RE6ZTljWw4ohjstMaToePt+my5w66fa36vnd5CVj1v1k8r7XR3P",
+	"am9p2bdVX3FqapmOEiJ1q16iRNMynaCgXtkRBnAvy2il2aRHxxd685bhj8TJsEJHBFY3WBIP0HwUwNCB",
+	"9rpELXFKvW3517abQ18OgdHJkYuWafRXgvefY8zAXpP3uj4zKXE2bbXomF21ecUzlzA7tLhbwxIpSRTv",
+	"4SRXZraCEwnY5JIW3+TMjsu7z6VkMbj5eAT/F19rrAeL+FyJlG0yC6+bsY1EZrG102oxillSLi/LrYbl",
+	"/awaVm77jlaWKQFKnWnSscMpnuiTBOnpmbAmjPIDmm07EEtVaZEfoTEmx28MKAbb0RBRPGKjNn5fuPCP",
+	"Z7jcji/MlNybLZK3m1X3RTk8Q6tsb0zCzV6T1ndY33n+/vuG02h8rPb7u/bPLz/W/kEuDTm3re/Lwi3v",
+	"FZrxEguDV4ON1nwBprzoLpcGRdr7MotdttF8mL0Glpu0w9SkHRRNWnSbzPMK2ZO8xLEs770v42vqfUVZ",
+	"ktci4RU166wVdbCm8QFlt8LKrGc4N4/bnARscbT8GySKdTlnYDIimFp7RPmcUGNFjNSDXdK0jxIIhphP",
+	"jEC3iOLmmkbc4z63tklwTYSMepK47YuTznnLvNv65WXr4qrlOgaNKbal2Q5suNwE1Xxypy94ss8HDIxx",
+	"gVgYSFVEXHashwEvBgsBXxnTOeN6831TQXJhkq3tAqmqOBVDUWImDfc6lQ87uoGdOxpiEPbRN2bq9GdR",
+	"S2dsTIfL6Af80/78PlqPC3NyrepjunELuZhErrJzY+cqiW4lSchGAGuV8nJlL9oJ0XC4CaLZEpq+XuQo",
+	"OxlIIYzR95UEdVc69iKaVX80v1WjP7SMqcGog8C+Kn8UzefhJ1xkpCpxQFkFZiv07JRlqwwURY4mEsmt",
+	"uKmY8nVCrFjEJC6HazSXta4ffOtHWLOtDtutlc6fycmWVlLvf7IVs0g3aRH4eXGIR5frNbz9jRfjT8xk",
+	"Pz+m0XNqpmUdz4xKHpQeG/kmpTx5YB6TyL3ITSWV+52QG3XnjG0m57C0dgUyYGrBGAcVxVguVg96PUKM",
+	"WwBsIoSXnepzjQSM3jFZQzVKCfe+Z2W8oUpfqmK3xgZgnhFjmOg1ExKTzRDguF7TS+Qak4xrxy1Cz+c0",
+	"jAsl+KrPF9QCZzOPUJlaS93BLulpJS8ys9mEYQP+i4rfGmPW8wwMWL3M1WxkEN3Kb85ttr4S27SdfzuJ",
+	"9qEBjQP0KiOjo/Ur3nNvI6GQ4am0Gyaltzw72LRfMhfH5s6v6M53ZOf9n+TeFdMenXuaPHZWf9u8vEm/",
+	"0T37bZTtx3qjvq/QIOiMwKG3bunP4m8+vi8hkpL+rXWn17P7kR85yj71PG1hwdlbtUX8+Z816nX9tL7O",
+	"OpFw662KwY0zveIDzLNxbH+sZ52FG2SIvfSU0QZwl5ewV2ZocDJyILVjEsuV4vAUKybnOs1Iq/OYkQS5",
+	"QisQw9suo1LwSFykT6a3kyWhAOQKuYdYuQwSZBAM/oi43dZlp9u7wnhKm5N4aGA4JKAUu1eXzXNAJpAz",
+	"Ou3zW7ZciNCr7ZKmhTIHTDA6HLKZMjd0tFjgQZRjUvigGJf+IGA71jxhCKk4Fd0d2gxSJRpz9AoIXXQw",
+	"9NOGdNl4rN2E6UOPfM59BeUO6B1SofyZLGnwOEl8f2W/78H3WTILVsLQCqQaOHVSdSO6XIe4SJj+l6YM",
+	"cnk3Tm/ZyV0zAVEJxK0M78UW9XbZQMzSEZtTC8heIqxxaeABN76aF++ZKitn4AAtbPs6dw1MHwqCBMBf",
+	"IswtHTbz8RHsOxnyN1IH9RlXVzgO6i/ns4zbAmDz1XDVDF2m/Q10YVsrxA0itnxkJpEzVpqt78tQGfYx",
+	"Y7F9r5kQMVvmM5HWaU1tgkYdVVwEw9yr7z3Tuq79Ud/CRfzTCrslGirJcWoS5VvE3Zb5Vr8ZfRpRuH2v",
+	"djxb9plZk4h2JzEHUeMxgZtWJz/fYShmuYhCEZ6+jVFKxchGTnBFwzFTsfN727hs030x7cY4v0bK5xTB",
+	"tHBW6DywYf6YJcCFIhIL6K0QW8LRt8WGDdmQ+XdFcE1x5UtbejABAltqKh9tm0cX0IjiTetR5sCoR7Ol",
+	"9/ayeGffy1Ewve+mXD7Cltz2lD3zpXpoqkUcM7b27MK2iknBCXzUqISVWX5QlRjb3gYWy4Qia/0NWv50",
+	"HLdBVdxgTv4x2fVBGuJVlKr4AD3HSuRYmt9D9o7K12bIxmRttJOiDD5jI3VP4u6zmXFq24pN8zKotjtq",
+	"ptTnxldTYj220SVVSaT+red8zpGHmPd5tdqkmdXmhWU03eSMpghdYeUU62zaRbDUD7uwIiWlr6tb32/t",
+	"BxeFOebgEGoXaDV2olYzxyItrCh17J4a2YyFQ5anCcJKopXFvAMOKJhshygBkQ4eG/pTGqRVRKgsZ/KU",
+	"JamnmVnMEZ6rgDKEUVnZk2nSTOMBwM/P0O1lE6SBAnHHQvihpCJYfj9ntkbEThk7QooNEoueDEbI2Sl2",
+	"MYo3QnxKPbzgi1NZZ2aLY3eT3KYXHfCjcwr3g6drOPEDL2QcTYfpPAdfEjadqWUeMoT5rPQRcDUfJBMb",
+	"stL/EcAgEhv1HvtKilB1QoOGUCY1t4QRO3Jmr0EzyIu+xfokEUFOPNt5jGanNV+DNGk+L4XwchIknXsE",
+	"LZ/BwZcOWs6Tj83cfFnMMSUiJGsTa3MFwXauma1WaK2XYd2sQ4GoHDtDKtVo7cbQDcTZR1Z91MtTbkdY",
+	"PbGk0reVGrRd/FZK01gNZEzMyboZ7YXswYn6xaKm9P3xBGJcLw2gUv7mMt4f+1LlqDIUYciGikxEKBkZ",
+	"gAdwSaSiMzxF2SLxMiUBFpWm3DNY0DMq5WwS0rzNudLb5uq3mR434LzY91YuVJmO063mTh64RLAeUWYQ",
+	"+ItXAiIoS4X9MrdDdJvlaJsR7Ec5YIdB7K8r7/lecfJ9fO/kePlsCee0f+8YMeQBFT2N1SR4UA72x7SU",
+	"79cdCC9HYcgqgKt0OYR9AGcWyOg0ZVVTVZ7g9IImodWM86VZCIklnDZSfg+EKU8s+EneFaLgpJ6IHG35",
+	"BPu1qH75dRwI1UqrfnxYJ/PZzp1QKXdeYpLL+8mWbwSGC5RjLf32qcXUKGIurFgQBBDapKmMFXxTKRzQ",
+	"1cJk6XVE9ymJKiXVSdmYxlU/q2mh9J1Mv9xD+LbcSnA5zIZgeYD5FmFp4W/6Qiaw7O3qjXy2DR/NZ952",
+	"rJqn7pmJMLsy3rlpwROTlmR3ZGXHirTk5klSF/HYGjn5GGA4VuT+7qHhmJHln/koTiuv9NwT5c8cqN9w",
+	"S5Zi/vdWz2wrfBMH9V59YxR99taqG8klFBjgWrIwn1YDxmcKiPxDzqRi4/GufSMCATj3+a99mKCyigxC",
+	"wFWur1rd1UFHGIBrVW94qWTc0akvZwFdxpeObTWa8qB1K7Nv8eZmCfVH05G3IKdoXykJDmesMXjWzGem",
+	"UL3nj/XJmsguAgc9KInPEOInHSf8RWOvXk8HCDee5+fCpePPnhVFm50CvhfjQ7je5Mhhdz6DQm6ulk7u",
+	"YwbBzGdG5kHQy6kvp76U+dyNzlh9rBzsOeYvTCOrXHaueqt8GX+wtUMj2foGHoKgrF78/gpSXfyTE5OU",
+	"y00Jrl8TZp4opAP4nmnusHt7uwSrlt3CK+WT0uUkj/U5O6MhmEAl2/G51Cuq2Rt115iQQiEULUVUxjIh",
+	"LA/zLjXb5yCvrihdUF/5fNzNZfBeOGdkMfED3IELwRMmUi4UQVjdJVNHYHCFdEetKTN/zHciiEdEH4PI",
+	"ckqGNPT6HBIiDcAtFnqZhZosj3CR7Md474nNtiQhVVqrmQceGTAyod4uaSvZ567tzSQupvM1XQBLA6xA",
+	"N5m4CYVHwAQDH1Hzsi9JHXHf+xzrESvAMxv5UOLC545Wio0zH8egj0FQnxVUOjO/YZkDhN0+rO87FmOt",
+	"z3FOpKJLSSIIcZxqLswoKTdjrO2SZrDQrwJsjbEXxcEE0FgqgDGhlG/wBmw2Id3jdrIuh/zTJYvfH2mx",
+	"XK54+ZTweyRtr0vFLtyVlOu7p9A8qG8+S8jEGHNfWqYgsMFlilePia8Q5ARihBFxTyBAev69zqbHRRrx",
+	"CrFFiCtFLqMozQZrvwKpPsJfS9/T15ck4u89mPY+lmmbFHXPnZJ301mbi77qgflE6ecpKZ9anE0AvzBF",
+	"j3FPijCJPs8tSc6nU7r5ng5UXZl3P9XlKqamcIYLDKuZOJdYqlZ+cfmuUgZ9sfJ8t7EXw9i9FooFer93",
+	"JL2lq3x1VGkc1kGNzoHXy4cT1MTtrwm2yUIZ6NP92JxgRlMgM8wtMBYLfscAqB7b2CVNdJYoAVrWHMqJ",
+	"oTaxcsr/7V9nzvd8D8pDoVhKKM8ljtXEGZmZpKsOOdhrfIFlcCGBMjNTeQarT47NkjHlCg6AdYDfLUYk",
+	"VsBMloO912GDmyh+DHCXLJZd6EVIBWBFjvxuyH3BfDrbkfNpclJ/LHyYVf0gB1U7QlF/pLkuiQnzKZLj",
+	"czKcH2FTrQGCKRS9V/FJkbHfbOV/3MKtmD06sj7CQlJLosNksowkg7gHUo2hWOCNq8vWye7Uw9I5iPJe",
+	"210HwnJPxJX3SfILco5WEW7S2UcGv8aJwWseNedodagfncrLX1rBl+YLL/+qPGEQF5e6LoqQVBkNAz+q",
+	"bysgdo4Hy9jnZKHq9ReeWGTqIMSAtftlwuusGzz+/vrqNO/FMHcU19zHNHdXCQzaapjU9kJBE/fU2H/e",
+	"2AVc3ayw+ZNIzvxJkYwRaaq/6r7dytEe4nzAtOTtn5c+Czysqr2yoCP9W1GMKQts1t4vrjoXaISEilkm",
+	"FwIK95iaRDMa0ilT4H/S+yE9PU+tYWc1MZVJabTghKFIM/WAEaqZ2fcyFqfNkwODitvOm5TXjAYYbZqe",
+	"kLhQSUyOuN3YpfkstycRePmgIncspGN2ImTOoXcu7nw+3jHvkKGQClQOAA9wyIhB9NYwmHtML1KGOUn1",
+	"mX0ia8ekX6n3K1E2CBSi9SWZsMDL9YphCafv15s2ctSSOyb1bargGD+B/FaDjKtHgRSQ6rdzioUr/vav",
+	"SXK8tZKxgIUBYbbhnPqGcf9O7s7OaUsodhn6Q1YUHAzGL4OZCW87UYyTlXehqf+EOB8brSDQSs+fsvtX",
+	"IQoZDXzJvMtQjPycRbmaTxETS7IgAOkH9QiZJ8nU53OAyTD/giDRJDum11IK5KYywZtKDG9LO4Pvkknr",
+	"27xfNOYoe9sMzDKuvXSVG0TUTf4VIe4E6r2k43L1FJrZy3ROqnvJjRtzT2Lf2k9K8RBoA15T5UsZY05D",
+	"OzOwm+4gKl2IYj4aqS1rkTNhWbvZinjEFTeyJQp6TFh5os3qpATjilxZ4enU3kxumszgk5y0yiXZBc2T",
+	"5O3TnrhlPN9g4Xs9rKRUYctfTAavhn7H/8XV9XftxoXflu2pmv3qpP2s/euWP/p6ly1/MRvun+tXhPe6",
+	"uxh+J+7O9oLb4clhwF69VMNXH4I2r+8O9wI+mL6se7/8RbDqzYq6zBNInRnj7VNyIjhnQxXXDMyoXXLO",
+	"PGLOczqb7Wa8iM/2vzzYzlVticqdwCkds+vu2epZOA+D/GFAQaIncqWsUlq/mCg1k0dPn2ZcS0/pzH+K",
+	"JZOe1geHwy+HdbbzbHTIdg7o4Rc7z0d1tlP3Dr063WfPR43GxmNek1k8sFkgqJdNB/aBwOoA0YOwzt7q",
+	"UuJr2Qm4vHjlkF9ctl455FX7pT5O3rLBJThgploCH5LzFylxhb2UUJCCfA5PRPbmua7plDmkodnlsE6G",
+	"ExrSoWKhdExJw2BJ5IwOWWZxrmigh25gObZ2RJ4JytuxyaP4UlIi/FWx0OzcMnrFPL+2YgMuB3GNHbTH",
+	"FFpRcsKbYlyazHqHPh/6MxqQWQAHE9Jb8kSa2a9Ljm9NvkZMiJgrqSg6N21xITiDisZc5trPLTSLWalZ",
+	"hK8SjyGxXElSc7k2BVW0mtZtag9D1eoZ9b18I0Hy/t/6+rp5dnPZfHfeuujp+zz+3W1fnLQvm2cVp/Li",
+	"+uys1StpF2h9O6dBDCKDfyZG+mIOiFbvU2MpMBcUD8iYDB7TOFB+HgzpV6a+80NdJtlNn+M82QCElWeT",
+	"tCxSDsMqAWugaNDeTnistett2B4JD9k0iU8UaUBpgpw1MexnYuzze4aGlY0FK47+2hjGMdsikn1TUFbe",
+	"8LGg6KMU/ktU2/3di3dMFl5dWwMQ7RybBWjzpNd+06o4lavrq8vWxWnrtKSobA6Vf6eJvZpDeXnmgWxZ",
+	"rQy7mcqMHRVJch3iRjQ9riU1b8xIek5C8cuQMaLYBxVrc3v1pFKV1qHO5nw4wTBBiHNmdJoJk0rkC8b7",
+	"KwI/WAniKleW9tgWBrQRi+k6tRb24rHQD1d3wDkWK/kUOVYeXZbf/vD9Kc314v8UkrW2yZ3n7EfPhF9X",
+	"lMhCwjyRiSivGEN1xsKohCed0dC4ww2mDOWR35NUAYq+zxF1FS4f6Ok5MjC1U3GHgLz6K8iRGBFG9T4z",
+	"7Q+W5p/E93ZJMwEf2+cjBraSuHYO3oJo9BLGpJXnLgN4GM1MDqd9CjyA1Sw9noRGxtpDsFc2FR66YOqt",
+	"CNWkACeMSslKVyYvfacLfDrwA1/llnR7O6EQrikWzCr9iPYb1eUua2I2Q8sRpTAqY0lMEHOfa5GFx8WJ",
+	"So8tQcO6ue+FjHsPBpBLr2QOI+oTomwj19xX+enP0IqzDn0u2Ua+qJix0BceBopwpnYW+nV0VW3WUs47",
+	"F73XFafyttX6qqR+YtHI3jJ2C8f76jDvR+cnuL2lh6dpTUQed+bKni85m4aSVJSyp+VfZ8Y4mD7GoVio",
+	"ybGJgEaiIMg48K1dOtZcTrqtZq91Wpbm+PXT68uz9kmzpzWq09ZZC592W29a3Sv4Z/vVRadrlKzkyArS",
+	"4KMqRBXKvVD43k6dNgZ7w32blYVhvomIsl5j72j/4KhR/5P68yOMDGMf9CvfvGWD3/5ff/PDX/7mfZ8n",
+	"Qdqrjb39g9oP//Q//PAv/z35u3/xP/7xb/+nf0Eae069Xv/hf/mr6g//8j/+8Jd/89v/7x/XGo2njWcE",
+	"2ifJ+r/kt//4H/3wm/+64eztH5ivcnL0EwWVcjzx7M4fsida6nHiRxVakuvpwDJ681mgH+hPFKYXHhOP",
+	"hb4+FeFQRVXzgwlFN8WhMxbi1SpOSQ94v/9hr7HT73/4olWApB3P/CojGnM1johYsLaV4djYJpsDOMWQ",
+	"fcnC9He+WlFOCqO4caVzUy4SPT+ROD+IA4+9VGdzOSEiJFfnVzWHBD5nZBAyehs7bHdXdPct88GAulyB",
+	"mdoH+QiIzOZOlMs/NdGruSmnGLxswmhJ1Wxeh9hdWtOcNuceqUa7GbCKPRYAaE7VbOwayECtpy1tegAK",
+	"RAJl4omvkr4ws/Exo0BwQknUOgrYIeVDFgRxhkWf2x59JaOYN1DQCjxo8ZSKWFCuPe5yZCs6YGVeccu3",
+	"k2Xk01tQGc9hNLh4xszY4QxY+DITW0G9O7220lTb2iqj3o7NMUwR0ZvHWyvFlj4dDPHmAMNt6hg9HFrm",
+	"pwlt9KBSS0nsmZL1lhCVZgUFaSOvPAYa5Eoh4XuCeqTaWQ+5+GUB5OL6Ou+/YL+eExX6szU13j8BPONq",
+	"lt5KRdcM8I5JgAGha99+BNCdn3+BsTy2uaShZGvSFYxi+MM//3c//OZvyA+/+asf/vLfxIpfTiJqrnrR",
+	"RG1B9w6VdQAeF4yaBKK2Z1Qi1FzopdSQT6dPwLi9jdmWmWEU2xbT9sO9Auvh2kRcaxpYDRNtHJaxPU1Z",
+	"OJxQnq9whgiSMTEpjWgnWpgUDBESqOuodeNjBEaLQ1lBD8SqBuZcz9RyAp7I1YD1HIebM9n1W9vU00qs",
+	"XX4aciYxK5qYhF8WKNvAGPmh2bF6CKUxQS/zQjpS971Ixgaq+8c1JyYxZ/X94YTgkMksFN58yLyHEt29",
+	"PmtdlXYgtPUFF75AYmPnWJrULxEo4MtMDAbkCNlqVuE8YPLYlJxS4ZzrgyAdoZfAM1hzo/syh2UtaW9o",
+	"4OeYm+7s4w1hYfheLnth/l6EzpLFcJ/fD/1xWIj9exlQXuxTkhN/RmYB5ZttSi+7rVbFqVx2W+ft6/OS",
+	"VqWXIdOsehmyqT+f4uoHtMCSMQNSox5WzpaZGcpa2RDkLAd8WDQ5G7xu0QxlvG56OlyHuIbax/W4Zeda",
+	"kyp8rl77UuWWZN9O54S2ulDfbaX0/70V0GSjq4y9fbp5bNrNhPDAc0I9D2wSxuwNt29FbxknVXtNqZUM",
+	"W4qvsglsic5F7/XNSef8Ut/jb/RJXCKMztAcNbkpE/cyGmORWbtYh6hvFApr7M+XIlQjEfjioaxkkwDy",
+	"0sWFokEJXjSU9PD1Io+/aW3tYHpRj5khrUTwl4oiy0aYf56Y7vuEaG9nHFkJPN4mfnhlYvJXRP4MAAuh",
+	"MFlZtEJSTaBeg1CXYKaLSpGYVmqPB2u4mqbyIKQ6Axu3DTDc7x2GIYQxX4fBlsgYP0foQ33PHrJ8DgwZ",
+	"MouXG8kQQRWOmdI73d0lvehCL8liIuxyeA6Av0qFEcVxSFCjDmDs5SLUIoGwVlG5F6KJxWL8KQAoJmo2",
+	"I10RlKKBDomZM1q9bWEWUzLgMVAX9fo/RhginBi/e/GHelhrwRZPhLiFEHRFJjbOh5IFY7eBrdi1m+SN",
+	"o7h+YkJWffM+BveICmCMhMA7KDI5BFi3iaR3zCMNp16v6/8HXC6fE4qxScUwjxklPKBaLrMPKsdEt9nQ",
+	"ea+DbEU+Zy5smD/DEre0wZK4c0hegYYgmcWNkhwi2YqJNCl5tGJ0zCk8G8uiVbaNhWsm+5Xeslj3wGCE",
+	"ITsmE8HFXJOcg0istQ/rErQ55rBT0ymd66CdEsPZ37w664cWycytjNsFhYyysi53D4ViELBprjOg+/KE",
+	"PD84/ILM8CXiMUV9gztJiVT6CCTuUHjM3SXN6DXjhPVldCI9OyBf+S+O+tzFJgAwbhj4sxnmke059YMv",
+	"yWCpGOp9EE8HCdlPJHHhHwalzmRnu/DV4TP8ps+rlAznijDuAThXv/Kf/+Jf9yvoIFYTtoSIVExVBLwB",
+	"lBroy81aibzNNlIc6Il+VWtlMKaCmBgwAy9Cwcc2EBcSMKB/jKiYMTELWG7+MAtDkackvBQhJrmjs3pE",
+	"/WAeMungxPkcE+BNLr7R8UToQR4OmKZDhi72I7tEfb5X3yVv4jalEjO9PYYAHjSh0vjkp4guSjnZqx8T",
+	"FynsWUuhizBpki4lovYFPl4DhnO1RWhjAnwgtWX2crZMhoJ16aqJpYcRwVhSsyVxaGZYrjHNV31rpIcx",
+	"YQLXXr0We8ciJzt56X8gaiIknjaS6SNnDPJckAmjoY2sCSP+y9MQgcYiKDgbnhMzkl1jycI7kLqBGMtc",
+	"jpIF0fq63de93qWNgtfbIGWUPsg6XYpO/3wE7qa+/4WKGGAvOwtWZOh20jbwF9Qj9nB3ipTN1V6uu20S",
+	"shELmeZcTgFQMtvTMXHpQMzV0SCg/DY+tMaMs9AfatU/E0mfeH2jvmk8JFb0mhk3ScxrZPCJkTwrE4dy",
+	"FqCtIivokHIiF74aTojgeEWwW03MGD+C19HDgMY8FIQ2vKnPx6FYSMjWzrWsUuzPV8QTLIYuRQT/EQ0C",
+	"MqDDWyI4cXGAbg25OZ6zN82z9mmz1+5c3Lxsts/KR/MZy+xNt/X1dbsL373stlo3Z+3zdu+m9cuTVusU",
+	"nub1cH3RvO69bl30IAoGvu10X7RPT1sXFady0endvOxcX+jn563e687pjX7UPDvrvIWXTzoXL8/aJ72K",
+	"U+k2e6ZP+OWq/eri+vLmtH3VfIFddU668LX+pv3qGim9ap29vHnTgQBE+DfWPq84leZZt9U8fWcewMsX",
+	"rVfNXvtN6+Z15+y0ffFKE9DstV51uu9uXrdb3Wb35PU73VDzvHVz2by6etvp6u/edjsXr5IPrjon7ebZ",
+	"TfPkpHMNOXfQdfP0vH1xc/K6efGqlYyNvLm87p68bl7ph63zy967mxfNk6+uLytO5bL57qzTPL3pdTo3",
+	"Z80ufHd9cXV9iTTfnLdO282b3rtLHF/3TfukdXN90XzTbJ/peak4lfZFr9W9gDw/289N+wLWKvkI5t0m",
+	"v1x0bq6uX1yddNuXejnxSbd11et0datJgtunrfPLTq91cfLu5quWns5rjOy87LZOOhen7TQ/9Dq95tlN",
+	"57p303l504WZeI97zpsPc73pcj6IHhiXHvp1AeEAMS9yKluVB6dDcYThllH6TDWxO5/ItP87A3CUC/UD",
+	"VcX8vGRWUEMEZ2Q2D4cT3S719EGH6fuzgPInkrAPMz9cmqBiokn+8lm9YQOQq+5l4xwcMo13boaay8Z5",
+	"LjXFqCfwUxqV7Yk0+UNfdd/C0cwFmfpcIFpeuseD57n+/7zUZli7omMUl9MusA+K6GBubgNK4NmtBLlj",
+	"YSpmIh76DD1vN1PMN9rswYgIsvOTArMwC1hwROgvHyMmynL+hrtIeddUKPJxCGCO/TFn3o7P4zQ78H/7",
+	"bGF2gh/aHP/VPRWlhD4ibrE3a176QzUP887aO6poaMEiTIqQxxBnKIK/aJayAAJPXGGg0LIY/cxWHaEB",
+	"4x412VD6WIU0pEQsj1bqEglTZMDGPpekOqNL3Q48lLVj0rB4K+kmN0A1frkpfqa4fl5Jv3Fc0yWgvKWl",
+	"DZNrTHolisvcy4sHLKb5FewVBYlkSValhicAy40qSq67Z6RqcXh0I/o3C35jrcVTpqh+u2bNyn0ON5A5",
+	"l0ztEjDywqVswQFGCaKVUaVf0OURGQgaehEQ+pCG4RLrJhnW9LlUjHp9XnXRgruLdLq1XYIhKYZuLccm",
+	"YmFBJwxrgL6nT5+J8IdsbUhzUqLjBighYOC9aMXLltBYU+7Q5m2bSDxo0fBelqOc2FEcUZze9xkeyO7V",
+	"NUIOPiiIr0ixleZlegTs8XTGx8f6OH924PhvXnS6i/pXr8ai2Ww2L66uJ63rsf5nS//Pi5PmO/3f0cvh",
+	"1S/0P07qQevrN90D/upi3Gy2m83mdbP5yxn79rsv9c/Nq+s3ne5Xhyfv2u0/zQnpWMvpTeImiKzO+PjP",
+	"fz1j4z8f+6M/X7DBrGaJdjXLAyxZv9KvAKpwwGiYsU3uZ9Jxi4/AmKaCmU5wT0G0HeAO4akRB9eRqnvW",
+	"OWmeaT2lfXp507T/eOHWjkngc7QFcwwaieR6QBUL+zy65piyCb7aJc2NMSfJC/z6Sw2QBurr5U3T/PcF",
+	"qKJfz/3h7WOUpnhweHz5amRFqP2Fx8Q93Ec/DTz6dKHVrfDo89g7XuzH0OUSrHP/4Pa4kfWR7QeHenvb",
+	"0k8i5Ho7DcVoxFiJErHlotVN1MRjI4dvAyy9fS3bny3ccy5v57OIUKzLRiGTOeinI+oHeYbXEzBBLcAY",
+	"irZ3LEMDAR2MhNge8+DuuyS3jM3MjQDiEZKomLWUA2mj7Iia3gKqQQxvYZgbd1LcuGOHnjdnXUY9nzOZ",
+	"G4Em1TjcjD+RracFhHj+9t+txK6Z/m17+fQPmT9TpyEdqQKjAtix5wGz8c8ho5kc0GQCnq+MCyER6b4C",
+	"up6L0VYyaH/znSwRxJ+IsU9m0v7w1//nD//Nf/zhN39Vpr3I010IPT+c0HDMYidMcVrD8/yshi13dCIa",
+	"35bSKER4NgvcM0klmam3y76+ZlmCRdamv440FyRK7SCGTaD3B5FsRkOISBosk4mvmUyI3FXq85gjMDG6",
+	"z//un/0f/+X/+UfkuWPqcmzOYXHMcNfM0uPDNIIlbCIwQ0QOKY89Q9BjMp6HnPuPC9nYZZoJ8wGmP6vK",
+	"6aFxpIRj6RMqp5x9iDLDclK32Qelr/7MsWj0IV4akl43f2hyyL8TnJFq8/Lyptc+b/2qc9GqOWl7jinu",
+	"RoNAHoENyPXo0o1cemje8UdY5M2UjZtRqZzYzRil52vS0L5DmqadAVsKiHOxeDgB3NCwQ2KLx0U/WlCe",
+	"6n4jfmW/Ti7EHZhBgPi9L/Wg956Tl2wQzmm4PNavUO7pZ+ANEjz6LdFqbZecYAUaSLnGrEG0aiDwDZ7x",
+	"eI3ajP/zs7wRaA6P7gURp63dlI9xNYh3+P1vBlEb6y8Gzw7x5g97ee8wuiN0Mef3J30z8PKMs6exYRb2",
+	"yTGh6L6OrK9zCRa7mNPX21f3G5vsq5/4hvKTvnHgKuQzIEStJNgv41rDcB+8NHC2wCCXlOLwfcX3ZOXo",
+	"m32n4ey9z0HDTm+pLdNKU0GzGKZl/87sOoA/+nbOzM96tlalS9E2zJSGLULfCeFFCLwaiHkWyggjWNJ5",
+	"Z1Dw1qmcdM4Bq7Vc3tklAqPbQt7vc0gstN7l0UmqrqbDdYhrCHnchK/sICN6madXI880Gprf9bFngoAx",
+	"qlCEtkL8qrvqx0vB+GmmRNwnLa046gkTSpRkwcix9WNWi/WXyj3Sa7tNBPraAtCPWfQ5Bg/Oj6Ky8/BE",
+	"EniDVG1hW5gHB4FqEi/UdjffgHLrSkdrsS50PoptT05pcdT8+nS95JZ8jKD31Bb/3Qt+7zLQnYvgmjBQ",
+	"XZZNRUpBopb4QN9hyr8tkvApZT/61pqly/cTJm+1pfb1uGzTKezREu+jAiXvg7tpP42r2iZBNe3MJ0eb",
+	"mSwnWv2Vqd+ExtkVwXqQ5FAEbHM6+/VVq1txKhB/VlKpuJbgpwXEbDyiRVDgakV/sml9RaMr621eteuK",
+	"ImNJ5JveNDOZNHY9DVqrAUofV6dJz/BHp3Llj/n17J6g7dapY2r+l8VwdyoLNpA+IBWtAXRfe+uAl0pe",
+	"ak59OQvo0t5qkjjw6yFNzHsfEwRnV/KM0TuG8Cy7pEkGQkHxekSRo7aQveAMCyiM5rIAkW9LAHoz8jy+",
+	"00s6n7W41uyypkdmn0J9+9W5jz/agKZh38wlYEanX7GlplNm+r+NHn9TGVLpcwEQwcyg31RWb1q3iYby",
+	"cmfKYDjF163DjWAKUX+5I8sge6+rZVoejDmZTJVVN2Jg7sdo7z4VUdNNlsZlwkxZ/OoJVp73TZqO1jbl",
+	"fLATH1BPSurg62DITB7uUAQBGyoZ2Ux1r3E2rm3hntXuhxM/8EIsg7X9gpzor/NW2UqxjRcyseDF6Ed6",
+	"pFFgIPZobj73AYhOWSOzUGaajsRsbOQbHPkndRqUDj4sP87CYZnYzHuWhvpcBY9N/+V3+bkF9n9Igeaf",
+	"X82B7VD9tgC2L5zoLPx+DjpKXkIavh5CHQETh49af0nxKeZqfbOmLsHWDT9SASJfCxVNZNHEzWW+pmrT",
+	"0xLVUFYUiTiFbYOxPC5Os0XhXQgEyQMPK6puu72Va31B3NJuThre4v7YjEZR5Ph8dN9YulCnITGV5JB0",
+	"k621B8FCPIYnDFf0/l6wRGjQFmyxbo0LcmNONxcUVuvq+m44HnFpcvJO4PPCkedvVBx4pV4/fL5fTzZn",
+	"05Mse1a+6lxdtuM75hWdyjkfk5ZW7kLB/aFc3eLD3FRI0ESFh+G/GFAWJWXccrGQNktreEsGS1INmEKQ",
+	"Q88f+0o6xN3Vt/EdzGBKXdzWodE3d35Fd76r7zzf3Xn/fcPZq3/8o0272mMjCmY5MxklEsKA7CcSk6Pk",
+	"Mfmq+zYLoJ8h6v33+/mUxJKhKHYa50iF1GOSVEe2qhSR8+GEUElgzRxy0bw6bX5dW4n0zs5WaQG05XUv",
+	"KZ6yKDnRxEUGmPbFm9ZVz5x3Mqqj/WB04vx9VHxrVyJkSVz3/JxeETISMhrA5k3XzQDr2uV88PRqPiBQ",
+	"F8BjgX/HQjCzkRZEUUC6Oqb76o9o0OeAYgHGJJPLDtm/YGRi3lEqVAXALgIxhhbTebvfJ6vre1RRLE68",
+	"96tf/uI7+vb5vP1r4Z9fHSzavP6ncbl8vUiVxv6z58+e7x88e35wqPl1Pgh8OcFa5MkKGfXGUb1+VK/v",
+	"1uv1X4GBPZFyCXl1Qs+mtJV5nyZ/l09h8nZC5fFVyZGgfcOZkF6kc/PdCjF5QsiuTSpTFMJqzEJFZSPS",
+	"DJ9rHdrMQOeJ9SikxQwcIXORvbJgz5krm1KhP5gr85fn+chHl+n53DCArGyz5MStg7XYirCVwSKDbaqY",
+	"4RDMRdlhXG8/j/ziqnORmd9nh4f7z3KDPiMGLQBTyFYG0bsqEOMx88icm3iCzfOQ4vbcqiTxloY3gUlI",
+	"tfvyhOzv7z+vpSYqKynL8o3J7myfFkudOOPVQZCzkQGscF+1egSqXw/8IPD5+Kl5VboALiA3Zb+uF+/J",
+	"4wsP1Pfmv7s37/849yTDIZm05cK8K5vkm0ORTXm2VdbFjH47ZztQ1HxHX/x21ITtwLzsNjs7v2h0vtvP",
+	"TaSKE4k3ipV4CT6uEJDr0LVp2XGpdVyoMb1jtsQ6qc5CnyMSRPPqpN0G6GYsnJ1JyC41xtRiHdSfP1u3",
+	"Wn9v57/KrcOzLr05Ne7cc3I+KDZGPrz4xoyGjKt7x6VKEapOaLIdy/gH7xGbuDm4MBpEkqCCydxwZkVq",
+	"EsItc8/CGSS+zA1pEV3G2SJXpIGuAfyaPAhD/T5gP7nMZmW6+VhaLJkHnCcxEQkEcJ0igMaRCMnLbqsF",
+	"g8D4hxkLp1RPth1dGuaLSFZcxGmz8so+KFOGe23BKZxPjPiXGJoLoA4IrVAji4kfMKJndAemCJQ3Hg0r",
+	"VajnnjnRW+dib4OQYC8qibXOA83cdEhsB6drUnxZIr03vR5OgkeTA8rbJT06/hSiZjtZsWbXr9/jPTp+",
+	"FYr5LCfYQ1DjWFtdQ/wN4Y301/owCXwmiRK2GsWUUW5LusDrpdFD8wO/VlxfD57hbbNH10lWjKkwU7Zu",
+	"nh/D9hSt2f3NT7aJIqRLarywBrryfcLSoh+QCR34cTRJEsNyONFXZT5mOd7anwZLpX2++8X+toQyc7jZ",
+	"rvBoEI6Hm5zQ2zDdI/Hbw1gtv8pJkyg6hgBihzSIEmS/nqkiotCkgApp+ghQIb1jwSYb0sosRxmzqzxo",
+	"aJGkahQECK3Rj1JJM0um4gtOQgPSq0EGbCh0E+bEKju7NvZkDSZhXqQ3DKegxCjuVjNLq2U7S8TFRHTl",
+	"cV/BQhcUR/8puAi3ZnkYS1Gc531cgxtcgmt3UExMbg3NnGjGgmn4ZN7l9Qft/Zx/+GF0yuZMmh187rSF",
+	"1GOPUtiktO9+xEp5YGIx1jgEe2VuUukWOk5p30/c8xeNvfq6vr+dU4Ay2dQqAtA+Ix4+zYjpxroupL8Z",
+	"FRcW8cr34ih2cDPcj59AZbPfm/6jCmPRgGN3FoJQrPcoAoGPEVqO7Pq7F1MO48o/pbxkPcrGTuOZmXPY",
+	"F9E6GF5NLpFmLLuAR5UX1+8S63rU+OjcN/bG7N9ySTNmH9gcwpVqEC+ZiWhT9EMcewX+sSjJ1/jnrJvv",
+	"mNTT/rnk3n4cqi4BJ3HGQiInNCykBNFfgdgnEuOIHWLnn/ztX6NL0YF0K26BCQL/lhHKl8ZhBMj4Ubr5",
+	"nzUOSfWgXrf4ue5TaMKtITaiFLqtlR7In5ARY5kPR4y5td2slHqc+bnSsyJx5J6TQKb+joVid2uxtUli",
+	"rcsEXIkvKSm4CnfhlZ8PBjyYL7Gqp2RBsDkQH/fbVevsrGQY/ou5Ju6KBQFcCjMyvRxBJgD+McPdk+NA",
+	"siDU6aGBiJ9bv4AIBti2ym5EI2v0zgFggCRiigKHPdxmOLtnoOuIYQXae1vCtS68roX8L94Wuu57UUya",
+	"HbtrlESX6N1Cqli3HOrgGBQE8/6CyqgIfIS0KMDK4asoNNlJYC3E1fxHc2k8JT8KMJoS282hElvNIOrb",
+	"OIH3GmOe+mVYO4oVTq1risQI3wDVsCTLJIee4sYS2hrs8UdS2FBe/E7qbDC09RAN+xFEQ0qN2zu0ahzk",
+	"U6Q3bsOyc+WEhh4Z+EGQXvWjvQdjOTxMnDZBbBqMJYQ2MVCQuD0cgBwKDfw95USEHkL1GIljCzg4KHRF",
+	"SOrgUSqUtxGiQ6Oe/r806mw5qVpqh8cFpQNG75gkVYqlvPV66LNhRv0E6NaA8lvzaW1j5NPDYChKiqh4",
+	"ACGjwwmTx6gOeP5oxEKkPDkbW1OdHyxfQmrlbadrqMxl4F7z91QG2TkBeAL5c+Qrf5oTl1QODnoz3jOY",
+	"X/e+rB2TgI0UmXPEK/VSlxHyVt/09w4d0q9YIJ9+RXPL3mGE7AMNHZBTNsQ/bRUMxCfCXkd+oFjomGJZ",
+	"0oHyIL5U/tDclyxEyo5mFH0yk4Hgc/lYcNOlswHLWj5xfa9lkcCMUiX1Um7IlMxf6U+c9liQT1g8YFMl",
+	"Pj9vNS4LArUNozWdI5yfFp4SAaT9dfjsuQlc6Jo3/SAK5CqYOsS4cAuyzzzCdnSjadNUcd5qOVz4uHTA",
+	"nrONeTRRsdhkxn4C+POHhD0UBTuQahQRUbt/OMHnxe0uYt7H0P9gE/zu6X5v9KZZ2vTmgvi4krncq0Fv",
+	"iezqVGDf3sHGoA37aS7RyfKseZLpTqgsxMCQylWMgcuKUzntvC0NMDDT74sFogvkFIktICWb03/pOsTV",
+	"/T5yQn88HENegSE2njr9zaoBNTm1pcvkrmpR0S9Fa1iEPOKZ1NYSG+XzVPYldKQgTi2ulxbHLRlg2gWV",
+	"ZEj5kAUBpvVvFI4Yh7NttM98ZmrGri/8iipqjnULMe8v5vo8LJX6NaCBHlZOBsWMAYC3eYHMAqj6xkd+",
+	"OIW8xKGYMjL1eeqxuTeVzfJGU1e0vT6l5SUQlK8pQb+5J93AOVOTvBJKr8UC62QLyhH/AW5dVbf19XXz",
+	"7Oay+Q5QyxxiH3TbFyftS6xF8OL67KxVHtJs/ZIWSI8UHRWnkiGj4lSQChAuMFKoF5PLwuWmykTgPWCy",
+	"u7mIq03O5zQg+t1Qi/6QKvB8zFg4hJs6VmJZcZdu3Am6S7iA5dkbNkNHU03Wm6iWfy6QWqFbXeBmexFv",
+	"xhIc/SlCkE2+8jYxyBnaY5GSpNDJiKbUfkwsd2qbpTgxuUBpDlud/IxkKZagjxFSZWTx/aOqsIEC+1xa",
+	"oFcajfrO3v7BzuGzL758Xk9PI5Z/RmNTUlitbP7k/t5/Vk/utsrB7l5qqo0tsG4g1ePqDmqMSmiWdXcS",
+	"VJihnnWaOThMK2dVDki6KeEiQjRpcXj32CL/Mz4MlzO1grPz7GBTAmIyeaG+8xwzOMlObhJDiWOqjNVv",
+	"Z/W3cmKwuQZ3hX1gQwBPhoMHTVr3tks2tj8F1yLMxm9uPlMi+p7dj6TEaZMTj0r57RNJRv4H5hETaA5H",
+	"NHxzrP8Z0CGTFjIS8ajZt/qcMS/tkpf6Rs1J5kQ3J745sYfijoWEKhIwKtGyiXW1LJp2dGpV45Ulf/vX",
+	"xG5A8pQ09up1h4Rizj3m1SIkS6uGLaBCxjgUi8jDxbiXcaonZsStfXp+uOdBXSdKkIYebcGRHZtXDnYP",
+	"Kxt3MSRff6z2+7v2r4OPtX/wR3/+Z416XT+t2yeVz3H6F9m7bQiGVhMZzA3UNZhQvYpuUtS4tfykmO3h",
+	"nVfVi7X2ewDo2lphWIvlXHzu5QMW6/m69TkUsra+mtxYBuKeNLunUC+ekmHIPF/hWVH1lSScjany7+Lt",
+	"40uyMBHAYqH3V5+7J69bJ1/dYDOaDQemCYe45+2L6ysXPEN3LIQiEPZQcoh72bq4ancuXKKWM19fKZeE",
+	"EmSFnTvLCxZfBZOojTp+0rx6rXXu5sVXUL33Tfvi1RUU94VqvTFFFQdPT6cCpED13DctgCs2vet/ddqo",
+	"1PdOSto6Tqic6P6xXDUmAmgV64QC4tzJhA1vzb+1GNfd64ue7p7fYcXtS33FAF3rUvighbXUEK4PWR2y",
+	"xOJ+qrCQTzjPH53KO0bDYPkogdLbQyTJ7ZDJEPEpD5GsNIbSktF7ZTDBd4XQSdFwVkWEvuOw4Tz01fJK",
+	"j8VknjAasnBNvqyk09hhAVmuDtjDkamkScQXWLOcsRkZCnHrI1fBnIG8hV7iwU2UgiQd0+4JfLLa/1Wy",
+	"W7C0D5ZQ5HZnPoucJ4FAV91rpWYdHiwdckWn7MpX7E/P6AcsZcXBHgudRFq38W/cGBpi4ujM/0qL7I/A",
+	"SSOBEClcUSxgnf4cCrND6WJGpxWnMg8DMz559PRpxofy1GN3LNB8LVdz+W2DehJl5Mp5IslEzCWbiMCz",
+	"LspqBLoRxeDEmICx97DPfRAvWnGRDuFMkYUI1aTmkHDOpQGynnNfmawhjFi+EwAjgCDT6HfEEp8Qjtjn",
+	"UJGb0MhtgnTKiT8jahKK+djU0RUDSMCczfCCsdvnff73/z45EfyOcYCW6PMdgBYw6BqYZEJDvaQLFp7Q",
+	"KQtOqGS7BM5QE1Fp9kVuiScoX93nBApbO9mq1uRrjAeESULgFxidVqWw37TSJEm1X2ns7UIwR71fqe1q",
+	"gnv+lElFpzP8xOIJHMcVgL2oPffdu3fvds7Pd05P3WOTn9WveHTZrzikj1u1X8FpJaRfWTB2i45jOBTB",
+	"MFhY80b69OkVE/NAbwoDgXNMdBOSSK17EcH1zEFhGE35JR3ru40v9a6lt4y4MzpmLqlCUECjBpPhSv87",
+	"/cw0SPbqycpIdXwJDxdNs/s9CE2H6KYcoj92CLhQPrrQKcKnsDAUoR6XC8lrCPzwdBaKQcCmf/JrKbiL",
+	"0AzPDw6/qCEfUj2KQcDIfDZj4c5QL7Q7FB5zdcfRqTaknMiFr4YTIvguaRo/qpVLpswo++BLRf74j0VI",
+	"BiwQenGViKqTIgv/8R9Dw6YK8EH9QO8ZfQU5qO87EIbrgdnaFNTT1EMxnR3Sorr3GQtRRzFTbPCToNbw",
+	"EFyHumWMMAZENCjK/mHHTMMOvAyDq7rf9ysHmueOyDdXzfPWzWXz6uptp3v6XvPNQf0Afrno9G5edq4v",
+	"Tt9/dGsOYR/gaIdCx5zZfMCYrCldxgM8IvqO475pnrVPm4ka/q5DDuoN4l5fNK97r1sXvfZJs2ce7xP3",
+	"Zaf7on162rpwSTXlB9UtR13Jmr5ouUZC3HRbX1+3u61TN8ogS76qWz4k7nmr97pzeqPH1Dw767zFPhv7",
+	"wGWXzXdnnebpTa/TuTlrdl+14LdDTebV9eVlp9trnd6ct07bzZveu0v966EeXfui1+peNM9c4NrDOjZ2",
+	"1eq+aZ+0bq4vmm+a7bPmi7OWi1HdgBClV08v0FJqKvmRVZko/rwU8+i442KB/mEaBLppfRbYwChcYmCP",
+	"JhkIbwlKL55Y/tRXMaM19uNqTdG8OPoBh4Q64GS9YaFOv24KWnVft5pGVbf+sqgZ91Wr5yaWvjqfgegY",
+	"alVUdzqXTLOl4MR9OmE0UJPvXAdm52nIqLf8DqfMfeqJoXRrBs4IVAFkXf3rhFFPN0YldugkAGMjMpso",
+	"4u1NA2bClzgHDCr+N8i5/4LMecAk7pqYbgmrYFP1cWt82JnSDzu6nZ3BUjHp1o7JnOu14Nh6Ao7JH3MB",
+	"SvCUBlrRMlg2iU1eByIvzJU0+S3gennoutK/HRF9XcV5AainYKGpm4VMajnkcxIyORNcMlz1TsTiUVMf",
+	"duD+zmlgG6uCn0xrFyEdKkBxAEgYzXl05u8u6TRwraqjxx+yEdNnHQOJix/gGgFRWjObMTHTJ6/+SIhA",
+	"HmMsm25haqEqx4wzrAJ4dfqVtGez0bdkn1/lK1lGhNFIIXRBNTOTEkgBSpqv7LlldTKjFPa5m9G63F3y",
+	"IhQLyWKFMmTB0m4i/OzYKhP2Fcn0iWlqsfvfwSwfkRegZJL+vF7fHwJd8E/m7hKI80g6uENA/R0INXFQ",
+	"jcBvUdFc4FC9Po9p0DxruEkfMnb8jGtuAY/nfp14miHsHtBbTISk8aV5jm/BRDp9DkHTcLpgYixYtuw6",
+	"ZKcEQoXwqBKhP/Z5n5+EQsod/MuOC/nWoKVrrWCA7cjU5sJPYAvKWMXQN/dO98rK3ptOt/2qfXHl6gVV",
+	"Ph+TqlYW6U5cPhIbko6Fsetz16q9dDbbzai+7jFW4z/SMkz3FEsPRWgQ1IxN0FJlyATKtPYDWTO4aWch",
+	"GwX+eKJI1e1c6rPryq3Fc4DQzYYjA7GQYMjQKicNJGKEmNXrc1zbGvJAmp+gPpLginG1o2/fRiD+cse4",
+	"Fnbap27EUGYsmLCjVXPDOqiiQKFWt8tUuNxpai7Ia8uu/duJ0Cc1ONXBVGLFSJ9n1AzLxe6HHX1ESelm",
+	"Y/FZSBgfiRA0XUkWoa8U40d97gIo1tAlVS7sbNQc4qIipM92jhct5u343OhH+gUDMKLfyFwAIC2F93lK",
+	"KzgmFKOozDv6XoKKxIpugCoDfA39p8OsjvspVU3qlrIaSQ0DMfH8MYNyCCVc8B0cb2Ly4hOggcakwB9a",
+	"C4O54V2GYhb6TGHpz/UXO/t1XEwous81AY/zjoUS73n13cZu3doR6cyvHFX2d+u7+wg5iZYIOAOMaeyp",
+	"1iow/mGchzPZNCPJC2alkHFPTOf29PPEcK4vhaTqml9c0jCbQJ/xfR69AaXCSIqcEEvhuKiS7JKuiVuE",
+	"k0mf5wzYFFZrsDQwBqBI9/lgSXzvSLM1hr3aImkyMkvqf0co7Pb0SQDiI0aTYwHx+1zRsdwl4BfVQu2W",
+	"zdRRjEoJ4AP63fiCHJewk0JfkuDLKrYryYCNRMhg++o3UnD7tejCDVcuquBM5QQyK3y4fRgXG7rWjA7C",
+	"ySygWmarCKQoml8/s25iwWu75AJvwnYVQzZjVGnZtRApwE21EH2eGJkYocK4nDHE0oM/7ZTBrSrS4/TU",
+	"12Ab9SukulfDKymp7tf6FfKf/+JfEyn6HLXJWOfw9VFCpwN/PBdzuUsiKG47UjcqeOOS6mBpDZLQGQJX",
+	"UGknV49G+h6uiGtm1tUiwzbyRELKgZ+bTZD6CpRkFLr2Y2O10OfLYElmQvq4Rq6xj7hkIgIDrGLdWOan",
+	"LIZFn9s0slSQeFWEThTTNKGYOObYjwOq9NHAaBj40Segy+tXpZiy2nGfu+mSQa69B3AMHDUU4fVED3yo",
+	"El43EzYEeyE29ei16HOsYxtGSUuW5aDcCkgUOGYWIrwFrfFZnUg2FFqf0Tq2x6gX+JztmIdurc9xb5DE",
+	"3eWwvn9stnp8oyNfokSNngBa4CumXqAgcyqRoqyl2V69bi1sxueYtBH82pTrQ/PrRjgb7AFMd3meSxh2",
+	"NBNaCB/UG0WNRlQ+veZ0rne60lQxD7/b3/zdJZ6WXWu+1d81ynxHl4GgXk+IMxoiTOohztL679rmdoEf",
+	"lOjoCu1K15zeUR+dcmAnnk+n+tTLYNktJiJgmaPFTmYS8QgX4b1TsYpJjEwGroUsb1WOntV1t+lTLy5f",
+	"lnvspShL7Ft3yahVsGCfuA7KeFSJ4wofXh6XnvlSxdW7tKo7ZQpKDRQES8avPMXv3jEaVj46Jd82joT3",
+	"n3JPQEcQm5OzLzpfmW1Qgr1e0Cjq+Q87Z9PO0ROeKAse14hLA4PJgn1iynPm54DrD+1hn4VbSqgD1YP6",
+	"QWw9qZk0Br0/YHuYYssuBrq4NoLgzxqHu30edQNHvv/tHKERUqoZNHBk1B8+BrXugy/h35q0WMd+TtyT",
+	"zsXLs/ZJzzXJKR5T1A+MBojAjeZT7PiJJL5HqmBUwPTshcCumCQhHbJa3v49gRdeWMy17TZw22PTmVCM",
+	"D5fgAHqPnjcm1QtTs/URN2S0k9IOPoNflZEGjUfuPE8S4NR5PxtxUD/Y/N2FUC/FnJsPnm/+4ETwUeBj",
+	"RMV9Bc5B47DMTMj5DEumnjPPp7YU+MHeXglplWLULptLnJMfSdQh5xBKIqzDcjJOP0w5PzQtsK7fVCLf",
+	"hv4Wlu6bihUh8EjP0zeV9mnr/LLTa12cvLv5qvXuptu6vmqdVt5/LNInng4nJiwpV6t4aQLEUHXQlxjM",
+	"AD1wrIuNPKuh4JOEcS/CeUK142mscgSe1v7BrHcU3zGikwCdZKRKZQw0Q9Vc1qJSb3EagJxhTyCW8R7h",
+	"y+Lk1SNDUSoJ1iVRyvYM020d09RUHyFwKCzRLwzuQI8uCYSUTIkpmaSfmBtA9CNguetbrbkQeeRPSePI",
+	"3NmNOxR+qjmFrsyiywJM08kEI5Q/mya2+XUgyQRffgbFDWfg91JzKyULe3ofdeaqM+pS/qNqfLhehI6p",
+	"z6WKdi3oTbb62UMEI0q8XqfXPLvpXPduOi9vus2LV6210k7MEO89V5dE53ysT8L+FPNwyKyYsfXSsFJ5",
+	"9BTNTCHlkg4RmZraVzKt0WmyqqIEJ6ixQzuom6Lt6JbN1C45EbMlaJKmJ6H7NwZ9iElEh92q2idmy/ja",
+	"9umUNt3PVopb/ZMQAKmAeSqcmPk/Iw3ux9CvfiwVScyWD7kNFu3vONKx0EgSWQ2NtTCykVhlhVSjK2AM",
+	"hsUFRAXXYht8NlnRXjxho0pBRjT8PVRQ2jYO83fIVmTG9Aed46evczQjkZLZ5iuixSzqYykcTmWWVxX1",
+	"iilJqiKMsoBqxrazIoPoevvTyo67nGd33Kc75rGLH/Wg/73eg5/cgPLT2cBXLGkl/sybuEirMD7Jcr6X",
+	"jKtSOtbziUHIYAFxMCgAjv0FQkxKuCApjIr0ldTXJF94R6vwB+bAdyVqCoq5WlC4jHv4R3Ug4FIyDOYe",
+	"82pauOREEVCVDCNIO/bBmS5GxvcafZh17Sb93cbPLxYTFrIiT1In5dv9lI7PVE8bfT1/OIo/lcMnuxkS",
+	"Ozjt6H/Mg3iDnwhi5zBcJdRzRKrx3sFYdtCZE/srDvnff/YMohdrTlT5NFgWuZ5sYEaxC2qXuJxOmYtl",
+	"TRr1ZF0Trf3rVgOfs3ytgDQjPNpojxqYRl+tCqJUmaxCX1Fq5/xUXUYpIn8kz1F6ov7gQPo5O5B+OlIz",
+	"8h1ldu/jCM6tfEk58tW5h4PJkPv0e9/7iGJZi6y8aiH6ucyVpFlRlie+8PsHiq/ROVXDXKPCQRHFv8Mb",
+	"vLFXqqOh4Fi++SX1g59lcAqu5OfcdQ3YYpfd1knn4rSdSDgzOsxWbJti+vYpsG+uOaJrsUhYXMU9EQgb",
+	"zoO4/gjGluTtNESxfcyd9lPSEOqfT0P4GZkufgay4/dJTTAb+ScisZz7mVUwwqPQqnLJQjOoI7jP4A3I",
+	"MRArSYsGWk6Mv8J4NihRYrYTsDsWxC9C/3g7Sls8nkTuaZP3EbIp9SFloBrBvID9Q18fob/YFWQwhwik",
+	"mVWT2J5QPh1xmHxJ6rXdPgcekkc27N4l1PNkglZ7WYNSRzGNcSw+hgtiEkNkiiFVCTm4E5+P7SjVwh+y",
+	"2jFxgVzIjDUGnaxFKeW7OibunGNnzHOt48qGzmMuIxfEvhFN7i5WUhkq5rVNPRBfpiJ9slbv1FSlHGym",
+	"osgZGyHdviKQsGeGstvnJotyxTRm0HP0Dd4fcwuwBVkPmGUxFPyO6e1vFuY4SpBYNWL9vjnvrnBD/k45",
+	"78yY/uC8+zk574ypTlp+/NxhQg+5q268ov7hbvqHu+l97qafLJr4Ue+imy+hcHQnNCMsISOPU6mtTiYv",
+	"A13kRi4AsgPgbVY9MzvcMxdWfYBOxR0jvqoVX15/ordWJAuRO39Ud/sfbqs/6dvqj2Wchp0a7cMn9k72",
+	"uWVS9tiO73HFLvrsZdBkvsc570mf/OoFkVTd4cQPvJBxt5b+sMjbfRJT9Qn3q+ll2QsZ+xRO7p9ffm50",
+	"Y1YhS4aMJLgkzZ2ouq1LMeRskYraBuOLRwIqbbUzFy/kbX1jVhibnbq9C1NLNMcogZWfb43XFsAKqtQU",
+	"qAPMCWXgViKMJuKeNHutV53uu5vX7Va32T15/Q4rPKT6jLHZqLUXVAu/LvYIWw77qTqDLX0/kh84mp6f",
+	"kgv4D7mAP7VcwGG8i8oKpILTsq6/XQEqBNzh7LZGB++nSSCMqX/qT/VqFefVQB6GKfU3oSHzouTB1GFs",
+	"TF/2Ju0A9CtkQAs1ISA1JQa94MdoCeV0qgWmFqLLGaslmiA0APA+sJKCARDA87Xw9SWRt/5sxjxAsgzn",
+	"nGMdZ7SaolHW2FN3SS6kkD5d8oRmGybjFGn8gw7wI+WWgA11hcm20QbW8HvIhK2Mk3vDvZwbvFMD3pbg",
+	"chP+acyzYx9ALRFySfqDAGB2ATbaFAwL0PWAr5ivNOfVNFcS30Ry+ojqugH/IAHlmse4XRxVhmUf/7w2",
+	"/Wx1XOdZuKBK8k/9YP09uh2adb3fdit5M1x7DG2y2jYTocxaZ8/c8GJ12UZVrtGWScci0VoItLksRPgw",
+	"cJPuVNyxnnAtsreB8EvfEaLDK5kxqk82hyhh8Az1PcF2CydfyIbzMETMEY98O/eHt/aFmrGG8URrcaJq",
+	"sZX63lr/OQyyjCdoS4v2z2K/b69I/97ZsX/ymvCj2sPtPloflgUSwSEh0ztdEhHCrpWJ2ULIu4nPQhoO",
+	"J8s4Vssdpm7pLtEn8xIRIWlJiYeweWnrwTrhB4ZATExfNWg8MUYMY9fPjbZQQuCA8E2kAz/QMi5gcSkH",
+	"G/dQtSh/IoyCXmpOQvSJMC35QCInfQrmS5sQk6bp/2fvbZ7bSLZ8sX8lQxsBngIE6qOnLxmzgChKzdvi",
+	"x5BUqzumJlQJVALIYSGzbmUWIdyZ640/whHvLWbh8Dhixo63cIS98MrhCL/9/Dd2+394kedkZlWBVSBA",
+	"ESIpYXNvC6zKzMo8eb7P7+wuMO2gDpcJUk9yBR/VHFy4vcNkw+GFW3lKel/FU3IfwYVvkLc/Rr0RL82j",
+	"FwyLiqnlQo0RiQPLpWzxUDWDh7TqcBubknratl5voapplMkp1gZqGQWkWhZow60WxxUnxUQsxkEt5QrN",
+	"0y45ZjOmNI5t7VeNT8LvQ+vkJG95YtjYLokQ5vYwjgISuVM9jCPSaoiutAMSaTo2j4OzOyCRTceDn2yC",
+	"lvnvP0WkBbjBLtuPTWVAhlSxDheKCcWNvWys49IqAEq7vI6y0VyxlqsmcmSJtAyNew33wZxQKY8OU+wQ",
+	"zhlbNMKmEMUSNtSkRZMEWhWo9h5xiDhOYIETayEbjfsT6dZgeZKxJFqOGZwYrgTOl+DhPzMnv0eoJQmV",
+	"UqGu1bI1xa8sga4txVZNBFsZYeptJqerPLea1WE+a45d5JBgV37Jya81X7ug43XfmKdszVdOkZTWncgS",
+	"27qvsc9r7N0pBdl043Pn/M9ssxmBuFOwnMepgXxHlcOsEI/U1sKX9AInXL/ElxTctpB4IbnYdqiLXNc1",
+	"I6awXQdN+rZqF1g2+4wWzhmUGlMrX/dQ7PoCX64IHWALHZBR18b6939ZHMr28yUTmoxInroc4hn4dyIu",
+	"lKZJYpZ65FAcnyOKYxsgyEQyRyxcUQgyQahrfmpbjFYlKDTPhNALvebAAuFnrcAuCHYVQc4WGFFGHMGL",
+	"ZSE8Z/Xea+hXgPYpZFt2yQV0MMiYa7exu9BSQ1mZCm8u6a8B/UVcfwy/+dfPCcsB3v6KHYYXvhBUIptR",
+	"fv2kdkNREAXuGOhNA6M0kMPzE/Ly+c5fYxstLsBcbbFEMQjxQyuqEkkVraTSTF5xdLQmSTsIBVr6iZSX",
+	"5uwR2SFJlFt48TzWBThAvspGx5Qnc/M0NuNqvXz+h1BEZ/2Lg0/vD48OLw4MIUCiQ6Vvi0Wr2COvei9c",
+	"Hj/u1JDCh05ovCS1ABjyQ80rgMXdU1IBbswjKyp/K7MBj2MmtjkI9TkIL5//YRU5LI+ocISnHkDugu1O",
+	"84Xi94W1nSts+O4SFOzu/t2TMs9aYpc/E1Lzkb2dzakLZ4zG6IbNYmNGDqi4JOVXsYFNmquJ+fP50TkB",
+	"8xTUlp9lxqjAd7lSOXaFMkMEobDIytALhxyIccLVxIjhKQmhUzb5r3aev3hJaGr4N4vJh/M3BLqvGgPu",
+	"/KJ/9vrD/s/n4ZNyC1IViue9nmXUMtdYhmX+bovmSMxjtPxt6zquCLwxoZq5fozwATOqdqGt4v7ZAXS8",
+	"3AU9DIVrZPWECICLrAMAcFR0No/aXXKoFZjmRelUZmSqbWhkxGYoiC0sAyUKRNB8SX/XyJwPi/s6ArUJ",
+	"h/U54rBsPoVRfeUdfIerkGujv9k24Fms6IIjsn8rpZVAm2MulFuseeypgrw/EvMxh5ZKE+YOF9qEOe9y",
+	"yhII54Nzxr1s2z/JDGcx46ISlaaMZh772qx8z9fFQVHflOrhxPkIiiih+Tz2mQ41NAlkxKhsBNuPFv3H",
+	"fTcpUA6kYHsE9AwL4jSpQtKmGRvxJGFxURju/myGBd+B66hX3cTr5Xi4l0AJbi8r9LDn+jiiwwTbjDoq",
+	"y4XmSTFqlxwWmmyBkou6aukzQaHtkr4Z1qrqHd8RuUlnR81vQYHbW6ClNONCAzEIabRrX5JaoyJW6drr",
+	"iFzb7ovX9SQcd4YM5e2v/hLEcibwKNw70HAsDhxhNSlxGaPDCYvbgSNf3GSuiNI8Sdy9tQAAEZ1RrrkY",
+	"o01hNBzcFI88tIedyfx3Ew57YYmFCw8QxlX51PpVfmk0fmA1iSEk6DpMZK4Vj/29x36ubz6cvoduu1Gp",
+	"Q1q1aVcEI//M5hG2y1CeB+ENR2q3V/8Sema7vcDUm2KAwEWHYpZxw2+hMPOSiziw1zvAG+zuvTt7R0K4",
+	"y9x6BAuGp2Qp8m6oKGYJv4L+O4ZdYGs0oBoOMUBuDMvMUHJCtJQwrOvzUb7p8J12pw7eHzgWPaRiyJLE",
+	"yqbf/5//4/f//j+2LfeISyx8ofQXlmePtYX8w98Z8z3uZthn2pWPBKiqjPh+WEDze0V6xNyICTOkT6wo",
+	"nZKTTDOqsC93dHbwy8HZed33FJ9xjdfslcUTtwXIpY+DVs+LR+Y4Bn7MVEL/R8fsdj1Up1DsqbJt1xZA",
+	"veZt6PQ8GikGt7sQgoEhuIJLVr5DSUg1lCAfsUE3tCt2pH/47vjkDDbAsf86OQvwxO09EmWMQstwaA88",
+	"m8x3CY0Nu+GKi3FAKPRi5iCOAseYOnEO/ViRVZhrMGQBoSRmw4QLFrvnoG08KiE0MS+Yf9rrL9xlMnQN",
+	"F2jhvIACnOQS0m0e2N4LbKF0K4x9WunjXGIFjsjM1QFeyBVYviwmeQol2/DrXRrDN5ivbzM5PS7rkg/U",
+	"nC2v8Z4CwNUlNKG2f5xgsf4CffBHVMy6zabfUHlPnglnjDlNrqpcCKNQLAq5kuVasfrWKlL78ox5Z3mm",
+	"NMPGustNTkz6czLLy1ojq8DvaFuXU0CILNsE5sWYtMInv/9P//fv/+nfyO//6Z9//w//J9l5HvR6vd//",
+	"9Z/DJ0EowidDORoxRl52X12SOVOaZTGdY9vT/+9//4+//8//2+//17/9/q//TP7//+Z/+f0//Bv+4cWz",
+	"nZfk93/9H3//b/8zedUzj/3rP5Pf/9f/7v/9z/+DsURBAqTUJj1nMbTd9PvdJcdWmhkVlF6xGAQBtHF2",
+	"naOBY1N1iQy7f0hgs1Zh1/1DZNehaEX9w09v+ofvf0M/QBRgx/HG8HlQtX/7h86c3nMOzpLJHAquyMvn",
+	"fyA3e0dtc23sIorWTGXhAOYR07nt1GwmFlKHApSbcW5Enyh2DLbA7tlFZXNaVJCTlIn+YcfcK6r5IIH8",
+	"Kw3/Tphtuy9jloDLnyojMG0sHxZOQ+HaUCJRjdjMLX3Pg4N1BlSBagDTumA5qP39Q+fLL1YfhGJEeWKM",
+	"ZA4O/Bw6FeNbSk4ZflsucmUuuyGfERdQeWHpvguFdcpsplVu+HASAuJNmsk4HzK0huOMjnSXvAEtGbu+",
+	"K5lcOW0CDI1l/oU9swGYBIH3a15yuIOXAQhzJvMkJgn3+bSjXOdGG8kYlPAJtBrAP2DeAoXE34eSYpTh",
+	"HVeFqtqaSsHm0JO17UxEm4lhtxu3BnqKo/5VdeNAut61nJcIAwlGQYtqYeTN2D6ou6GM/2KSe1I8YAFx",
+	"o1P9wlPQ19Yw7kfwPyovtBGHhf0Px+REn0aSdbKdC3MH13FKr+cxtlrFM/i1Ma/rJzkjU2Oe+KyeGeXa",
+	"Gay0Ket+3wxqsziKzJvN3QicCWbdlowdeyfMQkrWqjGPRpq5sSbFETYIXd+rnSvvK5EIl5LJfIypc/6h",
+	"VjVjuR00tZIt9Y9PqZ60m6s+bhmQ3RZyfIeFHHcTFryTkozmZl+F0xiuDh2rBgS821L+sRSskfp7m08I",
+	"sIz6xYoEfiRjPuLuUnx7qW73dCfegRN5Ixdi/ZIjoJV1YaDBGBkWbs3IYpLoCZsGhH0estRZ58IlqNnU",
+	"LoylVTK/6FiRlmIiJtHf/T3koGcM6hDNcJCdXRa0C4E/KG2uk4quomgzInHT6WChoNDUAzd5l1AipOj4",
+	"NLBSLNJac4spYMvzvEJx20Svmz0ZS5DU7kJjeAi5W1+PVX/3aVuPDRn8UZnLrprqgSRt3YAavpb9bWyp",
+	"Z9aOBvf57aVireP9bSankIFhoZtRBDnMcEEGNKFiWK5JBZBuTTVXmg9Vl+zj4rAythSixoGs9HKwMqHo",
+	"V7IaFhIwxswilZcSLiYsY4HFsi4LIRtyJy1algI0SdYQBe1dW3l7PTMFk3QKV+Or3gtoalkjO6RzouOY",
+	"QY0wCXwOE3x8KKpZP1TZbACjJSyidYMzFdtfwb7wa1gLLRajuz4UNt1FKM1o3MZplXRxfPijeZjF9sPN",
+	"LsKXz2gpqExa9iBxE+uzmfEJJwu/D9HyYPN7H1mWraOuqkr8Vczq1fgvF1dM6WdGNo5kwuXSjg1Ky+Hl",
+	"LvlTToXmek4m0GJmKq+4GHfoFcvo2OjISpPUPD2hGSMt93Rnxvh4Ajlpg3xORgxwwbBiNRQ25mJe3jM8",
+	"Ahr0Wd5WZOqlUoHaQIaJVEbbl+TPLJOAiW++o+AlLTeaYaGzCdUQ2jMLBlwBmnAIdmVyZBRlQAdVLEmM",
+	"yZDJIWOxIlMucuTSI8bsvyAsU/5QOzrhOhRKwujAIV1bUJmxmPwplxbHGAwaPmUBuaJJbhO5/H7++7/g",
+	"o5iBVTyBy8RiEMPEDPeEsygFsnAOruA1sw8aFwiM0fBgJUkrwj/29b5UOjK22tTKkIyFYjaRCSO5gAaD",
+	"NrvKzPJUlbKqFuuRWnRG5xgaM0cBxUaJVIqpNv6KiVZ0qEMRsyGf0sQGHTV0yyA0Bk7sZ/Ox3AFVrEhU",
+	"a/189rGN6Z/1Tp5TT8KbdK37SbY9R78yLy2fbxEVMre+U3CvTTUPsGwSLplZ9ShjatKc5tF3SQ54K73a",
+	"NrJZvZY9pBkfYmG54T+x0TTFUGPRGJ1KMa7qdHg9QtFyVd4vrZMAUmGHrIxyTIkL+betJisz6x6xQXpU",
+	"wWLmOpngCmPJFGR2kEshZzYNmWoCsX7zL64gt1El5q/oHTL8AsLi19mdcjB5XJBoBMZe1C2cMbSUUFCs",
+	"oRr7huqzmvwL6lJiHA9022O1d8KmqZ7bgQJCvXJOBLB3qi65GLe75AJ8YUKSgYzn9eB5cNx/C4e/Se4C",
+	"M9jZvgEGc29BZdhAJEO1PrdouvxIX6s1CsdnPaoHgufpCZuTGcsAghSSfWqxGc5xng3SGczwjXTOvs86",
+	"duVOaoHC7O8N5NVcfI46XbkCCKBJZEZmmGfdJZFh2UVufY2MKVLAZAZOg5/PfkVGr/LhBEIBvd6rP7zo",
+	"RTarW/PhJcva3Qq0C6jcUEcRYHXzgNUVcYciOjz+5eD8wpWSA2ghYh/6y+AT8T3+SuABEu3fACrsZa9n",
+	"oWsE052ZzPQkFDpjVhdmturDDYdfb7YIkFVdbRbsfbfscrdYsWAu/Hz2cc/aCIg/EArcdS4K0EZfHJEx",
+	"oiZyJvAeG5W6XDdh/pywUsoK1uVbxbY5tRyu30NNJYfF3VNlNG7Md9aeZJtQvqmWY3FMKPKDNVn0HTTY",
+	"Xj1zvKJdrNydzJvLBUQU6v1J4jihzmjMlvQquyUbegT5QNs+ZZvCd93sbbpTcFYg75UyJcqOLsiXUOg+",
+	"9DCsENXnUiD8qi2Bx+sF2Q3NEfS7uGMPQcb3tjJ+24Lsq7Ugu0cu0yCd8bKvZvvjs4GD0IR/lgA2gbeI",
+	"shvQ1v62AyJhQJokcwcdCt8cilYE/3EYR3vkmn2FekDJvGp3ySkdN3sYLvBr1mVL8Brc38cIEAirf0gA",
+	"gV+N+Tw+x4p2BLrAAezvX8QBlqH/DXIAElcMteg61DrvX3BRu4i0EJZv57nFjwDnwA/ERbsCMpUZC4We",
+	"UOHClRG4/m0S4oixiLRcR5teGxwL9m2idMbFWCHMhdNSrO6BxXBpQufgYQ8F1o5ix0PgMg3+RwdLsIcZ",
+	"mDErl8BN6SUru1aIb5JPIQY5J6nkQleb1h0fvOtfHP5y8Omnk/dvDo/fRaRFEyVt6HYmXRGoIhkdst2S",
+	"/QJF/sNLl6kRisJ2qXzgEqg5uNoP1aECi7snhwpuzNahsnWo3E1gxXANxzLuhjsDmvsi89hka7uKQnej",
+	"u+WMjQAOC3wrDYzOZ6c4folsdCwLxulClFzbrtaYRTjI5yAWNKGgC1rJA/HJJYVct2R3W8fNd+y4ubcr",
+	"e6c+HaD8lX068HHep9MlK19mVDm4zb+wuogcmbvqtJYWdmWAvgsu2FsAyoFKhV1+AAQNDTZ4rl3Wsug1",
+	"HavZlXQXt/4haDe9rXazdSV9NVfSw+R7i0qJYBrC3c8g2t3oZjpmxkbL9MQFv5mIffqYNVQhEQs7iKgI",
+	"e78o0soF1yQ6Ojm++MmWuVlzMzBmK9hzqg24tdGMsUsVEfg/9+LHg4Ofo8D+BlmdR1LEdG6423lu/isg",
+	"Oy/cOAGRScyUdiA0mN0G8HaQu48Qq9TDqWIHgCX4LeVuNvjwU2WNUK7cyIABQ0UcClsXMbMY9JdCzgT+",
+	"vUv6SjGtdsmQqkkn4ZfM5y3glvLMlYKQlkwZdA52P6QJZgBbEB9f/gH9yCwyP4UvC0qtXnxXnoBMqchp",
+	"0ikSe0tz23wF/QtNchYFocC8iuIRTOIbXqpS0m8lFYJnpWQI4ddC/v1fCsLAXBHM0wvFArQjabmkYSfJ",
+	"MobAP4CjhMnXV8zXykBohGZxYJOjzRITSf1nhcKtVLNsqrrkPacDnnANLdkA6Eu5vHjXKCClPCYt6tB4",
+	"vQZt52wHMIM7rVCkGRdDntKEZGxKOZ7X3G6HERRxnrDKdrRcGqD9btgbs2pIOW8HxZzwVaFwn9slpws9",
+	"fbCLj5Azs1NdgolbHvD0eg4z9EkAFCWH9lSXyHzM9EdzyS+AF6wr8N3bHwTXqzhe3fPYPmKdNz4abrBZ",
+	"n211Kx6GpP8+sq2PXQYW0ZYMPcqelVVrYfGskWoth9mzjA0ZT5d0nT9nwvbs4lM6ZqQ1zRPNU5ppW/Ee",
+	"jXjCol1yevwuIH88PXgXkHeHbwPykQ1OA/L66DQgF4dv3xr+d/rmbeAaZ4Vip0eO+Ou267Nysn/mJVIJ",
+	"i90ChCUJuFLHAqpJECkVpARFMKNQtAqwYEgLC0BctQEkDCUp1w5G9joKmwNddvBgc2eFTPdIBDNAKqAw",
+	"CwEbY8YVKxfDOc0AqlgwtI1A8cCHzLAeuA8KZBC5j/QhF3qh4K9w+O68IFQRJaXAij4FyLLQ/D9hYqwn",
+	"Xux2Q/Gq94JEJ/tnn4x+tH9y/Pbw3YczKEV35pLbX4Rzhy2/ZHPsOxKdH5z9crh/8OnDcf+X/uH7/uv3",
+	"B1EoWjV17MWA5UPzieuxxPpMn1ouQMXAXuuGiKAICZswC4lwzlyRkdG8/af7tPLIoa5ZjEMkQ0BOqKGc",
+	"mys1zdMe4tDs1i0xDotjqsM3BIzsu8Y3rM2Yh0vxZ3ZmL/Iy49Nf3WcjmU07MdV0nYbzMMGH1PDbr22A",
+	"2skBXa8Bem6BPfjyWMQ6K3OBR2Oybgv1V/KUw6kX/QUA7STz12Eprl3ZEJ3Szx3DjDuDuTYUvNN71Xu+",
+	"8/Ll6qB39qP+7sl1Jlwnf6HPcuemDqcnJQuvKc3gb81IXwHvzs8z31RNwyMMoVfaZZcIrnq89YB3zQFy",
+	"zaZpAqksUDowAq4ubCeA6/3gDLuD0ispiqbf1LV3IyNGAWK1dbs2b+3GdnPUvFvpLdcYOy6I56EGkIsV",
+	"3lMUubRF265l20jyHXYfK3Gp+Xo86n4akd0gLWvCyXXx2y9hOd8gGuf3F4y9a6rfdNi1INh1kQebw5l3",
+	"dgkejMDtfSWB+21CzW3jmusgwN2z4FwruJmxYZ5BEmujNfl67uKBELBsMijPipE269XBWbbWpLcm/RnW",
+	"WJSl813PnIxiioCoO0RL8mLHmHNqYu5ahnRAcsVK8CIQvUPhgu7Mp4pEgn3WbwBUT03kTNnycfBNaghq",
+	"jgAiRQpApi2bmVhc77BUnl//RnC4Sk0T0oJsIfMyulU+Hfy6f3DwBm1QZ83isBgGpfGUC650RrXMFJnQ",
+	"K8Deu6HnmKe8h2qK+gXekyVabNBDMkS3ZuVDMyurV3m+BrNalvtzrQHPk+BJDU/YpLlZLP/G1OUD16Ik",
+	"yRiN52RKY+Yjjk1Vq2iifAEf2tqn34B9eufXZ9MGqifYu7NP7+oOPBQh3Ps6QvgxgNVuTc21TM175wbX",
+	"hSAkMDZnBzmQFAuGUslbSFg8Zhlp2RzFAKJMgWv5DAEqH6nySZxBKIpdMPp9JboWoLWSzD12uBxZJgN/",
+	"CIgUrAPpGvaBABNVMRkZWt4HNvPEpQjab4wRvTFjrku4MWgcqmoshzm0SeXCzBAKWC8dml2w0HNcYe3n",
+	"Lrn5e23/9bpvDoqFV768S44Wvtz2Z0QgSOjYWoULc2m89hjs/vj0FTT7ikLVAR1apG7z1XvXNhIQKCEj",
+	"imdg8dlCWfY5ZUPNYn8y2IrRxQghUcwlTONKLNz7XFmQcq4AxH0OCUS5+Spp7Eg4Vps/SoeXu+UhoC09",
+	"E76TO1U2x7RL3mbMZlGpUMQS85DSNJkbo9SfIxyAkOTWtLlwPJDd6+HsS9W6B0enF799et3f//nDaURa",
+	"3JX+QvMVVCjblkaVxMyp6B//AtgDc0w0KxY95UphOZsTQSTNjETVc7MjNW0rsZU3G7GMiSGDChkXxi0R",
+	"tc/XitmIC+hfnrEUu6Sbp80PKh90XLN2wC9WzJwtEz4aTImWaSdhVyzxbd09QBI04eVCaZokcAuJFOYT",
+	"7fnmmtBQQJ6ybTYcQNGe2VDI5xCOrIqRsU26/Rc+ymKiZ9CBHWPmzMPXezhrlzIc2YOLoAp9Ahl1gznU",
+	"TxcJ5TaV62WvF4q6pqCCTl3pEuZCtiLfZmHn+TMkrqjdJeBhxii72SqP1BqKUhzfglMYOvWdeHCjzap8",
+	"drpNpFbmGFs+Md31uTOEjYXdjjKn8gqS9hcb9pRRAdvYQd8yk1LvgItSw95ysv+MFs/7VrqQyTilczJg",
+	"Nkv/h5fkiL/exYb4xiqC3JxBruZeOuy8Klo8YkI/Hchch+LVq6DX6xUXbGTH/K93yM/8dQmAd8qmEi8w",
+	"sBbDBvhY+FzwNhlB/wfYmEwaji6JMrRbvmR/PD85Jl47LTVj2jFfYN1JpO8+Gj5zJrPLUIxkRn7o+QS+",
+	"VvS54wCBO/bHqF1K/Xfs4VXvxZ6d3M+ryI/1SX4w6Ws6vMzTDXWXtYN/dQ0Xvqy5jf2+x4+8TnfbNL4H",
+	"p8pay69WEbRo2QNHxU63tT80J+YtXqcnuz/0zO+QH9yRg39gQ+203ye7T8oitzax74e/3un9+OMPL5d5",
+	"oCqD1GjGSlOtnhX6wtJuDoC5CqVV/nncjZJUNb8JaKwQYDpxZPQwaPoWaRmRFhTAuhInn0ZPdoIfX/Qg",
+	"a9m1iYEEdyrG7KlyUtPwRStYG0ph9q0kPTff9WR9BDiq1dtMTlcCIDIPX8jN1rNUv+dxV65+H3Uw574D",
+	"lFHECj3P3AWKBF1iGnD/NtaEAG+3tWgar/YhXK7A3Sy4ZYJ5cwde34MGLY0MwFbP1bEBo9yhhv1UFb0U",
+	"LQPAWN1wwpM4Y+Kp2iOR27HDOMIylaFMEjbUiuTCDf7noo6y6B/lJ5EzUehiacpo5opOIjkTke39ZL4H",
+	"ClInrIa9kBYUULhyRD9cCcC53Q3FiTF/rtd2wu6XSzqFsQK75AIbmLA/5RSLI1Q+VeW+kRyBCMyY5gVj",
+	"9qCBi5biNVkEf9y11Rjwj3NNM/2GziMSu85l0AwmYdbpQKZmwrnZlTnJcmHLc81WQGnw1OnYMWjAoO75",
+	"P/pYKQ7VisnfkJ1dSxIJEzG1a2oHjcUnDZzb+gVux7hfg930G6MrQczh0zDhZrl35Zu2zPtRMW8w8YCW",
+	"vzK7xrmWqWF0XOJaC3zb9673BuftlLBS213k8DOJtqk1n3MRswys1z0S4Up8h1xYTuT4hfU+YOkzOjk1",
+	"HY99J0Qphk084YKOvxVFzn/Klg08Nh3O3Ld7VN+MqL6d9lZG+dh5XtEZgL9FZuiItBRjhaaXzEtNTKFq",
+	"Z4Z4Y04RsfqTHdcM0XB7f4OFf8EFRnm+yVtZXuL2Yj4++Qxq7GD+leX0UgldRXY2EpMLomSmMa7WiLBM",
+	"N5ujekHH2/5NXw4zjKfkyAz+f+2mTYLNQKZwRcDLGEOyapccYwFkBh01/5QzMFFt6mmr2th4GbQtfbDJ",
+	"oBf0vtJAzaY8skrEWuy3bR7ohvNANdyeFe53g9P9yxM2zZzPMgbCojlh5TTXygKtgJMNBI1FT7OOF+jF",
+	"ZoUOQJbElarnOqhyG3z0bQHqg3gwpJdXm0hXgxnWYhXfHyDt9xSMs2j0KwvflYH9ay/fzRDPFqh1wkCO",
+	"g/8UHRvo0cDGfzTDkhC9BJeZjreozFtU5nVQmb9QPm0cb5kuzah2JQbmchRwyXQMpVg2ujCDZK0u6WOK",
+	"l8NCBi/MqNLrlJaFVVk9XoKJTB9eeva6anFv02rxttdDWYXe5n6vJKPxsm6CQdUo1Wtlf/sw7MrduGye",
+	"rGvIVbTisk1y7O8u07G5aZadd12O86B6YME3PKA2WI+zO5WnBH81/G/r1UAfge7pEylA+YTw3kfXi9uG",
+	"+T4Wvbkh3Fex9ORM1PTdhnRjl559vQk3lhbEfASJ2BqKnKG3JabdYocoYqQySbi4BFRSXglGYt0BUZql",
+	"u4SKarDQf5PNW7BBS7+OGN5wsca6F7R0j9tvLoCvfSKOGcerH5E7hcM4gizhOeQZ25cxVflpAV8Na8CM",
+	"Emtko8JvjPAA0r8xyskFEdJllcjMx2YsoKtLCM+KSItRdyBvfMCThKR0PrUp6bRIooajpmRAxaXvgi5t",
+	"7kUW+w9XktDyL0+VxyPnmAazCFOOYNyQbI0LVR653C2lYItYpkFaDvR618Omyxn23IL2ZOWG8LhvA7Ox",
+	"veAarYCPgguazUvkYEPDoxpCaAnpTzNYzAafsqlsW+hu6QG3uagegdqrvOdpnGvodj9iDLFrDFG8ZljC",
+	"U6wS1haYh22SOIu5ZjFAxtr0dT3JZD6elEikyI1emBsESrEA5XHrkbihbwjgqWMWu55JoniM5udUscRw",
+	"gyE2L4BijPLUfpJi9qU90eDhB9wWDdZ3f53RcHu2QAJbB/LSTmd45QZMz5htZWglyerS/6v2k/drWauX",
+	"fFHbw/UEBWa5XMewfMAQZ5YDLu1OdkvGs8UO+DYajbnjv/PbcYNvqx6oWCwSNyTbxcpXAc5khcwdWv4y",
+	"Sn/H9BeQ+bEUrJHUe19FxFlD78WKBH0kYz7i7hI85Pv2qC7NO4Qq3tSNuVV/PbSf1oTRAD17WNE7I6Lp",
+	"pdVr0UoDrVahbPHZ8XLMjNEaQG2jdSHzzNxPiHLSAbRUkBnp2T7JWSlc4+/oHtbVWvsE2vHY9kUziv2L",
+	"iCugN2KD7EtfiO6WZds9F0ZExqBCmxtTQDBCR9o2wwAre2mfvruQfw9E4/6q7Ggryr8d1JB70wMW9WGn",
+	"ra/kLXb17OgP4lkp1S8oFXcDJCG/YiSyTpcIq2aaOsaVioqsGwmdNNU/OaeG1UAcj2yltW3H0Cvl+qI1",
+	"ea0/eltlYxcbp3hgYJmPLBMW/MqO+NAEs17K0v1xlHxHjbeWpzRa99xiVuNyCE33BS5bHSoM7xo8E9Af",
+	"hrb3HhbItHYsrsNwQjM6NOJ0l8R8zLUKSMK0hviPSqlz+07m6YQJBQgTFl+CiWE2TzEA9F5S4fpljaXX",
+	"UnZJlEgq+uinDvBfZ1Qz999HTE9k7P9lm3BCHY35Aar5EFaDJolP6YJ/oKYTFA+foqs2wnbgoEd1F7pE",
+	"ovPVgq6AgzbCFpO/uA6T8IiR7GjBjwV8qm8V1uw+xEv9UJ2HuLp7ch3arXlIjsNvxg/4cDiyzyGduZvw",
+	"BWz4FvihTY7AGl4erOEdtIuvpKTmK2SkOs7emJS65x8pYQkZo84qUhlLsKsqZv95c2q6ajZr0QjXRzAr",
+	"dqVt67okybWsC23zXO/Dz/KY81Wve/1vwwhuTlp1N/Qm733fR43NxfF9qBVryKIjuUiYUiSayit2ISPf",
+	"oasMuVW9dYHRqhCXsGKQWEjCJjzENkbdHWIAILsVyIRdctb8KtaB1aCHyVwXK08kdtbjbtmIZebxKyqQ",
+	"brAWjKVKQkm03z97U0SfjW7q1aF2c1TjlvrQEax4leSfbzH68Qiy8+47XLJJ7WINHPLbRFaMHWavUdUp",
+	"Yk3XhsDJbS2LrxU2aVbvt0GTx+xiwWDLndy3mjt1g6NlLVK3qX63j8HgAJUITIsWwRQYhSb2Na7IMGE0",
+	"Y3G7S/aNMu0z+eepb12ti8te7mINxa/zlD1VZOQhbpd5fJrjJrfmC5uNmtzC1fAVedE2YvLdOih8pOWe",
+	"HBTrxWWC9TAZykbQs0RS0TFXIs4T1hjHOfJI30b5R93fQ6Uj2gk6Hcqu2NaNHafaXQJnxxR4J4YTQ2sF",
+	"rrjNVZa5VppimMYFf6guOYif7TxHJHdzO1hMJjRx0MHAWqXohiI6+NsP/fefTvu/HR0cX0QkpXNV2FA2",
+	"gxQc6xawreooBg+wsknD8JrdMzI1LNIGzQdUXBp2zcd5xtp7xE16dni8f3jafx+RjFUnTjMuhjylSWnu",
+	"PRK9/vD+/YFbJXd7BJaWA/GbTWRSft/n38DuFieFybALP1rxhSIO9s3sbsamlAuIx9mvLIanycysBWD4",
+	"tKw46wF8r6StGnvS/Jlolk1vrJJ+x/R7QzSOBjfI8ivzPFbG/10olIZk4aoAsfq7Bh4MIK1Hpmt6HhxP",
+	"uXgWsxHNE91ZAUzYbIQFq0+40j6WN5SphZuL+NQI3Dc45r4fMgqwvkTPpMXo1xljTbHsa68/+QpQvRcZ",
+	"Y/cFs1Ntqfq4PByGKCwNFdU65nRL96GGxqpXA0ixuXjKzDHhLKPZcDInWZ6gA9FaQe4EI9tpozHWWaWr",
+	"+YbiA274e4pa+q/7vlr4f0eBCh+xXLx269+4dY2E/f7FwbuTs98+/XR4cNY/2//pt3oboaToNwiZGwOT",
+	"fUUi+0xJjiyJ+tVLjW38b3sRNx0xXLiH1a7JX3YTb3Gxbo4nXhPXdd0ghlQIqcmA+fAcevuus4Co3SVH",
+	"qAo+NbqgQ1yHtkyjEfTnag641Qnl7d15VLGthyyHGmJaH10gq0r1DT6BG2m091XUtwcK8PJdET1GlzZG",
+	"8V9e2rNAq8uiS+DY8MZUDn7mFYwpdEg/YGNqexu36ts6gZXHY0dZj1tznwk6ZrEHQIIczj0S/SnygQHW",
+	"mVKeEJkhSltrSBXrcKGYUFzzKxYQc28oF6rdJafYgYbwKR0vdNHp1jrurBa4YeCk4BofY58BU2XEBYCc",
+	"VD/SLJWbx/6UMzhb86P555OgxAWm9PN7JsZ68mT3ea8XPNGGNnefKG0bYG+03wxsWyNWk2AkpWNwONvz",
+	"fwSM5xHCPU099brb736pdVbW3sybrS91HdEJnoWMyb6oFsU4KwxHs6mQ5hVXFwO1r2iYnR+8f/up/+bo",
+	"8PjT/k/943cHUbvbYHMduUjECqYWGn9bUfdgrC1bkgUFVElCfEtsuiLhLpNV12io2axaMz8WFlQTfirf",
+	"m2dpQoFt3nrsBkX3nGmF9Wwy85Vorgk3+5zybE5aKcum1AyOeGmQK2WD4/nAj2arxULRSjMZ50MdEJpr",
+	"2cmYYLN2lxxAFFsxpaDf8zXkU5dMZT4V0xaMFSrYZx0Kq0B3yTGURhApmOUQ7ro33/QaPf2cWYF8arZ1",
+	"M/q5GfqedPO+oR/LyWrEZlHuu+Vdj1pNPweL2wvMFIn5q3G6Jewqk5imdNfsalUeYuav8hDyJSykmYGc",
+	"SZsLs4FoikzYloFsGcgm46UIs1jiIRnS80PgIUpTnauNKD25So1ZLwVhInb5dfVcBQu9RpAUiQplIsdc",
+	"qDvmI+f4sZvhJDj4lpdseckmlRG4VAAamzE61PyKloyy++MpimnNxVg9U3ws8rTDhFl83Ogo/DgBoAti",
+	"Hu/kKeAAp0xAml40ZvochjnAUaIy0q6WyEkgBFsTK4ObUHl9k+Gy6kQNN0/NuB5Otml8N6XxOWLA/Sr3",
+	"ZbTU1Zi1VxtdwqxuSAAgVEPDYGhMahO9GZz5HplNeMLIMJGKxQGJzCI+pFEpU/tFKKLzw3fHH04/vTk8",
+	"779+f/Am6hJz8h0ufAo6j82B6bm5WVc8Zk6EAUbNZ67MBxToM5ieEIpl+QnnjcS8AeF1nY6/nvBa4xIR",
+	"gNmbEcX0t+uEfoyC6SRFiCG4R+4mr3yFF4RJSqedSzafySxujjX1q+hNUiTzLjmYpnpOcqF5AjRSn09x",
+	"ntLpz278TRJ2eZ4Guk640lvRcKNoSOmUXBZH5smqQirriIda8vH1rg6RZteDjr3q9fwCDE8HJLCdXq8E",
+	"BRaKls74dMriPcKAEKWwOGCLcU4jfhjVisSZTFMoie2T1Mxj7pCcQqnHbAL4E1wnLBQyIwMZz3181Iwd",
+	"mEdTKIhYnCCxWXUfBDcqHvydjGQSczGGZgqDRA4vWRwKqOaaZVxrvMHYlmCP2BtAaJIxGs8dfJlFzslY",
+	"ZzhhZoQG0XXtjm1AaF27Xl9RZq14tY3Awp3byquHlTsLNx3jK7dnLlXBpem4M85knq4rtUAjhTcDIpPY",
+	"J08safv9DufZbJs3mKQJcdOQOH7tVn4tI7V+kkAbwrE7sVKbM0cua5Uj1dJQJOiURSiWXpWl0l5JhGGr",
+	"Xie9XtQLr+CacNoj0UDSLFYR8DRb3wu/IDyb+QiLYg0VsS07QiiKIaiwQtHW7lHhfIIw0tLW5ECHTzbW",
+	"RxGGv78e4/h1y27YVnY8yAIof6vXuNRNEuPmzJ26W38qzXUswR+aZSztHFxcpW3qzSNs47suvW2uhYMl",
+	"pWUhoOU2lhFYgWseH1t5EhTYDYt1tm7G5X16H5yo6G1FxTbAs7ZdstnL7oVQrifPeJx2gPbqtc1fWMZH",
+	"3PpETlImDt+QfSkEG2py+IZoeckEaSk+FlTnGSuwcJwj/KkRUHMEjOFK5SwLQkHzmDMxZORviuYE4xw8",
+	"GQmHJpZxYFPj2l3ylou4nLhKBnM/PFH54B/YUAeEJYqFIuHisvKsZygAMnOFnxO7LO0Wyk0/GjerTXUb",
+	"h/PtXGgobACVvOfiEqDLpNFpXTwanTV2UOgGY5RbGNfsDyXvT/b7751ndNc8bx4IhfmFxSRPoS8koBLP",
+	"EOyHxnHGlGoXuYBUu/meKpJSpWbQPk7EGGKnSWKbOoTCBtqVha+h2vV5ZKVvtTELWBU0o3CHJ4gUe9c+",
+	"LxT2+2gxht9Po4QgpJGbukte9nYg5EItmRQdNs13wqvzPfIKQywHZ78c7h98+nDc/6V/+L7/+v2BhRrS",
+	"E64wmuK8TyVykVkDsdnc5VAMGBkxPZw0tFyW40PxkevJ4ZvT/obkxuGbC/P595UbkOvJGVN5UmvFnyP5",
+	"cWEbjMI5cUNLSsI2WnjdSDCl2Xj8yZ5uRIZSXnK2BaG/f+nBhnnG9fzJ7t/9fSVZgI+FOT5ggFQU191f",
+	"3r7n4CUhY7Z8sft6Pkj4sEm+LMC81omXDnL1Do+Xovt43o/8L00LzqRlednmk/ZIJPIk8UyC6iYmUZso",
+	"YO77Psx3+GajFbVujgatzX9z9/GYJg0Et++Pz0ih69S2EpFdp55Bs3LSVyRKPAeP035UMiC8jhEdvjn9",
+	"9PpT/8Obw4Pj/QPslJI4MV7qfOyX+tppFd2lAuP1VmBsBcb3JDBefwWBAUx8yZWH3HOXR4rkR7V1JcO7",
+	"XSMgMinGVRWZCpKLS2G0a6vGjpn2hkEojLKKWT9BtacAnzIzpMLcOxY7w8IWxym7ay3/xsveTrtL+oAC",
+	"utMLxQgAZwnVmk1TrUAllsJZC4HRYV/1UPeGFpLIRq36jwyNC7LzCrq5aaYCMsozPTHWgx8TV05ePv8D",
+	"ic76FxZL9eBNZJHxzpjO5h1YU2QTJABQ1EabKE+M8cZVaZpQyCTeI5SoHM51lCdWwpaKk/AbntpucY0a",
+	"9oYY5XuznC2bvAs2eT9QyH9YBYlTHlHhIBjUw+SWzjAWsWc6X8AhnwOHLF/jOi4p0edazyYPnMfEcUou",
+	"XAq+lhlbrDG0REc+WsxaWrxXWOwTLsahaCnNk4Q8771sd8k5s/mPCwwZmRwVc8csPU9APonzEZmFIjIX",
+	"SWb8z/DnXfKa0YxlUXvXjou7jynCFlF+wjIWIMCTbWenJBkzYabwLiQF3BHaA7oL2MCeTnK9UkTE3mnA",
+	"H3iEuvo/PrGHtA+bb+j5L8E/PhnAfoPCaX/6S4XOD+CEuffr3EKLn7Jlka1TV/mazG2luVosDgHKBfrz",
+	"/bvAb6dIC+IGAUlYPDaSO5VcaBWEwgLmqsD7o9og1333ZWwTFBTus0qFSpd8BLNyJn19vCJyFIoCJ9u6",
+	"xrJcuPziAGWqmcGscuTdlu5Zl0w1hlbPBRh0KCLvoAW08IQa5cGKzMKkQf3D3bVigJ0lLYWO2C3CfdtG",
+	"6ksicRUEBX+0ywriU4QyuasWXuZOeTHThGBZSWa87iyuwkBgNYa9KIZFc8gwJErTuWp3yRlUZ8WhAFLE",
+	"2quT/cP++0/9/f2TD8cXkXX0Oqf7RBa+G+t5Rju7zq4IjPbdI9HHs5Pjd59O++fnH0+gexZ6dhhxXdT9",
+	"Z3CFKj5eX1xP/+hg4V28rVDv7l5kf8ppoiqDQqv2j2AwLM7jmiCbrw4FOqw77o9P1S7Z6ZGUZe6rF7R0",
+	"cKQ3aOShqKjkIMGokc0JgOvjBbcWxjhnauEYAXiDcWgRT172/hCKUgc22DbXcA37FrqCOz9AQq0pQwVU",
+	"QNTm38Crp4U+sxGIrcokXwpriqNtW6M+YnV7sXC2TLZfyFKxxK3Ct54ET6pc50nwpMJJGtuk3qyjgy7S",
+	"mXCjcc8bHd/HJbSswCfr7fR6JGNDw4O6oQhFdHRyfPHTp/2To9P3BxcHn+bz+fzoKLKaEDbL6Jh9Bgk1",
+	"kCJXtl21GclqRVgEZRgWqkuhgPfau7bDque3XjAA+ys3hW/5PvKogLtm+0TxmKk2GUqIaqIuFdO5YzyO",
+	"s+LEuN4uOTGSwQ0dg/KuJbyVEUazhBsGZpYA/JHrUHBl/gBquCi+/GnRSMXsIKhK8LrSe2CFzDKurVbm",
+	"Nqm0caEwY0J9YYsKWNDc5cQH0NkxxsR8/+nUf/hTRUaMmV8yBqZVu6Hq5NScwU+WGDbol6jM0xB0sDR5",
+	"Ly3z77GMpEDxMHvkdqHMVOCe1POUmru9vFeFI3nbqGfPpgQINoYOxd1GIlEbJ4/GmgXXU/G7Jgx1O4qw",
+	"AqmJJPYtOVzRJGcu0Y1eUU3RxnU82rUNMuqz4bxcYCu8enqxkz7YNpdugQ30ZjftCxpefoc06s98JV2o",
+	"qQJu3zY0N1Iw5ipN6BxyMveWQnWoiZwVEECA4tkEI/YWoMrQJeK9fz77R84EaWUyYQFgKnnPjXWltqFI",
+	"mo8F1E41Znzenv43286xsrp7ClDccPUQcDmuXMGvGnB4XG0b7xclWBe88stsoKUdmOvkWQfgdxu9TJF9",
+	"7NA8BeYIJVFMNd2F9561UjH+p39I2fifxnz0TzM2SNt7A6rYDy+DiHw4ew99zKzN85wcvSYxM4uFwlSp",
+	"GBnMjaaeMZokc2AJ6P81Y0NH2FJhEYLluqiG0eV1kV8DvhhgXugU8iFtlMAB4SNjKLSxRSCOz13tppfJ",
+	"U6ap+TjsJyZInhoaI1yFoqUYIxH+8FrSLMYd2SOUTGkyksZucNW74NV2vtteG51YimVXECUORQSngLjH",
+	"UBgSkYRf2pori4e8a//lBhrSLJvbHFGMHBOL1UYhvvJUhSLCj43wI+3JldFVBnR4ia3SzFe68wGXt854",
+	"mjI7e5ccatuyNxTlRr0x5cncbYvr0rtSTNrYjYTrJijJ0xKZbQpMsjTFlmVvY8S3hosEHAxGszLXxnuz",
+	"Du+e0s+dgYznHWCBT3Zf7Lx89dfPf7x1xNiF75aZrFbJKwd06RAzVoKilJ0IOduD5O7ZtXCxtAn3Pgg2",
+	"oQrDVrX2y7mPKW7sTn1QN4GiVcKb/oO/NxsYCxE6XFxHE6uJ89aawIj+1ZyUsO+qKWw1RCnCi8Ei6CHP",
+	"RZdEMzZQXDuNYiIFm6dSI0mlTKYJIwmjVywUIPx3CSUjniTgFwTJjXiC2DbKQirb2W0mQ5f0XWG0h57y",
+	"6VQpy0JRTcQy8n4i86xWoGHLZ7O6Nib8LLxr3bQpg2CXLVoAl2UudJYrw9WjXztvZTajWcxi818Rmci0",
+	"8Mmad3E33AtpJj/PbaCailBUsdvNxUNYq6Lq5GXvBakBs+r7lDgXoOaC5IrtLoaWuuTUR8aMMvYjOJif",
+	"/1gqJA88sjWQogLdHYv5akU74G1tENbqw31Vdq+UH2ZozlL//WSLrV+9t410bTqN3tWXO/aIGQZfknH7",
+	"AgJf1Xv/BYGtFVEeT2FN9W0lHKCb47xyNNozFgjkHZDB3HXFqdcaHha+YwW38PGXcTSAc94i72shYWJJ",
+	"Urc1QWd26kqqAq8mq+yRaEQTxRYzTrwq6l7shsLlYC/kg6vrOdUupZoArNVN+dTrZG8MGAFFRMuaRI46",
+	"kQgVt/MNp11UJ7kvc9dO/wtNeO31+thADxkfT/TW/H145u8Z65T3rchcvJsMjuWyacCThIvxsyEVQ5Y0",
+	"c5uLPBOq1DcFhY9rzGIom4ucKVsmEUEZOlN9HQVWz59NuE0rNgZBMreV6qEA5kGmAD1bCpq8PTs46JJ9",
+	"WJZZIQb0bGpWySC5mIDhAlkfFZ5nRpZ8yHxhCp7Dnq+TBEURv7umaYx7y1jvgWGy4EdlPkmWcFVJ/YYM",
+	"8coILfMJUKlCie9UA4GbtjMSjk8+nX94fb5/dnh6cXhyXAvTgVtwXhp5o9K7PE+T8C49EyzQRPdRpITd",
+	"l6NLy7S0X6V7ba/hWplZf8Bk1woF1V1t2/VoeeIF5PQkc4/NPGfUXFJ3wctHvltcDGLHhvJjSQb5PLAO",
+	"PD5kobB3aECVy+wYFjOkLOMSXQ9png0n5iEaxwCGBn9PqECnO0b/jfEcCnuLiQPHtWqEdR2oicyTmBh7",
+	"HP0icG0zagUiFWRCsxg2Ef7eBBZ46rZss35rM8cyqEB3coE/HoQ4/N68bGWumhZHs9LluXYdbMpZs6h7",
+	"Cxzb8LOYAa3BvzPGhdI0SXavdwNMqGYKcEZYCk4mS8+BRUqfTagOBdckpTwGFXxCMaKPcjIOCvk39XfO",
+	"VRxS+9jcuom4Vv7eURGHouAoXdK3ZRC2RVq5JsS6qczUFrEFg2iL0gkT2EPhf+2SYyMok8RdTbz7XJEp",
+	"jUsFUCofTsxo9ut3fZXGp7OD84uTM2NCfzr9cLb/U//8ICItYBfS4qHMi5GfqtIOml1nNK6NcZ3hUZ7a",
+	"hx+SXCRUueTGbX3Icu0XqclRvcdC8jfM3q60OOUvkZq2RKSOJOuEZ8ZUPmXr6MU29cxa2jV6oQ/xoKXL",
+	"BInZVBq+MQf49TMz5RKNd32lMxSF1klWUjphDexxKJ1iq3MuE6B5JsrbBekKlYrETeqeQKHPMh0vQSf4",
+	"6Gwrp1PmasIQFitjNOloPmVGFLPE0Ki5B3xk6UyRFiWn+cBQELy3S6IpU4qOWWTrrty/D+MoIJhFg8k2",
+	"CGkSgRNOTS74lEUoD6MyqUVtkH7WP7WLJiCu00hEs0xUUsvLIgi+NbZZMPApdhlGUzaT4P23RWTYcaUb",
+	"CkS1/uP5yTGRgKWCqSRcETWhKSMtKubYzhSQzwaMTLlSgE/vcBqw2Wk5E7ANuTbonGMxed57WQCcFbuu",
+	"tEzNhutszsV4r5SAY5ZjOQpObdNbwD8YCj1PGcDjv+z1nEIBsPuQnfLDS/Izfw1/3nlRz2mGjF+xc7OI",
+	"49Iebqzl2OI8ty2bsguPzaHE9rjbt/avfbcAKodC00tWpEyh/ldc/Mp1v5FrlUI6i7kgP7x69eKHBgaF",
+	"Gmgzi/Il+5FVvA/jyBuykdNMoB48Kt2pMb1ihbsJ3GCFetwNxUXhliJUWQhGizUwMCK+CGzCvQL7AkFh",
+	"SwOV3sqYOWZz24fQMqMVlRn0p/OL/sXBp/7+xeEvB5HDiiSITUAnRssGrQUTBvBDoRQIq8gRK3KcUaG9",
+	"NrJbwil0i/DpyoYhAeOQI19a6VswI8MIReS0r0+Hx7/03x++iTA90RlG6KBLzH+mTMRmIcZ+MnzIb8D1",
+	"sY5PLtx3Yixt0TS77nB0CihU+37WruA3FHabBh4J0nzAU+UcGF5hRcNLjqDbkiMOV9DiWlYr8JIAKAR6",
+	"WBKpCuXOpjWW3ZklS69yQ0oiHf2cXdIv2Wz+c8Cio4vRRMU0mnmFkoiO0fKeAmGEAlfD4i45oMNJiex8",
+	"xN1tLtbzD6CJi93W3RIoEBKyUWqDUMC2UTGHnixwgH8g0ZsPp+8P9w2RejNxvf7cdtxrzXVDEYqPkwqZ",
+	"FqGmjNHhBCrUbEjNnCQIPPvvMc0GdMyAloX05m8oCry8XfIK8kRqETmvZW7uuQO32n0MEhmEr1VbqrvW",
+	"JYeCgBU0lbFRA5w+BJ5o6wtr47Pm3GgGBYg4sXmvE4XCqAT+qHzoT1lEt8LVDTU2Ff26MeB2vmB+r1lQ",
+	"ELNpKjUTw/nPbL6xuoLKIu8paneThdO357JXNX0XPQpcA3PhalusXR/4W6E+okp1ZyxX+In3ZJ/hRfLG",
+	"fOEKFzEBWes4+RdabFDHvShrnwRPakRmKcvlOkN+EiykvkBxxOGbg6PTk4uD4/3fPv188Nuns4MP5/WB",
+	"xjJJN0YkSvFDgK0wnNsJNBDMLYtjatSVt2cHB7Bdo5pQW02Sn2K6vUciIx9OMZZnp/E8dyptMzFI9S9Y",
+	"ISbagI0I04eo1My4YnsV1ZCrmhiJU3ErjgyHx2rZsRSsqQHfA/XFfL9lr0hdcWU31o9KSJrFz2z7ups7",
+	"mlz42hS0yMW8qth1CdYqe28/xdxYUPaa8Y72cf4vLAl8sN1R1vagf/Uyu/tukzL0BODJV2KkFAnzi1CY",
+	"ghtK6NalOkuty9qoFPcEreWWsz9LKB3YMbKEKGYL2cB5xRWxzRpBrKiUTkPhm1mCEbNbrtpgfsCiUSRp",
+	"nZ/2j9p7jrsHxUb7R6gKBTTTG7ChnDJFrrjiAyN2wPnfovikMaqsce/wpRrre+/mMm8AtQjXdU8auNuV",
+	"JkhxRw7313vy4XOpx1gMfBBzfd8Mbomwf4a3GlyPX8IEa92WZ5ZjlNmTDeFXtAbVJSfCeQ/L4GwpK1rr",
+	"tjBlrf/+7KD/xmj4pydnFwdvovaeYYE2E8I9XHauIC1AURGJzg/ev7XvRpbfjvhIT0JhZwd2V11yK4If",
+	"zxhVUkQE3z5v7xpzuGihgk2AfLwFuPgEajDQRQcIDYZZD3K9+Pm1cQmznIKXrhIQwC99+JzjGw954kEs",
+	"ufRWkt4CB62gXjSSazgBGs6L1+QmNnAlUd2/eyYQxTxjgNsakQ+nxmp4c/LxGNMIiJDEzEzmTNtKEuft",
+	"3SvMYT+Ay0jAnFkEBTCv47OoYBUPY20HwxCp4S8wUz132bOV8aDchIJ9pkNNchGbp2hGk4Ql8Lqy/vGU",
+	"OdTi4aXqkl8k+DulqGFFJdQAaJn0/u2nX04uDgBlwDPFCYZzSwj1rAI2Cw5ka1q1YjpXC1nFgHhP/iwF",
+	"M8NaRCgLXjWCOPGAJXJGeu3dUHQIAvJ/OEXvuPmwjPzVDmkVSHYAJzBvByU0AvJXr4onXrknusV45lx3",
+	"yy90duCvRRJ1eb7OTuCDCg7uwALKuJgG1XhmNGMW7Q6yB1pUkA+nT1UoiFmTppf2L0bBNYt4qkhnh2RM",
+	"55lgcTsgcJ7JHBLhSuOWnd8Uf8LkGK7N2AU4wpCmMI3CBbhUGPNx50Bl/tsavgRQ+2s/hlr30tBvEoKQ",
+	"ugVAHqCnaUulAPdg/gIjjmxtqt311odT8levAtgJ0tlpd8lb+wBuPDVD21IuqE3FqUma5OVhd81t1RKH",
+	"0T5alacd89enyhAMHkdnp21n09KM/eGUIDZfA0kpaac3dwY3Ab1nemJfLG+wpfrilMkoY8xi9qqJ2U7w",
+	"bFGAEjSWFU1tlMfMdAVXMyjtLyYtEvsXy1PwquDsU4mYJQg8bb92ZpZXG4mQZZNnI3U/Ut9X3ACnbiqI",
+	"RcMFKdIWU1su68OPwNSeKvj1EZg0349dYk4WvMl3a5oUaooRcvVKyqImguA4zdkPR3mieUozbXjEtKhP",
+	"sog/KAgxNSga8YRFu+T0+F1A/nh68C4g7w7fGqXjIxucBiRmQx6zImgeCgQrahmZ63k1QKRZnhmzYUIz",
+	"FnvkolI2QiGhd161CxzYV+TodShaL3detF302IEQldCEQNdBnNIBG9kUqMzxf5LyzyxRJGEjbUGBAEtp",
+	"NxTms0j/9FQQxcZwQlb1AZb1x7eHbwNyuL9fwgqKST+WAwbR/4PPfBSQX49OXYMd80MoZMaZ0Jg9Npbt",
+	"wFGFso/Zry6uORPYMgzOoEWJAkOfpHyo84y190JxevyODCe5uKysD7hCxs01TQx/xQn02fF5QMb9o35A",
+	"hj+dHQVEnb17HRC+v38aEPX68CIgg5/fvQlCkf70m/L8pW8moYJPceV2OvOd7NfDUUD0wa86IH++MP/L",
+	"4X/14dGB+cI9oAhy8OvhWxQIZkvc+yhcfjn98VcySuhYITYM9MQ35OTUNkjTQPh12KWCzRoV0v9t4euP",
+	"Dy7O9/unB8+7vWf948Ojg18vzne6PZJImXZJn4wwZV8qVqIWl9QSionRJLQcY5VlSbs071rNdko9oFP0",
+	"+qR/9ubT4VH/3cGnN/3D979hGV5kMalQKoei9apHcpEwpUpd+PaqUDgOWl1L2d516E8r1tuSFlKIKnUy",
+	"ghSJmM4bldl2l7gyY3/hjd5HB0omuWYkyrMEMvl5Urq/pV6jmJCFJUCuOWsAtUKMpDmANFBi2A5gbcEE",
+	"H7JEYRKQhSwzqoWQ8BScs5B+W3LldtBeDWP6lxDGYhtyqHWWVmHHNpu+MHU89JnhoR3odbB6bzvYFljv",
+	"10bkwKnP3tficdyTo/SbT0V4ZAXMSJnFhbVxeKNLLOo0VtVYGcDr1fOXz3/8sbdaU7wbsxFuROpAfWg6",
+	"986Z5WDVTrl2TwfGeCsB06cUrFtGhxObi2U25YLrhLnsc6n0PtVsLLN51FSNeDTfd8tZl0edUqDlG587",
+	"539mmwU1tp+AC7rOS04Eg+0yOo3bzscCVnBP1+5o7ndqTdvhOr0bOlyR2OHRBkp3UU3QK7kYJrlR9ltI",
+	"+/aPu8TIrKjdTO2nsJjHS+pm/avQOezklshvIvLUkkOVwvHXVch7OW0j4NKeTXv1acbAs0HjHNIMWm1U",
+	"3CnRdG4M+Mh2MHV9/4p+e7uhiFzJQ0QSriBnngwzBo2caAJOxBlLEgc5q2eSzOgc6t8VWHcC+mKE4iSL",
+	"WbYLlRBDpvDKkVb5ArZt4yRnAb8gE6lx40gLfrFuQ1V53vUcsan55rnyqMagceMQ29wKAQFjBwbkIfme",
+	"vwRcD2X3UYciYRT91G7qLjkFG2ZGk0tSdMsyJA154+AE9vOpiZwJ15hEy9S2KA+F/QN4Dakuhf4Gc2iH",
+	"sls6O5qmAGwMPVzoMJMeSsgsRI5gBeZw0NkJbT7A+Z9Yf6+tcYZuuWZUq+DbxcIcYJ647A2Z2UKqATPm",
+	"+sQseMD0jNm+eHD17SAKML2m8op1yWvLOPHIaMbQ8SBzTVrVWCV0yHOgjxiCsZFT8x3tLomGTp8gKR9e",
+	"4i4j7nGLJgn+p/IZhxySITUdRzaWCksIBWAj++aBmo4bsRJuxa3B7nKaz9/mLJuvwrvhrQs6XvmF700o",
+	"PLb2muZoVuqwWakZM2S3hlhwOGtNEVJQyIlv/FTG5YQsAvjL817Q6/VIK00M49Hss26XO0+ZGwIcBR5+",
+	"0QtFMQxp6YxPpyzes5FLReJMpimExkpDlNwf1miA8jJwsfjyzcE8FNch023rWGuAuf5RIK26JELJAWnJ",
+	"EykkOGbghSpnkSKZh8LYJbZyFLtul/LmVCkOukv+aqe3EPsq+WBtuIm0LEsTceHSdN4zcHPmQgOMpy2t",
+	"XXRBGSEEfBY9chrOSmZ4MtY/p4zgTumU2AQ90hpSxTpcKCYU1/yKYQ2shWL26XnVvJLz0/5R4PPvtFzc",
+	"HivuytwWi8VoJlQowENlNsYiTCEYXoGhv6gA12I9gXQ9Rcv5QRbTmLXdEzgsbEsTUg5I+/vL3dtWx2xG",
+	"/f8IPeganElLTIA7chj9pc6UuIMk/Te2ZbNRXgvnUSXBBRL3bDaby+oPxWJav2O/3jduRsRxlmf8347H",
+	"bNP9v410/zu6Tusn+i8xwUnL96r3aBvezObqejpDu0sO0cWkSGSOx9yjmGVGewJdwuos0FjZGqHxouOq",
+	"3Du0FSXWnjkrj2atRd+MOUmMWd73aoS9ez5XzKgOS5JNA2z0zBipqB+NHTBvdU+/Vqe6m0SyT8ctn88X",
+	"dK67BRf5JuGzvtiEOmM0XocRLMdKv55hsrb3VqovLOhZvIY2uxwyWB0ojhGteWKErApFNPTadrRXMZKc",
+	"+bPoeskt2AY+WnToU3YuNE4gmwHME5qxa1VEZLGIqOxGEnJW2DS2KUe1mKgbigMjhcTYp+pZs2NJw78v",
+	"l/UPwJDofReGxLYIaINFQPek9jTZEDdHmW/WjNpd8pPUhWulteCgX/TLE3DLh6Lkl287XQh8FTKJF+N6",
+	"XVIoOy71qq7uJhSRYXsREXmSBIR9HrJU1ziayuPVKU9Cis7NBTrO97yNjW/1oS/XhxwVAVZVPaNoiKl/",
+	"Tc2o1n39uvBRg4u6cDw7v8GKrlqf1IiXGSMRpF8U9aFmAnmoVX9r0fWzqq0U/tGKntJ3Ks/NVTcNLtJb",
+	"1zh/HS/pbUqdd7alzvdesPjd+lc3XR59h57XZ2h9rV8seSMj7V8Ph3XJOdOqMA61hOANaXF3jrq95zMz",
+	"Ett3ANlbwgF47hoHO4anrVF2b0bO17/067fN+7aRz4/opfPFEmppaCXrBHTj1RWOxotU9smtbYK0u+QY",
+	"PanWjmg0GWpU/FCsp+OX/bGPWM/vg+a1ippv9zTb6vl3rOcf1cQEHqQfdMmtvR1gyI3ir4wWgvr5ulAh",
+	"8NZKOCE2s/IOQEJwziUIIZgYuXJ4phkLpF5ib4FAHgEQSO31fhAoIKWLnYt71myhRegXqbYf7Cdsldut",
+	"cgvKrY2Umf/IpjRZXc7elY57O1ydGy/UwwbVMWveAKLOgiJ/HU5nZa/eFktni6WzxdJ5mFg6XnZvgXS2",
+	"QDqPCkjnjsL7t4HQcbZEkxetVgE/ba6MCOC6ZnIG8lyb86kk05nZQgEkGyBP8ia0LQ8EsxdzHcuJkljw",
+	"51xzODC0twY9w/0+mDtTG0raqMJwXwvDfp3q64B2MqFXzCg++FZjca/1MTxiH54z7g81m67iyfPngpul",
+	"HoFp8hiN/KJ2snSdVjT50daov9HPYq6mXC1Bx6q92i7BH6+b9VrZsizQkmVWAqg0+rcy1jjWA+RC74UC",
+	"NCmuyYz6HMCgDANe3MvAPFaLH94lfXdJUamQDCqVNGGfedUrX1sqgN9eXNpNKAV+kjX0grpqAxzmPrxu",
+	"D9b2f4zi3J5jqdTO5uQgHa91pW/pPtB03BlnMk9vjorRutp/5EHVtr1t6xsoqrPRHMV5yJSmqZER0tj/",
+	"VNt6bad8Lj5kBK2t6EZcujRN5lCx6Ou7i64DhOsA+VAoYKAm2eyKq9/hp99FRfcmBbFb6bIG+rhx22rq",
+	"pSGxCzp2FAYXDQiodM9K16G+rtrdntHnZxlFd1sjjEwGrfVGZIdEo0xOI8IFibTEAmYtoWL4Ogxd4EAy",
+	"3v5K0kxe8Zhl4HgAPxgCN6DeayWUTeOjPEPTAADiXIdNN0KAuBATOQODeUrF3GMzhIJmGb9iXiPfc/0d",
+	"ATIxY0VFtneL2BQ484ld4rsN+vWOKE9UgA4+W4RUesNrB2bNXBXDt4xSEMVUs4goOldkNuHDCcL2gXPR",
+	"zN/es30DBWBq4LClMmSu1upPWJROhAI7WA7nZiMHUk+I4jFTXnXYWWwliD0dwclnjxiQrswZT3MF4b7D",
+	"8xPy8vnOXxNgyoYEcsV2oVAS/Z3Y0JNE0KSsX0qnjoigU9uwMBRQ1hEUCyj22pjrgOUI6e7F74mUl3lq",
+	"sT/BCnSl8GTKRa5Z0a8yFHAUVEGbFnCs2JxqXihOdWevSEtmZrvbfmVmOd4/0yUn0MDVmFhIrMDysZ10",
+	"hWKcS8K8ZT2rvtwFnXlvfyUJn3JNWtHbXyvwkkEolvpW23uVNQeVDaE8yTPvGrZoJbDKGeWQ0h0KV4Bj",
+	"/w7OqiSBqzHKGOuSkyvrSIEV7jbhVJIFmEoLA7CIVek/3IFWthsq5t7+emaY0Lri6+2vbzM5XcXGfPvr",
+	"hdysaLOf0CDUgL88EtSoR4ZkeCHR7co+o/rmOTMlng0arlCSjqPP6ziXlsMPIjqiry9fonl2CahbHkNW",
+	"xItIsa3Ci66ekoheUU2zyGGwMtUmNOGXrEv6IhQIG4J+Y6u4gsMZBcwQ2uNaNjlnNCOtaN/81tmXQmcy",
+	"2bUwr0EopvRzh47Z37zYefXih16vFxA+neba7HXU9iBbOpNiTKKDCzqO9kh0OOocS8E6UHEWOYBphB1y",
+	"rDYUL3oviZVxgP7RJdGvsAImdMdYLZ0T2CS1S4RUgo9GDtJokMmZAhBbWWbWep42dVv8EljY9YpvYeuf",
+	"jfmoyh5GMptS/WT3yYALQ5vBE7PaJ7tPlM64GAPd4qv/kLLxbd9Nxa1fnbFBuu67tewMhus+CZ5MGHWZ",
+	"iBXqqom+WnIjy6jtSVBa2/WvMLRXr6JalGNHpYYP6jkgYN0wZD011izfkefS8f5SFElXXz+W0AYaqqIx",
+	"SLx4gcy14RXI5m9gf/+yTYSstfoqttwbORMVMN7VEHg3ndUInLSS1ihTJmjKu3M6TZYajCcpE/3TQxLL",
+	"Ye579RhtlmWEiZHMhkZWUUV+6x+9x/BwymRqcfe1lIkKCHQXkBk5f/Oz2jVCKjNKffS5w+15WEwm0jpj",
+	"sRwmRgeIBrmIE0Y6HWwT0CmeRpNG8SlPaIZzAKJXKLjDhPpssU+9gfBOkmHCofXjnMAO0JR38CfYhQZJ",
+	"ZL9/vWwqt6tLblN9CFTojA5t+tRjvgcXE67855TuQFGy33wD3Clb57Oj2FwtS5MvWgNDRgOixJlXbO6P",
+	"8hi5FYTNWkfcB/W409zN+ldKcldflOC+jYfV2jAAjphbEnJ0j/+uDXs1pbhhoaUilLw/2e+/d/llVoVP",
+	"qVIzmcXAehUfi06eYpOMQa5LrmeF1r8ydgZhnSnlie9NjTekFIT6A4lciVjUbaj8NMS1oUhUMcE9FW7C",
+	"tzXwZnOCjyG09RgqNe/pZiJ9EQpnudLlXA3G7i9VGXUjPl1fkQj/htUwUWCx2q1jlWRslCuaGHMZnysl",
+	"gdIh9qApVWr03xwdHn/a/6l//O4gancbEOf8xX2wuHHbHO4GuDjQY6DDUpLYZEVoYPMFJFwkWZWppynZ",
+	"qgE4zigTVixBFuk1rWsPCn4iP1aBkwtdhOy7E6q6dap3PcX2tuz+u7kB75i+A3b95fYz8ull+Gj7Lt2A",
+	"TtHytbpWi3q1y4XZqnpWu0vOZMICojTVuXUlJ1RYP3AoHO5hEYQpV8xxKUo4aM0YZBtU24oJ7im3+Hu8",
+	"x1s9b1k/rPhu9LwVgDRQ94vlcEnusdHnWMbEkLn+EyIuZy6UXCWuXyZVikHsBzxtMRnM8Tl0vIWihZVE",
+	"Ecz8LMJCCNdZg8xkdql8rAb9KYaTwkfvQaxdKYiHwzSlLMRQ2G34K3MFy+68BSceWcWHF4pbOPHICj68",
+	"UKznxHtjzudGDqTZZ/1som/luvvp4ug9bP7j992dVaj1y513E0YTPflz8/2w5Pe81yOzCU+YS8Iwo5Ms",
+	"F2qPcI1Anj6fD/rP1mqNP8F0m9Qb7QxN9a924VwRmvCrb4AgTu0Xma8R5sRXJwkgAPA2NZ8/njsTUI8x",
+	"ztj53753LGkPsqZcJrbrAdslZyzmCrOIbPL5INfAoJzWsRsKm4mnoGgRq720LE+CxObHorN6wPZ3TJ8x",
+	"GnP76RusbHCT1FCW+eP8Xkjpzr8tqIxTljdrFKDjW3U7dQxUQOP5XvmsHe24hLwWJX5NkM3Q7pI+WUgI",
+	"s/AY2BWFxYRqzPDFdtWZf98IcAszXMpIHkIKqKWy0lIsqbVD4QQvJM6Z7yFcKM0o9MtdzqLd1NCsLLti",
+	"RGd0NAImvPrdXEhfXT13FbQQtJyuM0AbHKzoNSVVxkjzXefmKqtFVFt9Jipy8UJhE2ZcJYahaqcStKIp",
+	"vWRGQkQ4uCITrdPdZ88SOaTJRCq9+2Pvx57NVMuz5Mnuk2dgw9k9Wlw+cvagdLS+/tB/iFYsGRnJY0y9",
+	"J7vlbTbbtdCiFz3zAbrobQpjyX1PnDvERuGL1NhyXztUlMaiI3NdmtkYHjVzwhnwsWCxmdDn7ZWch7su",
+	"WSmoZi0FxbrMlOB75FKUprSPrz4rlC77InIz6oQrLbN5eVCoyq0Zs79g545ciO8pyWQCOVJgNAdgMavK",
+	"oq+Bh0uRzNulWe1QdYdmczUV05qLsZkmH05cCrQLttiq55umcYPUzHO0LF5548BozdQfhN/+GU0Sps1g",
+	"ePLK5oAZUe5ORQVYBY2BItjERFJBDK+N84Sp0qR2vJum1TPZSdgVSwgXQ+k8Ip9TJhQjtgKDVwYufrxx",
+	"bDpWpHV6dnB0+OGovUeY0NAfEhrmQeqNGbI8Nlz266MeXl+aHSsgUylgl5RrAoO8F/4GHhomwFtvXyhN",
+	"Zn+pme/MsNqs9BZpjfhn6L21uBCFzRTnQPJmKeWDz9w4tVvFpmkCcUNjqo1AoAlds84/5Xx42WleLdzn",
+	"CTVmasxGNE906eB8qH1IjZxL5zdSqx2js/Scj8ynJnMyyOOxodoUMsmxoiVwVfruxrOMSyjzybQtOjTL",
+	"cHRRmtqO1vCNZseHujgFSDbF428eDEmnjnVoqrnSfKgQLFqMeDZlcUFYOqNCjczWefO2bhrzlXUrPhGs",
+	"AynkboukEbUUGm+SDFJm64aTgpm3Xi/dCX/DlAZ0Lz9QuYM2hZoBw6mgECqR8pLkKQSa/5RDab6flIsr",
+	"pnQHR6uZ83U+R8nGksTsS4wtQfWypeyRiUzMzUPSw4zZsSSCjakGY2txehy4Zvqf7EDmsl9xMe7QK5YZ",
+	"PWQolQYVIOHmK80Sr2iSowwCAaiRCcAHGy0mY6qeWuwajI0ykgmXN+28YBrBIfBc4aRb4KRRUB9hbDA6",
+	"4AnXnKnyRIJpeK9mAqxydy0J5XSaC6Np2Po124008n+IAhIpajbE/JfmqYra7u4BXk0QijJwJeyERanq",
+	"Wp0ash9T19g3w3YZgrFYFR1+USdzt6oEFXD9Czw2uIXPwQbY5SV5Na2i7RRY7QsT+frkOibtSx6v1zOX",
+	"QGYq3O5puSnhtdlchWSNBMJUcewmaTO87dfZFGm8H4UL0BeSXJvF5hVen+SdLy1T+XjMlCvVBkEalIoa",
+	"kRT2FtsushhB/KZViepK0uopenF/KmjlZpds217EEaxpUUm1I5wyV0zptOP6tzTMbG+hk1ATnhIlkxgC",
+	"lILQNO3A1hKVD/yroA/H+dBsfJpnwwlVLBRXLOMja6YGC2yp9DJpIRyMYRkqnzL4fzNF21ML/PMpVn77",
+	"IVX1BnCoUKr5qAOhszmJMzoC5AkaQ1diOUIAIupjQjapZ0INmZKECyxpY5+h2J2SdCK1RPGWsSHjqe6S",
+	"Y+tMM9YZvXLpzDZPErtmAnCRmdxDA9kJtXTyrcLwNL2sE4xvZcb4WFQrO0r1WzDUGDqjFjaQLXwANaBc",
+	"/gG/xLRsQ4w+1zEOV8Q7oOKSpHQOCayVQyCtNFcTs0PnR+fYVpYg1BPhQstC0bOKWUDiHJ0XzPcp8oBA",
+	"dkg5GilW5gPlGW/U2CcyYSRh8Rij6gAbxDLDMllM/nh+clyk4ra8BQ0Ko5mtHfg2hJYMy5yCDi/ztF7x",
+	"YnNohR2TcrvsRXFsuKo3KYZmdw3dup01bAskhzI7olBjiDM6o4kC94pTfmAm5e0PcN5xI/04Vh+iJiZk",
+	"5ra9zHqcAvXkL3//l/8SAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

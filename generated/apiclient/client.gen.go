@@ -2332,6 +2332,9 @@ type From = openapi_types.Date
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = string
 
+// IfMatch defines model for IfMatch.
+type IfMatch = string
+
 // IfNoneMatch defines model for IfNoneMatch.
 type IfNoneMatch = string
 
@@ -2442,6 +2445,11 @@ type NotFound = Problem
 // (a cut ends in "…"), as they may quote the request.
 type PayloadTooLarge = Problem
 
+// PreconditionFailed An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
+type PreconditionFailed = Problem
+
 // PremiumRequired An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
 // `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
 // (a cut ends in "…"), as they may quote the request.
@@ -2542,6 +2550,32 @@ type CreateOnetimeBudgetParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// DeleteOnetimeBudgetParams defines parameters for DeleteOnetimeBudget.
+type DeleteOnetimeBudgetParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateOnetimeBudgetParams defines parameters for UpdateOnetimeBudget.
+type UpdateOnetimeBudgetParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
 // GetBudgetStatusParams defines parameters for GetBudgetStatus.
 type GetBudgetStatusParams struct {
 	// Year The year of the ledger month.
@@ -2549,6 +2583,32 @@ type GetBudgetStatusParams struct {
 
 	// Month The ledger month, 1 to 12 (see the operation for where it begins).
 	Month BudgetMonth `form:"month" json:"month"`
+}
+
+// DeleteBudgetParams defines parameters for DeleteBudget.
+type DeleteBudgetParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateBudgetParams defines parameters for UpdateBudget.
+type UpdateBudgetParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // CreateCategoryParams defines parameters for CreateCategory.
@@ -2575,6 +2635,29 @@ type CreateCategoryParams struct {
 type DeleteCategoryParams struct {
 	// MoveTo Another record of the member to which the deleted one's entries move.
 	MoveTo *MoveTo `form:"moveTo,omitempty" json:"moveTo,omitempty"`
+
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateCategoryParams defines parameters for UpdateCategory.
+type UpdateCategoryParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // ListEntriesParams defines parameters for ListEntries.
@@ -2659,6 +2742,38 @@ type CreateEntryFromNotificationParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// DeleteEntryParams defines parameters for DeleteEntry.
+type DeleteEntryParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// GetEntryParams defines parameters for GetEntry.
+type GetEntryParams struct {
+	// IfNoneMatch The `ETag` of a copy the client holds.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// UpdateEntryParams defines parameters for UpdateEntry.
+type UpdateEntryParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
 // CreateStockParams defines parameters for CreateStock.
 type CreateStockParams struct {
 	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
@@ -2677,6 +2792,32 @@ type CreateStockParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeleteStockParams defines parameters for DeleteStock.
+type DeleteStockParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateStockParams defines parameters for UpdateStock.
+type UpdateStockParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // ListTradesParams defines parameters for ListTrades.
@@ -2711,6 +2852,32 @@ type CreateTradeParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// DeleteTradeParams defines parameters for DeleteTrade.
+type DeleteTradeParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateTradeParams defines parameters for UpdateTrade.
+type UpdateTradeParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
 // GetNetWorthTrendParams defines parameters for GetNetWorthTrend.
 type GetNetWorthTrendParams struct {
 	// Unit Points per month (default) or per week (weeks start on Monday).
@@ -2743,6 +2910,32 @@ type CreateQuickEntryParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// DeleteQuickEntryParams defines parameters for DeleteQuickEntry.
+type DeleteQuickEntryParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateQuickEntryParams defines parameters for UpdateQuickEntry.
+type UpdateQuickEntryParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
 // CreateRecurringParams defines parameters for CreateRecurring.
 type CreateRecurringParams struct {
 	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
@@ -2761,6 +2954,32 @@ type CreateRecurringParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeleteRecurringParams defines parameters for DeleteRecurring.
+type DeleteRecurringParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateRecurringParams defines parameters for UpdateRecurring.
+type UpdateRecurringParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // GetCategoryStatsParams defines parameters for GetCategoryStats.
@@ -2816,6 +3035,32 @@ type CreateTagParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// DeleteTagParams defines parameters for DeleteTag.
+type DeleteTagParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateTagParams defines parameters for UpdateTag.
+type UpdateTagParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
 // ListTransfersParams defines parameters for ListTransfers.
 type ListTransfersParams struct {
 	// Page Page number, from 1.
@@ -2845,6 +3090,38 @@ type CreateTransferParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// DeleteTransferParams defines parameters for DeleteTransfer.
+type DeleteTransferParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// GetTransferParams defines parameters for GetTransfer.
+type GetTransferParams struct {
+	// IfNoneMatch The `ETag` of a copy the client holds.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// UpdateTransferParams defines parameters for UpdateTransfer.
+type UpdateTransferParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
 // CreateWalletParams defines parameters for CreateWallet.
 type CreateWalletParams struct {
 	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
@@ -2869,6 +3146,35 @@ type CreateWalletParams struct {
 type DeleteWalletParams struct {
 	// MoveTo Another record of the member to which the deleted one's entries move.
 	MoveTo *MoveTo `form:"moveTo,omitempty" json:"moveTo,omitempty"`
+
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// GetWalletParams defines parameters for GetWallet.
+type GetWalletParams struct {
+	// IfNoneMatch The `ETag` of a copy the client holds.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// UpdateWalletParams defines parameters for UpdateWallet.
+type UpdateWalletParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // ListMembersParams defines parameters for ListMembers.
@@ -2881,6 +3187,25 @@ type ListMembersParams struct {
 
 	// Q Text to find in e-mail or name.
 	Q *string `form:"q,omitempty" json:"q,omitempty"`
+}
+
+// GetProfileParams defines parameters for GetProfile.
+type GetProfileParams struct {
+	// IfNoneMatch The `ETag` of a copy the client holds.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// UpdateProfileParams defines parameters for UpdateProfile.
+type UpdateProfileParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // VerifyStorePurchaseParams defines parameters for VerifyStorePurchase.
@@ -2901,6 +3226,32 @@ type VerifyStorePurchaseParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeleteCommentParams defines parameters for DeleteComment.
+type DeleteCommentParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateCommentParams defines parameters for UpdateComment.
+type UpdateCommentParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // UploadBoardImageParams defines parameters for UploadBoardImage.
@@ -2974,6 +3325,38 @@ type CreatePostParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeletePostParams defines parameters for DeletePost.
+type DeletePostParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// GetPostParams defines parameters for GetPost.
+type GetPostParams struct {
+	// IfNoneMatch The `ETag` of a copy the client holds.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// UpdatePostParams defines parameters for UpdatePost.
+type UpdatePostParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // ListPostCommentsParams defines parameters for ListPostComments.
@@ -3439,7 +3822,7 @@ type ClientInterface interface {
 	// Deletes one of the member's one-time budgets.
 	//
 	// Corresponds with DELETE /api/account/budgets/onetime/{id} (the `DeleteOnetimeBudget` operationId).
-	DeleteOnetimeBudget(ctx context.Context, id OnetimeBudgetID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteOnetimeBudget(ctx context.Context, id OnetimeBudgetID, params *DeleteOnetimeBudgetParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateOnetimeBudgetWithBody Replace a one-time budget
 	//
@@ -3448,7 +3831,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
-	UpdateOnetimeBudgetWithBody(ctx context.Context, id OnetimeBudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateOnetimeBudgetWithBody(ctx context.Context, id OnetimeBudgetID, params *UpdateOnetimeBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateOnetimeBudget Replace a one-time budget
 	//
@@ -3457,7 +3840,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
-	UpdateOnetimeBudget(ctx context.Context, id OnetimeBudgetID, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateOnetimeBudget(ctx context.Context, id OnetimeBudgetID, params *UpdateOnetimeBudgetParams, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetBudgetStatus A month's budget status
 	//
@@ -3474,7 +3857,7 @@ type ClientInterface interface {
 	// Deletes one of the member's budgets.
 	//
 	// Corresponds with DELETE /api/account/budgets/{id} (the `DeleteBudget` operationId).
-	DeleteBudget(ctx context.Context, id BudgetID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteBudget(ctx context.Context, id BudgetID, params *DeleteBudgetParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateBudgetWithBody Change a budget's amount
 	//
@@ -3483,7 +3866,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
-	UpdateBudgetWithBody(ctx context.Context, id BudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateBudgetWithBody(ctx context.Context, id BudgetID, params *UpdateBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateBudget Change a budget's amount
 	//
@@ -3492,7 +3875,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
-	UpdateBudget(ctx context.Context, id BudgetID, body UpdateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateBudget(ctx context.Context, id BudgetID, params *UpdateBudgetParams, body UpdateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListCategories The category tree
 	//
@@ -3558,7 +3941,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/categories/{id} (the `UpdateCategory` operationId).
-	UpdateCategoryWithBody(ctx context.Context, id CategoryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateCategoryWithBody(ctx context.Context, id CategoryID, params *UpdateCategoryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateCategory Update a category
 	//
@@ -3567,7 +3950,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/categories/{id} (the `UpdateCategory` operationId).
-	UpdateCategory(ctx context.Context, id CategoryID, body UpdateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateCategory(ctx context.Context, id CategoryID, params *UpdateCategoryParams, body UpdateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListEntries List entries of a period
 	//
@@ -3747,14 +4130,14 @@ type ClientInterface interface {
 	// An entry of a transfer is deleted only through its transfer (409 `CONFLICT`), whose detail names the transfer's path).
 	//
 	// Corresponds with DELETE /api/account/entries/{id} (the `DeleteEntry` operationId).
-	DeleteEntry(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteEntry(ctx context.Context, id EntryID, params *DeleteEntryParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetEntry Get an entry
 	//
 	// The entry with its tags.
 	//
 	// Corresponds with GET /api/account/entries/{id} (the `GetEntry` operationId).
-	GetEntry(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetEntry(ctx context.Context, id EntryID, params *GetEntryParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateEntryWithBody Update an entry
 	//
@@ -3767,7 +4150,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/entries/{id} (the `UpdateEntry` operationId).
-	UpdateEntryWithBody(ctx context.Context, id EntryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateEntryWithBody(ctx context.Context, id EntryID, params *UpdateEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateEntry Update an entry
 	//
@@ -3780,7 +4163,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/entries/{id} (the `UpdateEntry` operationId).
-	UpdateEntry(ctx context.Context, id EntryID, body UpdateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateEntry(ctx context.Context, id EntryID, params *UpdateEntryParams, body UpdateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ConfirmEntry Confirm a pending entry
 	//
@@ -3856,7 +4239,7 @@ type ClientInterface interface {
 	// Deletes the stock together with all of its trades.
 	//
 	// Corresponds with DELETE /api/account/invest/stocks/{id} (the `DeleteStock` operationId).
-	DeleteStock(ctx context.Context, id StockID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteStock(ctx context.Context, id StockID, params *DeleteStockParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateStockWithBody Change a stock
 	//
@@ -3865,7 +4248,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/invest/stocks/{id} (the `UpdateStock` operationId).
-	UpdateStockWithBody(ctx context.Context, id StockID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateStockWithBody(ctx context.Context, id StockID, params *UpdateStockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateStock Change a stock
 	//
@@ -3874,7 +4257,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/invest/stocks/{id} (the `UpdateStock` operationId).
-	UpdateStock(ctx context.Context, id StockID, body UpdateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateStock(ctx context.Context, id StockID, params *UpdateStockParams, body UpdateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListTrades List trades
 	//
@@ -3916,7 +4299,7 @@ type ClientInterface interface {
 	// that a later sell needs).
 	//
 	// Corresponds with DELETE /api/account/invest/trades/{id} (the `DeleteTrade` operationId).
-	DeleteTrade(ctx context.Context, id TradeID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteTrade(ctx context.Context, id TradeID, params *DeleteTradeParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateTradeWithBody Change a trade
 	//
@@ -3926,7 +4309,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/invest/trades/{id} (the `UpdateTrade` operationId).
-	UpdateTradeWithBody(ctx context.Context, id TradeID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateTradeWithBody(ctx context.Context, id TradeID, params *UpdateTradeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateTrade Change a trade
 	//
@@ -3936,7 +4319,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/invest/trades/{id} (the `UpdateTrade` operationId).
-	UpdateTrade(ctx context.Context, id TradeID, body UpdateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateTrade(ctx context.Context, id TradeID, params *UpdateTradeParams, body UpdateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetNetWorthTrend Net-worth trend
 	//
@@ -4002,7 +4385,7 @@ type ClientInterface interface {
 	// DeleteQuickEntry Delete a quick entry
 	//
 	// Corresponds with DELETE /api/account/quick-entries/{id} (the `DeleteQuickEntry` operationId).
-	DeleteQuickEntry(ctx context.Context, id QuickEntryID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteQuickEntry(ctx context.Context, id QuickEntryID, params *DeleteQuickEntryParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateQuickEntryWithBody Update a quick entry
 	//
@@ -4011,7 +4394,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/quick-entries/{id} (the `UpdateQuickEntry` operationId).
-	UpdateQuickEntryWithBody(ctx context.Context, id QuickEntryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateQuickEntryWithBody(ctx context.Context, id QuickEntryID, params *UpdateQuickEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateQuickEntry Update a quick entry
 	//
@@ -4020,7 +4403,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/quick-entries/{id} (the `UpdateQuickEntry` operationId).
-	UpdateQuickEntry(ctx context.Context, id QuickEntryID, body UpdateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateQuickEntry(ctx context.Context, id QuickEntryID, params *UpdateQuickEntryParams, body UpdateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListRecurrings List recurring entries
 	//
@@ -4052,7 +4435,7 @@ type ClientInterface interface {
 	// Entries already made from it stay.
 	//
 	// Corresponds with DELETE /api/account/recurrings/{id} (the `DeleteRecurring` operationId).
-	DeleteRecurring(ctx context.Context, id RecurringID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteRecurring(ctx context.Context, id RecurringID, params *DeleteRecurringParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateRecurringWithBody Update a recurring entry
 	//
@@ -4061,7 +4444,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/recurrings/{id} (the `UpdateRecurring` operationId).
-	UpdateRecurringWithBody(ctx context.Context, id RecurringID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateRecurringWithBody(ctx context.Context, id RecurringID, params *UpdateRecurringParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateRecurring Update a recurring entry
 	//
@@ -4070,7 +4453,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/recurrings/{id} (the `UpdateRecurring` operationId).
-	UpdateRecurring(ctx context.Context, id RecurringID, body UpdateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateRecurring(ctx context.Context, id RecurringID, params *UpdateRecurringParams, body UpdateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RestoreBackupWithBody Replace the member's ledger with a backup
 	//
@@ -4214,7 +4597,7 @@ type ClientInterface interface {
 	// Removes the tag from every entry that carries it.
 	//
 	// Corresponds with DELETE /api/account/tags/{id} (the `DeleteTag` operationId).
-	DeleteTag(ctx context.Context, id TagID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteTag(ctx context.Context, id TagID, params *DeleteTagParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateTagWithBody Rename a tag
 	//
@@ -4223,7 +4606,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/tags/{id} (the `UpdateTag` operationId).
-	UpdateTagWithBody(ctx context.Context, id TagID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateTagWithBody(ctx context.Context, id TagID, params *UpdateTagParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateTag Rename a tag
 	//
@@ -4232,7 +4615,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/tags/{id} (the `UpdateTag` operationId).
-	UpdateTag(ctx context.Context, id TagID, body UpdateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateTag(ctx context.Context, id TagID, params *UpdateTagParams, body UpdateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListTransfers List transfers
 	//
@@ -4266,14 +4649,14 @@ type ClientInterface interface {
 	// Deletes the transfer with both its entries and its fee entry.
 	//
 	// Corresponds with DELETE /api/account/transfers/{id} (the `DeleteTransfer` operationId).
-	DeleteTransfer(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteTransfer(ctx context.Context, id TransferID, params *DeleteTransferParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetTransfer Get a transfer
 	//
 	// One transfer with the ids of its two entries and of its fee entry.
 	//
 	// Corresponds with GET /api/account/transfers/{id} (the `GetTransfer` operationId).
-	GetTransfer(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetTransfer(ctx context.Context, id TransferID, params *GetTransferParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateTransferWithBody Update a transfer
 	//
@@ -4282,7 +4665,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
-	UpdateTransferWithBody(ctx context.Context, id TransferID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateTransferWithBody(ctx context.Context, id TransferID, params *UpdateTransferParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateTransfer Update a transfer
 	//
@@ -4291,7 +4674,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
-	UpdateTransfer(ctx context.Context, id TransferID, body UpdateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateTransfer(ctx context.Context, id TransferID, params *UpdateTransferParams, body UpdateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListWallets List wallets with balances
 	//
@@ -4352,7 +4735,7 @@ type ClientInterface interface {
 	// The wallet with its live balance.
 	//
 	// Corresponds with GET /api/account/wallets/{id} (the `GetWallet` operationId).
-	GetWallet(ctx context.Context, id WalletID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetWallet(ctx context.Context, id WalletID, params *GetWalletParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateWalletWithBody Update a wallet
 	//
@@ -4361,7 +4744,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/wallets/{id} (the `UpdateWallet` operationId).
-	UpdateWalletWithBody(ctx context.Context, id WalletID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateWalletWithBody(ctx context.Context, id WalletID, params *UpdateWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateWallet Update a wallet
 	//
@@ -4370,7 +4753,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/wallets/{id} (the `UpdateWallet` operationId).
-	UpdateWallet(ctx context.Context, id WalletID, body UpdateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateWallet(ctx context.Context, id WalletID, params *UpdateWalletParams, body UpdateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetLoanSchedule The repayment schedule of a loan wallet
 	//
@@ -4802,7 +5185,7 @@ type ClientInterface interface {
 	// Current values, with avatar and points, without signing in again.
 	//
 	// Corresponds with GET /api/auth/profile (the `GetProfile` operationId).
-	GetProfile(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetProfile(ctx context.Context, params *GetProfileParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateProfileWithBody Update the profile
 	//
@@ -4812,7 +5195,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/auth/profile (the `UpdateProfile` operationId).
-	UpdateProfileWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateProfileWithBody(ctx context.Context, params *UpdateProfileParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateProfile Update the profile
 	//
@@ -4822,7 +5205,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/auth/profile (the `UpdateProfile` operationId).
-	UpdateProfile(ctx context.Context, body UpdateProfileJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateProfile(ctx context.Context, params *UpdateProfileParams, body UpdateProfileJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// SetProfileImageWithBody Set or clear the profile image
 	//
@@ -5050,7 +5433,7 @@ type ClientInterface interface {
 	// The author, or any administrator. Points already awarded stay.
 	//
 	// Corresponds with DELETE /api/board/comments/{id} (the `DeleteComment` operationId).
-	DeleteComment(ctx context.Context, id CommentID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteComment(ctx context.Context, id CommentID, params *DeleteCommentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateCommentWithBody Edit a comment
 	//
@@ -5061,7 +5444,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/board/comments/{id} (the `UpdateComment` operationId).
-	UpdateCommentWithBody(ctx context.Context, id CommentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateCommentWithBody(ctx context.Context, id CommentID, params *UpdateCommentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateComment Edit a comment
 	//
@@ -5072,7 +5455,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/board/comments/{id} (the `UpdateComment` operationId).
-	UpdateComment(ctx context.Context, id CommentID, body UpdateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateComment(ctx context.Context, id CommentID, params *UpdateCommentParams, body UpdateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ReportComment Report a comment
 	//
@@ -5227,7 +5610,7 @@ type ClientInterface interface {
 	// already awarded for the post and its votes stay.
 	//
 	// Corresponds with DELETE /api/board/posts/{id} (the `DeletePost` operationId).
-	DeletePost(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeletePost(ctx context.Context, id PostID, params *DeletePostParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetPost Read a post
 	//
@@ -5236,7 +5619,7 @@ type ClientInterface interface {
 	// A blocked post answers 404 to everyone but administrators, who see `blockReason`.
 	//
 	// Corresponds with GET /api/board/posts/{id} (the `GetPost` operationId).
-	GetPost(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetPost(ctx context.Context, id PostID, params *GetPostParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdatePostWithBody Edit a post
 	//
@@ -5248,7 +5631,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/board/posts/{id} (the `UpdatePost` operationId).
-	UpdatePostWithBody(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdatePostWithBody(ctx context.Context, id PostID, params *UpdatePostParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdatePost Edit a post
 	//
@@ -5260,7 +5643,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/board/posts/{id} (the `UpdatePost` operationId).
-	UpdatePost(ctx context.Context, id PostID, body UpdatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdatePost(ctx context.Context, id PostID, params *UpdatePostParams, body UpdatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListPostComments Comments of a post
 	//
@@ -5778,8 +6161,8 @@ func (c *Client) CreateOnetimeBudget(ctx context.Context, params *CreateOnetimeB
 // Deletes one of the member's one-time budgets.
 //
 // Corresponds with DELETE /api/account/budgets/onetime/{id} (the `DeleteOnetimeBudget` operationId).
-func (c *Client) DeleteOnetimeBudget(ctx context.Context, id OnetimeBudgetID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteOnetimeBudgetRequest(c.Server, id)
+func (c *Client) DeleteOnetimeBudget(ctx context.Context, id OnetimeBudgetID, params *DeleteOnetimeBudgetParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteOnetimeBudgetRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -5797,8 +6180,8 @@ func (c *Client) DeleteOnetimeBudget(ctx context.Context, id OnetimeBudgetID, re
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
-func (c *Client) UpdateOnetimeBudgetWithBody(ctx context.Context, id OnetimeBudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateOnetimeBudgetRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdateOnetimeBudgetWithBody(ctx context.Context, id OnetimeBudgetID, params *UpdateOnetimeBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateOnetimeBudgetRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5816,8 +6199,8 @@ func (c *Client) UpdateOnetimeBudgetWithBody(ctx context.Context, id OnetimeBudg
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
-func (c *Client) UpdateOnetimeBudget(ctx context.Context, id OnetimeBudgetID, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateOnetimeBudgetRequest(c.Server, id, body)
+func (c *Client) UpdateOnetimeBudget(ctx context.Context, id OnetimeBudgetID, params *UpdateOnetimeBudgetParams, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateOnetimeBudgetRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5853,8 +6236,8 @@ func (c *Client) GetBudgetStatus(ctx context.Context, params *GetBudgetStatusPar
 // Deletes one of the member's budgets.
 //
 // Corresponds with DELETE /api/account/budgets/{id} (the `DeleteBudget` operationId).
-func (c *Client) DeleteBudget(ctx context.Context, id BudgetID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteBudgetRequest(c.Server, id)
+func (c *Client) DeleteBudget(ctx context.Context, id BudgetID, params *DeleteBudgetParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteBudgetRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -5872,8 +6255,8 @@ func (c *Client) DeleteBudget(ctx context.Context, id BudgetID, reqEditors ...Re
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
-func (c *Client) UpdateBudgetWithBody(ctx context.Context, id BudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateBudgetRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdateBudgetWithBody(ctx context.Context, id BudgetID, params *UpdateBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateBudgetRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5891,8 +6274,8 @@ func (c *Client) UpdateBudgetWithBody(ctx context.Context, id BudgetID, contentT
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
-func (c *Client) UpdateBudget(ctx context.Context, id BudgetID, body UpdateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateBudgetRequest(c.Server, id, body)
+func (c *Client) UpdateBudget(ctx context.Context, id BudgetID, params *UpdateBudgetParams, body UpdateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateBudgetRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6037,8 +6420,8 @@ func (c *Client) DeleteCategory(ctx context.Context, id CategoryID, params *Dele
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/categories/{id} (the `UpdateCategory` operationId).
-func (c *Client) UpdateCategoryWithBody(ctx context.Context, id CategoryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateCategoryRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdateCategoryWithBody(ctx context.Context, id CategoryID, params *UpdateCategoryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateCategoryRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6056,8 +6439,8 @@ func (c *Client) UpdateCategoryWithBody(ctx context.Context, id CategoryID, cont
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/categories/{id} (the `UpdateCategory` operationId).
-func (c *Client) UpdateCategory(ctx context.Context, id CategoryID, body UpdateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateCategoryRequest(c.Server, id, body)
+func (c *Client) UpdateCategory(ctx context.Context, id CategoryID, params *UpdateCategoryParams, body UpdateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateCategoryRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6326,8 +6709,8 @@ func (c *Client) CountPendingEntries(ctx context.Context, reqEditors ...RequestE
 // An entry of a transfer is deleted only through its transfer (409 `CONFLICT`), whose detail names the transfer's path).
 //
 // Corresponds with DELETE /api/account/entries/{id} (the `DeleteEntry` operationId).
-func (c *Client) DeleteEntry(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteEntryRequest(c.Server, id)
+func (c *Client) DeleteEntry(ctx context.Context, id EntryID, params *DeleteEntryParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteEntryRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -6343,8 +6726,8 @@ func (c *Client) DeleteEntry(ctx context.Context, id EntryID, reqEditors ...Requ
 // The entry with its tags.
 //
 // Corresponds with GET /api/account/entries/{id} (the `GetEntry` operationId).
-func (c *Client) GetEntry(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetEntryRequest(c.Server, id)
+func (c *Client) GetEntry(ctx context.Context, id EntryID, params *GetEntryParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetEntryRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -6366,8 +6749,8 @@ func (c *Client) GetEntry(ctx context.Context, id EntryID, reqEditors ...Request
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/entries/{id} (the `UpdateEntry` operationId).
-func (c *Client) UpdateEntryWithBody(ctx context.Context, id EntryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateEntryRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdateEntryWithBody(ctx context.Context, id EntryID, params *UpdateEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateEntryRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6389,8 +6772,8 @@ func (c *Client) UpdateEntryWithBody(ctx context.Context, id EntryID, contentTyp
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/entries/{id} (the `UpdateEntry` operationId).
-func (c *Client) UpdateEntry(ctx context.Context, id EntryID, body UpdateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateEntryRequest(c.Server, id, body)
+func (c *Client) UpdateEntry(ctx context.Context, id EntryID, params *UpdateEntryParams, body UpdateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateEntryRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6535,8 +6918,8 @@ func (c *Client) CreateStock(ctx context.Context, params *CreateStockParams, bod
 // Deletes the stock together with all of its trades.
 //
 // Corresponds with DELETE /api/account/invest/stocks/{id} (the `DeleteStock` operationId).
-func (c *Client) DeleteStock(ctx context.Context, id StockID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteStockRequest(c.Server, id)
+func (c *Client) DeleteStock(ctx context.Context, id StockID, params *DeleteStockParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteStockRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -6554,8 +6937,8 @@ func (c *Client) DeleteStock(ctx context.Context, id StockID, reqEditors ...Requ
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/invest/stocks/{id} (the `UpdateStock` operationId).
-func (c *Client) UpdateStockWithBody(ctx context.Context, id StockID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateStockRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdateStockWithBody(ctx context.Context, id StockID, params *UpdateStockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateStockRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6573,8 +6956,8 @@ func (c *Client) UpdateStockWithBody(ctx context.Context, id StockID, contentTyp
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/invest/stocks/{id} (the `UpdateStock` operationId).
-func (c *Client) UpdateStock(ctx context.Context, id StockID, body UpdateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateStockRequest(c.Server, id, body)
+func (c *Client) UpdateStock(ctx context.Context, id StockID, params *UpdateStockParams, body UpdateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateStockRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6655,8 +7038,8 @@ func (c *Client) CreateTrade(ctx context.Context, params *CreateTradeParams, bod
 // that a later sell needs).
 //
 // Corresponds with DELETE /api/account/invest/trades/{id} (the `DeleteTrade` operationId).
-func (c *Client) DeleteTrade(ctx context.Context, id TradeID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteTradeRequest(c.Server, id)
+func (c *Client) DeleteTrade(ctx context.Context, id TradeID, params *DeleteTradeParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteTradeRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -6675,8 +7058,8 @@ func (c *Client) DeleteTrade(ctx context.Context, id TradeID, reqEditors ...Requ
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/invest/trades/{id} (the `UpdateTrade` operationId).
-func (c *Client) UpdateTradeWithBody(ctx context.Context, id TradeID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateTradeRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdateTradeWithBody(ctx context.Context, id TradeID, params *UpdateTradeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateTradeRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6695,8 +7078,8 @@ func (c *Client) UpdateTradeWithBody(ctx context.Context, id TradeID, contentTyp
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/invest/trades/{id} (the `UpdateTrade` operationId).
-func (c *Client) UpdateTrade(ctx context.Context, id TradeID, body UpdateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateTradeRequest(c.Server, id, body)
+func (c *Client) UpdateTrade(ctx context.Context, id TradeID, params *UpdateTradeParams, body UpdateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateTradeRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6821,8 +7204,8 @@ func (c *Client) CreateQuickEntry(ctx context.Context, params *CreateQuickEntryP
 // DeleteQuickEntry Delete a quick entry
 //
 // Corresponds with DELETE /api/account/quick-entries/{id} (the `DeleteQuickEntry` operationId).
-func (c *Client) DeleteQuickEntry(ctx context.Context, id QuickEntryID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteQuickEntryRequest(c.Server, id)
+func (c *Client) DeleteQuickEntry(ctx context.Context, id QuickEntryID, params *DeleteQuickEntryParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteQuickEntryRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -6840,8 +7223,8 @@ func (c *Client) DeleteQuickEntry(ctx context.Context, id QuickEntryID, reqEdito
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/quick-entries/{id} (the `UpdateQuickEntry` operationId).
-func (c *Client) UpdateQuickEntryWithBody(ctx context.Context, id QuickEntryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateQuickEntryRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdateQuickEntryWithBody(ctx context.Context, id QuickEntryID, params *UpdateQuickEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateQuickEntryRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6859,8 +7242,8 @@ func (c *Client) UpdateQuickEntryWithBody(ctx context.Context, id QuickEntryID, 
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/quick-entries/{id} (the `UpdateQuickEntry` operationId).
-func (c *Client) UpdateQuickEntry(ctx context.Context, id QuickEntryID, body UpdateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateQuickEntryRequest(c.Server, id, body)
+func (c *Client) UpdateQuickEntry(ctx context.Context, id QuickEntryID, params *UpdateQuickEntryParams, body UpdateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateQuickEntryRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6931,8 +7314,8 @@ func (c *Client) CreateRecurring(ctx context.Context, params *CreateRecurringPar
 // Entries already made from it stay.
 //
 // Corresponds with DELETE /api/account/recurrings/{id} (the `DeleteRecurring` operationId).
-func (c *Client) DeleteRecurring(ctx context.Context, id RecurringID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteRecurringRequest(c.Server, id)
+func (c *Client) DeleteRecurring(ctx context.Context, id RecurringID, params *DeleteRecurringParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteRecurringRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -6950,8 +7333,8 @@ func (c *Client) DeleteRecurring(ctx context.Context, id RecurringID, reqEditors
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/recurrings/{id} (the `UpdateRecurring` operationId).
-func (c *Client) UpdateRecurringWithBody(ctx context.Context, id RecurringID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateRecurringRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdateRecurringWithBody(ctx context.Context, id RecurringID, params *UpdateRecurringParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateRecurringRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6969,8 +7352,8 @@ func (c *Client) UpdateRecurringWithBody(ctx context.Context, id RecurringID, co
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/recurrings/{id} (the `UpdateRecurring` operationId).
-func (c *Client) UpdateRecurring(ctx context.Context, id RecurringID, body UpdateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateRecurringRequest(c.Server, id, body)
+func (c *Client) UpdateRecurring(ctx context.Context, id RecurringID, params *UpdateRecurringParams, body UpdateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateRecurringRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7233,8 +7616,8 @@ func (c *Client) ReorderTags(ctx context.Context, body ReorderTagsJSONRequestBod
 // Removes the tag from every entry that carries it.
 //
 // Corresponds with DELETE /api/account/tags/{id} (the `DeleteTag` operationId).
-func (c *Client) DeleteTag(ctx context.Context, id TagID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteTagRequest(c.Server, id)
+func (c *Client) DeleteTag(ctx context.Context, id TagID, params *DeleteTagParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteTagRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -7252,8 +7635,8 @@ func (c *Client) DeleteTag(ctx context.Context, id TagID, reqEditors ...RequestE
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/tags/{id} (the `UpdateTag` operationId).
-func (c *Client) UpdateTagWithBody(ctx context.Context, id TagID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateTagRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdateTagWithBody(ctx context.Context, id TagID, params *UpdateTagParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateTagRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7271,8 +7654,8 @@ func (c *Client) UpdateTagWithBody(ctx context.Context, id TagID, contentType st
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/tags/{id} (the `UpdateTag` operationId).
-func (c *Client) UpdateTag(ctx context.Context, id TagID, body UpdateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateTagRequest(c.Server, id, body)
+func (c *Client) UpdateTag(ctx context.Context, id TagID, params *UpdateTagParams, body UpdateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateTagRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7345,8 +7728,8 @@ func (c *Client) CreateTransfer(ctx context.Context, params *CreateTransferParam
 // Deletes the transfer with both its entries and its fee entry.
 //
 // Corresponds with DELETE /api/account/transfers/{id} (the `DeleteTransfer` operationId).
-func (c *Client) DeleteTransfer(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteTransferRequest(c.Server, id)
+func (c *Client) DeleteTransfer(ctx context.Context, id TransferID, params *DeleteTransferParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteTransferRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -7362,8 +7745,8 @@ func (c *Client) DeleteTransfer(ctx context.Context, id TransferID, reqEditors .
 // One transfer with the ids of its two entries and of its fee entry.
 //
 // Corresponds with GET /api/account/transfers/{id} (the `GetTransfer` operationId).
-func (c *Client) GetTransfer(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetTransferRequest(c.Server, id)
+func (c *Client) GetTransfer(ctx context.Context, id TransferID, params *GetTransferParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetTransferRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -7381,8 +7764,8 @@ func (c *Client) GetTransfer(ctx context.Context, id TransferID, reqEditors ...R
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
-func (c *Client) UpdateTransferWithBody(ctx context.Context, id TransferID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateTransferRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdateTransferWithBody(ctx context.Context, id TransferID, params *UpdateTransferParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateTransferRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7400,8 +7783,8 @@ func (c *Client) UpdateTransferWithBody(ctx context.Context, id TransferID, cont
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
-func (c *Client) UpdateTransfer(ctx context.Context, id TransferID, body UpdateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateTransferRequest(c.Server, id, body)
+func (c *Client) UpdateTransfer(ctx context.Context, id TransferID, params *UpdateTransferParams, body UpdateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateTransferRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7531,8 +7914,8 @@ func (c *Client) DeleteWallet(ctx context.Context, id WalletID, params *DeleteWa
 // The wallet with its live balance.
 //
 // Corresponds with GET /api/account/wallets/{id} (the `GetWallet` operationId).
-func (c *Client) GetWallet(ctx context.Context, id WalletID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetWalletRequest(c.Server, id)
+func (c *Client) GetWallet(ctx context.Context, id WalletID, params *GetWalletParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetWalletRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -7550,8 +7933,8 @@ func (c *Client) GetWallet(ctx context.Context, id WalletID, reqEditors ...Reque
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/wallets/{id} (the `UpdateWallet` operationId).
-func (c *Client) UpdateWalletWithBody(ctx context.Context, id WalletID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateWalletRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdateWalletWithBody(ctx context.Context, id WalletID, params *UpdateWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateWalletRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7569,8 +7952,8 @@ func (c *Client) UpdateWalletWithBody(ctx context.Context, id WalletID, contentT
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/wallets/{id} (the `UpdateWallet` operationId).
-func (c *Client) UpdateWallet(ctx context.Context, id WalletID, body UpdateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateWalletRequest(c.Server, id, body)
+func (c *Client) UpdateWallet(ctx context.Context, id WalletID, params *UpdateWalletParams, body UpdateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateWalletRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8441,8 +8824,8 @@ func (c *Client) GetPoints(ctx context.Context, reqEditors ...RequestEditorFn) (
 // Current values, with avatar and points, without signing in again.
 //
 // Corresponds with GET /api/auth/profile (the `GetProfile` operationId).
-func (c *Client) GetProfile(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetProfileRequest(c.Server)
+func (c *Client) GetProfile(ctx context.Context, params *GetProfileParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetProfileRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -8461,8 +8844,8 @@ func (c *Client) GetProfile(ctx context.Context, reqEditors ...RequestEditorFn) 
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/auth/profile (the `UpdateProfile` operationId).
-func (c *Client) UpdateProfileWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateProfileRequestWithBody(c.Server, contentType, body)
+func (c *Client) UpdateProfileWithBody(ctx context.Context, params *UpdateProfileParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateProfileRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8481,8 +8864,8 @@ func (c *Client) UpdateProfileWithBody(ctx context.Context, contentType string, 
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/auth/profile (the `UpdateProfile` operationId).
-func (c *Client) UpdateProfile(ctx context.Context, body UpdateProfileJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateProfileRequest(c.Server, body)
+func (c *Client) UpdateProfile(ctx context.Context, params *UpdateProfileParams, body UpdateProfileJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateProfileRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8889,8 +9272,8 @@ func (c *Client) GetSubscription(ctx context.Context, reqEditors ...RequestEdito
 // The author, or any administrator. Points already awarded stay.
 //
 // Corresponds with DELETE /api/board/comments/{id} (the `DeleteComment` operationId).
-func (c *Client) DeleteComment(ctx context.Context, id CommentID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteCommentRequest(c.Server, id)
+func (c *Client) DeleteComment(ctx context.Context, id CommentID, params *DeleteCommentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteCommentRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -8910,8 +9293,8 @@ func (c *Client) DeleteComment(ctx context.Context, id CommentID, reqEditors ...
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/board/comments/{id} (the `UpdateComment` operationId).
-func (c *Client) UpdateCommentWithBody(ctx context.Context, id CommentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateCommentRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdateCommentWithBody(ctx context.Context, id CommentID, params *UpdateCommentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateCommentRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8931,8 +9314,8 @@ func (c *Client) UpdateCommentWithBody(ctx context.Context, id CommentID, conten
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/board/comments/{id} (the `UpdateComment` operationId).
-func (c *Client) UpdateComment(ctx context.Context, id CommentID, body UpdateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateCommentRequest(c.Server, id, body)
+func (c *Client) UpdateComment(ctx context.Context, id CommentID, params *UpdateCommentParams, body UpdateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateCommentRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9186,8 +9569,8 @@ func (c *Client) CreatePost(ctx context.Context, params *CreatePostParams, body 
 // already awarded for the post and its votes stay.
 //
 // Corresponds with DELETE /api/board/posts/{id} (the `DeletePost` operationId).
-func (c *Client) DeletePost(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeletePostRequest(c.Server, id)
+func (c *Client) DeletePost(ctx context.Context, id PostID, params *DeletePostParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeletePostRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -9205,8 +9588,8 @@ func (c *Client) DeletePost(ctx context.Context, id PostID, reqEditors ...Reques
 // A blocked post answers 404 to everyone but administrators, who see `blockReason`.
 //
 // Corresponds with GET /api/board/posts/{id} (the `GetPost` operationId).
-func (c *Client) GetPost(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetPostRequest(c.Server, id)
+func (c *Client) GetPost(ctx context.Context, id PostID, params *GetPostParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPostRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -9227,8 +9610,8 @@ func (c *Client) GetPost(ctx context.Context, id PostID, reqEditors ...RequestEd
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/board/posts/{id} (the `UpdatePost` operationId).
-func (c *Client) UpdatePostWithBody(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdatePostRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdatePostWithBody(ctx context.Context, id PostID, params *UpdatePostParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdatePostRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9249,8 +9632,8 @@ func (c *Client) UpdatePostWithBody(ctx context.Context, id PostID, contentType 
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/board/posts/{id} (the `UpdatePost` operationId).
-func (c *Client) UpdatePost(ctx context.Context, id PostID, body UpdatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdatePostRequest(c.Server, id, body)
+func (c *Client) UpdatePost(ctx context.Context, id PostID, params *UpdatePostParams, body UpdatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdatePostRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10188,7 +10571,7 @@ func NewCreateOnetimeBudgetRequestWithBody(server string, params *CreateOnetimeB
 }
 
 // NewDeleteOnetimeBudgetRequest constructs an http.Request for the DeleteOnetimeBudget method
-func NewDeleteOnetimeBudgetRequest(server string, id OnetimeBudgetID) (*http.Request, error) {
+func NewDeleteOnetimeBudgetRequest(server string, id OnetimeBudgetID, params *DeleteOnetimeBudgetParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -10218,22 +10601,37 @@ func NewDeleteOnetimeBudgetRequest(server string, id OnetimeBudgetID) (*http.Req
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateOnetimeBudgetRequest calls the generic UpdateOnetimeBudget builder with application/json body
-func NewUpdateOnetimeBudgetRequest(server string, id OnetimeBudgetID, body UpdateOnetimeBudgetJSONRequestBody) (*http.Request, error) {
+func NewUpdateOnetimeBudgetRequest(server string, id OnetimeBudgetID, params *UpdateOnetimeBudgetParams, body UpdateOnetimeBudgetJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateOnetimeBudgetRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdateOnetimeBudgetRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdateOnetimeBudgetRequestWithBody constructs an http.Request for the UpdateOnetimeBudget method, with any body, and a specified content type
-func NewUpdateOnetimeBudgetRequestWithBody(server string, id OnetimeBudgetID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateOnetimeBudgetRequestWithBody(server string, id OnetimeBudgetID, params *UpdateOnetimeBudgetParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -10264,6 +10662,21 @@ func NewUpdateOnetimeBudgetRequestWithBody(server string, id OnetimeBudgetID, co
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -10327,7 +10740,7 @@ func NewGetBudgetStatusRequest(server string, params *GetBudgetStatusParams) (*h
 }
 
 // NewDeleteBudgetRequest constructs an http.Request for the DeleteBudget method
-func NewDeleteBudgetRequest(server string, id BudgetID) (*http.Request, error) {
+func NewDeleteBudgetRequest(server string, id BudgetID, params *DeleteBudgetParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -10357,22 +10770,37 @@ func NewDeleteBudgetRequest(server string, id BudgetID) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateBudgetRequest calls the generic UpdateBudget builder with application/json body
-func NewUpdateBudgetRequest(server string, id BudgetID, body UpdateBudgetJSONRequestBody) (*http.Request, error) {
+func NewUpdateBudgetRequest(server string, id BudgetID, params *UpdateBudgetParams, body UpdateBudgetJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateBudgetRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdateBudgetRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdateBudgetRequestWithBody constructs an http.Request for the UpdateBudget method, with any body, and a specified content type
-func NewUpdateBudgetRequestWithBody(server string, id BudgetID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateBudgetRequestWithBody(server string, id BudgetID, params *UpdateBudgetParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -10403,6 +10831,21 @@ func NewUpdateBudgetRequestWithBody(server string, id BudgetID, contentType stri
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -10614,22 +11057,37 @@ func NewDeleteCategoryRequest(server string, id CategoryID, params *DeleteCatego
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateCategoryRequest calls the generic UpdateCategory builder with application/json body
-func NewUpdateCategoryRequest(server string, id CategoryID, body UpdateCategoryJSONRequestBody) (*http.Request, error) {
+func NewUpdateCategoryRequest(server string, id CategoryID, params *UpdateCategoryParams, body UpdateCategoryJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateCategoryRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdateCategoryRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdateCategoryRequestWithBody constructs an http.Request for the UpdateCategory method, with any body, and a specified content type
-func NewUpdateCategoryRequestWithBody(server string, id CategoryID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateCategoryRequestWithBody(server string, id CategoryID, params *UpdateCategoryParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -10660,6 +11118,21 @@ func NewUpdateCategoryRequestWithBody(server string, id CategoryID, contentType 
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -11040,7 +11513,7 @@ func NewCountPendingEntriesRequest(server string) (*http.Request, error) {
 }
 
 // NewDeleteEntryRequest constructs an http.Request for the DeleteEntry method
-func NewDeleteEntryRequest(server string, id EntryID) (*http.Request, error) {
+func NewDeleteEntryRequest(server string, id EntryID, params *DeleteEntryParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -11070,11 +11543,26 @@ func NewDeleteEntryRequest(server string, id EntryID) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewGetEntryRequest constructs an http.Request for the GetEntry method
-func NewGetEntryRequest(server string, id EntryID) (*http.Request, error) {
+func NewGetEntryRequest(server string, id EntryID, params *GetEntryParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -11104,22 +11592,37 @@ func NewGetEntryRequest(server string, id EntryID) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateEntryRequest calls the generic UpdateEntry builder with application/json body
-func NewUpdateEntryRequest(server string, id EntryID, body UpdateEntryJSONRequestBody) (*http.Request, error) {
+func NewUpdateEntryRequest(server string, id EntryID, params *UpdateEntryParams, body UpdateEntryJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateEntryRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdateEntryRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdateEntryRequestWithBody constructs an http.Request for the UpdateEntry method, with any body, and a specified content type
-func NewUpdateEntryRequestWithBody(server string, id EntryID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateEntryRequestWithBody(server string, id EntryID, params *UpdateEntryParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -11150,6 +11653,21 @@ func NewUpdateEntryRequestWithBody(server string, id EntryID, contentType string
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -11325,7 +11843,7 @@ func NewCreateStockRequestWithBody(server string, params *CreateStockParams, con
 }
 
 // NewDeleteStockRequest constructs an http.Request for the DeleteStock method
-func NewDeleteStockRequest(server string, id StockID) (*http.Request, error) {
+func NewDeleteStockRequest(server string, id StockID, params *DeleteStockParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -11355,22 +11873,37 @@ func NewDeleteStockRequest(server string, id StockID) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateStockRequest calls the generic UpdateStock builder with application/json body
-func NewUpdateStockRequest(server string, id StockID, body UpdateStockJSONRequestBody) (*http.Request, error) {
+func NewUpdateStockRequest(server string, id StockID, params *UpdateStockParams, body UpdateStockJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateStockRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdateStockRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdateStockRequestWithBody constructs an http.Request for the UpdateStock method, with any body, and a specified content type
-func NewUpdateStockRequestWithBody(server string, id StockID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateStockRequestWithBody(server string, id StockID, params *UpdateStockParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -11401,6 +11934,21 @@ func NewUpdateStockRequestWithBody(server string, id StockID, contentType string
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -11539,7 +12087,7 @@ func NewCreateTradeRequestWithBody(server string, params *CreateTradeParams, con
 }
 
 // NewDeleteTradeRequest constructs an http.Request for the DeleteTrade method
-func NewDeleteTradeRequest(server string, id TradeID) (*http.Request, error) {
+func NewDeleteTradeRequest(server string, id TradeID, params *DeleteTradeParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -11569,22 +12117,37 @@ func NewDeleteTradeRequest(server string, id TradeID) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateTradeRequest calls the generic UpdateTrade builder with application/json body
-func NewUpdateTradeRequest(server string, id TradeID, body UpdateTradeJSONRequestBody) (*http.Request, error) {
+func NewUpdateTradeRequest(server string, id TradeID, params *UpdateTradeParams, body UpdateTradeJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateTradeRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdateTradeRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdateTradeRequestWithBody constructs an http.Request for the UpdateTrade method, with any body, and a specified content type
-func NewUpdateTradeRequestWithBody(server string, id TradeID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateTradeRequestWithBody(server string, id TradeID, params *UpdateTradeParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -11615,6 +12178,21 @@ func NewUpdateTradeRequestWithBody(server string, id TradeID, contentType string
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -11809,7 +12387,7 @@ func NewCreateQuickEntryRequestWithBody(server string, params *CreateQuickEntryP
 }
 
 // NewDeleteQuickEntryRequest constructs an http.Request for the DeleteQuickEntry method
-func NewDeleteQuickEntryRequest(server string, id QuickEntryID) (*http.Request, error) {
+func NewDeleteQuickEntryRequest(server string, id QuickEntryID, params *DeleteQuickEntryParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -11839,22 +12417,37 @@ func NewDeleteQuickEntryRequest(server string, id QuickEntryID) (*http.Request, 
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateQuickEntryRequest calls the generic UpdateQuickEntry builder with application/json body
-func NewUpdateQuickEntryRequest(server string, id QuickEntryID, body UpdateQuickEntryJSONRequestBody) (*http.Request, error) {
+func NewUpdateQuickEntryRequest(server string, id QuickEntryID, params *UpdateQuickEntryParams, body UpdateQuickEntryJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateQuickEntryRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdateQuickEntryRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdateQuickEntryRequestWithBody constructs an http.Request for the UpdateQuickEntry method, with any body, and a specified content type
-func NewUpdateQuickEntryRequestWithBody(server string, id QuickEntryID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateQuickEntryRequestWithBody(server string, id QuickEntryID, params *UpdateQuickEntryParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -11885,6 +12478,21 @@ func NewUpdateQuickEntryRequestWithBody(server string, id QuickEntryID, contentT
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -11972,7 +12580,7 @@ func NewCreateRecurringRequestWithBody(server string, params *CreateRecurringPar
 }
 
 // NewDeleteRecurringRequest constructs an http.Request for the DeleteRecurring method
-func NewDeleteRecurringRequest(server string, id RecurringID) (*http.Request, error) {
+func NewDeleteRecurringRequest(server string, id RecurringID, params *DeleteRecurringParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -12002,22 +12610,37 @@ func NewDeleteRecurringRequest(server string, id RecurringID) (*http.Request, er
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateRecurringRequest calls the generic UpdateRecurring builder with application/json body
-func NewUpdateRecurringRequest(server string, id RecurringID, body UpdateRecurringJSONRequestBody) (*http.Request, error) {
+func NewUpdateRecurringRequest(server string, id RecurringID, params *UpdateRecurringParams, body UpdateRecurringJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateRecurringRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdateRecurringRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdateRecurringRequestWithBody constructs an http.Request for the UpdateRecurring method, with any body, and a specified content type
-func NewUpdateRecurringRequestWithBody(server string, id RecurringID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateRecurringRequestWithBody(server string, id RecurringID, params *UpdateRecurringParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -12048,6 +12671,21 @@ func NewUpdateRecurringRequestWithBody(server string, id RecurringID, contentTyp
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -12439,7 +13077,7 @@ func NewReorderTagsRequestWithBody(server string, contentType string, body io.Re
 }
 
 // NewDeleteTagRequest constructs an http.Request for the DeleteTag method
-func NewDeleteTagRequest(server string, id TagID) (*http.Request, error) {
+func NewDeleteTagRequest(server string, id TagID, params *DeleteTagParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -12469,22 +13107,37 @@ func NewDeleteTagRequest(server string, id TagID) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateTagRequest calls the generic UpdateTag builder with application/json body
-func NewUpdateTagRequest(server string, id TagID, body UpdateTagJSONRequestBody) (*http.Request, error) {
+func NewUpdateTagRequest(server string, id TagID, params *UpdateTagParams, body UpdateTagJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateTagRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdateTagRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdateTagRequestWithBody constructs an http.Request for the UpdateTag method, with any body, and a specified content type
-func NewUpdateTagRequestWithBody(server string, id TagID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateTagRequestWithBody(server string, id TagID, params *UpdateTagParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -12515,6 +13168,21 @@ func NewUpdateTagRequestWithBody(server string, id TagID, contentType string, bo
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -12641,7 +13309,7 @@ func NewCreateTransferRequestWithBody(server string, params *CreateTransferParam
 }
 
 // NewDeleteTransferRequest constructs an http.Request for the DeleteTransfer method
-func NewDeleteTransferRequest(server string, id TransferID) (*http.Request, error) {
+func NewDeleteTransferRequest(server string, id TransferID, params *DeleteTransferParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -12671,11 +13339,26 @@ func NewDeleteTransferRequest(server string, id TransferID) (*http.Request, erro
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewGetTransferRequest constructs an http.Request for the GetTransfer method
-func NewGetTransferRequest(server string, id TransferID) (*http.Request, error) {
+func NewGetTransferRequest(server string, id TransferID, params *GetTransferParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -12705,22 +13388,37 @@ func NewGetTransferRequest(server string, id TransferID) (*http.Request, error) 
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateTransferRequest calls the generic UpdateTransfer builder with application/json body
-func NewUpdateTransferRequest(server string, id TransferID, body UpdateTransferJSONRequestBody) (*http.Request, error) {
+func NewUpdateTransferRequest(server string, id TransferID, params *UpdateTransferParams, body UpdateTransferJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateTransferRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdateTransferRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdateTransferRequestWithBody constructs an http.Request for the UpdateTransfer method, with any body, and a specified content type
-func NewUpdateTransferRequestWithBody(server string, id TransferID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateTransferRequestWithBody(server string, id TransferID, params *UpdateTransferParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -12751,6 +13449,21 @@ func NewUpdateTransferRequestWithBody(server string, id TransferID, contentType 
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -12935,11 +13648,26 @@ func NewDeleteWalletRequest(server string, id WalletID, params *DeleteWalletPara
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewGetWalletRequest constructs an http.Request for the GetWallet method
-func NewGetWalletRequest(server string, id WalletID) (*http.Request, error) {
+func NewGetWalletRequest(server string, id WalletID, params *GetWalletParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -12969,22 +13697,37 @@ func NewGetWalletRequest(server string, id WalletID) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateWalletRequest calls the generic UpdateWallet builder with application/json body
-func NewUpdateWalletRequest(server string, id WalletID, body UpdateWalletJSONRequestBody) (*http.Request, error) {
+func NewUpdateWalletRequest(server string, id WalletID, params *UpdateWalletParams, body UpdateWalletJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateWalletRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdateWalletRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdateWalletRequestWithBody constructs an http.Request for the UpdateWallet method, with any body, and a specified content type
-func NewUpdateWalletRequestWithBody(server string, id WalletID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateWalletRequestWithBody(server string, id WalletID, params *UpdateWalletParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -13015,6 +13758,21 @@ func NewUpdateWalletRequestWithBody(server string, id WalletID, contentType stri
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -14106,7 +14864,7 @@ func NewGetPointsRequest(server string) (*http.Request, error) {
 }
 
 // NewGetProfileRequest constructs an http.Request for the GetProfile method
-func NewGetProfileRequest(server string) (*http.Request, error) {
+func NewGetProfileRequest(server string, params *GetProfileParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -14129,22 +14887,37 @@ func NewGetProfileRequest(server string) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateProfileRequest calls the generic UpdateProfile builder with application/json body
-func NewUpdateProfileRequest(server string, body UpdateProfileJSONRequestBody) (*http.Request, error) {
+func NewUpdateProfileRequest(server string, params *UpdateProfileParams, body UpdateProfileJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateProfileRequestWithBody(server, "application/json", bodyReader)
+	return NewUpdateProfileRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewUpdateProfileRequestWithBody constructs an http.Request for the UpdateProfile method, with any body, and a specified content type
-func NewUpdateProfileRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateProfileRequestWithBody(server string, params *UpdateProfileParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -14168,6 +14941,21 @@ func NewUpdateProfileRequestWithBody(server string, contentType string, body io.
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -14577,7 +15365,7 @@ func NewGetSubscriptionRequest(server string) (*http.Request, error) {
 }
 
 // NewDeleteCommentRequest constructs an http.Request for the DeleteComment method
-func NewDeleteCommentRequest(server string, id CommentID) (*http.Request, error) {
+func NewDeleteCommentRequest(server string, id CommentID, params *DeleteCommentParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -14607,22 +15395,37 @@ func NewDeleteCommentRequest(server string, id CommentID) (*http.Request, error)
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateCommentRequest calls the generic UpdateComment builder with application/json body
-func NewUpdateCommentRequest(server string, id CommentID, body UpdateCommentJSONRequestBody) (*http.Request, error) {
+func NewUpdateCommentRequest(server string, id CommentID, params *UpdateCommentParams, body UpdateCommentJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateCommentRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdateCommentRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdateCommentRequestWithBody constructs an http.Request for the UpdateComment method, with any body, and a specified content type
-func NewUpdateCommentRequestWithBody(server string, id CommentID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateCommentRequestWithBody(server string, id CommentID, params *UpdateCommentParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -14653,6 +15456,21 @@ func NewUpdateCommentRequestWithBody(server string, id CommentID, contentType st
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -15060,7 +15878,7 @@ func NewCreatePostRequestWithBody(server string, params *CreatePostParams, conte
 }
 
 // NewDeletePostRequest constructs an http.Request for the DeletePost method
-func NewDeletePostRequest(server string, id PostID) (*http.Request, error) {
+func NewDeletePostRequest(server string, id PostID, params *DeletePostParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -15090,11 +15908,26 @@ func NewDeletePostRequest(server string, id PostID) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewGetPostRequest constructs an http.Request for the GetPost method
-func NewGetPostRequest(server string, id PostID) (*http.Request, error) {
+func NewGetPostRequest(server string, id PostID, params *GetPostParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -15124,22 +15957,37 @@ func NewGetPostRequest(server string, id PostID) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdatePostRequest calls the generic UpdatePost builder with application/json body
-func NewUpdatePostRequest(server string, id PostID, body UpdatePostJSONRequestBody) (*http.Request, error) {
+func NewUpdatePostRequest(server string, id PostID, params *UpdatePostParams, body UpdatePostJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdatePostRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdatePostRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdatePostRequestWithBody constructs an http.Request for the UpdatePost method, with any body, and a specified content type
-func NewUpdatePostRequestWithBody(server string, id PostID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdatePostRequestWithBody(server string, id PostID, params *UpdatePostParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -15170,6 +16018,21 @@ func NewUpdatePostRequestWithBody(server string, id PostID, contentType string, 
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -16258,7 +17121,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /api/account/budgets/onetime/{id} (the `DeleteOnetimeBudget` operationId).
-	DeleteOnetimeBudgetWithResponse(ctx context.Context, id OnetimeBudgetID, reqEditors ...RequestEditorFn) (*DeleteOnetimeBudgetResponse, error)
+	DeleteOnetimeBudgetWithResponse(ctx context.Context, id OnetimeBudgetID, params *DeleteOnetimeBudgetParams, reqEditors ...RequestEditorFn) (*DeleteOnetimeBudgetResponse, error)
 
 	// UpdateOnetimeBudgetWithBodyWithResponse Replace a one-time budget
 	//
@@ -16267,7 +17130,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
-	UpdateOnetimeBudgetWithBodyWithResponse(ctx context.Context, id OnetimeBudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateOnetimeBudgetResponse, error)
+	UpdateOnetimeBudgetWithBodyWithResponse(ctx context.Context, id OnetimeBudgetID, params *UpdateOnetimeBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateOnetimeBudgetResponse, error)
 
 	// UpdateOnetimeBudgetWithResponse Replace a one-time budget
 	//
@@ -16276,7 +17139,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
-	UpdateOnetimeBudgetWithResponse(ctx context.Context, id OnetimeBudgetID, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateOnetimeBudgetResponse, error)
+	UpdateOnetimeBudgetWithResponse(ctx context.Context, id OnetimeBudgetID, params *UpdateOnetimeBudgetParams, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateOnetimeBudgetResponse, error)
 
 	// GetBudgetStatusWithResponse A month's budget status
 	//
@@ -16297,7 +17160,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /api/account/budgets/{id} (the `DeleteBudget` operationId).
-	DeleteBudgetWithResponse(ctx context.Context, id BudgetID, reqEditors ...RequestEditorFn) (*DeleteBudgetResponse, error)
+	DeleteBudgetWithResponse(ctx context.Context, id BudgetID, params *DeleteBudgetParams, reqEditors ...RequestEditorFn) (*DeleteBudgetResponse, error)
 
 	// UpdateBudgetWithBodyWithResponse Change a budget's amount
 	//
@@ -16306,7 +17169,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
-	UpdateBudgetWithBodyWithResponse(ctx context.Context, id BudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateBudgetResponse, error)
+	UpdateBudgetWithBodyWithResponse(ctx context.Context, id BudgetID, params *UpdateBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateBudgetResponse, error)
 
 	// UpdateBudgetWithResponse Change a budget's amount
 	//
@@ -16315,7 +17178,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
-	UpdateBudgetWithResponse(ctx context.Context, id BudgetID, body UpdateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateBudgetResponse, error)
+	UpdateBudgetWithResponse(ctx context.Context, id BudgetID, params *UpdateBudgetParams, body UpdateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateBudgetResponse, error)
 
 	// ListCategoriesWithResponse The category tree
 	//
@@ -16387,7 +17250,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/categories/{id} (the `UpdateCategory` operationId).
-	UpdateCategoryWithBodyWithResponse(ctx context.Context, id CategoryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCategoryResponse, error)
+	UpdateCategoryWithBodyWithResponse(ctx context.Context, id CategoryID, params *UpdateCategoryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCategoryResponse, error)
 
 	// UpdateCategoryWithResponse Update a category
 	//
@@ -16396,7 +17259,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/categories/{id} (the `UpdateCategory` operationId).
-	UpdateCategoryWithResponse(ctx context.Context, id CategoryID, body UpdateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCategoryResponse, error)
+	UpdateCategoryWithResponse(ctx context.Context, id CategoryID, params *UpdateCategoryParams, body UpdateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCategoryResponse, error)
 
 	// ListEntriesWithResponse List entries of a period
 	//
@@ -16582,7 +17445,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /api/account/entries/{id} (the `DeleteEntry` operationId).
-	DeleteEntryWithResponse(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*DeleteEntryResponse, error)
+	DeleteEntryWithResponse(ctx context.Context, id EntryID, params *DeleteEntryParams, reqEditors ...RequestEditorFn) (*DeleteEntryResponse, error)
 
 	// GetEntryWithResponse Get an entry
 	//
@@ -16591,7 +17454,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/entries/{id} (the `GetEntry` operationId).
-	GetEntryWithResponse(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*GetEntryResponse, error)
+	GetEntryWithResponse(ctx context.Context, id EntryID, params *GetEntryParams, reqEditors ...RequestEditorFn) (*GetEntryResponse, error)
 
 	// UpdateEntryWithBodyWithResponse Update an entry
 	//
@@ -16604,7 +17467,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/entries/{id} (the `UpdateEntry` operationId).
-	UpdateEntryWithBodyWithResponse(ctx context.Context, id EntryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateEntryResponse, error)
+	UpdateEntryWithBodyWithResponse(ctx context.Context, id EntryID, params *UpdateEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateEntryResponse, error)
 
 	// UpdateEntryWithResponse Update an entry
 	//
@@ -16617,7 +17480,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/entries/{id} (the `UpdateEntry` operationId).
-	UpdateEntryWithResponse(ctx context.Context, id EntryID, body UpdateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateEntryResponse, error)
+	UpdateEntryWithResponse(ctx context.Context, id EntryID, params *UpdateEntryParams, body UpdateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateEntryResponse, error)
 
 	// ConfirmEntryWithResponse Confirm a pending entry
 	//
@@ -16703,7 +17566,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /api/account/invest/stocks/{id} (the `DeleteStock` operationId).
-	DeleteStockWithResponse(ctx context.Context, id StockID, reqEditors ...RequestEditorFn) (*DeleteStockResponse, error)
+	DeleteStockWithResponse(ctx context.Context, id StockID, params *DeleteStockParams, reqEditors ...RequestEditorFn) (*DeleteStockResponse, error)
 
 	// UpdateStockWithBodyWithResponse Change a stock
 	//
@@ -16712,7 +17575,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/invest/stocks/{id} (the `UpdateStock` operationId).
-	UpdateStockWithBodyWithResponse(ctx context.Context, id StockID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateStockResponse, error)
+	UpdateStockWithBodyWithResponse(ctx context.Context, id StockID, params *UpdateStockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateStockResponse, error)
 
 	// UpdateStockWithResponse Change a stock
 	//
@@ -16721,7 +17584,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/invest/stocks/{id} (the `UpdateStock` operationId).
-	UpdateStockWithResponse(ctx context.Context, id StockID, body UpdateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateStockResponse, error)
+	UpdateStockWithResponse(ctx context.Context, id StockID, params *UpdateStockParams, body UpdateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateStockResponse, error)
 
 	// ListTradesWithResponse List trades
 	//
@@ -16767,7 +17630,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /api/account/invest/trades/{id} (the `DeleteTrade` operationId).
-	DeleteTradeWithResponse(ctx context.Context, id TradeID, reqEditors ...RequestEditorFn) (*DeleteTradeResponse, error)
+	DeleteTradeWithResponse(ctx context.Context, id TradeID, params *DeleteTradeParams, reqEditors ...RequestEditorFn) (*DeleteTradeResponse, error)
 
 	// UpdateTradeWithBodyWithResponse Change a trade
 	//
@@ -16777,7 +17640,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/invest/trades/{id} (the `UpdateTrade` operationId).
-	UpdateTradeWithBodyWithResponse(ctx context.Context, id TradeID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTradeResponse, error)
+	UpdateTradeWithBodyWithResponse(ctx context.Context, id TradeID, params *UpdateTradeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTradeResponse, error)
 
 	// UpdateTradeWithResponse Change a trade
 	//
@@ -16787,7 +17650,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/invest/trades/{id} (the `UpdateTrade` operationId).
-	UpdateTradeWithResponse(ctx context.Context, id TradeID, body UpdateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTradeResponse, error)
+	UpdateTradeWithResponse(ctx context.Context, id TradeID, params *UpdateTradeParams, body UpdateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTradeResponse, error)
 
 	// GetNetWorthTrendWithResponse Net-worth trend
 	//
@@ -16859,7 +17722,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /api/account/quick-entries/{id} (the `DeleteQuickEntry` operationId).
-	DeleteQuickEntryWithResponse(ctx context.Context, id QuickEntryID, reqEditors ...RequestEditorFn) (*DeleteQuickEntryResponse, error)
+	DeleteQuickEntryWithResponse(ctx context.Context, id QuickEntryID, params *DeleteQuickEntryParams, reqEditors ...RequestEditorFn) (*DeleteQuickEntryResponse, error)
 
 	// UpdateQuickEntryWithBodyWithResponse Update a quick entry
 	//
@@ -16868,7 +17731,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/quick-entries/{id} (the `UpdateQuickEntry` operationId).
-	UpdateQuickEntryWithBodyWithResponse(ctx context.Context, id QuickEntryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateQuickEntryResponse, error)
+	UpdateQuickEntryWithBodyWithResponse(ctx context.Context, id QuickEntryID, params *UpdateQuickEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateQuickEntryResponse, error)
 
 	// UpdateQuickEntryWithResponse Update a quick entry
 	//
@@ -16877,7 +17740,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/quick-entries/{id} (the `UpdateQuickEntry` operationId).
-	UpdateQuickEntryWithResponse(ctx context.Context, id QuickEntryID, body UpdateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateQuickEntryResponse, error)
+	UpdateQuickEntryWithResponse(ctx context.Context, id QuickEntryID, params *UpdateQuickEntryParams, body UpdateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateQuickEntryResponse, error)
 
 	// ListRecurringsWithResponse List recurring entries
 	//
@@ -16913,7 +17776,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /api/account/recurrings/{id} (the `DeleteRecurring` operationId).
-	DeleteRecurringWithResponse(ctx context.Context, id RecurringID, reqEditors ...RequestEditorFn) (*DeleteRecurringResponse, error)
+	DeleteRecurringWithResponse(ctx context.Context, id RecurringID, params *DeleteRecurringParams, reqEditors ...RequestEditorFn) (*DeleteRecurringResponse, error)
 
 	// UpdateRecurringWithBodyWithResponse Update a recurring entry
 	//
@@ -16922,7 +17785,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/recurrings/{id} (the `UpdateRecurring` operationId).
-	UpdateRecurringWithBodyWithResponse(ctx context.Context, id RecurringID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateRecurringResponse, error)
+	UpdateRecurringWithBodyWithResponse(ctx context.Context, id RecurringID, params *UpdateRecurringParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateRecurringResponse, error)
 
 	// UpdateRecurringWithResponse Update a recurring entry
 	//
@@ -16931,7 +17794,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/recurrings/{id} (the `UpdateRecurring` operationId).
-	UpdateRecurringWithResponse(ctx context.Context, id RecurringID, body UpdateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateRecurringResponse, error)
+	UpdateRecurringWithResponse(ctx context.Context, id RecurringID, params *UpdateRecurringParams, body UpdateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateRecurringResponse, error)
 
 	// RestoreBackupWithBodyWithResponse Replace the member's ledger with a backup
 	//
@@ -17087,7 +17950,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /api/account/tags/{id} (the `DeleteTag` operationId).
-	DeleteTagWithResponse(ctx context.Context, id TagID, reqEditors ...RequestEditorFn) (*DeleteTagResponse, error)
+	DeleteTagWithResponse(ctx context.Context, id TagID, params *DeleteTagParams, reqEditors ...RequestEditorFn) (*DeleteTagResponse, error)
 
 	// UpdateTagWithBodyWithResponse Rename a tag
 	//
@@ -17096,7 +17959,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/tags/{id} (the `UpdateTag` operationId).
-	UpdateTagWithBodyWithResponse(ctx context.Context, id TagID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTagResponse, error)
+	UpdateTagWithBodyWithResponse(ctx context.Context, id TagID, params *UpdateTagParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTagResponse, error)
 
 	// UpdateTagWithResponse Rename a tag
 	//
@@ -17105,7 +17968,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/tags/{id} (the `UpdateTag` operationId).
-	UpdateTagWithResponse(ctx context.Context, id TagID, body UpdateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTagResponse, error)
+	UpdateTagWithResponse(ctx context.Context, id TagID, params *UpdateTagParams, body UpdateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTagResponse, error)
 
 	// ListTransfersWithResponse List transfers
 	//
@@ -17143,7 +18006,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /api/account/transfers/{id} (the `DeleteTransfer` operationId).
-	DeleteTransferWithResponse(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*DeleteTransferResponse, error)
+	DeleteTransferWithResponse(ctx context.Context, id TransferID, params *DeleteTransferParams, reqEditors ...RequestEditorFn) (*DeleteTransferResponse, error)
 
 	// GetTransferWithResponse Get a transfer
 	//
@@ -17152,7 +18015,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/transfers/{id} (the `GetTransfer` operationId).
-	GetTransferWithResponse(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*GetTransferResponse, error)
+	GetTransferWithResponse(ctx context.Context, id TransferID, params *GetTransferParams, reqEditors ...RequestEditorFn) (*GetTransferResponse, error)
 
 	// UpdateTransferWithBodyWithResponse Update a transfer
 	//
@@ -17161,7 +18024,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
-	UpdateTransferWithBodyWithResponse(ctx context.Context, id TransferID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTransferResponse, error)
+	UpdateTransferWithBodyWithResponse(ctx context.Context, id TransferID, params *UpdateTransferParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTransferResponse, error)
 
 	// UpdateTransferWithResponse Update a transfer
 	//
@@ -17170,7 +18033,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
-	UpdateTransferWithResponse(ctx context.Context, id TransferID, body UpdateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTransferResponse, error)
+	UpdateTransferWithResponse(ctx context.Context, id TransferID, params *UpdateTransferParams, body UpdateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTransferResponse, error)
 
 	// ListWalletsWithResponse List wallets with balances
 	//
@@ -17237,7 +18100,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/wallets/{id} (the `GetWallet` operationId).
-	GetWalletWithResponse(ctx context.Context, id WalletID, reqEditors ...RequestEditorFn) (*GetWalletResponse, error)
+	GetWalletWithResponse(ctx context.Context, id WalletID, params *GetWalletParams, reqEditors ...RequestEditorFn) (*GetWalletResponse, error)
 
 	// UpdateWalletWithBodyWithResponse Update a wallet
 	//
@@ -17246,7 +18109,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/wallets/{id} (the `UpdateWallet` operationId).
-	UpdateWalletWithBodyWithResponse(ctx context.Context, id WalletID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateWalletResponse, error)
+	UpdateWalletWithBodyWithResponse(ctx context.Context, id WalletID, params *UpdateWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateWalletResponse, error)
 
 	// UpdateWalletWithResponse Update a wallet
 	//
@@ -17255,7 +18118,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/wallets/{id} (the `UpdateWallet` operationId).
-	UpdateWalletWithResponse(ctx context.Context, id WalletID, body UpdateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateWalletResponse, error)
+	UpdateWalletWithResponse(ctx context.Context, id WalletID, params *UpdateWalletParams, body UpdateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateWalletResponse, error)
 
 	// GetLoanScheduleWithResponse The repayment schedule of a loan wallet
 	//
@@ -17719,7 +18582,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/auth/profile (the `GetProfile` operationId).
-	GetProfileWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetProfileResponse, error)
+	GetProfileWithResponse(ctx context.Context, params *GetProfileParams, reqEditors ...RequestEditorFn) (*GetProfileResponse, error)
 
 	// UpdateProfileWithBodyWithResponse Update the profile
 	//
@@ -17729,7 +18592,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/auth/profile (the `UpdateProfile` operationId).
-	UpdateProfileWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateProfileResponse, error)
+	UpdateProfileWithBodyWithResponse(ctx context.Context, params *UpdateProfileParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateProfileResponse, error)
 
 	// UpdateProfileWithResponse Update the profile
 	//
@@ -17739,7 +18602,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/auth/profile (the `UpdateProfile` operationId).
-	UpdateProfileWithResponse(ctx context.Context, body UpdateProfileJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateProfileResponse, error)
+	UpdateProfileWithResponse(ctx context.Context, params *UpdateProfileParams, body UpdateProfileJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateProfileResponse, error)
 
 	// SetProfileImageWithBodyWithResponse Set or clear the profile image
 	//
@@ -17983,7 +18846,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /api/board/comments/{id} (the `DeleteComment` operationId).
-	DeleteCommentWithResponse(ctx context.Context, id CommentID, reqEditors ...RequestEditorFn) (*DeleteCommentResponse, error)
+	DeleteCommentWithResponse(ctx context.Context, id CommentID, params *DeleteCommentParams, reqEditors ...RequestEditorFn) (*DeleteCommentResponse, error)
 
 	// UpdateCommentWithBodyWithResponse Edit a comment
 	//
@@ -17994,7 +18857,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/board/comments/{id} (the `UpdateComment` operationId).
-	UpdateCommentWithBodyWithResponse(ctx context.Context, id CommentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCommentResponse, error)
+	UpdateCommentWithBodyWithResponse(ctx context.Context, id CommentID, params *UpdateCommentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCommentResponse, error)
 
 	// UpdateCommentWithResponse Edit a comment
 	//
@@ -18005,7 +18868,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/board/comments/{id} (the `UpdateComment` operationId).
-	UpdateCommentWithResponse(ctx context.Context, id CommentID, body UpdateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCommentResponse, error)
+	UpdateCommentWithResponse(ctx context.Context, id CommentID, params *UpdateCommentParams, body UpdateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCommentResponse, error)
 
 	// ReportCommentWithResponse Report a comment
 	//
@@ -18170,7 +19033,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /api/board/posts/{id} (the `DeletePost` operationId).
-	DeletePostWithResponse(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*DeletePostResponse, error)
+	DeletePostWithResponse(ctx context.Context, id PostID, params *DeletePostParams, reqEditors ...RequestEditorFn) (*DeletePostResponse, error)
 
 	// GetPostWithResponse Read a post
 	//
@@ -18181,7 +19044,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/board/posts/{id} (the `GetPost` operationId).
-	GetPostWithResponse(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*GetPostResponse, error)
+	GetPostWithResponse(ctx context.Context, id PostID, params *GetPostParams, reqEditors ...RequestEditorFn) (*GetPostResponse, error)
 
 	// UpdatePostWithBodyWithResponse Edit a post
 	//
@@ -18193,7 +19056,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/board/posts/{id} (the `UpdatePost` operationId).
-	UpdatePostWithBodyWithResponse(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdatePostResponse, error)
+	UpdatePostWithBodyWithResponse(ctx context.Context, id PostID, params *UpdatePostParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdatePostResponse, error)
 
 	// UpdatePostWithResponse Edit a post
 	//
@@ -18205,7 +19068,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/board/posts/{id} (the `UpdatePost` operationId).
-	UpdatePostWithResponse(ctx context.Context, id PostID, body UpdatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdatePostResponse, error)
+	UpdatePostWithResponse(ctx context.Context, id PostID, params *UpdatePostParams, body UpdatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdatePostResponse, error)
 
 	// ListPostCommentsWithResponse Comments of a post
 	//
@@ -19400,6 +20263,11 @@ func (r CreateOnetimeBudgetResponse) ContentType() string {
 	return ""
 }
 
+// DeleteOnetimeBudgetResponse412Headers the declared response headers of an HTTP 412 response for DeleteOnetimeBudget
+type DeleteOnetimeBudgetResponse412Headers struct {
+	ETag *string
+}
+
 // DeleteOnetimeBudgetResponse503Headers the declared response headers of an HTTP 503 response for DeleteOnetimeBudget
 type DeleteOnetimeBudgetResponse503Headers struct {
 	RetryAfter *int
@@ -19416,12 +20284,16 @@ type DeleteOnetimeBudgetResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteOnetimeBudgetResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteOnetimeBudgetResponse503Headers
 }
@@ -19444,6 +20316,11 @@ func (r DeleteOnetimeBudgetResponse) GetApplicationProblemJSON403() *PremiumRequ
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeleteOnetimeBudgetResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteOnetimeBudgetResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -19490,6 +20367,11 @@ func (r DeleteOnetimeBudgetResponse) ContentType() string {
 	return ""
 }
 
+// UpdateOnetimeBudgetResponse412Headers the declared response headers of an HTTP 412 response for UpdateOnetimeBudget
+type UpdateOnetimeBudgetResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateOnetimeBudgetResponse503Headers the declared response headers of an HTTP 503 response for UpdateOnetimeBudget
 type UpdateOnetimeBudgetResponse503Headers struct {
 	RetryAfter *int
@@ -19508,6 +20390,8 @@ type UpdateOnetimeBudgetResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -19518,6 +20402,8 @@ type UpdateOnetimeBudgetResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateOnetimeBudgetResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateOnetimeBudgetResponse503Headers
 }
@@ -19545,6 +20431,11 @@ func (r UpdateOnetimeBudgetResponse) GetApplicationProblemJSON403() *PremiumRequ
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r UpdateOnetimeBudgetResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateOnetimeBudgetResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -19698,6 +20589,11 @@ func (r GetBudgetStatusResponse) ContentType() string {
 	return ""
 }
 
+// DeleteBudgetResponse412Headers the declared response headers of an HTTP 412 response for DeleteBudget
+type DeleteBudgetResponse412Headers struct {
+	ETag *string
+}
+
 // DeleteBudgetResponse503Headers the declared response headers of an HTTP 503 response for DeleteBudget
 type DeleteBudgetResponse503Headers struct {
 	RetryAfter *int
@@ -19714,12 +20610,16 @@ type DeleteBudgetResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteBudgetResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteBudgetResponse503Headers
 }
@@ -19742,6 +20642,11 @@ func (r DeleteBudgetResponse) GetApplicationProblemJSON403() *PremiumRequired {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeleteBudgetResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteBudgetResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -19788,6 +20693,11 @@ func (r DeleteBudgetResponse) ContentType() string {
 	return ""
 }
 
+// UpdateBudgetResponse412Headers the declared response headers of an HTTP 412 response for UpdateBudget
+type UpdateBudgetResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateBudgetResponse503Headers the declared response headers of an HTTP 503 response for UpdateBudget
 type UpdateBudgetResponse503Headers struct {
 	RetryAfter *int
@@ -19806,6 +20716,8 @@ type UpdateBudgetResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -19814,6 +20726,8 @@ type UpdateBudgetResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateBudgetResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateBudgetResponse503Headers
 }
@@ -19841,6 +20755,11 @@ func (r UpdateBudgetResponse) GetApplicationProblemJSON403() *PremiumRequired {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r UpdateBudgetResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateBudgetResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -20257,6 +21176,11 @@ type DeleteCategoryResponse409Headers struct {
 	RetryAfter *int
 }
 
+// DeleteCategoryResponse412Headers the declared response headers of an HTTP 412 response for DeleteCategory
+type DeleteCategoryResponse412Headers struct {
+	ETag *string
+}
+
 // DeleteCategoryResponse503Headers the declared response headers of an HTTP 503 response for DeleteCategory
 type DeleteCategoryResponse503Headers struct {
 	RetryAfter *int
@@ -20273,6 +21197,8 @@ type DeleteCategoryResponse struct {
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -20281,6 +21207,8 @@ type DeleteCategoryResponse struct {
 	ApplicationProblemJSON503 *ServiceUnavailable
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *DeleteCategoryResponse409Headers
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteCategoryResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteCategoryResponse503Headers
 }
@@ -20303,6 +21231,11 @@ func (r DeleteCategoryResponse) GetApplicationProblemJSON404() *NotFound {
 // GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
 func (r DeleteCategoryResponse) GetApplicationProblemJSON409() *Conflict {
 	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteCategoryResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -20354,6 +21287,11 @@ type UpdateCategoryResponse409Headers struct {
 	RetryAfter *int
 }
 
+// UpdateCategoryResponse412Headers the declared response headers of an HTTP 412 response for UpdateCategory
+type UpdateCategoryResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateCategoryResponse503Headers the declared response headers of an HTTP 503 response for UpdateCategory
 type UpdateCategoryResponse503Headers struct {
 	RetryAfter *int
@@ -20372,6 +21310,8 @@ type UpdateCategoryResponse struct {
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -20382,6 +21322,8 @@ type UpdateCategoryResponse struct {
 	ApplicationProblemJSON503 *ServiceUnavailable
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *UpdateCategoryResponse409Headers
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateCategoryResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateCategoryResponse503Headers
 }
@@ -20409,6 +21351,11 @@ func (r UpdateCategoryResponse) GetApplicationProblemJSON404() *NotFound {
 // GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
 func (r UpdateCategoryResponse) GetApplicationProblemJSON409() *Conflict {
 	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateCategoryResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -20999,6 +21946,11 @@ type DeleteEntryResponse409Headers struct {
 	RetryAfter *int
 }
 
+// DeleteEntryResponse412Headers the declared response headers of an HTTP 412 response for DeleteEntry
+type DeleteEntryResponse412Headers struct {
+	ETag *string
+}
+
 // DeleteEntryResponse503Headers the declared response headers of an HTTP 503 response for DeleteEntry
 type DeleteEntryResponse503Headers struct {
 	RetryAfter *int
@@ -21015,6 +21967,8 @@ type DeleteEntryResponse struct {
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -21023,6 +21977,8 @@ type DeleteEntryResponse struct {
 	ApplicationProblemJSON503 *ServiceUnavailable
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *DeleteEntryResponse409Headers
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteEntryResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteEntryResponse503Headers
 }
@@ -21045,6 +22001,11 @@ func (r DeleteEntryResponse) GetApplicationProblemJSON404() *NotFound {
 // GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
 func (r DeleteEntryResponse) GetApplicationProblemJSON409() *Conflict {
 	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteEntryResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -21091,6 +22052,11 @@ func (r DeleteEntryResponse) ContentType() string {
 	return ""
 }
 
+// GetEntryResponse304Headers the declared response headers of an HTTP 304 response for GetEntry
+type GetEntryResponse304Headers struct {
+	ETag *string
+}
+
 // GetEntryResponse503Headers the declared response headers of an HTTP 503 response for GetEntry
 type GetEntryResponse503Headers struct {
 	RetryAfter *int
@@ -21113,6 +22079,8 @@ type GetEntryResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetEntryResponse304Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetEntryResponse503Headers
 }
@@ -21186,6 +22154,11 @@ type UpdateEntryResponse409Headers struct {
 	RetryAfter *int
 }
 
+// UpdateEntryResponse412Headers the declared response headers of an HTTP 412 response for UpdateEntry
+type UpdateEntryResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateEntryResponse429Headers the declared response headers of an HTTP 429 response for UpdateEntry
 type UpdateEntryResponse429Headers struct {
 	RetryAfter *int
@@ -21211,6 +22184,8 @@ type UpdateEntryResponse struct {
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -21223,6 +22198,8 @@ type UpdateEntryResponse struct {
 	ApplicationProblemJSON503 *ServiceUnavailable
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *UpdateEntryResponse409Headers
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateEntryResponse412Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *UpdateEntryResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -21257,6 +22234,11 @@ func (r UpdateEntryResponse) GetApplicationProblemJSON404() *NotFound {
 // GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
 func (r UpdateEntryResponse) GetApplicationProblemJSON409() *Conflict {
 	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateEntryResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -21812,6 +22794,11 @@ func (r CreateStockResponse) ContentType() string {
 	return ""
 }
 
+// DeleteStockResponse412Headers the declared response headers of an HTTP 412 response for DeleteStock
+type DeleteStockResponse412Headers struct {
+	ETag *string
+}
+
 // DeleteStockResponse503Headers the declared response headers of an HTTP 503 response for DeleteStock
 type DeleteStockResponse503Headers struct {
 	RetryAfter *int
@@ -21828,12 +22815,16 @@ type DeleteStockResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteStockResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteStockResponse503Headers
 }
@@ -21856,6 +22847,11 @@ func (r DeleteStockResponse) GetApplicationProblemJSON403() *PremiumRequired {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeleteStockResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteStockResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -21902,6 +22898,11 @@ func (r DeleteStockResponse) ContentType() string {
 	return ""
 }
 
+// UpdateStockResponse412Headers the declared response headers of an HTTP 412 response for UpdateStock
+type UpdateStockResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateStockResponse503Headers the declared response headers of an HTTP 503 response for UpdateStock
 type UpdateStockResponse503Headers struct {
 	RetryAfter *int
@@ -21920,6 +22921,8 @@ type UpdateStockResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -21928,6 +22931,8 @@ type UpdateStockResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateStockResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateStockResponse503Headers
 }
@@ -21955,6 +22960,11 @@ func (r UpdateStockResponse) GetApplicationProblemJSON403() *PremiumRequired {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r UpdateStockResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateStockResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -22228,6 +23238,11 @@ func (r CreateTradeResponse) ContentType() string {
 	return ""
 }
 
+// DeleteTradeResponse412Headers the declared response headers of an HTTP 412 response for DeleteTrade
+type DeleteTradeResponse412Headers struct {
+	ETag *string
+}
+
 // DeleteTradeResponse503Headers the declared response headers of an HTTP 503 response for DeleteTrade
 type DeleteTradeResponse503Headers struct {
 	RetryAfter *int
@@ -22244,12 +23259,16 @@ type DeleteTradeResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteTradeResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteTradeResponse503Headers
 }
@@ -22272,6 +23291,11 @@ func (r DeleteTradeResponse) GetApplicationProblemJSON403() *PremiumRequired {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeleteTradeResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteTradeResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -22318,6 +23342,11 @@ func (r DeleteTradeResponse) ContentType() string {
 	return ""
 }
 
+// UpdateTradeResponse412Headers the declared response headers of an HTTP 412 response for UpdateTrade
+type UpdateTradeResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateTradeResponse503Headers the declared response headers of an HTTP 503 response for UpdateTrade
 type UpdateTradeResponse503Headers struct {
 	RetryAfter *int
@@ -22336,6 +23365,8 @@ type UpdateTradeResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -22344,6 +23375,8 @@ type UpdateTradeResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateTradeResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateTradeResponse503Headers
 }
@@ -22371,6 +23404,11 @@ func (r UpdateTradeResponse) GetApplicationProblemJSON403() *PremiumRequired {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r UpdateTradeResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateTradeResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -22824,6 +23862,11 @@ func (r CreateQuickEntryResponse) ContentType() string {
 	return ""
 }
 
+// DeleteQuickEntryResponse412Headers the declared response headers of an HTTP 412 response for DeleteQuickEntry
+type DeleteQuickEntryResponse412Headers struct {
+	ETag *string
+}
+
 // DeleteQuickEntryResponse503Headers the declared response headers of an HTTP 503 response for DeleteQuickEntry
 type DeleteQuickEntryResponse503Headers struct {
 	RetryAfter *int
@@ -22838,12 +23881,16 @@ type DeleteQuickEntryResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteQuickEntryResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteQuickEntryResponse503Headers
 }
@@ -22861,6 +23908,11 @@ func (r DeleteQuickEntryResponse) GetApplicationProblemJSON401() *Unauthenticate
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeleteQuickEntryResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteQuickEntryResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -22907,6 +23959,11 @@ func (r DeleteQuickEntryResponse) ContentType() string {
 	return ""
 }
 
+// UpdateQuickEntryResponse412Headers the declared response headers of an HTTP 412 response for UpdateQuickEntry
+type UpdateQuickEntryResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateQuickEntryResponse503Headers the declared response headers of an HTTP 503 response for UpdateQuickEntry
 type UpdateQuickEntryResponse503Headers struct {
 	RetryAfter *int
@@ -22925,6 +23982,8 @@ type UpdateQuickEntryResponse struct {
 	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -22933,6 +23992,8 @@ type UpdateQuickEntryResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateQuickEntryResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateQuickEntryResponse503Headers
 }
@@ -22960,6 +24021,11 @@ func (r UpdateQuickEntryResponse) GetApplicationProblemJSON403() *Forbidden {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r UpdateQuickEntryResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateQuickEntryResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -23205,6 +24271,11 @@ func (r CreateRecurringResponse) ContentType() string {
 	return ""
 }
 
+// DeleteRecurringResponse412Headers the declared response headers of an HTTP 412 response for DeleteRecurring
+type DeleteRecurringResponse412Headers struct {
+	ETag *string
+}
+
 // DeleteRecurringResponse503Headers the declared response headers of an HTTP 503 response for DeleteRecurring
 type DeleteRecurringResponse503Headers struct {
 	RetryAfter *int
@@ -23219,12 +24290,16 @@ type DeleteRecurringResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteRecurringResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteRecurringResponse503Headers
 }
@@ -23242,6 +24317,11 @@ func (r DeleteRecurringResponse) GetApplicationProblemJSON401() *Unauthenticated
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeleteRecurringResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteRecurringResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -23288,6 +24368,11 @@ func (r DeleteRecurringResponse) ContentType() string {
 	return ""
 }
 
+// UpdateRecurringResponse412Headers the declared response headers of an HTTP 412 response for UpdateRecurring
+type UpdateRecurringResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateRecurringResponse503Headers the declared response headers of an HTTP 503 response for UpdateRecurring
 type UpdateRecurringResponse503Headers struct {
 	RetryAfter *int
@@ -23304,6 +24389,8 @@ type UpdateRecurringResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -23312,6 +24399,8 @@ type UpdateRecurringResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateRecurringResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateRecurringResponse503Headers
 }
@@ -23334,6 +24423,11 @@ func (r UpdateRecurringResponse) GetApplicationProblemJSON401() *Unauthenticated
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r UpdateRecurringResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateRecurringResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -24168,6 +25262,11 @@ func (r ReorderTagsResponse) ContentType() string {
 	return ""
 }
 
+// DeleteTagResponse412Headers the declared response headers of an HTTP 412 response for DeleteTag
+type DeleteTagResponse412Headers struct {
+	ETag *string
+}
+
 // DeleteTagResponse503Headers the declared response headers of an HTTP 503 response for DeleteTag
 type DeleteTagResponse503Headers struct {
 	RetryAfter *int
@@ -24184,12 +25283,16 @@ type DeleteTagResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteTagResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteTagResponse503Headers
 }
@@ -24212,6 +25315,11 @@ func (r DeleteTagResponse) GetApplicationProblemJSON403() *PremiumRequired {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeleteTagResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteTagResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -24263,6 +25371,11 @@ type UpdateTagResponse409Headers struct {
 	RetryAfter *int
 }
 
+// UpdateTagResponse412Headers the declared response headers of an HTTP 412 response for UpdateTag
+type UpdateTagResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateTagResponse503Headers the declared response headers of an HTTP 503 response for UpdateTag
 type UpdateTagResponse503Headers struct {
 	RetryAfter *int
@@ -24283,6 +25396,8 @@ type UpdateTagResponse struct {
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -24293,6 +25408,8 @@ type UpdateTagResponse struct {
 	ApplicationProblemJSON503 *ServiceUnavailable
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *UpdateTagResponse409Headers
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateTagResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateTagResponse503Headers
 }
@@ -24325,6 +25442,11 @@ func (r UpdateTagResponse) GetApplicationProblemJSON404() *NotFound {
 // GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
 func (r UpdateTagResponse) GetApplicationProblemJSON409() *Conflict {
 	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateTagResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -24577,6 +25699,11 @@ func (r CreateTransferResponse) ContentType() string {
 	return ""
 }
 
+// DeleteTransferResponse412Headers the declared response headers of an HTTP 412 response for DeleteTransfer
+type DeleteTransferResponse412Headers struct {
+	ETag *string
+}
+
 // DeleteTransferResponse503Headers the declared response headers of an HTTP 503 response for DeleteTransfer
 type DeleteTransferResponse503Headers struct {
 	RetryAfter *int
@@ -24591,12 +25718,16 @@ type DeleteTransferResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteTransferResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteTransferResponse503Headers
 }
@@ -24614,6 +25745,11 @@ func (r DeleteTransferResponse) GetApplicationProblemJSON401() *Unauthenticated 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeleteTransferResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteTransferResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -24660,6 +25796,11 @@ func (r DeleteTransferResponse) ContentType() string {
 	return ""
 }
 
+// GetTransferResponse304Headers the declared response headers of an HTTP 304 response for GetTransfer
+type GetTransferResponse304Headers struct {
+	ETag *string
+}
+
 // GetTransferResponse503Headers the declared response headers of an HTTP 503 response for GetTransfer
 type GetTransferResponse503Headers struct {
 	RetryAfter *int
@@ -24682,6 +25823,8 @@ type GetTransferResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetTransferResponse304Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetTransferResponse503Headers
 }
@@ -24750,6 +25893,11 @@ func (r GetTransferResponse) ContentType() string {
 	return ""
 }
 
+// UpdateTransferResponse412Headers the declared response headers of an HTTP 412 response for UpdateTransfer
+type UpdateTransferResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateTransferResponse503Headers the declared response headers of an HTTP 503 response for UpdateTransfer
 type UpdateTransferResponse503Headers struct {
 	RetryAfter *int
@@ -24766,6 +25914,8 @@ type UpdateTransferResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -24774,6 +25924,8 @@ type UpdateTransferResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateTransferResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateTransferResponse503Headers
 }
@@ -24796,6 +25948,11 @@ func (r UpdateTransferResponse) GetApplicationProblemJSON401() *Unauthenticated 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r UpdateTransferResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateTransferResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -25136,6 +26293,11 @@ type DeleteWalletResponse409Headers struct {
 	RetryAfter *int
 }
 
+// DeleteWalletResponse412Headers the declared response headers of an HTTP 412 response for DeleteWallet
+type DeleteWalletResponse412Headers struct {
+	ETag *string
+}
+
 // DeleteWalletResponse503Headers the declared response headers of an HTTP 503 response for DeleteWallet
 type DeleteWalletResponse503Headers struct {
 	RetryAfter *int
@@ -25152,6 +26314,8 @@ type DeleteWalletResponse struct {
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -25160,6 +26324,8 @@ type DeleteWalletResponse struct {
 	ApplicationProblemJSON503 *ServiceUnavailable
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *DeleteWalletResponse409Headers
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteWalletResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteWalletResponse503Headers
 }
@@ -25182,6 +26348,11 @@ func (r DeleteWalletResponse) GetApplicationProblemJSON404() *NotFound {
 // GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
 func (r DeleteWalletResponse) GetApplicationProblemJSON409() *Conflict {
 	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteWalletResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -25228,6 +26399,11 @@ func (r DeleteWalletResponse) ContentType() string {
 	return ""
 }
 
+// GetWalletResponse304Headers the declared response headers of an HTTP 304 response for GetWallet
+type GetWalletResponse304Headers struct {
+	ETag *string
+}
+
 // GetWalletResponse503Headers the declared response headers of an HTTP 503 response for GetWallet
 type GetWalletResponse503Headers struct {
 	RetryAfter *int
@@ -25252,6 +26428,8 @@ type GetWalletResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetWalletResponse304Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetWalletResponse503Headers
 }
@@ -25325,6 +26503,11 @@ func (r GetWalletResponse) ContentType() string {
 	return ""
 }
 
+// UpdateWalletResponse412Headers the declared response headers of an HTTP 412 response for UpdateWallet
+type UpdateWalletResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateWalletResponse503Headers the declared response headers of an HTTP 503 response for UpdateWallet
 type UpdateWalletResponse503Headers struct {
 	RetryAfter *int
@@ -25341,6 +26524,8 @@ type UpdateWalletResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -25351,6 +26536,8 @@ type UpdateWalletResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateWalletResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateWalletResponse503Headers
 }
@@ -25373,6 +26560,11 @@ func (r UpdateWalletResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r UpdateWalletResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateWalletResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -28109,6 +29301,11 @@ func (r GetPointsResponse) ContentType() string {
 	return ""
 }
 
+// GetProfileResponse304Headers the declared response headers of an HTTP 304 response for GetProfile
+type GetProfileResponse304Headers struct {
+	ETag *string
+}
+
 // GetProfileResponse503Headers the declared response headers of an HTTP 503 response for GetProfile
 type GetProfileResponse503Headers struct {
 	RetryAfter *int
@@ -28127,6 +29324,8 @@ type GetProfileResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetProfileResponse304Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetProfileResponse503Headers
 }
@@ -28185,6 +29384,11 @@ func (r GetProfileResponse) ContentType() string {
 	return ""
 }
 
+// UpdateProfileResponse412Headers the declared response headers of an HTTP 412 response for UpdateProfile
+type UpdateProfileResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateProfileResponse503Headers the declared response headers of an HTTP 503 response for UpdateProfile
 type UpdateProfileResponse503Headers struct {
 	RetryAfter *int
@@ -28199,6 +29403,8 @@ type UpdateProfileResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -28207,6 +29413,8 @@ type UpdateProfileResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateProfileResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateProfileResponse503Headers
 }
@@ -28224,6 +29432,11 @@ func (r UpdateProfileResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r UpdateProfileResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateProfileResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -29348,6 +30561,11 @@ func (r GetSubscriptionResponse) ContentType() string {
 	return ""
 }
 
+// DeleteCommentResponse412Headers the declared response headers of an HTTP 412 response for DeleteComment
+type DeleteCommentResponse412Headers struct {
+	ETag *string
+}
+
 // DeleteCommentResponse503Headers the declared response headers of an HTTP 503 response for DeleteComment
 type DeleteCommentResponse503Headers struct {
 	RetryAfter *int
@@ -29362,12 +30580,16 @@ type DeleteCommentResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteCommentResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteCommentResponse503Headers
 }
@@ -29385,6 +30607,11 @@ func (r DeleteCommentResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeleteCommentResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteCommentResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -29431,6 +30658,11 @@ func (r DeleteCommentResponse) ContentType() string {
 	return ""
 }
 
+// UpdateCommentResponse412Headers the declared response headers of an HTTP 412 response for UpdateComment
+type UpdateCommentResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateCommentResponse503Headers the declared response headers of an HTTP 503 response for UpdateComment
 type UpdateCommentResponse503Headers struct {
 	RetryAfter *int
@@ -29447,6 +30679,8 @@ type UpdateCommentResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -29455,6 +30689,8 @@ type UpdateCommentResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateCommentResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateCommentResponse503Headers
 }
@@ -29477,6 +30713,11 @@ func (r UpdateCommentResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r UpdateCommentResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateCommentResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -30200,6 +31441,11 @@ func (r CreatePostResponse) ContentType() string {
 	return ""
 }
 
+// DeletePostResponse412Headers the declared response headers of an HTTP 412 response for DeletePost
+type DeletePostResponse412Headers struct {
+	ETag *string
+}
+
 // DeletePostResponse503Headers the declared response headers of an HTTP 503 response for DeletePost
 type DeletePostResponse503Headers struct {
 	RetryAfter *int
@@ -30214,12 +31460,16 @@ type DeletePostResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeletePostResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeletePostResponse503Headers
 }
@@ -30237,6 +31487,11 @@ func (r DeletePostResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeletePostResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeletePostResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -30283,6 +31538,11 @@ func (r DeletePostResponse) ContentType() string {
 	return ""
 }
 
+// GetPostResponse304Headers the declared response headers of an HTTP 304 response for GetPost
+type GetPostResponse304Headers struct {
+	ETag *string
+}
+
 // GetPostResponse503Headers the declared response headers of an HTTP 503 response for GetPost
 type GetPostResponse503Headers struct {
 	RetryAfter *int
@@ -30303,6 +31563,8 @@ type GetPostResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetPostResponse304Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetPostResponse503Headers
 }
@@ -30366,6 +31628,11 @@ func (r GetPostResponse) ContentType() string {
 	return ""
 }
 
+// UpdatePostResponse412Headers the declared response headers of an HTTP 412 response for UpdatePost
+type UpdatePostResponse412Headers struct {
+	ETag *string
+}
+
 // UpdatePostResponse503Headers the declared response headers of an HTTP 503 response for UpdatePost
 type UpdatePostResponse503Headers struct {
 	RetryAfter *int
@@ -30382,6 +31649,8 @@ type UpdatePostResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -30390,6 +31659,8 @@ type UpdatePostResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdatePostResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdatePostResponse503Headers
 }
@@ -30412,6 +31683,11 @@ func (r UpdatePostResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r UpdatePostResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdatePostResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -32451,8 +33727,8 @@ func (c *ClientWithResponses) CreateOnetimeBudgetWithResponse(ctx context.Contex
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /api/account/budgets/onetime/{id} (the `DeleteOnetimeBudget` operationId).
-func (c *ClientWithResponses) DeleteOnetimeBudgetWithResponse(ctx context.Context, id OnetimeBudgetID, reqEditors ...RequestEditorFn) (*DeleteOnetimeBudgetResponse, error) {
-	rsp, err := c.DeleteOnetimeBudget(ctx, id, reqEditors...)
+func (c *ClientWithResponses) DeleteOnetimeBudgetWithResponse(ctx context.Context, id OnetimeBudgetID, params *DeleteOnetimeBudgetParams, reqEditors ...RequestEditorFn) (*DeleteOnetimeBudgetResponse, error) {
+	rsp, err := c.DeleteOnetimeBudget(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32466,8 +33742,8 @@ func (c *ClientWithResponses) DeleteOnetimeBudgetWithResponse(ctx context.Contex
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
-func (c *ClientWithResponses) UpdateOnetimeBudgetWithBodyWithResponse(ctx context.Context, id OnetimeBudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateOnetimeBudgetResponse, error) {
-	rsp, err := c.UpdateOnetimeBudgetWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateOnetimeBudgetWithBodyWithResponse(ctx context.Context, id OnetimeBudgetID, params *UpdateOnetimeBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateOnetimeBudgetResponse, error) {
+	rsp, err := c.UpdateOnetimeBudgetWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32481,8 +33757,8 @@ func (c *ClientWithResponses) UpdateOnetimeBudgetWithBodyWithResponse(ctx contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
-func (c *ClientWithResponses) UpdateOnetimeBudgetWithResponse(ctx context.Context, id OnetimeBudgetID, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateOnetimeBudgetResponse, error) {
-	rsp, err := c.UpdateOnetimeBudget(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdateOnetimeBudgetWithResponse(ctx context.Context, id OnetimeBudgetID, params *UpdateOnetimeBudgetParams, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateOnetimeBudgetResponse, error) {
+	rsp, err := c.UpdateOnetimeBudget(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32514,8 +33790,8 @@ func (c *ClientWithResponses) GetBudgetStatusWithResponse(ctx context.Context, p
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /api/account/budgets/{id} (the `DeleteBudget` operationId).
-func (c *ClientWithResponses) DeleteBudgetWithResponse(ctx context.Context, id BudgetID, reqEditors ...RequestEditorFn) (*DeleteBudgetResponse, error) {
-	rsp, err := c.DeleteBudget(ctx, id, reqEditors...)
+func (c *ClientWithResponses) DeleteBudgetWithResponse(ctx context.Context, id BudgetID, params *DeleteBudgetParams, reqEditors ...RequestEditorFn) (*DeleteBudgetResponse, error) {
+	rsp, err := c.DeleteBudget(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32529,8 +33805,8 @@ func (c *ClientWithResponses) DeleteBudgetWithResponse(ctx context.Context, id B
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
-func (c *ClientWithResponses) UpdateBudgetWithBodyWithResponse(ctx context.Context, id BudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateBudgetResponse, error) {
-	rsp, err := c.UpdateBudgetWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateBudgetWithBodyWithResponse(ctx context.Context, id BudgetID, params *UpdateBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateBudgetResponse, error) {
+	rsp, err := c.UpdateBudgetWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32544,8 +33820,8 @@ func (c *ClientWithResponses) UpdateBudgetWithBodyWithResponse(ctx context.Conte
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
-func (c *ClientWithResponses) UpdateBudgetWithResponse(ctx context.Context, id BudgetID, body UpdateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateBudgetResponse, error) {
-	rsp, err := c.UpdateBudget(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdateBudgetWithResponse(ctx context.Context, id BudgetID, params *UpdateBudgetParams, body UpdateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateBudgetResponse, error) {
+	rsp, err := c.UpdateBudget(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32664,8 +33940,8 @@ func (c *ClientWithResponses) DeleteCategoryWithResponse(ctx context.Context, id
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/categories/{id} (the `UpdateCategory` operationId).
-func (c *ClientWithResponses) UpdateCategoryWithBodyWithResponse(ctx context.Context, id CategoryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCategoryResponse, error) {
-	rsp, err := c.UpdateCategoryWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateCategoryWithBodyWithResponse(ctx context.Context, id CategoryID, params *UpdateCategoryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCategoryResponse, error) {
+	rsp, err := c.UpdateCategoryWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32679,8 +33955,8 @@ func (c *ClientWithResponses) UpdateCategoryWithBodyWithResponse(ctx context.Con
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/categories/{id} (the `UpdateCategory` operationId).
-func (c *ClientWithResponses) UpdateCategoryWithResponse(ctx context.Context, id CategoryID, body UpdateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCategoryResponse, error) {
-	rsp, err := c.UpdateCategory(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdateCategoryWithResponse(ctx context.Context, id CategoryID, params *UpdateCategoryParams, body UpdateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCategoryResponse, error) {
+	rsp, err := c.UpdateCategory(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32919,8 +34195,8 @@ func (c *ClientWithResponses) CountPendingEntriesWithResponse(ctx context.Contex
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /api/account/entries/{id} (the `DeleteEntry` operationId).
-func (c *ClientWithResponses) DeleteEntryWithResponse(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*DeleteEntryResponse, error) {
-	rsp, err := c.DeleteEntry(ctx, id, reqEditors...)
+func (c *ClientWithResponses) DeleteEntryWithResponse(ctx context.Context, id EntryID, params *DeleteEntryParams, reqEditors ...RequestEditorFn) (*DeleteEntryResponse, error) {
+	rsp, err := c.DeleteEntry(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32934,8 +34210,8 @@ func (c *ClientWithResponses) DeleteEntryWithResponse(ctx context.Context, id En
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/entries/{id} (the `GetEntry` operationId).
-func (c *ClientWithResponses) GetEntryWithResponse(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*GetEntryResponse, error) {
-	rsp, err := c.GetEntry(ctx, id, reqEditors...)
+func (c *ClientWithResponses) GetEntryWithResponse(ctx context.Context, id EntryID, params *GetEntryParams, reqEditors ...RequestEditorFn) (*GetEntryResponse, error) {
+	rsp, err := c.GetEntry(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32953,8 +34229,8 @@ func (c *ClientWithResponses) GetEntryWithResponse(ctx context.Context, id Entry
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/entries/{id} (the `UpdateEntry` operationId).
-func (c *ClientWithResponses) UpdateEntryWithBodyWithResponse(ctx context.Context, id EntryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateEntryResponse, error) {
-	rsp, err := c.UpdateEntryWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateEntryWithBodyWithResponse(ctx context.Context, id EntryID, params *UpdateEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateEntryResponse, error) {
+	rsp, err := c.UpdateEntryWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32972,8 +34248,8 @@ func (c *ClientWithResponses) UpdateEntryWithBodyWithResponse(ctx context.Contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/entries/{id} (the `UpdateEntry` operationId).
-func (c *ClientWithResponses) UpdateEntryWithResponse(ctx context.Context, id EntryID, body UpdateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateEntryResponse, error) {
-	rsp, err := c.UpdateEntry(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdateEntryWithResponse(ctx context.Context, id EntryID, params *UpdateEntryParams, body UpdateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateEntryResponse, error) {
+	rsp, err := c.UpdateEntry(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33100,8 +34376,8 @@ func (c *ClientWithResponses) CreateStockWithResponse(ctx context.Context, param
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /api/account/invest/stocks/{id} (the `DeleteStock` operationId).
-func (c *ClientWithResponses) DeleteStockWithResponse(ctx context.Context, id StockID, reqEditors ...RequestEditorFn) (*DeleteStockResponse, error) {
-	rsp, err := c.DeleteStock(ctx, id, reqEditors...)
+func (c *ClientWithResponses) DeleteStockWithResponse(ctx context.Context, id StockID, params *DeleteStockParams, reqEditors ...RequestEditorFn) (*DeleteStockResponse, error) {
+	rsp, err := c.DeleteStock(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33115,8 +34391,8 @@ func (c *ClientWithResponses) DeleteStockWithResponse(ctx context.Context, id St
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/invest/stocks/{id} (the `UpdateStock` operationId).
-func (c *ClientWithResponses) UpdateStockWithBodyWithResponse(ctx context.Context, id StockID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateStockResponse, error) {
-	rsp, err := c.UpdateStockWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateStockWithBodyWithResponse(ctx context.Context, id StockID, params *UpdateStockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateStockResponse, error) {
+	rsp, err := c.UpdateStockWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33130,8 +34406,8 @@ func (c *ClientWithResponses) UpdateStockWithBodyWithResponse(ctx context.Contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/invest/stocks/{id} (the `UpdateStock` operationId).
-func (c *ClientWithResponses) UpdateStockWithResponse(ctx context.Context, id StockID, body UpdateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateStockResponse, error) {
-	rsp, err := c.UpdateStock(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdateStockWithResponse(ctx context.Context, id StockID, params *UpdateStockParams, body UpdateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateStockResponse, error) {
+	rsp, err := c.UpdateStock(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33200,8 +34476,8 @@ func (c *ClientWithResponses) CreateTradeWithResponse(ctx context.Context, param
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /api/account/invest/trades/{id} (the `DeleteTrade` operationId).
-func (c *ClientWithResponses) DeleteTradeWithResponse(ctx context.Context, id TradeID, reqEditors ...RequestEditorFn) (*DeleteTradeResponse, error) {
-	rsp, err := c.DeleteTrade(ctx, id, reqEditors...)
+func (c *ClientWithResponses) DeleteTradeWithResponse(ctx context.Context, id TradeID, params *DeleteTradeParams, reqEditors ...RequestEditorFn) (*DeleteTradeResponse, error) {
+	rsp, err := c.DeleteTrade(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33216,8 +34492,8 @@ func (c *ClientWithResponses) DeleteTradeWithResponse(ctx context.Context, id Tr
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/invest/trades/{id} (the `UpdateTrade` operationId).
-func (c *ClientWithResponses) UpdateTradeWithBodyWithResponse(ctx context.Context, id TradeID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTradeResponse, error) {
-	rsp, err := c.UpdateTradeWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateTradeWithBodyWithResponse(ctx context.Context, id TradeID, params *UpdateTradeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTradeResponse, error) {
+	rsp, err := c.UpdateTradeWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33232,8 +34508,8 @@ func (c *ClientWithResponses) UpdateTradeWithBodyWithResponse(ctx context.Contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/invest/trades/{id} (the `UpdateTrade` operationId).
-func (c *ClientWithResponses) UpdateTradeWithResponse(ctx context.Context, id TradeID, body UpdateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTradeResponse, error) {
-	rsp, err := c.UpdateTrade(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdateTradeWithResponse(ctx context.Context, id TradeID, params *UpdateTradeParams, body UpdateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTradeResponse, error) {
+	rsp, err := c.UpdateTrade(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33340,8 +34616,8 @@ func (c *ClientWithResponses) CreateQuickEntryWithResponse(ctx context.Context, 
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /api/account/quick-entries/{id} (the `DeleteQuickEntry` operationId).
-func (c *ClientWithResponses) DeleteQuickEntryWithResponse(ctx context.Context, id QuickEntryID, reqEditors ...RequestEditorFn) (*DeleteQuickEntryResponse, error) {
-	rsp, err := c.DeleteQuickEntry(ctx, id, reqEditors...)
+func (c *ClientWithResponses) DeleteQuickEntryWithResponse(ctx context.Context, id QuickEntryID, params *DeleteQuickEntryParams, reqEditors ...RequestEditorFn) (*DeleteQuickEntryResponse, error) {
+	rsp, err := c.DeleteQuickEntry(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33355,8 +34631,8 @@ func (c *ClientWithResponses) DeleteQuickEntryWithResponse(ctx context.Context, 
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/quick-entries/{id} (the `UpdateQuickEntry` operationId).
-func (c *ClientWithResponses) UpdateQuickEntryWithBodyWithResponse(ctx context.Context, id QuickEntryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateQuickEntryResponse, error) {
-	rsp, err := c.UpdateQuickEntryWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateQuickEntryWithBodyWithResponse(ctx context.Context, id QuickEntryID, params *UpdateQuickEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateQuickEntryResponse, error) {
+	rsp, err := c.UpdateQuickEntryWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33370,8 +34646,8 @@ func (c *ClientWithResponses) UpdateQuickEntryWithBodyWithResponse(ctx context.C
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/quick-entries/{id} (the `UpdateQuickEntry` operationId).
-func (c *ClientWithResponses) UpdateQuickEntryWithResponse(ctx context.Context, id QuickEntryID, body UpdateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateQuickEntryResponse, error) {
-	rsp, err := c.UpdateQuickEntry(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdateQuickEntryWithResponse(ctx context.Context, id QuickEntryID, params *UpdateQuickEntryParams, body UpdateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateQuickEntryResponse, error) {
+	rsp, err := c.UpdateQuickEntry(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33430,8 +34706,8 @@ func (c *ClientWithResponses) CreateRecurringWithResponse(ctx context.Context, p
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /api/account/recurrings/{id} (the `DeleteRecurring` operationId).
-func (c *ClientWithResponses) DeleteRecurringWithResponse(ctx context.Context, id RecurringID, reqEditors ...RequestEditorFn) (*DeleteRecurringResponse, error) {
-	rsp, err := c.DeleteRecurring(ctx, id, reqEditors...)
+func (c *ClientWithResponses) DeleteRecurringWithResponse(ctx context.Context, id RecurringID, params *DeleteRecurringParams, reqEditors ...RequestEditorFn) (*DeleteRecurringResponse, error) {
+	rsp, err := c.DeleteRecurring(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33445,8 +34721,8 @@ func (c *ClientWithResponses) DeleteRecurringWithResponse(ctx context.Context, i
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/recurrings/{id} (the `UpdateRecurring` operationId).
-func (c *ClientWithResponses) UpdateRecurringWithBodyWithResponse(ctx context.Context, id RecurringID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateRecurringResponse, error) {
-	rsp, err := c.UpdateRecurringWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateRecurringWithBodyWithResponse(ctx context.Context, id RecurringID, params *UpdateRecurringParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateRecurringResponse, error) {
+	rsp, err := c.UpdateRecurringWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33460,8 +34736,8 @@ func (c *ClientWithResponses) UpdateRecurringWithBodyWithResponse(ctx context.Co
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/recurrings/{id} (the `UpdateRecurring` operationId).
-func (c *ClientWithResponses) UpdateRecurringWithResponse(ctx context.Context, id RecurringID, body UpdateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateRecurringResponse, error) {
-	rsp, err := c.UpdateRecurring(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdateRecurringWithResponse(ctx context.Context, id RecurringID, params *UpdateRecurringParams, body UpdateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateRecurringResponse, error) {
+	rsp, err := c.UpdateRecurring(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33688,8 +34964,8 @@ func (c *ClientWithResponses) ReorderTagsWithResponse(ctx context.Context, body 
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /api/account/tags/{id} (the `DeleteTag` operationId).
-func (c *ClientWithResponses) DeleteTagWithResponse(ctx context.Context, id TagID, reqEditors ...RequestEditorFn) (*DeleteTagResponse, error) {
-	rsp, err := c.DeleteTag(ctx, id, reqEditors...)
+func (c *ClientWithResponses) DeleteTagWithResponse(ctx context.Context, id TagID, params *DeleteTagParams, reqEditors ...RequestEditorFn) (*DeleteTagResponse, error) {
+	rsp, err := c.DeleteTag(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33703,8 +34979,8 @@ func (c *ClientWithResponses) DeleteTagWithResponse(ctx context.Context, id TagI
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/tags/{id} (the `UpdateTag` operationId).
-func (c *ClientWithResponses) UpdateTagWithBodyWithResponse(ctx context.Context, id TagID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTagResponse, error) {
-	rsp, err := c.UpdateTagWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateTagWithBodyWithResponse(ctx context.Context, id TagID, params *UpdateTagParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTagResponse, error) {
+	rsp, err := c.UpdateTagWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33718,8 +34994,8 @@ func (c *ClientWithResponses) UpdateTagWithBodyWithResponse(ctx context.Context,
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/tags/{id} (the `UpdateTag` operationId).
-func (c *ClientWithResponses) UpdateTagWithResponse(ctx context.Context, id TagID, body UpdateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTagResponse, error) {
-	rsp, err := c.UpdateTag(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdateTagWithResponse(ctx context.Context, id TagID, params *UpdateTagParams, body UpdateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTagResponse, error) {
+	rsp, err := c.UpdateTag(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33780,8 +35056,8 @@ func (c *ClientWithResponses) CreateTransferWithResponse(ctx context.Context, pa
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /api/account/transfers/{id} (the `DeleteTransfer` operationId).
-func (c *ClientWithResponses) DeleteTransferWithResponse(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*DeleteTransferResponse, error) {
-	rsp, err := c.DeleteTransfer(ctx, id, reqEditors...)
+func (c *ClientWithResponses) DeleteTransferWithResponse(ctx context.Context, id TransferID, params *DeleteTransferParams, reqEditors ...RequestEditorFn) (*DeleteTransferResponse, error) {
+	rsp, err := c.DeleteTransfer(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33795,8 +35071,8 @@ func (c *ClientWithResponses) DeleteTransferWithResponse(ctx context.Context, id
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/transfers/{id} (the `GetTransfer` operationId).
-func (c *ClientWithResponses) GetTransferWithResponse(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*GetTransferResponse, error) {
-	rsp, err := c.GetTransfer(ctx, id, reqEditors...)
+func (c *ClientWithResponses) GetTransferWithResponse(ctx context.Context, id TransferID, params *GetTransferParams, reqEditors ...RequestEditorFn) (*GetTransferResponse, error) {
+	rsp, err := c.GetTransfer(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33810,8 +35086,8 @@ func (c *ClientWithResponses) GetTransferWithResponse(ctx context.Context, id Tr
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
-func (c *ClientWithResponses) UpdateTransferWithBodyWithResponse(ctx context.Context, id TransferID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTransferResponse, error) {
-	rsp, err := c.UpdateTransferWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateTransferWithBodyWithResponse(ctx context.Context, id TransferID, params *UpdateTransferParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTransferResponse, error) {
+	rsp, err := c.UpdateTransferWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33825,8 +35101,8 @@ func (c *ClientWithResponses) UpdateTransferWithBodyWithResponse(ctx context.Con
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
-func (c *ClientWithResponses) UpdateTransferWithResponse(ctx context.Context, id TransferID, body UpdateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTransferResponse, error) {
-	rsp, err := c.UpdateTransfer(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdateTransferWithResponse(ctx context.Context, id TransferID, params *UpdateTransferParams, body UpdateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTransferResponse, error) {
+	rsp, err := c.UpdateTransfer(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33934,8 +35210,8 @@ func (c *ClientWithResponses) DeleteWalletWithResponse(ctx context.Context, id W
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/wallets/{id} (the `GetWallet` operationId).
-func (c *ClientWithResponses) GetWalletWithResponse(ctx context.Context, id WalletID, reqEditors ...RequestEditorFn) (*GetWalletResponse, error) {
-	rsp, err := c.GetWallet(ctx, id, reqEditors...)
+func (c *ClientWithResponses) GetWalletWithResponse(ctx context.Context, id WalletID, params *GetWalletParams, reqEditors ...RequestEditorFn) (*GetWalletResponse, error) {
+	rsp, err := c.GetWallet(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33949,8 +35225,8 @@ func (c *ClientWithResponses) GetWalletWithResponse(ctx context.Context, id Wall
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/wallets/{id} (the `UpdateWallet` operationId).
-func (c *ClientWithResponses) UpdateWalletWithBodyWithResponse(ctx context.Context, id WalletID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateWalletResponse, error) {
-	rsp, err := c.UpdateWalletWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateWalletWithBodyWithResponse(ctx context.Context, id WalletID, params *UpdateWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateWalletResponse, error) {
+	rsp, err := c.UpdateWalletWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33964,8 +35240,8 @@ func (c *ClientWithResponses) UpdateWalletWithBodyWithResponse(ctx context.Conte
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/wallets/{id} (the `UpdateWallet` operationId).
-func (c *ClientWithResponses) UpdateWalletWithResponse(ctx context.Context, id WalletID, body UpdateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateWalletResponse, error) {
-	rsp, err := c.UpdateWallet(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdateWalletWithResponse(ctx context.Context, id WalletID, params *UpdateWalletParams, body UpdateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateWalletResponse, error) {
+	rsp, err := c.UpdateWallet(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34692,8 +35968,8 @@ func (c *ClientWithResponses) GetPointsWithResponse(ctx context.Context, reqEdit
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/auth/profile (the `GetProfile` operationId).
-func (c *ClientWithResponses) GetProfileWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetProfileResponse, error) {
-	rsp, err := c.GetProfile(ctx, reqEditors...)
+func (c *ClientWithResponses) GetProfileWithResponse(ctx context.Context, params *GetProfileParams, reqEditors ...RequestEditorFn) (*GetProfileResponse, error) {
+	rsp, err := c.GetProfile(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34708,8 +35984,8 @@ func (c *ClientWithResponses) GetProfileWithResponse(ctx context.Context, reqEdi
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/auth/profile (the `UpdateProfile` operationId).
-func (c *ClientWithResponses) UpdateProfileWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateProfileResponse, error) {
-	rsp, err := c.UpdateProfileWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateProfileWithBodyWithResponse(ctx context.Context, params *UpdateProfileParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateProfileResponse, error) {
+	rsp, err := c.UpdateProfileWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34724,8 +36000,8 @@ func (c *ClientWithResponses) UpdateProfileWithBodyWithResponse(ctx context.Cont
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/auth/profile (the `UpdateProfile` operationId).
-func (c *ClientWithResponses) UpdateProfileWithResponse(ctx context.Context, body UpdateProfileJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateProfileResponse, error) {
-	rsp, err := c.UpdateProfile(ctx, body, reqEditors...)
+func (c *ClientWithResponses) UpdateProfileWithResponse(ctx context.Context, params *UpdateProfileParams, body UpdateProfileJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateProfileResponse, error) {
+	rsp, err := c.UpdateProfile(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -35076,8 +36352,8 @@ func (c *ClientWithResponses) GetSubscriptionWithResponse(ctx context.Context, r
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /api/board/comments/{id} (the `DeleteComment` operationId).
-func (c *ClientWithResponses) DeleteCommentWithResponse(ctx context.Context, id CommentID, reqEditors ...RequestEditorFn) (*DeleteCommentResponse, error) {
-	rsp, err := c.DeleteComment(ctx, id, reqEditors...)
+func (c *ClientWithResponses) DeleteCommentWithResponse(ctx context.Context, id CommentID, params *DeleteCommentParams, reqEditors ...RequestEditorFn) (*DeleteCommentResponse, error) {
+	rsp, err := c.DeleteComment(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -35093,8 +36369,8 @@ func (c *ClientWithResponses) DeleteCommentWithResponse(ctx context.Context, id 
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/board/comments/{id} (the `UpdateComment` operationId).
-func (c *ClientWithResponses) UpdateCommentWithBodyWithResponse(ctx context.Context, id CommentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCommentResponse, error) {
-	rsp, err := c.UpdateCommentWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateCommentWithBodyWithResponse(ctx context.Context, id CommentID, params *UpdateCommentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCommentResponse, error) {
+	rsp, err := c.UpdateCommentWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -35110,8 +36386,8 @@ func (c *ClientWithResponses) UpdateCommentWithBodyWithResponse(ctx context.Cont
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/board/comments/{id} (the `UpdateComment` operationId).
-func (c *ClientWithResponses) UpdateCommentWithResponse(ctx context.Context, id CommentID, body UpdateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCommentResponse, error) {
-	rsp, err := c.UpdateComment(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdateCommentWithResponse(ctx context.Context, id CommentID, params *UpdateCommentParams, body UpdateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCommentResponse, error) {
+	rsp, err := c.UpdateComment(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -35335,8 +36611,8 @@ func (c *ClientWithResponses) CreatePostWithResponse(ctx context.Context, params
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /api/board/posts/{id} (the `DeletePost` operationId).
-func (c *ClientWithResponses) DeletePostWithResponse(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*DeletePostResponse, error) {
-	rsp, err := c.DeletePost(ctx, id, reqEditors...)
+func (c *ClientWithResponses) DeletePostWithResponse(ctx context.Context, id PostID, params *DeletePostParams, reqEditors ...RequestEditorFn) (*DeletePostResponse, error) {
+	rsp, err := c.DeletePost(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -35352,8 +36628,8 @@ func (c *ClientWithResponses) DeletePostWithResponse(ctx context.Context, id Pos
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/board/posts/{id} (the `GetPost` operationId).
-func (c *ClientWithResponses) GetPostWithResponse(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*GetPostResponse, error) {
-	rsp, err := c.GetPost(ctx, id, reqEditors...)
+func (c *ClientWithResponses) GetPostWithResponse(ctx context.Context, id PostID, params *GetPostParams, reqEditors ...RequestEditorFn) (*GetPostResponse, error) {
+	rsp, err := c.GetPost(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -35370,8 +36646,8 @@ func (c *ClientWithResponses) GetPostWithResponse(ctx context.Context, id PostID
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/board/posts/{id} (the `UpdatePost` operationId).
-func (c *ClientWithResponses) UpdatePostWithBodyWithResponse(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdatePostResponse, error) {
-	rsp, err := c.UpdatePostWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdatePostWithBodyWithResponse(ctx context.Context, id PostID, params *UpdatePostParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdatePostResponse, error) {
+	rsp, err := c.UpdatePostWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -35388,8 +36664,8 @@ func (c *ClientWithResponses) UpdatePostWithBodyWithResponse(ctx context.Context
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/board/posts/{id} (the `UpdatePost` operationId).
-func (c *ClientWithResponses) UpdatePostWithResponse(ctx context.Context, id PostID, body UpdatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdatePostResponse, error) {
-	rsp, err := c.UpdatePost(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdatePostWithResponse(ctx context.Context, id PostID, params *UpdatePostParams, body UpdatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdatePostResponse, error) {
+	rsp, err := c.UpdatePost(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -36702,6 +37978,13 @@ func ParseDeleteOnetimeBudgetResponse(rsp *http.Response) (*DeleteOnetimeBudgetR
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -36726,6 +38009,16 @@ func ParseDeleteOnetimeBudgetResponse(rsp *http.Response) (*DeleteOnetimeBudgetR
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers DeleteOnetimeBudgetResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteOnetimeBudgetResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -36790,6 +38083,13 @@ func ParseUpdateOnetimeBudgetResponse(rsp *http.Response) (*UpdateOnetimeBudgetR
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -36828,6 +38128,16 @@ func ParseUpdateOnetimeBudgetResponse(rsp *http.Response) (*UpdateOnetimeBudgetR
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers UpdateOnetimeBudgetResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateOnetimeBudgetResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -36976,6 +38286,13 @@ func ParseDeleteBudgetResponse(rsp *http.Response) (*DeleteBudgetResponse, error
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -37000,6 +38317,16 @@ func ParseDeleteBudgetResponse(rsp *http.Response) (*DeleteBudgetResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers DeleteBudgetResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteBudgetResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -37064,6 +38391,13 @@ func ParseUpdateBudgetResponse(rsp *http.Response) (*UpdateBudgetResponse, error
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -37095,6 +38429,16 @@ func ParseUpdateBudgetResponse(rsp *http.Response) (*UpdateBudgetResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers UpdateBudgetResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateBudgetResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -37485,6 +38829,13 @@ func ParseDeleteCategoryResponse(rsp *http.Response) (*DeleteCategoryResponse, e
 		}
 		response.ApplicationProblemJSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -37519,6 +38870,16 @@ func ParseDeleteCategoryResponse(rsp *http.Response) (*DeleteCategoryResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers409 = &headers
+	case rsp.StatusCode == 412:
+		var headers DeleteCategoryResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteCategoryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -37583,6 +38944,13 @@ func ParseUpdateCategoryResponse(rsp *http.Response) (*UpdateCategoryResponse, e
 		}
 		response.ApplicationProblemJSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -37624,6 +38992,16 @@ func ParseUpdateCategoryResponse(rsp *http.Response) (*UpdateCategoryResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers409 = &headers
+	case rsp.StatusCode == 412:
+		var headers UpdateCategoryResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateCategoryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -38185,6 +39563,13 @@ func ParseDeleteEntryResponse(rsp *http.Response) (*DeleteEntryResponse, error) 
 		}
 		response.ApplicationProblemJSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -38219,6 +39604,16 @@ func ParseDeleteEntryResponse(rsp *http.Response) (*DeleteEntryResponse, error) 
 			headers.RetryAfter = &value
 		}
 		response.Headers409 = &headers
+	case rsp.StatusCode == 412:
+		var headers DeleteEntryResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteEntryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -38254,6 +39649,9 @@ func ParseGetEntryResponse(rsp *http.Response) (*GetEntryResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
@@ -38300,6 +39698,16 @@ func ParseGetEntryResponse(rsp *http.Response) (*GetEntryResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetEntryResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetEntryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -38371,6 +39779,13 @@ func ParseUpdateEntryResponse(rsp *http.Response) (*UpdateEntryResponse, error) 
 		}
 		response.ApplicationProblemJSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -38419,6 +39834,16 @@ func ParseUpdateEntryResponse(rsp *http.Response) (*UpdateEntryResponse, error) 
 			headers.RetryAfter = &value
 		}
 		response.Headers409 = &headers
+	case rsp.StatusCode == 412:
+		var headers UpdateEntryResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 429:
 		var headers UpdateEntryResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -38952,6 +40377,13 @@ func ParseDeleteStockResponse(rsp *http.Response) (*DeleteStockResponse, error) 
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -38976,6 +40408,16 @@ func ParseDeleteStockResponse(rsp *http.Response) (*DeleteStockResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers DeleteStockResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteStockResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -39040,6 +40482,13 @@ func ParseUpdateStockResponse(rsp *http.Response) (*UpdateStockResponse, error) 
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -39071,6 +40520,16 @@ func ParseUpdateStockResponse(rsp *http.Response) (*UpdateStockResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers UpdateStockResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateStockResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -39338,6 +40797,13 @@ func ParseDeleteTradeResponse(rsp *http.Response) (*DeleteTradeResponse, error) 
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -39362,6 +40828,16 @@ func ParseDeleteTradeResponse(rsp *http.Response) (*DeleteTradeResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers DeleteTradeResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteTradeResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -39426,6 +40902,13 @@ func ParseUpdateTradeResponse(rsp *http.Response) (*UpdateTradeResponse, error) 
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -39457,6 +40940,16 @@ func ParseUpdateTradeResponse(rsp *http.Response) (*UpdateTradeResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers UpdateTradeResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateTradeResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -39882,6 +41375,13 @@ func ParseDeleteQuickEntryResponse(rsp *http.Response) (*DeleteQuickEntryRespons
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -39906,6 +41406,16 @@ func ParseDeleteQuickEntryResponse(rsp *http.Response) (*DeleteQuickEntryRespons
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers DeleteQuickEntryResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteQuickEntryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -39970,6 +41480,13 @@ func ParseUpdateQuickEntryResponse(rsp *http.Response) (*UpdateQuickEntryRespons
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -40001,6 +41518,16 @@ func ParseUpdateQuickEntryResponse(rsp *http.Response) (*UpdateQuickEntryRespons
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers UpdateQuickEntryResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateQuickEntryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -40233,6 +41760,13 @@ func ParseDeleteRecurringResponse(rsp *http.Response) (*DeleteRecurringResponse,
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -40257,6 +41791,16 @@ func ParseDeleteRecurringResponse(rsp *http.Response) (*DeleteRecurringResponse,
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers DeleteRecurringResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteRecurringResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -40314,6 +41858,13 @@ func ParseUpdateRecurringResponse(rsp *http.Response) (*UpdateRecurringResponse,
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -40345,6 +41896,16 @@ func ParseUpdateRecurringResponse(rsp *http.Response) (*UpdateRecurringResponse,
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers UpdateRecurringResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateRecurringResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -41122,6 +42683,13 @@ func ParseDeleteTagResponse(rsp *http.Response) (*DeleteTagResponse, error) {
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -41146,6 +42714,16 @@ func ParseDeleteTagResponse(rsp *http.Response) (*DeleteTagResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers DeleteTagResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteTagResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -41217,6 +42795,13 @@ func ParseUpdateTagResponse(rsp *http.Response) (*UpdateTagResponse, error) {
 		}
 		response.ApplicationProblemJSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -41258,6 +42843,16 @@ func ParseUpdateTagResponse(rsp *http.Response) (*UpdateTagResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers409 = &headers
+	case rsp.StatusCode == 412:
+		var headers UpdateTagResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateTagResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -41497,6 +43092,13 @@ func ParseDeleteTransferResponse(rsp *http.Response) (*DeleteTransferResponse, e
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -41521,6 +43123,16 @@ func ParseDeleteTransferResponse(rsp *http.Response) (*DeleteTransferResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers DeleteTransferResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteTransferResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -41556,6 +43168,9 @@ func ParseGetTransferResponse(rsp *http.Response) (*GetTransferResponse, error) 
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
@@ -41602,6 +43217,16 @@ func ParseGetTransferResponse(rsp *http.Response) (*GetTransferResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetTransferResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetTransferResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -41659,6 +43284,13 @@ func ParseUpdateTransferResponse(rsp *http.Response) (*UpdateTransferResponse, e
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -41690,6 +43322,16 @@ func ParseUpdateTransferResponse(rsp *http.Response) (*UpdateTransferResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers UpdateTransferResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateTransferResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -42013,6 +43655,13 @@ func ParseDeleteWalletResponse(rsp *http.Response) (*DeleteWalletResponse, error
 		}
 		response.ApplicationProblemJSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -42047,6 +43696,16 @@ func ParseDeleteWalletResponse(rsp *http.Response) (*DeleteWalletResponse, error
 			headers.RetryAfter = &value
 		}
 		response.Headers409 = &headers
+	case rsp.StatusCode == 412:
+		var headers DeleteWalletResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteWalletResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -42082,6 +43741,9 @@ func ParseGetWalletResponse(rsp *http.Response) (*GetWalletResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
@@ -42135,6 +43797,16 @@ func ParseGetWalletResponse(rsp *http.Response) (*GetWalletResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetWalletResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetWalletResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -42192,6 +43864,13 @@ func ParseUpdateWalletResponse(rsp *http.Response) (*UpdateWalletResponse, error
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -42230,6 +43909,16 @@ func ParseUpdateWalletResponse(rsp *http.Response) (*UpdateWalletResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers UpdateWalletResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateWalletResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -44721,6 +46410,9 @@ func ParseGetProfileResponse(rsp *http.Response) (*GetProfileResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -44752,6 +46444,16 @@ func ParseGetProfileResponse(rsp *http.Response) (*GetProfileResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetProfileResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetProfileResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -44802,6 +46504,13 @@ func ParseUpdateProfileResponse(rsp *http.Response) (*UpdateProfileResponse, err
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -44833,6 +46542,16 @@ func ParseUpdateProfileResponse(rsp *http.Response) (*UpdateProfileResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers UpdateProfileResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateProfileResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -45875,6 +47594,13 @@ func ParseDeleteCommentResponse(rsp *http.Response) (*DeleteCommentResponse, err
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -45899,6 +47625,16 @@ func ParseDeleteCommentResponse(rsp *http.Response) (*DeleteCommentResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers DeleteCommentResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteCommentResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -45956,6 +47692,13 @@ func ParseUpdateCommentResponse(rsp *http.Response) (*UpdateCommentResponse, err
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -45987,6 +47730,16 @@ func ParseUpdateCommentResponse(rsp *http.Response) (*UpdateCommentResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers UpdateCommentResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateCommentResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -46664,6 +48417,13 @@ func ParseDeletePostResponse(rsp *http.Response) (*DeletePostResponse, error) {
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -46688,6 +48448,16 @@ func ParseDeletePostResponse(rsp *http.Response) (*DeletePostResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers DeletePostResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeletePostResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -46723,6 +48493,9 @@ func ParseGetPostResponse(rsp *http.Response) (*GetPostResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
@@ -46762,6 +48535,16 @@ func ParseGetPostResponse(rsp *http.Response) (*GetPostResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetPostResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetPostResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -46819,6 +48602,13 @@ func ParseUpdatePostResponse(rsp *http.Response) (*UpdatePostResponse, error) {
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -46850,6 +48640,16 @@ func ParseUpdatePostResponse(rsp *http.Response) (*UpdatePostResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers UpdatePostResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdatePostResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {

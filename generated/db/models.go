@@ -19,6 +19,7 @@ type AccountCategory struct {
 	Type      string
 	SortOrder int32
 	CreatedAt time.Time
+	Version   int64
 }
 
 type AccountEntry struct {
@@ -39,6 +40,7 @@ type AccountEntry struct {
 	TransferID        *int64
 	CreatedAt         time.Time
 	AwaitingRate      bool
+	Version           int64
 }
 
 type AccountEntryTag struct {
@@ -52,6 +54,7 @@ type AccountTag struct {
 	Name      string
 	SortOrder int32
 	CreatedAt time.Time
+	Version   int64
 }
 
 type AppSetting struct {
@@ -94,6 +97,7 @@ type Budget struct {
 	Month      int32
 	Amount     int64
 	CreatedAt  time.Time
+	Version    int64
 }
 
 type BudgetIncome struct {
@@ -113,6 +117,7 @@ type BudgetOnetime struct {
 	EndDate    time.Time
 	CategoryID *int64
 	CreatedAt  time.Time
+	Version    int64
 }
 
 type Comment struct {
@@ -126,6 +131,7 @@ type Comment struct {
 	ReportCount int32
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
+	Version     int64
 }
 
 type CommentVote struct {
@@ -199,6 +205,7 @@ type InvestTrade struct {
 	Price     decimal.Decimal
 	Fee       decimal.Decimal
 	CreatedAt time.Time
+	Version   int64
 }
 
 type JobRun struct {
@@ -229,6 +236,7 @@ type Member struct {
 	EmailVerified  bool
 	MonthStartDay  int16
 	ProfileImageID pgtype.UUID
+	Version        int64
 }
 
 type NotificationKey struct {
@@ -268,6 +276,7 @@ type Post struct {
 	ReportCount  int32
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
+	Version      int64
 }
 
 type PostImage struct {
@@ -299,6 +308,7 @@ type QuickEntry struct {
 	Memo       string
 	Tags       []string
 	CreatedAt  time.Time
+	Version    int64
 }
 
 type Recurring struct {
@@ -312,6 +322,7 @@ type Recurring struct {
 	Day        int32
 	Memo       string
 	CreatedAt  time.Time
+	Version    int64
 }
 
 type Report struct {
@@ -337,6 +348,7 @@ type Stock struct {
 	Currency  string
 	WalletID  *int64
 	CreatedAt time.Time
+	Version   int64
 }
 
 type StockQuote struct {
@@ -367,6 +379,7 @@ type Transfer struct {
 	Memo         string
 	FeeEntryID   *int64
 	CreatedAt    time.Time
+	Version      int64
 }
 
 type Wallet struct {
@@ -386,4 +399,5 @@ type Wallet struct {
 	CurrentValue    *int64
 	SortOrder       int32
 	CreatedAt       time.Time
+	Version         int64
 }

@@ -23,7 +23,7 @@ func (q *Queries) CountRecurrings(ctx context.Context, memberID int64) (int64, e
 const createRecurring = `-- name: CreateRecurring :one
 INSERT INTO recurring (member_id, name, type, amount, wallet_id, category_id, day, memo)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-RETURNING id, member_id, name, type, amount, wallet_id, category_id, day, memo, created_at
+RETURNING id, member_id, name, type, amount, wallet_id, category_id, day, memo, created_at, version
 `
 
 type CreateRecurringParams struct {
@@ -60,6 +60,7 @@ func (q *Queries) CreateRecurring(ctx context.Context, arg CreateRecurringParams
 		&i.Day,
 		&i.Memo,
 		&i.CreatedAt,
+		&i.Version,
 	)
 	return i, err
 }
@@ -91,7 +92,7 @@ func (q *Queries) DeleteRecurring(ctx context.Context, arg DeleteRecurringParams
 }
 
 const listRecurrings = `-- name: ListRecurrings :many
-SELECT id, member_id, name, type, amount, wallet_id, category_id, day, memo, created_at FROM recurring WHERE member_id = $1 ORDER BY day, id
+SELECT id, member_id, name, type, amount, wallet_id, category_id, day, memo, created_at, version FROM recurring WHERE member_id = $1 ORDER BY day, id
 `
 
 func (q *Queries) ListRecurrings(ctx context.Context, memberID int64) ([]Recurring, error) {
@@ -114,6 +115,7 @@ func (q *Queries) ListRecurrings(ctx context.Context, memberID int64) ([]Recurri
 			&i.Day,
 			&i.Memo,
 			&i.CreatedAt,
+			&i.Version,
 		); err != nil {
 			return nil, err
 		}
@@ -129,7 +131,7 @@ const updateRecurring = `-- name: UpdateRecurring :one
 UPDATE recurring SET name = $1, type = $2, amount = $3, wallet_id = $4,
     category_id = $5, day = $6, memo = $7
 WHERE member_id = $8 AND id = $9
-RETURNING id, member_id, name, type, amount, wallet_id, category_id, day, memo, created_at
+RETURNING id, member_id, name, type, amount, wallet_id, category_id, day, memo, created_at, version
 `
 
 type UpdateRecurringParams struct {
@@ -168,6 +170,7 @@ func (q *Queries) UpdateRecurring(ctx context.Context, arg UpdateRecurringParams
 		&i.Day,
 		&i.Memo,
 		&i.CreatedAt,
+		&i.Version,
 	)
 	return i, err
 }

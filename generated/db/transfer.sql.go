@@ -31,7 +31,7 @@ func (q *Queries) CountTransfers(ctx context.Context, memberID int64) (int64, er
 const createTransfer = `-- name: CreateTransfer :one
 INSERT INTO transfer (member_id, transfer_date, amount, memo)
 VALUES ($1, $2, $3, $4)
-RETURNING id, member_id, transfer_date, amount, memo, fee_entry_id, created_at
+RETURNING id, member_id, transfer_date, amount, memo, fee_entry_id, created_at, version
 `
 
 type CreateTransferParams struct {
@@ -57,6 +57,7 @@ func (q *Queries) CreateTransfer(ctx context.Context, arg CreateTransferParams) 
 		&i.Memo,
 		&i.FeeEntryID,
 		&i.CreatedAt,
+		&i.Version,
 	)
 	return i, err
 }
@@ -281,7 +282,7 @@ func (q *Queries) ListTransfers(ctx context.Context, arg ListTransfersParams) ([
 }
 
 const lockTransfer = `-- name: LockTransfer :one
-SELECT id, member_id, transfer_date, amount, memo, fee_entry_id, created_at FROM transfer WHERE member_id = $1 AND id = $2 FOR UPDATE
+SELECT id, member_id, transfer_date, amount, memo, fee_entry_id, created_at, version FROM transfer WHERE member_id = $1 AND id = $2 FOR UPDATE
 `
 
 type LockTransferParams struct {
@@ -301,6 +302,7 @@ func (q *Queries) LockTransfer(ctx context.Context, arg LockTransferParams) (Tra
 		&i.Memo,
 		&i.FeeEntryID,
 		&i.CreatedAt,
+		&i.Version,
 	)
 	return i, err
 }

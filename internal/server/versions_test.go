@@ -1,0 +1,160 @@
+package server_test
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/internal/apitest"
+	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
+)
+
+// versionedCase is one record family: how to make a record, its path, and
+// two different edits.
+type versionedCase struct {
+	name   string
+	create func(t *testing.T, m *apitest.Member) string // the record's path
+	get    bool                                         // a single-record GET exists
+	edit   func(i int) any                              // PUT bodies, each differing
+	delete bool
+}
+
+func versionedCases() []versionedCase {
+	return []versionedCase{
+		{name: "wallet", get: true, delete: true,
+			create: func(t *testing.T, m *apitest.Member) string {
+				w := lt.Wallet(m.Client, "Cash", api.WalletTypeCash, 0)
+				return fmt.Sprintf("/api/account/wallets/%d", w.ID)
+			},
+			edit: func(i int) any {
+				return api.WalletRequest{Name: fmt.Sprintf("Cash %d", i), Type: api.WalletTypeCash}
+			}},
+		{name: "entry", get: true, delete: true,
+			create: func(t *testing.T, m *apitest.Member) string {
+				w := lt.Wallet(m.Client, "Cash", api.WalletTypeCash, 0)
+				e := lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 16), 100, w.ID))
+				return fmt.Sprintf("/api/account/entries/%d", e.ID)
+			},
+			edit: func(i int) any {
+				// The wallet is the member's first; the test members have one.
+				return nil
+			}},
+		{name: "tag", delete: true,
+			create: func(t *testing.T, m *apitest.Member) string {
+				var tag api.Tag
+				m.Do(http.MethodPost, "/api/account/tags", api.TagRequest{Name: "trip"}).Want(http.StatusCreated).JSON(&tag)
+				return fmt.Sprintf("/api/account/tags/%d", tag.ID)
+			},
+			edit: func(i int) any { return api.TagRequest{Name: fmt.Sprintf("trip %d", i)} }},
+		{name: "category", delete: true,
+			create: func(t *testing.T, m *apitest.Member) string {
+				c := lt.Category(m.Client, "Food", api.EntryTypeExpense, nil)
+				return fmt.Sprintf("/api/account/categories/%d", c.ID)
+			},
+			edit: func(i int) any {
+				return api.CategoryRequest{Name: fmt.Sprintf("Food %d", i), Type: api.EntryTypeExpense}
+			}},
+		{name: "post", get: true, delete: true,
+			create: func(t *testing.T, m *apitest.Member) string {
+				var p api.Post
+				m.Do(http.MethodPost, "/api/board/posts", api.PostRequest{Category: "saving", Title: "t", Body: "b"}).
+					Want(http.StatusCreated).JSON(&p)
+				return fmt.Sprintf("/api/board/posts/%d", p.ID)
+			},
+			edit: func(i int) any {
+				return api.PostRequest{Category: "saving", Title: fmt.Sprintf("t %d", i), Body: "b"}
+			}},
+		{name: "profile", get: true,
+			create: func(t *testing.T, m *apitest.Member) string { return "/api/auth/profile" },
+			edit:   func(i int) any { return api.UpdateProfileJSONRequestBody{Name: fmt.Sprintf("Jisoo %d", i)} }},
+	}
+}
+
+// TestETagsAndPreconditions: per record family, single-record GETs and
+// edits answer a strong ETag that changes on every write; If-None-Match of
+// the current one is 304; If-Match of an old one is 412 with the current
+// ETag and changes nothing; two devices editing from the same version: one
+// wins, the other is 412 (no lost update).
+func TestETagsAndPreconditions(t *testing.T) {
+	t.Parallel()
+	for _, tc := range versionedCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			env := apitest.New(t)
+			m := env.NewMember(apitest.AsPremium())
+			path := tc.create(t, m)
+			edit := tc.edit
+			if tc.name == "entry" {
+				var e api.Entry
+				m.Do(http.MethodGet, path, nil).Want(http.StatusOK).JSON(&e)
+				edit = func(i int) any {
+					amount := int64(200 + i)
+					return api.EntryRequest{Date: lt.Date(2026, 11, 16), Type: api.EntryTypeExpense, Amount: &amount, WalletID: e.WalletID}
+				}
+			}
+
+			first := m.Do(http.MethodPut, path, edit(1)).Want(http.StatusOK)
+			v1 := first.Header.Get("ETag")
+			if v1 == "" || v1[0] != '"' {
+				t.Fatalf("PUT answered ETag %q", v1)
+			}
+			if tc.get {
+				got := m.Do(http.MethodGet, path, nil).Want(http.StatusOK)
+				if got.Header.Get("ETag") != v1 {
+					t.Errorf("GET ETag %q, PUT answered %q", got.Header.Get("ETag"), v1)
+				}
+				nm := m.WithHeader("If-None-Match", v1).Do(http.MethodGet, path, nil).Want(http.StatusNotModified)
+				if len(nm.Body) != 0 || nm.Header.Get("ETag") != v1 {
+					t.Errorf("304 with body %q and ETag %q", nm.Body, nm.Header.Get("ETag"))
+				}
+			}
+			second := m.WithHeader("If-Match", v1).Do(http.MethodPut, path, edit(2)).Want(http.StatusOK)
+			v2 := second.Header.Get("ETag")
+			if v2 == "" || v2 == v1 {
+				t.Fatalf("ETag after a second write %q (before %q)", v2, v1)
+			}
+			if tc.get {
+				m.WithHeader("If-None-Match", v1).Do(http.MethodGet, path, nil).Want(http.StatusOK)
+			}
+			// A stale If-Match changes nothing.
+			stale := m.WithHeader("If-Match", v1).Do(http.MethodPut, path, edit(3))
+			stale.WantProblem(http.StatusPreconditionFailed, "PRECONDITION_FAILED")
+			if stale.Header.Get("ETag") != v2 {
+				t.Errorf("412 ETag %q, want %q", stale.Header.Get("ETag"), v2)
+			}
+			if tc.get {
+				if got := m.Do(http.MethodGet, path, nil).Want(http.StatusOK); got.Header.Get("ETag") != v2 {
+					t.Errorf("a refused write changed the version: %q", got.Header.Get("ETag"))
+				}
+			}
+
+			// Two devices edit from the same version at once: one wins.
+			answers := apitest.TogetherV(2, func(i int) *apitest.Response {
+				return m.WithHeader("If-Match", v2).Do(http.MethodPut, path, edit(10+i))
+			})
+			won, lost := 0, 0
+			for _, res := range answers {
+				switch res.Status {
+				case http.StatusOK:
+					won++
+				case http.StatusPreconditionFailed:
+					lost++
+				default:
+					t.Errorf("race: %d %s", res.Status, res.Body)
+				}
+			}
+			if won != 1 || lost != 1 {
+				t.Errorf("race: %d won, %d refused; want 1 and 1", won, lost)
+			}
+
+			// Without If-Match writes work as before.
+			v3 := m.Do(http.MethodPut, path, edit(20)).Want(http.StatusOK).Header.Get("ETag")
+			if tc.delete {
+				m.WithHeader("If-Match", v2).Do(http.MethodDelete, path, nil).
+					WantProblem(http.StatusPreconditionFailed, "PRECONDITION_FAILED")
+				m.WithHeader("If-Match", v3).Do(http.MethodDelete, path, nil).Want(http.StatusNoContent)
+			}
+		})
+	}
+}
