@@ -29316,6 +29316,8 @@ type GetProfileResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Profile
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -29333,6 +29335,11 @@ type GetProfileResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetProfileResponse) GetJSON200() *Profile {
 	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetProfileResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
 }
 
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -46412,6 +46419,13 @@ func ParseGetProfileResponse(rsp *http.Response) (*GetProfileResponse, error) {
 
 	case rsp.StatusCode == 304:
 		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated

@@ -255,3 +255,25 @@ func TestETagsAndPreconditions(t *testing.T) {
 		})
 	}
 }
+
+// TestEntryETagFollowsItsTags: an entry answers its tags, so an edit that
+// only changes them changes its ETag.
+func TestEntryETagFollowsItsTags(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	w := lt.Wallet(m.Client, "Cash", api.WalletTypeCash, 0)
+	e := lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 16), 100, w.ID))
+	path := fmt.Sprintf("/api/account/entries/%d", e.ID)
+	before := m.Do(http.MethodGet, path, nil).Want(http.StatusOK).Header.Get("ETag")
+	body := lt.Expense(lt.Date(2026, 11, 16), 100, w.ID)
+	body.Tags = &[]string{"trip"}
+	after := m.WithHeader("If-Match", before).Do(http.MethodPut, path, body).Want(http.StatusOK).Header.Get("ETag")
+	if after == before {
+		t.Fatalf("ETag %q unchanged by a new tag", after)
+	}
+	if got := m.Do(http.MethodGet, path, nil).Want(http.StatusOK).Header.Get("ETag"); got != after {
+		t.Errorf("GET ETag %q, PUT answered %q", got, after)
+	}
+	m.WithHeader("If-None-Match", before).Do(http.MethodGet, path, nil).Want(http.StatusOK)
+}
